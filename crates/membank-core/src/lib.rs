@@ -1,0 +1,3 @@
+pub mod layout;
+pub mod text;
+pub mod frontmatter;

@@ -1,0 +1,125 @@
+//! Turning file bytes into the text every other module works on.
+
+/// A file decoded for reading: BOM removed, CRLF folded to LF.
+///
+/// Line endings are folded so that token estimates, line numbers and links do
+/// not depend on how git checked the file out; writers look at `crlf` to keep
+/// the file's own convention.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Decoded {
+    pub text: String,
+    pub had_bom: bool,
+    pub crlf: bool,
+}
+
+/// Where the bytes stopped being UTF-8.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NotUtf8 {
+    pub byte_offset: usize,
+    pub line: usize,
+}
+
+impl std::fmt::Display for NotUtf8 {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "not valid UTF-8 (first bad byte at offset {}, line {})",
+            self.byte_offset, self.line
+        )
+    }
+}
+
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+pub fn decode(bytes: &[u8]) -> Result<Decoded, NotUtf8> {
+    let (had_bom, body) = match bytes.strip_prefix(BOM) {
+        Some(rest) => (true, rest),
+        None => (false, bytes),
+    };
+    let text = std::str::from_utf8(body).map_err(|e| {
+        let at = e.valid_up_to();
+        NotUtf8 {
+            byte_offset: at + if had_bom { 3 } else { 0 },
+            line: body[..at].iter().filter(|&&b| b == b'\n').count() + 1,
+        }
+    })?;
+    let crlf = text.contains("\r\n");
+    let text = if crlf {
+        text.replace("\r\n", "\n")
+    } else {
+        text.to_owned()
+    };
+    Ok(Decoded {
+        text,
+        had_bom,
+        crlf,
+    })
+}
+
+/// 1-based line number of a byte offset.
+pub fn line_of(text: &str, byte_offset: usize) -> usize {
+    let end = byte_offset.min(text.len());
+    text.as_bytes()[..end].iter().filter(|&&b| b == b'\n').count() + 1
+}
+
+/// Make text safe to put on a terminal: control characters and escape
+/// sequences become visible (`\x1b` shows as `␛`, other C0/C1 controls as
+/// their Unicode control pictures or `\u{..}`), tabs become spaces.
+/// Newlines are kept only when `keep_newlines` is set.
+pub fn sanitize_for_terminal(s: &str, keep_newlines: bool) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '\n' if keep_newlines => out.push('\n'),
+            '\t' => out.push_str("    "),
+            c if (c as u32) < 0x20 => {
+                out.push(char::from_u32(0x2400 + c as u32).unwrap_or('?'))
+            }
+            '\u{7f}' => out.push('\u{2421}'),
+            c if ('\u{80}'..='\u{9f}').contains(&c) => {
+                out.push_str(&format!("\\u{{{:x}}}", c as u32))
+            }
+            // Bidi overrides and isolates can disguise what a line says.
+            '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' => {
+                out.push_str(&format!("\\u{{{:x}}}", c as u32))
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bom_is_stripped_and_reported() {
+        let d = decode(b"\xEF\xBB\xBF---\na: 1\n---\n").unwrap();
+        assert!(d.had_bom);
+        assert!(d.text.starts_with("---"));
+    }
+
+    #[test]
+    fn crlf_is_folded_and_reported() {
+        let d = decode(b"a\r\nb\r\n").unwrap();
+        assert!(d.crlf);
+        assert_eq!(d.text, "a\nb\n");
+    }
+
+    #[test]
+    fn invalid_utf8_names_the_line() {
+        let e = decode(b"ok\nstill ok\n\xff bad").unwrap_err();
+        assert_eq!(e.line, 3);
+        assert_eq!(e.byte_offset, 12);
+    }
+
+    #[test]
+    fn escapes_never_survive_sanitizing() {
+        let s = sanitize_for_terminal("a\x1b[31mred\x07\u{9b}2J\nb", false);
+        assert!(!s.chars().any(|c| c.is_control()), "{s:?}");
+        assert!(s.contains('␛'));
+        let kept = sanitize_for_terminal("a\nb", true);
+        assert_eq!(kept, "a\nb");
+    }
+}
