@@ -1,1 +1,9 @@
-fn main() {}
+//! The `membank` binary: a terminal UI and a headless CLI over membank-core.
+
+mod cli;
+
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    cli::main()
+}

@@ -1,0 +1,84 @@
+//! Command-line parsing and dispatch. Each subcommand lives in its own module
+//! and returns the process exit code.
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+mod blocks;
+mod check;
+mod compile;
+mod context;
+mod inbox;
+mod init;
+mod links;
+mod snapshot;
+mod template;
+
+/// The spec version membank implements, shown in `--version` (spec §14).
+pub const SPEC_VERSION: &str = "1.1";
+
+const LONG_VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (Supervertaler Memory Bank Format v1.1)"
+);
+
+#[derive(Parser)]
+#[command(
+    name = "membank",
+    version = LONG_VERSION,
+    about = "Navigate, audit and maintain Supervertaler memory banks",
+    args_conflicts_with_subcommands = true
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run the deterministic health checks.
+    Check(check::Args),
+    /// Score and budget the bank for a client / domain / language pair.
+    Context(context::Args),
+    /// Parse `### FILE:` blocks from an LLM reply and optionally write them.
+    Blocks(blocks::Args),
+    /// Apply an LLM reply to the pending inbox files (write, stamp, archive).
+    Compile(compile::Args),
+    /// List the pending inbox files.
+    Inbox(inbox::Args),
+    /// Build the Health Check snapshot of the content folders.
+    Snapshot(snapshot::Args),
+    /// Show the prompt template an agent would use.
+    Template(template::Args),
+    /// Show an article's outgoing links and backlinks.
+    Links(links::Args),
+    /// Create a new memory bank.
+    Init(init::Args),
+}
+
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Some(Command::Check(a)) => check::run(a),
+        Some(Command::Context(a)) => context::run(a),
+        Some(Command::Blocks(a)) => blocks::run(a),
+        Some(Command::Compile(a)) => compile::run(a),
+        Some(Command::Inbox(a)) => inbox::run(a),
+        Some(Command::Snapshot(a)) => snapshot::run(a),
+        Some(Command::Template(a)) => template::run(a),
+        Some(Command::Links(a)) => links::run(a),
+        Some(Command::Init(a)) => init::run(a),
+        None => {
+            eprintln!("membank: the terminal UI is not available yet; see `membank --help`");
+            Ok(ExitCode::from(2))
+        }
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("membank: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
