@@ -3,7 +3,10 @@
 
 use std::process::ExitCode;
 
+use std::path::PathBuf;
+
 use clap::{Parser, Subcommand};
+use membank::tui::{self, ColorChoice, TuiOptions};
 
 mod blocks;
 mod check;
@@ -33,6 +36,11 @@ const LONG_VERSION: &str = concat!(
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
+    /// The bank to open in the terminal UI (default: the current folder).
+    bank: Option<PathBuf>,
+    /// Use colours: auto follows NO_COLOR.
+    #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
+    color: ColorChoice,
 }
 
 #[derive(Subcommand)]
@@ -70,8 +78,12 @@ pub fn main() -> ExitCode {
         Some(Command::Links(a)) => links::run(a),
         Some(Command::Init(a)) => init::run(a),
         None => {
-            eprintln!("membank: the terminal UI is not available yet; see `membank --help`");
-            Ok(ExitCode::from(2))
+            let bank = cli.bank.unwrap_or_else(|| PathBuf::from("."));
+            let options = TuiOptions {
+                color: cli.color,
+                ..TuiOptions::default()
+            };
+            tui::run_tui(&bank, options)
         }
     };
     match result {

@@ -1,0 +1,4 @@
+//! membank's terminal interface as a library, so the binary, the tests and
+//! the benchmarks share it.
+
+pub mod tui;

@@ -1,0 +1,123 @@
+//! The user's TUI settings: `<config dir>/membank/config.toml`.
+//!
+//! Only the `theme` key and the `[keys]` table belong to the TUI. Other
+//! tables (such as `[llm]`) are read by other parts of membank and are left
+//! alone here.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+use serde::Deserialize;
+
+use super::keys::KeyMap;
+use super::theme::Theme;
+
+#[derive(Debug, Default, Deserialize)]
+pub struct Config {
+    /// Theme name: a bundled theme or `<config dir>/membank/themes/<name>.toml`.
+    pub theme: Option<String>,
+    /// Action name → key names, replacing that action's default keys.
+    #[serde(default)]
+    pub keys: BTreeMap<String, Vec<String>>,
+}
+
+/// `<config dir>/membank`, where the config file and user themes live.
+pub fn config_dir() -> Option<PathBuf> {
+    dirs::config_dir().map(|d| d.join("membank"))
+}
+
+impl Config {
+    /// Read the config file; a missing file means defaults.
+    pub fn load(path: &Path) -> anyhow::Result<Config> {
+        match std::fs::read_to_string(path) {
+            Ok(text) => Config::parse(&text, path),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Config::default()),
+            Err(e) => Err(e).with_context(|| format!("reading {}", path.display())),
+        }
+    }
+
+    pub fn parse(text: &str, path: &Path) -> anyhow::Result<Config> {
+        toml::from_str(text).with_context(|| format!("{}: invalid config", path.display()))
+    }
+
+    pub fn keymap(&self) -> anyhow::Result<KeyMap> {
+        KeyMap::default().with_overrides(&self.keys)
+    }
+
+    /// The theme named in the config (default theme otherwise), colours
+    /// removed when `use_color` is false.
+    pub fn theme(&self, user_theme_dir: Option<&Path>, use_color: bool) -> anyhow::Result<Theme> {
+        let theme = match &self.theme {
+            Some(name) => Theme::load(name, user_theme_dir)?,
+            None => Theme::default_theme(),
+        };
+        Ok(if use_color {
+            theme
+        } else {
+            theme.without_colors()
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tui::keys::{Action, Context as KeyContext, Key};
+
+    #[test]
+    fn llm_table_is_left_alone() {
+        let text = r#"
+theme = "mono"
+
+[keys]
+find = ["ctrl-f"]
+
+[llm]
+provider = "anthropic"
+model = "x"
+[llm.extra]
+deep = 1
+"#;
+        let c = Config::parse(text, Path::new("config.toml")).unwrap();
+        assert_eq!(c.theme.as_deref(), Some("mono"));
+        let km = c.keymap().unwrap();
+        assert_eq!(
+            km.lookup(KeyContext::Tree, Key::ctrl('f')),
+            Some(Action::Find)
+        );
+        assert_eq!(c.theme(None, true).unwrap().name, "mono");
+    }
+
+    #[test]
+    fn missing_file_gives_defaults() {
+        let dir = tempfile::tempdir().unwrap();
+        let c = Config::load(&dir.path().join("config.toml")).unwrap();
+        assert!(c.theme.is_none());
+        assert_eq!(c.theme(None, true).unwrap().name, "default");
+    }
+
+    #[test]
+    fn broken_file_names_the_path() {
+        let e = Config::parse("theme = [", Path::new("/x/config.toml")).unwrap_err();
+        assert!(format!("{e:#}").contains("config.toml"));
+    }
+
+    #[test]
+    fn user_theme_dir_is_searched() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("paper.toml"),
+            "name = \"paper\"\n[styles]\nlink = { fg = \"#0000ff\" }\n",
+        )
+        .unwrap();
+        let c = Config {
+            theme: Some("paper".into()),
+            ..Config::default()
+        };
+        let t = c.theme(Some(dir.path()), true).unwrap();
+        assert_eq!(t.name, "paper");
+        let t = c.theme(Some(dir.path()), false).unwrap();
+        assert_eq!(t.link.fg, None);
+    }
+}

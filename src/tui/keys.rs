@@ -1,0 +1,426 @@
+//! Actions, the keys bound to them, and parsing of key names from the config.
+//!
+//! Keys are looked up per context: a pane's own bindings first, then the
+//! global ones. Each pane lists the actions it answers to, which is what the
+//! help popup shows.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use anyhow::{Context as _, bail};
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+/// A key with its modifiers, normalised so that `Shift` is never recorded
+/// for characters (the character itself carries the case).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Key {
+    pub code: KeyCodeOrd,
+    pub ctrl: bool,
+    pub alt: bool,
+    pub shift: bool,
+}
+
+/// `KeyCode` without the variants membank never binds, made orderable.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum KeyCodeOrd {
+    Char(char),
+    F(u8),
+    Enter,
+    Esc,
+    Backspace,
+    Tab,
+    BackTab,
+    Up,
+    Down,
+    Left,
+    Right,
+    Home,
+    End,
+    PageUp,
+    PageDown,
+    Delete,
+    Insert,
+}
+
+impl Key {
+    pub const fn plain(code: KeyCodeOrd) -> Key {
+        Key {
+            code,
+            ctrl: false,
+            alt: false,
+            shift: false,
+        }
+    }
+
+    pub const fn ch(c: char) -> Key {
+        Key::plain(KeyCodeOrd::Char(c))
+    }
+
+    pub const fn ctrl(c: char) -> Key {
+        Key {
+            code: KeyCodeOrd::Char(c),
+            ctrl: true,
+            alt: false,
+            shift: false,
+        }
+    }
+
+    pub fn from_event(ev: &KeyEvent) -> Option<Key> {
+        let code = match ev.code {
+            KeyCode::Char(c) => KeyCodeOrd::Char(c),
+            KeyCode::F(n) => KeyCodeOrd::F(n),
+            KeyCode::Enter => KeyCodeOrd::Enter,
+            KeyCode::Esc => KeyCodeOrd::Esc,
+            KeyCode::Backspace => KeyCodeOrd::Backspace,
+            KeyCode::Tab => KeyCodeOrd::Tab,
+            KeyCode::BackTab => KeyCodeOrd::BackTab,
+            KeyCode::Up => KeyCodeOrd::Up,
+            KeyCode::Down => KeyCodeOrd::Down,
+            KeyCode::Left => KeyCodeOrd::Left,
+            KeyCode::Right => KeyCodeOrd::Right,
+            KeyCode::Home => KeyCodeOrd::Home,
+            KeyCode::End => KeyCodeOrd::End,
+            KeyCode::PageUp => KeyCodeOrd::PageUp,
+            KeyCode::PageDown => KeyCodeOrd::PageDown,
+            KeyCode::Delete => KeyCodeOrd::Delete,
+            KeyCode::Insert => KeyCodeOrd::Insert,
+            _ => return None,
+        };
+        let is_char = matches!(code, KeyCodeOrd::Char(_));
+        let is_backtab = code == KeyCodeOrd::BackTab;
+        let m = ev.modifiers;
+        let code = match code {
+            // Terminals report Ctrl-letters in either case; store lowercase.
+            KeyCodeOrd::Char(c) if m.contains(KeyModifiers::CONTROL) => {
+                KeyCodeOrd::Char(c.to_ascii_lowercase())
+            }
+            other => other,
+        };
+        Some(Key {
+            code,
+            ctrl: m.contains(KeyModifiers::CONTROL),
+            alt: m.contains(KeyModifiers::ALT),
+            shift: m.contains(KeyModifiers::SHIFT) && !is_char && !is_backtab,
+        })
+    }
+
+    /// Parse names such as `q`, `ctrl-p`, `shift-tab`, `enter`, `pgdn`, `f1`.
+    pub fn parse(name: &str) -> anyhow::Result<Key> {
+        let mut key = Key::ch(' ');
+        let mut rest = name;
+        loop {
+            let lower = rest.to_ascii_lowercase();
+            if let Some(r) = lower.strip_prefix("ctrl-").or(lower.strip_prefix("c-")) {
+                key.ctrl = true;
+                rest = &rest[rest.len() - r.len()..];
+            } else if let Some(r) = lower.strip_prefix("alt-").or(lower.strip_prefix("a-")) {
+                key.alt = true;
+                rest = &rest[rest.len() - r.len()..];
+            } else if let Some(r) = lower.strip_prefix("shift-").or(lower.strip_prefix("s-")) {
+                key.shift = true;
+                rest = &rest[rest.len() - r.len()..];
+            } else {
+                break;
+            }
+        }
+        let mut chars = rest.chars();
+        key.code = match (chars.next(), chars.next()) {
+            (Some(c), None) => KeyCodeOrd::Char(if key.ctrl { c.to_ascii_lowercase() } else { c }),
+            _ => match rest.to_ascii_lowercase().as_str() {
+                "enter" | "return" | "ret" => KeyCodeOrd::Enter,
+                "esc" | "escape" => KeyCodeOrd::Esc,
+                "backspace" | "bs" => KeyCodeOrd::Backspace,
+                "tab" if key.shift => {
+                    key.shift = false;
+                    KeyCodeOrd::BackTab
+                }
+                "tab" => KeyCodeOrd::Tab,
+                "backtab" => KeyCodeOrd::BackTab,
+                "up" => KeyCodeOrd::Up,
+                "down" => KeyCodeOrd::Down,
+                "left" => KeyCodeOrd::Left,
+                "right" => KeyCodeOrd::Right,
+                "home" => KeyCodeOrd::Home,
+                "end" => KeyCodeOrd::End,
+                "pageup" | "pgup" => KeyCodeOrd::PageUp,
+                "pagedown" | "pgdn" | "pgdown" => KeyCodeOrd::PageDown,
+                "delete" | "del" => KeyCodeOrd::Delete,
+                "insert" | "ins" => KeyCodeOrd::Insert,
+                "space" => KeyCodeOrd::Char(' '),
+                f if f.starts_with('f') && f.len() > 1 => {
+                    let n: u8 = f[1..]
+                        .parse()
+                        .with_context(|| format!("unknown key name {name:?}"))?;
+                    KeyCodeOrd::F(n)
+                }
+                _ => bail!("unknown key name {name:?}"),
+            },
+        };
+        if matches!(key.code, KeyCodeOrd::Char(_)) {
+            key.shift = false;
+        }
+        Ok(key)
+    }
+}
+
+impl fmt::Display for Key {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.ctrl {
+            f.write_str("Ctrl-")?;
+        }
+        if self.alt {
+            f.write_str("Alt-")?;
+        }
+        if self.shift {
+            f.write_str("Shift-")?;
+        }
+        match self.code {
+            KeyCodeOrd::Char(' ') => f.write_str("Space"),
+            KeyCodeOrd::Char(c) if self.ctrl => write!(f, "{}", c.to_ascii_uppercase()),
+            KeyCodeOrd::Char(c) => write!(f, "{c}"),
+            KeyCodeOrd::F(n) => write!(f, "F{n}"),
+            KeyCodeOrd::Enter => f.write_str("Enter"),
+            KeyCodeOrd::Esc => f.write_str("Esc"),
+            KeyCodeOrd::Backspace => f.write_str("Backspace"),
+            KeyCodeOrd::Tab => f.write_str("Tab"),
+            KeyCodeOrd::BackTab => f.write_str("Shift-Tab"),
+            KeyCodeOrd::Up => f.write_str("↑"),
+            KeyCodeOrd::Down => f.write_str("↓"),
+            KeyCodeOrd::Left => f.write_str("←"),
+            KeyCodeOrd::Right => f.write_str("→"),
+            KeyCodeOrd::Home => f.write_str("Home"),
+            KeyCodeOrd::End => f.write_str("End"),
+            KeyCodeOrd::PageUp => f.write_str("PgUp"),
+            KeyCodeOrd::PageDown => f.write_str("PgDn"),
+            KeyCodeOrd::Delete => f.write_str("Del"),
+            KeyCodeOrd::Insert => f.write_str("Ins"),
+        }
+    }
+}
+
+macro_rules! actions {
+    ($($action:ident => $name:literal, $desc:literal, [$($key:expr),*];)*) => {
+        /// Everything a key can be bound to.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum Action { $($action,)* }
+
+        impl Action {
+            pub const ALL: &[Action] = &[$(Action::$action,)*];
+
+            /// The name used in the config file's `[keys]` table.
+            pub fn config_name(self) -> &'static str {
+                match self { $(Action::$action => $name,)* }
+            }
+
+            pub fn description(self) -> &'static str {
+                match self { $(Action::$action => $desc,)* }
+            }
+
+            fn default_keys(self) -> Vec<Key> {
+                match self { $(Action::$action => vec![$($key),*],)* }
+            }
+        }
+    };
+}
+
+use KeyCodeOrd as K;
+
+actions! {
+    Quit => "quit", "quit", [Key::ch('q'), Key::ctrl('c')];
+    Help => "help", "show the keys of this pane", [Key::ch('?'), Key::plain(K::F(1))];
+    NextPane => "next_pane", "next pane", [Key::plain(K::Tab)];
+    PrevPane => "prev_pane", "previous pane", [Key::plain(K::BackTab)];
+    Find => "find", "fuzzy-find an article", [Key::ch('/'), Key::ctrl('p')];
+    Suspend => "suspend", "suspend to the shell", [Key::ctrl('z')];
+    Up => "up", "move up", [Key::plain(K::Up), Key::ch('k')];
+    Down => "down", "move down", [Key::plain(K::Down), Key::ch('j')];
+    PageUp => "page_up", "page up", [Key::plain(K::PageUp), Key::ctrl('u')];
+    PageDown => "page_down", "page down", [Key::plain(K::PageDown), Key::ctrl('d')];
+    Top => "top", "go to the top", [Key::plain(K::Home), Key::ch('g')];
+    Bottom => "bottom", "go to the bottom", [Key::plain(K::End), Key::ch('G')];
+    Collapse => "collapse", "collapse the folder", [Key::plain(K::Left), Key::ch('h')];
+    Expand => "expand", "expand the folder", [Key::plain(K::Right), Key::ch('l')];
+    Open => "open", "open / follow", [Key::plain(K::Enter)];
+    Back => "back", "back in history", [Key::plain(K::Backspace), Key::ch('b')];
+    Forward => "forward", "forward in history", [Key::ch('f')];
+    NextLink => "next_link", "select the next link", [Key::ch('n')];
+    PrevLink => "prev_link", "select the previous link", [Key::ch('N')];
+    Edit => "edit", "open the file in $VISUAL / $EDITOR", [Key::ch('e')];
+    CopyPath => "copy_path", "copy the path (OSC 52)", [Key::ch('y')];
+    Rerun => "rerun", "re-run the health checks", [Key::ch('r')];
+    EditField => "edit_field", "edit the field", [Key::ch('i')];
+}
+
+/// Which part of the screen a key press is meant for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Context {
+    Global,
+    Tree,
+    Preview,
+    Inspector,
+    Health,
+}
+
+impl Context {
+    /// The actions a context answers to, in the order the help popup
+    /// lists them.
+    pub fn actions(self) -> &'static [Action] {
+        use Action::*;
+        match self {
+            Context::Global => &[Quit, Help, NextPane, PrevPane, Find, Suspend],
+            Context::Tree => &[
+                Up, Down, PageUp, PageDown, Top, Bottom, Collapse, Expand, Open, Edit, CopyPath,
+            ],
+            Context::Preview => &[
+                Up, Down, PageUp, PageDown, Top, Bottom, NextLink, PrevLink, Open, Back, Forward,
+                Edit, CopyPath,
+            ],
+            Context::Inspector => &[
+                Up, Down, PageUp, PageDown, Top, Bottom, EditField, Open, Edit, CopyPath,
+            ],
+            Context::Health => &[
+                Up, Down, PageUp, PageDown, Top, Bottom, Open, Edit, Rerun, CopyPath,
+            ],
+        }
+    }
+}
+
+/// Keys bound to each action. One table for all contexts: a context only
+/// looks up the actions it lists, so the same key may serve different
+/// actions in different panes without conflict.
+#[derive(Debug, Clone)]
+pub struct KeyMap {
+    bindings: BTreeMap<Action, Vec<Key>>,
+}
+
+impl Default for KeyMap {
+    fn default() -> Self {
+        KeyMap {
+            bindings: Action::ALL.iter().map(|&a| (a, a.default_keys())).collect(),
+        }
+    }
+}
+
+impl KeyMap {
+    /// Apply `[keys]` overrides: `action = ["key", ...]` replaces the keys
+    /// of that action.
+    pub fn with_overrides(
+        mut self,
+        overrides: &BTreeMap<String, Vec<String>>,
+    ) -> anyhow::Result<KeyMap> {
+        for (name, keys) in overrides {
+            let Some(action) = Action::ALL.iter().find(|a| a.config_name() == name) else {
+                let known: Vec<&str> = Action::ALL.iter().map(|a| a.config_name()).collect();
+                bail!(
+                    "[keys]: unknown action {name:?} (known: {})",
+                    known.join(", ")
+                );
+            };
+            let parsed = keys
+                .iter()
+                .map(|k| Key::parse(k).with_context(|| format!("[keys] {name}")))
+                .collect::<anyhow::Result<Vec<_>>>()?;
+            self.bindings.insert(*action, parsed);
+        }
+        Ok(self)
+    }
+
+    pub fn keys(&self, action: Action) -> &[Key] {
+        self.bindings.get(&action).map_or(&[], Vec::as_slice)
+    }
+
+    /// The action a key triggers in `context`: the context's own actions
+    /// win over the global ones.
+    pub fn lookup(&self, context: Context, key: Key) -> Option<Action> {
+        [context, Context::Global]
+            .into_iter()
+            .flat_map(|c| c.actions().iter())
+            .copied()
+            .find(|&a| self.keys(a).contains(&key))
+    }
+
+    /// "k / ↑"-style label of an action's keys.
+    pub fn label(&self, action: Action) -> String {
+        self.keys(action)
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join(" / ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ratatui::crossterm::event::KeyEventKind;
+
+    fn ev(code: KeyCode, m: KeyModifiers) -> Key {
+        Key::from_event(&KeyEvent::new_with_kind(code, m, KeyEventKind::Press)).unwrap()
+    }
+
+    #[test]
+    fn arrows_and_vim_keys_both_move() {
+        let km = KeyMap::default();
+        for key in [ev(KeyCode::Down, KeyModifiers::NONE), Key::ch('j')] {
+            assert_eq!(km.lookup(Context::Tree, key), Some(Action::Down));
+        }
+        for key in [ev(KeyCode::Up, KeyModifiers::NONE), Key::ch('k')] {
+            assert_eq!(km.lookup(Context::Tree, key), Some(Action::Up));
+        }
+    }
+
+    #[test]
+    fn shift_tab_and_uppercase_letters_normalise() {
+        let km = KeyMap::default();
+        let backtab = ev(KeyCode::BackTab, KeyModifiers::SHIFT);
+        assert_eq!(km.lookup(Context::Preview, backtab), Some(Action::PrevPane));
+        let big_g = ev(KeyCode::Char('G'), KeyModifiers::SHIFT);
+        assert_eq!(km.lookup(Context::Tree, big_g), Some(Action::Bottom));
+        let ctrl_p = ev(
+            KeyCode::Char('P'),
+            KeyModifiers::CONTROL | KeyModifiers::SHIFT,
+        );
+        assert_eq!(km.lookup(Context::Tree, ctrl_p), Some(Action::Find));
+    }
+
+    #[test]
+    fn pane_keys_only_apply_in_their_pane() {
+        let km = KeyMap::default();
+        assert_eq!(
+            km.lookup(Context::Health, Key::ch('r')),
+            Some(Action::Rerun)
+        );
+        assert_eq!(km.lookup(Context::Tree, Key::ch('r')), None);
+        assert_eq!(km.lookup(Context::Tree, Key::ch('q')), Some(Action::Quit));
+    }
+
+    #[test]
+    fn overrides_replace_keys_and_reject_unknown_names() {
+        let mut o = BTreeMap::new();
+        o.insert(
+            "quit".to_owned(),
+            vec!["ctrl-q".to_owned(), "F10".to_owned()],
+        );
+        let km = KeyMap::default().with_overrides(&o).unwrap();
+        assert_eq!(km.lookup(Context::Tree, Key::ch('q')), None);
+        assert_eq!(km.lookup(Context::Tree, Key::ctrl('q')), Some(Action::Quit));
+        assert_eq!(km.label(Action::Quit), "Ctrl-Q / F10");
+
+        let mut bad = BTreeMap::new();
+        bad.insert("fly".to_owned(), vec!["x".to_owned()]);
+        let e = KeyMap::default().with_overrides(&bad).unwrap_err();
+        assert!(e.to_string().contains("fly"));
+        let mut bad_key = BTreeMap::new();
+        bad_key.insert("quit".to_owned(), vec!["hyper-x".to_owned()]);
+        assert!(KeyMap::default().with_overrides(&bad_key).is_err());
+    }
+
+    #[test]
+    fn key_names_parse() {
+        assert_eq!(Key::parse("shift-tab").unwrap(), Key::plain(K::BackTab));
+        assert_eq!(Key::parse("C-P").unwrap(), Key::ctrl('p'));
+        assert_eq!(Key::parse("pgdn").unwrap(), Key::plain(K::PageDown));
+        assert_eq!(Key::parse("space").unwrap(), Key::ch(' '));
+        assert!(Key::parse("fx").is_err());
+    }
+}

@@ -1,0 +1,152 @@
+//! The full-screen terminal interface.
+//!
+//! Shape: messages (keys, resizes, file changes) go through
+//! `app::update`, which changes the state and queues effects that need the
+//! terminal; `ui::draw` renders the state. The screen is redrawn only after
+//! a message changed something.
+
+pub mod app;
+pub mod config;
+pub mod event;
+pub mod keys;
+pub mod osc52;
+pub mod panes;
+pub mod terminal;
+pub mod theme;
+pub mod ui;
+pub mod widgets;
+
+#[cfg(test)]
+mod tests;
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::mpsc;
+
+use anyhow::Context as _;
+use membank_core::bank::{self, Bank};
+use ratatui::layout::Rect;
+
+use app::{App, Effect, Msg, update};
+use event::{BankWatcher, Input, InputReader};
+pub use theme::ColorChoice;
+
+/// How the interface is started.
+#[derive(Debug, Clone, Default)]
+pub struct TuiOptions {
+    pub color: ColorChoice,
+    /// Config file to read instead of `<config dir>/membank/config.toml`.
+    pub config_path: Option<PathBuf>,
+}
+
+/// Build the app for a bank without touching the terminal: config, theme,
+/// key map, bank. Used by `run_tui` and by tests and benchmarks.
+pub fn prepare(bank_root: &Path, options: &TuiOptions, size: Rect) -> anyhow::Result<App> {
+    let config_dir = config::config_dir();
+    let config_path = options
+        .config_path
+        .clone()
+        .or_else(|| config_dir.as_ref().map(|d| d.join("config.toml")));
+    let cfg = match &config_path {
+        Some(p) => config::Config::load(p)?,
+        None => config::Config::default(),
+    };
+    let no_color = std::env::var("NO_COLOR").ok();
+    let use_color = options.color.use_color(no_color.as_deref());
+    let theme_dir = config_dir.map(|d| d.join("themes"));
+    let theme = cfg.theme(theme_dir.as_deref(), use_color)?;
+    let keymap = cfg.keymap()?;
+    let bank = Bank::load(bank_root)?;
+    Ok(App::new(bank, theme, keymap, size))
+}
+
+/// Open the interface on a bank and run it until the user quits.
+pub fn run_tui(bank_root: &Path, options: TuiOptions) -> anyhow::Result<ExitCode> {
+    if !bank::is_bank(bank_root) {
+        anyhow::bail!(
+            "{} is not a memory bank (none of the folders 00_INBOX … 06_TEMPLATES); \
+             pass a bank folder: membank PATH, or create one with `membank init`",
+            bank_root.display()
+        );
+    }
+    let root = bank_root
+        .canonicalize()
+        .with_context(|| format!("opening {}", bank_root.display()))?;
+    let (w, h) = ratatui::crossterm::terminal::size().unwrap_or((80, 24));
+    let mut app = prepare(&root, &options, Rect::new(0, 0, w, h))?;
+
+    terminal::install_panic_hook();
+    let mut term = terminal::enter().context("setting up the terminal")?;
+    let result = event_loop(&mut term, &mut app, &root);
+    let restored = terminal::leave();
+    result?;
+    restored.context("restoring the terminal")?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn event_loop(term: &mut terminal::Term, app: &mut App, root: &Path) -> anyhow::Result<()> {
+    let (tx, rx) = mpsc::channel();
+    let reader = InputReader::spawn(tx.clone());
+    let _watcher = match BankWatcher::spawn(root, tx) {
+        Ok(w) => Some(w),
+        Err(e) => {
+            app.status
+                .warn(format!("not watching the bank for changes: {e}"));
+            None
+        }
+    };
+    let size = term.size()?;
+    update(app, Msg::Resize(size.width, size.height));
+    loop {
+        if app.dirty {
+            term.draw(|f| ui::draw(f, app))?;
+            app.dirty = false;
+        }
+        // Sleep until something happens, then take everything that is
+        // waiting before drawing once.
+        let Ok(first) = rx.recv() else {
+            return Ok(());
+        };
+        let mut inputs = vec![first];
+        inputs.extend(rx.try_iter());
+        for input in inputs {
+            let msg = match input {
+                Input::Terminal(ev) => Msg::from_terminal(ev),
+                Input::FilesChanged(paths) => Some(Msg::FilesChanged(paths)),
+                Input::Error(e) => Some(Msg::Error(e)),
+            };
+            if let Some(msg) = msg {
+                update(app, msg);
+            }
+            for effect in std::mem::take(&mut app.effects) {
+                match effect {
+                    Effect::Quit => return Ok(()),
+                    Effect::Suspend => {
+                        reader.pause();
+                        let r = terminal::suspend(term);
+                        reader.resume();
+                        r.context("resuming after suspend")?;
+                        app.dirty = true;
+                    }
+                    Effect::Edit { rel, line } => {
+                        reader.pause();
+                        let status = terminal::run_editor(term, &root.join(&rel), line);
+                        reader.resume();
+                        match status {
+                            Ok(s) if !s.success() => {
+                                app.status.warn(format!("editor exited with {s}"))
+                            }
+                            Ok(_) => {}
+                            Err(e) => app.status.error(e.to_string()),
+                        }
+                        update(app, Msg::Edited(rel));
+                        app.dirty = true;
+                    }
+                    Effect::Copy(text) => {
+                        osc52::copy(term.backend_mut(), &text)?;
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,590 @@
+//! The scored-context inspector: the query edited in place, and every
+//! candidate article in rank order with its points, the values that earned
+//! them, its tokens and whether the budget kept it.
+//!
+//! Scoring and budgeting are the core's (`context::build`); this pane only
+//! formats the report.
+
+use std::collections::BTreeMap;
+
+use membank_core::bank::Bank;
+use membank_core::budget::{BudgetOptions, DEFAULT_BUDGET};
+use membank_core::context::{self, ContextEntry, ContextReport};
+use membank_core::scoring::{Query, SignalMatch};
+use membank_core::text::sanitize_for_terminal;
+use membank_core::wikilink::{fold, normalize_value};
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+use ratatui_textarea::TextArea;
+
+use crate::tui::theme::Theme;
+
+/// The editable rows, in screen order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Field {
+    Client,
+    Domain,
+    SourceLang,
+    TargetLang,
+    Budget,
+    Unscored,
+}
+
+impl Field {
+    pub const ALL: [Field; 6] = [
+        Field::Client,
+        Field::Domain,
+        Field::SourceLang,
+        Field::TargetLang,
+        Field::Budget,
+        Field::Unscored,
+    ];
+
+    fn label(self) -> &'static str {
+        match self {
+            Field::Client => "client",
+            Field::Domain => "domain",
+            Field::SourceLang => "source lang",
+            Field::TargetLang => "target lang",
+            Field::Budget => "budget",
+            Field::Unscored => "unscored",
+        }
+    }
+}
+
+const FORM_ROWS: usize = Field::ALL.len();
+
+/// One candidate, formatted.
+#[derive(Debug, Clone)]
+pub struct CandidateRow {
+    pub rel: String,
+    pub included: bool,
+    pub lines: Vec<Line<'static>>,
+}
+
+/// Values present in the bank, offered as completions.
+#[derive(Debug, Default, Clone)]
+struct Values {
+    clients: Vec<String>,
+    domains: Vec<String>,
+    languages: Vec<String>,
+}
+
+fn distinct_sorted(values: impl Iterator<Item = String>) -> Vec<String> {
+    let mut by_fold: BTreeMap<String, String> = BTreeMap::new();
+    for v in values {
+        let v = normalize_value(&v).to_owned();
+        if !v.is_empty() {
+            by_fold.entry(fold(&v)).or_insert(v);
+        }
+    }
+    by_fold.into_values().collect()
+}
+
+impl Values {
+    fn collect(bank: &Bank) -> Values {
+        let arts = || bank.articles().iter().filter(|a| a.folder.is_content());
+        Values {
+            clients: distinct_sorted(
+                arts().flat_map(|a| a.meta.clients.iter().map(|v| v.raw.clone())),
+            ),
+            domains: distinct_sorted(
+                arts().flat_map(|a| a.meta.domains.iter().map(|v| v.raw.clone())),
+            ),
+            languages: distinct_sorted(
+                arts().flat_map(|a| a.meta.languages.iter().flat_map(|l| l.tags.clone())),
+            ),
+        }
+    }
+}
+
+pub struct InspectorPane {
+    inputs: Vec<TextArea<'static>>,
+    pub include_unscored: bool,
+    /// Selected row: the form rows first, then the candidates.
+    pub row: usize,
+    /// First candidate shown.
+    pub offset: usize,
+    pub editing: bool,
+    pub suggestions: Vec<String>,
+    pub budget_error: Option<String>,
+    pub summary: String,
+    /// `client=… domain=…`, for the status bar.
+    pub query_text: String,
+    pub candidates: Vec<CandidateRow>,
+    values: Values,
+    budget: usize,
+}
+
+impl std::fmt::Debug for InspectorPane {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("InspectorPane")
+            .field("row", &self.row)
+            .field("editing", &self.editing)
+            .field("query", &self.query_text)
+            .finish()
+    }
+}
+
+/// What the app should do after a key in this pane.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    Ignored,
+    Handled,
+    Open(String),
+}
+
+impl InspectorPane {
+    pub fn new(theme: &Theme) -> InspectorPane {
+        let inputs = (0..5)
+            .map(|_| {
+                let mut t = TextArea::default();
+                t.set_cursor_line_style(ratatui::style::Style::new());
+                t.set_style(theme.input);
+                t
+            })
+            .collect();
+        let mut pane = InspectorPane {
+            inputs,
+            include_unscored: false,
+            row: 0,
+            offset: 0,
+            editing: false,
+            suggestions: Vec::new(),
+            budget_error: None,
+            summary: String::new(),
+            query_text: String::new(),
+            candidates: Vec::new(),
+            values: Values::default(),
+            budget: DEFAULT_BUDGET,
+        };
+        pane.inputs[4].insert_str(DEFAULT_BUDGET.to_string());
+        pane
+    }
+
+    pub fn field_text(&self, field: Field) -> &str {
+        match field {
+            Field::Unscored => "",
+            f => self.inputs[f as usize]
+                .lines()
+                .first()
+                .map_or("", String::as_str),
+        }
+    }
+
+    /// Put text into a field (used by tests and the command line).
+    pub fn set_field(&mut self, field: Field, text: &str, bank: &Bank, theme: &Theme) {
+        if field == Field::Unscored {
+            return;
+        }
+        let input = &mut self.inputs[field as usize];
+        input.select_all();
+        input.cut();
+        input.insert_str(text);
+        self.recompute(bank, theme);
+    }
+
+    pub fn selected_field(&self) -> Option<Field> {
+        Field::ALL.get(self.row).copied()
+    }
+
+    pub fn selected_candidate(&self) -> Option<&CandidateRow> {
+        self.row
+            .checked_sub(FORM_ROWS)
+            .and_then(|i| self.candidates.get(i))
+    }
+
+    fn query(&self) -> Query {
+        let opt = |f: Field| {
+            let t = self.field_text(f).trim();
+            (!t.is_empty()).then(|| t.to_owned())
+        };
+        Query {
+            client: opt(Field::Client),
+            domain: opt(Field::Domain),
+            source_lang: opt(Field::SourceLang),
+            target_lang: opt(Field::TargetLang),
+        }
+    }
+
+    /// Refresh completions from the bank and rebuild the report.
+    pub fn reload(&mut self, bank: &Bank, theme: &Theme) {
+        self.values = Values::collect(bank);
+        self.recompute(bank, theme);
+    }
+
+    /// Score, budget and format every candidate for the current query.
+    pub fn recompute(&mut self, bank: &Bank, theme: &Theme) {
+        let raw_budget = self.field_text(Field::Budget).trim().to_owned();
+        self.budget_error = None;
+        if raw_budget.is_empty() {
+            self.budget = DEFAULT_BUDGET;
+        } else {
+            match raw_budget.parse::<usize>() {
+                Ok(n) => self.budget = n,
+                Err(_) => {
+                    self.budget_error =
+                        Some(format!("not a whole number; still using {}", self.budget))
+                }
+            }
+        }
+        let query = self.query();
+        let report = context::build(
+            bank,
+            &query,
+            BudgetOptions {
+                budget: self.budget,
+                include_unscored: self.include_unscored,
+            },
+        );
+        self.query_text = [
+            ("client", &query.client),
+            ("domain", &query.domain),
+            ("source", &query.source_lang),
+            ("target", &query.target_lang),
+        ]
+        .iter()
+        .filter_map(|(k, v)| {
+            v.as_ref()
+                .map(|v| format!("{k}={}", sanitize_for_terminal(v, false)))
+        })
+        .collect::<Vec<_>>()
+        .join(" ");
+        self.summary = summary(&report);
+        self.candidates = report
+            .articles
+            .iter()
+            .map(|e| candidate_row(e, theme))
+            .collect();
+        self.update_suggestions();
+        self.row = self
+            .row
+            .min(FORM_ROWS + self.candidates.len().saturating_sub(1));
+    }
+
+    fn update_suggestions(&mut self) {
+        self.suggestions.clear();
+        if !self.editing {
+            return;
+        }
+        let Some(field) = self.selected_field() else {
+            return;
+        };
+        let pool = match field {
+            Field::Client => &self.values.clients,
+            Field::Domain => &self.values.domains,
+            Field::SourceLang | Field::TargetLang => &self.values.languages,
+            _ => return,
+        };
+        let typed = fold(self.field_text(field).trim());
+        let mut prefix: Vec<&String> = Vec::new();
+        let mut inner: Vec<&String> = Vec::new();
+        for v in pool {
+            let f = fold(v);
+            if f == typed {
+                continue;
+            }
+            if f.starts_with(&typed) {
+                prefix.push(v);
+            } else if !typed.is_empty() && f.contains(&typed) {
+                inner.push(v);
+            }
+        }
+        self.suggestions = prefix
+            .into_iter()
+            .chain(inner)
+            .take(8)
+            .map(|s| sanitize_for_terminal(s, false))
+            .collect();
+    }
+
+    fn candidate_height(&self, i: usize) -> usize {
+        self.candidates.get(i).map_or(1, |c| c.lines.len())
+    }
+
+    /// Keep the selected candidate inside a list of `height` lines.
+    pub fn clamp_scroll(&mut self, height: usize) {
+        let Some(sel) = self.row.checked_sub(FORM_ROWS) else {
+            self.offset = self.offset.min(self.candidates.len().saturating_sub(1));
+            return;
+        };
+        if sel < self.offset {
+            self.offset = sel;
+        }
+        while self.offset < sel
+            && (self.offset..=sel)
+                .map(|i| self.candidate_height(i))
+                .sum::<usize>()
+                > height.max(1)
+        {
+            self.offset += 1;
+        }
+    }
+
+    pub fn move_row(&mut self, delta: isize, list_height: usize) {
+        let last = FORM_ROWS + self.candidates.len().saturating_sub(1);
+        self.row = (self.row as isize + delta).clamp(0, last as isize) as usize;
+        self.clamp_scroll(list_height);
+    }
+
+    pub fn start_editing(&mut self) -> bool {
+        match self.selected_field() {
+            Some(Field::Unscored) | None => false,
+            Some(f) => {
+                self.editing = true;
+                self.inputs[f as usize].move_cursor(ratatui_textarea::CursorMove::End);
+                self.update_suggestions();
+                true
+            }
+        }
+    }
+
+    /// Enter on a row: edit a field, toggle a switch, open a candidate.
+    pub fn activate(&mut self, bank: &Bank, theme: &Theme) -> Outcome {
+        match self.selected_field() {
+            Some(Field::Unscored) => {
+                self.include_unscored = !self.include_unscored;
+                self.recompute(bank, theme);
+                Outcome::Handled
+            }
+            Some(_) => {
+                self.start_editing();
+                Outcome::Handled
+            }
+            None => match self.selected_candidate() {
+                Some(c) => Outcome::Open(c.rel.clone()),
+                None => Outcome::Ignored,
+            },
+        }
+    }
+
+    /// A key while a field is being edited.
+    pub fn edit_key(
+        &mut self,
+        key: ratatui::crossterm::event::KeyEvent,
+        bank: &Bank,
+        theme: &Theme,
+        list_height: usize,
+    ) -> Outcome {
+        use ratatui::crossterm::event::KeyCode;
+        let Some(field) = self.selected_field() else {
+            self.editing = false;
+            return Outcome::Ignored;
+        };
+        match key.code {
+            KeyCode::Enter | KeyCode::Esc => {
+                self.editing = false;
+                self.suggestions.clear();
+            }
+            KeyCode::Tab => {
+                if let Some(first) = self.suggestions.first().cloned() {
+                    self.set_field(field, &first, bank, theme);
+                }
+            }
+            KeyCode::Up | KeyCode::Down => {
+                self.editing = false;
+                self.suggestions.clear();
+                self.move_row(if key.code == KeyCode::Up { -1 } else { 1 }, list_height);
+            }
+            _ => {
+                if self.inputs[field as usize].input(key) {
+                    self.recompute(bank, theme);
+                }
+            }
+        }
+        Outcome::Handled
+    }
+
+    /// Pasted text goes into the field being edited, on one line.
+    pub fn paste(&mut self, text: &str, bank: &Bank, theme: &Theme) -> bool {
+        let Some(field) = self.selected_field().filter(|_| self.editing) else {
+            return false;
+        };
+        if field == Field::Unscored {
+            return false;
+        }
+        let clean = sanitize_for_terminal(&text.replace(['\n', '\r'], " "), false);
+        self.inputs[field as usize].insert_str(clean);
+        self.recompute(bank, theme);
+        true
+    }
+}
+
+fn summary(report: &ContextReport) -> String {
+    let kept = report.articles.iter().filter(|e| e.included).count();
+    let budget = if report.budget == 0 {
+        "unlimited".to_owned()
+    } else {
+        report.budget.to_string()
+    };
+    format!(
+        "used {} / {} tokens · {} kept · {} dropped · {}",
+        report.used_tokens,
+        budget,
+        kept,
+        report.articles.len() - kept,
+        report.token_estimator
+    )
+}
+
+fn signal_text(m: &SignalMatch, points: u32) -> String {
+    let mut s = format!("{}: {}", m.key, m.value);
+    if let (Some(tag), Some(q)) = (&m.tag, &m.query) {
+        s.push_str(&format!(" ({tag} ~ {q})"));
+    }
+    s.push_str(&format!(" → +{points}"));
+    sanitize_for_terminal(&s, false)
+}
+
+fn candidate_row(e: &ContextEntry, theme: &Theme) -> CandidateRow {
+    let (mark, mark_style) = if e.included {
+        ("✓", theme.kept)
+    } else {
+        ("✗", theme.dropped)
+    };
+    let date = e
+        .last_updated
+        .as_deref()
+        .map(|d| sanitize_for_terminal(d, false))
+        .unwrap_or_else(|| "no date".to_owned());
+    // Fixed-width columns first, so the path is what gets cut on narrow panes.
+    let head = Line::from(vec![
+        Span::styled(format!("{:>3} ", e.rank), theme.muted),
+        Span::styled(format!("{mark} "), mark_style),
+        Span::styled(format!("{:>2} ", e.score), theme.score),
+        Span::styled(format!("{:>6} tok  {date:<10}  ", e.tokens), theme.muted),
+        Span::styled(sanitize_for_terminal(&e.path, false), theme.text),
+    ]);
+    let signals: Vec<String> = [
+        (&e.matched.client, e.signals.client),
+        (&e.matched.domain, e.signals.domain),
+        (&e.matched.language, e.signals.language),
+    ]
+    .into_iter()
+    .filter_map(|(m, p)| m.as_ref().map(|m| signal_text(m, p)))
+    .collect();
+    let mut lines = vec![head];
+    lines.push(if signals.is_empty() {
+        Line::styled("        no signal matched", theme.muted)
+    } else {
+        Line::from(vec![
+            Span::raw("        "),
+            Span::styled(signals.join(" · "), theme.matched),
+        ])
+    });
+    if let Some(reason) = &e.drop_reason {
+        lines.push(Line::from(vec![
+            Span::raw("        "),
+            Span::styled(
+                format!("dropped: {}", sanitize_for_terminal(reason, false)),
+                theme.dropped,
+            ),
+        ]));
+    }
+    CandidateRow {
+        rel: e.path.clone(),
+        included: e.included,
+        lines,
+    }
+}
+
+/// Height of the form above the candidate list (fields, hint, summary, rule).
+pub const FORM_HEIGHT: u16 = FORM_ROWS as u16 + 3;
+
+pub fn draw(frame: &mut Frame, area: Rect, pane: &InspectorPane, focused: bool, theme: &Theme) {
+    let [form, list] =
+        Layout::vertical([Constraint::Length(FORM_HEIGHT), Constraint::Min(0)]).areas(area);
+    let rows = Layout::vertical([Constraint::Length(1); FORM_ROWS + 3]).split(form);
+    let selection = if focused {
+        theme.selection
+    } else {
+        theme.selection_unfocused
+    };
+    for (i, field) in Field::ALL.iter().enumerate() {
+        let [label, value] =
+            Layout::horizontal([Constraint::Length(13), Constraint::Min(1)]).areas(rows[i]);
+        let label_style = if pane.row == i {
+            selection
+        } else {
+            theme.property_key
+        };
+        frame.render_widget(
+            Paragraph::new(Span::styled(format!("{:<12}", field.label()), label_style)),
+            label,
+        );
+        match field {
+            Field::Unscored => {
+                let text = if pane.include_unscored {
+                    "included (Enter toggles)"
+                } else {
+                    "left out (Enter toggles)"
+                };
+                frame.render_widget(Paragraph::new(Span::styled(text, theme.text)), value);
+            }
+            f => {
+                let input = &pane.inputs[*f as usize];
+                if pane.editing && pane.row == i {
+                    frame.render_widget(input, value);
+                } else {
+                    let text = input.lines().first().cloned().unwrap_or_default();
+                    let shown = if text.is_empty() && *f != Field::Budget {
+                        Span::styled("(any)", theme.muted)
+                    } else {
+                        Span::styled(text, theme.text)
+                    };
+                    frame.render_widget(Paragraph::new(shown), value);
+                }
+            }
+        }
+    }
+    let hint = if let Some(err) = &pane.budget_error {
+        Line::styled(format!("budget: {err}"), theme.error)
+    } else if pane.editing && !pane.suggestions.is_empty() {
+        let mut spans = vec![Span::styled("Tab ", theme.hint_key)];
+        for (i, s) in pane.suggestions.iter().enumerate() {
+            if i > 0 {
+                spans.push(Span::styled(" · ", theme.muted));
+            }
+            spans.push(Span::styled(s.clone(), theme.hint_text));
+        }
+        Line::from(spans)
+    } else if pane.editing {
+        Line::styled("Enter/Esc done · ↑/↓ other field", theme.muted)
+    } else {
+        Line::styled("Enter edit · ↑/↓ move", theme.muted)
+    };
+    frame.render_widget(Paragraph::new(hint), rows[FORM_ROWS]);
+    frame.render_widget(
+        Paragraph::new(Span::styled(pane.summary.clone(), theme.title)),
+        rows[FORM_ROWS + 1],
+    );
+    frame.render_widget(
+        Paragraph::new(Span::styled(
+            "─".repeat(usize::from(area.width)),
+            theme.border,
+        )),
+        rows[FORM_ROWS + 2],
+    );
+    let height = usize::from(list.height);
+    let mut lines: Vec<Line> = Vec::with_capacity(height);
+    for (i, c) in pane.candidates.iter().enumerate().skip(pane.offset) {
+        if lines.len() >= height {
+            break;
+        }
+        let selected = pane.row == FORM_ROWS + i;
+        for l in &c.lines {
+            lines.push(if selected {
+                l.clone().style(selection)
+            } else {
+                l.clone()
+            });
+        }
+    }
+    if pane.candidates.is_empty() {
+        lines.push(Line::styled("no content articles", theme.muted));
+    }
+    lines.truncate(height);
+    frame.render_widget(Paragraph::new(lines), list);
+}

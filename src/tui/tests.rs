@@ -1,0 +1,322 @@
+//! Rendering tests: the whole screen drawn into a `TestBackend` after a
+//! sequence of key presses, compared with committed snapshots.
+
+use std::path::{Path, PathBuf};
+
+use insta::assert_snapshot;
+use ratatui::backend::{CrosstermBackend, TestBackend};
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::layout::Rect;
+use ratatui::{Terminal, TerminalOptions, Viewport};
+
+use super::app::{App, Msg, Pane, update};
+use super::keys::KeyMap;
+use super::panes::inspector::Field;
+use super::theme::Theme;
+use super::ui;
+use membank_core::bank::Bank;
+
+fn fixture() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/bank")
+}
+
+fn app_at(root: &Path, w: u16, h: u16) -> App {
+    let bank = Bank::load(root).unwrap();
+    let mut app = App::new(
+        bank,
+        Theme::default_theme(),
+        KeyMap::default(),
+        Rect::new(0, 0, w, h),
+    );
+    // The absolute path differs between machines; snapshots show a fixed one.
+    app.bank_label = "fixtures/bank".into();
+    app.status.bank = app.bank_label.clone();
+    app
+}
+
+fn key(app: &mut App, code: KeyCode) {
+    update(app, Msg::Key(KeyEvent::new(code, KeyModifiers::NONE)));
+}
+
+fn keys(app: &mut App, s: &str) {
+    for c in s.chars() {
+        key(app, KeyCode::Char(c));
+    }
+}
+
+fn screen(app: &App) -> String {
+    let mut term = Terminal::new(TestBackend::new(app.size.width, app.size.height)).unwrap();
+    term.draw(|f| ui::draw(f, app)).unwrap();
+    term.backend().to_string()
+}
+
+fn select_in_tree(app: &mut App, label: &str) {
+    let i = app
+        .tree
+        .rows
+        .iter()
+        .position(|r| r.label == label)
+        .unwrap_or_else(|| panic!("{label} not in the tree"));
+    let h = app.tree.rows.len();
+    app.tree.cursor.select(i, h, 20);
+}
+
+#[test]
+fn tree_pane_at_80x24() {
+    let app = app_at(&fixture(), 80, 24);
+    assert_snapshot!(screen(&app));
+}
+
+#[test]
+fn tree_expands_the_inbox_archive() {
+    let mut app = app_at(&fixture(), 80, 24);
+    select_in_tree(&mut app, "00_INBOX");
+    key(&mut app, KeyCode::Char('l'));
+    key(&mut app, KeyCode::Char('j'));
+    key(&mut app, KeyCode::Enter);
+    let labels: Vec<&str> = app.tree.rows.iter().map(|r| r.label.as_str()).collect();
+    assert_eq!(
+        &labels[..4],
+        ["00_INBOX", "_archive", "kickoff", "call notes"]
+    );
+    assert_snapshot!(screen(&app));
+}
+
+#[test]
+fn preview_pane_renders_article_and_link_lists() {
+    let mut app = app_at(&fixture(), 80, 24);
+    select_in_tree(&mut app, "Acme Corporation");
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(app.focus, Pane::Preview);
+    assert_snapshot!(screen(&app));
+}
+
+#[test]
+fn following_a_link_and_coming_back() {
+    let mut app = app_at(&fixture(), 80, 24);
+    select_in_tree(&mut app, "Acme Corporation");
+    key(&mut app, KeyCode::Enter);
+    // The first link in the text is [[Legal]] (from the properties).
+    keys(&mut app, "n");
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(app.preview.rel.as_deref(), Some("03_DOMAINS/Legal.md"));
+    assert_snapshot!(screen(&app));
+    key(&mut app, KeyCode::Backspace);
+    assert_eq!(
+        app.preview.rel.as_deref(),
+        Some("01_CLIENTS/Acme Corporation.md")
+    );
+    keys(&mut app, "f");
+    assert_eq!(app.preview.rel.as_deref(), Some("03_DOMAINS/Legal.md"));
+}
+
+#[test]
+fn dead_links_do_not_navigate() {
+    let mut app = app_at(&fixture(), 80, 24);
+    app.open_article("01_CLIENTS/Acme Corporation.md");
+    let dead = app
+        .preview
+        .doc
+        .links
+        .iter()
+        .position(|l| !l.live)
+        .expect("the fixture has a dead link");
+    for _ in 0..=dead {
+        keys(&mut app, "n");
+    }
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(
+        app.preview.rel.as_deref(),
+        Some("01_CLIENTS/Acme Corporation.md")
+    );
+    let (msg, _) = app.status.message.clone().unwrap();
+    assert!(msg.contains("Acme Style Sheet"), "{msg}");
+}
+
+#[test]
+fn inspector_ranks_for_the_typed_client() {
+    let mut app = app_at(&fixture(), 100, 30);
+    key(&mut app, KeyCode::Tab);
+    key(&mut app, KeyCode::Tab);
+    assert_eq!(app.focus, Pane::Inspector);
+    key(&mut app, KeyCode::Enter);
+    keys(&mut app, "glob");
+    // Completion from values present in the bank.
+    assert_eq!(app.inspector.suggestions, ["Globex"]);
+    key(&mut app, KeyCode::Tab);
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(app.inspector.field_text(Field::Client), "Globex");
+    assert_eq!(app.inspector.candidates[0].rel, "01_CLIENTS/Globex.md");
+    assert_snapshot!(screen(&app));
+
+    let theme = app.theme.clone();
+    app.inspector
+        .set_field(Field::Client, "Acme Corporation", &app.bank, &theme);
+    assert_eq!(
+        app.inspector.candidates[0].rel,
+        "01_CLIENTS/Acme Corporation.md"
+    );
+}
+
+#[test]
+fn inspector_budget_drops_and_explains() {
+    let mut app = app_at(&fixture(), 100, 30);
+    let theme = app.theme.clone();
+    app.inspector
+        .set_field(Field::Client, "acme corporation", &app.bank, &theme);
+    app.inspector
+        .set_field(Field::Budget, "120", &app.bank, &theme);
+    let kept: Vec<bool> = app
+        .inspector
+        .candidates
+        .iter()
+        .map(|c| c.included)
+        .collect();
+    assert_eq!(kept[..2], [true, false]);
+    assert!(app.inspector.summary.starts_with("used 113 / 120 tokens"));
+    app.inspector
+        .set_field(Field::Budget, "lots", &app.bank, &theme);
+    assert!(app.inspector.budget_error.is_some());
+}
+
+#[test]
+fn health_pane_groups_findings_and_jumps() {
+    let mut app = app_at(&fixture(), 80, 24);
+    key(&mut app, KeyCode::BackTab);
+    assert_eq!(app.focus, Pane::Health);
+    assert_snapshot!(screen(&app));
+    while app.health.selected_finding().is_none() {
+        key(&mut app, KeyCode::Down);
+    }
+    let path = app.health.selected_finding().unwrap().path.clone();
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(app.focus, Pane::Preview);
+    assert_eq!(app.preview.rel.as_deref(), Some(path.as_str()));
+    assert!(app.preview.banner.is_some());
+}
+
+#[test]
+fn finder_popup_filters_by_name_and_title() {
+    let mut app = app_at(&fixture(), 80, 24);
+    keys(&mut app, "/");
+    keys(&mut app, "naleving");
+    assert_snapshot!(screen(&app));
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(
+        app.preview.rel.as_deref(),
+        Some("02_TERMINOLOGY/compliance → naleving.md")
+    );
+}
+
+#[test]
+fn help_popup_lists_the_focused_panes_keys() {
+    let mut app = app_at(&fixture(), 80, 30);
+    key(&mut app, KeyCode::Tab);
+    keys(&mut app, "?");
+    let s = screen(&app);
+    assert!(s.contains("select the next link"), "{s}");
+    assert_snapshot!(s);
+    key(&mut app, KeyCode::Esc);
+    assert!(app.popup.is_none());
+}
+
+#[test]
+fn narrow_terminal_shows_one_pane() {
+    let mut app = app_at(&fixture(), 60, 20);
+    assert!(app.areas.tree.is_some() && app.areas.main.is_none());
+    key(&mut app, KeyCode::Tab);
+    assert!(app.areas.tree.is_none());
+    assert_snapshot!(screen(&app));
+}
+
+#[test]
+fn wide_terminal_shows_three_columns() {
+    let mut app = app_at(&fixture(), 160, 30);
+    app.open_article("03_DOMAINS/Legal.md");
+    assert!(app.areas.side.is_some());
+    assert_snapshot!(screen(&app));
+}
+
+#[test]
+fn resize_re_renders_the_article_to_the_new_width() {
+    let mut app = app_at(&fixture(), 100, 24);
+    app.open_article("01_CLIENTS/Acme Corporation.md");
+    let wide = app.preview.doc.lines.len();
+    update(&mut app, Msg::Resize(72, 24));
+    assert!(app.preview.doc.lines.len() > wide);
+    assert!(app.dirty);
+}
+
+#[test]
+fn files_changed_outside_are_reloaded() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&fixture(), dir.path());
+    let mut app = app_at(dir.path(), 80, 24);
+    app.open_article("03_DOMAINS/Marketing.md");
+    let path = dir.path().join("03_DOMAINS/Marketing.md");
+    std::fs::write(
+        &path,
+        "---\ndomain: Marketing\n---\n# Marketing\n\nNew text here.\n",
+    )
+    .unwrap();
+    app.dirty = false;
+    update(&mut app, Msg::FilesChanged(vec![path]));
+    assert!(app.dirty);
+    assert!(screen(&app).contains("New text here."));
+    // Hidden folders are not the bank's business.
+    app.dirty = false;
+    update(
+        &mut app,
+        Msg::FilesChanged(vec![dir.path().join(".obsidian/app.json")]),
+    );
+    assert!(!app.dirty);
+}
+
+#[test]
+fn escape_sequences_in_files_never_reach_the_terminal() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&fixture(), dir.path());
+    std::fs::write(
+        dir.path().join("03_DOMAINS/Evil.md"),
+        "---\ndomain: \"x\x1b[2J\"\nlast_updated: 2026-01-01\n---\n# Evil\x1b]52;c;aGk=\x07\n\nclear \x1b[2J here \x1b[31mred\u{9b}1m\n",
+    )
+    .unwrap();
+    let mut app = app_at(dir.path(), 100, 30);
+    app.open_article("03_DOMAINS/Evil.md");
+    let mut out = Vec::new();
+    {
+        let options = TerminalOptions {
+            viewport: Viewport::Fixed(Rect::new(0, 0, 100, 30)),
+        };
+        let mut term = Terminal::with_options(CrosstermBackend::new(&mut out), options).unwrap();
+        term.draw(|f| ui::draw(f, &app)).unwrap();
+    }
+    let bytes = String::from_utf8_lossy(&out);
+    assert!(
+        !bytes.contains("\x1b[2J"),
+        "raw clear-screen reached the terminal"
+    );
+    assert!(
+        !bytes.contains("\x1b]52"),
+        "raw OSC 52 reached the terminal"
+    );
+    assert!(
+        !bytes.contains("\x1b[31mred"),
+        "raw colour reached the terminal"
+    );
+    assert!(!bytes.contains('\u{9b}'), "raw CSI reached the terminal");
+    assert!(bytes.contains("␛[2J"), "the escape is shown visibly");
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            std::fs::create_dir_all(&target).unwrap();
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}

@@ -1,0 +1,310 @@
+//! Themes: named styles loaded from TOML, bundled into the binary.
+//!
+//! A theme file only lists the styles it changes; everything else comes from
+//! the default theme, so a theme never leaves a part of the screen unstyled.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::str::FromStr;
+
+use anyhow::{Context, bail};
+use ratatui::style::{Color, Modifier, Style};
+use serde::Deserialize;
+
+/// Themes shipped inside the binary: (name, TOML source).
+pub const BUNDLED: &[(&str, &str)] = &[
+    ("default", include_str!("../../themes/default.toml")),
+    ("mono", include_str!("../../themes/mono.toml")),
+];
+
+/// Whether colours are used at all; `--color` and `NO_COLOR` decide.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum ColorChoice {
+    #[default]
+    Auto,
+    Always,
+    Never,
+}
+
+impl ColorChoice {
+    /// `auto` follows the `NO_COLOR` convention: any non-empty value turns
+    /// colours off.
+    pub fn use_color(self, no_color_env: Option<&str>) -> bool {
+        match self {
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+            ColorChoice::Auto => no_color_env.is_none_or(str::is_empty),
+        }
+    }
+}
+
+macro_rules! theme_slots {
+    ($($slot:ident),* $(,)?) => {
+        /// Every style the interface draws with.
+        #[derive(Debug, Clone, PartialEq)]
+        pub struct Theme {
+            pub name: String,
+            $(pub $slot: Style,)*
+        }
+
+        impl Theme {
+            fn slot_mut(&mut self, slot: &str) -> Option<&mut Style> {
+                match slot {
+                    $(stringify!($slot) => Some(&mut self.$slot),)*
+                    _ => None,
+                }
+            }
+
+            fn map_styles(&mut self, mut f: impl FnMut(Style) -> Style) {
+                $(self.$slot = f(self.$slot);)*
+            }
+
+            fn blank(name: &str) -> Theme {
+                Theme { name: name.to_owned(), $($slot: Style::new(),)* }
+            }
+        }
+    };
+}
+
+theme_slots!(
+    text,
+    muted,
+    title,
+    border,
+    border_focused,
+    selection,
+    selection_unfocused,
+    heading1,
+    heading2,
+    heading3,
+    strong,
+    emphasis,
+    strikethrough,
+    code,
+    code_block,
+    quote,
+    link,
+    dead_link,
+    link_selected,
+    property_key,
+    property_value,
+    table_border,
+    list_marker,
+    rule,
+    status_bar,
+    status_message,
+    error,
+    warning,
+    info,
+    kept,
+    dropped,
+    score,
+    matched,
+    folder,
+    marker,
+    hint_key,
+    hint_text,
+    input,
+);
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ThemeFile {
+    name: Option<String>,
+    /// `false` strips every colour after merging (monochrome themes).
+    colors: Option<bool>,
+    #[serde(default)]
+    styles: BTreeMap<String, StyleSpec>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct StyleSpec {
+    fg: Option<String>,
+    bg: Option<String>,
+    #[serde(default)]
+    bold: bool,
+    #[serde(default)]
+    dim: bool,
+    #[serde(default)]
+    italic: bool,
+    #[serde(default)]
+    underline: bool,
+    #[serde(default)]
+    reversed: bool,
+}
+
+impl StyleSpec {
+    fn to_style(&self) -> Result<Style, String> {
+        let mut style = Style::new();
+        if let Some(fg) = &self.fg {
+            style = style.fg(parse_color(fg)?);
+        }
+        if let Some(bg) = &self.bg {
+            style = style.bg(parse_color(bg)?);
+        }
+        for (on, modifier) in [
+            (self.bold, Modifier::BOLD),
+            (self.dim, Modifier::DIM),
+            (self.italic, Modifier::ITALIC),
+            (self.underline, Modifier::UNDERLINED),
+            (self.reversed, Modifier::REVERSED),
+        ] {
+            if on {
+                style = style.add_modifier(modifier);
+            }
+        }
+        Ok(style)
+    }
+}
+
+fn parse_color(s: &str) -> Result<Color, String> {
+    Color::from_str(s).map_err(|_| format!("unknown colour {s:?}"))
+}
+
+impl Theme {
+    /// The bundled default theme (16 ANSI colours).
+    pub fn default_theme() -> Theme {
+        let mut theme = Theme::blank("default");
+        apply(&mut theme, BUNDLED[0].1, "themes/default.toml")
+            .expect("the bundled default theme is valid");
+        theme
+    }
+
+    /// Parse a theme file's text on top of the default theme.
+    /// `origin` names the file in error messages.
+    pub fn parse(source: &str, origin: &str) -> anyhow::Result<Theme> {
+        let mut theme = Theme::default_theme();
+        apply(&mut theme, source, origin)?;
+        Ok(theme)
+    }
+
+    /// Find a theme by name: bundled ones first, then
+    /// `<user_theme_dir>/<name>.toml`.
+    pub fn load(name: &str, user_theme_dir: Option<&Path>) -> anyhow::Result<Theme> {
+        if let Some((_, src)) = BUNDLED.iter().find(|(n, _)| *n == name) {
+            return Theme::parse(src, &format!("bundled theme {name:?}"));
+        }
+        if let Some(dir) = user_theme_dir {
+            let path = dir.join(format!("{name}.toml"));
+            if path.is_file() {
+                let src = std::fs::read_to_string(&path)
+                    .with_context(|| format!("reading theme {}", path.display()))?;
+                return Theme::parse(&src, &path.display().to_string());
+            }
+        }
+        let bundled: Vec<&str> = BUNDLED.iter().map(|(n, _)| *n).collect();
+        bail!(
+            "no theme named {name:?} (bundled themes: {})",
+            bundled.join(", ")
+        )
+    }
+
+    /// The same theme with every colour removed, for `NO_COLOR` and
+    /// `--color never`. Modifiers stay, and the selection falls back to
+    /// reverse video so it stays visible.
+    pub fn without_colors(mut self) -> Theme {
+        self.map_styles(|s| Style {
+            fg: None,
+            bg: None,
+            underline_color: None,
+            ..s
+        });
+        if self.selection.add_modifier.is_empty() {
+            self.selection = self.selection.add_modifier(Modifier::REVERSED);
+        }
+        self
+    }
+}
+
+fn apply(theme: &mut Theme, source: &str, origin: &str) -> anyhow::Result<()> {
+    let file: ThemeFile =
+        toml::from_str(source).with_context(|| format!("{origin}: not a valid theme file"))?;
+    if let Some(name) = file.name {
+        theme.name = name;
+    }
+    for (slot, spec) in &file.styles {
+        let style = spec
+            .to_style()
+            .map_err(|e| anyhow::anyhow!("{origin}: style {slot:?}: {e}"))?;
+        let Some(target) = theme.slot_mut(slot) else {
+            bail!("{origin}: unknown style name {slot:?}");
+        };
+        *target = style;
+    }
+    if file.colors == Some(false) {
+        *theme = theme.clone().without_colors();
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn uses_only_ansi16(style: Style) -> bool {
+        [style.fg, style.bg]
+            .into_iter()
+            .flatten()
+            .all(|c| !matches!(c, Color::Rgb(..) | Color::Indexed(_)))
+    }
+
+    #[test]
+    fn default_theme_uses_only_the_16_ansi_colours() {
+        let t = Theme::default_theme();
+        let mut all_ansi = true;
+        let mut copy = t.clone();
+        copy.map_styles(|s| {
+            all_ansi &= uses_only_ansi16(s);
+            s
+        });
+        assert!(all_ansi);
+        assert_eq!(t.link.fg, Some(Color::Cyan));
+    }
+
+    #[test]
+    fn every_bundled_theme_parses() {
+        for (name, _) in BUNDLED {
+            let t = Theme::load(name, None).unwrap();
+            assert_eq!(&t.name, name);
+        }
+    }
+
+    #[test]
+    fn mono_theme_has_no_colour_but_keeps_emphasis() {
+        let t = Theme::load("mono", None).unwrap();
+        assert_eq!(t.link.fg, None);
+        assert!(t.heading1.add_modifier.contains(Modifier::BOLD));
+    }
+
+    #[test]
+    fn unknown_style_and_colour_are_named_in_errors() {
+        let e = Theme::parse("[styles]\nnope = {}\n", "x.toml").unwrap_err();
+        assert!(format!("{e:#}").contains("\"nope\""), "{e:#}");
+        let e = Theme::parse("[styles]\ntext = { fg = \"blurple\" }\n", "x.toml").unwrap_err();
+        assert!(format!("{e:#}").contains("blurple"), "{e:#}");
+        assert!(format!("{e:#}").contains("x.toml"), "{e:#}");
+    }
+
+    #[test]
+    fn missing_theme_lists_bundled_ones() {
+        let e = Theme::load("nonexistent", None).unwrap_err();
+        assert!(e.to_string().contains("default, mono"));
+    }
+
+    #[test]
+    fn no_color_strips_colours_but_keeps_selection_visible() {
+        let t = Theme::default_theme().without_colors();
+        assert_eq!(t.error.fg, None);
+        assert!(t.selection.add_modifier.contains(Modifier::REVERSED));
+    }
+
+    #[test]
+    fn color_choice_honours_no_color() {
+        assert!(ColorChoice::Auto.use_color(None));
+        assert!(ColorChoice::Auto.use_color(Some("")));
+        assert!(!ColorChoice::Auto.use_color(Some("1")));
+        assert!(ColorChoice::Always.use_color(Some("1")));
+        assert!(!ColorChoice::Never.use_color(None));
+    }
+}

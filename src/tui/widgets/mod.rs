@@ -1,0 +1,6 @@
+//! Widgets shared by the panes.
+
+pub mod fuzzy;
+pub mod help;
+pub mod markdown;
+pub mod status;
