@@ -7,6 +7,7 @@ use clap::{Parser, Subcommand};
 
 mod blocks;
 mod check;
+mod common;
 mod compile;
 mod context;
 mod inbox;
@@ -15,9 +16,8 @@ mod links;
 mod snapshot;
 mod template;
 
-/// The spec version membank implements, shown in `--version` (spec §14).
-pub const SPEC_VERSION: &str = "1.1";
-
+/// Shown by `--version` (spec §14); a test keeps it equal to
+/// `membank_core::SPEC_VERSION`.
 const LONG_VERSION: &str = concat!(
     env!("CARGO_PKG_VERSION"),
     " (Supervertaler Memory Bank Format v1.1)"
