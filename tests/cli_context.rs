@@ -318,3 +318,21 @@ fn version_names_the_spec() {
         "{out}"
     );
 }
+
+#[test]
+fn values_lists_what_the_bank_uses() {
+    let bank = fixture();
+    let (code, out, _) = membank(&["values", bank.to_str().unwrap(), "--json"]);
+    assert_eq!(code, 0);
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["clients"][0]["value"], "Acme Corporation");
+    assert_eq!(v["clients"][0]["articles"], 2);
+    let domains: Vec<&str> = v["domains"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["value"].as_str().unwrap())
+        .collect();
+    assert_eq!(domains[0], "Legal");
+    assert!(domains.contains(&"Paralegal"));
+}

@@ -15,6 +15,7 @@ mod init;
 mod links;
 mod snapshot;
 mod template;
+mod values;
 
 /// Shown by `--version` (spec §14); a test keeps it equal to
 /// `membank_core::SPEC_VERSION`.
@@ -53,6 +54,8 @@ enum Command {
     Template(template::Args),
     /// Show an article's outgoing links and backlinks.
     Links(links::Args),
+    /// List the clients, domains and language codes the bank uses.
+    Values(values::Args),
     /// Create a new memory bank.
     Init(init::Args),
 }
@@ -68,6 +71,7 @@ pub fn main() -> ExitCode {
         Some(Command::Snapshot(a)) => snapshot::run(a),
         Some(Command::Template(a)) => template::run(a),
         Some(Command::Links(a)) => links::run(a),
+        Some(Command::Values(a)) => values::run(a),
         Some(Command::Init(a)) => init::run(a),
         None => {
             eprintln!("membank: the terminal UI is not available yet; see `membank --help`");

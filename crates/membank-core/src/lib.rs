@@ -12,6 +12,7 @@ pub mod layout;
 pub mod scoring;
 pub mod snapshot;
 pub mod text;
+pub mod vocabulary;
 pub mod wikilink;
 
 /// The format version this crate implements.
