@@ -10,7 +10,9 @@ pub mod context;
 pub mod frontmatter;
 pub mod layout;
 pub mod scoring;
+pub mod snapshot;
 pub mod text;
+pub mod vocabulary;
 pub mod wikilink;
 
 /// The format version this crate implements.
