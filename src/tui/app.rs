@@ -488,6 +488,11 @@ fn on_popup_key(app: &mut App, key: KeyEvent) {
             KeyCode::Char('n' | 'j') if ctrl => f.move_selection(1),
             KeyCode::PageUp => f.move_selection(-10),
             KeyCode::PageDown => f.move_selection(10),
+            KeyCode::Char('u') if ctrl => {
+                if f.input.delete_line_by_head() {
+                    f.refilter();
+                }
+            }
             _ => {
                 if f.input.input(key) {
                     f.refilter();

@@ -133,13 +133,14 @@ fn event_loop(term: &mut terminal::Term, app: &mut App, root: &Path) -> anyhow::
                         let status = terminal::run_editor(term, &root.join(&rel), line);
                         reader.resume();
                         match status {
-                            Ok(s) if !s.success() => {
-                                app.status.warn(format!("editor exited with {s}"))
+                            Ok(s) => {
+                                update(app, Msg::Edited(rel));
+                                if !s.success() {
+                                    app.status.warn(format!("editor exited with {s}"));
+                                }
                             }
-                            Ok(_) => {}
                             Err(e) => app.status.error(e.to_string()),
                         }
-                        update(app, Msg::Edited(rel));
                         app.dirty = true;
                     }
                     Effect::Copy(text) => {

@@ -185,9 +185,8 @@ fn health_pane_groups_findings_and_jumps() {
     key(&mut app, KeyCode::BackTab);
     assert_eq!(app.focus, Pane::Health);
     assert_snapshot!(screen(&app));
-    while app.health.selected_finding().is_none() {
-        key(&mut app, KeyCode::Down);
-    }
+    // On a group row, Enter goes to the group's first finding.
+    assert_eq!(app.health.cursor.selected, 0);
     let path = app.health.selected_finding().unwrap().path.clone();
     key(&mut app, KeyCode::Enter);
     assert_eq!(app.focus, Pane::Preview);

@@ -192,11 +192,14 @@ impl HealthPane {
         self.findings.iter().map(|f| f.path.clone()).collect()
     }
 
+    /// The selected finding; on a group row, the group's first finding.
     pub fn selected_finding(&self) -> Option<&Finding> {
-        match self.rows.get(self.cursor.selected)?.kind {
-            RowKind::Finding(i) => self.findings.get(i),
-            _ => None,
-        }
+        self.rows[self.cursor.selected.min(self.rows.len())..]
+            .iter()
+            .find_map(|r| match r.kind {
+                RowKind::Finding(i) => self.findings.get(i),
+                _ => None,
+            })
     }
 }
 

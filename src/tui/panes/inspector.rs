@@ -5,14 +5,13 @@
 //! Scoring and budgeting are the core's (`context::build`); this pane only
 //! formats the report.
 
-use std::collections::BTreeMap;
-
 use membank_core::bank::Bank;
 use membank_core::budget::{BudgetOptions, DEFAULT_BUDGET};
 use membank_core::context::{self, ContextEntry, ContextReport};
 use membank_core::scoring::{Query, SignalMatch};
 use membank_core::text::sanitize_for_terminal;
-use membank_core::wikilink::{fold, normalize_value};
+use membank_core::vocabulary::{self, Vocabulary};
+use membank_core::wikilink::fold;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
@@ -64,42 +63,6 @@ pub struct CandidateRow {
     pub lines: Vec<Line<'static>>,
 }
 
-/// Values present in the bank, offered as completions.
-#[derive(Debug, Default, Clone)]
-struct Values {
-    clients: Vec<String>,
-    domains: Vec<String>,
-    languages: Vec<String>,
-}
-
-fn distinct_sorted(values: impl Iterator<Item = String>) -> Vec<String> {
-    let mut by_fold: BTreeMap<String, String> = BTreeMap::new();
-    for v in values {
-        let v = normalize_value(&v).to_owned();
-        if !v.is_empty() {
-            by_fold.entry(fold(&v)).or_insert(v);
-        }
-    }
-    by_fold.into_values().collect()
-}
-
-impl Values {
-    fn collect(bank: &Bank) -> Values {
-        let arts = || bank.articles().iter().filter(|a| a.folder.is_content());
-        Values {
-            clients: distinct_sorted(
-                arts().flat_map(|a| a.meta.clients.iter().map(|v| v.raw.clone())),
-            ),
-            domains: distinct_sorted(
-                arts().flat_map(|a| a.meta.domains.iter().map(|v| v.raw.clone())),
-            ),
-            languages: distinct_sorted(
-                arts().flat_map(|a| a.meta.languages.iter().flat_map(|l| l.tags.clone())),
-            ),
-        }
-    }
-}
-
 pub struct InspectorPane {
     inputs: Vec<TextArea<'static>>,
     pub include_unscored: bool,
@@ -114,7 +77,7 @@ pub struct InspectorPane {
     /// `client=… domain=…`, for the status bar.
     pub query_text: String,
     pub candidates: Vec<CandidateRow>,
-    values: Values,
+    values: Vocabulary,
     budget: usize,
 }
 
@@ -157,7 +120,7 @@ impl InspectorPane {
             summary: String::new(),
             query_text: String::new(),
             candidates: Vec::new(),
-            values: Values::default(),
+            values: Vocabulary::default(),
             budget: DEFAULT_BUDGET,
         };
         pane.inputs[4].insert_str(DEFAULT_BUDGET.to_string());
@@ -211,7 +174,7 @@ impl InspectorPane {
 
     /// Refresh completions from the bank and rebuild the report.
     pub fn reload(&mut self, bank: &Bank, theme: &Theme) {
-        self.values = Values::collect(bank);
+        self.values = vocabulary::collect(bank);
         self.recompute(bank, theme);
     }
 
@@ -278,23 +241,10 @@ impl InspectorPane {
             Field::SourceLang | Field::TargetLang => &self.values.languages,
             _ => return,
         };
-        let typed = fold(self.field_text(field).trim());
-        let mut prefix: Vec<&String> = Vec::new();
-        let mut inner: Vec<&String> = Vec::new();
-        for v in pool {
-            let f = fold(v);
-            if f == typed {
-                continue;
-            }
-            if f.starts_with(&typed) {
-                prefix.push(v);
-            } else if !typed.is_empty() && f.contains(&typed) {
-                inner.push(v);
-            }
-        }
-        self.suggestions = prefix
+        let typed = self.field_text(field).trim().to_owned();
+        self.suggestions = Vocabulary::complete(pool, &typed)
             .into_iter()
-            .chain(inner)
+            .filter(|v| fold(v) != fold(&typed))
             .take(8)
             .map(|s| sanitize_for_terminal(s, false))
             .collect();
@@ -368,7 +318,7 @@ impl InspectorPane {
         theme: &Theme,
         list_height: usize,
     ) -> Outcome {
-        use ratatui::crossterm::event::KeyCode;
+        use ratatui::crossterm::event::{KeyCode, KeyModifiers};
         let Some(field) = self.selected_field() else {
             self.editing = false;
             return Outcome::Ignored;
@@ -387,6 +337,12 @@ impl InspectorPane {
                 self.editing = false;
                 self.suggestions.clear();
                 self.move_row(if key.code == KeyCode::Up { -1 } else { 1 }, list_height);
+            }
+            // Ctrl-U clears to the line start, as in a shell.
+            KeyCode::Char('u') if key.modifiers.contains(KeyModifiers::CONTROL) => {
+                if self.inputs[field as usize].delete_line_by_head() {
+                    self.recompute(bank, theme);
+                }
             }
             _ => {
                 if self.inputs[field as usize].input(key) {

@@ -1,0 +1,207 @@
+//! End to end: the real binary in a pseudo-terminal, on a copy of the
+//! fixture bank, driven by key presses and read back through a terminal
+//! emulator.
+
+use std::io::{Read, Write};
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use portable_pty::{Child, CommandBuilder, PtySize, native_pty_system};
+
+const ROWS: u16 = 30;
+const COLS: u16 = 110;
+/// How long to wait for the screen to show something before failing.
+const PATIENCE: Duration = Duration::from_secs(15);
+
+struct Session {
+    screen: Arc<Mutex<vt100::Parser>>,
+    raw: Arc<Mutex<Vec<u8>>>,
+    input: Box<dyn Write + Send>,
+    child: Box<dyn Child + Send + Sync>,
+    _pair: portable_pty::PtyPair,
+}
+
+impl Session {
+    fn start(bank: &Path, home: &Path) -> Session {
+        let pair = native_pty_system()
+            .openpty(PtySize {
+                rows: ROWS,
+                cols: COLS,
+                pixel_width: 0,
+                pixel_height: 0,
+            })
+            .expect("openpty");
+        let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_membank"));
+        cmd.arg(bank);
+        cmd.env("TERM", "xterm-256color");
+        // Keep the user's own config and themes out of the test.
+        cmd.env("HOME", home);
+        cmd.env("XDG_CONFIG_HOME", home.join("config"));
+        cmd.env_remove("NO_COLOR");
+        let child = pair.slave.spawn_command(cmd).expect("spawn membank");
+        let mut reader = pair.master.try_clone_reader().expect("pty reader");
+        let input = pair.master.take_writer().expect("pty writer");
+        let screen = Arc::new(Mutex::new(vt100::Parser::new(ROWS, COLS, 0)));
+        let raw = Arc::new(Mutex::new(Vec::new()));
+        {
+            let screen = Arc::clone(&screen);
+            let raw = Arc::clone(&raw);
+            thread::spawn(move || {
+                let mut buf = [0u8; 8192];
+                while let Ok(n) = reader.read(&mut buf) {
+                    if n == 0 {
+                        break;
+                    }
+                    screen.lock().unwrap().process(&buf[..n]);
+                    raw.lock().unwrap().extend_from_slice(&buf[..n]);
+                }
+            });
+        }
+        Session {
+            screen,
+            raw,
+            input,
+            child,
+            _pair: pair,
+        }
+    }
+
+    fn contents(&self) -> String {
+        self.screen.lock().unwrap().screen().contents()
+    }
+
+    fn send(&mut self, bytes: &str) {
+        self.input.write_all(bytes.as_bytes()).unwrap();
+        self.input.flush().unwrap();
+    }
+
+    /// Wait until the screen satisfies `check`; fail with the screen shown.
+    fn wait_for(&self, what: &str, check: impl Fn(&str) -> bool) -> String {
+        let start = Instant::now();
+        loop {
+            let s = self.contents();
+            if check(&s) {
+                return s;
+            }
+            if start.elapsed() > PATIENCE {
+                panic!("timed out waiting for {what}; screen:\n{s}");
+            }
+            thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    fn wait_text(&self, text: &str) -> String {
+        self.wait_for(text, |s| s.contains(text))
+    }
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            std::fs::create_dir_all(&target).unwrap();
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+/// The screen line holding the first-ranked candidate.
+fn first_ranked(screen: &str) -> String {
+    screen
+        .lines()
+        .find(|l| l.contains("  1 ✓"))
+        .unwrap_or("")
+        .to_owned()
+}
+
+#[test]
+fn browse_follow_rank_and_jump_in_a_real_terminal() {
+    let home = tempfile::tempdir().unwrap();
+    let bank = tempfile::tempdir().unwrap();
+    copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/bank"),
+        bank.path(),
+    );
+    std::fs::write(
+        bank.path().join("03_DOMAINS/Hostile.md"),
+        "---\ndomain: Hostile\n---\n# Hostile\n\nwipe \x1b[2J then \x1b]52;c;aGk=\x07 and \x1b[31mred\n",
+    )
+    .unwrap();
+    let mut s = Session::start(bank.path(), home.path());
+    s.wait_text("01_CLIENTS");
+
+    // Open an article through the finder.
+    s.send("/");
+    s.wait_text("Find article");
+    s.send("Acme Corporation\r");
+    s.wait_text("Belgian distributor");
+
+    // Follow its first link ([[Legal]], in the properties).
+    s.send("n\r");
+    s.wait_text("Legal — 03_DOMAINS/Legal.md");
+    s.send("b");
+    s.wait_text("Acme Corporation — 01_CLIENTS/Acme Corporation.md");
+
+    // The inspector: rank for one client, then another.
+    s.send("\t");
+    s.wait_text("source lang");
+    s.send("\r");
+    s.send("Acme Corporation\r");
+    let screen = s.wait_for("Acme ranked first", |scr| {
+        first_ranked(scr).contains("01_CLIENTS/Acme Corporation.md")
+    });
+    assert!(screen.contains("client: Acme Corporation → +3"), "{screen}");
+    s.send("\r");
+    // Clear the field (Ctrl-U deletes to the line start) and type another.
+    s.send("\x15Globex\r");
+    let screen = s.wait_for("Globex ranked first", |scr| {
+        first_ranked(scr).contains("01_CLIENTS/Globex.md")
+    });
+    assert!(screen.contains("clients: [[Globex]] → +3"), "{screen}");
+
+    // The health report: jump from a finding to its file.
+    s.send("\t");
+    s.wait_text("frontmatter-yaml");
+    s.send("jj\r");
+    let screen = s.wait_text("warranty → garantie — 02_TERMINOLOGY/warranty → garantie.md");
+    assert!(
+        screen.contains("frontmatter-yaml 02_TERMINOLOGY"),
+        "{screen}"
+    );
+
+    // A file with escape sequences shows them, but never sends them raw.
+    s.send("/Hostile\r");
+    s.wait_text("wipe ␛[2J then");
+
+    s.send("q");
+    let start = Instant::now();
+    let status = loop {
+        if let Some(st) = s.child.try_wait().unwrap() {
+            break st;
+        }
+        assert!(start.elapsed() < PATIENCE, "membank did not quit");
+        thread::sleep(Duration::from_millis(20));
+    };
+    assert!(status.success(), "{status:?}");
+    let raw = s.raw.lock().unwrap().clone();
+    let raw = String::from_utf8_lossy(&raw);
+    assert!(
+        !raw.contains("\x1b[2J"),
+        "a raw clear-screen reached the terminal"
+    );
+    assert!(
+        !raw.contains("\x1b]52;c;aGk="),
+        "a raw OSC 52 reached the terminal"
+    );
+    assert!(
+        !raw.contains("\x1b[31mred"),
+        "a raw colour reached the terminal"
+    );
+    // The terminal was given back: alternate screen left.
+    assert!(raw.contains("\x1b[?1049l"));
+}
