@@ -1,0 +1,211 @@
+//! How long one key press takes to reach the screen on a large bank, and
+//! how many bytes a selection move sends to the terminal.
+//!
+//! Each measured step is what the event loop does for a key: `update`, then
+//! one draw through a crossterm backend (into a byte counter instead of a
+//! tty, so the escape-sequence encoding is included).
+
+use std::io::{self, Write};
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use membank::tui::app::{App, Msg, Pane, update};
+use membank::tui::keys::KeyMap;
+use membank::tui::theme::Theme;
+use membank::tui::ui;
+use membank_core::bank::Bank;
+use ratatui::backend::CrosstermBackend;
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::layout::Rect;
+use ratatui::{Terminal, TerminalOptions, Viewport};
+
+const WIDTH: u16 = 160;
+const HEIGHT: u16 = 48;
+const TERMS: usize = 4000;
+const CLIENTS: usize = 200;
+const DOMAINS: usize = 60;
+
+/// Discards output, counting bytes.
+#[derive(Clone, Default)]
+struct Counter(Arc<AtomicUsize>);
+
+impl Write for Counter {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0.fetch_add(buf.len(), Ordering::Relaxed);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+fn write_bank(root: &Path) {
+    let w = |rel: String, text: String| {
+        let p = root.join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    };
+    for f in [
+        "00_INBOX",
+        "05_INDICES",
+        "06_TEMPLATES",
+        "01_CLIENTS",
+        "02_TERMINOLOGY",
+        "03_DOMAINS",
+        "04_STYLE",
+    ] {
+        std::fs::create_dir_all(root.join(f)).unwrap();
+    }
+    for c in 0..CLIENTS {
+        w(
+            format!("01_CLIENTS/Client {c}.md"),
+            format!(
+                "---\nclient: \"Client {c}\"\nlanguages: [\"en-US → nl-BE\"]\ndomains: [\"[[Domain {}]]\"]\nlast_updated: 2026-01-{:02}\n---\n# Client {c}\n\nProfile text for client {c}. See [[Domain {}]].\n",
+                c % DOMAINS,
+                c % 28 + 1,
+                c % DOMAINS
+            ),
+        );
+    }
+    for d in 0..DOMAINS {
+        w(
+            format!("03_DOMAINS/Domain {d}.md"),
+            format!(
+                "---\ndomain: \"Domain {d}\"\nlanguages: [\"en-US → nl-BE\"]\nlast_updated: 2026-02-01\n---\n# Domain {d}\n\n{}\n",
+                "Domain knowledge sentence. ".repeat(40)
+            ),
+        );
+    }
+    for t in 0..TERMS {
+        w(
+            format!("02_TERMINOLOGY/term {t} → term {t} nl.md"),
+            format!(
+                "---\nterm_source: \"term {t}\"\nterm_target: \"term {t} nl\"\nsource_lang: en-US\ntarget_lang: nl-BE\ndomain: \"[[Domain {}]]\"\nclients: [\"[[Client {}]]\"]\nstatus: approved\nlast_updated: 2026-03-{:02}\n---\n# term {t}\n\nUse *term {t} nl* in [[Domain {}]] texts.\n\n| a | b |\n|---|---|\n| x | y |\n",
+                t % DOMAINS,
+                t % CLIENTS,
+                t % 28 + 1,
+                t % DOMAINS
+            ),
+        );
+    }
+    w(
+        "04_STYLE/House.md".into(),
+        "---\nscope: general\nlanguages: [\"en → nl\"]\n---\n# House\n".into(),
+    );
+}
+
+fn press(app: &mut App, code: KeyCode) {
+    update(app, Msg::Key(KeyEvent::new(code, KeyModifiers::NONE)));
+}
+
+fn setup(root: &Path) -> (App, Terminal<CrosstermBackend<Counter>>, Counter) {
+    let bank = Bank::load(root).unwrap();
+    let app = App::new(
+        bank,
+        Theme::default_theme(),
+        KeyMap::default(),
+        Rect::new(0, 0, WIDTH, HEIGHT),
+    );
+    let counter = Counter::default();
+    let options = TerminalOptions {
+        viewport: Viewport::Fixed(Rect::new(0, 0, WIDTH, HEIGHT)),
+    };
+    let term = Terminal::with_options(CrosstermBackend::new(counter.clone()), options).unwrap();
+    (app, term, counter)
+}
+
+/// One key and the redraw it causes.
+fn step(app: &mut App, term: &mut Terminal<CrosstermBackend<Counter>>, code: KeyCode) {
+    press(app, code);
+    if app.dirty {
+        term.draw(|f| ui::draw(f, app)).unwrap();
+        app.dirty = false;
+    }
+}
+
+fn bytes_per_move(app: &mut App, term: &mut Terminal<CrosstermBackend<Counter>>, c: &Counter) {
+    term.draw(|f| ui::draw(f, app)).unwrap();
+    let moves = 20;
+    let before = c.0.load(Ordering::Relaxed);
+    for i in 0..moves {
+        step(
+            app,
+            term,
+            if i % 2 == 0 {
+                KeyCode::Down
+            } else {
+                KeyCode::Up
+            },
+        );
+    }
+    let bytes = c.0.load(Ordering::Relaxed) - before;
+    eprintln!(
+        "bytes written per selection move ({:?} pane): {}",
+        app.focus,
+        bytes / moves
+    );
+}
+
+fn benches(crit: &mut Criterion) {
+    let dir = tempfile::tempdir().unwrap();
+    write_bank(dir.path());
+    let (mut app, mut term, counter) = setup(dir.path());
+    eprintln!(
+        "bank: {} articles; screen {WIDTH}x{HEIGHT}",
+        app.bank.articles().len()
+    );
+
+    // Tree: move the selection down and back up.
+    bytes_per_move(&mut app, &mut term, &counter);
+    let mut down = true;
+    crit.bench_function("tree: key → redraw", |b| {
+        b.iter(|| {
+            step(
+                &mut app,
+                &mut term,
+                if down { KeyCode::Down } else { KeyCode::Up },
+            );
+            down = !down;
+        })
+    });
+
+    // Inspector: move over the ranked candidates.
+    app.focus = Pane::Tree;
+    press(&mut app, KeyCode::Tab);
+    press(&mut app, KeyCode::Tab);
+    assert_eq!(app.focus, Pane::Inspector);
+    for _ in 0..8 {
+        press(&mut app, KeyCode::Down);
+    }
+    bytes_per_move(&mut app, &mut term, &counter);
+
+    // Inspector: typing into the client field re-ranks the whole bank.
+    for _ in 0..20 {
+        press(&mut app, KeyCode::Up);
+    }
+    press(&mut app, KeyCode::Enter);
+    for ch in "Client 1".chars() {
+        press(&mut app, KeyCode::Char(ch));
+    }
+    let mut typed = false;
+    crit.bench_function("inspector: keystroke → re-rank → redraw", |b| {
+        b.iter(|| {
+            let code = if typed {
+                KeyCode::Backspace
+            } else {
+                KeyCode::Char('7')
+            };
+            step(&mut app, &mut term, code);
+            typed = !typed;
+        })
+    });
+}
+
+criterion_group! {
+    name = tui;
+    config = Criterion::default().sample_size(30);
+    targets = benches
+}
+criterion_main!(tui);
