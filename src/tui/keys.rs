@@ -349,10 +349,51 @@ impl KeyMap {
     }
 }
 
+/// The default key table as Markdown, one section per context; the
+/// source of `docs/keys.md`.
+pub fn markdown_table(keymap: &KeyMap) -> String {
+    let mut out = String::new();
+    for (context, title) in [
+        (Context::Global, "Everywhere"),
+        (Context::Tree, "Bank (folder tree)"),
+        (Context::Preview, "Article"),
+        (Context::Inspector, "Context inspector"),
+        (Context::Health, "Health"),
+    ] {
+        out.push_str(&format!(
+            "\n### {title}\n\n| Keys | Action | Config name |\n|---|---|---|\n"
+        ));
+        for &a in context.actions() {
+            let keys = keymap
+                .keys(a)
+                .iter()
+                .map(|k| format!("`{k}`"))
+                .collect::<Vec<_>>()
+                .join(", ");
+            out.push_str(&format!(
+                "| {keys} | {} | `{}` |\n",
+                a.description().replace('|', "\\|"),
+                a.config_name()
+            ));
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use ratatui::crossterm::event::KeyEventKind;
+
+    #[test]
+    fn docs_keys_md_lists_the_default_keys() {
+        let doc = include_str!("../../docs/keys.md");
+        let table = markdown_table(&KeyMap::default());
+        assert!(
+            doc.contains(&table),
+            "docs/keys.md is out of date; it should contain:\n{table}"
+        );
+    }
 
     fn ev(code: KeyCode, m: KeyModifiers) -> Key {
         Key::from_event(&KeyEvent::new_with_kind(code, m, KeyEventKind::Press)).unwrap()
