@@ -712,6 +712,10 @@ fn health_action(app: &mut App, action: Action) -> bool {
                 return false;
             };
             app.open_article(&f.path);
+            if let Some(line) = f.line {
+                let h = app.height_of(Pane::Preview);
+                app.preview.scroll_to_source_line(line, h);
+            }
             let at = f.line.map(|l| format!(" line {l}:")).unwrap_or_default();
             app.preview.banner = Some(sanitize_for_terminal(
                 &format!("{} {}{at} {}", f.code, f.path, f.message),

@@ -188,10 +188,22 @@ fn health_pane_groups_findings_and_jumps() {
     // On a group row, Enter goes to the group's first finding.
     assert_eq!(app.health.cursor.selected, 0);
     let path = app.health.selected_finding().unwrap().path.clone();
+    let finding_line = app.health.selected_finding().unwrap().line.unwrap();
     key(&mut app, KeyCode::Enter);
     assert_eq!(app.focus, Pane::Preview);
     assert_eq!(app.preview.rel.as_deref(), Some(path.as_str()));
     assert!(app.preview.banner.is_some());
+    // The finding's line is on screen, found through the source map.
+    let line = finding_line;
+    let file_line = std::fs::read_to_string(fixture().join(&path))
+        .unwrap()
+        .lines()
+        .nth(line - 1)
+        .unwrap()
+        .to_owned();
+    let at = app.preview.doc.line_for_source(line).unwrap();
+    assert!(app.preview.doc.lines[at].to_string().contains(&file_line));
+    assert!(app.preview.scroll <= at && at < app.preview.scroll + 20);
 }
 
 #[test]
@@ -209,11 +221,12 @@ fn finder_popup_filters_by_name_and_title() {
 
 #[test]
 fn help_popup_lists_the_focused_panes_keys() {
-    let mut app = app_at(&fixture(), 80, 30);
+    let mut app = app_at(&fixture(), 80, 24);
     key(&mut app, KeyCode::Tab);
     keys(&mut app, "?");
     let s = screen(&app);
-    assert!(s.contains("select the next link"), "{s}");
+    assert!(s.contains("select the next / previous link"), "{s}");
+    assert!(s.contains("Ctrl-Z"), "the global keys fit: {s}");
     assert_snapshot!(s);
     key(&mut app, KeyCode::Esc);
     assert!(app.popup.is_none());

@@ -103,6 +103,7 @@ impl PreviewPane {
                             theme.warning,
                         ),
                     );
+                    doc.source_lines.insert(0, 0);
                     shift_links(&mut doc.links, 1);
                 }
                 (doc, a.title.clone())
@@ -138,6 +139,15 @@ impl PreviewPane {
             }
         }
         self.scroll = self.scroll.min(self.doc.lines.len().saturating_sub(1));
+    }
+
+    /// Scroll so that file line `line` is near the top.
+    pub fn scroll_to_source_line(&mut self, line: usize, height: usize) {
+        if let Some(i) = self.doc.line_for_source(line) {
+            self.scroll = i.saturating_sub(2);
+            let max = self.doc.lines.len().saturating_sub(height.max(1));
+            self.scroll = self.scroll.min(max);
+        }
     }
 
     pub fn width(&self) -> u16 {
@@ -204,6 +214,7 @@ fn message_doc(msg: &str, theme: &Theme) -> RenderedDoc {
     RenderedDoc {
         lines: vec![Line::styled(sanitize_for_terminal(msg, false), theme.error)],
         links: Vec::new(),
+        source_lines: Vec::new(),
     }
 }
 

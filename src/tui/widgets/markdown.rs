@@ -35,9 +35,18 @@ pub struct LinkSpot {
 pub struct RenderedDoc {
     pub lines: Vec<Line<'static>>,
     pub links: Vec<LinkSpot>,
+    /// For each rendered line, the source line it came from (1-based, in
+    /// the text given to the renderer plus `line_shift`); lines added
+    /// after rendering have none.
+    pub source_lines: Vec<usize>,
 }
 
 impl RenderedDoc {
+    /// The first rendered line that shows source line `line` or a later one.
+    pub fn line_for_source(&self, line: usize) -> Option<usize> {
+        self.source_lines.iter().position(|&l| l >= line)
+    }
+
     /// Give link `index` the selected style (or its normal style back).
     pub fn set_link_selected(&mut self, index: usize, selected: bool, theme: &Theme) {
         let Some(link) = self.links.get(index) else {
@@ -73,6 +82,7 @@ pub fn render_article(
             let yaml = &located.text[range.clone()];
             // The YAML starts on the line after the opening `---`.
             let first_line = located.line_shift + 2;
+            r.src_line = first_line;
             r.properties(yaml, first_line);
         }
         Block::Unclosed => r.notice("frontmatter: the opening --- is never closed"),
@@ -81,7 +91,11 @@ pub fn render_article(
     if located.fenced {
         r.notice("note: the file is wrapped in a code fence (tolerated, spec §4.3)");
     }
-    r.markdown(&located.text[located.body_start..]);
+    let body_line = located.text[..located.body_start].matches('\n').count() + 1;
+    r.markdown(
+        &located.text[located.body_start..],
+        body_line + located.line_shift,
+    );
     r.finish()
 }
 
@@ -93,7 +107,7 @@ pub fn render_markdown(
     resolve: &dyn Fn(&str) -> bool,
 ) -> RenderedDoc {
     let mut r = Renderer::new(width, theme, resolve);
-    r.markdown(source);
+    r.markdown(source, 1);
     r.finish()
 }
 
@@ -135,6 +149,8 @@ struct Renderer<'a> {
     open_link: Option<usize>,
     /// Whether the last thing emitted was a blank line (to avoid doubling).
     last_blank: bool,
+    /// Source line of the Markdown event being rendered.
+    src_line: usize,
 }
 
 impl<'a> Renderer<'a> {
@@ -153,6 +169,7 @@ impl<'a> Renderer<'a> {
             in_code_block: false,
             open_link: None,
             last_blank: true,
+            src_line: 1,
         }
     }
 
@@ -166,6 +183,7 @@ impl<'a> Renderer<'a> {
         {
             self.doc.lines.pop();
         }
+        self.doc.source_lines.truncate(self.doc.lines.len());
         self.doc
     }
 
@@ -197,6 +215,7 @@ impl<'a> Renderer<'a> {
         if !self.last_blank {
             let prefix = self.prefix_spans(false);
             self.doc.lines.push(Line::from(trim_prefix(prefix)));
+            self.doc.source_lines.push(self.src_line);
             self.last_blank = true;
         }
     }
@@ -330,6 +349,7 @@ impl<'a> Renderer<'a> {
             }
         }
         self.doc.lines.push(Line::from(spans));
+        self.doc.source_lines.push(self.src_line);
     }
 
     fn raw_line(&mut self, frags: Vec<Frag>) {
@@ -390,7 +410,8 @@ impl<'a> Renderer<'a> {
                     style: theme.error,
                     link: None,
                 }]);
-                for l in yaml.lines() {
+                for (i, l) in yaml.lines().enumerate() {
+                    self.src_line = first_line + i;
                     self.raw_line(vec![Frag {
                         text: format!("│ {}", sanitize_for_terminal(l, false)),
                         style: theme.muted,
@@ -501,12 +522,18 @@ impl<'a> Renderer<'a> {
         }
     }
 
-    fn markdown(&mut self, body: &str) {
+    /// Render a body whose first line is line `first_line` of the file.
+    fn markdown(&mut self, body: &str, first_line: usize) {
         let options = Options::ENABLE_TABLES
             | Options::ENABLE_STRIKETHROUGH
             | Options::ENABLE_TASKLISTS
             | Options::ENABLE_WIKILINKS;
-        for event in Parser::new_ext(body, options) {
+        let newlines: Vec<usize> = body.match_indices('\n').map(|(i, _)| i).collect();
+        for (event, range) in Parser::new_ext(body, options).into_offset_iter() {
+            // Lines flushed at an event's start belong to what came before.
+            if !matches!(event, Event::End(_)) {
+                self.src_line = first_line + newlines.partition_point(|&n| n < range.start);
+            }
             self.event(event);
         }
     }
@@ -936,6 +963,28 @@ mod tests {
             .iter()
             .map(|l| l.spans.iter().map(|s| s.content.as_ref()).collect())
             .collect()
+    }
+
+    #[test]
+    fn rendered_lines_know_their_source_lines() {
+        let theme = Theme::default_theme();
+        let src = "---\na: 1\n---\n# Title\n\nfirst para\n\n- item\n\nlast line\n";
+        let doc = render_article(src, 60, &theme, &exists);
+        assert_eq!(doc.source_lines.len(), doc.lines.len());
+        let text = plain(&doc);
+        let at = |needle: &str| {
+            let i = text.iter().position(|l| l.contains(needle)).unwrap();
+            doc.source_lines[i]
+        };
+        assert_eq!(at("a  1"), 2);
+        assert_eq!(at("# Title"), 4);
+        assert_eq!(at("first para"), 6);
+        assert_eq!(at("• item"), 8);
+        assert_eq!(at("last line"), 10);
+        assert_eq!(
+            doc.line_for_source(7),
+            Some(text.iter().position(|l| l == "• item").unwrap())
+        );
     }
 
     fn exists(t: &str) -> bool {
