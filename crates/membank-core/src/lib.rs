@@ -1,3 +1,4 @@
-pub mod layout;
-pub mod text;
 pub mod frontmatter;
+pub mod layout;
+pub mod templates;
+pub mod text;
