@@ -1,4 +1,5 @@
 pub mod frontmatter;
+pub mod init;
 pub mod layout;
 pub mod templates;
 pub mod text;
