@@ -1,3 +1,5 @@
-pub mod layout;
-pub mod text;
+pub mod fileblocks;
 pub mod frontmatter;
+pub mod layout;
+pub mod pathsafe;
+pub mod text;
