@@ -3,7 +3,9 @@
 //!
 //! Pure and synchronous: no terminal, no network, no async runtime.
 
+pub mod archive;
 pub mod article;
+pub mod atomic;
 pub mod bank;
 pub mod budget;
 pub mod context;
@@ -12,6 +14,7 @@ pub mod frontmatter;
 pub mod layout;
 pub mod pathsafe;
 pub mod scoring;
+pub mod stamp;
 pub mod text;
 pub mod wikilink;
 
