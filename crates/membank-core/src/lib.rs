@@ -15,8 +15,10 @@ pub mod frontmatter;
 pub mod layout;
 pub mod pathsafe;
 pub mod scoring;
+pub mod snapshot;
 pub mod stamp;
 pub mod text;
+pub mod vocabulary;
 pub mod wikilink;
 
 /// The format version this crate implements.
