@@ -1,7 +1,7 @@
 //! `membank blocks`: check the `### FILE:` blocks of an LLM reply and
 //! optionally write the valid ones.
 
-use std::io::Read;
+use std::io::{IsTerminal, Read};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -82,6 +82,11 @@ pub(crate) fn read_reply(path: Option<&Path>) -> anyhow::Result<String> {
             (bytes, name)
         }
         _ => {
+            if std::io::stdin().is_terminal() {
+                eprintln!(
+                    "Reading the reply from standard input; end it with Ctrl-D (Ctrl-Z on Windows)."
+                );
+            }
             let mut bytes = Vec::new();
             std::io::stdin()
                 .read_to_end(&mut bytes)

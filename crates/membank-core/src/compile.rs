@@ -263,11 +263,17 @@ fn run_blocks(
     reply: &str,
     mode: Mode,
     protected: &[String],
+    declined: &[usize],
 ) -> (Vec<(BlockResult, Option<FileBlock>)>, Vec<String>) {
     let parsed = fileblocks::parse_reply(reply);
     let mut warnings = parsed.warnings.clone();
     let mut results = Vec::new();
-    for Checked { block, verdict } in check_blocks(root, parsed.blocks, protected) {
+    let checked = check_blocks(root, parsed.blocks, protected);
+    for (index, Checked { block, verdict }) in checked.into_iter().enumerate() {
+        let verdict = match verdict {
+            Ok(_) if declined.contains(&index) => Err("declined by the user".to_owned()),
+            v => v,
+        };
         let mut result = BlockResult {
             path: block.path_raw.clone(),
             line: block.marker_line,
@@ -308,11 +314,61 @@ fn run_blocks(
 /// valid ones. Rejected blocks are reported and skipped; the rest of the
 /// reply is still processed (§10).
 pub fn apply_reply(root: &Path, reply: &str, mode: Mode) -> BlocksReport {
-    let (results, warnings) = run_blocks(root, reply, mode, &[]);
+    apply_reply_declining(root, reply, mode, &[])
+}
+
+/// [`apply_reply`], treating the blocks at the `declined` indices (in reply
+/// order, as [`preview_reply`] lists them) as rejected by the user.
+pub fn apply_reply_declining(
+    root: &Path,
+    reply: &str,
+    mode: Mode,
+    declined: &[usize],
+) -> BlocksReport {
+    let (results, warnings) = run_blocks(root, reply, mode, &[], declined);
     BlocksReport {
         blocks: results.into_iter().map(|(r, _)| r).collect(),
         warnings,
     }
+}
+
+/// One block as a user should see it before anything is written.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PreviewBlock {
+    /// Status `valid` or `rejected` with the reason.
+    pub result: BlockResult,
+    /// What would be written (LF line endings).
+    pub content: String,
+    /// The file's current text if it exists (BOM removed, LF), for a diff.
+    pub existing: Option<String>,
+}
+
+/// Check a reply without writing and return each block with its content and
+/// the current text of its target, so a user can review changes first.
+/// Returns the blocks and the reply-level warnings.
+pub fn preview_reply(root: &Path, reply: &str) -> (Vec<PreviewBlock>, Vec<String>) {
+    let parsed = fileblocks::parse_reply(reply);
+    let reply_warnings = parsed.warnings.clone();
+    let (results, _) = run_blocks(root, reply, Mode::Plan, &[], &[]);
+    let previews = results
+        .into_iter()
+        .zip(parsed.blocks)
+        .map(|((result, _), block)| {
+            let existing = (result.status == BlockStatus::Valid)
+                .then(|| pathsafe::validate(&result.path).ok())
+                .flatten()
+                .and_then(|p| pathsafe::resolve_in_bank(root, &p).ok())
+                .and_then(|target| std::fs::read(target).ok())
+                .and_then(|bytes| crate::text::decode(&bytes).ok())
+                .map(|d| d.text);
+            PreviewBlock {
+                result,
+                content: block.content,
+                existing,
+            }
+        })
+        .collect();
+    (previews, reply_warnings)
 }
 
 /// Does a `compiled_from` value name this inbox source? Accepts the bank
@@ -383,7 +439,21 @@ pub fn compile_reply(
     mode: Mode,
     now: jiff::civil::DateTime,
 ) -> CompileReport {
-    let (results, mut warnings) = run_blocks(root, reply, mode, sources);
+    compile_reply_declining(root, sources, reply, mode, now, &[])
+}
+
+/// [`compile_reply`], treating the blocks at the `declined` indices (reply
+/// order) as rejected by the user: they are not written and appear in no
+/// `compiled_to`.
+pub fn compile_reply_declining(
+    root: &Path,
+    sources: &[String],
+    reply: &str,
+    mode: Mode,
+    now: jiff::civil::DateTime,
+    declined: &[usize],
+) -> CompileReport {
+    let (results, mut warnings) = run_blocks(root, reply, mode, sources, declined);
     let mut report = CompileReport::default();
     for (mut result, block) in results {
         if let Some(block) = block {
@@ -664,6 +734,43 @@ mod tests {
             read(r, "00_INBOX/_archive/mail.md").lines().last(),
             Some("mail")
         );
+    }
+
+    #[test]
+    fn preview_shows_content_and_current_text() {
+        let dir = bank();
+        let r = dir.path();
+        write(r, "01_CLIENTS/A.md", "\u{feff}old\r\n");
+        let (blocks, warnings) = preview_reply(
+            r,
+            "### FILE: 01_CLIENTS/A.md\nnew\n### FILE: 06_TEMPLATES/x.md\nx\n",
+        );
+        assert!(warnings.is_empty());
+        assert_eq!(blocks[0].result.status, BlockStatus::Valid);
+        assert_eq!(blocks[0].content, "new\n");
+        assert_eq!(blocks[0].existing.as_deref(), Some("old\n"));
+        assert_eq!(blocks[1].result.status, BlockStatus::Rejected);
+        assert_eq!(blocks[1].existing, None);
+        assert_eq!(read(r, "01_CLIENTS/A.md"), "\u{feff}old\r\n");
+    }
+
+    #[test]
+    fn declined_blocks_are_not_written_nor_listed() {
+        let dir = bank();
+        let r = dir.path();
+        write(r, "00_INBOX/mail.md", "mail\n");
+        let reply = "### FILE: 01_CLIENTS/A.md\na\n### FILE: 01_CLIENTS/B.md\nb\n";
+        let report = compile_reply_declining(
+            r,
+            &["00_INBOX/mail.md".into()],
+            reply,
+            Mode::Apply,
+            now(),
+            &[0],
+        );
+        assert_eq!(report.blocks[0].status, BlockStatus::Rejected);
+        assert!(!r.join("01_CLIENTS/A.md").exists());
+        assert_eq!(report.sources[0].compiled_to, vec!["01_CLIENTS/B.md"]);
     }
 
     /// Every crash point of a compile run, then a rerun: each article is
