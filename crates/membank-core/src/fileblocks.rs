@@ -161,6 +161,19 @@ fn block_content(body: &str, strip_wrapper: bool, block: &mut FileBlock) -> (Str
         return unfenced_content(lines, strip_wrapper);
     };
     let inner = &lines[1..];
+    // In a reply-wide wrapper, the last line may be the wrapper's own closing
+    // fence; prefer that reading when it leaves a cleanly closed block.
+    if strip_wrapper {
+        let last = inner.iter().rposition(|l| !l.trim().is_empty());
+        if let Some(last) = last.filter(|&i| fence_of(inner[i]).is_some_and(|f| f.bare)) {
+            let before = &inner[..last];
+            if let Some(close) = closing_fence(before, outer) {
+                if before[close + 1..].iter().all(|l| l.trim().is_empty()) {
+                    return (finish(&before[..close].concat()), true);
+                }
+            }
+        }
+    }
     let Some(close) = closing_fence(inner, outer) else {
         block.warnings.push(format!(
             "{} (line {}): the opening code fence is never closed; removed only the opening fence",
@@ -176,9 +189,6 @@ fn block_content(body: &str, strip_wrapper: bool, block: &mut FileBlock) -> (Str
         .collect();
     if trailing.is_empty() {
         return (content, false);
-    }
-    if strip_wrapper && trailing.len() == 1 && fence_of(trailing[0]).is_some_and(|f| f.bare) {
-        return (content, true);
     }
     let dropped: String = trailing.concat();
     block.warnings.push(format!(
@@ -416,6 +426,14 @@ mod tests {
         assert_eq!(p.blocks[0].content, "a\n");
         assert_eq!(p.blocks[1].content, "b\n");
         assert!(p.blocks.iter().all(|b| b.warnings.is_empty()), "{p:#?}");
+        assert_eq!(p.warnings.len(), 1);
+    }
+
+    #[test]
+    fn wrapped_reply_whose_last_block_has_bare_code_blocks() {
+        let p = parse_reply("```\n### FILE: a.md\n```markdown\n# A\n```\ncode\n```\n```\n```\n");
+        assert_eq!(p.blocks[0].content, "# A\n```\ncode\n```\n");
+        assert!(p.blocks[0].warnings.is_empty(), "{p:#?}");
         assert_eq!(p.warnings.len(), 1);
     }
 
