@@ -19,6 +19,7 @@ use crate::archive::{self, Archived};
 use crate::atomic::{self, WriteError, WriteOutcome};
 use crate::fileblocks::{self, FileBlock};
 use crate::frontmatter::{self, Block};
+use crate::layout::{ARCHIVE_DIR, Folder};
 use crate::pathsafe::{self, SafePath};
 use crate::stamp;
 
@@ -228,9 +229,19 @@ fn check_one(root: &Path, block: &FileBlock, protected: &[String]) -> Result<Saf
         .any(|s| s.eq_ignore_ascii_case(path.as_str()))
     {
         return Err(format!(
-            "it would overwrite {}, an inbox file this run archives",
+            "it would overwrite {}, an inbox file this run stamps and archives itself",
             path.as_str()
         ));
+    }
+    let in_archive = {
+        let segments: Vec<&str> = path.segments().collect();
+        segments[0] == Folder::Inbox.dir_name() && segments[1].eq_ignore_ascii_case(ARCHIVE_DIR)
+    };
+    if in_archive {
+        return Err(
+            "00_INBOX/_archive/ is kept by Process Inbox itself (sources are archived automatically)"
+                .into(),
+        );
     }
     Ok(path)
 }
@@ -620,6 +631,18 @@ mod tests {
         assert_eq!(report.blocks[0].status, BlockStatus::Rejected);
         assert_eq!(report.blocks[1].status, BlockStatus::Created);
         assert_eq!(read(r, "01_CLIENTS/a.md"), "two\n");
+    }
+
+    #[test]
+    fn the_archive_is_not_writable_by_blocks() {
+        let dir = bank();
+        let report = apply_reply(
+            dir.path(),
+            "### FILE: 00_INBOX/_archive/mail.md\nx\n### FILE: 00_INBOX/new.md\nx\n",
+            Mode::Apply,
+        );
+        assert_eq!(report.blocks[0].status, BlockStatus::Rejected);
+        assert_eq!(report.blocks[1].status, BlockStatus::Created);
     }
 
     #[test]
