@@ -87,6 +87,8 @@ const FORBIDDEN_CHARS: &[char] = &['<', '>', ':', '"', '|', '?', '*'];
 const DEVICE_NAMES: &[&str] = &[
     "CON", "PRN", "AUX", "NUL", "COM1", "COM2", "COM3", "COM4", "COM5", "COM6", "COM7", "COM8",
     "COM9", "LPT1", "LPT2", "LPT3", "LPT4", "LPT5", "LPT6", "LPT7", "LPT8", "LPT9",
+    // Windows also reserves these spellings.
+    "COM¹", "COM²", "COM³", "LPT¹", "LPT²", "LPT³", "CONIN$", "CONOUT$",
 ];
 
 fn allowed_folders() -> String {
@@ -399,6 +401,8 @@ mod tests {
         assert_eq!(code("01_CLIENTS/con.md"), "device-name");
         assert_eq!(code("01_CLIENTS/Lpt9.notes.md"), "device-name");
         assert_eq!(code("01_CLIENTS/aux/a.md"), "device-name");
+        assert_eq!(code("01_CLIENTS/com².md"), "device-name");
+        assert_eq!(code("01_CLIENTS/conout$.md"), "device-name");
         assert!(validate("01_CLIENTS/CONSOLE.md").is_ok());
         assert!(validate("01_CLIENTS/COM10.md").is_ok());
         assert_eq!(code("01_CLIENTS/dir./a.md"), "trailing-dot-space");
