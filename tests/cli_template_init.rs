@@ -172,3 +172,14 @@ fn init_without_a_folder_is_a_usage_error() {
     let out = run(&["init"], &[]);
     assert!(!out.status.success());
 }
+
+#[test]
+fn template_for_a_missing_bank_is_an_error() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = run(
+        &["template"],
+        &[&tmp.path().join("nope"), Path::new("lint")],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not a folder"));
+}
