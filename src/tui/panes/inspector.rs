@@ -394,6 +394,15 @@ fn signal_text(m: &SignalMatch, points: u32) -> String {
     sanitize_for_terminal(&s, false)
 }
 
+/// The core words its reasons for the command line; here the switch is
+/// the "unscored" row.
+fn tui_wording(reason: &str) -> String {
+    reason.replace(
+        "add it with --include-unscored",
+        "switch \"unscored\" to include it",
+    )
+}
+
 fn candidate_row(e: &ContextEntry, theme: &Theme) -> CandidateRow {
     let (mark, mark_style) = if e.included {
         ("✓", theme.kept)
@@ -405,12 +414,10 @@ fn candidate_row(e: &ContextEntry, theme: &Theme) -> CandidateRow {
         .as_deref()
         .map(|d| sanitize_for_terminal(d, false))
         .unwrap_or_else(|| "no date".to_owned());
-    // Fixed-width columns first, so the path is what gets cut on narrow panes.
     let head = Line::from(vec![
         Span::styled(format!("{:>3} ", e.rank), theme.muted),
         Span::styled(format!("{mark} "), mark_style),
-        Span::styled(format!("{:>2} ", e.score), theme.score),
-        Span::styled(format!("{:>6} tok  {date:<10}  ", e.tokens), theme.muted),
+        Span::styled(format!("{:>2}  ", e.score), theme.score),
         Span::styled(sanitize_for_terminal(&e.path, false), theme.text),
     ]);
     let signals: Vec<String> = [
@@ -421,20 +428,24 @@ fn candidate_row(e: &ContextEntry, theme: &Theme) -> CandidateRow {
     .into_iter()
     .filter_map(|(m, p)| m.as_ref().map(|m| signal_text(m, p)))
     .collect();
-    let mut lines = vec![head];
-    lines.push(if signals.is_empty() {
-        Line::styled("        no signal matched", theme.muted)
+    let mut detail = vec![Span::styled(
+        format!("          {} tok · {date} · ", e.tokens),
+        theme.muted,
+    )];
+    if signals.is_empty() {
+        detail.push(Span::styled("no signal matched", theme.muted));
     } else {
-        Line::from(vec![
-            Span::raw("        "),
-            Span::styled(signals.join(" · "), theme.matched),
-        ])
-    });
+        detail.push(Span::styled(signals.join(" · "), theme.matched));
+    }
+    let mut lines = vec![head, Line::from(detail)];
     if let Some(reason) = &e.drop_reason {
         lines.push(Line::from(vec![
-            Span::raw("        "),
+            Span::raw("          "),
             Span::styled(
-                format!("dropped: {}", sanitize_for_terminal(reason, false)),
+                format!(
+                    "dropped: {}",
+                    sanitize_for_terminal(&tui_wording(reason), false)
+                ),
                 theme.dropped,
             ),
         ]));
