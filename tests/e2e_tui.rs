@@ -178,6 +178,23 @@ fn browse_follow_rank_and_jump_in_a_real_terminal() {
     s.send("/Hostile\r");
     s.wait_text("wipe ␛[2J then");
 
+    let raw_before_suspend = s.raw.lock().unwrap().clone();
+
+    // Ctrl-Z gives the terminal back and takes it again. Under a parent
+    // without job control the stop itself is discarded by the kernel, so
+    // the process resumes at once: the screen must come back whole.
+    let entered = |raw: &[u8]| String::from_utf8_lossy(raw).matches("\x1b[?1049h").count();
+    let before = entered(&raw_before_suspend);
+    s.send("\x1a");
+    let start = Instant::now();
+    while entered(&s.raw.lock().unwrap()) == before {
+        assert!(start.elapsed() < PATIENCE, "no re-entry after Ctrl-Z");
+        thread::sleep(Duration::from_millis(20));
+    }
+    s.wait_for("full redraw after resume", |scr| {
+        scr.contains("01_CLIENTS") && scr.contains("wipe ␛[2J then")
+    });
+
     s.send("q");
     let start = Instant::now();
     let status = loop {
@@ -188,8 +205,7 @@ fn browse_follow_rank_and_jump_in_a_real_terminal() {
         thread::sleep(Duration::from_millis(20));
     };
     assert!(status.success(), "{status:?}");
-    let raw = s.raw.lock().unwrap().clone();
-    let raw = String::from_utf8_lossy(&raw);
+    let raw = String::from_utf8_lossy(&raw_before_suspend);
     assert!(
         !raw.contains("\x1b[2J"),
         "a raw clear-screen reached the terminal"
@@ -202,6 +218,10 @@ fn browse_follow_rank_and_jump_in_a_real_terminal() {
         !raw.contains("\x1b[31mred"),
         "a raw colour reached the terminal"
     );
-    // The terminal was given back: alternate screen left.
-    assert!(raw.contains("\x1b[?1049l"));
+    // The terminal was given back at the end: the last alternate-screen
+    // switch is the one that leaves it.
+    let all = String::from_utf8_lossy(&s.raw.lock().unwrap()).into_owned();
+    let left = all.rfind("\x1b[?1049l").expect("alternate screen left");
+    let entered = all.rfind("\x1b[?1049h").expect("alternate screen entered");
+    assert!(left > entered);
 }

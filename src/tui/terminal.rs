@@ -80,9 +80,14 @@ pub fn resume(term: &mut Term) -> io::Result<()> {
         io::stdout(),
         EnterAlternateScreen,
         EnableBracketedPaste,
-        cursor::Hide
+        cursor::Hide,
+        terminal::Clear(terminal::ClearType::All)
     )?;
-    term.clear()
+    // A fresh Terminal has an empty previous frame, so the next draw
+    // writes every cell. (`Terminal::clear` would also do that, but it asks
+    // the terminal for the cursor position and waits for the answer.)
+    *term = Terminal::new(CrosstermBackend::new(io::stdout()))?;
+    Ok(())
 }
 
 /// The editor command from `$VISUAL`, then `$EDITOR`, then `vi`; split on
