@@ -24,7 +24,7 @@ struct Session {
 }
 
 impl Session {
-    fn start(bank: &Path, home: &Path) -> Session {
+    fn start(bank: &Path, home: &Path, editor: &Path) -> Session {
         let pair = native_pty_system()
             .openpty(PtySize {
                 rows: ROWS,
@@ -40,6 +40,7 @@ impl Session {
         cmd.env("HOME", home);
         cmd.env("XDG_CONFIG_HOME", home.join("config"));
         cmd.env_remove("NO_COLOR");
+        cmd.env("VISUAL", editor);
         let child = pair.slave.spawn_command(cmd).expect("spawn membank");
         let mut reader = pair.master.try_clone_reader().expect("pty reader");
         let input = pair.master.take_writer().expect("pty writer");
@@ -132,7 +133,17 @@ fn browse_follow_rank_and_jump_in_a_real_terminal() {
         "---\ndomain: Hostile\n---\n# Hostile\n\nwipe \x1b[2J then \x1b]52;c;aGk=\x07 and \x1b[31mred\n",
     )
     .unwrap();
-    let mut s = Session::start(bank.path(), home.path());
+    // A stand-in editor that appends a line, as a person would.
+    let editor = home.path().join("append-editor");
+    std::fs::write(
+        &editor,
+        "#!/bin/sh\necho 'Appended by the editor.' >> \"$1\"\n",
+    )
+    .unwrap();
+    let mut perms = std::fs::metadata(&editor).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
+    std::fs::set_permissions(&editor, perms).unwrap();
+    let mut s = Session::start(bank.path(), home.path(), &editor);
     s.wait_text("01_CLIENTS");
 
     // Open an article through the finder.
@@ -194,6 +205,12 @@ fn browse_follow_rank_and_jump_in_a_real_terminal() {
     s.wait_for("full redraw after resume", |scr| {
         scr.contains("01_CLIENTS") && scr.contains("wipe ␛[2J then")
     });
+
+    // `e` hands the terminal to $VISUAL and re-reads the file afterwards.
+    s.send("e");
+    s.wait_text("Appended by the editor.");
+    let on_disk = std::fs::read_to_string(bank.path().join("03_DOMAINS/Hostile.md")).unwrap();
+    assert!(on_disk.ends_with("Appended by the editor.\n"));
 
     s.send("q");
     let start = Instant::now();
