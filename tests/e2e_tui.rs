@@ -20,7 +20,7 @@ struct Session {
     raw: Arc<Mutex<Vec<u8>>>,
     input: Box<dyn Write + Send>,
     child: Box<dyn Child + Send + Sync>,
-    _pair: portable_pty::PtyPair,
+    pair: portable_pty::PtyPair,
 }
 
 impl Session {
@@ -65,8 +65,25 @@ impl Session {
             raw,
             input,
             child,
-            _pair: pair,
+            pair,
         }
+    }
+
+    fn resize(&self, rows: u16, cols: u16) {
+        self.screen
+            .lock()
+            .unwrap()
+            .screen_mut()
+            .set_size(rows, cols);
+        self.pair
+            .master
+            .resize(PtySize {
+                rows,
+                cols,
+                pixel_width: 0,
+                pixel_height: 0,
+            })
+            .unwrap();
     }
 
     fn contents(&self) -> String {
@@ -211,6 +228,12 @@ fn browse_follow_rank_and_jump_in_a_real_terminal() {
     s.wait_text("Appended by the editor.");
     let on_disk = std::fs::read_to_string(bank.path().join("03_DOMAINS/Hostile.md")).unwrap();
     assert!(on_disk.ends_with("Appended by the editor.\n"));
+
+    // A narrow terminal shows one pane; the article stays open.
+    s.resize(20, 60);
+    s.wait_for("single-pane layout", |scr| {
+        !scr.contains("01_CLIENTS") && scr.contains("Hostile — 03_DOMAINS")
+    });
 
     s.send("q");
     let start = Instant::now();
