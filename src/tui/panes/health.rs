@@ -222,7 +222,7 @@ pub fn draw(frame: &mut Frame, area: Rect, pane: &HealthPane, focused: bool, the
             .take(height)
             .map(|(i, r)| {
                 if i == pane.cursor.selected {
-                    r.line.clone().style(selection)
+                    super::highlight_row(r.line.clone(), area.width, selection)
                 } else {
                     r.line.clone()
                 }

@@ -543,7 +543,7 @@ pub fn draw(frame: &mut Frame, area: Rect, pane: &InspectorPane, focused: bool, 
         let selected = pane.row == FORM_ROWS + i;
         for l in &c.lines {
             lines.push(if selected {
-                l.clone().style(selection)
+                super::highlight_row(l.clone(), area.width, selection)
             } else {
                 l.clone()
             });

@@ -257,15 +257,17 @@ pub fn draw(frame: &mut Frame, area: Rect, pane: &TreePane, focused: bool, theme
             if row.flagged {
                 spans.push(Span::styled(" !", theme.marker));
             }
-            let mut line = Line::from(spans);
+            let line = Line::from(spans);
             if i == pane.cursor.selected {
-                line = line.style(if focused {
+                let style = if focused {
                     theme.selection
                 } else {
                     theme.selection_unfocused
-                });
+                };
+                super::highlight_row(line, area.width, style)
+            } else {
+                line
             }
-            line
         })
         .collect();
     frame.render_widget(Paragraph::new(lines), area);
