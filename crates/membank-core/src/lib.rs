@@ -8,6 +8,7 @@ pub mod bank;
 pub mod budget;
 pub mod context;
 pub mod frontmatter;
+pub mod health;
 pub mod layout;
 pub mod scoring;
 pub mod text;
