@@ -11,7 +11,9 @@ pub mod frontmatter;
 pub mod health;
 pub mod layout;
 pub mod scoring;
+pub mod snapshot;
 pub mod text;
+pub mod vocabulary;
 pub mod wikilink;
 
 /// The format version this crate implements.
