@@ -404,12 +404,17 @@ fn key_findings(a: &Article, out: &mut Vec<Finding>) {
         );
     }
     for key in recommended {
+        let what = match *key {
+            "clients" => "client",
+            "languages" => "language",
+            _ => "domain",
+        };
         report(
             key,
             Severity::Warning,
             &format!(
                 "It is recommended in {folder}: without it the article earns no points for a \
-                 matching client or domain."
+                 matching {what}."
             ),
         );
     }
@@ -672,27 +677,27 @@ fn language_hint(tag: &str) -> Option<String> {
         }
     }
     const NAMES: [(&str, &str); 16] = [
-        ("english", "en"),
-        ("dutch", "nl"),
-        ("flemish", "nl-BE"),
-        ("german", "de"),
-        ("french", "fr"),
-        ("spanish", "es"),
-        ("italian", "it"),
-        ("portuguese", "pt"),
-        ("norwegian", "no (or nb / nn)"),
-        ("swedish", "sv"),
-        ("danish", "da"),
-        ("finnish", "fi"),
-        ("polish", "pl"),
-        ("japanese", "ja"),
-        ("chinese", "zh"),
-        ("russian", "ru"),
+        ("English", "en"),
+        ("Dutch", "nl"),
+        ("Flemish", "nl-BE"),
+        ("German", "de"),
+        ("French", "fr"),
+        ("Spanish", "es"),
+        ("Italian", "it"),
+        ("Portuguese", "pt"),
+        ("Norwegian", "no (or nb / nn)"),
+        ("Swedish", "sv"),
+        ("Danish", "da"),
+        ("Finnish", "fi"),
+        ("Polish", "pl"),
+        ("Japanese", "ja"),
+        ("Chinese", "zh"),
+        ("Russian", "ru"),
     ];
     let lower = tag.trim().to_lowercase();
     NAMES
         .iter()
-        .find(|(name, _)| *name == lower)
+        .find(|(name, _)| name.to_lowercase() == lower)
         .map(|(name, code)| format!("Write the code, not the language name: {code} for {name}."))
 }
 
@@ -707,12 +712,11 @@ fn load_problems(bank: &Bank, out: &mut Vec<Finding>) {
                 Severity::Error,
                 &p.path,
                 p.line,
-                format!(
-                    "The file is not UTF-8 text ({}), so membank cannot read it and it is left \
-                     out of every context. It was probably saved in an older encoding such as \
-                     Windows-1252. Open it and save it again as UTF-8.",
-                    p.message
-                ),
+                "The file contains bytes that are not UTF-8 text (the first is on the line \
+                 shown), so membank cannot read it and it is left out of every context. It was \
+                 probably saved in an older encoding such as Windows-1252. Open it and save it \
+                 again as UTF-8, then check the accented letters."
+                    .into(),
             ),
             ProblemKind::Io => finding(
                 "unreadable-file",
@@ -1024,6 +1028,8 @@ fn term_conflicts(bank: &Bank, out: &mut Vec<Finding>) {
                 listed.push(format!("and {} more", others.len() - LISTED));
             }
             let source = a.meta.term_source.as_deref().unwrap_or("").trim();
+            let sl = a.meta.source_lang.as_deref().unwrap_or(&sl).trim();
+            let tl = a.meta.target_lang.as_deref().unwrap_or(&tl).trim();
             let case_note = if only_case {
                 " The translations differ only in upper/lower case."
             } else {
@@ -1376,7 +1382,7 @@ mod tests {
             "{}",
             f[0].message
         );
-        assert!(f[0].message.contains("en for english"), "{}", f[0].message);
+        assert!(f[0].message.contains("en for English"), "{}", f[0].message);
     }
 
     #[test]
