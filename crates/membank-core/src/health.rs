@@ -97,7 +97,7 @@ pub struct HealthReport {
 
 impl HealthReport {
     fn new(mut findings: Vec<Finding>) -> HealthReport {
-        findings.sort_unstable_by(|a, b| {
+        findings.par_sort_unstable_by(|a, b| {
             (a.severity, &a.path, a.line, a.code, &a.message)
                 .cmp(&(b.severity, &b.path, b.line, b.code, &b.message))
         });
@@ -910,6 +910,19 @@ const NTFS_FORBIDDEN: [char; 8] = ['<', '>', ':', '"', '|', '?', '*', '\\'];
 
 /// What is wrong with one file or folder name, if anything.
 fn name_problem(name: &str) -> Option<(Severity, String)> {
+    // Nearly every name is fine: decide that without allocating.
+    let plain = name
+        .chars()
+        .all(|c| c.is_alphanumeric() || matches!(c, ' ' | '-' | '_' | '.' | ',' | '(' | ')' | '→'));
+    let ends_badly = name.ends_with('.') || name.ends_with(' ');
+    // Device names are at most four characters before the first dot.
+    let long_base = name
+        .split('.')
+        .next()
+        .is_some_and(|b| b.trim_end().len() > 4);
+    if plain && !ends_badly && long_base {
+        return None;
+    }
     let forbidden: BTreeSet<char> = name
         .chars()
         .filter(|c| NTFS_FORBIDDEN.contains(c))
