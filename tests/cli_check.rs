@@ -201,8 +201,14 @@ fn fixture_traps_that_are_fine_stay_quiet() {
 fn stale_days_is_configurable() {
     let (v, _) = json(&["check", FIXTURE, "--json", "--stale-days", "0"]);
     assert!(findings(&v).iter().all(|f| f["code"] != "stale"));
-    let (v, _) = json(&["check", FIXTURE, "--json", "--stale-days", "100000"]);
-    assert!(findings(&v).iter().all(|f| f["code"] != "stale"));
+    for days in ["100000", "4294967295"] {
+        let (v, code) = json(&["check", FIXTURE, "--json", "--stale-days", days]);
+        assert_eq!(code, Some(1));
+        assert!(findings(&v).iter().all(|f| f["code"] != "stale"));
+    }
+    let (v, _) = json(&["check", FIXTURE, "--json", "--stale-days", "1"]);
+    let stale = findings(&v).iter().filter(|f| f["code"] == "stale").count();
+    assert!(stale > 1, "a short age makes more articles stale");
 }
 
 #[test]

@@ -164,12 +164,13 @@ const TEMPLATE_NAMES: [&str; 5] = [
 
 /// Run every check. Pure: reads only what `Bank::load` already read.
 pub fn check(bank: &Bank, opts: &HealthOptions) -> HealthReport {
+    // An age beyond the calendar's range simply means nothing is stale.
     let stale_cutoff = match opts.stale_after_days {
         0 => None,
-        days => opts
-            .today
-            .checked_sub(jiff::Span::new().days(i64::from(days)))
-            .ok(),
+        days => jiff::Span::new()
+            .try_days(i64::from(days))
+            .ok()
+            .and_then(|span| opts.today.checked_sub(span).ok()),
     };
     let mut findings: Vec<Finding> = (0..bank.articles().len())
         .into_par_iter()
@@ -1421,6 +1422,9 @@ mod tests {
         assert!(name_problem("compliance → naleving (EU).md").is_none());
         assert!(name_problem("Console.md").is_none());
         assert!(name_problem("COM10.md").is_none());
+        assert_eq!(name_problem("CON .md").unwrap().0, Severity::Warning);
+        assert_eq!(name_problem("Nul").unwrap().0, Severity::Warning);
+        assert!(name_problem("Ñandú, (zoölogy).md").is_none());
     }
 
     #[cfg(unix)]
@@ -1623,6 +1627,14 @@ mod tests {
             },
         );
         assert!(only(&off, "stale").is_empty());
+        let ancient = check(
+            &bank,
+            &HealthOptions {
+                stale_after_days: u32::MAX,
+                ..opts()
+            },
+        );
+        assert!(only(&ancient, "stale").is_empty());
         let strict = check(
             &bank,
             &HealthOptions {
@@ -1681,6 +1693,25 @@ mod tests {
         );
         assert_eq!(r.by_code.get("missing-folder"), Some(&1));
         assert_eq!(r.counts.warning, 1);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn symlinked_folders_are_reported_not_followed() {
+        let d = healthy();
+        let elsewhere = tempfile::tempdir().unwrap();
+        write(elsewhere.path(), "Outside.md", b"# not part of the bank\n");
+        std::os::unix::fs::symlink(elsewhere.path(), d.path().join("03_DOMAINS/linked")).unwrap();
+        let r = run(&d);
+        let got: Vec<(&str, Severity, &str)> = r
+            .findings
+            .iter()
+            .map(|f| (f.code, f.severity, f.path.as_str()))
+            .collect();
+        assert_eq!(
+            got,
+            vec![("symlinked-folder", Severity::Warning, "03_DOMAINS/linked")]
+        );
     }
 
     #[test]
