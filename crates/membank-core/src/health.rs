@@ -14,6 +14,7 @@ use serde::Serialize;
 use crate::article::{Article, FrontmatterState};
 use crate::bank::{ArticleId, Bank, ProblemKind, Resolution};
 use crate::layout::{Folder, SkipReason};
+use crate::templates::Agent;
 use crate::wikilink::fold;
 
 /// How serious a finding is. Sorts errors first.
@@ -150,16 +151,8 @@ pub const CODES: &[(&str, Severity)] = &[
     ("missing-folder", Severity::Warning),
     ("unknown-folder", Severity::Info),
     ("unknown-template", Severity::Warning),
+    ("renamed-template", Severity::Info),
     ("skipped-file", Severity::Info),
-];
-
-/// The template file names §13.1 defines.
-const TEMPLATE_NAMES: [&str; 5] = [
-    "compile.md",
-    "lint.md",
-    "query.md",
-    "translate_with_memory_bank.md",
-    "distill.md",
 ];
 
 /// Run every check. Pure: reads only what `Bank::load` already read.
@@ -811,20 +804,44 @@ fn file_findings(bank: &Bank, out: &mut Vec<Finding>) {
         }
     }
     for t in &bank.templates {
-        let name = t.rsplit('/').next().unwrap_or(t);
-        if !TEMPLATE_NAMES.contains(&name) {
-            out.push(finding(
-                "unknown-template",
-                Severity::Warning,
-                t,
-                None,
-                format!(
-                    "No agent uses a template called {name}, so this file has no effect. The \
-                     names that override a built-in prompt are {}. Check the spelling.",
-                    TEMPLATE_NAMES.join(", ")
-                ),
-            ));
+        if let Some(f) = template_finding(t) {
+            out.push(f);
         }
+    }
+}
+
+/// Does an agent pick up this `06_TEMPLATES` file as its override (§13)?
+fn template_finding(rel: &str) -> Option<Finding> {
+    let name = rel.strip_prefix("06_TEMPLATES/").unwrap_or(rel);
+    let expected: Vec<&str> = Agent::ALL.iter().map(|a| a.file_name()).collect();
+    let agent = Agent::ALL
+        .into_iter()
+        .find(|a| a.override_names().contains(&name));
+    match agent {
+        Some(a) if a.file_name() == name => None,
+        Some(a) => Some(finding(
+            "renamed-template",
+            Severity::Info,
+            rel,
+            None,
+            format!(
+                "{name} is the template name from format version 1.0. membank still uses it, \
+                 but current tools look for {}. Rename the file.",
+                a.file_name()
+            ),
+        )),
+        None => Some(finding(
+            "unknown-template",
+            Severity::Warning,
+            rel,
+            None,
+            format!(
+                "No agent uses a template at this place, so the file has no effect. An \
+                 override must sit directly in 06_TEMPLATES with one of these names: {}. \
+                 Check the spelling.",
+                expected.join(", ")
+            ),
+        )),
     }
 }
 
@@ -916,11 +933,11 @@ fn name_problem(name: &str) -> Option<(Severity, String)> {
         .chars()
         .all(|c| c.is_alphanumeric() || matches!(c, ' ' | '-' | '_' | '.' | ',' | '(' | ')' | '→'));
     let ends_badly = name.ends_with('.') || name.ends_with(' ');
-    // Device names are at most four characters before the first dot.
+    // Device names are at most seven bytes before the first dot.
     let long_base = name
         .split('.')
         .next()
-        .is_some_and(|b| b.trim_end().len() > 4);
+        .is_some_and(|b| b.trim_end().len() > 7);
     if plain && !ends_badly && long_base {
         return None;
     }
@@ -962,12 +979,10 @@ fn name_problem(name: &str) -> Option<(Severity, String)> {
         ));
     }
     let base = name.split('.').next().unwrap_or(name).trim_end();
-    let upper = base.to_ascii_uppercase();
-    let reserved = matches!(upper.as_str(), "CON" | "PRN" | "AUX" | "NUL")
-        || ((upper.starts_with("COM") || upper.starts_with("LPT"))
-            && upper.len() == 4
-            && matches!(upper.as_bytes()[3], b'1'..=b'9'));
-    if reserved {
+    if crate::pathsafe::DEVICE_NAMES
+        .iter()
+        .any(|d| d.eq_ignore_ascii_case(base))
+    {
         return Some((
             Severity::Warning,
             format!("{base} is a reserved device name on Windows, so the file cannot exist there"),
@@ -1425,6 +1440,8 @@ mod tests {
         assert_eq!(name_problem("CON .md").unwrap().0, Severity::Warning);
         assert_eq!(name_problem("Nul").unwrap().0, Severity::Warning);
         assert!(name_problem("Ñandú, (zoölogy).md").is_none());
+        assert_eq!(name_problem("com².md").unwrap().0, Severity::Warning);
+        assert_eq!(name_problem("CONIN$.md").unwrap().0, Severity::Warning);
     }
 
     #[cfg(unix)]
@@ -1654,6 +1671,8 @@ mod tests {
         write(d.path(), "02_TERMINOLOGY/_draft.md", b"x");
         write(d.path(), "02_TERMINOLOGY/_EXAMPLE_Term.md", b"x");
         write(d.path(), "06_TEMPLATES/complie.md", b"x");
+        write(d.path(), "06_TEMPLATES/old/lint.md", b"x");
+        write(d.path(), "06_TEMPLATES/translate_with_kb.md", b"x");
         let r = run(&d);
         let got: Vec<(&str, &str)> = r
             .findings
@@ -1665,8 +1684,10 @@ mod tests {
             vec![
                 ("tmp-leftover", "03_DOMAINS/Legal.md.4711.tmp"),
                 ("unknown-template", "06_TEMPLATES/complie.md"),
+                ("unknown-template", "06_TEMPLATES/old/lint.md"),
                 ("skipped-file", "02_TERMINOLOGY/_draft.md"),
                 ("not-markdown", "03_DOMAINS/diagram.png"),
+                ("renamed-template", "06_TEMPLATES/translate_with_kb.md"),
             ]
         );
     }
