@@ -88,8 +88,8 @@ fn human(bank: &str, report: &HealthReport) -> String {
             severity.as_str().to_uppercase(),
             of_severity.len()
         );
-        // Findings are sorted by path within a severity; group by code
-        // keeping the order in which codes first appear sorted by name.
+        // Codes in name order; within a code the findings keep their
+        // path and line order.
         let mut codes: Vec<&str> = of_severity.iter().map(|f| f.code).collect();
         codes.sort_unstable();
         codes.dedup();
@@ -97,15 +97,10 @@ fn human(bank: &str, report: &HealthReport) -> String {
             let group: Vec<&&Finding> = of_severity.iter().filter(|f| f.code == code).collect();
             let _ = writeln!(out, "  {code} ({})", group.len());
             for f in group {
-                let place = match (f.path.is_empty(), f.line) {
-                    (true, _) => "(bank)".to_owned(),
-                    (false, Some(line)) => format!("{}:{line}", f.path),
-                    (false, None) => f.path.clone(),
-                };
                 let _ = writeln!(
                     out,
                     "    {}\n      {}",
-                    sanitize_for_terminal(&place, false),
+                    sanitize_for_terminal(&f.location(), false),
                     sanitize_for_terminal(&f.message, false)
                 );
             }

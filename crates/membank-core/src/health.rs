@@ -51,6 +51,17 @@ pub struct Finding {
     pub message: String,
 }
 
+impl Finding {
+    /// `path:line`, `path`, or `(bank)` for findings about the whole bank.
+    pub fn location(&self) -> String {
+        match (self.path.is_empty(), self.line) {
+            (true, _) => "(bank)".to_owned(),
+            (false, Some(line)) => format!("{}:{line}", self.path),
+            (false, None) => self.path.clone(),
+        }
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct HealthOptions {
     /// `stale` reports content articles whose `last_updated` is older than
