@@ -147,7 +147,7 @@ fn browse_follow_rank_and_jump_in_a_real_terminal() {
     );
     std::fs::write(
         bank.path().join("03_DOMAINS/Hostile.md"),
-        "---\ndomain: Hostile\n---\n# Hostile\n\nwipe \x1b[2J then \x1b]52;c;aGk=\x07 and \x1b[31mred\n",
+        "---\ndomain: Hostile\nlanguages: [\"en → nl\"]\nlast_updated: 2026-01-01\n---\n# Hostile\n\nwipe \x1b[2J then \x1b]52;c;aGk=\x07 and \x1b[31mred\n",
     )
     .unwrap();
     // A stand-in editor that appends a line, as a person would.
@@ -194,11 +194,11 @@ fn browse_follow_rank_and_jump_in_a_real_terminal() {
 
     // The health report: jump from a finding to its file.
     s.send("\t");
-    s.wait_text("frontmatter-yaml");
+    s.wait_text("unparsable-frontmatter");
     s.send("jj\r");
     let screen = s.wait_text("warranty → garantie — 02_TERMINOLOGY/warranty → garantie.md");
     assert!(
-        screen.contains("frontmatter-yaml 02_TERMINOLOGY"),
+        screen.contains("unparsable-frontmatter at 02_TERMINOLOGY/warranty → garantie.md:4"),
         "{screen}"
     );
 

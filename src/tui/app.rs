@@ -711,19 +711,26 @@ fn health_action(app: &mut App, action: Action) -> bool {
             let Some(f) = app.health.selected_finding().cloned() else {
                 return false;
             };
+            if f.path.is_empty() {
+                // About the bank as a whole: nothing to open.
+                app.status.info(sanitize_for_terminal(
+                    &format!("{}: {}", f.code, f.message),
+                    false,
+                ));
+                return true;
+            }
             app.open_article(&f.path);
             if let Some(line) = f.line {
                 let h = app.height_of(Pane::Preview);
                 app.preview.scroll_to_source_line(line, h);
             }
-            let at = f.line.map(|l| format!(" line {l}:")).unwrap_or_default();
             app.preview.banner = Some(sanitize_for_terminal(
-                &format!("{} {}{at} {}", f.code, f.path, f.message),
+                &format!("{} at {}: {}", f.code, f.location(), f.message),
                 false,
             ));
         }
         Action::Edit => {
-            let Some(f) = app.health.selected_finding() else {
+            let Some(f) = app.health.selected_finding().filter(|f| !f.path.is_empty()) else {
                 return false;
             };
             app.effects.push(Effect::Edit {

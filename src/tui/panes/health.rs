@@ -3,8 +3,8 @@
 
 use std::collections::{BTreeMap, HashSet};
 
-use membank_core::article::FrontmatterState;
-use membank_core::bank::{Bank, Resolution};
+use membank_core::bank::Bank;
+use membank_core::health::{self, Finding, HealthOptions, Severity};
 use membank_core::text::sanitize_for_terminal;
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -14,90 +14,17 @@ use ratatui::widgets::Paragraph;
 use super::cursor::Cursor;
 use crate::tui::theme::Theme;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Severity {
-    Error,
-    Warning,
-    Info,
-}
-
-impl Severity {
-    fn label(self, count: usize) -> String {
-        let word = match self {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-            Severity::Info => "note",
-        };
-        if count == 1 {
-            format!("1 {word}")
-        } else {
-            format!("{count} {word}s")
-        }
+fn severity_label(severity: Severity, count: usize) -> String {
+    let word = match severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Info => "note",
+    };
+    if count == 1 {
+        format!("1 {word}")
+    } else {
+        format!("{count} {word}s")
     }
-}
-
-/// One finding as the pane shows it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Finding {
-    pub code: String,
-    pub severity: Severity,
-    pub path: String,
-    pub line: Option<usize>,
-    pub message: String,
-}
-
-/// The bank's findings.
-pub fn collect(bank: &Bank) -> Vec<Finding> {
-    let mut out = Vec::new();
-    for p in &bank.problems {
-        out.push(Finding {
-            code: "unreadable".into(),
-            severity: Severity::Error,
-            path: p.path.clone(),
-            line: p.line,
-            message: p.message.clone(),
-        });
-    }
-    for (id, a) in bank.articles().iter().enumerate() {
-        if a.folder.is_content() {
-            match &a.frontmatter {
-                FrontmatterState::Missing => out.push(Finding {
-                    code: "frontmatter-missing".into(),
-                    severity: Severity::Error,
-                    path: a.rel_path.clone(),
-                    line: Some(1),
-                    message: "content article without frontmatter".into(),
-                }),
-                FrontmatterState::Unclosed => out.push(Finding {
-                    code: "frontmatter-unclosed".into(),
-                    severity: Severity::Error,
-                    path: a.rel_path.clone(),
-                    line: Some(1 + a.encoding.line_shift),
-                    message: "the opening --- is never closed".into(),
-                }),
-                FrontmatterState::Invalid(e) => out.push(Finding {
-                    code: "frontmatter-yaml".into(),
-                    severity: Severity::Error,
-                    path: a.rel_path.clone(),
-                    line: e.line,
-                    message: e.message.clone(),
-                }),
-                FrontmatterState::Parsed(_) => {}
-            }
-        }
-        for (link, res) in bank.outgoing(id) {
-            if *res == Resolution::Dead {
-                out.push(Finding {
-                    code: "dead-link".into(),
-                    severity: Severity::Warning,
-                    path: a.rel_path.clone(),
-                    line: Some(link.line),
-                    message: format!("[[{}]] does not resolve", link.target),
-                });
-            }
-        }
-    }
-    out
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -125,13 +52,14 @@ pub struct HealthPane {
 impl HealthPane {
     /// Re-run the checks and regroup, keeping the cursor near where it was.
     pub fn refresh(&mut self, bank: &Bank, theme: &Theme, height: usize) {
-        self.findings = collect(bank);
-        let mut groups: BTreeMap<Severity, BTreeMap<String, Vec<usize>>> = BTreeMap::new();
+        // The checks are the core's; this pane groups and formats them.
+        self.findings = health::check(bank, &HealthOptions::default()).findings;
+        let mut groups: BTreeMap<Severity, BTreeMap<&'static str, Vec<usize>>> = BTreeMap::new();
         for (i, f) in self.findings.iter().enumerate() {
             groups
                 .entry(f.severity)
                 .or_default()
-                .entry(f.code.clone())
+                .entry(f.code)
                 .or_default()
                 .push(i);
         }
@@ -145,7 +73,7 @@ impl HealthPane {
             };
             rows.push(HealthRow {
                 kind: RowKind::Severity,
-                line: Line::styled(sev.label(total), style),
+                line: Line::styled(severity_label(*sev, total), style),
             });
             for (code, items) in codes {
                 rows.push(HealthRow {
@@ -158,10 +86,7 @@ impl HealthPane {
                 });
                 for &i in items {
                     let f = &self.findings[i];
-                    let at = match f.line {
-                        Some(l) => format!("{}:{l}", f.path),
-                        None => f.path.clone(),
-                    };
+                    let at = f.location();
                     rows.push(HealthRow {
                         kind: RowKind::Finding(i),
                         line: Line::from(vec![
@@ -179,7 +104,7 @@ impl HealthPane {
         } else {
             groups
                 .iter()
-                .map(|(s, c)| s.label(c.values().map(Vec::len).sum::<usize>()))
+                .map(|(s, c)| severity_label(*s, c.values().map(Vec::len).sum::<usize>()))
                 .collect::<Vec<_>>()
                 .join(" · ")
         };
@@ -189,7 +114,11 @@ impl HealthPane {
 
     /// Files that have at least one finding, for the tree's markers.
     pub fn flagged(&self) -> HashSet<String> {
-        self.findings.iter().map(|f| f.path.clone()).collect()
+        self.findings
+            .iter()
+            .filter(|f| !f.path.is_empty())
+            .map(|f| f.path.clone())
+            .collect()
     }
 
     /// The selected finding; on a group row, the group's first finding.
