@@ -157,6 +157,19 @@ fn benches(crit: &mut Criterion) {
         app.bank.articles().len()
     );
 
+    // An outside edit: one file re-read, everything derived from the bank
+    // (health, tree, ranking) recomputed, one redraw.
+    let edited = dir.path().join("02_TERMINOLOGY/term 7 → term 7 nl.md");
+    let original = std::fs::read_to_string(&edited).unwrap();
+    crit.bench_function("file changed → reload → redraw", |b| {
+        b.iter(|| {
+            std::fs::write(&edited, format!("{original}\nedited\n")).unwrap();
+            update(&mut app, Msg::FilesChanged(vec![edited.clone()]));
+            term.draw(|f| ui::draw(f, &app)).unwrap();
+            app.dirty = false;
+        })
+    });
+
     // Tree: move the selection down and back up.
     bytes_per_move(&mut app, &mut term, &counter);
     let mut down = true;
