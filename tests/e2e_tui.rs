@@ -206,6 +206,19 @@ fn browse_follow_rank_and_jump_in_a_real_terminal() {
     s.send("/Hostile\r");
     s.wait_text("wipe ␛[2J then");
 
+    // `y` copies the article's path through OSC 52.
+    s.send("y");
+    s.wait_text("copied 03_DOMAINS/Hostile.md");
+    let abs = bank.path().join("03_DOMAINS/Hostile.md");
+    let expected = format!(
+        "\x1b]52;c;{}\x07",
+        base64::Engine::encode(
+            &base64::engine::general_purpose::STANDARD,
+            abs.display().to_string()
+        )
+    );
+    assert!(String::from_utf8_lossy(&s.raw.lock().unwrap()).contains(&expected));
+
     let raw_before_suspend = s.raw.lock().unwrap().clone();
 
     // Ctrl-Z gives the terminal back and takes it again. Under a parent

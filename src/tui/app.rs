@@ -354,7 +354,25 @@ impl App {
         if rels.is_empty() {
             return;
         }
-        self.bank.reload(&rels);
+        // A folder created, removed or renamed changes files the events do
+        // not name one by one: read the whole bank again.
+        let folder_changed = rels.iter().any(|rel| {
+            let path = self.bank.root().join(rel);
+            path.is_dir() || (!path.exists() && Path::new(rel).extension().is_none())
+        });
+        if folder_changed {
+            match Bank::load(self.bank.root()) {
+                Ok(bank) => self.bank = bank,
+                Err(e) => {
+                    self.status
+                        .error(sanitize_for_terminal(&e.to_string(), false));
+                    self.dirty = true;
+                    return;
+                }
+            }
+        } else {
+            self.bank.reload(&rels);
+        }
         self.refresh_all();
         let n = rels.len();
         if n == 1 {

@@ -285,6 +285,38 @@ fn files_changed_outside_are_reloaded() {
 }
 
 #[test]
+fn a_renamed_folder_is_read_again_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&fixture(), dir.path());
+    let sub = dir.path().join("02_TERMINOLOGY/legal");
+    std::fs::create_dir_all(&sub).unwrap();
+    std::fs::write(
+        sub.join("tort → onrechtmatige daad.md"),
+        "---\nlast_updated: 2026-01-01\n---\n# tort\n",
+    )
+    .unwrap();
+    let mut app = app_at(dir.path(), 80, 24);
+    assert!(
+        app.bank
+            .find("02_TERMINOLOGY/legal/tort → onrechtmatige daad.md")
+            .is_some()
+    );
+    let renamed = dir.path().join("02_TERMINOLOGY/law");
+    std::fs::rename(&sub, &renamed).unwrap();
+    update(&mut app, Msg::FilesChanged(vec![sub, renamed]));
+    assert!(
+        app.bank
+            .find("02_TERMINOLOGY/legal/tort → onrechtmatige daad.md")
+            .is_none()
+    );
+    assert!(
+        app.bank
+            .find("02_TERMINOLOGY/law/tort → onrechtmatige daad.md")
+            .is_some()
+    );
+}
+
+#[test]
 fn escape_sequences_in_files_never_reach_the_terminal() {
     let dir = tempfile::tempdir().unwrap();
     copy_dir(&fixture(), dir.path());
