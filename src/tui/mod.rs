@@ -62,6 +62,9 @@ pub fn prepare(bank_root: &Path, options: &TuiOptions, size: Rect) -> anyhow::Re
 
 /// Open the interface on a bank and run it until the user quits.
 pub fn run_tui(bank_root: &Path, options: TuiOptions) -> anyhow::Result<ExitCode> {
+    if !bank_root.is_dir() {
+        anyhow::bail!("{}: no such folder", bank_root.display());
+    }
     if !bank::is_bank(bank_root) {
         anyhow::bail!(
             "{} is not a memory bank (none of the folders 00_INBOX … 06_TEMPLATES); \
