@@ -640,8 +640,24 @@ fn preview_action(app: &mut App, action: Action) -> bool {
         Action::PageDown => p.scroll_by(page(h), h),
         Action::Top => p.scroll = 0,
         Action::Bottom => p.scroll_to_end(h),
-        Action::NextLink => return p.cycle_link(1, h, &app.theme),
-        Action::PrevLink => return p.cycle_link(-1, h, &app.theme),
+        Action::NextLink | Action::PrevLink => {
+            let step = if action == Action::NextLink { 1 } else { -1 };
+            if !p.cycle_link(step, h, &app.theme) {
+                app.status.info("no links in this article");
+                return true;
+            }
+            // Say where Enter would go before it is pressed.
+            match p.selected_destination() {
+                Some(Ok(rel)) => app
+                    .status
+                    .info(format!("→ {}", sanitize_for_terminal(&rel, false))),
+                Some(Err(target)) => app.status.warn(format!(
+                    "[[{}]] does not resolve to an article",
+                    sanitize_for_terminal(&target, false)
+                )),
+                None => {}
+            }
+        }
         Action::Open => match p.selected_destination() {
             Some(Ok(rel)) => app.open_article(&rel),
             Some(Err(target)) => {
