@@ -54,6 +54,14 @@ pub fn draw(frame: &mut Frame, area: Rect, status: &Status, theme: &Theme) {
         spans.push(Span::styled("│ ", base));
         spans.push(Span::styled(text.clone(), base.patch(style)));
     }
-    spans.push(Span::styled(" ? help ", base));
-    frame.render_widget(Paragraph::new(Line::from(spans)).style(base), area);
+    let [left, right] = ratatui::layout::Layout::horizontal([
+        ratatui::layout::Constraint::Min(0),
+        ratatui::layout::Constraint::Length(8),
+    ])
+    .areas(area);
+    frame.render_widget(Paragraph::new(Line::from(spans)).style(base), left);
+    frame.render_widget(
+        Paragraph::new(Line::from(" ? help ").right_aligned()).style(base),
+        right,
+    );
 }
