@@ -122,7 +122,8 @@ pub fn skip_reason(file_name: &str) -> Option<SkipReason> {
 
 /// True for `.md` in any letter case.
 pub fn is_markdown(file_name: &str) -> bool {
-    file_name.len() > 3 && file_name[file_name.len() - 3..].eq_ignore_ascii_case(".md")
+    file_name.len() > 3
+        && file_name[file_name.len() - 3..].eq_ignore_ascii_case(".md")
         && file_name.is_char_boundary(file_name.len() - 3)
 }
 
@@ -145,7 +146,12 @@ mod tests {
         v.sort_by_key(|f| f.drop_tier());
         assert_eq!(
             v,
-            vec![Folder::Terminology, Folder::Style, Folder::Domains, Folder::Clients]
+            vec![
+                Folder::Terminology,
+                Folder::Style,
+                Folder::Domains,
+                Folder::Clients
+            ]
         );
     }
 

@@ -59,7 +59,11 @@ pub fn decode(bytes: &[u8]) -> Result<Decoded, NotUtf8> {
 /// 1-based line number of a byte offset.
 pub fn line_of(text: &str, byte_offset: usize) -> usize {
     let end = byte_offset.min(text.len());
-    text.as_bytes()[..end].iter().filter(|&&b| b == b'\n').count() + 1
+    text.as_bytes()[..end]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count()
+        + 1
 }
 
 /// Make text safe to put on a terminal: control characters and escape
@@ -72,9 +76,7 @@ pub fn sanitize_for_terminal(s: &str, keep_newlines: bool) -> String {
         match c {
             '\n' if keep_newlines => out.push('\n'),
             '\t' => out.push_str("    "),
-            c if (c as u32) < 0x20 => {
-                out.push(char::from_u32(0x2400 + c as u32).unwrap_or('?'))
-            }
+            c if (c as u32) < 0x20 => out.push(char::from_u32(0x2400 + c as u32).unwrap_or('?')),
             '\u{7f}' => out.push('\u{2421}'),
             c if ('\u{80}'..='\u{9f}').contains(&c) => {
                 out.push_str(&format!("\\u{{{:x}}}", c as u32))

@@ -1,0 +1,371 @@
+//! One Markdown file of the bank, decoded and parsed once at load time.
+
+use std::ops::Range;
+
+use jiff::civil::Date;
+use yaml_serde::Mapping;
+
+use crate::frontmatter::{self, Block, YamlError};
+use crate::layout::Folder;
+use crate::text;
+use crate::wikilink::{self, fold, normalize_value};
+
+/// The state of an article's frontmatter.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FrontmatterState {
+    /// The file does not start with `---`.
+    Missing,
+    /// `---` opens a block that never closes.
+    Unclosed,
+    /// The block is not valid YAML or not a mapping.
+    Invalid(YamlError),
+    /// Parsed; the range is the YAML text inside `Article::text`.
+    Parsed(Range<usize>),
+}
+
+/// How the file looked on disk, for health checks and faithful rewriting.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Encoding {
+    pub had_bom: bool,
+    pub crlf: bool,
+    /// Wrapped in a code fence that §4.3 stripped.
+    pub fenced: bool,
+    pub fence_unclosed: bool,
+    /// Lines before the article text starts in the file (the fence line).
+    pub line_shift: usize,
+}
+
+/// A frontmatter value that takes part in scoring, kept as written and folded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeyedValue {
+    pub key: &'static str,
+    /// As written in the file, e.g. `[[Acme Corporation]]`.
+    pub raw: String,
+    /// Normalised (§7) and lower-cased, for comparison.
+    pub folded: String,
+}
+
+/// A language value and the codes it names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LanguageValue {
+    pub key: &'static str,
+    pub raw: String,
+    /// Each side of `→` / `->`, trimmed, as written.
+    pub tags: Vec<String>,
+}
+
+/// The frontmatter facts membank uses, extracted once.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Meta {
+    pub keys: Vec<String>,
+    pub clients: Vec<KeyedValue>,
+    pub domains: Vec<KeyedValue>,
+    pub languages: Vec<LanguageValue>,
+    pub last_updated: Option<String>,
+    pub last_updated_date: Option<Date>,
+    pub status: Option<String>,
+    pub term_source: Option<String>,
+    pub term_target: Option<String>,
+    pub source_lang: Option<String>,
+    pub target_lang: Option<String>,
+    pub compiled: bool,
+    pub compiled_from: Option<String>,
+}
+
+impl Meta {
+    pub fn has_key(&self, key: &str) -> bool {
+        self.keys.iter().any(|k| k == key)
+    }
+}
+
+pub const CLIENT_KEYS: [&str; 2] = ["client", "clients"];
+pub const DOMAIN_KEYS: [&str; 2] = ["domain", "domains"];
+pub const LANGUAGE_KEYS: [&str; 4] = ["languages", "language_pair", "source_lang", "target_lang"];
+
+/// A `[[link]]` found in the article.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Link {
+    pub raw: String,
+    pub target: String,
+    /// 1-based line in the file on disk.
+    pub line: usize,
+    pub in_frontmatter: bool,
+}
+
+#[derive(Debug, Clone)]
+pub struct Article {
+    /// Relative to the bank root, `/`-separated.
+    pub rel_path: String,
+    pub folder: Folder,
+    pub file_name: String,
+    /// File name without `.md`: the name links resolve to.
+    pub stem: String,
+    /// The first `# ` heading, else the stem.
+    pub title: String,
+    /// The article text: BOM and §4.3 fence removed, LF line endings.
+    pub text: String,
+    pub body_start: usize,
+    pub frontmatter: FrontmatterState,
+    pub meta: Meta,
+    pub links: Vec<Link>,
+    pub encoding: Encoding,
+    /// Characters (Unicode scalar values) of `text`.
+    pub chars: usize,
+    /// `00_INBOX/_archive/...`
+    pub in_archive: bool,
+}
+
+impl Article {
+    /// Build an article from a decoded file.
+    pub fn parse(rel_path: String, folder: Folder, decoded: text::Decoded) -> Article {
+        let file_name = rel_path.rsplit('/').next().unwrap_or(&rel_path).to_owned();
+        let stem = file_name[..file_name.len().saturating_sub(3)].to_owned();
+        let located = frontmatter::locate(&decoded.text);
+        let encoding = Encoding {
+            had_bom: decoded.had_bom,
+            crlf: decoded.crlf,
+            fenced: located.fenced,
+            fence_unclosed: located.fence_unclosed,
+            line_shift: located.line_shift,
+        };
+        let text = located.text;
+        let (frontmatter, mapping) = match located.block {
+            Block::Missing => (FrontmatterState::Missing, None),
+            Block::Unclosed => (FrontmatterState::Unclosed, None),
+            Block::Present(range) => {
+                let first_line = 2 + encoding.line_shift;
+                match frontmatter::parse_yaml(&text[range.clone()], first_line) {
+                    Ok(m) => (FrontmatterState::Parsed(range), Some(m)),
+                    Err(e) => (FrontmatterState::Invalid(e), None),
+                }
+            }
+        };
+        let body_start = located.body_start;
+        let meta = mapping.as_ref().map(extract_meta).unwrap_or_default();
+        let mut links = Vec::new();
+        if let (Some(map), FrontmatterState::Parsed(range)) = (&mapping, &frontmatter) {
+            frontmatter_links(map, &text, range.clone(), encoding.line_shift, &mut links);
+        }
+        let body = &text[body_start..];
+        for l in wikilink::extract_markdown(body) {
+            links.push(Link {
+                line: text::line_of(&text, body_start + l.span.start) + encoding.line_shift,
+                raw: l.raw,
+                target: l.target,
+                in_frontmatter: false,
+            });
+        }
+        let title = body
+            .lines()
+            .find_map(|l| l.strip_prefix("# "))
+            .map(|t| t.trim().to_owned())
+            .filter(|t| !t.is_empty())
+            .unwrap_or_else(|| stem.clone());
+        let in_archive = folder == Folder::Inbox
+            && rel_path
+                .split('/')
+                .nth(1)
+                .is_some_and(|s| s == crate::layout::ARCHIVE_DIR);
+        Article {
+            chars: text.chars().count(),
+            rel_path,
+            folder,
+            file_name,
+            stem,
+            title,
+            text,
+            body_start,
+            frontmatter,
+            meta,
+            links,
+            encoding,
+            in_archive,
+        }
+    }
+
+    pub fn body(&self) -> &str {
+        &self.text[self.body_start..]
+    }
+
+    /// The YAML text of a parsed frontmatter block.
+    pub fn yaml(&self) -> Option<&str> {
+        match &self.frontmatter {
+            FrontmatterState::Parsed(r) => Some(&self.text[r.clone()]),
+            _ => None,
+        }
+    }
+
+    /// Re-parse the frontmatter mapping (kept out of memory between uses).
+    pub fn mapping(&self) -> Option<Mapping> {
+        self.yaml()
+            .and_then(|y| frontmatter::parse_yaml(y, 2 + self.encoding.line_shift).ok())
+    }
+
+    /// Is the frontmatter usable for scoring?
+    pub fn is_parsed(&self) -> bool {
+        matches!(self.frontmatter, FrontmatterState::Parsed(_))
+    }
+
+    /// 1-based file line of the frontmatter's first YAML line.
+    pub fn yaml_first_line(&self) -> usize {
+        2 + self.encoding.line_shift
+    }
+}
+
+fn keyed(map: &Mapping, key: &'static str, out: &mut Vec<KeyedValue>) {
+    for raw in frontmatter::strings(map, key) {
+        let folded = fold(normalize_value(&raw));
+        out.push(KeyedValue { key, raw, folded });
+    }
+}
+
+/// Split a language value on `→` or `->` into its codes.
+pub fn language_tags(raw: &str) -> Vec<String> {
+    raw.split('→')
+        .flat_map(|part| part.split("->"))
+        .map(|t| t.trim().to_owned())
+        .filter(|t| !t.is_empty())
+        .collect()
+}
+
+fn extract_meta(map: &Mapping) -> Meta {
+    let mut meta = Meta {
+        keys: frontmatter::key_names(map),
+        ..Meta::default()
+    };
+    for key in CLIENT_KEYS {
+        keyed(map, key, &mut meta.clients);
+    }
+    for key in DOMAIN_KEYS {
+        keyed(map, key, &mut meta.domains);
+    }
+    for key in LANGUAGE_KEYS {
+        for raw in frontmatter::strings(map, key) {
+            let tags = language_tags(&raw);
+            meta.languages.push(LanguageValue { key, raw, tags });
+        }
+    }
+    let first = |key: &str| frontmatter::strings(map, key).into_iter().next();
+    meta.last_updated = first("last_updated");
+    meta.last_updated_date = meta
+        .last_updated
+        .as_deref()
+        .and_then(frontmatter::parse_iso_date);
+    meta.status = first("status");
+    meta.term_source = first("term_source");
+    meta.term_target = first("term_target");
+    meta.source_lang = first("source_lang");
+    meta.target_lang = first("target_lang");
+    meta.compiled_from = first("compiled_from");
+    meta.compiled = matches!(map.get("compiled"), Some(yaml_serde::Value::Bool(true)))
+        || first("compiled").is_some_and(|v| v.eq_ignore_ascii_case("true"));
+    meta
+}
+
+fn frontmatter_links(
+    map: &Mapping,
+    text: &str,
+    yaml: Range<usize>,
+    line_shift: usize,
+    out: &mut Vec<Link>,
+) {
+    let mut strings = Vec::new();
+    for v in map.values() {
+        frontmatter::all_strings(v, &mut strings);
+    }
+    let yaml_text = &text[yaml.clone()];
+    let mut search_from = 0;
+    for s in strings {
+        for l in wikilink::extract_plain(s) {
+            let needle = format!("[[{}]]", l.raw);
+            let at = yaml_text[search_from..]
+                .find(&needle)
+                .map(|i| i + search_from)
+                .or_else(|| yaml_text.find(&needle));
+            let line = match at {
+                Some(i) => {
+                    search_from = i + needle.len();
+                    text::line_of(text, yaml.start + i) + line_shift
+                }
+                None => 2 + line_shift,
+            };
+            out.push(Link {
+                raw: l.raw,
+                target: l.target,
+                line,
+                in_frontmatter: true,
+            });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(rel: &str, folder: Folder, s: &str) -> Article {
+        Article::parse(rel.into(), folder, text::decode(s.as_bytes()).unwrap())
+    }
+
+    #[test]
+    fn term_article_meta() {
+        let a = parse(
+            "02_TERMINOLOGY/compliance → naleving.md",
+            Folder::Terminology,
+            "---\nterm_source: \"compliance\"\nsource_lang: en-US\ntarget_lang: no\ndomain: \"[[Legal]]\"\nclients: [\"[[Acme Corporation|Acme]]\"]\nstatus: approved\nlast_updated: 2026-04-04\n---\n# compliance → naleving\nSee [[Legal]].\n",
+        );
+        assert!(a.is_parsed());
+        assert_eq!(a.stem, "compliance → naleving");
+        assert_eq!(a.title, "compliance → naleving");
+        assert_eq!(a.meta.clients[0].folded, "acme corporation");
+        assert_eq!(a.meta.clients[0].raw, "[[Acme Corporation|Acme]]");
+        assert_eq!(a.meta.domains[0].key, "domain");
+        assert_eq!(a.meta.target_lang.as_deref(), Some("no"));
+        assert!(a.meta.last_updated_date.is_some());
+        let lines: Vec<(usize, bool)> =
+            a.links.iter().map(|l| (l.line, l.in_frontmatter)).collect();
+        assert_eq!(lines, vec![(5, true), (6, true), (11, false)]);
+    }
+
+    #[test]
+    fn fenced_article_lines_map_back_to_the_file() {
+        let a = parse(
+            "01_CLIENTS/Acme.md",
+            Folder::Clients,
+            "```markdown\n---\nclient: Acme\n---\n# Acme\n[[Legal]]\n```\n",
+        );
+        assert!(a.encoding.fenced);
+        assert!(a.is_parsed());
+        assert_eq!(a.links[0].line, 6);
+        assert_eq!(a.text, "---\nclient: Acme\n---\n# Acme\n[[Legal]]\n");
+    }
+
+    #[test]
+    fn invalid_yaml_is_kept_with_its_error() {
+        let a = parse(
+            "01_CLIENTS/X.md",
+            Folder::Clients,
+            "---\nclient: [oops\n---\nbody\n",
+        );
+        assert!(matches!(a.frontmatter, FrontmatterState::Invalid(_)));
+        assert!(a.meta.clients.is_empty());
+    }
+
+    #[test]
+    fn language_values_split_on_both_arrows() {
+        assert_eq!(language_tags("en-US → nl-BE"), vec!["en-US", "nl-BE"]);
+        assert_eq!(language_tags("en->fr"), vec!["en", "fr"]);
+        assert_eq!(language_tags("de"), vec!["de"]);
+    }
+
+    #[test]
+    fn compiled_flag() {
+        let a = parse(
+            "00_INBOX/_archive/n.md",
+            Folder::Inbox,
+            "---\ncompiled: true\n---\n",
+        );
+        assert!(a.meta.compiled);
+        assert!(a.in_archive);
+    }
+}

@@ -1,0 +1,570 @@
+//! Loading a bank from disk and indexing its links (spec §1–§3, §6).
+
+use std::collections::HashMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::article::Article;
+use crate::layout::{self, Folder, SkipReason};
+use crate::text;
+use crate::wikilink::fold;
+
+pub type ArticleId = usize;
+
+/// A `.md` file that is deliberately not treated as an article.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SkippedFile {
+    pub path: String,
+    pub reason: SkipReason,
+}
+
+/// A file that could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct LoadProblem {
+    pub path: String,
+    pub line: Option<usize>,
+    pub message: String,
+    pub kind: ProblemKind,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ProblemKind {
+    NotUtf8,
+    Io,
+    SymlinkedFolder,
+}
+
+/// The bank could not be opened at all.
+#[derive(Debug)]
+pub enum BankError {
+    NotFound(PathBuf),
+    NotABank(PathBuf),
+    Io(PathBuf, std::io::Error),
+}
+
+impl fmt::Display for BankError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BankError::NotFound(p) => write!(f, "{}: no such folder", p.display()),
+            BankError::NotABank(p) => write!(
+                f,
+                "{} is not a memory bank: it has none of the folders 00_INBOX … 06_TEMPLATES",
+                p.display()
+            ),
+            BankError::Io(p, e) => write!(f, "{}: {e}", p.display()),
+        }
+    }
+}
+
+impl std::error::Error for BankError {}
+
+/// Where a link points.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Resolution {
+    Dead,
+    One(ArticleId),
+    /// Several files answer to the name; the first (by folder, then path)
+    /// is used.
+    Ambiguous(Vec<ArticleId>),
+}
+
+impl Resolution {
+    pub fn target(&self) -> Option<ArticleId> {
+        match self {
+            Resolution::Dead => None,
+            Resolution::One(id) => Some(*id),
+            Resolution::Ambiguous(ids) => ids.first().copied(),
+        }
+    }
+}
+
+#[derive(Debug, Default)]
+struct Index {
+    by_path: HashMap<String, ArticleId>,
+    /// Folded stem → content articles with that name, in (folder, path) order.
+    by_name: HashMap<String, Vec<ArticleId>>,
+    /// Folded `folder/sub/stem` → content article, for path-style links.
+    by_rel_stem: HashMap<String, ArticleId>,
+    /// For each article, the resolution of each of its links.
+    resolved: Vec<Vec<Resolution>>,
+    backlinks: Vec<Vec<ArticleId>>,
+    /// Content articles in §7 tie-break order, so ranking is one stable sort.
+    content_order: Vec<ArticleId>,
+}
+
+/// A loaded memory bank.
+#[derive(Debug)]
+pub struct Bank {
+    root: PathBuf,
+    /// Sorted by folder, then relative path.
+    articles: Vec<Article>,
+    pub skipped: Vec<SkippedFile>,
+    pub problems: Vec<LoadProblem>,
+    /// `06_TEMPLATES/*.md`, relative paths.
+    pub templates: Vec<String>,
+    /// Files in bank folders that are not Markdown (e.g. `*.tmp` leftovers).
+    pub other_files: Vec<String>,
+    pub missing_folders: Vec<Folder>,
+    /// Visible top-level folders the format does not define.
+    pub unknown_folders: Vec<String>,
+    index: Index,
+}
+
+enum Found {
+    Article(String, Folder),
+    Skipped(SkippedFile),
+    Template(String),
+    Other(String),
+    Problem(LoadProblem),
+}
+
+/// Does this folder look like a bank (has at least one numbered folder)?
+pub fn is_bank(root: &Path) -> bool {
+    Folder::ALL.iter().any(|f| root.join(f.dir_name()).is_dir())
+}
+
+fn rel_string(root: &Path, path: &Path) -> String {
+    let rel = path.strip_prefix(root).unwrap_or(path);
+    rel.components()
+        .map(|c| c.as_os_str().to_string_lossy())
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+fn is_hidden(name: &str) -> bool {
+    name.starts_with('.')
+}
+
+impl Bank {
+    /// Read every file of the bank. Files that cannot be read are reported in
+    /// `problems`; only a missing or non-bank root is an error.
+    pub fn load(root: impl AsRef<Path>) -> Result<Bank, BankError> {
+        let root = root.as_ref().to_path_buf();
+        if !root.is_dir() {
+            return Err(BankError::NotFound(root));
+        }
+        if !is_bank(&root) {
+            return Err(BankError::NotABank(root));
+        }
+        let mut missing_folders = Vec::new();
+        let mut unknown_folders = Vec::new();
+        let entries = std::fs::read_dir(&root).map_err(|e| BankError::Io(root.clone(), e))?;
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let is_dir = entry.file_type().map(|t| t.is_dir()).unwrap_or(false);
+            if is_dir && !is_hidden(&name) && Folder::from_dir_name(&name).is_none() {
+                unknown_folders.push(name);
+            }
+        }
+        unknown_folders.sort();
+        let mut found = Vec::new();
+        for folder in Folder::ALL {
+            let dir = root.join(folder.dir_name());
+            if !dir.is_dir() {
+                missing_folders.push(folder);
+                continue;
+            }
+            walk_folder(&root, &dir, &mut found);
+        }
+        let mut bank = Bank {
+            root,
+            articles: Vec::new(),
+            skipped: Vec::new(),
+            problems: Vec::new(),
+            templates: Vec::new(),
+            other_files: Vec::new(),
+            missing_folders,
+            unknown_folders,
+            index: Index::default(),
+        };
+        let mut to_read = Vec::new();
+        for f in found {
+            match f {
+                Found::Article(rel, folder) => to_read.push((rel, folder)),
+                Found::Skipped(s) => bank.skipped.push(s),
+                Found::Template(t) => bank.templates.push(t),
+                Found::Other(o) => bank.other_files.push(o),
+                Found::Problem(p) => bank.problems.push(p),
+            }
+        }
+        let root = bank.root.clone();
+        let loaded: Vec<Result<Article, LoadProblem>> = to_read
+            .into_par_iter()
+            .map(|(rel, folder)| read_article(&root, rel, folder))
+            .collect();
+        for r in loaded {
+            match r {
+                Ok(a) => bank.articles.push(a),
+                Err(p) => bank.problems.push(p),
+            }
+        }
+        bank.articles
+            .sort_by(|a, b| (a.folder, &a.rel_path).cmp(&(b.folder, &b.rel_path)));
+        bank.skipped.sort_by(|a, b| a.path.cmp(&b.path));
+        bank.problems.sort_by(|a, b| a.path.cmp(&b.path));
+        bank.templates.sort();
+        bank.other_files.sort();
+        bank.rebuild_index();
+        Ok(bank)
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    pub fn articles(&self) -> &[Article] {
+        &self.articles
+    }
+
+    pub fn article(&self, id: ArticleId) -> &Article {
+        &self.articles[id]
+    }
+
+    pub fn find(&self, rel_path: &str) -> Option<ArticleId> {
+        self.index.by_path.get(rel_path).copied()
+    }
+
+    /// Articles of 01–04, the ones scored and put in a context.
+    pub fn content_ids(&self) -> impl Iterator<Item = ArticleId> + '_ {
+        self.articles
+            .iter()
+            .enumerate()
+            .filter(|(_, a)| a.folder.is_content())
+            .map(|(i, _)| i)
+    }
+
+    /// Content articles in the §7 tie-break order.
+    pub fn content_order(&self) -> &[ArticleId] {
+        &self.index.content_order
+    }
+
+    /// Inbox files waiting for Process Inbox: not archived, not `compiled: true`.
+    pub fn pending_inbox(&self) -> Vec<ArticleId> {
+        self.articles
+            .iter()
+            .enumerate()
+            .filter(|(_, a)| a.folder == Folder::Inbox && !a.in_archive && !a.meta.compiled)
+            .map(|(i, _)| i)
+            .collect()
+    }
+
+    /// Resolve a link target (`Target`, or `Folder/Target` style) to content
+    /// articles: case-insensitive, otherwise exact.
+    pub fn resolve(&self, target: &str) -> Resolution {
+        let t = target.trim();
+        let t = t.strip_suffix(".md").unwrap_or(t);
+        let key = fold(t);
+        if key.contains('/') {
+            return match self.index.by_rel_stem.get(&key) {
+                Some(&id) => Resolution::One(id),
+                None => Resolution::Dead,
+            };
+        }
+        match self.index.by_name.get(&key).map(Vec::as_slice) {
+            None | Some([]) => Resolution::Dead,
+            Some([id]) => Resolution::One(*id),
+            Some(ids) => Resolution::Ambiguous(ids.to_vec()),
+        }
+    }
+
+    /// The article's links with where each points.
+    pub fn outgoing(
+        &self,
+        id: ArticleId,
+    ) -> impl Iterator<Item = (&crate::article::Link, &Resolution)> {
+        self.articles[id].links.iter().zip(&self.index.resolved[id])
+    }
+
+    /// Articles that link to this one, in bank order, each once.
+    pub fn backlinks(&self, id: ArticleId) -> &[ArticleId] {
+        &self.index.backlinks[id]
+    }
+
+    /// Re-read the given files (relative paths) after they changed on disk:
+    /// added, edited or removed. Only those files are read again.
+    pub fn reload(&mut self, rel_paths: &[String]) {
+        for rel in rel_paths {
+            let rel = rel.replace('\\', "/");
+            self.articles.retain(|a| a.rel_path != rel);
+            self.problems.retain(|p| p.path != rel);
+            self.skipped.retain(|s| s.path != rel);
+            self.other_files.retain(|o| o != &rel);
+            self.templates.retain(|t| t != &rel);
+            let path = self.root.join(&rel);
+            if !path.is_file() {
+                continue;
+            }
+            let mut found = Vec::new();
+            classify_file(&self.root, &path, &mut found);
+            for f in found {
+                match f {
+                    Found::Article(rel, folder) => match read_article(&self.root, rel, folder) {
+                        Ok(a) => {
+                            let at = self.articles.partition_point(|b| {
+                                (b.folder, &b.rel_path) < (a.folder, &a.rel_path)
+                            });
+                            self.articles.insert(at, a);
+                        }
+                        Err(p) => self.problems.push(p),
+                    },
+                    Found::Skipped(s) => self.skipped.push(s),
+                    Found::Template(t) => self.templates.push(t),
+                    Found::Other(o) => self.other_files.push(o),
+                    Found::Problem(p) => self.problems.push(p),
+                }
+            }
+        }
+        self.problems.sort_by(|a, b| a.path.cmp(&b.path));
+        self.skipped.sort_by(|a, b| a.path.cmp(&b.path));
+        self.templates.sort();
+        self.other_files.sort();
+        self.rebuild_index();
+    }
+
+    fn rebuild_index(&mut self) {
+        let mut index = Index::default();
+        for (id, a) in self.articles.iter().enumerate() {
+            index.by_path.insert(a.rel_path.clone(), id);
+            if a.folder.is_content() {
+                index.by_name.entry(fold(&a.stem)).or_default().push(id);
+                let rel_stem = &a.rel_path[..a.rel_path.len() - 3];
+                index.by_rel_stem.insert(fold(rel_stem), id);
+            }
+        }
+        self.index = index;
+        let resolved: Vec<Vec<Resolution>> = self
+            .articles
+            .par_iter()
+            .map(|a| a.links.iter().map(|l| self.resolve(&l.target)).collect())
+            .collect();
+        let mut backlinks = vec![Vec::new(); self.articles.len()];
+        for (from, rs) in resolved.iter().enumerate() {
+            for r in rs {
+                if let Some(to) = r.target() {
+                    let list: &mut Vec<ArticleId> = &mut backlinks[to];
+                    if list.last() != Some(&from) && to != from {
+                        list.push(from);
+                    }
+                }
+            }
+        }
+        self.index.resolved = resolved;
+        self.index.backlinks = backlinks;
+        let mut order: Vec<ArticleId> = self.content_ids().collect();
+        order.sort_by(|&a, &b| crate::scoring::tie_break(&self.articles[a], &self.articles[b]));
+        self.index.content_order = order;
+    }
+}
+
+fn walk_folder(root: &Path, dir: &Path, found: &mut Vec<Found>) {
+    let walker = walkdir::WalkDir::new(dir)
+        .follow_links(false)
+        .sort_by_file_name()
+        .into_iter()
+        .filter_entry(|e| e.depth() == 0 || !is_hidden(&e.file_name().to_string_lossy()));
+    for entry in walker {
+        let entry = match entry {
+            Ok(e) => e,
+            Err(e) => {
+                let path = e.path().map(|p| rel_string(root, p)).unwrap_or_default();
+                found.push(Found::Problem(LoadProblem {
+                    path,
+                    line: None,
+                    message: format!("could not be read: {e}"),
+                    kind: ProblemKind::Io,
+                }));
+                continue;
+            }
+        };
+        if entry.depth() == 0 {
+            continue;
+        }
+        let ft = entry.file_type();
+        if ft.is_symlink() {
+            if entry.path().is_dir() {
+                found.push(Found::Problem(LoadProblem {
+                    path: rel_string(root, entry.path()),
+                    line: None,
+                    message: "is a symbolic link to a folder; membank does not follow it".into(),
+                    kind: ProblemKind::SymlinkedFolder,
+                }));
+                continue;
+            }
+        } else if ft.is_dir() {
+            continue;
+        }
+        classify_file(root, entry.path(), found);
+    }
+}
+
+/// Decide what a file inside a bank folder is.
+fn classify_file(root: &Path, path: &Path, found: &mut Vec<Found>) {
+    let rel = rel_string(root, path);
+    let mut segments = rel.split('/');
+    let Some(folder) = segments.next().and_then(Folder::from_dir_name) else {
+        return;
+    };
+    if rel.split('/').any(is_hidden) {
+        return;
+    }
+    let name = rel.rsplit('/').next().unwrap_or("");
+    if !layout::is_markdown(name) {
+        found.push(Found::Other(rel));
+        return;
+    }
+    if folder == Folder::Templates {
+        found.push(Found::Template(rel));
+        return;
+    }
+    if let Some(reason) = layout::skip_reason(name) {
+        found.push(Found::Skipped(SkippedFile { path: rel, reason }));
+        return;
+    }
+    found.push(Found::Article(rel, folder));
+}
+
+fn read_article(root: &Path, rel: String, folder: Folder) -> Result<Article, LoadProblem> {
+    let bytes = std::fs::read(root.join(&rel)).map_err(|e| LoadProblem {
+        path: rel.clone(),
+        line: None,
+        message: format!("could not be read: {e}"),
+        kind: ProblemKind::Io,
+    })?;
+    match text::decode(&bytes) {
+        Ok(decoded) => Ok(Article::parse(rel, folder, decoded)),
+        Err(e) => Err(LoadProblem {
+            path: rel,
+            line: Some(e.line),
+            message: e.to_string(),
+            kind: ProblemKind::NotUtf8,
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::fs;
+
+    fn write(root: &Path, rel: &str, s: &[u8]) {
+        let p = root.join(rel);
+        fs::create_dir_all(p.parent().unwrap()).unwrap();
+        fs::write(p, s).unwrap();
+    }
+
+    fn sample() -> tempfile::TempDir {
+        let d = tempfile::tempdir().unwrap();
+        let r = d.path();
+        write(r, "01_CLIENTS/Acme Corporation.md", b"---\nclient: Acme Corporation\nlast_updated: 2026-01-01\n---\n# Acme\nSee [[legal]] and [[Nope]].\n");
+        write(
+            r,
+            "03_DOMAINS/Legal.md",
+            b"---\ndomain: Legal\n---\n# Legal\n[[Acme Corporation|Acme]]\n",
+        );
+        write(
+            r,
+            "03_DOMAINS/sub/Deep.md",
+            b"---\ndomain: Deep\n---\n[[Legal#Scope]]\n",
+        );
+        write(r, "02_TERMINOLOGY/_EXAMPLE_Term.md", b"---\n---\n");
+        write(r, "02_TERMINOLOGY/_draft.md", b"---\n---\n");
+        write(r, "02_TERMINOLOGY/bad.md", b"\xff\xfe");
+        write(r, "02_TERMINOLOGY/x.md.1234.tmp", b"partial");
+        write(r, "04_STYLE/.hidden/secret.md", b"---\n---\n");
+        write(r, ".obsidian/app.json", b"{}");
+        write(r, "Projects/notes.md", b"hi");
+        write(r, "06_TEMPLATES/query.md", b"prompt");
+        write(r, "00_INBOX/new.md", b"raw note");
+        write(r, "00_INBOX/done.md", b"---\ncompiled: true\n---\n");
+        write(r, "00_INBOX/_archive/old.md", b"---\ncompiled: true\n---\n");
+        d
+    }
+
+    #[test]
+    fn loads_and_classifies_everything() {
+        let d = sample();
+        let bank = Bank::load(d.path()).unwrap();
+        let paths: Vec<&str> = bank
+            .articles()
+            .iter()
+            .map(|a| a.rel_path.as_str())
+            .collect();
+        assert_eq!(
+            paths,
+            vec![
+                "00_INBOX/_archive/old.md",
+                "00_INBOX/done.md",
+                "00_INBOX/new.md",
+                "01_CLIENTS/Acme Corporation.md",
+                "03_DOMAINS/Legal.md",
+                "03_DOMAINS/sub/Deep.md",
+            ]
+        );
+        assert_eq!(bank.skipped.len(), 2);
+        assert_eq!(bank.problems.len(), 1);
+        assert_eq!(bank.problems[0].kind, ProblemKind::NotUtf8);
+        assert_eq!(bank.other_files, vec!["02_TERMINOLOGY/x.md.1234.tmp"]);
+        assert_eq!(bank.templates, vec!["06_TEMPLATES/query.md"]);
+        assert_eq!(bank.unknown_folders, vec!["Projects"]);
+        assert_eq!(bank.missing_folders, vec![Folder::Indices]);
+        let pending: Vec<&str> = bank
+            .pending_inbox()
+            .into_iter()
+            .map(|i| bank.article(i).rel_path.as_str())
+            .collect();
+        assert_eq!(pending, vec!["00_INBOX/new.md"]);
+    }
+
+    #[test]
+    fn links_resolve_case_insensitively_with_backlinks() {
+        let d = sample();
+        let bank = Bank::load(d.path()).unwrap();
+        let acme = bank.find("01_CLIENTS/Acme Corporation.md").unwrap();
+        let legal = bank.find("03_DOMAINS/Legal.md").unwrap();
+        let deep = bank.find("03_DOMAINS/sub/Deep.md").unwrap();
+        let out: Vec<_> = bank.outgoing(acme).map(|(_, r)| r.clone()).collect();
+        assert_eq!(out, vec![Resolution::One(legal), Resolution::Dead]);
+        assert_eq!(bank.backlinks(legal), &[acme, deep]);
+        assert_eq!(bank.backlinks(acme), &[legal]);
+        assert_eq!(bank.resolve("03_DOMAINS/sub/deep"), Resolution::One(deep));
+        assert_eq!(bank.resolve("Lega"), Resolution::Dead);
+    }
+
+    #[test]
+    fn ambiguous_names_are_reported() {
+        let d = sample();
+        write(d.path(), "04_STYLE/legal.md", b"---\nscope: general\n---\n");
+        let bank = Bank::load(d.path()).unwrap();
+        assert!(matches!(bank.resolve("Legal"), Resolution::Ambiguous(v) if v.len() == 2));
+    }
+
+    #[test]
+    fn reload_touches_only_named_files() {
+        let d = sample();
+        let mut bank = Bank::load(d.path()).unwrap();
+        write(
+            d.path(),
+            "04_STYLE/House.md",
+            b"---\nscope: general\n---\n[[Legal]]\n",
+        );
+        fs::remove_file(d.path().join("00_INBOX/new.md")).unwrap();
+        bank.reload(&["04_STYLE/House.md".into(), "00_INBOX/new.md".into()]);
+        assert!(bank.find("04_STYLE/House.md").is_some());
+        assert!(bank.find("00_INBOX/new.md").is_none());
+        let legal = bank.find("03_DOMAINS/Legal.md").unwrap();
+        assert_eq!(bank.backlinks(legal).len(), 3);
+    }
+
+    #[test]
+    fn non_banks_are_refused_clearly() {
+        let d = tempfile::tempdir().unwrap();
+        let e = Bank::load(d.path()).unwrap_err();
+        assert!(e.to_string().contains("not a memory bank"));
+        let e = Bank::load(d.path().join("missing")).unwrap_err();
+        assert!(e.to_string().contains("no such folder"));
+    }
+}

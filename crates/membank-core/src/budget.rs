@@ -1,0 +1,257 @@
+//! Token estimation and budget trimming (spec §8).
+
+use crate::article::Article;
+use crate::layout::Folder;
+
+/// The budget used when none is given.
+pub const DEFAULT_BUDGET: usize = 4000;
+
+/// Counts an article's tokens. The spec's estimate is characters / 4; a real
+/// tokenizer can be plugged in behind the same trait.
+pub trait TokenCounter: Sync {
+    fn count(&self, article: &Article) -> usize;
+    fn name(&self) -> &'static str;
+}
+
+/// `ceil(chars / 4)` over the article text, frontmatter included.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct CharsOver4;
+
+impl TokenCounter for CharsOver4 {
+    fn count(&self, article: &Article) -> usize {
+        article.chars.div_ceil(4)
+    }
+    fn name(&self) -> &'static str {
+        "chars/4"
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BudgetOptions {
+    /// 0 means unlimited.
+    pub budget: usize,
+    pub include_unscored: bool,
+}
+
+impl Default for BudgetOptions {
+    fn default() -> Self {
+        BudgetOptions {
+            budget: DEFAULT_BUDGET,
+            include_unscored: false,
+        }
+    }
+}
+
+/// One ranked article as the budget sees it.
+#[derive(Debug, Clone, Copy)]
+pub struct Candidate {
+    pub folder: Folder,
+    pub score: u32,
+    pub tokens: usize,
+}
+
+/// Why an article is not in the context.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DropReason {
+    /// Score 0 and unscored articles were not asked for.
+    Unscored,
+    /// Dropped to fit the budget; `order` is 1 for the first one dropped.
+    OverBudget {
+        order: usize,
+        total_before: usize,
+        budget: usize,
+    },
+}
+
+impl DropReason {
+    pub fn describe(&self, c: &Candidate) -> String {
+        match self {
+            DropReason::Unscored => {
+                "score 0: not a candidate (add it with --include-unscored)".to_owned()
+            }
+            DropReason::OverBudget {
+                order,
+                total_before,
+                budget,
+            } => {
+                let why = if c.score == 0 {
+                    "unscored articles go before any scored one".to_owned()
+                } else {
+                    format!(
+                        "{} are trimmed {}; lowest score first",
+                        c.folder.label(),
+                        match c.folder {
+                            Folder::Terminology => "first",
+                            Folder::Style => "after terminology",
+                            Folder::Domains => "after terminology and style",
+                            _ => "last",
+                        }
+                    )
+                };
+                format!("over budget: dropped #{order} ({total_before} > {budget} tokens; {why})")
+            }
+        }
+    }
+}
+
+/// The budget's verdict for every ranked article, in the same order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Trim {
+    pub decisions: Vec<Option<DropReason>>,
+    pub used_tokens: usize,
+}
+
+/// Decide which ranked articles fit. `ranked` is in rank order (best first).
+pub fn trim(ranked: &[Candidate], opts: BudgetOptions) -> Trim {
+    let mut decisions: Vec<Option<DropReason>> = ranked
+        .iter()
+        .map(|c| (c.score == 0 && !opts.include_unscored).then_some(DropReason::Unscored))
+        .collect();
+    let mut total: usize = ranked
+        .iter()
+        .zip(&decisions)
+        .filter(|(_, d)| d.is_none())
+        .map(|(c, _)| c.tokens)
+        .sum();
+    if opts.budget > 0 && total > opts.budget {
+        let mut order: Vec<usize> = (0..ranked.len())
+            .filter(|&i| decisions[i].is_none())
+            .collect();
+        // Unscored first, then by tier, lowest score, and later-ranked first.
+        order.sort_by_key(|&i| {
+            let c = &ranked[i];
+            (
+                c.score > 0,
+                c.folder.drop_tier(),
+                c.score,
+                std::cmp::Reverse(i),
+            )
+        });
+        for (n, i) in order.into_iter().enumerate() {
+            if total <= opts.budget {
+                break;
+            }
+            decisions[i] = Some(DropReason::OverBudget {
+                order: n + 1,
+                total_before: total,
+                budget: opts.budget,
+            });
+            total -= ranked[i].tokens;
+        }
+    }
+    Trim {
+        decisions,
+        used_tokens: total,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn c(folder: Folder, score: u32, tokens: usize) -> Candidate {
+        Candidate {
+            folder,
+            score,
+            tokens,
+        }
+    }
+
+    fn kept(t: &Trim) -> Vec<bool> {
+        t.decisions.iter().map(|d| d.is_none()).collect()
+    }
+
+    #[test]
+    fn unscored_are_not_candidates_by_default() {
+        let r = [c(Folder::Clients, 3, 10), c(Folder::Style, 0, 10)];
+        let t = trim(&r, BudgetOptions::default());
+        assert_eq!(kept(&t), vec![true, false]);
+        assert_eq!(t.decisions[1], Some(DropReason::Unscored));
+        assert_eq!(t.used_tokens, 10);
+    }
+
+    #[test]
+    fn tiers_drop_terminology_then_style_then_domains_then_clients() {
+        let r = [
+            c(Folder::Clients, 3, 100),
+            c(Folder::Domains, 3, 100),
+            c(Folder::Style, 3, 100),
+            c(Folder::Terminology, 3, 100),
+        ];
+        for (budget, expect) in [
+            (400, vec![true, true, true, true]),
+            (399, vec![true, true, true, false]),
+            (250, vec![true, true, false, false]),
+            (150, vec![true, false, false, false]),
+            (50, vec![false, false, false, false]),
+        ] {
+            let t = trim(
+                &r,
+                BudgetOptions {
+                    budget,
+                    include_unscored: false,
+                },
+            );
+            assert_eq!(kept(&t), expect, "budget {budget}");
+        }
+    }
+
+    #[test]
+    fn lowest_score_then_later_ranked_first_within_a_tier() {
+        let r = [
+            c(Folder::Terminology, 4, 10),
+            c(Folder::Terminology, 1, 10),
+            c(Folder::Terminology, 1, 10),
+        ];
+        let t = trim(
+            &r,
+            BudgetOptions {
+                budget: 20,
+                include_unscored: false,
+            },
+        );
+        assert_eq!(kept(&t), vec![true, true, false]);
+        let t = trim(
+            &r,
+            BudgetOptions {
+                budget: 10,
+                include_unscored: false,
+            },
+        );
+        assert_eq!(kept(&t), vec![true, false, false]);
+    }
+
+    #[test]
+    fn unscored_go_before_any_scored_one() {
+        let r = [c(Folder::Clients, 0, 10), c(Folder::Terminology, 1, 10)];
+        let t = trim(
+            &r,
+            BudgetOptions {
+                budget: 10,
+                include_unscored: true,
+            },
+        );
+        assert_eq!(kept(&t), vec![false, true]);
+    }
+
+    #[test]
+    fn zero_budget_is_unlimited_and_articles_are_never_cut() {
+        let r = [c(Folder::Clients, 3, 1_000_000)];
+        let t = trim(
+            &r,
+            BudgetOptions {
+                budget: 0,
+                include_unscored: false,
+            },
+        );
+        assert_eq!(t.used_tokens, 1_000_000);
+        let t = trim(
+            &r,
+            BudgetOptions {
+                budget: 999_999,
+                include_unscored: false,
+            },
+        );
+        assert_eq!(t.used_tokens, 0);
+    }
+}

@@ -1,0 +1,341 @@
+//! Relevance scoring and ranking (spec §7), exactly and reproducibly.
+
+use std::cmp::Ordering;
+
+use serde::Serialize;
+
+use crate::article::{Article, KeyedValue};
+use crate::bank::{ArticleId, Bank};
+use crate::wikilink::{fold, normalize_value};
+
+pub const CLIENT_POINTS: u32 = 3;
+pub const DOMAIN_POINTS: u32 = 2;
+pub const LANGUAGE_POINTS: u32 = 1;
+
+/// What the translator is working on.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Query {
+    pub client: Option<String>,
+    pub domain: Option<String>,
+    pub source_lang: Option<String>,
+    pub target_lang: Option<String>,
+}
+
+impl Query {
+    pub fn is_empty(&self) -> bool {
+        self.prepare().is_empty()
+    }
+
+    fn prepare(&self) -> Prepared {
+        let norm = |v: &Option<String>| {
+            v.as_deref()
+                .map(normalize_value)
+                .filter(|s| !s.is_empty())
+                .map(fold)
+        };
+        let langs = [&self.source_lang, &self.target_lang]
+            .into_iter()
+            .flatten()
+            .map(|s| s.trim())
+            .filter(|s| !s.is_empty())
+            .map(|s| s.to_owned())
+            .collect();
+        Prepared {
+            client: norm(&self.client),
+            domain: norm(&self.domain),
+            langs,
+        }
+    }
+}
+
+struct Prepared {
+    client: Option<String>,
+    domain: Option<String>,
+    langs: Vec<String>,
+}
+
+impl Prepared {
+    fn is_empty(&self) -> bool {
+        self.client.is_none() && self.domain.is_none() && self.langs.is_empty()
+    }
+}
+
+/// Which frontmatter value earned a signal's points.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SignalMatch {
+    pub key: &'static str,
+    /// The value as written, e.g. `[[Acme Corporation]]` or `en-US → nl-BE`.
+    pub value: String,
+    /// For languages: the code inside the value that matched.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tag: Option<String>,
+    /// For languages: the active code it matched.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub query: Option<String>,
+}
+
+impl std::fmt::Display for SignalMatch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.key, self.value)?;
+        if let (Some(tag), Some(q)) = (&self.tag, &self.query) {
+            write!(f, " ({tag} ~ {q})")?;
+        }
+        Ok(())
+    }
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Signals {
+    pub client: u32,
+    pub domain: u32,
+    pub language: u32,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Matched {
+    pub client: Option<SignalMatch>,
+    pub domain: Option<SignalMatch>,
+    pub language: Option<SignalMatch>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Score {
+    pub signals: Signals,
+    pub matched: Matched,
+}
+
+impl Score {
+    pub fn total(&self) -> u32 {
+        self.signals.client + self.signals.domain + self.signals.language
+    }
+}
+
+/// Two language codes match when equal (ignoring case), or when one is a
+/// bare primary subtag equal to the other's primary subtag.
+pub fn languages_match(a: &str, b: &str) -> bool {
+    let (a, b) = (a.trim(), b.trim());
+    if a.is_empty() || b.is_empty() {
+        return false;
+    }
+    if a.eq_ignore_ascii_case(b) {
+        return true;
+    }
+    let primary = |s: &str| s.split('-').next().unwrap_or(s).to_owned();
+    (!a.contains('-') && a.eq_ignore_ascii_case(&primary(b)))
+        || (!b.contains('-') && b.eq_ignore_ascii_case(&primary(a)))
+}
+
+fn first_match(values: &[KeyedValue], wanted: &Option<String>) -> Option<SignalMatch> {
+    let wanted = wanted.as_ref()?;
+    values
+        .iter()
+        .find(|v| &v.folded == wanted)
+        .map(|v| SignalMatch {
+            key: v.key,
+            value: v.raw.clone(),
+            tag: None,
+            query: None,
+        })
+}
+
+fn score_prepared(a: &Article, q: &Prepared) -> Score {
+    let mut s = Score::default();
+    if let Some(m) = first_match(&a.meta.clients, &q.client) {
+        s.signals.client = CLIENT_POINTS;
+        s.matched.client = Some(m);
+    }
+    if let Some(m) = first_match(&a.meta.domains, &q.domain) {
+        s.signals.domain = DOMAIN_POINTS;
+        s.matched.domain = Some(m);
+    }
+    'outer: for lv in &a.meta.languages {
+        for tag in &lv.tags {
+            for ql in &q.langs {
+                if languages_match(tag, ql) {
+                    s.signals.language = LANGUAGE_POINTS;
+                    s.matched.language = Some(SignalMatch {
+                        key: lv.key,
+                        value: lv.raw.clone(),
+                        tag: Some(tag.clone()),
+                        query: Some(ql.clone()),
+                    });
+                    break 'outer;
+                }
+            }
+        }
+    }
+    s
+}
+
+/// Score one article against a query.
+pub fn score(a: &Article, query: &Query) -> Score {
+    score_prepared(a, &query.prepare())
+}
+
+/// The §7 tie-break between equally scored articles: folder (01 first),
+/// `last_updated` newest first (missing or invalid dates last), file name by
+/// code point, then relative path.
+pub fn tie_break(a: &Article, b: &Article) -> Ordering {
+    a.folder
+        .cmp(&b.folder)
+        .then_with(
+            || match (a.meta.last_updated_date, b.meta.last_updated_date) {
+                (Some(x), Some(y)) => y.cmp(&x),
+                (Some(_), None) => Ordering::Less,
+                (None, Some(_)) => Ordering::Greater,
+                (None, None) => Ordering::Equal,
+            },
+        )
+        .then_with(|| a.file_name.cmp(&b.file_name))
+        .then_with(|| a.rel_path.cmp(&b.rel_path))
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Ranked {
+    pub id: ArticleId,
+    pub score: Score,
+}
+
+/// Every content article, best first.
+pub fn rank(bank: &Bank, query: &Query) -> Vec<Ranked> {
+    let q = query.prepare();
+    let order = bank.content_order();
+    let mut scored: Vec<Ranked> = order
+        .iter()
+        .map(|&id| Ranked {
+            id,
+            score: score_prepared(bank.article(id), &q),
+        })
+        .collect();
+    // Stable: equal scores keep the precomputed tie-break order.
+    scored.sort_by_key(|r| std::cmp::Reverse(r.score.total()));
+    scored
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::layout::Folder;
+    use crate::text::decode;
+
+    fn art(rel: &str, folder: Folder, fm: &str) -> Article {
+        Article::parse(
+            rel.into(),
+            folder,
+            decode(format!("---\n{fm}\n---\nbody\n").as_bytes()).unwrap(),
+        )
+    }
+
+    fn q(client: &str, domain: &str, src: &str, tgt: &str) -> Query {
+        let o = |s: &str| (!s.is_empty()).then(|| s.to_owned());
+        Query {
+            client: o(client),
+            domain: o(domain),
+            source_lang: o(src),
+            target_lang: o(tgt),
+        }
+    }
+
+    #[test]
+    fn language_code_rule() {
+        assert!(languages_match("en", "en-US"));
+        assert!(languages_match("EN", "en-GB"));
+        assert!(languages_match("en-us", "EN-US"));
+        assert!(!languages_match("en-GB", "en-US"));
+        assert!(!languages_match("en", "eng"));
+        assert!(!languages_match("", "en"));
+        assert!(languages_match("nl-BE", "nl"));
+    }
+
+    #[test]
+    fn exact_never_substring() {
+        let a = art(
+            "01_CLIENTS/N.md",
+            Folder::Clients,
+            "client: NotAcme Ltd\ndomain: Paralegal",
+        );
+        let s = score(&a, &q("Acme", "Legal", "", ""));
+        assert_eq!(s.total(), 0);
+    }
+
+    #[test]
+    fn all_signals_with_what_matched() {
+        let a = art(
+            "02_TERMINOLOGY/t.md",
+            Folder::Terminology,
+            "clients: [\"[[Acme Corporation|ACME]]\"]\ndomains: [\"[[Legal#Contracts]]\"]\nsource_lang: en-US\ntarget_lang: nl-BE",
+        );
+        let s = score(&a, &q("acme corporation", "[[legal]]", "en", "fr"));
+        assert_eq!(
+            s.signals,
+            Signals {
+                client: 3,
+                domain: 2,
+                language: 1
+            }
+        );
+        assert_eq!(s.matched.client.as_ref().unwrap().key, "clients");
+        assert_eq!(
+            s.matched.client.as_ref().unwrap().value,
+            "[[Acme Corporation|ACME]]"
+        );
+        let l = s.matched.language.unwrap();
+        assert_eq!(
+            (l.key, l.tag.as_deref(), l.query.as_deref()),
+            ("source_lang", Some("en-US"), Some("en"))
+        );
+    }
+
+    #[test]
+    fn language_point_is_given_once() {
+        let a = art(
+            "04_STYLE/s.md",
+            Folder::Style,
+            "languages: [\"en-US → nl-BE\", \"en->nl\"]\nlanguage_pair: en-US -> nl-BE",
+        );
+        assert_eq!(score(&a, &q("", "", "en-US", "nl-BE")).total(), 1);
+    }
+
+    #[test]
+    fn tie_break_order() {
+        let mut v = [
+            art("04_STYLE/a.md", Folder::Style, "last_updated: 2026-01-01"),
+            art("01_CLIENTS/b.md", Folder::Clients, "last_updated: bad"),
+            art(
+                "01_CLIENTS/c.md",
+                Folder::Clients,
+                "last_updated: 2025-01-01",
+            ),
+            art(
+                "01_CLIENTS/d.md",
+                Folder::Clients,
+                "last_updated: 2026-01-01",
+            ),
+            art("01_CLIENTS/a.md", Folder::Clients, ""),
+        ];
+        v.sort_by(tie_break);
+        let names: Vec<_> = v.iter().map(|a| a.rel_path.as_str()).collect();
+        assert_eq!(
+            names,
+            vec![
+                "01_CLIENTS/d.md",
+                "01_CLIENTS/c.md",
+                "01_CLIENTS/a.md",
+                "01_CLIENTS/b.md",
+                "04_STYLE/a.md"
+            ]
+        );
+    }
+
+    #[test]
+    fn file_name_order_is_by_code_point_with_extension() {
+        let mut v = [
+            art("02_TERMINOLOGY/Acme.md", Folder::Terminology, ""),
+            art("02_TERMINOLOGY/Acme Corp.md", Folder::Terminology, ""),
+            art("02_TERMINOLOGY/acme.md", Folder::Terminology, ""),
+        ];
+        v.sort_by(tie_break);
+        let names: Vec<_> = v.iter().map(|a| a.file_name.as_str()).collect();
+        assert_eq!(names, vec!["Acme Corp.md", "Acme.md", "acme.md"]);
+    }
+}
