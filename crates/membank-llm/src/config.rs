@@ -4,6 +4,7 @@
 //! never from the file itself, and live in [`ApiKey`] which never prints.
 
 use std::fmt;
+use std::path::PathBuf;
 use std::time::Duration;
 
 use serde::Deserialize;
@@ -179,6 +180,22 @@ impl LlmConfig {
         section.resolve(env)
     }
 
+    /// The per-user configuration: the config file if it exists (a missing
+    /// file means defaults), then the environment.
+    pub fn load() -> Result<LlmConfig, LlmError> {
+        let Some(path) = config_file_path() else {
+            return LlmConfig::from_env();
+        };
+        match std::fs::read_to_string(&path) {
+            Ok(text) => LlmConfig::from_toml_str(&text).map_err(|e| match e {
+                LlmError::Config(msg) => LlmError::Config(format!("{}: {msg}", path.display())),
+                other => other,
+            }),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => LlmConfig::from_env(),
+            Err(e) => Err(LlmError::Config(format!("{}: {e}", path.display()))),
+        }
+    }
+
     /// Configuration from the environment alone (no config file).
     pub fn from_env() -> Result<LlmConfig, LlmError> {
         LlmSection::default().resolve(&process_env)
@@ -219,6 +236,15 @@ impl LlmConfig {
             }),
             None => Ok(None),
         }
+    }
+}
+
+/// `MEMBANK_CONFIG` if set, else `membank/config.toml` in the platform's
+/// config folder (e.g. `~/.config` on Linux).
+pub fn config_file_path() -> Option<PathBuf> {
+    match std::env::var_os("MEMBANK_CONFIG") {
+        Some(p) if !p.is_empty() => Some(PathBuf::from(p)),
+        _ => dirs::config_dir().map(|d| d.join("membank").join("config.toml")),
     }
 }
 

@@ -2,8 +2,10 @@
 //! Anthropic streaming protocols, and a worker that runs calls for a
 //! synchronous UI loop.
 
+pub mod agents;
 pub mod client;
 pub mod config;
+pub mod documents;
 pub mod error;
 pub mod protocol;
 pub mod request;
