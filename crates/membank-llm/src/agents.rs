@@ -510,20 +510,25 @@ pub fn distill_timestamp(now: jiff::Timestamp) -> String {
     now.strftime("%Y%m%d-%H%M%S").to_string()
 }
 
-/// The reply as a proposed `### FILE:` block for review: one outer code
-/// fence around the whole reply is removed, and any `### FILE:` marker the
-/// model wrote itself is dropped so the note lands only at `target_path`.
-pub fn distill_proposal(prepared: &PreparedDistill, reply: &str) -> String {
+/// The note Distill proposes, from the model's reply: one outer code fence
+/// around the whole reply is removed, and any `### FILE:` marker the model
+/// wrote itself is dropped so the note lands only at the proposed path.
+pub fn distill_note(reply: &str) -> String {
     let body = strip_outer_fence(reply.trim());
     let body: String = body
         .lines()
         .filter(|l| !is_file_marker(l))
         .map(|l| format!("{l}\n"))
         .collect();
+    body.trim_start_matches('\n').to_string()
+}
+
+/// The note as a `### FILE:` block for review (spec §9).
+pub fn distill_proposal(prepared: &PreparedDistill, reply: &str) -> String {
     format!(
         "### FILE: {}\n{}",
         prepared.target_path,
-        body.trim_start_matches('\n')
+        distill_note(reply)
     )
 }
 

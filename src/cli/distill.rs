@@ -1,0 +1,97 @@
+//! `membank distill`: turns a document (text, Markdown, TMX, TBX) into a
+//! proposed inbox note. The note is printed as a `### FILE:` block for
+//! review; `--yes` writes it into `00_INBOX/`.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{Context as _, bail};
+use membank_core::text::sanitize_for_terminal;
+use membank_llm::agents;
+use membank_llm::documents::read_document;
+
+use super::common::{open_bank, safe};
+use super::llm_common::{self, AgentTemplate};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The memory bank folder.
+    bank: PathBuf,
+    /// The document to distill (.txt, .md, .tmx or .tbx).
+    file: PathBuf,
+    /// Write the note into 00_INBOX/ instead of only printing it.
+    #[arg(long)]
+    yes: bool,
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let bank = open_bank(&args.bank)?;
+    let document = read_document(&args.file)?;
+    let client = llm_common::client()?;
+    let template = llm_common::template(bank.root(), AgentTemplate::Distill);
+    let timestamp = agents::distill_timestamp(jiff::Timestamp::now());
+    let prepared = agents::prepare_distill(&template, &document, &timestamp);
+    let mut what = document.kind.label().to_string();
+    if document.entries > 0 {
+        what.push_str(&format!(", {} entries", document.entries));
+    }
+    eprintln!(
+        "membank: distilling {} ({what}) with {}",
+        safe(&document.file_name),
+        llm_common::describe_provider(&client)
+    );
+    if prepared.input_truncated {
+        eprintln!(
+            "membank: the document is long; only its first {} characters are sent",
+            agents::DISTILL_INPUT_CAP
+        );
+    }
+    let reply = llm_common::run(&client, &prepared.request, false)?;
+    if !reply.complete {
+        eprintln!("membank: no note proposed because the reply is incomplete");
+        return Ok(ExitCode::from(1));
+    }
+    let note = agents::distill_note(&reply.text);
+    if note.trim().is_empty() {
+        bail!("the model returned an empty note");
+    }
+    let mut stdout = std::io::stdout().lock();
+    writeln!(stdout, "### FILE: {}", safe(&prepared.target_path))?;
+    write!(stdout, "{}", sanitize_for_terminal(&note, true))?;
+    stdout.flush()?;
+    if args.yes {
+        write_new_note(bank.root(), &prepared.target_path, &note)?;
+        eprintln!("membank: wrote {}", safe(&prepared.target_path));
+    } else {
+        eprintln!("membank: not written; run again with --yes to add it to 00_INBOX/");
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Writes a new file inside the bank atomically (sibling temporary file,
+/// then rename), refusing to replace an existing one.
+fn write_new_note(root: &Path, rel_path: &str, content: &str) -> anyhow::Result<()> {
+    let target = root.join(rel_path);
+    let dir = target
+        .parent()
+        .context("the note path has no folder")?
+        .to_path_buf();
+    std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+    if target.exists() {
+        bail!("{} already exists; not replacing it", target.display());
+    }
+    let file_name = target
+        .file_name()
+        .context("the note path has no file name")?
+        .to_string_lossy()
+        .into_owned();
+    let temp = dir.join(format!(".{file_name}.tmp"));
+    std::fs::write(&temp, content.as_bytes())
+        .with_context(|| format!("writing {}", temp.display()))?;
+    std::fs::rename(&temp, &target).with_context(|| {
+        let _ = std::fs::remove_file(&temp);
+        format!("moving the note into place at {}", target.display())
+    })?;
+    Ok(())
+}

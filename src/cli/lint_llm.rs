@@ -1,0 +1,96 @@
+//! `membank lint --llm`: the Health Check agent. The model gets the
+//! deterministic findings and the §12 snapshot; its review (possibly with
+//! `### FILE:` fixes, for `membank blocks`) is printed.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::bail;
+use membank_core::bank::{Bank, Resolution};
+use membank_core::snapshot::{self, DEFAULT_CAP};
+use membank_llm::agents;
+
+use super::common::{open_bank, safe};
+use super::llm_common::{self, AgentTemplate};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The memory bank folder.
+    bank: PathBuf,
+    /// Send the bank to the configured model for review.
+    #[arg(long)]
+    llm: bool,
+    /// Snapshot character cap; whole articles only. 0 means no cap.
+    #[arg(long, default_value_t = DEFAULT_CAP)]
+    cap: usize,
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if !args.llm {
+        bail!(
+            "`membank lint` runs the Health Check agent and needs --llm; \
+             `membank check` runs the local checks without a model"
+        );
+    }
+    let bank = open_bank(&args.bank)?;
+    let client = llm_common::client()?;
+    let template = llm_common::template(bank.root(), AgentTemplate::Lint);
+    let snap = snapshot::build(&bank, args.cap);
+    let findings = findings_summary(&bank);
+    let prepared = agents::prepare_lint(&template, &findings, &snap);
+    eprintln!(
+        "membank: health check with {}",
+        llm_common::describe_provider(&client)
+    );
+    eprintln!(
+        "membank: snapshot: {} article(s), {} characters{}",
+        prepared.snapshot_articles,
+        snap.chars,
+        if prepared.truncated {
+            format!(
+                ", truncated at {} characters: {} article(s) left out",
+                snap.cap,
+                prepared.omitted.len()
+            )
+        } else {
+            String::new()
+        }
+    );
+    for path in &prepared.omitted {
+        eprintln!("  left out  {}", safe(path));
+    }
+    let reply = llm_common::run(&client, &prepared.request, true)?;
+    Ok(llm_common::exit_code(&reply))
+}
+
+/// What the local read side already knows is wrong: unreadable files and
+/// links that resolve to nothing or to several articles.
+fn findings_summary(bank: &Bank) -> String {
+    let mut out = String::new();
+    for p in &bank.problems {
+        match p.line {
+            Some(line) => out.push_str(&format!("- {}:{line}: {}\n", p.path, p.message)),
+            None => out.push_str(&format!("- {}: {}\n", p.path, p.message)),
+        }
+    }
+    for id in bank.content_ids() {
+        let article = bank.article(id);
+        for (link, resolution) in bank.outgoing(id) {
+            match resolution {
+                Resolution::Dead => out.push_str(&format!(
+                    "- {}:{}: [[{}]] does not resolve to any article\n",
+                    article.rel_path, link.line, link.target
+                )),
+                Resolution::Ambiguous(ids) => out.push_str(&format!(
+                    "- {}:{}: [[{}]] matches {} articles\n",
+                    article.rel_path,
+                    link.line,
+                    link.target,
+                    ids.len()
+                )),
+                Resolution::One(_) => {}
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,140 @@
+//! What the LLM-backed subcommands share: the provider connection from the
+//! config file and environment, the agent templates, and streaming a reply
+//! to the terminal.
+
+use std::io::Write;
+use std::path::Path;
+use std::process::ExitCode;
+
+use anyhow::Context as _;
+use membank_core::text::sanitize_for_terminal;
+use membank_llm::{ChatRequest, LlmClient, LlmConfig, Reply, StreamEvent};
+
+/// The configured provider, with its key looked up now so that a missing
+/// key is reported before any work is done.
+pub fn client() -> anyhow::Result<LlmClient> {
+    let config = LlmConfig::load()?;
+    Ok(LlmClient::new(config)?)
+}
+
+/// The agents' template files (spec §13.1).
+#[derive(Clone, Copy)]
+pub enum AgentTemplate {
+    Query,
+    Translate,
+    Lint,
+    Distill,
+}
+
+impl AgentTemplate {
+    fn file_name(self) -> &'static str {
+        match self {
+            AgentTemplate::Query => "query.md",
+            AgentTemplate::Translate => "translate_with_memory_bank.md",
+            AgentTemplate::Lint => "lint.md",
+            AgentTemplate::Distill => "distill.md",
+        }
+    }
+
+    fn fallback(self) -> &'static str {
+        match self {
+            AgentTemplate::Query => {
+                "Answer the translator's question from the memory bank articles below. \
+                 Cite the articles you use with [[wikilinks]]. If the articles do not \
+                 answer the question, say so instead of guessing."
+            }
+            AgentTemplate::Translate => {
+                "Translate the text using the memory bank articles below: follow the \
+                 client's approved terminology and style rules, and never use a rejected \
+                 term."
+            }
+            AgentTemplate::Lint => {
+                "Review this memory bank for conflicting terminology, dead links, orphaned \
+                 articles, missing frontmatter and stale information. Report each problem \
+                 with the file it is in. Propose fixes as `### FILE:` blocks with complete \
+                 file contents."
+            }
+            AgentTemplate::Distill => {
+                "Distill the document into a Markdown note for the memory bank inbox: the \
+                 clients, domains, language pairs, terminology decisions and style rules it \
+                 contains, with the source wording quoted where it matters."
+            }
+        }
+    }
+}
+
+/// The bank's own template if it has one (spec §13), else the built-in text.
+pub fn template(bank_root: &Path, agent: AgentTemplate) -> String {
+    let path = bank_root.join("06_TEMPLATES").join(agent.file_name());
+    match std::fs::read(&path) {
+        Ok(bytes) => match membank_core::text::decode(&bytes) {
+            Ok(decoded) => decoded.text,
+            Err(e) => {
+                eprintln!(
+                    "membank: warning: {}: {e}; using the built-in template",
+                    path.display()
+                );
+                agent.fallback().to_string()
+            }
+        },
+        Err(_) => agent.fallback().to_string(),
+    }
+}
+
+/// Runs one request, printing the reply to stdout as it arrives when
+/// `echo` is set; retries and errors go to stderr.
+pub fn run(client: &LlmClient, request: &ChatRequest, echo: bool) -> anyhow::Result<Reply> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("starting the network runtime")?;
+    let cancel = membank_llm::CancelHandle::new();
+    // The handle, not a lock: the callback must be `Send`.
+    let mut stdout = std::io::stdout();
+    let reply = runtime.block_on(client.chat(request, &cancel, &mut |event| match event {
+        StreamEvent::Delta(piece) => {
+            if echo {
+                let _ = write!(stdout, "{}", sanitize_for_terminal(&piece, true));
+                let _ = stdout.flush();
+            }
+        }
+        StreamEvent::Retrying {
+            attempt,
+            wait,
+            reason,
+        } => eprintln!(
+            "membank: retry {attempt} in {:.1}s: {}",
+            wait.as_secs_f32(),
+            sanitize_for_terminal(&reason, false)
+        ),
+        StreamEvent::Error(e) => {
+            if echo {
+                let _ = writeln!(stdout);
+            }
+            eprintln!("membank: {}", sanitize_for_terminal(&e.to_string(), false));
+        }
+        StreamEvent::Done { complete, text } => {
+            if echo && !text.is_empty() && !text.ends_with('\n') {
+                let _ = writeln!(stdout);
+            }
+            if echo && !complete && !text.is_empty() {
+                eprintln!("membank: the reply above is incomplete");
+            }
+        }
+    }));
+    Ok(reply)
+}
+
+/// 0 for a complete reply, 1 for an incomplete or failed one.
+pub fn exit_code(reply: &Reply) -> ExitCode {
+    if reply.complete {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
+}
+
+/// One line naming the provider, for stderr.
+pub fn describe_provider(client: &LlmClient) -> String {
+    sanitize_for_terminal(&client.config().summary(), false)
+}
