@@ -111,6 +111,8 @@ impl std::fmt::Debug for LlmClient {
 #[derive(Clone, Copy)]
 struct PreparedCall<'a> {
     url: &'a str,
+    /// `url` without credentials, for messages.
+    shown_url: &'a str,
     headers: &'a HeaderMap,
     body: &'a [u8],
     request: &'a ChatRequest,
@@ -214,6 +216,7 @@ impl LlmClient {
         on_event: &mut (dyn FnMut(StreamEvent) + Send),
     ) -> Reply {
         let url = self.endpoint();
+        let shown_url = crate::config::redact_userinfo(&url);
         let body = match serde_json::to_vec(&protocol::request_body(
             self.config.provider,
             &self.config.model,
@@ -230,6 +233,7 @@ impl LlmClient {
         loop {
             let call = PreparedCall {
                 url: &url,
+                shown_url: &shown_url,
                 headers: &headers,
                 body: &body,
                 request,
@@ -310,14 +314,15 @@ impl LlmClient {
         on_event: &mut (dyn FnMut(StreamEvent) + Send),
     ) -> Attempt {
         let PreparedCall {
-            url,
+            url: request_url,
+            shown_url: url,
             headers,
             body,
             request,
         } = *call;
         let send = self
             .http
-            .post(url)
+            .post(request_url)
             .headers(headers.clone())
             .body(body.to_vec())
             .send();

@@ -122,7 +122,7 @@ impl fmt::Debug for ApiKey {
 }
 
 /// Everything needed to reach one model.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Clone, PartialEq)]
 pub struct LlmConfig {
     pub provider: Provider,
     pub model: String,
@@ -139,6 +139,41 @@ pub struct LlmConfig {
     pub backoff_base: Duration,
     /// Upper bound on any single wait, including a server's `Retry-After`.
     pub max_retry_wait: Duration,
+}
+
+impl fmt::Debug for LlmConfig {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // The command is shown only as set or not: some people put the key
+        // itself in it (`echo sk-...`).
+        f.debug_struct("LlmConfig")
+            .field("provider", &self.provider)
+            .field("model", &self.model)
+            .field("base_url", &redact_userinfo(&self.base_url))
+            .field(
+                "api_key_command",
+                &self.api_key_command.as_ref().map(|_| "<set>"),
+            )
+            .field("timeout", &self.timeout)
+            .field("connect_timeout", &self.connect_timeout)
+            .field("max_retries", &self.max_retries)
+            .field("backoff_base", &self.backoff_base)
+            .field("max_retry_wait", &self.max_retry_wait)
+            .finish()
+    }
+}
+
+/// The URL with any `user:password@` part replaced, for messages.
+pub fn redact_userinfo(url: &str) -> String {
+    let Some(scheme_end) = url.find("://").map(|i| i + 3) else {
+        return url.to_string();
+    };
+    let authority_end = url[scheme_end..]
+        .find('/')
+        .map_or(url.len(), |i| scheme_end + i);
+    match url[scheme_end..authority_end].rfind('@') {
+        Some(at) => format!("{}***@{}", &url[..scheme_end], &url[scheme_end + at + 1..]),
+        None => url.to_string(),
+    }
 }
 
 impl LlmConfig {
@@ -160,9 +195,19 @@ impl LlmConfig {
     /// Reads the `[llm]` table of a whole config file (absent table: defaults),
     /// then applies the `MEMBANK_*` variables of the process environment.
     pub fn from_toml_str(file_text: &str) -> Result<LlmConfig, LlmError> {
-        let table: toml::Table = file_text
-            .parse()
-            .map_err(|e: toml::de::Error| LlmError::Config(format!("config file: {e}")))?;
+        // Errors quote neither the offending line nor values: a misplaced
+        // key could be on that line.
+        let table: toml::Table = file_text.parse().map_err(|e: toml::de::Error| {
+            let line = e
+                .span()
+                .map(|span| membank_core::text::line_of(file_text, span.start))
+                .map(|n| format!(" line {n}"))
+                .unwrap_or_default();
+            LlmError::Config(format!(
+                "config file{line}: {}",
+                hide_quoted(e.message().trim())
+            ))
+        })?;
         Self::from_table(&table, &process_env)
     }
 
@@ -174,8 +219,24 @@ impl LlmConfig {
     ) -> Result<LlmConfig, LlmError> {
         let section = match file.get("llm") {
             None => LlmSection::default(),
-            Some(value) => LlmSection::deserialize(value.clone())
-                .map_err(|e| LlmError::Config(format!("[llm] table: {e}")))?,
+            Some(value) => {
+                if let Some(table) = value.as_table() {
+                    let secret_like = table
+                        .keys()
+                        .find(|k| k.as_str() != "api_key_command" && k.contains("key"));
+                    if let Some(name) = secret_like {
+                        return Err(LlmError::Config(format!(
+                            "[llm] table: `{}` is not read from the config file; keys come \
+                             only from OPENAI_API_KEY / ANTHROPIC_API_KEY or \
+                             `api_key_command`. Remove it from the file.",
+                            membank_core::text::sanitize_for_terminal(name, false)
+                        )));
+                    }
+                }
+                LlmSection::deserialize(value.clone()).map_err(|e| {
+                    LlmError::Config(format!("[llm] table: {}", hide_quoted(&e.to_string())))
+                })?
+            }
         };
         section.resolve(env)
     }
@@ -207,7 +268,7 @@ impl LlmConfig {
             "{} · {} · {}",
             self.provider.id(),
             self.model,
-            self.base_url
+            redact_userinfo(&self.base_url)
         )
     }
 
@@ -324,6 +385,23 @@ fn guess_provider(env: &dyn Fn(&str) -> Option<String>) -> Provider {
     }
 }
 
+/// Replaces every double-quoted value in an error message with `"…"`.
+fn hide_quoted(message: &str) -> String {
+    let mut out = String::new();
+    let mut parts = message.split('"');
+    if let Some(first) = parts.next() {
+        out.push_str(first);
+    }
+    for (i, part) in parts.enumerate() {
+        if i % 2 == 0 {
+            out.push_str("\"…\"");
+        } else {
+            out.push_str(part);
+        }
+    }
+    membank_core::text::sanitize_for_terminal(out.trim(), false)
+}
+
 fn positive_secs(name: &str, secs: u64) -> Result<Duration, LlmError> {
     if secs == 0 {
         Err(LlmError::Config(format!("{name} must be at least 1")))
@@ -334,6 +412,11 @@ fn positive_secs(name: &str, secs: u64) -> Result<Duration, LlmError> {
 
 fn normalise_base_url(url: &str) -> Result<String, LlmError> {
     let url = url.trim().trim_end_matches('/');
+    if url.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        return Err(LlmError::Config(
+            "the base URL contains spaces or control characters".into(),
+        ));
+    }
     if !(url.starts_with("http://") || url.starts_with("https://")) {
         return Err(LlmError::Config(format!(
             "base URL `{}` must start with http:// or https://",
@@ -479,6 +562,28 @@ mod tests {
     }
 
     #[test]
+    fn config_errors_never_repeat_values() {
+        for text in [
+            "[llm]\nmodel = \"sk-SECRET123\n",
+            "[llm]\nmax_retries = \"sk-SECRET123\"\n",
+            "[llm]\napi_key = \"sk-SECRET123\"\n",
+            "[llm]\nopenai_key = \"sk-SECRET123\"\n",
+        ] {
+            let e = file_error(text);
+            let shown = format!("{e} {e:?}");
+            assert!(!shown.contains("SECRET"), "{shown}");
+        }
+        let e = file_error("[llm]\napi_key = \"x\"\n");
+        assert!(e.to_string().contains("ANTHROPIC_API_KEY"), "{e}");
+        let e = file_error("\n\n[llm\n");
+        assert!(e.to_string().contains("line 3"), "{e}");
+    }
+
+    fn file_error(text: &str) -> LlmError {
+        LlmConfig::from_toml_str(text).unwrap_err()
+    }
+
+    #[test]
     fn key_from_env_and_missing_key_message() {
         let c = LlmConfig::for_provider(Provider::Anthropic);
         let key = c
@@ -497,6 +602,13 @@ mod tests {
         let key = ApiKey::new("sk-very-secret");
         let shown = format!("{key:?}");
         assert!(!shown.contains("sk-very-secret"));
+        let mut c = LlmConfig::for_provider(Provider::OpenAi);
+        c.api_key_command = Some("echo sk-very-secret".into());
+        c.base_url = "https://user:sk-pass@proxy.example/v1".into();
+        let shown = format!("{c:?} {}", c.summary());
+        assert!(!shown.contains("sk-very-secret"), "{shown}");
+        assert!(!shown.contains("sk-pass"), "{shown}");
+        assert!(shown.contains("https://***@proxy.example/v1"), "{shown}");
     }
 
     #[cfg(unix)]
