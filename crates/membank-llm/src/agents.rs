@@ -569,6 +569,8 @@ fn safe_stem(stem: &str) -> String {
             }
         })
         .collect();
+    // Long names would push the file name past common 255-byte limits.
+    let cleaned: String = cleaned.chars().take(80).collect();
     let cleaned = cleaned.trim().trim_matches('.');
     if cleaned.is_empty() {
         "document".to_string()
@@ -600,6 +602,13 @@ mod tests {
             distill_proposal(&prepared, reply),
             "### FILE: 00_INBOX/distilled_Client brief_ v2__20260408-171055.md\n# Notes\n- naleving\n"
         );
+    }
+
+    #[test]
+    fn distill_names_stay_short_and_safe() {
+        assert_eq!(safe_stem(".."), "document");
+        assert_eq!(safe_stem("a/b\\c"), "a_b_c");
+        assert_eq!(safe_stem(&"x".repeat(300)).chars().count(), 80);
     }
 
     #[test]
