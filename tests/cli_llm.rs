@@ -295,6 +295,18 @@ fn distill_proposes_a_note_and_writes_it_only_with_yes() {
         user.contains("[en-US] compliance ⇄ [nl-BE] naleving"),
         "{user}"
     );
+    // No override in this bank: the bundled template is used.
+    assert_eq!(
+        sent["system"].as_str().unwrap(),
+        membank_core::templates::Agent::Distill
+            .bundled_text()
+            .trim_end()
+    );
+    let proposed_path = first_line.trim_start_matches("### FILE: ");
+    assert!(
+        user.contains(&format!("Path for the note: {proposed_path}")),
+        "{user}"
+    );
 
     let out = membank(&server, &["distill", root, doc, "--yes"], "");
     assert_eq!(out.code, 0, "{}", out.stderr);

@@ -5,11 +5,12 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use membank_core::budget::{BudgetOptions, DEFAULT_BUDGET};
+use membank_core::templates::Agent;
 use membank_llm::agents::{self, PreparedChat};
 
 use super::common::{open_bank, safe};
 use super::context::QueryArgs;
-use super::llm_common::{self, AgentTemplate};
+use super::llm_common;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -30,7 +31,7 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let bank = open_bank(&args.bank)?;
     let client = llm_common::client()?;
-    let template = llm_common::template(bank.root(), AgentTemplate::Query);
+    let template = llm_common::template(bank.root(), Agent::Query);
     let budget = BudgetOptions {
         budget: args.budget,
         include_unscored: args.include_unscored,

@@ -6,13 +6,16 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use anyhow::{Context as _, bail};
+use anyhow::bail;
+use membank_core::templates::Agent;
 use membank_core::text::sanitize_for_terminal;
+use membank_core::{atomic, pathsafe};
 use membank_llm::agents;
 use membank_llm::documents::read_document;
 
 use super::common::{open_bank, safe};
-use super::llm_common::{self, AgentTemplate};
+use super::context::QueryArgs;
+use super::llm_common;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -23,15 +26,22 @@ pub struct Args {
     /// Write the note into 00_INBOX/ instead of only printing it.
     #[arg(long)]
     yes: bool,
+    /// What the document is about, when known (passed on to the model).
+    #[command(flatten)]
+    query: QueryArgs,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let bank = open_bank(&args.bank)?;
     let document = read_document(&args.file)?;
     let client = llm_common::client()?;
-    let template = llm_common::template(bank.root(), AgentTemplate::Distill);
-    let timestamp = agents::distill_timestamp(jiff::Timestamp::now());
-    let prepared = agents::prepare_distill(&template, &document, &timestamp);
+    let template = llm_common::template(bank.root(), Agent::Distill);
+    let prepared = agents::prepare_distill(
+        &template,
+        &document,
+        &args.query.to_query(),
+        jiff::Timestamp::now(),
+    );
     let mut what = document.kind.label().to_string();
     if document.entries > 0 {
         what.push_str(&format!(", {} entries", document.entries));
@@ -69,29 +79,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Writes a new file inside the bank atomically (sibling temporary file,
-/// then rename), refusing to replace an existing one.
+/// Writes the note through the core's checked, atomic writer, refusing to
+/// replace a file that is already there.
 fn write_new_note(root: &Path, rel_path: &str, content: &str) -> anyhow::Result<()> {
-    let target = root.join(rel_path);
-    let dir = target
-        .parent()
-        .context("the note path has no folder")?
-        .to_path_buf();
-    std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
-    if target.exists() {
-        bail!("{} already exists; not replacing it", target.display());
+    let path =
+        pathsafe::validate(rel_path).map_err(|r| anyhow::anyhow!("{}: {r}", safe(rel_path)))?;
+    if path.join_to(root).exists() {
+        bail!("{} already exists; not replacing it", safe(rel_path));
     }
-    let file_name = target
-        .file_name()
-        .context("the note path has no file name")?
-        .to_string_lossy()
-        .into_owned();
-    let temp = dir.join(format!(".{file_name}.tmp"));
-    std::fs::write(&temp, content.as_bytes())
-        .with_context(|| format!("writing {}", temp.display()))?;
-    std::fs::rename(&temp, &target).with_context(|| {
-        let _ = std::fs::remove_file(&temp);
-        format!("moving the note into place at {}", target.display())
-    })?;
+    atomic::write_article(root, &path, content)?;
     Ok(())
 }

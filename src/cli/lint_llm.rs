@@ -8,10 +8,11 @@ use std::process::ExitCode;
 use anyhow::bail;
 use membank_core::bank::{Bank, Resolution};
 use membank_core::snapshot::{self, DEFAULT_CAP};
+use membank_core::templates::Agent;
 use membank_llm::agents;
 
 use super::common::{open_bank, safe};
-use super::llm_common::{self, AgentTemplate};
+use super::llm_common;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -34,7 +35,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let bank = open_bank(&args.bank)?;
     let client = llm_common::client()?;
-    let template = llm_common::template(bank.root(), AgentTemplate::Lint);
+    let template = llm_common::template(bank.root(), Agent::Lint);
     let snap = snapshot::build(&bank, args.cap);
     let findings = findings_summary(&bank);
     let prepared = agents::prepare_lint(&template, &findings, &snap);

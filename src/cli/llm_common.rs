@@ -7,6 +7,7 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use anyhow::Context as _;
+use membank_core::templates::{self, Agent};
 use membank_core::text::sanitize_for_terminal;
 use membank_llm::{ChatRequest, LlmClient, LlmConfig, Reply, StreamEvent};
 
@@ -17,68 +18,17 @@ pub fn client() -> anyhow::Result<LlmClient> {
     Ok(LlmClient::new(config)?)
 }
 
-/// The agents' template files (spec §13.1).
-#[derive(Clone, Copy)]
-pub enum AgentTemplate {
-    Query,
-    Translate,
-    Lint,
-    Distill,
-}
-
-impl AgentTemplate {
-    fn file_name(self) -> &'static str {
-        match self {
-            AgentTemplate::Query => "query.md",
-            AgentTemplate::Translate => "translate_with_memory_bank.md",
-            AgentTemplate::Lint => "lint.md",
-            AgentTemplate::Distill => "distill.md",
-        }
+/// The template an agent uses: the bank's override, else the bundled copy
+/// (spec §13). A warning is printed when an override exists but is unusable.
+pub fn template(bank_root: &Path, agent: Agent) -> String {
+    let template = templates::resolve(bank_root, agent);
+    if let Some(warning) = &template.warning {
+        eprintln!(
+            "membank: warning: {}",
+            sanitize_for_terminal(warning, false)
+        );
     }
-
-    fn fallback(self) -> &'static str {
-        match self {
-            AgentTemplate::Query => {
-                "Answer the translator's question from the memory bank articles below. \
-                 Cite the articles you use with [[wikilinks]]. If the articles do not \
-                 answer the question, say so instead of guessing."
-            }
-            AgentTemplate::Translate => {
-                "Translate the text using the memory bank articles below: follow the \
-                 client's approved terminology and style rules, and never use a rejected \
-                 term."
-            }
-            AgentTemplate::Lint => {
-                "Review this memory bank for conflicting terminology, dead links, orphaned \
-                 articles, missing frontmatter and stale information. Report each problem \
-                 with the file it is in. Propose fixes as `### FILE:` blocks with complete \
-                 file contents."
-            }
-            AgentTemplate::Distill => {
-                "Distill the document into a Markdown note for the memory bank inbox: the \
-                 clients, domains, language pairs, terminology decisions and style rules it \
-                 contains, with the source wording quoted where it matters."
-            }
-        }
-    }
-}
-
-/// The bank's own template if it has one (spec §13), else the built-in text.
-pub fn template(bank_root: &Path, agent: AgentTemplate) -> String {
-    let path = bank_root.join("06_TEMPLATES").join(agent.file_name());
-    match std::fs::read(&path) {
-        Ok(bytes) => match membank_core::text::decode(&bytes) {
-            Ok(decoded) => decoded.text,
-            Err(e) => {
-                eprintln!(
-                    "membank: warning: {}: {e}; using the built-in template",
-                    path.display()
-                );
-                agent.fallback().to_string()
-            }
-        },
-        Err(_) => agent.fallback().to_string(),
-    }
+    template.text
 }
 
 /// Runs one request, printing the reply to stdout as it arrives when

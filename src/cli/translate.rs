@@ -7,12 +7,13 @@ use std::process::ExitCode;
 
 use anyhow::{Context as _, bail};
 use membank_core::budget::{BudgetOptions, DEFAULT_BUDGET};
+use membank_core::templates::Agent;
 use membank_llm::agents;
 
 use super::ask::report_context;
 use super::common::open_bank;
 use super::context::QueryArgs;
-use super::llm_common::{self, AgentTemplate};
+use super::llm_common;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -42,7 +43,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         bail!("nothing to translate: standard input is empty");
     }
     let client = llm_common::client()?;
-    let template = llm_common::template(bank.root(), AgentTemplate::Translate);
+    let template = llm_common::template(bank.root(), Agent::Translate);
     let budget = BudgetOptions {
         budget: args.budget,
         include_unscored: args.include_unscored,

@@ -467,18 +467,36 @@ pub struct PreparedDistill {
     pub input_truncated: bool,
 }
 
-/// Distill: the template and the document's text. `timestamp` is
-/// `YYYYMMDD-HHMMSS` (see [`distill_timestamp`]).
-pub fn prepare_distill(template: &str, document: &Document, timestamp: &str) -> PreparedDistill {
+/// Distill: the template, the proposed path, today's date, the settings
+/// the translator gave (if any) and the document's text. `now` names the
+/// note (`YYYYMMDD-HHMMSS`, UTC, the suffix style of spec §11).
+pub fn prepare_distill(
+    template: &str,
+    document: &Document,
+    query: &Query,
+    now: jiff::Timestamp,
+) -> PreparedDistill {
     let (text, input_truncated) = match document.text.char_indices().nth(DISTILL_INPUT_CAP) {
         Some((cut, _)) => (&document.text[..cut], true),
         None => (document.text.as_str(), false),
     };
+    let target_path = format!(
+        "00_INBOX/distilled_{}_{}.md",
+        safe_stem(&document.stem),
+        now.strftime("%Y%m%d-%H%M%S")
+    );
     let mut user = format!(
-        "Document: {} ({}",
+        "Path for the note: {target_path}\nToday's date: {}\n",
+        now.strftime("%Y-%m-%d")
+    );
+    if !query.is_empty() {
+        user.push_str(&settings_lines(query));
+    }
+    user.push_str(&format!(
+        "\nDocument: {} ({}",
         document.file_name,
         document.kind.label()
-    );
+    ));
     if document.entries > 0 {
         user.push_str(&format!(", {} entries", document.entries));
     }
@@ -497,17 +515,9 @@ pub fn prepare_distill(template: &str, document: &Document, timestamp: &str) -> 
             max_tokens: WRITER_MAX_TOKENS,
             temperature: None,
         },
-        target_path: format!(
-            "00_INBOX/distilled_{}_{timestamp}.md",
-            safe_stem(&document.stem)
-        ),
+        target_path,
         input_truncated,
     }
-}
-
-/// `YYYYMMDD-HHMMSS` in UTC, the suffix style of spec §11.
-pub fn distill_timestamp(now: jiff::Timestamp) -> String {
-    now.strftime("%Y%m%d-%H%M%S").to_string()
 }
 
 /// The note Distill proposes, from the model's reply: one outer code fence
@@ -587,7 +597,12 @@ mod tests {
     #[test]
     fn distill_target_path_and_proposal() {
         let doc = parse_document("Client brief: v2?.md", b"# Brief\nUse naleving.\n").unwrap();
-        let prepared = prepare_distill("Distill this.", &doc, "20260408-171055");
+        let now: jiff::Timestamp = "2026-04-08T17:10:55Z".parse().unwrap();
+        let query = Query {
+            client: Some("Acme".into()),
+            ..Query::default()
+        };
+        let prepared = prepare_distill("Distill this.", &doc, &query, now);
         assert_eq!(
             prepared.target_path,
             "00_INBOX/distilled_Client brief_ v2__20260408-171055.md"
@@ -609,12 +624,6 @@ mod tests {
         assert_eq!(safe_stem(".."), "document");
         assert_eq!(safe_stem("a/b\\c"), "a_b_c");
         assert_eq!(safe_stem(&"x".repeat(300)).chars().count(), 80);
-    }
-
-    #[test]
-    fn distill_timestamp_format() {
-        let t: jiff::Timestamp = "2026-04-08T17:10:55Z".parse().unwrap();
-        assert_eq!(distill_timestamp(t), "20260408-171055");
     }
 
     #[test]
