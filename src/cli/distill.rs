@@ -1,4 +1,4 @@
-//! `membank distill`: turns a document (text, Markdown, TMX, TBX) into a
+//! `membank distill`: turns a document (text, Markdown, TMX, TBX, DOCX) into a
 //! proposed inbox note. The note is printed as a `### FILE:` block for
 //! review; `--yes` writes it into `00_INBOX/`.
 
@@ -21,7 +21,7 @@ use super::llm_common;
 pub struct Args {
     /// The memory bank folder.
     bank: PathBuf,
-    /// The document to distill (.txt, .md, .tmx or .tbx).
+    /// The document to distill (.txt, .md, .tmx, .tbx or .docx).
     file: PathBuf,
     /// Write the note into 00_INBOX/ instead of only printing it.
     #[arg(long)]

@@ -1,7 +1,8 @@
 //! Source documents for Distill, reduced to text a model can read: plain
 //! text and Markdown as they are, TMX translation units and TBX term
-//! entries as one line each. DOCX and PDF are refused with a message that
-//! says how to convert them.
+//! entries as one line each, Word (DOCX) documents as their paragraphs.
+//! PDF and older formats are refused with a message that says how to
+//! convert them.
 
 use std::fmt;
 use std::path::Path;
@@ -16,6 +17,8 @@ pub enum DocumentKind {
     Tmx,
     /// TermBase eXchange.
     Tbx,
+    /// Word (Office Open XML).
+    Docx,
 }
 
 impl DocumentKind {
@@ -25,6 +28,7 @@ impl DocumentKind {
             DocumentKind::Markdown => "Markdown",
             DocumentKind::Tmx => "TMX translation memory",
             DocumentKind::Tbx => "TBX termbase",
+            DocumentKind::Docx => "Word document",
         }
     }
 
@@ -39,7 +43,8 @@ impl DocumentKind {
             "md" | "markdown" => Ok(DocumentKind::Markdown),
             "tmx" => Ok(DocumentKind::Tmx),
             "tbx" => Ok(DocumentKind::Tbx),
-            "docx" | "doc" | "pdf" | "odt" | "rtf" => Err(DocumentError::new(
+            "docx" => Ok(DocumentKind::Docx),
+            "doc" | "pdf" | "odt" | "rtf" => Err(DocumentError::new(
                 name,
                 format!(
                     "{} files are not read directly; save the document as plain text or \
@@ -49,7 +54,9 @@ impl DocumentKind {
             )),
             other => Err(DocumentError::new(
                 name,
-                format!("unsupported file type `.{other}` (supported: .txt, .md, .tmx, .tbx)"),
+                format!(
+                    "unsupported file type `.{other}` (supported: .txt, .md, .tmx, .tbx, .docx)"
+                ),
             )),
         }
     }
@@ -112,9 +119,17 @@ pub fn read_document(path: &Path) -> Result<Document, DocumentError> {
 /// Converts a document's bytes; `file_name` decides the kind.
 pub fn parse_document(file_name: &str, bytes: &[u8]) -> Result<Document, DocumentError> {
     let kind = DocumentKind::from_file_name(file_name)?;
-    let text = decode_text(bytes).map_err(|m| DocumentError::new(file_name, m))?;
+    let text = if kind == DocumentKind::Docx {
+        docx_xml(bytes).map_err(|m| DocumentError::new(file_name, m))?
+    } else {
+        decode_text(bytes).map_err(|m| DocumentError::new(file_name, m))?
+    };
     let (text, entries) = match kind {
         DocumentKind::PlainText | DocumentKind::Markdown => (text, 0),
+        DocumentKind::Docx => (
+            parse_docx(&text).map_err(|m| DocumentError::new(file_name, m))?,
+            0,
+        ),
         DocumentKind::Tmx => {
             let units = parse_tmx(&text).map_err(|m| DocumentError::new(file_name, m))?;
             (render_tmx(&units), units.len())
@@ -169,6 +184,62 @@ fn decode_text(bytes: &[u8]) -> Result<String, String> {
         }
     };
     Ok(text.replace("\r\n", "\n"))
+}
+
+/// The most of `word/document.xml` that is read: a guard against archives
+/// that inflate to far more than any real document.
+const MAX_DOCX_XML: u64 = 64 * 1024 * 1024;
+
+/// The main part of a DOCX package, as text.
+fn docx_xml(bytes: &[u8]) -> Result<String, String> {
+    use std::io::Read;
+    let mut archive = zip::ZipArchive::new(std::io::Cursor::new(bytes))
+        .map_err(|e| format!("not a readable DOCX file ({e})"))?;
+    let part = archive
+        .by_name("word/document.xml")
+        .map_err(|_| "not a Word document (no word/document.xml inside)".to_string())?;
+    let mut xml = Vec::new();
+    part.take(MAX_DOCX_XML + 1)
+        .read_to_end(&mut xml)
+        .map_err(|e| format!("could not unpack the document ({e})"))?;
+    if xml.len() as u64 > MAX_DOCX_XML {
+        return Err(format!(
+            "the document text is larger than {} MiB",
+            MAX_DOCX_XML / 1024 / 1024
+        ));
+    }
+    decode_text(&xml)
+}
+
+/// Paragraph text of `word/document.xml`: runs' `w:t` text, tabs and line
+/// breaks kept, one line per paragraph; deleted (tracked) text is left out.
+pub fn parse_docx(xml: &str) -> Result<String, String> {
+    let mut reader = quick_xml::Reader::from_str(xml);
+    let mut out = String::new();
+    let mut in_text = false;
+    loop {
+        let event = reader
+            .read_event()
+            .map_err(|e| xml_error(&reader, "DOCX", e))?;
+        match event {
+            Event::Start(e) if e.local_name().as_ref() == b"t" => in_text = true,
+            Event::End(e) => match e.local_name().as_ref() {
+                b"t" => in_text = false,
+                b"p" => out.push('\n'),
+                _ => {}
+            },
+            Event::Empty(e) => match e.local_name().as_ref() {
+                b"tab" => out.push('\t'),
+                b"br" | b"cr" => out.push('\n'),
+                _ => {}
+            },
+            Event::Text(t) if in_text => out.push_str(&t.decode().map_err(|e| e.to_string())?),
+            Event::GeneralRef(r) if in_text => push_reference(&mut out, &r)?,
+            Event::Eof => break,
+            _ => {}
+        }
+    }
+    Ok(out)
 }
 
 /// One TMX translation unit: each language variant's segment text.
@@ -487,9 +558,41 @@ mod tests {
         );
     }
 
+    fn docx_with(document_xml: &str) -> Vec<u8> {
+        use std::io::Write;
+        let mut buf = std::io::Cursor::new(Vec::new());
+        let mut zip = zip::ZipWriter::new(&mut buf);
+        let options = zip::write::SimpleFileOptions::default()
+            .compression_method(zip::CompressionMethod::Deflated);
+        zip.start_file("[Content_Types].xml", options).unwrap();
+        zip.write_all(b"<Types/>").unwrap();
+        zip.start_file("word/document.xml", options).unwrap();
+        zip.write_all(document_xml.as_bytes()).unwrap();
+        zip.finish().unwrap();
+        buf.into_inner()
+    }
+
+    #[test]
+    fn docx_paragraphs_tabs_and_breaks() {
+        let xml = r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>
+<w:p><w:r><w:t>Use </w:t></w:r><w:r><w:rPr><w:b/></w:rPr><w:t xml:space="preserve">naleving &amp; </w:t></w:r><w:r><w:t>not compliance.</w:t></w:r></w:p>
+<w:p><w:r><w:t>Term</w:t><w:tab/><w:t>Translation</w:t><w:br/><w:t>next line</w:t></w:r></w:p>
+<w:p><w:del><w:r><w:delText>removed</w:delText></w:r></w:del></w:p>
+</w:body></w:document>"#;
+        let doc = parse_document("Brief.DOCX", &docx_with(xml)).unwrap();
+        assert_eq!(doc.kind, DocumentKind::Docx);
+        assert_eq!(
+            doc.text,
+            "Use naleving & not compliance.\nTerm\tTranslation\nnext line\n\n"
+        );
+    }
+
     #[test]
     fn unsupported_and_empty_documents_are_refused_with_advice() {
         let e = parse_document("brief.docx", b"PK..").unwrap_err();
+        assert!(e.to_string().contains("not a readable DOCX"), "{e}");
+        let e = parse_document("brief.pdf", b"%PDF").unwrap_err();
         assert!(
             e.to_string().contains("save the document as plain text"),
             "{e}"
