@@ -502,7 +502,9 @@ impl LlmClient {
         let mut parser = SseParser::new();
         let mut text = String::new();
         let mut limit_reached = false;
+        let mut stopped = false;
         let mut saw_event = false;
+        let max_tokens = request.max_tokens;
         loop {
             let chunk = tokio::select! {
                 _ = cancel.cancelled() => return cancelled(text),
@@ -519,10 +521,7 @@ impl LlmClient {
                         },
                     );
                 }
-                Ok(Err(_)) => {
-                    let received_chars = text.chars().count();
-                    return failed(text, LlmError::StreamCut { received_chars });
-                }
+                Ok(Err(_)) => return stream_ended(text, stopped, limit_reached, max_tokens),
                 Ok(Ok(Some(bytes))) => match parser.push(&bytes) {
                     Ok(events) => events,
                     Err(e) => return failed(text, LlmError::MalformedStream(e.to_string())),
@@ -541,10 +540,7 @@ impl LlmClient {
                     }
                     match last {
                         Some(event) => vec![event],
-                        None => {
-                            let received_chars = text.chars().count();
-                            return failed(text, LlmError::StreamCut { received_chars });
-                        }
+                        None => return stream_ended(text, stopped, limit_reached, max_tokens),
                     }
                 }
             };
@@ -561,29 +557,35 @@ impl LlmClient {
                             on_event(StreamEvent::Delta(piece));
                         }
                         Decoded::LimitReached => limit_reached = true,
+                        Decoded::Stopped => stopped = true,
                         Decoded::ProviderError { kind, message } => {
                             return failed(text, LlmError::Provider { kind, message });
                         }
                         Decoded::Finished => {
-                            if limit_reached {
-                                return failed(
-                                    text,
-                                    LlmError::OutputLimit {
-                                        max_tokens: request.max_tokens,
-                                    },
-                                );
-                            }
-                            return Reply {
-                                text,
-                                complete: true,
-                                cancelled: false,
-                                error: None,
-                            };
+                            return stream_ended(text, true, limit_reached, max_tokens);
                         }
                     }
                 }
             }
         }
+    }
+}
+
+/// The outcome once the stream ends, with or without its end marker: a
+/// reply the model had finished is complete even if the marker was lost.
+fn stream_ended(text: String, stopped: bool, limit_reached: bool, max_tokens: u32) -> Reply {
+    if limit_reached {
+        failed(text, LlmError::OutputLimit { max_tokens })
+    } else if stopped {
+        Reply {
+            text,
+            complete: true,
+            cancelled: false,
+            error: None,
+        }
+    } else {
+        let received_chars = text.chars().count();
+        failed(text, LlmError::StreamCut { received_chars })
     }
 }
 

@@ -73,6 +73,8 @@ pub enum Decoded {
     Finished,
     /// The reply stopped at the token limit.
     LimitReached,
+    /// The model ended its reply normally; only the end marker may follow.
+    Stopped,
     ProviderError {
         kind: String,
         message: String,
@@ -114,8 +116,10 @@ fn decode_openai(data: &str) -> Result<Vec<Decoded>, String> {
         {
             out.push(Decoded::Text(text.to_string()));
         }
-        if choice.get("finish_reason").and_then(Value::as_str) == Some("length") {
-            out.push(Decoded::LimitReached);
+        match choice.get("finish_reason").and_then(Value::as_str) {
+            Some("length") => out.push(Decoded::LimitReached),
+            Some("stop") => out.push(Decoded::Stopped),
+            _ => {}
         }
     }
     Ok(out)
@@ -133,13 +137,11 @@ fn decode_anthropic(event: &SseEvent) -> Result<Vec<Decoded>, String> {
             Some(text) if !text.is_empty() => vec![Decoded::Text(text.to_string())],
             _ => Vec::new(),
         },
-        "message_delta" => {
-            if value.pointer("/delta/stop_reason").and_then(Value::as_str) == Some("max_tokens") {
-                vec![Decoded::LimitReached]
-            } else {
-                Vec::new()
-            }
-        }
+        "message_delta" => match value.pointer("/delta/stop_reason").and_then(Value::as_str) {
+            Some("max_tokens") => vec![Decoded::LimitReached],
+            Some("end_turn" | "stop_sequence") => vec![Decoded::Stopped],
+            _ => Vec::new(),
+        },
         "message_stop" => vec![Decoded::Finished],
         "error" => {
             let (kind, message) = value.get("error").map(error_parts).unwrap_or_default();

@@ -215,8 +215,8 @@ async fn a_cut_stream_keeps_what_arrived_and_is_marked_incomplete() {
 
 #[tokio::test]
 async fn anthropic_stream_cut_before_message_stop_is_incomplete() {
-    // Everything but the final message_stop event.
-    let server = FakeServer::start([FakeReply::anthropic_stream(&["a", "b"]).cut_after(7)]);
+    // Cut before message_delta: the model never said it had finished.
+    let server = FakeServer::start([FakeReply::anthropic_stream(&["a", "b"]).cut_after(6)]);
     let events = run(&client(config(Provider::Anthropic, &server))).await;
     assert!(matches!(error_of(&events), LlmError::StreamCut { .. }));
     assert_eq!(done_of(&events), (false, "ab"));
@@ -493,4 +493,18 @@ async fn complete_collects_the_text_or_reports_why_not() {
         client.complete(&request, &cancel).await,
         Err(LlmError::StreamCut { .. })
     ));
+}
+
+#[tokio::test]
+async fn a_finished_reply_whose_end_marker_is_lost_is_complete() {
+    // OpenAI: role, "done", finish_reason stop, then the connection drops before [DONE].
+    // Anthropic: everything up to message_delta (end_turn), then no message_stop.
+    let server = FakeServer::start([
+        FakeReply::openai_stream(&["done"]).cut_after(3),
+        FakeReply::anthropic_stream(&["done"]).cut_after(6),
+    ]);
+    let events = run(&client(config(Provider::OpenAi, &server))).await;
+    assert_eq!(done_of(&events), (true, "done"));
+    let events = run(&client(config(Provider::Anthropic, &server))).await;
+    assert_eq!(done_of(&events), (true, "done"));
 }
