@@ -354,15 +354,12 @@ impl LlmClient {
                 .await;
             // An overload reported inside the stream before any text is as
             // retryable as a 529 status.
-            if let Some(LlmError::Provider { kind, message }) = &reply.error {
+            if let Some(error @ LlmError::Provider { kind, message }) = &reply.error {
                 if reply.text.is_empty() && RETRYABLE_STREAM_ERRORS.contains(&kind.as_str()) {
                     return Attempt::Retry {
                         reason: format!("{kind}: {message}"),
                         wait: self.retry_wait(None, retries_so_far),
-                        error: reply
-                            .error
-                            .clone()
-                            .unwrap_or(LlmError::StreamCut { received_chars: 0 }),
+                        error: error.clone(),
                     };
                 }
             }
