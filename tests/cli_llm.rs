@@ -357,6 +357,24 @@ fn lint_llm_sends_findings_and_snapshot_and_prints_the_review() {
 }
 
 #[test]
+fn ask_works_against_an_openai_compatible_server_too() {
+    let server = FakeServer::start([FakeReply::openai_stream(&["Hallo"])]);
+    let config_dir = tempfile::tempdir().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_membank"))
+        .args(["ask", &fixture_arg(), "q"])
+        .env("MEMBANK_CONFIG", config_dir.path().join("absent.toml"))
+        .env_remove("ANTHROPIC_API_KEY")
+        .envs(server.env_for(membank_llm::Provider::OpenAi))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "Hallo\n");
+    let sent = &server.requests()[0];
+    assert_eq!(sent.path, "/v1/chat/completions");
+    assert_eq!(sent.header("authorization"), Some("Bearer test-key"));
+}
+
+#[test]
 fn lint_without_llm_points_to_check() {
     let server = FakeServer::start([]);
     let bank = fixture_arg();

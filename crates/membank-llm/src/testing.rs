@@ -285,6 +285,26 @@ impl FakeServer {
         format!("http://{}/v1", self.addr)
     }
 
+    /// Environment variables that point membank at this server as
+    /// `provider` (model `test-model`, key `test-key` where one is needed).
+    /// Pair them with `MEMBANK_CONFIG` set to a missing file so that no
+    /// user configuration is read.
+    pub fn env_for(&self, provider: crate::Provider) -> Vec<(&'static str, String)> {
+        let base_url = match provider {
+            crate::Provider::Anthropic => self.url(),
+            _ => self.openai_base_url(),
+        };
+        let mut env = vec![
+            ("MEMBANK_PROVIDER", provider.id().to_string()),
+            ("MEMBANK_BASE_URL", base_url),
+            ("MEMBANK_MODEL", "test-model".to_string()),
+        ];
+        if let Some(var) = provider.key_env_var() {
+            env.push((var, "test-key".to_string()));
+        }
+        env
+    }
+
     /// The requests received so far, in order.
     pub fn requests(&self) -> Vec<RecordedRequest> {
         self.requests.lock().expect("requests lock").clone()
