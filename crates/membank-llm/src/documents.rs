@@ -102,9 +102,25 @@ impl fmt::Display for DocumentError {
 
 impl std::error::Error for DocumentError {}
 
+/// Larger files are refused before reading: far more than a model can take.
+pub const MAX_DOCUMENT_BYTES: u64 = 256 * 1024 * 1024;
+
 /// Reads and converts a document from disk.
 pub fn read_document(path: &Path) -> Result<Document, DocumentError> {
     let shown = path.display().to_string();
+    let size = std::fs::metadata(path)
+        .map_err(|e| DocumentError::new(&shown, e.to_string()))?
+        .len();
+    if size > MAX_DOCUMENT_BYTES {
+        return Err(DocumentError::new(
+            &shown,
+            format!(
+                "is {} MiB; documents over {} MiB are not read",
+                size / 1024 / 1024,
+                MAX_DOCUMENT_BYTES / 1024 / 1024
+            ),
+        ));
+    }
     let bytes = std::fs::read(path).map_err(|e| DocumentError::new(&shown, e.to_string()))?;
     let file_name = path
         .file_name()
