@@ -12,6 +12,7 @@ pub mod compile;
 pub mod context;
 pub mod fileblocks;
 pub mod frontmatter;
+pub mod health;
 pub mod init;
 pub mod layout;
 pub mod pathsafe;

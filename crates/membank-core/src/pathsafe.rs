@@ -84,7 +84,8 @@ impl std::error::Error for Rejection {}
 
 const FORBIDDEN_CHARS: &[char] = &['<', '>', ':', '"', '|', '?', '*'];
 
-const DEVICE_NAMES: &[&str] = &[
+/// Shared with the health checks, which report existing files so named.
+pub(crate) const DEVICE_NAMES: &[&str] = &[
     "CON", "PRN", "AUX", "NUL", "COM1", "COM2", "COM3", "COM4", "COM5", "COM6", "COM7", "COM8",
     "COM9", "LPT1", "LPT2", "LPT3", "LPT4", "LPT5", "LPT6", "LPT7", "LPT8", "LPT9",
     // Windows also reserves these spellings.
