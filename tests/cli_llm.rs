@@ -353,7 +353,10 @@ fn lint_llm_sends_findings_and_snapshot_and_prints_the_review() {
     let body = server.requests()[0].json();
     let user = body["messages"][0]["content"].as_str().unwrap();
     assert!(user.contains("truncated: true"), "{user}");
-    assert!(user.contains("does not resolve"), "{user}");
+    assert!(
+        user.contains("- [warning] dead-link 01_CLIENTS/Acme Corporation.md:4: "),
+        "{user}"
+    );
 }
 
 #[test]

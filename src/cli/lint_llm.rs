@@ -1,12 +1,12 @@
 //! `membank lint --llm`: the Health Check agent. The model gets the
-//! deterministic findings and the §12 snapshot; its review (possibly with
+//! findings of `membank check` and the §12 snapshot; its review (possibly with
 //! `### FILE:` fixes, for `membank blocks`) is printed.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::bail;
-use membank_core::bank::{Bank, Resolution};
+use membank_core::health::{self, HealthOptions};
 use membank_core::snapshot::{self, DEFAULT_CAP};
 use membank_core::templates::Agent;
 use membank_llm::agents;
@@ -24,6 +24,9 @@ pub struct Args {
     /// Snapshot character cap; whole articles only. 0 means no cap.
     #[arg(long, default_value_t = DEFAULT_CAP)]
     cap: usize,
+    /// Report articles whose last_updated is older than this many days (0: never).
+    #[arg(long, value_name = "N", default_value_t = 365)]
+    stale_days: u32,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -37,7 +40,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let client = llm_common::client()?;
     let template = llm_common::template(bank.root(), Agent::Lint);
     let snap = snapshot::build(&bank, args.cap);
-    let findings = findings_summary(&bank);
+    let health = health::check(
+        &bank,
+        &HealthOptions {
+            stale_after_days: args.stale_days,
+            ..HealthOptions::default()
+        },
+    );
+    let findings = agents::findings_summary(&health, agents::MAX_LISTED_FINDINGS);
     let prepared = agents::prepare_lint(&template, &findings, &snap);
     eprintln!(
         "membank: health check with {}",
@@ -62,36 +72,4 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let reply = llm_common::run(&client, &prepared.request, true)?;
     Ok(llm_common::exit_code(&reply))
-}
-
-/// What the local read side already knows is wrong: unreadable files and
-/// links that resolve to nothing or to several articles.
-fn findings_summary(bank: &Bank) -> String {
-    let mut out = String::new();
-    for p in &bank.problems {
-        match p.line {
-            Some(line) => out.push_str(&format!("- {}:{line}: {}\n", p.path, p.message)),
-            None => out.push_str(&format!("- {}: {}\n", p.path, p.message)),
-        }
-    }
-    for id in bank.content_ids() {
-        let article = bank.article(id);
-        for (link, resolution) in bank.outgoing(id) {
-            match resolution {
-                Resolution::Dead => out.push_str(&format!(
-                    "- {}:{}: [[{}]] does not resolve to any article\n",
-                    article.rel_path, link.line, link.target
-                )),
-                Resolution::Ambiguous(ids) => out.push_str(&format!(
-                    "- {}:{}: [[{}]] matches {} articles\n",
-                    article.rel_path,
-                    link.line,
-                    link.target,
-                    ids.len()
-                )),
-                Resolution::One(_) => {}
-            }
-        }
-    }
-    out
 }

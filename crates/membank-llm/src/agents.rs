@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 use membank_core::bank::{ArticleId, Bank};
 use membank_core::budget::BudgetOptions;
 use membank_core::context::{self, ContextReport};
+use membank_core::health::HealthReport;
 use membank_core::layout::Folder;
 use membank_core::scoring::{self, Query};
 use membank_core::snapshot::Snapshot;
@@ -403,6 +404,37 @@ fn push_article(out: &mut String, path: &str, text: &str) {
         out.push('\n');
     }
     out.push('\n');
+}
+
+/// At most this many findings are listed for Health Check; the counts
+/// still cover all of them.
+pub const MAX_LISTED_FINDINGS: usize = 400;
+
+/// The deterministic findings as a compact list for the model: counts, then
+/// one line per finding (most severe first), capped at `max_listed`.
+pub fn findings_summary(report: &HealthReport, max_listed: usize) -> String {
+    if report.findings.is_empty() {
+        return String::new();
+    }
+    let c = report.counts;
+    let mut out = format!(
+        "{} error(s), {} warning(s), {} note(s).\n",
+        c.error, c.warning, c.info
+    );
+    for f in report.findings.iter().take(max_listed) {
+        out.push_str(&format!(
+            "- [{}] {} {}: {}\n",
+            f.severity.as_str(),
+            f.code,
+            f.location(),
+            f.message
+        ));
+    }
+    let rest = report.findings.len().saturating_sub(max_listed);
+    if rest > 0 {
+        out.push_str(&format!("- … and {rest} more finding(s) not listed.\n"));
+    }
+    out
 }
 
 #[derive(Debug, Clone, PartialEq)]

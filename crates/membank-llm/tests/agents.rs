@@ -265,3 +265,37 @@ async fn a_prepared_query_runs_over_the_streaming_api() {
             .contains("----- 01_CLIENTS/Acme.md -----")
     );
 }
+
+#[test]
+fn findings_are_listed_most_severe_first_and_capped() {
+    use membank_core::health::{Counts, Finding, HealthReport, Severity};
+    let finding = |severity, code, line| Finding {
+        code,
+        severity,
+        path: "01_CLIENTS/Acme.md".into(),
+        line,
+        message: format!("{code} here"),
+    };
+    let report = HealthReport {
+        findings: vec![
+            finding(Severity::Error, "missing-key", None),
+            finding(Severity::Warning, "dead-link", Some(9)),
+            finding(Severity::Info, "orphan", None),
+        ],
+        counts: Counts {
+            error: 1,
+            warning: 1,
+            info: 1,
+        },
+        ..HealthReport::default()
+    };
+    let summary = agents::findings_summary(&report, 2);
+    assert_eq!(
+        summary,
+        "1 error(s), 1 warning(s), 1 note(s).\n\
+         - [error] missing-key 01_CLIENTS/Acme.md: missing-key here\n\
+         - [warning] dead-link 01_CLIENTS/Acme.md:9: dead-link here\n\
+         - … and 1 more finding(s) not listed.\n"
+    );
+    assert_eq!(agents::findings_summary(&HealthReport::default(), 2), "");
+}
