@@ -508,3 +508,40 @@ async fn a_finished_reply_whose_end_marker_is_lost_is_complete() {
     let events = run(&client(config(Provider::Anthropic, &server))).await;
     assert_eq!(done_of(&events), (true, "done"));
 }
+
+#[test]
+fn worker_runs_jobs_side_by_side_and_keeps_their_messages_apart() {
+    let server = FakeServer::start([
+        FakeReply::openai_stream(&["slow"]).stall_after(2),
+        FakeReply::openai_stream(&["quick"]),
+    ]);
+    let client = client(config(Provider::OpenAi, &server));
+    let mut worker = LlmWorker::new().unwrap();
+    let slow = worker.submit(&client, ChatRequest::new("", "a"));
+    // The first connection takes the stalling reply; wait until it has started.
+    let first = worker.recv_timeout(Duration::from_secs(10)).unwrap();
+    assert_eq!(
+        (first.job, first.event),
+        (slow, StreamEvent::Delta("slow".into()))
+    );
+    let quick = worker.submit(&client, ChatRequest::new("", "b"));
+    let mut quick_events = Vec::new();
+    while !matches!(quick_events.last(), Some(StreamEvent::Done { .. })) {
+        let msg = worker.recv_timeout(Duration::from_secs(10)).unwrap();
+        assert_eq!(msg.job, quick, "only the quick job has anything to say");
+        quick_events.push(msg.event);
+    }
+    assert_eq!(done_of(&quick_events), (true, "quick"));
+    assert!(worker.is_running(slow));
+    assert!(!worker.is_running(quick));
+    worker.cancel(slow);
+    let msg = worker.recv_timeout(Duration::from_secs(10)).unwrap();
+    assert_eq!(msg.job, slow);
+    assert!(matches!(
+        msg.event,
+        StreamEvent::Done {
+            complete: false,
+            ..
+        }
+    ));
+}
