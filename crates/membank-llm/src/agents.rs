@@ -13,6 +13,7 @@ use membank_core::health::HealthReport;
 use membank_core::layout::Folder;
 use membank_core::scoring::{self, Query};
 use membank_core::snapshot::Snapshot;
+use membank_core::wikilink::normalize_value;
 
 use crate::client::{CancelHandle, LlmClient, Reply, StreamEvent};
 use crate::documents::Document;
@@ -237,30 +238,71 @@ pub fn prepare_compile(
             }
         }
     }
+    // Inbox notes are often raw text without frontmatter: a client's name
+    // or a source term written in them is as telling as a link.
+    let mut named_clients: Vec<String> = Vec::new();
     for id in bank.content_ids() {
         let a = bank.article(id);
-        if a.folder != Folder::Terminology {
-            continue;
-        }
-        let Some(term) = a.meta.term_source.as_deref().map(str::trim) else {
-            continue;
-        };
-        if term.chars().count() < 3 {
-            continue;
-        }
-        let term_lower = term.to_lowercase();
-        if let Some(i) = inbox_lower
-            .iter()
-            .position(|t| contains_word(t, &term_lower))
-        {
-            note(
-                id,
+        let (names, weight, what): (Vec<&str>, u32, &str) = match a.folder {
+            Folder::Clients => {
+                let mut names: Vec<&str> = a
+                    .meta
+                    .clients
+                    .iter()
+                    .map(|v| normalize_value(&v.raw))
+                    .collect();
+                names.push(&a.stem);
+                (names, 60, "client name")
+            }
+            Folder::Terminology => (
+                a.meta.term_source.as_deref().into_iter().collect(),
                 50,
-                format!(
-                    "its term \"{term}\" appears in {}",
-                    bank.article(pending[i]).file_name
-                ),
-            );
+                "term",
+            ),
+            _ => continue,
+        };
+        for name in names {
+            let name = name.trim();
+            if name.chars().count() < 3 {
+                continue;
+            }
+            let lower = name.to_lowercase();
+            if let Some(i) = inbox_lower.iter().position(|t| contains_word(t, &lower)) {
+                note(
+                    id,
+                    weight,
+                    format!(
+                        "its {what} \"{name}\" appears in {}",
+                        bank.article(pending[i]).file_name
+                    ),
+                );
+                if a.folder == Folder::Clients {
+                    named_clients.extend(
+                        a.meta
+                            .clients
+                            .iter()
+                            .map(|v| normalize_value(&v.raw).to_string()),
+                    );
+                }
+                break;
+            }
+        }
+    }
+    // Then what the bank holds for those clients, as for a frontmatter client.
+    for client in named_clients {
+        let query = Query {
+            client: Some(client.clone()),
+            ..Query::default()
+        };
+        for ranked in scoring::rank(bank, &query) {
+            let score = ranked.score.total();
+            if score > 0 {
+                note(
+                    ranked.id,
+                    score,
+                    format!("scores {score} for client {client} (named in the inbox)"),
+                );
+            }
         }
     }
     let mut ranked: Vec<(ArticleId, u32, Vec<String>)> = reasons
@@ -375,8 +417,12 @@ fn values_or_none(values: impl Iterator<Item = String>) -> Vec<Option<String>> {
 
 fn describe_query(q: &Query) -> String {
     let parts: Vec<String> = [
-        q.client.as_ref().map(|c| format!("client {c}")),
-        q.domain.as_ref().map(|d| format!("domain {d}")),
+        q.client
+            .as_ref()
+            .map(|c| format!("client {}", normalize_value(c))),
+        q.domain
+            .as_ref()
+            .map(|d| format!("domain {}", normalize_value(d))),
         q.source_lang.as_ref().map(|l| format!("language {l}")),
     ]
     .into_iter()

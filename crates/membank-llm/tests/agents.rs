@@ -187,6 +187,40 @@ fn compile_sends_pending_inbox_and_the_articles_it_touches() {
 }
 
 #[test]
+fn compile_finds_clients_and_terms_named_in_raw_inbox_text() {
+    let (dir, _) = bank();
+    write(
+        dir.path(),
+        "00_INBOX/call notes.md",
+        "Globex called: their shelf life wording changes next month.\n",
+    );
+    let bank = Bank::load(dir.path()).unwrap();
+    let prepared = prepare_compile(&bank, "COMPILE", "2026-04-08", 0).unwrap();
+    let reasons = |path: &str| {
+        prepared
+            .related
+            .iter()
+            .find(|r| r.path == path)
+            .map(|r| r.reasons.clone())
+            .unwrap_or_default()
+    };
+    assert!(
+        reasons("01_CLIENTS/Globex.md")
+            .iter()
+            .any(|r| r.contains("client name \"Globex\" appears in call notes.md")),
+        "{:?}",
+        prepared.related
+    );
+    assert!(
+        reasons("02_TERMINOLOGY/shelf life → houdbaarheid.md")
+            .iter()
+            .any(|r| r.contains("term \"shelf life\" appears")),
+        "{:?}",
+        prepared.related
+    );
+}
+
+#[test]
 fn compile_budget_leaves_out_the_least_related_and_says_so() {
     let (_dir, bank) = bank();
     let prepared = prepare_compile(&bank, "COMPILE", "2026-04-08", 40).unwrap();
