@@ -408,6 +408,7 @@ impl LlmClient {
                 summary,
             },
             404 => LlmError::NotFound {
+                provider,
                 model: self.config.model.clone(),
                 url: url.to_string(),
                 summary,

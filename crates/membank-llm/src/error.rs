@@ -37,6 +37,7 @@ pub enum LlmError {
     },
     /// 404: the model is unknown or the base URL points elsewhere.
     NotFound {
+        provider: Provider,
         model: String,
         url: String,
         summary: String,
@@ -95,6 +96,7 @@ impl fmt::Display for LlmError {
                 write_summary(f, summary)
             }
             LlmError::NotFound {
+                provider,
                 model,
                 url,
                 summary,
@@ -104,7 +106,11 @@ impl fmt::Display for LlmError {
                     "404 Not Found from {url}: either the model `{model}` does not exist there \
                      or the base URL is wrong"
                 )?;
-                write_summary(f, summary)
+                write_summary(f, summary)?;
+                if *provider == Provider::Ollama {
+                    write!(f, " (a local model is fetched with `ollama pull {model}`)")?;
+                }
+                Ok(())
             }
             LlmError::ConnectionRefused { provider, url } => {
                 write!(f, "connection refused at {url}")?;

@@ -325,6 +325,18 @@ async fn not_found_names_the_model_and_the_url() {
 }
 
 #[tokio::test]
+async fn an_unknown_ollama_model_suggests_pulling_it() {
+    let server = FakeServer::start([FakeReply::json(
+        404,
+        serde_json::json!({"error": {"message": "model \"test-model\" not found, try pulling it first"}}),
+    )]);
+    let events = run(&client(config(Provider::Ollama, &server))).await;
+    let shown = error_of(&events).to_string();
+    assert!(shown.contains("not found, try pulling it first"), "{shown}");
+    assert!(shown.contains("ollama pull test-model"), "{shown}");
+}
+
+#[tokio::test]
 async fn connection_refused_names_the_url_and_suggests_starting_ollama() {
     let port = {
         let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
