@@ -138,9 +138,15 @@ impl LlmClient {
 
     /// Uses the given key instead of looking one up.
     pub fn with_key(config: LlmConfig, key: Option<ApiKey>) -> Result<LlmClient, LlmError> {
-        let http = reqwest::Client::builder()
+        let mut builder = reqwest::Client::builder()
             .connect_timeout(config.connect_timeout)
-            .user_agent(concat!("membank/", env!("CARGO_PKG_VERSION")))
+            .user_agent(concat!("membank/", env!("CARGO_PKG_VERSION")));
+        // A proxy from HTTP(S)_PROXY cannot reach a server on this machine
+        // (a local Ollama, a test server), so loopback goes direct.
+        if is_loopback_url(&config.base_url) {
+            builder = builder.no_proxy();
+        }
+        let http = builder
             .build()
             .map_err(|e| LlmError::Config(format!("could not set up HTTP: {e}")))?;
         Ok(LlmClient { config, key, http })
@@ -569,6 +575,21 @@ impl LlmClient {
     }
 }
 
+fn is_loopback_url(url: &str) -> bool {
+    let after_scheme = url.split_once("://").map_or(url, |(_, rest)| rest);
+    let authority = after_scheme.split('/').next().unwrap_or("");
+    let host_port = authority.rsplit('@').next().unwrap_or("");
+    let host = if let Some(rest) = host_port.strip_prefix('[') {
+        rest.split(']').next().unwrap_or("")
+    } else {
+        host_port.split(':').next().unwrap_or("")
+    };
+    host.eq_ignore_ascii_case("localhost")
+        || host
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback())
+}
+
 /// The outcome once the stream ends, with or without its end marker: a
 /// reply the model had finished is complete even if the marker was lost.
 fn stream_ended(text: String, stopped: bool, limit_reached: bool, max_tokens: u32) -> Reply {
@@ -657,5 +678,20 @@ async fn read_capped(
                 out.extend_from_slice(&bytes);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_loopback_url;
+
+    #[test]
+    fn loopback_hosts_are_recognised() {
+        assert!(is_loopback_url("http://localhost:11434/v1"));
+        assert!(is_loopback_url("http://127.0.0.1:9/v1"));
+        assert!(is_loopback_url("http://[::1]:8080"));
+        assert!(is_loopback_url("http://user:pw@127.0.0.2/v1"));
+        assert!(!is_loopback_url("https://api.openai.com/v1"));
+        assert!(!is_loopback_url("https://localhost.example.com"));
     }
 }
