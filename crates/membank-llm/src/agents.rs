@@ -75,6 +75,66 @@ pub fn prepare_query(
     )
 }
 
+/// A chat with the Query agent over several turns. The context is
+/// assembled afresh for every question (the bank or the settings may have
+/// changed); the conversation keeps strictly alternating turns, as the
+/// providers require.
+#[derive(Debug, Clone, Default)]
+pub struct ChatSession {
+    pub query: Query,
+    pub budget: BudgetOptions,
+    history: Vec<Message>,
+    pending_question: Option<String>,
+}
+
+impl ChatSession {
+    pub fn new(query: Query, budget: BudgetOptions) -> ChatSession {
+        ChatSession {
+            query,
+            budget,
+            ..ChatSession::default()
+        }
+    }
+
+    /// Builds the request for the next question. A question still waiting
+    /// for its reply is replaced.
+    pub fn ask(&mut self, bank: &Bank, template: &str, question: &str) -> PreparedChat {
+        self.pending_question = Some(question.to_string());
+        prepare_query(
+            bank,
+            template,
+            &self.query,
+            self.budget,
+            &self.history,
+            question,
+        )
+    }
+
+    /// Records the reply to the pending question. A reply that produced no
+    /// text drops the question from the history (two questions in a row are
+    /// refused by some providers); partial text is kept as the answer.
+    pub fn record_reply(&mut self, text: &str) {
+        let Some(question) = self.pending_question.take() else {
+            return;
+        };
+        if text.trim().is_empty() {
+            return;
+        }
+        self.history.push(Message::user(question));
+        self.history.push(Message::assistant(text));
+    }
+
+    /// The finished turns, oldest first.
+    pub fn history(&self) -> &[Message] {
+        &self.history
+    }
+
+    pub fn clear(&mut self) {
+        self.history.clear();
+        self.pending_question = None;
+    }
+}
+
 /// Translate with memory bank: template + context, then the source text.
 pub fn prepare_translate(
     bank: &Bank,

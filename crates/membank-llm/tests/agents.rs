@@ -6,9 +6,11 @@ use membank_core::bank::Bank;
 use membank_core::budget::BudgetOptions;
 use membank_core::scoring::Query;
 use membank_core::snapshot;
-use membank_llm::agents::{self, prepare_compile, prepare_lint, prepare_query, prepare_translate};
+use membank_llm::agents::{
+    self, ChatSession, prepare_compile, prepare_lint, prepare_query, prepare_translate,
+};
 use membank_llm::testing::{FakeReply, FakeServer};
-use membank_llm::{ApiKey, CancelHandle, LlmClient, LlmConfig, Message, Provider};
+use membank_llm::{ApiKey, CancelHandle, LlmClient, LlmConfig, Message, Provider, Role};
 
 fn write(root: &Path, rel: &str, text: &str) {
     let path = root.join(rel);
@@ -136,6 +138,28 @@ fn query_reports_what_the_budget_dropped() {
                 .contains(&format!("----- {} -----", d.path))
         );
     }
+}
+
+#[test]
+fn chat_session_keeps_turns_alternating() {
+    let (_dir, bank) = bank();
+    let mut chat = ChatSession::new(acme_query(), BudgetOptions::default());
+    let first = chat.ask(&bank, "Q", "first?");
+    assert_eq!(first.request.messages.len(), 1);
+    chat.record_reply("answer one");
+    // A failed turn leaves no trace in the history.
+    chat.ask(&bank, "Q", "lost?");
+    chat.record_reply("");
+    let third = chat.ask(&bank, "Q", "third?");
+    let roles: Vec<Role> = third.request.messages.iter().map(|m| m.role).collect();
+    assert_eq!(roles, [Role::User, Role::Assistant, Role::User]);
+    assert_eq!(third.request.messages[0].content, "first?");
+    assert_eq!(third.request.messages[2].content, "third?");
+    assert!(third.request.system.contains("01_CLIENTS/Acme.md"));
+    chat.record_reply("partial answer");
+    assert_eq!(chat.history().len(), 4);
+    chat.clear();
+    assert!(chat.history().is_empty());
 }
 
 #[test]
