@@ -155,6 +155,12 @@ fn decode_anthropic(event: &SseEvent) -> Result<Vec<Decoded>, String> {
 /// A whole non-streamed reply, for servers that ignore `stream: true`.
 pub fn decode_whole_reply(protocol: Protocol, body: &str) -> Result<String, String> {
     let value = parse_json(body)?;
+    if value.get("error").is_some() {
+        return Err(format!(
+            "the provider answered with an error: {}",
+            summarize_error_body(body, None)
+        ));
+    }
     let text = match protocol {
         Protocol::OpenAiChat => value
             .pointer("/choices/0/message/content")
@@ -342,6 +348,14 @@ mod tests {
             r#"{"content":[{"type":"text","text":"A"},{"type":"text","text":"B"}]}"#,
         );
         assert_eq!(t.unwrap(), "AB");
+        let e = decode_whole_reply(
+            Protocol::OpenAiChat,
+            r#"{"error":{"type":"server_error","message":"try later"}}"#,
+        );
+        assert_eq!(
+            e.unwrap_err(),
+            "the provider answered with an error: server_error: try later"
+        );
     }
 
     #[test]
