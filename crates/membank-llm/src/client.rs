@@ -497,7 +497,7 @@ impl LlmClient {
                                 error: None,
                             }
                         }
-                        Err(msg) => failed(String::new(), LlmError::MalformedStream(msg)),
+                        Err(e) => failed(String::new(), e),
                     }
                 }
             };

@@ -7,6 +7,7 @@ use regex::Regex;
 use serde_json::{Value, json};
 
 use crate::config::{ApiKey, Protocol, Provider};
+use crate::error::LlmError;
 use crate::request::ChatRequest;
 use crate::sse::SseEvent;
 
@@ -153,13 +154,11 @@ fn decode_anthropic(event: &SseEvent) -> Result<Vec<Decoded>, String> {
 }
 
 /// A whole non-streamed reply, for servers that ignore `stream: true`.
-pub fn decode_whole_reply(protocol: Protocol, body: &str) -> Result<String, String> {
-    let value = parse_json(body)?;
-    if value.get("error").is_some() {
-        return Err(format!(
-            "the provider answered with an error: {}",
-            summarize_error_body(body, None)
-        ));
+pub fn decode_whole_reply(protocol: Protocol, body: &str) -> Result<String, LlmError> {
+    let value = parse_json(body).map_err(LlmError::MalformedStream)?;
+    if let Some(err) = value.get("error") {
+        let (kind, message) = error_parts(err);
+        return Err(LlmError::Provider { kind, message });
     }
     let text = match protocol {
         Protocol::OpenAiChat => value
@@ -178,7 +177,9 @@ pub fn decode_whole_reply(protocol: Protocol, body: &str) -> Result<String, Stri
                 })
         }
     };
-    text.ok_or_else(|| format!("reply has no message text: {}", preview(body)))
+    text.ok_or_else(|| {
+        LlmError::MalformedStream(format!("reply has no message text: {}", preview(body)))
+    })
 }
 
 fn error_parts(err: &Value) -> (String, String) {
@@ -354,7 +355,10 @@ mod tests {
         );
         assert_eq!(
             e.unwrap_err(),
-            "the provider answered with an error: server_error: try later"
+            LlmError::Provider {
+                kind: "server_error".into(),
+                message: "try later".into()
+            }
         );
     }
 
