@@ -254,6 +254,8 @@ impl FakeServer {
                 let accept_loop = async {
                     loop {
                         let Ok((stream, _)) = listener.accept().await else {
+                            // e.g. out of file descriptors: wait instead of spinning.
+                            tokio::time::sleep(Duration::from_millis(10)).await;
                             continue;
                         };
                         let reply = script.lock().expect("script lock").pop_front();
