@@ -25,6 +25,16 @@ struct Session {
 
 impl Session {
     fn start(bank: &Path, home: &Path, editor: &Path) -> Session {
+        Session::start_with(bank, home, editor, &[], None)
+    }
+
+    fn start_with(
+        bank: &Path,
+        home: &Path,
+        editor: &Path,
+        args: &[&str],
+        no_color: Option<&str>,
+    ) -> Session {
         let pair = native_pty_system()
             .openpty(PtySize {
                 rows: ROWS,
@@ -34,12 +44,16 @@ impl Session {
             })
             .expect("openpty");
         let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_membank"));
+        cmd.args(args);
         cmd.arg(bank);
         cmd.env("TERM", "xterm-256color");
         // Keep the user's own config and themes out of the test.
         cmd.env("HOME", home);
         cmd.env("XDG_CONFIG_HOME", home.join("config"));
-        cmd.env_remove("NO_COLOR");
+        match no_color {
+            Some(v) => cmd.env("NO_COLOR", v),
+            None => cmd.env_remove("NO_COLOR"),
+        }
         cmd.env("VISUAL", editor);
         let child = pair.slave.spawn_command(cmd).expect("spawn membank");
         let mut reader = pair.master.try_clone_reader().expect("pty reader");
@@ -277,4 +291,32 @@ fn browse_follow_rank_and_jump_in_a_real_terminal() {
     let left = all.rfind("\x1b[?1049l").expect("alternate screen left");
     let entered = all.rfind("\x1b[?1049h").expect("alternate screen entered");
     assert!(left > entered);
+}
+
+/// Did the program send any foreground/background colour?
+fn has_colour(raw: &str) -> bool {
+    // crossterm writes colours as `ESC[38;5;Nm` / `ESC[48;5;Nm`.
+    raw.contains("\x1b[38;5;") || raw.contains("\x1b[48;5;")
+}
+
+fn first_screen(args: &[&str], no_color: Option<&str>) -> String {
+    let home = tempfile::tempdir().unwrap();
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/bank");
+    let mut s = Session::start_with(&fixture, home.path(), Path::new("true"), args, no_color);
+    s.wait_text("01_CLIENTS");
+    s.send("q");
+    let start = Instant::now();
+    while s.child.try_wait().unwrap().is_none() {
+        assert!(start.elapsed() < PATIENCE, "membank did not quit");
+        thread::sleep(Duration::from_millis(20));
+    }
+    String::from_utf8_lossy(&s.raw.lock().unwrap()).into_owned()
+}
+
+#[test]
+fn no_color_and_the_color_flag_decide_colours() {
+    assert!(has_colour(&first_screen(&[], None)));
+    assert!(!has_colour(&first_screen(&[], Some("1"))));
+    assert!(!has_colour(&first_screen(&["--color", "never"], None)));
+    assert!(has_colour(&first_screen(&["--color", "always"], Some("1"))));
 }

@@ -77,6 +77,10 @@ pub fn run_tui(bank_root: &Path, options: TuiOptions) -> anyhow::Result<ExitCode
         .with_context(|| format!("opening {}", bank_root.display()))?;
     let (w, h) = ratatui::crossterm::terminal::size().unwrap_or((80, 24));
     let mut app = prepare(&root, &options, Rect::new(0, 0, w, h))?;
+    // crossterm drops colours by itself when NO_COLOR is set; the theme has
+    // already decided (NO_COLOR or --color), so make crossterm follow it.
+    let no_color = std::env::var("NO_COLOR").ok();
+    ratatui::crossterm::style::force_color_output(options.color.use_color(no_color.as_deref()));
 
     terminal::install_panic_hook();
     let mut term = terminal::enter().context("setting up the terminal")?;
