@@ -95,6 +95,11 @@ impl PreviewPane {
             Some(id) => {
                 let a = bank.article(id);
                 let mut doc = render_article(&a.text, width, theme, &resolve);
+                // The article text starts after any stripped fence line;
+                // findings count lines in the file on disk.
+                for l in &mut doc.source_lines {
+                    *l += a.encoding.line_shift;
+                }
                 if a.encoding.fenced {
                     doc.lines.insert(
                         0,
