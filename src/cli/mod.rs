@@ -1,9 +1,8 @@
 //! Command-line parsing and dispatch. Each subcommand lives in its own module
 //! and returns the process exit code.
 
-use std::process::ExitCode;
-
 use std::path::PathBuf;
+use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use membank::tui::{self, ColorChoice, TuiOptions};
