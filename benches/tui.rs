@@ -202,6 +202,18 @@ fn benches(crit: &mut Criterion) {
     for ch in "Client 1".chars() {
         press(&mut app, KeyCode::Char(ch));
     }
+    // The core's share of that: ranking and budgeting alone.
+    let query = membank_core::scoring::Query {
+        client: Some("Client 17".into()),
+        ..Default::default()
+    };
+    crit.bench_function("core context::build alone", |b| {
+        b.iter(|| {
+            membank_core::context::build(&app.bank, &query, Default::default())
+                .articles
+                .len()
+        })
+    });
     let mut typed = false;
     crit.bench_function("inspector: keystroke → re-rank → redraw", |b| {
         b.iter(|| {

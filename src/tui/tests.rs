@@ -146,14 +146,14 @@ fn inspector_ranks_for_the_typed_client() {
     key(&mut app, KeyCode::Tab);
     key(&mut app, KeyCode::Enter);
     assert_eq!(app.inspector.field_text(Field::Client), "Globex");
-    assert_eq!(app.inspector.candidates[0].rel, "01_CLIENTS/Globex.md");
+    assert_eq!(app.inspector.entries[0].path, "01_CLIENTS/Globex.md");
     assert_snapshot!(screen(&app));
 
     let theme = app.theme.clone();
     app.inspector
         .set_field(Field::Client, "Acme Corporation", &app.bank, &theme);
     assert_eq!(
-        app.inspector.candidates[0].rel,
+        app.inspector.entries[0].path,
         "01_CLIENTS/Acme Corporation.md"
     );
 }
@@ -166,17 +166,26 @@ fn inspector_budget_drops_and_explains() {
         .set_field(Field::Client, "acme corporation", &app.bank, &theme);
     app.inspector
         .set_field(Field::Budget, "120", &app.bank, &theme);
-    let kept: Vec<bool> = app
-        .inspector
-        .candidates
-        .iter()
-        .map(|c| c.included)
-        .collect();
+    let kept: Vec<bool> = app.inspector.entries.iter().map(|e| e.included).collect();
     assert_eq!(kept[..2], [true, false]);
     assert!(app.inspector.summary.starts_with("used 113 / 120 tokens"));
     app.inspector
         .set_field(Field::Budget, "lots", &app.bank, &theme);
     assert!(app.inspector.budget_error.is_some());
+}
+
+#[test]
+fn inspector_scrolls_to_the_last_candidate() {
+    let mut app = app_at(&fixture(), 80, 18);
+    key(&mut app, KeyCode::Tab);
+    key(&mut app, KeyCode::Tab);
+    keys(&mut app, "G");
+    let last = app.inspector.entries.last().unwrap().path.clone();
+    assert_eq!(app.inspector.selected_candidate(), Some(last.as_str()));
+    assert!(screen(&app).contains(&last), "{}", screen(&app));
+    keys(&mut app, "g");
+    assert_eq!(app.inspector.offset, 0);
+    assert!(screen(&app).contains(&app.inspector.entries[0].path));
 }
 
 #[test]

@@ -76,7 +76,12 @@ pub struct InspectorPane {
     pub summary: String,
     /// `client=… domain=…`, for the status bar.
     pub query_text: String,
-    pub candidates: Vec<CandidateRow>,
+    /// Every candidate in rank order, as the core reported it.
+    pub entries: Vec<ContextEntry>,
+    /// Formatted rows for the candidates from `offset` that fit the list;
+    /// only these are formatted, so typing stays quick on large banks.
+    pub visible: Vec<CandidateRow>,
+    list_height: usize,
     values: Vocabulary,
     budget: usize,
 }
@@ -119,7 +124,9 @@ impl InspectorPane {
             budget_error: None,
             summary: String::new(),
             query_text: String::new(),
-            candidates: Vec::new(),
+            entries: Vec::new(),
+            visible: Vec::new(),
+            list_height: 20,
             values: Vocabulary::default(),
             budget: DEFAULT_BUDGET,
         };
@@ -153,10 +160,12 @@ impl InspectorPane {
         Field::ALL.get(self.row).copied()
     }
 
-    pub fn selected_candidate(&self) -> Option<&CandidateRow> {
+    /// Path of the selected candidate.
+    pub fn selected_candidate(&self) -> Option<&str> {
         self.row
             .checked_sub(FORM_ROWS)
-            .and_then(|i| self.candidates.get(i))
+            .and_then(|i| self.entries.get(i))
+            .map(|e| e.path.as_str())
     }
 
     fn query(&self) -> Query {
@@ -216,15 +225,26 @@ impl InspectorPane {
         .collect::<Vec<_>>()
         .join(" ");
         self.summary = summary(&report);
-        self.candidates = report
-            .articles
-            .iter()
-            .map(|e| candidate_row(e, theme))
-            .collect();
+        self.entries = report.articles;
         self.update_suggestions();
         self.row = self
             .row
-            .min(FORM_ROWS + self.candidates.len().saturating_sub(1));
+            .min(FORM_ROWS + self.entries.len().saturating_sub(1));
+        self.clamp_scroll(self.list_height, theme);
+    }
+
+    /// Format the candidates that fit from `offset` on.
+    fn refresh_window(&mut self, theme: &Theme) {
+        self.visible.clear();
+        let mut used = 0;
+        for e in self.entries.iter().skip(self.offset) {
+            if used >= self.list_height.max(1) {
+                break;
+            }
+            let row = candidate_row(e, theme);
+            used += row.lines.len();
+            self.visible.push(row);
+        }
     }
 
     fn update_suggestions(&mut self) {
@@ -250,33 +270,41 @@ impl InspectorPane {
             .collect();
     }
 
+    /// Lines a candidate takes (see `candidate_row`).
     fn candidate_height(&self, i: usize) -> usize {
-        self.candidates.get(i).map_or(1, |c| c.lines.len())
+        self.entries
+            .get(i)
+            .map_or(1, |e| 2 + usize::from(e.drop_reason.is_some()))
     }
 
     /// Keep the selected candidate inside a list of `height` lines.
-    pub fn clamp_scroll(&mut self, height: usize) {
-        let Some(sel) = self.row.checked_sub(FORM_ROWS) else {
-            self.offset = self.offset.min(self.candidates.len().saturating_sub(1));
-            return;
-        };
-        if sel < self.offset {
-            self.offset = sel;
+    pub fn clamp_scroll(&mut self, height: usize, theme: &Theme) {
+        self.list_height = height.max(1);
+        match self.row.checked_sub(FORM_ROWS) {
+            // On the form, the list shows the top of the ranking: that is
+            // what changes while typing.
+            None => self.offset = 0,
+            Some(sel) => {
+                if sel < self.offset {
+                    self.offset = sel;
+                }
+                while self.offset < sel
+                    && (self.offset..=sel)
+                        .map(|i| self.candidate_height(i))
+                        .sum::<usize>()
+                        > self.list_height
+                {
+                    self.offset += 1;
+                }
+            }
         }
-        while self.offset < sel
-            && (self.offset..=sel)
-                .map(|i| self.candidate_height(i))
-                .sum::<usize>()
-                > height.max(1)
-        {
-            self.offset += 1;
-        }
+        self.refresh_window(theme);
     }
 
-    pub fn move_row(&mut self, delta: isize, list_height: usize) {
-        let last = FORM_ROWS + self.candidates.len().saturating_sub(1);
+    pub fn move_row(&mut self, delta: isize, list_height: usize, theme: &Theme) {
+        let last = FORM_ROWS + self.entries.len().saturating_sub(1);
         self.row = (self.row as isize + delta).clamp(0, last as isize) as usize;
-        self.clamp_scroll(list_height);
+        self.clamp_scroll(list_height, theme);
     }
 
     pub fn start_editing(&mut self) -> bool {
@@ -304,7 +332,7 @@ impl InspectorPane {
                 Outcome::Handled
             }
             None => match self.selected_candidate() {
-                Some(c) => Outcome::Open(c.rel.clone()),
+                Some(rel) => Outcome::Open(rel.to_owned()),
                 None => Outcome::Ignored,
             },
         }
@@ -336,7 +364,11 @@ impl InspectorPane {
             KeyCode::Up | KeyCode::Down => {
                 self.editing = false;
                 self.suggestions.clear();
-                self.move_row(if key.code == KeyCode::Up { -1 } else { 1 }, list_height);
+                self.move_row(
+                    if key.code == KeyCode::Up { -1 } else { 1 },
+                    list_height,
+                    theme,
+                );
             }
             // Ctrl-U clears to the line start, as in a shell.
             KeyCode::Char('u') if key.modifiers.contains(KeyModifiers::CONTROL) => {
@@ -536,7 +568,8 @@ pub fn draw(frame: &mut Frame, area: Rect, pane: &InspectorPane, focused: bool, 
     );
     let height = usize::from(list.height);
     let mut lines: Vec<Line> = Vec::with_capacity(height);
-    for (i, c) in pane.candidates.iter().enumerate().skip(pane.offset) {
+    for (k, c) in pane.visible.iter().enumerate() {
+        let i = pane.offset + k;
         if lines.len() >= height {
             break;
         }
@@ -549,7 +582,7 @@ pub fn draw(frame: &mut Frame, area: Rect, pane: &InspectorPane, focused: bool, 
             });
         }
     }
-    if pane.candidates.is_empty() {
+    if pane.entries.is_empty() {
         lines.push(Line::styled("no content articles", theme.muted));
     }
     lines.truncate(height);
