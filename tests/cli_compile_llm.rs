@@ -524,3 +524,28 @@ fn an_empty_inbox_asks_nothing() {
     assert!(out.stderr.contains("Nothing to compile"), "{}", out.stderr);
     assert!(server.requests().is_empty());
 }
+
+#[test]
+fn control_characters_from_the_model_never_reach_the_terminal() {
+    let reply = "### FILE: 02_TERMINOLOGY/invoice.md\n---\nterm_source: invoice\n---\n# invoice \u{1b}]0;owned\u{7}\u{1b}[31mred\n### FILE: 01_CLIENTS/\u{1b}[2Jx.md\nx\n";
+    let server = FakeServer::start([stream(reply)]);
+    let bank = make_bank();
+    let env = Env::new();
+    let out = env.run(
+        &server,
+        &["compile", &bank_arg(&bank), "--show-reply"],
+        None,
+    );
+    assert!(
+        out.stdout.contains("changed    02_TERMINOLOGY/invoice.md"),
+        "{}",
+        out.stdout
+    );
+    assert!(out.stdout.contains("+# invoice"), "{}", out.stdout);
+    for stream in [&out.stdout, &out.stderr] {
+        assert!(
+            !stream.contains('\u{1b}') && !stream.contains('\u{7}'),
+            "{stream:?}"
+        );
+    }
+}
