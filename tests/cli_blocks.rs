@@ -282,11 +282,19 @@ fn missing_or_non_bank_folders_are_clear_errors() {
 }
 
 #[test]
-fn compile_without_a_reply_says_how_to_give_one() {
+fn compile_with_an_empty_inbox_asks_no_model_and_says_what_to_do() {
     let dir = bank();
-    let out = membank(&["compile", s(dir.path())], None);
-    assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("--reply"));
+    let config = dir.path().join("no-config.toml");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_membank"))
+        .args(["compile", s(dir.path())])
+        .env("MEMBANK_CONFIG", &config)
+        .env("MEMBANK_BASE_URL", "http://127.0.0.1:9/v1")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("Nothing to compile"), "{err}");
+    assert!(err.contains("--reply FILE"), "{err}");
 }
 
 #[test]

@@ -154,6 +154,27 @@ impl CompileReport {
     }
 }
 
+/// Names the environment variable of the crash-test hook.
+pub const FAILPOINT_VAR: &str = "MEMBANK_FAILPOINT";
+
+/// Test hook for crash safety, not a feature: when `MEMBANK_FAILPOINT` is
+/// `STEP:N` (`after-write`, `after-stamp` or `after-archive`), the process
+/// aborts right after the N-th such step of an apply run, as a kill or power
+/// loss would stop it there. Tests use it to prove that a rerun finishes the
+/// job without losing or duplicating anything.
+fn failpoint(step: &str, count: usize) {
+    let Some(value) = std::env::var_os(FAILPOINT_VAR) else {
+        return;
+    };
+    let value = value.to_string_lossy();
+    if value
+        .split_once(':')
+        .is_some_and(|(s, n)| s == step && n.trim().parse() == Ok(count))
+    {
+        std::process::abort();
+    }
+}
+
 /// The current local wall-clock time, for `compiled_date` and archive names.
 pub fn local_now() -> jiff::civil::DateTime {
     jiff::Zoned::now().datetime()
@@ -280,6 +301,7 @@ fn run_blocks(
     let mut warnings = parsed.warnings.clone();
     let mut results = Vec::new();
     let checked = check_blocks(root, parsed.blocks, protected);
+    let mut written = 0;
     for (index, Checked { block, verdict }) in checked.into_iter().enumerate() {
         let verdict = match verdict {
             Ok(_) if declined.contains(&index) => Err("declined by the user".to_owned()),
@@ -303,7 +325,11 @@ fn run_blocks(
                 match mode {
                     Mode::Plan => result.status = BlockStatus::Valid,
                     Mode::Apply => match atomic::write_article(root, &path, &block.content) {
-                        Ok(outcome) => result.status = outcome.into(),
+                        Ok(outcome) => {
+                            result.status = outcome.into();
+                            written += 1;
+                            failpoint("after-write", written);
+                        }
                         Err(WriteError::Rejected { rejection, .. }) => {
                             result.reason = Some(rejection.reason)
                         }
@@ -473,6 +499,7 @@ pub fn compile_reply_declining(
         report.blocks.push(result);
     }
 
+    let (mut stamped, mut archived_count) = (0, 0);
     let any_usable = report
         .blocks
         .iter()
@@ -500,10 +527,19 @@ pub fn compile_reply_declining(
         } else if mode == Mode::Plan {
             entry.status = SourceStatus::WouldArchive;
         } else {
-            match archive::archive_source(root, source, &compiled_to, now.date(), now) {
-                Ok(a) => {
+            // `archive::archive_source`'s two steps, with the test hook between.
+            let archived =
+                archive::stamp_source(root, source, &compiled_to, now.date()).and_then(|()| {
+                    stamped += 1;
+                    failpoint("after-stamp", stamped);
+                    archive::move_to_archive(root, source, now)
+                });
+            match archived {
+                Ok(archived_to) => {
+                    archived_count += 1;
+                    failpoint("after-archive", archived_count);
                     entry.status = SourceStatus::Archived;
-                    entry.archived_to = Some(a.archived_to);
+                    entry.archived_to = Some(archived_to);
                 }
                 Err(e) => {
                     entry.status = SourceStatus::Failed;
