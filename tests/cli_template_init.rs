@@ -183,3 +183,27 @@ fn template_for_a_missing_bank_is_an_error() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("not a folder"));
 }
+
+#[test]
+fn demo_path_extracts_a_readable_bank() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_membank"))
+        .args(["demo", "--path"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let dir = std::path::PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
+    assert!(dir.join("01_CLIENTS").is_dir());
+    let check = std::process::Command::new(env!("CARGO_BIN_EXE_membank"))
+        .args([
+            "context",
+            dir.to_str().unwrap(),
+            "--client",
+            "Brightwell Pharma",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    assert!(check.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&check.stdout).unwrap();
+    assert_eq!(v["articles"][0]["path"], "01_CLIENTS/Brightwell Pharma.md");
+}

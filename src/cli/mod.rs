@@ -70,6 +70,8 @@ enum Command {
     Values(values::Args),
     /// Create a new memory bank.
     Init(init::Args),
+    /// Open the terminal UI on a fresh copy of the bundled demo bank.
+    Demo(DemoArgs),
     /// Ask the configured model a question, answered from the bank's context.
     Ask(ask::Args),
     /// Translate standard input with the bank's context.
@@ -78,6 +80,26 @@ enum Command {
     Distill(distill::Args),
     /// Run the Health Check agent over the bank (`--llm`).
     Lint(lint_llm::Args),
+}
+
+#[derive(clap::Args)]
+struct DemoArgs {
+    /// Only copy the demo bank and print its folder; do not open the UI.
+    #[arg(long)]
+    path: bool,
+}
+
+fn run_demo(args: DemoArgs, color: ColorChoice) -> anyhow::Result<ExitCode> {
+    let dir = crate::demo::demo_bank_dir()?;
+    if args.path {
+        println!("{}", dir.display());
+        return Ok(ExitCode::SUCCESS);
+    }
+    let options = TuiOptions {
+        color,
+        ..TuiOptions::default()
+    };
+    tui::run_tui(&dir, options)
 }
 
 pub fn main() -> ExitCode {
@@ -93,6 +115,7 @@ pub fn main() -> ExitCode {
         Some(Command::Links(a)) => links::run(a),
         Some(Command::Values(a)) => values::run(a),
         Some(Command::Init(a)) => init::run(a),
+        Some(Command::Demo(a)) => run_demo(a, cli.color),
         Some(Command::Ask(a)) => ask::run(a),
         Some(Command::Translate(a)) => translate::run(a),
         Some(Command::Distill(a)) => distill::run(a),
