@@ -10,6 +10,7 @@ pub mod context;
 pub mod frontmatter;
 pub mod layout;
 pub mod scoring;
+pub mod synth;
 pub mod text;
 pub mod wikilink;
 
