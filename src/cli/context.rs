@@ -1,8 +1,152 @@
+//! `membank context`: the ranked, budgeted context for a query, with the
+//! reason for every decision.
+
+use std::path::PathBuf;
 use std::process::ExitCode;
 
-#[derive(clap::Args)]
-pub struct Args {}
+use membank_core::budget::{BudgetOptions, DEFAULT_BUDGET};
+use membank_core::context::{self, ContextEntry, ContextReport};
+use membank_core::scoring::{Query, SignalMatch};
 
-pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("not implemented yet")
+use super::common::{open_bank, print_json, safe};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The memory bank folder.
+    bank: PathBuf,
+    #[command(flatten)]
+    query: QueryArgs,
+    /// Token budget; 0 means unlimited.
+    #[arg(long, default_value_t = DEFAULT_BUDGET)]
+    budget: usize,
+    /// Let articles that score 0 fill leftover budget.
+    #[arg(long)]
+    include_unscored: bool,
+    /// Print the report as JSON.
+    #[arg(long)]
+    json: bool,
+    /// Print the assembled context text instead of the table.
+    #[arg(long, conflicts_with = "json")]
+    render: bool,
+}
+
+/// The active client, domain and language pair, shared by every command
+/// that assembles a context.
+#[derive(clap::Args, Clone, Default)]
+pub struct QueryArgs {
+    /// Active client (compared exactly, ignoring case).
+    #[arg(long)]
+    pub client: Option<String>,
+    /// Active domain (compared exactly, ignoring case).
+    #[arg(long)]
+    pub domain: Option<String>,
+    /// Source language code, e.g. en-US.
+    #[arg(long)]
+    pub source_lang: Option<String>,
+    /// Target language code, e.g. nl-BE.
+    #[arg(long)]
+    pub target_lang: Option<String>,
+}
+
+impl QueryArgs {
+    pub fn to_query(&self) -> Query {
+        Query {
+            client: self.client.clone(),
+            domain: self.domain.clone(),
+            source_lang: self.source_lang.clone(),
+            target_lang: self.target_lang.clone(),
+        }
+    }
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let bank = open_bank(&args.bank)?;
+    let opts = BudgetOptions {
+        budget: args.budget,
+        include_unscored: args.include_unscored,
+    };
+    let report = context::build(&bank, &args.query.to_query(), opts);
+    if args.json {
+        print_json(&report)?;
+    } else if args.render {
+        print!("{}", context::render(&bank, &report));
+    } else {
+        print_table(&report);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn describe(m: &Option<SignalMatch>, points: u32) -> Option<String> {
+    m.as_ref()
+        .map(|m| format!("{} → +{points}", safe(&m.to_string())))
+}
+
+fn why(e: &ContextEntry) -> String {
+    let parts: Vec<String> = [
+        describe(&e.matched.client, e.signals.client),
+        describe(&e.matched.domain, e.signals.domain),
+        describe(&e.matched.language, e.signals.language),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    if parts.is_empty() {
+        "no signal matched".to_owned()
+    } else {
+        parts.join("; ")
+    }
+}
+
+fn print_table(r: &ContextReport) {
+    let q = &r.query;
+    let show = |v: &Option<String>| v.as_deref().map(safe).unwrap_or_else(|| "-".into());
+    println!(
+        "query: client {} | domain {} | {} → {}",
+        show(&q.client),
+        show(&q.domain),
+        show(&q.source_lang),
+        show(&q.target_lang)
+    );
+    let budget = if r.budget == 0 {
+        "unlimited".to_owned()
+    } else {
+        r.budget.to_string()
+    };
+    let kept = r.articles.iter().filter(|e| e.included).count();
+    println!(
+        "budget: {} / {budget} tokens used ({}), {kept} of {} articles kept",
+        r.used_tokens,
+        r.token_estimator,
+        r.articles.len()
+    );
+    println!();
+    println!(
+        "{:>4}  {:>5}  {:>2} {:>2} {:>2}  {:>6}  {:<10}  {:<4}  path",
+        "rank", "score", "C", "D", "L", "tokens", "updated", "kept"
+    );
+    for e in &r.articles {
+        println!(
+            "{:>4}  {:>5}  {:>2} {:>2} {:>2}  {:>6}  {:<10}  {:<4}  {}",
+            e.rank,
+            e.score,
+            e.signals.client,
+            e.signals.domain,
+            e.signals.language,
+            e.tokens,
+            e.last_updated
+                .as_deref()
+                .map(safe)
+                .unwrap_or_else(|| "-".into()),
+            if e.included { "yes" } else { "no" },
+            safe(&e.path)
+        );
+        if e.score > 0 {
+            println!("{:>40}  why: {}", "", why(e));
+        }
+        if let Some(reason) = &e.drop_reason
+            && e.score > 0
+        {
+            println!("{:>40}  dropped: {reason}", "");
+        }
+    }
 }

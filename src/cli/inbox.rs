@@ -1,8 +1,76 @@
+//! `membank inbox`: the files waiting for Process Inbox.
+
+use std::path::PathBuf;
 use std::process::ExitCode;
 
-#[derive(clap::Args)]
-pub struct Args {}
+use serde::Serialize;
 
-pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("not implemented yet")
+use super::common::{open_bank, print_json, safe};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The memory bank folder.
+    bank: PathBuf,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Serialize)]
+struct Pending {
+    path: String,
+    title: String,
+    chars: usize,
+}
+
+#[derive(Serialize)]
+struct Report {
+    pending: Vec<Pending>,
+    /// `compiled: true` files, archived or not, which listings skip.
+    compiled: usize,
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let bank = open_bank(&args.bank)?;
+    let pending: Vec<Pending> = bank
+        .pending_inbox()
+        .into_iter()
+        .map(|id| {
+            let a = bank.article(id);
+            Pending {
+                path: a.rel_path.clone(),
+                title: a.title.clone(),
+                chars: a.chars,
+            }
+        })
+        .collect();
+    let compiled = bank
+        .articles()
+        .iter()
+        .filter(|a| a.folder == membank_core::layout::Folder::Inbox && a.meta.compiled)
+        .count();
+    let report = Report { pending, compiled };
+    if args.json {
+        print_json(&report)?;
+    } else if report.pending.is_empty() {
+        println!(
+            "inbox is empty ({} compiled files skipped)",
+            report.compiled
+        );
+    } else {
+        println!(
+            "{} pending ({} compiled files skipped):",
+            report.pending.len(),
+            report.compiled
+        );
+        for p in &report.pending {
+            println!(
+                "  {}  ({} chars)  {}",
+                safe(&p.path),
+                p.chars,
+                safe(&p.title)
+            );
+        }
+    }
+    Ok(ExitCode::SUCCESS)
 }

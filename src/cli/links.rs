@@ -1,8 +1,129 @@
+//! `membank links`: an article's outgoing links with their resolution, and
+//! its backlinks.
+
+use std::path::PathBuf;
 use std::process::ExitCode;
 
-#[derive(clap::Args)]
-pub struct Args {}
+use membank_core::bank::{ArticleId, Bank, Resolution};
+use serde::Serialize;
 
-pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("not implemented yet")
+use super::common::{open_bank, print_json, safe};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The memory bank folder.
+    bank: PathBuf,
+    /// The article: a relative path (`03_DOMAINS/Legal.md`) or a name (`Legal`).
+    article: String,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Serialize)]
+struct Outgoing {
+    target: String,
+    raw: String,
+    line: usize,
+    in_frontmatter: bool,
+    status: &'static str,
+    path: Option<String>,
+    candidates: Vec<String>,
+}
+
+#[derive(Serialize)]
+struct Report {
+    path: String,
+    outgoing: Vec<Outgoing>,
+    backlinks: Vec<String>,
+}
+
+fn find_article(bank: &Bank, wanted: &str) -> anyhow::Result<ArticleId> {
+    let normalised = wanted.replace('\\', "/");
+    if let Some(id) = bank.find(&normalised) {
+        return Ok(id);
+    }
+    match bank.resolve(&normalised) {
+        Resolution::One(id) => Ok(id),
+        Resolution::Ambiguous(ids) => {
+            let names: Vec<&str> = ids
+                .iter()
+                .map(|&i| bank.article(i).rel_path.as_str())
+                .collect();
+            anyhow::bail!(
+                "`{wanted}` names several articles: {}; give a path",
+                names.join(", ")
+            )
+        }
+        Resolution::Dead => {
+            // Inbox and index notes are not link targets but can be inspected.
+            let by_stem = bank
+                .articles()
+                .iter()
+                .position(|a| a.stem.to_lowercase() == normalised.to_lowercase());
+            by_stem.ok_or_else(|| {
+                anyhow::anyhow!("no article `{wanted}` in {}", bank.root().display())
+            })
+        }
+    }
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let bank = open_bank(&args.bank)?;
+    let id = find_article(&bank, &args.article)?;
+    let outgoing = bank
+        .outgoing(id)
+        .map(|(l, r)| {
+            let path_of = |i: ArticleId| bank.article(i).rel_path.clone();
+            let (status, candidates) = match r {
+                Resolution::Dead => ("dead", Vec::new()),
+                Resolution::One(_) => ("resolved", Vec::new()),
+                Resolution::Ambiguous(ids) => {
+                    ("ambiguous", ids.iter().map(|&i| path_of(i)).collect())
+                }
+            };
+            Outgoing {
+                target: l.target.clone(),
+                raw: l.raw.clone(),
+                line: l.line,
+                in_frontmatter: l.in_frontmatter,
+                status,
+                path: r.target().map(path_of),
+                candidates,
+            }
+        })
+        .collect();
+    let report = Report {
+        path: bank.article(id).rel_path.clone(),
+        outgoing,
+        backlinks: bank
+            .backlinks(id)
+            .iter()
+            .map(|&i| bank.article(i).rel_path.clone())
+            .collect(),
+    };
+    if args.json {
+        print_json(&report)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    println!("{}", safe(&report.path));
+    println!("\noutgoing ({}):", report.outgoing.len());
+    for o in &report.outgoing {
+        let to = match (o.status, &o.path) {
+            ("dead", _) => "DEAD (no such article)".to_owned(),
+            ("ambiguous", Some(p)) => format!(
+                "{} (ambiguous: {})",
+                safe(p),
+                safe(&o.candidates.join(", "))
+            ),
+            (_, Some(p)) => safe(p),
+            _ => String::new(),
+        };
+        println!("  line {:>4}  [[{}]] → {to}", o.line, safe(&o.raw));
+    }
+    println!("\nbacklinks ({}):", report.backlinks.len());
+    for b in &report.backlinks {
+        println!("  {}", safe(b));
+    }
+    Ok(ExitCode::SUCCESS)
 }

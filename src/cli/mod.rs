@@ -7,6 +7,7 @@ use clap::{Parser, Subcommand};
 
 mod blocks;
 mod check;
+mod common;
 mod compile;
 mod context;
 mod inbox;
@@ -14,10 +15,10 @@ mod init;
 mod links;
 mod snapshot;
 mod template;
+mod values;
 
-/// The spec version membank implements, shown in `--version` (spec §14).
-pub const SPEC_VERSION: &str = "1.1";
-
+/// Shown by `--version` (spec §14); a test keeps it equal to
+/// `membank_core::SPEC_VERSION`.
 const LONG_VERSION: &str = concat!(
     env!("CARGO_PKG_VERSION"),
     " (Supervertaler Memory Bank Format v1.1)"
@@ -53,6 +54,8 @@ enum Command {
     Template(template::Args),
     /// Show an article's outgoing links and backlinks.
     Links(links::Args),
+    /// List the clients, domains and language codes the bank uses.
+    Values(values::Args),
     /// Create a new memory bank.
     Init(init::Args),
 }
@@ -68,6 +71,7 @@ pub fn main() -> ExitCode {
         Some(Command::Snapshot(a)) => snapshot::run(a),
         Some(Command::Template(a)) => template::run(a),
         Some(Command::Links(a)) => links::run(a),
+        Some(Command::Values(a)) => values::run(a),
         Some(Command::Init(a)) => init::run(a),
         None => {
             eprintln!("membank: the terminal UI is not available yet; see `membank --help`");

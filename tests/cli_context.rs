@@ -1,0 +1,338 @@
+//! Runs the real binary on the scoring fixture bank.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use serde_json::Value;
+
+fn fixture() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/scoring-bank")
+}
+
+fn membank(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_membank"))
+        .args(args)
+        .output()
+        .expect("run membank");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn context_json(extra: &[&str]) -> Value {
+    let bank = fixture();
+    let mut args = vec!["context", bank.to_str().unwrap(), "--json"];
+    args.extend_from_slice(extra);
+    let (code, out, err) = membank(&args);
+    assert_eq!(code, 0, "{err}");
+    serde_json::from_str(&out).expect("valid JSON")
+}
+
+fn paths(v: &Value) -> Vec<String> {
+    v["articles"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["path"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[test]
+fn every_content_article_is_ranked_with_its_reasons() {
+    let v = context_json(&[
+        "--client",
+        "acme corporation",
+        "--domain",
+        "LEGAL",
+        "--source-lang",
+        "en-GB",
+        "--target-lang",
+        "nl-BE",
+    ]);
+    assert_eq!(v["budget"], 4000);
+    assert_eq!(
+        paths(&v),
+        vec![
+            "01_CLIENTS/Acme Corporation.md",
+            "02_TERMINOLOGY/compliance → naleving.md",
+            "02_TERMINOLOGY/legal/agreement → overeenkomst.md",
+            "03_DOMAINS/Legal.md",
+            "01_CLIENTS/NotAcme Ltd.md",
+            "02_TERMINOLOGY/fjord.md",
+            "04_STYLE/House Style.md",
+            "03_DOMAINS/Paralegal.md",
+        ]
+    );
+    let first = &v["articles"][0];
+    assert_eq!(first["score"], 6);
+    assert_eq!(first["folder"], "01_CLIENTS");
+    assert_eq!(
+        first["signals"],
+        serde_json::json!({"client": 3, "domain": 2, "language": 1})
+    );
+    assert_eq!(first["matched"]["client"]["key"], "client");
+    assert_eq!(first["matched"]["domain"]["value"], "[[Legal]]");
+    assert_eq!(first["last_updated"], "2026-04-04");
+    assert_eq!(first["included"], true);
+    assert!(first["drop_reason"].is_null());
+    // Substring look-alikes never score on client or domain.
+    let notacme = &v["articles"][4];
+    assert_eq!(notacme["signals"]["client"], 0);
+    let paralegal = &v["articles"][7];
+    assert_eq!(paralegal["score"], 0);
+    assert_eq!(paralegal["included"], false);
+    assert!(
+        paralegal["drop_reason"]
+            .as_str()
+            .unwrap()
+            .contains("score 0")
+    );
+    let used: u64 = v["articles"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|a| a["included"] == true)
+        .map(|a| a["tokens"].as_u64().unwrap())
+        .sum();
+    assert_eq!(v["used_tokens"].as_u64().unwrap(), used);
+}
+
+#[test]
+fn fenced_bom_and_crlf_articles_are_read() {
+    let v = context_json(&["--domain", "legal", "--target-lang", "no"]);
+    let by_path = |p: &str| {
+        v["articles"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|a| a["path"] == p)
+            .unwrap()
+            .clone()
+    };
+    // Fenced frontmatter (§4.3) still scores.
+    assert_eq!(by_path("03_DOMAINS/Legal.md")["signals"]["domain"], 2);
+    // CRLF in a subfolder of a content folder.
+    assert_eq!(
+        by_path("02_TERMINOLOGY/legal/agreement → overeenkomst.md")["signals"]["domain"],
+        2
+    );
+    // BOM file, and `no` read as Norwegian rather than false.
+    let fjord = by_path("02_TERMINOLOGY/fjord.md");
+    assert_eq!(fjord["signals"]["language"], 1);
+    assert_eq!(fjord["matched"]["language"]["tag"], "no");
+    // Examples, inbox, indices and templates never take part.
+    assert!(paths(&v).iter().all(|p| p.starts_with("01")
+        || p.starts_with("02")
+        || p.starts_with("03")
+        || p.starts_with("04")));
+    assert!(!paths(&v).iter().any(|p| p.contains("_EXAMPLE_")));
+}
+
+#[test]
+fn budget_drops_terminology_first_and_says_why() {
+    let v = context_json(&[
+        "--client",
+        "Acme Corporation",
+        "--domain",
+        "Legal",
+        "--budget",
+        "110",
+    ]);
+    let rows = v["articles"].as_array().unwrap();
+    let kept: Vec<&str> = rows
+        .iter()
+        .filter(|a| a["included"] == true)
+        .map(|a| a["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        kept,
+        vec!["01_CLIENTS/Acme Corporation.md", "03_DOMAINS/Legal.md"]
+    );
+    assert!(v["used_tokens"].as_u64().unwrap() <= 110);
+    for a in rows
+        .iter()
+        .filter(|a| a["included"] == false && a["score"].as_u64() > Some(0))
+    {
+        assert!(
+            a["drop_reason"].as_str().unwrap().contains("over budget"),
+            "{a}"
+        );
+    }
+}
+
+#[test]
+fn include_unscored_and_unlimited_budget() {
+    let v = context_json(&["--include-unscored", "--budget", "0"]);
+    assert!(
+        v["articles"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|a| a["included"] == true)
+    );
+    let v = context_json(&[]);
+    assert!(
+        v["articles"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|a| a["included"] == false)
+    );
+    assert_eq!(v["used_tokens"], 0);
+}
+
+#[test]
+fn render_prints_whole_articles_in_rank_order() {
+    let bank = fixture();
+    let (code, out, _) = membank(&[
+        "context",
+        bank.to_str().unwrap(),
+        "--client",
+        "acme corporation",
+        "--render",
+    ]);
+    assert_eq!(code, 0);
+    assert!(out.starts_with(
+        "----- 01_CLIENTS/Acme Corporation.md -----\n---\nclient: \"Acme Corporation\""
+    ));
+    assert!(out.contains("----- 02_TERMINOLOGY/compliance → naleving.md -----"));
+    assert!(!out.contains("NotAcme"));
+}
+
+#[test]
+fn table_output_explains_matches() {
+    let bank = fixture();
+    let (code, out, _) = membank(&[
+        "context",
+        bank.to_str().unwrap(),
+        "--client",
+        "Acme Corporation",
+    ]);
+    assert_eq!(code, 0);
+    assert!(out.contains("why: client: Acme Corporation → +3"), "{out}");
+    assert!(
+        out.contains("why: clients: [[Acme Corporation]] → +3"),
+        "{out}"
+    );
+}
+
+#[test]
+fn links_and_backlinks() {
+    let bank = fixture();
+    let (code, out, _) = membank(&[
+        "links",
+        bank.to_str().unwrap(),
+        "acme corporation",
+        "--json",
+    ]);
+    assert_eq!(code, 0);
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["path"], "01_CLIENTS/Acme Corporation.md");
+    let statuses: Vec<(&str, &str)> = v["outgoing"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| (o["target"].as_str().unwrap(), o["status"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        statuses,
+        vec![
+            ("Legal", "resolved"),
+            ("Marketing", "dead"),
+            ("compliance → naleving", "resolved"),
+            ("Legal", "resolved")
+        ]
+    );
+    let back: Vec<&str> = v["backlinks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b.as_str().unwrap())
+        .collect();
+    assert_eq!(
+        back,
+        vec![
+            "00_INBOX/meeting notes.md",
+            "02_TERMINOLOGY/compliance → naleving.md",
+            "03_DOMAINS/Legal.md",
+            "05_INDICES/Clients.md"
+        ]
+    );
+    let (code, _, err) = membank(&["links", bank.to_str().unwrap(), "Nothing Here"]);
+    assert_ne!(code, 0);
+    assert!(err.contains("no article"), "{err}");
+}
+
+#[test]
+fn inbox_skips_compiled_files() {
+    let bank = fixture();
+    let (code, out, _) = membank(&["inbox", bank.to_str().unwrap(), "--json"]);
+    assert_eq!(code, 0);
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["pending"].as_array().unwrap().len(), 1);
+    assert_eq!(v["pending"][0]["path"], "00_INBOX/meeting notes.md");
+}
+
+#[test]
+fn snapshot_json_and_cap() {
+    let bank = fixture();
+    let (code, out, _) = membank(&["snapshot", bank.to_str().unwrap(), "--json"]);
+    assert_eq!(code, 0);
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["truncated"], false);
+    assert_eq!(v["articles"][0], "01_CLIENTS/Acme Corporation.md");
+    assert!(
+        v["snapshot"]
+            .as_str()
+            .unwrap()
+            .starts_with("----- 01_CLIENTS/Acme Corporation.md -----\n")
+    );
+    let (_, out, _) = membank(&["snapshot", bank.to_str().unwrap(), "--json", "--cap", "300"]);
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["truncated"], true);
+    assert!(v["chars"].as_u64().unwrap() <= 300);
+}
+
+#[test]
+fn bad_paths_fail_clearly() {
+    let (code, _, err) = membank(&["context", "/definitely/not/here"]);
+    assert_ne!(code, 0);
+    assert!(err.contains("no such folder"), "{err}");
+    let empty = tempfile::tempdir().unwrap();
+    let (code, _, err) = membank(&["context", empty.path().to_str().unwrap()]);
+    assert_ne!(code, 0);
+    assert!(err.contains("not a memory bank"), "{err}");
+}
+
+#[test]
+fn version_names_the_spec() {
+    let (code, out, _) = membank(&["--version"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains(&format!(
+            "Memory Bank Format v{}",
+            membank_core::SPEC_VERSION
+        )),
+        "{out}"
+    );
+}
+
+#[test]
+fn values_lists_what_the_bank_uses() {
+    let bank = fixture();
+    let (code, out, _) = membank(&["values", bank.to_str().unwrap(), "--json"]);
+    assert_eq!(code, 0);
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["clients"][0]["value"], "Acme Corporation");
+    assert_eq!(v["clients"][0]["articles"], 2);
+    let domains: Vec<&str> = v["domains"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["value"].as_str().unwrap())
+        .collect();
+    assert_eq!(domains[0], "Legal");
+    assert!(domains.contains(&"Paralegal"));
+}
