@@ -751,6 +751,26 @@ mod tests {
     }
 
     #[test]
+    fn generated_frontmatter_reads_the_same_on_the_quick_path() {
+        let d = tempfile::tempdir().unwrap();
+        generate(d.path(), opts(400, 5)).unwrap();
+        let bank = Bank::load(d.path()).unwrap();
+        let mut quick = 0;
+        for a in bank.articles() {
+            let Some(yaml) = a.yaml() else { continue };
+            let full = match yaml_serde::from_str::<yaml_serde::Value>(yaml) {
+                Ok(yaml_serde::Value::Mapping(m)) => m,
+                other => panic!("{}: {other:?}", a.rel_path),
+            };
+            if let Some(m) = crate::frontmatter::parse_simple(yaml) {
+                assert_eq!(m, full, "{}", a.rel_path);
+                quick += 1;
+            }
+        }
+        assert!(quick > 350, "only {quick} took the quick path");
+    }
+
+    #[test]
     fn busiest_client_and_domain_score() {
         let d = tempfile::tempdir().unwrap();
         let stats = generate(d.path(), opts(500, 11)).unwrap();
