@@ -398,13 +398,15 @@ impl Writer<'_> {
 
     fn sentence(&mut self) {
         let words = 6 + self.rng.below(10);
+        // About one article in six quotes a word as inline code.
+        let code_at = self.rng.chance(2).then(|| 1 + self.rng.below(words - 1));
         for i in 0..words {
             let w = self.rng.pick(&FILLER);
             if i == 0 {
                 self.out.push_str(&capitalised(w));
             } else {
                 self.out.push(' ');
-                if self.rng.chance(2) {
+                if code_at == Some(i) {
                     self.out.push('`');
                     self.out.push_str(w);
                     self.out.push('`');
