@@ -128,11 +128,12 @@ pub fn is_bank(root: &Path) -> bool {
 }
 
 fn rel_string(root: &Path, path: &Path) -> String {
-    let rel = path.strip_prefix(root).unwrap_or(path);
-    rel.components()
-        .map(|c| c.as_os_str().to_string_lossy())
-        .collect::<Vec<_>>()
-        .join("/")
+    let rel = path.strip_prefix(root).unwrap_or(path).to_string_lossy();
+    if std::path::MAIN_SEPARATOR == '/' {
+        rel.into_owned()
+    } else {
+        rel.replace(std::path::MAIN_SEPARATOR, "/")
+    }
 }
 
 fn is_hidden(name: &str) -> bool {
@@ -203,7 +204,7 @@ impl Bank {
             }
         }
         bank.articles
-            .sort_by(|a, b| (a.folder, &a.rel_path).cmp(&(b.folder, &b.rel_path)));
+            .par_sort_by(|a, b| (a.folder, &a.rel_path).cmp(&(b.folder, &b.rel_path)));
         bank.skipped.sort_by(|a, b| a.path.cmp(&b.path));
         bank.problems.sort_by(|a, b| a.path.cmp(&b.path));
         bank.templates.sort();
@@ -326,16 +327,49 @@ impl Bank {
     }
 
     fn rebuild_index(&mut self) {
-        let mut index = Index::default();
-        for (id, a) in self.articles.iter().enumerate() {
-            index.by_path.insert(a.rel_path.clone(), id);
-            if a.folder.is_content() {
-                index.by_name.entry(fold(&a.stem)).or_default().push(id);
-                let rel_stem = &a.rel_path[..a.rel_path.len() - 3];
-                index.by_rel_stem.insert(fold(rel_stem), id);
-            }
-        }
-        self.index = index;
+        let articles = &self.articles;
+        let content = || {
+            articles
+                .iter()
+                .enumerate()
+                .filter(|(_, a)| a.folder.is_content())
+        };
+        // The three maps are independent; build them side by side.
+        let (by_path, (by_name, by_rel_stem)) = rayon::join(
+            || {
+                let mut m = HashMap::with_capacity(articles.len());
+                for (id, a) in articles.iter().enumerate() {
+                    m.insert(a.rel_path.clone(), id);
+                }
+                m
+            },
+            || {
+                rayon::join(
+                    || {
+                        let mut m: HashMap<String, Vec<ArticleId>> =
+                            HashMap::with_capacity(articles.len());
+                        for (id, a) in content() {
+                            m.entry(fold(&a.stem)).or_default().push(id);
+                        }
+                        m
+                    },
+                    || {
+                        let mut m = HashMap::with_capacity(articles.len());
+                        for (id, a) in content() {
+                            let rel_stem = &a.rel_path[..a.rel_path.len() - 3];
+                            m.insert(fold(rel_stem), id);
+                        }
+                        m
+                    },
+                )
+            },
+        );
+        self.index = Index {
+            by_path,
+            by_name,
+            by_rel_stem,
+            ..Index::default()
+        };
         let resolved: Vec<Vec<Resolution>> = self
             .articles
             .par_iter()
@@ -355,7 +389,8 @@ impl Bank {
         self.index.resolved = resolved;
         self.index.backlinks = backlinks;
         let mut order: Vec<ArticleId> = self.content_ids().collect();
-        order.sort_by(|&a, &b| crate::scoring::tie_break(&self.articles[a], &self.articles[b]));
+        // tie_break ends on the unique path, so any sort gives this order.
+        order.par_sort_by(|&a, &b| crate::scoring::tie_break(&self.articles[a], &self.articles[b]));
         self.index.content_order = order;
     }
 }
@@ -427,14 +462,49 @@ fn classify_file(root: &Path, path: &Path, found: &mut Vec<Found>) {
     found.push(Found::Article(rel, folder));
 }
 
+thread_local! {
+    /// One read buffer per loading thread, reused for every file.
+    static READ_BUFFER: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Read a whole file into `buf`. Unlike `fs::read` this asks for no file
+/// size first, which saves a system call per file on large banks.
+fn read_into(path: &Path, buf: &mut Vec<u8>) -> std::io::Result<usize> {
+    use std::io::Read;
+    let mut file = std::fs::File::open(path)?;
+    let mut filled = 0;
+    loop {
+        if filled == buf.len() {
+            buf.resize((buf.len() * 2).max(64 * 1024), 0);
+        }
+        match file.read(&mut buf[filled..]) {
+            Ok(0) => return Ok(filled),
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+}
+
 fn read_article(root: &Path, rel: String, folder: Folder) -> Result<Article, LoadProblem> {
-    let bytes = std::fs::read(root.join(&rel)).map_err(|e| LoadProblem {
-        path: rel.clone(),
-        line: None,
-        message: format!("could not be read: {e}"),
-        kind: ProblemKind::Io,
-    })?;
-    match text::decode(&bytes) {
+    READ_BUFFER.with_borrow_mut(|buf| {
+        let len = read_into(&root.join(&rel), buf).map_err(|e| LoadProblem {
+            path: rel.clone(),
+            line: None,
+            message: format!("could not be read: {e}"),
+            kind: ProblemKind::Io,
+        })?;
+        let article = decode_article(rel, folder, &buf[..len]);
+        // Do not keep a huge buffer alive after one unusually large file.
+        if buf.len() > 1 << 20 {
+            *buf = Vec::new();
+        }
+        article
+    })
+}
+
+fn decode_article(rel: String, folder: Folder, bytes: &[u8]) -> Result<Article, LoadProblem> {
+    match text::decode(bytes) {
         Ok(decoded) => Ok(Article::parse(rel, folder, decoded)),
         Err(e) => Err(LoadProblem {
             path: rel,

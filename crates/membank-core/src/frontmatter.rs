@@ -50,7 +50,16 @@ fn fence_of(line: &str) -> Option<(char, usize, &str)> {
 /// Split `text` (already BOM-stripped and LF-only) into frontmatter and body,
 /// tolerating a wrapping code fence as §4.3 requires.
 pub fn locate(text: &str) -> Located {
-    let (text, fenced, fence_unclosed, line_shift) = strip_outer_fence(text);
+    locate_owned(text.to_owned())
+}
+
+/// [`locate`] for text the caller gives up, so an unfenced article (nearly
+/// all of them) is not copied.
+pub fn locate_owned(text: String) -> Located {
+    let (text, fenced, fence_unclosed, line_shift) = match strip_outer_fence(&text) {
+        Some((inner, unclosed, shift)) => (inner, true, unclosed, shift),
+        None => (text, false, false, 0),
+    };
     let (block, body_start) = find_block(&text);
     Located {
         text,
@@ -62,7 +71,9 @@ pub fn locate(text: &str) -> Located {
     }
 }
 
-fn strip_outer_fence(text: &str) -> (String, bool, bool, usize) {
+/// The text inside a wrapping fence, whether the fence was left open, and
+/// the lines removed before the text; `None` when there is no fence.
+fn strip_outer_fence(text: &str) -> Option<(String, bool, usize)> {
     let mut offset = 0;
     let mut lines_before = 0;
     for line in text.split_inclusive('\n') {
@@ -74,9 +85,7 @@ fn strip_outer_fence(text: &str) -> (String, bool, bool, usize) {
     }
     let rest = &text[offset..];
     let first = rest.split_inclusive('\n').next().unwrap_or("");
-    let Some((ch, len, _info)) = fence_of(first.trim_end_matches('\n')) else {
-        return (text.to_owned(), false, false, 0);
-    };
+    let (ch, len, _info) = fence_of(first.trim_end_matches('\n'))?;
     let inner = &rest[first.len()..];
     // Walk the inner lines pairing nested fences, so a code block inside the
     // wrapped article does not end the wrapper early.
@@ -106,7 +115,7 @@ fn strip_outer_fence(text: &str) -> (String, bool, bool, usize) {
         }
         None => out.push_str(inner),
     }
-    (out, true, close.is_none(), lines_before + 1)
+    Some((out, close.is_none(), lines_before + 1))
 }
 
 fn is_delimiter(line: &str) -> bool {
