@@ -94,6 +94,7 @@ struct Index {
     backlinks: Vec<Vec<ArticleId>>,
     /// Content articles in §7 tie-break order, so ranking is one stable sort.
     content_order: Vec<ArticleId>,
+    ranking: crate::scoring::RankTable,
 }
 
 /// A loaded memory bank.
@@ -241,6 +242,10 @@ impl Bank {
     /// Content articles in the §7 tie-break order.
     pub fn content_order(&self) -> &[ArticleId] {
         &self.index.content_order
+    }
+
+    pub(crate) fn rank_table(&self) -> &crate::scoring::RankTable {
+        &self.index.ranking
     }
 
     /// Inbox files waiting for Process Inbox: not archived, not `compiled: true`.
@@ -391,6 +396,7 @@ impl Bank {
         let mut order: Vec<ArticleId> = self.content_ids().collect();
         // tie_break ends on the unique path, so any sort gives this order.
         order.par_sort_by(|&a, &b| crate::scoring::tie_break(&self.articles[a], &self.articles[b]));
+        self.index.ranking = crate::scoring::RankTable::build(&self.articles, &order);
         self.index.content_order = order;
     }
 }

@@ -785,6 +785,17 @@ mod tests {
         };
         let ranked = rank(&bank, &q);
         assert_eq!(ranked[0].score.total(), 6);
+        // The ranking is exactly a stable sort of the tie-break order.
+        let mut naive: Vec<crate::scoring::Ranked> = bank
+            .content_order()
+            .iter()
+            .map(|&id| crate::scoring::Ranked {
+                id,
+                score: crate::scoring::score(bank.article(id), &q),
+            })
+            .collect();
+        naive.sort_by_key(|r| std::cmp::Reverse(r.score.total()));
+        assert_eq!(ranked, naive);
         assert!(ranked.iter().filter(|r| r.score.signals.client > 0).count() > 5);
     }
 }
