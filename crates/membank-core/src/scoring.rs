@@ -1,7 +1,6 @@
 //! Relevance scoring and ranking (spec §7), exactly and reproducibly.
 
 use std::cmp::Ordering;
-use std::collections::HashMap;
 
 use rayon::prelude::*;
 use serde::Serialize;
@@ -194,147 +193,6 @@ pub fn tie_break(a: &Article, b: &Article) -> Ordering {
         .then_with(|| a.rel_path.cmp(&b.rel_path))
 }
 
-/// What §7 scoring reads from each content article, packed in tie-break
-/// order with every value interned to a number. Scoring a large bank then
-/// reads a few small arrays front to back instead of chasing pointers into
-/// every article; only articles that score get the full, explained [`Score`].
-#[derive(Debug, Default)]
-pub(crate) struct RankTable {
-    /// Folded client and domain values.
-    values: HashMap<String, u32>,
-    /// ASCII-lower-cased language codes and their primary subtags.
-    codes: HashMap<String, u32>,
-    rows: Vec<Row>,
-    clients: Vec<u32>,
-    domains: Vec<u32>,
-    tags: Vec<Tag>,
-}
-
-#[derive(Debug, Clone, Copy)]
-struct Row {
-    clients: (u32, u32),
-    domains: (u32, u32),
-    tags: (u32, u32),
-}
-
-#[derive(Debug, Clone, Copy)]
-struct Tag {
-    code: u32,
-    primary: u32,
-    has_dash: bool,
-}
-
-/// A query's language code in the table's terms; `None` ids name codes no
-/// article uses.
-struct QueryCode {
-    code: Option<u32>,
-    primary: Option<u32>,
-    has_dash: bool,
-}
-
-fn intern(map: &mut HashMap<String, u32>, s: &str) -> u32 {
-    if let Some(&id) = map.get(s) {
-        return id;
-    }
-    let id = map.len() as u32;
-    map.insert(s.to_owned(), id);
-    id
-}
-
-fn primary_subtag(s: &str) -> &str {
-    s.split('-').next().unwrap_or(s)
-}
-
-impl RankTable {
-    pub(crate) fn build(articles: &[Article], order: &[ArticleId]) -> RankTable {
-        let mut t = RankTable::default();
-        let span = |start: usize, end: usize| (start as u32, end as u32);
-        for &id in order {
-            let meta = &articles[id].meta;
-            let c0 = t.clients.len();
-            for v in &meta.clients {
-                let v = intern(&mut t.values, &v.folded);
-                t.clients.push(v);
-            }
-            let d0 = t.domains.len();
-            for v in &meta.domains {
-                let v = intern(&mut t.values, &v.folded);
-                t.domains.push(v);
-            }
-            let t0 = t.tags.len();
-            for tag in meta.languages.iter().flat_map(|l| &l.tags) {
-                let tag = tag.trim();
-                if tag.is_empty() {
-                    continue;
-                }
-                let lower = tag.to_ascii_lowercase();
-                let code = intern(&mut t.codes, &lower);
-                let primary = intern(&mut t.codes, primary_subtag(&lower));
-                t.tags.push(Tag {
-                    code,
-                    primary,
-                    has_dash: lower.contains('-'),
-                });
-            }
-            t.rows.push(Row {
-                clients: span(c0, t.clients.len()),
-                domains: span(d0, t.domains.len()),
-                tags: span(t0, t.tags.len()),
-            });
-        }
-        t
-    }
-
-    /// The total score of every row, exactly as [`score`] would give it.
-    fn totals(&self, q: &Prepared) -> Vec<u32> {
-        let lookup = |v: &Option<String>| v.as_ref().map(|v| self.values.get(v).copied());
-        // `Some(None)`: the query names a value no article has.
-        let (client, domain) = (lookup(&q.client), lookup(&q.domain));
-        let langs: Vec<QueryCode> = q
-            .langs
-            .iter()
-            .map(|l| {
-                let lower = l.to_ascii_lowercase();
-                QueryCode {
-                    code: self.codes.get(&lower).copied(),
-                    primary: self.codes.get(primary_subtag(&lower)).copied(),
-                    has_dash: lower.contains('-'),
-                }
-            })
-            .collect();
-        let has = |ids: &[u32], (a, b): (u32, u32), want: Option<Option<u32>>| match want {
-            Some(Some(w)) => ids[a as usize..b as usize].contains(&w),
-            _ => false,
-        };
-        let tag_matches = |t: &Tag| {
-            langs.iter().any(|l| {
-                l.code == Some(t.code)
-                    || (!t.has_dash && l.primary == Some(t.code))
-                    || (!l.has_dash && l.code == Some(t.primary))
-            })
-        };
-        self.rows
-            .par_iter()
-            .map(|r| {
-                let mut total = 0;
-                if has(&self.clients, r.clients, client) {
-                    total += CLIENT_POINTS;
-                }
-                if has(&self.domains, r.domains, domain) {
-                    total += DOMAIN_POINTS;
-                }
-                if self.tags[r.tags.0 as usize..r.tags.1 as usize]
-                    .iter()
-                    .any(tag_matches)
-                {
-                    total += LANGUAGE_POINTS;
-                }
-                total
-            })
-            .collect()
-    }
-}
-
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Ranked {
     pub id: ArticleId,
@@ -359,21 +217,21 @@ pub(crate) fn rank_sparse(bank: &Bank, query: &Query) -> Vec<(ArticleId, Option<
     const MOST: usize = (CLIENT_POINTS + DOMAIN_POINTS + LANGUAGE_POINTS) as usize;
     let q = query.prepare();
     let order = bank.content_order();
-    let totals = bank.rank_table().totals(&q);
+    let scores: Vec<Option<Box<Score>>> = order
+        .par_iter()
+        .map(|&id| {
+            let s = score_prepared(bank.article(id), &q);
+            (s.total() > 0).then(|| Box::new(s))
+        })
+        .collect();
     // A stable counting sort on the total: equal scores keep the
     // precomputed tie-break order.
-    let mut by_total: [Vec<usize>; MOST + 1] = Default::default();
-    for (row, &total) in totals.iter().enumerate() {
-        by_total[total as usize].push(row);
+    let mut by_total: [Vec<(ArticleId, Option<Box<Score>>)>; MOST + 1] = Default::default();
+    for (&id, s) in order.iter().zip(scores) {
+        let total = s.as_ref().map_or(0, |s| s.total() as usize);
+        by_total[total].push((id, s));
     }
-    let rows: Vec<usize> = by_total.into_iter().rev().flatten().collect();
-    rows.par_iter()
-        .map(|&row| {
-            let id = order[row];
-            let score = (totals[row] > 0).then(|| Box::new(score_prepared(bank.article(id), &q)));
-            (id, score)
-        })
-        .collect()
+    by_total.into_iter().rev().flatten().collect()
 }
 
 #[cfg(test)]
@@ -461,7 +319,7 @@ mod tests {
     }
 
     #[test]
-    fn ranking_from_the_table_equals_scoring_each_article() {
+    fn ranking_equals_scoring_each_article_and_sorting_stably() {
         let d = tempfile::tempdir().unwrap();
         let files = [
             (
