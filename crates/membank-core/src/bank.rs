@@ -84,7 +84,6 @@ impl Resolution {
 
 #[derive(Debug, Default)]
 struct Index {
-    by_path: HashMap<String, ArticleId>,
     /// Folded stem → content articles with that name, in (folder, path) order.
     by_name: HashMap<String, Vec<ArticleId>>,
     /// Folded `folder/sub/stem` → content article, for path-style links.
@@ -94,7 +93,6 @@ struct Index {
     backlinks: Vec<Vec<ArticleId>>,
     /// Content articles in §7 tie-break order, so ranking is one stable sort.
     content_order: Vec<ArticleId>,
-    ranking: crate::scoring::RankTable,
 }
 
 /// A loaded memory bank.
@@ -227,7 +225,11 @@ impl Bank {
     }
 
     pub fn find(&self, rel_path: &str) -> Option<ArticleId> {
-        self.index.by_path.get(rel_path).copied()
+        // Articles are sorted by (folder, path), so no map is needed.
+        let folder = rel_path.split('/').next().and_then(Folder::from_dir_name)?;
+        self.articles
+            .binary_search_by(|a| (a.folder, a.rel_path.as_str()).cmp(&(folder, rel_path)))
+            .ok()
     }
 
     /// Articles of 01–04, the ones scored and put in a context.
@@ -242,10 +244,6 @@ impl Bank {
     /// Content articles in the §7 tie-break order.
     pub fn content_order(&self) -> &[ArticleId] {
         &self.index.content_order
-    }
-
-    pub(crate) fn rank_table(&self) -> &crate::scoring::RankTable {
-        &self.index.ranking
     }
 
     /// Inbox files waiting for Process Inbox: not archived, not `compiled: true`.
@@ -339,38 +337,25 @@ impl Bank {
                 .enumerate()
                 .filter(|(_, a)| a.folder.is_content())
         };
-        // The three maps are independent; build them side by side.
-        let (by_path, (by_name, by_rel_stem)) = rayon::join(
+        // The two maps are independent; build them side by side.
+        let (by_name, by_rel_stem) = rayon::join(
             || {
-                let mut m = HashMap::with_capacity(articles.len());
-                for (id, a) in articles.iter().enumerate() {
-                    m.insert(a.rel_path.clone(), id);
+                let mut m: HashMap<String, Vec<ArticleId>> = HashMap::with_capacity(articles.len());
+                for (id, a) in content() {
+                    m.entry(fold(&a.stem)).or_default().push(id);
                 }
                 m
             },
             || {
-                rayon::join(
-                    || {
-                        let mut m: HashMap<String, Vec<ArticleId>> =
-                            HashMap::with_capacity(articles.len());
-                        for (id, a) in content() {
-                            m.entry(fold(&a.stem)).or_default().push(id);
-                        }
-                        m
-                    },
-                    || {
-                        let mut m = HashMap::with_capacity(articles.len());
-                        for (id, a) in content() {
-                            let rel_stem = &a.rel_path[..a.rel_path.len() - 3];
-                            m.insert(fold(rel_stem), id);
-                        }
-                        m
-                    },
-                )
+                let mut m = HashMap::with_capacity(articles.len());
+                for (id, a) in content() {
+                    let rel_stem = &a.rel_path[..a.rel_path.len() - 3];
+                    m.insert(fold(rel_stem), id);
+                }
+                m
             },
         );
         self.index = Index {
-            by_path,
             by_name,
             by_rel_stem,
             ..Index::default()
@@ -393,11 +378,26 @@ impl Bank {
         }
         self.index.resolved = resolved;
         self.index.backlinks = backlinks;
-        let mut order: Vec<ArticleId> = self.content_ids().collect();
-        // tie_break ends on the unique path, so any sort gives this order.
-        order.par_sort_by(|&a, &b| crate::scoring::tie_break(&self.articles[a], &self.articles[b]));
-        self.index.ranking = crate::scoring::RankTable::build(&self.articles, &order);
-        self.index.content_order = order;
+        // The §7 tie-break as a sort key (scoring::tie_break, field by
+        // field), so sorting compares compact keys instead of fetching two
+        // articles per comparison. Paths are unique, so the order is total.
+        let mut keys: Vec<_> = self
+            .content_ids()
+            .map(|id| {
+                let a = &self.articles[id];
+                let date = a.meta.last_updated_date;
+                let newest_first = (date.is_none(), std::cmp::Reverse(date));
+                (
+                    a.folder,
+                    newest_first,
+                    a.file_name.as_str(),
+                    a.rel_path.as_str(),
+                    id,
+                )
+            })
+            .collect();
+        keys.par_sort_unstable();
+        self.index.content_order = keys.into_iter().map(|k| k.4).collect();
     }
 }
 

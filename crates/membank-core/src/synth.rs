@@ -748,6 +748,9 @@ mod tests {
             }
         }
         assert!(live > 1000 && dead > 0, "{live} live, {dead} dead");
+        let mut by_tie_break: Vec<usize> = bank.content_ids().collect();
+        by_tie_break.sort_by(|&a, &b| crate::scoring::tie_break(bank.article(a), bank.article(b)));
+        assert_eq!(bank.content_order(), by_tie_break.as_slice());
         let total: u64 = read_all(d.path()).iter().map(|(_, b)| b.len() as u64).sum();
         assert_eq!(total, stats.total_bytes);
     }
