@@ -162,6 +162,13 @@ impl Article {
             .map(|t| t.trim().to_owned())
             .filter(|t| !t.is_empty())
             .unwrap_or_else(|| stem.clone());
+        // Articles live as long as the bank; on a large bank the spare
+        // capacity of these small lists adds up to tens of megabytes.
+        let mut meta = meta;
+        meta.clients.shrink_to_fit();
+        meta.domains.shrink_to_fit();
+        meta.languages.shrink_to_fit();
+        links.shrink_to_fit();
         let in_archive = folder == Folder::Inbox
             && rel_path
                 .split('/')
