@@ -1,6 +1,7 @@
 //! The `membank` binary: a terminal UI and a headless CLI over membank-core.
 
 mod cli;
+mod demo;
 
 use std::process::ExitCode;
 

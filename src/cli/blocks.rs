@@ -1,8 +1,143 @@
+//! `membank blocks`: check the `### FILE:` blocks of an LLM reply and
+//! optionally write the valid ones.
+
+use std::io::{IsTerminal, Read};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-#[derive(clap::Args)]
-pub struct Args {}
+use anyhow::{Context, bail};
+use membank_core::compile::{self, BlockResult, Mode};
+use membank_core::text::{self, sanitize_for_terminal};
 
-pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("not implemented yet")
+#[derive(clap::Args)]
+#[command(after_help = "Exit status: 0 all blocks valid, 1 some block rejected, 2 error.")]
+pub struct Args {
+    /// The memory bank folder.
+    pub bank: PathBuf,
+    /// File holding the reply (default: standard input; `-` also means it).
+    #[arg(long, value_name = "FILE")]
+    pub reply: Option<PathBuf>,
+    /// Write the valid blocks into the bank (default: only check them).
+    #[arg(long)]
+    pub apply: bool,
+    /// Print the result as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let root = open_bank(&args.bank)?;
+    let reply = read_reply(args.reply.as_deref())?;
+    let mode = if args.apply { Mode::Apply } else { Mode::Plan };
+    let report = compile::apply_reply(&root, &reply, mode);
+
+    if args.json {
+        println!("{}", to_json(&report)?);
+    } else {
+        print_blocks(&report.blocks);
+        print_warnings(&report.warnings);
+        let total = report.blocks.len();
+        let rejected = report.rejected();
+        if total == 0 {
+            println!("No ### FILE: blocks found in the reply.");
+        } else if args.apply {
+            println!("{total} block(s), {rejected} rejected.");
+        } else {
+            println!(
+                "{total} block(s), {rejected} rejected. Nothing written; add --apply to write the valid ones."
+            );
+        }
+    }
+    Ok(if report.rejected() > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// Check that `path` is a memory bank folder and return it.
+pub(crate) fn open_bank(path: &Path) -> anyhow::Result<PathBuf> {
+    let shown = sanitize_for_terminal(&path.display().to_string(), false);
+    let meta = std::fs::metadata(path)
+        .with_context(|| format!("memory bank folder {shown} cannot be opened"))?;
+    if !meta.is_dir() {
+        bail!("{shown} is not a folder; give the memory bank folder");
+    }
+    if !membank_core::bank::is_bank(path) {
+        bail!(
+            "{shown} is not a memory bank: it has none of the folders 00_INBOX, 01_CLIENTS, \
+             02_TERMINOLOGY, 03_DOMAINS, 04_STYLE, 05_INDICES, 06_TEMPLATES"
+        );
+    }
+    Ok(path.to_path_buf())
+}
+
+/// Read a reply from a file, or from standard input for `None` or `-`.
+pub(crate) fn read_reply(path: Option<&Path>) -> anyhow::Result<String> {
+    let (bytes, name) = match path {
+        Some(p) if p != Path::new("-") => {
+            let name = sanitize_for_terminal(&p.display().to_string(), false);
+            let bytes =
+                std::fs::read(p).with_context(|| format!("cannot read the reply file {name}"))?;
+            (bytes, name)
+        }
+        _ => {
+            if std::io::stdin().is_terminal() {
+                eprintln!(
+                    "Reading the reply from standard input; end it with Ctrl-D (Ctrl-Z on Windows)."
+                );
+            }
+            let mut bytes = Vec::new();
+            std::io::stdin()
+                .read_to_end(&mut bytes)
+                .context("cannot read the reply from standard input")?;
+            (bytes, "standard input".to_owned())
+        }
+    };
+    let decoded = text::decode(&bytes).map_err(|e| anyhow::anyhow!("reply from {name}: {e}"))?;
+    Ok(decoded.text)
+}
+
+/// JSON with every character a terminal might act on escaped (serde_json
+/// leaves DEL, C1 controls and bidi overrides as they are).
+pub(crate) fn to_json(value: &impl serde::Serialize) -> anyhow::Result<String> {
+    let json = serde_json::to_string_pretty(value)?;
+    let mut out = String::with_capacity(json.len());
+    for c in json.chars() {
+        match c {
+            '\u{7f}'..='\u{9f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' => {
+                out.push_str(&format!("\\u{:04x}", c as u32))
+            }
+            c => out.push(c),
+        }
+    }
+    Ok(out)
+}
+
+pub(crate) fn print_blocks(blocks: &[BlockResult]) {
+    if blocks.is_empty() {
+        return;
+    }
+    let width = blocks
+        .iter()
+        .map(|b| sanitize_for_terminal(&b.path, false).chars().count())
+        .max()
+        .unwrap_or(4)
+        .clamp(4, 60);
+    println!("{:<9} {:>5}  {:<width$}  REASON", "STATUS", "LINE", "PATH");
+    for b in blocks {
+        println!(
+            "{:<9} {:>5}  {:<width$}  {}",
+            b.status.as_str(),
+            b.line,
+            sanitize_for_terminal(&b.path, false),
+            sanitize_for_terminal(b.reason.as_deref().unwrap_or(""), false),
+        );
+    }
+}
+
+pub(crate) fn print_warnings(warnings: &[String]) {
+    for w in warnings {
+        println!("warning: {}", sanitize_for_terminal(w, false));
+    }
 }

@@ -1,8 +1,110 @@
+//! `membank check`: the deterministic health checks, for people and scripts.
+
+use std::path::PathBuf;
 use std::process::ExitCode;
 
-#[derive(clap::Args)]
-pub struct Args {}
+use membank_core::health::{self, Finding, HealthOptions, HealthReport, Severity};
+use membank_core::text::sanitize_for_terminal;
+use serde::Serialize;
 
-pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("not implemented yet")
+use super::common::{open_bank, print_json};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The memory bank folder.
+    bank: PathBuf,
+    /// Print the findings as JSON.
+    #[arg(long)]
+    json: bool,
+    /// Report articles whose last_updated is older than this many days (0: never).
+    #[arg(long, value_name = "N", default_value_t = 365)]
+    stale_days: u32,
+}
+
+#[derive(Serialize)]
+struct JsonReport<'a> {
+    bank: String,
+    findings: &'a [Finding],
+    counts: health::Counts,
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let bank = open_bank(&args.bank)?;
+    let opts = HealthOptions {
+        stale_after_days: args.stale_days,
+        ..HealthOptions::default()
+    };
+    let report = health::check(&bank, &opts);
+    if args.json {
+        let out = JsonReport {
+            bank: args.bank.to_string_lossy().into_owned(),
+            findings: &report.findings,
+            counts: report.counts,
+        };
+        print_json(&out)?;
+    } else {
+        print!("{}", human(&args.bank.to_string_lossy(), &report));
+    }
+    Ok(if report.has_errors() {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// Counts first, then findings grouped by severity and code.
+fn human(bank: &str, report: &HealthReport) -> String {
+    use std::fmt::Write;
+    let c = report.counts;
+    let mut out = String::new();
+    let _ = writeln!(out, "{}", sanitize_for_terminal(bank, false));
+    let _ = writeln!(
+        out,
+        "{}, {}, {}",
+        plural(c.error, "error", "errors"),
+        plural(c.warning, "warning", "warnings"),
+        plural(c.info, "info", "info")
+    );
+    if report.findings.is_empty() {
+        let _ = writeln!(out, "No problems found.");
+        return out;
+    }
+    for severity in [Severity::Error, Severity::Warning, Severity::Info] {
+        let of_severity: Vec<&Finding> = report
+            .findings
+            .iter()
+            .filter(|f| f.severity == severity)
+            .collect();
+        if of_severity.is_empty() {
+            continue;
+        }
+        let _ = writeln!(
+            out,
+            "\n{} ({})",
+            severity.as_str().to_uppercase(),
+            of_severity.len()
+        );
+        // Codes in name order; within a code the findings keep their
+        // path and line order.
+        let mut codes: Vec<&str> = of_severity.iter().map(|f| f.code).collect();
+        codes.sort_unstable();
+        codes.dedup();
+        for code in codes {
+            let group: Vec<&&Finding> = of_severity.iter().filter(|f| f.code == code).collect();
+            let _ = writeln!(out, "  {code} ({})", group.len());
+            for f in group {
+                let _ = writeln!(
+                    out,
+                    "    {}\n      {}",
+                    sanitize_for_terminal(&f.location(), false),
+                    sanitize_for_terminal(&f.message, false)
+                );
+            }
+        }
+    }
+    out
 }

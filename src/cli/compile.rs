@@ -1,8 +1,536 @@
+//! `membank compile`: Process Inbox. Without `--reply` the pending inbox
+//! files are sent to the model with the Compile template, the reply's
+//! blocks are shown as a plan, and only `--yes` writes them; with `--reply`
+//! a reply saved earlier is applied (spec §9–§11).
+
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-#[derive(clap::Args)]
-pub struct Args {}
+use anyhow::Context;
+use membank_core::archive::{self, Archived};
+use membank_core::compile::{self, BlockStatus, CompileReport, Mode, SourceResult, SourceStatus};
+use membank_core::templates::Agent;
+use membank_core::text::sanitize_for_terminal;
+use membank_llm::agents::{self, PreparedCompile};
+use membank_llm::{CancelHandle, ChatRequest, LlmClient, Reply, StreamEvent};
+use serde::Serialize;
 
-pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("not implemented yet")
+use super::blocks::{open_bank, print_blocks, print_warnings, read_reply, to_json};
+use super::common;
+use super::llm_common;
+
+/// Related articles sent along with the inbox files, in tokens (chars/4).
+const DEFAULT_RELATED_BUDGET: usize = 16_000;
+
+#[derive(clap::Args)]
+#[command(
+    after_help = "Without --reply the pending inbox files are sent to the configured \
+                  model and its reply is shown as a plan; nothing is written unless --yes is \
+                  given. The raw reply is saved to a file in the temporary folder (its path is \
+                  printed) so that it can be applied later with --reply.\n\n\
+                  Exit status: 0 everything applied (or, without --yes, a clean plan), 1 a \
+                  block was rejected, a source would not be archived, the reply was \
+                  incomplete, or nothing was pending, 2 error."
+)]
+pub struct Args {
+    /// The memory bank folder.
+    pub bank: PathBuf,
+    /// Apply this saved reply instead of asking the model (`-` for standard
+    /// input); it is applied at once unless --plan is given.
+    #[arg(long, value_name = "FILE")]
+    pub reply: Option<PathBuf>,
+    /// Only show what would be written and archived.
+    #[arg(long, conflicts_with = "yes")]
+    pub plan: bool,
+    /// Write the model's files, then stamp and archive the inbox sources.
+    #[arg(long)]
+    pub yes: bool,
+    /// Also print the model's reply (to stderr) as it arrives.
+    #[arg(long)]
+    pub show_reply: bool,
+    /// Token budget for the related articles sent with the inbox; 0 means
+    /// unlimited.
+    #[arg(long, default_value_t = DEFAULT_RELATED_BUDGET)]
+    pub budget: usize,
+    /// Print the result as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let root = open_bank(&args.bank)?;
+    let Some(reply_path) = args.reply.as_deref() else {
+        return run_with_model(&args, &root);
+    };
+    let reply = read_reply(Some(reply_path))?;
+    let mode = if args.plan { Mode::Plan } else { Mode::Apply };
+    let report = compile::compile_pending(&root, &reply, mode, compile::local_now())
+        .context("cannot list 00_INBOX/")?;
+
+    if report.sources.is_empty() {
+        eprintln!("Nothing to compile: 00_INBOX/ has no pending files. The reply was not applied.");
+    }
+    if args.json {
+        println!("{}", to_json(&report)?);
+    } else {
+        print_recovered(&report.recovered);
+        if !report.sources.is_empty() {
+            print_blocks(&report.blocks);
+            print_warnings(&report.warnings);
+            print_sources(&report.sources, false);
+            if args.plan {
+                println!("Plan only: nothing was written or moved.");
+            }
+        }
+    }
+
+    let fine = !report.sources.is_empty() && report.rejected() == 0 && all_archived(&report);
+    Ok(exit(fine))
+}
+
+fn exit(fine: bool) -> ExitCode {
+    if fine {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
+}
+
+/// No source is kept in the inbox or failed (plan: none would be).
+fn all_archived(report: &CompileReport) -> bool {
+    !report
+        .sources
+        .iter()
+        .any(|s| matches!(s.status, SourceStatus::Kept | SourceStatus::Failed))
+}
+
+fn print_recovered(recovered: &[Archived]) {
+    for r in recovered {
+        println!(
+            "recovered {} -> {} (stamped by an interrupted run)",
+            sanitize_for_terminal(&r.source, false),
+            sanitize_for_terminal(&r.archived_to, false)
+        );
+    }
+}
+
+/// One line per source; `list_paths` adds the `compiled_to` paths below it.
+fn print_sources(sources: &[SourceResult], list_paths: bool) {
+    for s in sources {
+        let source = sanitize_for_terminal(&s.source, false);
+        match s.status {
+            SourceStatus::Archived => println!(
+                "archived  {source} -> {} ({} file(s))",
+                sanitize_for_terminal(s.archived_to.as_deref().unwrap_or(""), false),
+                s.compiled_to.len()
+            ),
+            SourceStatus::WouldArchive => {
+                println!("would archive  {source} ({} file(s))", s.compiled_to.len())
+            }
+            SourceStatus::Kept | SourceStatus::Failed => println!(
+                "kept in inbox  {source}: {}",
+                sanitize_for_terminal(s.reason.as_deref().unwrap_or(""), false)
+            ),
+        }
+        if list_paths && s.status != SourceStatus::Kept {
+            for path in &s.compiled_to {
+                println!("    compiled_to  {}", sanitize_for_terminal(path, false));
+            }
+        }
+    }
+}
+
+/// Process Inbox against the configured model.
+fn run_with_model(args: &Args, root: &Path) -> anyhow::Result<ExitCode> {
+    // Configuration problems are reported before anything in the bank moves.
+    let client = llm_common::client()
+        .context("no model can be used (a saved reply can be applied with --reply FILE)")?;
+    let now = compile::local_now();
+    let mut recovered = Vec::new();
+    let mut warnings = Vec::new();
+    if args.yes {
+        // Finish the moves of a run that was stopped after stamping, so
+        // those files are neither sent again nor left behind.
+        let (moved, errors) = archive::recover_inbox(root, now);
+        recovered = moved;
+        warnings.extend(errors.iter().map(|e| e.to_string()));
+    }
+    let bank = common::open_bank(root)?;
+    let template = llm_common::template(root, Agent::Compile);
+    let today = now.date().to_string();
+    let Some(prepared) = agents::prepare_compile(&bank, &template, &today, args.budget) else {
+        eprintln!(
+            "Nothing to compile: 00_INBOX/ has no pending files, so no model was asked. Put new \
+             notes in 00_INBOX/ first (a reply saved earlier is applied with --reply FILE)."
+        );
+        let recovered_any = !recovered.is_empty();
+        if args.json {
+            let output = ModelOutput {
+                reply_complete: true,
+                applied: false,
+                reply_file: None,
+                inbox: Vec::new(),
+                blocks: Vec::new(),
+                sources: Vec::new(),
+                warnings,
+                recovered,
+            };
+            println!("{}", to_json(&output)?);
+        } else {
+            print_recovered(&recovered);
+        }
+        // As with --reply, an empty inbox is not success, unless this run
+        // finished the moves of an interrupted one.
+        return Ok(exit(recovered_any));
+    };
+    drop(bank);
+    report_prompt(&client, &prepared);
+
+    let reply = stream_reply(&client, &prepared.request, args.show_reply)?;
+    let reply_file = save_reply(root, &reply.text, now);
+    if let Some(path) = &reply_file {
+        eprintln!(
+            "membank: the raw reply is saved in {} (apply it later with --reply)",
+            common::safe(&path.display().to_string())
+        );
+    }
+    let sources = prepared.inbox;
+
+    let planned = compile::compile_reply(root, &sources, &reply.text, Mode::Plan, now);
+    let mut plan = plan_blocks(root, &reply.text, &planned);
+    let mut source_results = planned.sources.clone();
+    warnings.extend(planned.warnings.iter().cloned());
+    let mut applied = false;
+
+    if !reply.complete {
+        for s in &mut source_results {
+            s.status = SourceStatus::Kept;
+            s.compiled_to.clear();
+            s.reason = Some("the reply is incomplete; nothing was applied".into());
+        }
+    } else if args.yes {
+        if !args.json {
+            print_plan(&plan, &warnings, &source_results, "Plan");
+        }
+        let report = compile::compile_reply(root, &sources, &reply.text, Mode::Apply, now);
+        plan = applied_blocks(&report, plan);
+        source_results = report.sources;
+        warnings = report.warnings;
+        applied = true;
+    }
+
+    let output = ModelOutput {
+        reply_complete: reply.complete,
+        applied,
+        reply_file: reply_file.map(|p| p.display().to_string()),
+        inbox: sources,
+        blocks: plan,
+        sources: source_results,
+        warnings,
+        recovered,
+    };
+    if args.json {
+        println!("{}", to_json(&output)?);
+    } else {
+        print_recovered(&output.recovered);
+        if applied {
+            println!();
+            println!("Applied:");
+            print_block_lines(&output.blocks, false);
+            print_sources(&output.sources, true);
+        } else {
+            let title = if reply.complete {
+                "Plan"
+            } else {
+                "Plan of the INCOMPLETE reply (what arrived)"
+            };
+            print_plan(&output.blocks, &output.warnings, &output.sources, title);
+        }
+    }
+
+    if !reply.complete {
+        eprintln!(
+            "membank: the reply is incomplete (the stream was cut, failed or cancelled); nothing \
+             was written. Run again, or review the saved reply and apply it with --reply."
+        );
+        return Ok(ExitCode::from(1));
+    }
+    let rejected = output.blocks.iter().any(|b| b.status == "rejected");
+    let archived_all = !output
+        .sources
+        .iter()
+        .any(|s| matches!(s.status, SourceStatus::Kept | SourceStatus::Failed));
+    let fine = !output.blocks.is_empty() && !rejected && archived_all;
+    if !applied && !args.json {
+        if output.blocks.is_empty() {
+            println!("The reply has no ### FILE: blocks. Nothing was written.");
+        } else {
+            println!("Nothing was written. Run again with --yes to apply this plan.");
+        }
+    }
+    Ok(exit(fine))
+}
+
+/// The machine form of a model-backed run.
+#[derive(Serialize)]
+struct ModelOutput {
+    reply_complete: bool,
+    /// Files were written and sources archived (`--yes` with a complete reply).
+    applied: bool,
+    /// Where the raw reply was saved, outside the bank.
+    reply_file: Option<String>,
+    /// The inbox files sent to the model.
+    inbox: Vec<String>,
+    blocks: Vec<PlanBlock>,
+    sources: Vec<SourceResult>,
+    warnings: Vec<String>,
+    recovered: Vec<Archived>,
+}
+
+/// One block of the reply as the plan shows it.
+#[derive(Serialize)]
+struct PlanBlock {
+    path: String,
+    line: usize,
+    /// `new`, `changed`, `unchanged` or `rejected`.
+    status: &'static str,
+    reason: Option<String>,
+    warnings: Vec<String>,
+    /// Inbox sources that would list this file in `compiled_to`.
+    sources: Vec<String>,
+    /// Unified diff against the file on disk (changed files only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    diff: Option<String>,
+}
+
+/// Classify each block of the plan against the disk, with a diff for the
+/// files it would change.
+fn plan_blocks(root: &Path, reply: &str, planned: &CompileReport) -> Vec<PlanBlock> {
+    let (previews, _) = compile::preview_reply(root, reply);
+    planned
+        .blocks
+        .iter()
+        .enumerate()
+        .map(|(i, b)| {
+            let preview = previews.get(i).filter(|p| p.result.line == b.line);
+            let mut block = PlanBlock {
+                path: b.path.clone(),
+                line: b.line,
+                status: "rejected",
+                reason: b.reason.clone(),
+                warnings: b.warnings.clone(),
+                sources: b.sources.clone(),
+                diff: None,
+            };
+            if b.status == BlockStatus::Rejected {
+                return block;
+            }
+            let new_text = preview.map(|p| p.content.as_str()).unwrap_or_default();
+            match preview.and_then(|p| p.existing.as_deref()) {
+                None => block.status = "new",
+                Some(old) if old == new_text => block.status = "unchanged",
+                Some(old) => {
+                    block.status = "changed";
+                    block.diff = Some(unified_diff(&b.path, old, new_text));
+                }
+            }
+            block
+        })
+        .collect()
+}
+
+/// The plan's blocks with what the write actually did.
+fn applied_blocks(report: &CompileReport, plan: Vec<PlanBlock>) -> Vec<PlanBlock> {
+    report
+        .blocks
+        .iter()
+        .zip(
+            plan.into_iter()
+                .map(Some)
+                .chain(std::iter::repeat_with(|| None)),
+        )
+        .map(|(b, planned)| {
+            let status = match b.status {
+                BlockStatus::Created => "new",
+                BlockStatus::Updated => "changed",
+                BlockStatus::Unchanged => "unchanged",
+                BlockStatus::Valid | BlockStatus::Rejected => "rejected",
+            };
+            PlanBlock {
+                path: b.path.clone(),
+                line: b.line,
+                status,
+                reason: b.reason.clone(),
+                warnings: b.warnings.clone(),
+                sources: b.sources.clone(),
+                diff: planned.and_then(|p| p.diff).filter(|_| status == "changed"),
+            }
+        })
+        .collect()
+}
+
+fn unified_diff(path: &str, old: &str, new: &str) -> String {
+    similar::TextDiff::from_lines(old, new)
+        .unified_diff()
+        .context_radius(3)
+        .header(&format!("a/{path}"), &format!("b/{path}"))
+        .to_string()
+}
+
+fn print_plan(blocks: &[PlanBlock], warnings: &[String], sources: &[SourceResult], title: &str) {
+    println!("{title}:");
+    print_block_lines(blocks, true);
+    print_warnings(warnings);
+    print_sources(sources, true);
+}
+
+fn print_block_lines(blocks: &[PlanBlock], with_diffs: bool) {
+    for b in blocks {
+        let path = sanitize_for_terminal(&b.path, false);
+        match &b.reason {
+            Some(reason) if b.status == "rejected" => println!(
+                "  {:<9}  {path} (line {}): {}",
+                b.status,
+                b.line,
+                sanitize_for_terminal(reason, false)
+            ),
+            _ => println!("  {:<9}  {path}", b.status),
+        }
+        let diff = b.diff.as_deref().filter(|_| with_diffs).unwrap_or_default();
+        for line in sanitize_for_terminal(diff, true).lines() {
+            println!("      {line}");
+        }
+    }
+}
+
+/// Says on stderr what goes to the model: the provider, the inbox files and
+/// the related articles (with why each was chosen).
+fn report_prompt(client: &LlmClient, prepared: &PreparedCompile) {
+    eprintln!(
+        "membank: processing the inbox with {}",
+        llm_common::describe_provider(client)
+    );
+    for path in &prepared.inbox {
+        eprintln!("  inbox     {}", common::safe(path));
+    }
+    for related in &prepared.related {
+        eprintln!(
+            "  related   {} ({})",
+            common::safe(&related.path),
+            common::safe(&related.reasons.join("; "))
+        );
+    }
+    for path in &prepared.left_out {
+        eprintln!("  left out  {} (size limit)", common::safe(path));
+    }
+}
+
+/// Runs the request, showing progress on stderr (the reply itself only with
+/// `show_reply`). Retries and errors go to stderr too.
+fn stream_reply(
+    client: &LlmClient,
+    request: &ChatRequest,
+    show_reply: bool,
+) -> anyhow::Result<Reply> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("starting the network runtime")?;
+    let cancel = CancelHandle::new();
+    let counter = !show_reply && std::io::stderr().is_terminal();
+    let mut received = 0usize;
+    let mut stderr = std::io::stderr();
+    let reply = runtime.block_on(agents::run(
+        client,
+        request,
+        &cancel,
+        &mut |event| match event {
+            StreamEvent::Delta(piece) => {
+                received += piece.chars().count();
+                if show_reply {
+                    let _ = write!(stderr, "{}", sanitize_for_terminal(&piece, true));
+                } else if counter {
+                    let _ = write!(
+                        stderr,
+                        "\rmembank: receiving the reply: {received} characters"
+                    );
+                }
+                let _ = stderr.flush();
+            }
+            StreamEvent::Retrying {
+                attempt,
+                wait,
+                reason,
+            } => {
+                let _ = writeln!(
+                    stderr,
+                    "\nmembank: retry {attempt} in {:.1}s: {}",
+                    wait.as_secs_f32(),
+                    sanitize_for_terminal(&reason, false)
+                );
+            }
+            StreamEvent::Error(e) => {
+                let _ = writeln!(
+                    stderr,
+                    "\nmembank: {}",
+                    sanitize_for_terminal(&e.to_string(), false)
+                );
+            }
+            StreamEvent::Done { .. } => {}
+        },
+    ));
+    if show_reply || counter {
+        eprintln!();
+    }
+    eprintln!(
+        "membank: reply {} ({} characters)",
+        if reply.complete {
+            "received"
+        } else {
+            "INCOMPLETE"
+        },
+        reply.text.chars().count()
+    );
+    Ok(reply)
+}
+
+/// Keeps the raw reply in the temporary folder, never inside the bank, so
+/// that it can be reviewed or applied with `--reply`. A failure only warns.
+fn save_reply(root: &Path, text: &str, now: jiff::civil::DateTime) -> Option<PathBuf> {
+    if text.is_empty() {
+        return None;
+    }
+    let dir = std::env::temp_dir();
+    let inside_bank = match (dir.canonicalize(), root.canonicalize()) {
+        (Ok(dir), Ok(root)) => dir.starts_with(root),
+        _ => true,
+    };
+    if inside_bank {
+        eprintln!(
+            "membank: warning: the temporary folder is inside the bank; the reply is not saved"
+        );
+        return None;
+    }
+    let name = format!(
+        "membank-compile-reply-{}-{}.md",
+        now.strftime("%Y%m%d-%H%M%S"),
+        std::process::id()
+    );
+    let path = dir.join(name);
+    let written = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&path)
+        .and_then(|mut f| f.write_all(text.as_bytes()));
+    match written {
+        Ok(()) => Some(path),
+        Err(e) => {
+            eprintln!(
+                "membank: warning: the reply could not be saved in {}: {e}",
+                common::safe(&path.display().to_string())
+            );
+            None
+        }
+    }
 }

@@ -1,8 +1,49 @@
+use std::path::PathBuf;
 use std::process::ExitCode;
 
-#[derive(clap::Args)]
-pub struct Args {}
+use membank_core::init::init_bank;
+use membank_core::text::sanitize_for_terminal;
 
-pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("not implemented yet")
+use crate::demo;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Folder for the new bank: missing, or empty apart from hidden entries.
+    #[arg(required_unless_present = "demo")]
+    dir: Option<PathBuf>,
+    /// Write the demo bank instead of an empty one. Without DIR, a fresh
+    /// copy is extracted into a per-user temporary folder and its path printed.
+    #[arg(long)]
+    demo: bool,
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let shown = |p: &std::path::Path| sanitize_for_terminal(&p.display().to_string(), false);
+    match (args.demo, args.dir) {
+        (true, None) => {
+            let dir = demo::demo_bank_dir()?;
+            eprintln!("Demo memory bank extracted (replaced on the next extraction):");
+            println!("{}", shown(&dir));
+        }
+        (true, Some(dir)) => {
+            demo::write_demo_bank(&dir)?;
+            println!(
+                "Created the demo memory bank in {} ({} files).",
+                shown(&dir),
+                demo::FILES.len()
+            );
+        }
+        (false, Some(dir)) => {
+            let created = init_bank(&dir)?;
+            println!(
+                "Created a memory bank in {}: {} folders, {} files (templates, examples, README.md).",
+                shown(&dir),
+                created.folders.len(),
+                created.files.len()
+            );
+            println!("Drop raw notes into 00_INBOX/; the _EXAMPLE_ files show the article format.");
+        }
+        (false, None) => anyhow::bail!("give a folder for the new bank, or --demo"),
+    }
+    Ok(ExitCode::SUCCESS)
 }

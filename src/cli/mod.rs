@@ -5,16 +5,21 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod ask;
 mod blocks;
 mod check;
 mod common;
 mod compile;
 mod context;
+mod distill;
 mod inbox;
 mod init;
 mod links;
+mod lint_llm;
+mod llm_common;
 mod snapshot;
 mod template;
+mod translate;
 mod values;
 
 /// Shown by `--version` (spec §14); a test keeps it equal to
@@ -58,6 +63,14 @@ enum Command {
     Values(values::Args),
     /// Create a new memory bank.
     Init(init::Args),
+    /// Ask the configured model a question, answered from the bank's context.
+    Ask(ask::Args),
+    /// Translate standard input with the bank's context.
+    Translate(translate::Args),
+    /// Turn a document into a proposed inbox note.
+    Distill(distill::Args),
+    /// Run the Health Check agent over the bank (`--llm`).
+    Lint(lint_llm::Args),
 }
 
 pub fn main() -> ExitCode {
@@ -73,6 +86,10 @@ pub fn main() -> ExitCode {
         Some(Command::Links(a)) => links::run(a),
         Some(Command::Values(a)) => values::run(a),
         Some(Command::Init(a)) => init::run(a),
+        Some(Command::Ask(a)) => ask::run(a),
+        Some(Command::Translate(a)) => translate::run(a),
+        Some(Command::Distill(a)) => distill::run(a),
+        Some(Command::Lint(a)) => lint_llm::run(a),
         None => {
             eprintln!("membank: the terminal UI is not available yet; see `membank --help`");
             Ok(ExitCode::from(2))

@@ -1,8 +1,53 @@
+use std::path::PathBuf;
 use std::process::ExitCode;
 
-#[derive(clap::Args)]
-pub struct Args {}
+use anyhow::bail;
+use membank_core::templates::{self, Agent, Source};
+use membank_core::text::sanitize_for_terminal;
 
-pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("not implemented yet")
+#[derive(clap::Args)]
+pub struct Args {
+    /// The memory bank folder.
+    bank: PathBuf,
+    /// compile, lint, query, translate or distill.
+    agent: String,
+    /// Print {"agent","source","path","text"} as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let Some(agent) = Agent::from_name(&args.agent) else {
+        bail!(
+            "unknown agent {:?}; expected one of: {}",
+            sanitize_for_terminal(&args.agent, false),
+            Agent::ALL.map(Agent::name).join(", ")
+        );
+    };
+    if !args.bank.is_dir() {
+        bail!("{}: not a folder", args.bank.display());
+    }
+    let template = templates::resolve(&args.bank, agent);
+    if let Some(warning) = &template.warning {
+        eprintln!(
+            "membank: warning: {}",
+            sanitize_for_terminal(warning, false)
+        );
+    }
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&template)?);
+    } else {
+        let origin = match (&template.source, &template.path) {
+            (Source::Bank, Some(path)) => format!("bank override {path}"),
+            _ => "bundled default".to_owned(),
+        };
+        eprintln!(
+            "{} template ({}): {}",
+            agent.title(),
+            agent.name(),
+            sanitize_for_terminal(&origin, false)
+        );
+        print!("{}", sanitize_for_terminal(&template.text, true));
+    }
+    Ok(ExitCode::SUCCESS)
 }

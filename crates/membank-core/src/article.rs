@@ -58,6 +58,9 @@ pub struct LanguageValue {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Meta {
     pub keys: Vec<String>,
+    /// Keys present with no value (`~`, blank text, `[]`), so checks can tell
+    /// "missing" from "set".
+    pub empty_keys: Vec<String>,
     pub clients: Vec<KeyedValue>,
     pub domains: Vec<KeyedValue>,
     pub languages: Vec<LanguageValue>,
@@ -239,6 +242,11 @@ pub fn language_tags(raw: &str) -> Vec<String> {
 fn extract_meta(map: &Mapping) -> Meta {
     let mut meta = Meta {
         keys: frontmatter::key_names(map),
+        empty_keys: map
+            .iter()
+            .filter(|(_, v)| is_blank(v))
+            .filter_map(|(k, _)| frontmatter::scalar_text(k))
+            .collect(),
         ..Meta::default()
     };
     for key in CLIENT_KEYS {
@@ -268,6 +276,18 @@ fn extract_meta(map: &Mapping) -> Meta {
     meta.compiled = matches!(map.get("compiled"), Some(yaml_serde::Value::Bool(true)))
         || first("compiled").is_some_and(|v| v.eq_ignore_ascii_case("true"));
     meta
+}
+
+fn is_blank(v: &yaml_serde::Value) -> bool {
+    use yaml_serde::Value;
+    match v {
+        Value::Null => true,
+        Value::String(s) => s.trim().is_empty(),
+        Value::Sequence(items) => items.is_empty(),
+        Value::Mapping(m) => m.is_empty(),
+        Value::Tagged(t) => is_blank(&t.value),
+        _ => false,
+    }
 }
 
 fn frontmatter_links(

@@ -77,16 +77,15 @@ impl DropReason {
                 let why = if c.score == 0 {
                     "unscored articles go before any scored one".to_owned()
                 } else {
-                    format!(
-                        "{} are trimmed {}; lowest score first",
-                        c.folder.label(),
-                        match c.folder {
-                            Folder::Terminology => "first",
-                            Folder::Style => "after terminology",
-                            Folder::Domains => "after terminology and style",
-                            _ => "last",
+                    let tier = match c.folder {
+                        Folder::Terminology => "terminology articles are trimmed first",
+                        Folder::Style => "style guides are trimmed after terminology",
+                        Folder::Domains => {
+                            "domain articles are trimmed after terminology and style"
                         }
-                    )
+                        _ => "client profiles are trimmed last",
+                    };
+                    format!("{tier}, lowest score first")
                 };
                 format!("over budget: dropped #{order} ({total_before} > {budget} tokens; {why})")
             }

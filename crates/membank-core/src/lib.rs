@@ -3,15 +3,24 @@
 //!
 //! Pure and synchronous: no terminal, no network, no async runtime.
 
+pub mod archive;
 pub mod article;
+pub mod atomic;
 pub mod bank;
 pub mod budget;
+pub mod compile;
 pub mod context;
+pub mod fileblocks;
 pub mod frontmatter;
+pub mod health;
+pub mod init;
 pub mod layout;
+pub mod pathsafe;
 pub mod scoring;
 pub mod snapshot;
+pub mod stamp;
 pub mod synth;
+pub mod templates;
 pub mod text;
 pub mod vocabulary;
 pub mod wikilink;

@@ -1,0 +1,879 @@
+//! The offline half of Process Inbox: apply an LLM reply to a bank.
+//!
+//! Blocks are parsed (§9), their paths checked (§10), valid ones written
+//! atomically, and then each inbox source is stamped and archived (§11)
+//! with `compiled_to` listing only the files actually written for it.
+//! Rejected blocks never reach the disk or a `compiled_to` list.
+//!
+//! Attribution: a block whose frontmatter has `compiled_from` naming one or
+//! more sources of the batch belongs to those sources only; any other block
+//! belongs to every source of the batch.
+
+use std::collections::HashMap;
+use std::io;
+use std::path::Path;
+
+use serde::Serialize;
+
+use crate::archive::{self, Archived};
+use crate::atomic::{self, WriteError, WriteOutcome};
+use crate::fileblocks::{self, FileBlock};
+use crate::frontmatter::{self, Block};
+use crate::layout::{ARCHIVE_DIR, Folder};
+use crate::pathsafe::{self, SafePath};
+use crate::stamp;
+
+/// Write the files, or only report what would be written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// Dry run: validate everything, write nothing.
+    Plan,
+    Apply,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BlockStatus {
+    /// Passed every check (plan mode: would be written).
+    Valid,
+    Rejected,
+    Created,
+    Updated,
+    Unchanged,
+}
+
+impl BlockStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            BlockStatus::Valid => "valid",
+            BlockStatus::Rejected => "rejected",
+            BlockStatus::Created => "created",
+            BlockStatus::Updated => "updated",
+            BlockStatus::Unchanged => "unchanged",
+        }
+    }
+
+    /// The file is on disk with the block's content.
+    pub fn is_written(self) -> bool {
+        matches!(
+            self,
+            BlockStatus::Created | BlockStatus::Updated | BlockStatus::Unchanged
+        )
+    }
+}
+
+impl From<WriteOutcome> for BlockStatus {
+    fn from(o: WriteOutcome) -> Self {
+        match o {
+            WriteOutcome::Created => BlockStatus::Created,
+            WriteOutcome::Updated => BlockStatus::Updated,
+            WriteOutcome::Unchanged => BlockStatus::Unchanged,
+        }
+    }
+}
+
+/// What happened to one block.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct BlockResult {
+    /// The normalised path if it was valid, else the path as written.
+    /// Untrusted text: sanitise before showing it on a terminal.
+    pub path: String,
+    /// Line of the reply the block's marker is on.
+    pub line: usize,
+    pub status: BlockStatus,
+    /// Why it was rejected.
+    pub reason: Option<String>,
+    pub warnings: Vec<String>,
+    /// Inbox sources this block is attributed to (compile only).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub sources: Vec<String>,
+}
+
+/// The result of applying (or planning) a reply's blocks.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+pub struct BlocksReport {
+    pub blocks: Vec<BlockResult>,
+    /// Reply-level warnings, then every block warning.
+    pub warnings: Vec<String>,
+}
+
+impl BlocksReport {
+    pub fn rejected(&self) -> usize {
+        self.blocks
+            .iter()
+            .filter(|b| b.status == BlockStatus::Rejected)
+            .count()
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SourceStatus {
+    Archived,
+    /// Plan mode: would be stamped and archived.
+    WouldArchive,
+    /// Left in the inbox on purpose (no article was written for it).
+    Kept,
+    /// Stamping or moving failed; the reason says where it stands.
+    Failed,
+}
+
+/// What happened to one inbox source.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SourceResult {
+    pub source: String,
+    pub status: SourceStatus,
+    pub compiled_to: Vec<String>,
+    pub archived_to: Option<String>,
+    pub reason: Option<String>,
+}
+
+/// The full result of a compile run.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+pub struct CompileReport {
+    pub blocks: Vec<BlockResult>,
+    pub warnings: Vec<String>,
+    pub sources: Vec<SourceResult>,
+    /// Stamped files left in the inbox by an interrupted run, now archived.
+    pub recovered: Vec<Archived>,
+}
+
+impl CompileReport {
+    pub fn rejected(&self) -> usize {
+        self.blocks
+            .iter()
+            .filter(|b| b.status == BlockStatus::Rejected)
+            .count()
+    }
+
+    pub fn failed_sources(&self) -> usize {
+        self.sources
+            .iter()
+            .filter(|s| s.status == SourceStatus::Failed)
+            .count()
+    }
+}
+
+/// Names the environment variable of the crash-test hook.
+pub const FAILPOINT_VAR: &str = "MEMBANK_FAILPOINT";
+
+/// Test hook for crash safety, not a feature: when `MEMBANK_FAILPOINT` is
+/// `STEP:N` (`after-write`, `after-stamp` or `after-archive`), the process
+/// aborts right after the N-th such step of an apply run, as a kill or power
+/// loss would stop it there. Tests use it to prove that a rerun finishes the
+/// job without losing or duplicating anything.
+fn failpoint(step: &str, count: usize) {
+    let Some(value) = std::env::var_os(FAILPOINT_VAR) else {
+        return;
+    };
+    let value = value.to_string_lossy();
+    if value
+        .split_once(':')
+        .is_some_and(|(s, n)| s == step && n.trim().parse() == Ok(count))
+    {
+        std::process::abort();
+    }
+}
+
+/// The current local wall-clock time, for `compiled_date` and archive names.
+pub fn local_now() -> jiff::civil::DateTime {
+    jiff::Zoned::now().datetime()
+}
+
+/// Inbox files waiting for Process Inbox: Markdown files in `00_INBOX/`
+/// (any depth) outside `_archive/`, not hidden, not `_`-prefixed, and not
+/// stamped `compiled: true` (§11). Unreadable files count as pending so
+/// that the run reports them.
+pub fn pending_inbox(root: &Path) -> io::Result<Vec<String>> {
+    let mut out = Vec::new();
+    for rel in archive::inbox_markdown_files(root)? {
+        let mut path = root.to_path_buf();
+        path.extend(rel.split('/'));
+        let compiled = std::fs::read(&path)
+            .map(|b| stamp::is_compiled(&String::from_utf8_lossy(&b)))
+            .unwrap_or(false);
+        if !compiled {
+            out.push(rel);
+        }
+    }
+    Ok(out)
+}
+
+/// A block after the checks, before writing.
+struct Checked {
+    block: FileBlock,
+    verdict: Result<SafePath, String>,
+}
+
+fn check_blocks(root: &Path, blocks: Vec<FileBlock>, protected: &[String]) -> Vec<Checked> {
+    let mut checked: Vec<Checked> = blocks
+        .into_iter()
+        .map(|block| {
+            let verdict = check_one(root, &block, protected);
+            Checked { block, verdict }
+        })
+        .collect();
+
+    // Two blocks for one file: the later one wins, the earlier is reported.
+    let mut last_for: HashMap<String, usize> = HashMap::new();
+    for (i, c) in checked.iter().enumerate() {
+        if let Ok(p) = &c.verdict {
+            last_for.insert(p.as_str().to_lowercase(), i);
+        }
+    }
+    for i in 0..checked.len() {
+        let later = match &checked[i].verdict {
+            Ok(p) => last_for
+                .get(&p.as_str().to_lowercase())
+                .copied()
+                .filter(|&j| j != i),
+            Err(_) => None,
+        };
+        if let Some(j) = later {
+            checked[i].verdict = Err(format!(
+                "a later block (line {}) in this reply writes the same file; only that one is used",
+                checked[j].block.marker_line
+            ));
+        }
+    }
+    checked
+}
+
+fn check_one(root: &Path, block: &FileBlock, protected: &[String]) -> Result<SafePath, String> {
+    let path = pathsafe::validate(&block.path_raw).map_err(|r| r.reason)?;
+    pathsafe::resolve_in_bank(root, &path).map_err(|r| r.reason)?;
+    if block.content.trim().is_empty() {
+        return Err("the block is empty; writing it would leave an empty file".into());
+    }
+    if protected
+        .iter()
+        .any(|s| s.eq_ignore_ascii_case(path.as_str()))
+    {
+        return Err(format!(
+            "it would overwrite {}, an inbox file this run stamps and archives itself",
+            path.as_str()
+        ));
+    }
+    let in_archive = {
+        let segments: Vec<&str> = path.segments().collect();
+        segments[0] == Folder::Inbox.dir_name() && segments[1].eq_ignore_ascii_case(ARCHIVE_DIR)
+    };
+    if in_archive {
+        return Err(
+            "00_INBOX/_archive/ is kept by Process Inbox itself (sources are archived automatically)"
+                .into(),
+        );
+    }
+    Ok(path)
+}
+
+/// Warn (but still write) when a block's frontmatter will not parse.
+fn frontmatter_warning(block: &FileBlock, path: &str) -> Option<String> {
+    let located = frontmatter::locate(&block.content);
+    match &located.block {
+        Block::Present(r) => frontmatter::parse_yaml(
+            &located.text[r.clone()],
+            2 + located.line_shift,
+        )
+        .err()
+        .map(|e| {
+            format!(
+                "{path}: its frontmatter is not valid YAML{} ({}); readers will not see its keys",
+                e.line.map(|l| format!(" at line {l}")).unwrap_or_default(),
+                e.message
+            )
+        }),
+        Block::Unclosed => Some(format!(
+            "{path}: its frontmatter starts with --- but is never closed"
+        )),
+        Block::Missing => None,
+    }
+}
+
+fn run_blocks(
+    root: &Path,
+    reply: &str,
+    mode: Mode,
+    protected: &[String],
+    declined: &[usize],
+) -> (Vec<(BlockResult, Option<FileBlock>)>, Vec<String>) {
+    let parsed = fileblocks::parse_reply(reply);
+    let mut warnings = parsed.warnings.clone();
+    let mut results = Vec::new();
+    let checked = check_blocks(root, parsed.blocks, protected);
+    let mut written = 0;
+    for (index, Checked { block, verdict }) in checked.into_iter().enumerate() {
+        let verdict = match verdict {
+            Ok(_) if declined.contains(&index) => Err("declined by the user".to_owned()),
+            v => v,
+        };
+        let mut result = BlockResult {
+            path: block.path_raw.clone(),
+            line: block.marker_line,
+            status: BlockStatus::Rejected,
+            reason: None,
+            warnings: block.warnings.clone(),
+            sources: Vec::new(),
+        };
+        match verdict {
+            Err(reason) => result.reason = Some(reason),
+            Ok(path) => {
+                result.path = path.as_str().to_owned();
+                result
+                    .warnings
+                    .extend(frontmatter_warning(&block, path.as_str()));
+                match mode {
+                    Mode::Plan => result.status = BlockStatus::Valid,
+                    Mode::Apply => match atomic::write_article(root, &path, &block.content) {
+                        Ok(outcome) => {
+                            result.status = outcome.into();
+                            written += 1;
+                            failpoint("after-write", written);
+                        }
+                        Err(WriteError::Rejected { rejection, .. }) => {
+                            result.reason = Some(rejection.reason)
+                        }
+                        Err(WriteError::Io { error, .. }) => {
+                            result.reason = Some(format!("could not be written: {error}"))
+                        }
+                    },
+                }
+            }
+        }
+        warnings.extend(result.warnings.iter().cloned());
+        let keep = (result.status != BlockStatus::Rejected).then_some(block);
+        results.push((result, keep));
+    }
+    (results, warnings)
+}
+
+/// Parse a reply's blocks, check them and (in [`Mode::Apply`]) write the
+/// valid ones. Rejected blocks are reported and skipped; the rest of the
+/// reply is still processed (§10).
+pub fn apply_reply(root: &Path, reply: &str, mode: Mode) -> BlocksReport {
+    apply_reply_declining(root, reply, mode, &[])
+}
+
+/// [`apply_reply`], treating the blocks at the `declined` indices (in reply
+/// order, as [`preview_reply`] lists them) as rejected by the user.
+pub fn apply_reply_declining(
+    root: &Path,
+    reply: &str,
+    mode: Mode,
+    declined: &[usize],
+) -> BlocksReport {
+    let (results, warnings) = run_blocks(root, reply, mode, &[], declined);
+    BlocksReport {
+        blocks: results.into_iter().map(|(r, _)| r).collect(),
+        warnings,
+    }
+}
+
+/// One block as a user should see it before anything is written.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PreviewBlock {
+    /// Status `valid` or `rejected` with the reason.
+    pub result: BlockResult,
+    /// What would be written (LF line endings).
+    pub content: String,
+    /// The file's current text if it exists (BOM removed, LF), for a diff.
+    pub existing: Option<String>,
+}
+
+/// Check a reply without writing and return each block with its content and
+/// the current text of its target, so a user can review changes first.
+/// Returns the blocks and the reply-level warnings.
+pub fn preview_reply(root: &Path, reply: &str) -> (Vec<PreviewBlock>, Vec<String>) {
+    let parsed = fileblocks::parse_reply(reply);
+    let reply_warnings = parsed.warnings.clone();
+    let (results, _) = run_blocks(root, reply, Mode::Plan, &[], &[]);
+    let previews = results
+        .into_iter()
+        .zip(parsed.blocks)
+        .map(|((result, _), block)| {
+            let existing = (result.status == BlockStatus::Valid)
+                .then(|| pathsafe::validate(&result.path).ok())
+                .flatten()
+                .and_then(|p| pathsafe::resolve_in_bank(root, &p).ok())
+                .and_then(|target| std::fs::read(target).ok())
+                .and_then(|bytes| crate::text::decode(&bytes).ok())
+                .map(|d| d.text);
+            PreviewBlock {
+                result,
+                content: block.content,
+                existing,
+            }
+        })
+        .collect();
+    (previews, reply_warnings)
+}
+
+/// Does a `compiled_from` value name this inbox source? Accepts the bank
+/// path, the path inside `00_INBOX/`, the file name, the name without
+/// `.md`, and `[[wikilink]]` forms of these, ignoring letter case.
+pub fn names_source(value: &str, source: &str) -> bool {
+    let v = value.trim();
+    let v = v
+        .strip_prefix("[[")
+        .and_then(|s| s.strip_suffix("]]"))
+        .unwrap_or(v);
+    let v = v
+        .split('|')
+        .next()
+        .unwrap_or(v)
+        .trim()
+        .replace('\\', "/")
+        .to_lowercase();
+    if v.is_empty() {
+        return false;
+    }
+    let source = source.to_lowercase();
+    let inside = source.strip_prefix("00_inbox/").unwrap_or(&source);
+    let file = source.rsplit('/').next().unwrap_or(&source);
+    let stem = file.strip_suffix(".md").unwrap_or(file);
+    let inside_stem = inside.strip_suffix(".md").unwrap_or(inside);
+    [source.as_str(), inside, file, stem, inside_stem].contains(&v.as_str())
+}
+
+fn attributed_sources(
+    block: &FileBlock,
+    sources: &[String],
+    warnings: &mut Vec<String>,
+    path: &str,
+) -> Vec<String> {
+    let located = frontmatter::locate(&block.content);
+    let named: Vec<String> = match &located.block {
+        Block::Present(r) => frontmatter::parse_yaml(&located.text[r.clone()], 2)
+            .map(|m| frontmatter::strings(&m, "compiled_from"))
+            .unwrap_or_default(),
+        _ => Vec::new(),
+    };
+    if named.is_empty() {
+        return sources.to_vec();
+    }
+    let matched: Vec<String> = sources
+        .iter()
+        .filter(|s| named.iter().any(|n| names_source(n, s)))
+        .cloned()
+        .collect();
+    if matched.is_empty() {
+        warnings.push(format!(
+            "{path}: compiled_from ({}) names no file of this batch; counted for every source",
+            named.join(", ")
+        ));
+        return sources.to_vec();
+    }
+    matched
+}
+
+/// Apply a reply to a batch of inbox sources: write the valid blocks, then
+/// stamp and archive each source with the files written for it. In
+/// [`Mode::Plan`] nothing is written, stamped or moved.
+pub fn compile_reply(
+    root: &Path,
+    sources: &[String],
+    reply: &str,
+    mode: Mode,
+    now: jiff::civil::DateTime,
+) -> CompileReport {
+    compile_reply_declining(root, sources, reply, mode, now, &[])
+}
+
+/// [`compile_reply`], treating the blocks at the `declined` indices (reply
+/// order) as rejected by the user: they are not written and appear in no
+/// `compiled_to`.
+pub fn compile_reply_declining(
+    root: &Path,
+    sources: &[String],
+    reply: &str,
+    mode: Mode,
+    now: jiff::civil::DateTime,
+    declined: &[usize],
+) -> CompileReport {
+    let (results, mut warnings) = run_blocks(root, reply, mode, sources, declined);
+    let mut report = CompileReport::default();
+    for (mut result, block) in results {
+        if let Some(block) = block {
+            result.sources = attributed_sources(&block, sources, &mut warnings, &result.path);
+        }
+        report.blocks.push(result);
+    }
+
+    let (mut stamped, mut archived_count) = (0, 0);
+    let any_usable = report
+        .blocks
+        .iter()
+        .any(|b| b.status != BlockStatus::Rejected);
+    for source in sources {
+        let compiled_to: Vec<String> = report
+            .blocks
+            .iter()
+            .filter(|b| b.status != BlockStatus::Rejected && b.sources.contains(source))
+            .map(|b| b.path.clone())
+            .collect();
+        let mut entry = SourceResult {
+            source: source.clone(),
+            status: SourceStatus::Kept,
+            compiled_to: compiled_to.clone(),
+            archived_to: None,
+            reason: None,
+        };
+        if compiled_to.is_empty() {
+            entry.reason = Some(if any_usable {
+                "every file written names other sources in compiled_from; left in the inbox".into()
+            } else {
+                "no file was written from this reply; left in the inbox".into()
+            });
+        } else if mode == Mode::Plan {
+            entry.status = SourceStatus::WouldArchive;
+        } else {
+            // `archive::archive_source`'s two steps, with the test hook between.
+            let archived =
+                archive::stamp_source(root, source, &compiled_to, now.date()).and_then(|()| {
+                    stamped += 1;
+                    failpoint("after-stamp", stamped);
+                    archive::move_to_archive(root, source, now)
+                });
+            match archived {
+                Ok(archived_to) => {
+                    archived_count += 1;
+                    failpoint("after-archive", archived_count);
+                    entry.status = SourceStatus::Archived;
+                    entry.archived_to = Some(archived_to);
+                }
+                Err(e) => {
+                    entry.status = SourceStatus::Failed;
+                    entry.reason = Some(e.reason);
+                }
+            }
+        }
+        report.sources.push(entry);
+    }
+    report.warnings = warnings;
+    report
+}
+
+/// Process Inbox with a given reply: finish any interrupted archive moves
+/// (apply mode), list the pending sources, and compile them. When nothing is
+/// pending the report's `sources` is empty and nothing is written.
+pub fn compile_pending(
+    root: &Path,
+    reply: &str,
+    mode: Mode,
+    now: jiff::civil::DateTime,
+) -> io::Result<CompileReport> {
+    let mut recovered = Vec::new();
+    let mut warnings = Vec::new();
+    if mode == Mode::Apply {
+        let (moved, errors) = archive::recover_inbox(root, now);
+        recovered = moved;
+        warnings.extend(errors.iter().map(|e| e.to_string()));
+    }
+    let pending = pending_inbox(root)?;
+    let mut report = if pending.is_empty() {
+        CompileReport::default()
+    } else {
+        compile_reply(root, &pending, reply, mode, now)
+    };
+    report.recovered = recovered;
+    warnings.append(&mut report.warnings);
+    report.warnings = warnings;
+    Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::fs;
+
+    fn now() -> jiff::civil::DateTime {
+        jiff::civil::date(2026, 4, 8).at(17, 10, 55, 0)
+    }
+
+    fn bank() -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        for f in ["00_INBOX", "01_CLIENTS", "02_TERMINOLOGY", "06_TEMPLATES"] {
+            fs::create_dir_all(dir.path().join(f)).unwrap();
+        }
+        fs::write(dir.path().join("06_TEMPLATES/compile.md"), "template\n").unwrap();
+        dir
+    }
+
+    fn write(root: &Path, rel: &str, text: &str) {
+        fs::write(root.join(rel), text).unwrap();
+    }
+
+    fn read(root: &Path, rel: &str) -> String {
+        fs::read_to_string(root.join(rel)).unwrap()
+    }
+
+    const REPLY: &str = "Notes first.\n### FILE: 01_CLIENTS/Acme.md\n```markdown\n---\nclient: \"Acme\"\n---\n# Acme\n```\n### FILE: 01_CLIENTS/../06_TEMPLATES/compile.md\nowned\n### FILE: 06_TEMPLATES/compile.md\nowned\n### FILE: 02_TERMINOLOGY\\compliance → naleving.md\n---\nterm_source: compliance\n---\n# compliance → naleving\n";
+
+    #[test]
+    fn plan_writes_nothing() {
+        let dir = bank();
+        let r = dir.path();
+        let report = apply_reply(r, REPLY, Mode::Plan);
+        let statuses: Vec<_> = report.blocks.iter().map(|b| b.status).collect();
+        assert_eq!(
+            statuses,
+            vec![
+                BlockStatus::Valid,
+                BlockStatus::Rejected,
+                BlockStatus::Rejected,
+                BlockStatus::Valid
+            ]
+        );
+        assert_eq!(report.rejected(), 2);
+        assert!(!r.join("01_CLIENTS/Acme.md").exists());
+        assert_eq!(
+            report.blocks[3].path,
+            "02_TERMINOLOGY/compliance → naleving.md"
+        );
+    }
+
+    #[test]
+    fn apply_writes_only_valid_blocks() {
+        let dir = bank();
+        let r = dir.path();
+        let report = apply_reply(r, REPLY, Mode::Apply);
+        assert_eq!(report.blocks[0].status, BlockStatus::Created);
+        assert_eq!(
+            read(r, "01_CLIENTS/Acme.md"),
+            "---\nclient: \"Acme\"\n---\n# Acme\n"
+        );
+        assert_eq!(read(r, "06_TEMPLATES/compile.md"), "template\n");
+        assert!(report.blocks[1].reason.as_deref().unwrap().contains(".."));
+        assert!(
+            report.blocks[2]
+                .reason
+                .as_deref()
+                .unwrap()
+                .contains("06_TEMPLATES")
+        );
+        let again = apply_reply(r, REPLY, Mode::Apply);
+        assert_eq!(again.blocks[0].status, BlockStatus::Unchanged);
+    }
+
+    #[test]
+    fn duplicate_targets_keep_the_last_block() {
+        let dir = bank();
+        let r = dir.path();
+        let report = apply_reply(
+            r,
+            "### FILE: 01_CLIENTS/A.md\none\n### FILE: 01_CLIENTS/a.md\ntwo\n",
+            Mode::Apply,
+        );
+        assert_eq!(report.blocks[0].status, BlockStatus::Rejected);
+        assert_eq!(report.blocks[1].status, BlockStatus::Created);
+        assert_eq!(read(r, "01_CLIENTS/a.md"), "two\n");
+    }
+
+    #[test]
+    fn the_archive_is_not_writable_by_blocks() {
+        let dir = bank();
+        let report = apply_reply(
+            dir.path(),
+            "### FILE: 00_INBOX/_archive/mail.md\nx\n### FILE: 00_INBOX/new.md\nx\n",
+            Mode::Apply,
+        );
+        assert_eq!(report.blocks[0].status, BlockStatus::Rejected);
+        assert_eq!(report.blocks[1].status, BlockStatus::Created);
+    }
+
+    #[test]
+    fn empty_blocks_are_rejected() {
+        let dir = bank();
+        let report = apply_reply(dir.path(), "### FILE: 01_CLIENTS/A.md\n\n", Mode::Apply);
+        assert_eq!(report.blocks[0].status, BlockStatus::Rejected);
+    }
+
+    #[test]
+    fn pending_skips_compiled_files() {
+        let dir = bank();
+        let r = dir.path();
+        write(r, "00_INBOX/a.md", "new\n");
+        write(r, "00_INBOX/b.md", "---\ncompiled: true\n---\n");
+        assert_eq!(pending_inbox(r).unwrap(), vec!["00_INBOX/a.md"]);
+    }
+
+    #[test]
+    fn names_source_forms() {
+        let s = "00_INBOX/mail 1.md";
+        for v in [
+            "00_INBOX/mail 1.md",
+            "mail 1.md",
+            "Mail 1",
+            "[[mail 1]]",
+            "[[mail 1|x]]",
+            "00_INBOX\\mail 1.md",
+        ] {
+            assert!(names_source(v, s), "{v}");
+        }
+        assert!(!names_source("mail", s));
+        assert!(!names_source("", s));
+    }
+
+    #[test]
+    fn compile_attributes_blocks_and_archives_sources() {
+        let dir = bank();
+        let r = dir.path();
+        write(r, "00_INBOX/mail.md", "---\nfrom: a\n---\nAcme mail\n");
+        write(r, "00_INBOX/glossary.md", "terms\n");
+        let reply = "### FILE: 01_CLIENTS/Acme.md\n---\nclient: Acme\ncompiled_from: \"[[mail]]\"\n---\n# Acme\n### FILE: 02_TERMINOLOGY/x.md\n---\nterm_source: x\n---\n### FILE: 06_TEMPLATES/compile.md\nx\n";
+        let report = compile_pending(r, reply, Mode::Apply, now()).unwrap();
+        assert_eq!(report.rejected(), 1);
+        let by_source: HashMap<_, _> = report
+            .sources
+            .iter()
+            .map(|s| (s.source.as_str(), s))
+            .collect();
+        let mail = by_source["00_INBOX/mail.md"];
+        assert_eq!(mail.status, SourceStatus::Archived);
+        assert_eq!(
+            mail.compiled_to,
+            vec!["01_CLIENTS/Acme.md", "02_TERMINOLOGY/x.md"]
+        );
+        let glossary = by_source["00_INBOX/glossary.md"];
+        assert_eq!(glossary.compiled_to, vec!["02_TERMINOLOGY/x.md"]);
+        let archived = read(r, "00_INBOX/_archive/mail.md");
+        assert!(
+            archived.contains(
+                "compiled_to:\n  - \"01_CLIENTS/Acme.md\"\n  - \"02_TERMINOLOGY/x.md\"\n"
+            ),
+            "{archived}"
+        );
+        assert!(!archived.contains("06_TEMPLATES"));
+        assert!(pending_inbox(r).unwrap().is_empty());
+    }
+
+    #[test]
+    fn compile_plan_touches_nothing() {
+        let dir = bank();
+        let r = dir.path();
+        write(r, "00_INBOX/mail.md", "mail\n");
+        let report =
+            compile_pending(r, "### FILE: 01_CLIENTS/A.md\na\n", Mode::Plan, now()).unwrap();
+        assert_eq!(report.sources[0].status, SourceStatus::WouldArchive);
+        assert_eq!(read(r, "00_INBOX/mail.md"), "mail\n");
+        assert!(!r.join("01_CLIENTS/A.md").exists());
+        assert!(!r.join("00_INBOX/_archive").exists());
+    }
+
+    #[test]
+    fn sources_stay_when_nothing_was_written() {
+        let dir = bank();
+        let r = dir.path();
+        write(r, "00_INBOX/mail.md", "mail\n");
+        let report = compile_pending(
+            r,
+            "Sorry, I cannot.\n### FILE: 06_TEMPLATES/x.md\nx\n",
+            Mode::Apply,
+            now(),
+        )
+        .unwrap();
+        assert_eq!(report.sources[0].status, SourceStatus::Kept);
+        assert_eq!(read(r, "00_INBOX/mail.md"), "mail\n");
+    }
+
+    #[test]
+    fn a_block_may_not_overwrite_a_source_of_the_batch() {
+        let dir = bank();
+        let r = dir.path();
+        write(r, "00_INBOX/mail.md", "mail\n");
+        let report = compile_pending(
+            r,
+            "### FILE: 00_INBOX/mail.md\nhijack\n### FILE: 01_CLIENTS/A.md\na\n",
+            Mode::Apply,
+            now(),
+        )
+        .unwrap();
+        assert_eq!(report.blocks[0].status, BlockStatus::Rejected);
+        assert_eq!(
+            read(r, "00_INBOX/_archive/mail.md").lines().last(),
+            Some("mail")
+        );
+    }
+
+    #[test]
+    fn preview_shows_content_and_current_text() {
+        let dir = bank();
+        let r = dir.path();
+        write(r, "01_CLIENTS/A.md", "\u{feff}old\r\n");
+        let (blocks, warnings) = preview_reply(
+            r,
+            "### FILE: 01_CLIENTS/A.md\nnew\n### FILE: 06_TEMPLATES/x.md\nx\n",
+        );
+        assert!(warnings.is_empty());
+        assert_eq!(blocks[0].result.status, BlockStatus::Valid);
+        assert_eq!(blocks[0].content, "new\n");
+        assert_eq!(blocks[0].existing.as_deref(), Some("old\n"));
+        assert_eq!(blocks[1].result.status, BlockStatus::Rejected);
+        assert_eq!(blocks[1].existing, None);
+        assert_eq!(read(r, "01_CLIENTS/A.md"), "\u{feff}old\r\n");
+    }
+
+    #[test]
+    fn declined_blocks_are_not_written_nor_listed() {
+        let dir = bank();
+        let r = dir.path();
+        write(r, "00_INBOX/mail.md", "mail\n");
+        let reply = "### FILE: 01_CLIENTS/A.md\na\n### FILE: 01_CLIENTS/B.md\nb\n";
+        let report = compile_reply_declining(
+            r,
+            &["00_INBOX/mail.md".into()],
+            reply,
+            Mode::Apply,
+            now(),
+            &[0],
+        );
+        assert_eq!(report.blocks[0].status, BlockStatus::Rejected);
+        assert!(!r.join("01_CLIENTS/A.md").exists());
+        assert_eq!(report.sources[0].compiled_to, vec!["01_CLIENTS/B.md"]);
+    }
+
+    /// Every crash point of a compile run, then a rerun: each article is
+    /// written once, each source archived exactly once, nothing lost.
+    #[test]
+    fn rerun_after_a_crash_at_any_step_converges() {
+        let reply = "### FILE: 01_CLIENTS/A.md\n---\nclient: A\n---\n# A\n";
+        for crash_after in 0..4 {
+            let dir = bank();
+            let r = dir.path();
+            write(r, "00_INBOX/mail.md", "---\nfrom: x\n---\nmail\n");
+            let source = ["00_INBOX/mail.md".to_owned()];
+            let path = pathsafe::validate("01_CLIENTS/A.md").unwrap();
+            // The steps of one run, stopped after `crash_after` of them.
+            if crash_after >= 1 {
+                atomic::write_article(r, &path, "---\nclient: A\n---\n# A\n").unwrap();
+            }
+            if crash_after >= 2 {
+                archive::stamp_source(r, &source[0], &["01_CLIENTS/A.md".into()], now().date())
+                    .unwrap();
+            }
+            if crash_after >= 3 {
+                archive::move_to_archive(r, &source[0], now()).unwrap();
+            }
+            let report = compile_pending(r, reply, Mode::Apply, now()).unwrap();
+            let archived: Vec<_> = fs::read_dir(r.join("00_INBOX/_archive"))
+                .unwrap()
+                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .collect();
+            assert_eq!(archived, vec!["mail.md"], "crash after step {crash_after}");
+            assert!(!r.join("00_INBOX/mail.md").exists());
+            let text = read(r, "00_INBOX/_archive/mail.md");
+            assert!(stamp::is_compiled(&text) && text.contains("mail\n"));
+            assert_eq!(read(r, "01_CLIENTS/A.md"), "---\nclient: A\n---\n# A\n");
+            let handled = (report.recovered.len(), report.sources.len());
+            let expected = match crash_after {
+                2 => (1, 0),
+                3 => (0, 0),
+                _ => (0, 1),
+            };
+            assert_eq!(
+                handled, expected,
+                "crash after step {crash_after}: {report:?}"
+            );
+        }
+    }
+}

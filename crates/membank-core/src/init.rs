@@ -1,0 +1,311 @@
+//! Creating a new, empty memory bank with the spec §16 layout.
+
+use std::fmt;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use crate::layout::{ARCHIVE_DIR, Folder};
+use crate::templates::Agent;
+
+/// Example articles written into a new bank: (folder, file name, text).
+const EXAMPLES: [(Folder, &str, &str); 5] = [
+    (
+        Folder::Clients,
+        "_EXAMPLE_Client_Profile.md",
+        include_str!("../skeleton/_EXAMPLE_Client_Profile.md"),
+    ),
+    (
+        Folder::Terminology,
+        "_EXAMPLE_Term_Article.md",
+        include_str!("../skeleton/_EXAMPLE_Term_Article.md"),
+    ),
+    (
+        Folder::Domains,
+        "_EXAMPLE_Domain_Article.md",
+        include_str!("../skeleton/_EXAMPLE_Domain_Article.md"),
+    ),
+    (
+        Folder::Style,
+        "_EXAMPLE_Style_Guide.md",
+        include_str!("../skeleton/_EXAMPLE_Style_Guide.md"),
+    ),
+    (
+        Folder::Indices,
+        "_EXAMPLE_Index.md",
+        include_str!("../skeleton/_EXAMPLE_Index.md"),
+    ),
+];
+
+const README: &str = include_str!("../skeleton/README.md");
+
+/// What `init_bank` created, relative to the bank root with `/`.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Created {
+    pub root: PathBuf,
+    pub folders: Vec<String>,
+    pub files: Vec<String>,
+}
+
+#[derive(Debug)]
+pub enum InitError {
+    /// The target exists and is not a directory.
+    NotADirectory(PathBuf),
+    /// The directory already holds visible files or folders.
+    NotEmpty { dir: PathBuf, entries: Vec<String> },
+    /// A file that would be written already exists.
+    Exists(PathBuf),
+    Io {
+        path: PathBuf,
+        error: std::io::Error,
+    },
+}
+
+impl fmt::Display for InitError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            InitError::NotADirectory(p) => write!(f, "{}: exists and is not a folder", p.display()),
+            InitError::NotEmpty { dir, entries } => {
+                let shown: Vec<&str> = entries.iter().take(5).map(String::as_str).collect();
+                write!(
+                    f,
+                    "{}: folder is not empty ({}{}); a new bank is only created in an empty folder, nothing was written",
+                    dir.display(),
+                    shown.join(", "),
+                    if entries.len() > shown.len() {
+                        ", …"
+                    } else {
+                        ""
+                    }
+                )
+            }
+            InitError::Exists(p) => write!(f, "{}: already exists, not overwritten", p.display()),
+            InitError::Io { path, error } => write!(f, "{}: {error}", path.display()),
+        }
+    }
+}
+
+impl std::error::Error for InitError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            InitError::Io { error, .. } => Some(error),
+            _ => None,
+        }
+    }
+}
+
+fn io(path: &Path) -> impl FnOnce(std::io::Error) -> InitError + '_ {
+    move |error| InitError::Io {
+        path: path.to_owned(),
+        error,
+    }
+}
+
+/// Create a memory bank in `dir`: the seven folders, `00_INBOX/_archive/`,
+/// the five bundled templates, example articles and a README.
+///
+/// `dir` may be missing or an empty folder. Hidden entries (such as an
+/// Obsidian `.obsidian/` or a `.git/`) are allowed; anything else makes this
+/// refuse before writing a single file. Existing files are never replaced.
+pub fn init_bank(dir: &Path) -> Result<Created, InitError> {
+    if dir.exists() {
+        if !dir.is_dir() {
+            return Err(InitError::NotADirectory(dir.to_owned()));
+        }
+        let mut entries = Vec::new();
+        for entry in std::fs::read_dir(dir).map_err(io(dir))? {
+            let name = entry.map_err(io(dir))?.file_name();
+            let name = name.to_string_lossy().into_owned();
+            if !name.starts_with('.') {
+                entries.push(name);
+            }
+        }
+        if !entries.is_empty() {
+            entries.sort();
+            return Err(InitError::NotEmpty {
+                dir: dir.to_owned(),
+                entries,
+            });
+        }
+    } else {
+        // Only the bank folder itself is created; a missing parent is more
+        // likely a typo than a wish for a new directory tree.
+        std::fs::create_dir(dir).map_err(io(dir))?;
+    }
+
+    let mut folders: Vec<String> = Folder::ALL
+        .iter()
+        .map(|f| f.dir_name().to_owned())
+        .collect();
+    folders.insert(1, format!("{}/{ARCHIVE_DIR}", Folder::Inbox.dir_name()));
+    for rel in &folders {
+        let path = dir.join(rel);
+        std::fs::create_dir_all(&path).map_err(io(&path))?;
+    }
+
+    let mut files: Vec<(String, &str)> = vec![("README.md".to_owned(), README)];
+    for (folder, name, text) in EXAMPLES {
+        files.push((format!("{}/{name}", folder.dir_name()), text));
+    }
+    for agent in Agent::ALL {
+        files.push((
+            format!("{}/{}", Folder::Templates.dir_name(), agent.file_name()),
+            agent.bundled_text(),
+        ));
+    }
+    for (rel, text) in &files {
+        write_new(&dir.join(rel), text)?;
+    }
+
+    Ok(Created {
+        root: dir.to_owned(),
+        folders,
+        files: files.into_iter().map(|(rel, _)| rel).collect(),
+    })
+}
+
+/// Write through a sibling temporary file so a killed process never leaves
+/// a half-written file, and refuse to replace anything already there.
+fn write_new(path: &Path, text: &str) -> Result<(), InitError> {
+    if path.symlink_metadata().is_ok() {
+        return Err(InitError::Exists(path.to_owned()));
+    }
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    let tmp = path.with_file_name(format!("{name}.{}.tmp", std::process::id()));
+    let result = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&tmp)
+        .and_then(|mut f| {
+            f.write_all(text.as_bytes())?;
+            f.sync_all()
+        })
+        .and_then(|()| std::fs::rename(&tmp, path));
+    if let Err(error) = result {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(InitError::Io {
+            path: path.to_owned(),
+            error,
+        });
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::templates::{Source, resolve};
+
+    #[test]
+    fn creates_the_full_layout_in_a_new_folder() {
+        let tmp = tempfile::tempdir().unwrap();
+        let bank = tmp.path().join("My Bank");
+        let created = init_bank(&bank).unwrap();
+        for f in Folder::ALL {
+            assert!(bank.join(f.dir_name()).is_dir(), "{}", f.dir_name());
+        }
+        assert!(bank.join("00_INBOX/_archive").is_dir());
+        assert!(bank.join("README.md").is_file());
+        for (folder, name, _) in EXAMPLES {
+            assert!(name.starts_with("_EXAMPLE_"));
+            assert!(bank.join(folder.dir_name()).join(name).is_file());
+        }
+        assert!(
+            created
+                .files
+                .contains(&"06_TEMPLATES/translate_with_memory_bank.md".into())
+        );
+        // Nothing else appears next to the bank (no stray temp files either).
+        let siblings: Vec<_> = std::fs::read_dir(tmp.path()).unwrap().collect();
+        assert_eq!(siblings.len(), 1);
+        let stray = walk(&bank)
+            .into_iter()
+            .filter(|p| p.ends_with(".tmp"))
+            .count();
+        assert_eq!(stray, 0);
+    }
+
+    #[test]
+    fn written_templates_resolve_as_bank_overrides_with_bundled_text() {
+        let tmp = tempfile::tempdir().unwrap();
+        init_bank(tmp.path()).unwrap();
+        for agent in Agent::ALL {
+            let t = resolve(tmp.path(), agent);
+            assert_eq!(t.source, Source::Bank);
+            assert_eq!(t.text, agent.bundled_text());
+        }
+    }
+
+    #[test]
+    fn example_articles_have_frontmatter_with_a_date() {
+        for (_, name, text) in EXAMPLES {
+            assert!(text.starts_with("---\n"), "{name}");
+            assert!(text.contains("\nlast_updated: 2026-01-15\n"), "{name}");
+        }
+    }
+
+    #[test]
+    fn refuses_a_non_empty_folder_and_writes_nothing() {
+        let tmp = tempfile::tempdir().unwrap();
+        std::fs::write(tmp.path().join("notes.md"), "mine").unwrap();
+        let err = init_bank(tmp.path()).unwrap_err();
+        assert!(matches!(err, InitError::NotEmpty { .. }));
+        assert!(err.to_string().contains("notes.md"), "{err}");
+        assert_eq!(std::fs::read_dir(tmp.path()).unwrap().count(), 1);
+        assert_eq!(
+            std::fs::read_to_string(tmp.path().join("notes.md")).unwrap(),
+            "mine"
+        );
+    }
+
+    #[test]
+    fn refuses_to_run_twice() {
+        let tmp = tempfile::tempdir().unwrap();
+        init_bank(tmp.path()).unwrap();
+        assert!(matches!(
+            init_bank(tmp.path()),
+            Err(InitError::NotEmpty { .. })
+        ));
+    }
+
+    #[test]
+    fn accepts_a_folder_with_only_hidden_entries() {
+        let tmp = tempfile::tempdir().unwrap();
+        std::fs::create_dir(tmp.path().join(".obsidian")).unwrap();
+        init_bank(tmp.path()).unwrap();
+        assert!(tmp.path().join("06_TEMPLATES/compile.md").is_file());
+        assert!(tmp.path().join(".obsidian").is_dir());
+    }
+
+    #[test]
+    fn does_not_create_missing_parents() {
+        let tmp = tempfile::tempdir().unwrap();
+        let err = init_bank(&tmp.path().join("typo/bank")).unwrap_err();
+        assert!(matches!(err, InitError::Io { .. }));
+        assert!(!tmp.path().join("typo").exists());
+    }
+
+    #[test]
+    fn refuses_a_file_in_place_of_the_folder() {
+        let tmp = tempfile::tempdir().unwrap();
+        let file = tmp.path().join("bank");
+        std::fs::write(&file, "x").unwrap();
+        assert!(matches!(init_bank(&file), Err(InitError::NotADirectory(_))));
+    }
+
+    #[test]
+    fn never_replaces_an_existing_file() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("a.md");
+        std::fs::write(&path, "keep").unwrap();
+        assert!(matches!(write_new(&path, "new"), Err(InitError::Exists(_))));
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "keep");
+    }
+
+    fn walk(dir: &Path) -> Vec<String> {
+        walkdir::WalkDir::new(dir)
+            .into_iter()
+            .filter_map(Result::ok)
+            .map(|e| e.path().to_string_lossy().into_owned())
+            .collect()
+    }
+}

@@ -1,0 +1,493 @@
+//! Validating the target path of a file block before anything is written
+//! (spec §10), and resolving it inside the bank without following symbolic
+//! links out of it.
+//!
+//! Besides the spec's rules, names Windows cannot store (forbidden
+//! characters, device names, trailing dots or spaces) are rejected so that a
+//! bank written on one system opens on every other.
+
+use std::fmt;
+use std::io;
+use std::path::{Component, Path, PathBuf};
+
+use serde::Serialize;
+
+use crate::layout::Folder;
+
+/// A block target that passed §10: relative, `/`-separated, inside a
+/// writable folder, ending in `.md`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub struct SafePath {
+    folder: Folder,
+    rel: String,
+}
+
+impl SafePath {
+    /// The normalised relative path, `/`-separated.
+    pub fn as_str(&self) -> &str {
+        &self.rel
+    }
+
+    pub fn folder(&self) -> Folder {
+        self.folder
+    }
+
+    /// The path segments, folder first.
+    pub fn segments(&self) -> impl Iterator<Item = &str> {
+        self.rel.split('/')
+    }
+
+    /// The file name (last segment).
+    pub fn file_name(&self) -> &str {
+        self.rel.rsplit('/').next().unwrap_or(&self.rel)
+    }
+
+    /// The path joined onto `root` lexically (no symlink checks; use
+    /// [`resolve_in_bank`] before writing).
+    pub fn join_to(&self, root: &Path) -> PathBuf {
+        let mut p = root.to_path_buf();
+        p.extend(self.segments());
+        p
+    }
+}
+
+impl fmt::Display for SafePath {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.rel)
+    }
+}
+
+/// Why a path was refused, in words a translator understands.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Rejection {
+    /// A stable short code for scripts (`absolute`, `parent-segment`, ...).
+    pub code: &'static str,
+    pub reason: String,
+}
+
+impl Rejection {
+    fn new(code: &'static str, reason: impl Into<String>) -> Rejection {
+        Rejection {
+            code,
+            reason: reason.into(),
+        }
+    }
+}
+
+impl fmt::Display for Rejection {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.reason)
+    }
+}
+
+impl std::error::Error for Rejection {}
+
+const FORBIDDEN_CHARS: &[char] = &['<', '>', ':', '"', '|', '?', '*'];
+
+/// Shared with the health checks, which report existing files so named.
+pub(crate) const DEVICE_NAMES: &[&str] = &[
+    "CON", "PRN", "AUX", "NUL", "COM1", "COM2", "COM3", "COM4", "COM5", "COM6", "COM7", "COM8",
+    "COM9", "LPT1", "LPT2", "LPT3", "LPT4", "LPT5", "LPT6", "LPT7", "LPT8", "LPT9",
+    // Windows also reserves these spellings.
+    "COM¹", "COM²", "COM³", "LPT¹", "LPT²", "LPT³", "CONIN$", "CONOUT$",
+];
+
+fn allowed_folders() -> String {
+    Folder::WRITABLE
+        .iter()
+        .map(|f| f.dir_name())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Check a raw block path against §10 and normalise its separators.
+pub fn validate(raw: &str) -> Result<SafePath, Rejection> {
+    let raw = raw.trim();
+    if raw.is_empty() {
+        return Err(Rejection::new("empty", "no file path after FILE:"));
+    }
+    if raw.starts_with("\\\\") || raw.starts_with("//") {
+        return Err(Rejection::new(
+            "unc",
+            "points to a network share (UNC path); only paths inside the memory bank are allowed",
+        ));
+    }
+    if raw.starts_with('/') || raw.starts_with('\\') {
+        return Err(Rejection::new(
+            "absolute",
+            "is an absolute path; only paths relative to the memory bank are allowed",
+        ));
+    }
+    let mut chars = raw.chars();
+    let drive = match (chars.next(), chars.next()) {
+        (Some(d), Some(':')) if d.is_ascii_alphabetic() => Some(d),
+        _ => None,
+    };
+    if let Some(d) = drive {
+        return Err(Rejection::new(
+            "drive",
+            format!(
+                "starts with a drive letter ({d}:); only paths relative to the memory bank are allowed"
+            ),
+        ));
+    }
+    let rel = raw.replace('\\', "/");
+    let segments: Vec<&str> = rel.split('/').collect();
+    for seg in &segments {
+        match *seg {
+            "" => {
+                return Err(Rejection::new(
+                    "empty-segment",
+                    "has an empty folder name (a doubled or trailing slash)",
+                ));
+            }
+            ".." => {
+                return Err(Rejection::new(
+                    "parent-segment",
+                    "contains '..', which could leave the memory bank",
+                ));
+            }
+            "." => {
+                return Err(Rejection::new(
+                    "dot-segment",
+                    "contains a '.' folder; write the path without it",
+                ));
+            }
+            _ => {}
+        }
+    }
+
+    let first = segments[0];
+    let folder = match Folder::from_dir_name(first) {
+        Some(Folder::Templates) => {
+            return Err(Rejection::new(
+                "templates",
+                "targets 06_TEMPLATES, which holds human-written prompt templates that agents may not change",
+            ));
+        }
+        Some(f) => f,
+        None => {
+            let near = Folder::ALL
+                .into_iter()
+                .find(|f| f.dir_name().eq_ignore_ascii_case(first));
+            let reason = match near {
+                Some(f) => format!(
+                    "folder '{first}' must be written exactly '{}' (letter case matters)",
+                    f.dir_name()
+                ),
+                None => format!(
+                    "must start with one of the memory bank folders ({}); '{first}' is not one",
+                    allowed_folders()
+                ),
+            };
+            return Err(Rejection::new("folder", reason));
+        }
+    };
+    if segments.len() < 2 {
+        return Err(Rejection::new(
+            "no-file",
+            "names a folder, not a file inside it",
+        ));
+    }
+
+    let file_name = segments[segments.len() - 1];
+    if file_name.eq_ignore_ascii_case(".md") {
+        return Err(Rejection::new(
+            "no-file",
+            "the file name is empty before .md",
+        ));
+    }
+    if !crate::layout::is_markdown(file_name) {
+        return Err(Rejection::new(
+            "not-markdown",
+            "is not a Markdown file (the name must end in .md)",
+        ));
+    }
+
+    for seg in &segments[1..] {
+        if let Some(c) = seg.chars().find(|c| FORBIDDEN_CHARS.contains(c)) {
+            return Err(Rejection::new(
+                "forbidden-char",
+                format!(
+                    "the name '{seg}' contains '{c}', which Windows does not allow in file names"
+                ),
+            ));
+        }
+        if seg.chars().any(|c| c.is_control()) {
+            return Err(Rejection::new(
+                "control-char",
+                format!(
+                    "the name '{}' contains an invisible control character",
+                    seg.escape_debug()
+                ),
+            ));
+        }
+        if seg.ends_with('.') || seg.ends_with(' ') {
+            return Err(Rejection::new(
+                "trailing-dot-space",
+                format!("the name '{seg}' ends in a dot or space, which Windows drops silently"),
+            ));
+        }
+        let stem = seg.split('.').next().unwrap_or(seg).trim_end_matches(' ');
+        if DEVICE_NAMES.iter().any(|d| d.eq_ignore_ascii_case(stem)) {
+            return Err(Rejection::new(
+                "device-name",
+                format!("the name '{seg}' is a reserved Windows device name"),
+            ));
+        }
+    }
+
+    Ok(SafePath { folder, rel })
+}
+
+/// Resolve `path` under `root`, guaranteeing the result stays inside the
+/// bank (and inside a writable folder) even through symbolic links.
+///
+/// The deepest part of the path that exists is resolved with every link
+/// followed and compared with the resolved root; missing parts are then
+/// appended. The returned path is where a write lands.
+pub fn resolve_in_bank(root: &Path, path: &SafePath) -> Result<PathBuf, Rejection> {
+    let root = root.canonicalize().map_err(|e| {
+        Rejection::new(
+            "bank-missing",
+            format!(
+                "the memory bank folder {} cannot be opened: {e}",
+                root.display()
+            ),
+        )
+    })?;
+    let segments: Vec<&str> = path.segments().collect();
+    let mut current = root.clone();
+    let mut i = 0;
+    while i < segments.len() {
+        let next = current.join(segments[i]);
+        match std::fs::symlink_metadata(&next) {
+            Err(e) if e.kind() == io::ErrorKind::NotFound => break,
+            Err(e) => {
+                return Err(Rejection::new(
+                    "unreadable",
+                    format!("cannot check {}: {e}", display_rel(&root, &next)),
+                ));
+            }
+            Ok(_) => {}
+        }
+        let resolved = next.canonicalize().map_err(|_| {
+            Rejection::new(
+                "symlink",
+                format!(
+                    "{} is a symbolic link to a place that does not exist",
+                    display_rel(&root, &next)
+                ),
+            )
+        })?;
+        if !resolved.starts_with(&root) {
+            return Err(Rejection::new(
+                "symlink-escape",
+                format!(
+                    "{} is a symbolic link that leads outside the memory bank",
+                    display_rel(&root, &next)
+                ),
+            ));
+        }
+        let is_last = i + 1 == segments.len();
+        if !is_last && !resolved.is_dir() {
+            return Err(Rejection::new(
+                "not-a-folder",
+                format!("{} exists but is not a folder", display_rel(&root, &next)),
+            ));
+        }
+        if is_last && resolved.is_dir() {
+            return Err(Rejection::new(
+                "is-a-folder",
+                format!("{} is a folder, not a file", path.as_str()),
+            ));
+        }
+        current = resolved;
+        i += 1;
+    }
+    for seg in &segments[i..] {
+        current.push(seg);
+    }
+
+    // A link inside the bank must not lead into templates or the bank root.
+    let inside = current.strip_prefix(&root).unwrap_or(Path::new(""));
+    let top = match inside.components().next() {
+        Some(Component::Normal(s)) => s.to_str().and_then(Folder::from_dir_name),
+        _ => None,
+    };
+    match top {
+        Some(f) if Folder::WRITABLE.contains(&f) => Ok(current),
+        _ => Err(Rejection::new(
+            "symlink-escape",
+            format!(
+                "{} leads through a symbolic link to {}, which agents may not write",
+                path.as_str(),
+                inside.display()
+            ),
+        )),
+    }
+}
+
+fn display_rel(root: &Path, p: &Path) -> String {
+    p.strip_prefix(root)
+        .unwrap_or(p)
+        .to_string_lossy()
+        .replace('\\', "/")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn code(raw: &str) -> &'static str {
+        validate(raw).expect_err(raw).code
+    }
+
+    #[test]
+    fn accepts_spec_examples_and_normalises_backslashes() {
+        let p = validate("01_CLIENTS/Acme Corporation.md").unwrap();
+        assert_eq!(p.as_str(), "01_CLIENTS/Acme Corporation.md");
+        assert_eq!(p.folder(), Folder::Clients);
+        let p = validate("02_TERMINOLOGY\\compliance → naleving.MD").unwrap();
+        assert_eq!(p.as_str(), "02_TERMINOLOGY/compliance → naleving.MD");
+        assert_eq!(p.file_name(), "compliance → naleving.MD");
+        assert!(validate("00_INBOX/sub/note.md").is_ok());
+        assert!(validate("05_INDICES/index.md").is_ok());
+    }
+
+    #[test]
+    fn rejects_escapes_and_absolute_paths() {
+        assert_eq!(code("/etc/passwd.md"), "absolute");
+        assert_eq!(code("\\01_CLIENTS\\a.md"), "absolute");
+        assert_eq!(code("C:\\bank\\01_CLIENTS\\a.md"), "drive");
+        assert_eq!(code("c:01_CLIENTS/a.md"), "drive");
+        assert_eq!(code("\\\\server\\share\\a.md"), "unc");
+        assert_eq!(code("//server/share/a.md"), "unc");
+        assert_eq!(
+            code("01_CLIENTS/../06_TEMPLATES/compile.md"),
+            "parent-segment"
+        );
+        assert_eq!(code("01_CLIENTS\\..\\..\\x.md"), "parent-segment");
+        assert_eq!(code("01_CLIENTS/./a.md"), "dot-segment");
+        assert_eq!(code("01_CLIENTS//a.md"), "empty-segment");
+    }
+
+    #[test]
+    fn folder_rules() {
+        assert_eq!(code("06_TEMPLATES/compile.md"), "templates");
+        assert_eq!(code("01_clients/a.md"), "folder");
+        assert!(
+            validate("01_clients/a.md")
+                .unwrap_err()
+                .reason
+                .contains("01_CLIENTS")
+        );
+        assert_eq!(code("notes/a.md"), "folder");
+        assert_eq!(code("a.md"), "folder");
+        assert_eq!(code("01_CLIENTS"), "no-file");
+        assert_eq!(code("01_CLIENTS/.md"), "no-file");
+        assert_eq!(code("01_CLIENTS/a.txt"), "not-markdown");
+        assert_eq!(code("01_CLIENTS/a.md.bak"), "not-markdown");
+        assert_eq!(code(""), "empty");
+    }
+
+    #[test]
+    fn windows_unsafe_names() {
+        assert_eq!(code("01_CLIENTS/a:b.md"), "forbidden-char");
+        assert_eq!(code("01_CLIENTS/what?.md"), "forbidden-char");
+        assert_eq!(code("01_CLIENTS/\"q\".md"), "forbidden-char");
+        assert_eq!(code("01_CLIENTS/a\u{1}b.md"), "control-char");
+        assert_eq!(code("01_CLIENTS/CON.md"), "device-name");
+        assert_eq!(code("01_CLIENTS/con.md"), "device-name");
+        assert_eq!(code("01_CLIENTS/Lpt9.notes.md"), "device-name");
+        assert_eq!(code("01_CLIENTS/aux/a.md"), "device-name");
+        assert_eq!(code("01_CLIENTS/com².md"), "device-name");
+        assert_eq!(code("01_CLIENTS/conout$.md"), "device-name");
+        assert!(validate("01_CLIENTS/CONSOLE.md").is_ok());
+        assert!(validate("01_CLIENTS/COM10.md").is_ok());
+        assert_eq!(code("01_CLIENTS/dir./a.md"), "trailing-dot-space");
+        assert_eq!(code("01_CLIENTS/dir /a.md"), "trailing-dot-space");
+    }
+
+    #[test]
+    fn resolve_creates_nothing_and_stays_inside() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("01_CLIENTS")).unwrap();
+        let p = validate("01_CLIENTS/new/deeper/a.md").unwrap();
+        let out = resolve_in_bank(dir.path(), &p).unwrap();
+        assert!(out.starts_with(dir.path().canonicalize().unwrap()));
+        assert!(out.ends_with("01_CLIENTS/new/deeper/a.md"));
+        assert!(!dir.path().join("01_CLIENTS/new").exists());
+        // A missing top folder is fine: it will be created inside the bank.
+        let p = validate("03_DOMAINS/Legal.md").unwrap();
+        assert!(resolve_in_bank(dir.path(), &p).is_ok());
+    }
+
+    #[test]
+    fn resolve_refuses_a_folder_as_target() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("01_CLIENTS/x.md")).unwrap();
+        let p = validate("01_CLIENTS/x.md").unwrap();
+        assert_eq!(
+            resolve_in_bank(dir.path(), &p).unwrap_err().code,
+            "is-a-folder"
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn symlinks_out_of_the_bank_are_refused() {
+        use std::os::unix::fs::symlink;
+        let outside = tempfile::tempdir().unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::create_dir_all(root.join("01_CLIENTS")).unwrap();
+        std::fs::create_dir_all(root.join("06_TEMPLATES")).unwrap();
+        std::fs::write(root.join("06_TEMPLATES/compile.md"), "t").unwrap();
+        symlink(outside.path(), root.join("01_CLIENTS/out")).unwrap();
+        symlink(outside.path().join("f.md"), root.join("01_CLIENTS/f.md")).unwrap();
+        symlink(root.join("06_TEMPLATES"), root.join("01_CLIENTS/tpl")).unwrap();
+        symlink(
+            root.join("06_TEMPLATES/compile.md"),
+            root.join("01_CLIENTS/c.md"),
+        )
+        .unwrap();
+        std::fs::write(root.join("01_CLIENTS/real.md"), "r").unwrap();
+        symlink(
+            root.join("01_CLIENTS/real.md"),
+            root.join("01_CLIENTS/alias.md"),
+        )
+        .unwrap();
+
+        let check = |raw: &str| resolve_in_bank(root, &validate(raw).unwrap());
+        assert_eq!(
+            check("01_CLIENTS/out/x.md").unwrap_err().code,
+            "symlink-escape"
+        );
+        // Dangling link pointing outside: refused, nothing gets created there.
+        assert!(check("01_CLIENTS/f.md").is_err());
+        assert_eq!(
+            check("01_CLIENTS/tpl/compile.md").unwrap_err().code,
+            "symlink-escape"
+        );
+        assert_eq!(check("01_CLIENTS/c.md").unwrap_err().code, "symlink-escape");
+        // A link to a file inside a writable folder resolves to its target.
+        let alias = check("01_CLIENTS/alias.md").unwrap();
+        assert_eq!(
+            alias,
+            root.canonicalize().unwrap().join("01_CLIENTS/real.md")
+        );
+    }
+
+    proptest! {
+        #[test]
+        fn validation_never_panics_and_accepted_paths_are_tame(s in "\\PC{0,40}") {
+            if let Ok(p) = validate(&s) {
+                prop_assert!(!p.as_str().contains('\\'));
+                prop_assert!(!p.segments().any(|seg| seg == ".." || seg.is_empty()));
+                prop_assert!(p.folder() != Folder::Templates);
+            }
+        }
+    }
+}

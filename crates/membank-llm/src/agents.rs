@@ -1,0 +1,773 @@
+//! The five agents of spec §13.1 as prompt builders. Each `prepare_*`
+//! function is synchronous and reads only the loaded bank, so a UI can call
+//! it on its own thread; the resulting [`ChatRequest`] is then run with
+//! [`run`] (or submitted to an [`crate::LlmWorker`]). Every prepared prompt
+//! also says what went into it, so the user can see the decisions.
+
+use std::collections::BTreeMap;
+
+use membank_core::bank::{ArticleId, Bank};
+use membank_core::budget::BudgetOptions;
+use membank_core::context::{self, ContextReport};
+use membank_core::health::HealthReport;
+use membank_core::layout::Folder;
+use membank_core::scoring::{self, Query};
+use membank_core::snapshot::Snapshot;
+use membank_core::wikilink::normalize_value;
+
+use crate::client::{CancelHandle, LlmClient, Reply, StreamEvent};
+use crate::documents::Document;
+use crate::request::{ChatRequest, Message};
+
+/// Output limits per agent: writers emit several whole files.
+pub const CHAT_MAX_TOKENS: u32 = 4096;
+pub const WRITER_MAX_TOKENS: u32 = 8192;
+
+/// Runs a prepared request over the streaming API (see [`LlmClient::chat`]).
+pub async fn run(
+    client: &LlmClient,
+    request: &ChatRequest,
+    cancel: &CancelHandle,
+    on_event: &mut (dyn FnMut(StreamEvent) + Send),
+) -> Reply {
+    client.chat(request, cancel, on_event).await
+}
+
+/// An article the budget left out, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DroppedArticle {
+    pub path: String,
+    pub reason: String,
+}
+
+/// A prompt built around the §7/§8 context (Query and Translate).
+#[derive(Debug, Clone, PartialEq)]
+pub struct PreparedChat {
+    pub request: ChatRequest,
+    /// Articles in the context, in rank order.
+    pub used: Vec<String>,
+    /// Scored articles the budget dropped.
+    pub dropped: Vec<DroppedArticle>,
+    pub report: ContextReport,
+}
+
+/// Query (chat): the template, the active settings and the assembled
+/// context as system prompt; `history` then `question` as the conversation.
+pub fn prepare_query(
+    bank: &Bank,
+    template: &str,
+    query: &Query,
+    budget: BudgetOptions,
+    history: &[Message],
+    question: &str,
+) -> PreparedChat {
+    let (system, report) = system_with_context(bank, template, query, budget);
+    let mut messages = history.to_vec();
+    messages.push(Message::user(question));
+    finish_chat(
+        ChatRequest {
+            system,
+            messages,
+            max_tokens: CHAT_MAX_TOKENS,
+            temperature: None,
+        },
+        report,
+    )
+}
+
+/// A chat with the Query agent over several turns. The context is
+/// assembled afresh for every question (the bank or the settings may have
+/// changed); the conversation keeps strictly alternating turns, as the
+/// providers require.
+#[derive(Debug, Clone, Default)]
+pub struct ChatSession {
+    pub query: Query,
+    pub budget: BudgetOptions,
+    history: Vec<Message>,
+    pending_question: Option<String>,
+}
+
+impl ChatSession {
+    pub fn new(query: Query, budget: BudgetOptions) -> ChatSession {
+        ChatSession {
+            query,
+            budget,
+            ..ChatSession::default()
+        }
+    }
+
+    /// Builds the request for the next question. A question still waiting
+    /// for its reply is replaced.
+    pub fn ask(&mut self, bank: &Bank, template: &str, question: &str) -> PreparedChat {
+        self.pending_question = Some(question.to_string());
+        prepare_query(
+            bank,
+            template,
+            &self.query,
+            self.budget,
+            &self.history,
+            question,
+        )
+    }
+
+    /// Records the reply to the pending question. A reply that produced no
+    /// text drops the question from the history (two questions in a row are
+    /// refused by some providers); partial text is kept as the answer.
+    pub fn record_reply(&mut self, text: &str) {
+        let Some(question) = self.pending_question.take() else {
+            return;
+        };
+        if text.trim().is_empty() {
+            return;
+        }
+        self.history.push(Message::user(question));
+        self.history.push(Message::assistant(text));
+    }
+
+    /// The finished turns, oldest first.
+    pub fn history(&self) -> &[Message] {
+        &self.history
+    }
+
+    pub fn clear(&mut self) {
+        self.history.clear();
+        self.pending_question = None;
+    }
+}
+
+/// Translate with memory bank: template + context, then the source text.
+pub fn prepare_translate(
+    bank: &Bank,
+    template: &str,
+    query: &Query,
+    budget: BudgetOptions,
+    source_text: &str,
+) -> PreparedChat {
+    let (system, report) = system_with_context(bank, template, query, budget);
+    let pair = match (&query.source_lang, &query.target_lang) {
+        (Some(s), Some(t)) => format!(" from {s} into {t}"),
+        (None, Some(t)) => format!(" into {t}"),
+        (Some(s), None) => format!(" from {s}"),
+        (None, None) => String::new(),
+    };
+    let user = format!(
+        "Translate the following text{pair}. Reply with the translation only.\n\n{source_text}"
+    );
+    finish_chat(
+        ChatRequest {
+            system,
+            messages: vec![Message::user(user)],
+            max_tokens: CHAT_MAX_TOKENS,
+            temperature: None,
+        },
+        report,
+    )
+}
+
+fn finish_chat(request: ChatRequest, report: ContextReport) -> PreparedChat {
+    let used = report.included().map(|e| e.path.clone()).collect();
+    let dropped = report
+        .articles
+        .iter()
+        .filter(|e| !e.included && e.score > 0)
+        .map(|e| DroppedArticle {
+            path: e.path.clone(),
+            reason: e.drop_reason.clone().unwrap_or_default(),
+        })
+        .collect();
+    PreparedChat {
+        request,
+        used,
+        dropped,
+        report,
+    }
+}
+
+fn system_with_context(
+    bank: &Bank,
+    template: &str,
+    query: &Query,
+    budget: BudgetOptions,
+) -> (String, ContextReport) {
+    let report = context::build(bank, query, budget);
+    let mut system = template.trim_end().to_string();
+    system.push_str("\n\n## Active settings\n");
+    system.push_str(&settings_lines(query));
+    let n = report.included().count();
+    system.push_str("\n## Memory bank context\n");
+    if n == 0 {
+        system.push_str(
+            "No memory bank articles matched these settings. Say so if the answer \
+             depends on client or project decisions.\n",
+        );
+    } else {
+        system.push_str(&format!(
+            "{n} article(s) from the memory bank, each under a `----- path -----` header. \
+             Cite them with [[wikilinks]] by file name.\n\n"
+        ));
+        system.push_str(&context::render(bank, &report));
+    }
+    (system, report)
+}
+
+fn settings_lines(query: &Query) -> String {
+    let line = |label: &str, v: &Option<String>| {
+        format!(
+            "- {label}: {}\n",
+            v.as_deref()
+                .filter(|s| !s.trim().is_empty())
+                .unwrap_or("(not set)")
+        )
+    };
+    [
+        line("Client", &query.client),
+        line("Domain", &query.domain),
+        line("Source language", &query.source_lang),
+        line("Target language", &query.target_lang),
+    ]
+    .concat()
+}
+
+/// Why an existing article was given to Process Inbox.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RelatedArticle {
+    pub path: String,
+    pub reasons: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct PreparedCompile {
+    pub request: ChatRequest,
+    /// The pending inbox files sent, in bank order.
+    pub inbox: Vec<String>,
+    /// Existing articles sent so the model can update them.
+    pub related: Vec<RelatedArticle>,
+    /// Related articles left out because of `budget_tokens`.
+    pub left_out: Vec<String>,
+}
+
+/// Process Inbox: every pending inbox file, plus the existing articles it
+/// touches: those linked from the inbox files, those whose term appears in
+/// them, and those scoring against the clients, domains and languages in
+/// their frontmatter. Related articles are added whole, most related first,
+/// until `budget_tokens` (chars/4; 0 = unlimited) is reached. Returns `None`
+/// when the inbox has nothing pending.
+pub fn prepare_compile(
+    bank: &Bank,
+    template: &str,
+    today: &str,
+    budget_tokens: usize,
+) -> Option<PreparedCompile> {
+    let pending = bank.pending_inbox();
+    if pending.is_empty() {
+        return None;
+    }
+    let mut reasons: BTreeMap<ArticleId, (u32, Vec<String>)> = BTreeMap::new();
+    let mut note = |id: ArticleId, weight: u32, reason: String| {
+        let entry = reasons.entry(id).or_default();
+        entry.0 = entry.0.max(weight);
+        if !entry.1.contains(&reason) {
+            entry.1.push(reason);
+        }
+    };
+    let inbox_lower: Vec<String> = pending
+        .iter()
+        .map(|&id| bank.article(id).text.to_lowercase())
+        .collect();
+    for &id in &pending {
+        let inbox = bank.article(id);
+        for (link, resolution) in bank.outgoing(id) {
+            if let Some(target) = resolution.target() {
+                note(
+                    target,
+                    100,
+                    format!("linked as [[{}]] from {}", link.target, inbox.file_name),
+                );
+            }
+        }
+        for query in queries_from_frontmatter(bank, id) {
+            for ranked in scoring::rank(bank, &query) {
+                let score = ranked.score.total();
+                if score > 0 {
+                    note(
+                        ranked.id,
+                        score,
+                        format!("scores {score} for {}", describe_query(&query)),
+                    );
+                }
+            }
+        }
+    }
+    // Inbox notes are often raw text without frontmatter: a client's name
+    // or a source term written in them is as telling as a link.
+    let mut named_clients: Vec<String> = Vec::new();
+    for id in bank.content_ids() {
+        let a = bank.article(id);
+        let (names, weight, what): (Vec<&str>, u32, &str) = match a.folder {
+            Folder::Clients => {
+                let mut names: Vec<&str> = a
+                    .meta
+                    .clients
+                    .iter()
+                    .map(|v| normalize_value(&v.raw))
+                    .collect();
+                names.push(&a.stem);
+                (names, 60, "client name")
+            }
+            Folder::Terminology => (
+                a.meta.term_source.as_deref().into_iter().collect(),
+                50,
+                "term",
+            ),
+            _ => continue,
+        };
+        for name in names {
+            let name = name.trim();
+            if name.chars().count() < 3 {
+                continue;
+            }
+            let lower = name.to_lowercase();
+            if let Some(i) = inbox_lower.iter().position(|t| contains_word(t, &lower)) {
+                note(
+                    id,
+                    weight,
+                    format!(
+                        "its {what} \"{name}\" appears in {}",
+                        bank.article(pending[i]).file_name
+                    ),
+                );
+                if a.folder == Folder::Clients {
+                    named_clients.extend(
+                        a.meta
+                            .clients
+                            .iter()
+                            .map(|v| normalize_value(&v.raw).to_string()),
+                    );
+                }
+                break;
+            }
+        }
+    }
+    // Then what the bank holds for those clients, as for a frontmatter client.
+    for client in named_clients {
+        let query = Query {
+            client: Some(client.clone()),
+            ..Query::default()
+        };
+        for ranked in scoring::rank(bank, &query) {
+            let score = ranked.score.total();
+            if score > 0 {
+                note(
+                    ranked.id,
+                    score,
+                    format!("scores {score} for client {client} (named in the inbox)"),
+                );
+            }
+        }
+    }
+    let mut ranked: Vec<(ArticleId, u32, Vec<String>)> = reasons
+        .into_iter()
+        .filter(|(id, _)| bank.article(*id).folder.is_content())
+        .map(|(id, (w, r))| (id, w, r))
+        .collect();
+    ranked.sort_by(|a, b| {
+        b.1.cmp(&a.1)
+            .then_with(|| scoring::tie_break(bank.article(a.0), bank.article(b.0)))
+    });
+
+    let mut related = Vec::new();
+    let mut left_out = Vec::new();
+    let mut used_tokens = 0;
+    let mut related_text = String::new();
+    for (id, _, why) in ranked {
+        let a = bank.article(id);
+        let tokens = a.chars.div_ceil(4);
+        if budget_tokens > 0 && used_tokens + tokens > budget_tokens {
+            left_out.push(a.rel_path.clone());
+            continue;
+        }
+        used_tokens += tokens;
+        push_article(&mut related_text, &a.rel_path, &a.text);
+        related.push(RelatedArticle {
+            path: a.rel_path.clone(),
+            reasons: why,
+        });
+    }
+
+    let mut user = format!("Today's date: {today}\n\n## Inbox files to process\n\n");
+    let mut inbox = Vec::new();
+    for &id in &pending {
+        let a = bank.article(id);
+        push_article(&mut user, &a.rel_path, &a.text);
+        inbox.push(a.rel_path.clone());
+    }
+    user.push_str("## Existing memory bank articles\n\n");
+    if related.is_empty() {
+        user.push_str("No existing article relates to these inbox files.\n");
+    } else {
+        user.push_str(
+            "These existing articles relate to the inbox files. To change one, emit a \
+             `### FILE:` block with its existing path and its complete new content; do \
+             not create a second article for the same client, domain or term.\n\n",
+        );
+        user.push_str(&related_text);
+    }
+    if !left_out.is_empty() {
+        user.push_str(&format!(
+            "\n({} further related article(s) were left out to fit the size limit: {}.)\n",
+            left_out.len(),
+            left_out.join(", ")
+        ));
+    }
+    Some(PreparedCompile {
+        request: ChatRequest {
+            system: template.trim_end().to_string(),
+            messages: vec![Message::user(user)],
+            max_tokens: WRITER_MAX_TOKENS,
+            temperature: None,
+        },
+        inbox,
+        related,
+        left_out,
+    })
+}
+
+/// One query per combination the inbox file's frontmatter names, so that an
+/// article matching any of its clients, domains or languages is found.
+fn queries_from_frontmatter(bank: &Bank, id: ArticleId) -> Vec<Query> {
+    let meta = &bank.article(id).meta;
+    let clients: Vec<Option<String>> = values_or_none(meta.clients.iter().map(|v| v.raw.clone()));
+    let domains: Vec<Option<String>> = values_or_none(meta.domains.iter().map(|v| v.raw.clone()));
+    let mut tags: Vec<String> = meta
+        .languages
+        .iter()
+        .flat_map(|l| l.tags.iter().cloned())
+        .collect();
+    tags.extend(meta.source_lang.clone());
+    tags.extend(meta.target_lang.clone());
+    tags.sort();
+    tags.dedup();
+    let languages: Vec<Option<String>> = values_or_none(tags.into_iter());
+    let mut queries = Vec::new();
+    for client in &clients {
+        for domain in &domains {
+            for lang in &languages {
+                let q = Query {
+                    client: client.clone(),
+                    domain: domain.clone(),
+                    source_lang: lang.clone(),
+                    target_lang: None,
+                };
+                if !q.is_empty() {
+                    queries.push(q);
+                }
+            }
+        }
+    }
+    queries
+}
+
+fn values_or_none(values: impl Iterator<Item = String>) -> Vec<Option<String>> {
+    let mut v: Vec<Option<String>> = values.map(Some).collect();
+    if v.is_empty() {
+        v.push(None);
+    }
+    v
+}
+
+fn describe_query(q: &Query) -> String {
+    let parts: Vec<String> = [
+        q.client
+            .as_ref()
+            .map(|c| format!("client {}", normalize_value(c))),
+        q.domain
+            .as_ref()
+            .map(|d| format!("domain {}", normalize_value(d))),
+        q.source_lang.as_ref().map(|l| format!("language {l}")),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    parts.join(", ")
+}
+
+/// Whole-word containment, so that "art" does not match "start".
+fn contains_word(haystack: &str, word: &str) -> bool {
+    let is_word = |c: char| c.is_alphanumeric();
+    haystack.match_indices(word).any(|(i, m)| {
+        let before = haystack[..i].chars().next_back();
+        let after = haystack[i + m.len()..].chars().next();
+        !before.is_some_and(is_word) && !after.is_some_and(is_word)
+    })
+}
+
+fn push_article(out: &mut String, path: &str, text: &str) {
+    out.push_str("----- ");
+    out.push_str(path);
+    out.push_str(" -----\n");
+    out.push_str(text);
+    if !text.ends_with('\n') {
+        out.push('\n');
+    }
+    out.push('\n');
+}
+
+/// At most this many findings are listed for Health Check; the counts
+/// still cover all of them.
+pub const MAX_LISTED_FINDINGS: usize = 400;
+
+/// The deterministic findings as a compact list for the model: counts, then
+/// one line per finding (most severe first), capped at `max_listed`.
+pub fn findings_summary(report: &HealthReport, max_listed: usize) -> String {
+    if report.findings.is_empty() {
+        return String::new();
+    }
+    let c = report.counts;
+    let mut out = format!(
+        "{} error(s), {} warning(s), {} note(s).\n",
+        c.error, c.warning, c.info
+    );
+    for f in report.findings.iter().take(max_listed) {
+        out.push_str(&format!(
+            "- [{}] {} {}: {}\n",
+            f.severity.as_str(),
+            f.code,
+            f.location(),
+            f.message
+        ));
+    }
+    let rest = report.findings.len().saturating_sub(max_listed);
+    if rest > 0 {
+        out.push_str(&format!("- … and {rest} more finding(s) not listed.\n"));
+    }
+    out
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct PreparedLint {
+    pub request: ChatRequest,
+    pub snapshot_articles: usize,
+    pub truncated: bool,
+    /// Articles the snapshot cap left out.
+    pub omitted: Vec<String>,
+}
+
+/// Health Check: the deterministic findings (already found locally, so the
+/// model need not hunt for them) and the §12 snapshot, saying when the
+/// snapshot was truncated and what it left out.
+pub fn prepare_lint(template: &str, findings_summary: &str, snapshot: &Snapshot) -> PreparedLint {
+    let mut user = String::from("## Findings of membank's deterministic checks\n\n");
+    if findings_summary.trim().is_empty() {
+        user.push_str("No problems found.\n");
+    } else {
+        user.push_str(findings_summary.trim_end());
+        user.push('\n');
+    }
+    user.push_str(&format!(
+        "\n## Memory bank snapshot\n\n{} article(s), {} characters",
+        snapshot.articles.len(),
+        snapshot.chars
+    ));
+    if snapshot.truncated {
+        user.push_str(&format!(
+            ". truncated: true — the {}-character cap was reached, so {} article(s) are \
+             not shown: {}. Do not report them as missing.\n\n",
+            snapshot.cap,
+            snapshot.omitted.len(),
+            snapshot.omitted.join(", ")
+        ));
+    } else {
+        user.push_str(". truncated: false\n\n");
+    }
+    user.push_str(&snapshot.snapshot);
+    PreparedLint {
+        request: ChatRequest {
+            system: template.trim_end().to_string(),
+            messages: vec![Message::user(user)],
+            max_tokens: WRITER_MAX_TOKENS,
+            temperature: None,
+        },
+        snapshot_articles: snapshot.articles.len(),
+        truncated: snapshot.truncated,
+        omitted: snapshot.omitted.clone(),
+    }
+}
+
+/// The most document text sent to Distill, in characters.
+pub const DISTILL_INPUT_CAP: usize = 200_000;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct PreparedDistill {
+    pub request: ChatRequest,
+    /// Where the note is proposed: `00_INBOX/distilled_<stem>_<timestamp>.md`.
+    pub target_path: String,
+    /// The document was longer than [`DISTILL_INPUT_CAP`] and was cut.
+    pub input_truncated: bool,
+}
+
+/// Distill: the template, the proposed path, today's date, the settings
+/// the translator gave (if any) and the document's text. `now` names the
+/// note (`YYYYMMDD-HHMMSS`, UTC, the suffix style of spec §11).
+pub fn prepare_distill(
+    template: &str,
+    document: &Document,
+    query: &Query,
+    now: jiff::Timestamp,
+) -> PreparedDistill {
+    let (text, input_truncated) = match document.text.char_indices().nth(DISTILL_INPUT_CAP) {
+        Some((cut, _)) => (&document.text[..cut], true),
+        None => (document.text.as_str(), false),
+    };
+    let target_path = format!(
+        "00_INBOX/distilled_{}_{}.md",
+        safe_stem(&document.stem),
+        now.strftime("%Y%m%d-%H%M%S")
+    );
+    let mut user = format!(
+        "Path for the note: {target_path}\nToday's date: {}\n",
+        now.strftime("%Y-%m-%d")
+    );
+    if !query.is_empty() {
+        user.push_str(&settings_lines(query));
+    }
+    user.push_str(&format!(
+        "\nDocument: {} ({}",
+        document.file_name,
+        document.kind.label()
+    ));
+    if document.entries > 0 {
+        user.push_str(&format!(", {} entries", document.entries));
+    }
+    user.push_str(")\n");
+    if input_truncated {
+        user.push_str(&format!(
+            "Only the first {DISTILL_INPUT_CAP} characters are included.\n"
+        ));
+    }
+    user.push('\n');
+    user.push_str(text);
+    PreparedDistill {
+        request: ChatRequest {
+            system: template.trim_end().to_string(),
+            messages: vec![Message::user(user)],
+            max_tokens: WRITER_MAX_TOKENS,
+            temperature: None,
+        },
+        target_path,
+        input_truncated,
+    }
+}
+
+/// The note Distill proposes, from the model's reply: one outer code fence
+/// around the whole reply is removed, and any `### FILE:` marker the model
+/// wrote itself is dropped so the note lands only at the proposed path.
+pub fn distill_note(reply: &str) -> String {
+    let body = strip_outer_fence(reply.trim());
+    let body: String = body
+        .lines()
+        .filter(|l| !is_file_marker(l))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    body.trim_start_matches('\n').to_string()
+}
+
+/// The note as a `### FILE:` block for review (spec §9).
+pub fn distill_proposal(prepared: &PreparedDistill, reply: &str) -> String {
+    format!(
+        "### FILE: {}\n{}",
+        prepared.target_path,
+        distill_note(reply)
+    )
+}
+
+fn is_file_marker(line: &str) -> bool {
+    let t = line.trim_start();
+    let hashes = t.chars().take_while(|&c| c == '#').count();
+    (2..=4).contains(&hashes) && t[hashes..].trim_start().starts_with("FILE") && {
+        let rest = t[hashes..].trim_start()["FILE".len()..].trim_start();
+        rest.starts_with(':')
+    }
+}
+
+fn strip_outer_fence(text: &str) -> &str {
+    let Some(first_end) = text.find('\n') else {
+        return text;
+    };
+    let first = &text[..first_end];
+    if !(first.starts_with("```") || first.starts_with("~~~")) {
+        return text;
+    }
+    let fence = &first[..3];
+    let inner = &text[first_end + 1..];
+    match inner.trim_end().strip_suffix(fence) {
+        Some(body) => body.strip_suffix('\n').unwrap_or(body),
+        None => text,
+    }
+}
+
+/// Characters a file name may not contain (spec §2.2) become `_`.
+fn safe_stem(stem: &str) -> String {
+    let cleaned: String = stem
+        .chars()
+        .map(|c| {
+            if matches!(c, '/' | '\\' | '<' | '>' | ':' | '"' | '|' | '?' | '*') || c.is_control() {
+                '_'
+            } else {
+                c
+            }
+        })
+        .collect();
+    // Long names would push the file name past common 255-byte limits.
+    let cleaned: String = cleaned.chars().take(80).collect();
+    let cleaned = cleaned.trim().trim_matches('.');
+    if cleaned.is_empty() {
+        "document".to_string()
+    } else {
+        cleaned.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::documents::parse_document;
+
+    #[test]
+    fn distill_target_path_and_proposal() {
+        let doc = parse_document("Client brief: v2?.md", b"# Brief\nUse naleving.\n").unwrap();
+        let now: jiff::Timestamp = "2026-04-08T17:10:55Z".parse().unwrap();
+        let query = Query {
+            client: Some("Acme".into()),
+            ..Query::default()
+        };
+        let prepared = prepare_distill("Distill this.", &doc, &query, now);
+        assert_eq!(
+            prepared.target_path,
+            "00_INBOX/distilled_Client brief_ v2__20260408-171055.md"
+        );
+        assert!(
+            prepared.request.messages[0]
+                .content
+                .contains("Use naleving.")
+        );
+        let reply = "```markdown\n### FILE: 02_TERMINOLOGY/x.md\n# Notes\n- naleving\n```";
+        assert_eq!(
+            distill_proposal(&prepared, reply),
+            "### FILE: 00_INBOX/distilled_Client brief_ v2__20260408-171055.md\n# Notes\n- naleving\n"
+        );
+    }
+
+    #[test]
+    fn distill_names_stay_short_and_safe() {
+        assert_eq!(safe_stem(".."), "document");
+        assert_eq!(safe_stem("a/b\\c"), "a_b_c");
+        assert_eq!(safe_stem(&"x".repeat(300)).chars().count(), 80);
+    }
+
+    #[test]
+    fn whole_words_only() {
+        assert!(contains_word("the shelf life is", "shelf life"));
+        assert!(!contains_word("restart now", "start"));
+        assert!(contains_word("start.", "start"));
+    }
+}

@@ -1,0 +1,632 @@
+//! Which provider to talk to and how: the `[llm]` table of the config file,
+//! overridden by `MEMBANK_PROVIDER`, `MEMBANK_MODEL` and `MEMBANK_BASE_URL`.
+//! API keys come only from the provider's key variable or `api_key_command`,
+//! never from the file itself, and live in [`ApiKey`] which never prints.
+
+use std::fmt;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use serde::Deserialize;
+
+use crate::error::LlmError;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Provider {
+    OpenAi,
+    Anthropic,
+    /// Ollama through its OpenAI-compatible endpoint; needs no key.
+    Ollama,
+}
+
+/// The two wire protocols; Ollama speaks the OpenAI one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Protocol {
+    OpenAiChat,
+    AnthropicMessages,
+}
+
+impl Provider {
+    pub const ALL: [Provider; 3] = [Provider::OpenAi, Provider::Anthropic, Provider::Ollama];
+
+    /// Parses the config/env spelling: `openai`, `anthropic` or `ollama`.
+    pub fn parse(s: &str) -> Result<Provider, LlmError> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "openai" => Ok(Provider::OpenAi),
+            "anthropic" => Ok(Provider::Anthropic),
+            "ollama" => Ok(Provider::Ollama),
+            other => Err(LlmError::Config(format!(
+                "unknown provider `{}` (expected openai, anthropic or ollama)",
+                membank_core::text::sanitize_for_terminal(other, false)
+            ))),
+        }
+    }
+
+    /// The config/env spelling.
+    pub fn id(self) -> &'static str {
+        match self {
+            Provider::OpenAi => "openai",
+            Provider::Anthropic => "anthropic",
+            Provider::Ollama => "ollama",
+        }
+    }
+
+    /// The name shown to people.
+    pub fn label(self) -> &'static str {
+        match self {
+            Provider::OpenAi => "OpenAI",
+            Provider::Anthropic => "Anthropic",
+            Provider::Ollama => "Ollama",
+        }
+    }
+
+    pub fn protocol(self) -> Protocol {
+        match self {
+            Provider::Anthropic => Protocol::AnthropicMessages,
+            Provider::OpenAi | Provider::Ollama => Protocol::OpenAiChat,
+        }
+    }
+
+    pub fn default_base_url(self) -> &'static str {
+        match self {
+            Provider::OpenAi => "https://api.openai.com/v1",
+            Provider::Anthropic => "https://api.anthropic.com",
+            Provider::Ollama => "http://localhost:11434/v1",
+        }
+    }
+
+    /// A starting point only; the config or `MEMBANK_MODEL` usually names one.
+    pub fn default_model(self) -> &'static str {
+        match self {
+            Provider::OpenAi => "gpt-4o-mini",
+            Provider::Anthropic => "claude-sonnet-4-5",
+            Provider::Ollama => "llama3.1",
+        }
+    }
+
+    /// The environment variable holding the key, if the provider uses one.
+    pub fn key_env_var(self) -> Option<&'static str> {
+        match self {
+            Provider::OpenAi => Some("OPENAI_API_KEY"),
+            Provider::Anthropic => Some("ANTHROPIC_API_KEY"),
+            Provider::Ollama => None,
+        }
+    }
+}
+
+impl fmt::Display for Provider {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.id())
+    }
+}
+
+/// An API key. It has no `Display`, its `Debug` is redacted, and the only
+/// way to read it is [`ApiKey::expose`], used when building request headers.
+#[derive(Clone, PartialEq, Eq)]
+pub struct ApiKey(String);
+
+impl ApiKey {
+    pub fn new(key: impl Into<String>) -> ApiKey {
+        ApiKey(key.into())
+    }
+
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for ApiKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("ApiKey(<redacted>)")
+    }
+}
+
+/// Everything needed to reach one model.
+#[derive(Clone, PartialEq)]
+pub struct LlmConfig {
+    pub provider: Provider,
+    pub model: String,
+    /// Without a trailing slash.
+    pub base_url: String,
+    /// A shell command whose standard output is the key (e.g. a password manager call).
+    pub api_key_command: Option<String>,
+    /// Longest wait for the response headers and between two pieces of a reply.
+    pub timeout: Duration,
+    pub connect_timeout: Duration,
+    /// Retries after 429 and 5xx replies (0 disables retrying).
+    pub max_retries: u32,
+    /// First backoff wait; doubles on each retry.
+    pub backoff_base: Duration,
+    /// Upper bound on any single wait, including a server's `Retry-After`.
+    pub max_retry_wait: Duration,
+}
+
+impl fmt::Debug for LlmConfig {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // The command is shown only as set or not: some people put the key
+        // itself in it (`echo sk-...`).
+        f.debug_struct("LlmConfig")
+            .field("provider", &self.provider)
+            .field("model", &self.model)
+            .field("base_url", &redact_userinfo(&self.base_url))
+            .field(
+                "api_key_command",
+                &self.api_key_command.as_ref().map(|_| "<set>"),
+            )
+            .field("timeout", &self.timeout)
+            .field("connect_timeout", &self.connect_timeout)
+            .field("max_retries", &self.max_retries)
+            .field("backoff_base", &self.backoff_base)
+            .field("max_retry_wait", &self.max_retry_wait)
+            .finish()
+    }
+}
+
+/// The URL with any `user:password@` part replaced, for messages.
+pub fn redact_userinfo(url: &str) -> String {
+    let Some(scheme_end) = url.find("://").map(|i| i + 3) else {
+        return url.to_string();
+    };
+    let authority_end = url[scheme_end..]
+        .find('/')
+        .map_or(url.len(), |i| scheme_end + i);
+    match url[scheme_end..authority_end].rfind('@') {
+        Some(at) => format!("{}***@{}", &url[..scheme_end], &url[scheme_end + at + 1..]),
+        None => url.to_string(),
+    }
+}
+
+impl LlmConfig {
+    /// Defaults for a provider: its public endpoint and a starting model.
+    pub fn for_provider(provider: Provider) -> LlmConfig {
+        LlmConfig {
+            provider,
+            model: provider.default_model().to_string(),
+            base_url: provider.default_base_url().to_string(),
+            api_key_command: None,
+            timeout: Duration::from_secs(120),
+            connect_timeout: Duration::from_secs(10),
+            max_retries: 3,
+            backoff_base: Duration::from_secs(1),
+            max_retry_wait: Duration::from_secs(60),
+        }
+    }
+
+    /// Reads the `[llm]` table of a whole config file (absent table: defaults),
+    /// then applies the `MEMBANK_*` variables of the process environment.
+    pub fn from_toml_str(file_text: &str) -> Result<LlmConfig, LlmError> {
+        // Errors quote neither the offending line nor values: a misplaced
+        // key could be on that line.
+        let table: toml::Table = file_text.parse().map_err(|e: toml::de::Error| {
+            let line = e
+                .span()
+                .map(|span| membank_core::text::line_of(file_text, span.start))
+                .map(|n| format!(" line {n}"))
+                .unwrap_or_default();
+            LlmError::Config(format!(
+                "config file{line}: {}",
+                hide_quoted(e.message().trim())
+            ))
+        })?;
+        Self::from_table(&table, &process_env)
+    }
+
+    /// Like [`LlmConfig::from_toml_str`] for an already parsed file, with the
+    /// environment given as a lookup function.
+    pub fn from_table(
+        file: &toml::Table,
+        env: &dyn Fn(&str) -> Option<String>,
+    ) -> Result<LlmConfig, LlmError> {
+        let section = match file.get("llm") {
+            None => LlmSection::default(),
+            Some(value) => {
+                if let Some(table) = value.as_table() {
+                    let secret_like = table
+                        .keys()
+                        .find(|k| k.as_str() != "api_key_command" && k.contains("key"));
+                    if let Some(name) = secret_like {
+                        return Err(LlmError::Config(format!(
+                            "[llm] table: `{}` is not read from the config file; keys come \
+                             only from OPENAI_API_KEY / ANTHROPIC_API_KEY or \
+                             `api_key_command`. Remove it from the file.",
+                            membank_core::text::sanitize_for_terminal(name, false)
+                        )));
+                    }
+                }
+                LlmSection::deserialize(value.clone()).map_err(|e| {
+                    LlmError::Config(format!("[llm] table: {}", hide_quoted(&e.to_string())))
+                })?
+            }
+        };
+        section.resolve(env)
+    }
+
+    /// The per-user configuration: the config file if it exists (a missing
+    /// file means defaults), then the environment.
+    pub fn load() -> Result<LlmConfig, LlmError> {
+        let Some(path) = config_file_path() else {
+            return LlmConfig::from_env();
+        };
+        match std::fs::read_to_string(&path) {
+            Ok(text) => LlmConfig::from_toml_str(&text).map_err(|e| match e {
+                LlmError::Config(msg) => LlmError::Config(format!("{}: {msg}", path.display())),
+                other => other,
+            }),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => LlmConfig::from_env(),
+            Err(e) => Err(LlmError::Config(format!("{}: {e}", path.display()))),
+        }
+    }
+
+    /// Configuration from the environment alone (no config file).
+    pub fn from_env() -> Result<LlmConfig, LlmError> {
+        LlmSection::default().resolve(&process_env)
+    }
+
+    /// One line for status bars and `--verbose`: provider, model and endpoint.
+    pub fn summary(&self) -> String {
+        format!(
+            "{} · {} · {}",
+            self.provider.id(),
+            self.model,
+            redact_userinfo(&self.base_url)
+        )
+    }
+
+    /// Finds the key: the provider's environment variable first, then
+    /// `api_key_command`. Ollama needs none but may use a command (for a
+    /// proxy that wants one).
+    pub fn resolve_api_key(
+        &self,
+        env: &dyn Fn(&str) -> Option<String>,
+    ) -> Result<Option<ApiKey>, LlmError> {
+        let from_env = self
+            .provider
+            .key_env_var()
+            .and_then(env)
+            .filter(|k| !k.trim().is_empty());
+        if let Some(key) = from_env {
+            return Ok(Some(ApiKey::new(key.trim())));
+        }
+        if let Some(command) = &self.api_key_command {
+            return run_key_command(command).map(Some);
+        }
+        match self.provider.key_env_var() {
+            Some(env_var) => Err(LlmError::MissingKey {
+                provider: self.provider,
+                env_var,
+            }),
+            None => Ok(None),
+        }
+    }
+}
+
+/// `MEMBANK_CONFIG` if set, else `membank/config.toml` in the platform's
+/// config folder (e.g. `~/.config` on Linux).
+pub fn config_file_path() -> Option<PathBuf> {
+    match std::env::var_os("MEMBANK_CONFIG") {
+        Some(p) if !p.is_empty() => Some(PathBuf::from(p)),
+        _ => dirs::config_dir().map(|d| d.join("membank").join("config.toml")),
+    }
+}
+
+/// Reads the process environment; non-Unicode values count as unset.
+pub fn process_env(name: &str) -> Option<String> {
+    std::env::var(name).ok()
+}
+
+/// The `[llm]` table as written in the file. Unknown keys are an error so
+/// that a misspelt setting is not silently ignored.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LlmSection {
+    provider: Option<String>,
+    model: Option<String>,
+    base_url: Option<String>,
+    api_key_command: Option<String>,
+    timeout_secs: Option<u64>,
+    connect_timeout_secs: Option<u64>,
+    max_retries: Option<u32>,
+    max_retry_wait_secs: Option<u64>,
+}
+
+impl LlmSection {
+    fn resolve(self, env: &dyn Fn(&str) -> Option<String>) -> Result<LlmConfig, LlmError> {
+        let non_empty = |name: &str| env(name).filter(|v| !v.trim().is_empty());
+        let file_provider = self.provider.as_deref().map(Provider::parse).transpose()?;
+        let env_provider = non_empty("MEMBANK_PROVIDER")
+            .map(|p| Provider::parse(&p))
+            .transpose()?;
+        let provider = env_provider
+            .or(file_provider)
+            .unwrap_or_else(|| guess_provider(env));
+        // The file's model and URL belong to the file's provider; when the
+        // environment switches provider they would point at the wrong service.
+        let file_applies = file_provider.is_none_or(|p| p == provider);
+        let mut config = LlmConfig::for_provider(provider);
+        if let Some(model) = non_empty("MEMBANK_MODEL")
+            .or(self.model.filter(|_| file_applies))
+            .filter(|m| !m.trim().is_empty())
+        {
+            config.model = model.trim().to_string();
+        }
+        if let Some(url) = non_empty("MEMBANK_BASE_URL")
+            .or(self.base_url.filter(|_| file_applies))
+            .filter(|u| !u.trim().is_empty())
+        {
+            config.base_url = normalise_base_url(&url)?;
+        }
+        config.api_key_command = self.api_key_command.filter(|c| !c.trim().is_empty());
+        if let Some(secs) = self.timeout_secs {
+            config.timeout = positive_secs("timeout_secs", secs)?;
+        }
+        if let Some(secs) = self.connect_timeout_secs {
+            config.connect_timeout = positive_secs("connect_timeout_secs", secs)?;
+        }
+        if let Some(n) = self.max_retries {
+            config.max_retries = n.min(10);
+        }
+        if let Some(secs) = self.max_retry_wait_secs {
+            config.max_retry_wait = Duration::from_secs(secs);
+        }
+        Ok(config)
+    }
+}
+
+/// With nothing configured, use the provider whose key is present, else the
+/// local Ollama (which needs no key).
+fn guess_provider(env: &dyn Fn(&str) -> Option<String>) -> Provider {
+    let has = |name: &str| env(name).is_some_and(|v| !v.trim().is_empty());
+    if has("ANTHROPIC_API_KEY") {
+        Provider::Anthropic
+    } else if has("OPENAI_API_KEY") {
+        Provider::OpenAi
+    } else {
+        Provider::Ollama
+    }
+}
+
+/// Replaces every double-quoted value in an error message with `"…"`.
+fn hide_quoted(message: &str) -> String {
+    let mut out = String::new();
+    let mut parts = message.split('"');
+    if let Some(first) = parts.next() {
+        out.push_str(first);
+    }
+    for (i, part) in parts.enumerate() {
+        if i % 2 == 0 {
+            out.push_str("\"…\"");
+        } else {
+            out.push_str(part);
+        }
+    }
+    membank_core::text::sanitize_for_terminal(out.trim(), false)
+}
+
+fn positive_secs(name: &str, secs: u64) -> Result<Duration, LlmError> {
+    if secs == 0 {
+        Err(LlmError::Config(format!("{name} must be at least 1")))
+    } else {
+        Ok(Duration::from_secs(secs))
+    }
+}
+
+fn normalise_base_url(url: &str) -> Result<String, LlmError> {
+    let url = url.trim().trim_end_matches('/');
+    if url.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        return Err(LlmError::Config(
+            "the base URL contains spaces or control characters".into(),
+        ));
+    }
+    if !(url.starts_with("http://") || url.starts_with("https://")) {
+        return Err(LlmError::Config(format!(
+            "base URL `{}` must start with http:// or https://",
+            membank_core::text::sanitize_for_terminal(url, false)
+        )));
+    }
+    Ok(url.to_string())
+}
+
+fn run_key_command(command: &str) -> Result<ApiKey, LlmError> {
+    #[cfg(windows)]
+    let output = std::process::Command::new("cmd")
+        .args(["/C", command])
+        .stdin(std::process::Stdio::null())
+        .output();
+    #[cfg(not(windows))]
+    let output = std::process::Command::new("sh")
+        .args(["-c", command])
+        .stdin(std::process::Stdio::null())
+        .output();
+    // Neither the command text nor its output is repeated in errors: either
+    // could contain the key.
+    let output = output.map_err(|e| LlmError::KeyCommand(format!("could not be started ({e})")))?;
+    if !output.status.success() {
+        return Err(LlmError::KeyCommand(format!(
+            "failed ({}); its output is not shown because it may contain the key",
+            output.status
+        )));
+    }
+    let key = String::from_utf8(output.stdout)
+        .map_err(|_| LlmError::KeyCommand("printed something that is not UTF-8".into()))?;
+    let key = key.trim();
+    if key.is_empty() {
+        return Err(LlmError::KeyCommand("printed no key".into()));
+    }
+    if key.contains(['\n', '\r']) {
+        return Err(LlmError::KeyCommand(
+            "printed more than one line; it should print only the key".into(),
+        ));
+    }
+    Ok(ApiKey::new(key))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    fn env_of(pairs: &[(&str, &str)]) -> impl Fn(&str) -> Option<String> {
+        let map: HashMap<String, String> = pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        move |name| map.get(name).cloned()
+    }
+
+    fn parse(toml_text: &str, env: &[(&str, &str)]) -> Result<LlmConfig, LlmError> {
+        LlmConfig::from_table(&toml_text.parse().unwrap(), &env_of(env))
+    }
+
+    #[test]
+    fn table_sets_every_field() {
+        let c = parse(
+            r#"
+            [llm]
+            provider = "anthropic"
+            model = "claude-x"
+            base_url = "https://proxy.example/"
+            api_key_command = "pass show anthropic"
+            timeout_secs = 30
+            connect_timeout_secs = 5
+            max_retries = 1
+            max_retry_wait_secs = 9
+            "#,
+            &[],
+        )
+        .unwrap();
+        assert_eq!(c.provider, Provider::Anthropic);
+        assert_eq!(c.model, "claude-x");
+        assert_eq!(c.base_url, "https://proxy.example");
+        assert_eq!(c.api_key_command.as_deref(), Some("pass show anthropic"));
+        assert_eq!(c.timeout, Duration::from_secs(30));
+        assert_eq!(c.connect_timeout, Duration::from_secs(5));
+        assert_eq!(c.max_retries, 1);
+        assert_eq!(c.max_retry_wait, Duration::from_secs(9));
+    }
+
+    #[test]
+    fn defaults_per_provider() {
+        let c = parse("[llm]\nprovider = \"ollama\"", &[]).unwrap();
+        assert_eq!(c.base_url, "http://localhost:11434/v1");
+        let c = parse("[llm]\nprovider = \"openai\"", &[]).unwrap();
+        assert_eq!(c.base_url, "https://api.openai.com/v1");
+        let c = parse("[llm]\nprovider = \"anthropic\"", &[]).unwrap();
+        assert_eq!(c.base_url, "https://api.anthropic.com");
+    }
+
+    #[test]
+    fn environment_overrides_the_file() {
+        let c = parse(
+            "[llm]\nprovider = \"openai\"\nmodel = \"m1\"\nbase_url = \"https://a.example/v1\"",
+            &[
+                ("MEMBANK_MODEL", "m2"),
+                ("MEMBANK_BASE_URL", "http://127.0.0.1:9/v1"),
+            ],
+        )
+        .unwrap();
+        assert_eq!(c.provider, Provider::OpenAi);
+        assert_eq!(c.model, "m2");
+        assert_eq!(c.base_url, "http://127.0.0.1:9/v1");
+    }
+
+    #[test]
+    fn switching_provider_by_env_drops_the_files_model_and_url() {
+        let c = parse(
+            "[llm]\nprovider = \"openai\"\nmodel = \"gpt-x\"\nbase_url = \"https://a.example/v1\"",
+            &[("MEMBANK_PROVIDER", "ollama")],
+        )
+        .unwrap();
+        assert_eq!(c.provider, Provider::Ollama);
+        assert_eq!(c.base_url, "http://localhost:11434/v1");
+        assert_eq!(c.model, Provider::Ollama.default_model());
+    }
+
+    #[test]
+    fn provider_is_guessed_from_present_keys() {
+        let c = parse("", &[("OPENAI_API_KEY", "k")]).unwrap();
+        assert_eq!(c.provider, Provider::OpenAi);
+        let c = parse("", &[]).unwrap();
+        assert_eq!(c.provider, Provider::Ollama);
+    }
+
+    #[test]
+    fn bad_values_are_named() {
+        let e = parse("[llm]\nprovider = \"gemini\"", &[]).unwrap_err();
+        assert!(e.to_string().contains("gemini"), "{e}");
+        let e = parse("[llm]\nmodle = \"x\"", &[]).unwrap_err();
+        assert!(e.to_string().contains("modle"), "{e}");
+        let e = parse("", &[("MEMBANK_BASE_URL", "localhost:11434")]).unwrap_err();
+        assert!(e.to_string().contains("http://"), "{e}");
+        let e = LlmConfig::from_toml_str("[llm\n").unwrap_err();
+        assert!(e.to_string().contains("config file"), "{e}");
+    }
+
+    #[test]
+    fn config_errors_never_repeat_values() {
+        for text in [
+            "[llm]\nmodel = \"sk-SECRET123\n",
+            "[llm]\nmax_retries = \"sk-SECRET123\"\n",
+            "[llm]\napi_key = \"sk-SECRET123\"\n",
+            "[llm]\nopenai_key = \"sk-SECRET123\"\n",
+        ] {
+            let e = file_error(text);
+            let shown = format!("{e} {e:?}");
+            assert!(!shown.contains("SECRET"), "{shown}");
+        }
+        let e = file_error("[llm]\napi_key = \"x\"\n");
+        assert!(e.to_string().contains("ANTHROPIC_API_KEY"), "{e}");
+        let e = file_error("\n\n[llm\n");
+        assert!(e.to_string().contains("line 3"), "{e}");
+    }
+
+    fn file_error(text: &str) -> LlmError {
+        LlmConfig::from_toml_str(text).unwrap_err()
+    }
+
+    #[test]
+    fn key_from_env_and_missing_key_message() {
+        let c = LlmConfig::for_provider(Provider::Anthropic);
+        let key = c
+            .resolve_api_key(&env_of(&[("ANTHROPIC_API_KEY", "sk-ant-secret")]))
+            .unwrap()
+            .unwrap();
+        assert_eq!(key.expose(), "sk-ant-secret");
+        let e = c.resolve_api_key(&env_of(&[])).unwrap_err();
+        assert!(e.to_string().contains("ANTHROPIC_API_KEY"), "{e}");
+        let ollama = LlmConfig::for_provider(Provider::Ollama);
+        assert_eq!(ollama.resolve_api_key(&env_of(&[])).unwrap(), None);
+    }
+
+    #[test]
+    fn key_never_shows_in_debug_output() {
+        let key = ApiKey::new("sk-very-secret");
+        let shown = format!("{key:?}");
+        assert!(!shown.contains("sk-very-secret"));
+        let mut c = LlmConfig::for_provider(Provider::OpenAi);
+        c.api_key_command = Some("echo sk-very-secret".into());
+        c.base_url = "https://user:sk-pass@proxy.example/v1".into();
+        let shown = format!("{c:?} {}", c.summary());
+        assert!(!shown.contains("sk-very-secret"), "{shown}");
+        assert!(!shown.contains("sk-pass"), "{shown}");
+        assert!(shown.contains("https://***@proxy.example/v1"), "{shown}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn key_from_command_and_its_failures_do_not_leak() {
+        let mut c = LlmConfig::for_provider(Provider::OpenAi);
+        c.api_key_command = Some("printf 'sk-from-cmd\\n'".into());
+        let key = c.resolve_api_key(&env_of(&[])).unwrap().unwrap();
+        assert_eq!(key.expose(), "sk-from-cmd");
+
+        c.api_key_command = Some("echo sk-leaky; exit 3".into());
+        let e = c.resolve_api_key(&env_of(&[])).unwrap_err();
+        let shown = format!("{e} {e:?}");
+        assert!(!shown.contains("sk-leaky"), "{shown}");
+        assert!(shown.contains("failed"), "{shown}");
+
+        c.api_key_command = Some("true".into());
+        let e = c.resolve_api_key(&env_of(&[])).unwrap_err();
+        assert!(e.to_string().contains("no key"), "{e}");
+    }
+}

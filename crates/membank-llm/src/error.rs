@@ -1,0 +1,174 @@
+//! Errors a user can act on. Every message names what went wrong and where;
+//! none ever contains an API key (keys are redacted from provider bodies
+//! before they are stored here, and request headers are never formatted).
+
+use std::fmt;
+use std::time::Duration;
+
+use crate::config::Provider;
+
+/// Which wait ran out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TimeoutPhase {
+    /// Opening the TCP/TLS connection.
+    Connect,
+    /// Waiting for the response headers after sending the request.
+    FirstByte,
+    /// Waiting for the next piece of a reply that had started.
+    Idle,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum LlmError {
+    /// The configuration is unusable (bad TOML, unknown provider, …).
+    Config(String),
+    /// No key in the environment and no `api_key_command`.
+    MissingKey {
+        provider: Provider,
+        env_var: &'static str,
+    },
+    /// The configured key command failed or printed nothing.
+    KeyCommand(String),
+    /// 401/403: the provider rejected the key (or its permissions).
+    Unauthorized {
+        provider: Provider,
+        status: u16,
+        summary: String,
+    },
+    /// 404: the model is unknown or the base URL points elsewhere.
+    NotFound {
+        provider: Provider,
+        model: String,
+        url: String,
+        summary: String,
+    },
+    /// Nothing listens at the address.
+    ConnectionRefused { provider: Provider, url: String },
+    /// Any other failure to reach the server (DNS, TLS, reset, …).
+    Connect { url: String, detail: String },
+    Timeout {
+        phase: TimeoutPhase,
+        after: Duration,
+        url: String,
+    },
+    /// A non-success status that retries could not fix (or was not retryable).
+    Http {
+        status: u16,
+        url: String,
+        summary: String,
+    },
+    /// The body was not the event stream the protocol promises.
+    MalformedStream(String),
+    /// The connection ended before the provider said the reply was finished.
+    StreamCut { received_chars: usize },
+    /// The provider reported an error inside the stream.
+    Provider { kind: String, message: String },
+    /// The reply stopped because it reached the token limit.
+    OutputLimit { max_tokens: u32 },
+    /// The caller cancelled the request.
+    Cancelled,
+}
+
+impl fmt::Display for LlmError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LlmError::Config(msg) => write!(f, "LLM configuration: {msg}"),
+            LlmError::MissingKey { provider, env_var } => write!(
+                f,
+                "no API key for {}: set {env_var} or `api_key_command` in the [llm] config table",
+                provider.label()
+            ),
+            LlmError::KeyCommand(msg) => write!(f, "api_key_command: {msg}"),
+            LlmError::Unauthorized {
+                provider,
+                status,
+                summary,
+            } => {
+                let what = if *status == 403 {
+                    "refused access (403 Forbidden): the API key lacks permission for this model or endpoint"
+                } else {
+                    "rejected the API key (401 Unauthorized): it is missing, wrong or revoked"
+                };
+                write!(f, "{} {what}", provider.label())?;
+                if let Some(var) = provider.key_env_var() {
+                    write!(f, "; check {var} or `api_key_command`")?;
+                }
+                write_summary(f, summary)
+            }
+            LlmError::NotFound {
+                provider,
+                model,
+                url,
+                summary,
+            } => {
+                write!(
+                    f,
+                    "404 Not Found from {url}: either the model `{model}` does not exist there \
+                     or the base URL is wrong"
+                )?;
+                write_summary(f, summary)?;
+                if *provider == Provider::Ollama {
+                    write!(f, " (a local model is fetched with `ollama pull {model}`)")?;
+                }
+                Ok(())
+            }
+            LlmError::ConnectionRefused { provider, url } => {
+                write!(f, "connection refused at {url}")?;
+                if *provider == Provider::Ollama {
+                    write!(
+                        f,
+                        ": is Ollama running? Start it with `ollama serve`, or set MEMBANK_BASE_URL"
+                    )?;
+                } else {
+                    write!(f, ": check the base URL (MEMBANK_BASE_URL or `base_url`)")?;
+                }
+                Ok(())
+            }
+            LlmError::Connect { url, detail } => write!(f, "could not reach {url}: {detail}"),
+            LlmError::Timeout { phase, after, url } => {
+                let what = match phase {
+                    TimeoutPhase::Connect => "connecting to",
+                    TimeoutPhase::FirstByte => "waiting for a reply from",
+                    TimeoutPhase::Idle => "the reply stalled from",
+                };
+                write!(f, "timed out after {}s {what} {url}", after.as_secs_f32())
+            }
+            LlmError::Http {
+                status,
+                url,
+                summary,
+            } => {
+                write!(f, "HTTP {status} from {url}")?;
+                write_summary(f, summary)
+            }
+            LlmError::MalformedStream(msg) => write!(f, "malformed reply stream: {msg}"),
+            LlmError::StreamCut { received_chars } => write!(
+                f,
+                "the connection closed before the reply was finished \
+                 ({received_chars} characters arrived and were kept)"
+            ),
+            LlmError::Provider { kind, message } => {
+                write!(f, "the provider reported an error")?;
+                if !kind.is_empty() {
+                    write!(f, " ({kind})")?;
+                }
+                write_summary(f, message)
+            }
+            LlmError::OutputLimit { max_tokens } => write!(
+                f,
+                "the reply reached the output limit of {max_tokens} tokens and is incomplete"
+            ),
+            LlmError::Cancelled => write!(f, "the request was cancelled"),
+        }
+    }
+}
+
+fn write_summary(f: &mut fmt::Formatter<'_>, summary: &str) -> fmt::Result {
+    if summary.is_empty() {
+        Ok(())
+    } else {
+        write!(f, ": {summary}")
+    }
+}
+
+impl std::error::Error for LlmError {}

@@ -1,0 +1,560 @@
+//! End-to-end behaviour of both protocols against the scripted local server.
+
+use std::time::Duration;
+
+use membank_llm::testing::{FakeReply, FakeServer};
+use membank_llm::{
+    ApiKey, CancelHandle, ChatRequest, LlmClient, LlmConfig, LlmError, LlmWorker, Provider,
+    StreamEvent, TimeoutPhase,
+};
+
+const KEY: &str = "sk-test-0123456789abcdef";
+
+fn config(provider: Provider, server: &FakeServer) -> LlmConfig {
+    let mut c = LlmConfig::for_provider(provider);
+    c.model = "test-model".into();
+    c.base_url = match provider {
+        Provider::Anthropic => server.url(),
+        _ => server.openai_base_url(),
+    };
+    c.timeout = Duration::from_secs(10);
+    c.backoff_base = Duration::from_millis(10);
+    c.max_retry_wait = Duration::from_secs(5);
+    c
+}
+
+fn client(config: LlmConfig) -> LlmClient {
+    let key = (config.provider != Provider::Ollama).then(|| ApiKey::new(KEY));
+    LlmClient::with_key(config, key).unwrap()
+}
+
+async fn run(client: &LlmClient) -> Vec<StreamEvent> {
+    let mut events = Vec::new();
+    client
+        .chat(
+            &ChatRequest::new("You are terse.", "Say hello"),
+            &CancelHandle::new(),
+            &mut |e| events.push(e),
+        )
+        .await;
+    events
+}
+
+fn deltas(events: &[StreamEvent]) -> Vec<&str> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            StreamEvent::Delta(d) => Some(d.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn error_of(events: &[StreamEvent]) -> &LlmError {
+    events
+        .iter()
+        .find_map(|e| match e {
+            StreamEvent::Error(err) => Some(err),
+            _ => None,
+        })
+        .expect("an Error event")
+}
+
+fn done_of(events: &[StreamEvent]) -> (bool, &str) {
+    match events.last() {
+        Some(StreamEvent::Done { complete, text }) => (*complete, text.as_str()),
+        other => panic!("last event is not Done: {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn openai_stream_delivers_pieces_and_a_complete_done() {
+    let server = FakeServer::start([FakeReply::openai_stream(&["Hel", "lo", " wörld"])]);
+    let events = run(&client(config(Provider::OpenAi, &server))).await;
+    assert_eq!(deltas(&events), ["Hel", "lo", " wörld"]);
+    assert_eq!(done_of(&events), (true, "Hello wörld"));
+    assert!(!events.iter().any(|e| matches!(e, StreamEvent::Error(_))));
+
+    let requests = server.requests();
+    assert_eq!(requests.len(), 1);
+    let r = &requests[0];
+    assert_eq!(r.method, "POST");
+    assert_eq!(r.path, "/v1/chat/completions");
+    assert_eq!(r.header("authorization"), Some(&*format!("Bearer {KEY}")));
+    let body = r.json();
+    assert_eq!(body["model"], "test-model");
+    assert_eq!(body["stream"], true);
+    assert_eq!(body["messages"][0]["content"], "You are terse.");
+    assert_eq!(body["messages"][1]["content"], "Say hello");
+}
+
+#[tokio::test]
+async fn anthropic_stream_with_events_split_across_chunks() {
+    let server = FakeServer::start([FakeReply::anthropic_stream(&["Bon", "jour"]).split_pieces()]);
+    let events = run(&client(config(Provider::Anthropic, &server))).await;
+    assert_eq!(deltas(&events), ["Bon", "jour"]);
+    assert_eq!(done_of(&events), (true, "Bonjour"));
+
+    let r = &server.requests()[0];
+    assert_eq!(r.path, "/v1/messages");
+    assert_eq!(r.header("x-api-key"), Some(KEY));
+    assert_eq!(r.header("anthropic-version"), Some("2023-06-01"));
+    assert_eq!(r.header("authorization"), None);
+    assert_eq!(r.json()["system"], "You are terse.");
+}
+
+#[tokio::test]
+async fn ollama_sends_no_key_and_uses_the_openai_protocol() {
+    let server = FakeServer::start([FakeReply::openai_stream(&["ok"])]);
+    let events = run(&client(config(Provider::Ollama, &server))).await;
+    assert_eq!(done_of(&events), (true, "ok"));
+    let r = &server.requests()[0];
+    assert_eq!(r.header("authorization"), None);
+    assert_eq!(r.json()["max_tokens"], 4096);
+}
+
+#[tokio::test]
+async fn retry_after_is_honoured_on_429() {
+    let server = FakeServer::start([
+        FakeReply::error(429, "rate_limit_error", "slow down").with_header("Retry-After", "0"),
+        FakeReply::openai_stream(&["fine"]),
+    ]);
+    let mut c = config(Provider::OpenAi, &server);
+    // Without Retry-After the wait would be this backoff.
+    c.backoff_base = Duration::from_millis(40);
+    let events = run(&client(c)).await;
+    match &events[0] {
+        StreamEvent::Retrying {
+            attempt,
+            wait,
+            reason,
+        } => {
+            assert_eq!(*attempt, 1);
+            assert_eq!(*wait, Duration::ZERO);
+            assert!(reason.contains("429"), "{reason}");
+            assert!(reason.contains("slow down"), "{reason}");
+        }
+        other => panic!("expected Retrying, got {other:?}"),
+    }
+    assert_eq!(done_of(&events), (true, "fine"));
+    assert_eq!(server.requests().len(), 2);
+}
+
+#[tokio::test]
+async fn retry_after_is_capped() {
+    let server = FakeServer::start([
+        FakeReply::error(429, "rate_limit_error", "later").with_header("Retry-After", "3600"),
+        FakeReply::anthropic_stream(&["done"]),
+    ]);
+    let mut c = config(Provider::Anthropic, &server);
+    c.max_retry_wait = Duration::from_millis(50);
+    let events = run(&client(c)).await;
+    assert!(matches!(
+        &events[0],
+        StreamEvent::Retrying { wait, .. } if *wait == Duration::from_millis(50)
+    ));
+    assert_eq!(done_of(&events), (true, "done"));
+}
+
+#[tokio::test]
+async fn server_error_then_success_backs_off_exponentially() {
+    let server = FakeServer::start([
+        FakeReply::text(500, "<h1>oops</h1>"),
+        FakeReply::error(503, "overloaded_error", "busy"),
+        FakeReply::openai_stream(&["third time"]),
+    ]);
+    let events = run(&client(config(Provider::OpenAi, &server))).await;
+    let waits: Vec<Duration> = events
+        .iter()
+        .filter_map(|e| match e {
+            StreamEvent::Retrying { wait, .. } => Some(*wait),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        waits,
+        [Duration::from_millis(10), Duration::from_millis(20)]
+    );
+    assert_eq!(done_of(&events), (true, "third time"));
+}
+
+#[tokio::test]
+async fn retries_run_out_with_the_last_status_reported() {
+    let server = FakeServer::start([
+        FakeReply::error(500, "server_error", "down"),
+        FakeReply::error(502, "server_error", "still down"),
+    ]);
+    let mut c = config(Provider::OpenAi, &server);
+    c.max_retries = 1;
+    let events = run(&client(c)).await;
+    match error_of(&events) {
+        LlmError::Http {
+            status, summary, ..
+        } => {
+            assert_eq!(*status, 502);
+            assert!(summary.contains("still down"));
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(done_of(&events), (false, ""));
+}
+
+#[tokio::test]
+async fn a_cut_stream_keeps_what_arrived_and_is_marked_incomplete() {
+    // Pieces: role event, "Hel", "lo", " there", finish, [DONE]; cut before " there".
+    let server =
+        FakeServer::start([FakeReply::openai_stream(&["Hel", "lo", " there"]).cut_after(3)]);
+    let events = run(&client(config(Provider::OpenAi, &server))).await;
+    assert_eq!(deltas(&events), ["Hel", "lo"]);
+    assert!(matches!(
+        error_of(&events),
+        LlmError::StreamCut { received_chars: 5 }
+    ));
+    assert_eq!(done_of(&events), (false, "Hello"));
+}
+
+#[tokio::test]
+async fn anthropic_stream_cut_before_message_stop_is_incomplete() {
+    // Cut before message_delta: the model never said it had finished.
+    let server = FakeServer::start([FakeReply::anthropic_stream(&["a", "b"]).cut_after(6)]);
+    let events = run(&client(config(Provider::Anthropic, &server))).await;
+    assert!(matches!(error_of(&events), LlmError::StreamCut { .. }));
+    assert_eq!(done_of(&events), (false, "ab"));
+}
+
+#[tokio::test]
+async fn garbage_instead_of_events_is_a_malformed_stream() {
+    let server = FakeServer::start([FakeReply::event_stream([
+        "<html><body>Gateway says hi</body></html>\n",
+    ])]);
+    let events = run(&client(config(Provider::OpenAi, &server))).await;
+    let err = error_of(&events);
+    assert!(matches!(err, LlmError::MalformedStream(_)), "{err:?}");
+    assert!(err.to_string().contains("Gateway says hi"), "{err}");
+    assert_eq!(done_of(&events), (false, ""));
+}
+
+#[tokio::test]
+async fn invalid_json_in_an_event_stops_the_reply_but_keeps_the_text() {
+    let good = r#"data: {"choices":[{"delta":{"content":"kept"}}]}"#;
+    let server = FakeServer::start([FakeReply::event_stream([
+        format!("{good}\n\n"),
+        "data: {\"choices\": [oops\n\n".to_string(),
+    ])]);
+    let events = run(&client(config(Provider::OpenAi, &server))).await;
+    let err = error_of(&events);
+    assert!(err.to_string().contains("not JSON"), "{err}");
+    assert_eq!(done_of(&events), (false, "kept"));
+}
+
+#[tokio::test]
+async fn slow_first_byte_times_out() {
+    let server = FakeServer::start([
+        FakeReply::openai_stream(&["late"]).first_byte_delay(Duration::from_secs(5))
+    ]);
+    let mut c = config(Provider::OpenAi, &server);
+    c.timeout = Duration::from_millis(200);
+    let events = run(&client(c)).await;
+    assert!(matches!(
+        error_of(&events),
+        LlmError::Timeout {
+            phase: TimeoutPhase::FirstByte,
+            ..
+        }
+    ));
+    assert_eq!(done_of(&events), (false, ""));
+}
+
+#[tokio::test]
+async fn a_stalled_stream_times_out_and_keeps_its_text() {
+    let server = FakeServer::start([FakeReply::anthropic_stream(&["partial"]).stall_after(4)]);
+    let mut c = config(Provider::Anthropic, &server);
+    // Long enough that a busy machine still delivers the first pieces in time.
+    c.timeout = Duration::from_millis(1500);
+    let events = run(&client(c)).await;
+    assert!(matches!(
+        error_of(&events),
+        LlmError::Timeout {
+            phase: TimeoutPhase::Idle,
+            ..
+        }
+    ));
+    assert_eq!(done_of(&events), (false, "partial"));
+}
+
+#[tokio::test]
+async fn unauthorized_names_the_key_variable_and_never_the_key() {
+    let server = FakeServer::start([FakeReply::error(
+        401,
+        "invalid_request_error",
+        &format!("Incorrect API key provided: {KEY}"),
+    )]);
+    let events = run(&client(config(Provider::OpenAi, &server))).await;
+    let err = error_of(&events);
+    assert!(matches!(err, LlmError::Unauthorized { status: 401, .. }));
+    let shown = format!("{err} / {err:?}");
+    assert!(shown.contains("OPENAI_API_KEY"), "{shown}");
+    assert!(!shown.contains(KEY), "{shown}");
+    assert!(!shown.contains("0123456789abcdef"), "{shown}");
+}
+
+#[tokio::test]
+async fn forbidden_is_reported_as_a_permission_problem() {
+    let server = FakeServer::start([FakeReply::error(403, "permission_error", "no access")]);
+    let events = run(&client(config(Provider::Anthropic, &server))).await;
+    let shown = error_of(&events).to_string();
+    assert!(shown.contains("403"), "{shown}");
+    assert!(shown.contains("ANTHROPIC_API_KEY"), "{shown}");
+}
+
+#[tokio::test]
+async fn not_found_names_the_model_and_the_url() {
+    let server = FakeServer::start([FakeReply::error(
+        404,
+        "not_found_error",
+        "model: test-model",
+    )]);
+    let events = run(&client(config(Provider::Anthropic, &server))).await;
+    let shown = error_of(&events).to_string();
+    assert!(shown.contains("`test-model`"), "{shown}");
+    assert!(
+        shown.contains(&format!("{}/v1/messages", server.url())),
+        "{shown}"
+    );
+    assert_eq!(server.requests().len(), 1, "404 is not retried");
+}
+
+#[tokio::test]
+async fn an_unknown_ollama_model_suggests_pulling_it() {
+    let server = FakeServer::start([FakeReply::json(
+        404,
+        serde_json::json!({"error": {"message": "model \"test-model\" not found, try pulling it first"}}),
+    )]);
+    let events = run(&client(config(Provider::Ollama, &server))).await;
+    let shown = error_of(&events).to_string();
+    assert!(shown.contains("not found, try pulling it first"), "{shown}");
+    assert!(shown.contains("ollama pull test-model"), "{shown}");
+}
+
+#[tokio::test]
+async fn connection_refused_names_the_url_and_suggests_starting_ollama() {
+    let port = {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        listener.local_addr().unwrap().port()
+    };
+    let mut c = LlmConfig::for_provider(Provider::Ollama);
+    c.base_url = format!("http://127.0.0.1:{port}/v1");
+    let events = run(&client(c)).await;
+    let err = error_of(&events);
+    assert!(matches!(err, LlmError::ConnectionRefused { .. }), "{err:?}");
+    let shown = err.to_string();
+    assert!(
+        shown.contains(&format!("127.0.0.1:{port}/v1/chat/completions")),
+        "{shown}"
+    );
+    assert!(shown.contains("ollama serve"), "{shown}");
+}
+
+#[tokio::test]
+async fn provider_error_event_mid_stream_keeps_the_text() {
+    let server = FakeServer::start([FakeReply::event_stream([
+        "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"delta\":{\"type\":\"text_delta\",\"text\":\"Half\"}}\n\n",
+        "event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}\n\n",
+    ])]);
+    let events = run(&client(config(Provider::Anthropic, &server))).await;
+    let shown = error_of(&events).to_string();
+    assert!(
+        shown.contains("overloaded_error") && shown.contains("Overloaded"),
+        "{shown}"
+    );
+    assert_eq!(done_of(&events), (false, "Half"));
+}
+
+#[tokio::test]
+async fn reaching_the_output_limit_marks_the_reply_incomplete() {
+    let server = FakeServer::start([FakeReply::event_stream([
+        "data: {\"choices\":[{\"delta\":{\"content\":\"Trunc\"}}]}\n\n",
+        "data: {\"choices\":[{\"delta\":{},\"finish_reason\":\"length\"}]}\n\n",
+        "data: [DONE]\n\n",
+    ])]);
+    let events = run(&client(config(Provider::OpenAi, &server))).await;
+    assert!(matches!(
+        error_of(&events),
+        LlmError::OutputLimit { max_tokens: 4096 }
+    ));
+    assert_eq!(done_of(&events), (false, "Trunc"));
+}
+
+#[tokio::test]
+async fn a_server_that_ignores_stream_true_still_works() {
+    let server = FakeServer::start([FakeReply::json(
+        200,
+        serde_json::json!({"choices": [{"message": {"role": "assistant", "content": "whole"}}]}),
+    )]);
+    let events = run(&client(config(Provider::Ollama, &server))).await;
+    assert_eq!(done_of(&events), (true, "whole"));
+}
+
+#[tokio::test]
+async fn cancelling_stops_promptly_and_keeps_the_text() {
+    // Sends role + "first", then goes silent for far longer than the test.
+    let server = FakeServer::start([FakeReply::openai_stream(&["first", "never"]).stall_after(2)]);
+    let client = client(config(Provider::OpenAi, &server));
+    let cancel = CancelHandle::new();
+    let mut rx = client.stream(ChatRequest::new("", "hi"), cancel.clone());
+    assert_eq!(rx.recv().await, Some(StreamEvent::Delta("first".into())));
+    cancel.cancel();
+    let rest: Vec<StreamEvent> = {
+        let mut v = Vec::new();
+        while let Some(e) = rx.recv().await {
+            v.push(e);
+        }
+        v
+    };
+    assert_eq!(
+        rest,
+        [StreamEvent::Done {
+            complete: false,
+            text: "first".into()
+        }]
+    );
+}
+
+#[test]
+fn worker_tags_messages_with_job_ids_and_can_cancel() {
+    let server = FakeServer::start([
+        FakeReply::openai_stream(&["one"]),
+        FakeReply::openai_stream(&["two"]).stall_after(2),
+    ]);
+    let client = client(config(Provider::OpenAi, &server));
+    let mut worker = LlmWorker::new().unwrap();
+
+    let first = worker.submit(&client, ChatRequest::new("", "a"));
+    let mut first_done = None;
+    while first_done.is_none() {
+        let msg = worker
+            .recv_timeout(Duration::from_secs(10))
+            .expect("a message");
+        assert_eq!(msg.job, first);
+        if let StreamEvent::Done { complete, text } = msg.event {
+            first_done = Some((complete, text));
+        }
+    }
+    assert_eq!(first_done, Some((true, "one".to_string())));
+    assert!(!worker.is_running(first));
+
+    let second = worker.submit(&client, ChatRequest::new("", "b"));
+    assert_ne!(first, second);
+    let msg = worker.recv_timeout(Duration::from_secs(10)).unwrap();
+    assert_eq!(
+        (msg.job, msg.event),
+        (second, StreamEvent::Delta("two".into()))
+    );
+    assert!(worker.cancel(second));
+    let msg = worker.recv_timeout(Duration::from_secs(10)).unwrap();
+    assert_eq!(
+        (msg.job, msg.event),
+        (
+            second,
+            StreamEvent::Done {
+                complete: false,
+                text: "two".into()
+            }
+        )
+    );
+    assert_eq!(worker.running_jobs(), 0);
+}
+
+#[test]
+fn debug_output_of_a_client_never_shows_the_key() {
+    let c = LlmClient::with_key(
+        LlmConfig::for_provider(Provider::OpenAi),
+        Some(ApiKey::new(KEY)),
+    )
+    .unwrap();
+    let shown = format!("{c:?}");
+    assert!(!shown.contains(KEY), "{shown}");
+}
+
+#[tokio::test]
+async fn an_overload_reported_in_the_stream_before_any_text_is_retried() {
+    let server = FakeServer::start([
+        FakeReply::event_stream([
+            "event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}\n\n",
+        ]),
+        FakeReply::anthropic_stream(&["recovered"]),
+    ]);
+    let events = run(&client(config(Provider::Anthropic, &server))).await;
+    assert!(matches!(
+        &events[0],
+        StreamEvent::Retrying { attempt: 1, reason, .. } if reason.contains("overloaded_error")
+    ));
+    assert_eq!(done_of(&events), (true, "recovered"));
+}
+
+#[tokio::test]
+async fn complete_collects_the_text_or_reports_why_not() {
+    let server = FakeServer::start([
+        FakeReply::anthropic_stream(&["a", "b"]),
+        FakeReply::anthropic_stream(&["a", "b"]).cut_after(5),
+    ]);
+    let client = client(config(Provider::Anthropic, &server));
+    let request = ChatRequest::new("", "q");
+    let cancel = CancelHandle::new();
+    assert_eq!(client.complete(&request, &cancel).await.unwrap(), "ab");
+    assert!(matches!(
+        client.complete(&request, &cancel).await,
+        Err(LlmError::StreamCut { .. })
+    ));
+}
+
+#[tokio::test]
+async fn a_finished_reply_whose_end_marker_is_lost_is_complete() {
+    // OpenAI: role, "done", finish_reason stop, then the connection drops before [DONE].
+    // Anthropic: everything up to message_delta (end_turn), then no message_stop.
+    let server = FakeServer::start([
+        FakeReply::openai_stream(&["done"]).cut_after(3),
+        FakeReply::anthropic_stream(&["done"]).cut_after(6),
+    ]);
+    let events = run(&client(config(Provider::OpenAi, &server))).await;
+    assert_eq!(done_of(&events), (true, "done"));
+    let events = run(&client(config(Provider::Anthropic, &server))).await;
+    assert_eq!(done_of(&events), (true, "done"));
+}
+
+#[test]
+fn worker_runs_jobs_side_by_side_and_keeps_their_messages_apart() {
+    let server = FakeServer::start([
+        FakeReply::openai_stream(&["slow"]).stall_after(2),
+        FakeReply::openai_stream(&["quick"]),
+    ]);
+    let client = client(config(Provider::OpenAi, &server));
+    let mut worker = LlmWorker::new().unwrap();
+    let slow = worker.submit(&client, ChatRequest::new("", "a"));
+    // The first connection takes the stalling reply; wait until it has started.
+    let first = worker.recv_timeout(Duration::from_secs(10)).unwrap();
+    assert_eq!(
+        (first.job, first.event),
+        (slow, StreamEvent::Delta("slow".into()))
+    );
+    let quick = worker.submit(&client, ChatRequest::new("", "b"));
+    let mut quick_events = Vec::new();
+    while !matches!(quick_events.last(), Some(StreamEvent::Done { .. })) {
+        let msg = worker.recv_timeout(Duration::from_secs(10)).unwrap();
+        assert_eq!(msg.job, quick, "only the quick job has anything to say");
+        quick_events.push(msg.event);
+    }
+    assert_eq!(done_of(&quick_events), (true, "quick"));
+    assert!(worker.is_running(slow));
+    assert!(!worker.is_running(quick));
+    worker.cancel(slow);
+    let msg = worker.recv_timeout(Duration::from_secs(10)).unwrap();
+    assert_eq!(msg.job, slow);
+    assert!(matches!(
+        msg.event,
+        StreamEvent::Done {
+            complete: false,
+            ..
+        }
+    ));
+}

@@ -1,0 +1,92 @@
+//! `membank distill`: turns a document (text, Markdown, TMX, TBX, DOCX) into a
+//! proposed inbox note. The note is printed as a `### FILE:` block for
+//! review; `--yes` writes it into `00_INBOX/`.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::bail;
+use membank_core::templates::Agent;
+use membank_core::text::sanitize_for_terminal;
+use membank_core::{atomic, pathsafe};
+use membank_llm::agents;
+use membank_llm::documents::read_document;
+
+use super::common::{open_bank, safe};
+use super::context::QueryArgs;
+use super::llm_common;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The memory bank folder.
+    bank: PathBuf,
+    /// The document to distill (.txt, .md, .tmx, .tbx or .docx).
+    file: PathBuf,
+    /// Write the note into 00_INBOX/ instead of only printing it.
+    #[arg(long)]
+    yes: bool,
+    /// What the document is about, when known (passed on to the model).
+    #[command(flatten)]
+    query: QueryArgs,
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let bank = open_bank(&args.bank)?;
+    let document = read_document(&args.file)?;
+    let client = llm_common::client()?;
+    let template = llm_common::template(bank.root(), Agent::Distill);
+    let prepared = agents::prepare_distill(
+        &template,
+        &document,
+        &args.query.to_query(),
+        jiff::Timestamp::now(),
+    );
+    let mut what = document.kind.label().to_string();
+    if document.entries > 0 {
+        what.push_str(&format!(", {} entries", document.entries));
+    }
+    eprintln!(
+        "membank: distilling {} ({what}) with {}",
+        safe(&document.file_name),
+        llm_common::describe_provider(&client)
+    );
+    if prepared.input_truncated {
+        eprintln!(
+            "membank: the document is long; only its first {} characters are sent",
+            agents::DISTILL_INPUT_CAP
+        );
+    }
+    let reply = llm_common::run(&client, &prepared.request, false)?;
+    if !reply.complete {
+        eprintln!("membank: no note proposed because the reply is incomplete");
+        return Ok(ExitCode::from(1));
+    }
+    let note = agents::distill_note(&reply.text);
+    if note.trim().is_empty() {
+        bail!("the model returned an empty note");
+    }
+    let mut stdout = std::io::stdout().lock();
+    writeln!(stdout, "### FILE: {}", safe(&prepared.target_path))?;
+    write!(stdout, "{}", sanitize_for_terminal(&note, true))?;
+    stdout.flush()?;
+    if args.yes {
+        write_new_note(bank.root(), &prepared.target_path, &note)?;
+        eprintln!("membank: wrote {}", safe(&prepared.target_path));
+    } else {
+        eprintln!("membank: not written; run again with --yes to add it to 00_INBOX/");
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Writes the note through the core's checked, atomic writer, refusing to
+/// replace a file that is already there.
+fn write_new_note(root: &Path, rel_path: &str, content: &str) -> anyhow::Result<()> {
+    let path =
+        pathsafe::validate(rel_path).map_err(|r| anyhow::anyhow!("{}: {r}", safe(rel_path)))?;
+    if path.join_to(root).exists() {
+        bail!("{} already exists; not replacing it", safe(rel_path));
+    }
+    atomic::write_article(root, &path, content)?;
+    Ok(())
+}

@@ -1,0 +1,65 @@
+//! `membank translate`: translates standard input with the memory bank
+//! context for the active client, domain and languages.
+
+use std::io::Read;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Context as _, bail};
+use membank_core::budget::{BudgetOptions, DEFAULT_BUDGET};
+use membank_core::templates::Agent;
+use membank_llm::agents;
+
+use super::ask::report_context;
+use super::common::open_bank;
+use super::context::QueryArgs;
+use super::llm_common;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The memory bank folder.
+    bank: PathBuf,
+    #[command(flatten)]
+    query: QueryArgs,
+    /// Token budget for the context; 0 means unlimited.
+    #[arg(long, default_value_t = DEFAULT_BUDGET)]
+    budget: usize,
+    /// Let articles that score 0 fill leftover budget.
+    #[arg(long)]
+    include_unscored: bool,
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let bank = open_bank(&args.bank)?;
+    let mut bytes = Vec::new();
+    std::io::stdin()
+        .read_to_end(&mut bytes)
+        .context("reading the text to translate from standard input")?;
+    let source = match membank_core::text::decode(&bytes) {
+        Ok(d) => d.text,
+        Err(e) => bail!("standard input: {e}"),
+    };
+    if source.trim().is_empty() {
+        bail!("nothing to translate: standard input is empty");
+    }
+    let client = llm_common::client()?;
+    let template = llm_common::template(bank.root(), Agent::Translate);
+    let budget = BudgetOptions {
+        budget: args.budget,
+        include_unscored: args.include_unscored,
+    };
+    let prepared = agents::prepare_translate(
+        &bank,
+        &template,
+        &args.query.to_query(),
+        budget,
+        source.trim_end(),
+    );
+    eprintln!(
+        "membank: translating with {}",
+        llm_common::describe_provider(&client)
+    );
+    report_context(&prepared);
+    let reply = llm_common::run(&client, &prepared.request, true)?;
+    Ok(llm_common::exit_code(&reply))
+}

@@ -1,0 +1,273 @@
+//! The demo memory bank shipped inside the binary, so that `membank` can be
+//! tried without a bank of one's own.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, bail};
+
+macro_rules! entry {
+    ($rel:literal) => {
+        ($rel, include_str!(concat!("../demo-bank/", $rel)))
+    };
+}
+
+/// Every file of `demo-bank/`: (path relative to the bank, text).
+pub const FILES: &[(&str, &str)] = &[
+    // One line per file of demo-bank/; the test below keeps this list complete.
+    entry!("00_INBOX/Brightwell leaflet feedback round 2.md"),
+    entry!("00_INBOX/Harbour Lines booking site strings.md"),
+    entry!("00_INBOX/_archive/Copperleaf kickoff call.md"),
+    entry!("01_CLIENTS/Brightwell Pharma.md"),
+    entry!("01_CLIENTS/Copperleaf Software.md"),
+    entry!("01_CLIENTS/Harbour Lines.md"),
+    entry!("02_TERMINOLOGY/adverse event → ongewenst voorval.md"),
+    entry!("02_TERMINOLOGY/batch record → chargedossier.md"),
+    entry!("02_TERMINOLOGY/boarding pass → carte d'embarquement.md"),
+    entry!("02_TERMINOLOGY/booking reference → référence de réservation.md"),
+    entry!("02_TERMINOLOGY/car deck → pont garage.md"),
+    entry!("02_TERMINOLOGY/crossing → traversée.md"),
+    entry!("02_TERMINOLOGY/dashboard → dashboard.md"),
+    entry!("02_TERMINOLOGY/foot passenger → passager piéton.md"),
+    entry!(
+        "02_TERMINOLOGY/marketing authorisation holder → houder van de vergunning voor het in de handel brengen.md"
+    ),
+    entry!("02_TERMINOLOGY/package leaflet → bijsluiter.md"),
+    entry!("02_TERMINOLOGY/settings → instellingen.md"),
+    entry!("02_TERMINOLOGY/shelf life → houdbaarheid.md"),
+    entry!("02_TERMINOLOGY/shelf life → vervaldatum.md"),
+    entry!("02_TERMINOLOGY/sign in → aanmelden.md"),
+    entry!("02_TERMINOLOGY/sign in → inloggen.md"),
+    entry!("02_TERMINOLOGY/sign out → afmelden.md"),
+    entry!("03_DOMAINS/Medical Devices.md"),
+    entry!("03_DOMAINS/Pharmaceuticals.md"),
+    entry!("03_DOMAINS/Software Localisation.md"),
+    entry!("03_DOMAINS/Travel and Tourism.md"),
+    entry!("04_STYLE/Brightwell Style Guide.md"),
+    entry!("04_STYLE/General Style fr-FR.md"),
+    entry!("04_STYLE/General Style nl-BE.md"),
+    entry!("04_STYLE/UI Strings nl-BE.md"),
+    entry!("05_INDICES/Index.md"),
+    entry!("06_TEMPLATES/query.md"),
+    entry!("README.md"),
+];
+
+/// Marks a folder as a membank demo copy, so that only such a folder is ever
+/// deleted when the demo is refreshed.
+const MARKER: &str = ".membank-demo";
+
+/// Extract a fresh copy of the demo bank into a per-user folder under the
+/// temporary directory and return its path. A previous demo copy there is
+/// replaced; any other folder in that place is left alone and reported.
+pub fn demo_bank_dir() -> anyhow::Result<PathBuf> {
+    let dir = std::env::temp_dir().join(format!("membank-demo-{}", user_tag()));
+    extract_fresh(&dir)?;
+    Ok(dir)
+}
+
+/// Write the demo bank into `dir`, which must be missing or hold nothing but
+/// hidden entries. Only `dir` itself is created, never its parents.
+pub fn write_demo_bank(dir: &Path) -> anyhow::Result<()> {
+    if dir.exists() {
+        let visible = visible_entries(dir)?;
+        if !visible.is_empty() {
+            bail!(
+                "{}: folder is not empty ({}); the demo bank is only written into an empty folder",
+                dir.display(),
+                visible.join(", ")
+            );
+        }
+    } else {
+        std::fs::create_dir(dir).with_context(|| format!("{}: cannot create", dir.display()))?;
+    }
+    write_files(dir)
+}
+
+fn extract_fresh(dir: &Path) -> anyhow::Result<()> {
+    if dir.symlink_metadata().is_ok() {
+        if !dir.join(MARKER).is_file() && !visible_entries(dir)?.is_empty() {
+            bail!(
+                "{}: exists but is not a membank demo copy; move it away to extract the demo",
+                dir.display()
+            );
+        }
+        // remove_dir_all removes a symlink itself, never what it points to.
+        std::fs::remove_dir_all(dir)
+            .with_context(|| format!("{}: cannot remove the previous demo copy", dir.display()))?;
+    }
+    // create_dir, not create_dir_all: fails if the folder reappeared meanwhile.
+    std::fs::create_dir(dir).with_context(|| format!("{}: cannot create", dir.display()))?;
+    std::fs::write(
+        dir.join(MARKER),
+        "membank demo copy; replaced on every extraction\n",
+    )
+    .with_context(|| format!("{}: cannot write", dir.join(MARKER).display()))?;
+    write_files(dir)
+}
+
+fn write_files(dir: &Path) -> anyhow::Result<()> {
+    for (rel, text) in FILES {
+        let path = dir.join(rel);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent)
+                .with_context(|| format!("{}: cannot create", parent.display()))?;
+        }
+        std::fs::write(&path, text).with_context(|| format!("{}: cannot write", path.display()))?;
+    }
+    // Folders a bank always has, even when the demo keeps nothing in them.
+    for folder in membank_core::layout::Folder::ALL {
+        let path = dir.join(folder.dir_name());
+        std::fs::create_dir_all(&path)
+            .with_context(|| format!("{}: cannot create", path.display()))?;
+    }
+    Ok(())
+}
+
+fn visible_entries(dir: &Path) -> anyhow::Result<Vec<String>> {
+    let mut names = Vec::new();
+    for entry in
+        std::fs::read_dir(dir).with_context(|| format!("{}: cannot list", dir.display()))?
+    {
+        let name = entry
+            .with_context(|| format!("{}: cannot list", dir.display()))?
+            .file_name()
+            .to_string_lossy()
+            .into_owned();
+        if !name.starts_with('.') {
+            names.push(name);
+        }
+    }
+    names.sort();
+    Ok(names)
+}
+
+/// A file-name-safe tag for the current user, so users sharing a temporary
+/// directory do not replace each other's demo copy.
+fn user_tag() -> String {
+    let name = std::env::var("USER")
+        .or_else(|_| std::env::var("USERNAME"))
+        .unwrap_or_default();
+    let tag: String = name
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
+        .collect();
+    if tag.is_empty() {
+        "user".to_owned()
+    } else {
+        tag
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeMap;
+
+    fn tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+        fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, Vec<u8>>) {
+            for entry in std::fs::read_dir(dir).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    walk(root, &path, out);
+                } else {
+                    let rel = path
+                        .strip_prefix(root)
+                        .unwrap()
+                        .to_string_lossy()
+                        .replace('\\', "/");
+                    out.insert(rel, std::fs::read(&path).unwrap());
+                }
+            }
+        }
+        let mut out = BTreeMap::new();
+        walk(dir, dir, &mut out);
+        out
+    }
+
+    fn repo_demo_bank() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("demo-bank")
+    }
+
+    #[test]
+    fn embedded_list_matches_the_demo_bank_folder() {
+        let on_disk = tree(&repo_demo_bank());
+        let embedded: BTreeMap<String, Vec<u8>> = FILES
+            .iter()
+            .map(|(rel, text)| (rel.to_string(), text.as_bytes().to_vec()))
+            .collect();
+        let missing: Vec<_> = on_disk
+            .keys()
+            .filter(|k| !embedded.contains_key(*k))
+            .collect();
+        assert!(missing.is_empty(), "add these to demo::FILES: {missing:?}");
+        assert_eq!(on_disk.len(), embedded.len());
+    }
+
+    #[test]
+    fn written_bank_is_identical_to_the_folder() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("demo");
+        write_demo_bank(&dir).unwrap();
+        let written = tree(&dir);
+        assert_eq!(written.len(), FILES.len());
+        assert_eq!(written, tree(&repo_demo_bank()));
+        for folder in membank_core::layout::Folder::ALL {
+            assert!(dir.join(folder.dir_name()).is_dir());
+        }
+    }
+
+    #[test]
+    fn write_refuses_a_non_empty_folder() {
+        let tmp = tempfile::tempdir().unwrap();
+        std::fs::write(tmp.path().join("mine.md"), "keep").unwrap();
+        let err = write_demo_bank(tmp.path()).unwrap_err().to_string();
+        assert!(err.contains("not empty"), "{err}");
+        assert_eq!(tree(tmp.path()).len(), 1);
+    }
+
+    #[test]
+    fn refresh_replaces_only_a_previous_demo_copy() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("membank-demo-test");
+        extract_fresh(&dir).unwrap();
+        let edited = dir.join("01_CLIENTS/Harbour Lines.md");
+        std::fs::write(&edited, "changed").unwrap();
+        std::fs::write(dir.join("00_INBOX/new note.md"), "x").unwrap();
+        extract_fresh(&dir).unwrap();
+        assert_ne!(std::fs::read_to_string(&edited).unwrap(), "changed");
+        assert!(!dir.join("00_INBOX/new note.md").exists());
+
+        let foreign = tmp.path().join("someone else");
+        std::fs::create_dir(&foreign).unwrap();
+        std::fs::write(foreign.join("thesis.md"), "precious").unwrap();
+        assert!(extract_fresh(&foreign).is_err());
+        assert_eq!(
+            std::fs::read_to_string(foreign.join("thesis.md")).unwrap(),
+            "precious"
+        );
+    }
+
+    #[test]
+    fn content_articles_have_frontmatter_and_only_one_is_fenced() {
+        let mut fenced = Vec::new();
+        for (rel, text) in FILES {
+            let folder = rel.split('/').next().unwrap();
+            let is_content =
+                membank_core::layout::Folder::from_dir_name(folder).is_some_and(|f| f.is_content());
+            if !is_content {
+                continue;
+            }
+            let located = membank_core::frontmatter::locate(text);
+            assert!(
+                matches!(located.block, membank_core::frontmatter::Block::Present(_)),
+                "{rel}"
+            );
+            if located.fenced {
+                fenced.push(*rel);
+            }
+        }
+        assert_eq!(
+            fenced,
+            ["02_TERMINOLOGY/booking reference → référence de réservation.md"]
+        );
+    }
+}

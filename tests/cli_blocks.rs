@@ -1,0 +1,419 @@
+//! End-to-end tests of `membank blocks` and `membank compile` on temporary banks.
+
+use std::fs;
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+use serde_json::Value;
+
+fn membank(args: &[&str], stdin: Option<&str>) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_membank"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the membank binary starts");
+    {
+        let mut input = child.stdin.take().unwrap();
+        if let Some(s) = stdin {
+            // The program may exit before reading (e.g. a bad bank path).
+            let _ = input.write_all(s.as_bytes());
+        }
+    }
+    child.wait_with_output().unwrap()
+}
+
+fn bank() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for f in ["00_INBOX", "01_CLIENTS", "02_TERMINOLOGY", "06_TEMPLATES"] {
+        fs::create_dir_all(dir.path().join(f)).unwrap();
+    }
+    fs::write(
+        dir.path().join("06_TEMPLATES/compile.md"),
+        "human template\n",
+    )
+    .unwrap();
+    dir
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+fn json(out: &Output) -> Value {
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "stdout is not JSON ({e}): {}\nstderr: {}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    })
+}
+
+fn statuses(v: &Value) -> Vec<(String, String)> {
+    v["blocks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| {
+            (
+                b["path"].as_str().unwrap().to_owned(),
+                b["status"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect()
+}
+
+fn files_under(root: &Path) -> Vec<String> {
+    let mut v = Vec::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for e in fs::read_dir(&dir).unwrap() {
+            let e = e.unwrap();
+            let p = e.path();
+            if e.file_type().unwrap().is_dir() {
+                stack.push(p);
+            } else {
+                v.push(
+                    p.strip_prefix(root)
+                        .unwrap()
+                        .to_string_lossy()
+                        .replace('\\', "/"),
+                );
+            }
+        }
+    }
+    v.sort();
+    v
+}
+
+const HOSTILE: &str = "Here are the files.\n\
+### FILE: 01_CLIENTS/Acme.md\n---\nclient: \"Acme\"\n---\n# Acme\n\
+### FILE: 01_CLIENTS/../06_TEMPLATES/compile.md\nowned\n\
+### FILE: 06_TEMPLATES/compile.md\nowned\n\
+### FILE: /etc/evil.md\nowned\n\
+### FILE: C:\\Users\\x\\evil.md\nowned\n\
+### FILE: \\\\server\\share\\evil.md\nowned\n\
+### FILE: 01_CLIENTS/CON.md\nowned\n\
+### FILE: 02_TERMINOLOGY\\compliance → naleving.md\n---\nterm_source: compliance\n---\n# compliance → naleving\n";
+
+#[test]
+fn unsafe_paths_are_rejected_and_nothing_is_written_without_apply() {
+    let dir = bank();
+    let out = membank(&["blocks", s(dir.path()), "--json"], Some(HOSTILE));
+    assert_eq!(out.status.code(), Some(1));
+    let v = json(&out);
+    let got = statuses(&v);
+    let expected = [
+        ("01_CLIENTS/Acme.md", "valid"),
+        ("01_CLIENTS/../06_TEMPLATES/compile.md", "rejected"),
+        ("06_TEMPLATES/compile.md", "rejected"),
+        ("/etc/evil.md", "rejected"),
+        ("C:\\Users\\x\\evil.md", "rejected"),
+        ("\\\\server\\share\\evil.md", "rejected"),
+        ("01_CLIENTS/CON.md", "rejected"),
+        ("02_TERMINOLOGY/compliance → naleving.md", "valid"),
+    ];
+    let expected: Vec<(String, String)> = expected
+        .iter()
+        .map(|(p, st)| (p.to_string(), st.to_string()))
+        .collect();
+    assert_eq!(got, expected);
+    for b in v["blocks"].as_array().unwrap() {
+        if b["status"] == "rejected" {
+            assert!(b["reason"].as_str().is_some_and(|r| !r.is_empty()), "{b}");
+        }
+    }
+    assert_eq!(
+        files_under(dir.path()),
+        vec!["06_TEMPLATES/compile.md"],
+        "a check without --apply writes nothing"
+    );
+}
+
+#[test]
+fn apply_writes_only_the_valid_blocks() {
+    let dir = bank();
+    let reply = dir.path().join("reply.txt");
+    fs::write(&reply, HOSTILE).unwrap();
+    let out = membank(
+        &[
+            "blocks",
+            s(dir.path()),
+            "--reply",
+            s(&reply),
+            "--apply",
+            "--json",
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let v = json(&out);
+    let written: Vec<_> = statuses(&v)
+        .into_iter()
+        .filter(|(_, st)| st == "created")
+        .map(|(p, _)| p)
+        .collect();
+    assert_eq!(
+        written,
+        vec![
+            "01_CLIENTS/Acme.md",
+            "02_TERMINOLOGY/compliance → naleving.md"
+        ]
+    );
+    fs::remove_file(&reply).unwrap();
+    assert_eq!(
+        files_under(dir.path()),
+        vec![
+            "01_CLIENTS/Acme.md",
+            "02_TERMINOLOGY/compliance → naleving.md",
+            "06_TEMPLATES/compile.md"
+        ]
+    );
+    assert_eq!(
+        fs::read_to_string(dir.path().join("06_TEMPLATES/compile.md")).unwrap(),
+        "human template\n"
+    );
+    assert_eq!(
+        fs::read_to_string(dir.path().join("01_CLIENTS/Acme.md")).unwrap(),
+        "---\nclient: \"Acme\"\n---\n# Acme\n"
+    );
+
+    // Applying the same reply again changes nothing.
+    let out = membank(
+        &["blocks", s(dir.path()), "--apply", "--json"],
+        Some(HOSTILE),
+    );
+    let v = json(&out);
+    assert_eq!(statuses(&v)[0].1, "unchanged");
+}
+
+#[cfg(unix)]
+#[test]
+fn symlink_escape_is_rejected() {
+    let outside = tempfile::tempdir().unwrap();
+    let dir = bank();
+    std::os::unix::fs::symlink(outside.path(), dir.path().join("01_CLIENTS/shared")).unwrap();
+    let reply = "### FILE: 01_CLIENTS/shared/evil.md\nowned\n### FILE: 01_CLIENTS/ok.md\nok\n";
+    let out = membank(&["blocks", s(dir.path()), "--apply", "--json"], Some(reply));
+    assert_eq!(out.status.code(), Some(1));
+    let v = json(&out);
+    assert_eq!(
+        statuses(&v),
+        vec![
+            ("01_CLIENTS/shared/evil.md".into(), "rejected".into()),
+            ("01_CLIENTS/ok.md".into(), "created".into())
+        ]
+    );
+    assert!(
+        v["blocks"][0]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("outside the memory bank")
+    );
+    assert_eq!(fs::read_dir(outside.path()).unwrap().count(), 0);
+}
+
+#[test]
+fn fenced_blocks_are_unwrapped_and_trailing_chatter_is_reported() {
+    let dir = bank();
+    let reply = "```markdown\n### FILE: 01_CLIENTS/A.md\n```markdown\n---\nclient: A\n---\n# A\n```python\nprint(1)\n```\n```\nHope this helps!\n### FILE: 01_CLIENTS/B.md\n---\nclient: B\n---\n# B\n```\n";
+    let out = membank(&["blocks", s(dir.path()), "--apply", "--json"], Some(reply));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let v = json(&out);
+    assert_eq!(
+        fs::read_to_string(dir.path().join("01_CLIENTS/A.md")).unwrap(),
+        "---\nclient: A\n---\n# A\n```python\nprint(1)\n```\n"
+    );
+    assert_eq!(
+        fs::read_to_string(dir.path().join("01_CLIENTS/B.md")).unwrap(),
+        "---\nclient: B\n---\n# B\n"
+    );
+    let warnings: Vec<&str> = v["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w.as_str().unwrap())
+        .collect();
+    assert_eq!(warnings.len(), 2, "{warnings:?}");
+    assert!(
+        warnings
+            .iter()
+            .any(|w| w.contains("Hope this helps!") && w.contains("01_CLIENTS/A.md"))
+    );
+    assert!(warnings.iter().any(|w| w.contains("wrapped")));
+}
+
+#[test]
+fn human_output_is_a_table_without_terminal_escapes() {
+    let dir = bank();
+    let reply = "### FILE: 01_CLIENTS/\u{1b}[2Jx.md\nx\n### FILE: 01_CLIENTS/ok.md\nok\n";
+    let out = membank(&["blocks", s(dir.path())], Some(reply));
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(!text.contains('\u{1b}'), "{text}");
+    assert!(text.contains("STATUS") && text.contains("rejected") && text.contains("valid"));
+    assert!(text.contains("--apply"));
+}
+
+#[test]
+fn missing_or_non_bank_folders_are_clear_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("nope");
+    for args in [
+        vec!["blocks", s(&missing)],
+        vec!["blocks", s(dir.path())],
+        vec!["compile", s(dir.path()), "--reply", "-"],
+    ] {
+        let out = membank(&args, Some("### FILE: 01_CLIENTS/a.md\na\n"));
+        assert!(!out.status.success(), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("memory bank"), "{args:?}: {err}");
+        assert!(out.stdout.is_empty());
+    }
+    assert_eq!(files_under(dir.path()), Vec::<String>::new());
+}
+
+#[test]
+fn compile_with_an_empty_inbox_asks_no_model_and_says_what_to_do() {
+    let dir = bank();
+    let config = dir.path().join("no-config.toml");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_membank"))
+        .args(["compile", s(dir.path())])
+        .env("MEMBANK_CONFIG", &config)
+        .env("MEMBANK_BASE_URL", "http://127.0.0.1:9/v1")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("Nothing to compile"), "{err}");
+    assert!(err.contains("--reply FILE"), "{err}");
+}
+
+#[test]
+fn compile_writes_stamps_and_archives() {
+    let dir = bank();
+    let r = dir.path();
+    fs::write(
+        r.join("00_INBOX/mail.md"),
+        "---\nfrom: \"pm@acme\"\n---\nAcme wants naleving.\n",
+    )
+    .unwrap();
+    let reply_file = tempfile::NamedTempFile::new().unwrap();
+    fs::write(
+        reply_file.path(),
+        "### FILE: 01_CLIENTS/Acme.md\n---\nclient: Acme\n---\n# Acme\n### FILE: 06_TEMPLATES/compile.md\nx\n",
+    )
+    .unwrap();
+    let out = membank(
+        &["compile", s(r), "--reply", s(reply_file.path()), "--json"],
+        None,
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "a rejected block makes the run non-zero"
+    );
+    let v = json(&out);
+    assert_eq!(v["sources"][0]["status"], "archived");
+    assert_eq!(
+        v["sources"][0]["compiled_to"],
+        serde_json::json!(["01_CLIENTS/Acme.md"])
+    );
+    assert!(!r.join("00_INBOX/mail.md").exists());
+    let archived = fs::read_to_string(r.join("00_INBOX/_archive/mail.md")).unwrap();
+    assert!(
+        archived.starts_with("---\nfrom: \"pm@acme\"\ncompiled: true\ncompiled_date: "),
+        "{archived}"
+    );
+    assert!(
+        archived.ends_with("compiled_to:\n  - \"01_CLIENTS/Acme.md\"\n---\nAcme wants naleving.\n")
+    );
+
+    // Nothing pending any more: a clear message and the reply is not applied.
+    fs::remove_file(r.join("01_CLIENTS/Acme.md")).unwrap();
+    let out = membank(&["compile", s(r), "--reply", s(reply_file.path())], None);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("Nothing to compile"));
+    assert!(!r.join("01_CLIENTS/Acme.md").exists());
+}
+
+#[test]
+fn compile_plan_changes_nothing_and_clean_runs_exit_zero() {
+    let dir = bank();
+    let r = dir.path();
+    fs::write(r.join("00_INBOX/mail.md"), "mail\n").unwrap();
+    let reply = "### FILE: 01_CLIENTS/A.md\na\n";
+    let out = membank(
+        &["compile", s(r), "--reply", "-", "--plan", "--json"],
+        Some(reply),
+    );
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(json(&out)["sources"][0]["status"], "would-archive");
+    assert_eq!(
+        files_under(r),
+        vec!["00_INBOX/mail.md", "06_TEMPLATES/compile.md"]
+    );
+
+    let out = membank(&["compile", s(r), "--reply", "-"], Some(reply));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("archived"));
+}
+
+/// A run killed after stamping one source but before moving it: the rerun
+/// moves the stamped file once, compiles the still-pending one, and leaves
+/// exactly one archived copy of each.
+#[test]
+fn compile_rerun_after_a_crash_neither_loses_nor_duplicates() {
+    let dir = bank();
+    let r = dir.path();
+    fs::write(
+        r.join("00_INBOX/first.md"),
+        "---\nfrom: a\ncompiled: true\ncompiled_date: 2026-04-08\ncompiled_to:\n  - \"01_CLIENTS/A.md\"\n---\nfirst\n",
+    )
+    .unwrap();
+    fs::write(r.join("00_INBOX/second.md"), "second\n").unwrap();
+    fs::write(r.join("01_CLIENTS/A.md"), "a\n").unwrap();
+
+    let reply = "### FILE: 01_CLIENTS/B.md\nb\n";
+    let out = membank(&["compile", s(r), "--reply", "-", "--json"], Some(reply));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let v = json(&out);
+    assert_eq!(v["recovered"][0]["source"], "00_INBOX/first.md");
+    assert_eq!(v["sources"].as_array().unwrap().len(), 1);
+    assert_eq!(v["sources"][0]["source"], "00_INBOX/second.md");
+    assert_eq!(
+        files_under(r),
+        vec![
+            "00_INBOX/_archive/first.md",
+            "00_INBOX/_archive/second.md",
+            "01_CLIENTS/A.md",
+            "01_CLIENTS/B.md",
+            "06_TEMPLATES/compile.md"
+        ]
+    );
+    let first = fs::read_to_string(r.join("00_INBOX/_archive/first.md")).unwrap();
+    assert!(first.contains("01_CLIENTS/A.md") && !first.contains("01_CLIENTS/B.md"));
+
+    // A second rerun finds nothing left and duplicates nothing.
+    let out = membank(&["compile", s(r), "--reply", "-"], Some(reply));
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(files_under(r).len(), 5);
+}

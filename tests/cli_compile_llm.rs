@@ -1,0 +1,551 @@
+//! `membank compile BANK` against the scripted local server: the plan, the
+//! `--yes` apply, rejected paths, cut streams, and crash safety (a run
+//! aborted at every write, stamp and move, then rerun).
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use membank_llm::Provider;
+use membank_llm::testing::{FakeReply, FakeServer};
+
+const MAIL: &str = "00_INBOX/a-mail.md";
+const NOTES: &str = "00_INBOX/b-notes.md";
+const MAIL_TEXT: &str = "---\nfrom: jan@acme.example\n---\nAcme wants invoice terms checked.\n";
+const NOTES_TEXT: &str = "Notes: compliance is naleving for Acme.\n";
+const OLD_INVOICE: &str = "---\nterm_source: invoice\n---\n# invoice\nOld text.\n";
+
+const ACME: &str = "---\nclient: Acme\n---\n# Acme\nDutch (Belgium).\n";
+const COMPLIANCE: &str =
+    "---\nterm_source: compliance\ncompiled_from: \"[[b-notes]]\"\n---\n# compliance → naleving\n";
+const INVOICE: &str = "---\nterm_source: invoice\ncompiled_from:\n  - \"[[a-mail]]\"\n  - \"[[b-notes]]\"\n---\n# invoice\nfactuur\n";
+
+/// Three blocks: one for the whole batch (no `compiled_from`), one for the
+/// notes only, one naming both sources.
+fn reply_text() -> String {
+    format!(
+        "Here are the files.\n\n### FILE: 01_CLIENTS/Acme.md\n{ACME}\n### FILE: 02_TERMINOLOGY/compliance.md\n{COMPLIANCE}\n### FILE: 02_TERMINOLOGY/invoice.md\n{INVOICE}"
+    )
+}
+
+/// The reply as a stream of small pieces, split inside lines.
+fn stream(text: &str) -> FakeReply {
+    let pieces: Vec<String> = text
+        .as_bytes()
+        .chunks(37)
+        .map(|c| String::from_utf8_lossy(c).into_owned())
+        .collect();
+    let pieces: Vec<&str> = pieces.iter().map(String::as_str).collect();
+    FakeReply::openai_stream(&pieces)
+}
+
+fn make_bank() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    for folder in ["00_INBOX", "01_CLIENTS", "02_TERMINOLOGY", "06_TEMPLATES"] {
+        fs::create_dir_all(root.join(folder)).unwrap();
+    }
+    fs::write(root.join(MAIL), MAIL_TEXT).unwrap();
+    fs::write(root.join(NOTES), NOTES_TEXT).unwrap();
+    fs::write(root.join("02_TERMINOLOGY/invoice.md"), OLD_INVOICE).unwrap();
+    dir
+}
+
+struct Run {
+    code: Option<i32>,
+    #[cfg(unix)]
+    signal: Option<i32>,
+    stdout: String,
+    stderr: String,
+}
+
+struct Env {
+    /// Holds the config path (never created), the temp folder for saved
+    /// replies, and the working directory.
+    scratch: tempfile::TempDir,
+}
+
+impl Env {
+    fn new() -> Env {
+        Env {
+            scratch: tempfile::tempdir().unwrap(),
+        }
+    }
+
+    fn tmp(&self) -> PathBuf {
+        let tmp = self.scratch.path().join("tmp");
+        fs::create_dir_all(&tmp).unwrap();
+        tmp
+    }
+
+    fn run(&self, server: &FakeServer, args: &[&str], failpoint: Option<&str>) -> Run {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_membank"));
+        cmd.args(args)
+            .current_dir(self.scratch.path())
+            .env("MEMBANK_CONFIG", self.scratch.path().join("absent.toml"))
+            .env("TMPDIR", self.tmp())
+            .env_remove("OPENAI_API_KEY")
+            .env_remove("ANTHROPIC_API_KEY")
+            .env_remove("MEMBANK_FAILPOINT");
+        for (name, value) in server.env_for(Provider::OpenAi) {
+            cmd.env(name, value);
+        }
+        if let Some(point) = failpoint {
+            cmd.env("MEMBANK_FAILPOINT", point);
+        }
+        let out = cmd.output().expect("run membank");
+        Run {
+            code: out.status.code(),
+            #[cfg(unix)]
+            signal: std::os::unix::process::ExitStatusExt::signal(&out.status),
+            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        }
+    }
+}
+
+fn bank_arg(bank: &tempfile::TempDir) -> String {
+    bank.path().to_str().unwrap().to_owned()
+}
+
+/// Every file of the bank with its bytes, for before/after comparisons.
+fn snapshot(root: &Path) -> BTreeMap<String, Vec<u8>> {
+    let mut out = BTreeMap::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for entry in fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                out.insert(format!("{}/", rel(root, &path)), Vec::new());
+                stack.push(path);
+            } else {
+                out.insert(rel(root, &path), fs::read(&path).unwrap());
+            }
+        }
+    }
+    out
+}
+
+fn rel(root: &Path, path: &Path) -> String {
+    path.strip_prefix(root)
+        .unwrap()
+        .to_string_lossy()
+        .replace('\\', "/")
+}
+
+fn files_in(root: &Path, folder: &str) -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(root.join(folder))
+        .map(|d| {
+            d.map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    names
+}
+
+/// The `compiled_to` list of a stamped file, in order.
+fn compiled_to(text: &str) -> Vec<String> {
+    let mut lines = text.lines().skip_while(|l| *l != "compiled_to:").skip(1);
+    let mut out = Vec::new();
+    while let Some(item) = lines.next().and_then(|l| l.strip_prefix("  - ")) {
+        out.push(item.trim_matches('"').to_owned());
+    }
+    out
+}
+
+fn temp_leftovers(root: &Path) -> Vec<String> {
+    snapshot(root)
+        .into_keys()
+        .filter(|p| p.ends_with(".tmp"))
+        .collect()
+}
+
+/// The state every completed Process Inbox of `reply_text` must leave.
+fn assert_fully_compiled(root: &Path, context: &str) {
+    assert_eq!(files_in(root, "01_CLIENTS"), vec!["Acme.md"], "{context}");
+    assert_eq!(
+        files_in(root, "02_TERMINOLOGY"),
+        vec!["compliance.md", "invoice.md"],
+        "{context}"
+    );
+    assert_eq!(
+        fs::read_to_string(root.join("01_CLIENTS/Acme.md")).unwrap(),
+        ACME
+    );
+    assert_eq!(
+        fs::read_to_string(root.join("02_TERMINOLOGY/compliance.md")).unwrap(),
+        COMPLIANCE
+    );
+    assert_eq!(
+        fs::read_to_string(root.join("02_TERMINOLOGY/invoice.md")).unwrap(),
+        INVOICE
+    );
+    // Nothing pending, each source archived exactly once under its own name.
+    assert_eq!(files_in(root, "00_INBOX"), vec!["_archive"], "{context}");
+    assert_eq!(
+        files_in(root, "00_INBOX/_archive"),
+        vec!["a-mail.md", "b-notes.md"],
+        "{context}"
+    );
+    let mail = fs::read_to_string(root.join("00_INBOX/_archive/a-mail.md")).unwrap();
+    let notes = fs::read_to_string(root.join("00_INBOX/_archive/b-notes.md")).unwrap();
+    for (text, body) in [
+        (&mail, "Acme wants invoice terms checked."),
+        (&notes, NOTES_TEXT.trim()),
+    ] {
+        assert!(text.contains("compiled: true"), "{context}: {text}");
+        assert_eq!(text.matches(body).count(), 1, "{context}: {text}");
+        assert_eq!(text.matches("compiled_to:").count(), 1, "{context}: {text}");
+    }
+    assert!(mail.contains("from: jan@acme.example"), "{context}: {mail}");
+    assert_eq!(
+        compiled_to(&mail),
+        vec!["01_CLIENTS/Acme.md", "02_TERMINOLOGY/invoice.md"],
+        "{context}"
+    );
+    assert_eq!(
+        compiled_to(&notes),
+        vec![
+            "01_CLIENTS/Acme.md",
+            "02_TERMINOLOGY/compliance.md",
+            "02_TERMINOLOGY/invoice.md"
+        ],
+        "{context}"
+    );
+    assert_eq!(temp_leftovers(root), Vec::<String>::new(), "{context}");
+}
+
+#[test]
+fn yes_writes_the_blocks_then_stamps_and_archives_the_sources() {
+    let server = FakeServer::start([stream(&reply_text())]);
+    let bank = make_bank();
+    let env = Env::new();
+    let out = env.run(&server, &["compile", &bank_arg(&bank), "--yes"], None);
+    assert_eq!(out.code, Some(0), "{}\n{}", out.stdout, out.stderr);
+    assert_fully_compiled(bank.path(), "single run");
+    // The prompt carried both inbox files and the existing article.
+    let body = server.requests()[0].json().to_string();
+    assert!(body.contains("Acme wants invoice terms checked."), "{body}");
+    assert!(body.contains("compliance is naleving"), "{body}");
+    assert!(body.contains("Old text."), "{body}");
+    assert!(
+        out.stdout.contains("archived  00_INBOX/b-notes.md"),
+        "{}",
+        out.stdout
+    );
+    // The reply itself is not printed unless asked for.
+    assert!(!out.stdout.contains("Dutch (Belgium)"), "{}", out.stdout);
+    assert!(!out.stderr.contains("Dutch (Belgium)"), "{}", out.stderr);
+}
+
+/// Every failpoint stops the process by design right after a completed
+/// atomic step (a renamed write, a stamp, a move), so no `.tmp` file is
+/// left even by the crashed run; the rerun must then converge.
+#[test]
+fn a_crash_at_any_step_then_a_rerun_loses_and_duplicates_nothing() {
+    let points = [
+        "after-write:1",
+        "after-write:2",
+        "after-write:3",
+        "after-stamp:1",
+        "after-archive:1",
+        "after-stamp:2",
+        "after-archive:2",
+    ];
+    for point in points {
+        let server = FakeServer::start([stream(&reply_text()), stream(&reply_text())]);
+        let bank = make_bank();
+        let root = bank.path();
+        let env = Env::new();
+        let crashed = env.run(
+            &server,
+            &["compile", &bank_arg(&bank), "--yes"],
+            Some(point),
+        );
+        assert_eq!(
+            crashed.code, None,
+            "{point} did not abort: {}",
+            crashed.stderr
+        );
+        #[cfg(unix)]
+        assert_eq!(crashed.signal, Some(6), "{point}: {}", crashed.stderr);
+        assert_eq!(temp_leftovers(root), Vec::<String>::new(), "{point}");
+
+        let rerun = env.run(&server, &["compile", &bank_arg(&bank), "--yes"], None);
+        // With both sources archived before the crash there is nothing
+        // left to do, which is exit 1 as for any empty inbox.
+        let expected = if point == "after-archive:2" { 1 } else { 0 };
+        assert_eq!(
+            rerun.code,
+            Some(expected),
+            "{point}: {}\n{}",
+            rerun.stdout,
+            rerun.stderr
+        );
+        assert_fully_compiled(root, point);
+
+        // A source stamped or archived before the crash is not sent again.
+        let requests = server.requests();
+        let mail_done = matches!(point, "after-stamp:1" | "after-archive:1");
+        // Both sources stamped: the rerun only finishes the moves.
+        if matches!(point, "after-stamp:2" | "after-archive:2") {
+            assert_eq!(requests.len(), 1, "{point}: nothing was left to ask");
+            assert!(
+                rerun.stderr.contains("Nothing to compile"),
+                "{}",
+                rerun.stderr
+            );
+        } else {
+            assert_eq!(requests.len(), 2, "{point}");
+            let prompt = requests[1].json().to_string();
+            assert_eq!(
+                prompt.contains("Acme wants invoice terms checked."),
+                !mail_done,
+                "{point}: {prompt}"
+            );
+            assert!(prompt.contains("compliance is naleving"), "{point}");
+        }
+        if matches!(point, "after-stamp:1" | "after-stamp:2") {
+            assert!(
+                rerun.stdout.contains("recovered 00_INBOX/"),
+                "{}",
+                rerun.stdout
+            );
+        }
+    }
+}
+
+#[test]
+fn without_yes_the_plan_is_shown_and_nothing_is_written() {
+    let server = FakeServer::start([stream(&reply_text())]);
+    let bank = make_bank();
+    let env = Env::new();
+    let before = snapshot(bank.path());
+    let out = env.run(&server, &["compile", &bank_arg(&bank)], None);
+    assert_eq!(out.code, Some(0), "{}\n{}", out.stdout, out.stderr);
+    assert_eq!(snapshot(bank.path()), before);
+
+    let plan = &out.stdout;
+    assert!(plan.contains("new        01_CLIENTS/Acme.md"), "{plan}");
+    assert!(
+        plan.contains("new        02_TERMINOLOGY/compliance.md"),
+        "{plan}"
+    );
+    assert!(
+        plan.contains("changed    02_TERMINOLOGY/invoice.md"),
+        "{plan}"
+    );
+    assert!(plan.contains("--- a/02_TERMINOLOGY/invoice.md"), "{plan}");
+    assert!(plan.contains("-Old text."), "{plan}");
+    assert!(plan.contains("+factuur"), "{plan}");
+    assert!(
+        plan.contains("would archive  00_INBOX/a-mail.md (2 file(s))"),
+        "{plan}"
+    );
+    assert!(
+        plan.contains("compiled_to  02_TERMINOLOGY/compliance.md"),
+        "{plan}"
+    );
+    assert!(plan.contains("--yes"), "{plan}");
+
+    // The raw reply is kept outside the bank, ready for --reply.
+    let saved = files_in(&env.tmp(), "");
+    assert_eq!(saved.len(), 1, "{saved:?}");
+    let saved_path = env.tmp().join(&saved[0]);
+    assert_eq!(fs::read_to_string(&saved_path).unwrap(), reply_text());
+    assert!(out.stderr.contains(&saved[0]), "{}", out.stderr);
+
+    // Applying the saved reply offline gives the same result as --yes.
+    let offline = env.run(
+        &server,
+        &[
+            "compile",
+            &bank_arg(&bank),
+            "--reply",
+            saved_path.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert_eq!(offline.code, Some(0), "{}", offline.stderr);
+    assert_fully_compiled(bank.path(), "offline reapply");
+    assert_eq!(server.requests().len(), 1);
+}
+
+#[test]
+fn json_plan_lists_statuses_sources_and_completeness() {
+    let server = FakeServer::start([stream(&reply_text())]);
+    let bank = make_bank();
+    let env = Env::new();
+    let out = env.run(&server, &["compile", &bank_arg(&bank), "--json"], None);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let json: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(json["reply_complete"], true);
+    assert_eq!(json["applied"], false);
+    let statuses: Vec<(&str, &str)> = json["blocks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| (b["path"].as_str().unwrap(), b["status"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        statuses,
+        vec![
+            ("01_CLIENTS/Acme.md", "new"),
+            ("02_TERMINOLOGY/compliance.md", "new"),
+            ("02_TERMINOLOGY/invoice.md", "changed"),
+        ]
+    );
+    assert_eq!(json["sources"][0]["source"], MAIL);
+    assert_eq!(json["sources"][0]["status"], "would-archive");
+    assert_eq!(
+        json["sources"][0]["compiled_to"],
+        serde_json::json!(["01_CLIENTS/Acme.md", "02_TERMINOLOGY/invoice.md"])
+    );
+}
+
+#[test]
+fn escaping_and_template_paths_are_rejected_and_the_rest_applied() {
+    let reply = format!(
+        "### FILE: ../outside.md\nescape\n### FILE: 01_CLIENTS/../../outside.md\nescape\n### FILE: 06_TEMPLATES/compile.md\nhijack\n### FILE: 01_CLIENTS/Acme.md\n{ACME}"
+    );
+    let server = FakeServer::start([stream(&reply)]);
+    let parent = tempfile::tempdir().unwrap();
+    let root = parent.path().join("bank");
+    for folder in ["00_INBOX", "01_CLIENTS", "06_TEMPLATES"] {
+        fs::create_dir_all(root.join(folder)).unwrap();
+    }
+    fs::write(root.join(MAIL), MAIL_TEXT).unwrap();
+    fs::write(root.join("06_TEMPLATES/compile.md"), "my template\n").unwrap();
+    let env = Env::new();
+    let out = env.run(
+        &server,
+        &["compile", root.to_str().unwrap(), "--yes", "--json"],
+        None,
+    );
+    assert_eq!(out.code, Some(1), "{}", out.stderr);
+    let json: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    let statuses: Vec<&str> = json["blocks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["status"].as_str().unwrap())
+        .collect();
+    assert_eq!(statuses, vec!["rejected", "rejected", "rejected", "new"]);
+    for b in &json["blocks"].as_array().unwrap()[..3] {
+        assert!(!b["reason"].as_str().unwrap().is_empty(), "{b}");
+    }
+    assert!(!parent.path().join("outside.md").exists());
+    assert!(!root.join("outside.md").exists());
+    assert_eq!(
+        fs::read_to_string(root.join("06_TEMPLATES/compile.md")).unwrap(),
+        "my template\n"
+    );
+    assert_eq!(
+        fs::read_to_string(root.join("01_CLIENTS/Acme.md")).unwrap(),
+        ACME
+    );
+    let archived = fs::read_to_string(root.join("00_INBOX/_archive/a-mail.md")).unwrap();
+    assert_eq!(compiled_to(&archived), vec!["01_CLIENTS/Acme.md"]);
+}
+
+#[test]
+fn a_reply_wrapped_in_code_fences_is_unwrapped() {
+    let reply = format!(
+        "```markdown\n### FILE: 01_CLIENTS/Acme.md\n```markdown\n{ACME}```\n### FILE: 02_TERMINOLOGY/compliance.md\n{COMPLIANCE}```\n"
+    );
+    let server = FakeServer::start([stream(&reply)]);
+    let bank = make_bank();
+    fs::remove_file(bank.path().join(NOTES)).unwrap();
+    let env = Env::new();
+    let out = env.run(&server, &["compile", &bank_arg(&bank), "--yes"], None);
+    assert_eq!(out.code, Some(0), "{}\n{}", out.stdout, out.stderr);
+    assert_eq!(
+        fs::read_to_string(bank.path().join("01_CLIENTS/Acme.md")).unwrap(),
+        ACME
+    );
+    assert_eq!(
+        fs::read_to_string(bank.path().join("02_TERMINOLOGY/compliance.md")).unwrap(),
+        COMPLIANCE
+    );
+}
+
+#[test]
+fn a_cut_stream_is_never_applied() {
+    let full = reply_text();
+    let server = FakeServer::start([stream(&full).cut_after(6)]);
+    let bank = make_bank();
+    let env = Env::new();
+    let before = snapshot(bank.path());
+    let out = env.run(&server, &["compile", &bank_arg(&bank), "--yes"], None);
+    assert_eq!(out.code, Some(1), "{}\n{}", out.stdout, out.stderr);
+    assert_eq!(snapshot(bank.path()), before);
+    assert!(out.stderr.contains("incomplete"), "{}", out.stderr);
+    assert!(out.stdout.contains("INCOMPLETE"), "{}", out.stdout);
+    assert!(out.stdout.contains("01_CLIENTS/Acme.md"), "{}", out.stdout);
+    assert!(!out.stdout.contains("Applied"), "{}", out.stdout);
+
+    // The part that arrived is saved for review, and is only a prefix.
+    let saved = files_in(&env.tmp(), "");
+    assert_eq!(saved.len(), 1);
+    let text = fs::read_to_string(env.tmp().join(&saved[0])).unwrap();
+    assert!(!text.is_empty() && full.starts_with(&text) && text.len() < full.len());
+}
+
+#[test]
+fn a_cut_stream_reports_incomplete_in_json() {
+    let server = FakeServer::start([stream(&reply_text()).cut_after(6)]);
+    let bank = make_bank();
+    let env = Env::new();
+    let before = snapshot(bank.path());
+    let out = env.run(
+        &server,
+        &["compile", &bank_arg(&bank), "--yes", "--json"],
+        None,
+    );
+    assert_eq!(out.code, Some(1), "{}", out.stderr);
+    assert_eq!(snapshot(bank.path()), before);
+    let json: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(json["reply_complete"], false);
+    assert_eq!(json["applied"], false);
+    assert_eq!(json["sources"][0]["status"], "kept");
+}
+
+#[test]
+fn an_empty_inbox_asks_nothing() {
+    let server = FakeServer::start([stream(&reply_text())]);
+    let bank = make_bank();
+    fs::remove_file(bank.path().join(MAIL)).unwrap();
+    fs::remove_file(bank.path().join(NOTES)).unwrap();
+    let env = Env::new();
+    let out = env.run(&server, &["compile", &bank_arg(&bank), "--yes"], None);
+    assert_eq!(out.code, Some(1), "{}", out.stderr);
+    assert!(out.stderr.contains("Nothing to compile"), "{}", out.stderr);
+    assert!(server.requests().is_empty());
+}
+
+#[test]
+fn control_characters_from_the_model_never_reach_the_terminal() {
+    let reply = "### FILE: 02_TERMINOLOGY/invoice.md\n---\nterm_source: invoice\n---\n# invoice \u{1b}]0;owned\u{7}\u{1b}[31mred\n### FILE: 01_CLIENTS/\u{1b}[2Jx.md\nx\n";
+    let server = FakeServer::start([stream(reply)]);
+    let bank = make_bank();
+    let env = Env::new();
+    let out = env.run(
+        &server,
+        &["compile", &bank_arg(&bank), "--show-reply"],
+        None,
+    );
+    assert!(
+        out.stdout.contains("changed    02_TERMINOLOGY/invoice.md"),
+        "{}",
+        out.stdout
+    );
+    assert!(out.stdout.contains("+# invoice"), "{}", out.stdout);
+    for stream in [&out.stdout, &out.stderr] {
+        assert!(
+            !stream.contains('\u{1b}') && !stream.contains('\u{7}'),
+            "{stream:?}"
+        );
+    }
+}
