@@ -181,28 +181,40 @@ impl Bank {
             unknown_folders,
             index: Index::default(),
         };
-        let mut to_read = Vec::new();
-        for f in found {
+        // Deciding what each file is and reading it both happen on all
+        // cores; the walk itself only lists paths.
+        let root = bank.root.clone();
+        let loaded: Vec<Result<Article, Found>> = found
+            .into_par_iter()
+            .filter_map(|w| {
+                let f = match w {
+                    Walked::File(path) => classify_file(&root, &path)?,
+                    Walked::Problem(p) => Found::Problem(p),
+                };
+                Some(match f {
+                    Found::Article(rel, folder) => {
+                        read_article(&root, rel, folder).map_err(Found::Problem)
+                    }
+                    other => Err(other),
+                })
+            })
+            .collect();
+        // Collected in place, reusing the buffer of `loaded`: on a large bank
+        // a second array of articles would add tens of megabytes at the peak.
+        let mut others = Vec::new();
+        bank.articles = loaded
+            .into_iter()
+            .filter_map(|r| r.map_err(|f| others.push(f)).ok())
+            .collect();
+        for f in others {
             match f {
-                Found::Article(rel, folder) => to_read.push((rel, folder)),
+                Found::Article(..) => {}
                 Found::Skipped(s) => bank.skipped.push(s),
                 Found::Template(t) => bank.templates.push(t),
                 Found::Other(o) => bank.other_files.push(o),
                 Found::Problem(p) => bank.problems.push(p),
             }
         }
-        let root = bank.root.clone();
-        let loaded: Vec<Result<Article, LoadProblem>> = to_read
-            .into_par_iter()
-            .map(|(rel, folder)| read_article(&root, rel, folder))
-            .collect();
-        // Collected in place, reusing the buffer of `loaded`: on a large bank
-        // a second array of articles would add tens of megabytes at the peak.
-        let problems = &mut bank.problems;
-        bank.articles = loaded
-            .into_iter()
-            .filter_map(|r| r.map_err(|p| problems.push(p)).ok())
-            .collect();
         bank.articles
             .par_sort_by(|a, b| (a.folder, &a.rel_path).cmp(&(b.folder, &b.rel_path)));
         bank.skipped.sort_by(|a, b| a.path.cmp(&b.path));
@@ -303,9 +315,7 @@ impl Bank {
             if !path.is_file() {
                 continue;
             }
-            let mut found = Vec::new();
-            classify_file(&self.root, &path, &mut found);
-            for f in found {
+            if let Some(f) = classify_file(&self.root, &path) {
                 match f {
                     Found::Article(rel, folder) => match read_article(&self.root, rel, folder) {
                         Ok(a) => {
@@ -402,7 +412,13 @@ impl Bank {
     }
 }
 
-fn walk_folder(root: &Path, dir: &Path, found: &mut Vec<Found>) {
+/// A walked file still to be classified, or a problem met while walking.
+enum Walked {
+    File(PathBuf),
+    Problem(LoadProblem),
+}
+
+fn walk_folder(root: &Path, dir: &Path, found: &mut Vec<Walked>) {
     let walker = walkdir::WalkDir::new(dir)
         .follow_links(false)
         .sort_by_file_name()
@@ -413,7 +429,7 @@ fn walk_folder(root: &Path, dir: &Path, found: &mut Vec<Found>) {
             Ok(e) => e,
             Err(e) => {
                 let path = e.path().map(|p| rel_string(root, p)).unwrap_or_default();
-                found.push(Found::Problem(LoadProblem {
+                found.push(Walked::Problem(LoadProblem {
                     path,
                     line: None,
                     message: format!("could not be read: {e}"),
@@ -428,7 +444,7 @@ fn walk_folder(root: &Path, dir: &Path, found: &mut Vec<Found>) {
         let ft = entry.file_type();
         if ft.is_symlink() {
             if entry.path().is_dir() {
-                found.push(Found::Problem(LoadProblem {
+                found.push(Walked::Problem(LoadProblem {
                     path: rel_string(root, entry.path()),
                     line: None,
                     message: "is a symbolic link to a folder; membank does not follow it".into(),
@@ -439,34 +455,28 @@ fn walk_folder(root: &Path, dir: &Path, found: &mut Vec<Found>) {
         } else if ft.is_dir() {
             continue;
         }
-        classify_file(root, entry.path(), found);
+        found.push(Walked::File(entry.into_path()));
     }
 }
 
-/// Decide what a file inside a bank folder is.
-fn classify_file(root: &Path, path: &Path, found: &mut Vec<Found>) {
+/// Decide what a file inside a bank folder is; `None` for files membank
+/// does not look at (hidden, or outside the numbered folders).
+fn classify_file(root: &Path, path: &Path) -> Option<Found> {
     let rel = rel_string(root, path);
-    let mut segments = rel.split('/');
-    let Some(folder) = segments.next().and_then(Folder::from_dir_name) else {
-        return;
-    };
+    let folder = rel.split('/').next().and_then(Folder::from_dir_name)?;
     if rel.split('/').any(is_hidden) {
-        return;
+        return None;
     }
     let name = rel.rsplit('/').next().unwrap_or("");
-    if !layout::is_markdown(name) {
-        found.push(Found::Other(rel));
-        return;
-    }
-    if folder == Folder::Templates {
-        found.push(Found::Template(rel));
-        return;
-    }
-    if let Some(reason) = layout::skip_reason(name) {
-        found.push(Found::Skipped(SkippedFile { path: rel, reason }));
-        return;
-    }
-    found.push(Found::Article(rel, folder));
+    Some(if !layout::is_markdown(name) {
+        Found::Other(rel)
+    } else if folder == Folder::Templates {
+        Found::Template(rel)
+    } else if let Some(reason) = layout::skip_reason(name) {
+        Found::Skipped(SkippedFile { path: rel, reason })
+    } else {
+        Found::Article(rel, folder)
+    })
 }
 
 thread_local! {
