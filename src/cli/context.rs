@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use membank_core::budget::{BudgetOptions, DEFAULT_BUDGET};
-use membank_core::context::{self, ContextEntry, ContextReport};
+use membank_core::context::{self, ExplainedEntry, ExplainedReport};
 use membank_core::scoring::{Query, SignalMatch};
 
 use super::common::{open_bank, print_json, safe};
@@ -67,11 +67,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let report = context::build(&bank, &args.query.to_query(), opts);
     if args.json {
-        print_json(&report)?;
+        print_json(&report.explain(&bank))?;
     } else if args.render {
         print!("{}", context::render(&bank, &report));
     } else {
-        print_table(&report);
+        print_table(&report.explain(&bank));
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -81,7 +81,7 @@ fn describe(m: &Option<SignalMatch>, points: u32) -> Option<String> {
         .map(|m| format!("{} → +{points}", safe(&m.to_string())))
 }
 
-fn why(e: &ContextEntry) -> String {
+fn why(e: &ExplainedEntry) -> String {
     let parts: Vec<String> = [
         describe(&e.matched.client, e.signals.client),
         describe(&e.matched.domain, e.signals.domain),
@@ -97,7 +97,7 @@ fn why(e: &ContextEntry) -> String {
     }
 }
 
-fn print_table(r: &ContextReport) {
+fn print_table(r: &ExplainedReport) {
     let q = &r.query;
     let show = |v: &Option<String>| v.as_deref().map(safe).unwrap_or_else(|| "-".into());
     println!(

@@ -290,7 +290,7 @@ impl App {
         );
         self.tree.cursor.clamp(self.tree.rows.len(), th);
         self.health.cursor.clamp(self.health.rows.len(), hh);
-        self.inspector.clamp_scroll(ih, &self.theme);
+        self.inspector.clamp_scroll(ih, &self.bank, &self.theme);
     }
 
     /// Recompute everything derived from the bank.
@@ -697,19 +697,19 @@ fn inspector_action(app: &mut App, action: Action) -> bool {
     let h = app.height_of(Pane::Inspector);
     let ins = &mut app.inspector;
     match action {
-        Action::Up => ins.move_row(-1, h, &app.theme),
-        Action::Down => ins.move_row(1, h, &app.theme),
-        Action::PageUp => ins.move_row(-page(h / 2), h, &app.theme),
-        Action::PageDown => ins.move_row(page(h / 2), h, &app.theme),
-        Action::Top => ins.move_row(isize::MIN / 2, h, &app.theme),
-        Action::Bottom => ins.move_row(isize::MAX / 2, h, &app.theme),
+        Action::Up => ins.move_row(-1, h, &app.bank, &app.theme),
+        Action::Down => ins.move_row(1, h, &app.bank, &app.theme),
+        Action::PageUp => ins.move_row(-page(h / 2), h, &app.bank, &app.theme),
+        Action::PageDown => ins.move_row(page(h / 2), h, &app.bank, &app.theme),
+        Action::Top => ins.move_row(isize::MIN / 2, h, &app.bank, &app.theme),
+        Action::Bottom => ins.move_row(isize::MAX / 2, h, &app.bank, &app.theme),
         Action::EditField => return ins.start_editing(),
         Action::Open => match ins.activate(&app.bank, &app.theme) {
             Outcome::Open(rel) => app.open_article(&rel),
             Outcome::Handled => app.status.query = app.inspector.query_text.clone(),
             Outcome::Ignored => return false,
         },
-        Action::Edit => match ins.selected_candidate() {
+        Action::Edit => match ins.selected_candidate(&app.bank) {
             Some(rel) => app.effects.push(Effect::Edit {
                 rel: rel.to_owned(),
                 line: None,
@@ -717,7 +717,7 @@ fn inspector_action(app: &mut App, action: Action) -> bool {
             None => return false,
         },
         Action::CopyPath => {
-            let rel = ins.selected_candidate().map(str::to_owned);
+            let rel = ins.selected_candidate(&app.bank).map(str::to_owned);
             return copy_path(app, rel);
         }
         _ => return false,

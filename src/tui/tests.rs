@@ -146,14 +146,17 @@ fn inspector_ranks_for_the_typed_client() {
     key(&mut app, KeyCode::Tab);
     key(&mut app, KeyCode::Enter);
     assert_eq!(app.inspector.field_text(Field::Client), "Globex");
-    assert_eq!(app.inspector.entries[0].path, "01_CLIENTS/Globex.md");
+    assert_eq!(
+        app.inspector.entries[0].path(&app.bank),
+        "01_CLIENTS/Globex.md"
+    );
     assert_snapshot!(screen(&app));
 
     let theme = app.theme.clone();
     app.inspector
         .set_field(Field::Client, "Acme Corporation", &app.bank, &theme);
     assert_eq!(
-        app.inspector.entries[0].path,
+        app.inspector.entries[0].path(&app.bank),
         "01_CLIENTS/Acme Corporation.md"
     );
 }
@@ -180,12 +183,21 @@ fn inspector_scrolls_to_the_last_candidate() {
     key(&mut app, KeyCode::Tab);
     key(&mut app, KeyCode::Tab);
     keys(&mut app, "G");
-    let last = app.inspector.entries.last().unwrap().path.clone();
-    assert_eq!(app.inspector.selected_candidate(), Some(last.as_str()));
+    let last = app
+        .inspector
+        .entries
+        .last()
+        .unwrap()
+        .path(&app.bank)
+        .to_owned();
+    assert_eq!(
+        app.inspector.selected_candidate(&app.bank),
+        Some(last.as_str())
+    );
     assert!(screen(&app).contains(&last), "{}", screen(&app));
     keys(&mut app, "g");
     assert_eq!(app.inspector.offset, 0);
-    assert!(screen(&app).contains(&app.inspector.entries[0].path));
+    assert!(screen(&app).contains(app.inspector.entries[0].path(&app.bank)));
 }
 
 #[test]

@@ -51,7 +51,7 @@ pub struct Candidate {
 }
 
 /// Why an article is not in the context.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DropReason {
     /// Score 0 and unscored articles were not asked for.
     Unscored,
@@ -113,20 +113,24 @@ pub fn trim(ranked: &[Candidate], opts: BudgetOptions) -> Trim {
         .map(|(c, _)| c.tokens)
         .sum();
     if opts.budget > 0 && total > opts.budget {
-        let mut order: Vec<usize> = (0..ranked.len())
-            .filter(|&i| decisions[i].is_none())
-            .collect();
-        // Unscored first, then by tier, lowest score, and later-ranked first.
-        order.sort_by_key(|&i| {
-            let c = &ranked[i];
-            (
-                c.score > 0,
-                c.folder.drop_tier(),
-                c.score,
-                std::cmp::Reverse(i),
-            )
-        });
-        for (n, i) in order.into_iter().enumerate() {
+        // Drop order: unscored first, then by tier, lowest score, and
+        // later-ranked first. Keys are small numbers, so bucketing in rank
+        // order and reading each bucket backwards sorts in linear time.
+        const SCORES: usize = 8;
+        let key = |c: &Candidate| {
+            let scored = usize::from(c.score > 0);
+            let tier = usize::from(c.folder.drop_tier());
+            let score = (c.score as usize).min(SCORES - 1);
+            (scored * 5 + tier) * SCORES + score
+        };
+        let mut buckets: Vec<Vec<usize>> = vec![Vec::new(); 2 * 5 * SCORES];
+        for (i, c) in ranked.iter().enumerate() {
+            if decisions[i].is_none() {
+                buckets[key(c)].push(i);
+            }
+        }
+        let order = buckets.into_iter().flat_map(|b| b.into_iter().rev());
+        for (n, i) in order.enumerate() {
             if total <= opts.budget {
                 break;
             }

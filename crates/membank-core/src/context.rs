@@ -1,18 +1,67 @@
 //! The assembled context for a query: ranking, budget, and the reason for
 //! every decision, in one report the CLI, the TUI and the agents share.
 
-use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::bank::{ArticleId, Bank};
-use crate::budget::{self, BudgetOptions, Candidate, CharsOver4, TokenCounter};
-use crate::scoring::{self, Matched, Query, Signals};
+use crate::budget::{self, BudgetOptions, Candidate, CharsOver4, DropReason, TokenCounter};
+use crate::scoring::{self, Hits, Matched, Query, Signals};
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+/// One ranked article and the budget's verdict, kept compact: a query over
+/// a large bank builds one of these per article, so the words (path, matched
+/// values, reasons) are produced only by [`ContextEntry::explain`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ContextEntry {
-    #[serde(skip)]
     pub id: ArticleId,
     /// 1-based position in the ranking.
+    pub rank: usize,
+    pub score: u32,
+    pub hits: Hits,
+    pub tokens: usize,
+    pub included: bool,
+    pub drop: Option<DropReason>,
+}
+
+impl ContextEntry {
+    pub fn signals(&self) -> Signals {
+        self.hits.signals()
+    }
+
+    pub fn path<'a>(&self, bank: &'a Bank) -> &'a str {
+        &bank.article(self.id).rel_path
+    }
+
+    /// Why the article is not in the context, in words.
+    pub fn drop_reason(&self, bank: &Bank) -> Option<String> {
+        let c = Candidate {
+            folder: bank.article(self.id).folder,
+            score: self.score,
+            tokens: self.tokens,
+        };
+        self.drop.map(|d| d.describe(&c))
+    }
+
+    /// Everything about the entry in words: the JSON contract of
+    /// `membank context --json`.
+    pub fn explain(&self, bank: &Bank, query: &Query) -> ExplainedEntry {
+        let a = bank.article(self.id);
+        ExplainedEntry {
+            rank: self.rank,
+            path: a.rel_path.clone(),
+            folder: a.folder.dir_name(),
+            score: self.score,
+            signals: self.signals(),
+            matched: self.hits.explain(a, query),
+            last_updated: a.meta.last_updated.clone(),
+            tokens: self.tokens,
+            included: self.included,
+            drop_reason: self.drop_reason(bank),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ExplainedEntry {
     pub rank: usize,
     pub path: String,
     pub folder: &'static str,
@@ -25,7 +74,7 @@ pub struct ContextEntry {
     pub drop_reason: Option<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ContextReport {
     pub query: Query,
     pub budget: usize,
@@ -35,9 +84,42 @@ pub struct ContextReport {
     pub articles: Vec<ContextEntry>,
 }
 
+/// A report with every entry in words, as `membank context --json` prints it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ExplainedReport {
+    pub query: Query,
+    pub budget: usize,
+    pub include_unscored: bool,
+    pub used_tokens: usize,
+    pub token_estimator: &'static str,
+    pub articles: Vec<ExplainedEntry>,
+}
+
 impl ContextReport {
     pub fn included(&self) -> impl Iterator<Item = &ContextEntry> {
         self.articles.iter().filter(|e| e.included)
+    }
+
+    /// Articles with points that the budget left out.
+    pub fn dropped_for_budget(&self) -> impl Iterator<Item = &ContextEntry> {
+        self.articles
+            .iter()
+            .filter(|e| matches!(e.drop, Some(DropReason::OverBudget { .. })))
+    }
+
+    pub fn explain(&self, bank: &Bank) -> ExplainedReport {
+        ExplainedReport {
+            query: self.query.clone(),
+            budget: self.budget,
+            include_unscored: self.include_unscored,
+            used_tokens: self.used_tokens,
+            token_estimator: self.token_estimator,
+            articles: self
+                .articles
+                .iter()
+                .map(|e| e.explain(bank, &self.query))
+                .collect(),
+        }
     }
 }
 
@@ -52,44 +134,31 @@ pub fn build_with(
     opts: BudgetOptions,
     counter: &dyn TokenCounter,
 ) -> ContextReport {
-    let ranked = scoring::rank_sparse(bank, query);
+    let ranked = scoring::rank(bank, query);
     let candidates: Vec<Candidate> = ranked
-        .par_iter()
-        .map(|(id, score)| {
-            let a = bank.article(*id);
+        .iter()
+        .map(|r| {
+            let a = bank.article(r.id);
             Candidate {
                 folder: a.folder,
-                score: score.as_ref().map_or(0, |s| s.total()),
+                score: r.score.total(),
                 tokens: counter.count(a),
             }
         })
         .collect();
     let trim = budget::trim(&candidates, opts);
-    // One entry per content article: built in parallel, as on a large bank
-    // this is most of the work of a query.
     let articles = ranked
-        .into_par_iter()
-        .zip(candidates.par_iter().zip(trim.decisions))
+        .iter()
+        .zip(candidates.iter().zip(trim.decisions))
         .enumerate()
-        .map(|(i, ((id, score), (c, decision)))| {
-            let a = bank.article(id);
-            let (signals, matched) = match score {
-                Some(s) => (s.signals, s.matched),
-                None => Default::default(),
-            };
-            ContextEntry {
-                id,
-                rank: i + 1,
-                path: a.rel_path.clone(),
-                folder: a.folder.dir_name(),
-                score: c.score,
-                signals,
-                matched,
-                last_updated: a.meta.last_updated.clone(),
-                tokens: c.tokens,
-                included: decision.is_none(),
-                drop_reason: decision.map(|d| d.describe(c)),
-            }
+        .map(|(i, (r, (c, drop)))| ContextEntry {
+            id: r.id,
+            rank: i + 1,
+            score: c.score,
+            hits: r.score,
+            tokens: c.tokens,
+            included: drop.is_none(),
+            drop,
         })
         .collect();
     ContextReport {
@@ -109,7 +178,7 @@ pub fn render(bank: &Bank, report: &ContextReport) -> String {
     for e in report.included() {
         let a = bank.article(e.id);
         out.push_str("----- ");
-        out.push_str(&e.path);
+        out.push_str(&a.rel_path);
         out.push_str(" -----\n");
         out.push_str(&a.text);
         if !a.text.ends_with('\n') {
@@ -161,7 +230,7 @@ mod tests {
         let got: Vec<(&str, u32, bool)> = r
             .articles
             .iter()
-            .map(|e| (e.path.as_str(), e.score, e.included))
+            .map(|e| (e.path(&b), e.score, e.included))
             .collect();
         assert_eq!(
             got,
@@ -201,8 +270,7 @@ mod tests {
         assert!(!r.articles[1].included);
         assert!(
             r.articles[1]
-                .drop_reason
-                .as_ref()
+                .drop_reason(&b)
                 .unwrap()
                 .contains("over budget")
         );

@@ -36,10 +36,11 @@ impl Query {
         };
         let langs = [&self.source_lang, &self.target_lang]
             .into_iter()
-            .flatten()
-            .map(|s| s.trim())
-            .filter(|s| !s.is_empty())
-            .map(|s| s.to_owned())
+            .enumerate()
+            .filter_map(|(side, v)| {
+                let code = v.as_deref()?.trim();
+                (!code.is_empty()).then(|| (side as u8, code.to_owned()))
+            })
             .collect();
         Prepared {
             client: norm(&self.client),
@@ -47,12 +48,23 @@ impl Query {
             langs,
         }
     }
+
+    /// The active code on one side: 0 source, 1 target.
+    fn lang(&self, side: u8) -> Option<&str> {
+        let v = if side == 0 {
+            &self.source_lang
+        } else {
+            &self.target_lang
+        };
+        v.as_deref().map(str::trim)
+    }
 }
 
 struct Prepared {
     client: Option<String>,
     domain: Option<String>,
-    langs: Vec<String>,
+    /// (side, code): side 0 is the source language, 1 the target.
+    langs: Vec<(u8, String)>,
 }
 
 impl Prepared {
@@ -85,7 +97,7 @@ impl std::fmt::Display for SignalMatch {
     }
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 pub struct Signals {
     pub client: u32,
     pub domain: u32,
@@ -128,51 +140,118 @@ pub fn languages_match(a: &str, b: &str) -> bool {
         || (!b.contains('-') && b.eq_ignore_ascii_case(primary(a)))
 }
 
-fn first_match(values: &[KeyedValue], wanted: &Option<String>) -> Option<SignalMatch> {
-    let wanted = wanted.as_ref()?;
-    values
-        .iter()
-        .find(|v| &v.folded == wanted)
-        .map(|v| SignalMatch {
-            key: v.key,
-            value: v.raw.clone(),
-            tag: None,
-            query: None,
-        })
+/// Where each signal's points came from, as positions in the article's
+/// metadata: scoring a large bank allocates nothing, and the words are
+/// looked up only for the rows someone reads.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Hits {
+    /// Index into `meta.clients`.
+    pub client: Option<u16>,
+    /// Index into `meta.domains`.
+    pub domain: Option<u16>,
+    /// Index into `meta.languages`, index of the tag, and the side of the
+    /// query it matched (0 source, 1 target).
+    pub language: Option<(u16, u16, u8)>,
 }
 
-fn score_prepared(a: &Article, q: &Prepared) -> Score {
-    let mut s = Score::default();
-    if let Some(m) = first_match(&a.meta.clients, &q.client) {
-        s.signals.client = CLIENT_POINTS;
-        s.matched.client = Some(m);
+impl Hits {
+    pub fn signals(&self) -> Signals {
+        Signals {
+            client: if self.client.is_some() {
+                CLIENT_POINTS
+            } else {
+                0
+            },
+            domain: if self.domain.is_some() {
+                DOMAIN_POINTS
+            } else {
+                0
+            },
+            language: if self.language.is_some() {
+                LANGUAGE_POINTS
+            } else {
+                0
+            },
+        }
     }
-    if let Some(m) = first_match(&a.meta.domains, &q.domain) {
-        s.signals.domain = DOMAIN_POINTS;
-        s.matched.domain = Some(m);
+
+    pub fn total(&self) -> u32 {
+        let s = self.signals();
+        s.client + s.domain + s.language
     }
-    'outer: for lv in &a.meta.languages {
-        for tag in &lv.tags {
-            for ql in &q.langs {
+
+    /// The values behind the points, in words.
+    pub fn explain(&self, a: &Article, query: &Query) -> Matched {
+        let keyed = |values: &[KeyedValue], i: Option<u16>| {
+            let v = values.get(usize::from(i?))?;
+            Some(SignalMatch {
+                key: v.key,
+                value: v.raw.clone(),
+                tag: None,
+                query: None,
+            })
+        };
+        let language = self.language.and_then(|(vi, ti, side)| {
+            let lv = a.meta.languages.get(usize::from(vi))?;
+            Some(SignalMatch {
+                key: lv.key,
+                value: lv.raw.clone(),
+                tag: lv.tags.get(usize::from(ti)).cloned(),
+                query: query.lang(side).map(str::to_owned),
+            })
+        });
+        Matched {
+            client: keyed(&a.meta.clients, self.client),
+            domain: keyed(&a.meta.domains, self.domain),
+            language,
+        }
+    }
+}
+
+fn position(values: &[KeyedValue], wanted: &Option<String>) -> Option<u16> {
+    let wanted = wanted.as_deref()?;
+    values
+        .iter()
+        .position(|v| v.folded == wanted)
+        .and_then(|i| u16::try_from(i).ok())
+}
+
+fn hits_prepared(a: &Article, q: &Prepared) -> Hits {
+    let mut hits = Hits {
+        client: position(&a.meta.clients, &q.client),
+        domain: position(&a.meta.domains, &q.domain),
+        language: None,
+    };
+    if q.langs.is_empty() {
+        return hits;
+    }
+    'outer: for (vi, lv) in a.meta.languages.iter().enumerate() {
+        for (ti, tag) in lv.tags.iter().enumerate() {
+            for (side, ql) in &q.langs {
                 if languages_match(tag, ql) {
-                    s.signals.language = LANGUAGE_POINTS;
-                    s.matched.language = Some(SignalMatch {
-                        key: lv.key,
-                        value: lv.raw.clone(),
-                        tag: Some(tag.clone()),
-                        query: Some(ql.clone()),
-                    });
+                    if let (Ok(vi), Ok(ti)) = (u16::try_from(vi), u16::try_from(ti)) {
+                        hits.language = Some((vi, ti, *side));
+                    }
                     break 'outer;
                 }
             }
         }
     }
-    s
+    hits
 }
 
-/// Score one article against a query.
+/// Score one article against a query, with the matched values in words.
 pub fn score(a: &Article, query: &Query) -> Score {
-    score_prepared(a, &query.prepare())
+    let hits = hits_prepared(a, &query.prepare());
+    Score {
+        signals: hits.signals(),
+        matched: hits.explain(a, query),
+    }
+}
+
+/// Score one article against a query, compactly.
+pub fn hits(a: &Article, query: &Query) -> Hits {
+    hits_prepared(a, &query.prepare())
 }
 
 /// The §7 tie-break between equally scored articles: folder (01 first),
@@ -193,45 +272,47 @@ pub fn tie_break(a: &Article, b: &Article) -> Ordering {
         .then_with(|| a.rel_path.cmp(&b.rel_path))
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Ranked {
     pub id: ArticleId,
-    pub score: Score,
+    pub score: Hits,
 }
 
 /// Every content article, best first.
 pub fn rank(bank: &Bank, query: &Query) -> Vec<Ranked> {
-    rank_sparse(bank, query)
-        .into_iter()
-        .map(|(id, score)| Ranked {
-            id,
-            score: score.map(|s| *s).unwrap_or_default(),
-        })
-        .collect()
-}
-
-/// [`rank`] with `None` for every article that scored nothing, which is
-/// most of a large bank: the full `Score` of those is all zeros and need not
-/// be built and moved around.
-pub(crate) fn rank_sparse(bank: &Bank, query: &Query) -> Vec<(ArticleId, Option<Box<Score>>)> {
     const MOST: usize = (CLIENT_POINTS + DOMAIN_POINTS + LANGUAGE_POINTS) as usize;
     let q = query.prepare();
     let order = bank.content_order();
-    let scores: Vec<Option<Box<Score>>> = order
-        .par_iter()
-        .map(|&id| {
-            let s = score_prepared(bank.article(id), &q);
-            (s.total() > 0).then(|| Box::new(s))
-        })
-        .collect();
-    // A stable counting sort on the total: equal scores keep the
+    let scored: Vec<Hits> = if q.is_empty() {
+        vec![Hits::default(); order.len()]
+    } else {
+        order
+            .par_iter()
+            .map(|&id| hits_prepared(bank.article(id), &q))
+            .collect()
+    };
+    // Scores are 0–6: counting sort, stable, so equal scores keep the
     // precomputed tie-break order.
-    let mut by_total: [Vec<(ArticleId, Option<Box<Score>>)>; MOST + 1] = Default::default();
-    for (&id, s) in order.iter().zip(scores) {
-        let total = s.as_ref().map_or(0, |s| s.total() as usize);
-        by_total[total].push((id, s));
+    let mut counts = [0usize; MOST + 2];
+    for h in &scored {
+        counts[MOST - h.total() as usize + 1] += 1;
     }
-    by_total.into_iter().rev().flatten().collect()
+    for i in 1..counts.len() {
+        counts[i] += counts[i - 1];
+    }
+    let mut out = vec![
+        Ranked {
+            id: 0,
+            score: Hits::default()
+        };
+        order.len()
+    ];
+    for (&id, h) in order.iter().zip(scored) {
+        let slot = &mut counts[MOST - h.total() as usize];
+        out[*slot] = Ranked { id, score: h };
+        *slot += 1;
+    }
+    out
 }
 
 #[cfg(test)]
@@ -277,6 +358,7 @@ mod tests {
             "client: NotAcme Ltd\ndomain: Paralegal",
         );
         let s = score(&a, &q("Acme", "Legal", "", ""));
+        assert_eq!(hits(&a, &q("Acme", "Legal", "", "")).total(), 0);
         assert_eq!(s.total(), 0);
     }
 
@@ -366,7 +448,7 @@ mod tests {
                         .iter()
                         .map(|&id| Ranked {
                             id,
-                            score: score(bank.article(id), &query),
+                            score: hits(bank.article(id), &query),
                         })
                         .collect();
                     naive.sort_by_key(|r| std::cmp::Reverse(r.score.total()));

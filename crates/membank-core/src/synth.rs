@@ -794,11 +794,17 @@ mod tests {
             .iter()
             .map(|&id| crate::scoring::Ranked {
                 id,
-                score: crate::scoring::score(bank.article(id), &q),
+                score: crate::scoring::hits(bank.article(id), &q),
             })
             .collect();
         naive.sort_by_key(|r| std::cmp::Reverse(r.score.total()));
         assert_eq!(ranked, naive);
-        assert!(ranked.iter().filter(|r| r.score.signals.client > 0).count() > 5);
+        assert!(
+            ranked
+                .iter()
+                .filter(|r| r.score.signals().client > 0)
+                .count()
+                > 5
+        );
     }
 }

@@ -65,6 +65,7 @@ pub fn prepare_query(
     let mut messages = history.to_vec();
     messages.push(Message::user(question));
     finish_chat(
+        bank,
         ChatRequest {
             system,
             messages,
@@ -154,6 +155,7 @@ pub fn prepare_translate(
         "Translate the following text{pair}. Reply with the translation only.\n\n{source_text}"
     );
     finish_chat(
+        bank,
         ChatRequest {
             system,
             messages: vec![Message::user(user)],
@@ -164,15 +166,15 @@ pub fn prepare_translate(
     )
 }
 
-fn finish_chat(request: ChatRequest, report: ContextReport) -> PreparedChat {
-    let used = report.included().map(|e| e.path.clone()).collect();
+fn finish_chat(bank: &Bank, request: ChatRequest, report: ContextReport) -> PreparedChat {
+    let used = report.included().map(|e| e.path(bank).to_owned()).collect();
     let dropped = report
         .articles
         .iter()
         .filter(|e| !e.included && e.score > 0)
         .map(|e| DroppedArticle {
-            path: e.path.clone(),
-            reason: e.drop_reason.clone().unwrap_or_default(),
+            path: e.path(bank).to_owned(),
+            reason: e.drop_reason(bank).unwrap_or_default(),
         })
         .collect();
     PreparedChat {

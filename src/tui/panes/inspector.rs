@@ -78,6 +78,8 @@ pub struct InspectorPane {
     pub query_text: String,
     /// Every candidate in rank order, as the core reported it.
     pub entries: Vec<ContextEntry>,
+    /// The query `entries` were ranked for, to put them into words.
+    active_query: Query,
     /// Formatted rows for the candidates from `offset` that fit the list;
     /// only these are formatted, so typing stays quick on large banks.
     pub visible: Vec<CandidateRow>,
@@ -125,6 +127,7 @@ impl InspectorPane {
             summary: String::new(),
             query_text: String::new(),
             entries: Vec::new(),
+            active_query: Query::default(),
             visible: Vec::new(),
             list_height: 20,
             values: Vocabulary::default(),
@@ -161,11 +164,11 @@ impl InspectorPane {
     }
 
     /// Path of the selected candidate.
-    pub fn selected_candidate(&self) -> Option<&str> {
+    pub fn selected_candidate<'b>(&self, bank: &'b Bank) -> Option<&'b str> {
         self.row
             .checked_sub(FORM_ROWS)
             .and_then(|i| self.entries.get(i))
-            .map(|e| e.path.as_str())
+            .map(|e| e.path(bank))
     }
 
     fn query(&self) -> Query {
@@ -226,22 +229,24 @@ impl InspectorPane {
         .join(" ");
         self.summary = summary(&report);
         self.entries = report.articles;
+        self.active_query = query;
         self.update_suggestions();
         self.row = self
             .row
             .min(FORM_ROWS + self.entries.len().saturating_sub(1));
-        self.clamp_scroll(self.list_height, theme);
+        self.clamp_scroll(self.list_height, bank, theme);
     }
 
-    /// Format the candidates that fit from `offset` on.
-    fn refresh_window(&mut self, theme: &Theme) {
+    /// Format the candidates that fit from `offset` on: only these are put
+    /// into words, so a large bank costs nothing extra per keystroke.
+    fn refresh_window(&mut self, bank: &Bank, theme: &Theme) {
         self.visible.clear();
         let mut used = 0;
         for e in self.entries.iter().skip(self.offset) {
             if used >= self.list_height.max(1) {
                 break;
             }
-            let row = candidate_row(e, theme);
+            let row = candidate_row(e, bank, &self.active_query, theme);
             used += row.lines.len();
             self.visible.push(row);
         }
@@ -274,11 +279,11 @@ impl InspectorPane {
     fn candidate_height(&self, i: usize) -> usize {
         self.entries
             .get(i)
-            .map_or(1, |e| 2 + usize::from(e.drop_reason.is_some()))
+            .map_or(1, |e| 2 + usize::from(e.drop.is_some()))
     }
 
     /// Keep the selected candidate inside a list of `height` lines.
-    pub fn clamp_scroll(&mut self, height: usize, theme: &Theme) {
+    pub fn clamp_scroll(&mut self, height: usize, bank: &Bank, theme: &Theme) {
         self.list_height = height.max(1);
         match self.row.checked_sub(FORM_ROWS) {
             // On the form, the list shows the top of the ranking: that is
@@ -298,13 +303,13 @@ impl InspectorPane {
                 }
             }
         }
-        self.refresh_window(theme);
+        self.refresh_window(bank, theme);
     }
 
-    pub fn move_row(&mut self, delta: isize, list_height: usize, theme: &Theme) {
+    pub fn move_row(&mut self, delta: isize, list_height: usize, bank: &Bank, theme: &Theme) {
         let last = FORM_ROWS + self.entries.len().saturating_sub(1);
         self.row = (self.row as isize + delta).clamp(0, last as isize) as usize;
-        self.clamp_scroll(list_height, theme);
+        self.clamp_scroll(list_height, bank, theme);
     }
 
     pub fn start_editing(&mut self) -> bool {
@@ -331,7 +336,7 @@ impl InspectorPane {
                 self.start_editing();
                 Outcome::Handled
             }
-            None => match self.selected_candidate() {
+            None => match self.selected_candidate(bank) {
                 Some(rel) => Outcome::Open(rel.to_owned()),
                 None => Outcome::Ignored,
             },
@@ -367,6 +372,7 @@ impl InspectorPane {
                 self.move_row(
                     if key.code == KeyCode::Up { -1 } else { 1 },
                     list_height,
+                    bank,
                     theme,
                 );
             }
@@ -435,13 +441,14 @@ fn tui_wording(reason: &str) -> String {
     )
 }
 
-fn candidate_row(e: &ContextEntry, theme: &Theme) -> CandidateRow {
+fn candidate_row(e: &ContextEntry, bank: &Bank, query: &Query, theme: &Theme) -> CandidateRow {
+    let explained = e.explain(bank, query);
     let (mark, mark_style) = if e.included {
         ("✓", theme.kept)
     } else {
         ("✗", theme.dropped)
     };
-    let date = e
+    let date = explained
         .last_updated
         .as_deref()
         .map(|d| sanitize_for_terminal(d, false))
@@ -450,12 +457,12 @@ fn candidate_row(e: &ContextEntry, theme: &Theme) -> CandidateRow {
         Span::styled(format!("{:>3} ", e.rank), theme.muted),
         Span::styled(format!("{mark} "), mark_style),
         Span::styled(format!("{:>2}  ", e.score), theme.score),
-        Span::styled(sanitize_for_terminal(&e.path, false), theme.text),
+        Span::styled(sanitize_for_terminal(&explained.path, false), theme.text),
     ]);
     let signals: Vec<String> = [
-        (&e.matched.client, e.signals.client),
-        (&e.matched.domain, e.signals.domain),
-        (&e.matched.language, e.signals.language),
+        (&explained.matched.client, explained.signals.client),
+        (&explained.matched.domain, explained.signals.domain),
+        (&explained.matched.language, explained.signals.language),
     ]
     .into_iter()
     .filter_map(|(m, p)| m.as_ref().map(|m| signal_text(m, p)))
@@ -470,7 +477,7 @@ fn candidate_row(e: &ContextEntry, theme: &Theme) -> CandidateRow {
         detail.push(Span::styled(signals.join(" · "), theme.matched));
     }
     let mut lines = vec![head, Line::from(detail)];
-    if let Some(reason) = &e.drop_reason {
+    if let Some(reason) = &explained.drop_reason {
         lines.push(Line::from(vec![
             Span::raw("          "),
             Span::styled(
@@ -483,7 +490,7 @@ fn candidate_row(e: &ContextEntry, theme: &Theme) -> CandidateRow {
         ]));
     }
     CandidateRow {
-        rel: e.path.clone(),
+        rel: explained.path.clone(),
         included: e.included,
         lines,
     }
