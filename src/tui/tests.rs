@@ -191,6 +191,8 @@ fn inspector_scrolls_to_the_last_candidate() {
 #[test]
 fn health_pane_groups_findings_and_jumps() {
     let mut app = app_at(&fixture(), 80, 24);
+    // Shift-Tab from the tree: Agents, then Health.
+    key(&mut app, KeyCode::BackTab);
     key(&mut app, KeyCode::BackTab);
     assert_eq!(app.focus, Pane::Health);
     assert_snapshot!(screen(&app));

@@ -6,6 +6,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 
+use super::agents;
 use super::app::{App, Pane, Popup, inner};
 use super::panes::{health, inspector, preview, tree};
 use super::widgets::{fuzzy, help, status};
@@ -59,6 +60,7 @@ fn draw_pane(frame: &mut Frame, app: &App, pane: Pane, area: Rect) {
         Pane::Preview => preview::draw(frame, body, &app.preview, &app.theme),
         Pane::Inspector => inspector::draw(frame, body, &app.inspector, focused, &app.theme),
         Pane::Health => health::draw(frame, body, &app.health, focused, &app.theme),
+        Pane::Agents => agents::draw(frame, body, &app.agents, focused, &app.theme),
     }
 }
 
