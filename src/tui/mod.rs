@@ -19,6 +19,8 @@ pub mod widgets;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_agents;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;

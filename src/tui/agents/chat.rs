@@ -40,14 +40,18 @@ pub struct ChatAgent {
     pub scroll_back: usize,
 }
 
+fn question_input() -> TextArea<'static> {
+    let mut input = TextArea::default();
+    input.set_placeholder_text("Ask about the bank (i to type)");
+    input
+}
+
 impl Default for ChatAgent {
     fn default() -> Self {
-        let mut input = TextArea::default();
-        input.set_placeholder_text("Ask about the bank (i to type)");
         ChatAgent {
             session: ChatSession::default(),
             turns: Vec::new(),
-            input,
+            input: question_input(),
             article: 0,
             scroll_back: 0,
         }
@@ -68,7 +72,7 @@ impl ChatAgent {
         if question.trim().is_empty() {
             return None;
         }
-        self.input = TextArea::default();
+        self.input = question_input();
         self.session.query = query;
         self.session.budget = budget;
         let prepared = self.session.ask(bank, template, question.trim());

@@ -254,7 +254,7 @@ pub fn draw(frame: &mut Frame, area: Rect, review: &Review, focused: bool, theme
     frame.render_widget(
         Paragraph::new(Line::styled(
             format!(
-                "{} proposed, {accepted} accepted · Space toggle · A all · Enter write",
+                "{} proposed, {accepted} accepted · Enter writes them",
                 review.blocks.len()
             ),
             theme.muted,
@@ -301,11 +301,15 @@ pub fn draw(frame: &mut Frame, area: Rect, review: &Review, focused: bool, theme
                 Proposal::Changed => theme.warning,
                 Proposal::Unchanged => theme.muted,
             };
-            let line = Line::from(vec![
+            let mut spans = vec![
                 Span::raw(format!("{mark} ")),
                 Span::styled(format!("{:<9} ", b.proposal.label()), style),
                 Span::styled(b.path.clone(), theme.text),
-            ]);
+            ];
+            if let Proposal::Rejected(reason) = &b.proposal {
+                spans.push(Span::styled(format!(" — {reason}"), theme.muted));
+            }
+            let line = Line::from(spans);
             if i == review.cursor.selected {
                 highlight_row(line, list.width, selection)
             } else {
