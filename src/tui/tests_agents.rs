@@ -257,3 +257,92 @@ fn alt_enter_and_ctrl_j_add_lines_to_the_question() {
     assert_eq!(app.agents.chat.input.lines(), ["one", "two", "three"]);
     assert!(app.agents.editing);
 }
+
+#[test]
+fn health_check_shows_the_report_then_reviews_the_models_fixes() {
+    let dir = review_bank();
+    let root = dir.path().join("bank");
+    let reply = "Globex lacks a summary.\n### FILE: 01_CLIENTS/Globex.md\n---\nclient: \"Globex\"\n---\n# Globex\n\nFixed by review.\n";
+    let server = FakeServer::start([FakeReply::openai_stream(&[reply])]);
+    let mut app = app_at(&root, 80, 24);
+    app.agents.llm.use_client(client_for(&server));
+    keys(&mut app, "a3");
+    assert!(screen(&app).contains("Deterministic checks:"));
+    key(&mut app, KeyCode::Char('r'));
+    pump_until(&mut app, is_done);
+    let body = server.requests()[0].body.clone();
+    assert!(
+        body.contains("truncated: false"),
+        "the snapshot's state is sent"
+    );
+    let s = screen(&app);
+    assert!(s.contains("not truncated"), "{s}");
+    assert!(s.contains("1 fix(es) proposed"), "{s}");
+    assert!(
+        !read(&root, "01_CLIENTS/Globex.md")
+            .unwrap()
+            .contains("Fixed")
+    );
+
+    key(&mut app, KeyCode::Enter);
+    assert!(screen(&app).contains("[x] changed   01_CLIENTS/Globex.md"));
+    key(&mut app, KeyCode::Enter);
+    assert!(
+        read(&root, "01_CLIENTS/Globex.md")
+            .unwrap()
+            .contains("Fixed by review.")
+    );
+}
+
+#[test]
+fn translate_uses_the_context_and_copies_the_result() {
+    let server = FakeServer::start([FakeReply::openai_stream(&["De naleving ", "is streng."])]);
+    let mut app = app_at(&fixture(), 80, 24);
+    app.agents.llm.use_client(client_for(&server));
+    let (bank, theme) = (&app.bank, &app.theme);
+    app.inspector
+        .set_field(Field::Client, "Acme Corporation", bank, theme);
+    keys(&mut app, "a4i");
+    update(&mut app, Msg::Paste("The compliance\nis strict.".into()));
+    key(&mut app, KeyCode::Esc);
+    key(&mut app, KeyCode::Char('r'));
+    pump_until(&mut app, is_done);
+    let s = screen(&app);
+    assert!(s.contains("De naleving is streng."), "{s}");
+    assert!(s.contains("01_CLIENTS/Acme Corporation.md"), "{s}");
+    let body = server.requests()[0].body.clone();
+    assert!(body.contains("The compliance\\nis strict."));
+    app.effects.clear();
+    key(&mut app, KeyCode::Char('y'));
+    assert_eq!(
+        app.effects,
+        [super::app::Effect::Copy("De naleving is streng.".into())]
+    );
+}
+
+#[test]
+fn distill_proposes_an_inbox_note_written_only_after_review() {
+    let dir = review_bank();
+    let root = dir.path().join("bank");
+    let doc = dir.path().join("style notes.txt");
+    std::fs::write(&doc, "Always write naleving, never conformiteit.\n").unwrap();
+    let note = "---\ntitle: Style notes\n---\n# Style notes\n\nUse naleving.\n";
+    let server = FakeServer::start([FakeReply::openai_stream(&[note])]);
+    let mut app = app_at(&root, 80, 24);
+    app.agents.llm.use_client(client_for(&server));
+    keys(&mut app, "a5i");
+    update(&mut app, Msg::Paste(doc.display().to_string()));
+    key(&mut app, KeyCode::Enter);
+    pump_until(&mut app, is_done);
+    let inbox_notes = || {
+        std::fs::read_dir(root.join("00_INBOX"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.starts_with("distilled_style notes_"))
+            .count()
+    };
+    assert_eq!(inbox_notes(), 0, "nothing is written before Enter");
+    assert!(screen(&app).contains("[x] new       00_INBOX/distilled_"));
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(inbox_notes(), 1);
+}

@@ -183,7 +183,10 @@ pub fn draw(
     let width = usize::from(body.width);
     let lines = chat.transcript(width, theme);
     let height = usize::from(body.height);
-    let end = lines.len().saturating_sub(chat.scroll_back);
+    let back = chat
+        .scroll_back
+        .min(lines.len().saturating_sub(usize::from(body.height)));
+    let end = lines.len() - back;
     let start = end.saturating_sub(height);
     if chat.turns.is_empty() {
         frame.render_widget(

@@ -84,7 +84,14 @@ impl LintAgent {
 
     fn rows(&self, width: usize, theme: &Theme) -> Vec<Line<'static>> {
         let mut lines = vec![Line::styled("Deterministic checks:", theme.title)];
-        lines.extend(self.report.iter().flat_map(|r| {
+        // Once the model answers, the counts stand for the list (the
+        // Health pane has it in full).
+        let report = if self.reply.text.is_empty() {
+            &self.report[..]
+        } else {
+            &self.report[..self.report.len().min(1)]
+        };
+        lines.extend(report.iter().flat_map(|r| {
             wrap(r, width)
                 .into_iter()
                 .map(|row| Line::styled(row, theme.text))
@@ -95,14 +102,6 @@ impl LintAgent {
         if let Some(status) = self.reply.status_line() {
             lines.push(Line::styled(format!("[{status}]"), theme.muted));
         }
-        if !self.reply.text.is_empty() {
-            lines.push(Line::styled("The model's review:", theme.title));
-            lines.extend(
-                wrap(&self.reply.shown(), width)
-                    .into_iter()
-                    .map(|row| Line::styled(row, theme.text)),
-            );
-        }
         if let Some(r) = &self.review {
             lines.push(Line::styled(
                 format!(
@@ -111,6 +110,14 @@ impl LintAgent {
                 ),
                 theme.warning,
             ));
+        }
+        if !self.reply.text.is_empty() {
+            lines.push(Line::styled("The model's review:", theme.title));
+            lines.extend(
+                wrap(&self.reply.shown(), width)
+                    .into_iter()
+                    .map(|row| Line::styled(row, theme.text)),
+            );
         }
         lines
     }
