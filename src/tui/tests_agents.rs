@@ -346,3 +346,18 @@ fn distill_proposes_an_inbox_note_written_only_after_review() {
     key(&mut app, KeyCode::Enter);
     assert_eq!(inbox_notes(), 1);
 }
+
+#[test]
+fn help_popup_lists_the_agents_keys() {
+    let mut app = app_at(&fixture(), 80, 24);
+    keys(&mut app, "a?");
+    let s = screen(&app);
+    assert_snapshot!(s);
+    for want in [
+        "run the agent",
+        "accept all valid / decline all",
+        "Process Inbox",
+    ] {
+        assert!(s.contains(want), "{want} missing:\n{s}");
+    }
+}

@@ -24,13 +24,14 @@ use ratatui::Frame;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Paragraph, Wrap};
+use ratatui::widgets::Paragraph;
 use ratatui_textarea::TextArea;
 
 use self::review::Review;
 use self::stream::Stream;
 use super::keys::Action;
 use super::theme::Theme;
+use super::widgets::wrap::wrap;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum AgentKind {
@@ -501,22 +502,33 @@ pub fn draw(frame: &mut Frame, area: Rect, pane: &AgentsPane, focused: bool, the
         .problem
         .clone()
         .or_else(|| pane.llm.describe().and_then(Result::err));
-    let notice_h = if notice.is_some() { 3 } else { 0 };
+    let width = usize::from(area.width);
+    let mut notice_lines: Vec<Line> = Vec::new();
+    if let Some(text) = notice {
+        let unavailable = pane.llm.describe().is_some_and(|d| d.is_err());
+        notice_lines.extend(
+            wrap(&text, width)
+                .into_iter()
+                .map(|r| Line::styled(r, theme.error)),
+        );
+        if unavailable {
+            notice_lines.extend(
+                wrap(link::SETUP_HINT, width)
+                    .into_iter()
+                    .map(|r| Line::styled(r, theme.muted)),
+            );
+        }
+    }
+    // The notice never takes more than half the pane.
+    notice_lines.truncate(usize::from(area.height / 2));
     let [tabs, note, body] = Layout::vertical([
         Constraint::Length(1),
-        Constraint::Length(notice_h),
+        Constraint::Length(notice_lines.len() as u16),
         Constraint::Fill(1),
     ])
     .areas(area);
     draw_tabs(frame, tabs, pane, theme);
-    if let Some(text) = notice {
-        let unavailable = pane.llm.describe().is_some_and(|d| d.is_err());
-        let mut lines = vec![Line::styled(text, theme.error)];
-        if unavailable {
-            lines.push(Line::styled(link::SETUP_HINT, theme.muted));
-        }
-        frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }), note);
-    }
+    frame.render_widget(Paragraph::new(notice_lines), note);
     let editing = pane.editing && focused;
     match pane.kind {
         AgentKind::Chat => chat::draw(frame, body, &pane.chat, editing, focused, theme),
