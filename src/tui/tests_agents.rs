@@ -81,7 +81,13 @@ fn chat_turn_shows_the_answer_and_opens_a_cited_article() {
     );
 
     // The turn's articles: Enter opens the selected one in the Article pane.
-    let articles = app.agents.chat.articles().to_vec();
+    let articles: Vec<String> = app
+        .agents
+        .chat
+        .articles()
+        .iter()
+        .map(|a| a.path.clone())
+        .collect();
     assert!(articles.contains(&"01_CLIENTS/Acme Corporation.md".to_owned()));
     key(&mut app, KeyCode::Enter);
     assert_eq!(app.focus, Pane::Preview);
@@ -360,4 +366,30 @@ fn help_popup_lists_the_agents_keys() {
     ] {
         assert!(s.contains(want), "{want} missing:\n{s}");
     }
+}
+
+#[test]
+fn a_turn_lists_what_the_budget_dropped_and_sends_only_the_rest() {
+    let server = FakeServer::start([FakeReply::openai_stream(&["Short answer."])]);
+    let mut app = app_at(&fixture(), 80, 24);
+    app.agents.llm.use_client(client_for(&server));
+    let theme = app.theme.clone();
+    app.inspector
+        .set_field(Field::Client, "acme corporation", &app.bank, &theme);
+    app.inspector
+        .set_field(Field::Budget, "120", &app.bank, &theme);
+    ask(&mut app, "What does Acme sell?");
+    pump_until(&mut app, is_done);
+    let articles = app.agents.chat.articles().to_vec();
+    assert!(articles[0].dropped.is_none());
+    let dropped = articles
+        .iter()
+        .find(|a| a.dropped.is_some())
+        .expect("the budget drops one");
+    let s = screen(&app);
+    assert!(s.contains("1 article(s) in the context, "), "{s}");
+    assert!(s.contains(&format!("✗ {}", dropped.path)), "{s}");
+    let system = server.requests()[0].json()["messages"][0]["content"].to_string();
+    assert!(system.contains(&articles[0].path));
+    assert!(!system.contains(&format!("----- {} -----", dropped.path)));
 }

@@ -24,10 +24,17 @@ pub struct Turn {
     /// Sanitised.
     pub question: String,
     pub reply: Stream,
-    /// Articles in the context, in rank order.
-    pub used: Vec<String>,
-    /// `path — reason`, sanitised.
-    pub dropped: Vec<String>,
+    /// The articles in the context (rank order), then the ones the
+    /// budget dropped.
+    pub articles: Vec<TurnArticle>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TurnArticle {
+    /// Bank-relative path (raw; sanitise to show).
+    pub path: String,
+    /// Why the budget left it out (sanitised); `None` if it went in.
+    pub dropped: Option<String>,
 }
 
 pub struct ChatAgent {
@@ -79,11 +86,17 @@ impl ChatAgent {
         self.turns.push(Turn {
             question: sanitize_for_terminal(question.trim(), true),
             reply: Stream::default(),
-            used: prepared.used.clone(),
-            dropped: prepared
-                .dropped
+            articles: prepared
+                .used
                 .iter()
-                .map(|d| sanitize_for_terminal(&format!("{} — {}", d.path, d.reason), false))
+                .map(|p| TurnArticle {
+                    path: p.clone(),
+                    dropped: None,
+                })
+                .chain(prepared.dropped.iter().map(|d| TurnArticle {
+                    path: d.path.clone(),
+                    dropped: Some(sanitize_for_terminal(&d.reason, false)),
+                }))
                 .collect(),
         });
         self.article = 0;
@@ -111,12 +124,12 @@ impl ChatAgent {
         self.scroll_back = 0;
     }
 
-    pub fn articles(&self) -> &[String] {
-        self.turns.last().map_or(&[], |t| t.used.as_slice())
+    pub fn articles(&self) -> &[TurnArticle] {
+        self.turns.last().map_or(&[], |t| t.articles.as_slice())
     }
 
     pub fn selected_article(&self) -> Option<&str> {
-        self.articles().get(self.article).map(String::as_str)
+        self.articles().get(self.article).map(|a| a.path.as_str())
     }
 
     pub fn move_article(&mut self, delta: isize) {
@@ -167,7 +180,7 @@ pub fn draw(
     theme: &Theme,
 ) {
     let articles = chat.articles();
-    let dropped = chat.turns.last().map_or(0, |t| t.dropped.len());
+    let dropped = articles.iter().filter(|a| a.dropped.is_some()).count();
     let list_h = if chat.turns.is_empty() {
         0
     } else {
@@ -208,7 +221,7 @@ pub fn draw(
         let mut rows = vec![Line::styled(
             format!(
                 "{} article(s) in the context, {dropped} dropped by the budget · Enter opens",
-                articles.len()
+                articles.len() - dropped
             ),
             theme.muted,
         )];
@@ -218,7 +231,11 @@ pub fn draw(
         let shown = usize::from(list_h - 1);
         let first = chat.article.saturating_sub(shown.saturating_sub(1));
         for (i, a) in articles.iter().enumerate().skip(first).take(shown) {
-            let line = Line::styled(format!("  {}", sanitize_for_terminal(a, false)), theme.link);
+            let path = sanitize_for_terminal(&a.path, false);
+            let line = match &a.dropped {
+                None => Line::styled(format!("  {path}"), theme.link),
+                Some(why) => Line::styled(format!("  ✗ {path} — {why}"), theme.muted),
+            };
             rows.push(if i == chat.article && focused && !editing {
                 highlight_row(line, list.width, theme.selection)
             } else {

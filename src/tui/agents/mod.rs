@@ -231,6 +231,12 @@ impl AgentsPane {
             Ok(job) => {
                 self.problem = None;
                 self.job = Some((job, kind));
+                if let Some(Ok(model)) = self.llm.describe() {
+                    self.effects.push(AgentEffect::Info(format!(
+                        "{}: asking {model}",
+                        kind.title()
+                    )));
+                }
                 if let Some(s) = self.stream_mut(kind) {
                     s.start(job);
                 }
