@@ -273,7 +273,7 @@ fn health_check_shows_the_report_then_reviews_the_models_fixes() {
     let mut app = app_at(&root, 80, 24);
     app.agents.llm.use_client(client_for(&server));
     keys(&mut app, "a3");
-    assert!(screen(&app).contains("Deterministic checks:"));
+    assert!(screen(&app).contains("Deterministic checks · r asks the model"));
     key(&mut app, KeyCode::Char('r'));
     pump_until(&mut app, is_done);
     let body = server.requests()[0].body.clone();

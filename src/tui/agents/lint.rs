@@ -16,7 +16,7 @@ use ratatui::text::Line;
 use ratatui::widgets::Paragraph;
 
 use super::review::{self, Purpose, Review};
-use super::stream::{Finished, Stream};
+use super::stream::{Finished, Stream, StreamState};
 use crate::tui::theme::Theme;
 use crate::tui::widgets::wrap::wrap;
 
@@ -83,7 +83,14 @@ impl LintAgent {
     }
 
     fn rows(&self, width: usize, theme: &Theme) -> Vec<Line<'static>> {
-        let mut lines = vec![Line::styled("Deterministic checks:", theme.title)];
+        let mut lines = vec![Line::styled(
+            if self.reply.state == StreamState::Idle {
+                "Deterministic checks · r asks the model to review"
+            } else {
+                "Deterministic checks:"
+            },
+            theme.title,
+        )];
         // Once the model answers, the counts stand for the list (the
         // Health pane has it in full).
         let report = if self.reply.text.is_empty() {
