@@ -475,12 +475,11 @@ impl AgentsPane {
         let lines = review.apply(&root);
         let written = lines
             .iter()
-            .filter(|l| !l.starts_with("not written") && !l.starts_with("kept"))
+            .filter(|l| l.starts_with("created") || l.starts_with("updated"))
             .count();
         self.effects.push(AgentEffect::ReloadBank);
-        self.effects.push(AgentEffect::Info(format!(
-            "applied the review ({written} line(s) of result)"
-        )));
+        self.effects
+            .push(AgentEffect::Info(format!("wrote {written} file(s)")));
         true
     }
 }

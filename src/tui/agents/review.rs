@@ -240,6 +240,7 @@ pub fn draw(frame: &mut Frame, area: Rect, review: &Review, focused: bool, theme
     if let Some(result) = &review.result {
         let mut lines = vec![Line::styled("Applied:", theme.title)];
         lines.extend(result.iter().map(|l| Line::raw(format!("  {l}"))));
+        lines.push(Line::styled("Enter closes this result.", theme.muted));
         frame.render_widget(Paragraph::new(lines), area);
         return;
     }
