@@ -22,7 +22,11 @@ fn pane_block<'a>(app: &'a App, pane: Pane, title: String) -> Block<'a> {
         })
         .title(Span::styled(format!(" {title} "), app.theme.title));
     if focused {
-        let hint = &app.hints[Pane::ORDER.iter().position(|p| *p == pane).unwrap_or(0)];
+        let hint = if pane == Pane::Agents {
+            agents::hint_line(&app.keymap, &app.agents)
+        } else {
+            app.hints[Pane::ORDER.iter().position(|p| *p == pane).unwrap_or(0)].clone()
+        };
         block = block.title_bottom(Span::styled(format!(" {hint} "), app.theme.muted));
     }
     block

@@ -29,7 +29,7 @@ use ratatui_textarea::TextArea;
 
 use self::review::Review;
 use self::stream::Stream;
-use super::keys::Action;
+use super::keys::{Action, KeyMap};
 use super::theme::Theme;
 use super::widgets::wrap::wrap;
 
@@ -482,6 +482,48 @@ impl AgentsPane {
             .push(AgentEffect::Info(format!("wrote {written} file(s)")));
         true
     }
+}
+
+/// Key hints for the pane's bottom border, for the agent on screen.
+pub fn hint_line(keymap: &KeyMap, pane: &AgentsPane) -> String {
+    let reviewing = match pane.kind {
+        AgentKind::Inbox => pane.inbox.review.is_some(),
+        AgentKind::Lint => pane.lint.show_review,
+        AgentKind::Distill => pane.distill.review.is_some(),
+        _ => false,
+    };
+    let pick: &[(Action, &str)] = if pane.busy() {
+        &[(Action::CancelReply, "stop")]
+    } else if reviewing {
+        &[
+            (Action::ToggleBlock, "toggle"),
+            (Action::AcceptAll, "all"),
+            (Action::Apply, "write"),
+        ]
+    } else {
+        match pane.kind {
+            AgentKind::Chat => &[
+                (Action::Type, "ask"),
+                (Action::Apply, "open"),
+                (Action::ClearChat, "new"),
+            ],
+            AgentKind::Inbox | AgentKind::Lint => &[(Action::RunAgent, "run")],
+            AgentKind::Translate => &[
+                (Action::Type, "type"),
+                (Action::RunAgent, "run"),
+                (Action::CopyReply, "copy"),
+            ],
+            AgentKind::Distill => &[(Action::Type, "path"), (Action::RunAgent, "run")],
+        }
+    };
+    let mut parts: Vec<String> = pick
+        .iter()
+        .filter_map(|(a, what)| keymap.keys(*a).first().map(|k| format!("{k} {what}")))
+        .collect();
+    if let Some(k) = keymap.keys(Action::Help).first() {
+        parts.push(format!("{k} keys"));
+    }
+    parts.join(" · ")
 }
 
 /// The review's list height for a pane of `height` rows.
