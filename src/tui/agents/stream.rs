@@ -99,7 +99,8 @@ impl Stream {
 
     /// The text as it may be drawn.
     pub fn shown(&self) -> String {
-        sanitize_for_terminal(&self.text, true)
+        // CRLF from some servers is a plain line break on screen.
+        sanitize_for_terminal(&self.text.replace("\r\n", "\n"), true)
     }
 
     /// A one-line account of the call, for a pane's header.
@@ -115,5 +116,33 @@ impl Stream {
             StreamState::Complete => "reply complete".into(),
             StreamState::Incomplete(why) => format!("INCOMPLETE: {why}"),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_end_of_a_stream_says_whether_it_was_stopped_or_failed() {
+        let mut s = Stream::default();
+        s.start(JobId(1));
+        assert!(s.is_running());
+        s.apply(StreamEvent::Delta("par\x1b[2Jt\r\n".into()));
+        assert_eq!(s.shown(), "par␛[2Jt\n");
+        s.mark_cancelled();
+        let done = s.apply(StreamEvent::Done {
+            complete: false,
+            text: "par".into(),
+        });
+        assert_eq!(
+            done,
+            Some(Finished {
+                complete: false,
+                text: "par".into()
+            })
+        );
+        assert_eq!(s.status_line().unwrap(), "INCOMPLETE: stopped with Esc");
+        assert!(!s.is_running());
     }
 }
