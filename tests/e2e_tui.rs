@@ -386,10 +386,14 @@ fn without_a_usable_model_the_agents_say_what_to_set() {
     let env = [("MEMBANK_CONFIG", config.display().to_string())];
     let mut s = Session::start_with(&fixture, home.path(), Path::new("true"), &[], None, &env);
     s.wait_text("01_CLIENTS");
-    s.send("a1i");
+    // Opening the pane is enough to learn that no model can be used.
+    s.send("a");
+    let screen = s.wait_text("No model can be used");
+    assert!(screen.contains("docs/llm.md"), "{screen}");
+    s.send("1i");
     s.wait_text("Enter sends");
     s.send("Anything?\r");
-    let screen = s.wait_text("No model can be used");
+    let screen = s.wait_text("INCOMPLETE: No model can be used");
     assert!(screen.contains("docs/llm.md"), "{screen}");
     // Everything else keeps working.
     s.send("\t/");

@@ -72,7 +72,7 @@ pub enum Msg {
     /// The external editor closed; re-read this file.
     Edited(String),
     /// A message from the model worker.
-    Llm(membank_llm::WorkerMessage),
+    Llm(super::agents::link::LinkEvent),
     Error(String),
 }
 
@@ -333,6 +333,9 @@ impl App {
 
     fn focus_pane(&mut self, pane: Pane) {
         self.focus = pane;
+        if pane == Pane::Agents {
+            self.agents.llm.prepare();
+        }
         match pane {
             Pane::Tree => {}
             Pane::Preview => self.main = Pane::Preview,
@@ -510,7 +513,7 @@ pub fn update(app: &mut App, msg: Msg) {
         Msg::Edited(rel) => app.reload_paths(vec![rel]),
         Msg::Llm(message) => {
             let root = app.bank.root().to_path_buf();
-            if app.agents.on_llm(message, &root) && app.areas.visible(Pane::Agents) {
+            if app.agents.on_link(message, &root) && app.areas.visible(Pane::Agents) {
                 app.dirty = true;
             }
             app.take_agent_effects();

@@ -10,6 +10,7 @@ use membank_llm::testing::{FakeReply, FakeServer};
 use membank_llm::{ApiKey, LlmClient, LlmConfig, Provider, StreamEvent};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
+use super::agents::link::LinkEvent;
 use super::agents::stream::StreamState;
 use super::app::{App, Msg, Pane, update};
 use super::panes::inspector::Field;
@@ -26,13 +27,16 @@ fn client_for(server: &FakeServer) -> LlmClient {
 /// Feed worker messages to the app until one matches `stop`.
 fn pump_until(app: &mut App, mut stop: impl FnMut(&StreamEvent) -> bool) {
     loop {
-        let msg = app
+        let event = app
             .agents
             .llm
             .wait(Duration::from_secs(20))
             .expect("the worker went quiet");
+        let LinkEvent::Worker(msg) = &event else {
+            panic!("only worker messages without config reading: {event:?}");
+        };
         let done = stop(&msg.event);
-        update(app, Msg::Llm(msg));
+        update(app, Msg::Llm(event));
         if done {
             return;
         }

@@ -117,6 +117,14 @@ impl ChatAgent {
         finished
     }
 
+    /// The question could not be sent; the turn says why.
+    pub fn on_failed(&mut self, why: String) {
+        if let Some(s) = self.current() {
+            s.fail(why);
+        }
+        self.session.record_reply("");
+    }
+
     pub fn clear(&mut self) {
         self.session.clear();
         self.turns.clear();

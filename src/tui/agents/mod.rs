@@ -27,6 +27,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use ratatui_textarea::TextArea;
 
+use self::link::{LinkEvent, Submitted};
 use self::review::Review;
 use self::stream::Stream;
 use super::keys::{Action, KeyMap};
@@ -112,8 +113,9 @@ pub struct AgentsPane {
     pub translate: translate::TranslateAgent,
     pub distill: distill::DistillAgent,
     pub llm: link::LlmLink,
-    /// The call in flight and the agent it belongs to (one at a time).
-    job: Option<(JobId, AgentKind)>,
+    /// The call in flight and the agent it belongs to (one at a time);
+    /// no id yet while the model configuration is being read.
+    job: Option<(Option<JobId>, AgentKind)>,
     /// Why the last run could not start (shown in the pane).
     pub problem: Option<String>,
     pub effects: Vec<AgentEffect>,
@@ -178,11 +180,30 @@ impl AgentsPane {
         let Some((job, kind)) = self.job else {
             return false;
         };
-        self.llm.cancel(job);
-        if let Some(s) = self.stream_mut(kind) {
-            s.mark_cancelled();
+        match job {
+            Some(job) => {
+                self.llm.cancel(job);
+                if let Some(s) = self.stream_mut(kind) {
+                    s.mark_cancelled();
+                }
+            }
+            // Not sent yet: nothing will arrive, so it ends here.
+            None => {
+                self.llm.drop_queued();
+                self.end_unstarted(kind, "stopped with Esc".into());
+            }
         }
         true
+    }
+
+    /// A call that never reached the model.
+    fn end_unstarted(&mut self, kind: AgentKind, why: String) {
+        self.job = None;
+        if kind == AgentKind::Chat {
+            self.chat.on_failed(why);
+        } else if let Some(s) = self.stream_mut(kind) {
+            s.fail(why);
+        }
     }
 
     fn template(&mut self, root: &Path) -> String {
@@ -227,38 +248,62 @@ impl AgentsPane {
             }
         };
         let kind = self.kind;
+        if let Some(s) = self.stream_mut(kind) {
+            s.start();
+        }
         match self.llm.submit(request) {
-            Ok(job) => {
+            Ok(submitted) => {
                 self.problem = None;
+                let job = match submitted {
+                    Submitted::Started(job) => Some(job),
+                    Submitted::Resolving => None,
+                };
                 self.job = Some((job, kind));
-                if let Some(Ok(model)) = self.llm.describe() {
-                    self.effects.push(AgentEffect::Info(format!(
-                        "{}: asking {model}",
-                        kind.title()
-                    )));
-                }
-                if let Some(s) = self.stream_mut(kind) {
-                    s.start(job);
-                }
+                self.announce_model(kind);
             }
             Err(e) => {
-                if let Some(s) = self.stream_mut(kind) {
-                    s.state = stream::StreamState::Incomplete(e.clone());
-                }
+                self.end_unstarted(kind, e.clone());
                 self.problem = Some(e);
             }
         }
         true
     }
 
-    /// One message from the worker. Returns whether the pane changed.
-    pub fn on_llm(&mut self, msg: WorkerMessage, root: &Path) -> bool {
+    fn announce_model(&mut self, kind: AgentKind) {
+        if let Some(Ok(model)) = self.llm.describe() {
+            self.effects.push(AgentEffect::Info(format!(
+                "{}: asking {model}",
+                kind.title()
+            )));
+        }
+    }
+
+    /// One event from the link. Returns whether the pane changed.
+    pub fn on_link(&mut self, event: LinkEvent, root: &Path) -> bool {
+        if matches!(event, LinkEvent::Checked) {
+            // The notice may have changed.
+            return true;
+        }
         let Some((job, kind)) = self.job else {
             return false;
         };
-        if msg.job != job {
-            return false;
+        match event {
+            LinkEvent::Started(id) if job.is_none() => {
+                self.job = Some((Some(id), kind));
+                self.announce_model(kind);
+                true
+            }
+            LinkEvent::Failed(why) if job.is_none() => {
+                self.end_unstarted(kind, why.clone());
+                self.problem = Some(why);
+                true
+            }
+            LinkEvent::Worker(msg) if job == Some(msg.job) => self.on_worker(msg, kind, root),
+            _ => false,
         }
+    }
+
+    fn on_worker(&mut self, msg: WorkerMessage, kind: AgentKind, root: &Path) -> bool {
         let finished = if kind == AgentKind::Chat {
             self.chat.on_event(msg.event)
         } else {

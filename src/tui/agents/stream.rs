@@ -1,7 +1,7 @@
 //! One reply as it arrives: the text so far and where the call stands.
 
 use membank_core::text::sanitize_for_terminal;
-use membank_llm::{JobId, StreamEvent};
+use membank_llm::StreamEvent;
 
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub enum StreamState {
@@ -18,7 +18,6 @@ pub enum StreamState {
 
 #[derive(Debug, Default)]
 pub struct Stream {
-    pub job: Option<JobId>,
     /// The raw text received (sanitised when shown).
     pub text: String,
     pub state: StreamState,
@@ -34,9 +33,8 @@ pub struct Finished {
 }
 
 impl Stream {
-    pub fn start(&mut self, job: JobId) {
+    pub fn start(&mut self) {
         *self = Stream {
-            job: Some(job),
             state: StreamState::Waiting,
             ..Stream::default()
         };
@@ -47,6 +45,11 @@ impl Stream {
             self.state,
             StreamState::Waiting | StreamState::Streaming | StreamState::Retrying(_)
         )
+    }
+
+    /// The call never started (no model); nothing arrived.
+    pub fn fail(&mut self, why: String) {
+        self.state = StreamState::Incomplete(why);
     }
 
     /// The user asked to stop; the reason shown when `Done` arrives.
@@ -76,7 +79,6 @@ impl Stream {
             }
             StreamEvent::Done { complete, text } => {
                 self.text = text;
-                self.job = None;
                 self.state = if complete {
                     StreamState::Complete
                 } else if self.cancelled {
@@ -126,7 +128,7 @@ mod tests {
     #[test]
     fn the_end_of_a_stream_says_whether_it_was_stopped_or_failed() {
         let mut s = Stream::default();
-        s.start(JobId(1));
+        s.start();
         assert!(s.is_running());
         s.apply(StreamEvent::Delta("par\x1b[2Jt\r\n".into()));
         assert_eq!(s.shown(), "par␛[2Jt\n");
