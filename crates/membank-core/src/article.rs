@@ -123,10 +123,11 @@ impl Article {
     pub fn parse(rel_path: String, folder: Folder, decoded: text::Decoded) -> Article {
         let file_name = rel_path.rsplit('/').next().unwrap_or(&rel_path).to_owned();
         let stem = file_name[..file_name.len().saturating_sub(3)].to_owned();
-        let located = frontmatter::locate(&decoded.text);
+        let (had_bom, crlf) = (decoded.had_bom, decoded.crlf);
+        let located = frontmatter::locate_owned(decoded.text);
         let encoding = Encoding {
-            had_bom: decoded.had_bom,
-            crlf: decoded.crlf,
+            had_bom,
+            crlf,
             fenced: located.fenced,
             fence_unclosed: located.fence_unclosed,
             line_shift: located.line_shift,
@@ -164,6 +165,13 @@ impl Article {
             .map(|t| t.trim().to_owned())
             .filter(|t| !t.is_empty())
             .unwrap_or_else(|| stem.clone());
+        // Articles live as long as the bank; on a large bank the spare
+        // capacity of these small lists adds up to tens of megabytes.
+        let mut meta = meta;
+        meta.clients.shrink_to_fit();
+        meta.domains.shrink_to_fit();
+        meta.languages.shrink_to_fit();
+        links.shrink_to_fit();
         let in_archive = folder == Folder::Inbox
             && rel_path
                 .split('/')

@@ -84,7 +84,6 @@ impl Resolution {
 
 #[derive(Debug, Default)]
 struct Index {
-    by_path: HashMap<String, ArticleId>,
     /// Folded stem → content articles with that name, in (folder, path) order.
     by_name: HashMap<String, Vec<ArticleId>>,
     /// Folded `folder/sub/stem` → content article, for path-style links.
@@ -128,11 +127,12 @@ pub fn is_bank(root: &Path) -> bool {
 }
 
 fn rel_string(root: &Path, path: &Path) -> String {
-    let rel = path.strip_prefix(root).unwrap_or(path);
-    rel.components()
-        .map(|c| c.as_os_str().to_string_lossy())
-        .collect::<Vec<_>>()
-        .join("/")
+    let rel = path.strip_prefix(root).unwrap_or(path).to_string_lossy();
+    if std::path::MAIN_SEPARATOR == '/' {
+        rel.into_owned()
+    } else {
+        rel.replace(std::path::MAIN_SEPARATOR, "/")
+    }
 }
 
 fn is_hidden(name: &str) -> bool {
@@ -181,29 +181,42 @@ impl Bank {
             unknown_folders,
             index: Index::default(),
         };
-        let mut to_read = Vec::new();
-        for f in found {
+        // Deciding what each file is and reading it both happen on all
+        // cores; the walk itself only lists paths.
+        let root = bank.root.clone();
+        let loaded: Vec<Result<Article, Found>> = found
+            .into_par_iter()
+            .filter_map(|w| {
+                let f = match w {
+                    Walked::File(path) => classify_file(&root, &path)?,
+                    Walked::Problem(p) => Found::Problem(p),
+                };
+                Some(match f {
+                    Found::Article(rel, folder) => {
+                        read_article(&root, rel, folder).map_err(Found::Problem)
+                    }
+                    other => Err(other),
+                })
+            })
+            .collect();
+        // Collected in place, reusing the buffer of `loaded`: on a large bank
+        // a second array of articles would add tens of megabytes at the peak.
+        let mut others = Vec::new();
+        bank.articles = loaded
+            .into_iter()
+            .filter_map(|r| r.map_err(|f| others.push(f)).ok())
+            .collect();
+        for f in others {
             match f {
-                Found::Article(rel, folder) => to_read.push((rel, folder)),
+                Found::Article(..) => {}
                 Found::Skipped(s) => bank.skipped.push(s),
                 Found::Template(t) => bank.templates.push(t),
                 Found::Other(o) => bank.other_files.push(o),
                 Found::Problem(p) => bank.problems.push(p),
             }
         }
-        let root = bank.root.clone();
-        let loaded: Vec<Result<Article, LoadProblem>> = to_read
-            .into_par_iter()
-            .map(|(rel, folder)| read_article(&root, rel, folder))
-            .collect();
-        for r in loaded {
-            match r {
-                Ok(a) => bank.articles.push(a),
-                Err(p) => bank.problems.push(p),
-            }
-        }
         bank.articles
-            .sort_by(|a, b| (a.folder, &a.rel_path).cmp(&(b.folder, &b.rel_path)));
+            .par_sort_by(|a, b| (a.folder, &a.rel_path).cmp(&(b.folder, &b.rel_path)));
         bank.skipped.sort_by(|a, b| a.path.cmp(&b.path));
         bank.problems.sort_by(|a, b| a.path.cmp(&b.path));
         bank.templates.sort();
@@ -225,7 +238,11 @@ impl Bank {
     }
 
     pub fn find(&self, rel_path: &str) -> Option<ArticleId> {
-        self.index.by_path.get(rel_path).copied()
+        // Articles are sorted by (folder, path), so no map is needed.
+        let folder = rel_path.split('/').next().and_then(Folder::from_dir_name)?;
+        self.articles
+            .binary_search_by(|a| (a.folder, a.rel_path.as_str()).cmp(&(folder, rel_path)))
+            .ok()
     }
 
     /// Articles of 01–04, the ones scored and put in a context.
@@ -298,9 +315,7 @@ impl Bank {
             if !path.is_file() {
                 continue;
             }
-            let mut found = Vec::new();
-            classify_file(&self.root, &path, &mut found);
-            for f in found {
+            if let Some(f) = classify_file(&self.root, &path) {
                 match f {
                     Found::Article(rel, folder) => match read_article(&self.root, rel, folder) {
                         Ok(a) => {
@@ -326,16 +341,36 @@ impl Bank {
     }
 
     fn rebuild_index(&mut self) {
-        let mut index = Index::default();
-        for (id, a) in self.articles.iter().enumerate() {
-            index.by_path.insert(a.rel_path.clone(), id);
-            if a.folder.is_content() {
-                index.by_name.entry(fold(&a.stem)).or_default().push(id);
-                let rel_stem = &a.rel_path[..a.rel_path.len() - 3];
-                index.by_rel_stem.insert(fold(rel_stem), id);
-            }
-        }
-        self.index = index;
+        let articles = &self.articles;
+        let content = || {
+            articles
+                .iter()
+                .enumerate()
+                .filter(|(_, a)| a.folder.is_content())
+        };
+        // The two maps are independent; build them side by side.
+        let (by_name, by_rel_stem) = rayon::join(
+            || {
+                let mut m: HashMap<String, Vec<ArticleId>> = HashMap::with_capacity(articles.len());
+                for (id, a) in content() {
+                    m.entry(fold(&a.stem)).or_default().push(id);
+                }
+                m
+            },
+            || {
+                let mut m = HashMap::with_capacity(articles.len());
+                for (id, a) in content() {
+                    let rel_stem = &a.rel_path[..a.rel_path.len() - 3];
+                    m.insert(fold(rel_stem), id);
+                }
+                m
+            },
+        );
+        self.index = Index {
+            by_name,
+            by_rel_stem,
+            ..Index::default()
+        };
         let resolved: Vec<Vec<Resolution>> = self
             .articles
             .par_iter()
@@ -354,13 +389,36 @@ impl Bank {
         }
         self.index.resolved = resolved;
         self.index.backlinks = backlinks;
-        let mut order: Vec<ArticleId> = self.content_ids().collect();
-        order.sort_by(|&a, &b| crate::scoring::tie_break(&self.articles[a], &self.articles[b]));
-        self.index.content_order = order;
+        // The §7 tie-break as a sort key (scoring::tie_break, field by
+        // field), so sorting compares compact keys instead of fetching two
+        // articles per comparison. Paths are unique, so the order is total.
+        let mut keys: Vec<_> = self
+            .content_ids()
+            .map(|id| {
+                let a = &self.articles[id];
+                let date = a.meta.last_updated_date;
+                let newest_first = (date.is_none(), std::cmp::Reverse(date));
+                (
+                    a.folder,
+                    newest_first,
+                    a.file_name.as_str(),
+                    a.rel_path.as_str(),
+                    id,
+                )
+            })
+            .collect();
+        keys.par_sort_unstable();
+        self.index.content_order = keys.into_iter().map(|k| k.4).collect();
     }
 }
 
-fn walk_folder(root: &Path, dir: &Path, found: &mut Vec<Found>) {
+/// A walked file still to be classified, or a problem met while walking.
+enum Walked {
+    File(PathBuf),
+    Problem(LoadProblem),
+}
+
+fn walk_folder(root: &Path, dir: &Path, found: &mut Vec<Walked>) {
     let walker = walkdir::WalkDir::new(dir)
         .follow_links(false)
         .sort_by_file_name()
@@ -371,7 +429,7 @@ fn walk_folder(root: &Path, dir: &Path, found: &mut Vec<Found>) {
             Ok(e) => e,
             Err(e) => {
                 let path = e.path().map(|p| rel_string(root, p)).unwrap_or_default();
-                found.push(Found::Problem(LoadProblem {
+                found.push(Walked::Problem(LoadProblem {
                     path,
                     line: None,
                     message: format!("could not be read: {e}"),
@@ -386,7 +444,7 @@ fn walk_folder(root: &Path, dir: &Path, found: &mut Vec<Found>) {
         let ft = entry.file_type();
         if ft.is_symlink() {
             if entry.path().is_dir() {
-                found.push(Found::Problem(LoadProblem {
+                found.push(Walked::Problem(LoadProblem {
                     path: rel_string(root, entry.path()),
                     line: None,
                     message: "is a symbolic link to a folder; membank does not follow it".into(),
@@ -397,44 +455,73 @@ fn walk_folder(root: &Path, dir: &Path, found: &mut Vec<Found>) {
         } else if ft.is_dir() {
             continue;
         }
-        classify_file(root, entry.path(), found);
+        found.push(Walked::File(entry.into_path()));
     }
 }
 
-/// Decide what a file inside a bank folder is.
-fn classify_file(root: &Path, path: &Path, found: &mut Vec<Found>) {
+/// Decide what a file inside a bank folder is; `None` for files membank
+/// does not look at (hidden, or outside the numbered folders).
+fn classify_file(root: &Path, path: &Path) -> Option<Found> {
     let rel = rel_string(root, path);
-    let mut segments = rel.split('/');
-    let Some(folder) = segments.next().and_then(Folder::from_dir_name) else {
-        return;
-    };
+    let folder = rel.split('/').next().and_then(Folder::from_dir_name)?;
     if rel.split('/').any(is_hidden) {
-        return;
+        return None;
     }
     let name = rel.rsplit('/').next().unwrap_or("");
-    if !layout::is_markdown(name) {
-        found.push(Found::Other(rel));
-        return;
+    Some(if !layout::is_markdown(name) {
+        Found::Other(rel)
+    } else if folder == Folder::Templates {
+        Found::Template(rel)
+    } else if let Some(reason) = layout::skip_reason(name) {
+        Found::Skipped(SkippedFile { path: rel, reason })
+    } else {
+        Found::Article(rel, folder)
+    })
+}
+
+thread_local! {
+    /// One read buffer per loading thread, reused for every file.
+    static READ_BUFFER: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Read a whole file into `buf`. Unlike `fs::read` this asks for no file
+/// size first, which saves a system call per file on large banks.
+fn read_into(path: &Path, buf: &mut Vec<u8>) -> std::io::Result<usize> {
+    use std::io::Read;
+    let mut file = std::fs::File::open(path)?;
+    let mut filled = 0;
+    loop {
+        if filled == buf.len() {
+            buf.resize((buf.len() * 2).max(64 * 1024), 0);
+        }
+        match file.read(&mut buf[filled..]) {
+            Ok(0) => return Ok(filled),
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
     }
-    if folder == Folder::Templates {
-        found.push(Found::Template(rel));
-        return;
-    }
-    if let Some(reason) = layout::skip_reason(name) {
-        found.push(Found::Skipped(SkippedFile { path: rel, reason }));
-        return;
-    }
-    found.push(Found::Article(rel, folder));
 }
 
 fn read_article(root: &Path, rel: String, folder: Folder) -> Result<Article, LoadProblem> {
-    let bytes = std::fs::read(root.join(&rel)).map_err(|e| LoadProblem {
-        path: rel.clone(),
-        line: None,
-        message: format!("could not be read: {e}"),
-        kind: ProblemKind::Io,
-    })?;
-    match text::decode(&bytes) {
+    READ_BUFFER.with_borrow_mut(|buf| {
+        let len = read_into(&root.join(&rel), buf).map_err(|e| LoadProblem {
+            path: rel.clone(),
+            line: None,
+            message: format!("could not be read: {e}"),
+            kind: ProblemKind::Io,
+        })?;
+        let article = decode_article(rel, folder, &buf[..len]);
+        // Do not keep a huge buffer alive after one unusually large file.
+        if buf.len() > 1 << 20 {
+            *buf = Vec::new();
+        }
+        article
+    })
+}
+
+fn decode_article(rel: String, folder: Folder, bytes: &[u8]) -> Result<Article, LoadProblem> {
+    match text::decode(bytes) {
         Ok(decoded) => Ok(Article::parse(rel, folder, decoded)),
         Err(e) => Err(LoadProblem {
             path: rel,

@@ -1,6 +1,7 @@
 //! The assembled context for a query: ranking, budget, and the reason for
 //! every decision, in one report the CLI, the TUI and the agents share.
 
+use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::bank::{ArticleId, Bank};
@@ -51,33 +52,39 @@ pub fn build_with(
     opts: BudgetOptions,
     counter: &dyn TokenCounter,
 ) -> ContextReport {
-    let ranked = scoring::rank(bank, query);
+    let ranked = scoring::rank_sparse(bank, query);
     let candidates: Vec<Candidate> = ranked
-        .iter()
-        .map(|r| {
-            let a = bank.article(r.id);
+        .par_iter()
+        .map(|(id, score)| {
+            let a = bank.article(*id);
             Candidate {
                 folder: a.folder,
-                score: r.score.total(),
+                score: score.as_ref().map_or(0, |s| s.total()),
                 tokens: counter.count(a),
             }
         })
         .collect();
     let trim = budget::trim(&candidates, opts);
+    // One entry per content article: built in parallel, as on a large bank
+    // this is most of the work of a query.
     let articles = ranked
-        .into_iter()
-        .zip(candidates.iter().zip(trim.decisions))
+        .into_par_iter()
+        .zip(candidates.par_iter().zip(trim.decisions))
         .enumerate()
-        .map(|(i, (r, (c, decision)))| {
-            let a = bank.article(r.id);
+        .map(|(i, ((id, score), (c, decision)))| {
+            let a = bank.article(id);
+            let (signals, matched) = match score {
+                Some(s) => (s.signals, s.matched),
+                None => Default::default(),
+            };
             ContextEntry {
-                id: r.id,
+                id,
                 rank: i + 1,
                 path: a.rel_path.clone(),
                 folder: a.folder.dir_name(),
                 score: c.score,
-                signals: r.score.signals,
-                matched: r.score.matched,
+                signals,
+                matched,
                 last_updated: a.meta.last_updated.clone(),
                 tokens: c.tokens,
                 included: decision.is_none(),

@@ -50,7 +50,16 @@ fn fence_of(line: &str) -> Option<(char, usize, &str)> {
 /// Split `text` (already BOM-stripped and LF-only) into frontmatter and body,
 /// tolerating a wrapping code fence as §4.3 requires.
 pub fn locate(text: &str) -> Located {
-    let (text, fenced, fence_unclosed, line_shift) = strip_outer_fence(text);
+    locate_owned(text.to_owned())
+}
+
+/// [`locate`] for text the caller gives up, so an unfenced article (nearly
+/// all of them) is not copied.
+pub fn locate_owned(text: String) -> Located {
+    let (text, fenced, fence_unclosed, line_shift) = match strip_outer_fence(&text) {
+        Some((inner, unclosed, shift)) => (inner, true, unclosed, shift),
+        None => (text, false, false, 0),
+    };
     let (block, body_start) = find_block(&text);
     Located {
         text,
@@ -62,7 +71,9 @@ pub fn locate(text: &str) -> Located {
     }
 }
 
-fn strip_outer_fence(text: &str) -> (String, bool, bool, usize) {
+/// The text inside a wrapping fence, whether the fence was left open, and
+/// the lines removed before the text; `None` when there is no fence.
+fn strip_outer_fence(text: &str) -> Option<(String, bool, usize)> {
     let mut offset = 0;
     let mut lines_before = 0;
     for line in text.split_inclusive('\n') {
@@ -74,9 +85,7 @@ fn strip_outer_fence(text: &str) -> (String, bool, bool, usize) {
     }
     let rest = &text[offset..];
     let first = rest.split_inclusive('\n').next().unwrap_or("");
-    let Some((ch, len, _info)) = fence_of(first.trim_end_matches('\n')) else {
-        return (text.to_owned(), false, false, 0);
-    };
+    let (ch, len, _info) = fence_of(first.trim_end_matches('\n'))?;
     let inner = &rest[first.len()..];
     // Walk the inner lines pairing nested fences, so a code block inside the
     // wrapped article does not end the wrapper early.
@@ -106,7 +115,7 @@ fn strip_outer_fence(text: &str) -> (String, bool, bool, usize) {
         }
         None => out.push_str(inner),
     }
-    (out, true, close.is_none(), lines_before + 1)
+    Some((out, close.is_none(), lines_before + 1))
 }
 
 fn is_delimiter(line: &str) -> bool {
@@ -145,6 +154,9 @@ pub fn parse_yaml(yaml: &str, first_line: usize) -> Result<Mapping, YamlError> {
     if yaml.trim().is_empty() {
         return Ok(Mapping::new());
     }
+    if let Some(m) = parse_simple(yaml) {
+        return Ok(m);
+    }
     match yaml_serde::from_str::<Value>(yaml) {
         Ok(Value::Mapping(m)) => Ok(m),
         Ok(Value::Null) => Ok(Mapping::new()),
@@ -165,6 +177,106 @@ pub fn parse_yaml(yaml: &str, first_line: usize) -> Result<Mapping, YamlError> {
             Err(YamlError { message, line })
         }
     }
+}
+
+/// The common shape of frontmatter, read without the full YAML machinery:
+/// one `key: value` per line, where each value is a plain word-like scalar,
+/// a quoted string without escapes, or a one-line `[...]` list of those.
+///
+/// Returns `None` for anything else (nested blocks, comments, numbers,
+/// escapes, anchors, duplicate keys...), and the caller then uses the YAML
+/// parser. Whatever this accepts, the YAML parser reads to the same mapping;
+/// the tests check that. Loading a large bank is dominated by YAML parsing
+/// otherwise.
+pub(crate) fn parse_simple(yaml: &str) -> Option<Mapping> {
+    let mut map = Mapping::new();
+    for line in yaml.split('\n') {
+        if line.is_empty() {
+            continue;
+        }
+        let (key, rest) = line.split_once(':')?;
+        if !is_simple_key(key) {
+            return None;
+        }
+        let value = rest.strip_prefix(' ')?.trim_start_matches(' ');
+        let value = if let Some(list) = value.strip_prefix('[') {
+            let inner = list.trim_end_matches(' ').strip_suffix(']')?;
+            let mut items = Vec::new();
+            if !inner.trim_matches(' ').is_empty() {
+                for item in inner.split(',') {
+                    items.push(simple_scalar(item.trim_matches(' '), true)?);
+                }
+            }
+            Value::Sequence(items)
+        } else {
+            simple_scalar(value.trim_end_matches(' '), false)?
+        };
+        if map.insert(Value::String(key.to_owned()), value).is_some() {
+            return None;
+        }
+    }
+    Some(map)
+}
+
+fn is_simple_key(key: &str) -> bool {
+    let mut bytes = key.bytes();
+    bytes.next().is_some_and(|b| b.is_ascii_alphabetic())
+        && bytes.all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+        && resolves_to_string(key)
+}
+
+/// A plain scalar starting with a letter is a string unless it is one of
+/// the YAML null or boolean words.
+fn resolves_to_string(plain: &str) -> bool {
+    !matches!(
+        plain,
+        "null" | "Null" | "NULL" | "true" | "True" | "TRUE" | "false" | "False" | "FALSE"
+    )
+}
+
+/// Characters YAML prints as themselves inside quotes.
+fn quotable(c: char) -> bool {
+    !c.is_control() && !matches!(c, '\u{feff}' | '\u{fffe}' | '\u{ffff}')
+}
+
+fn simple_scalar(s: &str, in_list: bool) -> Option<Value> {
+    if let Some(inner) = s.strip_prefix('"') {
+        let inner = inner.strip_suffix('"')?;
+        let ok = inner.chars().all(|c| quotable(c) && c != '"' && c != '\\');
+        return ok.then(|| Value::String(inner.to_owned()));
+    }
+    if let Some(inner) = s.strip_prefix('\'') {
+        let inner = inner.strip_suffix('\'')?;
+        let ok = inner.chars().all(|c| quotable(c) && c != '\'');
+        return ok.then(|| Value::String(inner.to_owned()));
+    }
+    match s {
+        "true" | "True" | "TRUE" => return Some(Value::Bool(true)),
+        "false" | "False" | "FALSE" => return Some(Value::Bool(false)),
+        _ => {}
+    }
+    let plain_char = |c: char| {
+        c.is_alphanumeric() || matches!(c, ' ' | '-' | '_' | '.' | '/' | '(' | ')' | '→' | '>')
+    };
+    let is_date = parse_iso_date_shape(s);
+    let starts_with_letter = s.chars().next().is_some_and(char::is_alphabetic);
+    let ok = (is_date || (starts_with_letter && resolves_to_string(s)))
+        && s.chars().all(plain_char)
+        && !(in_list && s.is_empty());
+    ok.then(|| Value::String(s.to_owned()))
+}
+
+/// `NNNN-NN-NN`: never a number in YAML, so it stays a string.
+fn parse_iso_date_shape(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.len() == 10
+        && b.iter().enumerate().all(|(i, c)| {
+            if i == 4 || i == 7 {
+                *c == b'-'
+            } else {
+                c.is_ascii_digit()
+            }
+        })
 }
 
 fn kind_name(v: &Value) -> &'static str {
@@ -238,6 +350,7 @@ pub fn parse_iso_date(s: &str) -> Option<jiff::civil::Date> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
 
     fn yaml_of(l: &Located) -> &str {
         match &l.block {
@@ -314,6 +427,84 @@ mod tests {
         assert!(e.line.unwrap() >= 3, "{e:?}");
         let e = parse_yaml("- just\n- a list\n", 2).unwrap_err();
         assert!(e.message.contains("list"));
+    }
+
+    fn full_parse(yaml: &str) -> Option<Mapping> {
+        match yaml_serde::from_str::<Value>(yaml) {
+            Ok(Value::Mapping(m)) => Some(m),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn common_frontmatter_takes_the_quick_path_with_the_same_result() {
+        for yaml in [
+            "client: \"Acme Corporation\"\nlanguages: [\"en-US → nl-BE\", \"en-US → fr-FR\"]\ndomains: [\"[[Legal]]\", \"[[Marketing]]\"]\nlast_updated: 2026-04-04\ncompiled_from: \"00_INBOX/acme.md\"\n",
+            "term_source: \"compliance\"\nterm_target: naleving\nsource_lang: en-US\ntarget_lang: no\ndomain: \"[[Legal]]\"\nclients: ['[[Acme|A]]', Beta NV]\nstatus: approved\nlast_updated: 2026-13-45\n",
+            "scope: general\nlanguages: [en-US -> nl-BE]\nrelated_domains: []\ncompiled: true\n\nx: False\n",
+        ] {
+            let quick = parse_simple(yaml).unwrap_or_else(|| panic!("not quick: {yaml}"));
+            assert_eq!(Some(quick), full_parse(yaml), "{yaml}");
+        }
+    }
+
+    #[test]
+    fn anything_unusual_goes_to_the_yaml_parser() {
+        for yaml in [
+            "clients:\n  - Acme\n",
+            "a: 1\n",
+            "a: 2026-04-04T10:00\n",
+            "a: b # comment\n",
+            "a: \"tab\\there\"\n",
+            "a: x\na: y\n",
+            "null: x\n",
+            "a: null\n",
+            "a: ~\n",
+            "a: &anchor x\n",
+            "a: [\"x, y\"]\n",
+            "a: [x, ]\n",
+            "a: 'it''s'\n",
+            "  a: x\n",
+            "a: x: y\n",
+            "a:\n",
+            "\"a\": x\n",
+        ] {
+            assert_eq!(parse_simple(yaml), None, "{yaml}");
+        }
+    }
+
+    fn yamlish_value() -> impl Strategy<Value = String> {
+        let scalar = prop_oneof![
+            "[a-zA-Z0-9 →>#:,._/()'\\[\\]\\-]{0,10}",
+            "\"[a-zA-Z0-9 →#:,'\\[\\]|\\\\\\-]{0,10}\"",
+            "'[a-zA-Z0-9 →#:,\"\\[\\]|\\-]{0,10}'",
+            Just("2026-04-04".to_owned()),
+            Just("true".to_owned()),
+            Just("no".to_owned()),
+            Just("nan".to_owned()),
+            any::<char>().prop_map(|c| c.to_string()),
+        ];
+        prop_oneof![
+            scalar.clone(),
+            prop::collection::vec(scalar, 0..4).prop_map(|v| format!("[{}]", v.join(", "))),
+        ]
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig { cases: 2000, ..Default::default() })]
+
+        #[test]
+        fn the_quick_path_agrees_with_the_yaml_parser(
+            lines in prop::collection::vec(
+                ("[a-zA-Z_][a-zA-Z0-9_-]{0,5}|true|null|inf", ":[ ]{0,2}", yamlish_value()),
+                1..6,
+            )
+        ) {
+            let yaml: String = lines.iter().map(|(k, sep, v)| format!("{k}{sep}{v}\n")).collect();
+            if let Some(quick) = parse_simple(&yaml) {
+                prop_assert_eq!(Some(quick), full_parse(&yaml), "{}", yaml);
+            }
+        }
     }
 
     #[test]

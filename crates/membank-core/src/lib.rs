@@ -19,6 +19,7 @@ pub mod pathsafe;
 pub mod scoring;
 pub mod snapshot;
 pub mod stamp;
+pub mod synth;
 pub mod templates;
 pub mod text;
 pub mod vocabulary;

@@ -2,6 +2,7 @@
 
 use std::cmp::Ordering;
 
+use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::article::{Article, KeyedValue};
@@ -120,9 +121,11 @@ pub fn languages_match(a: &str, b: &str) -> bool {
     if a.eq_ignore_ascii_case(b) {
         return true;
     }
-    let primary = |s: &str| s.split('-').next().unwrap_or(s).to_owned();
-    (!a.contains('-') && a.eq_ignore_ascii_case(&primary(b)))
-        || (!b.contains('-') && b.eq_ignore_ascii_case(&primary(a)))
+    fn primary(s: &str) -> &str {
+        s.split('-').next().unwrap_or(s)
+    }
+    (!a.contains('-') && a.eq_ignore_ascii_case(primary(b)))
+        || (!b.contains('-') && b.eq_ignore_ascii_case(primary(a)))
 }
 
 fn first_match(values: &[KeyedValue], wanted: &Option<String>) -> Option<SignalMatch> {
@@ -198,18 +201,37 @@ pub struct Ranked {
 
 /// Every content article, best first.
 pub fn rank(bank: &Bank, query: &Query) -> Vec<Ranked> {
+    rank_sparse(bank, query)
+        .into_iter()
+        .map(|(id, score)| Ranked {
+            id,
+            score: score.map(|s| *s).unwrap_or_default(),
+        })
+        .collect()
+}
+
+/// [`rank`] with `None` for every article that scored nothing, which is
+/// most of a large bank: the full `Score` of those is all zeros and need not
+/// be built and moved around.
+pub(crate) fn rank_sparse(bank: &Bank, query: &Query) -> Vec<(ArticleId, Option<Box<Score>>)> {
+    const MOST: usize = (CLIENT_POINTS + DOMAIN_POINTS + LANGUAGE_POINTS) as usize;
     let q = query.prepare();
     let order = bank.content_order();
-    let mut scored: Vec<Ranked> = order
-        .iter()
-        .map(|&id| Ranked {
-            id,
-            score: score_prepared(bank.article(id), &q),
+    let scores: Vec<Option<Box<Score>>> = order
+        .par_iter()
+        .map(|&id| {
+            let s = score_prepared(bank.article(id), &q);
+            (s.total() > 0).then(|| Box::new(s))
         })
         .collect();
-    // Stable: equal scores keep the precomputed tie-break order.
-    scored.sort_by_key(|r| std::cmp::Reverse(r.score.total()));
-    scored
+    // A stable counting sort on the total: equal scores keep the
+    // precomputed tie-break order.
+    let mut by_total: [Vec<(ArticleId, Option<Box<Score>>)>; MOST + 1] = Default::default();
+    for (&id, s) in order.iter().zip(scores) {
+        let total = s.as_ref().map_or(0, |s| s.total() as usize);
+        by_total[total].push((id, s));
+    }
+    by_total.into_iter().rev().flatten().collect()
 }
 
 #[cfg(test)]
@@ -294,6 +316,64 @@ mod tests {
             "languages: [\"en-US → nl-BE\", \"en->nl\"]\nlanguage_pair: en-US -> nl-BE",
         );
         assert_eq!(score(&a, &q("", "", "en-US", "nl-BE")).total(), 1);
+    }
+
+    #[test]
+    fn ranking_equals_scoring_each_article_and_sorting_stably() {
+        let d = tempfile::tempdir().unwrap();
+        let files = [
+            (
+                "01_CLIENTS/Ácme.md",
+                "client: \"ÁCME\"\nlanguages: [\"EN → nl-be\"]",
+            ),
+            (
+                "02_TERMINOLOGY/a.md",
+                "clients: [\"[[Ácme|x]]\"]\nsource_lang: en-US\ntarget_lang: NL",
+            ),
+            (
+                "02_TERMINOLOGY/b.md",
+                "client: acme\ndomain: \"[[Legal#Scope]]\"\nlanguages: [\" de-DE -> en \"]",
+            ),
+            (
+                "02_TERMINOLOGY/c.md",
+                "domains: [legal, Tax]\nlanguage_pair: fr-BE→nl-NL",
+            ),
+            (
+                "03_DOMAINS/Legal.md",
+                "domain: Legal\nlanguages: [en-GB-oxendict → nl]",
+            ),
+            ("04_STYLE/s.md", "scope: general\nlanguages: [\"\"]"),
+        ];
+        for (rel, fm) in files {
+            let p = d.path().join(rel);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, format!("---\n{fm}\n---\nbody\n")).unwrap();
+        }
+        let bank = Bank::load(d.path()).unwrap();
+        for client in ["", "ácme", "ACME", "[[acme]]", "nobody"] {
+            for domain in ["", "legal", "[[TAX|t]]", "none"] {
+                for (src, tgt) in [
+                    ("", ""),
+                    ("en", "nl"),
+                    ("EN-us", "nl-BE"),
+                    ("en-gb", "de"),
+                    ("fr", "xx-YY"),
+                    ("EN-GB-OXENDICT", ""),
+                ] {
+                    let query = q(client, domain, src, tgt);
+                    let mut naive: Vec<Ranked> = bank
+                        .content_order()
+                        .iter()
+                        .map(|&id| Ranked {
+                            id,
+                            score: score(bank.article(id), &query),
+                        })
+                        .collect();
+                    naive.sort_by_key(|r| std::cmp::Reverse(r.score.total()));
+                    assert_eq!(rank(&bank, &query), naive, "{query:?}");
+                }
+            }
+        }
     }
 
     #[test]

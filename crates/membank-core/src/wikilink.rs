@@ -64,8 +64,20 @@ pub fn extract_markdown(body: &str) -> Vec<WikiLink> {
     if links.is_empty() {
         return links;
     }
-    // Only pay for a Markdown parse when code could hide a link.
-    if body.contains('`') || body.contains("~~~") || body.contains("    ") || body.contains('\t') {
+    // Only pay for a Markdown parse when code could hide a link. Code starts
+    // at its opening backticks, fence or indentation, so if the first such
+    // marker comes after the last link, no link can be inside code.
+    let last_link = links.last().map_or(0, |l| l.span.start);
+    let first_marker = [
+        body.find('`'),
+        body.find("~~~"),
+        body.find("    "),
+        body.find('\t'),
+    ]
+    .into_iter()
+    .flatten()
+    .min();
+    if first_marker.is_some_and(|m| m < last_link) {
         let code = code_ranges(body);
         if !code.is_empty() {
             links.retain(|l| {
@@ -118,6 +130,52 @@ mod tests {
         let body =
             "See [[A]] and `[[B]]`.\n\n```\n[[C]]\n```\n\n    [[D]]\n\nand [[E|alias]] [[F#H]]\n";
         assert_eq!(targets(extract_markdown(body)), vec!["A", "E", "F"]);
+    }
+
+    #[test]
+    fn code_after_the_last_link_hides_nothing_but_code_before_it_does() {
+        assert_eq!(targets(extract_markdown("[[A]] then `x`\n")), vec!["A"]);
+        assert_eq!(targets(extract_markdown("`[[A]]` [[B]]\n")), vec!["B"]);
+        assert_eq!(
+            targets(extract_markdown("[[A]]\n\n    [[B]]\n\n[[C]]\n")),
+            vec!["A", "C"]
+        );
+        assert_eq!(
+            targets(extract_markdown("[[A]]\n\n> ```\n> [[B]]\n> ```\n")),
+            vec!["A"]
+        );
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig { cases: 2000, ..Default::default() })]
+
+        /// Skipping the Markdown parse never changes which links are found.
+        #[test]
+        fn skipping_the_parse_finds_the_same_links(
+            parts in proptest::collection::vec(
+                proptest::prop_oneof![
+                    proptest::strategy::Just("[[A]]"),
+                    proptest::strategy::Just("[[B|b]]"),
+                    proptest::strategy::Just("`"),
+                    proptest::strategy::Just("```\n"),
+                    proptest::strategy::Just("~~~\n"),
+                    proptest::strategy::Just("    "),
+                    proptest::strategy::Just("\t"),
+                    proptest::strategy::Just("> "),
+                    proptest::strategy::Just("- "),
+                    proptest::strategy::Just("\n"),
+                    proptest::strategy::Just("\n\n"),
+                    proptest::strategy::Just("text "),
+                ],
+                0..30,
+            )
+        ) {
+            let body = parts.concat();
+            let code = code_ranges(&body);
+            let mut expected = extract_plain(&body);
+            expected.retain(|l| !code.iter().any(|r| r.start <= l.span.start && l.span.start < r.end));
+            proptest::prop_assert_eq!(extract_markdown(&body), expected, "{:?}", body);
+        }
     }
 
     #[test]
