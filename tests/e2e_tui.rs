@@ -8,6 +8,8 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use membank_llm::Provider;
+use membank_llm::testing::{FakeReply, FakeServer};
 use portable_pty::{Child, CommandBuilder, PtySize, native_pty_system};
 
 const ROWS: u16 = 30;
@@ -25,7 +27,7 @@ struct Session {
 
 impl Session {
     fn start(bank: &Path, home: &Path, editor: &Path) -> Session {
-        Session::start_with(bank, home, editor, &[], None)
+        Session::start_with(bank, home, editor, &[], None, &[])
     }
 
     fn start_with(
@@ -34,6 +36,7 @@ impl Session {
         editor: &Path,
         args: &[&str],
         no_color: Option<&str>,
+        env: &[(&str, String)],
     ) -> Session {
         let pair = native_pty_system()
             .openpty(PtySize {
@@ -55,6 +58,20 @@ impl Session {
             None => cmd.env_remove("NO_COLOR"),
         }
         cmd.env("VISUAL", editor);
+        // No model settings of the user's reach the test.
+        for var in [
+            "MEMBANK_PROVIDER",
+            "MEMBANK_MODEL",
+            "MEMBANK_BASE_URL",
+            "OPENAI_API_KEY",
+            "ANTHROPIC_API_KEY",
+        ] {
+            cmd.env_remove(var);
+        }
+        cmd.env("MEMBANK_CONFIG", home.join("no-config.toml"));
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
         let child = pair.slave.spawn_command(cmd).expect("spawn membank");
         let mut reader = pair.master.try_clone_reader().expect("pty reader");
         let input = pair.master.take_writer().expect("pty writer");
@@ -302,7 +319,14 @@ fn has_colour(raw: &str) -> bool {
 fn first_screen(args: &[&str], no_color: Option<&str>) -> String {
     let home = tempfile::tempdir().unwrap();
     let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/bank");
-    let mut s = Session::start_with(&fixture, home.path(), Path::new("true"), args, no_color);
+    let mut s = Session::start_with(
+        &fixture,
+        home.path(),
+        Path::new("true"),
+        args,
+        no_color,
+        &[],
+    );
     s.wait_text("01_CLIENTS");
     s.send("q");
     let start = Instant::now();
@@ -319,4 +343,86 @@ fn no_color_and_the_color_flag_decide_colours() {
     assert!(!has_colour(&first_screen(&[], Some("1"))));
     assert!(!has_colour(&first_screen(&["--color", "never"], None)));
     assert!(has_colour(&first_screen(&["--color", "always"], Some("1"))));
+}
+
+#[test]
+fn a_chat_turn_streams_from_the_model_in_a_real_terminal() {
+    let home = tempfile::tempdir().unwrap();
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/bank");
+    let server = FakeServer::start([FakeReply::openai_stream(&[
+        "Acme says ",
+        "naleving, see [[compliance → naleving]].",
+    ])
+    .split_pieces()]);
+    let env = server.env_for(Provider::OpenAi);
+    let mut s = Session::start_with(&fixture, home.path(), Path::new("true"), &[], None, &env);
+    s.wait_text("01_CLIENTS");
+    s.send("a1i");
+    s.wait_text("Enter sends");
+    s.send("Which term for compliance?\r");
+    s.wait_text("Acme says naleving");
+    let screen = s.wait_text("reply complete");
+    assert!(
+        screen.contains("You: Which term for compliance?"),
+        "{screen}"
+    );
+    // The tree still answers after the turn.
+    s.send("\t");
+    s.send("q");
+    let start = Instant::now();
+    while s.child.try_wait().unwrap().is_none() {
+        assert!(start.elapsed() < PATIENCE, "membank did not quit");
+        thread::sleep(Duration::from_millis(20));
+    }
+    assert_eq!(server.requests().len(), 1);
+}
+
+#[test]
+fn without_a_usable_model_the_agents_say_what_to_set() {
+    let home = tempfile::tempdir().unwrap();
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/bank");
+    let config = home.path().join("bad.toml");
+    std::fs::write(&config, "[llm]\nprovider = \"nobody\"\n").unwrap();
+    let env = [("MEMBANK_CONFIG", config.display().to_string())];
+    let mut s = Session::start_with(&fixture, home.path(), Path::new("true"), &[], None, &env);
+    s.wait_text("01_CLIENTS");
+    // Opening the pane is enough to learn that no model can be used.
+    s.send("a");
+    let screen = s.wait_text("No model can be used");
+    assert!(screen.contains("docs/llm.md"), "{screen}");
+    s.send("1i");
+    s.wait_text("Enter sends");
+    s.send("Anything?\r");
+    let screen = s.wait_text("INCOMPLETE: No model can be used");
+    assert!(screen.contains("docs/llm.md"), "{screen}");
+    // Everything else keeps working.
+    s.send("\t/");
+    s.wait_text("Find article");
+}
+
+#[test]
+fn process_inbox_writes_only_after_review_in_a_real_terminal() {
+    let home = tempfile::tempdir().unwrap();
+    let bank = tempfile::tempdir().unwrap();
+    copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/bank"),
+        bank.path(),
+    );
+    let reply = "### FILE: 02_TERMINOLOGY/audit → audit.md\n---\nterm_source: audit\n---\n# audit → audit\n### FILE: ../escape.md\nno\n";
+    let server = FakeServer::start([FakeReply::openai_stream(&[reply])]);
+    let env = server.env_for(Provider::OpenAi);
+    let mut s = Session::start_with(bank.path(), home.path(), Path::new("true"), &[], None, &env);
+    s.wait_text("01_CLIENTS");
+    s.send("a2");
+    s.wait_text("call notes.md");
+    s.send("r");
+    let screen = s.wait_text("2 proposed, 1 accepted");
+    assert!(screen.contains("rejected  ../escape.md"), "{screen}");
+    let written = bank.path().join("02_TERMINOLOGY/audit → audit.md");
+    assert!(!written.exists(), "nothing is written before Enter");
+    s.send("\r");
+    s.wait_text("archived  00_INBOX/call notes.md");
+    assert!(written.exists());
+    assert!(!bank.path().join("00_INBOX/call notes.md").exists());
+    assert!(!bank.path().parent().unwrap().join("escape.md").exists());
 }

@@ -11,6 +11,7 @@ use ratatui::crossterm::event::{
 };
 use ratatui::layout::{Constraint, Layout, Rect};
 
+use super::agents::{AgentCtx, AgentEffect, AgentsPane};
 use super::keys::{Action, Context, Key, KeyMap};
 use super::panes::health::HealthPane;
 use super::panes::inspector::{self, InspectorPane, Outcome};
@@ -27,10 +28,17 @@ pub enum Pane {
     Preview,
     Inspector,
     Health,
+    Agents,
 }
 
 impl Pane {
-    pub const ORDER: [Pane; 4] = [Pane::Tree, Pane::Preview, Pane::Inspector, Pane::Health];
+    pub const ORDER: [Pane; 5] = [
+        Pane::Tree,
+        Pane::Preview,
+        Pane::Inspector,
+        Pane::Health,
+        Pane::Agents,
+    ];
 
     pub fn title(self) -> &'static str {
         match self {
@@ -38,6 +46,7 @@ impl Pane {
             Pane::Preview => "Article",
             Pane::Inspector => "Context",
             Pane::Health => "Health",
+            Pane::Agents => "Agents",
         }
     }
 
@@ -47,6 +56,7 @@ impl Pane {
             Pane::Preview => Context::Preview,
             Pane::Inspector => Context::Inspector,
             Pane::Health => Context::Health,
+            Pane::Agents => Context::Agents,
         }
     }
 }
@@ -61,6 +71,8 @@ pub enum Msg {
     FilesChanged(Vec<PathBuf>),
     /// The external editor closed; re-read this file.
     Edited(String),
+    /// A message from the model worker.
+    Llm(super::agents::link::LinkEvent),
     Error(String),
 }
 
@@ -185,10 +197,11 @@ pub struct App {
     pub preview: PreviewPane,
     pub inspector: InspectorPane,
     pub health: HealthPane,
+    pub agents: AgentsPane,
     pub popup: Option<Popup>,
     pub status: Status,
     /// One-line key hints per pane, shown in its bottom border.
-    pub hints: [String; 4],
+    pub hints: [String; 5],
     flagged: HashSet<String>,
     /// Something visible changed since the last draw.
     pub dirty: bool,
@@ -209,6 +222,11 @@ fn hint_line(keymap: &KeyMap, pane: Pane) -> String {
         ],
         Pane::Inspector => &[(Action::Open, "edit/open"), (Action::Down, "move")],
         Pane::Health => &[(Action::Open, "jump"), (Action::Rerun, "re-run")],
+        Pane::Agents => &[
+            (Action::Type, "type"),
+            (Action::RunAgent, "run"),
+            (Action::CancelReply, "stop"),
+        ],
     };
     let mut parts: Vec<String> = pick
         .iter()
@@ -246,6 +264,7 @@ impl App {
             preview: PreviewPane::default(),
             inspector,
             health: HealthPane::default(),
+            agents: AgentsPane::default(),
             popup: None,
             status: Status::default(),
             hints,
@@ -301,6 +320,7 @@ impl App {
         self.tree
             .rebuild(&self.bank, &self.flagged, self.height_of(Pane::Tree));
         self.inspector.reload(&self.bank, &self.theme);
+        self.agents.refresh(&self.bank);
         if self.preview.rel.is_some() {
             self.preview
                 .render(&self.bank, &self.theme, self.preview_width());
@@ -313,10 +333,13 @@ impl App {
 
     fn focus_pane(&mut self, pane: Pane) {
         self.focus = pane;
+        if pane == Pane::Agents {
+            self.agents.llm.prepare();
+        }
         match pane {
             Pane::Tree => {}
             Pane::Preview => self.main = Pane::Preview,
-            Pane::Inspector | Pane::Health => {
+            Pane::Inspector | Pane::Health | Pane::Agents => {
                 self.main = pane;
                 self.side = pane;
             }
@@ -385,6 +408,51 @@ impl App {
         }
     }
 
+    /// What the agents take from the rest of the app: the bank and the
+    /// Context pane's settings.
+    fn with_agents<R>(&mut self, f: impl FnOnce(&mut AgentsPane, &AgentCtx) -> R) -> R {
+        let ctx = AgentCtx {
+            bank: &self.bank,
+            query: self.inspector.query(),
+            budget: self.inspector.budget_options(),
+            height: self.height_of(Pane::Agents),
+        };
+        let r = f(&mut self.agents, &ctx);
+        self.take_agent_effects();
+        r
+    }
+
+    /// Carry out what the agents asked for.
+    fn take_agent_effects(&mut self) {
+        for effect in std::mem::take(&mut self.agents.effects) {
+            self.dirty = true;
+            match effect {
+                AgentEffect::OpenArticle(rel) => {
+                    if self.bank.find(&rel).is_some() {
+                        self.open_article(&rel);
+                    } else {
+                        self.status.warn(format!(
+                            "{} is no longer in the bank",
+                            sanitize_for_terminal(&rel, false)
+                        ));
+                    }
+                }
+                AgentEffect::Copy(text) => self.effects.push(Effect::Copy(text)),
+                AgentEffect::ReloadBank => match Bank::load(self.bank.root()) {
+                    Ok(bank) => {
+                        self.bank = bank;
+                        self.refresh_all();
+                    }
+                    Err(e) => self
+                        .status
+                        .error(sanitize_for_terminal(&e.to_string(), false)),
+                },
+                AgentEffect::Info(m) => self.status.info(m),
+                AgentEffect::Warn(m) => self.status.warn(m),
+            }
+        }
+    }
+
     fn open_finder(&mut self) {
         let items = self
             .bank
@@ -431,6 +499,9 @@ pub fn update(app: &mut App, msg: Msg) {
             {
                 app.status.query = app.inspector.query_text.clone();
                 app.dirty = true;
+            } else if app.focus == Pane::Agents && app.agents.paste(&text) {
+                app.agents.editing = true;
+                app.dirty = true;
             }
         }
         Msg::FilesChanged(paths) => {
@@ -440,6 +511,13 @@ pub fn update(app: &mut App, msg: Msg) {
             app.reload_paths(rels);
         }
         Msg::Edited(rel) => app.reload_paths(vec![rel]),
+        Msg::Llm(message) => {
+            let root = app.bank.root().to_path_buf();
+            if app.agents.on_link(message, &root) && app.areas.visible(Pane::Agents) {
+                app.dirty = true;
+            }
+            app.take_agent_effects();
+        }
         Msg::Error(e) => {
             app.status.error(sanitize_for_terminal(&e, false));
             app.dirty = true;
@@ -463,6 +541,11 @@ fn on_key(app: &mut App, key: KeyEvent) {
         app.inspector.edit_key(key, &app.bank, &app.theme, h);
         app.status.query = app.inspector.query_text.clone();
         app.dirty = true;
+        return;
+    }
+    if app.focus == Pane::Agents && app.agents.editing {
+        let changed = app.with_agents(|agents, ctx| agents.edit_key(key, ctx));
+        app.dirty |= changed;
         return;
     }
     let Some(k) = Key::from_event(&key) else {
@@ -556,11 +639,16 @@ fn perform(app: &mut App, action: Action) -> bool {
             app.open_finder();
             true
         }
+        Action::Agents => {
+            app.focus_pane(Pane::Agents);
+            true
+        }
         _ => match app.focus {
             Pane::Tree => tree_action(app, action),
             Pane::Preview => preview_action(app, action),
             Pane::Inspector => inspector_action(app, action),
             Pane::Health => health_action(app, action),
+            Pane::Agents => app.with_agents(|agents, ctx| agents.action(action, ctx)),
         },
     }
 }

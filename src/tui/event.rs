@@ -18,6 +18,8 @@ pub enum Input {
     Terminal(TermEvent),
     /// Files under the bank changed (created, modified, removed, renamed).
     FilesChanged(Vec<PathBuf>),
+    /// The model worker has messages waiting.
+    LlmReady,
     /// The watcher or the reader failed; shown in the status bar.
     Error(String),
 }

@@ -249,6 +249,21 @@ actions! {
     CopyPath => "copy_path", "copy the path (OSC 52)", [Key::ch('y')];
     Rerun => "rerun", "re-run the health checks", [Key::ch('r')];
     EditField => "edit_field", "edit the field", [Key::ch('i')];
+    Agents => "agents", "open the agents", [Key::ch('a')];
+    ChatAgent => "chat_agent", "Query: chat with the bank", [Key::ch('1')];
+    InboxAgent => "inbox_agent", "Process Inbox", [Key::ch('2')];
+    LintAgent => "lint_agent", "Health Check with the model", [Key::ch('3')];
+    TranslateAgent => "translate_agent", "Translate with the bank", [Key::ch('4')];
+    DistillAgent => "distill_agent", "Distill a document into an inbox note", [Key::ch('5')];
+    Type => "type", "type in the input (Esc leaves it)", [Key::ch('i')];
+    RunAgent => "run_agent", "run the agent", [Key::ch('r')];
+    CancelReply => "cancel_reply", "stop the reply (what arrived is kept)", [Key::plain(K::Esc)];
+    ToggleBlock => "toggle_block", "accept / decline the proposed file", [Key::ch(' ')];
+    AcceptAll => "accept_all", "accept every valid proposed file", [Key::ch('A')];
+    DeclineAll => "decline_all", "decline every proposed file", [Key::ch('D')];
+    Apply => "apply", "open the article / write the accepted files", [Key::plain(K::Enter)];
+    CopyReply => "copy_reply", "copy the reply (OSC 52)", [Key::ch('y')];
+    ClearChat => "clear_chat", "start a new conversation", [Key::ch('x')];
 }
 
 /// Which part of the screen a key press is meant for.
@@ -259,6 +274,7 @@ pub enum Context {
     Preview,
     Inspector,
     Health,
+    Agents,
 }
 
 impl Context {
@@ -267,7 +283,7 @@ impl Context {
     pub fn actions(self) -> &'static [Action] {
         use Action::*;
         match self {
-            Context::Global => &[Quit, Help, NextPane, PrevPane, Find, Suspend],
+            Context::Global => &[Quit, Help, NextPane, PrevPane, Find, Agents, Suspend],
             Context::Tree => &[
                 Up, Down, PageUp, PageDown, Top, Bottom, Collapse, Expand, Open, Edit, CopyPath,
             ],
@@ -280,6 +296,28 @@ impl Context {
             ],
             Context::Health => &[
                 Up, Down, PageUp, PageDown, Top, Bottom, Open, Edit, Rerun, CopyPath,
+            ],
+            Context::Agents => &[
+                ChatAgent,
+                InboxAgent,
+                LintAgent,
+                TranslateAgent,
+                DistillAgent,
+                Type,
+                RunAgent,
+                CancelReply,
+                Up,
+                Down,
+                PageUp,
+                PageDown,
+                Top,
+                Bottom,
+                ToggleBlock,
+                AcceptAll,
+                DeclineAll,
+                Apply,
+                CopyReply,
+                ClearChat,
             ],
         }
     }
@@ -359,6 +397,7 @@ pub fn markdown_table(keymap: &KeyMap) -> String {
         (Context::Preview, "Article"),
         (Context::Inspector, "Context inspector"),
         (Context::Health, "Health"),
+        (Context::Agents, "Agents"),
     ] {
         out.push_str(&format!(
             "\n### {title}\n\n| Keys | Action | Config name |\n|---|---|---|\n"

@@ -5,6 +5,7 @@
 //! terminal; `ui::draw` renders the state. The screen is redrawn only after
 //! a message changed something.
 
+pub mod agents;
 pub mod app;
 pub mod config;
 pub mod event;
@@ -18,10 +19,12 @@ pub mod widgets;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_agents;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::mpsc;
+use std::sync::{Arc, mpsc};
 
 use anyhow::Context as _;
 use membank_core::bank::{self, Bank};
@@ -94,6 +97,12 @@ pub fn run_tui(bank_root: &Path, options: TuiOptions) -> anyhow::Result<ExitCode
 fn event_loop(term: &mut terminal::Term, app: &mut App, root: &Path) -> anyhow::Result<()> {
     let (tx, rx) = mpsc::channel();
     let reader = InputReader::spawn(tx.clone());
+    // Worker messages wake this loop through the same channel as keys, so
+    // a streaming reply is drawn as it arrives and never delays a key.
+    let llm_tx = tx.clone();
+    app.agents.llm.set_waker(Arc::new(move || {
+        let _ = llm_tx.send(Input::LlmReady);
+    }));
     let _watcher = match BankWatcher::spawn(root, tx) {
         Ok(w) => Some(w),
         Err(e) => {
@@ -117,12 +126,13 @@ fn event_loop(term: &mut terminal::Term, app: &mut App, root: &Path) -> anyhow::
         let mut inputs = vec![first];
         inputs.extend(rx.try_iter());
         for input in inputs {
-            let msg = match input {
-                Input::Terminal(ev) => Msg::from_terminal(ev),
-                Input::FilesChanged(paths) => Some(Msg::FilesChanged(paths)),
-                Input::Error(e) => Some(Msg::Error(e)),
+            let msgs = match input {
+                Input::Terminal(ev) => Msg::from_terminal(ev).into_iter().collect(),
+                Input::FilesChanged(paths) => vec![Msg::FilesChanged(paths)],
+                Input::LlmReady => app.agents.llm.poll().into_iter().map(Msg::Llm).collect(),
+                Input::Error(e) => vec![Msg::Error(e)],
             };
-            if let Some(msg) = msg {
+            for msg in msgs {
                 update(app, msg);
             }
             for effect in std::mem::take(&mut app.effects) {

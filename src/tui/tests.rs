@@ -16,11 +16,11 @@ use super::theme::Theme;
 use super::ui;
 use membank_core::bank::Bank;
 
-fn fixture() -> PathBuf {
+pub(super) fn fixture() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/bank")
 }
 
-fn app_at(root: &Path, w: u16, h: u16) -> App {
+pub(super) fn app_at(root: &Path, w: u16, h: u16) -> App {
     let bank = Bank::load(root).unwrap();
     let mut app = App::new(
         bank,
@@ -34,17 +34,17 @@ fn app_at(root: &Path, w: u16, h: u16) -> App {
     app
 }
 
-fn key(app: &mut App, code: KeyCode) {
+pub(super) fn key(app: &mut App, code: KeyCode) {
     update(app, Msg::Key(KeyEvent::new(code, KeyModifiers::NONE)));
 }
 
-fn keys(app: &mut App, s: &str) {
+pub(super) fn keys(app: &mut App, s: &str) {
     for c in s.chars() {
         key(app, KeyCode::Char(c));
     }
 }
 
-fn screen(app: &App) -> String {
+pub(super) fn screen(app: &App) -> String {
     let mut term = Terminal::new(TestBackend::new(app.size.width, app.size.height)).unwrap();
     term.draw(|f| ui::draw(f, app)).unwrap();
     term.backend().to_string()
@@ -203,6 +203,8 @@ fn inspector_scrolls_to_the_last_candidate() {
 #[test]
 fn health_pane_groups_findings_and_jumps() {
     let mut app = app_at(&fixture(), 80, 24);
+    // Shift-Tab from the tree: Agents, then Health.
+    key(&mut app, KeyCode::BackTab);
     key(&mut app, KeyCode::BackTab);
     assert_eq!(app.focus, Pane::Health);
     assert_snapshot!(screen(&app));
@@ -373,7 +375,7 @@ fn escape_sequences_in_files_never_reach_the_terminal() {
     assert!(bytes.contains("␛[2J"), "the escape is shown visibly");
 }
 
-fn copy_dir(from: &Path, to: &Path) {
+pub(super) fn copy_dir(from: &Path, to: &Path) {
     for entry in std::fs::read_dir(from).unwrap() {
         let entry = entry.unwrap();
         let target = to.join(entry.file_name());

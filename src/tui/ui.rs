@@ -6,6 +6,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 
+use super::agents;
 use super::app::{App, Pane, Popup, inner};
 use super::panes::{health, inspector, preview, tree};
 use super::widgets::{fuzzy, help, status};
@@ -21,7 +22,11 @@ fn pane_block<'a>(app: &'a App, pane: Pane, title: String) -> Block<'a> {
         })
         .title(Span::styled(format!(" {title} "), app.theme.title));
     if focused {
-        let hint = &app.hints[Pane::ORDER.iter().position(|p| *p == pane).unwrap_or(0)];
+        let hint = if pane == Pane::Agents {
+            agents::hint_line(&app.keymap, &app.agents)
+        } else {
+            app.hints[Pane::ORDER.iter().position(|p| *p == pane).unwrap_or(0)].clone()
+        };
         block = block.title_bottom(Span::styled(format!(" {hint} "), app.theme.muted));
     }
     block
@@ -59,6 +64,7 @@ fn draw_pane(frame: &mut Frame, app: &App, pane: Pane, area: Rect) {
         Pane::Preview => preview::draw(frame, body, &app.preview, &app.theme),
         Pane::Inspector => inspector::draw(frame, body, &app.inspector, focused, &app.theme),
         Pane::Health => health::draw(frame, body, &app.health, focused, &app.theme),
+        Pane::Agents => agents::draw(frame, body, &app.agents, focused, &app.theme),
     }
 }
 

@@ -4,7 +4,7 @@
 //! state; nothing mutable is shared between the UI and the tasks.
 
 use std::collections::HashMap;
-use std::sync::mpsc;
+use std::sync::{Arc, mpsc};
 use std::time::Duration;
 
 use crate::client::{CancelHandle, LlmClient, StreamEvent};
@@ -28,7 +28,12 @@ pub struct WorkerMessage {
     pub event: StreamEvent,
 }
 
+/// Called after every message is queued, from the worker's thread, so a
+/// loop that sleeps on its own channel can wake and call `try_recv`.
+pub type Waker = Arc<dyn Fn() + Send + Sync>;
+
 pub struct LlmWorker {
+    waker: Option<Waker>,
     runtime: Option<tokio::runtime::Runtime>,
     sender: mpsc::Sender<WorkerMessage>,
     receiver: mpsc::Receiver<WorkerMessage>,
@@ -47,12 +52,20 @@ impl LlmWorker {
             .map_err(|e| LlmError::Config(format!("could not start the network runtime: {e}")))?;
         let (sender, receiver) = mpsc::channel();
         Ok(LlmWorker {
+            waker: None,
             runtime: Some(runtime),
             sender,
             receiver,
             next_id: 1,
             running: HashMap::new(),
         })
+    }
+
+    /// Like [`LlmWorker::new`], calling `waker` after each message is queued.
+    pub fn with_waker(waker: Waker) -> Result<LlmWorker, LlmError> {
+        let mut worker = LlmWorker::new()?;
+        worker.waker = Some(waker);
+        Ok(worker)
     }
 
     /// Starts a streamed chat call and returns its id at once.
@@ -63,12 +76,16 @@ impl LlmWorker {
         self.running.insert(job, cancel.clone());
         let client = client.clone();
         let sender = self.sender.clone();
+        let waker = self.waker.clone();
         if let Some(runtime) = &self.runtime {
             runtime.spawn(async move {
                 client
                     .chat(&request, &cancel, &mut |event| {
                         // The UI may have gone away; nothing left to tell then.
                         let _ = sender.send(WorkerMessage { job, event });
+                        if let Some(wake) = &waker {
+                            wake();
+                        }
                     })
                     .await;
             });

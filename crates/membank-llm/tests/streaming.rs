@@ -466,6 +466,32 @@ fn worker_tags_messages_with_job_ids_and_can_cancel() {
 }
 
 #[test]
+fn the_waker_rings_once_per_queued_message() {
+    let server = FakeServer::start([FakeReply::openai_stream(&["a", "b"])]);
+    let client = client(config(Provider::OpenAi, &server));
+    // The waker sends on a channel, as a UI loop's input channel would.
+    let (tx, rx) = std::sync::mpsc::channel();
+    let mut worker = LlmWorker::with_waker(std::sync::Arc::new(move || {
+        let _ = tx.send(());
+    }))
+    .unwrap();
+    worker.submit(&client, ChatRequest::new("", "q"));
+    let mut seen = 0;
+    loop {
+        // Wait on the waker only, then take what is queued.
+        rx.recv_timeout(Duration::from_secs(10)).expect("a wake-up");
+        let msg = worker
+            .try_recv()
+            .expect("a message is queued before the wake-up");
+        seen += 1;
+        if matches!(msg.event, StreamEvent::Done { .. }) {
+            break;
+        }
+    }
+    assert_eq!(seen, 3, "two pieces and Done");
+}
+
+#[test]
 fn debug_output_of_a_client_never_shows_the_key() {
     let c = LlmClient::with_key(
         LlmConfig::for_provider(Provider::OpenAi),

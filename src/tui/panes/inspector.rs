@@ -171,7 +171,8 @@ impl InspectorPane {
             .map(|e| e.path(bank))
     }
 
-    fn query(&self) -> Query {
+    /// The settings as the agents use them.
+    pub fn query(&self) -> Query {
         let opt = |f: Field| {
             let t = self.field_text(f).trim();
             (!t.is_empty()).then(|| t.to_owned())
@@ -181,6 +182,14 @@ impl InspectorPane {
             domain: opt(Field::Domain),
             source_lang: opt(Field::SourceLang),
             target_lang: opt(Field::TargetLang),
+        }
+    }
+
+    /// The budget as the agents use it.
+    pub fn budget_options(&self) -> BudgetOptions {
+        BudgetOptions {
+            budget: self.budget,
+            include_unscored: self.include_unscored,
         }
     }
 

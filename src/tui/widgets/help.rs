@@ -41,6 +41,11 @@ const PAIRS: &[(Action, Action, &str)] = &[
     ),
     (Action::Back, Action::Forward, "back / forward in history"),
     (Action::NextPane, Action::PrevPane, "next / previous pane"),
+    (
+        Action::AcceptAll,
+        Action::DeclineAll,
+        "accept all valid / decline all proposed files",
+    ),
 ];
 
 fn rows(context: Context, keymap: &KeyMap) -> Vec<(String, String)> {

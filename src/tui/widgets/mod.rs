@@ -4,3 +4,4 @@ pub mod fuzzy;
 pub mod help;
 pub mod markdown;
 pub mod status;
+pub mod wrap;

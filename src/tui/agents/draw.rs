@@ -1,0 +1,66 @@
+//! Drawing the Agents pane: the agent tabs, the notice when no model can
+//! be used, and the agent on screen.
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+
+use super::{AgentKind, AgentsPane, chat, distill, inbox, link, lint, translate};
+use crate::tui::theme::Theme;
+use crate::tui::widgets::wrap::wrap;
+
+fn draw_tabs(frame: &mut Frame, area: Rect, pane: &AgentsPane, theme: &Theme) {
+    let mut spans = Vec::new();
+    for (i, kind) in AgentKind::ALL.iter().enumerate() {
+        let style = if *kind == pane.kind {
+            theme.selection
+        } else {
+            theme.muted
+        };
+        spans.push(Span::styled(format!("{} {} ", i + 1, kind.title()), style));
+    }
+    frame.render_widget(Paragraph::new(Line::from(spans)), area);
+}
+
+pub fn draw(frame: &mut Frame, area: Rect, pane: &AgentsPane, focused: bool, theme: &Theme) {
+    let notice = pane
+        .problem
+        .clone()
+        .or_else(|| pane.llm.describe().and_then(Result::err));
+    let width = usize::from(area.width);
+    let mut notice_lines: Vec<Line> = Vec::new();
+    if let Some(text) = notice {
+        let unavailable = pane.llm.describe().is_some_and(|d| d.is_err());
+        notice_lines.extend(
+            wrap(&text, width)
+                .into_iter()
+                .map(|r| Line::styled(r, theme.error)),
+        );
+        if unavailable {
+            notice_lines.extend(
+                wrap(link::SETUP_HINT, width)
+                    .into_iter()
+                    .map(|r| Line::styled(r, theme.muted)),
+            );
+        }
+    }
+    // The notice never takes more than half the pane.
+    notice_lines.truncate(usize::from(area.height / 2));
+    let [tabs, note, body] = Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Length(notice_lines.len() as u16),
+        Constraint::Fill(1),
+    ])
+    .areas(area);
+    draw_tabs(frame, tabs, pane, theme);
+    frame.render_widget(Paragraph::new(notice_lines), note);
+    let editing = pane.editing && focused;
+    match pane.kind {
+        AgentKind::Chat => chat::draw(frame, body, &pane.chat, editing, focused, theme),
+        AgentKind::Inbox => inbox::draw(frame, body, &pane.inbox, focused, theme),
+        AgentKind::Lint => lint::draw(frame, body, &pane.lint, focused, theme),
+        AgentKind::Translate => translate::draw(frame, body, &pane.translate, editing, theme),
+        AgentKind::Distill => distill::draw(frame, body, &pane.distill, editing, focused, theme),
+    }
+}

@@ -1,0 +1,348 @@
+//! Reviewing the files a reply proposes (`### FILE:` blocks, spec §9–§11):
+//! each block is shown as new, changed (with a diff against the disk),
+//! unchanged or rejected with the reason; the user accepts or declines each
+//! one, and nothing is written before Enter.
+
+use std::path::Path;
+
+use membank_core::compile::{self, BlockStatus, Mode, SourceStatus};
+use membank_core::text::sanitize_for_terminal;
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+
+use crate::tui::panes::cursor::Cursor;
+use crate::tui::panes::highlight_row;
+use crate::tui::theme::Theme;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Proposal {
+    New,
+    Changed,
+    Unchanged,
+    /// The checks refused it; never written.
+    Rejected(String),
+}
+
+impl Proposal {
+    fn label(&self) -> &'static str {
+        match self {
+            Proposal::New => "new",
+            Proposal::Changed => "changed",
+            Proposal::Unchanged => "unchanged",
+            Proposal::Rejected(_) => "rejected",
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct ReviewBlock {
+    /// Sanitised for display.
+    pub path: String,
+    pub proposal: Proposal,
+    pub accepted: bool,
+    /// The diff (changed), the content (new) or the reason (rejected),
+    /// sanitised.
+    pub detail: Vec<String>,
+}
+
+/// What applying does besides writing the files.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Purpose {
+    /// Process Inbox: stamp and archive these inbox sources afterwards.
+    Compile { sources: Vec<String> },
+    /// Only write the accepted files.
+    Write,
+}
+
+#[derive(Debug)]
+pub struct Review {
+    reply: String,
+    pub purpose: Purpose,
+    pub blocks: Vec<ReviewBlock>,
+    pub warnings: Vec<String>,
+    pub cursor: Cursor,
+    /// Scroll of the selected block's detail.
+    pub detail_scroll: usize,
+    /// What applying did, once it has run.
+    pub result: Option<Vec<String>>,
+}
+
+fn unified_diff(path: &str, old: &str, new: &str) -> String {
+    similar::TextDiff::from_lines(old, new)
+        .unified_diff()
+        .context_radius(3)
+        .header(&format!("a/{path}"), &format!("b/{path}"))
+        .to_string()
+}
+
+fn shown_lines(text: &str) -> Vec<String> {
+    sanitize_for_terminal(text, true)
+        .lines()
+        .map(str::to_owned)
+        .collect()
+}
+
+impl Review {
+    /// Check the reply's blocks against the bank without writing anything.
+    /// Valid blocks start accepted; rejected ones cannot be accepted.
+    pub fn new(root: &Path, reply: &str, purpose: Purpose) -> Review {
+        let (previews, warnings) = compile::preview_reply(root, reply);
+        let blocks = previews
+            .iter()
+            .map(|p| {
+                let path = sanitize_for_terminal(&p.result.path, false);
+                let (proposal, detail) = if p.result.status == BlockStatus::Rejected {
+                    let reason = p.result.reason.clone().unwrap_or_default();
+                    let shown = sanitize_for_terminal(&reason, false);
+                    (Proposal::Rejected(shown.clone()), vec![shown])
+                } else {
+                    match &p.existing {
+                        None => (Proposal::New, shown_lines(&p.content)),
+                        Some(old) if *old == p.content => {
+                            (Proposal::Unchanged, vec!["(same as on disk)".into()])
+                        }
+                        Some(old) => (
+                            Proposal::Changed,
+                            shown_lines(&unified_diff(&p.result.path, old, &p.content)),
+                        ),
+                    }
+                };
+                let accepted = !matches!(proposal, Proposal::Rejected(_));
+                ReviewBlock {
+                    path,
+                    proposal,
+                    accepted,
+                    detail,
+                }
+            })
+            .collect();
+        Review {
+            reply: reply.to_owned(),
+            purpose,
+            blocks,
+            warnings: warnings
+                .iter()
+                .map(|w| sanitize_for_terminal(w, false))
+                .collect(),
+            cursor: Cursor::default(),
+            detail_scroll: 0,
+            result: None,
+        }
+    }
+
+    pub fn is_applied(&self) -> bool {
+        self.result.is_some()
+    }
+
+    pub fn toggle(&mut self) -> bool {
+        match self.blocks.get_mut(self.cursor.selected) {
+            Some(b) if !matches!(b.proposal, Proposal::Rejected(_)) && self.result.is_none() => {
+                b.accepted = !b.accepted;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    pub fn set_all(&mut self, accepted: bool) -> bool {
+        if self.result.is_some() {
+            return false;
+        }
+        for b in &mut self.blocks {
+            b.accepted = accepted && !matches!(b.proposal, Proposal::Rejected(_));
+        }
+        true
+    }
+
+    pub fn move_by(&mut self, delta: isize, list_height: usize) {
+        self.cursor.move_by(delta, self.blocks.len(), list_height);
+        self.detail_scroll = 0;
+    }
+
+    pub fn scroll_detail(&mut self, delta: isize) {
+        let len = self
+            .blocks
+            .get(self.cursor.selected)
+            .map_or(0, |b| b.detail.len());
+        self.detail_scroll = self
+            .detail_scroll
+            .saturating_add_signed(delta)
+            .min(len.saturating_sub(1));
+    }
+
+    /// Write the accepted blocks atomically (and, for Process Inbox, stamp
+    /// and archive the sources). Returns what happened, line by line.
+    pub fn apply(&mut self, root: &Path) -> Vec<String> {
+        let declined: Vec<usize> = self
+            .blocks
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| !b.accepted)
+            .map(|(i, _)| i)
+            .collect();
+        let mut lines = Vec::new();
+        let s = |t: &str| sanitize_for_terminal(t, false);
+        let blocks = match &self.purpose {
+            Purpose::Compile { sources } => {
+                let report = compile::compile_reply_declining(
+                    root,
+                    sources,
+                    &self.reply,
+                    Mode::Apply,
+                    compile::local_now(),
+                    &declined,
+                );
+                for src in &report.sources {
+                    lines.push(match src.status {
+                        SourceStatus::Archived => format!(
+                            "archived  {} -> {}",
+                            s(&src.source),
+                            s(src.archived_to.as_deref().unwrap_or(""))
+                        ),
+                        SourceStatus::WouldArchive => format!("would archive  {}", s(&src.source)),
+                        SourceStatus::Kept | SourceStatus::Failed => format!(
+                            "kept in inbox  {}: {}",
+                            s(&src.source),
+                            s(src.reason.as_deref().unwrap_or(""))
+                        ),
+                    });
+                }
+                report.blocks
+            }
+            Purpose::Write => {
+                compile::apply_reply_declining(root, &self.reply, Mode::Apply, &declined).blocks
+            }
+        };
+        let mut block_lines: Vec<String> = blocks
+            .iter()
+            .map(|b| match (&b.status, &b.reason) {
+                (BlockStatus::Rejected, Some(r)) => {
+                    format!("not written  {}: {}", s(&b.path), s(r))
+                }
+                (status, _) => format!("{:<9}  {}", status.as_str(), s(&b.path)),
+            })
+            .collect();
+        block_lines.append(&mut lines);
+        self.result = Some(block_lines.clone());
+        block_lines
+    }
+}
+
+/// Rows for the block list.
+pub fn list_height(review: &Review, area_height: u16) -> usize {
+    let max = usize::from(area_height / 3).max(3);
+    review.blocks.len().clamp(1, max)
+}
+
+pub fn draw(frame: &mut Frame, area: Rect, review: &Review, focused: bool, theme: &Theme) {
+    if let Some(result) = &review.result {
+        let mut lines = vec![Line::styled("Applied:", theme.title)];
+        lines.extend(result.iter().map(|l| Line::raw(format!("  {l}"))));
+        lines.push(Line::styled("Enter closes this result.", theme.muted));
+        frame.render_widget(Paragraph::new(lines), area);
+        return;
+    }
+    let list_h = list_height(review, area.height);
+    let [head, list, detail] = Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Length(list_h as u16),
+        Constraint::Fill(1),
+    ])
+    .areas(area);
+    let accepted = review.blocks.iter().filter(|b| b.accepted).count();
+    frame.render_widget(
+        Paragraph::new(Line::styled(
+            format!(
+                "{} proposed, {accepted} accepted · Enter writes them",
+                review.blocks.len()
+            ),
+            theme.muted,
+        )),
+        head,
+    );
+    if review.blocks.is_empty() {
+        frame.render_widget(
+            Paragraph::new(Line::styled(
+                "The reply proposes no files (no ### FILE: blocks).",
+                theme.muted,
+            )),
+            list,
+        );
+        return;
+    }
+    let selection = if focused {
+        theme.selection
+    } else {
+        theme.selection_unfocused
+    };
+    // Keep the selected block in view whatever height the cursor assumed.
+    let selected = review.cursor.selected;
+    let offset = review
+        .cursor
+        .offset
+        .min(selected)
+        .max((selected + 1).saturating_sub(list_h));
+    let rows: Vec<Line> = review
+        .blocks
+        .iter()
+        .enumerate()
+        .skip(offset)
+        .take(list_h)
+        .map(|(i, b)| {
+            let mark = match (&b.proposal, b.accepted) {
+                (Proposal::Rejected(_), _) => "[-]",
+                (_, true) => "[x]",
+                (_, false) => "[ ]",
+            };
+            let style = match b.proposal {
+                Proposal::Rejected(_) => theme.error,
+                Proposal::New => theme.info,
+                Proposal::Changed => theme.warning,
+                Proposal::Unchanged => theme.muted,
+            };
+            let mut spans = vec![
+                Span::raw(format!("{mark} ")),
+                Span::styled(format!("{:<9} ", b.proposal.label()), style),
+                Span::styled(b.path.clone(), theme.text),
+            ];
+            if let Proposal::Rejected(reason) = &b.proposal {
+                spans.push(Span::styled(format!(" — {reason}"), theme.muted));
+            }
+            let line = Line::from(spans);
+            if i == review.cursor.selected {
+                highlight_row(line, list.width, selection)
+            } else {
+                line
+            }
+        })
+        .collect();
+    frame.render_widget(Paragraph::new(rows), list);
+    let Some(block) = review.blocks.get(review.cursor.selected) else {
+        return;
+    };
+    let mut lines: Vec<Line> = review
+        .warnings
+        .iter()
+        .map(|w| Line::styled(format!("warning: {w}"), theme.warning))
+        .collect();
+    lines.extend(
+        block
+            .detail
+            .iter()
+            .skip(review.detail_scroll)
+            .take(usize::from(detail.height))
+            .map(|l| {
+                let style = match &block.proposal {
+                    Proposal::Rejected(_) => theme.error,
+                    Proposal::Changed if l.starts_with('+') => theme.info,
+                    Proposal::Changed if l.starts_with('-') => theme.error,
+                    Proposal::Changed if l.starts_with("@@") => theme.muted,
+                    _ => theme.text,
+                };
+                Line::styled(l.clone(), style)
+            }),
+    );
+    frame.render_widget(Paragraph::new(lines), detail);
+}

@@ -1,0 +1,115 @@
+//! Translate with the bank: the source text (typed or pasted), translated
+//! with the context the inspector's settings assemble; the result can be
+//! copied out with OSC 52.
+
+use membank_core::bank::Bank;
+use membank_core::budget::BudgetOptions;
+use membank_core::scoring::Query;
+use membank_core::text::sanitize_for_terminal;
+use membank_llm::ChatRequest;
+use membank_llm::agents;
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph};
+use ratatui_textarea::TextArea;
+
+use super::stream::Stream;
+use crate::tui::theme::Theme;
+use crate::tui::widgets::wrap::wrap;
+
+pub struct TranslateAgent {
+    pub input: TextArea<'static>,
+    pub reply: Stream,
+    /// Articles in the context, sanitised.
+    pub used: Vec<String>,
+    pub dropped: usize,
+}
+
+impl Default for TranslateAgent {
+    fn default() -> Self {
+        let mut input = TextArea::default();
+        input.set_placeholder_text("Source text (i to type or paste)");
+        TranslateAgent {
+            input,
+            reply: Stream::default(),
+            used: Vec::new(),
+            dropped: 0,
+        }
+    }
+}
+
+impl TranslateAgent {
+    pub fn prepare(
+        &mut self,
+        bank: &Bank,
+        template: &str,
+        query: &Query,
+        budget: BudgetOptions,
+    ) -> Result<ChatRequest, String> {
+        let source = self.input.lines().join("\n");
+        if source.trim().is_empty() {
+            return Err("type or paste the text to translate first (i)".into());
+        }
+        let prepared = agents::prepare_translate(bank, template, query, budget, &source);
+        self.used = prepared
+            .used
+            .iter()
+            .map(|p| sanitize_for_terminal(p, false))
+            .collect();
+        self.dropped = prepared.dropped.len();
+        Ok(prepared.request)
+    }
+}
+
+pub fn draw(frame: &mut Frame, area: Rect, agent: &TranslateAgent, editing: bool, theme: &Theme) {
+    let [input, info, result] = Layout::vertical([
+        Constraint::Percentage(40),
+        Constraint::Length(2),
+        Constraint::Fill(1),
+    ])
+    .areas(area);
+    let mut text = agent.input.clone();
+    let title = if editing {
+        " source · Enter new line · Esc leaves "
+    } else {
+        " source · i type · r translate · y copy "
+    };
+    text.set_block(
+        Block::default()
+            .borders(Borders::BOTTOM)
+            .border_style(if editing {
+                theme.border_focused
+            } else {
+                theme.border
+            })
+            .title_bottom(Span::styled(title, theme.muted)),
+    );
+    text.set_cursor_line_style(ratatui::style::Style::default());
+    if !editing {
+        text.set_cursor_style(ratatui::style::Style::default());
+    }
+    frame.render_widget(&text, input);
+
+    let mut lines = Vec::new();
+    let status = agent.reply.status_line().unwrap_or_default();
+    lines.push(Line::styled(
+        format!(
+            "{} article(s) used, {} dropped {status}",
+            agent.used.len(),
+            agent.dropped
+        ),
+        theme.muted,
+    ));
+    lines.push(Line::styled(agent.used.join(", "), theme.link));
+    frame.render_widget(Paragraph::new(lines), info);
+
+    let rows = wrap(&agent.reply.shown(), usize::from(result.width));
+    let skip = rows.len().saturating_sub(usize::from(result.height));
+    let rows: Vec<Line> = rows
+        .into_iter()
+        .skip(skip)
+        .map(|r| Line::styled(r, theme.text))
+        .collect();
+    frame.render_widget(Paragraph::new(rows), result);
+}

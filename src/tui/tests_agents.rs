@@ -1,0 +1,399 @@
+//! The Agents pane driven through `update`, against a local fake provider:
+//! the chat, the UI staying usable while a reply streams, and the review
+//! of proposed files.
+
+use std::path::Path;
+use std::time::Duration;
+
+use insta::assert_snapshot;
+use membank_llm::testing::{FakeReply, FakeServer};
+use membank_llm::{ApiKey, LlmClient, LlmConfig, Provider, StreamEvent};
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+use super::agents::link::LinkEvent;
+use super::agents::stream::StreamState;
+use super::app::{App, Msg, Pane, update};
+use super::panes::inspector::Field;
+use super::tests::{app_at, copy_dir, fixture, key, keys, screen};
+
+fn client_for(server: &FakeServer) -> LlmClient {
+    let mut config = LlmConfig::for_provider(Provider::OpenAi);
+    config.base_url = server.openai_base_url();
+    config.model = "test-model".into();
+    config.timeout = Duration::from_secs(20);
+    LlmClient::with_key(config, Some(ApiKey::new("k"))).unwrap()
+}
+
+/// Feed worker messages to the app until one matches `stop`.
+fn pump_until(app: &mut App, mut stop: impl FnMut(&StreamEvent) -> bool) {
+    loop {
+        let event = app
+            .agents
+            .llm
+            .wait(Duration::from_secs(20))
+            .expect("the worker went quiet");
+        let LinkEvent::Worker(msg) = &event else {
+            panic!("only worker messages without config reading: {event:?}");
+        };
+        let done = stop(&msg.event);
+        update(app, Msg::Llm(event));
+        if done {
+            return;
+        }
+    }
+}
+
+fn is_done(e: &StreamEvent) -> bool {
+    matches!(e, StreamEvent::Done { .. })
+}
+
+fn ask(app: &mut App, question: &str) {
+    key(app, KeyCode::Char('a'));
+    key(app, KeyCode::Char('1'));
+    key(app, KeyCode::Char('i'));
+    keys(app, question);
+    key(app, KeyCode::Enter);
+}
+
+#[test]
+fn chat_turn_shows_the_answer_and_opens_a_cited_article() {
+    let server = FakeServer::start([FakeReply::openai_stream(&[
+        "Use \"naleving\" for compliance, ",
+        "as [[compliance → naleving]] says.\x1b[2J",
+    ])]);
+    let mut app = app_at(&fixture(), 80, 24);
+    app.agents.llm.use_client(client_for(&server));
+    let (bank, theme) = (&app.bank, &app.theme);
+    app.inspector
+        .set_field(Field::Client, "Acme Corporation", bank, theme);
+
+    ask(&mut app, "How do we translate compliance?");
+    assert!(!app.agents.editing, "sending leaves the input");
+    pump_until(&mut app, is_done);
+
+    let s = screen(&app);
+    assert_snapshot!(s);
+    assert!(
+        !s.contains('\x1b'),
+        "model text is sanitised before drawing"
+    );
+    let request = &server.requests()[0];
+    let system = request.json()["messages"][0]["content"].to_string();
+    assert!(
+        system.contains("Client: Acme Corporation"),
+        "the inspector's client went into the context"
+    );
+
+    // The turn's articles: Enter opens the selected one in the Article pane.
+    let articles: Vec<String> = app
+        .agents
+        .chat
+        .articles()
+        .iter()
+        .map(|a| a.path.clone())
+        .collect();
+    assert!(articles.contains(&"01_CLIENTS/Acme Corporation.md".to_owned()));
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(app.focus, Pane::Preview);
+    assert_eq!(app.preview.rel.as_deref(), Some(articles[0].as_str()));
+}
+
+#[test]
+fn keys_are_handled_while_a_reply_streams_and_esc_stops_it() {
+    // The role event, two pieces, then silence with the connection open.
+    let reply = FakeReply::openai_stream(&["First part, ", "second part, ", "never sent"])
+        .split_pieces()
+        .stall_after(6);
+    let server = FakeServer::start([reply]);
+    let mut app = app_at(&fixture(), 80, 24);
+    app.agents.llm.use_client(client_for(&server));
+    ask(&mut app, "Tell me about Acme");
+    let mut deltas = 0;
+    pump_until(&mut app, |e| {
+        if matches!(e, StreamEvent::Delta(_)) {
+            deltas += 1;
+        }
+        deltas == 1
+    });
+    assert!(app.agents.busy());
+    assert!(screen(&app).contains("First part,"));
+
+    // Between pieces the rest of the interface answers at once.
+    key(&mut app, KeyCode::Tab);
+    assert_eq!(app.focus, Pane::Tree);
+    let before = app.tree.cursor.selected;
+    key(&mut app, KeyCode::Char('j'));
+    assert_eq!(app.tree.cursor.selected, before + 1);
+    app.dirty = false;
+    pump_until(&mut app, |e| matches!(e, StreamEvent::Delta(_)));
+    assert!(app.dirty, "a new piece on screen asks for a redraw");
+    let s = screen(&app);
+    assert!(s.contains("second part,"), "{s}");
+    assert!(s.contains("┌ Bank"), "the tree is still shown beside it");
+
+    // Esc (in the Agents pane) stops the reply; what arrived is kept.
+    key(&mut app, KeyCode::Char('a'));
+    key(&mut app, KeyCode::Esc);
+    pump_until(&mut app, is_done);
+    let turn = app.agents.chat.turns.last().unwrap();
+    assert_eq!(turn.reply.text, "First part, second part, ");
+    assert!(matches!(turn.reply.state, StreamState::Incomplete(_)));
+    assert!(!app.agents.busy());
+    assert!(screen(&app).contains("INCOMPLETE: stopped with Esc"));
+}
+
+fn review_bank() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("bank");
+    std::fs::create_dir_all(&root).unwrap();
+    copy_dir(&fixture(), &root);
+    dir
+}
+
+const COMPILE_REPLY: &str = "Two files, one fix.
+### FILE: 02_TERMINOLOGY/audit → audit.md
+---
+term_source: audit
+---
+# audit → audit
+### FILE: ../x.md
+outside
+### FILE: 06_TEMPLATES/query.md
+owned
+### FILE: 01_CLIENTS/Globex.md
+---
+client: \"Globex\"
+---
+# Globex
+
+Declined by the user.
+### FILE: 03_DOMAINS/Legal.md
+---
+domain: Legal
+---
+# Legal
+
+Contracts use \"naleving\".
+";
+
+fn read(root: &Path, rel: &str) -> Option<String> {
+    std::fs::read_to_string(root.join(rel)).ok()
+}
+
+#[test]
+fn process_inbox_review_writes_only_accepted_safe_blocks() {
+    let dir = review_bank();
+    let root = dir.path().join("bank");
+    let server = FakeServer::start([FakeReply::openai_stream(&[COMPILE_REPLY])]);
+    let mut app = app_at(&root, 80, 24);
+    app.agents.llm.use_client(client_for(&server));
+    let template_before = read(&root, "06_TEMPLATES/query.md");
+    let globex_before = read(&root, "01_CLIENTS/Globex.md");
+
+    key(&mut app, KeyCode::Char('a'));
+    key(&mut app, KeyCode::Char('2'));
+    assert!(
+        screen(&app).contains("call notes.md"),
+        "pending files listed"
+    );
+    key(&mut app, KeyCode::Char('r'));
+    pump_until(&mut app, is_done);
+    // Nothing is written before the user confirms.
+    assert!(read(&root, "02_TERMINOLOGY/audit → audit.md").is_none());
+    let s = screen(&app);
+    assert_snapshot!(s);
+
+    // Decline Globex (the fourth block), then write.
+    key(&mut app, KeyCode::Char('j'));
+    key(&mut app, KeyCode::Char('j'));
+    key(&mut app, KeyCode::Char('j'));
+    key(&mut app, KeyCode::Char(' '));
+    let review = app.agents.inbox.review.as_ref().unwrap();
+    let accepted: Vec<bool> = review.blocks.iter().map(|b| b.accepted).collect();
+    assert_eq!(accepted, [true, false, false, false, true]);
+    key(&mut app, KeyCode::Enter);
+
+    assert!(read(&root, "02_TERMINOLOGY/audit → audit.md").is_some());
+    assert!(
+        read(&root, "03_DOMAINS/Legal.md")
+            .unwrap()
+            .contains("naleving")
+    );
+    assert_eq!(read(&root, "01_CLIENTS/Globex.md"), globex_before);
+    assert_eq!(read(&root, "06_TEMPLATES/query.md"), template_before);
+    assert!(!dir.path().join("x.md").exists(), "never written outside");
+    // The source was stamped and archived; the bank was read again.
+    assert!(read(&root, "00_INBOX/call notes.md").is_none());
+    let archived: Vec<_> = std::fs::read_dir(root.join("00_INBOX/_archive"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("call notes"))
+        .collect();
+    assert_eq!(archived.len(), 1, "{archived:?}");
+    assert!(app.bank.find("02_TERMINOLOGY/audit → audit.md").is_some());
+    assert!(screen(&app).contains("archived"));
+}
+
+#[test]
+fn an_incomplete_inbox_reply_is_never_applied() {
+    let dir = review_bank();
+    let root = dir.path().join("bank");
+    let server = FakeServer::start([FakeReply::openai_stream(&[COMPILE_REPLY]).cut_after(2)]);
+    let mut app = app_at(&root, 80, 24);
+    app.agents.llm.use_client(client_for(&server));
+    keys(&mut app, "a2r");
+    pump_until(&mut app, is_done);
+    assert!(app.agents.inbox.review.is_none());
+    key(&mut app, KeyCode::Enter);
+    assert!(read(&root, "00_INBOX/call notes.md").is_some());
+    assert!(screen(&app).contains("nothing can be applied"));
+}
+
+#[test]
+fn alt_enter_and_ctrl_j_add_lines_to_the_question() {
+    let mut app = app_at(&fixture(), 80, 24);
+    keys(&mut app, "a1i");
+    keys(&mut app, "one");
+    update(
+        &mut app,
+        Msg::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::ALT)),
+    );
+    keys(&mut app, "two");
+    update(
+        &mut app,
+        Msg::Key(KeyEvent::new(KeyCode::Char('j'), KeyModifiers::CONTROL)),
+    );
+    keys(&mut app, "three");
+    assert_eq!(app.agents.chat.input.lines(), ["one", "two", "three"]);
+    assert!(app.agents.editing);
+}
+
+#[test]
+fn health_check_shows_the_report_then_reviews_the_models_fixes() {
+    let dir = review_bank();
+    let root = dir.path().join("bank");
+    let reply = "Globex lacks a summary.\n### FILE: 01_CLIENTS/Globex.md\n---\nclient: \"Globex\"\n---\n# Globex\n\nFixed by review.\n";
+    let server = FakeServer::start([FakeReply::openai_stream(&[reply])]);
+    let mut app = app_at(&root, 80, 24);
+    app.agents.llm.use_client(client_for(&server));
+    keys(&mut app, "a3");
+    assert!(screen(&app).contains("Deterministic checks · r asks the model"));
+    key(&mut app, KeyCode::Char('r'));
+    pump_until(&mut app, is_done);
+    let body = server.requests()[0].body.clone();
+    assert!(
+        body.contains("truncated: false"),
+        "the snapshot's state is sent"
+    );
+    let s = screen(&app);
+    assert!(s.contains("not truncated"), "{s}");
+    assert!(s.contains("1 fix(es) proposed"), "{s}");
+    assert!(
+        !read(&root, "01_CLIENTS/Globex.md")
+            .unwrap()
+            .contains("Fixed")
+    );
+
+    key(&mut app, KeyCode::Enter);
+    assert!(screen(&app).contains("[x] changed   01_CLIENTS/Globex.md"));
+    key(&mut app, KeyCode::Enter);
+    assert!(
+        read(&root, "01_CLIENTS/Globex.md")
+            .unwrap()
+            .contains("Fixed by review.")
+    );
+}
+
+#[test]
+fn translate_uses_the_context_and_copies_the_result() {
+    let server = FakeServer::start([FakeReply::openai_stream(&["De naleving ", "is streng."])]);
+    let mut app = app_at(&fixture(), 80, 24);
+    app.agents.llm.use_client(client_for(&server));
+    let (bank, theme) = (&app.bank, &app.theme);
+    app.inspector
+        .set_field(Field::Client, "Acme Corporation", bank, theme);
+    keys(&mut app, "a4i");
+    update(&mut app, Msg::Paste("The compliance\nis strict.".into()));
+    key(&mut app, KeyCode::Esc);
+    key(&mut app, KeyCode::Char('r'));
+    pump_until(&mut app, is_done);
+    let s = screen(&app);
+    assert!(s.contains("De naleving is streng."), "{s}");
+    assert!(s.contains("01_CLIENTS/Acme Corporation.md"), "{s}");
+    let body = server.requests()[0].body.clone();
+    assert!(body.contains("The compliance\\nis strict."));
+    app.effects.clear();
+    key(&mut app, KeyCode::Char('y'));
+    assert_eq!(
+        app.effects,
+        [super::app::Effect::Copy("De naleving is streng.".into())]
+    );
+}
+
+#[test]
+fn distill_proposes_an_inbox_note_written_only_after_review() {
+    let dir = review_bank();
+    let root = dir.path().join("bank");
+    let doc = dir.path().join("style notes.txt");
+    std::fs::write(&doc, "Always write naleving, never conformiteit.\n").unwrap();
+    let note = "---\ntitle: Style notes\n---\n# Style notes\n\nUse naleving.\n";
+    let server = FakeServer::start([FakeReply::openai_stream(&[note])]);
+    let mut app = app_at(&root, 80, 24);
+    app.agents.llm.use_client(client_for(&server));
+    keys(&mut app, "a5i");
+    update(&mut app, Msg::Paste(doc.display().to_string()));
+    key(&mut app, KeyCode::Enter);
+    pump_until(&mut app, is_done);
+    let inbox_notes = || {
+        std::fs::read_dir(root.join("00_INBOX"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.starts_with("distilled_style notes_"))
+            .count()
+    };
+    assert_eq!(inbox_notes(), 0, "nothing is written before Enter");
+    assert!(screen(&app).contains("[x] new       00_INBOX/distilled_"));
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(inbox_notes(), 1);
+}
+
+#[test]
+fn help_popup_lists_the_agents_keys() {
+    let mut app = app_at(&fixture(), 80, 24);
+    keys(&mut app, "a?");
+    let s = screen(&app);
+    assert_snapshot!(s);
+    for want in [
+        "run the agent",
+        "accept all valid / decline all",
+        "Process Inbox",
+    ] {
+        assert!(s.contains(want), "{want} missing:\n{s}");
+    }
+}
+
+#[test]
+fn a_turn_lists_what_the_budget_dropped_and_sends_only_the_rest() {
+    let server = FakeServer::start([FakeReply::openai_stream(&["Short answer."])]);
+    let mut app = app_at(&fixture(), 80, 24);
+    app.agents.llm.use_client(client_for(&server));
+    let theme = app.theme.clone();
+    app.inspector
+        .set_field(Field::Client, "acme corporation", &app.bank, &theme);
+    app.inspector
+        .set_field(Field::Budget, "120", &app.bank, &theme);
+    ask(&mut app, "What does Acme sell?");
+    pump_until(&mut app, is_done);
+    let articles = app.agents.chat.articles().to_vec();
+    assert!(articles[0].dropped.is_none());
+    let dropped = articles
+        .iter()
+        .find(|a| a.dropped.is_some())
+        .expect("the budget drops one");
+    let s = screen(&app);
+    assert!(s.contains("1 article(s) in the context, "), "{s}");
+    assert!(s.contains(&format!("✗ {}", dropped.path)), "{s}");
+    let system = server.requests()[0].json()["messages"][0]["content"].to_string();
+    assert!(system.contains(&articles[0].path));
+    assert!(!system.contains(&format!("----- {} -----", dropped.path)));
+}
