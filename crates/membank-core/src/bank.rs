@@ -111,6 +111,8 @@ pub struct Bank {
     /// Visible top-level folders the format does not define.
     pub unknown_folders: Vec<String>,
     index: Index,
+    /// Built on the first query after a load or reload.
+    scoring: std::sync::OnceLock<crate::scoring_index::ScoringIndex>,
 }
 
 enum Found {
@@ -180,6 +182,7 @@ impl Bank {
             missing_folders,
             unknown_folders,
             index: Index::default(),
+            scoring: std::sync::OnceLock::new(),
         };
         // Deciding what each file is and reading it both happen on all
         // cores; the walk itself only lists paths.
@@ -340,7 +343,14 @@ impl Bank {
         self.rebuild_index();
     }
 
+    /// The packed scoring arrays, built on first use.
+    pub(crate) fn scoring_index(&self) -> &crate::scoring_index::ScoringIndex {
+        self.scoring
+            .get_or_init(|| crate::scoring_index::ScoringIndex::build(self))
+    }
+
     fn rebuild_index(&mut self) {
+        self.scoring = std::sync::OnceLock::new();
         let articles = &self.articles;
         let content = || {
             articles

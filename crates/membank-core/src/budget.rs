@@ -11,6 +11,11 @@ pub const DEFAULT_BUDGET: usize = 4000;
 pub trait TokenCounter: Sync {
     fn count(&self, article: &Article) -> usize;
     fn name(&self) -> &'static str;
+    /// The count from the character count alone, when the estimator needs
+    /// nothing else; lets a query skip reading every article.
+    fn count_chars(&self, _chars: usize) -> Option<usize> {
+        None
+    }
 }
 
 /// `ceil(chars / 4)` over the article text, frontmatter included.
@@ -23,6 +28,9 @@ impl TokenCounter for CharsOver4 {
     }
     fn name(&self) -> &'static str {
         "chars/4"
+    }
+    fn count_chars(&self, chars: usize) -> Option<usize> {
+        Some(chars.div_ceil(4))
     }
 }
 

@@ -134,28 +134,52 @@ pub fn build_with(
     opts: BudgetOptions,
     counter: &dyn TokenCounter,
 ) -> ContextReport {
-    let ranked = scoring::rank(bank, query);
-    let candidates: Vec<Candidate> = ranked
-        .iter()
-        .map(|r| {
-            let a = bank.article(r.id);
-            Candidate {
-                folder: a.folder,
-                score: r.score.total(),
-                tokens: counter.count(a),
-            }
-        })
-        .collect();
+    // (article, hits, candidate) in rank order. With no query every score
+    // is 0 and the tie-break order is the ranking, so the packed scoring
+    // arrays are not built just to open a bank.
+    let rows: Vec<(ArticleId, Hits, Candidate)> = if query.is_empty() {
+        bank.content_order()
+            .iter()
+            .map(|&id| {
+                let a = bank.article(id);
+                let c = Candidate {
+                    folder: a.folder,
+                    score: 0,
+                    tokens: counter.count(a),
+                };
+                (id, Hits::default(), c)
+            })
+            .collect()
+    } else {
+        let ix = bank.scoring_index();
+        scoring::rank_positions(bank, query)
+            .into_iter()
+            .map(|(pos, hits)| {
+                let pos = pos as usize;
+                let id = ix.ids[pos];
+                let tokens = counter
+                    .count_chars(ix.chars[pos])
+                    .unwrap_or_else(|| counter.count(bank.article(id)));
+                let c = Candidate {
+                    folder: ix.folders[pos],
+                    score: hits.total(),
+                    tokens,
+                };
+                (id, hits, c)
+            })
+            .collect()
+    };
+    let candidates: Vec<Candidate> = rows.iter().map(|r| r.2).collect();
     let trim = budget::trim(&candidates, opts);
-    let articles = ranked
-        .iter()
-        .zip(candidates.iter().zip(trim.decisions))
+    let articles = rows
+        .into_iter()
+        .zip(trim.decisions)
         .enumerate()
-        .map(|(i, (r, (c, drop)))| ContextEntry {
-            id: r.id,
+        .map(|(i, ((id, hits, c), drop))| ContextEntry {
+            id,
             rank: i + 1,
             score: c.score,
-            hits: r.score,
+            hits,
             tokens: c.tokens,
             included: drop.is_none(),
             drop,
@@ -273,6 +297,34 @@ mod tests {
                 .drop_reason(&b)
                 .unwrap()
                 .contains("over budget")
+        );
+    }
+
+    #[test]
+    fn a_reload_is_seen_by_the_next_query() {
+        let (d, mut b) = bank();
+        let q = Query {
+            client: Some("Other".into()),
+            ..Query::default()
+        };
+        let before = build(&b, &q, BudgetOptions::default());
+        assert_eq!(before.articles[0].path(&b), "02_TERMINOLOGY/b.md");
+        std::fs::write(
+            d.path().join("04_STYLE/House.md"),
+            "---\nscope: client\nclient: Other\nlast_updated: 2026-12-01\n---\n",
+        )
+        .unwrap();
+        b.reload(&["04_STYLE/House.md".into()]);
+        let after = build(&b, &q, BudgetOptions::default());
+        let top: Vec<(&str, u32)> = after
+            .articles
+            .iter()
+            .take(2)
+            .map(|e| (e.path(&b), e.score))
+            .collect();
+        assert_eq!(
+            top,
+            vec![("02_TERMINOLOGY/b.md", 3), ("04_STYLE/House.md", 3)]
         );
     }
 }

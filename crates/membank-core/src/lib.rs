@@ -17,6 +17,7 @@ pub mod init;
 pub mod layout;
 pub mod pathsafe;
 pub mod scoring;
+mod scoring_index;
 pub mod snapshot;
 pub mod stamp;
 pub mod synth;

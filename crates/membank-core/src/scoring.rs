@@ -280,36 +280,46 @@ pub struct Ranked {
 
 /// Every content article, best first.
 pub fn rank(bank: &Bank, query: &Query) -> Vec<Ranked> {
+    let ix = bank.scoring_index();
+    rank_positions(bank, query)
+        .into_iter()
+        .map(|(pos, score)| Ranked {
+            id: ix.ids[pos as usize],
+            score,
+        })
+        .collect()
+}
+
+/// Ranking as positions in the tie-break order, for callers that read the
+/// packed per-article arrays.
+pub(crate) fn rank_positions(bank: &Bank, query: &Query) -> Vec<(u32, Hits)> {
     const MOST: usize = (CLIENT_POINTS + DOMAIN_POINTS + LANGUAGE_POINTS) as usize;
     let q = query.prepare();
-    let order = bank.content_order();
+    let ix = bank.scoring_index();
+    let n = ix.ids.len();
     let scored: Vec<Hits> = if q.is_empty() {
-        vec![Hits::default(); order.len()]
+        vec![Hits::default(); n]
     } else {
-        order
-            .par_iter()
-            .map(|&id| hits_prepared(bank.article(id), &q))
+        let packed = ix.prepare(q.client.as_deref(), q.domain.as_deref(), &q.langs);
+        (0..n)
+            .into_par_iter()
+            .with_min_len(4096)
+            .map(|pos| ix.hits(pos, &packed))
             .collect()
     };
     // Scores are 0–6: counting sort, stable, so equal scores keep the
     // precomputed tie-break order.
-    let mut counts = [0usize; MOST + 2];
+    let mut starts = [0usize; MOST + 2];
     for h in &scored {
-        counts[MOST - h.total() as usize + 1] += 1;
+        starts[MOST - h.total() as usize + 1] += 1;
     }
-    for i in 1..counts.len() {
-        counts[i] += counts[i - 1];
+    for i in 1..starts.len() {
+        starts[i] += starts[i - 1];
     }
-    let mut out = vec![
-        Ranked {
-            id: 0,
-            score: Hits::default()
-        };
-        order.len()
-    ];
-    for (&id, h) in order.iter().zip(scored) {
-        let slot = &mut counts[MOST - h.total() as usize];
-        out[*slot] = Ranked { id, score: h };
+    let mut out = vec![(0u32, Hits::default()); n];
+    for (pos, h) in scored.into_iter().enumerate() {
+        let slot = &mut starts[MOST - h.total() as usize];
+        out[*slot] = (pos as u32, h);
         *slot += 1;
     }
     out
