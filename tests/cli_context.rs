@@ -336,3 +336,35 @@ fn values_lists_what_the_bank_uses() {
     assert_eq!(domains[0], "Legal");
     assert!(domains.contains(&"Paralegal"));
 }
+
+#[test]
+fn a_closed_pipe_ends_the_output_quietly() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    // Far more output than a pipe buffers, so the writer meets the closed pipe.
+    let dir = tempfile::tempdir().unwrap();
+    membank_core::synth::generate(
+        dir.path(),
+        membank_core::synth::SynthOptions {
+            articles: 400,
+            ..membank_core::synth::SynthOptions::default()
+        },
+    )
+    .unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_membank"))
+        .args(["snapshot", dir.path().to_str().unwrap(), "--cap", "0"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    // The reader is gone: further writes hit a closed pipe.
+    let out = child.wait_with_output().unwrap();
+    assert!(first.starts_with("-----"));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("panicked"), "{err}");
+    assert_ne!(out.status.code(), Some(101));
+}

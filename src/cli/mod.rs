@@ -102,7 +102,19 @@ fn run_demo(args: DemoArgs, color: ColorChoice) -> anyhow::Result<ExitCode> {
     tui::run_tui(&dir, options)
 }
 
+/// Printing into a closed pipe (`membank context … | head`) should end the
+/// process quietly, as other command-line tools do, not panic.
+fn restore_default_sigpipe() {
+    #[cfg(unix)]
+    // SAFETY: setting a signal to its default disposition before any thread
+    // is started has no memory-safety preconditions.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
 pub fn main() -> ExitCode {
+    restore_default_sigpipe();
     let cli = Cli::parse();
     let result = match cli.command {
         Some(Command::Check(a)) => check::run(a),
