@@ -281,6 +281,7 @@ impl App {
         let h = self.areas.of(pane).map_or(1, |r| inner(r).height);
         let h = match pane {
             Pane::Inspector => h.saturating_sub(inspector::FORM_HEIGHT),
+            Pane::Health => h.saturating_sub(super::panes::health::detail_height(h)),
             _ => h,
         };
         usize::from(h.max(1))

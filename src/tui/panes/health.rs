@@ -7,9 +7,9 @@ use membank_core::bank::Bank;
 use membank_core::health::{self, Finding, HealthOptions, Severity};
 use membank_core::text::sanitize_for_terminal;
 use ratatui::Frame;
-use ratatui::layout::Rect;
+use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Paragraph;
+use ratatui::widgets::{Paragraph, Wrap};
 
 use super::cursor::Cursor;
 use crate::tui::theme::Theme;
@@ -132,7 +132,34 @@ impl HealthPane {
     }
 }
 
+/// Lines under the list that show the selected finding in full, since a
+/// message rarely fits on its row; none when the pane is very short.
+pub fn detail_height(pane_height: u16) -> u16 {
+    match pane_height {
+        0..12 => 0,
+        12..18 => 4,
+        _ => 7,
+    }
+}
+
 pub fn draw(frame: &mut Frame, area: Rect, pane: &HealthPane, focused: bool, theme: &Theme) {
+    let detail = detail_height(area.height);
+    let [area, detail_area] =
+        Layout::vertical([Constraint::Min(1), Constraint::Length(detail)]).areas(area);
+    if detail > 0
+        && let Some(f) = pane.selected_finding()
+    {
+        let text = vec![
+            Line::styled("─".repeat(usize::from(detail_area.width)), theme.muted),
+            Line::from(vec![
+                Span::styled(sanitize_for_terminal(f.code, false), theme.muted),
+                Span::raw("  "),
+                Span::styled(sanitize_for_terminal(&f.location(), false), theme.link),
+            ]),
+            Line::styled(sanitize_for_terminal(&f.message, false), theme.text),
+        ];
+        frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: false }), detail_area);
+    }
     let height = usize::from(area.height);
     let mut lines = Vec::with_capacity(height);
     if pane.rows.is_empty() {
