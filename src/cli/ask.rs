@@ -4,12 +4,11 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use membank_core::budget::{BudgetOptions, DEFAULT_BUDGET};
 use membank_core::templates::Agent;
 use membank_llm::agents::{self, PreparedChat};
 
 use super::common::{open_bank, safe};
-use super::context::QueryArgs;
+use super::context::{BudgetArgs, QueryArgs};
 use super::llm_common;
 
 #[derive(clap::Args)]
@@ -20,22 +19,15 @@ pub struct Args {
     question: String,
     #[command(flatten)]
     query: QueryArgs,
-    /// Token budget for the context; 0 means unlimited.
-    #[arg(long, default_value_t = DEFAULT_BUDGET)]
-    budget: usize,
-    /// Let articles that score 0 fill leftover budget.
-    #[arg(long)]
-    include_unscored: bool,
+    #[command(flatten)]
+    budget: BudgetArgs,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let bank = open_bank(&args.bank)?;
     let client = llm_common::client()?;
     let template = llm_common::template(bank.root(), Agent::Query);
-    let budget = BudgetOptions {
-        budget: args.budget,
-        include_unscored: args.include_unscored,
-    };
+    let budget = args.budget.options();
     let prepared = agents::prepare_query(
         &bank,
         &template,

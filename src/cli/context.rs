@@ -16,12 +16,8 @@ pub struct Args {
     bank: PathBuf,
     #[command(flatten)]
     query: QueryArgs,
-    /// Token budget; 0 means unlimited.
-    #[arg(long, default_value_t = DEFAULT_BUDGET)]
-    budget: usize,
-    /// Let articles that score 0 fill leftover budget.
-    #[arg(long)]
-    include_unscored: bool,
+    #[command(flatten)]
+    budget: BudgetArgs,
     /// Print the report as JSON.
     #[arg(long)]
     json: bool,
@@ -48,6 +44,26 @@ pub struct QueryArgs {
     pub target_lang: Option<String>,
 }
 
+/// The token budget, shared by every command that assembles a context.
+#[derive(clap::Args, Clone)]
+pub struct BudgetArgs {
+    /// Token budget; 0 means unlimited.
+    #[arg(long, default_value_t = DEFAULT_BUDGET)]
+    pub budget: usize,
+    /// Let articles that score 0 fill leftover budget.
+    #[arg(long)]
+    pub include_unscored: bool,
+}
+
+impl BudgetArgs {
+    pub fn options(&self) -> BudgetOptions {
+        BudgetOptions {
+            budget: self.budget,
+            include_unscored: self.include_unscored,
+        }
+    }
+}
+
 impl QueryArgs {
     pub fn to_query(&self) -> Query {
         Query {
@@ -61,10 +77,7 @@ impl QueryArgs {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let bank = open_bank(&args.bank)?;
-    let opts = BudgetOptions {
-        budget: args.budget,
-        include_unscored: args.include_unscored,
-    };
+    let opts = args.budget.options();
     let report = context::build(&bank, &args.query.to_query(), opts);
     if args.json {
         print_json(&report.explain(&bank))?;

@@ -6,13 +6,12 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Context as _, bail};
-use membank_core::budget::{BudgetOptions, DEFAULT_BUDGET};
 use membank_core::templates::Agent;
 use membank_llm::agents;
 
 use super::ask::report_context;
 use super::common::open_bank;
-use super::context::QueryArgs;
+use super::context::{BudgetArgs, QueryArgs};
 use super::llm_common;
 
 #[derive(clap::Args)]
@@ -21,12 +20,8 @@ pub struct Args {
     bank: PathBuf,
     #[command(flatten)]
     query: QueryArgs,
-    /// Token budget for the context; 0 means unlimited.
-    #[arg(long, default_value_t = DEFAULT_BUDGET)]
-    budget: usize,
-    /// Let articles that score 0 fill leftover budget.
-    #[arg(long)]
-    include_unscored: bool,
+    #[command(flatten)]
+    budget: BudgetArgs,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -44,10 +39,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let client = llm_common::client()?;
     let template = llm_common::template(bank.root(), Agent::Translate);
-    let budget = BudgetOptions {
-        budget: args.budget,
-        include_unscored: args.include_unscored,
-    };
+    let budget = args.budget.options();
     let prepared = agents::prepare_translate(
         &bank,
         &template,
