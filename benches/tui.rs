@@ -149,9 +149,19 @@ fn bytes_per_move(app: &mut App, term: &mut Terminal<CrosstermBackend<Counter>>,
 }
 
 fn benches(crit: &mut Criterion) {
+    // MEMBANK_BENCH_BANK measures an existing bank (e.g. one made by the
+    // gen_bank example) instead of the small generated one; it is only
+    // read, so the file-change bench is skipped.
+    let given = std::env::var_os("MEMBANK_BENCH_BANK").map(std::path::PathBuf::from);
     let dir = tempfile::tempdir().unwrap();
-    write_bank(dir.path());
-    let (mut app, mut term, counter) = setup(dir.path());
+    let root = match &given {
+        Some(p) => p.clone(),
+        None => {
+            write_bank(dir.path());
+            dir.path().to_path_buf()
+        }
+    };
+    let (mut app, mut term, counter) = setup(&root);
     eprintln!(
         "bank: {} articles; screen {WIDTH}x{HEIGHT}",
         app.bank.articles().len()
@@ -159,16 +169,18 @@ fn benches(crit: &mut Criterion) {
 
     // An outside edit: one file re-read, everything derived from the bank
     // (health, tree, ranking) recomputed, one redraw.
-    let edited = dir.path().join("02_TERMINOLOGY/term 7 → term 7 nl.md");
-    let original = std::fs::read_to_string(&edited).unwrap();
-    crit.bench_function("file changed → reload → redraw", |b| {
-        b.iter(|| {
-            std::fs::write(&edited, format!("{original}\nedited\n")).unwrap();
-            update(&mut app, Msg::FilesChanged(vec![edited.clone()]));
-            term.draw(|f| ui::draw(f, &app)).unwrap();
-            app.dirty = false;
-        })
-    });
+    if given.is_none() {
+        let edited = dir.path().join("02_TERMINOLOGY/term 7 → term 7 nl.md");
+        let original = std::fs::read_to_string(&edited).unwrap();
+        crit.bench_function("file changed → reload → redraw", |b| {
+            b.iter(|| {
+                std::fs::write(&edited, format!("{original}\nedited\n")).unwrap();
+                update(&mut app, Msg::FilesChanged(vec![edited.clone()]));
+                term.draw(|f| ui::draw(f, &app)).unwrap();
+                app.dirty = false;
+            })
+        });
+    }
 
     // Tree: move the selection down and back up.
     bytes_per_move(&mut app, &mut term, &counter);
