@@ -8,8 +8,13 @@ use membank_core::bank::Bank;
 use membank_core::text::sanitize_for_terminal;
 
 /// Open a bank, turning every failure into a message that names the path.
-pub fn open_bank(path: &Path) -> anyhow::Result<Bank> {
-    Bank::load(path).map_err(anyhow::Error::from)
+///
+/// The bank lives until the process ends: a command reads it and exits, and
+/// freeing hundreds of thousands of small allocations one by one only to
+/// exit costs more than the query itself on a small bank.
+pub fn open_bank(path: &Path) -> anyhow::Result<&'static Bank> {
+    let bank = Bank::load(path).map_err(anyhow::Error::from)?;
+    Ok(Box::leak(Box::new(bank)))
 }
 
 /// Print a value as pretty JSON on stdout.

@@ -184,7 +184,6 @@ fn run_with_model(args: &Args, root: &Path) -> anyhow::Result<ExitCode> {
         // finished the moves of an interrupted one.
         return Ok(exit(recovered_any));
     };
-    drop(bank);
     report_prompt(&client, &prepared);
 
     let reply = stream_reply(&client, &prepared.request, args.show_reply)?;
