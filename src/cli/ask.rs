@@ -29,7 +29,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let template = llm_common::template(bank.root(), Agent::Query);
     let budget = args.budget.options();
     let prepared = agents::prepare_query(
-        &bank,
+        bank,
         &template,
         &args.query.to_query(),
         budget,

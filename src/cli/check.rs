@@ -34,7 +34,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         stale_after_days: args.stale_days,
         ..HealthOptions::default()
     };
-    let report = health::check(&bank, &opts);
+    let report = health::check(bank, &opts);
     if args.json {
         let out = JsonReport {
             bank: args.bank.to_string_lossy().into_owned(),

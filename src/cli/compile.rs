@@ -159,7 +159,7 @@ fn run_with_model(args: &Args, root: &Path) -> anyhow::Result<ExitCode> {
     let bank = common::open_bank(root)?;
     let template = llm_common::template(root, Agent::Compile);
     let today = now.date().to_string();
-    let Some(prepared) = agents::prepare_compile(&bank, &template, &today, args.budget) else {
+    let Some(prepared) = agents::prepare_compile(bank, &template, &today, args.budget) else {
         eprintln!(
             "Nothing to compile: 00_INBOX/ has no pending files, so no model was asked. Put new \
              notes in 00_INBOX/ first (a reply saved earlier is applied with --reply FILE)."

@@ -78,13 +78,13 @@ impl QueryArgs {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let bank = open_bank(&args.bank)?;
     let opts = args.budget.options();
-    let report = context::build(&bank, &args.query.to_query(), opts);
+    let report = context::build(bank, &args.query.to_query(), opts);
     if args.json {
-        print_json(&report.explain(&bank))?;
+        print_json(&report.explain(bank))?;
     } else if args.render {
-        print!("{}", context::render(&bank, &report));
+        print!("{}", context::render(bank, &report));
     } else {
-        print_table(&report.explain(&bank));
+        print_table(&report.explain(bank));
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -70,7 +70,7 @@ fn find_article(bank: &Bank, wanted: &str) -> anyhow::Result<ArticleId> {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let bank = open_bank(&args.bank)?;
-    let id = find_article(&bank, &args.article)?;
+    let id = find_article(bank, &args.article)?;
     let outgoing = bank
         .outgoing(id)
         .map(|(l, r)| {

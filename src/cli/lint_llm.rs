@@ -39,9 +39,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let bank = open_bank(&args.bank)?;
     let client = llm_common::client()?;
     let template = llm_common::template(bank.root(), Agent::Lint);
-    let snap = snapshot::build(&bank, args.cap);
+    let snap = snapshot::build(bank, args.cap);
     let health = health::check(
-        &bank,
+        bank,
         &HealthOptions {
             stale_after_days: args.stale_days,
             ..HealthOptions::default()

@@ -21,7 +21,7 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let bank = open_bank(&args.bank)?;
-    let snap = snapshot::build(&bank, args.cap);
+    let snap = snapshot::build(bank, args.cap);
     if args.json {
         print_json(&snap)?;
     } else {

@@ -41,7 +41,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let template = llm_common::template(bank.root(), Agent::Translate);
     let budget = args.budget.options();
     let prepared = agents::prepare_translate(
-        &bank,
+        bank,
         &template,
         &args.query.to_query(),
         budget,

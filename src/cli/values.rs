@@ -19,7 +19,7 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let bank = open_bank(&args.bank)?;
-    let v = vocabulary::collect(&bank);
+    let v = vocabulary::collect(bank);
     if args.json {
         print_json(&v)?;
         return Ok(ExitCode::SUCCESS);
