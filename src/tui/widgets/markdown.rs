@@ -236,13 +236,12 @@ impl<'a> Renderer<'a> {
 
     fn prefix_spans(&self, first: bool) -> Vec<Frag> {
         let mut out: Vec<Frag> = self.prefixes.clone();
-        if first {
-            if let Some(p) = &self.first_prefix {
+        if first
+            && let Some(p) = &self.first_prefix {
                 // The marker replaces the last indentation level.
                 out.pop();
                 out.extend(p.iter().cloned());
             }
-        }
         out
     }
 
@@ -325,12 +324,11 @@ impl<'a> Renderer<'a> {
             if frag.text.is_empty() {
                 continue;
             }
-            if let (Some(last), Some(last_link)) = (spans.last_mut(), span_links.last()) {
-                if last.style == frag.style && *last_link == frag.link {
+            if let (Some(last), Some(last_link)) = (spans.last_mut(), span_links.last())
+                && last.style == frag.style && *last_link == frag.link {
                     last.content.to_mut().push_str(&frag.text);
                     continue;
                 }
-            }
             spans.push(Span::styled(frag.text, frag.style));
             span_links.push(frag.link);
         }
@@ -624,8 +622,8 @@ impl<'a> Renderer<'a> {
             }
             Tag::CodeBlock(kind) => {
                 self.flush();
-                if let CodeBlockKind::Fenced(info) = &kind {
-                    if !info.is_empty() {
+                if let CodeBlockKind::Fenced(info) = &kind
+                    && !info.is_empty() {
                         let label = Frag {
                             text: format!("  {}", sanitize_for_terminal(info, false)),
                             style: theme.muted,
@@ -633,7 +631,6 @@ impl<'a> Renderer<'a> {
                         };
                         self.raw_line(vec![label]);
                     }
-                }
                 self.in_code_block = true;
             }
             Tag::List(start) => {
@@ -686,11 +683,10 @@ impl<'a> Renderer<'a> {
                 }
             }
             Tag::TableCell => {
-                if let Some(t) = &mut self.table {
-                    if let Some(row) = t.rows.last_mut() {
+                if let Some(t) = &mut self.table
+                    && let Some(row) = t.rows.last_mut() {
                         row.push(Vec::new());
                     }
-                }
             }
             Tag::Emphasis => self.push_style(theme.emphasis),
             Tag::Strong => self.push_style(theme.strong),
