@@ -11,7 +11,7 @@ use membank_llm::{ChatRequest, StreamEvent};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph};
+use ratatui::widgets::{Borders, Paragraph};
 use ratatui_textarea::TextArea;
 
 use super::stream::{Finished, Stream};
@@ -258,20 +258,13 @@ pub fn draw(
     } else {
         " i type · r send "
     };
-    let mut input_widget = chat.input.clone();
-    input_widget.set_block(
-        Block::default()
-            .borders(Borders::TOP)
-            .border_style(if editing {
-                theme.border_focused
-            } else {
-                theme.border
-            })
-            .title(Span::styled(title, theme.muted)),
+    super::draw::draw_input(
+        frame,
+        input,
+        &chat.input,
+        Borders::TOP,
+        title,
+        editing,
+        theme,
     );
-    input_widget.set_cursor_line_style(ratatui::style::Style::default());
-    if !editing {
-        input_widget.set_cursor_style(ratatui::style::Style::default());
-    }
-    frame.render_widget(&input_widget, input);
 }

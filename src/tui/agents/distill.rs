@@ -10,8 +10,8 @@ use membank_llm::agents::{self, PreparedDistill};
 use membank_llm::documents;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
-use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph};
+use ratatui::text::Line;
+use ratatui::widgets::{Borders, Paragraph};
 use ratatui_textarea::TextArea;
 
 use super::review::{self, Purpose, Review};
@@ -100,27 +100,20 @@ pub fn draw(
         Constraint::Fill(1),
     ])
     .areas(area);
-    let mut text = agent.input.clone();
     let title = if editing {
         " Enter distills · Esc leaves "
     } else {
         " i type the path · r distill "
     };
-    text.set_block(
-        Block::default()
-            .borders(Borders::BOTTOM)
-            .border_style(if editing {
-                theme.border_focused
-            } else {
-                theme.border
-            })
-            .title_bottom(Span::styled(title, theme.muted)),
+    super::draw::draw_input(
+        frame,
+        input,
+        &agent.input,
+        Borders::BOTTOM,
+        title,
+        editing,
+        theme,
     );
-    text.set_cursor_line_style(ratatui::style::Style::default());
-    if !editing {
-        text.set_cursor_style(ratatui::style::Style::default());
-    }
-    frame.render_widget(&text, input);
     let status = agent.reply.status_line().unwrap_or_default();
     let note = agent.note.clone().unwrap_or_default();
     frame.render_widget(

@@ -4,11 +4,43 @@
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Paragraph;
+use ratatui::widgets::{Block, Borders, Paragraph};
+use ratatui_textarea::TextArea;
 
 use super::{AgentKind, AgentsPane, chat, distill, inbox, link, lint, translate};
 use crate::tui::theme::Theme;
 use crate::tui::widgets::wrap::wrap;
+
+/// An agent's text input, drawn the same way by every agent: a rule on the
+/// side that faces the agent's output, carrying its key hints, and the
+/// cursor shown only while typing.
+pub fn draw_input(
+    frame: &mut Frame,
+    area: Rect,
+    input: &TextArea<'static>,
+    rule: Borders,
+    hints: &str,
+    editing: bool,
+    theme: &Theme,
+) {
+    let mut widget = input.clone();
+    let block = Block::default().borders(rule).border_style(if editing {
+        theme.border_focused
+    } else {
+        theme.border
+    });
+    let hints = Span::styled(hints.to_owned(), theme.muted);
+    widget.set_block(if rule == Borders::BOTTOM {
+        block.title_bottom(hints)
+    } else {
+        block.title(hints)
+    });
+    widget.set_cursor_line_style(ratatui::style::Style::default());
+    if !editing {
+        widget.set_cursor_style(ratatui::style::Style::default());
+    }
+    frame.render_widget(&widget, area);
+}
 
 fn draw_tabs(frame: &mut Frame, area: Rect, pane: &AgentsPane, theme: &Theme) {
     let mut spans = Vec::new();

@@ -10,8 +10,8 @@ use membank_llm::ChatRequest;
 use membank_llm::agents;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
-use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph};
+use ratatui::text::Line;
+use ratatui::widgets::{Borders, Paragraph};
 use ratatui_textarea::TextArea;
 
 use super::stream::Stream;
@@ -69,27 +69,20 @@ pub fn draw(frame: &mut Frame, area: Rect, agent: &TranslateAgent, editing: bool
         Constraint::Fill(1),
     ])
     .areas(area);
-    let mut text = agent.input.clone();
     let title = if editing {
         " source · Enter new line · Esc leaves "
     } else {
         " source · i type · r translate · y copy "
     };
-    text.set_block(
-        Block::default()
-            .borders(Borders::BOTTOM)
-            .border_style(if editing {
-                theme.border_focused
-            } else {
-                theme.border
-            })
-            .title_bottom(Span::styled(title, theme.muted)),
+    super::draw::draw_input(
+        frame,
+        input,
+        &agent.input,
+        Borders::BOTTOM,
+        title,
+        editing,
+        theme,
     );
-    text.set_cursor_line_style(ratatui::style::Style::default());
-    if !editing {
-        text.set_cursor_style(ratatui::style::Style::default());
-    }
-    frame.render_widget(&text, input);
 
     let mut lines = Vec::new();
     let status = agent.reply.status_line().unwrap_or_default();
