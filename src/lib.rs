@@ -1,4 +1,5 @@
-//! membank's terminal interface as a library, so the binary, the tests and
-//! the benchmarks share it.
+//! membank's terminal interface and what the command line shares with it,
+//! as a library, so the binary, the tests and the benchmarks use one copy.
 
+pub mod diff;
 pub mod tui;

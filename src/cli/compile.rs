@@ -331,7 +331,7 @@ fn plan_blocks(root: &Path, reply: &str, planned: &CompileReport) -> Vec<PlanBlo
                 Some(old) if old == new_text => block.status = "unchanged",
                 Some(old) => {
                     block.status = "changed";
-                    block.diff = Some(unified_diff(&b.path, old, new_text));
+                    block.diff = Some(membank::diff::unified_diff(&b.path, old, new_text));
                 }
             }
             block
@@ -367,14 +367,6 @@ fn applied_blocks(report: &CompileReport, plan: Vec<PlanBlock>) -> Vec<PlanBlock
             }
         })
         .collect()
-}
-
-fn unified_diff(path: &str, old: &str, new: &str) -> String {
-    similar::TextDiff::from_lines(old, new)
-        .unified_diff()
-        .context_radius(3)
-        .header(&format!("a/{path}"), &format!("b/{path}"))
-        .to_string()
 }
 
 fn print_plan(blocks: &[PlanBlock], warnings: &[String], sources: &[SourceResult], title: &str) {

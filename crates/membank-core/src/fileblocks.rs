@@ -168,9 +168,10 @@ fn block_content(body: &str, strip_wrapper: bool, block: &mut FileBlock) -> (Str
         if let Some(last) = last.filter(|&i| fence_of(inner[i]).is_some_and(|f| f.bare)) {
             let before = &inner[..last];
             if let Some(close) = closing_fence(before, outer)
-                && before[close + 1..].iter().all(|l| l.trim().is_empty()) {
-                    return (finish(&before[..close].concat()), true);
-                }
+                && before[close + 1..].iter().all(|l| l.trim().is_empty())
+            {
+                return (finish(&before[..close].concat()), true);
+            }
         }
     }
     let Some(close) = closing_fence(inner, outer) else {

@@ -436,9 +436,10 @@ fn key_findings(a: &Article, out: &mut Vec<Finding>) {
 
 fn value_findings(a: &Article, out: &mut Vec<Finding>) {
     if a.meta.last_updated_date.is_none()
-        && let Some(raw) = &a.meta.last_updated {
-            out.push(bad_date(a, "last_updated", raw));
-        }
+        && let Some(raw) = &a.meta.last_updated
+    {
+        out.push(bad_date(a, "last_updated", raw));
+    }
     // Only inbox files carry compiled_date, and few: re-parsing them is cheap.
     if a.folder == Folder::Inbox && a.meta.has_key("compiled_date") {
         let raw = a.mapping().and_then(|m| {

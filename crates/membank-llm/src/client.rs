@@ -361,13 +361,15 @@ impl LlmClient {
             // An overload reported inside the stream before any text is as
             // retryable as a 529 status.
             if let Some(error @ LlmError::Provider { kind, message }) = &reply.error
-                && reply.text.is_empty() && RETRYABLE_STREAM_ERRORS.contains(&kind.as_str()) {
-                    return Attempt::Retry {
-                        reason: format!("{kind}: {message}"),
-                        wait: self.retry_wait(None, retries_so_far),
-                        error: error.clone(),
-                    };
-                }
+                && reply.text.is_empty()
+                && RETRYABLE_STREAM_ERRORS.contains(&kind.as_str())
+            {
+                return Attempt::Retry {
+                    reason: format!("{kind}: {message}"),
+                    wait: self.retry_wait(None, retries_so_far),
+                    error: error.clone(),
+                };
+            }
             return Attempt::Finished(reply);
         }
         let retry_after = response
@@ -439,12 +441,13 @@ impl LlmClient {
         let mut details = Vec::new();
         while let Some(err) = source {
             if let Some(io) = err.downcast_ref::<std::io::Error>()
-                && io.kind() == std::io::ErrorKind::ConnectionRefused {
-                    return LlmError::ConnectionRefused {
-                        provider: self.config.provider,
-                        url: url.to_string(),
-                    };
-                }
+                && io.kind() == std::io::ErrorKind::ConnectionRefused
+            {
+                return LlmError::ConnectionRefused {
+                    provider: self.config.provider,
+                    url: url.to_string(),
+                };
+            }
             details.push(err.to_string());
             source = err.source();
         }

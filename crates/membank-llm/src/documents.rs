@@ -451,9 +451,10 @@ fn lang_of(e: &BytesStart<'_>) -> String {
     for attr in e.attributes().flatten() {
         let key = attr.key.as_ref();
         if (key == b"xml:lang" || key == b"lang")
-            && let Ok(v) = attr.normalized_value(quick_xml::XmlVersion::Implicit1_0) {
-                return v.trim().to_string();
-            }
+            && let Ok(v) = attr.normalized_value(quick_xml::XmlVersion::Implicit1_0)
+        {
+            return v.trim().to_string();
+        }
     }
     String::new()
 }

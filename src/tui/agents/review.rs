@@ -69,14 +69,6 @@ pub struct Review {
     pub result: Option<Vec<String>>,
 }
 
-fn unified_diff(path: &str, old: &str, new: &str) -> String {
-    similar::TextDiff::from_lines(old, new)
-        .unified_diff()
-        .context_radius(3)
-        .header(&format!("a/{path}"), &format!("b/{path}"))
-        .to_string()
-}
-
 fn shown_lines(text: &str) -> Vec<String> {
     sanitize_for_terminal(text, true)
         .lines()
@@ -105,7 +97,11 @@ impl Review {
                         }
                         Some(old) => (
                             Proposal::Changed,
-                            shown_lines(&unified_diff(&p.result.path, old, &p.content)),
+                            shown_lines(&crate::diff::unified_diff(
+                                &p.result.path,
+                                old,
+                                &p.content,
+                            )),
                         ),
                     }
                 };

@@ -153,9 +153,10 @@ impl TreePane {
         }
         self.rows = rows;
         if let Some(key) = keep
-            && let Some(i) = self.rows.iter().position(|r| row_key(r) == key) {
-                self.cursor.selected = i;
-            }
+            && let Some(i) = self.rows.iter().position(|r| row_key(r) == key)
+        {
+            self.cursor.selected = i;
+        }
         self.cursor.clamp(self.rows.len(), height);
     }
 

@@ -236,12 +236,11 @@ impl<'a> Renderer<'a> {
 
     fn prefix_spans(&self, first: bool) -> Vec<Frag> {
         let mut out: Vec<Frag> = self.prefixes.clone();
-        if first
-            && let Some(p) = &self.first_prefix {
-                // The marker replaces the last indentation level.
-                out.pop();
-                out.extend(p.iter().cloned());
-            }
+        if first && let Some(p) = &self.first_prefix {
+            // The marker replaces the last indentation level.
+            out.pop();
+            out.extend(p.iter().cloned());
+        }
         out
     }
 
@@ -325,10 +324,12 @@ impl<'a> Renderer<'a> {
                 continue;
             }
             if let (Some(last), Some(last_link)) = (spans.last_mut(), span_links.last())
-                && last.style == frag.style && *last_link == frag.link {
-                    last.content.to_mut().push_str(&frag.text);
-                    continue;
-                }
+                && last.style == frag.style
+                && *last_link == frag.link
+            {
+                last.content.to_mut().push_str(&frag.text);
+                continue;
+            }
             spans.push(Span::styled(frag.text, frag.style));
             span_links.push(frag.link);
         }
@@ -623,14 +624,15 @@ impl<'a> Renderer<'a> {
             Tag::CodeBlock(kind) => {
                 self.flush();
                 if let CodeBlockKind::Fenced(info) = &kind
-                    && !info.is_empty() {
-                        let label = Frag {
-                            text: format!("  {}", sanitize_for_terminal(info, false)),
-                            style: theme.muted,
-                            link: None,
-                        };
-                        self.raw_line(vec![label]);
-                    }
+                    && !info.is_empty()
+                {
+                    let label = Frag {
+                        text: format!("  {}", sanitize_for_terminal(info, false)),
+                        style: theme.muted,
+                        link: None,
+                    };
+                    self.raw_line(vec![label]);
+                }
                 self.in_code_block = true;
             }
             Tag::List(start) => {
@@ -684,9 +686,10 @@ impl<'a> Renderer<'a> {
             }
             Tag::TableCell => {
                 if let Some(t) = &mut self.table
-                    && let Some(row) = t.rows.last_mut() {
-                        row.push(Vec::new());
-                    }
+                    && let Some(row) = t.rows.last_mut()
+                {
+                    row.push(Vec::new());
+                }
             }
             Tag::Emphasis => self.push_style(theme.emphasis),
             Tag::Strong => self.push_style(theme.strong),
