@@ -439,15 +439,7 @@ impl App {
                     }
                 }
                 AgentEffect::Copy(text) => self.effects.push(Effect::Copy(text)),
-                AgentEffect::ReloadBank => match Bank::load(self.bank.root()) {
-                    Ok(bank) => {
-                        self.bank = bank;
-                        self.refresh_all();
-                    }
-                    Err(e) => self
-                        .status
-                        .error(sanitize_for_terminal(&e.to_string(), false)),
-                },
+                AgentEffect::Reload(rels) => self.reload_paths(rels),
                 AgentEffect::Info(m) => self.status.info(m),
                 AgentEffect::Warn(m) => self.status.warn(m),
             }

@@ -198,14 +198,12 @@ impl AgentsPane {
             }
             return true;
         }
-        let lines = review.apply(&root);
-        let written = lines
-            .iter()
-            .filter(|l| l.starts_with("created") || l.starts_with("updated"))
-            .count();
-        self.effects.push(AgentEffect::ReloadBank);
-        self.effects
-            .push(AgentEffect::Info(format!("wrote {written} file(s)")));
+        let applied = review.apply(&root);
+        self.effects.push(AgentEffect::Reload(applied.changed));
+        self.effects.push(AgentEffect::Info(format!(
+            "wrote {} file(s)",
+            applied.written
+        )));
         true
     }
 }

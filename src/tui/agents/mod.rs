@@ -93,8 +93,8 @@ pub struct AgentCtx<'a> {
 pub enum AgentEffect {
     OpenArticle(String),
     Copy(String),
-    /// Files were written: read the bank again.
-    ReloadBank,
+    /// These bank-relative paths changed on disk: read them again.
+    Reload(Vec<String>),
     Info(String),
     Warn(String),
 }

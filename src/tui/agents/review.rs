@@ -169,8 +169,10 @@ impl Review {
     }
 
     /// Write the accepted blocks atomically (and, for Process Inbox, stamp
-    /// and archive the sources). Returns what happened, line by line.
-    pub fn apply(&mut self, root: &Path) -> Vec<String> {
+    /// and archive the sources). Returns the bank-relative paths that
+    /// changed on disk, so only those are read again, and how many files
+    /// were written; what happened, line by line, is kept in `result`.
+    pub fn apply(&mut self, root: &Path) -> Applied {
         let declined: Vec<usize> = self
             .blocks
             .iter()
@@ -179,6 +181,7 @@ impl Review {
             .map(|(i, _)| i)
             .collect();
         let mut lines = Vec::new();
+        let mut changed = Vec::new();
         let s = |t: &str| sanitize_for_terminal(t, false);
         let blocks = match &self.purpose {
             Purpose::Compile { sources } => {
@@ -191,6 +194,10 @@ impl Review {
                     &declined,
                 );
                 for src in &report.sources {
+                    if src.status == SourceStatus::Archived {
+                        changed.push(src.source.clone());
+                        changed.extend(src.archived_to.clone());
+                    }
                     lines.push(match src.status {
                         SourceStatus::Archived => format!(
                             "archived  {} -> {}",
@@ -211,6 +218,11 @@ impl Review {
                 compile::apply_reply_declining(root, &self.reply, Mode::Apply, &declined).blocks
             }
         };
+        let written: Vec<String> = blocks
+            .iter()
+            .filter(|b| matches!(b.status, BlockStatus::Created | BlockStatus::Updated))
+            .map(|b| b.path.clone())
+            .collect();
         let mut block_lines: Vec<String> = blocks
             .iter()
             .map(|b| match (&b.status, &b.reason) {
@@ -221,9 +233,23 @@ impl Review {
             })
             .collect();
         block_lines.append(&mut lines);
-        self.result = Some(block_lines.clone());
-        block_lines
+        self.result = Some(block_lines);
+        let written_count = written.len();
+        changed.extend(written);
+        Applied {
+            changed,
+            written: written_count,
+        }
     }
+}
+
+/// What applying a review changed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Applied {
+    /// Bank-relative paths written, stamped or moved.
+    pub changed: Vec<String>,
+    /// Files created or updated from accepted blocks.
+    pub written: usize,
 }
 
 /// Rows for the block list.
