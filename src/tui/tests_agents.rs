@@ -233,7 +233,11 @@ fn process_inbox_review_writes_only_accepted_safe_blocks() {
     assert!(app.bank.find("02_TERMINOLOGY/audit → audit.md").is_some());
     // Only the changed files were read again, and the bank knows the move.
     assert!(app.bank.find("00_INBOX/call notes.md").is_none());
-    assert!(app.bank.find(&format!("00_INBOX/_archive/{}", archived[0])).is_some());
+    assert!(
+        app.bank
+            .find(&format!("00_INBOX/_archive/{}", archived[0]))
+            .is_some()
+    );
     assert!(screen(&app).contains("archived"));
 }
 
