@@ -4,7 +4,7 @@ use std::io::Write;
 use std::path::Path;
 
 use anyhow::Context as _;
-use membank_core::bank::Bank;
+use membank_core::bank::{Bank, LoadOptions};
 use membank_core::text::sanitize_for_terminal;
 
 /// Open a bank, turning every failure into a message that names the path.
@@ -13,15 +13,22 @@ use membank_core::text::sanitize_for_terminal;
 /// freeing hundreds of thousands of small allocations one by one only to
 /// exit costs more than the query itself on a small bank.
 pub fn open_bank(path: &Path) -> anyhow::Result<&'static Bank> {
-    let bank = Bank::load(path).map_err(anyhow::Error::from)?;
+    open_bank_with(path, LoadOptions::EVERYTHING)
+}
+
+/// Open a bank reading only what the command needs.
+pub fn open_bank_with(path: &Path, options: LoadOptions) -> anyhow::Result<&'static Bank> {
+    let bank = Bank::load_with(path, options).map_err(anyhow::Error::from)?;
     Ok(Box::leak(Box::new(bank)))
 }
 
-/// Print a value as pretty JSON on stdout.
+/// Print a value as pretty JSON on stdout, buffered: unbuffered, the
+/// serializer's small pieces each become a system call.
 pub fn print_json<T: serde::Serialize>(value: &T) -> anyhow::Result<()> {
-    let mut out = std::io::stdout().lock();
+    let mut out = std::io::BufWriter::with_capacity(64 * 1024, std::io::stdout().lock());
     serde_json::to_writer_pretty(&mut out, value).context("writing JSON")?;
     writeln!(out)?;
+    out.flush()?;
     Ok(())
 }
 

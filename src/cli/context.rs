@@ -1,6 +1,7 @@
 //! `membank context`: the ranked, budgeted context for a query, with the
 //! reason for every decision.
 
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -8,7 +9,9 @@ use membank_core::budget::{BudgetOptions, DEFAULT_BUDGET};
 use membank_core::context::{self, ExplainedEntry, ExplainedReport};
 use membank_core::scoring::{Query, SignalMatch};
 
-use super::common::{open_bank, print_json, safe};
+use membank_core::bank::LoadOptions;
+
+use super::common::{open_bank_with, print_json, safe};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -76,7 +79,7 @@ impl QueryArgs {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let bank = open_bank(&args.bank)?;
+    let bank = open_bank_with(&args.bank, LoadOptions::CONTEXT)?;
     let opts = args.budget.options();
     let report = context::build(bank, &args.query.to_query(), opts);
     if args.json {
@@ -84,7 +87,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else if args.render {
         print!("{}", context::render(bank, &report));
     } else {
-        print_table(&report.explain(bank));
+        // One row per article: buffered, or each line is its own write.
+        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+        print_table(&mut out, &report.explain(bank))?;
+        out.flush()?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -110,35 +116,39 @@ fn why(e: &ExplainedEntry) -> String {
     }
 }
 
-fn print_table(r: &ExplainedReport) {
+fn print_table(out: &mut impl Write, r: &ExplainedReport) -> std::io::Result<()> {
     let q = &r.query;
     let show = |v: &Option<String>| v.as_deref().map(safe).unwrap_or_else(|| "-".into());
-    println!(
+    writeln!(
+        out,
         "query: client {} | domain {} | {} → {}",
         show(&q.client),
         show(&q.domain),
         show(&q.source_lang),
         show(&q.target_lang)
-    );
+    )?;
     let budget = if r.budget == 0 {
         "unlimited".to_owned()
     } else {
         r.budget.to_string()
     };
     let kept = r.articles.iter().filter(|e| e.included).count();
-    println!(
+    writeln!(
+        out,
         "budget: {} / {budget} tokens used ({}), {kept} of {} articles kept",
         r.used_tokens,
         r.token_estimator,
         r.articles.len()
-    );
-    println!();
-    println!(
+    )?;
+    writeln!(out)?;
+    writeln!(
+        out,
         "{:>4}  {:>5}  {:>2} {:>2} {:>2}  {:>6}  {:<10}  {:<4}  path",
         "rank", "score", "C", "D", "L", "tokens", "updated", "kept"
-    );
+    )?;
     for e in &r.articles {
-        println!(
+        writeln!(
+            out,
             "{:>4}  {:>5}  {:>2} {:>2} {:>2}  {:>6}  {:<10}  {:<4}  {}",
             e.rank,
             e.score,
@@ -152,14 +162,15 @@ fn print_table(r: &ExplainedReport) {
                 .unwrap_or_else(|| "-".into()),
             if e.included { "yes" } else { "no" },
             safe(&e.path)
-        );
+        )?;
         if e.score > 0 {
-            println!("{:>40}  why: {}", "", why(e));
+            writeln!(out, "{:>40}  why: {}", "", why(e))?;
         }
         if let Some(reason) = &e.drop_reason
             && e.score > 0
         {
-            println!("{:>40}  dropped: {reason}", "");
+            writeln!(out, "{:>40}  dropped: {reason}", "")?;
         }
     }
+    Ok(())
 }

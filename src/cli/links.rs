@@ -1,6 +1,7 @@
 //! `membank links`: an article's outgoing links with their resolution, and
 //! its backlinks.
 
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -106,8 +107,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         print_json(&report)?;
         return Ok(ExitCode::SUCCESS);
     }
-    println!("{}", safe(&report.path));
-    println!("\noutgoing ({}):", report.outgoing.len());
+    // A large index note has thousands of rows: one write, not one per row.
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    writeln!(out, "{}", safe(&report.path))?;
+    writeln!(out, "\noutgoing ({}):", report.outgoing.len())?;
     for o in &report.outgoing {
         let to = match (o.status, &o.path) {
             ("dead", _) => "DEAD (no such article)".to_owned(),
@@ -119,11 +122,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             (_, Some(p)) => safe(p),
             _ => String::new(),
         };
-        println!("  line {:>4}  [[{}]] → {to}", o.line, safe(&o.raw));
+        writeln!(out, "  line {:>4}  [[{}]] → {to}", o.line, safe(&o.raw))?;
     }
-    println!("\nbacklinks ({}):", report.backlinks.len());
+    writeln!(out, "\nbacklinks ({}):", report.backlinks.len())?;
     for b in &report.backlinks {
-        println!("  {}", safe(b));
+        writeln!(out, "  {}", safe(b))?;
     }
+    out.flush()?;
     Ok(ExitCode::SUCCESS)
 }

@@ -1,12 +1,15 @@
 //! `membank values`: the clients, domains and language codes in use, so a
 //! script (or a person) knows what `--client` and `--domain` can match.
 
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use membank_core::vocabulary;
 
-use super::common::{open_bank, print_json, safe};
+use membank_core::bank::LoadOptions;
+
+use super::common::{open_bank_with, print_json, safe};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -18,21 +21,23 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let bank = open_bank(&args.bank)?;
+    let bank = open_bank_with(&args.bank, LoadOptions::METADATA)?;
     let v = vocabulary::collect(bank);
     if args.json {
         print_json(&v)?;
         return Ok(ExitCode::SUCCESS);
     }
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     for (title, values) in [
         ("clients", &v.clients),
         ("domains", &v.domains),
         ("languages", &v.languages),
     ] {
-        println!("{title}:");
+        writeln!(out, "{title}:")?;
         for value in values.iter() {
-            println!("  {:>5}  {}", value.articles, safe(&value.value));
+            writeln!(out, "  {:>5}  {}", value.articles, safe(&value.value))?;
         }
     }
+    out.flush()?;
     Ok(ExitCode::SUCCESS)
 }

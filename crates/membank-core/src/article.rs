@@ -1,11 +1,14 @@
 //! One Markdown file of the bank, decoded and parsed once at load time.
 
 use std::ops::Range;
+use std::sync::Arc;
 
 use jiff::civil::Date;
 use yaml_serde::Mapping;
 
+use crate::bank::LoadOptions;
 use crate::frontmatter::{self, Block, YamlError};
+use crate::intern;
 use crate::layout::Folder;
 use crate::text;
 use crate::wikilink::{self, fold, normalize_value};
@@ -40,44 +43,50 @@ pub struct Encoding {
 pub struct KeyedValue {
     pub key: &'static str,
     /// As written in the file, e.g. `[[Acme Corporation]]`.
-    pub raw: String,
+    pub raw: Arc<str>,
     /// Normalised (§7) and lower-cased, for comparison.
-    pub folded: String,
+    pub folded: Arc<str>,
 }
 
 /// A language value and the codes it names.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LanguageValue {
     pub key: &'static str,
-    pub raw: String,
+    pub raw: Arc<str>,
     /// Each side of `→` / `->`, trimmed, as written.
-    pub tags: Vec<String>,
+    pub tags: Vec<Arc<str>>,
 }
 
 /// The frontmatter facts membank uses, extracted once.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Meta {
-    pub keys: Vec<String>,
+    /// Key names in document order, each a shared copy.
+    pub keys: Vec<Arc<str>>,
     /// Keys present with no value (`~`, blank text, `[]`), so checks can tell
     /// "missing" from "set".
-    pub empty_keys: Vec<String>,
+    pub empty_keys: Vec<Arc<str>>,
     pub clients: Vec<KeyedValue>,
     pub domains: Vec<KeyedValue>,
     pub languages: Vec<LanguageValue>,
-    pub last_updated: Option<String>,
+    pub last_updated: Option<Arc<str>>,
     pub last_updated_date: Option<Date>,
-    pub status: Option<String>,
+    pub status: Option<Arc<str>>,
     pub term_source: Option<String>,
     pub term_target: Option<String>,
-    pub source_lang: Option<String>,
-    pub target_lang: Option<String>,
+    pub source_lang: Option<Arc<str>>,
+    pub target_lang: Option<Arc<str>>,
     pub compiled: bool,
     pub compiled_from: Option<String>,
 }
 
 impl Meta {
     pub fn has_key(&self, key: &str) -> bool {
-        self.keys.iter().any(|k| k == key)
+        self.keys.iter().any(|k| **k == *key)
+    }
+
+    /// Is the key present with no value?
+    pub fn is_empty_key(&self, key: &str) -> bool {
+        self.empty_keys.iter().any(|k| **k == *key)
     }
 }
 
@@ -119,8 +128,19 @@ pub struct Article {
 }
 
 impl Article {
-    /// Build an article from a decoded file.
+    /// Build an article from a decoded file, with everything.
     pub fn parse(rel_path: String, folder: Folder, decoded: text::Decoded) -> Article {
+        Article::parse_with(rel_path, folder, decoded, &LoadOptions::EVERYTHING)
+    }
+
+    /// Build an article, finding links and keeping the text only when
+    /// `options` asks for them.
+    pub fn parse_with(
+        rel_path: String,
+        folder: Folder,
+        decoded: text::Decoded,
+        options: &LoadOptions,
+    ) -> Article {
         let file_name = rel_path.rsplit('/').next().unwrap_or(&rel_path).to_owned();
         let stem = file_name[..file_name.len().saturating_sub(3)].to_owned();
         let (had_bom, crlf) = (decoded.had_bom, decoded.crlf);
@@ -147,18 +167,21 @@ impl Article {
         let body_start = located.body_start;
         let meta = mapping.as_ref().map(extract_meta).unwrap_or_default();
         let mut links = Vec::new();
-        if let (Some(map), FrontmatterState::Parsed(range)) = (&mapping, &frontmatter) {
-            frontmatter_links(map, &text, range.clone(), encoding.line_shift, &mut links);
+        if options.links {
+            if let (Some(map), FrontmatterState::Parsed(range)) = (&mapping, &frontmatter) {
+                frontmatter_links(map, &text, range.clone(), encoding.line_shift, &mut links);
+            }
+            let body = &text[body_start..];
+            for l in wikilink::extract_markdown(body) {
+                links.push(Link {
+                    line: text::line_of(&text, body_start + l.span.start) + encoding.line_shift,
+                    raw: l.raw,
+                    target: l.target,
+                    in_frontmatter: false,
+                });
+            }
         }
         let body = &text[body_start..];
-        for l in wikilink::extract_markdown(body) {
-            links.push(Link {
-                line: text::line_of(&text, body_start + l.span.start) + encoding.line_shift,
-                raw: l.raw,
-                target: l.target,
-                in_frontmatter: false,
-            });
-        }
         let title = body
             .lines()
             .find_map(|l| l.strip_prefix("# "))
@@ -168,6 +191,8 @@ impl Article {
         // Articles live as long as the bank; on a large bank the spare
         // capacity of these small lists adds up to tens of megabytes.
         let mut meta = meta;
+        meta.keys.shrink_to_fit();
+        meta.empty_keys.shrink_to_fit();
         meta.clients.shrink_to_fit();
         meta.domains.shrink_to_fit();
         meta.languages.shrink_to_fit();
@@ -177,8 +202,19 @@ impl Article {
                 .split('/')
                 .nth(1)
                 .is_some_and(|s| s == crate::layout::ARCHIVE_DIR);
+        let chars = text.chars().count();
+        let (text, body_start, frontmatter) = if options.text {
+            (text, body_start, frontmatter)
+        } else {
+            // Ranges into the dropped text would point nowhere.
+            let frontmatter = match frontmatter {
+                FrontmatterState::Parsed(_) => FrontmatterState::Parsed(0..0),
+                other => other,
+            };
+            (String::new(), 0, frontmatter)
+        };
         Article {
-            chars: text.chars().count(),
+            chars,
             rel_path,
             folder,
             file_name,
@@ -225,8 +261,12 @@ impl Article {
 
 fn keyed(map: &Mapping, key: &'static str, out: &mut Vec<KeyedValue>) {
     for raw in frontmatter::strings(map, key) {
-        let folded = fold(normalize_value(&raw));
-        out.push(KeyedValue { key, raw, folded });
+        let folded = intern::shared(&fold(normalize_value(&raw)));
+        out.push(KeyedValue {
+            key,
+            raw: intern::shared(&raw),
+            folded,
+        });
     }
 }
 
@@ -241,11 +281,16 @@ pub fn language_tags(raw: &str) -> Vec<String> {
 
 fn extract_meta(map: &Mapping) -> Meta {
     let mut meta = Meta {
-        keys: frontmatter::key_names(map),
+        keys: map
+            .keys()
+            .filter_map(frontmatter::scalar_text)
+            .map(|k| intern::shared(&k))
+            .collect(),
         empty_keys: map
             .iter()
             .filter(|(_, v)| is_blank(v))
             .filter_map(|(k, _)| frontmatter::scalar_text(k))
+            .map(|k| intern::shared(&k))
             .collect(),
         ..Meta::default()
     };
@@ -257,21 +302,26 @@ fn extract_meta(map: &Mapping) -> Meta {
     }
     for key in LANGUAGE_KEYS {
         for raw in frontmatter::strings(map, key) {
-            let tags = language_tags(&raw);
+            let tags = language_tags(&raw)
+                .iter()
+                .map(|t| intern::shared(t))
+                .collect();
+            let raw = intern::shared(&raw);
             meta.languages.push(LanguageValue { key, raw, tags });
         }
     }
     let first = |key: &str| frontmatter::strings(map, key).into_iter().next();
-    meta.last_updated = first("last_updated");
+    let first_shared = |key: &str| first(key).map(|v| intern::shared(&v));
+    meta.last_updated = first_shared("last_updated");
     meta.last_updated_date = meta
         .last_updated
         .as_deref()
         .and_then(frontmatter::parse_iso_date);
-    meta.status = first("status");
+    meta.status = first_shared("status");
     meta.term_source = first("term_source");
     meta.term_target = first("term_target");
-    meta.source_lang = first("source_lang");
-    meta.target_lang = first("target_lang");
+    meta.source_lang = first_shared("source_lang");
+    meta.target_lang = first_shared("target_lang");
     meta.compiled_from = first("compiled_from");
     meta.compiled = matches!(map.get("compiled"), Some(yaml_serde::Value::Bool(true)))
         || first("compiled").is_some_and(|v| v.eq_ignore_ascii_case("true"));
@@ -345,8 +395,8 @@ mod tests {
         assert!(a.is_parsed());
         assert_eq!(a.stem, "compliance → naleving");
         assert_eq!(a.title, "compliance → naleving");
-        assert_eq!(a.meta.clients[0].folded, "acme corporation");
-        assert_eq!(a.meta.clients[0].raw, "[[Acme Corporation|Acme]]");
+        assert_eq!(&*a.meta.clients[0].folded, "acme corporation");
+        assert_eq!(&*a.meta.clients[0].raw, "[[Acme Corporation|Acme]]");
         assert_eq!(a.meta.domains[0].key, "domain");
         assert_eq!(a.meta.target_lang.as_deref(), Some("no"));
         assert!(a.meta.last_updated_date.is_some());

@@ -95,10 +95,47 @@ struct Index {
     content_order: Vec<ArticleId>,
 }
 
+/// What to read and index. A command that needs less loads faster and keeps
+/// less in memory: ranking needs no links, a list of values no text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LoadOptions {
+    /// Find every article's links and index them (outgoing links,
+    /// backlinks, `resolve`). Without it articles have no links and every
+    /// name resolves to nothing.
+    pub links: bool,
+    /// Keep each article's text once its metadata is read. Without it
+    /// `text` is empty; the character count and title stay.
+    pub text: bool,
+}
+
+impl LoadOptions {
+    pub const EVERYTHING: LoadOptions = LoadOptions {
+        links: true,
+        text: true,
+    };
+    /// Ranking, the budget and the context text.
+    pub const CONTEXT: LoadOptions = LoadOptions {
+        links: false,
+        text: true,
+    };
+    /// Frontmatter facts only.
+    pub const METADATA: LoadOptions = LoadOptions {
+        links: false,
+        text: false,
+    };
+}
+
+impl Default for LoadOptions {
+    fn default() -> Self {
+        LoadOptions::EVERYTHING
+    }
+}
+
 /// A loaded memory bank.
 #[derive(Debug)]
 pub struct Bank {
     root: PathBuf,
+    options: LoadOptions,
     /// Sorted by folder, then relative path.
     articles: Vec<Article>,
     pub skipped: Vec<SkippedFile>,
@@ -145,6 +182,11 @@ impl Bank {
     /// Read every file of the bank. Files that cannot be read are reported in
     /// `problems`; only a missing or non-bank root is an error.
     pub fn load(root: impl AsRef<Path>) -> Result<Bank, BankError> {
+        Bank::load_with(root, LoadOptions::EVERYTHING)
+    }
+
+    /// Read the bank, keeping only what `options` asks for.
+    pub fn load_with(root: impl AsRef<Path>, options: LoadOptions) -> Result<Bank, BankError> {
         let root = root.as_ref().to_path_buf();
         if !root.is_dir() {
             return Err(BankError::NotFound(root));
@@ -174,6 +216,7 @@ impl Bank {
         }
         let mut bank = Bank {
             root,
+            options,
             articles: Vec::new(),
             skipped: Vec::new(),
             problems: Vec::new(),
@@ -196,7 +239,7 @@ impl Bank {
                 };
                 Some(match f {
                     Found::Article(rel, folder) => {
-                        read_article(&root, rel, folder).map_err(Found::Problem)
+                        read_article(&root, rel, folder, &options).map_err(Found::Problem)
                     }
                     other => Err(other),
                 })
@@ -230,6 +273,11 @@ impl Bank {
 
     pub fn root(&self) -> &Path {
         &self.root
+    }
+
+    /// What was read: a reload reads the same.
+    pub fn options(&self) -> LoadOptions {
+        self.options
     }
 
     pub fn articles(&self) -> &[Article] {
@@ -296,12 +344,13 @@ impl Bank {
         &self,
         id: ArticleId,
     ) -> impl Iterator<Item = (&crate::article::Link, &Resolution)> {
-        self.articles[id].links.iter().zip(&self.index.resolved[id])
+        let resolved = self.index.resolved.get(id).map_or(&[][..], Vec::as_slice);
+        self.articles[id].links.iter().zip(resolved)
     }
 
     /// Articles that link to this one, in bank order, each once.
     pub fn backlinks(&self, id: ArticleId) -> &[ArticleId] {
-        &self.index.backlinks[id]
+        self.index.backlinks.get(id).map_or(&[], Vec::as_slice)
     }
 
     /// Re-read the given files (relative paths) after they changed on disk:
@@ -320,15 +369,17 @@ impl Bank {
             }
             if let Some(f) = classify_file(&self.root, &path) {
                 match f {
-                    Found::Article(rel, folder) => match read_article(&self.root, rel, folder) {
-                        Ok(a) => {
-                            let at = self.articles.partition_point(|b| {
-                                (b.folder, &b.rel_path) < (a.folder, &a.rel_path)
-                            });
-                            self.articles.insert(at, a);
+                    Found::Article(rel, folder) => {
+                        match read_article(&self.root, rel, folder, &self.options) {
+                            Ok(a) => {
+                                let at = self.articles.partition_point(|b| {
+                                    (b.folder, &b.rel_path) < (a.folder, &a.rel_path)
+                                });
+                                self.articles.insert(at, a);
+                            }
+                            Err(p) => self.problems.push(p),
                         }
-                        Err(p) => self.problems.push(p),
-                    },
+                    }
                     Found::Skipped(s) => self.skipped.push(s),
                     Found::Template(t) => self.templates.push(t),
                     Found::Other(o) => self.other_files.push(o),
@@ -351,6 +402,34 @@ impl Bank {
 
     fn rebuild_index(&mut self) {
         self.scoring = std::sync::OnceLock::new();
+        self.index = Index::default();
+        if self.options.links {
+            self.index_links();
+        }
+        // The §7 tie-break as a sort key (scoring::tie_break, field by
+        // field), so sorting compares compact keys instead of fetching two
+        // articles per comparison. Paths are unique, so the order is total.
+        let mut keys: Vec<_> = self
+            .content_ids()
+            .map(|id| {
+                let a = &self.articles[id];
+                let date = a.meta.last_updated_date;
+                let newest_first = (date.is_none(), std::cmp::Reverse(date));
+                (
+                    a.folder,
+                    newest_first,
+                    a.file_name.as_str(),
+                    a.rel_path.as_str(),
+                    id,
+                )
+            })
+            .collect();
+        keys.par_sort_unstable();
+        self.index.content_order = keys.into_iter().map(|k| k.4).collect();
+    }
+
+    /// Names to articles, each link's resolution, and backlinks.
+    fn index_links(&mut self) {
         let articles = &self.articles;
         let content = || {
             articles
@@ -376,11 +455,8 @@ impl Bank {
                 m
             },
         );
-        self.index = Index {
-            by_name,
-            by_rel_stem,
-            ..Index::default()
-        };
+        self.index.by_name = by_name;
+        self.index.by_rel_stem = by_rel_stem;
         let resolved: Vec<Vec<Resolution>> = self
             .articles
             .par_iter()
@@ -399,26 +475,6 @@ impl Bank {
         }
         self.index.resolved = resolved;
         self.index.backlinks = backlinks;
-        // The §7 tie-break as a sort key (scoring::tie_break, field by
-        // field), so sorting compares compact keys instead of fetching two
-        // articles per comparison. Paths are unique, so the order is total.
-        let mut keys: Vec<_> = self
-            .content_ids()
-            .map(|id| {
-                let a = &self.articles[id];
-                let date = a.meta.last_updated_date;
-                let newest_first = (date.is_none(), std::cmp::Reverse(date));
-                (
-                    a.folder,
-                    newest_first,
-                    a.file_name.as_str(),
-                    a.rel_path.as_str(),
-                    id,
-                )
-            })
-            .collect();
-        keys.par_sort_unstable();
-        self.index.content_order = keys.into_iter().map(|k| k.4).collect();
     }
 }
 
@@ -513,7 +569,12 @@ fn read_into(path: &Path, buf: &mut Vec<u8>) -> std::io::Result<usize> {
     }
 }
 
-fn read_article(root: &Path, rel: String, folder: Folder) -> Result<Article, LoadProblem> {
+fn read_article(
+    root: &Path,
+    rel: String,
+    folder: Folder,
+    options: &LoadOptions,
+) -> Result<Article, LoadProblem> {
     READ_BUFFER.with_borrow_mut(|buf| {
         let len = read_into(&root.join(&rel), buf).map_err(|e| LoadProblem {
             path: rel.clone(),
@@ -521,7 +582,7 @@ fn read_article(root: &Path, rel: String, folder: Folder) -> Result<Article, Loa
             message: format!("could not be read: {e}"),
             kind: ProblemKind::Io,
         })?;
-        let article = decode_article(rel, folder, &buf[..len]);
+        let article = decode_article(rel, folder, &buf[..len], options);
         // Do not keep a huge buffer alive after one unusually large file.
         if buf.len() > 1 << 20 {
             *buf = Vec::new();
@@ -530,9 +591,14 @@ fn read_article(root: &Path, rel: String, folder: Folder) -> Result<Article, Loa
     })
 }
 
-fn decode_article(rel: String, folder: Folder, bytes: &[u8]) -> Result<Article, LoadProblem> {
+fn decode_article(
+    rel: String,
+    folder: Folder,
+    bytes: &[u8],
+    options: &LoadOptions,
+) -> Result<Article, LoadProblem> {
     match text::decode(bytes) {
-        Ok(decoded) => Ok(Article::parse(rel, folder, decoded)),
+        Ok(decoded) => Ok(Article::parse_with(rel, folder, decoded, options)),
         Err(e) => Err(LoadProblem {
             path: rel,
             line: Some(e.line),

@@ -154,16 +154,15 @@ impl CompileReport {
     }
 }
 
-/// Names the environment variable of the crash-test hook.
-pub const FAILPOINT_VAR: &str = "MEMBANK_FAILPOINT";
-
-/// Test hook for crash safety, not a feature: when `MEMBANK_FAILPOINT` is
-/// `STEP:N` (`after-write`, `after-stamp` or `after-archive`), the process
-/// aborts right after the N-th such step of an apply run, as a kill or power
-/// loss would stop it there. Tests use it to prove that a rerun finishes the
-/// job without losing or duplicating anything.
+/// Test hook for crash safety, built only with the `failpoints` feature
+/// (the tests turn it on): when `MEMBANK_FAILPOINT` is `STEP:N`
+/// (`after-write`, `after-stamp` or `after-archive`), the process aborts
+/// right after the N-th such step of an apply run, as a kill or power loss
+/// would stop it there. Tests use it to prove that a rerun finishes the job
+/// without losing or duplicating anything.
+#[cfg(feature = "failpoints")]
 fn failpoint(step: &str, count: usize) {
-    let Some(value) = std::env::var_os(FAILPOINT_VAR) else {
+    let Some(value) = std::env::var_os("MEMBANK_FAILPOINT") else {
         return;
     };
     let value = value.to_string_lossy();
@@ -174,6 +173,9 @@ fn failpoint(step: &str, count: usize) {
         std::process::abort();
     }
 }
+
+#[cfg(not(feature = "failpoints"))]
+fn failpoint(_step: &str, _count: usize) {}
 
 /// The current local wall-clock time, for `compiled_date` and archive names.
 pub fn local_now() -> jiff::civil::DateTime {

@@ -52,7 +52,7 @@ impl ContextEntry {
             score: self.score,
             signals: self.signals(),
             matched: self.hits.explain(a, query),
-            last_updated: a.meta.last_updated.clone(),
+            last_updated: a.meta.last_updated.as_deref().map(str::to_owned),
             tokens: self.tokens,
             included: self.included,
             drop_reason: self.drop_reason(bank),

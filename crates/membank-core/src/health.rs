@@ -6,6 +6,7 @@
 //! says what is wrong, why it matters and what to do about it.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::Arc;
 
 use jiff::civil::Date;
 use rayon::prelude::*;
@@ -383,7 +384,7 @@ const ARCHIVE_KEYS: [&str; 3] = ["compiled", "compiled_date", "compiled_to"];
 fn key_findings(a: &Article, out: &mut Vec<Finding>) {
     let (required, recommended) = keys_for(a.folder);
     let mut report = |key: &str, severity: Severity, why: &str| {
-        let empty = a.meta.empty_keys.iter().any(|k| k == key);
+        let empty = a.meta.is_empty_key(key);
         if a.meta.has_key(key) && !empty {
             return;
         }
@@ -456,7 +457,7 @@ fn value_findings(a: &Article, out: &mut Vec<Finding>) {
         .status
         .as_ref()
         .filter(|_| a.folder == Folder::Terminology)
-        .filter(|s| !matches!(s.as_str(), "approved" | "proposed" | "rejected"));
+        .filter(|s| !matches!(&***s, "approved" | "proposed" | "rejected"));
     if let Some(status) = bad_status {
         let hint = match status.trim().to_lowercase().as_str() {
             s @ ("approved" | "proposed" | "rejected") => format!(" Write it as “{s}”."),
@@ -474,7 +475,7 @@ fn value_findings(a: &Article, out: &mut Vec<Finding>) {
         ));
     }
     for value in &a.meta.languages {
-        let bad: Vec<&String> = value
+        let bad: Vec<&Arc<str>> = value
             .tags
             .iter()
             .filter(|t| !is_plausible_language_tag(t))

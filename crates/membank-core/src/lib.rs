@@ -14,12 +14,14 @@ pub mod fileblocks;
 pub mod frontmatter;
 pub mod health;
 pub mod init;
+mod intern;
 pub mod layout;
 pub mod pathsafe;
 pub mod scoring;
 mod scoring_index;
 pub mod snapshot;
 pub mod stamp;
+#[cfg(feature = "synth")]
 pub mod synth;
 pub mod templates;
 pub mod text;

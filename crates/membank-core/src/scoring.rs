@@ -186,7 +186,7 @@ impl Hits {
             let v = values.get(usize::from(i?))?;
             Some(SignalMatch {
                 key: v.key,
-                value: v.raw.clone(),
+                value: v.raw.to_string(),
                 tag: None,
                 query: None,
             })
@@ -195,8 +195,8 @@ impl Hits {
             let lv = a.meta.languages.get(usize::from(vi))?;
             Some(SignalMatch {
                 key: lv.key,
-                value: lv.raw.clone(),
-                tag: lv.tags.get(usize::from(ti)).cloned(),
+                value: lv.raw.to_string(),
+                tag: lv.tags.get(usize::from(ti)).map(|t| t.to_string()),
                 query: query.lang(side).map(str::to_owned),
             })
         });
@@ -212,7 +212,7 @@ fn position(values: &[KeyedValue], wanted: &Option<String>) -> Option<u16> {
     let wanted = wanted.as_deref()?;
     values
         .iter()
-        .position(|v| v.folded == wanted)
+        .position(|v| *v.folded == *wanted)
         .and_then(|i| u16::try_from(i).ok())
 }
 

@@ -68,11 +68,11 @@ impl Tally {
 fn tally_values(values: &[KeyedValue], tally: &mut Tally, order: &mut usize) {
     let mut done: Vec<&str> = Vec::new();
     for v in values {
-        if v.folded.is_empty() || done.contains(&v.folded.as_str()) {
+        if v.folded.is_empty() || done.contains(&&*v.folded) {
             continue;
         }
         done.push(&v.folded);
-        tally.add(v.folded.clone(), normalize_value(&v.raw), order);
+        tally.add(v.folded.to_string(), normalize_value(&v.raw), order);
     }
 }
 

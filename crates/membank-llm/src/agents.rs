@@ -438,15 +438,15 @@ pub fn prepare_compile(
 /// article matching any of its clients, domains or languages is found.
 fn queries_from_frontmatter(bank: &Bank, id: ArticleId) -> Vec<Query> {
     let meta = &bank.article(id).meta;
-    let clients: Vec<Option<String>> = values_or_none(meta.clients.iter().map(|v| v.raw.clone()));
-    let domains: Vec<Option<String>> = values_or_none(meta.domains.iter().map(|v| v.raw.clone()));
+    let clients: Vec<Option<String>> = values_or_none(meta.clients.iter().map(|v| v.raw.to_string()));
+    let domains: Vec<Option<String>> = values_or_none(meta.domains.iter().map(|v| v.raw.to_string()));
     let mut tags: Vec<String> = meta
         .languages
         .iter()
-        .flat_map(|l| l.tags.iter().cloned())
+        .flat_map(|l| l.tags.iter().map(|t| t.to_string()))
         .collect();
-    tags.extend(meta.source_lang.clone());
-    tags.extend(meta.target_lang.clone());
+    tags.extend(meta.source_lang.as_deref().map(str::to_owned));
+    tags.extend(meta.target_lang.as_deref().map(str::to_owned));
     tags.sort();
     tags.dedup();
     let languages: Vec<Option<String>> = values_or_none(tags.into_iter());

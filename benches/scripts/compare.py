@@ -1,0 +1,104 @@
+#!/usr/bin/env python3
+"""Whole-process timings of membank against the Python reference, in one run.
+
+    compare.py BANK --client NAME [--domain D] [--source L] [--target L]
+               [--membank target/release/membank] [--runs 15] [--skip-python-yaml]
+
+Runs each command RUNS times, alternating between them so that a change in
+the machine's load hits all of them alike, and prints the median and the
+best wall-clock time and the largest peak resident memory of each. Output
+goes to /dev/null. Needs Python 3 only; the PyYAML rows need PyYAML.
+"""
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def run_once(argv):
+    start = time.perf_counter()
+    with open(os.devnull, "wb") as null:
+        proc = subprocess.Popen(argv, stdout=null, stderr=subprocess.PIPE)
+        # wait4 gives this child's own peak memory, not the maximum over all.
+        _, status, usage = os.wait4(proc.pid, 0)
+    elapsed = time.perf_counter() - start
+    err = proc.stderr.read().decode(errors="replace")
+    proc.stderr.close()
+    code = os.waitstatus_to_exitcode(status)
+    if code not in (0, 1):
+        sys.exit(f"{' '.join(argv)} failed ({code}): {err}")
+    return elapsed, usage.ru_maxrss / 1024  # kB on Linux → MB
+
+
+def bank_bytes(root):
+    total = 0
+    for dirpath, _, files in os.walk(root):
+        for f in files:
+            total += os.path.getsize(os.path.join(dirpath, f))
+    return total
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("bank")
+    p.add_argument("--client")
+    p.add_argument("--domain")
+    p.add_argument("--source")
+    p.add_argument("--target")
+    p.add_argument("--membank", default="target/release/membank")
+    p.add_argument("--runs", type=int, default=15)
+    p.add_argument("--skip-python-yaml", action="store_true",
+                   help="leave out the PyYAML reader (slow on 100,000 articles)")
+    a = p.parse_args()
+
+    query = []
+    ref_query = []
+    for flag, ref_flag, value in (("--client", "--client", a.client),
+                                  ("--domain", "--domain", a.domain),
+                                  ("--source-lang", "--source", a.source),
+                                  ("--target-lang", "--target", a.target)):
+        if value:
+            query += [flag, value]
+            ref_query += [ref_flag, value]
+    ref = [sys.executable, os.path.join(HERE, "reference.py"), a.bank]
+    commands = {
+        "membank context": [a.membank, "context", a.bank, *query],
+        "membank context --json": [a.membank, "context", a.bank, *query, "--json"],
+        "membank check": [a.membank, "check", a.bank],
+        "python: read the files (1 thread)": [*ref, "--read-only"],
+    }
+    if not a.skip_python_yaml:
+        commands["python: PyYAML reader + scoring"] = [*ref, *ref_query]
+        commands["python: same, libyaml loader"] = [*ref, *ref_query, "--loader", "c"]
+
+    times = {name: [] for name in commands}
+    peaks = {name: 0.0 for name in commands}
+    for name, argv in commands.items():  # warm the page cache and the binaries
+        run_once(argv)
+    for _ in range(a.runs):
+        for name, argv in commands.items():
+            t, rss = run_once(argv)
+            times[name].append(t)
+            peaks[name] = max(peaks[name], rss)
+
+    size = bank_bytes(a.bank)
+    print(f"bank: {a.bank}, {size / 1e6:.1f} MB; {a.runs} runs each; "
+          f"load average {os.getloadavg()[0]:.2f}")
+    print(f"{'command':<36} {'median':>9} {'best':>9} {'peak MB':>8}")
+    for name in commands:
+        ts = times[name]
+        print(f"{name:<36} {statistics.median(ts) * 1000:>7.1f}ms {min(ts) * 1000:>7.1f}ms "
+              f"{peaks[name]:>8.1f}")
+    base = statistics.median(times["membank context"])
+    for name in commands:
+        if name.startswith("python"):
+            print(f"{name}: {statistics.median(times[name]) / base:.1f}× the time of membank context")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,44 @@
+//! Shared copies of the short strings that repeat across a bank: key names,
+//! client and domain values, language codes, dates, statuses. Thousands of
+//! articles name the same few dozen of each, so each article holds a
+//! pointer to one copy instead of its own strings.
+
+use std::collections::HashSet;
+use std::sync::{Arc, LazyLock, RwLock};
+
+/// Beyond this many distinct strings (a hostile or unusual bank), further
+/// ones get their own copy, so the shared set stays bounded.
+const MOST_SHARED: usize = 1 << 16;
+
+static SHARED: LazyLock<RwLock<HashSet<Arc<str>>>> = LazyLock::new(Default::default);
+
+/// The shared copy of `s`.
+pub(crate) fn shared(s: &str) -> Arc<str> {
+    if let Some(found) = SHARED.read().ok().and_then(|set| set.get(s).cloned()) {
+        return found;
+    }
+    let Ok(mut set) = SHARED.write() else {
+        return Arc::from(s);
+    };
+    if let Some(found) = set.get(s) {
+        return found.clone();
+    }
+    let copy: Arc<str> = Arc::from(s);
+    if set.len() < MOST_SHARED {
+        set.insert(copy.clone());
+    }
+    copy
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn equal_strings_share_one_copy() {
+        let a = shared("last_updated");
+        let b = shared(&String::from("last_updated"));
+        assert!(Arc::ptr_eq(&a, &b));
+        assert_eq!(&*a, "last_updated");
+    }
+}
