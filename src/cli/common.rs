@@ -13,7 +13,8 @@ use membank_core::text::sanitize_for_terminal;
 /// freeing hundreds of thousands of small allocations one by one only to
 /// exit costs more than the query itself on a small bank.
 pub fn open_bank(path: &Path) -> anyhow::Result<&'static Bank> {
-    let bank = Bank::load(path).map_err(anyhow::Error::from)?;
+    let policy = membank::read_settings::load(None)?;
+    let bank = Bank::load_with(path, policy).map_err(anyhow::Error::from)?;
     Ok(Box::leak(Box::new(bank)))
 }
 

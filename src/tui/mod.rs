@@ -59,7 +59,8 @@ pub fn prepare(bank_root: &Path, options: &TuiOptions, size: Rect) -> anyhow::Re
     let theme_dir = config_dir.map(|d| d.join("themes"));
     let theme = cfg.theme(theme_dir.as_deref(), use_color)?;
     let keymap = cfg.keymap()?;
-    let bank = Bank::load(bank_root)?;
+    let policy = crate::read_settings::load(config_path.as_deref())?;
+    let bank = Bank::load_with(bank_root, policy)?;
     Ok(App::new(bank, theme, keymap, size))
 }
 

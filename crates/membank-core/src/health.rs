@@ -145,6 +145,9 @@ pub const CODES: &[(&str, Severity)] = &[
     ("not-utf8", Severity::Error),
     ("unreadable-file", Severity::Error),
     ("symlinked-folder", Severity::Warning),
+    ("not-a-file", Severity::Error),
+    ("oversized-file", Severity::Error),
+    ("link-outside-bank", Severity::Warning),
     ("missing-key", Severity::Error),
     ("bad-date", Severity::Error),
     ("bad-status", Severity::Error),
@@ -741,6 +744,39 @@ fn load_problems(bank: &Bank, out: &mut Vec<Finding>) {
                 "This is a link to a folder elsewhere; membank does not follow it, so the \
                  articles in it are not used. Move the folder into the bank if they belong \
                  there."
+                    .into(),
+            ),
+            ProblemKind::NotRegular => finding(
+                "not-a-file",
+                Severity::Error,
+                &p.path,
+                None,
+                format!(
+                    "This name {}. membank reads only regular files, so it is left out of \
+                     every context. Remove it, or replace it with the Markdown file it should be.",
+                    p.message
+                ),
+            ),
+            ProblemKind::TooLarge => finding(
+                "oversized-file",
+                Severity::Error,
+                &p.path,
+                None,
+                format!(
+                    "The file {}. It is left out of every context. Split it into smaller \
+                     articles, or raise the limit in the settings if it really belongs here.",
+                    p.message
+                ),
+            ),
+            ProblemKind::LinkOutside => finding(
+                "link-outside-bank",
+                Severity::Warning,
+                &p.path,
+                None,
+                "This file is a link to a file outside the bank. membank does not read it, \
+                 so it is never shown, checked or sent to a model. If you link files into \
+                 this bank on purpose, allow it with the setting `follow_links_out`; \
+                 otherwise remove the link."
                     .into(),
             ),
         };
