@@ -66,8 +66,8 @@ mod tests {
     fn defaults_are_safe_and_settings_apply() {
         assert_eq!(parse("").unwrap(), ReadPolicy::default());
         assert!(!ReadPolicy::default().follow_links_out);
-        let p = parse("theme = \"mono\"\n[files]\nmax_file_mb = 2\nfollow_links_out = true\n")
-            .unwrap();
+        let p =
+            parse("theme = \"mono\"\n[files]\nmax_file_mb = 2\nfollow_links_out = true\n").unwrap();
         assert_eq!(p.max_file_bytes, 2 * 1024 * 1024);
         assert!(p.follow_links_out);
         assert!(parse("[files]\nfollow_links = true\n").is_err());

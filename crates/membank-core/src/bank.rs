@@ -372,21 +372,17 @@ impl Bank {
             }
             if let Some(f) = classify_file(&self.root, &path) {
                 match f {
-                    Found::Article(rel, folder) => match read_article(
-                        &self.reader,
-                        &path,
-                        false,
-                        rel,
-                        folder,
-                    ) {
-                        Ok(a) => {
-                            let at = self.articles.partition_point(|b| {
-                                (b.folder, &b.rel_path) < (a.folder, &a.rel_path)
-                            });
-                            self.articles.insert(at, a);
+                    Found::Article(rel, folder) => {
+                        match read_article(&self.reader, &path, false, rel, folder) {
+                            Ok(a) => {
+                                let at = self.articles.partition_point(|b| {
+                                    (b.folder, &b.rel_path) < (a.folder, &a.rel_path)
+                                });
+                                self.articles.insert(at, a);
+                            }
+                            Err(p) => self.problems.push(p),
                         }
-                        Err(p) => self.problems.push(p),
-                    },
+                    }
                     Found::Skipped(s) => self.skipped.push(s),
                     Found::Template(t) => self.templates.push(t),
                     Found::Other(o) => self.other_files.push(o),
@@ -770,7 +766,10 @@ mod tests {
                 ("05_INDICES", ProblemKind::SymlinkedFolder),
             ]
         );
-        assert!(bank.find("04_STYLE/alias.md").is_some(), "a link inside is read");
+        assert!(
+            bank.find("04_STYLE/alias.md").is_some(),
+            "a link inside is read"
+        );
         assert!(
             bank.articles()
                 .iter()
@@ -785,25 +784,40 @@ mod tests {
         let bank = Bank::load_with(r, open).unwrap();
         assert!(bank.find("04_STYLE/key.md").is_some());
         assert!(bank.find("05_INDICES/n.md").is_some());
-        let zero = bank.problems.iter().find(|p| p.path == "02_TERMINOLOGY/zero.md");
+        let zero = bank
+            .problems
+            .iter()
+            .find(|p| p.path == "02_TERMINOLOGY/zero.md");
         assert_eq!(zero.map(|p| p.kind), Some(ProblemKind::NotRegular));
     }
 
     #[test]
     fn files_over_the_size_cap_are_reported_and_the_rest_loads() {
         let d = sample();
-        write(d.path(), "04_STYLE/huge.md", &vec![b'a'; 2 * 1024 * 1024 + 1]);
+        write(
+            d.path(),
+            "04_STYLE/huge.md",
+            &vec![b'a'; 2 * 1024 * 1024 + 1],
+        );
         let small = ReadPolicy {
             max_file_bytes: 2 * 1024 * 1024,
             ..ReadPolicy::default()
         };
         let bank = Bank::load_with(d.path(), small).unwrap();
-        let huge = bank.problems.iter().find(|p| p.path == "04_STYLE/huge.md").unwrap();
+        let huge = bank
+            .problems
+            .iter()
+            .find(|p| p.path == "04_STYLE/huge.md")
+            .unwrap();
         assert_eq!(huge.kind, ProblemKind::TooLarge);
         assert!(bank.find("03_DOMAINS/Legal.md").is_some());
         let mut bank = Bank::load(d.path()).unwrap();
         assert!(bank.find("04_STYLE/huge.md").is_some());
-        assert!(bank.problems.iter().all(|p| p.kind != ProblemKind::TooLarge));
+        assert!(
+            bank.problems
+                .iter()
+                .all(|p| p.kind != ProblemKind::TooLarge)
+        );
         bank.reload(&["04_STYLE/huge.md".into()]);
         assert!(bank.find("04_STYLE/huge.md").is_some());
     }

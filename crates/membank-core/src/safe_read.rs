@@ -43,8 +43,13 @@ impl Default for ReadPolicy {
 #[derive(Debug)]
 pub enum ReadError {
     /// A FIFO, device, socket or folder where a file was expected.
-    NotRegular { kind: &'static str },
-    TooLarge { size: u64, limit: u64 },
+    NotRegular {
+        kind: &'static str,
+    },
+    TooLarge {
+        size: u64,
+        limit: u64,
+    },
     /// A symbolic link (the file or a folder on its path) leads outside
     /// the root.
     LinkLeavesRoot,
@@ -142,7 +147,11 @@ fn open_nonblocking(path: &Path) -> io::Result<File> {
 /// Read a regular file into `buf` (replacing its contents), at most
 /// `max_bytes`. Links are followed; use [`RootReader`] for files inside a
 /// bank. Returns the number of bytes read.
-pub fn read_regular_into(path: &Path, max_bytes: u64, buf: &mut Vec<u8>) -> Result<usize, ReadError> {
+pub fn read_regular_into(
+    path: &Path,
+    max_bytes: u64,
+    buf: &mut Vec<u8>,
+) -> Result<usize, ReadError> {
     let file = open_nonblocking(path)?;
     let meta = file.metadata()?;
     if !meta.file_type().is_file() {
@@ -321,11 +330,12 @@ mod tests {
         let d = root();
         let r = RootReader::new(d.path(), ReadPolicy::default()).unwrap();
         assert_eq!(r.read(Path::new("01_CLIENTS/a.md")).unwrap(), b"hello");
-        assert_eq!(
-            r.read(&d.path().join("01_CLIENTS/a.md")).unwrap(),
-            b"hello"
+        assert_eq!(r.read(&d.path().join("01_CLIENTS/a.md")).unwrap(), b"hello");
+        assert!(
+            r.read(Path::new("01_CLIENTS/none.md"))
+                .unwrap_err()
+                .is_not_found()
         );
-        assert!(r.read(Path::new("01_CLIENTS/none.md")).unwrap_err().is_not_found());
     }
 
     #[test]
@@ -339,7 +349,11 @@ mod tests {
     #[test]
     fn files_over_the_cap_are_refused_with_their_size() {
         let d = root();
-        fs::write(d.path().join("01_CLIENTS/big.md"), vec![b'x'; 3 * 1024 * 1024]).unwrap();
+        fs::write(
+            d.path().join("01_CLIENTS/big.md"),
+            vec![b'x'; 3 * 1024 * 1024],
+        )
+        .unwrap();
         let policy = ReadPolicy {
             max_file_bytes: 1024 * 1024,
             ..ReadPolicy::default()
@@ -379,13 +393,24 @@ mod tests {
         let d = root();
         let outside = tempfile::tempdir().unwrap();
         fs::write(outside.path().join("secret"), "key").unwrap();
-        std::os::unix::fs::symlink(outside.path().join("secret"), d.path().join("01_CLIENTS/s.md"))
-            .unwrap();
+        std::os::unix::fs::symlink(
+            outside.path().join("secret"),
+            d.path().join("01_CLIENTS/s.md"),
+        )
+        .unwrap();
         std::os::unix::fs::symlink(outside.path(), d.path().join("01_CLIENTS/dir")).unwrap();
         std::os::unix::fs::symlink("a.md", d.path().join("01_CLIENTS/alias.md")).unwrap();
         let r = RootReader::new(d.path(), ReadPolicy::default()).unwrap();
-        assert_eq!(r.read(Path::new("01_CLIENTS/s.md")).unwrap_err().code(), "link-out");
-        assert_eq!(r.read(Path::new("01_CLIENTS/dir/secret")).unwrap_err().code(), "link-out");
+        assert_eq!(
+            r.read(Path::new("01_CLIENTS/s.md")).unwrap_err().code(),
+            "link-out"
+        );
+        assert_eq!(
+            r.read(Path::new("01_CLIENTS/dir/secret"))
+                .unwrap_err()
+                .code(),
+            "link-out"
+        );
         assert_eq!(r.read(Path::new("01_CLIENTS/alias.md")).unwrap(), b"hello");
         let mut buf = Vec::new();
         let e = r
@@ -402,7 +427,10 @@ mod tests {
         )
         .unwrap();
         assert_eq!(open.read(Path::new("01_CLIENTS/s.md")).unwrap(), b"key");
-        assert_eq!(open.read(Path::new("01_CLIENTS/dir/secret")).unwrap(), b"key");
+        assert_eq!(
+            open.read(Path::new("01_CLIENTS/dir/secret")).unwrap(),
+            b"key"
+        );
     }
 
     #[cfg(unix)]
@@ -411,7 +439,10 @@ mod tests {
         let d = root();
         std::os::unix::fs::symlink("/dev/zero", d.path().join("01_CLIENTS/z.md")).unwrap();
         let r = RootReader::new(d.path(), ReadPolicy::default()).unwrap();
-        assert_eq!(r.read(Path::new("01_CLIENTS/z.md")).unwrap_err().code(), "link-out");
+        assert_eq!(
+            r.read(Path::new("01_CLIENTS/z.md")).unwrap_err().code(),
+            "link-out"
+        );
         let open = RootReader::new(
             d.path(),
             ReadPolicy {
@@ -424,7 +455,9 @@ mod tests {
         assert_eq!(e.code(), "not-regular");
         assert!(e.to_string().contains("device"), "{e}");
         assert_eq!(
-            read_regular(Path::new("/dev/zero"), 1024).unwrap_err().code(),
+            read_regular(Path::new("/dev/zero"), 1024)
+                .unwrap_err()
+                .code(),
             "not-regular"
         );
     }

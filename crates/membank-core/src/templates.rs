@@ -326,8 +326,8 @@ mod tests {
         assert!(!t.text.contains("PRIVATE KEY"));
         assert!(t.warning.is_some_and(|w| w.contains("outside the bank")));
 
-        let fifo = std::ffi::CString::new(dir.join("lint.md").as_os_str().as_encoded_bytes())
-            .unwrap();
+        let fifo =
+            std::ffi::CString::new(dir.join("lint.md").as_os_str().as_encoded_bytes()).unwrap();
         assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o644) }, 0);
         let t = resolve(bank.path(), Agent::Lint);
         assert_eq!(t.source, Source::Bundled);
