@@ -35,7 +35,10 @@ fn a_folder_that_is_no_memory_names_every_layout_looked_for() {
         let err = stderr(&out);
         assert!(err.contains("is not a memory bank, a Deja Vu project or an everos memory root"));
         assert!(err.contains("00_INBOX … 06_TEMPLATES"), "{err}");
-        assert!(err.contains("memory/impressions.jsonl or memory/summary.md"), "{err}");
+        assert!(
+            err.contains("memory/impressions.jsonl or memory/summary.md"),
+            "{err}"
+        );
         assert!(err.contains("ome.toml"), "{err}");
     }
 }
@@ -50,27 +53,41 @@ fn format_forces_a_layout_and_rejects_unknown_names() {
     let out = membank(&["check", FIXTURE, "--format", "obsidian"]);
     assert_eq!(out.status.code(), Some(2));
     let err = stderr(&out);
-    assert!(err.contains("bank") && err.contains("dejavu") && err.contains("everos"), "{err}");
+    assert!(
+        err.contains("bank") && err.contains("dejavu") && err.contains("everos"),
+        "{err}"
+    );
 }
 
 #[test]
 fn bank_only_commands_name_the_layout_they_were_given() {
     let d = tempfile::tempdir().unwrap();
     write(d.path(), "memory/summary.md", "# Summary\n");
-    for args in [vec!["context"], vec!["inbox"], vec!["compile", "--reply", "-"]] {
+    for args in [
+        vec!["context"],
+        vec!["inbox"],
+        vec!["compile", "--reply", "-"],
+    ] {
         let mut argv = vec![args[0], d.path().to_str().unwrap()];
         argv.extend(&args[1..]);
         let out = membank(&argv);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         let err = stderr(&out);
-        assert!(err.contains("is a Deja Vu project; this works on a memory bank only"), "{err}");
+        assert!(
+            err.contains("is a Deja Vu project; this works on a memory bank only"),
+            "{err}"
+        );
     }
 }
 
 #[test]
 fn two_layouts_in_one_folder_ask_for_format() {
     let d = tempfile::tempdir().unwrap();
-    write(d.path(), "01_CLIENTS/Acme.md", "---\nclient: Acme\n---\n# Acme\n");
+    write(
+        d.path(),
+        "01_CLIENTS/Acme.md",
+        "---\nclient: Acme\n---\n# Acme\n",
+    );
     write(d.path(), "memory/summary.md", "# Summary\n");
     let out = membank(&["check", d.path().to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));

@@ -124,7 +124,10 @@ fn restore_default_sigpipe() {
 pub fn main() -> ExitCode {
     restore_default_sigpipe();
     let cli = Cli::parse();
-    let forced = cli.format.as_deref().and_then(membank_core::memory::layout_named);
+    let forced = cli
+        .format
+        .as_deref()
+        .and_then(membank_core::memory::layout_named);
     common::set_forced_format(forced);
     let result = match cli.command {
         Some(Command::Check(a)) => check::run(a),

@@ -77,7 +77,9 @@ pub fn run_tui(bank_root: &Path, options: TuiOptions) -> anyhow::Result<ExitCode
     // plain message on the shell.
     let found = memory::detect(bank_root, options.format).map_err(|e| {
         let hint = match e {
-            memory::OpenError::NoLayout(_) => "; pass a memory folder: membank PATH, or create a bank with `membank init`",
+            memory::OpenError::NoLayout(_) => {
+                "; pass a memory folder: membank PATH, or create a bank with `membank init`"
+            }
             _ => "",
         };
         anyhow::anyhow!("{}{hint}", sanitize_for_terminal(&e.to_string(), false))

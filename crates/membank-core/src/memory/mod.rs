@@ -64,6 +64,9 @@ pub trait Memory: Any + Send + Sync {
     /// How many documents there are; ids run from 0 to `len() - 1` in the
     /// order the Bank pane lists them.
     fn len(&self) -> usize;
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
     fn document(&self, id: DocId) -> Document<'_>;
     /// The document at a relative, `/`-separated path.
     fn find(&self, path: &str) -> Option<DocId>;
@@ -101,10 +104,6 @@ pub trait Memory: Any + Send + Sync {
 }
 
 impl dyn Memory {
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
     /// The layout's own type, for what only that layout can do.
     pub fn downcast_ref<T: Memory>(&self) -> Option<&T> {
         (self as &dyn Any).downcast_ref()
@@ -172,7 +171,10 @@ pub fn detect(path: &Path, forced: Option<&'static LayoutSpec>) -> Result<Detect
 
 /// Detect and read the memory at `path`: the one way the command line and
 /// the interface open anything.
-pub fn open(path: &Path, forced: Option<&'static LayoutSpec>) -> Result<Box<dyn Memory>, OpenError> {
+pub fn open(
+    path: &Path,
+    forced: Option<&'static LayoutSpec>,
+) -> Result<Box<dyn Memory>, OpenError> {
     let found = detect(path, forced)?;
     (found.spec.open)(&found.root)
 }
@@ -226,7 +228,10 @@ pub enum OpenError {
         wanted: &'static LayoutSpec,
     },
     /// The layout's own reader refused the memory.
-    Layout { path: PathBuf, message: String },
+    Layout {
+        path: PathBuf,
+        message: String,
+    },
 }
 
 impl fmt::Display for OpenError {
@@ -242,7 +247,12 @@ impl fmt::Display for OpenError {
             OpenError::Io(p, e) => write!(f, "{}: {e}", p.display()),
             OpenError::NoLayout(p) => {
                 let titles: Vec<&str> = LAYOUTS.iter().map(|l| l.title).collect();
-                write!(f, "{} is not {}; looked for ", p.display(), or_list(&titles))?;
+                write!(
+                    f,
+                    "{} is not {}; looked for ",
+                    p.display(),
+                    or_list(&titles)
+                )?;
                 for (i, l) in LAYOUTS.iter().enumerate() {
                     let sep = match i {
                         0 => "",

@@ -16,7 +16,11 @@ fn bank() -> tempfile::TempDir {
         "01_CLIENTS/Acme.md",
         "---\nclient: Acme\nstatus: active\n---\n# Acme Corp\nSee [[Legal]] and [[Nope]].\n",
     );
-    write(d.path(), "03_DOMAINS/Legal.md", "---\ndomain: Legal\n---\n# Legal\n");
+    write(
+        d.path(),
+        "03_DOMAINS/Legal.md",
+        "---\ndomain: Legal\n---\n# Legal\n",
+    );
     d
 }
 
@@ -34,7 +38,10 @@ fn a_bank_is_detected_and_read_through_the_shared_model() {
     assert_eq!(doc.groups, ["01_CLIENTS"]);
     assert_eq!(doc.kind, "clients");
     assert_eq!(doc.status.as_deref(), Some("active"));
-    assert_eq!(doc.frontmatter_text(), Some("client: Acme\nstatus: active\n"));
+    assert_eq!(
+        doc.frontmatter_text(),
+        Some("client: Acme\nstatus: active\n")
+    );
     assert!(doc.body().starts_with("# Acme Corp"));
     let legal = memory.resolve("legal");
     assert!(matches!(legal, Resolution::One(_)));
@@ -114,6 +121,9 @@ fn format_forces_a_layout_and_settles_ambiguity() {
     assert_eq!(detect(d.path(), Some(dejavu)).unwrap().spec.name, "dejavu");
     let everos = layout_named("everos").unwrap();
     let e = detect(d.path(), Some(everos)).unwrap_err().to_string();
-    assert!(e.contains("is not an everos memory root: looked for"), "{e}");
+    assert!(
+        e.contains("is not an everos memory root: looked for"),
+        "{e}"
+    );
     assert_eq!(layout_names(), ["bank", "dejavu", "everos"]);
 }
