@@ -88,7 +88,7 @@ pub fn extract_markdown(body: &str) -> Vec<WikiLink> {
                 while code.get(next_code).is_some_and(|r| r.end <= l.span.start) {
                     next_code += 1;
                 }
-                !code.get(next_code).is_some_and(|r| r.start <= l.span.start)
+                code.get(next_code).is_none_or(|r| r.start > l.span.start)
             });
         }
     }
