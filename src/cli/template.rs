@@ -28,8 +28,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if !args.bank.is_dir() {
         bail!("{}: not a folder", args.bank.display());
     }
-    let policy = membank::read_settings::load(None)?;
-    let reader = RootReader::new(&args.bank, policy)
+    let reader = RootReader::for_root(&args.bank)
         .with_context(|| format!("opening {}", args.bank.display()))?;
     let template = templates::resolve_with(&reader, agent);
     if let Some(warning) = &template.warning {

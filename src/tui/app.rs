@@ -385,7 +385,7 @@ impl App {
             path.is_dir() || (!path.exists() && Path::new(rel).extension().is_none())
         });
         if folder_changed {
-            match Bank::load_with(self.bank.root(), self.bank.reader().policy()) {
+            match Bank::load(self.bank.root()) {
                 Ok(bank) => self.bank = bank,
                 Err(e) => {
                     self.status

@@ -170,11 +170,11 @@ fn is_hidden(name: &str) -> bool {
 }
 
 impl Bank {
-    /// Read every file of the bank under the default (safe) read policy.
-    /// Files that cannot be read are reported in `problems`; only a missing
-    /// or non-bank root is an error.
+    /// Read every file of the bank under the user's read policy
+    /// ([`crate::safe_read::user_policy`]). Files that cannot be read are
+    /// reported in `problems`; only a missing or non-bank root is an error.
     pub fn load(root: impl AsRef<Path>) -> Result<Bank, BankError> {
-        Bank::load_with(root, ReadPolicy::default())
+        Bank::load_with(root, crate::safe_read::user_policy())
     }
 
     /// [`Bank::load`] with the user's read policy (size cap, links out).

@@ -39,6 +39,23 @@ impl Default for ReadPolicy {
     }
 }
 
+/// The user's policy for this process, set once at start-up from their
+/// settings. A process-wide value so that every layout's reader honours it
+/// without each caller passing it along.
+static USER_POLICY: std::sync::OnceLock<ReadPolicy> = std::sync::OnceLock::new();
+
+/// Record the user's settings for every later read; returns false when
+/// a policy was already set (the first one stays).
+pub fn set_user_policy(policy: ReadPolicy) -> bool {
+    USER_POLICY.set(policy).is_ok()
+}
+
+/// The policy readers use when none is passed explicitly: the user's
+/// settings if they were recorded, else the safe default.
+pub fn user_policy() -> ReadPolicy {
+    USER_POLICY.get().copied().unwrap_or_default()
+}
+
 /// Why a file was not read.
 #[derive(Debug)]
 pub enum ReadError {
@@ -197,6 +214,11 @@ pub struct RootReader {
 }
 
 impl RootReader {
+    /// A reader for `root` under the user's policy ([`user_policy`]).
+    pub fn for_root(root: &Path) -> io::Result<RootReader> {
+        RootReader::new(root, user_policy())
+    }
+
     pub fn new(root: &Path, policy: ReadPolicy) -> io::Result<RootReader> {
         Ok(RootReader {
             root: root.to_path_buf(),

@@ -6,7 +6,7 @@ use std::path::Path;
 use serde::Serialize;
 
 use crate::layout::Folder;
-use crate::safe_read::{ReadPolicy, RootReader};
+use crate::safe_read::RootReader;
 use crate::text;
 
 /// The five agents of spec §13.1.
@@ -135,10 +135,10 @@ pub struct Template {
 
 /// Find the template for `agent`: the bank override first, else the bundled
 /// copy. Overrides are used silently (spec §13); only an override that
-/// exists but cannot be read produces a warning. Reads under the default
+/// exists but cannot be read produces a warning. Reads under the user's
 /// read policy; [`resolve_with`] takes the bank's own reader.
 pub fn resolve(bank_root: &Path, agent: Agent) -> Template {
-    match RootReader::new(bank_root, ReadPolicy::default()) {
+    match RootReader::for_root(bank_root) {
         Ok(reader) => resolve_with(&reader, agent),
         Err(_) => bundled(agent, None),
     }
