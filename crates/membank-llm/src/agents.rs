@@ -438,8 +438,10 @@ pub fn prepare_compile(
 /// article matching any of its clients, domains or languages is found.
 fn queries_from_frontmatter(bank: &Bank, id: ArticleId) -> Vec<Query> {
     let meta = &bank.article(id).meta;
-    let clients: Vec<Option<String>> = values_or_none(meta.clients.iter().map(|v| v.raw.to_string()));
-    let domains: Vec<Option<String>> = values_or_none(meta.domains.iter().map(|v| v.raw.to_string()));
+    let clients: Vec<Option<String>> =
+        values_or_none(meta.clients.iter().map(|v| v.raw.to_string()));
+    let domains: Vec<Option<String>> =
+        values_or_none(meta.domains.iter().map(|v| v.raw.to_string()));
     let mut tags: Vec<String> = meta
         .languages
         .iter()
