@@ -6,7 +6,8 @@
 
 Runs each command RUNS times, alternating between them so that a change in
 the machine's load hits all of them alike, and prints the median and the
-best wall-clock time and the largest peak resident memory of each. Output
+best wall-clock time, the median CPU time (user + system, all threads) and
+the largest peak resident memory of each. Output
 goes to /dev/null. Needs Python 3 only; the PyYAML rows need PyYAML.
 """
 
@@ -32,7 +33,8 @@ def run_once(argv):
     code = os.waitstatus_to_exitcode(status)
     if code not in (0, 1):
         sys.exit(f"{' '.join(argv)} failed ({code}): {err}")
-    return elapsed, usage.ru_maxrss / 1024  # kB on Linux → MB
+    cpu = usage.ru_utime + usage.ru_stime
+    return elapsed, cpu, usage.ru_maxrss / 1024  # kB on Linux → MB
 
 
 def bank_bytes(root):
@@ -77,23 +79,25 @@ def main():
         commands["python: same, libyaml loader"] = [*ref, *ref_query, "--loader", "c"]
 
     times = {name: [] for name in commands}
+    cpus = {name: [] for name in commands}
     peaks = {name: 0.0 for name in commands}
     for name, argv in commands.items():  # warm the page cache and the binaries
         run_once(argv)
     for _ in range(a.runs):
         for name, argv in commands.items():
-            t, rss = run_once(argv)
+            t, cpu, rss = run_once(argv)
             times[name].append(t)
+            cpus[name].append(cpu)
             peaks[name] = max(peaks[name], rss)
 
     size = bank_bytes(a.bank)
     print(f"bank: {a.bank}, {size / 1e6:.1f} MB; {a.runs} runs each; "
           f"load average {os.getloadavg()[0]:.2f}")
-    print(f"{'command':<36} {'median':>9} {'best':>9} {'peak MB':>8}")
+    print(f"{'command':<36} {'median':>9} {'best':>9} {'CPU':>9} {'peak MB':>8}")
     for name in commands:
         ts = times[name]
         print(f"{name:<36} {statistics.median(ts) * 1000:>7.1f}ms {min(ts) * 1000:>7.1f}ms "
-              f"{peaks[name]:>8.1f}")
+              f"{statistics.median(cpus[name]) * 1000:>7.1f}ms {peaks[name]:>8.1f}")
     base = statistics.median(times["membank context"])
     for name in commands:
         if name.startswith("python"):

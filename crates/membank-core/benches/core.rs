@@ -1,7 +1,10 @@
 //! Speed of the read side on a large synthetic bank.
 //!
-//! `cargo bench -p membank-core --bench core`; the bank size defaults to
-//! 100,000 articles and can be changed with `MEMBANK_BENCH_ARTICLES`.
+//! `cargo bench -p membank-core --features synth --bench core`; the bank
+//! size defaults to 100,000 articles and can be changed with
+//! `MEMBANK_BENCH_ARTICLES`. `MEMBANK_BENCH_ONLY=pathological` runs only the
+//! single-file cases (a huge index note, a huge article), which need no
+//! large bank.
 
 use std::hint::black_box;
 use std::path::Path;
@@ -62,7 +65,70 @@ fn bench_health(c: &mut Criterion, bank: &Bank, n: usize) {
     g.finish();
 }
 
+/// A small bank plus one file built to stress one dimension: loading must
+/// stay linear in the number of links in a file and in its size.
+fn pathological_bank(name: &str, file: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("temp dir");
+    synth::generate(
+        dir.path(),
+        SynthOptions {
+            articles: 200,
+            ..SynthOptions::default()
+        },
+    )
+    .expect("bank is written");
+    std::fs::write(dir.path().join("05_INDICES").join(name), file).expect("file is written");
+    dir
+}
+
+fn bench_pathological(c: &mut Criterion) {
+    let links = 100_000;
+    let one_per_line: String = (0..links)
+        .map(|i| format!("- [[Term {i}|term {i}]]\n"))
+        .collect();
+    let one_line: String = (0..links).map(|i| format!("[[Term {i}]] ")).collect();
+    // About 12 MB of prose (under the 16 MiB read cap) with a link every few kilobytes and code spans,
+    // so the Markdown parse that hides links in code runs.
+    let big_article: String = (0..24_000)
+        .map(|i| {
+            format!(
+                "Paragraph {i} with `code` and words that go on for a while, repeated \
+                 to make a long line of ordinary text in a very large article. [[Term {i}]]\n\n"
+            )
+            .repeat(3)
+        })
+        .collect();
+    let mut g = c.benchmark_group("pathological");
+    g.sample_size(10).measurement_time(Duration::from_secs(10));
+    for (name, file) in [
+        (
+            "index_100k_links_one_per_line",
+            format!("---\ntitle: Index\n---\n# Index\n{one_per_line}"),
+        ),
+        (
+            "index_100k_links_one_line",
+            format!("# Index\n{one_line}\n"),
+        ),
+        (
+            "article_12mb",
+            format!("---\ndomain: Legal\n---\n# Big\n{big_article}"),
+        ),
+    ] {
+        let dir = pathological_bank(&format!("{name}.md"), &file);
+        g.bench_function(name, |b| {
+            b.iter_with_large_drop(|| Bank::load(black_box(dir.path())).expect("bank loads"))
+        });
+    }
+    g.finish();
+}
+
 fn main() {
+    if std::env::var("MEMBANK_BENCH_ONLY").as_deref() == Ok("pathological") {
+        let mut c = Criterion::default().configure_from_args();
+        bench_pathological(&mut c);
+        c.final_summary();
+        return;
+    }
     let articles = std::env::var("MEMBANK_BENCH_ARTICLES")
         .ok()
         .and_then(|v| v.parse().ok())
@@ -83,5 +149,7 @@ fn main() {
     let bank = Bank::load(dir.path()).expect("bank loads");
     bench_query(&mut c, &bank, &query(&stats), articles);
     bench_health(&mut c, &bank, articles);
+    drop(bank);
+    bench_pathological(&mut c);
     c.final_summary();
 }
