@@ -16,6 +16,7 @@ pub mod health;
 pub mod init;
 pub mod layout;
 pub mod pathsafe;
+mod resolve;
 pub mod scoring;
 mod scoring_index;
 pub mod snapshot;
