@@ -181,8 +181,8 @@ impl AgentsPane {
         }
     }
 
-    fn template(&mut self, root: &Path, effects: &mut Vec<Effect>) -> String {
-        let t = templates::resolve(root, self.kind.template());
+    fn template(&mut self, bank: &Bank, effects: &mut Vec<Effect>) -> String {
+        let t = templates::resolve_with(bank.reader(), self.kind.template());
         if let Some(w) = &t.warning {
             effects.push(Effect::Warn(sanitize_for_terminal(w, false)));
         }
@@ -198,7 +198,7 @@ impl AgentsPane {
             return true;
         }
         self.editing = false;
-        let template = self.template(ctx.bank.root(), ctx.effects);
+        let template = self.template(ctx.bank, ctx.effects);
         let request: Result<ChatRequest, String> = match self.kind {
             AgentKind::Query => self
                 .query
