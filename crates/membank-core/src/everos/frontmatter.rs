@@ -76,14 +76,12 @@ pub fn split(text: &str) -> Split {
 /// The 1-based file line of a top-level `key:` in the block, if written
 /// there plainly; `fallback` otherwise.
 pub fn key_line(text: &str, yaml: &Range<usize>, key: &str, fallback: usize) -> usize {
-    let mut line_no = 2;
-    for line in text[yaml.clone()].split('\n') {
+    for (line_no, line) in (2..).zip(text[yaml.clone()].split('\n')) {
         if let Some(rest) = line.strip_prefix(key)
             && rest.trim_start().starts_with(':')
         {
             return line_no;
         }
-        line_no += 1;
     }
     fallback
 }
