@@ -1,17 +1,18 @@
 //! `membank search`: ranked full-text search over any memory layout.
 
 use std::io::{IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
-use membank_core::search::{Hit, SearchIndex, sources};
+use membank_core::memory::SearchHit;
+use membank_core::search::{SearchIndex, highlight_chars};
 use serde::Serialize;
 
-use super::common::{open_bank, print_json, safe};
+use super::common::{open_memory, print_json, safe};
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// A memory bank or an everos memory root.
+    /// A memory of any layout: a bank, a Deja Vu project, an everos memory root.
     path: PathBuf,
     /// The words to look for (ranked with BM25; case does not matter).
     query: String,
@@ -29,7 +30,7 @@ struct JsonHit<'a> {
     file: &'a str,
     line: usize,
     entry_id: Option<&'a str>,
-    score: f32,
+    score: f64,
     snippet: &'a str,
     /// `[start, end)` in Unicode scalar values of `snippet`.
     highlights: Vec<(usize, usize)>,
@@ -47,7 +48,9 @@ struct JsonReport<'a> {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let (layout, note, index) = build_index(&args.path)?;
+    let memory = open_memory(&args.path)?;
+    let (layout, note) = (memory.spec().name, memory.search_note());
+    let index = SearchIndex::of_memory(memory);
     let hits = index.search(&args.query, args.limit);
     let matches = index.count_matches(&args.query);
     if args.json {
@@ -61,12 +64,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             hits: hits
                 .iter()
                 .map(|h| JsonHit {
-                    file: &h.file,
+                    file: &h.path,
                     line: h.line,
                     entry_id: h.entry_id.as_deref(),
                     score: h.score,
                     snippet: &h.snippet,
-                    highlights: h.highlight_chars(),
+                    highlights: highlight_chars(h),
                 })
                 .collect(),
         };
@@ -99,7 +102,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 out,
                 "{:>3}  {}:{}{}  ({:.2})",
                 rank + 1,
-                safe(&h.file),
+                safe(&h.path),
                 h.line,
                 id,
                 h.score
@@ -112,7 +115,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 }
 
 /// The snippet with matches in bold on a terminal, `**like this**` otherwise.
-fn marked(h: &Hit, bold: bool) -> String {
+fn marked(h: &SearchHit, bold: bool) -> String {
     let (on, off) = if bold {
         ("\x1b[1m", "\x1b[22m")
     } else {
@@ -121,31 +124,13 @@ fn marked(h: &Hit, bold: bool) -> String {
     let mut out = String::new();
     let mut pos = 0;
     for r in &h.highlights {
-        out.push_str(&safe(&h.snippet[pos..r.start]));
+        // The snippet is sanitised already.
+        out.push_str(&h.snippet[pos..r.start]);
         out.push_str(on);
-        out.push_str(&safe(&h.snippet[r.clone()]));
+        out.push_str(&h.snippet[r.clone()]);
         out.push_str(off);
         pos = r.end;
     }
-    out.push_str(&safe(&h.snippet[pos..]));
+    out.push_str(&h.snippet[pos..]);
     out
-}
-
-/// Detect the layout and index its memory.
-fn build_index(path: &Path) -> anyhow::Result<(&'static str, Option<&'static str>, SearchIndex)> {
-    if !membank_core::bank::is_bank(path) && membank_core::everos::resolve::is_memory_root(path) {
-        let root = membank_core::everos::load(path).map_err(anyhow::Error::msg)?;
-        let docs = sources::everos_documents(&root);
-        return Ok((
-            "everos",
-            Some(sources::EVEROS_SEARCH_NOTE),
-            SearchIndex::new(docs),
-        ));
-    }
-    let bank = open_bank(path)?;
-    Ok((
-        "bank",
-        None,
-        SearchIndex::new(sources::bank_documents(bank)),
-    ))
 }

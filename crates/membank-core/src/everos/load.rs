@@ -13,9 +13,7 @@ use super::frontmatter::{self, Head, Split};
 use super::paths::{self, DailyKind, FileKind, OwnerKind, SystemKind};
 use super::{Entry, MemFile, MemoryRoot, Unclosed};
 use crate::health::{Finding, Severity};
-
-/// The largest file read; a daily log is far smaller.
-pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
+use crate::safe_read::{ReadError, RootReader};
 
 /// Deeper than anything everos writes; a guard against pathological trees.
 const MAX_DEPTH: usize = 24;
@@ -32,10 +30,6 @@ pub struct LoadFilter {
 }
 
 impl LoadFilter {
-    fn is_empty(&self) -> bool {
-        *self == LoadFilter::default()
-    }
-
     /// May this folder (segments from the root) hold what is asked for?
     fn wants_dir(&self, segs: &[String]) -> bool {
         let matches = |want: &Option<String>, dir: &str, id: &str| {
@@ -85,12 +79,13 @@ pub fn load_filtered(root: impl AsRef<Path>, filter: &LoadFilter) -> Result<Memo
     if !meta.is_dir() {
         return Err(format!("{}: not a folder", root.display()));
     }
+    let reader = RootReader::for_root(&root).map_err(|e| format!("{}: {e}", root.display()))?;
     let mut walk = Walk::default();
-    walk_dir(&root, &root, &mut Vec::new(), filter, &mut walk);
+    walk_dir(&reader, &root, &mut Vec::new(), filter, &mut walk);
     let mut files: Vec<MemFile> = walk
         .files
         .into_par_iter()
-        .map(|(abs, rel, segs)| read_file(&abs, rel, &segs, &mut Vec::new()))
+        .map(|(abs, rel, segs, is_link)| read_file(&reader, &abs, is_link, rel, &segs))
         .collect::<Vec<_>>()
         .into_iter()
         .map(|(file, problems)| {
@@ -103,19 +98,23 @@ pub fn load_filtered(root: impl AsRef<Path>, filter: &LoadFilter) -> Result<Memo
     walk.system_dirs.sort_by(|a, b| a.0.cmp(&b.0));
     walk.problems
         .sort_by(|a, b| (&a.path, a.line).cmp(&(&b.path, b.line)));
-    let _ = filter.is_empty();
-    Ok(MemoryRoot {
+    let mut loaded = MemoryRoot {
         root,
         files,
         skill_dirs: walk.skill_dirs,
         system_dirs: walk.system_dirs,
         problems: walk.problems,
-    })
+        docs: Vec::new(),
+        doc_of_file: Vec::new(),
+    };
+    super::memory::index_documents(&mut loaded);
+    Ok(loaded)
 }
 
 #[derive(Default)]
 struct Walk {
-    files: Vec<(PathBuf, String, Vec<String>)>,
+    /// (absolute path, relative path, segments, is a link)
+    files: Vec<(PathBuf, String, Vec<String>, bool)>,
     skill_dirs: Vec<(String, bool)>,
     system_dirs: Vec<(String, SystemKind)>,
     problems: Vec<Finding>,
@@ -131,7 +130,13 @@ fn problem(code: &'static str, severity: Severity, path: &str, message: String) 
     }
 }
 
-fn walk_dir(root: &Path, dir: &Path, segs: &mut Vec<String>, filter: &LoadFilter, out: &mut Walk) {
+fn walk_dir(
+    reader: &RootReader,
+    dir: &Path,
+    segs: &mut Vec<String>,
+    filter: &LoadFilter,
+    out: &mut Walk,
+) {
     let rel = segs.join("/");
     let Ok(read) = std::fs::read_dir(dir) else {
         out.problems.push(problem(
@@ -163,18 +168,31 @@ fn walk_dir(root: &Path, dir: &Path, segs: &mut Vec<String>, filter: &LoadFilter
             segs.pop();
             continue;
         };
+        let path = child.path();
         if ft.is_symlink() {
-            out.problems.push(problem(
-                "everos-link",
-                Severity::Warning,
-                &child_rel,
-                "a symbolic link; membank does not follow links out of a memory root".to_owned(),
-            ));
+            // A linked file is read only if it stays inside (the reader
+            // checks); a linked folder only with the user's opt-in.
+            match std::fs::metadata(&path) {
+                Ok(m) if m.is_dir() => match reader.may_enter(&path) {
+                    Ok(()) => visit_dir(reader, &path, segs, filter, out),
+                    Err(e) => out.problems.push(problem(
+                        "everos-link",
+                        Severity::Warning,
+                        &child_rel,
+                        format!("a folder that {e}"),
+                    )),
+                },
+                _ => {
+                    if filter.wants_file(segs) {
+                        out.files.push((path, child_rel, segs.clone(), true));
+                    }
+                }
+            }
         } else if ft.is_dir() {
-            visit_dir(root, &child.path(), segs, filter, out);
+            visit_dir(reader, &path, segs, filter, out);
         } else if ft.is_file() {
             if filter.wants_file(segs) {
-                out.files.push((child.path(), child_rel, segs.clone()));
+                out.files.push((path, child_rel, segs.clone(), false));
             }
         } else {
             out.problems.push(problem(
@@ -189,7 +207,7 @@ fn walk_dir(root: &Path, dir: &Path, segs: &mut Vec<String>, filter: &LoadFilter
 }
 
 fn visit_dir(
-    root: &Path,
+    reader: &RootReader,
     path: &Path,
     segs: &mut Vec<String>,
     filter: &LoadFilter,
@@ -225,15 +243,17 @@ fn visit_dir(
         let has_main = std::fs::symlink_metadata(main).is_ok_and(|m| m.is_file());
         out.skill_dirs.push((rel, has_main));
     }
-    walk_dir(root, path, segs, filter, out);
+    walk_dir(reader, path, segs, filter, out);
 }
 
 fn read_file(
+    reader: &RootReader,
     abs: &Path,
+    is_link: bool,
     rel_path: String,
     segs: &[String],
-    problems: &mut Vec<Finding>,
 ) -> (MemFile, Vec<Finding>) {
+    let mut problems = Vec::new();
     let seg_refs: Vec<&str> = segs.iter().map(String::as_str).collect();
     let place = paths::classify(&seg_refs);
     let mut file = MemFile {
@@ -248,20 +268,17 @@ fn read_file(
     let wanted = file.place.is_memory_markdown()
         && (file.place.kind != FileKind::SkillReference || file.rel_path.ends_with(".md"));
     if !wanted {
-        return (file, std::mem::take(problems));
+        return (file, problems);
     }
-    let bytes = match read_capped(abs) {
-        Ok(b) => b,
-        Err(message) => {
-            problems.push(problem(
-                "everos-unreadable",
-                Severity::Error,
-                &file.rel_path,
-                message,
-            ));
-            return (file, std::mem::take(problems));
-        }
-    };
+    let mut bytes = Vec::new();
+    if let Err(e) = reader.read_walked_into(abs, is_link, &mut bytes) {
+        let (code, severity) = match e {
+            ReadError::LinkLeavesRoot => ("everos-link", Severity::Warning),
+            _ => ("everos-unreadable", Severity::Error),
+        };
+        problems.push(problem(code, severity, &file.rel_path, e.to_string()));
+        return (file, problems);
+    }
     let decoded = match crate::text::decode(&bytes) {
         Ok(d) => d,
         Err(e) => {
@@ -273,38 +290,13 @@ fn read_file(
             );
             f.line = Some(e.line);
             problems.push(f);
-            return (file, std::mem::take(problems));
+            return (file, problems);
         }
     };
     file.had_bom = decoded.had_bom;
     file.text = decoded.text;
     parse_text(&mut file);
-    (file, std::mem::take(problems))
-}
-
-fn read_capped(path: &Path) -> Result<Vec<u8>, String> {
-    use std::io::Read;
-    let f = std::fs::File::open(path).map_err(|e| format!("cannot be read: {e}"))?;
-    let meta = f.metadata().map_err(|e| format!("cannot be read: {e}"))?;
-    if !meta.is_file() {
-        return Err("not a regular file".to_owned());
-    }
-    if meta.len() > MAX_FILE_BYTES {
-        return Err(format!(
-            "{} bytes, more than the {MAX_FILE_BYTES} membank reads from one file",
-            meta.len()
-        ));
-    }
-    let mut bytes = Vec::with_capacity(meta.len() as usize);
-    f.take(MAX_FILE_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| format!("cannot be read: {e}"))?;
-    if bytes.len() as u64 > MAX_FILE_BYTES {
-        return Err(format!(
-            "grew past the {MAX_FILE_BYTES} bytes membank reads from one file"
-        ));
-    }
-    Ok(bytes)
+    (file, problems)
 }
 
 /// Split the frontmatter and, for daily logs, find the entries. Public to

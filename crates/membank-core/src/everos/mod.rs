@@ -12,11 +12,13 @@
 //! - [`load`]: walking and reading a root into [`MemoryRoot`].
 //! - [`check`]: the findings.
 //! - [`query`]: entry filters and lookups.
+//! - [`memory`]: the root behind the shared layout boundary.
 
 pub mod check;
 pub mod entries;
 pub mod frontmatter;
 pub mod load;
+pub mod memory;
 pub mod paths;
 pub mod query;
 pub mod resolve;
@@ -25,6 +27,7 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 pub use load::{LoadFilter, load, load_filtered};
+pub use memory::{LAYOUT, SEARCH_NOTE};
 pub use paths::{DailyKind, FileKind, OwnerKind, Place, SystemKind};
 
 use crate::health::Finding;
@@ -42,6 +45,10 @@ pub struct MemoryRoot {
     pub system_dirs: Vec<(String, SystemKind)>,
     /// Files that could not be read (links, too large, not UTF-8, …).
     pub problems: Vec<Finding>,
+    /// The files that are documents (memory that was read), in listing
+    /// order: indices into `files`.
+    pub(crate) docs: Vec<usize>,
+    pub(crate) doc_of_file: Vec<Option<usize>>,
 }
 
 impl MemoryRoot {

@@ -1,9 +1,10 @@
-//! Finding the memory root the way everos does, and recognising one.
+//! Finding the memory root the way everos does.
 //!
 //! everos 1.1+ reads `EVEROS_ROOT`; 1.0 read `EVEROS_MEMORY__ROOT`, then
 //! `[memory] root` in its user config (`EVEROS_CONFIG_FILE`, by default
 //! `~/.everos/config.toml`); both fall back to `~/.everos`. The rules are
 //! applied newest first, and the one that chose the root is reported.
+//! Recognising a root is the layout boundary's job (`memory::detect`).
 
 use std::path::{Path, PathBuf};
 
@@ -162,47 +163,6 @@ fn memory_root_in(text: &str) -> Result<Option<String>, String> {
         .and_then(|r| r.as_str())
         .filter(|r| !r.is_empty())
         .map(str::to_owned))
-}
-
-/// Owners folders searched for, at most, when recognising a root without
-/// `.index/` or `ome.toml`; a huge unrelated folder is not walked.
-const DETECT_DIR_CAP: usize = 256;
-
-/// Does `dir` look like an everos memory root: `.index/`, `ome.toml`, or
-/// an `<app>/<project>/users|agents` folder?
-pub fn is_memory_root(dir: &Path) -> bool {
-    let is_dir = |p: &Path| std::fs::symlink_metadata(p).is_ok_and(|m| m.is_dir());
-    if is_dir(&dir.join(".index"))
-        || std::fs::symlink_metadata(dir.join("ome.toml")).is_ok_and(|m| m.is_file())
-    {
-        return true;
-    }
-    let mut looked = 0;
-    let Ok(apps) = std::fs::read_dir(dir) else {
-        return false;
-    };
-    for app in apps.flatten() {
-        if !app.file_type().is_ok_and(|t| t.is_dir()) {
-            continue;
-        }
-        if app.file_name().to_string_lossy().starts_with('.') {
-            continue;
-        }
-        let Ok(projects) = std::fs::read_dir(app.path()) else {
-            continue;
-        };
-        for project in projects.flatten() {
-            looked += 1;
-            if looked > DETECT_DIR_CAP {
-                return false;
-            }
-            let p = project.path();
-            if is_dir(&p.join("users")) || is_dir(&p.join("agents")) {
-                return true;
-            }
-        }
-    }
-    false
 }
 
 #[cfg(test)]

@@ -4,7 +4,8 @@ use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
 use super::tokens::for_each_word;
-use super::{Document, Hit, snippet};
+use super::{Unit, snippet, units_of};
+use crate::memory::{Memory, SearchHit};
 
 /// BM25's usual constants: term-frequency saturation and length weight.
 const K1: f32 = 1.2;
@@ -13,10 +14,10 @@ const B: f32 = 0.75;
 /// Postings of one term: `(document, occurrences)`, by document.
 type Postings = Vec<(u32, u32)>;
 
-/// Documents and the index over their words.
+/// Units and the index over their words.
 #[derive(Debug, Default)]
 pub struct SearchIndex {
-    docs: Vec<Document>,
+    docs: Vec<Unit>,
     terms: FxHashMap<Box<str>, Postings>,
     doc_len: Vec<u32>,
     avg_len: f32,
@@ -29,7 +30,7 @@ struct Part {
     doc_len: Vec<u32>,
 }
 
-fn index_part(first: usize, docs: &[Document]) -> Part {
+fn index_part(first: usize, docs: &[Unit]) -> Part {
     let mut part = Part::default();
     let mut ids: FxHashMap<Box<str>, u32> = FxHashMap::default();
     let mut postings: Vec<Postings> = Vec::new();
@@ -65,8 +66,13 @@ fn index_part(first: usize, docs: &[Document]) -> Part {
 }
 
 impl SearchIndex {
+    /// Index every search unit of a memory.
+    pub fn of_memory(memory: &dyn Memory) -> SearchIndex {
+        SearchIndex::new(units_of(memory))
+    }
+
     /// Index `docs` on all cores.
-    pub fn new(docs: Vec<Document>) -> SearchIndex {
+    pub fn new(docs: Vec<Unit>) -> SearchIndex {
         let chunk = docs
             .len()
             .div_ceil(rayon::current_num_threads() * 4)
@@ -112,7 +118,7 @@ impl SearchIndex {
         self.docs.is_empty()
     }
 
-    pub fn document(&self, doc: usize) -> &Document {
+    pub fn unit(&self, doc: usize) -> &Unit {
         &self.docs[doc]
     }
 
@@ -129,7 +135,7 @@ impl SearchIndex {
 
     /// The best `limit` documents for `query`, best first (ties in
     /// document order), each with its snippet.
-    pub fn search(&self, query: &str, limit: usize) -> Vec<Hit> {
+    pub fn search(&self, query: &str, limit: usize) -> Vec<SearchHit> {
         let terms = Self::query_terms(query);
         let n = self.docs.len() as f32;
         let mut scores: FxHashMap<u32, f32> = FxHashMap::default();
@@ -154,12 +160,11 @@ impl SearchIndex {
             .map(|(doc, score)| {
                 let d = &self.docs[doc as usize];
                 let s = snippet::best_line(&d.text, &terms);
-                Hit {
-                    doc: doc as usize,
-                    file: d.file.clone(),
+                SearchHit {
+                    path: d.path.clone(),
                     line: d.line + s.line_offset,
                     entry_id: d.entry_id.clone(),
-                    score,
+                    score: f64::from(score),
                     snippet: s.text,
                     highlights: s.highlights,
                 }

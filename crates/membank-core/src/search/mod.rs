@@ -1,8 +1,8 @@
 //! Ranked full-text search over any memory layout: BM25 over words.
 //!
-//! Every layout turns its memory into [`Document`]s (an article, a record,
-//! an everos entry), the [`SearchIndex`] ranks them for a query, and each
-//! [`Hit`] carries the file, the line of its best match, the entry id when
+//! Every layout gives its text as search units through
+//! [`Memory::search_units`] (an article, a record, an everos entry), the
+//! [`SearchIndex`] ranks them for a query, and each [`SearchHit`] carries the file, the line of its best match, the entry id when
 //! there is one, and a snippet with the matched words marked.
 //!
 //! Words are runs of letters and digits, compared lowercased; each Han,
@@ -13,55 +13,47 @@
 
 mod index;
 mod snippet;
-pub mod sources;
 mod tokens;
 
 pub use index::SearchIndex;
 pub use tokens::{Token, tokenize};
 
-use serde::Serialize;
+use crate::memory::{Memory, SearchHit};
 
-/// One searchable unit of memory.
+/// A unit of text in the index, owned so the index outlives a reload.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Document {
+pub struct Unit {
     /// Relative to the memory's root, `/`-separated.
-    pub file: String,
+    pub path: String,
     /// The file line `text` starts on (1-based).
     pub line: usize,
-    /// The entry or record id, when the document is one of several in a file.
+    /// The entry or record id, when the unit is one of several in a file.
     pub entry_id: Option<String>,
     pub text: String,
 }
 
-/// A ranked result.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Hit {
-    /// Index of the document in the index.
-    #[serde(skip)]
-    pub doc: usize,
-    pub file: String,
-    /// The file line of the snippet (1-based).
-    pub line: usize,
-    pub entry_id: Option<String>,
-    /// BM25 score; higher is better.
-    pub score: f32,
-    /// The line with the best match, shortened around it.
-    pub snippet: String,
-    /// Byte ranges of matched words in `snippet`.
-    #[serde(skip)]
-    pub highlights: Vec<std::ops::Range<usize>>,
+/// Every search unit of a memory, owned.
+pub fn units_of(memory: &dyn Memory) -> Vec<Unit> {
+    memory
+        .search_units()
+        .into_iter()
+        .map(|u| Unit {
+            path: memory.document(u.doc).path.to_owned(),
+            line: u.line,
+            entry_id: u.entry_id.map(str::to_owned),
+            text: u.text.to_owned(),
+        })
+        .collect()
 }
 
-impl Hit {
-    /// `highlights` as Unicode scalar offsets, for output read by programs
-    /// that do not index strings by UTF-8 bytes.
-    pub fn highlight_chars(&self) -> Vec<(usize, usize)> {
-        let char_at = |byte: usize| self.snippet[..byte].chars().count();
-        self.highlights
-            .iter()
-            .map(|r| (char_at(r.start), char_at(r.end)))
-            .collect()
-    }
+/// A hit's highlights as Unicode scalar offsets into its snippet, for
+/// output read by programs that do not index strings by UTF-8 bytes.
+pub fn highlight_chars(hit: &SearchHit) -> Vec<(usize, usize)> {
+    let char_at = |byte: usize| hit.snippet[..byte].chars().count();
+    hit.highlights
+        .iter()
+        .map(|r| (char_at(r.start), char_at(r.end)))
+        .collect()
 }
 
 #[cfg(test)]

@@ -4,6 +4,7 @@
 use std::ops::Range;
 
 use super::tokens::for_each_word;
+use crate::text::sanitize_for_terminal;
 
 /// Characters of context kept before the first match of a long line.
 const BEFORE: usize = 40;
@@ -66,20 +67,28 @@ pub fn best_line(text: &str, terms: &[String]) -> Snippet {
     );
     let trimmed_start = start + (line[start..end].len() - line[start..end].trim_start().len());
     let body = line[trimmed_start..end].trim_end();
-    let shift = lead.len() as isize - trimmed_start as isize;
-    let text = format!("{lead}{body}{tail}");
+    // Rebuilt piece by piece so that sanitising (which may lengthen a
+    // piece) keeps the highlights on the matched words.
+    let mut text = String::from(lead);
     let mut highlights: Vec<Range<usize>> = Vec::new();
+    let mut pos = trimmed_start;
+    let body_end = trimmed_start + body.len();
     for m in matches
         .into_iter()
-        .filter(|m| m.start >= trimmed_start && m.end <= trimmed_start + body.len())
-        .map(|m| (m.start as isize + shift) as usize..(m.end as isize + shift) as usize)
+        .filter(|m| m.start >= trimmed_start && m.end <= body_end)
     {
+        text.push_str(&sanitize_for_terminal(&line[pos..m.start], false));
+        let start = text.len();
+        text.push_str(&sanitize_for_terminal(&line[m.clone()], false));
         // Touching matches (東京 is two words) are marked as one.
         match highlights.last_mut() {
-            Some(last) if last.end == m.start => last.end = m.end,
-            _ => highlights.push(m),
+            Some(last) if last.end == start => last.end = text.len(),
+            _ => highlights.push(start..text.len()),
         }
+        pos = m.end;
     }
+    text.push_str(&sanitize_for_terminal(&line[pos..body_end], false));
+    text.push_str(tail);
     Snippet {
         text,
         line_offset,

@@ -1,8 +1,8 @@
 use super::*;
 
-fn doc(file: &str, text: &str) -> Document {
-    Document {
-        file: file.to_owned(),
+fn doc(file: &str, text: &str) -> Unit {
+    Unit {
+        path: file.to_owned(),
         line: 1,
         entry_id: None,
         text: text.to_owned(),
@@ -18,7 +18,7 @@ fn more_matching_words_rank_higher_and_rare_words_weigh_more() {
         doc("d.md", "nothing here"),
     ]);
     let hits = index.search("dog cat", 10);
-    let files: Vec<&str> = hits.iter().map(|h| h.file.as_str()).collect();
+    let files: Vec<&str> = hits.iter().map(|h| h.path.as_str()).collect();
     assert_eq!(files[0], "b.md");
     assert_eq!(files.len(), 3);
     assert!(!files.contains(&"d.md"));
@@ -35,7 +35,7 @@ fn shorter_documents_win_ties_in_term_frequency() {
         ),
         doc("short.md", "kyoto trip"),
     ]);
-    assert_eq!(index.search("Kyoto", 10)[0].file, "short.md");
+    assert_eq!(index.search("Kyoto", 10)[0].path, "short.md");
 }
 
 #[test]
@@ -56,7 +56,7 @@ fn hits_point_at_the_best_line_with_marked_words() {
         .map(|r| &hit.snippet[r.clone()])
         .collect();
     assert_eq!(marked, ["Budget", "東京"]);
-    assert_eq!(hit.highlight_chars()[0], (4, 10));
+    assert_eq!(highlight_chars(hit)[0], (4, 10));
     assert_eq!(hit.entry_id.as_deref(), Some("ep_20260601_00000002"));
 }
 
@@ -76,7 +76,7 @@ fn long_lines_are_cut_around_the_match() {
 
 #[test]
 fn many_documents_across_parts_keep_document_order_in_postings() {
-    let docs: Vec<Document> = (0..5000)
+    let docs: Vec<Unit> = (0..5000)
         .map(|i| {
             doc(
                 &format!("{i:05}.md"),
@@ -90,7 +90,7 @@ fn many_documents_across_parts_keep_document_order_in_postings() {
         .collect();
     let index = SearchIndex::new(docs);
     let hits = index.search("rare", 100);
-    let files: Vec<&str> = hits.iter().map(|h| h.file.as_str()).collect();
+    let files: Vec<&str> = hits.iter().map(|h| h.path.as_str()).collect();
     assert_eq!(
         files,
         ["00007.md", "01007.md", "02007.md", "03007.md", "04007.md"]
