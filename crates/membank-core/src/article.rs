@@ -11,7 +11,7 @@ use crate::frontmatter::{self, Block, YamlError};
 use crate::intern;
 use crate::layout::Folder;
 use crate::text;
-use crate::wikilink::{self, fold, normalize_value};
+use crate::wikilink::{self, LinkKind, fold, normalize_value};
 
 /// The state of an article's frontmatter.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -30,12 +30,19 @@ pub enum FrontmatterState {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Encoding {
     pub had_bom: bool,
+    /// Read from UTF-16 (the format asks for UTF-8).
+    pub utf16: bool,
     pub crlf: bool,
     /// Wrapped in a code fence that §4.3 stripped.
     pub fenced: bool,
     pub fence_unclosed: bool,
     /// Lines before the article text starts in the file (the fence line).
     pub line_shift: usize,
+    /// 1-based file line of the stripped closing fence.
+    pub fence_close_line: Option<usize>,
+    /// The whole file is one code block without frontmatter (not a fenced
+    /// article: nothing is stripped, and its code holds no links).
+    pub only_code: bool,
 }
 
 /// A frontmatter value that takes part in scoring, kept as written and folded.
@@ -77,6 +84,10 @@ pub struct Meta {
     pub target_lang: Option<Arc<str>>,
     pub compiled: bool,
     pub compiled_from: Option<String>,
+    /// (key, link) for each key holding a `[[link]]` written without
+    /// quotes, which YAML reads as a nested list; membank reads it as the
+    /// link but reports it.
+    pub unquoted_links: Vec<(String, String)>,
 }
 
 impl Meta {
@@ -94,14 +105,25 @@ pub const CLIENT_KEYS: [&str; 2] = ["client", "clients"];
 pub const DOMAIN_KEYS: [&str; 2] = ["domain", "domains"];
 pub const LANGUAGE_KEYS: [&str; 4] = ["languages", "language_pair", "source_lang", "target_lang"];
 
-/// A `[[link]]` found in the article.
+/// A link found in the article: `[[wikilink]]`, `![[embed]]` or Markdown
+/// `[text](Note.md)`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Link {
+    /// As written (see `wikilink::WikiLink::raw`).
     pub raw: String,
+    /// The file it names, still to be resolved against the bank.
     pub target: String,
+    pub kind: LinkKind,
     /// 1-based line in the file on disk.
     pub line: usize,
     pub in_frontmatter: bool,
+}
+
+impl Link {
+    /// The link as it appears in the file, for messages.
+    pub fn written(&self) -> String {
+        wikilink::WikiLink::written(&self.raw, self.kind)
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -143,14 +165,17 @@ impl Article {
     ) -> Article {
         let file_name = rel_path.rsplit('/').next().unwrap_or(&rel_path).to_owned();
         let stem = file_name[..file_name.len().saturating_sub(3)].to_owned();
-        let (had_bom, crlf) = (decoded.had_bom, decoded.crlf);
+        let (had_bom, crlf, utf16) = (decoded.had_bom, decoded.crlf, decoded.utf16);
         let located = frontmatter::locate_owned(decoded.text);
         let encoding = Encoding {
             had_bom,
+            utf16,
             crlf,
             fenced: located.fenced,
             fence_unclosed: located.fence_unclosed,
             line_shift: located.line_shift,
+            fence_close_line: located.fence_close_line,
+            only_code: located.only_code,
         };
         let text = located.text;
         let (frontmatter, mapping) = match located.block {
@@ -185,6 +210,7 @@ impl Article {
                     line: lines.line_of(body_start + l.span.start) + encoding.line_shift,
                     raw: l.raw,
                     target: l.target,
+                    kind: l.kind,
                     in_frontmatter: false,
                 });
             }
@@ -300,6 +326,15 @@ fn extract_meta(map: &Mapping) -> Meta {
             .filter_map(|(k, _)| frontmatter::scalar_text(k))
             .map(|k| intern::shared(&k))
             .collect(),
+        unquoted_links: map
+            .iter()
+            .filter_map(|(k, v)| {
+                Some((
+                    frontmatter::scalar_text(k)?,
+                    frontmatter::first_unquoted_link(v)?,
+                ))
+            })
+            .collect(),
         ..Meta::default()
     };
     for key in CLIENT_KEYS {
@@ -363,7 +398,7 @@ fn frontmatter_links(
     let yaml_text = &text[yaml.clone()];
     let mut search_from = 0;
     for s in strings {
-        for l in wikilink::extract_plain(s) {
+        for l in wikilink::extract_plain(&s) {
             let needle = format!("[[{}]]", l.raw);
             let at = yaml_text[search_from..]
                 .find(&needle)
@@ -379,6 +414,7 @@ fn frontmatter_links(
             out.push(Link {
                 raw: l.raw,
                 target: l.target,
+                kind: l.kind,
                 line,
                 in_frontmatter: true,
             });
@@ -460,8 +496,15 @@ mod tests {
 mod size_probe {
     #[test]
     fn size_probe() {
-        eprintln!("Article {} Meta {} Link {} KeyedValue {} LanguageValue {} FrontmatterState {} Encoding {}",
-            std::mem::size_of::<super::Article>(), std::mem::size_of::<super::Meta>(), std::mem::size_of::<super::Link>(),
-            std::mem::size_of::<super::KeyedValue>(), std::mem::size_of::<super::LanguageValue>(), std::mem::size_of::<super::FrontmatterState>(), std::mem::size_of::<super::Encoding>());
+        eprintln!(
+            "Article {} Meta {} Link {} KeyedValue {} LanguageValue {} FrontmatterState {} Encoding {}",
+            std::mem::size_of::<super::Article>(),
+            std::mem::size_of::<super::Meta>(),
+            std::mem::size_of::<super::Link>(),
+            std::mem::size_of::<super::KeyedValue>(),
+            std::mem::size_of::<super::LanguageValue>(),
+            std::mem::size_of::<super::FrontmatterState>(),
+            std::mem::size_of::<super::Encoding>()
+        );
     }
 }

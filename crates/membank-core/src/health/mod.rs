@@ -118,7 +118,7 @@ pub struct HealthReport {
 }
 
 impl HealthReport {
-    fn new(mut findings: Vec<Finding>) -> HealthReport {
+    pub fn new(mut findings: Vec<Finding>) -> HealthReport {
         findings.par_sort_unstable_by(|a, b| {
             (a.severity, &a.path, a.line, a.code, &a.message)
                 .cmp(&(b.severity, &b.path, b.line, b.code, &b.message))
@@ -152,6 +152,7 @@ pub const CODES: &[(&str, Severity)] = &[
     ("missing-frontmatter", Severity::Error),
     ("fenced-frontmatter", Severity::Warning),
     ("bom", Severity::Warning),
+    ("utf16", Severity::Warning),
     ("not-utf8", Severity::Error),
     ("unreadable-file", Severity::Error),
     ("symlinked-folder", Severity::Warning),
@@ -162,6 +163,7 @@ pub const CODES: &[(&str, Severity)] = &[
     ("bad-date", Severity::Error),
     ("bad-status", Severity::Error),
     ("bad-language-code", Severity::Warning),
+    ("unquoted-link", Severity::Warning),
     ("bad-filename", Severity::Error),
     ("dead-link", Severity::Warning),
     ("ambiguous-link", Severity::Warning),
@@ -245,20 +247,7 @@ fn article_findings(
         links::link_findings(bank, id, out);
     }
     if a.folder.is_content() {
-        if bank.backlinks(id).is_empty() {
-            out.push(finding(
-                "orphan",
-                Severity::Info,
-                &a.rel_path,
-                None,
-                format!(
-                    "No other article links to “{}”. It is still used for context, but nobody \
-                     browsing the bank will be led to it. If it belongs to a client or domain, \
-                     add a [[{}]] link there.",
-                    a.stem, a.stem
-                ),
-            ));
-        }
+        links::orphan_finding(bank, id, out);
         let stale_date = match (stale_cutoff, a.meta.last_updated_date) {
             (Some(cutoff), Some(date)) if date < cutoff => Some(date),
             _ => None,

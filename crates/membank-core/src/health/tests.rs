@@ -690,3 +690,292 @@ fn severities_serialise_lower_case() {
         "\"warning\""
     );
 }
+
+const DOMAIN_HEAD: &str = "---\ndomain: D\nlanguages: [en]\nlast_updated: 2026-04-01\n---\n";
+
+fn domain(body: &str) -> Vec<u8> {
+    format!("{DOMAIN_HEAD}{body}").into_bytes()
+}
+
+/// Every way Obsidian reaches a file, from one article.
+fn obsidian_links_bank() -> tempfile::TempDir {
+    let d = healthy();
+    let r = d.path();
+    write(r, "03_DOMAINS/Finance.md", &domain("[[Legal]]\n"));
+    write(r, "03_DOMAINS/legal/contract.md", &domain("[[Legal]]\n"));
+    write(
+        r,
+        "03_DOMAINS/archive/old/legal/contract.md",
+        &domain("old\n"),
+    );
+    write(r, "03_DOMAINS/img/diagram.png", b"\x89PNG");
+    write(r, "03_DOMAINS/icon.svg", b"<svg/>");
+    write(r, "03_DOMAINS/report.pdf", b"%PDF");
+    write(r, "03_DOMAINS/stray.png", b"\x89PNG");
+    write(r, "03_DOMAINS/_draft.md", b"draft\n");
+    write(r, "05_INDICES/Overview.md", b"# Overview\n");
+    write(r, "00_INBOX/idea.md", b"raw\n");
+    write(
+        r,
+        "01_CLIENTS/Links.md",
+        b"---\nclient: L\nlanguages: [en]\nlast_updated: 2026-04-01\n---\n\
+          | Area | Link |\n|---|---|\n| law | [[Legal\\|the legal domain]] |\n\n\
+          ![[diagram.png]] ![[icon.svg#icon]] [[report.pdf]]\n\
+          [[../03_DOMAINS/Legal|Legal]] [[./House]] [[legal/contract]]\n\
+          [[Overview]] [[idea]] [[_draft]]\n\
+          [money](../03_DOMAINS/Finance.md) [[./Nope]]\n",
+    );
+    d
+}
+
+#[test]
+fn links_obsidian_resolves_are_not_dead() {
+    let d = obsidian_links_bank();
+    let r = run(&d);
+    let dead: Vec<(&str, Option<usize>)> = only(&r, "dead-link")
+        .iter()
+        .map(|f| (f.path.as_str(), f.line))
+        .collect();
+    // `[[./House]]` looks in 01_CLIENTS, where there is no House.md.
+    assert_eq!(
+        dead,
+        vec![
+            ("01_CLIENTS/Links.md", Some(11)),
+            ("01_CLIENTS/Links.md", Some(13))
+        ],
+        "{:#?}",
+        only(&r, "dead-link")
+    );
+    assert!(only(&r, "dead-link")[1].message.contains("[[./Nope]]"));
+    let bank = Bank::load(d.path()).unwrap();
+    let links = bank.find("01_CLIENTS/Links.md").unwrap();
+    let contract = bank.find("03_DOMAINS/legal/contract.md").unwrap();
+    let legal = bank.find("03_DOMAINS/Legal.md").unwrap();
+    let finance = bank.find("03_DOMAINS/Finance.md").unwrap();
+    for target in [contract, legal, finance] {
+        assert!(bank.backlinks(target).contains(&links), "{target}");
+    }
+}
+
+#[test]
+fn an_embedded_attachment_is_not_advised_to_move() {
+    let d = obsidian_links_bank();
+    let r = run(&d);
+    let msg = |path: &str| {
+        only(&r, "not-markdown")
+            .into_iter()
+            .find(|f| f.path == path)
+            .map(|f| f.message.clone())
+            .unwrap_or_default()
+    };
+    let embedded = msg("03_DOMAINS/img/diagram.png");
+    assert!(embedded.contains("01_CLIENTS/Links.md"), "{embedded}");
+    assert!(!embedded.contains("move it"), "{embedded}");
+    assert!(msg("03_DOMAINS/stray.png").contains("nothing links to"));
+}
+
+#[test]
+fn markdown_links_count_but_commented_and_code_links_do_not() {
+    let d = healthy();
+    let r = d.path();
+    write(r, "03_DOMAINS/Tax.md", &domain("[[Legal]]\n"));
+    write(r, "03_DOMAINS/Hidden.md", &domain("[[Legal]]\n"));
+    write(r, "03_DOMAINS/Coded.md", &domain("[[Legal]]\n"));
+    write(
+        r,
+        "03_DOMAINS/Hub.md",
+        &domain(
+            "[Tax rules](Tax.md)\n%% not yet: [[Hidden]] %%\n`[[Coded]]`\n\n```\n[[Coded]]\n```\n[[Legal]]\n",
+        ),
+    );
+    write(r, "04_STYLE/House.md", b"---\nscope: general\nlanguages: [nl-BE]\nlast_updated: 2026-04-01\n---\n# House\n[[Acme]] [[Hub]]\n");
+    let report = run(&d);
+    let orphans: Vec<&str> = only(&report, "orphan")
+        .iter()
+        .map(|f| f.path.as_str())
+        .collect();
+    assert_eq!(orphans, vec!["03_DOMAINS/Coded.md", "03_DOMAINS/Hidden.md"]);
+    assert!(only(&report, "dead-link").is_empty());
+}
+
+#[test]
+fn ambiguous_links_and_orphans_agree_and_say_how_to_choose() {
+    let d = healthy();
+    let r = d.path();
+    write(
+        r,
+        "04_STYLE/sub/legal.md",
+        b"---\nscope: x\nlanguages: [en]\nlast_updated: 2026-04-01\n---\n[[Acme]]\n",
+    );
+    let report = run(&d);
+    let amb = only(&report, "ambiguous-link");
+    let from_acme: Vec<&&Finding> = amb
+        .iter()
+        .filter(|f| f.path == "01_CLIENTS/Acme.md")
+        .collect();
+    assert_eq!(from_acme.len(), 1, "{:#?}", report.findings);
+    let m = &from_acme[0].message;
+    assert!(
+        m.contains("03_DOMAINS/Legal.md") && m.contains("04_STYLE/sub/legal.md"),
+        "{m}"
+    );
+    // It opens the shortest path; the other file is reached by nothing.
+    assert!(m.contains("It opens “03_DOMAINS/Legal.md”"), "{m}");
+    assert!(m.contains("[[03_DOMAINS/Legal]]"), "{m}");
+    let orphans: Vec<&str> = only(&report, "orphan")
+        .iter()
+        .map(|f| f.path.as_str())
+        .collect();
+    assert_eq!(orphans, vec!["04_STYLE/sub/legal.md"]);
+}
+
+#[test]
+fn an_unquoted_frontmatter_link_is_read_and_reported() {
+    let d = healthy();
+    let r = d.path();
+    write(
+        r,
+        "01_CLIENTS/Beta.md",
+        b"---\nclient: Beta\nlanguages: [en]\ndomains: [[Legal]]\nlast_updated: 2026-04-01\n---\n[[Acme]] [[Tax]]\n",
+    );
+    write(
+        r,
+        "03_DOMAINS/Tax.md",
+        b"---\ndomain: Tax\nlanguages: [en]\nrelated_domains:\n  - [[Beta]]\nlast_updated: 2026-04-01\n---\n[[Legal]]\n",
+    );
+    let report = run(&d);
+    let f = only(&report, "unquoted-link");
+    assert_eq!(f.len(), 2, "{:#?}", report.findings);
+    assert_eq!(
+        (f[0].path.as_str(), f[0].line),
+        ("01_CLIENTS/Beta.md", Some(4))
+    );
+    assert!(
+        f[0].message.contains("“domains: \"[[Legal]]\"”"),
+        "{}",
+        f[0].message
+    );
+    assert_eq!(
+        (f[1].path.as_str(), f[1].line),
+        ("03_DOMAINS/Tax.md", Some(4))
+    );
+    // Read as the link the author meant: Beta is linked, Legal scores.
+    assert!(only(&report, "orphan").is_empty(), "{:#?}", report.findings);
+    let bank = Bank::load(r).unwrap();
+    let beta = bank.article(bank.find("01_CLIENTS/Beta.md").unwrap());
+    assert_eq!(&*beta.meta.domains[0].folded, "legal");
+}
+
+#[test]
+fn the_fence_fix_names_the_real_closing_line() {
+    let d = healthy();
+    // The reply's closing remark follows the closing fence.
+    write(
+        d.path(),
+        "03_DOMAINS/Pasted.md",
+        b"```markdown\n---\ndomain: P\nlanguages: [en]\nlast_updated: 2026-04-01\n---\n# P\n[[Legal]]\n```\n\nLet me know if you need more.\n",
+    );
+    let r = run(&d);
+    let f = only(&r, "fenced-frontmatter");
+    assert_eq!(f.len(), 1);
+    assert_eq!(f[0].line, Some(1));
+    assert!(
+        f[0].message.contains("line 1") && f[0].message.contains("line 9"),
+        "{}",
+        f[0].message
+    );
+    assert!(
+        !f[0].message.contains("bottom of the file"),
+        "{}",
+        f[0].message
+    );
+}
+
+#[test]
+fn a_note_that_is_one_code_block_is_code_not_a_fenced_article() {
+    let d = healthy();
+    write(
+        d.path(),
+        "03_DOMAINS/Snippet.md",
+        b"```python\n# not a heading\nlinks = \"[[Nowhere]]\"\n```\n",
+    );
+    write(
+        d.path(),
+        "03_DOMAINS/Open snippet.md",
+        b"\n~~~\n[[Nowhere either]]\n",
+    );
+    let r = run(&d);
+    for path in ["03_DOMAINS/Snippet.md", "03_DOMAINS/Open snippet.md"] {
+        let codes = codes_for(&r, path);
+        assert!(!codes.contains(&"missing-frontmatter"), "{path}: {codes:?}");
+        assert!(!codes.contains(&"fenced-frontmatter"), "{path}: {codes:?}");
+        assert!(!codes.contains(&"dead-link"), "{path}: {codes:?}");
+    }
+    let bank = Bank::load(d.path()).unwrap();
+    let snippet = bank.article(bank.find("03_DOMAINS/Snippet.md").unwrap());
+    assert!(snippet.links.is_empty());
+    assert!(snippet.text.starts_with("```python"), "nothing is stripped");
+}
+
+#[test]
+fn utf16_files_are_read_with_a_note() {
+    let d = healthy();
+    let text = "---\r\ndomain: Tax\r\nlanguages: [en]\r\nlast_updated: 2026-04-01\r\n---\r\n# Tax\r\n[[Legal]]\r\n";
+    let bytes: Vec<u8> = [0xFF, 0xFE]
+        .into_iter()
+        .chain(text.encode_utf16().flat_map(u16::to_le_bytes))
+        .collect();
+    write(d.path(), "03_DOMAINS/Tax.md", &bytes);
+    let mut broken = vec![0xFE, 0xFF, 0, b'a', 0, b'\n'];
+    broken.extend([0xDC, 0x00]);
+    write(d.path(), "03_DOMAINS/Broken.md", &broken);
+    let r = run(&d);
+    assert_eq!(codes_for(&r, "03_DOMAINS/Tax.md"), vec!["utf16", "orphan"]);
+    let note = &only(&r, "utf16")[0];
+    assert_eq!(note.severity, Severity::Warning);
+    assert!(note.message.contains("UTF-8"));
+    let bad = only(&r, "not-utf8");
+    assert_eq!(bad.len(), 1);
+    assert_eq!(
+        (bad[0].path.as_str(), bad[0].line),
+        ("03_DOMAINS/Broken.md", Some(2))
+    );
+    assert!(bad[0].message.contains("UTF-16"), "{}", bad[0].message);
+    assert!(
+        !bad[0].message.contains("Windows-1252"),
+        "{}",
+        bad[0].message
+    );
+    let bank = Bank::load(d.path()).unwrap();
+    let tax = bank.article(bank.find("03_DOMAINS/Tax.md").unwrap());
+    assert_eq!(&*tax.meta.domains[0].raw, "Tax");
+}
+
+#[test]
+fn frontmatter_advice_fits_the_error() {
+    use crate::frontmatter::YamlError;
+    let d = healthy();
+    write(d.path(), "03_DOMAINS/List.md", b"---\n- a\n- b\n---\n");
+    let r = run(&d);
+    let list = &only(&r, "unparsable-frontmatter")[0];
+    assert!(
+        list.message.contains("“key: value” lines"),
+        "{}",
+        list.message
+    );
+    assert!(!list.message.contains("not valid YAML"), "{}", list.message);
+    // An error the parser cannot place gives no line, so no "line shown".
+    let bank = Bank::load(d.path()).unwrap();
+    let mut a = bank
+        .article(bank.find("03_DOMAINS/Legal.md").unwrap())
+        .clone();
+    a.frontmatter = crate::article::FrontmatterState::Invalid(YamlError {
+        message: "recursion limit exceeded".into(),
+        line: None,
+    });
+    let mut out = Vec::new();
+    super::frontmatter::frontmatter_findings(&a, &mut out);
+    assert_eq!(out.len(), 1);
+    assert_eq!(out[0].line, None);
+    assert!(!out[0].message.contains("line shown"), "{}", out[0].message);
+}

@@ -1,0 +1,98 @@
+//! Drawing the Agents pane: the agent tabs, the notice when no model can
+//! be used, and the agent on screen.
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph};
+use ratatui_textarea::TextArea;
+
+use super::{AgentKind, AgentsPane, check, connection, distill, inbox, query, translate};
+use crate::tui::theme::Theme;
+use crate::tui::widgets::wrap::wrap;
+
+/// An agent's text input, drawn the same way by every agent: a rule on the
+/// side that faces the agent's output, carrying its key hints, and the
+/// cursor shown only while typing.
+pub fn draw_input(
+    frame: &mut Frame,
+    area: Rect,
+    input: &TextArea<'static>,
+    rule: Borders,
+    hints: &str,
+    editing: bool,
+    theme: &Theme,
+) {
+    let mut widget = input.clone();
+    let block = Block::default().borders(rule).border_style(if editing {
+        theme.border_focused
+    } else {
+        theme.border
+    });
+    let hints = Span::styled(hints.to_owned(), theme.muted);
+    widget.set_block(if rule == Borders::BOTTOM {
+        block.title_bottom(hints)
+    } else {
+        block.title(hints)
+    });
+    widget.set_cursor_line_style(ratatui::style::Style::default());
+    if !editing {
+        widget.set_cursor_style(ratatui::style::Style::default());
+    }
+    frame.render_widget(&widget, area);
+}
+
+fn draw_tabs(frame: &mut Frame, area: Rect, pane: &AgentsPane, theme: &Theme) {
+    let mut spans = Vec::new();
+    for (i, kind) in AgentKind::ALL.iter().enumerate() {
+        let style = if *kind == pane.kind {
+            theme.selection
+        } else {
+            theme.muted
+        };
+        spans.push(Span::styled(format!("{} {} ", i + 1, kind.title()), style));
+    }
+    frame.render_widget(Paragraph::new(Line::from(spans)), area);
+}
+
+pub fn draw(frame: &mut Frame, area: Rect, pane: &AgentsPane, focused: bool, theme: &Theme) {
+    let notice = pane
+        .problem
+        .clone()
+        .or_else(|| pane.connection.describe().and_then(Result::err));
+    let width = usize::from(area.width);
+    let mut notice_lines: Vec<Line> = Vec::new();
+    if let Some(text) = notice {
+        let unavailable = pane.connection.describe().is_some_and(|d| d.is_err());
+        notice_lines.extend(
+            wrap(&text, width)
+                .into_iter()
+                .map(|r| Line::styled(r, theme.error)),
+        );
+        if unavailable {
+            notice_lines.extend(
+                wrap(connection::SETUP_HINT, width)
+                    .into_iter()
+                    .map(|r| Line::styled(r, theme.muted)),
+            );
+        }
+    }
+    // The notice never takes more than half the pane.
+    notice_lines.truncate(usize::from(area.height / 2));
+    let [tabs, note, body] = Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Length(notice_lines.len() as u16),
+        Constraint::Fill(1),
+    ])
+    .areas(area);
+    draw_tabs(frame, tabs, pane, theme);
+    frame.render_widget(Paragraph::new(notice_lines), note);
+    let editing = pane.editing && focused;
+    match pane.kind {
+        AgentKind::Query => query::draw(frame, body, &pane.query, editing, focused, theme),
+        AgentKind::Inbox => inbox::draw(frame, body, &pane.inbox, focused, theme),
+        AgentKind::Check => check::draw(frame, body, &pane.check, focused, theme),
+        AgentKind::Translate => translate::draw(frame, body, &pane.translate, editing, theme),
+        AgentKind::Distill => distill::draw(frame, body, &pane.distill, editing, focused, theme),
+    }
+}

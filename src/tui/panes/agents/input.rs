@@ -1,0 +1,304 @@
+//! The Agents pane's side of the pane contract: typing in an agent's
+//! input, the pane's actions, and the hints that name them.
+
+use membank_core::text::sanitize_for_terminal;
+use ratatui::Frame;
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::layout::Rect;
+
+use super::review::Review;
+use super::{AgentKind, AgentsPane};
+use crate::tui::app::Effect;
+use crate::tui::keys::{Action, KeyMap, Scope};
+use crate::tui::panes::Cx;
+use crate::tui::panes::{Component, hint_text};
+use crate::tui::theme::Theme;
+
+impl AgentsPane {
+    /// A key while the text input has the keyboard.
+    pub fn edit_key(&mut self, key: KeyEvent, ctx: &mut Cx) -> bool {
+        let alt_or_shift = key
+            .modifiers
+            .intersects(KeyModifiers::ALT | KeyModifiers::SHIFT);
+        match key.code {
+            KeyCode::Esc => {
+                if !self.cancel() {
+                    self.editing = false;
+                }
+                true
+            }
+            // Chat and Distill send on Enter; Alt-Enter (or Shift-Enter
+            // where the terminal reports it) starts a new line instead.
+            KeyCode::Enter if !alt_or_shift && self.kind != AgentKind::Translate => self.run(ctx),
+            KeyCode::Enter if self.kind == AgentKind::Distill => false,
+            // Ctrl-J is a line feed: a new line wherever the terminal
+            // cannot report Alt-Enter or Shift-Enter.
+            KeyCode::Char('j')
+                if key.modifiers.contains(KeyModifiers::CONTROL)
+                    && self.kind != AgentKind::Distill =>
+            {
+                if let Some(input) = self.input_mut() {
+                    input.insert_newline();
+                }
+                true
+            }
+            KeyCode::Enter => {
+                if let Some(input) = self.input_mut() {
+                    input.insert_newline();
+                }
+                true
+            }
+            _ => match self.input_mut() {
+                Some(input) => input.input(key),
+                None => false,
+            },
+        }
+    }
+
+    /// Pasted text goes into the input being typed in.
+    pub fn paste(&mut self, text: &str) -> bool {
+        let single_line = self.kind == AgentKind::Distill;
+        match self.input_mut() {
+            Some(input) => {
+                let text = text.replace("\r\n", "\n");
+                let text = if single_line {
+                    text.replace('\n', " ")
+                } else {
+                    text
+                };
+                input.insert_str(text)
+            }
+            None => false,
+        }
+    }
+
+    /// An action while the pane has focus (and no input has the keyboard).
+    pub fn action(&mut self, action: Action, ctx: &mut Cx) -> bool {
+        let list_h = review_list_height(ctx.height);
+        match action {
+            Action::QueryAgent => self.select(AgentKind::Query, ctx.bank),
+            Action::InboxAgent => self.select(AgentKind::Inbox, ctx.bank),
+            Action::CheckAgent => self.select(AgentKind::Check, ctx.bank),
+            Action::TranslateAgent => self.select(AgentKind::Translate, ctx.bank),
+            Action::DistillAgent => self.select(AgentKind::Distill, ctx.bank),
+            Action::Type if self.kind.has_input() => self.editing = true,
+            Action::RunAgent => return self.run(ctx),
+            Action::CancelReply => {
+                if self.cancel() {
+                    return true;
+                }
+                // Leave a review of Health Check fixes for the report.
+                if self.kind == AgentKind::Check && self.check.show_review {
+                    self.check.show_review = false;
+                    return true;
+                }
+                return false;
+            }
+            Action::ToggleBlock => return self.review_mut().is_some_and(Review::toggle),
+            Action::AcceptAll | Action::DeclineAll => {
+                let on = action == Action::AcceptAll;
+                return self.review_mut().is_some_and(|r| r.set_all(on));
+            }
+            Action::Apply => return self.apply(ctx),
+            Action::Up | Action::Down | Action::PageUp | Action::PageDown => {
+                let step: isize = match action {
+                    Action::Up => -1,
+                    Action::Down => 1,
+                    Action::PageUp => -(ctx.height.max(2) as isize - 1),
+                    _ => ctx.height.max(2) as isize - 1,
+                };
+                if let Some(r) = self.review_mut() {
+                    if matches!(action, Action::Up | Action::Down) {
+                        r.move_by(step, list_h);
+                    } else {
+                        r.scroll_detail(step);
+                    }
+                    return true;
+                }
+                match self.kind {
+                    AgentKind::Query if matches!(action, Action::Up | Action::Down) => {
+                        self.query.move_article(step)
+                    }
+                    AgentKind::Query => {
+                        self.query.scroll_back = self.query.scroll_back.saturating_add_signed(-step)
+                    }
+                    AgentKind::Check => {
+                        self.check.scroll = self.check.scroll.saturating_add_signed(step)
+                    }
+                    _ => return false,
+                }
+            }
+            Action::Top | Action::Bottom => match self.kind {
+                AgentKind::Query => {
+                    self.query.scroll_back = if action == Action::Top {
+                        usize::MAX / 2
+                    } else {
+                        0
+                    }
+                }
+                AgentKind::Check => {
+                    self.check.scroll = if action == Action::Top {
+                        0
+                    } else {
+                        usize::MAX / 2
+                    }
+                }
+                _ => return false,
+            },
+            Action::CopyReply => {
+                let text = match self.kind {
+                    AgentKind::Query => self.query.turns.last().map(|t| t.reply.text.clone()),
+                    AgentKind::Translate => Some(self.translate.reply.text.clone()),
+                    AgentKind::Check => Some(self.check.reply.text.clone()),
+                    _ => None,
+                };
+                match text.filter(|t| !t.is_empty()) {
+                    Some(t) => {
+                        ctx.effects.push(Effect::Copy(t));
+                        ctx.info("copied the reply");
+                    }
+                    None => return false,
+                }
+            }
+            Action::ClearChat if self.kind == AgentKind::Query => {
+                if self.cancel() {
+                    return true;
+                }
+                self.query.clear();
+            }
+            _ => return false,
+        }
+        true
+    }
+
+    /// Enter: open the chat's selected article, show or apply a review.
+    fn apply(&mut self, ctx: &mut Cx) -> bool {
+        if self.kind == AgentKind::Query {
+            if let Some(rel) = self.query.selected_article() {
+                // The reply may name an article that has gone since.
+                if ctx.bank.find(rel).is_some() {
+                    ctx.effects.push(Effect::open(rel.to_owned()));
+                } else {
+                    ctx.warn(format!(
+                        "{} is no longer in the bank",
+                        sanitize_for_terminal(rel, false)
+                    ));
+                }
+                return true;
+            }
+            return false;
+        }
+        if self.kind == AgentKind::Check && !self.check.show_review {
+            if self.check.review.is_some() {
+                self.check.show_review = true;
+                return true;
+            }
+            return false;
+        }
+        let root = ctx.bank.root().to_path_buf();
+        let Some(review) = self.review_mut() else {
+            return false;
+        };
+        if review.is_applied() {
+            // A second Enter closes the result.
+            match self.kind {
+                AgentKind::Inbox => self.inbox.review = None,
+                AgentKind::Check => {
+                    self.check.review = None;
+                    self.check.show_review = false;
+                }
+                AgentKind::Distill => self.distill.review = None,
+                _ => {}
+            }
+            return true;
+        }
+        let applied = review.apply(&root);
+        ctx.effects.push(Effect::Reload(applied.changed));
+        ctx.info(format!("wrote {} file(s)", applied.written));
+        true
+    }
+}
+
+impl Component for AgentsPane {
+    fn scope(&self) -> Scope {
+        Scope::Agents
+    }
+
+    fn title(&self) -> String {
+        "Agents".to_owned()
+    }
+
+    fn on_action(&mut self, action: Action, cx: &mut Cx) -> bool {
+        self.action(action, cx)
+    }
+
+    fn is_typing(&self) -> bool {
+        self.editing
+    }
+
+    fn on_typing_key(&mut self, key: KeyEvent, cx: &mut Cx) -> bool {
+        self.edit_key(key, cx)
+    }
+
+    fn on_paste(&mut self, text: &str, _cx: &mut Cx) -> bool {
+        if self.paste(text) {
+            self.editing = true;
+            return true;
+        }
+        false
+    }
+
+    /// Read the model configuration ahead, so the pane can say at once
+    /// whether a model can be used.
+    fn on_focus(&mut self) {
+        self.connection.prepare();
+    }
+
+    fn hints(&self, keymap: &KeyMap) -> String {
+        hint_line(keymap, self)
+    }
+
+    fn draw(&self, frame: &mut Frame, area: Rect, focused: bool, theme: &Theme) {
+        super::draw(frame, area, self, focused, theme);
+    }
+}
+
+/// Key hints for the pane's bottom border, for the agent on screen.
+fn hint_line(keymap: &KeyMap, pane: &AgentsPane) -> String {
+    let reviewing = match pane.kind {
+        AgentKind::Inbox => pane.inbox.review.is_some(),
+        AgentKind::Check => pane.check.show_review,
+        AgentKind::Distill => pane.distill.review.is_some(),
+        _ => false,
+    };
+    let pick: &[(Action, &str)] = if pane.busy() {
+        &[(Action::CancelReply, "stop")]
+    } else if reviewing {
+        &[
+            (Action::ToggleBlock, "toggle"),
+            (Action::AcceptAll, "all"),
+            (Action::Apply, "write"),
+        ]
+    } else {
+        match pane.kind {
+            AgentKind::Query => &[
+                (Action::Type, "ask"),
+                (Action::Apply, "open"),
+                (Action::ClearChat, "new"),
+            ],
+            AgentKind::Inbox | AgentKind::Check => &[(Action::RunAgent, "run")],
+            AgentKind::Translate => &[
+                (Action::Type, "type"),
+                (Action::RunAgent, "run"),
+                (Action::CopyReply, "copy"),
+            ],
+            AgentKind::Distill => &[(Action::Type, "path"), (Action::RunAgent, "run")],
+        }
+    };
+    hint_text(keymap, pick)
+}
+
+/// The review's list height for a pane of `height` rows.
+fn review_list_height(height: usize) -> usize {
+    (height.saturating_sub(3) / 3).max(3)
+}

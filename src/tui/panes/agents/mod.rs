@@ -1,0 +1,313 @@
+//! The Agents pane: the five agents of spec §13.1 (Query, Process Inbox,
+//! Health Check, Translate, Distill). Model calls run on `LlmWorker`; its
+//! messages come back through `Msg::Llm`, so the interface never waits on
+//! the network. Anything written to the bank goes through the review first.
+
+pub mod check;
+pub mod connection;
+pub mod distill;
+mod draw;
+pub mod inbox;
+mod input;
+pub mod query;
+pub mod review;
+pub mod stream;
+pub mod translate;
+
+pub use draw::draw;
+
+use std::path::Path;
+
+use membank_core::bank::Bank;
+use membank_core::templates::{self, Agent};
+use membank_core::text::sanitize_for_terminal;
+use membank_llm::{ChatRequest, JobId, WorkerMessage};
+use ratatui_textarea::TextArea;
+
+use self::connection::{ConnectionEvent, Submitted};
+use self::review::Review;
+use self::stream::Stream;
+use super::Cx;
+use crate::tui::app::Effect;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum AgentKind {
+    #[default]
+    Query,
+    Inbox,
+    Check,
+    Translate,
+    Distill,
+}
+
+impl AgentKind {
+    pub const ALL: [AgentKind; 5] = [
+        AgentKind::Query,
+        AgentKind::Inbox,
+        AgentKind::Check,
+        AgentKind::Translate,
+        AgentKind::Distill,
+    ];
+
+    pub fn title(self) -> &'static str {
+        match self {
+            AgentKind::Query => "Query",
+            AgentKind::Inbox => "Inbox",
+            AgentKind::Check => "Check",
+            AgentKind::Translate => "Translate",
+            AgentKind::Distill => "Distill",
+        }
+    }
+
+    fn template(self) -> Agent {
+        match self {
+            AgentKind::Query => Agent::Query,
+            AgentKind::Inbox => Agent::Compile,
+            AgentKind::Check => Agent::Lint,
+            AgentKind::Translate => Agent::Translate,
+            AgentKind::Distill => Agent::Distill,
+        }
+    }
+
+    /// Agents with a text input.
+    fn has_input(self) -> bool {
+        matches!(
+            self,
+            AgentKind::Query | AgentKind::Translate | AgentKind::Distill
+        )
+    }
+}
+
+#[derive(Default)]
+pub struct AgentsPane {
+    pub kind: AgentKind,
+    /// Keys go to the agent's text input.
+    pub editing: bool,
+    pub query: query::QueryAgent,
+    pub inbox: inbox::InboxAgent,
+    pub check: check::CheckAgent,
+    pub translate: translate::TranslateAgent,
+    pub distill: distill::DistillAgent,
+    pub connection: connection::ModelConnection,
+    /// The call in flight and the agent it belongs to (one at a time);
+    /// no id yet while the model configuration is being read.
+    job: Option<(Option<JobId>, AgentKind)>,
+    /// Why the last run could not start (shown in the pane).
+    pub problem: Option<String>,
+}
+
+impl AgentsPane {
+    pub fn busy(&self) -> bool {
+        self.job.is_some()
+    }
+
+    /// Recompute what is derived from the bank (pending inbox, findings).
+    pub fn refresh(&mut self, bank: &Bank) {
+        self.inbox.refresh(bank);
+        if self.kind == AgentKind::Check && !self.check.reply.is_running() {
+            self.check.refresh(bank);
+        }
+    }
+
+    fn select(&mut self, kind: AgentKind, bank: &Bank) {
+        self.kind = kind;
+        self.editing = false;
+        self.problem = None;
+        match kind {
+            AgentKind::Inbox => self.inbox.refresh(bank),
+            AgentKind::Check if !self.check.reply.is_running() => self.check.refresh(bank),
+            _ => {}
+        }
+    }
+
+    fn stream_mut(&mut self, kind: AgentKind) -> Option<&mut Stream> {
+        match kind {
+            AgentKind::Query => self.query.current(),
+            AgentKind::Inbox => Some(&mut self.inbox.reply),
+            AgentKind::Check => Some(&mut self.check.reply),
+            AgentKind::Translate => Some(&mut self.translate.reply),
+            AgentKind::Distill => Some(&mut self.distill.reply),
+        }
+    }
+
+    /// The review on screen, if the current agent shows one.
+    fn review_mut(&mut self) -> Option<&mut Review> {
+        match self.kind {
+            AgentKind::Inbox => self.inbox.review.as_mut(),
+            AgentKind::Check if self.check.show_review => self.check.review.as_mut(),
+            AgentKind::Distill => self.distill.review.as_mut(),
+            _ => None,
+        }
+    }
+
+    fn input_mut(&mut self) -> Option<&mut TextArea<'static>> {
+        match self.kind {
+            AgentKind::Query => Some(&mut self.query.input),
+            AgentKind::Translate => Some(&mut self.translate.input),
+            AgentKind::Distill => Some(&mut self.distill.input),
+            _ => None,
+        }
+    }
+
+    /// Stop the reply in flight; its text is kept and marked incomplete
+    /// when the worker confirms.
+    pub fn cancel(&mut self) -> bool {
+        let Some((job, kind)) = self.job else {
+            return false;
+        };
+        match job {
+            Some(job) => {
+                self.connection.cancel(job);
+                if let Some(s) = self.stream_mut(kind) {
+                    s.mark_cancelled();
+                }
+            }
+            // Not sent yet: nothing will arrive, so it ends here.
+            None => {
+                self.connection.drop_queued();
+                self.end_unstarted(kind, "stopped with Esc".into());
+            }
+        }
+        true
+    }
+
+    /// A call that never reached the model.
+    fn end_unstarted(&mut self, kind: AgentKind, why: String) {
+        self.job = None;
+        if kind == AgentKind::Query {
+            self.query.on_failed(why);
+        } else if let Some(s) = self.stream_mut(kind) {
+            s.fail(why);
+        }
+    }
+
+    fn template(&mut self, bank: &Bank, effects: &mut Vec<Effect>) -> String {
+        let t = templates::resolve_with(bank.reader(), self.kind.template());
+        if let Some(w) = &t.warning {
+            effects.push(Effect::Warn(sanitize_for_terminal(w, false)));
+        }
+        t.text
+    }
+
+    /// Run the current agent.
+    pub fn run(&mut self, ctx: &mut Cx) -> bool {
+        if self.job.is_some() {
+            ctx.effects.push(Effect::Warn(
+                "a reply is still arriving; Esc stops it".into(),
+            ));
+            return true;
+        }
+        self.editing = false;
+        let template = self.template(ctx.bank, ctx.effects);
+        let request: Result<ChatRequest, String> = match self.kind {
+            AgentKind::Query => self
+                .query
+                .ask(ctx.bank, &template, ctx.query.clone(), ctx.budget)
+                .ok_or_else(|| "type a question first (i)".to_owned()),
+            AgentKind::Inbox => self.inbox.prepare(ctx.bank, &template),
+            AgentKind::Check => Ok(self.check.prepare(ctx.bank, &template)),
+            AgentKind::Translate => self
+                .translate
+                .prepare(ctx.bank, &template, &ctx.query, ctx.budget),
+            AgentKind::Distill => {
+                let cwd = std::env::current_dir().unwrap_or_default();
+                self.distill.prepare(&cwd, &template, &ctx.query)
+            }
+        };
+        let request = match request {
+            Ok(r) => r,
+            Err(e) => {
+                self.problem = Some(e);
+                return true;
+            }
+        };
+        let kind = self.kind;
+        if let Some(s) = self.stream_mut(kind) {
+            s.start();
+        }
+        match self.connection.submit(request) {
+            Ok(submitted) => {
+                self.problem = None;
+                let job = match submitted {
+                    Submitted::Started(job) => Some(job),
+                    Submitted::Resolving => None,
+                };
+                self.job = Some((job, kind));
+                self.announce_model(kind, ctx.effects);
+            }
+            Err(e) => {
+                self.end_unstarted(kind, e.clone());
+                self.problem = Some(e);
+            }
+        }
+        true
+    }
+
+    fn announce_model(&mut self, kind: AgentKind, effects: &mut Vec<Effect>) {
+        if let Some(Ok(model)) = self.connection.describe() {
+            effects.push(Effect::Info(format!("{}: asking {model}", kind.title())));
+        }
+    }
+
+    /// One event from the link. Returns whether the pane changed.
+    pub fn on_connection(
+        &mut self,
+        event: ConnectionEvent,
+        root: &Path,
+        effects: &mut Vec<Effect>,
+    ) -> bool {
+        if matches!(event, ConnectionEvent::Checked) {
+            // The notice may have changed.
+            return true;
+        }
+        let Some((job, kind)) = self.job else {
+            return false;
+        };
+        match event {
+            ConnectionEvent::Started(id) if job.is_none() => {
+                self.job = Some((Some(id), kind));
+                self.announce_model(kind, effects);
+                true
+            }
+            ConnectionEvent::Failed(why) if job.is_none() => {
+                self.end_unstarted(kind, why.clone());
+                self.problem = Some(why);
+                true
+            }
+            ConnectionEvent::Worker(msg) if job == Some(msg.job) => {
+                self.on_worker(msg, kind, root, effects)
+            }
+            _ => false,
+        }
+    }
+
+    fn on_worker(
+        &mut self,
+        msg: WorkerMessage,
+        kind: AgentKind,
+        root: &Path,
+        effects: &mut Vec<Effect>,
+    ) -> bool {
+        let finished = if kind == AgentKind::Query {
+            self.query.on_event(msg.event)
+        } else {
+            self.stream_mut(kind).and_then(|s| s.apply(msg.event))
+        };
+        if let Some(f) = finished {
+            self.job = None;
+            let complete = f.complete;
+            match kind {
+                AgentKind::Inbox => self.inbox.finish(root, f),
+                AgentKind::Check => self.check.finish(root, f),
+                AgentKind::Distill => self.distill.finish(root, f),
+                AgentKind::Query | AgentKind::Translate => {}
+            }
+            effects.push(if complete {
+                Effect::Info(format!("{}: reply complete", kind.title()))
+            } else {
+                Effect::Warn(format!("{}: the reply is incomplete", kind.title()))
+            });
+        }
+        true
+    }
+}

@@ -1,0 +1,270 @@
+//! Query (chat): questions about the bank, answered with the context the
+//! inspector's settings assemble. Each turn lists the articles it used and
+//! the ones the budget dropped; Enter on one opens it.
+
+use membank_core::bank::Bank;
+use membank_core::budget::BudgetOptions;
+use membank_core::scoring::Query;
+use membank_core::text::sanitize_for_terminal;
+use membank_llm::agents::ChatSession;
+use membank_llm::{ChatRequest, StreamEvent};
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Borders, Paragraph};
+use ratatui_textarea::TextArea;
+
+use super::stream::{Finished, Stream};
+use crate::tui::panes::highlight_row;
+use crate::tui::theme::Theme;
+use crate::tui::widgets::wrap::wrap;
+
+#[derive(Debug)]
+pub struct Turn {
+    /// Sanitised.
+    pub question: String,
+    pub reply: Stream,
+    /// The articles in the context (rank order), then the ones the
+    /// budget dropped.
+    pub articles: Vec<TurnArticle>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TurnArticle {
+    /// Bank-relative path (raw; sanitise to show).
+    pub path: String,
+    /// Why the budget left it out (sanitised); `None` if it went in.
+    pub dropped: Option<String>,
+}
+
+pub struct QueryAgent {
+    session: ChatSession,
+    pub turns: Vec<Turn>,
+    pub input: TextArea<'static>,
+    /// The selected article of the last turn.
+    pub article: usize,
+    /// Rows scrolled up from the newest text; 0 follows the reply.
+    pub scroll_back: usize,
+}
+
+fn question_input() -> TextArea<'static> {
+    let mut input = TextArea::default();
+    input.set_placeholder_text("Ask about the bank (i to type)");
+    input
+}
+
+impl Default for QueryAgent {
+    fn default() -> Self {
+        QueryAgent {
+            session: ChatSession::default(),
+            turns: Vec::new(),
+            input: question_input(),
+            article: 0,
+            scroll_back: 0,
+        }
+    }
+}
+
+impl QueryAgent {
+    /// The question in the input, if any, as a request with the context of
+    /// the current settings. The input is cleared.
+    pub fn ask(
+        &mut self,
+        bank: &Bank,
+        template: &str,
+        query: Query,
+        budget: BudgetOptions,
+    ) -> Option<ChatRequest> {
+        let question = self.input.lines().join("\n");
+        if question.trim().is_empty() {
+            return None;
+        }
+        self.input = question_input();
+        self.session.query = query;
+        self.session.budget = budget;
+        let prepared = self.session.ask(bank, template, question.trim());
+        self.turns.push(Turn {
+            question: sanitize_for_terminal(question.trim(), true),
+            reply: Stream::default(),
+            articles: prepared
+                .used
+                .iter()
+                .map(|p| TurnArticle {
+                    path: p.clone(),
+                    dropped: None,
+                })
+                .chain(prepared.dropped.iter().map(|d| TurnArticle {
+                    path: d.path.clone(),
+                    dropped: Some(sanitize_for_terminal(&d.reason, false)),
+                }))
+                .collect(),
+        });
+        self.article = 0;
+        self.scroll_back = 0;
+        Some(prepared.request)
+    }
+
+    pub fn current(&mut self) -> Option<&mut Stream> {
+        self.turns.last_mut().map(|t| &mut t.reply)
+    }
+
+    pub fn on_event(&mut self, event: StreamEvent) -> Option<Finished> {
+        let finished = self.current()?.apply(event);
+        if let Some(f) = &finished {
+            // Partial text is kept as the answer; the turn shows it incomplete.
+            self.session.record_reply(&f.text);
+        }
+        finished
+    }
+
+    /// The question could not be sent; the turn says why.
+    pub fn on_failed(&mut self, why: String) {
+        if let Some(s) = self.current() {
+            s.fail(why);
+        }
+        self.session.record_reply("");
+    }
+
+    pub fn clear(&mut self) {
+        self.session.clear();
+        self.turns.clear();
+        self.article = 0;
+        self.scroll_back = 0;
+    }
+
+    pub fn articles(&self) -> &[TurnArticle] {
+        self.turns.last().map_or(&[], |t| t.articles.as_slice())
+    }
+
+    pub fn selected_article(&self) -> Option<&str> {
+        self.articles().get(self.article).map(|a| a.path.as_str())
+    }
+
+    pub fn move_article(&mut self, delta: isize) {
+        let n = self.articles().len();
+        if n > 0 {
+            self.article = self.article.saturating_add_signed(delta).min(n - 1);
+        }
+    }
+
+    fn transcript(&self, width: usize, theme: &Theme) -> Vec<Line<'static>> {
+        let mut lines = Vec::new();
+        for turn in &self.turns {
+            for (i, row) in wrap(&turn.question, width.saturating_sub(5))
+                .into_iter()
+                .enumerate()
+            {
+                let head = if i == 0 { "You: " } else { "     " };
+                lines.push(Line::from(vec![
+                    Span::styled(head, theme.title),
+                    Span::styled(row, theme.text),
+                ]));
+            }
+            for row in wrap(&turn.reply.shown(), width) {
+                lines.push(Line::styled(row, theme.text));
+            }
+            if let Some(status) = turn.reply.status_line() {
+                let style = if turn.reply.is_running() {
+                    theme.muted
+                } else if matches!(turn.reply.state, super::stream::StreamState::Incomplete(_)) {
+                    theme.warning
+                } else {
+                    theme.muted
+                };
+                lines.push(Line::styled(format!("[{status}]"), style));
+            }
+            lines.push(Line::raw(""));
+        }
+        lines
+    }
+}
+
+pub fn draw(
+    frame: &mut Frame,
+    area: Rect,
+    chat: &QueryAgent,
+    editing: bool,
+    focused: bool,
+    theme: &Theme,
+) {
+    let articles = chat.articles();
+    let dropped = articles.iter().filter(|a| a.dropped.is_some()).count();
+    let list_h = if chat.turns.is_empty() {
+        0
+    } else {
+        (articles.len() as u16).clamp(1, 3) + 1
+    };
+    let [body, list, input] = Layout::vertical([
+        Constraint::Fill(1),
+        Constraint::Length(list_h),
+        Constraint::Length(4),
+    ])
+    .areas(area);
+
+    let width = usize::from(body.width);
+    let lines = chat.transcript(width, theme);
+    let height = usize::from(body.height);
+    let back = chat
+        .scroll_back
+        .min(lines.len().saturating_sub(usize::from(body.height)));
+    let end = lines.len() - back;
+    let start = end.saturating_sub(height);
+    if chat.turns.is_empty() {
+        frame.render_widget(
+            Paragraph::new(vec![
+                Line::styled("Ask a question about the bank.", theme.muted),
+                Line::styled(
+                    "The context comes from the Context pane's client, domain, languages and budget.",
+                    theme.muted,
+                ),
+            ])
+            .wrap(ratatui::widgets::Wrap { trim: true }),
+            body,
+        );
+    } else {
+        frame.render_widget(Paragraph::new(lines[start..end].to_vec()), body);
+    }
+
+    if list_h > 0 {
+        let mut rows = vec![Line::styled(
+            format!(
+                "{} article(s) in the context, {dropped} dropped by the budget · Enter opens",
+                articles.len() - dropped
+            ),
+            theme.muted,
+        )];
+        if articles.is_empty() {
+            rows.push(Line::styled("  (no article matched)", theme.muted));
+        }
+        let shown = usize::from(list_h - 1);
+        let first = chat.article.saturating_sub(shown.saturating_sub(1));
+        for (i, a) in articles.iter().enumerate().skip(first).take(shown) {
+            let path = sanitize_for_terminal(&a.path, false);
+            let line = match &a.dropped {
+                None => Line::styled(format!("  {path}"), theme.link),
+                Some(why) => Line::styled(format!("  ✗ {path} — {why}"), theme.muted),
+            };
+            rows.push(if i == chat.article && focused && !editing {
+                highlight_row(line, list.width, theme.selection)
+            } else {
+                line
+            });
+        }
+        frame.render_widget(Paragraph::new(rows), list);
+    }
+
+    let title = if editing {
+        " Enter sends · Alt-Enter new line · Esc leaves "
+    } else {
+        " i type · r send "
+    };
+    super::draw::draw_input(
+        frame,
+        input,
+        &chat.input,
+        Borders::TOP,
+        title,
+        editing,
+        theme,
+    );
+}

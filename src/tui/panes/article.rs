@@ -1,0 +1,416 @@
+//! The Article pane: rendered Markdown, properties, the article's
+//! outgoing links and backlinks, link following and history.
+
+use membank_core::bank::{Bank, Resolution};
+use membank_core::text::{self, sanitize_for_terminal};
+use membank_core::wikilink::normalize_value;
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+
+use super::{Component, Cx, hint_text, page};
+use crate::tui::app::Effect;
+use crate::tui::keys::{Action, KeyMap, Scope};
+use crate::tui::theme::Theme;
+use crate::tui::widgets::markdown::{LinkSpot, RenderedDoc, render_article};
+
+#[derive(Debug, Default)]
+pub struct ArticlePane {
+    /// Path (relative to the bank) of the file shown.
+    pub rel: Option<String>,
+    /// Header: the article's title and path, sanitised.
+    pub header: String,
+    pub doc: RenderedDoc,
+    /// Where each link of `doc` leads (relative path), `None` when dead.
+    pub dests: Vec<Option<String>>,
+    pub selected_link: Option<usize>,
+    pub scroll: usize,
+    /// A note shown above the article (e.g. the finding that led here).
+    pub banner: Option<String>,
+    pub back: Vec<(String, usize)>,
+    pub forward: Vec<(String, usize)>,
+    width: u16,
+}
+
+/// Where a link written in the file `from` leads (relative links and shared
+/// names depend on where the link is written).
+fn resolve_rel(bank: &Bank, target: &str, from: &str) -> Option<String> {
+    bank.resolve_from(normalize_value(target), Some(from))
+        .target()
+        .map(|id| bank.article(id).rel_path.clone())
+}
+
+impl ArticlePane {
+    /// Show `rel`, remembering the current article for Back.
+    pub fn open(&mut self, bank: &Bank, rel: &str, theme: &Theme, width: u16) {
+        if let Some(cur) = self.rel.take() {
+            if cur != rel {
+                self.back.push((cur, self.scroll));
+                self.forward.clear();
+            } else {
+                self.rel = Some(cur);
+            }
+        }
+        self.show(bank, rel, 0, theme, width);
+    }
+
+    pub fn go_back(&mut self, bank: &Bank, theme: &Theme, width: u16) -> bool {
+        let Some((rel, scroll)) = self.back.pop() else {
+            return false;
+        };
+        if let Some(cur) = self.rel.take() {
+            self.forward.push((cur, self.scroll));
+        }
+        self.show(bank, &rel, scroll, theme, width);
+        true
+    }
+
+    pub fn go_forward(&mut self, bank: &Bank, theme: &Theme, width: u16) -> bool {
+        let Some((rel, scroll)) = self.forward.pop() else {
+            return false;
+        };
+        if let Some(cur) = self.rel.take() {
+            self.back.push((cur, self.scroll));
+        }
+        self.show(bank, &rel, scroll, theme, width);
+        true
+    }
+
+    fn show(&mut self, bank: &Bank, rel: &str, scroll: usize, theme: &Theme, width: u16) {
+        self.rel = Some(rel.to_owned());
+        self.banner = None;
+        self.lay_out(bank, theme, width);
+        self.scroll = scroll.min(self.doc.lines.len().saturating_sub(1));
+        self.selected_link = None;
+    }
+
+    /// Turn the file into styled lines wrapped at `width`: on opening, and
+    /// again when the file or the pane's width changes. Runs in update,
+    /// never in draw.
+    pub fn lay_out(&mut self, bank: &Bank, theme: &Theme, width: u16) {
+        self.width = width;
+        let Some(rel) = self.rel.clone() else {
+            self.doc = RenderedDoc::default();
+            self.dests.clear();
+            self.header.clear();
+            return;
+        };
+        let resolve = |t: &str| {
+            !matches!(
+                bank.resolve_from(normalize_value(t), Some(&rel)),
+                Resolution::Dead
+            )
+        };
+        let id = bank.find(&rel);
+        let (mut doc, title) = match id {
+            Some(id) => {
+                let a = bank.article(id);
+                let mut doc = render_article(&a.text, width, theme, &resolve);
+                // The article text starts after any stripped fence line;
+                // findings count lines in the file on disk.
+                for l in &mut doc.source_lines {
+                    *l += a.encoding.line_shift;
+                }
+                if a.encoding.fenced {
+                    doc.lines.insert(
+                        0,
+                        Line::styled(
+                            "note: wrapped in a code fence (tolerated, spec §4.3)",
+                            theme.warning,
+                        ),
+                    );
+                    doc.source_lines.insert(0, 0);
+                    shift_links(&mut doc.links, 1);
+                }
+                (doc, a.title.clone())
+            }
+            // Templates and other files not loaded as articles: the bank's
+            // reader applies the same limits as loading.
+            None => match bank.reader().read(std::path::Path::new(&rel)) {
+                Ok(bytes) => match text::decode(&bytes) {
+                    Ok(d) => (render_article(&d.text, width, theme, &resolve), rel.clone()),
+                    Err(e) => (message_doc(&format!("{rel}: {e}"), theme), rel.clone()),
+                },
+                Err(e) => (message_doc(&format!("{rel}: {e}"), theme), rel.clone()),
+            },
+        };
+        let mut dests: Vec<Option<String>> = doc
+            .links
+            .iter()
+            .map(|l| resolve_rel(bank, &l.target, &rel))
+            .collect();
+        if let Some(id) = id {
+            append_link_lists(bank, id, &mut doc, &mut dests, theme);
+        }
+        self.header = format!(
+            "{} — {}",
+            sanitize_for_terminal(&title, false),
+            sanitize_for_terminal(&rel, false)
+        );
+        self.doc = doc;
+        self.dests = dests;
+        if let Some(i) = self.selected_link {
+            if i < self.doc.links.len() {
+                self.doc.set_link_selected(i, true, theme);
+            } else {
+                self.selected_link = None;
+            }
+        }
+        self.scroll = self.scroll.min(self.doc.lines.len().saturating_sub(1));
+    }
+
+    /// Scroll so that file line `line` is near the top.
+    pub fn scroll_to_source_line(&mut self, line: usize, height: usize) {
+        if let Some(i) = self.doc.line_for_source(line) {
+            self.scroll = i.saturating_sub(2);
+            let max = self.doc.lines.len().saturating_sub(height.max(1));
+            self.scroll = self.scroll.min(max);
+        }
+    }
+
+    pub fn width(&self) -> u16 {
+        self.width
+    }
+
+    pub fn scroll_by(&mut self, delta: isize, height: usize) {
+        let max = self.doc.lines.len().saturating_sub(height.max(1));
+        self.scroll = (self.scroll as isize + delta).clamp(0, max as isize) as usize;
+    }
+
+    pub fn scroll_to_end(&mut self, height: usize) {
+        self.scroll = self.doc.lines.len().saturating_sub(height.max(1));
+    }
+
+    /// Select the next (`+1`) or previous (`-1`) link and scroll to it.
+    pub fn cycle_link(&mut self, step: isize, height: usize, theme: &Theme) -> bool {
+        let n = self.doc.links.len();
+        if n == 0 {
+            return false;
+        }
+        let next = match self.selected_link {
+            None if step >= 0 => self.first_link_from(self.scroll).unwrap_or(0),
+            None => n - 1,
+            Some(i) => (i as isize + step).rem_euclid(n as isize) as usize,
+        };
+        if let Some(old) = self.selected_link {
+            self.doc.set_link_selected(old, false, theme);
+        }
+        self.doc.set_link_selected(next, true, theme);
+        self.selected_link = Some(next);
+        let line = self.doc.links[next].line;
+        let height = height.max(1);
+        if line < self.scroll || line >= self.scroll + height {
+            self.scroll = line.saturating_sub(height / 3);
+        }
+        true
+    }
+
+    fn first_link_from(&self, line: usize) -> Option<usize> {
+        self.doc.links.iter().position(|l| l.line >= line)
+    }
+
+    /// Where the selected link leads: `Ok(rel)` or `Err(target)` if dead.
+    pub fn selected_destination(&self) -> Option<Result<String, String>> {
+        let i = self.selected_link?;
+        Some(match &self.dests[i] {
+            Some(rel) => Ok(rel.clone()),
+            None => Err(self.doc.links[i].target.clone()),
+        })
+    }
+}
+
+fn shift_links(links: &mut [LinkSpot], by: usize) {
+    for l in links {
+        l.line += by;
+        for s in &mut l.spans {
+            s.0 += by;
+        }
+    }
+}
+
+fn message_doc(msg: &str, theme: &Theme) -> RenderedDoc {
+    RenderedDoc {
+        lines: vec![Line::styled(sanitize_for_terminal(msg, false), theme.error)],
+        links: Vec::new(),
+        source_lines: Vec::new(),
+    }
+}
+
+/// Add "Links" and "Backlinks" sections whose entries can be selected and
+/// followed like links in the text.
+fn append_link_lists(
+    bank: &Bank,
+    id: usize,
+    doc: &mut RenderedDoc,
+    dests: &mut Vec<Option<String>>,
+    theme: &Theme,
+) {
+    let rule = Line::styled("─".repeat(20), theme.rule);
+    doc.lines.push(Line::default());
+    doc.lines.push(rule);
+    let mut seen = std::collections::BTreeSet::new();
+    let outgoing: Vec<(String, Option<String>)> = bank
+        .outgoing(id)
+        .filter(|(l, _)| seen.insert(l.target.to_lowercase()))
+        .map(|(l, r)| {
+            (
+                l.target.clone(),
+                r.target().map(|t| bank.article(t).rel_path.clone()),
+            )
+        })
+        .collect();
+    doc.lines.push(Line::styled(
+        format!("Links ({})", outgoing.len()),
+        theme.heading3,
+    ));
+    for (target, dest) in outgoing {
+        let live = dest.is_some();
+        let line_no = doc.lines.len();
+        let shown = match &dest {
+            Some(rel) => format!("→ {}", sanitize_for_terminal(rel, false)),
+            None => "(no such article)".to_owned(),
+        };
+        doc.lines.push(Line::from(vec![
+            Span::raw("  "),
+            Span::styled(
+                format!("[[{}]]", sanitize_for_terminal(&target, false)),
+                if live { theme.link } else { theme.dead_link },
+            ),
+            Span::styled(format!("  {shown}"), theme.muted),
+        ]));
+        doc.links.push(LinkSpot {
+            target,
+            live,
+            line: line_no,
+            spans: vec![(line_no, 1)],
+        });
+        dests.push(dest);
+    }
+    let backlinks = bank.backlinks(id);
+    doc.lines.push(Line::default());
+    doc.lines.push(Line::styled(
+        format!("Backlinks ({})", backlinks.len()),
+        theme.heading3,
+    ));
+    for &from in backlinks {
+        let a = bank.article(from);
+        let line_no = doc.lines.len();
+        doc.lines.push(Line::from(vec![
+            Span::raw("  "),
+            Span::styled(sanitize_for_terminal(&a.rel_path, false), theme.link),
+        ]));
+        doc.links.push(LinkSpot {
+            target: a.stem.clone(),
+            live: true,
+            line: line_no,
+            spans: vec![(line_no, 1)],
+        });
+        dests.push(Some(a.rel_path.clone()));
+    }
+}
+
+pub fn draw(frame: &mut Frame, area: Rect, pane: &ArticlePane, theme: &Theme) {
+    if pane.rel.is_none() {
+        let hint = Paragraph::new(vec![
+            Line::default(),
+            Line::styled(
+                "  Select an article in the tree and press Enter,",
+                theme.muted,
+            ),
+            Line::styled("  or press / to find one by name.", theme.muted),
+        ]);
+        frame.render_widget(hint, area);
+        return;
+    }
+    let mut lines: Vec<Line> = Vec::with_capacity(usize::from(area.height));
+    if let Some(b) = &pane.banner {
+        lines.push(Line::styled(b.clone(), theme.warning));
+    }
+    let room = usize::from(area.height).saturating_sub(lines.len());
+    lines.extend(pane.doc.lines.iter().skip(pane.scroll).take(room).cloned());
+    frame.render_widget(Paragraph::new(lines), area);
+}
+
+fn dead_link(cx: &mut Cx, target: &str) {
+    cx.warn(format!(
+        "[[{}]] does not resolve to an article",
+        sanitize_for_terminal(target, false)
+    ));
+}
+
+impl Component for ArticlePane {
+    fn scope(&self) -> Scope {
+        Scope::Article
+    }
+
+    fn title(&self) -> String {
+        if self.header.is_empty() {
+            "Article".to_owned()
+        } else {
+            self.header.clone()
+        }
+    }
+
+    fn on_action(&mut self, action: Action, cx: &mut Cx) -> bool {
+        let h = cx.height;
+        let width = cx.article_width;
+        match action {
+            Action::Up => self.scroll_by(-1, h),
+            Action::Down => self.scroll_by(1, h),
+            Action::PageUp => self.scroll_by(-page(h), h),
+            Action::PageDown => self.scroll_by(page(h), h),
+            Action::Top => self.scroll = 0,
+            Action::Bottom => self.scroll_to_end(h),
+            Action::NextLink | Action::PrevLink => {
+                let step = if action == Action::NextLink { 1 } else { -1 };
+                if !self.cycle_link(step, h, cx.theme) {
+                    cx.info("no links in this article");
+                    return true;
+                }
+                // Say where Enter would go before it is pressed.
+                match self.selected_destination() {
+                    Some(Ok(rel)) => cx.info(format!("→ {}", sanitize_for_terminal(&rel, false))),
+                    Some(Err(target)) => dead_link(cx, &target),
+                    None => {}
+                }
+            }
+            Action::Open => match self.selected_destination() {
+                Some(Ok(rel)) => cx.effects.push(Effect::open(rel)),
+                Some(Err(target)) => dead_link(cx, &target),
+                None => cx.info("select a link first (n / N)"),
+            },
+            Action::Back => {
+                if !self.go_back(cx.bank, cx.theme, width) {
+                    cx.info("no earlier article");
+                } else if let Some(rel) = self.rel.clone() {
+                    cx.effects.push(Effect::RevealInBank(rel));
+                }
+            }
+            Action::Forward => {
+                if !self.go_forward(cx.bank, cx.theme, width) {
+                    cx.info("no later article");
+                }
+            }
+            Action::Edit => return cx.edit(self.rel.clone(), None),
+            Action::CopyPath => return cx.copy_path(self.rel.clone()),
+            _ => return false,
+        }
+        true
+    }
+
+    fn hints(&self, keymap: &KeyMap) -> String {
+        hint_text(
+            keymap,
+            &[
+                (Action::NextLink, "link"),
+                (Action::Open, "follow"),
+                (Action::Back, "back"),
+            ],
+        )
+    }
+
+    fn draw(&self, frame: &mut Frame, area: Rect, _focused: bool, theme: &Theme) {
+        draw(frame, area, self, theme);
+    }
+}

@@ -1,0 +1,353 @@
+//! The Bank pane: the folder tree of the seven bank folders (the inbox with
+//! its archive), expandable, with counts and a marker on files that have
+//! findings.
+
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+
+use membank_core::bank::Bank;
+use membank_core::layout::{ARCHIVE_DIR, Folder};
+use membank_core::text::sanitize_for_terminal;
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+
+use super::cursor::Cursor;
+use super::{Component, Cx, hint_text, page};
+use crate::tui::app::Effect;
+use crate::tui::keys::{Action, KeyMap, Scope};
+use crate::tui::theme::Theme;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RowKind {
+    /// A folder; the key is its path relative to the bank.
+    Folder { key: String, expanded: bool },
+    /// A file; `rel` is its path relative to the bank.
+    File { rel: String },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TreeRow {
+    pub depth: u8,
+    pub label: String,
+    pub count: Option<usize>,
+    pub kind: RowKind,
+    /// The file has health findings.
+    pub flagged: bool,
+    /// Shown dimmed (a folder the bank lacks).
+    pub muted: bool,
+}
+
+#[derive(Debug, Default)]
+pub struct BankPane {
+    pub rows: Vec<TreeRow>,
+    pub cursor: Cursor,
+    expanded: BTreeSet<String>,
+}
+
+/// Files grouped for display: folder → (direct files, archived files).
+type Grouped = BTreeMap<Folder, (Vec<String>, Vec<String>)>;
+
+fn group_files(bank: &Bank) -> Grouped {
+    let mut files: BTreeSet<&str> = BTreeSet::new();
+    files.extend(bank.articles().iter().map(|a| a.rel_path.as_str()));
+    files.extend(bank.templates.iter().map(String::as_str));
+    files.extend(bank.problems.iter().map(|p| p.path.as_str()));
+    let archive_prefix = format!("{}/{ARCHIVE_DIR}/", Folder::Inbox.dir_name());
+    let mut grouped: Grouped = BTreeMap::new();
+    for rel in files {
+        let Some(folder) = rel.split('/').next().and_then(Folder::from_dir_name) else {
+            continue;
+        };
+        let entry = grouped.entry(folder).or_default();
+        if rel.starts_with(&archive_prefix) {
+            entry.1.push(rel.to_owned());
+        } else {
+            entry.0.push(rel.to_owned());
+        }
+    }
+    grouped
+}
+
+fn file_label(rel: &str, prefix: &str) -> String {
+    let name = rel.strip_prefix(prefix).unwrap_or(rel);
+    let name = name
+        .strip_suffix(".md")
+        .or_else(|| name.strip_suffix(".MD"))
+        .unwrap_or(name);
+    sanitize_for_terminal(name, false)
+}
+
+impl BankPane {
+    pub fn new() -> BankPane {
+        BankPane {
+            rows: Vec::new(),
+            cursor: Cursor::default(),
+            // Content folders start open: that is what people browse.
+            expanded: Folder::CONTENT
+                .iter()
+                .map(|f| f.dir_name().to_owned())
+                .collect(),
+        }
+    }
+
+    /// Rebuild the rows from the bank, keeping the selection on the same
+    /// folder or file when it still exists.
+    pub fn rebuild(&mut self, bank: &Bank, flagged: &HashSet<String>, height: usize) {
+        let keep = self.selected_key();
+        let grouped = group_files(bank);
+        let mut rows = Vec::new();
+        for folder in Folder::ALL {
+            let missing = bank.missing_folders.contains(&folder);
+            let key = folder.dir_name().to_owned();
+            let expanded = self.expanded.contains(&key);
+            let (files, archived) = grouped
+                .get(&folder)
+                .map(|(a, b)| (a.as_slice(), b.as_slice()))
+                .unwrap_or((&[], &[]));
+            rows.push(TreeRow {
+                depth: 0,
+                label: key.clone(),
+                count: Some(files.len()),
+                kind: RowKind::Folder {
+                    key: key.clone(),
+                    expanded,
+                },
+                flagged: files.iter().chain(archived).any(|f| flagged.contains(f)),
+                muted: missing,
+            });
+            if !expanded {
+                continue;
+            }
+            let prefix = format!("{key}/");
+            if folder == Folder::Inbox {
+                let archive_key = format!("{key}/{ARCHIVE_DIR}");
+                let archive_open = self.expanded.contains(&archive_key);
+                rows.push(TreeRow {
+                    depth: 1,
+                    label: ARCHIVE_DIR.to_owned(),
+                    count: Some(archived.len()),
+                    kind: RowKind::Folder {
+                        key: archive_key.clone(),
+                        expanded: archive_open,
+                    },
+                    flagged: archived.iter().any(|f| flagged.contains(f)),
+                    muted: false,
+                });
+                if archive_open {
+                    let archive_prefix = format!("{archive_key}/");
+                    rows.extend(archived.iter().map(|rel| TreeRow {
+                        depth: 2,
+                        label: file_label(rel, &archive_prefix),
+                        count: None,
+                        kind: RowKind::File { rel: rel.clone() },
+                        flagged: flagged.contains(rel),
+                        muted: false,
+                    }));
+                }
+            }
+            rows.extend(files.iter().map(|rel| TreeRow {
+                depth: 1,
+                label: file_label(rel, &prefix),
+                count: None,
+                kind: RowKind::File { rel: rel.clone() },
+                flagged: flagged.contains(rel),
+                muted: false,
+            }));
+        }
+        self.rows = rows;
+        if let Some(key) = keep
+            && let Some(i) = self.rows.iter().position(|r| row_key(r) == key)
+        {
+            self.cursor.selected = i;
+        }
+        self.cursor.clamp(self.rows.len(), height);
+    }
+
+    pub fn selected(&self) -> Option<&TreeRow> {
+        self.rows.get(self.cursor.selected)
+    }
+
+    fn selected_key(&self) -> Option<String> {
+        self.selected().map(|r| row_key(r).to_owned())
+    }
+
+    /// Open or close the selected folder. Returns whether anything changed.
+    pub fn set_expanded(&mut self, open: bool) -> bool {
+        let Some(RowKind::Folder { key, expanded }) = self.selected().map(|r| r.kind.clone())
+        else {
+            return false;
+        };
+        if expanded == open {
+            return false;
+        }
+        if open {
+            self.expanded.insert(key);
+        } else {
+            self.expanded.remove(&key);
+        }
+        true
+    }
+
+    /// Select the row of file `rel`, opening its folders if needed.
+    pub fn reveal(&mut self, rel: &str, bank: &Bank, flagged: &HashSet<String>, height: usize) {
+        let mut parts: Vec<&str> = rel.split('/').collect();
+        parts.pop();
+        for i in 1..=parts.len() {
+            self.expanded.insert(parts[..i].join("/"));
+        }
+        self.rebuild(bank, flagged, height);
+        if let Some(i) = self
+            .rows
+            .iter()
+            .position(|r| matches!(&r.kind, RowKind::File { rel: r } if r == rel))
+        {
+            self.cursor.select(i, self.rows.len(), height);
+        }
+    }
+
+    /// The selected row's parent folder row, for collapsing from a file.
+    pub fn select_parent(&mut self, height: usize) -> bool {
+        let Some(row) = self.selected() else {
+            return false;
+        };
+        let depth = row.depth;
+        if depth == 0 {
+            return false;
+        }
+        let at = self.cursor.selected;
+        if let Some(i) = (0..at).rev().find(|&i| self.rows[i].depth < depth) {
+            self.cursor.select(i, self.rows.len(), height);
+            return true;
+        }
+        false
+    }
+}
+
+fn row_key(r: &TreeRow) -> &str {
+    match &r.kind {
+        RowKind::Folder { key, .. } => key,
+        RowKind::File { rel } => rel,
+    }
+}
+
+pub fn draw(frame: &mut Frame, area: Rect, pane: &BankPane, focused: bool, theme: &Theme) {
+    let height = usize::from(area.height);
+    let lines: Vec<Line> = pane
+        .rows
+        .iter()
+        .enumerate()
+        .skip(pane.cursor.offset)
+        .take(height)
+        .map(|(i, row)| {
+            let indent = "  ".repeat(usize::from(row.depth));
+            let mut spans = vec![Span::raw(indent)];
+            match &row.kind {
+                RowKind::Folder { expanded, .. } => {
+                    spans.push(Span::styled(
+                        if *expanded { "▾ " } else { "▸ " },
+                        theme.muted,
+                    ));
+                    let style = if row.muted { theme.muted } else { theme.folder };
+                    spans.push(Span::styled(row.label.clone(), style));
+                }
+                RowKind::File { .. } => {
+                    spans.push(Span::styled(row.label.clone(), theme.text));
+                }
+            }
+            if let Some(n) = row.count {
+                spans.push(Span::styled(format!(" {n}"), theme.muted));
+            }
+            if row.flagged {
+                spans.push(Span::styled(" !", theme.marker));
+            }
+            let line = Line::from(spans);
+            if i == pane.cursor.selected {
+                let style = if focused {
+                    theme.selection
+                } else {
+                    theme.selection_unfocused
+                };
+                super::highlight_row(line, area.width, style)
+            } else {
+                line
+            }
+        })
+        .collect();
+    frame.render_widget(Paragraph::new(lines), area);
+}
+
+impl BankPane {
+    fn selected_file(&self) -> Option<String> {
+        match self.selected().map(|r| &r.kind) {
+            Some(RowKind::File { rel }) => Some(rel.clone()),
+            _ => None,
+        }
+    }
+}
+
+impl Component for BankPane {
+    fn scope(&self) -> Scope {
+        Scope::Bank
+    }
+
+    fn title(&self) -> String {
+        "Bank".to_owned()
+    }
+
+    fn on_action(&mut self, action: Action, cx: &mut Cx) -> bool {
+        let h = cx.height;
+        let len = self.rows.len();
+        let selected_file = self.selected_file();
+        match action {
+            Action::Up => self.cursor.move_by(-1, len, h),
+            Action::Down => self.cursor.move_by(1, len, h),
+            Action::PageUp => self.cursor.move_by(-page(h), len, h),
+            Action::PageDown => self.cursor.move_by(page(h), len, h),
+            Action::Top => self.cursor.to_top(),
+            Action::Bottom => self.cursor.to_bottom(len, h),
+            Action::Expand | Action::Collapse => {
+                let open = action == Action::Expand;
+                if self.set_expanded(open) {
+                    self.rebuild(cx.bank, cx.flagged, h);
+                } else if !open {
+                    return self.select_parent(h);
+                } else if let Some(rel) = selected_file {
+                    cx.effects.push(Effect::open(rel));
+                } else {
+                    return false;
+                }
+            }
+            Action::Open => match selected_file {
+                Some(rel) => cx.effects.push(Effect::open(rel)),
+                None => {
+                    let open = !matches!(
+                        self.selected().map(|r| &r.kind),
+                        Some(RowKind::Folder { expanded: true, .. })
+                    );
+                    self.set_expanded(open);
+                    self.rebuild(cx.bank, cx.flagged, h);
+                }
+            },
+            Action::Edit => return cx.edit(selected_file, None),
+            Action::CopyPath => return cx.copy_path(selected_file),
+            _ => return false,
+        }
+        true
+    }
+
+    fn hints(&self, keymap: &KeyMap) -> String {
+        hint_text(
+            keymap,
+            &[
+                (Action::Open, "open"),
+                (Action::Expand, "fold"),
+                (Action::Find, "find"),
+            ],
+        )
+    }
+
+    fn draw(&self, frame: &mut Frame, area: Rect, focused: bool, theme: &Theme) {
+        draw(frame, area, self, focused, theme);
+    }
+}

@@ -1,0 +1,672 @@
+//! The Context pane: the query edited in place, and every
+//! candidate article in rank order with its points, the values that earned
+//! them, its tokens and whether the budget kept it.
+//!
+//! Scoring and budgeting are the core's (`context::build`); this pane only
+//! formats the report.
+
+use membank_core::bank::Bank;
+use membank_core::budget::{BudgetOptions, DEFAULT_BUDGET};
+use membank_core::context::{self, ContextEntry, ContextReport};
+use membank_core::scoring::{Query, SignalMatch};
+use membank_core::text::sanitize_for_terminal;
+use membank_core::vocabulary::{self, Vocabulary};
+use membank_core::wikilink::fold;
+use ratatui::Frame;
+use ratatui::crossterm::event::KeyEvent;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+use ratatui_textarea::TextArea;
+
+use super::{Component, Cx, hint_text, page};
+use crate::tui::app::Effect;
+use crate::tui::keys::{Action, KeyMap, Scope};
+use crate::tui::theme::Theme;
+
+/// The editable rows, in screen order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Field {
+    Client,
+    Domain,
+    SourceLang,
+    TargetLang,
+    Budget,
+    Unscored,
+}
+
+impl Field {
+    pub const ALL: [Field; 6] = [
+        Field::Client,
+        Field::Domain,
+        Field::SourceLang,
+        Field::TargetLang,
+        Field::Budget,
+        Field::Unscored,
+    ];
+
+    fn label(self) -> &'static str {
+        match self {
+            Field::Client => "client",
+            Field::Domain => "domain",
+            Field::SourceLang => "source lang",
+            Field::TargetLang => "target lang",
+            Field::Budget => "budget",
+            Field::Unscored => "unscored",
+        }
+    }
+}
+
+const FORM_ROWS: usize = Field::ALL.len();
+
+/// One candidate, formatted.
+#[derive(Debug, Clone)]
+pub struct CandidateRow {
+    pub rel: String,
+    pub included: bool,
+    pub lines: Vec<Line<'static>>,
+}
+
+pub struct ContextPane {
+    inputs: Vec<TextArea<'static>>,
+    pub include_unscored: bool,
+    /// Selected row: the form rows first, then the candidates.
+    pub row: usize,
+    /// First candidate shown.
+    pub offset: usize,
+    pub editing: bool,
+    pub suggestions: Vec<String>,
+    pub budget_error: Option<String>,
+    pub summary: String,
+    /// `client=… domain=…`, for the status bar.
+    pub query_text: String,
+    /// Every candidate in rank order, as the core reported it.
+    pub entries: Vec<ContextEntry>,
+    /// The query `entries` were ranked for, to put them into words.
+    active_query: Query,
+    /// Formatted rows for the candidates from `offset` that fit the list;
+    /// only these are formatted, so typing stays quick on large banks.
+    pub visible: Vec<CandidateRow>,
+    list_height: usize,
+    values: Vocabulary,
+    budget: usize,
+}
+
+impl std::fmt::Debug for ContextPane {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ContextPane")
+            .field("row", &self.row)
+            .field("editing", &self.editing)
+            .field("query", &self.query_text)
+            .finish()
+    }
+}
+
+/// What the app should do after a key in this pane.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    Ignored,
+    Handled,
+    Open(String),
+}
+
+impl ContextPane {
+    pub fn new(theme: &Theme) -> ContextPane {
+        let inputs = (0..5)
+            .map(|_| {
+                let mut t = TextArea::default();
+                t.set_cursor_line_style(ratatui::style::Style::new());
+                t.set_style(theme.input);
+                t
+            })
+            .collect();
+        let mut pane = ContextPane {
+            inputs,
+            include_unscored: false,
+            row: 0,
+            offset: 0,
+            editing: false,
+            suggestions: Vec::new(),
+            budget_error: None,
+            summary: String::new(),
+            query_text: String::new(),
+            entries: Vec::new(),
+            active_query: Query::default(),
+            visible: Vec::new(),
+            list_height: 20,
+            values: Vocabulary::default(),
+            budget: DEFAULT_BUDGET,
+        };
+        pane.inputs[4].insert_str(DEFAULT_BUDGET.to_string());
+        pane
+    }
+
+    pub fn field_text(&self, field: Field) -> &str {
+        match field {
+            Field::Unscored => "",
+            f => self.inputs[f as usize]
+                .lines()
+                .first()
+                .map_or("", String::as_str),
+        }
+    }
+
+    /// Put text into a field (used by tests and the command line).
+    pub fn set_field(&mut self, field: Field, text: &str, bank: &Bank, theme: &Theme) {
+        if field == Field::Unscored {
+            return;
+        }
+        let input = &mut self.inputs[field as usize];
+        input.select_all();
+        input.cut();
+        input.insert_str(text);
+        self.recompute(bank, theme);
+    }
+
+    pub fn selected_field(&self) -> Option<Field> {
+        Field::ALL.get(self.row).copied()
+    }
+
+    /// Path of the selected candidate.
+    pub fn selected_candidate<'b>(&self, bank: &'b Bank) -> Option<&'b str> {
+        self.row
+            .checked_sub(FORM_ROWS)
+            .and_then(|i| self.entries.get(i))
+            .map(|e| e.path(bank))
+    }
+
+    /// The settings as the agents use them.
+    pub fn query(&self) -> Query {
+        let opt = |f: Field| {
+            let t = self.field_text(f).trim();
+            (!t.is_empty()).then(|| t.to_owned())
+        };
+        Query {
+            client: opt(Field::Client),
+            domain: opt(Field::Domain),
+            source_lang: opt(Field::SourceLang),
+            target_lang: opt(Field::TargetLang),
+        }
+    }
+
+    /// The budget as the agents use it.
+    pub fn budget_options(&self) -> BudgetOptions {
+        BudgetOptions {
+            budget: self.budget,
+            include_unscored: self.include_unscored,
+        }
+    }
+
+    /// Refresh completions from the bank and rebuild the report.
+    pub fn reload(&mut self, bank: &Bank, theme: &Theme) {
+        self.values = vocabulary::collect(bank);
+        self.recompute(bank, theme);
+    }
+
+    /// Score, budget and format every candidate for the current query.
+    pub fn recompute(&mut self, bank: &Bank, theme: &Theme) {
+        let raw_budget = self.field_text(Field::Budget).trim().to_owned();
+        self.budget_error = None;
+        if raw_budget.is_empty() {
+            self.budget = DEFAULT_BUDGET;
+        } else {
+            match raw_budget.parse::<usize>() {
+                Ok(n) => self.budget = n,
+                Err(_) => {
+                    self.budget_error =
+                        Some(format!("not a whole number; still using {}", self.budget))
+                }
+            }
+        }
+        let query = self.query();
+        let report = context::build(
+            bank,
+            &query,
+            BudgetOptions {
+                budget: self.budget,
+                include_unscored: self.include_unscored,
+            },
+        );
+        self.query_text = [
+            ("client", &query.client),
+            ("domain", &query.domain),
+            ("source", &query.source_lang),
+            ("target", &query.target_lang),
+        ]
+        .iter()
+        .filter_map(|(k, v)| {
+            v.as_ref()
+                .map(|v| format!("{k}={}", sanitize_for_terminal(v, false)))
+        })
+        .collect::<Vec<_>>()
+        .join(" ");
+        self.summary = summary(&report);
+        self.entries = report.articles;
+        self.active_query = query;
+        self.update_suggestions();
+        self.row = self
+            .row
+            .min(FORM_ROWS + self.entries.len().saturating_sub(1));
+        self.clamp_scroll(self.list_height, bank, theme);
+    }
+
+    /// Format the candidates that fit from `offset` on: only these are put
+    /// into words, so a large bank costs nothing extra per keystroke.
+    fn refresh_window(&mut self, bank: &Bank, theme: &Theme) {
+        self.visible.clear();
+        let mut used = 0;
+        for e in self.entries.iter().skip(self.offset) {
+            if used >= self.list_height.max(1) {
+                break;
+            }
+            let row = candidate_row(e, bank, &self.active_query, theme);
+            used += row.lines.len();
+            self.visible.push(row);
+        }
+    }
+
+    fn update_suggestions(&mut self) {
+        self.suggestions.clear();
+        if !self.editing {
+            return;
+        }
+        let Some(field) = self.selected_field() else {
+            return;
+        };
+        let pool = match field {
+            Field::Client => &self.values.clients,
+            Field::Domain => &self.values.domains,
+            Field::SourceLang | Field::TargetLang => &self.values.languages,
+            _ => return,
+        };
+        let typed = self.field_text(field).trim().to_owned();
+        self.suggestions = Vocabulary::complete(pool, &typed)
+            .into_iter()
+            .filter(|v| fold(v) != fold(&typed))
+            .take(8)
+            .map(|s| sanitize_for_terminal(s, false))
+            .collect();
+    }
+
+    /// Lines a candidate takes (see `candidate_row`).
+    fn candidate_height(&self, i: usize) -> usize {
+        self.entries
+            .get(i)
+            .map_or(1, |e| 2 + usize::from(e.drop.is_some()))
+    }
+
+    /// Keep the selected candidate inside a list of `height` lines.
+    pub fn clamp_scroll(&mut self, height: usize, bank: &Bank, theme: &Theme) {
+        self.list_height = height.max(1);
+        match self.row.checked_sub(FORM_ROWS) {
+            // On the form, the list shows the top of the ranking: that is
+            // what changes while typing.
+            None => self.offset = 0,
+            Some(sel) => {
+                if sel < self.offset {
+                    self.offset = sel;
+                }
+                while self.offset < sel
+                    && (self.offset..=sel)
+                        .map(|i| self.candidate_height(i))
+                        .sum::<usize>()
+                        > self.list_height
+                {
+                    self.offset += 1;
+                }
+            }
+        }
+        self.refresh_window(bank, theme);
+    }
+
+    pub fn move_row(&mut self, delta: isize, list_height: usize, bank: &Bank, theme: &Theme) {
+        let last = FORM_ROWS + self.entries.len().saturating_sub(1);
+        self.row = (self.row as isize + delta).clamp(0, last as isize) as usize;
+        self.clamp_scroll(list_height, bank, theme);
+    }
+
+    pub fn start_editing(&mut self) -> bool {
+        match self.selected_field() {
+            Some(Field::Unscored) | None => false,
+            Some(f) => {
+                self.editing = true;
+                self.inputs[f as usize].move_cursor(ratatui_textarea::CursorMove::End);
+                self.update_suggestions();
+                true
+            }
+        }
+    }
+
+    /// Enter on a row: edit a field, toggle a switch, open a candidate.
+    pub fn activate(&mut self, bank: &Bank, theme: &Theme) -> Outcome {
+        match self.selected_field() {
+            Some(Field::Unscored) => {
+                self.include_unscored = !self.include_unscored;
+                self.recompute(bank, theme);
+                Outcome::Handled
+            }
+            Some(_) => {
+                self.start_editing();
+                Outcome::Handled
+            }
+            None => match self.selected_candidate(bank) {
+                Some(rel) => Outcome::Open(rel.to_owned()),
+                None => Outcome::Ignored,
+            },
+        }
+    }
+
+    /// A key while a field is being edited.
+    pub fn edit_key(
+        &mut self,
+        key: ratatui::crossterm::event::KeyEvent,
+        bank: &Bank,
+        theme: &Theme,
+        list_height: usize,
+    ) -> Outcome {
+        use ratatui::crossterm::event::{KeyCode, KeyModifiers};
+        let Some(field) = self.selected_field() else {
+            self.editing = false;
+            return Outcome::Ignored;
+        };
+        match key.code {
+            KeyCode::Enter | KeyCode::Esc => {
+                self.editing = false;
+                self.suggestions.clear();
+            }
+            KeyCode::Tab => {
+                if let Some(first) = self.suggestions.first().cloned() {
+                    self.set_field(field, &first, bank, theme);
+                }
+            }
+            KeyCode::Up | KeyCode::Down => {
+                self.editing = false;
+                self.suggestions.clear();
+                self.move_row(
+                    if key.code == KeyCode::Up { -1 } else { 1 },
+                    list_height,
+                    bank,
+                    theme,
+                );
+            }
+            // Ctrl-U clears to the line start, as in a shell.
+            KeyCode::Char('u') if key.modifiers.contains(KeyModifiers::CONTROL) => {
+                if self.inputs[field as usize].delete_line_by_head() {
+                    self.recompute(bank, theme);
+                }
+            }
+            _ => {
+                if self.inputs[field as usize].input(key) {
+                    self.recompute(bank, theme);
+                }
+            }
+        }
+        Outcome::Handled
+    }
+
+    /// Pasted text goes into the field being edited, on one line.
+    pub fn paste(&mut self, text: &str, bank: &Bank, theme: &Theme) -> bool {
+        let Some(field) = self.selected_field().filter(|_| self.editing) else {
+            return false;
+        };
+        if field == Field::Unscored {
+            return false;
+        }
+        let clean = sanitize_for_terminal(&text.replace(['\n', '\r'], " "), false);
+        self.inputs[field as usize].insert_str(clean);
+        self.recompute(bank, theme);
+        true
+    }
+}
+
+fn summary(report: &ContextReport) -> String {
+    let kept = report.articles.iter().filter(|e| e.included).count();
+    let budget = if report.budget == 0 {
+        "unlimited".to_owned()
+    } else {
+        report.budget.to_string()
+    };
+    format!(
+        "used {} / {} tokens · {} kept · {} dropped · {}",
+        report.used_tokens,
+        budget,
+        kept,
+        report.articles.len() - kept,
+        report.token_estimator
+    )
+}
+
+fn signal_text(m: &SignalMatch, points: u32) -> String {
+    let mut s = format!("{}: {}", m.key, m.value);
+    if let (Some(tag), Some(q)) = (&m.tag, &m.query) {
+        s.push_str(&format!(" ({tag} ~ {q})"));
+    }
+    s.push_str(&format!(" → +{points}"));
+    sanitize_for_terminal(&s, false)
+}
+
+/// The core words its reasons for the command line; here the switch is
+/// the "unscored" row.
+fn tui_wording(reason: &str) -> String {
+    reason.replace(
+        "add it with --include-unscored",
+        "switch \"unscored\" to include it",
+    )
+}
+
+fn candidate_row(e: &ContextEntry, bank: &Bank, query: &Query, theme: &Theme) -> CandidateRow {
+    let explained = e.explain(bank, query);
+    let (mark, mark_style) = if e.included {
+        ("✓", theme.kept)
+    } else {
+        ("✗", theme.dropped)
+    };
+    let date = match explained.last_updated.as_deref() {
+        None => "no date".to_owned(),
+        Some(d) if membank_core::frontmatter::parse_iso_date(d).is_some() => d.to_owned(),
+        Some(d) => format!("invalid date “{}”", sanitize_for_terminal(d, false)),
+    };
+    let head = Line::from(vec![
+        Span::styled(format!("{:>3} ", e.rank), theme.muted),
+        Span::styled(format!("{mark} "), mark_style),
+        Span::styled(format!("{:>2}  ", e.score), theme.score),
+        Span::styled(sanitize_for_terminal(&explained.path, false), theme.text),
+    ]);
+    let signals: Vec<String> = [
+        (&explained.matched.client, explained.signals.client),
+        (&explained.matched.domain, explained.signals.domain),
+        (&explained.matched.language, explained.signals.language),
+    ]
+    .into_iter()
+    .filter_map(|(m, p)| m.as_ref().map(|m| signal_text(m, p)))
+    .collect();
+    let mut detail = vec![Span::styled(
+        format!("          {} tok · {date} · ", e.tokens),
+        theme.muted,
+    )];
+    if signals.is_empty() {
+        detail.push(Span::styled("no signal matched", theme.muted));
+    } else {
+        detail.push(Span::styled(signals.join(" · "), theme.matched));
+    }
+    let mut lines = vec![head, Line::from(detail)];
+    if let Some(reason) = &explained.drop_reason {
+        lines.push(Line::from(vec![
+            Span::raw("          "),
+            Span::styled(
+                format!(
+                    "dropped: {}",
+                    sanitize_for_terminal(&tui_wording(reason), false)
+                ),
+                theme.dropped,
+            ),
+        ]));
+    }
+    CandidateRow {
+        rel: explained.path.clone(),
+        included: e.included,
+        lines,
+    }
+}
+
+/// Height of the form above the candidate list (fields, hint, summary, rule).
+pub const FORM_HEIGHT: u16 = FORM_ROWS as u16 + 3;
+
+pub fn draw(frame: &mut Frame, area: Rect, pane: &ContextPane, focused: bool, theme: &Theme) {
+    let [form, list] =
+        Layout::vertical([Constraint::Length(FORM_HEIGHT), Constraint::Min(0)]).areas(area);
+    let rows = Layout::vertical([Constraint::Length(1); FORM_ROWS + 3]).split(form);
+    let selection = if focused {
+        theme.selection
+    } else {
+        theme.selection_unfocused
+    };
+    for (i, field) in Field::ALL.iter().enumerate() {
+        let [label, value] =
+            Layout::horizontal([Constraint::Length(13), Constraint::Min(1)]).areas(rows[i]);
+        let label_style = if pane.row == i {
+            selection
+        } else {
+            theme.property_key
+        };
+        frame.render_widget(
+            Paragraph::new(Span::styled(format!("{:<12}", field.label()), label_style)),
+            label,
+        );
+        match field {
+            Field::Unscored => {
+                let text = if pane.include_unscored {
+                    "included (Enter toggles)"
+                } else {
+                    "left out (Enter toggles)"
+                };
+                frame.render_widget(Paragraph::new(Span::styled(text, theme.text)), value);
+            }
+            f => {
+                let input = &pane.inputs[*f as usize];
+                if pane.editing && pane.row == i {
+                    frame.render_widget(input, value);
+                } else {
+                    let text = input.lines().first().cloned().unwrap_or_default();
+                    let shown = if text.is_empty() && *f != Field::Budget {
+                        Span::styled("(any)", theme.muted)
+                    } else {
+                        Span::styled(text, theme.text)
+                    };
+                    frame.render_widget(Paragraph::new(shown), value);
+                }
+            }
+        }
+    }
+    let hint = if let Some(err) = &pane.budget_error {
+        Line::styled(format!("budget: {err}"), theme.error)
+    } else if pane.editing && !pane.suggestions.is_empty() {
+        let mut spans = vec![Span::styled("Tab ", theme.hint_key)];
+        for (i, s) in pane.suggestions.iter().enumerate() {
+            if i > 0 {
+                spans.push(Span::styled(" · ", theme.muted));
+            }
+            spans.push(Span::styled(s.clone(), theme.hint_text));
+        }
+        Line::from(spans)
+    } else if pane.editing {
+        Line::styled("Enter/Esc done · ↑/↓ other field", theme.muted)
+    } else {
+        Line::styled("Enter edit · ↑/↓ move", theme.muted)
+    };
+    frame.render_widget(Paragraph::new(hint), rows[FORM_ROWS]);
+    frame.render_widget(
+        Paragraph::new(Span::styled(pane.summary.clone(), theme.title)),
+        rows[FORM_ROWS + 1],
+    );
+    frame.render_widget(
+        Paragraph::new(Span::styled(
+            "─".repeat(usize::from(area.width)),
+            theme.border,
+        )),
+        rows[FORM_ROWS + 2],
+    );
+    let height = usize::from(list.height);
+    let mut lines: Vec<Line> = Vec::with_capacity(height);
+    for (k, c) in pane.visible.iter().enumerate() {
+        let i = pane.offset + k;
+        if lines.len() >= height {
+            break;
+        }
+        let selected = pane.row == FORM_ROWS + i;
+        for l in &c.lines {
+            lines.push(if selected {
+                super::highlight_row(l.clone(), area.width, selection)
+            } else {
+                l.clone()
+            });
+        }
+    }
+    if pane.entries.is_empty() {
+        lines.push(Line::styled("no content articles", theme.muted));
+    }
+    lines.truncate(height);
+    frame.render_widget(Paragraph::new(lines), list);
+}
+
+impl Component for ContextPane {
+    fn scope(&self) -> Scope {
+        Scope::Context
+    }
+
+    fn title(&self) -> String {
+        "Context".to_owned()
+    }
+
+    fn on_action(&mut self, action: Action, cx: &mut Cx) -> bool {
+        let (h, bank, theme) = (cx.height, cx.bank, cx.theme);
+        match action {
+            Action::Up => self.move_row(-1, h, bank, theme),
+            Action::Down => self.move_row(1, h, bank, theme),
+            Action::PageUp => self.move_row(-page(h / 2), h, bank, theme),
+            Action::PageDown => self.move_row(page(h / 2), h, bank, theme),
+            Action::Top => self.move_row(isize::MIN / 2, h, bank, theme),
+            Action::Bottom => self.move_row(isize::MAX / 2, h, bank, theme),
+            Action::EditField => return self.start_editing(),
+            Action::Open => match self.activate(bank, theme) {
+                Outcome::Open(rel) => cx.effects.push(Effect::open(rel)),
+                Outcome::Handled => {}
+                Outcome::Ignored => return false,
+            },
+            Action::Edit => {
+                let rel = self.selected_candidate(bank).map(str::to_owned);
+                return cx.edit(rel, None);
+            }
+            Action::CopyPath => {
+                let rel = self.selected_candidate(bank).map(str::to_owned);
+                return cx.copy_path(rel);
+            }
+            _ => return false,
+        }
+        true
+    }
+
+    fn is_typing(&self) -> bool {
+        self.editing
+    }
+
+    fn on_typing_key(&mut self, key: KeyEvent, cx: &mut Cx) -> bool {
+        self.edit_key(key, cx.bank, cx.theme, cx.height);
+        true
+    }
+
+    fn on_paste(&mut self, text: &str, cx: &mut Cx) -> bool {
+        self.paste(text, cx.bank, cx.theme)
+    }
+
+    fn hints(&self, keymap: &KeyMap) -> String {
+        hint_text(
+            keymap,
+            &[(Action::Open, "edit/open"), (Action::Down, "move")],
+        )
+    }
+
+    fn draw(&self, frame: &mut Frame, area: Rect, focused: bool, theme: &Theme) {
+        draw(frame, area, self, focused, theme);
+    }
+}
