@@ -5,8 +5,9 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use membank_core::bank::Bank;
 use membank_core::budget::{BudgetOptions, DEFAULT_BUDGET};
-use membank_core::context::{self, ExplainedEntry, ExplainedReport};
+use membank_core::context::{self, ContextReport, ExplainedEntry};
 use membank_core::scoring::{Query, SignalMatch};
 
 use membank_core::bank::LoadOptions;
@@ -83,13 +84,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let opts = args.budget.options();
     let report = context::build(bank, &args.query.to_query(), opts);
     if args.json {
-        print_json(&report.explain(bank))?;
+        print_json(&report.explained(bank))?;
     } else if args.render {
         print!("{}", context::render(bank, &report));
     } else {
         // One row per article: buffered, or each line is its own write.
         let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-        print_table(&mut out, &report.explain(bank))?;
+        print_table(&mut out, bank, &report)?;
         out.flush()?;
     }
     Ok(ExitCode::SUCCESS)
@@ -116,7 +117,8 @@ fn why(e: &ExplainedEntry) -> String {
     }
 }
 
-fn print_table(out: &mut impl Write, r: &ExplainedReport) -> std::io::Result<()> {
+/// One row per article, each put into words only while it is printed.
+fn print_table(out: &mut impl Write, bank: &Bank, r: &ContextReport) -> std::io::Result<()> {
     let q = &r.query;
     let show = |v: &Option<String>| v.as_deref().map(safe).unwrap_or_else(|| "-".into());
     writeln!(
@@ -146,7 +148,7 @@ fn print_table(out: &mut impl Write, r: &ExplainedReport) -> std::io::Result<()>
         "{:>4}  {:>5}  {:>2} {:>2} {:>2}  {:>6}  {:<10}  {:<4}  path",
         "rank", "score", "C", "D", "L", "tokens", "updated", "kept"
     )?;
-    for e in &r.articles {
+    for e in r.articles.iter().map(|e| e.explain(bank, &r.query)) {
         writeln!(
             out,
             "{:>4}  {:>5}  {:>2} {:>2} {:>2}  {:>6}  {:<10}  {:<4}  {}",
@@ -161,7 +163,7 @@ fn print_table(out: &mut impl Write, r: &ExplainedReport) -> std::io::Result<()>
             safe(&e.path)
         )?;
         if e.score > 0 {
-            writeln!(out, "{:>40}  why: {}", "", why(e))?;
+            writeln!(out, "{:>40}  why: {}", "", why(&e))?;
         }
         if let Some(reason) = &e.drop_reason
             && e.score > 0

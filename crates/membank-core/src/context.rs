@@ -107,6 +107,14 @@ impl ContextReport {
             .filter(|e| matches!(e.drop, Some(DropReason::OverBudget { .. })))
     }
 
+    /// The report in words as it is written out: the same JSON as
+    /// [`ContextReport::explain`], but each entry is put into words only
+    /// while it is serialised, so a large bank's report is never held in
+    /// words all at once.
+    pub fn explained<'a>(&'a self, bank: &'a Bank) -> Explained<'a> {
+        Explained { report: self, bank }
+    }
+
     pub fn explain(&self, bank: &Bank) -> ExplainedReport {
         ExplainedReport {
             query: self.query.clone(),
@@ -120,6 +128,40 @@ impl ContextReport {
                 .map(|e| e.explain(bank, &self.query))
                 .collect(),
         }
+    }
+}
+
+/// A report that serialises as [`ExplainedReport`], entry by entry.
+pub struct Explained<'a> {
+    report: &'a ContextReport,
+    bank: &'a Bank,
+}
+
+impl Serialize for Explained<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        struct Entries<'a>(&'a Explained<'a>);
+        impl Serialize for Entries<'_> {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                let Explained { report, bank } = self.0;
+                serializer.collect_seq(
+                    report
+                        .articles
+                        .iter()
+                        .map(|e| e.explain(bank, &report.query)),
+                )
+            }
+        }
+        let r = self.report;
+        // The fields of `ExplainedReport`, in its order.
+        let mut s = serializer.serialize_struct("ExplainedReport", 6)?;
+        s.serialize_field("query", &r.query)?;
+        s.serialize_field("budget", &r.budget)?;
+        s.serialize_field("include_unscored", &r.include_unscored)?;
+        s.serialize_field("used_tokens", &r.used_tokens)?;
+        s.serialize_field("token_estimator", &r.token_estimator)?;
+        s.serialize_field("articles", &Entries(self))?;
+        s.end()
     }
 }
 
@@ -216,6 +258,37 @@ pub fn render(bank: &Bank, report: &ContextReport) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn streamed_json_is_the_explained_report() {
+        let d = tempfile::tempdir().unwrap();
+        let w = |rel: &str, s: &str| {
+            let p = d.path().join(rel);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, s).unwrap();
+        };
+        w(
+            "01_CLIENTS/Acme.md",
+            "---\nclient: Acme\nlast_updated: 2026-01-01\n---\n# Acme\n",
+        );
+        w(
+            "03_DOMAINS/Legal.md",
+            "---\ndomain: Legal\nlanguages: en → nl\n---\nbody\n",
+        );
+        w("04_STYLE/House.md", "---\nscope: general\n---\nstyle\n");
+        let b = Bank::load(d.path()).unwrap();
+        let q = Query {
+            client: Some("Acme".into()),
+            domain: Some("legal".into()),
+            source_lang: Some("en-US".into()),
+            target_lang: None,
+        };
+        let r = build(&b, &q, BudgetOptions::default());
+        assert_eq!(
+            serde_json::to_value(r.explained(&b)).unwrap(),
+            serde_json::to_value(r.explain(&b)).unwrap()
+        );
+    }
     use std::fs;
 
     fn bank() -> (tempfile::TempDir, Bank) {
