@@ -17,7 +17,6 @@ use ratatui::layout::Rect;
 use super::areas::{Areas, compute_areas, inner};
 use super::keys::{Action, Key, KeyMap, Scope};
 use super::panes::agents::AgentsPane;
-use super::panes::agents::connection::ConnectionEvent;
 use super::panes::article::ArticlePane;
 use super::panes::bank::BankPane;
 use super::panes::context::{self, ContextPane};
@@ -69,7 +68,7 @@ pub enum Msg {
     /// The external editor closed; re-read this file.
     Edited(String),
     /// A message from the model connection.
-    Llm(ConnectionEvent),
+    Llm(membank_llm::WorkerMessage),
     Error(String),
 }
 
@@ -470,7 +469,7 @@ pub fn update(app: &mut App, msg: Msg) {
             let changed = app
                 .panes
                 .agents
-                .on_connection(message, &root, &mut app.effects);
+                .on_message(message, &root, &mut app.effects);
             if changed && app.areas.visible(Pane::Agents) {
                 app.dirty = true;
             }

@@ -26,7 +26,7 @@ mod tests_agents;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::{Arc, mpsc};
+use std::sync::mpsc;
 
 use anyhow::Context as _;
 use membank_core::memory::{self, LayoutSpec};
@@ -114,9 +114,9 @@ fn event_loop(term: &mut terminal::Term, app: &mut App, root: &Path) -> anyhow::
     // Worker messages wake this loop through the same channel as keys, so
     // a streaming reply is drawn as it arrives and never delays a key.
     let llm_tx = tx.clone();
-    app.panes.agents.connection.set_waker(Arc::new(move || {
-        let _ = llm_tx.send(Input::LlmReady);
-    }));
+    app.panes.agents.connection.set_sink(move |m| {
+        let _ = llm_tx.send(Input::Llm(m));
+    });
     let _watcher = match BankWatcher::spawn(root, tx) {
         Ok(w) => Some(w),
         Err(e) => {
@@ -140,20 +140,13 @@ fn event_loop(term: &mut terminal::Term, app: &mut App, root: &Path) -> anyhow::
         let mut inputs = vec![first];
         inputs.extend(rx.try_iter());
         for input in inputs {
-            let msgs = match input {
-                Input::Terminal(ev) => Msg::from_terminal(ev).into_iter().collect(),
-                Input::FilesChanged(paths) => vec![Msg::FilesChanged(paths)],
-                Input::LlmReady => app
-                    .panes
-                    .agents
-                    .connection
-                    .poll()
-                    .into_iter()
-                    .map(Msg::Llm)
-                    .collect(),
-                Input::Error(e) => vec![Msg::Error(e)],
+            let msg = match input {
+                Input::Terminal(ev) => Msg::from_terminal(ev),
+                Input::FilesChanged(paths) => Some(Msg::FilesChanged(paths)),
+                Input::Llm(m) => Some(Msg::Llm(m)),
+                Input::Error(e) => Some(Msg::Error(e)),
             };
-            for msg in msgs {
+            if let Some(msg) = msg {
                 update(app, msg);
             }
             for effect in std::mem::take(&mut app.effects) {

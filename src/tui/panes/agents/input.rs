@@ -251,7 +251,7 @@ impl Component for AgentsPane {
     /// Read the model configuration ahead, so the pane can say at once
     /// whether a model can be used.
     fn on_focus(&mut self) {
-        self.connection.prepare();
+        self.connection.check_ahead();
     }
 
     fn hints(&self, keymap: &KeyMap) -> String {

@@ -52,6 +52,11 @@ impl Stream {
         self.state = StreamState::Incomplete(why);
     }
 
+    /// Why the call failed, shown when its `Done` arrives.
+    pub fn note_error(&mut self, why: String) {
+        self.error = Some(why);
+    }
+
     /// The user asked to stop; the reason shown when `Done` arrives.
     pub fn mark_cancelled(&mut self) {
         self.cancelled = true;
@@ -69,10 +74,8 @@ impl Stream {
                 wait,
                 reason,
             } => {
-                self.state = StreamState::Retrying(sanitize_for_terminal(
-                    &format!("retry {attempt} in {:.1}s: {reason}", wait.as_secs_f32()),
-                    false,
-                ));
+                let text = StreamEvent::retry_text(attempt, wait, &reason);
+                self.state = StreamState::Retrying(sanitize_for_terminal(&text, false));
             }
             StreamEvent::Error(e) => {
                 self.error = Some(sanitize_for_terminal(&e.to_string(), false));
