@@ -192,13 +192,14 @@ pub struct App {
 impl App {
     pub fn new(bank: Bank, theme: Theme, keymap: KeyMap, size: Rect) -> App {
         let bank_label = sanitize_for_terminal(&bank.root().display().to_string(), false);
-        let panes = Panes {
+        let mut panes = Panes {
             bank: BankPane::new(),
             article: ArticlePane::default(),
             context: ContextPane::new(&theme),
             health: HealthPane::default(),
             agents: AgentsPane::default(),
         };
+        panes.agents.style_inputs(&theme);
         let mut app = App {
             bank,
             bank_label,
@@ -244,6 +245,12 @@ impl App {
 
     fn relayout(&mut self) {
         self.areas = compute_areas(self.size, self.focus, self.main, self.side);
+        let agents_width = self
+            .areas
+            .of(Pane::Agents)
+            .or(self.areas.main.map(|(_, r)| r))
+            .map_or(self.size.width, |r| inner(r).width);
+        self.panes.agents.set_width(usize::from(agents_width));
         let width = self.article_width();
         let article = &mut self.panes.article;
         if article.rel.is_some() && article.width() != width {

@@ -28,6 +28,7 @@ use self::review::Review;
 use self::stream::Stream;
 use super::Cx;
 use crate::tui::app::Effect;
+use crate::tui::theme::Theme;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum AgentKind {
@@ -97,6 +98,33 @@ pub struct AgentsPane {
 impl AgentsPane {
     pub fn busy(&self) -> bool {
         self.job.is_some()
+    }
+
+    /// Style the text inputs for whether they have the keyboard; after
+    /// every change, never while drawing.
+    pub fn style_inputs(&mut self, theme: &Theme) {
+        let typing = |kind: AgentKind| self.editing && self.kind == kind;
+        let (q, t, d) = (
+            typing(AgentKind::Query),
+            typing(AgentKind::Translate),
+            typing(AgentKind::Distill),
+        );
+        draw::style_input(&mut self.query.input, q, theme);
+        draw::style_input(&mut self.translate.input, t, theme);
+        draw::style_input(&mut self.distill.input, d, theme);
+    }
+
+    /// Wrap every reply at the pane's new width.
+    pub fn set_width(&mut self, width: usize) {
+        self.query.set_width(width);
+        for s in [
+            &mut self.inbox.reply,
+            &mut self.check.reply,
+            &mut self.translate.reply,
+            &mut self.distill.reply,
+        ] {
+            s.set_width(width);
+        }
     }
 
     /// Recompute what is derived from the bank (pending inbox, findings).
