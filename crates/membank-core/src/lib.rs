@@ -18,6 +18,7 @@ pub mod layout;
 pub mod lock;
 pub mod memory;
 pub mod pathsafe;
+mod resolve;
 pub mod safe_read;
 pub mod scoring;
 mod scoring_index;
