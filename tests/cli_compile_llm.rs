@@ -360,7 +360,11 @@ fn without_yes_the_plan_is_shown_and_nothing_is_written() {
     {
         use std::os::unix::fs::PermissionsExt;
         let mode = fs::metadata(&saved_path).unwrap().permissions().mode();
-        assert_eq!(mode & 0o077, 0, "the saved reply is readable by the user only");
+        assert_eq!(
+            mode & 0o077,
+            0,
+            "the saved reply is readable by the user only"
+        );
     }
 
     // Applying the saved reply offline gives the same result as --yes.

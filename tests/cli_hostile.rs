@@ -242,7 +242,8 @@ fn a_second_compile_run_waits_for_the_first() {
     let d = bank();
     let r = d.path();
     write(r, "00_INBOX/note.md", b"a note\n");
-    let reply = "### FILE: 03_DOMAINS/Tax.md\n---\ndomain: Tax\nlast_updated: 2026-04-01\n---\nbody\n";
+    let reply =
+        "### FILE: 03_DOMAINS/Tax.md\n---\ndomain: Tax\nlast_updated: 2026-04-01\n---\nbody\n";
     let scratch = tempfile::tempdir().unwrap();
     let fifo = scratch.path().join("reply.md");
     mkfifo(&fifo);
@@ -250,7 +251,7 @@ fn a_second_compile_run_waits_for_the_first() {
     fs::write(&saved, reply).unwrap();
     let config = Path::new("/nonexistent/membank-config.toml");
     // The first run takes the lock, then waits on its reply (a pipe).
-    let mut first = Command::new(env!("CARGO_BIN_EXE_membank"))
+    let first = Command::new(env!("CARGO_BIN_EXE_membank"))
         .args(["compile", s(r), "--reply", s(&fifo)])
         .env("MEMBANK_CONFIG", config)
         .stdout(Stdio::piped())
@@ -260,7 +261,10 @@ fn a_second_compile_run_waits_for_the_first() {
     // Start the second one only once the first holds the lock.
     let deadline = Instant::now() + Duration::from_secs(30);
     while membank_core::lock::BankLock::try_acquire(r).is_ok() {
-        assert!(Instant::now() < deadline, "the first run never locked the bank");
+        assert!(
+            Instant::now() < deadline,
+            "the first run never locked the bank"
+        );
         std::thread::sleep(Duration::from_millis(20));
     }
     let mut second = Command::new(env!("CARGO_BIN_EXE_membank"))
@@ -277,11 +281,20 @@ fn a_second_compile_run_waits_for_the_first() {
     // Now let the first run finish.
     fs::write(&fifo, reply).unwrap();
     let first = first.wait_with_output().unwrap();
-    assert_eq!(first.status.code(), Some(0), "{}", String::from_utf8_lossy(&first.stderr));
+    assert_eq!(
+        first.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&first.stderr)
+    );
     let mut rest = String::new();
     second_err.read_to_string(&mut rest).unwrap();
     let second_status = second.wait().unwrap();
-    assert_eq!(second_status.code(), Some(1), "nothing left to compile: {rest}");
+    assert_eq!(
+        second_status.code(),
+        Some(1),
+        "nothing left to compile: {rest}"
+    );
     assert!(rest.contains("Nothing to compile"), "{rest}");
     assert!(!rest.contains("No such file"), "{rest}");
     let archived: Vec<_> = fs::read_dir(r.join("00_INBOX/_archive")).unwrap().collect();

@@ -253,13 +253,26 @@ mod tests {
         // Links at every name the old scheme could have used for this run.
         let pid = std::process::id();
         for p in pid.saturating_sub(5)..=pid + 5 {
-            std::os::unix::fs::symlink(&victim, dir.path().join(format!("01_CLIENTS/Acme.md.{p}.tmp")))
-                .unwrap();
+            std::os::unix::fs::symlink(
+                &victim,
+                dir.path().join(format!("01_CLIENTS/Acme.md.{p}.tmp")),
+            )
+            .unwrap();
         }
-        write_article(dir.path(), &validate("01_CLIENTS/Acme.md").unwrap(), "reply\n").unwrap();
+        write_article(
+            dir.path(),
+            &validate("01_CLIENTS/Acme.md").unwrap(),
+            "reply\n",
+        )
+        .unwrap();
         assert_eq!(fs::read_to_string(&victim).unwrap(), "precious\n");
         assert_eq!(fs::read_to_string(&target).unwrap(), "reply\n");
-        assert!(!fs::symlink_metadata(&target).unwrap().file_type().is_symlink());
+        assert!(
+            !fs::symlink_metadata(&target)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
     }
 
     #[cfg(unix)]
@@ -268,7 +281,10 @@ mod tests {
         use std::os::unix::fs::PermissionsExt;
         let dir = bank();
         write_article(dir.path(), &validate("01_CLIENTS/New.md").unwrap(), "x\n").unwrap();
-        let mode = fs::metadata(dir.path().join("01_CLIENTS/New.md")).unwrap().permissions().mode();
+        let mode = fs::metadata(dir.path().join("01_CLIENTS/New.md"))
+            .unwrap()
+            .permissions()
+            .mode();
         // Group/other read unless the umask forbids it; never only 0600
         // because of the temporary file.
         let umask = unsafe {

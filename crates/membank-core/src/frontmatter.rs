@@ -623,7 +623,11 @@ mod tests {
         assert!(e.message.contains("levels deep"), "{}", e.message);
         assert_eq!(e.line, Some(2));
         // Brackets inside quotes and comments do not count.
-        let quoted = format!("a: \"{}\" # {}\nb: [1, [2]]\n", "[".repeat(50), "{".repeat(50));
+        let quoted = format!(
+            "a: \"{}\" # {}\nb: [1, [2]]\n",
+            "[".repeat(50),
+            "{".repeat(50)
+        );
         assert!(parse_yaml(&quoted, 2).is_ok());
     }
 }

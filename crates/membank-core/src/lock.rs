@@ -23,8 +23,14 @@ pub struct BankLock {
 #[derive(Debug)]
 pub enum LockError {
     /// Another process held the lock for the whole wait.
-    Busy { root: PathBuf, waited: Duration },
-    Io { root: PathBuf, error: io::Error },
+    Busy {
+        root: PathBuf,
+        waited: Duration,
+    },
+    Io {
+        root: PathBuf,
+        error: io::Error,
+    },
 }
 
 impl fmt::Display for LockError {
@@ -38,7 +44,11 @@ impl fmt::Display for LockError {
                 waited.as_secs()
             ),
             LockError::Io { root, error } => {
-                write!(f, "{}: the bank could not be locked: {error}", root.display())
+                write!(
+                    f,
+                    "{}: the bank could not be locked: {error}",
+                    root.display()
+                )
             }
         }
     }

@@ -215,7 +215,8 @@ impl LlmClient {
     ) -> Reply {
         // Every message built from server text or the URL leaves here
         // without the key, whichever path built it.
-        let redact = |text: &str| protocol::redact_secrets(text, self.key.as_ref(), &self.url_secrets);
+        let redact =
+            |text: &str| protocol::redact_secrets(text, self.key.as_ref(), &self.url_secrets);
         let mut redacting = |event: StreamEvent| match event {
             StreamEvent::Retrying {
                 attempt,

@@ -612,10 +612,16 @@ async fn a_key_in_the_base_url_query_is_sent_after_the_path_and_never_shown() {
     let mut config = config(Provider::OpenAi, &server);
     config.base_url = format!("{}?api-key={PLAIN_KEY}", server.openai_base_url());
     config.max_retries = 0;
-    assert!(!config.summary().contains(PLAIN_KEY), "{}", config.summary());
+    assert!(
+        !config.summary().contains(PLAIN_KEY),
+        "{}",
+        config.summary()
+    );
     let client = LlmClient::with_key(config, None).unwrap();
     assert!(
-        client.endpoint().ends_with(&format!("/v1/chat/completions?api-key={PLAIN_KEY}")),
+        client
+            .endpoint()
+            .ends_with(&format!("/v1/chat/completions?api-key={PLAIN_KEY}")),
         "{}",
         client.endpoint()
     );
