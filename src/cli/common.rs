@@ -17,6 +17,15 @@ pub fn open_bank(path: &Path) -> anyhow::Result<&'static Bank> {
     Ok(Box::leak(Box::new(bank)))
 }
 
+/// Warn on stderr about each query value no article carries, with the
+/// closest values the bank uses: a typo would otherwise just score nothing.
+pub fn warn_unknown_values(bank: &Bank, query: &membank_core::scoring::Query) {
+    let vocabulary = membank_core::vocabulary::collect(bank);
+    for unknown in membank_core::suggest::unknown_values(&vocabulary, query) {
+        eprintln!("membank: warning: {}", safe(&unknown.to_string()));
+    }
+}
+
 /// Print a value as pretty JSON on stdout.
 pub fn print_json<T: serde::Serialize>(value: &T) -> anyhow::Result<()> {
     let mut out = std::io::stdout().lock();

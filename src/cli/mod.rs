@@ -4,9 +4,10 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 use membank::tui::{self, ColorChoice, TuiOptions};
 
+mod argv;
 mod ask;
 mod blocks;
 mod check;
@@ -20,6 +21,7 @@ mod links;
 mod lint_llm;
 mod llm_common;
 mod snapshot;
+mod style;
 mod template;
 mod translate;
 mod values;
@@ -113,9 +115,38 @@ fn restore_default_sigpipe() {
     }
 }
 
+/// The parsed command line; a mistyped subcommand ends the process with a
+/// usage error naming the closest subcommands.
+fn parse_command_line() -> Cli {
+    let mut command = Cli::command();
+    let names: Vec<String> = command
+        .get_subcommands()
+        .map(|c| c.get_name().to_owned())
+        .chain(["help".to_owned()])
+        .collect();
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    match argv::normalise(std::env::args_os().collect(), &names) {
+        argv::Arguments::Parse(args) => Cli::parse_from(args),
+        argv::Arguments::UnknownSubcommand { word, suggestions } => {
+            let word = common::safe(&word);
+            let refs: Vec<&str> = suggestions.iter().map(String::as_str).collect();
+            let tip = membank_core::suggest::did_you_mean(&refs);
+            let message = if std::path::Path::new(&word).exists() {
+                format!("unrecognized subcommand '{word}'{tip}")
+            } else {
+                format!("'{word}' is neither a subcommand nor a bank folder{tip}")
+            };
+            command
+                .error(clap::error::ErrorKind::InvalidSubcommand, message)
+                .exit()
+        }
+    }
+}
+
 pub fn main() -> ExitCode {
     restore_default_sigpipe();
-    let cli = Cli::parse();
+    let cli = parse_command_line();
+    style::set_choice(cli.color);
     let result = match cli.command {
         Some(Command::Check(a)) => check::run(a),
         Some(Command::Context(a)) => context::run(a),

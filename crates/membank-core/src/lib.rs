@@ -20,6 +20,7 @@ pub mod scoring;
 mod scoring_index;
 pub mod snapshot;
 pub mod stamp;
+pub mod suggest;
 pub mod synth;
 pub mod templates;
 pub mod text;
