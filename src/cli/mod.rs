@@ -95,13 +95,26 @@ fn run_demo(args: DemoArgs, color: ColorChoice) -> anyhow::Result<ExitCode> {
     let dir = crate::demo::demo_bank_dir()?;
     if args.path {
         println!("{}", dir.display());
+        eprintln!("{}", demo_notice(&dir));
         return Ok(ExitCode::SUCCESS);
     }
     let options = TuiOptions {
         color,
         ..TuiOptions::default()
     };
-    tui::run_tui(&dir, options)
+    let result = tui::run_tui(&dir, options);
+    // Said after the screen is given back, so it is not wiped at once.
+    eprintln!("{}", demo_notice(&dir));
+    result
+}
+
+/// Where the demo copy lives, and that it does not last.
+fn demo_notice(dir: &std::path::Path) -> String {
+    format!(
+        "membank: the demo bank is a copy in {}; it is replaced the next time `membank demo` \
+         runs. To keep one, create it with `membank init DIR --demo`.",
+        common::safe(&dir.display().to_string())
+    )
 }
 
 /// Printing into a closed pipe (`membank context … | head`) should end the
