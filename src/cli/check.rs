@@ -9,12 +9,12 @@ use serde::Serialize;
 
 use membank::severity;
 
-use super::common::{open_bank, print_json};
+use super::common::{open_memory, print_json};
 use super::style;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// The memory bank folder.
+    /// The memory folder (a memory bank; see --format).
     bank: PathBuf,
     /// Print the findings as JSON.
     #[arg(long)]
@@ -32,12 +32,12 @@ struct JsonReport<'a> {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let bank = open_bank(&args.bank)?;
+    let memory = open_memory(&args.bank)?;
     let opts = HealthOptions {
         stale_after_days: args.stale_days,
         ..HealthOptions::default()
     };
-    let report = health::check(bank, &opts);
+    let report = memory.check(&opts);
     if args.json {
         let out = JsonReport {
             bank: args.bank.to_string_lossy().into_owned(),

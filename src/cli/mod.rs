@@ -48,6 +48,14 @@ struct Cli {
     /// Use colours: auto follows NO_COLOR.
     #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
     color: ColorChoice,
+    /// Read PATH as this layout instead of detecting it.
+    #[arg(long, global = true, value_name = "LAYOUT", value_parser = format_parser())]
+    format: Option<String>,
+}
+
+/// `--format` accepts exactly the registered layout names.
+fn format_parser() -> clap::builder::PossibleValuesParser {
+    clap::builder::PossibleValuesParser::new(membank_core::memory::layout_names())
 }
 
 #[derive(Subcommand)]
@@ -160,6 +168,11 @@ pub fn main() -> ExitCode {
     restore_default_sigpipe();
     let cli = parse_command_line();
     style::set_choice(cli.color);
+    let forced = cli
+        .format
+        .as_deref()
+        .and_then(membank_core::memory::layout_named);
+    common::set_forced_format(forced);
     let result = match cli.command {
         Some(Command::Check(a)) => check::run(a),
         Some(Command::Context(a)) => context::run(a),
@@ -180,6 +193,7 @@ pub fn main() -> ExitCode {
             let bank = cli.bank.unwrap_or_else(|| PathBuf::from("."));
             let options = TuiOptions {
                 color: cli.color,
+                format: forced,
                 ..TuiOptions::default()
             };
             tui::run_tui(&bank, options)

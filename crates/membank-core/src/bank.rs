@@ -166,8 +166,8 @@ impl Bank {
             };
             let bank = folder
                 .ancestors()
-                .take(8)
-                .find(|p| !p.as_os_str().is_empty() && is_bank(p))
+                .take(4)
+                .find(|p| !p.as_os_str().is_empty() && p.parent().is_some() && is_bank(p))
                 .map(Path::to_path_buf);
             return Err(BankError::NotAFolder { path: root, bank });
         }

@@ -15,6 +15,7 @@ pub mod frontmatter;
 pub mod health;
 pub mod init;
 pub mod layout;
+pub mod memory;
 pub mod pathsafe;
 pub mod scoring;
 mod scoring_index;
