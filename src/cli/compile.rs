@@ -157,7 +157,7 @@ fn run_with_model(args: &Args, root: &Path) -> anyhow::Result<ExitCode> {
         warnings.extend(errors.iter().map(|e| e.to_string()));
     }
     let bank = common::open_bank(root)?;
-    let template = llm_common::template(root, Agent::Compile);
+    let template = llm_common::template(bank, Agent::Compile);
     let today = now.date().to_string();
     let Some(prepared) = agents::prepare_compile(bank, &template, &today, args.budget) else {
         eprintln!(

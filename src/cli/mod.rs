@@ -173,6 +173,16 @@ pub fn main() -> ExitCode {
         .as_deref()
         .and_then(membank_core::memory::layout_named);
     common::set_forced_format(forced);
+    // Every later read of a bank file honours the user's [files] settings.
+    match membank::read_settings::load(None) {
+        Ok(policy) => {
+            membank_core::safe_read::set_user_policy(policy);
+        }
+        Err(e) => {
+            eprintln!("membank: {e:#}");
+            return ExitCode::from(2);
+        }
+    }
     let result = match cli.command {
         Some(Command::Check(a)) => check::run(a),
         Some(Command::Context(a)) => context::run(a),

@@ -62,6 +62,8 @@ pub fn prepare(bank_root: &Path, options: &TuiOptions, size: Rect) -> anyhow::Re
     let theme_dir = config_dir.map(|d| d.join("themes"));
     let theme = cfg.theme(theme_dir.as_deref(), use_color)?;
     let keymap = cfg.keymap()?;
+    // Set once per process; the command line has usually set it already.
+    membank_core::safe_read::set_user_policy(crate::read_settings::load(config_path.as_deref())?);
     let bank = memory::open_bank(bank_root, options.format).map_err(open_error)?;
     Ok(App::new(bank, theme, keymap, size))
 }
