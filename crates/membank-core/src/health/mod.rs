@@ -118,7 +118,7 @@ pub struct HealthReport {
 }
 
 impl HealthReport {
-    fn new(mut findings: Vec<Finding>) -> HealthReport {
+    pub fn new(mut findings: Vec<Finding>) -> HealthReport {
         findings.par_sort_unstable_by(|a, b| {
             (a.severity, &a.path, a.line, a.code, &a.message)
                 .cmp(&(b.severity, &b.path, b.line, b.code, &b.message))
