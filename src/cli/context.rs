@@ -168,10 +168,15 @@ fn write_table(out: &mut impl std::io::Write, r: &ExplainedReport) -> std::io::R
             e.signals.domain,
             e.signals.language,
             e.tokens,
+<<<<<<< HEAD
             e.last_updated
                 .as_deref()
                 .map(safe)
                 .unwrap_or_else(|| "-".into()),
+=======
+            date_cell(e.last_updated.as_deref()),
+            if e.included { "yes" } else { "no" },
+>>>>>>> main
             safe(&e.path)
         )?;
         if e.score > 0 {
@@ -189,4 +194,15 @@ fn write_table(out: &mut impl std::io::Write, r: &ExplainedReport) -> std::io::R
         }
     }
     Ok(())
+}
+
+/// The `updated` column: the date, `-` when there is none, and `invalid`
+/// for text that is not a `YYYY-MM-DD` date (shown raw it would break the
+/// column and look like a date that counts).
+fn date_cell(raw: Option<&str>) -> String {
+    match raw {
+        None => "-".into(),
+        Some(d) if membank_core::frontmatter::parse_iso_date(d).is_some() => d.to_owned(),
+        Some(_) => "invalid".into(),
+    }
 }
