@@ -111,7 +111,7 @@ fn template_text_is_made_safe_for_the_terminal() {
 fn unreadable_override_falls_back_with_a_warning() {
     let tmp = tempfile::tempdir().unwrap();
     std::fs::create_dir(tmp.path().join("06_TEMPLATES")).unwrap();
-    std::fs::write(tmp.path().join("06_TEMPLATES/compile.md"), b"\xff\xfe").unwrap();
+    std::fs::write(tmp.path().join("06_TEMPLATES/compile.md"), b"\xff\xfd").unwrap();
     let out = run(
         &["template"],
         &[tmp.path(), Path::new("compile"), Path::new("--json")],
@@ -193,6 +193,13 @@ fn demo_path_extracts_a_readable_bank() {
     assert!(out.status.success());
     let dir = std::path::PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
     assert!(dir.join("01_CLIENTS").is_dir());
+    // It says where the copy lives and that it does not last.
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(&format!("a copy in {}", dir.display())),
+        "{err}"
+    );
+    assert!(err.contains("replaced the next time"), "{err}");
     let check = std::process::Command::new(env!("CARGO_BIN_EXE_membank"))
         .args([
             "context",

@@ -15,6 +15,11 @@ pub struct Located {
     pub fence_unclosed: bool,
     /// Lines removed before `text` starts, to map lines back to the file.
     pub line_shift: usize,
+    /// 1-based file line of the stripped closing fence.
+    pub fence_close_line: Option<usize>,
+    /// The whole file is one code block with no frontmatter in it: a note
+    /// of code, not a wrapped article, so nothing was stripped.
+    pub only_code: bool,
     pub block: Block,
     /// Byte offset in `text` where the body (after the frontmatter) starts.
     pub body_start: usize,
@@ -56,24 +61,53 @@ pub fn locate(text: &str) -> Located {
 /// [`locate`] for text the caller gives up, so an unfenced article (nearly
 /// all of them) is not copied.
 pub fn locate_owned(text: String) -> Located {
-    let (text, fenced, fence_unclosed, line_shift) = match strip_outer_fence(&text) {
-        Some((inner, unclosed, shift)) => (inner, true, unclosed, shift),
-        None => (text, false, false, 0),
-    };
-    let (block, body_start) = find_block(&text);
-    Located {
-        text,
-        fenced,
-        fence_unclosed,
-        line_shift,
-        block,
-        body_start,
+    // §4.3 is about frontmatter: a fence is only a wrapper when frontmatter
+    // follows it. Otherwise it is an ordinary code block and stays one.
+    let stripped = strip_outer_fence(&text)
+        .map(|fence| (find_block(&fence.inner), fence))
+        .filter(|((block, _), _)| *block != Block::Missing);
+    match stripped {
+        Some(((block, body_start), fence)) => Located {
+            text: fence.inner,
+            fenced: true,
+            fence_unclosed: fence.close_line.is_none(),
+            line_shift: fence.line_shift,
+            fence_close_line: fence.close_line,
+            only_code: false,
+            block,
+            body_start,
+        },
+        None => {
+            let only_code = is_one_code_block(&text);
+            let (block, body_start) = find_block(&text);
+            Located {
+                text,
+                fenced: false,
+                fence_unclosed: false,
+                line_shift: 0,
+                fence_close_line: None,
+                only_code,
+                block,
+                body_start,
+            }
+        }
     }
 }
 
 /// The text inside a wrapping fence, whether the fence was left open, and
 /// the lines removed before the text; `None` when there is no fence.
-fn strip_outer_fence(text: &str) -> Option<(String, bool, usize)> {
+struct Fence {
+    /// The text between the fences (and anything after the closing one).
+    inner: String,
+    /// Lines before `inner` starts in the file.
+    line_shift: usize,
+    /// 1-based file line of the closing fence, if there is one.
+    close_line: Option<usize>,
+    /// Only blank lines follow the closing fence.
+    ends_the_file: bool,
+}
+
+fn strip_outer_fence(text: &str) -> Option<Fence> {
     let mut offset = 0;
     let mut lines_before = 0;
     for line in text.split_inclusive('\n') {
@@ -91,15 +125,17 @@ fn strip_outer_fence(text: &str) -> Option<(String, bool, usize)> {
     // wrapped article does not end the wrapper early.
     let mut nested: Option<(char, usize)> = None;
     let mut pos = 0;
-    let mut close: Option<Range<usize>> = None;
+    let mut line_no = lines_before + 1;
+    let mut close: Option<(Range<usize>, usize)> = None;
     for line in inner.split_inclusive('\n') {
+        line_no += 1;
         let bare = line.trim_end_matches('\n');
         if let Some((c, n, info)) = fence_of(bare) {
             match nested {
                 Some((nc, nn)) if c == nc && n >= nn && info.is_empty() => nested = None,
                 Some(_) => {}
                 None if info.is_empty() && c == ch && n >= len => {
-                    close = Some(pos..pos + line.len());
+                    close = Some((pos..pos + line.len(), line_no));
                     break;
                 }
                 None => nested = Some((c, n)),
@@ -108,14 +144,27 @@ fn strip_outer_fence(text: &str) -> Option<(String, bool, usize)> {
         pos += line.len();
     }
     let mut out = String::with_capacity(inner.len());
+    let mut ends_the_file = true;
     match &close {
-        Some(r) => {
+        Some((r, _)) => {
             out.push_str(&inner[..r.start]);
             out.push_str(&inner[r.end..]);
+            ends_the_file = inner[r.end..].trim().is_empty();
         }
         None => out.push_str(inner),
     }
-    Some((out, close.is_none(), lines_before + 1))
+    Some(Fence {
+        inner: out,
+        line_shift: lines_before + 1,
+        close_line: close.map(|(_, line)| line),
+        ends_the_file,
+    })
+}
+
+/// The file is one fenced code block (closed at the end, or never closed)
+/// and nothing else.
+fn is_one_code_block(text: &str) -> bool {
+    strip_outer_fence(text).is_some_and(|f| f.ends_the_file)
 }
 
 fn is_delimiter(line: &str) -> bool {
@@ -148,6 +197,69 @@ pub struct YamlError {
     pub line: Option<usize>,
 }
 
+/// Frontmatter is a handful of keys; anything larger is refused before the
+/// YAML parser sees it, whose time grows faster than the input on some
+/// crafted shapes.
+pub const MAX_FRONTMATTER_BYTES: usize = 64 * 1024;
+
+/// Deepest `[`/`{` nesting accepted; real frontmatter uses one or two.
+pub const MAX_FLOW_DEPTH: usize = 32;
+
+/// The deepest flow-collection nesting, outside quoted strings and
+/// comments.
+fn flow_depth(yaml: &str) -> usize {
+    let (mut depth, mut max) = (0usize, 0usize);
+    let mut quote: Option<char> = None;
+    let mut prev = ' ';
+    let mut in_comment = false;
+    for c in yaml.chars() {
+        if in_comment {
+            in_comment = c != '\n';
+        } else if let Some(q) = quote {
+            if c == q && !(q == '"' && prev == '\\') {
+                quote = None;
+            }
+        } else {
+            match c {
+                '"' | '\'' => quote = Some(c),
+                '#' if prev.is_whitespace() => in_comment = true,
+                '[' | '{' => {
+                    depth += 1;
+                    max = max.max(depth);
+                }
+                ']' | '}' => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+        }
+        prev = c;
+    }
+    max
+}
+
+/// Refuse frontmatter whose size or nesting could make parsing slow.
+fn check_bounds(yaml: &str, first_line: usize) -> Result<(), YamlError> {
+    if yaml.len() > MAX_FRONTMATTER_BYTES {
+        return Err(YamlError {
+            message: format!(
+                "frontmatter is {} KB; more than {} KB is not parsed",
+                yaml.len() / 1024,
+                MAX_FRONTMATTER_BYTES / 1024
+            ),
+            line: Some(first_line),
+        });
+    }
+    if flow_depth(yaml) > MAX_FLOW_DEPTH {
+        return Err(YamlError {
+            message: format!(
+                "frontmatter nests [ ] or {{ }} more than {MAX_FLOW_DEPTH} levels deep; it is \
+                 not parsed"
+            ),
+            line: Some(first_line),
+        });
+    }
+    Ok(())
+}
+
 /// Parse frontmatter YAML with a real YAML 1.2 parser (`no` stays a string).
 /// `first_line` is the file line the YAML starts on, to report errors there.
 pub fn parse_yaml(yaml: &str, first_line: usize) -> Result<Mapping, YamlError> {
@@ -157,6 +269,7 @@ pub fn parse_yaml(yaml: &str, first_line: usize) -> Result<Mapping, YamlError> {
     if let Some(m) = parse_simple(yaml) {
         return Ok(m);
     }
+    check_bounds(yaml, first_line)?;
     match yaml_serde::from_str::<Value>(yaml) {
         Ok(Value::Mapping(m)) => Ok(m),
         Ok(Value::Null) => Ok(Mapping::new()),
@@ -545,5 +658,25 @@ mod tests {
         assert!(parse_iso_date("2026-4-8").is_none());
         assert!(parse_iso_date("08-04-2026").is_none());
         assert!(parse_iso_date("2026-04-08T10:00").is_none());
+    }
+
+    #[test]
+    fn crafted_nesting_and_huge_frontmatter_are_refused_before_parsing() {
+        // Unclosed flow nesting made the parser superlinear (seconds for
+        // a few hundred KB); it is refused by its depth now.
+        let deep = "a: ".to_owned() + &"{a: ".repeat(60_000);
+        let e = parse_yaml(&deep, 2).unwrap_err();
+        assert!(e.message.contains("more than 64 KB"), "{}", e.message);
+        let nested = "a: ".to_owned() + &"[".repeat(40) + &"]".repeat(40);
+        let e = parse_yaml(&nested, 2).unwrap_err();
+        assert!(e.message.contains("levels deep"), "{}", e.message);
+        assert_eq!(e.line, Some(2));
+        // Brackets inside quotes and comments do not count.
+        let quoted = format!(
+            "a: \"{}\" # {}\nb: [1, [2]]\n",
+            "[".repeat(50),
+            "{".repeat(50)
+        );
+        assert!(parse_yaml(&quoted, 2).is_ok());
     }
 }
