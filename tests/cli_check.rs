@@ -223,9 +223,9 @@ fn human_output_groups_by_severity_with_counts_first() {
         counts_line.starts_with(&format!("{} errors", c["error"])),
         "{counts_line}"
     );
-    let e = text.find("\nERROR").unwrap();
-    let w = text.find("\nWARNING").unwrap();
-    let i = text.find("\nINFO").unwrap();
+    let e = text.find("\nERRORS").unwrap();
+    let w = text.find("\nWARNINGS").unwrap();
+    let i = text.find("\nNOTES").unwrap();
     assert!(e < w && w < i);
     assert!(text.contains("01_CLIENTS/Acme Corporation.md:12"));
     assert!(text.contains("  term-conflict (2)"));
@@ -303,5 +303,45 @@ fn bad_file_names_are_reported() {
             ("03_DOMAINS/Why?.md", "error"),
             ("03_DOMAINS/tax.md", "warning"),
         ]
+    );
+}
+
+/// A bank linked the way Obsidian links: only the one forward reference is
+/// dead, and every other rule of Obsidian's resolver holds end to end.
+#[test]
+fn a_bank_edited_in_obsidian_has_no_false_dead_links() {
+    let bank = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/obsidian-vault");
+    let (v, code) = json(&["check", bank, "--json"]);
+    assert_eq!(code, Some(0), "no errors: {v:#}");
+    let of = |code: &str| -> Vec<(String, Option<u64>)> {
+        findings(&v)
+            .iter()
+            .filter(|f| f["code"] == code)
+            .map(|f| (f["path"].as_str().unwrap().to_owned(), f["line"].as_u64()))
+            .collect()
+    };
+    assert_eq!(
+        of("dead-link"),
+        vec![("01_CLIENTS/Acme.md".to_owned(), Some(18))]
+    );
+    assert!(of("ambiguous-link").is_empty());
+    assert!(of("orphan").is_empty(), "{v:#}");
+    assert_eq!(
+        of("unquoted-link"),
+        vec![("01_CLIENTS/Acme.md".to_owned(), Some(4))]
+    );
+    assert_eq!(
+        of("utf16"),
+        vec![("04_STYLE/House rules.md".to_owned(), Some(1))]
+    );
+    assert!(codes_at(&v, "03_DOMAINS/Snippet.md").is_empty(), "{v:#}");
+    let attachment = findings(&v)
+        .iter()
+        .find(|f| f["path"] == "03_DOMAINS/attachments/diagram.png")
+        .expect("a note about the attachment");
+    let message = attachment["message"].as_str().unwrap();
+    assert!(
+        message.contains("01_CLIENTS/Acme.md") && message.contains("keep it"),
+        "{message}"
     );
 }

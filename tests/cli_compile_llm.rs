@@ -356,6 +356,16 @@ fn without_yes_the_plan_is_shown_and_nothing_is_written() {
     let saved_path = env.tmp().join(&saved[0]);
     assert_eq!(fs::read_to_string(&saved_path).unwrap(), reply_text());
     assert!(out.stderr.contains(&saved[0]), "{}", out.stderr);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = fs::metadata(&saved_path).unwrap().permissions().mode();
+        assert_eq!(
+            mode & 0o077,
+            0,
+            "the saved reply is readable by the user only"
+        );
+    }
 
     // Applying the saved reply offline gives the same result as --yes.
     let offline = env.run(
@@ -491,6 +501,31 @@ fn a_cut_stream_is_never_applied() {
     assert_eq!(saved.len(), 1);
     let text = fs::read_to_string(env.tmp().join(&saved[0])).unwrap();
     assert!(!text.is_empty() && full.starts_with(&text) && text.len() < full.len());
+    assert!(
+        out.stderr.contains(&format!(
+            "review the saved reply in {}",
+            env.tmp().join(&saved[0]).display()
+        )),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn a_stream_cut_before_any_text_never_points_at_a_saved_reply() {
+    let server = FakeServer::start([stream(&reply_text()).cut_after(0)]);
+    let bank = make_bank();
+    let env = Env::new();
+    let out = env.run(&server, &["compile", &bank_arg(&bank), "--yes"], None);
+    assert_eq!(out.code, Some(1), "{}\n{}", out.stdout, out.stderr);
+    assert!(files_in(&env.tmp(), "").is_empty());
+    assert!(!out.stderr.contains("saved reply"), "{}", out.stderr);
+    assert!(!out.stderr.contains("is saved in"), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("the reply was not saved"),
+        "{}",
+        out.stderr
+    );
 }
 
 #[test]

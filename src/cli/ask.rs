@@ -28,6 +28,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let client = llm_common::client()?;
     let template = llm_common::template(bank, Agent::Query);
     let budget = args.budget.options();
+    super::common::warn_unknown_values(bank, &args.query.to_query());
     let prepared = agents::prepare_query(
         bank,
         &template,
@@ -38,7 +39,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     );
     eprintln!("membank: asking {}", llm_common::describe_provider(&client));
     report_context(&prepared);
-    let reply = llm_common::run(&client, &prepared.request, true)?;
+    let reply = llm_common::run(&client, &prepared.request, llm_common::Echo::Stdout)?;
     Ok(llm_common::exit_code(&reply))
 }
 

@@ -50,6 +50,15 @@ pub fn open_bank_with(path: &Path, options: LoadOptions) -> anyhow::Result<&'sta
     Ok(Box::leak(Box::new(bank)))
 }
 
+/// Warn on stderr about each query value no article carries, with the
+/// closest values the bank uses: a typo would otherwise just score nothing.
+pub fn warn_unknown_values(bank: &Bank, query: &membank_core::scoring::Query) {
+    let vocabulary = membank_core::vocabulary::collect(bank);
+    for unknown in membank_core::suggest::unknown_values(&vocabulary, query) {
+        eprintln!("membank: warning: {}", safe(&unknown.to_string()));
+    }
+}
+
 /// Check that `path` is a memory bank without reading it, for commands that
 /// write into it (`blocks --apply`, `compile`) and read only what they need.
 pub fn bank_root(path: &Path) -> anyhow::Result<PathBuf> {
@@ -78,4 +87,24 @@ pub fn print_json<T: serde::Serialize>(value: &T) -> anyhow::Result<()> {
 /// Text from a file, safe to print on a terminal.
 pub fn safe(s: &str) -> String {
     sanitize_for_terminal(s, false)
+}
+
+/// Take the bank's write lock for the rest of this run, waiting (and
+/// saying so on stderr) while another membank run changes the bank.
+pub fn lock_bank(root: &Path) -> anyhow::Result<membank_core::lock::BankLock> {
+    membank_core::lock::BankLock::acquire(root, membank_core::lock::DEFAULT_WAIT, || {
+        eprintln!("membank: another membank run is changing this bank; waiting for it to finish");
+    })
+    .map_err(|e| anyhow::anyhow!(safe(&e.to_string())))
+}
+
+/// After a run that wrote to the bank: remove what killed runs left behind
+/// and say so on stderr.
+pub fn clean_leftovers(root: &Path, lock: &membank_core::lock::BankLock) {
+    for rel in membank_core::atomic::remove_leftover_temps(root, lock) {
+        eprintln!(
+            "membank: removed {}, a temporary file left by an interrupted run",
+            safe(&rel)
+        );
+    }
 }

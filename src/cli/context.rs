@@ -1,18 +1,16 @@
 //! `membank context`: the ranked, budgeted context for a query, with the
 //! reason for every decision.
 
-use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use membank_core::bank::Bank;
+use membank_core::bank::{Bank, LoadOptions};
 use membank_core::budget::{BudgetOptions, DEFAULT_BUDGET};
 use membank_core::context::{self, ContextReport, ExplainedEntry};
 use membank_core::scoring::{Query, SignalMatch};
 
-use membank_core::bank::LoadOptions;
-
-use super::common::{open_bank_with, print_json, safe};
+use super::common::{open_bank_with, print_json, safe, warn_unknown_values};
+use super::style;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -82,16 +80,15 @@ impl QueryArgs {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let bank = open_bank_with(&args.bank, LoadOptions::CONTEXT)?;
     let opts = args.budget.options();
-    let report = context::build(bank, &args.query.to_query(), opts);
+    let query = args.query.to_query();
+    warn_unknown_values(bank, &query);
+    let report = context::build(bank, &query, opts);
     if args.json {
         print_json(&report.explained(bank))?;
     } else if args.render {
         print!("{}", context::render(bank, &report));
     } else {
-        // One row per article: buffered, or each line is its own write.
-        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-        print_table(&mut out, bank, &report)?;
-        out.flush()?;
+        print_table(bank, &report);
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -117,8 +114,25 @@ fn why(e: &ExplainedEntry) -> String {
     }
 }
 
-/// One row per article, each put into words only while it is printed.
-fn print_table(out: &mut impl Write, bank: &Bank, r: &ContextReport) -> std::io::Result<()> {
+fn print_table(bank: &Bank, r: &ContextReport) {
+    use std::io::Write;
+    // Buffered under the colour filter: one write per screenful of rows,
+    // not one per line.
+    let choice = anstream::AutoStream::choice(&std::io::stdout());
+    let buffered: Box<dyn Write> = Box::new(std::io::BufWriter::new(std::io::stdout().lock()));
+    let mut out = anstream::AutoStream::new(buffered, choice);
+    let _ = write_table(&mut out, bank, r);
+    let _ = out.flush();
+}
+
+/// The readable report: the query, the budget, then every article in rank
+/// order with why it scored and, for each one left out, why.
+/// Each row is put into words only while it is written.
+fn write_table(
+    out: &mut impl std::io::Write,
+    bank: &Bank,
+    r: &ContextReport,
+) -> std::io::Result<()> {
     let q = &r.query;
     let show = |v: &Option<String>| v.as_deref().map(safe).unwrap_or_else(|| "-".into());
     writeln!(
@@ -143,15 +157,21 @@ fn print_table(out: &mut impl Write, bank: &Bank, r: &ContextReport) -> std::io:
         r.articles.len()
     )?;
     writeln!(out)?;
+    let heading = style::HEADING;
     writeln!(
         out,
-        "{:>4}  {:>5}  {:>2} {:>2} {:>2}  {:>6}  {:<10}  {:<4}  path",
+        "{heading}{:>4}  {:>5}  {:>2} {:>2} {:>2}  {:>6}  {:<10}  {:<4}  path{heading:#}",
         "rank", "score", "C", "D", "L", "tokens", "updated", "kept"
     )?;
     for e in r.articles.iter().map(|e| e.explain(bank, &r.query)) {
+        let (kept_word, kept_style) = if e.included {
+            ("yes", style::GOOD)
+        } else {
+            ("no", style::MUTED)
+        };
         writeln!(
             out,
-            "{:>4}  {:>5}  {:>2} {:>2} {:>2}  {:>6}  {:<10}  {:<4}  {}",
+            "{:>4}  {:>5}  {:>2} {:>2} {:>2}  {:>6}  {:<10}  {kept_style}{kept_word:<4}{kept_style:#}  {}",
             e.rank,
             e.score,
             e.signals.client,
@@ -159,16 +179,20 @@ fn print_table(out: &mut impl Write, bank: &Bank, r: &ContextReport) -> std::io:
             e.signals.language,
             e.tokens,
             date_cell(e.last_updated.as_deref()),
-            if e.included { "yes" } else { "no" },
             safe(&e.path)
         )?;
         if e.score > 0 {
             writeln!(out, "{:>40}  why: {}", "", why(&e))?;
         }
-        if let Some(reason) = &e.drop_reason
-            && e.score > 0
-        {
-            writeln!(out, "{:>40}  dropped: {reason}", "")?;
+        if !e.included {
+            let reason = e.drop_reason.as_deref().unwrap_or("not in the context");
+            let muted = style::MUTED;
+            writeln!(
+                out,
+                "{:>40}  {muted}left out: {}{muted:#}",
+                "",
+                safe(reason)
+            )?;
         }
     }
     Ok(())

@@ -40,6 +40,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let client = llm_common::client()?;
     let template = llm_common::template(bank, Agent::Translate);
     let budget = args.budget.options();
+    super::common::warn_unknown_values(bank, &args.query.to_query());
     let prepared = agents::prepare_translate(
         bank,
         &template,
@@ -52,6 +53,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         llm_common::describe_provider(&client)
     );
     report_context(&prepared);
-    let reply = llm_common::run(&client, &prepared.request, true)?;
+    let reply = llm_common::run(&client, &prepared.request, llm_common::Echo::Stdout)?;
     Ok(llm_common::exit_code(&reply))
 }

@@ -17,6 +17,7 @@ pub mod health;
 pub mod init;
 mod intern;
 pub mod layout;
+pub mod lock;
 pub mod memory;
 pub mod pathsafe;
 mod resolve;
@@ -26,6 +27,7 @@ mod scoring_index;
 pub mod search;
 pub mod snapshot;
 pub mod stamp;
+pub mod suggest;
 #[cfg(feature = "synth")]
 pub mod synth;
 pub mod templates;

@@ -27,6 +27,10 @@ fn load(root: &Path) -> Result<Bank, OpenError> {
 fn load_only(root: &Path, options: LoadOptions) -> Result<Bank, OpenError> {
     Bank::load_only(root, options).map_err(|e| match e {
         BankError::NotFound(p) => OpenError::NotFound(p),
+        BankError::NotAFolder { path, bank } => OpenError::NotAFolder {
+            path,
+            enclosing: bank,
+        },
         BankError::NotABank(path) => OpenError::NotThisLayout {
             path,
             spec: &LAYOUT,
