@@ -511,19 +511,3 @@ mod tests {
         assert_eq!(a.links[100_000].line, 5);
     }
 }
-#[cfg(test)]
-mod size_probe {
-    #[test]
-    fn size_probe() {
-        eprintln!(
-            "Article {} Meta {} Link {} KeyedValue {} LanguageValue {} FrontmatterState {} Encoding {}",
-            std::mem::size_of::<super::Article>(),
-            std::mem::size_of::<super::Meta>(),
-            std::mem::size_of::<super::Link>(),
-            std::mem::size_of::<super::KeyedValue>(),
-            std::mem::size_of::<super::LanguageValue>(),
-            std::mem::size_of::<super::FrontmatterState>(),
-            std::mem::size_of::<super::Encoding>()
-        );
-    }
-}
