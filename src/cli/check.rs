@@ -29,12 +29,23 @@ struct JsonReport<'a> {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if !membank_core::bank::is_bank(&args.bank)
+        && membank_core::dejavu::detect(&args.bank).is_some()
+    {
+        let project = membank_core::dejavu::Project::load(&args.bank)?;
+        let report = membank_core::dejavu::checks::check(&project);
+        return finish(&args, &report);
+    }
     let bank = open_bank(&args.bank)?;
     let opts = HealthOptions {
         stale_after_days: args.stale_days,
         ..HealthOptions::default()
     };
     let report = health::check(bank, &opts);
+    finish(&args, &report)
+}
+
+fn finish(args: &Args, report: &HealthReport) -> anyhow::Result<ExitCode> {
     if args.json {
         let out = JsonReport {
             bank: args.bank.to_string_lossy().into_owned(),
@@ -43,7 +54,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         };
         print_json(&out)?;
     } else {
-        print!("{}", human(&args.bank.to_string_lossy(), &report));
+        print!("{}", human(&args.bank.to_string_lossy(), report));
     }
     Ok(if report.has_errors() {
         ExitCode::from(1)

@@ -79,7 +79,9 @@ pub fn report(feedback: Option<&JsonlFile>) -> Report {
     let mut diagnostics = Vec::new();
     for line in feedback.map_or(&[][..], |f| &f.lines[..]) {
         let record = match &line.value {
-            Ok(JsValue::Null) => Err("Cannot read properties of null (reading 'outcome')".to_owned()),
+            Ok(JsValue::Null) => {
+                Err("Cannot read properties of null (reading 'outcome')".to_owned())
+            }
             Ok(v) => Ok(v),
             Err(e) => Err(e.to_string()),
         };
@@ -125,10 +127,20 @@ pub fn report(feedback: Option<&JsonlFile>) -> Report {
         let rules = [
             (t.helpful, "keep or strengthen this impression route"),
             (t.missed, "add aliases, keywords, or a new impression route"),
-            (t.irrelevant, "lower weight, split generic cues, or add negative guidance"),
-            (t.overloaded, "compact detailed records or tighten strong-match thresholds"),
+            (
+                t.irrelevant,
+                "lower weight, split generic cues, or add negative guidance",
+            ),
+            (
+                t.overloaded,
+                "compact detailed records or tighten strong-match thresholds",
+            ),
         ];
-        r.suggestions = rules.iter().filter(|(n, _)| *n > 0).map(|(_, s)| *s).collect();
+        r.suggestions = rules
+            .iter()
+            .filter(|(n, _)| *n > 0)
+            .map(|(_, s)| *s)
+            .collect();
     }
     routes.sort_by_key(|r| std::cmp::Reverse(r.totals.problems()));
     Report {
@@ -253,18 +265,23 @@ mod tests {
             .collect();
         assert_eq!(ids, vec![r#""unmatched""#, "5", r#""x""#]);
         assert_eq!(r.routes[0].suggestions.len(), 2);
-        assert_eq!(r.diagnostics.iter().map(|d| d.line).collect::<Vec<_>>(), vec![5, 6]);
+        assert_eq!(
+            r.diagnostics.iter().map(|d| d.line).collect::<Vec<_>>(),
+            vec![5, 6]
+        );
         assert!(!report(None).feedback_file_found);
     }
 
     #[test]
     fn stored_cues_keep_no_secrets_or_addresses() {
-        let q = sanitize_cue("Ask ann@example.com about sk-abcdefghijklmnopqrstuvwx SETTINGS sync!");
+        let q =
+            sanitize_cue("Ask ann@example.com about sk-abcdefghijklmnopqrstuvwx SETTINGS sync!");
         assert_eq!(q, "ask about settings sync");
         let long: String = (0..200).map(|i| format!("word{i} ")).collect();
         let cut = sanitize_cue(&long);
         assert!(js::utf16_len(&cut) <= MAX_QUERY_UNITS && cut.ends_with(char::is_numeric));
-        let line = feedback_line("settings sync", "helpful", Some("d1"), None, "2026-05-01").unwrap();
+        let line =
+            feedback_line("settings sync", "helpful", Some("d1"), None, "2026-05-01").unwrap();
         assert_eq!(
             line,
             r#"{"schema_version":1,"query":"settings sync","matched_id":"d1","outcome":"helpful","created":"2026-05-01"}"#

@@ -104,11 +104,17 @@ mod tests {
 
     #[test]
     fn lines_keep_their_numbers_and_broken_lines_do_not_stop_the_rest() {
-        let f = JsonlFile::parse("m.jsonl", "{\"a\":1}\r\n\n  {bad\n\u{feff}{\"b\":2}\n".into());
+        let f = JsonlFile::parse(
+            "m.jsonl",
+            "{\"a\":1}\r\n\n  {bad\n\u{feff}{\"b\":2}\n".into(),
+        );
         let numbers: Vec<usize> = f.lines.iter().map(|l| l.line).collect();
         assert_eq!(numbers, vec![1, 3, 4]);
         assert!(f.lines[1].value.is_err());
-        assert_eq!(f.lines[2].object().unwrap().get("b"), Some(&JsValue::Number(2.0)));
+        assert_eq!(
+            f.lines[2].object().unwrap().get("b"),
+            Some(&JsValue::Number(2.0))
+        );
         assert_eq!(&f.text[f.lines[0].span.clone()], "{\"a\":1}");
     }
 

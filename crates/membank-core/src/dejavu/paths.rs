@@ -138,10 +138,16 @@ mod tests {
 
     #[test]
     fn resolution_never_leaves_the_project() {
-        assert_eq!(resolve_from("memory/decisions", "../summary.md").as_deref(), Some("memory/summary.md"));
+        assert_eq!(
+            resolve_from("memory/decisions", "../summary.md").as_deref(),
+            Some("memory/summary.md")
+        );
         assert_eq!(resolve_from("memory", "../../etc/passwd"), None);
         assert_eq!(resolve_from("memory", "/etc/passwd"), None);
-        assert_eq!(resolve_from("", "memory/./x.md").as_deref(), Some("memory/x.md"));
+        assert_eq!(
+            resolve_from("", "memory/./x.md").as_deref(),
+            Some("memory/x.md")
+        );
     }
 
     #[test]
@@ -159,7 +165,13 @@ mod tests {
     #[test]
     fn decoding_and_relative_links() {
         assert_eq!(percent_decode("a%20b%zz%2"), "a b%zz%2");
-        assert_eq!(relative_link("memory", "memory/decisions/a.md"), "./decisions/a.md");
-        assert_eq!(relative_link("memory/open-loops", "memory/summary.md"), "../summary.md");
+        assert_eq!(
+            relative_link("memory", "memory/decisions/a.md"),
+            "./decisions/a.md"
+        );
+        assert_eq!(
+            relative_link("memory/open-loops", "memory/summary.md"),
+            "../summary.md"
+        );
     }
 }

@@ -143,6 +143,8 @@ pub struct Project {
     /// folder they sit in and their text.
     pub gitignores: Vec<(String, String)>,
     pub problems: Vec<ReadProblem>,
+    /// Text files that were not valid UTF-8 (read with U+FFFD, as Node does).
+    pub not_utf8: Vec<String>,
     /// Backlinks: target path → who points at it.
     pub backlinks: BTreeMap<String, Vec<Reference>>,
 }
@@ -228,7 +230,11 @@ impl Project {
         let walker = walkdir::WalkDir::new(&memory)
             .follow_links(false)
             .max_depth(MAX_DEPTH)
-            .sort_by(|a, b| a.file_name().as_encoded_bytes().cmp(b.file_name().as_encoded_bytes()));
+            .sort_by(|a, b| {
+                a.file_name()
+                    .as_encoded_bytes()
+                    .cmp(b.file_name().as_encoded_bytes())
+            });
         for entry in walker.into_iter().filter_map(Result::ok) {
             let ft = entry.file_type();
             if ft.is_dir() {
@@ -269,6 +275,9 @@ impl Project {
             }
             match read_regular(entry.path()) {
                 Ok(Some(bytes)) => {
+                    if std::str::from_utf8(&bytes).is_err() || bytes.contains(&0) {
+                        self.not_utf8.push(rel.clone());
+                    }
                     self.texts.insert(rel, lossy(bytes));
                 }
                 Ok(None) => {}

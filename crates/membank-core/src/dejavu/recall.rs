@@ -274,7 +274,8 @@ fn score_line(
     }
     exp.overlap = matched.len() as f64 / cue.len().min(exp.tokens.len()) as f64;
     exp.raw_score = js::js_min(1.0, exp.overlap * (0.75 + exp.weight * 0.25));
-    if !(exp.raw_score > 0.0) {
+    // `score > 0` is false for NaN too (0 × Infinity): not a match.
+    if exp.raw_score.is_nan() || exp.raw_score <= 0.0 {
         return Ok(None);
     }
     exp.score = js::round4(exp.raw_score);
@@ -394,11 +395,20 @@ mod tests {
         assert_eq!(ids, vec!["str", "num", "", "off", "zero", "7"]);
         // A string of keywords spreads into single letters, which are dropped.
         assert_eq!(r.explanations[0].tokens, vec!["zz"]);
-        assert!(matches!(r.explanations[1].considered, Considered::Invalid { .. }));
-        assert!(matches!(r.explanations[2].considered, Considered::Invalid { .. }));
+        assert!(matches!(
+            r.explanations[1].considered,
+            Considered::Invalid { .. }
+        ));
+        assert!(matches!(
+            r.explanations[2].considered,
+            Considered::Invalid { .. }
+        ));
         assert_eq!(r.diagnostics.len(), 2);
         assert_eq!(r.diagnostics[1].id, "invalid-line-3");
-        assert!(matches!(r.explanations[3].considered, Considered::Inactive { .. }));
+        assert!(matches!(
+            r.explanations[3].considered,
+            Considered::Inactive { .. }
+        ));
         // status 0 is falsy, so the impression counts; "1" is not a number.
         assert!(r.explanations[4].weight_defaulted);
         // An object in the title becomes "[object Object]"; Infinity caps at 1.

@@ -257,7 +257,12 @@ mod tests {
         assert_eq!(fm.get("status"), Some("active"));
         assert_eq!(fm.get("x-y_1"), Some("v"));
         assert_eq!(fm.fields.len(), 4);
-        assert_eq!(&"---\nid: a\n---\nbody"[parse_frontmatter("---\nid: a\n---\nbody").unwrap().body_start..], "body");
+        assert_eq!(
+            &"---\nid: a\n---\nbody"[parse_frontmatter("---\nid: a\n---\nbody")
+                .unwrap()
+                .body_start..],
+            "body"
+        );
         // No newline after the closing fence: no frontmatter at all.
         assert!(parse_frontmatter("---\nid: a\n---").is_none());
         assert!(parse_frontmatter("\u{feff}---\nid: a\n---\n").is_none());
@@ -266,7 +271,12 @@ mod tests {
         assert_eq!(fm.get("id"), None);
         assert_eq!(fm.get("k"), Some(""));
         // An empty block right after the opening fence.
-        assert!(parse_frontmatter("---\n---\nid: x\n").unwrap().fields.is_empty());
+        assert!(
+            parse_frontmatter("---\n---\nid: x\n")
+                .unwrap()
+                .fields
+                .is_empty()
+        );
     }
 
     #[test]

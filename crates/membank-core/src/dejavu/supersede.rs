@@ -36,9 +36,9 @@ pub struct Plan {
 
 pub fn plan(project: &Project, old_key: &str, new_key: &str) -> Result<Plan, String> {
     let find = |key: &str| {
-        project
-            .find_record(key)
-            .ok_or_else(|| format!("no record `{key}` (give an id or a path like memory/decisions/x.md)"))
+        project.find_record(key).ok_or_else(|| {
+            format!("no record `{key}` (give an id or a path like memory/decisions/x.md)")
+        })
     };
     let old = find(old_key)?;
     let new = find(new_key)?;
@@ -62,7 +62,12 @@ pub fn plan(project: &Project, old_key: &str, new_key: &str) -> Result<Plan, Str
     old_text = set_key(&old_text, fm.as_ref(), "superseded_by", &new.path);
     push_edit(&mut edits, &old.path, &old.text, old_text);
     match project.record(INDEX_PATH) {
-        Some(index) => push_edit(&mut edits, INDEX_PATH, &index.text, index_edit(index, old, new)),
+        Some(index) => push_edit(
+            &mut edits,
+            INDEX_PATH,
+            &index.text,
+            index_edit(index, old, new),
+        ),
         None => notes.push("no memory/index.md; nothing to update there".into()),
     }
     if let Some(imp) = &project.impressions {
@@ -115,7 +120,11 @@ fn set_key(text: &str, fm: Option<&Frontmatter>, key: &str, value: &str) -> Stri
         &text[..fm.raw.end],
         if fm.raw.is_empty() { "" } else { eol(text) },
         if fm.raw.is_empty() {
-            format!("{}{}", eol(text), &text[fm.raw.end..].trim_start_matches(['\r', '\n']))
+            format!(
+                "{}{}",
+                eol(text),
+                &text[fm.raw.end..].trim_start_matches(['\r', '\n'])
+            )
         } else {
             text[fm.raw.end..].to_owned()
         }
@@ -144,15 +153,29 @@ fn add_reference(record: &Record, key: &str, target: &str, project: &Project) ->
 /// already links it), and the old record is listed as superseded.
 fn index_edit(index: &Record, old: &Record, new: &Record) -> String {
     let dir = paths::parent(&index.path);
-    let new_link = format!("[{}]({})", new.title(), paths::relative_link(dir, &new.path));
-    let old_link = format!("[{}]({})", old.title(), paths::relative_link(dir, &old.path));
-    let links_new = index.links.iter().any(|l| l.resolved.as_deref() == Some(&new.path));
+    let new_link = format!(
+        "[{}]({})",
+        new.title(),
+        paths::relative_link(dir, &new.path)
+    );
+    let old_link = format!(
+        "[{}]({})",
+        old.title(),
+        paths::relative_link(dir, &old.path)
+    );
+    let links_new = index
+        .links
+        .iter()
+        .any(|l| l.resolved.as_deref() == Some(&new.path));
     let mut text = index.text.clone();
     if !links_new {
+        // History lines in the superseded section keep naming what they named.
+        let history = superseded_section(&text);
         let mut spans: Vec<_> = index
             .links
             .iter()
             .filter(|l| l.resolved.as_deref() == Some(&old.path))
+            .filter(|l| !history.as_ref().is_some_and(|h| h.contains(&l.span.start)))
             .map(|l| l.span.clone())
             .collect();
         spans.sort_by_key(|s| std::cmp::Reverse(s.start));
@@ -176,6 +199,26 @@ fn index_edit(index: &Record, old: &Record, new: &Record) -> String {
             format!("{text}{sep}{nl}## Superseded or archived{nl}{nl}{entry}{nl}")
         }
     }
+}
+
+/// The byte range of the index's superseded/archived section.
+fn superseded_section(text: &str) -> Option<std::ops::Range<usize>> {
+    let mut start = None;
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let t = line.trim();
+        if t.starts_with('#') {
+            if let Some(s) = start {
+                return Some(s..offset);
+            }
+            let lower = t.to_lowercase();
+            if lower.contains("superseded") || lower.contains("archived") {
+                start = Some(offset);
+            }
+        }
+        offset += line.len();
+    }
+    start.map(|s| s..text.len())
 }
 
 /// Where to insert a line at the end of the index's superseded/archived
@@ -222,7 +265,9 @@ fn impressions_edit(imp: &super::jsonl::JsonlFile, old: &Record, new: &Record) -
     let mut text = imp.text.clone();
     for line in imp.lines.iter().rev() {
         let Some(obj) = line.object() else { continue };
-        let active = obj.get("status").is_none_or(|s| !s.truthy() || s.as_str() == Some("active"));
+        let active = obj
+            .get("status")
+            .is_none_or(|s| !s.truthy() || s.as_str() == Some("active"));
         if !active || !routes_to(line, &old.path) {
             continue;
         }
@@ -303,7 +348,10 @@ mod tests {
         );
         let empty = "---\n---\nbody\n";
         let fm = super::super::record::parse_frontmatter(empty);
-        assert_eq!(set_key(empty, fm.as_ref(), "k", "v"), "---\nk: v\n---\nbody\n");
+        assert_eq!(
+            set_key(empty, fm.as_ref(), "k", "v"),
+            "---\nk: v\n---\nbody\n"
+        );
     }
 
     #[test]

@@ -26,7 +26,9 @@ impl Ignore {
                 b.build().ok().map(|g| (dir.clone(), g))
             })
             .collect();
-        matchers.sort_by_key(|(dir, _)| std::cmp::Reverse(dir.matches('/').count() + usize::from(!dir.is_empty())));
+        matchers.sort_by_key(|(dir, _)| {
+            std::cmp::Reverse(dir.matches('/').count() + usize::from(!dir.is_empty()))
+        });
         Ignore {
             matchers,
             root: project.root.clone(),

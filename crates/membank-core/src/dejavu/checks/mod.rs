@@ -60,9 +60,21 @@ pub fn check(project: &Project) -> HealthReport {
                 Severity::Warning,
                 &p.path,
                 None,
-                format!("{} bytes; consider compacting to the durable signal", f.size),
+                format!(
+                    "{} bytes; consider compacting to the durable signal",
+                    f.size
+                ),
             );
         }
+    }
+    for path in &project.not_utf8 {
+        sink.add(
+            "not-utf8",
+            Severity::Warning,
+            path,
+            None,
+            "not UTF-8 text (binary?); read with replacement characters, as the reference tools read it".into(),
+        );
     }
     reference::run(project, &mut sink);
     for (path, text) in &project.texts {
@@ -134,6 +146,7 @@ pub const CODES: &[(&str, Severity)] = &[
     ("raw-output", Severity::Warning),
     ("large-file", Severity::Warning),
     ("unreadable-file", Severity::Error),
+    ("not-utf8", Severity::Warning),
     ("symlink", Severity::Warning),
     ("index-missing-link", Severity::Warning),
     ("summary-missing-link", Severity::Warning),

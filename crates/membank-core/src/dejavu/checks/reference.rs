@@ -12,9 +12,7 @@ use crate::dejavu::js::{self, JsValue, SetKey};
 use crate::dejavu::jsonl::{JsonlFile, JsonlLine};
 use crate::dejavu::project::{Project, Record};
 use crate::dejavu::record::RecordKind;
-use crate::dejavu::{
-    AGENTS_PATH, FEEDBACK_PATH, IMPRESSIONS_PATH, SUMMARY_PATH, paths,
-};
+use crate::dejavu::{AGENTS_PATH, FEEDBACK_PATH, IMPRESSIONS_PATH, SUMMARY_PATH, paths};
 use crate::health::Severity::{self, Error, Warning};
 
 pub const VALID_STATUSES: [&str; 3] = ["active", "superseded", "archived"];
@@ -146,7 +144,10 @@ fn impressions(project: &Project, file: &JsonlFile, out: &mut Sink) -> HashSet<S
                 Error,
                 &file.path,
                 Some(n),
-                format!("the line is {}, not an impression object", record.type_name()),
+                format!(
+                    "the line is {}, not an impression object",
+                    record.type_name()
+                ),
             );
             if *record == JsValue::Null {
                 // The reference tools stop on a null line; nothing else applies.
@@ -226,11 +227,15 @@ fn impressions(project: &Project, file: &JsonlFile, out: &mut Sink) -> HashSet<S
             add(
                 "duplicate-id",
                 Error,
-                format!("impression id {} is used by an earlier line", show(get("id"))),
+                format!(
+                    "impression id {} is used by an earlier line",
+                    show(get("id"))
+                ),
             );
         }
         if js::truthy(get("id"))
-            && (!js::truthy(get("status")) || get("status").and_then(JsValue::as_str) == Some("active"))
+            && (!js::truthy(get("status"))
+                || get("status").and_then(JsValue::as_str) == Some("active"))
         {
             active_ids.insert(id_key);
         }
@@ -324,7 +329,9 @@ fn keywords(
             Some((prev_id, prev_line)) => add(
                 "duplicate-keyword-set",
                 Warning,
-                format!("same keyword set as line {prev_line} ({prev_id}); routes this alike cannot be told apart"),
+                format!(
+                    "same keyword set as line {prev_line} ({prev_id}); routes this alike cannot be told apart"
+                ),
             ),
             None => {
                 signatures.insert(signature, (id, line.line));
@@ -421,7 +428,10 @@ fn feedback(file: &JsonlFile, active_ids: &HashSet<SetKey>, out: &mut Sink) {
             add(
                 "bad-matched-id",
                 Error,
-                format!("matched_id must be a string when present, not {}", m.type_name()),
+                format!(
+                    "matched_id must be a string when present, not {}",
+                    m.type_name()
+                ),
             );
         }
         if !is_iso_date(get("created")) {
@@ -442,7 +452,10 @@ fn feedback(file: &JsonlFile, active_ids: &HashSet<SetKey>, out: &mut Sink) {
             add(
                 "unresolved-matched-id",
                 Warning,
-                format!("matched_id {} is not the id of an active impression", show(Some(m))),
+                format!(
+                    "matched_id {} is not the id of an active impression",
+                    show(Some(m))
+                ),
             );
         }
         if let Some(JsValue::String(q)) = get("query")
@@ -530,7 +543,12 @@ fn markdown_record(record: &Record, out: &mut Sink) {
     }
     let headings: &[&str] = match record.kind {
         RecordKind::Decision => &["## Decision", "## Rationale", "## Consequences"],
-        RecordKind::OpenLoop => &["## Owner", "## Opened", "## Next trigger", "## Why it matters"],
+        RecordKind::OpenLoop => &[
+            "## Owner",
+            "## Opened",
+            "## Next trigger",
+            "## Why it matters",
+        ],
         _ => &[],
     };
     for h in headings {

@@ -13,8 +13,7 @@ use regex::Regex;
 use crate::health::Severity;
 
 /// JavaScript's `\s`.
-const JS_SPACE: &str =
-    r"[\t\n\x0B\x0C\r \x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}\x{FEFF}]";
+const JS_SPACE: &str = r"[\t\n\x0B\x0C\r \x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}\x{FEFF}]";
 
 /// Files longer than this many UTF-16 units are reported as large.
 pub const LARGE_FILE_UNITS: usize = 20_000;
@@ -125,7 +124,7 @@ pub fn transcript_line(text: &str) -> Option<usize> {
             .map(|(i, c)| i + c.len_utf8()),
     );
     for start in starts {
-        let rest = text[start..].as_bytes();
+        let rest = &text.as_bytes()[start..];
         for word in [&b"user:"[..], b"assistant:", b"system:"] {
             if rest.len() >= word.len() && rest[..word.len()].eq_ignore_ascii_case(word) {
                 return Some(line_at(text, start));
@@ -153,7 +152,10 @@ pub fn scan(text: &str) -> Vec<Hit> {
         // reference; the order only affects listing, not what is found.
         if i == 4 {
             if let Some(line) = transcript_line(text) {
-                hits.push(transcript_hit(line, "looks like a chat transcript; summarize the durable signal instead"));
+                hits.push(transcript_hit(
+                    line,
+                    "looks like a chat transcript; summarize the durable signal instead",
+                ));
             }
             if let Some(at) = text.find("<subagent_notification>") {
                 hits.push(transcript_hit(
@@ -218,10 +220,16 @@ mod tests {
         let hits = scan("ok\nkey sk-abcdefghijklmnopqrstuv here\n");
         assert_eq!(hits[0].code, "api-key");
         assert_eq!(hits[0].line, Some(2));
-        assert_eq!(codes("-----BEGIN RSA PRIVATE KEY-----"), vec!["private-key"]);
+        assert_eq!(
+            codes("-----BEGIN RSA PRIVATE KEY-----"),
+            vec!["private-key"]
+        );
         assert_eq!(codes("AKIAABCDEFGHIJKLMNOP"), vec!["api-key"]);
         assert_eq!(codes("ghp_abcdefghijklmnopqrstuvwxyz"), vec!["api-key"]);
-        assert_eq!(codes("Password = 'abcdefghijklmnop1'"), vec!["credential-assignment"]);
+        assert_eq!(
+            codes("Password = 'abcdefghijklmnop1'"),
+            vec!["credential-assignment"]
+        );
         assert_eq!(codes("Mail Ann@Example.COM"), vec!["email-address"]);
     }
 

@@ -23,7 +23,12 @@ pub fn run(project: &Project, out: &mut Sink) {
 
 fn linked_from(record: Option<&Record>) -> HashSet<&str> {
     record
-        .map(|r| r.links.iter().filter_map(|l| l.resolved.as_deref()).collect())
+        .map(|r| {
+            r.links
+                .iter()
+                .filter_map(|l| l.resolved.as_deref())
+                .collect()
+        })
         .unwrap_or_default()
 }
 
@@ -45,7 +50,11 @@ fn index_and_summary(project: &Project, out: &mut Sink) {
                 Warning,
                 INDEX_PATH,
                 None,
-                format!("does not link the active {} `{}`", kind_name(r.kind), r.path),
+                format!(
+                    "does not link the active {} `{}`",
+                    kind_name(r.kind),
+                    r.path
+                ),
             );
         }
         if project.summary().is_some() && !in_summary.contains(r.path.as_str()) {
@@ -275,10 +284,7 @@ fn sections(project: &Project, out: &mut Sink) {
             }
             let present = r.body().lines().any(|l| {
                 let l = l.trim();
-                l.starts_with('#')
-                    && l.trim_start_matches('#')
-                        .trim()
-                        .eq_ignore_ascii_case(name)
+                l.starts_with('#') && l.trim_start_matches('#').trim().eq_ignore_ascii_case(name)
             });
             if !present {
                 out.add(
@@ -309,7 +315,10 @@ fn links(project: &Project, out: &mut Sink) {
                     Warning,
                     &r.path,
                     Some(l.line),
-                    format!("link `{}` points at `{target}`, which does not exist", l.target),
+                    format!(
+                        "link `{}` points at `{target}`, which does not exist",
+                        l.target
+                    ),
                 ),
                 Some(_) => {}
             }
