@@ -7,11 +7,11 @@ use membank_core::health::{self, Finding, HealthOptions, HealthReport, Severity}
 use membank_core::text::sanitize_for_terminal;
 use serde::Serialize;
 
-use super::common::{open_bank, print_json};
+use super::common::{open_memory, print_json};
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// The memory bank folder.
+    /// The memory folder (a memory bank; see --format).
     bank: PathBuf,
     /// Print the findings as JSON.
     #[arg(long)]
@@ -29,23 +29,12 @@ struct JsonReport<'a> {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    if !membank_core::bank::is_bank(&args.bank)
-        && membank_core::dejavu::detect(&args.bank).is_some()
-    {
-        let project = membank_core::dejavu::Project::load(&args.bank)?;
-        let report = membank_core::dejavu::checks::check(&project);
-        return finish(&args, &report);
-    }
-    let bank = open_bank(&args.bank)?;
+    let memory = open_memory(&args.bank)?;
     let opts = HealthOptions {
         stale_after_days: args.stale_days,
         ..HealthOptions::default()
     };
-    let report = health::check(bank, &opts);
-    finish(&args, &report)
-}
-
-fn finish(args: &Args, report: &HealthReport) -> anyhow::Result<ExitCode> {
+    let report = memory.check(&opts);
     if args.json {
         let out = JsonReport {
             bank: args.bank.to_string_lossy().into_owned(),
@@ -54,7 +43,7 @@ fn finish(args: &Args, report: &HealthReport) -> anyhow::Result<ExitCode> {
         };
         print_json(&out)?;
     } else {
-        print!("{}", human(&args.bank.to_string_lossy(), report));
+        print!("{}", human(&args.bank.to_string_lossy(), &report));
     }
     Ok(if report.has_errors() {
         ExitCode::from(1)

@@ -7,9 +7,9 @@ use std::process::ExitCode;
 
 use anyhow::bail;
 use membank_core::dejavu::feedback::{self, Report};
-use membank_core::dejavu::{self, Project};
+use membank_core::dejavu;
 
-use super::common::{print_json, safe};
+use super::common::{open_dejavu, print_json, safe};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -33,7 +33,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let project = Project::load(&args.project)?;
+    let project = open_dejavu(&args.project)?;
     if let Some(outcome) = &args.add {
         let today = jiff::Zoned::now().date().to_string();
         let line = feedback::feedback_line(

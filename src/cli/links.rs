@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use membank_core::bank::{ArticleId, Bank, Resolution};
+use membank_core::wikilink::LinkKind;
 use serde::Serialize;
 
 use super::common::{open_bank, print_json, safe};
@@ -24,6 +25,9 @@ pub struct Args {
 struct Outgoing {
     target: String,
     raw: String,
+    /// The link as it appears in the file.
+    written: String,
+    kind: LinkKind,
     line: usize,
     in_frontmatter: bool,
     status: &'static str,
@@ -39,7 +43,8 @@ struct Report {
 }
 
 fn find_article(bank: &Bank, wanted: &str) -> anyhow::Result<ArticleId> {
-    let normalised = wanted.replace('\\', "/");
+    // `./03_DOMAINS/Legal.md` and `03_DOMAINS\\Legal.md` name the same file.
+    let normalised = membank_core::bank::normalize_rel_path(wanted).unwrap_or_default();
     if let Some(id) = bank.find(&normalised) {
         return Ok(id);
     }
@@ -55,7 +60,7 @@ fn find_article(bank: &Bank, wanted: &str) -> anyhow::Result<ArticleId> {
                 names.join(", ")
             )
         }
-        Resolution::Dead => {
+        Resolution::Dead | Resolution::File(_) => {
             // Inbox and index notes are not link targets but can be inspected.
             let by_stem = bank
                 .articles()
@@ -78,6 +83,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             let (status, candidates) = match r {
                 Resolution::Dead => ("dead", Vec::new()),
                 Resolution::One(_) => ("resolved", Vec::new()),
+                Resolution::File(_) => ("file", Vec::new()),
                 Resolution::Ambiguous(ids) => {
                     ("ambiguous", ids.iter().map(|&i| path_of(i)).collect())
                 }
@@ -85,10 +91,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             Outgoing {
                 target: l.target.clone(),
                 raw: l.raw.clone(),
+                written: l.written(),
+                kind: l.kind,
                 line: l.line,
                 in_frontmatter: l.in_frontmatter,
                 status,
-                path: r.target().map(path_of),
+                path: match r {
+                    Resolution::File(i) => Some(bank.link_file(*i).to_owned()),
+                    r => r.target().map(path_of),
+                },
                 candidates,
             }
         })
@@ -110,7 +121,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     println!("\noutgoing ({}):", report.outgoing.len());
     for o in &report.outgoing {
         let to = match (o.status, &o.path) {
-            ("dead", _) => "DEAD (no such article)".to_owned(),
+            ("dead", _) => "DEAD (no such file)".to_owned(),
             ("ambiguous", Some(p)) => format!(
                 "{} (ambiguous: {})",
                 safe(p),
@@ -119,7 +130,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             (_, Some(p)) => safe(p),
             _ => String::new(),
         };
-        println!("  line {:>4}  [[{}]] → {to}", o.line, safe(&o.raw));
+        println!("  line {:>4}  {} → {to}", o.line, safe(&o.written));
     }
     println!("\nbacklinks ({}):", report.backlinks.len());
     for b in &report.backlinks {

@@ -49,6 +49,14 @@ struct Cli {
     /// Use colours: auto follows NO_COLOR.
     #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
     color: ColorChoice,
+    /// Read PATH as this layout instead of detecting it.
+    #[arg(long, global = true, value_name = "LAYOUT", value_parser = format_parser())]
+    format: Option<String>,
+}
+
+/// `--format` accepts exactly the registered layout names.
+fn format_parser() -> clap::builder::PossibleValuesParser {
+    clap::builder::PossibleValuesParser::new(membank_core::memory::layout_names())
 }
 
 #[derive(Subcommand)]
@@ -96,19 +104,16 @@ struct DemoArgs {
     /// Only copy the demo and print its folder; do not open the UI.
     #[arg(long)]
     path: bool,
-    /// Which demo: a memory bank or a Deja Vu project.
-    #[arg(long, value_enum, default_value_t = DemoFormat::Bank)]
-    format: DemoFormat,
 }
 
-#[derive(Clone, Copy, clap::ValueEnum)]
-enum DemoFormat {
-    Bank,
-    Dejavu,
-}
-
+/// `membank demo` shows a memory bank; `--format dejavu` the demo Deja Vu
+/// project.
 fn run_demo(args: DemoArgs, color: ColorChoice) -> anyhow::Result<ExitCode> {
-    if let DemoFormat::Dejavu = args.format {
+    let format = common::forced_format().map(|l| l.name);
+    if format == Some("everos") {
+        anyhow::bail!("there is no everos demo yet; try --format bank or --format dejavu");
+    }
+    if format == Some("dejavu") {
         let dir = crate::demo::demo_dejavu_dir()?;
         println!("{}", dir.display());
         if !args.path {
@@ -145,6 +150,21 @@ fn restore_default_sigpipe() {
 pub fn main() -> ExitCode {
     restore_default_sigpipe();
     let cli = Cli::parse();
+    let forced = cli
+        .format
+        .as_deref()
+        .and_then(membank_core::memory::layout_named);
+    common::set_forced_format(forced);
+    // Every later read of a bank file honours the user's [files] settings.
+    match membank::read_settings::load(None) {
+        Ok(policy) => {
+            membank_core::safe_read::set_user_policy(policy);
+        }
+        Err(e) => {
+            eprintln!("membank: {e:#}");
+            return ExitCode::from(2);
+        }
+    }
     let result = match cli.command {
         Some(Command::Check(a)) => check::run(a),
         Some(Command::Context(a)) => context::run(a),
@@ -168,6 +188,7 @@ pub fn main() -> ExitCode {
             let bank = cli.bank.unwrap_or_else(|| PathBuf::from("."));
             let options = TuiOptions {
                 color: cli.color,
+                format: forced,
                 ..TuiOptions::default()
             };
             tui::run_tui(&bank, options)

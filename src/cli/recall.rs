@@ -7,10 +7,10 @@ use std::process::ExitCode;
 
 use anyhow::bail;
 use membank_core::dejavu::recall::{Considered, Explanation, Level, Match, ScanDiagnostic};
-use membank_core::dejavu::{self, Project, Recall};
+use membank_core::dejavu::{self, Recall};
 use serde::Serialize;
 
-use super::common::{print_json, safe};
+use super::common::{open_dejavu, print_json, safe};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -25,7 +25,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let project = Project::load(&args.project)?;
+    let project = open_dejavu(&args.project)?;
     // Like the reference: the words joined by spaces, then trimmed.
     let cue = dejavu::js::js_trim(&args.cue.join(" ")).to_owned();
     if cue.is_empty() {

@@ -6,9 +6,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use membank::diff::unified_diff;
-use membank_core::dejavu::{Project, supersede};
+use membank_core::dejavu::supersede;
 
-use super::common::safe;
+use super::common::{open_dejavu, safe};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -24,7 +24,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let project = Project::load(&args.project)?;
+    let project = open_dejavu(&args.project)?;
     let plan = supersede::plan(&project, &args.old, &args.new).map_err(anyhow::Error::msg)?;
     let mut out = std::io::stdout().lock();
     writeln!(out, "{} supersedes {}", safe(&plan.new), safe(&plan.old))?;

@@ -1,6 +1,5 @@
 //! Loading a bank from disk and indexing its links (spec §1–§3, §6).
 
-use std::collections::HashMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -9,8 +8,9 @@ use serde::Serialize;
 
 use crate::article::Article;
 use crate::layout::{self, Folder, SkipReason};
+use crate::resolve::{FileRef, LinkIndex};
+use crate::safe_read::{ReadError, ReadPolicy, RootReader};
 use crate::text;
-use crate::wikilink::fold;
 
 pub type ArticleId = usize;
 
@@ -36,6 +36,30 @@ pub enum ProblemKind {
     NotUtf8,
     Io,
     SymlinkedFolder,
+    /// A FIFO, device or socket where a file was expected.
+    NotRegular,
+    /// Over the per-file size cap.
+    TooLarge,
+    /// A symbolic link to a file outside the bank.
+    LinkOutside,
+}
+
+impl LoadProblem {
+    /// A file the safe reader refused, as a load problem.
+    pub fn from_read_error(path: String, e: &ReadError) -> LoadProblem {
+        let kind = match e {
+            ReadError::NotRegular { .. } => ProblemKind::NotRegular,
+            ReadError::TooLarge { .. } => ProblemKind::TooLarge,
+            ReadError::LinkLeavesRoot => ProblemKind::LinkOutside,
+            ReadError::Io(_) => ProblemKind::Io,
+        };
+        LoadProblem {
+            path,
+            line: None,
+            message: e.to_string(),
+            kind,
+        }
+    }
 }
 
 /// The bank could not be opened at all.
@@ -67,15 +91,19 @@ impl std::error::Error for BankError {}
 pub enum Resolution {
     Dead,
     One(ArticleId),
-    /// Several files answer to the name; the first (by folder, then path)
-    /// is used.
+    /// Several articles answer to the name; the first is the one the link
+    /// opens (Obsidian's choice: the linking note's folder, else the
+    /// shortest path).
     Ambiguous(Vec<ArticleId>),
+    /// A file that is not an article (an image, a PDF, a skipped `_` note):
+    /// an index into `Bank::link_files`.
+    File(usize),
 }
 
 impl Resolution {
     pub fn target(&self) -> Option<ArticleId> {
         match self {
-            Resolution::Dead => None,
+            Resolution::Dead | Resolution::File(_) => None,
             Resolution::One(id) => Some(*id),
             Resolution::Ambiguous(ids) => ids.first().copied(),
         }
@@ -84,10 +112,10 @@ impl Resolution {
 
 #[derive(Debug, Default)]
 struct Index {
-    /// Folded stem → content articles with that name, in (folder, path) order.
-    by_name: HashMap<String, Vec<ArticleId>>,
-    /// Folded `folder/sub/stem` → content article, for path-style links.
-    by_rel_stem: HashMap<String, ArticleId>,
+    /// Every file a link can reach, by name.
+    links: LinkIndex,
+    /// Files a link can reach that are not articles, for `Resolution::File`.
+    link_files: Vec<String>,
     /// For each article, the resolution of each of its links.
     resolved: Vec<Vec<Resolution>>,
     backlinks: Vec<Vec<ArticleId>>,
@@ -99,6 +127,9 @@ struct Index {
 #[derive(Debug)]
 pub struct Bank {
     root: PathBuf,
+    /// Every file of the bank is read through this (regular files only,
+    /// size cap, no links out unless allowed).
+    reader: RootReader,
     /// Sorted by folder, then relative path.
     articles: Vec<Article>,
     pub skipped: Vec<SkippedFile>,
@@ -123,6 +154,23 @@ enum Found {
     Problem(LoadProblem),
 }
 
+/// A bank-relative path as a user may type it (`./03_DOMAINS/Legal.md`,
+/// `03_DOMAINS\\Legal.md`) in the form `Bank::find` expects; `None` when it
+/// climbs out of the bank.
+pub fn normalize_rel_path(path: &str) -> Option<String> {
+    let mut parts: Vec<&str> = Vec::new();
+    for seg in path.split(['/', '\\']) {
+        match seg {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            s => parts.push(s),
+        }
+    }
+    Some(parts.join("/"))
+}
+
 /// Does this folder look like a bank (has at least one numbered folder)?
 pub fn is_bank(root: &Path) -> bool {
     Folder::ALL.iter().any(|f| root.join(f.dir_name()).is_dir())
@@ -142,9 +190,15 @@ fn is_hidden(name: &str) -> bool {
 }
 
 impl Bank {
-    /// Read every file of the bank. Files that cannot be read are reported in
-    /// `problems`; only a missing or non-bank root is an error.
+    /// Read every file of the bank under the user's read policy
+    /// ([`crate::safe_read::user_policy`]). Files that cannot be read are
+    /// reported in `problems`; only a missing or non-bank root is an error.
     pub fn load(root: impl AsRef<Path>) -> Result<Bank, BankError> {
+        Bank::load_with(root, crate::safe_read::user_policy())
+    }
+
+    /// [`Bank::load`] with the user's read policy (size cap, links out).
+    pub fn load_with(root: impl AsRef<Path>, policy: ReadPolicy) -> Result<Bank, BankError> {
         let root = root.as_ref().to_path_buf();
         if !root.is_dir() {
             return Err(BankError::NotFound(root));
@@ -152,6 +206,7 @@ impl Bank {
         if !is_bank(&root) {
             return Err(BankError::NotABank(root));
         }
+        let reader = RootReader::new(&root, policy).map_err(|e| BankError::Io(root.clone(), e))?;
         let mut missing_folders = Vec::new();
         let mut unknown_folders = Vec::new();
         let entries = std::fs::read_dir(&root).map_err(|e| BankError::Io(root.clone(), e))?;
@@ -170,10 +225,11 @@ impl Bank {
                 missing_folders.push(folder);
                 continue;
             }
-            walk_folder(&root, &dir, &mut found);
+            walk_folder(&reader, &dir, &mut found);
         }
         let mut bank = Bank {
             root,
+            reader,
             articles: Vec::new(),
             skipped: Vec::new(),
             problems: Vec::new(),
@@ -186,17 +242,17 @@ impl Bank {
         };
         // Deciding what each file is and reading it both happen on all
         // cores; the walk itself only lists paths.
-        let root = bank.root.clone();
+        let reader = &bank.reader;
         let loaded: Vec<Result<Article, Found>> = found
             .into_par_iter()
             .filter_map(|w| {
-                let f = match w {
-                    Walked::File(path) => classify_file(&root, &path)?,
-                    Walked::Problem(p) => Found::Problem(p),
+                let (path, is_link) = match w {
+                    Walked::File { path, is_link } => (path, is_link),
+                    Walked::Problem(p) => return Some(Err(Found::Problem(p))),
                 };
-                Some(match f {
+                Some(match classify_file(reader.root(), &path)? {
                     Found::Article(rel, folder) => {
-                        read_article(&root, rel, folder).map_err(Found::Problem)
+                        read_article(reader, &path, is_link, rel, folder).map_err(Found::Problem)
                     }
                     other => Err(other),
                 })
@@ -230,6 +286,13 @@ impl Bank {
 
     pub fn root(&self) -> &Path {
         &self.root
+    }
+
+    /// The reader every file of this bank goes through; use it for any
+    /// further read (a template, a file a command names) so the same
+    /// limits hold.
+    pub fn reader(&self) -> &RootReader {
+        &self.reader
     }
 
     pub fn articles(&self) -> &[Article] {
@@ -272,23 +335,41 @@ impl Bank {
             .collect()
     }
 
-    /// Resolve a link target (`Target`, or `Folder/Target` style) to content
-    /// articles: case-insensitive, otherwise exact.
+    /// Resolve a link target as seen from the bank root.
     pub fn resolve(&self, target: &str) -> Resolution {
-        let t = target.trim();
-        let t = t.strip_suffix(".md").unwrap_or(t);
-        let key = fold(t);
-        if key.contains('/') {
-            return match self.index.by_rel_stem.get(&key) {
-                Some(&id) => Resolution::One(id),
-                None => Resolution::Dead,
-            };
+        self.resolve_from(target, None)
+    }
+
+    /// Resolve a link target as written in the file at `from` (a relative
+    /// path), which matters for `./` and `../` links and for names several
+    /// files share.
+    pub fn resolve_from(&self, target: &str, from: Option<&str>) -> Resolution {
+        let files = self.index.links.resolve(target, from);
+        let Some(&first) = files.first() else {
+            return Resolution::Dead;
+        };
+        match first {
+            FileRef::Other(i) => Resolution::File(i),
+            FileRef::Article(id) => {
+                let ids: Vec<ArticleId> = files
+                    .into_iter()
+                    .filter_map(|f| match f {
+                        FileRef::Article(id) => Some(id),
+                        FileRef::Other(_) => None,
+                    })
+                    .collect();
+                if ids.len() == 1 {
+                    Resolution::One(id)
+                } else {
+                    Resolution::Ambiguous(ids)
+                }
+            }
         }
-        match self.index.by_name.get(&key).map(Vec::as_slice) {
-            None | Some([]) => Resolution::Dead,
-            Some([id]) => Resolution::One(*id),
-            Some(ids) => Resolution::Ambiguous(ids.to_vec()),
-        }
+    }
+
+    /// The path of a file a link reached that is not an article.
+    pub fn link_file(&self, index: usize) -> &str {
+        &self.index.link_files[index]
     }
 
     /// The article's links with where each points.
@@ -315,20 +396,31 @@ impl Bank {
             self.other_files.retain(|o| o != &rel);
             self.templates.retain(|t| t != &rel);
             let path = self.root.join(&rel);
-            if !path.is_file() {
+            // Not `is_file`: a FIFO or a link out must still be reported.
+            match std::fs::symlink_metadata(&path) {
+                Err(_) => continue,
+                Ok(_) if path.is_dir() => continue,
+                Ok(_) => {}
+            }
+            if let Err(e) = self.reader.check_inside(Path::new(&rel)) {
+                if !e.is_not_found() {
+                    self.problems.push(LoadProblem::from_read_error(rel, &e));
+                }
                 continue;
             }
             if let Some(f) = classify_file(&self.root, &path) {
                 match f {
-                    Found::Article(rel, folder) => match read_article(&self.root, rel, folder) {
-                        Ok(a) => {
-                            let at = self.articles.partition_point(|b| {
-                                (b.folder, &b.rel_path) < (a.folder, &a.rel_path)
-                            });
-                            self.articles.insert(at, a);
+                    Found::Article(rel, folder) => {
+                        match read_article(&self.reader, &path, false, rel, folder) {
+                            Ok(a) => {
+                                let at = self.articles.partition_point(|b| {
+                                    (b.folder, &b.rel_path) < (a.folder, &a.rel_path)
+                                });
+                                self.articles.insert(at, a);
+                            }
+                            Err(p) => self.problems.push(p),
                         }
-                        Err(p) => self.problems.push(p),
-                    },
+                    }
                     Found::Skipped(s) => self.skipped.push(s),
                     Found::Template(t) => self.templates.push(t),
                     Found::Other(o) => self.other_files.push(o),
@@ -351,40 +443,39 @@ impl Bank {
 
     fn rebuild_index(&mut self) {
         self.scoring = std::sync::OnceLock::new();
-        let articles = &self.articles;
-        let content = || {
-            articles
+        let mut link_files: Vec<String> = Vec::new();
+        link_files.extend(self.skipped.iter().map(|f| f.path.clone()));
+        link_files.extend(self.other_files.iter().cloned());
+        link_files.extend(self.templates.iter().cloned());
+        link_files.extend(
+            self.problems
                 .iter()
-                .enumerate()
-                .filter(|(_, a)| a.folder.is_content())
-        };
-        // The two maps are independent; build them side by side.
-        let (by_name, by_rel_stem) = rayon::join(
-            || {
-                let mut m: HashMap<String, Vec<ArticleId>> = HashMap::with_capacity(articles.len());
-                for (id, a) in content() {
-                    m.entry(fold(&a.stem)).or_default().push(id);
-                }
-                m
-            },
-            || {
-                let mut m = HashMap::with_capacity(articles.len());
-                for (id, a) in content() {
-                    let rel_stem = &a.rel_path[..a.rel_path.len() - 3];
-                    m.insert(fold(rel_stem), id);
-                }
-                m
-            },
+                .filter(|p| p.kind == ProblemKind::NotUtf8)
+                .map(|p| p.path.clone()),
         );
+        let articles = self
+            .articles
+            .iter()
+            .enumerate()
+            .map(|(id, a)| (a.rel_path.as_str(), FileRef::Article(id)));
+        let others = link_files
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (p.as_str(), FileRef::Other(i)));
         self.index = Index {
-            by_name,
-            by_rel_stem,
+            links: LinkIndex::build(articles.chain(others)),
+            link_files,
             ..Index::default()
         };
         let resolved: Vec<Vec<Resolution>> = self
             .articles
             .par_iter()
-            .map(|a| a.links.iter().map(|l| self.resolve(&l.target)).collect())
+            .map(|a| {
+                a.links
+                    .iter()
+                    .map(|l| self.resolve_from(&l.target, Some(&a.rel_path)))
+                    .collect()
+            })
             .collect();
         let mut backlinks = vec![Vec::new(); self.articles.len()];
         for (from, rs) in resolved.iter().enumerate() {
@@ -424,13 +515,21 @@ impl Bank {
 
 /// A walked file still to be classified, or a problem met while walking.
 enum Walked {
-    File(PathBuf),
+    File { path: PathBuf, is_link: bool },
     Problem(LoadProblem),
 }
 
-fn walk_folder(root: &Path, dir: &Path, found: &mut Vec<Walked>) {
+fn walk_folder(reader: &RootReader, dir: &Path, found: &mut Vec<Walked>) {
+    let root = reader.root();
+    // The numbered folder itself may be a link; the walk below would follow
+    // it, so it is checked first.
+    if let Err(e) = reader.may_enter(dir) {
+        found.push(Walked::Problem(symlinked_folder(root, dir, &e)));
+        return;
+    }
+    let follow = reader.policy().follow_links_out;
     let walker = walkdir::WalkDir::new(dir)
-        .follow_links(false)
+        .follow_links(follow)
         .sort_by_file_name()
         .into_iter()
         .filter_entry(|e| e.depth() == 0 || !is_hidden(&e.file_name().to_string_lossy()));
@@ -453,19 +552,35 @@ fn walk_folder(root: &Path, dir: &Path, found: &mut Vec<Walked>) {
         }
         let ft = entry.file_type();
         if ft.is_symlink() {
+            // Only reached when links are not followed.
             if entry.path().is_dir() {
-                found.push(Walked::Problem(LoadProblem {
-                    path: rel_string(root, entry.path()),
-                    line: None,
-                    message: "is a symbolic link to a folder; membank does not follow it".into(),
-                    kind: ProblemKind::SymlinkedFolder,
-                }));
+                found.push(Walked::Problem(symlinked_folder(
+                    root,
+                    entry.path(),
+                    &ReadError::LinkLeavesRoot,
+                )));
                 continue;
             }
         } else if ft.is_dir() {
             continue;
         }
-        found.push(Walked::File(entry.into_path()));
+        let is_link = entry.path_is_symlink();
+        found.push(Walked::File {
+            path: entry.into_path(),
+            is_link,
+        });
+    }
+}
+
+fn symlinked_folder(root: &Path, dir: &Path, e: &ReadError) -> LoadProblem {
+    match e {
+        ReadError::LinkLeavesRoot => LoadProblem {
+            path: rel_string(root, dir),
+            line: None,
+            message: "is a symbolic link to a folder; membank does not follow it".into(),
+            kind: ProblemKind::SymlinkedFolder,
+        },
+        other => LoadProblem::from_read_error(rel_string(root, dir), other),
     }
 }
 
@@ -494,36 +609,21 @@ thread_local! {
     static READ_BUFFER: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
-/// Read a whole file into `buf`. Unlike `fs::read` this asks for no file
-/// size first, which saves a system call per file on large banks.
-fn read_into(path: &Path, buf: &mut Vec<u8>) -> std::io::Result<usize> {
-    use std::io::Read;
-    let mut file = std::fs::File::open(path)?;
-    let mut filled = 0;
-    loop {
-        if filled == buf.len() {
-            buf.resize((buf.len() * 2).max(64 * 1024), 0);
-        }
-        match file.read(&mut buf[filled..]) {
-            Ok(0) => return Ok(filled),
-            Ok(n) => filled += n,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-}
-
-fn read_article(root: &Path, rel: String, folder: Folder) -> Result<Article, LoadProblem> {
+fn read_article(
+    reader: &RootReader,
+    path: &Path,
+    is_link: bool,
+    rel: String,
+    folder: Folder,
+) -> Result<Article, LoadProblem> {
     READ_BUFFER.with_borrow_mut(|buf| {
-        let len = read_into(&root.join(&rel), buf).map_err(|e| LoadProblem {
-            path: rel.clone(),
-            line: None,
-            message: format!("could not be read: {e}"),
-            kind: ProblemKind::Io,
-        })?;
+        let len = match reader.read_walked_into(path, is_link, buf) {
+            Ok(n) => n,
+            Err(e) => return Err(LoadProblem::from_read_error(rel, &e)),
+        };
         let article = decode_article(rel, folder, &buf[..len]);
         // Do not keep a huge buffer alive after one unusually large file.
-        if buf.len() > 1 << 20 {
+        if buf.capacity() > 1 << 20 {
             *buf = Vec::new();
         }
         article
@@ -663,5 +763,99 @@ mod tests {
         assert!(e.to_string().contains("not a memory bank"));
         let e = Bank::load(d.path().join("missing")).unwrap_err();
         assert!(e.to_string().contains("no such folder"));
+    }
+
+    #[cfg(unix)]
+    fn mkfifo(path: &Path) {
+        let c = std::ffi::CString::new(path.as_os_str().as_encoded_bytes()).unwrap();
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn fifos_devices_and_links_out_are_reported_not_read() {
+        use std::os::unix::fs::symlink;
+        let d = sample();
+        let outside = tempfile::tempdir().unwrap();
+        fs::write(outside.path().join("id_ed25519"), "PRIVATE KEY").unwrap();
+        fs::create_dir(outside.path().join("notes")).unwrap();
+        fs::write(outside.path().join("notes/n.md"), "---\n---\nOUTSIDE\n").unwrap();
+        let r = d.path();
+        mkfifo(&r.join("02_TERMINOLOGY/x.md"));
+        symlink("/dev/zero", r.join("02_TERMINOLOGY/zero.md")).unwrap();
+        symlink(outside.path().join("id_ed25519"), r.join("04_STYLE/key.md")).unwrap();
+        symlink("../03_DOMAINS/Legal.md", r.join("04_STYLE/alias.md")).unwrap();
+        // A numbered folder that is itself a link out of the bank.
+        symlink(outside.path().join("notes"), r.join("05_INDICES")).unwrap();
+        let bank = Bank::load(r).unwrap();
+        let kinds: Vec<(&str, ProblemKind)> = bank
+            .problems
+            .iter()
+            .map(|p| (p.path.as_str(), p.kind))
+            .collect();
+        assert_eq!(
+            kinds,
+            vec![
+                ("02_TERMINOLOGY/bad.md", ProblemKind::NotUtf8),
+                ("02_TERMINOLOGY/x.md", ProblemKind::NotRegular),
+                ("02_TERMINOLOGY/zero.md", ProblemKind::LinkOutside),
+                ("04_STYLE/key.md", ProblemKind::LinkOutside),
+                ("05_INDICES", ProblemKind::SymlinkedFolder),
+            ]
+        );
+        assert!(
+            bank.find("04_STYLE/alias.md").is_some(),
+            "a link inside is read"
+        );
+        assert!(
+            bank.articles()
+                .iter()
+                .all(|a| !a.body().contains("PRIVATE") && !a.body().contains("OUTSIDE"))
+        );
+
+        // The user's opt-in follows links out, but a device is still no file.
+        let open = ReadPolicy {
+            follow_links_out: true,
+            ..ReadPolicy::default()
+        };
+        let bank = Bank::load_with(r, open).unwrap();
+        assert!(bank.find("04_STYLE/key.md").is_some());
+        assert!(bank.find("05_INDICES/n.md").is_some());
+        let zero = bank
+            .problems
+            .iter()
+            .find(|p| p.path == "02_TERMINOLOGY/zero.md");
+        assert_eq!(zero.map(|p| p.kind), Some(ProblemKind::NotRegular));
+    }
+
+    #[test]
+    fn files_over_the_size_cap_are_reported_and_the_rest_loads() {
+        let d = sample();
+        write(
+            d.path(),
+            "04_STYLE/huge.md",
+            &vec![b'a'; 2 * 1024 * 1024 + 1],
+        );
+        let small = ReadPolicy {
+            max_file_bytes: 2 * 1024 * 1024,
+            ..ReadPolicy::default()
+        };
+        let bank = Bank::load_with(d.path(), small).unwrap();
+        let huge = bank
+            .problems
+            .iter()
+            .find(|p| p.path == "04_STYLE/huge.md")
+            .unwrap();
+        assert_eq!(huge.kind, ProblemKind::TooLarge);
+        assert!(bank.find("03_DOMAINS/Legal.md").is_some());
+        let mut bank = Bank::load(d.path()).unwrap();
+        assert!(bank.find("04_STYLE/huge.md").is_some());
+        assert!(
+            bank.problems
+                .iter()
+                .all(|p| p.kind != ProblemKind::TooLarge)
+        );
+        bank.reload(&["04_STYLE/huge.md".into()]);
+        assert!(bank.find("04_STYLE/huge.md").is_some());
     }
 }

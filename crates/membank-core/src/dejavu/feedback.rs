@@ -10,7 +10,6 @@ use serde::Serialize;
 use super::checks::safety;
 use super::js::{self, JsValue, SetKey};
 use super::jsonl::JsonlFile;
-use super::project::read_regular;
 use super::recall::tokenize;
 use super::{FEEDBACK_PATH, MEMORY_DIR};
 use crate::atomic::write_atomic;
@@ -218,9 +217,13 @@ pub fn append(project_root: &Path, line: &str) -> Result<(), String> {
     if !project_root.join(MEMORY_DIR).is_dir() {
         return Err("the project has no memory/ folder".into());
     }
-    let mut bytes = read_regular(&path)
-        .map_err(|e| format!("{FEEDBACK_PATH}: {e}"))?
-        .unwrap_or_default();
+    let reader = crate::safe_read::RootReader::for_root(project_root)
+        .map_err(|e| format!("{}: {e}", project_root.display()))?;
+    let mut bytes = match reader.read(Path::new(FEEDBACK_PATH)) {
+        Ok(b) => b,
+        Err(e) if e.is_not_found() => Vec::new(),
+        Err(e) => return Err(format!("{FEEDBACK_PATH}: {e}")),
+    };
     if !bytes.is_empty() && !bytes.ends_with(b"\n") {
         bytes.push(b'\n');
     }

@@ -11,12 +11,14 @@ pub mod checks;
 pub mod feedback;
 pub mod js;
 pub mod jsonl;
+pub mod layout;
 pub mod paths;
 pub mod project;
 pub mod recall;
 pub mod record;
 pub mod supersede;
 
+pub use layout::{LAYOUT, open_project};
 pub use project::{NotAProject, Project, Record, detect};
 pub use recall::{Level, Recall, recall};
 

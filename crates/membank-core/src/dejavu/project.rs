@@ -4,18 +4,18 @@
 
 use std::collections::BTreeMap;
 use std::fs;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
 use super::jsonl::JsonlFile;
+use super::layout::DocSource;
+use crate::memory::DocId;
+use crate::safe_read::{ReadError, RootReader};
 use super::paths;
 use super::record::{self, Frontmatter, Link, RecordKind};
 use super::{AGENTS_PATH, FEEDBACK_PATH, IMPRESSIONS_PATH, MEMORY_DIR, SUMMARY_PATH};
 
-/// No memory file is read past this size; larger ones are findings.
-pub const MAX_FILE_BYTES: u64 = 8 * 1024 * 1024;
 /// Deeper folders than this are not walked (a hostile tree may nest).
 const MAX_DEPTH: usize = 32;
 
@@ -40,20 +40,7 @@ impl std::error::Error for NotAProject {}
 /// The project folder for `path`: the folder holding `memory/`, whether
 /// `path` is that folder or `memory/` itself.
 pub fn detect(path: &Path) -> Option<PathBuf> {
-    let has = |dir: &Path| {
-        ["impressions.jsonl", "summary.md"]
-            .iter()
-            .any(|f| fs::symlink_metadata(dir.join(f)).is_ok())
-    };
-    let memory = path.join(MEMORY_DIR);
-    if fs::symlink_metadata(&memory).is_ok_and(|m| m.is_dir()) && has(&memory) {
-        return Some(path.to_path_buf());
-    }
-    let abs = std::path::absolute(path).ok()?;
-    if abs.file_name().is_some_and(|n| n == MEMORY_DIR) && has(path) {
-        return abs.parent().map(Path::to_path_buf);
-    }
-    None
+    crate::memory::detect::dejavu_root(path)
 }
 
 /// A file found under `memory/` (or the project's `AGENTS.md`).
@@ -147,6 +134,10 @@ pub struct Project {
     pub not_utf8: Vec<String>,
     /// Backlinks: target path → who points at it.
     pub backlinks: BTreeMap<String, Vec<Reference>>,
+    /// The documents the layout boundary lists, in display order.
+    pub(crate) docs: Vec<(String, DocSource)>,
+    pub(crate) doc_backlinks: Vec<Vec<DocId>>,
+    reader: Option<RootReader>,
 }
 
 /// True for the files the reference doctor scans as text.
@@ -168,11 +159,12 @@ impl Project {
     /// empty project whose checks say what is missing).
     pub fn load_root(root: PathBuf) -> Project {
         let mut p = Project {
+            reader: RootReader::for_root(&root).ok(),
             root,
             ..Project::default()
         };
         p.walk_memory();
-        match read_regular(&p.root.join(AGENTS_PATH)) {
+        match p.read(AGENTS_PATH) {
             Ok(Some(bytes)) => {
                 p.agents_present = true;
                 p.texts.insert(AGENTS_PATH.into(), lossy(bytes));
@@ -186,7 +178,7 @@ impl Project {
                 });
             }
         }
-        if let Ok(Some(bytes)) = read_regular(&p.root.join(".gitignore")) {
+        if let Ok(Some(bytes)) = p.read(".gitignore") {
             p.gitignores.insert(0, (String::new(), lossy(bytes)));
         }
         p.impressions = p
@@ -211,7 +203,23 @@ impl Project {
             })
             .collect();
         p.index_backlinks();
+        p.docs = super::layout::documents(&p);
+        p.doc_backlinks = p.document_backlinks();
         p
+    }
+
+    /// Read a project-relative file through the safe reader: `Ok(None)`
+    /// when it does not exist, `Err` with the reason when it may not or
+    /// cannot be read.
+    pub fn read(&self, rel: &str) -> Result<Option<Vec<u8>>, String> {
+        let Some(reader) = &self.reader else {
+            return Ok(None);
+        };
+        match reader.read(Path::new(rel)) {
+            Ok(bytes) => Ok(Some(bytes)),
+            Err(e) if e.is_not_found() => Ok(None),
+            Err(e) => Err(read_message(&e)),
+        }
     }
 
     fn walk_memory(&mut self) {
@@ -256,24 +264,34 @@ impl Project {
                 private: paths::is_private(&rel),
                 symlink,
             });
-            if symlink {
+            if symlink && fs::metadata(entry.path()).is_ok_and(|m| m.is_dir()) {
                 self.problems.push(ReadProblem {
                     path: rel,
-                    message: "a symbolic link; not followed".into(),
+                    message: "a symbolic link to a folder; not followed".into(),
                 });
                 continue;
             }
+            let Some(reader) = &self.reader else {
+                continue;
+            };
+            let read = |buf: &mut Vec<u8>| {
+                reader
+                    .read_walked_into(entry.path(), symlink, buf)
+                    .map_err(|e| read_message(&e))
+            };
             if entry.file_name() == ".gitignore" {
-                if let Ok(Some(bytes)) = read_regular(entry.path()) {
+                let mut buf = Vec::new();
+                if read(&mut buf).is_ok() {
                     self.gitignores
-                        .push((paths::parent(&rel).to_owned(), lossy(bytes)));
+                        .push((paths::parent(&rel).to_owned(), lossy(buf)));
                 }
                 continue;
             }
             if !is_text_file(&rel) {
                 continue;
             }
-            match read_regular(entry.path()) {
+            let mut buf = Vec::new();
+            match read(&mut buf).map(|_| Some(buf)) {
                 Ok(Some(bytes)) => {
                     if std::str::from_utf8(&bytes).is_err() || bytes.contains(&0) {
                         self.not_utf8.push(rel.clone());
@@ -382,28 +400,12 @@ fn lossy(bytes: Vec<u8>) -> String {
     }
 }
 
-/// Read a regular file, bounded. `Ok(None)` when it does not exist.
-pub fn read_regular(path: &Path) -> Result<Option<Vec<u8>>, String> {
-    let meta = match fs::symlink_metadata(path) {
-        Ok(m) => m,
-        Err(_) => return Ok(None),
-    };
-    if meta.file_type().is_symlink() {
-        return Err("a symbolic link; not followed".into());
+/// Why a file was not read, in words that name links as links.
+fn read_message(e: &ReadError) -> String {
+    match e {
+        ReadError::LinkLeavesRoot => {
+            "a symbolic link leading outside the project; not followed".into()
+        }
+        other => format!("not read: {other}"),
     }
-    if !meta.is_file() {
-        return Err("not a regular file".into());
-    }
-    if meta.len() > MAX_FILE_BYTES {
-        return Err(format!(
-            "{} bytes, over the {} byte limit; not read",
-            meta.len(),
-            MAX_FILE_BYTES
-        ));
-    }
-    let mut buf = Vec::with_capacity(meta.len() as usize);
-    fs::File::open(path)
-        .and_then(|f| f.take(MAX_FILE_BYTES + 1).read_to_end(&mut buf))
-        .map_err(|e| format!("cannot be read: {e}"))?;
-    Ok(Some(buf))
 }

@@ -11,7 +11,7 @@ use std::path::Path;
 
 use super::checks::spec::{ref_values, resolve_ref};
 use super::js::{self, JsValue};
-use super::project::{Project, Record, read_regular};
+use super::project::{Project, Record};
 use super::record::Frontmatter;
 use super::{IMPRESSIONS_PATH, INDEX_PATH, paths};
 use crate::atomic::write_atomic;
@@ -310,11 +310,13 @@ fn edit_object_line(body: &str, new_id: Option<&str>) -> Option<String> {
 /// Write a plan. Every file must still read exactly as planned, or nothing
 /// is written; each file is replaced atomically.
 pub fn apply(root: &Path, plan: &Plan) -> Result<Vec<String>, String> {
+    let reader = crate::safe_read::RootReader::for_root(root)
+        .map_err(|err| format!("{}: {err}", root.display()))?;
     for e in &plan.edits {
-        let now = read_regular(&root.join(&e.path))
-            .map_err(|err| format!("{}: {err}", e.path))?
-            .map(|b| String::from_utf8_lossy(&b).into_owned());
-        if now.as_deref() != Some(e.before.as_str()) {
+        let now = reader
+            .read(Path::new(&e.path))
+            .map_err(|err| format!("{}: {err}", e.path))?;
+        if String::from_utf8_lossy(&now) != e.before {
             return Err(format!(
                 "{} changed since the plan was made; nothing written, run it again",
                 e.path

@@ -74,6 +74,39 @@ pub(super) fn load_problems(bank: &Bank, out: &mut Vec<Finding>) {
                  there."
                     .into(),
             ),
+            ProblemKind::NotRegular => finding(
+                "not-a-file",
+                Severity::Error,
+                &p.path,
+                None,
+                format!(
+                    "This name {}. membank reads only regular files, so it is left out of \
+                     every context. Remove it, or replace it with the Markdown file it should be.",
+                    p.message
+                ),
+            ),
+            ProblemKind::TooLarge => finding(
+                "oversized-file",
+                Severity::Error,
+                &p.path,
+                None,
+                format!(
+                    "The file {}. It is left out of every context. Split it into smaller \
+                     articles, or raise the limit in the settings if it really belongs here.",
+                    p.message
+                ),
+            ),
+            ProblemKind::LinkOutside => finding(
+                "link-outside-bank",
+                Severity::Warning,
+                &p.path,
+                None,
+                "This file is a link to a file outside the bank. membank does not read it, \
+                 so it is never shown, checked or sent to a model. If you link files into \
+                 this bank on purpose, allow it with the setting `follow_links_out`; \
+                 otherwise remove the link."
+                    .into(),
+            ),
         };
         out.push(f);
     }
