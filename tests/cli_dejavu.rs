@@ -120,8 +120,16 @@ fn the_memory_folder_is_accepted_and_other_folders_are_refused_clearly() {
     let out = membank(&["recall", tmp.path().to_str().unwrap(), "x"]);
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("not a Deja Vu project"), "{err}");
+    assert!(err.contains("a Deja Vu project"), "{err}");
     assert!(err.contains("memory/impressions.jsonl"), "{err}");
+    // A bank given to a Deja Vu command is named as what it is.
+    let bank = concat!(env!("CARGO_MANIFEST_DIR"), "/demo-bank");
+    let out = membank(&["recall", bank, "x"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("is a memory bank; this works on a Deja Vu project only"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -271,7 +279,7 @@ fn hostile_input_gives_findings_never_a_panic() {
     fs::write(root.join("memory/impressions.jsonl"), lines).unwrap();
     fs::write(root.join("memory/summary.md"), vec![0xffu8; 64]).unwrap();
     let huge = fs::File::create(root.join("memory/huge.md")).unwrap();
-    huge.set_len(9 * 1024 * 1024).unwrap();
+    huge.set_len(17 * 1024 * 1024).unwrap();
     #[cfg(unix)]
     std::os::unix::fs::symlink("/etc/passwd", root.join("memory/link.md")).unwrap();
     let r = root.to_str().unwrap();

@@ -6,8 +6,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::bail;
-use membank_core::dejavu::feedback::{self, Report};
 use membank_core::dejavu;
+use membank_core::dejavu::feedback::{self, Report};
 
 use super::common::{open_dejavu, print_json, safe};
 

@@ -180,8 +180,7 @@ impl Memory for Project {
                         target,
                         line: l.line,
                         in_frontmatter: false,
-                        resolution: self
-                            .resolution_of(paths::resolve_from("", target).as_deref()),
+                        resolution: self.resolution_of(paths::resolve_from("", target).as_deref()),
                     })
                 })
                 .collect(),

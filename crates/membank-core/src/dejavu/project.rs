@@ -10,11 +10,11 @@ use serde::Serialize;
 
 use super::jsonl::JsonlFile;
 use super::layout::DocSource;
-use crate::memory::DocId;
-use crate::safe_read::{ReadError, RootReader};
 use super::paths;
 use super::record::{self, Frontmatter, Link, RecordKind};
 use super::{AGENTS_PATH, FEEDBACK_PATH, IMPRESSIONS_PATH, MEMORY_DIR, SUMMARY_PATH};
+use crate::memory::DocId;
+use crate::safe_read::{ReadError, RootReader};
 
 /// Deeper folders than this are not walked (a hostile tree may nest).
 const MAX_DEPTH: usize = 32;
