@@ -21,6 +21,7 @@ mod links;
 mod lint_llm;
 mod llm_common;
 mod recall;
+mod search;
 mod snapshot;
 mod supersede;
 mod template;
@@ -97,6 +98,8 @@ enum Command {
     Supersede(supersede::Args),
     /// Deja Vu: summarise recall feedback per route, or append a line.
     Feedback(feedback::Args),
+    /// Ranked full-text search over a bank or an everos memory root.
+    Search(search::Args),
 }
 
 #[derive(clap::Args)]
@@ -184,6 +187,7 @@ pub fn main() -> ExitCode {
         Some(Command::Recall(a)) => recall::run(a),
         Some(Command::Supersede(a)) => supersede::run(a),
         Some(Command::Feedback(a)) => feedback::run(a),
+        Some(Command::Search(a)) => search::run(a),
         None => {
             let bank = cli.bank.unwrap_or_else(|| PathBuf::from("."));
             let options = TuiOptions {

@@ -11,7 +11,6 @@
 mod bank;
 pub mod detect;
 pub mod model;
-mod unreadable;
 
 use std::any::Any;
 use std::fmt;
@@ -25,7 +24,11 @@ pub use model::{
 
 /// Every layout membank knows, in the order detection tries them. Adding a
 /// layout is adding its module and one line here.
-pub static LAYOUTS: &[&LayoutSpec] = &[&bank::LAYOUT, &crate::dejavu::LAYOUT, &unreadable::EVEROS];
+pub static LAYOUTS: &[&LayoutSpec] = &[
+    &bank::LAYOUT,
+    &crate::dejavu::LAYOUT,
+    &crate::everos::LAYOUT,
+];
 
 /// What the registry knows about one layout.
 pub struct LayoutSpec {
@@ -100,6 +103,11 @@ pub trait Memory: Any + Send + Sync {
                 }
             })
             .collect()
+    }
+    /// What to tell a user about how search here compares with the tool
+    /// that wrote the memory, when they differ.
+    fn search_note(&self) -> Option<&'static str> {
+        None
     }
 }
 
