@@ -70,6 +70,11 @@ pub enum Msg {
     /// A message from the model connection.
     Llm(membank_llm::WorkerMessage),
     Error(String),
+    /// Files read so far while the bank loads in the background.
+    Loading(usize),
+    /// The bank read in the background, replacing the empty one shown
+    /// meanwhile.
+    Loaded(Box<Result<Bank, String>>),
 }
 
 impl Msg {
@@ -486,6 +491,22 @@ pub fn update(app: &mut App, msg: Msg) {
             app.status.error(sanitize_for_terminal(&e, false));
             app.dirty = true;
         }
+        Msg::Loading(files) => {
+            app.status.info(format!("reading the bank… {files} files"));
+            app.dirty = true;
+        }
+        Msg::Loaded(loaded) => match *loaded {
+            Ok(bank) => {
+                app.bank = bank;
+                app.refresh_all();
+                let n = app.bank.articles().len();
+                app.status.info(format!("{n} articles read"));
+            }
+            Err(e) => {
+                app.status.error(sanitize_for_terminal(&e, false));
+                app.dirty = true;
+            }
+        },
     }
 }
 

@@ -22,6 +22,10 @@ pub enum Input {
     Llm(membank_llm::WorkerMessage),
     /// The watcher or the reader failed; shown in the status bar.
     Error(String),
+    /// Files read so far by the loader thread.
+    Loading(usize),
+    /// The loader thread finished reading the bank.
+    Loaded(Box<Result<membank_core::bank::Bank, String>>),
 }
 
 enum Control {

@@ -27,9 +27,11 @@ mod tests_agents;
 
 use std::path::Path;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 
 use anyhow::Context as _;
+use membank_core::bank::Bank;
 use membank_core::memory::{self, LayoutSpec};
 use membank_core::text::sanitize_for_terminal;
 use ratatui::layout::Rect;
@@ -53,6 +55,54 @@ pub fn prepare(bank_root: &Path, options: &TuiOptions, size: Rect) -> anyhow::Re
     let keymap = cfg.keymap()?;
     let bank = memory::open_bank(bank_root, options.format).map_err(open_error)?;
     Ok(App::new(bank, theme, keymap, size))
+}
+
+/// [`prepare`] without reading the bank: the app starts on an empty bank
+/// at `bank_root` (already detected as a bank), so the first frame does
+/// not wait for a large bank; [`spawn_loader`] reads the real one.
+pub fn prepare_unread(bank_root: &Path, options: &TuiOptions, size: Rect) -> anyhow::Result<App> {
+    let config_path = membank_llm::config::config_file_path();
+    let cfg = match &config_path {
+        Some(p) => config::Config::load(p)?,
+        None => config::Config::default(),
+    };
+    let no_color = std::env::var("NO_COLOR").ok();
+    let use_color = options.color.use_color(no_color.as_deref());
+    let theme_dir = config::themes_dir(config_path.as_deref());
+    let theme = cfg.theme(theme_dir.as_deref(), use_color)?;
+    let keymap = cfg.keymap()?;
+    membank_core::safe_read::set_user_policy(crate::read_settings::load(config_path.as_deref())?);
+    let bank = Bank::unread(bank_root)
+        .map_err(|e| anyhow::anyhow!(sanitize_for_terminal(&e.to_string(), false)))?;
+    let mut app = App::new(bank, theme, keymap, size);
+    app.status.info("reading the bank…".to_owned());
+    Ok(app)
+}
+
+/// Read the bank on a worker thread, reporting the files read every tenth
+/// of a second and then the bank itself through `tx`.
+fn spawn_loader(root: &Path, tx: mpsc::Sender<Input>) {
+    let root = root.to_path_buf();
+    let files_read = std::sync::Arc::new(AtomicUsize::new(0));
+    let done = std::sync::Arc::new(AtomicBool::new(false));
+    {
+        let (tx, files_read, done) = (tx.clone(), files_read.clone(), done.clone());
+        std::thread::spawn(move || {
+            while !done.load(Ordering::Relaxed) {
+                std::thread::sleep(std::time::Duration::from_millis(100));
+                let n = files_read.load(Ordering::Relaxed);
+                if done.load(Ordering::Relaxed) || tx.send(Input::Loading(n)).is_err() {
+                    return;
+                }
+            }
+        });
+    }
+    std::thread::spawn(move || {
+        let loaded = Bank::load_counting(&root, &files_read)
+            .map_err(|e| sanitize_for_terminal(&e.to_string(), false));
+        done.store(true, Ordering::Relaxed);
+        let _ = tx.send(Input::Loaded(Box::new(loaded)));
+    });
 }
 
 /// The user's config and theme; also records their read policy (once per
@@ -103,7 +153,8 @@ pub fn run_tui(bank_root: &Path, options: TuiOptions) -> anyhow::Result<ExitCode
         return Ok(ExitCode::SUCCESS);
     }
     let (w, h) = ratatui::crossterm::terminal::size().unwrap_or((80, 24));
-    let mut app = prepare(&root, &options, Rect::new(0, 0, w, h))?;
+    // The first frame comes at once; the bank is read on a worker thread.
+    let mut app = prepare_unread(&root, &options, Rect::new(0, 0, w, h))?;
     // crossterm drops colours by itself when NO_COLOR is set; the theme has
     // already decided (NO_COLOR or --color), so make crossterm follow it.
     let no_color = std::env::var("NO_COLOR").ok();
@@ -127,6 +178,7 @@ fn event_loop(term: &mut terminal::Term, app: &mut App, root: &Path) -> anyhow::
     app.panes.agents.connection.set_sink(move |m| {
         let _ = llm_tx.send(Input::Llm(m));
     });
+    spawn_loader(root, tx.clone());
     let _watcher = match BankWatcher::spawn(root, tx) {
         Ok(w) => Some(w),
         Err(e) => {
@@ -155,6 +207,8 @@ fn event_loop(term: &mut terminal::Term, app: &mut App, root: &Path) -> anyhow::
                 Input::FilesChanged(paths) => Some(Msg::FilesChanged(paths)),
                 Input::Llm(m) => Some(Msg::Llm(m)),
                 Input::Error(e) => Some(Msg::Error(e)),
+                Input::Loading(n) => Some(Msg::Loading(n)),
+                Input::Loaded(bank) => Some(Msg::Loaded(bank)),
             };
             if let Some(msg) = msg {
                 update(app, msg);

@@ -453,3 +453,27 @@ fn popups_take_keys_through_the_key_map() {
     keys(&mut app, "x");
     assert!(app.popup.is_none());
 }
+
+#[test]
+fn the_interface_is_usable_before_the_bank_is_read_and_fills_in_after() {
+    let root = fixture();
+    let mut app = App::new(
+        Bank::unread(&root).unwrap(),
+        Theme::default_theme(),
+        KeyMap::default(),
+        Rect::new(0, 0, 100, 30),
+    );
+    // Keys work on the empty bank while the loader thread reads.
+    key(&mut app, KeyCode::Down);
+    update(&mut app, Msg::Loading(3));
+    assert!(screen(&app).contains("reading the bank… 3 files"));
+    assert!(app.bank.articles().is_empty());
+    let files_read = std::sync::atomic::AtomicUsize::new(0);
+    let loaded = Bank::load_counting(&root, &files_read).map_err(|e| e.to_string());
+    update(&mut app, Msg::Loaded(Box::new(loaded)));
+    let n = app.bank.articles().len();
+    assert!(n > 0);
+    assert!(files_read.load(std::sync::atomic::Ordering::Relaxed) >= n);
+    assert!(screen(&app).contains(&format!("{n} articles read")));
+    assert!(app.panes.bank.rows.len() > 1, "the tree fills in");
+}

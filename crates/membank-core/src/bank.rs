@@ -2,6 +2,7 @@
 
 use std::fmt;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rayon::prelude::*;
 use serde::Serialize;
@@ -248,23 +249,57 @@ impl Bank {
             root,
             crate::safe_read::user_policy(),
             LoadOptions::EVERYTHING,
+            None,
         )
     }
 
     /// [`Bank::load`] with the user's read policy (size cap, links out).
     pub fn load_with(root: impl AsRef<Path>, policy: ReadPolicy) -> Result<Bank, BankError> {
-        Bank::load_parts(root, policy, LoadOptions::EVERYTHING)
+        Bank::load_parts(root, policy, LoadOptions::EVERYTHING, None)
+    }
+
+    /// A bank at `root` with nothing read yet: what an interface shows while
+    /// [`Bank::load_counting`] reads the real one on another thread.
+    pub fn unread(root: impl AsRef<Path>) -> Result<Bank, BankError> {
+        let root = root.as_ref().to_path_buf();
+        let policy = crate::safe_read::user_policy();
+        let reader = RootReader::new(&root, policy).map_err(|e| BankError::Io(root.clone(), e))?;
+        Ok(Bank {
+            root,
+            options: LoadOptions::EVERYTHING,
+            reader,
+            articles: Vec::new(),
+            skipped: Vec::new(),
+            problems: Vec::new(),
+            templates: Vec::new(),
+            other_files: Vec::new(),
+            missing_folders: Vec::new(),
+            unknown_folders: Vec::new(),
+            index: Index::default(),
+            scoring: std::sync::OnceLock::new(),
+        })
+    }
+
+    /// [`Bank::load`], adding one to `files_read` for each file read, so
+    /// another thread can show how far loading has come.
+    pub fn load_counting(
+        root: impl AsRef<Path>,
+        files_read: &AtomicUsize,
+    ) -> Result<Bank, BankError> {
+        let policy = crate::safe_read::user_policy();
+        Bank::load_parts(root, policy, LoadOptions::EVERYTHING, Some(files_read))
     }
 
     /// [`Bank::load`] keeping only what `options` asks for.
     pub fn load_only(root: impl AsRef<Path>, options: LoadOptions) -> Result<Bank, BankError> {
-        Bank::load_parts(root, crate::safe_read::user_policy(), options)
+        Bank::load_parts(root, crate::safe_read::user_policy(), options, None)
     }
 
     fn load_parts(
         root: impl AsRef<Path>,
         policy: ReadPolicy,
         options: LoadOptions,
+        files_read: Option<&AtomicUsize>,
     ) -> Result<Bank, BankError> {
         let root = root.as_ref().to_path_buf();
         if root.is_file() {
@@ -330,6 +365,9 @@ impl Bank {
                     Walked::File { path, is_link } => (path, is_link),
                     Walked::Problem(p) => return Some(Err(Found::Problem(p))),
                 };
+                if let Some(n) = files_read {
+                    n.fetch_add(1, Ordering::Relaxed);
+                }
                 Some(match classify_file(reader.root(), &path)? {
                     Found::Article(rel, folder) => {
                         read_article(reader, &path, is_link, rel, folder, &options)
