@@ -14,6 +14,7 @@ mod common;
 mod compile;
 mod context;
 mod distill;
+mod everos;
 mod inbox;
 mod init;
 mod links;
@@ -89,8 +90,15 @@ enum Command {
     Distill(distill::Args),
     /// Run the Health Check agent over the bank (`--llm`).
     Lint(lint_llm::Args),
-    /// Ranked full-text search over a bank or an everos memory root.
+    /// Ranked full-text search over a memory of any layout.
     Search(search::Args),
+    /// Open the everos memory root everos itself would use (EVEROS_ROOT,
+    /// EVEROS_MEMORY__ROOT, [memory] root, ~/.everos) and say which rule chose it.
+    Everos(everos::RootArgs),
+    /// List the entries of an everos memory root's daily logs.
+    Entries(everos::EntriesArgs),
+    /// Print one entry of an everos memory root.
+    Entry(everos::EntryArgs),
 }
 
 #[derive(clap::Args)]
@@ -159,6 +167,20 @@ pub fn main() -> ExitCode {
         Some(Command::Distill(a)) => distill::run(a),
         Some(Command::Lint(a)) => lint_llm::run(a),
         Some(Command::Search(a)) => search::run(a),
+        Some(Command::Entries(a)) => everos::run_entries(a),
+        Some(Command::Entry(a)) => everos::run_entry(a),
+        Some(Command::Everos(a)) => match everos::run_root(&a) {
+            Ok(Some(root)) => {
+                let options = TuiOptions {
+                    color: cli.color,
+                    format: Some(&membank_core::everos::LAYOUT),
+                    ..TuiOptions::default()
+                };
+                tui::run_tui(&root, options)
+            }
+            Ok(None) => Ok(ExitCode::SUCCESS),
+            Err(e) => Err(e),
+        },
         None => {
             let bank = cli.bank.unwrap_or_else(|| PathBuf::from("."));
             let options = TuiOptions {
