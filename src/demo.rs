@@ -1,5 +1,5 @@
-//! The demo memory bank shipped inside the binary, so that `membank` can be
-//! tried without a bank of one's own.
+//! The demo memories shipped inside the binary, so that `membank` can be
+//! tried without one's own: a memory bank and an everos memory root.
 
 use std::path::{Path, PathBuf};
 
@@ -51,6 +51,8 @@ pub const FILES: &[(&str, &str)] = &[
     entry!("README.md"),
 ];
 
+include!("demo_everos_files.rs");
+
 /// Marks a folder as a membank demo copy, so that only such a folder is ever
 /// deleted when the demo is refreshed.
 const MARKER: &str = ".membank-demo";
@@ -60,8 +62,22 @@ const MARKER: &str = ".membank-demo";
 /// replaced; any other folder in that place is left alone and reported.
 pub fn demo_bank_dir() -> anyhow::Result<PathBuf> {
     let dir = std::env::temp_dir().join(format!("membank-demo-{}", user_tag()));
-    extract_fresh(&dir)?;
+    extract_fresh(&dir, Demo::Bank)?;
     Ok(dir)
+}
+
+/// [`demo_bank_dir`] for the everos demo memory root.
+pub fn demo_everos_dir() -> anyhow::Result<PathBuf> {
+    let dir = std::env::temp_dir().join(format!("membank-demo-everos-{}", user_tag()));
+    extract_fresh(&dir, Demo::Everos)?;
+    Ok(dir)
+}
+
+/// Which demo to write.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Demo {
+    Bank,
+    Everos,
 }
 
 /// Write the demo bank into `dir`, which must be missing or hold nothing but
@@ -79,10 +95,10 @@ pub fn write_demo_bank(dir: &Path) -> anyhow::Result<()> {
     } else {
         std::fs::create_dir(dir).with_context(|| format!("{}: cannot create", dir.display()))?;
     }
-    write_files(dir)
+    write_files(dir, Demo::Bank)
 }
 
-fn extract_fresh(dir: &Path) -> anyhow::Result<()> {
+fn extract_fresh(dir: &Path, demo: Demo) -> anyhow::Result<()> {
     if dir.symlink_metadata().is_ok() {
         if !dir.join(MARKER).is_file() && !visible_entries(dir)?.is_empty() {
             bail!(
@@ -101,17 +117,24 @@ fn extract_fresh(dir: &Path) -> anyhow::Result<()> {
         "membank demo copy; replaced on every extraction\n",
     )
     .with_context(|| format!("{}: cannot write", dir.join(MARKER).display()))?;
-    write_files(dir)
+    write_files(dir, demo)
 }
 
-fn write_files(dir: &Path) -> anyhow::Result<()> {
-    for (rel, text) in FILES {
+fn write_files(dir: &Path, demo: Demo) -> anyhow::Result<()> {
+    let files = match demo {
+        Demo::Bank => FILES,
+        Demo::Everos => EVEROS_FILES,
+    };
+    for (rel, text) in files {
         let path = dir.join(rel);
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent)
                 .with_context(|| format!("{}: cannot create", parent.display()))?;
         }
         std::fs::write(&path, text).with_context(|| format!("{}: cannot write", path.display()))?;
+    }
+    if demo == Demo::Everos {
+        return Ok(());
     }
     // Folders a bank always has, even when the demo keeps nothing in them.
     for folder in membank_core::layout::Folder::ALL {
@@ -216,6 +239,19 @@ mod tests {
     }
 
     #[test]
+    fn the_everos_demo_is_complete_and_everos_reads_it() {
+        let on_disk = tree(&Path::new(env!("CARGO_MANIFEST_DIR")).join("demo-everos"));
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("everos");
+        extract_fresh(&dir, Demo::Everos).unwrap();
+        let mut written = tree(&dir);
+        written.remove(MARKER);
+        assert_eq!(written, on_disk, "regenerate src/demo_everos_files.rs");
+        let memory = membank_core::memory::open(&dir, None).unwrap();
+        assert_eq!(memory.spec().name, "everos");
+    }
+
+    #[test]
     fn write_refuses_a_non_empty_folder() {
         let tmp = tempfile::tempdir().unwrap();
         std::fs::write(tmp.path().join("mine.md"), "keep").unwrap();
@@ -228,18 +264,18 @@ mod tests {
     fn refresh_replaces_only_a_previous_demo_copy() {
         let tmp = tempfile::tempdir().unwrap();
         let dir = tmp.path().join("membank-demo-test");
-        extract_fresh(&dir).unwrap();
+        extract_fresh(&dir, Demo::Bank).unwrap();
         let edited = dir.join("01_CLIENTS/Harbour Lines.md");
         std::fs::write(&edited, "changed").unwrap();
         std::fs::write(dir.join("00_INBOX/new note.md"), "x").unwrap();
-        extract_fresh(&dir).unwrap();
+        extract_fresh(&dir, Demo::Bank).unwrap();
         assert_ne!(std::fs::read_to_string(&edited).unwrap(), "changed");
         assert!(!dir.join("00_INBOX/new note.md").exists());
 
         let foreign = tmp.path().join("someone else");
         std::fs::create_dir(&foreign).unwrap();
         std::fs::write(foreign.join("thesis.md"), "precious").unwrap();
-        assert!(extract_fresh(&foreign).is_err());
+        assert!(extract_fresh(&foreign, Demo::Bank).is_err());
         assert_eq!(
             std::fs::read_to_string(foreign.join("thesis.md")).unwrap(),
             "precious"

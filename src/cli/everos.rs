@@ -146,11 +146,7 @@ pub fn run_entries(args: EntriesArgs) -> anyhow::Result<ExitCode> {
     }
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     for r in &rows {
-        let first = r
-            .text()
-            .lines()
-            .find(|l| !l.trim().is_empty())
-            .unwrap_or("");
+        let first = r.summary();
         writeln!(
             out,
             "{}:{}  {}  {}",

@@ -80,7 +80,8 @@ enum Command {
     Values(values::Args),
     /// Create a new memory bank.
     Init(init::Args),
-    /// Open the terminal UI on a fresh copy of the bundled demo bank.
+    /// Open the terminal UI on a fresh copy of the bundled demo bank
+    /// (`--format everos`: the demo everos memory root).
     Demo(DemoArgs),
     /// Ask the configured model a question, answered from the bank's context.
     Ask(ask::Args),
@@ -109,13 +110,20 @@ struct DemoArgs {
 }
 
 fn run_demo(args: DemoArgs, color: ColorChoice) -> anyhow::Result<ExitCode> {
-    let dir = crate::demo::demo_bank_dir()?;
+    // `--format everos` picks the everos demo root; anything else the bank.
+    let everos = common::forced_format() == Some(&membank_core::everos::LAYOUT);
+    let dir = if everos {
+        crate::demo::demo_everos_dir()?
+    } else {
+        crate::demo::demo_bank_dir()?
+    };
     if args.path {
         println!("{}", dir.display());
         return Ok(ExitCode::SUCCESS);
     }
     let options = TuiOptions {
         color,
+        format: common::forced_format(),
         ..TuiOptions::default()
     };
     tui::run_tui(&dir, options)
