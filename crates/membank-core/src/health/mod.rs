@@ -152,6 +152,7 @@ pub const CODES: &[(&str, Severity)] = &[
     ("missing-frontmatter", Severity::Error),
     ("fenced-frontmatter", Severity::Warning),
     ("bom", Severity::Warning),
+    ("utf16", Severity::Warning),
     ("not-utf8", Severity::Error),
     ("unreadable-file", Severity::Error),
     ("symlinked-folder", Severity::Warning),
