@@ -8,7 +8,8 @@ use membank_core::budget::{BudgetOptions, DEFAULT_BUDGET};
 use membank_core::context::{self, ExplainedEntry, ExplainedReport};
 use membank_core::scoring::{Query, SignalMatch};
 
-use super::common::{open_bank, print_json, safe};
+use super::common::{open_bank, print_json, safe, warn_unknown_values};
+use super::style;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -78,7 +79,9 @@ impl QueryArgs {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let bank = open_bank(&args.bank)?;
     let opts = args.budget.options();
-    let report = context::build(bank, &args.query.to_query(), opts);
+    let query = args.query.to_query();
+    warn_unknown_values(bank, &query);
+    let report = context::build(bank, &query, opts);
     if args.json {
         print_json(&report.explain(bank))?;
     } else if args.render {
@@ -111,54 +114,86 @@ fn why(e: &ExplainedEntry) -> String {
 }
 
 fn print_table(r: &ExplainedReport) {
+    use std::io::Write;
+    let mut out = anstream::stdout().lock();
+    let _ = write_table(&mut out, r);
+    let _ = out.flush();
+}
+
+/// The readable report: the query, the budget, then every article in rank
+/// order with why it scored and, for each one left out, why.
+fn write_table(out: &mut impl std::io::Write, r: &ExplainedReport) -> std::io::Result<()> {
     let q = &r.query;
     let show = |v: &Option<String>| v.as_deref().map(safe).unwrap_or_else(|| "-".into());
-    println!(
+    writeln!(
+        out,
         "query: client {} | domain {} | {} → {}",
         show(&q.client),
         show(&q.domain),
         show(&q.source_lang),
         show(&q.target_lang)
-    );
+    )?;
     let budget = if r.budget == 0 {
         "unlimited".to_owned()
     } else {
         r.budget.to_string()
     };
     let kept = r.articles.iter().filter(|e| e.included).count();
-    println!(
+    writeln!(
+        out,
         "budget: {} / {budget} tokens used ({}), {kept} of {} articles kept",
         r.used_tokens,
         r.token_estimator,
         r.articles.len()
-    );
-    println!();
-    println!(
-        "{:>4}  {:>5}  {:>2} {:>2} {:>2}  {:>6}  {:<10}  {:<4}  path",
+    )?;
+    writeln!(out)?;
+    let heading = style::HEADING;
+    writeln!(
+        out,
+        "{heading}{:>4}  {:>5}  {:>2} {:>2} {:>2}  {:>6}  {:<10}  {:<4}  path{heading:#}",
         "rank", "score", "C", "D", "L", "tokens", "updated", "kept"
-    );
+    )?;
     for e in &r.articles {
-        println!(
-            "{:>4}  {:>5}  {:>2} {:>2} {:>2}  {:>6}  {:<10}  {:<4}  {}",
+        let (kept_word, kept_style) = if e.included {
+            ("yes", style::GOOD)
+        } else {
+            ("no", style::MUTED)
+        };
+        writeln!(
+            out,
+            "{:>4}  {:>5}  {:>2} {:>2} {:>2}  {:>6}  {:<10}  {kept_style}{kept_word:<4}{kept_style:#}  {}",
             e.rank,
             e.score,
             e.signals.client,
             e.signals.domain,
             e.signals.language,
             e.tokens,
+<<<<<<< HEAD
+            e.last_updated
+                .as_deref()
+                .map(safe)
+                .unwrap_or_else(|| "-".into()),
+=======
             date_cell(e.last_updated.as_deref()),
             if e.included { "yes" } else { "no" },
+>>>>>>> main
             safe(&e.path)
-        );
+        )?;
         if e.score > 0 {
-            println!("{:>40}  why: {}", "", why(e));
+            writeln!(out, "{:>40}  why: {}", "", why(e))?;
         }
-        if let Some(reason) = &e.drop_reason
-            && e.score > 0
-        {
-            println!("{:>40}  dropped: {reason}", "");
+        if !e.included {
+            let reason = e.drop_reason.as_deref().unwrap_or("not in the context");
+            let muted = style::MUTED;
+            writeln!(
+                out,
+                "{:>40}  {muted}left out: {}{muted:#}",
+                "",
+                safe(reason)
+            )?;
         }
     }
+    Ok(())
 }
 
 /// The `updated` column: the date, `-` when there is none, and `invalid`
