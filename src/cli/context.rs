@@ -168,15 +168,7 @@ fn write_table(out: &mut impl std::io::Write, r: &ExplainedReport) -> std::io::R
             e.signals.domain,
             e.signals.language,
             e.tokens,
-<<<<<<< HEAD
-            e.last_updated
-                .as_deref()
-                .map(safe)
-                .unwrap_or_else(|| "-".into()),
-=======
             date_cell(e.last_updated.as_deref()),
-            if e.included { "yes" } else { "no" },
->>>>>>> main
             safe(&e.path)
         )?;
         if e.score > 0 {
