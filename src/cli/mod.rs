@@ -127,7 +127,6 @@ fn run_demo(args: DemoArgs, color: ColorChoice) -> anyhow::Result<ExitCode> {
     let options = TuiOptions {
         color,
         format: common::forced_format(),
-        ..TuiOptions::default()
     };
     let result = tui::run_tui(&dir, options);
     // Said after the screen is given back, so it is not wiped at once.
@@ -226,7 +225,6 @@ pub fn main() -> ExitCode {
                 let options = TuiOptions {
                     color: cli.color,
                     format: Some(&membank_core::everos::LAYOUT),
-                    ..TuiOptions::default()
                 };
                 tui::run_tui(&root, options)
             }
