@@ -1,5 +1,5 @@
-//! The demo memories shipped inside the binary, so that `membank` can be
-//! tried without one's own: a memory bank and an everos memory root.
+//! The demo memory bank shipped inside the binary, so that `membank` can be
+//! tried without a bank of one's own.
 
 use std::path::{Path, PathBuf};
 
@@ -51,7 +51,63 @@ pub const FILES: &[(&str, &str)] = &[
     entry!("README.md"),
 ];
 
+/// Every file of `demo-dejavu/`, the demo Deja Vu project.
+pub const DEJAVU_FILES: &[(&str, &str)] = &[
+    ("AGENTS.md", include_str!("../demo-dejavu/AGENTS.md")),
+    (".gitignore", include_str!("../demo-dejavu/.gitignore")),
+    (
+        "memory/summary.md",
+        include_str!("../demo-dejavu/memory/summary.md"),
+    ),
+    (
+        "memory/index.md",
+        include_str!("../demo-dejavu/memory/index.md"),
+    ),
+    (
+        "memory/impressions.jsonl",
+        include_str!("../demo-dejavu/memory/impressions.jsonl"),
+    ),
+    (
+        "memory/recall-feedback.jsonl",
+        include_str!("../demo-dejavu/memory/recall-feedback.jsonl"),
+    ),
+    (
+        "memory/decisions/settings-sync.md",
+        include_str!("../demo-dejavu/memory/decisions/settings-sync.md"),
+    ),
+    (
+        "memory/decisions/local-preferences.md",
+        include_str!("../demo-dejavu/memory/decisions/local-preferences.md"),
+    ),
+    (
+        "memory/open-loops/settings-migration.md",
+        include_str!("../demo-dejavu/memory/open-loops/settings-migration.md"),
+    ),
+    (
+        "memory/context/project-context.md",
+        include_str!("../demo-dejavu/memory/context/project-context.md"),
+    ),
+    (
+        "memory/events/2026-05.md",
+        include_str!("../demo-dejavu/memory/events/2026-05.md"),
+    ),
+];
+
 include!("demo_everos_files.rs");
+
+/// Extract a fresh copy of the everos demo memory root, like `demo_bank_dir`.
+pub fn demo_everos_dir() -> anyhow::Result<PathBuf> {
+    let dir = std::env::temp_dir().join(format!("membank-demo-everos-{}", user_tag()));
+    extract_fresh_files(&dir, EVEROS_FILES)?;
+    Ok(dir)
+}
+
+/// Extract a fresh copy of the demo Deja Vu project, like `demo_bank_dir`.
+pub fn demo_dejavu_dir() -> anyhow::Result<PathBuf> {
+    let dir = std::env::temp_dir().join(format!("membank-demo-dejavu-{}", user_tag()));
+    extract_fresh_files(&dir, DEJAVU_FILES)?;
+    Ok(dir)
+}
 
 /// Marks a folder as a membank demo copy, so that only such a folder is ever
 /// deleted when the demo is refreshed.
@@ -62,22 +118,8 @@ const MARKER: &str = ".membank-demo";
 /// replaced; any other folder in that place is left alone and reported.
 pub fn demo_bank_dir() -> anyhow::Result<PathBuf> {
     let dir = std::env::temp_dir().join(format!("membank-demo-{}", user_tag()));
-    extract_fresh(&dir, Demo::Bank)?;
+    extract_fresh(&dir)?;
     Ok(dir)
-}
-
-/// [`demo_bank_dir`] for the everos demo memory root.
-pub fn demo_everos_dir() -> anyhow::Result<PathBuf> {
-    let dir = std::env::temp_dir().join(format!("membank-demo-everos-{}", user_tag()));
-    extract_fresh(&dir, Demo::Everos)?;
-    Ok(dir)
-}
-
-/// Which demo to write.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Demo {
-    Bank,
-    Everos,
 }
 
 /// Write the demo bank into `dir`, which must be missing or hold nothing but
@@ -95,10 +137,21 @@ pub fn write_demo_bank(dir: &Path) -> anyhow::Result<()> {
     } else {
         std::fs::create_dir(dir).with_context(|| format!("{}: cannot create", dir.display()))?;
     }
-    write_files(dir, Demo::Bank)
+    write_files(dir)
 }
 
-fn extract_fresh(dir: &Path, demo: Demo) -> anyhow::Result<()> {
+fn extract_fresh(dir: &Path) -> anyhow::Result<()> {
+    extract_fresh_files(dir, FILES)?;
+    // Folders a bank always has, even when the demo keeps nothing in them.
+    for folder in membank_core::layout::Folder::ALL {
+        let path = dir.join(folder.dir_name());
+        std::fs::create_dir_all(&path)
+            .with_context(|| format!("{}: cannot create", path.display()))?;
+    }
+    Ok(())
+}
+
+fn extract_fresh_files(dir: &Path, files: &[(&str, &str)]) -> anyhow::Result<()> {
     if dir.symlink_metadata().is_ok() {
         if !dir.join(MARKER).is_file() && !visible_entries(dir)?.is_empty() {
             bail!(
@@ -117,14 +170,21 @@ fn extract_fresh(dir: &Path, demo: Demo) -> anyhow::Result<()> {
         "membank demo copy; replaced on every extraction\n",
     )
     .with_context(|| format!("{}: cannot write", dir.join(MARKER).display()))?;
-    write_files(dir, demo)
+    write_file_list(dir, files)
 }
 
-fn write_files(dir: &Path, demo: Demo) -> anyhow::Result<()> {
-    let files = match demo {
-        Demo::Bank => FILES,
-        Demo::Everos => EVEROS_FILES,
-    };
+fn write_files(dir: &Path) -> anyhow::Result<()> {
+    write_file_list(dir, FILES)?;
+    // Folders a bank always has, even when the demo keeps nothing in them.
+    for folder in membank_core::layout::Folder::ALL {
+        let path = dir.join(folder.dir_name());
+        std::fs::create_dir_all(&path)
+            .with_context(|| format!("{}: cannot create", path.display()))?;
+    }
+    Ok(())
+}
+
+fn write_file_list(dir: &Path, files: &[(&str, &str)]) -> anyhow::Result<()> {
     for (rel, text) in files {
         let path = dir.join(rel);
         if let Some(parent) = path.parent() {
@@ -132,15 +192,6 @@ fn write_files(dir: &Path, demo: Demo) -> anyhow::Result<()> {
                 .with_context(|| format!("{}: cannot create", parent.display()))?;
         }
         std::fs::write(&path, text).with_context(|| format!("{}: cannot write", path.display()))?;
-    }
-    if demo == Demo::Everos {
-        return Ok(());
-    }
-    // Folders a bank always has, even when the demo keeps nothing in them.
-    for folder in membank_core::layout::Folder::ALL {
-        let path = dir.join(folder.dir_name());
-        std::fs::create_dir_all(&path)
-            .with_context(|| format!("{}: cannot create", path.display()))?;
     }
     Ok(())
 }
@@ -239,11 +290,30 @@ mod tests {
     }
 
     #[test]
+    fn embedded_dejavu_list_matches_its_folder() {
+        let on_disk = tree(&Path::new(env!("CARGO_MANIFEST_DIR")).join("demo-dejavu"));
+        let embedded: BTreeMap<String, Vec<u8>> = DEJAVU_FILES
+            .iter()
+            .map(|(rel, text)| (rel.to_string(), text.as_bytes().to_vec()))
+            .collect();
+        assert_eq!(
+            on_disk, embedded,
+            "demo::DEJAVU_FILES must list demo-dejavu/ exactly"
+        );
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("dv");
+        extract_fresh_files(&dir, DEJAVU_FILES).unwrap();
+        let project = membank_core::dejavu::Project::load(&dir).unwrap();
+        let report = membank_core::dejavu::checks::check(&project);
+        assert!(report.findings.is_empty(), "{:#?}", report.findings);
+    }
+
+    #[test]
     fn the_everos_demo_is_complete_and_everos_reads_it() {
         let on_disk = tree(&Path::new(env!("CARGO_MANIFEST_DIR")).join("demo-everos"));
         let tmp = tempfile::tempdir().unwrap();
         let dir = tmp.path().join("everos");
-        extract_fresh(&dir, Demo::Everos).unwrap();
+        extract_fresh_files(&dir, EVEROS_FILES).unwrap();
         let mut written = tree(&dir);
         written.remove(MARKER);
         assert_eq!(written, on_disk, "regenerate src/demo_everos_files.rs");
@@ -264,18 +334,18 @@ mod tests {
     fn refresh_replaces_only_a_previous_demo_copy() {
         let tmp = tempfile::tempdir().unwrap();
         let dir = tmp.path().join("membank-demo-test");
-        extract_fresh(&dir, Demo::Bank).unwrap();
+        extract_fresh(&dir).unwrap();
         let edited = dir.join("01_CLIENTS/Harbour Lines.md");
         std::fs::write(&edited, "changed").unwrap();
         std::fs::write(dir.join("00_INBOX/new note.md"), "x").unwrap();
-        extract_fresh(&dir, Demo::Bank).unwrap();
+        extract_fresh(&dir).unwrap();
         assert_ne!(std::fs::read_to_string(&edited).unwrap(), "changed");
         assert!(!dir.join("00_INBOX/new note.md").exists());
 
         let foreign = tmp.path().join("someone else");
         std::fs::create_dir(&foreign).unwrap();
         std::fs::write(foreign.join("thesis.md"), "precious").unwrap();
-        assert!(extract_fresh(&foreign, Demo::Bank).is_err());
+        assert!(extract_fresh(&foreign).is_err());
         assert_eq!(
             std::fs::read_to_string(foreign.join("thesis.md")).unwrap(),
             "precious"
