@@ -121,7 +121,7 @@ struct DemoArgs {
 }
 
 /// `membank demo` shows a memory bank; `--format dejavu` the demo Deja Vu
-/// project.
+/// project, `--format everos` the demo everos memory root.
 fn run_demo(args: DemoArgs, color: ColorChoice) -> anyhow::Result<ExitCode> {
     let format = common::forced_format().map(|l| l.name);
     if format == Some("dejavu") {
@@ -135,11 +135,18 @@ fn run_demo(args: DemoArgs, color: ColorChoice) -> anyhow::Result<ExitCode> {
         }
         return Ok(ExitCode::SUCCESS);
     }
-    let dir = if format == Some("everos") {
-        crate::demo::demo_everos_dir()?
-    } else {
-        crate::demo::demo_bank_dir()?
-    };
+    if format == Some("everos") {
+        let dir = crate::demo::demo_everos_dir()?;
+        println!("{}", dir.display());
+        if !args.path {
+            let d = dir.display();
+            println!(
+                "an everos demo memory root; try:\n  membank entries {d} --user u_alice --since 2026-06-01\n  membank entry {d} ep_20260601_00000002 --user u_alice\n  membank check {d}\n  membank search {d} \"trip budget\""
+            );
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    let dir = crate::demo::demo_bank_dir()?;
     if args.path {
         println!("{}", dir.display());
         eprintln!("{}", demo_notice(&dir));
