@@ -126,14 +126,15 @@ fn run_demo(args: DemoArgs, color: ColorChoice) -> anyhow::Result<ExitCode> {
     let format = common::forced_format().map(|l| l.name);
     if format == Some("dejavu") {
         let dir = crate::demo::demo_dejavu_dir()?;
-        println!("{}", dir.display());
-        if !args.path {
-            let d = dir.display();
-            println!(
-                "a Deja Vu demo project; try:\n  membank recall {d} \"settings sync\"\n  membank check {d}\n  membank feedback {d}\n  membank supersede {d} OLD NEW"
-            );
+        if args.path {
+            println!("{}", dir.display());
+            return Ok(ExitCode::SUCCESS);
         }
-        return Ok(ExitCode::SUCCESS);
+        let options = TuiOptions {
+            color,
+            format: common::forced_format(),
+        };
+        return tui::run_tui(&dir, options);
     }
     if format == Some("everos") {
         let dir = crate::demo::demo_everos_dir()?;
