@@ -81,3 +81,23 @@ pub fn print_json<T: serde::Serialize>(value: &T) -> anyhow::Result<()> {
 pub fn safe(s: &str) -> String {
     sanitize_for_terminal(s, false)
 }
+
+/// Take the bank's write lock for the rest of this run, waiting (and
+/// saying so on stderr) while another membank run changes the bank.
+pub fn lock_bank(root: &Path) -> anyhow::Result<membank_core::lock::BankLock> {
+    membank_core::lock::BankLock::acquire(root, membank_core::lock::DEFAULT_WAIT, || {
+        eprintln!("membank: another membank run is changing this bank; waiting for it to finish");
+    })
+    .map_err(|e| anyhow::anyhow!(safe(&e.to_string())))
+}
+
+/// After a run that wrote to the bank: remove what killed runs left behind
+/// and say so on stderr.
+pub fn clean_leftovers(root: &Path, lock: &membank_core::lock::BankLock) {
+    for rel in membank_core::atomic::remove_leftover_temps(root, lock) {
+        eprintln!(
+            "membank: removed {}, a temporary file left by an interrupted run",
+            safe(&rel)
+        );
+    }
+}

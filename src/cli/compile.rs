@@ -63,10 +63,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let Some(reply_path) = args.reply.as_deref() else {
         return run_with_model(&args, &root);
     };
-    let reply = read_reply(Some(reply_path))?;
     let mode = if args.plan { Mode::Plan } else { Mode::Apply };
+    // Held from before the inbox is listed until the sources are archived.
+    let lock = match mode {
+        Mode::Apply => Some(common::lock_bank(&root)?),
+        Mode::Plan => None,
+    };
+    let reply = read_reply(Some(reply_path))?;
     let report = compile::compile_pending(&root, &reply, mode, compile::local_now())
         .context("cannot list 00_INBOX/")?;
+    if let Some(lock) = &lock {
+        common::clean_leftovers(&root, lock);
+    }
 
     if report.sources.is_empty() {
         eprintln!("Nothing to compile: 00_INBOX/ has no pending files. The reply was not applied.");
@@ -146,6 +154,12 @@ fn run_with_model(args: &Args, root: &Path) -> anyhow::Result<ExitCode> {
     // Configuration problems are reported before anything in the bank moves.
     let client = llm_common::client()
         .context("no model can be used (a saved reply can be applied with --reply FILE)")?;
+    // With --yes the bank is locked for the whole run, model call included,
+    // so a second run cannot send or archive the same sources.
+    let lock = match args.yes {
+        true => Some(common::lock_bank(root)?),
+        false => None,
+    };
     let now = compile::local_now();
     let mut recovered = Vec::new();
     let mut warnings = Vec::new();
@@ -213,6 +227,9 @@ fn run_with_model(args: &Args, root: &Path) -> anyhow::Result<ExitCode> {
             print_plan(&plan, &warnings, &source_results, "Plan");
         }
         let report = compile::compile_reply(root, &sources, &reply.text, Mode::Apply, now);
+        if let Some(lock) = &lock {
+            common::clean_leftovers(root, lock);
+        }
         plan = applied_blocks(&report, plan);
         source_results = report.sources;
         warnings = report.warnings;
@@ -516,23 +533,23 @@ fn save_reply(root: &Path, text: &str, now: jiff::civil::DateTime) -> Option<Pat
         );
         return None;
     }
-    let name = format!(
-        "membank-compile-reply-{}-{}.md",
-        now.strftime("%Y%m%d-%H%M%S"),
-        std::process::id()
-    );
-    let path = dir.join(name);
-    let written = std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(&path)
-        .and_then(|mut f| f.write_all(text.as_bytes()));
+    // Created exclusively under an unpredictable name, readable by the
+    // user only (the temporary folder is shared on most systems).
+    let prefix = format!("membank-compile-reply-{}-", now.strftime("%Y%m%d-%H%M%S"));
+    let written = tempfile::Builder::new()
+        .prefix(&prefix)
+        .suffix(".md")
+        .tempfile_in(&dir)
+        .and_then(|mut f| {
+            f.write_all(text.as_bytes())?;
+            f.keep().map_err(|e| e.error)
+        });
     match written {
-        Ok(()) => Some(path),
+        Ok((_, path)) => Some(path),
         Err(e) => {
             eprintln!(
                 "membank: warning: the reply could not be saved in {}: {e}",
-                common::safe(&path.display().to_string())
+                common::safe(&dir.display().to_string())
             );
             None
         }

@@ -16,6 +16,7 @@ pub mod frontmatter;
 pub mod health;
 pub mod init;
 pub mod layout;
+pub mod lock;
 pub mod memory;
 pub mod pathsafe;
 mod resolve;

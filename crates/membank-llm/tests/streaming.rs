@@ -584,3 +584,54 @@ fn worker_runs_jobs_side_by_side_and_keeps_their_messages_apart() {
         }
     ));
 }
+
+/// A key not shaped like any known key, so only exact redaction hides it.
+const PLAIN_KEY: &str = "zq9Plain4711Secret";
+
+#[tokio::test]
+async fn a_server_echoing_the_key_in_a_non_event_body_does_not_leak_it() {
+    let server = FakeServer::start([FakeReply::event_stream([format!(
+        "<html><body>bad gateway; you sent {PLAIN_KEY}</body></html>\n"
+    )])]);
+    let mut config = config(Provider::OpenAi, &server);
+    config.max_retries = 0;
+    let client = LlmClient::with_key(config, Some(ApiKey::new(PLAIN_KEY))).unwrap();
+    let events = run(&client).await;
+    let err = error_of(&events);
+    assert!(matches!(err, LlmError::MalformedStream(_)), "{err:?}");
+    assert!(!err.to_string().contains(PLAIN_KEY), "{err}");
+    assert!(err.to_string().contains("[redacted]"), "{err}");
+}
+
+#[tokio::test]
+async fn a_key_in_the_base_url_query_is_sent_after_the_path_and_never_shown() {
+    let server = FakeServer::start([
+        FakeReply::text(500, &format!("upstream failed for api-key={PLAIN_KEY}")),
+        FakeReply::openai_stream(&["ok"]),
+    ]);
+    let mut config = config(Provider::OpenAi, &server);
+    config.base_url = format!("{}?api-key={PLAIN_KEY}", server.openai_base_url());
+    config.max_retries = 0;
+    assert!(
+        !config.summary().contains(PLAIN_KEY),
+        "{}",
+        config.summary()
+    );
+    let client = LlmClient::with_key(config, None).unwrap();
+    assert!(
+        client
+            .endpoint()
+            .ends_with(&format!("/v1/chat/completions?api-key={PLAIN_KEY}")),
+        "{}",
+        client.endpoint()
+    );
+    let events = run(&client).await;
+    let err = error_of(&events);
+    assert!(!err.to_string().contains(PLAIN_KEY), "{err}");
+    assert!(err.to_string().contains("api-key=***"), "{err}");
+    let requests = server.requests();
+    assert_eq!(
+        requests[0].path,
+        format!("/v1/chat/completions?api-key={PLAIN_KEY}")
+    );
+}
