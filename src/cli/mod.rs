@@ -208,7 +208,6 @@ pub fn main() -> ExitCode {
             let options = TuiOptions {
                 color: cli.color,
                 format: forced,
-                ..TuiOptions::default()
             };
             tui::run_tui(&bank, options)
         }
