@@ -61,17 +61,8 @@ pub fn prepare(bank_root: &Path, options: &TuiOptions, size: Rect) -> anyhow::Re
 /// at `bank_root` (already detected as a bank), so the first frame does
 /// not wait for a large bank; [`spawn_loader`] reads the real one.
 pub fn prepare_unread(bank_root: &Path, options: &TuiOptions, size: Rect) -> anyhow::Result<App> {
-    let config_path = membank_llm::config::config_file_path();
-    let cfg = match &config_path {
-        Some(p) => config::Config::load(p)?,
-        None => config::Config::default(),
-    };
-    let no_color = std::env::var("NO_COLOR").ok();
-    let use_color = options.color.use_color(no_color.as_deref());
-    let theme_dir = config::themes_dir(config_path.as_deref());
-    let theme = cfg.theme(theme_dir.as_deref(), use_color)?;
+    let (cfg, theme) = settings(options)?;
     let keymap = cfg.keymap()?;
-    membank_core::safe_read::set_user_policy(crate::read_settings::load(config_path.as_deref())?);
     let bank = Bank::unread(bank_root)
         .map_err(|e| anyhow::anyhow!(sanitize_for_terminal(&e.to_string(), false)))?;
     let mut app = App::new(bank, theme, keymap, size);
@@ -153,8 +144,19 @@ pub fn run_tui(bank_root: &Path, options: TuiOptions) -> anyhow::Result<ExitCode
         return Ok(ExitCode::SUCCESS);
     }
     let (w, h) = ratatui::crossterm::terminal::size().unwrap_or((80, 24));
-    // The first frame comes at once; the bank is read on a worker thread.
-    let mut app = prepare_unread(&root, &options, Rect::new(0, 0, w, h))?;
+    // For a bank the first frame comes at once and the bank is read on a
+    // worker thread; any other layout is refused by `prepare` with a message.
+    let bank_layout = memory::layout_named("bank").expect("the bank layout is registered");
+    let area = Rect::new(0, 0, w, h);
+    let loads_in_background = found.spec == bank_layout;
+    let mut app = if loads_in_background {
+        prepare_unread(&root, &options, area)?
+    } else {
+        prepare(&root, &options, area)?
+    };
+    if let Some(saved) = crate::last_query::load(&root) {
+        app.restore_query(&saved);
+    }
     // crossterm drops colours by itself when NO_COLOR is set; the theme has
     // already decided (NO_COLOR or --color), so make crossterm follow it.
     let no_color = std::env::var("NO_COLOR").ok();
@@ -162,14 +164,23 @@ pub fn run_tui(bank_root: &Path, options: TuiOptions) -> anyhow::Result<ExitCode
 
     terminal::install_panic_hook();
     let mut term = terminal::enter().context("setting up the terminal")?;
-    let result = event_loop(&mut term, &mut app, &root);
+    let result = event_loop(&mut term, &mut app, &root, loads_in_background);
     let restored = terminal::leave();
+    let saved = crate::last_query::save(&root, &app.panes.context.saved_query());
     result?;
     restored.context("restoring the terminal")?;
+    if let Err(e) = saved {
+        eprintln!("membank: the last query could not be remembered: {e}");
+    }
     Ok(ExitCode::SUCCESS)
 }
 
-fn event_loop(term: &mut terminal::Term, app: &mut App, root: &Path) -> anyhow::Result<()> {
+fn event_loop(
+    term: &mut terminal::Term,
+    app: &mut App,
+    root: &Path,
+    load_bank: bool,
+) -> anyhow::Result<()> {
     let (tx, rx) = mpsc::channel();
     let reader = InputReader::spawn(tx.clone());
     // Worker messages wake this loop through the same channel as keys, so
@@ -178,7 +189,9 @@ fn event_loop(term: &mut terminal::Term, app: &mut App, root: &Path) -> anyhow::
     app.panes.agents.connection.set_sink(move |m| {
         let _ = llm_tx.send(Input::Llm(m));
     });
-    spawn_loader(root, tx.clone());
+    if load_bank {
+        spawn_loader(root, tx.clone());
+    }
     let _watcher = match BankWatcher::spawn(root, tx) {
         Ok(w) => Some(w),
         Err(e) => {
