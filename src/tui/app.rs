@@ -6,8 +6,10 @@
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use membank_core::bank::Bank;
+use membank_core::health::{HealthOptions, HealthReport};
 use membank_core::text::sanitize_for_terminal;
 use ratatui::crossterm::event::{
     Event as TermEvent, KeyCode, KeyEvent, KeyEventKind, KeyModifiers,
@@ -181,6 +183,9 @@ pub struct App {
     pub panes: Panes,
     pub popup: Option<Popup>,
     pub status: Status,
+    /// The health checks of the last refresh: run once, shown by the
+    /// Health pane, the Bank pane's markers and the Check agent.
+    health: Arc<HealthReport>,
     flagged: HashSet<String>,
     /// Something visible changed since the last draw.
     pub dirty: bool,
@@ -213,6 +218,7 @@ impl App {
             panes,
             popup: None,
             status: Status::default(),
+            health: Arc::default(),
             flagged: HashSet::new(),
             dirty: true,
             effects: Vec::new(),
@@ -274,12 +280,13 @@ impl App {
             self.height_of(Pane::Bank),
             self.article_width(),
         );
+        self.health = Arc::new(membank_core::health::check(&self.bank, &HealthOptions::default()));
         let (bank, theme, p) = (&self.bank, &self.theme, &mut self.panes);
-        p.health.refresh(bank, theme, hh);
+        p.health.refresh(self.health.clone(), theme, hh);
         self.flagged = p.health.flagged();
         p.bank.rebuild(bank, &self.flagged, bh);
         p.context.reload(bank, theme);
-        p.agents.refresh(bank);
+        p.agents.refresh(bank, &self.health);
         if p.article.rel.is_some() {
             p.article.lay_out(bank, theme, width);
         }
@@ -370,6 +377,7 @@ impl App {
         let mut cx = Cx {
             bank: &self.bank,
             theme: &self.theme,
+            health: &self.health,
             flagged: &self.flagged,
             height: self.height_of(pane),
             article_width: self.article_width(),
