@@ -10,6 +10,7 @@ use std::sync::Arc;
 
 use membank_core::bank::Bank;
 use membank_core::health::{HealthOptions, HealthReport};
+use membank_core::memory::Memory;
 use membank_core::text::sanitize_for_terminal;
 use ratatui::crossterm::event::{
     Event as TermEvent, KeyCode, KeyEvent, KeyEventKind, KeyModifiers,
@@ -280,7 +281,10 @@ impl App {
             self.height_of(Pane::Bank),
             self.article_width(),
         );
-        self.health = Arc::new(membank_core::health::check(&self.bank, &HealthOptions::default()));
+        self.health = Arc::new(membank_core::health::check(
+            &self.bank,
+            &HealthOptions::default(),
+        ));
         let (bank, theme, p) = (&self.bank, &self.theme, &mut self.panes);
         p.health.refresh(self.health.clone(), theme, hh);
         self.flagged = p.health.flagged();
@@ -347,10 +351,13 @@ impl App {
             let path = self.bank.root().join(rel);
             path.is_dir() || (!path.exists() && Path::new(rel).extension().is_none())
         });
+        tracing::info!(files = rels.len(), whole_bank = folder_changed, "reloading");
+        tracing::debug!(paths = ?rels, "reloading");
         if folder_changed {
             match Bank::load(self.bank.root()) {
                 Ok(bank) => self.bank = bank,
                 Err(e) => {
+                    tracing::error!(error = %e, "reloading the bank failed");
                     self.status
                         .error(sanitize_for_terminal(&e.to_string(), false));
                     self.dirty = true;

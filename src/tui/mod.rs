@@ -62,6 +62,12 @@ pub fn prepare(bank_root: &Path, options: &TuiOptions, size: Rect) -> anyhow::Re
     // Set once per process; the command line has usually set it already.
     membank_core::safe_read::set_user_policy(crate::read_settings::load(config_path.as_deref())?);
     let bank = memory::open_bank(bank_root, options.format).map_err(open_error)?;
+    tracing::info!(
+        layout = "bank",
+        root = %bank.root().display(),
+        articles = bank.articles().len(),
+        "opened in the interface"
+    );
     Ok(App::new(bank, theme, keymap, size))
 }
 
