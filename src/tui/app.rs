@@ -281,10 +281,8 @@ impl App {
             self.height_of(Pane::Bank),
             self.article_width(),
         );
-        self.health = Arc::new(membank_core::health::check(
-            &self.bank,
-            &HealthOptions::default(),
-        ));
+        // Through the layout boundary: the checks of whatever layout is open.
+        self.health = Arc::new(Memory::check(&self.bank, &HealthOptions::default()));
         let (bank, theme, p) = (&self.bank, &self.theme, &mut self.panes);
         p.health.refresh(self.health.clone(), theme, hh);
         self.flagged = p.health.flagged();
