@@ -35,6 +35,12 @@ fn open_error(e: memory::OpenError) -> anyhow::Error {
 /// to exit costs more than the query itself on a small bank.
 pub fn open_memory(path: &Path) -> anyhow::Result<&'static dyn Memory> {
     let memory = memory::open(path, forced_format()).map_err(open_error)?;
+    tracing::info!(
+        layout = memory.spec().name,
+        root = %memory.root().display(),
+        documents = memory.len(),
+        "opened"
+    );
     Ok(Box::leak(memory))
 }
 
@@ -47,6 +53,12 @@ pub fn open_bank(path: &Path) -> anyhow::Result<&'static Bank> {
 /// [`open_bank`] reading only what the command needs.
 pub fn open_bank_with(path: &Path, options: LoadOptions) -> anyhow::Result<&'static Bank> {
     let bank = memory::open_bank_only(path, forced_format(), options).map_err(open_error)?;
+    tracing::info!(
+        layout = "bank",
+        root = %bank.root().display(),
+        articles = bank.articles().len(),
+        "opened"
+    );
     Ok(Box::leak(Box::new(bank)))
 }
 

@@ -54,6 +54,12 @@ pub fn prepare(bank_root: &Path, options: &TuiOptions, size: Rect) -> anyhow::Re
     let (cfg, theme) = settings(options)?;
     let keymap = cfg.keymap()?;
     let bank = memory::open_bank(bank_root, options.format).map_err(open_error)?;
+    tracing::info!(
+        layout = "bank",
+        root = %bank.root().display(),
+        articles = bank.articles().len(),
+        "opened in the interface"
+    );
     Ok(App::new(bank, theme, keymap, size))
 }
 
@@ -183,10 +189,10 @@ fn event_loop(
 ) -> anyhow::Result<()> {
     let (tx, rx) = mpsc::channel();
     let reader = InputReader::spawn(tx.clone());
-    // Worker messages wake this loop through the same channel as keys, so
-    // a streaming reply is drawn as it arrives and never delays a key.
+    // Model messages arrive on the same channel as keys, so a streaming
+    // reply is drawn as it arrives and never delays a key.
     let llm_tx = tx.clone();
-    app.panes.agents.connection.set_sink(move |m| {
+    app.send_model_messages_to(move |m| {
         let _ = llm_tx.send(Input::Llm(m));
     });
     if load_bank {
