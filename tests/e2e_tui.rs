@@ -192,7 +192,8 @@ fn browse_follow_rank_and_jump_in_a_real_terminal() {
     std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
     std::fs::set_permissions(&editor, perms).unwrap();
     let mut s = Session::start(bank.path(), home.path(), &editor);
-    s.wait_text("01_CLIENTS");
+    // The bank is read in the background: wait for its articles.
+    s.wait_text("Acme Corporation");
 
     // Open an article through the finder.
     s.send("/");
@@ -327,7 +328,8 @@ fn first_screen(args: &[&str], no_color: Option<&str>) -> String {
         no_color,
         &[],
     );
-    s.wait_text("01_CLIENTS");
+    // The bank is read in the background: wait for its articles.
+    s.wait_text("Acme Corporation");
     s.send("q");
     let start = Instant::now();
     while s.child.try_wait().unwrap().is_none() {
@@ -356,7 +358,8 @@ fn a_chat_turn_streams_from_the_model_in_a_real_terminal() {
     .split_pieces()]);
     let env = server.env_for(Provider::OpenAi);
     let mut s = Session::start_with(&fixture, home.path(), Path::new("true"), &[], None, &env);
-    s.wait_text("01_CLIENTS");
+    // The bank is read in the background: wait for its articles.
+    s.wait_text("Acme Corporation");
     s.send("a1i");
     s.wait_text("Enter sends");
     s.send("Which term for compliance?\r");
@@ -385,7 +388,8 @@ fn without_a_usable_model_the_agents_say_what_to_set() {
     std::fs::write(&config, "[llm]\nprovider = \"nobody\"\n").unwrap();
     let env = [("MEMBANK_CONFIG", config.display().to_string())];
     let mut s = Session::start_with(&fixture, home.path(), Path::new("true"), &[], None, &env);
-    s.wait_text("01_CLIENTS");
+    // The bank is read in the background: wait for its articles.
+    s.wait_text("Acme Corporation");
     // Opening the pane is enough to learn that no model can be used.
     s.send("a");
     let screen = s.wait_text("No model can be used");
@@ -412,7 +416,8 @@ fn process_inbox_writes_only_after_review_in_a_real_terminal() {
     let server = FakeServer::start([FakeReply::openai_stream(&[reply])]);
     let env = server.env_for(Provider::OpenAi);
     let mut s = Session::start_with(bank.path(), home.path(), Path::new("true"), &[], None, &env);
-    s.wait_text("01_CLIENTS");
+    // The bank is read in the background: wait for its articles.
+    s.wait_text("Acme Corporation");
     s.send("a2");
     s.wait_text("call notes.md");
     s.send("r");
@@ -438,7 +443,8 @@ fn the_last_query_comes_back_on_the_next_launch() {
     let state = home.path().join("state");
     let env = [("MEMBANK_STATE_DIR", state.display().to_string())];
     let mut s = Session::start_with(bank.path(), home.path(), Path::new("true"), &[], None, &env);
-    s.wait_text("01_CLIENTS");
+    // The bank is read in the background: wait for its articles.
+    s.wait_text("Acme Corporation");
     s.send("\t\t");
     s.wait_text("source lang");
     s.send("\rGlobex\r");
@@ -468,7 +474,8 @@ fn membank_config_names_the_one_file_for_keys_theme_and_model() {
     .unwrap();
     let env = [("MEMBANK_CONFIG", config.display().to_string())];
     let mut s = Session::start_with(&fixture, home.path(), Path::new("true"), &[], None, &env);
-    s.wait_text("01_CLIENTS");
+    // The bank is read in the background: wait for its articles.
+    s.wait_text("Acme Corporation");
     // The [llm] table of the same file is the one the model connection reads.
     s.send("a");
     s.wait_text("No model can be used");

@@ -61,6 +61,9 @@ impl Pane {
     }
 }
 
+/// The status line while the bank is read in the background.
+pub const LOADING: &str = "reading the bank";
+
 /// Messages `update` understands.
 #[derive(Debug)]
 pub enum Msg {
@@ -538,15 +541,20 @@ pub fn update(app: &mut App, msg: Msg) {
             app.dirty = true;
         }
         Msg::Loading(files) => {
-            app.status.info(format!("reading the bank… {files} files"));
-            app.dirty = true;
+            // Progress never hides a message someone should read.
+            if app.status.shows_loading() {
+                app.status.info(format!("{LOADING}… {files} files"));
+                app.dirty = true;
+            }
         }
         Msg::Loaded(loaded) => match *loaded {
             Ok(bank) => {
                 app.bank = bank;
                 app.refresh_all();
-                let n = app.bank.articles().len();
-                app.status.info(format!("{n} articles read"));
+                if app.status.shows_loading() {
+                    let n = app.bank.articles().len();
+                    app.status.info(format!("{n} articles read"));
+                }
             }
             Err(e) => {
                 app.status.error(sanitize_for_terminal(&e, false));

@@ -72,7 +72,7 @@ pub fn prepare_unread(bank_root: &Path, options: &TuiOptions, size: Rect) -> any
     let bank = Bank::unread(bank_root)
         .map_err(|e| anyhow::anyhow!(sanitize_for_terminal(&e.to_string(), false)))?;
     let mut app = App::new(bank, theme, keymap, size);
-    app.status.info("reading the bank…".to_owned());
+    app.status.info(format!("{}…", app::LOADING));
     Ok(app)
 }
 

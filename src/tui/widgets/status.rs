@@ -25,6 +25,13 @@ pub struct Status {
 }
 
 impl Status {
+    /// Is the line empty or showing the background load's progress?
+    pub fn shows_loading(&self) -> bool {
+        self.message
+            .as_ref()
+            .is_none_or(|(m, _)| m.starts_with(crate::tui::app::LOADING))
+    }
+
     pub fn info(&mut self, text: impl Into<String>) {
         self.message = Some((text.into(), Level::Info));
     }
