@@ -14,6 +14,7 @@ pub mod everos;
 pub mod fileblocks;
 pub mod frontmatter;
 pub mod health;
+pub mod json;
 pub mod init;
 pub mod layout;
 pub mod lock;

@@ -100,22 +100,6 @@ fn allowed_folders() -> String {
         .join(", ")
 }
 
-/// Bidirectional controls and zero-width characters: they make a name
-/// display as a different one (U+202E reverses `dm.txt` into `txt.md`).
-fn is_invisible_format(c: char) -> bool {
-    matches!(
-        c,
-        '\u{00AD}'
-            | '\u{061C}'
-            | '\u{180E}'
-            | '\u{200B}'..='\u{200F}'
-            | '\u{202A}'..='\u{202E}'
-            | '\u{2060}'..='\u{2064}'
-            | '\u{2066}'..='\u{2069}'
-            | '\u{FEFF}'
-    )
-}
-
 /// Check a raw block path against §10 and normalise its separators.
 pub fn validate(raw: &str) -> Result<SafePath, Rejection> {
     let raw = raw.trim();
@@ -238,7 +222,7 @@ pub fn validate(raw: &str) -> Result<SafePath, Rejection> {
                 ),
             ));
         }
-        if let Some(c) = seg.chars().find(|&c| is_invisible_format(c)) {
+        if let Some(c) = seg.chars().find(|&c| crate::text::is_invisible_format(c)) {
             return Err(Rejection::new(
                 "invisible-char",
                 format!(
