@@ -320,16 +320,28 @@ fn a_bank_edited_in_obsidian_has_no_false_dead_links() {
             .map(|f| (f["path"].as_str().unwrap().to_owned(), f["line"].as_u64()))
             .collect()
     };
-    assert_eq!(of("dead-link"), vec![("01_CLIENTS/Acme.md".to_owned(), Some(18))]);
+    assert_eq!(
+        of("dead-link"),
+        vec![("01_CLIENTS/Acme.md".to_owned(), Some(18))]
+    );
     assert!(of("ambiguous-link").is_empty());
     assert!(of("orphan").is_empty(), "{v:#}");
-    assert_eq!(of("unquoted-link"), vec![("01_CLIENTS/Acme.md".to_owned(), Some(4))]);
-    assert_eq!(of("utf16"), vec![("04_STYLE/House rules.md".to_owned(), Some(1))]);
+    assert_eq!(
+        of("unquoted-link"),
+        vec![("01_CLIENTS/Acme.md".to_owned(), Some(4))]
+    );
+    assert_eq!(
+        of("utf16"),
+        vec![("04_STYLE/House rules.md".to_owned(), Some(1))]
+    );
     assert!(codes_at(&v, "03_DOMAINS/Snippet.md").is_empty(), "{v:#}");
     let attachment = findings(&v)
         .iter()
         .find(|f| f["path"] == "03_DOMAINS/attachments/diagram.png")
         .expect("a note about the attachment");
     let message = attachment["message"].as_str().unwrap();
-    assert!(message.contains("01_CLIENTS/Acme.md") && message.contains("keep it"), "{message}");
+    assert!(
+        message.contains("01_CLIENTS/Acme.md") && message.contains("keep it"),
+        "{message}"
+    );
 }

@@ -5,7 +5,6 @@
 #![cfg(unix)]
 
 use std::io::Read;
-use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
@@ -18,18 +17,18 @@ const HOSTILE: &str =
 
 fn bank() -> tempfile::TempDir {
     let d = tempfile::tempdir().unwrap();
-    for f in ["00_INBOX", "01_CLIENTS", "03_DOMAINS", "04_STYLE", "06_TEMPLATES"] {
+    for f in [
+        "00_INBOX",
+        "01_CLIENTS",
+        "03_DOMAINS",
+        "04_STYLE",
+        "06_TEMPLATES",
+    ] {
         std::fs::create_dir_all(d.path().join(f)).unwrap();
     }
-    let body = format!(
-        "---\nscope: general\nlast_updated: 2026-04-01\n---\n# Style\n{HOSTILE}\n"
-    );
+    let body = format!("---\nscope: general\nlast_updated: 2026-04-01\n---\n# Style\n{HOSTILE}\n");
     std::fs::write(d.path().join("04_STYLE/House.md"), &body).unwrap();
-    std::fs::write(
-        d.path().join("04_STYLE/evil\u{1b}]0;title\u{7}.md"),
-        &body,
-    )
-    .unwrap();
+    std::fs::write(d.path().join("04_STYLE/evil\u{1b}]0;title\u{7}.md"), &body).unwrap();
     std::fs::write(d.path().join("06_TEMPLATES/query.md"), HOSTILE).unwrap();
     d
 }
@@ -100,9 +99,15 @@ fn assert_inert(args: &[&str], out: &[u8]) {
         ("NUL", "\u{0}"),
         ("RTL override", "\u{202e}"),
     ] {
-        assert!(!text.contains(bad), "{args:?} sent {what} to the terminal: {text:?}");
+        assert!(
+            !text.contains(bad),
+            "{args:?} sent {what} to the terminal: {text:?}"
+        );
     }
-    assert!(text.contains("title"), "{args:?} printed the names (made visible): {text:?}");
+    assert!(
+        text.contains("title"),
+        "{args:?} printed the names (made visible): {text:?}"
+    );
 }
 
 #[test]
@@ -125,7 +130,10 @@ fn text_for_a_model_is_inert_on_a_terminal() {
         vec!["template", root, "query", "--json"],
     ] {
         let out = String::from_utf8_lossy(&on_a_terminal(&args)).into_owned();
-        assert!(!out.contains('\u{1b}') && !out.contains('\u{9b}'), "{args:?}: {out:?}");
+        assert!(
+            !out.contains('\u{1b}') && !out.contains('\u{9b}'),
+            "{args:?}: {out:?}"
+        );
         assert!(out.contains("pwned"), "{args:?}: {out:?}");
     }
 }

@@ -14,7 +14,8 @@ use serde_json::ser::{Formatter, PrettyFormatter};
 
 /// Characters escaped in JSON strings besides the ones JSON requires.
 pub fn needs_escape(c: char) -> bool {
-    matches!(c, '\u{7f}'..='\u{9f}' | '\u{2028}' | '\u{2029}') || crate::text::is_invisible_format(c)
+    matches!(c, '\u{7f}'..='\u{9f}' | '\u{2028}' | '\u{2029}')
+        || crate::text::is_invisible_format(c)
 }
 
 /// serde_json's pretty layout, with [`needs_escape`] applied to strings.
@@ -68,7 +69,8 @@ impl Formatter for SafeFormatter<'_> {
 
 /// Write `value` as pretty, escaped JSON (no trailing newline).
 pub fn write<W: Write, T: Serialize + ?Sized>(writer: W, value: &T) -> serde_json::Result<()> {
-    let mut ser = serde_json::Serializer::with_formatter(writer, SafeFormatter(PrettyFormatter::new()));
+    let mut ser =
+        serde_json::Serializer::with_formatter(writer, SafeFormatter(PrettyFormatter::new()));
     value.serialize(&mut ser)
 }
 
@@ -89,10 +91,13 @@ mod tests {
         let hostile = "a\u{1b}]0;title\u{7}b\u{9b}2J\u{202e}txt.md\u{200b}\u{7f}\u{2028}é→";
         let json = to_string(&serde_json::json!({ "path": hostile, "n": [1, 2] })).unwrap();
         assert!(
-            json.chars().all(|c| c == '\n' || !c.is_control() && !needs_escape(c)),
+            json.chars()
+                .all(|c| c == '\n' || !c.is_control() && !needs_escape(c)),
             "{json:?}"
         );
-        assert!(json.contains("\\u001b]0;title\\u0007b\\u009b2J\\u202etxt.md\\u200b\\u007f\\u2028é→"));
+        assert!(
+            json.contains("\\u001b]0;title\\u0007b\\u009b2J\\u202etxt.md\\u200b\\u007f\\u2028é→")
+        );
         let back: serde_json::Value = serde_json::from_str(&json).unwrap();
         assert_eq!(back["path"], hostile);
         // The layout is serde_json's pretty one.
