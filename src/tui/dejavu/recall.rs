@@ -1,11 +1,10 @@
-//! The interface for a Deja Vu project: a Recall screen. Type a cue and see
-//! the level, the score, what a host would load and every impression's
-//! tokens and arithmetic, updated on each key; save a feedback line for
-//! the cue just tried.
+//! The Recall tab: type a cue and see the level, the score, what a host
+//! would load and every impression's tokens and arithmetic, updated on each
+//! key; save a feedback line for the cue just tried.
 //!
 //! State and `on_key` compute; `draw` only reads the state.
 
-use std::path::Path;
+use std::sync::Arc;
 
 use membank_core::dejavu::feedback::{self, OUTCOMES};
 use membank_core::dejavu::js::{self, JsValue};
@@ -13,17 +12,15 @@ use membank_core::dejavu::recall::{Considered, Explanation, Level};
 use membank_core::dejavu::{self, Project, Recall};
 use membank_core::text::sanitize_for_terminal;
 use ratatui::Frame;
-use ratatui::crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
-use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph};
+use ratatui::widgets::Paragraph;
 
-use super::terminal;
-use super::theme::Theme;
+use super::super::theme::Theme;
 
 pub struct RecallView {
-    project: Project,
-    pub label: String,
+    project: Arc<Project>,
     pub cue: String,
     recall: Recall,
     /// Impression lines in display order: matches by rank, then the rest.
@@ -42,11 +39,10 @@ fn num(x: f64) -> String {
 }
 
 impl RecallView {
-    pub fn new(project: Project, label: String) -> RecallView {
+    pub fn new(project: Arc<Project>) -> RecallView {
         let mut v = RecallView {
             recall: dejavu::recall(project.impressions.as_ref(), ""),
             project,
-            label,
             cue: String::new(),
             order: Vec::new(),
             scroll: 0,
@@ -65,12 +61,14 @@ impl RecallView {
         self.scroll = 0;
     }
 
-    /// Handle a key; returns false when the user quits.
-    pub fn on_key(&mut self, key: KeyEvent) -> bool {
+    pub fn level(&self) -> Level {
+        self.recall.level
+    }
+
+    /// Handle a key (the app has taken Tab, Esc and Ctrl-C).
+    pub fn on_key(&mut self, key: KeyEvent) {
         let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
         match key.code {
-            KeyCode::Esc => return false,
-            KeyCode::Char('c') if ctrl => return false,
             KeyCode::Char('o') if ctrl => {
                 self.outcome = (self.outcome + 1) % OUTCOMES.len();
                 self.status = format!("feedback outcome: {}", OUTCOMES[self.outcome]);
@@ -98,7 +96,13 @@ impl RecallView {
             KeyCode::PageUp => self.scroll = self.scroll.saturating_sub(5),
             _ => {}
         }
-        true
+    }
+
+    pub fn hints(&self) -> String {
+        format!(
+            "type a cue · ↑/↓ scroll · ^O outcome: {} · ^F save feedback · ^U clear",
+            OUTCOMES[self.outcome]
+        )
     }
 
     /// Append a sanitized feedback line for the cue just tried.
@@ -225,134 +229,15 @@ impl RecallView {
     }
 }
 
-/// Draw the Recall screen from the state alone.
-pub fn draw(frame: &mut Frame, view: &RecallView, theme: &Theme) {
-    let [main, status] =
-        Layout::vertical([Constraint::Min(3), Constraint::Length(1)]).areas(frame.area());
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .border_style(theme.border_focused)
-        .title(Span::styled(format!(" Recall · {} ", safe(&view.label)), theme.title))
-        .title_bottom(Span::styled(
-            format!(
-                " type a cue · ↑/↓ scroll · ^O outcome: {} · ^F save feedback · ^U clear · Esc quit ",
-                OUTCOMES[view.outcome]
-            ),
-            theme.hint_text,
-        ));
-    let inner = block.inner(main);
-    frame.render_widget(block, main);
+/// Draw the tab from the state alone.
+pub fn draw(frame: &mut Frame, area: Rect, view: &RecallView, theme: &Theme) {
     let mut lines = view.header(theme);
     lines.push(Line::raw(""));
     for &i in view.order.iter().skip(view.scroll) {
         lines.extend(view.impression_lines(&view.recall.explanations[i], theme));
-        if lines.len() > usize::from(inner.height) {
+        if lines.len() > usize::from(area.height) {
             break;
         }
     }
-    frame.render_widget(Paragraph::new(lines), inner);
-    frame.render_widget(
-        Paragraph::new(Line::from(Span::styled(
-            view.status.clone(),
-            theme.status_message,
-        ))),
-        Rect { ..status },
-    );
-}
-
-/// Run the Recall screen on a project until the user quits.
-pub fn run(root: &Path, project: Project, theme: &Theme) -> anyhow::Result<()> {
-    let mut view = RecallView::new(project, root.display().to_string());
-    terminal::install_panic_hook();
-    let mut term = terminal::enter()?;
-    let result = (|| -> anyhow::Result<()> {
-        loop {
-            term.draw(|f| draw(f, &view, theme))?;
-            if let Event::Key(key) = event::read()?
-                && key.kind != KeyEventKind::Release
-                && !view.on_key(key)
-            {
-                return Ok(());
-            }
-        }
-    })();
-    let restored = terminal::leave();
-    result?;
-    restored?;
-    Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use insta::assert_snapshot;
-    use ratatui::Terminal;
-    use ratatui::backend::TestBackend;
-
-    fn demo() -> Project {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("demo-dejavu");
-        Project::load(&root).unwrap()
-    }
-
-    fn typed(view: &mut RecallView, s: &str) {
-        for c in s.chars() {
-            view.on_key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE));
-        }
-    }
-
-    fn screen(view: &RecallView) -> String {
-        let mut term = Terminal::new(TestBackend::new(96, 24)).unwrap();
-        let theme = Theme::default_theme();
-        term.draw(|f| draw(f, view, &theme)).unwrap();
-        term.backend().to_string()
-    }
-
-    #[test]
-    fn recall_pane_shows_a_strong_match_with_its_arithmetic() {
-        let mut v = RecallView::new(demo(), "demo-dejavu".into());
-        typed(&mut v, "settings sync");
-        assert_snapshot!(screen(&v));
-    }
-
-    #[test]
-    fn recall_pane_updates_as_the_cue_is_typed() {
-        let mut v = RecallView::new(demo(), "demo-dejavu".into());
-        typed(&mut v, "Continue the settings refactor.");
-        assert_eq!(v.recall.level, Level::None);
-        assert_snapshot!(screen(&v));
-        for _ in 0.."Continue the settings refactor.".len() {
-            v.on_key(KeyEvent::new(KeyCode::Backspace, KeyModifiers::NONE));
-        }
-        typed(&mut v, "offline vault");
-        assert_eq!(v.recall.level, Level::Strong);
-        assert!(screen(&v).contains("loads memory/context/project-context.md"));
-    }
-
-    #[test]
-    fn feedback_is_saved_for_the_cue_just_tried() {
-        fn copy(from: &Path, to: &Path) {
-            std::fs::create_dir_all(to).unwrap();
-            for e in std::fs::read_dir(from).unwrap() {
-                let e = e.unwrap();
-                if e.file_type().unwrap().is_dir() {
-                    copy(&e.path(), &to.join(e.file_name()));
-                } else {
-                    std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
-                }
-            }
-        }
-        let tmp = tempfile::tempdir().unwrap();
-        copy(
-            &Path::new(env!("CARGO_MANIFEST_DIR")).join("demo-dejavu"),
-            tmp.path(),
-        );
-        let mut v = RecallView::new(Project::load(tmp.path()).unwrap(), "p".into());
-        typed(&mut v, "settings sync");
-        v.on_key(KeyEvent::new(KeyCode::Char('o'), KeyModifiers::CONTROL));
-        v.on_key(KeyEvent::new(KeyCode::Char('f'), KeyModifiers::CONTROL));
-        assert!(v.status.starts_with("appended"), "{}", v.status);
-        let text = std::fs::read_to_string(tmp.path().join(dejavu::FEEDBACK_PATH)).unwrap();
-        let last = text.lines().last().unwrap();
-        assert!(last.contains(r#""query":"settings sync","matched_id":"decision-settings-sync","outcome":"irrelevant""#), "{last}");
-    }
+    frame.render_widget(Paragraph::new(lines), area);
 }
