@@ -915,8 +915,20 @@ mod tests {
             "{:?}",
             report.blocks
         );
-        assert!(report.blocks[0].reason.as_deref().unwrap().contains("archive"));
-        assert!(report.blocks[1].reason.as_deref().unwrap().contains("00_INBOX/mail.md"));
+        assert!(
+            report.blocks[0]
+                .reason
+                .as_deref()
+                .unwrap()
+                .contains("archive")
+        );
+        assert!(
+            report.blocks[1]
+                .reason
+                .as_deref()
+                .unwrap()
+                .contains("00_INBOX/mail.md")
+        );
         assert!(report.blocks[2].reason.as_deref().unwrap().contains(".git"));
         assert!(!r.join("00_INBOX/_archive/x.md").exists());
         assert!(!r.join("01_CLIENTS/.git/pre-commit.md").exists());

@@ -393,7 +393,9 @@ fn check_resolved(path: &SafePath, inside: &Path) -> Result<(), Rejection> {
 /// `/`-separated (links followed), for rules that compare paths.
 pub fn resolved_rel(root: &Path, path: &SafePath) -> Result<String, Rejection> {
     let target = resolve_in_bank(root, path)?;
-    let root = root.canonicalize().map_err(|e| Rejection::new("bank-missing", e.to_string()))?;
+    let root = root
+        .canonicalize()
+        .map_err(|e| Rejection::new("bank-missing", e.to_string()))?;
     Ok(display_rel(&root, &target))
 }
 
