@@ -6,8 +6,12 @@
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use membank_core::bank::Bank;
+use membank_core::health::{HealthOptions, HealthReport};
+use membank_core::layout::{ARCHIVE_DIR, Folder};
+use membank_core::memory::Memory;
 use membank_core::text::sanitize_for_terminal;
 use ratatui::crossterm::event::{
     Event as TermEvent, KeyCode, KeyEvent, KeyEventKind, KeyModifiers,
@@ -23,7 +27,7 @@ use super::panes::context::{self, ContextPane};
 use super::panes::health::{self, HealthPane};
 use super::panes::{Component, Cx};
 use super::theme::Theme;
-use super::widgets::fuzzy::{Finder, FinderItem};
+use super::widgets::fuzzy::{Finder, FinderItem, Placement};
 use super::widgets::help::Help;
 use super::widgets::status::Status;
 
@@ -181,6 +185,9 @@ pub struct App {
     pub panes: Panes,
     pub popup: Option<Popup>,
     pub status: Status,
+    /// The health checks of the last refresh: run once, shown by the
+    /// Health pane, the Bank pane's markers and the Check agent.
+    health: Arc<HealthReport>,
     flagged: HashSet<String>,
     /// Something visible changed since the last draw.
     pub dirty: bool,
@@ -213,6 +220,7 @@ impl App {
             panes,
             popup: None,
             status: Status::default(),
+            health: Arc::default(),
             flagged: HashSet::new(),
             dirty: true,
             effects: Vec::new(),
@@ -220,6 +228,14 @@ impl App {
         app.relayout();
         app.refresh_all();
         app
+    }
+
+    /// Where model messages go: the runner's event channel (or a test's).
+    pub fn send_model_messages_to(
+        &mut self,
+        sink: impl Fn(membank_llm::WorkerMessage) + Send + Sync + 'static,
+    ) {
+        self.panes.agents.connection.set_sink(sink);
     }
 
     /// Rows of a pane's list: its inside minus the parts that do not scroll.
@@ -274,18 +290,34 @@ impl App {
             self.height_of(Pane::Bank),
             self.article_width(),
         );
+        // Through the layout boundary: the checks of whatever layout is open.
+        self.health = Arc::new(Memory::check(&self.bank, &HealthOptions::default()));
         let (bank, theme, p) = (&self.bank, &self.theme, &mut self.panes);
-        p.health.refresh(bank, theme, hh);
+        p.health.refresh(self.health.clone(), theme, hh);
         self.flagged = p.health.flagged();
+        p.bank.files_changed();
         p.bank.rebuild(bank, &self.flagged, bh);
         p.context.reload(bank, theme);
-        p.agents.refresh(bank);
+        p.agents.refresh(bank, &self.health);
         if p.article.rel.is_some() {
             p.article.lay_out(bank, theme, width);
         }
         self.status.bank = self.bank_label.clone();
         self.status.articles = bank.articles().len();
         self.status.query = p.context.query_text.clone();
+        self.dirty = true;
+    }
+
+    /// Start from a query remembered from an earlier session.
+    pub fn restore_query(&mut self, saved: &crate::last_query::SavedQuery) {
+        if saved.is_empty() {
+            return;
+        }
+        let (bank, theme) = (&self.bank, &self.theme);
+        self.panes.context.restore(saved, bank, theme);
+        self.status.query = self.panes.context.query_text.clone();
+        self.status
+            .info(format!("last query restored: {}", self.status.query));
         self.dirty = true;
     }
 
@@ -340,10 +372,13 @@ impl App {
             let path = self.bank.root().join(rel);
             path.is_dir() || (!path.exists() && Path::new(rel).extension().is_none())
         });
+        tracing::info!(files = rels.len(), whole_bank = folder_changed, "reloading");
+        tracing::debug!(paths = ?rels, "reloading");
         if folder_changed {
             match Bank::load(self.bank.root()) {
                 Ok(bank) => self.bank = bank,
                 Err(e) => {
+                    tracing::error!(error = %e, "reloading the bank failed");
                     self.status
                         .error(sanitize_for_terminal(&e.to_string(), false));
                     self.dirty = true;
@@ -370,6 +405,7 @@ impl App {
         let mut cx = Cx {
             bank: &self.bank,
             theme: &self.theme,
+            health: &self.health,
             flagged: &self.flagged,
             height: self.height_of(pane),
             article_width: self.article_width(),
@@ -428,13 +464,24 @@ impl App {
             .iter()
             .enumerate()
             .map(|(id, a)| {
-                let text = if a.title != a.stem {
-                    format!("{} · {}", a.stem, a.title)
+                let folder = a.rel_path.rsplit_once('/').map_or("", |(dir, _)| dir);
+                let archive = format!("{}/{ARCHIVE_DIR}", Folder::Inbox.dir_name());
+                let placement = if !a.folder.is_content() {
+                    if folder.starts_with(&archive) {
+                        Placement::Archived
+                    } else if a.folder == Folder::Inbox {
+                        Placement::Inbox
+                    } else {
+                        Placement::Other
+                    }
                 } else {
-                    a.stem.clone()
+                    Placement::Content
                 };
                 FinderItem {
-                    text: sanitize_for_terminal(&text, false),
+                    name: sanitize_for_terminal(&a.stem, false),
+                    title: (a.title != a.stem).then(|| sanitize_for_terminal(&a.title, false)),
+                    folder: sanitize_for_terminal(folder, false),
+                    placement,
                     id,
                 }
             })
@@ -600,6 +647,10 @@ fn perform(app: &mut App, action: Action) -> bool {
         }
         Action::Agents => {
             app.focus_pane(Pane::Agents);
+            true
+        }
+        Action::ToBank => {
+            app.focus_pane(Pane::Bank);
             true
         }
         _ => app.dispatch(app.focus, |pane, cx| pane.on_action(action, cx)),

@@ -52,6 +52,12 @@ pub fn prepare(bank_root: &Path, options: &TuiOptions, size: Rect) -> anyhow::Re
     let (cfg, theme) = settings(options)?;
     let keymap = cfg.keymap()?;
     let bank = memory::open_bank(bank_root, options.format).map_err(open_error)?;
+    tracing::info!(
+        layout = "bank",
+        root = %bank.root().display(),
+        articles = bank.articles().len(),
+        "opened in the interface"
+    );
     Ok(App::new(bank, theme, keymap, size))
 }
 
@@ -104,6 +110,9 @@ pub fn run_tui(bank_root: &Path, options: TuiOptions) -> anyhow::Result<ExitCode
     }
     let (w, h) = ratatui::crossterm::terminal::size().unwrap_or((80, 24));
     let mut app = prepare(&root, &options, Rect::new(0, 0, w, h))?;
+    if let Some(saved) = crate::last_query::load(&root) {
+        app.restore_query(&saved);
+    }
     // crossterm drops colours by itself when NO_COLOR is set; the theme has
     // already decided (NO_COLOR or --color), so make crossterm follow it.
     let no_color = std::env::var("NO_COLOR").ok();
@@ -113,18 +122,22 @@ pub fn run_tui(bank_root: &Path, options: TuiOptions) -> anyhow::Result<ExitCode
     let mut term = terminal::enter().context("setting up the terminal")?;
     let result = event_loop(&mut term, &mut app, &root);
     let restored = terminal::leave();
+    let saved = crate::last_query::save(&root, &app.panes.context.saved_query());
     result?;
     restored.context("restoring the terminal")?;
+    if let Err(e) = saved {
+        eprintln!("membank: the last query could not be remembered: {e}");
+    }
     Ok(ExitCode::SUCCESS)
 }
 
 fn event_loop(term: &mut terminal::Term, app: &mut App, root: &Path) -> anyhow::Result<()> {
     let (tx, rx) = mpsc::channel();
     let reader = InputReader::spawn(tx.clone());
-    // Worker messages wake this loop through the same channel as keys, so
-    // a streaming reply is drawn as it arrives and never delays a key.
+    // Model messages arrive on the same channel as keys, so a streaming
+    // reply is drawn as it arrives and never delays a key.
     let llm_tx = tx.clone();
-    app.panes.agents.connection.set_sink(move |m| {
+    app.send_model_messages_to(move |m| {
         let _ = llm_tx.send(Input::Llm(m));
     });
     let _watcher = match BankWatcher::spawn(root, tx) {
