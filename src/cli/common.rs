@@ -45,6 +45,12 @@ pub fn open_bank(path: &Path) -> anyhow::Result<&'static Bank> {
     Ok(Box::leak(Box::new(bank)))
 }
 
+/// Open a Deja Vu project, for the commands only Deja Vu has (`recall`,
+/// `supersede`, `feedback`); any other layout is refused by name.
+pub fn open_dejavu(path: &Path) -> anyhow::Result<membank_core::dejavu::Project> {
+    membank_core::dejavu::open_project(path, forced_format()).map_err(open_error)
+}
+
 /// Warn on stderr about each query value no article carries, with the
 /// closest values the bank uses: a typo would otherwise just score nothing.
 pub fn warn_unknown_values(bank: &Bank, query: &membank_core::scoring::Query) {

@@ -13,7 +13,7 @@ use membank_core::compile::{self, BlockStatus, CompileReport, Mode, SourceResult
 use membank_core::templates::Agent;
 use membank_core::text::sanitize_for_terminal;
 use membank_llm::agents::{self, PreparedCompile};
-use membank_llm::{CancelHandle, ChatRequest, LlmClient, Reply, StreamEvent};
+use membank_llm::{ChatRequest, LlmClient, Reply};
 use serde::Serialize;
 
 use super::blocks::{print_blocks, print_warnings, read_reply, to_json};
@@ -448,62 +448,20 @@ fn report_prompt(client: &LlmClient, prepared: &PreparedCompile) {
 }
 
 /// Runs the request, showing progress on stderr (the reply itself only with
-/// `show_reply`). Retries and errors go to stderr too.
+/// `show_reply`), then one line saying whether the reply is whole.
 fn stream_reply(
     client: &LlmClient,
     request: &ChatRequest,
     show_reply: bool,
 ) -> anyhow::Result<Reply> {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .context("starting the network runtime")?;
-    let cancel = CancelHandle::new();
-    let counter = !show_reply && std::io::stderr().is_terminal();
-    let mut received = 0usize;
-    let mut stderr = std::io::stderr();
-    let reply = runtime.block_on(agents::run(
-        client,
-        request,
-        &cancel,
-        &mut |event| match event {
-            StreamEvent::Delta(piece) => {
-                received += piece.chars().count();
-                if show_reply {
-                    let _ = write!(stderr, "{}", sanitize_for_terminal(&piece, true));
-                } else if counter {
-                    let _ = write!(
-                        stderr,
-                        "\rmembank: receiving the reply: {received} characters"
-                    );
-                }
-                let _ = stderr.flush();
-            }
-            StreamEvent::Retrying {
-                attempt,
-                wait,
-                reason,
-            } => {
-                let _ = writeln!(
-                    stderr,
-                    "\nmembank: retry {attempt} in {:.1}s: {}",
-                    wait.as_secs_f32(),
-                    sanitize_for_terminal(&reason, false)
-                );
-            }
-            StreamEvent::Error(e) => {
-                let _ = writeln!(
-                    stderr,
-                    "\nmembank: {}",
-                    sanitize_for_terminal(&e.to_string(), false)
-                );
-            }
-            StreamEvent::Done { .. } => {}
-        },
-    ));
-    if show_reply || counter {
-        eprintln!();
-    }
+    let echo = if show_reply {
+        llm_common::Echo::Stderr
+    } else if std::io::stderr().is_terminal() {
+        llm_common::Echo::Counter
+    } else {
+        llm_common::Echo::Nothing
+    };
+    let reply = llm_common::run(client, request, echo)?;
     eprintln!(
         "membank: reply {} ({} characters)",
         if reply.complete {

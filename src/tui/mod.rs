@@ -10,6 +10,7 @@
 pub mod app;
 pub mod areas;
 pub mod config;
+pub mod dejavu;
 pub mod event;
 pub mod keys;
 pub mod osc52;
@@ -24,9 +25,9 @@ mod tests;
 #[cfg(test)]
 mod tests_agents;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::ExitCode;
-use std::sync::{Arc, mpsc};
+use std::sync::mpsc;
 
 use anyhow::Context as _;
 use membank_core::memory::{self, LayoutSpec};
@@ -41,8 +42,6 @@ pub use theme::ColorChoice;
 #[derive(Debug, Clone, Default)]
 pub struct TuiOptions {
     pub color: ColorChoice,
-    /// Config file to read instead of `<config dir>/membank/config.toml`.
-    pub config_path: Option<PathBuf>,
     /// The layout `--format` forces instead of detecting it.
     pub format: Option<&'static LayoutSpec>,
 }
@@ -50,24 +49,27 @@ pub struct TuiOptions {
 /// Build the app for a bank without touching the terminal: config, theme,
 /// key map, bank. Used by `run_tui` and by tests and benchmarks.
 pub fn prepare(bank_root: &Path, options: &TuiOptions, size: Rect) -> anyhow::Result<App> {
-    let config_dir = config::config_dir();
-    let config_path = options
-        .config_path
-        .clone()
-        .or_else(|| config_dir.as_ref().map(|d| d.join("config.toml")));
+    let (cfg, theme) = settings(options)?;
+    let keymap = cfg.keymap()?;
+    let bank = memory::open_bank(bank_root, options.format).map_err(open_error)?;
+    Ok(App::new(bank, theme, keymap, size))
+}
+
+/// The user's config and theme; also records their read policy (once per
+/// process; the command line has usually set it already).
+fn settings(options: &TuiOptions) -> anyhow::Result<(config::Config, theme::Theme)> {
+    // One config file for everything: `MEMBANK_CONFIG`, else the per-user one.
+    let config_path = membank_llm::config::config_file_path();
     let cfg = match &config_path {
         Some(p) => config::Config::load(p)?,
         None => config::Config::default(),
     };
     let no_color = std::env::var("NO_COLOR").ok();
     let use_color = options.color.use_color(no_color.as_deref());
-    let theme_dir = config_dir.map(|d| d.join("themes"));
+    let theme_dir = config::themes_dir(config_path.as_deref());
     let theme = cfg.theme(theme_dir.as_deref(), use_color)?;
-    let keymap = cfg.keymap()?;
-    // Set once per process; the command line has usually set it already.
     membank_core::safe_read::set_user_policy(crate::read_settings::load(config_path.as_deref())?);
-    let bank = memory::open_bank(bank_root, options.format).map_err(open_error)?;
-    Ok(App::new(bank, theme, keymap, size))
+    Ok((cfg, theme))
 }
 
 /// Safe-to-print form of an open error (paths may hold control characters).
@@ -92,6 +94,14 @@ pub fn run_tui(bank_root: &Path, options: TuiOptions) -> anyhow::Result<ExitCode
         .root
         .canonicalize()
         .with_context(|| format!("opening {}", bank_root.display()))?;
+    // A Deja Vu project gets its own screen: recall is what one does there.
+    if found.spec == &membank_core::dejavu::LAYOUT {
+        let (_, theme) = settings(&options)?;
+        let project =
+            membank_core::dejavu::open_project(&root, options.format).map_err(open_error)?;
+        dejavu::run(&root, project, &theme)?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let (w, h) = ratatui::crossterm::terminal::size().unwrap_or((80, 24));
     let mut app = prepare(&root, &options, Rect::new(0, 0, w, h))?;
     // crossterm drops colours by itself when NO_COLOR is set; the theme has
@@ -114,9 +124,9 @@ fn event_loop(term: &mut terminal::Term, app: &mut App, root: &Path) -> anyhow::
     // Worker messages wake this loop through the same channel as keys, so
     // a streaming reply is drawn as it arrives and never delays a key.
     let llm_tx = tx.clone();
-    app.panes.agents.connection.set_waker(Arc::new(move || {
-        let _ = llm_tx.send(Input::LlmReady);
-    }));
+    app.panes.agents.connection.set_sink(move |m| {
+        let _ = llm_tx.send(Input::Llm(m));
+    });
     let _watcher = match BankWatcher::spawn(root, tx) {
         Ok(w) => Some(w),
         Err(e) => {
@@ -140,20 +150,13 @@ fn event_loop(term: &mut terminal::Term, app: &mut App, root: &Path) -> anyhow::
         let mut inputs = vec![first];
         inputs.extend(rx.try_iter());
         for input in inputs {
-            let msgs = match input {
-                Input::Terminal(ev) => Msg::from_terminal(ev).into_iter().collect(),
-                Input::FilesChanged(paths) => vec![Msg::FilesChanged(paths)],
-                Input::LlmReady => app
-                    .panes
-                    .agents
-                    .connection
-                    .poll()
-                    .into_iter()
-                    .map(Msg::Llm)
-                    .collect(),
-                Input::Error(e) => vec![Msg::Error(e)],
+            let msg = match input {
+                Input::Terminal(ev) => Msg::from_terminal(ev),
+                Input::FilesChanged(paths) => Some(Msg::FilesChanged(paths)),
+                Input::Llm(m) => Some(Msg::Llm(m)),
+                Input::Error(e) => Some(Msg::Error(e)),
             };
-            for msg in msgs {
+            if let Some(msg) = msg {
                 update(app, msg);
             }
             for effect in std::mem::take(&mut app.effects) {

@@ -10,6 +10,7 @@ pub mod bank;
 pub mod budget;
 pub mod compile;
 pub mod context;
+pub mod dejavu;
 pub mod everos;
 pub mod fileblocks;
 pub mod frontmatter;

@@ -36,6 +36,14 @@ pub enum StreamEvent {
     Error(LlmError),
 }
 
+impl StreamEvent {
+    /// The one wording of a retry, for every front end: `retry 2 in 1.5s:
+    /// HTTP 429 …` (raw: sanitise before display).
+    pub fn retry_text(attempt: u32, wait: Duration, reason: &str) -> String {
+        format!("retry {attempt} in {:.1}s: {reason}", wait.as_secs_f32())
+    }
+}
+
 /// Stops a call from another task or thread. Cloning shares the signal.
 #[derive(Debug, Clone, Default)]
 pub struct CancelHandle(Arc<CancelState>);
