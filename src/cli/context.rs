@@ -4,9 +4,14 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use std::fmt::Write as _;
+
+use membank_core::bank::Bank;
 use membank_core::budget::{BudgetOptions, DEFAULT_BUDGET};
-use membank_core::context::{self, ExplainedEntry, ExplainedReport};
+use membank_core::context::{self, ContextReport, ExplainedEntry, ExplainedReport};
 use membank_core::scoring::{Query, SignalMatch};
+use schemars::JsonSchema;
+use serde::Deserialize;
 
 use super::common::{open_bank, print_json, safe};
 
@@ -27,8 +32,9 @@ pub struct Args {
 }
 
 /// The active client, domain and language pair, shared by every command
-/// that assembles a context.
-#[derive(clap::Args, Clone, Default)]
+/// that assembles a context (and by the MCP tools, whose argument schema is
+/// generated from this same type).
+#[derive(clap::Args, Clone, Default, Deserialize, JsonSchema)]
 pub struct QueryArgs {
     /// Active client (compared exactly, ignoring case).
     #[arg(long)]
@@ -45,14 +51,21 @@ pub struct QueryArgs {
 }
 
 /// The token budget, shared by every command that assembles a context.
-#[derive(clap::Args, Clone)]
+#[derive(clap::Args, Clone, Deserialize, JsonSchema)]
 pub struct BudgetArgs {
     /// Token budget; 0 means unlimited.
     #[arg(long, default_value_t = DEFAULT_BUDGET)]
+    #[serde(default = "default_budget")]
+    #[schemars(default = "default_budget")]
     pub budget: usize,
     /// Let articles that score 0 fill leftover budget.
     #[arg(long)]
+    #[serde(default)]
     pub include_unscored: bool,
+}
+
+fn default_budget() -> usize {
+    DEFAULT_BUDGET
 }
 
 impl BudgetArgs {
@@ -77,16 +90,21 @@ impl QueryArgs {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let bank = open_bank(&args.bank)?;
-    let opts = args.budget.options();
-    let report = context::build(bank, &args.query.to_query(), opts);
+    let report = build(bank, &args.query, &args.budget);
     if args.json {
         print_json(&report.explain(bank))?;
     } else if args.render {
         print!("{}", context::render(bank, &report));
     } else {
-        print_table(&report.explain(bank));
+        print!("{}", table(&report.explain(bank)));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The ranked, budgeted report for a query; `explain` of it is what
+/// `--json` prints, `context::render` the assembled context text.
+pub fn build(bank: &Bank, query: &QueryArgs, budget: &BudgetArgs) -> ContextReport {
+    context::build(bank, &query.to_query(), budget.options())
 }
 
 fn describe(m: &Option<SignalMatch>, points: u32) -> Option<String> {
@@ -110,10 +128,14 @@ fn why(e: &ExplainedEntry) -> String {
     }
 }
 
-fn print_table(r: &ExplainedReport) {
+/// The readable report: the query, the budget, then one row per article
+/// with why it scored and, if the budget left it out, why.
+pub fn table(r: &ExplainedReport) -> String {
+    let mut out = String::new();
     let q = &r.query;
     let show = |v: &Option<String>| v.as_deref().map(safe).unwrap_or_else(|| "-".into());
-    println!(
+    let _ = writeln!(
+        out,
         "query: client {} | domain {} | {} → {}",
         show(&q.client),
         show(&q.domain),
@@ -126,19 +148,22 @@ fn print_table(r: &ExplainedReport) {
         r.budget.to_string()
     };
     let kept = r.articles.iter().filter(|e| e.included).count();
-    println!(
+    let _ = writeln!(
+        out,
         "budget: {} / {budget} tokens used ({}), {kept} of {} articles kept",
         r.used_tokens,
         r.token_estimator,
         r.articles.len()
     );
-    println!();
-    println!(
+    let _ = writeln!(out);
+    let _ = writeln!(
+        out,
         "{:>4}  {:>5}  {:>2} {:>2} {:>2}  {:>6}  {:<10}  {:<4}  path",
         "rank", "score", "C", "D", "L", "tokens", "updated", "kept"
     );
     for e in &r.articles {
-        println!(
+        let _ = writeln!(
+            out,
             "{:>4}  {:>5}  {:>2} {:>2} {:>2}  {:>6}  {:<10}  {:<4}  {}",
             e.rank,
             e.score,
@@ -154,12 +179,13 @@ fn print_table(r: &ExplainedReport) {
             safe(&e.path)
         );
         if e.score > 0 {
-            println!("{:>40}  why: {}", "", why(e));
+            let _ = writeln!(out, "{:>40}  why: {}", "", why(e));
         }
         if let Some(reason) = &e.drop_reason
             && e.score > 0
         {
-            println!("{:>40}  dropped: {reason}", "");
+            let _ = writeln!(out, "{:>40}  dropped: {reason}", "");
         }
     }
+    out
 }

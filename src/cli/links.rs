@@ -1,13 +1,14 @@
 //! `membank links`: an article's outgoing links with their resolution, and
 //! its backlinks.
 
+use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use membank_core::bank::{ArticleId, Bank, Resolution};
 use serde::Serialize;
 
-use super::common::{open_bank, print_json, safe};
+use super::common::{find_article, open_bank, print_json, safe};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -21,7 +22,7 @@ pub struct Args {
 }
 
 #[derive(Serialize)]
-struct Outgoing {
+pub struct Outgoing {
     target: String,
     raw: String,
     line: usize,
@@ -32,45 +33,26 @@ struct Outgoing {
 }
 
 #[derive(Serialize)]
-struct Report {
+pub struct Report {
     path: String,
     outgoing: Vec<Outgoing>,
     backlinks: Vec<String>,
 }
 
-fn find_article(bank: &Bank, wanted: &str) -> anyhow::Result<ArticleId> {
-    let normalised = wanted.replace('\\', "/");
-    if let Some(id) = bank.find(&normalised) {
-        return Ok(id);
-    }
-    match bank.resolve(&normalised) {
-        Resolution::One(id) => Ok(id),
-        Resolution::Ambiguous(ids) => {
-            let names: Vec<&str> = ids
-                .iter()
-                .map(|&i| bank.article(i).rel_path.as_str())
-                .collect();
-            anyhow::bail!(
-                "`{wanted}` names several articles: {}; give a path",
-                names.join(", ")
-            )
-        }
-        Resolution::Dead => {
-            // Inbox and index notes are not link targets but can be inspected.
-            let by_stem = bank
-                .articles()
-                .iter()
-                .position(|a| a.stem.to_lowercase() == normalised.to_lowercase());
-            by_stem.ok_or_else(|| {
-                anyhow::anyhow!("no article `{wanted}` in {}", bank.root().display())
-            })
-        }
-    }
-}
-
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let bank = open_bank(&args.bank)?;
-    let id = find_article(bank, &args.article)?;
+    let report = report(bank, &args.article)?;
+    if args.json {
+        print_json(&report)?;
+    } else {
+        print!("{}", human(&report));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The article's outgoing links and backlinks, as `--json` prints them.
+pub fn report(bank: &Bank, article: &str) -> anyhow::Result<Report> {
+    let id = find_article(bank, article)?;
     let outgoing = bank
         .outgoing(id)
         .map(|(l, r)| {
@@ -93,7 +75,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
         })
         .collect();
-    let report = Report {
+    Ok(Report {
         path: bank.article(id).rel_path.clone(),
         outgoing,
         backlinks: bank
@@ -101,13 +83,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .iter()
             .map(|&i| bank.article(i).rel_path.clone())
             .collect(),
-    };
-    if args.json {
-        print_json(&report)?;
-        return Ok(ExitCode::SUCCESS);
-    }
-    println!("{}", safe(&report.path));
-    println!("\noutgoing ({}):", report.outgoing.len());
+    })
+}
+
+/// The readable report: each outgoing link with where it leads, then the
+/// backlinks.
+pub fn human(report: &Report) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "{}", safe(&report.path));
+    let _ = writeln!(out, "\noutgoing ({}):", report.outgoing.len());
     for o in &report.outgoing {
         let to = match (o.status, &o.path) {
             ("dead", _) => "DEAD (no such article)".to_owned(),
@@ -119,11 +103,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             (_, Some(p)) => safe(p),
             _ => String::new(),
         };
-        println!("  line {:>4}  [[{}]] → {to}", o.line, safe(&o.raw));
+        let _ = writeln!(out, "  line {:>4}  [[{}]] → {to}", o.line, safe(&o.raw));
     }
-    println!("\nbacklinks ({}):", report.backlinks.len());
+    let _ = writeln!(out, "\nbacklinks ({}):", report.backlinks.len());
     for b in &report.backlinks {
-        println!("  {}", safe(b));
+        let _ = writeln!(out, "  {}", safe(b));
     }
-    Ok(ExitCode::SUCCESS)
+    out
 }

@@ -1,10 +1,11 @@
 //! `membank values`: the clients, domains and language codes in use, so a
 //! script (or a person) knows what `--client` and `--domain` can match.
 
+use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use membank_core::vocabulary;
+use membank_core::vocabulary::{self, Vocabulary};
 
 use super::common::{open_bank, print_json, safe};
 
@@ -22,17 +23,24 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let v = vocabulary::collect(bank);
     if args.json {
         print_json(&v)?;
-        return Ok(ExitCode::SUCCESS);
+    } else {
+        print!("{}", human(&v));
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Each list with how many articles use each value.
+pub fn human(v: &Vocabulary) -> String {
+    let mut out = String::new();
     for (title, values) in [
         ("clients", &v.clients),
         ("domains", &v.domains),
         ("languages", &v.languages),
     ] {
-        println!("{title}:");
+        let _ = writeln!(out, "{title}:");
         for value in values.iter() {
-            println!("  {:>5}  {}", value.articles, safe(&value.value));
+            let _ = writeln!(out, "  {:>5}  {}", value.articles, safe(&value.value));
         }
     }
-    Ok(ExitCode::SUCCESS)
+    out
 }

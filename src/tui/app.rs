@@ -358,44 +358,18 @@ impl App {
     }
 
     fn bank_relative(&self, path: &Path) -> Option<String> {
-        let rel = if path.is_absolute() {
-            path.strip_prefix(self.bank.root()).ok()?
-        } else {
-            path
-        };
-        let parts: Vec<&str> = rel
-            .components()
-            .map(|c| c.as_os_str().to_str())
-            .collect::<Option<_>>()?;
-        // Hidden folders (.obsidian, .git, .trash) are not the bank's.
-        if parts.is_empty() || parts.iter().any(|p| p.starts_with('.')) {
-            return None;
-        }
-        Some(parts.join("/"))
+        super::event::bank_relative(self.bank.root(), path)
     }
 
     fn reload_paths(&mut self, rels: Vec<String>) {
         if rels.is_empty() {
             return;
         }
-        // A folder created, removed or renamed changes files the events do
-        // not name one by one: read the whole bank again.
-        let folder_changed = rels.iter().any(|rel| {
-            let path = self.bank.root().join(rel);
-            path.is_dir() || (!path.exists() && Path::new(rel).extension().is_none())
-        });
-        if folder_changed {
-            match Bank::load(self.bank.root()) {
-                Ok(bank) => self.bank = bank,
-                Err(e) => {
-                    self.status
-                        .error(sanitize_for_terminal(&e.to_string(), false));
-                    self.dirty = true;
-                    return;
-                }
-            }
-        } else {
-            self.bank.reload(&rels);
+        if let Err(e) = super::event::reload(&mut self.bank, &rels) {
+            self.status
+                .error(sanitize_for_terminal(&e.to_string(), false));
+            self.dirty = true;
+            return;
         }
         self.refresh_all();
         let n = rels.len();

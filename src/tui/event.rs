@@ -9,6 +9,7 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use membank_core::bank::{Bank, BankError};
 use notify::{EventKind, RecursiveMode, Watcher};
 use ratatui::crossterm::event::{self as term_event, Event as TermEvent};
 
@@ -166,4 +167,39 @@ fn debounce_loop(raw: Receiver<notify::Result<notify::Event>>, tx: Sender<Input>
             Err(RecvTimeoutError::Disconnected) => return,
         }
     }
+}
+
+/// A watched path as the bank names it (relative, `/`-separated), or `None`
+/// for paths outside the bank or in hidden folders (.obsidian, .git,
+/// .trash), which are not the bank's.
+pub fn bank_relative(root: &Path, path: &Path) -> Option<String> {
+    let rel = if path.is_absolute() {
+        path.strip_prefix(root).ok()?
+    } else {
+        path
+    };
+    let parts: Vec<&str> = rel
+        .components()
+        .map(|c| c.as_os_str().to_str())
+        .collect::<Option<_>>()?;
+    if parts.is_empty() || parts.iter().any(|p| p.starts_with('.')) {
+        return None;
+    }
+    Some(parts.join("/"))
+}
+
+/// Bring the bank up to date after these files changed. A folder created,
+/// removed or renamed changes files the events do not name one by one, so
+/// then the whole bank is read again.
+pub fn reload(bank: &mut Bank, rels: &[String]) -> Result<(), BankError> {
+    let folder_changed = rels.iter().any(|rel| {
+        let path = bank.root().join(rel);
+        path.is_dir() || (!path.exists() && Path::new(rel).extension().is_none())
+    });
+    if folder_changed {
+        *bank = Bank::load(bank.root())?;
+    } else {
+        bank.reload(rels);
+    }
+    Ok(())
 }

@@ -1,0 +1,93 @@
+//! What every MCP session of one server shares: the bank, loaded once and
+//! kept current by the file watcher, and the proposals waiting to be
+//! applied.
+
+use std::path::Path;
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex, RwLock, RwLockReadGuard};
+
+use membank::tui::event::{self, BankWatcher, Input};
+use membank_core::bank::Bank;
+use tokio::sync::broadcast;
+
+use super::writes::Proposals;
+
+pub struct Shared {
+    bank: RwLock<Bank>,
+    /// The bank folder as the user named it (the CLI's `check --json`
+    /// reports it this way).
+    pub shown_bank: String,
+    pub allow_writes: bool,
+    pub proposals: Mutex<Proposals>,
+    /// Relative paths of files that changed, for resource notifications.
+    changes: broadcast::Sender<Arc<Vec<String>>>,
+}
+
+impl Shared {
+    pub fn new(bank: Bank, shown_bank: String, allow_writes: bool) -> Arc<Shared> {
+        let (changes, _) = broadcast::channel(64);
+        Arc::new(Shared {
+            bank: RwLock::new(bank),
+            shown_bank,
+            allow_writes,
+            proposals: Mutex::new(Proposals::default()),
+            changes,
+        })
+    }
+
+    /// The current bank. A panic while holding the lock cannot leave the
+    /// bank half-updated in a way reading would notice, so a poisoned lock
+    /// is simply taken over.
+    pub fn bank(&self) -> RwLockReadGuard<'_, Bank> {
+        self.bank.read().unwrap_or_else(|e| e.into_inner())
+    }
+
+    pub fn subscribe_changes(&self) -> broadcast::Receiver<Arc<Vec<String>>> {
+        self.changes.subscribe()
+    }
+
+    /// Re-read the files that changed and tell the sessions which.
+    pub fn reload(&self, rels: Vec<String>) {
+        if rels.is_empty() {
+            return;
+        }
+        {
+            let mut bank = self.bank.write().unwrap_or_else(|e| e.into_inner());
+            if let Err(e) = event::reload(&mut bank, &rels) {
+                eprintln!("membank mcp: reloading the bank failed: {e}");
+                return;
+            }
+        }
+        // No session listening is not an error.
+        let _ = self.changes.send(Arc::new(rels));
+    }
+}
+
+/// Watch the bank and apply every debounced batch of changes. The returned
+/// watcher must be kept alive for as long as the server runs.
+pub fn watch(shared: &Arc<Shared>, root: &Path) -> anyhow::Result<BankWatcher> {
+    let (tx, rx) = mpsc::channel();
+    let watcher = BankWatcher::spawn(root, tx)?;
+    let shared = Arc::clone(shared);
+    let root = root.to_path_buf();
+    std::thread::Builder::new()
+        .name("membank-mcp-reload".into())
+        .spawn(move || {
+            for input in rx {
+                match input {
+                    Input::FilesChanged(paths) => {
+                        let mut rels: Vec<String> = paths
+                            .iter()
+                            .filter_map(|p| event::bank_relative(&root, p))
+                            .collect();
+                        rels.sort();
+                        rels.dedup();
+                        shared.reload(rels);
+                    }
+                    Input::Error(e) => eprintln!("membank mcp: {e}"),
+                    _ => {}
+                }
+            }
+        })?;
+    Ok(watcher)
+}
