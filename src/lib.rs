@@ -2,4 +2,5 @@
 //! as a library, so the binary, the tests and the benchmarks use one copy.
 
 pub mod diff;
+pub mod read_settings;
 pub mod tui;

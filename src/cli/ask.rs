@@ -26,7 +26,7 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let bank = open_bank(&args.bank)?;
     let client = llm_common::client()?;
-    let template = llm_common::template(bank.root(), Agent::Query);
+    let template = llm_common::template(bank, Agent::Query);
     let budget = args.budget.options();
     let prepared = agents::prepare_query(
         bank,

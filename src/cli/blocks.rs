@@ -5,7 +5,7 @@ use std::io::{IsTerminal, Read};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use anyhow::{Context, bail};
+use anyhow::Context;
 use membank_core::compile::{self, BlockResult, Mode};
 use membank_core::text::{self, sanitize_for_terminal};
 
@@ -26,7 +26,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let root = open_bank(&args.bank)?;
+    let root = super::common::bank_root(&args.bank)?;
     let reply = read_reply(args.reply.as_deref())?;
     let mode = if args.apply { Mode::Apply } else { Mode::Plan };
     let report = compile::apply_reply(&root, &reply, mode);
@@ -53,23 +53,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
-}
-
-/// Check that `path` is a memory bank folder and return it.
-pub(crate) fn open_bank(path: &Path) -> anyhow::Result<PathBuf> {
-    let shown = sanitize_for_terminal(&path.display().to_string(), false);
-    let meta = std::fs::metadata(path)
-        .with_context(|| format!("memory bank folder {shown} cannot be opened"))?;
-    if !meta.is_dir() {
-        bail!("{shown} is not a folder; give the memory bank folder");
-    }
-    if !membank_core::bank::is_bank(path) {
-        bail!(
-            "{shown} is not a memory bank: it has none of the folders 00_INBOX, 01_CLIENTS, \
-             02_TERMINOLOGY, 03_DOMAINS, 04_STYLE, 05_INDICES, 06_TEMPLATES"
-        );
-    }
-    Ok(path.to_path_buf())
 }
 
 /// Read a reply from a file, or from standard input for `None` or `-`.

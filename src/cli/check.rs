@@ -3,17 +3,17 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use membank_core::bank::Bank;
 use membank_core::health::{self, Finding, HealthOptions, HealthReport, Severity};
+use membank_core::memory::Memory;
 use membank_core::text::sanitize_for_terminal;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::common::{open_bank, print_json};
+use super::common::{open_memory, print_json};
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// The memory bank folder.
+    /// The memory folder (a memory bank; see --format).
     bank: PathBuf,
     /// Print the findings as JSON.
     #[arg(long)]
@@ -74,12 +74,16 @@ pub struct JsonReport {
 
 /// Run the checks and keep the findings the filter asks for; the counts
 /// are those of the findings kept.
-pub fn report(bank: &Bank, args: &CheckArgs) -> anyhow::Result<HealthReport> {
-    if let Some(unknown) = args.code.iter().find(|c| {
-        !health::CODES
-            .iter()
-            .any(|(code, _)| code.eq_ignore_ascii_case(c))
-    }) {
+pub fn report(memory: &dyn Memory, args: &CheckArgs) -> anyhow::Result<HealthReport> {
+    // Only a bank's codes are listed in one place; other layouts' filters
+    // are taken as given.
+    if memory.spec().name == "bank"
+        && let Some(unknown) = args.code.iter().find(|c| {
+            !health::CODES
+                .iter()
+                .any(|(code, _)| code.eq_ignore_ascii_case(c))
+        })
+    {
         let known: Vec<&str> = health::CODES.iter().map(|(code, _)| *code).collect();
         anyhow::bail!(
             "unknown finding code {:?}; the codes are: {}",
@@ -91,7 +95,7 @@ pub fn report(bank: &Bank, args: &CheckArgs) -> anyhow::Result<HealthReport> {
         stale_after_days: args.stale_days,
         ..HealthOptions::default()
     };
-    let mut report = health::check(bank, &opts);
+    let mut report = memory.check(&opts);
     if !args.code.is_empty() || args.path.is_some() {
         report.findings.retain(|f| args.keeps(f));
         let mut counts = health::Counts::default();
@@ -117,9 +121,9 @@ pub fn json_report(shown_bank: &str, report: HealthReport) -> JsonReport {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let bank = open_bank(&args.bank)?;
+    let memory = open_memory(&args.bank)?;
     let shown = args.bank.to_string_lossy();
-    let report = report(bank, &args.filter)?;
+    let report = report(memory, &args.filter)?;
     let has_errors = report.has_errors();
     if args.json {
         print_json(&json_report(&shown, report))?;

@@ -1,20 +1,63 @@
 //! Helpers shared by the subcommands.
 
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 use anyhow::Context as _;
-use membank_core::bank::{ArticleId, Bank, Resolution};
+use membank_core::bank::Bank;
+use membank_core::memory::{self, DocId, LayoutSpec, Memory, Resolution};
 use membank_core::text::sanitize_for_terminal;
 
-/// Open a bank, turning every failure into a message that names the path.
+/// The layout `--format` forces for this run; set once by `main` before any
+/// command runs. A process-wide value because `--format` is a global flag
+/// and every command opens its path the same way.
+static FORCED_FORMAT: OnceLock<Option<&'static LayoutSpec>> = OnceLock::new();
+
+pub fn set_forced_format(format: Option<&'static LayoutSpec>) {
+    let _ = FORCED_FORMAT.set(format);
+}
+
+pub fn forced_format() -> Option<&'static LayoutSpec> {
+    FORCED_FORMAT.get().copied().flatten()
+}
+
+/// Safe-to-print form of an open error (paths may hold control characters).
+fn open_error(e: memory::OpenError) -> anyhow::Error {
+    anyhow::anyhow!(safe(&e.to_string()))
+}
+
+/// Open the memory at `path`, whatever its layout, through the layout
+/// boundary.
 ///
-/// The bank lives until the process ends: a command reads it and exits, and
-/// freeing hundreds of thousands of small allocations one by one only to
-/// exit costs more than the query itself on a small bank.
+/// The memory lives until the process ends: a command reads it and exits,
+/// and freeing hundreds of thousands of small allocations one by one only
+/// to exit costs more than the query itself on a small bank.
+pub fn open_memory(path: &Path) -> anyhow::Result<&'static dyn Memory> {
+    let memory = memory::open(path, forced_format()).map_err(open_error)?;
+    Ok(Box::leak(memory))
+}
+
+/// Open a memory bank, for the commands only banks have; any other layout
+/// is refused with a message naming what `path` is.
 pub fn open_bank(path: &Path) -> anyhow::Result<&'static Bank> {
-    let bank = Bank::load(path).map_err(anyhow::Error::from)?;
+    let bank = memory::open_bank(path, forced_format()).map_err(open_error)?;
     Ok(Box::leak(Box::new(bank)))
+}
+
+/// Check that `path` is a memory bank without reading it, for commands that
+/// write into it (`blocks --apply`, `compile`) and read only what they need.
+pub fn bank_root(path: &Path) -> anyhow::Result<PathBuf> {
+    let found = memory::detect(path, forced_format()).map_err(open_error)?;
+    let bank = memory::layout_named("bank").expect("the bank layout is registered");
+    if found.spec != bank {
+        return Err(open_error(memory::OpenError::WrongLayout {
+            path: path.to_path_buf(),
+            found: found.spec,
+            wanted: bank,
+        }));
+    }
+    Ok(found.root)
 }
 
 /// Print a value as pretty JSON on stdout.
@@ -30,37 +73,41 @@ pub fn safe(s: &str) -> String {
     sanitize_for_terminal(s, false)
 }
 
-/// Find an article by relative path (`03_DOMAINS/Legal.md`) or by the name
-/// a wikilink would use (`Legal`, `[[Legal]]`, `[[Legal|the law]]`).
-pub fn find_article(bank: &Bank, wanted: &str) -> anyhow::Result<ArticleId> {
-    if let Some(id) = bank.find(&wanted.replace('\\', "/")) {
+/// Find a document by relative path (`03_DOMAINS/Legal.md`) or by the
+/// name a wikilink would use (`Legal`, `[[Legal]]`, `[[Legal|the law]]`),
+/// in a memory of any layout.
+pub fn find_document(memory: &dyn Memory, wanted: &str) -> anyhow::Result<DocId> {
+    if let Some(id) = memory.find(&wanted.replace('\\', "/")) {
         return Ok(id);
     }
     let normalised = link_target(wanted).replace('\\', "/");
-    if let Some(id) = bank.find(&normalised) {
-        return Ok(id);
-    }
-    match bank.resolve(&normalised) {
+    match memory.resolve(&normalised) {
         Resolution::One(id) => Ok(id),
         Resolution::Ambiguous(ids) => {
-            let names: Vec<&str> = ids
-                .iter()
-                .map(|&i| bank.article(i).rel_path.as_str())
-                .collect();
+            let names: Vec<&str> = ids.iter().map(|&i| memory.document(i).path).collect();
             anyhow::bail!(
-                "`{wanted}` names several articles: {}; give a path",
-                names.join(", ")
+                "`{}` names several documents: {}; give a path",
+                safe(wanted),
+                safe(&names.join(", "))
             )
         }
         Resolution::Dead => {
-            // Inbox and index notes are not link targets but can be inspected.
-            let by_stem = bank
-                .articles()
-                .iter()
-                .position(|a| a.stem.to_lowercase() == normalised.to_lowercase());
-            by_stem.ok_or_else(|| {
-                anyhow::anyhow!("no article `{wanted}` in {}", bank.root().display())
-            })
+            // Inbox and index notes are not link targets but can be
+            // inspected by their file name.
+            let wanted_stem = normalised.to_lowercase();
+            memory
+                .documents()
+                .position(|d| {
+                    let file = d.path.rsplit('/').next().unwrap_or(d.path);
+                    file.strip_suffix(".md").unwrap_or(file).to_lowercase() == wanted_stem
+                })
+                .ok_or_else(|| {
+                    anyhow::anyhow!(
+                        "no document `{}` in {}",
+                        safe(wanted),
+                        safe(&memory.root().display().to_string())
+                    )
+                })
         }
     }
 }

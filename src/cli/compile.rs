@@ -16,7 +16,7 @@ use membank_llm::agents::{self, PreparedCompile};
 use membank_llm::{CancelHandle, ChatRequest, LlmClient, Reply, StreamEvent};
 use serde::Serialize;
 
-use super::blocks::{open_bank, print_blocks, print_warnings, read_reply, to_json};
+use super::blocks::{print_blocks, print_warnings, read_reply, to_json};
 use super::common;
 use super::llm_common;
 
@@ -59,7 +59,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let root = open_bank(&args.bank)?;
+    let root = common::bank_root(&args.bank)?;
     let Some(reply_path) = args.reply.as_deref() else {
         return run_with_model(&args, &root);
     };
@@ -157,7 +157,7 @@ fn run_with_model(args: &Args, root: &Path) -> anyhow::Result<ExitCode> {
         warnings.extend(errors.iter().map(|e| e.to_string()));
     }
     let bank = common::open_bank(root)?;
-    let template = llm_common::template(root, Agent::Compile);
+    let template = llm_common::template(bank, Agent::Compile);
     let today = now.date().to_string();
     let Some(prepared) = agents::prepare_compile(bank, &template, &today, args.budget) else {
         eprintln!(

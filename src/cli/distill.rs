@@ -35,7 +35,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let bank = open_bank(&args.bank)?;
     let document = read_document(&args.file)?;
     let client = llm_common::client()?;
-    let template = llm_common::template(bank.root(), Agent::Distill);
+    let template = llm_common::template(bank, Agent::Distill);
     let prepared = agents::prepare_distill(
         &template,
         &document,

@@ -5,10 +5,10 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use membank_core::bank::{ArticleId, Bank, Resolution};
+use membank_core::memory::{DocId, Memory, Resolution};
 use serde::Serialize;
 
-use super::common::{find_article, open_bank, print_json, safe};
+use super::common::{find_document, open_memory, print_json, safe};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -40,8 +40,8 @@ pub struct Report {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let bank = open_bank(&args.bank)?;
-    let report = report(bank, &args.article)?;
+    let memory = open_memory(&args.bank)?;
+    let report = report(memory, &args.article)?;
     if args.json {
         print_json(&report)?;
     } else {
@@ -51,12 +51,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 }
 
 /// The article's outgoing links and backlinks, as `--json` prints them.
-pub fn report(bank: &Bank, article: &str) -> anyhow::Result<Report> {
-    let id = find_article(bank, article)?;
-    let outgoing = bank
-        .outgoing(id)
-        .map(|(l, r)| {
-            let path_of = |i: ArticleId| bank.article(i).rel_path.clone();
+pub fn report(memory: &dyn Memory, article: &str) -> anyhow::Result<Report> {
+    let id = find_document(memory, article)?;
+    let path_of = |i: DocId| memory.document(i).path.to_owned();
+    let outgoing = memory
+        .links(id)
+        .into_iter()
+        .map(|l| {
+            let r = &l.resolution;
             let (status, candidates) = match r {
                 Resolution::Dead => ("dead", Vec::new()),
                 Resolution::One(_) => ("resolved", Vec::new()),
@@ -65,8 +67,8 @@ pub fn report(bank: &Bank, article: &str) -> anyhow::Result<Report> {
                 }
             };
             Outgoing {
-                target: l.target.clone(),
-                raw: l.raw.clone(),
+                target: l.target.to_owned(),
+                raw: l.raw.to_owned(),
                 line: l.line,
                 in_frontmatter: l.in_frontmatter,
                 status,
@@ -76,13 +78,9 @@ pub fn report(bank: &Bank, article: &str) -> anyhow::Result<Report> {
         })
         .collect();
     Ok(Report {
-        path: bank.article(id).rel_path.clone(),
+        path: path_of(id),
         outgoing,
-        backlinks: bank
-            .backlinks(id)
-            .iter()
-            .map(|&i| bank.article(i).rel_path.clone())
-            .collect(),
+        backlinks: memory.backlinks(id).iter().map(|&i| path_of(i)).collect(),
     })
 }
 

@@ -38,7 +38,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let bank = open_bank(&args.bank)?;
     let client = llm_common::client()?;
-    let template = llm_common::template(bank.root(), Agent::Lint);
+    let template = llm_common::template(bank, Agent::Lint);
     let snap = snapshot::build(bank, args.cap);
     let health = health::check(
         bank,

@@ -3,10 +3,10 @@
 //! to the terminal.
 
 use std::io::Write;
-use std::path::Path;
 use std::process::ExitCode;
 
 use anyhow::Context as _;
+use membank_core::bank::Bank;
 use membank_core::templates::{self, Agent};
 use membank_core::text::sanitize_for_terminal;
 use membank_llm::{ChatRequest, LlmClient, LlmConfig, Reply, StreamEvent};
@@ -20,8 +20,8 @@ pub fn client() -> anyhow::Result<LlmClient> {
 
 /// The template an agent uses: the bank's override, else the bundled copy
 /// (spec §13). A warning is printed when an override exists but is unusable.
-pub fn template(bank_root: &Path, agent: Agent) -> String {
-    let template = templates::resolve(bank_root, agent);
+pub fn template(bank: &Bank, agent: Agent) -> String {
+    let template = templates::resolve_with(bank.reader(), agent);
     if let Some(warning) = &template.warning {
         eprintln!(
             "membank: warning: {}",

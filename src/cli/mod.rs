@@ -48,6 +48,14 @@ struct Cli {
     /// Use colours: auto follows NO_COLOR.
     #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
     color: ColorChoice,
+    /// Read PATH as this layout instead of detecting it.
+    #[arg(long, global = true, value_name = "LAYOUT", value_parser = format_parser())]
+    format: Option<String>,
+}
+
+/// `--format` accepts exactly the registered layout names.
+fn format_parser() -> clap::builder::PossibleValuesParser {
+    clap::builder::PossibleValuesParser::new(membank_core::memory::layout_names())
 }
 
 #[derive(Subcommand)]
@@ -122,6 +130,21 @@ fn restore_default_sigpipe() {
 pub fn main() -> ExitCode {
     restore_default_sigpipe();
     let cli = Cli::parse();
+    let forced = cli
+        .format
+        .as_deref()
+        .and_then(membank_core::memory::layout_named);
+    common::set_forced_format(forced);
+    // Every later read of a bank file honours the user's [files] settings.
+    match membank::read_settings::load(None) {
+        Ok(policy) => {
+            membank_core::safe_read::set_user_policy(policy);
+        }
+        Err(e) => {
+            eprintln!("membank: {e:#}");
+            return ExitCode::from(2);
+        }
+    }
     let result = match cli.command {
         Some(Command::Check(a)) => check::run(a),
         Some(Command::Context(a)) => context::run(a),
@@ -144,6 +167,7 @@ pub fn main() -> ExitCode {
             let bank = cli.bank.unwrap_or_else(|| PathBuf::from("."));
             let options = TuiOptions {
                 color: cli.color,
+                format: forced,
                 ..TuiOptions::default()
             };
             tui::run_tui(&bank, options)

@@ -1,7 +1,8 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::bail;
+use anyhow::{Context as _, bail};
+use membank_core::safe_read::RootReader;
 use membank_core::templates::{self, Agent, Source};
 use membank_core::text::sanitize_for_terminal;
 
@@ -27,7 +28,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if !args.bank.is_dir() {
         bail!("{}: not a folder", args.bank.display());
     }
-    let template = templates::resolve(&args.bank, agent);
+    let reader = RootReader::for_root(&args.bank)
+        .with_context(|| format!("opening {}", args.bank.display()))?;
+    let template = templates::resolve_with(&reader, agent);
     if let Some(warning) = &template.warning {
         eprintln!(
             "membank: warning: {}",

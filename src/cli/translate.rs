@@ -38,7 +38,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         bail!("nothing to translate: standard input is empty");
     }
     let client = llm_common::client()?;
-    let template = llm_common::template(bank.root(), Agent::Translate);
+    let template = llm_common::template(bank, Agent::Translate);
     let budget = args.budget.options();
     let prepared = agents::prepare_translate(
         bank,

@@ -192,14 +192,18 @@ pub fn bank_relative(root: &Path, path: &Path) -> Option<String> {
 /// removed or renamed changes files the events do not name one by one, so
 /// then the whole bank is read again.
 pub fn reload(bank: &mut Bank, rels: &[String]) -> Result<(), BankError> {
-    let folder_changed = rels.iter().any(|rel| {
-        let path = bank.root().join(rel);
-        path.is_dir() || (!path.exists() && Path::new(rel).extension().is_none())
-    });
-    if folder_changed {
+    if folder_changed(bank.root(), rels) {
         *bank = Bank::load(bank.root())?;
     } else {
         bank.reload(rels);
     }
     Ok(())
+}
+
+/// Did a folder appear, vanish or get renamed among these changed paths?
+pub fn folder_changed(root: &Path, rels: &[String]) -> bool {
+    rels.iter().any(|rel| {
+        let path = root.join(rel);
+        path.is_dir() || (!path.exists() && Path::new(rel).extension().is_none())
+    })
 }

@@ -27,7 +27,8 @@ use std::process::ExitCode;
 use std::sync::{Arc, mpsc};
 
 use anyhow::Context as _;
-use membank_core::bank::{self, Bank};
+use membank_core::memory::{self, LayoutSpec};
+use membank_core::text::sanitize_for_terminal;
 use ratatui::layout::Rect;
 
 use app::{App, Effect, Msg, update};
@@ -40,6 +41,8 @@ pub struct TuiOptions {
     pub color: ColorChoice,
     /// Config file to read instead of `<config dir>/membank/config.toml`.
     pub config_path: Option<PathBuf>,
+    /// The layout `--format` forces instead of detecting it.
+    pub format: Option<&'static LayoutSpec>,
 }
 
 /// Build the app for a bank without touching the terminal: config, theme,
@@ -59,23 +62,32 @@ pub fn prepare(bank_root: &Path, options: &TuiOptions, size: Rect) -> anyhow::Re
     let theme_dir = config_dir.map(|d| d.join("themes"));
     let theme = cfg.theme(theme_dir.as_deref(), use_color)?;
     let keymap = cfg.keymap()?;
-    let bank = Bank::load(bank_root)?;
+    // Set once per process; the command line has usually set it already.
+    membank_core::safe_read::set_user_policy(crate::read_settings::load(config_path.as_deref())?);
+    let bank = memory::open_bank(bank_root, options.format).map_err(open_error)?;
     Ok(App::new(bank, theme, keymap, size))
+}
+
+/// Safe-to-print form of an open error (paths may hold control characters).
+fn open_error(e: memory::OpenError) -> anyhow::Error {
+    anyhow::anyhow!(sanitize_for_terminal(&e.to_string(), false))
 }
 
 /// Open the interface on a bank and run it until the user quits.
 pub fn run_tui(bank_root: &Path, options: TuiOptions) -> anyhow::Result<ExitCode> {
-    if !bank_root.is_dir() {
-        anyhow::bail!("{}: no such folder", bank_root.display());
-    }
-    if !bank::is_bank(bank_root) {
-        anyhow::bail!(
-            "{} is not a memory bank (none of the folders 00_INBOX … 06_TEMPLATES); \
-             pass a bank folder: membank PATH, or create one with `membank init`",
-            bank_root.display()
-        );
-    }
-    let root = bank_root
+    // Detected before the terminal is taken over, so a wrong path is a
+    // plain message on the shell.
+    let found = memory::detect(bank_root, options.format).map_err(|e| {
+        let hint = match e {
+            memory::OpenError::NoLayout(_) => {
+                "; pass a memory folder: membank PATH, or create a bank with `membank init`"
+            }
+            _ => "",
+        };
+        anyhow::anyhow!("{}{hint}", sanitize_for_terminal(&e.to_string(), false))
+    })?;
+    let root = found
+        .root
         .canonicalize()
         .with_context(|| format!("opening {}", bank_root.display()))?;
     let (w, h) = ratatui::crossterm::terminal::size().unwrap_or((80, 24));

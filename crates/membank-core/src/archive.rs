@@ -7,6 +7,7 @@
 //! listings skip and [`recover_inbox`] moves. A rename never copies, so no
 //! step can leave the file in two places, and nothing is ever overwritten.
 
+use crate::safe_read::{DEFAULT_MAX_FILE_BYTES, read_regular};
 use std::fmt;
 use std::fs;
 use std::io;
@@ -125,7 +126,7 @@ pub fn stamp_source(
     today: jiff::civil::Date,
 ) -> Result<(), ArchiveError> {
     let path = inbox_file(root, inbox_rel)?;
-    let bytes = fs::read(&path).map_err(|e| fail(inbox_rel, e))?;
+    let bytes = read_regular(&path, DEFAULT_MAX_FILE_BYTES).map_err(|e| fail(inbox_rel, e))?;
     let text = String::from_utf8(bytes).map_err(|_| {
         fail(
             inbox_rel,
@@ -248,7 +249,9 @@ pub fn recover_inbox(
     for rel in files {
         let mut path = root.to_path_buf();
         path.extend(rel.split('/'));
-        let Ok(bytes) = fs::read(&path) else { continue };
+        let Ok(bytes) = read_regular(&path, DEFAULT_MAX_FILE_BYTES) else {
+            continue;
+        };
         if !stamp::is_compiled(&String::from_utf8_lossy(&bytes)) {
             continue;
         }

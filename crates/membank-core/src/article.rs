@@ -147,13 +147,21 @@ impl Article {
         let body_start = located.body_start;
         let meta = mapping.as_ref().map(extract_meta).unwrap_or_default();
         let mut links = Vec::new();
+        let lines = text::LineIndex::new(&text);
         if let (Some(map), FrontmatterState::Parsed(range)) = (&mapping, &frontmatter) {
-            frontmatter_links(map, &text, range.clone(), encoding.line_shift, &mut links);
+            frontmatter_links(
+                map,
+                &lines,
+                &text,
+                range.clone(),
+                encoding.line_shift,
+                &mut links,
+            );
         }
         let body = &text[body_start..];
         for l in wikilink::extract_markdown(body) {
             links.push(Link {
-                line: text::line_of(&text, body_start + l.span.start) + encoding.line_shift,
+                line: lines.line_of(body_start + l.span.start) + encoding.line_shift,
                 raw: l.raw,
                 target: l.target,
                 in_frontmatter: false,
@@ -292,6 +300,7 @@ fn is_blank(v: &yaml_serde::Value) -> bool {
 
 fn frontmatter_links(
     map: &Mapping,
+    lines: &text::LineIndex,
     text: &str,
     yaml: Range<usize>,
     line_shift: usize,
@@ -313,7 +322,7 @@ fn frontmatter_links(
             let line = match at {
                 Some(i) => {
                     search_from = i + needle.len();
-                    text::line_of(text, yaml.start + i) + line_shift
+                    lines.line_of(yaml.start + i) + line_shift
                 }
                 None => 2 + line_shift,
             };

@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use crate::pathsafe::{self, Rejection, SafePath};
+use crate::safe_read::{self, ReadError};
 
 /// The temporary sibling used while writing `target`. It ends in `.tmp` so
 /// that a leftover from a crash is visible to health checks.
@@ -127,10 +128,17 @@ pub fn write_article(
         error,
     };
     let target = pathsafe::resolve_in_bank(root, path).map_err(rejected)?;
-    let existing = match fs::read(&target) {
+    // A FIFO or device planted at the target would hang or never end.
+    let existing = match safe_read::read_regular(&target, safe_read::DEFAULT_MAX_FILE_BYTES) {
         Ok(b) => Some(b),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => None,
-        Err(e) => return Err(io_err(e)),
+        Err(e) if e.is_not_found() => None,
+        Err(ReadError::Io(e)) => return Err(io_err(e)),
+        Err(e) => {
+            return Err(rejected(Rejection {
+                code: e.code(),
+                reason: format!("the existing file {e}; nothing was written"),
+            }));
+        }
     };
     let bytes = article_bytes(content, existing.as_deref());
     if existing.as_deref() == Some(bytes.as_slice()) {

@@ -9,6 +9,7 @@ use serde::Serialize;
 
 use crate::article::Article;
 use crate::layout::{self, Folder, SkipReason};
+use crate::safe_read::{ReadError, ReadPolicy, RootReader};
 use crate::text;
 use crate::wikilink::fold;
 
@@ -36,6 +37,30 @@ pub enum ProblemKind {
     NotUtf8,
     Io,
     SymlinkedFolder,
+    /// A FIFO, device or socket where a file was expected.
+    NotRegular,
+    /// Over the per-file size cap.
+    TooLarge,
+    /// A symbolic link to a file outside the bank.
+    LinkOutside,
+}
+
+impl LoadProblem {
+    /// A file the safe reader refused, as a load problem.
+    pub fn from_read_error(path: String, e: &ReadError) -> LoadProblem {
+        let kind = match e {
+            ReadError::NotRegular { .. } => ProblemKind::NotRegular,
+            ReadError::TooLarge { .. } => ProblemKind::TooLarge,
+            ReadError::LinkLeavesRoot => ProblemKind::LinkOutside,
+            ReadError::Io(_) => ProblemKind::Io,
+        };
+        LoadProblem {
+            path,
+            line: None,
+            message: e.to_string(),
+            kind,
+        }
+    }
 }
 
 /// The bank could not be opened at all.
@@ -99,6 +124,9 @@ struct Index {
 #[derive(Debug)]
 pub struct Bank {
     root: PathBuf,
+    /// Every file of the bank is read through this (regular files only,
+    /// size cap, no links out unless allowed).
+    reader: RootReader,
     /// Sorted by folder, then relative path.
     articles: Vec<Article>,
     pub skipped: Vec<SkippedFile>,
@@ -142,9 +170,15 @@ fn is_hidden(name: &str) -> bool {
 }
 
 impl Bank {
-    /// Read every file of the bank. Files that cannot be read are reported in
-    /// `problems`; only a missing or non-bank root is an error.
+    /// Read every file of the bank under the user's read policy
+    /// ([`crate::safe_read::user_policy`]). Files that cannot be read are
+    /// reported in `problems`; only a missing or non-bank root is an error.
     pub fn load(root: impl AsRef<Path>) -> Result<Bank, BankError> {
+        Bank::load_with(root, crate::safe_read::user_policy())
+    }
+
+    /// [`Bank::load`] with the user's read policy (size cap, links out).
+    pub fn load_with(root: impl AsRef<Path>, policy: ReadPolicy) -> Result<Bank, BankError> {
         let root = root.as_ref().to_path_buf();
         if !root.is_dir() {
             return Err(BankError::NotFound(root));
@@ -152,6 +186,7 @@ impl Bank {
         if !is_bank(&root) {
             return Err(BankError::NotABank(root));
         }
+        let reader = RootReader::new(&root, policy).map_err(|e| BankError::Io(root.clone(), e))?;
         let mut missing_folders = Vec::new();
         let mut unknown_folders = Vec::new();
         let entries = std::fs::read_dir(&root).map_err(|e| BankError::Io(root.clone(), e))?;
@@ -170,10 +205,11 @@ impl Bank {
                 missing_folders.push(folder);
                 continue;
             }
-            walk_folder(&root, &dir, &mut found);
+            walk_folder(&reader, &dir, &mut found);
         }
         let mut bank = Bank {
             root,
+            reader,
             articles: Vec::new(),
             skipped: Vec::new(),
             problems: Vec::new(),
@@ -186,17 +222,17 @@ impl Bank {
         };
         // Deciding what each file is and reading it both happen on all
         // cores; the walk itself only lists paths.
-        let root = bank.root.clone();
+        let reader = &bank.reader;
         let loaded: Vec<Result<Article, Found>> = found
             .into_par_iter()
             .filter_map(|w| {
-                let f = match w {
-                    Walked::File(path) => classify_file(&root, &path)?,
-                    Walked::Problem(p) => Found::Problem(p),
+                let (path, is_link) = match w {
+                    Walked::File { path, is_link } => (path, is_link),
+                    Walked::Problem(p) => return Some(Err(Found::Problem(p))),
                 };
-                Some(match f {
+                Some(match classify_file(reader.root(), &path)? {
                     Found::Article(rel, folder) => {
-                        read_article(&root, rel, folder).map_err(Found::Problem)
+                        read_article(reader, &path, is_link, rel, folder).map_err(Found::Problem)
                     }
                     other => Err(other),
                 })
@@ -230,6 +266,13 @@ impl Bank {
 
     pub fn root(&self) -> &Path {
         &self.root
+    }
+
+    /// The reader every file of this bank goes through; use it for any
+    /// further read (a template, a file a command names) so the same
+    /// limits hold.
+    pub fn reader(&self) -> &RootReader {
+        &self.reader
     }
 
     pub fn articles(&self) -> &[Article] {
@@ -315,20 +358,31 @@ impl Bank {
             self.other_files.retain(|o| o != &rel);
             self.templates.retain(|t| t != &rel);
             let path = self.root.join(&rel);
-            if !path.is_file() {
+            // Not `is_file`: a FIFO or a link out must still be reported.
+            match std::fs::symlink_metadata(&path) {
+                Err(_) => continue,
+                Ok(_) if path.is_dir() => continue,
+                Ok(_) => {}
+            }
+            if let Err(e) = self.reader.check_inside(Path::new(&rel)) {
+                if !e.is_not_found() {
+                    self.problems.push(LoadProblem::from_read_error(rel, &e));
+                }
                 continue;
             }
             if let Some(f) = classify_file(&self.root, &path) {
                 match f {
-                    Found::Article(rel, folder) => match read_article(&self.root, rel, folder) {
-                        Ok(a) => {
-                            let at = self.articles.partition_point(|b| {
-                                (b.folder, &b.rel_path) < (a.folder, &a.rel_path)
-                            });
-                            self.articles.insert(at, a);
+                    Found::Article(rel, folder) => {
+                        match read_article(&self.reader, &path, false, rel, folder) {
+                            Ok(a) => {
+                                let at = self.articles.partition_point(|b| {
+                                    (b.folder, &b.rel_path) < (a.folder, &a.rel_path)
+                                });
+                                self.articles.insert(at, a);
+                            }
+                            Err(p) => self.problems.push(p),
                         }
-                        Err(p) => self.problems.push(p),
-                    },
+                    }
                     Found::Skipped(s) => self.skipped.push(s),
                     Found::Template(t) => self.templates.push(t),
                     Found::Other(o) => self.other_files.push(o),
@@ -424,13 +478,21 @@ impl Bank {
 
 /// A walked file still to be classified, or a problem met while walking.
 enum Walked {
-    File(PathBuf),
+    File { path: PathBuf, is_link: bool },
     Problem(LoadProblem),
 }
 
-fn walk_folder(root: &Path, dir: &Path, found: &mut Vec<Walked>) {
+fn walk_folder(reader: &RootReader, dir: &Path, found: &mut Vec<Walked>) {
+    let root = reader.root();
+    // The numbered folder itself may be a link; the walk below would follow
+    // it, so it is checked first.
+    if let Err(e) = reader.may_enter(dir) {
+        found.push(Walked::Problem(symlinked_folder(root, dir, &e)));
+        return;
+    }
+    let follow = reader.policy().follow_links_out;
     let walker = walkdir::WalkDir::new(dir)
-        .follow_links(false)
+        .follow_links(follow)
         .sort_by_file_name()
         .into_iter()
         .filter_entry(|e| e.depth() == 0 || !is_hidden(&e.file_name().to_string_lossy()));
@@ -453,19 +515,35 @@ fn walk_folder(root: &Path, dir: &Path, found: &mut Vec<Walked>) {
         }
         let ft = entry.file_type();
         if ft.is_symlink() {
+            // Only reached when links are not followed.
             if entry.path().is_dir() {
-                found.push(Walked::Problem(LoadProblem {
-                    path: rel_string(root, entry.path()),
-                    line: None,
-                    message: "is a symbolic link to a folder; membank does not follow it".into(),
-                    kind: ProblemKind::SymlinkedFolder,
-                }));
+                found.push(Walked::Problem(symlinked_folder(
+                    root,
+                    entry.path(),
+                    &ReadError::LinkLeavesRoot,
+                )));
                 continue;
             }
         } else if ft.is_dir() {
             continue;
         }
-        found.push(Walked::File(entry.into_path()));
+        let is_link = entry.path_is_symlink();
+        found.push(Walked::File {
+            path: entry.into_path(),
+            is_link,
+        });
+    }
+}
+
+fn symlinked_folder(root: &Path, dir: &Path, e: &ReadError) -> LoadProblem {
+    match e {
+        ReadError::LinkLeavesRoot => LoadProblem {
+            path: rel_string(root, dir),
+            line: None,
+            message: "is a symbolic link to a folder; membank does not follow it".into(),
+            kind: ProblemKind::SymlinkedFolder,
+        },
+        other => LoadProblem::from_read_error(rel_string(root, dir), other),
     }
 }
 
@@ -494,36 +572,21 @@ thread_local! {
     static READ_BUFFER: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
-/// Read a whole file into `buf`. Unlike `fs::read` this asks for no file
-/// size first, which saves a system call per file on large banks.
-fn read_into(path: &Path, buf: &mut Vec<u8>) -> std::io::Result<usize> {
-    use std::io::Read;
-    let mut file = std::fs::File::open(path)?;
-    let mut filled = 0;
-    loop {
-        if filled == buf.len() {
-            buf.resize((buf.len() * 2).max(64 * 1024), 0);
-        }
-        match file.read(&mut buf[filled..]) {
-            Ok(0) => return Ok(filled),
-            Ok(n) => filled += n,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-}
-
-fn read_article(root: &Path, rel: String, folder: Folder) -> Result<Article, LoadProblem> {
+fn read_article(
+    reader: &RootReader,
+    path: &Path,
+    is_link: bool,
+    rel: String,
+    folder: Folder,
+) -> Result<Article, LoadProblem> {
     READ_BUFFER.with_borrow_mut(|buf| {
-        let len = read_into(&root.join(&rel), buf).map_err(|e| LoadProblem {
-            path: rel.clone(),
-            line: None,
-            message: format!("could not be read: {e}"),
-            kind: ProblemKind::Io,
-        })?;
+        let len = match reader.read_walked_into(path, is_link, buf) {
+            Ok(n) => n,
+            Err(e) => return Err(LoadProblem::from_read_error(rel, &e)),
+        };
         let article = decode_article(rel, folder, &buf[..len]);
         // Do not keep a huge buffer alive after one unusually large file.
-        if buf.len() > 1 << 20 {
+        if buf.capacity() > 1 << 20 {
             *buf = Vec::new();
         }
         article
@@ -663,5 +726,99 @@ mod tests {
         assert!(e.to_string().contains("not a memory bank"));
         let e = Bank::load(d.path().join("missing")).unwrap_err();
         assert!(e.to_string().contains("no such folder"));
+    }
+
+    #[cfg(unix)]
+    fn mkfifo(path: &Path) {
+        let c = std::ffi::CString::new(path.as_os_str().as_encoded_bytes()).unwrap();
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn fifos_devices_and_links_out_are_reported_not_read() {
+        use std::os::unix::fs::symlink;
+        let d = sample();
+        let outside = tempfile::tempdir().unwrap();
+        fs::write(outside.path().join("id_ed25519"), "PRIVATE KEY").unwrap();
+        fs::create_dir(outside.path().join("notes")).unwrap();
+        fs::write(outside.path().join("notes/n.md"), "---\n---\nOUTSIDE\n").unwrap();
+        let r = d.path();
+        mkfifo(&r.join("02_TERMINOLOGY/x.md"));
+        symlink("/dev/zero", r.join("02_TERMINOLOGY/zero.md")).unwrap();
+        symlink(outside.path().join("id_ed25519"), r.join("04_STYLE/key.md")).unwrap();
+        symlink("../03_DOMAINS/Legal.md", r.join("04_STYLE/alias.md")).unwrap();
+        // A numbered folder that is itself a link out of the bank.
+        symlink(outside.path().join("notes"), r.join("05_INDICES")).unwrap();
+        let bank = Bank::load(r).unwrap();
+        let kinds: Vec<(&str, ProblemKind)> = bank
+            .problems
+            .iter()
+            .map(|p| (p.path.as_str(), p.kind))
+            .collect();
+        assert_eq!(
+            kinds,
+            vec![
+                ("02_TERMINOLOGY/bad.md", ProblemKind::NotUtf8),
+                ("02_TERMINOLOGY/x.md", ProblemKind::NotRegular),
+                ("02_TERMINOLOGY/zero.md", ProblemKind::LinkOutside),
+                ("04_STYLE/key.md", ProblemKind::LinkOutside),
+                ("05_INDICES", ProblemKind::SymlinkedFolder),
+            ]
+        );
+        assert!(
+            bank.find("04_STYLE/alias.md").is_some(),
+            "a link inside is read"
+        );
+        assert!(
+            bank.articles()
+                .iter()
+                .all(|a| !a.body().contains("PRIVATE") && !a.body().contains("OUTSIDE"))
+        );
+
+        // The user's opt-in follows links out, but a device is still no file.
+        let open = ReadPolicy {
+            follow_links_out: true,
+            ..ReadPolicy::default()
+        };
+        let bank = Bank::load_with(r, open).unwrap();
+        assert!(bank.find("04_STYLE/key.md").is_some());
+        assert!(bank.find("05_INDICES/n.md").is_some());
+        let zero = bank
+            .problems
+            .iter()
+            .find(|p| p.path == "02_TERMINOLOGY/zero.md");
+        assert_eq!(zero.map(|p| p.kind), Some(ProblemKind::NotRegular));
+    }
+
+    #[test]
+    fn files_over_the_size_cap_are_reported_and_the_rest_loads() {
+        let d = sample();
+        write(
+            d.path(),
+            "04_STYLE/huge.md",
+            &vec![b'a'; 2 * 1024 * 1024 + 1],
+        );
+        let small = ReadPolicy {
+            max_file_bytes: 2 * 1024 * 1024,
+            ..ReadPolicy::default()
+        };
+        let bank = Bank::load_with(d.path(), small).unwrap();
+        let huge = bank
+            .problems
+            .iter()
+            .find(|p| p.path == "04_STYLE/huge.md")
+            .unwrap();
+        assert_eq!(huge.kind, ProblemKind::TooLarge);
+        assert!(bank.find("03_DOMAINS/Legal.md").is_some());
+        let mut bank = Bank::load(d.path()).unwrap();
+        assert!(bank.find("04_STYLE/huge.md").is_some());
+        assert!(
+            bank.problems
+                .iter()
+                .all(|p| p.kind != ProblemKind::TooLarge)
+        );
+        bank.reload(&["04_STYLE/huge.md".into()]);
+        assert!(bank.find("04_STYLE/huge.md").is_some());
     }
 }

@@ -9,6 +9,7 @@
 //! more sources of the batch belongs to those sources only; any other block
 //! belongs to every source of the batch.
 
+use crate::safe_read::{DEFAULT_MAX_FILE_BYTES, read_regular};
 use std::collections::HashMap;
 use std::io;
 use std::path::Path;
@@ -189,7 +190,7 @@ pub fn pending_inbox(root: &Path) -> io::Result<Vec<String>> {
     for rel in archive::inbox_markdown_files(root)? {
         let mut path = root.to_path_buf();
         path.extend(rel.split('/'));
-        let compiled = std::fs::read(&path)
+        let compiled = read_regular(&path, DEFAULT_MAX_FILE_BYTES)
             .map(|b| stamp::is_compiled(&String::from_utf8_lossy(&b)))
             .unwrap_or(false);
         if !compiled {
@@ -395,7 +396,7 @@ pub fn preview_reply(root: &Path, reply: &str) -> (Vec<PreviewBlock>, Vec<String
                 .then(|| pathsafe::validate(&result.path).ok())
                 .flatten()
                 .and_then(|p| pathsafe::resolve_in_bank(root, &p).ok())
-                .and_then(|target| std::fs::read(target).ok())
+                .and_then(|target| read_regular(&target, DEFAULT_MAX_FILE_BYTES).ok())
                 .and_then(|bytes| crate::text::decode(&bytes).ok())
                 .map(|d| d.text);
             PreviewBlock {

@@ -107,10 +107,11 @@ pub fn parse_reply(reply: &str) -> ParsedReply {
     };
     let reply_fence_open = ends_inside_fence(&parsed.preamble);
 
+    let lines = crate::text::LineIndex::new(text);
     for (i, (_, body_start, hash, path_raw)) in markers.iter().enumerate() {
         let body_end = markers.get(i + 1).map_or(text.len(), |m| m.0);
         let is_last = i + 1 == markers.len();
-        let marker_line = crate::text::line_of(text, *hash);
+        let marker_line = lines.line_of(*hash);
         let mut block = FileBlock {
             path_raw: path_raw.clone(),
             marker_line,

@@ -6,6 +6,7 @@ use std::path::Path;
 use serde::Serialize;
 
 use crate::layout::Folder;
+use crate::safe_read::RootReader;
 use crate::text;
 
 /// The five agents of spec §13.1.
@@ -134,17 +135,32 @@ pub struct Template {
 
 /// Find the template for `agent`: the bank override first, else the bundled
 /// copy. Overrides are used silently (spec §13); only an override that
-/// exists but cannot be read produces a warning.
+/// exists but cannot be read produces a warning. Reads under the user's
+/// read policy; [`resolve_with`] takes the bank's own reader.
 pub fn resolve(bank_root: &Path, agent: Agent) -> Template {
-    let dir = bank_root.join(Folder::Templates.dir_name());
+    match RootReader::for_root(bank_root) {
+        Ok(reader) => resolve_with(&reader, agent),
+        Err(_) => bundled(agent, None),
+    }
+}
+
+fn bundled(agent: Agent, warning: Option<String>) -> Template {
+    Template {
+        agent,
+        source: Source::Bundled,
+        path: None,
+        text: agent.bundled_text().to_owned(),
+        warning,
+    }
+}
+
+/// [`resolve`] through a bank's reader: an override that is a FIFO, too
+/// large, or a link out of the bank is not read, and the warning says why.
+pub fn resolve_with(reader: &RootReader, agent: Agent) -> Template {
     let mut warning = None;
     for name in agent.override_names() {
-        let path = dir.join(name);
-        if !path.is_file() {
-            continue;
-        }
         let rel = format!("{}/{}", Folder::Templates.dir_name(), name);
-        let problem = match std::fs::read(&path) {
+        let problem = match reader.read(Path::new(&rel)) {
             Ok(bytes) => match text::decode(&bytes) {
                 Ok(decoded) => {
                     return Template {
@@ -157,17 +173,12 @@ pub fn resolve(bank_root: &Path, agent: Agent) -> Template {
                 }
                 Err(e) => e.to_string(),
             },
+            Err(e) if e.is_not_found() => continue,
             Err(e) => e.to_string(),
         };
         warning.get_or_insert(format!("{rel}: {problem}; this override is ignored"));
     }
-    Template {
-        agent,
-        source: Source::Bundled,
-        path: None,
-        text: agent.bundled_text().to_owned(),
-        warning,
-    }
+    bundled(agent, warning)
 }
 
 #[cfg(test)]
@@ -299,5 +310,27 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let t = resolve(&dir.path().join("nope"), Agent::Compile);
         assert_eq!(t.source, Source::Bundled);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn an_override_linked_out_of_the_bank_or_a_fifo_is_not_read() {
+        let outside = tempfile::tempdir().unwrap();
+        std::fs::write(outside.path().join("id_ed25519"), "PRIVATE KEY").unwrap();
+        let bank = bank_with(&[]);
+        let dir = bank.path().join("06_TEMPLATES");
+        std::os::unix::fs::symlink(outside.path().join("id_ed25519"), dir.join("query.md"))
+            .unwrap();
+        let t = resolve(bank.path(), Agent::Query);
+        assert_eq!(t.source, Source::Bundled);
+        assert!(!t.text.contains("PRIVATE KEY"));
+        assert!(t.warning.is_some_and(|w| w.contains("outside the bank")));
+
+        let fifo =
+            std::ffi::CString::new(dir.join("lint.md").as_os_str().as_encoded_bytes()).unwrap();
+        assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o644) }, 0);
+        let t = resolve(bank.path(), Agent::Lint);
+        assert_eq!(t.source, Source::Bundled);
+        assert!(t.warning.is_some_and(|w| w.contains("FIFO")));
     }
 }

@@ -80,10 +80,15 @@ pub fn extract_markdown(body: &str) -> Vec<WikiLink> {
     if first_marker.is_some_and(|m| m < last_link) {
         let code = code_ranges(body);
         if !code.is_empty() {
+            // Links and code ranges both come in document order, so one
+            // sweep decides each link (a nested scan is quadratic on a
+            // note with many links and many code spans).
+            let mut next_code = 0;
             links.retain(|l| {
-                !code
-                    .iter()
-                    .any(|r| r.start <= l.span.start && l.span.start < r.end)
+                while code.get(next_code).is_some_and(|r| r.end <= l.span.start) {
+                    next_code += 1;
+                }
+                code.get(next_code).is_none_or(|r| r.start > l.span.start)
             });
         }
     }

@@ -16,7 +16,6 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use anyhow::{Context as _, bail};
-use membank_core::bank::Bank;
 use membank_core::text::sanitize_for_terminal;
 use rmcp::ServiceExt;
 
@@ -29,7 +28,7 @@ use state::Shared;
 `membank` with the arguments `mcp` and the bank folder; see the README."
 )]
 pub struct Args {
-    /// The memory bank folder.
+    /// The memory folder (a memory bank; see --format).
     bank: PathBuf,
     /// Also serve streamable HTTP at this loopback address (e.g. 127.0.0.1:8765),
     /// under the path /mcp, instead of standard input and output.
@@ -50,9 +49,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         );
     }
     let shown = args.bank.to_string_lossy().into_owned();
-    let bank = Bank::load(&args.bank).map_err(anyhow::Error::from)?;
-    let root = bank.root().to_path_buf();
-    let shared = Shared::new(bank, shown, args.allow_writes);
+    let memory = membank_core::memory::open(&args.bank, super::common::forced_format())
+        .map_err(|e| anyhow::anyhow!(sanitize_for_terminal(&e.to_string(), false)))?;
+    let root = memory.root().to_path_buf();
+    let shared = Shared::new(memory, shown, args.allow_writes);
     // Without the watcher the server still answers, from the bank as loaded.
     let _watcher = match state::watch(&shared, &root) {
         Ok(w) => Some(w),

@@ -1,7 +1,7 @@
 //! Every article of the bank as an MCP resource, `membank://bank/<path>`
 //! with the path percent-encoded, listed a page at a time.
 
-use membank_core::bank::Bank;
+use membank_core::memory::Memory;
 use membank_core::text::sanitize_for_terminal;
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, percent_decode_str, utf8_percent_encode};
 use rmcp::model::{ListResourcesResult, Resource, ResourceContents};
@@ -34,36 +34,41 @@ pub fn path_of(uri: &str) -> Option<String> {
 }
 
 /// One page of resources. The cursor is the last path of the previous
-/// page, so a bank that changes between pages neither repeats nor skips
-/// the articles that stayed.
-pub fn list(bank: &Bank, cursor: Option<&str>) -> ListResourcesResult {
-    let articles = bank.articles();
+/// page, so a memory that changes between pages neither repeats nor skips
+/// the documents that stayed.
+pub fn list(memory: &dyn Memory, cursor: Option<&str>) -> ListResourcesResult {
+    let total = memory.len();
     let start = match cursor {
-        Some(after) => articles.partition_point(|a| a.rel_path.as_str() <= after),
         None => 0,
+        Some(after) => (0..total)
+            .position(|id| memory.document(id).path == after)
+            .map(|at| at + 1)
+            // The last document shown is gone: carry on after where it
+            // would sort.
+            .unwrap_or_else(|| {
+                (0..total)
+                    .position(|id| memory.document(id).path > after)
+                    .unwrap_or(total)
+            }),
     };
-    let page: Vec<Resource> = articles[start..]
-        .iter()
-        .take(PAGE_SIZE)
-        .map(|a| {
-            Resource::new(
-                uri_of(&a.rel_path),
-                sanitize_for_terminal(&a.rel_path, false),
-            )
-            .with_title(sanitize_for_terminal(&a.title, false))
-            .with_mime_type("text/markdown")
-            .with_size(a.text.len() as u64)
+    let end = (start + PAGE_SIZE).min(total);
+    let page: Vec<Resource> = (start..end)
+        .map(|id| {
+            let d = memory.document(id);
+            Resource::new(uri_of(d.path), sanitize_for_terminal(d.path, false))
+                .with_title(sanitize_for_terminal(&d.title, false))
+                .with_mime_type("text/markdown")
+                .with_size(d.text.len() as u64)
         })
         .collect();
-    let more = start + page.len() < articles.len();
-    let next = more.then(|| articles[start + page.len() - 1].rel_path.clone());
+    let next = (end < total).then(|| memory.document(end - 1).path.to_owned());
     let mut result = ListResourcesResult::with_all_items(page);
     result.next_cursor = next;
     result
 }
 
-/// The article a URI names, made safe like terminal output.
-pub fn read(bank: &Bank, uri: &str) -> Result<ResourceContents, String> {
+/// The document a URI names, made safe like terminal output.
+pub fn read(memory: &dyn Memory, uri: &str) -> Result<ResourceContents, String> {
     let rel = path_of(uri).ok_or_else(|| {
         format!(
             "{} is not a membank resource; resource URIs look like {}",
@@ -71,13 +76,13 @@ pub fn read(bank: &Bank, uri: &str) -> Result<ResourceContents, String> {
             uri_of("01_CLIENTS/Client.md")
         )
     })?;
-    let id = bank.find(&rel).ok_or_else(|| {
+    let id = memory.find(&rel).ok_or_else(|| {
         format!(
-            "no article {} in the bank (it may have been moved or removed; list the resources again)",
+            "no document {} (it may have been moved or removed; list the resources again)",
             sanitize_for_terminal(&rel, false)
         )
     })?;
-    let text = sanitize_for_terminal(&bank.article(id).text, true);
+    let text = sanitize_for_terminal(memory.document(id).text, true);
     Ok(ResourceContents::text(text, uri).with_mime_type("text/markdown"))
 }
 

@@ -3,6 +3,7 @@
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 
+use membank_core::bank::Bank;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, GetPromptRequestParams, GetPromptResponse,
     Implementation, ListPromptsResult, ListResourcesResult, ListToolsResult,
@@ -130,7 +131,10 @@ impl ServerHandler for Session {
         request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
-        Ok(resources::list(&self.shared.bank(), cursor(&request)))
+        Ok(resources::list(
+            self.shared.memory().as_ref(),
+            cursor(&request),
+        ))
     }
 
     async fn read_resource(
@@ -138,7 +142,7 @@ impl ServerHandler for Session {
         request: ReadResourceRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
-        let contents = resources::read(&self.shared.bank(), &request.uri)
+        let contents = resources::read(self.shared.memory().as_ref(), &request.uri)
             .map_err(|message| ErrorData::resource_not_found(message, None))?;
         Ok(ReadResourceResult::new(vec![contents]).into())
     }
@@ -225,7 +229,13 @@ impl ServerHandler for Session {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, ErrorData> {
-        Ok(ListPromptsResult::with_all_items(prompts::list()))
+        // The agents' templates belong to memory banks.
+        let is_bank = self.shared.memory().spec().name == "bank";
+        Ok(ListPromptsResult::with_all_items(if is_bank {
+            prompts::list()
+        } else {
+            Vec::new()
+        }))
     }
 
     async fn get_prompt(
@@ -235,7 +245,14 @@ impl ServerHandler for Session {
     ) -> Result<GetPromptResponse, ErrorData> {
         let shared = Arc::clone(&self.shared);
         let result = tokio::task::spawn_blocking(move || {
-            prompts::get(&shared.bank(), &request.name, request.arguments)
+            let memory = shared.memory();
+            let bank = memory.downcast_ref::<Bank>().ok_or_else(|| {
+                format!(
+                    "prompts are the agents of memory banks; this is {}",
+                    memory.spec().title
+                )
+            })?;
+            prompts::get(bank, &request.name, request.arguments)
         })
         .await
         .map_err(|e| ErrorData::internal_error(format!("the prompt failed: {e}"), None))?

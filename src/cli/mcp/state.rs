@@ -7,13 +7,13 @@ use std::sync::mpsc;
 use std::sync::{Arc, Mutex, RwLock, RwLockReadGuard};
 
 use membank::tui::event::{self, BankWatcher, Input};
-use membank_core::bank::Bank;
+use membank_core::memory::{self, Memory};
 use tokio::sync::broadcast;
 
 use super::writes::Proposals;
 
 pub struct Shared {
-    bank: RwLock<Bank>,
+    memory: RwLock<Box<dyn Memory>>,
     /// The bank folder as the user named it (the CLI's `check --json`
     /// reports it this way).
     pub shown_bank: String,
@@ -24,10 +24,10 @@ pub struct Shared {
 }
 
 impl Shared {
-    pub fn new(bank: Bank, shown_bank: String, allow_writes: bool) -> Arc<Shared> {
+    pub fn new(memory: Box<dyn Memory>, shown_bank: String, allow_writes: bool) -> Arc<Shared> {
         let (changes, _) = broadcast::channel(64);
         Arc::new(Shared {
-            bank: RwLock::new(bank),
+            memory: RwLock::new(memory),
             shown_bank,
             allow_writes,
             proposals: Mutex::new(Proposals::default()),
@@ -35,11 +35,11 @@ impl Shared {
         })
     }
 
-    /// The current bank. A panic while holding the lock cannot leave the
-    /// bank half-updated in a way reading would notice, so a poisoned lock
-    /// is simply taken over.
-    pub fn bank(&self) -> RwLockReadGuard<'_, Bank> {
-        self.bank.read().unwrap_or_else(|e| e.into_inner())
+    /// The current memory. A panic while holding the lock cannot leave it
+    /// half-updated in a way reading would notice, so a poisoned lock is
+    /// simply taken over.
+    pub fn memory(&self) -> RwLockReadGuard<'_, Box<dyn Memory>> {
+        self.memory.read().unwrap_or_else(|e| e.into_inner())
     }
 
     pub fn subscribe_changes(&self) -> broadcast::Receiver<Arc<Vec<String>>> {
@@ -52,10 +52,19 @@ impl Shared {
             return;
         }
         {
-            let mut bank = self.bank.write().unwrap_or_else(|e| e.into_inner());
-            if let Err(e) = event::reload(&mut bank, &rels) {
-                eprintln!("membank mcp: reloading the bank failed: {e}");
-                return;
+            let mut memory = self.memory.write().unwrap_or_else(|e| e.into_inner());
+            if event::folder_changed(memory.root(), &rels) {
+                // Read as the layout it was opened as, whatever --format said.
+                let spec = memory.spec();
+                match memory::open(memory.root(), Some(spec)) {
+                    Ok(fresh) => *memory = fresh,
+                    Err(e) => {
+                        eprintln!("membank mcp: reading the memory again failed: {e}");
+                        return;
+                    }
+                }
+            } else {
+                memory.reload(&rels);
             }
         }
         // No session listening is not an error.

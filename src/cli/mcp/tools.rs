@@ -5,7 +5,9 @@
 
 use std::sync::Arc;
 
+use membank_core::bank::Bank;
 use membank_core::context;
+use membank_core::memory::Memory;
 use membank_core::text::sanitize_for_terminal;
 use membank_core::vocabulary;
 use rmcp::handler::server::common::schema_for_type;
@@ -182,38 +184,51 @@ pub fn parse<T: DeserializeOwned + JsonSchema + 'static>(
     serde_json::from_value(Value::Object(args)).map_err(|e| format!("{tool}: {e}"))
 }
 
+/// The memory as a bank, for what only banks have.
+fn as_bank<'a>(memory: &'a dyn Memory, tool: &str) -> Result<&'a Bank, String> {
+    memory.downcast_ref::<Bank>().ok_or_else(|| {
+        format!(
+            "{tool} works on memory banks; {} is {}",
+            sanitize_for_terminal(&memory.root().display().to_string(), false),
+            memory.spec().title
+        )
+    })
+}
+
 fn context_tool(shared: &Shared, p: ContextParams) -> Result<Output, String> {
-    let bank = shared.bank();
-    let report = context_cmd::build(&bank, &p.query, &p.budget);
-    let explained = report.explain(&bank);
+    let memory = shared.memory();
+    let bank = as_bank(memory.as_ref(), "context")?;
+    let report = context_cmd::build(bank, &p.query, &p.budget);
+    let explained = report.explain(bank);
     let table = context_cmd::table(&explained);
-    let rendered = context::render(&bank, &report);
+    let rendered = context::render(bank, &report);
     Output::new(explained, vec![table, rendered])
 }
 
 fn read_tool(shared: &Shared, p: ReadParams) -> Result<Output, String> {
-    let bank = shared.bank();
-    let doc = read::document(&bank, &p.target).map_err(|e| format!("read: {e:#}"))?;
+    let memory = shared.memory();
+    let doc = read::document(memory.as_ref(), &p.target).map_err(|e| format!("read: {e:#}"))?;
     let text = read::human(&doc);
     Output::new(doc, vec![text])
 }
 
 fn links_tool(shared: &Shared, p: LinksParams) -> Result<Output, String> {
-    let bank = shared.bank();
-    let report = links::report(&bank, &p.article).map_err(|e| format!("links: {e:#}"))?;
+    let memory = shared.memory();
+    let report = links::report(memory.as_ref(), &p.article).map_err(|e| format!("links: {e:#}"))?;
     let text = links::human(&report);
     Output::new(report, vec![text])
 }
 
 fn check_tool(shared: &Shared, p: CheckArgs) -> Result<Output, String> {
-    let bank = shared.bank();
-    let report = check::report(&bank, &p).map_err(|e| format!("check: {e:#}"))?;
+    let memory = shared.memory();
+    let report = check::report(memory.as_ref(), &p).map_err(|e| format!("check: {e:#}"))?;
     let text = check::human(&shared.shown_bank, &report);
     Output::new(check::json_report(&shared.shown_bank, report), vec![text])
 }
 
 fn values_tool(shared: &Shared) -> Result<Output, String> {
-    let v = vocabulary::collect(&shared.bank());
+    let memory = shared.memory();
+    let v = vocabulary::collect(as_bank(memory.as_ref(), "values")?);
     let text = values::human(&v);
     Output::new(v, vec![text])
 }

@@ -104,8 +104,20 @@ pub fn tools() -> Vec<Tool> {
     ]
 }
 
+/// The bank's folder; the `### FILE:` rules (§10) are a bank's.
+fn bank_root(shared: &Shared) -> Result<std::path::PathBuf, String> {
+    let memory = shared.memory();
+    if memory.spec().name != "bank" {
+        return Err(format!(
+            "### FILE: replies are written into memory banks; this is {}",
+            memory.spec().title
+        ));
+    }
+    Ok(memory.root().to_path_buf())
+}
+
 pub fn propose(shared: &Arc<Shared>, p: ProposeParams) -> Result<Output, String> {
-    let root = shared.bank().root().to_path_buf();
+    let root = bank_root(shared)?;
     let (previews, warnings) = compile::preview_reply(&root, &p.reply);
     if previews.is_empty() {
         return Err(
@@ -230,7 +242,7 @@ pub fn apply(shared: &Arc<Shared>, p: ApplyParams) -> Result<Output, String> {
             sanitize_for_terminal(&p.proposal_id, false)
         )
     })?;
-    let root = shared.bank().root().to_path_buf();
+    let root = bank_root(shared)?;
     // Someone (a person in Obsidian, another assistant) may have edited a
     // file since it was reviewed: writing over that edit would lose it.
     let (now, _) = compile::preview_reply(&root, &proposal.reply);

@@ -203,8 +203,8 @@ impl AgentsPane {
         }
     }
 
-    fn template(&mut self, root: &Path) -> String {
-        let t = templates::resolve(root, self.kind.template());
+    fn template(&mut self, bank: &Bank) -> String {
+        let t = templates::resolve_with(bank.reader(), self.kind.template());
         if let Some(w) = &t.warning {
             self.effects
                 .push(AgentEffect::Warn(sanitize_for_terminal(w, false)));
@@ -221,7 +221,7 @@ impl AgentsPane {
             return true;
         }
         self.editing = false;
-        let template = self.template(ctx.bank.root());
+        let template = self.template(ctx.bank);
         let request: Result<ChatRequest, String> = match self.kind {
             AgentKind::Chat => self
                 .chat

@@ -113,7 +113,9 @@ impl PreviewPane {
                 }
                 (doc, a.title.clone())
             }
-            None => match std::fs::read(bank.root().join(&rel)) {
+            // Templates and other files not loaded as articles: the bank's
+            // reader applies the same limits as loading.
+            None => match bank.reader().read(std::path::Path::new(&rel)) {
                 Ok(bytes) => match text::decode(&bytes) {
                     Ok(d) => (render_article(&d.text, width, theme, &resolve), rel.clone()),
                     Err(e) => (message_doc(&format!("{rel}: {e}"), theme), rel.clone()),

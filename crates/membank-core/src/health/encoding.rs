@@ -1,0 +1,113 @@
+//! The bytes of a file: byte-order marks, code fences around the article,
+//! and files that could not be read at all.
+
+use crate::article::{Article, FrontmatterState};
+use crate::bank::{Bank, ProblemKind};
+
+use super::{Finding, Severity, finding};
+
+pub(super) fn encoding_findings(a: &Article, out: &mut Vec<Finding>) {
+    if a.encoding.had_bom {
+        out.push(finding(
+            "bom",
+            Severity::Warning,
+            &a.rel_path,
+            Some(1),
+            "The file starts with an invisible byte-order mark (BOM). The format requires \
+             UTF-8 without a BOM; some clients then fail to see the frontmatter and lose the \
+             whole article. Re-save the file as “UTF-8” (not “UTF-8 with BOM”)."
+                .into(),
+        ));
+    }
+    if a.encoding.fenced && a.frontmatter != FrontmatterState::Missing {
+        let closing = if a.encoding.fence_unclosed {
+            " The opening fence is never closed, so the rest of the file looks like code."
+        } else {
+            ""
+        };
+        out.push(finding(
+            "fenced-frontmatter",
+            Severity::Warning,
+            &a.rel_path,
+            Some(a.encoding.line_shift),
+            format!(
+                "The article is wrapped in a ``` code fence, as happens when an LLM reply is \
+                 pasted in. membank reads it (spec §4.3), but stricter tools do not see its \
+                 frontmatter and skip the article.{closing} Delete the fence lines at the top \
+                 and bottom of the file."
+            ),
+        ));
+    }
+}
+
+pub(super) fn load_problems(bank: &Bank, out: &mut Vec<Finding>) {
+    for p in &bank.problems {
+        let f = match p.kind {
+            ProblemKind::NotUtf8 => finding(
+                "not-utf8",
+                Severity::Error,
+                &p.path,
+                p.line,
+                "The file contains bytes that are not UTF-8 text (the first is on the line \
+                 shown), so membank cannot read it and it is left out of every context. It was \
+                 probably saved in an older encoding such as Windows-1252. Open it and save it \
+                 again as UTF-8, then check the accented letters."
+                    .into(),
+            ),
+            ProblemKind::Io => finding(
+                "unreadable-file",
+                Severity::Error,
+                &p.path,
+                p.line,
+                format!(
+                    "The file {}; it is left out of every context. Check its permissions.",
+                    p.message
+                ),
+            ),
+            ProblemKind::SymlinkedFolder => finding(
+                "symlinked-folder",
+                Severity::Warning,
+                &p.path,
+                None,
+                "This is a link to a folder elsewhere; membank does not follow it, so the \
+                 articles in it are not used. Move the folder into the bank if they belong \
+                 there."
+                    .into(),
+            ),
+            ProblemKind::NotRegular => finding(
+                "not-a-file",
+                Severity::Error,
+                &p.path,
+                None,
+                format!(
+                    "This name {}. membank reads only regular files, so it is left out of \
+                     every context. Remove it, or replace it with the Markdown file it should be.",
+                    p.message
+                ),
+            ),
+            ProblemKind::TooLarge => finding(
+                "oversized-file",
+                Severity::Error,
+                &p.path,
+                None,
+                format!(
+                    "The file {}. It is left out of every context. Split it into smaller \
+                     articles, or raise the limit in the settings if it really belongs here.",
+                    p.message
+                ),
+            ),
+            ProblemKind::LinkOutside => finding(
+                "link-outside-bank",
+                Severity::Warning,
+                &p.path,
+                None,
+                "This file is a link to a file outside the bank. membank does not read it, \
+                 so it is never shown, checked or sent to a model. If you link files into \
+                 this bank on purpose, allow it with the setting `follow_links_out`; \
+                 otherwise remove the link."
+                    .into(),
+            ),
+        };
+        out.push(f);
+    }
+}

@@ -1,0 +1,247 @@
+//! The frontmatter block: whether it parses, which keys it has, and whether
+//! their values are valid (spec §5).
+
+use crate::article::{Article, FrontmatterState};
+use crate::layout::Folder;
+
+use super::language::{is_plausible_language_tag, language_hint};
+use super::{Finding, Severity, finding};
+
+pub(super) fn frontmatter_findings(a: &Article, out: &mut Vec<Finding>) {
+    // Inbox notes and indices need no frontmatter; a broken block there is
+    // still worth fixing but hides nothing from translation context.
+    let severity = if a.folder.is_content() {
+        Severity::Error
+    } else {
+        Severity::Warning
+    };
+    let invisible = if a.folder.is_content() {
+        " Until this is fixed, the article is invisible to other memory bank tools."
+    } else {
+        ""
+    };
+    match &a.frontmatter {
+        FrontmatterState::Parsed(_) => {}
+        FrontmatterState::Missing => {
+            if a.folder.is_content() {
+                out.push(finding(
+                    "missing-frontmatter",
+                    Severity::Error,
+                    &a.rel_path,
+                    Some(1 + a.encoding.line_shift),
+                    format!(
+                        "The article does not start with a frontmatter block (a line “---”, \
+                         the keys, and another “---”). Every article in {} needs one.{invisible} \
+                         Add the block at the very top, with at least last_updated.",
+                        a.folder.dir_name()
+                    ),
+                ));
+            }
+        }
+        FrontmatterState::Unclosed => out.push(finding(
+            "unparsable-frontmatter",
+            severity,
+            &a.rel_path,
+            Some(1 + a.encoding.line_shift),
+            format!(
+                "The frontmatter opens with “---” but never closes, so none of its keys can be \
+                 read.{invisible} Add a line “---” after the last key."
+            ),
+        )),
+        FrontmatterState::Invalid(e) => out.push(finding(
+            "unparsable-frontmatter",
+            severity,
+            &a.rel_path,
+            e.line,
+            format!(
+                "The frontmatter is not valid YAML ({}), so none of its keys can be read.\
+                 {invisible} Fix the line shown; values containing “: ”, “#” or brackets need \
+                 quotes.",
+                e.message
+            ),
+        )),
+    }
+}
+
+/// Required and recommended keys (spec §5).
+fn keys_for(folder: Folder) -> (&'static [&'static str], &'static [&'static str]) {
+    match folder {
+        Folder::Clients => (&["last_updated", "client", "languages"], &["domains"]),
+        Folder::Terminology => (
+            &[
+                "last_updated",
+                "term_source",
+                "term_target",
+                "source_lang",
+                "target_lang",
+                "status",
+            ],
+            &["domain", "clients"],
+        ),
+        Folder::Domains => (&["last_updated", "domain"], &["languages"]),
+        Folder::Style => (&["last_updated", "scope", "languages"], &[]),
+        _ => (&[], &[]),
+    }
+}
+
+/// Keys an archived (or stamped) inbox file carries (spec §5, §11).
+const ARCHIVE_KEYS: [&str; 3] = ["compiled", "compiled_date", "compiled_to"];
+
+pub(super) fn key_findings(a: &Article, out: &mut Vec<Finding>) {
+    let (required, recommended) = keys_for(a.folder);
+    let mut report = |key: &str, severity: Severity, why: &str| {
+        let empty = a.meta.empty_keys.iter().any(|k| k == key);
+        if a.meta.has_key(key) && !empty {
+            return;
+        }
+        let (line, what) = if empty {
+            (key_line(a, key), format!("The key {key} is empty."))
+        } else {
+            (None, format!("The key {key} is missing."))
+        };
+        out.push(finding(
+            "missing-key",
+            severity,
+            &a.rel_path,
+            line,
+            format!("{what} {why} Add “{key}: …” to the frontmatter."),
+        ));
+    };
+    let folder = a.folder.dir_name();
+    for key in required {
+        report(
+            key,
+            Severity::Error,
+            &format!("Every article in {folder} must have it; tools rely on it to score and sort."),
+        );
+    }
+    for key in recommended {
+        let what = match *key {
+            "clients" => "client",
+            "languages" => "language",
+            _ => "domain",
+        };
+        report(
+            key,
+            Severity::Warning,
+            &format!(
+                "It is recommended in {folder}: without it the article earns no points for a \
+                 matching {what}."
+            ),
+        );
+    }
+    if a.folder == Folder::Inbox && (a.in_archive || a.meta.compiled) {
+        for key in ARCHIVE_KEYS {
+            report(
+                key,
+                Severity::Warning,
+                "Processed inbox files record when and into which articles they were compiled.",
+            );
+        }
+    }
+}
+
+pub(super) fn value_findings(a: &Article, out: &mut Vec<Finding>) {
+    if a.meta.last_updated_date.is_none()
+        && let Some(raw) = &a.meta.last_updated
+    {
+        out.push(bad_date(a, "last_updated", raw));
+    }
+    // Only inbox files carry compiled_date, and few: re-parsing them is cheap.
+    if a.folder == Folder::Inbox && a.meta.has_key("compiled_date") {
+        let raw = a.mapping().and_then(|m| {
+            crate::frontmatter::strings(&m, "compiled_date")
+                .into_iter()
+                .next()
+        });
+        if let Some(raw) = raw.filter(|r| crate::frontmatter::parse_iso_date(r).is_none()) {
+            out.push(bad_date(a, "compiled_date", &raw));
+        }
+    }
+    let bad_status = a
+        .meta
+        .status
+        .as_ref()
+        .filter(|_| a.folder == Folder::Terminology)
+        .filter(|s| !matches!(s.as_str(), "approved" | "proposed" | "rejected"));
+    if let Some(status) = bad_status {
+        let hint = match status.trim().to_lowercase().as_str() {
+            s @ ("approved" | "proposed" | "rejected") => format!(" Write it as “{s}”."),
+            _ => String::new(),
+        };
+        out.push(finding(
+            "bad-status",
+            Severity::Error,
+            &a.rel_path,
+            key_line(a, "status"),
+            format!(
+                "status is “{status}”, but it must be approved, proposed or rejected. Tools \
+                 that look for approved terms will not treat this term as approved.{hint}"
+            ),
+        ));
+    }
+    for value in &a.meta.languages {
+        let bad: Vec<&String> = value
+            .tags
+            .iter()
+            .filter(|t| !is_plausible_language_tag(t))
+            .collect();
+        if bad.is_empty() && !value.tags.is_empty() {
+            continue;
+        }
+        let shown = if bad.is_empty() {
+            format!("“{}”", value.raw)
+        } else {
+            bad.iter()
+                .map(|t| format!("“{t}”"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let hint = bad
+            .first()
+            .and_then(|t| language_hint(t))
+            .unwrap_or_else(|| "Use a code such as en, en-US, nl-BE or pt-BR.".into());
+        out.push(finding(
+            "bad-language-code",
+            Severity::Warning,
+            &a.rel_path,
+            key_line(a, value.key),
+            format!(
+                "{} contains {shown}, which is not a language code (BCP 47). Language matching \
+                 then fails for this article, and term conflicts cannot be detected. {hint}",
+                value.key
+            ),
+        ));
+    }
+}
+
+fn bad_date(a: &Article, key: &str, raw: &str) -> Finding {
+    finding(
+        "bad-date",
+        Severity::Error,
+        &a.rel_path,
+        key_line(a, key),
+        format!(
+            "{key} is “{raw}”, which is not a real date written as YYYY-MM-DD. Sorting and \
+             staleness checks cannot use it. Write it like 2026-04-08."
+        ),
+    )
+}
+
+/// The file line of a top-level frontmatter key, if it can be found.
+pub(super) fn key_line(a: &Article, key: &str) -> Option<usize> {
+    let yaml = a.yaml()?;
+    yaml.lines()
+        .position(|line| {
+            let rest = line
+                .strip_prefix(key)
+                .or_else(|| line.strip_prefix('"')?.strip_prefix(key)?.strip_prefix('"'))
+                .or_else(|| {
+                    line.strip_prefix('\'')?
+                        .strip_prefix(key)?
+                        .strip_prefix('\'')
+                });
+            rest.is_some_and(|r| r.trim_start().starts_with(':'))
+        })
+        .map(|i| i + a.yaml_first_line())
+}

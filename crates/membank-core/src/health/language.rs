@@ -1,0 +1,93 @@
+//! Language codes (BCP 47) as written in frontmatter.
+
+/// A plausible BCP 47 tag: a 2–3 letter language, then optional extlang,
+/// script, region, variants, extensions and private use, joined by `-`.
+/// Stricter than the grammar on purpose: 4–8 letter primary subtags are
+/// syntactically allowed but no registered language uses one, and in a bank
+/// they are always a language *name* such as `English`.
+pub fn is_plausible_language_tag(tag: &str) -> bool {
+    let parts: Vec<&str> = tag.split('-').collect();
+    if parts
+        .iter()
+        .any(|p| p.is_empty() || p.len() > 8 || !p.bytes().all(|b| b.is_ascii_alphanumeric()))
+    {
+        return false;
+    }
+    let alpha = |p: &str| p.bytes().all(|b| b.is_ascii_alphabetic());
+    let digit = |p: &str| p.bytes().all(|b| b.is_ascii_digit());
+    if parts[0].eq_ignore_ascii_case("x") {
+        return parts.len() > 1;
+    }
+    if !(2..=3).contains(&parts[0].len()) || !alpha(parts[0]) {
+        return false;
+    }
+    let mut i = 1;
+    let mut extlangs = 0;
+    while i < parts.len() && parts[i].len() == 3 && alpha(parts[i]) && extlangs < 3 {
+        extlangs += 1;
+        i += 1;
+    }
+    if i < parts.len() && parts[i].len() == 4 && alpha(parts[i]) {
+        i += 1;
+    }
+    if i < parts.len()
+        && ((parts[i].len() == 2 && alpha(parts[i])) || (parts[i].len() == 3 && digit(parts[i])))
+    {
+        i += 1;
+    }
+    while i < parts.len()
+        && (parts[i].len() >= 5 || (parts[i].len() == 4 && parts[i].as_bytes()[0].is_ascii_digit()))
+    {
+        i += 1;
+    }
+    while i < parts.len() && parts[i].len() == 1 {
+        let private = parts[i].eq_ignore_ascii_case("x");
+        let min = if private { 1 } else { 2 };
+        let start = i + 1;
+        let mut end = start;
+        while end < parts.len() && parts[end].len() >= min && (private || parts[end].len() > 1) {
+            end += 1;
+        }
+        if end == start {
+            return false;
+        }
+        i = end;
+        if private {
+            return i == parts.len();
+        }
+    }
+    i == parts.len()
+}
+
+/// A concrete suggestion for a common mistake, if one applies.
+pub(super) fn language_hint(tag: &str) -> Option<String> {
+    if tag.contains('_') {
+        let fixed = tag.replace('_', "-");
+        if is_plausible_language_tag(&fixed) {
+            return Some(format!("Use a hyphen, not an underscore: {fixed}."));
+        }
+    }
+    const NAMES: [(&str, &str); 16] = [
+        ("English", "en"),
+        ("Dutch", "nl"),
+        ("Flemish", "nl-BE"),
+        ("German", "de"),
+        ("French", "fr"),
+        ("Spanish", "es"),
+        ("Italian", "it"),
+        ("Portuguese", "pt"),
+        ("Norwegian", "no (or nb / nn)"),
+        ("Swedish", "sv"),
+        ("Danish", "da"),
+        ("Finnish", "fi"),
+        ("Polish", "pl"),
+        ("Japanese", "ja"),
+        ("Chinese", "zh"),
+        ("Russian", "ru"),
+    ];
+    let lower = tag.trim().to_lowercase();
+    NAMES
+        .iter()
+        .find(|(name, _)| name.to_lowercase() == lower)
+        .map(|(name, code)| format!("Write the code, not the language name: {code} for {name}."))
+}

@@ -1,0 +1,280 @@
+//! Deterministic health checks: everything about a bank that can be found
+//! without asking a language model.
+//!
+//! Every finding names a stable kebab-case code (documented in
+//! `docs/health-checks.md`), a severity, the file and line, and a message that
+//! says what is wrong, why it matters and what to do about it.
+
+use std::collections::BTreeMap;
+
+use jiff::civil::Date;
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::bank::{ArticleId, Bank};
+use crate::layout::Folder;
+
+mod encoding;
+mod files;
+mod frontmatter;
+mod inbox;
+mod language;
+mod links;
+mod names;
+mod terms;
+#[cfg(test)]
+mod tests;
+
+pub use language::is_plausible_language_tag;
+
+/// How serious a finding is. Sorts errors first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// Something other tools will get wrong or not see at all.
+    Error,
+    /// Works in membank, but is fragile or breaks elsewhere.
+    Warning,
+    /// Worth knowing; nothing is broken.
+    Info,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Info => "info",
+        }
+    }
+}
+
+/// One thing the checks found.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Finding {
+    pub code: &'static str,
+    pub severity: Severity,
+    /// Relative to the bank root, `/`-separated; empty for the bank itself.
+    pub path: String,
+    /// 1-based line in the file as it is on disk.
+    pub line: Option<usize>,
+    pub message: String,
+}
+
+impl Finding {
+    /// `path:line`, `path`, or `(bank)` for findings about the whole bank.
+    pub fn location(&self) -> String {
+        match (self.path.is_empty(), self.line) {
+            (true, _) => "(bank)".to_owned(),
+            (false, Some(line)) => format!("{}:{line}", self.path),
+            (false, None) => self.path.clone(),
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct HealthOptions {
+    /// `stale` reports content articles whose `last_updated` is older than
+    /// this many days; 0 turns the check off.
+    pub stale_after_days: u32,
+    /// The day staleness is measured from (passed in so results are
+    /// reproducible).
+    pub today: Date,
+}
+
+impl Default for HealthOptions {
+    fn default() -> Self {
+        HealthOptions {
+            stale_after_days: 365,
+            today: jiff::Zoned::now().date(),
+        }
+    }
+}
+
+/// Findings per severity.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct Counts {
+    pub error: usize,
+    pub warning: usize,
+    pub info: usize,
+}
+
+impl Counts {
+    pub fn get(&self, severity: Severity) -> usize {
+        match severity {
+            Severity::Error => self.error,
+            Severity::Warning => self.warning,
+            Severity::Info => self.info,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct HealthReport {
+    /// Sorted by severity, path, line, code (then message).
+    pub findings: Vec<Finding>,
+    pub counts: Counts,
+    pub by_code: BTreeMap<&'static str, usize>,
+}
+
+impl HealthReport {
+    fn new(mut findings: Vec<Finding>) -> HealthReport {
+        findings.par_sort_unstable_by(|a, b| {
+            (a.severity, &a.path, a.line, a.code, &a.message)
+                .cmp(&(b.severity, &b.path, b.line, b.code, &b.message))
+        });
+        let mut counts = Counts::default();
+        let mut by_code = BTreeMap::new();
+        for f in &findings {
+            match f.severity {
+                Severity::Error => counts.error += 1,
+                Severity::Warning => counts.warning += 1,
+                Severity::Info => counts.info += 1,
+            }
+            *by_code.entry(f.code).or_insert(0) += 1;
+        }
+        HealthReport {
+            findings,
+            counts,
+            by_code,
+        }
+    }
+
+    pub fn has_errors(&self) -> bool {
+        self.counts.error > 0
+    }
+}
+
+/// Every code `check` can emit, with its usual severity (a few codes are
+/// raised to an error or lowered to a warning case by case; see the docs).
+pub const CODES: &[(&str, Severity)] = &[
+    ("unparsable-frontmatter", Severity::Error),
+    ("missing-frontmatter", Severity::Error),
+    ("fenced-frontmatter", Severity::Warning),
+    ("bom", Severity::Warning),
+    ("not-utf8", Severity::Error),
+    ("unreadable-file", Severity::Error),
+    ("symlinked-folder", Severity::Warning),
+    ("not-a-file", Severity::Error),
+    ("oversized-file", Severity::Error),
+    ("link-outside-bank", Severity::Warning),
+    ("missing-key", Severity::Error),
+    ("bad-date", Severity::Error),
+    ("bad-status", Severity::Error),
+    ("bad-language-code", Severity::Warning),
+    ("bad-filename", Severity::Error),
+    ("dead-link", Severity::Warning),
+    ("ambiguous-link", Severity::Warning),
+    ("orphan", Severity::Info),
+    ("term-conflict", Severity::Error),
+    ("unprocessed-inbox", Severity::Info),
+    ("compiled-not-archived", Severity::Warning),
+    ("stale", Severity::Info),
+    ("tmp-leftover", Severity::Warning),
+    ("not-markdown", Severity::Info),
+    ("missing-folder", Severity::Warning),
+    ("unknown-folder", Severity::Info),
+    ("unknown-template", Severity::Warning),
+    ("renamed-template", Severity::Info),
+    ("skipped-file", Severity::Info),
+];
+
+/// Run every check. Pure: reads only what `Bank::load` already read.
+pub fn check(bank: &Bank, opts: &HealthOptions) -> HealthReport {
+    // An age beyond the calendar's range simply means nothing is stale.
+    let stale_cutoff = match opts.stale_after_days {
+        0 => None,
+        days => jiff::Span::new()
+            .try_days(i64::from(days))
+            .ok()
+            .and_then(|span| opts.today.checked_sub(span).ok()),
+    };
+    let mut findings: Vec<Finding> = (0..bank.articles().len())
+        .into_par_iter()
+        .flat_map_iter(|id| {
+            let mut out = Vec::new();
+            article_findings(bank, id, stale_cutoff, opts, &mut out);
+            out
+        })
+        .collect();
+    encoding::load_problems(bank, &mut findings);
+    files::folder_findings(bank, &mut findings);
+    files::file_findings(bank, &mut findings);
+    names::file_name_findings(bank, &mut findings);
+    terms::term_conflicts(bank, &mut findings);
+    HealthReport::new(findings)
+}
+
+fn finding(
+    code: &'static str,
+    severity: Severity,
+    path: &str,
+    line: Option<usize>,
+    message: String,
+) -> Finding {
+    Finding {
+        code,
+        severity,
+        path: path.to_owned(),
+        line,
+        message,
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Per article
+
+fn article_findings(
+    bank: &Bank,
+    id: ArticleId,
+    stale_cutoff: Option<Date>,
+    opts: &HealthOptions,
+    out: &mut Vec<Finding>,
+) {
+    let a = bank.article(id);
+    encoding::encoding_findings(a, out);
+    frontmatter::frontmatter_findings(a, out);
+    if a.is_parsed() {
+        frontmatter::key_findings(a, out);
+        frontmatter::value_findings(a, out);
+    }
+    if a.folder == Folder::Inbox {
+        inbox::inbox_findings(bank, id, out);
+    }
+    if a.folder.is_content() || a.folder == Folder::Indices {
+        links::link_findings(bank, id, out);
+    }
+    if a.folder.is_content() {
+        if bank.backlinks(id).is_empty() {
+            out.push(finding(
+                "orphan",
+                Severity::Info,
+                &a.rel_path,
+                None,
+                format!(
+                    "No other article links to “{}”. It is still used for context, but nobody \
+                     browsing the bank will be led to it. If it belongs to a client or domain, \
+                     add a [[{}]] link there.",
+                    a.stem, a.stem
+                ),
+            ));
+        }
+        let stale_date = match (stale_cutoff, a.meta.last_updated_date) {
+            (Some(cutoff), Some(date)) if date < cutoff => Some(date),
+            _ => None,
+        };
+        if let Some(date) = stale_date {
+            out.push(finding(
+                "stale",
+                Severity::Info,
+                &a.rel_path,
+                frontmatter::key_line(a, "last_updated"),
+                format!(
+                    "last_updated is {date}, more than {} days before {}. Check that the \
+                     article is still correct, then update last_updated.",
+                    opts.stale_after_days, opts.today
+                ),
+            ));
+        }
+    }
+}

@@ -1,0 +1,153 @@
+//! File and folder names that break on other systems (Windows, macOS).
+
+use std::collections::{BTreeSet, HashMap};
+
+use crate::bank::{Bank, ProblemKind};
+
+use super::{Finding, Severity, finding};
+
+/// Every file path the bank knows about, for name checks.
+fn all_paths(bank: &Bank) -> Vec<&str> {
+    let mut paths: Vec<&str> = bank
+        .articles()
+        .iter()
+        .map(|a| a.rel_path.as_str())
+        .collect();
+    paths.extend(bank.skipped.iter().map(|s| s.path.as_str()));
+    paths.extend(bank.other_files.iter().map(String::as_str));
+    paths.extend(bank.templates.iter().map(String::as_str));
+    paths.extend(
+        bank.problems
+            .iter()
+            .filter(|p| p.kind == ProblemKind::NotUtf8)
+            .map(|p| p.path.as_str()),
+    );
+    paths
+}
+
+pub(super) fn file_name_findings(bank: &Bank, out: &mut Vec<Finding>) {
+    let paths = all_paths(bank);
+    let mut bad_dirs = BTreeSet::new();
+    let mut by_folded: HashMap<(&str, String), Vec<&str>> = HashMap::new();
+    for &path in &paths {
+        let (dir, name) = path.rsplit_once('/').unwrap_or(("", path));
+        if let Some((severity, why)) = name_problem(name) {
+            out.push(bad_filename(path, severity, why));
+        }
+        // Subfolders below the numbered folder; the numbered folder is fixed.
+        let mut prefix_len = dir.find('/').unwrap_or(dir.len());
+        for seg in dir.split('/').skip(1) {
+            let end = prefix_len + 1 + seg.len();
+            if name_problem(seg).is_some() {
+                bad_dirs.insert(&dir[..end]);
+            }
+            prefix_len = end;
+        }
+        by_folded
+            .entry((dir, name.to_lowercase()))
+            .or_default()
+            .push(path);
+    }
+    for dir in bad_dirs {
+        let name = dir.rsplit('/').next().unwrap_or(dir);
+        if let Some((severity, why)) = name_problem(name) {
+            out.push(bad_filename(dir, severity, why));
+        }
+    }
+    for group in by_folded.values().filter(|g| g.len() > 1) {
+        for &path in group {
+            let others: Vec<String> = group
+                .iter()
+                .filter(|&&p| p != path)
+                .map(|p| format!("“{p}”"))
+                .collect();
+            out.push(bad_filename(
+                path,
+                Severity::Warning,
+                format!(
+                    "its name differs from {} only in upper/lower case. Windows and macOS treat \
+                     them as the same file, so one overwrites the other when the bank is \
+                     synced there",
+                    others.join(", ")
+                ),
+            ));
+        }
+    }
+}
+
+fn bad_filename(path: &str, severity: Severity, why: String) -> Finding {
+    finding(
+        "bad-filename",
+        severity,
+        path,
+        None,
+        format!("This name is a problem: {why}. Rename it."),
+    )
+}
+
+const NTFS_FORBIDDEN: [char; 8] = ['<', '>', ':', '"', '|', '?', '*', '\\'];
+
+/// What is wrong with one file or folder name, if anything.
+pub(super) fn name_problem(name: &str) -> Option<(Severity, String)> {
+    // Nearly every name is fine: decide that without allocating.
+    let plain = name
+        .chars()
+        .all(|c| c.is_alphanumeric() || matches!(c, ' ' | '-' | '_' | '.' | ',' | '(' | ')' | '→'));
+    let ends_badly = name.ends_with('.') || name.ends_with(' ');
+    // Device names are at most seven bytes before the first dot.
+    let long_base = name
+        .split('.')
+        .next()
+        .is_some_and(|b| b.trim_end().len() > 7);
+    if plain && !ends_badly && long_base {
+        return None;
+    }
+    let forbidden: BTreeSet<char> = name
+        .chars()
+        .filter(|c| NTFS_FORBIDDEN.contains(c))
+        .collect();
+    if !forbidden.is_empty() {
+        let list: Vec<String> = forbidden.iter().map(|c| format!("{c}")).collect();
+        return Some((
+            Severity::Error,
+            format!(
+                "it contains {} which Windows does not allow in file names (and the format \
+                 forbids), so the bank cannot be copied or synced to Windows",
+                list.join(" ")
+            ),
+        ));
+    }
+    if name.chars().any(char::is_control) {
+        return Some((
+            Severity::Error,
+            "it contains invisible control characters, which Windows does not allow and which \
+             make the name impossible to type"
+                .into(),
+        ));
+    }
+    if name.contains('\u{FFFD}') {
+        return Some((
+            Severity::Warning,
+            "it is not valid Unicode, so other tools may show or sync it wrongly".into(),
+        ));
+    }
+    if name.ends_with('.') || name.ends_with(' ') {
+        return Some((
+            Severity::Warning,
+            "it ends with a dot or a space, which Windows silently removes, so links and sync \
+             break there"
+                .into(),
+        ));
+    }
+    let base = name.split('.').next().unwrap_or(name).trim_end();
+    if crate::pathsafe::DEVICE_NAMES
+        .iter()
+        .any(|d| d.eq_ignore_ascii_case(base))
+    {
+        return Some((
+            Severity::Warning,
+            format!("{base} is a reserved device name on Windows, so the file cannot exist there"),
+        ));
+    }
+    None
+}

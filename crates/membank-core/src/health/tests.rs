@@ -1,0 +1,692 @@
+use super::names::name_problem;
+use super::*;
+use std::fs;
+use std::path::Path;
+
+fn write(root: &Path, rel: &str, bytes: &[u8]) {
+    let p = root.join(rel);
+    fs::create_dir_all(p.parent().unwrap()).unwrap();
+    fs::write(p, bytes).unwrap();
+}
+
+/// A bank with every numbered folder and one sound article per content
+/// folder, all linked to each other so nothing is orphaned.
+fn healthy() -> tempfile::TempDir {
+    let d = tempfile::tempdir().unwrap();
+    let r = d.path();
+    for f in Folder::ALL {
+        fs::create_dir_all(r.join(f.dir_name())).unwrap();
+    }
+    fs::create_dir_all(r.join("00_INBOX/_archive")).unwrap();
+    write(
+        r,
+        "01_CLIENTS/Acme.md",
+        b"---\nclient: Acme\nlanguages: [\"en-US \xe2\x86\x92 nl-BE\"]\ndomains: [\"[[Legal]]\"]\nlast_updated: 2026-04-01\n---\n# Acme\n[[House]]\n",
+    );
+    write(
+        r,
+        "02_TERMINOLOGY/compliance.md",
+        b"---\nterm_source: compliance\nterm_target: naleving\nsource_lang: en-US\ntarget_lang: nl-BE\nstatus: approved\ndomain: \"[[Legal]]\"\nclients: [\"[[Acme]]\"]\nlast_updated: 2026-04-01\n---\n# compliance\n",
+    );
+    write(
+        r,
+        "03_DOMAINS/Legal.md",
+        b"---\ndomain: Legal\nlanguages: [en, nl]\nlast_updated: 2026-04-01\n---\n# Legal\n[[compliance]]\n",
+    );
+    write(
+        r,
+        "04_STYLE/House.md",
+        b"---\nscope: general\nlanguages: [nl-BE]\nlast_updated: 2026-04-01\n---\n# House\n[[Acme]]\n",
+    );
+    write(
+        r,
+        "00_INBOX/_archive/note.md",
+        b"---\ncompiled: true\ncompiled_date: 2026-04-02\ncompiled_to: [\"01_CLIENTS/Acme.md\"]\n---\nraw\n",
+    );
+    write(r, "06_TEMPLATES/query.md", b"prompt\n");
+    d
+}
+
+fn opts() -> HealthOptions {
+    HealthOptions {
+        stale_after_days: 365,
+        today: jiff::civil::date(2026, 6, 1),
+    }
+}
+
+fn run(d: &tempfile::TempDir) -> HealthReport {
+    check(&Bank::load(d.path()).unwrap(), &opts())
+}
+
+fn codes_for<'a>(r: &'a HealthReport, path: &str) -> Vec<&'a str> {
+    r.findings
+        .iter()
+        .filter(|f| f.path == path)
+        .map(|f| f.code)
+        .collect()
+}
+
+fn only<'a>(r: &'a HealthReport, code: &str) -> Vec<&'a Finding> {
+    r.findings.iter().filter(|f| f.code == code).collect()
+}
+
+#[test]
+fn healthy_bank_has_no_findings() {
+    let d = healthy();
+    let r = run(&d);
+    assert!(r.findings.is_empty(), "{:#?}", r.findings);
+    assert_eq!(r.counts, Counts::default());
+}
+
+#[test]
+fn unparsable_frontmatter_gives_the_yaml_line() {
+    let d = healthy();
+    write(
+        d.path(),
+        "03_DOMAINS/Broken.md",
+        b"---\ndomain: Tax\nlast_updated: 2026-04-01\nlanguages: [en, nl\n---\n# Broken\n",
+    );
+    write(
+        d.path(),
+        "03_DOMAINS/Open.md",
+        b"---\ndomain: Open\n# never closed\n",
+    );
+    let r = run(&d);
+    let f = only(&r, "unparsable-frontmatter");
+    assert_eq!(f.len(), 2);
+    assert_eq!(f[0].path, "03_DOMAINS/Broken.md");
+    assert_eq!(f[0].severity, Severity::Error);
+    assert!(f[0].line.unwrap() >= 4, "{:?}", f[0]);
+    assert_eq!(f[1].path, "03_DOMAINS/Open.md");
+    assert_eq!(f[1].line, Some(1));
+    assert!(r.has_errors());
+}
+
+#[test]
+fn missing_frontmatter_only_matters_in_content_folders() {
+    let d = healthy();
+    write(d.path(), "04_STYLE/Plain.md", b"# Plain\nno keys\n");
+    write(d.path(), "05_INDICES/Index.md", b"# Index\n[[Acme]]\n");
+    let r = run(&d);
+    let f = only(&r, "missing-frontmatter");
+    assert_eq!(f.len(), 1);
+    assert_eq!(f[0].path, "04_STYLE/Plain.md");
+    assert_eq!(f[0].severity, Severity::Error);
+}
+
+#[test]
+fn fenced_frontmatter_is_a_warning_with_the_fence_line() {
+    let d = healthy();
+    write(
+        d.path(),
+        "03_DOMAINS/Fenced.md",
+        b"\n```markdown\n---\ndomain: Fenced\nlanguages: [en]\nlast_updated: 2026-04-01\n---\n# F\n[[Legal]]\n```\n",
+    );
+    // A raw inbox note that merely starts with a code block is not fenced
+    // frontmatter.
+    write(d.path(), "00_INBOX/code.md", b"```\nx = 1\n```\n");
+    let r = run(&d);
+    let f = only(&r, "fenced-frontmatter");
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert_eq!(f[0].path, "03_DOMAINS/Fenced.md");
+    assert_eq!(f[0].line, Some(2));
+    assert_eq!(f[0].severity, Severity::Warning);
+    assert!(
+        codes_for(&r, "03_DOMAINS/Fenced.md")
+            .iter()
+            .all(|c| *c == "fenced-frontmatter" || *c == "orphan")
+    );
+}
+
+#[test]
+fn bom_is_reported_but_crlf_is_not() {
+    let d = healthy();
+    write(
+        d.path(),
+        "03_DOMAINS/Bom.md",
+        b"\xef\xbb\xbf---\ndomain: Bom\nlanguages: [en]\nlast_updated: 2026-04-01\n---\n",
+    );
+    write(
+        d.path(),
+        "03_DOMAINS/Crlf.md",
+        b"---\r\ndomain: Crlf\r\nlanguages: [en]\r\nlast_updated: 2026-04-01\r\n---\r\n[[Bom]]\r\n",
+    );
+    let r = run(&d);
+    let bom = only(&r, "bom");
+    assert_eq!(bom.len(), 1);
+    assert_eq!(bom[0].path, "03_DOMAINS/Bom.md");
+    assert_eq!(bom[0].line, Some(1));
+    assert_eq!(codes_for(&r, "03_DOMAINS/Crlf.md"), vec!["orphan"]);
+}
+
+#[test]
+fn not_utf8_names_the_line() {
+    let d = healthy();
+    write(
+        d.path(),
+        "03_DOMAINS/Latin.md",
+        b"---\ndomain: Caf\xe9\n---\n",
+    );
+    let r = run(&d);
+    let f = only(&r, "not-utf8");
+    assert_eq!(f.len(), 1);
+    assert_eq!(f[0].path, "03_DOMAINS/Latin.md");
+    assert_eq!(f[0].line, Some(2));
+    assert_eq!(f[0].severity, Severity::Error);
+}
+
+#[test]
+fn missing_keys_per_folder() {
+    let d = healthy();
+    write(
+        d.path(),
+        "02_TERMINOLOGY/thin.md",
+        b"---\nterm_source: thin\nterm_target: dun\nsource_lang: en\ntarget_lang:\nstatus: proposed\nlast_updated: 2026-04-01\n---\n[[Legal]]\n",
+    );
+    write(
+        d.path(),
+        "01_CLIENTS/Beta.md",
+        b"---\nclient: Beta\nlanguages: [en]\nlast_updated: 2026-04-01\n---\n[[Acme]]\n",
+    );
+    let r = run(&d);
+    let mut got: Vec<(&str, Severity, Option<usize>, bool)> = only(&r, "missing-key")
+        .iter()
+        .map(|f| {
+            let key = ["target_lang", "domains", "domain", "clients"]
+                .into_iter()
+                .find(|k| f.message.contains(&format!("key {k} ")))
+                .unwrap();
+            (key, f.severity, f.line, f.path.ends_with("thin.md"))
+        })
+        .collect();
+    got.sort_by_key(|g| g.0);
+    assert_eq!(
+        got,
+        vec![
+            ("clients", Severity::Warning, None, true),
+            ("domain", Severity::Warning, None, true),
+            ("domains", Severity::Warning, None, false),
+            ("target_lang", Severity::Error, Some(5), true),
+        ]
+    );
+}
+
+#[test]
+fn archived_inbox_files_need_their_stamp() {
+    let d = healthy();
+    write(
+        d.path(),
+        "00_INBOX/_archive/half.md",
+        b"---\ncompiled: true\n---\n",
+    );
+    let r = run(&d);
+    let f = only(&r, "missing-key");
+    assert_eq!(f.len(), 2);
+    assert!(f.iter().all(|f| f.severity == Severity::Warning));
+}
+
+#[test]
+fn bad_dates() {
+    let d = healthy();
+    write(
+        d.path(),
+        "03_DOMAINS/Dated.md",
+        b"---\ndomain: Dated\nlanguages: [en]\nlast_updated: 2026-02-30\n---\n[[Legal]]\n",
+    );
+    write(
+        d.path(),
+        "00_INBOX/_archive/d.md",
+        b"---\ncompiled: true\ncompiled_date: 8 April 2026\ncompiled_to: []\n---\n",
+    );
+    let r = run(&d);
+    let f = only(&r, "bad-date");
+    let at: Vec<(&str, Option<usize>)> = f.iter().map(|f| (f.path.as_str(), f.line)).collect();
+    assert_eq!(
+        at,
+        vec![
+            ("00_INBOX/_archive/d.md", Some(3)),
+            ("03_DOMAINS/Dated.md", Some(4))
+        ]
+    );
+    // The sound dates of the healthy bank are not reported.
+    assert!(f.iter().all(|f| f.severity == Severity::Error));
+}
+
+#[test]
+fn bad_status() {
+    let d = healthy();
+    let term = |status: &str| {
+        format!(
+            "---\nterm_source: x\nterm_target: y\nsource_lang: en\ntarget_lang: nl\nstatus: {status}\ndomain: a\nclients: b\nlast_updated: 2026-04-01\n---\n[[Legal]]\n"
+        )
+    };
+    write(d.path(), "02_TERMINOLOGY/a.md", term("Approved").as_bytes());
+    write(d.path(), "02_TERMINOLOGY/b.md", term("final").as_bytes());
+    write(d.path(), "02_TERMINOLOGY/c.md", term("rejected").as_bytes());
+    let r = run(&d);
+    let f = only(&r, "bad-status");
+    let paths: Vec<&str> = f.iter().map(|f| f.path.as_str()).collect();
+    assert_eq!(paths, vec!["02_TERMINOLOGY/a.md", "02_TERMINOLOGY/b.md"]);
+    assert!(f[0].message.contains("Write it as “approved”"));
+    assert_eq!(f[0].line, Some(6));
+}
+
+#[test]
+fn language_tags() {
+    for ok in [
+        "en",
+        "no",
+        "nl-BE",
+        "en-US",
+        "zh-Hant-TW",
+        "es-419",
+        "sr-Latn",
+        "de-CH-1901",
+        "x-klingon",
+        "en-GB-oxendict",
+        "zh-yue",
+        "EN-us",
+        "en-a-bbb-x-ccc",
+    ] {
+        assert!(is_plausible_language_tag(ok), "{ok}");
+    }
+    for bad in [
+        "English",
+        "en_US",
+        "e",
+        "",
+        "en-",
+        "-en",
+        "en--US",
+        "nl BE",
+        "en-US-",
+        "12",
+        "en-a",
+        "x",
+        "Nederlands",
+    ] {
+        assert!(!is_plausible_language_tag(bad), "{bad}");
+    }
+}
+
+#[test]
+fn bad_language_codes_are_reported_with_a_hint() {
+    let d = healthy();
+    write(
+        d.path(),
+        "04_STYLE/Codes.md",
+        "---\nscope: general\nlanguages: [\"English → nl_BE\", \"no\"]\nlast_updated: 2026-04-01\n---\n[[House]]\n"
+            .as_bytes(),
+    );
+    let r = run(&d);
+    let f = only(&r, "bad-language-code");
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert_eq!(f[0].line, Some(3));
+    assert!(
+        f[0].message.contains("“English”, “nl_BE”"),
+        "{}",
+        f[0].message
+    );
+    assert!(f[0].message.contains("en for English"), "{}", f[0].message);
+}
+
+#[test]
+fn norwegian_is_a_language() {
+    let d = healthy();
+    write(
+        d.path(),
+        "02_TERMINOLOGY/invoice.md",
+        b"---\nterm_source: invoice\nterm_target: faktura\nsource_lang: en\ntarget_lang: no\nstatus: approved\ndomain: a\nclients: b\nlast_updated: 2026-04-01\n---\n[[Legal]]\n",
+    );
+    let r = run(&d);
+    assert_eq!(codes_for(&r, "02_TERMINOLOGY/invoice.md"), vec!["orphan"]);
+}
+
+#[test]
+fn bad_file_names() {
+    assert_eq!(name_problem("a?b.md").unwrap().0, Severity::Error);
+    assert_eq!(name_problem("a\u{7}.md").unwrap().0, Severity::Error);
+    assert_eq!(name_problem("CON.md").unwrap().0, Severity::Warning);
+    assert_eq!(name_problem("lpt3.md").unwrap().0, Severity::Warning);
+    assert_eq!(name_problem("draft.md.").unwrap().0, Severity::Warning);
+    assert_eq!(name_problem("draft ").unwrap().0, Severity::Warning);
+    assert!(name_problem("compliance → naleving (EU).md").is_none());
+    assert!(name_problem("Console.md").is_none());
+    assert!(name_problem("COM10.md").is_none());
+    assert_eq!(name_problem("CON .md").unwrap().0, Severity::Warning);
+    assert_eq!(name_problem("Nul").unwrap().0, Severity::Warning);
+    assert!(name_problem("Ñandú, (zoölogy).md").is_none());
+    assert_eq!(name_problem("com².md").unwrap().0, Severity::Warning);
+    assert_eq!(name_problem("CONIN$.md").unwrap().0, Severity::Warning);
+}
+
+#[cfg(unix)]
+#[test]
+fn bad_file_names_in_a_bank() {
+    let d = healthy();
+    let body = b"---\ndomain: X\nlanguages: [en]\nlast_updated: 2026-04-01\n---\n";
+    write(d.path(), "03_DOMAINS/What?.md", body);
+    write(d.path(), "03_DOMAINS/legal.md", body);
+    write(d.path(), "03_DOMAINS/sub:dir/Deep.md", body);
+    let r = run(&d);
+    let mut f: Vec<(&str, Severity)> = only(&r, "bad-filename")
+        .iter()
+        .map(|f| (f.path.as_str(), f.severity))
+        .collect();
+    f.sort();
+    assert_eq!(
+        f,
+        vec![
+            ("03_DOMAINS/Legal.md", Severity::Warning),
+            ("03_DOMAINS/What?.md", Severity::Error),
+            ("03_DOMAINS/legal.md", Severity::Warning),
+            ("03_DOMAINS/sub:dir", Severity::Error),
+        ]
+    );
+}
+
+#[test]
+fn dead_and_ambiguous_links() {
+    let d = healthy();
+    write(
+        d.path(),
+        "04_STYLE/Links.md",
+        b"---\nscope: general\nlanguages: [en]\nlast_updated: 2026-04-01\n---\n# L\n\n[[Nowhere yet]] [[Acme]]\n[[Twin]]\n",
+    );
+    write(
+        d.path(),
+        "03_DOMAINS/Twin.md",
+        b"---\ndomain: T\nlanguages: [en]\nlast_updated: 2026-04-01\n---\n[[Links]]\n",
+    );
+    write(
+        d.path(),
+        "04_STYLE/twin.md",
+        b"---\nscope: x\nlanguages: [en]\nlast_updated: 2026-04-01\n---\n",
+    );
+    // Raw inbox notes may mention articles that do not exist yet.
+    write(d.path(), "00_INBOX/idea.md", b"[[Someday]]\n");
+    let r = run(&d);
+    let dead = only(&r, "dead-link");
+    assert_eq!(dead.len(), 1);
+    assert_eq!(
+        (dead[0].path.as_str(), dead[0].line),
+        ("04_STYLE/Links.md", Some(8))
+    );
+    assert!(dead[0].message.contains("forward reference"));
+    let amb = only(&r, "ambiguous-link");
+    assert_eq!(amb.len(), 1);
+    assert_eq!(amb[0].line, Some(9));
+    assert!(amb[0].message.contains("03_DOMAINS/Twin.md"));
+    assert!(amb[0].message.contains("04_STYLE/twin.md"));
+}
+
+#[test]
+fn orphans_are_content_articles_nobody_links_to() {
+    let d = healthy();
+    write(
+        d.path(),
+        "03_DOMAINS/Alone.md",
+        b"---\ndomain: Alone\nlanguages: [en]\nlast_updated: 2026-04-01\n---\n[[Legal]]\n",
+    );
+    let r = run(&d);
+    let f = only(&r, "orphan");
+    assert_eq!(f.len(), 1);
+    assert_eq!(f[0].path, "03_DOMAINS/Alone.md");
+    assert_eq!(f[0].severity, Severity::Info);
+}
+
+fn term(source: &str, target: &str, sl: &str, tl: &str, status: &str) -> Vec<u8> {
+    format!(
+        "---\nterm_source: {source}\nterm_target: {target}\nsource_lang: {sl}\ntarget_lang: {tl}\nstatus: {status}\ndomain: a\nclients: b\nlast_updated: 2026-04-01\n---\n[[Legal]]\n"
+    )
+    .into_bytes()
+}
+
+#[test]
+fn term_conflicts_need_two_approved_terms_for_the_same_pair() {
+    let d = healthy();
+    let r = d.path();
+    write(
+        r,
+        "02_TERMINOLOGY/a.md",
+        &term("Invoice", "factuur", "en-US", "nl-BE", "approved"),
+    );
+    write(
+        r,
+        "02_TERMINOLOGY/b.md",
+        &term("invoice", "rekening", "EN-us", "nl-be", "approved"),
+    );
+    // Not conflicts: proposed, other pair, same target.
+    write(
+        r,
+        "02_TERMINOLOGY/c.md",
+        &term("invoice", "nota", "en-US", "nl-BE", "proposed"),
+    );
+    write(
+        r,
+        "02_TERMINOLOGY/d.md",
+        &term("invoice", "Rechnung", "en-US", "de-DE", "approved"),
+    );
+    write(
+        r,
+        "02_TERMINOLOGY/e.md",
+        &term("invoice", "factuur", "en-US", "nl-BE", "approved"),
+    );
+    let rep = run(&d);
+    let f = only(&rep, "term-conflict");
+    let paths: Vec<&str> = f.iter().map(|f| f.path.as_str()).collect();
+    assert_eq!(
+        paths,
+        vec![
+            "02_TERMINOLOGY/a.md",
+            "02_TERMINOLOGY/b.md",
+            "02_TERMINOLOGY/e.md"
+        ]
+    );
+    assert!(f.iter().all(|f| f.severity == Severity::Error));
+    assert!(f[0].message.contains("02_TERMINOLOGY/b.md"));
+    assert!(!f[0].message.contains("02_TERMINOLOGY/e.md"));
+    assert!(
+        f[1].message.contains("02_TERMINOLOGY/a.md")
+            && f[1].message.contains("02_TERMINOLOGY/e.md")
+    );
+    assert_eq!(f[0].line, Some(3));
+}
+
+#[test]
+fn term_conflict_in_letter_case_only_is_a_warning() {
+    let d = healthy();
+    write(
+        d.path(),
+        "02_TERMINOLOGY/a.md",
+        &term("euro", "Euro", "en", "de", "approved"),
+    );
+    write(
+        d.path(),
+        "02_TERMINOLOGY/b.md",
+        &term("euro", "euro", "en", "de", "approved"),
+    );
+    let r = run(&d);
+    let f = only(&r, "term-conflict");
+    assert_eq!(f.len(), 2);
+    assert!(f.iter().all(|f| f.severity == Severity::Warning));
+}
+
+#[test]
+fn inbox_states() {
+    let d = healthy();
+    write(d.path(), "00_INBOX/new.md", b"raw notes\n");
+    write(
+        d.path(),
+        "00_INBOX/half-done.md",
+        b"---\ncompiled: true\ncompiled_date: 2026-04-02\ncompiled_to: []\n---\n",
+    );
+    let r = run(&d);
+    assert_eq!(codes_for(&r, "00_INBOX/new.md"), vec!["unprocessed-inbox"]);
+    let f = only(&r, "compiled-not-archived");
+    assert_eq!(f.len(), 1);
+    assert_eq!(f[0].path, "00_INBOX/half-done.md");
+    assert_eq!(f[0].line, Some(2));
+    // Archived files are neither pending nor misplaced.
+    assert!(codes_for(&r, "00_INBOX/_archive/note.md").is_empty());
+}
+
+#[test]
+fn stale_articles() {
+    let d = healthy();
+    write(
+        d.path(),
+        "03_DOMAINS/Old.md",
+        b"---\ndomain: Old\nlanguages: [en]\nlast_updated: 2025-05-31\n---\n[[Legal]]\n",
+    );
+    write(
+        d.path(),
+        "03_DOMAINS/Edge.md",
+        b"---\ndomain: Edge\nlanguages: [en]\nlast_updated: 2025-06-01\n---\n[[Old]]\n",
+    );
+    let bank = Bank::load(d.path()).unwrap();
+    let r = check(&bank, &opts());
+    let f = only(&r, "stale");
+    assert_eq!(f.len(), 1);
+    assert_eq!(
+        (f[0].path.as_str(), f[0].line),
+        ("03_DOMAINS/Old.md", Some(4))
+    );
+    let off = check(
+        &bank,
+        &HealthOptions {
+            stale_after_days: 0,
+            ..opts()
+        },
+    );
+    assert!(only(&off, "stale").is_empty());
+    let ancient = check(
+        &bank,
+        &HealthOptions {
+            stale_after_days: u32::MAX,
+            ..opts()
+        },
+    );
+    assert!(only(&ancient, "stale").is_empty());
+    let strict = check(
+        &bank,
+        &HealthOptions {
+            stale_after_days: 30,
+            ..opts()
+        },
+    );
+    assert_eq!(only(&strict, "stale").len(), 6);
+}
+
+#[test]
+fn leftovers_and_other_files() {
+    let d = healthy();
+    write(d.path(), "03_DOMAINS/Legal.md.4711.tmp", b"partial");
+    write(d.path(), "03_DOMAINS/diagram.png", b"\x89PNG");
+    write(d.path(), "00_INBOX/source.pdf", b"%PDF");
+    write(d.path(), "02_TERMINOLOGY/_draft.md", b"x");
+    write(d.path(), "02_TERMINOLOGY/_EXAMPLE_Term.md", b"x");
+    write(d.path(), "06_TEMPLATES/complie.md", b"x");
+    write(d.path(), "06_TEMPLATES/old/lint.md", b"x");
+    write(d.path(), "06_TEMPLATES/translate_with_kb.md", b"x");
+    let r = run(&d);
+    let got: Vec<(&str, &str)> = r
+        .findings
+        .iter()
+        .map(|f| (f.code, f.path.as_str()))
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            ("tmp-leftover", "03_DOMAINS/Legal.md.4711.tmp"),
+            ("unknown-template", "06_TEMPLATES/complie.md"),
+            ("unknown-template", "06_TEMPLATES/old/lint.md"),
+            ("skipped-file", "02_TERMINOLOGY/_draft.md"),
+            ("not-markdown", "03_DOMAINS/diagram.png"),
+            ("renamed-template", "06_TEMPLATES/translate_with_kb.md"),
+        ]
+    );
+}
+
+#[test]
+fn folders() {
+    let d = healthy();
+    fs::remove_dir_all(d.path().join("05_INDICES")).unwrap();
+    fs::remove_dir_all(d.path().join("00_INBOX/_archive")).unwrap();
+    fs::create_dir_all(d.path().join("Projects")).unwrap();
+    fs::create_dir_all(d.path().join(".obsidian")).unwrap();
+    let r = run(&d);
+    let got: Vec<(&str, Severity, &str)> = r
+        .findings
+        .iter()
+        .map(|f| (f.code, f.severity, f.path.as_str()))
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            ("missing-folder", Severity::Warning, "05_INDICES"),
+            ("unknown-folder", Severity::Info, "Projects"),
+        ]
+    );
+    assert_eq!(r.by_code.get("missing-folder"), Some(&1));
+    assert_eq!(r.counts.warning, 1);
+}
+
+#[cfg(unix)]
+#[test]
+fn symlinked_folders_are_reported_not_followed() {
+    let d = healthy();
+    let elsewhere = tempfile::tempdir().unwrap();
+    write(elsewhere.path(), "Outside.md", b"# not part of the bank\n");
+    std::os::unix::fs::symlink(elsewhere.path(), d.path().join("03_DOMAINS/linked")).unwrap();
+    let r = run(&d);
+    let got: Vec<(&str, Severity, &str)> = r
+        .findings
+        .iter()
+        .map(|f| (f.code, f.severity, f.path.as_str()))
+        .collect();
+    assert_eq!(
+        got,
+        vec![("symlinked-folder", Severity::Warning, "03_DOMAINS/linked")]
+    );
+}
+
+#[test]
+fn findings_are_sorted_and_repeatable() {
+    let d = healthy();
+    write(d.path(), "04_STYLE/Plain.md", b"# Plain [[Gone]]\n");
+    write(d.path(), "00_INBOX/new.md", b"raw\n");
+    write(d.path(), "03_DOMAINS/x.tmp", b"");
+    let bank = Bank::load(d.path()).unwrap();
+    let a = check(&bank, &opts());
+    let b = check(&bank, &opts());
+    assert_eq!(a.findings, b.findings);
+    let keys: Vec<_> = a
+        .findings
+        .iter()
+        .map(|f| (f.severity, f.path.clone(), f.line, f.code))
+        .collect();
+    let mut sorted = keys.clone();
+    sorted.sort();
+    assert_eq!(keys, sorted);
+    assert_eq!(a.findings[0].severity, Severity::Error);
+}
+
+#[test]
+fn every_code_is_documented() {
+    let doc = include_str!("../../../../docs/health-checks.md");
+    for (code, _) in CODES {
+        assert!(
+            doc.contains(&format!("`{code}`")),
+            "{code} is not documented"
+        );
+    }
+}
+
+#[test]
+fn severities_serialise_lower_case() {
+    assert_eq!(
+        serde_json::to_string(&Severity::Warning).unwrap(),
+        "\"warning\""
+    );
+}

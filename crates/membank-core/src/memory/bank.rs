@@ -1,0 +1,106 @@
+//! The Supervertaler memory bank behind the layout boundary. The bank's own
+//! features (§7 scoring, §8 budget, §9–§11 writes, §12 snapshot, §13
+//! templates) stay on [`Bank`]; this is how the shared model sees it.
+
+use std::borrow::Cow;
+use std::path::Path;
+
+use super::{
+    DocId, DocLink, Document, HealthOptions, HealthReport, LayoutSpec, Memory, OpenError,
+    Resolution, detect, open_as,
+};
+use crate::article::FrontmatterState;
+use crate::bank::{Bank, BankError};
+
+pub static LAYOUT: LayoutSpec = LayoutSpec {
+    name: "bank",
+    title: "a memory bank",
+    looked_for: "the folders 00_INBOX … 06_TEMPLATES",
+    detect: detect::bank_root,
+    open: |root| Ok(Box::new(load(root)?)),
+};
+
+fn load(root: &Path) -> Result<Bank, OpenError> {
+    Bank::load(root).map_err(|e| match e {
+        BankError::NotFound(p) => OpenError::NotFound(p),
+        BankError::NotABank(path) => OpenError::NotThisLayout {
+            path,
+            spec: &LAYOUT,
+        },
+        BankError::Io(p, e) => OpenError::Io(p, e),
+    })
+}
+
+/// Open `path` as a memory bank, for what only banks have (context,
+/// compile, snapshot, templates); any other layout is refused by name.
+pub fn open_bank(path: &Path, forced: Option<&'static LayoutSpec>) -> Result<Bank, OpenError> {
+    open_as::<Bank>(path, forced, &LAYOUT).map(|b| *b)
+}
+
+impl Memory for Bank {
+    fn spec(&self) -> &'static LayoutSpec {
+        &LAYOUT
+    }
+
+    fn root(&self) -> &Path {
+        Bank::root(self)
+    }
+
+    fn len(&self) -> usize {
+        self.articles().len()
+    }
+
+    fn document(&self, id: DocId) -> Document<'_> {
+        let a = self.article(id);
+        let dir = a.rel_path.rsplit_once('/').map_or("", |(dir, _)| dir);
+        Document {
+            path: &a.rel_path,
+            title: Cow::Borrowed(&a.title),
+            groups: dir.split('/').map(Cow::Borrowed).collect(),
+            kind: Cow::Borrowed(a.folder.label()),
+            status: a.meta.status.as_deref().map(Cow::Borrowed),
+            private: false,
+            text: &a.text,
+            body_start: a.body_start,
+            frontmatter: match &a.frontmatter {
+                FrontmatterState::Parsed(range) => Some(range.clone()),
+                _ => None,
+            },
+        }
+    }
+
+    fn find(&self, path: &str) -> Option<DocId> {
+        Bank::find(self, path)
+    }
+
+    fn resolve(&self, name: &str) -> Resolution {
+        match Bank::find(self, name) {
+            Some(id) => Resolution::One(id),
+            None => Bank::resolve(self, name),
+        }
+    }
+
+    fn links(&self, id: DocId) -> Vec<DocLink<'_>> {
+        self.outgoing(id)
+            .map(|(l, r)| DocLink {
+                raw: &l.raw,
+                target: &l.target,
+                line: l.line,
+                in_frontmatter: l.in_frontmatter,
+                resolution: r.clone(),
+            })
+            .collect()
+    }
+
+    fn backlinks(&self, id: DocId) -> &[DocId] {
+        Bank::backlinks(self, id)
+    }
+
+    fn check(&self, opts: &HealthOptions) -> HealthReport {
+        crate::health::check(self, opts)
+    }
+
+    fn reload(&mut self, paths: &[String]) {
+        Bank::reload(self, paths)
+    }
+}

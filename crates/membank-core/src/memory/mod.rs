@@ -1,0 +1,319 @@
+//! The layout boundary: every memory membank reads (a Supervertaler memory
+//! bank, a Deja Vu project, an everos memory root) is one module that
+//! implements [`Memory`] and registers a [`LayoutSpec`] in [`LAYOUTS`].
+//!
+//! Detection, `--format` and the "not a memory" message live here, so the
+//! command line, the interface and the agents open every layout the same
+//! way and never branch on which one they got. What only one layout can do
+//! (the §7 context of a bank, the recall of a Deja Vu project) stays on that
+//! layout's own type, reached with [`open_as`] or [`Memory::downcast_ref`].
+
+mod bank;
+pub mod detect;
+pub mod model;
+mod unreadable;
+
+use std::any::Any;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+pub use bank::open_bank;
+pub use model::{
+    DocId, DocLink, Document, Finding, HealthOptions, HealthReport, Ranked, Reason, Resolution,
+    SearchHit, SearchUnit, Severity,
+};
+
+/// Every layout membank knows, in the order detection tries them. Adding a
+/// layout is adding its module and one line here.
+pub static LAYOUTS: &[&LayoutSpec] = &[&bank::LAYOUT, &unreadable::DEJAVU, &unreadable::EVEROS];
+
+/// What the registry knows about one layout.
+pub struct LayoutSpec {
+    /// The `--format` value: `bank`, `dejavu`, `everos`.
+    pub name: &'static str,
+    /// What a user calls it, with an article: "a memory bank".
+    pub title: &'static str,
+    /// What detection looks for, for the message when nothing matched.
+    pub looked_for: &'static str,
+    /// The memory's root when `path` is (or lies inside) this layout. Must
+    /// only look, bounded, at a few names: detection runs on every layout
+    /// for every path a user gives.
+    pub detect: fn(&Path) -> Option<PathBuf>,
+    /// Read the memory at a root that `detect` returned.
+    pub open: fn(&Path) -> Result<Box<dyn Memory>, OpenError>,
+}
+
+impl fmt::Debug for LayoutSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name)
+    }
+}
+
+impl PartialEq for LayoutSpec {
+    fn eq(&self, other: &Self) -> bool {
+        self.name == other.name
+    }
+}
+
+/// A loaded memory of any layout, seen through the shared model.
+pub trait Memory: Any + Send + Sync {
+    /// The layout this memory was read as.
+    fn spec(&self) -> &'static LayoutSpec;
+    /// The folder every document path is relative to.
+    fn root(&self) -> &Path;
+    /// How many documents there are; ids run from 0 to `len() - 1` in the
+    /// order the Bank pane lists them.
+    fn len(&self) -> usize;
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    fn document(&self, id: DocId) -> Document<'_>;
+    /// The document at a relative, `/`-separated path.
+    fn find(&self, path: &str) -> Option<DocId>;
+    /// What a name a user typed or a link names resolves to.
+    fn resolve(&self, name: &str) -> Resolution {
+        self.find(name).map_or(Resolution::Dead, Resolution::One)
+    }
+    /// The document's links with where each points, in file order.
+    fn links(&self, id: DocId) -> Vec<DocLink<'_>>;
+    /// Documents that link to this one, each once.
+    fn backlinks(&self, id: DocId) -> &[DocId];
+    /// Every deterministic check of the layout. Pure: no file is read again.
+    fn check(&self, opts: &HealthOptions) -> HealthReport;
+    /// Read the given relative paths again after they changed on disk.
+    fn reload(&mut self, paths: &[String]);
+    /// The text the full-text search indexes: by default each document's
+    /// body; a layout with entries inside files returns one unit per entry.
+    fn search_units(&self) -> Vec<SearchUnit<'_>> {
+        (0..self.len())
+            .map(|doc| {
+                let d = self.document(doc);
+                let line = 1 + d.text[..d.body_start.min(d.text.len())]
+                    .bytes()
+                    .filter(|&b| b == b'\n')
+                    .count();
+                SearchUnit {
+                    doc,
+                    entry_id: None,
+                    line,
+                    text: d.body(),
+                }
+            })
+            .collect()
+    }
+}
+
+impl dyn Memory {
+    /// The layout's own type, for what only that layout can do.
+    pub fn downcast_ref<T: Memory>(&self) -> Option<&T> {
+        (self as &dyn Any).downcast_ref()
+    }
+
+    pub fn downcast_mut<T: Memory>(&mut self) -> Option<&mut T> {
+        (self as &mut dyn Any).downcast_mut()
+    }
+
+    pub fn documents(&self) -> impl Iterator<Item = Document<'_>> + '_ {
+        (0..self.len()).map(|id| self.document(id))
+    }
+}
+
+/// The layout registered under a `--format` name.
+pub fn layout_named(name: &str) -> Option<&'static LayoutSpec> {
+    LAYOUTS.iter().copied().find(|l| l.name == name)
+}
+
+/// Every `--format` name, in registry order.
+pub fn layout_names() -> Vec<&'static str> {
+    LAYOUTS.iter().map(|l| l.name).collect()
+}
+
+/// Which layout a path is, and the memory's root (a Deja Vu project given
+/// as its `memory/` folder has the project as its root).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Detected {
+    pub spec: &'static LayoutSpec,
+    pub root: PathBuf,
+}
+
+/// Find the layout of `path`, or check it is the `forced` one (`--format`).
+pub fn detect(path: &Path, forced: Option<&'static LayoutSpec>) -> Result<Detected, OpenError> {
+    match std::fs::metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(OpenError::NotFound(path.to_path_buf()));
+        }
+        Err(e) => return Err(OpenError::Io(path.to_path_buf(), e)),
+        Ok(m) if !m.is_dir() => return Err(OpenError::NotAFolder(path.to_path_buf())),
+        Ok(_) => {}
+    }
+    if let Some(spec) = forced {
+        return match (spec.detect)(path) {
+            Some(root) => Ok(Detected { spec, root }),
+            None => Err(OpenError::NotThisLayout {
+                path: path.to_path_buf(),
+                spec,
+            }),
+        };
+    }
+    let mut found: Vec<Detected> = LAYOUTS
+        .iter()
+        .filter_map(|&spec| (spec.detect)(path).map(|root| Detected { spec, root }))
+        .collect();
+    match found.len() {
+        0 => Err(OpenError::NoLayout(path.to_path_buf())),
+        1 => Ok(found.remove(0)),
+        _ => Err(OpenError::Ambiguous {
+            path: path.to_path_buf(),
+            specs: found.into_iter().map(|d| d.spec).collect(),
+        }),
+    }
+}
+
+/// Detect and read the memory at `path`: the one way the command line and
+/// the interface open anything.
+pub fn open(
+    path: &Path,
+    forced: Option<&'static LayoutSpec>,
+) -> Result<Box<dyn Memory>, OpenError> {
+    let found = detect(path, forced)?;
+    (found.spec.open)(&found.root)
+}
+
+/// Open `path` as one layout's own type, for commands only that layout has;
+/// any other layout is refused with a message naming both.
+pub fn open_as<T: Memory>(
+    path: &Path,
+    forced: Option<&'static LayoutSpec>,
+    wanted: &'static LayoutSpec,
+) -> Result<Box<T>, OpenError> {
+    let found = detect(path, forced)?;
+    if found.spec != wanted {
+        return Err(OpenError::WrongLayout {
+            path: path.to_path_buf(),
+            found: found.spec,
+            wanted,
+        });
+    }
+    let memory: Box<dyn Any> = (found.spec.open)(&found.root)?;
+    memory.downcast::<T>().map_err(|_| OpenError::WrongLayout {
+        path: path.to_path_buf(),
+        found: found.spec,
+        wanted,
+    })
+}
+
+/// Why a path could not be opened. Every message names the path and, when
+/// no layout matched, what was looked for.
+#[derive(Debug)]
+pub enum OpenError {
+    NotFound(PathBuf),
+    NotAFolder(PathBuf),
+    Io(PathBuf, std::io::Error),
+    /// No registered layout recognised the folder.
+    NoLayout(PathBuf),
+    /// Several layouts recognised it; `--format` picks one.
+    Ambiguous {
+        path: PathBuf,
+        specs: Vec<&'static LayoutSpec>,
+    },
+    /// `--format` named a layout the folder is not.
+    NotThisLayout {
+        path: PathBuf,
+        spec: &'static LayoutSpec,
+    },
+    /// The command works on one layout and the folder is another.
+    WrongLayout {
+        path: PathBuf,
+        found: &'static LayoutSpec,
+        wanted: &'static LayoutSpec,
+    },
+    /// The layout's own reader refused the memory.
+    Layout {
+        path: PathBuf,
+        message: String,
+    },
+}
+
+impl fmt::Display for OpenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OpenError::NotFound(p) => write!(
+                f,
+                "{}: no such folder; give the folder of {}",
+                p.display(),
+                or_list(&LAYOUTS.iter().map(|l| l.title).collect::<Vec<_>>())
+            ),
+            OpenError::NotAFolder(p) => write!(f, "{}: not a folder", p.display()),
+            OpenError::Io(p, e) => write!(f, "{}: {e}", p.display()),
+            OpenError::NoLayout(p) => {
+                let titles: Vec<&str> = LAYOUTS.iter().map(|l| l.title).collect();
+                write!(
+                    f,
+                    "{} is not {}; looked for ",
+                    p.display(),
+                    or_list(&titles)
+                )?;
+                for (i, l) in LAYOUTS.iter().enumerate() {
+                    let sep = match i {
+                        0 => "",
+                        i if i + 1 == LAYOUTS.len() => " and ",
+                        _ => ", ",
+                    };
+                    write!(f, "{sep}{} ({})", l.looked_for, l.title)?;
+                }
+                Ok(())
+            }
+            OpenError::Ambiguous { path, specs } => {
+                let titles: Vec<&str> = specs.iter().map(|l| l.title).collect();
+                let names: Vec<&str> = specs.iter().map(|l| l.name).collect();
+                write!(
+                    f,
+                    "{} looks like both {}; choose one with --format {}",
+                    path.display(),
+                    titles.join(" and "),
+                    names.join("|")
+                )
+            }
+            OpenError::NotThisLayout { path, spec } => write!(
+                f,
+                "{} is not {}: looked for {}",
+                path.display(),
+                spec.title,
+                spec.looked_for
+            ),
+            OpenError::WrongLayout {
+                path,
+                found,
+                wanted,
+            } => write!(
+                f,
+                "{} is {}; this works on {} only",
+                path.display(),
+                found.title,
+                wanted.title
+            ),
+            OpenError::Layout { path, message } => write!(f, "{}: {message}", path.display()),
+        }
+    }
+}
+
+impl std::error::Error for OpenError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            OpenError::Io(_, e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+/// "a, b or c"
+fn or_list(items: &[&str]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => (*one).to_owned(),
+        [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,129 @@
+use std::fs;
+
+use super::*;
+use crate::bank::Bank;
+
+fn write(root: &Path, rel: &str, text: &str) {
+    let p = root.join(rel);
+    fs::create_dir_all(p.parent().unwrap()).unwrap();
+    fs::write(p, text).unwrap();
+}
+
+fn bank() -> tempfile::TempDir {
+    let d = tempfile::tempdir().unwrap();
+    write(
+        d.path(),
+        "01_CLIENTS/Acme.md",
+        "---\nclient: Acme\nstatus: active\n---\n# Acme Corp\nSee [[Legal]] and [[Nope]].\n",
+    );
+    write(
+        d.path(),
+        "03_DOMAINS/Legal.md",
+        "---\ndomain: Legal\n---\n# Legal\n",
+    );
+    d
+}
+
+#[test]
+fn a_bank_is_detected_and_read_through_the_shared_model() {
+    let d = bank();
+    let found = detect(d.path(), None).unwrap();
+    assert_eq!(found.spec.name, "bank");
+    let memory = open(d.path(), None).unwrap();
+    assert_eq!(memory.spec().name, "bank");
+    assert_eq!(memory.len(), 2);
+    let acme = memory.find("01_CLIENTS/Acme.md").unwrap();
+    let doc = memory.document(acme);
+    assert_eq!(doc.title, "Acme Corp");
+    assert_eq!(doc.groups, ["01_CLIENTS"]);
+    assert_eq!(doc.kind, "clients");
+    assert_eq!(doc.status.as_deref(), Some("active"));
+    assert_eq!(
+        doc.frontmatter_text(),
+        Some("client: Acme\nstatus: active\n")
+    );
+    assert!(doc.body().starts_with("# Acme Corp"));
+    let legal = memory.resolve("legal");
+    assert!(matches!(legal, Resolution::One(_)));
+    let links = memory.links(acme);
+    assert_eq!(links.len(), 2);
+    assert_eq!(links[0].resolution, legal);
+    assert_eq!(links[1].resolution, Resolution::Dead);
+    assert_eq!(memory.backlinks(legal.target().unwrap()), &[acme]);
+    let report = memory.check(&HealthOptions::default());
+    assert!(report.findings.iter().any(|f| f.code == "dead-link"));
+    let units = memory.search_units();
+    assert_eq!(units[acme].line, 5);
+    assert!(memory.downcast_ref::<Bank>().is_some());
+}
+
+#[test]
+fn bank_only_commands_refuse_other_layouts_by_name() {
+    let d = tempfile::tempdir().unwrap();
+    write(d.path(), "memory/summary.md", "# Summary\n");
+    let e = open_bank(d.path(), None).unwrap_err().to_string();
+    assert!(e.contains("is a Deja Vu project"), "{e}");
+    assert!(e.contains("memory bank"), "{e}");
+    let d = bank();
+    assert_eq!(open_bank(d.path(), None).unwrap().articles().len(), 2);
+}
+
+#[test]
+fn a_deja_vu_project_is_found_from_the_project_or_its_memory_folder() {
+    let d = tempfile::tempdir().unwrap();
+    let project = d.path().join("proj");
+    write(&project, "memory/impressions.jsonl", "");
+    let from_project = detect(&project, None).unwrap();
+    assert_eq!(from_project.spec.name, "dejavu");
+    assert_eq!(from_project.root, project);
+    let from_memory = detect(&project.join("memory"), None).unwrap();
+    assert_eq!(from_memory.spec.name, "dejavu");
+    assert_eq!(from_memory.root, project);
+}
+
+#[test]
+fn an_everos_root_is_found_by_its_marker_files_or_scope_tree() {
+    let d = tempfile::tempdir().unwrap();
+    fs::create_dir_all(d.path().join("default_app/support-bot/users/carol")).unwrap();
+    assert_eq!(detect(d.path(), None).unwrap().spec.name, "everos");
+    let d = tempfile::tempdir().unwrap();
+    write(d.path(), "ome.toml", "");
+    assert_eq!(detect(d.path(), None).unwrap().spec.name, "everos");
+    let d = tempfile::tempdir().unwrap();
+    fs::create_dir_all(d.path().join(".index")).unwrap();
+    assert_eq!(detect(d.path(), None).unwrap().spec.name, "everos");
+}
+
+#[test]
+fn nothing_recognised_names_every_thing_looked_for() {
+    let d = tempfile::tempdir().unwrap();
+    write(d.path(), "notes/a.md", "hi");
+    let e = detect(d.path(), None).unwrap_err().to_string();
+    assert!(e.contains("is not a memory bank, a Deja Vu project or an everos memory root"));
+    for l in LAYOUTS {
+        assert!(e.contains(l.looked_for), "{e}");
+    }
+    let e = detect(&d.path().join("missing"), None).unwrap_err();
+    assert!(e.to_string().contains("no such folder"));
+    let e = detect(&d.path().join("notes/a.md"), None).unwrap_err();
+    assert!(e.to_string().contains("not a folder"));
+}
+
+#[test]
+fn format_forces_a_layout_and_settles_ambiguity() {
+    let d = bank();
+    write(d.path(), "memory/summary.md", "# Summary\n");
+    let e = detect(d.path(), None).unwrap_err().to_string();
+    assert!(e.contains("--format bank|dejavu"), "{e}");
+    let bank = layout_named("bank").unwrap();
+    assert_eq!(detect(d.path(), Some(bank)).unwrap().spec.name, "bank");
+    let dejavu = layout_named("dejavu").unwrap();
+    assert_eq!(detect(d.path(), Some(dejavu)).unwrap().spec.name, "dejavu");
+    let everos = layout_named("everos").unwrap();
+    let e = detect(d.path(), Some(everos)).unwrap_err().to_string();
+    assert!(
+        e.contains("is not an everos memory root: looked for"),
+        "{e}"
+    );
+    assert_eq!(layout_names(), ["bank", "dejavu", "everos"]);
+}

@@ -1,0 +1,486 @@
+//! Reading files from a folder that may come from someone else (a cloned
+//! bank, a memory root): every reader in membank goes through here.
+//!
+//! Three rules hold for every read:
+//! - only regular files are read: a FIFO would block forever and a device
+//!   such as `/dev/zero` never ends, so both are refused before any byte is
+//!   read (the file is opened non-blocking and checked on the open handle);
+//! - at most [`ReadPolicy::max_file_bytes`] are read per file, so an
+//!   enormous file is reported instead of exhausting memory;
+//! - a symbolic link whose target leaves the root is not followed unless the
+//!   user opted in ([`ReadPolicy::follow_links_out`]), so a bank cannot make
+//!   membank print or send `~/.ssh/id_ed25519` by linking to it.
+
+use std::fmt;
+use std::fs::{self, File};
+use std::io::{self, Read};
+use std::path::{Component, Path, PathBuf};
+
+/// 16 MiB: far above any article or template, far below what hurts.
+pub const DEFAULT_MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
+
+/// What a reader may do. The default is the safe one; a bank cannot change
+/// it, only the user's own settings can.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReadPolicy {
+    /// Files larger than this are reported and not read.
+    pub max_file_bytes: u64,
+    /// Follow symbolic links (to files and folders) whose target is outside
+    /// the root. Off by default.
+    pub follow_links_out: bool,
+}
+
+impl Default for ReadPolicy {
+    fn default() -> ReadPolicy {
+        ReadPolicy {
+            max_file_bytes: DEFAULT_MAX_FILE_BYTES,
+            follow_links_out: false,
+        }
+    }
+}
+
+/// The user's policy for this process, set once at start-up from their
+/// settings. A process-wide value so that every layout's reader honours it
+/// without each caller passing it along.
+static USER_POLICY: std::sync::OnceLock<ReadPolicy> = std::sync::OnceLock::new();
+
+/// Record the user's settings for every later read; returns false when
+/// a policy was already set (the first one stays).
+pub fn set_user_policy(policy: ReadPolicy) -> bool {
+    USER_POLICY.set(policy).is_ok()
+}
+
+/// The policy readers use when none is passed explicitly: the user's
+/// settings if they were recorded, else the safe default.
+pub fn user_policy() -> ReadPolicy {
+    USER_POLICY.get().copied().unwrap_or_default()
+}
+
+/// Why a file was not read.
+#[derive(Debug)]
+pub enum ReadError {
+    /// A FIFO, device, socket or folder where a file was expected.
+    NotRegular {
+        kind: &'static str,
+    },
+    TooLarge {
+        size: u64,
+        limit: u64,
+    },
+    /// A symbolic link (the file or a folder on its path) leads outside
+    /// the root.
+    LinkLeavesRoot,
+    Io(io::Error),
+}
+
+impl ReadError {
+    /// A stable short code for scripts and health findings.
+    pub fn code(&self) -> &'static str {
+        match self {
+            ReadError::NotRegular { .. } => "not-regular",
+            ReadError::TooLarge { .. } => "too-large",
+            ReadError::LinkLeavesRoot => "link-out",
+            ReadError::Io(_) => "io",
+        }
+    }
+
+    /// True when the file simply is not there.
+    pub fn is_not_found(&self) -> bool {
+        matches!(self, ReadError::Io(e) if e.kind() == io::ErrorKind::NotFound)
+    }
+}
+
+fn megabytes(bytes: u64) -> String {
+    let mb = bytes as f64 / (1024.0 * 1024.0);
+    if mb >= 10.0 || mb.fract() == 0.0 {
+        format!("{mb:.0} MB")
+    } else {
+        format!("{mb:.1} MB")
+    }
+}
+
+impl fmt::Display for ReadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReadError::NotRegular { kind } => {
+                write!(f, "is {kind}, not a regular file; it is not read")
+            }
+            ReadError::TooLarge { size, limit } => write!(
+                f,
+                "is {}, over the limit of {} per file (setting `max_file_mb`); it is not read",
+                megabytes(*size),
+                megabytes(*limit)
+            ),
+            ReadError::LinkLeavesRoot => f.write_str(
+                "is a symbolic link to something outside the bank; it is not read \
+                 (setting `follow_links_out` allows it)",
+            ),
+            ReadError::Io(e) => write!(f, "could not be read: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for ReadError {}
+
+impl From<io::Error> for ReadError {
+    fn from(e: io::Error) -> ReadError {
+        ReadError::Io(e)
+    }
+}
+
+fn kind_of(ft: fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if ft.is_fifo() {
+            return "a named pipe (FIFO)";
+        }
+        if ft.is_char_device() || ft.is_block_device() {
+            return "a device";
+        }
+        if ft.is_socket() {
+            return "a socket";
+        }
+    }
+    if ft.is_dir() {
+        return "a folder";
+    }
+    "not a regular file"
+}
+
+/// Open without blocking: opening a FIFO for reading waits for a writer,
+/// so the type is checked on the handle before anything else happens.
+fn open_nonblocking(path: &Path) -> io::Result<File> {
+    let mut options = fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    options.open(path)
+}
+
+/// Read a regular file into `buf` (replacing its contents), at most
+/// `max_bytes`. Links are followed; use [`RootReader`] for files inside a
+/// bank. Returns the number of bytes read.
+pub fn read_regular_into(
+    path: &Path,
+    max_bytes: u64,
+    buf: &mut Vec<u8>,
+) -> Result<usize, ReadError> {
+    let file = open_nonblocking(path)?;
+    let meta = file.metadata()?;
+    if !meta.file_type().is_file() {
+        return Err(ReadError::NotRegular {
+            kind: kind_of(meta.file_type()),
+        });
+    }
+    if meta.len() > max_bytes {
+        return Err(ReadError::TooLarge {
+            size: meta.len(),
+            limit: max_bytes,
+        });
+    }
+    buf.clear();
+    // One byte more than allowed tells a file that grew since `metadata`.
+    let mut limited = file.take(max_bytes + 1);
+    buf.reserve(meta.len() as usize);
+    limited.read_to_end(buf)?;
+    if buf.len() as u64 > max_bytes {
+        return Err(ReadError::TooLarge {
+            size: buf.len() as u64,
+            limit: max_bytes,
+        });
+    }
+    Ok(buf.len())
+}
+
+/// Read a regular file the user named (a document to distill, a reply
+/// file): regular files only, at most `max_bytes`.
+pub fn read_regular(path: &Path, max_bytes: u64) -> Result<Vec<u8>, ReadError> {
+    let mut buf = Vec::new();
+    read_regular_into(path, max_bytes, &mut buf)?;
+    Ok(buf)
+}
+
+/// Reads files inside one root folder under a [`ReadPolicy`].
+#[derive(Debug, Clone)]
+pub struct RootReader {
+    root: PathBuf,
+    /// The root with every link resolved, for the containment check.
+    canonical_root: PathBuf,
+    policy: ReadPolicy,
+}
+
+impl RootReader {
+    /// A reader for `root` under the user's policy ([`user_policy`]).
+    pub fn for_root(root: &Path) -> io::Result<RootReader> {
+        RootReader::new(root, user_policy())
+    }
+
+    pub fn new(root: &Path, policy: ReadPolicy) -> io::Result<RootReader> {
+        Ok(RootReader {
+            root: root.to_path_buf(),
+            canonical_root: root.canonicalize()?,
+            policy,
+        })
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    pub fn policy(&self) -> ReadPolicy {
+        self.policy
+    }
+
+    /// `path` relative to the root, or `None` when it is not lexically
+    /// inside it (absolute elsewhere, or with `..`).
+    fn relative<'a>(&self, path: &'a Path) -> Option<&'a Path> {
+        let rel = if path.is_absolute() {
+            path.strip_prefix(&self.root).ok()?
+        } else {
+            path
+        };
+        rel.components()
+            .all(|c| matches!(c, Component::Normal(_)))
+            .then_some(rel)
+    }
+
+    /// Does `path` (relative to the root, or joined onto it) stay inside the
+    /// root once every symbolic link on it is followed? Always true when the
+    /// user allows links out.
+    pub fn check_inside(&self, path: &Path) -> Result<PathBuf, ReadError> {
+        let Some(rel) = self.relative(path) else {
+            return Err(ReadError::LinkLeavesRoot);
+        };
+        let full = self.root.join(rel);
+        if self.policy.follow_links_out {
+            return Ok(full);
+        }
+        // Cheap when nothing on the path is a link, which is the usual case.
+        let mut at = self.root.clone();
+        let mut any_link = false;
+        for part in rel.components() {
+            at.push(part);
+            match fs::symlink_metadata(&at) {
+                Ok(m) if m.file_type().is_symlink() => {
+                    any_link = true;
+                    break;
+                }
+                Ok(_) => {}
+                Err(e) => return Err(ReadError::Io(e)),
+            }
+        }
+        if any_link {
+            match full.canonicalize() {
+                Ok(real) if real.starts_with(&self.canonical_root) => {}
+                Ok(_) => return Err(ReadError::LinkLeavesRoot),
+                // A dangling link: where it points does not exist, so
+                // there is nothing to read either way.
+                Err(e) => return Err(ReadError::Io(e)),
+            }
+        }
+        Ok(full)
+    }
+
+    /// Read a file inside the root (a path relative to it, or joined onto
+    /// it): every link on the way must stay inside, the file must be
+    /// regular and within the size cap.
+    pub fn read(&self, path: &Path) -> Result<Vec<u8>, ReadError> {
+        let mut buf = Vec::new();
+        self.read_into(path, &mut buf)?;
+        Ok(buf)
+    }
+
+    /// [`RootReader::read`] into a reused buffer.
+    pub fn read_into(&self, path: &Path, buf: &mut Vec<u8>) -> Result<usize, ReadError> {
+        let full = self.check_inside(path)?;
+        read_regular_into(&full, self.policy.max_file_bytes, buf)
+    }
+
+    /// Read a file found by a walk that did not follow links into folders
+    /// ([`walkdir`] with `follow_links(false)` from a folder already known
+    /// to be inside): only the file itself can be a link, so only then is
+    /// the containment check needed.
+    pub fn read_walked_into(
+        &self,
+        path: &Path,
+        is_link: bool,
+        buf: &mut Vec<u8>,
+    ) -> Result<usize, ReadError> {
+        if is_link && !self.policy.follow_links_out {
+            match path.canonicalize() {
+                Ok(real) if real.starts_with(&self.canonical_root) => {}
+                Ok(_) => return Err(ReadError::LinkLeavesRoot),
+                Err(e) => return Err(ReadError::Io(e)),
+            }
+        }
+        read_regular_into(path, self.policy.max_file_bytes, buf)
+    }
+
+    /// May the walk enter this folder inside the root? A folder that is a
+    /// link is entered only when links out are allowed; without the opt-in
+    /// it is reported (even when it points inside, a linked folder would
+    /// show the same articles twice).
+    pub fn may_enter(&self, dir: &Path) -> Result<(), ReadError> {
+        let meta = fs::symlink_metadata(dir)?;
+        if meta.file_type().is_symlink() {
+            if self.policy.follow_links_out {
+                return Ok(());
+            }
+            return Err(ReadError::LinkLeavesRoot);
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn root() -> tempfile::TempDir {
+        let d = tempfile::tempdir().unwrap();
+        fs::create_dir(d.path().join("01_CLIENTS")).unwrap();
+        fs::write(d.path().join("01_CLIENTS/a.md"), "hello").unwrap();
+        d
+    }
+
+    #[test]
+    fn regular_files_inside_are_read() {
+        let d = root();
+        let r = RootReader::new(d.path(), ReadPolicy::default()).unwrap();
+        assert_eq!(r.read(Path::new("01_CLIENTS/a.md")).unwrap(), b"hello");
+        assert_eq!(r.read(&d.path().join("01_CLIENTS/a.md")).unwrap(), b"hello");
+        assert!(
+            r.read(Path::new("01_CLIENTS/none.md"))
+                .unwrap_err()
+                .is_not_found()
+        );
+    }
+
+    #[test]
+    fn parent_segments_are_refused() {
+        let d = root();
+        let r = RootReader::new(d.path(), ReadPolicy::default()).unwrap();
+        let e = r.read(Path::new("01_CLIENTS/../../x")).unwrap_err();
+        assert_eq!(e.code(), "link-out");
+    }
+
+    #[test]
+    fn files_over_the_cap_are_refused_with_their_size() {
+        let d = root();
+        fs::write(
+            d.path().join("01_CLIENTS/big.md"),
+            vec![b'x'; 3 * 1024 * 1024],
+        )
+        .unwrap();
+        let policy = ReadPolicy {
+            max_file_bytes: 1024 * 1024,
+            ..ReadPolicy::default()
+        };
+        let r = RootReader::new(d.path(), policy).unwrap();
+        let e = r.read(Path::new("01_CLIENTS/big.md")).unwrap_err();
+        assert_eq!(e.code(), "too-large");
+        assert!(e.to_string().contains("3 MB"), "{e}");
+        assert!(e.to_string().contains("1 MB"), "{e}");
+        assert!(e.to_string().contains("max_file_mb"), "{e}");
+    }
+
+    #[test]
+    fn folders_are_not_files() {
+        let d = root();
+        let r = RootReader::new(d.path(), ReadPolicy::default()).unwrap();
+        let e = r.read(Path::new("01_CLIENTS")).unwrap_err();
+        assert_eq!(e.code(), "not-regular");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_is_refused_without_blocking() {
+        let d = root();
+        let fifo = d.path().join("01_CLIENTS/x.md");
+        let c = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).unwrap();
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+        let r = RootReader::new(d.path(), ReadPolicy::default()).unwrap();
+        let e = r.read(Path::new("01_CLIENTS/x.md")).unwrap_err();
+        assert_eq!(e.code(), "not-regular");
+        assert!(e.to_string().contains("FIFO"), "{e}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn links_out_of_the_root_are_refused_unless_allowed() {
+        let d = root();
+        let outside = tempfile::tempdir().unwrap();
+        fs::write(outside.path().join("secret"), "key").unwrap();
+        std::os::unix::fs::symlink(
+            outside.path().join("secret"),
+            d.path().join("01_CLIENTS/s.md"),
+        )
+        .unwrap();
+        std::os::unix::fs::symlink(outside.path(), d.path().join("01_CLIENTS/dir")).unwrap();
+        std::os::unix::fs::symlink("a.md", d.path().join("01_CLIENTS/alias.md")).unwrap();
+        let r = RootReader::new(d.path(), ReadPolicy::default()).unwrap();
+        assert_eq!(
+            r.read(Path::new("01_CLIENTS/s.md")).unwrap_err().code(),
+            "link-out"
+        );
+        assert_eq!(
+            r.read(Path::new("01_CLIENTS/dir/secret"))
+                .unwrap_err()
+                .code(),
+            "link-out"
+        );
+        assert_eq!(r.read(Path::new("01_CLIENTS/alias.md")).unwrap(), b"hello");
+        let mut buf = Vec::new();
+        let e = r
+            .read_walked_into(&d.path().join("01_CLIENTS/s.md"), true, &mut buf)
+            .unwrap_err();
+        assert_eq!(e.code(), "link-out");
+
+        let open = RootReader::new(
+            d.path(),
+            ReadPolicy {
+                follow_links_out: true,
+                ..ReadPolicy::default()
+            },
+        )
+        .unwrap();
+        assert_eq!(open.read(Path::new("01_CLIENTS/s.md")).unwrap(), b"key");
+        assert_eq!(
+            open.read(Path::new("01_CLIENTS/dir/secret")).unwrap(),
+            b"key"
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_device_is_refused_even_when_links_out_are_allowed() {
+        let d = root();
+        std::os::unix::fs::symlink("/dev/zero", d.path().join("01_CLIENTS/z.md")).unwrap();
+        let r = RootReader::new(d.path(), ReadPolicy::default()).unwrap();
+        assert_eq!(
+            r.read(Path::new("01_CLIENTS/z.md")).unwrap_err().code(),
+            "link-out"
+        );
+        let open = RootReader::new(
+            d.path(),
+            ReadPolicy {
+                follow_links_out: true,
+                ..ReadPolicy::default()
+            },
+        )
+        .unwrap();
+        let e = open.read(Path::new("01_CLIENTS/z.md")).unwrap_err();
+        assert_eq!(e.code(), "not-regular");
+        assert!(e.to_string().contains("device"), "{e}");
+        assert_eq!(
+            read_regular(Path::new("/dev/zero"), 1024)
+                .unwrap_err()
+                .code(),
+            "not-regular"
+        );
+    }
+}

@@ -1,0 +1,97 @@
+//! Layout detection and `--format` as the command line shows them: every
+//! command opens its path the same way, and a path that is no memory gets a
+//! message naming what was looked for.
+
+use std::fs;
+use std::path::Path;
+use std::process::{Command, Output};
+
+const FIXTURE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/flawed-bank");
+
+fn membank(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_membank"))
+        .args(args)
+        .output()
+        .expect("membank runs")
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+fn write(root: &Path, rel: &str, text: &str) {
+    let p = root.join(rel);
+    fs::create_dir_all(p.parent().unwrap()).unwrap();
+    fs::write(p, text).unwrap();
+}
+
+#[test]
+fn a_folder_that_is_no_memory_names_every_layout_looked_for() {
+    let d = tempfile::tempdir().unwrap();
+    write(d.path(), "notes/a.md", "# A\n");
+    for command in ["check", "context", "inbox", "blocks"] {
+        let out = membank(&[command, d.path().to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(2), "{command}");
+        let err = stderr(&out);
+        assert!(err.contains("is not a memory bank, a Deja Vu project or an everos memory root"));
+        assert!(err.contains("00_INBOX … 06_TEMPLATES"), "{err}");
+        assert!(
+            err.contains("memory/impressions.jsonl or memory/summary.md"),
+            "{err}"
+        );
+        assert!(err.contains("ome.toml"), "{err}");
+    }
+}
+
+#[test]
+fn format_forces_a_layout_and_rejects_unknown_names() {
+    let out = membank(&["check", FIXTURE, "--format", "bank", "--json"]);
+    assert_ne!(out.status.code(), Some(2), "{}", stderr(&out));
+    let out = membank(&["check", FIXTURE, "--format", "everos"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("is not an everos memory root: looked for"));
+    let out = membank(&["check", FIXTURE, "--format", "obsidian"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(
+        err.contains("bank") && err.contains("dejavu") && err.contains("everos"),
+        "{err}"
+    );
+}
+
+#[test]
+fn bank_only_commands_name_the_layout_they_were_given() {
+    let d = tempfile::tempdir().unwrap();
+    write(d.path(), "memory/summary.md", "# Summary\n");
+    for args in [
+        vec!["context"],
+        vec!["inbox"],
+        vec!["compile", "--reply", "-"],
+    ] {
+        let mut argv = vec![args[0], d.path().to_str().unwrap()];
+        argv.extend(&args[1..]);
+        let out = membank(&argv);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = stderr(&out);
+        assert!(
+            err.contains("is a Deja Vu project; this works on a memory bank only"),
+            "{err}"
+        );
+    }
+}
+
+#[test]
+fn two_layouts_in_one_folder_ask_for_format() {
+    let d = tempfile::tempdir().unwrap();
+    write(
+        d.path(),
+        "01_CLIENTS/Acme.md",
+        "---\nclient: Acme\n---\n# Acme\n",
+    );
+    write(d.path(), "memory/summary.md", "# Summary\n");
+    let out = membank(&["check", d.path().to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("choose one with --format bank|dejavu"));
+    let out = membank(&["inbox", d.path().to_str().unwrap(), "--format", "bank"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+}

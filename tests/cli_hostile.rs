@@ -1,0 +1,235 @@
+//! Banks built to attack the reader: FIFOs, devices, links out of the bank,
+//! oversized files. Every command must finish, report the file, and never
+//! print what lies outside the bank.
+#![cfg(unix)]
+
+use std::fs;
+use std::io::{Read, Write};
+use std::os::unix::fs::symlink;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+struct Run {
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+}
+
+/// Run membank with a deadline: a hang is a failure, not a stuck test run.
+fn membank_in(config: &Path, args: &[&str], stdin: &str) -> Run {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_membank"))
+        .args(args)
+        .env("MEMBANK_CONFIG", config)
+        .env_remove("OPENAI_API_KEY")
+        .env_remove("ANTHROPIC_API_KEY")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("membank starts");
+    let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
+    let mut stdout = child.stdout.take().unwrap();
+    let mut stderr = child.stderr.take().unwrap();
+    let out = std::thread::spawn(move || {
+        let mut s = Vec::new();
+        let _ = stdout.read_to_end(&mut s);
+        s
+    });
+    let err = std::thread::spawn(move || {
+        let mut s = Vec::new();
+        let _ = stderr.read_to_end(&mut s);
+        s
+    });
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if Instant::now() > deadline {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            panic!("membank {args:?} hung");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    Run {
+        code: status.code(),
+        stdout: String::from_utf8_lossy(&out.join().unwrap()).into_owned(),
+        stderr: String::from_utf8_lossy(&err.join().unwrap()).into_owned(),
+    }
+}
+
+fn membank(args: &[&str]) -> Run {
+    membank_in(Path::new("/nonexistent/membank-config.toml"), args, "")
+}
+
+fn write(root: &Path, rel: &str, bytes: &[u8]) {
+    let p = root.join(rel);
+    fs::create_dir_all(p.parent().unwrap()).unwrap();
+    fs::write(p, bytes).unwrap();
+}
+
+fn mkfifo(path: &Path) {
+    let c = std::ffi::CString::new(path.as_os_str().as_encoded_bytes()).unwrap();
+    // SAFETY: a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+}
+
+fn bank() -> tempfile::TempDir {
+    let d = tempfile::tempdir().unwrap();
+    for f in [
+        "00_INBOX",
+        "01_CLIENTS",
+        "02_TERMINOLOGY",
+        "03_DOMAINS",
+        "04_STYLE",
+        "05_INDICES",
+        "06_TEMPLATES",
+    ] {
+        fs::create_dir_all(d.path().join(f)).unwrap();
+    }
+    write(
+        d.path(),
+        "03_DOMAINS/Legal.md",
+        b"---\ndomain: Legal\nlast_updated: 2026-04-01\n---\n# Legal\nlegal body\n",
+    );
+    d
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+fn finding_codes(stdout: &str, path: &str) -> Vec<String> {
+    let v: serde_json::Value = serde_json::from_str(stdout).expect("JSON");
+    v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["path"] == path)
+        .map(|f| f["code"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[test]
+fn a_fifo_in_the_bank_hangs_no_command() {
+    let d = bank();
+    let r = d.path();
+    mkfifo(&r.join("02_TERMINOLOGY/x.md"));
+    mkfifo(&r.join("06_TEMPLATES/query.md"));
+    mkfifo(&r.join("00_INBOX/note.md"));
+    let check = membank(&["check", s(r), "--json"]);
+    assert_eq!(
+        finding_codes(&check.stdout, "02_TERMINOLOGY/x.md"),
+        vec!["not-a-file"]
+    );
+    for args in [
+        vec!["context", s(r), "--render"],
+        vec!["snapshot", s(r)],
+        vec!["values", s(r)],
+        vec!["inbox", s(r)],
+        vec!["links", s(r), "Legal"],
+    ] {
+        let run = membank(&args);
+        assert!(run.code.is_some(), "{args:?}");
+    }
+    let t = membank(&["template", s(r), "query"]);
+    assert_eq!(t.code, Some(0), "{}", t.stderr);
+    assert!(t.stderr.contains("FIFO"), "{}", t.stderr);
+}
+
+#[test]
+fn a_block_aimed_at_a_fifo_is_refused_without_hanging() {
+    let d = bank();
+    mkfifo(&d.path().join("01_CLIENTS/x.md"));
+    let reply = "### FILE: 01_CLIENTS/x.md\n---\nclient: X\n---\nbody\n";
+    let run = membank_in(
+        Path::new("/nonexistent/membank-config.toml"),
+        &["blocks", s(d.path()), "--apply", "--json"],
+        reply,
+    );
+    assert_eq!(run.code, Some(1), "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("FIFO"), "{}", run.stdout);
+}
+
+#[test]
+fn links_out_of_the_bank_are_not_read_unless_the_user_allows_it() {
+    let d = bank();
+    let outside = tempfile::tempdir().unwrap();
+    fs::write(
+        outside.path().join("id_ed25519"),
+        "-----BEGIN OPENSSH PRIVATE KEY-----\n",
+    )
+    .unwrap();
+    let r = d.path();
+    symlink(
+        outside.path().join("id_ed25519"),
+        r.join("04_STYLE/House style.md"),
+    )
+    .unwrap();
+    symlink("/dev/zero", r.join("02_TERMINOLOGY/zero.md")).unwrap();
+
+    let check = membank(&["check", s(r), "--json"]);
+    assert_eq!(
+        finding_codes(&check.stdout, "04_STYLE/House style.md"),
+        vec!["link-outside-bank"]
+    );
+    assert_eq!(
+        finding_codes(&check.stdout, "02_TERMINOLOGY/zero.md"),
+        vec!["link-outside-bank"]
+    );
+    for args in [
+        vec!["snapshot", s(r)],
+        vec!["snapshot", s(r), "--json"],
+        vec!["context", s(r), "--render", "--include-unscored"],
+    ] {
+        let run = membank(&args);
+        assert!(
+            !run.stdout.contains("PRIVATE KEY"),
+            "{args:?} printed a file outside the bank"
+        );
+    }
+
+    // The user's own setting lets a bank that links notes in on purpose
+    // read them; the device is still refused.
+    let config = outside.path().join("config.toml");
+    fs::write(&config, "[files]\nfollow_links_out = true\n").unwrap();
+    let snap = membank_in(&config, &["snapshot", s(r)], "");
+    assert!(snap.stdout.contains("PRIVATE KEY"), "{}", snap.stdout);
+    let check = membank_in(&config, &["check", s(r), "--json"], "");
+    assert_eq!(
+        finding_codes(&check.stdout, "02_TERMINOLOGY/zero.md"),
+        vec!["not-a-file"]
+    );
+}
+
+#[test]
+fn oversized_files_are_reported_with_the_configured_cap() {
+    let d = bank();
+    write(d.path(), "04_STYLE/big.md", &vec![b'a'; 2 * 1024 * 1024]);
+    let plain = membank(&["check", s(d.path()), "--json"]);
+    assert!(
+        !finding_codes(&plain.stdout, "04_STYLE/big.md").contains(&"oversized-file".to_owned()),
+        "2 MB is under the default cap"
+    );
+    let conf = tempfile::tempdir().unwrap();
+    let config = conf.path().join("config.toml");
+    fs::write(&config, "[files]\nmax_file_mb = 1\n").unwrap();
+    let check = membank_in(&config, &["check", s(d.path()), "--json"], "");
+    assert_eq!(
+        finding_codes(&check.stdout, "04_STYLE/big.md"),
+        vec!["oversized-file"]
+    );
+    let v: serde_json::Value = serde_json::from_str(&check.stdout).unwrap();
+    let msg = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["path"] == "04_STYLE/big.md")
+        .unwrap()["message"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(msg.contains("2 MB") && msg.contains("1 MB"), "{msg}");
+}
