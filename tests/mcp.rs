@@ -297,7 +297,7 @@ async fn bad_arguments_are_tool_errors_a_person_can_act_on() {
     );
 
     let missing = error_text(&call(&c, "read", json!({"target": "No Such Article"})).await);
-    assert!(missing.contains("no document"), "{missing}");
+    assert!(missing.contains("no article"), "{missing}");
 
     let no_target = error_text(&call(&c, "links", json!({})).await);
     assert!(no_target.contains("article"), "{no_target}");

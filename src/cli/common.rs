@@ -102,8 +102,13 @@ pub fn find_document(memory: &dyn Memory, wanted: &str) -> anyhow::Result<DocId>
                     file.strip_suffix(".md").unwrap_or(file).to_lowercase() == wanted_stem
                 })
                 .ok_or_else(|| {
+                    let what = if memory.spec().name == "bank" {
+                        "article"
+                    } else {
+                        "document"
+                    };
                     anyhow::anyhow!(
-                        "no document `{}` in {}",
+                        "no {what} `{}` in {}",
                         safe(wanted),
                         safe(&memory.root().display().to_string())
                     )
