@@ -197,10 +197,10 @@ fn benches(crit: &mut Criterion) {
     });
 
     // Inspector: move over the ranked candidates.
-    app.focus = Pane::Tree;
+    app.focus = Pane::Bank;
     press(&mut app, KeyCode::Tab);
     press(&mut app, KeyCode::Tab);
-    assert_eq!(app.focus, Pane::Inspector);
+    assert_eq!(app.focus, Pane::Context);
     for _ in 0..8 {
         press(&mut app, KeyCode::Down);
     }

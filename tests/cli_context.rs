@@ -266,6 +266,22 @@ fn links_and_backlinks() {
 }
 
 #[test]
+fn article_paths_are_normalised() {
+    let bank = fixture();
+    for given in [
+        "./01_CLIENTS/Acme Corporation.md",
+        "01_CLIENTS//Acme Corporation.md",
+        "01_CLIENTS\\Acme Corporation.md",
+        "05_INDICES/../01_CLIENTS/Acme Corporation.md",
+    ] {
+        let (code, out, err) = membank(&["links", bank.to_str().unwrap(), given, "--json"]);
+        assert_eq!(code, 0, "{given}: {err}");
+        let v: Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(v["path"], "01_CLIENTS/Acme Corporation.md", "{given}");
+    }
+}
+
+#[test]
 fn inbox_skips_compiled_files() {
     let bank = fixture();
     let (code, out, _) = membank(&["inbox", bank.to_str().unwrap(), "--json"]);

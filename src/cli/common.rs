@@ -77,7 +77,9 @@ pub fn safe(s: &str) -> String {
 /// name a wikilink would use (`Legal`, `[[Legal]]`, `[[Legal|the law]]`),
 /// in a memory of any layout.
 pub fn find_document(memory: &dyn Memory, wanted: &str) -> anyhow::Result<DocId> {
-    if let Some(id) = memory.find(&wanted.replace('\\', "/")) {
+    // `./03_DOMAINS/Legal.md` and `03_DOMAINS\Legal.md` name the same file.
+    let as_path = membank_core::bank::normalize_rel_path(wanted).unwrap_or_default();
+    if let Some(id) = memory.find(&as_path) {
         return Ok(id);
     }
     let normalised = link_target(wanted).replace('\\', "/");
@@ -91,7 +93,7 @@ pub fn find_document(memory: &dyn Memory, wanted: &str) -> anyhow::Result<DocId>
                 safe(&names.join(", "))
             )
         }
-        Resolution::Dead => {
+        Resolution::Dead | Resolution::File(_) => {
             // Inbox and index notes are not link targets but can be
             // inspected by their file name.
             let wanted_stem = normalised.to_lowercase();

@@ -5,10 +5,11 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use membank_core::memory::{DocId, Memory, Resolution};
+use membank_core::bank::{ArticleId, Bank, Resolution};
+use membank_core::wikilink::LinkKind;
 use serde::Serialize;
 
-use super::common::{find_document, open_memory, print_json, safe};
+use super::common::{open_bank, print_json, safe};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -25,6 +26,9 @@ pub struct Args {
 pub struct Outgoing {
     target: String,
     raw: String,
+    /// The link as it appears in the file.
+    written: String,
+    kind: LinkKind,
     line: usize,
     in_frontmatter: bool,
     status: &'static str,
@@ -39,9 +43,40 @@ pub struct Report {
     backlinks: Vec<String>,
 }
 
+fn find_article(bank: &Bank, wanted: &str) -> anyhow::Result<ArticleId> {
+    // `./03_DOMAINS/Legal.md` and `03_DOMAINS\\Legal.md` name the same file.
+    let normalised = membank_core::bank::normalize_rel_path(wanted).unwrap_or_default();
+    if let Some(id) = bank.find(&normalised) {
+        return Ok(id);
+    }
+    match bank.resolve(&normalised) {
+        Resolution::One(id) => Ok(id),
+        Resolution::Ambiguous(ids) => {
+            let names: Vec<&str> = ids
+                .iter()
+                .map(|&i| bank.article(i).rel_path.as_str())
+                .collect();
+            anyhow::bail!(
+                "`{wanted}` names several articles: {}; give a path",
+                names.join(", ")
+            )
+        }
+        Resolution::Dead | Resolution::File(_) => {
+            // Inbox and index notes are not link targets but can be inspected.
+            let by_stem = bank
+                .articles()
+                .iter()
+                .position(|a| a.stem.to_lowercase() == normalised.to_lowercase());
+            by_stem.ok_or_else(|| {
+                anyhow::anyhow!("no article `{wanted}` in {}", bank.root().display())
+            })
+        }
+    }
+}
+
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let memory = open_memory(&args.bank)?;
-    let report = report(memory, &args.article)?;
+    let bank = open_bank(&args.bank)?;
+    let report = report(bank, &args.article)?;
     if args.json {
         print_json(&report)?;
     } else {
@@ -51,36 +86,44 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 }
 
 /// The article's outgoing links and backlinks, as `--json` prints them.
-pub fn report(memory: &dyn Memory, article: &str) -> anyhow::Result<Report> {
-    let id = find_document(memory, article)?;
-    let path_of = |i: DocId| memory.document(i).path.to_owned();
-    let outgoing = memory
-        .links(id)
-        .into_iter()
-        .map(|l| {
-            let r = &l.resolution;
+pub fn report(bank: &Bank, article: &str) -> anyhow::Result<Report> {
+    let id = find_article(bank, article)?;
+    let outgoing = bank
+        .outgoing(id)
+        .map(|(l, r)| {
+            let path_of = |i: ArticleId| bank.article(i).rel_path.clone();
             let (status, candidates) = match r {
                 Resolution::Dead => ("dead", Vec::new()),
                 Resolution::One(_) => ("resolved", Vec::new()),
+                Resolution::File(_) => ("file", Vec::new()),
                 Resolution::Ambiguous(ids) => {
                     ("ambiguous", ids.iter().map(|&i| path_of(i)).collect())
                 }
             };
             Outgoing {
-                target: l.target.to_owned(),
-                raw: l.raw.to_owned(),
+                target: l.target.clone(),
+                raw: l.raw.clone(),
+                written: l.written(),
+                kind: l.kind,
                 line: l.line,
                 in_frontmatter: l.in_frontmatter,
                 status,
-                path: r.target().map(path_of),
+                path: match r {
+                    Resolution::File(i) => Some(bank.link_file(*i).to_owned()),
+                    r => r.target().map(path_of),
+                },
                 candidates,
             }
         })
         .collect();
     Ok(Report {
-        path: path_of(id),
+        path: bank.article(id).rel_path.clone(),
         outgoing,
-        backlinks: memory.backlinks(id).iter().map(|&i| path_of(i)).collect(),
+        backlinks: bank
+            .backlinks(id)
+            .iter()
+            .map(|&i| bank.article(i).rel_path.clone())
+            .collect(),
     })
 }
 
@@ -92,7 +135,7 @@ pub fn human(report: &Report) -> String {
     let _ = writeln!(out, "\noutgoing ({}):", report.outgoing.len());
     for o in &report.outgoing {
         let to = match (o.status, &o.path) {
-            ("dead", _) => "DEAD (no such article)".to_owned(),
+            ("dead", _) => "DEAD (no such file)".to_owned(),
             ("ambiguous", Some(p)) => format!(
                 "{} (ambiguous: {})",
                 safe(p),
@@ -101,7 +144,7 @@ pub fn human(report: &Report) -> String {
             (_, Some(p)) => safe(p),
             _ => String::new(),
         };
-        let _ = writeln!(out, "  line {:>4}  [[{}]] → {to}", o.line, safe(&o.raw));
+        let _ = writeln!(out, "  line {:>4}  {} → {to}", o.line, safe(&o.written));
     }
     let _ = writeln!(out, "\nbacklinks ({}):", report.backlinks.len());
     for b in &report.backlinks {

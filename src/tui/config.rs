@@ -63,7 +63,7 @@ impl Config {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tui::keys::{Action, Context as KeyContext, Key};
+    use crate::tui::keys::{Action, Key, Scope};
 
     #[test]
     fn llm_table_is_left_alone() {
@@ -82,10 +82,7 @@ deep = 1
         let c = Config::parse(text, Path::new("config.toml")).unwrap();
         assert_eq!(c.theme.as_deref(), Some("mono"));
         let km = c.keymap().unwrap();
-        assert_eq!(
-            km.lookup(KeyContext::Tree, Key::ctrl('f')),
-            Some(Action::Find)
-        );
+        assert_eq!(km.lookup(Scope::Bank, Key::ctrl('f')), Some(Action::Find));
         assert_eq!(c.theme(None, true).unwrap().name, "mono");
     }
 

@@ -250,9 +250,9 @@ actions! {
     Rerun => "rerun", "re-run the health checks", [Key::ch('r')];
     EditField => "edit_field", "edit the field", [Key::ch('i')];
     Agents => "agents", "open the agents", [Key::ch('a')];
-    ChatAgent => "chat_agent", "Query: chat with the bank", [Key::ch('1')];
+    QueryAgent => "chat_agent", "Query: chat with the bank", [Key::ch('1')];
     InboxAgent => "inbox_agent", "Process Inbox", [Key::ch('2')];
-    LintAgent => "lint_agent", "Health Check with the model", [Key::ch('3')];
+    CheckAgent => "lint_agent", "Health Check with the model", [Key::ch('3')];
     TranslateAgent => "translate_agent", "Translate with the bank", [Key::ch('4')];
     DistillAgent => "distill_agent", "Distill a document into an inbox note", [Key::ch('5')];
     Type => "type", "type in the input (Esc leaves it)", [Key::ch('i')];
@@ -264,43 +264,61 @@ actions! {
     Apply => "apply", "open the article / write the accepted files", [Key::plain(K::Enter)];
     CopyReply => "copy_reply", "copy the reply (OSC 52)", [Key::ch('y')];
     ClearChat => "clear_chat", "start a new conversation", [Key::ch('x')];
+    Close => "close", "close the popup", [Key::plain(K::Esc), Key::ch('q'), Key::plain(K::Enter)];
+    Cancel => "cancel", "close without choosing", [Key::plain(K::Esc)];
+    Choose => "choose", "open the chosen article", [Key::plain(K::Enter)];
+    SelectPrev => "select_prev", "previous match", [Key::plain(K::Up), Key::ctrl('p'), Key::ctrl('k')];
+    SelectNext => "select_next", "next match", [Key::plain(K::Down), Key::ctrl('n'), Key::ctrl('j')];
+    SelectPageUp => "select_page_up", "ten matches up", [Key::plain(K::PageUp)];
+    SelectPageDown => "select_page_down", "ten matches down", [Key::plain(K::PageDown)];
+    ClearInput => "clear_input", "clear the typed text", [Key::ctrl('u')];
 }
 
-/// Which part of the screen a key press is meant for.
+/// Which part of the screen a key press is meant for: a pane, a popup, or
+/// everywhere.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Context {
+pub enum Scope {
     Global,
-    Tree,
-    Preview,
-    Inspector,
+    Bank,
+    Article,
+    Context,
     Health,
     Agents,
+    /// The fuzzy finder: keys that are no action here are typed.
+    Finder,
+    /// The key help popup.
+    Help,
 }
 
-impl Context {
+impl Scope {
+    /// Popups take only their own keys: nothing global reaches past them.
+    fn falls_back_to_global(self) -> bool {
+        !matches!(self, Scope::Finder | Scope::Help)
+    }
+
     /// The actions a context answers to, in the order the help popup
     /// lists them.
     pub fn actions(self) -> &'static [Action] {
         use Action::*;
         match self {
-            Context::Global => &[Quit, Help, NextPane, PrevPane, Find, Agents, Suspend],
-            Context::Tree => &[
+            Scope::Global => &[Quit, Help, NextPane, PrevPane, Find, Agents, Suspend],
+            Scope::Bank => &[
                 Up, Down, PageUp, PageDown, Top, Bottom, Collapse, Expand, Open, Edit, CopyPath,
             ],
-            Context::Preview => &[
+            Scope::Article => &[
                 Up, Down, PageUp, PageDown, Top, Bottom, NextLink, PrevLink, Open, Back, Forward,
                 Edit, CopyPath,
             ],
-            Context::Inspector => &[
+            Scope::Context => &[
                 Up, Down, PageUp, PageDown, Top, Bottom, EditField, Open, Edit, CopyPath,
             ],
-            Context::Health => &[
+            Scope::Health => &[
                 Up, Down, PageUp, PageDown, Top, Bottom, Open, Edit, Rerun, CopyPath,
             ],
-            Context::Agents => &[
-                ChatAgent,
+            Scope::Agents => &[
+                QueryAgent,
                 InboxAgent,
-                LintAgent,
+                CheckAgent,
                 TranslateAgent,
                 DistillAgent,
                 Type,
@@ -319,11 +337,21 @@ impl Context {
                 CopyReply,
                 ClearChat,
             ],
+            Scope::Finder => &[
+                Choose,
+                Cancel,
+                SelectPrev,
+                SelectNext,
+                SelectPageUp,
+                SelectPageDown,
+                ClearInput,
+            ],
+            Scope::Help => &[Close, Help],
         }
     }
 }
 
-/// Keys bound to each action. One table for all contexts: a context only
+/// Keys bound to each action. One table for all scopes: a scope only
 /// looks up the actions it lists, so the same key may serve different
 /// actions in different panes without conflict.
 #[derive(Debug, Clone)]
@@ -367,11 +395,13 @@ impl KeyMap {
         self.bindings.get(&action).map_or(&[], Vec::as_slice)
     }
 
-    /// The action a key triggers in `context`: the context's own actions
+    /// The action a key triggers in `scope`: the scope's own actions
     /// win over the global ones.
-    pub fn lookup(&self, context: Context, key: Key) -> Option<Action> {
-        [context, Context::Global]
+    pub fn lookup(&self, scope: Scope, key: Key) -> Option<Action> {
+        let global = scope.falls_back_to_global().then_some(Scope::Global);
+        [Some(scope), global]
             .into_iter()
+            .flatten()
             .flat_map(|c| c.actions().iter())
             .copied()
             .find(|&a| self.keys(a).contains(&key))
@@ -387,22 +417,24 @@ impl KeyMap {
     }
 }
 
-/// The default key table as Markdown, one section per context; the
+/// The default key table as Markdown, one section per scope; the
 /// source of `docs/keys.md`.
 pub fn markdown_table(keymap: &KeyMap) -> String {
     let mut out = String::new();
-    for (context, title) in [
-        (Context::Global, "Everywhere"),
-        (Context::Tree, "Bank (folder tree)"),
-        (Context::Preview, "Article"),
-        (Context::Inspector, "Context inspector"),
-        (Context::Health, "Health"),
-        (Context::Agents, "Agents"),
+    for (scope, title) in [
+        (Scope::Global, "Everywhere"),
+        (Scope::Bank, "Bank (folder tree)"),
+        (Scope::Article, "Article"),
+        (Scope::Context, "Context inspector"),
+        (Scope::Health, "Health"),
+        (Scope::Agents, "Agents"),
+        (Scope::Finder, "Find popup (other keys type)"),
+        (Scope::Help, "Key help popup"),
     ] {
         out.push_str(&format!(
             "\n### {title}\n\n| Keys | Action | Config name |\n|---|---|---|\n"
         ));
-        for &a in context.actions() {
+        for &a in scope.actions() {
             let keys = keymap
                 .keys(a)
                 .iter()
@@ -442,10 +474,10 @@ mod tests {
     fn arrows_and_vim_keys_both_move() {
         let km = KeyMap::default();
         for key in [ev(KeyCode::Down, KeyModifiers::NONE), Key::ch('j')] {
-            assert_eq!(km.lookup(Context::Tree, key), Some(Action::Down));
+            assert_eq!(km.lookup(Scope::Bank, key), Some(Action::Down));
         }
         for key in [ev(KeyCode::Up, KeyModifiers::NONE), Key::ch('k')] {
-            assert_eq!(km.lookup(Context::Tree, key), Some(Action::Up));
+            assert_eq!(km.lookup(Scope::Bank, key), Some(Action::Up));
         }
     }
 
@@ -453,25 +485,22 @@ mod tests {
     fn shift_tab_and_uppercase_letters_normalise() {
         let km = KeyMap::default();
         let backtab = ev(KeyCode::BackTab, KeyModifiers::SHIFT);
-        assert_eq!(km.lookup(Context::Preview, backtab), Some(Action::PrevPane));
+        assert_eq!(km.lookup(Scope::Article, backtab), Some(Action::PrevPane));
         let big_g = ev(KeyCode::Char('G'), KeyModifiers::SHIFT);
-        assert_eq!(km.lookup(Context::Tree, big_g), Some(Action::Bottom));
+        assert_eq!(km.lookup(Scope::Bank, big_g), Some(Action::Bottom));
         let ctrl_p = ev(
             KeyCode::Char('P'),
             KeyModifiers::CONTROL | KeyModifiers::SHIFT,
         );
-        assert_eq!(km.lookup(Context::Tree, ctrl_p), Some(Action::Find));
+        assert_eq!(km.lookup(Scope::Bank, ctrl_p), Some(Action::Find));
     }
 
     #[test]
     fn pane_keys_only_apply_in_their_pane() {
         let km = KeyMap::default();
-        assert_eq!(
-            km.lookup(Context::Health, Key::ch('r')),
-            Some(Action::Rerun)
-        );
-        assert_eq!(km.lookup(Context::Tree, Key::ch('r')), None);
-        assert_eq!(km.lookup(Context::Tree, Key::ch('q')), Some(Action::Quit));
+        assert_eq!(km.lookup(Scope::Health, Key::ch('r')), Some(Action::Rerun));
+        assert_eq!(km.lookup(Scope::Bank, Key::ch('r')), None);
+        assert_eq!(km.lookup(Scope::Bank, Key::ch('q')), Some(Action::Quit));
     }
 
     #[test]
@@ -482,8 +511,8 @@ mod tests {
             vec!["ctrl-q".to_owned(), "F10".to_owned()],
         );
         let km = KeyMap::default().with_overrides(&o).unwrap();
-        assert_eq!(km.lookup(Context::Tree, Key::ch('q')), None);
-        assert_eq!(km.lookup(Context::Tree, Key::ctrl('q')), Some(Action::Quit));
+        assert_eq!(km.lookup(Scope::Bank, Key::ch('q')), None);
+        assert_eq!(km.lookup(Scope::Bank, Key::ctrl('q')), Some(Action::Quit));
         assert_eq!(km.label(Action::Quit), "Ctrl-Q / F10");
 
         let mut bad = BTreeMap::new();

@@ -1,12 +1,14 @@
 //! The full-screen terminal interface.
 //!
-//! Shape: messages (keys, resizes, file changes) go through
-//! `app::update`, which changes the state and queues effects that need the
-//! terminal; `ui::draw` renders the state. The screen is redrawn only after
-//! a message changed something.
+//! Shape: messages (keys, resizes, file changes, model events) go through
+//! `app::update`, which routes keys through the key map to the focused
+//! pane (`panes::Component`), applies the effects the panes queue, and
+//! leaves those that need the terminal to the runner; `ui::draw` renders
+//! the state. The screen is redrawn only after a message changed something.
+//! docs/architecture.md has the picture.
 
-pub mod agents;
 pub mod app;
+pub mod areas;
 pub mod config;
 pub mod event;
 pub mod keys;
@@ -112,7 +114,7 @@ fn event_loop(term: &mut terminal::Term, app: &mut App, root: &Path) -> anyhow::
     // Worker messages wake this loop through the same channel as keys, so
     // a streaming reply is drawn as it arrives and never delays a key.
     let llm_tx = tx.clone();
-    app.agents.llm.set_waker(Arc::new(move || {
+    app.panes.agents.connection.set_waker(Arc::new(move || {
         let _ = llm_tx.send(Input::LlmReady);
     }));
     let _watcher = match BankWatcher::spawn(root, tx) {
@@ -141,7 +143,14 @@ fn event_loop(term: &mut terminal::Term, app: &mut App, root: &Path) -> anyhow::
             let msgs = match input {
                 Input::Terminal(ev) => Msg::from_terminal(ev).into_iter().collect(),
                 Input::FilesChanged(paths) => vec![Msg::FilesChanged(paths)],
-                Input::LlmReady => app.agents.llm.poll().into_iter().map(Msg::Llm).collect(),
+                Input::LlmReady => app
+                    .panes
+                    .agents
+                    .connection
+                    .poll()
+                    .into_iter()
+                    .map(Msg::Llm)
+                    .collect(),
                 Input::Error(e) => vec![Msg::Error(e)],
             };
             for msg in msgs {
@@ -175,6 +184,8 @@ fn event_loop(term: &mut terminal::Term, app: &mut App, root: &Path) -> anyhow::
                     Effect::Copy(text) => {
                         osc52::copy(term.backend_mut(), &text)?;
                     }
+                    // `update` applies every other effect before returning.
+                    _ => {}
                 }
             }
         }

@@ -11,7 +11,7 @@ use ratatui::{Terminal, TerminalOptions, Viewport};
 
 use super::app::{App, Msg, Pane, update};
 use super::keys::KeyMap;
-use super::panes::inspector::Field;
+use super::panes::context::Field;
 use super::theme::Theme;
 use super::ui;
 use membank_core::bank::Bank;
@@ -52,13 +52,14 @@ pub(super) fn screen(app: &App) -> String {
 
 fn select_in_tree(app: &mut App, label: &str) {
     let i = app
-        .tree
+        .panes
+        .bank
         .rows
         .iter()
         .position(|r| r.label == label)
         .unwrap_or_else(|| panic!("{label} not in the tree"));
-    let h = app.tree.rows.len();
-    app.tree.cursor.select(i, h, 20);
+    let h = app.panes.bank.rows.len();
+    app.panes.bank.cursor.select(i, h, 20);
 }
 
 #[test]
@@ -74,7 +75,13 @@ fn tree_expands_the_inbox_archive() {
     key(&mut app, KeyCode::Char('l'));
     key(&mut app, KeyCode::Char('j'));
     key(&mut app, KeyCode::Enter);
-    let labels: Vec<&str> = app.tree.rows.iter().map(|r| r.label.as_str()).collect();
+    let labels: Vec<&str> = app
+        .panes
+        .bank
+        .rows
+        .iter()
+        .map(|r| r.label.as_str())
+        .collect();
     assert_eq!(
         &labels[..4],
         ["00_INBOX", "_archive", "kickoff", "call notes"]
@@ -87,7 +94,7 @@ fn preview_pane_renders_article_and_link_lists() {
     let mut app = app_at(&fixture(), 80, 24);
     select_in_tree(&mut app, "Acme Corporation");
     key(&mut app, KeyCode::Enter);
-    assert_eq!(app.focus, Pane::Preview);
+    assert_eq!(app.focus, Pane::Article);
     assert_snapshot!(screen(&app));
 }
 
@@ -99,15 +106,21 @@ fn following_a_link_and_coming_back() {
     // The first link in the text is [[Legal]] (from the properties).
     keys(&mut app, "n");
     key(&mut app, KeyCode::Enter);
-    assert_eq!(app.preview.rel.as_deref(), Some("03_DOMAINS/Legal.md"));
+    assert_eq!(
+        app.panes.article.rel.as_deref(),
+        Some("03_DOMAINS/Legal.md")
+    );
     assert_snapshot!(screen(&app));
     key(&mut app, KeyCode::Backspace);
     assert_eq!(
-        app.preview.rel.as_deref(),
+        app.panes.article.rel.as_deref(),
         Some("01_CLIENTS/Acme Corporation.md")
     );
     keys(&mut app, "f");
-    assert_eq!(app.preview.rel.as_deref(), Some("03_DOMAINS/Legal.md"));
+    assert_eq!(
+        app.panes.article.rel.as_deref(),
+        Some("03_DOMAINS/Legal.md")
+    );
 }
 
 #[test]
@@ -115,7 +128,8 @@ fn dead_links_do_not_navigate() {
     let mut app = app_at(&fixture(), 80, 24);
     app.open_article("01_CLIENTS/Acme Corporation.md");
     let dead = app
-        .preview
+        .panes
+        .article
         .doc
         .links
         .iter()
@@ -126,7 +140,7 @@ fn dead_links_do_not_navigate() {
     }
     key(&mut app, KeyCode::Enter);
     assert_eq!(
-        app.preview.rel.as_deref(),
+        app.panes.article.rel.as_deref(),
         Some("01_CLIENTS/Acme Corporation.md")
     );
     let (msg, _) = app.status.message.clone().unwrap();
@@ -138,25 +152,26 @@ fn inspector_ranks_for_the_typed_client() {
     let mut app = app_at(&fixture(), 100, 30);
     key(&mut app, KeyCode::Tab);
     key(&mut app, KeyCode::Tab);
-    assert_eq!(app.focus, Pane::Inspector);
+    assert_eq!(app.focus, Pane::Context);
     key(&mut app, KeyCode::Enter);
     keys(&mut app, "glob");
     // Completion from values present in the bank.
-    assert_eq!(app.inspector.suggestions, ["Globex"]);
+    assert_eq!(app.panes.context.suggestions, ["Globex"]);
     key(&mut app, KeyCode::Tab);
     key(&mut app, KeyCode::Enter);
-    assert_eq!(app.inspector.field_text(Field::Client), "Globex");
+    assert_eq!(app.panes.context.field_text(Field::Client), "Globex");
     assert_eq!(
-        app.inspector.entries[0].path(&app.bank),
+        app.panes.context.entries[0].path(&app.bank),
         "01_CLIENTS/Globex.md"
     );
     assert_snapshot!(screen(&app));
 
     let theme = app.theme.clone();
-    app.inspector
+    app.panes
+        .context
         .set_field(Field::Client, "Acme Corporation", &app.bank, &theme);
     assert_eq!(
-        app.inspector.entries[0].path(&app.bank),
+        app.panes.context.entries[0].path(&app.bank),
         "01_CLIENTS/Acme Corporation.md"
     );
 }
@@ -165,16 +180,30 @@ fn inspector_ranks_for_the_typed_client() {
 fn inspector_budget_drops_and_explains() {
     let mut app = app_at(&fixture(), 100, 30);
     let theme = app.theme.clone();
-    app.inspector
+    app.panes
+        .context
         .set_field(Field::Client, "acme corporation", &app.bank, &theme);
-    app.inspector
+    app.panes
+        .context
         .set_field(Field::Budget, "120", &app.bank, &theme);
-    let kept: Vec<bool> = app.inspector.entries.iter().map(|e| e.included).collect();
+    let kept: Vec<bool> = app
+        .panes
+        .context
+        .entries
+        .iter()
+        .map(|e| e.included)
+        .collect();
     assert_eq!(kept[..2], [true, false]);
-    assert!(app.inspector.summary.starts_with("used 113 / 120 tokens"));
-    app.inspector
+    assert!(
+        app.panes
+            .context
+            .summary
+            .starts_with("used 113 / 120 tokens")
+    );
+    app.panes
+        .context
         .set_field(Field::Budget, "lots", &app.bank, &theme);
-    assert!(app.inspector.budget_error.is_some());
+    assert!(app.panes.context.budget_error.is_some());
 }
 
 #[test]
@@ -184,20 +213,21 @@ fn inspector_scrolls_to_the_last_candidate() {
     key(&mut app, KeyCode::Tab);
     keys(&mut app, "G");
     let last = app
-        .inspector
+        .panes
+        .context
         .entries
         .last()
         .unwrap()
         .path(&app.bank)
         .to_owned();
     assert_eq!(
-        app.inspector.selected_candidate(&app.bank),
+        app.panes.context.selected_candidate(&app.bank),
         Some(last.as_str())
     );
     assert!(screen(&app).contains(&last), "{}", screen(&app));
     keys(&mut app, "g");
-    assert_eq!(app.inspector.offset, 0);
-    assert!(screen(&app).contains(app.inspector.entries[0].path(&app.bank)));
+    assert_eq!(app.panes.context.offset, 0);
+    assert!(screen(&app).contains(app.panes.context.entries[0].path(&app.bank)));
 }
 
 #[test]
@@ -209,13 +239,13 @@ fn health_pane_groups_findings_and_jumps() {
     assert_eq!(app.focus, Pane::Health);
     assert_snapshot!(screen(&app));
     // On a group row, Enter goes to the group's first finding.
-    assert_eq!(app.health.cursor.selected, 0);
-    let path = app.health.selected_finding().unwrap().path.clone();
-    let finding_line = app.health.selected_finding().unwrap().line.unwrap();
+    assert_eq!(app.panes.health.cursor.selected, 0);
+    let path = app.panes.health.selected_finding().unwrap().path.clone();
+    let finding_line = app.panes.health.selected_finding().unwrap().line.unwrap();
     key(&mut app, KeyCode::Enter);
-    assert_eq!(app.focus, Pane::Preview);
-    assert_eq!(app.preview.rel.as_deref(), Some(path.as_str()));
-    assert!(app.preview.banner.is_some());
+    assert_eq!(app.focus, Pane::Article);
+    assert_eq!(app.panes.article.rel.as_deref(), Some(path.as_str()));
+    assert!(app.panes.article.banner.is_some());
     // The finding's line is on screen, found through the source map.
     let line = finding_line;
     let file_line = std::fs::read_to_string(fixture().join(&path))
@@ -224,9 +254,13 @@ fn health_pane_groups_findings_and_jumps() {
         .nth(line - 1)
         .unwrap()
         .to_owned();
-    let at = app.preview.doc.line_for_source(line).unwrap();
-    assert!(app.preview.doc.lines[at].to_string().contains(&file_line));
-    assert!(app.preview.scroll <= at && at < app.preview.scroll + 20);
+    let at = app.panes.article.doc.line_for_source(line).unwrap();
+    assert!(
+        app.panes.article.doc.lines[at]
+            .to_string()
+            .contains(&file_line)
+    );
+    assert!(app.panes.article.scroll <= at && at < app.panes.article.scroll + 20);
 }
 
 #[test]
@@ -237,7 +271,7 @@ fn finder_popup_filters_by_name_and_title() {
     assert_snapshot!(screen(&app));
     key(&mut app, KeyCode::Enter);
     assert_eq!(
-        app.preview.rel.as_deref(),
+        app.panes.article.rel.as_deref(),
         Some("02_TERMINOLOGY/compliance → naleving.md")
     );
 }
@@ -258,9 +292,9 @@ fn help_popup_lists_the_focused_panes_keys() {
 #[test]
 fn narrow_terminal_shows_one_pane() {
     let mut app = app_at(&fixture(), 60, 20);
-    assert!(app.areas.tree.is_some() && app.areas.main.is_none());
+    assert!(app.areas.bank.is_some() && app.areas.main.is_none());
     key(&mut app, KeyCode::Tab);
-    assert!(app.areas.tree.is_none());
+    assert!(app.areas.bank.is_none());
     assert_snapshot!(screen(&app));
 }
 
@@ -276,9 +310,9 @@ fn wide_terminal_shows_three_columns() {
 fn resize_re_renders_the_article_to_the_new_width() {
     let mut app = app_at(&fixture(), 100, 24);
     app.open_article("01_CLIENTS/Acme Corporation.md");
-    let wide = app.preview.doc.lines.len();
+    let wide = app.panes.article.doc.lines.len();
     update(&mut app, Msg::Resize(72, 24));
-    assert!(app.preview.doc.lines.len() > wide);
+    assert!(app.panes.article.doc.lines.len() > wide);
     assert!(app.dirty);
 }
 
@@ -386,4 +420,36 @@ pub(super) fn copy_dir(from: &Path, to: &Path) {
             std::fs::copy(entry.path(), target).unwrap();
         }
     }
+}
+
+#[test]
+fn popups_take_keys_through_the_key_map() {
+    use std::collections::BTreeMap;
+    let mut app = app_at(&fixture(), 80, 24);
+    let mut overrides = BTreeMap::new();
+    overrides.insert("choose".to_owned(), vec!["ctrl-o".to_owned()]);
+    overrides.insert("close".to_owned(), vec!["x".to_owned()]);
+    app.keymap = KeyMap::default().with_overrides(&overrides).unwrap();
+    // In the finder, `q` and `Tab` type or do nothing; they do not quit or
+    // switch panes, and the rebound key chooses.
+    keys(&mut app, "/");
+    keys(&mut app, "qnaleving");
+    assert!(app.effects.is_empty(), "q typed, did not quit");
+    key(&mut app, KeyCode::Home);
+    key(&mut app, KeyCode::Delete);
+    key(&mut app, KeyCode::Enter);
+    assert!(app.popup.is_some(), "Enter is no longer bound to choose");
+    let ctrl_o = KeyEvent::new(KeyCode::Char('o'), KeyModifiers::CONTROL);
+    update(&mut app, Msg::Key(ctrl_o));
+    assert!(app.popup.is_none());
+    assert_eq!(
+        app.panes.article.rel.as_deref(),
+        Some("02_TERMINOLOGY/compliance → naleving.md")
+    );
+    // The help popup closes with its rebound key only.
+    keys(&mut app, "?");
+    key(&mut app, KeyCode::Esc);
+    assert!(app.popup.is_some());
+    keys(&mut app, "x");
+    assert!(app.popup.is_none());
 }

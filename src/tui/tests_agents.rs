@@ -10,10 +10,10 @@ use membank_llm::testing::{FakeReply, FakeServer};
 use membank_llm::{ApiKey, LlmClient, LlmConfig, Provider, StreamEvent};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-use super::agents::link::LinkEvent;
-use super::agents::stream::StreamState;
 use super::app::{App, Msg, Pane, update};
-use super::panes::inspector::Field;
+use super::panes::agents::connection::ConnectionEvent;
+use super::panes::agents::stream::StreamState;
+use super::panes::context::Field;
 use super::tests::{app_at, copy_dir, fixture, key, keys, screen};
 
 fn client_for(server: &FakeServer) -> LlmClient {
@@ -28,11 +28,12 @@ fn client_for(server: &FakeServer) -> LlmClient {
 fn pump_until(app: &mut App, mut stop: impl FnMut(&StreamEvent) -> bool) {
     loop {
         let event = app
+            .panes
             .agents
-            .llm
+            .connection
             .wait(Duration::from_secs(20))
             .expect("the worker went quiet");
-        let LinkEvent::Worker(msg) = &event else {
+        let ConnectionEvent::Worker(msg) = &event else {
             panic!("only worker messages without config reading: {event:?}");
         };
         let done = stop(&msg.event);
@@ -62,13 +63,14 @@ fn chat_turn_shows_the_answer_and_opens_a_cited_article() {
         "as [[compliance → naleving]] says.\x1b[2J",
     ])]);
     let mut app = app_at(&fixture(), 80, 24);
-    app.agents.llm.use_client(client_for(&server));
+    app.panes.agents.connection.use_client(client_for(&server));
     let (bank, theme) = (&app.bank, &app.theme);
-    app.inspector
+    app.panes
+        .context
         .set_field(Field::Client, "Acme Corporation", bank, theme);
 
     ask(&mut app, "How do we translate compliance?");
-    assert!(!app.agents.editing, "sending leaves the input");
+    assert!(!app.panes.agents.editing, "sending leaves the input");
     pump_until(&mut app, is_done);
 
     let s = screen(&app);
@@ -86,16 +88,17 @@ fn chat_turn_shows_the_answer_and_opens_a_cited_article() {
 
     // The turn's articles: Enter opens the selected one in the Article pane.
     let articles: Vec<String> = app
+        .panes
         .agents
-        .chat
+        .query
         .articles()
         .iter()
         .map(|a| a.path.clone())
         .collect();
     assert!(articles.contains(&"01_CLIENTS/Acme Corporation.md".to_owned()));
     key(&mut app, KeyCode::Enter);
-    assert_eq!(app.focus, Pane::Preview);
-    assert_eq!(app.preview.rel.as_deref(), Some(articles[0].as_str()));
+    assert_eq!(app.focus, Pane::Article);
+    assert_eq!(app.panes.article.rel.as_deref(), Some(articles[0].as_str()));
 }
 
 #[test]
@@ -106,7 +109,7 @@ fn keys_are_handled_while_a_reply_streams_and_esc_stops_it() {
         .stall_after(6);
     let server = FakeServer::start([reply]);
     let mut app = app_at(&fixture(), 80, 24);
-    app.agents.llm.use_client(client_for(&server));
+    app.panes.agents.connection.use_client(client_for(&server));
     ask(&mut app, "Tell me about Acme");
     let mut deltas = 0;
     pump_until(&mut app, |e| {
@@ -115,15 +118,15 @@ fn keys_are_handled_while_a_reply_streams_and_esc_stops_it() {
         }
         deltas == 1
     });
-    assert!(app.agents.busy());
+    assert!(app.panes.agents.busy());
     assert!(screen(&app).contains("First part,"));
 
     // Between pieces the rest of the interface answers at once.
     key(&mut app, KeyCode::Tab);
-    assert_eq!(app.focus, Pane::Tree);
-    let before = app.tree.cursor.selected;
+    assert_eq!(app.focus, Pane::Bank);
+    let before = app.panes.bank.cursor.selected;
     key(&mut app, KeyCode::Char('j'));
-    assert_eq!(app.tree.cursor.selected, before + 1);
+    assert_eq!(app.panes.bank.cursor.selected, before + 1);
     app.dirty = false;
     pump_until(&mut app, |e| matches!(e, StreamEvent::Delta(_)));
     assert!(app.dirty, "a new piece on screen asks for a redraw");
@@ -135,10 +138,10 @@ fn keys_are_handled_while_a_reply_streams_and_esc_stops_it() {
     key(&mut app, KeyCode::Char('a'));
     key(&mut app, KeyCode::Esc);
     pump_until(&mut app, is_done);
-    let turn = app.agents.chat.turns.last().unwrap();
+    let turn = app.panes.agents.query.turns.last().unwrap();
     assert_eq!(turn.reply.text, "First part, second part, ");
     assert!(matches!(turn.reply.state, StreamState::Incomplete(_)));
-    assert!(!app.agents.busy());
+    assert!(!app.panes.agents.busy());
     assert!(screen(&app).contains("INCOMPLETE: stopped with Esc"));
 }
 
@@ -186,7 +189,7 @@ fn process_inbox_review_writes_only_accepted_safe_blocks() {
     let root = dir.path().join("bank");
     let server = FakeServer::start([FakeReply::openai_stream(&[COMPILE_REPLY])]);
     let mut app = app_at(&root, 80, 24);
-    app.agents.llm.use_client(client_for(&server));
+    app.panes.agents.connection.use_client(client_for(&server));
     let template_before = read(&root, "06_TEMPLATES/query.md");
     let globex_before = read(&root, "01_CLIENTS/Globex.md");
 
@@ -208,7 +211,7 @@ fn process_inbox_review_writes_only_accepted_safe_blocks() {
     key(&mut app, KeyCode::Char('j'));
     key(&mut app, KeyCode::Char('j'));
     key(&mut app, KeyCode::Char(' '));
-    let review = app.agents.inbox.review.as_ref().unwrap();
+    let review = app.panes.agents.inbox.review.as_ref().unwrap();
     let accepted: Vec<bool> = review.blocks.iter().map(|b| b.accepted).collect();
     assert_eq!(accepted, [true, false, false, false, true]);
     key(&mut app, KeyCode::Enter);
@@ -247,10 +250,10 @@ fn an_incomplete_inbox_reply_is_never_applied() {
     let root = dir.path().join("bank");
     let server = FakeServer::start([FakeReply::openai_stream(&[COMPILE_REPLY]).cut_after(2)]);
     let mut app = app_at(&root, 80, 24);
-    app.agents.llm.use_client(client_for(&server));
+    app.panes.agents.connection.use_client(client_for(&server));
     keys(&mut app, "a2r");
     pump_until(&mut app, is_done);
-    assert!(app.agents.inbox.review.is_none());
+    assert!(app.panes.agents.inbox.review.is_none());
     key(&mut app, KeyCode::Enter);
     assert!(read(&root, "00_INBOX/call notes.md").is_some());
     assert!(screen(&app).contains("nothing can be applied"));
@@ -271,8 +274,11 @@ fn alt_enter_and_ctrl_j_add_lines_to_the_question() {
         Msg::Key(KeyEvent::new(KeyCode::Char('j'), KeyModifiers::CONTROL)),
     );
     keys(&mut app, "three");
-    assert_eq!(app.agents.chat.input.lines(), ["one", "two", "three"]);
-    assert!(app.agents.editing);
+    assert_eq!(
+        app.panes.agents.query.input.lines(),
+        ["one", "two", "three"]
+    );
+    assert!(app.panes.agents.editing);
 }
 
 #[test]
@@ -282,7 +288,7 @@ fn health_check_shows_the_report_then_reviews_the_models_fixes() {
     let reply = "Globex lacks a summary.\n### FILE: 01_CLIENTS/Globex.md\n---\nclient: \"Globex\"\n---\n# Globex\n\nFixed by review.\n";
     let server = FakeServer::start([FakeReply::openai_stream(&[reply])]);
     let mut app = app_at(&root, 80, 24);
-    app.agents.llm.use_client(client_for(&server));
+    app.panes.agents.connection.use_client(client_for(&server));
     keys(&mut app, "a3");
     assert!(screen(&app).contains("Deterministic checks · r asks the model"));
     key(&mut app, KeyCode::Char('r'));
@@ -315,9 +321,10 @@ fn health_check_shows_the_report_then_reviews_the_models_fixes() {
 fn translate_uses_the_context_and_copies_the_result() {
     let server = FakeServer::start([FakeReply::openai_stream(&["De naleving ", "is streng."])]);
     let mut app = app_at(&fixture(), 80, 24);
-    app.agents.llm.use_client(client_for(&server));
+    app.panes.agents.connection.use_client(client_for(&server));
     let (bank, theme) = (&app.bank, &app.theme);
-    app.inspector
+    app.panes
+        .context
         .set_field(Field::Client, "Acme Corporation", bank, theme);
     keys(&mut app, "a4i");
     update(&mut app, Msg::Paste("The compliance\nis strict.".into()));
@@ -346,7 +353,7 @@ fn distill_proposes_an_inbox_note_written_only_after_review() {
     let note = "---\ntitle: Style notes\n---\n# Style notes\n\nUse naleving.\n";
     let server = FakeServer::start([FakeReply::openai_stream(&[note])]);
     let mut app = app_at(&root, 80, 24);
-    app.agents.llm.use_client(client_for(&server));
+    app.panes.agents.connection.use_client(client_for(&server));
     keys(&mut app, "a5i");
     update(&mut app, Msg::Paste(doc.display().to_string()));
     key(&mut app, KeyCode::Enter);
@@ -383,15 +390,17 @@ fn help_popup_lists_the_agents_keys() {
 fn a_turn_lists_what_the_budget_dropped_and_sends_only_the_rest() {
     let server = FakeServer::start([FakeReply::openai_stream(&["Short answer."])]);
     let mut app = app_at(&fixture(), 80, 24);
-    app.agents.llm.use_client(client_for(&server));
+    app.panes.agents.connection.use_client(client_for(&server));
     let theme = app.theme.clone();
-    app.inspector
+    app.panes
+        .context
         .set_field(Field::Client, "acme corporation", &app.bank, &theme);
-    app.inspector
+    app.panes
+        .context
         .set_field(Field::Budget, "120", &app.bank, &theme);
     ask(&mut app, "What does Acme sell?");
     pump_until(&mut app, is_done);
-    let articles = app.agents.chat.articles().to_vec();
+    let articles = app.panes.agents.query.articles().to_vec();
     assert!(articles[0].dropped.is_none());
     let dropped = articles
         .iter()

@@ -6,13 +6,13 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 
-use super::agents;
-use super::app::{App, Pane, Popup, inner};
-use super::panes::{health, inspector, preview, tree};
+use super::app::{App, Pane, Popup};
+use super::areas::inner;
 use super::widgets::{fuzzy, help, status};
 
-fn pane_block<'a>(app: &'a App, pane: Pane, title: String) -> Block<'a> {
+fn pane_block<'a>(app: &'a App, pane: Pane) -> Block<'a> {
     let focused = app.focus == pane;
+    let component = app.panes.get(pane);
     let mut block = Block::default()
         .borders(Borders::ALL)
         .border_style(if focused {
@@ -20,13 +20,12 @@ fn pane_block<'a>(app: &'a App, pane: Pane, title: String) -> Block<'a> {
         } else {
             app.theme.border
         })
-        .title(Span::styled(format!(" {title} "), app.theme.title));
+        .title(Span::styled(
+            format!(" {} ", component.title()),
+            app.theme.title,
+        ));
     if focused {
-        let hint = if pane == Pane::Agents {
-            agents::hint_line(&app.keymap, &app.agents)
-        } else {
-            app.hints[Pane::ORDER.iter().position(|p| *p == pane).unwrap_or(0)].clone()
-        };
+        let hint = component.hints(&app.keymap);
         block = block.title_bottom(Span::styled(format!(" {hint} "), app.theme.muted));
     }
     block
@@ -51,28 +50,18 @@ fn draw_tabs(frame: &mut Frame, area: Rect, app: &App) {
 }
 
 fn draw_pane(frame: &mut Frame, app: &App, pane: Pane, area: Rect) {
-    let title = match pane {
-        Pane::Preview if !app.preview.header.is_empty() => app.preview.header.clone(),
-        Pane::Health => format!("Health — {}", app.health.summary),
-        p => p.title().to_owned(),
-    };
-    frame.render_widget(pane_block(app, pane, title), area);
-    let body = inner(area);
+    frame.render_widget(pane_block(app, pane), area);
     let focused = app.focus == pane;
-    match pane {
-        Pane::Tree => tree::draw(frame, body, &app.tree, focused, &app.theme),
-        Pane::Preview => preview::draw(frame, body, &app.preview, &app.theme),
-        Pane::Inspector => inspector::draw(frame, body, &app.inspector, focused, &app.theme),
-        Pane::Health => health::draw(frame, body, &app.health, focused, &app.theme),
-        Pane::Agents => agents::draw(frame, body, &app.agents, focused, &app.theme),
-    }
+    app.panes
+        .get(pane)
+        .draw(frame, inner(area), focused, &app.theme);
 }
 
 pub fn draw(frame: &mut Frame, app: &App) {
     let areas = &app.areas;
     draw_tabs(frame, areas.tabs, app);
-    if let Some(r) = areas.tree {
-        draw_pane(frame, app, Pane::Tree, r);
+    if let Some(r) = areas.bank {
+        draw_pane(frame, app, Pane::Bank, r);
     }
     for (pane, r) in [areas.main, areas.side].into_iter().flatten() {
         draw_pane(frame, app, pane, r);

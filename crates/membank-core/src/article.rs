@@ -8,7 +8,7 @@ use yaml_serde::Mapping;
 use crate::frontmatter::{self, Block, YamlError};
 use crate::layout::Folder;
 use crate::text;
-use crate::wikilink::{self, fold, normalize_value};
+use crate::wikilink::{self, LinkKind, fold, normalize_value};
 
 /// The state of an article's frontmatter.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -73,6 +73,10 @@ pub struct Meta {
     pub target_lang: Option<String>,
     pub compiled: bool,
     pub compiled_from: Option<String>,
+    /// (key, link) for each key holding a `[[link]]` written without
+    /// quotes, which YAML reads as a nested list; membank reads it as the
+    /// link but reports it.
+    pub unquoted_links: Vec<(String, String)>,
 }
 
 impl Meta {
@@ -85,14 +89,25 @@ pub const CLIENT_KEYS: [&str; 2] = ["client", "clients"];
 pub const DOMAIN_KEYS: [&str; 2] = ["domain", "domains"];
 pub const LANGUAGE_KEYS: [&str; 4] = ["languages", "language_pair", "source_lang", "target_lang"];
 
-/// A `[[link]]` found in the article.
+/// A link found in the article: `[[wikilink]]`, `![[embed]]` or Markdown
+/// `[text](Note.md)`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Link {
+    /// As written (see `wikilink::WikiLink::raw`).
     pub raw: String,
+    /// The file it names, still to be resolved against the bank.
     pub target: String,
+    pub kind: LinkKind,
     /// 1-based line in the file on disk.
     pub line: usize,
     pub in_frontmatter: bool,
+}
+
+impl Link {
+    /// The link as it appears in the file, for messages.
+    pub fn written(&self) -> String {
+        wikilink::WikiLink::written(&self.raw, self.kind)
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -164,6 +179,7 @@ impl Article {
                 line: lines.line_of(body_start + l.span.start) + encoding.line_shift,
                 raw: l.raw,
                 target: l.target,
+                kind: l.kind,
                 in_frontmatter: false,
             });
         }
@@ -255,6 +271,15 @@ fn extract_meta(map: &Mapping) -> Meta {
             .filter(|(_, v)| is_blank(v))
             .filter_map(|(k, _)| frontmatter::scalar_text(k))
             .collect(),
+        unquoted_links: map
+            .iter()
+            .filter_map(|(k, v)| {
+                Some((
+                    frontmatter::scalar_text(k)?,
+                    frontmatter::first_unquoted_link(v)?,
+                ))
+            })
+            .collect(),
         ..Meta::default()
     };
     for key in CLIENT_KEYS {
@@ -313,7 +338,7 @@ fn frontmatter_links(
     let yaml_text = &text[yaml.clone()];
     let mut search_from = 0;
     for s in strings {
-        for l in wikilink::extract_plain(s) {
+        for l in wikilink::extract_plain(&s) {
             let needle = format!("[[{}]]", l.raw);
             let at = yaml_text[search_from..]
                 .find(&needle)
@@ -329,6 +354,7 @@ fn frontmatter_links(
             out.push(Link {
                 raw: l.raw,
                 target: l.target,
+                kind: l.kind,
                 line,
                 in_frontmatter: true,
             });

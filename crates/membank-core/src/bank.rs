@@ -1,6 +1,5 @@
 //! Loading a bank from disk and indexing its links (spec §1–§3, §6).
 
-use std::collections::HashMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -9,9 +8,9 @@ use serde::Serialize;
 
 use crate::article::Article;
 use crate::layout::{self, Folder, SkipReason};
+use crate::resolve::{FileRef, LinkIndex};
 use crate::safe_read::{ReadError, ReadPolicy, RootReader};
 use crate::text;
-use crate::wikilink::fold;
 
 pub type ArticleId = usize;
 
@@ -92,15 +91,19 @@ impl std::error::Error for BankError {}
 pub enum Resolution {
     Dead,
     One(ArticleId),
-    /// Several files answer to the name; the first (by folder, then path)
-    /// is used.
+    /// Several articles answer to the name; the first is the one the link
+    /// opens (Obsidian's choice: the linking note's folder, else the
+    /// shortest path).
     Ambiguous(Vec<ArticleId>),
+    /// A file that is not an article (an image, a PDF, a skipped `_` note):
+    /// an index into `Bank::link_files`.
+    File(usize),
 }
 
 impl Resolution {
     pub fn target(&self) -> Option<ArticleId> {
         match self {
-            Resolution::Dead => None,
+            Resolution::Dead | Resolution::File(_) => None,
             Resolution::One(id) => Some(*id),
             Resolution::Ambiguous(ids) => ids.first().copied(),
         }
@@ -109,10 +112,10 @@ impl Resolution {
 
 #[derive(Debug, Default)]
 struct Index {
-    /// Folded stem → content articles with that name, in (folder, path) order.
-    by_name: HashMap<String, Vec<ArticleId>>,
-    /// Folded `folder/sub/stem` → content article, for path-style links.
-    by_rel_stem: HashMap<String, ArticleId>,
+    /// Every file a link can reach, by name.
+    links: LinkIndex,
+    /// Files a link can reach that are not articles, for `Resolution::File`.
+    link_files: Vec<String>,
     /// For each article, the resolution of each of its links.
     resolved: Vec<Vec<Resolution>>,
     backlinks: Vec<Vec<ArticleId>>,
@@ -149,6 +152,23 @@ enum Found {
     Template(String),
     Other(String),
     Problem(LoadProblem),
+}
+
+/// A bank-relative path as a user may type it (`./03_DOMAINS/Legal.md`,
+/// `03_DOMAINS\\Legal.md`) in the form `Bank::find` expects; `None` when it
+/// climbs out of the bank.
+pub fn normalize_rel_path(path: &str) -> Option<String> {
+    let mut parts: Vec<&str> = Vec::new();
+    for seg in path.split(['/', '\\']) {
+        match seg {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            s => parts.push(s),
+        }
+    }
+    Some(parts.join("/"))
 }
 
 /// Does this folder look like a bank (has at least one numbered folder)?
@@ -315,23 +335,41 @@ impl Bank {
             .collect()
     }
 
-    /// Resolve a link target (`Target`, or `Folder/Target` style) to content
-    /// articles: case-insensitive, otherwise exact.
+    /// Resolve a link target as seen from the bank root.
     pub fn resolve(&self, target: &str) -> Resolution {
-        let t = target.trim();
-        let t = t.strip_suffix(".md").unwrap_or(t);
-        let key = fold(t);
-        if key.contains('/') {
-            return match self.index.by_rel_stem.get(&key) {
-                Some(&id) => Resolution::One(id),
-                None => Resolution::Dead,
-            };
+        self.resolve_from(target, None)
+    }
+
+    /// Resolve a link target as written in the file at `from` (a relative
+    /// path), which matters for `./` and `../` links and for names several
+    /// files share.
+    pub fn resolve_from(&self, target: &str, from: Option<&str>) -> Resolution {
+        let files = self.index.links.resolve(target, from);
+        let Some(&first) = files.first() else {
+            return Resolution::Dead;
+        };
+        match first {
+            FileRef::Other(i) => Resolution::File(i),
+            FileRef::Article(id) => {
+                let ids: Vec<ArticleId> = files
+                    .into_iter()
+                    .filter_map(|f| match f {
+                        FileRef::Article(id) => Some(id),
+                        FileRef::Other(_) => None,
+                    })
+                    .collect();
+                if ids.len() == 1 {
+                    Resolution::One(id)
+                } else {
+                    Resolution::Ambiguous(ids)
+                }
+            }
         }
-        match self.index.by_name.get(&key).map(Vec::as_slice) {
-            None | Some([]) => Resolution::Dead,
-            Some([id]) => Resolution::One(*id),
-            Some(ids) => Resolution::Ambiguous(ids.to_vec()),
-        }
+    }
+
+    /// The path of a file a link reached that is not an article.
+    pub fn link_file(&self, index: usize) -> &str {
+        &self.index.link_files[index]
     }
 
     /// The article's links with where each points.
@@ -405,40 +443,39 @@ impl Bank {
 
     fn rebuild_index(&mut self) {
         self.scoring = std::sync::OnceLock::new();
-        let articles = &self.articles;
-        let content = || {
-            articles
+        let mut link_files: Vec<String> = Vec::new();
+        link_files.extend(self.skipped.iter().map(|f| f.path.clone()));
+        link_files.extend(self.other_files.iter().cloned());
+        link_files.extend(self.templates.iter().cloned());
+        link_files.extend(
+            self.problems
                 .iter()
-                .enumerate()
-                .filter(|(_, a)| a.folder.is_content())
-        };
-        // The two maps are independent; build them side by side.
-        let (by_name, by_rel_stem) = rayon::join(
-            || {
-                let mut m: HashMap<String, Vec<ArticleId>> = HashMap::with_capacity(articles.len());
-                for (id, a) in content() {
-                    m.entry(fold(&a.stem)).or_default().push(id);
-                }
-                m
-            },
-            || {
-                let mut m = HashMap::with_capacity(articles.len());
-                for (id, a) in content() {
-                    let rel_stem = &a.rel_path[..a.rel_path.len() - 3];
-                    m.insert(fold(rel_stem), id);
-                }
-                m
-            },
+                .filter(|p| p.kind == ProblemKind::NotUtf8)
+                .map(|p| p.path.clone()),
         );
+        let articles = self
+            .articles
+            .iter()
+            .enumerate()
+            .map(|(id, a)| (a.rel_path.as_str(), FileRef::Article(id)));
+        let others = link_files
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (p.as_str(), FileRef::Other(i)));
         self.index = Index {
-            by_name,
-            by_rel_stem,
+            links: LinkIndex::build(articles.chain(others)),
+            link_files,
             ..Index::default()
         };
         let resolved: Vec<Vec<Resolution>> = self
             .articles
             .par_iter()
-            .map(|a| a.links.iter().map(|l| self.resolve(&l.target)).collect())
+            .map(|a| {
+                a.links
+                    .iter()
+                    .map(|l| self.resolve_from(&l.target, Some(&a.rel_path)))
+                    .collect()
+            })
             .collect();
         let mut backlinks = vec![Vec::new(); self.articles.len()];
         for (from, rs) in resolved.iter().enumerate() {

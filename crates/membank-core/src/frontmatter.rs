@@ -302,23 +302,54 @@ pub fn scalar_text(v: &Value) -> Option<String> {
     }
 }
 
-/// The text values of a key: one for a scalar, one per scalar item of a list.
+/// The text values of a key: one for a scalar, one per scalar item of a
+/// list. An unquoted `[[Legal]]` counts as the link its author meant.
 pub fn strings(map: &Mapping, key: &str) -> Vec<String> {
+    let item = |v: &Value| scalar_text(v).or_else(|| unquoted_link(v));
     match map.get(key) {
         None | Some(Value::Null) => Vec::new(),
-        Some(Value::Sequence(items)) => items.iter().filter_map(scalar_text).collect(),
+        Some(v) if unquoted_link(v).is_some() => unquoted_link(v).into_iter().collect(),
+        Some(Value::Sequence(items)) => items.iter().filter_map(item).collect(),
         Some(Value::Tagged(t)) => match &t.value {
-            Value::Sequence(items) => items.iter().filter_map(scalar_text).collect(),
+            Value::Sequence(items) => items.iter().filter_map(item).collect(),
             v => scalar_text(v).into_iter().collect(),
         },
         Some(v) => scalar_text(v).into_iter().collect(),
     }
 }
 
-/// Every string anywhere in a YAML value, depth first, in document order.
-pub fn all_strings<'a>(v: &'a Value, out: &mut Vec<&'a str>) {
+/// `[[Legal]]` written without quotes: YAML reads it as a list holding a
+/// list holding `Legal`. Returns the link as its author wrote it.
+pub fn unquoted_link(v: &Value) -> Option<String> {
+    fn single(v: &Value) -> Option<&Value> {
+        match v {
+            Value::Sequence(items) if items.len() == 1 => Some(&items[0]),
+            _ => None,
+        }
+    }
+    let inner = single(single(v)?)?;
+    scalar_text(inner).map(|s| format!("[[{s}]]"))
+}
+
+/// The first unquoted `[[link]]` anywhere in this value, as written.
+pub fn first_unquoted_link(v: &Value) -> Option<String> {
+    unquoted_link(v).or_else(|| match v {
+        Value::Sequence(items) => items.iter().find_map(first_unquoted_link),
+        Value::Mapping(m) => m.values().find_map(first_unquoted_link),
+        Value::Tagged(t) => first_unquoted_link(&t.value),
+        _ => None,
+    })
+}
+
+/// Every string anywhere in a YAML value, depth first, in document order;
+/// an unquoted `[[link]]` is given back as written.
+pub fn all_strings<'a>(v: &'a Value, out: &mut Vec<std::borrow::Cow<'a, str>>) {
+    if let Some(link) = unquoted_link(v) {
+        out.push(link.into());
+        return;
+    }
     match v {
-        Value::String(s) => out.push(s),
+        Value::String(s) => out.push(s.as_str().into()),
         Value::Sequence(items) => items.iter().for_each(|i| all_strings(i, out)),
         Value::Mapping(m) => m.values().for_each(|i| all_strings(i, out)),
         Value::Tagged(t) => all_strings(&t.value, out),

@@ -17,6 +17,7 @@ pub mod init;
 pub mod layout;
 pub mod memory;
 pub mod pathsafe;
+mod resolve;
 pub mod safe_read;
 pub mod scoring;
 mod scoring_index;

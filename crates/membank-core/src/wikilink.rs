@@ -1,35 +1,70 @@
-//! `[[wikilinks]]`: extraction from bodies and frontmatter, and the value
+//! Links in an article: `[[wikilinks]]`, `![[embeds]]` and Markdown
+//! `[text](Note.md)` links, found the way Obsidian finds them, and the value
 //! normalisation that scoring shares with link resolution (spec §6, §7).
 
+use std::borrow::Cow;
 use std::ops::Range;
 use std::sync::LazyLock;
 
-use pulldown_cmark::{Event, Parser, Tag, TagEnd};
+use pulldown_cmark::{Event, LinkType, Parser, Tag, TagEnd};
 use regex::Regex;
+use serde::Serialize;
 
-/// One `[[...]]` occurrence.
+/// How a link is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LinkKind {
+    /// `[[Target]]`
+    Wiki,
+    /// `![[Target]]`: the target's content is shown in place (images,
+    /// PDFs, other notes).
+    Embed,
+    /// `[text](Target.md)` or `![alt](image.png)`
+    Markdown,
+}
+
+/// One link occurrence.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct WikiLink {
-    /// What is between the brackets, as written.
+    /// As written: between `[[ ]]`, or the destination between `( )`.
     pub raw: String,
-    /// The part that names the article: before `|` and `#`, trimmed.
+    /// The file the link names: alias, heading and block parts removed,
+    /// Markdown destinations percent-decoded, trimmed.
     pub target: String,
-    /// Byte range of the whole `[[...]]` in the text it was found in.
+    /// Byte range of the whole link in the text it was found in.
     pub span: Range<usize>,
+    pub kind: LinkKind,
+}
+
+impl WikiLink {
+    /// The link as it appears in the file, for messages.
+    pub fn written(raw: &str, kind: LinkKind) -> String {
+        match kind {
+            LinkKind::Wiki => format!("[[{raw}]]"),
+            LinkKind::Embed => format!("![[{raw}]]"),
+            LinkKind::Markdown => format!("[…]({raw})"),
+        }
+    }
 }
 
 static LINK: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"\[\[([^\[\]\n]+?)\]\]").expect("valid regex"));
 
 /// The article name a link or frontmatter value points at: `[[ ]]` removed,
-/// then everything after `|` or `#`, then surrounding whitespace.
+/// then everything after `|` or `#`, then surrounding whitespace. A `\`
+/// before the `|` is the escape a table cell needs (`[[Legal\|legal]]`).
 pub fn normalize_value(value: &str) -> &str {
     let mut v = value.trim();
     if let Some(inner) = v.strip_prefix("[[").and_then(|s| s.strip_suffix("]]")) {
         v = inner;
     }
     if let Some(i) = v.find(['|', '#']) {
-        v = &v[..i];
+        let name = &v[..i];
+        v = if v.as_bytes()[i] == b'|' {
+            name.strip_suffix('\\').unwrap_or(name)
+        } else {
+            name
+        };
     }
     v.trim()
 }
@@ -45,28 +80,42 @@ pub fn extract_plain(s: &str) -> Vec<WikiLink> {
         .map(|c| {
             let whole = c.get(0).expect("match");
             let raw = c[1].to_owned();
+            let embed = whole.start() > 0 && s.as_bytes()[whole.start() - 1] == b'!';
             WikiLink {
                 target: normalize_value(&raw).to_owned(),
                 raw,
                 span: whole.range(),
+                kind: if embed {
+                    LinkKind::Embed
+                } else {
+                    LinkKind::Wiki
+                },
             }
         })
         .filter(|l| !l.target.is_empty())
         .collect()
 }
 
-/// Links in a Markdown body, skipping code spans and code blocks.
+/// Links in a Markdown body, skipping code spans, code blocks and
+/// `%% comments %%`, in document order.
 pub fn extract_markdown(body: &str) -> Vec<WikiLink> {
-    if !body.contains("[[") {
+    let has_wiki = body.contains("[[");
+    let has_markdown = body.contains("](");
+    if !has_wiki && !has_markdown {
         return Vec::new();
     }
-    let mut links = extract_plain(body);
-    if links.is_empty() {
+    let mut links = if has_wiki {
+        extract_plain(body)
+    } else {
+        Vec::new()
+    };
+    if links.is_empty() && !has_markdown {
         return links;
     }
-    // Only pay for a Markdown parse when code could hide a link. Code starts
-    // at its opening backticks, fence or indentation, so if the first such
-    // marker comes after the last link, no link can be inside code.
+    // Only pay for a Markdown parse when code could hide a link or a
+    // Markdown link may be present. Code starts at its opening backticks,
+    // fence or indentation, so if the first such marker comes after the last
+    // link, no link can be inside code.
     let last_link = links.last().map_or(0, |l| l.span.start);
     let first_marker = [
         body.find('`'),
@@ -77,38 +126,128 @@ pub fn extract_markdown(body: &str) -> Vec<WikiLink> {
     .into_iter()
     .flatten()
     .min();
-    if first_marker.is_some_and(|m| m < last_link) {
-        let code = code_ranges(body);
-        if !code.is_empty() {
-            // Links and code ranges both come in document order, so one
-            // sweep decides each link (a nested scan is quadratic on a
-            // note with many links and many code spans).
-            let mut next_code = 0;
-            links.retain(|l| {
-                while code.get(next_code).is_some_and(|r| r.end <= l.span.start) {
-                    next_code += 1;
-                }
-                code.get(next_code).is_none_or(|r| r.start > l.span.start)
-            });
-        }
+    let code = if has_markdown || first_marker.is_some_and(|m| m < last_link) {
+        let parsed = parse(body, has_markdown);
+        links.extend(parsed.markdown_links);
+        links.sort_by_key(|l| l.span.start);
+        parsed.code
+    } else {
+        Vec::new()
+    };
+    let comments = comment_ranges(body, &code);
+    let mut hidden: Vec<Range<usize>> = code.into_iter().chain(comments).collect();
+    if !hidden.is_empty() {
+        hidden.sort_by_key(|r| r.start);
+        // Links and hidden ranges both come in document order, so one sweep
+        // decides each link (a nested scan is quadratic on a note with many
+        // links and many code spans).
+        let mut next = 0;
+        links.retain(|l| {
+            while hidden.get(next).is_some_and(|r| r.end <= l.span.start) {
+                next += 1;
+            }
+            // Ranges may nest (a code span inside a comment): look at every
+            // range that starts before the link.
+            !hidden[next..]
+                .iter()
+                .take_while(|r| r.start <= l.span.start)
+                .any(|r| l.span.start < r.end)
+        });
     }
     links
 }
 
-fn code_ranges(body: &str) -> Vec<Range<usize>> {
-    let mut ranges = Vec::new();
+struct Parsed {
+    code: Vec<Range<usize>>,
+    markdown_links: Vec<WikiLink>,
+}
+
+fn parse(body: &str, want_links: bool) -> Parsed {
+    let mut code = Vec::new();
+    let mut markdown_links = Vec::new();
     let mut block_start: Option<usize> = None;
     for (event, range) in Parser::new(body).into_offset_iter() {
         match event {
-            Event::Code(_) => ranges.push(range),
+            Event::Code(_) => code.push(range),
             Event::Start(Tag::CodeBlock(_)) => block_start = Some(range.start),
             Event::End(TagEnd::CodeBlock) => {
                 if let Some(s) = block_start.take() {
-                    ranges.push(s..range.end);
+                    code.push(s..range.end);
+                }
+            }
+            // `<name@example.com>` is an e-mail address, not a file.
+            Event::Start(Tag::Link {
+                link_type: LinkType::Email,
+                ..
+            }) => {}
+            Event::Start(Tag::Link { dest_url, .. } | Tag::Image { dest_url, .. })
+                if want_links =>
+            {
+                if let Some(target) = markdown_target(&dest_url) {
+                    markdown_links.push(WikiLink {
+                        raw: dest_url.into_string(),
+                        target,
+                        span: range,
+                        kind: LinkKind::Markdown,
+                    });
                 }
             }
             _ => {}
         }
+    }
+    Parsed {
+        code,
+        markdown_links,
+    }
+}
+
+/// The file a Markdown link destination names inside the vault, or `None`
+/// for web addresses, e-mail and other schemes, and `#heading` links within
+/// the same note.
+pub fn markdown_target(dest: &str) -> Option<String> {
+    let dest = dest.trim();
+    let scheme = dest.split_once(':').is_some_and(|(s, _)| {
+        s.len() > 1
+            && s.starts_with(|c: char| c.is_ascii_alphabetic())
+            && s.chars()
+                .all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c))
+    });
+    if scheme || dest.starts_with("//") {
+        return None;
+    }
+    let path = dest.split(['#', '?']).next().unwrap_or("");
+    let decoded: Cow<str> = percent_encoding::percent_decode_str(path).decode_utf8_lossy();
+    let target = decoded.trim();
+    (!target.is_empty()).then(|| target.to_owned())
+}
+
+/// Obsidian comments: text between a pair of `%%` outside code. An unpaired
+/// `%%` hides the rest of the note, as in Obsidian.
+fn comment_ranges(body: &str, code: &[Range<usize>]) -> Vec<Range<usize>> {
+    if !body.contains("%%") {
+        return Vec::new();
+    }
+    // Code ranges are in document order and never overlap.
+    let in_code = |at: usize| {
+        let i = code.partition_point(|r| r.end <= at);
+        code.get(i).is_some_and(|r| r.start <= at)
+    };
+    let mut ranges = Vec::new();
+    let mut open: Option<usize> = None;
+    let mut from = 0;
+    while let Some(i) = body[from..].find("%%") {
+        let at = from + i;
+        from = at + 2;
+        if in_code(at) {
+            continue;
+        }
+        match open.take() {
+            None => open = Some(at),
+            Some(start) => ranges.push(start..at + 2),
+        }
+    }
+    if let Some(start) = open {
+        ranges.push(start..body.len());
     }
     ranges
 }
@@ -176,11 +315,61 @@ mod tests {
             )
         ) {
             let body = parts.concat();
-            let code = code_ranges(&body);
+            let code = parse(&body, false).code;
             let mut expected = extract_plain(&body);
             expected.retain(|l| !code.iter().any(|r| r.start <= l.span.start && l.span.start < r.end));
             proptest::prop_assert_eq!(extract_markdown(&body), expected, "{:?}", body);
         }
+    }
+
+    #[test]
+    fn escaped_pipe_in_a_table_cell_is_an_alias() {
+        let l = extract_markdown("| a | [[Legal\\|the legal domain]] |\n");
+        assert_eq!(targets(l), vec!["Legal"]);
+        assert_eq!(normalize_value("[[Legal#Scope\\|x]]"), "Legal");
+    }
+
+    #[test]
+    fn embeds_are_links_to_any_file() {
+        let l = extract_markdown("![[diagram.png]] ![[icon.svg#icon]] [[report.pdf]]\n");
+        let got: Vec<(String, LinkKind)> = l.into_iter().map(|l| (l.target, l.kind)).collect();
+        assert_eq!(
+            got,
+            vec![
+                ("diagram.png".into(), LinkKind::Embed),
+                ("icon.svg".into(), LinkKind::Embed),
+                ("report.pdf".into(), LinkKind::Wiki),
+            ]
+        );
+    }
+
+    #[test]
+    fn markdown_links_to_notes_count_but_web_and_mail_do_not() {
+        let body = "[a](Note.md) [b](../x/Note%20Name.md#Part) ![c](img/d.png)\n\
+                    [w](https://example.com/x.md) [m](mailto:a@b.c) <a@b.c> [h](#Local)\n";
+        let got: Vec<(String, LinkKind)> = extract_markdown(body)
+            .into_iter()
+            .map(|l| (l.target, l.kind))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                ("Note.md".into(), LinkKind::Markdown),
+                ("../x/Note Name.md".into(), LinkKind::Markdown),
+                ("img/d.png".into(), LinkKind::Markdown),
+            ]
+        );
+    }
+
+    #[test]
+    fn comments_and_code_hide_every_kind_of_link() {
+        let body = "[[A]] %% [[B]] [b](B.md) %% [[C]]\n\n%%\n[[D]]\n%%\n`[e](E.md)`\n\n\
+                    ```\n[f](F.md) %%\n```\n[[G]]\n";
+        assert_eq!(targets(extract_markdown(body)), vec!["A", "C", "G"]);
+        assert_eq!(
+            targets(extract_markdown("[[A]] %% open [[B]]\n")),
+            vec!["A"]
+        );
     }
 
     #[test]

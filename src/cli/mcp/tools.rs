@@ -214,7 +214,8 @@ fn read_tool(shared: &Shared, p: ReadParams) -> Result<Output, String> {
 
 fn links_tool(shared: &Shared, p: LinksParams) -> Result<Output, String> {
     let memory = shared.memory();
-    let report = links::report(memory.as_ref(), &p.article).map_err(|e| format!("links: {e:#}"))?;
+    let report = links::report(as_bank(memory.as_ref(), "links")?, &p.article)
+        .map_err(|e| format!("links: {e:#}"))?;
     let text = links::human(&report);
     Output::new(report, vec![text])
 }

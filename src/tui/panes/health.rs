@@ -1,4 +1,4 @@
-//! The health report: findings grouped by severity and code, with counts;
+//! The Health pane: findings grouped by severity and code, with counts;
 //! Enter jumps to the file and line.
 
 use std::collections::{BTreeMap, HashSet};
@@ -12,6 +12,9 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
 use super::cursor::Cursor;
+use super::{Component, Cx, hint_text, page};
+use crate::tui::app::Effect;
+use crate::tui::keys::{Action, KeyMap, Scope};
 use crate::tui::theme::Theme;
 
 fn severity_label(severity: Severity, count: usize) -> String {
@@ -185,4 +188,67 @@ pub fn draw(frame: &mut Frame, area: Rect, pane: &HealthPane, focused: bool, the
             }),
     );
     frame.render_widget(Paragraph::new(lines), area);
+}
+
+impl Component for HealthPane {
+    fn scope(&self) -> Scope {
+        Scope::Health
+    }
+
+    fn title(&self) -> String {
+        format!("Health — {}", self.summary)
+    }
+
+    fn on_action(&mut self, action: Action, cx: &mut Cx) -> bool {
+        let h = cx.height;
+        let len = self.rows.len();
+        let c = &mut self.cursor;
+        match action {
+            Action::Up => c.move_by(-1, len, h),
+            Action::Down => c.move_by(1, len, h),
+            Action::PageUp => c.move_by(-page(h), len, h),
+            Action::PageDown => c.move_by(page(h), len, h),
+            Action::Top => c.to_top(),
+            Action::Bottom => c.to_bottom(len, h),
+            Action::Rerun => cx.effects.push(Effect::RerunHealth),
+            Action::Open => {
+                let Some(f) = self.selected_finding() else {
+                    return false;
+                };
+                if f.path.is_empty() {
+                    // About the bank as a whole: nothing to open.
+                    let text = format!("{}: {}", f.code, f.message);
+                    cx.info(sanitize_for_terminal(&text, false));
+                    return true;
+                }
+                let banner = format!("{} at {}: {}", f.code, f.location(), f.message);
+                cx.effects.push(Effect::ShowArticle {
+                    rel: f.path.clone(),
+                    line: f.line,
+                    banner: Some(sanitize_for_terminal(&banner, false)),
+                });
+            }
+            Action::Edit => {
+                let Some(f) = self.selected_finding().filter(|f| !f.path.is_empty()) else {
+                    return false;
+                };
+                let (rel, line) = (f.path.clone(), f.line);
+                return cx.edit(Some(rel), line);
+            }
+            Action::CopyPath => {
+                let rel = self.selected_finding().map(|f| f.path.clone());
+                return cx.copy_path(rel);
+            }
+            _ => return false,
+        }
+        true
+    }
+
+    fn hints(&self, keymap: &KeyMap) -> String {
+        hint_text(keymap, &[(Action::Open, "jump"), (Action::Rerun, "re-run")])
+    }
+
+    fn draw(&self, frame: &mut Frame, area: Rect, focused: bool, theme: &Theme) {
+        draw(frame, area, self, focused, theme);
+    }
 }

@@ -1,14 +1,131 @@
-//! The four panes. Each owns its state, changes it in response to the
-//! app's messages, and draws it without computing anything.
+//! The five panes, each behind the same contract ([`Component`]): it
+//! handles an action, handles a key while its input has the keyboard,
+//! names its key hints, and draws from its own state. Anything a pane
+//! cannot do itself (open an article in another pane, copy, reload files,
+//! say something in the status bar) it puts on the app's one effect queue.
 
+pub mod agents;
+pub mod article;
+pub mod bank;
+pub mod context;
 pub mod cursor;
 pub mod health;
-pub mod inspector;
-pub mod preview;
-pub mod tree;
 
+use std::collections::HashSet;
+
+use membank_core::bank::Bank;
+use membank_core::budget::BudgetOptions;
+use membank_core::scoring::Query;
+use membank_core::text::sanitize_for_terminal;
+use ratatui::Frame;
+use ratatui::crossterm::event::KeyEvent;
+use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
+
+use super::app::Effect;
+use super::keys::{Action, KeyMap, Scope};
+use super::theme::Theme;
+
+/// What a pane is given for one call: the shared state to read, its size,
+/// and the queue to put effects on.
+pub struct Cx<'a> {
+    pub bank: &'a Bank,
+    pub theme: &'a Theme,
+    /// Files with health findings (the Bank pane marks them).
+    pub flagged: &'a HashSet<String>,
+    /// Rows of the pane's list (its inside minus fixed parts).
+    pub height: usize,
+    /// Columns the article is laid out at.
+    pub article_width: u16,
+    /// The Context pane's settings, which the agents use too.
+    pub query: Query,
+    pub budget: BudgetOptions,
+    pub effects: &'a mut Vec<Effect>,
+}
+
+impl Cx<'_> {
+    pub fn info(&mut self, text: impl Into<String>) {
+        self.effects.push(Effect::Info(text.into()));
+    }
+
+    pub fn warn(&mut self, text: impl Into<String>) {
+        self.effects.push(Effect::Warn(text.into()));
+    }
+
+    /// Copy a file's absolute path and say so.
+    pub fn copy_path(&mut self, rel: Option<String>) -> bool {
+        let Some(rel) = rel else {
+            return false;
+        };
+        let abs = self.bank.root().join(&rel).display().to_string();
+        self.info(format!("copied {}", sanitize_for_terminal(&rel, false)));
+        self.effects.push(Effect::Copy(abs));
+        true
+    }
+
+    /// Open a file in the external editor.
+    pub fn edit(&mut self, rel: Option<String>, line: Option<usize>) -> bool {
+        let Some(rel) = rel else {
+            return false;
+        };
+        self.effects.push(Effect::Edit { rel, line });
+        true
+    }
+}
+
+/// The contract every pane keeps.
+pub trait Component {
+    /// The key-map scope its actions are looked up in.
+    fn scope(&self) -> Scope;
+
+    /// The border title.
+    fn title(&self) -> String;
+
+    /// An action from the key map. Returns whether the pane changed.
+    fn on_action(&mut self, action: Action, cx: &mut Cx) -> bool;
+
+    /// Whether keys go to the pane's text input instead of the key map.
+    fn is_typing(&self) -> bool {
+        false
+    }
+
+    /// A key while [`Component::is_typing`]. Returns whether the pane changed.
+    fn on_typing_key(&mut self, _key: KeyEvent, _cx: &mut Cx) -> bool {
+        false
+    }
+
+    /// Pasted text. Returns whether it was taken.
+    fn on_paste(&mut self, _text: &str, _cx: &mut Cx) -> bool {
+        false
+    }
+
+    /// The pane got the focus.
+    fn on_focus(&mut self) {}
+
+    /// One line of key hints for the bottom border.
+    fn hints(&self, keymap: &KeyMap) -> String;
+
+    /// Draw from the pane's state only: nothing is read, parsed or scored.
+    fn draw(&self, frame: &mut Frame, area: Rect, focused: bool, theme: &Theme);
+}
+
+/// "Enter open · → fold · ? keys": the first key of each action, then help.
+pub fn hint_text(keymap: &KeyMap, pick: &[(Action, &str)]) -> String {
+    let mut parts: Vec<String> = pick
+        .iter()
+        .filter_map(|(a, what)| keymap.keys(*a).first().map(|k| format!("{k} {what}")))
+        .collect();
+    if let Some(k) = keymap.keys(Action::Help).first() {
+        parts.push(format!("{k} keys"));
+    }
+    parts.join(" · ")
+}
+
+/// Rows a page key moves in a list of `height` rows.
+pub fn page(height: usize) -> isize {
+    height.saturating_sub(1).max(1) as isize
+}
 
 /// A selected row: padded to the pane's width so the highlight spans the
 /// whole row, not just the text.

@@ -4,7 +4,7 @@ use ratatui::Frame;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 
-use crate::tui::keys::{Action, Context, KeyMap};
+use crate::tui::keys::{Action, KeyMap, Scope};
 use crate::tui::theme::Theme;
 use crate::tui::widgets::fuzzy::centered;
 
@@ -23,7 +23,7 @@ pub struct Help {
     pub sections: Vec<(String, Vec<(String, String)>)>,
 }
 
-/// Actions shown on one row when a context has both, to keep the popup
+/// Actions shown on one row when a scope has both, to keep the popup
 /// short enough for 24-line terminals.
 const PAIRS: &[(Action, Action, &str)] = &[
     (Action::Up, Action::Down, "move up / down"),
@@ -48,8 +48,8 @@ const PAIRS: &[(Action, Action, &str)] = &[
     ),
 ];
 
-fn rows(context: Context, keymap: &KeyMap) -> Vec<(String, String)> {
-    let actions = context.actions();
+fn rows(scope: Scope, keymap: &KeyMap) -> Vec<(String, String)> {
+    let actions = scope.actions();
     let mut out = Vec::new();
     for &a in actions {
         if let Some((first, second, desc)) = PAIRS
@@ -68,12 +68,12 @@ fn rows(context: Context, keymap: &KeyMap) -> Vec<(String, String)> {
 }
 
 impl Help {
-    pub fn new(pane_name: &str, context: Context, keymap: &KeyMap) -> Help {
+    pub fn new(pane_name: &str, scope: Scope, keymap: &KeyMap) -> Help {
         Help {
             title: format!("Keys: {pane_name}"),
             sections: vec![
-                (pane_name.to_owned(), rows(context, keymap)),
-                ("everywhere".to_owned(), rows(Context::Global, keymap)),
+                (pane_name.to_owned(), rows(scope, keymap)),
+                ("everywhere".to_owned(), rows(Scope::Global, keymap)),
             ],
         }
     }

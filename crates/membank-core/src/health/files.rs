@@ -1,7 +1,9 @@
 //! The bank's folders and the files that are not articles: missing and
 //! unknown folders, leftovers, non-Markdown files, skipped files and templates.
 
-use crate::bank::Bank;
+use std::collections::HashMap;
+
+use crate::bank::{Bank, Resolution};
 use crate::layout::{Folder, SkipReason};
 use crate::templates::Agent;
 
@@ -35,6 +37,7 @@ pub(super) fn folder_findings(bank: &Bank, out: &mut Vec<Finding>) {
 }
 
 pub(super) fn file_findings(bank: &Bank, out: &mut Vec<Finding>) {
+    let linked = linked_files(bank);
     for path in &bank.other_files {
         let folder = path.split('/').next().and_then(Folder::from_dir_name);
         if path.ends_with(".tmp") {
@@ -49,15 +52,18 @@ pub(super) fn file_findings(bank: &Bank, out: &mut Vec<Finding>) {
                     .into(),
             ));
         } else if folder.is_some_and(Folder::is_content) {
-            out.push(finding(
-                "not-markdown",
-                Severity::Info,
-                path,
-                None,
-                "Only .md files are articles; this file is ignored. Rename it to .md if it \
-                 should be used, or move it out of the bank."
+            let message = match linked.get(path.as_str()) {
+                Some(from) => format!(
+                    "An attachment that “{from}” links to or embeds: keep it where it is. \
+                     membank does not read it, so its content is never part of a context; \
+                     put what a translator must know into an article."
+                ),
+                None => "Only .md files are articles, and nothing links to this file, so it \
+                         is not used. Rename it to .md if it is meant to be an article; if it is \
+                         an attachment, link to it from the article it belongs to."
                     .into(),
-            ));
+            };
+            out.push(finding("not-markdown", Severity::Info, path, None, message));
         }
     }
     for s in &bank.skipped {
@@ -113,4 +119,20 @@ fn template_finding(rel: &str) -> Option<Finding> {
             ),
         )),
     }
+}
+
+/// Files that are not articles but that some article links to or embeds,
+/// each with the first article that does.
+fn linked_files(bank: &Bank) -> HashMap<&str, &str> {
+    let mut linked = HashMap::new();
+    for (id, a) in bank.articles().iter().enumerate() {
+        for (_, resolution) in bank.outgoing(id) {
+            if let Resolution::File(i) = resolution {
+                linked
+                    .entry(bank.link_file(*i))
+                    .or_insert(a.rel_path.as_str());
+            }
+        }
+    }
+    linked
 }

@@ -142,6 +142,19 @@ pub(super) fn key_findings(a: &Article, out: &mut Vec<Finding>) {
 }
 
 pub(super) fn value_findings(a: &Article, out: &mut Vec<Finding>) {
+    for (key, link) in &a.meta.unquoted_links {
+        out.push(finding(
+            "unquoted-link",
+            Severity::Warning,
+            &a.rel_path,
+            key_line(a, key),
+            format!(
+                "{key} holds {link} without quotes, which YAML reads as a list inside a list, \
+                 not as a link: other tools see neither the link nor the value. membank reads \
+                 it as the link you meant. Quote it: “{key}: \"{link}\"”."
+            ),
+        ));
+    }
     if a.meta.last_updated_date.is_none()
         && let Some(raw) = &a.meta.last_updated
     {

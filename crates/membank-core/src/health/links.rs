@@ -8,17 +8,17 @@ pub(super) fn link_findings(bank: &Bank, id: ArticleId, out: &mut Vec<Finding>) 
     let a = bank.article(id);
     for (link, resolution) in bank.outgoing(id) {
         match resolution {
-            Resolution::One(_) => {}
+            Resolution::One(_) | Resolution::File(_) => {}
             Resolution::Dead => out.push(finding(
                 "dead-link",
                 Severity::Warning,
                 &a.rel_path,
                 Some(link.line),
                 format!(
-                    "[[{}]] does not match any article in 01_CLIENTS to 04_STYLE. This is fine \
-                     for an article you still plan to write (a forward reference); otherwise \
-                     correct the spelling. membank never removes links by itself.",
-                    link.raw
+                    "{} does not match any file in the bank. This is fine for an article you \
+                     still plan to write (a forward reference); otherwise correct the spelling. \
+                     membank never removes links by itself.",
+                    link.written()
                 ),
             )),
             Resolution::Ambiguous(ids) => {
@@ -26,22 +26,51 @@ pub(super) fn link_findings(bank: &Bank, id: ArticleId, out: &mut Vec<Finding>) 
                     .iter()
                     .map(|&t| format!("“{}”", bank.article(t).rel_path))
                     .collect();
-                let used = ids.first().map(|&t| bank.article(t).rel_path.as_str());
+                let used = bank.article(ids[0]);
+                let why = if used.rel_path.rsplit_once('/').map(|(d, _)| d)
+                    == a.rel_path.rsplit_once('/').map(|(d, _)| d)
+                {
+                    "the one in this article's folder"
+                } else {
+                    "the shortest path"
+                };
+                let path_link = used.rel_path.strip_suffix(".md").unwrap_or(&used.rel_path);
                 out.push(finding(
                     "ambiguous-link",
                     Severity::Warning,
                     &a.rel_path,
                     Some(link.line),
                     format!(
-                        "[[{}]] matches {} files: {}. membank uses “{}”, other tools may pick \
-                         another. Rename one of the files so each name is unique.",
-                        link.raw,
+                        "{} matches {} files: {}. It opens “{}” ({why}), as Obsidian does, so \
+                         nothing links to the other{}. Write the path to say which one you mean, \
+                         e.g. [[{path_link}]], or rename one of the files so each name is unique.",
+                        link.written(),
                         ids.len(),
                         names.join(" and "),
-                        used.unwrap_or_default()
+                        used.rel_path,
+                        if ids.len() > 2 { "s" } else { "" },
                     ),
                 ));
             }
         }
     }
+}
+
+pub(super) fn orphan_finding(bank: &Bank, id: ArticleId, out: &mut Vec<Finding>) {
+    if !bank.backlinks(id).is_empty() {
+        return;
+    }
+    let a = bank.article(id);
+    out.push(finding(
+        "orphan",
+        Severity::Info,
+        &a.rel_path,
+        None,
+        format!(
+            "No other article links to “{}”. It is still used for context, but nobody \
+             browsing the bank will be led to it. If it belongs to a client or domain, add a \
+             [[{}]] link there.",
+            a.stem, a.stem
+        ),
+    ));
 }

@@ -162,6 +162,7 @@ pub const CODES: &[(&str, Severity)] = &[
     ("bad-date", Severity::Error),
     ("bad-status", Severity::Error),
     ("bad-language-code", Severity::Warning),
+    ("unquoted-link", Severity::Warning),
     ("bad-filename", Severity::Error),
     ("dead-link", Severity::Warning),
     ("ambiguous-link", Severity::Warning),
@@ -245,20 +246,7 @@ fn article_findings(
         links::link_findings(bank, id, out);
     }
     if a.folder.is_content() {
-        if bank.backlinks(id).is_empty() {
-            out.push(finding(
-                "orphan",
-                Severity::Info,
-                &a.rel_path,
-                None,
-                format!(
-                    "No other article links to “{}”. It is still used for context, but nobody \
-                     browsing the bank will be led to it. If it belongs to a client or domain, \
-                     add a [[{}]] link there.",
-                    a.stem, a.stem
-                ),
-            ));
-        }
+        links::orphan_finding(bank, id, out);
         let stale_date = match (stale_cutoff, a.meta.last_updated_date) {
             (Some(cutoff), Some(date)) if date < cutoff => Some(date),
             _ => None,

@@ -690,3 +690,178 @@ fn severities_serialise_lower_case() {
         "\"warning\""
     );
 }
+
+const DOMAIN_HEAD: &str = "---\ndomain: D\nlanguages: [en]\nlast_updated: 2026-04-01\n---\n";
+
+fn domain(body: &str) -> Vec<u8> {
+    format!("{DOMAIN_HEAD}{body}").into_bytes()
+}
+
+/// Every way Obsidian reaches a file, from one article.
+fn obsidian_links_bank() -> tempfile::TempDir {
+    let d = healthy();
+    let r = d.path();
+    write(r, "03_DOMAINS/Finance.md", &domain("[[Legal]]\n"));
+    write(r, "03_DOMAINS/legal/contract.md", &domain("[[Legal]]\n"));
+    write(
+        r,
+        "03_DOMAINS/archive/old/legal/contract.md",
+        &domain("old\n"),
+    );
+    write(r, "03_DOMAINS/img/diagram.png", b"\x89PNG");
+    write(r, "03_DOMAINS/icon.svg", b"<svg/>");
+    write(r, "03_DOMAINS/report.pdf", b"%PDF");
+    write(r, "03_DOMAINS/stray.png", b"\x89PNG");
+    write(r, "03_DOMAINS/_draft.md", b"draft\n");
+    write(r, "05_INDICES/Overview.md", b"# Overview\n");
+    write(r, "00_INBOX/idea.md", b"raw\n");
+    write(
+        r,
+        "01_CLIENTS/Links.md",
+        b"---\nclient: L\nlanguages: [en]\nlast_updated: 2026-04-01\n---\n\
+          | Area | Link |\n|---|---|\n| law | [[Legal\\|the legal domain]] |\n\n\
+          ![[diagram.png]] ![[icon.svg#icon]] [[report.pdf]]\n\
+          [[../03_DOMAINS/Legal|Legal]] [[./House]] [[legal/contract]]\n\
+          [[Overview]] [[idea]] [[_draft]]\n\
+          [money](../03_DOMAINS/Finance.md) [[./Nope]]\n",
+    );
+    d
+}
+
+#[test]
+fn links_obsidian_resolves_are_not_dead() {
+    let d = obsidian_links_bank();
+    let r = run(&d);
+    let dead: Vec<(&str, Option<usize>)> = only(&r, "dead-link")
+        .iter()
+        .map(|f| (f.path.as_str(), f.line))
+        .collect();
+    // `[[./House]]` looks in 01_CLIENTS, where there is no House.md.
+    assert_eq!(
+        dead,
+        vec![
+            ("01_CLIENTS/Links.md", Some(11)),
+            ("01_CLIENTS/Links.md", Some(13))
+        ],
+        "{:#?}",
+        only(&r, "dead-link")
+    );
+    assert!(only(&r, "dead-link")[1].message.contains("[[./Nope]]"));
+    let bank = Bank::load(d.path()).unwrap();
+    let links = bank.find("01_CLIENTS/Links.md").unwrap();
+    let contract = bank.find("03_DOMAINS/legal/contract.md").unwrap();
+    let legal = bank.find("03_DOMAINS/Legal.md").unwrap();
+    let finance = bank.find("03_DOMAINS/Finance.md").unwrap();
+    for target in [contract, legal, finance] {
+        assert!(bank.backlinks(target).contains(&links), "{target}");
+    }
+}
+
+#[test]
+fn an_embedded_attachment_is_not_advised_to_move() {
+    let d = obsidian_links_bank();
+    let r = run(&d);
+    let msg = |path: &str| {
+        only(&r, "not-markdown")
+            .into_iter()
+            .find(|f| f.path == path)
+            .map(|f| f.message.clone())
+            .unwrap_or_default()
+    };
+    let embedded = msg("03_DOMAINS/img/diagram.png");
+    assert!(embedded.contains("01_CLIENTS/Links.md"), "{embedded}");
+    assert!(!embedded.contains("move it"), "{embedded}");
+    assert!(msg("03_DOMAINS/stray.png").contains("nothing links to"));
+}
+
+#[test]
+fn markdown_links_count_but_commented_and_code_links_do_not() {
+    let d = healthy();
+    let r = d.path();
+    write(r, "03_DOMAINS/Tax.md", &domain("[[Legal]]\n"));
+    write(r, "03_DOMAINS/Hidden.md", &domain("[[Legal]]\n"));
+    write(r, "03_DOMAINS/Coded.md", &domain("[[Legal]]\n"));
+    write(
+        r,
+        "03_DOMAINS/Hub.md",
+        &domain(
+            "[Tax rules](Tax.md)\n%% not yet: [[Hidden]] %%\n`[[Coded]]`\n\n```\n[[Coded]]\n```\n[[Legal]]\n",
+        ),
+    );
+    write(r, "04_STYLE/House.md", b"---\nscope: general\nlanguages: [nl-BE]\nlast_updated: 2026-04-01\n---\n# House\n[[Acme]] [[Hub]]\n");
+    let report = run(&d);
+    let orphans: Vec<&str> = only(&report, "orphan")
+        .iter()
+        .map(|f| f.path.as_str())
+        .collect();
+    assert_eq!(orphans, vec!["03_DOMAINS/Coded.md", "03_DOMAINS/Hidden.md"]);
+    assert!(only(&report, "dead-link").is_empty());
+}
+
+#[test]
+fn ambiguous_links_and_orphans_agree_and_say_how_to_choose() {
+    let d = healthy();
+    let r = d.path();
+    write(
+        r,
+        "04_STYLE/sub/legal.md",
+        b"---\nscope: x\nlanguages: [en]\nlast_updated: 2026-04-01\n---\n[[Acme]]\n",
+    );
+    let report = run(&d);
+    let amb = only(&report, "ambiguous-link");
+    let from_acme: Vec<&&Finding> = amb
+        .iter()
+        .filter(|f| f.path == "01_CLIENTS/Acme.md")
+        .collect();
+    assert_eq!(from_acme.len(), 1, "{:#?}", report.findings);
+    let m = &from_acme[0].message;
+    assert!(
+        m.contains("03_DOMAINS/Legal.md") && m.contains("04_STYLE/sub/legal.md"),
+        "{m}"
+    );
+    // It opens the shortest path; the other file is reached by nothing.
+    assert!(m.contains("It opens “03_DOMAINS/Legal.md”"), "{m}");
+    assert!(m.contains("[[03_DOMAINS/Legal]]"), "{m}");
+    let orphans: Vec<&str> = only(&report, "orphan")
+        .iter()
+        .map(|f| f.path.as_str())
+        .collect();
+    assert_eq!(orphans, vec!["04_STYLE/sub/legal.md"]);
+}
+
+#[test]
+fn an_unquoted_frontmatter_link_is_read_and_reported() {
+    let d = healthy();
+    let r = d.path();
+    write(
+        r,
+        "01_CLIENTS/Beta.md",
+        b"---\nclient: Beta\nlanguages: [en]\ndomains: [[Legal]]\nlast_updated: 2026-04-01\n---\n[[Acme]] [[Tax]]\n",
+    );
+    write(
+        r,
+        "03_DOMAINS/Tax.md",
+        b"---\ndomain: Tax\nlanguages: [en]\nrelated_domains:\n  - [[Beta]]\nlast_updated: 2026-04-01\n---\n[[Legal]]\n",
+    );
+    let report = run(&d);
+    let f = only(&report, "unquoted-link");
+    assert_eq!(f.len(), 2, "{:#?}", report.findings);
+    assert_eq!(
+        (f[0].path.as_str(), f[0].line),
+        ("01_CLIENTS/Beta.md", Some(4))
+    );
+    assert!(
+        f[0].message.contains("“domains: \"[[Legal]]\"”"),
+        "{}",
+        f[0].message
+    );
+    assert_eq!(
+        (f[1].path.as_str(), f[1].line),
+        ("03_DOMAINS/Tax.md", Some(4))
+    );
+    // Read as the link the author meant: Beta is linked, Legal scores.
+    assert!(only(&report, "orphan").is_empty(), "{:#?}", report.findings);
+    let bank = Bank::load(r).unwrap();
+    let beta = bank.article(bank.find("01_CLIENTS/Beta.md").unwrap());
+    assert_eq!(beta.meta.domains[0].folded, "legal");
+}

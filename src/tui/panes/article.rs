@@ -1,4 +1,4 @@
-//! The article preview: rendered Markdown, properties, the article's
+//! The Article pane: rendered Markdown, properties, the article's
 //! outgoing links and backlinks, link following and history.
 
 use membank_core::bank::{Bank, Resolution};
@@ -9,11 +9,14 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
+use super::{Component, Cx, hint_text, page};
+use crate::tui::app::Effect;
+use crate::tui::keys::{Action, KeyMap, Scope};
 use crate::tui::theme::Theme;
 use crate::tui::widgets::markdown::{LinkSpot, RenderedDoc, render_article};
 
 #[derive(Debug, Default)]
-pub struct PreviewPane {
+pub struct ArticlePane {
     /// Path (relative to the bank) of the file shown.
     pub rel: Option<String>,
     /// Header: the article's title and path, sanitised.
@@ -36,7 +39,7 @@ fn resolve_rel(bank: &Bank, target: &str) -> Option<String> {
         .map(|id| bank.article(id).rel_path.clone())
 }
 
-impl PreviewPane {
+impl ArticlePane {
     /// Show `rel`, remembering the current article for Back.
     pub fn open(&mut self, bank: &Bank, rel: &str, theme: &Theme, width: u16) {
         if let Some(cur) = self.rel.take() {
@@ -75,13 +78,15 @@ impl PreviewPane {
     fn show(&mut self, bank: &Bank, rel: &str, scroll: usize, theme: &Theme, width: u16) {
         self.rel = Some(rel.to_owned());
         self.banner = None;
-        self.render(bank, theme, width);
+        self.lay_out(bank, theme, width);
         self.scroll = scroll.min(self.doc.lines.len().saturating_sub(1));
         self.selected_link = None;
     }
 
-    /// Render again (the file changed, or the pane's width did).
-    pub fn render(&mut self, bank: &Bank, theme: &Theme, width: u16) {
+    /// Turn the file into styled lines wrapped at `width`: on opening, and
+    /// again when the file or the pane's width changes. Runs in update,
+    /// never in draw.
+    pub fn lay_out(&mut self, bank: &Bank, theme: &Theme, width: u16) {
         self.width = width;
         let Some(rel) = self.rel.clone() else {
             self.doc = RenderedDoc::default();
@@ -298,7 +303,7 @@ fn append_link_lists(
     }
 }
 
-pub fn draw(frame: &mut Frame, area: Rect, pane: &PreviewPane, theme: &Theme) {
+pub fn draw(frame: &mut Frame, area: Rect, pane: &ArticlePane, theme: &Theme) {
     if pane.rel.is_none() {
         let hint = Paragraph::new(vec![
             Line::default(),
@@ -318,4 +323,87 @@ pub fn draw(frame: &mut Frame, area: Rect, pane: &PreviewPane, theme: &Theme) {
     let room = usize::from(area.height).saturating_sub(lines.len());
     lines.extend(pane.doc.lines.iter().skip(pane.scroll).take(room).cloned());
     frame.render_widget(Paragraph::new(lines), area);
+}
+
+fn dead_link(cx: &mut Cx, target: &str) {
+    cx.warn(format!(
+        "[[{}]] does not resolve to an article",
+        sanitize_for_terminal(target, false)
+    ));
+}
+
+impl Component for ArticlePane {
+    fn scope(&self) -> Scope {
+        Scope::Article
+    }
+
+    fn title(&self) -> String {
+        if self.header.is_empty() {
+            "Article".to_owned()
+        } else {
+            self.header.clone()
+        }
+    }
+
+    fn on_action(&mut self, action: Action, cx: &mut Cx) -> bool {
+        let h = cx.height;
+        let width = cx.article_width;
+        match action {
+            Action::Up => self.scroll_by(-1, h),
+            Action::Down => self.scroll_by(1, h),
+            Action::PageUp => self.scroll_by(-page(h), h),
+            Action::PageDown => self.scroll_by(page(h), h),
+            Action::Top => self.scroll = 0,
+            Action::Bottom => self.scroll_to_end(h),
+            Action::NextLink | Action::PrevLink => {
+                let step = if action == Action::NextLink { 1 } else { -1 };
+                if !self.cycle_link(step, h, cx.theme) {
+                    cx.info("no links in this article");
+                    return true;
+                }
+                // Say where Enter would go before it is pressed.
+                match self.selected_destination() {
+                    Some(Ok(rel)) => cx.info(format!("→ {}", sanitize_for_terminal(&rel, false))),
+                    Some(Err(target)) => dead_link(cx, &target),
+                    None => {}
+                }
+            }
+            Action::Open => match self.selected_destination() {
+                Some(Ok(rel)) => cx.effects.push(Effect::open(rel)),
+                Some(Err(target)) => dead_link(cx, &target),
+                None => cx.info("select a link first (n / N)"),
+            },
+            Action::Back => {
+                if !self.go_back(cx.bank, cx.theme, width) {
+                    cx.info("no earlier article");
+                } else if let Some(rel) = self.rel.clone() {
+                    cx.effects.push(Effect::RevealInBank(rel));
+                }
+            }
+            Action::Forward => {
+                if !self.go_forward(cx.bank, cx.theme, width) {
+                    cx.info("no later article");
+                }
+            }
+            Action::Edit => return cx.edit(self.rel.clone(), None),
+            Action::CopyPath => return cx.copy_path(self.rel.clone()),
+            _ => return false,
+        }
+        true
+    }
+
+    fn hints(&self, keymap: &KeyMap) -> String {
+        hint_text(
+            keymap,
+            &[
+                (Action::NextLink, "link"),
+                (Action::Open, "follow"),
+                (Action::Back, "back"),
+            ],
+        )
+    }
+
+    fn draw(&self, frame: &mut Frame, area: Rect, _focused: bool, theme: &Theme) {
+        draw(frame, area, self, theme);
+    }
 }

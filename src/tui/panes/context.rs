@@ -1,4 +1,4 @@
-//! The scored-context inspector: the query edited in place, and every
+//! The Context pane: the query edited in place, and every
 //! candidate article in rank order with its points, the values that earned
 //! them, its tokens and whether the budget kept it.
 //!
@@ -13,11 +13,15 @@ use membank_core::text::sanitize_for_terminal;
 use membank_core::vocabulary::{self, Vocabulary};
 use membank_core::wikilink::fold;
 use ratatui::Frame;
+use ratatui::crossterm::event::KeyEvent;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use ratatui_textarea::TextArea;
 
+use super::{Component, Cx, hint_text, page};
+use crate::tui::app::Effect;
+use crate::tui::keys::{Action, KeyMap, Scope};
 use crate::tui::theme::Theme;
 
 /// The editable rows, in screen order.
@@ -63,7 +67,7 @@ pub struct CandidateRow {
     pub lines: Vec<Line<'static>>,
 }
 
-pub struct InspectorPane {
+pub struct ContextPane {
     inputs: Vec<TextArea<'static>>,
     pub include_unscored: bool,
     /// Selected row: the form rows first, then the candidates.
@@ -88,9 +92,9 @@ pub struct InspectorPane {
     budget: usize,
 }
 
-impl std::fmt::Debug for InspectorPane {
+impl std::fmt::Debug for ContextPane {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("InspectorPane")
+        f.debug_struct("ContextPane")
             .field("row", &self.row)
             .field("editing", &self.editing)
             .field("query", &self.query_text)
@@ -106,8 +110,8 @@ pub enum Outcome {
     Open(String),
 }
 
-impl InspectorPane {
-    pub fn new(theme: &Theme) -> InspectorPane {
+impl ContextPane {
+    pub fn new(theme: &Theme) -> ContextPane {
         let inputs = (0..5)
             .map(|_| {
                 let mut t = TextArea::default();
@@ -116,7 +120,7 @@ impl InspectorPane {
                 t
             })
             .collect();
-        let mut pane = InspectorPane {
+        let mut pane = ContextPane {
             inputs,
             include_unscored: false,
             row: 0,
@@ -508,7 +512,7 @@ fn candidate_row(e: &ContextEntry, bank: &Bank, query: &Query, theme: &Theme) ->
 /// Height of the form above the candidate list (fields, hint, summary, rule).
 pub const FORM_HEIGHT: u16 = FORM_ROWS as u16 + 3;
 
-pub fn draw(frame: &mut Frame, area: Rect, pane: &InspectorPane, focused: bool, theme: &Theme) {
+pub fn draw(frame: &mut Frame, area: Rect, pane: &ContextPane, focused: bool, theme: &Theme) {
     let [form, list] =
         Layout::vertical([Constraint::Length(FORM_HEIGHT), Constraint::Min(0)]).areas(area);
     let rows = Layout::vertical([Constraint::Length(1); FORM_ROWS + 3]).split(form);
@@ -603,4 +607,66 @@ pub fn draw(frame: &mut Frame, area: Rect, pane: &InspectorPane, focused: bool, 
     }
     lines.truncate(height);
     frame.render_widget(Paragraph::new(lines), list);
+}
+
+impl Component for ContextPane {
+    fn scope(&self) -> Scope {
+        Scope::Context
+    }
+
+    fn title(&self) -> String {
+        "Context".to_owned()
+    }
+
+    fn on_action(&mut self, action: Action, cx: &mut Cx) -> bool {
+        let (h, bank, theme) = (cx.height, cx.bank, cx.theme);
+        match action {
+            Action::Up => self.move_row(-1, h, bank, theme),
+            Action::Down => self.move_row(1, h, bank, theme),
+            Action::PageUp => self.move_row(-page(h / 2), h, bank, theme),
+            Action::PageDown => self.move_row(page(h / 2), h, bank, theme),
+            Action::Top => self.move_row(isize::MIN / 2, h, bank, theme),
+            Action::Bottom => self.move_row(isize::MAX / 2, h, bank, theme),
+            Action::EditField => return self.start_editing(),
+            Action::Open => match self.activate(bank, theme) {
+                Outcome::Open(rel) => cx.effects.push(Effect::open(rel)),
+                Outcome::Handled => {}
+                Outcome::Ignored => return false,
+            },
+            Action::Edit => {
+                let rel = self.selected_candidate(bank).map(str::to_owned);
+                return cx.edit(rel, None);
+            }
+            Action::CopyPath => {
+                let rel = self.selected_candidate(bank).map(str::to_owned);
+                return cx.copy_path(rel);
+            }
+            _ => return false,
+        }
+        true
+    }
+
+    fn is_typing(&self) -> bool {
+        self.editing
+    }
+
+    fn on_typing_key(&mut self, key: KeyEvent, cx: &mut Cx) -> bool {
+        self.edit_key(key, cx.bank, cx.theme, cx.height);
+        true
+    }
+
+    fn on_paste(&mut self, text: &str, cx: &mut Cx) -> bool {
+        self.paste(text, cx.bank, cx.theme)
+    }
+
+    fn hints(&self, keymap: &KeyMap) -> String {
+        hint_text(
+            keymap,
+            &[(Action::Open, "edit/open"), (Action::Down, "move")],
+        )
+    }
+
+    fn draw(&self, frame: &mut Frame, area: Rect, focused: bool, theme: &Theme) {
+        draw(frame, area, self, focused, theme);
+    }
 }

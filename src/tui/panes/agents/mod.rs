@@ -3,58 +3,57 @@
 //! messages come back through `Msg::Llm`, so the interface never waits on
 //! the network. Anything written to the bank goes through the review first.
 
-pub mod chat;
+pub mod check;
+pub mod connection;
 pub mod distill;
 mod draw;
 pub mod inbox;
 mod input;
-pub mod link;
-pub mod lint;
+pub mod query;
 pub mod review;
 pub mod stream;
 pub mod translate;
 
 pub use draw::draw;
-pub use input::hint_line;
 
 use std::path::Path;
 
 use membank_core::bank::Bank;
-use membank_core::budget::BudgetOptions;
-use membank_core::scoring::Query;
 use membank_core::templates::{self, Agent};
 use membank_core::text::sanitize_for_terminal;
 use membank_llm::{ChatRequest, JobId, WorkerMessage};
 use ratatui_textarea::TextArea;
 
-use self::link::{LinkEvent, Submitted};
+use self::connection::{ConnectionEvent, Submitted};
 use self::review::Review;
 use self::stream::Stream;
+use super::Cx;
+use crate::tui::app::Effect;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum AgentKind {
     #[default]
-    Chat,
+    Query,
     Inbox,
-    Lint,
+    Check,
     Translate,
     Distill,
 }
 
 impl AgentKind {
     pub const ALL: [AgentKind; 5] = [
-        AgentKind::Chat,
+        AgentKind::Query,
         AgentKind::Inbox,
-        AgentKind::Lint,
+        AgentKind::Check,
         AgentKind::Translate,
         AgentKind::Distill,
     ];
 
     pub fn title(self) -> &'static str {
         match self {
-            AgentKind::Chat => "Query",
+            AgentKind::Query => "Query",
             AgentKind::Inbox => "Inbox",
-            AgentKind::Lint => "Check",
+            AgentKind::Check => "Check",
             AgentKind::Translate => "Translate",
             AgentKind::Distill => "Distill",
         }
@@ -62,9 +61,9 @@ impl AgentKind {
 
     fn template(self) -> Agent {
         match self {
-            AgentKind::Chat => Agent::Query,
+            AgentKind::Query => Agent::Query,
             AgentKind::Inbox => Agent::Compile,
-            AgentKind::Lint => Agent::Lint,
+            AgentKind::Check => Agent::Lint,
             AgentKind::Translate => Agent::Translate,
             AgentKind::Distill => Agent::Distill,
         }
@@ -74,29 +73,9 @@ impl AgentKind {
     fn has_input(self) -> bool {
         matches!(
             self,
-            AgentKind::Chat | AgentKind::Translate | AgentKind::Distill
+            AgentKind::Query | AgentKind::Translate | AgentKind::Distill
         )
     }
-}
-
-/// What the pane needs from the rest of the app for one call.
-pub struct AgentCtx<'a> {
-    pub bank: &'a Bank,
-    pub query: Query,
-    pub budget: BudgetOptions,
-    /// Rows inside the pane.
-    pub height: usize,
-}
-
-/// Things only the app can do.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum AgentEffect {
-    OpenArticle(String),
-    Copy(String),
-    /// These bank-relative paths changed on disk: read them again.
-    Reload(Vec<String>),
-    Info(String),
-    Warn(String),
 }
 
 #[derive(Default)]
@@ -104,18 +83,17 @@ pub struct AgentsPane {
     pub kind: AgentKind,
     /// Keys go to the agent's text input.
     pub editing: bool,
-    pub chat: chat::ChatAgent,
+    pub query: query::QueryAgent,
     pub inbox: inbox::InboxAgent,
-    pub lint: lint::LintAgent,
+    pub check: check::CheckAgent,
     pub translate: translate::TranslateAgent,
     pub distill: distill::DistillAgent,
-    pub llm: link::LlmLink,
+    pub connection: connection::ModelConnection,
     /// The call in flight and the agent it belongs to (one at a time);
     /// no id yet while the model configuration is being read.
     job: Option<(Option<JobId>, AgentKind)>,
     /// Why the last run could not start (shown in the pane).
     pub problem: Option<String>,
-    pub effects: Vec<AgentEffect>,
 }
 
 impl AgentsPane {
@@ -126,8 +104,8 @@ impl AgentsPane {
     /// Recompute what is derived from the bank (pending inbox, findings).
     pub fn refresh(&mut self, bank: &Bank) {
         self.inbox.refresh(bank);
-        if self.kind == AgentKind::Lint && !self.lint.reply.is_running() {
-            self.lint.refresh(bank);
+        if self.kind == AgentKind::Check && !self.check.reply.is_running() {
+            self.check.refresh(bank);
         }
     }
 
@@ -137,16 +115,16 @@ impl AgentsPane {
         self.problem = None;
         match kind {
             AgentKind::Inbox => self.inbox.refresh(bank),
-            AgentKind::Lint if !self.lint.reply.is_running() => self.lint.refresh(bank),
+            AgentKind::Check if !self.check.reply.is_running() => self.check.refresh(bank),
             _ => {}
         }
     }
 
     fn stream_mut(&mut self, kind: AgentKind) -> Option<&mut Stream> {
         match kind {
-            AgentKind::Chat => self.chat.current(),
+            AgentKind::Query => self.query.current(),
             AgentKind::Inbox => Some(&mut self.inbox.reply),
-            AgentKind::Lint => Some(&mut self.lint.reply),
+            AgentKind::Check => Some(&mut self.check.reply),
             AgentKind::Translate => Some(&mut self.translate.reply),
             AgentKind::Distill => Some(&mut self.distill.reply),
         }
@@ -156,7 +134,7 @@ impl AgentsPane {
     fn review_mut(&mut self) -> Option<&mut Review> {
         match self.kind {
             AgentKind::Inbox => self.inbox.review.as_mut(),
-            AgentKind::Lint if self.lint.show_review => self.lint.review.as_mut(),
+            AgentKind::Check if self.check.show_review => self.check.review.as_mut(),
             AgentKind::Distill => self.distill.review.as_mut(),
             _ => None,
         }
@@ -164,7 +142,7 @@ impl AgentsPane {
 
     fn input_mut(&mut self) -> Option<&mut TextArea<'static>> {
         match self.kind {
-            AgentKind::Chat => Some(&mut self.chat.input),
+            AgentKind::Query => Some(&mut self.query.input),
             AgentKind::Translate => Some(&mut self.translate.input),
             AgentKind::Distill => Some(&mut self.distill.input),
             _ => None,
@@ -179,14 +157,14 @@ impl AgentsPane {
         };
         match job {
             Some(job) => {
-                self.llm.cancel(job);
+                self.connection.cancel(job);
                 if let Some(s) = self.stream_mut(kind) {
                     s.mark_cancelled();
                 }
             }
             // Not sent yet: nothing will arrive, so it ends here.
             None => {
-                self.llm.drop_queued();
+                self.connection.drop_queued();
                 self.end_unstarted(kind, "stopped with Esc".into());
             }
         }
@@ -196,39 +174,38 @@ impl AgentsPane {
     /// A call that never reached the model.
     fn end_unstarted(&mut self, kind: AgentKind, why: String) {
         self.job = None;
-        if kind == AgentKind::Chat {
-            self.chat.on_failed(why);
+        if kind == AgentKind::Query {
+            self.query.on_failed(why);
         } else if let Some(s) = self.stream_mut(kind) {
             s.fail(why);
         }
     }
 
-    fn template(&mut self, bank: &Bank) -> String {
+    fn template(&mut self, bank: &Bank, effects: &mut Vec<Effect>) -> String {
         let t = templates::resolve_with(bank.reader(), self.kind.template());
         if let Some(w) = &t.warning {
-            self.effects
-                .push(AgentEffect::Warn(sanitize_for_terminal(w, false)));
+            effects.push(Effect::Warn(sanitize_for_terminal(w, false)));
         }
         t.text
     }
 
     /// Run the current agent.
-    pub fn run(&mut self, ctx: &AgentCtx) -> bool {
+    pub fn run(&mut self, ctx: &mut Cx) -> bool {
         if self.job.is_some() {
-            self.effects.push(AgentEffect::Warn(
+            ctx.effects.push(Effect::Warn(
                 "a reply is still arriving; Esc stops it".into(),
             ));
             return true;
         }
         self.editing = false;
-        let template = self.template(ctx.bank);
+        let template = self.template(ctx.bank, ctx.effects);
         let request: Result<ChatRequest, String> = match self.kind {
-            AgentKind::Chat => self
-                .chat
+            AgentKind::Query => self
+                .query
                 .ask(ctx.bank, &template, ctx.query.clone(), ctx.budget)
                 .ok_or_else(|| "type a question first (i)".to_owned()),
             AgentKind::Inbox => self.inbox.prepare(ctx.bank, &template),
-            AgentKind::Lint => Ok(self.lint.prepare(ctx.bank, &template)),
+            AgentKind::Check => Ok(self.check.prepare(ctx.bank, &template)),
             AgentKind::Translate => self
                 .translate
                 .prepare(ctx.bank, &template, &ctx.query, ctx.budget),
@@ -248,7 +225,7 @@ impl AgentsPane {
         if let Some(s) = self.stream_mut(kind) {
             s.start();
         }
-        match self.llm.submit(request) {
+        match self.connection.submit(request) {
             Ok(submitted) => {
                 self.problem = None;
                 let job = match submitted {
@@ -256,7 +233,7 @@ impl AgentsPane {
                     Submitted::Resolving => None,
                 };
                 self.job = Some((job, kind));
-                self.announce_model(kind);
+                self.announce_model(kind, ctx.effects);
             }
             Err(e) => {
                 self.end_unstarted(kind, e.clone());
@@ -266,18 +243,20 @@ impl AgentsPane {
         true
     }
 
-    fn announce_model(&mut self, kind: AgentKind) {
-        if let Some(Ok(model)) = self.llm.describe() {
-            self.effects.push(AgentEffect::Info(format!(
-                "{}: asking {model}",
-                kind.title()
-            )));
+    fn announce_model(&mut self, kind: AgentKind, effects: &mut Vec<Effect>) {
+        if let Some(Ok(model)) = self.connection.describe() {
+            effects.push(Effect::Info(format!("{}: asking {model}", kind.title())));
         }
     }
 
     /// One event from the link. Returns whether the pane changed.
-    pub fn on_link(&mut self, event: LinkEvent, root: &Path) -> bool {
-        if matches!(event, LinkEvent::Checked) {
+    pub fn on_connection(
+        &mut self,
+        event: ConnectionEvent,
+        root: &Path,
+        effects: &mut Vec<Effect>,
+    ) -> bool {
+        if matches!(event, ConnectionEvent::Checked) {
             // The notice may have changed.
             return true;
         }
@@ -285,24 +264,32 @@ impl AgentsPane {
             return false;
         };
         match event {
-            LinkEvent::Started(id) if job.is_none() => {
+            ConnectionEvent::Started(id) if job.is_none() => {
                 self.job = Some((Some(id), kind));
-                self.announce_model(kind);
+                self.announce_model(kind, effects);
                 true
             }
-            LinkEvent::Failed(why) if job.is_none() => {
+            ConnectionEvent::Failed(why) if job.is_none() => {
                 self.end_unstarted(kind, why.clone());
                 self.problem = Some(why);
                 true
             }
-            LinkEvent::Worker(msg) if job == Some(msg.job) => self.on_worker(msg, kind, root),
+            ConnectionEvent::Worker(msg) if job == Some(msg.job) => {
+                self.on_worker(msg, kind, root, effects)
+            }
             _ => false,
         }
     }
 
-    fn on_worker(&mut self, msg: WorkerMessage, kind: AgentKind, root: &Path) -> bool {
-        let finished = if kind == AgentKind::Chat {
-            self.chat.on_event(msg.event)
+    fn on_worker(
+        &mut self,
+        msg: WorkerMessage,
+        kind: AgentKind,
+        root: &Path,
+        effects: &mut Vec<Effect>,
+    ) -> bool {
+        let finished = if kind == AgentKind::Query {
+            self.query.on_event(msg.event)
         } else {
             self.stream_mut(kind).and_then(|s| s.apply(msg.event))
         };
@@ -311,14 +298,14 @@ impl AgentsPane {
             let complete = f.complete;
             match kind {
                 AgentKind::Inbox => self.inbox.finish(root, f),
-                AgentKind::Lint => self.lint.finish(root, f),
+                AgentKind::Check => self.check.finish(root, f),
                 AgentKind::Distill => self.distill.finish(root, f),
-                AgentKind::Chat | AgentKind::Translate => {}
+                AgentKind::Query | AgentKind::Translate => {}
             }
-            self.effects.push(if complete {
-                AgentEffect::Info(format!("{}: reply complete", kind.title()))
+            effects.push(if complete {
+                Effect::Info(format!("{}: reply complete", kind.title()))
             } else {
-                AgentEffect::Warn(format!("{}: the reply is incomplete", kind.title()))
+                Effect::Warn(format!("{}: the reply is incomplete", kind.title()))
             });
         }
         true

@@ -1,15 +1,22 @@
-//! Keys in the Agents pane: typing in an agent's input, the pane's
-//! actions, and the hints that name them.
+//! The Agents pane's side of the pane contract: typing in an agent's
+//! input, the pane's actions, and the hints that name them.
 
+use membank_core::text::sanitize_for_terminal;
+use ratatui::Frame;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::layout::Rect;
 
 use super::review::Review;
-use super::{AgentCtx, AgentEffect, AgentKind, AgentsPane};
-use crate::tui::keys::{Action, KeyMap};
+use super::{AgentKind, AgentsPane};
+use crate::tui::app::Effect;
+use crate::tui::keys::{Action, KeyMap, Scope};
+use crate::tui::panes::Cx;
+use crate::tui::panes::{Component, hint_text};
+use crate::tui::theme::Theme;
 
 impl AgentsPane {
     /// A key while the text input has the keyboard.
-    pub fn edit_key(&mut self, key: KeyEvent, ctx: &AgentCtx) -> bool {
+    pub fn edit_key(&mut self, key: KeyEvent, ctx: &mut Cx) -> bool {
         let alt_or_shift = key
             .modifiers
             .intersects(KeyModifiers::ALT | KeyModifiers::SHIFT);
@@ -66,12 +73,12 @@ impl AgentsPane {
     }
 
     /// An action while the pane has focus (and no input has the keyboard).
-    pub fn action(&mut self, action: Action, ctx: &AgentCtx) -> bool {
+    pub fn action(&mut self, action: Action, ctx: &mut Cx) -> bool {
         let list_h = review_list_height(ctx.height);
         match action {
-            Action::ChatAgent => self.select(AgentKind::Chat, ctx.bank),
+            Action::QueryAgent => self.select(AgentKind::Query, ctx.bank),
             Action::InboxAgent => self.select(AgentKind::Inbox, ctx.bank),
-            Action::LintAgent => self.select(AgentKind::Lint, ctx.bank),
+            Action::CheckAgent => self.select(AgentKind::Check, ctx.bank),
             Action::TranslateAgent => self.select(AgentKind::Translate, ctx.bank),
             Action::DistillAgent => self.select(AgentKind::Distill, ctx.bank),
             Action::Type if self.kind.has_input() => self.editing = true,
@@ -81,8 +88,8 @@ impl AgentsPane {
                     return true;
                 }
                 // Leave a review of Health Check fixes for the report.
-                if self.kind == AgentKind::Lint && self.lint.show_review {
-                    self.lint.show_review = false;
+                if self.kind == AgentKind::Check && self.check.show_review {
+                    self.check.show_review = false;
                     return true;
                 }
                 return false;
@@ -109,28 +116,28 @@ impl AgentsPane {
                     return true;
                 }
                 match self.kind {
-                    AgentKind::Chat if matches!(action, Action::Up | Action::Down) => {
-                        self.chat.move_article(step)
+                    AgentKind::Query if matches!(action, Action::Up | Action::Down) => {
+                        self.query.move_article(step)
                     }
-                    AgentKind::Chat => {
-                        self.chat.scroll_back = self.chat.scroll_back.saturating_add_signed(-step)
+                    AgentKind::Query => {
+                        self.query.scroll_back = self.query.scroll_back.saturating_add_signed(-step)
                     }
-                    AgentKind::Lint => {
-                        self.lint.scroll = self.lint.scroll.saturating_add_signed(step)
+                    AgentKind::Check => {
+                        self.check.scroll = self.check.scroll.saturating_add_signed(step)
                     }
                     _ => return false,
                 }
             }
             Action::Top | Action::Bottom => match self.kind {
-                AgentKind::Chat => {
-                    self.chat.scroll_back = if action == Action::Top {
+                AgentKind::Query => {
+                    self.query.scroll_back = if action == Action::Top {
                         usize::MAX / 2
                     } else {
                         0
                     }
                 }
-                AgentKind::Lint => {
-                    self.lint.scroll = if action == Action::Top {
+                AgentKind::Check => {
+                    self.check.scroll = if action == Action::Top {
                         0
                     } else {
                         usize::MAX / 2
@@ -140,25 +147,24 @@ impl AgentsPane {
             },
             Action::CopyReply => {
                 let text = match self.kind {
-                    AgentKind::Chat => self.chat.turns.last().map(|t| t.reply.text.clone()),
+                    AgentKind::Query => self.query.turns.last().map(|t| t.reply.text.clone()),
                     AgentKind::Translate => Some(self.translate.reply.text.clone()),
-                    AgentKind::Lint => Some(self.lint.reply.text.clone()),
+                    AgentKind::Check => Some(self.check.reply.text.clone()),
                     _ => None,
                 };
                 match text.filter(|t| !t.is_empty()) {
                     Some(t) => {
-                        self.effects.push(AgentEffect::Copy(t));
-                        self.effects
-                            .push(AgentEffect::Info("copied the reply".into()));
+                        ctx.effects.push(Effect::Copy(t));
+                        ctx.info("copied the reply");
                     }
                     None => return false,
                 }
             }
-            Action::ClearChat if self.kind == AgentKind::Chat => {
+            Action::ClearChat if self.kind == AgentKind::Query => {
                 if self.cancel() {
                     return true;
                 }
-                self.chat.clear();
+                self.query.clear();
             }
             _ => return false,
         }
@@ -166,17 +172,25 @@ impl AgentsPane {
     }
 
     /// Enter: open the chat's selected article, show or apply a review.
-    fn apply(&mut self, ctx: &AgentCtx) -> bool {
-        if self.kind == AgentKind::Chat {
-            if let Some(rel) = self.chat.selected_article() {
-                self.effects.push(AgentEffect::OpenArticle(rel.to_owned()));
+    fn apply(&mut self, ctx: &mut Cx) -> bool {
+        if self.kind == AgentKind::Query {
+            if let Some(rel) = self.query.selected_article() {
+                // The reply may name an article that has gone since.
+                if ctx.bank.find(rel).is_some() {
+                    ctx.effects.push(Effect::open(rel.to_owned()));
+                } else {
+                    ctx.warn(format!(
+                        "{} is no longer in the bank",
+                        sanitize_for_terminal(rel, false)
+                    ));
+                }
                 return true;
             }
             return false;
         }
-        if self.kind == AgentKind::Lint && !self.lint.show_review {
-            if self.lint.review.is_some() {
-                self.lint.show_review = true;
+        if self.kind == AgentKind::Check && !self.check.show_review {
+            if self.check.review.is_some() {
+                self.check.show_review = true;
                 return true;
             }
             return false;
@@ -189,9 +203,9 @@ impl AgentsPane {
             // A second Enter closes the result.
             match self.kind {
                 AgentKind::Inbox => self.inbox.review = None,
-                AgentKind::Lint => {
-                    self.lint.review = None;
-                    self.lint.show_review = false;
+                AgentKind::Check => {
+                    self.check.review = None;
+                    self.check.show_review = false;
                 }
                 AgentKind::Distill => self.distill.review = None,
                 _ => {}
@@ -199,20 +213,61 @@ impl AgentsPane {
             return true;
         }
         let applied = review.apply(&root);
-        self.effects.push(AgentEffect::Reload(applied.changed));
-        self.effects.push(AgentEffect::Info(format!(
-            "wrote {} file(s)",
-            applied.written
-        )));
+        ctx.effects.push(Effect::Reload(applied.changed));
+        ctx.info(format!("wrote {} file(s)", applied.written));
         true
     }
 }
 
+impl Component for AgentsPane {
+    fn scope(&self) -> Scope {
+        Scope::Agents
+    }
+
+    fn title(&self) -> String {
+        "Agents".to_owned()
+    }
+
+    fn on_action(&mut self, action: Action, cx: &mut Cx) -> bool {
+        self.action(action, cx)
+    }
+
+    fn is_typing(&self) -> bool {
+        self.editing
+    }
+
+    fn on_typing_key(&mut self, key: KeyEvent, cx: &mut Cx) -> bool {
+        self.edit_key(key, cx)
+    }
+
+    fn on_paste(&mut self, text: &str, _cx: &mut Cx) -> bool {
+        if self.paste(text) {
+            self.editing = true;
+            return true;
+        }
+        false
+    }
+
+    /// Read the model configuration ahead, so the pane can say at once
+    /// whether a model can be used.
+    fn on_focus(&mut self) {
+        self.connection.prepare();
+    }
+
+    fn hints(&self, keymap: &KeyMap) -> String {
+        hint_line(keymap, self)
+    }
+
+    fn draw(&self, frame: &mut Frame, area: Rect, focused: bool, theme: &Theme) {
+        super::draw(frame, area, self, focused, theme);
+    }
+}
+
 /// Key hints for the pane's bottom border, for the agent on screen.
-pub fn hint_line(keymap: &KeyMap, pane: &AgentsPane) -> String {
+fn hint_line(keymap: &KeyMap, pane: &AgentsPane) -> String {
     let reviewing = match pane.kind {
         AgentKind::Inbox => pane.inbox.review.is_some(),
-        AgentKind::Lint => pane.lint.show_review,
+        AgentKind::Check => pane.check.show_review,
         AgentKind::Distill => pane.distill.review.is_some(),
         _ => false,
     };
@@ -226,12 +281,12 @@ pub fn hint_line(keymap: &KeyMap, pane: &AgentsPane) -> String {
         ]
     } else {
         match pane.kind {
-            AgentKind::Chat => &[
+            AgentKind::Query => &[
                 (Action::Type, "ask"),
                 (Action::Apply, "open"),
                 (Action::ClearChat, "new"),
             ],
-            AgentKind::Inbox | AgentKind::Lint => &[(Action::RunAgent, "run")],
+            AgentKind::Inbox | AgentKind::Check => &[(Action::RunAgent, "run")],
             AgentKind::Translate => &[
                 (Action::Type, "type"),
                 (Action::RunAgent, "run"),
@@ -240,14 +295,7 @@ pub fn hint_line(keymap: &KeyMap, pane: &AgentsPane) -> String {
             AgentKind::Distill => &[(Action::Type, "path"), (Action::RunAgent, "run")],
         }
     };
-    let mut parts: Vec<String> = pick
-        .iter()
-        .filter_map(|(a, what)| keymap.keys(*a).first().map(|k| format!("{k} {what}")))
-        .collect();
-    if let Some(k) = keymap.keys(Action::Help).first() {
-        parts.push(format!("{k} keys"));
-    }
-    parts.join(" · ")
+    hint_text(keymap, pick)
 }
 
 /// The review's list height for a pane of `height` rows.

@@ -37,7 +37,7 @@ pub struct TurnArticle {
     pub dropped: Option<String>,
 }
 
-pub struct ChatAgent {
+pub struct QueryAgent {
     session: ChatSession,
     pub turns: Vec<Turn>,
     pub input: TextArea<'static>,
@@ -53,9 +53,9 @@ fn question_input() -> TextArea<'static> {
     input
 }
 
-impl Default for ChatAgent {
+impl Default for QueryAgent {
     fn default() -> Self {
-        ChatAgent {
+        QueryAgent {
             session: ChatSession::default(),
             turns: Vec::new(),
             input: question_input(),
@@ -65,7 +65,7 @@ impl Default for ChatAgent {
     }
 }
 
-impl ChatAgent {
+impl QueryAgent {
     /// The question in the input, if any, as a request with the context of
     /// the current settings. The input is cleared.
     pub fn ask(
@@ -182,7 +182,7 @@ impl ChatAgent {
 pub fn draw(
     frame: &mut Frame,
     area: Rect,
-    chat: &ChatAgent,
+    chat: &QueryAgent,
     editing: bool,
     focused: bool,
     theme: &Theme,

@@ -1,5 +1,6 @@
-//! The folder tree: the seven bank folders (the inbox with its archive),
-//! expandable, with counts and a marker on files that have findings.
+//! The Bank pane: the folder tree of the seven bank folders (the inbox with
+//! its archive), expandable, with counts and a marker on files that have
+//! findings.
 
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
@@ -12,6 +13,9 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use super::cursor::Cursor;
+use super::{Component, Cx, hint_text, page};
+use crate::tui::app::Effect;
+use crate::tui::keys::{Action, KeyMap, Scope};
 use crate::tui::theme::Theme;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -35,7 +39,7 @@ pub struct TreeRow {
 }
 
 #[derive(Debug, Default)]
-pub struct TreePane {
+pub struct BankPane {
     pub rows: Vec<TreeRow>,
     pub cursor: Cursor,
     expanded: BTreeSet<String>,
@@ -74,9 +78,9 @@ fn file_label(rel: &str, prefix: &str) -> String {
     sanitize_for_terminal(name, false)
 }
 
-impl TreePane {
-    pub fn new() -> TreePane {
-        TreePane {
+impl BankPane {
+    pub fn new() -> BankPane {
+        BankPane {
             rows: Vec::new(),
             cursor: Cursor::default(),
             // Content folders start open: that is what people browse.
@@ -227,7 +231,7 @@ fn row_key(r: &TreeRow) -> &str {
     }
 }
 
-pub fn draw(frame: &mut Frame, area: Rect, pane: &TreePane, focused: bool, theme: &Theme) {
+pub fn draw(frame: &mut Frame, area: Rect, pane: &BankPane, focused: bool, theme: &Theme) {
     let height = usize::from(area.height);
     let lines: Vec<Line> = pane
         .rows
@@ -271,4 +275,79 @@ pub fn draw(frame: &mut Frame, area: Rect, pane: &TreePane, focused: bool, theme
         })
         .collect();
     frame.render_widget(Paragraph::new(lines), area);
+}
+
+impl BankPane {
+    fn selected_file(&self) -> Option<String> {
+        match self.selected().map(|r| &r.kind) {
+            Some(RowKind::File { rel }) => Some(rel.clone()),
+            _ => None,
+        }
+    }
+}
+
+impl Component for BankPane {
+    fn scope(&self) -> Scope {
+        Scope::Bank
+    }
+
+    fn title(&self) -> String {
+        "Bank".to_owned()
+    }
+
+    fn on_action(&mut self, action: Action, cx: &mut Cx) -> bool {
+        let h = cx.height;
+        let len = self.rows.len();
+        let selected_file = self.selected_file();
+        match action {
+            Action::Up => self.cursor.move_by(-1, len, h),
+            Action::Down => self.cursor.move_by(1, len, h),
+            Action::PageUp => self.cursor.move_by(-page(h), len, h),
+            Action::PageDown => self.cursor.move_by(page(h), len, h),
+            Action::Top => self.cursor.to_top(),
+            Action::Bottom => self.cursor.to_bottom(len, h),
+            Action::Expand | Action::Collapse => {
+                let open = action == Action::Expand;
+                if self.set_expanded(open) {
+                    self.rebuild(cx.bank, cx.flagged, h);
+                } else if !open {
+                    return self.select_parent(h);
+                } else if let Some(rel) = selected_file {
+                    cx.effects.push(Effect::open(rel));
+                } else {
+                    return false;
+                }
+            }
+            Action::Open => match selected_file {
+                Some(rel) => cx.effects.push(Effect::open(rel)),
+                None => {
+                    let open = !matches!(
+                        self.selected().map(|r| &r.kind),
+                        Some(RowKind::Folder { expanded: true, .. })
+                    );
+                    self.set_expanded(open);
+                    self.rebuild(cx.bank, cx.flagged, h);
+                }
+            },
+            Action::Edit => return cx.edit(selected_file, None),
+            Action::CopyPath => return cx.copy_path(selected_file),
+            _ => return false,
+        }
+        true
+    }
+
+    fn hints(&self, keymap: &KeyMap) -> String {
+        hint_text(
+            keymap,
+            &[
+                (Action::Open, "open"),
+                (Action::Expand, "fold"),
+                (Action::Find, "find"),
+            ],
+        )
+    }
+
+    fn draw(&self, frame: &mut Frame, area: Rect, focused: bool, theme: &Theme) {
+        draw(frame, area, self, focused, theme);
+    }
 }

@@ -16,7 +16,7 @@ pub const SETUP_HINT: &str = "Set MEMBANK_PROVIDER (openai, anthropic or ollama)
 
 /// What the link reports to the pane.
 #[derive(Debug)]
-pub enum LinkEvent {
+pub enum ConnectionEvent {
     /// The model configuration was read; the queued call has started.
     Started(JobId),
     /// No call can be made; why (sanitised).
@@ -31,14 +31,14 @@ pub enum LinkEvent {
 pub enum Submitted {
     Started(JobId),
     /// Waiting for the configuration (and the key) to be read; a
-    /// `LinkEvent` follows.
+    /// `ConnectionEvent` follows.
     Resolving,
 }
 
 type Resolved = Result<LlmClient, String>;
 
 #[derive(Default)]
-pub struct LlmLink {
+pub struct ModelConnection {
     client: Option<LlmClient>,
     /// Why no client could be made (sanitised).
     problem: Option<String>,
@@ -51,7 +51,7 @@ pub struct LlmLink {
     queued: Option<ChatRequest>,
 }
 
-impl LlmLink {
+impl ModelConnection {
     /// Called after each worker message; the event loop uses it to wake up.
     pub fn set_waker(&mut self, waker: Waker) {
         self.waker = Some(waker);
@@ -140,7 +140,7 @@ impl LlmLink {
         }
     }
 
-    fn poll_resolving(&mut self) -> Option<LinkEvent> {
+    fn poll_resolving(&mut self) -> Option<ConnectionEvent> {
         let resolved = match self.resolving.as_ref()?.try_recv() {
             Ok(r) => r,
             Err(TryRecvError::Empty) => return None,
@@ -154,37 +154,37 @@ impl LlmLink {
                 self.client = Some(client.clone());
                 self.problem = None;
                 let Some(request) = self.queued.take() else {
-                    return Some(LinkEvent::Checked);
+                    return Some(ConnectionEvent::Checked);
                 };
                 Some(match self.start(&client, request) {
-                    Ok(job) => LinkEvent::Started(job),
-                    Err(e) => LinkEvent::Failed(e),
+                    Ok(job) => ConnectionEvent::Started(job),
+                    Err(e) => ConnectionEvent::Failed(e),
                 })
             }
             Err(e) => {
                 self.problem = Some(e.clone());
                 Some(match self.queued.take() {
-                    Some(_) => LinkEvent::Failed(e),
-                    None => LinkEvent::Checked,
+                    Some(_) => ConnectionEvent::Failed(e),
+                    None => ConnectionEvent::Checked,
                 })
             }
         }
     }
 
     /// Everything waiting now; never blocks.
-    pub fn poll(&mut self) -> Vec<LinkEvent> {
-        let mut out: Vec<LinkEvent> = self.poll_resolving().into_iter().collect();
+    pub fn poll(&mut self) -> Vec<ConnectionEvent> {
+        let mut out: Vec<ConnectionEvent> = self.poll_resolving().into_iter().collect();
         if let Some(w) = &mut self.worker {
-            out.extend(std::iter::from_fn(|| w.try_recv()).map(LinkEvent::Worker));
+            out.extend(std::iter::from_fn(|| w.try_recv()).map(ConnectionEvent::Worker));
         }
         out
     }
 
     /// Wait for the next worker message (tests drive the app with this).
-    pub fn wait(&mut self, timeout: Duration) -> Option<LinkEvent> {
+    pub fn wait(&mut self, timeout: Duration) -> Option<ConnectionEvent> {
         self.worker
             .as_mut()?
             .recv_timeout(timeout)
-            .map(LinkEvent::Worker)
+            .map(ConnectionEvent::Worker)
     }
 }

@@ -21,7 +21,7 @@ use crate::tui::theme::Theme;
 use crate::tui::widgets::wrap::wrap;
 
 #[derive(Debug, Default)]
-pub struct LintAgent {
+pub struct CheckAgent {
     /// The deterministic findings, sanitised, one per row.
     pub report: Vec<String>,
     summary: String,
@@ -35,7 +35,7 @@ pub struct LintAgent {
     pub scroll: usize,
 }
 
-impl LintAgent {
+impl CheckAgent {
     pub fn refresh(&mut self, bank: &Bank) {
         let report = health::check(bank, &HealthOptions::default());
         self.summary = agents::findings_summary(&report, MAX_LISTED_FINDINGS);
@@ -130,7 +130,7 @@ impl LintAgent {
     }
 }
 
-pub fn draw(frame: &mut Frame, area: Rect, agent: &LintAgent, focused: bool, theme: &Theme) {
+pub fn draw(frame: &mut Frame, area: Rect, agent: &CheckAgent, focused: bool, theme: &Theme) {
     if let (Some(r), true) = (&agent.review, agent.show_review) {
         review::draw(frame, area, r, focused, theme);
         return;

@@ -7,7 +7,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 use ratatui_textarea::TextArea;
 
-use super::{AgentKind, AgentsPane, chat, distill, inbox, link, lint, translate};
+use super::{AgentKind, AgentsPane, check, connection, distill, inbox, query, translate};
 use crate::tui::theme::Theme;
 use crate::tui::widgets::wrap::wrap;
 
@@ -59,11 +59,11 @@ pub fn draw(frame: &mut Frame, area: Rect, pane: &AgentsPane, focused: bool, the
     let notice = pane
         .problem
         .clone()
-        .or_else(|| pane.llm.describe().and_then(Result::err));
+        .or_else(|| pane.connection.describe().and_then(Result::err));
     let width = usize::from(area.width);
     let mut notice_lines: Vec<Line> = Vec::new();
     if let Some(text) = notice {
-        let unavailable = pane.llm.describe().is_some_and(|d| d.is_err());
+        let unavailable = pane.connection.describe().is_some_and(|d| d.is_err());
         notice_lines.extend(
             wrap(&text, width)
                 .into_iter()
@@ -71,7 +71,7 @@ pub fn draw(frame: &mut Frame, area: Rect, pane: &AgentsPane, focused: bool, the
         );
         if unavailable {
             notice_lines.extend(
-                wrap(link::SETUP_HINT, width)
+                wrap(connection::SETUP_HINT, width)
                     .into_iter()
                     .map(|r| Line::styled(r, theme.muted)),
             );
@@ -89,9 +89,9 @@ pub fn draw(frame: &mut Frame, area: Rect, pane: &AgentsPane, focused: bool, the
     frame.render_widget(Paragraph::new(notice_lines), note);
     let editing = pane.editing && focused;
     match pane.kind {
-        AgentKind::Chat => chat::draw(frame, body, &pane.chat, editing, focused, theme),
+        AgentKind::Query => query::draw(frame, body, &pane.query, editing, focused, theme),
         AgentKind::Inbox => inbox::draw(frame, body, &pane.inbox, focused, theme),
-        AgentKind::Lint => lint::draw(frame, body, &pane.lint, focused, theme),
+        AgentKind::Check => check::draw(frame, body, &pane.check, focused, theme),
         AgentKind::Translate => translate::draw(frame, body, &pane.translate, editing, theme),
         AgentKind::Distill => distill::draw(frame, body, &pane.distill, editing, focused, theme),
     }

@@ -1,0 +1,206 @@
+//! Where a link points, decided the way Obsidian decides it (spec §6 is the
+//! floor: case is ignored, the alias after `|` is not part of the name).
+//!
+//! - `Name` names a note (`Name.md`); a name with another extension
+//!   (`diagram.png`, `report.pdf`) names that file. Any file in the bank
+//!   can be a target, not only articles.
+//! - `./Name` and `../folder/Name` are relative to the linking note.
+//! - Other paths are tried from the bank root, then relative to the linking
+//!   note's folder, then as a path suffix (`legal/contract` finds
+//!   `03_DOMAINS/legal/contract.md`).
+//! - When several files match, the one in the linking note's folder wins,
+//!   otherwise the shortest path.
+
+use std::collections::HashMap;
+
+use crate::wikilink::fold;
+
+/// A file a link can reach.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FileRef {
+    Article(usize),
+    /// Index into the bank's list of other files (attachments, skipped
+    /// `_` files, templates, unreadable files).
+    Other(usize),
+}
+
+#[derive(Debug, Default)]
+pub struct LinkIndex {
+    /// Folded file name (with extension) → (folded path, file), shortest
+    /// path first.
+    by_name: HashMap<String, Vec<(Box<str>, FileRef)>>,
+}
+
+impl LinkIndex {
+    /// `files` are bank-relative `/`-separated paths.
+    pub fn build<'a>(files: impl Iterator<Item = (&'a str, FileRef)>) -> LinkIndex {
+        let mut by_name: HashMap<String, Vec<(Box<str>, FileRef)>> = HashMap::new();
+        for (path, file) in files {
+            let folded = fold(path);
+            let name = folded.rsplit('/').next().unwrap_or(&folded).to_owned();
+            by_name
+                .entry(name)
+                .or_default()
+                .push((folded.into_boxed_str(), file));
+        }
+        for list in by_name.values_mut() {
+            list.sort_by(|a, b| (a.0.len(), &a.0).cmp(&(b.0.len(), &b.0)));
+        }
+        LinkIndex { by_name }
+    }
+
+    /// Every file `target` may mean, best first (the first is the one the
+    /// link opens), as seen from the note at `from` (a bank-relative path;
+    /// `None` resolves from the bank root). Empty for a dead link.
+    pub fn resolve(&self, target: &str, from: Option<&str>) -> Vec<FileRef> {
+        let target = target.trim();
+        let from_dir = from
+            .map(|f| f.rsplit_once('/').map_or("", |(dir, _)| dir))
+            .map(fold);
+        let explicit_relative = target.starts_with("./")
+            || target.starts_with("../")
+            || target == "."
+            || target == "..";
+        let folded = fold(target.trim_start_matches('/'));
+        if folded.is_empty() || folded.ends_with('/') {
+            return Vec::new();
+        }
+        // Without an extension a link names a note; with one it may still
+        // name a note whose name has a dot in it.
+        for wanted in [format!("{folded}.md"), folded.clone()] {
+            let found = self.resolve_exact(&wanted, from_dir.as_deref(), explicit_relative);
+            if !found.is_empty() {
+                return found;
+            }
+        }
+        Vec::new()
+    }
+
+    fn resolve_exact(
+        &self,
+        wanted: &str,
+        from_dir: Option<&str>,
+        relative_only: bool,
+    ) -> Vec<FileRef> {
+        let name = wanted.rsplit('/').next().unwrap_or(wanted);
+        let Some(candidates) = self.by_name.get(name) else {
+            return Vec::new();
+        };
+        let relative = from_dir.and_then(|dir| join(dir, wanted));
+        if relative_only {
+            let Some(path) = relative else {
+                return Vec::new();
+            };
+            return match candidates.iter().find(|(p, _)| **p == *path) {
+                Some(&(_, f)) => vec![f],
+                None => Vec::new(),
+            };
+        }
+        // A bare name is matched against every file of that name, even when
+        // one sits next to the linking note, so that a name several files
+        // share is reported as ambiguous.
+        let exact = |path: &str| candidates.iter().find(|(p, _)| **p == *path);
+        let is_path = wanted.contains('/');
+        if let Some(&(_, f)) = exact(wanted)
+            .filter(|_| is_path)
+            .or_else(|| relative.as_deref().filter(|_| is_path).and_then(exact))
+        {
+            return vec![f];
+        }
+        let suffix = format!("/{wanted}");
+        let mut matches: Vec<&(Box<str>, FileRef)> = candidates
+            .iter()
+            .filter(|(p, _)| p.ends_with(&suffix))
+            .collect();
+        if let Some(dir) = from_dir {
+            // A note in the linking note's own folder comes first.
+            let in_dir = |p: &str| p.rsplit_once('/').is_some_and(|(d, _)| d == dir);
+            if let Some(i) = matches.iter().position(|(p, _)| in_dir(p)) {
+                let own = matches.remove(i);
+                matches.insert(0, own);
+            }
+        }
+        matches.into_iter().map(|&(_, f)| f).collect()
+    }
+}
+
+/// `dir/rel` with `.` and `..` applied; `None` when it climbs above the
+/// bank root.
+fn join(dir: &str, rel: &str) -> Option<String> {
+    let mut parts: Vec<&str> = dir.split('/').filter(|p| !p.is_empty()).collect();
+    for seg in rel.split('/') {
+        match seg {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            s => parts.push(s),
+        }
+    }
+    Some(parts.join("/"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn index(paths: &[&str]) -> LinkIndex {
+        LinkIndex::build(
+            paths
+                .iter()
+                .enumerate()
+                .map(|(i, p)| (*p, FileRef::Article(i))),
+        )
+    }
+
+    fn first(ix: &LinkIndex, target: &str, from: &str) -> Option<usize> {
+        ix.resolve(target, Some(from)).first().map(|f| match *f {
+            FileRef::Article(i) | FileRef::Other(i) => i,
+        })
+    }
+
+    #[test]
+    fn relative_paths_climb_from_the_linking_note() {
+        let ix = index(&[
+            "03_DOMAINS/Legal.md",
+            "03_DOMAINS/Finance.md",
+            "01_CLIENTS/Acme.md",
+        ]);
+        assert_eq!(
+            first(&ix, "../03_DOMAINS/Legal", "01_CLIENTS/Acme.md"),
+            Some(0)
+        );
+        assert_eq!(first(&ix, "./Finance", "03_DOMAINS/Legal.md"), Some(1));
+        assert_eq!(first(&ix, "./Finance", "01_CLIENTS/Acme.md"), None);
+        assert_eq!(first(&ix, "../../Legal", "01_CLIENTS/Acme.md"), None);
+    }
+
+    #[test]
+    fn path_suffix_prefers_the_shortest_match() {
+        let ix = index(&[
+            "03_DOMAINS/archive/old/legal/contract.md",
+            "03_DOMAINS/legal/contract.md",
+        ]);
+        assert_eq!(first(&ix, "legal/contract", "01_CLIENTS/Acme.md"), Some(1));
+        assert_eq!(
+            first(&ix, "Legal/Contract.md", "01_CLIENTS/Acme.md"),
+            Some(1)
+        );
+        assert_eq!(first(&ix, "egal/contract", "01_CLIENTS/Acme.md"), None);
+    }
+
+    #[test]
+    fn the_linking_notes_folder_wins_then_the_shortest_path() {
+        let ix = index(&["04_STYLE/Legal.md", "03_DOMAINS/sub/Legal.md"]);
+        assert_eq!(first(&ix, "Legal", "03_DOMAINS/sub/Tax.md"), Some(1));
+        assert_eq!(first(&ix, "Legal", "01_CLIENTS/Acme.md"), Some(0));
+    }
+
+    #[test]
+    fn attachments_need_their_extension() {
+        let ix = index(&["03_DOMAINS/img/diagram.png", "03_DOMAINS/diagram.md"]);
+        assert_eq!(first(&ix, "diagram.png", "01_CLIENTS/Acme.md"), Some(0));
+        assert_eq!(first(&ix, "diagram", "01_CLIENTS/Acme.md"), Some(1));
+        assert_eq!(first(&ix, "img/Diagram.PNG", "01_CLIENTS/Acme.md"), Some(0));
+    }
+}
