@@ -384,3 +384,40 @@ fn a_closed_pipe_ends_the_output_quietly() {
     assert!(!err.contains("panicked"), "{err}");
     assert_ne!(out.status.code(), Some(101));
 }
+
+#[test]
+fn an_invalid_date_is_shown_as_invalid_in_the_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    for f in ["01_CLIENTS", "03_DOMAINS"] {
+        std::fs::create_dir_all(root.join(f)).unwrap();
+    }
+    std::fs::write(
+        root.join("03_DOMAINS/Legal.md"),
+        "---\ndomain: Legal\nlast_updated: last spring, more or less\n---\n# Legal\n",
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("03_DOMAINS/Tax.md"),
+        "---\ndomain: Tax\nlast_updated: 2026-04-01\n---\n# Tax\n",
+    )
+    .unwrap();
+    let (code, out, err) = membank(&["context", root.to_str().unwrap(), "--domain", "Legal"]);
+    assert_eq!(code, 0, "{err}");
+    let row = |name: &str| {
+        out.lines()
+            .find(|l| l.ends_with(name))
+            .unwrap_or_else(|| panic!("{name} in {out}"))
+            .to_owned()
+    };
+    let legal = row("03_DOMAINS/Legal.md");
+    let tax = row("03_DOMAINS/Tax.md");
+    assert!(legal.contains(" invalid "), "{legal}");
+    assert!(!legal.contains("spring"), "{legal}");
+    // The columns stay aligned: the path starts at the same place.
+    assert_eq!(
+        legal.find("03_DOMAINS"),
+        tax.find("03_DOMAINS"),
+        "\n{legal}\n{tax}"
+    );
+}

@@ -111,7 +111,7 @@ fn template_text_is_made_safe_for_the_terminal() {
 fn unreadable_override_falls_back_with_a_warning() {
     let tmp = tempfile::tempdir().unwrap();
     std::fs::create_dir(tmp.path().join("06_TEMPLATES")).unwrap();
-    std::fs::write(tmp.path().join("06_TEMPLATES/compile.md"), b"\xff\xfe").unwrap();
+    std::fs::write(tmp.path().join("06_TEMPLATES/compile.md"), b"\xff\xfd").unwrap();
     let out = run(
         &["template"],
         &[tmp.path(), Path::new("compile"), Path::new("--json")],

@@ -128,7 +128,10 @@ async fn handshake_lists_the_tools_resources_and_prompts() {
         .into_iter()
         .map(|t| t.name.to_string())
         .collect();
-    assert_eq!(tools, ["context", "read", "links", "check", "values"]);
+    assert_eq!(
+        tools,
+        ["context", "read", "links", "check", "search", "values"]
+    );
 
     let resources = c.service.list_all_resources().await.unwrap();
     let article_count = fs::read_dir(Path::new(DEMO).join("02_TERMINOLOGY"))
@@ -226,6 +229,16 @@ async fn every_tool_answers_with_the_cli_json() {
         ),
         ("check", json!({}), vec!["check", DEMO, "--json"]),
         (
+            "search",
+            json!({"query": "package leaflet"}),
+            vec!["search", DEMO, "package leaflet", "--json"],
+        ),
+        (
+            "search",
+            json!({"query": "leaflet", "limit": 2}),
+            vec!["search", DEMO, "leaflet", "--limit", "2", "--json"],
+        ),
+        (
             "check",
             json!({"code": ["dead-link"], "path": "01_CLIENTS", "stale_days": 0}),
             vec![
@@ -275,6 +288,54 @@ async fn every_tool_answers_with_the_cli_json() {
     assert!(!findings.is_empty());
     assert!(findings.iter().all(|f| f["code"] == "dead-link"));
     assert_eq!(v["counts"]["warning"], findings.len());
+    c.service.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn an_everos_root_is_searched_read_and_checked_like_the_cli_does() {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/everos-root");
+    let c = connect(Path::new(root), &[]).await;
+    let fact =
+        "default_app/support-bot/users/carol@example.com/.atomic_facts/atomic_fact-2026-06-01.md";
+    let cases: Vec<(&'static str, Value, Vec<&str>)> = vec![
+        (
+            "search",
+            json!({"query": "peanuts"}),
+            vec!["search", root, "peanuts", "--json"],
+        ),
+        ("check", json!({}), vec!["check", root, "--json"]),
+        (
+            "read",
+            json!({ "target": fact }),
+            vec!["read", root, fact, "--json"],
+        ),
+    ];
+    for (tool, arguments, cli) in cases {
+        let result = call(&c, tool, arguments.clone()).await;
+        assert_eq!(
+            result.is_error,
+            Some(false),
+            "{tool} {arguments}: {result:?}"
+        );
+        assert_eq!(
+            result.structured_content,
+            Some(cli_json(&cli)),
+            "{tool} {arguments}"
+        );
+    }
+    let hits = call(&c, "search", json!({"query": "peanuts"})).await;
+    let v = hits.structured_content.clone().unwrap();
+    assert_eq!(v["layout"], "everos");
+    let entry = v["hits"][0]["entry_id"]
+        .as_str()
+        .expect("hits name their entry");
+    assert!(entry.starts_with("af_2026"), "{entry}");
+    assert!(text_of(&hits).contains("**peanuts**"), "{}", text_of(&hits));
+
+    // What only banks have says so.
+    let context = error_text(&call(&c, "context", json!({})).await);
+    assert!(context.contains("memory banks"), "{context}");
+    assert!(c.service.list_all_prompts().await.unwrap().is_empty());
     c.service.cancel().await.unwrap();
 }
 

@@ -171,10 +171,7 @@ pub fn table(r: &ExplainedReport) -> String {
             e.signals.domain,
             e.signals.language,
             e.tokens,
-            e.last_updated
-                .as_deref()
-                .map(safe)
-                .unwrap_or_else(|| "-".into()),
+            date_cell(e.last_updated.as_deref()),
             if e.included { "yes" } else { "no" },
             safe(&e.path)
         );
@@ -188,4 +185,15 @@ pub fn table(r: &ExplainedReport) -> String {
         }
     }
     out
+}
+
+/// The `updated` column: the date, `-` when there is none, and `invalid`
+/// for text that is not a `YYYY-MM-DD` date (shown raw it would break the
+/// column and look like a date that counts).
+fn date_cell(raw: Option<&str>) -> String {
+    match raw {
+        None => "-".into(),
+        Some(d) if membank_core::frontmatter::parse_iso_date(d).is_some() => d.to_owned(),
+        Some(_) => "invalid".into(),
+    }
 }

@@ -21,6 +21,7 @@ mod lint_llm;
 mod llm_common;
 mod mcp;
 mod read;
+mod search;
 mod snapshot;
 mod template;
 mod translate;
@@ -94,6 +95,8 @@ enum Command {
     Distill(distill::Args),
     /// Run the Health Check agent over the bank (`--llm`).
     Lint(lint_llm::Args),
+    /// Ranked full-text search over a bank or an everos memory root.
+    Search(search::Args),
 }
 
 #[derive(clap::Args)]
@@ -163,6 +166,7 @@ pub fn main() -> ExitCode {
         Some(Command::Translate(a)) => translate::run(a),
         Some(Command::Distill(a)) => distill::run(a),
         Some(Command::Lint(a)) => lint_llm::run(a),
+        Some(Command::Search(a)) => search::run(a),
         None => {
             let bank = cli.bank.unwrap_or_else(|| PathBuf::from("."));
             let options = TuiOptions {

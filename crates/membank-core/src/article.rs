@@ -27,12 +27,19 @@ pub enum FrontmatterState {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Encoding {
     pub had_bom: bool,
+    /// Read from UTF-16 (the format asks for UTF-8).
+    pub utf16: bool,
     pub crlf: bool,
     /// Wrapped in a code fence that §4.3 stripped.
     pub fenced: bool,
     pub fence_unclosed: bool,
     /// Lines before the article text starts in the file (the fence line).
     pub line_shift: usize,
+    /// 1-based file line of the stripped closing fence.
+    pub fence_close_line: Option<usize>,
+    /// The whole file is one code block without frontmatter (not a fenced
+    /// article: nothing is stripped, and its code holds no links).
+    pub only_code: bool,
 }
 
 /// A frontmatter value that takes part in scoring, kept as written and folded.
@@ -138,14 +145,17 @@ impl Article {
     pub fn parse(rel_path: String, folder: Folder, decoded: text::Decoded) -> Article {
         let file_name = rel_path.rsplit('/').next().unwrap_or(&rel_path).to_owned();
         let stem = file_name[..file_name.len().saturating_sub(3)].to_owned();
-        let (had_bom, crlf) = (decoded.had_bom, decoded.crlf);
+        let (had_bom, crlf, utf16) = (decoded.had_bom, decoded.crlf, decoded.utf16);
         let located = frontmatter::locate_owned(decoded.text);
         let encoding = Encoding {
             had_bom,
+            utf16,
             crlf,
             fenced: located.fenced,
             fence_unclosed: located.fence_unclosed,
             line_shift: located.line_shift,
+            fence_close_line: located.fence_close_line,
+            only_code: located.only_code,
         };
         let text = located.text;
         let (frontmatter, mapping) = match located.block {

@@ -669,7 +669,7 @@ mod tests {
         );
         write(r, "02_TERMINOLOGY/_EXAMPLE_Term.md", b"---\n---\n");
         write(r, "02_TERMINOLOGY/_draft.md", b"---\n---\n");
-        write(r, "02_TERMINOLOGY/bad.md", b"\xff\xfe");
+        write(r, "02_TERMINOLOGY/bad.md", b"\xff\xfd");
         write(r, "02_TERMINOLOGY/x.md.1234.tmp", b"partial");
         write(r, "04_STYLE/.hidden/secret.md", b"---\n---\n");
         write(r, ".obsidian/app.json", b"{}");

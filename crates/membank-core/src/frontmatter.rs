@@ -15,6 +15,11 @@ pub struct Located {
     pub fence_unclosed: bool,
     /// Lines removed before `text` starts, to map lines back to the file.
     pub line_shift: usize,
+    /// 1-based file line of the stripped closing fence.
+    pub fence_close_line: Option<usize>,
+    /// The whole file is one code block with no frontmatter in it: a note
+    /// of code, not a wrapped article, so nothing was stripped.
+    pub only_code: bool,
     pub block: Block,
     /// Byte offset in `text` where the body (after the frontmatter) starts.
     pub body_start: usize,
@@ -56,24 +61,53 @@ pub fn locate(text: &str) -> Located {
 /// [`locate`] for text the caller gives up, so an unfenced article (nearly
 /// all of them) is not copied.
 pub fn locate_owned(text: String) -> Located {
-    let (text, fenced, fence_unclosed, line_shift) = match strip_outer_fence(&text) {
-        Some((inner, unclosed, shift)) => (inner, true, unclosed, shift),
-        None => (text, false, false, 0),
-    };
-    let (block, body_start) = find_block(&text);
-    Located {
-        text,
-        fenced,
-        fence_unclosed,
-        line_shift,
-        block,
-        body_start,
+    // §4.3 is about frontmatter: a fence is only a wrapper when frontmatter
+    // follows it. Otherwise it is an ordinary code block and stays one.
+    let stripped = strip_outer_fence(&text)
+        .map(|fence| (find_block(&fence.inner), fence))
+        .filter(|((block, _), _)| *block != Block::Missing);
+    match stripped {
+        Some(((block, body_start), fence)) => Located {
+            text: fence.inner,
+            fenced: true,
+            fence_unclosed: fence.close_line.is_none(),
+            line_shift: fence.line_shift,
+            fence_close_line: fence.close_line,
+            only_code: false,
+            block,
+            body_start,
+        },
+        None => {
+            let only_code = is_one_code_block(&text);
+            let (block, body_start) = find_block(&text);
+            Located {
+                text,
+                fenced: false,
+                fence_unclosed: false,
+                line_shift: 0,
+                fence_close_line: None,
+                only_code,
+                block,
+                body_start,
+            }
+        }
     }
 }
 
 /// The text inside a wrapping fence, whether the fence was left open, and
 /// the lines removed before the text; `None` when there is no fence.
-fn strip_outer_fence(text: &str) -> Option<(String, bool, usize)> {
+struct Fence {
+    /// The text between the fences (and anything after the closing one).
+    inner: String,
+    /// Lines before `inner` starts in the file.
+    line_shift: usize,
+    /// 1-based file line of the closing fence, if there is one.
+    close_line: Option<usize>,
+    /// Only blank lines follow the closing fence.
+    ends_the_file: bool,
+}
+
+fn strip_outer_fence(text: &str) -> Option<Fence> {
     let mut offset = 0;
     let mut lines_before = 0;
     for line in text.split_inclusive('\n') {
@@ -91,15 +125,17 @@ fn strip_outer_fence(text: &str) -> Option<(String, bool, usize)> {
     // wrapped article does not end the wrapper early.
     let mut nested: Option<(char, usize)> = None;
     let mut pos = 0;
-    let mut close: Option<Range<usize>> = None;
+    let mut line_no = lines_before + 1;
+    let mut close: Option<(Range<usize>, usize)> = None;
     for line in inner.split_inclusive('\n') {
+        line_no += 1;
         let bare = line.trim_end_matches('\n');
         if let Some((c, n, info)) = fence_of(bare) {
             match nested {
                 Some((nc, nn)) if c == nc && n >= nn && info.is_empty() => nested = None,
                 Some(_) => {}
                 None if info.is_empty() && c == ch && n >= len => {
-                    close = Some(pos..pos + line.len());
+                    close = Some((pos..pos + line.len(), line_no));
                     break;
                 }
                 None => nested = Some((c, n)),
@@ -108,14 +144,27 @@ fn strip_outer_fence(text: &str) -> Option<(String, bool, usize)> {
         pos += line.len();
     }
     let mut out = String::with_capacity(inner.len());
+    let mut ends_the_file = true;
     match &close {
-        Some(r) => {
+        Some((r, _)) => {
             out.push_str(&inner[..r.start]);
             out.push_str(&inner[r.end..]);
+            ends_the_file = inner[r.end..].trim().is_empty();
         }
         None => out.push_str(inner),
     }
-    Some((out, close.is_none(), lines_before + 1))
+    Some(Fence {
+        inner: out,
+        line_shift: lines_before + 1,
+        close_line: close.map(|(_, line)| line),
+        ends_the_file,
+    })
+}
+
+/// The file is one fenced code block (closed at the end, or never closed)
+/// and nothing else.
+fn is_one_code_block(text: &str) -> bool {
+    strip_outer_fence(text).is_some_and(|f| f.ends_the_file)
 }
 
 fn is_delimiter(line: &str) -> bool {

@@ -343,10 +343,13 @@ mod tests {
             "```markdown\n---\nsource: \"x\"\ncompiled: true\ncompiled_date: 2026-04-08\ncompiled_to:\n  - \"01_CLIENTS/A.md\"\n---\n# Body\n```\n"
         );
         assert!(is_compiled(&out));
+        // A note that is only a code block has no wrapped frontmatter
+        // (§4.3 needs frontmatter after the fence): the stamp goes on top
+        // and the code block stays whole.
         let out = stamp_compiled("\n```\nplain\n```\n", day(), &[]).unwrap();
         assert_eq!(
             out,
-            "\n```\n---\ncompiled: true\ncompiled_date: 2026-04-08\ncompiled_to: []\n---\nplain\n```\n"
+            "---\ncompiled: true\ncompiled_date: 2026-04-08\ncompiled_to: []\n---\n\n```\nplain\n```\n"
         );
         assert!(is_compiled(&out));
     }

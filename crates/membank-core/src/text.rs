@@ -8,8 +8,12 @@
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Decoded {
     pub text: String,
+    /// A UTF-8 byte-order mark was removed.
     pub had_bom: bool,
     pub crlf: bool,
+    /// The file was UTF-16 (it starts with the UTF-16 byte-order mark
+    /// `FF FE` or `FE FF`) and was converted.
+    pub utf16: bool,
 }
 
 /// Where the bytes stopped being UTF-8.
@@ -17,14 +21,19 @@ pub struct Decoded {
 pub struct NotUtf8 {
     pub byte_offset: usize,
     pub line: usize,
+    /// The file announced UTF-16 with a byte-order mark but is not valid
+    /// UTF-16 either.
+    pub utf16: bool,
 }
 
 impl std::fmt::Display for NotUtf8 {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "not valid UTF-8 (first bad byte at offset {}, line {})",
-            self.byte_offset, self.line
+            "not valid {} (first bad byte at offset {}, line {})",
+            if self.utf16 { "UTF-16" } else { "UTF-8" },
+            self.byte_offset,
+            self.line
         )
     }
 }
@@ -32,6 +41,20 @@ impl std::fmt::Display for NotUtf8 {
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
 pub fn decode(bytes: &[u8]) -> Result<Decoded, NotUtf8> {
+    if let Some(text) = decode_utf16(bytes) {
+        let text = text?;
+        let crlf = text.contains("\r\n");
+        return Ok(Decoded {
+            text: if crlf {
+                text.replace("\r\n", "\n")
+            } else {
+                text
+            },
+            had_bom: false,
+            crlf,
+            utf16: true,
+        });
+    }
     let (had_bom, body) = match bytes.strip_prefix(BOM) {
         Some(rest) => (true, rest),
         None => (false, bytes),
@@ -41,6 +64,7 @@ pub fn decode(bytes: &[u8]) -> Result<Decoded, NotUtf8> {
         NotUtf8 {
             byte_offset: at + if had_bom { 3 } else { 0 },
             line: body[..at].iter().filter(|&&b| b == b'\n').count() + 1,
+            utf16: false,
         }
     })?;
     let crlf = text.contains("\r\n");
@@ -53,7 +77,44 @@ pub fn decode(bytes: &[u8]) -> Result<Decoded, NotUtf8> {
         text,
         had_bom,
         crlf,
+        utf16: false,
     })
+}
+
+/// UTF-16 text announced by its byte-order mark (Windows Notepad's
+/// “Unicode”); `None` when the file does not start with one.
+fn decode_utf16(bytes: &[u8]) -> Option<Result<String, NotUtf8>> {
+    let little = match bytes.get(..2)? {
+        [0xFF, 0xFE] => true,
+        [0xFE, 0xFF] => false,
+        _ => return None,
+    };
+    let units = bytes[2..].chunks(2).map(|pair| match (pair, little) {
+        ([a, b], true) => u16::from_le_bytes([*a, *b]),
+        ([a, b], false) => u16::from_be_bytes([*a, *b]),
+        // A lone last byte cannot be a character: report it below.
+        _ => 0xDC00,
+    });
+    let mut text = String::with_capacity(bytes.len() / 2);
+    let mut line = 1;
+    for (i, c) in char::decode_utf16(units).enumerate() {
+        match c {
+            Ok(c) => {
+                if c == '\n' {
+                    line += 1;
+                }
+                text.push(c);
+            }
+            Err(_) => {
+                return Some(Err(NotUtf8 {
+                    byte_offset: 2 + 2 * i,
+                    line,
+                    utf16: true,
+                }));
+            }
+        }
+    }
+    Some(Ok(text))
 }
 
 /// Line starts of a text, for turning many byte offsets into line numbers.
@@ -128,6 +189,28 @@ mod tests {
         let d = decode(b"\xEF\xBB\xBF---\na: 1\n---\n").unwrap();
         assert!(d.had_bom);
         assert!(d.text.starts_with("---"));
+    }
+
+    #[test]
+    fn utf16_with_a_byte_order_mark_is_read() {
+        let words = "---\r\ndomain: Légal\r\n---\r\n[[Acme]] 日本\r\n";
+        let le: Vec<u8> = [0xFF, 0xFE]
+            .into_iter()
+            .chain(words.encode_utf16().flat_map(u16::to_le_bytes))
+            .collect();
+        let be: Vec<u8> = [0xFE, 0xFF]
+            .into_iter()
+            .chain(words.encode_utf16().flat_map(u16::to_be_bytes))
+            .collect();
+        for bytes in [le, be] {
+            let d = decode(&bytes).unwrap();
+            assert!(d.utf16 && d.crlf && !d.had_bom);
+            assert_eq!(d.text, words.replace("\r\n", "\n"));
+        }
+        let e = decode(&[0xFF, 0xFE, b'a', 0, b'\n', 0, 0x00, 0xDC]).unwrap_err();
+        assert!(e.utf16);
+        assert_eq!(e.line, 2);
+        assert!(e.to_string().contains("UTF-16"));
     }
 
     #[test]

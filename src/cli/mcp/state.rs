@@ -8,6 +8,7 @@ use std::sync::{Arc, Mutex, RwLock, RwLockReadGuard};
 
 use membank::tui::event::{self, BankWatcher, Input};
 use membank_core::memory::{self, Memory};
+use membank_core::search::SearchIndex;
 use tokio::sync::broadcast;
 
 use super::writes::Proposals;
@@ -19,6 +20,9 @@ pub struct Shared {
     pub shown_bank: String,
     pub allow_writes: bool,
     pub proposals: Mutex<Proposals>,
+    /// The full-text index, built on the first search after a load or a
+    /// change.
+    search_index: Mutex<Option<Arc<SearchIndex>>>,
     /// Relative paths of files that changed, for resource notifications.
     changes: broadcast::Sender<Arc<Vec<String>>>,
 }
@@ -31,6 +35,7 @@ impl Shared {
             shown_bank,
             allow_writes,
             proposals: Mutex::new(Proposals::default()),
+            search_index: Mutex::new(None),
             changes,
         })
     }
@@ -40,6 +45,12 @@ impl Shared {
     /// simply taken over.
     pub fn memory(&self) -> RwLockReadGuard<'_, Box<dyn Memory>> {
         self.memory.read().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The search index of the current memory.
+    pub fn search_index(&self, memory: &dyn Memory) -> Arc<SearchIndex> {
+        let mut cached = self.search_index.lock().unwrap_or_else(|e| e.into_inner());
+        Arc::clone(cached.get_or_insert_with(|| Arc::new(SearchIndex::of_memory(memory))))
     }
 
     pub fn subscribe_changes(&self) -> broadcast::Receiver<Arc<Vec<String>>> {
@@ -66,6 +77,9 @@ impl Shared {
             } else {
                 memory.reload(&rels);
             }
+            // Cleared while the memory is locked for writing, so no search
+            // can cache an index of the old text after this point.
+            *self.search_index.lock().unwrap_or_else(|e| e.into_inner()) = None;
         }
         // No session listening is not an error.
         let _ = self.changes.send(Arc::new(rels));

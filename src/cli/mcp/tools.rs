@@ -21,6 +21,7 @@ use super::state::Shared;
 use super::writes;
 use crate::cli::check::{self, CheckArgs};
 use crate::cli::context::{self as context_cmd, BudgetArgs, QueryArgs};
+use crate::cli::search::{self, SearchArgs};
 use crate::cli::{links, read, values};
 
 /// `context`: the query and the budget, as `membank context` takes them.
@@ -103,6 +104,12 @@ pub fn list(allow_writes: bool) -> Vec<Tool> {
              message, and their counts; filter by code and by file or folder. Same JSON as \
              `membank check --json`.",
         ),
+        tool::<SearchArgs>(
+            "search",
+            "Ranked full-text search (BM25) over every document of the memory, everos entries \
+             included: each hit with its file, line, entry id, score and a snippet with the \
+             matches marked. Same JSON as `membank search --json`.",
+        ),
         tool::<NoParams>(
             "values",
             "The clients, domains and language codes the bank uses, each with how many \
@@ -123,6 +130,7 @@ pub fn call(shared: &Arc<Shared>, name: &str, args: Option<JsonObject>) -> CallT
         "read" => parse(name, args).and_then(|p| read_tool(shared, p)),
         "links" => parse(name, args).and_then(|p| links_tool(shared, p)),
         "check" => parse(name, args).and_then(|p| check_tool(shared, p)),
+        "search" => parse(name, args).and_then(|p| search_tool(shared, p)),
         "values" => parse::<NoParams>(name, args).and_then(|_| values_tool(shared)),
         "propose_write" | "apply_write" if !shared.allow_writes => Err(format!(
             "{name} writes to the bank, and this server was started read-only; restart it \
@@ -232,4 +240,12 @@ fn values_tool(shared: &Shared) -> Result<Output, String> {
     let v = vocabulary::collect(as_bank(memory.as_ref(), "values")?);
     let text = values::human(&v);
     Output::new(v, vec![text])
+}
+
+fn search_tool(shared: &Shared, p: SearchArgs) -> Result<Output, String> {
+    let memory = shared.memory();
+    let index = shared.search_index(memory.as_ref());
+    let (report, hits) = search::report(memory.as_ref(), &index, &shared.shown_bank, &p);
+    let text = search::human(&report, &hits, false);
+    Output::new(report, vec![text])
 }

@@ -33,8 +33,10 @@ pub struct ArticlePane {
     width: u16,
 }
 
-fn resolve_rel(bank: &Bank, target: &str) -> Option<String> {
-    bank.resolve(normalize_value(target))
+/// Where a link written in the file `from` leads (relative links and shared
+/// names depend on where the link is written).
+fn resolve_rel(bank: &Bank, target: &str, from: &str) -> Option<String> {
+    bank.resolve_from(normalize_value(target), Some(from))
         .target()
         .map(|id| bank.article(id).rel_path.clone())
 }
@@ -94,7 +96,12 @@ impl ArticlePane {
             self.header.clear();
             return;
         };
-        let resolve = |t: &str| !matches!(bank.resolve(normalize_value(t)), Resolution::Dead);
+        let resolve = |t: &str| {
+            !matches!(
+                bank.resolve_from(normalize_value(t), Some(&rel)),
+                Resolution::Dead
+            )
+        };
         let id = bank.find(&rel);
         let (mut doc, title) = match id {
             Some(id) => {
@@ -131,7 +138,7 @@ impl ArticlePane {
         let mut dests: Vec<Option<String>> = doc
             .links
             .iter()
-            .map(|l| resolve_rel(bank, &l.target))
+            .map(|l| resolve_rel(bank, &l.target, &rel))
             .collect();
         if let Some(id) = id {
             append_link_lists(bank, id, &mut doc, &mut dests, theme);

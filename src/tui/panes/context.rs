@@ -461,11 +461,11 @@ fn candidate_row(e: &ContextEntry, bank: &Bank, query: &Query, theme: &Theme) ->
     } else {
         ("✗", theme.dropped)
     };
-    let date = explained
-        .last_updated
-        .as_deref()
-        .map(|d| sanitize_for_terminal(d, false))
-        .unwrap_or_else(|| "no date".to_owned());
+    let date = match explained.last_updated.as_deref() {
+        None => "no date".to_owned(),
+        Some(d) if membank_core::frontmatter::parse_iso_date(d).is_some() => d.to_owned(),
+        Some(d) => format!("invalid date “{}”", sanitize_for_terminal(d, false)),
+    };
     let head = Line::from(vec![
         Span::styled(format!("{:>3} ", e.rank), theme.muted),
         Span::styled(format!("{mark} "), mark_style),

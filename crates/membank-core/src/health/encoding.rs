@@ -7,6 +7,18 @@ use crate::bank::{Bank, ProblemKind};
 use super::{Finding, Severity, finding};
 
 pub(super) fn encoding_findings(a: &Article, out: &mut Vec<Finding>) {
+    if a.encoding.utf16 {
+        out.push(finding(
+            "utf16",
+            Severity::Warning,
+            &a.rel_path,
+            Some(1),
+            "The file is saved as UTF-16 (Windows sometimes calls this “Unicode”). membank \
+             reads it, but the format requires UTF-8: other tools may show it as unreadable \
+             bytes or skip it. Save it again as “UTF-8”."
+                .into(),
+        ));
+    }
     if a.encoding.had_bom {
         out.push(finding(
             "bom",
@@ -20,21 +32,25 @@ pub(super) fn encoding_findings(a: &Article, out: &mut Vec<Finding>) {
         ));
     }
     if a.encoding.fenced && a.frontmatter != FrontmatterState::Missing {
-        let closing = if a.encoding.fence_unclosed {
-            " The opening fence is never closed, so the rest of the file looks like code."
-        } else {
-            ""
+        let open = a.encoding.line_shift;
+        let fix = match a.encoding.fence_close_line {
+            Some(close) => format!(
+                " Delete the opening fence on line {open} and the closing fence on line {close}."
+            ),
+            None => format!(
+                " The opening fence is never closed, so the rest of the file looks like code. \
+                 Delete the fence on line {open}."
+            ),
         };
         out.push(finding(
             "fenced-frontmatter",
             Severity::Warning,
             &a.rel_path,
-            Some(a.encoding.line_shift),
+            Some(open),
             format!(
                 "The article is wrapped in a ``` code fence, as happens when an LLM reply is \
                  pasted in. membank reads it (spec §4.3), but stricter tools do not see its \
-                 frontmatter and skip the article.{closing} Delete the fence lines at the top \
-                 and bottom of the file."
+                 frontmatter and skip the article.{fix}"
             ),
         ));
     }
@@ -43,6 +59,17 @@ pub(super) fn encoding_findings(a: &Article, out: &mut Vec<Finding>) {
 pub(super) fn load_problems(bank: &Bank, out: &mut Vec<Finding>) {
     for p in &bank.problems {
         let f = match p.kind {
+            // The decoder names the encoding the file announced.
+            ProblemKind::NotUtf8 if p.message.contains("UTF-16") => finding(
+                "not-utf8",
+                Severity::Error,
+                &p.path,
+                p.line,
+                "The file starts with a UTF-16 byte-order mark but is not valid UTF-16 (it breaks \
+                 off on the line shown), so membank cannot read it and it is left out of every \
+                 context. Open it, check the end of that line, and save it as UTF-8."
+                    .into(),
+            ),
             ProblemKind::NotUtf8 => finding(
                 "not-utf8",
                 Severity::Error,

@@ -23,7 +23,8 @@ pub(super) fn frontmatter_findings(a: &Article, out: &mut Vec<Finding>) {
     match &a.frontmatter {
         FrontmatterState::Parsed(_) => {}
         FrontmatterState::Missing => {
-            if a.folder.is_content() {
+            // A note that is all code is not an article missing its block.
+            if a.folder.is_content() && !a.encoding.only_code {
                 out.push(finding(
                     "missing-frontmatter",
                     Severity::Error,
@@ -48,18 +49,37 @@ pub(super) fn frontmatter_findings(a: &Article, out: &mut Vec<Finding>) {
                  read.{invisible} Add a line “---” after the last key."
             ),
         )),
-        FrontmatterState::Invalid(e) => out.push(finding(
-            "unparsable-frontmatter",
-            severity,
-            &a.rel_path,
-            e.line,
-            format!(
-                "The frontmatter is not valid YAML ({}), so none of its keys can be read.\
-                 {invisible} Fix the line shown; values containing “: ”, “#” or brackets need \
-                 quotes.",
-                e.message
-            ),
-        )),
+        FrontmatterState::Invalid(e) => {
+            // Advice that fits what went wrong, and no "line shown" when
+            // the parser could not say where.
+            let not_a_mapping = e.message.contains("not a mapping");
+            let fix = if not_a_mapping {
+                "Write the block as “key: value” lines."
+            } else if e.line.is_some() {
+                "Fix the line shown; values containing “: ”, “#” or brackets need quotes."
+            } else {
+                "Check the block line by line; values containing “: ”, “#” or brackets need \
+                 quotes."
+            };
+            out.push(finding(
+                "unparsable-frontmatter",
+                severity,
+                &a.rel_path,
+                e.line,
+                if not_a_mapping {
+                    format!(
+                        "The {}, so none of its keys can be read.{invisible} {fix}",
+                        e.message
+                    )
+                } else {
+                    format!(
+                        "The frontmatter is not valid YAML ({}), so none of its keys can be \
+                         read.{invisible} {fix}",
+                        e.message
+                    )
+                },
+            ))
+        }
     }
 }
 

@@ -118,7 +118,7 @@ pub struct HealthReport {
 }
 
 impl HealthReport {
-    fn new(mut findings: Vec<Finding>) -> HealthReport {
+    pub fn new(mut findings: Vec<Finding>) -> HealthReport {
         findings.par_sort_unstable_by(|a, b| {
             (a.severity, &a.path, a.line, a.code, &a.message)
                 .cmp(&(b.severity, &b.path, b.line, b.code, &b.message))
@@ -152,6 +152,7 @@ pub const CODES: &[(&str, Severity)] = &[
     ("missing-frontmatter", Severity::Error),
     ("fenced-frontmatter", Severity::Warning),
     ("bom", Severity::Warning),
+    ("utf16", Severity::Warning),
     ("not-utf8", Severity::Error),
     ("unreadable-file", Severity::Error),
     ("symlinked-folder", Severity::Warning),

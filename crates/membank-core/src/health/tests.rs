@@ -865,3 +865,117 @@ fn an_unquoted_frontmatter_link_is_read_and_reported() {
     let beta = bank.article(bank.find("01_CLIENTS/Beta.md").unwrap());
     assert_eq!(beta.meta.domains[0].folded, "legal");
 }
+
+#[test]
+fn the_fence_fix_names_the_real_closing_line() {
+    let d = healthy();
+    // The reply's closing remark follows the closing fence.
+    write(
+        d.path(),
+        "03_DOMAINS/Pasted.md",
+        b"```markdown\n---\ndomain: P\nlanguages: [en]\nlast_updated: 2026-04-01\n---\n# P\n[[Legal]]\n```\n\nLet me know if you need more.\n",
+    );
+    let r = run(&d);
+    let f = only(&r, "fenced-frontmatter");
+    assert_eq!(f.len(), 1);
+    assert_eq!(f[0].line, Some(1));
+    assert!(
+        f[0].message.contains("line 1") && f[0].message.contains("line 9"),
+        "{}",
+        f[0].message
+    );
+    assert!(
+        !f[0].message.contains("bottom of the file"),
+        "{}",
+        f[0].message
+    );
+}
+
+#[test]
+fn a_note_that_is_one_code_block_is_code_not_a_fenced_article() {
+    let d = healthy();
+    write(
+        d.path(),
+        "03_DOMAINS/Snippet.md",
+        b"```python\n# not a heading\nlinks = \"[[Nowhere]]\"\n```\n",
+    );
+    write(
+        d.path(),
+        "03_DOMAINS/Open snippet.md",
+        b"\n~~~\n[[Nowhere either]]\n",
+    );
+    let r = run(&d);
+    for path in ["03_DOMAINS/Snippet.md", "03_DOMAINS/Open snippet.md"] {
+        let codes = codes_for(&r, path);
+        assert!(!codes.contains(&"missing-frontmatter"), "{path}: {codes:?}");
+        assert!(!codes.contains(&"fenced-frontmatter"), "{path}: {codes:?}");
+        assert!(!codes.contains(&"dead-link"), "{path}: {codes:?}");
+    }
+    let bank = Bank::load(d.path()).unwrap();
+    let snippet = bank.article(bank.find("03_DOMAINS/Snippet.md").unwrap());
+    assert!(snippet.links.is_empty());
+    assert!(snippet.text.starts_with("```python"), "nothing is stripped");
+}
+
+#[test]
+fn utf16_files_are_read_with_a_note() {
+    let d = healthy();
+    let text = "---\r\ndomain: Tax\r\nlanguages: [en]\r\nlast_updated: 2026-04-01\r\n---\r\n# Tax\r\n[[Legal]]\r\n";
+    let bytes: Vec<u8> = [0xFF, 0xFE]
+        .into_iter()
+        .chain(text.encode_utf16().flat_map(u16::to_le_bytes))
+        .collect();
+    write(d.path(), "03_DOMAINS/Tax.md", &bytes);
+    let mut broken = vec![0xFE, 0xFF, 0, b'a', 0, b'\n'];
+    broken.extend([0xDC, 0x00]);
+    write(d.path(), "03_DOMAINS/Broken.md", &broken);
+    let r = run(&d);
+    assert_eq!(codes_for(&r, "03_DOMAINS/Tax.md"), vec!["utf16", "orphan"]);
+    let note = &only(&r, "utf16")[0];
+    assert_eq!(note.severity, Severity::Warning);
+    assert!(note.message.contains("UTF-8"));
+    let bad = only(&r, "not-utf8");
+    assert_eq!(bad.len(), 1);
+    assert_eq!(
+        (bad[0].path.as_str(), bad[0].line),
+        ("03_DOMAINS/Broken.md", Some(2))
+    );
+    assert!(bad[0].message.contains("UTF-16"), "{}", bad[0].message);
+    assert!(
+        !bad[0].message.contains("Windows-1252"),
+        "{}",
+        bad[0].message
+    );
+    let bank = Bank::load(d.path()).unwrap();
+    let tax = bank.article(bank.find("03_DOMAINS/Tax.md").unwrap());
+    assert_eq!(tax.meta.domains[0].raw, "Tax");
+}
+
+#[test]
+fn frontmatter_advice_fits_the_error() {
+    use crate::frontmatter::YamlError;
+    let d = healthy();
+    write(d.path(), "03_DOMAINS/List.md", b"---\n- a\n- b\n---\n");
+    let r = run(&d);
+    let list = &only(&r, "unparsable-frontmatter")[0];
+    assert!(
+        list.message.contains("“key: value” lines"),
+        "{}",
+        list.message
+    );
+    assert!(!list.message.contains("not valid YAML"), "{}", list.message);
+    // An error the parser cannot place gives no line, so no "line shown".
+    let bank = Bank::load(d.path()).unwrap();
+    let mut a = bank
+        .article(bank.find("03_DOMAINS/Legal.md").unwrap())
+        .clone();
+    a.frontmatter = crate::article::FrontmatterState::Invalid(YamlError {
+        message: "recursion limit exceeded".into(),
+        line: None,
+    });
+    let mut out = Vec::new();
+    super::frontmatter::frontmatter_findings(&a, &mut out);
+    assert_eq!(out.len(), 1);
+    assert_eq!(out[0].line, None);
+    assert!(!out[0].message.contains("line shown"), "{}", out[0].message);
+}

@@ -25,7 +25,7 @@ pub use model::{
 
 /// Every layout membank knows, in the order detection tries them. Adding a
 /// layout is adding its module and one line here.
-pub static LAYOUTS: &[&LayoutSpec] = &[&bank::LAYOUT, &unreadable::DEJAVU, &unreadable::EVEROS];
+pub static LAYOUTS: &[&LayoutSpec] = &[&bank::LAYOUT, &unreadable::DEJAVU, &crate::everos::LAYOUT];
 
 /// What the registry knows about one layout.
 pub struct LayoutSpec {
@@ -100,6 +100,11 @@ pub trait Memory: Any + Send + Sync {
                 }
             })
             .collect()
+    }
+    /// What to tell a user about how search here compares with the tool
+    /// that wrote the memory, when they differ.
+    fn search_note(&self) -> Option<&'static str> {
+        None
     }
 }
 

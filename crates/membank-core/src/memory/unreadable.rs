@@ -15,14 +15,6 @@ pub static DEJAVU: LayoutSpec = LayoutSpec {
     open: |root| not_readable(root, "Deja Vu projects"),
 };
 
-pub static EVEROS: LayoutSpec = LayoutSpec {
-    name: "everos",
-    title: "an everos memory root",
-    looked_for: "<app>/<project>/users or agents folders, .index/ or ome.toml",
-    detect: detect::everos_root,
-    open: |root| not_readable(root, "everos memory roots"),
-};
-
 fn not_readable(root: &Path, what: &str) -> Result<Box<dyn Memory>, OpenError> {
     Err(OpenError::Layout {
         path: root.to_path_buf(),

@@ -1,0 +1,622 @@
+//! The checks everos itself never makes, with stable codes and file:line.
+//!
+//! A root that everos wrote has no errors. Errors are things everos reads
+//! wrongly or not at all; warnings are inconsistencies it tolerates; info is
+//! worth knowing.
+
+use std::collections::HashMap;
+
+use jiff::civil::Date;
+use yaml_serde::{Mapping, Value};
+
+use super::entries::{self, EntryId};
+use super::frontmatter::{self, Head};
+use super::paths::{self, DailyKind, FileKind, OwnerKind};
+use super::{MemFile, MemoryRoot};
+use crate::health::{Finding, HealthReport, Severity};
+
+/// Every code `check` can emit, with its severity.
+pub const CODES: &[(&str, Severity)] = &[
+    ("everos-unreadable", Severity::Error),
+    ("everos-not-utf8", Severity::Error),
+    ("everos-bom", Severity::Error),
+    ("everos-missing-frontmatter", Severity::Error),
+    ("everos-unparsable-yaml", Severity::Error),
+    ("everos-missing-field", Severity::Error),
+    ("everos-bad-field", Severity::Error),
+    ("everos-owner-mismatch", Severity::Error),
+    ("everos-bad-file-date", Severity::Error),
+    ("everos-date-mismatch", Severity::Error),
+    ("everos-unclosed-marker", Severity::Error),
+    ("everos-nested-marker", Severity::Error),
+    ("everos-bad-entry-id", Severity::Error),
+    ("everos-duplicate-entry-id", Severity::Error),
+    ("everos-entry-id-date", Severity::Error),
+    ("everos-entry-count", Severity::Error),
+    ("everos-skill-without-main", Severity::Error),
+    ("everos-link", Severity::Warning),
+    ("everos-sequence-gap", Severity::Warning),
+    ("everos-sequence-order", Severity::Warning),
+    ("everos-appended-before-day", Severity::Warning),
+    ("everos-empty-entry", Severity::Warning),
+    ("everos-wrong-kind-file", Severity::Warning),
+    ("everos-tmp-leftover", Severity::Warning),
+    ("everos-stray-close-marker", Severity::Warning),
+    ("everos-skill-name-mismatch", Severity::Warning),
+    ("everos-unknown-file", Severity::Info),
+    ("everos-entry-id-prefix", Severity::Info),
+    ("everos-short-sequence", Severity::Info),
+    ("everos-text-outside-entries", Severity::Info),
+];
+
+fn severity_of(code: &str) -> Severity {
+    CODES
+        .iter()
+        .find(|(c, _)| *c == code)
+        .map_or(Severity::Error, |(_, s)| *s)
+}
+
+struct Out<'a> {
+    path: &'a str,
+    findings: Vec<Finding>,
+}
+
+impl Out<'_> {
+    fn push(&mut self, code: &'static str, line: Option<usize>, message: String) {
+        self.findings.push(Finding {
+            code,
+            severity: severity_of(code),
+            path: self.path.to_owned(),
+            line,
+            message,
+        });
+    }
+}
+
+/// Run every check over a loaded root.
+pub fn check(root: &MemoryRoot) -> HealthReport {
+    use rayon::prelude::*;
+    let mut findings: Vec<Finding> = root
+        .files
+        .par_iter()
+        .flat_map_iter(|f| {
+            let mut out = Out {
+                path: &f.rel_path,
+                findings: Vec::new(),
+            };
+            file_findings(root, f, &mut out);
+            out.findings
+        })
+        .collect();
+    for (dir, has_main) in &root.skill_dirs {
+        if !has_main {
+            findings.push(Finding {
+                code: "everos-skill-without-main",
+                severity: severity_of("everos-skill-without-main"),
+                path: dir.clone(),
+                line: None,
+                message: "a skill folder without SKILL.md; everos finds no skill here".to_owned(),
+            });
+        }
+    }
+    findings.extend(root.problems.iter().cloned());
+    HealthReport::new(findings)
+}
+
+fn file_findings(root: &MemoryRoot, f: &MemFile, out: &mut Out) {
+    match &f.place.kind {
+        FileKind::TempWrite(target) => {
+            let dir = f.rel_path.rsplit_once('/').map_or("", |(d, _)| d);
+            let target_rel = if dir.is_empty() {
+                target.clone()
+            } else {
+                format!("{dir}/{target}")
+            };
+            let exists = root.file(&target_rel).is_some();
+            out.push(
+                "everos-tmp-leftover",
+                None,
+                format!(
+                    "left by a crashed atomic write meant to replace {target_rel}{}; \
+                     everos never reads it",
+                    if exists {
+                        ""
+                    } else {
+                        " (which does not exist)"
+                    }
+                ),
+            );
+        }
+        FileKind::WrongKind(kind) => out.push(
+            "everos-wrong-kind-file",
+            None,
+            format!(
+                "not a {} file ({}-YYYY-MM-DD.md) in {}/; everos does not read it",
+                kind.as_str(),
+                kind.file_prefix(),
+                kind.dir_name()
+            ),
+        ),
+        FileKind::Unknown(why) => out.push(
+            "everos-unknown-file",
+            None,
+            format!("outside the layout everos writes: {why}"),
+        ),
+        FileKind::Daily(kind, date) => {
+            if let Err(bad) = date {
+                out.push(
+                    "everos-bad-file-date",
+                    None,
+                    format!("the file name's date {bad:?} is not a real YYYY-MM-DD date"),
+                );
+            }
+            if let Some(map) = head_findings(f, out) {
+                daily_frontmatter(f, *kind, date.as_ref().ok().copied(), map, out);
+            }
+            entry_findings(f, *kind, date.as_ref().ok().copied(), out);
+        }
+        FileKind::Skill => {
+            if let Some(map) = head_findings(f, out) {
+                let owner = OwnerKind::Agent;
+                base_fields(f, map, owner, Some("agent_skill"), out);
+                for key in ["name", "description", "confidence", "maturity_score"] {
+                    required(f, map, key, out);
+                }
+                if let (Some(name), Some(skill)) =
+                    (frontmatter::text_of(map, "name"), f.place.skill.as_deref())
+                    && name != skill
+                {
+                    let line = key_line(f, "name");
+                    out.push(
+                        "everos-skill-name-mismatch",
+                        Some(line),
+                        format!("name {name:?} but the folder is skill_{skill}"),
+                    );
+                }
+            }
+        }
+        FileKind::Single(name) => {
+            if let Some(map) = head_findings(f, out) {
+                let owner = f.place.owner.as_ref().map_or(OwnerKind::User, |o| o.0);
+                let ty = (*name == "user.md").then_some("user_profile");
+                base_fields(f, map, owner, ty, out);
+            }
+        }
+        FileKind::KnowledgeDocument | FileKind::KnowledgeTopic => {
+            if let Some(map) = head_findings(f, out) {
+                let ty = if f.place.kind == FileKind::KnowledgeDocument {
+                    "knowledge_document"
+                } else {
+                    "knowledge_topic"
+                };
+                for key in ["id", "type", "schema_version"] {
+                    required(f, map, key, out);
+                }
+                expect_text(f, map, "type", ty, out);
+            }
+        }
+        FileKind::SkillReference | FileKind::SkillScript | FileKind::System(_) => {}
+    }
+}
+
+fn key_line(f: &MemFile, key: &str) -> usize {
+    match f.head.as_ref().map(|h| &h.head) {
+        Some(Head::Block { yaml, .. }) => frontmatter::key_line(&f.text, yaml, key, 1),
+        _ => 1,
+    }
+}
+
+/// Frontmatter presence and YAML; the mapping when there is one.
+fn head_findings<'a>(f: &'a MemFile, out: &mut Out) -> Option<&'a Mapping> {
+    if f.had_bom {
+        out.push(
+            "everos-bom",
+            Some(1),
+            "starts with a byte-order mark; everos reads it as text and sees no frontmatter"
+                .to_owned(),
+        );
+        return None;
+    }
+    let head = f.head.as_ref()?;
+    match &head.head {
+        Head::Missing { unclosed } => {
+            let message = if *unclosed {
+                "the frontmatter's opening --- is never closed by a --- line".to_owned()
+            } else {
+                "no frontmatter: the file must start with a --- line".to_owned()
+            };
+            out.push("everos-missing-frontmatter", Some(1), message);
+            None
+        }
+        Head::Block { parsed: Err(e), .. } => {
+            out.push(
+                "everos-unparsable-yaml",
+                e.line.or(Some(1)),
+                e.message.clone(),
+            );
+            None
+        }
+        Head::Block { parsed: Ok(m), .. } => Some(m),
+    }
+}
+
+fn required(f: &MemFile, map: &Mapping, key: &str, out: &mut Out) -> bool {
+    if map.get(key).is_some_and(|v| !v.is_null()) {
+        return true;
+    }
+    out.push(
+        "everos-missing-field",
+        Some(1),
+        format!("the frontmatter has no {key}"),
+    );
+    let _ = f;
+    false
+}
+
+fn expect_text(f: &MemFile, map: &Mapping, key: &str, want: &str, out: &mut Out) {
+    if let Some(v) = map.get(key).filter(|v| !v.is_null())
+        && v.as_str() != Some(want)
+    {
+        out.push(
+            "everos-bad-field",
+            Some(key_line(f, key)),
+            format!("{key} is {} but must be {want:?}", shown(v)),
+        );
+    }
+}
+
+fn shown(v: &Value) -> String {
+    match crate::frontmatter::scalar_text(v) {
+        Some(s) => format!("{s:?}"),
+        None => "not a single value".to_owned(),
+    }
+}
+
+fn int_of(v: &Value) -> Option<i64> {
+    match v {
+        Value::Number(n) => n.as_i64(),
+        Value::Tagged(t) => int_of(&t.value),
+        _ => None,
+    }
+}
+
+/// `id`, `type`, `schema_version`, the owner id and `track`.
+fn base_fields(f: &MemFile, map: &Mapping, owner: OwnerKind, ty: Option<&str>, out: &mut Out) {
+    let id_field = owner.id_field();
+    for key in ["id", "type", "schema_version", id_field, "track"] {
+        required(f, map, key, out);
+    }
+    if let Some(ty) = ty {
+        expect_text(f, map, "type", ty, out);
+    }
+    if let Some(v) = map.get("schema_version").filter(|v| !v.is_null())
+        && int_of(v).is_none()
+    {
+        out.push(
+            "everos-bad-field",
+            Some(key_line(f, "schema_version")),
+            format!("schema_version is {} but must be a whole number", shown(v)),
+        );
+    }
+    expect_text(f, map, "track", owner.as_str(), out);
+    if let (Some(v), Some((_, folder))) =
+        (map.get(id_field).filter(|v| !v.is_null()), &f.place.owner)
+    {
+        let given = crate::frontmatter::scalar_text(v);
+        if given.as_deref() != Some(folder.as_str()) {
+            out.push(
+                "everos-owner-mismatch",
+                Some(key_line(f, id_field)),
+                format!(
+                    "{id_field} is {} but the file is in the folder of {}",
+                    shown(v),
+                    folder
+                ),
+            );
+        }
+    }
+}
+
+fn daily_frontmatter(
+    f: &MemFile,
+    kind: DailyKind,
+    file_date: Option<Date>,
+    map: &Mapping,
+    out: &mut Out,
+) {
+    base_fields(f, map, kind.owner_kind(), Some(kind.schema_type()), out);
+    expect_text(f, map, "file_type", kind.schema_type(), out);
+    for key in ["date", "entry_count", "last_appended_at"] {
+        required(f, map, key, out);
+    }
+    if let Some(v) = map.get("date").filter(|v| !v.is_null()) {
+        let line = Some(key_line(f, "date"));
+        match crate::frontmatter::scalar_text(v)
+            .as_deref()
+            .and_then(paths::parse_day)
+        {
+            None => out.push(
+                "everos-bad-field",
+                line,
+                format!("date is {} but must be a YYYY-MM-DD date", shown(v)),
+            ),
+            Some(d) if file_date.is_some_and(|fd| fd != d) => out.push(
+                "everos-date-mismatch",
+                line,
+                format!(
+                    "date is {d} but the file name says {}",
+                    file_date.map(|d| d.to_string()).unwrap_or_default()
+                ),
+            ),
+            Some(_) => {}
+        }
+    }
+    if let Some(v) = map.get("entry_count").filter(|v| !v.is_null()) {
+        let line = Some(key_line(f, "entry_count"));
+        match int_of(v) {
+            Some(n) if n >= 0 => {
+                let found = f.entries.len();
+                if n as u64 != found as u64 {
+                    out.push(
+                        "everos-entry-count",
+                        line,
+                        format!("entry_count is {n} but the file has {found} entries"),
+                    );
+                }
+            }
+            _ => out.push(
+                "everos-bad-field",
+                line,
+                format!("entry_count is {} but must be a whole number ≥ 0", shown(v)),
+            ),
+        }
+    }
+    if let Some(v) = map.get("last_appended_at").filter(|v| !v.is_null()) {
+        let line = Some(key_line(f, "last_appended_at"));
+        match crate::frontmatter::scalar_text(v)
+            .as_deref()
+            .and_then(timestamp_day)
+        {
+            None => out.push(
+                "everos-bad-field",
+                line,
+                format!(
+                    "last_appended_at is {} but must be a date and time",
+                    shown(v)
+                ),
+            ),
+            Some(day) if file_date.is_some_and(|fd| day < fd) => out.push(
+                "everos-appended-before-day",
+                line,
+                format!(
+                    "last_appended_at is on {day}, before the file's day {}",
+                    file_date.map(|d| d.to_string()).unwrap_or_default()
+                ),
+            ),
+            Some(_) => {}
+        }
+    }
+}
+
+/// The calendar day of an ISO 8601 timestamp, in its own offset.
+pub fn timestamp_day(s: &str) -> Option<Date> {
+    let s = s.trim();
+    let day = paths::parse_day(s.get(..10)?)?;
+    let rest = &s[10..];
+    if rest.is_empty() {
+        return Some(day);
+    }
+    let normalized = format!("{}T{}", &s[..10], rest.strip_prefix([' ', 'T', 't'])?);
+    let time_ok = normalized.parse::<jiff::civil::DateTime>().is_ok()
+        || normalized.parse::<jiff::Timestamp>().is_ok();
+    time_ok.then_some(day)
+}
+
+fn entry_findings(f: &MemFile, kind: DailyKind, file_date: Option<Date>, out: &mut Out) {
+    if let Some(u) = &f.unclosed {
+        let id = &u.id;
+        out.push(
+            "everos-unclosed-marker",
+            Some(u.line),
+            format!(
+                "<!-- entry:{id} --> has no <!-- /entry:{id} -->; everos reads no entry from here on"
+            ),
+        );
+    }
+    let mut seen: HashMap<&str, usize> = HashMap::new();
+    let mut prev_seq: Option<u64> = None;
+    for e in &f.entries {
+        let line = Some(e.line);
+        if let Some(first) = seen.get(e.id.as_str()) {
+            out.push(
+                "everos-duplicate-entry-id",
+                line,
+                format!(
+                    "{} is also the id of the entry at line {first}; everos finds only the first",
+                    e.id
+                ),
+            );
+            continue;
+        }
+        seen.insert(&e.id, e.line);
+        if e.text.is_empty() {
+            out.push("everos-empty-entry", line, format!("{} has no text", e.id));
+        }
+        let id = match EntryId::parse(&e.id) {
+            Ok(id) => id,
+            Err(p) => {
+                out.push(
+                    "everos-bad-entry-id",
+                    line,
+                    format!("{} {}", e.id, p.describe()),
+                );
+                continue;
+            }
+        };
+        if id.prefix != kind.id_prefix() {
+            out.push(
+                "everos-entry-id-prefix",
+                line,
+                format!(
+                    "{} has prefix {:?}; everos writes {:?} in {} files",
+                    e.id,
+                    id.prefix,
+                    kind.id_prefix(),
+                    kind.as_str()
+                ),
+            );
+        }
+        if file_date.is_some_and(|d| d != id.date) {
+            out.push(
+                "everos-entry-id-date",
+                line,
+                format!(
+                    "{} is dated {} but the file is for {}",
+                    e.id,
+                    id.date,
+                    file_date.map(|d| d.to_string()).unwrap_or_default()
+                ),
+            );
+        }
+        if id.seq_digits < 8 {
+            out.push(
+                "everos-short-sequence",
+                line,
+                format!(
+                    "{} has a {}-digit sequence; everos writes at least 8",
+                    e.id, id.seq_digits
+                ),
+            );
+        }
+        let expected = prev_seq.map_or(1, |p| p + 1);
+        if id.seq > expected {
+            out.push(
+                "everos-sequence-gap",
+                line,
+                format!(
+                    "{} follows {}: sequence {} to {} skips {}",
+                    e.id,
+                    if prev_seq.is_some() {
+                        "the previous entry"
+                    } else {
+                        "the start of the file"
+                    },
+                    expected.saturating_sub(1),
+                    id.seq,
+                    id.seq - expected
+                ),
+            );
+        } else if id.seq < expected {
+            out.push(
+                "everos-sequence-order",
+                line,
+                format!(
+                    "{} comes after sequence {}: entries are out of order",
+                    e.id,
+                    expected - 1
+                ),
+            );
+        }
+        prev_seq = Some(prev_seq.map_or(id.seq, |p| p.max(id.seq)));
+    }
+    marker_findings(f, out);
+}
+
+/// Marker lines everos reads differently from how they look: an open
+/// marker line (outside code) inside another entry, a close marker line
+/// outside any entry, and text outside entries.
+fn marker_findings(f: &MemFile, out: &mut Out) {
+    let body_start = f.head.as_ref().map_or(0, |h| h.body_start);
+    let body = &f.text[body_start..];
+    let mut spans = f.entries.iter().peekable();
+    let mut line = 1 + f.text.as_bytes()[..body_start]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count();
+    let mut counted = body_start;
+    let mut line_at = |at: usize| {
+        line += f.text.as_bytes()[counted..at]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count();
+        counted = at;
+        line
+    };
+    let stop = f.unclosed.as_ref().map(|u| u.offset);
+    for m in entries::marker_lines_outside_code(body) {
+        let at = body_start + m.offset;
+        if stop.is_some_and(|s| at >= s) {
+            break;
+        }
+        while spans.peek().is_some_and(|e| e.span.end <= at) {
+            spans.next();
+        }
+        let inside = spans
+            .peek()
+            .filter(|e| e.span.start < at && at < e.span.end);
+        match (inside, m.open) {
+            (Some(e), true) => {
+                let l = line_at(at);
+                out.push(
+                    "everos-nested-marker",
+                    Some(l),
+                    format!(
+                        "<!-- entry:{} --> inside entry {} (line {}); everos reads it as text of {}, markers do not nest",
+                        m.id, e.id, e.line, e.id
+                    ),
+                );
+            }
+            (Some(e), false) if m.id != e.id => {
+                let l = line_at(at);
+                out.push(
+                    "everos-stray-close-marker",
+                    Some(l),
+                    format!(
+                        "<!-- /entry:{} --> inside entry {}; it closes nothing",
+                        m.id, e.id
+                    ),
+                );
+            }
+            (None, false) => {
+                let l = line_at(at);
+                out.push(
+                    "everos-stray-close-marker",
+                    Some(l),
+                    format!(
+                        "<!-- /entry:{} --> outside any entry; it closes nothing",
+                        m.id
+                    ),
+                );
+            }
+            _ => {}
+        }
+    }
+    // Text between entries is not part of any entry; everos ignores it.
+    let mut pos = body_start;
+    let end = stop.unwrap_or(f.text.len());
+    for e in f
+        .entries
+        .iter()
+        .map(|e| e.span.clone())
+        .chain(std::iter::once(end..end))
+    {
+        let gap = &f.text[pos.min(e.start)..e.start];
+        if let Some(rel) = gap.find(|c: char| !c.is_whitespace()) {
+            let at = pos + rel;
+            let l = 1 + f.text.as_bytes()[..at]
+                .iter()
+                .filter(|&&b| b == b'\n')
+                .count();
+            out.push(
+                "everos-text-outside-entries",
+                Some(l),
+                "text outside any entry; everos ignores it".to_owned(),
+            );
+            break;
+        }
+        pos = e.end;
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,206 @@
+use super::*;
+use crate::everos::load::parse_text;
+use crate::everos::paths;
+
+fn file(rel: &str, text: &str) -> MemFile {
+    let segs: Vec<&str> = rel.split('/').collect();
+    let mut f = MemFile {
+        rel_path: rel.to_owned(),
+        place: paths::classify(&segs),
+        text: text.to_owned(),
+        had_bom: false,
+        head: None,
+        entries: Vec::new(),
+        unclosed: None,
+    };
+    parse_text(&mut f);
+    f
+}
+
+fn codes_of(files: Vec<MemFile>) -> Vec<(&'static str, Option<usize>)> {
+    let mut files = files;
+    files.sort_by(|a, b| a.rel_path.cmp(&b.rel_path));
+    let root = MemoryRoot {
+        files,
+        ..MemoryRoot::default()
+    };
+    check(&root)
+        .findings
+        .iter()
+        .map(|f| (f.code, f.line))
+        .collect()
+}
+
+const EP: &str = "a/p/users/u1/episodes/episode-2026-06-01.md";
+
+fn daily(fm_extra: &str, count: usize, entries: &str) -> String {
+    format!(
+        "---\nid: episode_log_u1_2026-06-01\ntype: episode_daily\nfile_type: episode_daily\nschema_version: 1\nuser_id: u1\ntrack: user\ndate: '2026-06-01'\nentry_count: {count}\nlast_appended_at: '2026-06-01T09:00:00+00:00'\n{fm_extra}---\n{entries}"
+    )
+}
+
+fn entry(id: &str, text: &str) -> String {
+    format!("<!-- entry:{id} -->\n## {id}\n\n{text}\n<!-- /entry:{id} -->\n")
+}
+
+#[test]
+fn a_clean_daily_log_has_no_findings() {
+    let body = entry("ep_20260601_00000001", "one") + &entry("ep_20260601_00000002", "two");
+    assert_eq!(codes_of(vec![file(EP, &daily("", 2, &body))]), []);
+}
+
+#[test]
+fn marker_look_alikes_in_code_are_not_findings() {
+    let text = "```md\n<!-- entry:ep_20250101_00000001 -->\nx\n<!-- /entry:ep_20250101_00000001 -->\n```\nand `<!-- entry:zz_1 -->` inline";
+    let body = entry("ep_20260601_00000001", text);
+    assert_eq!(codes_of(vec![file(EP, &daily("", 1, &body))]), []);
+}
+
+#[test]
+fn the_issue_defects_are_each_found_on_their_line() {
+    // duplicate id, wrong count, misdated id
+    let body = entry("ep_20260601_00000001", "one")
+        + &entry("ep_20260601_00000001", "again")
+        + &entry("ep_20260602_00000002", "wrong day");
+    let codes = codes_of(vec![file(EP, &daily("", 5, &body))]);
+    assert!(
+        codes.contains(&("everos-duplicate-entry-id", Some(17))),
+        "{codes:?}"
+    );
+    assert!(
+        codes.contains(&("everos-entry-count", Some(9))),
+        "{codes:?}"
+    );
+    assert!(
+        codes.contains(&("everos-entry-id-date", Some(22))),
+        "{codes:?}"
+    );
+}
+
+#[test]
+fn unclosed_nested_and_stray_markers() {
+    let body = entry(
+        "ep_20260601_00000001",
+        "one\n<!-- entry:ep_20260601_00000009 -->\nraw",
+    ) + "<!-- /entry:ep_20260601_00000007 -->\n"
+        + "<!-- entry:ep_20260601_00000002 -->\nno close\n";
+    let codes = codes_of(vec![file(EP, &daily("", 1, &body))]);
+    assert!(
+        codes.contains(&("everos-nested-marker", Some(16))),
+        "{codes:?}"
+    );
+    assert!(
+        codes.contains(&("everos-stray-close-marker", Some(19))),
+        "{codes:?}"
+    );
+    assert!(
+        codes.contains(&("everos-unclosed-marker", Some(20))),
+        "{codes:?}"
+    );
+}
+
+#[test]
+fn frontmatter_fields_owner_and_dates() {
+    let text = daily("", 0, "")
+        .replace("user_id: u1", "user_id: someone")
+        .replace("date: '2026-06-01'", "date: '2026-06-02'");
+    let codes = codes_of(vec![file(EP, &text)]);
+    assert!(
+        codes.contains(&("everos-owner-mismatch", Some(6))),
+        "{codes:?}"
+    );
+    assert!(
+        codes.contains(&("everos-date-mismatch", Some(8))),
+        "{codes:?}"
+    );
+    let text = daily("", 0, "").replace("track: user\n", "").replace(
+        "last_appended_at: '2026-06-01T09:00:00+00:00'",
+        "last_appended_at: '2026-05-31T23:00:00+00:00'",
+    );
+    let codes = codes_of(vec![file(EP, &text)]);
+    assert!(
+        codes.contains(&("everos-missing-field", Some(1))),
+        "{codes:?}"
+    );
+    assert!(
+        codes.contains(&("everos-appended-before-day", Some(9))),
+        "{codes:?}"
+    );
+    let codes = codes_of(vec![file(EP, "---\nid: [broken\n---\n")]);
+    assert_eq!(codes, [("everos-unparsable-yaml", Some(3))]);
+    let bad_day = "a/p/users/u1/episodes/episode-2026-02-30.md";
+    let codes = codes_of(vec![file(
+        bad_day,
+        &daily("", 0, "").replace("2026-06-01", "2026-02-30"),
+    )]);
+    assert!(
+        codes.iter().any(|c| c.0 == "everos-bad-file-date"),
+        "{codes:?}"
+    );
+}
+
+#[test]
+fn sequence_gaps_and_order() {
+    let body = entry("ep_20260601_00000002", "a")
+        + &entry("ep_20260601_00000001", "b")
+        + &entry("ep_20260601_000000003", "c");
+    let codes = codes_of(vec![file(EP, &daily("", 3, &body))]);
+    let gap = codes
+        .iter()
+        .filter(|c| c.0 == "everos-sequence-gap")
+        .count();
+    let order = codes
+        .iter()
+        .filter(|c| c.0 == "everos-sequence-order")
+        .count();
+    assert_eq!((gap, order), (1, 1), "{codes:?}");
+}
+
+#[test]
+fn temp_files_name_their_target() {
+    let f = file(
+        "a/p/users/u1/.episode-2026-06-01.md.tmp.00ff00ff00ff00ff",
+        "",
+    );
+    let root = MemoryRoot {
+        files: vec![f],
+        ..MemoryRoot::default()
+    };
+    let report = check(&root);
+    assert_eq!(report.findings[0].code, "everos-tmp-leftover");
+    assert!(
+        report.findings[0]
+            .message
+            .contains("a/p/users/u1/episode-2026-06-01.md"),
+        "{}",
+        report.findings[0].message
+    );
+}
+
+#[test]
+fn skills_check_their_fields_and_references_are_free() {
+    let skill = "---\nid: g_x\ntype: agent_skill\nschema_version: 1\nagent_id: g\ntrack: agent\nname: y\ndescription: d\nconfidence: 0.5\nmaturity_score: 0.5\ncreated_at: &id001 2026-06-02 12:00:00+00:00\nupdated_at: *id001\n---\nbody\n";
+    let codes = codes_of(vec![
+        file("a/p/agents/g/skills/skill_x/SKILL.md", skill),
+        file(
+            "a/p/agents/g/skills/skill_x/references/notes.md",
+            "no frontmatter",
+        ),
+        file("a/p/agents/g/skills/skill_x/scripts/run.py", "print()"),
+    ]);
+    assert_eq!(codes, [("everos-skill-name-mismatch", Some(7))]);
+}
+
+#[test]
+fn timestamps_in_everos_shapes() {
+    for s in [
+        "2026-06-01T06:13:14+00:00",
+        "2026-06-01 06:13:14.123456+00:00",
+        "2026-06-01T06:13:14",
+        "2026-06-01T06:13:14Z",
+    ] {
+        assert!(timestamp_day(s).is_some(), "{s}");
+    }
+    assert!(timestamp_day("2026-06-01Tnoon").is_none());
+    assert!(timestamp_day("yesterday").is_none());
+}

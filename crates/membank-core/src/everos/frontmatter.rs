@@ -1,0 +1,155 @@
+//! The frontmatter block of an everos file, split the way everos splits it.
+//!
+//! everos is stricter than the memory-bank format: the file must start with
+//! exactly `---` and a newline, the block ends at the first line that is
+//! exactly `---`, there is no code-fence tolerance, and YAML that is not a
+//! mapping means "no frontmatter" (the whole text is then the body).
+
+use std::ops::Range;
+
+use yaml_serde::{Mapping, Value};
+
+use crate::frontmatter::{YamlError, parse_yaml};
+
+#[derive(Debug, Clone)]
+pub enum Head {
+    /// No block: the file does not start with `---` and a newline, or the
+    /// block is never closed. The body is the whole text.
+    Missing { unclosed: bool },
+    /// A block was found; `yaml` is its text range.
+    Block {
+        yaml: Range<usize>,
+        parsed: Result<Mapping, YamlError>,
+    },
+}
+
+#[derive(Debug, Clone)]
+pub struct Split {
+    pub head: Head,
+    /// Where everos's body starts in the text.
+    pub body_start: usize,
+}
+
+impl Split {
+    pub fn mapping(&self) -> Option<&Mapping> {
+        match &self.head {
+            Head::Block { parsed: Ok(m), .. } => Some(m),
+            _ => None,
+        }
+    }
+}
+
+/// Split `text` (LF line endings) into everos's frontmatter and body.
+pub fn split(text: &str) -> Split {
+    let missing = |unclosed| Split {
+        head: Head::Missing { unclosed },
+        body_start: 0,
+    };
+    let Some(rest) = text.strip_prefix("---\n") else {
+        return missing(false);
+    };
+    let start = 4;
+    let mut pos = 0;
+    let mut close = None;
+    for line in rest.split_inclusive('\n') {
+        if line.trim_end_matches('\n').trim_end_matches('\r') == "---" {
+            close = Some((pos, line.len()));
+            break;
+        }
+        pos += line.len();
+    }
+    let Some((close_at, close_len)) = close else {
+        return missing(true);
+    };
+    let yaml = start..start + close_at;
+    let body_start = start + close_at + close_len;
+    let parsed = parse_yaml(&text[yaml.clone()], 2);
+    // everos treats a block that is YAML but not a mapping as no frontmatter
+    // at all, and its body as the whole text.
+    let not_mapping = matches!(&parsed, Err(e) if e.message.contains("not a mapping"));
+    Split {
+        head: Head::Block { yaml, parsed },
+        body_start: if not_mapping { 0 } else { body_start },
+    }
+}
+
+/// The 1-based file line of a top-level `key:` in the block, if written
+/// there plainly; `fallback` otherwise.
+pub fn key_line(text: &str, yaml: &Range<usize>, key: &str, fallback: usize) -> usize {
+    for (line_no, line) in (2..).zip(text[yaml.clone()].split('\n')) {
+        if let Some(rest) = line.strip_prefix(key)
+            && rest.trim_start().starts_with(':')
+        {
+            return line_no;
+        }
+    }
+    fallback
+}
+
+/// A field as text: strings as written, numbers and booleans printed.
+pub fn text_of(map: &Mapping, key: &str) -> Option<String> {
+    map.get(key).and_then(crate::frontmatter::scalar_text)
+}
+
+pub fn get<'a>(map: &'a Mapping, key: &str) -> Option<&'a Value> {
+    map.get(key)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn anchors_and_aliases_resolve() {
+        let text = "---\nid: s\ncreated_at: &id001 2026-06-02 12:00:00+00:00\nupdated_at: *id001\n---\nbody\n";
+        let s = split(text);
+        let m = s.mapping().expect("mapping");
+        assert_eq!(text_of(m, "updated_at"), text_of(m, "created_at"));
+        assert_eq!(&text[s.body_start..], "body\n");
+    }
+
+    #[test]
+    fn only_an_exact_opening_line_starts_a_block() {
+        assert!(matches!(
+            split("--- \na: 1\n---\n").head,
+            Head::Missing { .. }
+        ));
+        assert!(matches!(
+            split("\n---\na: 1\n---\n").head,
+            Head::Missing { .. }
+        ));
+        assert!(matches!(
+            split("---\na: 1\n").head,
+            Head::Missing { unclosed: true }
+        ));
+        // `----` does not close it; the next exact `---` does.
+        let s = split("---\na: |\n  ----\n---\nb");
+        assert_eq!(s.body_start, "---\na: |\n  ----\n---\n".len());
+    }
+
+    #[test]
+    fn a_list_is_no_frontmatter_and_the_body_is_everything() {
+        let s = split("---\n- a\n- b\n---\nbody");
+        assert_eq!(s.body_start, 0);
+        assert!(s.mapping().is_none());
+    }
+
+    #[test]
+    fn broken_yaml_reports_a_file_line() {
+        let s = split("---\nid: a\nbad: [unclosed\n---\n");
+        match s.head {
+            Head::Block { parsed: Err(e), .. } => assert!(e.line.is_some_and(|l| l >= 3), "{e:?}"),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn key_lines_are_found() {
+        let text = "---\nid: a\ndate: '2026-06-01'\n---\n";
+        let Head::Block { yaml, .. } = split(text).head else {
+            panic!()
+        };
+        assert_eq!(key_line(text, &yaml, "date", 1), 3);
+        assert_eq!(key_line(text, &yaml, "nope", 1), 1);
+    }
+}

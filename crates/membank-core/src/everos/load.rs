@@ -1,0 +1,428 @@
+//! Walking a memory root and reading its Markdown.
+//!
+//! Only regular files inside the root are read; links are reported and not
+//! followed; `.index/` (SQLite, LanceDB) and `.tmp/` are noted, never
+//! opened. Reading and parsing run on all cores.
+
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+
+use super::entries;
+use super::frontmatter::{self, Head, Split};
+use super::paths::{self, DailyKind, FileKind, OwnerKind, SystemKind};
+use super::{Entry, MemFile, MemoryRoot, Unclosed};
+use crate::health::{Finding, Severity};
+use crate::safe_read::{ReadError, RootReader};
+
+/// Deeper than anything everos writes; a guard against pathological trees.
+const MAX_DEPTH: usize = 24;
+
+/// Which part of a root to load. Empty: all of it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LoadFilter {
+    /// App id or folder name (`default` and `default_app` both work).
+    pub app: Option<String>,
+    pub project: Option<String>,
+    pub owner_kind: Option<OwnerKind>,
+    pub owner: Option<String>,
+    pub kind: Option<DailyKind>,
+}
+
+impl LoadFilter {
+    /// May this folder (segments from the root) hold what is asked for?
+    fn wants_dir(&self, segs: &[String]) -> bool {
+        let matches = |want: &Option<String>, dir: &str, id: &str| {
+            want.as_deref().is_none_or(|w| w == dir || w == id)
+        };
+        match segs.len() {
+            1 => matches(&self.app, &segs[0], paths::app_id_from_dir(&segs[0])),
+            2 => matches(
+                &self.project,
+                &segs[1],
+                paths::project_id_from_dir(&segs[1]),
+            ),
+            3 => {
+                let narrowed =
+                    self.owner_kind.is_some() || self.owner.is_some() || self.kind.is_some();
+                match segs[2].as_str() {
+                    "users" | "agents" => {
+                        let kind = self.kind.map(DailyKind::owner_kind).or(self.owner_kind);
+                        kind.is_none_or(|k| k.dir_name() == segs[2])
+                    }
+                    _ => !narrowed,
+                }
+            }
+            4 => self.owner.as_deref().is_none_or(|o| o == segs[3]),
+            5 => self.kind.is_none_or(|k| k.dir_name() == segs[4]),
+            _ => true,
+        }
+    }
+
+    /// Files directly in an owner folder (`user.md`) are wanted only when
+    /// no kind narrows the load.
+    fn wants_file(&self, segs: &[String]) -> bool {
+        !(self.kind.is_some() && segs.len() <= 5)
+    }
+}
+
+/// Load the whole root.
+pub fn load(root: impl AsRef<Path>) -> Result<MemoryRoot, String> {
+    load_filtered(root, &LoadFilter::default())
+}
+
+/// Load the part of the root that `filter` asks for: the walk skips other
+/// apps, projects, owners and kinds, so a narrow query reads little.
+pub fn load_filtered(root: impl AsRef<Path>, filter: &LoadFilter) -> Result<MemoryRoot, String> {
+    let root = root.as_ref().to_path_buf();
+    let meta = std::fs::metadata(&root).map_err(|e| format!("{}: {e}", root.display()))?;
+    if !meta.is_dir() {
+        return Err(format!("{}: not a folder", root.display()));
+    }
+    let reader = RootReader::for_root(&root).map_err(|e| format!("{}: {e}", root.display()))?;
+    let mut walk = Walk::default();
+    walk_dir(&reader, &root, &mut Vec::new(), filter, &mut walk);
+    let mut files: Vec<MemFile> = walk
+        .files
+        .into_par_iter()
+        .map(|(abs, rel, segs, is_link)| read_file(&reader, &abs, is_link, rel, &segs))
+        .collect::<Vec<_>>()
+        .into_iter()
+        .map(|(file, problems)| {
+            walk.problems.extend(problems);
+            file
+        })
+        .collect();
+    files.par_sort_by(|a, b| a.rel_path.cmp(&b.rel_path));
+    walk.skill_dirs.sort();
+    walk.system_dirs.sort_by(|a, b| a.0.cmp(&b.0));
+    walk.problems
+        .sort_by(|a, b| (&a.path, a.line).cmp(&(&b.path, b.line)));
+    let mut loaded = MemoryRoot {
+        root,
+        files,
+        skill_dirs: walk.skill_dirs,
+        system_dirs: walk.system_dirs,
+        problems: walk.problems,
+        docs: Vec::new(),
+        doc_of_file: Vec::new(),
+    };
+    super::memory::index_documents(&mut loaded);
+    Ok(loaded)
+}
+
+#[derive(Default)]
+struct Walk {
+    /// (absolute path, relative path, segments, is a link)
+    files: Vec<(PathBuf, String, Vec<String>, bool)>,
+    skill_dirs: Vec<(String, bool)>,
+    system_dirs: Vec<(String, SystemKind)>,
+    problems: Vec<Finding>,
+}
+
+fn problem(code: &'static str, severity: Severity, path: &str, message: String) -> Finding {
+    Finding {
+        code,
+        severity,
+        path: path.to_owned(),
+        line: None,
+        message,
+    }
+}
+
+fn walk_dir(
+    reader: &RootReader,
+    dir: &Path,
+    segs: &mut Vec<String>,
+    filter: &LoadFilter,
+    out: &mut Walk,
+) {
+    let rel = segs.join("/");
+    let Ok(read) = std::fs::read_dir(dir) else {
+        out.problems.push(problem(
+            "everos-unreadable",
+            Severity::Error,
+            &rel,
+            "this folder cannot be listed".to_owned(),
+        ));
+        return;
+    };
+    let mut children: Vec<_> = read.flatten().collect();
+    children.sort_by_key(|c| c.file_name());
+    for child in children {
+        let Some(name) = child.file_name().to_str().map(str::to_owned) else {
+            out.problems.push(problem(
+                "everos-unreadable",
+                Severity::Warning,
+                &rel,
+                format!(
+                    "a name that is not UTF-8 is skipped: {}",
+                    crate::text::sanitize_for_terminal(&child.file_name().to_string_lossy(), false)
+                ),
+            ));
+            continue;
+        };
+        segs.push(name);
+        let child_rel = segs.join("/");
+        let Ok(ft) = child.file_type() else {
+            segs.pop();
+            continue;
+        };
+        let path = child.path();
+        if ft.is_symlink() {
+            // A linked file is read only if it stays inside (the reader
+            // checks); a linked folder only with the user's opt-in.
+            match std::fs::metadata(&path) {
+                Ok(m) if m.is_dir() => match reader.may_enter(&path) {
+                    Ok(()) => visit_dir(reader, &path, segs, filter, out),
+                    Err(e) => out.problems.push(problem(
+                        "everos-link",
+                        Severity::Warning,
+                        &child_rel,
+                        format!("a folder that {e}"),
+                    )),
+                },
+                _ => {
+                    if filter.wants_file(segs) {
+                        out.files.push((path, child_rel, segs.clone(), true));
+                    }
+                }
+            }
+        } else if ft.is_dir() {
+            visit_dir(reader, &path, segs, filter, out);
+        } else if ft.is_file() {
+            if filter.wants_file(segs) {
+                out.files.push((path, child_rel, segs.clone(), false));
+            }
+        } else {
+            out.problems.push(problem(
+                "everos-unreadable",
+                Severity::Warning,
+                &child_rel,
+                "not a regular file; skipped".to_owned(),
+            ));
+        }
+        segs.pop();
+    }
+}
+
+fn visit_dir(
+    reader: &RootReader,
+    path: &Path,
+    segs: &mut Vec<String>,
+    filter: &LoadFilter,
+    out: &mut Walk,
+) {
+    let rel = segs.join("/");
+    if segs.len() == 1 {
+        match segs[0].as_str() {
+            ".index" => return out.system_dirs.push((rel, SystemKind::DerivedIndex)),
+            ".tmp" => return out.system_dirs.push((rel, SystemKind::Staging)),
+            ".git" => return,
+            _ => {}
+        }
+    }
+    if segs.len() > MAX_DEPTH {
+        out.problems.push(problem(
+            "everos-unknown-file",
+            Severity::Info,
+            &rel,
+            "nested deeper than any memory everos writes; not read".to_owned(),
+        ));
+        return;
+    }
+    if !filter.wants_dir(segs) {
+        return;
+    }
+    if segs.len() == 6
+        && segs[2] == "agents"
+        && segs[4] == "skills"
+        && segs[5].starts_with("skill_")
+    {
+        let main = path.join("SKILL.md");
+        let has_main = std::fs::symlink_metadata(main).is_ok_and(|m| m.is_file());
+        out.skill_dirs.push((rel, has_main));
+    }
+    walk_dir(reader, path, segs, filter, out);
+}
+
+fn read_file(
+    reader: &RootReader,
+    abs: &Path,
+    is_link: bool,
+    rel_path: String,
+    segs: &[String],
+) -> (MemFile, Vec<Finding>) {
+    let mut problems = Vec::new();
+    let seg_refs: Vec<&str> = segs.iter().map(String::as_str).collect();
+    let place = paths::classify(&seg_refs);
+    let mut file = MemFile {
+        rel_path,
+        place,
+        text: String::new(),
+        had_bom: false,
+        head: None,
+        entries: Vec::new(),
+        unclosed: None,
+    };
+    let wanted = file.place.is_memory_markdown()
+        && (file.place.kind != FileKind::SkillReference || file.rel_path.ends_with(".md"));
+    if !wanted {
+        return (file, problems);
+    }
+    let mut bytes = Vec::new();
+    if let Err(e) = reader.read_walked_into(abs, is_link, &mut bytes) {
+        let (code, severity) = match e {
+            ReadError::LinkLeavesRoot => ("everos-link", Severity::Warning),
+            _ => ("everos-unreadable", Severity::Error),
+        };
+        problems.push(problem(code, severity, &file.rel_path, e.to_string()));
+        return (file, problems);
+    }
+    let decoded = match crate::text::decode(&bytes) {
+        Ok(d) => d,
+        Err(e) => {
+            let mut f = problem(
+                "everos-not-utf8",
+                Severity::Error,
+                &file.rel_path,
+                e.to_string(),
+            );
+            f.line = Some(e.line);
+            problems.push(f);
+            return (file, problems);
+        }
+    };
+    file.had_bom = decoded.had_bom;
+    file.text = decoded.text;
+    parse_text(&mut file);
+    (file, problems)
+}
+
+/// Split the frontmatter and, for daily logs, find the entries. Public to
+/// the crate so tests and the generator can parse text without a disk.
+pub(crate) fn parse_text(file: &mut MemFile) {
+    let head = if file.had_bom {
+        // everos reads with plain UTF-8, so the mark hides the `---`.
+        Split {
+            head: Head::Missing { unclosed: false },
+            body_start: 0,
+        }
+    } else {
+        frontmatter::split(&file.text)
+    };
+    let body_start = head.body_start;
+    file.head = Some(head);
+    if file.place.daily().is_none() {
+        return;
+    }
+    let text = &file.text;
+    let scan = entries::scan(&text[body_start..]);
+    let mut line = 1;
+    let mut counted_to = 0;
+    let mut line_at = |offset: usize| {
+        line += text.as_bytes()[counted_to..offset]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count();
+        counted_to = offset;
+        line
+    };
+    file.entries = scan
+        .entries
+        .into_iter()
+        .map(|raw| {
+            let body = raw.body.start + body_start..raw.body.end + body_start;
+            let t = entries::trimmed_range(&text[body.clone()]);
+            let text_range = body.start + t.start..body.start + t.end;
+            Entry {
+                line: line_at(raw.span.start + body_start),
+                id: raw.id,
+                span: raw.span.start + body_start..raw.span.end + body_start,
+                body,
+                text: text_range,
+            }
+        })
+        .collect();
+    if let Some((at, id)) = scan.unclosed {
+        file.unclosed = Some(Unclosed {
+            line: line_at(at + body_start),
+            offset: at + body_start,
+            id,
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::everos::paths::Place;
+
+    pub(crate) fn parsed(rel: &str, text: &str) -> MemFile {
+        let segs: Vec<&str> = rel.split('/').collect();
+        let mut f = MemFile {
+            rel_path: rel.to_owned(),
+            place: paths::classify(&segs),
+            text: text.to_owned(),
+            had_bom: false,
+            head: None,
+            entries: Vec::new(),
+            unclosed: None,
+        };
+        parse_text(&mut f);
+        f
+    }
+
+    #[test]
+    fn entries_get_lines_and_trimmed_text() {
+        let text = "---\nid: x\n---\n<!-- entry:ep_20260601_00000001 -->\n\n  first\nsecond\n\n<!-- /entry:ep_20260601_00000001 -->\n<!-- entry:ep_20260601_00000002 -->\nb\n<!-- /entry:ep_20260601_00000002 -->\n";
+        let f = parsed("a/p/users/u/episodes/episode-2026-06-01.md", text);
+        assert_eq!(f.entries.len(), 2);
+        assert_eq!(f.entries[0].line, 4);
+        assert_eq!(f.entry_text(&f.entries[0]), "  first\nsecond");
+        assert_eq!(f.entries[1].line, 10);
+        assert_eq!(f.entry_text(&f.entries[1]), "b");
+        let _: &Place = &f.place;
+    }
+
+    #[test]
+    fn a_bom_hides_the_frontmatter_from_everos() {
+        let mut f = parsed("a/p/users/u/user.md", "---\nid: x\n---\nbody");
+        assert!(f.head.as_ref().unwrap().mapping().is_some());
+        f.had_bom = true;
+        parse_text(&mut f);
+        assert!(f.head.as_ref().unwrap().mapping().is_none());
+    }
+
+    #[test]
+    fn unclosed_markers_have_a_line() {
+        let f = parsed(
+            "a/p/users/u/episodes/episode-2026-06-01.md",
+            "---\nid: x\n---\n<!-- entry:ep_20260601_00000001 -->\nnever closed\n",
+        );
+        assert!(f.entries.is_empty());
+        let u = f.unclosed.unwrap();
+        assert_eq!((u.line, u.id.as_str()), (4, "ep_20260601_00000001"));
+    }
+
+    #[test]
+    fn filters_prune_folders() {
+        let f = LoadFilter {
+            app: Some("default".into()),
+            owner_kind: Some(OwnerKind::User),
+            owner: Some("u1".into()),
+            kind: Some(DailyKind::Foresight),
+            ..LoadFilter::default()
+        };
+        let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+        assert!(f.wants_dir(&s(&["default_app"])));
+        assert!(!f.wants_dir(&s(&["acme"])));
+        assert!(f.wants_dir(&s(&["default_app", "p", "users"])));
+        assert!(!f.wants_dir(&s(&["default_app", "p", "agents"])));
+        assert!(!f.wants_dir(&s(&["default_app", "p", "knowledge"])));
+        assert!(!f.wants_dir(&s(&["default_app", "p", "users", "u2"])));
+        assert!(f.wants_dir(&s(&["default_app", "p", "users", "u1", ".foresights"])));
+        assert!(!f.wants_dir(&s(&["default_app", "p", "users", "u1", "episodes"])));
+        assert!(!f.wants_file(&s(&["default_app", "p", "users", "u1", "user.md"])));
+    }
+}

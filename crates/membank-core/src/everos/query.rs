@@ -1,0 +1,138 @@
+//! Listing and finding entries. Ids are unique per file only, so an entry
+//! is always named by its scope, owner and id together.
+
+use jiff::civil::Date;
+use serde::Serialize;
+
+use super::load::LoadFilter;
+use super::paths::{DailyKind, OwnerKind};
+use super::{Entry, MemFile, MemoryRoot};
+
+/// Which entries to list.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct EntryFilter {
+    pub app: Option<String>,
+    pub project: Option<String>,
+    pub owner_kind: Option<OwnerKind>,
+    pub owner: Option<String>,
+    pub kind: Option<DailyKind>,
+    /// Files of this day or later.
+    pub since: Option<Date>,
+}
+
+impl EntryFilter {
+    /// The part of the filter that narrows which folders are read.
+    pub fn load_filter(&self) -> LoadFilter {
+        LoadFilter {
+            app: self.app.clone(),
+            project: self.project.clone(),
+            owner_kind: self.owner_kind,
+            owner: self.owner.clone(),
+            kind: self.kind,
+        }
+    }
+
+    fn keeps(&self, f: &MemFile) -> bool {
+        let Some((kind, date)) = f.place.daily() else {
+            return false;
+        };
+        let scope_ok = |want: &Option<String>, dir: Option<&str>, id: Option<&str>| {
+            want.as_deref()
+                .is_none_or(|w| Some(w) == dir || Some(w) == id)
+        };
+        scope_ok(&self.app, f.place.app_dir.as_deref(), f.place.app())
+            && scope_ok(
+                &self.project,
+                f.place.project_dir.as_deref(),
+                f.place.project(),
+            )
+            && self
+                .owner_kind
+                .is_none_or(|k| f.place.owner.as_ref().is_some_and(|o| o.0 == k))
+            && self
+                .owner
+                .as_deref()
+                .is_none_or(|o| f.place.owner.as_ref().is_some_and(|(_, id)| id == o))
+            && self.kind.is_none_or(|k| k == kind)
+            && self.since.is_none_or(|s| date.is_some_and(|d| d >= s))
+    }
+}
+
+/// An entry with the file it is in.
+#[derive(Debug, Clone, Copy)]
+pub struct EntryRef<'a> {
+    pub file: &'a MemFile,
+    pub entry: &'a Entry,
+}
+
+impl<'a> EntryRef<'a> {
+    pub fn text(&self) -> &'a str {
+        self.file.entry_text(self.entry)
+    }
+
+    pub fn kind(&self) -> Option<DailyKind> {
+        self.file.place.daily().map(|(k, _)| k)
+    }
+
+    pub fn date(&self) -> Option<Date> {
+        self.file.place.daily().and_then(|(_, d)| d)
+    }
+
+    /// The JSON row of `membank entries`.
+    pub fn to_json(&self) -> EntryJson<'a> {
+        let place = &self.file.place;
+        EntryJson {
+            file: &self.file.rel_path,
+            id: &self.entry.id,
+            app: place.app(),
+            project: place.project(),
+            owner_kind: place.owner.as_ref().map(|o| o.0.as_str()),
+            owner: place.owner.as_ref().map(|o| o.1.as_str()),
+            kind: self.kind().map(DailyKind::as_str),
+            date: self.date().map(|d| d.to_string()),
+            line: self.entry.line,
+            text: self.text(),
+        }
+    }
+}
+
+/// One entry as `membank entries --json` prints it.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct EntryJson<'a> {
+    pub file: &'a str,
+    pub id: &'a str,
+    pub app: Option<&'a str>,
+    pub project: Option<&'a str>,
+    pub owner_kind: Option<&'a str>,
+    pub owner: Option<&'a str>,
+    pub kind: Option<&'a str>,
+    pub date: Option<String>,
+    pub line: usize,
+    pub text: &'a str,
+}
+
+/// Every entry the filter keeps, in path order and file order.
+pub fn entries<'a>(root: &'a MemoryRoot, filter: &EntryFilter) -> Vec<EntryRef<'a>> {
+    root.files
+        .iter()
+        .filter(|f| filter.keeps(f))
+        .flat_map(|file| {
+            file.entries
+                .iter()
+                .map(move |entry| EntryRef { file, entry })
+        })
+        .collect()
+}
+
+/// Entries with this id, narrowed by `filter` (owner, scope): the first
+/// in each file, as everos's lookup finds it.
+pub fn find<'a>(root: &'a MemoryRoot, id: &str, filter: &EntryFilter) -> Vec<EntryRef<'a>> {
+    root.files
+        .iter()
+        .filter(|f| filter.keeps(f))
+        .filter_map(|file| {
+            let entry = file.entries.iter().find(|e| e.id == id)?;
+            Some(EntryRef { file, entry })
+        })
+        .collect()
+}

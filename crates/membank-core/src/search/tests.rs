@@ -1,0 +1,98 @@
+use super::*;
+
+fn doc(file: &str, text: &str) -> Unit {
+    Unit {
+        path: file.to_owned(),
+        line: 1,
+        entry_id: None,
+        text: text.to_owned(),
+    }
+}
+
+#[test]
+fn more_matching_words_rank_higher_and_rare_words_weigh_more() {
+    let index = SearchIndex::new(vec![
+        doc("a.md", "the cat sat on the mat"),
+        doc("b.md", "the dog and the cat"),
+        doc("c.md", "a dog"),
+        doc("d.md", "nothing here"),
+    ]);
+    let hits = index.search("dog cat", 10);
+    let files: Vec<&str> = hits.iter().map(|h| h.path.as_str()).collect();
+    assert_eq!(files[0], "b.md");
+    assert_eq!(files.len(), 3);
+    assert!(!files.contains(&"d.md"));
+    assert_eq!(index.count_matches("dog cat"), 3);
+    assert!(index.search("absent", 10).is_empty());
+}
+
+#[test]
+fn shorter_documents_win_ties_in_term_frequency() {
+    let index = SearchIndex::new(vec![
+        doc(
+            "long.md",
+            "kyoto plus many many other words to make it long indeed",
+        ),
+        doc("short.md", "kyoto trip"),
+    ]);
+    assert_eq!(index.search("Kyoto", 10)[0].path, "short.md");
+}
+
+#[test]
+fn hits_point_at_the_best_line_with_marked_words() {
+    let mut d = doc(
+        "e.md",
+        "# Title\n\nnothing\nthe Budget for 東京 is set\nbudget again",
+    );
+    d.line = 10;
+    d.entry_id = Some("ep_20260601_00000002".into());
+    let index = SearchIndex::new(vec![d]);
+    let hit = &index.search("budget 東京", 5)[0];
+    assert_eq!(hit.line, 13);
+    assert_eq!(hit.snippet, "the Budget for 東京 is set");
+    let marked: Vec<&str> = hit
+        .highlights
+        .iter()
+        .map(|r| &hit.snippet[r.clone()])
+        .collect();
+    assert_eq!(marked, ["Budget", "東京"]);
+    assert_eq!(highlight_chars(hit)[0], (4, 10));
+    assert_eq!(hit.entry_id.as_deref(), Some("ep_20260601_00000002"));
+}
+
+#[test]
+fn long_lines_are_cut_around_the_match() {
+    let line = format!("{} needle {}", "word ".repeat(100), "tail ".repeat(100));
+    let index = SearchIndex::new(vec![doc("x.md", &line)]);
+    let hit = &index.search("needle", 1)[0];
+    assert!(
+        hit.snippet.starts_with('…') && hit.snippet.ends_with('…'),
+        "{}",
+        hit.snippet
+    );
+    assert!(hit.snippet.chars().count() <= 170);
+    assert_eq!(&hit.snippet[hit.highlights[0].clone()], "needle");
+}
+
+#[test]
+fn many_documents_across_parts_keep_document_order_in_postings() {
+    let docs: Vec<Unit> = (0..5000)
+        .map(|i| {
+            doc(
+                &format!("{i:05}.md"),
+                if i % 1000 == 7 {
+                    "rare token"
+                } else {
+                    "common text"
+                },
+            )
+        })
+        .collect();
+    let index = SearchIndex::new(docs);
+    let hits = index.search("rare", 100);
+    let files: Vec<&str> = hits.iter().map(|h| h.path.as_str()).collect();
+    assert_eq!(
+        files,
+        ["00007.md", "01007.md", "02007.md", "03007.md", "04007.md"]
+    );
+}

@@ -1,0 +1,94 @@
+//! `membank search` end to end, on a bank and on an everos memory root.
+
+use std::process::{Command, Output};
+
+const BANK: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/demo-bank");
+const EVEROS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/everos-root");
+
+fn membank(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_membank"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("membank runs")
+}
+
+fn json(args: &[&str]) -> serde_json::Value {
+    let out = membank(args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("JSON")
+}
+
+#[test]
+fn bank_hits_are_ranked_with_file_line_and_marked_snippet() {
+    let v = json(&["search", BANK, "Shelf LIFE", "--json", "--limit", "3"]);
+    assert_eq!(v["layout"], "bank");
+    assert_eq!(v["method"], "bm25");
+    assert!(v["note"].is_null());
+    let hits = v["hits"].as_array().unwrap();
+    assert_eq!(hits.len(), 3);
+    assert!(v["matches"].as_u64().unwrap() >= 3);
+    let first = &hits[0];
+    assert!(
+        first["file"]
+            .as_str()
+            .unwrap()
+            .starts_with("02_TERMINOLOGY/shelf life")
+    );
+    assert!(first["line"].as_u64().unwrap() >= 1);
+    assert!(first["entry_id"].is_null());
+    let snippet = first["snippet"].as_str().unwrap();
+    let chars: Vec<char> = snippet.chars().collect();
+    for h in first["highlights"].as_array().unwrap() {
+        let (s, e) = (
+            h[0].as_u64().unwrap() as usize,
+            h[1].as_u64().unwrap() as usize,
+        );
+        let word: String = chars[s..e].iter().collect();
+        assert!(
+            ["shelf", "life"].contains(&word.to_lowercase().as_str()),
+            "{word}"
+        );
+    }
+    let scores: Vec<f64> = hits.iter().map(|h| h["score"].as_f64().unwrap()).collect();
+    assert!(scores.windows(2).all(|w| w[0] >= w[1]), "{scores:?}");
+}
+
+#[test]
+fn everos_hits_name_the_entry_and_say_what_kind_of_search_this_is() {
+    let v = json(&["search", EVEROS, "东京 budget", "--json"]);
+    assert_eq!(v["layout"], "everos");
+    assert!(v["note"].as_str().unwrap().contains("keyword"));
+    assert!(v["note"].as_str().unwrap().contains("embeddings"));
+    let v = json(&["search", EVEROS, "Kyōto Budget", "--json", "--limit", "1"]);
+    let hit = &v["hits"][0];
+    let id = hit["entry_id"].as_str().expect("an entry id");
+    let file = hit["file"].as_str().unwrap();
+    assert!(file.contains("/episodes/episode-"), "{file}");
+    // The line is in the entry: the file has the id's marker above it.
+    let text = std::fs::read_to_string(format!("{EVEROS}/{file}")).unwrap();
+    let line = hit["line"].as_u64().unwrap() as usize;
+    let marker = format!("<!-- entry:{id} -->");
+    let marker_line = text.lines().position(|l| l == marker).unwrap() + 1;
+    assert!(line > marker_line, "{line} vs {marker_line}");
+    assert!(text.lines().nth(line - 1).unwrap().contains("Budget"));
+}
+
+#[test]
+fn plain_output_marks_matches_and_no_match_is_not_an_error() {
+    let out = membank(&["search", BANK, "shelf"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("**shelf**"), "{text}");
+    assert!(!text.contains('\x1b'));
+    let out = membank(&["search", BANK, "zzzxqv"]);
+    assert!(out.status.success());
+    assert!(
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .starts_with("0 matches")
+    );
+}
