@@ -3,4 +3,5 @@
 
 pub mod diff;
 pub mod read_settings;
+pub mod severity;
 pub mod tui;

@@ -223,9 +223,9 @@ fn human_output_groups_by_severity_with_counts_first() {
         counts_line.starts_with(&format!("{} errors", c["error"])),
         "{counts_line}"
     );
-    let e = text.find("\nERROR").unwrap();
-    let w = text.find("\nWARNING").unwrap();
-    let i = text.find("\nINFO").unwrap();
+    let e = text.find("\nERRORS").unwrap();
+    let w = text.find("\nWARNINGS").unwrap();
+    let i = text.find("\nNOTES").unwrap();
     assert!(e < w && w < i);
     assert!(text.contains("01_CLIENTS/Acme Corporation.md:12"));
     assert!(text.contains("  term-conflict (2)"));

@@ -491,6 +491,31 @@ fn a_cut_stream_is_never_applied() {
     assert_eq!(saved.len(), 1);
     let text = fs::read_to_string(env.tmp().join(&saved[0])).unwrap();
     assert!(!text.is_empty() && full.starts_with(&text) && text.len() < full.len());
+    assert!(
+        out.stderr.contains(&format!(
+            "review the saved reply in {}",
+            env.tmp().join(&saved[0]).display()
+        )),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn a_stream_cut_before_any_text_never_points_at_a_saved_reply() {
+    let server = FakeServer::start([stream(&reply_text()).cut_after(0)]);
+    let bank = make_bank();
+    let env = Env::new();
+    let out = env.run(&server, &["compile", &bank_arg(&bank), "--yes"], None);
+    assert_eq!(out.code, Some(1), "{}\n{}", out.stdout, out.stderr);
+    assert!(files_in(&env.tmp(), "").is_empty());
+    assert!(!out.stderr.contains("saved reply"), "{}", out.stderr);
+    assert!(!out.stderr.contains("is saved in"), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("the reply was not saved"),
+        "{}",
+        out.stderr
+    );
 }
 
 #[test]

@@ -193,6 +193,13 @@ fn demo_path_extracts_a_readable_bank() {
     assert!(out.status.success());
     let dir = std::path::PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
     assert!(dir.join("01_CLIENTS").is_dir());
+    // It says where the copy lives and that it does not last.
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(&format!("a copy in {}", dir.display())),
+        "{err}"
+    );
+    assert!(err.contains("replaced the next time"), "{err}");
     let check = std::process::Command::new(env!("CARGO_BIN_EXE_membank"))
         .args([
             "context",

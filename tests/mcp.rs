@@ -266,7 +266,9 @@ async fn every_tool_answers_with_the_cli_json() {
             Some(cli_json(&cli)),
             "{tool} {arguments} differs from {cli:?}"
         );
-        assert!(!text_of(&result).trim().is_empty(), "{tool} has no text");
+        let text = text_of(&result);
+        assert!(!text.trim().is_empty(), "{tool} has no text");
+        assert!(!text.contains('\u{1b}'), "{tool}: terminal codes in {text:?}");
     }
 
     // The context text carries the readable table and the assembled context.

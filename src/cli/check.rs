@@ -9,7 +9,10 @@ use membank_core::text::sanitize_for_terminal;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use membank::severity;
+
 use super::common::{open_memory, print_json};
+use super::style;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -128,7 +131,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.json {
         print_json(&json_report(&shown, report))?;
     } else {
-        print!("{}", human(&shown, &report));
+        print_human(&shown, &report);
     }
     Ok(if has_errors {
         ExitCode::from(1)
@@ -137,11 +140,24 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     })
 }
 
-fn plural(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
+/// The readable report, coloured when `anstream` allows it.
+fn print_human(bank: &str, report: &HealthReport) {
+    use std::io::Write;
+    let mut out = anstream::stdout().lock();
+    let _ = out.write_all(human(bank, report).as_bytes());
+    let _ = out.flush();
 }
 
-/// Counts first, then findings grouped by severity and code.
+fn severity_style(severity: Severity) -> anstyle::Style {
+    match severity {
+        Severity::Error => style::ERROR,
+        Severity::Warning => style::WARNING,
+        Severity::Info => style::NOTE,
+    }
+}
+
+/// Counts first, then findings grouped by severity and code, with style
+/// codes that `anstream` keeps or strips.
 pub fn human(bank: &str, report: &HealthReport) -> String {
     use std::fmt::Write;
     let c = report.counts;
@@ -150,9 +166,9 @@ pub fn human(bank: &str, report: &HealthReport) -> String {
     let _ = writeln!(
         out,
         "{}, {}, {}",
-        plural(c.error, "error", "errors"),
-        plural(c.warning, "warning", "warnings"),
-        plural(c.info, "info", "info")
+        severity::count(Severity::Error, c.error),
+        severity::count(Severity::Warning, c.warning),
+        severity::count(Severity::Info, c.info)
     );
     if report.findings.is_empty() {
         let _ = writeln!(out, "No problems found.");
@@ -167,10 +183,11 @@ pub fn human(bank: &str, report: &HealthReport) -> String {
         if of_severity.is_empty() {
             continue;
         }
+        let heading_style = severity_style(severity);
         let _ = writeln!(
             out,
-            "\n{} ({})",
-            severity.as_str().to_uppercase(),
+            "\n{heading_style}{} ({}){heading_style:#}",
+            severity::heading(severity).to_uppercase(),
             of_severity.len()
         );
         // Codes in name order; within a code the findings keep their
@@ -178,9 +195,10 @@ pub fn human(bank: &str, report: &HealthReport) -> String {
         let mut codes: Vec<&str> = of_severity.iter().map(|f| f.code).collect();
         codes.sort_unstable();
         codes.dedup();
+        let code_style = style::CODE;
         for code in codes {
             let group: Vec<&&Finding> = of_severity.iter().filter(|f| f.code == code).collect();
-            let _ = writeln!(out, "  {code} ({})", group.len());
+            let _ = writeln!(out, "  {code_style}{code}{code_style:#} ({})", group.len());
             for f in group {
                 let _ = writeln!(
                     out,

@@ -45,6 +45,15 @@ pub fn open_bank(path: &Path) -> anyhow::Result<&'static Bank> {
     Ok(Box::leak(Box::new(bank)))
 }
 
+/// Warn on stderr about each query value no article carries, with the
+/// closest values the bank uses: a typo would otherwise just score nothing.
+pub fn warn_unknown_values(bank: &Bank, query: &membank_core::scoring::Query) {
+    let vocabulary = membank_core::vocabulary::collect(bank);
+    for unknown in membank_core::suggest::unknown_values(&vocabulary, query) {
+        eprintln!("membank: warning: {}", safe(&unknown.to_string()));
+    }
+}
+
 /// Check that `path` is a memory bank without reading it, for commands that
 /// write into it (`blocks --apply`, `compile`) and read only what they need.
 pub fn bank_root(path: &Path) -> anyhow::Result<PathBuf> {

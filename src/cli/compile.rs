@@ -249,10 +249,7 @@ fn run_with_model(args: &Args, root: &Path) -> anyhow::Result<ExitCode> {
     }
 
     if !reply.complete {
-        eprintln!(
-            "membank: the reply is incomplete (the stream was cut, failed or cancelled); nothing \
-             was written. Run again, or review the saved reply and apply it with --reply."
-        );
+        eprintln!("{}", incomplete_message(output.reply_file.as_deref()));
         return Ok(ExitCode::from(1));
     }
     let rejected = output.blocks.iter().any(|b| b.status == "rejected");
@@ -269,6 +266,22 @@ fn run_with_model(args: &Args, root: &Path) -> anyhow::Result<ExitCode> {
         }
     }
     Ok(exit(fine))
+}
+
+/// What to do after an incomplete reply; the saved reply is offered only
+/// when it really was saved.
+fn incomplete_message(reply_file: Option<&str>) -> String {
+    let next = match reply_file {
+        Some(path) => format!(
+            "Run again, or review the saved reply in {} and apply it with --reply.",
+            common::safe(path)
+        ),
+        None => "Run again (the reply was not saved).".to_owned(),
+    };
+    format!(
+        "membank: the reply is incomplete (the stream was cut, failed or cancelled); nothing \
+         was written. {next}"
+    )
 }
 
 /// The machine form of a model-backed run.

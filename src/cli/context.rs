@@ -4,8 +4,6 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use std::fmt::Write as _;
-
 use membank_core::bank::Bank;
 use membank_core::budget::{BudgetOptions, DEFAULT_BUDGET};
 use membank_core::context::{self, ContextReport, ExplainedEntry, ExplainedReport};
@@ -13,7 +11,8 @@ use membank_core::scoring::{Query, SignalMatch};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use super::common::{open_bank, print_json, safe};
+use super::common::{open_bank, print_json, safe, warn_unknown_values};
+use super::style;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -90,13 +89,14 @@ impl QueryArgs {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let bank = open_bank(&args.bank)?;
+    warn_unknown_values(bank, &args.query.to_query());
     let report = build(bank, &args.query, &args.budget);
     if args.json {
         print_json(&report.explain(bank))?;
     } else if args.render {
         print!("{}", context::render(bank, &report));
     } else {
-        print!("{}", table(&report.explain(bank)));
+        print_table(&report.explain(bank));
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -105,6 +105,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 /// `--json` prints, `context::render` the assembled context text.
 pub fn build(bank: &Bank, query: &QueryArgs, budget: &BudgetArgs) -> ContextReport {
     context::build(bank, &query.to_query(), budget.options())
+}
+
+/// The readable report as text, with style codes that `anstream` keeps or
+/// strips.
+pub fn table(r: &ExplainedReport) -> String {
+    let mut out = Vec::new();
+    let _ = write_table(&mut out, r);
+    String::from_utf8_lossy(&out).into_owned()
 }
 
 fn describe(m: &Option<SignalMatch>, points: u32) -> Option<String> {
@@ -128,43 +136,55 @@ fn why(e: &ExplainedEntry) -> String {
     }
 }
 
-/// The readable report: the query, the budget, then one row per article
-/// with why it scored and, if the budget left it out, why.
-pub fn table(r: &ExplainedReport) -> String {
-    let mut out = String::new();
+fn print_table(r: &ExplainedReport) {
+    use std::io::Write;
+    let mut out = anstream::stdout().lock();
+    let _ = write_table(&mut out, r);
+    let _ = out.flush();
+}
+
+/// The readable report: the query, the budget, then every article in rank
+/// order with why it scored and, for each one left out, why.
+fn write_table(out: &mut impl std::io::Write, r: &ExplainedReport) -> std::io::Result<()> {
     let q = &r.query;
     let show = |v: &Option<String>| v.as_deref().map(safe).unwrap_or_else(|| "-".into());
-    let _ = writeln!(
+    writeln!(
         out,
         "query: client {} | domain {} | {} → {}",
         show(&q.client),
         show(&q.domain),
         show(&q.source_lang),
         show(&q.target_lang)
-    );
+    )?;
     let budget = if r.budget == 0 {
         "unlimited".to_owned()
     } else {
         r.budget.to_string()
     };
     let kept = r.articles.iter().filter(|e| e.included).count();
-    let _ = writeln!(
+    writeln!(
         out,
         "budget: {} / {budget} tokens used ({}), {kept} of {} articles kept",
         r.used_tokens,
         r.token_estimator,
         r.articles.len()
-    );
-    let _ = writeln!(out);
-    let _ = writeln!(
+    )?;
+    writeln!(out)?;
+    let heading = style::HEADING;
+    writeln!(
         out,
-        "{:>4}  {:>5}  {:>2} {:>2} {:>2}  {:>6}  {:<10}  {:<4}  path",
+        "{heading}{:>4}  {:>5}  {:>2} {:>2} {:>2}  {:>6}  {:<10}  {:<4}  path{heading:#}",
         "rank", "score", "C", "D", "L", "tokens", "updated", "kept"
-    );
+    )?;
     for e in &r.articles {
-        let _ = writeln!(
+        let (kept_word, kept_style) = if e.included {
+            ("yes", style::GOOD)
+        } else {
+            ("no", style::MUTED)
+        };
+        writeln!(
             out,
-            "{:>4}  {:>5}  {:>2} {:>2} {:>2}  {:>6}  {:<10}  {:<4}  {}",
+            "{:>4}  {:>5}  {:>2} {:>2} {:>2}  {:>6}  {:<10}  {kept_style}{kept_word:<4}{kept_style:#}  {}",
             e.rank,
             e.score,
             e.signals.client,
@@ -172,19 +192,23 @@ pub fn table(r: &ExplainedReport) -> String {
             e.signals.language,
             e.tokens,
             date_cell(e.last_updated.as_deref()),
-            if e.included { "yes" } else { "no" },
             safe(&e.path)
-        );
+        )?;
         if e.score > 0 {
-            let _ = writeln!(out, "{:>40}  why: {}", "", why(e));
+            writeln!(out, "{:>40}  why: {}", "", why(e))?;
         }
-        if let Some(reason) = &e.drop_reason
-            && e.score > 0
-        {
-            let _ = writeln!(out, "{:>40}  dropped: {reason}", "");
+        if !e.included {
+            let reason = e.drop_reason.as_deref().unwrap_or("not in the context");
+            let muted = style::MUTED;
+            writeln!(
+                out,
+                "{:>40}  {muted}left out: {}{muted:#}",
+                "",
+                safe(reason)
+            )?;
         }
     }
-    out
+    Ok(())
 }
 
 /// The `updated` column: the date, `-` when there is none, and `invalid`

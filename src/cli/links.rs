@@ -68,7 +68,14 @@ fn find_article(bank: &Bank, wanted: &str) -> anyhow::Result<ArticleId> {
                 .iter()
                 .position(|a| a.stem.to_lowercase() == normalised.to_lowercase());
             by_stem.ok_or_else(|| {
-                anyhow::anyhow!("no article `{wanted}` in {}", bank.root().display())
+                let names = bank.articles().iter().map(|a| a.stem.as_str());
+                let close = membank_core::suggest::closest(&normalised, names);
+                anyhow::anyhow!(
+                    "no article `{}` in {}{}",
+                    safe(wanted),
+                    bank.root().display(),
+                    safe(&membank_core::suggest::did_you_mean(&close))
+                )
             })
         }
     }

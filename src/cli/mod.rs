@@ -4,9 +4,10 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 use membank::tui::{self, ColorChoice, TuiOptions};
 
+mod argv;
 mod ask;
 mod blocks;
 mod check;
@@ -23,6 +24,7 @@ mod mcp;
 mod read;
 mod search;
 mod snapshot;
+mod style;
 mod template;
 mod translate;
 mod values;
@@ -110,13 +112,26 @@ fn run_demo(args: DemoArgs, color: ColorChoice) -> anyhow::Result<ExitCode> {
     let dir = crate::demo::demo_bank_dir()?;
     if args.path {
         println!("{}", dir.display());
+        eprintln!("{}", demo_notice(&dir));
         return Ok(ExitCode::SUCCESS);
     }
     let options = TuiOptions {
         color,
         ..TuiOptions::default()
     };
-    tui::run_tui(&dir, options)
+    let result = tui::run_tui(&dir, options);
+    // Said after the screen is given back, so it is not wiped at once.
+    eprintln!("{}", demo_notice(&dir));
+    result
+}
+
+/// Where the demo copy lives, and that it does not last.
+fn demo_notice(dir: &std::path::Path) -> String {
+    format!(
+        "membank: the demo bank is a copy in {}; it is replaced the next time `membank demo` \
+         runs. To keep one, create it with `membank init DIR --demo`.",
+        common::safe(&dir.display().to_string())
+    )
 }
 
 /// Printing into a closed pipe (`membank context … | head`) should end the
@@ -130,9 +145,38 @@ fn restore_default_sigpipe() {
     }
 }
 
+/// The parsed command line; a mistyped subcommand ends the process with a
+/// usage error naming the closest subcommands.
+fn parse_command_line() -> Cli {
+    let mut command = Cli::command();
+    let names: Vec<String> = command
+        .get_subcommands()
+        .map(|c| c.get_name().to_owned())
+        .chain(["help".to_owned()])
+        .collect();
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    match argv::normalise(std::env::args_os().collect(), &names) {
+        argv::Arguments::Parse(args) => Cli::parse_from(args),
+        argv::Arguments::UnknownSubcommand { word, suggestions } => {
+            let word = common::safe(&word);
+            let refs: Vec<&str> = suggestions.iter().map(String::as_str).collect();
+            let tip = membank_core::suggest::did_you_mean(&refs);
+            let message = if std::path::Path::new(&word).exists() {
+                format!("unrecognized subcommand '{word}'{tip}")
+            } else {
+                format!("'{word}' is neither a subcommand nor a bank folder{tip}")
+            };
+            command
+                .error(clap::error::ErrorKind::InvalidSubcommand, message)
+                .exit()
+        }
+    }
+}
+
 pub fn main() -> ExitCode {
     restore_default_sigpipe();
-    let cli = Cli::parse();
+    let cli = parse_command_line();
+    style::set_choice(cli.color);
     let forced = cli
         .format
         .as_deref()

@@ -40,6 +40,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let client = llm_common::client()?;
     let template = llm_common::template(bank, Agent::Translate);
     let budget = args.budget.options();
+    super::common::warn_unknown_values(bank, &args.query.to_query());
     let prepared = agents::prepare_translate(
         bank,
         &template,

@@ -66,6 +66,12 @@ impl LoadProblem {
 #[derive(Debug)]
 pub enum BankError {
     NotFound(PathBuf),
+    /// A file was given where the bank folder is expected; `bank` is the
+    /// bank that holds it, if any.
+    NotAFolder {
+        path: PathBuf,
+        bank: Option<PathBuf>,
+    },
     NotABank(PathBuf),
     Io(PathBuf, std::io::Error),
 }
@@ -74,6 +80,13 @@ impl fmt::Display for BankError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             BankError::NotFound(p) => write!(f, "{}: no such folder", p.display()),
+            BankError::NotAFolder { path, bank } => {
+                write!(f, "{} is a file; pass the bank folder", path.display())?;
+                match bank {
+                    Some(bank) => write!(f, " ({})", bank.display()),
+                    None => Ok(()),
+                }
+            }
             BankError::NotABank(p) => write!(
                 f,
                 "{} is not a memory bank: it has none of the folders 00_INBOX … 06_TEMPLATES",
@@ -200,6 +213,18 @@ impl Bank {
     /// [`Bank::load`] with the user's read policy (size cap, links out).
     pub fn load_with(root: impl AsRef<Path>, policy: ReadPolicy) -> Result<Bank, BankError> {
         let root = root.as_ref().to_path_buf();
+        if root.is_file() {
+            let folder = match root.parent() {
+                Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+                _ => PathBuf::from("."),
+            };
+            let bank = folder
+                .ancestors()
+                .take(4)
+                .find(|p| !p.as_os_str().is_empty() && p.parent().is_some() && is_bank(p))
+                .map(Path::to_path_buf);
+            return Err(BankError::NotAFolder { path: root, bank });
+        }
         if !root.is_dir() {
             return Err(BankError::NotFound(root));
         }
@@ -651,6 +676,21 @@ mod tests {
         let p = root.join(rel);
         fs::create_dir_all(p.parent().unwrap()).unwrap();
         fs::write(p, s).unwrap();
+    }
+
+    #[test]
+    fn a_file_in_place_of_the_bank_names_the_bank_that_holds_it() {
+        let d = sample();
+        let file = d.path().join("01_CLIENTS/Acme Corporation.md");
+        let err = Bank::load(&file).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            format!(
+                "{} is a file; pass the bank folder ({})",
+                file.display(),
+                d.path().display()
+            )
+        );
     }
 
     fn sample() -> tempfile::TempDir {

@@ -54,6 +54,9 @@ pub enum InitError {
     NotEmpty { dir: PathBuf, entries: Vec<String> },
     /// A file that would be written already exists.
     Exists(PathBuf),
+    /// `missing` (an ancestor of `dir`) does not exist; only the bank
+    /// folder itself is ever created.
+    MissingParent { dir: PathBuf, missing: PathBuf },
     Io {
         path: PathBuf,
         error: std::io::Error,
@@ -79,18 +82,37 @@ impl fmt::Display for InitError {
                 )
             }
             InitError::Exists(p) => write!(f, "{}: already exists, not overwritten", p.display()),
+            InitError::MissingParent { dir, missing } => write!(
+                f,
+                "cannot create {}: the folder {} does not exist (only the bank folder itself is \
+                 created; make its parent first)",
+                dir.display(),
+                missing.display()
+            ),
             InitError::Io { path, error } => write!(f, "{}: {error}", path.display()),
         }
     }
 }
 
-impl std::error::Error for InitError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            InitError::Io { error, .. } => Some(error),
-            _ => None,
-        }
+// No `source()`: the OS error is already part of the message, and a chain
+// printer would show it twice.
+impl std::error::Error for InitError {}
+
+/// The outermost ancestor of `dir` that does not exist, if its parent is
+/// missing at all.
+fn first_missing_ancestor(dir: &Path) -> Option<PathBuf> {
+    let parent = dir.parent().filter(|p| !p.as_os_str().is_empty())?;
+    if parent.exists() {
+        return None;
     }
+    let mut missing = parent;
+    while let Some(up) = missing.parent().filter(|p| !p.as_os_str().is_empty()) {
+        if up.exists() {
+            break;
+        }
+        missing = up;
+    }
+    Some(missing.to_owned())
 }
 
 fn io(path: &Path) -> impl FnOnce(std::io::Error) -> InitError + '_ {
@@ -129,6 +151,12 @@ pub fn init_bank(dir: &Path) -> Result<Created, InitError> {
     } else {
         // Only the bank folder itself is created; a missing parent is more
         // likely a typo than a wish for a new directory tree.
+        if let Some(missing) = first_missing_ancestor(dir) {
+            return Err(InitError::MissingParent {
+                dir: dir.to_owned(),
+                missing,
+            });
+        }
         std::fs::create_dir(dir).map_err(io(dir))?;
     }
 
@@ -279,8 +307,13 @@ mod tests {
     #[test]
     fn does_not_create_missing_parents() {
         let tmp = tempfile::tempdir().unwrap();
-        let err = init_bank(&tmp.path().join("typo/bank")).unwrap_err();
-        assert!(matches!(err, InitError::Io { .. }));
+        let err = init_bank(&tmp.path().join("typo/deeper/bank")).unwrap_err();
+        let InitError::MissingParent { missing, .. } = &err else {
+            panic!("{err:?}");
+        };
+        assert_eq!(missing, &tmp.path().join("typo"));
+        let message = err.to_string();
+        assert_eq!(message.matches("does not exist").count(), 1, "{message}");
         assert!(!tmp.path().join("typo").exists());
     }
 

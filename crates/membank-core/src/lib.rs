@@ -25,6 +25,7 @@ mod scoring_index;
 pub mod search;
 pub mod snapshot;
 pub mod stamp;
+pub mod suggest;
 pub mod synth;
 pub mod templates;
 pub mod text;

@@ -265,13 +265,18 @@ pub fn prepare_compile(
         return None;
     }
     let mut reasons: BTreeMap<ArticleId, (u32, Vec<String>)> = BTreeMap::new();
-    let mut note = |id: ArticleId, weight: u32, reason: String| {
+    fn note(
+        reasons: &mut BTreeMap<ArticleId, (u32, Vec<String>)>,
+        id: ArticleId,
+        weight: u32,
+        reason: String,
+    ) {
         let entry = reasons.entry(id).or_default();
         entry.0 = entry.0.max(weight);
         if !entry.1.contains(&reason) {
             entry.1.push(reason);
         }
-    };
+    }
     let inbox_lower: Vec<String> = pending
         .iter()
         .map(|&id| bank.article(id).text.to_lowercase())
@@ -281,6 +286,7 @@ pub fn prepare_compile(
         for (link, resolution) in bank.outgoing(id) {
             if let Some(target) = resolution.target() {
                 note(
+                    &mut reasons,
                     target,
                     100,
                     format!("linked as [[{}]] from {}", link.target, inbox.file_name),
@@ -292,6 +298,7 @@ pub fn prepare_compile(
                 let score = ranked.score.total();
                 if score > 0 {
                     note(
+                        &mut reasons,
                         ranked.id,
                         score,
                         format!("scores {score} for {}", describe_query(&query)),
@@ -331,6 +338,7 @@ pub fn prepare_compile(
             let lower = name.to_lowercase();
             if let Some(i) = inbox_lower.iter().position(|t| contains_word(t, &lower)) {
                 note(
+                    &mut reasons,
                     id,
                     weight,
                     format!(
@@ -350,7 +358,10 @@ pub fn prepare_compile(
             }
         }
     }
-    // Then what the bank holds for those clients, as for a frontmatter client.
+    // Then what the bank holds for those clients, as for a frontmatter
+    // client, saying so only where the frontmatter did not already.
+    named_clients.sort();
+    named_clients.dedup();
     for client in named_clients {
         let query = Query {
             client: Some(client.clone()),
@@ -358,11 +369,16 @@ pub fn prepare_compile(
         };
         for ranked in scoring::rank(bank, &query) {
             let score = ranked.score.total();
-            if score > 0 {
+            let said = format!("scores {score} for client {client}");
+            let already = reasons
+                .get(&ranked.id)
+                .is_some_and(|(_, r)| r.iter().any(|r| r.starts_with(&said)));
+            if score > 0 && !already {
                 note(
+                    &mut reasons,
                     ranked.id,
                     score,
-                    format!("scores {score} for client {client} (named in the inbox)"),
+                    format!("{said} (named in the inbox)"),
                 );
             }
         }

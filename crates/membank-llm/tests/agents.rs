@@ -357,3 +357,40 @@ fn findings_are_listed_most_severe_first_and_capped() {
     );
     assert_eq!(agents::findings_summary(&HealthReport::default(), 2), "");
 }
+
+#[test]
+fn related_article_reasons_are_not_repeated() {
+    let bank =
+        membank_core::bank::Bank::load(concat!(env!("CARGO_MANIFEST_DIR"), "/../../demo-bank"))
+            .unwrap();
+    let prepared = prepare_compile(&bank, "COMPILE", "2026-01-01", 0).unwrap();
+    assert!(!prepared.related.is_empty());
+    for related in &prepared.related {
+        // "scores 3 for client X" and "scores 3 for client X (named in the
+        // inbox)" say the same thing twice.
+        let scores: Vec<&String> = related
+            .reasons
+            .iter()
+            .filter(|r| r.starts_with("scores "))
+            .collect();
+        for (i, a) in scores.iter().enumerate() {
+            for b in &scores[i + 1..] {
+                assert!(
+                    !b.starts_with(a.as_str()) && !a.starts_with(b.as_str()),
+                    "{}: {:?}",
+                    related.path,
+                    related.reasons
+                );
+            }
+        }
+    }
+    let brightwell = prepared
+        .related
+        .iter()
+        .find(|r| r.path == "04_STYLE/Brightwell Style Guide.md")
+        .unwrap();
+    assert_eq!(
+        brightwell.reasons,
+        vec!["scores 3 for client Brightwell Pharma"]
+    );
+}

@@ -5,6 +5,7 @@
 
 use std::sync::Arc;
 
+use anstream::adapter::strip_str;
 use membank_core::bank::Bank;
 use membank_core::context;
 use membank_core::memory::Memory;
@@ -153,7 +154,9 @@ pub fn call(shared: &Arc<Shared>, name: &str, args: Option<JsonObject>) -> CallT
             let content = out
                 .text
                 .iter()
-                .map(|t| ContentBlock::text(sanitize_for_terminal(t, true)))
+                // The reports carry the terminal's style codes; a client
+                // gets plain text.
+                .map(|t| ContentBlock::text(sanitize_for_terminal(&strip_str(t).to_string(), true)))
                 .collect();
             let mut result = CallToolResult::success(content);
             result.structured_content = Some(out.json);

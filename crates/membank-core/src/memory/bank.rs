@@ -23,6 +23,10 @@ pub static LAYOUT: LayoutSpec = LayoutSpec {
 fn load(root: &Path) -> Result<Bank, OpenError> {
     Bank::load(root).map_err(|e| match e {
         BankError::NotFound(p) => OpenError::NotFound(p),
+        BankError::NotAFolder { path, bank } => OpenError::NotAFolder {
+            path,
+            enclosing: bank,
+        },
         BankError::NotABank(path) => OpenError::NotThisLayout {
             path,
             spec: &LAYOUT,

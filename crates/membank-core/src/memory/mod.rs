@@ -148,7 +148,12 @@ pub fn detect(path: &Path, forced: Option<&'static LayoutSpec>) -> Result<Detect
             return Err(OpenError::NotFound(path.to_path_buf()));
         }
         Err(e) => return Err(OpenError::Io(path.to_path_buf(), e)),
-        Ok(m) if !m.is_dir() => return Err(OpenError::NotAFolder(path.to_path_buf())),
+        Ok(m) if !m.is_dir() => {
+            return Err(OpenError::NotAFolder {
+                path: path.to_path_buf(),
+                enclosing: enclosing_memory(path),
+            });
+        }
         Ok(_) => {}
     }
     if let Some(spec) = forced {
@@ -172,6 +177,22 @@ pub fn detect(path: &Path, forced: Option<&'static LayoutSpec>) -> Result<Detect
             specs: found.into_iter().map(|d| d.spec).collect(),
         }),
     }
+}
+
+/// The nearest folder above the file `path` that some layout recognises,
+/// so a file given by mistake is answered with the folder to give instead.
+fn enclosing_memory(path: &Path) -> Option<PathBuf> {
+    let folder = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    // A few levels only, and never the filesystem root: a file is given by
+    // mistake from inside the memory, not from far below it.
+    folder
+        .ancestors()
+        .take(4)
+        .filter(|p| !p.as_os_str().is_empty() && p.parent().is_some())
+        .find_map(|p| LAYOUTS.iter().find_map(|spec| (spec.detect)(p)))
 }
 
 /// Detect and read the memory at `path`: the one way the command line and
@@ -212,7 +233,11 @@ pub fn open_as<T: Memory>(
 #[derive(Debug)]
 pub enum OpenError {
     NotFound(PathBuf),
-    NotAFolder(PathBuf),
+    /// A file was given; `enclosing` is the memory that holds it, if any.
+    NotAFolder {
+        path: PathBuf,
+        enclosing: Option<PathBuf>,
+    },
     Io(PathBuf, std::io::Error),
     /// No registered layout recognised the folder.
     NoLayout(PathBuf),
@@ -248,7 +273,24 @@ impl fmt::Display for OpenError {
                 p.display(),
                 or_list(&LAYOUTS.iter().map(|l| l.title).collect::<Vec<_>>())
             ),
-            OpenError::NotAFolder(p) => write!(f, "{}: not a folder", p.display()),
+            OpenError::NotAFolder {
+                path,
+                enclosing: Some(root),
+            } => write!(
+                f,
+                "{} is a file; pass the folder of the memory that holds it: {}",
+                path.display(),
+                root.display()
+            ),
+            OpenError::NotAFolder {
+                path,
+                enclosing: None,
+            } => write!(
+                f,
+                "{} is a file; pass the folder of {}",
+                path.display(),
+                or_list(&LAYOUTS.iter().map(|l| l.title).collect::<Vec<_>>())
+            ),
             OpenError::Io(p, e) => write!(f, "{}: {e}", p.display()),
             OpenError::NoLayout(p) => {
                 let titles: Vec<&str> = LAYOUTS.iter().map(|l| l.title).collect();

@@ -106,7 +106,11 @@ fn nothing_recognised_names_every_thing_looked_for() {
     let e = detect(&d.path().join("missing"), None).unwrap_err();
     assert!(e.to_string().contains("no such folder"));
     let e = detect(&d.path().join("notes/a.md"), None).unwrap_err();
-    assert!(e.to_string().contains("not a folder"));
+    assert!(
+        e.to_string()
+            .contains("a.md is a file; pass the folder of a memory bank"),
+        "{e}"
+    );
 }
 
 #[test]

@@ -1,0 +1,172 @@
+//! What a person typing at the command line runs into: mistyped
+//! subcommands, options in the wrong place, files for folders, values that
+//! match nothing, colour and the words for severities.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn fixture() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/bank")
+}
+
+fn membank_env(args: &[&str], env: &[(&str, &str)]) -> (i32, String, String) {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_membank"));
+    cmd.args(args)
+        .env_remove("NO_COLOR")
+        .env_remove("CLICOLOR_FORCE");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().expect("run membank");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn membank(args: &[&str]) -> (i32, String, String) {
+    membank_env(args, &[])
+}
+
+fn bank() -> String {
+    fixture().to_str().unwrap().to_owned()
+}
+
+#[test]
+fn a_mistyped_subcommand_suggests_the_right_one() {
+    let (code, out, err) = membank(&["chek", &bank()]);
+    assert_eq!(code, 2);
+    assert!(out.is_empty());
+    assert!(err.contains("did you mean 'check'?"), "{err}");
+    assert!(!err.contains("cannot be used with"), "{err}");
+    let (code, _, err) = membank(&["contxt"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("did you mean 'context'?"), "{err}");
+}
+
+#[test]
+fn global_options_are_accepted_before_the_subcommand() {
+    let (before_code, before, err) = membank(&["--color", "never", "check", &bank()]);
+    assert!(!err.contains("cannot be used"), "{err}");
+    let (after_code, after, _) = membank(&["check", &bank(), "--color", "never"]);
+    assert_eq!(before_code, after_code);
+    assert_eq!(before, after);
+    assert!(before.contains("error"), "{before}");
+}
+
+#[test]
+fn a_file_given_for_the_bank_says_so_and_names_the_bank() {
+    let file = fixture().join("03_DOMAINS/Legal.md");
+    let (code, _, err) = membank(&["check", file.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("Legal.md is a file; pass the folder of the memory that holds it: "),
+        "{err}"
+    );
+    assert!(err.trim_end().ends_with(&bank()), "{err}");
+}
+
+#[test]
+fn init_into_a_missing_parent_names_what_is_missing_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    let target = tmp.path().join("typo/deeper/bank");
+    let (code, _, err) = membank(&["init", target.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    let missing = tmp.path().join("typo");
+    assert!(
+        err.contains(&format!("the folder {} does not exist", missing.display())),
+        "{err}"
+    );
+    assert!(!err.contains("os error"), "{err}");
+    assert!(!missing.exists());
+}
+
+#[test]
+fn values_that_match_nothing_suggest_the_closest() {
+    let (code, _, err) = membank(&[
+        "context",
+        &bank(),
+        "--client",
+        "Acme",
+        "--domain",
+        "Legl",
+        "--target-lang",
+        "nl",
+    ]);
+    assert_eq!(code, 0);
+    assert!(
+        err.contains("no client 'Acme' in this bank; did you mean 'Acme Corporation'?"),
+        "{err}"
+    );
+    assert!(
+        err.contains("no domain 'Legl' in this bank; did you mean 'Legal'?"),
+        "{err}"
+    );
+    assert!(!err.contains("target language"), "{err}");
+    let (code, _, err) = membank(&["links", &bank(), "Globx"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("did you mean 'Globex'?"), "{err}");
+}
+
+#[test]
+fn every_left_out_row_of_the_context_table_says_why() {
+    let (code, out, _) = membank(&["context", &bank(), "--client", "Acme Corporation"]);
+    assert_eq!(code, 0);
+    let rows: Vec<&str> = out.lines().skip(4).collect();
+    let mut left_out = 0;
+    for (i, row) in rows.iter().enumerate() {
+        let columns: Vec<&str> = row.split_whitespace().collect();
+        if columns.len() > 7 && columns[7] == "no" {
+            left_out += 1;
+            let reason = rows[i + 1..]
+                .iter()
+                .take_while(|r| r.starts_with("      "))
+                .find(|r| r.trim_start().starts_with("left out: "));
+            assert!(reason.is_some(), "no reason for {row}\n{out}");
+        }
+    }
+    assert!(left_out > 0, "{out}");
+    assert!(out.contains("left out: score 0"), "{out}");
+}
+
+#[test]
+fn colour_follows_the_option_and_no_color() {
+    let esc = '\u{1b}';
+    let (_, piped, _) = membank(&["check", &bank()]);
+    assert!(!piped.contains(esc), "colour into a pipe: {piped}");
+    let (_, forced, _) = membank(&["check", &bank(), "--color", "always"]);
+    assert!(
+        forced.contains("\u{1b}[31m") || forced.contains("\u{1b}[1m\u{1b}[31m"),
+        "{forced:?}"
+    );
+    assert!(
+        !forced.contains("38;5;"),
+        "only the 16 standard colours: {forced:?}"
+    );
+    let (_, context, _) = membank(&[
+        "context",
+        &bank(),
+        "--client",
+        "Globex",
+        "--color",
+        "always",
+    ]);
+    assert!(context.contains(esc));
+    let (_, never, _) = membank_env(
+        &["check", &bank(), "--color", "auto"],
+        &[("NO_COLOR", "1"), ("CLICOLOR_FORCE", "1")],
+    );
+    assert!(!never.contains(esc), "NO_COLOR wins over auto: {never:?}");
+}
+
+#[test]
+fn severities_are_errors_warnings_and_notes() {
+    let (_, out, _) = membank(&["check", &bank()]);
+    let counts = out.lines().nth(1).unwrap();
+    assert!(
+        counts.contains(" notes") || counts.contains(" note"),
+        "{counts}"
+    );
+    assert!(!out.contains("info"), "{out}");
+}
