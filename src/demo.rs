@@ -51,6 +51,55 @@ pub const FILES: &[(&str, &str)] = &[
     entry!("README.md"),
 ];
 
+/// Every file of `demo-dejavu/`, the demo Deja Vu project.
+pub const DEJAVU_FILES: &[(&str, &str)] = &[
+    ("AGENTS.md", include_str!("../demo-dejavu/AGENTS.md")),
+    (".gitignore", include_str!("../demo-dejavu/.gitignore")),
+    (
+        "memory/summary.md",
+        include_str!("../demo-dejavu/memory/summary.md"),
+    ),
+    (
+        "memory/index.md",
+        include_str!("../demo-dejavu/memory/index.md"),
+    ),
+    (
+        "memory/impressions.jsonl",
+        include_str!("../demo-dejavu/memory/impressions.jsonl"),
+    ),
+    (
+        "memory/recall-feedback.jsonl",
+        include_str!("../demo-dejavu/memory/recall-feedback.jsonl"),
+    ),
+    (
+        "memory/decisions/settings-sync.md",
+        include_str!("../demo-dejavu/memory/decisions/settings-sync.md"),
+    ),
+    (
+        "memory/decisions/local-preferences.md",
+        include_str!("../demo-dejavu/memory/decisions/local-preferences.md"),
+    ),
+    (
+        "memory/open-loops/settings-migration.md",
+        include_str!("../demo-dejavu/memory/open-loops/settings-migration.md"),
+    ),
+    (
+        "memory/context/project-context.md",
+        include_str!("../demo-dejavu/memory/context/project-context.md"),
+    ),
+    (
+        "memory/events/2026-05.md",
+        include_str!("../demo-dejavu/memory/events/2026-05.md"),
+    ),
+];
+
+/// Extract a fresh copy of the demo Deja Vu project, like `demo_bank_dir`.
+pub fn demo_dejavu_dir() -> anyhow::Result<PathBuf> {
+    let dir = std::env::temp_dir().join(format!("membank-demo-dejavu-{}", user_tag()));
+    extract_fresh_files(&dir, DEJAVU_FILES)?;
+    Ok(dir)
+}
+
 /// Marks a folder as a membank demo copy, so that only such a folder is ever
 /// deleted when the demo is refreshed.
 const MARKER: &str = ".membank-demo";
@@ -83,6 +132,17 @@ pub fn write_demo_bank(dir: &Path) -> anyhow::Result<()> {
 }
 
 fn extract_fresh(dir: &Path) -> anyhow::Result<()> {
+    extract_fresh_files(dir, FILES)?;
+    // Folders a bank always has, even when the demo keeps nothing in them.
+    for folder in membank_core::layout::Folder::ALL {
+        let path = dir.join(folder.dir_name());
+        std::fs::create_dir_all(&path)
+            .with_context(|| format!("{}: cannot create", path.display()))?;
+    }
+    Ok(())
+}
+
+fn extract_fresh_files(dir: &Path, files: &[(&str, &str)]) -> anyhow::Result<()> {
     if dir.symlink_metadata().is_ok() {
         if !dir.join(MARKER).is_file() && !visible_entries(dir)?.is_empty() {
             bail!(
@@ -101,23 +161,28 @@ fn extract_fresh(dir: &Path) -> anyhow::Result<()> {
         "membank demo copy; replaced on every extraction\n",
     )
     .with_context(|| format!("{}: cannot write", dir.join(MARKER).display()))?;
-    write_files(dir)
+    write_file_list(dir, files)
 }
 
 fn write_files(dir: &Path) -> anyhow::Result<()> {
-    for (rel, text) in FILES {
+    write_file_list(dir, FILES)?;
+    // Folders a bank always has, even when the demo keeps nothing in them.
+    for folder in membank_core::layout::Folder::ALL {
+        let path = dir.join(folder.dir_name());
+        std::fs::create_dir_all(&path)
+            .with_context(|| format!("{}: cannot create", path.display()))?;
+    }
+    Ok(())
+}
+
+fn write_file_list(dir: &Path, files: &[(&str, &str)]) -> anyhow::Result<()> {
+    for (rel, text) in files {
         let path = dir.join(rel);
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent)
                 .with_context(|| format!("{}: cannot create", parent.display()))?;
         }
         std::fs::write(&path, text).with_context(|| format!("{}: cannot write", path.display()))?;
-    }
-    // Folders a bank always has, even when the demo keeps nothing in them.
-    for folder in membank_core::layout::Folder::ALL {
-        let path = dir.join(folder.dir_name());
-        std::fs::create_dir_all(&path)
-            .with_context(|| format!("{}: cannot create", path.display()))?;
     }
     Ok(())
 }
@@ -213,6 +278,25 @@ mod tests {
         for folder in membank_core::layout::Folder::ALL {
             assert!(dir.join(folder.dir_name()).is_dir());
         }
+    }
+
+    #[test]
+    fn embedded_dejavu_list_matches_its_folder() {
+        let on_disk = tree(&Path::new(env!("CARGO_MANIFEST_DIR")).join("demo-dejavu"));
+        let embedded: BTreeMap<String, Vec<u8>> = DEJAVU_FILES
+            .iter()
+            .map(|(rel, text)| (rel.to_string(), text.as_bytes().to_vec()))
+            .collect();
+        assert_eq!(
+            on_disk, embedded,
+            "demo::DEJAVU_FILES must list demo-dejavu/ exactly"
+        );
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("dv");
+        extract_fresh_files(&dir, DEJAVU_FILES).unwrap();
+        let project = membank_core::dejavu::Project::load(&dir).unwrap();
+        let report = membank_core::dejavu::checks::check(&project);
+        assert!(report.findings.is_empty(), "{:#?}", report.findings);
     }
 
     #[test]

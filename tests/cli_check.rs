@@ -305,3 +305,43 @@ fn bad_file_names_are_reported() {
         ]
     );
 }
+
+/// A bank linked the way Obsidian links: only the one forward reference is
+/// dead, and every other rule of Obsidian's resolver holds end to end.
+#[test]
+fn a_bank_edited_in_obsidian_has_no_false_dead_links() {
+    let bank = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/obsidian-vault");
+    let (v, code) = json(&["check", bank, "--json"]);
+    assert_eq!(code, Some(0), "no errors: {v:#}");
+    let of = |code: &str| -> Vec<(String, Option<u64>)> {
+        findings(&v)
+            .iter()
+            .filter(|f| f["code"] == code)
+            .map(|f| (f["path"].as_str().unwrap().to_owned(), f["line"].as_u64()))
+            .collect()
+    };
+    assert_eq!(
+        of("dead-link"),
+        vec![("01_CLIENTS/Acme.md".to_owned(), Some(18))]
+    );
+    assert!(of("ambiguous-link").is_empty());
+    assert!(of("orphan").is_empty(), "{v:#}");
+    assert_eq!(
+        of("unquoted-link"),
+        vec![("01_CLIENTS/Acme.md".to_owned(), Some(4))]
+    );
+    assert_eq!(
+        of("utf16"),
+        vec![("04_STYLE/House rules.md".to_owned(), Some(1))]
+    );
+    assert!(codes_at(&v, "03_DOMAINS/Snippet.md").is_empty(), "{v:#}");
+    let attachment = findings(&v)
+        .iter()
+        .find(|f| f["path"] == "03_DOMAINS/attachments/diagram.png")
+        .expect("a note about the attachment");
+    let message = attachment["message"].as_str().unwrap();
+    assert!(
+        message.contains("01_CLIENTS/Acme.md") && message.contains("keep it"),
+        "{message}"
+    );
+}

@@ -356,6 +356,16 @@ fn without_yes_the_plan_is_shown_and_nothing_is_written() {
     let saved_path = env.tmp().join(&saved[0]);
     assert_eq!(fs::read_to_string(&saved_path).unwrap(), reply_text());
     assert!(out.stderr.contains(&saved[0]), "{}", out.stderr);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = fs::metadata(&saved_path).unwrap().permissions().mode();
+        assert_eq!(
+            mode & 0o077,
+            0,
+            "the saved reply is readable by the user only"
+        );
+    }
 
     // Applying the saved reply offline gives the same result as --yes.
     let offline = env.run(

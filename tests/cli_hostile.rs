@@ -233,3 +233,70 @@ fn oversized_files_are_reported_with_the_configured_cap() {
         .to_owned();
     assert!(msg.contains("2 MB") && msg.contains("1 MB"), "{msg}");
 }
+
+/// Two Process Inbox runs at once: the second waits for the first, then
+/// finds nothing pending; the source is archived exactly once.
+#[test]
+fn a_second_compile_run_waits_for_the_first() {
+    use std::io::BufRead;
+    let d = bank();
+    let r = d.path();
+    write(r, "00_INBOX/note.md", b"a note\n");
+    let reply =
+        "### FILE: 03_DOMAINS/Tax.md\n---\ndomain: Tax\nlast_updated: 2026-04-01\n---\nbody\n";
+    let scratch = tempfile::tempdir().unwrap();
+    let fifo = scratch.path().join("reply.md");
+    mkfifo(&fifo);
+    let saved = scratch.path().join("saved.md");
+    fs::write(&saved, reply).unwrap();
+    let config = Path::new("/nonexistent/membank-config.toml");
+    // The first run takes the lock, then waits on its reply (a pipe).
+    let first = Command::new(env!("CARGO_BIN_EXE_membank"))
+        .args(["compile", s(r), "--reply", s(&fifo)])
+        .env("MEMBANK_CONFIG", config)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Start the second one only once the first holds the lock.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while membank_core::lock::BankLock::try_acquire(r).is_ok() {
+        assert!(
+            Instant::now() < deadline,
+            "the first run never locked the bank"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let mut second = Command::new(env!("CARGO_BIN_EXE_membank"))
+        .args(["compile", s(r), "--reply", s(&saved)])
+        .env("MEMBANK_CONFIG", config)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut second_err = std::io::BufReader::new(second.stderr.take().unwrap());
+    let mut line = String::new();
+    second_err.read_line(&mut line).unwrap();
+    assert!(line.contains("waiting"), "{line}");
+    // Now let the first run finish.
+    fs::write(&fifo, reply).unwrap();
+    let first = first.wait_with_output().unwrap();
+    assert_eq!(
+        first.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&first.stderr)
+    );
+    let mut rest = String::new();
+    second_err.read_to_string(&mut rest).unwrap();
+    let second_status = second.wait().unwrap();
+    assert_eq!(
+        second_status.code(),
+        Some(1),
+        "nothing left to compile: {rest}"
+    );
+    assert!(rest.contains("Nothing to compile"), "{rest}");
+    assert!(!rest.contains("No such file"), "{rest}");
+    let archived: Vec<_> = fs::read_dir(r.join("00_INBOX/_archive")).unwrap().collect();
+    assert_eq!(archived.len(), 1);
+}

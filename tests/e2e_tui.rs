@@ -426,3 +426,42 @@ fn process_inbox_writes_only_after_review_in_a_real_terminal() {
     assert!(!bank.path().join("00_INBOX/call notes.md").exists());
     assert!(!bank.path().parent().unwrap().join("escape.md").exists());
 }
+
+#[test]
+fn membank_config_names_the_one_file_for_keys_theme_and_model() {
+    let home = tempfile::tempdir().unwrap();
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/bank");
+    let config = home.path().join("elsewhere.toml");
+    std::fs::write(
+        &config,
+        "theme = \"mono\"\n[keys]\nquit = [\"x\"]\n[llm]\nprovider = \"nobody\"\n",
+    )
+    .unwrap();
+    let env = [("MEMBANK_CONFIG", config.display().to_string())];
+    let mut s = Session::start_with(&fixture, home.path(), Path::new("true"), &[], None, &env);
+    s.wait_text("01_CLIENTS");
+    // The [llm] table of the same file is the one the model connection reads.
+    s.send("a");
+    s.wait_text("No model can be used");
+    s.send("\t");
+    // `q` no longer quits; the rebound `x` does.
+    s.send("q");
+    thread::sleep(Duration::from_millis(200));
+    assert!(s.child.try_wait().unwrap().is_none(), "q still quit");
+    s.send("x");
+    let start = Instant::now();
+    while s.child.try_wait().unwrap().is_none() {
+        assert!(
+            start.elapsed() < PATIENCE,
+            "the rebound quit key did nothing"
+        );
+        thread::sleep(Duration::from_millis(20));
+    }
+    let raw = String::from_utf8_lossy(&s.raw.lock().unwrap()).into_owned();
+    let at = raw.find("\x1b[38;5;").or(raw.find("\x1b[48;5;"));
+    assert!(
+        at.is_none(),
+        "the mono theme from the same file: {:?}",
+        at.map(|i| raw.split_at(i).1.chars().take(60).collect::<String>())
+    );
+}

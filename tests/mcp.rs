@@ -268,7 +268,10 @@ async fn every_tool_answers_with_the_cli_json() {
         );
         let text = text_of(&result);
         assert!(!text.trim().is_empty(), "{tool} has no text");
-        assert!(!text.contains('\u{1b}'), "{tool}: terminal codes in {text:?}");
+        assert!(
+            !text.contains('\u{1b}'),
+            "{tool}: terminal codes in {text:?}"
+        );
     }
 
     // The context text carries the readable table and the assembled context.

@@ -39,7 +39,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     );
     eprintln!("membank: asking {}", llm_common::describe_provider(&client));
     report_context(&prepared);
-    let reply = llm_common::run(&client, &prepared.request, true)?;
+    let reply = llm_common::run(&client, &prepared.request, llm_common::Echo::Stdout)?;
     Ok(llm_common::exit_code(&reply))
 }
 

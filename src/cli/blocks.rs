@@ -27,9 +27,16 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let root = super::common::bank_root(&args.bank)?;
+    let lock = match args.apply {
+        true => Some(super::common::lock_bank(&root)?),
+        false => None,
+    };
     let reply = read_reply(args.reply.as_deref())?;
     let mode = if args.apply { Mode::Apply } else { Mode::Plan };
     let report = compile::apply_reply(&root, &reply, mode);
+    if let Some(lock) = &lock {
+        super::common::clean_leftovers(&root, lock);
+    }
 
     if args.json {
         println!("{}", to_json(&report)?);

@@ -45,6 +45,12 @@ pub fn open_bank(path: &Path) -> anyhow::Result<&'static Bank> {
     Ok(Box::leak(Box::new(bank)))
 }
 
+/// Open a Deja Vu project, for the commands only Deja Vu has (`recall`,
+/// `supersede`, `feedback`); any other layout is refused by name.
+pub fn open_dejavu(path: &Path) -> anyhow::Result<membank_core::dejavu::Project> {
+    membank_core::dejavu::open_project(path, forced_format()).map_err(open_error)
+}
+
 /// Warn on stderr about each query value no article carries, with the
 /// closest values the bank uses: a typo would otherwise just score nothing.
 pub fn warn_unknown_values(bank: &Bank, query: &membank_core::scoring::Query) {
@@ -137,4 +143,24 @@ fn link_target(wanted: &str) -> &str {
         .unwrap_or(trimmed);
     let end = inner.find(['|', '#']).unwrap_or(inner.len());
     inner[..end].trim()
+}
+
+/// Take the bank's write lock for the rest of this run, waiting (and
+/// saying so on stderr) while another membank run changes the bank.
+pub fn lock_bank(root: &Path) -> anyhow::Result<membank_core::lock::BankLock> {
+    membank_core::lock::BankLock::acquire(root, membank_core::lock::DEFAULT_WAIT, || {
+        eprintln!("membank: another membank run is changing this bank; waiting for it to finish");
+    })
+    .map_err(|e| anyhow::anyhow!(safe(&e.to_string())))
+}
+
+/// After a run that wrote to the bank: remove what killed runs left behind
+/// and say so on stderr.
+pub fn clean_leftovers(root: &Path, lock: &membank_core::lock::BankLock) {
+    for rel in membank_core::atomic::remove_leftover_temps(root, lock) {
+        eprintln!(
+            "membank: removed {}, a temporary file left by an interrupted run",
+            safe(&rel)
+        );
+    }
 }

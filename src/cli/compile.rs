@@ -13,7 +13,7 @@ use membank_core::compile::{self, BlockStatus, CompileReport, Mode, SourceResult
 use membank_core::templates::Agent;
 use membank_core::text::sanitize_for_terminal;
 use membank_llm::agents::{self, PreparedCompile};
-use membank_llm::{CancelHandle, ChatRequest, LlmClient, Reply, StreamEvent};
+use membank_llm::{ChatRequest, LlmClient, Reply};
 use serde::Serialize;
 
 use super::blocks::{print_blocks, print_warnings, read_reply, to_json};
@@ -63,10 +63,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let Some(reply_path) = args.reply.as_deref() else {
         return run_with_model(&args, &root);
     };
-    let reply = read_reply(Some(reply_path))?;
     let mode = if args.plan { Mode::Plan } else { Mode::Apply };
+    // Held from before the inbox is listed until the sources are archived.
+    let lock = match mode {
+        Mode::Apply => Some(common::lock_bank(&root)?),
+        Mode::Plan => None,
+    };
+    let reply = read_reply(Some(reply_path))?;
     let report = compile::compile_pending(&root, &reply, mode, compile::local_now())
         .context("cannot list 00_INBOX/")?;
+    if let Some(lock) = &lock {
+        common::clean_leftovers(&root, lock);
+    }
 
     if report.sources.is_empty() {
         eprintln!("Nothing to compile: 00_INBOX/ has no pending files. The reply was not applied.");
@@ -146,6 +154,12 @@ fn run_with_model(args: &Args, root: &Path) -> anyhow::Result<ExitCode> {
     // Configuration problems are reported before anything in the bank moves.
     let client = llm_common::client()
         .context("no model can be used (a saved reply can be applied with --reply FILE)")?;
+    // With --yes the bank is locked for the whole run, model call included,
+    // so a second run cannot send or archive the same sources.
+    let lock = match args.yes {
+        true => Some(common::lock_bank(root)?),
+        false => None,
+    };
     let now = compile::local_now();
     let mut recovered = Vec::new();
     let mut warnings = Vec::new();
@@ -213,6 +227,9 @@ fn run_with_model(args: &Args, root: &Path) -> anyhow::Result<ExitCode> {
             print_plan(&plan, &warnings, &source_results, "Plan");
         }
         let report = compile::compile_reply(root, &sources, &reply.text, Mode::Apply, now);
+        if let Some(lock) = &lock {
+            common::clean_leftovers(root, lock);
+        }
         plan = applied_blocks(&report, plan);
         source_results = report.sources;
         warnings = report.warnings;
@@ -431,62 +448,20 @@ fn report_prompt(client: &LlmClient, prepared: &PreparedCompile) {
 }
 
 /// Runs the request, showing progress on stderr (the reply itself only with
-/// `show_reply`). Retries and errors go to stderr too.
+/// `show_reply`), then one line saying whether the reply is whole.
 fn stream_reply(
     client: &LlmClient,
     request: &ChatRequest,
     show_reply: bool,
 ) -> anyhow::Result<Reply> {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .context("starting the network runtime")?;
-    let cancel = CancelHandle::new();
-    let counter = !show_reply && std::io::stderr().is_terminal();
-    let mut received = 0usize;
-    let mut stderr = std::io::stderr();
-    let reply = runtime.block_on(agents::run(
-        client,
-        request,
-        &cancel,
-        &mut |event| match event {
-            StreamEvent::Delta(piece) => {
-                received += piece.chars().count();
-                if show_reply {
-                    let _ = write!(stderr, "{}", sanitize_for_terminal(&piece, true));
-                } else if counter {
-                    let _ = write!(
-                        stderr,
-                        "\rmembank: receiving the reply: {received} characters"
-                    );
-                }
-                let _ = stderr.flush();
-            }
-            StreamEvent::Retrying {
-                attempt,
-                wait,
-                reason,
-            } => {
-                let _ = writeln!(
-                    stderr,
-                    "\nmembank: retry {attempt} in {:.1}s: {}",
-                    wait.as_secs_f32(),
-                    sanitize_for_terminal(&reason, false)
-                );
-            }
-            StreamEvent::Error(e) => {
-                let _ = writeln!(
-                    stderr,
-                    "\nmembank: {}",
-                    sanitize_for_terminal(&e.to_string(), false)
-                );
-            }
-            StreamEvent::Done { .. } => {}
-        },
-    ));
-    if show_reply || counter {
-        eprintln!();
-    }
+    let echo = if show_reply {
+        llm_common::Echo::Stderr
+    } else if std::io::stderr().is_terminal() {
+        llm_common::Echo::Counter
+    } else {
+        llm_common::Echo::Nothing
+    };
+    let reply = llm_common::run(client, request, echo)?;
     eprintln!(
         "membank: reply {} ({} characters)",
         if reply.complete {
@@ -516,23 +491,23 @@ fn save_reply(root: &Path, text: &str, now: jiff::civil::DateTime) -> Option<Pat
         );
         return None;
     }
-    let name = format!(
-        "membank-compile-reply-{}-{}.md",
-        now.strftime("%Y%m%d-%H%M%S"),
-        std::process::id()
-    );
-    let path = dir.join(name);
-    let written = std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(&path)
-        .and_then(|mut f| f.write_all(text.as_bytes()));
+    // Created exclusively under an unpredictable name, readable by the
+    // user only (the temporary folder is shared on most systems).
+    let prefix = format!("membank-compile-reply-{}-", now.strftime("%Y%m%d-%H%M%S"));
+    let written = tempfile::Builder::new()
+        .prefix(&prefix)
+        .suffix(".md")
+        .tempfile_in(&dir)
+        .and_then(|mut f| {
+            f.write_all(text.as_bytes())?;
+            f.keep().map_err(|e| e.error)
+        });
     match written {
-        Ok(()) => Some(path),
+        Ok((_, path)) => Some(path),
         Err(e) => {
             eprintln!(
                 "membank: warning: the reply could not be saved in {}: {e}",
-                common::safe(&path.display().to_string())
+                common::safe(&dir.display().to_string())
             );
             None
         }

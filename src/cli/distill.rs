@@ -57,7 +57,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             agents::DISTILL_INPUT_CAP
         );
     }
-    let reply = llm_common::run(&client, &prepared.request, false)?;
+    let reply = llm_common::run(&client, &prepared.request, llm_common::Echo::Nothing)?;
     if !reply.complete {
         eprintln!("membank: no note proposed because the reply is incomplete");
         return Ok(ExitCode::from(1));

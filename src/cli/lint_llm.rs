@@ -70,6 +70,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     for path in &prepared.omitted {
         eprintln!("  left out  {}", safe(path));
     }
-    let reply = llm_common::run(&client, &prepared.request, true)?;
+    let reply = llm_common::run(&client, &prepared.request, llm_common::Echo::Stdout)?;
     Ok(llm_common::exit_code(&reply))
 }

@@ -31,43 +31,72 @@ pub fn template(bank: &Bank, agent: Agent) -> String {
     template.text
 }
 
-/// Runs one request, printing the reply to stdout as it arrives when
-/// `echo` is set; retries and errors go to stderr.
-pub fn run(client: &LlmClient, request: &ChatRequest, echo: bool) -> anyhow::Result<Reply> {
+/// Where a streamed reply is shown while it arrives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Echo {
+    /// The reply is the command's output.
+    Stdout,
+    /// The reply is shown for information; the output is something else.
+    Stderr,
+    /// Only a running count of characters, on stderr.
+    Counter,
+    Nothing,
+}
+
+/// The one way the commands run a request: the reply shown as `echo` says,
+/// retries and errors on stderr, each on its own line.
+pub fn run(client: &LlmClient, request: &ChatRequest, echo: Echo) -> anyhow::Result<Reply> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .context("starting the network runtime")?;
     let cancel = membank_llm::CancelHandle::new();
-    // The handle, not a lock: the callback must be `Send`.
-    let mut stdout = std::io::stdout();
+    // Handles, not locks: the callback must be `Send`.
+    let (mut stdout, mut stderr) = (std::io::stdout(), std::io::stderr());
+    let mut received = 0usize;
+    // Text or a counter is on the current line of this stream.
+    let mut open_line = false;
+    let note = |open_line: &mut bool, text: String| {
+        if std::mem::take(open_line) {
+            let _ = match echo {
+                Echo::Stdout => writeln!(std::io::stdout()),
+                _ => writeln!(std::io::stderr()),
+            };
+        }
+        eprintln!("membank: {}", sanitize_for_terminal(&text, false));
+    };
     let reply = runtime.block_on(client.chat(request, &cancel, &mut |event| match event {
         StreamEvent::Delta(piece) => {
-            if echo {
-                let _ = write!(stdout, "{}", sanitize_for_terminal(&piece, true));
-                let _ = stdout.flush();
-            }
+            received += piece.chars().count();
+            let shown = sanitize_for_terminal(&piece, true);
+            let _ = match echo {
+                Echo::Stdout => write!(stdout, "{shown}").and_then(|()| stdout.flush()),
+                Echo::Stderr => write!(stderr, "{shown}"),
+                Echo::Counter => write!(
+                    stderr,
+                    "\rmembank: receiving the reply: {received} characters"
+                ),
+                Echo::Nothing => Ok(()),
+            };
+            open_line = echo != Echo::Nothing && !(echo != Echo::Counter && shown.ends_with('\n'));
         }
         StreamEvent::Retrying {
             attempt,
             wait,
             reason,
-        } => eprintln!(
-            "membank: retry {attempt} in {:.1}s: {}",
-            wait.as_secs_f32(),
-            sanitize_for_terminal(&reason, false)
+        } => note(
+            &mut open_line,
+            StreamEvent::retry_text(attempt, wait, &reason),
         ),
-        StreamEvent::Error(e) => {
-            if echo {
-                let _ = writeln!(stdout);
-            }
-            eprintln!("membank: {}", sanitize_for_terminal(&e.to_string(), false));
-        }
+        StreamEvent::Error(e) => note(&mut open_line, e.to_string()),
         StreamEvent::Done { complete, text } => {
-            if echo && !text.is_empty() && !text.ends_with('\n') {
-                let _ = writeln!(stdout);
+            if std::mem::take(&mut open_line) {
+                let _ = match echo {
+                    Echo::Stdout => writeln!(stdout),
+                    _ => writeln!(stderr),
+                };
             }
-            if echo && !complete && !text.is_empty() {
+            if echo == Echo::Stdout && !complete && !text.is_empty() {
                 eprintln!("membank: the reply above is incomplete");
             }
         }

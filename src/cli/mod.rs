@@ -15,6 +15,7 @@ mod common;
 mod compile;
 mod context;
 mod distill;
+mod feedback;
 mod inbox;
 mod init;
 mod links;
@@ -22,9 +23,11 @@ mod lint_llm;
 mod llm_common;
 mod mcp;
 mod read;
+mod recall;
 mod search;
 mod snapshot;
 mod style;
+mod supersede;
 mod template;
 mod translate;
 mod values;
@@ -97,18 +100,41 @@ enum Command {
     Distill(distill::Args),
     /// Run the Health Check agent over the bank (`--llm`).
     Lint(lint_llm::Args),
+    /// Deja Vu: scan the impressions for a cue and explain every score.
+    Recall(recall::Args),
+    /// Deja Vu: record that a newer record replaces an older one.
+    Supersede(supersede::Args),
+    /// Deja Vu: summarise recall feedback per route, or append a line.
+    Feedback(feedback::Args),
     /// Ranked full-text search over a bank or an everos memory root.
     Search(search::Args),
 }
 
 #[derive(clap::Args)]
 struct DemoArgs {
-    /// Only copy the demo bank and print its folder; do not open the UI.
+    /// Only copy the demo and print its folder; do not open the UI.
     #[arg(long)]
     path: bool,
 }
 
+/// `membank demo` shows a memory bank; `--format dejavu` the demo Deja Vu
+/// project.
 fn run_demo(args: DemoArgs, color: ColorChoice) -> anyhow::Result<ExitCode> {
+    let format = common::forced_format().map(|l| l.name);
+    if format == Some("everos") {
+        anyhow::bail!("there is no everos demo yet; try --format bank or --format dejavu");
+    }
+    if format == Some("dejavu") {
+        let dir = crate::demo::demo_dejavu_dir()?;
+        println!("{}", dir.display());
+        if !args.path {
+            let d = dir.display();
+            println!(
+                "a Deja Vu demo project; try:\n  membank recall {d} \"settings sync\"\n  membank check {d}\n  membank feedback {d}\n  membank supersede {d} OLD NEW"
+            );
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
     let dir = crate::demo::demo_bank_dir()?;
     if args.path {
         println!("{}", dir.display());
@@ -210,13 +236,15 @@ pub fn main() -> ExitCode {
         Some(Command::Translate(a)) => translate::run(a),
         Some(Command::Distill(a)) => distill::run(a),
         Some(Command::Lint(a)) => lint_llm::run(a),
+        Some(Command::Recall(a)) => recall::run(a),
+        Some(Command::Supersede(a)) => supersede::run(a),
+        Some(Command::Feedback(a)) => feedback::run(a),
         Some(Command::Search(a)) => search::run(a),
         None => {
             let bank = cli.bank.unwrap_or_else(|| PathBuf::from("."));
             let options = TuiOptions {
                 color: cli.color,
                 format: forced,
-                ..TuiOptions::default()
             };
             tui::run_tui(&bank, options)
         }

@@ -53,6 +53,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         llm_common::describe_provider(&client)
     );
     report_context(&prepared);
-    let reply = llm_common::run(&client, &prepared.request, true)?;
+    let reply = llm_common::run(&client, &prepared.request, llm_common::Echo::Stdout)?;
     Ok(llm_common::exit_code(&reply))
 }

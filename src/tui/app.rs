@@ -17,7 +17,6 @@ use ratatui::layout::Rect;
 use super::areas::{Areas, compute_areas, inner};
 use super::keys::{Action, Key, KeyMap, Scope};
 use super::panes::agents::AgentsPane;
-use super::panes::agents::connection::ConnectionEvent;
 use super::panes::article::ArticlePane;
 use super::panes::bank::BankPane;
 use super::panes::context::{self, ContextPane};
@@ -69,7 +68,7 @@ pub enum Msg {
     /// The external editor closed; re-read this file.
     Edited(String),
     /// A message from the model connection.
-    Llm(ConnectionEvent),
+    Llm(membank_llm::WorkerMessage),
     Error(String),
 }
 
@@ -193,13 +192,14 @@ pub struct App {
 impl App {
     pub fn new(bank: Bank, theme: Theme, keymap: KeyMap, size: Rect) -> App {
         let bank_label = sanitize_for_terminal(&bank.root().display().to_string(), false);
-        let panes = Panes {
+        let mut panes = Panes {
             bank: BankPane::new(),
             article: ArticlePane::default(),
             context: ContextPane::new(&theme),
             health: HealthPane::default(),
             agents: AgentsPane::default(),
         };
+        panes.agents.style_inputs(&theme);
         let mut app = App {
             bank,
             bank_label,
@@ -245,6 +245,12 @@ impl App {
 
     fn relayout(&mut self) {
         self.areas = compute_areas(self.size, self.focus, self.main, self.side);
+        let agents_width = self
+            .areas
+            .of(Pane::Agents)
+            .or(self.areas.main.map(|(_, r)| r))
+            .map_or(self.size.width, |r| inner(r).width);
+        self.panes.agents.set_width(usize::from(agents_width));
         let width = self.article_width();
         let article = &mut self.panes.article;
         if article.rel.is_some() && article.width() != width {
@@ -444,7 +450,7 @@ pub fn update(app: &mut App, msg: Msg) {
             let changed = app
                 .panes
                 .agents
-                .on_connection(message, &root, &mut app.effects);
+                .on_message(message, &root, &mut app.effects);
             if changed && app.areas.visible(Pane::Agents) {
                 app.dirty = true;
             }

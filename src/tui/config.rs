@@ -1,4 +1,5 @@
-//! The user's TUI settings: `<config dir>/membank/config.toml`.
+//! The user's TUI settings, from the one config file (`MEMBANK_CONFIG`, else
+//! `<config dir>/membank/config.toml`).
 //!
 //! Only the `theme` key and the `[keys]` table belong to the TUI. Other
 //! tables (such as `[llm]`) are read by other parts of membank and are left
@@ -15,16 +16,16 @@ use super::theme::Theme;
 
 #[derive(Debug, Default, Deserialize)]
 pub struct Config {
-    /// Theme name: a bundled theme or `<config dir>/membank/themes/<name>.toml`.
+    /// Theme name: a bundled theme or `themes/<name>.toml` beside the config file.
     pub theme: Option<String>,
     /// Action name → key names, replacing that action's default keys.
     #[serde(default)]
     pub keys: BTreeMap<String, Vec<String>>,
 }
 
-/// `<config dir>/membank`, where the config file and user themes live.
-pub fn config_dir() -> Option<PathBuf> {
-    dirs::config_dir().map(|d| d.join("membank"))
+/// `themes/` beside the config file, where the user's own themes live.
+pub fn themes_dir(config_file: Option<&Path>) -> Option<PathBuf> {
+    config_file.and_then(Path::parent).map(|d| d.join("themes"))
 }
 
 impl Config {

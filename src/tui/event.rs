@@ -19,8 +19,8 @@ pub enum Input {
     Terminal(TermEvent),
     /// Files under the bank changed (created, modified, removed, renamed).
     FilesChanged(Vec<PathBuf>),
-    /// The model worker has messages waiting.
-    LlmReady,
+    /// A message from a model call.
+    Llm(membank_llm::WorkerMessage),
     /// The watcher or the reader failed; shown in the status bar.
     Error(String),
 }

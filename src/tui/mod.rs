@@ -24,9 +24,9 @@ mod tests;
 #[cfg(test)]
 mod tests_agents;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::ExitCode;
-use std::sync::{Arc, mpsc};
+use std::sync::mpsc;
 
 use anyhow::Context as _;
 use membank_core::memory::{self, LayoutSpec};
@@ -41,8 +41,6 @@ pub use theme::ColorChoice;
 #[derive(Debug, Clone, Default)]
 pub struct TuiOptions {
     pub color: ColorChoice,
-    /// Config file to read instead of `<config dir>/membank/config.toml`.
-    pub config_path: Option<PathBuf>,
     /// The layout `--format` forces instead of detecting it.
     pub format: Option<&'static LayoutSpec>,
 }
@@ -50,18 +48,15 @@ pub struct TuiOptions {
 /// Build the app for a bank without touching the terminal: config, theme,
 /// key map, bank. Used by `run_tui` and by tests and benchmarks.
 pub fn prepare(bank_root: &Path, options: &TuiOptions, size: Rect) -> anyhow::Result<App> {
-    let config_dir = config::config_dir();
-    let config_path = options
-        .config_path
-        .clone()
-        .or_else(|| config_dir.as_ref().map(|d| d.join("config.toml")));
+    // One config file for everything: `MEMBANK_CONFIG`, else the per-user one.
+    let config_path = membank_llm::config::config_file_path();
     let cfg = match &config_path {
         Some(p) => config::Config::load(p)?,
         None => config::Config::default(),
     };
     let no_color = std::env::var("NO_COLOR").ok();
     let use_color = options.color.use_color(no_color.as_deref());
-    let theme_dir = config_dir.map(|d| d.join("themes"));
+    let theme_dir = config::themes_dir(config_path.as_deref());
     let theme = cfg.theme(theme_dir.as_deref(), use_color)?;
     let keymap = cfg.keymap()?;
     // Set once per process; the command line has usually set it already.
@@ -114,9 +109,9 @@ fn event_loop(term: &mut terminal::Term, app: &mut App, root: &Path) -> anyhow::
     // Worker messages wake this loop through the same channel as keys, so
     // a streaming reply is drawn as it arrives and never delays a key.
     let llm_tx = tx.clone();
-    app.panes.agents.connection.set_waker(Arc::new(move || {
-        let _ = llm_tx.send(Input::LlmReady);
-    }));
+    app.panes.agents.connection.set_sink(move |m| {
+        let _ = llm_tx.send(Input::Llm(m));
+    });
     let _watcher = match BankWatcher::spawn(root, tx) {
         Ok(w) => Some(w),
         Err(e) => {
@@ -140,20 +135,13 @@ fn event_loop(term: &mut terminal::Term, app: &mut App, root: &Path) -> anyhow::
         let mut inputs = vec![first];
         inputs.extend(rx.try_iter());
         for input in inputs {
-            let msgs = match input {
-                Input::Terminal(ev) => Msg::from_terminal(ev).into_iter().collect(),
-                Input::FilesChanged(paths) => vec![Msg::FilesChanged(paths)],
-                Input::LlmReady => app
-                    .panes
-                    .agents
-                    .connection
-                    .poll()
-                    .into_iter()
-                    .map(Msg::Llm)
-                    .collect(),
-                Input::Error(e) => vec![Msg::Error(e)],
+            let msg = match input {
+                Input::Terminal(ev) => Msg::from_terminal(ev),
+                Input::FilesChanged(paths) => Some(Msg::FilesChanged(paths)),
+                Input::Llm(m) => Some(Msg::Llm(m)),
+                Input::Error(e) => Some(Msg::Error(e)),
             };
-            for msg in msgs {
+            if let Some(msg) = msg {
                 update(app, msg);
             }
             for effect in std::mem::take(&mut app.effects) {

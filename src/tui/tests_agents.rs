@@ -3,15 +3,15 @@
 //! of proposed files.
 
 use std::path::Path;
+use std::sync::mpsc::{self, Receiver};
 use std::time::Duration;
 
 use insta::assert_snapshot;
 use membank_llm::testing::{FakeReply, FakeServer};
-use membank_llm::{ApiKey, LlmClient, LlmConfig, Provider, StreamEvent};
+use membank_llm::{ApiKey, JobEvent, LlmClient, LlmConfig, Provider, StreamEvent, WorkerMessage};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::app::{App, Msg, Pane, update};
-use super::panes::agents::connection::ConnectionEvent;
 use super::panes::agents::stream::StreamState;
 use super::panes::context::Field;
 use super::tests::{app_at, copy_dir, fixture, key, keys, screen};
@@ -24,20 +24,30 @@ fn client_for(server: &FakeServer) -> LlmClient {
     LlmClient::with_key(config, Some(ApiKey::new("k"))).unwrap()
 }
 
-/// Feed worker messages to the app until one matches `stop`.
-fn pump_until(app: &mut App, mut stop: impl FnMut(&StreamEvent) -> bool) {
+/// The app talks to the fake server; its model messages arrive on the
+/// returned channel, as they would on the runner's event channel.
+fn connect(app: &mut App, server: &FakeServer) -> Receiver<WorkerMessage> {
+    let (tx, rx) = mpsc::channel();
+    let connection = &mut app.panes.agents.connection;
+    connection.use_client(client_for(server));
+    connection.set_sink(move |m| {
+        let _ = tx.send(m);
+    });
+    rx
+}
+
+/// Feed model messages to the app until a stream event matches `stop`.
+fn pump_until(
+    app: &mut App,
+    replies: &Receiver<WorkerMessage>,
+    mut stop: impl FnMut(&StreamEvent) -> bool,
+) {
     loop {
-        let event = app
-            .panes
-            .agents
-            .connection
-            .wait(Duration::from_secs(20))
+        let msg = replies
+            .recv_timeout(Duration::from_secs(20))
             .expect("the worker went quiet");
-        let ConnectionEvent::Worker(msg) = &event else {
-            panic!("only worker messages without config reading: {event:?}");
-        };
-        let done = stop(&msg.event);
-        update(app, Msg::Llm(event));
+        let done = matches!(&msg.event, JobEvent::Stream(e) if stop(e));
+        update(app, Msg::Llm(msg));
         if done {
             return;
         }
@@ -63,7 +73,7 @@ fn chat_turn_shows_the_answer_and_opens_a_cited_article() {
         "as [[compliance → naleving]] says.\x1b[2J",
     ])]);
     let mut app = app_at(&fixture(), 80, 24);
-    app.panes.agents.connection.use_client(client_for(&server));
+    let replies = connect(&mut app, &server);
     let (bank, theme) = (&app.bank, &app.theme);
     app.panes
         .context
@@ -71,7 +81,7 @@ fn chat_turn_shows_the_answer_and_opens_a_cited_article() {
 
     ask(&mut app, "How do we translate compliance?");
     assert!(!app.panes.agents.editing, "sending leaves the input");
-    pump_until(&mut app, is_done);
+    pump_until(&mut app, &replies, is_done);
 
     let s = screen(&app);
     assert_snapshot!(s);
@@ -109,10 +119,10 @@ fn keys_are_handled_while_a_reply_streams_and_esc_stops_it() {
         .stall_after(6);
     let server = FakeServer::start([reply]);
     let mut app = app_at(&fixture(), 80, 24);
-    app.panes.agents.connection.use_client(client_for(&server));
+    let replies = connect(&mut app, &server);
     ask(&mut app, "Tell me about Acme");
     let mut deltas = 0;
-    pump_until(&mut app, |e| {
+    pump_until(&mut app, &replies, |e| {
         if matches!(e, StreamEvent::Delta(_)) {
             deltas += 1;
         }
@@ -128,7 +138,7 @@ fn keys_are_handled_while_a_reply_streams_and_esc_stops_it() {
     key(&mut app, KeyCode::Char('j'));
     assert_eq!(app.panes.bank.cursor.selected, before + 1);
     app.dirty = false;
-    pump_until(&mut app, |e| matches!(e, StreamEvent::Delta(_)));
+    pump_until(&mut app, &replies, |e| matches!(e, StreamEvent::Delta(_)));
     assert!(app.dirty, "a new piece on screen asks for a redraw");
     let s = screen(&app);
     assert!(s.contains("second part,"), "{s}");
@@ -137,7 +147,7 @@ fn keys_are_handled_while_a_reply_streams_and_esc_stops_it() {
     // Esc (in the Agents pane) stops the reply; what arrived is kept.
     key(&mut app, KeyCode::Char('a'));
     key(&mut app, KeyCode::Esc);
-    pump_until(&mut app, is_done);
+    pump_until(&mut app, &replies, is_done);
     let turn = app.panes.agents.query.turns.last().unwrap();
     assert_eq!(turn.reply.text, "First part, second part, ");
     assert!(matches!(turn.reply.state, StreamState::Incomplete(_)));
@@ -189,7 +199,7 @@ fn process_inbox_review_writes_only_accepted_safe_blocks() {
     let root = dir.path().join("bank");
     let server = FakeServer::start([FakeReply::openai_stream(&[COMPILE_REPLY])]);
     let mut app = app_at(&root, 80, 24);
-    app.panes.agents.connection.use_client(client_for(&server));
+    let replies = connect(&mut app, &server);
     let template_before = read(&root, "06_TEMPLATES/query.md");
     let globex_before = read(&root, "01_CLIENTS/Globex.md");
 
@@ -200,7 +210,7 @@ fn process_inbox_review_writes_only_accepted_safe_blocks() {
         "pending files listed"
     );
     key(&mut app, KeyCode::Char('r'));
-    pump_until(&mut app, is_done);
+    pump_until(&mut app, &replies, is_done);
     // Nothing is written before the user confirms.
     assert!(read(&root, "02_TERMINOLOGY/audit → audit.md").is_none());
     let s = screen(&app);
@@ -250,9 +260,9 @@ fn an_incomplete_inbox_reply_is_never_applied() {
     let root = dir.path().join("bank");
     let server = FakeServer::start([FakeReply::openai_stream(&[COMPILE_REPLY]).cut_after(2)]);
     let mut app = app_at(&root, 80, 24);
-    app.panes.agents.connection.use_client(client_for(&server));
+    let replies = connect(&mut app, &server);
     keys(&mut app, "a2r");
-    pump_until(&mut app, is_done);
+    pump_until(&mut app, &replies, is_done);
     assert!(app.panes.agents.inbox.review.is_none());
     key(&mut app, KeyCode::Enter);
     assert!(read(&root, "00_INBOX/call notes.md").is_some());
@@ -288,11 +298,11 @@ fn health_check_shows_the_report_then_reviews_the_models_fixes() {
     let reply = "Globex lacks a summary.\n### FILE: 01_CLIENTS/Globex.md\n---\nclient: \"Globex\"\n---\n# Globex\n\nFixed by review.\n";
     let server = FakeServer::start([FakeReply::openai_stream(&[reply])]);
     let mut app = app_at(&root, 80, 24);
-    app.panes.agents.connection.use_client(client_for(&server));
+    let replies = connect(&mut app, &server);
     keys(&mut app, "a3");
     assert!(screen(&app).contains("Deterministic checks · r asks the model"));
     key(&mut app, KeyCode::Char('r'));
-    pump_until(&mut app, is_done);
+    pump_until(&mut app, &replies, is_done);
     let body = server.requests()[0].body.clone();
     assert!(
         body.contains("truncated: false"),
@@ -321,7 +331,7 @@ fn health_check_shows_the_report_then_reviews_the_models_fixes() {
 fn translate_uses_the_context_and_copies_the_result() {
     let server = FakeServer::start([FakeReply::openai_stream(&["De naleving ", "is streng."])]);
     let mut app = app_at(&fixture(), 80, 24);
-    app.panes.agents.connection.use_client(client_for(&server));
+    let replies = connect(&mut app, &server);
     let (bank, theme) = (&app.bank, &app.theme);
     app.panes
         .context
@@ -330,7 +340,7 @@ fn translate_uses_the_context_and_copies_the_result() {
     update(&mut app, Msg::Paste("The compliance\nis strict.".into()));
     key(&mut app, KeyCode::Esc);
     key(&mut app, KeyCode::Char('r'));
-    pump_until(&mut app, is_done);
+    pump_until(&mut app, &replies, is_done);
     let s = screen(&app);
     assert!(s.contains("De naleving is streng."), "{s}");
     assert!(s.contains("01_CLIENTS/Acme Corporation.md"), "{s}");
@@ -353,11 +363,11 @@ fn distill_proposes_an_inbox_note_written_only_after_review() {
     let note = "---\ntitle: Style notes\n---\n# Style notes\n\nUse naleving.\n";
     let server = FakeServer::start([FakeReply::openai_stream(&[note])]);
     let mut app = app_at(&root, 80, 24);
-    app.panes.agents.connection.use_client(client_for(&server));
+    let replies = connect(&mut app, &server);
     keys(&mut app, "a5i");
     update(&mut app, Msg::Paste(doc.display().to_string()));
     key(&mut app, KeyCode::Enter);
-    pump_until(&mut app, is_done);
+    pump_until(&mut app, &replies, is_done);
     let inbox_notes = || {
         std::fs::read_dir(root.join("00_INBOX"))
             .unwrap()
@@ -390,7 +400,7 @@ fn help_popup_lists_the_agents_keys() {
 fn a_turn_lists_what_the_budget_dropped_and_sends_only_the_rest() {
     let server = FakeServer::start([FakeReply::openai_stream(&["Short answer."])]);
     let mut app = app_at(&fixture(), 80, 24);
-    app.panes.agents.connection.use_client(client_for(&server));
+    let replies = connect(&mut app, &server);
     let theme = app.theme.clone();
     app.panes
         .context
@@ -399,7 +409,7 @@ fn a_turn_lists_what_the_budget_dropped_and_sends_only_the_rest() {
         .context
         .set_field(Field::Budget, "120", &app.bank, &theme);
     ask(&mut app, "What does Acme sell?");
-    pump_until(&mut app, is_done);
+    pump_until(&mut app, &replies, is_done);
     let articles = app.panes.agents.query.articles().to_vec();
     assert!(articles[0].dropped.is_none());
     let dropped = articles

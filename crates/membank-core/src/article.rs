@@ -441,4 +441,23 @@ mod tests {
         assert!(a.meta.compiled);
         assert!(a.in_archive);
     }
+
+    #[test]
+    fn a_hundred_thousand_links_on_one_line_get_their_lines() {
+        // Line numbers were found by counting from the start for every
+        // link: quadratic, seconds for this article (see the hostile bench).
+        let mut text = String::from("---\nlast_updated: 2026-01-01\n---\n");
+        for i in 0..100_000 {
+            text.push_str(&format!("[[t{i}]] "));
+        }
+        text.push_str("\n[[last]]\n");
+        let a = Article::parse(
+            "03_DOMAINS/x.md".into(),
+            Folder::Domains,
+            crate::text::decode(text.as_bytes()).unwrap(),
+        );
+        assert_eq!(a.links.len(), 100_001);
+        assert!(a.links[..100_000].iter().all(|l| l.line == 4));
+        assert_eq!(a.links[100_000].line, 5);
+    }
 }

@@ -1,56 +1,102 @@
-//! Atomic file writes (spec §10): a sibling `.tmp` file, flushed to disk,
+//! Atomic file writes (spec §10): a new temporary sibling, flushed to disk,
 //! renamed over the target, then the folder flushed, so a kill at any moment
 //! leaves either the old file or the new one, never half of either.
+//!
+//! The temporary file is created exclusively (never through an existing
+//! name or link) under an unpredictable name, so a bank that plants links
+//! at likely temporary names cannot redirect a write out of it.
 
 use std::fmt;
-use std::fs::{self, File, OpenOptions};
+use std::fs::{self, File};
 use std::io::{self, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde::Serialize;
 
+use crate::layout::Folder;
+use crate::lock::BankLock;
 use crate::pathsafe::{self, Rejection, SafePath};
 use crate::safe_read::{self, ReadError};
 
-/// The temporary sibling used while writing `target`. It ends in `.tmp` so
-/// that a leftover from a crash is visible to health checks.
-pub fn temp_path_for(target: &Path) -> PathBuf {
-    let name = target
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    target.with_file_name(format!("{name}.{}.tmp", std::process::id()))
+/// Is `name` a temporary file this module creates (or created before it
+/// used random names): `<file>.<random or pid>.tmp`? Such a file is only
+/// ever left behind by a process that was killed while writing.
+pub fn is_temp_name(name: &str) -> bool {
+    let Some(rest) = name.strip_suffix(".tmp") else {
+        return false;
+    };
+    match rest.rsplit_once('.') {
+        Some((file, tag)) => {
+            !file.is_empty() && !tag.is_empty() && tag.chars().all(|c| c.is_ascii_alphanumeric())
+        }
+        None => false,
+    }
 }
 
 /// Replace `target` with `bytes` atomically. The parent folder must exist.
-/// An existing file keeps its permissions.
+/// An existing file keeps its permissions; a new one gets the usual ones
+/// (what the user's umask allows).
 pub fn write_atomic(target: &Path, bytes: &[u8]) -> io::Result<()> {
-    let tmp = temp_path_for(target);
-    let result = write_then_rename(target, &tmp, bytes);
-    if result.is_err() {
-        let _ = fs::remove_file(&tmp);
+    let dir = match target.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let name = target
+        .file_name()
+        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "no file name"))?;
+    let existing_permissions = fs::metadata(target).ok().map(|m| m.permissions());
+    let mut prefix = name.to_os_string();
+    prefix.push(".");
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(&prefix).suffix(".tmp").rand_bytes(8);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(fs::Permissions::from_mode(0o666));
     }
-    result
+    // Removed again if anything below fails (the handle is dropped).
+    let mut tmp = builder.tempfile_in(dir)?;
+    tmp.write_all(bytes)?;
+    if let Some(perms) = existing_permissions {
+        tmp.as_file().set_permissions(perms)?;
+    }
+    tmp.as_file().sync_all()?;
+    tmp.persist(target).map_err(|e| e.error)?;
+    sync_dir(dir);
+    Ok(())
 }
 
-fn write_then_rename(target: &Path, tmp: &Path, bytes: &[u8]) -> io::Result<()> {
-    let existing_permissions = fs::metadata(target).ok().map(|m| m.permissions());
-    let mut file = OpenOptions::new()
-        .write(true)
-        .create(true)
-        .truncate(true)
-        .open(tmp)?;
-    file.write_all(bytes)?;
-    if let Some(perms) = existing_permissions {
-        file.set_permissions(perms)?;
+/// Remove the temporary files that killed runs left in the bank's folders
+/// (`<name>.md.<tag>.tmp`, see [`is_temp_name`]); returns their paths
+/// relative to the bank. Only safe while holding the bank's lock, which
+/// the argument proves: no other run can be writing one right now. Links
+/// are removed as links, never followed.
+pub fn remove_leftover_temps(root: &Path, _held: &BankLock) -> Vec<String> {
+    let mut removed = Vec::new();
+    for folder in Folder::WRITABLE {
+        let dir = root.join(folder.dir_name());
+        if !fs::symlink_metadata(&dir).is_ok_and(|m| m.is_dir()) {
+            continue;
+        }
+        let walker = walkdir::WalkDir::new(&dir)
+            .follow_links(false)
+            .into_iter()
+            .filter_entry(|e| e.depth() == 0 || !e.file_name().to_string_lossy().starts_with('.'));
+        for entry in walker.flatten() {
+            let name = entry.file_name().to_string_lossy();
+            let ours = is_temp_name(&name)
+                && name
+                    .strip_suffix(".tmp")
+                    .and_then(|n| n.rsplit_once('.'))
+                    .is_some_and(|(file, _)| crate::layout::is_markdown(file));
+            if ours && !entry.file_type().is_dir() && fs::remove_file(entry.path()).is_ok() {
+                let rel = entry.path().strip_prefix(root).unwrap_or(entry.path());
+                removed.push(rel.to_string_lossy().replace('\\', "/"));
+            }
+        }
     }
-    file.sync_all()?;
-    drop(file);
-    fs::rename(tmp, target)?;
-    if let Some(parent) = target.parent() {
-        sync_dir(parent);
-    }
-    Ok(())
+    removed.sort();
+    removed
 }
 
 /// Flush a folder's entries (the rename) to disk. Best effort: not every
@@ -187,14 +233,66 @@ mod tests {
     }
 
     #[test]
-    fn temp_name_is_a_visible_sibling_ending_in_tmp() {
-        let t = temp_path_for(Path::new("/b/01_CLIENTS/Acme.md"));
-        let name = t.file_name().unwrap().to_string_lossy().into_owned();
+    fn temp_names_are_recognised() {
+        assert!(is_temp_name("Acme.md.4242.tmp"));
+        assert!(is_temp_name("Acme.md.aZ09xYq1.tmp"));
+        assert!(!is_temp_name("Acme.md"));
+        assert!(!is_temp_name("notes.tmp"));
+        assert!(!is_temp_name("Acme.md..tmp"));
+        assert!(!is_temp_name("Acme.md.a-b.tmp"));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_link_planted_at_a_likely_temp_name_is_not_written_through() {
+        let outside = tempfile::tempdir().unwrap();
+        let victim = outside.path().join("victim");
+        fs::write(&victim, "precious\n").unwrap();
+        let dir = bank();
+        let target = dir.path().join("01_CLIENTS/Acme.md");
+        // Links at every name the old scheme could have used for this run.
+        let pid = std::process::id();
+        for p in pid.saturating_sub(5)..=pid + 5 {
+            std::os::unix::fs::symlink(
+                &victim,
+                dir.path().join(format!("01_CLIENTS/Acme.md.{p}.tmp")),
+            )
+            .unwrap();
+        }
+        write_article(
+            dir.path(),
+            &validate("01_CLIENTS/Acme.md").unwrap(),
+            "reply\n",
+        )
+        .unwrap();
+        assert_eq!(fs::read_to_string(&victim).unwrap(), "precious\n");
+        assert_eq!(fs::read_to_string(&target).unwrap(), "reply\n");
         assert!(
-            name.starts_with("Acme.md.") && name.ends_with(".tmp"),
-            "{name}"
+            !fs::symlink_metadata(&target)
+                .unwrap()
+                .file_type()
+                .is_symlink()
         );
-        assert_eq!(t.parent(), Some(Path::new("/b/01_CLIENTS")));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_new_file_gets_the_usual_permissions_not_the_temp_files() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = bank();
+        write_article(dir.path(), &validate("01_CLIENTS/New.md").unwrap(), "x\n").unwrap();
+        let mode = fs::metadata(dir.path().join("01_CLIENTS/New.md"))
+            .unwrap()
+            .permissions()
+            .mode();
+        // Group/other read unless the umask forbids it; never only 0600
+        // because of the temporary file.
+        let umask = unsafe {
+            let m = libc::umask(0o022);
+            libc::umask(m);
+            m
+        } as u32;
+        assert_eq!(mode & 0o777, 0o666 & !umask);
     }
 
     #[test]
@@ -293,13 +391,46 @@ mod tests {
     }
 
     #[test]
-    fn a_failed_write_leaves_the_old_file_and_no_temp() {
+    fn a_failed_write_leaves_no_temp() {
         let dir = bank();
+        // A non-empty folder at the target makes the final rename fail.
         let target = dir.path().join("01_CLIENTS/Acme.md");
-        fs::write(&target, "old\n").unwrap();
-        // A folder where the temp file would go makes the write fail.
-        fs::create_dir(temp_path_for(&target)).unwrap();
+        fs::create_dir(&target).unwrap();
+        fs::write(target.join("keep"), "old\n").unwrap();
         assert!(write_atomic(&target, b"new\n").is_err());
-        assert_eq!(fs::read_to_string(&target).unwrap(), "old\n");
+        assert_eq!(fs::read_to_string(target.join("keep")).unwrap(), "old\n");
+        no_tmp_left(dir.path());
+    }
+
+    #[test]
+    fn leftover_temps_are_removed_and_nothing_else() {
+        let dir = bank();
+        let r = dir.path();
+        fs::create_dir_all(r.join("00_INBOX")).unwrap();
+        for (rel, body) in [
+            ("01_CLIENTS/Acme.md.4242.tmp", "half"),
+            ("01_CLIENTS/Acme.md.aZ09xYq1.tmp", "half"),
+            ("00_INBOX/note.md.17.tmp", "half"),
+            ("01_CLIENTS/Acme.md", "keep"),
+            ("01_CLIENTS/notes.tmp", "keep"),
+            ("01_CLIENTS/data.csv.12.tmp", "keep"),
+        ] {
+            fs::write(r.join(rel), body).unwrap();
+        }
+        let lock = BankLock::try_acquire(r).unwrap();
+        assert_eq!(
+            remove_leftover_temps(r, &lock),
+            vec![
+                "00_INBOX/note.md.17.tmp",
+                "01_CLIENTS/Acme.md.4242.tmp",
+                "01_CLIENTS/Acme.md.aZ09xYq1.tmp"
+            ]
+        );
+        let mut left: Vec<_> = fs::read_dir(r.join("01_CLIENTS"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        left.sort();
+        assert_eq!(left, vec!["Acme.md", "data.csv.12.tmp", "notes.tmp"]);
     }
 }

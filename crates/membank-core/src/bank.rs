@@ -355,7 +355,7 @@ impl Bank {
         self.articles
             .iter()
             .enumerate()
-            .filter(|(_, a)| a.folder == Folder::Inbox && !a.in_archive && !a.meta.compiled)
+            .filter(|(_, a)| layout::is_pending_inbox(&a.rel_path, a.meta.compiled))
             .map(|(i, _)| i)
             .collect()
     }

@@ -20,7 +20,7 @@ use crate::archive::{self, Archived};
 use crate::atomic::{self, WriteError, WriteOutcome};
 use crate::fileblocks::{self, FileBlock};
 use crate::frontmatter::{self, Block};
-use crate::layout::{ARCHIVE_DIR, Folder};
+use crate::layout::{self, ARCHIVE_DIR, Folder};
 use crate::pathsafe::{self, SafePath};
 use crate::stamp;
 
@@ -181,19 +181,19 @@ pub fn local_now() -> jiff::civil::DateTime {
     jiff::Zoned::now().datetime()
 }
 
-/// Inbox files waiting for Process Inbox: Markdown files in `00_INBOX/`
-/// (any depth) outside `_archive/`, not hidden, not `_`-prefixed, and not
-/// stamped `compiled: true` (§11). Unreadable files count as pending so
-/// that the run reports them.
+/// Inbox files waiting for Process Inbox, by `layout::is_pending_inbox`,
+/// read from disk without loading the bank. Unreadable files count as
+/// pending so that the run reports them.
 pub fn pending_inbox(root: &Path) -> io::Result<Vec<String>> {
     let mut out = Vec::new();
-    for rel in archive::inbox_markdown_files(root)? {
+    let notes = archive::inbox_markdown_files(root)?;
+    for rel in notes.into_iter().filter(|rel| layout::is_inbox_note(rel)) {
         let mut path = root.to_path_buf();
         path.extend(rel.split('/'));
         let compiled = read_regular(&path, DEFAULT_MAX_FILE_BYTES)
             .map(|b| stamp::is_compiled(&String::from_utf8_lossy(&b)))
             .unwrap_or(false);
-        if !compiled {
+        if layout::is_pending_inbox(&rel, compiled) {
             out.push(rel);
         }
     }

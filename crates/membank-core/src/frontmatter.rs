@@ -197,6 +197,69 @@ pub struct YamlError {
     pub line: Option<usize>,
 }
 
+/// Frontmatter is a handful of keys; anything larger is refused before the
+/// YAML parser sees it, whose time grows faster than the input on some
+/// crafted shapes.
+pub const MAX_FRONTMATTER_BYTES: usize = 64 * 1024;
+
+/// Deepest `[`/`{` nesting accepted; real frontmatter uses one or two.
+pub const MAX_FLOW_DEPTH: usize = 32;
+
+/// The deepest flow-collection nesting, outside quoted strings and
+/// comments.
+fn flow_depth(yaml: &str) -> usize {
+    let (mut depth, mut max) = (0usize, 0usize);
+    let mut quote: Option<char> = None;
+    let mut prev = ' ';
+    let mut in_comment = false;
+    for c in yaml.chars() {
+        if in_comment {
+            in_comment = c != '\n';
+        } else if let Some(q) = quote {
+            if c == q && !(q == '"' && prev == '\\') {
+                quote = None;
+            }
+        } else {
+            match c {
+                '"' | '\'' => quote = Some(c),
+                '#' if prev.is_whitespace() => in_comment = true,
+                '[' | '{' => {
+                    depth += 1;
+                    max = max.max(depth);
+                }
+                ']' | '}' => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+        }
+        prev = c;
+    }
+    max
+}
+
+/// Refuse frontmatter whose size or nesting could make parsing slow.
+fn check_bounds(yaml: &str, first_line: usize) -> Result<(), YamlError> {
+    if yaml.len() > MAX_FRONTMATTER_BYTES {
+        return Err(YamlError {
+            message: format!(
+                "frontmatter is {} KB; more than {} KB is not parsed",
+                yaml.len() / 1024,
+                MAX_FRONTMATTER_BYTES / 1024
+            ),
+            line: Some(first_line),
+        });
+    }
+    if flow_depth(yaml) > MAX_FLOW_DEPTH {
+        return Err(YamlError {
+            message: format!(
+                "frontmatter nests [ ] or {{ }} more than {MAX_FLOW_DEPTH} levels deep; it is \
+                 not parsed"
+            ),
+            line: Some(first_line),
+        });
+    }
+    Ok(())
+}
+
 /// Parse frontmatter YAML with a real YAML 1.2 parser (`no` stays a string).
 /// `first_line` is the file line the YAML starts on, to report errors there.
 pub fn parse_yaml(yaml: &str, first_line: usize) -> Result<Mapping, YamlError> {
@@ -206,6 +269,7 @@ pub fn parse_yaml(yaml: &str, first_line: usize) -> Result<Mapping, YamlError> {
     if let Some(m) = parse_simple(yaml) {
         return Ok(m);
     }
+    check_bounds(yaml, first_line)?;
     match yaml_serde::from_str::<Value>(yaml) {
         Ok(Value::Mapping(m)) => Ok(m),
         Ok(Value::Null) => Ok(Mapping::new()),
@@ -594,5 +658,25 @@ mod tests {
         assert!(parse_iso_date("2026-4-8").is_none());
         assert!(parse_iso_date("08-04-2026").is_none());
         assert!(parse_iso_date("2026-04-08T10:00").is_none());
+    }
+
+    #[test]
+    fn crafted_nesting_and_huge_frontmatter_are_refused_before_parsing() {
+        // Unclosed flow nesting made the parser superlinear (seconds for
+        // a few hundred KB); it is refused by its depth now.
+        let deep = "a: ".to_owned() + &"{a: ".repeat(60_000);
+        let e = parse_yaml(&deep, 2).unwrap_err();
+        assert!(e.message.contains("more than 64 KB"), "{}", e.message);
+        let nested = "a: ".to_owned() + &"[".repeat(40) + &"]".repeat(40);
+        let e = parse_yaml(&nested, 2).unwrap_err();
+        assert!(e.message.contains("levels deep"), "{}", e.message);
+        assert_eq!(e.line, Some(2));
+        // Brackets inside quotes and comments do not count.
+        let quoted = format!(
+            "a: \"{}\" # {}\nb: [1, [2]]\n",
+            "[".repeat(50),
+            "{".repeat(50)
+        );
+        assert!(parse_yaml(&quoted, 2).is_ok());
     }
 }

@@ -120,6 +120,30 @@ pub fn skip_reason(file_name: &str) -> Option<SkipReason> {
     }
 }
 
+/// Is `rel` an inbox note: a Markdown file under `00_INBOX/`, outside its
+/// `_archive/`, in no hidden folder, not hidden or `_`-prefixed itself?
+pub fn is_inbox_note(rel: &str) -> bool {
+    let mut segments = rel.split('/');
+    if segments.next() != Some(Folder::Inbox.dir_name()) {
+        return false;
+    }
+    let rest: Vec<&str> = segments.collect();
+    let Some((name, folders)) = rest.split_last() else {
+        return false;
+    };
+    folders.first() != Some(&ARCHIVE_DIR)
+        && !rest.iter().any(|s| s.starts_with('.') || s.is_empty())
+        && is_markdown(name)
+        && skip_reason(name).is_none()
+}
+
+/// The one pending-inbox rule (§11), for the loaded bank and for Process
+/// Inbox alike: an inbox note whose frontmatter does not say
+/// `compiled: true`.
+pub fn is_pending_inbox(rel: &str, compiled: bool) -> bool {
+    is_inbox_note(rel) && !compiled
+}
+
 /// True for `.md` in any letter case.
 pub fn is_markdown(file_name: &str) -> bool {
     file_name.len() > 3
@@ -153,6 +177,19 @@ mod tests {
                 Folder::Clients
             ]
         );
+    }
+
+    #[test]
+    fn the_pending_inbox_rule() {
+        assert!(is_pending_inbox("00_INBOX/call notes.md", false));
+        assert!(is_pending_inbox("00_INBOX/2026/call.MD", false));
+        assert!(!is_pending_inbox("00_INBOX/call notes.md", true));
+        assert!(!is_pending_inbox("00_INBOX/_archive/old.md", false));
+        assert!(!is_pending_inbox("00_INBOX/_draft.md", false));
+        assert!(!is_pending_inbox("00_INBOX/.trash/x.md", false));
+        assert!(!is_pending_inbox("00_INBOX/notes.txt", false));
+        assert!(!is_pending_inbox("01_CLIENTS/Acme.md", false));
+        assert!(!is_pending_inbox("00_INBOX", false));
     }
 
     #[test]

@@ -100,6 +100,22 @@ fn allowed_folders() -> String {
         .join(", ")
 }
 
+/// Bidirectional controls and zero-width characters: they make a name
+/// display as a different one (U+202E reverses `dm.txt` into `txt.md`).
+fn is_invisible_format(c: char) -> bool {
+    matches!(
+        c,
+        '\u{00AD}'
+            | '\u{061C}'
+            | '\u{180E}'
+            | '\u{200B}'..='\u{200F}'
+            | '\u{202A}'..='\u{202E}'
+            | '\u{2060}'..='\u{2064}'
+            | '\u{2066}'..='\u{2069}'
+            | '\u{FEFF}'
+    )
+}
+
 /// Check a raw block path against §10 and normalise its separators.
 pub fn validate(raw: &str) -> Result<SafePath, Rejection> {
     let raw = raw.trim();
@@ -219,6 +235,26 @@ pub fn validate(raw: &str) -> Result<SafePath, Rejection> {
                 format!(
                     "the name '{}' contains an invisible control character",
                     seg.escape_debug()
+                ),
+            ));
+        }
+        if let Some(c) = seg.chars().find(|&c| is_invisible_format(c)) {
+            return Err(Rejection::new(
+                "invisible-char",
+                format!(
+                    "the name '{}' contains an invisible character (U+{:04X}) that can make \
+                     it look like another name",
+                    seg.escape_debug(),
+                    c as u32
+                ),
+            ));
+        }
+        if seg.starts_with('.') {
+            return Err(Rejection::new(
+                "hidden",
+                format!(
+                    "the name '{seg}' starts with a dot: hidden files and folders are not read \
+                     as part of the bank, so a file written there would be invisible"
                 ),
             ));
         }
@@ -489,5 +525,23 @@ mod tests {
                 prop_assert!(p.folder() != Folder::Templates);
             }
         }
+    }
+
+    #[test]
+    fn invisible_characters_and_hidden_segments_are_refused() {
+        for (raw, code) in [
+            ("01_CLIENTS/evil\u{202E}dm.txt.md", "invisible-char"),
+            ("01_CLIENTS/Ac\u{200B}me.md", "invisible-char"),
+            ("01_CLIENTS/\u{2066}x\u{2069}.md", "invisible-char"),
+            ("01_CLIENTS/\u{FEFF}x.md", "invisible-char"),
+            ("01_CLIENTS/.hidden.md", "hidden"),
+            ("01_CLIENTS/.git/hooks.md", "hidden"),
+            ("02_TERMINOLOGY/sub/.x/y.md", "hidden"),
+        ] {
+            assert_eq!(validate(raw).unwrap_err().code, code, "{raw:?}");
+        }
+        // Ordinary non-ASCII names stay fine.
+        assert!(validate("02_TERMINOLOGY/Straße → straat.md").is_ok());
+        assert!(validate("01_CLIENTS/عميل.md").is_ok());
     }
 }

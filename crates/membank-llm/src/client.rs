@@ -36,6 +36,14 @@ pub enum StreamEvent {
     Error(LlmError),
 }
 
+impl StreamEvent {
+    /// The one wording of a retry, for every front end: `retry 2 in 1.5s:
+    /// HTTP 429 …` (raw: sanitise before display).
+    pub fn retry_text(attempt: u32, wait: Duration, reason: &str) -> String {
+        format!("retry {attempt} in {:.1}s: {reason}", wait.as_secs_f32())
+    }
+}
+
 /// Stops a call from another task or thread. Cloning shares the signal.
 #[derive(Debug, Clone, Default)]
 pub struct CancelHandle(Arc<CancelState>);
@@ -95,6 +103,9 @@ const MAX_WHOLE_REPLY: usize = 16 * 1024 * 1024;
 pub struct LlmClient {
     config: LlmConfig,
     key: Option<ApiKey>,
+    /// Secret parts of the base URL (query values, password), removed from
+    /// every message.
+    url_secrets: Vec<String>,
     http: reqwest::Client,
 }
 
@@ -149,7 +160,13 @@ impl LlmClient {
         let http = builder
             .build()
             .map_err(|e| LlmError::Config(format!("could not set up HTTP: {e}")))?;
-        Ok(LlmClient { config, key, http })
+        let url_secrets = crate::config::url_secrets(&config.base_url);
+        Ok(LlmClient {
+            config,
+            key,
+            url_secrets,
+            http,
+        })
     }
 
     pub fn config(&self) -> &LlmConfig {
@@ -204,7 +221,25 @@ impl LlmClient {
         cancel: &CancelHandle,
         on_event: &mut (dyn FnMut(StreamEvent) + Send),
     ) -> Reply {
-        let reply = self.chat_inner(request, cancel, on_event).await;
+        // Every message built from server text or the URL leaves here
+        // without the key, whichever path built it.
+        let redact =
+            |text: &str| protocol::redact_secrets(text, self.key.as_ref(), &self.url_secrets);
+        let mut redacting = |event: StreamEvent| match event {
+            StreamEvent::Retrying {
+                attempt,
+                wait,
+                reason,
+            } => on_event(StreamEvent::Retrying {
+                attempt,
+                wait,
+                reason: redact(&reason),
+            }),
+            StreamEvent::Error(e) => on_event(StreamEvent::Error(e.map_text(&redact))),
+            other => on_event(other),
+        };
+        let mut reply = self.chat_inner(request, cancel, &mut redacting).await;
+        reply.error = reply.error.map(|e| e.map_text(&redact));
         if let Some(e) = &reply.error {
             on_event(StreamEvent::Error(e.clone()));
         }
@@ -222,7 +257,7 @@ impl LlmClient {
         on_event: &mut (dyn FnMut(StreamEvent) + Send),
     ) -> Reply {
         let url = self.endpoint();
-        let shown_url = crate::config::redact_userinfo(&url);
+        let shown_url = crate::config::redact_url(&url);
         let body = match serde_json::to_vec(&protocol::request_body(
             self.config.provider,
             &self.config.model,

@@ -148,7 +148,7 @@ impl fmt::Debug for LlmConfig {
         f.debug_struct("LlmConfig")
             .field("provider", &self.provider)
             .field("model", &self.model)
-            .field("base_url", &redact_userinfo(&self.base_url))
+            .field("base_url", &redact_url(&self.base_url))
             .field(
                 "api_key_command",
                 &self.api_key_command.as_ref().map(|_| "<set>"),
@@ -162,18 +162,54 @@ impl fmt::Debug for LlmConfig {
     }
 }
 
-/// The URL with any `user:password@` part replaced, for messages.
-pub fn redact_userinfo(url: &str) -> String {
-    let Some(scheme_end) = url.find("://").map(|i| i + 3) else {
-        return url.to_string();
+/// The URL for messages: any `user:password@` part and every query value
+/// replaced (a key is often passed as `?api-key=…`).
+pub fn redact_url(url: &str) -> String {
+    let (url, query) = match url.split_once('?') {
+        Some((u, q)) => (u, Some(q)),
+        None => (url, None),
     };
-    let authority_end = url[scheme_end..]
-        .find('/')
-        .map_or(url.len(), |i| scheme_end + i);
-    match url[scheme_end..authority_end].rfind('@') {
-        Some(at) => format!("{}***@{}", &url[..scheme_end], &url[scheme_end + at + 1..]),
+    let mut shown = match url.find("://").map(|i| i + 3) {
         None => url.to_string(),
+        Some(scheme_end) => {
+            let authority_end = url[scheme_end..]
+                .find('/')
+                .map_or(url.len(), |i| scheme_end + i);
+            match url[scheme_end..authority_end].rfind('@') {
+                Some(at) => format!("{}***@{}", &url[..scheme_end], &url[scheme_end + at + 1..]),
+                None => url.to_string(),
+            }
+        }
+    };
+    if let Some(query) = query {
+        let hidden: Vec<String> = query
+            .split('&')
+            .map(|pair| match pair.split_once('=') {
+                Some((name, _)) => format!("{name}=***"),
+                None => pair.to_string(),
+            })
+            .collect();
+        shown.push('?');
+        shown.push_str(&hidden.join("&"));
     }
+    shown
+}
+
+/// The secret parts of a URL (query values, the userinfo), so messages
+/// that quote a server can have them removed too.
+pub fn url_secrets(url: &str) -> Vec<String> {
+    let (before, query) = url.split_once('?').unwrap_or((url, ""));
+    let mut out: Vec<String> = query
+        .split('&')
+        .filter_map(|p| p.split_once('=').map(|(_, v)| v.to_string()))
+        .collect();
+    let authority = before.split_once("://").map_or("", |(_, r)| r);
+    if let Some((userinfo, _)) = authority.split('/').next().and_then(|a| a.rsplit_once('@')) {
+        out.push(userinfo.to_string());
+        out.extend(userinfo.split_once(':').map(|(_, p)| p.to_string()));
+    }
+    out.retain(|s| !s.is_empty());
+    out
 }
 
 impl LlmConfig {
@@ -268,7 +304,7 @@ impl LlmConfig {
             "{} · {} · {}",
             self.provider.id(),
             self.model,
-            redact_userinfo(&self.base_url)
+            redact_url(&self.base_url)
         )
     }
 

@@ -69,6 +69,68 @@ pub enum LlmError {
     Cancelled,
 }
 
+impl LlmError {
+    /// The same error with every text that came from a server or a URL
+    /// passed through `redact`, so no message can carry a secret.
+    pub fn map_text(self, redact: &dyn Fn(&str) -> String) -> LlmError {
+        match self {
+            LlmError::Config(m) => LlmError::Config(redact(&m)),
+            LlmError::KeyCommand(m) => LlmError::KeyCommand(redact(&m)),
+            LlmError::Unauthorized {
+                provider,
+                status,
+                summary,
+            } => LlmError::Unauthorized {
+                provider,
+                status,
+                summary: redact(&summary),
+            },
+            LlmError::NotFound {
+                provider,
+                model,
+                url,
+                summary,
+            } => LlmError::NotFound {
+                provider,
+                model,
+                url: redact(&url),
+                summary: redact(&summary),
+            },
+            LlmError::ConnectionRefused { provider, url } => LlmError::ConnectionRefused {
+                provider,
+                url: redact(&url),
+            },
+            LlmError::Connect { url, detail } => LlmError::Connect {
+                url: redact(&url),
+                detail: redact(&detail),
+            },
+            LlmError::Timeout { phase, after, url } => LlmError::Timeout {
+                phase,
+                after,
+                url: redact(&url),
+            },
+            LlmError::Http {
+                status,
+                url,
+                summary,
+            } => LlmError::Http {
+                status,
+                url: redact(&url),
+                summary: redact(&summary),
+            },
+            LlmError::MalformedStream(m) => LlmError::MalformedStream(redact(&m)),
+            LlmError::Provider { kind, message } => LlmError::Provider {
+                kind: redact(&kind),
+                message: redact(&message),
+            },
+            other @ (LlmError::MissingKey { .. }
+            | LlmError::StreamCut { .. }
+            | LlmError::OutputLimit { .. }
+            | LlmError::Cancelled) => other,
+        }
+    }
+}
+
 impl fmt::Display for LlmError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

@@ -18,4 +18,4 @@ pub use client::{CancelHandle, LlmClient, Reply, StreamEvent};
 pub use config::{ApiKey, LlmConfig, Protocol, Provider};
 pub use error::{LlmError, TimeoutPhase};
 pub use request::{ChatRequest, Message, Role};
-pub use worker::{JobId, LlmWorker, WorkerMessage};
+pub use worker::{JobEvent, JobId, LlmWorker, WorkerMessage};

@@ -14,12 +14,36 @@ use crate::sse::SseEvent;
 /// The Anthropic API version this client speaks.
 pub const ANTHROPIC_VERSION: &str = "2023-06-01";
 
-/// The endpoint for a base URL (which has no trailing slash).
+/// The endpoint for a base URL: the API path goes after the base URL's
+/// path and before its query (`…/v1?api-key=K` → `…/v1/chat/completions?api-key=K`).
 pub fn endpoint(protocol: Protocol, base_url: &str) -> String {
-    match protocol {
-        Protocol::OpenAiChat => format!("{base_url}/chat/completions"),
-        Protocol::AnthropicMessages => format!("{base_url}/v1/messages"),
+    let (base, query) = match base_url.split_once('?') {
+        Some((base, query)) => (base, Some(query)),
+        None => (base_url, None),
+    };
+    let base = base.trim_end_matches('/');
+    let path = match protocol {
+        Protocol::OpenAiChat => "/chat/completions",
+        Protocol::AnthropicMessages => "/v1/messages",
+    };
+    match query {
+        Some(q) => format!("{base}{path}?{q}"),
+        None => format!("{base}{path}"),
     }
+}
+
+/// Remove every secret from text built from a server's reply or the
+/// request URL: the key itself, the values of the base URL's query and
+/// password (`secrets`), and anything shaped like a key.
+pub fn redact_secrets(text: &str, key: Option<&ApiKey>, secrets: &[String]) -> String {
+    let mut text = text.to_string();
+    if let Some(key) = key.filter(|k| k.expose().len() >= 4) {
+        text = text.replace(key.expose(), "[redacted]");
+    }
+    for s in secrets.iter().filter(|s| s.len() >= 4) {
+        text = text.replace(s.as_str(), "[redacted]");
+    }
+    KEY_LIKE.replace_all(&text, "[redacted]").into_owned()
 }
 
 pub fn request_body(provider: Provider, model: &str, req: &ChatRequest) -> Value {
@@ -226,11 +250,7 @@ static KEY_LIKE: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 fn clean(text: &str, key: Option<&ApiKey>) -> String {
-    let mut text = text.to_string();
-    if let Some(key) = key.filter(|k| k.expose().len() >= 4) {
-        text = text.replace(key.expose(), "[redacted]");
-    }
-    let text = KEY_LIKE.replace_all(&text, "[redacted]");
+    let text = redact_secrets(text, key, &[]);
     let text = membank_core::text::sanitize_for_terminal(&text, false);
     truncate_chars(text.trim(), MAX_SUMMARY_CHARS)
 }

@@ -1,10 +1,11 @@
 //! Runs LLM calls for a synchronous UI loop. The worker owns its own Tokio
-//! runtime; the UI submits jobs and polls small messages from a
-//! `std::sync::mpsc` channel between frames. Each job's task owns its
-//! state; nothing mutable is shared between the UI and the tasks.
+//! runtime; each job gets its id when it is submitted, connects (reads the
+//! configuration and the key) inside the job, and hands every event to the
+//! sink the UI gave, which typically puts it on the UI's own event channel.
+//! Each job's task owns its state; only the cancel handles are shared.
 
 use std::collections::HashMap;
-use std::sync::{Arc, mpsc};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use crate::client::{CancelHandle, LlmClient, StreamEvent};
@@ -21,82 +22,139 @@ impl std::fmt::Display for JobId {
     }
 }
 
+/// What happened in a job.
+#[derive(Debug, Clone, PartialEq)]
+pub enum JobEvent {
+    /// The job has a client and asks this model (`provider · model ·
+    /// endpoint`). Not sent when connecting failed: then the job's events
+    /// are an `Error` and `Done`.
+    Connected {
+        model: String,
+    },
+    Stream(StreamEvent),
+}
+
 /// One event of one job. A job's last message carries `StreamEvent::Done`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct WorkerMessage {
     pub job: JobId,
-    pub event: StreamEvent,
+    pub event: JobEvent,
 }
 
-/// Called after every message is queued, from the worker's thread, so a
-/// loop that sleeps on its own channel can wake and call `try_recv`.
-pub type Waker = Arc<dyn Fn() + Send + Sync>;
+impl WorkerMessage {
+    pub fn is_done(&self) -> bool {
+        matches!(self.event, JobEvent::Stream(StreamEvent::Done { .. }))
+    }
+}
+
+/// Where a job's messages go; called from the worker's thread.
+pub type Sink = Arc<dyn Fn(WorkerMessage) + Send + Sync>;
+
+type Running = Arc<Mutex<HashMap<JobId, CancelHandle>>>;
 
 pub struct LlmWorker {
-    waker: Option<Waker>,
     runtime: Option<tokio::runtime::Runtime>,
-    sender: mpsc::Sender<WorkerMessage>,
-    receiver: mpsc::Receiver<WorkerMessage>,
+    sink: Sink,
     next_id: u64,
-    running: HashMap<JobId, CancelHandle>,
+    running: Running,
 }
 
 impl LlmWorker {
-    /// Starts the worker's runtime (one thread: the work is waiting on the network).
-    pub fn new() -> Result<LlmWorker, LlmError> {
+    /// Starts the worker's runtime (one thread: the work is waiting on the
+    /// network). Every message of every job goes to `sink`.
+    pub fn new(
+        sink: impl Fn(WorkerMessage) + Send + Sync + 'static,
+    ) -> Result<LlmWorker, LlmError> {
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(1)
             .thread_name("membank-llm")
             .enable_all()
             .build()
             .map_err(|e| LlmError::Config(format!("could not start the network runtime: {e}")))?;
-        let (sender, receiver) = mpsc::channel();
         Ok(LlmWorker {
-            waker: None,
             runtime: Some(runtime),
-            sender,
-            receiver,
+            sink: Arc::new(sink),
             next_id: 1,
-            running: HashMap::new(),
+            running: Arc::default(),
         })
     }
 
-    /// Like [`LlmWorker::new`], calling `waker` after each message is queued.
-    pub fn with_waker(waker: Waker) -> Result<LlmWorker, LlmError> {
-        let mut worker = LlmWorker::new()?;
-        worker.waker = Some(waker);
-        Ok(worker)
+    /// Starts a streamed chat call with a client in hand; returns its id at once.
+    pub fn submit(&mut self, client: &LlmClient, request: ChatRequest) -> JobId {
+        let client = client.clone();
+        self.submit_with(move || Ok(client), Some(request))
     }
 
-    /// Starts a streamed chat call and returns its id at once.
-    pub fn submit(&mut self, client: &LlmClient, request: ChatRequest) -> JobId {
+    /// Starts a job that first makes its client with `connect` (off the
+    /// async threads: reading a key may run a command), then streams
+    /// `request`. Without a request the job only connects: a check of the
+    /// configuration. Returns the job's id at once.
+    pub fn submit_with<F>(&mut self, connect: F, request: Option<ChatRequest>) -> JobId
+    where
+        F: FnOnce() -> Result<LlmClient, LlmError> + Send + 'static,
+    {
         let job = JobId(self.next_id);
         self.next_id += 1;
         let cancel = CancelHandle::new();
-        self.running.insert(job, cancel.clone());
-        let client = client.clone();
-        let sender = self.sender.clone();
-        let waker = self.waker.clone();
-        if let Some(runtime) = &self.runtime {
-            runtime.spawn(async move {
-                client
-                    .chat(&request, &cancel, &mut |event| {
-                        // The UI may have gone away; nothing left to tell then.
-                        let _ = sender.send(WorkerMessage { job, event });
-                        if let Some(wake) = &waker {
-                            wake();
-                        }
-                    })
-                    .await;
+        lock(&self.running).insert(job, cancel.clone());
+        let sink = self.sink.clone();
+        let running = self.running.clone();
+        let Some(runtime) = &self.runtime else {
+            return job;
+        };
+        runtime.spawn(async move {
+            // The job leaves the running set before its last message, so
+            // whoever receives `Done` sees it finished.
+            let send = |event: StreamEvent| {
+                if matches!(event, StreamEvent::Done { .. }) {
+                    lock(&running).remove(&job);
+                }
+                sink(WorkerMessage {
+                    job,
+                    event: JobEvent::Stream(event),
+                });
+            };
+            let connected = tokio::task::spawn_blocking(connect)
+                .await
+                .unwrap_or_else(|_| {
+                    Err(LlmError::Config("reading the configuration failed".into()))
+                });
+            let client = match connected {
+                Ok(client) => client,
+                Err(e) => {
+                    send(StreamEvent::Error(e));
+                    send(StreamEvent::Done {
+                        complete: false,
+                        text: String::new(),
+                    });
+                    return;
+                }
+            };
+            sink(WorkerMessage {
+                job,
+                event: JobEvent::Connected {
+                    model: client.config().summary(),
+                },
             });
-        }
+            match request {
+                Some(request) => {
+                    client
+                        .chat(&request, &cancel, &mut |event| send(event))
+                        .await;
+                }
+                None => send(StreamEvent::Done {
+                    complete: true,
+                    text: String::new(),
+                }),
+            }
+        });
         job
     }
 
     /// Asks a job to stop; its `Done` message still arrives, with the text
     /// received so far. Returns false if the job is not running.
-    pub fn cancel(&mut self, job: JobId) -> bool {
-        match self.running.get(&job) {
+    pub fn cancel(&self, job: JobId) -> bool {
+        match lock(&self.running).get(&job) {
             Some(handle) => {
                 handle.cancel();
                 true
@@ -105,39 +163,24 @@ impl LlmWorker {
         }
     }
 
-    pub fn cancel_all(&mut self) {
-        for handle in self.running.values() {
+    pub fn cancel_all(&self) {
+        for handle in lock(&self.running).values() {
             handle.cancel();
         }
     }
 
     pub fn is_running(&self, job: JobId) -> bool {
-        self.running.contains_key(&job)
+        lock(&self.running).contains_key(&job)
     }
 
     pub fn running_jobs(&self) -> usize {
-        self.running.len()
+        lock(&self.running).len()
     }
+}
 
-    /// The next message if one is waiting; never blocks.
-    pub fn try_recv(&mut self) -> Option<WorkerMessage> {
-        let message = self.receiver.try_recv().ok()?;
-        self.note(&message);
-        Some(message)
-    }
-
-    /// Waits up to `timeout` for the next message.
-    pub fn recv_timeout(&mut self, timeout: Duration) -> Option<WorkerMessage> {
-        let message = self.receiver.recv_timeout(timeout).ok()?;
-        self.note(&message);
-        Some(message)
-    }
-
-    fn note(&mut self, message: &WorkerMessage) {
-        if matches!(message.event, StreamEvent::Done { .. }) {
-            self.running.remove(&message.job);
-        }
-    }
+/// The running set stays usable even if a job panicked while holding it.
+fn lock(running: &Running) -> std::sync::MutexGuard<'_, HashMap<JobId, CancelHandle>> {
+    running.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 impl Drop for LlmWorker {

@@ -4,8 +4,8 @@ use std::time::Duration;
 
 use membank_llm::testing::{FakeReply, FakeServer};
 use membank_llm::{
-    ApiKey, CancelHandle, ChatRequest, LlmClient, LlmConfig, LlmError, LlmWorker, Provider,
-    StreamEvent, TimeoutPhase,
+    ApiKey, CancelHandle, ChatRequest, JobEvent, LlmClient, LlmConfig, LlmError, LlmWorker,
+    Provider, StreamEvent, TimeoutPhase, WorkerMessage,
 };
 
 const KEY: &str = "sk-test-0123456789abcdef";
@@ -420,6 +420,21 @@ async fn cancelling_stops_promptly_and_keeps_the_text() {
     );
 }
 
+/// A worker whose messages arrive on a channel, as a UI loop's own input
+/// channel would receive them.
+fn worker() -> (LlmWorker, std::sync::mpsc::Receiver<WorkerMessage>) {
+    let (tx, rx) = std::sync::mpsc::channel();
+    let worker = LlmWorker::new(move |m| {
+        let _ = tx.send(m);
+    })
+    .unwrap();
+    (worker, rx)
+}
+
+fn next(rx: &std::sync::mpsc::Receiver<WorkerMessage>) -> WorkerMessage {
+    rx.recv_timeout(Duration::from_secs(10)).expect("a message")
+}
+
 #[test]
 fn worker_tags_messages_with_job_ids_and_can_cancel() {
     let server = FakeServer::start([
@@ -427,16 +442,19 @@ fn worker_tags_messages_with_job_ids_and_can_cancel() {
         FakeReply::openai_stream(&["two"]).stall_after(2),
     ]);
     let client = client(config(Provider::OpenAi, &server));
-    let mut worker = LlmWorker::new().unwrap();
+    let (mut worker, rx) = worker();
 
     let first = worker.submit(&client, ChatRequest::new("", "a"));
+    let connected = next(&rx);
+    assert_eq!(connected.job, first);
+    assert!(
+        matches!(connected.event, JobEvent::Connected { ref model } if model.starts_with("openai"))
+    );
     let mut first_done = None;
     while first_done.is_none() {
-        let msg = worker
-            .recv_timeout(Duration::from_secs(10))
-            .expect("a message");
+        let msg = next(&rx);
         assert_eq!(msg.job, first);
-        if let StreamEvent::Done { complete, text } = msg.event {
+        if let JobEvent::Stream(StreamEvent::Done { complete, text }) = msg.event {
             first_done = Some((complete, text));
         }
     }
@@ -445,50 +463,59 @@ fn worker_tags_messages_with_job_ids_and_can_cancel() {
 
     let second = worker.submit(&client, ChatRequest::new("", "b"));
     assert_ne!(first, second);
-    let msg = worker.recv_timeout(Duration::from_secs(10)).unwrap();
+    assert!(matches!(next(&rx).event, JobEvent::Connected { .. }));
+    let msg = next(&rx);
     assert_eq!(
         (msg.job, msg.event),
-        (second, StreamEvent::Delta("two".into()))
+        (second, JobEvent::Stream(StreamEvent::Delta("two".into())))
     );
     assert!(worker.cancel(second));
-    let msg = worker.recv_timeout(Duration::from_secs(10)).unwrap();
+    let msg = next(&rx);
     assert_eq!(
         (msg.job, msg.event),
         (
             second,
-            StreamEvent::Done {
+            JobEvent::Stream(StreamEvent::Done {
                 complete: false,
                 text: "two".into()
-            }
+            })
         )
     );
     assert_eq!(worker.running_jobs(), 0);
 }
 
 #[test]
-fn the_waker_rings_once_per_queued_message() {
-    let server = FakeServer::start([FakeReply::openai_stream(&["a", "b"])]);
-    let client = client(config(Provider::OpenAi, &server));
-    // The waker sends on a channel, as a UI loop's input channel would.
-    let (tx, rx) = std::sync::mpsc::channel();
-    let mut worker = LlmWorker::with_waker(std::sync::Arc::new(move || {
-        let _ = tx.send(());
-    }))
-    .unwrap();
-    worker.submit(&client, ChatRequest::new("", "q"));
-    let mut seen = 0;
-    loop {
-        // Wait on the waker only, then take what is queued.
-        rx.recv_timeout(Duration::from_secs(10)).expect("a wake-up");
-        let msg = worker
-            .try_recv()
-            .expect("a message is queued before the wake-up");
-        seen += 1;
-        if matches!(msg.event, StreamEvent::Done { .. }) {
-            break;
-        }
-    }
-    assert_eq!(seen, 3, "two pieces and Done");
+fn a_job_that_cannot_connect_ends_with_its_own_error() {
+    let (mut worker, rx) = worker();
+    let job = worker.submit_with(
+        || Err(LlmError::Config("no provider".into())),
+        Some(ChatRequest::new("", "q")),
+    );
+    let error = next(&rx);
+    assert_eq!(error.job, job);
+    assert!(
+        matches!(&error.event, JobEvent::Stream(StreamEvent::Error(LlmError::Config(m))) if m == "no provider")
+    );
+    let done = next(&rx);
+    assert!(done.is_done());
+    assert!(!worker.is_running(job));
+    // A check of the configuration alone: connects and ends.
+    let server = FakeServer::start(Vec::<FakeReply>::new());
+    let c = client(config(Provider::OpenAi, &server));
+    let check = worker.submit_with(move || Ok(c), None);
+    assert!(matches!(next(&rx).event, JobEvent::Connected { .. }));
+    let done = next(&rx);
+    assert_eq!(
+        (done.job, done.event),
+        (
+            check,
+            JobEvent::Stream(StreamEvent::Done {
+                complete: true,
+                text: String::new()
+            })
+        )
+    );
+    assert_eq!(server.requests().len(), 0);
 }
 
 #[test]
@@ -555,32 +582,85 @@ fn worker_runs_jobs_side_by_side_and_keeps_their_messages_apart() {
         FakeReply::openai_stream(&["quick"]),
     ]);
     let client = client(config(Provider::OpenAi, &server));
-    let mut worker = LlmWorker::new().unwrap();
+    let (mut worker, rx) = worker();
+    let next_stream = || loop {
+        let m = next(&rx);
+        if let JobEvent::Stream(e) = m.event {
+            return (m.job, e);
+        }
+    };
     let slow = worker.submit(&client, ChatRequest::new("", "a"));
     // The first connection takes the stalling reply; wait until it has started.
-    let first = worker.recv_timeout(Duration::from_secs(10)).unwrap();
-    assert_eq!(
-        (first.job, first.event),
-        (slow, StreamEvent::Delta("slow".into()))
-    );
+    assert_eq!(next_stream(), (slow, StreamEvent::Delta("slow".into())));
     let quick = worker.submit(&client, ChatRequest::new("", "b"));
     let mut quick_events = Vec::new();
     while !matches!(quick_events.last(), Some(StreamEvent::Done { .. })) {
-        let msg = worker.recv_timeout(Duration::from_secs(10)).unwrap();
-        assert_eq!(msg.job, quick, "only the quick job has anything to say");
-        quick_events.push(msg.event);
+        let (job, event) = next_stream();
+        assert_eq!(job, quick, "only the quick job has anything to say");
+        quick_events.push(event);
     }
     assert_eq!(done_of(&quick_events), (true, "quick"));
     assert!(worker.is_running(slow));
     assert!(!worker.is_running(quick));
     worker.cancel(slow);
-    let msg = worker.recv_timeout(Duration::from_secs(10)).unwrap();
-    assert_eq!(msg.job, slow);
+    let (job, event) = next_stream();
+    assert_eq!(job, slow);
     assert!(matches!(
-        msg.event,
+        event,
         StreamEvent::Done {
             complete: false,
             ..
         }
     ));
+}
+
+/// A key not shaped like any known key, so only exact redaction hides it.
+const PLAIN_KEY: &str = "zq9Plain4711Secret";
+
+#[tokio::test]
+async fn a_server_echoing_the_key_in_a_non_event_body_does_not_leak_it() {
+    let server = FakeServer::start([FakeReply::event_stream([format!(
+        "<html><body>bad gateway; you sent {PLAIN_KEY}</body></html>\n"
+    )])]);
+    let mut config = config(Provider::OpenAi, &server);
+    config.max_retries = 0;
+    let client = LlmClient::with_key(config, Some(ApiKey::new(PLAIN_KEY))).unwrap();
+    let events = run(&client).await;
+    let err = error_of(&events);
+    assert!(matches!(err, LlmError::MalformedStream(_)), "{err:?}");
+    assert!(!err.to_string().contains(PLAIN_KEY), "{err}");
+    assert!(err.to_string().contains("[redacted]"), "{err}");
+}
+
+#[tokio::test]
+async fn a_key_in_the_base_url_query_is_sent_after_the_path_and_never_shown() {
+    let server = FakeServer::start([
+        FakeReply::text(500, &format!("upstream failed for api-key={PLAIN_KEY}")),
+        FakeReply::openai_stream(&["ok"]),
+    ]);
+    let mut config = config(Provider::OpenAi, &server);
+    config.base_url = format!("{}?api-key={PLAIN_KEY}", server.openai_base_url());
+    config.max_retries = 0;
+    assert!(
+        !config.summary().contains(PLAIN_KEY),
+        "{}",
+        config.summary()
+    );
+    let client = LlmClient::with_key(config, None).unwrap();
+    assert!(
+        client
+            .endpoint()
+            .ends_with(&format!("/v1/chat/completions?api-key={PLAIN_KEY}")),
+        "{}",
+        client.endpoint()
+    );
+    let events = run(&client).await;
+    let err = error_of(&events);
+    assert!(!err.to_string().contains(PLAIN_KEY), "{err}");
+    assert!(err.to_string().contains("api-key=***"), "{err}");
+    let requests = server.requests();
+    assert_eq!(
+        requests[0].path,
+        format!("/v1/chat/completions?api-key={PLAIN_KEY}")
+    );
 }

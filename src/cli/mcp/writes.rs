@@ -243,6 +243,9 @@ pub fn apply(shared: &Arc<Shared>, p: ApplyParams) -> Result<Output, String> {
         )
     })?;
     let root = bank_root(shared)?;
+    // Another membank run writing the bank at the same time waits for us,
+    // and we for it, as on the command line.
+    let lock = crate::cli::common::lock_bank(&root).map_err(|e| format!("{e:#}"))?;
     // Someone (a person in Obsidian, another assistant) may have edited a
     // file since it was reviewed: writing over that edit would lose it.
     let (now, _) = compile::preview_reply(&root, &proposal.reply);
@@ -269,6 +272,8 @@ pub fn apply(shared: &Arc<Shared>, p: ApplyParams) -> Result<Output, String> {
         ));
     }
     let report = compile::apply_reply(&root, &proposal.reply, Mode::Apply);
+    crate::cli::common::clean_leftovers(&root, &lock);
+    drop(lock);
     let written: Vec<String> = report
         .blocks
         .iter()

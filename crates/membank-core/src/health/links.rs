@@ -34,7 +34,11 @@ pub(super) fn link_findings(bank: &Bank, id: ArticleId, out: &mut Vec<Finding>) 
                 } else {
                     "the shortest path"
                 };
-                let path_link = used.rel_path.strip_suffix(".md").unwrap_or(&used.rel_path);
+                let paths: Vec<&str> = ids
+                    .iter()
+                    .map(|&t| bank.article(t).rel_path.as_str())
+                    .collect();
+                let path_link = shortest_unique_path(&paths);
                 out.push(finding(
                     "ambiguous-link",
                     Severity::Warning,
@@ -42,8 +46,9 @@ pub(super) fn link_findings(bank: &Bank, id: ArticleId, out: &mut Vec<Finding>) 
                     Some(link.line),
                     format!(
                         "{} matches {} files: {}. It opens “{}” ({why}), as Obsidian does, so \
-                         nothing links to the other{}. Write the path to say which one you mean, \
-                         e.g. [[{path_link}]], or rename one of the files so each name is unique.",
+                         this link never reaches the other{}. Write the path to say which one you \
+                         mean, e.g. [[{path_link}]], or rename one of the files so each name is \
+                         unique.",
                         link.written(),
                         ids.len(),
                         names.join(" and "),
@@ -73,4 +78,21 @@ pub(super) fn orphan_finding(bank: &Bank, id: ArticleId, out: &mut Vec<Finding>)
             a.stem, a.stem
         ),
     ));
+}
+
+/// The shortest path link that names `paths[0]` and none of the others:
+/// the fewest trailing folders that tell them apart, `.md` left out.
+fn shortest_unique_path(paths: &[&str]) -> String {
+    let stem = |p: &str| p.strip_suffix(".md").unwrap_or(p).to_lowercase();
+    let used = paths[0].strip_suffix(".md").unwrap_or(paths[0]);
+    let others: Vec<String> = paths[1..].iter().map(|p| stem(p)).collect();
+    let segments: Vec<&str> = used.split('/').collect();
+    (2..=segments.len())
+        .map(|k| segments[segments.len() - k..].join("/"))
+        .find(|suffix| {
+            let folded = suffix.to_lowercase();
+            let tail = format!("/{folded}");
+            !others.iter().any(|o| *o == folded || o.ends_with(&tail))
+        })
+        .unwrap_or_else(|| used.to_owned())
 }

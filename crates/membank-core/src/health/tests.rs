@@ -822,6 +822,7 @@ fn ambiguous_links_and_orphans_agree_and_say_how_to_choose() {
     // It opens the shortest path; the other file is reached by nothing.
     assert!(m.contains("It opens “03_DOMAINS/Legal.md”"), "{m}");
     assert!(m.contains("[[03_DOMAINS/Legal]]"), "{m}");
+    assert!(m.contains("never reaches the other"), "{m}");
     let orphans: Vec<&str> = only(&report, "orphan")
         .iter()
         .map(|f| f.path.as_str())
@@ -978,4 +979,21 @@ fn frontmatter_advice_fits_the_error() {
     assert_eq!(out.len(), 1);
     assert_eq!(out[0].line, None);
     assert!(!out[0].message.contains("line shown"), "{}", out[0].message);
+}
+
+#[test]
+fn the_suggested_path_is_the_shortest_that_tells_the_files_apart() {
+    let d = healthy();
+    let r = d.path();
+    write(r, "03_DOMAINS/sync/Privacy.md", &domain("[[Legal]]\n"));
+    write(r, "03_DOMAINS/publish/Privacy.md", &domain("[[Legal]]\n"));
+    write(r, "03_DOMAINS/publish/Publish.md", &domain("[[Privacy]]\n"));
+    let report = run(&d);
+    let amb = only(&report, "ambiguous-link");
+    let m = &amb[0].message;
+    assert!(
+        m.contains("It opens “03_DOMAINS/publish/Privacy.md” (the one in this article's folder)"),
+        "{m}"
+    );
+    assert!(m.contains("e.g. [[publish/Privacy]]"), "{m}");
 }

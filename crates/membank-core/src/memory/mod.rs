@@ -11,7 +11,6 @@
 mod bank;
 pub mod detect;
 pub mod model;
-mod unreadable;
 
 use std::any::Any;
 use std::fmt;
@@ -25,7 +24,11 @@ pub use model::{
 
 /// Every layout membank knows, in the order detection tries them. Adding a
 /// layout is adding its module and one line here.
-pub static LAYOUTS: &[&LayoutSpec] = &[&bank::LAYOUT, &unreadable::DEJAVU, &crate::everos::LAYOUT];
+pub static LAYOUTS: &[&LayoutSpec] = &[
+    &bank::LAYOUT,
+    &crate::dejavu::LAYOUT,
+    &crate::everos::LAYOUT,
+];
 
 /// What the registry knows about one layout.
 pub struct LayoutSpec {

@@ -121,9 +121,10 @@ impl CheckAgent {
         if !self.reply.text.is_empty() {
             lines.push(Line::styled("The model's review:", theme.title));
             lines.extend(
-                wrap(&self.reply.shown(), width)
-                    .into_iter()
-                    .map(|row| Line::styled(row, theme.text)),
+                self.reply
+                    .view
+                    .rows(0..usize::MAX)
+                    .map(|row| Line::styled(row.to_owned(), theme.text)),
             );
         }
         lines

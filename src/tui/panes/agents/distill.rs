@@ -17,7 +17,6 @@ use ratatui_textarea::TextArea;
 use super::review::{self, Purpose, Review};
 use super::stream::{Finished, Stream};
 use crate::tui::theme::Theme;
-use crate::tui::widgets::wrap::wrap;
 
 pub struct DistillAgent {
     /// The document's path, relative to the current folder.
@@ -124,12 +123,11 @@ pub fn draw(
         review::draw(frame, body, r, focused, theme);
         return;
     }
-    let rows = wrap(&agent.reply.shown(), usize::from(body.width));
-    let skip = rows.len().saturating_sub(usize::from(body.height));
-    let rows: Vec<Line> = rows
-        .into_iter()
-        .skip(skip)
-        .map(|r| Line::styled(r, theme.text))
+    let rows: Vec<Line> = agent
+        .reply
+        .view
+        .tail(usize::from(body.height))
+        .map(|r| Line::styled(r.to_owned(), theme.text))
         .collect();
     frame.render_widget(Paragraph::new(rows), body);
 }

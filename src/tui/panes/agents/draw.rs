@@ -3,6 +3,7 @@
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 use ratatui_textarea::TextArea;
@@ -11,9 +12,21 @@ use super::{AgentKind, AgentsPane, check, connection, distill, inbox, query, tra
 use crate::tui::theme::Theme;
 use crate::tui::widgets::wrap::wrap;
 
+/// Style an agent's text input for its state, in update: the cursor shows
+/// only while typing, the placeholder in the theme's muted style.
+pub fn style_input(input: &mut TextArea<'static>, editing: bool, theme: &Theme) {
+    input.set_cursor_line_style(Style::default());
+    input.set_cursor_style(if editing {
+        Style::default().add_modifier(Modifier::REVERSED)
+    } else {
+        Style::default()
+    });
+    input.set_placeholder_style(theme.muted);
+}
+
 /// An agent's text input, drawn the same way by every agent: a rule on the
-/// side that faces the agent's output, carrying its key hints, and the
-/// cursor shown only while typing.
+/// side that faces the agent's output, carrying its key hints. The input
+/// itself was styled in update (`style_input`).
 pub fn draw_input(
     frame: &mut Frame,
     area: Rect,
@@ -23,23 +36,20 @@ pub fn draw_input(
     editing: bool,
     theme: &Theme,
 ) {
-    let mut widget = input.clone();
     let block = Block::default().borders(rule).border_style(if editing {
         theme.border_focused
     } else {
         theme.border
     });
     let hints = Span::styled(hints.to_owned(), theme.muted);
-    widget.set_block(if rule == Borders::BOTTOM {
+    let block = if rule == Borders::BOTTOM {
         block.title_bottom(hints)
     } else {
         block.title(hints)
-    });
-    widget.set_cursor_line_style(ratatui::style::Style::default());
-    if !editing {
-        widget.set_cursor_style(ratatui::style::Style::default());
-    }
-    frame.render_widget(&widget, area);
+    };
+    let inside = block.inner(area);
+    frame.render_widget(block, area);
+    frame.render_widget(input, inside);
 }
 
 fn draw_tabs(frame: &mut Frame, area: Rect, pane: &AgentsPane, theme: &Theme) {

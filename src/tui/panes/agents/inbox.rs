@@ -15,7 +15,6 @@ use ratatui::widgets::Paragraph;
 use super::review::{self, Purpose, Review};
 use super::stream::{Finished, Stream};
 use crate::tui::theme::Theme;
-use crate::tui::widgets::wrap::wrap;
 
 /// Related articles sent along, in tokens (chars/4), as the CLI does.
 const RELATED_BUDGET: usize = 16_000;
@@ -124,12 +123,12 @@ pub fn draw(frame: &mut Frame, area: Rect, agent: &InboxAgent, focused: bool, th
     }
     // The tail of the reply as it arrives.
     let room = usize::from(area.height).saturating_sub(lines.len());
-    let rows = wrap(&agent.reply.shown(), usize::from(area.width));
-    let skip = rows.len().saturating_sub(room);
     lines.extend(
-        rows.into_iter()
-            .skip(skip)
-            .map(|r| Line::styled(r, theme.text)),
+        agent
+            .reply
+            .view
+            .tail(room)
+            .map(|r| Line::styled(r.to_owned(), theme.text)),
     );
     frame.render_widget(Paragraph::new(lines), area);
 }

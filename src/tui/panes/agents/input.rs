@@ -229,7 +229,9 @@ impl Component for AgentsPane {
     }
 
     fn on_action(&mut self, action: Action, cx: &mut Cx) -> bool {
-        self.action(action, cx)
+        let changed = self.action(action, cx);
+        self.style_inputs(cx.theme);
+        changed
     }
 
     fn is_typing(&self) -> bool {
@@ -237,12 +239,15 @@ impl Component for AgentsPane {
     }
 
     fn on_typing_key(&mut self, key: KeyEvent, cx: &mut Cx) -> bool {
-        self.edit_key(key, cx)
+        let changed = self.edit_key(key, cx);
+        self.style_inputs(cx.theme);
+        changed
     }
 
-    fn on_paste(&mut self, text: &str, _cx: &mut Cx) -> bool {
+    fn on_paste(&mut self, text: &str, cx: &mut Cx) -> bool {
         if self.paste(text) {
             self.editing = true;
+            self.style_inputs(cx.theme);
             return true;
         }
         false
@@ -251,7 +256,7 @@ impl Component for AgentsPane {
     /// Read the model configuration ahead, so the pane can say at once
     /// whether a model can be used.
     fn on_focus(&mut self) {
-        self.connection.prepare();
+        self.connection.check_ahead();
     }
 
     fn hints(&self, keymap: &KeyMap) -> String {

@@ -21,14 +21,14 @@ use std::path::Path;
 use membank_core::bank::Bank;
 use membank_core::templates::{self, Agent};
 use membank_core::text::sanitize_for_terminal;
-use membank_llm::{ChatRequest, JobId, WorkerMessage};
+use membank_llm::{ChatRequest, JobEvent, JobId, StreamEvent, WorkerMessage};
 use ratatui_textarea::TextArea;
 
-use self::connection::{ConnectionEvent, Submitted};
 use self::review::Review;
 use self::stream::Stream;
 use super::Cx;
 use crate::tui::app::Effect;
+use crate::tui::theme::Theme;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum AgentKind {
@@ -89,9 +89,8 @@ pub struct AgentsPane {
     pub translate: translate::TranslateAgent,
     pub distill: distill::DistillAgent,
     pub connection: connection::ModelConnection,
-    /// The call in flight and the agent it belongs to (one at a time);
-    /// no id yet while the model configuration is being read.
-    job: Option<(Option<JobId>, AgentKind)>,
+    /// The call in flight and the agent it belongs to (one at a time).
+    job: Option<(JobId, AgentKind)>,
     /// Why the last run could not start (shown in the pane).
     pub problem: Option<String>,
 }
@@ -99,6 +98,33 @@ pub struct AgentsPane {
 impl AgentsPane {
     pub fn busy(&self) -> bool {
         self.job.is_some()
+    }
+
+    /// Style the text inputs for whether they have the keyboard; after
+    /// every change, never while drawing.
+    pub fn style_inputs(&mut self, theme: &Theme) {
+        let typing = |kind: AgentKind| self.editing && self.kind == kind;
+        let (q, t, d) = (
+            typing(AgentKind::Query),
+            typing(AgentKind::Translate),
+            typing(AgentKind::Distill),
+        );
+        draw::style_input(&mut self.query.input, q, theme);
+        draw::style_input(&mut self.translate.input, t, theme);
+        draw::style_input(&mut self.distill.input, d, theme);
+    }
+
+    /// Wrap every reply at the pane's new width.
+    pub fn set_width(&mut self, width: usize) {
+        self.query.set_width(width);
+        for s in [
+            &mut self.inbox.reply,
+            &mut self.check.reply,
+            &mut self.translate.reply,
+            &mut self.distill.reply,
+        ] {
+            s.set_width(width);
+        }
     }
 
     /// Recompute what is derived from the bank (pending inbox, findings).
@@ -155,18 +181,9 @@ impl AgentsPane {
         let Some((job, kind)) = self.job else {
             return false;
         };
-        match job {
-            Some(job) => {
-                self.connection.cancel(job);
-                if let Some(s) = self.stream_mut(kind) {
-                    s.mark_cancelled();
-                }
-            }
-            // Not sent yet: nothing will arrive, so it ends here.
-            None => {
-                self.connection.drop_queued();
-                self.end_unstarted(kind, "stopped with Esc".into());
-            }
+        self.connection.cancel(job);
+        if let Some(s) = self.stream_mut(kind) {
+            s.mark_cancelled();
         }
         true
     }
@@ -226,14 +243,9 @@ impl AgentsPane {
             s.start();
         }
         match self.connection.submit(request) {
-            Ok(submitted) => {
+            Ok(job) => {
                 self.problem = None;
-                let job = match submitted {
-                    Submitted::Started(job) => Some(job),
-                    Submitted::Resolving => None,
-                };
                 self.job = Some((job, kind));
-                self.announce_model(kind, ctx.effects);
             }
             Err(e) => {
                 self.end_unstarted(kind, e.clone());
@@ -243,55 +255,52 @@ impl AgentsPane {
         true
     }
 
-    fn announce_model(&mut self, kind: AgentKind, effects: &mut Vec<Effect>) {
-        if let Some(Ok(model)) = self.connection.describe() {
-            effects.push(Effect::Info(format!("{}: asking {model}", kind.title())));
-        }
-    }
-
-    /// One event from the link. Returns whether the pane changed.
-    pub fn on_connection(
+    /// One message from the model connection. Returns whether the pane
+    /// changed.
+    pub fn on_message(
         &mut self,
-        event: ConnectionEvent,
+        message: WorkerMessage,
         root: &Path,
         effects: &mut Vec<Effect>,
     ) -> bool {
-        if matches!(event, ConnectionEvent::Checked) {
-            // The notice may have changed.
-            return true;
-        }
-        let Some((job, kind)) = self.job else {
-            return false;
+        let no_model = self.connection.note(&message);
+        let Some((_, kind)) = self.job.filter(|(job, _)| *job == message.job) else {
+            // A configuration check, or a job stopped before: only what it
+            // said about the model matters, and the notice may change.
+            return no_model.is_some() || matches!(message.event, JobEvent::Connected { .. });
         };
-        match event {
-            ConnectionEvent::Started(id) if job.is_none() => {
-                self.job = Some((Some(id), kind));
-                self.announce_model(kind, effects);
+        match message.event {
+            JobEvent::Connected { .. } => {
+                if let Some(Ok(model)) = self.connection.describe() {
+                    effects.push(Effect::Info(format!("{}: asking {model}", kind.title())));
+                }
                 true
             }
-            ConnectionEvent::Failed(why) if job.is_none() => {
-                self.end_unstarted(kind, why.clone());
-                self.problem = Some(why);
-                true
+            JobEvent::Stream(event) => {
+                if let Some(why) = no_model {
+                    self.problem = Some(why.clone());
+                    if let Some(s) = self.stream_mut(kind) {
+                        s.note_error(why);
+                    }
+                    // The `Done` that follows ends the call.
+                    return true;
+                }
+                self.on_worker(event, kind, root, effects)
             }
-            ConnectionEvent::Worker(msg) if job == Some(msg.job) => {
-                self.on_worker(msg, kind, root, effects)
-            }
-            _ => false,
         }
     }
 
     fn on_worker(
         &mut self,
-        msg: WorkerMessage,
+        event: StreamEvent,
         kind: AgentKind,
         root: &Path,
         effects: &mut Vec<Effect>,
     ) -> bool {
         let finished = if kind == AgentKind::Query {
-            self.query.on_event(msg.event)
+            self.query.on_event(event)
         } else {
-            self.stream_mut(kind).and_then(|s| s.apply(msg.event))
+            self.stream_mut(kind).and_then(|s| s.apply(event))
         };
         if let Some(f) = finished {
             self.job = None;

@@ -23,6 +23,8 @@ use crate::tui::widgets::wrap::wrap;
 pub struct Turn {
     /// Sanitised.
     pub question: String,
+    /// `question` wrapped beside its "You: " label.
+    question_rows: Vec<String>,
     pub reply: Stream,
     /// The articles in the context (rank order), then the ones the
     /// budget dropped.
@@ -45,7 +47,12 @@ pub struct QueryAgent {
     pub article: usize,
     /// Rows scrolled up from the newest text; 0 follows the reply.
     pub scroll_back: usize,
+    /// Columns the transcript is wrapped at.
+    width: usize,
 }
+
+/// Columns of the "You: " label before a question.
+const LABEL: usize = 5;
 
 fn question_input() -> TextArea<'static> {
     let mut input = TextArea::default();
@@ -61,6 +68,7 @@ impl Default for QueryAgent {
             input: question_input(),
             article: 0,
             scroll_back: 0,
+            width: 80,
         }
     }
 }
@@ -83,9 +91,13 @@ impl QueryAgent {
         self.session.query = query;
         self.session.budget = budget;
         let prepared = self.session.ask(bank, template, question.trim());
+        let question = sanitize_for_terminal(question.trim(), true);
+        let mut reply = Stream::default();
+        reply.set_width(self.width);
         self.turns.push(Turn {
-            question: sanitize_for_terminal(question.trim(), true),
-            reply: Stream::default(),
+            question_rows: wrap(&question, self.width.saturating_sub(LABEL)),
+            question,
+            reply,
             articles: prepared
                 .used
                 .iter()
@@ -147,33 +159,82 @@ impl QueryAgent {
         }
     }
 
-    fn transcript(&self, width: usize, theme: &Theme) -> Vec<Line<'static>> {
-        let mut lines = Vec::new();
+    /// Wrap the transcript at a new width.
+    pub fn set_width(&mut self, width: usize) {
+        if width == self.width {
+            return;
+        }
+        self.width = width;
+        for t in &mut self.turns {
+            t.question_rows = wrap(&t.question, width.saturating_sub(LABEL));
+            t.reply.set_width(width);
+        }
+    }
+
+    /// Rows a turn takes: question, reply, status, a blank line.
+    fn turn_rows(t: &Turn) -> usize {
+        t.question_rows.len()
+            + t.reply.view.len()
+            + usize::from(t.reply.status_line().is_some())
+            + 1
+    }
+
+    fn transcript_rows(&self) -> usize {
+        self.turns.iter().map(Self::turn_rows).sum()
+    }
+
+    /// Rows `start..end` of the transcript, styled; only these are built.
+    fn transcript(&self, start: usize, end: usize, theme: &Theme) -> Vec<Line<'static>> {
+        let mut lines = Vec::with_capacity(end - start);
+        let mut at = 0;
         for turn in &self.turns {
-            for (i, row) in wrap(&turn.question, width.saturating_sub(5))
-                .into_iter()
-                .enumerate()
-            {
+            let rows = Self::turn_rows(turn);
+            if at + rows <= start {
+                at += rows;
+                continue;
+            }
+            if at >= end {
+                break;
+            }
+            let mut turn_lines = Vec::with_capacity(rows);
+            for (i, row) in turn.question_rows.iter().enumerate() {
                 let head = if i == 0 { "You: " } else { "     " };
-                lines.push(Line::from(vec![
+                turn_lines.push(Line::from(vec![
                     Span::styled(head, theme.title),
-                    Span::styled(row, theme.text),
+                    Span::styled(row.clone(), theme.text),
                 ]));
             }
-            for row in wrap(&turn.reply.shown(), width) {
-                lines.push(Line::styled(row, theme.text));
-            }
+            // Only the reply rows that show are copied.
+            let skip = start.saturating_sub(at + turn_lines.len());
+            let take = end.saturating_sub(at + turn_lines.len());
+            let reply_rows = turn.reply.view.rows(skip..take);
+            let first_reply = turn_lines.len() + skip.min(turn.reply.view.len());
+            turn_lines.extend(reply_rows.map(|r| Line::styled(r.to_owned(), theme.text)));
             if let Some(status) = turn.reply.status_line() {
-                let style = if turn.reply.is_running() {
-                    theme.muted
-                } else if matches!(turn.reply.state, super::stream::StreamState::Incomplete(_)) {
+                let style = if matches!(turn.reply.state, super::stream::StreamState::Incomplete(_))
+                    && !turn.reply.is_running()
+                {
                     theme.warning
                 } else {
                     theme.muted
                 };
-                lines.push(Line::styled(format!("[{status}]"), style));
+                turn_lines.push(Line::styled(format!("[{status}]"), style));
             }
-            lines.push(Line::raw(""));
+            turn_lines.push(Line::raw(""));
+            // Row numbers of `turn_lines`: the question rows, then the reply
+            // rows from `first_reply`, then the rest.
+            let q = turn.question_rows.len();
+            for (i, line) in turn_lines.into_iter().enumerate() {
+                let row = if i < q {
+                    at + i
+                } else {
+                    at + first_reply + (i - q)
+                };
+                if (start..end).contains(&row) {
+                    lines.push(line);
+                }
+            }
+            at += rows;
         }
         lines
     }
@@ -201,13 +262,10 @@ pub fn draw(
     ])
     .areas(area);
 
-    let width = usize::from(body.width);
-    let lines = chat.transcript(width, theme);
+    let total = chat.transcript_rows();
     let height = usize::from(body.height);
-    let back = chat
-        .scroll_back
-        .min(lines.len().saturating_sub(usize::from(body.height)));
-    let end = lines.len() - back;
+    let back = chat.scroll_back.min(total.saturating_sub(height));
+    let end = total - back;
     let start = end.saturating_sub(height);
     if chat.turns.is_empty() {
         frame.render_widget(
@@ -222,7 +280,7 @@ pub fn draw(
             body,
         );
     } else {
-        frame.render_widget(Paragraph::new(lines[start..end].to_vec()), body);
+        frame.render_widget(Paragraph::new(chat.transcript(start, end, theme)), body);
     }
 
     if list_h > 0 {

@@ -6,6 +6,7 @@
 use std::path::Path;
 
 use membank_core::compile::{self, BlockStatus, Mode, SourceStatus};
+use membank_core::lock::BankLock;
 use membank_core::text::sanitize_for_terminal;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -183,6 +184,17 @@ impl Review {
         let mut lines = Vec::new();
         let mut changed = Vec::new();
         let s = |t: &str| sanitize_for_terminal(t, false);
+        // A command-line run changing the bank right now: write nothing.
+        let _lock = match BankLock::acquire(root, std::time::Duration::from_secs(2), || {}) {
+            Ok(lock) => lock,
+            Err(e) => {
+                self.result = Some(vec![s(&e.to_string())]);
+                return Applied {
+                    changed,
+                    written: 0,
+                };
+            }
+        };
         let blocks = match &self.purpose {
             Purpose::Compile { sources } => {
                 let report = compile::compile_reply_declining(

@@ -3,6 +3,8 @@
 use membank_core::text::sanitize_for_terminal;
 use membank_llm::StreamEvent;
 
+use crate::tui::widgets::wrap::WrappedText;
+
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub enum StreamState {
     #[default]
@@ -23,6 +25,10 @@ pub struct Stream {
     pub state: StreamState,
     error: Option<String>,
     cancelled: bool,
+    /// `text` sanitised and wrapped at the pane's width, kept up to date as
+    /// pieces arrive, so drawing never wraps.
+    pub view: WrappedText,
+    width: usize,
 }
 
 /// A reply that has ended.
@@ -36,8 +42,16 @@ impl Stream {
     pub fn start(&mut self) {
         *self = Stream {
             state: StreamState::Waiting,
+            width: self.width,
             ..Stream::default()
         };
+        self.view.update("", self.width);
+    }
+
+    /// Wrap at a new width (the pane was resized).
+    pub fn set_width(&mut self, width: usize) {
+        self.width = width;
+        self.view.update(&self.text, width);
     }
 
     pub fn is_running(&self) -> bool {
@@ -52,6 +66,11 @@ impl Stream {
         self.state = StreamState::Incomplete(why);
     }
 
+    /// Why the call failed, shown when its `Done` arrives.
+    pub fn note_error(&mut self, why: String) {
+        self.error = Some(why);
+    }
+
     /// The user asked to stop; the reason shown when `Done` arrives.
     pub fn mark_cancelled(&mut self) {
         self.cancelled = true;
@@ -62,6 +81,7 @@ impl Stream {
         match event {
             StreamEvent::Delta(piece) => {
                 self.text.push_str(&piece);
+                self.view.update(&self.text, self.width);
                 self.state = StreamState::Streaming;
             }
             StreamEvent::Retrying {
@@ -69,16 +89,15 @@ impl Stream {
                 wait,
                 reason,
             } => {
-                self.state = StreamState::Retrying(sanitize_for_terminal(
-                    &format!("retry {attempt} in {:.1}s: {reason}", wait.as_secs_f32()),
-                    false,
-                ));
+                let text = StreamEvent::retry_text(attempt, wait, &reason);
+                self.state = StreamState::Retrying(sanitize_for_terminal(&text, false));
             }
             StreamEvent::Error(e) => {
                 self.error = Some(sanitize_for_terminal(&e.to_string(), false));
             }
             StreamEvent::Done { complete, text } => {
                 self.text = text;
+                self.view.update(&self.text, self.width);
                 self.state = if complete {
                     StreamState::Complete
                 } else if self.cancelled {
@@ -97,12 +116,6 @@ impl Stream {
             }
         }
         None
-    }
-
-    /// The text as it may be drawn.
-    pub fn shown(&self) -> String {
-        // CRLF from some servers is a plain line break on screen.
-        sanitize_for_terminal(&self.text.replace("\r\n", "\n"), true)
     }
 
     /// A one-line account of the call, for a pane's header.
@@ -128,10 +141,11 @@ mod tests {
     #[test]
     fn the_end_of_a_stream_says_whether_it_was_stopped_or_failed() {
         let mut s = Stream::default();
+        s.set_width(40);
         s.start();
         assert!(s.is_running());
         s.apply(StreamEvent::Delta("par\x1b[2Jt\r\n".into()));
-        assert_eq!(s.shown(), "par␛[2Jt\n");
+        assert_eq!(s.view.tail(9).collect::<Vec<_>>(), ["par␛[2Jt", ""]);
         s.mark_cancelled();
         let done = s.apply(StreamEvent::Done {
             complete: false,

@@ -16,7 +16,6 @@ use ratatui_textarea::TextArea;
 
 use super::stream::Stream;
 use crate::tui::theme::Theme;
-use crate::tui::widgets::wrap::wrap;
 
 pub struct TranslateAgent {
     pub input: TextArea<'static>,
@@ -97,12 +96,11 @@ pub fn draw(frame: &mut Frame, area: Rect, agent: &TranslateAgent, editing: bool
     lines.push(Line::styled(agent.used.join(", "), theme.link));
     frame.render_widget(Paragraph::new(lines), info);
 
-    let rows = wrap(&agent.reply.shown(), usize::from(result.width));
-    let skip = rows.len().saturating_sub(usize::from(result.height));
-    let rows: Vec<Line> = rows
-        .into_iter()
-        .skip(skip)
-        .map(|r| Line::styled(r, theme.text))
+    let rows: Vec<Line> = agent
+        .reply
+        .view
+        .tail(usize::from(result.height))
+        .map(|r| Line::styled(r.to_owned(), theme.text))
         .collect();
     frame.render_widget(Paragraph::new(rows), result);
 }

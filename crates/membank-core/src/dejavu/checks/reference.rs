@@ -1,0 +1,580 @@
+//! Everything the reference lint and doctor report, on the same file and
+//! JSONL line, under stable codes. Where the two tools check the same thing
+//! differently, a finding is raised when either would report it.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::Sink;
+use crate::dejavu::js::{self, JsValue, SetKey};
+use crate::dejavu::jsonl::{JsonlFile, JsonlLine};
+use crate::dejavu::project::{Project, Record};
+use crate::dejavu::record::RecordKind;
+use crate::dejavu::{AGENTS_PATH, FEEDBACK_PATH, IMPRESSIONS_PATH, SUMMARY_PATH, paths};
+use crate::health::Severity::{self, Error, Warning};
+
+pub const VALID_STATUSES: [&str; 3] = ["active", "superseded", "archived"];
+pub const VALID_OUTCOMES: [&str; 4] = ["helpful", "irrelevant", "missed", "overloaded"];
+const GENERIC_KEYWORDS: [&str; 18] = [
+    "about", "agent", "change", "context", "data", "detail", "file", "general", "info", "memory",
+    "note", "project", "record", "summary", "task", "thing", "update", "work",
+];
+const REQUIRED_IMPRESSION_FIELDS: [&str; 5] = ["id", "scope", "title", "record_path", "updated"];
+const REQUIRED_RECORD_FIELDS: [&str; 5] = ["id", "title", "status", "scope", "updated"];
+/// The summary is injected first; the reference warns past this size.
+pub const SUMMARY_MAX_UNITS: usize = 12_000;
+/// Feedback queries are meant to be short cues.
+pub const QUERY_MAX_UNITS: usize = 240;
+
+static ISO_DATE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}(?:T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]{3})?Z?)?$")
+        .expect("date pattern")
+});
+
+/// `YYYY-MM-DD` or an ISO timestamp, by shape only (as the reference).
+pub fn is_iso_date(v: Option<&JsValue>) -> bool {
+    matches!(v, Some(JsValue::String(s)) if ISO_DATE.is_match(s))
+}
+
+fn is_string_array(v: Option<&JsValue>) -> bool {
+    match v {
+        Some(JsValue::Array(items)) => items
+            .iter()
+            .all(|i| matches!(i, JsValue::String(s) if !s.is_empty())),
+        _ => false,
+    }
+}
+
+fn is_one(v: Option<&JsValue>) -> bool {
+    v.and_then(JsValue::as_number) == Some(1.0)
+}
+
+pub fn run(project: &Project, out: &mut Sink) {
+    required_files(project, out);
+    let active_ids = match &project.impressions {
+        Some(file) => impressions(project, file, out),
+        None => HashSet::new(),
+    };
+    if let Some(file) = &project.feedback {
+        feedback(file, &active_ids, out);
+    }
+    if let Some(text) = project.text(SUMMARY_PATH)
+        && js::utf16_len(text) > SUMMARY_MAX_UNITS
+    {
+        out.add(
+            "large-summary",
+            Warning,
+            SUMMARY_PATH,
+            None,
+            format!(
+                "{} characters (over {SUMMARY_MAX_UNITS}); the summary is read first on every weak match, keep it compact",
+                js::utf16_len(text)
+            ),
+        );
+    }
+    for record in &project.records {
+        let kind = record.kind;
+        if matches!(
+            kind,
+            RecordKind::Summary | RecordKind::Decision | RecordKind::OpenLoop
+        ) {
+            markdown_record(record, out);
+        }
+    }
+}
+
+fn required_files(project: &Project, out: &mut Sink) {
+    if !project.agents_present {
+        out.add(
+            "missing-agents-md",
+            Error,
+            AGENTS_PATH,
+            None,
+            "AGENTS.md is missing: hosts read the recall and writeback rules there".into(),
+        );
+    }
+    if !project.exists(SUMMARY_PATH) {
+        out.add(
+            "missing-summary",
+            Error,
+            SUMMARY_PATH,
+            None,
+            "memory/summary.md is missing: it is the first record read on a weak match".into(),
+        );
+    }
+    if project.impressions.is_none() && !project.exists(IMPRESSIONS_PATH) {
+        out.add(
+            "missing-impressions",
+            Error,
+            IMPRESSIONS_PATH,
+            None,
+            "memory/impressions.jsonl is missing: recall has nothing to scan (level not_initialized)"
+                .into(),
+        );
+    }
+}
+
+/// Lint and doctor over the impressions; returns the ids the doctor counts
+/// as active (for feedback `matched_id`).
+fn impressions(project: &Project, file: &JsonlFile, out: &mut Sink) -> HashSet<SetKey> {
+    let root_abs = project.absolute_root();
+    let mut seen_ids = HashSet::new();
+    let mut signatures: HashMap<String, (String, usize)> = HashMap::new();
+    let mut active_ids = HashSet::new();
+    for line in &file.lines {
+        let n = line.line;
+        let record = match &line.value {
+            Err(e) => {
+                out.add(
+                    "invalid-jsonl",
+                    Error,
+                    &file.path,
+                    Some(n),
+                    format!("not valid JSON: {e}; this impression is ignored"),
+                );
+                continue;
+            }
+            Ok(v) => v,
+        };
+        if !matches!(record, JsValue::Object(_)) {
+            out.add(
+                "not-an-object",
+                Error,
+                &file.path,
+                Some(n),
+                format!(
+                    "the line is {}, not an impression object",
+                    record.type_name()
+                ),
+            );
+            if *record == JsValue::Null {
+                // The reference tools stop on a null line; nothing else applies.
+                continue;
+            }
+        }
+        let get = |k: &str| record.get(k);
+        let mut add = |code, sev, msg: String| out.add(code, sev, &file.path, Some(n), msg);
+        for field in REQUIRED_IMPRESSION_FIELDS {
+            if !matches!(get(field), Some(JsValue::String(s)) if !js::js_trim(s).is_empty()) {
+                add(
+                    "impression-missing-field",
+                    Error,
+                    format!("`{field}` is missing or not a non-empty string"),
+                );
+            }
+        }
+        if !is_one(get("schema_version")) {
+            add(
+                "schema-version",
+                Warning,
+                "`schema_version` should be 1 (it is missing or different)".into(),
+            );
+        }
+        if let Some(JsValue::String(scope)) = get("scope")
+            && !scope.starts_with("project:")
+        {
+            add(
+                "scope-not-project",
+                Warning,
+                format!("scope `{scope}` should be `project:<project-id>`"),
+            );
+        }
+        if let Some(status) = get("status")
+            && !matches!(status.as_str(), Some(s) if VALID_STATUSES.contains(&s))
+        {
+            add(
+                "bad-status",
+                Error,
+                format!(
+                    "status `{}` must be active, superseded or archived",
+                    status.join_string()
+                ),
+            );
+        }
+        if let Some(w) = get("weight")
+            && !matches!(w.as_number(), Some(x) if (0.0..=1.0).contains(&x))
+        {
+            add(
+                "bad-weight",
+                Error,
+                format!(
+                    "weight {} must be a number between 0 and 1 (recall uses 0.5 for non-numbers)",
+                    serde_json::to_string(w).unwrap_or_default()
+                ),
+            );
+        }
+        if let Some(v @ JsValue::String(s)) = get("updated")
+            && !is_iso_date(Some(v))
+        {
+            add(
+                "bad-date",
+                Warning,
+                format!("updated `{s}` should be YYYY-MM-DD or an ISO timestamp"),
+            );
+        }
+        keywords(line, record, &mut signatures, &mut add);
+        if get("aliases").is_some() && !is_string_array(get("aliases")) {
+            add(
+                "bad-aliases",
+                Error,
+                "aliases must be an array of non-empty strings when present".into(),
+            );
+        }
+        let id_key = SetKey::of(get("id"), n);
+        if !seen_ids.insert(id_key.clone()) {
+            add(
+                "duplicate-id",
+                Error,
+                format!(
+                    "impression id {} is used by an earlier line",
+                    show(get("id"))
+                ),
+            );
+        }
+        if js::truthy(get("id"))
+            && (!js::truthy(get("status"))
+                || get("status").and_then(JsValue::as_str) == Some("active"))
+        {
+            active_ids.insert(id_key);
+        }
+        if let Some(JsValue::String(rp)) = get("record_path") {
+            record_path(project, &root_abs, rp, &mut add);
+        }
+    }
+    active_ids
+}
+
+fn show(v: Option<&JsValue>) -> String {
+    match v {
+        None => "(none)".into(),
+        Some(v) => serde_json::to_string(v).unwrap_or_default(),
+    }
+}
+
+fn keywords(
+    line: &JsonlLine,
+    record: &JsValue,
+    signatures: &mut HashMap<String, (String, usize)>,
+    add: &mut impl FnMut(&'static str, Severity, String),
+) {
+    let kw = record.get("keywords");
+    let lint_ok = is_string_array(kw);
+    let doctor_ok = matches!(kw, Some(JsValue::Array(items)) if !items.is_empty());
+    if !lint_ok || !doctor_ok {
+        add(
+            "bad-keywords",
+            Error,
+            "keywords must be a non-empty array of non-empty strings".into(),
+        );
+    }
+    if !lint_ok {
+        return;
+    }
+    let Some(JsValue::Array(items)) = kw else {
+        return;
+    };
+    let normalized: Vec<String> = items
+        .iter()
+        .filter_map(JsValue::as_str)
+        .map(|k| js::js_trim(k).to_lowercase())
+        .filter(|k| !k.is_empty())
+        .collect();
+    let mut unique: Vec<&str> = Vec::new();
+    for k in &normalized {
+        if !unique.contains(&k.as_str()) {
+            unique.push(k);
+        }
+    }
+    if normalized.len() < 3 {
+        add(
+            "few-keywords",
+            Warning,
+            format!("{} cue terms; use at least 3", normalized.len()),
+        );
+    }
+    if normalized.len() > 12 {
+        add(
+            "many-keywords",
+            Warning,
+            format!("{} cue terms; stay at or below 12", normalized.len()),
+        );
+    }
+    if unique.len() != normalized.len() {
+        add(
+            "duplicate-keywords",
+            Warning,
+            "keywords repeat a cue term (compared trimmed and lower-cased)".into(),
+        );
+    }
+    let generic: Vec<&str> = normalized
+        .iter()
+        .map(String::as_str)
+        .filter(|k| GENERIC_KEYWORDS.contains(k))
+        .collect();
+    if generic.len() >= 3 {
+        add(
+            "generic-keywords",
+            Warning,
+            format!("too many generic cue terms: {}", generic.join(", ")),
+        );
+    }
+    let mut sorted = unique.clone();
+    sorted.sort_by(|a, b| js::cmp_utf16(a, b));
+    let signature = sorted.join("|");
+    if !signature.is_empty() {
+        let id = show(record.get("id"));
+        match signatures.get(&signature) {
+            Some((prev_id, prev_line)) => add(
+                "duplicate-keyword-set",
+                Warning,
+                format!(
+                    "same keyword set as line {prev_line} ({prev_id}); routes this alike cannot be told apart"
+                ),
+            ),
+            None => {
+                signatures.insert(signature, (id, line.line));
+            }
+        }
+    }
+}
+
+fn record_path(
+    project: &Project,
+    root_abs: &str,
+    rp: &str,
+    add: &mut impl FnMut(&'static str, Severity, String),
+) {
+    // Backslashes are plain characters here, so `../proj\\x` (which the
+    // reference's prefix test lets through on Unix) counts as outside:
+    // nothing outside the project is looked at.
+    match paths::reference_resolve(root_abs, rp) {
+        None => add(
+            "record-path-outside",
+            Error,
+            format!("record_path `{rp}` leaves the project; it must stay inside"),
+        ),
+        Some(rel) => {
+            if !project.exists(&rel) {
+                add(
+                    "record-path-missing",
+                    Warning,
+                    format!("record_path `{rp}` does not exist"),
+                );
+            }
+        }
+    }
+}
+
+fn feedback(file: &JsonlFile, active_ids: &HashSet<SetKey>, out: &mut Sink) {
+    for line in &file.lines {
+        let n = line.line;
+        let record = match &line.value {
+            Err(e) => {
+                out.add(
+                    "invalid-jsonl",
+                    Error,
+                    &file.path,
+                    Some(n),
+                    format!("not valid JSON: {e}; this feedback line is ignored"),
+                );
+                continue;
+            }
+            Ok(v) => v,
+        };
+        if !matches!(record, JsValue::Object(_)) {
+            out.add(
+                "not-an-object",
+                Error,
+                &file.path,
+                Some(n),
+                format!("the line is {}, not a feedback object", record.type_name()),
+            );
+            if *record == JsValue::Null {
+                continue;
+            }
+        }
+        let get = |k: &str| record.get(k);
+        let mut add = |code, sev, msg: String| out.add(code, sev, FEEDBACK_PATH, Some(n), msg);
+        if !is_one(get("schema_version")) {
+            add(
+                "schema-version",
+                Warning,
+                "`schema_version` should be 1 (it is missing or different)".into(),
+            );
+        }
+        if !matches!(get("outcome").and_then(JsValue::as_str), Some(o) if VALID_OUTCOMES.contains(&o))
+        {
+            add(
+                "bad-outcome",
+                Error,
+                format!(
+                    "outcome {} must be helpful, irrelevant, missed or overloaded",
+                    show(get("outcome"))
+                ),
+            );
+        }
+        if !matches!(get("query"), Some(JsValue::String(q)) if !js::js_trim(q).is_empty()) {
+            add(
+                "bad-query",
+                Error,
+                "query must be a non-empty string".into(),
+            );
+        }
+        if let Some(m) = get("matched_id")
+            && m.as_str().is_none()
+        {
+            add(
+                "bad-matched-id",
+                Error,
+                format!(
+                    "matched_id must be a string when present, not {}",
+                    m.type_name()
+                ),
+            );
+        }
+        if !is_iso_date(get("created")) {
+            add(
+                "bad-date",
+                Warning,
+                format!(
+                    "created {} should be YYYY-MM-DD or an ISO timestamp",
+                    show(get("created"))
+                ),
+            );
+        }
+        if let Some(m) = get("matched_id")
+            && m.truthy()
+            && m.as_str() != Some("unmatched")
+            && !active_ids.contains(&SetKey::of(Some(m), usize::MAX))
+        {
+            add(
+                "unresolved-matched-id",
+                Warning,
+                format!(
+                    "matched_id {} is not the id of an active impression",
+                    show(Some(m))
+                ),
+            );
+        }
+        if let Some(JsValue::String(q)) = get("query")
+            && js::utf16_len(q) > QUERY_MAX_UNITS
+        {
+            add(
+                "long-query",
+                Warning,
+                format!(
+                    "query is {} characters (over {QUERY_MAX_UNITS}); store a sanitized cue, not the prompt",
+                    js::utf16_len(q)
+                ),
+            );
+        }
+    }
+}
+
+/// The reference lint's checks of one Markdown record.
+fn markdown_record(record: &Record, out: &mut Sink) {
+    let path = &record.path;
+    let Some(fm) = &record.frontmatter else {
+        out.add(
+            "missing-frontmatter",
+            Warning,
+            path,
+            Some(1),
+            "no YAML frontmatter: start the file with `---`, the id/title/status/scope/updated keys and a closing `---` line"
+                .into(),
+        );
+        return;
+    };
+    let key_line = |key: &str| key_line(&record.text, key);
+    for field in REQUIRED_RECORD_FIELDS {
+        if fm.non_empty(field).is_none() {
+            out.add(
+                "record-missing-field",
+                Warning,
+                path,
+                key_line(field).or(Some(1)),
+                format!("frontmatter has no `{field}`"),
+            );
+        }
+    }
+    if let Some(scope) = fm.non_empty("scope")
+        && !scope.starts_with("project:")
+    {
+        out.add(
+            "scope-not-project",
+            Warning,
+            path,
+            key_line("scope"),
+            format!("scope `{scope}` should be `project:<project-id>`"),
+        );
+    }
+    if let Some(status) = fm.non_empty("status")
+        && !VALID_STATUSES.contains(&status)
+    {
+        out.add(
+            "bad-status",
+            Error,
+            path,
+            key_line("status"),
+            format!("status `{status}` must be active, superseded or archived"),
+        );
+    }
+    if let Some(updated) = fm.non_empty("updated")
+        && !ISO_DATE.is_match(updated)
+    {
+        out.add(
+            "bad-date",
+            Warning,
+            path,
+            key_line("updated"),
+            format!("updated `{updated}` should be YYYY-MM-DD or an ISO timestamp"),
+        );
+    }
+    if fm.get("status") == Some("superseded") && fm.non_empty("superseded_by").is_none() {
+        out.add(
+            "superseded-without-successor",
+            Warning,
+            path,
+            key_line("status"),
+            "status is superseded but there is no `superseded_by` naming the newer record".into(),
+        );
+    }
+    let headings: &[&str] = match record.kind {
+        RecordKind::Decision => &["## Decision", "## Rationale", "## Consequences"],
+        RecordKind::OpenLoop => &[
+            "## Owner",
+            "## Opened",
+            "## Next trigger",
+            "## Why it matters",
+        ],
+        _ => &[],
+    };
+    for h in headings {
+        if !record.text.contains(h) {
+            out.add(
+                "missing-section",
+                Warning,
+                path,
+                None,
+                format!("no `{h}` section"),
+            );
+        }
+    }
+}
+
+/// The line of `key:` in a file's frontmatter.
+pub fn key_line(text: &str, key: &str) -> Option<usize> {
+    let mut n = 0;
+    for line in text.split('\n') {
+        n += 1;
+        if n > 1 && line.trim_end() == "---" {
+            return None;
+        }
+        if line.strip_prefix(key).is_some_and(|r| r.starts_with(':')) {
+            return Some(n);
+        }
+    }
+    None
+}

@@ -1,0 +1,262 @@
+//! The safety scan the reference doctor runs over every text file: secrets,
+//! personal data, transcripts, raw tool output, oversized files.
+//!
+//! The reference uses JavaScript regular expressions without the `u` flag:
+//! `\b` and case-insensitivity are ASCII-only there, `\s` includes U+FEFF,
+//! `.` stops at CR and U+2028/9. The patterns below say the same in Rust
+//! (case-insensitive ones run on an ASCII-lowercased copy of the text).
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use crate::health::Severity;
+
+/// JavaScript's `\s`.
+const JS_SPACE: &str = r"[\t\n\x0B\x0C\r \x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}\x{FEFF}]";
+
+/// Files longer than this many UTF-16 units are reported as large.
+pub const LARGE_FILE_UNITS: usize = 20_000;
+
+pub struct Pattern {
+    pub code: &'static str,
+    pub severity: Severity,
+    pub message: &'static str,
+    /// Matched against the ASCII-lowercased text.
+    pub fold_case: bool,
+    regex: Regex,
+}
+
+fn pattern(
+    code: &'static str,
+    severity: Severity,
+    message: &'static str,
+    fold_case: bool,
+    re: &str,
+) -> Pattern {
+    Pattern {
+        code,
+        severity,
+        message,
+        fold_case,
+        regex: Regex::new(re).expect("safety pattern"),
+    }
+}
+
+static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
+    let b = r"(?-u:\b)";
+    vec![
+        pattern(
+            "private-key",
+            Severity::Error,
+            "possible private key; remove it and rotate the key",
+            false,
+            r"-----BEGIN [A-Z ]*PRIVATE KEY-----",
+        ),
+        pattern(
+            "api-key",
+            Severity::Error,
+            "possible OpenAI-style secret key; remove it and rotate the key",
+            false,
+            &format!(r"{b}sk-[A-Za-z0-9_-]{{20,}}{b}"),
+        ),
+        pattern(
+            "api-key",
+            Severity::Error,
+            "possible GitHub token; remove it and revoke the token",
+            false,
+            &format!(r"{b}(?:ghp|github_pat)_[A-Za-z0-9_]{{20,}}{b}"),
+        ),
+        pattern(
+            "api-key",
+            Severity::Error,
+            "possible AWS access key; remove it and rotate the key",
+            false,
+            &format!(r"{b}AKIA[0-9A-Z]{{16}}{b}"),
+        ),
+        pattern(
+            "email-address",
+            Severity::Warning,
+            "possible e-mail address; memory shared with the repo should hold no personal data",
+            true,
+            &format!(r"{b}[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{{2,}}{b}"),
+        ),
+        pattern(
+            "raw-output",
+            Severity::Warning,
+            "looks like raw build or debug output; keep the durable signal only",
+            true,
+            &format!(
+                r"{b}(?:stack trace|traceback|npm err!|at [^\n\r\x{{2028}}\x{{2029}}]+:[0-9]+:[0-9]+){b}"
+            ),
+        ),
+        pattern(
+            "credential-assignment",
+            Severity::Error,
+            "possible credential assignment; remove it and rotate the secret",
+            true,
+            &format!(
+                r#"{b}(?:api[_-]?key|secret|token|password){JS_SPACE}*[:=]{JS_SPACE}*["']?[a-z0-9._~+/=-]{{16,}}"#
+            ),
+        ),
+    ]
+});
+
+/// One hit of the scan.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Hit {
+    pub code: &'static str,
+    pub severity: Severity,
+    pub message: String,
+    pub line: Option<usize>,
+}
+
+fn line_at(text: &str, byte: usize) -> usize {
+    text[..byte].matches('\n').count() + 1
+}
+
+/// `/^(user|assistant|system):/im`: at the start of the text or after any
+/// line terminator, ASCII case-insensitively.
+pub fn transcript_line(text: &str) -> Option<usize> {
+    let starts = std::iter::once(0).chain(
+        text.char_indices()
+            .filter(|(_, c)| matches!(c, '\n' | '\r' | '\u{2028}' | '\u{2029}'))
+            .map(|(i, c)| i + c.len_utf8()),
+    );
+    for start in starts {
+        let rest = &text.as_bytes()[start..];
+        for word in [&b"user:"[..], b"assistant:", b"system:"] {
+            if rest.len() >= word.len() && rest[..word.len()].eq_ignore_ascii_case(word) {
+                return Some(line_at(text, start));
+            }
+        }
+    }
+    None
+}
+
+/// Scan one file's text.
+pub fn scan(text: &str) -> Vec<Hit> {
+    let folded = text.to_ascii_lowercase();
+    let mut hits = Vec::new();
+    for (i, p) in PATTERNS.iter().enumerate() {
+        let hay = if p.fold_case { &folded } else { text };
+        if let Some(m) = p.regex.find(hay) {
+            hits.push(Hit {
+                code: p.code,
+                severity: p.severity,
+                message: p.message.to_owned(),
+                line: Some(line_at(text, m.start())),
+            });
+        }
+        // The transcript checks sit between e-mail and raw output in the
+        // reference; the order only affects listing, not what is found.
+        if i == 4 {
+            if let Some(line) = transcript_line(text) {
+                hits.push(transcript_hit(
+                    line,
+                    "looks like a chat transcript; summarize the durable signal instead",
+                ));
+            }
+            if let Some(at) = text.find("<subagent_notification>") {
+                hits.push(transcript_hit(
+                    line_at(text, at),
+                    "contains subagent transcript markup; summarize the durable signal instead",
+                ));
+            }
+        }
+    }
+    let units = crate::dejavu::js::utf16_len(text);
+    if units > LARGE_FILE_UNITS {
+        hits.push(Hit {
+            code: "large-file",
+            severity: Severity::Warning,
+            message: format!(
+                "{units} characters (over {LARGE_FILE_UNITS}); consider compacting to the durable signal"
+            ),
+            line: None,
+        });
+    }
+    hits
+}
+
+/// The text with every secret, credential and e-mail match blanked out.
+pub fn redact(text: &str) -> String {
+    let folded = text.to_ascii_lowercase();
+    let mut ranges: Vec<std::ops::Range<usize>> = Vec::new();
+    for p in PATTERNS.iter().filter(|p| p.code != "raw-output") {
+        let hay = if p.fold_case { &folded } else { text };
+        ranges.extend(p.regex.find_iter(hay).map(|m| m.range()));
+    }
+    let mut out = String::with_capacity(text.len());
+    for (i, c) in text.char_indices() {
+        if ranges.iter().any(|r| r.contains(&i)) {
+            out.push(' ');
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+fn transcript_hit(line: usize, message: &str) -> Hit {
+    Hit {
+        code: "transcript",
+        severity: Severity::Warning,
+        message: message.to_owned(),
+        line: Some(line),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn codes(text: &str) -> Vec<&'static str> {
+        scan(text).into_iter().map(|h| h.code).collect()
+    }
+
+    #[test]
+    fn secrets_are_found_with_their_line() {
+        let hits = scan("ok\nkey sk-abcdefghijklmnopqrstuv here\n");
+        assert_eq!(hits[0].code, "api-key");
+        assert_eq!(hits[0].line, Some(2));
+        assert_eq!(
+            codes("-----BEGIN RSA PRIVATE KEY-----"),
+            vec!["private-key"]
+        );
+        assert_eq!(codes("AKIAABCDEFGHIJKLMNOP"), vec!["api-key"]);
+        assert_eq!(codes("ghp_abcdefghijklmnopqrstuvwxyz"), vec!["api-key"]);
+        assert_eq!(
+            codes("Password = 'abcdefghijklmnop1'"),
+            vec!["credential-assignment"]
+        );
+        assert_eq!(codes("Mail Ann@Example.COM"), vec!["email-address"]);
+    }
+
+    #[test]
+    fn word_boundaries_and_case_are_ascii_only() {
+        // `é` is not a word character for a non-Unicode JavaScript `\b`.
+        assert_eq!(codes("ésk-abcdefghijklmnopqrstuv"), vec!["api-key"]);
+        assert!(codes("xsk-abcdefghijklmnopqrstuv").is_empty());
+        // The Kelvin sign does not fold to `k` there.
+        assert!(codes("api_\u{212A}ey=abcdefghijklmnopq").is_empty());
+        // "npm ERR!" needs a word character right after the bang.
+        assert!(codes("npm ERR! x").is_empty());
+        assert_eq!(codes("npm ERR!x"), vec!["raw-output"]);
+        assert_eq!(codes("  at f (a.js:1:2)"), vec!["raw-output"]);
+    }
+
+    #[test]
+    fn transcripts_start_a_line() {
+        assert_eq!(transcript_line("a\rUser: hi"), Some(1));
+        assert_eq!(transcript_line("x\nASSISTANT: hi"), Some(2));
+        assert_eq!(transcript_line("the user: said"), None);
+        assert_eq!(codes("<subagent_notification>"), vec!["transcript"]);
+    }
+
+    #[test]
+    fn large_files_count_utf16_units() {
+        assert!(codes(&"a".repeat(20_000)).is_empty());
+        assert_eq!(codes(&"😀".repeat(10_001)), vec!["large-file"]);
+    }
+}

@@ -1,0 +1,346 @@
+//! What the storage layout asks and no reference tool checks: the index and
+//! summary link the records they must, supersession holds both ways, every
+//! durable record has an impression route, required sections, links
+//! resolve, private memory stays out of the repo.
+
+use std::collections::HashSet;
+
+use super::Sink;
+use crate::dejavu::paths;
+use crate::dejavu::project::{Project, Record};
+use crate::dejavu::record::RecordKind;
+use crate::dejavu::{INDEX_PATH, SUMMARY_PATH};
+use crate::health::Severity::{Error, Info, Warning};
+
+pub fn run(project: &Project, out: &mut Sink) {
+    index_and_summary(project, out);
+    supersession(project, out);
+    routes(project, out);
+    sections(project, out);
+    links(project, out);
+    private_not_ignored(project, out);
+}
+
+fn linked_from(record: Option<&Record>) -> HashSet<&str> {
+    record
+        .map(|r| {
+            r.links
+                .iter()
+                .filter_map(|l| l.resolved.as_deref())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Decisions and open loops that are in force.
+fn active_tracked(project: &Project) -> impl Iterator<Item = &Record> {
+    project.records.iter().filter(|r| {
+        matches!(r.kind, RecordKind::Decision | RecordKind::OpenLoop) && r.is_active() && !r.private
+    })
+}
+
+fn index_and_summary(project: &Project, out: &mut Sink) {
+    let index = project.record(INDEX_PATH);
+    let in_index = linked_from(index);
+    let in_summary = linked_from(project.summary());
+    for r in active_tracked(project) {
+        if index.is_some() && !in_index.contains(r.path.as_str()) {
+            out.add(
+                "index-missing-link",
+                Warning,
+                INDEX_PATH,
+                None,
+                format!(
+                    "does not link the active {} `{}`",
+                    kind_name(r.kind),
+                    r.path
+                ),
+            );
+        }
+        if project.summary().is_some() && !in_summary.contains(r.path.as_str()) {
+            out.add(
+                "summary-missing-link",
+                Warning,
+                SUMMARY_PATH,
+                None,
+                format!(
+                    "does not link the authoritative {} `{}`",
+                    kind_name(r.kind),
+                    r.path
+                ),
+            );
+        }
+    }
+}
+
+fn kind_name(kind: RecordKind) -> &'static str {
+    match kind {
+        RecordKind::Decision => "decision",
+        RecordKind::OpenLoop => "open loop",
+        _ => "record",
+    }
+}
+
+/// A `superseded_by` / `supersedes` value: a record id, or a path relative
+/// to the project or to the record's folder.
+pub fn resolve_ref<'a>(project: &'a Project, from: &Record, value: &str) -> Option<&'a Record> {
+    let value = value.trim();
+    project
+        .records
+        .iter()
+        .find(|r| r.id() == Some(value))
+        .or_else(|| paths::resolve_from("", value).and_then(|p| project.record(&p)))
+        .or_else(|| {
+            paths::resolve_from(paths::parent(&from.path), value).and_then(|p| project.record(&p))
+        })
+}
+
+/// Values of a reference key, which may list several (`a, b` or `[a, b]`).
+pub fn ref_values(value: &str) -> Vec<&str> {
+    value
+        .trim_matches(|c| c == '[' || c == ']')
+        .split(',')
+        .map(|v| v.trim().trim_matches(|c| c == '"' || c == '\''))
+        .filter(|v| !v.is_empty())
+        .collect()
+}
+
+fn points_at(project: &Project, from: &Record, value: Option<&str>, target: &Record) -> bool {
+    value.is_some_and(|v| {
+        ref_values(v)
+            .into_iter()
+            .any(|v| resolve_ref(project, from, v).is_some_and(|r| r.path == target.path))
+    })
+}
+
+fn supersession(project: &Project, out: &mut Sink) {
+    let index = project.record(INDEX_PATH);
+    let in_index = linked_from(index);
+    for old in &project.records {
+        let Some(by) = old.field("superseded_by") else {
+            continue;
+        };
+        let line = super::reference::key_line(&old.text, "superseded_by");
+        let Some(newer) = resolve_ref(project, old, by) else {
+            out.add(
+                "superseded-by-unresolved",
+                Error,
+                &old.path,
+                line,
+                format!("superseded_by `{by}` names no record (by id or path)"),
+            );
+            continue;
+        };
+        if old.status() != "superseded" {
+            out.add(
+                "supersession-one-sided",
+                Warning,
+                &old.path,
+                super::reference::key_line(&old.text, "status"),
+                format!(
+                    "has superseded_by `{by}` but its status is `{}`, not superseded",
+                    old.status()
+                ),
+            );
+        }
+        if !points_at(project, newer, newer.field("supersedes"), old) {
+            out.add(
+                "supersedes-missing",
+                Warning,
+                &newer.path,
+                super::reference::key_line(&newer.text, "supersedes"),
+                format!("replaces `{}` but has no `supersedes` naming it", old.path),
+            );
+        }
+        if index.is_some() && !in_index.contains(newer.path.as_str()) {
+            out.add(
+                "index-not-updated",
+                Warning,
+                INDEX_PATH,
+                None,
+                format!(
+                    "`{}` is superseded by `{}`, which the index does not link",
+                    old.path, newer.path
+                ),
+            );
+        }
+        if let Some(cycle) = cycle_from(project, old) {
+            out.add(
+                "supersession-cycle",
+                Error,
+                &old.path,
+                line,
+                format!("superseded_by leads back to itself: {}", cycle.join(" → ")),
+            );
+        }
+    }
+    for newer in &project.records {
+        let Some(sup) = newer.field("supersedes") else {
+            continue;
+        };
+        for value in ref_values(sup) {
+            match resolve_ref(project, newer, value) {
+                None => out.add(
+                    "supersedes-unresolved",
+                    Warning,
+                    &newer.path,
+                    super::reference::key_line(&newer.text, "supersedes"),
+                    format!("supersedes `{value}` names no record (by id or path)"),
+                ),
+                Some(old) if !points_at(project, old, old.field("superseded_by"), newer) => out
+                    .add(
+                        "supersession-one-sided",
+                        Warning,
+                        &old.path,
+                        None,
+                        format!(
+                            "`{}` says it supersedes this record, but this record's superseded_by does not name it",
+                            newer.path
+                        ),
+                    ),
+                Some(_) => {}
+            }
+        }
+    }
+}
+
+/// The chain of `superseded_by` from `start`, when it returns to `start`.
+fn cycle_from(project: &Project, start: &Record) -> Option<Vec<String>> {
+    let mut chain = vec![start.path.clone()];
+    let mut cursor = start;
+    for _ in 0..project.records.len() {
+        let next = resolve_ref(project, cursor, cursor.field("superseded_by")?)?;
+        chain.push(next.path.clone());
+        if next.path == start.path {
+            return Some(chain);
+        }
+        if chain[..chain.len() - 1].contains(&next.path) {
+            // A cycle further along; reported from its own members.
+            return None;
+        }
+        cursor = next;
+    }
+    None
+}
+
+fn routes(project: &Project, out: &mut Sink) {
+    let Some(imp) = &project.impressions else {
+        return;
+    };
+    let mut routed: HashSet<String> = HashSet::new();
+    for line in &imp.lines {
+        let Some(target) = line
+            .str_field("record_path")
+            .and_then(|p| paths::resolve_from("", p))
+        else {
+            continue;
+        };
+        let active = match line.object().and_then(|o| o.get("status")) {
+            None => true,
+            Some(s) => !s.truthy() || s.as_str() == Some("active"),
+        };
+        if active
+            && let Some(r) = project.record(&target)
+            && !r.is_active()
+        {
+            out.add(
+                "route-to-inactive",
+                Warning,
+                &imp.path,
+                Some(line.line),
+                format!(
+                    "an active impression routes to `{}`, whose status is `{}`; recall will load an outdated record",
+                    r.path,
+                    r.status()
+                ),
+            );
+        }
+        routed.insert(target);
+    }
+    for r in &project.records {
+        if r.kind.is_durable() && r.is_active() && !r.private && !routed.contains(&r.path) {
+            out.add(
+                "no-impression-route",
+                Warning,
+                &r.path,
+                None,
+                "no impression has this record as record_path, so recall never reaches it".into(),
+            );
+        }
+    }
+}
+
+/// Sections the spec requires and the reference lint does not look for.
+fn sections(project: &Project, out: &mut Sink) {
+    for r in &project.records {
+        let required: &[&str] = match r.kind {
+            RecordKind::Decision => &["Date", "Related records"],
+            RecordKind::OpenLoop => &["Related records"],
+            _ => continue,
+        };
+        for name in required {
+            if *name == "Date" && r.field("date").is_some() {
+                continue;
+            }
+            let present = r.body().lines().any(|l| {
+                let l = l.trim();
+                l.starts_with('#') && l.trim_start_matches('#').trim().eq_ignore_ascii_case(name)
+            });
+            if !present {
+                out.add(
+                    "missing-section",
+                    Info,
+                    &r.path,
+                    None,
+                    format!("no `## {name}` section (the layout lists it as required)"),
+                );
+            }
+        }
+    }
+}
+
+fn links(project: &Project, out: &mut Sink) {
+    for r in &project.records {
+        for l in r.links.iter().filter(|l| !l.external) {
+            match &l.resolved {
+                None => out.add(
+                    "link-outside",
+                    Warning,
+                    &r.path,
+                    Some(l.line),
+                    format!("link `{}` leaves the project; it is not followed", l.target),
+                ),
+                Some(target) if !project.exists(target) => out.add(
+                    "dead-link",
+                    Warning,
+                    &r.path,
+                    Some(l.line),
+                    format!(
+                        "link `{}` points at `{target}`, which does not exist",
+                        l.target
+                    ),
+                ),
+                Some(_) => {}
+            }
+        }
+    }
+}
+
+fn private_not_ignored(project: &Project, out: &mut Sink) {
+    let private: Vec<_> = project.files.iter().filter(|f| f.private).collect();
+    if private.is_empty() {
+        return;
+    }
+    let ignore = super::gitignore::Ignore::new(project);
+    for f in private {
+        if !ignore.is_ignored(&f.path) {
+            out.add(
+                "private-not-ignored",
+                Error,
+                &f.path,
+                None,
+                "private memory is not ignored by .gitignore and would be committed; add the recommended patterns (memory/private/, memory/local/, memory/raw/, memory/transcripts/, memory/**/*.secret.*)".into(),
+            );
+        }
+    }
+}

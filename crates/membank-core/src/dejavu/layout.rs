@@ -1,0 +1,226 @@
+//! A Deja Vu project behind the layout boundary: its files as documents
+//! grouped by kind, Markdown links and `record_path` routes as links, the
+//! checks as its health report.
+
+use std::borrow::Cow;
+use std::path::Path;
+
+use super::project::{NotAProject, Project};
+use super::record::RecordKind;
+use super::{AGENTS_PATH, FEEDBACK_PATH, IMPRESSIONS_PATH, paths};
+use crate::memory::{
+    DocId, DocLink, Document, HealthOptions, HealthReport, LayoutSpec, Memory, OpenError,
+    Resolution, detect,
+};
+
+pub static LAYOUT: LayoutSpec = LayoutSpec {
+    name: "dejavu",
+    title: "a Deja Vu project",
+    looked_for: "memory/impressions.jsonl or memory/summary.md",
+    detect: detect::dejavu_root,
+    open: |root| Ok(Box::new(Project::load_root(root.to_path_buf()))),
+};
+
+impl From<NotAProject> for OpenError {
+    fn from(e: NotAProject) -> OpenError {
+        OpenError::NotThisLayout {
+            path: e.path,
+            spec: &LAYOUT,
+        }
+    }
+}
+
+/// Open `path` (the project or its `memory/` folder) as a Deja Vu project,
+/// for the commands only Deja Vu has; `forced` is `--format`.
+pub fn open_project(
+    path: &Path,
+    forced: Option<&'static LayoutSpec>,
+) -> Result<Project, OpenError> {
+    crate::memory::open_as::<Project>(path, forced, &LAYOUT).map(|p| *p)
+}
+
+/// One entry of the document list.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum DocSource {
+    /// Index into `Project::records`.
+    Record(usize),
+    /// A text file that is not a record (`impressions.jsonl`, AGENTS.md).
+    Text(String),
+}
+
+/// Where a document sits in the Bank pane, and in which order.
+fn place(path: &str) -> (u8, &'static str, &'static str) {
+    match RecordKind::of(path) {
+        RecordKind::Summary => (0, "", "summary"),
+        RecordKind::Index => (1, "", "index"),
+        RecordKind::Decision => (3, "decisions", "decision"),
+        RecordKind::OpenLoop => (4, "open-loops", "open-loop"),
+        RecordKind::Context => (5, "context", "context"),
+        RecordKind::Event => (6, "events", "event"),
+        RecordKind::Other if path == IMPRESSIONS_PATH => (2, "", "impressions"),
+        RecordKind::Other if path == FEEDBACK_PATH => (2, "", "feedback"),
+        RecordKind::Other if path == AGENTS_PATH => (8, "", "rules"),
+        RecordKind::Other => (7, "other", "other"),
+    }
+}
+
+/// The documents in display order: summary, index, the JSONL files, then
+/// the records by kind, then AGENTS.md.
+pub(crate) fn documents(project: &Project) -> Vec<(String, DocSource)> {
+    let mut docs: Vec<(String, DocSource)> = project
+        .records
+        .iter()
+        .enumerate()
+        .map(|(i, r)| (r.path.clone(), DocSource::Record(i)))
+        .collect();
+    for path in project.texts.keys() {
+        let is_record = path.starts_with("memory/") && path.ends_with(".md");
+        if !is_record {
+            docs.push((path.clone(), DocSource::Text(path.clone())));
+        }
+    }
+    docs.sort_by(|a, b| (place(&a.0).0, &a.0).cmp(&(place(&b.0).0, &b.0)));
+    docs
+}
+
+impl Memory for Project {
+    fn spec(&self) -> &'static LayoutSpec {
+        &LAYOUT
+    }
+
+    fn root(&self) -> &Path {
+        &self.root
+    }
+
+    fn len(&self) -> usize {
+        self.docs.len()
+    }
+
+    fn document(&self, id: DocId) -> Document<'_> {
+        let (path, source) = &self.docs[id];
+        let (_, group, kind) = place(path);
+        let groups = if group.is_empty() {
+            Vec::new()
+        } else {
+            vec![Cow::Borrowed(group)]
+        };
+        match source {
+            DocSource::Record(i) => {
+                let r = &self.records[*i];
+                Document {
+                    path,
+                    title: Cow::Borrowed(r.title()),
+                    groups,
+                    kind: Cow::Borrowed(kind),
+                    status: Some(Cow::Borrowed(r.status())),
+                    private: r.private,
+                    text: &r.text,
+                    body_start: r.frontmatter.as_ref().map_or(0, |f| f.body_start),
+                    frontmatter: r.frontmatter.as_ref().map(|f| f.raw.clone()),
+                }
+            }
+            DocSource::Text(p) => {
+                let text = self.text(p).unwrap_or_default();
+                Document {
+                    path,
+                    title: Cow::Borrowed(path.rsplit('/').next().unwrap_or(path)),
+                    groups,
+                    kind: Cow::Borrowed(kind),
+                    status: None,
+                    private: paths::is_private(path),
+                    text,
+                    body_start: 0,
+                    frontmatter: None,
+                }
+            }
+        }
+    }
+
+    fn find(&self, path: &str) -> Option<DocId> {
+        let path = path.trim_start_matches("./");
+        self.docs.iter().position(|(p, _)| p == path)
+    }
+
+    fn resolve(&self, name: &str) -> Resolution {
+        match self.find(name) {
+            Some(id) => Resolution::One(id),
+            None => match self.find_record(name) {
+                Some(r) => self.find(&r.path).map_or(Resolution::Dead, Resolution::One),
+                None => Resolution::Dead,
+            },
+        }
+    }
+
+    fn links(&self, id: DocId) -> Vec<DocLink<'_>> {
+        let (path, source) = &self.docs[id];
+        match source {
+            DocSource::Record(i) => {
+                let r = &self.records[*i];
+                r.links
+                    .iter()
+                    .filter(|l| !l.external)
+                    .map(|l| DocLink {
+                        raw: r.text.get(l.span.clone()).unwrap_or(&l.target),
+                        target: &l.target,
+                        line: l.line,
+                        in_frontmatter: false,
+                        resolution: self.resolution_of(l.resolved.as_deref()),
+                    })
+                    .collect()
+            }
+            // `record_path` routes are the impression file's links.
+            DocSource::Text(_) if path == IMPRESSIONS_PATH => self
+                .impressions
+                .iter()
+                .flat_map(|f| f.lines.iter().map(move |l| (f, l)))
+                .filter_map(|(f, l)| {
+                    let target = l.str_field("record_path")?;
+                    Some(DocLink {
+                        raw: &f.text[l.span.clone()],
+                        target,
+                        line: l.line,
+                        in_frontmatter: false,
+                        resolution: self.resolution_of(paths::resolve_from("", target).as_deref()),
+                    })
+                })
+                .collect(),
+            DocSource::Text(_) => Vec::new(),
+        }
+    }
+
+    fn backlinks(&self, id: DocId) -> &[DocId] {
+        self.doc_backlinks.get(id).map_or(&[], Vec::as_slice)
+    }
+
+    fn check(&self, _opts: &HealthOptions) -> HealthReport {
+        super::checks::check(self)
+    }
+
+    fn reload(&mut self, _paths: &[String]) {
+        // Checks span files (routes, index, supersession): read it all again.
+        *self = Project::load_root(self.root.clone());
+    }
+}
+
+impl Project {
+    fn resolution_of(&self, path: Option<&str>) -> Resolution {
+        path.and_then(|p| self.find(p))
+            .map_or(Resolution::Dead, Resolution::One)
+    }
+
+    /// For each document, the documents that link or route to it.
+    pub(crate) fn document_backlinks(&self) -> Vec<Vec<DocId>> {
+        (0..self.docs.len())
+            .map(|id| {
+                let mut from: Vec<DocId> = self
+                    .references_to(&self.docs[id].0)
+                    .iter()
+                    .filter_map(|r| self.find(&r.from))
+                    .collect();
+                from.sort_unstable();
+                from.dedup();
+                from
+            })
+            .collect()
+    }
+}

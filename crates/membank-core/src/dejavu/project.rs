@@ -1,0 +1,411 @@
+//! Loading a Deja Vu project: every file under `memory/` listed, the text
+//! files read (regular files only, bounded, never through a link), records,
+//! impressions and feedback parsed, links and routes resolved.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use super::jsonl::JsonlFile;
+use super::layout::DocSource;
+use super::paths;
+use super::record::{self, Frontmatter, Link, RecordKind};
+use super::{AGENTS_PATH, FEEDBACK_PATH, IMPRESSIONS_PATH, MEMORY_DIR, SUMMARY_PATH};
+use crate::memory::DocId;
+use crate::safe_read::{ReadError, RootReader};
+
+/// Deeper folders than this are not walked (a hostile tree may nest).
+const MAX_DEPTH: usize = 32;
+
+/// Why a path is not a Deja Vu project.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NotAProject {
+    pub path: PathBuf,
+}
+
+impl std::fmt::Display for NotAProject {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} is not a Deja Vu project: looked for memory/impressions.jsonl or memory/summary.md in it (or impressions.jsonl / summary.md if it is the memory folder)",
+            self.path.display()
+        )
+    }
+}
+
+impl std::error::Error for NotAProject {}
+
+/// The project folder for `path`: the folder holding `memory/`, whether
+/// `path` is that folder or `memory/` itself.
+pub fn detect(path: &Path) -> Option<PathBuf> {
+    crate::memory::detect::dejavu_root(path)
+}
+
+/// A file found under `memory/` (or the project's `AGENTS.md`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct MemoryFile {
+    pub path: String,
+    pub size: u64,
+    pub private: bool,
+    /// A symbolic link: listed, never followed.
+    pub symlink: bool,
+}
+
+/// A file that could not be read, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ReadProblem {
+    pub path: String,
+    pub message: String,
+}
+
+/// A Markdown file under `memory/`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Record {
+    pub path: String,
+    pub kind: RecordKind,
+    pub private: bool,
+    pub frontmatter: Option<Frontmatter>,
+    #[serde(skip)]
+    pub text: String,
+    pub links: Vec<Link>,
+}
+
+impl Record {
+    pub fn field(&self, key: &str) -> Option<&str> {
+        self.frontmatter.as_ref()?.non_empty(key)
+    }
+
+    pub fn id(&self) -> Option<&str> {
+        self.field("id")
+    }
+
+    pub fn title(&self) -> &str {
+        self.field("title").unwrap_or(&self.path)
+    }
+
+    /// `status` from the frontmatter; absent counts as active.
+    pub fn status(&self) -> &str {
+        self.field("status").unwrap_or("active")
+    }
+
+    pub fn is_active(&self) -> bool {
+        self.status() == "active"
+    }
+
+    /// The Markdown after the frontmatter.
+    pub fn body(&self) -> &str {
+        match &self.frontmatter {
+            Some(fm) => self.text.get(fm.body_start..).unwrap_or(""),
+            None => &self.text,
+        }
+    }
+}
+
+/// Where something points at a path: a Markdown link or an impression.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Reference {
+    /// The file the link or route is in.
+    pub from: String,
+    pub line: usize,
+    /// `link` or `route`.
+    pub via: &'static str,
+}
+
+/// A loaded project. Pure data: checks, recall and the interface read it.
+#[derive(Debug, Clone, Default)]
+pub struct Project {
+    pub root: PathBuf,
+    /// Every file under `memory/`, sorted by path.
+    pub files: Vec<MemoryFile>,
+    /// Text of every readable `.md`, `.jsonl` and `.txt` file under
+    /// `memory/`, and of `AGENTS.md`, by path.
+    pub texts: BTreeMap<String, String>,
+    pub records: Vec<Record>,
+    pub impressions: Option<JsonlFile>,
+    pub feedback: Option<JsonlFile>,
+    pub agents_present: bool,
+    /// `.gitignore` files of the project root and under `memory/`: the
+    /// folder they sit in and their text.
+    pub gitignores: Vec<(String, String)>,
+    pub problems: Vec<ReadProblem>,
+    /// Text files that were not valid UTF-8 (read with U+FFFD, as Node does).
+    pub not_utf8: Vec<String>,
+    /// Backlinks: target path → who points at it.
+    pub backlinks: BTreeMap<String, Vec<Reference>>,
+    /// The documents the layout boundary lists, in display order.
+    pub(crate) docs: Vec<(String, DocSource)>,
+    pub(crate) doc_backlinks: Vec<Vec<DocId>>,
+    reader: Option<RootReader>,
+}
+
+/// True for the files the reference doctor scans as text.
+pub fn is_text_file(path: &str) -> bool {
+    let lower = path.to_ascii_lowercase();
+    [".md", ".jsonl", ".txt"].iter().any(|e| lower.ends_with(e))
+}
+
+impl Project {
+    /// Load the project at `path` (the project or its `memory/` folder).
+    pub fn load(path: &Path) -> Result<Project, NotAProject> {
+        let root = detect(path).ok_or_else(|| NotAProject {
+            path: path.to_path_buf(),
+        })?;
+        Ok(Project::load_root(root))
+    }
+
+    /// Load a project whose root is known (a missing `memory/` gives an
+    /// empty project whose checks say what is missing).
+    pub fn load_root(root: PathBuf) -> Project {
+        let mut p = Project {
+            reader: RootReader::for_root(&root).ok(),
+            root,
+            ..Project::default()
+        };
+        p.walk_memory();
+        match p.read(AGENTS_PATH) {
+            Ok(Some(bytes)) => {
+                p.agents_present = true;
+                p.texts.insert(AGENTS_PATH.into(), lossy(bytes));
+            }
+            Ok(None) => {}
+            Err(message) => {
+                p.agents_present = true;
+                p.problems.push(ReadProblem {
+                    path: AGENTS_PATH.into(),
+                    message,
+                });
+            }
+        }
+        if let Ok(Some(bytes)) = p.read(".gitignore") {
+            p.gitignores.insert(0, (String::new(), lossy(bytes)));
+        }
+        p.impressions = p
+            .texts
+            .get(IMPRESSIONS_PATH)
+            .map(|t| JsonlFile::parse(IMPRESSIONS_PATH, t.clone()));
+        p.feedback = p
+            .texts
+            .get(FEEDBACK_PATH)
+            .map(|t| JsonlFile::parse(FEEDBACK_PATH, t.clone()));
+        p.records = p
+            .texts
+            .iter()
+            .filter(|(path, _)| path.starts_with("memory/") && path.ends_with(".md"))
+            .map(|(path, text)| Record {
+                path: path.clone(),
+                kind: RecordKind::of(path),
+                private: paths::is_private(path),
+                frontmatter: record::parse_frontmatter(text),
+                text: text.clone(),
+                links: record::links(path, text),
+            })
+            .collect();
+        p.index_backlinks();
+        p.docs = super::layout::documents(&p);
+        p.doc_backlinks = p.document_backlinks();
+        p
+    }
+
+    /// Read a project-relative file through the safe reader: `Ok(None)`
+    /// when it does not exist, `Err` with the reason when it may not or
+    /// cannot be read.
+    pub fn read(&self, rel: &str) -> Result<Option<Vec<u8>>, String> {
+        let Some(reader) = &self.reader else {
+            return Ok(None);
+        };
+        match reader.read(Path::new(rel)) {
+            Ok(bytes) => Ok(Some(bytes)),
+            Err(e) if e.is_not_found() => Ok(None),
+            Err(e) => Err(read_message(&e)),
+        }
+    }
+
+    fn walk_memory(&mut self) {
+        let memory = self.root.join(MEMORY_DIR);
+        match fs::symlink_metadata(&memory) {
+            Ok(m) if m.file_type().is_symlink() => {
+                self.problems.push(ReadProblem {
+                    path: MEMORY_DIR.into(),
+                    message: "memory/ is a symbolic link; it is not followed".into(),
+                });
+                return;
+            }
+            Ok(m) if m.is_dir() => {}
+            _ => return,
+        }
+        let walker = walkdir::WalkDir::new(&memory)
+            .follow_links(false)
+            .max_depth(MAX_DEPTH)
+            .sort_by(|a, b| {
+                a.file_name()
+                    .as_encoded_bytes()
+                    .cmp(b.file_name().as_encoded_bytes())
+            });
+        for entry in walker.into_iter().filter_map(Result::ok) {
+            let ft = entry.file_type();
+            if ft.is_dir() {
+                continue;
+            }
+            let Ok(rel) = entry.path().strip_prefix(&self.root) else {
+                continue;
+            };
+            let rel = rel
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy())
+                .collect::<Vec<_>>()
+                .join("/");
+            let size = entry.metadata().map(|m| m.len()).unwrap_or(0);
+            let symlink = ft.is_symlink();
+            self.files.push(MemoryFile {
+                path: rel.clone(),
+                size,
+                private: paths::is_private(&rel),
+                symlink,
+            });
+            if symlink && fs::metadata(entry.path()).is_ok_and(|m| m.is_dir()) {
+                self.problems.push(ReadProblem {
+                    path: rel,
+                    message: "a symbolic link to a folder; not followed".into(),
+                });
+                continue;
+            }
+            let Some(reader) = &self.reader else {
+                continue;
+            };
+            let read = |buf: &mut Vec<u8>| {
+                reader
+                    .read_walked_into(entry.path(), symlink, buf)
+                    .map_err(|e| read_message(&e))
+            };
+            if entry.file_name() == ".gitignore" {
+                let mut buf = Vec::new();
+                if read(&mut buf).is_ok() {
+                    self.gitignores
+                        .push((paths::parent(&rel).to_owned(), lossy(buf)));
+                }
+                continue;
+            }
+            if !is_text_file(&rel) {
+                continue;
+            }
+            let mut buf = Vec::new();
+            match read(&mut buf).map(|_| Some(buf)) {
+                Ok(Some(bytes)) => {
+                    if std::str::from_utf8(&bytes).is_err() || bytes.contains(&0) {
+                        self.not_utf8.push(rel.clone());
+                    }
+                    self.texts.insert(rel, lossy(bytes));
+                }
+                Ok(None) => {}
+                Err(message) => self.problems.push(ReadProblem { path: rel, message }),
+            }
+        }
+    }
+
+    fn index_backlinks(&mut self) {
+        let mut map: BTreeMap<String, Vec<Reference>> = BTreeMap::new();
+        for r in &self.records {
+            for l in &r.links {
+                if let Some(target) = &l.resolved {
+                    map.entry(target.clone()).or_default().push(Reference {
+                        from: r.path.clone(),
+                        line: l.line,
+                        via: "link",
+                    });
+                }
+            }
+        }
+        if let Some(imp) = &self.impressions {
+            for line in &imp.lines {
+                if let Some(target) = line
+                    .str_field("record_path")
+                    .and_then(|p| paths::resolve_from("", p))
+                {
+                    map.entry(target).or_default().push(Reference {
+                        from: IMPRESSIONS_PATH.into(),
+                        line: line.line,
+                        via: "route",
+                    });
+                }
+            }
+        }
+        self.backlinks = map;
+    }
+
+    pub fn record(&self, path: &str) -> Option<&Record> {
+        self.records.iter().find(|r| r.path == path)
+    }
+
+    /// A record by id or by project-relative path.
+    pub fn find_record(&self, key: &str) -> Option<&Record> {
+        let key_path = key.trim_start_matches("./");
+        self.record(key_path)
+            .or_else(|| self.records.iter().find(|r| r.id() == Some(key)))
+    }
+
+    pub fn summary(&self) -> Option<&Record> {
+        self.record(SUMMARY_PATH)
+    }
+
+    /// True when a project-relative path names something that exists in
+    /// the project (a file found under `memory/`, a folder, or a file
+    /// elsewhere in the project). Links are never followed to answer.
+    pub fn exists(&self, path: &str) -> bool {
+        if path.is_empty() {
+            return true;
+        }
+        if self.files.iter().any(|f| f.path == path) {
+            return true;
+        }
+        let mut current = self.root.clone();
+        for seg in path.split('/') {
+            current.push(seg);
+            match fs::symlink_metadata(&current) {
+                Ok(m) if m.file_type().is_symlink() => return true,
+                Ok(_) => {}
+                Err(_) => return false,
+            }
+        }
+        true
+    }
+
+    /// Who links to or routes to `path`.
+    pub fn references_to(&self, path: &str) -> &[Reference] {
+        self.backlinks.get(path).map_or(&[], Vec::as_slice)
+    }
+
+    /// The text of a file, if it was read.
+    pub fn text(&self, path: &str) -> Option<&str> {
+        self.texts.get(path).map(String::as_str)
+    }
+
+    /// The absolute path of the project, `/`-separated, as the reference
+    /// resolves it (lexically, no links followed).
+    pub fn absolute_root(&self) -> String {
+        std::path::absolute(&self.root)
+            .unwrap_or_else(|_| self.root.clone())
+            .to_string_lossy()
+            .replace('\\', "/")
+    }
+}
+
+/// Node reads files as UTF-8 with replacement characters; so do we, so
+/// lengths and patterns agree.
+fn lossy(bytes: Vec<u8>) -> String {
+    match String::from_utf8(bytes) {
+        Ok(s) => s,
+        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+    }
+}
+
+/// Why a file was not read, in words that name links as links.
+fn read_message(e: &ReadError) -> String {
+    match e {
+        ReadError::LinkLeavesRoot => {
+            "a symbolic link leading outside the project; not followed".into()
+        }
+        other => format!("not read: {other}"),
+    }
+}

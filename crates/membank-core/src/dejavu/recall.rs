@@ -1,0 +1,426 @@
+//! Recall: the cue scan over `impressions.jsonl`, exactly as the reference
+//! scan computes it, with the arithmetic kept for every impression.
+//!
+//! Tokens are the lower-cased maximal runs of Unicode letters and digits
+//! longer than one UTF-16 unit; an impression's tokens come from its
+//! `keywords`, `aliases` and `title`; `overlap = |Q∩R| / min(|Q|,|R|)` and
+//! `score = min(1, overlap × (0.75 + w × 0.25))`, rounded like
+//! `toFixed(4)`; strong ≥ 0.70, weak ≥ 0.35.
+
+use std::collections::HashSet;
+use std::sync::LazyLock;
+
+use regex::Regex;
+use serde::Serialize;
+
+use super::js::{self, JsValue};
+use super::jsonl::JsonlFile;
+use super::{IMPRESSIONS_PATH, SUMMARY_PATH};
+
+/// Runs of General Category L or N, as `/[\p{L}\p{N}]+/gu`.
+static TOKEN: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"[\p{L}\p{N}]+").expect("token pattern"));
+
+pub const STRONG: f64 = 0.7;
+pub const WEAK: f64 = 0.35;
+/// The weight used when an impression's `weight` is not a JSON number.
+pub const DEFAULT_WEIGHT: f64 = 0.5;
+/// How many matches the result lists.
+pub const TOP_MATCHES: usize = 5;
+/// At most this many detailed records are loaded on a strong match.
+pub const MAX_DETAIL_RECORDS: usize = 3;
+
+/// The distinct tokens of a text, in first-seen order.
+pub fn tokenize(text: &str) -> Vec<String> {
+    let lower = text.to_lowercase();
+    let mut seen = HashSet::new();
+    let mut out = Vec::new();
+    for m in TOKEN.find_iter(&lower) {
+        let token = m.as_str();
+        if js::utf16_len(token) > 1 && seen.insert(token) {
+            out.push(token.to_owned());
+        }
+    }
+    out
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Level {
+    NotInitialized,
+    None,
+    Weak,
+    Strong,
+}
+
+impl Level {
+    pub fn for_score(score: f64) -> Level {
+        if score >= STRONG {
+            Level::Strong
+        } else if score >= WEAK {
+            Level::Weak
+        } else {
+            Level::None
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Level::NotInitialized => "not_initialized",
+            Level::None => "none",
+            Level::Weak => "weak",
+            Level::Strong => "strong",
+        }
+    }
+}
+
+/// One ranked match, with the reference's keys.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Match {
+    /// Whatever JSON the impression holds; absent when it has none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub id: Option<JsValue>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<JsValue>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub record_path: Option<JsValue>,
+    #[serde(serialize_with = "js::serialize_number")]
+    pub score: f64,
+    pub matched_keywords: Vec<String>,
+    /// The impression's line, for explanations (not a reference key).
+    #[serde(skip)]
+    pub line: usize,
+}
+
+/// What happened to one impression line.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "outcome", rename_all = "snake_case")]
+pub enum Considered {
+    /// Scored; `score` 0 means it did not match.
+    Scored,
+    /// Left out: its `status` is set and is not `active`.
+    Inactive { status: String },
+    /// The line could not be used (not JSON, or JavaScript would throw).
+    Invalid { error: String },
+}
+
+/// Every number behind one impression's score.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Explanation {
+    pub line: usize,
+    /// The impression's id as text, for display.
+    pub id: String,
+    #[serde(flatten)]
+    pub considered: Considered,
+    pub tokens: Vec<String>,
+    /// Cue tokens the impression has, in cue order.
+    pub matched: Vec<String>,
+    pub overlap: f64,
+    pub weight: f64,
+    /// True when `weight` was missing or not a number and 0.5 was used.
+    pub weight_defaulted: bool,
+    /// Before rounding.
+    pub raw_score: f64,
+    pub score: f64,
+    /// 1-based place among the matches, when it matched.
+    pub rank: Option<usize>,
+}
+
+/// A scan diagnostic in the reference's shape (`invalid-line-N`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ScanDiagnostic {
+    pub id: String,
+    pub level: &'static str,
+    pub message: &'static str,
+    pub path: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+/// The whole result of one cue.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Recall {
+    pub cue: String,
+    pub cue_tokens: Vec<String>,
+    pub level: Level,
+    pub score: f64,
+    /// Every match, best first (the reference prints the first five).
+    pub matches: Vec<Match>,
+    pub diagnostics: Vec<ScanDiagnostic>,
+    /// One per non-blank impression line, in file order.
+    pub explanations: Vec<Explanation>,
+}
+
+/// Scan the impressions for a cue. `None` means the file does not exist.
+pub fn recall(impressions: Option<&JsonlFile>, cue: &str) -> Recall {
+    let cue_tokens = tokenize(cue);
+    let Some(file) = impressions else {
+        return Recall {
+            cue: cue.to_owned(),
+            cue_tokens,
+            level: Level::NotInitialized,
+            score: 0.0,
+            matches: Vec::new(),
+            diagnostics: vec![ScanDiagnostic {
+                id: "missing-impressions".into(),
+                level: "error",
+                message: "Deja Vu memory is not initialized",
+                path: IMPRESSIONS_PATH.into(),
+                line: None,
+                error: None,
+            }],
+            explanations: Vec::new(),
+        };
+    };
+    let mut matches = Vec::new();
+    let mut diagnostics = Vec::new();
+    let mut explanations = Vec::new();
+    for line in &file.lines {
+        let mut exp = Explanation {
+            line: line.line,
+            id: String::new(),
+            considered: Considered::Scored,
+            tokens: Vec::new(),
+            matched: Vec::new(),
+            overlap: 0.0,
+            weight: DEFAULT_WEIGHT,
+            weight_defaulted: true,
+            raw_score: 0.0,
+            score: 0.0,
+            rank: None,
+        };
+        match score_line(line.value.as_ref(), &cue_tokens, &mut exp) {
+            Ok(Some(m)) => matches.push(Match {
+                line: line.line,
+                ..m
+            }),
+            Ok(None) => {}
+            Err(error) => {
+                diagnostics.push(ScanDiagnostic {
+                    id: format!("invalid-line-{}", line.line),
+                    level: "error",
+                    message: "Invalid impression record",
+                    path: file.path.clone(),
+                    line: Some(line.line),
+                    error: Some(error.clone()),
+                });
+                exp.considered = Considered::Invalid { error };
+            }
+        }
+        explanations.push(exp);
+    }
+    // Stable, like Array.prototype.sort: equal scores keep file order.
+    matches.sort_by(|a: &Match, b: &Match| b.score.total_cmp(&a.score));
+    for (rank, m) in matches.iter().enumerate() {
+        if let Some(e) = explanations.iter_mut().find(|e| e.line == m.line) {
+            e.rank = Some(rank + 1);
+        }
+    }
+    let score = matches.first().map_or(0.0, |m| m.score);
+    Recall {
+        cue: cue.to_owned(),
+        cue_tokens,
+        level: Level::for_score(score),
+        score,
+        matches,
+        diagnostics,
+        explanations,
+    }
+}
+
+/// The reference's per-line work; `Err` where JavaScript would throw.
+fn score_line(
+    value: Result<&JsValue, &js::ParseError>,
+    cue: &[String],
+    exp: &mut Explanation,
+) -> Result<Option<Match>, String> {
+    let record = value.map_err(|e| e.to_string())?;
+    if *record == JsValue::Null {
+        return Err("Cannot read properties of null (reading 'status')".into());
+    }
+    exp.id = record.get("id").map(display_id).unwrap_or_default();
+    if let Some(status) = record.get("status")
+        && status.truthy()
+        && status.as_str() != Some("active")
+    {
+        exp.considered = Considered::Inactive {
+            status: status.join_string(),
+        };
+        return Ok(None);
+    }
+    let mut parts = spread(record.get("keywords"), "keywords")?;
+    parts.extend(spread(record.get("aliases"), "aliases")?);
+    parts.push(match record.get("title") {
+        None | Some(JsValue::Null) => String::new(),
+        Some(v) => v.join_string(),
+    });
+    let tokens = tokenize(&parts.join(" "));
+    let token_set: HashSet<&str> = tokens.iter().map(String::as_str).collect();
+    let matched: Vec<String> = cue
+        .iter()
+        .filter(|t| token_set.contains(t.as_str()))
+        .cloned()
+        .collect();
+    if let Some(w) = record.get("weight").and_then(JsValue::as_number) {
+        exp.weight = w;
+        exp.weight_defaulted = false;
+    }
+    exp.tokens = tokens;
+    exp.matched = matched.clone();
+    if cue.is_empty() || exp.tokens.is_empty() {
+        return Ok(None);
+    }
+    exp.overlap = matched.len() as f64 / cue.len().min(exp.tokens.len()) as f64;
+    exp.raw_score = js::js_min(1.0, exp.overlap * (0.75 + exp.weight * 0.25));
+    // `score > 0` is false for NaN too (0 × Infinity): not a match.
+    if exp.raw_score.is_nan() || exp.raw_score <= 0.0 {
+        return Ok(None);
+    }
+    exp.score = js::round4(exp.raw_score);
+    Ok(Some(Match {
+        id: record.get("id").cloned(),
+        title: record.get("title").cloned(),
+        record_path: record.get("record_path").cloned(),
+        score: exp.score,
+        matched_keywords: matched,
+        line: 0,
+    }))
+}
+
+/// `[...(value ?? [])]` joined later with spaces: arrays give their
+/// elements, strings their characters; anything else throws.
+fn spread(value: Option<&JsValue>, name: &str) -> Result<Vec<String>, String> {
+    match value {
+        None | Some(JsValue::Null) => Ok(Vec::new()),
+        Some(JsValue::Array(items)) => Ok(items.iter().map(JsValue::join_string).collect()),
+        Some(JsValue::String(s)) => Ok(s.chars().map(String::from).collect()),
+        Some(_) => Err(format!("record.{name} is not iterable")),
+    }
+}
+
+fn display_id(v: &JsValue) -> String {
+    match v {
+        JsValue::String(s) => s.clone(),
+        other => serde_json::to_string(other).unwrap_or_default(),
+    }
+}
+
+impl Recall {
+    /// Records a host following the protocol would read: nothing for no
+    /// familiarity, the summary for a weak one, the strong matches' records
+    /// (one to three) for a strong one.
+    pub fn would_load(&self) -> Vec<String> {
+        match self.level {
+            Level::NotInitialized | Level::None => Vec::new(),
+            Level::Weak => vec![SUMMARY_PATH.to_owned()],
+            Level::Strong => {
+                let mut out: Vec<String> = Vec::new();
+                for m in self.matches.iter().filter(|m| m.score >= STRONG) {
+                    if let Some(JsValue::String(p)) = &m.record_path
+                        && !out.contains(p)
+                    {
+                        out.push(p.clone());
+                    }
+                    if out.len() == MAX_DETAIL_RECORDS {
+                        break;
+                    }
+                }
+                out
+            }
+        }
+    }
+
+    pub fn matched(&self) -> bool {
+        matches!(self.level, Level::Weak | Level::Strong)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn demo() -> JsonlFile {
+        JsonlFile::parse(
+            IMPRESSIONS_PATH,
+            concat!(
+                r#"{"schema_version":1,"id":"decision-settings-sync","scope":"project:demo","title":"Settings sync stays server-backed","keywords":["settings","sync","localstorage","preferences"],"record_path":"memory/decisions/settings-sync.md","updated":"2026-05-16","weight":0.9,"status":"active"}"#,
+                "\n",
+                r#"{"schema_version":1,"id":"open-loop-settings-migration","scope":"project:demo","title":"Migrate old setting names","keywords":["settings","migration","legacy","names"],"record_path":"memory/open-loops/settings-migration.md","updated":"2026-05-16","weight":0.8,"status":"active"}"#,
+                "\n"
+            )
+            .into(),
+        )
+    }
+
+    #[test]
+    fn golden_values_of_the_reference_settings_example() {
+        let r = recall(Some(&demo()), "Continue the settings refactor.");
+        assert_eq!(r.level, Level::None);
+        assert_eq!(r.score, 0.2437);
+        let r = recall(Some(&demo()), "settings sync");
+        assert_eq!(r.level, Level::Strong);
+        assert_eq!(r.score, 0.975);
+        assert_eq!(r.matches[1].score, 0.475);
+        assert_eq!(r.matches[0].matched_keywords, vec!["settings", "sync"]);
+        assert_eq!(r.would_load(), vec!["memory/decisions/settings-sync.md"]);
+    }
+
+    #[test]
+    fn tokens_are_letter_and_digit_runs_longer_than_one_utf16_unit() {
+        assert_eq!(
+            tokenize("Über-cool v2 a 𝐀 x9 ÉTÉ café, ÜBER"),
+            vec!["über", "cool", "v2", "𝐀", "x9", "été", "café"]
+        );
+        assert_eq!(tokenize("ΟΔΟΣ"), vec!["οδος"]);
+    }
+
+    #[test]
+    fn javascript_quirks_are_kept() {
+        let f = JsonlFile::parse(
+            IMPRESSIONS_PATH,
+            [
+                r#"{"id":"str","keywords":"ab","title":"zz"}"#,
+                r#"{"id":"num","keywords":5}"#,
+                r#"null"#,
+                r#"{"id":"off","status":"archived","keywords":["zz"]}"#,
+                r#"{"id":"zero","status":0,"keywords":["zz"],"weight":"1"}"#,
+                r#"{"id":7,"title":["zz",null,{"a":1}],"weight":1e400}"#,
+            ]
+            .join("\n"),
+        );
+        let r = recall(Some(&f), "zz object");
+        let ids: Vec<String> = r.explanations.iter().map(|e| e.id.clone()).collect();
+        assert_eq!(ids, vec!["str", "num", "", "off", "zero", "7"]);
+        // A string of keywords spreads into single letters, which are dropped.
+        assert_eq!(r.explanations[0].tokens, vec!["zz"]);
+        assert!(matches!(
+            r.explanations[1].considered,
+            Considered::Invalid { .. }
+        ));
+        assert!(matches!(
+            r.explanations[2].considered,
+            Considered::Invalid { .. }
+        ));
+        assert_eq!(r.diagnostics.len(), 2);
+        assert_eq!(r.diagnostics[1].id, "invalid-line-3");
+        assert!(matches!(
+            r.explanations[3].considered,
+            Considered::Inactive { .. }
+        ));
+        // status 0 is falsy, so the impression counts; "1" is not a number.
+        assert!(r.explanations[4].weight_defaulted);
+        // An object in the title becomes "[object Object]"; Infinity caps at 1.
+        assert_eq!(r.explanations[5].tokens, vec!["zz", "object"]);
+        assert_eq!(r.matches[0].score, 1.0);
+        assert_eq!(r.matches[0].id, Some(JsValue::Number(7.0)));
+    }
+
+    #[test]
+    fn missing_impressions_is_not_initialized() {
+        let r = recall(None, "anything");
+        assert_eq!(r.level, Level::NotInitialized);
+        assert_eq!(r.diagnostics[0].id, "missing-impressions");
+    }
+}

@@ -1,0 +1,370 @@
+//! Replacing a record by a newer one, as the layout prescribes: the old
+//! record becomes `status: superseded` with `superseded_by`, the new one
+//! gets `supersedes`, the index points at the newer record, and active
+//! impressions routing to the old record stop doing so.
+//!
+//! Planned first (before/after text per file, for a diff and a
+//! confirmation), then applied atomically per file. Only the lines that
+//! must change are touched; everything else stays byte for byte.
+
+use std::path::Path;
+
+use super::checks::spec::{ref_values, resolve_ref};
+use super::js::{self, JsValue};
+use super::project::{Project, Record};
+use super::record::Frontmatter;
+use super::{IMPRESSIONS_PATH, INDEX_PATH, paths};
+use crate::atomic::write_atomic;
+
+/// One file's change.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Edit {
+    pub path: String,
+    pub before: String,
+    pub after: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Plan {
+    pub old: String,
+    pub new: String,
+    /// Only files that change, in the order they are written.
+    pub edits: Vec<Edit>,
+    /// Things the plan could not do, for the user to know.
+    pub notes: Vec<String>,
+}
+
+pub fn plan(project: &Project, old_key: &str, new_key: &str) -> Result<Plan, String> {
+    let find = |key: &str| {
+        project.find_record(key).ok_or_else(|| {
+            format!("no record `{key}` (give an id or a path like memory/decisions/x.md)")
+        })
+    };
+    let old = find(old_key)?;
+    let new = find(new_key)?;
+    if old.path == new.path {
+        return Err("a record cannot supersede itself".into());
+    }
+    for r in [old, new] {
+        if r.frontmatter.is_none() {
+            return Err(format!(
+                "{} has no frontmatter to record the supersession in; add one first",
+                r.path
+            ));
+        }
+    }
+    let mut notes = Vec::new();
+    let mut edits = Vec::new();
+    let new_text = add_reference(new, "supersedes", &old.path, project);
+    push_edit(&mut edits, &new.path, &new.text, new_text);
+    let mut old_text = set_key(&old.text, old.frontmatter.as_ref(), "status", "superseded");
+    let fm = super::record::parse_frontmatter(&old_text);
+    old_text = set_key(&old_text, fm.as_ref(), "superseded_by", &new.path);
+    push_edit(&mut edits, &old.path, &old.text, old_text);
+    match project.record(INDEX_PATH) {
+        Some(index) => push_edit(
+            &mut edits,
+            INDEX_PATH,
+            &index.text,
+            index_edit(index, old, new),
+        ),
+        None => notes.push("no memory/index.md; nothing to update there".into()),
+    }
+    if let Some(imp) = &project.impressions {
+        let after = impressions_edit(imp, old, new);
+        push_edit(&mut edits, IMPRESSIONS_PATH, &imp.text, after);
+    }
+    if edits.is_empty() {
+        notes.push("already recorded; nothing to change".into());
+    }
+    Ok(Plan {
+        old: old.path.clone(),
+        new: new.path.clone(),
+        edits,
+        notes,
+    })
+}
+
+fn push_edit(edits: &mut Vec<Edit>, path: &str, before: &str, after: String) {
+    if after != before {
+        edits.push(Edit {
+            path: path.to_owned(),
+            before: before.to_owned(),
+            after,
+        });
+    }
+}
+
+fn eol(text: &str) -> &'static str {
+    if text.contains("\r\n") { "\r\n" } else { "\n" }
+}
+
+/// Set `key: value` in the frontmatter: the value of an existing line is
+/// replaced, or a line is added before the closing fence.
+fn set_key(text: &str, fm: Option<&Frontmatter>, key: &str, value: &str) -> String {
+    let Some(fm) = fm else {
+        return text.to_owned();
+    };
+    let mut offset = fm.raw.start;
+    for line in text[fm.raw.clone()].split('\n') {
+        let bare = line.strip_suffix('\r').unwrap_or(line);
+        if bare.strip_prefix(key).is_some_and(|r| r.starts_with(':')) {
+            let value_start = offset + key.len() + 1;
+            let value_end = offset + bare.len();
+            return format!("{} {value}{}", &text[..value_start], &text[value_end..]);
+        }
+        offset += line.len() + 1;
+    }
+    format!(
+        "{}{}{key}: {value}{}",
+        &text[..fm.raw.end],
+        if fm.raw.is_empty() { "" } else { eol(text) },
+        if fm.raw.is_empty() {
+            format!(
+                "{}{}",
+                eol(text),
+                &text[fm.raw.end..].trim_start_matches(['\r', '\n'])
+            )
+        } else {
+            text[fm.raw.end..].to_owned()
+        }
+    )
+}
+
+/// Add `target` to a reference key that may already list others.
+fn add_reference(record: &Record, key: &str, target: &str, project: &Project) -> String {
+    match record.field(key) {
+        Some(existing) => {
+            let present = ref_values(existing)
+                .into_iter()
+                .any(|v| resolve_ref(project, record, v).is_some_and(|r| r.path == target));
+            if present {
+                record.text.clone()
+            } else {
+                let joined = format!("{}, {target}", existing.trim_matches(['[', ']']));
+                set_key(&record.text, record.frontmatter.as_ref(), key, &joined)
+            }
+        }
+        None => set_key(&record.text, record.frontmatter.as_ref(), key, target),
+    }
+}
+
+/// Links to the old record become links to the new one (unless the index
+/// already links it), and the old record is listed as superseded.
+fn index_edit(index: &Record, old: &Record, new: &Record) -> String {
+    let dir = paths::parent(&index.path);
+    let new_link = format!(
+        "[{}]({})",
+        new.title(),
+        paths::relative_link(dir, &new.path)
+    );
+    let old_link = format!(
+        "[{}]({})",
+        old.title(),
+        paths::relative_link(dir, &old.path)
+    );
+    let links_new = index
+        .links
+        .iter()
+        .any(|l| l.resolved.as_deref() == Some(&new.path));
+    let mut text = index.text.clone();
+    if !links_new {
+        // History lines in the superseded section keep naming what they named.
+        let history = superseded_section(&text);
+        let mut spans: Vec<_> = index
+            .links
+            .iter()
+            .filter(|l| l.resolved.as_deref() == Some(&old.path))
+            .filter(|l| !history.as_ref().is_some_and(|h| h.contains(&l.span.start)))
+            .map(|l| l.span.clone())
+            .collect();
+        spans.sort_by_key(|s| std::cmp::Reverse(s.start));
+        for s in spans {
+            text.replace_range(s, &new_link);
+        }
+    }
+    let entry = format!("- {old_link} — superseded by {new_link}");
+    if text.contains(&entry) {
+        return text;
+    }
+    let nl = eol(&text);
+    match superseded_section_end(&text) {
+        Some(at) => {
+            let mut t = text;
+            t.insert_str(at, &format!("{entry}{nl}"));
+            t
+        }
+        None => {
+            let sep = if text.ends_with('\n') { "" } else { nl };
+            format!("{text}{sep}{nl}## Superseded or archived{nl}{nl}{entry}{nl}")
+        }
+    }
+}
+
+/// The byte range of the index's superseded/archived section.
+fn superseded_section(text: &str) -> Option<std::ops::Range<usize>> {
+    let mut start = None;
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let t = line.trim();
+        if t.starts_with('#') {
+            if let Some(s) = start {
+                return Some(s..offset);
+            }
+            let lower = t.to_lowercase();
+            if lower.contains("superseded") || lower.contains("archived") {
+                start = Some(offset);
+            }
+        }
+        offset += line.len();
+    }
+    start.map(|s| s..text.len())
+}
+
+/// Where to insert a line at the end of the index's superseded/archived
+/// section: after its last non-blank line.
+fn superseded_section_end(text: &str) -> Option<usize> {
+    let mut in_section = false;
+    let mut insert_at = None;
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let t = line.trim();
+        if t.starts_with('#') {
+            if in_section {
+                break;
+            }
+            let lower = t.to_lowercase();
+            in_section = lower.contains("superseded") || lower.contains("archived");
+            if in_section {
+                insert_at = Some(offset + line.len());
+            }
+        } else if in_section && !t.is_empty() {
+            insert_at = Some(offset + line.len());
+        }
+        offset += line.len();
+    }
+    let at = insert_at?;
+    // A section that ends the file without a newline gets one first.
+    (text[..at].ends_with('\n')).then_some(at)
+}
+
+/// Active impressions routing to the old record get `status: superseded`
+/// and `superseded_by` the new record's impression id (or its id).
+fn impressions_edit(imp: &super::jsonl::JsonlFile, old: &Record, new: &Record) -> String {
+    let routes_to = |line: &super::jsonl::JsonlLine, path: &str| {
+        line.str_field("record_path")
+            .and_then(|p| paths::resolve_from("", p))
+            .is_some_and(|p| p == path)
+    };
+    let new_id = imp
+        .lines
+        .iter()
+        .find(|l| routes_to(l, &new.path))
+        .and_then(|l| l.str_field("id").map(str::to_owned))
+        .or_else(|| new.id().map(str::to_owned));
+    let mut text = imp.text.clone();
+    for line in imp.lines.iter().rev() {
+        let Some(obj) = line.object() else { continue };
+        let active = obj
+            .get("status")
+            .is_none_or(|s| !s.truthy() || s.as_str() == Some("active"));
+        if !active || !routes_to(line, &old.path) {
+            continue;
+        }
+        let raw = &imp.text[line.span.clone()];
+        let lead = raw.len() - raw.trim_start_matches(js::is_js_space).len();
+        let body = js::js_trim(raw);
+        let Some(edited) = edit_object_line(body, new_id.as_deref()) else {
+            continue;
+        };
+        let start = line.span.start + lead;
+        text.replace_range(start..start + body.len(), &edited);
+    }
+    text
+}
+
+fn edit_object_line(body: &str, new_id: Option<&str>) -> Option<String> {
+    let mut sets = vec![("status", JsValue::String("superseded".into()))];
+    if let Some(id) = new_id {
+        sets.push(("superseded_by", JsValue::String(id.into())));
+    }
+    let mut text = body.to_owned();
+    for (key, value) in sets {
+        let spans = js::object_value_spans(&text)?;
+        let encoded = serde_json::to_string(&value).ok()?;
+        match spans.iter().find(|(k, _)| k == key) {
+            Some((_, span)) => text.replace_range(span.clone(), &encoded),
+            // Right after the last value, so spacing before `}` stays.
+            None => match spans.last() {
+                Some((_, last)) => text.insert_str(last.end, &format!(",\"{key}\":{encoded}")),
+                None => {
+                    let close = text.rfind('}')?;
+                    text.insert_str(close, &format!("\"{key}\":{encoded}"));
+                }
+            },
+        }
+    }
+    Some(text)
+}
+
+/// Write a plan. Every file must still read exactly as planned, or nothing
+/// is written; each file is replaced atomically.
+pub fn apply(root: &Path, plan: &Plan) -> Result<Vec<String>, String> {
+    let reader = crate::safe_read::RootReader::for_root(root)
+        .map_err(|err| format!("{}: {err}", root.display()))?;
+    for e in &plan.edits {
+        let now = reader
+            .read(Path::new(&e.path))
+            .map_err(|err| format!("{}: {err}", e.path))?;
+        if String::from_utf8_lossy(&now) != e.before {
+            return Err(format!(
+                "{} changed since the plan was made; nothing written, run it again",
+                e.path
+            ));
+        }
+    }
+    let mut written = Vec::new();
+    for e in &plan.edits {
+        write_atomic(&root.join(&e.path), e.after.as_bytes())
+            .map_err(|err| format!("{}: {err} (written so far: {})", e.path, written.join(", ")))?;
+        written.push(e.path.clone());
+    }
+    Ok(written)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_are_set_in_place_or_added_before_the_fence() {
+        let text = "---\r\nid: a\r\nstatus: active # keep\r\n---\r\nbody\r\n";
+        let fm = super::super::record::parse_frontmatter(text);
+        let t = set_key(text, fm.as_ref(), "status", "superseded");
+        assert_eq!(t, "---\r\nid: a\r\nstatus: superseded\r\n---\r\nbody\r\n");
+        let fm = super::super::record::parse_frontmatter(&t);
+        let t = set_key(&t, fm.as_ref(), "superseded_by", "memory/b.md");
+        assert_eq!(
+            t,
+            "---\r\nid: a\r\nstatus: superseded\r\nsuperseded_by: memory/b.md\r\n---\r\nbody\r\n"
+        );
+        let empty = "---\n---\nbody\n";
+        let fm = super::super::record::parse_frontmatter(empty);
+        assert_eq!(
+            set_key(empty, fm.as_ref(), "k", "v"),
+            "---\nk: v\n---\nbody\n"
+        );
+    }
+
+    #[test]
+    fn impression_lines_keep_their_formatting() {
+        assert_eq!(
+            edit_object_line(r#"{ "id": "a",  "status" : "active" }"#, Some("b")).unwrap(),
+            r#"{ "id": "a",  "status" : "superseded","superseded_by":"b" }"#
+        );
+        assert_eq!(
+            edit_object_line(r#"{}"#, None).unwrap(),
+            r#"{"status":"superseded"}"#
+        );
+    }
+}

@@ -1,0 +1,111 @@
+//! `membank feedback`: what `recall-feedback.jsonl` says about each recall
+//! route (the reference feedback report), and appending a sanitized line.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::bail;
+use membank_core::dejavu;
+use membank_core::dejavu::feedback::{self, Report};
+
+use super::common::{open_dejavu, print_json, safe};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The project folder (holding memory/) or its memory/ folder.
+    project: PathBuf,
+    /// Print the reference report's JSON.
+    #[arg(long)]
+    json: bool,
+    /// Append a line for a cue just tried: helpful, irrelevant, missed or overloaded.
+    #[arg(long, value_name = "OUTCOME", requires = "cue")]
+    add: Option<String>,
+    /// The cue the line is about (stored sanitized: lower-case words, no secrets).
+    #[arg(long)]
+    cue: Option<String>,
+    /// The impression id the recall matched, if any.
+    #[arg(long, value_name = "ID")]
+    matched_id: Option<String>,
+    /// A short note.
+    #[arg(long)]
+    note: Option<String>,
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let project = open_dejavu(&args.project)?;
+    if let Some(outcome) = &args.add {
+        let today = jiff::Zoned::now().date().to_string();
+        let line = feedback::feedback_line(
+            args.cue.as_deref().unwrap_or_default(),
+            outcome,
+            args.matched_id.as_deref(),
+            args.note.as_deref(),
+            &today,
+        )
+        .map_err(anyhow::Error::msg)?;
+        feedback::append(&project.root, &line).map_err(anyhow::Error::msg)?;
+        println!("appended to {}: {}", dejavu::FEEDBACK_PATH, safe(&line));
+        return Ok(ExitCode::SUCCESS);
+    }
+    if args.cue.is_some() {
+        bail!("--cue is only used with --add OUTCOME");
+    }
+    let report = feedback::report(project.feedback.as_ref());
+    if args.json {
+        print_json(&report)?;
+    } else {
+        print!("{}", human(&report));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn human(r: &Report) -> String {
+    let mut out = String::new();
+    if !r.feedback_file_found {
+        let _ = writeln!(out, "no {} yet", dejavu::FEEDBACK_PATH);
+        return out;
+    }
+    let t = &r.totals;
+    let _ = writeln!(
+        out,
+        "helpful {}  irrelevant {}  missed {}  overloaded {}",
+        t.helpful, t.irrelevant, t.missed, t.overloaded
+    );
+    if !r.routes.is_empty() {
+        let _ = writeln!(
+            out,
+            "\nroute (matched_id)              help  irr  miss  over"
+        );
+    }
+    for route in &r.routes {
+        let id = match &route.matched_id {
+            dejavu::js::JsValue::String(s) => s.clone(),
+            other => serde_json::to_string(other).unwrap_or_default(),
+        };
+        let t = &route.totals;
+        let _ = writeln!(
+            out,
+            "{:<32} {:>4} {:>4} {:>5} {:>5}",
+            safe(&id),
+            t.helpful,
+            t.irrelevant,
+            t.missed,
+            t.overloaded
+        );
+        for s in &route.suggestions {
+            let _ = writeln!(out, "    → {s}");
+        }
+    }
+    for d in &r.diagnostics {
+        let _ = writeln!(
+            out,
+            "error: {}:{}: {} ({})",
+            safe(&d.path),
+            d.line,
+            d.message,
+            safe(&d.error)
+        );
+    }
+    out
+}

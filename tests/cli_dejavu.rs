@@ -1,0 +1,320 @@
+//! The Deja Vu commands end to end: check, recall, supersede, feedback,
+//! the demo, and hostile input.
+
+use std::fs;
+use std::path::Path;
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+const FLAWED: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/fixtures/dejavu/flawed-project"
+);
+const DEMO: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/demo-dejavu");
+
+fn membank(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_membank"))
+        .args(args)
+        .output()
+        .expect("membank runs")
+}
+
+fn json(args: &[&str]) -> (Value, Option<i32>) {
+    let out = membank(args);
+    let v = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "not JSON ({e}): {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    (v, out.status.code())
+}
+
+fn has(v: &Value, code: &str, path: &str, line: Option<u64>) -> bool {
+    v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|f| f["code"] == code && f["path"] == path && line.is_none_or(|l| f["line"] == l))
+}
+
+/// Copy a folder tree (regular files only).
+fn copy_tree(from: &Path, to: &Path) {
+    fs::create_dir_all(to).unwrap();
+    for entry in fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+#[test]
+fn check_reports_every_kind_of_problem_on_its_file_and_line() {
+    let (v, code) = json(&["check", FLAWED, "--json"]);
+    assert_eq!(code, Some(1), "errors exit 1");
+    let imp = "memory/impressions.jsonl";
+    let fb = "memory/recall-feedback.jsonl";
+    for (code, path, line) in [
+        ("invalid-jsonl", imp, Some(2)),
+        ("not-an-object", imp, Some(4)),
+        ("schema-version", imp, Some(3)),
+        ("scope-not-project", imp, Some(3)),
+        ("bad-status", imp, Some(3)),
+        ("bad-weight", imp, Some(3)),
+        ("bad-date", imp, Some(3)),
+        ("duplicate-keywords", imp, Some(3)),
+        ("record-path-outside", imp, Some(3)),
+        ("few-keywords", imp, Some(1)),
+        ("duplicate-id", imp, Some(5)),
+        ("generic-keywords", imp, Some(5)),
+        ("record-path-missing", imp, Some(5)),
+        ("route-to-inactive", imp, Some(1)),
+        ("bad-outcome", fb, Some(2)),
+        ("bad-query", fb, Some(2)),
+        ("bad-matched-id", fb, Some(2)),
+        ("bad-date", fb, Some(2)),
+        ("unresolved-matched-id", fb, Some(1)),
+        ("missing-frontmatter", "memory/open-loops/loop.md", None),
+        ("transcript", "memory/open-loops/loop.md", Some(3)),
+        ("missing-section", "memory/decisions/new-storage.md", None),
+        ("scope-not-project", "memory/summary.md", Some(5)),
+        ("bad-date", "memory/summary.md", Some(6)),
+        ("dead-link", "memory/summary.md", Some(12)),
+        ("email-address", "memory/decisions/new-storage.md", Some(13)),
+        ("credential-assignment", "memory/context/ctx.md", Some(9)),
+        ("private-not-ignored", "memory/private/notes.md", None),
+        ("index-missing-link", "memory/index.md", None),
+        ("index-not-updated", "memory/index.md", None),
+        ("summary-missing-link", "memory/summary.md", None),
+        (
+            "supersedes-missing",
+            "memory/decisions/new-storage.md",
+            None,
+        ),
+        ("no-impression-route", "memory/context/ctx.md", None),
+        ("not-utf8", "memory/blob.md", None),
+    ] {
+        assert!(
+            has(&v, code, path, line),
+            "{code} at {path}:{line:?}\n{v:#}"
+        );
+    }
+    // Paths are project-relative and nothing outside was looked at.
+    for f in v["findings"].as_array().unwrap() {
+        let p = f["path"].as_str().unwrap();
+        assert!(!p.starts_with('/') && !p.contains(".."), "{p}");
+    }
+}
+
+#[test]
+fn the_memory_folder_is_accepted_and_other_folders_are_refused_clearly() {
+    let (v, _) = json(&["check", &format!("{DEMO}/memory"), "--json"]);
+    assert_eq!(v["counts"]["error"], 0, "{v:#}");
+    let tmp = tempfile::tempdir().unwrap();
+    let out = membank(&["recall", tmp.path().to_str().unwrap(), "x"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("a Deja Vu project"), "{err}");
+    assert!(err.contains("memory/impressions.jsonl"), "{err}");
+    // A bank given to a Deja Vu command is named as what it is.
+    let bank = concat!(env!("CARGO_MANIFEST_DIR"), "/demo-bank");
+    let out = membank(&["recall", bank, "x"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("is a memory bank; this works on a Deja Vu project only"),
+        "{err}"
+    );
+}
+
+#[test]
+fn recall_explains_every_impression_in_text() {
+    let out = membank(&["recall", DEMO, "settings sync"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("level: strong   score: 0.975"), "{text}");
+    assert!(
+        text.contains("2/min(2, 7) = 1 overlap × (0.75 + 0.9 × 0.25) = 0.975"),
+        "{text}"
+    );
+    assert!(text.contains("skipped, status superseded"), "{text}");
+    assert!(
+        text.contains("would load: memory/decisions/settings-sync.md"),
+        "{text}"
+    );
+}
+
+#[test]
+fn supersede_shows_a_diff_writes_only_with_yes_and_touches_only_its_lines() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("p");
+    copy_tree(Path::new(DEMO), &root);
+    let root_s = root.to_str().unwrap();
+    // A new decision that will replace the settings decision.
+    let new = "---\nid: decision-settings-v2\ntitle: Settings v2\nstatus: active\nscope: project:quillnote\nupdated: 2026-06-01\n---\n\n# Settings v2\n";
+    fs::write(root.join("memory/decisions/settings-v2.md"), new).unwrap();
+    let before = fs::read_to_string(root.join("memory/decisions/settings-sync.md")).unwrap();
+
+    let out = membank(&[
+        "supersede",
+        root_s,
+        "decision-settings-sync",
+        "memory/decisions/settings-v2.md",
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("+status: superseded"), "{text}");
+    assert!(text.contains("nothing written"), "{text}");
+    assert_eq!(
+        fs::read_to_string(root.join("memory/decisions/settings-sync.md")).unwrap(),
+        before
+    );
+
+    let out = membank(&[
+        "supersede",
+        root_s,
+        "decision-settings-sync",
+        "memory/decisions/settings-v2.md",
+        "--yes",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let old = fs::read_to_string(root.join("memory/decisions/settings-sync.md")).unwrap();
+    let expected_old = before
+        .replace("status: active", "status: superseded")
+        .replace(
+            "supersedes: memory/decisions/local-preferences.md\n",
+            "supersedes: memory/decisions/local-preferences.md\nsuperseded_by: memory/decisions/settings-v2.md\n",
+        );
+    assert_eq!(old, expected_old, "only the two frontmatter lines change");
+    let new_after = fs::read_to_string(root.join("memory/decisions/settings-v2.md")).unwrap();
+    assert!(new_after.contains("supersedes: memory/decisions/settings-sync.md\n---"));
+    let index = fs::read_to_string(root.join("memory/index.md")).unwrap();
+    assert!(
+        index.contains("- [Settings v2](./decisions/settings-v2.md)\n"),
+        "{index}"
+    );
+    assert!(index.contains(
+        "- [Settings sync stays server-backed](./decisions/settings-sync.md) — superseded by [Settings v2](./decisions/settings-v2.md)"
+    ));
+    let imp = fs::read_to_string(root.join("memory/impressions.jsonl")).unwrap();
+    let first = imp.lines().next().unwrap();
+    assert!(
+        first.ends_with(
+            r#""weight":0.9,"status":"superseded","superseded_by":"decision-settings-v2"}"#
+        ),
+        "{first}"
+    );
+    assert_eq!(
+        imp.lines().nth(1),
+        fs::read_to_string(Path::new(DEMO).join("memory/impressions.jsonl"))
+            .unwrap()
+            .lines()
+            .nth(1)
+    );
+    // Recall no longer routes to the old record.
+    let (v, _) = json(&["recall", root_s, "settings sync", "--json"]);
+    assert_ne!(v["matches"][0]["id"], "decision-settings-sync");
+    // Running it again changes nothing.
+    let out = membank(&[
+        "supersede",
+        root_s,
+        "decision-settings-sync",
+        "memory/decisions/settings-v2.md",
+        "--yes",
+    ]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("nothing to change"));
+}
+
+#[test]
+fn feedback_summarises_routes_and_appends_sanitized_lines() {
+    let (v, _) = json(&["feedback", DEMO, "--json"]);
+    assert_eq!(v["totals"]["helpful"], 1);
+    assert_eq!(v["totals"]["missed"], 1);
+    assert_eq!(v["routes"][0]["matched_id"], "unmatched");
+
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("p");
+    copy_tree(Path::new(DEMO), &root);
+    let out = membank(&[
+        "feedback",
+        root.to_str().unwrap(),
+        "--add",
+        "irrelevant",
+        "--cue",
+        "Mail bob@example.com: Settings\x1b[31m SYNC token=abcdefghijklmnopqrstu",
+        "--matched-id",
+        "decision-settings-sync",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = fs::read_to_string(root.join("memory/recall-feedback.jsonl")).unwrap();
+    let last: Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
+    assert_eq!(last["query"], "mail settings 31m sync");
+    assert_eq!(last["outcome"], "irrelevant");
+    assert_eq!(text.lines().count(), 3);
+    let (v, code) = json(&["check", root.to_str().unwrap(), "--json"]);
+    assert_eq!(code, Some(0), "{v:#}");
+}
+
+#[test]
+fn hostile_input_gives_findings_never_a_panic() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    fs::create_dir_all(root.join("memory")).unwrap();
+    let mut lines =
+        String::from("{\"id\":\"a\",\"record_path\":\"../../etc/passwd\",\"keywords\":[\"x\"]}\n");
+    lines.push_str(&"[".repeat(100_000));
+    lines.push('\n');
+    lines.push_str("\u{1b}]0;pwned\u{7}{\"id\":1}\n");
+    fs::write(root.join("memory/impressions.jsonl"), lines).unwrap();
+    fs::write(root.join("memory/summary.md"), vec![0xffu8; 64]).unwrap();
+    let huge = fs::File::create(root.join("memory/huge.md")).unwrap();
+    huge.set_len(17 * 1024 * 1024).unwrap();
+    #[cfg(unix)]
+    std::os::unix::fs::symlink("/etc/passwd", root.join("memory/link.md")).unwrap();
+    let r = root.to_str().unwrap();
+    let (v, code) = json(&["check", r, "--json"]);
+    assert_eq!(code, Some(1));
+    assert!(has(
+        &v,
+        "record-path-outside",
+        "memory/impressions.jsonl",
+        Some(1)
+    ));
+    assert!(has(
+        &v,
+        "invalid-jsonl",
+        "memory/impressions.jsonl",
+        Some(2)
+    ));
+    assert!(has(&v, "unreadable-file", "memory/huge.md", None));
+    #[cfg(unix)]
+    assert!(has(&v, "symlink", "memory/link.md", None));
+    let out = membank(&["recall", r, "x y"]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        !text.contains('\u{1b}') && !text.contains('\u{7}'),
+        "{text}"
+    );
+}
+
+#[test]
+fn demo_format_dejavu_extracts_the_demo_project() {
+    let out = membank(&["demo", "--format", "dejavu", "--path"]);
+    assert!(out.status.success());
+    let dir = String::from_utf8(out.stdout).unwrap().trim().to_owned();
+    assert!(Path::new(&dir).join("memory/impressions.jsonl").is_file());
+    let (v, code) = json(&["check", &dir, "--json"]);
+    assert_eq!(code, Some(0), "{v:#}");
+}
