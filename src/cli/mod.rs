@@ -126,14 +126,15 @@ fn run_demo(args: DemoArgs, color: ColorChoice) -> anyhow::Result<ExitCode> {
     }
     if format == Some("dejavu") {
         let dir = crate::demo::demo_dejavu_dir()?;
-        println!("{}", dir.display());
-        if !args.path {
-            let d = dir.display();
-            println!(
-                "a Deja Vu demo project; try:\n  membank recall {d} \"settings sync\"\n  membank check {d}\n  membank feedback {d}\n  membank supersede {d} OLD NEW"
-            );
+        if args.path {
+            println!("{}", dir.display());
+            return Ok(ExitCode::SUCCESS);
         }
-        return Ok(ExitCode::SUCCESS);
+        let options = TuiOptions {
+            color,
+            format: common::forced_format(),
+        };
+        return tui::run_tui(&dir, options);
     }
     let dir = crate::demo::demo_bank_dir()?;
     if args.path {

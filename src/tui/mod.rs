@@ -10,6 +10,7 @@
 pub mod app;
 pub mod areas;
 pub mod config;
+pub mod dejavu;
 pub mod event;
 pub mod keys;
 pub mod osc52;
@@ -48,6 +49,15 @@ pub struct TuiOptions {
 /// Build the app for a bank without touching the terminal: config, theme,
 /// key map, bank. Used by `run_tui` and by tests and benchmarks.
 pub fn prepare(bank_root: &Path, options: &TuiOptions, size: Rect) -> anyhow::Result<App> {
+    let (cfg, theme) = settings(options)?;
+    let keymap = cfg.keymap()?;
+    let bank = memory::open_bank(bank_root, options.format).map_err(open_error)?;
+    Ok(App::new(bank, theme, keymap, size))
+}
+
+/// The user's config and theme; also records their read policy (once per
+/// process; the command line has usually set it already).
+fn settings(options: &TuiOptions) -> anyhow::Result<(config::Config, theme::Theme)> {
     // One config file for everything: `MEMBANK_CONFIG`, else the per-user one.
     let config_path = membank_llm::config::config_file_path();
     let cfg = match &config_path {
@@ -58,11 +68,8 @@ pub fn prepare(bank_root: &Path, options: &TuiOptions, size: Rect) -> anyhow::Re
     let use_color = options.color.use_color(no_color.as_deref());
     let theme_dir = config::themes_dir(config_path.as_deref());
     let theme = cfg.theme(theme_dir.as_deref(), use_color)?;
-    let keymap = cfg.keymap()?;
-    // Set once per process; the command line has usually set it already.
     membank_core::safe_read::set_user_policy(crate::read_settings::load(config_path.as_deref())?);
-    let bank = memory::open_bank(bank_root, options.format).map_err(open_error)?;
-    Ok(App::new(bank, theme, keymap, size))
+    Ok((cfg, theme))
 }
 
 /// Safe-to-print form of an open error (paths may hold control characters).
@@ -87,6 +94,14 @@ pub fn run_tui(bank_root: &Path, options: TuiOptions) -> anyhow::Result<ExitCode
         .root
         .canonicalize()
         .with_context(|| format!("opening {}", bank_root.display()))?;
+    // A Deja Vu project gets its own screen: recall is what one does there.
+    if found.spec == &membank_core::dejavu::LAYOUT {
+        let (_, theme) = settings(&options)?;
+        let project =
+            membank_core::dejavu::open_project(&root, options.format).map_err(open_error)?;
+        dejavu::run(&root, project, &theme)?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let (w, h) = ratatui::crossterm::terminal::size().unwrap_or((80, 24));
     let mut app = prepare(&root, &options, Rect::new(0, 0, w, h))?;
     // crossterm drops colours by itself when NO_COLOR is set; the theme has
