@@ -93,6 +93,15 @@ pub const DEJAVU_FILES: &[(&str, &str)] = &[
     ),
 ];
 
+include!("demo_everos_files.rs");
+
+/// Extract a fresh copy of the everos demo memory root, like `demo_bank_dir`.
+pub fn demo_everos_dir() -> anyhow::Result<PathBuf> {
+    let dir = std::env::temp_dir().join(format!("membank-demo-everos-{}", user_tag()));
+    extract_fresh_files(&dir, EVEROS_FILES)?;
+    Ok(dir)
+}
+
 /// Extract a fresh copy of the demo Deja Vu project, like `demo_bank_dir`.
 pub fn demo_dejavu_dir() -> anyhow::Result<PathBuf> {
     let dir = std::env::temp_dir().join(format!("membank-demo-dejavu-{}", user_tag()));
@@ -297,6 +306,19 @@ mod tests {
         let project = membank_core::dejavu::Project::load(&dir).unwrap();
         let report = membank_core::dejavu::checks::check(&project);
         assert!(report.findings.is_empty(), "{:#?}", report.findings);
+    }
+
+    #[test]
+    fn the_everos_demo_is_complete_and_everos_reads_it() {
+        let on_disk = tree(&Path::new(env!("CARGO_MANIFEST_DIR")).join("demo-everos"));
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("everos");
+        extract_fresh_files(&dir, EVEROS_FILES).unwrap();
+        let mut written = tree(&dir);
+        written.remove(MARKER);
+        assert_eq!(written, on_disk, "regenerate src/demo_everos_files.rs");
+        let memory = membank_core::memory::open(&dir, None).unwrap();
+        assert_eq!(memory.spec().name, "everos");
     }
 
     #[test]

@@ -15,6 +15,7 @@ mod common;
 mod compile;
 mod context;
 mod distill;
+mod everos;
 mod feedback;
 mod inbox;
 mod init;
@@ -90,7 +91,8 @@ enum Command {
     Values(values::Args),
     /// Create a new memory bank.
     Init(init::Args),
-    /// Open the terminal UI on a fresh copy of the bundled demo bank.
+    /// Open the terminal UI on a fresh copy of the bundled demo bank
+    /// (`--format everos`: the demo everos memory root).
     Demo(DemoArgs),
     /// Ask the configured model a question, answered from the bank's context.
     Ask(ask::Args),
@@ -106,8 +108,15 @@ enum Command {
     Supersede(supersede::Args),
     /// Deja Vu: summarise recall feedback per route, or append a line.
     Feedback(feedback::Args),
-    /// Ranked full-text search over a bank or an everos memory root.
+    /// Ranked full-text search over a memory of any layout.
     Search(search::Args),
+    /// Open the everos memory root everos itself would use (EVEROS_ROOT,
+    /// EVEROS_MEMORY__ROOT, [memory] root, ~/.everos) and say which rule chose it.
+    Everos(everos::RootArgs),
+    /// List the entries of an everos memory root's daily logs.
+    Entries(everos::EntriesArgs),
+    /// Print one entry of an everos memory root.
+    Entry(everos::EntryArgs),
 }
 
 #[derive(clap::Args)]
@@ -118,12 +127,9 @@ struct DemoArgs {
 }
 
 /// `membank demo` shows a memory bank; `--format dejavu` the demo Deja Vu
-/// project.
+/// project, `--format everos` the demo everos memory root.
 fn run_demo(args: DemoArgs, color: ColorChoice) -> anyhow::Result<ExitCode> {
     let format = common::forced_format().map(|l| l.name);
-    if format == Some("everos") {
-        anyhow::bail!("there is no everos demo yet; try --format bank or --format dejavu");
-    }
     if format == Some("dejavu") {
         let dir = crate::demo::demo_dejavu_dir()?;
         if args.path {
@@ -136,6 +142,17 @@ fn run_demo(args: DemoArgs, color: ColorChoice) -> anyhow::Result<ExitCode> {
         };
         return tui::run_tui(&dir, options);
     }
+    if format == Some("everos") {
+        let dir = crate::demo::demo_everos_dir()?;
+        println!("{}", dir.display());
+        if !args.path {
+            let d = dir.display();
+            println!(
+                "an everos demo memory root; try:\n  membank entries {d} --user u_alice --since 2026-06-01\n  membank entry {d} ep_20260601_00000002 --user u_alice\n  membank check {d}\n  membank search {d} \"trip budget\""
+            );
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
     let dir = crate::demo::demo_bank_dir()?;
     if args.path {
         println!("{}", dir.display());
@@ -144,7 +161,7 @@ fn run_demo(args: DemoArgs, color: ColorChoice) -> anyhow::Result<ExitCode> {
     }
     let options = TuiOptions {
         color,
-        ..TuiOptions::default()
+        format: common::forced_format(),
     };
     let result = tui::run_tui(&dir, options);
     // Said after the screen is given back, so it is not wiped at once.
@@ -241,6 +258,19 @@ pub fn main() -> ExitCode {
         Some(Command::Supersede(a)) => supersede::run(a),
         Some(Command::Feedback(a)) => feedback::run(a),
         Some(Command::Search(a)) => search::run(a),
+        Some(Command::Entries(a)) => everos::run_entries(a),
+        Some(Command::Entry(a)) => everos::run_entry(a),
+        Some(Command::Everos(a)) => match everos::run_root(&a) {
+            Ok(Some(root)) => {
+                let options = TuiOptions {
+                    color: cli.color,
+                    format: Some(&membank_core::everos::LAYOUT),
+                };
+                tui::run_tui(&root, options)
+            }
+            Ok(None) => Ok(ExitCode::SUCCESS),
+            Err(e) => Err(e),
+        },
         None => {
             let bank = cli.bank.unwrap_or_else(|| PathBuf::from("."));
             let options = TuiOptions {

@@ -78,6 +78,18 @@ impl<'a> EntryRef<'a> {
         self.file.place.daily().and_then(|(_, d)| d)
     }
 
+    /// The line that says what the entry is about: the first line of its
+    /// first section, or else its first line that is neither the `## id`
+    /// header nor a `**key**: value` field.
+    pub fn summary(&self) -> &'a str {
+        summary_line(self.text(), &self.entry.id)
+    }
+
+    /// The entry's `**timestamp**:` field, when it has one.
+    pub fn timestamp(&self) -> Option<&'a str> {
+        inline_field(self.text(), "timestamp")
+    }
+
     /// The JSON row of `membank entries`.
     pub fn to_json(&self) -> EntryJson<'a> {
         let place = &self.file.place;
@@ -135,4 +147,59 @@ pub fn find<'a>(root: &'a MemoryRoot, id: &str, filter: &EntryFilter) -> Vec<Ent
             Some(EntryRef { file, entry })
         })
         .collect()
+}
+
+/// See [`EntryRef::summary`].
+pub fn summary_line<'t>(text: &'t str, id: &str) -> &'t str {
+    let is_field = |l: &str| l.starts_with("**") && l.contains("**:");
+    let mut fallback = None;
+    let mut in_section = false;
+    for line in text.lines() {
+        let t = line.trim();
+        if t.is_empty() {
+            continue;
+        }
+        if t.starts_with("### ") {
+            in_section = true;
+            continue;
+        }
+        let header = t.strip_prefix("## ").is_some_and(|h| h.trim() == id);
+        if in_section {
+            return t;
+        }
+        if !header && !is_field(t) && fallback.is_none() {
+            fallback = Some(t);
+        }
+    }
+    fallback
+        .or_else(|| text.lines().map(str::trim).find(|l| !l.is_empty()))
+        .unwrap_or("")
+}
+
+/// The value of an audit-form `**key**: value` line (everos's inline fields).
+pub fn inline_field<'t>(text: &'t str, key: &str) -> Option<&'t str> {
+    text.lines().find_map(|l| {
+        let rest = l
+            .strip_prefix("**")?
+            .strip_prefix(key)?
+            .strip_prefix("**:")?;
+        Some(rest.trim())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn summary_and_time_come_from_the_audit_form() {
+        let text = "## ep_1\n\n**owner_id**: u\n**timestamp**: 2026-06-01T06:03:15+00:00\n\n### Subject\nAPI keys\n\n### Content\nx";
+        assert_eq!(summary_line(text, "ep_1"), "API keys");
+        assert_eq!(
+            inline_field(text, "timestamp"),
+            Some("2026-06-01T06:03:15+00:00")
+        );
+        assert_eq!(summary_line("plain words\nmore", "x"), "plain words");
+        assert_eq!(summary_line("## x\n**a**: b", "x"), "## x");
+    }
 }

@@ -1,0 +1,277 @@
+//! The everos commands end to end. `everos-written` was written by everos's
+//! own writers (tools/everos-diff/generate.py) and its `.entries.json` is
+//! what everos's own reader finds in it (tools/everos-diff/expected.py).
+
+use std::fs;
+use std::path::Path;
+use std::process::{Command, Output};
+
+const WRITTEN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/everos-written");
+const EXPECTED: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/fixtures/everos-written.entries.json"
+);
+
+fn membank(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_membank"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .env_remove("EVEROS_ROOT")
+        .env_remove("EVEROS_MEMORY__ROOT")
+        .env_remove("EVEROS_CONFIG_FILE")
+        .output()
+        .expect("membank runs")
+}
+
+fn json(args: &[&str]) -> (serde_json::Value, Option<i32>) {
+    let out = membank(args);
+    let v = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "not JSON ({e}): {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    (v, out.status.code())
+}
+
+#[test]
+fn entries_equal_what_everos_itself_reads() {
+    let (got, code) = json(&["entries", WRITTEN, "--json"]);
+    assert_eq!(code, Some(0));
+    let want: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(EXPECTED).unwrap()).unwrap();
+    let (got, want) = (
+        got["entries"].as_array().unwrap(),
+        want["entries"].as_array().unwrap(),
+    );
+    assert_eq!(got.len(), want.len());
+    for (g, w) in got.iter().zip(want) {
+        assert_eq!(g, w);
+    }
+    let (check, code) = json(&["check", WRITTEN, "--json"]);
+    assert_eq!(code, Some(0), "{check:#}");
+    assert_eq!(check["counts"]["error"], 0, "{check:#}");
+}
+
+#[test]
+fn filters_narrow_by_scope_owner_kind_and_day() {
+    let (v, _) = json(&[
+        "entries",
+        WRITTEN,
+        "--app",
+        "acme-crm",
+        "--project",
+        "support-bot",
+        "--user",
+        "dmitri.k",
+        "--kind",
+        ".foresights",
+        "--since",
+        "2026-02-01",
+        "--json",
+    ]);
+    let rows = v["entries"].as_array().unwrap();
+    assert!(!rows.is_empty());
+    for r in rows {
+        assert_eq!(r["app"], "acme-crm");
+        assert_eq!(r["owner_kind"], "user");
+        assert_eq!(r["owner"], "dmitri.k");
+        assert_eq!(r["kind"], "foresight");
+        assert!(r["date"].as_str().unwrap() >= "2026-02-01");
+    }
+    let (v, _) = json(&["entries", WRITTEN, "--agent", "coder-bot", "--json"]);
+    assert!(
+        v["entries"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|r| r["kind"] == "agent_case")
+    );
+    let out = membank(&["entries", WRITTEN, "--kind", "nonsense"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("episode, atomic_fact"));
+}
+
+#[test]
+fn one_entry_needs_its_owner_when_the_id_repeats() {
+    let out = membank(&["entry", WRITTEN, "ep_20260130_00000001"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("unique per file only") && err.contains("--user u_alice"),
+        "{err}"
+    );
+    let (v, code) = json(&[
+        "entry",
+        WRITTEN,
+        "ep_20260130_00000001",
+        "--user",
+        "用户_李雷",
+        "--json",
+    ]);
+    assert_eq!(code, Some(0));
+    assert_eq!(v["owner"], "用户_李雷");
+    assert!(
+        v["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("## ep_20260130_00000001")
+    );
+    let out = membank(&[
+        "entry",
+        WRITTEN,
+        "ep_20260130_00000099",
+        "--user",
+        "u_alice",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn a_bank_is_refused_by_name() {
+    let bank = concat!(env!("CARGO_MANIFEST_DIR"), "/demo-bank");
+    let out = membank(&["entries", bank]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("everos memory root only"));
+}
+
+#[test]
+fn the_root_is_resolved_like_everos_and_the_rule_named() {
+    let out = Command::new(env!("CARGO_BIN_EXE_membank"))
+        .args(["everos", "--print"])
+        .env("EVEROS_ROOT", WRITTEN)
+        .env("EVEROS_MEMORY__ROOT", "/elsewhere")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains(WRITTEN) && text.contains("EVEROS_ROOT"),
+        "{text}"
+    );
+    let home = tempfile::tempdir().unwrap();
+    fs::create_dir_all(home.path().join(".everos")).unwrap();
+    fs::write(
+        home.path().join(".everos/config.toml"),
+        format!("[memory]\nroot = {:?}\n", WRITTEN),
+    )
+    .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_membank"))
+        .args(["everos", "--print"])
+        .env("HOME", home.path())
+        .env_remove("EVEROS_ROOT")
+        .env_remove("EVEROS_MEMORY__ROOT")
+        .env_remove("EVEROS_CONFIG_FILE")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("[memory] root") && text.contains(WRITTEN),
+        "{text}"
+    );
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    fs::create_dir_all(to).unwrap();
+    for e in fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let target = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_dir(&e.path(), &target);
+        } else {
+            fs::copy(e.path(), target).unwrap();
+        }
+    }
+}
+
+fn edit(root: &Path, rel: &str, f: impl FnOnce(String) -> String) {
+    let p = root.join(rel);
+    let text = fs::read_to_string(&p).unwrap();
+    fs::write(p, f(text)).unwrap();
+}
+
+#[test]
+fn injected_defects_are_each_found_on_their_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("root");
+    copy_dir(Path::new(WRITTEN), &root);
+    let u = "default_app/default_project/users/u_alice";
+    // (file, expected code)
+    let mut expect: Vec<(String, &str)> = Vec::new();
+    // A duplicate id.
+    let f = format!("{u}/.foresights/foresight-2026-01-30.md");
+    edit(&root, &f, |t| {
+        t.replace("fs_20260130_00000002", "fs_20260130_00000001")
+    });
+    expect.push((f, "everos-duplicate-entry-id"));
+    // An unclosed marker.
+    let f = format!("{u}/episodes/episode-2026-01-31.md");
+    edit(&root, &f, |t| {
+        t.replacen("<!-- /entry:ep_20260131_00000001 -->", "", 1)
+    });
+    expect.push((f, "everos-unclosed-marker"));
+    // A wrong entry_count.
+    let f = format!("{u}/.atomic_facts/atomic_fact-2026-01-31.md");
+    edit(&root, &f, |t| {
+        t.replacen("entry_count: ", "entry_count: 9", 1)
+    });
+    expect.push((f, "everos-entry-count"));
+    // An id dated unlike its file.
+    let f = format!("{u}/.atomic_facts/atomic_fact-2026-01-30.md");
+    edit(&root, &f, |t| {
+        t.replace("af_20260130_00000001", "af_20260129_00000001")
+    });
+    expect.push((f, "everos-entry-id-date"));
+    // An impossible file date.
+    let from = root.join(format!("{u}/.foresights/foresight-2026-02-01.md"));
+    let f = format!("{u}/.foresights/foresight-2026-02-30.md");
+    fs::rename(from, root.join(&f)).unwrap();
+    expect.push((f, "everos-bad-file-date"));
+    // Broken YAML.
+    let f = format!("{u}/user.md");
+    edit(&root, &f, |t| {
+        t.replacen("summary:", "summary: [unclosed\nx:", 1)
+    });
+    expect.push((f, "everos-unparsable-yaml"));
+    // A wrong owner id.
+    let f = format!("{u}/episodes/episode-2026-01-30.md");
+    edit(&root, &f, |t| {
+        t.replacen("user_id: u_alice", "user_id: u_bob", 1)
+    });
+    expect.push((f, "everos-owner-mismatch"));
+    // A crashed atomic write.
+    let f = format!("{u}/episodes/.episode-2026-02-01.md.tmp.5f1e0c2a9b3d4e6f8a7b6c5d4e3f2a1b");
+    fs::write(root.join(&f), "half").unwrap();
+    expect.push((f, "everos-tmp-leftover"));
+
+    let (v, code) = json(&["check", root.to_str().unwrap(), "--json"]);
+    assert_eq!(code, Some(1));
+    let findings = v["findings"].as_array().unwrap();
+    for (file, want) in &expect {
+        let here: Vec<&str> = findings
+            .iter()
+            .filter(|f| f["path"] == file.as_str())
+            .map(|f| f["code"].as_str().unwrap())
+            .collect();
+        assert!(here.contains(want), "{file}: {want} not in {here:?}");
+        let with_line = findings
+            .iter()
+            .find(|f| f["path"] == file.as_str() && f["code"] == *want)
+            .unwrap();
+        if *want != "everos-tmp-leftover" && *want != "everos-bad-file-date" {
+            assert!(with_line["line"].as_u64().is_some(), "{with_line}");
+        }
+    }
+    let tmp_finding = findings
+        .iter()
+        .find(|f| f["code"] == "everos-tmp-leftover")
+        .unwrap();
+    assert!(
+        tmp_finding["message"]
+            .as_str()
+            .unwrap()
+            .contains("episode-2026-02-01.md")
+    );
+    // Nothing was written into the root by checking it.
+    assert!(!root.join(".index").exists());
+}
