@@ -2,6 +2,7 @@
 //! as a library, so the binary, the tests and the benchmarks use one copy.
 
 pub mod diff;
+pub mod last_query;
 pub mod read_settings;
 pub mod severity;
 pub mod tui;

@@ -318,3 +318,36 @@ fn demo_format_dejavu_extracts_the_demo_project() {
     let (v, code) = json(&["check", &dir, "--json"]);
     assert_eq!(code, Some(0), "{v:#}");
 }
+
+#[test]
+fn recall_ask_gives_the_model_only_the_records_recall_selects() {
+    use membank_llm::testing::{FakeReply, FakeServer};
+    let server = FakeServer::start([FakeReply::anthropic_stream(&["Keep it ", "server-backed."])]);
+    let config_dir = tempfile::tempdir().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_membank"))
+        .args(["recall", DEMO, "settings sync", "--ask"])
+        .env("MEMBANK_CONFIG", config_dir.path().join("absent.toml"))
+        .env("MEMBANK_PROVIDER", "anthropic")
+        .env("MEMBANK_MODEL", "test-model")
+        .env("MEMBANK_BASE_URL", server.url())
+        .env("ANTHROPIC_API_KEY", "sk-ant-cli-test-key-0123456789")
+        .env_remove("OPENAI_API_KEY")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("Keep it server-backed."));
+    assert!(
+        stderr.contains("used      memory/decisions/settings-sync.md"),
+        "{stderr}"
+    );
+    let body = server.requests()[0].json();
+    let system = body["system"].to_string();
+    assert!(
+        system.contains("### FILE: memory/decisions/settings-sync.md"),
+        "{system}"
+    );
+    // A strong match loads only its record: not the summary, not the others.
+    assert!(!system.contains("memory/summary.md"), "{system}");
+    assert!(!system.contains("Migrate old setting names"), "{system}");
+}

@@ -428,6 +428,35 @@ fn process_inbox_writes_only_after_review_in_a_real_terminal() {
 }
 
 #[test]
+fn the_last_query_comes_back_on_the_next_launch() {
+    let home = tempfile::tempdir().unwrap();
+    let bank = tempfile::tempdir().unwrap();
+    copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/bank"),
+        bank.path(),
+    );
+    let state = home.path().join("state");
+    let env = [("MEMBANK_STATE_DIR", state.display().to_string())];
+    let mut s = Session::start_with(bank.path(), home.path(), Path::new("true"), &[], None, &env);
+    s.wait_text("01_CLIENTS");
+    s.send("\t\t");
+    s.wait_text("source lang");
+    s.send("\rGlobex\r");
+    s.wait_for("Globex ranked first", |scr| {
+        first_ranked(scr).contains("01_CLIENTS/Globex.md")
+    });
+    s.send("q");
+    s.child.wait().unwrap();
+    assert!(state.join("last-queries.json").is_file());
+    // Nothing about the session is written into the bank.
+    assert!(!bank.path().join("last-queries.json").exists());
+
+    let s = Session::start_with(bank.path(), home.path(), Path::new("true"), &[], None, &env);
+    let screen = s.wait_text("client=Globex");
+    assert!(screen.contains("last query restored"), "{screen}");
+}
+
+#[test]
 fn membank_config_names_the_one_file_for_keys_theme_and_model() {
     let home = tempfile::tempdir().unwrap();
     let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/bank");

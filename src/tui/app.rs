@@ -8,6 +8,7 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use membank_core::bank::Bank;
+use membank_core::layout::{ARCHIVE_DIR, Folder};
 use membank_core::text::sanitize_for_terminal;
 use ratatui::crossterm::event::{
     Event as TermEvent, KeyCode, KeyEvent, KeyEventKind, KeyModifiers,
@@ -23,7 +24,7 @@ use super::panes::context::{self, ContextPane};
 use super::panes::health::{self, HealthPane};
 use super::panes::{Component, Cx};
 use super::theme::Theme;
-use super::widgets::fuzzy::{Finder, FinderItem};
+use super::widgets::fuzzy::{Finder, FinderItem, Placement};
 use super::widgets::help::Help;
 use super::widgets::status::Status;
 
@@ -289,6 +290,19 @@ impl App {
         self.dirty = true;
     }
 
+    /// Start from a query remembered from an earlier session.
+    pub fn restore_query(&mut self, saved: &crate::last_query::SavedQuery) {
+        if saved.is_empty() {
+            return;
+        }
+        let (bank, theme) = (&self.bank, &self.theme);
+        self.panes.context.restore(saved, bank, theme);
+        self.status.query = self.panes.context.query_text.clone();
+        self.status
+            .info(format!("last query restored: {}", self.status.query));
+        self.dirty = true;
+    }
+
     fn focus_pane(&mut self, pane: Pane) {
         self.focus = pane;
         self.panes.get_mut(pane).on_focus();
@@ -402,13 +416,24 @@ impl App {
             .iter()
             .enumerate()
             .map(|(id, a)| {
-                let text = if a.title != a.stem {
-                    format!("{} · {}", a.stem, a.title)
+                let folder = a.rel_path.rsplit_once('/').map_or("", |(dir, _)| dir);
+                let archive = format!("{}/{ARCHIVE_DIR}", Folder::Inbox.dir_name());
+                let placement = if !a.folder.is_content() {
+                    if folder.starts_with(&archive) {
+                        Placement::Archived
+                    } else if a.folder == Folder::Inbox {
+                        Placement::Inbox
+                    } else {
+                        Placement::Other
+                    }
                 } else {
-                    a.stem.clone()
+                    Placement::Content
                 };
                 FinderItem {
-                    text: sanitize_for_terminal(&text, false),
+                    name: sanitize_for_terminal(&a.stem, false),
+                    title: (a.title != a.stem).then(|| sanitize_for_terminal(&a.title, false)),
+                    folder: sanitize_for_terminal(folder, false),
+                    placement,
                     id,
                 }
             })

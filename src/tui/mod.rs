@@ -104,6 +104,9 @@ pub fn run_tui(bank_root: &Path, options: TuiOptions) -> anyhow::Result<ExitCode
     }
     let (w, h) = ratatui::crossterm::terminal::size().unwrap_or((80, 24));
     let mut app = prepare(&root, &options, Rect::new(0, 0, w, h))?;
+    if let Some(saved) = crate::last_query::load(&root) {
+        app.restore_query(&saved);
+    }
     // crossterm drops colours by itself when NO_COLOR is set; the theme has
     // already decided (NO_COLOR or --color), so make crossterm follow it.
     let no_color = std::env::var("NO_COLOR").ok();
@@ -113,8 +116,12 @@ pub fn run_tui(bank_root: &Path, options: TuiOptions) -> anyhow::Result<ExitCode
     let mut term = terminal::enter().context("setting up the terminal")?;
     let result = event_loop(&mut term, &mut app, &root);
     let restored = terminal::leave();
+    let saved = crate::last_query::save(&root, &app.panes.context.saved_query());
     result?;
     restored.context("restoring the terminal")?;
+    if let Err(e) = saved {
+        eprintln!("membank: the last query could not be remembered: {e}");
+    }
     Ok(ExitCode::SUCCESS)
 }
 

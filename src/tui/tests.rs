@@ -276,6 +276,37 @@ fn finder_popup_filters_by_name_and_title() {
     );
 }
 
+fn demo_bank() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("demo-bank")
+}
+
+#[test]
+fn finder_puts_the_exact_name_first_shows_folders_and_counts_every_match() {
+    let mut app = app_at(&demo_bank(), 100, 30);
+    keys(&mut app, "/");
+    keys(&mut app, "harbour lines");
+    let s = screen(&app);
+    let client = s.find("Harbour Lines  ").expect(&s);
+    let inbox = s.find("Harbour Lines booking site strings").expect(&s);
+    assert!(client < inbox, "{s}");
+    assert!(s.contains("01_CLIENTS/"), "{s}");
+    assert!(s.contains("00_INBOX/"), "{s}");
+    let Some(super::app::Popup::Finder(f)) = &app.popup else {
+        panic!("the finder is open");
+    };
+    assert_eq!(f.total, f.matches.len());
+    assert!(
+        s.contains(&format!(" {} of {} ", f.total, app.bank.articles().len())),
+        "{s}"
+    );
+    assert_snapshot!(s);
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(
+        app.panes.article.rel.as_deref(),
+        Some("01_CLIENTS/Harbour Lines.md")
+    );
+}
+
 #[test]
 fn help_popup_lists_the_focused_panes_keys() {
     let mut app = app_at(&fixture(), 80, 24);

@@ -20,6 +20,7 @@ use ratatui::widgets::Paragraph;
 use ratatui_textarea::TextArea;
 
 use super::{Component, Cx, hint_text, page};
+use crate::last_query::SavedQuery;
 use crate::tui::app::Effect;
 use crate::tui::keys::{Action, KeyMap, Scope};
 use crate::tui::theme::Theme;
@@ -160,6 +161,40 @@ impl ContextPane {
         input.select_all();
         input.cut();
         input.insert_str(text);
+        self.recompute(bank, theme);
+    }
+
+    /// The form as it is, to be remembered for the next launch.
+    pub fn saved_query(&self) -> SavedQuery {
+        SavedQuery {
+            client: self.field_text(Field::Client).to_owned(),
+            domain: self.field_text(Field::Domain).to_owned(),
+            source_lang: self.field_text(Field::SourceLang).to_owned(),
+            target_lang: self.field_text(Field::TargetLang).to_owned(),
+            budget: self.field_text(Field::Budget).to_owned(),
+            include_unscored: self.include_unscored,
+        }
+    }
+
+    /// Fill the form with a remembered query and rank for it.
+    pub fn restore(&mut self, saved: &SavedQuery, bank: &Bank, theme: &Theme) {
+        let fields = [
+            (Field::Client, &saved.client),
+            (Field::Domain, &saved.domain),
+            (Field::SourceLang, &saved.source_lang),
+            (Field::TargetLang, &saved.target_lang),
+            (Field::Budget, &saved.budget),
+        ];
+        for (field, text) in fields {
+            // One line of printable text; the file is the user's, but is
+            // treated like any other input.
+            let text = sanitize_for_terminal(text.lines().next().unwrap_or(""), false);
+            let input = &mut self.inputs[field as usize];
+            input.select_all();
+            input.cut();
+            input.insert_str(text);
+        }
+        self.include_unscored = saved.include_unscored;
         self.recompute(bank, theme);
     }
 

@@ -2,8 +2,6 @@
 //!
 //! Matching runs in `set_query` (on every keystroke), never while drawing.
 
-use nucleo_matcher::pattern::{CaseMatching, Normalization, Pattern};
-use nucleo_matcher::{Config, Matcher, Utf32Str};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
@@ -11,43 +9,38 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, List, ListItem, ListState, Paragraph};
 use ratatui_textarea::TextArea;
 
+pub use super::fuzzy_rank::{FinderItem, Placement};
+use super::fuzzy_rank::{FuzzyRank, display_text};
 use crate::tui::theme::Theme;
 
-/// One thing that can be found.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct FinderItem {
-    /// What is matched and shown (already sanitised for the terminal).
-    pub text: String,
-    /// Index into the caller's own list.
-    pub id: usize,
-}
-
+/// One shown row: the item and the char positions of its text that matched.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FinderMatch {
     pub item: usize,
-    pub score: u32,
-    /// Char positions in the item's text that matched the query.
     pub positions: Vec<u32>,
 }
 
-/// At most this many matches are kept; more never fit on a screen.
-const MAX_SHOWN: usize = 500;
+/// Rows whose highlight is worked out at once; further rows get theirs as
+/// the selection reaches them.
+const HIGHLIGHTED_AHEAD: usize = 100;
 
 pub struct Finder {
     pub title: String,
     pub input: TextArea<'static>,
-    pub items: Vec<FinderItem>,
+    rank: FuzzyRank,
+    /// The best matches in order, with highlights for the first rows.
     pub matches: Vec<FinderMatch>,
+    /// How many items match in all (more than `matches` holds on a big bank).
+    pub total: usize,
     pub selected: usize,
-    matcher: Matcher,
 }
 
 impl std::fmt::Debug for Finder {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Finder")
             .field("title", &self.title)
-            .field("items", &self.items.len())
-            .field("matches", &self.matches.len())
+            .field("items", &self.rank.items().len())
+            .field("matches", &self.total)
             .finish()
     }
 }
@@ -57,15 +50,15 @@ impl Finder {
         let mut input = TextArea::default();
         input.set_cursor_line_style(Style::new());
         input.set_style(theme.text);
-        input.set_placeholder_text("type to filter");
+        input.set_placeholder_text("type a name, a title or a folder");
         input.set_placeholder_style(theme.muted);
         let mut finder = Finder {
             title: title.to_owned(),
             input,
-            items,
+            rank: FuzzyRank::new(items),
             matches: Vec::new(),
+            total: 0,
             selected: 0,
-            matcher: Matcher::new(Config::DEFAULT),
         };
         finder.refilter();
         finder
@@ -75,43 +68,40 @@ impl Finder {
         self.input.lines().first().map_or("", String::as_str)
     }
 
+    pub fn items(&self) -> &[FinderItem] {
+        self.rank.items()
+    }
+
     /// Re-rank after the query changed.
     pub fn refilter(&mut self) {
         let query = self.query().to_owned();
-        self.matches.clear();
+        self.rank.set_query(&query);
+        self.total = self.rank.total;
         self.selected = 0;
+        self.matches = self
+            .rank
+            .ordered
+            .iter()
+            .map(|&i| FinderMatch {
+                item: i as usize,
+                positions: Vec::new(),
+            })
+            .collect();
+        self.highlight_up_to(HIGHLIGHTED_AHEAD);
+    }
+
+    /// Work out the highlights of the rows before `end` that lack them.
+    fn highlight_up_to(&mut self, end: usize) {
+        let query = self.query().to_owned();
         if query.trim().is_empty() {
-            self.matches = self
-                .items
-                .iter()
-                .enumerate()
-                .take(MAX_SHOWN)
-                .map(|(i, _)| FinderMatch {
-                    item: i,
-                    score: 0,
-                    positions: Vec::new(),
-                })
-                .collect();
             return;
         }
-        let pattern = Pattern::parse(&query, CaseMatching::Ignore, Normalization::Smart);
-        let mut buf = Vec::new();
-        for (i, item) in self.items.iter().enumerate() {
-            let mut positions = Vec::new();
-            let hay = Utf32Str::new(&item.text, &mut buf);
-            if let Some(score) = pattern.indices(hay, &mut self.matcher, &mut positions) {
-                positions.sort_unstable();
-                positions.dedup();
-                self.matches.push(FinderMatch {
-                    item: i,
-                    score,
-                    positions,
-                });
+        let end = end.min(self.matches.len());
+        for m in &mut self.matches[..end] {
+            if m.positions.is_empty() {
+                m.positions = self.rank.positions(m.item as u32, &query);
             }
         }
-        // Best first; equal scores keep the caller's order (stable sort).
-        self.matches.sort_by_key(|m| std::cmp::Reverse(m.score));
-        self.matches.truncate(MAX_SHOWN);
     }
 
     pub fn move_selection(&mut self, delta: isize) {
@@ -121,27 +111,33 @@ impl Finder {
         }
         let last = self.matches.len() as isize - 1;
         self.selected = (self.selected as isize + delta).clamp(0, last) as usize;
+        self.highlight_up_to(self.selected + HIGHLIGHTED_AHEAD);
     }
 
     /// The caller's id of the selected item.
     pub fn selected_id(&self) -> Option<usize> {
         self.matches
             .get(self.selected)
-            .map(|m| self.items[m.item].id)
+            .map(|m| self.rank.items()[m.item].id)
     }
 
-    fn line(&self, m: &FinderMatch, theme: &Theme) -> Line<'static> {
-        let text = &self.items[m.item].text;
+    fn line(&self, m: &FinderMatch, width: usize, theme: &Theme) -> Line<'static> {
+        let item = &self.rank.items()[m.item];
+        let text = display_text(item);
         let mut spans = Vec::new();
         let mut run = String::new();
         let mut run_matched = false;
+        let text_style = match item.placement {
+            Placement::Content | Placement::Other => theme.text,
+            Placement::Inbox | Placement::Archived => theme.muted,
+        };
         for (i, c) in text.chars().enumerate() {
             let matched = m.positions.binary_search(&(i as u32)).is_ok();
             if matched != run_matched && !run.is_empty() {
                 let style = if run_matched {
                     theme.matched
                 } else {
-                    theme.text
+                    text_style
                 };
                 spans.push(Span::styled(std::mem::take(&mut run), style));
             }
@@ -152,10 +148,16 @@ impl Finder {
             let style = if run_matched {
                 theme.matched
             } else {
-                theme.text
+                text_style
             };
             spans.push(Span::styled(run, style));
         }
+        // The folder at the right edge, or after the name when it is long.
+        let used: usize = spans.iter().map(|s| s.width()).sum();
+        let folder = format!("{}/", item.folder);
+        let gap = width.saturating_sub(used + folder.chars().count()).max(2);
+        spans.push(Span::raw(" ".repeat(gap)));
+        spans.push(Span::styled(folder, theme.muted));
         Line::from(spans)
     }
 }
@@ -181,7 +183,7 @@ pub fn draw(frame: &mut Frame, finder: &Finder, theme: &Theme) {
         .title(Span::styled(format!(" {} ", finder.title), theme.title))
         .title_bottom(Line::from(vec![
             Span::styled(
-                format!(" {}/{} ", finder.matches.len(), finder.items.len()),
+                format!(" {} of {} ", finder.total, finder.items().len()),
                 theme.muted,
             ),
             Span::styled("Enter", theme.hint_key),
@@ -213,7 +215,7 @@ pub fn draw(frame: &mut Frame, finder: &Finder, theme: &Theme) {
         .matches
         .iter()
         .take(finder.selected.max(visible.saturating_sub(1)) + 1)
-        .map(|m| ListItem::new(finder.line(m, theme)))
+        .map(|m| ListItem::new(finder.line(m, usize::from(list_area.width), theme)))
         .collect();
     let list = List::new(items).highlight_style(theme.selection);
     let mut state = ListState::default().with_selected(Some(finder.selected));
@@ -229,7 +231,10 @@ mod tests {
             .iter()
             .enumerate()
             .map(|(id, t)| FinderItem {
-                text: (*t).to_owned(),
+                name: (*t).to_owned(),
+                title: None,
+                folder: "02_TERMINOLOGY".to_owned(),
+                placement: Placement::Content,
                 id,
             })
             .collect()
@@ -247,6 +252,7 @@ mod tests {
         f.input.insert_str("acme");
         f.refilter();
         assert_eq!(f.matches.len(), 1);
+        assert_eq!(f.total, 1);
         assert_eq!(f.selected_id(), Some(0));
         assert_eq!(f.matches[0].positions, vec![0, 1, 2, 3]);
     }

@@ -1,6 +1,7 @@
 //! Widgets shared by the panes.
 
 pub mod fuzzy;
+pub mod fuzzy_rank;
 pub mod help;
 pub mod markdown;
 pub mod status;

@@ -8,6 +8,7 @@
 //! `/`-separated, like `record_path`.
 
 pub mod checks;
+pub mod context;
 pub mod feedback;
 pub mod js;
 pub mod jsonl;

@@ -1,0 +1,74 @@
+//! What a model is given about a cue: the records the protocol would load
+//! for its recall (nothing, the summary, or one to three records), never a
+//! private one.
+
+use super::Project;
+use super::paths;
+use super::recall::Recall;
+
+/// The context for one cue, and what was left out and why.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct RecallContext {
+    /// Project-relative paths, in the order given to the model.
+    pub used: Vec<String>,
+    /// Paths recall selected that were not given, with the reason.
+    pub withheld: Vec<(String, &'static str)>,
+    /// The records, each under a `### FILE: path` line.
+    pub text: String,
+}
+
+pub fn for_recall(project: &Project, recall: &Recall) -> RecallContext {
+    let mut ctx = RecallContext::default();
+    for path in recall.would_load() {
+        let Some(path) = paths::resolve_from("", &path) else {
+            ctx.withheld.push((path, "outside the project"));
+            continue;
+        };
+        if paths::is_private(&path) {
+            ctx.withheld
+                .push((path, "private memory is never sent to a model"));
+            continue;
+        }
+        match project.text(&path) {
+            Some(text) => {
+                ctx.text
+                    .push_str(&format!("### FILE: {path}\n{}\n\n", text.trim_end()));
+                ctx.used.push(path);
+            }
+            None => ctx.withheld.push((path, "not found or not readable")),
+        }
+    }
+    ctx
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn private_records_are_never_given() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path();
+        std::fs::create_dir_all(root.join("memory/private")).unwrap();
+        std::fs::write(root.join("memory/summary.md"), "# S\n").unwrap();
+        std::fs::write(root.join("memory/private/key.md"), "secret plans\n").unwrap();
+        std::fs::write(root.join("memory/open.md"), "open plans\n").unwrap();
+        std::fs::write(
+            root.join("memory/impressions.jsonl"),
+            concat!(
+                r#"{"id":"p","title":"plans","keywords":["plans"],"record_path":"memory/private/key.md","weight":1}"#,
+                "\n",
+                r#"{"id":"o","title":"plans","keywords":["plans"],"record_path":"memory/open.md","weight":1}"#,
+                "\n"
+            ),
+        )
+        .unwrap();
+        let project = Project::load(root).unwrap();
+        let r = crate::dejavu::recall(project.impressions.as_ref(), "plans");
+        let ctx = for_recall(&project, &r);
+        assert_eq!(ctx.used, vec!["memory/open.md"]);
+        assert_eq!(ctx.withheld[0].0, "memory/private/key.md");
+        assert!(!ctx.text.contains("secret"));
+        assert!(ctx.text.contains("### FILE: memory/open.md\nopen plans"));
+    }
+}

@@ -1,0 +1,389 @@
+//! Ranking for the finder, apart from any drawing: what matches a query,
+//! in which order, and how many match in all.
+//!
+//! A name typed exactly or as its beginning is what people look for, so
+//! those come first whatever the fuzzy score says; within each tier the
+//! bank's own articles come before index and template files, and those
+//! before inbox notes and archived inbox notes. Typing one more character
+//! only narrows the previous matches, so each keystroke re-scores the
+//! matches of the query before it, not the whole bank.
+
+use nucleo_matcher::pattern::{AtomKind, CaseMatching, Normalization, Pattern};
+use nucleo_matcher::{Config, Matcher, Utf32String};
+
+/// Where an item sits, for ordering among equally good matches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Placement {
+    /// An article of 01–04.
+    Content,
+    /// An index, a template or another file outside the content folders.
+    Other,
+    /// A note waiting in 00_INBOX.
+    Inbox,
+    /// A processed note in 00_INBOX/_archive.
+    Archived,
+}
+
+/// One thing that can be found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FinderItem {
+    /// The file name without `.md` (sanitised for the terminal).
+    pub name: String,
+    /// The article's title when it differs from the name.
+    pub title: Option<String>,
+    /// The folder it is in, relative to the bank (`02_TERMINOLOGY`).
+    pub folder: String,
+    pub placement: Placement,
+    /// Index into the caller's own list.
+    pub id: usize,
+}
+
+/// How well an item matches, best first: the tier, then placement, then
+/// the fuzzy score, shorter names, and the caller's order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct SortKey {
+    tier: u8,
+    placement: Placement,
+    /// `u32::MAX - score`, so that a higher score sorts first.
+    inverse_score: u32,
+    name_chars: u32,
+    item: u32,
+}
+
+/// Exact name or title.
+const TIER_EXACT: u8 = 0;
+/// Name or title starts with the query.
+const TIER_PREFIX: u8 = 1;
+/// The query starts a word of the name or title.
+const TIER_WORD: u8 = 2;
+/// The query is inside the name or title.
+const TIER_INSIDE: u8 = 3;
+/// Only the fuzzy match (letters in order, the folder included).
+const TIER_FUZZY: u8 = 4;
+
+/// At most this many matches are put in order; the count covers all.
+pub const ORDERED: usize = 1000;
+
+pub struct FuzzyRank {
+    items: Vec<FinderItem>,
+    /// Lower-case name and title, for the exact and prefix tiers.
+    name_lower: Vec<String>,
+    title_lower: Vec<Option<String>>,
+    /// What the fuzzy matcher sees: name, title and folder.
+    haystacks: Vec<Utf32String>,
+    matcher: Matcher,
+    /// Queries typed so far with their unordered matches: the next
+    /// character only narrows the last one, Backspace returns to the one
+    /// before.
+    history: Vec<(String, Vec<u32>)>,
+    /// The best matches in order (at most [`ORDERED`]).
+    pub ordered: Vec<u32>,
+    /// How many items match in all.
+    pub total: usize,
+}
+
+impl std::fmt::Debug for FuzzyRank {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FuzzyRank")
+            .field("items", &self.items.len())
+            .field("total", &self.total)
+            .finish()
+    }
+}
+
+fn haystack(item: &FinderItem) -> Utf32String {
+    let mut text = item.name.clone();
+    if let Some(t) = &item.title {
+        text.push(' ');
+        text.push_str(t);
+    }
+    text.push(' ');
+    text.push_str(&item.folder);
+    Utf32String::from(text)
+}
+
+/// Does `needle` start a word of `hay` (after a space or punctuation)?
+fn starts_a_word(hay: &str, needle: &str) -> bool {
+    hay.match_indices(needle).any(|(i, _)| {
+        hay[..i]
+            .chars()
+            .next_back()
+            .is_none_or(|c| !c.is_alphanumeric())
+    })
+}
+
+fn tier_of(name: &str, title: Option<&str>, query: &str) -> u8 {
+    let texts = std::iter::once(name).chain(title);
+    let mut best = TIER_FUZZY;
+    for text in texts {
+        let tier = if text == query {
+            TIER_EXACT
+        } else if text.starts_with(query) {
+            TIER_PREFIX
+        } else if starts_a_word(text, query) {
+            TIER_WORD
+        } else if text.contains(query) {
+            TIER_INSIDE
+        } else {
+            TIER_FUZZY
+        };
+        best = best.min(tier);
+    }
+    best
+}
+
+impl FuzzyRank {
+    pub fn new(items: Vec<FinderItem>) -> FuzzyRank {
+        let name_lower = items.iter().map(|i| i.name.to_lowercase()).collect();
+        let title_lower = items
+            .iter()
+            .map(|i| i.title.as_ref().map(|t| t.to_lowercase()))
+            .collect();
+        let haystacks = items.iter().map(haystack).collect();
+        let mut rank = FuzzyRank {
+            items,
+            name_lower,
+            title_lower,
+            haystacks,
+            matcher: Matcher::new(Config::DEFAULT),
+            history: Vec::new(),
+            ordered: Vec::new(),
+            total: 0,
+        };
+        rank.set_query("");
+        rank
+    }
+
+    pub fn items(&self) -> &[FinderItem] {
+        &self.items
+    }
+
+    /// Re-rank for `query`.
+    pub fn set_query(&mut self, query: &str) {
+        let query = query.trim().to_lowercase();
+        // Back to the longest earlier query this one extends: its matches
+        // hold every match of this one.
+        while let Some((earlier, _)) = self.history.last() {
+            if query.starts_with(earlier.as_str()) {
+                break;
+            }
+            self.history.pop();
+        }
+        let matched: Vec<u32> = if query.is_empty() {
+            (0..self.items.len() as u32).collect()
+        } else if let Some((earlier, matches)) = self.history.last()
+            && *earlier == query
+        {
+            matches.clone()
+        } else {
+            let pattern = Pattern::new(
+                &query,
+                CaseMatching::Ignore,
+                Normalization::Smart,
+                AtomKind::Fuzzy,
+            );
+            let candidates: Box<dyn Iterator<Item = u32>> = match self.history.last() {
+                Some((_, matches)) => Box::new(matches.clone().into_iter()),
+                None => Box::new(0..self.items.len() as u32),
+            };
+            let haystacks = &self.haystacks;
+            let matcher = &mut self.matcher;
+            candidates
+                .filter(|&i| {
+                    pattern
+                        .score(haystacks[i as usize].slice(..), matcher)
+                        .is_some()
+                })
+                .collect()
+        };
+        if self.history.last().is_none_or(|(q, _)| *q != query) {
+            self.history.push((query.clone(), matched.clone()));
+        }
+        self.total = matched.len();
+        self.ordered = self.order(&query, matched);
+    }
+
+    /// The best [`ORDERED`] of `matched`, in rank order.
+    fn order(&mut self, query: &str, matched: Vec<u32>) -> Vec<u32> {
+        let pattern = Pattern::new(
+            query,
+            CaseMatching::Ignore,
+            Normalization::Smart,
+            AtomKind::Fuzzy,
+        );
+        let mut keys: Vec<SortKey> = matched
+            .into_iter()
+            .map(|i| {
+                let at = i as usize;
+                let item = &self.items[at];
+                let (tier, score) = if query.is_empty() {
+                    (TIER_FUZZY, 0)
+                } else {
+                    let tier =
+                        tier_of(&self.name_lower[at], self.title_lower[at].as_deref(), query);
+                    let score = pattern
+                        .score(self.haystacks[at].slice(..), &mut self.matcher)
+                        .unwrap_or(0);
+                    (tier, score)
+                };
+                SortKey {
+                    tier,
+                    placement: item.placement,
+                    inverse_score: u32::MAX - score,
+                    name_chars: item.name.chars().count() as u32,
+                    item: i,
+                }
+            })
+            .collect();
+        if keys.len() > ORDERED {
+            keys.select_nth_unstable(ORDERED);
+            keys.truncate(ORDERED);
+        }
+        keys.sort_unstable();
+        keys.into_iter().map(|k| k.item).collect()
+    }
+
+    /// Char positions of `item`'s displayed name (and title after " · ")
+    /// that match `query`, for highlighting.
+    pub fn positions(&mut self, item: u32, query: &str) -> Vec<u32> {
+        let query = query.trim();
+        if query.is_empty() {
+            return Vec::new();
+        }
+        let pattern = Pattern::new(
+            query,
+            CaseMatching::Ignore,
+            Normalization::Smart,
+            AtomKind::Fuzzy,
+        );
+        let shown = Utf32String::from(display_text(&self.items[item as usize]));
+        let mut positions = Vec::new();
+        pattern.indices(shown.slice(..), &mut self.matcher, &mut positions);
+        positions.sort_unstable();
+        positions.dedup();
+        positions
+    }
+}
+
+/// What a row shows before the folder: the name, and the title if it
+/// differs.
+pub fn display_text(item: &FinderItem) -> String {
+    match &item.title {
+        Some(t) => format!("{} · {t}", item.name),
+        None => item.name.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn item(id: usize, name: &str, folder: &str, placement: Placement) -> FinderItem {
+        FinderItem {
+            name: name.to_owned(),
+            title: None,
+            folder: folder.to_owned(),
+            placement,
+            id,
+        }
+    }
+
+    fn names(rank: &FuzzyRank) -> Vec<&str> {
+        rank.ordered
+            .iter()
+            .map(|&i| rank.items()[i as usize].name.as_str())
+            .collect()
+    }
+
+    fn bank_items() -> Vec<FinderItem> {
+        vec![
+            item(
+                0,
+                "Harbour Lines booking site strings",
+                "00_INBOX/_archive",
+                Placement::Archived,
+            ),
+            item(1, "harbour dues", "02_TERMINOLOGY", Placement::Content),
+            item(
+                2,
+                "The Harbour Lines fleet",
+                "03_DOMAINS",
+                Placement::Content,
+            ),
+            item(3, "Harbour Lines", "01_CLIENTS", Placement::Content),
+            item(4, "Harbour Lines call", "00_INBOX", Placement::Inbox),
+            item(5, "hull", "02_TERMINOLOGY", Placement::Content),
+        ]
+    }
+
+    #[test]
+    fn exact_then_prefix_then_words_and_content_before_inbox() {
+        let mut rank = FuzzyRank::new(bank_items());
+        rank.set_query("Harbour Lines");
+        assert_eq!(
+            names(&rank),
+            vec![
+                "Harbour Lines",
+                "Harbour Lines call",
+                "Harbour Lines booking site strings",
+                "The Harbour Lines fleet",
+            ]
+        );
+        rank.set_query("harbour");
+        assert_eq!(
+            names(&rank)[..4],
+            [
+                "harbour dues",
+                "Harbour Lines",
+                "Harbour Lines call",
+                "Harbour Lines booking site strings",
+            ]
+        );
+    }
+
+    #[test]
+    fn the_count_is_every_match_not_a_cap() {
+        let items: Vec<FinderItem> = (0..6000)
+            .map(|i| {
+                item(
+                    i,
+                    &format!("term {i}"),
+                    "02_TERMINOLOGY",
+                    Placement::Content,
+                )
+            })
+            .collect();
+        let mut rank = FuzzyRank::new(items);
+        assert_eq!(rank.total, 6000);
+        rank.set_query("term 7");
+        let with_a_seven = (0..6000).filter(|i| i.to_string().contains('7')).count();
+        assert_eq!(rank.total, with_a_seven);
+        assert!(rank.total > ORDERED);
+        assert_eq!(rank.ordered.len(), ORDERED);
+        rank.set_query("term 1");
+        assert_eq!(names(&rank)[0], "term 1");
+    }
+
+    #[test]
+    fn the_folder_matches_and_narrowing_then_backspace_agree_with_a_fresh_search() {
+        let mut rank = FuzzyRank::new(bank_items());
+        rank.set_query("terminology");
+        let mut found = names(&rank);
+        found.sort_unstable();
+        assert_eq!(found, vec!["harbour dues", "hull"]);
+        for query in ["h", "ha", "har", "harb", "har", "hu", "hul", "h", ""] {
+            rank.set_query(query);
+            let mut fresh = FuzzyRank::new(bank_items());
+            fresh.set_query(query);
+            assert_eq!(rank.ordered, fresh.ordered, "{query}");
+            assert_eq!(rank.total, fresh.total, "{query}");
+        }
+    }
+
+    #[test]
+    fn positions_point_into_the_shown_text() {
+        let mut rank = FuzzyRank::new(bank_items());
+        assert_eq!(rank.positions(5, "hul"), vec![0, 1, 2]);
+        assert!(rank.positions(5, "").is_empty());
+    }
+}
