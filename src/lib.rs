@@ -3,6 +3,7 @@
 
 pub mod diff;
 pub mod last_query;
+pub mod logging;
 pub mod read_settings;
 pub mod severity;
 pub mod tui;

@@ -35,6 +35,12 @@ fn open_error(e: memory::OpenError) -> anyhow::Error {
 /// to exit costs more than the query itself on a small bank.
 pub fn open_memory(path: &Path) -> anyhow::Result<&'static dyn Memory> {
     let memory = memory::open(path, forced_format()).map_err(open_error)?;
+    tracing::info!(
+        layout = memory.spec().name,
+        root = %memory.root().display(),
+        documents = memory.len(),
+        "opened"
+    );
     Ok(Box::leak(memory))
 }
 
@@ -42,6 +48,12 @@ pub fn open_memory(path: &Path) -> anyhow::Result<&'static dyn Memory> {
 /// is refused with a message naming what `path` is.
 pub fn open_bank(path: &Path) -> anyhow::Result<&'static Bank> {
     let bank = memory::open_bank(path, forced_format()).map_err(open_error)?;
+    tracing::info!(
+        layout = "bank",
+        root = %bank.root().display(),
+        articles = bank.articles().len(),
+        "opened"
+    );
     Ok(Box::leak(Box::new(bank)))
 }
 

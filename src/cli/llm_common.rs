@@ -51,6 +51,7 @@ pub fn run(client: &LlmClient, request: &ChatRequest, echo: Echo) -> anyhow::Res
         .build()
         .context("starting the network runtime")?;
     let cancel = membank_llm::CancelHandle::new();
+    tracing::info!(model = %client.config().summary(), "model call");
     // Handles, not locks: the callback must be `Send`.
     let (mut stdout, mut stderr) = (std::io::stdout(), std::io::stderr());
     let mut received = 0usize;
@@ -84,12 +85,17 @@ pub fn run(client: &LlmClient, request: &ChatRequest, echo: Echo) -> anyhow::Res
             attempt,
             wait,
             reason,
-        } => note(
-            &mut open_line,
-            StreamEvent::retry_text(attempt, wait, &reason),
-        ),
-        StreamEvent::Error(e) => note(&mut open_line, e.to_string()),
+        } => {
+            let text = StreamEvent::retry_text(attempt, wait, &reason);
+            tracing::warn!("{text}");
+            note(&mut open_line, text);
+        }
+        StreamEvent::Error(e) => {
+            tracing::warn!(error = %e, "model call failed");
+            note(&mut open_line, e.to_string());
+        }
         StreamEvent::Done { complete, text } => {
+            tracing::info!(complete, chars = text.chars().count(), "model call done");
             if std::mem::take(&mut open_line) {
                 let _ = match echo {
                     Echo::Stdout => writeln!(stdout),

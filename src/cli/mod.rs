@@ -58,6 +58,11 @@ struct Cli {
     /// Read PATH as this layout instead of detecting it.
     #[arg(long, global = true, value_name = "LAYOUT", value_parser = format_parser())]
     format: Option<String>,
+    /// How much goes to the log file in the state folder (default: info;
+    /// MEMBANK_LOG sets it too).
+    #[arg(long, global = true, value_name = "LEVEL",
+          value_parser = clap::builder::PossibleValuesParser::new(membank::logging::LEVELS))]
+    log_level: Option<String>,
 }
 
 /// `--format` accepts exactly the registered layout names.
@@ -221,6 +226,15 @@ pub fn main() -> ExitCode {
     restore_default_sigpipe();
     let cli = parse_command_line();
     style::set_choice(cli.color);
+    if let Err(e) = membank::logging::init(cli.log_level.as_deref()) {
+        eprintln!("membank: {e}");
+        return ExitCode::from(2);
+    }
+    tracing::info!(
+        version = env!("CARGO_PKG_VERSION"),
+        command = command_name(cli.command.is_none()),
+        "membank started"
+    );
     let forced = cli
         .format
         .as_deref()
@@ -281,10 +295,31 @@ pub fn main() -> ExitCode {
         }
     };
     match result {
-        Ok(code) => code,
+        Ok(code) => {
+            tracing::info!(exit = ?code, "membank finished");
+            code
+        }
         Err(e) => {
+            tracing::error!(error = %format!("{e:#}"), "membank failed");
             eprintln!("membank: {e:#}");
             ExitCode::from(2)
         }
     }
+}
+
+/// The subcommand's name as typed, for the log.
+fn command_name(interface: bool) -> String {
+    use clap::Subcommand as _;
+    if interface {
+        return "interface".into();
+    }
+    // The first word after the program that names a subcommand.
+    let names: Vec<String> = Command::augment_subcommands(clap::Command::new("membank"))
+        .get_subcommands()
+        .map(|c| c.get_name().to_owned())
+        .collect();
+    std::env::args()
+        .skip(1)
+        .find(|a| names.contains(a))
+        .unwrap_or_else(|| "?".into())
 }

@@ -6,9 +6,12 @@
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use membank_core::bank::Bank;
+use membank_core::health::{HealthOptions, HealthReport};
 use membank_core::layout::{ARCHIVE_DIR, Folder};
+use membank_core::memory::Memory;
 use membank_core::text::sanitize_for_terminal;
 use ratatui::crossterm::event::{
     Event as TermEvent, KeyCode, KeyEvent, KeyEventKind, KeyModifiers,
@@ -182,6 +185,9 @@ pub struct App {
     pub panes: Panes,
     pub popup: Option<Popup>,
     pub status: Status,
+    /// The health checks of the last refresh: run once, shown by the
+    /// Health pane, the Bank pane's markers and the Check agent.
+    health: Arc<HealthReport>,
     flagged: HashSet<String>,
     /// Something visible changed since the last draw.
     pub dirty: bool,
@@ -214,6 +220,7 @@ impl App {
             panes,
             popup: None,
             status: Status::default(),
+            health: Arc::default(),
             flagged: HashSet::new(),
             dirty: true,
             effects: Vec::new(),
@@ -275,12 +282,14 @@ impl App {
             self.height_of(Pane::Bank),
             self.article_width(),
         );
+        // Through the layout boundary: the checks of whatever layout is open.
+        self.health = Arc::new(Memory::check(&self.bank, &HealthOptions::default()));
         let (bank, theme, p) = (&self.bank, &self.theme, &mut self.panes);
-        p.health.refresh(bank, theme, hh);
+        p.health.refresh(self.health.clone(), theme, hh);
         self.flagged = p.health.flagged();
         p.bank.rebuild(bank, &self.flagged, bh);
         p.context.reload(bank, theme);
-        p.agents.refresh(bank);
+        p.agents.refresh(bank, &self.health);
         if p.article.rel.is_some() {
             p.article.lay_out(bank, theme, width);
         }
@@ -335,11 +344,27 @@ impl App {
         if rels.is_empty() {
             return;
         }
-        if let Err(e) = super::event::reload(&mut self.bank, &rels) {
-            self.status
-                .error(sanitize_for_terminal(&e.to_string(), false));
-            self.dirty = true;
-            return;
+        // A folder created, removed or renamed changes files the events do
+        // not name one by one: read the whole bank again.
+        let folder_changed = rels.iter().any(|rel| {
+            let path = self.bank.root().join(rel);
+            path.is_dir() || (!path.exists() && Path::new(rel).extension().is_none())
+        });
+        tracing::info!(files = rels.len(), whole_bank = folder_changed, "reloading");
+        tracing::debug!(paths = ?rels, "reloading");
+        if folder_changed {
+            match Bank::load(self.bank.root()) {
+                Ok(bank) => self.bank = bank,
+                Err(e) => {
+                    tracing::error!(error = %e, "reloading the bank failed");
+                    self.status
+                        .error(sanitize_for_terminal(&e.to_string(), false));
+                    self.dirty = true;
+                    return;
+                }
+            }
+        } else {
+            self.bank.reload(&rels);
         }
         self.refresh_all();
         let n = rels.len();
@@ -358,6 +383,7 @@ impl App {
         let mut cx = Cx {
             bank: &self.bank,
             theme: &self.theme,
+            health: &self.health,
             flagged: &self.flagged,
             height: self.height_of(pane),
             article_width: self.article_width(),

@@ -9,7 +9,6 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use membank_core::bank::{Bank, BankError};
 use notify::{EventKind, RecursiveMode, Watcher};
 use ratatui::crossterm::event::{self as term_event, Event as TermEvent};
 
@@ -186,18 +185,6 @@ pub fn bank_relative(root: &Path, path: &Path) -> Option<String> {
         return None;
     }
     Some(parts.join("/"))
-}
-
-/// Bring the bank up to date after these files changed. A folder created,
-/// removed or renamed changes files the events do not name one by one, so
-/// then the whole bank is read again.
-pub fn reload(bank: &mut Bank, rels: &[String]) -> Result<(), BankError> {
-    if folder_changed(bank.root(), rels) {
-        *bank = Bank::load(bank.root())?;
-    } else {
-        bank.reload(rels);
-    }
-    Ok(())
 }
 
 /// Did a folder appear, vanish or get renamed among these changed paths?

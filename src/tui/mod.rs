@@ -52,6 +52,12 @@ pub fn prepare(bank_root: &Path, options: &TuiOptions, size: Rect) -> anyhow::Re
     let (cfg, theme) = settings(options)?;
     let keymap = cfg.keymap()?;
     let bank = memory::open_bank(bank_root, options.format).map_err(open_error)?;
+    tracing::info!(
+        layout = "bank",
+        root = %bank.root().display(),
+        articles = bank.articles().len(),
+        "opened in the interface"
+    );
     Ok(App::new(bank, theme, keymap, size))
 }
 

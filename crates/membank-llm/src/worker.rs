@@ -102,12 +102,34 @@ impl LlmWorker {
         let Some(runtime) = &self.runtime else {
             return job;
         };
+        tracing::info!(job = job.0, chat = request.is_some(), "model job submitted");
         runtime.spawn(async move {
             // The job leaves the running set before its last message, so
             // whoever receives `Done` sees it finished.
             let send = |event: StreamEvent| {
-                if matches!(event, StreamEvent::Done { .. }) {
-                    lock(&running).remove(&job);
+                match &event {
+                    StreamEvent::Retrying {
+                        attempt,
+                        wait,
+                        reason,
+                    } => tracing::warn!(
+                        job = job.0,
+                        "{}",
+                        StreamEvent::retry_text(*attempt, *wait, reason)
+                    ),
+                    StreamEvent::Error(e) => {
+                        tracing::warn!(job = job.0, error = %e, "model job failed")
+                    }
+                    StreamEvent::Done { complete, text } => {
+                        tracing::info!(
+                            job = job.0,
+                            complete,
+                            chars = text.chars().count(),
+                            "model job done"
+                        );
+                        lock(&running).remove(&job);
+                    }
+                    StreamEvent::Delta(_) => {}
                 }
                 sink(WorkerMessage {
                     job,
@@ -130,11 +152,11 @@ impl LlmWorker {
                     return;
                 }
             };
+            let model = client.config().summary();
+            tracing::info!(job = job.0, model = %model, "model job connected");
             sink(WorkerMessage {
                 job,
-                event: JobEvent::Connected {
-                    model: client.config().summary(),
-                },
+                event: JobEvent::Connected { model },
             });
             match request {
                 Some(request) => {
@@ -156,6 +178,7 @@ impl LlmWorker {
     pub fn cancel(&self, job: JobId) -> bool {
         match lock(&self.running).get(&job) {
             Some(handle) => {
+                tracing::info!(job = job.0, "model job cancelled");
                 handle.cancel();
                 true
             }

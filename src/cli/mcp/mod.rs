@@ -52,6 +52,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let memory = membank_core::memory::open(&args.bank, super::common::forced_format())
         .map_err(|e| anyhow::anyhow!(sanitize_for_terminal(&e.to_string(), false)))?;
     let root = memory.root().to_path_buf();
+    tracing::info!(
+        layout = memory.spec().name,
+        documents = memory.len(),
+        http = args.http.is_some(),
+        allow_writes = args.allow_writes,
+        "mcp server starting"
+    );
     let shared = Shared::new(memory, shown, args.allow_writes);
     // Without the watcher the server still answers, from the bank as loaded.
     let _watcher = match state::watch(&shared, &root) {

@@ -81,6 +81,7 @@ impl Shared {
             // can cache an index of the old text after this point.
             *self.search_index.lock().unwrap_or_else(|e| e.into_inner()) = None;
         }
+        tracing::info!(files = rels.len(), "mcp memory reloaded");
         // No session listening is not an error.
         let _ = self.changes.send(Arc::new(rels));
     }

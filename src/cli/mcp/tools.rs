@@ -149,6 +149,10 @@ pub fn call(shared: &Arc<Shared>, name: &str, args: Option<JsonObject>) -> CallT
                 .join(", ")
         )),
     };
+    match &result {
+        Ok(_) => tracing::info!(tool = name, "mcp tool answered"),
+        Err(e) => tracing::info!(tool = name, error = %e, "mcp tool refused"),
+    }
     match result {
         Ok(out) => {
             let content = out

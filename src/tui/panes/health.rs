@@ -2,9 +2,9 @@
 //! Enter jumps to the file and line.
 
 use std::collections::{BTreeMap, HashSet};
+use std::sync::Arc;
 
-use membank_core::bank::Bank;
-use membank_core::health::{self, Finding, HealthOptions, Severity};
+use membank_core::health::{Finding, HealthReport, Severity};
 use membank_core::text::sanitize_for_terminal;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -46,19 +46,20 @@ pub struct HealthRow {
 
 #[derive(Debug, Default)]
 pub struct HealthPane {
-    pub findings: Vec<Finding>,
+    /// The report of the last refresh, shared with whoever else shows it.
+    pub report: Arc<HealthReport>,
     pub rows: Vec<HealthRow>,
     pub cursor: Cursor,
     pub summary: String,
 }
 
 impl HealthPane {
-    /// Re-run the checks and regroup, keeping the cursor near where it was.
-    pub fn refresh(&mut self, bank: &Bank, theme: &Theme, height: usize) {
-        // The checks are the core's; this pane groups and formats them.
-        self.findings = health::check(bank, &HealthOptions::default()).findings;
+    /// Group a new report, keeping the cursor near where it was. The checks
+    /// are the core's and run once per refresh; this pane only formats them.
+    pub fn refresh(&mut self, report: Arc<HealthReport>, theme: &Theme, height: usize) {
+        self.report = report;
         let mut groups: BTreeMap<Severity, BTreeMap<&'static str, Vec<usize>>> = BTreeMap::new();
-        for (i, f) in self.findings.iter().enumerate() {
+        for (i, f) in self.report.findings.iter().enumerate() {
             groups
                 .entry(f.severity)
                 .or_default()
@@ -88,7 +89,7 @@ impl HealthPane {
                     ]),
                 });
                 for &i in items {
-                    let f = &self.findings[i];
+                    let f = &self.report.findings[i];
                     let at = f.location();
                     rows.push(HealthRow {
                         kind: RowKind::Finding(i),
@@ -102,7 +103,7 @@ impl HealthPane {
                 }
             }
         }
-        self.summary = if self.findings.is_empty() {
+        self.summary = if self.report.findings.is_empty() {
             "no findings".to_owned()
         } else {
             groups
@@ -117,7 +118,8 @@ impl HealthPane {
 
     /// Files that have at least one finding, for the tree's markers.
     pub fn flagged(&self) -> HashSet<String> {
-        self.findings
+        self.report
+            .findings
             .iter()
             .filter(|f| !f.path.is_empty())
             .map(|f| f.path.clone())
@@ -129,7 +131,7 @@ impl HealthPane {
         self.rows[self.cursor.selected.min(self.rows.len())..]
             .iter()
             .find_map(|r| match r.kind {
-                RowKind::Finding(i) => self.findings.get(i),
+                RowKind::Finding(i) => self.report.findings.get(i),
                 _ => None,
             })
     }

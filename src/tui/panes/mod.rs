@@ -15,6 +15,7 @@ use std::collections::HashSet;
 
 use membank_core::bank::Bank;
 use membank_core::budget::BudgetOptions;
+use membank_core::health::HealthReport;
 use membank_core::scoring::Query;
 use membank_core::text::sanitize_for_terminal;
 use ratatui::Frame;
@@ -32,6 +33,8 @@ use super::theme::Theme;
 pub struct Cx<'a> {
     pub bank: &'a Bank,
     pub theme: &'a Theme,
+    /// The health report of the last refresh (run once, shown by several).
+    pub health: &'a HealthReport,
     /// Files with health findings (the Bank pane marks them).
     pub flagged: &'a HashSet<String>,
     /// Rows of the pane's list (its inside minus fixed parts).

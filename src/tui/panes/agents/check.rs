@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use membank_core::bank::Bank;
-use membank_core::health::{self, HealthOptions};
+use membank_core::health::HealthReport;
 use membank_core::snapshot;
 use membank_core::text::sanitize_for_terminal;
 use membank_llm::ChatRequest;
@@ -36,9 +36,9 @@ pub struct CheckAgent {
 }
 
 impl CheckAgent {
-    pub fn refresh(&mut self, bank: &Bank) {
-        let report = health::check(bank, &HealthOptions::default());
-        self.summary = agents::findings_summary(&report, MAX_LISTED_FINDINGS);
+    /// Put the current findings (run once per refresh by the app) in words.
+    pub fn refresh(&mut self, report: &HealthReport) {
+        self.summary = agents::findings_summary(report, MAX_LISTED_FINDINGS);
         self.report = if self.summary.is_empty() {
             vec!["The deterministic checks found no problems.".into()]
         } else {
@@ -49,8 +49,8 @@ impl CheckAgent {
         };
     }
 
-    pub fn prepare(&mut self, bank: &Bank, template: &str) -> ChatRequest {
-        self.refresh(bank);
+    pub fn prepare(&mut self, bank: &Bank, report: &HealthReport, template: &str) -> ChatRequest {
+        self.refresh(report);
         let snap = snapshot::build(bank, snapshot::DEFAULT_CAP);
         let prepared = agents::prepare_lint(template, &self.summary, &snap);
         self.snapshot_note = Some(if prepared.truncated {

@@ -76,11 +76,11 @@ impl AgentsPane {
     pub fn action(&mut self, action: Action, ctx: &mut Cx) -> bool {
         let list_h = review_list_height(ctx.height);
         match action {
-            Action::QueryAgent => self.select(AgentKind::Query, ctx.bank),
-            Action::InboxAgent => self.select(AgentKind::Inbox, ctx.bank),
-            Action::CheckAgent => self.select(AgentKind::Check, ctx.bank),
-            Action::TranslateAgent => self.select(AgentKind::Translate, ctx.bank),
-            Action::DistillAgent => self.select(AgentKind::Distill, ctx.bank),
+            Action::QueryAgent => self.select(AgentKind::Query, ctx.bank, ctx.health),
+            Action::InboxAgent => self.select(AgentKind::Inbox, ctx.bank, ctx.health),
+            Action::CheckAgent => self.select(AgentKind::Check, ctx.bank, ctx.health),
+            Action::TranslateAgent => self.select(AgentKind::Translate, ctx.bank, ctx.health),
+            Action::DistillAgent => self.select(AgentKind::Distill, ctx.bank, ctx.health),
             Action::Type if self.kind.has_input() => self.editing = true,
             Action::RunAgent => return self.run(ctx),
             Action::CancelReply => {

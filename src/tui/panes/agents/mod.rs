@@ -19,6 +19,7 @@ pub use draw::draw;
 use std::path::Path;
 
 use membank_core::bank::Bank;
+use membank_core::health::HealthReport;
 use membank_core::templates::{self, Agent};
 use membank_core::text::sanitize_for_terminal;
 use membank_llm::{ChatRequest, JobEvent, JobId, StreamEvent, WorkerMessage};
@@ -128,20 +129,20 @@ impl AgentsPane {
     }
 
     /// Recompute what is derived from the bank (pending inbox, findings).
-    pub fn refresh(&mut self, bank: &Bank) {
+    pub fn refresh(&mut self, bank: &Bank, health: &HealthReport) {
         self.inbox.refresh(bank);
         if self.kind == AgentKind::Check && !self.check.reply.is_running() {
-            self.check.refresh(bank);
+            self.check.refresh(health);
         }
     }
 
-    fn select(&mut self, kind: AgentKind, bank: &Bank) {
+    fn select(&mut self, kind: AgentKind, bank: &Bank, health: &HealthReport) {
         self.kind = kind;
         self.editing = false;
         self.problem = None;
         match kind {
             AgentKind::Inbox => self.inbox.refresh(bank),
-            AgentKind::Check if !self.check.reply.is_running() => self.check.refresh(bank),
+            AgentKind::Check if !self.check.reply.is_running() => self.check.refresh(health),
             _ => {}
         }
     }
@@ -222,7 +223,7 @@ impl AgentsPane {
                 .ask(ctx.bank, &template, ctx.query.clone(), ctx.budget)
                 .ok_or_else(|| "type a question first (i)".to_owned()),
             AgentKind::Inbox => self.inbox.prepare(ctx.bank, &template),
-            AgentKind::Check => Ok(self.check.prepare(ctx.bank, &template)),
+            AgentKind::Check => Ok(self.check.prepare(ctx.bank, ctx.health, &template)),
             AgentKind::Translate => self
                 .translate
                 .prepare(ctx.bank, &template, &ctx.query, ctx.budget),

@@ -1,0 +1,87 @@
+//! The trail a user can attach to a bug report: structured events
+//! (`tracing`) appended to `membank.log` in the user's state folder, never
+//! on the terminal. `--log-level` or `MEMBANK_LOG` sets the level (`off`,
+//! `error`, `warn`, `info`, `debug`, `trace`; default `info`).
+//!
+//! What is logged above debug level names commands, layouts, paths, counts,
+//! models and outcomes; never a key and never the text of an article or a
+//! reply.
+
+use std::fs::{File, OpenOptions};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use tracing::level_filters::LevelFilter;
+
+/// The environment variable that sets the level when `--log-level` does not.
+pub const ENV: &str = "MEMBANK_LOG";
+
+/// A log larger than this is moved aside to `membank.log.1` at start, so
+/// the trail stays bounded.
+const ROTATE_BYTES: u64 = 5 * 1024 * 1024;
+
+/// The level names `--log-level` accepts.
+pub const LEVELS: [&str; 6] = ["off", "error", "warn", "info", "debug", "trace"];
+
+pub fn parse_level(name: &str) -> Option<LevelFilter> {
+    Some(match name.trim().to_ascii_lowercase().as_str() {
+        "off" => LevelFilter::OFF,
+        "error" => LevelFilter::ERROR,
+        "warn" | "warning" => LevelFilter::WARN,
+        "info" => LevelFilter::INFO,
+        "debug" => LevelFilter::DEBUG,
+        "trace" => LevelFilter::TRACE,
+        _ => return None,
+    })
+}
+
+/// `membank/membank.log` in the state folder (`$XDG_STATE_HOME` or
+/// `~/.local/state` on Linux), else in the local data folder.
+pub fn log_file() -> Option<PathBuf> {
+    dirs::state_dir()
+        .or_else(dirs::data_local_dir)
+        .map(|d| d.join("membank").join("membank.log"))
+}
+
+fn open(path: &Path) -> std::io::Result<File> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    if std::fs::metadata(path).is_ok_and(|m| m.len() > ROTATE_BYTES) {
+        let _ = std::fs::rename(path, path.with_extension("log.1"));
+    }
+    OpenOptions::new().create(true).append(true).open(path)
+}
+
+/// Start logging for this process. `flag` is `--log-level`; without it
+/// `MEMBANK_LOG` decides. Logging that cannot start (no state folder, an
+/// unwritable file, a level name that means nothing) leaves the program
+/// running without a log; an unknown level name is returned as the error.
+pub fn init(flag: Option<&str>) -> Result<(), String> {
+    let env = std::env::var(ENV).ok().filter(|v| !v.trim().is_empty());
+    let (name, source) = match (flag, env.as_deref()) {
+        (Some(f), _) => (f, "--log-level"),
+        (None, Some(e)) => (e, ENV),
+        (None, None) => ("info", ""),
+    };
+    let Some(level) = parse_level(name) else {
+        return Err(format!(
+            "{source}: unknown level {:?}; use one of {}",
+            membank_core::text::sanitize_for_terminal(name, false),
+            LEVELS.join(", ")
+        ));
+    };
+    if level == LevelFilter::OFF {
+        return Ok(());
+    }
+    let Some(file) = log_file().and_then(|p| open(&p).ok()) else {
+        return Ok(());
+    };
+    let _ = tracing_subscriber::fmt()
+        .with_writer(Mutex::new(file))
+        .with_ansi(false)
+        .with_target(false)
+        .with_max_level(level)
+        .try_init();
+    Ok(())
+}

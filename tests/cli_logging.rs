@@ -1,0 +1,140 @@
+//! The log file: where it goes, how its level is set, and what never goes
+//! into it.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use membank_llm::testing::{FakeReply, FakeServer};
+
+const KEY: &str = "sk-ant-log-test-key-0123456789";
+const FIXTURE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/scoring-bank");
+
+/// Runs membank with its state folder (and so its log) in `state`.
+fn membank(state: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_membank"));
+    cmd.args(args)
+        .env("XDG_STATE_HOME", state)
+        .env("MEMBANK_CONFIG", state.join("absent.toml"))
+        .env_remove("MEMBANK_LOG");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    cmd.output().expect("membank runs")
+}
+
+fn log_of(state: &Path) -> Option<String> {
+    std::fs::read_to_string(log_path(state)).ok()
+}
+
+fn log_path(state: &Path) -> PathBuf {
+    state.join("membank").join("membank.log")
+}
+
+#[test]
+fn a_run_leaves_a_trail_in_the_state_folder_and_nothing_on_the_terminal() {
+    let state = tempfile::tempdir().unwrap();
+    let out = membank(state.path(), &["check", FIXTURE, "--json"], &[]);
+    assert!(
+        !String::from_utf8_lossy(&out.stderr).contains("INFO"),
+        "the log stays off the terminal"
+    );
+    let log = log_of(state.path()).expect("a log file");
+    assert!(log.contains("membank started"), "{log}");
+    assert!(
+        log.contains("command=\"check\"") || log.contains("command=check"),
+        "{log}"
+    );
+    assert!(
+        log.contains("layout=\"bank\"") || log.contains("layout=bank"),
+        "{log}"
+    );
+    assert!(log.contains("membank finished"), "{log}");
+    // A second run appends.
+    membank(state.path(), &["check", FIXTURE], &[]);
+    let again = log_of(state.path()).unwrap();
+    assert_eq!(again.matches("membank started").count(), 2);
+}
+
+#[test]
+fn the_level_comes_from_the_flag_or_membank_log() {
+    let state = tempfile::tempdir().unwrap();
+    membank(state.path(), &["check", FIXTURE], &[("MEMBANK_LOG", "off")]);
+    assert!(log_of(state.path()).is_none(), "off writes nothing");
+    membank(
+        state.path(),
+        &["check", FIXTURE, "--log-level", "error"],
+        &[],
+    );
+    assert!(log_of(state.path()).unwrap_or_default().is_empty());
+    // The flag wins over the variable.
+    membank(
+        state.path(),
+        &["check", FIXTURE, "--log-level", "info"],
+        &[("MEMBANK_LOG", "off")],
+    );
+    assert!(log_of(state.path()).unwrap().contains("membank started"));
+    let out = membank(
+        state.path(),
+        &["check", FIXTURE],
+        &[("MEMBANK_LOG", "loud")],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("MEMBANK_LOG") && err.contains("loud"), "{err}");
+    let out = membank(
+        state.path(),
+        &["check", FIXTURE, "--log-level", "loud"],
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn keys_and_reply_text_stay_out_of_the_log_even_at_trace_level() {
+    let state = tempfile::tempdir().unwrap();
+    let server = FakeServer::start([FakeReply::anthropic_stream(&["The secret answer"])]);
+    let url = server.url();
+    let env = [
+        ("MEMBANK_PROVIDER", "anthropic"),
+        ("MEMBANK_MODEL", "test-model"),
+        ("MEMBANK_BASE_URL", url.as_str()),
+        ("ANTHROPIC_API_KEY", KEY),
+    ];
+    let out = membank(
+        state.path(),
+        &["ask", FIXTURE, "What is naleving?", "--log-level", "info"],
+        &env,
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let log = log_of(state.path()).unwrap();
+    assert!(log.contains("model call done"), "{log}");
+    assert!(
+        !log.contains("secret answer"),
+        "reply text above debug: {log}"
+    );
+    assert!(
+        !log.contains("naleving"),
+        "question text above debug: {log}"
+    );
+    let state = tempfile::tempdir().unwrap();
+    let server = FakeServer::start([FakeReply::anthropic_stream(&["The secret answer"])]);
+    let url = server.url();
+    let env = [
+        ("MEMBANK_PROVIDER", "anthropic"),
+        ("MEMBANK_MODEL", "test-model"),
+        ("MEMBANK_BASE_URL", url.as_str()),
+        ("ANTHROPIC_API_KEY", KEY),
+    ];
+    membank(
+        state.path(),
+        &["ask", FIXTURE, "What is naleving?", "--log-level", "trace"],
+        &env,
+    );
+    let log = log_of(state.path()).unwrap();
+    assert!(!log.contains(KEY), "the key is never logged: {log}");
+}
