@@ -230,6 +230,14 @@ impl App {
         app
     }
 
+    /// Where model messages go: the runner's event channel (or a test's).
+    pub fn send_model_messages_to(
+        &mut self,
+        sink: impl Fn(membank_llm::WorkerMessage) + Send + Sync + 'static,
+    ) {
+        self.panes.agents.connection.set_sink(sink);
+    }
+
     /// Rows of a pane's list: its inside minus the parts that do not scroll.
     fn height_of(&self, pane: Pane) -> usize {
         let h = self.areas.of(pane).map_or(1, |r| inner(r).height);

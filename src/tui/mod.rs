@@ -134,10 +134,10 @@ pub fn run_tui(bank_root: &Path, options: TuiOptions) -> anyhow::Result<ExitCode
 fn event_loop(term: &mut terminal::Term, app: &mut App, root: &Path) -> anyhow::Result<()> {
     let (tx, rx) = mpsc::channel();
     let reader = InputReader::spawn(tx.clone());
-    // Worker messages wake this loop through the same channel as keys, so
-    // a streaming reply is drawn as it arrives and never delays a key.
+    // Model messages arrive on the same channel as keys, so a streaming
+    // reply is drawn as it arrives and never delays a key.
     let llm_tx = tx.clone();
-    app.panes.agents.connection.set_sink(move |m| {
+    app.send_model_messages_to(move |m| {
         let _ = llm_tx.send(Input::Llm(m));
     });
     let _watcher = match BankWatcher::spawn(root, tx) {

@@ -224,3 +224,50 @@ impl Project {
             .collect()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use crate::memory::{self, Resolution};
+
+    fn demo() -> PathBuf {
+        // The demo project ships with the binary crate, two levels up.
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../demo-dejavu")
+    }
+
+    #[test]
+    fn the_boundary_opens_a_project_from_its_folder_or_its_memory_folder() {
+        for path in [demo(), demo().join("memory")] {
+            let m = memory::open(&path, None).unwrap();
+            assert_eq!(m.spec().name, "dejavu");
+            assert!(m.root().join("memory/summary.md").is_file());
+        }
+    }
+
+    #[test]
+    fn documents_are_grouped_by_kind_with_links_routes_and_backlinks() {
+        let m = memory::open(&demo(), None).unwrap();
+        let paths: Vec<&str> = (0..m.len()).map(|i| m.document(i).path).collect();
+        assert_eq!(paths[0], "memory/summary.md");
+        assert_eq!(paths.last(), Some(&"AGENTS.md"));
+        let old = m.find("memory/decisions/local-preferences.md").unwrap();
+        let d = m.document(old);
+        assert_eq!(d.groups, vec!["decisions"]);
+        assert_eq!(d.status.as_deref(), Some("superseded"));
+        assert!(d.body().starts_with("\n# Keep preferences"));
+        let newer = m.find("memory/decisions/settings-sync.md").unwrap();
+        assert!(
+            m.links(old)
+                .iter()
+                .any(|l| l.resolution == Resolution::One(newer))
+        );
+        // Impressions route to records; the route is a backlink.
+        let imp = m.find("memory/impressions.jsonl").unwrap();
+        let routes = m.links(imp);
+        assert_eq!(routes.len(), 4);
+        assert_eq!(routes[0].line, 1);
+        assert!(m.backlinks(newer).contains(&imp));
+        assert!(m.check(&Default::default()).findings.is_empty());
+    }
+}
