@@ -60,6 +60,15 @@ fn the_level_comes_from_the_flag_or_membank_log() {
     let state = tempfile::tempdir().unwrap();
     membank(state.path(), &["check", FIXTURE], &[("MEMBANK_LOG", "off")]);
     assert!(log_of(state.path()).is_none(), "off writes nothing");
+    // A global option before the subcommand works as after it.
+    let out = membank(state.path(), &["--log-level", "off", "check", FIXTURE], &[]);
+    assert_ne!(
+        out.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(log_of(state.path()).is_none());
     membank(
         state.path(),
         &["check", FIXTURE, "--log-level", "error"],

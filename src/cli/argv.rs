@@ -7,7 +7,7 @@
 use std::ffi::{OsStr, OsString};
 
 /// Top-level options that take a value in the next argument.
-const OPTIONS_WITH_VALUE: [&str; 2] = ["--color", "--format"];
+const OPTIONS_WITH_VALUE: [&str; 3] = ["--color", "--format", "--log-level"];
 
 /// What to do with the arguments.
 #[derive(Debug, PartialEq, Eq)]

@@ -295,6 +295,7 @@ impl App {
         let (bank, theme, p) = (&self.bank, &self.theme, &mut self.panes);
         p.health.refresh(self.health.clone(), theme, hh);
         self.flagged = p.health.flagged();
+        p.bank.files_changed();
         p.bank.rebuild(bank, &self.flagged, bh);
         p.context.reload(bank, theme);
         p.agents.refresh(bank, &self.health);
@@ -633,6 +634,10 @@ fn perform(app: &mut App, action: Action) -> bool {
         }
         Action::Agents => {
             app.focus_pane(Pane::Agents);
+            true
+        }
+        Action::ToBank => {
+            app.focus_pane(Pane::Bank);
             true
         }
         _ => app.dispatch(app.focus, |pane, cx| pane.on_action(action, cx)),

@@ -243,6 +243,7 @@ actions! {
     Open => "open", "open / follow", [Key::plain(K::Enter)];
     Back => "back", "back in history", [Key::plain(K::Backspace), Key::ch('b')];
     Forward => "forward", "forward in history", [Key::ch('f')];
+    ToBank => "to_bank", "back to the bank tree", [Key::ch('h'), Key::plain(K::Esc)];
     NextLink => "next_link", "select the next link", [Key::ch('n')];
     PrevLink => "prev_link", "select the previous link", [Key::ch('N')];
     Edit => "edit", "open the file in $VISUAL / $EDITOR", [Key::ch('e')];
@@ -307,7 +308,7 @@ impl Scope {
             ],
             Scope::Article => &[
                 Up, Down, PageUp, PageDown, Top, Bottom, NextLink, PrevLink, Open, Back, Forward,
-                Edit, CopyPath,
+                ToBank, Edit, CopyPath,
             ],
             Scope::Context => &[
                 Up, Down, PageUp, PageDown, Top, Bottom, EditField, Open, Edit, CopyPath,

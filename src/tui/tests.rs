@@ -121,6 +121,14 @@ fn following_a_link_and_coming_back() {
         app.panes.article.rel.as_deref(),
         Some("03_DOMAINS/Legal.md")
     );
+    // `h` and Esc in the article go back to the tree.
+    assert_eq!(app.focus, Pane::Article);
+    keys(&mut app, "h");
+    assert_eq!(app.focus, Pane::Bank);
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(app.focus, Pane::Article);
+    key(&mut app, KeyCode::Esc);
+    assert_eq!(app.focus, Pane::Bank);
 }
 
 #[test]

@@ -2,6 +2,7 @@
 //! its archive), expandable, with counts and a marker on files that have
 //! findings.
 
+use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 use membank_core::bank::Bank;
@@ -43,6 +44,9 @@ pub struct BankPane {
     pub rows: Vec<TreeRow>,
     pub cursor: Cursor,
     expanded: BTreeSet<String>,
+    /// The bank's files grouped and sorted, kept until the bank changes so
+    /// that folding and unfolding do not sort again.
+    grouped: Option<Grouped>,
 }
 
 /// Files grouped for display: folder → (direct files, archived files).
@@ -66,7 +70,52 @@ fn group_files(bank: &Bank) -> Grouped {
             entry.0.push(rel.to_owned());
         }
     }
+    for (files, archived) in grouped.values_mut() {
+        files.sort_by(|a, b| natural_cmp(a, b));
+        archived.sort_by(|a, b| natural_cmp(a, b));
+    }
     grouped
+}
+
+/// The order people expect for names: letters without regard to case,
+/// runs of digits by their value ("liability 4209" before "liability
+/// 41989"), and the byte order only to break ties.
+pub fn natural_cmp(a: &str, b: &str) -> Ordering {
+    let (mut x, mut y) = (a.chars().peekable(), b.chars().peekable());
+    loop {
+        match (x.peek().copied(), y.peek().copied()) {
+            (None, None) => return a.cmp(b),
+            (None, Some(_)) => return Ordering::Less,
+            (Some(_), None) => return Ordering::Greater,
+            (Some(c), Some(d)) if c.is_ascii_digit() && d.is_ascii_digit() => {
+                let run = |it: &mut std::iter::Peekable<std::str::Chars>| {
+                    let mut digits = String::new();
+                    while let Some(c) = it.peek().copied().filter(char::is_ascii_digit) {
+                        digits.push(c);
+                        it.next();
+                    }
+                    digits
+                };
+                let (m, n) = (run(&mut x), run(&mut y));
+                let (m_value, n_value) = (m.trim_start_matches('0'), n.trim_start_matches('0'));
+                let by_value = m_value
+                    .len()
+                    .cmp(&n_value.len())
+                    .then_with(|| m_value.cmp(n_value));
+                if by_value != Ordering::Equal {
+                    return by_value;
+                }
+            }
+            (Some(c), Some(d)) => {
+                let by_letter = c.to_lowercase().cmp(d.to_lowercase());
+                if by_letter != Ordering::Equal {
+                    return by_letter;
+                }
+                x.next();
+                y.next();
+            }
+        }
+    }
 }
 
 fn file_label(rel: &str, prefix: &str) -> String {
@@ -88,14 +137,20 @@ impl BankPane {
                 .iter()
                 .map(|f| f.dir_name().to_owned())
                 .collect(),
+            grouped: None,
         }
+    }
+
+    /// The bank's files changed: sort them again on the next rebuild.
+    pub fn files_changed(&mut self) {
+        self.grouped = None;
     }
 
     /// Rebuild the rows from the bank, keeping the selection on the same
     /// folder or file when it still exists.
     pub fn rebuild(&mut self, bank: &Bank, flagged: &HashSet<String>, height: usize) {
         let keep = self.selected_key();
-        let grouped = group_files(bank);
+        let grouped = self.grouped.take().unwrap_or_else(|| group_files(bank));
         let mut rows = Vec::new();
         for folder in Folder::ALL {
             let missing = bank.missing_folders.contains(&folder);
@@ -156,6 +211,7 @@ impl BankPane {
             }));
         }
         self.rows = rows;
+        self.grouped = Some(grouped);
         if let Some(key) = keep
             && let Some(i) = self.rows.iter().position(|r| row_key(r) == key)
         {
@@ -349,5 +405,36 @@ impl Component for BankPane {
 
     fn draw(&self, frame: &mut Frame, area: Rect, focused: bool, theme: &Theme) {
         draw(frame, area, self, focused, theme);
+    }
+}
+
+#[cfg(test)]
+mod natural_order_tests {
+    use super::natural_cmp;
+
+    #[test]
+    fn numbers_sort_by_value_and_letters_ignore_case() {
+        let mut names = vec![
+            "liability 42137",
+            "liability 4209",
+            "Liability 41989",
+            "liability 007",
+            "alpha",
+            "Beta",
+            "liability 8",
+        ];
+        names.sort_by(|a, b| natural_cmp(a, b));
+        assert_eq!(
+            names,
+            vec![
+                "alpha",
+                "Beta",
+                "liability 007",
+                "liability 8",
+                "liability 4209",
+                "Liability 41989",
+                "liability 42137",
+            ]
+        );
     }
 }

@@ -17,17 +17,9 @@ use crate::tui::app::Effect;
 use crate::tui::keys::{Action, KeyMap, Scope};
 use crate::tui::theme::Theme;
 
+/// The same words as the command line: errors, warnings, notes.
 fn severity_label(severity: Severity, count: usize) -> String {
-    let word = match severity {
-        Severity::Error => "error",
-        Severity::Warning => "warning",
-        Severity::Info => "note",
-    };
-    if count == 1 {
-        format!("1 {word}")
-    } else {
-        format!("{count} {word}s")
-    }
+    crate::severity::count(severity, count)
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
