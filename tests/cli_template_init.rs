@@ -98,13 +98,14 @@ fn template_prefers_the_bank_override() {
 }
 
 #[test]
-fn template_text_is_made_safe_for_the_terminal() {
+fn piped_template_text_is_exact_for_the_model() {
+    // On a terminal it is made inert: tests/e2e_cli_escapes.rs.
     let tmp = tempfile::tempdir().unwrap();
     std::fs::create_dir(tmp.path().join("06_TEMPLATES")).unwrap();
     std::fs::write(tmp.path().join("06_TEMPLATES/query.md"), "a\x1b[2Jb\n").unwrap();
     let out = run(&["template"], &[tmp.path(), Path::new("query")]);
     assert!(out.status.success());
-    assert!(!out.stdout.contains(&0x1b));
+    assert_eq!(out.stdout, b"a\x1b[2Jb\n");
 }
 
 #[test]

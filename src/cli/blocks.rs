@@ -88,20 +88,9 @@ pub(crate) fn read_reply(path: Option<&Path>) -> anyhow::Result<String> {
     Ok(decoded.text)
 }
 
-/// JSON with every character a terminal might act on escaped (serde_json
-/// leaves DEL, C1 controls and bidi overrides as they are).
+/// The one JSON writer's text (see `membank_core::json`).
 pub(crate) fn to_json(value: &impl serde::Serialize) -> anyhow::Result<String> {
-    let json = serde_json::to_string_pretty(value)?;
-    let mut out = String::with_capacity(json.len());
-    for c in json.chars() {
-        match c {
-            '\u{7f}'..='\u{9f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' => {
-                out.push_str(&format!("\\u{:04x}", c as u32))
-            }
-            c => out.push(c),
-        }
-    }
-    Ok(out)
+    Ok(membank_core::json::to_string(value)?)
 }
 
 pub(crate) fn print_blocks(blocks: &[BlockResult]) {

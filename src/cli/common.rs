@@ -87,13 +87,37 @@ pub fn bank_root(path: &Path) -> anyhow::Result<PathBuf> {
     Ok(found.root)
 }
 
-/// Print a value as pretty JSON on stdout.
+/// Print a value as JSON on stdout through the one JSON writer (pretty,
+/// terminal controls escaped), the same for every `--json`.
 pub fn print_json<T: serde::Serialize>(value: &T) -> anyhow::Result<()> {
-    let mut out = std::io::stdout().lock();
-    serde_json::to_writer_pretty(&mut out, value).context("writing JSON")?;
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    membank_core::json::write(&mut out, value).context("writing JSON")?;
     writeln!(out)?;
+    out.flush()?;
     Ok(())
 }
+
+/// Print text meant for a model (a snapshot, a rendered context, a prompt
+/// template): exact when piped, so a model gets the files as they are;
+/// with control characters made visible when stdout is a terminal, so a
+/// file cannot drive the terminal.
+pub fn print_model_text(text: &str) -> anyhow::Result<()> {
+    use std::io::IsTerminal as _;
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    if stdout.is_terminal() {
+        out.write_all(sanitize_for_terminal(text, true).as_bytes())?;
+    } else {
+        out.write_all(text.as_bytes())?;
+    }
+    out.flush()?;
+    Ok(())
+}
+
+/// Said in the `--help` of every command that prints text for a model.
+pub const MODEL_TEXT_HELP: &str = "On a terminal, control characters and escape sequences in \
+    the bank's files are shown as visible symbols; when standard output is a pipe or a file the \
+    text is exact, because it is meant for a model. --json escapes them.";
 
 /// Text from a file, safe to print on a terminal.
 pub fn safe(s: &str) -> String {

@@ -9,7 +9,8 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use membank_core::archive::{self, Archived};
-use membank_core::compile::{self, BlockStatus, CompileReport, Mode, SourceResult, SourceStatus};
+use membank_core::compile::{self, CompileReport, Mode, SourceResult, SourceStatus};
+use membank_core::review::{self, Change, ProposedFile};
 use membank_core::templates::Agent;
 use membank_core::text::sanitize_for_terminal;
 use membank_llm::agents::{self, PreparedCompile};
@@ -211,7 +212,9 @@ fn run_with_model(args: &Args, root: &Path) -> anyhow::Result<ExitCode> {
     let sources = prepared.inbox;
 
     let planned = compile::compile_reply(root, &sources, &reply.text, Mode::Plan, now);
-    let mut plan = plan_blocks(root, &reply.text, &planned);
+    // Classified once in the core; printed here.
+    let proposal = review::classify(root, &reply.text, &sources);
+    let mut plan = proposal.files.clone();
     let mut source_results = planned.sources.clone();
     warnings.extend(planned.warnings.iter().cloned());
     let mut applied = false;
@@ -225,6 +228,23 @@ fn run_with_model(args: &Args, root: &Path) -> anyhow::Result<ExitCode> {
     } else if args.yes {
         if !args.json {
             print_plan(&plan, &warnings, &source_results, "Plan");
+        }
+        // A file edited since the plan was made is not overwritten: the new
+        // plan is shown and nothing is written.
+        let stale = review::stale_paths(root, &proposal, &[]);
+        if !stale.is_empty() {
+            let fresh = review::classify(root, &reply.text, &sources);
+            print_plan(&fresh.files, &fresh.warnings, &source_results, "New plan");
+            eprintln!(
+                "membank: {} changed on disk after the plan was made; nothing was written. \
+                 Check the new plan, then apply the saved reply with --reply.",
+                stale
+                    .iter()
+                    .map(|p| common::safe(p))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+            return Ok(ExitCode::from(1));
         }
         let report = compile::compile_reply(root, &sources, &reply.text, Mode::Apply, now);
         if let Some(lock) = &lock {
@@ -269,7 +289,7 @@ fn run_with_model(args: &Args, root: &Path) -> anyhow::Result<ExitCode> {
         eprintln!("{}", incomplete_message(output.reply_file.as_deref()));
         return Ok(ExitCode::from(1));
     }
-    let rejected = output.blocks.iter().any(|b| b.status == "rejected");
+    let rejected = output.blocks.iter().any(|b| b.change == Change::Rejected);
     let archived_all = !output
         .sources
         .iter()
@@ -311,66 +331,14 @@ struct ModelOutput {
     reply_file: Option<String>,
     /// The inbox files sent to the model.
     inbox: Vec<String>,
-    blocks: Vec<PlanBlock>,
+    blocks: Vec<ProposedFile>,
     sources: Vec<SourceResult>,
     warnings: Vec<String>,
     recovered: Vec<Archived>,
 }
 
-/// One block of the reply as the plan shows it.
-#[derive(Serialize)]
-struct PlanBlock {
-    path: String,
-    line: usize,
-    /// `new`, `changed`, `unchanged` or `rejected`.
-    status: &'static str,
-    reason: Option<String>,
-    warnings: Vec<String>,
-    /// Inbox sources that would list this file in `compiled_to`.
-    sources: Vec<String>,
-    /// Unified diff against the file on disk (changed files only).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    diff: Option<String>,
-}
-
-/// Classify each block of the plan against the disk, with a diff for the
-/// files it would change.
-fn plan_blocks(root: &Path, reply: &str, planned: &CompileReport) -> Vec<PlanBlock> {
-    let (previews, _) = compile::preview_reply(root, reply);
-    planned
-        .blocks
-        .iter()
-        .enumerate()
-        .map(|(i, b)| {
-            let preview = previews.get(i).filter(|p| p.result.line == b.line);
-            let mut block = PlanBlock {
-                path: b.path.clone(),
-                line: b.line,
-                status: "rejected",
-                reason: b.reason.clone(),
-                warnings: b.warnings.clone(),
-                sources: b.sources.clone(),
-                diff: None,
-            };
-            if b.status == BlockStatus::Rejected {
-                return block;
-            }
-            let new_text = preview.map(|p| p.content.as_str()).unwrap_or_default();
-            match preview.and_then(|p| p.existing.as_deref()) {
-                None => block.status = "new",
-                Some(old) if old == new_text => block.status = "unchanged",
-                Some(old) => {
-                    block.status = "changed";
-                    block.diff = Some(membank::diff::unified_diff(&b.path, old, new_text));
-                }
-            }
-            block
-        })
-        .collect()
-}
-
 /// The plan's blocks with what the write actually did.
-fn applied_blocks(report: &CompileReport, plan: Vec<PlanBlock>) -> Vec<PlanBlock> {
+fn applied_blocks(report: &CompileReport, plan: Vec<ProposedFile>) -> Vec<ProposedFile> {
     report
         .blocks
         .iter()
@@ -380,43 +348,43 @@ fn applied_blocks(report: &CompileReport, plan: Vec<PlanBlock>) -> Vec<PlanBlock
                 .chain(std::iter::repeat_with(|| None)),
         )
         .map(|(b, planned)| {
-            let status = match b.status {
-                BlockStatus::Created => "new",
-                BlockStatus::Updated => "changed",
-                BlockStatus::Unchanged => "unchanged",
-                BlockStatus::Valid | BlockStatus::Rejected => "rejected",
-            };
-            PlanBlock {
+            let change = Change::of_written(b.status);
+            let (diff, content, on_disk) = planned
+                .map(|p| (p.diff, p.content, p.on_disk))
+                .unwrap_or_default();
+            ProposedFile {
                 path: b.path.clone(),
                 line: b.line,
-                status,
+                change,
                 reason: b.reason.clone(),
                 warnings: b.warnings.clone(),
                 sources: b.sources.clone(),
-                diff: planned.and_then(|p| p.diff).filter(|_| status == "changed"),
+                diff: diff.filter(|_| change == Change::Changed),
+                content,
+                on_disk,
             }
         })
         .collect()
 }
 
-fn print_plan(blocks: &[PlanBlock], warnings: &[String], sources: &[SourceResult], title: &str) {
+fn print_plan(blocks: &[ProposedFile], warnings: &[String], sources: &[SourceResult], title: &str) {
     println!("{title}:");
     print_block_lines(blocks, true);
     print_warnings(warnings);
     print_sources(sources, true);
 }
 
-fn print_block_lines(blocks: &[PlanBlock], with_diffs: bool) {
+fn print_block_lines(blocks: &[ProposedFile], with_diffs: bool) {
     for b in blocks {
         let path = sanitize_for_terminal(&b.path, false);
+        let status = b.change.as_str();
         match &b.reason {
-            Some(reason) if b.status == "rejected" => println!(
-                "  {:<9}  {path} (line {}): {}",
-                b.status,
+            Some(reason) if b.change == Change::Rejected => println!(
+                "  {status:<9}  {path} (line {}): {}",
                 b.line,
                 sanitize_for_terminal(reason, false)
             ),
-            _ => println!("  {:<9}  {path}", b.status),
+            _ => println!("  {status:<9}  {path}"),
         }
         let diff = b.diff.as_deref().filter(|_| with_diffs).unwrap_or_default();
         for line in sanitize_for_terminal(diff, true).lines() {

@@ -15,6 +15,7 @@ use super::common::{open_bank, print_json, safe, warn_unknown_values};
 use super::style;
 
 #[derive(clap::Args)]
+#[command(after_help = super::common::MODEL_TEXT_HELP)]
 pub struct Args {
     /// The memory bank folder.
     bank: PathBuf,
@@ -94,7 +95,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.json {
         print_json(&report.explain(bank))?;
     } else if args.render {
-        print!("{}", context::render(bank, &report));
+        super::common::print_model_text(&context::render(bank, &report))?;
     } else {
         print_table(&report.explain(bank));
     }

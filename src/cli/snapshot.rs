@@ -8,6 +8,7 @@ use membank_core::snapshot::{self, DEFAULT_CAP};
 use super::common::{open_bank, print_json};
 
 #[derive(clap::Args)]
+#[command(after_help = super::common::MODEL_TEXT_HELP)]
 pub struct Args {
     /// The memory bank folder.
     bank: PathBuf,
@@ -25,9 +26,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.json {
         print_json(&snap)?;
     } else {
-        // The snapshot is meant for piping to a model or a file, so it is
-        // printed as is; the summary goes to stderr.
-        print!("{}", snap.snapshot);
+        // Meant for piping to a model or a file; the summary goes to stderr.
+        super::common::print_model_text(&snap.snapshot)?;
         eprintln!(
             "{} articles, {} chars{}",
             snap.articles.len(),

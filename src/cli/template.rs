@@ -7,6 +7,7 @@ use membank_core::templates::{self, Agent, Source};
 use membank_core::text::sanitize_for_terminal;
 
 #[derive(clap::Args)]
+#[command(after_help = super::common::MODEL_TEXT_HELP)]
 pub struct Args {
     /// The memory bank folder.
     bank: PathBuf,
@@ -38,7 +39,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         );
     }
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&template)?);
+        super::common::print_json(&template)?;
     } else {
         let origin = match (&template.source, &template.path) {
             (Source::Bank, Some(path)) => format!("bank override {path}"),
@@ -50,7 +51,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             agent.name(),
             sanitize_for_terminal(&origin, false)
         );
-        print!("{}", sanitize_for_terminal(&template.text, true));
+        super::common::print_model_text(&template.text)?;
     }
     Ok(ExitCode::SUCCESS)
 }

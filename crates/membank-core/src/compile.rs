@@ -20,7 +20,7 @@ use crate::archive::{self, Archived};
 use crate::atomic::{self, WriteError, WriteOutcome};
 use crate::fileblocks::{self, FileBlock};
 use crate::frontmatter::{self, Block};
-use crate::layout::{self, ARCHIVE_DIR, Folder};
+use crate::layout;
 use crate::pathsafe::{self, SafePath};
 use crate::stamp;
 
@@ -242,30 +242,38 @@ fn check_blocks(root: &Path, blocks: Vec<FileBlock>, protected: &[String]) -> Ve
 
 fn check_one(root: &Path, block: &FileBlock, protected: &[String]) -> Result<SafePath, String> {
     let path = pathsafe::validate(&block.path_raw).map_err(|r| r.reason)?;
-    pathsafe::resolve_in_bank(root, &path).map_err(|r| r.reason)?;
+    // Where the write really lands (links followed): every rule below is
+    // applied to it as well as to the path as written.
+    let landing = pathsafe::resolved_rel(root, &path).map_err(|r| r.reason)?;
     if block.content.trim().is_empty() {
         return Err("the block is empty; writing it would leave an empty file".into());
     }
-    if protected
-        .iter()
-        .any(|s| s.eq_ignore_ascii_case(path.as_str()))
-    {
+    let protected_hit = protected.iter().find(|s| {
+        s.eq_ignore_ascii_case(path.as_str())
+            || s.eq_ignore_ascii_case(&landing)
+            || resolves_to(root, s) == Some(landing.to_lowercase())
+    });
+    if let Some(source) = protected_hit {
         return Err(format!(
-            "it would overwrite {}, an inbox file this run stamps and archives itself",
-            path.as_str()
+            "it would overwrite {source}, an inbox file this run stamps and archives itself"
         ));
     }
-    let in_archive = {
-        let segments: Vec<&str> = path.segments().collect();
-        segments[0] == Folder::Inbox.dir_name() && segments[1].eq_ignore_ascii_case(ARCHIVE_DIR)
-    };
-    if in_archive {
+    if pathsafe::in_archive(path.as_str()) || pathsafe::in_archive(&landing) {
         return Err(
             "00_INBOX/_archive/ is kept by Process Inbox itself (sources are archived automatically)"
                 .into(),
         );
     }
     Ok(path)
+}
+
+/// Where an inbox source really is (links followed), lower-cased, to
+/// compare with a block's landing place.
+fn resolves_to(root: &Path, source: &str) -> Option<String> {
+    let path = pathsafe::validate(source).ok()?;
+    pathsafe::resolved_rel(root, &path)
+        .ok()
+        .map(|r| r.to_lowercase())
 }
 
 /// Warn (but still write) when a block's frontmatter will not parse.
@@ -876,5 +884,57 @@ mod tests {
                 "crash after step {crash_after}: {report:?}"
             );
         }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn links_inside_the_bank_cannot_redirect_a_block_to_the_archive_or_a_source() {
+        use std::os::unix::fs::symlink;
+        let dir = bank();
+        let r = dir.path();
+        fs::create_dir_all(r.join("00_INBOX/_archive")).unwrap();
+        fs::create_dir_all(r.join("01_CLIENTS/.git")).unwrap();
+        write(r, "00_INBOX/mail.md", "the original note\n");
+        symlink("../00_INBOX/_archive", r.join("01_CLIENTS/arch")).unwrap();
+        symlink("../00_INBOX/mail.md", r.join("01_CLIENTS/srcalias.md")).unwrap();
+        symlink(".git", r.join("01_CLIENTS/hooks")).unwrap();
+        let reply = "### FILE: 01_CLIENTS/arch/x.md\nplanted\n\
+                     ### FILE: 01_CLIENTS/srcalias.md\nblock text\n\
+                     ### FILE: 01_CLIENTS/hooks/pre-commit.md\nplanted\n\
+                     ### FILE: 01_CLIENTS/Acme.md\n---\nclient: Acme\n---\n";
+        let report = compile_reply(r, &["00_INBOX/mail.md".into()], reply, Mode::Apply, now());
+        let statuses: Vec<_> = report.blocks.iter().map(|b| b.status).collect();
+        assert_eq!(
+            statuses,
+            vec![
+                BlockStatus::Rejected,
+                BlockStatus::Rejected,
+                BlockStatus::Rejected,
+                BlockStatus::Created
+            ],
+            "{:?}",
+            report.blocks
+        );
+        assert!(
+            report.blocks[0]
+                .reason
+                .as_deref()
+                .unwrap()
+                .contains("archive")
+        );
+        assert!(
+            report.blocks[1]
+                .reason
+                .as_deref()
+                .unwrap()
+                .contains("00_INBOX/mail.md")
+        );
+        assert!(report.blocks[2].reason.as_deref().unwrap().contains(".git"));
+        assert!(!r.join("00_INBOX/_archive/x.md").exists());
+        assert!(!r.join("01_CLIENTS/.git/pre-commit.md").exists());
+        // The note was archived with its own text, stamped, not replaced.
+        let archived = read(r, "00_INBOX/_archive/mail.md");
+        assert!(archived.contains("the original note"), "{archived}");
+        assert!(!archived.contains("block text"), "{archived}");
     }
 }

@@ -100,22 +100,6 @@ fn allowed_folders() -> String {
         .join(", ")
 }
 
-/// Bidirectional controls and zero-width characters: they make a name
-/// display as a different one (U+202E reverses `dm.txt` into `txt.md`).
-fn is_invisible_format(c: char) -> bool {
-    matches!(
-        c,
-        '\u{00AD}'
-            | '\u{061C}'
-            | '\u{180E}'
-            | '\u{200B}'..='\u{200F}'
-            | '\u{202A}'..='\u{202E}'
-            | '\u{2060}'..='\u{2064}'
-            | '\u{2066}'..='\u{2069}'
-            | '\u{FEFF}'
-    )
-}
-
 /// Check a raw block path against §10 and normalise its separators.
 pub fn validate(raw: &str) -> Result<SafePath, Rejection> {
     let raw = raw.trim();
@@ -238,7 +222,7 @@ pub fn validate(raw: &str) -> Result<SafePath, Rejection> {
                 ),
             ));
         }
-        if let Some(c) = seg.chars().find(|&c| is_invisible_format(c)) {
+        if let Some(c) = seg.chars().find(|&c| crate::text::is_invisible_format(c)) {
             return Err(Rejection::new(
                 "invisible-char",
                 format!(
@@ -352,7 +336,10 @@ pub fn resolve_in_bank(root: &Path, path: &SafePath) -> Result<PathBuf, Rejectio
         _ => None,
     };
     match top {
-        Some(f) if Folder::WRITABLE.contains(&f) => Ok(current),
+        Some(f) if Folder::WRITABLE.contains(&f) => {
+            check_resolved(path, inside)?;
+            Ok(current)
+        }
         _ => Err(Rejection::new(
             "symlink-escape",
             format!(
@@ -362,6 +349,54 @@ pub fn resolve_in_bank(root: &Path, path: &SafePath) -> Result<PathBuf, Rejectio
             ),
         )),
     }
+}
+
+/// Is a `/`-separated bank path inside `00_INBOX/_archive/`?
+pub fn in_archive(rel: &str) -> bool {
+    let mut segments = rel.split('/');
+    segments.next() == Some(Folder::Inbox.dir_name())
+        && segments
+            .next()
+            .is_some_and(|s| s.eq_ignore_ascii_case(crate::layout::ARCHIVE_DIR))
+        && segments.next().is_some()
+}
+
+/// The rules hold for where a write really lands, not only for the path
+/// as written: a link inside the bank must not lead to a path the checks
+/// would refuse (a hidden folder, the archive).
+fn check_resolved(path: &SafePath, inside: &Path) -> Result<(), Rejection> {
+    let resolved = inside.to_string_lossy().replace('\\', "/");
+    if resolved == path.as_str() {
+        return Ok(());
+    }
+    let through_link = |reason: String| {
+        Rejection::new(
+            "symlink-target",
+            format!(
+                "{} leads through a symbolic link to {resolved}, which {reason}",
+                path.as_str()
+            ),
+        )
+    };
+    if let Err(r) = validate(&resolved) {
+        return Err(through_link(format!("is refused: {}", r.reason)));
+    }
+    if in_archive(&resolved) && !in_archive(path.as_str()) {
+        return Err(through_link(
+            "is the archive that Process Inbox keeps itself".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// Where a validated path really lands, relative to the bank and
+/// `/`-separated (links followed), for rules that compare paths.
+pub fn resolved_rel(root: &Path, path: &SafePath) -> Result<String, Rejection> {
+    let target = resolve_in_bank(root, path)?;
+    let root = root
+        .canonicalize()
+        .map_err(|e| Rejection::new("bank-missing", e.to_string()))?;
+    Ok(display_rel(&root, &target))
 }
 
 fn display_rel(root: &Path, p: &Path) -> String {

@@ -155,6 +155,22 @@ pub fn line_of(text: &str, byte_offset: usize) -> usize {
         + 1
 }
 
+/// Bidirectional controls and zero-width characters: they make a name
+/// display as a different one (U+202E reverses `dm.txt` into `txt.md`).
+pub fn is_invisible_format(c: char) -> bool {
+    matches!(
+        c,
+        '\u{00AD}'
+            | '\u{061C}'
+            | '\u{180E}'
+            | '\u{200B}'..='\u{200F}'
+            | '\u{202A}'..='\u{202E}'
+            | '\u{2060}'..='\u{2064}'
+            | '\u{2066}'..='\u{2069}'
+            | '\u{FEFF}'
+    )
+}
+
 /// Make text safe to put on a terminal: control characters and escape
 /// sequences become visible (`\x1b` shows as `␛`, other C0/C1 controls as
 /// their Unicode control pictures or `\u{..}`), tabs become spaces.

@@ -108,20 +108,14 @@ pub const MAX_DOCUMENT_BYTES: u64 = 256 * 1024 * 1024;
 /// Reads and converts a document from disk.
 pub fn read_document(path: &Path) -> Result<Document, DocumentError> {
     let shown = path.display().to_string();
-    let size = std::fs::metadata(path)
-        .map_err(|e| DocumentError::new(&shown, e.to_string()))?
-        .len();
-    if size > MAX_DOCUMENT_BYTES {
-        return Err(DocumentError::new(
-            &shown,
-            format!(
-                "is {} MiB; documents over {} MiB are not read",
-                size / 1024 / 1024,
-                MAX_DOCUMENT_BYTES / 1024 / 1024
-            ),
-        ));
-    }
-    let bytes = std::fs::read(path).map_err(|e| DocumentError::new(&shown, e.to_string()))?;
+    // Regular files only (a FIFO would block), and bounded.
+    let bytes = membank_core::safe_read::read_regular(path, MAX_DOCUMENT_BYTES).map_err(|e| {
+        let message = match e {
+            membank_core::safe_read::ReadError::Io(e) => e.to_string(),
+            other => other.to_string(),
+        };
+        DocumentError::new(&shown, message)
+    })?;
     let file_name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -626,5 +620,17 @@ mod tests {
         let doc = parse_document("Notes.md", "# Brief\r\nUse *naleving*.\r\n".as_bytes()).unwrap();
         assert_eq!(doc.kind, DocumentKind::Markdown);
         assert_eq!(doc.text, "# Brief\nUse *naleving*.\n");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_is_refused_without_blocking() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("notes.txt");
+        let c = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).unwrap();
+        // SAFETY: a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+        let e = read_document(&fifo).unwrap_err();
+        assert!(e.message.contains("FIFO"), "{e}");
     }
 }

@@ -213,6 +213,13 @@ impl AgentsPane {
             return true;
         }
         let applied = review.apply(&root);
+        if !applied.stale.is_empty() {
+            ctx.warn(format!(
+                "{} changed on disk since it was shown; review the new diff and press Enter again",
+                applied.stale.join(", ")
+            ));
+            return true;
+        }
         ctx.effects.push(Effect::Reload(applied.changed));
         ctx.info(format!("wrote {} file(s)", applied.written));
         true

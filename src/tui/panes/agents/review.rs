@@ -7,6 +7,7 @@ use std::path::Path;
 
 use membank_core::compile::{self, BlockStatus, Mode, SourceStatus};
 use membank_core::lock::BankLock;
+use membank_core::review::{self, Change};
 use membank_core::text::sanitize_for_terminal;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -59,6 +60,8 @@ pub enum Purpose {
 
 #[derive(Debug)]
 pub struct Review {
+    /// What was shown, to compare with the disk before writing.
+    classified: review::Proposal,
     reply: String,
     pub purpose: Purpose,
     pub blocks: Vec<ReviewBlock>,
@@ -81,30 +84,28 @@ impl Review {
     /// Check the reply's blocks against the bank without writing anything.
     /// Valid blocks start accepted; rejected ones cannot be accepted.
     pub fn new(root: &Path, reply: &str, purpose: Purpose) -> Review {
-        let (previews, warnings) = compile::preview_reply(root, reply);
-        let blocks = previews
+        let sources: &[String] = match &purpose {
+            Purpose::Compile { sources } => sources,
+            Purpose::Write => &[],
+        };
+        // Classified once in the core; this only formats it.
+        let classified = review::classify(root, reply, sources);
+        let blocks = classified
+            .files
             .iter()
-            .map(|p| {
-                let path = sanitize_for_terminal(&p.result.path, false);
-                let (proposal, detail) = if p.result.status == BlockStatus::Rejected {
-                    let reason = p.result.reason.clone().unwrap_or_default();
-                    let shown = sanitize_for_terminal(&reason, false);
-                    (Proposal::Rejected(shown.clone()), vec![shown])
-                } else {
-                    match &p.existing {
-                        None => (Proposal::New, shown_lines(&p.content)),
-                        Some(old) if *old == p.content => {
-                            (Proposal::Unchanged, vec!["(same as on disk)".into()])
-                        }
-                        Some(old) => (
-                            Proposal::Changed,
-                            shown_lines(&crate::diff::unified_diff(
-                                &p.result.path,
-                                old,
-                                &p.content,
-                            )),
-                        ),
+            .map(|f| {
+                let path = sanitize_for_terminal(&f.path, false);
+                let (proposal, detail) = match f.change {
+                    Change::Rejected => {
+                        let shown = sanitize_for_terminal(f.reason.as_deref().unwrap_or(""), false);
+                        (Proposal::Rejected(shown.clone()), vec![shown])
                     }
+                    Change::New => (Proposal::New, shown_lines(&f.content)),
+                    Change::Unchanged => (Proposal::Unchanged, vec!["(same as on disk)".into()]),
+                    Change::Changed => (
+                        Proposal::Changed,
+                        shown_lines(f.diff.as_deref().unwrap_or("")),
+                    ),
                 };
                 let accepted = !matches!(proposal, Proposal::Rejected(_));
                 ReviewBlock {
@@ -115,7 +116,9 @@ impl Review {
                 }
             })
             .collect();
+        let warnings = &classified.warnings;
         Review {
+            classified: classified.clone(),
             reply: reply.to_owned(),
             purpose,
             blocks,
@@ -184,6 +187,38 @@ impl Review {
         let mut lines = Vec::new();
         let mut changed = Vec::new();
         let s = |t: &str| sanitize_for_terminal(t, false);
+        // A file edited since its diff was shown: show the new diff and
+        // ask again instead of overwriting the edit.
+        let stale = review::stale_paths(root, &self.classified, &declined);
+        if !stale.is_empty() {
+            let accepted: Vec<(String, bool)> = self
+                .blocks
+                .iter()
+                .map(|b| (b.path.clone(), b.accepted))
+                .collect();
+            let cursor = self.cursor.selected;
+            *self = Review::new(root, &self.reply.clone(), self.purpose.clone());
+            for b in &mut self.blocks {
+                if let Some((_, was)) = accepted.iter().find(|(p, _)| *p == b.path) {
+                    b.accepted = *was && !matches!(b.proposal, Proposal::Rejected(_));
+                }
+            }
+            self.cursor.selected = cursor.min(self.blocks.len().saturating_sub(1));
+            let names: Vec<String> = stale.iter().map(|p| s(p)).collect();
+            self.warnings.insert(
+                0,
+                format!(
+                    "changed on disk since shown: {}; nothing was written. Check the new diff, \
+                     then press Enter again",
+                    names.join(", ")
+                ),
+            );
+            return Applied {
+                changed,
+                written: 0,
+                stale: names,
+            };
+        }
         // A command-line run changing the bank right now: write nothing.
         let _lock = match BankLock::acquire(root, std::time::Duration::from_secs(2), || {}) {
             Ok(lock) => lock,
@@ -192,6 +227,7 @@ impl Review {
                 return Applied {
                     changed,
                     written: 0,
+                    stale: Vec::new(),
                 };
             }
         };
@@ -251,6 +287,7 @@ impl Review {
         Applied {
             changed,
             written: written_count,
+            stale: Vec::new(),
         }
     }
 }
@@ -262,6 +299,9 @@ pub struct Applied {
     pub changed: Vec<String>,
     /// Files created or updated from accepted blocks.
     pub written: usize,
+    /// Files changed on disk since the review showed them (sanitised);
+    /// when any, nothing was written and the review shows the new diffs.
+    pub stale: Vec<String>,
 }
 
 /// Rows for the block list.
@@ -379,4 +419,44 @@ pub fn draw(frame: &mut Frame, area: Rect, review: &Review, focused: bool, theme
             }),
     );
     frame.render_widget(Paragraph::new(lines), detail);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_file_edited_after_its_diff_was_shown_is_not_overwritten() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::create_dir_all(root.join("01_CLIENTS")).unwrap();
+        std::fs::write(root.join("01_CLIENTS/Acme.md"), "old\n").unwrap();
+        let reply = "### FILE: 01_CLIENTS/Acme.md\nfrom the model\n";
+        let mut review = Review::new(root, reply, Purpose::Write);
+        assert_eq!(review.blocks[0].proposal, Proposal::Changed);
+        // The user edits the file while the review is open.
+        std::fs::write(root.join("01_CLIENTS/Acme.md"), "edited by hand\n").unwrap();
+        let applied = review.apply(root);
+        assert_eq!(applied.written, 0);
+        assert_eq!(applied.stale, vec!["01_CLIENTS/Acme.md"]);
+        assert!(!review.is_applied());
+        assert_eq!(
+            std::fs::read_to_string(root.join("01_CLIENTS/Acme.md")).unwrap(),
+            "edited by hand\n"
+        );
+        // The review now shows the diff against the edit, and asks again.
+        assert!(
+            review.blocks[0]
+                .detail
+                .iter()
+                .any(|l| l == "-edited by hand")
+        );
+        assert!(review.warnings[0].contains("changed on disk"));
+        let applied = review.apply(root);
+        assert_eq!(applied.written, 1);
+        assert_eq!(
+            std::fs::read_to_string(root.join("01_CLIENTS/Acme.md")).unwrap(),
+            "from the model\n"
+        );
+    }
 }

@@ -1,0 +1,115 @@
+//! The one JSON writer for every machine-readable output (`--json`, and
+//! any server built on the core): pretty-printed, and with every character
+//! a terminal or a reader could act on escaped as `\uXXXX`, so JSON that
+//! quotes a hostile file is safe to print and shows what is really there.
+//!
+//! serde_json already escapes C0 controls; this also escapes DEL, the C1
+//! controls (`0x9b` is a one-byte CSI), line/paragraph separators, bidi
+//! overrides and zero-width characters.
+
+use std::io::{self, Write};
+
+use serde::Serialize;
+use serde_json::ser::{Formatter, PrettyFormatter};
+
+/// Characters escaped in JSON strings besides the ones JSON requires.
+pub fn needs_escape(c: char) -> bool {
+    matches!(c, '\u{7f}'..='\u{9f}' | '\u{2028}' | '\u{2029}')
+        || crate::text::is_invisible_format(c)
+}
+
+/// serde_json's pretty layout, with [`needs_escape`] applied to strings.
+struct SafeFormatter<'a>(PrettyFormatter<'a>);
+
+impl Formatter for SafeFormatter<'_> {
+    fn write_string_fragment<W: ?Sized + Write>(
+        &mut self,
+        writer: &mut W,
+        fragment: &str,
+    ) -> io::Result<()> {
+        let mut start = 0;
+        for (i, c) in fragment.char_indices() {
+            if needs_escape(c) {
+                writer.write_all(&fragment.as_bytes()[start..i])?;
+                write!(writer, "\\u{:04x}", c as u32)?;
+                start = i + c.len_utf8();
+            }
+        }
+        writer.write_all(&fragment.as_bytes()[start..])
+    }
+
+    fn begin_array<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
+        self.0.begin_array(w)
+    }
+    fn end_array<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
+        self.0.end_array(w)
+    }
+    fn begin_array_value<W: ?Sized + Write>(&mut self, w: &mut W, first: bool) -> io::Result<()> {
+        self.0.begin_array_value(w, first)
+    }
+    fn end_array_value<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
+        self.0.end_array_value(w)
+    }
+    fn begin_object<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
+        self.0.begin_object(w)
+    }
+    fn end_object<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
+        self.0.end_object(w)
+    }
+    fn begin_object_key<W: ?Sized + Write>(&mut self, w: &mut W, first: bool) -> io::Result<()> {
+        self.0.begin_object_key(w, first)
+    }
+    fn begin_object_value<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
+        self.0.begin_object_value(w)
+    }
+    fn end_object_value<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
+        self.0.end_object_value(w)
+    }
+}
+
+/// Write `value` as pretty, escaped JSON (no trailing newline).
+pub fn write<W: Write, T: Serialize + ?Sized>(writer: W, value: &T) -> serde_json::Result<()> {
+    let mut ser =
+        serde_json::Serializer::with_formatter(writer, SafeFormatter(PrettyFormatter::new()));
+    value.serialize(&mut ser)
+}
+
+/// `value` as pretty, escaped JSON.
+pub fn to_string<T: Serialize + ?Sized>(value: &T) -> serde_json::Result<String> {
+    let mut out = Vec::new();
+    write(&mut out, value)?;
+    // Only whole UTF-8 strings and ASCII were written.
+    Ok(String::from_utf8(out).expect("serde_json writes UTF-8"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn terminal_controls_are_escaped_and_the_text_round_trips() {
+        let hostile = "a\u{1b}]0;title\u{7}b\u{9b}2J\u{202e}txt.md\u{200b}\u{7f}\u{2028}é→";
+        let json = to_string(&serde_json::json!({ "path": hostile, "n": [1, 2] })).unwrap();
+        assert!(
+            json.chars()
+                .all(|c| c == '\n' || !c.is_control() && !needs_escape(c)),
+            "{json:?}"
+        );
+        assert!(
+            json.contains("\\u001b]0;title\\u0007b\\u009b2J\\u202etxt.md\\u200b\\u007f\\u2028é→")
+        );
+        let back: serde_json::Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(back["path"], hostile);
+        // The layout is serde_json's pretty one.
+        assert_eq!(
+            json,
+            serde_json::to_string_pretty(&serde_json::json!({ "path": hostile, "n": [1, 2] }))
+                .unwrap()
+                .replace("\u{9b}", "\\u009b")
+                .replace("\u{202e}", "\\u202e")
+                .replace("\u{200b}", "\\u200b")
+                .replace("\u{7f}", "\\u007f")
+                .replace("\u{2028}", "\\u2028")
+        );
+    }
+}

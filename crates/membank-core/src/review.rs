@@ -1,0 +1,209 @@
+//! What a reply's `### FILE:` blocks propose, classified once against the
+//! disk: new, changed (with its diff), unchanged or rejected (with the
+//! reason). The command line and the interface only format this; before
+//! writing, [`stale_paths`] tells whether a file changed since it was
+//! shown, so nobody's edit is overwritten by a stale review.
+
+use std::path::Path;
+
+use serde::Serialize;
+
+use crate::compile::{self, BlockResult, BlockStatus, Mode};
+
+/// What one block would do to the bank.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Change {
+    New,
+    Changed,
+    Unchanged,
+    /// The checks refused it; it is never written.
+    Rejected,
+}
+
+impl Change {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Change::New => "new",
+            Change::Changed => "changed",
+            Change::Unchanged => "unchanged",
+            Change::Rejected => "rejected",
+        }
+    }
+
+    /// What a write actually did, in the same words.
+    pub fn of_written(status: BlockStatus) -> Change {
+        match status {
+            BlockStatus::Created => Change::New,
+            BlockStatus::Updated => Change::Changed,
+            BlockStatus::Unchanged => Change::Unchanged,
+            BlockStatus::Valid | BlockStatus::Rejected => Change::Rejected,
+        }
+    }
+}
+
+/// One block of a reply, classified. Paths, reasons, warnings and the diff
+/// are untrusted text: sanitise them before a terminal shows them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ProposedFile {
+    pub path: String,
+    /// Line of the reply the block's marker is on.
+    pub line: usize,
+    #[serde(rename = "status")]
+    pub change: Change,
+    pub reason: Option<String>,
+    pub warnings: Vec<String>,
+    /// Inbox sources that would list this file in `compiled_to`.
+    pub sources: Vec<String>,
+    /// Unified diff against the file on disk (changed files only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub diff: Option<String>,
+    /// What would be written (LF line endings).
+    #[serde(skip)]
+    pub content: String,
+    /// The file's text when this was classified (`None`: absent).
+    #[serde(skip)]
+    pub on_disk: Option<String>,
+}
+
+/// A reply's blocks, classified, with the reply-level warnings.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Proposal {
+    pub files: Vec<ProposedFile>,
+    pub warnings: Vec<String>,
+}
+
+/// Classify a reply's blocks without writing anything. With `sources`
+/// (Process Inbox), blocks are attributed to them and may not overwrite
+/// them.
+pub fn classify(root: &Path, reply: &str, sources: &[String]) -> Proposal {
+    let (results, warnings): (Vec<BlockResult>, Vec<String>) = if sources.is_empty() {
+        let r = compile::apply_reply(root, reply, Mode::Plan);
+        (r.blocks, r.warnings)
+    } else {
+        let r = compile::compile_reply(root, sources, reply, Mode::Plan, compile::local_now());
+        (r.blocks, r.warnings)
+    };
+    let (previews, reply_warnings) = compile::preview_reply(root, reply);
+    let files = results
+        .into_iter()
+        .enumerate()
+        .map(|(i, b)| {
+            let preview = previews.get(i).filter(|p| p.result.line == b.line);
+            let content = preview.map(|p| p.content.clone()).unwrap_or_default();
+            let on_disk = preview.and_then(|p| p.existing.clone());
+            let change = match (&b.status, &on_disk) {
+                (BlockStatus::Rejected, _) => Change::Rejected,
+                (_, None) => Change::New,
+                (_, Some(old)) if *old == content => Change::Unchanged,
+                (_, Some(_)) => Change::Changed,
+            };
+            let diff = (change == Change::Changed).then(|| {
+                crate::diff::unified_diff(&b.path, on_disk.as_deref().unwrap_or(""), &content)
+            });
+            ProposedFile {
+                path: b.path,
+                line: b.line,
+                change,
+                reason: b.reason,
+                warnings: b.warnings,
+                sources: b.sources,
+                diff,
+                content,
+                on_disk,
+            }
+        })
+        .collect();
+    let mut all_warnings = reply_warnings;
+    for w in warnings {
+        if !all_warnings.contains(&w) {
+            all_warnings.push(w);
+        }
+    }
+    Proposal {
+        files,
+        warnings: all_warnings,
+    }
+}
+
+/// The current text of a classified file, as [`classify`] reads it.
+fn current_text(root: &Path, path: &str) -> Option<String> {
+    let safe = crate::pathsafe::validate(path).ok()?;
+    let target = crate::pathsafe::resolve_in_bank(root, &safe).ok()?;
+    let bytes =
+        crate::safe_read::read_regular(&target, crate::safe_read::DEFAULT_MAX_FILE_BYTES).ok()?;
+    crate::text::decode(&bytes).ok().map(|d| d.text)
+}
+
+/// Accepted files whose text on disk is no longer what the proposal was
+/// classified against (edited, created or deleted since): writing now would
+/// overwrite something nobody reviewed. `declined` lists block indices the
+/// user turned down; they are not checked.
+pub fn stale_paths(root: &Path, proposal: &Proposal, declined: &[usize]) -> Vec<String> {
+    proposal
+        .files
+        .iter()
+        .enumerate()
+        .filter(|(i, f)| f.change != Change::Rejected && !declined.contains(i))
+        .filter(|(_, f)| current_text(root, &f.path) != f.on_disk)
+        .map(|(_, f)| f.path.clone())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::fs;
+
+    fn bank() -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        for f in ["00_INBOX", "01_CLIENTS"] {
+            fs::create_dir_all(dir.path().join(f)).unwrap();
+        }
+        fs::write(dir.path().join("01_CLIENTS/Old.md"), "same\n").unwrap();
+        fs::write(dir.path().join("01_CLIENTS/Edit.md"), "before\n").unwrap();
+        dir
+    }
+
+    const REPLY: &str = "### FILE: 01_CLIENTS/New.md\nnew\n### FILE: 01_CLIENTS/Old.md\nsame\n\
+                         ### FILE: 01_CLIENTS/Edit.md\nafter\n### FILE: 06_TEMPLATES/x.md\nno\n";
+
+    #[test]
+    fn each_block_is_classified_once_with_its_diff() {
+        let d = bank();
+        let p = classify(d.path(), REPLY, &[]);
+        let changes: Vec<_> = p.files.iter().map(|f| f.change).collect();
+        assert_eq!(
+            changes,
+            vec![
+                Change::New,
+                Change::Unchanged,
+                Change::Changed,
+                Change::Rejected
+            ]
+        );
+        let diff = p.files[2].diff.as_deref().unwrap();
+        assert!(
+            diff.contains("-before") && diff.contains("+after"),
+            "{diff}"
+        );
+        assert!(p.files[3].reason.is_some());
+        let json = crate::json::to_string(&p.files[2]).unwrap();
+        assert!(json.contains("\"status\": \"changed\""), "{json}");
+    }
+
+    #[test]
+    fn an_edit_after_review_makes_the_file_stale() {
+        let d = bank();
+        let p = classify(d.path(), REPLY, &[]);
+        assert!(stale_paths(d.path(), &p, &[]).is_empty());
+        fs::write(d.path().join("01_CLIENTS/Edit.md"), "edited by hand\n").unwrap();
+        fs::write(d.path().join("01_CLIENTS/New.md"), "appeared\n").unwrap();
+        assert_eq!(
+            stale_paths(d.path(), &p, &[]),
+            vec!["01_CLIENTS/New.md", "01_CLIENTS/Edit.md"]
+        );
+        // A declined block is not written, so its file does not matter.
+        assert_eq!(stale_paths(d.path(), &p, &[0]), vec!["01_CLIENTS/Edit.md"]);
+    }
+}
