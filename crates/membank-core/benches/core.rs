@@ -62,6 +62,33 @@ fn bench_health(c: &mut Criterion, bank: &Bank, n: usize) {
     g.finish();
 }
 
+/// One index note with many links: loading must stay linear in links per
+/// file (line numbers, code and comment filtering).
+fn bench_link_heavy_note(c: &mut Criterion) {
+    use membank_core::article::Article;
+    use membank_core::layout::Folder;
+    let mut g = c.benchmark_group("links");
+    g.sample_size(10).measurement_time(Duration::from_secs(5));
+    for n in [25_000, 50_000] {
+        let mut note = String::from("# Index\n\n`code` %% a comment %%\n\n");
+        for i in 0..n {
+            // Wikilinks, embeds and Markdown links, a few per line.
+            match i % 3 {
+                0 => note.push_str(&format!("- [[Note {i}|alias]] ")),
+                1 => note.push_str(&format!("![[img {i}.png]] ")),
+                _ => note.push_str(&format!("[n](Note%20{i}.md)\n")),
+            }
+        }
+        g.bench_function(format!("parse_note_with_{n}_links"), |b| {
+            b.iter(|| {
+                let decoded = membank_core::text::decode(note.as_bytes()).expect("text");
+                Article::parse("05_INDICES/Index.md".into(), Folder::Indices, decoded)
+            })
+        });
+    }
+    g.finish();
+}
+
 fn main() {
     let articles = std::env::var("MEMBANK_BENCH_ARTICLES")
         .ok()
@@ -79,6 +106,7 @@ fn main() {
     let mut c = Criterion::default()
         .warm_up_time(Duration::from_secs(2))
         .configure_from_args();
+    bench_link_heavy_note(&mut c);
     bench_load(&mut c, dir.path(), articles);
     let bank = Bank::load(dir.path()).expect("bank loads");
     bench_query(&mut c, &bank, &query(&stats), articles);

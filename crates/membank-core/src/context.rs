@@ -107,6 +107,23 @@ impl ContextReport {
             .filter(|e| matches!(e.drop, Some(DropReason::OverBudget { .. })))
     }
 
+    /// When §8's tier order kept articles that score lower than ones it
+    /// dropped (other clients' profiles kept while this client's terms go),
+    /// a sentence saying so; the rule itself is the spec's.
+    pub fn tier_order_note(&self) -> Option<String> {
+        let highest_dropped = self.dropped_for_budget().map(|e| e.score).max()?;
+        let kept_lower = self
+            .included()
+            .filter(|e| e.score < highest_dropped)
+            .count();
+        (kept_lower > 0).then(|| {
+            format!(
+                "tier order: {kept_lower} kept score below a dropped score-{highest_dropped} \
+                 article (terminology is dropped before any client profile, §8)"
+            )
+        })
+    }
+
     pub fn explain(&self, bank: &Bank) -> ExplainedReport {
         ExplainedReport {
             query: self.query.clone(),
@@ -297,6 +314,47 @@ mod tests {
                 .drop_reason(&b)
                 .unwrap()
                 .contains("over budget")
+        );
+    }
+
+    #[test]
+    fn a_kept_lower_score_than_a_dropped_one_is_noted() {
+        let (_d, b) = bank();
+        let q = Query {
+            client: Some("Acme".into()),
+            source_lang: Some("en".into()),
+            ..Query::default()
+        };
+        let all = build(&b, &q, BudgetOptions::default());
+        assert_eq!(all.tier_order_note(), None);
+        // Only the profile fits: everything dropped scores lower or the
+        // same, so there is nothing to note.
+        let profile = all.articles[0].tokens;
+        let r = build(
+            &b,
+            &q,
+            BudgetOptions {
+                budget: profile,
+                include_unscored: false,
+            },
+        );
+        assert!(r.articles[0].included);
+        assert_eq!(r.tier_order_note(), None, "nothing lower was kept");
+        // The tier order's case: a score-1 article kept while a score-4
+        // term was dropped.
+        let mut kept_lower = r.clone();
+        kept_lower.articles[1].included = false;
+        kept_lower.articles[1].drop = Some(DropReason::OverBudget {
+            order: 1,
+            total_before: 10,
+            budget: 5,
+        });
+        kept_lower.articles[2].included = true;
+        kept_lower.articles[2].drop = None;
+        let note = kept_lower.tier_order_note().unwrap();
+        assert!(
+            note.starts_with("tier order: 1 kept score below a dropped score-4"),
+            "{note}"
         );
     }
 

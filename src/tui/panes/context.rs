@@ -461,14 +461,19 @@ fn summary(report: &ContextReport) -> String {
     } else {
         report.budget.to_string()
     };
-    format!(
+    let mut line = format!(
         "used {} / {} tokens · {} kept · {} dropped · {}",
         report.used_tokens,
         budget,
         kept,
         report.articles.len() - kept,
         report.token_estimator
-    )
+    );
+    if let Some(note) = report.tier_order_note() {
+        line.push_str(" · ");
+        line.push_str(&note);
+    }
+    line
 }
 
 fn signal_text(m: &SignalMatch, points: u32) -> String {
