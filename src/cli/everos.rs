@@ -81,7 +81,7 @@ pub struct EntryArgs {
 
 #[derive(clap::Args)]
 pub struct RootArgs {
-    /// Print the root and the rule that chose it, and exit.
+    /// Print only the root and the rule that chose it.
     #[arg(long)]
     print: bool,
 }
@@ -247,26 +247,67 @@ pub fn resolve_root() -> resolve::Resolved {
     resolve::resolve(&Env::process())
 }
 
-pub fn run_root(args: &RootArgs) -> anyhow::Result<Option<PathBuf>> {
+pub fn run_root(args: &RootArgs) -> anyhow::Result<ExitCode> {
     let r = resolve_root();
     for note in &r.notes {
         eprintln!("membank: note: {}", safe(note));
     }
-    let line = format!(
+    println!(
         "everos memory root: {}, {}",
         safe(&r.path.to_string_lossy()),
         safe(&r.rule.describe())
     );
     if args.print {
-        println!("{line}");
-        return Ok(None);
+        return Ok(ExitCode::SUCCESS);
     }
-    eprintln!("{line}");
     if !r.path.is_dir() {
         bail!(
             "{}: no such folder; everos has not written a memory root there yet",
             safe(&r.path.to_string_lossy())
         );
     }
-    Ok(Some(r.path))
+    let root = everos_root(&r.path)?;
+    let loaded = load(&root, &EntryFilter::default())?;
+    print!("{}", overview(&loaded));
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Apps, projects and owners with their entry counts.
+fn overview(root: &MemoryRoot) -> String {
+    use std::collections::BTreeMap;
+    use std::fmt::Write as _;
+    let mut owners: BTreeMap<(String, String, &str, String), (usize, usize)> = BTreeMap::new();
+    for f in &root.files {
+        let p = &f.place;
+        let (Some(app), Some(project), Some((kind, owner))) = (p.app(), p.project(), &p.owner)
+        else {
+            continue;
+        };
+        let e = owners
+            .entry((app.to_owned(), project.to_owned(), kind.as_str(), owner.clone()))
+            .or_default();
+        if p.daily().is_some() {
+            e.0 += 1;
+            e.1 += f.entries.len();
+        }
+    }
+    let mut out = String::new();
+    for ((app, project, kind, owner), (logs, entries)) in &owners {
+        let _ = writeln!(
+            out,
+            "  {}/{}  {} {}: {} entries in {} daily logs",
+            safe(app),
+            safe(project),
+            kind,
+            safe(owner),
+            entries,
+            logs
+        );
+    }
+    let _ = writeln!(
+        out,
+        "{} entries; `membank entries`, `membank check` and `membank search` read it",
+        root.entry_count()
+    );
+    out
 }

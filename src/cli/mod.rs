@@ -115,8 +115,9 @@ enum Command {
     Feedback(feedback::Args),
     /// Ranked full-text search over a memory of any layout.
     Search(search::Args),
-    /// Open the everos memory root everos itself would use (EVEROS_ROOT,
-    /// EVEROS_MEMORY__ROOT, [memory] root, ~/.everos) and say which rule chose it.
+    /// Find the memory root everos itself would use (EVEROS_ROOT,
+    /// EVEROS_MEMORY__ROOT, [memory] root, ~/.everos), say which rule chose
+    /// it, and list its owners with their entries.
     Everos(everos::RootArgs),
     /// List the entries of an everos memory root's daily logs.
     Entries(everos::EntriesArgs),
@@ -274,17 +275,7 @@ pub fn main() -> ExitCode {
         Some(Command::Search(a)) => search::run(a),
         Some(Command::Entries(a)) => everos::run_entries(a),
         Some(Command::Entry(a)) => everos::run_entry(a),
-        Some(Command::Everos(a)) => match everos::run_root(&a) {
-            Ok(Some(root)) => {
-                let options = TuiOptions {
-                    color: cli.color,
-                    format: Some(&membank_core::everos::LAYOUT),
-                };
-                tui::run_tui(&root, options)
-            }
-            Ok(None) => Ok(ExitCode::SUCCESS),
-            Err(e) => Err(e),
-        },
+        Some(Command::Everos(a)) => everos::run_root(&a),
         None => {
             let bank = cli.bank.unwrap_or_else(|| PathBuf::from("."));
             let options = TuiOptions {

@@ -368,6 +368,16 @@ fn simple_scalar(s: &str, in_list: bool) -> Option<Value> {
         "false" | "False" | "FALSE" => return Some(Value::Bool(false)),
         _ => {}
     }
+    // A plain decimal without sign or leading zero (`schema_version: 1`,
+    // `entry_count: 12`) is the same integer in every YAML version.
+    let b = s.as_bytes();
+    if !b.is_empty()
+        && b.len() <= 18
+        && b.iter().all(u8::is_ascii_digit)
+        && (b[0] != b'0' || b.len() == 1)
+    {
+        return s.parse::<u64>().ok().map(|n| Value::Number(n.into()));
+    }
     let plain_char = |c: char| {
         c.is_alphanumeric() || matches!(c, ' ' | '-' | '_' | '.' | '/' | '(' | ')' | '→' | '>')
     };
@@ -586,6 +596,7 @@ mod tests {
             "client: \"Acme Corporation\"\nlanguages: [\"en-US → nl-BE\", \"en-US → fr-FR\"]\ndomains: [\"[[Legal]]\", \"[[Marketing]]\"]\nlast_updated: 2026-04-04\ncompiled_from: \"00_INBOX/acme.md\"\n",
             "term_source: \"compliance\"\nterm_target: naleving\nsource_lang: en-US\ntarget_lang: no\ndomain: \"[[Legal]]\"\nclients: ['[[Acme|A]]', Beta NV]\nstatus: approved\nlast_updated: 2026-13-45\n",
             "scope: general\nlanguages: [en-US -> nl-BE]\nrelated_domains: []\ncompiled: true\n\nx: False\n",
+            "id: x\nschema_version: 1\nentry_count: 120\nzero: 0\n",
         ] {
             let quick = parse_simple(yaml).unwrap_or_else(|| panic!("not quick: {yaml}"));
             assert_eq!(Some(quick), full_parse(yaml), "{yaml}");
@@ -596,7 +607,9 @@ mod tests {
     fn anything_unusual_goes_to_the_yaml_parser() {
         for yaml in [
             "clients:\n  - Acme\n",
-            "a: 1\n",
+            "a: 01\n",
+            "a: -1\n",
+            "a: 1.5\n",
             "a: 2026-04-04T10:00\n",
             "a: b # comment\n",
             "a: \"tab\\there\"\n",

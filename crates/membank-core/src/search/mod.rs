@@ -34,14 +34,21 @@ pub struct Unit {
 
 /// Every search unit of a memory, owned.
 pub fn units_of(memory: &dyn Memory) -> Vec<Unit> {
+    // Units of one document come together: its path is looked up once.
+    let mut path: Option<(usize, String)> = None;
     memory
         .search_units()
         .into_iter()
-        .map(|u| Unit {
-            path: memory.document(u.doc).path.to_owned(),
-            line: u.line,
-            entry_id: u.entry_id.map(str::to_owned),
-            text: u.text.to_owned(),
+        .map(|u| {
+            if path.as_ref().is_none_or(|(doc, _)| *doc != u.doc) {
+                path = Some((u.doc, memory.document(u.doc).path.to_owned()));
+            }
+            Unit {
+                path: path.as_ref().map(|(_, p)| p.clone()).unwrap_or_default(),
+                line: u.line,
+                entry_id: u.entry_id.map(str::to_owned),
+                text: u.text.to_owned(),
+            }
         })
         .collect()
 }
