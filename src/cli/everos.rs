@@ -284,7 +284,12 @@ fn overview(root: &MemoryRoot) -> String {
             continue;
         };
         let e = owners
-            .entry((app.to_owned(), project.to_owned(), kind.as_str(), owner.clone()))
+            .entry((
+                app.to_owned(),
+                project.to_owned(),
+                kind.as_str(),
+                owner.clone(),
+            ))
             .or_default();
         if p.daily().is_some() {
             e.0 += 1;

@@ -19,9 +19,26 @@ const USERS: usize = 50;
 const PER_FILE: usize = 5;
 
 const WORDS: &[&str] = &[
-    "budget", "trip", "meeting", "invoice", "kyoto", "deadline", "migration", "coffee", "report",
-    "release", "customer", "refund", "schema", "sprint", "holiday", "contract", "review",
-    "latency", "backup", "design",
+    "budget",
+    "trip",
+    "meeting",
+    "invoice",
+    "kyoto",
+    "deadline",
+    "migration",
+    "coffee",
+    "report",
+    "release",
+    "customer",
+    "refund",
+    "schema",
+    "sprint",
+    "holiday",
+    "contract",
+    "review",
+    "latency",
+    "backup",
+    "design",
 ];
 
 fn day(n: usize) -> jiff::civil::Date {
@@ -42,7 +59,11 @@ fn generate(root: &Path, entries: usize) -> usize {
             if written >= entries {
                 return days;
             }
-            let project = if u % 2 == 0 { "default_project" } else { "support-bot" };
+            let project = if u % 2 == 0 {
+                "default_project"
+            } else {
+                "support-bot"
+            };
             let owner = format!("user_{u:03}");
             let dir = root.join(format!("default_app/{project}/users/{owner}/episodes"));
             std::fs::create_dir_all(&dir).unwrap();
@@ -56,7 +77,13 @@ fn generate(root: &Path, entries: usize) -> usize {
                 let _ = write!(
                     text,
                     "<!-- entry:{id} -->\n## {id}\n\n**owner_id**: {owner}\n**session_id**: sess_{d}_{u}_{e}\n**timestamp**: {date}T10:{e:02}:00+00:00\n**parent_type**: memcell\n\n### Subject\nThe {} and the {}\n\n### Content\n{owner} talked about the {} {} before the {}; the {} {} was settled.\n<!-- /entry:{id} -->\n",
-                    w(0), w(1), w(2), w(3), w(4), w(5), w(6)
+                    w(0),
+                    w(1),
+                    w(2),
+                    w(3),
+                    w(4),
+                    w(5),
+                    w(6)
                 );
             }
             std::fs::write(dir.join(format!("episode-{date}.md")), text).unwrap();
