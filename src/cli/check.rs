@@ -4,8 +4,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use membank_core::health::{self, Finding, HealthOptions, HealthReport, Severity};
+use membank_core::memory::Memory;
 use membank_core::text::sanitize_for_terminal;
-use serde::Serialize;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 
 use membank::severity;
 
@@ -19,36 +21,119 @@ pub struct Args {
     /// Print the findings as JSON.
     #[arg(long)]
     json: bool,
-    /// Report articles whose last_updated is older than this many days (0: never).
-    #[arg(long, value_name = "N", default_value_t = 365)]
-    stale_days: u32,
+    #[command(flatten)]
+    filter: CheckArgs,
 }
 
+/// What to check and which findings to report; shared with the MCP `check`
+/// tool, whose argument schema is generated from this type.
+#[derive(clap::Args, Clone, Deserialize, JsonSchema)]
+pub struct CheckArgs {
+    /// Report articles whose last_updated is older than this many days (0: never).
+    #[arg(long, value_name = "N", default_value_t = 365)]
+    #[serde(default = "default_stale_days")]
+    #[schemars(default = "default_stale_days")]
+    pub stale_days: u32,
+    /// Only findings with this code (e.g. dead-link); may be repeated.
+    #[arg(long, value_name = "CODE")]
+    #[serde(default)]
+    pub code: Vec<String>,
+    /// Only findings about this file, or about files under this folder.
+    #[arg(long, value_name = "PATH")]
+    #[serde(default)]
+    pub path: Option<String>,
+}
+
+fn default_stale_days() -> u32 {
+    365
+}
+
+impl CheckArgs {
+    fn keeps(&self, f: &Finding) -> bool {
+        let code_ok =
+            self.code.is_empty() || self.code.iter().any(|c| c.eq_ignore_ascii_case(f.code));
+        let path_ok = match &self.path {
+            None => true,
+            Some(p) => {
+                let p = p.replace('\\', "/");
+                let p = p.trim_end_matches('/');
+                f.path == p
+                    || f.path
+                        .strip_prefix(p)
+                        .is_some_and(|rest| rest.starts_with('/'))
+            }
+        };
+        code_ok && path_ok
+    }
+}
+
+/// The findings and their counts, as `--json` prints them.
 #[derive(Serialize)]
-struct JsonReport<'a> {
+pub struct JsonReport {
     bank: String,
-    findings: &'a [Finding],
+    findings: Vec<Finding>,
     counts: health::Counts,
 }
 
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let memory = open_memory(&args.bank)?;
+/// Run the checks and keep the findings the filter asks for; the counts
+/// are those of the findings kept.
+pub fn report(memory: &dyn Memory, args: &CheckArgs) -> anyhow::Result<HealthReport> {
+    // Only a bank's codes are listed in one place; other layouts' filters
+    // are taken as given.
+    if memory.spec().name == "bank"
+        && let Some(unknown) = args.code.iter().find(|c| {
+            !health::CODES
+                .iter()
+                .any(|(code, _)| code.eq_ignore_ascii_case(c))
+        })
+    {
+        let known: Vec<&str> = health::CODES.iter().map(|(code, _)| *code).collect();
+        anyhow::bail!(
+            "unknown finding code {:?}; the codes are: {}",
+            sanitize_for_terminal(unknown, false),
+            known.join(", ")
+        );
+    }
     let opts = HealthOptions {
         stale_after_days: args.stale_days,
         ..HealthOptions::default()
     };
-    let report = memory.check(&opts);
-    if args.json {
-        let out = JsonReport {
-            bank: args.bank.to_string_lossy().into_owned(),
-            findings: &report.findings,
-            counts: report.counts,
-        };
-        print_json(&out)?;
-    } else {
-        print_human(&args.bank.to_string_lossy(), &report);
+    let mut report = memory.check(&opts);
+    if !args.code.is_empty() || args.path.is_some() {
+        report.findings.retain(|f| args.keeps(f));
+        let mut counts = health::Counts::default();
+        for f in &report.findings {
+            match f.severity {
+                Severity::Error => counts.error += 1,
+                Severity::Warning => counts.warning += 1,
+                Severity::Info => counts.info += 1,
+            }
+        }
+        report.counts = counts;
     }
-    Ok(if report.has_errors() {
+    Ok(report)
+}
+
+/// `shown_bank` is the bank as the user named it.
+pub fn json_report(shown_bank: &str, report: HealthReport) -> JsonReport {
+    JsonReport {
+        bank: shown_bank.to_owned(),
+        findings: report.findings,
+        counts: report.counts,
+    }
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let memory = open_memory(&args.bank)?;
+    let shown = args.bank.to_string_lossy();
+    let report = report(memory, &args.filter)?;
+    let has_errors = report.has_errors();
+    if args.json {
+        print_json(&json_report(&shown, report))?;
+    } else {
+        print_human(&shown, &report);
+    }
+    Ok(if has_errors {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
@@ -71,8 +156,9 @@ fn severity_style(severity: Severity) -> anstyle::Style {
     }
 }
 
-/// Counts first, then findings grouped by severity and code.
-fn human(bank: &str, report: &HealthReport) -> String {
+/// Counts first, then findings grouped by severity and code, with style
+/// codes that `anstream` keeps or strips.
+pub fn human(bank: &str, report: &HealthReport) -> String {
     use std::fmt::Write;
     let c = report.counts;
     let mut out = String::new();

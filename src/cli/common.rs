@@ -6,7 +6,7 @@ use std::sync::OnceLock;
 
 use anyhow::Context as _;
 use membank_core::bank::{Bank, LoadOptions};
-use membank_core::memory::{self, LayoutSpec, Memory};
+use membank_core::memory::{self, DocId, LayoutSpec, Memory, Resolution};
 use membank_core::text::sanitize_for_terminal;
 
 /// The layout `--format` forces for this run; set once by `main` before any
@@ -127,6 +127,63 @@ pub const MODEL_TEXT_HELP: &str = "On a terminal, control characters and escape 
 /// Text from a file, safe to print on a terminal.
 pub fn safe(s: &str) -> String {
     sanitize_for_terminal(s, false)
+}
+
+/// Find a document by relative path (`03_DOMAINS/Legal.md`) or by the
+/// name a wikilink would use (`Legal`, `[[Legal]]`, `[[Legal|the law]]`),
+/// in a memory of any layout.
+pub fn find_document(memory: &dyn Memory, wanted: &str) -> anyhow::Result<DocId> {
+    // `./03_DOMAINS/Legal.md` and `03_DOMAINS\Legal.md` name the same file.
+    let as_path = membank_core::bank::normalize_rel_path(wanted).unwrap_or_default();
+    if let Some(id) = memory.find(&as_path) {
+        return Ok(id);
+    }
+    let normalised = link_target(wanted).replace('\\', "/");
+    match memory.resolve(&normalised) {
+        Resolution::One(id) => Ok(id),
+        Resolution::Ambiguous(ids) => {
+            let names: Vec<&str> = ids.iter().map(|&i| memory.document(i).path).collect();
+            anyhow::bail!(
+                "`{}` names several documents: {}; give a path",
+                safe(wanted),
+                safe(&names.join(", "))
+            )
+        }
+        Resolution::Dead | Resolution::File(_) => {
+            // Inbox and index notes are not link targets but can be
+            // inspected by their file name.
+            let wanted_stem = normalised.to_lowercase();
+            memory
+                .documents()
+                .position(|d| {
+                    let file = d.path.rsplit('/').next().unwrap_or(d.path);
+                    file.strip_suffix(".md").unwrap_or(file).to_lowercase() == wanted_stem
+                })
+                .ok_or_else(|| {
+                    let what = if memory.spec().name == "bank" {
+                        "article"
+                    } else {
+                        "document"
+                    };
+                    anyhow::anyhow!(
+                        "no {what} `{}` in {}",
+                        safe(wanted),
+                        safe(&memory.root().display().to_string())
+                    )
+                })
+        }
+    }
+}
+
+/// `[[Target|alias]]` and `[[Target#heading]]` name `Target`.
+fn link_target(wanted: &str) -> &str {
+    let trimmed = wanted.trim();
+    let inner = trimmed
+        .strip_prefix("[[")
+        .and_then(|s| s.strip_suffix("]]"))
+        .unwrap_or(trimmed);
+    let end = inner.find(['|', '#']).unwrap_or(inner.len());
+    inner[..end].trim()
 }
 
 /// Take the bank's write lock for the rest of this run, waiting (and

@@ -4,10 +4,12 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use membank_core::bank::{Bank, LoadOptions};
+use membank_core::bank::Bank;
 use membank_core::budget::{BudgetOptions, DEFAULT_BUDGET};
-use membank_core::context::{self, ContextReport, ExplainedEntry};
+use membank_core::context::{self, ContextReport, ExplainedEntry, ExplainedReport};
 use membank_core::scoring::{Query, SignalMatch};
+use schemars::JsonSchema;
+use serde::Deserialize;
 
 use super::common::{open_bank_with, print_json, safe, warn_unknown_values};
 use super::style;
@@ -30,8 +32,9 @@ pub struct Args {
 }
 
 /// The active client, domain and language pair, shared by every command
-/// that assembles a context.
-#[derive(clap::Args, Clone, Default)]
+/// that assembles a context (and by the MCP tools, whose argument schema is
+/// generated from this same type).
+#[derive(clap::Args, Clone, Default, Deserialize, JsonSchema)]
 pub struct QueryArgs {
     /// Active client (compared exactly, ignoring case).
     #[arg(long)]
@@ -48,14 +51,21 @@ pub struct QueryArgs {
 }
 
 /// The token budget, shared by every command that assembles a context.
-#[derive(clap::Args, Clone)]
+#[derive(clap::Args, Clone, Deserialize, JsonSchema)]
 pub struct BudgetArgs {
     /// Token budget; 0 means unlimited.
     #[arg(long, default_value_t = DEFAULT_BUDGET)]
+    #[serde(default = "default_budget")]
+    #[schemars(default = "default_budget")]
     pub budget: usize,
     /// Let articles that score 0 fill leftover budget.
     #[arg(long)]
+    #[serde(default)]
     pub include_unscored: bool,
+}
+
+fn default_budget() -> usize {
+    DEFAULT_BUDGET
 }
 
 impl BudgetArgs {
@@ -79,19 +89,31 @@ impl QueryArgs {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let bank = open_bank_with(&args.bank, LoadOptions::CONTEXT)?;
-    let opts = args.budget.options();
-    let query = args.query.to_query();
-    warn_unknown_values(bank, &query);
-    let report = context::build(bank, &query, opts);
+    let bank = open_bank_with(&args.bank, membank_core::bank::LoadOptions::CONTEXT)?;
+    warn_unknown_values(bank, &args.query.to_query());
+    let report = build(bank, &args.query, &args.budget);
     if args.json {
-        print_json(&report.explained(bank))?;
+        print_json(&report.explain(bank))?;
     } else if args.render {
         super::common::print_model_text(&context::render(bank, &report))?;
     } else {
-        print_table(bank, &report);
+        print_table(&report.explain(bank));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The ranked, budgeted report for a query; `explain` of it is what
+/// `--json` prints, `context::render` the assembled context text.
+pub fn build(bank: &Bank, query: &QueryArgs, budget: &BudgetArgs) -> ContextReport {
+    context::build(bank, &query.to_query(), budget.options())
+}
+
+/// The readable report as text, with style codes that `anstream` keeps or
+/// strips.
+pub fn table(r: &ExplainedReport) -> String {
+    let mut out = Vec::new();
+    let _ = write_table(&mut out, r);
+    String::from_utf8_lossy(&out).into_owned()
 }
 
 fn describe(m: &Option<SignalMatch>, points: u32) -> Option<String> {
@@ -115,25 +137,16 @@ fn why(e: &ExplainedEntry) -> String {
     }
 }
 
-fn print_table(bank: &Bank, r: &ContextReport) {
+fn print_table(r: &ExplainedReport) {
     use std::io::Write;
-    // Buffered under the colour filter: one write per screenful of rows,
-    // not one per line.
-    let choice = anstream::AutoStream::choice(&std::io::stdout());
-    let buffered: Box<dyn Write> = Box::new(std::io::BufWriter::new(std::io::stdout().lock()));
-    let mut out = anstream::AutoStream::new(buffered, choice);
-    let _ = write_table(&mut out, bank, r);
+    let mut out = anstream::stdout().lock();
+    let _ = write_table(&mut out, r);
     let _ = out.flush();
 }
 
 /// The readable report: the query, the budget, then every article in rank
 /// order with why it scored and, for each one left out, why.
-/// Each row is put into words only while it is written.
-fn write_table(
-    out: &mut impl std::io::Write,
-    bank: &Bank,
-    r: &ContextReport,
-) -> std::io::Result<()> {
+fn write_table(out: &mut impl std::io::Write, r: &ExplainedReport) -> std::io::Result<()> {
     let q = &r.query;
     let show = |v: &Option<String>| v.as_deref().map(safe).unwrap_or_else(|| "-".into());
     writeln!(
@@ -164,7 +177,7 @@ fn write_table(
         "{heading}{:>4}  {:>5}  {:>2} {:>2} {:>2}  {:>6}  {:<10}  {:<4}  path{heading:#}",
         "rank", "score", "C", "D", "L", "tokens", "updated", "kept"
     )?;
-    for e in r.articles.iter().map(|e| e.explain(bank, &r.query)) {
+    for e in &r.articles {
         let (kept_word, kept_style) = if e.included {
             ("yes", style::GOOD)
         } else {
@@ -183,7 +196,7 @@ fn write_table(
             safe(&e.path)
         )?;
         if e.score > 0 {
-            writeln!(out, "{:>40}  why: {}", "", why(&e))?;
+            writeln!(out, "{:>40}  why: {}", "", why(e))?;
         }
         if !e.included {
             let reason = e.drop_reason.as_deref().unwrap_or("not in the context");

@@ -1,7 +1,7 @@
 //! `membank links`: an article's outgoing links with their resolution, and
 //! its backlinks.
 
-use std::io::Write;
+use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -23,7 +23,7 @@ pub struct Args {
 }
 
 #[derive(Serialize)]
-struct Outgoing {
+pub struct Outgoing {
     target: String,
     raw: String,
     /// The link as it appears in the file.
@@ -37,7 +37,7 @@ struct Outgoing {
 }
 
 #[derive(Serialize)]
-struct Report {
+pub struct Report {
     path: String,
     outgoing: Vec<Outgoing>,
     backlinks: Vec<String>,
@@ -83,7 +83,18 @@ fn find_article(bank: &Bank, wanted: &str) -> anyhow::Result<ArticleId> {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let bank = open_bank(&args.bank)?;
-    let id = find_article(bank, &args.article)?;
+    let report = report(bank, &args.article)?;
+    if args.json {
+        print_json(&report)?;
+    } else {
+        print!("{}", human(&report));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The article's outgoing links and backlinks, as `--json` prints them.
+pub fn report(bank: &Bank, article: &str) -> anyhow::Result<Report> {
+    let id = find_article(bank, article)?;
     let outgoing = bank
         .outgoing(id)
         .map(|(l, r)| {
@@ -112,7 +123,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
         })
         .collect();
-    let report = Report {
+    Ok(Report {
         path: bank.article(id).rel_path.clone(),
         outgoing,
         backlinks: bank
@@ -120,15 +131,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .iter()
             .map(|&i| bank.article(i).rel_path.clone())
             .collect(),
-    };
-    if args.json {
-        print_json(&report)?;
-        return Ok(ExitCode::SUCCESS);
-    }
-    // A large index note has thousands of rows: one write, not one per row.
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    writeln!(out, "{}", safe(&report.path))?;
-    writeln!(out, "\noutgoing ({}):", report.outgoing.len())?;
+    })
+}
+
+/// The readable report: each outgoing link with where it leads, then the
+/// backlinks.
+pub fn human(report: &Report) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "{}", safe(&report.path));
+    let _ = writeln!(out, "\noutgoing ({}):", report.outgoing.len());
     for o in &report.outgoing {
         let to = match (o.status, &o.path) {
             ("dead", _) => "DEAD (no such file)".to_owned(),
@@ -140,12 +151,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             (_, Some(p)) => safe(p),
             _ => String::new(),
         };
-        writeln!(out, "  line {:>4}  {} → {to}", o.line, safe(&o.written))?;
+        let _ = writeln!(out, "  line {:>4}  {} → {to}", o.line, safe(&o.written));
     }
-    writeln!(out, "\nbacklinks ({}):", report.backlinks.len())?;
+    let _ = writeln!(out, "\nbacklinks ({}):", report.backlinks.len());
     for b in &report.backlinks {
-        writeln!(out, "  {}", safe(b))?;
+        let _ = writeln!(out, "  {}", safe(b));
     }
-    out.flush()?;
-    Ok(ExitCode::SUCCESS)
+    out
 }

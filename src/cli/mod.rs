@@ -22,6 +22,8 @@ mod init;
 mod links;
 mod lint_llm;
 mod llm_common;
+mod mcp;
+mod read;
 mod recall;
 mod search;
 mod snapshot;
@@ -86,6 +88,10 @@ enum Command {
     Template(template::Args),
     /// Show an article's outgoing links and backlinks.
     Links(links::Args),
+    /// Print one article, found by path or name, with its frontmatter.
+    Read(read::Args),
+    /// Serve the bank to AI assistants over the Model Context Protocol.
+    Mcp(mcp::Args),
     /// List the clients, domains and language codes the bank uses.
     Values(values::Args),
     /// Create a new memory bank.
@@ -254,6 +260,8 @@ pub fn main() -> ExitCode {
         Some(Command::Snapshot(a)) => snapshot::run(a),
         Some(Command::Template(a)) => template::run(a),
         Some(Command::Links(a)) => links::run(a),
+        Some(Command::Read(a)) => read::run(a),
+        Some(Command::Mcp(a)) => mcp::run(a),
         Some(Command::Values(a)) => values::run(a),
         Some(Command::Init(a)) => init::run(a),
         Some(Command::Demo(a)) => run_demo(a, cli.color),

@@ -1,12 +1,14 @@
 //! `membank search`: ranked full-text search over any memory layout.
 
-use std::io::{IsTerminal, Write};
+use std::fmt::Write as _;
+use std::io::{IsTerminal, Write as _};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use membank_core::memory::SearchHit;
+use membank_core::memory::{Memory, SearchHit};
 use membank_core::search::{SearchIndex, highlight_chars};
-use serde::Serialize;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 
 use super::common::{open_memory, print_json, safe};
 
@@ -14,104 +16,138 @@ use super::common::{open_memory, print_json, safe};
 pub struct Args {
     /// A memory of any layout: a bank, a Deja Vu project, an everos memory root.
     path: PathBuf,
-    /// The words to look for (ranked with BM25; case does not matter).
-    query: String,
-    /// At most this many hits.
-    #[arg(long, value_name = "N", default_value_t = 20)]
-    limit: usize,
+    #[command(flatten)]
+    search: SearchArgs,
     /// Print JSON: {"path", "layout", "query", "method", "note", "matches",
     /// "hits": [{"file", "line", "entry_id", "score", "snippet", "highlights"}]}.
     #[arg(long)]
     json: bool,
 }
 
+/// What to look for; shared with the MCP `search` tool, whose argument
+/// schema is generated from this type.
+#[derive(clap::Args, Deserialize, JsonSchema)]
+pub struct SearchArgs {
+    /// The words to look for (ranked with BM25; case does not matter).
+    pub query: String,
+    /// At most this many hits.
+    #[arg(long, value_name = "N", default_value_t = 20)]
+    #[serde(default = "default_limit")]
+    #[schemars(default = "default_limit")]
+    pub limit: usize,
+}
+
+fn default_limit() -> usize {
+    20
+}
+
 #[derive(Serialize)]
-struct JsonHit<'a> {
-    file: &'a str,
+pub struct JsonHit {
+    file: String,
     line: usize,
-    entry_id: Option<&'a str>,
+    entry_id: Option<String>,
     score: f64,
-    snippet: &'a str,
+    snippet: String,
     /// `[start, end)` in Unicode scalar values of `snippet`.
     highlights: Vec<(usize, usize)>,
 }
 
+/// The search result as `--json` prints it.
 #[derive(Serialize)]
-struct JsonReport<'a> {
+pub struct JsonReport {
     path: String,
     layout: &'static str,
-    query: &'a str,
+    query: String,
     method: &'static str,
     note: Option<&'static str>,
     matches: usize,
-    hits: Vec<JsonHit<'a>>,
+    hits: Vec<JsonHit>,
+}
+
+/// Run the search; `shown_path` is the memory as the user named it. The
+/// hits come back too, for the readable report.
+pub fn report(
+    memory: &dyn Memory,
+    index: &SearchIndex,
+    shown_path: &str,
+    args: &SearchArgs,
+) -> (JsonReport, Vec<SearchHit>) {
+    let hits = index.search(&args.query, args.limit);
+    let report = JsonReport {
+        path: shown_path.to_owned(),
+        layout: memory.spec().name,
+        query: args.query.clone(),
+        method: "bm25",
+        note: memory.search_note(),
+        matches: index.count_matches(&args.query),
+        hits: hits
+            .iter()
+            .map(|h| JsonHit {
+                file: h.path.clone(),
+                line: h.line,
+                entry_id: h.entry_id.clone(),
+                score: h.score,
+                snippet: h.snippet.clone(),
+                highlights: highlight_chars(h),
+            })
+            .collect(),
+    };
+    (report, hits)
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let memory = open_memory(&args.path)?;
-    let (layout, note) = (memory.spec().name, memory.search_note());
     let index = SearchIndex::of_memory(memory);
-    let hits = index.search(&args.query, args.limit);
-    let matches = index.count_matches(&args.query);
+    let (report, hits) = report(memory, &index, &args.path.to_string_lossy(), &args.search);
     if args.json {
-        let report = JsonReport {
-            path: args.path.to_string_lossy().into_owned(),
-            layout,
-            query: &args.query,
-            method: "bm25",
-            note,
-            matches,
-            hits: hits
-                .iter()
-                .map(|h| JsonHit {
-                    file: &h.path,
-                    line: h.line,
-                    entry_id: h.entry_id.as_deref(),
-                    score: h.score,
-                    snippet: &h.snippet,
-                    highlights: highlight_chars(h),
-                })
-                .collect(),
-        };
         print_json(&report)?;
     } else {
         let bold = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
         let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-        writeln!(
-            out,
-            "{} match{} for {:?}{}",
-            matches,
-            if matches == 1 { "" } else { "es" },
-            safe(&args.query),
-            if hits.len() < matches {
-                format!(", best {} shown", hits.len())
-            } else {
-                String::new()
-            }
-        )?;
-        if let Some(note) = note {
-            writeln!(out, "({note})")?;
-        }
-        for (rank, h) in hits.iter().enumerate() {
-            let id = h
-                .entry_id
-                .as_deref()
-                .map(|i| format!("  {}", safe(i)))
-                .unwrap_or_default();
-            writeln!(
-                out,
-                "{:>3}  {}:{}{}  ({:.2})",
-                rank + 1,
-                safe(&h.path),
-                h.line,
-                id,
-                h.score
-            )?;
-            writeln!(out, "     {}", marked(h, bold))?;
-        }
+        out.write_all(human(&report, &hits, bold).as_bytes())?;
         out.flush()?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The readable report: how many matched, then each hit with its place and
+/// its snippet, matches marked.
+pub fn human(report: &JsonReport, hits: &[SearchHit], bold: bool) -> String {
+    let mut out = String::new();
+    let matches = report.matches;
+    let _ = writeln!(
+        out,
+        "{} match{} for {:?}{}",
+        matches,
+        if matches == 1 { "" } else { "es" },
+        safe(&report.query),
+        if hits.len() < matches {
+            format!(", best {} shown", hits.len())
+        } else {
+            String::new()
+        }
+    );
+    if let Some(note) = report.note {
+        let _ = writeln!(out, "({note})");
+    }
+    for (rank, h) in hits.iter().enumerate() {
+        let id = h
+            .entry_id
+            .as_deref()
+            .map(|i| format!("  {}", safe(i)))
+            .unwrap_or_default();
+        let _ = writeln!(
+            out,
+            "{:>3}  {}:{}{}  ({:.2})",
+            rank + 1,
+            safe(&h.path),
+            h.line,
+            id,
+            h.score
+        );
+        let _ = writeln!(out, "     {}", marked(h, bold));
+    }
+    out
 }
 
 /// The snippet with matches in bold on a terminal, `**like this**` otherwise.

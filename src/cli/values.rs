@@ -1,13 +1,11 @@
 //! `membank values`: the clients, domains and language codes in use, so a
 //! script (or a person) knows what `--client` and `--domain` can match.
 
-use std::io::Write;
+use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use membank_core::vocabulary;
-
-use membank_core::bank::LoadOptions;
+use membank_core::vocabulary::{self, Vocabulary};
 
 use super::common::{open_bank_with, print_json, safe};
 
@@ -21,23 +19,28 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let bank = open_bank_with(&args.bank, LoadOptions::METADATA)?;
+    let bank = open_bank_with(&args.bank, membank_core::bank::LoadOptions::METADATA)?;
     let v = vocabulary::collect(bank);
     if args.json {
         print_json(&v)?;
-        return Ok(ExitCode::SUCCESS);
+    } else {
+        print!("{}", human(&v));
     }
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Each list with how many articles use each value.
+pub fn human(v: &Vocabulary) -> String {
+    let mut out = String::new();
     for (title, values) in [
         ("clients", &v.clients),
         ("domains", &v.domains),
         ("languages", &v.languages),
     ] {
-        writeln!(out, "{title}:")?;
+        let _ = writeln!(out, "{title}:");
         for value in values.iter() {
-            writeln!(out, "  {:>5}  {}", value.articles, safe(&value.value))?;
+            let _ = writeln!(out, "  {:>5}  {}", value.articles, safe(&value.value));
         }
     }
-    out.flush()?;
-    Ok(ExitCode::SUCCESS)
+    out
 }

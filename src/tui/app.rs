@@ -354,20 +354,7 @@ impl App {
     }
 
     fn bank_relative(&self, path: &Path) -> Option<String> {
-        let rel = if path.is_absolute() {
-            path.strip_prefix(self.bank.root()).ok()?
-        } else {
-            path
-        };
-        let parts: Vec<&str> = rel
-            .components()
-            .map(|c| c.as_os_str().to_str())
-            .collect::<Option<_>>()?;
-        // Hidden folders (.obsidian, .git, .trash) are not the bank's.
-        if parts.is_empty() || parts.iter().any(|p| p.starts_with('.')) {
-            return None;
-        }
-        Some(parts.join("/"))
+        super::event::bank_relative(self.bank.root(), path)
     }
 
     fn reload_paths(&mut self, rels: Vec<String>) {

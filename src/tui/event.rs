@@ -171,3 +171,30 @@ fn debounce_loop(raw: Receiver<notify::Result<notify::Event>>, tx: Sender<Input>
         }
     }
 }
+
+/// A watched path as the bank names it (relative, `/`-separated), or `None`
+/// for paths outside the bank or in hidden folders (.obsidian, .git,
+/// .trash), which are not the bank's.
+pub fn bank_relative(root: &Path, path: &Path) -> Option<String> {
+    let rel = if path.is_absolute() {
+        path.strip_prefix(root).ok()?
+    } else {
+        path
+    };
+    let parts: Vec<&str> = rel
+        .components()
+        .map(|c| c.as_os_str().to_str())
+        .collect::<Option<_>>()?;
+    if parts.is_empty() || parts.iter().any(|p| p.starts_with('.')) {
+        return None;
+    }
+    Some(parts.join("/"))
+}
+
+/// Did a folder appear, vanish or get renamed among these changed paths?
+pub fn folder_changed(root: &Path, rels: &[String]) -> bool {
+    rels.iter().any(|rel| {
+        let path = root.join(rel);
+        path.is_dir() || (!path.exists() && Path::new(rel).extension().is_none())
+    })
+}

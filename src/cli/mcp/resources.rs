@@ -1,0 +1,111 @@
+//! Every article of the bank as an MCP resource, `membank://bank/<path>`
+//! with the path percent-encoded, listed a page at a time.
+
+use membank_core::memory::Memory;
+use membank_core::text::sanitize_for_terminal;
+use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, percent_decode_str, utf8_percent_encode};
+use rmcp::model::{ListResourcesResult, Resource, ResourceContents};
+
+const PREFIX: &str = "membank://bank/";
+
+/// Articles per `resources/list` page.
+pub const PAGE_SIZE: usize = 200;
+
+/// Everything but the unreserved characters and the path separator is
+/// encoded, so names with spaces, arrows or `#` make valid URIs.
+const PATH_CHARS: &AsciiSet = &NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'.')
+    .remove(b'_')
+    .remove(b'~')
+    .remove(b'/');
+
+pub fn uri_of(rel_path: &str) -> String {
+    format!("{PREFIX}{}", utf8_percent_encode(rel_path, PATH_CHARS))
+}
+
+/// The relative path a `membank://` URI names, if it names one.
+pub fn path_of(uri: &str) -> Option<String> {
+    let encoded = uri.strip_prefix(PREFIX)?;
+    percent_decode_str(encoded)
+        .decode_utf8()
+        .ok()
+        .map(|p| p.into_owned())
+}
+
+/// One page of resources. The cursor is the last path of the previous
+/// page, so a memory that changes between pages neither repeats nor skips
+/// the documents that stayed.
+pub fn list(memory: &dyn Memory, cursor: Option<&str>) -> ListResourcesResult {
+    let total = memory.len();
+    let start = match cursor {
+        None => 0,
+        Some(after) => (0..total)
+            .position(|id| memory.document(id).path == after)
+            .map(|at| at + 1)
+            // The last document shown is gone: carry on after where it
+            // would sort.
+            .unwrap_or_else(|| {
+                (0..total)
+                    .position(|id| memory.document(id).path > after)
+                    .unwrap_or(total)
+            }),
+    };
+    let end = (start + PAGE_SIZE).min(total);
+    let page: Vec<Resource> = (start..end)
+        .map(|id| {
+            let d = memory.document(id);
+            Resource::new(uri_of(d.path), sanitize_for_terminal(d.path, false))
+                .with_title(sanitize_for_terminal(&d.title, false))
+                .with_mime_type("text/markdown")
+                .with_size(d.text.len() as u64)
+        })
+        .collect();
+    let next = (end < total).then(|| memory.document(end - 1).path.to_owned());
+    let mut result = ListResourcesResult::with_all_items(page);
+    result.next_cursor = next;
+    result
+}
+
+/// The document a URI names, made safe like terminal output.
+pub fn read(memory: &dyn Memory, uri: &str) -> Result<ResourceContents, String> {
+    let rel = path_of(uri).ok_or_else(|| {
+        format!(
+            "{} is not a membank resource; resource URIs look like {}",
+            sanitize_for_terminal(uri, false),
+            uri_of("01_CLIENTS/Client.md")
+        )
+    })?;
+    let id = memory.find(&rel).ok_or_else(|| {
+        format!(
+            "no document {} (it may have been moved or removed; list the resources again)",
+            sanitize_for_terminal(&rel, false)
+        )
+    })?;
+    let text = sanitize_for_terminal(memory.document(id).text, true);
+    Ok(ResourceContents::text(text, uri).with_mime_type("text/markdown"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn uris_round_trip_names_with_spaces_arrows_and_hashes() {
+        for path in [
+            "02_TERMINOLOGY/batch record → chargedossier.md",
+            "03_DOMAINS/C# and .NET.md",
+            "01_CLIENTS/100% Foods?.md",
+        ] {
+            let uri = uri_of(path);
+            assert!(!uri[PREFIX.len()..].contains([' ', '#', '?']), "{uri}");
+            assert!(uri.is_ascii(), "{uri}");
+            assert_eq!(path_of(&uri).as_deref(), Some(path));
+        }
+    }
+
+    #[test]
+    fn other_schemes_name_no_article() {
+        assert_eq!(path_of("file:///etc/passwd"), None);
+    }
+}

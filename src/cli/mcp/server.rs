@@ -1,0 +1,262 @@
+//! One MCP session: the protocol handler over the shared bank.
+
+use std::collections::HashSet;
+use std::sync::{Arc, Mutex};
+
+use membank_core::bank::Bank;
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, GetPromptRequestParams, GetPromptResponse,
+    Implementation, ListPromptsResult, ListResourcesResult, ListToolsResult,
+    PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult,
+    ResourceUpdatedNotificationParam, ServerCapabilities, ServerConfig, SubscribeRequestParams,
+    SubscriptionFilter, UnsubscribeRequestParams,
+};
+use rmcp::service::{RequestContext, SubscriptionContext};
+use rmcp::{ErrorData, Peer, RoleServer, ServerHandler};
+
+use super::resources;
+use super::state::Shared;
+use super::{prompts, tools};
+
+pub struct Session {
+    shared: Arc<Shared>,
+    /// Resource URIs this client subscribed to (`resources/subscribe`).
+    subscribed: Arc<Mutex<HashSet<String>>>,
+    /// Set once the first subscription starts the notifier.
+    notifier_started: Mutex<bool>,
+}
+
+impl Session {
+    pub fn new(shared: Arc<Shared>) -> Session {
+        Session {
+            shared,
+            subscribed: Arc::default(),
+            notifier_started: Mutex::new(false),
+        }
+    }
+
+    /// Forward bank changes to this client for the URIs it subscribed to,
+    /// until the client goes away.
+    fn start_notifier(&self, peer: Peer<RoleServer>) {
+        let mut started = self
+            .notifier_started
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        if *started {
+            return;
+        }
+        *started = true;
+        let mut changes = self.shared.subscribe_changes();
+        let subscribed = Arc::clone(&self.subscribed);
+        tokio::spawn(async move {
+            loop {
+                let rels = match changes.recv().await {
+                    Ok(rels) => rels,
+                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => continue,
+                    Err(_) => return,
+                };
+                let uris: Vec<String> = {
+                    let subscribed = subscribed.lock().unwrap_or_else(|e| e.into_inner());
+                    rels.iter()
+                        .map(|rel| resources::uri_of(rel))
+                        .filter(|uri| subscribed.contains(uri))
+                        .collect()
+                };
+                for uri in uris {
+                    if peer
+                        .notify_resource_updated(ResourceUpdatedNotificationParam::new(uri))
+                        .await
+                        .is_err()
+                    {
+                        return;
+                    }
+                }
+            }
+        });
+    }
+}
+
+fn cursor(request: &Option<PaginatedRequestParams>) -> Option<&str> {
+    request.as_ref().and_then(|r| r.cursor.as_deref())
+}
+
+const INSTRUCTIONS: &str = "A translator's memory bank (Supervertaler Memory Bank Format): \
+Markdown articles about clients, terminology, domains and style. Use `values` to see the \
+clients, domains and languages it knows, `context` to get the articles that apply to a job \
+(with why each scored), `read` for one article, `links` for its links and backlinks, `check` \
+for problems. Prompts run the bank's own agent instructions.";
+
+impl ServerHandler for Session {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(
+            ServerCapabilities::builder()
+                .enable_tools()
+                .enable_resources()
+                .enable_resources_subscribe()
+                .enable_prompts()
+                .build(),
+        )
+        .with_server_info(Implementation::new("membank", env!("CARGO_PKG_VERSION")))
+        .with_instructions(INSTRUCTIONS)
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        Ok(ListToolsResult::with_all_items(tools::list(
+            self.shared.allow_writes,
+        )))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let shared = Arc::clone(&self.shared);
+        // Queries on a large bank take milliseconds of CPU: keep them off
+        // the threads that move protocol messages.
+        let result = tokio::task::spawn_blocking(move || {
+            tools::call(&shared, &request.name, request.arguments)
+        })
+        .await
+        .map_err(|e| ErrorData::internal_error(format!("the tool failed: {e}"), None))?;
+        Ok(result.into())
+    }
+
+    async fn list_resources(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        Ok(resources::list(
+            self.shared.memory().as_ref(),
+            cursor(&request),
+        ))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        let contents = resources::read(self.shared.memory().as_ref(), &request.uri)
+            .map_err(|message| ErrorData::resource_not_found(message, None))?;
+        Ok(ReadResourceResult::new(vec![contents]).into())
+    }
+
+    #[allow(deprecated)]
+    async fn subscribe(
+        &self,
+        request: SubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        if resources::path_of(&request.uri).is_none() {
+            return Err(ErrorData::invalid_params(
+                format!("{} is not a membank resource", request.uri),
+                None,
+            ));
+        }
+        self.subscribed
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(request.uri);
+        self.start_notifier(context.peer);
+        Ok(())
+    }
+
+    #[allow(deprecated)]
+    async fn unsubscribe(
+        &self,
+        request: UnsubscribeRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.subscribed
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&request.uri);
+        Ok(())
+    }
+
+    fn accepted_subscription_filter(
+        &self,
+        requested: &SubscriptionFilter,
+    ) -> Option<SubscriptionFilter> {
+        let mut accepted = SubscriptionFilter::new();
+        accepted.resource_subscriptions = requested.resource_subscriptions.as_ref().map(|uris| {
+            uris.iter()
+                .filter(|uri| resources::path_of(uri).is_some())
+                .cloned()
+                .collect()
+        });
+        Some(accepted)
+    }
+
+    /// Subscriptions of protocol 2026-07-28 and later: one long request
+    /// that receives the updates until it is cancelled.
+    async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
+        let wanted: HashSet<String> = context
+            .accepted()
+            .resource_subscriptions
+            .clone()
+            .unwrap_or_default()
+            .into_iter()
+            .collect();
+        let mut changes = self.shared.subscribe_changes();
+        loop {
+            tokio::select! {
+                () = context.cancelled() => return Ok(()),
+                received = changes.recv() => {
+                    let rels = match received {
+                        Ok(rels) => rels,
+                        Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => continue,
+                        Err(_) => return Ok(()),
+                    };
+                    for uri in rels.iter().map(|rel| resources::uri_of(rel)) {
+                        if wanted.contains(&uri) && context.sink().notify_resource_updated(uri).await.is_err() {
+                            return Ok(());
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    async fn list_prompts(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        // The agents' templates belong to memory banks.
+        let is_bank = self.shared.memory().spec().name == "bank";
+        Ok(ListPromptsResult::with_all_items(if is_bank {
+            prompts::list()
+        } else {
+            Vec::new()
+        }))
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        let shared = Arc::clone(&self.shared);
+        let result = tokio::task::spawn_blocking(move || {
+            let memory = shared.memory();
+            let bank = memory.downcast_ref::<Bank>().ok_or_else(|| {
+                format!(
+                    "prompts are the agents of memory banks; this is {}",
+                    memory.spec().title
+                )
+            })?;
+            prompts::get(bank, &request.name, request.arguments)
+        })
+        .await
+        .map_err(|e| ErrorData::internal_error(format!("the prompt failed: {e}"), None))?
+        .map_err(|message| ErrorData::invalid_params(message, None))?;
+        Ok(result.into())
+    }
+}

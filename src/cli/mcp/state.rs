@@ -1,0 +1,117 @@
+//! What every MCP session of one server shares: the bank, loaded once and
+//! kept current by the file watcher, and the proposals waiting to be
+//! applied.
+
+use std::path::Path;
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex, RwLock, RwLockReadGuard};
+
+use membank::tui::event::{self, BankWatcher, Input};
+use membank_core::memory::{self, Memory};
+use membank_core::search::SearchIndex;
+use tokio::sync::broadcast;
+
+use super::writes::Proposals;
+
+pub struct Shared {
+    memory: RwLock<Box<dyn Memory>>,
+    /// The bank folder as the user named it (the CLI's `check --json`
+    /// reports it this way).
+    pub shown_bank: String,
+    pub allow_writes: bool,
+    pub proposals: Mutex<Proposals>,
+    /// The full-text index, built on the first search after a load or a
+    /// change.
+    search_index: Mutex<Option<Arc<SearchIndex>>>,
+    /// Relative paths of files that changed, for resource notifications.
+    changes: broadcast::Sender<Arc<Vec<String>>>,
+}
+
+impl Shared {
+    pub fn new(memory: Box<dyn Memory>, shown_bank: String, allow_writes: bool) -> Arc<Shared> {
+        let (changes, _) = broadcast::channel(64);
+        Arc::new(Shared {
+            memory: RwLock::new(memory),
+            shown_bank,
+            allow_writes,
+            proposals: Mutex::new(Proposals::default()),
+            search_index: Mutex::new(None),
+            changes,
+        })
+    }
+
+    /// The current memory. A panic while holding the lock cannot leave it
+    /// half-updated in a way reading would notice, so a poisoned lock is
+    /// simply taken over.
+    pub fn memory(&self) -> RwLockReadGuard<'_, Box<dyn Memory>> {
+        self.memory.read().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The search index of the current memory.
+    pub fn search_index(&self, memory: &dyn Memory) -> Arc<SearchIndex> {
+        let mut cached = self.search_index.lock().unwrap_or_else(|e| e.into_inner());
+        Arc::clone(cached.get_or_insert_with(|| Arc::new(SearchIndex::of_memory(memory))))
+    }
+
+    pub fn subscribe_changes(&self) -> broadcast::Receiver<Arc<Vec<String>>> {
+        self.changes.subscribe()
+    }
+
+    /// Re-read the files that changed and tell the sessions which.
+    pub fn reload(&self, rels: Vec<String>) {
+        if rels.is_empty() {
+            return;
+        }
+        {
+            let mut memory = self.memory.write().unwrap_or_else(|e| e.into_inner());
+            if event::folder_changed(memory.root(), &rels) {
+                // Read as the layout it was opened as, whatever --format said.
+                let spec = memory.spec();
+                match memory::open(memory.root(), Some(spec)) {
+                    Ok(fresh) => *memory = fresh,
+                    Err(e) => {
+                        eprintln!("membank mcp: reading the memory again failed: {e}");
+                        return;
+                    }
+                }
+            } else {
+                memory.reload(&rels);
+            }
+            // Cleared while the memory is locked for writing, so no search
+            // can cache an index of the old text after this point.
+            *self.search_index.lock().unwrap_or_else(|e| e.into_inner()) = None;
+        }
+        tracing::info!(files = rels.len(), "mcp memory reloaded");
+        // No session listening is not an error.
+        let _ = self.changes.send(Arc::new(rels));
+    }
+}
+
+/// Watch the bank and apply every debounced batch of changes. The returned
+/// watcher must be kept alive for as long as the server runs.
+pub fn watch(shared: &Arc<Shared>, root: &Path) -> anyhow::Result<BankWatcher> {
+    let (tx, rx) = mpsc::channel();
+    let watcher = BankWatcher::spawn(root, tx)?;
+    let shared = Arc::clone(shared);
+    let root = root.to_path_buf();
+    std::thread::Builder::new()
+        .name("membank-mcp-reload".into())
+        .spawn(move || {
+            for input in rx {
+                match input {
+                    Input::FilesChanged(paths) => {
+                        let mut rels: Vec<String> = paths
+                            .iter()
+                            .filter_map(|p| event::bank_relative(&root, p))
+                            .collect();
+                        rels.sort();
+                        rels.dedup();
+                        shared.reload(rels);
+                    }
+                    Input::Error(e) => eprintln!("membank mcp: {e}"),
+                    _ => {}
+                }
+            }
+        })?;
+    Ok(watcher)
+}

@@ -1,0 +1,673 @@
+//! `membank mcp` driven by a real MCP client (rmcp's client over the
+//! child process's standard input and output): every tool, resource and
+//! prompt, compared with what the CLI prints for the same question.
+
+use std::fs;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResult, ClientConfig, GetPromptRequestParams, JsonObject,
+    PaginatedRequestParams, ReadResourceRequestParams, ResourceContents,
+    ResourceUpdatedNotificationParam, SubscribeRequestParams,
+};
+use rmcp::service::{NotificationContext, RunningService};
+use rmcp::transport::TokioChildProcess;
+use rmcp::{ClientHandler, RoleClient, ServiceExt};
+use serde_json::{Value, json};
+use tokio::sync::mpsc;
+
+const DEMO: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/demo-bank");
+const BIN: &str = env!("CARGO_BIN_EXE_membank");
+
+/// A client that passes resource-updated notifications to the test.
+struct Client {
+    updates: mpsc::UnboundedSender<String>,
+}
+
+impl ClientHandler for Client {
+    async fn on_resource_updated(
+        &self,
+        params: ResourceUpdatedNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        let _ = self.updates.send(params.uri);
+    }
+
+    fn get_info(&self) -> ClientConfig {
+        ClientConfig::default()
+    }
+}
+
+struct Connected {
+    service: RunningService<RoleClient, Client>,
+    updates: mpsc::UnboundedReceiver<String>,
+}
+
+async fn connect(bank: &Path, extra: &[&str]) -> Connected {
+    let mut cmd = tokio::process::Command::new(BIN);
+    cmd.arg("mcp").arg(bank).args(extra);
+    let transport = TokioChildProcess::builder(cmd)
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("membank mcp starts")
+        .0;
+    let (tx, updates) = mpsc::unbounded_channel();
+    let service = Client { updates: tx }
+        .serve(transport)
+        .await
+        .expect("the MCP handshake succeeds");
+    Connected { service, updates }
+}
+
+fn args(v: Value) -> JsonObject {
+    v.as_object().expect("an object").clone()
+}
+
+async fn call(c: &Connected, tool: &'static str, arguments: Value) -> CallToolResult {
+    c.service
+        .call_tool(CallToolRequestParams::new(tool).with_arguments(args(arguments)))
+        .await
+        .expect("the call gets an answer")
+}
+
+fn text_of(r: &CallToolResult) -> String {
+    r.content
+        .iter()
+        .filter_map(|c| c.as_text().map(|t| t.text.clone()))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn error_text(r: &CallToolResult) -> String {
+    assert_eq!(r.is_error, Some(true), "expected a tool error: {r:?}");
+    text_of(r)
+}
+
+fn cli_json(cli_args: &[&str]) -> Value {
+    let out = Command::new(BIN)
+        .args(cli_args)
+        .output()
+        .expect("membank runs");
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "{cli_args:?} printed no JSON ({e}): {}",
+            String::from_utf8_lossy(&out.stderr)
+        )
+    })
+}
+
+/// A copy of the demo bank that a test may change.
+fn demo_copy() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let bank = dir.path().join("bank");
+    let status = Command::new(BIN)
+        .args(["init", "--demo"])
+        .arg(&bank)
+        .stdout(Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    (dir, bank)
+}
+
+#[tokio::test]
+async fn handshake_lists_the_tools_resources_and_prompts() {
+    let c = connect(Path::new(DEMO), &[]).await;
+    let info = c.service.peer_info().expect("server info");
+    assert_eq!(info.server_info.as_ref().unwrap().name, "membank");
+    assert!(info.capabilities.resources.is_some());
+
+    let tools: Vec<String> = c
+        .service
+        .list_all_tools()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|t| t.name.to_string())
+        .collect();
+    assert_eq!(
+        tools,
+        ["context", "read", "links", "check", "search", "values"]
+    );
+
+    let resources = c.service.list_all_resources().await.unwrap();
+    let article_count = fs::read_dir(Path::new(DEMO).join("02_TERMINOLOGY"))
+        .unwrap()
+        .count();
+    let terminology = resources
+        .iter()
+        .filter(|r| r.name.starts_with("02_TERMINOLOGY/"))
+        .count();
+    assert_eq!(terminology, article_count);
+    let brightwell = resources
+        .iter()
+        .find(|r| r.name == "01_CLIENTS/Brightwell Pharma.md")
+        .expect("the client article is a resource");
+    assert_eq!(
+        brightwell.uri,
+        "membank://bank/01_CLIENTS/Brightwell%20Pharma.md"
+    );
+    let read = c
+        .service
+        .read_resource(ReadResourceRequestParams::new(brightwell.uri.clone()))
+        .await
+        .unwrap();
+    match &read.contents[0] {
+        ResourceContents::TextResourceContents { text, .. } => {
+            assert_eq!(
+                *text,
+                fs::read_to_string(Path::new(DEMO).join("01_CLIENTS/Brightwell Pharma.md"))
+                    .unwrap()
+            )
+        }
+        other => panic!("expected text, got {other:?}"),
+    }
+
+    let prompts: Vec<String> = c
+        .service
+        .list_all_prompts()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|p| p.name)
+        .collect();
+    assert_eq!(
+        prompts,
+        ["compile", "lint", "query", "translate", "distill"]
+    );
+    c.service.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn every_tool_answers_with_the_cli_json() {
+    let c = connect(Path::new(DEMO), &[]).await;
+    let cases: Vec<(&'static str, Value, Vec<&str>)> = vec![
+        (
+            "context",
+            json!({"client": "Brightwell Pharma", "source_lang": "en-US", "budget": 1500}),
+            vec![
+                "context",
+                DEMO,
+                "--client",
+                "Brightwell Pharma",
+                "--source-lang",
+                "en-US",
+                "--budget",
+                "1500",
+                "--json",
+            ],
+        ),
+        (
+            "context",
+            json!({"domain": "Pharmaceuticals", "target_lang": "nl", "budget": 0, "include_unscored": true}),
+            vec![
+                "context",
+                DEMO,
+                "--domain",
+                "Pharmaceuticals",
+                "--target-lang",
+                "nl",
+                "--budget",
+                "0",
+                "--include-unscored",
+                "--json",
+            ],
+        ),
+        ("values", json!({}), vec!["values", DEMO, "--json"]),
+        (
+            "links",
+            json!({"article": "Brightwell Pharma"}),
+            vec!["links", DEMO, "Brightwell Pharma", "--json"],
+        ),
+        (
+            "read",
+            json!({"target": "[[Harbour Lines]]"}),
+            vec!["read", DEMO, "[[Harbour Lines]]", "--json"],
+        ),
+        ("check", json!({}), vec!["check", DEMO, "--json"]),
+        (
+            "search",
+            json!({"query": "package leaflet"}),
+            vec!["search", DEMO, "package leaflet", "--json"],
+        ),
+        (
+            "search",
+            json!({"query": "leaflet", "limit": 2}),
+            vec!["search", DEMO, "leaflet", "--limit", "2", "--json"],
+        ),
+        (
+            "check",
+            json!({"code": ["dead-link"], "path": "01_CLIENTS", "stale_days": 0}),
+            vec![
+                "check",
+                DEMO,
+                "--code",
+                "dead-link",
+                "--path",
+                "01_CLIENTS",
+                "--stale-days",
+                "0",
+                "--json",
+            ],
+        ),
+    ];
+    for (tool, arguments, cli) in cases {
+        let result = call(&c, tool, arguments.clone()).await;
+        assert_eq!(
+            result.is_error,
+            Some(false),
+            "{tool} {arguments}: {result:?}"
+        );
+        assert_eq!(
+            result.structured_content,
+            Some(cli_json(&cli)),
+            "{tool} {arguments} differs from {cli:?}"
+        );
+        let text = text_of(&result);
+        assert!(!text.trim().is_empty(), "{tool} has no text");
+        assert!(
+            !text.contains('\u{1b}'),
+            "{tool}: terminal codes in {text:?}"
+        );
+    }
+
+    // The context text carries the readable table and the assembled context.
+    let context = call(&c, "context", json!({"client": "Brightwell Pharma"})).await;
+    let text = text_of(&context);
+    assert!(
+        text.contains("why: client: Brightwell Pharma → +3"),
+        "{text}"
+    );
+    assert!(
+        text.contains("----- 01_CLIENTS/Brightwell Pharma.md"),
+        "{text}"
+    );
+
+    // Filtering keeps exactly the findings asked for, and the counts follow.
+    let filtered = call(&c, "check", json!({"code": ["dead-link"]})).await;
+    let v = filtered.structured_content.unwrap();
+    let findings = v["findings"].as_array().unwrap();
+    assert!(!findings.is_empty());
+    assert!(findings.iter().all(|f| f["code"] == "dead-link"));
+    assert_eq!(v["counts"]["warning"], findings.len());
+    c.service.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn an_everos_root_is_searched_read_and_checked_like_the_cli_does() {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/everos-root");
+    let c = connect(Path::new(root), &[]).await;
+    let fact =
+        "default_app/support-bot/users/carol@example.com/.atomic_facts/atomic_fact-2026-06-01.md";
+    let cases: Vec<(&'static str, Value, Vec<&str>)> = vec![
+        (
+            "search",
+            json!({"query": "peanuts"}),
+            vec!["search", root, "peanuts", "--json"],
+        ),
+        ("check", json!({}), vec!["check", root, "--json"]),
+        (
+            "read",
+            json!({ "target": fact }),
+            vec!["read", root, fact, "--json"],
+        ),
+    ];
+    for (tool, arguments, cli) in cases {
+        let result = call(&c, tool, arguments.clone()).await;
+        assert_eq!(
+            result.is_error,
+            Some(false),
+            "{tool} {arguments}: {result:?}"
+        );
+        assert_eq!(
+            result.structured_content,
+            Some(cli_json(&cli)),
+            "{tool} {arguments}"
+        );
+    }
+    let hits = call(&c, "search", json!({"query": "peanuts"})).await;
+    let v = hits.structured_content.clone().unwrap();
+    assert_eq!(v["layout"], "everos");
+    let entry = v["hits"][0]["entry_id"]
+        .as_str()
+        .expect("hits name their entry");
+    assert!(entry.starts_with("af_2026"), "{entry}");
+    assert!(text_of(&hits).contains("**peanuts**"), "{}", text_of(&hits));
+
+    // What only banks have says so.
+    let context = error_text(&call(&c, "context", json!({})).await);
+    assert!(context.contains("memory banks"), "{context}");
+    assert!(c.service.list_all_prompts().await.unwrap().is_empty());
+    c.service.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn bad_arguments_are_tool_errors_a_person_can_act_on() {
+    let c = connect(Path::new(DEMO), &[]).await;
+    let wrong_type = error_text(&call(&c, "context", json!({"budget": "lots"})).await);
+    assert!(wrong_type.contains("expected usize"), "{wrong_type}");
+
+    let misspelt = error_text(&call(&c, "context", json!({"clinet": "Acme"})).await);
+    assert!(
+        misspelt.contains("\"clinet\"") && misspelt.contains("client"),
+        "{misspelt}"
+    );
+
+    let code = error_text(&call(&c, "check", json!({"code": ["dead-links"]})).await);
+    assert!(
+        code.contains("dead-link,"),
+        "the known codes are listed: {code}"
+    );
+
+    let missing = error_text(&call(&c, "read", json!({"target": "No Such Article"})).await);
+    assert!(missing.contains("no article"), "{missing}");
+
+    let no_target = error_text(&call(&c, "links", json!({})).await);
+    assert!(no_target.contains("article"), "{no_target}");
+
+    let unknown = error_text(&call(&c, "delete_everything", json!({})).await);
+    assert!(unknown.contains("the tools are: context"), "{unknown}");
+    c.service.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn writes_are_refused_without_allow_writes() {
+    let (_dir, bank) = demo_copy();
+    let c = connect(&bank, &[]).await;
+    let reply = "### FILE: 01_CLIENTS/New Client.md\n---\nclient: New Client\n---\n# New Client\n";
+    let refused = error_text(&call(&c, "propose_write", json!({ "reply": reply })).await);
+    assert!(refused.contains("--allow-writes"), "{refused}");
+    let refused = error_text(&call(&c, "apply_write", json!({"proposal_id": "p1"})).await);
+    assert!(refused.contains("--allow-writes"), "{refused}");
+    assert!(!bank.join("01_CLIENTS/New Client.md").exists());
+    c.service.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn proposals_show_the_review_and_apply_only_inside_the_bank() {
+    let (dir, bank) = demo_copy();
+    let c = connect(&bank, &["--allow-writes"]).await;
+    let tools: Vec<String> = c
+        .service
+        .list_all_tools()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|t| t.name.to_string())
+        .collect();
+    assert!(
+        tools.contains(&"propose_write".to_owned()) && tools.contains(&"apply_write".to_owned())
+    );
+
+    let template_before = fs::read(bank.join("06_TEMPLATES/compile.md")).ok();
+    let harbour = fs::read_to_string(bank.join("01_CLIENTS/Harbour Lines.md")).unwrap();
+    let changed = harbour.replace(
+        "# Harbour Lines",
+        "# Harbour Lines\n\nAdded by the assistant.",
+    );
+    let reply = format!(
+        "Here you go.\n\
+         ### FILE: ../outside.md\nescaped\n\
+         ### FILE: 06_TEMPLATES/compile.md\nowned\n\
+         ### FILE: 01_CLIENTS/New Client.md\n---\nclient: New Client\n---\n# New Client\n\
+         ### FILE: 01_CLIENTS/Harbour Lines.md\n{changed}"
+    );
+    let proposed = call(&c, "propose_write", json!({ "reply": reply })).await;
+    assert_eq!(proposed.is_error, Some(false), "{proposed:?}");
+    let v = proposed.structured_content.clone().unwrap();
+    let changes: Vec<(&str, &str)> = v["blocks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| (b["path"].as_str().unwrap(), b["change"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        changes,
+        [
+            ("../outside.md", "rejected"),
+            ("06_TEMPLATES/compile.md", "rejected"),
+            ("01_CLIENTS/New Client.md", "new"),
+            ("01_CLIENTS/Harbour Lines.md", "changed"),
+        ]
+    );
+    let diff = v["blocks"][3]["diff"].as_str().unwrap();
+    assert!(diff.contains("+Added by the assistant."), "{diff}");
+    assert!(
+        !bank.join("01_CLIENTS/New Client.md").exists(),
+        "proposing writes nothing"
+    );
+
+    let id = v["proposal_id"].as_str().unwrap().to_owned();
+    let applied = call(&c, "apply_write", json!({ "proposal_id": id })).await;
+    assert_eq!(applied.is_error, Some(false), "{applied:?}");
+    let statuses: Vec<&str> = applied.structured_content.as_ref().unwrap()["blocks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["status"].as_str().unwrap())
+        .collect();
+    assert_eq!(statuses, ["rejected", "rejected", "created", "updated"]);
+    assert!(
+        !dir.path().join("outside.md").exists(),
+        "nothing outside the bank"
+    );
+    assert_eq!(
+        fs::read(bank.join("06_TEMPLATES/compile.md")).ok(),
+        template_before
+    );
+    assert_eq!(
+        fs::read_to_string(bank.join("01_CLIENTS/Harbour Lines.md")).unwrap(),
+        changed
+    );
+    // The server answers from the bank as written, at once.
+    let read = call(&c, "read", json!({"target": "New Client"})).await;
+    assert_eq!(
+        read.structured_content.unwrap()["frontmatter"]["client"],
+        "New Client"
+    );
+
+    let again = error_text(&call(&c, "apply_write", json!({ "proposal_id": id })).await);
+    assert!(again.contains("no pending proposal"), "{again}");
+    c.service.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_proposal_is_not_applied_over_an_edit_made_since() {
+    let (_dir, bank) = demo_copy();
+    let c = connect(&bank, &["--allow-writes"]).await;
+    let path = bank.join("01_CLIENTS/Harbour Lines.md");
+    let reply = "### FILE: 01_CLIENTS/Harbour Lines.md\n# replaced\n";
+    let proposed = call(&c, "propose_write", json!({ "reply": reply })).await;
+    let id = proposed.structured_content.unwrap()["proposal_id"].clone();
+    fs::write(&path, "# edited by a person meanwhile\n").unwrap();
+    let refused = error_text(&call(&c, "apply_write", json!({ "proposal_id": id })).await);
+    assert!(refused.contains("changed on disk"), "{refused}");
+    assert_eq!(
+        fs::read_to_string(&path).unwrap(),
+        "# edited by a person meanwhile\n"
+    );
+    c.service.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn subscribed_resources_are_announced_when_their_file_changes() {
+    let (_dir, bank) = demo_copy();
+    let mut c = connect(&bank, &[]).await;
+    let uri = "membank://bank/04_STYLE/Brightwell%20Style%20Guide.md";
+    #[allow(deprecated)]
+    c.service
+        .subscribe(SubscribeRequestParams::new(uri))
+        .await
+        .unwrap();
+    let path = bank.join("04_STYLE/Brightwell Style Guide.md");
+    let text = fs::read_to_string(&path).unwrap();
+    fs::write(&path, format!("{text}\nOne more rule.\n")).unwrap();
+    let announced = tokio::time::timeout(Duration::from_secs(20), c.updates.recv())
+        .await
+        .expect("an update within 20 s")
+        .unwrap();
+    assert_eq!(announced, uri);
+    // And reading it gives the new text.
+    let read = c
+        .service
+        .read_resource(ReadResourceRequestParams::new(uri))
+        .await
+        .unwrap();
+    match &read.contents[0] {
+        ResourceContents::TextResourceContents { text, .. } => {
+            assert!(text.ends_with("One more rule.\n"))
+        }
+        other => panic!("{other:?}"),
+    }
+    c.service.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn resources_are_listed_a_page_at_a_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let bank = dir.path();
+    fs::create_dir_all(bank.join("02_TERMINOLOGY")).unwrap();
+    for i in 0..250 {
+        fs::write(
+            bank.join(format!("02_TERMINOLOGY/term {i:03}.md")),
+            format!("---\nterm_source: t{i}\n---\n# term {i}\n"),
+        )
+        .unwrap();
+    }
+    let c = connect(bank, &[]).await;
+    let first = c.service.list_resources(None).await.unwrap();
+    assert_eq!(first.resources.len(), 200);
+    let cursor = first.next_cursor.clone().expect("a second page");
+    let second = c
+        .service
+        .list_resources(Some(
+            PaginatedRequestParams::default().with_cursor(Some(cursor)),
+        ))
+        .await
+        .unwrap();
+    assert_eq!(second.resources.len(), 50);
+    assert_eq!(second.next_cursor, None);
+    assert_eq!(second.resources[0].name, "02_TERMINOLOGY/term 200.md");
+    c.service.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn prompts_use_the_bank_template_and_the_given_arguments() {
+    let (_dir, bank) = demo_copy();
+    fs::write(
+        bank.join("06_TEMPLATES/translate_with_memory_bank.md"),
+        "Our own translation rules.\n",
+    )
+    .unwrap();
+    let c = connect(&bank, &[]).await;
+    let prompt = c
+        .service
+        .get_prompt(
+            GetPromptRequestParams::new("translate").with_arguments(args(json!({
+                "text": "Keep the package leaflet.",
+                "client": "Brightwell Pharma",
+                "target_lang": "nl-BE",
+            }))),
+        )
+        .await
+        .unwrap();
+    let texts: Vec<String> = prompt
+        .messages
+        .iter()
+        .filter_map(|m| m.content.as_text().map(|t| t.text.clone()))
+        .collect();
+    assert!(
+        texts[0].starts_with("Our own translation rules."),
+        "{}",
+        texts[0]
+    );
+    assert!(
+        texts[0].contains("01_CLIENTS/Brightwell Pharma.md"),
+        "the context is included"
+    );
+    assert!(texts.last().unwrap().contains("Keep the package leaflet."));
+
+    let bundled = c
+        .service
+        .get_prompt(GetPromptRequestParams::new("lint"))
+        .await
+        .unwrap();
+    assert!(!bundled.messages.is_empty());
+
+    let missing = c
+        .service
+        .get_prompt(GetPromptRequestParams::new("query"))
+        .await
+        .unwrap_err();
+    assert!(missing.to_string().contains("question"), "{missing}");
+    c.service.cancel().await.unwrap();
+}
+
+#[test]
+fn http_is_served_on_loopback_only() {
+    let refused = Command::new(BIN)
+        .args(["mcp", DEMO, "--http", "0.0.0.0:0"])
+        .output()
+        .unwrap();
+    assert!(!refused.status.success());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("loopback"));
+
+    let mut server = Command::new(BIN)
+        .args(["mcp", DEMO, "--http", "127.0.0.1:0"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = BufReader::new(server.stderr.take().unwrap());
+    let mut line = String::new();
+    stderr.read_line(&mut line).unwrap();
+    let addr = line
+        .trim()
+        .strip_prefix("membank mcp: serving http://")
+        .and_then(|rest| rest.strip_suffix("/mcp"))
+        .unwrap_or_else(|| panic!("no address announced: {line}"))
+        .to_owned();
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "test", "version": "1"}}})
+    .to_string();
+    let mut stream = std::net::TcpStream::connect(&addr).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(20)))
+        .unwrap();
+    write!(
+        stream,
+        "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+         Accept: application/json, text/event-stream\r\nContent-Length: {}\r\n\
+         Connection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut answer = Vec::new();
+    // The answer arrives as a server-sent event; the stream stays open.
+    let mut buf = [0u8; 4096];
+    while !String::from_utf8_lossy(&answer).contains("\"serverInfo\"") {
+        match stream.read(&mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => answer.extend_from_slice(&buf[..n]),
+        }
+    }
+    let _ = server.kill();
+    let _ = server.wait();
+    let answer = String::from_utf8_lossy(&answer);
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    assert!(answer.contains("\"name\":\"membank\""), "{answer}");
+    // Nothing but the protocol ever goes to standard output.
+    let mut out = String::new();
+    server
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut out)
+        .unwrap();
+    assert_eq!(out, "");
+}
