@@ -139,7 +139,9 @@ fn why(e: &ExplainedEntry) -> String {
 
 fn print_table(r: &ExplainedReport) {
     use std::io::Write;
-    let mut out = anstream::stdout().lock();
+    // One write per block, not per line: a 100,000-row table is otherwise
+    // 100,000 system calls.
+    let mut out = std::io::BufWriter::with_capacity(64 * 1024, anstream::stdout().lock());
     let _ = write_table(&mut out, r);
     let _ = out.flush();
 }
