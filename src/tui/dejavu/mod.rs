@@ -12,6 +12,7 @@ pub mod records;
 use std::path::Path;
 use std::sync::Arc;
 
+use anyhow::Context;
 use membank_core::dejavu::{Project, checks};
 use membank_core::text::sanitize_for_terminal;
 use ratatui::Frame;
@@ -141,7 +142,7 @@ pub fn draw(frame: &mut Frame, app: &DejavuApp, theme: &Theme) {
 pub fn run(root: &Path, project: Project, theme: &Theme) -> anyhow::Result<()> {
     let mut app = DejavuApp::new(project, root.display().to_string());
     terminal::install_panic_hook();
-    let mut term = terminal::enter()?;
+    let mut term = terminal::enter().context("setting up the terminal")?;
     let result = (|| -> anyhow::Result<()> {
         loop {
             term.draw(|f| draw(f, &app, theme))?;
