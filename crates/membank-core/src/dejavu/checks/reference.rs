@@ -125,35 +125,10 @@ fn impressions(project: &Project, file: &JsonlFile, out: &mut Sink) -> HashSet<S
     let mut active_ids = HashSet::new();
     for line in &file.lines {
         let n = line.line;
-        let record = match &line.value {
-            Err(e) => {
-                out.add(
-                    "invalid-jsonl",
-                    Error,
-                    &file.path,
-                    Some(n),
-                    format!("not valid JSON: {e}; this impression is ignored"),
-                );
-                continue;
-            }
-            Ok(v) => v,
+        let Some(record) = line_value(&file.path, line, ("impression", "an impression"), out)
+        else {
+            continue;
         };
-        if !matches!(record, JsValue::Object(_)) {
-            out.add(
-                "not-an-object",
-                Error,
-                &file.path,
-                Some(n),
-                format!(
-                    "the line is {}, not an impression object",
-                    record.type_name()
-                ),
-            );
-            if *record == JsValue::Null {
-                // The reference tools stop on a null line; nothing else applies.
-                continue;
-            }
-        }
         let get = |k: &str| record.get(k);
         let mut add = |code, sev, msg: String| out.add(code, sev, &file.path, Some(n), msg);
         for field in REQUIRED_IMPRESSION_FIELDS {
@@ -367,34 +342,50 @@ fn record_path(
     }
 }
 
+/// The JSON value of one line, or `None` when nothing more can be checked
+/// on it; the reason is reported. A non-object still gets the field checks
+/// (as in the reference tools), except `null`, on which they stop.
+fn line_value<'a>(
+    path: &str,
+    line: &'a JsonlLine,
+    (ignored, object): (&str, &str),
+    out: &mut Sink,
+) -> Option<&'a JsValue> {
+    let record = match &line.value {
+        Err(e) => {
+            out.add(
+                "invalid-jsonl",
+                Error,
+                path,
+                Some(line.line),
+                format!("not valid JSON: {e}; this {ignored} is ignored"),
+            );
+            return None;
+        }
+        Ok(v) => v,
+    };
+    if !matches!(record, JsValue::Object(_)) {
+        out.add(
+            "not-an-object",
+            Error,
+            path,
+            Some(line.line),
+            format!("the line is {}, not {object} object", record.type_name()),
+        );
+        if *record == JsValue::Null {
+            return None;
+        }
+    }
+    Some(record)
+}
+
 fn feedback(file: &JsonlFile, active_ids: &HashSet<SetKey>, out: &mut Sink) {
     for line in &file.lines {
         let n = line.line;
-        let record = match &line.value {
-            Err(e) => {
-                out.add(
-                    "invalid-jsonl",
-                    Error,
-                    &file.path,
-                    Some(n),
-                    format!("not valid JSON: {e}; this feedback line is ignored"),
-                );
-                continue;
-            }
-            Ok(v) => v,
+        let Some(record) = line_value(&file.path, line, ("feedback line", "a feedback"), out)
+        else {
+            continue;
         };
-        if !matches!(record, JsValue::Object(_)) {
-            out.add(
-                "not-an-object",
-                Error,
-                &file.path,
-                Some(n),
-                format!("the line is {}, not a feedback object", record.type_name()),
-            );
-            if *record == JsValue::Null {
-                continue;
-            }
-        }
         let get = |k: &str| record.get(k);
         let mut add = |code, sev, msg: String| out.add(code, sev, FEEDBACK_PATH, Some(n), msg);
         if !is_one(get("schema_version")) {
