@@ -44,13 +44,14 @@ const LONG_VERSION: &str = concat!(
 #[command(
     name = "membank",
     version = LONG_VERSION,
-    about = "Navigate, audit and maintain Supervertaler memory banks",
+    about = "Navigate, audit and maintain Supervertaler memory banks, Deja Vu project memories and everos memory roots",
     args_conflicts_with_subcommands = true
 )]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
-    /// The bank to open in the terminal UI (default: the current folder).
+    /// The bank or Deja Vu project to open in the terminal UI (default: the
+    /// current folder).
     bank: Option<PathBuf>,
     /// Use colours: auto follows NO_COLOR.
     #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
@@ -97,7 +98,8 @@ enum Command {
     /// Create a new memory bank.
     Init(init::Args),
     /// Open the terminal UI on a fresh copy of the bundled demo bank
-    /// (`--format everos`: the demo everos memory root).
+    /// (`--format dejavu`: the demo Deja Vu project; `--format everos`: the
+    /// demo everos memory root).
     Demo(DemoArgs),
     /// Ask the configured model a question, answered from the bank's context.
     Ask(ask::Args),
