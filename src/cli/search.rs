@@ -72,7 +72,7 @@ pub fn report(
     shown_path: &str,
     args: &SearchArgs,
 ) -> (JsonReport, Vec<SearchHit>) {
-    let hits = index.search(&args.query, args.limit);
+    let hits = index.search(memory, &args.query, args.limit);
     let report = JsonReport {
         path: shown_path.to_owned(),
         layout: memory.spec().name,

@@ -226,6 +226,7 @@ impl Memory for MemoryRoot {
                         entry_id: Some(&e.id),
                         line,
                         text: f.entry_text(e),
+                        start: e.text.start,
                     });
                 }
             } else {
@@ -239,6 +240,7 @@ impl Memory for MemoryRoot {
                     entry_id: None,
                     line,
                     text: &f.text[start..],
+                    start,
                 });
             }
         }
