@@ -97,7 +97,8 @@ pub fn report(
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let memory = open_memory(&args.path)?;
-    let index = SearchIndex::of_memory(memory);
+    // One query: only its words need postings.
+    let index = SearchIndex::of_memory_for_query(memory, &args.search.query);
     let (report, hits) = report(memory, &index, &args.path.to_string_lossy(), &args.search);
     if args.json {
         print_json(&report)?;

@@ -213,14 +213,14 @@ impl Memory for MemoryRoot {
         for (doc, &i) in self.docs.iter().enumerate() {
             let f = &self.files[i];
             if f.place.daily().is_some() {
-                let mut line = 1;
-                let mut counted = 0;
                 for e in &f.entries {
-                    line += f.text.as_bytes()[counted..e.text.start]
-                        .iter()
-                        .filter(|&&b| b == b'\n')
-                        .count();
-                    counted = e.text.start;
+                    // From the marker's line: only the lines between it
+                    // and the text are counted, not the file again.
+                    let line = e.line
+                        + f.text.as_bytes()[e.span.start..e.text.start]
+                            .iter()
+                            .filter(|&&b| b == b'\n')
+                            .count();
                     out.push(SearchUnit {
                         doc,
                         entry_id: Some(&e.id),

@@ -49,7 +49,16 @@ struct Part {
     unit_len: Vec<u32>,
 }
 
-fn index_part<'t>(first: usize, texts: impl Iterator<Item = &'t str>) -> Part {
+/// Which words an index keeps postings for.
+#[derive(Clone, Copy)]
+enum Words<'q> {
+    All,
+    /// Only these (a query's): every unit is still read to count its
+    /// words, which BM25 needs, but nothing else is kept.
+    Only(&'q [String]),
+}
+
+fn index_part<'t>(first: usize, texts: impl Iterator<Item = &'t str>, words: Words<'_>) -> Part {
     let mut part = Part::default();
     let mut ids: FxHashMap<Box<str>, u32> = FxHashMap::default();
     let mut postings: Vec<Postings> = Vec::new();
@@ -58,6 +67,11 @@ fn index_part<'t>(first: usize, texts: impl Iterator<Item = &'t str>) -> Part {
         let mut len = 0u32;
         for_each_word(text, |term, _| {
             len += 1;
+            if let Words::Only(wanted) = words
+                && !wanted.iter().any(|w| w == term)
+            {
+                return;
+            }
             let id = match ids.get(term) {
                 Some(&id) => id,
                 None => {
@@ -86,6 +100,7 @@ fn index_part<'t>(first: usize, texts: impl Iterator<Item = &'t str>) -> Part {
 fn build<'t>(
     count: usize,
     text: &(dyn Fn(usize) -> &'t str + Sync),
+    words: Words<'_>,
 ) -> (FxHashMap<Box<str>, Postings>, Vec<u32>) {
     let chunk = count
         .div_ceil(rayon::current_num_threads() * 4)
@@ -93,7 +108,7 @@ fn build<'t>(
     let starts: Vec<usize> = (0..count).step_by(chunk).collect();
     let parts: Vec<Part> = starts
         .into_par_iter()
-        .map(|first| index_part(first, (first..(first + chunk).min(count)).map(text)))
+        .map(|first| index_part(first, (first..(first + chunk).min(count)).map(text), words))
         .collect();
     let mut terms: FxHashMap<Box<str>, Postings> = FxHashMap::default();
     let mut unit_len = Vec::with_capacity(count);
@@ -116,8 +131,20 @@ impl SearchIndex {
     /// Index every search unit of a memory. The index reads the memory's
     /// text again for snippets, so search it with the same memory.
     pub fn of_memory(memory: &dyn Memory) -> SearchIndex {
+        SearchIndex::of_memory_with(memory, Words::All)
+    }
+
+    /// An index of only the words of `query`: all that one search for it
+    /// needs, at a fraction of the cost of the whole index. It ranks and
+    /// counts `query` exactly as the whole index does; other queries find
+    /// only what they share with it.
+    pub fn of_memory_for_query(memory: &dyn Memory, query: &str) -> SearchIndex {
+        SearchIndex::of_memory_with(memory, Words::Only(&Self::query_terms(query)))
+    }
+
+    fn of_memory_with(memory: &dyn Memory, words: Words<'_>) -> SearchIndex {
         let units = memory.search_units();
-        let (terms, unit_len) = build(units.len(), &|i| units[i].text);
+        let (terms, unit_len) = build(units.len(), &|i| units[i].text, words);
         let mut entry_ids = String::new();
         let places = units
             .iter()
@@ -137,7 +164,16 @@ impl SearchIndex {
     /// Index units that are not part of a memory, each its own document;
     /// search with the same slice.
     pub fn of_units(units: &[Unit]) -> SearchIndex {
-        let (terms, unit_len) = build(units.len(), &|i| units[i].text.as_str());
+        SearchIndex::of_units_with(units, Words::All)
+    }
+
+    /// [`SearchIndex::of_memory_for_query`] for units apart from a memory.
+    pub fn of_units_for_query(units: &[Unit], query: &str) -> SearchIndex {
+        SearchIndex::of_units_with(units, Words::Only(&Self::query_terms(query)))
+    }
+
+    fn of_units_with(units: &[Unit], words: Words<'_>) -> SearchIndex {
+        let (terms, unit_len) = build(units.len(), &|i| units[i].text.as_str(), words);
         let mut entry_ids = String::new();
         let places = units
             .iter()

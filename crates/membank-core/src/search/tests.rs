@@ -136,3 +136,28 @@ fn hits_read_their_text_from_the_memory_searched() {
     let hits = index.search(&[][..], "needle", 1);
     assert_eq!(hits[0].snippet, "");
 }
+
+#[test]
+fn an_index_of_the_query_words_ranks_and_counts_as_the_whole_index() {
+    let units: Vec<Unit> = (0..3000)
+        .map(|i| {
+            let text = format!(
+                "entry {i} about {} and {}\nmore {} text",
+                ["kyoto", "budget", "trip", "tea"][i % 4],
+                ["deadline", "café", "kyoto"][i % 3],
+                "word ".repeat(i % 7)
+            );
+            doc(&format!("{i:04}.md"), &text)
+        })
+        .collect();
+    let whole = SearchIndex::of_units(&units);
+    for query in ["kyoto deadline", "cafe budget", "absent", "kyoto kyoto tea"] {
+        let only = SearchIndex::of_units_for_query(&units, query);
+        assert_eq!(
+            only.search(&units[..], query, 25),
+            whole.search(&units[..], query, 25),
+            "{query}"
+        );
+        assert_eq!(only.count_matches(query), whole.count_matches(query));
+    }
+}
