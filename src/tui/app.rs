@@ -285,9 +285,15 @@ impl App {
             self.height_of(Pane::Health),
             self.height_of(Pane::Context),
         );
+        let context_width = self
+            .areas
+            .of(Pane::Context)
+            .or(self.areas.main.map(|(_, r)| r))
+            .map_or(self.size.width, |r| inner(r).width);
         let p = &mut self.panes;
         p.bank.cursor.clamp(p.bank.rows.len(), bh);
         p.health.cursor.clamp(p.health.rows.len(), hh);
+        p.context.set_width(context_width, &self.bank, &self.theme);
         p.context.clamp_scroll(ch, &self.bank, &self.theme);
     }
 

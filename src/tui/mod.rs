@@ -24,6 +24,8 @@ pub mod widgets;
 mod tests;
 #[cfg(test)]
 mod tests_agents;
+#[cfg(test)]
+mod tests_daily;
 
 use std::path::Path;
 use std::process::ExitCode;
