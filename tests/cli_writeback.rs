@@ -84,21 +84,49 @@ fn the_plan_shows_each_proposal_and_writes_nothing() {
     let server = FakeServer::start([FakeReply::openai_stream(&[&reply_text()])]);
     let out = run(r, Some(&server), &["notes.md"]);
     let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
-    assert_eq!(out.status.code(), Some(1), "a rejected file exits 1\n{stdout}{stderr}");
-    assert!(stdout.contains("new        memory/decisions/export-format.md"), "{stdout}");
-    assert!(stdout.contains("changed    memory/impressions.jsonl"), "{stdout}");
-    assert!(stdout.contains(&format!("+{ROUTE}")), "the appended line as a diff:\n{stdout}");
-    assert!(stdout.contains("rejected   memory/private/diary.md"), "{stdout}");
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "a rejected file exits 1\n{stdout}{stderr}"
+    );
+    assert!(
+        stdout.contains("new        memory/decisions/export-format.md"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("changed    memory/impressions.jsonl"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(&format!("+{ROUTE}")),
+        "the appended line as a diff:\n{stdout}"
+    );
+    assert!(
+        stdout.contains("rejected   memory/private/diary.md"),
+        "{stdout}"
+    );
     assert!(stdout.contains("Nothing was written"), "{stdout}");
-    assert!(stderr.contains("withheld  memory/private/plans.md"), "{stderr}");
+    assert!(
+        stderr.contains("withheld  memory/private/plans.md"),
+        "{stderr}"
+    );
     assert!(!r.join("memory/decisions/export-format.md").exists());
     assert_eq!(fs::read(r.join(IMPRESSIONS)).unwrap(), before);
 
     let body = server.requests()[0].body.clone();
-    assert!(body.contains("export notes as CommonMark"), "the notes are sent");
+    assert!(
+        body.contains("export notes as CommonMark"),
+        "the notes are sent"
+    );
     assert!(body.contains("Quillnote Summary"), "the summary is sent");
-    assert!(body.contains("decision-settings-sync"), "the impressions are listed");
-    assert!(!body.contains("TOPSECRET") && !body.contains("plans.md"), "{body}");
+    assert!(
+        body.contains("decision-settings-sync"),
+        "the impressions are listed"
+    );
+    assert!(
+        !body.contains("TOPSECRET") && !body.contains("plans.md"),
+        "{body}"
+    );
 }
 
 #[test]
@@ -150,7 +178,10 @@ fn a_saved_reply_is_reviewed_without_a_model() {
         .collect();
     assert_eq!(statuses, ["new", "changed", "rejected"]);
     assert!(
-        v["files"][2]["reason"].as_str().unwrap().contains("private"),
+        v["files"][2]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("private"),
         "{v:#}"
     );
     assert!(!r.join("memory/decisions/export-format.md").exists());
@@ -163,6 +194,10 @@ fn private_notes_are_refused_before_any_model_is_asked() {
     let server = FakeServer::start([FakeReply::openai_stream(&["never"])]);
     let out = run(r, Some(&server), &["memory/private/plans.md"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stderr).contains("private memory"), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("private memory"),
+        "{}",
+        text(&out.stderr)
+    );
     assert!(server.requests().is_empty());
 }

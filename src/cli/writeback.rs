@@ -22,12 +22,14 @@ use super::llm_common;
 const DEFAULT_RECORD_BUDGET: usize = 16_000;
 
 #[derive(clap::Args)]
-#[command(after_help = "Without --yes nothing is written: every proposed file is shown as new, \
+#[command(
+    after_help = "Without --yes nothing is written: every proposed file is shown as new, \
                   changed (with its diff), unchanged or rejected (with the reason). The raw \
                   reply is saved in the temporary folder (its path is printed) so it can be \
                   applied later with --reply.\n\n\
                   Exit status: 0 every proposal accepted (and, with --yes, written), 1 a \
-                  proposal was rejected, the reply was incomplete or proposed nothing, 2 error.")]
+                  proposal was rejected, the reply was incomplete or proposed nothing, 2 error."
+)]
 pub struct Args {
     /// The project folder (holding memory/) or its memory/ folder.
     pub project: PathBuf,

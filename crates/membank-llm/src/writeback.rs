@@ -5,8 +5,8 @@
 //! part of it. The reply is checked and classified by
 //! `membank_core::dejavu::writeback`.
 
-use membank_core::dejavu::recall::{MAX_DETAIL_RECORDS, WEAK};
 use membank_core::dejavu::js::JsValue;
+use membank_core::dejavu::recall::{MAX_DETAIL_RECORDS, WEAK};
 use membank_core::dejavu::{INDEX_PATH, Project, SUMMARY_PATH, paths, recall};
 
 use crate::agents::WRITER_MAX_TOKENS;
@@ -183,8 +183,18 @@ mod tests {
         assert!(user.contains("Today's date: 2026-03-04"));
         assert!(user.contains("We changed the cache."));
         assert!(user.contains("cache decision text"), "{user}");
-        assert!(!user.contains("hidden plan") && !user.contains("memory/private"), "{user}");
-        assert_eq!(p.records, vec!["memory/summary.md", "memory/decisions/cache.md"]);
-        assert!(p.withheld.iter().any(|(w, _)| w == "memory/private/plan.md"));
+        assert!(
+            !user.contains("hidden plan") && !user.contains("memory/private"),
+            "{user}"
+        );
+        assert_eq!(
+            p.records,
+            vec!["memory/summary.md", "memory/decisions/cache.md"]
+        );
+        assert!(
+            p.withheld
+                .iter()
+                .any(|(w, _)| w == "memory/private/plan.md")
+        );
     }
 }
