@@ -1083,3 +1083,152 @@ async fn a_path_escape_is_refused_with_allow_writes_and_nothing_lands_outside() 
     assert!(!bank.join("06_TEMPLATES/evil.md").exists());
     c.service.cancel().await.unwrap();
 }
+
+/// Start `membank mcp --http` on a free loopback port; returns the process
+/// and the `host:port` it announced.
+fn http_server(path: &str) -> (std::process::Child, String) {
+    let mut server = Command::new(BIN)
+        .args(["mcp", path, "--http", "127.0.0.1:0"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = BufReader::new(server.stderr.take().unwrap());
+    let mut line = String::new();
+    stderr.read_line(&mut line).unwrap();
+    let addr = line
+        .trim()
+        .strip_prefix("membank mcp: serving http://")
+        .and_then(|rest| rest.strip_suffix("/mcp"))
+        .unwrap_or_else(|| panic!("no address announced: {line}"))
+        .to_owned();
+    (server, addr)
+}
+
+/// The body of a chunked HTTP response as far as it arrived.
+fn dechunk(mut raw: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    while let Some(end) = raw.windows(2).position(|w| w == b"\r\n") {
+        let size = std::str::from_utf8(&raw[..end])
+            .ok()
+            .and_then(|s| usize::from_str_radix(s.trim(), 16).ok());
+        let Some(size) = size else { break };
+        raw = &raw[end + 2..];
+        let take = size.min(raw.len());
+        out.extend_from_slice(&raw[..take]);
+        raw = &raw[take..];
+        raw = raw.strip_prefix(b"\r\n").unwrap_or(raw);
+        if size == 0 {
+            break;
+        }
+    }
+    out
+}
+
+/// POST one JSON-RPC message to /mcp and return the response's headers and,
+/// for a request, its JSON-RPC answer (sent as JSON or as a server-sent event).
+fn post(addr: &str, session: Option<&str>, message: &Value) -> (String, Option<Value>) {
+    let body = message.to_string();
+    let mut stream = std::net::TcpStream::connect(addr).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(20)))
+        .unwrap();
+    let session = session
+        .map(|s| format!("Mcp-Session-Id: {s}\r\nMcp-Protocol-Version: 2025-06-18\r\n"))
+        .unwrap_or_default();
+    write!(
+        stream,
+        "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+         Accept: application/json, text/event-stream\r\n{session}Content-Length: {}\r\n\
+         Connection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let id = message.get("id").cloned();
+    let mut raw = Vec::new();
+    let mut buf = [0u8; 65536];
+    loop {
+        match stream.read(&mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => raw.extend_from_slice(&buf[..n]),
+        }
+        let Some(split) = raw.windows(4).position(|w| w == b"\r\n\r\n") else {
+            continue;
+        };
+        let head = String::from_utf8_lossy(&raw[..split]).into_owned();
+        let rest = &raw[split + 4..];
+        let body = if head.to_lowercase().contains("transfer-encoding: chunked") {
+            dechunk(rest)
+        } else {
+            rest.to_vec()
+        };
+        let body = String::from_utf8_lossy(&body);
+        let answer = body
+            .lines()
+            .map(|l| l.strip_prefix("data:").unwrap_or(l).trim())
+            .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+            .find(|v| id.is_some() && v.get("id") == id.as_ref());
+        if answer.is_some() || id.is_none() && head.starts_with("HTTP/1.1 202") {
+            return (head, answer);
+        }
+    }
+    (String::from_utf8_lossy(&raw).into_owned(), None)
+}
+
+#[test]
+fn http_lists_the_tools_and_answers_a_call_like_the_cli() {
+    let (mut server, addr) = http_server(DEMO);
+    let (head, init) = post(
+        &addr,
+        None,
+        &json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "test", "version": "1"}}}),
+    );
+    let init = init.unwrap_or_else(|| panic!("no initialize answer: {head}"));
+    assert_eq!(init["result"]["serverInfo"]["name"], "membank", "{init}");
+    let session = head
+        .lines()
+        .find_map(|l| {
+            let (name, value) = l.split_once(':')?;
+            name.eq_ignore_ascii_case("mcp-session-id")
+                .then(|| value.trim().to_owned())
+        });
+    let session = session.as_deref();
+    post(
+        &addr,
+        session,
+        &json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+    );
+    let (head, tools) = post(
+        &addr,
+        session,
+        &json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}),
+    );
+    let tools = tools.unwrap_or_else(|| panic!("no tools/list answer: {head}"));
+    let names: Vec<&str> = tools["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        ["context", "read", "links", "check", "search", "values"]
+    );
+    let (head, called) = post(
+        &addr,
+        session,
+        &json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {
+            "name": "values", "arguments": {}}}),
+    );
+    let _ = server.kill();
+    let _ = server.wait();
+    let called = called.unwrap_or_else(|| panic!("no tools/call answer: {head}"));
+    assert_eq!(called["result"]["isError"], false, "{called}");
+    assert_eq!(
+        called["result"]["structuredContent"],
+        cli_json(&["values", DEMO, "--json"])
+    );
+}
