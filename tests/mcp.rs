@@ -44,6 +44,8 @@ impl ClientHandler for Client {
 struct Connected {
     service: RunningService<RoleClient, Client>,
     updates: mpsc::UnboundedReceiver<String>,
+    /// Each tool's declared output schema, to check every answer against.
+    output_schemas: std::collections::HashMap<String, Value>,
 }
 
 async fn connect(bank: &Path, extra: &[&str]) -> Connected {
@@ -59,18 +61,223 @@ async fn connect(bank: &Path, extra: &[&str]) -> Connected {
         .serve(transport)
         .await
         .expect("the MCP handshake succeeds");
-    Connected { service, updates }
+    let output_schemas = service
+        .list_all_tools()
+        .await
+        .expect("tools are listed")
+        .into_iter()
+        .map(|t| {
+            let schema = t
+                .output_schema
+                .unwrap_or_else(|| panic!("{} declares no output schema", t.name));
+            assert_eq!(schema.get("type"), Some(&json!("object")), "{}", t.name);
+            (t.name.to_string(), Value::Object(schema.as_ref().clone()))
+        })
+        .collect();
+    Connected {
+        service,
+        updates,
+        output_schemas,
+    }
 }
 
 fn args(v: Value) -> JsonObject {
     v.as_object().expect("an object").clone()
 }
 
+/// Call a tool; a successful answer must match the tool's output schema.
 async fn call(c: &Connected, tool: &'static str, arguments: Value) -> CallToolResult {
-    c.service
+    let result = c
+        .service
         .call_tool(CallToolRequestParams::new(tool).with_arguments(args(arguments)))
         .await
-        .expect("the call gets an answer")
+        .expect("the call gets an answer");
+    if result.is_error == Some(false) {
+        let schema = &c.output_schemas[tool];
+        let value = result
+            .structured_content
+            .as_ref()
+            .expect("a structured result");
+        if let Err(e) = schema_check::validate(schema, schema, value, "$") {
+            panic!("{tool}: the answer does not match the output schema: {e}\n{value}");
+        }
+    }
+    result
+}
+
+/// Enough of JSON Schema 2020-12 to check answers against the schemas
+/// schemars generates; a keyword it does not know fails the test rather
+/// than pass unchecked.
+mod schema_check {
+    use serde_json::Value;
+
+    pub fn validate(root: &Value, schema: &Value, v: &Value, at: &str) -> Result<(), String> {
+        let obj = match schema {
+            Value::Bool(true) => return Ok(()),
+            Value::Bool(false) => return Err(format!("{at}: nothing is allowed here")),
+            Value::Object(o) => o,
+            other => return Err(format!("{at}: not a schema: {other}")),
+        };
+        for (key, want) in obj {
+            match key.as_str() {
+                "$ref" => {
+                    let name = want.as_str().unwrap().strip_prefix("#/$defs/").unwrap();
+                    validate(root, &root["$defs"][name], v, at)?;
+                }
+                "type" => {
+                    let types: Vec<&str> = match want {
+                        Value::String(t) => vec![t.as_str()],
+                        Value::Array(ts) => ts.iter().map(|t| t.as_str().unwrap()).collect(),
+                        _ => panic!("type {want}"),
+                    };
+                    if !types.iter().any(|t| is_type(t, v)) {
+                        return Err(format!("{at}: {v} is not {types:?}"));
+                    }
+                }
+                "properties" => {
+                    if let Value::Object(fields) = v {
+                        for (name, sub) in want.as_object().unwrap() {
+                            if let Some(field) = fields.get(name) {
+                                validate(root, sub, field, &format!("{at}.{name}"))?;
+                            }
+                        }
+                    }
+                }
+                "required" => {
+                    if let Value::Object(fields) = v {
+                        for name in want.as_array().unwrap() {
+                            if !fields.contains_key(name.as_str().unwrap()) {
+                                return Err(format!("{at}: {name} is missing"));
+                            }
+                        }
+                    }
+                }
+                "additionalProperties" => {
+                    if let Value::Object(fields) = v {
+                        let known = obj.get("properties").and_then(Value::as_object);
+                        for (name, field) in fields {
+                            if known.is_none_or(|k| !k.contains_key(name)) {
+                                validate(root, want, field, &format!("{at}.{name}"))?;
+                            }
+                        }
+                    }
+                }
+                "items" => {
+                    if let Value::Array(items) = v {
+                        let skip = obj
+                            .get("prefixItems")
+                            .and_then(Value::as_array)
+                            .map_or(0, Vec::len);
+                        for (i, item) in items.iter().enumerate().skip(skip) {
+                            validate(root, want, item, &format!("{at}[{i}]"))?;
+                        }
+                    }
+                }
+                "prefixItems" => {
+                    if let Value::Array(items) = v {
+                        for (i, (sub, item)) in
+                            want.as_array().unwrap().iter().zip(items).enumerate()
+                        {
+                            validate(root, sub, item, &format!("{at}[{i}]"))?;
+                        }
+                    }
+                }
+                "minItems" | "maxItems" => {
+                    if let Value::Array(items) = v {
+                        let n = want.as_u64().unwrap() as usize;
+                        let ok = if key == "minItems" {
+                            items.len() >= n
+                        } else {
+                            items.len() <= n
+                        };
+                        if !ok {
+                            return Err(format!("{at}: {} items breaks {key} {n}", items.len()));
+                        }
+                    }
+                }
+                "minimum" => {
+                    if let Some(x) = v.as_f64()
+                        && x < want.as_f64().unwrap()
+                    {
+                        return Err(format!("{at}: {x} is below {want}"));
+                    }
+                }
+                "maximum" => {
+                    if let Some(x) = v.as_f64()
+                        && x > want.as_f64().unwrap()
+                    {
+                        return Err(format!("{at}: {x} is above {want}"));
+                    }
+                }
+                "enum" => {
+                    if !want.as_array().unwrap().contains(v) {
+                        return Err(format!("{at}: {v} is not one of {want}"));
+                    }
+                }
+                "const" => {
+                    if want != v {
+                        return Err(format!("{at}: {v} is not {want}"));
+                    }
+                }
+                "anyOf" | "oneOf" => {
+                    let errors: Vec<String> = want
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .filter_map(|sub| validate(root, sub, v, at).err())
+                        .collect();
+                    let matching = want.as_array().unwrap().len() - errors.len();
+                    if matching == 0 || key == "oneOf" && matching > 1 {
+                        return Err(format!("{at}: {matching} of {key} match: {errors:?}"));
+                    }
+                }
+                "allOf" => {
+                    for sub in want.as_array().unwrap() {
+                        validate(root, sub, v, at)?;
+                    }
+                }
+                // Annotations only.
+                "$schema" | "$defs" | "title" | "description" | "format" | "default"
+                | "examples" | "readOnly" | "writeOnly" | "deprecated" => {}
+                other => panic!("the schema check does not know {other:?} (at {at})"),
+            }
+        }
+        Ok(())
+    }
+
+    fn is_type(t: &str, v: &Value) -> bool {
+        match t {
+            "null" => v.is_null(),
+            "boolean" => v.is_boolean(),
+            "string" => v.is_string(),
+            "array" => v.is_array(),
+            "object" => v.is_object(),
+            "number" => v.is_number(),
+            "integer" => v.is_i64() || v.is_u64() || v.as_f64().is_some_and(|x| x.fract() == 0.0),
+            other => panic!("unknown type {other}"),
+        }
+    }
+
+    #[test]
+    fn the_check_refuses_what_the_schema_does_not_allow() {
+        let schema = serde_json::json!({
+            "type": "object",
+            "properties": {"n": {"type": "integer", "minimum": 0}, "s": {"$ref": "#/$defs/S"}},
+            "required": ["n"],
+            "$defs": {"S": {"type": "string", "enum": ["a", "b"]}}
+        });
+        let ok = serde_json::json!({"n": 1, "s": "a"});
+        assert_eq!(validate(&schema, &schema, &ok, "$"), Ok(()));
+        for bad in [
+            serde_json::json!({"s": "a"}),
+            serde_json::json!({"n": -1}),
+            serde_json::json!({"n": 1.5}),
+            serde_json::json!({"n": 1, "s": "c"}),
+            serde_json::json!([1]),
+        ] {
+            assert!(validate(&schema, &schema, &bad, "$").is_err(), "{bad}");
+        }
+    }
 }
 
 fn text_of(r: &CallToolResult) -> String {
@@ -1188,13 +1395,11 @@ fn http_lists_the_tools_and_answers_a_call_like_the_cli() {
     );
     let init = init.unwrap_or_else(|| panic!("no initialize answer: {head}"));
     assert_eq!(init["result"]["serverInfo"]["name"], "membank", "{init}");
-    let session = head
-        .lines()
-        .find_map(|l| {
-            let (name, value) = l.split_once(':')?;
-            name.eq_ignore_ascii_case("mcp-session-id")
-                .then(|| value.trim().to_owned())
-        });
+    let session = head.lines().find_map(|l| {
+        let (name, value) = l.split_once(':')?;
+        name.eq_ignore_ascii_case("mcp-session-id")
+            .then(|| value.trim().to_owned())
+    });
     let session = session.as_deref();
     post(
         &addr,
