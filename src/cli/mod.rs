@@ -64,6 +64,10 @@ struct Cli {
     #[arg(long, global = true, value_name = "LEVEL",
           value_parser = clap::builder::PossibleValuesParser::new(membank::logging::LEVELS))]
     log_level: Option<String>,
+    /// In the terminal interface, leave the mouse to the terminal (text
+    /// selection) instead of clicking and scrolling panes.
+    #[arg(long, global = true)]
+    no_mouse: bool,
 }
 
 /// `--format` accepts exactly the registered layout names.
@@ -136,7 +140,7 @@ struct DemoArgs {
 
 /// `membank demo` shows a memory bank; `--format dejavu` the demo Deja Vu
 /// project, `--format everos` the demo everos memory root.
-fn run_demo(args: DemoArgs, color: ColorChoice) -> anyhow::Result<ExitCode> {
+fn run_demo(args: DemoArgs, color: ColorChoice, no_mouse: bool) -> anyhow::Result<ExitCode> {
     let format = common::forced_format().map(|l| l.name);
     if format == Some("dejavu") {
         let dir = crate::demo::demo_dejavu_dir()?;
@@ -147,6 +151,8 @@ fn run_demo(args: DemoArgs, color: ColorChoice) -> anyhow::Result<ExitCode> {
         let options = TuiOptions {
             color,
             format: common::forced_format(),
+            no_mouse,
+            ..TuiOptions::default()
         };
         return tui::run_tui(&dir, options);
     }
@@ -170,6 +176,12 @@ fn run_demo(args: DemoArgs, color: ColorChoice) -> anyhow::Result<ExitCode> {
     let options = TuiOptions {
         color,
         format: common::forced_format(),
+        no_mouse,
+        label: Some("demo bank (reset on each run)".to_owned()),
+        notice: Some(format!(
+            "the demo is a copy in {}; `membank demo` resets it (keep one: membank init DIR --demo)",
+            dir.display()
+        )),
     };
     let result = tui::run_tui(&dir, options);
     // Said after the screen is given back, so it is not wiped at once.
@@ -266,7 +278,7 @@ pub fn main() -> ExitCode {
         Some(Command::Mcp(a)) => mcp::run(a),
         Some(Command::Values(a)) => values::run(a),
         Some(Command::Init(a)) => init::run(a),
-        Some(Command::Demo(a)) => run_demo(a, cli.color),
+        Some(Command::Demo(a)) => run_demo(a, cli.color, cli.no_mouse),
         Some(Command::Ask(a)) => ask::run(a),
         Some(Command::Translate(a)) => translate::run(a),
         Some(Command::Distill(a)) => distill::run(a),
@@ -283,6 +295,8 @@ pub fn main() -> ExitCode {
             let options = TuiOptions {
                 color: cli.color,
                 format: forced,
+                no_mouse: cli.no_mouse,
+                ..TuiOptions::default()
             };
             tui::run_tui(&bank, options)
         }

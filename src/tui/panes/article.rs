@@ -394,6 +394,7 @@ impl Component for ArticlePane {
             }
             Action::Edit => return cx.edit(self.rel.clone(), None),
             Action::CopyPath => return cx.copy_path(self.rel.clone()),
+            Action::CopyLink => return cx.copy_link(self.rel.clone()),
             _ => return false,
         }
         true
