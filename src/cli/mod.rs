@@ -32,6 +32,7 @@ mod supersede;
 mod template;
 mod translate;
 mod values;
+mod writeback;
 
 /// Shown by `--version` (spec §14); a test keeps it equal to
 /// `membank_core::SPEC_VERSION`.
@@ -117,6 +118,8 @@ enum Command {
     Recall(recall::Args),
     /// Deja Vu: record that a newer record replaces an older one.
     Supersede(supersede::Args),
+    /// Deja Vu: let the model turn notes into records and impressions, reviewed per file.
+    Writeback(writeback::Args),
     /// Deja Vu: summarise recall feedback per route, or append a line.
     Feedback(feedback::Args),
     /// Ranked full-text search over a memory of any layout.
@@ -285,6 +288,7 @@ pub fn main() -> ExitCode {
         Some(Command::Lint(a)) => lint_llm::run(a),
         Some(Command::Recall(a)) => recall::run(a),
         Some(Command::Supersede(a)) => supersede::run(a),
+        Some(Command::Writeback(a)) => writeback::run(a),
         Some(Command::Feedback(a)) => feedback::run(a),
         Some(Command::Search(a)) => search::run(a),
         Some(Command::Entries(a)) => everos::run_entries(a),
