@@ -44,6 +44,8 @@ impl ClientHandler for Client {
 struct Connected {
     service: RunningService<RoleClient, Client>,
     updates: mpsc::UnboundedReceiver<String>,
+    /// Each tool's declared output schema, to check every answer against.
+    output_schemas: std::collections::HashMap<String, Value>,
 }
 
 async fn connect(bank: &Path, extra: &[&str]) -> Connected {
@@ -59,18 +61,223 @@ async fn connect(bank: &Path, extra: &[&str]) -> Connected {
         .serve(transport)
         .await
         .expect("the MCP handshake succeeds");
-    Connected { service, updates }
+    let output_schemas = service
+        .list_all_tools()
+        .await
+        .expect("tools are listed")
+        .into_iter()
+        .map(|t| {
+            let schema = t
+                .output_schema
+                .unwrap_or_else(|| panic!("{} declares no output schema", t.name));
+            assert_eq!(schema.get("type"), Some(&json!("object")), "{}", t.name);
+            (t.name.to_string(), Value::Object(schema.as_ref().clone()))
+        })
+        .collect();
+    Connected {
+        service,
+        updates,
+        output_schemas,
+    }
 }
 
 fn args(v: Value) -> JsonObject {
     v.as_object().expect("an object").clone()
 }
 
+/// Call a tool; a successful answer must match the tool's output schema.
 async fn call(c: &Connected, tool: &'static str, arguments: Value) -> CallToolResult {
-    c.service
+    let result = c
+        .service
         .call_tool(CallToolRequestParams::new(tool).with_arguments(args(arguments)))
         .await
-        .expect("the call gets an answer")
+        .expect("the call gets an answer");
+    if result.is_error == Some(false) {
+        let schema = &c.output_schemas[tool];
+        let value = result
+            .structured_content
+            .as_ref()
+            .expect("a structured result");
+        if let Err(e) = schema_check::validate(schema, schema, value, "$") {
+            panic!("{tool}: the answer does not match the output schema: {e}\n{value}");
+        }
+    }
+    result
+}
+
+/// Enough of JSON Schema 2020-12 to check answers against the schemas
+/// schemars generates; a keyword it does not know fails the test rather
+/// than pass unchecked.
+mod schema_check {
+    use serde_json::Value;
+
+    pub fn validate(root: &Value, schema: &Value, v: &Value, at: &str) -> Result<(), String> {
+        let obj = match schema {
+            Value::Bool(true) => return Ok(()),
+            Value::Bool(false) => return Err(format!("{at}: nothing is allowed here")),
+            Value::Object(o) => o,
+            other => return Err(format!("{at}: not a schema: {other}")),
+        };
+        for (key, want) in obj {
+            match key.as_str() {
+                "$ref" => {
+                    let name = want.as_str().unwrap().strip_prefix("#/$defs/").unwrap();
+                    validate(root, &root["$defs"][name], v, at)?;
+                }
+                "type" => {
+                    let types: Vec<&str> = match want {
+                        Value::String(t) => vec![t.as_str()],
+                        Value::Array(ts) => ts.iter().map(|t| t.as_str().unwrap()).collect(),
+                        _ => panic!("type {want}"),
+                    };
+                    if !types.iter().any(|t| is_type(t, v)) {
+                        return Err(format!("{at}: {v} is not {types:?}"));
+                    }
+                }
+                "properties" => {
+                    if let Value::Object(fields) = v {
+                        for (name, sub) in want.as_object().unwrap() {
+                            if let Some(field) = fields.get(name) {
+                                validate(root, sub, field, &format!("{at}.{name}"))?;
+                            }
+                        }
+                    }
+                }
+                "required" => {
+                    if let Value::Object(fields) = v {
+                        for name in want.as_array().unwrap() {
+                            if !fields.contains_key(name.as_str().unwrap()) {
+                                return Err(format!("{at}: {name} is missing"));
+                            }
+                        }
+                    }
+                }
+                "additionalProperties" => {
+                    if let Value::Object(fields) = v {
+                        let known = obj.get("properties").and_then(Value::as_object);
+                        for (name, field) in fields {
+                            if known.is_none_or(|k| !k.contains_key(name)) {
+                                validate(root, want, field, &format!("{at}.{name}"))?;
+                            }
+                        }
+                    }
+                }
+                "items" => {
+                    if let Value::Array(items) = v {
+                        let skip = obj
+                            .get("prefixItems")
+                            .and_then(Value::as_array)
+                            .map_or(0, Vec::len);
+                        for (i, item) in items.iter().enumerate().skip(skip) {
+                            validate(root, want, item, &format!("{at}[{i}]"))?;
+                        }
+                    }
+                }
+                "prefixItems" => {
+                    if let Value::Array(items) = v {
+                        for (i, (sub, item)) in
+                            want.as_array().unwrap().iter().zip(items).enumerate()
+                        {
+                            validate(root, sub, item, &format!("{at}[{i}]"))?;
+                        }
+                    }
+                }
+                "minItems" | "maxItems" => {
+                    if let Value::Array(items) = v {
+                        let n = want.as_u64().unwrap() as usize;
+                        let ok = if key == "minItems" {
+                            items.len() >= n
+                        } else {
+                            items.len() <= n
+                        };
+                        if !ok {
+                            return Err(format!("{at}: {} items breaks {key} {n}", items.len()));
+                        }
+                    }
+                }
+                "minimum" => {
+                    if let Some(x) = v.as_f64()
+                        && x < want.as_f64().unwrap()
+                    {
+                        return Err(format!("{at}: {x} is below {want}"));
+                    }
+                }
+                "maximum" => {
+                    if let Some(x) = v.as_f64()
+                        && x > want.as_f64().unwrap()
+                    {
+                        return Err(format!("{at}: {x} is above {want}"));
+                    }
+                }
+                "enum" => {
+                    if !want.as_array().unwrap().contains(v) {
+                        return Err(format!("{at}: {v} is not one of {want}"));
+                    }
+                }
+                "const" => {
+                    if want != v {
+                        return Err(format!("{at}: {v} is not {want}"));
+                    }
+                }
+                "anyOf" | "oneOf" => {
+                    let errors: Vec<String> = want
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .filter_map(|sub| validate(root, sub, v, at).err())
+                        .collect();
+                    let matching = want.as_array().unwrap().len() - errors.len();
+                    if matching == 0 || key == "oneOf" && matching > 1 {
+                        return Err(format!("{at}: {matching} of {key} match: {errors:?}"));
+                    }
+                }
+                "allOf" => {
+                    for sub in want.as_array().unwrap() {
+                        validate(root, sub, v, at)?;
+                    }
+                }
+                // Annotations only.
+                "$schema" | "$defs" | "title" | "description" | "format" | "default"
+                | "examples" | "readOnly" | "writeOnly" | "deprecated" => {}
+                other => panic!("the schema check does not know {other:?} (at {at})"),
+            }
+        }
+        Ok(())
+    }
+
+    fn is_type(t: &str, v: &Value) -> bool {
+        match t {
+            "null" => v.is_null(),
+            "boolean" => v.is_boolean(),
+            "string" => v.is_string(),
+            "array" => v.is_array(),
+            "object" => v.is_object(),
+            "number" => v.is_number(),
+            "integer" => v.is_i64() || v.is_u64() || v.as_f64().is_some_and(|x| x.fract() == 0.0),
+            other => panic!("unknown type {other}"),
+        }
+    }
+
+    #[test]
+    fn the_check_refuses_what_the_schema_does_not_allow() {
+        let schema = serde_json::json!({
+            "type": "object",
+            "properties": {"n": {"type": "integer", "minimum": 0}, "s": {"$ref": "#/$defs/S"}},
+            "required": ["n"],
+            "$defs": {"S": {"type": "string", "enum": ["a", "b"]}}
+        });
+        let ok = serde_json::json!({"n": 1, "s": "a"});
+        assert_eq!(validate(&schema, &schema, &ok, "$"), Ok(()));
+        for bad in [
+            serde_json::json!({"s": "a"}),
+            serde_json::json!({"n": -1}),
+            serde_json::json!({"n": 1.5}),
+            serde_json::json!({"n": 1, "s": "c"}),
+            serde_json::json!([1]),
+        ] {
+            assert!(validate(&schema, &schema, &bad, "$").is_err(), "{bad}");
+        }
+    }
 }
 
 fn text_of(r: &CallToolResult) -> String {
@@ -337,9 +544,14 @@ async fn an_everos_root_is_searched_read_and_checked_like_the_cli_does() {
     assert!(entry.starts_with("af_2026"), "{entry}");
     assert!(text_of(&hits).contains("**peanuts**"), "{}", text_of(&hits));
 
-    // What only banks have says so.
+    // What only banks have says so, and what there is instead.
     let context = error_text(&call(&c, "context", json!({})).await);
-    assert!(context.contains("memory banks"), "{context}");
+    assert!(
+        context.contains("context works on a memory bank")
+            && context.contains("is an everos memory root")
+            && context.contains("the tools here are: entries, read, check, search"),
+        "{context}"
+    );
     assert!(c.service.list_all_prompts().await.unwrap().is_empty());
     c.service.cancel().await.unwrap();
 }
@@ -369,7 +581,7 @@ async fn bad_arguments_are_tool_errors_a_person_can_act_on() {
     assert!(no_target.contains("article"), "{no_target}");
 
     let unknown = error_text(&call(&c, "delete_everything", json!({})).await);
-    assert!(unknown.contains("the tools are: context"), "{unknown}");
+    assert!(unknown.contains("the tools here are: context"), "{unknown}");
     c.service.cancel().await.unwrap();
 }
 
@@ -422,7 +634,7 @@ async fn proposals_show_the_review_and_apply_only_inside_the_bank() {
         .as_array()
         .unwrap()
         .iter()
-        .map(|b| (b["path"].as_str().unwrap(), b["change"].as_str().unwrap()))
+        .map(|b| (b["path"].as_str().unwrap(), b["status"].as_str().unwrap()))
         .collect();
     assert_eq!(
         changes,
@@ -670,4 +882,558 @@ fn http_is_served_on_loopback_only() {
         .read_to_string(&mut out)
         .unwrap();
     assert_eq!(out, "");
+}
+
+const DEMO_DEJAVU: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/demo-dejavu");
+const DEMO_EVEROS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/demo-everos");
+
+async fn tool_names(c: &Connected) -> Vec<String> {
+    c.service
+        .list_all_tools()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|t| t.name.to_string())
+        .collect()
+}
+
+/// Call each tool and compare its structured result with the CLI's JSON
+/// for the same question.
+async fn assert_same_as_cli(c: &Connected, cases: Vec<(&'static str, Value, Vec<&str>)>) {
+    for (tool, arguments, cli) in cases {
+        let result = call(c, tool, arguments.clone()).await;
+        assert_eq!(
+            result.is_error,
+            Some(false),
+            "{tool} {arguments}: {result:?}"
+        );
+        assert_eq!(
+            result.structured_content,
+            Some(cli_json(&cli)),
+            "{tool} {arguments} differs from {cli:?}"
+        );
+        let text = text_of(&result);
+        assert!(!text.trim().is_empty(), "{tool} has no text");
+        assert!(
+            !text.contains('\u{1b}'),
+            "{tool}: terminal codes in {text:?}"
+        );
+    }
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    fs::create_dir_all(to).unwrap();
+    for entry in fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+/// Every file under `root` with its bytes, for comparing two trees.
+fn tree_bytes(root: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for entry in fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                let bytes = fs::read(&path).unwrap();
+                out.push((path.strip_prefix(root).unwrap().to_path_buf(), bytes));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+#[tokio::test]
+async fn a_dejavu_project_offers_recall_and_answers_like_the_cli() {
+    let c = connect(Path::new(DEMO_DEJAVU), &[]).await;
+    assert_eq!(tool_names(&c).await, ["recall", "read", "check", "search"]);
+    assert!(c.service.list_all_prompts().await.unwrap().is_empty());
+    let record = "memory/decisions/settings-sync.md";
+    assert_same_as_cli(
+        &c,
+        vec![
+            (
+                "recall",
+                json!({"cue": "settings sync for preferences"}),
+                vec![
+                    "recall",
+                    DEMO_DEJAVU,
+                    "settings sync for preferences",
+                    "--json",
+                ],
+            ),
+            (
+                "recall",
+                json!({"cue": "  nothing about anything  "}),
+                vec![
+                    "recall",
+                    DEMO_DEJAVU,
+                    "nothing",
+                    "about",
+                    "anything",
+                    "--json",
+                ],
+            ),
+            ("check", json!({}), vec!["check", DEMO_DEJAVU, "--json"]),
+            (
+                "search",
+                json!({"query": "localStorage"}),
+                vec!["search", DEMO_DEJAVU, "localStorage", "--json"],
+            ),
+            (
+                "read",
+                json!({ "target": record }),
+                vec!["read", DEMO_DEJAVU, record, "--json"],
+            ),
+        ],
+    )
+    .await;
+    let recall = call(&c, "recall", json!({"cue": "settings sync"})).await;
+    let v = recall.structured_content.clone().unwrap();
+    assert_eq!(v["level"], "strong", "{v}");
+    assert_eq!(v["matches"][0]["record_path"], record);
+    assert!(text_of(&recall).contains("level: strong"));
+
+    let empty = error_text(&call(&c, "recall", json!({"cue": "   "})).await);
+    assert!(empty.contains("the cue is empty"), "{empty}");
+    let values = error_text(&call(&c, "values", json!({})).await);
+    assert!(
+        values.contains("values works on a memory bank")
+            && values.contains("is a Deja Vu project")
+            && values.contains("the tools here are: recall, read, check, search"),
+        "{values}"
+    );
+    // Writing tools exist, but only with --allow-writes.
+    let refused = error_text(
+        &call(
+            &c,
+            "supersede",
+            json!({"old": "open-loop-settings-migration", "new": "decision-settings-sync"}),
+        )
+        .await,
+    );
+    assert!(refused.contains("--allow-writes"), "{refused}");
+    c.service.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn supersede_is_proposed_with_the_cli_diff_and_applied_by_id() {
+    let dir = tempfile::tempdir().unwrap();
+    let (served, by_cli) = (dir.path().join("served"), dir.path().join("cli"));
+    copy_tree(Path::new(DEMO_DEJAVU), &served);
+    copy_tree(Path::new(DEMO_DEJAVU), &by_cli);
+    let c = connect(&served, &["--allow-writes"]).await;
+    assert_eq!(
+        tool_names(&c).await,
+        [
+            "recall",
+            "read",
+            "check",
+            "search",
+            "supersede",
+            "apply_write"
+        ]
+    );
+    let (old, new) = ("open-loop-settings-migration", "decision-settings-sync");
+    let before = tree_bytes(&served);
+    let proposed = call(&c, "supersede", json!({ "old": old, "new": new })).await;
+    assert_eq!(proposed.is_error, Some(false), "{proposed:?}");
+    let mut v = proposed.structured_content.clone().unwrap();
+    let id = v
+        .as_object_mut()
+        .unwrap()
+        .remove("proposal_id")
+        .expect("a proposal id");
+    let cli_args = ["supersede", by_cli.to_str().unwrap(), old, new, "--json"];
+    assert_eq!(v, cli_json(&cli_args), "the plan is the CLI's");
+    assert_eq!(v["edits"].as_array().unwrap().len(), 4);
+    assert!(
+        text_of(&proposed).contains("+status: superseded"),
+        "{}",
+        text_of(&proposed)
+    );
+    assert_eq!(tree_bytes(&served), before, "proposing writes nothing");
+
+    let applied = call(&c, "apply_write", json!({ "proposal_id": id })).await;
+    assert_eq!(applied.is_error, Some(false), "{applied:?}");
+    let cli_applied = cli_json(&[
+        "supersede",
+        by_cli.to_str().unwrap(),
+        old,
+        new,
+        "--yes",
+        "--json",
+    ]);
+    assert_eq!(applied.structured_content, Some(cli_applied));
+    assert_eq!(tree_bytes(&served), tree_bytes(&by_cli), "the same files");
+    // The server reads what it wrote: recall no longer routes to the old record.
+    let recall = call(
+        &c,
+        "recall",
+        json!({"cue": "settings migration legacy names"}),
+    )
+    .await;
+    let matches = recall.structured_content.unwrap()["matches"].clone();
+    assert!(
+        matches
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|m| m["id"] != "open-loop-settings-migration"),
+        "{matches}"
+    );
+    let again = call(&c, "supersede", json!({ "old": old, "new": new })).await;
+    let v = again.structured_content.unwrap();
+    assert_eq!(v["proposal_id"], Value::Null, "nothing left to apply: {v}");
+
+    let unknown = error_text(&call(&c, "supersede", json!({"old": "nope", "new": new})).await);
+    assert!(unknown.contains("no record `nope`"), "{unknown}");
+    c.service.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_supersede_proposal_is_not_applied_over_an_edit_made_since() {
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("project");
+    copy_tree(Path::new(DEMO_DEJAVU), &project);
+    let c = connect(&project, &["--allow-writes"]).await;
+    let proposed = call(
+        &c,
+        "supersede",
+        json!({"old": "open-loop-settings-migration", "new": "decision-settings-sync"}),
+    )
+    .await;
+    let id = proposed.structured_content.unwrap()["proposal_id"].clone();
+    let index = project.join("memory/index.md");
+    fs::write(&index, "# edited meanwhile\n").unwrap();
+    let before = tree_bytes(&project);
+    let refused = error_text(&call(&c, "apply_write", json!({ "proposal_id": id })).await);
+    assert!(
+        refused.contains("memory/index.md changed since the plan"),
+        "{refused}"
+    );
+    assert_eq!(tree_bytes(&project), before, "nothing written");
+    c.service.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn an_everos_root_offers_entries_and_reads_entry_ids_like_the_cli() {
+    let c = connect(Path::new(DEMO_EVEROS), &[]).await;
+    assert_eq!(tool_names(&c).await, ["entries", "read", "check", "search"]);
+    let id = "fs_20260601_00000001";
+    let daily = "default_app/default_project/users/u_alice/.foresights/foresight-2026-06-01.md";
+    assert_same_as_cli(
+        &c,
+        vec![
+            ("entries", json!({}), vec!["entries", DEMO_EVEROS, "--json"]),
+            (
+                "entries",
+                json!({"user": "u_alice", "since": "2026-06-01"}),
+                vec![
+                    "entries",
+                    DEMO_EVEROS,
+                    "--user",
+                    "u_alice",
+                    "--since",
+                    "2026-06-01",
+                    "--json",
+                ],
+            ),
+            (
+                "entries",
+                json!({"app": "acme-crm", "project": "support-bot", "kind": "foresight"}),
+                vec![
+                    "entries",
+                    DEMO_EVEROS,
+                    "--app",
+                    "acme-crm",
+                    "--project",
+                    "support-bot",
+                    "--kind",
+                    "foresight",
+                    "--json",
+                ],
+            ),
+            (
+                "entries",
+                json!({"agent": "coder-bot"}),
+                vec!["entries", DEMO_EVEROS, "--agent", "coder-bot", "--json"],
+            ),
+            (
+                "read",
+                json!({"target": id, "user": "u_alice"}),
+                vec!["entry", DEMO_EVEROS, id, "--user", "u_alice", "--json"],
+            ),
+            (
+                "read",
+                json!({ "target": daily }),
+                vec!["read", DEMO_EVEROS, daily, "--json"],
+            ),
+            (
+                "search",
+                json!({"query": "trip budget", "limit": 3}),
+                vec![
+                    "search",
+                    DEMO_EVEROS,
+                    "trip budget",
+                    "--limit",
+                    "3",
+                    "--json",
+                ],
+            ),
+            (
+                "check",
+                json!({"code": ["duplicate-entry-id"]}),
+                vec![
+                    "check",
+                    DEMO_EVEROS,
+                    "--code",
+                    "duplicate-entry-id",
+                    "--json",
+                ],
+            ),
+        ],
+    )
+    .await;
+    let alice = call(
+        &c,
+        "entries",
+        json!({"user": "u_alice", "since": "2026-06-01"}),
+    )
+    .await;
+    let rows = alice.structured_content.unwrap()["entries"].clone();
+    assert!(!rows.as_array().unwrap().is_empty());
+    assert!(
+        rows.as_array()
+            .unwrap()
+            .iter()
+            .all(|r| r["owner"] == "u_alice" && r["date"].as_str().unwrap() >= "2026-06-01"),
+        "{rows}"
+    );
+
+    // An id used by several owners asks for one, naming them.
+    let ambiguous = error_text(&call(&c, "read", json!({ "target": id })).await);
+    assert!(
+        ambiguous.contains("is the id of 6 entries") && ambiguous.contains("--user u_alice"),
+        "{ambiguous}"
+    );
+    let missing = error_text(&call(&c, "read", json!({"target": "No Such Thing"})).await);
+    assert!(missing.contains("no document `No Such Thing`"), "{missing}");
+    let both = error_text(&call(&c, "entries", json!({"user": "a", "agent": "b"})).await);
+    assert!(both.contains("not both"), "{both}");
+    let kind = error_text(&call(&c, "entries", json!({"kind": "memo"})).await);
+    assert!(kind.contains("episode, atomic_fact"), "{kind}");
+    let since = error_text(&call(&c, "entries", json!({"since": "June"})).await);
+    assert!(since.contains("YYYY-MM-DD"), "{since}");
+    let recall = error_text(&call(&c, "recall", json!({"cue": "trip"})).await);
+    assert!(
+        recall.contains("recall works on a Deja Vu project"),
+        "{recall}"
+    );
+    c.service.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_bank_offers_no_entry_options() {
+    let c = connect(Path::new(DEMO), &[]).await;
+    let refused = error_text(
+        &call(
+            &c,
+            "read",
+            json!({"target": "Brightwell Pharma", "user": "u_alice"}),
+        )
+        .await,
+    );
+    assert!(refused.contains("name everos entries"), "{refused}");
+    c.service.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_path_escape_is_refused_with_allow_writes_and_nothing_lands_outside() {
+    let (dir, bank) = demo_copy();
+    let c = connect(&bank, &["--allow-writes"]).await;
+    let outside = dir.path().join("escaped.md");
+    let absolute = outside.to_string_lossy().into_owned();
+    let reply = format!(
+        "### FILE: ../escaped.md\nx\n### FILE: {absolute}\nx\n\
+         ### FILE: 01_CLIENTS/../../escaped.md\nx\n### FILE: 06_TEMPLATES/evil.md\nx\n"
+    );
+    let proposed = call(&c, "propose_write", json!({ "reply": reply })).await;
+    let v = proposed.structured_content.unwrap();
+    let blocks = v["blocks"].as_array().unwrap();
+    assert_eq!(blocks.len(), 4);
+    assert!(
+        blocks
+            .iter()
+            .all(|b| b["status"] == "rejected" && b["reason"].is_string()),
+        "{v}"
+    );
+    let applied = call(&c, "apply_write", json!({"proposal_id": v["proposal_id"]})).await;
+    let statuses: Vec<Value> = applied.structured_content.unwrap()["blocks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["status"].clone())
+        .collect();
+    assert_eq!(statuses, vec![json!("rejected"); 4]);
+    assert!(!outside.exists());
+    assert!(!bank.join("06_TEMPLATES/evil.md").exists());
+    c.service.cancel().await.unwrap();
+}
+
+/// Start `membank mcp --http` on a free loopback port; returns the process
+/// and the `host:port` it announced.
+fn http_server(path: &str) -> (std::process::Child, String) {
+    let mut server = Command::new(BIN)
+        .args(["mcp", path, "--http", "127.0.0.1:0"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = BufReader::new(server.stderr.take().unwrap());
+    let mut line = String::new();
+    stderr.read_line(&mut line).unwrap();
+    let addr = line
+        .trim()
+        .strip_prefix("membank mcp: serving http://")
+        .and_then(|rest| rest.strip_suffix("/mcp"))
+        .unwrap_or_else(|| panic!("no address announced: {line}"))
+        .to_owned();
+    (server, addr)
+}
+
+/// The body of a chunked HTTP response as far as it arrived.
+fn dechunk(mut raw: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    while let Some(end) = raw.windows(2).position(|w| w == b"\r\n") {
+        let size = std::str::from_utf8(&raw[..end])
+            .ok()
+            .and_then(|s| usize::from_str_radix(s.trim(), 16).ok());
+        let Some(size) = size else { break };
+        raw = &raw[end + 2..];
+        let take = size.min(raw.len());
+        out.extend_from_slice(&raw[..take]);
+        raw = &raw[take..];
+        raw = raw.strip_prefix(b"\r\n").unwrap_or(raw);
+        if size == 0 {
+            break;
+        }
+    }
+    out
+}
+
+/// POST one JSON-RPC message to /mcp and return the response's headers and,
+/// for a request, its JSON-RPC answer (sent as JSON or as a server-sent event).
+fn post(addr: &str, session: Option<&str>, message: &Value) -> (String, Option<Value>) {
+    let body = message.to_string();
+    let mut stream = std::net::TcpStream::connect(addr).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(20)))
+        .unwrap();
+    let session = session
+        .map(|s| format!("Mcp-Session-Id: {s}\r\nMcp-Protocol-Version: 2025-06-18\r\n"))
+        .unwrap_or_default();
+    write!(
+        stream,
+        "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+         Accept: application/json, text/event-stream\r\n{session}Content-Length: {}\r\n\
+         Connection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let id = message.get("id").cloned();
+    let mut raw = Vec::new();
+    let mut buf = [0u8; 65536];
+    loop {
+        match stream.read(&mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => raw.extend_from_slice(&buf[..n]),
+        }
+        let Some(split) = raw.windows(4).position(|w| w == b"\r\n\r\n") else {
+            continue;
+        };
+        let head = String::from_utf8_lossy(&raw[..split]).into_owned();
+        let rest = &raw[split + 4..];
+        let body = if head.to_lowercase().contains("transfer-encoding: chunked") {
+            dechunk(rest)
+        } else {
+            rest.to_vec()
+        };
+        let body = String::from_utf8_lossy(&body);
+        let answer = body
+            .lines()
+            .map(|l| l.strip_prefix("data:").unwrap_or(l).trim())
+            .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+            .find(|v| id.is_some() && v.get("id") == id.as_ref());
+        if answer.is_some() || id.is_none() && head.starts_with("HTTP/1.1 202") {
+            return (head, answer);
+        }
+    }
+    (String::from_utf8_lossy(&raw).into_owned(), None)
+}
+
+#[test]
+fn http_lists_the_tools_and_answers_a_call_like_the_cli() {
+    let (mut server, addr) = http_server(DEMO);
+    let (head, init) = post(
+        &addr,
+        None,
+        &json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "test", "version": "1"}}}),
+    );
+    let init = init.unwrap_or_else(|| panic!("no initialize answer: {head}"));
+    assert_eq!(init["result"]["serverInfo"]["name"], "membank", "{init}");
+    let session = head.lines().find_map(|l| {
+        let (name, value) = l.split_once(':')?;
+        name.eq_ignore_ascii_case("mcp-session-id")
+            .then(|| value.trim().to_owned())
+    });
+    let session = session.as_deref();
+    post(
+        &addr,
+        session,
+        &json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+    );
+    let (head, tools) = post(
+        &addr,
+        session,
+        &json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}),
+    );
+    let tools = tools.unwrap_or_else(|| panic!("no tools/list answer: {head}"));
+    let names: Vec<&str> = tools["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        ["context", "read", "links", "check", "search", "values"]
+    );
+    let (head, called) = post(
+        &addr,
+        session,
+        &json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {
+            "name": "values", "arguments": {}}}),
+    );
+    let _ = server.kill();
+    let _ = server.wait();
+    let called = called.unwrap_or_else(|| panic!("no tools/call answer: {head}"));
+    assert_eq!(called["result"]["isError"], false, "{called}");
+    assert_eq!(
+        called["result"]["structuredContent"],
+        cli_json(&["values", DEMO, "--json"])
+    );
 }

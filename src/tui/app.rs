@@ -82,6 +82,8 @@ pub enum Msg {
     /// The bank read in the background, replacing the empty one shown
     /// meanwhile.
     Loaded(Box<Result<Bank, String>>),
+    /// Time passed: an expired status message goes.
+    Tick(std::time::Instant),
 }
 
 impl Msg {
@@ -285,9 +287,15 @@ impl App {
             self.height_of(Pane::Health),
             self.height_of(Pane::Context),
         );
+        let context_width = self
+            .areas
+            .of(Pane::Context)
+            .or(self.areas.main.map(|(_, r)| r))
+            .map_or(self.size.width, |r| inner(r).width);
         let p = &mut self.panes;
         p.bank.cursor.clamp(p.bank.rows.len(), bh);
         p.health.cursor.clamp(p.health.rows.len(), hh);
+        p.context.set_width(context_width, &self.bank, &self.theme);
         p.context.clamp_scroll(ch, &self.bank, &self.theme);
     }
 
@@ -302,6 +310,7 @@ impl App {
         self.health = Arc::new(Memory::check(&self.bank, &HealthOptions::default()));
         let (bank, theme, p) = (&self.bank, &self.theme, &mut self.panes);
         p.health.refresh(self.health.clone(), theme, hh);
+        p.article.set_health(self.health.clone());
         self.flagged = p.health.flagged();
         p.bank.files_changed();
         p.bank.rebuild(bank, &self.flagged, bh);
@@ -528,6 +537,11 @@ pub fn update(app: &mut App, msg: Msg) {
             app.status.error(sanitize_for_terminal(&e, false));
             app.dirty = true;
         }
+        Msg::Tick(now) => {
+            if app.status.expire(now) {
+                app.dirty = true;
+            }
+        }
         Msg::Loading(files) => {
             // Progress never hides a message someone should read.
             if app.status.shows_loading() {
@@ -539,9 +553,10 @@ pub fn update(app: &mut App, msg: Msg) {
             Ok(bank) => {
                 app.bank = bank;
                 app.refresh_all();
+                // The bar already counts the articles; the progress goes.
                 if app.status.shows_loading() {
-                    let n = app.bank.articles().len();
-                    app.status.info(format!("{n} articles read"));
+                    app.status.message = None;
+                    app.status.expires = None;
                 }
             }
             Err(e) => {
@@ -591,8 +606,19 @@ fn on_popup_key(app: &mut App, key: KeyEvent) {
     };
     let action = Key::from_event(&key).and_then(|k| app.keymap.lookup(scope, k));
     let Some(Popup::Finder(f)) = app.popup.as_mut() else {
-        if matches!(action, Some(Action::Close | Action::Help)) {
-            app.popup = None;
+        if let Some(Popup::Help(help)) = app.popup.as_mut() {
+            let h = app.size.height;
+            let page = (isize::from(h as i16) - 4).max(1);
+            match action {
+                Some(Action::Close | Action::Help) => app.popup = None,
+                Some(Action::Up) => help.scroll_by(-1, h),
+                Some(Action::Down) => help.scroll_by(1, h),
+                Some(Action::PageUp) => help.scroll_by(-page, h),
+                Some(Action::PageDown) => help.scroll_by(page, h),
+                Some(Action::Top) => help.scroll = 0,
+                Some(Action::Bottom) => help.scroll_by(isize::MAX / 2, h),
+                _ => {}
+            }
         }
         return;
     };
@@ -666,7 +692,10 @@ fn perform(app: &mut App, action: Action) -> bool {
             true
         }
         Action::ToBank => {
-            app.focus_pane(Pane::Bank);
+            // The pane may have something to close first (a search).
+            if !app.dispatch(app.focus, |pane, cx| pane.on_action(action, cx)) {
+                app.focus_pane(Pane::Bank);
+            }
             true
         }
         _ => app.dispatch(app.focus, |pane, cx| pane.on_action(action, cx)),

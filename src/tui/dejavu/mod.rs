@@ -142,7 +142,7 @@ pub fn draw(frame: &mut Frame, app: &DejavuApp, theme: &Theme) {
 pub fn run(root: &Path, project: Project, theme: &Theme) -> anyhow::Result<()> {
     let mut app = DejavuApp::new(project, root.display().to_string());
     terminal::install_panic_hook();
-    let mut term = terminal::enter().context("setting up the terminal")?;
+    let mut term = terminal::enter(false).context("setting up the terminal")?;
     let result = (|| -> anyhow::Result<()> {
         loop {
             term.draw(|f| draw(f, &app, theme))?;

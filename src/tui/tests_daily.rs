@@ -1,0 +1,274 @@
+//! Rendering tests of the everyday details: the Context pane's detail
+//! box, the Health pane's folding and filter, in-article search, status
+//! expiry and the key hints at 80 columns.
+
+use std::path::PathBuf;
+
+use insta::assert_snapshot;
+use ratatui::crossterm::event::KeyCode;
+
+use super::app::Pane;
+use super::panes::context::Field;
+use super::tests::{app_at, key, keys, screen};
+
+fn demo_bank() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("demo-bank")
+}
+
+fn focus(app: &mut super::app::App, pane: Pane) {
+    while app.focus != pane {
+        key(app, KeyCode::Tab);
+    }
+}
+
+#[test]
+fn context_detail_box_explains_the_selected_candidate_and_the_tier_rule() {
+    let mut app = app_at(&demo_bank(), 100, 40);
+    app.bank_label = "demo-bank".into();
+    app.status.bank = app.bank_label.clone();
+    let theme = app.theme.clone();
+    let ctx = &mut app.panes.context;
+    ctx.set_field(Field::Client, "Brightwell Pharma", &app.bank, &theme);
+    ctx.set_field(Field::SourceLang, "en-US", &app.bank, &theme);
+    ctx.set_field(Field::Budget, "1500", &app.bank, &theme);
+    focus(&mut app, Pane::Context);
+    // Down past the form to the second candidate: a score-4 term the
+    // budget dropped while lower-scoring articles were kept.
+    for _ in 0..7 {
+        key(&mut app, KeyCode::Down);
+    }
+    let s = screen(&app);
+    assert!(
+        app.panes.context.summary.contains("tier order"),
+        "{}",
+        app.panes.context.summary
+    );
+    assert!(
+        s.contains("client profile, §8)"),
+        "the summary wraps, not cut: {s}"
+    );
+    assert!(s.contains("batch record"), "{s}");
+    assert!(
+        s.contains("score 4 = client 3 + domain 0 + languages 1"),
+        "{s}"
+    );
+    assert!(
+        s.contains("terminology is dropped before any style guide"),
+        "{s}"
+    );
+    assert!(s.contains("dropped: over budget"), "{s}");
+    assert_snapshot!(s);
+    // On the form there is no detail box: the list shows the top of the
+    // ranking, which is what typing changes.
+    keys(&mut app, "g");
+    assert!(app.panes.context.detail_rows() == 0);
+}
+
+#[test]
+fn context_rows_wrap_every_reason_at_80_columns() {
+    let mut app = app_at(&demo_bank(), 80, 24);
+    let theme = app.theme.clone();
+    let ctx = &mut app.panes.context;
+    ctx.set_field(Field::Client, "Brightwell Pharma", &app.bank, &theme);
+    ctx.set_field(Field::SourceLang, "en-US", &app.bank, &theme);
+    ctx.set_field(Field::Budget, "1500", &app.bank, &theme);
+    focus(&mut app, Pane::Context);
+    for _ in 0..7 {
+        key(&mut app, KeyCode::Down);
+    }
+    let s = screen(&app);
+    // The drop reason's end is on screen, on a row of its own.
+    assert!(s.contains("lowest score first)"), "{s}");
+}
+
+#[test]
+fn status_messages_expire_and_errors_last_longer() {
+    use std::time::{Duration, Instant};
+    let mut app = app_at(&demo_bank(), 80, 24);
+    let start = Instant::now();
+    app.status.info("copied x");
+    super::app::update(&mut app, super::app::Msg::Tick(start));
+    assert!(screen(&app).contains("copied x"));
+    super::app::update(
+        &mut app,
+        super::app::Msg::Tick(start + Duration::from_secs(7)),
+    );
+    assert!(!screen(&app).contains("copied x"), "{}", screen(&app));
+    app.status.error("the bank could not be read");
+    super::app::update(
+        &mut app,
+        super::app::Msg::Tick(Instant::now() + Duration::from_secs(7)),
+    );
+    assert!(screen(&app).contains("could not be read"));
+    super::app::update(
+        &mut app,
+        super::app::Msg::Tick(Instant::now() + Duration::from_secs(31)),
+    );
+    assert!(app.status.message.is_none());
+}
+
+#[test]
+fn the_whole_screen_goes_out_in_the_16_standard_colour_codes() {
+    use ratatui::backend::CrosstermBackend;
+    use ratatui::layout::Rect;
+    use ratatui::{Terminal, TerminalOptions, Viewport};
+    let mut app = app_at(&demo_bank(), 100, 30);
+    keys(&mut app, "j");
+    key(&mut app, KeyCode::Enter);
+    let mut out = super::terminal::Ansi16::new(Vec::new());
+    {
+        let options = TerminalOptions {
+            viewport: Viewport::Fixed(Rect::new(0, 0, 100, 30)),
+        };
+        let mut term = Terminal::with_options(CrosstermBackend::new(&mut out), options).unwrap();
+        term.draw(|f| super::ui::draw(f, &app)).unwrap();
+    }
+    let bytes = String::from_utf8(out.into_inner()).unwrap();
+    assert!(
+        !bytes.contains("38;5;") && !bytes.contains("48;5;"),
+        "{bytes:?}"
+    );
+    assert!(
+        bytes.contains("\x1b[36;") || bytes.contains("\x1b[36m"),
+        "cyan as the standard code: {bytes:?}"
+    );
+}
+
+#[test]
+fn every_panes_hints_fit_at_80_columns_and_lead_to_the_keys() {
+    for pane in super::app::Pane::ORDER {
+        let mut app = app_at(&demo_bank(), 80, 24);
+        focus(&mut app, pane);
+        let s = screen(&app);
+        let bottom = s.lines().rev().nth(1).expect("a bottom border").to_owned();
+        assert!(bottom.contains("? keys "), "{pane:?}: {bottom}");
+        assert!(
+            bottom.contains("┘"),
+            "{pane:?}: the border closes: {bottom}"
+        );
+    }
+}
+
+#[test]
+fn the_help_popup_fits_80x24_and_scrolls() {
+    let mut app = app_at(&demo_bank(), 80, 24);
+    focus(&mut app, Pane::Agents);
+    keys(&mut app, "?");
+    let s = screen(&app);
+    assert_snapshot!(s);
+    assert!(s.contains("↑/↓ scroll 1-"), "{s}");
+    assert!(
+        !s.contains("suspend to the shell"),
+        "the last key is below: {s}"
+    );
+    key(&mut app, KeyCode::End);
+    let s = screen(&app);
+    assert!(s.contains("suspend to the shell"), "{s}");
+    key(&mut app, KeyCode::Esc);
+    assert!(app.popup.is_none());
+}
+
+#[test]
+fn copies_are_the_path_as_shown_a_wikilink_or_the_assembled_context() {
+    use super::app::Effect;
+    let mut app = app_at(&demo_bank(), 100, 30);
+    app.open_article("01_CLIENTS/Brightwell Pharma.md");
+    keys(&mut app, "y");
+    assert!(
+        app.effects
+            .contains(&Effect::Copy("01_CLIENTS/Brightwell Pharma.md".into())),
+        "{:?}",
+        app.effects
+    );
+    keys(&mut app, "Y");
+    assert!(
+        app.effects
+            .contains(&Effect::Copy("[[Brightwell Pharma]]".into()))
+    );
+    let theme = app.theme.clone();
+    app.panes
+        .context
+        .set_field(Field::Client, "Brightwell Pharma", &app.bank, &theme);
+    focus(&mut app, Pane::Context);
+    keys(&mut app, "C");
+    let Some(Effect::Copy(text)) = app.effects.last() else {
+        panic!("{:?}", app.effects)
+    };
+    assert!(
+        text.starts_with("----- 01_CLIENTS/Brightwell Pharma.md -----"),
+        "{text}"
+    );
+    assert!(screen(&app).contains("copied the assembled context"));
+}
+
+#[test]
+fn search_in_the_article_steps_through_highlighted_matches() {
+    let mut app = app_at(&demo_bank(), 100, 30);
+    app.open_article("01_CLIENTS/Brightwell Pharma.md");
+    keys(&mut app, "/");
+    assert!(app.panes.article.search.as_ref().unwrap().typing);
+    // Typed letters go to the search, not to the key map (`q` would quit).
+    keys(&mut app, "batch");
+    let search = app.panes.article.search.as_ref().unwrap();
+    let hits = search.hits.len();
+    assert!(hits >= 2, "{hits}");
+    let s = screen(&app);
+    assert!(s.contains(&format!("/batch▏  1/{hits}")), "{s}");
+    key(&mut app, KeyCode::Enter);
+    keys(&mut app, "n");
+    assert_eq!(
+        app.panes.article.search.as_ref().unwrap().position(),
+        format!("2/{hits}")
+    );
+    keys(&mut app, "N");
+    assert_eq!(
+        app.panes.article.search.as_ref().unwrap().position(),
+        format!("1/{hits}")
+    );
+    // Esc clears the search first, then goes back to the tree.
+    key(&mut app, KeyCode::Esc);
+    assert!(app.panes.article.search.is_none());
+    assert_eq!(app.focus, Pane::Article);
+    key(&mut app, KeyCode::Esc);
+    assert_eq!(app.focus, Pane::Bank);
+}
+
+#[test]
+fn enter_on_a_finding_opens_the_article_at_its_line_highlighted_with_its_findings_on_top() {
+    let mut app = app_at(&demo_bank(), 100, 30);
+    focus(&mut app, Pane::Health);
+    // The first finding with a line.
+    let target = loop {
+        key(&mut app, KeyCode::Down);
+        if let Some(f) = app.panes.health.selected_finding()
+            && f.line.is_some()
+            && !f.path.is_empty()
+            && matches!(
+                app.panes.health.rows[app.panes.health.cursor.selected].kind,
+                super::panes::health::RowKind::Finding(_)
+            )
+        {
+            break f.clone();
+        }
+    };
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(app.focus, Pane::Article);
+    assert_eq!(app.panes.article.rel.as_deref(), Some(target.path.as_str()));
+    assert_eq!(app.panes.article.marked_line, target.line);
+    let s = screen(&app);
+    assert!(s.contains("in this file:"), "{s}");
+    assert!(s.contains(target.code), "{s}");
+    // The highlighted row is drawn reversed.
+    let mut term = ratatui::Terminal::new(ratatui::backend::TestBackend::new(100, 30)).unwrap();
+    term.draw(|f| super::ui::draw(f, &app)).unwrap();
+    let buf = term.backend().buffer();
+    let area = app.areas.of(Pane::Article).unwrap();
+    let reversed_rows = (area.y + 1..area.y + area.height - 1)
+        .filter(|&y| {
+            buf[(area.x + area.width - 2, y)]
+                .modifier
+                .contains(ratatui::style::Modifier::REVERSED)
+        })
+        .count();
+    assert!(reversed_rows >= 1, "{s}");
+}
