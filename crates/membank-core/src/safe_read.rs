@@ -70,7 +70,9 @@ pub enum ReadError {
     /// A symbolic link (the file or a folder on its path) leads outside
     /// the root; `root` is what the user calls it ("bank", "project",
     /// "memory root").
-    LinkLeavesRoot { root: &'static str },
+    LinkLeavesRoot {
+        root: &'static str,
+    },
     Io(io::Error),
 }
 
@@ -452,7 +454,10 @@ mod tests {
             "link-out"
         );
         assert_eq!(r.read(Path::new("01_CLIENTS/alias.md")).unwrap(), b"hello");
-        let said = r.read(Path::new("01_CLIENTS/s.md")).unwrap_err().to_string();
+        let said = r
+            .read(Path::new("01_CLIENTS/s.md"))
+            .unwrap_err()
+            .to_string();
         assert!(said.contains("outside the bank;"), "{said}");
         let everos = RootReader::new(d.path(), ReadPolicy::default())
             .unwrap()

@@ -5,7 +5,9 @@
 
 use std::fmt;
 
-use serde::de::{self, Deserialize, Deserializer, EnumAccess, MapAccess, SeqAccess, VariantAccess, Visitor};
+use serde::de::{
+    self, Deserialize, Deserializer, EnumAccess, MapAccess, SeqAccess, VariantAccess, Visitor,
+};
 use yaml_serde::value::{Tag, TaggedValue};
 use yaml_serde::{Mapping, Value};
 
@@ -14,7 +16,9 @@ pub(crate) struct LastKeyWins(pub Value);
 
 impl<'de> Deserialize<'de> for LastKeyWins {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_any(LastKeyWinsVisitor).map(LastKeyWins)
+        deserializer
+            .deserialize_any(LastKeyWinsVisitor)
+            .map(LastKeyWins)
     }
 }
 
@@ -120,7 +124,11 @@ mod tests {
             "date: '2026-06-01'\nn: 3\nf: 1.5\nt: true\nz: ~\nl: [a, 'b']\n",
             "tagged: !custom value\nblock: |\n  two\n  lines\n",
         ] {
-            assert_eq!(read(yaml), yaml_serde::from_str::<Value>(yaml).unwrap(), "{yaml}");
+            assert_eq!(
+                read(yaml),
+                yaml_serde::from_str::<Value>(yaml).unwrap(),
+                "{yaml}"
+            );
         }
     }
 }

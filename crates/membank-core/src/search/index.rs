@@ -102,9 +102,7 @@ fn build<'t>(
     text: &(dyn Fn(usize) -> &'t str + Sync),
     words: Words<'_>,
 ) -> (FxHashMap<Box<str>, Postings>, Vec<u32>) {
-    let chunk = count
-        .div_ceil(rayon::current_num_threads() * 4)
-        .max(256);
+    let chunk = count.div_ceil(rayon::current_num_threads() * 4).max(256);
     let starts: Vec<usize> = (0..count).step_by(chunk).collect();
     let parts: Vec<Part> = starts
         .into_par_iter()
@@ -235,7 +233,12 @@ impl SearchIndex {
     /// The best `limit` units for `query`, best first (ties in unit
     /// order), each with its snippet read from `texts`: the memory or the
     /// units the index was built from.
-    pub fn search<T: Texts + ?Sized>(&self, texts: &T, query: &str, limit: usize) -> Vec<SearchHit> {
+    pub fn search<T: Texts + ?Sized>(
+        &self,
+        texts: &T,
+        query: &str,
+        limit: usize,
+    ) -> Vec<SearchHit> {
         let terms = Self::query_terms(query);
         let n = self.places.len() as f32;
         // A score per unit, and the units that have one in the order first

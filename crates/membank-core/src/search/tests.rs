@@ -119,7 +119,8 @@ fn accents_do_not_matter_either_way() {
         assert_eq!(files, ["a.md", "b.md"], "{query}");
         assert_eq!(index.count_matches(query), 2);
     }
-    let hit = &index.search(&units[..], "cafe", 10)
+    let hit = &index
+        .search(&units[..], "cafe", 10)
         .into_iter()
         .find(|h| h.path == "a.md")
         .unwrap();

@@ -58,11 +58,19 @@ pub fn for_each_word(text: &str, mut f: impl FnMut(&str, Range<usize>)) {
             }
             if i < bytes.len() && bytes[i] >= 0x80 {
                 buf.clear();
-                buf.extend(bytes[start..i].iter().map(|b| b.to_ascii_lowercase() as char));
+                buf.extend(
+                    bytes[start..i]
+                        .iter()
+                        .map(|b| b.to_ascii_lowercase() as char),
+                );
                 i = word_tail(text, start, i, &mut buf, &mut f);
             } else if upper {
                 buf.clear();
-                buf.extend(bytes[start..i].iter().map(|b| b.to_ascii_lowercase() as char));
+                buf.extend(
+                    bytes[start..i]
+                        .iter()
+                        .map(|b| b.to_ascii_lowercase() as char),
+                );
                 f(&buf, start..i);
             } else {
                 f(&text[start..i], start..i);
@@ -148,7 +156,10 @@ mod tests {
     #[test]
     fn accents_fold_whether_composed_or_not() {
         // é as one character, and as e followed by a combining acute.
-        assert_eq!(terms("Café CAFE\u{301} naïve façade"), ["cafe", "cafe", "naive", "facade"]);
+        assert_eq!(
+            terms("Café CAFE\u{301} naïve façade"),
+            ["cafe", "cafe", "naive", "facade"]
+        );
         let t = tokenize("x cafe\u{301} y");
         assert_eq!(t[1].span, 2..8);
         // Letters without a decomposition stay as they are.
@@ -168,7 +179,14 @@ mod tests {
 
     #[test]
     fn the_fast_path_agrees_with_char_by_char_folding() {
-        for text in ["abc", "ABC déf", "x1Y2 ÉCOLE école", "a\u{301}b", "東a京B", "ǅemal"] {
+        for text in [
+            "abc",
+            "ABC déf",
+            "x1Y2 ÉCOLE école",
+            "a\u{301}b",
+            "東a京B",
+            "ǅemal",
+        ] {
             let slow: Vec<String> = {
                 let mut out = Vec::new();
                 let mut word = String::new();
