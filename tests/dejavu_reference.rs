@@ -17,6 +17,8 @@
 //! Re-record the fixture with
 //! `DEJAVU_REFERENCE_SCRIPTS=… cargo test --test dejavu_reference -- --ignored`.
 
+mod support;
+
 #[path = "dejavu_reference/generate.rs"]
 mod generate;
 
@@ -36,7 +38,7 @@ const RECORDED_SEEDS: std::ops::Range<u64> = 0..80;
 const HELD_OUT_FIRST_SEED: u64 = 1_000_000;
 
 fn membank_json(args: &[&str]) -> Value {
-    let out = Command::new(env!("CARGO_BIN_EXE_membank"))
+    let out = support::membank()
         .args(args)
         .output()
         .expect("membank runs");
