@@ -1297,7 +1297,7 @@ async fn a_path_escape_is_refused_with_allow_writes_and_nothing_lands_outside() 
 /// Start `membank mcp --http` on a free loopback port; returns the process
 /// and the `host:port` it announced.
 fn http_server(path: &str) -> (std::process::Child, String) {
-    let mut server = Command::new(BIN)
+    let mut server = support::membank()
         .args(["mcp", path, "--http", "127.0.0.1:0"])
         .stdin(Stdio::null())
         .stdout(Stdio::null())
