@@ -337,9 +337,14 @@ async fn an_everos_root_is_searched_read_and_checked_like_the_cli_does() {
     assert!(entry.starts_with("af_2026"), "{entry}");
     assert!(text_of(&hits).contains("**peanuts**"), "{}", text_of(&hits));
 
-    // What only banks have says so.
+    // What only banks have says so, and what there is instead.
     let context = error_text(&call(&c, "context", json!({})).await);
-    assert!(context.contains("memory banks"), "{context}");
+    assert!(
+        context.contains("context works on a memory bank")
+            && context.contains("is an everos memory root")
+            && context.contains("the tools here are: entries, read, check, search"),
+        "{context}"
+    );
     assert!(c.service.list_all_prompts().await.unwrap().is_empty());
     c.service.cancel().await.unwrap();
 }
@@ -369,7 +374,7 @@ async fn bad_arguments_are_tool_errors_a_person_can_act_on() {
     assert!(no_target.contains("article"), "{no_target}");
 
     let unknown = error_text(&call(&c, "delete_everything", json!({})).await);
-    assert!(unknown.contains("the tools are: context"), "{unknown}");
+    assert!(unknown.contains("the tools here are: context"), "{unknown}");
     c.service.cancel().await.unwrap();
 }
 
@@ -422,7 +427,7 @@ async fn proposals_show_the_review_and_apply_only_inside_the_bank() {
         .as_array()
         .unwrap()
         .iter()
-        .map(|b| (b["path"].as_str().unwrap(), b["change"].as_str().unwrap()))
+        .map(|b| (b["path"].as_str().unwrap(), b["status"].as_str().unwrap()))
         .collect();
     assert_eq!(
         changes,
@@ -670,4 +675,411 @@ fn http_is_served_on_loopback_only() {
         .read_to_string(&mut out)
         .unwrap();
     assert_eq!(out, "");
+}
+
+const DEMO_DEJAVU: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/demo-dejavu");
+const DEMO_EVEROS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/demo-everos");
+
+async fn tool_names(c: &Connected) -> Vec<String> {
+    c.service
+        .list_all_tools()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|t| t.name.to_string())
+        .collect()
+}
+
+/// Call each tool and compare its structured result with the CLI's JSON
+/// for the same question.
+async fn assert_same_as_cli(c: &Connected, cases: Vec<(&'static str, Value, Vec<&str>)>) {
+    for (tool, arguments, cli) in cases {
+        let result = call(c, tool, arguments.clone()).await;
+        assert_eq!(
+            result.is_error,
+            Some(false),
+            "{tool} {arguments}: {result:?}"
+        );
+        assert_eq!(
+            result.structured_content,
+            Some(cli_json(&cli)),
+            "{tool} {arguments} differs from {cli:?}"
+        );
+        let text = text_of(&result);
+        assert!(!text.trim().is_empty(), "{tool} has no text");
+        assert!(
+            !text.contains('\u{1b}'),
+            "{tool}: terminal codes in {text:?}"
+        );
+    }
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    fs::create_dir_all(to).unwrap();
+    for entry in fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+/// Every file under `root` with its bytes, for comparing two trees.
+fn tree_bytes(root: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for entry in fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                let bytes = fs::read(&path).unwrap();
+                out.push((path.strip_prefix(root).unwrap().to_path_buf(), bytes));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+#[tokio::test]
+async fn a_dejavu_project_offers_recall_and_answers_like_the_cli() {
+    let c = connect(Path::new(DEMO_DEJAVU), &[]).await;
+    assert_eq!(tool_names(&c).await, ["recall", "read", "check", "search"]);
+    assert!(c.service.list_all_prompts().await.unwrap().is_empty());
+    let record = "memory/decisions/settings-sync.md";
+    assert_same_as_cli(
+        &c,
+        vec![
+            (
+                "recall",
+                json!({"cue": "settings sync for preferences"}),
+                vec![
+                    "recall",
+                    DEMO_DEJAVU,
+                    "settings sync for preferences",
+                    "--json",
+                ],
+            ),
+            (
+                "recall",
+                json!({"cue": "  nothing about anything  "}),
+                vec![
+                    "recall",
+                    DEMO_DEJAVU,
+                    "nothing",
+                    "about",
+                    "anything",
+                    "--json",
+                ],
+            ),
+            ("check", json!({}), vec!["check", DEMO_DEJAVU, "--json"]),
+            (
+                "search",
+                json!({"query": "localStorage"}),
+                vec!["search", DEMO_DEJAVU, "localStorage", "--json"],
+            ),
+            (
+                "read",
+                json!({ "target": record }),
+                vec!["read", DEMO_DEJAVU, record, "--json"],
+            ),
+        ],
+    )
+    .await;
+    let recall = call(&c, "recall", json!({"cue": "settings sync"})).await;
+    let v = recall.structured_content.clone().unwrap();
+    assert_eq!(v["level"], "strong", "{v}");
+    assert_eq!(v["matches"][0]["record_path"], record);
+    assert!(text_of(&recall).contains("level: strong"));
+
+    let empty = error_text(&call(&c, "recall", json!({"cue": "   "})).await);
+    assert!(empty.contains("the cue is empty"), "{empty}");
+    let values = error_text(&call(&c, "values", json!({})).await);
+    assert!(
+        values.contains("values works on a memory bank")
+            && values.contains("is a Deja Vu project")
+            && values.contains("the tools here are: recall, read, check, search"),
+        "{values}"
+    );
+    // Writing tools exist, but only with --allow-writes.
+    let refused = error_text(
+        &call(
+            &c,
+            "supersede",
+            json!({"old": "open-loop-settings-migration", "new": "decision-settings-sync"}),
+        )
+        .await,
+    );
+    assert!(refused.contains("--allow-writes"), "{refused}");
+    c.service.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn supersede_is_proposed_with_the_cli_diff_and_applied_by_id() {
+    let dir = tempfile::tempdir().unwrap();
+    let (served, by_cli) = (dir.path().join("served"), dir.path().join("cli"));
+    copy_tree(Path::new(DEMO_DEJAVU), &served);
+    copy_tree(Path::new(DEMO_DEJAVU), &by_cli);
+    let c = connect(&served, &["--allow-writes"]).await;
+    assert_eq!(
+        tool_names(&c).await,
+        [
+            "recall",
+            "read",
+            "check",
+            "search",
+            "supersede",
+            "apply_write"
+        ]
+    );
+    let (old, new) = ("open-loop-settings-migration", "decision-settings-sync");
+    let before = tree_bytes(&served);
+    let proposed = call(&c, "supersede", json!({ "old": old, "new": new })).await;
+    assert_eq!(proposed.is_error, Some(false), "{proposed:?}");
+    let mut v = proposed.structured_content.clone().unwrap();
+    let id = v
+        .as_object_mut()
+        .unwrap()
+        .remove("proposal_id")
+        .expect("a proposal id");
+    let cli_args = ["supersede", by_cli.to_str().unwrap(), old, new, "--json"];
+    assert_eq!(v, cli_json(&cli_args), "the plan is the CLI's");
+    assert_eq!(v["edits"].as_array().unwrap().len(), 4);
+    assert!(
+        text_of(&proposed).contains("+status: superseded"),
+        "{}",
+        text_of(&proposed)
+    );
+    assert_eq!(tree_bytes(&served), before, "proposing writes nothing");
+
+    let applied = call(&c, "apply_write", json!({ "proposal_id": id })).await;
+    assert_eq!(applied.is_error, Some(false), "{applied:?}");
+    let cli_applied = cli_json(&[
+        "supersede",
+        by_cli.to_str().unwrap(),
+        old,
+        new,
+        "--yes",
+        "--json",
+    ]);
+    assert_eq!(applied.structured_content, Some(cli_applied));
+    assert_eq!(tree_bytes(&served), tree_bytes(&by_cli), "the same files");
+    // The server reads what it wrote: recall no longer routes to the old record.
+    let recall = call(
+        &c,
+        "recall",
+        json!({"cue": "settings migration legacy names"}),
+    )
+    .await;
+    let matches = recall.structured_content.unwrap()["matches"].clone();
+    assert!(
+        matches
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|m| m["id"] != "open-loop-settings-migration"),
+        "{matches}"
+    );
+    let again = call(&c, "supersede", json!({ "old": old, "new": new })).await;
+    let v = again.structured_content.unwrap();
+    assert_eq!(v["proposal_id"], Value::Null, "nothing left to apply: {v}");
+
+    let unknown = error_text(&call(&c, "supersede", json!({"old": "nope", "new": new})).await);
+    assert!(unknown.contains("no record `nope`"), "{unknown}");
+    c.service.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_supersede_proposal_is_not_applied_over_an_edit_made_since() {
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("project");
+    copy_tree(Path::new(DEMO_DEJAVU), &project);
+    let c = connect(&project, &["--allow-writes"]).await;
+    let proposed = call(
+        &c,
+        "supersede",
+        json!({"old": "open-loop-settings-migration", "new": "decision-settings-sync"}),
+    )
+    .await;
+    let id = proposed.structured_content.unwrap()["proposal_id"].clone();
+    let index = project.join("memory/index.md");
+    fs::write(&index, "# edited meanwhile\n").unwrap();
+    let before = tree_bytes(&project);
+    let refused = error_text(&call(&c, "apply_write", json!({ "proposal_id": id })).await);
+    assert!(
+        refused.contains("memory/index.md changed since the plan"),
+        "{refused}"
+    );
+    assert_eq!(tree_bytes(&project), before, "nothing written");
+    c.service.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn an_everos_root_offers_entries_and_reads_entry_ids_like_the_cli() {
+    let c = connect(Path::new(DEMO_EVEROS), &[]).await;
+    assert_eq!(tool_names(&c).await, ["entries", "read", "check", "search"]);
+    let id = "fs_20260601_00000001";
+    let daily = "default_app/default_project/users/u_alice/.foresights/foresight-2026-06-01.md";
+    assert_same_as_cli(
+        &c,
+        vec![
+            ("entries", json!({}), vec!["entries", DEMO_EVEROS, "--json"]),
+            (
+                "entries",
+                json!({"user": "u_alice", "since": "2026-06-01"}),
+                vec![
+                    "entries",
+                    DEMO_EVEROS,
+                    "--user",
+                    "u_alice",
+                    "--since",
+                    "2026-06-01",
+                    "--json",
+                ],
+            ),
+            (
+                "entries",
+                json!({"app": "acme-crm", "project": "support-bot", "kind": "foresight"}),
+                vec![
+                    "entries",
+                    DEMO_EVEROS,
+                    "--app",
+                    "acme-crm",
+                    "--project",
+                    "support-bot",
+                    "--kind",
+                    "foresight",
+                    "--json",
+                ],
+            ),
+            (
+                "entries",
+                json!({"agent": "coder-bot"}),
+                vec!["entries", DEMO_EVEROS, "--agent", "coder-bot", "--json"],
+            ),
+            (
+                "read",
+                json!({"target": id, "user": "u_alice"}),
+                vec!["entry", DEMO_EVEROS, id, "--user", "u_alice", "--json"],
+            ),
+            (
+                "read",
+                json!({ "target": daily }),
+                vec!["read", DEMO_EVEROS, daily, "--json"],
+            ),
+            (
+                "search",
+                json!({"query": "trip budget", "limit": 3}),
+                vec![
+                    "search",
+                    DEMO_EVEROS,
+                    "trip budget",
+                    "--limit",
+                    "3",
+                    "--json",
+                ],
+            ),
+            (
+                "check",
+                json!({"code": ["duplicate-entry-id"]}),
+                vec![
+                    "check",
+                    DEMO_EVEROS,
+                    "--code",
+                    "duplicate-entry-id",
+                    "--json",
+                ],
+            ),
+        ],
+    )
+    .await;
+    let alice = call(
+        &c,
+        "entries",
+        json!({"user": "u_alice", "since": "2026-06-01"}),
+    )
+    .await;
+    let rows = alice.structured_content.unwrap()["entries"].clone();
+    assert!(!rows.as_array().unwrap().is_empty());
+    assert!(
+        rows.as_array()
+            .unwrap()
+            .iter()
+            .all(|r| r["owner"] == "u_alice" && r["date"].as_str().unwrap() >= "2026-06-01"),
+        "{rows}"
+    );
+
+    // An id used by several owners asks for one, naming them.
+    let ambiguous = error_text(&call(&c, "read", json!({ "target": id })).await);
+    assert!(
+        ambiguous.contains("is the id of 6 entries") && ambiguous.contains("--user u_alice"),
+        "{ambiguous}"
+    );
+    let missing = error_text(&call(&c, "read", json!({"target": "No Such Thing"})).await);
+    assert!(missing.contains("no document `No Such Thing`"), "{missing}");
+    let both = error_text(&call(&c, "entries", json!({"user": "a", "agent": "b"})).await);
+    assert!(both.contains("not both"), "{both}");
+    let kind = error_text(&call(&c, "entries", json!({"kind": "memo"})).await);
+    assert!(kind.contains("episode, atomic_fact"), "{kind}");
+    let since = error_text(&call(&c, "entries", json!({"since": "June"})).await);
+    assert!(since.contains("YYYY-MM-DD"), "{since}");
+    let recall = error_text(&call(&c, "recall", json!({"cue": "trip"})).await);
+    assert!(
+        recall.contains("recall works on a Deja Vu project"),
+        "{recall}"
+    );
+    c.service.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_bank_offers_no_entry_options() {
+    let c = connect(Path::new(DEMO), &[]).await;
+    let refused = error_text(
+        &call(
+            &c,
+            "read",
+            json!({"target": "Brightwell Pharma", "user": "u_alice"}),
+        )
+        .await,
+    );
+    assert!(refused.contains("name everos entries"), "{refused}");
+    c.service.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_path_escape_is_refused_with_allow_writes_and_nothing_lands_outside() {
+    let (dir, bank) = demo_copy();
+    let c = connect(&bank, &["--allow-writes"]).await;
+    let outside = dir.path().join("escaped.md");
+    let absolute = outside.to_string_lossy().into_owned();
+    let reply = format!(
+        "### FILE: ../escaped.md\nx\n### FILE: {absolute}\nx\n\
+         ### FILE: 01_CLIENTS/../../escaped.md\nx\n### FILE: 06_TEMPLATES/evil.md\nx\n"
+    );
+    let proposed = call(&c, "propose_write", json!({ "reply": reply })).await;
+    let v = proposed.structured_content.unwrap();
+    let blocks = v["blocks"].as_array().unwrap();
+    assert_eq!(blocks.len(), 4);
+    assert!(
+        blocks
+            .iter()
+            .all(|b| b["status"] == "rejected" && b["reason"].is_string()),
+        "{v}"
+    );
+    let applied = call(&c, "apply_write", json!({"proposal_id": v["proposal_id"]})).await;
+    let statuses: Vec<Value> = applied.structured_content.unwrap()["blocks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["status"].clone())
+        .collect();
+    assert_eq!(statuses, vec![json!("rejected"); 4]);
+    assert!(!outside.exists());
+    assert!(!bank.join("06_TEMPLATES/evil.md").exists());
+    c.service.cancel().await.unwrap();
 }

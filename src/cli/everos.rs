@@ -10,42 +10,174 @@ use membank_core::everos::query::{self, EntryFilter, EntryJson, EntryRef};
 use membank_core::everos::resolve::{self, Env};
 use membank_core::everos::{self as core_everos, DailyKind, MemoryRoot, OwnerKind};
 use membank_core::memory;
-use serde::Serialize;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 
 use super::common::{forced_format, print_json, safe};
 
-/// Scope and owner options shared by `entries` and `entry`.
-#[derive(clap::Args)]
+/// Scope and owner options shared by `entries` and `entry`, and by the MCP
+/// `entries` and `read` tools, whose argument schemas come from this type.
+#[derive(clap::Args, Clone, Default, Deserialize, JsonSchema)]
 pub struct ScopeArgs {
     /// Only this app (`default` for default_app).
     #[arg(long, value_name = "A")]
-    app: Option<String>,
+    #[serde(default)]
+    pub app: Option<String>,
     /// Only this project (`default` for default_project).
     #[arg(long, value_name = "P")]
-    project: Option<String>,
+    #[serde(default)]
+    pub project: Option<String>,
     /// Only this user's memory.
     #[arg(long, value_name = "U", conflicts_with = "agent")]
-    user: Option<String>,
+    #[serde(default)]
+    pub user: Option<String>,
     /// Only this agent's memory.
     #[arg(long, value_name = "G")]
-    agent: Option<String>,
+    #[serde(default)]
+    pub agent: Option<String>,
 }
 
 impl ScopeArgs {
-    fn filter(&self) -> EntryFilter {
+    /// The filter these options ask for; a user and an agent together are
+    /// refused (the command line refuses them before this).
+    pub fn filter(&self) -> anyhow::Result<EntryFilter> {
         let (owner_kind, owner) = match (&self.user, &self.agent) {
+            (Some(_), Some(_)) => {
+                bail!("give a user or an agent, not both: an entry belongs to one owner")
+            }
             (Some(u), _) => (Some(OwnerKind::User), Some(u.clone())),
             (_, Some(g)) => (Some(OwnerKind::Agent), Some(g.clone())),
             _ => (None, None),
         };
-        EntryFilter {
+        Ok(EntryFilter {
             app: self.app.clone(),
             project: self.project.clone(),
             owner_kind,
             owner,
             ..EntryFilter::default()
+        })
+    }
+
+    /// Whether any option narrows the owner or scope.
+    pub fn is_empty(&self) -> bool {
+        self.app.is_none() && self.project.is_none() && self.user.is_none() && self.agent.is_none()
+    }
+}
+
+/// Which entries `entries` lists; shared with the MCP `entries` tool.
+#[derive(clap::Args, Clone, Default, Deserialize, JsonSchema)]
+pub struct EntriesQuery {
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub scope: ScopeArgs,
+    /// Only this kind: episode, atomic_fact, foresight, agent_case.
+    #[arg(long, value_name = "K")]
+    #[serde(default)]
+    pub kind: Option<String>,
+    /// Only daily logs of this day (YYYY-MM-DD) or later.
+    #[arg(long, value_name = "DATE")]
+    #[serde(default)]
+    pub since: Option<String>,
+}
+
+impl EntriesQuery {
+    pub fn filter(&self) -> anyhow::Result<EntryFilter> {
+        let mut filter = self.scope.filter()?;
+        filter.kind = self.kind.as_deref().map(parse_kind).transpose()?;
+        filter.since = self.since.as_deref().map(parse_date).transpose()?;
+        Ok(filter)
+    }
+}
+
+/// What `entries --json` prints.
+#[derive(Serialize)]
+pub struct EntriesJson<'a> {
+    pub entries: Vec<EntryJson<'a>>,
+}
+
+pub fn entries_json<'a>(rows: &[EntryRef<'a>]) -> EntriesJson<'a> {
+    EntriesJson {
+        entries: rows.iter().map(EntryRef::to_json).collect(),
+    }
+}
+
+/// One line per entry, then the count.
+pub fn entries_human(rows: &[EntryRef<'_>]) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::new();
+    for r in rows {
+        let _ = writeln!(
+            out,
+            "{}:{}  {}  {}",
+            safe(&r.file.rel_path),
+            r.entry.line,
+            safe(&r.entry.id),
+            safe(r.summary())
+        );
+    }
+    let _ = writeln!(
+        out,
+        "{} entr{}",
+        rows.len(),
+        if rows.len() == 1 { "y" } else { "ies" }
+    );
+    out
+}
+
+/// The one entry `hits` holds, or the message saying why there is none:
+/// ids are unique per file only, so several hits ask for the owner.
+pub fn one_entry<'a>(
+    hits: Vec<EntryRef<'a>>,
+    id: &str,
+    shown_root: &str,
+    filter: &EntryFilter,
+) -> Result<EntryRef<'a>, String> {
+    use std::fmt::Write as _;
+    match hits.as_slice() {
+        [] => Err(format!(
+            "no entry {} in {}{}",
+            safe(id),
+            safe(shown_root),
+            owner_words(filter)
+        )),
+        [one] => Ok(*one),
+        many => {
+            let mut message = format!(
+                "{} is the id of {} entries (ids are unique per file only); \
+                 name the owner with --user or --agent (and --app / --project):",
+                safe(id),
+                many.len()
+            );
+            for h in many {
+                let j = h.to_json();
+                let _ = write!(
+                    message,
+                    "\n  {}  --{} {}",
+                    safe(j.file),
+                    j.owner_kind.unwrap_or("user"),
+                    safe(j.owner.unwrap_or("-"))
+                );
+            }
+            Err(message)
         }
     }
+}
+
+/// The entry's place and owner, a blank line, then its text.
+pub fn entry_human(entry: &EntryRef<'_>) -> String {
+    let j = entry.to_json();
+    format!(
+        "{}:{}  {}  {} {} {}/{} {}\n\n{}\n",
+        safe(j.file),
+        j.line,
+        safe(j.id),
+        j.kind.unwrap_or("-"),
+        j.owner_kind.unwrap_or("-"),
+        safe(j.app.unwrap_or("-")),
+        safe(j.project.unwrap_or("-")),
+        safe(j.owner.unwrap_or("-")),
+        membank_core::text::sanitize_for_terminal(j.text, true)
+    )
 }
 
 #[derive(clap::Args)]
@@ -53,13 +185,7 @@ pub struct EntriesArgs {
     /// The everos memory root.
     root: PathBuf,
     #[command(flatten)]
-    scope: ScopeArgs,
-    /// Only this kind: episode, atomic_fact, foresight, agent_case.
-    #[arg(long, value_name = "K")]
-    kind: Option<String>,
-    /// Only daily logs of this day (YYYY-MM-DD) or later.
-    #[arg(long, value_name = "DATE")]
-    since: Option<String>,
+    query: EntriesQuery,
     /// Print JSON: {"entries": [{"file", "id", "app", "project", "owner_kind",
     /// "owner", "kind", "date", "line", "text"}]}.
     #[arg(long)]
@@ -129,46 +255,22 @@ fn load(root: &Path, filter: &EntryFilter) -> anyhow::Result<MemoryRoot> {
 
 pub fn run_entries(args: EntriesArgs) -> anyhow::Result<ExitCode> {
     let root_dir = everos_root(&args.root)?;
-    let mut filter = args.scope.filter();
-    filter.kind = args.kind.as_deref().map(parse_kind).transpose()?;
-    filter.since = args.since.as_deref().map(parse_date).transpose()?;
+    let filter = args.query.filter()?;
     let root = load(&root_dir, &filter)?;
     let rows = query::entries(&root, &filter);
     if args.json {
-        #[derive(Serialize)]
-        struct Out<'a> {
-            entries: Vec<EntryJson<'a>>,
-        }
-        print_json(&Out {
-            entries: rows.iter().map(EntryRef::to_json).collect(),
-        })?;
+        print_json(&entries_json(&rows))?;
         return Ok(ExitCode::SUCCESS);
     }
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    for r in &rows {
-        let first = r.summary();
-        writeln!(
-            out,
-            "{}:{}  {}  {}",
-            safe(&r.file.rel_path),
-            r.entry.line,
-            safe(&r.entry.id),
-            safe(first)
-        )?;
-    }
-    writeln!(
-        out,
-        "{} entr{}",
-        rows.len(),
-        if rows.len() == 1 { "y" } else { "ies" }
-    )?;
+    out.write_all(entries_human(&rows).as_bytes())?;
     out.flush()?;
     Ok(ExitCode::SUCCESS)
 }
 
 pub fn run_entry(args: EntryArgs) -> anyhow::Result<ExitCode> {
     let root_dir = everos_root(&args.root)?;
-    let mut filter = args.scope.filter();
+    let mut filter = args.scope.filter()?;
     // The id's prefix names its kind, so only that kind's folders are read.
     filter.kind = core_everos::entries::EntryId::parse(&args.id)
         .ok()
@@ -180,56 +282,17 @@ pub fn run_entry(args: EntryArgs) -> anyhow::Result<ExitCode> {
         root = load(&root_dir, &filter)?;
     }
     let hits = query::find(&root, &args.id, &filter);
-    match hits.as_slice() {
-        [] => {
-            eprintln!(
-                "membank: no entry {} in {}{}",
-                safe(&args.id),
-                safe(&root_dir.to_string_lossy()),
-                owner_words(&filter)
-            );
-            Ok(ExitCode::from(1))
-        }
-        [one] => {
+    match one_entry(hits, &args.id, &root_dir.to_string_lossy(), &filter) {
+        Ok(one) => {
             if args.json {
                 print_json(&one.to_json())?;
             } else {
-                let j = one.to_json();
-                println!(
-                    "{}:{}  {}  {} {} {}/{} {}",
-                    safe(j.file),
-                    j.line,
-                    safe(j.id),
-                    j.kind.unwrap_or("-"),
-                    j.owner_kind.unwrap_or("-"),
-                    safe(j.app.unwrap_or("-")),
-                    safe(j.project.unwrap_or("-")),
-                    safe(j.owner.unwrap_or("-")),
-                );
-                println!();
-                println!(
-                    "{}",
-                    membank_core::text::sanitize_for_terminal(j.text, true)
-                );
+                print!("{}", entry_human(&one));
             }
             Ok(ExitCode::SUCCESS)
         }
-        many => {
-            eprintln!(
-                "membank: {} is the id of {} entries (ids are unique per file only); \
-                 name the owner with --user or --agent (and --app / --project):",
-                safe(&args.id),
-                many.len()
-            );
-            for h in many {
-                let j = h.to_json();
-                eprintln!(
-                    "  {}  --{} {}",
-                    safe(j.file),
-                    j.owner_kind.unwrap_or("user"),
-                    safe(j.owner.unwrap_or("-"))
-                );
-            }
+        Err(message) => {
+            eprintln!("membank: {message}");
             Ok(ExitCode::from(1))
         }
     }

@@ -8,7 +8,9 @@ use std::process::ExitCode;
 use membank::diff::unified_diff;
 use membank_core::dejavu::supersede;
 
-use super::common::{open_dejavu, safe};
+use serde::Serialize;
+
+use super::common::{open_dejavu, print_json, safe};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -21,26 +23,80 @@ pub struct Args {
     /// Write without asking.
     #[arg(long)]
     yes: bool,
+    /// Print the plan as JSON: {"old", "new", "notes", "edits": [{"path",
+    /// "diff"}], "written"}; nothing is written without --yes.
+    #[arg(long)]
+    json: bool,
+}
+
+/// What the plan changes and, once applied, what was written; the same for
+/// `--json` and the MCP `supersede` tool.
+#[derive(Serialize)]
+pub struct PlanJson {
+    /// The record replaced and the one replacing it, as project paths.
+    pub old: String,
+    pub new: String,
+    /// What the plan could not do.
+    pub notes: Vec<String>,
+    /// Every file that changes, with its unified diff.
+    pub edits: Vec<EditJson>,
+    /// The files written; `null` while nothing was applied.
+    pub written: Option<Vec<String>>,
+}
+
+#[derive(Serialize)]
+pub struct EditJson {
+    pub path: String,
+    pub diff: String,
+}
+
+impl PlanJson {
+    pub fn new(plan: &supersede::Plan, written: Option<Vec<String>>) -> PlanJson {
+        PlanJson {
+            old: plan.old.clone(),
+            new: plan.new.clone(),
+            notes: plan.notes.clone(),
+            edits: plan
+                .edits
+                .iter()
+                .map(|e| EditJson {
+                    path: e.path.clone(),
+                    diff: unified_diff(&e.path, &e.before, &e.after),
+                })
+                .collect(),
+            written,
+        }
+    }
+}
+
+/// The readable plan: who supersedes whom, the notes and every diff.
+pub fn human(plan: &supersede::Plan) -> String {
+    let mut out = format!("{} supersedes {}\n", safe(&plan.new), safe(&plan.old));
+    for note in &plan.notes {
+        out.push_str(&format!("note: {}\n", safe(note)));
+    }
+    for e in &plan.edits {
+        out.push_str(&membank_core::text::sanitize_for_terminal(
+            &unified_diff(&e.path, &e.before, &e.after),
+            true,
+        ));
+    }
+    out
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let project = open_dejavu(&args.project)?;
     let plan = supersede::plan(&project, &args.old, &args.new).map_err(anyhow::Error::msg)?;
+    if args.json {
+        let written = match args.yes {
+            true => Some(supersede::apply(&project.root, &plan).map_err(anyhow::Error::msg)?),
+            false => None,
+        };
+        print_json(&PlanJson::new(&plan, written))?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let mut out = std::io::stdout().lock();
-    writeln!(out, "{} supersedes {}", safe(&plan.new), safe(&plan.old))?;
-    for note in &plan.notes {
-        writeln!(out, "note: {}", safe(note))?;
-    }
-    for e in &plan.edits {
-        write!(
-            out,
-            "{}",
-            membank_core::text::sanitize_for_terminal(
-                &unified_diff(&e.path, &e.before, &e.after),
-                true
-            )
-        )?;
-    }
+    write!(out, "{}", human(&plan))?;
     if plan.edits.is_empty() {
         return Ok(ExitCode::SUCCESS);
     }

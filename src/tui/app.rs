@@ -352,10 +352,16 @@ impl App {
             self.height_of(Pane::Health),
             self.height_of(Pane::Context),
         );
+        let context_width = self
+            .areas
+            .of(Pane::Context)
+            .or(self.areas.main.map(|(_, r)| r))
+            .map_or(self.size.width, |r| inner(r).width);
         let p = &mut self.panes;
         p.bank.cursor.clamp(p.bank.rows.len(), bh);
         p.health.cursor.clamp(p.health.rows.len(), hh);
         if let Some(bank) = self.memory.downcast_ref::<Bank>() {
+            p.context.set_width(context_width, bank, &self.theme);
             p.context.clamp_scroll(ch, bank, &self.theme);
         }
     }

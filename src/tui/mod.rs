@@ -25,6 +25,8 @@ mod tests;
 #[cfg(test)]
 mod tests_agents;
 #[cfg(test)]
+mod tests_daily;
+#[cfg(test)]
 mod tests_layouts;
 
 use std::path::Path;

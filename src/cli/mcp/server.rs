@@ -80,11 +80,30 @@ fn cursor(request: &Option<PaginatedRequestParams>) -> Option<&str> {
     request.as_ref().and_then(|r| r.cursor.as_deref())
 }
 
-const INSTRUCTIONS: &str = "A translator's memory bank (Supervertaler Memory Bank Format): \
-Markdown articles about clients, terminology, domains and style. Use `values` to see the \
-clients, domains and languages it knows, `context` to get the articles that apply to a job \
-(with why each scored), `read` for one article, `links` for its links and backlinks, `check` \
-for problems. Prompts run the bank's own agent instructions.";
+/// What the assistant is told about the memory it is connected to.
+fn instructions(layout: &str) -> &'static str {
+    match layout {
+        "dejavu" => {
+            "A Deja Vu project memory: the decisions, open loops and context a software \
+             project keeps in memory/. Use `recall` with the task or question as the cue to \
+             find what applies (with the familiarity level and why each impression matched), \
+             `read` for a record, `search` for words anywhere, `check` for problems."
+        }
+        "everos" => {
+            "An everos memory root: per app, project and user or agent, daily logs of \
+             episodes, atomic facts, foresights and agent cases. Use `entries` to list them \
+             (filtered by owner, kind and day), `read` for a document or an entry id, \
+             `search` for words, `check` for problems."
+        }
+        _ => {
+            "A translator's memory bank (Supervertaler Memory Bank Format): Markdown articles \
+             about clients, terminology, domains and style. Use `values` to see the clients, \
+             domains and languages it knows, `context` to get the articles that apply to a \
+             job (with why each scored), `read` for one article, `links` for its links and \
+             backlinks, `check` for problems. Prompts run the bank's own agent instructions."
+        }
+    }
+}
 
 impl ServerHandler for Session {
     fn get_info(&self) -> ServerConfig {
@@ -97,7 +116,7 @@ impl ServerHandler for Session {
                 .build(),
         )
         .with_server_info(Implementation::new("membank", env!("CARGO_PKG_VERSION")))
-        .with_instructions(INSTRUCTIONS)
+        .with_instructions(instructions(self.shared.memory().spec().name))
     }
 
     async fn list_tools(
@@ -105,7 +124,9 @@ impl ServerHandler for Session {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
+        let layout = self.shared.memory().spec().name;
         Ok(ListToolsResult::with_all_items(tools::list(
+            layout,
             self.shared.allow_writes,
         )))
     }

@@ -8,6 +8,10 @@ use std::sync::Arc;
 use anstream::adapter::strip_str;
 use membank_core::bank::Bank;
 use membank_core::context;
+use membank_core::dejavu;
+use membank_core::everos::MemoryRoot;
+use membank_core::everos::entries::EntryId;
+use membank_core::everos::query;
 use membank_core::memory::Memory;
 use membank_core::text::sanitize_for_terminal;
 use membank_core::vocabulary;
@@ -22,8 +26,9 @@ use super::state::Shared;
 use super::writes;
 use crate::cli::check::{self, CheckArgs};
 use crate::cli::context::{self as context_cmd, BudgetArgs, QueryArgs};
+use crate::cli::everos::{self, EntriesQuery, ScopeArgs};
 use crate::cli::search::{self, SearchArgs};
-use crate::cli::{links, read, values};
+use crate::cli::{links, read, recall, values};
 
 /// `context`: the query and the budget, as `membank context` takes them.
 #[derive(Deserialize, JsonSchema)]
@@ -34,12 +39,18 @@ pub struct ContextParams {
     budget: BudgetArgs,
 }
 
-/// `read`: what `membank read` takes.
+/// `read`: what `membank read` takes; on an everos root also an entry id,
+/// with the owner options of `membank entry`.
 #[derive(Deserialize, JsonSchema)]
 pub struct ReadParams {
-    /// The article: a relative path (`03_DOMAINS/Legal.md`), a name
-    /// (`Legal`) or a wikilink (`[[Legal]]`).
+    /// The document: a relative path (`03_DOMAINS/Legal.md`), a name
+    /// (`Legal`) or a wikilink (`[[Legal]]`); on an everos memory root also
+    /// an entry id (`ep_20260601_00000001`).
     target: String,
+    /// Entry ids only (everos): the owner and scope, when the id is used in
+    /// several files.
+    #[serde(flatten)]
+    scope: ScopeArgs,
 }
 
 /// `links`: what `membank links` takes.
@@ -47,6 +58,13 @@ pub struct ReadParams {
 pub struct LinksParams {
     /// The article: a relative path (`03_DOMAINS/Legal.md`) or a name (`Legal`).
     article: String,
+}
+
+/// `recall`: what `membank recall` takes.
+#[derive(Deserialize, JsonSchema)]
+pub struct RecallParams {
+    /// The cue: the task or question, in any number of words.
+    cue: String,
 }
 
 /// A tool without arguments.
@@ -78,76 +96,217 @@ fn tool<T: JsonSchema + 'static>(name: &'static str, description: &'static str) 
     Tool::new(name, description, schema_for_type::<T>()).with_annotations(read_only())
 }
 
-/// Every tool this server offers; the writing ones only with
-/// `--allow-writes`.
-pub fn list(allow_writes: bool) -> Vec<Tool> {
-    let mut tools = vec![
-        tool::<ContextParams>(
-            "context",
-            "Rank the bank's articles for a client / domain / language pair and fit them into a \
-             token budget. Returns, per article, its score, the points per signal, the value \
-             that matched, its tokens and whether the budget kept it (and if not, why), plus \
-             the assembled context text. Same JSON as `membank context --json`.",
-        ),
-        tool::<ReadParams>(
-            "read",
-            "One article, found by relative path, name or [[wikilink]]: its whole text and its \
-             frontmatter as an object. Same JSON as `membank read --json`.",
-        ),
-        tool::<LinksParams>(
-            "links",
-            "An article's outgoing links (resolved, dead or ambiguous, with line numbers) and \
-             the articles linking to it. Same JSON as `membank links --json`.",
-        ),
-        tool::<CheckArgs>(
-            "check",
-            "The deterministic health checks: findings with code, severity, file, line and \
-             message, and their counts; filter by code and by file or folder. Same JSON as \
-             `membank check --json`.",
-        ),
-        tool::<SearchArgs>(
-            "search",
-            "Ranked full-text search (BM25) over every document of the memory, everos entries \
-             included: each hit with its file, line, entry id, score and a snippet with the \
-             matches marked. Same JSON as `membank search --json`.",
-        ),
-        tool::<NoParams>(
-            "values",
-            "The clients, domains and language codes the bank uses, each with how many \
-             articles carry it: what `context` can match. Same JSON as `membank values --json`.",
-        ),
-    ];
-    if allow_writes {
-        tools.extend(writes::tools());
+const BANK: &[&str] = &["bank"];
+const DEJAVU: &[&str] = &["dejavu"];
+const EVEROS: &[&str] = &["everos"];
+const EVERY: &[&str] = &["bank", "dejavu", "everos"];
+
+/// A tool, the layouts it works on and whether it writes.
+struct Offer {
+    name: &'static str,
+    layouts: &'static [&'static str],
+    writes: bool,
+    make: fn() -> Tool,
+}
+
+/// Every tool there is, in the order they are listed.
+const OFFERS: &[Offer] = &[
+    Offer {
+        name: "context",
+        layouts: BANK,
+        writes: false,
+        make: || {
+            tool::<ContextParams>(
+                "context",
+                "Rank the bank's articles for a client / domain / language pair and fit them \
+                 into a token budget. Returns, per article, its score, the points per signal, \
+                 the value that matched, its tokens and whether the budget kept it (and if \
+                 not, why), plus the assembled context text. Same JSON as \
+                 `membank context --json`.",
+            )
+        },
+    },
+    Offer {
+        name: "recall",
+        layouts: DEJAVU,
+        writes: false,
+        make: || {
+            tool::<RecallParams>(
+                "recall",
+                "The Deja Vu cue scan over memory/impressions.jsonl, exactly as the reference \
+                 scan computes it: the familiarity level, the score, the best matches with \
+                 their record paths, and every impression's tokens and arithmetic. Same JSON \
+                 as `membank recall --json`.",
+            )
+        },
+    },
+    Offer {
+        name: "entries",
+        layouts: EVEROS,
+        writes: false,
+        make: || {
+            tool::<EntriesQuery>(
+                "entries",
+                "The entries of the everos daily logs (episodes, atomic facts, foresights, \
+                 agent cases), filtered by app, project, user or agent, kind and first day: \
+                 each with its file, id, owner, kind, date, line and text. Same JSON as \
+                 `membank entries --json`.",
+            )
+        },
+    },
+    Offer {
+        name: "read",
+        layouts: EVERY,
+        writes: false,
+        make: || {
+            tool::<ReadParams>(
+                "read",
+                "One document, found by relative path, name or [[wikilink]]: its whole text \
+                 and its frontmatter as an object (same JSON as `membank read --json`). On an \
+                 everos memory root an entry id reads that entry (same JSON as \
+                 `membank entry --json`); name its user or agent when the id is used by \
+                 several owners.",
+            )
+        },
+    },
+    Offer {
+        name: "links",
+        layouts: BANK,
+        writes: false,
+        make: || {
+            tool::<LinksParams>(
+                "links",
+                "An article's outgoing links (resolved, dead or ambiguous, with line numbers) \
+                 and the articles linking to it. Same JSON as `membank links --json`.",
+            )
+        },
+    },
+    Offer {
+        name: "check",
+        layouts: EVERY,
+        writes: false,
+        make: || {
+            tool::<CheckArgs>(
+                "check",
+                "The deterministic health checks of this layout: findings with code, \
+                 severity, file, line and message, and their counts; filter by code and by \
+                 file or folder. Same JSON as `membank check --json`.",
+            )
+        },
+    },
+    Offer {
+        name: "search",
+        layouts: EVERY,
+        writes: false,
+        make: || {
+            tool::<SearchArgs>(
+                "search",
+                "Ranked full-text search (BM25) over every document of the memory, everos \
+                 entries included: each hit with its file, line, entry id, score and a snippet \
+                 with the matches marked. Same JSON as `membank search --json`.",
+            )
+        },
+    },
+    Offer {
+        name: "values",
+        layouts: BANK,
+        writes: false,
+        make: || {
+            tool::<NoParams>(
+                "values",
+                "The clients, domains and language codes the bank uses, each with how many \
+                 articles carry it: what `context` can match. Same JSON as \
+                 `membank values --json`.",
+            )
+        },
+    },
+    Offer {
+        name: "propose_write",
+        layouts: BANK,
+        writes: true,
+        make: writes::propose_tool,
+    },
+    Offer {
+        name: "supersede",
+        layouts: DEJAVU,
+        writes: true,
+        make: writes::supersede_tool,
+    },
+    Offer {
+        name: "apply_write",
+        layouts: &["bank", "dejavu"],
+        writes: true,
+        make: writes::apply_tool,
+    },
+];
+
+/// The tools this server offers on a memory of this layout; the writing
+/// ones only with `--allow-writes`.
+pub fn list(layout: &str, allow_writes: bool) -> Vec<Tool> {
+    offered(layout, allow_writes).map(|o| (o.make)()).collect()
+}
+
+fn offered(layout: &str, allow_writes: bool) -> impl Iterator<Item = &'static Offer> + '_ {
+    OFFERS
+        .iter()
+        .filter(move |o| o.layouts.contains(&layout) && (allow_writes || !o.writes))
+}
+
+/// Why a tool that exists is not offered here, or that it does not exist.
+fn not_offered(shared: &Shared, name: &str) -> String {
+    let memory = shared.memory();
+    let layout = memory.spec();
+    let here: Vec<&str> = offered(layout.name, shared.allow_writes)
+        .map(|o| o.name)
+        .collect();
+    let here = format!("the tools here are: {}", here.join(", "));
+    let Some(offer) = OFFERS.iter().find(|o| o.name == name) else {
+        return format!(
+            "no tool named {:?}; {here}",
+            sanitize_for_terminal(name, false)
+        );
+    };
+    if !offer.layouts.contains(&layout.name) {
+        let wanted: Vec<&str> = offer
+            .layouts
+            .iter()
+            .filter_map(|n| membank_core::memory::layout_named(n))
+            .map(|l| l.title)
+            .collect();
+        return format!(
+            "{name} works on {}; {} is {}, and {here}",
+            wanted.join(" and "),
+            sanitize_for_terminal(&memory.root().display().to_string(), false),
+            layout.title
+        );
     }
-    tools
+    format!(
+        "{name} writes to the memory, and this server was started read-only; restart it with \
+         `membank mcp PATH --allow-writes` to allow writes"
+    )
 }
 
 /// Run a tool. Every failure a person can act on is a tool error whose
 /// text says what to do.
 pub fn call(shared: &Arc<Shared>, name: &str, args: Option<JsonObject>) -> CallToolResult {
-    let result = match name {
-        "context" => parse(name, args).and_then(|p| context_tool(shared, p)),
-        "read" => parse(name, args).and_then(|p| read_tool(shared, p)),
-        "links" => parse(name, args).and_then(|p| links_tool(shared, p)),
-        "check" => parse(name, args).and_then(|p| check_tool(shared, p)),
-        "search" => parse(name, args).and_then(|p| search_tool(shared, p)),
-        "values" => parse::<NoParams>(name, args).and_then(|_| values_tool(shared)),
-        "propose_write" | "apply_write" if !shared.allow_writes => Err(format!(
-            "{name} writes to the bank, and this server was started read-only; restart it \
-             with `membank mcp BANK --allow-writes` to allow writes"
-        )),
-        "propose_write" => parse(name, args).and_then(|p| writes::propose(shared, p)),
-        "apply_write" => parse(name, args).and_then(|p| writes::apply(shared, p)),
-        other => Err(format!(
-            "no tool named {:?}; the tools are: {}",
-            other,
-            list(shared.allow_writes)
-                .iter()
-                .map(|t| t.name.to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        )),
+    let layout = shared.memory().spec().name;
+    let result = if offered(layout, shared.allow_writes).all(|o| o.name != name) {
+        Err(not_offered(shared, name))
+    } else {
+        match name {
+            "context" => parse(name, args).and_then(|p| context_tool(shared, p)),
+            "recall" => parse(name, args).and_then(|p| recall_tool(shared, p)),
+            "entries" => parse(name, args).and_then(|p| entries_tool(shared, p)),
+            "read" => parse(name, args).and_then(|p| read_tool(shared, p)),
+            "links" => parse(name, args).and_then(|p| links_tool(shared, p)),
+            "check" => parse(name, args).and_then(|p| check_tool(shared, p)),
+            "search" => parse(name, args).and_then(|p| search_tool(shared, p)),
+            "values" => parse::<NoParams>(name, args).and_then(|_| values_tool(shared)),
+            "propose_write" => parse(name, args).and_then(|p| writes::propose(shared, p)),
+            "supersede" => parse(name, args).and_then(|p| writes::supersede(shared, p)),
+            "apply_write" => parse(name, args).and_then(|p| writes::apply(shared, p)),
+            other => Err(not_offered(shared, other)),
+        }
     };
     match &result {
         Ok(_) => tracing::info!(tool = name, "mcp tool answered"),
@@ -222,9 +381,65 @@ fn context_tool(shared: &Shared, p: ContextParams) -> Result<Output, String> {
 
 fn read_tool(shared: &Shared, p: ReadParams) -> Result<Output, String> {
     let memory = shared.memory();
+    if let Some(root) = memory.downcast_ref::<MemoryRoot>() {
+        // A path or name first; an entry id when nothing else matches, or
+        // at once when an owner or scope says it is one.
+        if p.scope.is_empty() {
+            match read::document(memory.as_ref(), &p.target) {
+                Ok(doc) => {
+                    let text = read::human(&doc);
+                    return Output::new(doc, vec![text]);
+                }
+                Err(e) if EntryId::parse(p.target.trim()).is_err() => {
+                    return Err(format!("read: {e:#}"));
+                }
+                Err(_) => {}
+            }
+        }
+        return entry_tool(shared, root, &p);
+    }
+    if !p.scope.is_empty() {
+        return Err(format!(
+            "read: app, project, user and agent name everos entries; {} is {}",
+            sanitize_for_terminal(&shared.shown_bank, false),
+            memory.spec().title
+        ));
+    }
     let doc = read::document(memory.as_ref(), &p.target).map_err(|e| format!("read: {e:#}"))?;
     let text = read::human(&doc);
     Output::new(doc, vec![text])
+}
+
+/// An everos entry by id, as `membank entry --json` prints it.
+fn entry_tool(shared: &Shared, root: &MemoryRoot, p: &ReadParams) -> Result<Output, String> {
+    let filter = p.scope.filter().map_err(|e| format!("read: {e:#}"))?;
+    let hits = query::find(root, p.target.trim(), &filter);
+    let one = everos::one_entry(hits, p.target.trim(), &shared.shown_bank, &filter)
+        .map_err(|e| format!("read: {e}"))?;
+    let text = everos::entry_human(&one);
+    Output::new(one.to_json(), vec![text])
+}
+
+fn recall_tool(shared: &Shared, p: RecallParams) -> Result<Output, String> {
+    let memory = shared.memory();
+    let project = memory
+        .downcast_ref::<dejavu::Project>()
+        .ok_or_else(|| "recall works on Deja Vu projects".to_owned())?;
+    let cue = recall::cue_of(&p.cue).map_err(|e| format!("recall: {e:#}"))?;
+    let result = dejavu::recall(project.impressions.as_ref(), &cue);
+    let text = recall::human(&result);
+    Output::new(recall::ReferenceJson::new(&result), vec![text])
+}
+
+fn entries_tool(shared: &Shared, p: EntriesQuery) -> Result<Output, String> {
+    let memory = shared.memory();
+    let root = memory
+        .downcast_ref::<MemoryRoot>()
+        .ok_or_else(|| "entries works on everos memory roots".to_owned())?;
+    let filter = p.filter().map_err(|e| format!("entries: {e:#}"))?;
+    let rows = query::entries(root, &filter);
+    let text = everos::entries_human(&rows);
+    Output::new(everos::entries_json(&rows), vec![text])
 }
 
 fn links_tool(shared: &Shared, p: LinksParams) -> Result<Output, String> {

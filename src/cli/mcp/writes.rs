@@ -1,16 +1,21 @@
-//! Writing tools, offered only with `--allow-writes`: `propose_write` checks
-//! a reply's `### FILE:` blocks and shows each as new, changed (with a
-//! diff), unchanged or rejected, exactly as the review pane does; nothing
-//! is written until `apply_write` names the proposal. Applying goes through
-//! the same §10 path checks and atomic writes as `membank blocks --apply`,
-//! so nothing lands outside the bank or in `06_TEMPLATES`.
+//! Writing tools, offered only with `--allow-writes`. Nothing is written
+//! when a change is proposed: `propose_write` classifies a reply's
+//! `### FILE:` blocks exactly as the review pane does (new, changed with its
+//! diff, unchanged, rejected with the reason) and `supersede` plans a Deja Vu
+//! supersession as `membank supersede` shows it; `apply_write` then applies
+//! one proposal by id. Bank writes go through the same §10 path checks and
+//! atomic writes as `membank blocks --apply`, so nothing lands outside the
+//! bank or in `06_TEMPLATES`, and nothing is written over a file edited
+//! since the proposal.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
+use std::path::PathBuf;
 use std::sync::Arc;
 
-use membank::diff::unified_diff;
 use membank_core::compile::{self, BlockStatus, Mode};
+use membank_core::dejavu::{self, supersede};
+use membank_core::review::{self, Change, ProposedFile};
 use membank_core::text::sanitize_for_terminal;
 use rmcp::handler::server::common::schema_for_type;
 use rmcp::model::{Tool, ToolAnnotations};
@@ -19,6 +24,7 @@ use serde::{Deserialize, Serialize};
 
 use super::state::Shared;
 use super::tools::Output;
+use crate::cli::supersede::{self as supersede_cmd, PlanJson};
 
 /// Proposals kept at most; the oldest is forgotten first.
 const MAX_PROPOSALS: usize = 32;
@@ -30,186 +36,198 @@ pub struct ProposeParams {
     reply: String,
 }
 
+/// `supersede`: what `membank supersede` takes.
+#[derive(Deserialize, JsonSchema)]
+pub struct SupersedeParams {
+    /// The record being replaced: its id or path (memory/decisions/x.md).
+    old: String,
+    /// The record replacing it.
+    new: String,
+}
+
 #[derive(Deserialize, JsonSchema)]
 pub struct ApplyParams {
-    /// The `proposal_id` that `propose_write` returned.
+    /// The `proposal_id` that `propose_write` or `supersede` returned.
     proposal_id: String,
 }
 
-/// A reply checked but not yet applied, with what the disk held then.
-struct Proposal {
-    reply: String,
-    /// Per valid block: its path and the file's text at proposal time.
-    seen: Vec<(String, Option<String>)>,
+/// A change checked but not yet applied, with what the disk held then.
+enum Pending {
+    /// A reply's `### FILE:` blocks, classified against the bank.
+    Files {
+        reply: String,
+        classified: review::Proposal,
+    },
+    /// A Deja Vu supersession; the plan holds every file's text before.
+    Supersede(supersede::Plan),
 }
 
 #[derive(Default)]
 pub struct Proposals {
     next: u64,
-    pending: BTreeMap<u64, Proposal>,
+    pending: BTreeMap<u64, Pending>,
 }
 
-/// One block as the review shows it.
-#[derive(Serialize)]
-pub struct ProposedBlock {
-    pub path: String,
-    pub line: usize,
-    /// `new`, `changed`, `unchanged` or `rejected`.
-    pub change: &'static str,
-    pub reason: Option<String>,
-    pub warnings: Vec<String>,
-    /// Unified diff against the file on disk (`changed` only).
-    pub diff: Option<String>,
-    /// The whole new file (`new` only).
-    pub content: Option<String>,
-}
-
-#[derive(Serialize)]
-pub struct ProposalReport {
-    pub proposal_id: String,
-    pub blocks: Vec<ProposedBlock>,
-    pub warnings: Vec<String>,
-}
-
-pub fn tools() -> Vec<Tool> {
-    vec![
-        Tool::new(
-            "propose_write",
-            "Check the `### FILE:` blocks of a reply against the bank without writing: each \
-             block is new, changed (with a unified diff), unchanged or rejected (with the \
-             reason, e.g. a path outside the bank or in 06_TEMPLATES). Returns a proposal_id \
-             for apply_write.",
-            schema_for_type::<ProposeParams>(),
-        )
-        .with_annotations(
-            ToolAnnotations::new()
-                .read_only(true)
-                .destructive(false)
-                .open_world(false),
-        ),
-        Tool::new(
-            "apply_write",
-            "Write the valid blocks of a proposal atomically into the bank; rejected blocks \
-             are never written. Refused if a file changed on disk since the proposal. Same \
-             JSON as `membank blocks --apply --json`.",
-            schema_for_type::<ApplyParams>(),
-        )
-        .with_annotations(
-            ToolAnnotations::new()
-                .read_only(false)
-                .destructive(true)
-                .idempotent(false)
-                .open_world(false),
-        ),
-    ]
-}
-
-/// The bank's folder; the `### FILE:` rules (§10) are a bank's.
-fn bank_root(shared: &Shared) -> Result<std::path::PathBuf, String> {
-    let memory = shared.memory();
-    if memory.spec().name != "bank" {
-        return Err(format!(
-            "### FILE: replies are written into memory banks; this is {}",
-            memory.spec().title
-        ));
+impl Proposals {
+    fn add(&mut self, p: Pending) -> String {
+        self.next += 1;
+        self.pending.insert(self.next, p);
+        while self.pending.len() > MAX_PROPOSALS {
+            self.pending.pop_first();
+        }
+        format!("p{}", self.next)
     }
-    Ok(memory.root().to_path_buf())
+
+    fn take(&mut self, id: &str) -> Option<Pending> {
+        let n: u64 = id.trim().strip_prefix('p')?.parse().ok()?;
+        self.pending.remove(&n)
+    }
+}
+
+/// One block as the review classifies it, with the whole new file when it
+/// is new (a diff against nothing says less).
+#[derive(Serialize)]
+pub struct ProposedBlock<'a> {
+    #[serde(flatten)]
+    pub file: &'a ProposedFile,
+    /// The whole new file (`new` only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub content: Option<&'a str>,
+}
+
+#[derive(Serialize)]
+pub struct ProposalReport<'a> {
+    pub proposal_id: String,
+    pub blocks: Vec<ProposedBlock<'a>>,
+    pub warnings: &'a [String],
+}
+
+/// `supersede`'s answer: the plan as `membank supersede --json` prints it,
+/// with the id that applies it.
+#[derive(Serialize)]
+pub struct SupersedeReport {
+    /// `null` when the supersession is recorded already.
+    pub proposal_id: Option<String>,
+    #[serde(flatten)]
+    pub plan: PlanJson,
+}
+
+fn proposing() -> ToolAnnotations {
+    ToolAnnotations::new()
+        .read_only(true)
+        .destructive(false)
+        .open_world(false)
+}
+
+pub fn propose_tool() -> Tool {
+    Tool::new(
+        "propose_write",
+        "Check the `### FILE:` blocks of a reply against the bank without writing, as the \
+         review pane does: each block is new (with its content), changed (with a unified \
+         diff), unchanged or rejected (with the reason, e.g. a path outside the bank or in \
+         06_TEMPLATES). Returns a proposal_id for apply_write.",
+        schema_for_type::<ProposeParams>(),
+    )
+    .with_annotations(proposing())
+}
+
+pub fn supersede_tool() -> Tool {
+    Tool::new(
+        "supersede",
+        "Plan that a newer Deja Vu record replaces an older one (status, superseded_by, \
+         supersedes, the index, the impressions), without writing: every file's diff, as \
+         `membank supersede` shows it (same JSON as `membank supersede --json`). Returns a \
+         proposal_id for apply_write.",
+        schema_for_type::<SupersedeParams>(),
+    )
+    .with_annotations(proposing())
+}
+
+pub fn apply_tool() -> Tool {
+    Tool::new(
+        "apply_write",
+        "Apply a proposal of propose_write or supersede atomically; rejected blocks are never \
+         written. Refused if a file changed on disk since the proposal. Same JSON as \
+         `membank blocks --apply --json` or `membank supersede --yes --json`.",
+        schema_for_type::<ApplyParams>(),
+    )
+    .with_annotations(
+        ToolAnnotations::new()
+            .read_only(false)
+            .destructive(true)
+            .idempotent(false)
+            .open_world(false),
+    )
+}
+
+fn bank_root(shared: &Shared) -> PathBuf {
+    shared.memory().root().to_path_buf()
 }
 
 pub fn propose(shared: &Arc<Shared>, p: ProposeParams) -> Result<Output, String> {
-    let root = bank_root(shared)?;
-    let (previews, warnings) = compile::preview_reply(&root, &p.reply);
-    if previews.is_empty() {
+    let root = bank_root(shared);
+    let classified = review::classify(&root, &p.reply, &[]);
+    if classified.files.is_empty() {
         return Err(
             "the reply has no `### FILE: <path>` blocks; each file to write starts with such a \
              line, followed by the file's whole new content"
                 .to_owned(),
         );
     }
-    let mut seen = Vec::new();
-    let blocks: Vec<ProposedBlock> = previews
-        .into_iter()
-        .map(|b| {
-            let r = b.result;
-            let (change, diff, content) = if r.status == BlockStatus::Rejected {
-                ("rejected", None, None)
-            } else {
-                seen.push((r.path.clone(), b.existing.clone()));
-                match &b.existing {
-                    None => ("new", None, Some(b.content)),
-                    Some(old) if *old == b.content => ("unchanged", None, None),
-                    Some(old) => (
-                        "changed",
-                        Some(unified_diff(&r.path, old, &b.content)),
-                        None,
-                    ),
-                }
-            };
-            ProposedBlock {
-                path: r.path,
-                line: r.line,
-                change,
-                reason: r.reason,
-                warnings: r.warnings,
-                diff,
-                content,
-            }
-        })
-        .collect();
-    let id = {
-        let mut proposals = shared.proposals.lock().unwrap_or_else(|e| e.into_inner());
-        proposals.next += 1;
-        let id = proposals.next;
-        proposals.pending.insert(
-            id,
-            Proposal {
-                reply: p.reply,
-                seen,
-            },
-        );
-        while proposals.pending.len() > MAX_PROPOSALS {
-            proposals.pending.pop_first();
-        }
-        id
-    };
+    let id = shared
+        .proposals
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .add(Pending::Files {
+            reply: p.reply,
+            classified: classified.clone(),
+        });
     let report = ProposalReport {
-        proposal_id: format!("p{id}"),
-        blocks,
-        warnings,
+        proposal_id: id,
+        blocks: classified
+            .files
+            .iter()
+            .map(|file| ProposedBlock {
+                file,
+                content: (file.change == Change::New).then_some(file.content.as_str()),
+            })
+            .collect(),
+        warnings: &classified.warnings,
     };
     let text = describe_proposal(&report);
     Output::new(report, vec![text])
 }
 
-fn describe_proposal(r: &ProposalReport) -> String {
+fn describe_proposal(r: &ProposalReport<'_>) -> String {
     let s = |t: &str| sanitize_for_terminal(t, false);
     let mut out = String::new();
     let _ = writeln!(out, "proposal {}", r.proposal_id);
     for b in &r.blocks {
-        let _ = writeln!(out, "{:<9} {}", b.change, s(&b.path));
-        if let Some(reason) = &b.reason {
+        let f = b.file;
+        let _ = writeln!(out, "{:<9} {}", f.change.as_str(), s(&f.path));
+        if let Some(reason) = &f.reason {
             let _ = writeln!(out, "          {}", s(reason));
         }
-        for w in &b.warnings {
+        for w in &f.warnings {
             let _ = writeln!(out, "          warning: {}", s(w));
         }
-        if let Some(d) = &b.diff {
+        if let Some(d) = &f.diff {
             out.push_str(&sanitize_for_terminal(d, true));
         }
-        if let Some(c) = &b.content {
+        if let Some(c) = b.content {
             out.push_str(&sanitize_for_terminal(c, true));
             if !c.ends_with('\n') {
                 out.push('\n');
             }
         }
     }
-    for w in &r.warnings {
+    for w in r.warnings {
         let _ = writeln!(out, "warning: {}", s(w));
     }
     let writable = r
         .blocks
         .iter()
-        .any(|b| matches!(b.change, "new" | "changed"));
+        .any(|b| matches!(b.file.change, Change::New | Change::Changed));
     let _ = writeln!(
         out,
         "{}",
@@ -225,53 +243,84 @@ fn describe_proposal(r: &ProposalReport) -> String {
     out
 }
 
+pub fn supersede(shared: &Arc<Shared>, p: SupersedeParams) -> Result<Output, String> {
+    let plan = {
+        let memory = shared.memory();
+        let project = memory
+            .downcast_ref::<dejavu::Project>()
+            .ok_or_else(|| "supersede works on Deja Vu projects".to_owned())?;
+        supersede::plan(project, &p.old, &p.new).map_err(|e| format!("supersede: {e}"))?
+    };
+    let mut text = supersede_cmd::human(&plan);
+    let json = PlanJson::new(&plan, None);
+    // Nothing to change needs no id: applying it would be a dead end.
+    let proposal_id = if plan.edits.is_empty() {
+        None
+    } else {
+        let files = plan.edits.len();
+        let id = shared
+            .proposals
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .add(Pending::Supersede(plan));
+        let _ = writeln!(
+            text,
+            "Nothing written yet; apply_write with proposal_id {id} writes these {files} files."
+        );
+        Some(id)
+    };
+    Output::new(
+        SupersedeReport {
+            proposal_id,
+            plan: json,
+        },
+        vec![text],
+    )
+}
+
 pub fn apply(shared: &Arc<Shared>, p: ApplyParams) -> Result<Output, String> {
-    let id: Option<u64> = p
-        .proposal_id
-        .trim()
-        .strip_prefix('p')
-        .and_then(|n| n.parse().ok());
-    let proposal = {
-        let mut proposals = shared.proposals.lock().unwrap_or_else(|e| e.into_inner());
-        id.and_then(|id| proposals.pending.remove(&id))
+    let pending = shared
+        .proposals
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .take(&p.proposal_id)
+        .ok_or_else(|| {
+            format!(
+                "no pending proposal {:?}: it was applied already, forgotten (only the last \
+                 {MAX_PROPOSALS} are kept) or never made; propose the change again",
+                sanitize_for_terminal(&p.proposal_id, false)
+            )
+        })?;
+    match pending {
+        Pending::Files { reply, classified } => apply_files(shared, &reply, &classified),
+        Pending::Supersede(plan) => apply_supersede(shared, &plan),
     }
-    .ok_or_else(|| {
-        format!(
-            "no pending proposal {:?}: it was applied already, forgotten (only the last \
-             {MAX_PROPOSALS} are kept) or never made; call propose_write again",
-            sanitize_for_terminal(&p.proposal_id, false)
-        )
-    })?;
-    let root = bank_root(shared)?;
+}
+
+fn apply_files(
+    shared: &Arc<Shared>,
+    reply: &str,
+    classified: &review::Proposal,
+) -> Result<Output, String> {
+    let root = bank_root(shared);
     // Another membank run writing the bank at the same time waits for us,
     // and we for it, as on the command line.
     let lock = crate::cli::common::lock_bank(&root).map_err(|e| format!("{e:#}"))?;
     // Someone (a person in Obsidian, another assistant) may have edited a
     // file since it was reviewed: writing over that edit would lose it.
-    let (now, _) = compile::preview_reply(&root, &proposal.reply);
-    let current: Vec<(String, Option<String>)> = now
-        .into_iter()
-        .filter(|b| b.result.status != BlockStatus::Rejected)
-        .map(|b| (b.result.path, b.existing))
-        .collect();
-    if current != proposal.seen {
-        let moved: Vec<String> = proposal
-            .seen
+    let stale = review::stale_paths(&root, classified, &[]);
+    if !stale.is_empty() {
+        let names: Vec<String> = stale
             .iter()
-            .filter(|s| !current.contains(s))
-            .map(|(path, _)| sanitize_for_terminal(path, false))
+            .map(|p| sanitize_for_terminal(p, false))
             .collect();
         return Err(format!(
             "not applied: {} changed on disk since the proposal; call propose_write again to \
              review the current state",
-            if moved.is_empty() {
-                "the bank".to_owned()
-            } else {
-                moved.join(", ")
-            }
+            names.join(", ")
         ));
     }
-    let report = compile::apply_reply(&root, &proposal.reply, Mode::Apply);
+    let report = compile::apply_reply(&root, reply, Mode::Apply);
     crate::cli::common::clean_leftovers(&root, &lock);
     drop(lock);
     let written: Vec<String> = report
@@ -298,4 +347,21 @@ pub fn apply(shared: &Arc<Shared>, p: ApplyParams) -> Result<Output, String> {
         let _ = writeln!(text, "warning: {}", sanitize_for_terminal(w, false));
     }
     Output::new(report, vec![text])
+}
+
+fn apply_supersede(shared: &Arc<Shared>, plan: &supersede::Plan) -> Result<Output, String> {
+    let root = bank_root(shared);
+    // `apply` refuses, writing nothing, when a file changed since the plan.
+    let written = supersede::apply(&root, plan).map_err(|e| {
+        format!(
+            "not applied: {}; call supersede again",
+            sanitize_for_terminal(&e, false)
+        )
+    })?;
+    shared.reload(written.clone());
+    let text = format!(
+        "written: {}\n",
+        sanitize_for_terminal(&written.join(", "), false)
+    );
+    Output::new(PlanJson::new(plan, Some(written)), vec![text])
 }

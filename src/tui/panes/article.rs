@@ -93,7 +93,14 @@ impl ArticlePane {
     }
 
     pub fn go_back(&mut self, memory: &dyn Memory, theme: &Theme, width: u16) -> bool {
-        let Some((to, scroll)) = self.back.pop() else {
+        // An entry reached directly (from a search hit) goes back to the
+        // list of its file's entries.
+        let up = self
+            .rel
+            .clone()
+            .filter(|_| self.entry.is_some())
+            .map(|rel| Location { rel, entry: None });
+        let Some((to, scroll)) = self.back.pop().or(up.map(|l| (l, 0))) else {
             return false;
         };
         if let Some(cur) = self.location() {

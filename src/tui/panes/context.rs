@@ -7,8 +7,8 @@
 
 use membank_core::bank::Bank;
 use membank_core::budget::{BudgetOptions, DEFAULT_BUDGET};
-use membank_core::context::{self, ContextEntry, ContextReport};
-use membank_core::scoring::{Query, SignalMatch};
+use membank_core::context::{self, ContextEntry};
+use membank_core::scoring::Query;
 use membank_core::text::sanitize_for_terminal;
 use membank_core::vocabulary::{self, Vocabulary};
 use membank_core::wikilink::fold;
@@ -18,6 +18,8 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use ratatui_textarea::TextArea;
+
+mod explain;
 
 use super::{Component, Cx, hint_text, page};
 use crate::last_query::SavedQuery;
@@ -88,7 +90,18 @@ pub struct ContextPane {
     /// Formatted rows for the candidates from `offset` that fit the list;
     /// only these are formatted, so typing stays quick on large banks.
     pub visible: Vec<CandidateRow>,
+    /// The selected candidate in full, for the detail box under the list.
+    pub detail: Vec<Line<'static>>,
+    /// `summary` wrapped to the pane's width (a tier-order note makes it
+    /// longer than a row).
+    summary_lines: Vec<Line<'static>>,
+    /// Rows the selected candidate takes in the list.
+    selected_height: usize,
+    /// Rows under the form: the list and, when a candidate is selected
+    /// and there is room, its detail box.
     list_height: usize,
+    /// Columns of the pane's inside, which rows are wrapped to.
+    width: usize,
     values: Vocabulary,
     budget: usize,
 }
@@ -134,7 +147,11 @@ impl ContextPane {
             entries: Vec::new(),
             active_query: Query::default(),
             visible: Vec::new(),
+            detail: Vec::new(),
+            summary_lines: Vec::new(),
+            selected_height: 0,
             list_height: 20,
+            width: 60,
             values: Vocabulary::default(),
             budget: DEFAULT_BUDGET,
         };
@@ -275,7 +292,7 @@ impl ContextPane {
         })
         .collect::<Vec<_>>()
         .join(" ");
-        self.summary = summary(&report);
+        self.summary = explain::summary(&report);
         self.entries = report.articles;
         self.active_query = query;
         self.update_suggestions();
@@ -290,11 +307,12 @@ impl ContextPane {
     fn refresh_window(&mut self, bank: &Bank, theme: &Theme) {
         self.visible.clear();
         let mut used = 0;
+        let rows = self.list_rows();
         for e in self.entries.iter().skip(self.offset) {
-            if used >= self.list_height.max(1) {
+            if used >= rows {
                 break;
             }
-            let row = candidate_row(e, bank, &self.active_query, theme);
+            let row = explain::candidate_row(e, bank, &self.active_query, theme, self.width);
             used += row.lines.len();
             self.visible.push(row);
         }
@@ -323,16 +341,74 @@ impl ContextPane {
             .collect();
     }
 
-    /// Lines a candidate takes (see `candidate_row`).
-    fn candidate_height(&self, i: usize) -> usize {
-        self.entries
-            .get(i)
-            .map_or(1, |e| 2 + usize::from(e.drop.is_some()))
+    /// Lines a candidate takes in the list (see `explain::candidate_row`).
+    fn candidate_height(&self, i: usize, bank: &Bank, theme: &Theme) -> usize {
+        self.entries.get(i).map_or(1, |e| {
+            explain::candidate_row(e, bank, &self.active_query, theme, self.width)
+                .lines
+                .len()
+        })
+    }
+
+    /// Rows of the selected candidate's detail box: none on the form
+    /// (the list shows what typing changes) or when the pane is short.
+    pub fn detail_rows(&self) -> usize {
+        self.detail_rows_for(self.selected_height)
+    }
+
+    /// The box's rows when the selected candidate takes `selected` rows of
+    /// the list: the row itself comes first, and a box too small to say
+    /// anything is left out (the wrapped row already says it all).
+    fn detail_rows_for(&self, selected: usize) -> usize {
+        if self.row < FORM_ROWS || self.detail.is_empty() {
+            return 0;
+        }
+        let summary_extra = self.wrapped_summary_rows().saturating_sub(1);
+        let room = self.list_height.saturating_sub(summary_extra + selected);
+        let cap = (self.list_height / 2).max(6);
+        // A rule above the text.
+        let rows = cap.min(room).min(1 + self.detail.len());
+        if rows < 4 { 0 } else { rows }
+    }
+
+    /// Rows left for the candidate list.
+    fn list_rows(&self) -> usize {
+        let summary_extra = self.wrapped_summary_rows().saturating_sub(1);
+        self.list_height
+            .saturating_sub(self.detail_rows() + summary_extra)
+            .max(1)
+    }
+
+    fn wrapped_summary(&self, theme: &Theme) -> Vec<Line<'static>> {
+        let mut lines = explain::wrap_spans(&[(self.summary.clone(), theme.title)], 0, self.width);
+        lines.truncate(MAX_SUMMARY_ROWS);
+        lines
+    }
+
+    fn wrapped_summary_rows(&self) -> usize {
+        self.summary_lines.len().max(1)
+    }
+
+    /// The columns rows are wrapped to; set when the screen is laid out.
+    pub fn set_width(&mut self, width: u16, bank: &Bank, theme: &Theme) {
+        let width = usize::from(width).max(20);
+        if width != self.width {
+            self.width = width;
+            self.clamp_scroll(self.list_height, bank, theme);
+        }
     }
 
     /// Keep the selected candidate inside a list of `height` lines.
     pub fn clamp_scroll(&mut self, height: usize, bank: &Bank, theme: &Theme) {
         self.list_height = height.max(1);
+        // The box and the summary take rows from the list: size them first.
+        self.summary_lines = self.wrapped_summary(theme);
+        self.detail = self.detail(bank, theme);
+        self.selected_height = match self.row.checked_sub(FORM_ROWS) {
+            Some(sel) => self.candidate_height(sel, bank, theme),
+            None => 0,
+        };
+        let rows = self.list_rows();
         match self.row.checked_sub(FORM_ROWS) {
             // On the form, the list shows the top of the ranking: that is
             // what changes while typing.
@@ -341,17 +417,43 @@ impl ContextPane {
                 if sel < self.offset {
                     self.offset = sel;
                 }
-                while self.offset < sel
-                    && (self.offset..=sel)
-                        .map(|i| self.candidate_height(i))
-                        .sum::<usize>()
-                        > self.list_height
-                {
-                    self.offset += 1;
+                // The first row that still shows all of `sel`, found by
+                // walking up from it: only visible rows are measured.
+                let mut first = sel;
+                let mut used = self.candidate_height(sel, bank, theme);
+                while first > self.offset {
+                    let h = self.candidate_height(first - 1, bank, theme);
+                    if used + h > rows {
+                        break;
+                    }
+                    used += h;
+                    first -= 1;
                 }
+                self.offset = first;
             }
         }
         self.refresh_window(bank, theme);
+    }
+
+    /// The selected candidate in full, for the detail box.
+    fn detail(&self, bank: &Bank, theme: &Theme) -> Vec<Line<'static>> {
+        let Some(e) = self
+            .row
+            .checked_sub(FORM_ROWS)
+            .and_then(|i| self.entries.get(i))
+        else {
+            return Vec::new();
+        };
+        // Only a budget drop can leave lower scores in (§8's tier order).
+        let kept_below = match e.drop {
+            Some(membank_core::budget::DropReason::OverBudget { .. }) => self
+                .entries
+                .iter()
+                .filter(|k| k.included && k.score < e.score)
+                .count(),
+            _ => 0,
+        };
+        explain::detail_lines(e, kept_below, bank, &self.active_query, theme, self.width)
     }
 
     pub fn move_row(&mut self, delta: isize, list_height: usize, bank: &Bank, theme: &Theme) {
@@ -454,108 +556,29 @@ impl ContextPane {
     }
 }
 
-fn summary(report: &ContextReport) -> String {
-    let kept = report.articles.iter().filter(|e| e.included).count();
-    let budget = if report.budget == 0 {
-        "unlimited".to_owned()
-    } else {
-        report.budget.to_string()
-    };
-    let mut line = format!(
-        "used {} / {} tokens · {} kept · {} dropped · {}",
-        report.used_tokens,
-        budget,
-        kept,
-        report.articles.len() - kept,
-        report.token_estimator
-    );
-    if let Some(note) = report.tier_order_note() {
-        line.push_str(" · ");
-        line.push_str(&note);
-    }
-    line
-}
-
-fn signal_text(m: &SignalMatch, points: u32) -> String {
-    let mut s = format!("{}: {}", m.key, m.value);
-    if let (Some(tag), Some(q)) = (&m.tag, &m.query) {
-        s.push_str(&format!(" ({tag} ~ {q})"));
-    }
-    s.push_str(&format!(" → +{points}"));
-    sanitize_for_terminal(&s, false)
-}
-
-/// The core words its reasons for the command line; here the switch is
-/// the "unscored" row.
-fn tui_wording(reason: &str) -> String {
-    reason.replace(
-        "add it with --include-unscored",
-        "switch \"unscored\" to include it",
-    )
-}
-
-fn candidate_row(e: &ContextEntry, bank: &Bank, query: &Query, theme: &Theme) -> CandidateRow {
-    let explained = e.explain(bank, query);
-    let (mark, mark_style) = if e.included {
-        ("✓", theme.kept)
-    } else {
-        ("✗", theme.dropped)
-    };
-    let date = match explained.last_updated.as_deref() {
-        None => "no date".to_owned(),
-        Some(d) if membank_core::frontmatter::parse_iso_date(d).is_some() => d.to_owned(),
-        Some(d) => format!("invalid date “{}”", sanitize_for_terminal(d, false)),
-    };
-    let head = Line::from(vec![
-        Span::styled(format!("{:>3} ", e.rank), theme.muted),
-        Span::styled(format!("{mark} "), mark_style),
-        Span::styled(format!("{:>2}  ", e.score), theme.score),
-        Span::styled(sanitize_for_terminal(&explained.path, false), theme.text),
-    ]);
-    let signals: Vec<String> = [
-        (&explained.matched.client, explained.signals.client),
-        (&explained.matched.domain, explained.signals.domain),
-        (&explained.matched.language, explained.signals.language),
-    ]
-    .into_iter()
-    .filter_map(|(m, p)| m.as_ref().map(|m| signal_text(m, p)))
-    .collect();
-    let mut detail = vec![Span::styled(
-        format!("          {} tok · {date} · ", e.tokens),
-        theme.muted,
-    )];
-    if signals.is_empty() {
-        detail.push(Span::styled("no signal matched", theme.muted));
-    } else {
-        detail.push(Span::styled(signals.join(" · "), theme.matched));
-    }
-    let mut lines = vec![head, Line::from(detail)];
-    if let Some(reason) = &explained.drop_reason {
-        lines.push(Line::from(vec![
-            Span::raw("          "),
-            Span::styled(
-                format!(
-                    "dropped: {}",
-                    sanitize_for_terminal(&tui_wording(reason), false)
-                ),
-                theme.dropped,
-            ),
-        ]));
-    }
-    CandidateRow {
-        rel: explained.path.clone(),
-        included: e.included,
-        lines,
-    }
-}
-
-/// Height of the form above the candidate list (fields, hint, summary, rule).
+/// Height of the form above the candidate list (fields, hint, summary, rule)
+/// when the summary fits on one row.
 pub const FORM_HEIGHT: u16 = FORM_ROWS as u16 + 3;
 
+/// Rows the summary may wrap to.
+const MAX_SUMMARY_ROWS: usize = 3;
+
 pub fn draw(frame: &mut Frame, area: Rect, pane: &ContextPane, focused: bool, theme: &Theme) {
-    let [form, list] =
-        Layout::vertical([Constraint::Length(FORM_HEIGHT), Constraint::Min(0)]).areas(area);
-    let rows = Layout::vertical([Constraint::Length(1); FORM_ROWS + 3]).split(form);
+    let summary_rows = pane.summary_lines.len().max(1);
+    let detail_rows = if pane.detail.is_empty() {
+        0
+    } else {
+        pane.detail_rows() as u16
+    };
+    let [form, summary_area, rule_area, list, detail_area] = Layout::vertical([
+        Constraint::Length(FORM_ROWS as u16 + 1),
+        Constraint::Length(summary_rows as u16),
+        Constraint::Length(1),
+        Constraint::Min(0),
+        Constraint::Length(detail_rows),
+    ])
+    .areas(area);
+    let rows = Layout::vertical([Constraint::Length(1); FORM_ROWS + 1]).split(form);
     let selection = if focused {
         theme.selection
     } else {
@@ -615,17 +638,22 @@ pub fn draw(frame: &mut Frame, area: Rect, pane: &ContextPane, focused: bool, th
         Line::styled("Enter edit · ↑/↓ move", theme.muted)
     };
     frame.render_widget(Paragraph::new(hint), rows[FORM_ROWS]);
-    frame.render_widget(
-        Paragraph::new(Span::styled(pane.summary.clone(), theme.title)),
-        rows[FORM_ROWS + 1],
-    );
+    frame.render_widget(Paragraph::new(pane.summary_lines.clone()), summary_area);
     frame.render_widget(
         Paragraph::new(Span::styled(
             "─".repeat(usize::from(area.width)),
             theme.border,
         )),
-        rows[FORM_ROWS + 2],
+        rule_area,
     );
+    if detail_rows > 0 {
+        let mut text = vec![Line::styled(
+            "─".repeat(usize::from(detail_area.width)),
+            theme.muted,
+        )];
+        text.extend(pane.detail.iter().cloned());
+        frame.render_widget(Paragraph::new(text), detail_area);
+    }
     let height = usize::from(list.height);
     let mut lines: Vec<Line> = Vec::with_capacity(height);
     for (k, c) in pane.visible.iter().enumerate() {
