@@ -7,6 +7,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use membank_core::compile::{self, BlockResult, Mode};
+use membank_core::review::{Change, ProposedFile};
 use membank_core::text::{self, sanitize_for_terminal};
 
 #[derive(clap::Args)]
@@ -118,5 +119,27 @@ pub(crate) fn print_blocks(blocks: &[BlockResult]) {
 pub(crate) fn print_warnings(warnings: &[String]) {
     for w in warnings {
         println!("warning: {}", sanitize_for_terminal(w, false));
+    }
+}
+
+/// One line per proposed file in the words of `membank_core::review`
+/// (new, changed, unchanged, rejected with the reason), each diff indented
+/// below it when `with_diffs`.
+pub(crate) fn print_block_lines(blocks: &[ProposedFile], with_diffs: bool) {
+    for b in blocks {
+        let path = sanitize_for_terminal(&b.path, false);
+        let status = b.change.as_str();
+        match &b.reason {
+            Some(reason) if b.change == Change::Rejected => println!(
+                "  {status:<9}  {path} (line {}): {}",
+                b.line,
+                sanitize_for_terminal(reason, false)
+            ),
+            _ => println!("  {status:<9}  {path}"),
+        }
+        let diff = b.diff.as_deref().filter(|_| with_diffs).unwrap_or_default();
+        for line in sanitize_for_terminal(diff, true).lines() {
+            println!("      {line}");
+        }
     }
 }

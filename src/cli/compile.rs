@@ -17,7 +17,7 @@ use membank_llm::agents::{self, PreparedCompile};
 use membank_llm::{ChatRequest, LlmClient, Reply};
 use serde::Serialize;
 
-use super::blocks::{print_blocks, print_warnings, read_reply, to_json};
+use super::blocks::{print_block_lines, print_blocks, print_warnings, read_reply, to_json};
 use super::common;
 use super::llm_common;
 
@@ -202,7 +202,7 @@ fn run_with_model(args: &Args, root: &Path) -> anyhow::Result<ExitCode> {
     report_prompt(&client, &prepared);
 
     let reply = stream_reply(&client, &prepared.request, args.show_reply)?;
-    let reply_file = save_reply(root, &reply.text, now);
+    let reply_file = save_reply(root, &reply.text, now, "compile");
     if let Some(path) = &reply_file {
         eprintln!(
             "membank: the raw reply is saved in {} (apply it later with --reply)",
@@ -307,7 +307,7 @@ fn run_with_model(args: &Args, root: &Path) -> anyhow::Result<ExitCode> {
 
 /// What to do after an incomplete reply; the saved reply is offered only
 /// when it really was saved.
-fn incomplete_message(reply_file: Option<&str>) -> String {
+pub(crate) fn incomplete_message(reply_file: Option<&str>) -> String {
     let next = match reply_file {
         Some(path) => format!(
             "Run again, or review the saved reply in {} and apply it with --reply.",
@@ -374,25 +374,6 @@ fn print_plan(blocks: &[ProposedFile], warnings: &[String], sources: &[SourceRes
     print_sources(sources, true);
 }
 
-fn print_block_lines(blocks: &[ProposedFile], with_diffs: bool) {
-    for b in blocks {
-        let path = sanitize_for_terminal(&b.path, false);
-        let status = b.change.as_str();
-        match &b.reason {
-            Some(reason) if b.change == Change::Rejected => println!(
-                "  {status:<9}  {path} (line {}): {}",
-                b.line,
-                sanitize_for_terminal(reason, false)
-            ),
-            _ => println!("  {status:<9}  {path}"),
-        }
-        let diff = b.diff.as_deref().filter(|_| with_diffs).unwrap_or_default();
-        for line in sanitize_for_terminal(diff, true).lines() {
-            println!("      {line}");
-        }
-    }
-}
-
 /// Says on stderr what goes to the model: the provider, the inbox files and
 /// the related articles (with why each was chosen).
 fn report_prompt(client: &LlmClient, prepared: &PreparedCompile) {
@@ -417,7 +398,7 @@ fn report_prompt(client: &LlmClient, prepared: &PreparedCompile) {
 
 /// Runs the request, showing progress on stderr (the reply itself only with
 /// `show_reply`), then one line saying whether the reply is whole.
-fn stream_reply(
+pub(crate) fn stream_reply(
     client: &LlmClient,
     request: &ChatRequest,
     show_reply: bool,
@@ -444,7 +425,12 @@ fn stream_reply(
 
 /// Keeps the raw reply in the temporary folder, never inside the bank, so
 /// that it can be reviewed or applied with `--reply`. A failure only warns.
-fn save_reply(root: &Path, text: &str, now: jiff::civil::DateTime) -> Option<PathBuf> {
+pub(crate) fn save_reply(
+    root: &Path,
+    text: &str,
+    now: jiff::civil::DateTime,
+    kind: &str,
+) -> Option<PathBuf> {
     if text.is_empty() {
         return None;
     }
@@ -461,7 +447,7 @@ fn save_reply(root: &Path, text: &str, now: jiff::civil::DateTime) -> Option<Pat
     }
     // Created exclusively under an unpredictable name, readable by the
     // user only (the temporary folder is shared on most systems).
-    let prefix = format!("membank-compile-reply-{}-", now.strftime("%Y%m%d-%H%M%S"));
+    let prefix = format!("membank-{kind}-reply-{}-", now.strftime("%Y%m%d-%H%M%S"));
     let written = tempfile::Builder::new()
         .prefix(&prefix)
         .suffix(".md")

@@ -32,6 +32,7 @@ mod supersede;
 mod template;
 mod translate;
 mod values;
+mod writeback;
 
 /// Shown by `--version` (spec §14); a test keeps it equal to
 /// `membank_core::SPEC_VERSION`.
@@ -64,6 +65,10 @@ struct Cli {
     #[arg(long, global = true, value_name = "LEVEL",
           value_parser = clap::builder::PossibleValuesParser::new(membank::logging::LEVELS))]
     log_level: Option<String>,
+    /// In the terminal interface, leave the mouse to the terminal (text
+    /// selection) instead of clicking and scrolling panes.
+    #[arg(long, global = true)]
+    no_mouse: bool,
 }
 
 /// `--format` accepts exactly the registered layout names.
@@ -113,6 +118,8 @@ enum Command {
     Recall(recall::Args),
     /// Deja Vu: record that a newer record replaces an older one.
     Supersede(supersede::Args),
+    /// Deja Vu: let the model turn notes into records and impressions, reviewed per file.
+    Writeback(writeback::Args),
     /// Deja Vu: summarise recall feedback per route, or append a line.
     Feedback(feedback::Args),
     /// Ranked full-text search over a memory of any layout.
@@ -136,7 +143,7 @@ struct DemoArgs {
 
 /// `membank demo` shows a memory bank; `--format dejavu` the demo Deja Vu
 /// project, `--format everos` the demo everos memory root.
-fn run_demo(args: DemoArgs, color: ColorChoice) -> anyhow::Result<ExitCode> {
+fn run_demo(args: DemoArgs, color: ColorChoice, no_mouse: bool) -> anyhow::Result<ExitCode> {
     let format = common::forced_format().map(|l| l.name);
     if format == Some("dejavu") {
         let dir = crate::demo::demo_dejavu_dir()?;
@@ -147,6 +154,8 @@ fn run_demo(args: DemoArgs, color: ColorChoice) -> anyhow::Result<ExitCode> {
         let options = TuiOptions {
             color,
             format: common::forced_format(),
+            no_mouse,
+            ..TuiOptions::default()
         };
         return tui::run_tui(&dir, options);
     }
@@ -159,6 +168,9 @@ fn run_demo(args: DemoArgs, color: ColorChoice) -> anyhow::Result<ExitCode> {
         let options = TuiOptions {
             color,
             format: common::forced_format(),
+            no_mouse,
+            label: Some("demo everos root (reset on each run)".to_owned()),
+            ..TuiOptions::default()
         };
         let result = tui::run_tui(&dir, options);
         // Said after the screen is given back, so it is not wiped at once.
@@ -177,6 +189,12 @@ fn run_demo(args: DemoArgs, color: ColorChoice) -> anyhow::Result<ExitCode> {
     let options = TuiOptions {
         color,
         format: common::forced_format(),
+        no_mouse,
+        label: Some("demo bank (reset on each run)".to_owned()),
+        notice: Some(format!(
+            "the demo is a copy in {}; `membank demo` resets it (keep one: membank init DIR --demo)",
+            dir.display()
+        )),
     };
     let result = tui::run_tui(&dir, options);
     // Said after the screen is given back, so it is not wiped at once.
@@ -273,13 +291,14 @@ pub fn main() -> ExitCode {
         Some(Command::Mcp(a)) => mcp::run(a),
         Some(Command::Values(a)) => values::run(a),
         Some(Command::Init(a)) => init::run(a),
-        Some(Command::Demo(a)) => run_demo(a, cli.color),
+        Some(Command::Demo(a)) => run_demo(a, cli.color, cli.no_mouse),
         Some(Command::Ask(a)) => ask::run(a),
         Some(Command::Translate(a)) => translate::run(a),
         Some(Command::Distill(a)) => distill::run(a),
         Some(Command::Lint(a)) => lint_llm::run(a),
         Some(Command::Recall(a)) => recall::run(a),
         Some(Command::Supersede(a)) => supersede::run(a),
+        Some(Command::Writeback(a)) => writeback::run(a),
         Some(Command::Feedback(a)) => feedback::run(a),
         Some(Command::Search(a)) => search::run(a),
         Some(Command::Entries(a)) => everos::run_entries(a),
@@ -290,6 +309,8 @@ pub fn main() -> ExitCode {
             let options = TuiOptions {
                 color: cli.color,
                 format: forced,
+                no_mouse: cli.no_mouse,
+                ..TuiOptions::default()
             };
             tui::run_tui(&bank, options)
         }

@@ -87,6 +87,8 @@ pub enum Msg {
     /// The memory read in the background, replacing the empty one shown
     /// meanwhile.
     Loaded(Box<Result<Box<dyn Memory>, String>>),
+    /// Time passed: an expired status message goes.
+    Tick(std::time::Instant),
 }
 
 impl Msg {
@@ -690,6 +692,11 @@ pub fn update(app: &mut App, msg: Msg) {
             app.status.error(sanitize_for_terminal(&e, false));
             app.dirty = true;
         }
+        Msg::Tick(now) => {
+            if app.status.expire(now) {
+                app.dirty = true;
+            }
+        }
         Msg::Loading(files) => {
             // Progress never hides a message someone should read.
             if app.status.shows_loading() {
@@ -705,14 +712,10 @@ pub fn update(app: &mut App, msg: Msg) {
                 if let Some(saved) = app.pending_query.take() {
                     app.restore_query(&saved);
                 }
+                // The bar already counts what was read; the progress goes.
                 if app.status.shows_loading() {
-                    let n = app.memory.len();
-                    let what = if app.bank().is_some() {
-                        "articles"
-                    } else {
-                        "files"
-                    };
-                    app.status.info(format!("{n} {what} read"));
+                    app.status.message = None;
+                    app.status.expires = None;
                 }
             }
             Err(e) => {
@@ -787,8 +790,19 @@ fn on_popup_key(app: &mut App, key: KeyEvent) {
     };
     let action = Key::from_event(&key).and_then(|k| app.keymap.lookup(scope, k));
     let Some(Popup::Finder(f)) = app.popup.as_mut() else {
-        if matches!(action, Some(Action::Close | Action::Help)) {
-            app.popup = None;
+        if let Some(Popup::Help(help)) = app.popup.as_mut() {
+            let h = app.size.height;
+            let page = (isize::from(h as i16) - 4).max(1);
+            match action {
+                Some(Action::Close | Action::Help) => app.popup = None,
+                Some(Action::Up) => help.scroll_by(-1, h),
+                Some(Action::Down) => help.scroll_by(1, h),
+                Some(Action::PageUp) => help.scroll_by(-page, h),
+                Some(Action::PageDown) => help.scroll_by(page, h),
+                Some(Action::Top) => help.scroll = 0,
+                Some(Action::Bottom) => help.scroll_by(isize::MAX / 2, h),
+                _ => {}
+            }
         }
         return;
     };

@@ -248,7 +248,16 @@ actions! {
     NextLink => "next_link", "select the next link", [Key::ch('n')];
     PrevLink => "prev_link", "select the previous link", [Key::ch('N')];
     Edit => "edit", "open the file in $VISUAL / $EDITOR", [Key::ch('e')];
-    CopyPath => "copy_path", "copy the path (OSC 52)", [Key::ch('y')];
+    CopyPath => "copy_path", "copy the path as shown (OSC 52)", [Key::ch('y')];
+    CopyLink => "copy_link", "copy a [[wikilink]] to the file", [Key::ch('Y')];
+    CopyContext => "copy_context", "copy the assembled context", [Key::ch('C')];
+    SearchArticle => "search", "search in the article (n / N step, Esc clears)", [Key::ch('/')];
+    FoldGroup => "fold", "fold the group", [Key::plain(K::Left), Key::ch('h')];
+    UnfoldGroup => "unfold", "unfold the group", [Key::plain(K::Right), Key::ch('l')];
+    NextGroup => "next_group", "next group", [Key::ch(']'), Key::ch('}')];
+    PrevGroup => "prev_group", "previous group", [Key::ch('['), Key::ch('{')];
+    Filter => "filter", "filter by code or path (Esc clears)", [Key::ch('/')];
+    SortTree => "sort", "sort by name / date / findings", [Key::ch('s')];
     Rerun => "rerun", "re-run the health checks", [Key::ch('r')];
     EditField => "edit_field", "edit the field", [Key::ch('i')];
     Agents => "agents", "open the agents", [Key::ch('a')];
@@ -259,7 +268,7 @@ actions! {
     DistillAgent => "distill_agent", "Distill a document into an inbox note", [Key::ch('5')];
     Type => "type", "type in the input (Esc leaves it)", [Key::ch('i')];
     RunAgent => "run_agent", "run the agent", [Key::ch('r')];
-    CancelReply => "cancel_reply", "stop the reply (what arrived is kept)", [Key::plain(K::Esc)];
+    CancelReply => "cancel_reply", "stop the reply (what arrived is kept)", [Key::ch('s'), Key::plain(K::Esc)];
     ToggleBlock => "toggle_block", "accept / decline the proposed file", [Key::ch(' ')];
     AcceptAll => "accept_all", "accept every valid proposed file", [Key::ch('A')];
     DeclineAll => "decline_all", "decline every proposed file", [Key::ch('D')];
@@ -314,16 +323,28 @@ impl Scope {
             ],
             Scope::Bank => &[
                 Up, Down, PageUp, PageDown, Top, Bottom, Collapse, Expand, Open, Edit, CopyPath,
+                CopyLink,
             ],
             Scope::Article => &[
                 Up, Down, PageUp, PageDown, Top, Bottom, NextLink, PrevLink, Open, Back, Forward,
-                ToBank, Edit, CopyPath,
+                ToBank, Edit, CopyPath, CopyLink,
             ],
             Scope::Context => &[
-                Up, Down, PageUp, PageDown, Top, Bottom, EditField, Open, Edit, CopyPath,
+                Up,
+                Down,
+                PageUp,
+                PageDown,
+                Top,
+                Bottom,
+                EditField,
+                Open,
+                Edit,
+                CopyPath,
+                CopyLink,
+                CopyContext,
             ],
             Scope::Health => &[
-                Up, Down, PageUp, PageDown, Top, Bottom, Open, Edit, Rerun, CopyPath,
+                Up, Down, PageUp, PageDown, Top, Bottom, Open, Edit, Rerun, CopyPath, CopyLink,
             ],
             Scope::Agents => &[
                 QueryAgent,
@@ -371,7 +392,7 @@ impl Scope {
                 SelectPageDown,
                 ClearInput,
             ],
-            Scope::Help => &[Close, Help],
+            Scope::Help => &[Close, Help, Up, Down, PageUp, PageDown, Top, Bottom],
         }
     }
 }

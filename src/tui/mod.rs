@@ -50,6 +50,12 @@ pub struct TuiOptions {
     pub color: ColorChoice,
     /// The layout `--format` forces instead of detecting it.
     pub format: Option<&'static LayoutSpec>,
+    /// Shown in the status bar instead of the folder's path.
+    pub label: Option<String>,
+    /// Said in the status bar on start (the demo says where it lives).
+    pub notice: Option<String>,
+    /// Leave the mouse to the terminal.
+    pub no_mouse: bool,
 }
 
 /// Build the app for a memory without touching the terminal: config,
@@ -167,13 +173,20 @@ pub fn run_tui(bank_root: &Path, options: TuiOptions) -> anyhow::Result<ExitCode
     if let Some(saved) = crate::last_query::load(&root) {
         app.restore_query(&saved);
     }
+    if let Some(label) = &options.label {
+        app.bank_label = sanitize_for_terminal(label, false);
+        app.status.bank = app.bank_label.clone();
+    }
+    if let Some(notice) = &options.notice {
+        app.status.notice(sanitize_for_terminal(notice, false));
+    }
     // crossterm drops colours by itself when NO_COLOR is set; the theme has
     // already decided (NO_COLOR or --color), so make crossterm follow it.
     let no_color = std::env::var("NO_COLOR").ok();
     ratatui::crossterm::style::force_color_output(options.color.use_color(no_color.as_deref()));
 
     terminal::install_panic_hook();
-    let mut term = terminal::enter().context("setting up the terminal")?;
+    let mut term = terminal::enter(!options.no_mouse).context("setting up the terminal")?;
     let result = event_loop(&mut term, &mut app, &found);
     let restored = terminal::leave();
     // Only a bank has a §7 query to remember.
@@ -210,15 +223,30 @@ fn event_loop(term: &mut terminal::Term, app: &mut App, found: &Detected) -> any
     };
     let size = term.size()?;
     update(app, Msg::Resize(size.width, size.height));
+    let mut told_tmux = false;
     loop {
         if app.dirty {
             term.draw(|f| ui::draw(f, app))?;
             app.dirty = false;
         }
-        // Sleep until something happens, then take everything that is
-        // waiting before drawing once.
-        let Ok(first) = rx.recv() else {
-            return Ok(());
+        // Sleep until something happens (or a status message is due to
+        // go), then take everything that is waiting before drawing once.
+        let first = match app.status.next_expiry() {
+            Some(due) => {
+                let wait = due.saturating_duration_since(std::time::Instant::now());
+                match rx.recv_timeout(wait) {
+                    Ok(input) => input,
+                    Err(mpsc::RecvTimeoutError::Timeout) => {
+                        update(app, Msg::Tick(std::time::Instant::now()));
+                        continue;
+                    }
+                    Err(mpsc::RecvTimeoutError::Disconnected) => return Ok(()),
+                }
+            }
+            None => match rx.recv() {
+                Ok(input) => input,
+                Err(_) => return Ok(()),
+            },
         };
         let mut inputs = vec![first];
         inputs.extend(rx.try_iter());
@@ -261,6 +289,15 @@ fn event_loop(term: &mut terminal::Term, app: &mut App, found: &Detected) -> any
                     }
                     Effect::Copy(text) => {
                         osc52::copy(term.backend_mut(), &text)?;
+                        if osc52::in_tmux() && !std::mem::replace(&mut told_tmux, true) {
+                            let said = app.status.message.clone().map(|(m, _)| m);
+                            let hint = osc52::TMUX_HINT;
+                            app.status.info(match said {
+                                Some(m) => format!("{m} · {hint}"),
+                                None => hint.to_owned(),
+                            });
+                            app.dirty = true;
+                        }
                     }
                     // `update` applies every other effect before returning.
                     _ => {}

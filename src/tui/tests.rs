@@ -533,6 +533,12 @@ fn the_interface_is_usable_before_the_bank_is_read_and_fills_in_after() {
     let n = bank_of(app.memory.as_ref()).articles().len();
     assert!(n > 0);
     assert!(files_read.load(std::sync::atomic::Ordering::Relaxed) >= n);
-    assert!(screen(&app).contains(&format!("{n} articles read")));
+    // Said once, by the count, not again as a message.
+    let s = screen(&app);
+    assert!(s.contains(&format!("│ {n} articles ")), "{s}");
+    assert!(
+        !s.contains("articles read") && !s.contains("reading the bank"),
+        "{s}"
+    );
     assert!(app.panes.bank.rows.len() > 1, "the tree fills in");
 }

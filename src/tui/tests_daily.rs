@@ -100,3 +100,126 @@ fn context_rows_wrap_every_reason_at_80_columns() {
     // The drop reason's end is on screen, on a row of its own.
     assert!(s.contains("lowest score first)"), "{s}");
 }
+
+#[test]
+fn status_messages_expire_and_errors_last_longer() {
+    use std::time::{Duration, Instant};
+    let mut app = app_at(&demo_bank(), 80, 24);
+    let start = Instant::now();
+    app.status.info("copied x");
+    super::app::update(&mut app, super::app::Msg::Tick(start));
+    assert!(screen(&app).contains("copied x"));
+    super::app::update(
+        &mut app,
+        super::app::Msg::Tick(start + Duration::from_secs(7)),
+    );
+    assert!(!screen(&app).contains("copied x"), "{}", screen(&app));
+    app.status.error("the bank could not be read");
+    super::app::update(
+        &mut app,
+        super::app::Msg::Tick(Instant::now() + Duration::from_secs(7)),
+    );
+    assert!(screen(&app).contains("could not be read"));
+    super::app::update(
+        &mut app,
+        super::app::Msg::Tick(Instant::now() + Duration::from_secs(31)),
+    );
+    assert!(app.status.message.is_none());
+}
+
+#[test]
+fn the_whole_screen_goes_out_in_the_16_standard_colour_codes() {
+    use ratatui::backend::CrosstermBackend;
+    use ratatui::layout::Rect;
+    use ratatui::{Terminal, TerminalOptions, Viewport};
+    let mut app = app_at(&demo_bank(), 100, 30);
+    keys(&mut app, "j");
+    key(&mut app, KeyCode::Enter);
+    let mut out = super::terminal::Ansi16::new(Vec::new());
+    {
+        let options = TerminalOptions {
+            viewport: Viewport::Fixed(Rect::new(0, 0, 100, 30)),
+        };
+        let mut term = Terminal::with_options(CrosstermBackend::new(&mut out), options).unwrap();
+        term.draw(|f| super::ui::draw(f, &app)).unwrap();
+    }
+    let bytes = String::from_utf8(out.into_inner()).unwrap();
+    assert!(
+        !bytes.contains("38;5;") && !bytes.contains("48;5;"),
+        "{bytes:?}"
+    );
+    assert!(
+        bytes.contains("\x1b[36;") || bytes.contains("\x1b[36m"),
+        "cyan as the standard code: {bytes:?}"
+    );
+}
+
+#[test]
+fn every_panes_hints_fit_at_80_columns_and_lead_to_the_keys() {
+    for pane in super::app::Pane::ORDER {
+        let mut app = app_at(&demo_bank(), 80, 24);
+        focus(&mut app, pane);
+        let s = screen(&app);
+        let bottom = s.lines().rev().nth(1).expect("a bottom border").to_owned();
+        assert!(bottom.contains("? keys "), "{pane:?}: {bottom}");
+        assert!(
+            bottom.contains("┘"),
+            "{pane:?}: the border closes: {bottom}"
+        );
+    }
+}
+
+#[test]
+fn the_help_popup_fits_80x24_and_scrolls() {
+    let mut app = app_at(&demo_bank(), 80, 24);
+    focus(&mut app, Pane::Agents);
+    keys(&mut app, "?");
+    let s = screen(&app);
+    assert_snapshot!(s);
+    assert!(s.contains("↑/↓ scroll 1-"), "{s}");
+    assert!(
+        !s.contains("suspend to the shell"),
+        "the last key is below: {s}"
+    );
+    key(&mut app, KeyCode::End);
+    let s = screen(&app);
+    assert!(s.contains("suspend to the shell"), "{s}");
+    key(&mut app, KeyCode::Esc);
+    assert!(app.popup.is_none());
+}
+
+#[test]
+fn copies_are_the_path_as_shown_a_wikilink_or_the_assembled_context() {
+    use super::app::Effect;
+    let mut app = app_at(&demo_bank(), 100, 30);
+    app.open_article("01_CLIENTS/Brightwell Pharma.md");
+    keys(&mut app, "y");
+    assert!(
+        app.effects
+            .contains(&Effect::Copy("01_CLIENTS/Brightwell Pharma.md".into())),
+        "{:?}",
+        app.effects
+    );
+    keys(&mut app, "Y");
+    assert!(
+        app.effects
+            .contains(&Effect::Copy("[[Brightwell Pharma]]".into()))
+    );
+    let theme = app.theme.clone();
+    app.panes.context.set_field(
+        Field::Client,
+        "Brightwell Pharma",
+        bank_of(app.memory.as_ref()),
+        &theme,
+    );
+    focus(&mut app, Pane::Context);
+    keys(&mut app, "C");
+    let Some(Effect::Copy(text)) = app.effects.last() else {
+        panic!("{:?}", app.effects)
+    };
+    assert!(
+        text.starts_with("----- 01_CLIENTS/Brightwell Pharma.md -----"),
+        "{text}"
+    );
+    assert!(screen(&app).contains("copied the assembled context"));
+}

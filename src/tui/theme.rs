@@ -263,6 +263,20 @@ mod tests {
     }
 
     #[test]
+    fn nothing_in_the_default_theme_is_bright_black() {
+        // Many palettes draw bright black in the background's colour.
+        let mut copy = Theme::default_theme();
+        let mut dark_gray = Vec::new();
+        copy.map_styles(|s| {
+            if [s.fg, s.bg].contains(&Some(Color::DarkGray)) {
+                dark_gray.push(s);
+            }
+            s
+        });
+        assert!(dark_gray.is_empty(), "{dark_gray:?}");
+    }
+
+    #[test]
     fn every_bundled_theme_parses() {
         for (name, _) in BUNDLED {
             let t = Theme::load(name, None).unwrap();

@@ -11,7 +11,7 @@ use super::areas::{inner, search_popup};
 use super::panes::Component;
 use super::widgets::{fuzzy, help, status};
 
-fn pane_block<'a>(app: &'a App, pane: Pane) -> Block<'a> {
+fn pane_block<'a>(app: &'a App, pane: Pane, width: u16) -> Block<'a> {
     let focused = app.focus == pane;
     let component = app.panes.get(pane);
     let mut block = Block::default()
@@ -26,7 +26,9 @@ fn pane_block<'a>(app: &'a App, pane: Pane) -> Block<'a> {
             app.theme.title,
         ));
     if focused {
-        let hint = component.hints(&app.keymap);
+        // Corners, a rule each side and the spaces around the text.
+        let room = usize::from(width).saturating_sub(6);
+        let hint = help::fit_hint(&component.hints(&app.keymap), room);
         block = block.title_bottom(Span::styled(format!(" {hint} "), app.theme.muted));
     }
     block
@@ -51,7 +53,7 @@ fn draw_tabs(frame: &mut Frame, area: Rect, app: &App) {
 }
 
 fn draw_pane(frame: &mut Frame, app: &App, pane: Pane, area: Rect) {
-    frame.render_widget(pane_block(app, pane), area);
+    frame.render_widget(pane_block(app, pane, area.width), area);
     let focused = app.focus == pane;
     app.panes
         .get(pane)

@@ -102,61 +102,8 @@ fn allowed_folders() -> String {
 
 /// Check a raw block path against §10 and normalise its separators.
 pub fn validate(raw: &str) -> Result<SafePath, Rejection> {
-    let raw = raw.trim();
-    if raw.is_empty() {
-        return Err(Rejection::new("empty", "no file path after FILE:"));
-    }
-    if raw.starts_with("\\\\") || raw.starts_with("//") {
-        return Err(Rejection::new(
-            "unc",
-            "points to a network share (UNC path); only paths inside the memory bank are allowed",
-        ));
-    }
-    if raw.starts_with('/') || raw.starts_with('\\') {
-        return Err(Rejection::new(
-            "absolute",
-            "is an absolute path; only paths relative to the memory bank are allowed",
-        ));
-    }
-    let mut chars = raw.chars();
-    let drive = match (chars.next(), chars.next()) {
-        (Some(d), Some(':')) if d.is_ascii_alphabetic() => Some(d),
-        _ => None,
-    };
-    if let Some(d) = drive {
-        return Err(Rejection::new(
-            "drive",
-            format!(
-                "starts with a drive letter ({d}:); only paths relative to the memory bank are allowed"
-            ),
-        ));
-    }
-    let rel = raw.replace('\\', "/");
+    let rel = relative_path(raw)?;
     let segments: Vec<&str> = rel.split('/').collect();
-    for seg in &segments {
-        match *seg {
-            "" => {
-                return Err(Rejection::new(
-                    "empty-segment",
-                    "has an empty folder name (a doubled or trailing slash)",
-                ));
-            }
-            ".." => {
-                return Err(Rejection::new(
-                    "parent-segment",
-                    "contains '..', which could leave the memory bank",
-                ));
-            }
-            "." => {
-                return Err(Rejection::new(
-                    "dot-segment",
-                    "contains a '.' folder; write the path without it",
-                ));
-            }
-            _ => {}
-        }
-    }
-
     let first = segments[0];
     let folder = match Folder::from_dir_name(first) {
         Some(Folder::Templates) => {
@@ -205,59 +152,124 @@ pub fn validate(raw: &str) -> Result<SafePath, Rejection> {
     }
 
     for seg in &segments[1..] {
-        if let Some(c) = seg.chars().find(|c| FORBIDDEN_CHARS.contains(c)) {
-            return Err(Rejection::new(
-                "forbidden-char",
-                format!(
-                    "the name '{seg}' contains '{c}', which Windows does not allow in file names"
-                ),
-            ));
-        }
-        if seg.chars().any(|c| c.is_control()) {
-            return Err(Rejection::new(
-                "control-char",
-                format!(
-                    "the name '{}' contains an invisible control character",
-                    seg.escape_debug()
-                ),
-            ));
-        }
-        if let Some(c) = seg.chars().find(|&c| crate::text::is_invisible_format(c)) {
-            return Err(Rejection::new(
-                "invisible-char",
-                format!(
-                    "the name '{}' contains an invisible character (U+{:04X}) that can make \
-                     it look like another name",
-                    seg.escape_debug(),
-                    c as u32
-                ),
-            ));
-        }
-        if seg.starts_with('.') {
-            return Err(Rejection::new(
-                "hidden",
-                format!(
-                    "the name '{seg}' starts with a dot: hidden files and folders are not read \
-                     as part of the bank, so a file written there would be invisible"
-                ),
-            ));
-        }
-        if seg.ends_with('.') || seg.ends_with(' ') {
-            return Err(Rejection::new(
-                "trailing-dot-space",
-                format!("the name '{seg}' ends in a dot or space, which Windows drops silently"),
-            ));
-        }
-        let stem = seg.split('.').next().unwrap_or(seg).trim_end_matches(' ');
-        if DEVICE_NAMES.iter().any(|d| d.eq_ignore_ascii_case(stem)) {
-            return Err(Rejection::new(
-                "device-name",
-                format!("the name '{seg}' is a reserved Windows device name"),
-            ));
+        check_name(seg)?;
+    }
+    Ok(SafePath { folder, rel })
+}
+
+/// A raw path made relative and `/`-separated: no network share, absolute
+/// path, drive letter, empty, `.` or `..` segment. Shared by every layout's
+/// write rules.
+pub fn relative_path(raw: &str) -> Result<String, Rejection> {
+    let raw = raw.trim();
+    if raw.is_empty() {
+        return Err(Rejection::new("empty", "no file path after FILE:"));
+    }
+    if raw.starts_with("\\\\") || raw.starts_with("//") {
+        return Err(Rejection::new(
+            "unc",
+            "points to a network share (UNC path); only paths inside the memory folder are allowed",
+        ));
+    }
+    if raw.starts_with('/') || raw.starts_with('\\') {
+        return Err(Rejection::new(
+            "absolute",
+            "is an absolute path; only paths relative to the memory folder are allowed",
+        ));
+    }
+    let mut chars = raw.chars();
+    let drive = match (chars.next(), chars.next()) {
+        (Some(d), Some(':')) if d.is_ascii_alphabetic() => Some(d),
+        _ => None,
+    };
+    if let Some(d) = drive {
+        return Err(Rejection::new(
+            "drive",
+            format!(
+                "starts with a drive letter ({d}:); only paths relative to the memory folder are allowed"
+            ),
+        ));
+    }
+    let rel = raw.replace('\\', "/");
+    let segments: Vec<&str> = rel.split('/').collect();
+    for seg in &segments {
+        match *seg {
+            "" => {
+                return Err(Rejection::new(
+                    "empty-segment",
+                    "has an empty folder name (a doubled or trailing slash)",
+                ));
+            }
+            ".." => {
+                return Err(Rejection::new(
+                    "parent-segment",
+                    "contains '..', which could leave the memory folder",
+                ));
+            }
+            "." => {
+                return Err(Rejection::new(
+                    "dot-segment",
+                    "contains a '.' folder; write the path without it",
+                ));
+            }
+            _ => {}
         }
     }
+    Ok(rel)
+}
 
-    Ok(SafePath { folder, rel })
+/// One file or folder name of a path to write: nothing Windows cannot store,
+/// no control or invisible characters, not hidden.
+pub fn check_name(seg: &str) -> Result<(), Rejection> {
+    if let Some(c) = seg.chars().find(|c| FORBIDDEN_CHARS.contains(c)) {
+        return Err(Rejection::new(
+            "forbidden-char",
+            format!("the name '{seg}' contains '{c}', which Windows does not allow in file names"),
+        ));
+    }
+    if seg.chars().any(|c| c.is_control()) {
+        return Err(Rejection::new(
+            "control-char",
+            format!(
+                "the name '{}' contains an invisible control character",
+                seg.escape_debug()
+            ),
+        ));
+    }
+    if let Some(c) = seg.chars().find(|&c| crate::text::is_invisible_format(c)) {
+        return Err(Rejection::new(
+            "invisible-char",
+            format!(
+                "the name '{}' contains an invisible character (U+{:04X}) that can make \
+                 it look like another name",
+                seg.escape_debug(),
+                c as u32
+            ),
+        ));
+    }
+    if seg.starts_with('.') {
+        return Err(Rejection::new(
+            "hidden",
+            format!(
+                "the name '{seg}' starts with a dot: hidden files and folders are not read \
+                 as part of the bank, so a file written there would be invisible"
+            ),
+        ));
+    }
+    if seg.ends_with('.') || seg.ends_with(' ') {
+        return Err(Rejection::new(
+            "trailing-dot-space",
+            format!("the name '{seg}' ends in a dot or space, which Windows drops silently"),
+        ));
+    }
+    let stem = seg.split('.').next().unwrap_or(seg).trim_end_matches(' ');
+    if DEVICE_NAMES.iter().any(|d| d.eq_ignore_ascii_case(stem)) {
+        return Err(Rejection::new(
+            "device-name",
+            format!("the name '{seg}' is a reserved Windows device name"),
+        ));
+    }
+    Ok(())
 }
 
 /// Resolve `path` under `root`, guaranteeing the result stays inside the

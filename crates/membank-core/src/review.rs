@@ -66,6 +66,39 @@ pub struct ProposedFile {
     pub on_disk: Option<String>,
 }
 
+impl ProposedFile {
+    /// One proposed file of any layout, classified against its text on disk
+    /// (`None`: absent): `verdict` is the layout's checks, `Err` with the
+    /// reason when they refuse it.
+    pub fn classified(
+        path: String,
+        line: usize,
+        content: String,
+        on_disk: Option<String>,
+        verdict: Result<(), String>,
+    ) -> ProposedFile {
+        let (change, reason) = match (&verdict, &on_disk) {
+            (Err(reason), _) => (Change::Rejected, Some(reason.clone())),
+            (Ok(()), None) => (Change::New, None),
+            (Ok(()), Some(old)) if *old == content => (Change::Unchanged, None),
+            (Ok(()), Some(_)) => (Change::Changed, None),
+        };
+        let diff = (change == Change::Changed)
+            .then(|| crate::diff::unified_diff(&path, on_disk.as_deref().unwrap_or(""), &content));
+        ProposedFile {
+            path,
+            line,
+            change,
+            reason,
+            warnings: Vec::new(),
+            sources: Vec::new(),
+            diff,
+            content,
+            on_disk,
+        }
+    }
+}
+
 /// A reply's blocks, classified, with the reply-level warnings.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Proposal {
@@ -92,26 +125,14 @@ pub fn classify(root: &Path, reply: &str, sources: &[String]) -> Proposal {
             let preview = previews.get(i).filter(|p| p.result.line == b.line);
             let content = preview.map(|p| p.content.clone()).unwrap_or_default();
             let on_disk = preview.and_then(|p| p.existing.clone());
-            let change = match (&b.status, &on_disk) {
-                (BlockStatus::Rejected, _) => Change::Rejected,
-                (_, None) => Change::New,
-                (_, Some(old)) if *old == content => Change::Unchanged,
-                (_, Some(_)) => Change::Changed,
+            let verdict = match b.status {
+                BlockStatus::Rejected => Err(b.reason.unwrap_or_default()),
+                _ => Ok(()),
             };
-            let diff = (change == Change::Changed).then(|| {
-                crate::diff::unified_diff(&b.path, on_disk.as_deref().unwrap_or(""), &content)
-            });
-            ProposedFile {
-                path: b.path,
-                line: b.line,
-                change,
-                reason: b.reason,
-                warnings: b.warnings,
-                sources: b.sources,
-                diff,
-                content,
-                on_disk,
-            }
+            let mut file = ProposedFile::classified(b.path, b.line, content, on_disk, verdict);
+            file.warnings = b.warnings;
+            file.sources = b.sources;
+            file
         })
         .collect();
     let mut all_warnings = reply_warnings;
@@ -140,14 +161,26 @@ fn current_text(root: &Path, path: &str) -> Option<String> {
 /// overwrite something nobody reviewed. `declined` lists block indices the
 /// user turned down; they are not checked.
 pub fn stale_paths(root: &Path, proposal: &Proposal, declined: &[usize]) -> Vec<String> {
-    proposal
-        .files
-        .iter()
-        .enumerate()
-        .filter(|(i, f)| f.change != Change::Rejected && !declined.contains(i))
-        .filter(|(_, f)| current_text(root, &f.path) != f.on_disk)
-        .map(|(_, f)| f.path.clone())
-        .collect()
+    stale_paths_by(proposal, declined, |path| current_text(root, path))
+}
+
+/// [`stale_paths`] for any layout: `current` reads a file's text now
+/// (`None`: absent or unreadable). A path proposed twice is listed once.
+pub fn stale_paths_by(
+    proposal: &Proposal,
+    declined: &[usize],
+    mut current: impl FnMut(&str) -> Option<String>,
+) -> Vec<String> {
+    let mut stale: Vec<String> = Vec::new();
+    for (i, f) in proposal.files.iter().enumerate() {
+        if f.change == Change::Rejected || declined.contains(&i) || stale.contains(&f.path) {
+            continue;
+        }
+        if current(&f.path) != f.on_disk {
+            stale.push(f.path.clone());
+        }
+    }
+    stale
 }
 
 #[cfg(test)]

@@ -13,6 +13,7 @@ pub mod sse;
 #[cfg(feature = "testing")]
 pub mod testing;
 pub mod worker;
+pub mod writeback;
 
 pub use client::{CancelHandle, LlmClient, Reply, StreamEvent};
 pub use config::{ApiKey, LlmConfig, Protocol, Provider};

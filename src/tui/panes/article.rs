@@ -484,6 +484,7 @@ impl Component for ArticlePane {
                 }
                 None => return cx.copy_path(self.rel.clone()),
             },
+            Action::CopyLink => return cx.copy_link(self.rel.clone()),
             _ => return false,
         }
         true

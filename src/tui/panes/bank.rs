@@ -445,6 +445,7 @@ impl Component for BankPane {
             },
             Action::Edit => return cx.edit(selected_file, None),
             Action::CopyPath => return cx.copy_path(selected_file),
+            Action::CopyLink => return cx.copy_link(selected_file),
             _ => return false,
         }
         true

@@ -712,6 +712,20 @@ impl Component for ContextPane {
                 let rel = self.selected_candidate(bank).map(str::to_owned);
                 return cx.copy_path(rel);
             }
+            Action::CopyLink => {
+                let rel = self.selected_candidate(bank).map(str::to_owned);
+                return cx.copy_link(rel);
+            }
+            Action::CopyContext => {
+                let report = context::build(bank, &self.query(), self.budget_options());
+                let kept = report.included().count();
+                let text = context::render(bank, &report);
+                cx.info(format!(
+                    "copied the assembled context: {kept} articles, {} tokens",
+                    report.used_tokens
+                ));
+                cx.effects.push(Effect::Copy(text));
+            }
             _ => return false,
         }
         true

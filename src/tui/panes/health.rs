@@ -233,6 +233,10 @@ impl Component for HealthPane {
                 let rel = self.selected_finding().map(|f| f.path.clone());
                 return cx.copy_path(rel);
             }
+            Action::CopyLink => {
+                let rel = self.selected_finding().map(|f| f.path.clone());
+                return cx.copy_link(rel);
+            }
             _ => return false,
         }
         true

@@ -67,14 +67,26 @@ impl Cx<'_> {
         self.effects.push(Effect::Warn(text.into()));
     }
 
-    /// Copy a file's absolute path and say so.
+    /// Copy a file's path as shown (relative to the bank) and say so.
     pub fn copy_path(&mut self, rel: Option<String>) -> bool {
         let Some(rel) = rel else {
             return false;
         };
-        let abs = self.memory.root().join(&rel).display().to_string();
         self.info(format!("copied {}", sanitize_for_terminal(&rel, false)));
-        self.effects.push(Effect::Copy(abs));
+        self.effects.push(Effect::Copy(rel));
+        true
+    }
+
+    /// Copy a `[[wikilink]]` to a file (its name, as Obsidian writes it).
+    pub fn copy_link(&mut self, rel: Option<String>) -> bool {
+        let Some(rel) = rel else {
+            return false;
+        };
+        let name = rel.rsplit('/').next().unwrap_or(&rel);
+        let name = name.strip_suffix(".md").unwrap_or(name);
+        let link = format!("[[{name}]]");
+        self.info(format!("copied {}", sanitize_for_terminal(&link, false)));
+        self.effects.push(Effect::Copy(link));
         true
     }
 

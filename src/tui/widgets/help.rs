@@ -21,6 +21,8 @@ const ABOUT: &str = concat!(
 pub struct Help {
     pub title: String,
     pub sections: Vec<(String, Vec<(String, String)>)>,
+    /// First line shown, when the keys are more than the screen holds.
+    pub scroll: usize,
 }
 
 /// Actions shown on one row when a scope has both, to keep the popup
@@ -41,6 +43,16 @@ const PAIRS: &[(Action, Action, &str)] = &[
     ),
     (Action::Back, Action::Forward, "back / forward in history"),
     (Action::NextPane, Action::PrevPane, "next / previous pane"),
+    (
+        Action::FoldGroup,
+        Action::UnfoldGroup,
+        "fold / unfold the group",
+    ),
+    (
+        Action::NextGroup,
+        Action::PrevGroup,
+        "next / previous group",
+    ),
     (
         Action::AcceptAll,
         Action::DeclineAll,
@@ -75,8 +87,50 @@ impl Help {
                 (pane_name.to_owned(), rows(scope, keymap)),
                 ("everywhere".to_owned(), rows(Scope::Global, keymap)),
             ],
+            scroll: 0,
         }
     }
+
+    /// Lines of the popup's text.
+    pub fn line_count(&self) -> usize {
+        self.sections
+            .iter()
+            .map(|(_, rows)| rows.len() + 2)
+            .sum::<usize>()
+            - 1
+    }
+
+    /// Scroll by `delta` lines on a screen `screen_height` rows high,
+    /// never past the point where the last line is at the bottom.
+    pub fn scroll_by(&mut self, delta: isize, screen_height: u16) {
+        let visible = usize::from(screen_height.saturating_sub(2));
+        let last = self.line_count().saturating_sub(visible) as isize;
+        self.scroll = (self.scroll as isize + delta).clamp(0, last) as usize;
+    }
+}
+
+/// A pane's key hints cut to `room` columns: whole hints from the left,
+/// and the last one ("? keys", which leads to the rest) always kept.
+pub fn fit_hint(hint: &str, room: usize) -> String {
+    use unicode_width::UnicodeWidthStr;
+    if hint.width() <= room {
+        return hint.to_owned();
+    }
+    let parts: Vec<&str> = hint.split(" · ").collect();
+    let Some((last, rest)) = parts.split_last() else {
+        return String::new();
+    };
+    let mut kept: Vec<&str> = Vec::new();
+    let mut used = last.width();
+    for p in rest {
+        if used + p.width() + 3 > room {
+            break;
+        }
+        used += p.width() + 3;
+        kept.push(p);
+    }
+    kept.push(last);
+    kept.join(" · ")
 }
 
 pub fn draw(frame: &mut Frame, help: &Help, theme: &Theme) {
@@ -105,25 +159,53 @@ pub fn draw(frame: &mut Frame, help: &Help, theme: &Theme) {
         .flat_map(|(_, rows)| rows.iter().map(|(_, d)| d.chars().count()))
         .max()
         .unwrap_or(0);
-    let height = lines.len() as u16 + 2;
-    let width = (key_width + desc_width + 6).max(ABOUT.chars().count() + 20);
-    let area = centered(
-        frame.area(),
-        width.min(usize::from(u16::MAX)) as u16,
-        height,
-    );
+    let screen = frame.area();
+    let total = lines.len();
+    let height = (total + 2).min(usize::from(screen.height)) as u16;
+    let visible = usize::from(height.saturating_sub(2));
+    let scroll = help.scroll.min(total.saturating_sub(visible));
+    let width = (key_width + desc_width + 6)
+        .max(ABOUT.chars().count() + 20)
+        .min(usize::from(screen.width)) as u16;
+    let area = centered(screen, width, height);
     frame.render_widget(Clear, area);
-    let block = Block::default()
+    let more = if total > visible {
+        format!(
+            " ↑/↓ scroll {}-{}/{total} · Esc close ",
+            scroll + 1,
+            (scroll + visible).min(total)
+        )
+    } else {
+        " Esc / ? close ".to_owned()
+    };
+    let mut block = Block::default()
         .borders(Borders::ALL)
         .border_style(theme.border_focused)
         .title(Span::styled(format!(" {} ", help.title), theme.title))
-        .title_bottom(Span::styled(" Esc / ? close ", theme.muted))
-        .title_bottom(Line::styled(format!(" {ABOUT} "), theme.muted).right_aligned());
-    frame.render_widget(Paragraph::new(lines).block(block), area);
+        .title_bottom(Span::styled(more, theme.muted));
+    // The version goes where there is room for both.
+    if usize::from(width) >= 2 * (ABOUT.chars().count() + 2) + 4 || total <= visible {
+        block = block.title_bottom(Line::styled(format!(" {ABOUT} "), theme.muted).right_aligned());
+    }
+    let shown: Vec<Line> = lines.into_iter().skip(scroll).collect();
+    frame.render_widget(
+        Paragraph::new(shown)
+            .block(block)
+            .wrap(ratatui::widgets::Wrap { trim: false }),
+        area,
+    );
 }
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn hints_keep_whole_items_and_the_way_to_the_rest() {
+        let hint = "n link · Enter follow · Backspace back · ? keys";
+        assert_eq!(super::fit_hint(hint, 80), hint);
+        assert_eq!(super::fit_hint(hint, 30), "n link · Enter follow · ? keys");
+        assert_eq!(super::fit_hint(hint, 5), "? keys");
+    }
+
     #[test]
     fn about_line_names_the_spec_version_the_core_implements() {
         assert!(super::ABOUT.ends_with(membank_core::SPEC_VERSION));

@@ -1,4 +1,8 @@
 //! The status bar: bank, article count, active query, last message.
+//! Messages expire (errors last longest) so the bar goes back to saying
+//! where you are.
+
+use std::time::{Duration, Instant};
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -24,6 +28,18 @@ pub struct Status {
     /// The active context query, e.g. `client=Acme domain=Legal`.
     pub query: String,
     pub message: Option<(String, Level)>,
+    /// When the message goes away.
+    pub expires: Option<Instant>,
+}
+
+/// How long a message stays: long enough to read, short enough not to
+/// linger over what the bar normally shows.
+fn lifetime(level: Level) -> Duration {
+    Duration::from_secs(match level {
+        Level::Info => 6,
+        Level::Warning => 12,
+        Level::Error => 30,
+    })
 }
 
 impl Status {
@@ -34,14 +50,38 @@ impl Status {
             .is_none_or(|(m, _)| m.starts_with(crate::tui::app::LOADING))
     }
 
+    fn say(&mut self, text: String, level: Level, lasts: Duration) {
+        self.message = Some((text, level));
+        self.expires = Some(Instant::now() + lasts);
+    }
+
     pub fn info(&mut self, text: impl Into<String>) {
-        self.message = Some((text.into(), Level::Info));
+        self.say(text.into(), Level::Info, lifetime(Level::Info));
     }
     pub fn warn(&mut self, text: impl Into<String>) {
-        self.message = Some((text.into(), Level::Warning));
+        self.say(text.into(), Level::Warning, lifetime(Level::Warning));
     }
     pub fn error(&mut self, text: impl Into<String>) {
-        self.message = Some((text.into(), Level::Error));
+        self.say(text.into(), Level::Error, lifetime(Level::Error));
+    }
+    /// Something to read before starting, kept for half a minute.
+    pub fn notice(&mut self, text: impl Into<String>) {
+        self.say(text.into(), Level::Info, Duration::from_secs(30));
+    }
+
+    /// Drop the message once its time is up. Returns whether it went.
+    pub fn expire(&mut self, now: Instant) -> bool {
+        if self.expires.is_some_and(|t| now >= t) {
+            self.message = None;
+            self.expires = None;
+            return true;
+        }
+        false
+    }
+
+    /// When the runner should wake to expire the message.
+    pub fn next_expiry(&self) -> Option<Instant> {
+        self.expires
     }
 }
 

@@ -181,15 +181,21 @@ impl Project {
         if let Ok(Some(bytes)) = p.read(".gitignore") {
             p.gitignores.insert(0, (String::new(), lossy(bytes)));
         }
-        p.impressions = p
+        p.derive();
+        p
+    }
+
+    /// Records, JSONL files, links and backlinks, from `texts`.
+    fn derive(&mut self) {
+        self.impressions = self
             .texts
             .get(IMPRESSIONS_PATH)
             .map(|t| JsonlFile::parse(IMPRESSIONS_PATH, t.clone()));
-        p.feedback = p
+        self.feedback = self
             .texts
             .get(FEEDBACK_PATH)
             .map(|t| JsonlFile::parse(FEEDBACK_PATH, t.clone()));
-        p.records = p
+        self.records = self
             .texts
             .iter()
             .filter(|(path, _)| path.starts_with("memory/") && path.ends_with(".md"))
@@ -202,9 +208,32 @@ impl Project {
                 links: record::links(path, text),
             })
             .collect();
-        p.index_backlinks();
-        p.docs = super::layout::documents(&p);
-        p.doc_backlinks = p.document_backlinks();
+        self.index_backlinks();
+        self.docs = super::layout::documents(self);
+        self.doc_backlinks = self.document_backlinks();
+    }
+
+    /// The project as it would be with these files written (path → whole
+    /// text), without touching the disk: what a proposed write would make
+    /// the checks say.
+    pub fn with_changes(&self, changes: &BTreeMap<String, String>) -> Project {
+        let mut p = self.clone();
+        for (path, text) in changes {
+            p.texts.insert(path.clone(), text.clone());
+            p.not_utf8.retain(|x| x != path);
+            p.problems.retain(|x| &x.path != path);
+            match p.files.iter_mut().find(|f| &f.path == path) {
+                Some(f) => f.size = text.len() as u64,
+                None => p.files.push(MemoryFile {
+                    path: path.clone(),
+                    size: text.len() as u64,
+                    private: paths::is_private(path),
+                    symlink: false,
+                }),
+            }
+        }
+        p.files.sort_by(|a, b| a.path.cmp(&b.path));
+        p.derive();
         p
     }
 

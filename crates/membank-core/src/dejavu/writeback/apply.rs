@@ -1,0 +1,171 @@
+//! Writing an accepted writeback: records first (each atomically), then
+//! the impression lines appended after the file's existing bytes, so a
+//! route never points at a record that failed to be written.
+
+use std::path::Path;
+
+use super::{check_on_disk, is_impression};
+use crate::atomic::{article_bytes, write_atomic};
+use crate::dejavu::{IMPRESSIONS_PATH, paths};
+use crate::review::{self, Change, Proposal, ProposedFile};
+use crate::safe_read::RootReader;
+
+/// Why nothing was written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ApplyError {
+    /// These files changed on disk since the proposal was classified.
+    Stale(Vec<String>),
+    /// The project folder cannot be read.
+    Root(String),
+}
+
+impl std::fmt::Display for ApplyError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ApplyError::Stale(paths) => write!(
+                f,
+                "{} changed on disk after the proposal was made; nothing was written",
+                paths.join(", ")
+            ),
+            ApplyError::Root(reason) => f.write_str(reason),
+        }
+    }
+}
+
+impl std::error::Error for ApplyError {}
+
+fn read_raw(reader: &RootReader, rel: &str) -> Option<Vec<u8>> {
+    reader.read(Path::new(rel)).ok()
+}
+
+/// Text as [`super::classify`] compares it (BOM dropped, LF).
+fn current_text(reader: &RootReader, rel: &str) -> Option<String> {
+    let bytes = read_raw(reader, rel)?;
+    crate::text::decode(&bytes).ok().map(|d| d.text)
+}
+
+/// Write the accepted entries of `proposal`, leaving out the `declined`
+/// indices. Nothing is written when any accepted file changed since the
+/// proposal was made. Returns every entry with what was done to it (a
+/// declined or failed one as rejected with the reason).
+pub fn apply(
+    root: &Path,
+    proposal: &Proposal,
+    declined: &[usize],
+) -> Result<Vec<ProposedFile>, ApplyError> {
+    let reader = RootReader::for_root(root)
+        .map_err(|e| ApplyError::Root(format!("{}: {e}", root.display())))?;
+    let stale = review::stale_paths_by(proposal, declined, |p| current_text(&reader, p));
+    if !stale.is_empty() {
+        return Err(ApplyError::Stale(stale));
+    }
+    let mut done: Vec<ProposedFile> = proposal.files.clone();
+    let mut failed_records: Vec<String> = Vec::new();
+    for (i, file) in done.iter_mut().enumerate() {
+        if file.change == Change::Rejected || is_impression(file) {
+            continue;
+        }
+        if declined.contains(&i) {
+            decline(file);
+            continue;
+        }
+        if file.change == Change::Unchanged {
+            continue;
+        }
+        let existing = read_raw(&reader, &file.path);
+        let result = check_on_disk(root, &file.path).and_then(|()| {
+            write_record(
+                root,
+                &file.path,
+                &article_bytes(&file.content, existing.as_deref()),
+            )
+        });
+        if let Err(reason) = result {
+            fail(file, reason);
+            failed_records.push(file.path.clone());
+        }
+    }
+    append_impressions(root, &reader, &mut done, declined, &failed_records);
+    Ok(done)
+}
+
+fn decline(file: &mut ProposedFile) {
+    file.change = Change::Rejected;
+    file.reason = Some("declined by the user".into());
+    file.diff = None;
+}
+
+fn fail(file: &mut ProposedFile, reason: String) {
+    file.change = Change::Rejected;
+    file.reason = Some(format!("could not be written: {reason}"));
+    file.diff = None;
+}
+
+fn write_record(root: &Path, rel: &str, bytes: &[u8]) -> Result<(), String> {
+    let target = root.join(rel);
+    if let Some(parent) = target.parent() {
+        std::fs::create_dir_all(parent).map_err(|e| e.to_string())?;
+    }
+    // A link swapped in while the folders were made must not redirect it.
+    check_on_disk(root, rel)?;
+    write_atomic(&target, bytes).map_err(|e| e.to_string())
+}
+
+/// Append the accepted impression lines in one atomic replacement whose
+/// first bytes are the file as it was.
+fn append_impressions(
+    root: &Path,
+    reader: &RootReader,
+    done: &mut [ProposedFile],
+    declined: &[usize],
+    failed_records: &[String],
+) {
+    let mut lines: Vec<usize> = Vec::new();
+    for (i, file) in done.iter_mut().enumerate() {
+        if !is_impression(file) || file.change == Change::Rejected {
+            continue;
+        }
+        if declined.contains(&i) {
+            decline(file);
+        } else if routes_to_any(&file.content, failed_records) {
+            fail(file, "the record it routes to was not written".into());
+        } else if file.change != Change::Unchanged {
+            lines.push(i);
+        }
+    }
+    if lines.is_empty() {
+        return;
+    }
+    let existing = read_raw(reader, IMPRESSIONS_PATH).unwrap_or_default();
+    let eol: &[u8] = if existing.windows(2).any(|w| w == b"\r\n") {
+        b"\r\n"
+    } else {
+        b"\n"
+    };
+    let mut bytes = existing.clone();
+    if !bytes.is_empty() && !bytes.ends_with(b"\n") {
+        bytes.extend_from_slice(eol);
+    }
+    for &i in &lines {
+        bytes.extend_from_slice(done[i].content.as_bytes());
+        bytes.extend_from_slice(eol);
+    }
+    if let Err(reason) = check_on_disk(root, IMPRESSIONS_PATH)
+        .and_then(|()| write_record(root, IMPRESSIONS_PATH, &bytes))
+    {
+        for &i in &lines {
+            fail(&mut done[i], reason.clone());
+        }
+    }
+}
+
+fn routes_to_any(line: &str, records: &[String]) -> bool {
+    let Ok(value) = crate::dejavu::js::parse(line) else {
+        return false;
+    };
+    value
+        .get("record_path")
+        .and_then(|v| v.as_str())
+        .and_then(|p| paths::resolve_from("", p))
+        .is_some_and(|p| records.contains(&p))
+}

@@ -1,0 +1,310 @@
+use std::fs;
+use std::path::Path;
+
+use super::*;
+
+const SCOPE: &str = "project:demo";
+const OLD_LINE: &str = r#"{"schema_version":1,"id":"decision-old","scope":"project:demo","title":"Old choice","keywords":["alpha","beta","gamma"],"record_path":"memory/decisions/old.md","updated":"2026-01-02","weight":0.5,"status":"active"}"#;
+
+fn record(id: &str, title: &str, sections: &str) -> String {
+    format!(
+        "---\nid: {id}\ntitle: {title}\nstatus: active\nscope: {SCOPE}\nupdated: 2026-03-04\n---\n\n# {title}\n\n{sections}\n## Related records\n\n- [Summary](../summary.md)\n"
+    )
+}
+
+fn decision(id: &str, title: &str) -> String {
+    record(
+        id,
+        title,
+        "## Decision\n\nDo it.\n\n## Rationale\n\nBecause.\n\n## Consequences\n\nSome.\n",
+    )
+}
+
+fn impression(id: &str, path: &str, keywords: &str) -> String {
+    format!(
+        r#"{{"schema_version":1,"id":"{id}","scope":"{SCOPE}","title":"T {id}","keywords":[{keywords}],"record_path":"{path}","updated":"2026-03-04","weight":0.8,"status":"active"}}"#
+    )
+}
+
+/// A small project: AGENTS.md, a summary, one decision with its route.
+/// `eol` is the impressions file's line ending.
+fn project(eol: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let r = dir.path();
+    fs::create_dir_all(r.join("memory/decisions")).unwrap();
+    fs::write(r.join("AGENTS.md"), "# Rules\n").unwrap();
+    fs::write(
+        r.join("memory/summary.md"),
+        format!(
+            "---\nid: summary\ntitle: Summary\nstatus: active\nscope: {SCOPE}\nupdated: 2026-01-02\n---\n\n# Summary\n\n- [Old choice](./decisions/old.md)\n"
+        ),
+    )
+    .unwrap();
+    fs::write(
+        r.join("memory/decisions/old.md"),
+        decision("decision-old", "Old choice"),
+    )
+    .unwrap();
+    fs::write(
+        r.join("memory/impressions.jsonl"),
+        format!("{OLD_LINE}{eol}"),
+    )
+    .unwrap();
+    dir
+}
+
+fn load(r: &Path) -> Project {
+    Project::load(r).unwrap()
+}
+
+fn reply(blocks: &[(&str, String)]) -> String {
+    let mut out = String::from("Here is what to keep.\n\n");
+    for (path, body) in blocks {
+        out.push_str(&format!("### FILE: {path}\n{body}\n"));
+    }
+    out
+}
+
+fn changes(p: &Proposal) -> Vec<(String, Change)> {
+    p.files.iter().map(|f| (f.path.clone(), f.change)).collect()
+}
+
+#[test]
+fn proposals_are_checked_against_the_layout_and_nothing_is_written() {
+    let dir = project("\n");
+    let r = dir.path();
+    let before = fs::read(r.join("memory/impressions.jsonl")).unwrap();
+    let text = reply(&[
+        (
+            "memory/decisions/cache.md",
+            decision("decision-cache", "Cache results"),
+        ),
+        (
+            "memory/impressions.jsonl",
+            [
+                impression(
+                    "decision-cache",
+                    "memory/decisions/cache.md",
+                    r#""cache","results","ttl""#,
+                ),
+                // Routes nowhere.
+                impression(
+                    "decision-ghost",
+                    "memory/decisions/ghost.md",
+                    r#""ghost","phantom","spook""#,
+                ),
+                // Weight out of range.
+                impression(
+                    "decision-heavy",
+                    "memory/decisions/cache.md",
+                    r#""heavy","load","weight""#,
+                )
+                .replace("0.8", "7"),
+                "not json".to_owned(),
+            ]
+            .join("\n"),
+        ),
+        ("memory/private/notes.md", "secret plans\n".into()),
+        ("src/main.rs", "fn main() {}\n".into()),
+        ("memory/recall-feedback.jsonl", "{}\n".into()),
+    ]);
+    let p = classify(&load(r), &text);
+    let imp = IMPRESSIONS_PATH.to_owned();
+    assert_eq!(
+        changes(&p),
+        vec![
+            ("memory/decisions/cache.md".into(), Change::New),
+            (imp.clone(), Change::Changed),
+            (imp.clone(), Change::Rejected),
+            (imp.clone(), Change::Rejected),
+            (imp, Change::Rejected),
+            ("memory/private/notes.md".into(), Change::Rejected),
+            ("src/main.rs".into(), Change::Rejected),
+            ("memory/recall-feedback.jsonl".into(), Change::Rejected),
+        ],
+        "{p:#?}"
+    );
+    let reason = |i: usize| p.files[i].reason.clone().unwrap();
+    assert!(reason(2).contains("record-path-missing"), "{}", reason(2));
+    assert!(reason(3).contains("bad-weight"), "{}", reason(3));
+    assert!(reason(4).contains("invalid-jsonl"), "{}", reason(4));
+    assert!(reason(5).contains("private"), "{}", reason(5));
+    let diff = p.files[1].diff.as_deref().unwrap();
+    assert!(
+        diff.contains("+{\"schema_version\":1,\"id\":\"decision-cache\""),
+        "{diff}"
+    );
+    // The summary does not link the new decision: a warning for the whole reply.
+    assert!(
+        p.warnings
+            .iter()
+            .any(|w| w.contains("summary-missing-link")),
+        "{:?}",
+        p.warnings
+    );
+    assert!(!r.join("memory/decisions/cache.md").exists());
+    assert_eq!(
+        fs::read(r.join("memory/impressions.jsonl")).unwrap(),
+        before
+    );
+}
+
+#[test]
+fn apply_writes_records_then_appends_lines_leaving_the_others_byte_for_byte() {
+    let dir = project("\r\n");
+    let r = dir.path();
+    let new_line = impression(
+        "decision-cache",
+        "memory/decisions/cache.md",
+        r#""cache","results","ttl""#,
+    );
+    let text = reply(&[
+        (
+            "memory/decisions/cache.md",
+            decision("decision-cache", "Cache results"),
+        ),
+        ("memory/impressions.jsonl", new_line.clone()),
+    ]);
+    let p = classify(&load(r), &text);
+    let done = apply(r, &p, &[]).unwrap();
+    assert_eq!(done[0].change, Change::New);
+    assert_eq!(done[1].change, Change::Changed);
+    assert_eq!(
+        fs::read_to_string(r.join("memory/impressions.jsonl")).unwrap(),
+        format!("{OLD_LINE}\r\n{new_line}\r\n")
+    );
+    assert_eq!(
+        fs::read_to_string(r.join("memory/decisions/cache.md")).unwrap(),
+        decision("decision-cache", "Cache results")
+    );
+    // Proposing the same again changes nothing.
+    let again = classify(&load(r), &text);
+    assert_eq!(
+        again.files.iter().map(|f| f.change).collect::<Vec<_>>(),
+        vec![Change::Unchanged, Change::Unchanged]
+    );
+}
+
+#[test]
+fn a_record_without_the_required_frontmatter_is_refused_and_so_is_its_route() {
+    let dir = project("\n");
+    let r = dir.path();
+    let text = reply(&[
+        (
+            "memory/open-loops/todo.md",
+            "# Todo\n\nSomething later.\n".into(),
+        ),
+        (
+            "memory/impressions.jsonl",
+            impression(
+                "open-loop-todo",
+                "memory/open-loops/todo.md",
+                r#""todo","later","follow""#,
+            ),
+        ),
+    ]);
+    let p = classify(&load(r), &text);
+    assert_eq!(p.files[0].change, Change::Rejected);
+    assert!(
+        p.files[0]
+            .reason
+            .as_deref()
+            .unwrap()
+            .contains("missing-frontmatter")
+    );
+    assert_eq!(p.files[1].change, Change::Rejected, "{:#?}", p.files[1]);
+    assert!(
+        p.files[1]
+            .reason
+            .as_deref()
+            .unwrap()
+            .contains("record-path-missing")
+    );
+}
+
+#[test]
+fn secrets_and_new_errors_refuse_a_record_but_old_problems_do_not() {
+    let dir = project("\n");
+    let r = dir.path();
+    // The existing decision already lacks a section: keeping that is allowed.
+    let old = decision("decision-old", "Old choice").replace("## Consequences\n\nSome.\n", "");
+    fs::write(r.join("memory/decisions/old.md"), &old).unwrap();
+    let updated = old.replace("Do it.", "Do it twice.");
+    let leaked = decision("decision-keys", "Keys").replace(
+        "Because.",
+        "Because.\n-----BEGIN RSA PRIVATE KEY-----\nMIIB\n-----END RSA PRIVATE KEY-----",
+    );
+    let text = reply(&[
+        ("memory/decisions/old.md", updated),
+        ("memory/decisions/keys.md", leaked),
+    ]);
+    let p = classify(&load(r), &text);
+    assert_eq!(p.files[0].change, Change::Changed, "{:#?}", p.files[0]);
+    assert!(
+        p.files[0]
+            .diff
+            .as_deref()
+            .unwrap()
+            .contains("+Do it twice.")
+    );
+    assert_eq!(p.files[1].change, Change::Rejected);
+    assert!(
+        p.files[1]
+            .reason
+            .as_deref()
+            .unwrap()
+            .contains("private-key")
+    );
+}
+
+#[test]
+fn declined_entries_are_not_written_and_a_stale_file_stops_everything() {
+    let dir = project("\n");
+    let r = dir.path();
+    let text = reply(&[
+        ("memory/decisions/cache.md", decision("decision-cache", "Cache results")),
+        (
+            "memory/impressions.jsonl",
+            impression("decision-cache", "memory/decisions/cache.md", r#""cache","results","ttl""#),
+        ),
+        ("memory/summary.md", "---\nid: summary\ntitle: Summary\nstatus: active\nscope: project:demo\nupdated: 2026-03-04\n---\n\n# Summary\n\n- [Old choice](./decisions/old.md)\n- [Cache](./decisions/cache.md)\n".into()),
+    ]);
+    let p = classify(&load(r), &text);
+    assert!(
+        p.files.iter().all(|f| f.change != Change::Rejected),
+        "{p:#?}"
+    );
+    fs::write(r.join("memory/summary.md"), "edited by hand\n").unwrap();
+    assert_eq!(
+        apply(r, &p, &[]),
+        Err(ApplyError::Stale(vec!["memory/summary.md".into()]))
+    );
+    assert!(!r.join("memory/decisions/cache.md").exists());
+    // Declining the summary: the rest is written, the summary kept.
+    let done = apply(r, &p, &[2]).unwrap();
+    assert_eq!(done[2].change, Change::Rejected);
+    assert_eq!(
+        fs::read_to_string(r.join("memory/summary.md")).unwrap(),
+        "edited by hand\n"
+    );
+    assert!(r.join("memory/decisions/cache.md").exists());
+}
+
+#[test]
+fn a_later_block_for_the_same_record_wins() {
+    let dir = project("\n");
+    let r = dir.path();
+    let text = reply(&[
+        (
+            "memory/decisions/cache.md",
+            decision("decision-cache", "First"),
+        ),
+        (
+            "memory/decisions/cache.md",
+            decision("decision-cache", "Second"),
+        ),
+    ]);
+    let p = classify(&load(r), &text);
+    assert_eq!(p.files[0].change, Change::Rejected);
+    assert_eq!(p.files[1].change, Change::New);
+}

@@ -1,0 +1,200 @@
+//! Deja Vu writeback as a prompt: the notes or conversation to write back,
+//! and the project memory the model needs to update rather than duplicate
+//! it: the summary and index, the records recall selects for the notes, a
+//! list of every record, and the impression lines. Private memory is never
+//! part of it. The reply is checked and classified by
+//! `membank_core::dejavu::writeback`.
+
+use membank_core::dejavu::js::JsValue;
+use membank_core::dejavu::recall::{MAX_DETAIL_RECORDS, WEAK};
+use membank_core::dejavu::{INDEX_PATH, Project, SUMMARY_PATH, paths, recall};
+
+use crate::agents::WRITER_MAX_TOKENS;
+use crate::request::{ChatRequest, Message};
+
+/// Notes or a conversation to write back, with the name it is shown under.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Note {
+    pub name: String,
+    pub text: String,
+}
+
+/// What is sent, and what was kept back and why.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PreparedWriteback {
+    pub request: ChatRequest,
+    /// Records sent whole, in the order sent.
+    pub records: Vec<String>,
+    /// Private or unreadable paths that were not sent, with the reason.
+    pub withheld: Vec<(String, &'static str)>,
+    /// Records that did not fit `budget_tokens`.
+    pub left_out: Vec<String>,
+}
+
+/// Impression lines listed for the model at most; ids beyond are still
+/// refused as duplicates by the checks.
+const MAX_LISTED_IMPRESSIONS: usize = 400;
+
+/// Build the writeback request. `budget_tokens` (chars/4, 0 = unlimited)
+/// bounds the records sent whole; the summary comes first.
+pub fn prepare_writeback(
+    project: &Project,
+    template: &str,
+    notes: &[Note],
+    today: &str,
+    budget_tokens: usize,
+) -> PreparedWriteback {
+    let mut withheld: Vec<(String, &'static str)> = Vec::new();
+    let mut user = format!("Today's date: {today}\n\n## Notes to write back\n\n");
+    for note in notes {
+        push_text(&mut user, &format!("note: {}", note.name), &note.text);
+    }
+    let cue = notes
+        .iter()
+        .map(|n| n.text.as_str())
+        .collect::<Vec<_>>()
+        .join("\n");
+    let mut wanted: Vec<String> = vec![SUMMARY_PATH.into(), INDEX_PATH.into()];
+    let found = recall(project.impressions.as_ref(), &cue);
+    for m in found.matches.iter().filter(|m| m.score >= WEAK) {
+        if let Some(JsValue::String(p)) = &m.record_path
+            && let Some(p) = paths::resolve_from("", p)
+            && !wanted.contains(&p)
+        {
+            wanted.push(p);
+            if wanted.len() == 2 + MAX_DETAIL_RECORDS {
+                break;
+            }
+        }
+    }
+
+    user.push_str("## The project's memory\n\n");
+    let mut records = Vec::new();
+    let mut left_out = Vec::new();
+    let mut used_tokens = 0;
+    for path in wanted {
+        if paths::is_private(&path) {
+            withheld.push((path, "private memory is never sent to a model"));
+            continue;
+        }
+        let Some(record) = project.record(&path) else {
+            continue;
+        };
+        let tokens = record.text.chars().count().div_ceil(4);
+        if budget_tokens > 0 && used_tokens + tokens > budget_tokens {
+            left_out.push(path);
+            continue;
+        }
+        used_tokens += tokens;
+        push_text(&mut user, &path, &record.text);
+        records.push(path);
+    }
+
+    user.push_str("### Every record (path | id | title | status)\n\n");
+    for r in &project.records {
+        if r.private {
+            withheld.push((r.path.clone(), "private memory is never sent to a model"));
+            continue;
+        }
+        user.push_str(&format!(
+            "- {} | {} | {} | {}\n",
+            r.path,
+            r.id().unwrap_or("-"),
+            r.title(),
+            r.status()
+        ));
+    }
+    user.push_str("\n### memory/impressions.jsonl\n\n");
+    let mut listed = 0;
+    if let Some(imp) = &project.impressions {
+        for line in &imp.lines {
+            let routes_private = line
+                .str_field("record_path")
+                .and_then(|p| paths::resolve_from("", p))
+                .is_some_and(|p| paths::is_private(&p));
+            if routes_private {
+                continue;
+            }
+            if listed == MAX_LISTED_IMPRESSIONS {
+                user.push_str("(further lines left out)\n");
+                break;
+            }
+            user.push_str(imp.text[line.span.clone()].trim());
+            user.push('\n');
+            listed += 1;
+        }
+    }
+    if listed == 0 {
+        user.push_str("(no impressions yet)\n");
+    }
+    PreparedWriteback {
+        request: ChatRequest {
+            system: template.trim_end().to_owned(),
+            messages: vec![Message::user(user)],
+            max_tokens: WRITER_MAX_TOKENS,
+            temperature: None,
+        },
+        records,
+        withheld,
+        left_out,
+    }
+}
+
+fn push_text(out: &mut String, name: &str, text: &str) {
+    out.push_str(&format!("----- {name} -----\n{text}"));
+    if !text.ends_with('\n') {
+        out.push('\n');
+    }
+    out.push('\n');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::fs;
+
+    #[test]
+    fn private_memory_never_reaches_the_prompt() {
+        let tmp = tempfile::tempdir().unwrap();
+        let r = tmp.path();
+        fs::create_dir_all(r.join("memory/private")).unwrap();
+        fs::create_dir_all(r.join("memory/decisions")).unwrap();
+        fs::write(r.join("memory/summary.md"), "# Summary\nshared\n").unwrap();
+        fs::write(r.join("memory/private/plan.md"), "hidden plan\n").unwrap();
+        fs::write(r.join("memory/decisions/cache.md"), "cache decision text\n").unwrap();
+        fs::write(
+            r.join("memory/impressions.jsonl"),
+            concat!(
+                r#"{"id":"p","title":"cache","keywords":["cache"],"record_path":"memory/private/plan.md","weight":1}"#,
+                "\n",
+                r#"{"id":"c","title":"cache","keywords":["cache"],"record_path":"memory/decisions/cache.md","weight":1}"#,
+                "\n"
+            ),
+        )
+        .unwrap();
+        let project = Project::load(r).unwrap();
+        let notes = [Note {
+            name: "session".into(),
+            text: "We changed the cache.".into(),
+        }];
+        let p = prepare_writeback(&project, "TEMPLATE", &notes, "2026-03-04", 0);
+        let user = &p.request.messages[0].content;
+        assert_eq!(p.request.system, "TEMPLATE");
+        assert!(user.contains("Today's date: 2026-03-04"));
+        assert!(user.contains("We changed the cache."));
+        assert!(user.contains("cache decision text"), "{user}");
+        assert!(
+            !user.contains("hidden plan") && !user.contains("memory/private"),
+            "{user}"
+        );
+        assert_eq!(
+            p.records,
+            vec!["memory/summary.md", "memory/decisions/cache.md"]
+        );
+        assert!(
+            p.withheld
+                .iter()
+                .any(|(w, _)| w == "memory/private/plan.md")
+        );
+    }
+}

@@ -1,0 +1,279 @@
+//! `membank writeback`: after work, the model turns notes or a conversation
+//! into Deja Vu records and impression lines. Each proposed file is shown as
+//! new, changed (with its diff), unchanged or rejected (with the reason the
+//! layout's checks give); only `--yes` writes the accepted ones.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{Context, bail};
+use membank_core::dejavu::{self, Project, writeback};
+use membank_core::review::{Change, Proposal, ProposedFile};
+use membank_core::safe_read::{DEFAULT_MAX_FILE_BYTES, read_regular};
+use membank_llm::writeback::{Note, PreparedWriteback, prepare_writeback};
+use serde::Serialize;
+
+use super::blocks::{print_block_lines, print_warnings, read_reply, to_json};
+use super::common::{self, open_dejavu, safe};
+use super::compile::{incomplete_message, save_reply, stream_reply};
+use super::llm_common;
+
+/// Records sent whole with the notes, in tokens (chars/4).
+const DEFAULT_RECORD_BUDGET: usize = 16_000;
+
+#[derive(clap::Args)]
+#[command(
+    after_help = "Without --yes nothing is written: every proposed file is shown as new, \
+                  changed (with its diff), unchanged or rejected (with the reason). The raw \
+                  reply is saved in the temporary folder (its path is printed) so it can be \
+                  applied later with --reply.\n\n\
+                  Exit status: 0 every proposal accepted (and, with --yes, written), 1 a \
+                  proposal was rejected, the reply was incomplete or proposed nothing, 2 error."
+)]
+pub struct Args {
+    /// The project folder (holding memory/) or its memory/ folder.
+    pub project: PathBuf,
+    /// Files with the notes or conversation to write back (`-` for
+    /// standard input).
+    #[arg(value_name = "NOTE")]
+    pub notes: Vec<PathBuf>,
+    /// Read the notes or conversation from standard input.
+    #[arg(long)]
+    pub stdin: bool,
+    /// Review this saved reply instead of asking the model (`-` for
+    /// standard input).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["notes", "stdin"])]
+    pub reply: Option<PathBuf>,
+    /// Write the accepted records and append the accepted impression lines.
+    #[arg(long)]
+    pub yes: bool,
+    /// Also print the model's reply (to stderr) as it arrives.
+    #[arg(long)]
+    pub show_reply: bool,
+    /// Token budget for the records sent whole; 0 means unlimited.
+    #[arg(long, default_value_t = DEFAULT_RECORD_BUDGET)]
+    pub budget: usize,
+    /// Print the result as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The machine form of a run.
+#[derive(Serialize)]
+struct Output {
+    reply_complete: bool,
+    /// The accepted files were written (`--yes`).
+    applied: bool,
+    /// Where the raw reply was saved, outside the project.
+    reply_file: Option<String>,
+    /// Records sent to the model whole.
+    sent: Vec<String>,
+    /// Paths kept from the model, with why.
+    withheld: Vec<Withheld>,
+    files: Vec<ProposedFile>,
+    warnings: Vec<String>,
+}
+
+#[derive(Serialize)]
+struct Withheld {
+    path: String,
+    reason: &'static str,
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let project = open_dejavu(&args.project)?;
+    let mut output = Output {
+        reply_complete: true,
+        applied: false,
+        reply_file: None,
+        sent: Vec::new(),
+        withheld: Vec::new(),
+        files: Vec::new(),
+        warnings: Vec::new(),
+    };
+    let reply = match &args.reply {
+        Some(path) => read_reply(Some(path))?,
+        None => {
+            let notes = read_notes(&project, &args)?;
+            let client = llm_common::client()
+                .context("no model can be used (a saved reply is reviewed with --reply FILE)")?;
+            let today = jiff::Zoned::now().date().to_string();
+            let prepared =
+                prepare_writeback(&project, writeback::TEMPLATE, &notes, &today, args.budget);
+            report_prompt(&client, &prepared, &notes);
+            output.sent = prepared.records.clone();
+            output.withheld = prepared
+                .withheld
+                .iter()
+                .map(|(path, reason)| Withheld {
+                    path: path.clone(),
+                    reason,
+                })
+                .collect();
+            let reply = stream_reply(&client, &prepared.request, args.show_reply)?;
+            let saved = save_reply(
+                &project.root,
+                &reply.text,
+                membank_core::compile::local_now(),
+                "writeback",
+            );
+            output.reply_file = saved.map(|p| p.display().to_string());
+            if let Some(path) = &output.reply_file {
+                eprintln!(
+                    "membank: the raw reply is saved in {} (review it again with --reply)",
+                    safe(path)
+                );
+            }
+            output.reply_complete = reply.complete;
+            reply.text
+        }
+    };
+
+    // Held from the review to the last write, so nothing changes in between.
+    let _lock = match args.yes && output.reply_complete {
+        true => Some(common::lock_bank(&project.root)?),
+        false => None,
+    };
+    let proposal = writeback::classify(&project, &reply);
+    output.warnings = proposal.warnings.clone();
+    output.files = proposal.files.clone();
+    if args.yes && output.reply_complete {
+        print_review(&args, &proposal, "Plan")?;
+        match writeback::apply(&project.root, &proposal, &[]) {
+            Ok(done) => {
+                output.files = done;
+                output.applied = true;
+            }
+            Err(writeback::ApplyError::Stale(paths)) => {
+                eprintln!(
+                    "membank: {} changed on disk after the review was made; nothing was \
+                     written. Run again to review the new state.",
+                    paths.iter().map(|p| safe(p)).collect::<Vec<_>>().join(", ")
+                );
+                return Ok(ExitCode::from(1));
+            }
+            Err(e) => bail!(safe(&e.to_string())),
+        }
+    }
+
+    if args.json {
+        println!("{}", to_json(&output)?);
+    } else if output.applied {
+        println!();
+        println!("Applied:");
+        print_block_lines(&output.files, false);
+    } else {
+        let title = if output.reply_complete {
+            "Plan"
+        } else {
+            "Plan of the INCOMPLETE reply (what arrived)"
+        };
+        print_review(&args, &proposal, title)?;
+    }
+    if !output.reply_complete {
+        eprintln!("{}", incomplete_message(output.reply_file.as_deref()));
+        return Ok(ExitCode::from(1));
+    }
+    if !output.applied && !args.json {
+        if output.files.is_empty() {
+            println!("The reply proposes no files. Nothing was written.");
+        } else {
+            println!("Nothing was written. Run again with --yes to write the accepted files.");
+        }
+    }
+    let rejected = output.files.iter().any(|f| f.change == Change::Rejected);
+    Ok(if output.files.is_empty() || rejected {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+fn print_review(args: &Args, proposal: &Proposal, title: &str) -> anyhow::Result<()> {
+    if args.json {
+        return Ok(());
+    }
+    println!("{title}:");
+    print_block_lines(&proposal.files, true);
+    print_entry_warnings(&proposal.files);
+    print_warnings(&proposal.warnings);
+    Ok(())
+}
+
+fn print_entry_warnings(files: &[ProposedFile]) {
+    for f in files {
+        for w in &f.warnings {
+            println!("warning: {}: {}", safe(&f.path), safe(w));
+        }
+    }
+}
+
+/// The notes named on the command line, or standard input. A file inside
+/// the project's private memory is refused: it is never sent to a model.
+fn read_notes(project: &Project, args: &Args) -> anyhow::Result<Vec<Note>> {
+    let mut notes = Vec::new();
+    let from_stdin = args.stdin || args.notes.iter().any(|p| p == Path::new("-"));
+    for path in args.notes.iter().filter(|p| *p != Path::new("-")) {
+        let name = safe(&path.display().to_string());
+        if let Some(rel) = inside_project(project, path)
+            && dejavu::paths::is_private(&rel)
+        {
+            bail!("{name} is private memory ({rel}); it is never sent to a model");
+        }
+        let bytes = read_regular(path, DEFAULT_MAX_FILE_BYTES)
+            .with_context(|| format!("cannot read the notes file {name}"))?;
+        let text = membank_core::text::decode(&bytes)
+            .map_err(|e| anyhow::anyhow!("notes file {name}: {e}"))?
+            .text;
+        notes.push(Note {
+            name: path.display().to_string(),
+            text,
+        });
+    }
+    if from_stdin {
+        notes.push(Note {
+            name: "standard input".into(),
+            text: read_reply(None).context("reading the notes")?,
+        });
+    }
+    if notes.iter().all(|n| n.text.trim().is_empty()) {
+        bail!(
+            "nothing to write back: give files with the notes or conversation, or --stdin \
+             (a saved reply is reviewed with --reply FILE)"
+        );
+    }
+    Ok(notes)
+}
+
+/// `path` relative to the project, `/`-separated, when it lies inside it.
+fn inside_project(project: &Project, path: &Path) -> Option<String> {
+    let root = project.root.canonicalize().ok()?;
+    let file = path.canonicalize().ok()?;
+    let rel = file.strip_prefix(&root).ok()?;
+    Some(
+        rel.components()
+            .map(|c| c.as_os_str().to_string_lossy())
+            .collect::<Vec<_>>()
+            .join("/"),
+    )
+}
+
+/// Says on stderr what goes to the model and what was kept back.
+fn report_prompt(client: &membank_llm::LlmClient, prepared: &PreparedWriteback, notes: &[Note]) {
+    eprintln!(
+        "membank: writing back with {}",
+        llm_common::describe_provider(client)
+    );
+    for n in notes {
+        eprintln!("  notes     {}", safe(&n.name));
+    }
+    for path in &prepared.records {
+        eprintln!("  record    {}", safe(path));
+    }
+    for path in &prepared.left_out {
+        eprintln!("  left out  {} (size limit)", safe(path));
+    }
+    for (path, why) in &prepared.withheld {
+        eprintln!("  withheld  {} ({why})", safe(path));
+    }
+}
