@@ -44,6 +44,8 @@ impl ClientHandler for Client {
 struct Connected {
     service: RunningService<RoleClient, Client>,
     updates: mpsc::UnboundedReceiver<String>,
+    /// Each tool's declared output schema, to check every answer against.
+    output_schemas: std::collections::HashMap<String, Value>,
 }
 
 async fn connect(bank: &Path, extra: &[&str]) -> Connected {
@@ -59,18 +61,223 @@ async fn connect(bank: &Path, extra: &[&str]) -> Connected {
         .serve(transport)
         .await
         .expect("the MCP handshake succeeds");
-    Connected { service, updates }
+    let output_schemas = service
+        .list_all_tools()
+        .await
+        .expect("tools are listed")
+        .into_iter()
+        .map(|t| {
+            let schema = t
+                .output_schema
+                .unwrap_or_else(|| panic!("{} declares no output schema", t.name));
+            assert_eq!(schema.get("type"), Some(&json!("object")), "{}", t.name);
+            (t.name.to_string(), Value::Object(schema.as_ref().clone()))
+        })
+        .collect();
+    Connected {
+        service,
+        updates,
+        output_schemas,
+    }
 }
 
 fn args(v: Value) -> JsonObject {
     v.as_object().expect("an object").clone()
 }
 
+/// Call a tool; a successful answer must match the tool's output schema.
 async fn call(c: &Connected, tool: &'static str, arguments: Value) -> CallToolResult {
-    c.service
+    let result = c
+        .service
         .call_tool(CallToolRequestParams::new(tool).with_arguments(args(arguments)))
         .await
-        .expect("the call gets an answer")
+        .expect("the call gets an answer");
+    if result.is_error == Some(false) {
+        let schema = &c.output_schemas[tool];
+        let value = result
+            .structured_content
+            .as_ref()
+            .expect("a structured result");
+        if let Err(e) = schema_check::validate(schema, schema, value, "$") {
+            panic!("{tool}: the answer does not match the output schema: {e}\n{value}");
+        }
+    }
+    result
+}
+
+/// Enough of JSON Schema 2020-12 to check answers against the schemas
+/// schemars generates; a keyword it does not know fails the test rather
+/// than pass unchecked.
+mod schema_check {
+    use serde_json::Value;
+
+    pub fn validate(root: &Value, schema: &Value, v: &Value, at: &str) -> Result<(), String> {
+        let obj = match schema {
+            Value::Bool(true) => return Ok(()),
+            Value::Bool(false) => return Err(format!("{at}: nothing is allowed here")),
+            Value::Object(o) => o,
+            other => return Err(format!("{at}: not a schema: {other}")),
+        };
+        for (key, want) in obj {
+            match key.as_str() {
+                "$ref" => {
+                    let name = want.as_str().unwrap().strip_prefix("#/$defs/").unwrap();
+                    validate(root, &root["$defs"][name], v, at)?;
+                }
+                "type" => {
+                    let types: Vec<&str> = match want {
+                        Value::String(t) => vec![t.as_str()],
+                        Value::Array(ts) => ts.iter().map(|t| t.as_str().unwrap()).collect(),
+                        _ => panic!("type {want}"),
+                    };
+                    if !types.iter().any(|t| is_type(t, v)) {
+                        return Err(format!("{at}: {v} is not {types:?}"));
+                    }
+                }
+                "properties" => {
+                    if let Value::Object(fields) = v {
+                        for (name, sub) in want.as_object().unwrap() {
+                            if let Some(field) = fields.get(name) {
+                                validate(root, sub, field, &format!("{at}.{name}"))?;
+                            }
+                        }
+                    }
+                }
+                "required" => {
+                    if let Value::Object(fields) = v {
+                        for name in want.as_array().unwrap() {
+                            if !fields.contains_key(name.as_str().unwrap()) {
+                                return Err(format!("{at}: {name} is missing"));
+                            }
+                        }
+                    }
+                }
+                "additionalProperties" => {
+                    if let Value::Object(fields) = v {
+                        let known = obj.get("properties").and_then(Value::as_object);
+                        for (name, field) in fields {
+                            if known.is_none_or(|k| !k.contains_key(name)) {
+                                validate(root, want, field, &format!("{at}.{name}"))?;
+                            }
+                        }
+                    }
+                }
+                "items" => {
+                    if let Value::Array(items) = v {
+                        let skip = obj
+                            .get("prefixItems")
+                            .and_then(Value::as_array)
+                            .map_or(0, Vec::len);
+                        for (i, item) in items.iter().enumerate().skip(skip) {
+                            validate(root, want, item, &format!("{at}[{i}]"))?;
+                        }
+                    }
+                }
+                "prefixItems" => {
+                    if let Value::Array(items) = v {
+                        for (i, (sub, item)) in
+                            want.as_array().unwrap().iter().zip(items).enumerate()
+                        {
+                            validate(root, sub, item, &format!("{at}[{i}]"))?;
+                        }
+                    }
+                }
+                "minItems" | "maxItems" => {
+                    if let Value::Array(items) = v {
+                        let n = want.as_u64().unwrap() as usize;
+                        let ok = if key == "minItems" {
+                            items.len() >= n
+                        } else {
+                            items.len() <= n
+                        };
+                        if !ok {
+                            return Err(format!("{at}: {} items breaks {key} {n}", items.len()));
+                        }
+                    }
+                }
+                "minimum" => {
+                    if let Some(x) = v.as_f64()
+                        && x < want.as_f64().unwrap()
+                    {
+                        return Err(format!("{at}: {x} is below {want}"));
+                    }
+                }
+                "maximum" => {
+                    if let Some(x) = v.as_f64()
+                        && x > want.as_f64().unwrap()
+                    {
+                        return Err(format!("{at}: {x} is above {want}"));
+                    }
+                }
+                "enum" => {
+                    if !want.as_array().unwrap().contains(v) {
+                        return Err(format!("{at}: {v} is not one of {want}"));
+                    }
+                }
+                "const" => {
+                    if want != v {
+                        return Err(format!("{at}: {v} is not {want}"));
+                    }
+                }
+                "anyOf" | "oneOf" => {
+                    let errors: Vec<String> = want
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .filter_map(|sub| validate(root, sub, v, at).err())
+                        .collect();
+                    let matching = want.as_array().unwrap().len() - errors.len();
+                    if matching == 0 || key == "oneOf" && matching > 1 {
+                        return Err(format!("{at}: {matching} of {key} match: {errors:?}"));
+                    }
+                }
+                "allOf" => {
+                    for sub in want.as_array().unwrap() {
+                        validate(root, sub, v, at)?;
+                    }
+                }
+                // Annotations only.
+                "$schema" | "$defs" | "title" | "description" | "format" | "default"
+                | "examples" | "readOnly" | "writeOnly" | "deprecated" => {}
+                other => panic!("the schema check does not know {other:?} (at {at})"),
+            }
+        }
+        Ok(())
+    }
+
+    fn is_type(t: &str, v: &Value) -> bool {
+        match t {
+            "null" => v.is_null(),
+            "boolean" => v.is_boolean(),
+            "string" => v.is_string(),
+            "array" => v.is_array(),
+            "object" => v.is_object(),
+            "number" => v.is_number(),
+            "integer" => v.is_i64() || v.is_u64() || v.as_f64().is_some_and(|x| x.fract() == 0.0),
+            other => panic!("unknown type {other}"),
+        }
+    }
+
+    #[test]
+    fn the_check_refuses_what_the_schema_does_not_allow() {
+        let schema = serde_json::json!({
+            "type": "object",
+            "properties": {"n": {"type": "integer", "minimum": 0}, "s": {"$ref": "#/$defs/S"}},
+            "required": ["n"],
+            "$defs": {"S": {"type": "string", "enum": ["a", "b"]}}
+        });
+        let ok = serde_json::json!({"n": 1, "s": "a"});
+        assert_eq!(validate(&schema, &schema, &ok, "$"), Ok(()));
+        for bad in [
+            serde_json::json!({"s": "a"}),
+            serde_json::json!({"n": -1}),
+            serde_json::json!({"n": 1.5}),
+            serde_json::json!({"n": 1, "s": "c"}),
+            serde_json::json!([1]),
+        ] {
+            assert!(validate(&schema, &schema, &bad, "$").is_err(), "{bad}");
+        }
+    }
 }
 
 fn text_of(r: &CallToolResult) -> String {
@@ -1082,4 +1289,151 @@ async fn a_path_escape_is_refused_with_allow_writes_and_nothing_lands_outside() 
     assert!(!outside.exists());
     assert!(!bank.join("06_TEMPLATES/evil.md").exists());
     c.service.cancel().await.unwrap();
+}
+
+/// Start `membank mcp --http` on a free loopback port; returns the process
+/// and the `host:port` it announced.
+fn http_server(path: &str) -> (std::process::Child, String) {
+    let mut server = Command::new(BIN)
+        .args(["mcp", path, "--http", "127.0.0.1:0"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = BufReader::new(server.stderr.take().unwrap());
+    let mut line = String::new();
+    stderr.read_line(&mut line).unwrap();
+    let addr = line
+        .trim()
+        .strip_prefix("membank mcp: serving http://")
+        .and_then(|rest| rest.strip_suffix("/mcp"))
+        .unwrap_or_else(|| panic!("no address announced: {line}"))
+        .to_owned();
+    (server, addr)
+}
+
+/// The body of a chunked HTTP response as far as it arrived.
+fn dechunk(mut raw: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    while let Some(end) = raw.windows(2).position(|w| w == b"\r\n") {
+        let size = std::str::from_utf8(&raw[..end])
+            .ok()
+            .and_then(|s| usize::from_str_radix(s.trim(), 16).ok());
+        let Some(size) = size else { break };
+        raw = &raw[end + 2..];
+        let take = size.min(raw.len());
+        out.extend_from_slice(&raw[..take]);
+        raw = &raw[take..];
+        raw = raw.strip_prefix(b"\r\n").unwrap_or(raw);
+        if size == 0 {
+            break;
+        }
+    }
+    out
+}
+
+/// POST one JSON-RPC message to /mcp and return the response's headers and,
+/// for a request, its JSON-RPC answer (sent as JSON or as a server-sent event).
+fn post(addr: &str, session: Option<&str>, message: &Value) -> (String, Option<Value>) {
+    let body = message.to_string();
+    let mut stream = std::net::TcpStream::connect(addr).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(20)))
+        .unwrap();
+    let session = session
+        .map(|s| format!("Mcp-Session-Id: {s}\r\nMcp-Protocol-Version: 2025-06-18\r\n"))
+        .unwrap_or_default();
+    write!(
+        stream,
+        "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+         Accept: application/json, text/event-stream\r\n{session}Content-Length: {}\r\n\
+         Connection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let id = message.get("id").cloned();
+    let mut raw = Vec::new();
+    let mut buf = [0u8; 65536];
+    loop {
+        match stream.read(&mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => raw.extend_from_slice(&buf[..n]),
+        }
+        let Some(split) = raw.windows(4).position(|w| w == b"\r\n\r\n") else {
+            continue;
+        };
+        let head = String::from_utf8_lossy(&raw[..split]).into_owned();
+        let rest = &raw[split + 4..];
+        let body = if head.to_lowercase().contains("transfer-encoding: chunked") {
+            dechunk(rest)
+        } else {
+            rest.to_vec()
+        };
+        let body = String::from_utf8_lossy(&body);
+        let answer = body
+            .lines()
+            .map(|l| l.strip_prefix("data:").unwrap_or(l).trim())
+            .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+            .find(|v| id.is_some() && v.get("id") == id.as_ref());
+        if answer.is_some() || id.is_none() && head.starts_with("HTTP/1.1 202") {
+            return (head, answer);
+        }
+    }
+    (String::from_utf8_lossy(&raw).into_owned(), None)
+}
+
+#[test]
+fn http_lists_the_tools_and_answers_a_call_like_the_cli() {
+    let (mut server, addr) = http_server(DEMO);
+    let (head, init) = post(
+        &addr,
+        None,
+        &json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "test", "version": "1"}}}),
+    );
+    let init = init.unwrap_or_else(|| panic!("no initialize answer: {head}"));
+    assert_eq!(init["result"]["serverInfo"]["name"], "membank", "{init}");
+    let session = head.lines().find_map(|l| {
+        let (name, value) = l.split_once(':')?;
+        name.eq_ignore_ascii_case("mcp-session-id")
+            .then(|| value.trim().to_owned())
+    });
+    let session = session.as_deref();
+    post(
+        &addr,
+        session,
+        &json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+    );
+    let (head, tools) = post(
+        &addr,
+        session,
+        &json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}),
+    );
+    let tools = tools.unwrap_or_else(|| panic!("no tools/list answer: {head}"));
+    let names: Vec<&str> = tools["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        ["context", "read", "links", "check", "search", "values"]
+    );
+    let (head, called) = post(
+        &addr,
+        session,
+        &json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {
+            "name": "values", "arguments": {}}}),
+    );
+    let _ = server.kill();
+    let _ = server.wait();
+    let called = called.unwrap_or_else(|| panic!("no tools/call answer: {head}"));
+    assert_eq!(called["result"]["isError"], false, "{called}");
+    assert_eq!(
+        called["result"]["structuredContent"],
+        cli_json(&["values", DEMO, "--json"])
+    );
 }

@@ -68,7 +68,7 @@ impl CheckArgs {
 }
 
 /// The findings and their counts, as `--json` prints them.
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 pub struct JsonReport {
     bank: String,
     findings: Vec<Finding>,

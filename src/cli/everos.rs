@@ -90,7 +90,7 @@ impl EntriesQuery {
 }
 
 /// What `entries --json` prints.
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 pub struct EntriesJson<'a> {
     pub entries: Vec<EntryJson<'a>>,
 }

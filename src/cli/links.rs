@@ -7,6 +7,7 @@ use std::process::ExitCode;
 
 use membank_core::bank::{ArticleId, Bank, Resolution};
 use membank_core::wikilink::LinkKind;
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::common::{open_bank, print_json, safe};
@@ -22,7 +23,7 @@ pub struct Args {
     json: bool,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 pub struct Outgoing {
     target: String,
     raw: String,
@@ -36,7 +37,7 @@ pub struct Outgoing {
     candidates: Vec<String>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 pub struct Report {
     path: String,
     outgoing: Vec<Outgoing>,

@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use membank_core::frontmatter;
 use membank_core::memory::{self, Memory};
 use membank_core::text::sanitize_for_terminal;
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::common::{find_document, open_memory, print_json};
@@ -24,7 +25,7 @@ pub struct Args {
 }
 
 /// A document as `--json` prints it.
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 pub struct Document {
     pub path: String,
     pub title: String,

@@ -8,6 +8,7 @@ use std::process::ExitCode;
 use anyhow::bail;
 use membank_core::dejavu::recall::{Considered, Explanation, Level, Match, ScanDiagnostic};
 use membank_core::dejavu::{self, Recall};
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::common::{open_dejavu, print_json, safe};
@@ -84,7 +85,7 @@ fn ask(project: &dejavu::Project, result: &Recall) -> anyhow::Result<ExitCode> {
     Ok(super::llm_common::exit_code(&reply))
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 struct Budget {
     impression_scan: u8,
     summaries_loaded: u8,
@@ -92,24 +93,24 @@ struct Budget {
     why_loaded: Vec<String>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 struct FeedbackHint {
     outcomes: [&'static str; 4],
     write_to: &'static str,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 struct WritebackHint {
     after_work: [&'static str; 5],
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 struct BootstrapHint {
     required_files: [&'static str; 3],
     next_step: &'static str,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 struct ExplanationJson<'a> {
     cue_tokens: &'a [String],
     /// What a host following the protocol would read next.
@@ -118,7 +119,7 @@ struct ExplanationJson<'a> {
 }
 
 /// The reference scan's output, key for key, plus `explanation`.
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 pub struct ReferenceJson<'a> {
     matched: bool,
     level: Level,

@@ -41,7 +41,7 @@ fn default_limit() -> usize {
     20
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 pub struct JsonHit {
     file: String,
     line: usize,
@@ -53,7 +53,7 @@ pub struct JsonHit {
 }
 
 /// The search result as `--json` prints it.
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 pub struct JsonReport {
     path: String,
     layout: &'static str,

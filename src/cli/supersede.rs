@@ -8,6 +8,7 @@ use std::process::ExitCode;
 use membank::diff::unified_diff;
 use membank_core::dejavu::supersede;
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::common::{open_dejavu, print_json, safe};
@@ -31,7 +32,7 @@ pub struct Args {
 
 /// What the plan changes and, once applied, what was written; the same for
 /// `--json` and the MCP `supersede` tool.
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 pub struct PlanJson {
     /// The record replaced and the one replacing it, as project paths.
     pub old: String,
@@ -44,7 +45,7 @@ pub struct PlanJson {
     pub written: Option<Vec<String>>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 pub struct EditJson {
     pub path: String,
     pub diff: String,

@@ -32,6 +32,7 @@ pub enum Mode {
     Apply,
 }
 
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum BlockStatus {
@@ -74,6 +75,7 @@ impl From<WriteOutcome> for BlockStatus {
 }
 
 /// What happened to one block.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct BlockResult {
     /// The normalised path if it was valid, else the path as written.
@@ -91,6 +93,7 @@ pub struct BlockResult {
 }
 
 /// The result of applying (or planning) a reply's blocks.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
 pub struct BlocksReport {
     pub blocks: Vec<BlockResult>,

@@ -60,6 +60,7 @@ impl ContextEntry {
     }
 }
 
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ExplainedEntry {
     pub rank: usize,
@@ -85,6 +86,7 @@ pub struct ContextReport {
 }
 
 /// A report with every entry in words, as `membank context --json` prints it.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ExplainedReport {
     pub query: Query,

@@ -11,6 +11,7 @@ use serde::Serialize;
 use crate::compile::{self, BlockResult, BlockStatus, Mode};
 
 /// What one block would do to the bank.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Change {
@@ -44,6 +45,7 @@ impl Change {
 
 /// One block of a reply, classified. Paths, reasons, warnings and the diff
 /// are untrusted text: sanitise them before a terminal shows them.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ProposedFile {
     pub path: String,

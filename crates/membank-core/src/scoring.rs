@@ -14,6 +14,7 @@ pub const DOMAIN_POINTS: u32 = 2;
 pub const LANGUAGE_POINTS: u32 = 1;
 
 /// What the translator is working on.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct Query {
     pub client: Option<String>,
@@ -74,6 +75,7 @@ impl Prepared {
 }
 
 /// Which frontmatter value earned a signal's points.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct SignalMatch {
     pub key: &'static str,
@@ -97,6 +99,7 @@ impl std::fmt::Display for SignalMatch {
     }
 }
 
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 pub struct Signals {
     pub client: u32,
@@ -104,6 +107,7 @@ pub struct Signals {
     pub language: u32,
 }
 
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct Matched {
     pub client: Option<SignalMatch>,

@@ -9,6 +9,7 @@ use crate::article::KeyedValue;
 use crate::bank::Bank;
 use crate::wikilink::normalize_value;
 
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Value {
     /// The normalised spelling most articles use (ties: first in bank order).
@@ -17,6 +18,7 @@ pub struct Value {
     pub articles: usize,
 }
 
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct Vocabulary {
     pub clients: Vec<Value>,

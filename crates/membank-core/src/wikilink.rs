@@ -11,6 +11,7 @@ use regex::Regex;
 use serde::Serialize;
 
 /// How a link is written.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum LinkKind {

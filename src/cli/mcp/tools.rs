@@ -11,11 +11,11 @@ use membank_core::context;
 use membank_core::dejavu;
 use membank_core::everos::MemoryRoot;
 use membank_core::everos::entries::EntryId;
-use membank_core::everos::query;
+use membank_core::everos::query::{self, EntryJson};
 use membank_core::memory::Memory;
 use membank_core::text::sanitize_for_terminal;
 use membank_core::vocabulary;
-use rmcp::handler::server::common::schema_for_type;
+use rmcp::handler::server::common::{schema_for_output, schema_for_type};
 use rmcp::model::{CallToolResult, ContentBlock, JsonObject, Tool, ToolAnnotations};
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -92,8 +92,34 @@ fn read_only() -> ToolAnnotations {
         .open_world(false)
 }
 
-fn tool<T: JsonSchema + 'static>(name: &'static str, description: &'static str) -> Tool {
-    Tool::new(name, description, schema_for_type::<T>()).with_annotations(read_only())
+/// A read-only tool taking `P` and answering with the JSON of `O`.
+fn tool<P: JsonSchema + 'static, O: JsonSchema + 'static>(
+    name: &'static str,
+    description: &'static str,
+) -> Tool {
+    Tool::new(name, description, schema_for_type::<P>())
+        .with_raw_output_schema(output_schema::<O>())
+        .with_annotations(read_only())
+}
+
+/// The schema of what a tool answers, generated from the type the CLI's
+/// `--json` serialises. MCP wants an object at the root; a choice of
+/// objects (`anyOf`) is one, so it is said explicitly.
+pub fn output_schema<T: JsonSchema + 'static>() -> Arc<JsonObject> {
+    let mut schema = schema_for_output::<T>().as_ref().clone();
+    schema
+        .entry("type")
+        .or_insert_with(|| Value::String("object".to_owned()));
+    Arc::new(schema)
+}
+
+/// What `read` answers on an everos root: a document or an entry.
+#[derive(JsonSchema)]
+#[serde(untagged)]
+#[allow(dead_code)] // only its schema is used
+enum DocumentOrEntry<'a> {
+    Document(read::Document),
+    Entry(EntryJson<'a>),
 }
 
 const BANK: &[&str] = &["bank"];
@@ -116,7 +142,7 @@ const OFFERS: &[Offer] = &[
         layouts: BANK,
         writes: false,
         make: || {
-            tool::<ContextParams>(
+            tool::<ContextParams, context::ExplainedReport>(
                 "context",
                 "Rank the bank's articles for a client / domain / language pair and fit them \
                  into a token budget. Returns, per article, its score, the points per signal, \
@@ -131,7 +157,7 @@ const OFFERS: &[Offer] = &[
         layouts: DEJAVU,
         writes: false,
         make: || {
-            tool::<RecallParams>(
+            tool::<RecallParams, recall::ReferenceJson<'static>>(
                 "recall",
                 "The Deja Vu cue scan over memory/impressions.jsonl, exactly as the reference \
                  scan computes it: the familiarity level, the score, the best matches with \
@@ -145,7 +171,7 @@ const OFFERS: &[Offer] = &[
         layouts: EVEROS,
         writes: false,
         make: || {
-            tool::<EntriesQuery>(
+            tool::<EntriesQuery, everos::EntriesJson<'static>>(
                 "entries",
                 "The entries of the everos daily logs (episodes, atomic facts, foresights, \
                  agent cases), filtered by app, project, user or agent, kind and first day: \
@@ -159,7 +185,7 @@ const OFFERS: &[Offer] = &[
         layouts: EVERY,
         writes: false,
         make: || {
-            tool::<ReadParams>(
+            tool::<ReadParams, read::Document>(
                 "read",
                 "One document, found by relative path, name or [[wikilink]]: its whole text \
                  and its frontmatter as an object (same JSON as `membank read --json`). On an \
@@ -174,7 +200,7 @@ const OFFERS: &[Offer] = &[
         layouts: BANK,
         writes: false,
         make: || {
-            tool::<LinksParams>(
+            tool::<LinksParams, links::Report>(
                 "links",
                 "An article's outgoing links (resolved, dead or ambiguous, with line numbers) \
                  and the articles linking to it. Same JSON as `membank links --json`.",
@@ -186,7 +212,7 @@ const OFFERS: &[Offer] = &[
         layouts: EVERY,
         writes: false,
         make: || {
-            tool::<CheckArgs>(
+            tool::<CheckArgs, check::JsonReport>(
                 "check",
                 "The deterministic health checks of this layout: findings with code, \
                  severity, file, line and message, and their counts; filter by code and by \
@@ -199,7 +225,7 @@ const OFFERS: &[Offer] = &[
         layouts: EVERY,
         writes: false,
         make: || {
-            tool::<SearchArgs>(
+            tool::<SearchArgs, search::JsonReport>(
                 "search",
                 "Ranked full-text search (BM25) over every document of the memory, everos \
                  entries included: each hit with its file, line, entry id, score and a snippet \
@@ -212,7 +238,7 @@ const OFFERS: &[Offer] = &[
         layouts: BANK,
         writes: false,
         make: || {
-            tool::<NoParams>(
+            tool::<NoParams, vocabulary::Vocabulary>(
                 "values",
                 "The clients, domains and language codes the bank uses, each with how many \
                  articles carry it: what `context` can match. Same JSON as \
@@ -243,7 +269,16 @@ const OFFERS: &[Offer] = &[
 /// The tools this server offers on a memory of this layout; the writing
 /// ones only with `--allow-writes`.
 pub fn list(layout: &str, allow_writes: bool) -> Vec<Tool> {
-    offered(layout, allow_writes).map(|o| (o.make)()).collect()
+    offered(layout, allow_writes)
+        .map(|o| {
+            let tool = (o.make)();
+            if o.name == "read" && layout == "everos" {
+                tool.with_raw_output_schema(output_schema::<DocumentOrEntry<'static>>())
+            } else {
+                tool
+            }
+        })
+        .collect()
 }
 
 fn offered(layout: &str, allow_writes: bool) -> impl Iterator<Item = &'static Offer> + '_ {

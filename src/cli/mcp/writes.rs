@@ -23,7 +23,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::state::Shared;
-use super::tools::Output;
+use super::tools::{Output, output_schema};
 use crate::cli::supersede::{self as supersede_cmd, PlanJson};
 
 /// Proposals kept at most; the oldest is forgotten first.
@@ -86,7 +86,7 @@ impl Proposals {
 
 /// One block as the review classifies it, with the whole new file when it
 /// is new (a diff against nothing says less).
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 pub struct ProposedBlock<'a> {
     #[serde(flatten)]
     pub file: &'a ProposedFile,
@@ -95,7 +95,7 @@ pub struct ProposedBlock<'a> {
     pub content: Option<&'a str>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 pub struct ProposalReport<'a> {
     pub proposal_id: String,
     pub blocks: Vec<ProposedBlock<'a>>,
@@ -104,12 +104,21 @@ pub struct ProposalReport<'a> {
 
 /// `supersede`'s answer: the plan as `membank supersede --json` prints it,
 /// with the id that applies it.
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 pub struct SupersedeReport {
     /// `null` when the supersession is recorded already.
     pub proposal_id: Option<String>,
     #[serde(flatten)]
     pub plan: PlanJson,
+}
+
+/// What `apply_write` answers: the result of the kind of proposal applied.
+#[derive(JsonSchema)]
+#[serde(untagged)]
+#[allow(dead_code)] // only its schema is used
+enum Applied {
+    Files(compile::BlocksReport),
+    Supersede(PlanJson),
 }
 
 fn proposing() -> ToolAnnotations {
@@ -128,6 +137,7 @@ pub fn propose_tool() -> Tool {
          06_TEMPLATES). Returns a proposal_id for apply_write.",
         schema_for_type::<ProposeParams>(),
     )
+    .with_raw_output_schema(output_schema::<ProposalReport<'static>>())
     .with_annotations(proposing())
 }
 
@@ -140,6 +150,7 @@ pub fn supersede_tool() -> Tool {
          proposal_id for apply_write.",
         schema_for_type::<SupersedeParams>(),
     )
+    .with_raw_output_schema(output_schema::<SupersedeReport>())
     .with_annotations(proposing())
 }
 
@@ -151,6 +162,7 @@ pub fn apply_tool() -> Tool {
          `membank blocks --apply --json` or `membank supersede --yes --json`.",
         schema_for_type::<ApplyParams>(),
     )
+    .with_raw_output_schema(output_schema::<Applied>())
     .with_annotations(
         ToolAnnotations::new()
             .read_only(false)

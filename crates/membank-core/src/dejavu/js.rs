@@ -560,6 +560,22 @@ pub fn js_key_order(fields: &[(String, JsValue)]) -> Vec<&(String, JsValue)> {
 
 /// Serialized as `JSON.stringify` would: integral numbers without a
 /// fraction, non-finite numbers as null, keys in JavaScript order.
+/// Any JSON value: the reference keeps what the file holds.
+#[cfg(feature = "schema")]
+impl schemars::JsonSchema for JsValue {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "JsValue".into()
+    }
+
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!(true)
+    }
+}
+
 impl Serialize for JsValue {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         match self {

@@ -44,6 +44,7 @@ pub fn tokenize(text: &str) -> Vec<String> {
     out
 }
 
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Level {
@@ -75,6 +76,7 @@ impl Level {
 }
 
 /// One ranked match, with the reference's keys.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Match {
     /// Whatever JSON the impression holds; absent when it has none.
@@ -93,6 +95,7 @@ pub struct Match {
 }
 
 /// What happened to one impression line.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "outcome", rename_all = "snake_case")]
 pub enum Considered {
@@ -105,6 +108,7 @@ pub enum Considered {
 }
 
 /// Every number behind one impression's score.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Explanation {
     pub line: usize,
@@ -127,6 +131,7 @@ pub struct Explanation {
 }
 
 /// A scan diagnostic in the reference's shape (`invalid-line-N`).
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ScanDiagnostic {
     pub id: String,

@@ -109,6 +109,7 @@ impl<'a> EntryRef<'a> {
 }
 
 /// One entry as `membank entries --json` prints it.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
 pub struct EntryJson<'a> {
     pub file: &'a str,

@@ -28,6 +28,7 @@ mod tests;
 pub use language::is_plausible_language_tag;
 
 /// How serious a finding is. Sorts errors first.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
@@ -50,6 +51,7 @@ impl Severity {
 }
 
 /// One thing the checks found.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Finding {
     pub code: &'static str,
@@ -92,6 +94,7 @@ impl Default for HealthOptions {
 }
 
 /// Findings per severity.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 pub struct Counts {
     pub error: usize,
