@@ -379,6 +379,7 @@ impl App {
         self.health = Arc::new(self.memory.check(&HealthOptions::default()));
         let (memory, theme, p) = (self.memory.as_ref(), &self.theme, &mut self.panes);
         p.health.refresh(self.health.clone(), theme, hh);
+        p.article.set_health(self.health.clone());
         self.flagged = p.health.flagged();
         p.bank.files_changed();
         p.bank.rebuild(memory, &self.flagged, bh);
@@ -880,7 +881,10 @@ fn perform(app: &mut App, action: Action) -> bool {
             true
         }
         Action::ToBank => {
-            app.focus_pane(Pane::Bank);
+            // The pane may have something to close first (a search).
+            if !app.dispatch(app.focus, |pane, cx| pane.on_action(action, cx)) {
+                app.focus_pane(Pane::Bank);
+            }
             true
         }
         _ => app.dispatch(app.focus, |pane, cx| pane.on_action(action, cx)),

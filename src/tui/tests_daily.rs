@@ -223,3 +223,75 @@ fn copies_are_the_path_as_shown_a_wikilink_or_the_assembled_context() {
     );
     assert!(screen(&app).contains("copied the assembled context"));
 }
+
+#[test]
+fn search_in_the_article_steps_through_highlighted_matches() {
+    let mut app = app_at(&demo_bank(), 100, 30);
+    app.open_article("01_CLIENTS/Brightwell Pharma.md");
+    keys(&mut app, "/");
+    assert!(app.panes.article.search.as_ref().unwrap().typing);
+    // Typed letters go to the search, not to the key map (`q` would quit).
+    keys(&mut app, "batch");
+    let search = app.panes.article.search.as_ref().unwrap();
+    let hits = search.hits.len();
+    assert!(hits >= 2, "{hits}");
+    let s = screen(&app);
+    assert!(s.contains(&format!("/batch▏  1/{hits}")), "{s}");
+    key(&mut app, KeyCode::Enter);
+    keys(&mut app, "n");
+    assert_eq!(
+        app.panes.article.search.as_ref().unwrap().position(),
+        format!("2/{hits}")
+    );
+    keys(&mut app, "N");
+    assert_eq!(
+        app.panes.article.search.as_ref().unwrap().position(),
+        format!("1/{hits}")
+    );
+    // Esc clears the search first, then goes back to the tree.
+    key(&mut app, KeyCode::Esc);
+    assert!(app.panes.article.search.is_none());
+    assert_eq!(app.focus, Pane::Article);
+    key(&mut app, KeyCode::Esc);
+    assert_eq!(app.focus, Pane::Bank);
+}
+
+#[test]
+fn enter_on_a_finding_opens_the_article_at_its_line_highlighted_with_its_findings_on_top() {
+    let mut app = app_at(&demo_bank(), 100, 30);
+    focus(&mut app, Pane::Health);
+    // The first finding with a line.
+    let target = loop {
+        key(&mut app, KeyCode::Down);
+        if let Some(f) = app.panes.health.selected_finding()
+            && f.line.is_some()
+            && !f.path.is_empty()
+            && matches!(
+                app.panes.health.rows[app.panes.health.cursor.selected].kind,
+                super::panes::health::RowKind::Finding(_)
+            )
+        {
+            break f.clone();
+        }
+    };
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(app.focus, Pane::Article);
+    assert_eq!(app.panes.article.rel.as_deref(), Some(target.path.as_str()));
+    assert_eq!(app.panes.article.marked_line, target.line);
+    let s = screen(&app);
+    assert!(s.contains("in this file:"), "{s}");
+    assert!(s.contains(target.code), "{s}");
+    // The highlighted row is drawn reversed.
+    let mut term = ratatui::Terminal::new(ratatui::backend::TestBackend::new(100, 30)).unwrap();
+    term.draw(|f| super::ui::draw(f, &app)).unwrap();
+    let buf = term.backend().buffer();
+    let area = app.areas.of(Pane::Article).unwrap();
+    let reversed_rows = (area.y + 1..area.y + area.height - 1)
+        .filter(|&y| {
+            buf[(area.x + area.width - 2, y)]
+                .modifier
+                .contains(ratatui::style::Modifier::REVERSED)
+        })
+        .count();
+    assert!(reversed_rows >= 1, "{s}");
+}
