@@ -295,3 +295,52 @@ fn enter_on_a_finding_opens_the_article_at_its_line_highlighted_with_its_finding
         .count();
     assert!(reversed_rows >= 1, "{s}");
 }
+
+#[test]
+fn health_groups_fold_jump_and_filter() {
+    use super::panes::health::RowKind;
+    let mut app = app_at(&demo_bank(), 100, 30);
+    focus(&mut app, Pane::Health);
+    let all_rows = app.panes.health.rows.len();
+    // `]` goes to the next group row, `h` folds it.
+    keys(&mut app, "]");
+    let h = &app.panes.health;
+    let RowKind::Code(_, code) = h.rows[h.cursor.selected].kind.clone() else {
+        panic!("{:?}", h.rows[h.cursor.selected].kind)
+    };
+    keys(&mut app, "jh");
+    let h = &app.panes.health;
+    assert!(h.rows.len() < all_rows, "the group folded");
+    assert_eq!(
+        h.rows[h.cursor.selected].kind,
+        RowKind::Code(
+            match h.rows[h.cursor.selected].kind {
+                RowKind::Code(s, _) => s,
+                _ => unreachable!(),
+            },
+            code
+        )
+    );
+    assert!(screen(&app).contains(&format!("▸ {code}")));
+    keys(&mut app, "l");
+    assert_eq!(app.panes.health.rows.len(), all_rows);
+    // A filter narrows to one code; typed letters do not act as keys.
+    keys(&mut app, "/");
+    keys(&mut app, code);
+    key(&mut app, KeyCode::Enter);
+    let h = &app.panes.health;
+    assert!(h.rows.iter().all(|r| match r.kind {
+        RowKind::Finding(i) => {
+            let f = &h.report.findings[i];
+            f.code.contains(code) || f.path.to_lowercase().contains(code)
+        }
+        _ => true,
+    }));
+    let s = screen(&app);
+    assert!(s.contains(&format!("filter: {code}")), "{s}");
+    assert!(s.contains("match “"), "{s}");
+    assert_snapshot!(s);
+    keys(&mut app, "/");
+    key(&mut app, KeyCode::Esc);
+    assert_eq!(app.panes.health.rows.len(), all_rows);
+}
