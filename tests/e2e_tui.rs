@@ -537,7 +537,7 @@ fn an_everos_root_opens_in_the_same_panes_and_search_jumps_to_an_entry() {
     let first = s.contents();
     assert!(first.contains(" Search "), "{first}");
     // Search from anywhere, then jump to the first hit's entry.
-    s.send("s");
+    s.send("\x06");
     s.send("API keys\r");
     s.wait_text("hits for");
     s.send("\r");

@@ -231,7 +231,7 @@ actions! {
     NextPane => "next_pane", "next pane", [Key::plain(K::Tab)];
     PrevPane => "prev_pane", "previous pane", [Key::plain(K::BackTab)];
     Find => "find", "fuzzy-find an article", [Key::ch('/'), Key::ctrl('p')];
-    Search => "search", "full-text search", [Key::ch('s')];
+    Search => "search", "full-text search", [Key::ctrl('f')];
     Suspend => "suspend", "suspend to the shell", [Key::ctrl('z')];
     Up => "up", "move up", [Key::plain(K::Up), Key::ch('k')];
     Down => "down", "move down", [Key::plain(K::Down), Key::ch('j')];
@@ -276,7 +276,7 @@ actions! {
     CopyReply => "copy_reply", "copy the reply (OSC 52)", [Key::ch('y')];
     ClearChat => "clear_chat", "start a new conversation", [Key::ch('x')];
     FeedbackOutcome => "feedback_outcome", "next feedback outcome for the cue", [Key::ctrl('o')];
-    SaveFeedback => "save_feedback", "append a feedback line for the cue", [Key::ctrl('f')];
+    SaveFeedback => "save_feedback", "append a feedback line for the cue", [Key::ch('F')];
     Close => "close", "close the popup", [Key::plain(K::Esc), Key::ch('q'), Key::plain(K::Enter)];
     Cancel => "cancel", "close without choosing", [Key::plain(K::Esc)];
     Choose => "choose", "open the chosen article", [Key::plain(K::Enter)];

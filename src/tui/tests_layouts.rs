@@ -110,7 +110,7 @@ fn everos_daily_log_lists_its_entries_and_opens_one() {
 #[test]
 fn everos_search_jumps_to_the_entry_of_a_hit() {
     let mut app = everos(120, 30);
-    keys(&mut app, "s");
+    ctrl(&mut app, 'f');
     assert_eq!(app.focus, Pane::Context);
     keys(&mut app, "API keys");
     key(&mut app, KeyCode::Enter);
@@ -270,7 +270,7 @@ fn recall_feedback_is_saved_for_the_cue_just_tried() {
 #[test]
 fn search_opens_as_a_popup_over_a_bank_and_jumps_to_the_line() {
     let mut app = super::tests::app_at(&super::tests::fixture(), 100, 30);
-    keys(&mut app, "s");
+    ctrl(&mut app, 'f');
     assert!(matches!(app.popup, Some(Popup::Search)));
     keys(&mut app, "acme");
     key(&mut app, KeyCode::Enter);
@@ -281,7 +281,7 @@ fn search_opens_as_a_popup_over_a_bank_and_jumps_to_the_line() {
     assert!(app.popup.is_none());
     assert_eq!(app.panes.article.rel.as_deref(), Some(hit.path.as_str()));
     // Esc closes it without choosing.
-    keys(&mut app, "s");
+    ctrl(&mut app, 'f');
     key(&mut app, KeyCode::Esc);
     key(&mut app, KeyCode::Esc);
     assert!(app.popup.is_none());

@@ -42,7 +42,7 @@ impl Component for NoAgents {
             Line::styled(
                 format!(
                     "This is {}: browse it in the Bank and Article panes, check it in Health, \
-                     and search it with s.",
+                     and search it with Ctrl-F.",
                     sanitize_for_terminal(&self.layout, false)
                 ),
                 theme.muted,
