@@ -434,3 +434,41 @@ fn a_turn_lists_what_the_budget_dropped_and_sends_only_the_rest() {
     assert!(system.contains(&articles[0].path));
     assert!(!system.contains(&format!("----- {} -----", dropped.path)));
 }
+
+#[test]
+fn process_inbox_review_names_the_notes_it_archives_and_can_keep_one() {
+    let dir = review_bank();
+    let root = dir.path().join("bank");
+    let server = FakeServer::start([FakeReply::openai_stream(&[COMPILE_REPLY])]);
+    let mut app = app_at(&root, 100, 30);
+    let replies = connect(&mut app, &server);
+    key(&mut app, KeyCode::Char('a'));
+    key(&mut app, KeyCode::Char('2'));
+    key(&mut app, KeyCode::Char('r'));
+    pump_until(&mut app, &replies, is_done);
+    let s = screen(&app);
+    // The note, and the files it would be stamped with.
+    assert!(
+        s.contains("inbox 00_INBOX/call notes.md archive → compiled_to"),
+        "{s}"
+    );
+    // The model's words before its files are shown too.
+    assert!(
+        s.contains("the model wrote:") && s.contains("Two files, one fix."),
+        "{s}"
+    );
+    // Down past the five files to the note: Space keeps it.
+    for _ in 0..5 {
+        key(&mut app, KeyCode::Char('j'));
+    }
+    key(&mut app, KeyCode::Char(' '));
+    let review = app.panes.agents.inbox.review.as_ref().unwrap();
+    assert!(review.sources[0].keep);
+    assert!(screen(&app).contains("inbox 00_INBOX/call notes.md keep"));
+    key(&mut app, KeyCode::Enter);
+    // The files are written; the kept note is neither stamped nor moved.
+    assert!(read(&root, "02_TERMINOLOGY/audit → audit.md").is_some());
+    let note = read(&root, "00_INBOX/call notes.md").expect("still in the inbox");
+    assert!(!note.contains("compiled_to"), "{note}");
+    assert!(screen(&app).contains("you kept it"));
+}
