@@ -1,6 +1,7 @@
 //! `membank context`: the ranked, budgeted context for a query, with the
 //! reason for every decision.
 
+use std::borrow::Cow;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -92,12 +93,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let bank = open_bank_with(&args.bank, membank_core::bank::LoadOptions::CONTEXT)?;
     warn_unknown_values(bank, &args.query.to_query());
     let report = build(bank, &args.query, &args.budget);
+    // Each row is put into words only while it is written, so the whole
+    // report is never held in words at once.
     if args.json {
-        print_json(&report.explain(bank))?;
+        print_json(&report.explained(bank))?;
     } else if args.render {
         super::common::print_model_text(&context::render(bank, &report))?;
     } else {
-        print_table(&report.explain(bank));
+        print_table(&report, bank);
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -112,8 +115,26 @@ pub fn build(bank: &Bank, query: &QueryArgs, budget: &BudgetArgs) -> ContextRepo
 /// strips.
 pub fn table(r: &ExplainedReport) -> String {
     let mut out = Vec::new();
-    let _ = write_table(&mut out, r);
+    let head = TableHead {
+        query: &r.query,
+        budget: r.budget,
+        used_tokens: r.used_tokens,
+        token_estimator: r.token_estimator,
+        articles: r.articles.len(),
+        kept: r.articles.iter().filter(|e| e.included).count(),
+    };
+    let _ = write_table(&mut out, &head, r.articles.iter().map(Cow::Borrowed));
     String::from_utf8_lossy(&out).into_owned()
+}
+
+/// What the table says above its rows.
+struct TableHead<'a> {
+    query: &'a Query,
+    budget: usize,
+    used_tokens: usize,
+    token_estimator: &'static str,
+    articles: usize,
+    kept: usize,
 }
 
 fn describe(m: &Option<SignalMatch>, points: u32) -> Option<String> {
@@ -137,19 +158,35 @@ fn why(e: &ExplainedEntry) -> String {
     }
 }
 
-fn print_table(r: &ExplainedReport) {
+fn print_table(r: &ContextReport, bank: &Bank) {
     use std::io::Write;
     // One write per block, not per line: a 100,000-row table is otherwise
     // 100,000 system calls.
     let mut out = std::io::BufWriter::with_capacity(64 * 1024, anstream::stdout().lock());
-    let _ = write_table(&mut out, r);
+    let head = TableHead {
+        query: &r.query,
+        budget: r.budget,
+        used_tokens: r.used_tokens,
+        token_estimator: r.token_estimator,
+        articles: r.articles.len(),
+        kept: r.included().count(),
+    };
+    let rows = r
+        .articles
+        .iter()
+        .map(|e| Cow::Owned(e.explain(bank, &r.query)));
+    let _ = write_table(&mut out, &head, rows);
     let _ = out.flush();
 }
 
 /// The readable report: the query, the budget, then every article in rank
 /// order with why it scored and, for each one left out, why.
-fn write_table(out: &mut impl std::io::Write, r: &ExplainedReport) -> std::io::Result<()> {
-    let q = &r.query;
+fn write_table<'a>(
+    out: &mut impl std::io::Write,
+    r: &TableHead<'_>,
+    rows: impl Iterator<Item = Cow<'a, ExplainedEntry>>,
+) -> std::io::Result<()> {
+    let q = r.query;
     let show = |v: &Option<String>| v.as_deref().map(safe).unwrap_or_else(|| "-".into());
     writeln!(
         out,
@@ -164,13 +201,10 @@ fn write_table(out: &mut impl std::io::Write, r: &ExplainedReport) -> std::io::R
     } else {
         r.budget.to_string()
     };
-    let kept = r.articles.iter().filter(|e| e.included).count();
     writeln!(
         out,
-        "budget: {} / {budget} tokens used ({}), {kept} of {} articles kept",
-        r.used_tokens,
-        r.token_estimator,
-        r.articles.len()
+        "budget: {} / {budget} tokens used ({}), {} of {} articles kept",
+        r.used_tokens, r.token_estimator, r.kept, r.articles
     )?;
     writeln!(out)?;
     let heading = style::HEADING;
@@ -179,7 +213,8 @@ fn write_table(out: &mut impl std::io::Write, r: &ExplainedReport) -> std::io::R
         "{heading}{:>4}  {:>5}  {:>2} {:>2} {:>2}  {:>6}  {:<10}  {:<4}  path{heading:#}",
         "rank", "score", "C", "D", "L", "tokens", "updated", "kept"
     )?;
-    for e in &r.articles {
+    for e in rows {
+        let e = e.as_ref();
         let (kept_word, kept_style) = if e.included {
             ("yes", style::GOOD)
         } else {
