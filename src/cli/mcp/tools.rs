@@ -53,6 +53,14 @@ pub struct ReadParams {
     scope: ScopeArgs,
 }
 
+/// `read` where there are no entries: only the document.
+#[derive(Deserialize, JsonSchema)]
+pub struct ReadDocumentParams {
+    /// The document: a relative path (`03_DOMAINS/Legal.md`), a name
+    /// (`Legal`) or a wikilink (`[[Legal]]`).
+    target: String,
+}
+
 /// `links`: what `membank links` takes.
 #[derive(Deserialize, JsonSchema)]
 pub struct LinksParams {
@@ -272,10 +280,20 @@ pub fn list(layout: &str, allow_writes: bool) -> Vec<Tool> {
     offered(layout, allow_writes)
         .map(|o| {
             let tool = (o.make)();
-            if o.name == "read" && layout == "everos" {
-                tool.with_raw_output_schema(output_schema::<DocumentOrEntry<'static>>())
-            } else {
-                tool
+            match (o.name, layout) {
+                ("read", "everos") => {
+                    tool.with_raw_output_schema(output_schema::<DocumentOrEntry<'static>>())
+                }
+                // Entry ids and their owners are everos's alone.
+                ("read", _) => Tool::new(
+                    "read",
+                    "One document, found by relative path, name or [[wikilink]]: its whole \
+                     text and its frontmatter as an object. Same JSON as `membank read --json`.",
+                    schema_for_type::<ReadDocumentParams>(),
+                )
+                .with_raw_output_schema(output_schema::<read::Document>())
+                .with_annotations(read_only()),
+                _ => tool,
             }
         })
         .collect()
@@ -332,7 +350,14 @@ pub fn call(shared: &Arc<Shared>, name: &str, args: Option<JsonObject>) -> CallT
             "context" => parse(name, args).and_then(|p| context_tool(shared, p)),
             "recall" => parse(name, args).and_then(|p| recall_tool(shared, p)),
             "entries" => parse(name, args).and_then(|p| entries_tool(shared, p)),
-            "read" => parse(name, args).and_then(|p| read_tool(shared, p)),
+            "read" if layout == "everos" => parse(name, args).and_then(|p| read_tool(shared, p)),
+            "read" => parse(name, args).and_then(|p: ReadDocumentParams| {
+                let p = ReadParams {
+                    target: p.target,
+                    scope: ScopeArgs::default(),
+                };
+                read_tool(shared, p)
+            }),
             "links" => parse(name, args).and_then(|p| links_tool(shared, p)),
             "check" => parse(name, args).and_then(|p| check_tool(shared, p)),
             "search" => parse(name, args).and_then(|p| search_tool(shared, p)),
@@ -432,13 +457,6 @@ fn read_tool(shared: &Shared, p: ReadParams) -> Result<Output, String> {
             }
         }
         return entry_tool(shared, root, &p);
-    }
-    if !p.scope.is_empty() {
-        return Err(format!(
-            "read: app, project, user and agent name everos entries; {} is {}",
-            sanitize_for_terminal(&shared.shown_bank, false),
-            memory.spec().title
-        ));
     }
     let doc = read::document(memory.as_ref(), &p.target).map_err(|e| format!("read: {e:#}"))?;
     let text = read::human(&doc);
