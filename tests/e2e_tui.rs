@@ -235,8 +235,15 @@ fn browse_follow_rank_and_jump_in_a_real_terminal() {
     );
 
     // A file with escape sequences shows them, but never sends them raw.
-    s.send("/Hostile\r");
+    // (In the Article pane `/` searches the article; Ctrl-P finds one.)
+    s.send("\x10Hostile\r");
     s.wait_text("wipe ␛[2J then");
+
+    // Search in the article: the match is counted, Esc clears the search.
+    s.send("/then\r");
+    s.wait_text("/then  1/1");
+    s.send("\x1b");
+    s.wait_for("the search closed", |scr| !scr.contains("/then  1/1"));
 
     // `y` copies the article's path, as shown, through OSC 52.
     s.send("y");

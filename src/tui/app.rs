@@ -310,6 +310,7 @@ impl App {
         self.health = Arc::new(Memory::check(&self.bank, &HealthOptions::default()));
         let (bank, theme, p) = (&self.bank, &self.theme, &mut self.panes);
         p.health.refresh(self.health.clone(), theme, hh);
+        p.article.set_health(self.health.clone());
         self.flagged = p.health.flagged();
         p.bank.files_changed();
         p.bank.rebuild(bank, &self.flagged, bh);
@@ -691,7 +692,10 @@ fn perform(app: &mut App, action: Action) -> bool {
             true
         }
         Action::ToBank => {
-            app.focus_pane(Pane::Bank);
+            // The pane may have something to close first (a search).
+            if !app.dispatch(app.focus, |pane, cx| pane.on_action(action, cx)) {
+                app.focus_pane(Pane::Bank);
+            }
             true
         }
         _ => app.dispatch(app.focus, |pane, cx| pane.on_action(action, cx)),

@@ -144,15 +144,25 @@ fn keys_are_handled_while_a_reply_streams_and_esc_stops_it() {
     assert!(s.contains("second part,"), "{s}");
     assert!(s.contains("┌ Bank"), "the tree is still shown beside it");
 
-    // Esc (in the Agents pane) stops the reply; what arrived is kept.
+    // Esc while typing only leaves the input: the reply keeps coming.
     key(&mut app, KeyCode::Char('a'));
+    key(&mut app, KeyCode::Char('i'));
+    assert!(app.panes.agents.editing);
     key(&mut app, KeyCode::Esc);
+    assert!(!app.panes.agents.editing);
+    assert!(app.panes.agents.busy());
+    assert!(
+        screen(&app).contains("s stop"),
+        "the hints name the stop key"
+    );
+    // `s` stops the reply; what arrived is kept.
+    key(&mut app, KeyCode::Char('s'));
     pump_until(&mut app, &replies, is_done);
     let turn = app.panes.agents.query.turns.last().unwrap();
     assert_eq!(turn.reply.text, "First part, second part, ");
     assert!(matches!(turn.reply.state, StreamState::Incomplete(_)));
     assert!(!app.panes.agents.busy());
-    assert!(screen(&app).contains("INCOMPLETE: stopped with Esc"));
+    assert!(screen(&app).contains("INCOMPLETE: stopped (s)"));
 }
 
 fn review_bank() -> tempfile::TempDir {
@@ -422,4 +432,86 @@ fn a_turn_lists_what_the_budget_dropped_and_sends_only_the_rest() {
     let system = server.requests()[0].json()["messages"][0]["content"].to_string();
     assert!(system.contains(&articles[0].path));
     assert!(!system.contains(&format!("----- {} -----", dropped.path)));
+}
+
+#[test]
+fn process_inbox_review_names_the_notes_it_archives_and_can_keep_one() {
+    let dir = review_bank();
+    let root = dir.path().join("bank");
+    let server = FakeServer::start([FakeReply::openai_stream(&[COMPILE_REPLY])]);
+    let mut app = app_at(&root, 100, 30);
+    let replies = connect(&mut app, &server);
+    key(&mut app, KeyCode::Char('a'));
+    key(&mut app, KeyCode::Char('2'));
+    key(&mut app, KeyCode::Char('r'));
+    pump_until(&mut app, &replies, is_done);
+    let s = screen(&app);
+    // The note, and the files it would be stamped with.
+    assert!(
+        s.contains("inbox 00_INBOX/call notes.md archive → compiled_to"),
+        "{s}"
+    );
+    // The model's words before its files are shown too.
+    assert!(
+        s.contains("the model wrote:") && s.contains("Two files, one fix."),
+        "{s}"
+    );
+    // Down past the five files to the note: Space keeps it.
+    for _ in 0..5 {
+        key(&mut app, KeyCode::Char('j'));
+    }
+    key(&mut app, KeyCode::Char(' '));
+    let review = app.panes.agents.inbox.review.as_ref().unwrap();
+    assert!(review.sources[0].keep);
+    assert!(screen(&app).contains("inbox 00_INBOX/call notes.md keep"));
+    key(&mut app, KeyCode::Enter);
+    // The files are written; the kept note is neither stamped nor moved.
+    assert!(read(&root, "02_TERMINOLOGY/audit → audit.md").is_some());
+    let note = read(&root, "00_INBOX/call notes.md").expect("still in the inbox");
+    assert!(!note.contains("compiled_to"), "{note}");
+    assert!(screen(&app).contains("you kept it"));
+}
+
+#[test]
+fn translate_warns_without_client_or_language_and_the_pane_names_the_model() {
+    let server = FakeServer::start([FakeReply::openai_stream(&["Hallo."])]);
+    let mut app = app_at(&fixture(), 120, 30);
+    let replies = connect(&mut app, &server);
+    keys(&mut app, "a4i");
+    update(&mut app, Msg::Paste("Hello.".into()));
+    key(&mut app, KeyCode::Esc);
+    key(&mut app, KeyCode::Char('r'));
+    let (msg, _) = app.status.message.clone().unwrap();
+    assert!(msg.contains("no client or language set"), "{msg}");
+    pump_until(&mut app, &replies, is_done);
+    let s = screen(&app);
+    assert!(s.contains("openai · test-model"), "{s}");
+    assert!(
+        !s.contains("127.0.0.1"),
+        "the address stays out of the tab row: {s}"
+    );
+}
+
+#[test]
+fn a_long_error_wraps_in_the_transcript() {
+    let server = FakeServer::start([FakeReply::openai_stream(&[
+        "First part, ",
+        "second part, ",
+        "never sent",
+    ])
+    .split_pieces()
+    .stall_after(6)]);
+    let mut app = app_at(&fixture(), 80, 24);
+    let replies = connect(&mut app, &server);
+    ask(&mut app, "Tell me about Acme");
+    pump_until(&mut app, &replies, |e| matches!(e, StreamEvent::Delta(_)));
+    let why = "the connection was reset by the proxy in between, which happens when a long \
+               reply passes through a server that closes idle streams";
+    let turn = app.panes.agents.query.current().unwrap();
+    turn.fail(why.into());
+    let s = screen(&app);
+    assert!(
+        s.contains("closes idle streams]"),
+        "the end of the error is on screen: {s}"
+    );
 }

@@ -200,3 +200,124 @@ fn copies_are_the_path_as_shown_a_wikilink_or_the_assembled_context() {
     );
     assert!(screen(&app).contains("copied the assembled context"));
 }
+
+#[test]
+fn search_in_the_article_steps_through_highlighted_matches() {
+    let mut app = app_at(&demo_bank(), 100, 30);
+    app.open_article("01_CLIENTS/Brightwell Pharma.md");
+    keys(&mut app, "/");
+    assert!(app.panes.article.search.as_ref().unwrap().typing);
+    // Typed letters go to the search, not to the key map (`q` would quit).
+    keys(&mut app, "batch");
+    let search = app.panes.article.search.as_ref().unwrap();
+    let hits = search.hits.len();
+    assert!(hits >= 2, "{hits}");
+    let s = screen(&app);
+    assert!(s.contains(&format!("/batch▏  1/{hits}")), "{s}");
+    key(&mut app, KeyCode::Enter);
+    keys(&mut app, "n");
+    assert_eq!(
+        app.panes.article.search.as_ref().unwrap().position(),
+        format!("2/{hits}")
+    );
+    keys(&mut app, "N");
+    assert_eq!(
+        app.panes.article.search.as_ref().unwrap().position(),
+        format!("1/{hits}")
+    );
+    // Esc clears the search first, then goes back to the tree.
+    key(&mut app, KeyCode::Esc);
+    assert!(app.panes.article.search.is_none());
+    assert_eq!(app.focus, Pane::Article);
+    key(&mut app, KeyCode::Esc);
+    assert_eq!(app.focus, Pane::Bank);
+}
+
+#[test]
+fn enter_on_a_finding_opens_the_article_at_its_line_highlighted_with_its_findings_on_top() {
+    let mut app = app_at(&demo_bank(), 100, 30);
+    focus(&mut app, Pane::Health);
+    // The first finding with a line.
+    let target = loop {
+        key(&mut app, KeyCode::Down);
+        if let Some(f) = app.panes.health.selected_finding()
+            && f.line.is_some()
+            && !f.path.is_empty()
+            && matches!(
+                app.panes.health.rows[app.panes.health.cursor.selected].kind,
+                super::panes::health::RowKind::Finding(_)
+            )
+        {
+            break f.clone();
+        }
+    };
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(app.focus, Pane::Article);
+    assert_eq!(app.panes.article.rel.as_deref(), Some(target.path.as_str()));
+    assert_eq!(app.panes.article.marked_line, target.line);
+    let s = screen(&app);
+    assert!(s.contains("in this file:"), "{s}");
+    assert!(s.contains(target.code), "{s}");
+    // The highlighted row is drawn reversed.
+    let mut term = ratatui::Terminal::new(ratatui::backend::TestBackend::new(100, 30)).unwrap();
+    term.draw(|f| super::ui::draw(f, &app)).unwrap();
+    let buf = term.backend().buffer();
+    let area = app.areas.of(Pane::Article).unwrap();
+    let reversed_rows = (area.y + 1..area.y + area.height - 1)
+        .filter(|&y| {
+            buf[(area.x + area.width - 2, y)]
+                .modifier
+                .contains(ratatui::style::Modifier::REVERSED)
+        })
+        .count();
+    assert!(reversed_rows >= 1, "{s}");
+}
+
+#[test]
+fn health_groups_fold_jump_and_filter() {
+    use super::panes::health::RowKind;
+    let mut app = app_at(&demo_bank(), 100, 30);
+    focus(&mut app, Pane::Health);
+    let all_rows = app.panes.health.rows.len();
+    // `]` goes to the next group row, `h` folds it.
+    keys(&mut app, "]");
+    let h = &app.panes.health;
+    let RowKind::Code(_, code) = h.rows[h.cursor.selected].kind.clone() else {
+        panic!("{:?}", h.rows[h.cursor.selected].kind)
+    };
+    keys(&mut app, "jh");
+    let h = &app.panes.health;
+    assert!(h.rows.len() < all_rows, "the group folded");
+    assert_eq!(
+        h.rows[h.cursor.selected].kind,
+        RowKind::Code(
+            match h.rows[h.cursor.selected].kind {
+                RowKind::Code(s, _) => s,
+                _ => unreachable!(),
+            },
+            code
+        )
+    );
+    assert!(screen(&app).contains(&format!("▸ {code}")));
+    keys(&mut app, "l");
+    assert_eq!(app.panes.health.rows.len(), all_rows);
+    // A filter narrows to one code; typed letters do not act as keys.
+    keys(&mut app, "/");
+    keys(&mut app, code);
+    key(&mut app, KeyCode::Enter);
+    let h = &app.panes.health;
+    assert!(h.rows.iter().all(|r| match r.kind {
+        RowKind::Finding(i) => {
+            let f = &h.report.findings[i];
+            f.code.contains(code) || f.path.to_lowercase().contains(code)
+        }
+        _ => true,
+    }));
+    let s = screen(&app);
+    assert!(s.contains(&format!("filter: {code}")), "{s}");
+    assert!(s.contains("match “"), "{s}");
+    assert_snapshot!(s);
+    keys(&mut app, "/");
+    key(&mut app, KeyCode::Esc);
+    assert_eq!(app.panes.health.rows.len(), all_rows);
+}

@@ -1,19 +1,26 @@
 //! The Article pane: rendered Markdown, properties, the article's
 //! outgoing links and backlinks, link following and history.
 
+use std::sync::Arc;
+
 use membank_core::bank::{Bank, Resolution};
+use membank_core::health::{HealthReport, Severity};
 use membank_core::text::{self, sanitize_for_terminal};
 use membank_core::wikilink::normalize_value;
 use ratatui::Frame;
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
+
+mod search;
 
 use super::{Component, Cx, hint_text, page};
 use crate::tui::app::Effect;
 use crate::tui::keys::{Action, KeyMap, Scope};
 use crate::tui::theme::Theme;
 use crate::tui::widgets::markdown::{LinkSpot, RenderedDoc, render_article};
+use search::ArticleSearch;
 
 #[derive(Debug, Default)]
 pub struct ArticlePane {
@@ -31,6 +38,15 @@ pub struct ArticlePane {
     pub back: Vec<(String, usize)>,
     pub forward: Vec<(String, usize)>,
     width: u16,
+    /// Search in the article (`/`), while one is active.
+    pub search: Option<ArticleSearch>,
+    /// The file line a finding pointed at, highlighted.
+    pub marked_line: Option<usize>,
+    /// Rendered rows showing `marked_line`.
+    marked_rows: Vec<usize>,
+    /// The health findings of the last refresh, to list an article's own
+    /// at its top.
+    health: Arc<HealthReport>,
 }
 
 /// Where a link written in the file `from` leads (relative links and shared
@@ -80,6 +96,8 @@ impl ArticlePane {
     fn show(&mut self, bank: &Bank, rel: &str, scroll: usize, theme: &Theme, width: u16) {
         self.rel = Some(rel.to_owned());
         self.banner = None;
+        self.search = None;
+        self.marked_line = None;
         self.lay_out(bank, theme, width);
         self.scroll = scroll.min(self.doc.lines.len().saturating_sub(1));
         self.selected_link = None;
@@ -112,17 +130,17 @@ impl ArticlePane {
                 for l in &mut doc.source_lines {
                     *l += a.encoding.line_shift;
                 }
-                if a.encoding.fenced {
-                    doc.lines.insert(
-                        0,
-                        Line::styled(
-                            "note: wrapped in a code fence (tolerated, spec §4.3)",
-                            theme.warning,
-                        ),
-                    );
-                    doc.source_lines.insert(0, 0);
-                    shift_links(&mut doc.links, 1);
+                let mut notes = findings_lines(&self.health, &rel, theme, width);
+                if notes.is_empty() && a.encoding.fenced {
+                    notes.push(Line::styled(
+                        "note: wrapped in a code fence (tolerated, spec §4.3)",
+                        theme.warning,
+                    ));
                 }
+                let n = notes.len();
+                doc.lines.splice(0..0, notes);
+                doc.source_lines.splice(0..0, std::iter::repeat_n(0, n));
+                shift_links(&mut doc.links, n);
                 (doc, a.title.clone())
             }
             // Templates and other files not loaded as articles: the bank's
@@ -158,14 +176,105 @@ impl ArticlePane {
             }
         }
         self.scroll = self.scroll.min(self.doc.lines.len().saturating_sub(1));
+        self.mark_rows();
+        if let Some(search) = &mut self.search {
+            search.find(&self.doc.lines, self.scroll, theme);
+        }
     }
 
-    /// Scroll so that file line `line` is near the top.
+    /// The health findings of the last refresh (listed at an article's top).
+    pub fn set_health(&mut self, health: Arc<HealthReport>) {
+        self.health = health;
+    }
+
+    /// Scroll so that file line `line` is near the top, and highlight it.
     pub fn scroll_to_source_line(&mut self, line: usize, height: usize) {
+        self.marked_line = Some(line);
+        self.mark_rows();
         if let Some(i) = self.doc.line_for_source(line) {
-            self.scroll = i.saturating_sub(2);
+            // Near the top, the article's findings stay in view above it.
+            self.scroll = if i + 2 < height {
+                0
+            } else {
+                i.saturating_sub(2)
+            };
             let max = self.doc.lines.len().saturating_sub(height.max(1));
             self.scroll = self.scroll.min(max);
+        }
+    }
+
+    /// The rendered rows of the marked file line: those made from it, or
+    /// the first one after it when the line itself is not drawn (a
+    /// frontmatter delimiter, say).
+    fn mark_rows(&mut self) {
+        self.marked_rows.clear();
+        let Some(line) = self.marked_line else {
+            return;
+        };
+        self.marked_rows = self
+            .doc
+            .source_lines
+            .iter()
+            .enumerate()
+            .filter(|&(_, &l)| l == line)
+            .map(|(i, _)| i)
+            .collect();
+        if self.marked_rows.is_empty()
+            && let Some(i) = self.doc.line_for_source(line)
+        {
+            self.marked_rows.push(i);
+        }
+    }
+
+    /// Start searching: keys now type the query.
+    pub fn start_search(&mut self) {
+        let query = self.search.take().map(|s| s.query).unwrap_or_default();
+        self.search = Some(ArticleSearch {
+            query,
+            typing: true,
+            ..ArticleSearch::default()
+        });
+    }
+
+    /// A key while the search query is typed.
+    fn search_key(&mut self, key: KeyEvent, height: usize, theme: &Theme) {
+        let Some(search) = &mut self.search else {
+            return;
+        };
+        match key.code {
+            KeyCode::Esc => {
+                self.search = None;
+                return;
+            }
+            KeyCode::Enter => {
+                search.typing = false;
+                if search.query.is_empty() {
+                    self.search = None;
+                }
+                return;
+            }
+            KeyCode::Backspace => {
+                search.query.pop();
+            }
+            KeyCode::Char('u') if key.modifiers.contains(KeyModifiers::CONTROL) => {
+                search.query.clear();
+            }
+            KeyCode::Char(c) if !key.modifiers.contains(KeyModifiers::CONTROL) => {
+                search.query.push(c);
+            }
+            _ => return,
+        }
+        search.find(&self.doc.lines, self.scroll, theme);
+        if let Some(row) = search.current_row() {
+            self.show_row(row, height);
+        }
+    }
+
+    /// Scroll so `row` is in view, a third down when it was not.
+    fn show_row(&mut self, row: usize, height: usize) {
+        let height = height.max(1);
+        if row < self.scroll || row >= self.scroll + height {
+            self.scroll = row.saturating_sub(height / 3);
         }
     }
 
@@ -218,6 +327,46 @@ impl ArticlePane {
             None => Err(self.doc.links[i].target.clone()),
         })
     }
+}
+
+/// The article's own health findings, for the top of the article: each
+/// with its severity, code, line and message, wrapped to `width`.
+fn findings_lines(
+    report: &HealthReport,
+    rel: &str,
+    theme: &Theme,
+    width: u16,
+) -> Vec<Line<'static>> {
+    let mine: Vec<_> = report.findings.iter().filter(|f| f.path == rel).collect();
+    if mine.is_empty() {
+        return Vec::new();
+    }
+    let mut lines = vec![Line::styled(
+        format!(
+            "{} finding{} in this file:",
+            mine.len(),
+            if mine.len() == 1 { "" } else { "s" }
+        ),
+        theme.title,
+    )];
+    for f in mine {
+        let style = match f.severity {
+            Severity::Error => theme.error,
+            Severity::Warning => theme.warning,
+            Severity::Info => theme.info,
+        };
+        let at = f.line.map(|l| format!(" line {l}")).unwrap_or_default();
+        let text = sanitize_for_terminal(&format!("{}{at}: {}", f.code, f.message), false);
+        for (i, row) in crate::tui::widgets::wrap::wrap(&text, usize::from(width).saturating_sub(4))
+            .into_iter()
+            .enumerate()
+        {
+            let lead = if i == 0 { "  • " } else { "    " };
+            lines.push(Line::from(vec![Span::raw(lead), Span::styled(row, style)]));
+        }
+    }
+    lines.push(Line::styled("─".repeat(20), theme.rule));
+    lines
 }
 
 fn shift_links(links: &mut [LinkSpot], by: usize) {
@@ -327,8 +476,37 @@ pub fn draw(frame: &mut Frame, area: Rect, pane: &ArticlePane, theme: &Theme) {
     if let Some(b) = &pane.banner {
         lines.push(Line::styled(b.clone(), theme.warning));
     }
-    let room = usize::from(area.height).saturating_sub(lines.len());
-    lines.extend(pane.doc.lines.iter().skip(pane.scroll).take(room).cloned());
+    // The search line takes the last row while a search is active.
+    let search_row = usize::from(pane.search.is_some());
+    let room = usize::from(area.height).saturating_sub(lines.len() + search_row);
+    for (i, line) in pane
+        .doc
+        .lines
+        .iter()
+        .enumerate()
+        .skip(pane.scroll)
+        .take(room)
+    {
+        let found = pane.search.as_ref().and_then(|s| s.lines.get(&i));
+        lines.push(match found {
+            Some(l) => l.clone(),
+            None if pane.marked_rows.contains(&i) => {
+                super::highlight_row(line.clone(), area.width, theme.selection)
+            }
+            None => line.clone(),
+        });
+    }
+    if let Some(search) = &pane.search {
+        while lines.len() + 1 < usize::from(area.height) {
+            lines.push(Line::default());
+        }
+        let cursor = if search.typing { "▏" } else { "" };
+        lines.push(Line::from(vec![
+            Span::styled("/", theme.hint_key),
+            Span::styled(format!("{}{cursor}", search.query), theme.input),
+            Span::styled(format!("  {}", search.position()), theme.muted),
+        ]));
+    }
     frame.render_widget(Paragraph::new(lines), area);
 }
 
@@ -362,6 +540,19 @@ impl Component for ArticlePane {
             Action::PageDown => self.scroll_by(page(h), h),
             Action::Top => self.scroll = 0,
             Action::Bottom => self.scroll_to_end(h),
+            Action::SearchArticle => self.start_search(),
+            Action::ToBank if self.search.is_some() => self.search = None,
+            Action::NextLink | Action::PrevLink
+                if self.search.as_ref().is_some_and(|s| !s.hits.is_empty()) =>
+            {
+                let forward = action == Action::NextLink;
+                let search = self.search.as_mut().expect("checked above");
+                if let Some(row) = search.step(forward, &self.doc.lines, cx.theme) {
+                    let at = search.position();
+                    self.show_row(row, h);
+                    cx.info(format!("match {at}"));
+                }
+            }
             Action::NextLink | Action::PrevLink => {
                 let step = if action == Action::NextLink { 1 } else { -1 };
                 if !self.cycle_link(step, h, cx.theme) {
@@ -401,14 +592,35 @@ impl Component for ArticlePane {
     }
 
     fn hints(&self, keymap: &KeyMap) -> String {
-        hint_text(
-            keymap,
-            &[
-                (Action::NextLink, "link"),
-                (Action::Open, "follow"),
-                (Action::Back, "back"),
-            ],
-        )
+        match &self.search {
+            Some(s) if s.typing => "type to search · Enter done · Esc clear".to_owned(),
+            Some(_) => hint_text(
+                keymap,
+                &[
+                    (Action::NextLink, "next match"),
+                    (Action::PrevLink, "previous"),
+                    (Action::ToBank, "clear"),
+                ],
+            ),
+            None => hint_text(
+                keymap,
+                &[
+                    (Action::NextLink, "link"),
+                    (Action::Open, "follow"),
+                    (Action::SearchArticle, "search"),
+                    (Action::Back, "back"),
+                ],
+            ),
+        }
+    }
+
+    fn is_typing(&self) -> bool {
+        self.search.as_ref().is_some_and(|s| s.typing)
+    }
+
+    fn on_typing_key(&mut self, key: KeyEvent, cx: &mut Cx) -> bool {
+        self.search_key(key, cx.height, cx.theme);
+        true
     }
 
     fn draw(&self, frame: &mut Frame, area: Rect, _focused: bool, theme: &Theme) {

@@ -1,5 +1,6 @@
 //! The Health pane: findings grouped by severity and code, with counts;
-//! Enter jumps to the file and line.
+//! groups fold, a filter narrows by code or path, and Enter jumps to the
+//! file and line.
 
 use std::collections::{BTreeMap, HashSet};
 use std::sync::Arc;
@@ -7,6 +8,7 @@ use std::sync::Arc;
 use membank_core::health::{Finding, HealthReport, Severity};
 use membank_core::text::sanitize_for_terminal;
 use ratatui::Frame;
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
@@ -24,10 +26,17 @@ fn severity_label(severity: Severity, count: usize) -> String {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RowKind {
-    Severity,
-    Code,
+    Severity(Severity),
+    Code(Severity, &'static str),
     /// Index into `findings`.
     Finding(usize),
+}
+
+/// A group that can be folded: a whole severity, or one code in it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Group {
+    Severity(Severity),
+    Code(Severity, &'static str),
 }
 
 #[derive(Debug, Clone)]
@@ -43,6 +52,12 @@ pub struct HealthPane {
     pub rows: Vec<HealthRow>,
     pub cursor: Cursor,
     pub summary: String,
+    /// Folded groups, kept across refreshes.
+    pub folded: HashSet<Group>,
+    /// Only findings whose code or path contains this (case-insensitive).
+    pub filter: String,
+    /// Keys type into the filter.
+    pub filtering: bool,
 }
 
 impl HealthPane {
@@ -50,8 +65,25 @@ impl HealthPane {
     /// are the core's and run once per refresh; this pane only formats them.
     pub fn refresh(&mut self, report: Arc<HealthReport>, theme: &Theme, height: usize) {
         self.report = report;
+        self.rebuild(theme, height);
+    }
+
+    fn matches_filter(&self, f: &Finding) -> bool {
+        if self.filter.is_empty() {
+            return true;
+        }
+        let needle = self.filter.to_lowercase();
+        f.code.to_lowercase().contains(&needle) || f.path.to_lowercase().contains(&needle)
+    }
+
+    /// The rows for the report as folded and filtered now.
+    pub fn rebuild(&mut self, theme: &Theme, height: usize) {
+        let selected = self.rows.get(self.cursor.selected).map(|r| r.kind.clone());
         let mut groups: BTreeMap<Severity, BTreeMap<&'static str, Vec<usize>>> = BTreeMap::new();
         for (i, f) in self.report.findings.iter().enumerate() {
+            if !self.matches_filter(f) {
+                continue;
+            }
             groups
                 .entry(f.severity)
                 .or_default()
@@ -67,26 +99,38 @@ impl HealthPane {
                 Severity::Warning => theme.warning,
                 Severity::Info => theme.info,
             };
+            let sev_folded = self.folded.contains(&Group::Severity(*sev));
             rows.push(HealthRow {
-                kind: RowKind::Severity,
-                line: Line::styled(severity_label(*sev, total), style),
+                kind: RowKind::Severity(*sev),
+                line: Line::from(vec![
+                    Span::styled(fold_mark(sev_folded), theme.muted),
+                    Span::styled(severity_label(*sev, total), style),
+                ]),
             });
+            if sev_folded {
+                continue;
+            }
             for (code, items) in codes {
+                let code_folded = self.folded.contains(&Group::Code(*sev, code));
                 rows.push(HealthRow {
-                    kind: RowKind::Code,
+                    kind: RowKind::Code(*sev, code),
                     line: Line::from(vec![
                         Span::raw("  "),
+                        Span::styled(fold_mark(code_folded), theme.muted),
                         Span::styled(sanitize_for_terminal(code, false), style),
                         Span::styled(format!(" ({})", items.len()), theme.muted),
                     ]),
                 });
+                if code_folded {
+                    continue;
+                }
                 for &i in items {
                     let f = &self.report.findings[i];
                     let at = f.location();
                     rows.push(HealthRow {
                         kind: RowKind::Finding(i),
                         line: Line::from(vec![
-                            Span::raw("    "),
+                            Span::raw("      "),
                             Span::styled(sanitize_for_terminal(&at, false), theme.link),
                             Span::raw("  "),
                             Span::styled(sanitize_for_terminal(&f.message, false), theme.text),
@@ -95,8 +139,15 @@ impl HealthPane {
                 }
             }
         }
+        let shown: usize = groups.values().flat_map(|c| c.values()).map(Vec::len).sum();
         self.summary = if self.report.findings.is_empty() {
             "no findings".to_owned()
+        } else if !self.filter.is_empty() {
+            format!(
+                "{shown} of {} match “{}”",
+                self.report.findings.len(),
+                sanitize_for_terminal(&self.filter, false)
+            )
         } else {
             groups
                 .iter()
@@ -105,7 +156,103 @@ impl HealthPane {
                 .join(" · ")
         };
         self.rows = rows;
+        // Stay on the same row when it is still there.
+        if let Some(kind) = selected
+            && let Some(i) = self.rows.iter().position(|r| r.kind == kind)
+        {
+            self.cursor.selected = i;
+        }
         self.cursor.clamp(self.rows.len(), height);
+    }
+
+    /// The group the selected row belongs to (a finding: its code group).
+    fn selected_group(&self) -> Option<Group> {
+        Some(match self.rows.get(self.cursor.selected)?.kind {
+            RowKind::Severity(s) => Group::Severity(s),
+            RowKind::Code(s, c) => Group::Code(s, c),
+            RowKind::Finding(i) => {
+                let f = self.report.findings.get(i)?;
+                Group::Code(f.severity, f.code)
+            }
+        })
+    }
+
+    /// Fold the selected row's group (on a folded code, its severity),
+    /// and select the group's row.
+    fn fold(&mut self, theme: &Theme, height: usize) {
+        let Some(mut group) = self.selected_group() else {
+            return;
+        };
+        let on_group_row = !matches!(self.rows[self.cursor.selected].kind, RowKind::Finding(_));
+        if on_group_row
+            && self.folded.contains(&group)
+            && let Group::Code(sev, _) = group
+        {
+            group = Group::Severity(sev);
+        }
+        self.folded.insert(group);
+        self.rebuild(theme, height);
+        self.select_group_row(group, height);
+    }
+
+    /// Unfold the selected group row.
+    fn unfold(&mut self, theme: &Theme, height: usize) {
+        if let Some(group) = self.selected_group() {
+            self.folded.remove(&group);
+            self.rebuild(theme, height);
+        }
+    }
+
+    fn select_group_row(&mut self, group: Group, height: usize) {
+        let kind = match group {
+            Group::Severity(s) => RowKind::Severity(s),
+            Group::Code(s, c) => RowKind::Code(s, c),
+        };
+        if let Some(i) = self.rows.iter().position(|r| r.kind == kind) {
+            let delta = i as isize - self.cursor.selected as isize;
+            self.cursor.move_by(delta, self.rows.len(), height);
+        }
+    }
+
+    /// Move to the next (or previous) group row.
+    fn jump_group(&mut self, forward: bool, height: usize) -> bool {
+        let is_group = |r: &HealthRow| !matches!(r.kind, RowKind::Finding(_));
+        let here = self.cursor.selected;
+        let found = if forward {
+            (here + 1..self.rows.len()).find(|&i| is_group(&self.rows[i]))
+        } else {
+            (0..here).rev().find(|&i| is_group(&self.rows[i]))
+        };
+        match found {
+            Some(i) => {
+                self.cursor
+                    .move_by(i as isize - here as isize, self.rows.len(), height);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// A key while the filter is typed.
+    fn filter_key(&mut self, key: KeyEvent, theme: &Theme, height: usize) {
+        match key.code {
+            KeyCode::Esc => {
+                self.filtering = false;
+                self.filter.clear();
+            }
+            KeyCode::Enter => self.filtering = false,
+            KeyCode::Backspace => {
+                self.filter.pop();
+            }
+            KeyCode::Char('u') if key.modifiers.contains(KeyModifiers::CONTROL) => {
+                self.filter.clear()
+            }
+            KeyCode::Char(c) if !key.modifiers.contains(KeyModifiers::CONTROL) => {
+                self.filter.push(c)
+            }
+            _ => return,
+        }
+        self.rebuild(theme, height);
     }
 
     /// Files that have at least one finding, for the tree's markers.
@@ -127,6 +274,10 @@ impl HealthPane {
                 _ => None,
             })
     }
+}
+
+fn fold_mark(folded: bool) -> &'static str {
+    if folded { "▸ " } else { "▾ " }
 }
 
 /// Lines under the list that show the selected finding in full, since a
@@ -157,10 +308,39 @@ pub fn draw(frame: &mut Frame, area: Rect, pane: &HealthPane, focused: bool, the
         ];
         frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: false }), detail_area);
     }
+    let filter_row = u16::from(pane.filtering || !pane.filter.is_empty());
+    let [area, filter_area] =
+        Layout::vertical([Constraint::Min(1), Constraint::Length(filter_row)]).areas(area);
+    if filter_row > 0 {
+        let cursor = if pane.filtering { "▏" } else { "" };
+        frame.render_widget(
+            Paragraph::new(Line::from(vec![
+                Span::styled("filter: ", theme.hint_key),
+                Span::styled(
+                    format!("{}{cursor}", sanitize_for_terminal(&pane.filter, false)),
+                    theme.input,
+                ),
+                Span::styled(
+                    if pane.filtering {
+                        "  (code or path · Enter keeps · Esc clears)"
+                    } else {
+                        "  (/ changes it)"
+                    },
+                    theme.muted,
+                ),
+            ])),
+            filter_area,
+        );
+    }
     let height = usize::from(area.height);
     let mut lines = Vec::with_capacity(height);
     if pane.rows.is_empty() {
-        lines.push(Line::styled("No findings.", theme.muted));
+        let empty = if pane.filter.is_empty() {
+            "No findings."
+        } else {
+            "No finding matches the filter."
+        };
+        lines.push(Line::styled(empty, theme.muted));
     }
     let selection = if focused {
         theme.selection
@@ -204,6 +384,12 @@ impl Component for HealthPane {
             Action::PageDown => c.move_by(page(h), len, h),
             Action::Top => c.to_top(),
             Action::Bottom => c.to_bottom(len, h),
+            Action::FoldGroup => self.fold(cx.theme, h),
+            Action::UnfoldGroup => self.unfold(cx.theme, h),
+            Action::NextGroup | Action::PrevGroup => {
+                return self.jump_group(action == Action::NextGroup, h);
+            }
+            Action::Filter => self.filtering = true,
             Action::Rerun => cx.effects.push(Effect::RerunHealth),
             Action::Open => {
                 let Some(f) = self.selected_finding() else {
@@ -243,7 +429,28 @@ impl Component for HealthPane {
     }
 
     fn hints(&self, keymap: &KeyMap) -> String {
-        hint_text(keymap, &[(Action::Open, "jump"), (Action::Rerun, "re-run")])
+        if self.filtering {
+            return "type a code or path · Enter done · Esc clear".to_owned();
+        }
+        hint_text(
+            keymap,
+            &[
+                (Action::Open, "jump"),
+                (Action::FoldGroup, "fold"),
+                (Action::NextGroup, "group"),
+                (Action::Filter, "filter"),
+                (Action::Rerun, "re-run"),
+            ],
+        )
+    }
+
+    fn is_typing(&self) -> bool {
+        self.filtering
+    }
+
+    fn on_typing_key(&mut self, key: KeyEvent, cx: &mut Cx) -> bool {
+        self.filter_key(key, cx.theme, cx.height);
+        true
     }
 
     fn draw(&self, frame: &mut Frame, area: Rect, focused: bool, theme: &Theme) {

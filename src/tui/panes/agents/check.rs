@@ -106,8 +106,8 @@ impl CheckAgent {
         if let Some(note) = &self.snapshot_note {
             lines.push(Line::styled(note.clone(), theme.muted));
         }
-        if let Some(status) = self.reply.status_line() {
-            lines.push(Line::styled(format!("[{status}]"), theme.muted));
+        for row in self.reply.status_rows(width) {
+            lines.push(Line::styled(row, theme.muted));
         }
         if let Some(r) = &self.review {
             lines.push(Line::styled(

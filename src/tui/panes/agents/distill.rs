@@ -116,7 +116,8 @@ pub fn draw(
     let status = agent.reply.status_line().unwrap_or_default();
     let note = agent.note.clone().unwrap_or_default();
     frame.render_widget(
-        Paragraph::new(Line::styled(format!("{note} {status}"), theme.muted)),
+        Paragraph::new(Line::styled(format!("{note} {status}"), theme.muted))
+            .wrap(ratatui::widgets::Wrap { trim: false }),
         info,
     );
     if let Some(r) = &agent.review {

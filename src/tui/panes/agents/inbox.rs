@@ -115,8 +115,8 @@ pub fn draw(frame: &mut Frame, area: Rect, agent: &InboxAgent, focused: bool, th
                 .map(|r| Line::styled(format!("  {r}"), theme.text)),
         );
     }
-    if let Some(status) = agent.reply.status_line() {
-        lines.push(Line::styled(format!("[{status}]"), theme.muted));
+    for row in agent.reply.status_rows(usize::from(area.width)) {
+        lines.push(Line::styled(row, theme.muted));
     }
     if let Some(note) = &agent.note {
         lines.push(Line::styled(note.clone(), theme.warning));

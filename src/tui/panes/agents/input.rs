@@ -21,10 +21,9 @@ impl AgentsPane {
             .modifiers
             .intersects(KeyModifiers::ALT | KeyModifiers::SHIFT);
         match key.code {
+            // Esc only leaves the input; a reply keeps arriving (s stops it).
             KeyCode::Esc => {
-                if !self.cancel() {
-                    self.editing = false;
-                }
+                self.editing = false;
                 true
             }
             // Chat and Distill send on Enter; Alt-Enter (or Shift-Enter
@@ -231,8 +230,16 @@ impl Component for AgentsPane {
         Scope::Agents
     }
 
+    /// With the provider and model once known ("provider · model"; the
+    /// address is left to the docs and the log).
     fn title(&self) -> String {
-        "Agents".to_owned()
+        match self.connection.describe() {
+            Some(Ok(summary)) => {
+                let model = summary.splitn(3, " · ").take(2).collect::<Vec<_>>();
+                format!("Agents — {}", model.join(" · "))
+            }
+            _ => "Agents".to_owned(),
+        }
     }
 
     fn on_action(&mut self, action: Action, cx: &mut Cx) -> bool {
@@ -283,6 +290,13 @@ fn hint_line(keymap: &KeyMap, pane: &AgentsPane) -> String {
         AgentKind::Distill => pane.distill.review.is_some(),
         _ => false,
     };
+    if pane.editing {
+        return if pane.busy() {
+            "Esc leaves the input · then s stops the reply".to_owned()
+        } else {
+            "Esc leaves the input".to_owned()
+        };
+    }
     let pick: &[(Action, &str)] = if pane.busy() {
         &[(Action::CancelReply, "stop")]
     } else if reviewing {

@@ -210,9 +210,8 @@ impl AgentsPane {
     /// Run the current agent.
     pub fn run(&mut self, ctx: &mut Cx) -> bool {
         if self.job.is_some() {
-            ctx.effects.push(Effect::Warn(
-                "a reply is still arriving; Esc stops it".into(),
-            ));
+            ctx.effects
+                .push(Effect::Warn("a reply is still arriving; s stops it".into()));
             return true;
         }
         self.editing = false;
@@ -224,9 +223,26 @@ impl AgentsPane {
                 .ok_or_else(|| "type a question first (i)".to_owned()),
             AgentKind::Inbox => self.inbox.prepare(ctx.bank, &template),
             AgentKind::Check => Ok(self.check.prepare(ctx.bank, ctx.health, &template)),
-            AgentKind::Translate => self
-                .translate
-                .prepare(ctx.bank, &template, &ctx.query, ctx.budget),
+            AgentKind::Translate => {
+                // Without them the context holds no client profile or
+                // language-specific terms; it still runs, but say so.
+                let mut missing = Vec::new();
+                if ctx.query.client.is_none() {
+                    missing.push("client");
+                }
+                if ctx.query.source_lang.is_none() && ctx.query.target_lang.is_none() {
+                    missing.push("language");
+                }
+                if !missing.is_empty() {
+                    ctx.effects.push(Effect::Warn(format!(
+                        "Translate: no {} set in the Context pane, so the context has no \
+                         client profile or language match",
+                        missing.join(" or ")
+                    )));
+                }
+                self.translate
+                    .prepare(ctx.bank, &template, &ctx.query, ctx.budget)
+            }
             AgentKind::Distill => {
                 let cwd = std::env::current_dir().unwrap_or_default();
                 self.distill.prepare(&cwd, &template, &ctx.query)

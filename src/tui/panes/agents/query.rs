@@ -171,16 +171,13 @@ impl QueryAgent {
         }
     }
 
-    /// Rows a turn takes: question, reply, status, a blank line.
-    fn turn_rows(t: &Turn) -> usize {
-        t.question_rows.len()
-            + t.reply.view.len()
-            + usize::from(t.reply.status_line().is_some())
-            + 1
+    /// Rows a turn takes: question, reply, status (wrapped), a blank line.
+    fn turn_rows(&self, t: &Turn) -> usize {
+        t.question_rows.len() + t.reply.view.len() + t.reply.status_rows(self.width).len() + 1
     }
 
     fn transcript_rows(&self) -> usize {
-        self.turns.iter().map(Self::turn_rows).sum()
+        self.turns.iter().map(|t| self.turn_rows(t)).sum()
     }
 
     /// Rows `start..end` of the transcript, styled; only these are built.
@@ -188,7 +185,7 @@ impl QueryAgent {
         let mut lines = Vec::with_capacity(end - start);
         let mut at = 0;
         for turn in &self.turns {
-            let rows = Self::turn_rows(turn);
+            let rows = self.turn_rows(turn);
             if at + rows <= start {
                 at += rows;
                 continue;
@@ -210,15 +207,15 @@ impl QueryAgent {
             let reply_rows = turn.reply.view.rows(skip..take);
             let first_reply = turn_lines.len() + skip.min(turn.reply.view.len());
             turn_lines.extend(reply_rows.map(|r| Line::styled(r.to_owned(), theme.text)));
-            if let Some(status) = turn.reply.status_line() {
-                let style = if matches!(turn.reply.state, super::stream::StreamState::Incomplete(_))
-                    && !turn.reply.is_running()
-                {
-                    theme.warning
-                } else {
-                    theme.muted
-                };
-                turn_lines.push(Line::styled(format!("[{status}]"), style));
+            let style = if matches!(turn.reply.state, super::stream::StreamState::Incomplete(_))
+                && !turn.reply.is_running()
+            {
+                theme.warning
+            } else {
+                theme.muted
+            };
+            for row in turn.reply.status_rows(self.width) {
+                turn_lines.push(Line::styled(row, style));
             }
             turn_lines.push(Line::raw(""));
             // Row numbers of `turn_lines`: the question rows, then the reply

@@ -12,7 +12,7 @@ use membank_core::text::sanitize_for_terminal;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Paragraph;
+use ratatui::widgets::{Paragraph, Wrap};
 
 use crate::tui::panes::cursor::Cursor;
 use crate::tui::panes::highlight_row;
@@ -47,6 +47,20 @@ pub struct ReviewBlock {
     /// The diff (changed), the content (new) or the reason (rejected),
     /// sanitised.
     pub detail: Vec<String>,
+    /// What the reply's parser dropped or found odd in this block (text
+    /// after a closing fence, say), sanitised.
+    pub warnings: Vec<String>,
+    /// Inbox sources this file would be listed under (`compiled_to`).
+    pub sources: Vec<String>,
+}
+
+/// An inbox note of a Process Inbox review: archived with the files
+/// written for it, or kept in the inbox when the user says so.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SourceRow {
+    /// The bank path, as sent.
+    pub path: String,
+    pub keep: bool,
 }
 
 /// What applying does besides writing the files.
@@ -66,6 +80,11 @@ pub struct Review {
     pub purpose: Purpose,
     pub blocks: Vec<ReviewBlock>,
     pub warnings: Vec<String>,
+    /// The model's own words before its first file, sanitised.
+    pub prose: Vec<String>,
+    /// Process Inbox: the notes sent, each archived or kept.
+    pub sources: Vec<SourceRow>,
+    /// Over the blocks, then the sources.
     pub cursor: Cursor,
     /// Scroll of the selected block's detail.
     pub detail_scroll: usize,
@@ -113,7 +132,24 @@ impl Review {
                     proposal,
                     accepted,
                     detail,
+                    warnings: f
+                        .warnings
+                        .iter()
+                        .map(|w| sanitize_for_terminal(w, false))
+                        .collect(),
+                    sources: f.sources.clone(),
                 }
+            })
+            .collect();
+        let prose = shown_lines(membank_core::fileblocks::parse_reply(reply).preamble.trim())
+            .into_iter()
+            .filter(|l| !l.trim().is_empty())
+            .collect();
+        let source_rows = sources
+            .iter()
+            .map(|p| SourceRow {
+                path: p.clone(),
+                keep: false,
             })
             .collect();
         let warnings = &classified.warnings;
@@ -126,6 +162,8 @@ impl Review {
                 .iter()
                 .map(|w| sanitize_for_terminal(w, false))
                 .collect(),
+            prose,
+            sources: source_rows,
             cursor: Cursor::default(),
             detail_scroll: 0,
             result: None,
@@ -137,13 +175,40 @@ impl Review {
     }
 
     pub fn toggle(&mut self) -> bool {
+        if self.result.is_some() {
+            return false;
+        }
+        let n = self.blocks.len();
+        if let Some(src) = self
+            .cursor
+            .selected
+            .checked_sub(n)
+            .and_then(|i| self.sources.get_mut(i))
+        {
+            src.keep = !src.keep;
+            return true;
+        }
         match self.blocks.get_mut(self.cursor.selected) {
-            Some(b) if !matches!(b.proposal, Proposal::Rejected(_)) && self.result.is_none() => {
+            Some(b) if !matches!(b.proposal, Proposal::Rejected(_)) => {
                 b.accepted = !b.accepted;
                 true
             }
             _ => false,
         }
+    }
+
+    /// Rows of the list: the proposed files, then the inbox notes.
+    pub fn row_count(&self) -> usize {
+        self.blocks.len() + self.sources.len()
+    }
+
+    /// The accepted files a note would be stamped `compiled_to`.
+    pub fn compiled_to(&self, source: &str) -> Vec<&str> {
+        self.blocks
+            .iter()
+            .filter(|b| b.accepted && b.sources.iter().any(|s| s == source))
+            .map(|b| b.path.as_str())
+            .collect()
     }
 
     pub fn set_all(&mut self, accepted: bool) -> bool {
@@ -157,7 +222,7 @@ impl Review {
     }
 
     pub fn move_by(&mut self, delta: isize, list_height: usize) {
-        self.cursor.move_by(delta, self.blocks.len(), list_height);
+        self.cursor.move_by(delta, self.row_count(), list_height);
         self.detail_scroll = 0;
     }
 
@@ -197,7 +262,9 @@ impl Review {
                 .map(|b| (b.path.clone(), b.accepted))
                 .collect();
             let cursor = self.cursor.selected;
+            let kept = std::mem::take(&mut self.sources);
             *self = Review::new(root, &self.reply.clone(), self.purpose.clone());
+            self.sources = kept;
             for b in &mut self.blocks {
                 if let Some((_, was)) = accepted.iter().find(|(p, _)| *p == b.path) {
                     b.accepted = *was && !matches!(b.proposal, Proposal::Rejected(_));
@@ -232,10 +299,21 @@ impl Review {
             }
         };
         let blocks = match &self.purpose {
-            Purpose::Compile { sources } => {
+            Purpose::Compile { .. } => {
+                // Notes the user keeps are not part of this batch: nothing
+                // is stamped on them and they stay in the inbox.
+                let archive: Vec<String> = self
+                    .sources
+                    .iter()
+                    .filter(|r| !r.keep)
+                    .map(|r| r.path.clone())
+                    .collect();
+                for kept in self.sources.iter().filter(|r| r.keep) {
+                    lines.push(format!("kept in inbox  {}: you kept it", s(&kept.path)));
+                }
                 let report = compile::compile_reply_declining(
                     root,
-                    sources,
+                    &archive,
                     &self.reply,
                     Mode::Apply,
                     compile::local_now(),
@@ -304,10 +382,11 @@ pub struct Applied {
     pub stale: Vec<String>,
 }
 
-/// Rows for the block list.
+/// Rows for the list (files, then a heading and the inbox notes).
 pub fn list_height(review: &Review, area_height: u16) -> usize {
-    let max = usize::from(area_height / 3).max(3);
-    review.blocks.len().clamp(1, max)
+    let max = usize::from(area_height / 2).max(3);
+    let heading = usize::from(!review.sources.is_empty());
+    (review.row_count() + heading).clamp(1, max)
 }
 
 pub fn draw(frame: &mut Frame, area: Rect, review: &Review, focused: bool, theme: &Theme) {
@@ -329,8 +408,13 @@ pub fn draw(frame: &mut Frame, area: Rect, review: &Review, focused: bool, theme
     frame.render_widget(
         Paragraph::new(Line::styled(
             format!(
-                "{} proposed, {accepted} accepted · Enter writes them",
-                review.blocks.len()
+                "{} proposed, {accepted} accepted · Enter writes{}",
+                review.blocks.len(),
+                if review.sources.is_empty() {
+                    ""
+                } else {
+                    ", archives [x] notes"
+                }
             ),
             theme.muted,
         )),
@@ -358,12 +442,10 @@ pub fn draw(frame: &mut Frame, area: Rect, review: &Review, focused: bool, theme
         .offset
         .min(selected)
         .max((selected + 1).saturating_sub(list_h));
-    let rows: Vec<Line> = review
+    let mut all: Vec<Line> = review
         .blocks
         .iter()
         .enumerate()
-        .skip(offset)
-        .take(list_h)
         .map(|(i, b)| {
             let mark = match (&b.proposal, b.accepted) {
                 (Proposal::Rejected(_), _) => "[-]",
@@ -392,15 +474,67 @@ pub fn draw(frame: &mut Frame, area: Rect, review: &Review, focused: bool, theme
             }
         })
         .collect();
+    // The inbox notes, each with what archiving would stamp on it.
+    for (k, src) in review.sources.iter().enumerate() {
+        let to = review.compiled_to(&src.path);
+        let (mark, what, style) = if src.keep {
+            ("[ ]", "keep".to_owned(), theme.muted)
+        } else if to.is_empty() {
+            ("[-]", "stays (no file for it)".to_owned(), theme.muted)
+        } else {
+            (
+                "[x]",
+                format!("archive → compiled_to {}", to.join(", ")),
+                theme.info,
+            )
+        };
+        let line = Line::from(vec![
+            Span::raw(format!("{mark} ")),
+            Span::styled(
+                format!("inbox {} ", sanitize_for_terminal(&src.path, false)),
+                theme.text,
+            ),
+            Span::styled(what, style),
+        ]);
+        all.push(if review.blocks.len() + k == review.cursor.selected {
+            highlight_row(line, list.width, selection)
+        } else {
+            line
+        });
+    }
+    let rows: Vec<Line> = all.into_iter().skip(offset).take(list_h).collect();
     frame.render_widget(Paragraph::new(rows), list);
-    let Some(block) = review.blocks.get(review.cursor.selected) else {
-        return;
-    };
     let mut lines: Vec<Line> = review
         .warnings
         .iter()
         .map(|w| Line::styled(format!("warning: {w}"), theme.warning))
         .collect();
+    if !review.prose.is_empty() {
+        lines.push(Line::styled("the model wrote:", theme.muted));
+        lines.extend(
+            review
+                .prose
+                .iter()
+                .take(3)
+                .map(|l| Line::styled(format!("  {l}"), theme.quote)),
+        );
+    }
+    let Some(block) = review.blocks.get(review.cursor.selected) else {
+        lines.push(Line::styled(
+            "Space keeps this note in the inbox (or archives it again): a kept note \
+             is not stamped with the files of other notes.",
+            theme.muted,
+        ));
+        frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), detail);
+        return;
+    };
+    lines.extend(
+        block
+            .warnings
+            .iter()
+            .filter(|w| !review.warnings.contains(w))
+            .map(|w| Line::styled(format!("warning: {w}"), theme.warning)),
+    );
     lines.extend(
         block
             .detail
@@ -418,7 +552,7 @@ pub fn draw(frame: &mut Frame, area: Rect, review: &Review, focused: bool, theme
                 Line::styled(l.clone(), style)
             }),
     );
-    frame.render_widget(Paragraph::new(lines), detail);
+    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), detail);
 }
 
 #[cfg(test)]

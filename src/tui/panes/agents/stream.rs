@@ -101,7 +101,7 @@ impl Stream {
                 self.state = if complete {
                     StreamState::Complete
                 } else if self.cancelled {
-                    StreamState::Incomplete("stopped with Esc".into())
+                    StreamState::Incomplete("stopped (s)".into())
                 } else {
                     StreamState::Incomplete(
                         self.error
@@ -118,13 +118,20 @@ impl Stream {
         None
     }
 
+    /// The account of the call wrapped to `width` (an error can be long).
+    pub fn status_rows(&self, width: usize) -> Vec<String> {
+        self.status_line()
+            .map(|s| crate::tui::widgets::wrap::wrap(&format!("[{s}]"), width.max(10)))
+            .unwrap_or_default()
+    }
+
     /// A one-line account of the call, for a pane's header.
     pub fn status_line(&self) -> Option<String> {
         Some(match &self.state {
             StreamState::Idle => return None,
-            StreamState::Waiting => "waiting for the model… (Esc stops)".into(),
+            StreamState::Waiting => "waiting for the model… (s stops)".into(),
             StreamState::Streaming => format!(
-                "receiving… {} characters (Esc stops)",
+                "receiving… {} characters (s stops)",
                 self.text.chars().count()
             ),
             StreamState::Retrying(r) => r.clone(),
@@ -158,7 +165,7 @@ mod tests {
                 text: "par".into()
             })
         );
-        assert_eq!(s.status_line().unwrap(), "INCOMPLETE: stopped with Esc");
+        assert_eq!(s.status_line().unwrap(), "INCOMPLETE: stopped (s)");
         assert!(!s.is_running());
     }
 }

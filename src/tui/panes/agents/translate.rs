@@ -94,7 +94,10 @@ pub fn draw(frame: &mut Frame, area: Rect, agent: &TranslateAgent, editing: bool
         theme.muted,
     ));
     lines.push(Line::styled(agent.used.join(", "), theme.link));
-    frame.render_widget(Paragraph::new(lines), info);
+    frame.render_widget(
+        Paragraph::new(lines).wrap(ratatui::widgets::Wrap { trim: false }),
+        info,
+    );
 
     let rows: Vec<Line> = agent
         .reply
