@@ -37,6 +37,17 @@ pub struct ContextParams {
     query: QueryArgs,
     #[serde(flatten)]
     budget: BudgetArgs,
+    /// At most this many articles, in rank order; the ones the budget kept
+    /// are always listed. 0 lists every article. Default 100 (the command
+    /// line lists every article unless given --limit).
+    #[serde(default = "default_context_limit")]
+    #[schemars(default = "default_context_limit")]
+    limit: usize,
+}
+
+/// A large bank ranks every article; an assistant needs the best ones.
+fn default_context_limit() -> usize {
+    100
 }
 
 /// `read`: what `membank read` takes; on an everos root also an entry id,
@@ -153,10 +164,10 @@ const OFFERS: &[Offer] = &[
             tool::<ContextParams, context::ExplainedReport>(
                 "context",
                 "Rank the bank's articles for a client / domain / language pair and fit them \
-                 into a token budget. Returns, per article, its score, the points per signal, \
-                 the value that matched, its tokens and whether the budget kept it (and if \
-                 not, why), plus the assembled context text. Same JSON as \
-                 `membank context --json`.",
+                 into a token budget. Returns, per article (the best `limit`, default 100, and \
+                 every kept one), its score, the points per signal, the value that matched, \
+                 its tokens and whether the budget kept it (and if not, why), plus the \
+                 assembled context text. Same JSON as `membank context --json --limit N`.",
             )
         },
     },
@@ -432,9 +443,10 @@ fn as_bank<'a>(memory: &'a dyn Memory, tool: &str) -> Result<&'a Bank, String> {
 fn context_tool(shared: &Shared, p: ContextParams) -> Result<Output, String> {
     let memory = shared.memory();
     let bank = as_bank(memory.as_ref(), "context")?;
-    let report = context_cmd::build(bank, &p.query, &p.budget);
+    let mut report = context_cmd::build(bank, &p.query, &p.budget);
+    let total = context_cmd::limit_rows(&mut report, p.limit);
     let explained = report.explain(bank);
-    let table = context_cmd::table(&explained);
+    let table = context_cmd::table(&explained, total);
     let rendered = context::render(bank, &report);
     Output::new(explained, vec![table, rendered])
 }
