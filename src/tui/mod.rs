@@ -13,6 +13,7 @@ pub mod config;
 pub mod dejavu;
 pub mod event;
 pub mod keys;
+pub mod mouse;
 pub mod osc52;
 pub mod panes;
 pub mod terminal;
