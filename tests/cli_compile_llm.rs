@@ -2,10 +2,11 @@
 //! `--yes` apply, rejected paths, cut streams, and crash safety (a run
 //! aborted at every write, stamp and move, then rerun).
 
+mod support;
+
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use membank_llm::Provider;
 use membank_llm::testing::{FakeReply, FakeServer};
@@ -80,7 +81,7 @@ impl Env {
     }
 
     fn run(&self, server: &FakeServer, args: &[&str], failpoint: Option<&str>) -> Run {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_membank"));
+        let mut cmd = support::membank();
         cmd.args(args)
             .current_dir(self.scratch.path())
             .env("MEMBANK_CONFIG", self.scratch.path().join("absent.toml"))
