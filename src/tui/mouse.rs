@@ -6,9 +6,12 @@
 use ratatui::crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
 use ratatui::layout::{Position, Rect};
 
+use membank_core::bank::Bank;
+
 use super::app::{App, Pane};
 use super::areas::inner;
 use super::keys::Action;
+use super::panes::slot::Slot;
 
 /// Rows the wheel moves per notch.
 const WHEEL_STEP: usize = 3;
@@ -23,13 +26,13 @@ fn pane_at(app: &App, column: u16, row: u16) -> Option<(Pane, Rect)> {
 }
 
 /// The tab under a column of the tab row (" Bank │ Article │ …").
-fn tab_at(column: u16) -> Option<Pane> {
+fn tab_at(app: &App, column: u16) -> Option<Pane> {
     let mut x = 0u16;
     for (i, pane) in Pane::ORDER.iter().enumerate() {
         if i > 0 {
             x += 3;
         }
-        let w = pane.title().chars().count() as u16 + 2;
+        let w = app.panes.name(*pane).chars().count() as u16 + 2;
         if (x..x + w).contains(&column) {
             return Some(*pane);
         }
@@ -63,7 +66,7 @@ pub fn on_mouse(app: &mut App, ev: MouseEvent) {
                 return;
             }
             if ev.row == app.areas.tabs.y {
-                if let Some(pane) = tab_at(ev.column) {
+                if let Some(pane) = tab_at(app, ev.column) {
                     app.focus_pane(pane);
                     app.dirty = true;
                 }
@@ -96,11 +99,13 @@ fn click_row(app: &mut App, pane: Pane, y: usize) {
             let c = app.panes.health.cursor;
             Some((c.offset + y, c.selected, app.panes.health.rows.len()))
         }
-        Pane::Context => app
+        // Rows of the §7 context only; the other slots take the wheel.
+        Pane::Context if app.panes.slot == Slot::Context => app
             .panes
             .context
             .row_at(y)
             .map(|r| (r, app.panes.context.row, usize::MAX)),
+        Pane::Context => None,
         Pane::Article | Pane::Agents => None,
     };
     let Some((row, selected, len)) = target else {
@@ -118,8 +123,9 @@ fn click_row(app: &mut App, pane: Pane, y: usize) {
         Pane::Health => app.panes.health.cursor.select(row, len, height),
         Pane::Context => {
             let delta = row as isize - selected as isize;
-            let (bank, theme) = (&app.bank, &app.theme);
-            app.panes.context.move_row(delta, height, bank, theme);
+            if let Some(bank) = app.memory.downcast_ref::<Bank>() {
+                app.panes.context.move_row(delta, height, bank, &app.theme);
+            }
         }
         Pane::Article | Pane::Agents => {}
     }

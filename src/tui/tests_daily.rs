@@ -9,7 +9,7 @@ use ratatui::crossterm::event::KeyCode;
 
 use super::app::Pane;
 use super::panes::context::Field;
-use super::tests::{app_at, key, keys, screen};
+use super::tests::{app_at, bank_of, key, keys, screen};
 
 fn demo_bank() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("demo-bank")
@@ -28,9 +28,19 @@ fn context_detail_box_explains_the_selected_candidate_and_the_tier_rule() {
     app.status.bank = app.bank_label.clone();
     let theme = app.theme.clone();
     let ctx = &mut app.panes.context;
-    ctx.set_field(Field::Client, "Brightwell Pharma", &app.bank, &theme);
-    ctx.set_field(Field::SourceLang, "en-US", &app.bank, &theme);
-    ctx.set_field(Field::Budget, "1500", &app.bank, &theme);
+    ctx.set_field(
+        Field::Client,
+        "Brightwell Pharma",
+        bank_of(app.memory.as_ref()),
+        &theme,
+    );
+    ctx.set_field(
+        Field::SourceLang,
+        "en-US",
+        bank_of(app.memory.as_ref()),
+        &theme,
+    );
+    ctx.set_field(Field::Budget, "1500", bank_of(app.memory.as_ref()), &theme);
     focus(&mut app, Pane::Context);
     // Down past the form to the second candidate: a score-4 term the
     // budget dropped while lower-scoring articles were kept.
@@ -69,9 +79,19 @@ fn context_rows_wrap_every_reason_at_80_columns() {
     let mut app = app_at(&demo_bank(), 80, 24);
     let theme = app.theme.clone();
     let ctx = &mut app.panes.context;
-    ctx.set_field(Field::Client, "Brightwell Pharma", &app.bank, &theme);
-    ctx.set_field(Field::SourceLang, "en-US", &app.bank, &theme);
-    ctx.set_field(Field::Budget, "1500", &app.bank, &theme);
+    ctx.set_field(
+        Field::Client,
+        "Brightwell Pharma",
+        bank_of(app.memory.as_ref()),
+        &theme,
+    );
+    ctx.set_field(
+        Field::SourceLang,
+        "en-US",
+        bank_of(app.memory.as_ref()),
+        &theme,
+    );
+    ctx.set_field(Field::Budget, "1500", bank_of(app.memory.as_ref()), &theme);
     focus(&mut app, Pane::Context);
     for _ in 0..7 {
         key(&mut app, KeyCode::Down);
@@ -186,9 +206,12 @@ fn copies_are_the_path_as_shown_a_wikilink_or_the_assembled_context() {
             .contains(&Effect::Copy("[[Brightwell Pharma]]".into()))
     );
     let theme = app.theme.clone();
-    app.panes
-        .context
-        .set_field(Field::Client, "Brightwell Pharma", &app.bank, &theme);
+    app.panes.context.set_field(
+        Field::Client,
+        "Brightwell Pharma",
+        bank_of(app.memory.as_ref()),
+        &theme,
+    );
     focus(&mut app, Pane::Context);
     keys(&mut app, "C");
     let Some(Effect::Copy(text)) = app.effects.last() else {

@@ -705,7 +705,10 @@ impl Component for ContextPane {
     }
 
     fn on_action(&mut self, action: Action, cx: &mut Cx) -> bool {
-        let (h, bank, theme) = (cx.height, cx.bank, cx.theme);
+        let Some(bank) = cx.bank else {
+            return false;
+        };
+        let (h, theme) = (cx.height, cx.theme);
         match action {
             Action::Up => self.move_row(-1, h, bank, theme),
             Action::Down => self.move_row(1, h, bank, theme),
@@ -751,12 +754,15 @@ impl Component for ContextPane {
     }
 
     fn on_typing_key(&mut self, key: KeyEvent, cx: &mut Cx) -> bool {
-        self.edit_key(key, cx.bank, cx.theme, cx.height);
+        let Some(bank) = cx.bank else {
+            return false;
+        };
+        self.edit_key(key, bank, cx.theme, cx.height);
         true
     }
 
     fn on_paste(&mut self, text: &str, cx: &mut Cx) -> bool {
-        self.paste(text, cx.bank, cx.theme)
+        cx.bank.is_some_and(|bank| self.paste(text, bank, cx.theme))
     }
 
     fn hints(&self, keymap: &KeyMap) -> String {

@@ -71,9 +71,26 @@ pub fn load(root: impl AsRef<Path>) -> Result<MemoryRoot, String> {
     load_filtered(root, &LoadFilter::default())
 }
 
+/// [`load`], adding one to `files_read` for each file read, so another
+/// thread can show how far loading has come.
+pub fn load_counting(
+    root: impl AsRef<Path>,
+    files_read: &std::sync::atomic::AtomicUsize,
+) -> Result<MemoryRoot, String> {
+    load_parts(root, &LoadFilter::default(), Some(files_read))
+}
+
 /// Load the part of the root that `filter` asks for: the walk skips other
 /// apps, projects, owners and kinds, so a narrow query reads little.
 pub fn load_filtered(root: impl AsRef<Path>, filter: &LoadFilter) -> Result<MemoryRoot, String> {
+    load_parts(root, filter, None)
+}
+
+fn load_parts(
+    root: impl AsRef<Path>,
+    filter: &LoadFilter,
+    files_read: Option<&std::sync::atomic::AtomicUsize>,
+) -> Result<MemoryRoot, String> {
     let root = root.as_ref().to_path_buf();
     let meta = std::fs::metadata(&root).map_err(|e| format!("{}: {e}", root.display()))?;
     if !meta.is_dir() {
@@ -85,7 +102,13 @@ pub fn load_filtered(root: impl AsRef<Path>, filter: &LoadFilter) -> Result<Memo
     let mut files: Vec<MemFile> = walk
         .files
         .into_par_iter()
-        .map(|(abs, rel, segs, is_link)| read_file(&reader, &abs, is_link, rel, &segs))
+        .map(|(abs, rel, segs, is_link)| {
+            let read = read_file(&reader, &abs, is_link, rel, &segs);
+            if let Some(n) = files_read {
+                n.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            }
+            read
+        })
         .collect::<Vec<_>>()
         .into_iter()
         .map(|(file, problems)| {
