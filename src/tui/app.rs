@@ -15,7 +15,7 @@ use membank_core::layout::{ARCHIVE_DIR, Folder};
 use membank_core::memory::Memory;
 use membank_core::text::sanitize_for_terminal;
 use ratatui::crossterm::event::{
-    Event as TermEvent, KeyCode, KeyEvent, KeyEventKind, KeyModifiers,
+    Event as TermEvent, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseEventKind,
 };
 use ratatui::layout::Rect;
 
@@ -87,6 +87,8 @@ pub enum Msg {
     /// The memory read in the background, replacing the empty one shown
     /// meanwhile.
     Loaded(Box<Result<Box<dyn Memory>, String>>),
+    /// A click or the wheel (only when the mouse is on).
+    Mouse(ratatui::crossterm::event::MouseEvent),
     /// Time passed: an expired status message goes.
     Tick(std::time::Instant),
 }
@@ -98,6 +100,11 @@ impl Msg {
             TermEvent::Key(k) if k.kind != KeyEventKind::Release => Some(Msg::Key(k)),
             TermEvent::Paste(s) => Some(Msg::Paste(s)),
             TermEvent::Resize(w, h) => Some(Msg::Resize(w, h)),
+            TermEvent::Mouse(m)
+                if !matches!(m.kind, MouseEventKind::Moved | MouseEventKind::Drag(_)) =>
+            {
+                Some(Msg::Mouse(m))
+            }
             _ => None,
         }
     }
@@ -314,7 +321,7 @@ impl App {
     }
 
     /// Rows of a pane's list: its inside minus the parts that do not scroll.
-    fn height_of(&self, pane: Pane) -> usize {
+    pub(crate) fn height_of(&self, pane: Pane) -> usize {
         let h = self.areas.of(pane).map_or(1, |r| inner(r).height);
         let h = match pane {
             Pane::Context if self.panes.slot == Slot::Context => {
@@ -422,7 +429,7 @@ impl App {
         self.dirty = true;
     }
 
-    fn focus_pane(&mut self, pane: Pane) {
+    pub(crate) fn focus_pane(&mut self, pane: Pane) {
         self.focus = pane;
         self.panes.get_mut(pane).on_focus();
         match pane {
@@ -495,7 +502,11 @@ impl App {
     }
 
     /// Call a pane through its contract, then apply what it queued.
-    fn dispatch<R>(&mut self, pane: Pane, f: impl FnOnce(&mut dyn Component, &mut Cx) -> R) -> R {
+    pub(crate) fn dispatch<R>(
+        &mut self,
+        pane: Pane,
+        f: impl FnOnce(&mut dyn Component, &mut Cx) -> R,
+    ) -> R {
         let mut cx = Cx {
             memory: self.memory.as_ref(),
             bank: self.memory.downcast_ref::<Bank>(),
@@ -693,6 +704,7 @@ pub fn update(app: &mut App, msg: Msg) {
             app.status.error(sanitize_for_terminal(&e, false));
             app.dirty = true;
         }
+        Msg::Mouse(ev) => super::mouse::on_mouse(app, ev),
         Msg::Tick(now) => {
             if app.status.expire(now) {
                 app.dirty = true;
