@@ -103,7 +103,7 @@ fn press(app: &mut App, code: KeyCode) {
 fn setup(root: &Path) -> (App, Terminal<CrosstermBackend<Counter>>, Counter) {
     let bank = Bank::load(root).unwrap();
     let app = App::new(
-        bank,
+        Box::new(bank),
         Theme::default_theme(),
         KeyMap::default(),
         Rect::new(0, 0, WIDTH, HEIGHT),
@@ -164,7 +164,7 @@ fn benches(crit: &mut Criterion) {
     let (mut app, mut term, counter) = setup(&root);
     eprintln!(
         "bank: {} articles; screen {WIDTH}x{HEIGHT}",
-        app.bank.articles().len()
+        app.bank().expect("the bench opens a bank").articles().len()
     );
 
     // An outside edit: one file re-read, everything derived from the bank
@@ -221,9 +221,13 @@ fn benches(crit: &mut Criterion) {
     };
     crit.bench_function("core context::build alone", |b| {
         b.iter(|| {
-            membank_core::context::build(&app.bank, &query, Default::default())
-                .articles
-                .len()
+            membank_core::context::build(
+                app.bank().expect("the bench opens a bank"),
+                &query,
+                Default::default(),
+            )
+            .articles
+            .len()
         })
     });
     let mut typed = false;

@@ -3,7 +3,7 @@
 //! the last one stopped. Nothing is written inside the bank.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
@@ -47,16 +47,7 @@ struct StateFile {
     banks: BTreeMap<String, (u64, SavedQuery)>,
 }
 
-/// membank's state folder: `$MEMBANK_STATE_DIR`, else the platform's state
-/// folder (`~/.local/state/membank` on Linux), else its local data folder.
-pub fn state_dir() -> Option<PathBuf> {
-    if let Some(dir) = std::env::var_os("MEMBANK_STATE_DIR").filter(|d| !d.is_empty()) {
-        return Some(PathBuf::from(dir));
-    }
-    dirs::state_dir()
-        .or_else(dirs::data_local_dir)
-        .map(|d| d.join("membank"))
-}
+use crate::state::state_dir;
 
 fn key(bank_root: &Path) -> String {
     bank_root

@@ -6,4 +6,5 @@ pub mod last_query;
 pub mod logging;
 pub mod read_settings;
 pub mod severity;
+pub mod state;
 pub mod tui;

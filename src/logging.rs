@@ -1,5 +1,5 @@
 //! The trail a user can attach to a bug report: structured events
-//! (`tracing`) appended to `membank.log` in the user's state folder, never
+//! (`tracing`) appended to `membank.log` in membank's state folder, never
 //! on the terminal. `--log-level` or `MEMBANK_LOG` sets the level (`off`,
 //! `error`, `warn`, `info`, `debug`, `trace`; default `info`).
 //!
@@ -35,12 +35,9 @@ pub fn parse_level(name: &str) -> Option<LevelFilter> {
     })
 }
 
-/// `membank/membank.log` in the state folder (`$XDG_STATE_HOME` or
-/// `~/.local/state` on Linux), else in the local data folder.
+/// `membank.log` in membank's state folder (see [`crate::state`]).
 pub fn log_file() -> Option<PathBuf> {
-    dirs::state_dir()
-        .or_else(dirs::data_local_dir)
-        .map(|d| d.join("membank").join("membank.log"))
+    crate::state::state_dir().map(|d| d.join("membank.log"))
 }
 
 fn open(path: &Path) -> std::io::Result<File> {

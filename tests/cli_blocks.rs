@@ -1,14 +1,16 @@
 //! End-to-end tests of `membank blocks` and `membank compile` on temporary banks.
 
+mod support;
+
 use std::fs;
 use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 
 use serde_json::Value;
 
 fn membank(args: &[&str], stdin: Option<&str>) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_membank"))
+    let mut child = support::membank()
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -285,7 +287,7 @@ fn missing_or_non_bank_folders_are_clear_errors() {
 fn compile_with_an_empty_inbox_asks_no_model_and_says_what_to_do() {
     let dir = bank();
     let config = dir.path().join("no-config.toml");
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_membank"))
+    let out = support::membank()
         .args(["compile", s(dir.path())])
         .env("MEMBANK_CONFIG", &config)
         .env("MEMBANK_BASE_URL", "http://127.0.0.1:9/v1")

@@ -1,14 +1,16 @@
 //! `membank check` end to end, on the flawed fixture bank and temporary banks.
 
+mod support;
+
 use std::collections::BTreeSet;
 use std::fs;
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 const FIXTURE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/flawed-bank");
 
 fn membank(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_membank"))
+    support::membank()
         .args(args)
         .output()
         .expect("membank runs")

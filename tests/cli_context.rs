@@ -1,7 +1,8 @@
 //! Runs the real binary on the scoring fixture bank.
 
+mod support;
+
 use std::path::PathBuf;
-use std::process::Command;
 
 use serde_json::Value;
 
@@ -10,10 +11,7 @@ fn fixture() -> PathBuf {
 }
 
 fn membank(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_membank"))
-        .args(args)
-        .output()
-        .expect("run membank");
+    let out = support::membank().args(args).output().expect("run membank");
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -367,7 +365,7 @@ fn a_closed_pipe_ends_the_output_quietly() {
         },
     )
     .unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_membank"))
+    let mut child = support::membank()
         .args(["snapshot", dir.path().to_str().unwrap(), "--cap", "0"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

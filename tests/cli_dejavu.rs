@@ -1,9 +1,11 @@
 //! The Deja Vu commands end to end: check, recall, supersede, feedback,
 //! the demo, and hostile input.
 
+mod support;
+
 use std::fs;
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 use serde_json::Value;
 
@@ -14,7 +16,7 @@ const FLAWED: &str = concat!(
 const DEMO: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/demo-dejavu");
 
 fn membank(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_membank"))
+    support::membank()
         .args(args)
         .output()
         .expect("membank runs")
@@ -324,7 +326,7 @@ fn recall_ask_gives_the_model_only_the_records_recall_selects() {
     use membank_llm::testing::{FakeReply, FakeServer};
     let server = FakeServer::start([FakeReply::anthropic_stream(&["Keep it ", "server-backed."])]);
     let config_dir = tempfile::tempdir().unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_membank"))
+    let out = support::membank()
         .args(["recall", DEMO, "settings sync", "--ask"])
         .env("MEMBANK_CONFIG", config_dir.path().join("absent.toml"))
         .env("MEMBANK_PROVIDER", "anthropic")

@@ -2,9 +2,11 @@
 //! own writers (tools/everos-diff/generate.py) and its `.entries.json` is
 //! what everos's own reader finds in it (tools/everos-diff/expected.py).
 
+mod support;
+
 use std::fs;
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 const WRITTEN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/everos-written");
 const EXPECTED: &str = concat!(
@@ -13,7 +15,7 @@ const EXPECTED: &str = concat!(
 );
 
 fn membank(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_membank"))
+    support::membank()
         .args(args)
         .env("NO_COLOR", "1")
         .env_remove("EVEROS_ROOT")
@@ -138,7 +140,7 @@ fn a_bank_is_refused_by_name() {
 
 #[test]
 fn the_root_is_resolved_like_everos_and_the_rule_named() {
-    let out = Command::new(env!("CARGO_BIN_EXE_membank"))
+    let out = support::membank()
         .args(["everos", "--print"])
         .env("EVEROS_ROOT", WRITTEN)
         .env("EVEROS_MEMORY__ROOT", "/elsewhere")
@@ -156,7 +158,7 @@ fn the_root_is_resolved_like_everos_and_the_rule_named() {
         format!("[memory]\nroot = {:?}\n", WRITTEN),
     )
     .unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_membank"))
+    let out = support::membank()
         .args(["everos", "--print"])
         .env("HOME", home.path())
         .env_remove("EVEROS_ROOT")

@@ -2,14 +2,16 @@
 //! command opens its path the same way, and a path that is no memory gets a
 //! message naming what was looked for.
 
+mod support;
+
 use std::fs;
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 const FIXTURE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/flawed-bank");
 
 fn membank(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_membank"))
+    support::membank()
         .args(args)
         .output()
         .expect("membank runs")

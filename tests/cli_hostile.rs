@@ -1,13 +1,16 @@
 //! Banks built to attack the reader: FIFOs, devices, links out of the bank,
 //! oversized files. Every command must finish, report the file, and never
 //! print what lies outside the bank.
+
 #![cfg(unix)]
+
+mod support;
 
 use std::fs;
 use std::io::{Read, Write};
 use std::os::unix::fs::symlink;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 struct Run {
@@ -18,7 +21,7 @@ struct Run {
 
 /// Run membank with a deadline: a hang is a failure, not a stuck test run.
 fn membank_in(config: &Path, args: &[&str], stdin: &str) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_membank"))
+    let mut child = support::membank()
         .args(args)
         .env("MEMBANK_CONFIG", config)
         .env_remove("OPENAI_API_KEY")
@@ -251,7 +254,7 @@ fn a_second_compile_run_waits_for_the_first() {
     fs::write(&saved, reply).unwrap();
     let config = Path::new("/nonexistent/membank-config.toml");
     // The first run takes the lock, then waits on its reply (a pipe).
-    let first = Command::new(env!("CARGO_BIN_EXE_membank"))
+    let first = support::membank()
         .args(["compile", s(r), "--reply", s(&fifo)])
         .env("MEMBANK_CONFIG", config)
         .stdout(Stdio::piped())
@@ -267,7 +270,7 @@ fn a_second_compile_run_waits_for_the_first() {
         );
         std::thread::sleep(Duration::from_millis(20));
     }
-    let mut second = Command::new(env!("CARGO_BIN_EXE_membank"))
+    let mut second = support::membank()
         .args(["compile", s(r), "--reply", s(&saved)])
         .env("MEMBANK_CONFIG", config)
         .stdout(Stdio::piped())

@@ -1,8 +1,10 @@
 //! The LLM-backed subcommands against the scripted local server.
 
+mod support;
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 use membank_llm::testing::{FakeReply, FakeServer};
 
@@ -22,7 +24,7 @@ struct Output {
 /// file and no key but the test's.
 fn membank(server: &FakeServer, args: &[&str], stdin: &str) -> Output {
     let config_dir = tempfile::tempdir().unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_membank"))
+    let mut child = support::membank()
         .args(args)
         .env("MEMBANK_CONFIG", config_dir.path().join("absent.toml"))
         .env("MEMBANK_PROVIDER", "anthropic")
@@ -169,7 +171,7 @@ fn ask_without_a_key_fails_before_any_request() {
     let server = FakeServer::start([]);
     let bank = fixture_arg();
     let config_dir = tempfile::tempdir().unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_membank"))
+    let out = support::membank()
         .args(["ask", &bank, "q"])
         .env("MEMBANK_CONFIG", config_dir.path().join("absent.toml"))
         .env("MEMBANK_PROVIDER", "openai")
@@ -363,7 +365,7 @@ fn lint_llm_sends_findings_and_snapshot_and_prints_the_review() {
 fn ask_works_against_an_openai_compatible_server_too() {
     let server = FakeServer::start([FakeReply::openai_stream(&["Hallo"])]);
     let config_dir = tempfile::tempdir().unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_membank"))
+    let out = support::membank()
         .args(["ask", &fixture_arg(), "q"])
         .env("MEMBANK_CONFIG", config_dir.path().join("absent.toml"))
         .env_remove("ANTHROPIC_API_KEY")

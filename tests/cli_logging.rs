@@ -14,6 +14,7 @@ fn membank(state: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_membank"));
     cmd.args(args)
         .env("XDG_STATE_HOME", state)
+        .env_remove("MEMBANK_STATE_DIR")
         .env("MEMBANK_CONFIG", state.join("absent.toml"))
         .env_remove("MEMBANK_LOG");
     for (k, v) in env {
@@ -53,6 +54,24 @@ fn a_run_leaves_a_trail_in_the_state_folder_and_nothing_on_the_terminal() {
     membank(state.path(), &["check", FIXTURE], &[]);
     let again = log_of(state.path()).unwrap();
     assert_eq!(again.matches("membank started").count(), 2);
+}
+
+#[test]
+fn membank_state_dir_moves_the_log_with_the_rest_of_the_state() {
+    let xdg = tempfile::tempdir().unwrap();
+    let moved = tempfile::tempdir().unwrap();
+    let out = membank(
+        xdg.path(),
+        &["check", FIXTURE],
+        &[("MEMBANK_STATE_DIR", moved.path().to_str().unwrap())],
+    );
+    assert!(out.status.code().is_some());
+    let log = std::fs::read_to_string(moved.path().join("membank.log")).expect("the moved log");
+    assert!(log.contains("membank started"), "{log}");
+    assert!(
+        log_of(xdg.path()).is_none(),
+        "nothing in the platform folder"
+    );
 }
 
 #[test]

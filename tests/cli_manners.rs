@@ -2,15 +2,16 @@
 //! subcommands, options in the wrong place, files for folders, values that
 //! match nothing, colour and the words for severities.
 
+mod support;
+
 use std::path::PathBuf;
-use std::process::Command;
 
 fn fixture() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/bank")
 }
 
 fn membank_env(args: &[&str], env: &[(&str, &str)]) -> (i32, String, String) {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_membank"));
+    let mut cmd = support::membank();
     cmd.args(args)
         .env_remove("NO_COLOR")
         .env_remove("CLICOLOR_FORCE");

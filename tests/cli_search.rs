@@ -1,12 +1,14 @@
 //! `membank search` end to end, on a bank and on an everos memory root.
 
-use std::process::{Command, Output};
+mod support;
+
+use std::process::Output;
 
 const BANK: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/demo-bank");
 const EVEROS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/everos-root");
 
 fn membank(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_membank"))
+    support::membank()
         .args(args)
         .env("NO_COLOR", "1")
         .output()

@@ -1,13 +1,12 @@
 //! `membank template` and `membank init`, run as a user would.
 
+mod support;
+
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 fn membank(args: &[&std::ffi::OsStr]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_membank"))
-        .args(args)
-        .output()
-        .expect("run membank")
+    support::membank().args(args).output().expect("run membank")
 }
 
 fn run(args: &[&str], paths: &[&Path]) -> Output {
@@ -187,7 +186,7 @@ fn template_for_a_missing_bank_is_an_error() {
 
 #[test]
 fn demo_path_extracts_a_readable_bank() {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_membank"))
+    let out = support::membank()
         .args(["demo", "--path"])
         .output()
         .unwrap();
@@ -201,7 +200,7 @@ fn demo_path_extracts_a_readable_bank() {
         "{err}"
     );
     assert!(err.contains("replaced the next time"), "{err}");
-    let check = std::process::Command::new(env!("CARGO_BIN_EXE_membank"))
+    let check = support::membank()
         .args([
             "context",
             dir.to_str().unwrap(),

@@ -2,9 +2,11 @@
 //! what the model proposes, `--yes`, `--reply`, `--json`, and private
 //! memory kept from the model.
 
+mod support;
+
 use std::fs;
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 use membank_llm::Provider;
 use membank_llm::testing::{FakeReply, FakeServer};
@@ -54,7 +56,7 @@ fn project() -> tempfile::TempDir {
 }
 
 fn run(dir: &Path, server: Option<&FakeServer>, args: &[&str]) -> Output {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_membank"));
+    let mut cmd = support::membank();
     cmd.arg("writeback")
         .arg(dir)
         .args(args)
@@ -152,7 +154,7 @@ fn yes_writes_the_record_and_appends_its_route_leaving_other_lines_alone() {
     assert_eq!(after, format!("{before}{ROUTE}\n"));
     // The project still passes its checks except for what the reply left
     // undone (the summary and index do not link the new decision yet).
-    let check = Command::new(env!("CARGO_BIN_EXE_membank"))
+    let check = support::membank()
         .args(["check", r.to_str().unwrap(), "--json"])
         .env("MEMBANK_STATE_DIR", r.join("state"))
         .output()

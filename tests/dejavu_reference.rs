@@ -9,11 +9,15 @@
 //!   and doctor diagnostic.
 //! * A live differential on fresh, held-out memories when the reference
 //!   scripts and node are at hand: set `DEJAVU_REFERENCE_SCRIPTS` to the
-//!   reference's `scripts/` folder (`DEJAVU_CASES` cases, 200 by default).
+//!   reference's `scripts/` folder, or to several separated like `PATH` to
+//!   check more than one reference version (`DEJAVU_CASES` cases each, 200
+//!   by default).
 //!   Without them it says so and passes: CI has neither.
 //!
 //! Re-record the fixture with
 //! `DEJAVU_REFERENCE_SCRIPTS=… cargo test --test dejavu_reference -- --ignored`.
+
+mod support;
 
 #[path = "dejavu_reference/generate.rs"]
 mod generate;
@@ -34,7 +38,7 @@ const RECORDED_SEEDS: std::ops::Range<u64> = 0..80;
 const HELD_OUT_FIRST_SEED: u64 = 1_000_000;
 
 fn membank_json(args: &[&str]) -> Value {
-    let out = Command::new(env!("CARGO_BIN_EXE_membank"))
+    let out = support::membank()
         .args(args)
         .output()
         .expect("membank runs");
@@ -384,33 +388,50 @@ fn recorded_reference_outputs_agree() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
-fn reference_scripts() -> Option<PathBuf> {
-    let dir = PathBuf::from(std::env::var_os("DEJAVU_REFERENCE_SCRIPTS")?);
+/// The reference `scripts/` folders named by `DEJAVU_REFERENCE_SCRIPTS`
+/// (several, separated like `PATH`, to hold membank to more than one
+/// reference version at once), when node can run them.
+fn reference_script_dirs() -> Vec<PathBuf> {
+    let Some(list) = std::env::var_os("DEJAVU_REFERENCE_SCRIPTS") else {
+        return Vec::new();
+    };
     let node_ok = Command::new("node")
         .arg("--version")
         .output()
         .is_ok_and(|o| o.status.success());
-    (node_ok && dir.join("dejavu-scan-memory.mjs").is_file()).then_some(dir)
+    if !node_ok {
+        return Vec::new();
+    }
+    std::env::split_paths(&list)
+        .filter(|dir| dir.join("dejavu-scan-memory.mjs").is_file())
+        .collect()
+}
+
+fn reference_scripts() -> Option<PathBuf> {
+    reference_script_dirs().into_iter().next()
 }
 
 #[test]
 fn live_differential_against_the_reference_scripts() {
-    let Some(scripts) = reference_scripts() else {
+    let dirs = reference_script_dirs();
+    if dirs.is_empty() {
         eprintln!(
             "skipped: set DEJAVU_REFERENCE_SCRIPTS to the reference scripts/ folder (node needed)"
         );
         return;
-    };
+    }
     let cases: u64 = std::env::var("DEJAVU_CASES")
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(200);
     let mut problems = Vec::new();
-    for seed in HELD_OUT_FIRST_SEED..HELD_OUT_FIRST_SEED + cases {
-        let case = Case::generated(seed);
-        let reference = run_reference(&scripts, &case);
-        for p in compare(&case, &reference) {
-            problems.push(format!("seed {seed}: {p}"));
+    for scripts in &dirs {
+        for seed in HELD_OUT_FIRST_SEED..HELD_OUT_FIRST_SEED + cases {
+            let case = Case::generated(seed);
+            let reference = run_reference(scripts, &case);
+            for p in compare(&case, &reference) {
+                problems.push(format!("{}: seed {seed}: {p}", scripts.display()));
+            }
         }
     }
     assert!(

@@ -2,10 +2,12 @@
 //! --render`, `template`), run in a real pseudo-terminal on a bank whose
 //! file names and contents carry escape sequences: nothing reaches the
 //! terminal that it could act on. Piped, the same text stays exact.
+
 #![cfg(unix)]
 
+mod support;
+
 use std::io::Read;
-use std::process::Command;
 use std::time::{Duration, Instant};
 
 use portable_pty::{CommandBuilder, PtySize, native_pty_system};
@@ -47,6 +49,7 @@ fn on_a_terminal(args: &[&str]) -> Vec<u8> {
     cmd.args(args);
     cmd.env("TERM", "xterm-256color");
     cmd.env("MEMBANK_CONFIG", "/nonexistent/membank-config.toml");
+    cmd.env("MEMBANK_STATE_DIR", support::state_dir());
     let mut child = pair.slave.spawn_command(cmd).unwrap();
     drop(pair.slave);
     let mut reader = pair.master.try_clone_reader().unwrap();
@@ -143,7 +146,7 @@ fn piped_text_for_a_model_is_exact_and_json_is_escaped() {
     let d = bank();
     let root = d.path().to_str().unwrap();
     let run = |args: &[&str]| {
-        let out = Command::new(env!("CARGO_BIN_EXE_membank"))
+        let out = support::membank()
             .args(args)
             .env("MEMBANK_CONFIG", "/nonexistent/membank-config.toml")
             .output()

@@ -357,6 +357,16 @@ fn first_screen(args: &[&str], no_color: Option<&str>) -> String {
 }
 
 #[test]
+fn the_mouse_is_taken_unless_no_mouse_is_given() {
+    // Mouse reports (SGR mode) are asked for, and given back on exit.
+    let with = first_screen(&[], None);
+    assert!(with.contains("\x1b[?1006h"), "{with:?}");
+    assert!(with.contains("\x1b[?1006l"), "{with:?}");
+    let without = first_screen(&["--no-mouse"], None);
+    assert!(!without.contains("\x1b[?1006h") && !without.contains("\x1b[?1000h"));
+}
+
+#[test]
 fn no_color_and_the_color_flag_decide_colours() {
     let coloured = first_screen(&[], None);
     assert!(has_colour(&coloured));
@@ -520,4 +530,66 @@ fn membank_config_names_the_one_file_for_keys_theme_and_model() {
         "the mono theme from the same file: {:?}",
         at.map(|i| raw.split_at(i).1.chars().take(60).collect::<String>())
     );
+}
+
+#[test]
+fn an_everos_root_opens_in_the_same_panes_and_search_jumps_to_an_entry() {
+    let home = tempfile::tempdir().unwrap();
+    let root = tempfile::tempdir().unwrap();
+    copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("demo-everos"),
+        root.path(),
+    );
+    let editor = home.path().join("no-editor");
+    let mut s = Session::start(root.path(), home.path(), &editor);
+    // Read in the background; the tree fills in with scopes and kinds.
+    s.wait_text(".atomic_facts");
+    let first = s.contents();
+    assert!(first.contains(" Search "), "{first}");
+    // Search from anywhere, then jump to the first hit's entry.
+    s.send("\x06");
+    s.send("API keys\r");
+    s.wait_text("hits for");
+    s.send("\r");
+    let shown = s.wait_text("entry ep_");
+    assert!(shown.contains("API keys"), "{shown}");
+    // Back to the day's list of entries.
+    s.send("\x7f");
+    s.wait_text("Entries (");
+    quits(&mut s);
+}
+
+#[test]
+fn a_deja_vu_project_opens_in_the_same_panes_with_recall() {
+    let home = tempfile::tempdir().unwrap();
+    let project = tempfile::tempdir().unwrap();
+    copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("demo-dejavu"),
+        project.path(),
+    );
+    let editor = home.path().join("no-editor");
+    let mut s = Session::start(project.path(), home.path(), &editor);
+    s.wait_text("[superseded]");
+    // Tab to the Recall pane and type a cue.
+    s.send("\t\ti");
+    s.send("settings sync");
+    let recalled = s.wait_text("level strong");
+    assert!(recalled.contains("0.975"), "{recalled}");
+    // Enter leaves the cue (an Esc right before `q` would read as Alt-q).
+    s.send("\r");
+    quits(&mut s);
+}
+
+/// `q` ends the program with success, within the patience.
+fn quits(s: &mut Session) {
+    s.send("q");
+    let start = Instant::now();
+    let status = loop {
+        if let Some(st) = s.child.try_wait().unwrap() {
+            break st;
+        }
+        assert!(start.elapsed() < PATIENCE, "membank did not quit");
+        thread::sleep(Duration::from_millis(20));
+    };
+    assert!(status.success(), "{status:?}");
 }

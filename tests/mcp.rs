@@ -2,10 +2,12 @@
 //! child process's standard input and output): every tool, resource and
 //! prompt, compared with what the CLI prints for the same question.
 
+mod support;
+
 use std::fs;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::Duration;
 
 use rmcp::model::{
@@ -50,6 +52,7 @@ struct Connected {
 
 async fn connect(bank: &Path, extra: &[&str]) -> Connected {
     let mut cmd = tokio::process::Command::new(BIN);
+    cmd.env("MEMBANK_STATE_DIR", support::state_dir());
     cmd.arg("mcp").arg(bank).args(extra);
     let transport = TokioChildProcess::builder(cmd)
         .stderr(Stdio::null())
@@ -294,7 +297,7 @@ fn error_text(r: &CallToolResult) -> String {
 }
 
 fn cli_json(cli_args: &[&str]) -> Value {
-    let out = Command::new(BIN)
+    let out = support::membank()
         .args(cli_args)
         .output()
         .expect("membank runs");
@@ -310,7 +313,7 @@ fn cli_json(cli_args: &[&str]) -> Value {
 fn demo_copy() -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let bank = dir.path().join("bank");
-    let status = Command::new(BIN)
+    let status = support::membank()
         .args(["init", "--demo"])
         .arg(&bank)
         .stdout(Stdio::null())
@@ -887,14 +890,14 @@ async fn prompts_use_the_bank_template_and_the_given_arguments() {
 
 #[test]
 fn http_is_served_on_loopback_only() {
-    let refused = Command::new(BIN)
+    let refused = support::membank()
         .args(["mcp", DEMO, "--http", "0.0.0.0:0"])
         .output()
         .unwrap();
     assert!(!refused.status.success());
     assert!(String::from_utf8_lossy(&refused.stderr).contains("loopback"));
 
-    let mut server = Command::new(BIN)
+    let mut server = support::membank()
         .args(["mcp", DEMO, "--http", "127.0.0.1:0"])
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -1364,7 +1367,7 @@ async fn a_path_escape_is_refused_with_allow_writes_and_nothing_lands_outside() 
 /// Start `membank mcp --http` on a free loopback port; returns the process
 /// and the `host:port` it announced.
 fn http_server(path: &str) -> (std::process::Child, String) {
-    let mut server = Command::new(BIN)
+    let mut server = support::membank()
         .args(["mcp", path, "--http", "127.0.0.1:0"])
         .stdin(Stdio::null())
         .stdout(Stdio::null())

@@ -161,14 +161,24 @@ fn run_demo(args: DemoArgs, color: ColorChoice, no_mouse: bool) -> anyhow::Resul
     }
     if format == Some("everos") {
         let dir = crate::demo::demo_everos_dir()?;
-        println!("{}", dir.display());
-        if !args.path {
-            let d = dir.display();
-            println!(
-                "an everos demo memory root; try:\n  membank entries {d} --user u_alice --since 2026-06-01\n  membank entry {d} ep_20260601_00000002 --user u_alice\n  membank check {d}\n  membank search {d} \"trip budget\""
-            );
+        if args.path {
+            println!("{}", dir.display());
+            return Ok(ExitCode::SUCCESS);
         }
-        return Ok(ExitCode::SUCCESS);
+        let options = TuiOptions {
+            color,
+            format: common::forced_format(),
+            no_mouse,
+            label: Some("demo everos root (reset on each run)".to_owned()),
+            ..TuiOptions::default()
+        };
+        let result = tui::run_tui(&dir, options);
+        // Said after the screen is given back, so it is not wiped at once.
+        let d = common::safe(&dir.display().to_string());
+        eprintln!(
+            "membank: the everos demo root is in {d}; from the shell try:\n  membank entries {d} --user u_alice --since 2026-06-01\n  membank entry {d} ep_20260601_00000002 --user u_alice\n  membank check {d}\n  membank search {d} \"trip budget\""
+        );
+        return result;
     }
     let dir = crate::demo::demo_bank_dir()?;
     if args.path {

@@ -9,12 +9,13 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use membank_core::bank::Bank;
+use membank_core::dejavu::Project;
 use membank_core::health::{HealthOptions, HealthReport};
 use membank_core::layout::{ARCHIVE_DIR, Folder};
 use membank_core::memory::Memory;
 use membank_core::text::sanitize_for_terminal;
 use ratatui::crossterm::event::{
-    Event as TermEvent, KeyCode, KeyEvent, KeyEventKind, KeyModifiers,
+    Event as TermEvent, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseEventKind,
 };
 use ratatui::layout::Rect;
 
@@ -25,6 +26,10 @@ use super::panes::article::ArticlePane;
 use super::panes::bank::BankPane;
 use super::panes::context::{self, ContextPane};
 use super::panes::health::{self, HealthPane};
+use super::panes::no_agents::NoAgents;
+use super::panes::recall::RecallPane;
+use super::panes::search::SearchPane;
+use super::panes::slot::{self, Slot};
 use super::panes::{Component, Cx};
 use super::theme::Theme;
 use super::widgets::fuzzy::{Finder, FinderItem, Placement};
@@ -61,8 +66,8 @@ impl Pane {
     }
 }
 
-/// The status line while the bank is read in the background.
-pub const LOADING: &str = "reading the bank";
+/// How the status line starts while the memory is read in the background.
+pub const LOADING: &str = "reading";
 
 /// Messages `update` understands.
 #[derive(Debug)]
@@ -77,11 +82,13 @@ pub enum Msg {
     /// A message from the model connection.
     Llm(membank_llm::WorkerMessage),
     Error(String),
-    /// Files read so far while the bank loads in the background.
+    /// Files read so far while the memory loads in the background.
     Loading(usize),
-    /// The bank read in the background, replacing the empty one shown
+    /// The memory read in the background, replacing the empty one shown
     /// meanwhile.
-    Loaded(Box<Result<Bank, String>>),
+    Loaded(Box<Result<Box<dyn Memory>, String>>),
+    /// A click or the wheel (only when the mouse is on).
+    Mouse(ratatui::crossterm::event::MouseEvent),
     /// Time passed: an expired status message goes.
     Tick(std::time::Instant),
 }
@@ -93,6 +100,11 @@ impl Msg {
             TermEvent::Key(k) if k.kind != KeyEventKind::Release => Some(Msg::Key(k)),
             TermEvent::Paste(s) => Some(Msg::Paste(s)),
             TermEvent::Resize(w, h) => Some(Msg::Resize(w, h)),
+            TermEvent::Mouse(m)
+                if !matches!(m.kind, MouseEventKind::Moved | MouseEventKind::Drag(_)) =>
+            {
+                Some(Msg::Mouse(m))
+            }
             _ => None,
         }
     }
@@ -109,6 +121,11 @@ pub enum Effect {
         rel: String,
         line: Option<usize>,
         banner: Option<String>,
+    },
+    /// Show one entry of a file that holds several, and focus the article.
+    ShowEntry {
+        rel: String,
+        entry: String,
     },
     /// Select a file in the Bank pane.
     RevealInBank(String),
@@ -147,15 +164,25 @@ impl Effect {
 pub enum Popup {
     Help(Help),
     Finder(Box<Finder>),
+    /// Full-text search over a layout whose Context slot is something else;
+    /// the query and hits live in `Panes::search`.
+    Search,
 }
 
-/// The five panes' states.
+/// The panes' states. The Context slot shows `context`, `recall` or
+/// `search`, as the layout's `slot` says; the Agents slot shows `agents`
+/// or, where the agents do not work, `no_agents`.
 pub struct Panes {
     pub bank: BankPane,
     pub article: ArticlePane,
     pub context: ContextPane,
+    pub recall: RecallPane,
+    pub search: SearchPane,
     pub health: HealthPane,
     pub agents: AgentsPane,
+    pub no_agents: NoAgents,
+    pub slot: Slot,
+    pub agents_work: bool,
 }
 
 impl Panes {
@@ -163,9 +190,14 @@ impl Panes {
         match pane {
             Pane::Bank => &self.bank,
             Pane::Article => &self.article,
-            Pane::Context => &self.context,
+            Pane::Context => match self.slot {
+                Slot::Context => &self.context,
+                Slot::Recall => &self.recall,
+                Slot::Search => &self.search,
+            },
             Pane::Health => &self.health,
-            Pane::Agents => &self.agents,
+            Pane::Agents if self.agents_work => &self.agents,
+            Pane::Agents => &self.no_agents,
         }
     }
 
@@ -173,15 +205,29 @@ impl Panes {
         match pane {
             Pane::Bank => &mut self.bank,
             Pane::Article => &mut self.article,
-            Pane::Context => &mut self.context,
+            Pane::Context => match self.slot {
+                Slot::Context => &mut self.context,
+                Slot::Recall => &mut self.recall,
+                Slot::Search => &mut self.search,
+            },
             Pane::Health => &mut self.health,
-            Pane::Agents => &mut self.agents,
+            Pane::Agents if self.agents_work => &mut self.agents,
+            Pane::Agents => &mut self.no_agents,
+        }
+    }
+
+    /// A pane's name on its tab: the Context slot is named for what fills it.
+    pub fn name(&self, pane: Pane) -> &'static str {
+        match pane {
+            Pane::Context => self.slot.title(),
+            _ => pane.title(),
         }
     }
 }
 
 pub struct App {
-    pub bank: Bank,
+    /// The open memory, whatever its layout; [`App::bank`] when it is a bank.
+    pub memory: Box<dyn Memory>,
     pub bank_label: String,
     pub theme: Theme,
     pub keymap: KeyMap,
@@ -199,6 +245,8 @@ pub struct App {
     /// Health pane, the Bank pane's markers and the Check agent.
     health: Arc<HealthReport>,
     flagged: HashSet<String>,
+    /// A remembered query waiting for the bank to be read.
+    pending_query: Option<crate::last_query::SavedQuery>,
     /// Something visible changed since the last draw.
     pub dirty: bool,
     /// The effect queue: panes add to it, `update` applies what it can and
@@ -207,18 +255,26 @@ pub struct App {
 }
 
 impl App {
-    pub fn new(bank: Bank, theme: Theme, keymap: KeyMap, size: Rect) -> App {
-        let bank_label = sanitize_for_terminal(&bank.root().display().to_string(), false);
+    pub fn new(memory: Box<dyn Memory>, theme: Theme, keymap: KeyMap, size: Rect) -> App {
+        let bank_label = sanitize_for_terminal(&memory.root().display().to_string(), false);
+        let spec = memory.spec();
         let mut panes = Panes {
             bank: BankPane::new(),
             article: ArticlePane::default(),
             context: ContextPane::new(&theme),
+            recall: RecallPane::default(),
+            search: SearchPane::default(),
             health: HealthPane::default(),
             agents: AgentsPane::default(),
+            no_agents: NoAgents {
+                layout: spec.title.to_owned(),
+            },
+            slot: Slot::for_layout(spec),
+            agents_work: slot::agents_work_on(spec),
         };
         panes.agents.style_inputs(&theme);
         let mut app = App {
-            bank,
+            memory,
             bank_label,
             theme,
             keymap,
@@ -232,12 +288,28 @@ impl App {
             status: Status::default(),
             health: Arc::default(),
             flagged: HashSet::new(),
+            pending_query: None,
             dirty: true,
             effects: Vec::new(),
         };
         app.relayout();
         app.refresh_all();
         app
+    }
+
+    /// The open memory when it is a bank, for what only a bank does.
+    pub fn bank(&self) -> Option<&Bank> {
+        self.memory.downcast_ref::<Bank>()
+    }
+
+    /// "the memory bank", "the everos memory root": the open memory's kind.
+    pub fn memory_kind(&self) -> String {
+        let title = self.memory.spec().title;
+        let bare = title
+            .strip_prefix("a ")
+            .or_else(|| title.strip_prefix("an "))
+            .unwrap_or(title);
+        format!("the {bare}")
     }
 
     /// Where model messages go: the runner's event channel (or a test's).
@@ -249,10 +321,12 @@ impl App {
     }
 
     /// Rows of a pane's list: its inside minus the parts that do not scroll.
-    fn height_of(&self, pane: Pane) -> usize {
+    pub(crate) fn height_of(&self, pane: Pane) -> usize {
         let h = self.areas.of(pane).map_or(1, |r| inner(r).height);
         let h = match pane {
-            Pane::Context => h.saturating_sub(context::FORM_HEIGHT),
+            Pane::Context if self.panes.slot == Slot::Context => {
+                h.saturating_sub(context::FORM_HEIGHT)
+            }
             Pane::Health => h.saturating_sub(health::detail_height(h)),
             _ => h,
         };
@@ -280,7 +354,7 @@ impl App {
         let width = self.article_width();
         let article = &mut self.panes.article;
         if article.rel.is_some() && article.width() != width {
-            article.lay_out(&self.bank, &self.theme, width);
+            article.lay_out(self.memory.as_ref(), &self.theme, width);
         }
         let (bh, hh, ch) = (
             self.height_of(Pane::Bank),
@@ -295,8 +369,10 @@ impl App {
         let p = &mut self.panes;
         p.bank.cursor.clamp(p.bank.rows.len(), bh);
         p.health.cursor.clamp(p.health.rows.len(), hh);
-        p.context.set_width(context_width, &self.bank, &self.theme);
-        p.context.clamp_scroll(ch, &self.bank, &self.theme);
+        if let Some(bank) = self.memory.downcast_ref::<Bank>() {
+            p.context.set_width(context_width, bank, &self.theme);
+            p.context.clamp_scroll(ch, bank, &self.theme);
+        }
     }
 
     /// Recompute everything derived from the bank.
@@ -307,20 +383,29 @@ impl App {
             self.article_width(),
         );
         // Through the layout boundary: the checks of whatever layout is open.
-        self.health = Arc::new(Memory::check(&self.bank, &HealthOptions::default()));
-        let (bank, theme, p) = (&self.bank, &self.theme, &mut self.panes);
+        self.health = Arc::new(self.memory.check(&HealthOptions::default()));
+        let (memory, theme, p) = (self.memory.as_ref(), &self.theme, &mut self.panes);
         p.health.refresh(self.health.clone(), theme, hh);
         p.article.set_health(self.health.clone());
         self.flagged = p.health.flagged();
         p.bank.files_changed();
-        p.bank.rebuild(bank, &self.flagged, bh);
-        p.context.reload(bank, theme);
-        p.agents.refresh(bank, &self.health);
+        p.bank.rebuild(memory, &self.flagged, bh);
+        if let Some(bank) = memory.downcast_ref::<Bank>() {
+            p.context.reload(bank, theme);
+            p.agents.refresh(bank, &self.health);
+        }
+        p.recall.recompute(memory.downcast_ref::<Project>(), theme);
+        p.search.memory_changed(memory);
         if p.article.rel.is_some() {
-            p.article.lay_out(bank, theme, width);
+            p.article.lay_out(memory, theme, width);
         }
         self.status.bank = self.bank_label.clone();
-        self.status.articles = bank.articles().len();
+        self.status.articles = memory.len();
+        self.status.noun = if memory.downcast_ref::<Bank>().is_some() {
+            "articles"
+        } else {
+            "files"
+        };
         self.status.query = p.context.query_text.clone();
         self.dirty = true;
     }
@@ -330,15 +415,21 @@ impl App {
         if saved.is_empty() {
             return;
         }
-        let (bank, theme) = (&self.bank, &self.theme);
-        self.panes.context.restore(saved, bank, theme);
+        let Some(bank) = self.memory.downcast_ref::<Bank>() else {
+            // A bank still being read gets it when it arrives.
+            if self.panes.slot == Slot::Context {
+                self.pending_query = Some(saved.clone());
+            }
+            return;
+        };
+        self.panes.context.restore(saved, bank, &self.theme);
         self.status.query = self.panes.context.query_text.clone();
         self.status
             .info(format!("last query restored: {}", self.status.query));
         self.dirty = true;
     }
 
-    fn focus_pane(&mut self, pane: Pane) {
+    pub(crate) fn focus_pane(&mut self, pane: Pane) {
         self.focus = pane;
         self.panes.get_mut(pane).on_focus();
         match pane {
@@ -355,15 +446,20 @@ impl App {
     /// Show a file in the Article pane, select it in the Bank pane, and
     /// focus the article.
     pub fn open_article(&mut self, rel: &str) {
+        self.open_at(rel, None);
+    }
+
+    /// [`App::open_article`], or one entry inside the file.
+    pub fn open_at(&mut self, rel: &str, entry: Option<&str>) {
         let (width, bh) = (self.article_width(), self.height_of(Pane::Bank));
-        let p = &mut self.panes;
-        p.article.open(&self.bank, rel, &self.theme, width);
-        p.bank.reveal(rel, &self.bank, &self.flagged, bh);
+        let (memory, p) = (self.memory.as_ref(), &mut self.panes);
+        p.article.open_at(memory, rel, entry, &self.theme, width);
+        p.bank.reveal(rel, memory, &self.flagged, bh);
         self.focus_pane(Pane::Article);
     }
 
     fn bank_relative(&self, path: &Path) -> Option<String> {
-        super::event::bank_relative(self.bank.root(), path)
+        super::event::bank_relative(self.memory.root(), path)
     }
 
     fn reload_paths(&mut self, rels: Vec<String>) {
@@ -373,14 +469,15 @@ impl App {
         // A folder created, removed or renamed changes files the events do
         // not name one by one: read the whole bank again.
         let folder_changed = rels.iter().any(|rel| {
-            let path = self.bank.root().join(rel);
+            let path = self.memory.root().join(rel);
             path.is_dir() || (!path.exists() && Path::new(rel).extension().is_none())
         });
         tracing::info!(files = rels.len(), whole_bank = folder_changed, "reloading");
         tracing::debug!(paths = ?rels, "reloading");
         if folder_changed {
-            match Bank::load(self.bank.root()) {
-                Ok(bank) => self.bank = bank,
+            let root = self.memory.root().to_path_buf();
+            match (self.memory.spec().open)(&root) {
+                Ok(memory) => self.memory = memory,
                 Err(e) => {
                     tracing::error!(error = %e, "reloading the bank failed");
                     self.status
@@ -390,7 +487,7 @@ impl App {
                 }
             }
         } else {
-            self.bank.reload(&rels);
+            self.memory.reload(&rels);
         }
         self.refresh_all();
         let n = rels.len();
@@ -405,9 +502,14 @@ impl App {
     }
 
     /// Call a pane through its contract, then apply what it queued.
-    fn dispatch<R>(&mut self, pane: Pane, f: impl FnOnce(&mut dyn Component, &mut Cx) -> R) -> R {
+    pub(crate) fn dispatch<R>(
+        &mut self,
+        pane: Pane,
+        f: impl FnOnce(&mut dyn Component, &mut Cx) -> R,
+    ) -> R {
         let mut cx = Cx {
-            bank: &self.bank,
+            memory: self.memory.as_ref(),
+            bank: self.memory.downcast_ref::<Bank>(),
             theme: &self.theme,
             health: &self.health,
             flagged: &self.flagged,
@@ -443,10 +545,11 @@ impl App {
                         self.panes.article.banner = banner;
                     }
                 }
+                Effect::ShowEntry { rel, entry } => self.open_at(&rel, Some(&entry)),
                 Effect::RevealInBank(rel) => {
                     let h = self.height_of(Pane::Bank);
                     let p = &mut self.panes;
-                    p.bank.reveal(&rel, &self.bank, &self.flagged, h);
+                    p.bank.reveal(&rel, self.memory.as_ref(), &self.flagged, h);
                 }
                 Effect::Reload(rels) => self.reload_paths(rels),
                 Effect::RerunHealth => {
@@ -462,8 +565,11 @@ impl App {
     }
 
     fn open_finder(&mut self) {
-        let items = self
-            .bank
+        let Some(bank) = self.memory.downcast_ref::<Bank>() else {
+            self.open_document_finder();
+            return;
+        };
+        let items = bank
             .articles()
             .iter()
             .enumerate()
@@ -492,6 +598,67 @@ impl App {
             .collect();
         let finder = Finder::new("Find article", items, &self.theme);
         self.popup = Some(Popup::Finder(Box::new(finder)));
+    }
+
+    /// The finder over any layout's documents, by title and groups.
+    fn open_document_finder(&mut self) {
+        let items = self
+            .memory
+            .documents()
+            .enumerate()
+            .map(|(id, d)| {
+                let name = d.path.rsplit('/').next().unwrap_or(d.path);
+                let name = name.strip_suffix(".md").unwrap_or(name);
+                FinderItem {
+                    name: sanitize_for_terminal(name, false),
+                    title: (d.title != name).then(|| sanitize_for_terminal(&d.title, false)),
+                    folder: sanitize_for_terminal(&d.groups.join("/"), false),
+                    placement: Placement::Content,
+                    id,
+                }
+            })
+            .collect();
+        let finder = Finder::new("Find a file", items, &self.theme);
+        self.popup = Some(Popup::Finder(Box::new(finder)));
+    }
+
+    /// Full-text search: in the Context slot when it is the Search pane,
+    /// else in a popup over the panes.
+    fn open_search(&mut self) {
+        if self.panes.slot == Slot::Search {
+            self.focus_pane(Pane::Context);
+        } else {
+            self.popup = Some(Popup::Search);
+        }
+        self.panes.search.typing = true;
+    }
+
+    /// Call the Search pane through its contract while it is a popup, then
+    /// apply what it queued; opening a hit closes the popup.
+    fn dispatch_search<R>(&mut self, f: impl FnOnce(&mut SearchPane, &mut Cx) -> R) -> R {
+        let height = usize::from(inner(super::areas::search_popup(self.size)).height).max(1);
+        let mut cx = Cx {
+            memory: self.memory.as_ref(),
+            bank: self.memory.downcast_ref::<Bank>(),
+            theme: &self.theme,
+            health: &self.health,
+            flagged: &self.flagged,
+            height,
+            article_width: self.article_width(),
+            query: self.panes.context.query(),
+            budget: self.panes.context.budget_options(),
+            effects: &mut self.effects,
+        };
+        let r = f(&mut self.panes.search, &mut cx);
+        if self
+            .effects
+            .iter()
+            .any(|e| matches!(e, Effect::ShowArticle { .. } | Effect::ShowEntry { .. }))
+        {
+            self.popup = None;
+        }
+        self.apply_effects();
+        r
     }
 }
 
@@ -523,7 +690,7 @@ pub fn update(app: &mut App, msg: Msg) {
         }
         Msg::Edited(rel) => app.reload_paths(vec![rel]),
         Msg::Llm(message) => {
-            let root = app.bank.root().to_path_buf();
+            let root = app.memory.root().to_path_buf();
             let changed = app
                 .panes
                 .agents
@@ -537,6 +704,7 @@ pub fn update(app: &mut App, msg: Msg) {
             app.status.error(sanitize_for_terminal(&e, false));
             app.dirty = true;
         }
+        Msg::Mouse(ev) => super::mouse::on_mouse(app, ev),
         Msg::Tick(now) => {
             if app.status.expire(now) {
                 app.dirty = true;
@@ -545,15 +713,19 @@ pub fn update(app: &mut App, msg: Msg) {
         Msg::Loading(files) => {
             // Progress never hides a message someone should read.
             if app.status.shows_loading() {
-                app.status.info(format!("{LOADING}… {files} files"));
+                let kind = app.memory_kind();
+                app.status.info(format!("{LOADING} {kind}… {files} files"));
                 app.dirty = true;
             }
         }
         Msg::Loaded(loaded) => match *loaded {
-            Ok(bank) => {
-                app.bank = bank;
+            Ok(memory) => {
+                app.memory = memory;
                 app.refresh_all();
-                // The bar already counts the articles; the progress goes.
+                if let Some(saved) = app.pending_query.take() {
+                    app.restore_query(&saved);
+                }
+                // The bar already counts what was read; the progress goes.
                 if app.status.shows_loading() {
                     app.status.message = None;
                     app.status.expires = None;
@@ -571,6 +743,11 @@ fn on_key(app: &mut App, key: KeyEvent) {
     // Ctrl-C always quits, whatever has the keyboard.
     if key.code == KeyCode::Char('c') && key.modifiers.contains(KeyModifiers::CONTROL) {
         app.effects.push(Effect::Quit);
+        return;
+    }
+    if matches!(app.popup, Some(Popup::Search)) {
+        on_search_popup_key(app, key);
+        app.dirty = true;
         return;
     }
     if app.popup.is_some() {
@@ -596,13 +773,33 @@ fn on_key(app: &mut App, key: KeyEvent) {
     }
 }
 
+/// Keys for the search popup: typed while its query has the keyboard,
+/// else through the Search scope; the key that closes a popup closes it.
+fn on_search_popup_key(app: &mut App, key: KeyEvent) {
+    if app.panes.search.typing {
+        app.dispatch_search(|pane, cx| pane.on_typing_key(key, cx));
+        return;
+    }
+    let action = Key::from_event(&key).and_then(|k| app.keymap.lookup(Scope::Search, k));
+    let closes = Key::from_event(&key)
+        .is_some_and(|k| app.keymap.keys(Action::Cancel).contains(&k))
+        || action == Some(Action::Quit);
+    match action {
+        Some(a) if !closes => {
+            app.dispatch_search(|pane, cx| pane.on_action(a, cx));
+        }
+        _ if closes => app.popup = None,
+        _ => {}
+    }
+}
+
 /// Keys for the open popup, through the key map's popup scopes; in the
 /// finder, keys that are no action are typed.
 fn on_popup_key(app: &mut App, key: KeyEvent) {
     let scope = match app.popup {
         Some(Popup::Help(_)) => Scope::Help,
         Some(Popup::Finder(_)) => Scope::Finder,
-        None => return,
+        Some(Popup::Search) | None => return,
     };
     let action = Key::from_event(&key).and_then(|k| app.keymap.lookup(scope, k));
     let Some(Popup::Finder(f)) = app.popup.as_mut() else {
@@ -627,8 +824,8 @@ fn on_popup_key(app: &mut App, key: KeyEvent) {
         Some(Action::Choose) => {
             let chosen = f.selected_id();
             app.popup = None;
-            if let Some(id) = chosen {
-                let rel = app.bank.article(id).rel_path.clone();
+            if let Some(id) = chosen.filter(|&id| id < app.memory.len()) {
+                let rel = app.memory.document(id).path.to_owned();
                 app.open_article(&rel);
             }
         }
@@ -665,7 +862,7 @@ fn perform(app: &mut App, action: Action) -> bool {
         }
         Action::Help => {
             let scope = app.panes.get(app.focus).scope();
-            let help = Help::new(app.focus.title(), scope, &app.keymap);
+            let help = Help::new(app.panes.name(app.focus), scope, &app.keymap);
             app.popup = Some(Popup::Help(help));
             true
         }
@@ -685,6 +882,10 @@ fn perform(app: &mut App, action: Action) -> bool {
         }
         Action::Find => {
             app.open_finder();
+            true
+        }
+        Action::Search => {
+            app.open_search();
             true
         }
         Action::Agents => {

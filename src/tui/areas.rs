@@ -82,3 +82,16 @@ pub fn compute_areas(size: Rect, focus: Pane, main: Pane, side: Pane) -> Areas {
     }
     areas
 }
+
+/// Where the search popup goes: most of the screen, so hits show their
+/// snippets in full.
+pub fn search_popup(size: Rect) -> Rect {
+    let w = size.width.saturating_sub(4).min(110);
+    let h = size.height.saturating_sub(4);
+    Rect {
+        x: size.x + (size.width - w) / 2,
+        y: size.y + (size.height - h) / 2,
+        width: w,
+        height: h,
+    }
+}

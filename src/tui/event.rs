@@ -25,7 +25,7 @@ pub enum Input {
     /// Files read so far by the loader thread.
     Loading(usize),
     /// The loader thread finished reading the bank.
-    Loaded(Box<Result<membank_core::bank::Bank, String>>),
+    Loaded(Box<Result<Box<dyn membank_core::memory::Memory>, String>>),
 }
 
 enum Control {

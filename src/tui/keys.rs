@@ -231,6 +231,7 @@ actions! {
     NextPane => "next_pane", "next pane", [Key::plain(K::Tab)];
     PrevPane => "prev_pane", "previous pane", [Key::plain(K::BackTab)];
     Find => "find", "fuzzy-find an article", [Key::ch('/'), Key::ctrl('p')];
+    Search => "search", "full-text search", [Key::ctrl('f')];
     Suspend => "suspend", "suspend to the shell", [Key::ctrl('z')];
     Up => "up", "move up", [Key::plain(K::Up), Key::ch('k')];
     Down => "down", "move down", [Key::plain(K::Down), Key::ch('j')];
@@ -250,7 +251,7 @@ actions! {
     CopyPath => "copy_path", "copy the path as shown (OSC 52)", [Key::ch('y')];
     CopyLink => "copy_link", "copy a [[wikilink]] to the file", [Key::ch('Y')];
     CopyContext => "copy_context", "copy the assembled context", [Key::ch('C')];
-    SearchArticle => "search", "search in the article (n / N step, Esc clears)", [Key::ch('/')];
+    SearchArticle => "search_article", "search in the article (n / N step, Esc clears)", [Key::ch('/')];
     FoldGroup => "fold", "fold the group", [Key::plain(K::Left), Key::ch('h')];
     UnfoldGroup => "unfold", "unfold the group", [Key::plain(K::Right), Key::ch('l')];
     NextGroup => "next_group", "next group", [Key::ch(']'), Key::ch('}')];
@@ -274,6 +275,8 @@ actions! {
     Apply => "apply", "open the article / write the accepted files", [Key::plain(K::Enter)];
     CopyReply => "copy_reply", "copy the reply (OSC 52)", [Key::ch('y')];
     ClearChat => "clear_chat", "start a new conversation", [Key::ch('x')];
+    FeedbackOutcome => "feedback_outcome", "next feedback outcome for the cue", [Key::ctrl('o')];
+    SaveFeedback => "save_feedback", "append a feedback line for the cue", [Key::ch('F')];
     Close => "close", "close the popup", [Key::plain(K::Esc), Key::ch('q'), Key::plain(K::Enter)];
     Cancel => "cancel", "close without choosing", [Key::plain(K::Esc)];
     Choose => "choose", "open the chosen article", [Key::plain(K::Enter)];
@@ -294,6 +297,10 @@ pub enum Scope {
     Context,
     Health,
     Agents,
+    /// A Deja Vu project's Context slot.
+    Recall,
+    /// Full-text search: an everos root's Context slot, a popup elsewhere.
+    Search,
     /// The fuzzy finder: keys that are no action here are typed.
     Finder,
     /// The key help popup.
@@ -311,7 +318,9 @@ impl Scope {
     pub fn actions(self) -> &'static [Action] {
         use Action::*;
         match self {
-            Scope::Global => &[Quit, Help, NextPane, PrevPane, Find, Agents, Suspend],
+            Scope::Global => &[
+                Quit, Help, NextPane, PrevPane, Find, Search, Agents, Suspend,
+            ],
             Scope::Bank => &[
                 Up, Down, PageUp, PageDown, Top, Bottom, Collapse, Expand, Open, Edit, CopyPath,
                 CopyLink,
@@ -387,6 +396,21 @@ impl Scope {
                 Apply,
                 CopyReply,
                 ClearChat,
+            ],
+            Scope::Recall => &[
+                Up,
+                Down,
+                PageUp,
+                PageDown,
+                Top,
+                Bottom,
+                Type,
+                Open,
+                FeedbackOutcome,
+                SaveFeedback,
+            ],
+            Scope::Search => &[
+                Up, Down, PageUp, PageDown, Top, Bottom, Type, Open, Edit, CopyPath,
             ],
             Scope::Finder => &[
                 Choose,
@@ -479,6 +503,11 @@ pub fn markdown_table(keymap: &KeyMap) -> String {
         (Scope::Context, "Context inspector"),
         (Scope::Health, "Health"),
         (Scope::Agents, "Agents"),
+        (Scope::Recall, "Recall (a Deja Vu project's Context pane)"),
+        (
+            Scope::Search,
+            "Search (an everos root's Context pane; a popup elsewhere)",
+        ),
         (Scope::Finder, "Find popup (other keys type)"),
         (Scope::Help, "Key help popup"),
     ] {

@@ -10,14 +10,15 @@
 pub mod app;
 pub mod areas;
 pub mod config;
-pub mod dejavu;
 pub mod event;
 pub mod keys;
+pub mod mouse;
 pub mod osc52;
 pub mod panes;
 pub mod terminal;
 pub mod theme;
 pub mod ui;
+pub mod unread;
 pub mod widgets;
 
 #[cfg(test)]
@@ -26,6 +27,8 @@ mod tests;
 mod tests_agents;
 #[cfg(test)]
 mod tests_daily;
+#[cfg(test)]
+mod tests_layouts;
 
 use std::path::Path;
 use std::process::ExitCode;
@@ -33,14 +36,14 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 
 use anyhow::Context as _;
-use membank_core::bank::Bank;
-use membank_core::memory::{self, LayoutSpec};
+use membank_core::memory::{self, Detected, LayoutSpec};
 use membank_core::text::sanitize_for_terminal;
 use ratatui::layout::Rect;
 
 use app::{App, Effect, Msg, update};
 use event::{BankWatcher, Input, InputReader};
 pub use theme::ColorChoice;
+use unread::Unread;
 
 /// How the interface is started.
 #[derive(Debug, Clone, Default)]
@@ -56,38 +59,39 @@ pub struct TuiOptions {
     pub no_mouse: bool,
 }
 
-/// Build the app for a bank without touching the terminal: config, theme,
-/// key map, bank. Used by `run_tui` and by tests and benchmarks.
-pub fn prepare(bank_root: &Path, options: &TuiOptions, size: Rect) -> anyhow::Result<App> {
+/// Build the app for a memory without touching the terminal: config,
+/// theme, key map, memory (any layout). Used by tests and benchmarks.
+pub fn prepare(root: &Path, options: &TuiOptions, size: Rect) -> anyhow::Result<App> {
     let (cfg, theme) = settings(options)?;
     let keymap = cfg.keymap()?;
-    let bank = memory::open_bank(bank_root, options.format).map_err(open_error)?;
+    let memory = memory::open(root, options.format).map_err(open_error)?;
     tracing::info!(
-        layout = "bank",
-        root = %bank.root().display(),
-        articles = bank.articles().len(),
+        layout = memory.spec().name,
+        root = %memory.root().display(),
+        documents = memory.len(),
         "opened in the interface"
     );
-    Ok(App::new(bank, theme, keymap, size))
+    Ok(App::new(memory, theme, keymap, size))
 }
 
-/// [`prepare`] without reading the bank: the app starts on an empty bank
-/// at `bank_root` (already detected as a bank), so the first frame does
-/// not wait for a large bank; [`spawn_loader`] reads the real one.
-pub fn prepare_unread(bank_root: &Path, options: &TuiOptions, size: Rect) -> anyhow::Result<App> {
+/// [`prepare`] without reading the memory: the app starts on an empty
+/// memory of the detected layout, so the first frame does not wait for a
+/// large one; [`spawn_loader`] reads the real one.
+pub fn prepare_unread(found: &Detected, options: &TuiOptions, size: Rect) -> anyhow::Result<App> {
     let (cfg, theme) = settings(options)?;
     let keymap = cfg.keymap()?;
-    let bank = Bank::unread(bank_root)
-        .map_err(|e| anyhow::anyhow!(sanitize_for_terminal(&e.to_string(), false)))?;
-    let mut app = App::new(bank, theme, keymap, size);
-    app.status.info(format!("{}…", app::LOADING));
+    let placeholder = Unread::new(found.spec, found.root.clone());
+    let mut app = App::new(Box::new(placeholder), theme, keymap, size);
+    let kind = app.memory_kind();
+    app.status.info(format!("{} {kind}…", app::LOADING));
     Ok(app)
 }
 
-/// Read the bank on a worker thread, reporting the files read every tenth
-/// of a second and then the bank itself through `tx`.
-fn spawn_loader(root: &Path, tx: mpsc::Sender<Input>) {
-    let root = root.to_path_buf();
+/// Read the memory on a worker thread with its layout's counting open,
+/// reporting the files read every tenth of a second and then the memory
+/// itself through `tx`.
+fn spawn_loader(found: &Detected, tx: mpsc::Sender<Input>) {
+    let (spec, root) = (found.spec, found.root.clone());
     let files_read = std::sync::Arc::new(AtomicUsize::new(0));
     let done = std::sync::Arc::new(AtomicBool::new(false));
     {
@@ -103,9 +107,18 @@ fn spawn_loader(root: &Path, tx: mpsc::Sender<Input>) {
         });
     }
     std::thread::spawn(move || {
-        let loaded = Bank::load_counting(&root, &files_read)
+        let started = std::time::Instant::now();
+        let loaded = (spec.open_counting)(&root, &files_read)
             .map_err(|e| sanitize_for_terminal(&e.to_string(), false));
         done.store(true, Ordering::Relaxed);
+        if let Ok(m) = &loaded {
+            tracing::info!(
+                layout = spec.name,
+                documents = m.len(),
+                millis = started.elapsed().as_millis() as u64,
+                "read in the background"
+            );
+        }
         let _ = tx.send(Input::Loaded(Box::new(loaded)));
     });
 }
@@ -132,7 +145,8 @@ fn open_error(e: memory::OpenError) -> anyhow::Error {
     anyhow::anyhow!(sanitize_for_terminal(&e.to_string(), false))
 }
 
-/// Open the interface on a bank and run it until the user quits.
+/// Open the interface on a memory of any layout and run it until the user
+/// quits.
 pub fn run_tui(bank_root: &Path, options: TuiOptions) -> anyhow::Result<ExitCode> {
     // Detected before the terminal is taken over, so a wrong path is a
     // plain message on the shell.
@@ -149,25 +163,14 @@ pub fn run_tui(bank_root: &Path, options: TuiOptions) -> anyhow::Result<ExitCode
         .root
         .canonicalize()
         .with_context(|| format!("opening {}", bank_root.display()))?;
-    // A Deja Vu project gets its own screen: recall is what one does there.
-    if found.spec == &membank_core::dejavu::LAYOUT {
-        let (_, theme) = settings(&options)?;
-        let project =
-            membank_core::dejavu::open_project(&root, options.format).map_err(open_error)?;
-        dejavu::run(&root, project, &theme)?;
-        return Ok(ExitCode::SUCCESS);
-    }
-    let (w, h) = ratatui::crossterm::terminal::size().unwrap_or((80, 24));
-    // For a bank the first frame comes at once and the bank is read on a
-    // worker thread; any other layout is refused by `prepare` with a message.
-    let bank_layout = memory::layout_named("bank").expect("the bank layout is registered");
-    let area = Rect::new(0, 0, w, h);
-    let loads_in_background = found.spec == bank_layout;
-    let mut app = if loads_in_background {
-        prepare_unread(&root, &options, area)?
-    } else {
-        prepare(&root, &options, area)?
+    let found = Detected {
+        spec: found.spec,
+        root: root.clone(),
     };
+    tracing::info!(layout = found.spec.name, root = %root.display(), "opening in the interface");
+    // The first frame comes at once; the memory is read on a worker thread.
+    let (w, h) = ratatui::crossterm::terminal::size().unwrap_or((80, 24));
+    let mut app = prepare_unread(&found, &options, Rect::new(0, 0, w, h))?;
     if let Some(saved) = crate::last_query::load(&root) {
         app.restore_query(&saved);
     }
@@ -185,9 +188,13 @@ pub fn run_tui(bank_root: &Path, options: TuiOptions) -> anyhow::Result<ExitCode
 
     terminal::install_panic_hook();
     let mut term = terminal::enter(!options.no_mouse).context("setting up the terminal")?;
-    let result = event_loop(&mut term, &mut app, &root, loads_in_background);
+    let result = event_loop(&mut term, &mut app, &found);
     let restored = terminal::leave();
-    let saved = crate::last_query::save(&root, &app.panes.context.saved_query());
+    // Only a bank has a §7 query to remember.
+    let saved = match app.bank() {
+        Some(_) => crate::last_query::save(&root, &app.panes.context.saved_query()),
+        None => Ok(()),
+    };
     result?;
     restored.context("restoring the terminal")?;
     if let Err(e) = saved {
@@ -196,12 +203,8 @@ pub fn run_tui(bank_root: &Path, options: TuiOptions) -> anyhow::Result<ExitCode
     Ok(ExitCode::SUCCESS)
 }
 
-fn event_loop(
-    term: &mut terminal::Term,
-    app: &mut App,
-    root: &Path,
-    load_bank: bool,
-) -> anyhow::Result<()> {
+fn event_loop(term: &mut terminal::Term, app: &mut App, found: &Detected) -> anyhow::Result<()> {
+    let root = found.root.as_path();
     let (tx, rx) = mpsc::channel();
     let reader = InputReader::spawn(tx.clone());
     // Model messages arrive on the same channel as keys, so a streaming
@@ -210,9 +213,7 @@ fn event_loop(
     app.send_model_messages_to(move |m| {
         let _ = llm_tx.send(Input::Llm(m));
     });
-    if load_bank {
-        spawn_loader(root, tx.clone());
-    }
+    spawn_loader(found, tx.clone());
     let _watcher = match BankWatcher::spawn(root, tx) {
         Ok(w) => Some(w),
         Err(e) => {

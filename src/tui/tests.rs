@@ -15,15 +15,21 @@ use super::panes::context::Field;
 use super::theme::Theme;
 use super::ui;
 use membank_core::bank::Bank;
+use membank_core::memory::Memory;
 
 pub(super) fn fixture() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/bank")
 }
 
+/// The open memory as a bank; tests of bank behaviour open banks.
+pub(super) fn bank_of(memory: &dyn Memory) -> &Bank {
+    memory.downcast_ref::<Bank>().expect("a bank is open")
+}
+
 pub(super) fn app_at(root: &Path, w: u16, h: u16) -> App {
     let bank = Bank::load(root).unwrap();
     let mut app = App::new(
-        bank,
+        Box::new(bank),
         Theme::default_theme(),
         KeyMap::default(),
         Rect::new(0, 0, w, h),
@@ -169,17 +175,20 @@ fn inspector_ranks_for_the_typed_client() {
     key(&mut app, KeyCode::Enter);
     assert_eq!(app.panes.context.field_text(Field::Client), "Globex");
     assert_eq!(
-        app.panes.context.entries[0].path(&app.bank),
+        app.panes.context.entries[0].path(bank_of(app.memory.as_ref())),
         "01_CLIENTS/Globex.md"
     );
     assert_snapshot!(screen(&app));
 
     let theme = app.theme.clone();
-    app.panes
-        .context
-        .set_field(Field::Client, "Acme Corporation", &app.bank, &theme);
+    app.panes.context.set_field(
+        Field::Client,
+        "Acme Corporation",
+        bank_of(app.memory.as_ref()),
+        &theme,
+    );
     assert_eq!(
-        app.panes.context.entries[0].path(&app.bank),
+        app.panes.context.entries[0].path(bank_of(app.memory.as_ref())),
         "01_CLIENTS/Acme Corporation.md"
     );
 }
@@ -188,12 +197,15 @@ fn inspector_ranks_for_the_typed_client() {
 fn inspector_budget_drops_and_explains() {
     let mut app = app_at(&fixture(), 100, 30);
     let theme = app.theme.clone();
+    app.panes.context.set_field(
+        Field::Client,
+        "acme corporation",
+        bank_of(app.memory.as_ref()),
+        &theme,
+    );
     app.panes
         .context
-        .set_field(Field::Client, "acme corporation", &app.bank, &theme);
-    app.panes
-        .context
-        .set_field(Field::Budget, "120", &app.bank, &theme);
+        .set_field(Field::Budget, "120", bank_of(app.memory.as_ref()), &theme);
     let kept: Vec<bool> = app
         .panes
         .context
@@ -210,7 +222,7 @@ fn inspector_budget_drops_and_explains() {
     );
     app.panes
         .context
-        .set_field(Field::Budget, "lots", &app.bank, &theme);
+        .set_field(Field::Budget, "lots", bank_of(app.memory.as_ref()), &theme);
     assert!(app.panes.context.budget_error.is_some());
 }
 
@@ -226,16 +238,18 @@ fn inspector_scrolls_to_the_last_candidate() {
         .entries
         .last()
         .unwrap()
-        .path(&app.bank)
+        .path(bank_of(app.memory.as_ref()))
         .to_owned();
     assert_eq!(
-        app.panes.context.selected_candidate(&app.bank),
+        app.panes
+            .context
+            .selected_candidate(bank_of(app.memory.as_ref())),
         Some(last.as_str())
     );
     assert!(screen(&app).contains(&last), "{}", screen(&app));
     keys(&mut app, "g");
     assert_eq!(app.panes.context.offset, 0);
-    assert!(screen(&app).contains(app.panes.context.entries[0].path(&app.bank)));
+    assert!(screen(&app).contains(app.panes.context.entries[0].path(bank_of(app.memory.as_ref()))));
 }
 
 #[test]
@@ -304,7 +318,11 @@ fn finder_puts_the_exact_name_first_shows_folders_and_counts_every_match() {
     };
     assert_eq!(f.total, f.matches.len());
     assert!(
-        s.contains(&format!(" {} of {} ", f.total, app.bank.articles().len())),
+        s.contains(&format!(
+            " {} of {} ",
+            f.total,
+            bank_of(app.memory.as_ref()).articles().len()
+        )),
         "{s}"
     );
     assert_snapshot!(s);
@@ -393,7 +411,7 @@ fn a_renamed_folder_is_read_again_whole() {
     .unwrap();
     let mut app = app_at(dir.path(), 80, 24);
     assert!(
-        app.bank
+        bank_of(app.memory.as_ref())
             .find("02_TERMINOLOGY/legal/tort → onrechtmatige daad.md")
             .is_some()
     );
@@ -401,12 +419,12 @@ fn a_renamed_folder_is_read_again_whole() {
     std::fs::rename(&sub, &renamed).unwrap();
     update(&mut app, Msg::FilesChanged(vec![sub, renamed]));
     assert!(
-        app.bank
+        bank_of(app.memory.as_ref())
             .find("02_TERMINOLOGY/legal/tort → onrechtmatige daad.md")
             .is_none()
     );
     assert!(
-        app.bank
+        bank_of(app.memory.as_ref())
             .find("02_TERMINOLOGY/law/tort → onrechtmatige daad.md")
             .is_some()
     );
@@ -497,7 +515,7 @@ fn popups_take_keys_through_the_key_map() {
 fn the_interface_is_usable_before_the_bank_is_read_and_fills_in_after() {
     let root = fixture();
     let mut app = App::new(
-        Bank::unread(&root).unwrap(),
+        Box::new(Bank::unread(&root).unwrap()),
         Theme::default_theme(),
         KeyMap::default(),
         Rect::new(0, 0, 100, 30),
@@ -505,12 +523,14 @@ fn the_interface_is_usable_before_the_bank_is_read_and_fills_in_after() {
     // Keys work on the empty bank while the loader thread reads.
     key(&mut app, KeyCode::Down);
     update(&mut app, Msg::Loading(3));
-    assert!(screen(&app).contains("reading the bank… 3 files"));
-    assert!(app.bank.articles().is_empty());
+    assert!(screen(&app).contains("reading the memory bank… 3 files"));
+    assert!(bank_of(app.memory.as_ref()).articles().is_empty());
     let files_read = std::sync::atomic::AtomicUsize::new(0);
-    let loaded = Bank::load_counting(&root, &files_read).map_err(|e| e.to_string());
+    let loaded = Bank::load_counting(&root, &files_read)
+        .map(|b| Box::new(b) as Box<dyn Memory>)
+        .map_err(|e| e.to_string());
     update(&mut app, Msg::Loaded(Box::new(loaded)));
-    let n = app.bank.articles().len();
+    let n = bank_of(app.memory.as_ref()).articles().len();
     assert!(n > 0);
     assert!(files_read.load(std::sync::atomic::Ordering::Relaxed) >= n);
     // Said once, by the count, not again as a message.

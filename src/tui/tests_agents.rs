@@ -14,7 +14,7 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use super::app::{App, Msg, Pane, update};
 use super::panes::agents::stream::StreamState;
 use super::panes::context::Field;
-use super::tests::{app_at, copy_dir, fixture, key, keys, screen};
+use super::tests::{app_at, bank_of, copy_dir, fixture, key, keys, screen};
 
 fn client_for(server: &FakeServer) -> LlmClient {
     let mut config = LlmConfig::for_provider(Provider::OpenAi);
@@ -74,7 +74,7 @@ fn chat_turn_shows_the_answer_and_opens_a_cited_article() {
     ])]);
     let mut app = app_at(&fixture(), 80, 24);
     let replies = connect(&mut app, &server);
-    let (bank, theme) = (&app.bank, &app.theme);
+    let (bank, theme) = (bank_of(app.memory.as_ref()), &app.theme);
     app.panes
         .context
         .set_field(Field::Client, "Acme Corporation", bank, theme);
@@ -253,11 +253,19 @@ fn process_inbox_review_writes_only_accepted_safe_blocks() {
         .filter(|n| n.starts_with("call notes"))
         .collect();
     assert_eq!(archived.len(), 1, "{archived:?}");
-    assert!(app.bank.find("02_TERMINOLOGY/audit → audit.md").is_some());
-    // Only the changed files were read again, and the bank knows the move.
-    assert!(app.bank.find("00_INBOX/call notes.md").is_none());
     assert!(
-        app.bank
+        bank_of(app.memory.as_ref())
+            .find("02_TERMINOLOGY/audit → audit.md")
+            .is_some()
+    );
+    // Only the changed files were read again, and the bank knows the move.
+    assert!(
+        bank_of(app.memory.as_ref())
+            .find("00_INBOX/call notes.md")
+            .is_none()
+    );
+    assert!(
+        bank_of(app.memory.as_ref())
             .find(&format!("00_INBOX/_archive/{}", archived[0]))
             .is_some()
     );
@@ -342,7 +350,7 @@ fn translate_uses_the_context_and_copies_the_result() {
     let server = FakeServer::start([FakeReply::openai_stream(&["De naleving ", "is streng."])]);
     let mut app = app_at(&fixture(), 80, 24);
     let replies = connect(&mut app, &server);
-    let (bank, theme) = (&app.bank, &app.theme);
+    let (bank, theme) = (bank_of(app.memory.as_ref()), &app.theme);
     app.panes
         .context
         .set_field(Field::Client, "Acme Corporation", bank, theme);
@@ -412,12 +420,15 @@ fn a_turn_lists_what_the_budget_dropped_and_sends_only_the_rest() {
     let mut app = app_at(&fixture(), 80, 24);
     let replies = connect(&mut app, &server);
     let theme = app.theme.clone();
+    app.panes.context.set_field(
+        Field::Client,
+        "acme corporation",
+        bank_of(app.memory.as_ref()),
+        &theme,
+    );
     app.panes
         .context
-        .set_field(Field::Client, "acme corporation", &app.bank, &theme);
-    app.panes
-        .context
-        .set_field(Field::Budget, "120", &app.bank, &theme);
+        .set_field(Field::Budget, "120", bank_of(app.memory.as_ref()), &theme);
     ask(&mut app, "What does Acme sell?");
     pump_until(&mut app, &replies, is_done);
     let articles = app.panes.agents.query.articles().to_vec();

@@ -9,7 +9,7 @@ use ratatui::crossterm::event::KeyCode;
 
 use super::app::Pane;
 use super::panes::context::Field;
-use super::tests::{app_at, key, keys, screen};
+use super::tests::{app_at, bank_of, key, keys, screen};
 
 fn demo_bank() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("demo-bank")
@@ -28,9 +28,19 @@ fn context_detail_box_explains_the_selected_candidate_and_the_tier_rule() {
     app.status.bank = app.bank_label.clone();
     let theme = app.theme.clone();
     let ctx = &mut app.panes.context;
-    ctx.set_field(Field::Client, "Brightwell Pharma", &app.bank, &theme);
-    ctx.set_field(Field::SourceLang, "en-US", &app.bank, &theme);
-    ctx.set_field(Field::Budget, "1500", &app.bank, &theme);
+    ctx.set_field(
+        Field::Client,
+        "Brightwell Pharma",
+        bank_of(app.memory.as_ref()),
+        &theme,
+    );
+    ctx.set_field(
+        Field::SourceLang,
+        "en-US",
+        bank_of(app.memory.as_ref()),
+        &theme,
+    );
+    ctx.set_field(Field::Budget, "1500", bank_of(app.memory.as_ref()), &theme);
     focus(&mut app, Pane::Context);
     // Down past the form to the second candidate: a score-4 term the
     // budget dropped while lower-scoring articles were kept.
@@ -69,9 +79,19 @@ fn context_rows_wrap_every_reason_at_80_columns() {
     let mut app = app_at(&demo_bank(), 80, 24);
     let theme = app.theme.clone();
     let ctx = &mut app.panes.context;
-    ctx.set_field(Field::Client, "Brightwell Pharma", &app.bank, &theme);
-    ctx.set_field(Field::SourceLang, "en-US", &app.bank, &theme);
-    ctx.set_field(Field::Budget, "1500", &app.bank, &theme);
+    ctx.set_field(
+        Field::Client,
+        "Brightwell Pharma",
+        bank_of(app.memory.as_ref()),
+        &theme,
+    );
+    ctx.set_field(
+        Field::SourceLang,
+        "en-US",
+        bank_of(app.memory.as_ref()),
+        &theme,
+    );
+    ctx.set_field(Field::Budget, "1500", bank_of(app.memory.as_ref()), &theme);
     focus(&mut app, Pane::Context);
     for _ in 0..7 {
         key(&mut app, KeyCode::Down);
@@ -186,9 +206,12 @@ fn copies_are_the_path_as_shown_a_wikilink_or_the_assembled_context() {
             .contains(&Effect::Copy("[[Brightwell Pharma]]".into()))
     );
     let theme = app.theme.clone();
-    app.panes
-        .context
-        .set_field(Field::Client, "Brightwell Pharma", &app.bank, &theme);
+    app.panes.context.set_field(
+        Field::Client,
+        "Brightwell Pharma",
+        bank_of(app.memory.as_ref()),
+        &theme,
+    );
     focus(&mut app, Pane::Context);
     keys(&mut app, "C");
     let Some(Effect::Copy(text)) = app.effects.last() else {
@@ -320,4 +343,62 @@ fn health_groups_fold_jump_and_filter() {
     keys(&mut app, "/");
     key(&mut app, KeyCode::Esc);
     assert_eq!(app.panes.health.rows.len(), all_rows);
+}
+
+fn mouse(
+    app: &mut super::app::App,
+    kind: ratatui::crossterm::event::MouseEventKind,
+    x: u16,
+    y: u16,
+) {
+    use ratatui::crossterm::event::{KeyModifiers, MouseEvent};
+    super::app::update(
+        app,
+        super::app::Msg::Mouse(MouseEvent {
+            kind,
+            column: x,
+            row: y,
+            modifiers: KeyModifiers::NONE,
+        }),
+    );
+}
+
+#[test]
+fn a_click_focuses_and_selects_a_second_opens_and_the_wheel_scrolls() {
+    use ratatui::crossterm::event::{MouseButton, MouseEventKind};
+    let mut app = app_at(&demo_bank(), 100, 30);
+    let left = MouseEventKind::Down(MouseButton::Left);
+    // The tab row focuses a pane.
+    let health_x = screen(&app).lines().next().unwrap().find("Health").unwrap() as u16 - 1;
+    mouse(&mut app, left, health_x, 0);
+    assert_eq!(app.focus, Pane::Health);
+    // A click in the tree focuses it and selects the row under the pointer.
+    let tree = app.areas.of(Pane::Bank).unwrap();
+    mouse(&mut app, left, tree.x + 3, tree.y + 3);
+    assert_eq!(app.focus, Pane::Bank);
+    assert_eq!(app.panes.bank.cursor.selected, 2);
+    let label = app.panes.bank.rows[2].label.clone();
+    assert_eq!(label, "Brightwell Pharma");
+    // Clicking the selected row opens it.
+    mouse(&mut app, left, tree.x + 3, tree.y + 3);
+    assert_eq!(
+        app.panes.article.rel.as_deref(),
+        Some("01_CLIENTS/Brightwell Pharma.md")
+    );
+    // The wheel scrolls the pane under the pointer.
+    let article = app.areas.of(Pane::Article).unwrap();
+    mouse(
+        &mut app,
+        MouseEventKind::ScrollDown,
+        article.x + 5,
+        article.y + 5,
+    );
+    assert_eq!(app.panes.article.scroll, 3);
+    mouse(
+        &mut app,
+        MouseEventKind::ScrollUp,
+        article.x + 5,
+        article.y + 5,
+    );
+    assert_eq!(app.panes.article.scroll, 0);
 }

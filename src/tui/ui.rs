@@ -4,10 +4,11 @@
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 
 use super::app::{App, Pane, Popup};
-use super::areas::inner;
+use super::areas::{inner, search_popup};
+use super::panes::Component;
 use super::widgets::{fuzzy, help, status};
 
 fn pane_block<'a>(app: &'a App, pane: Pane, width: u16) -> Block<'a> {
@@ -46,7 +47,7 @@ fn draw_tabs(frame: &mut Frame, area: Rect, app: &App) {
         } else {
             app.theme.muted
         };
-        spans.push(Span::styled(format!(" {} ", pane.title()), style));
+        spans.push(Span::styled(format!(" {} ", app.panes.name(*pane)), style));
     }
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
 }
@@ -72,6 +73,23 @@ pub fn draw(frame: &mut Frame, app: &App) {
     match &app.popup {
         Some(Popup::Help(h)) => help::draw(frame, h, &app.theme),
         Some(Popup::Finder(f)) => fuzzy::draw(frame, f, &app.theme),
+        Some(Popup::Search) => draw_search_popup(frame, app),
         None => {}
     }
+}
+
+fn draw_search_popup(frame: &mut Frame, app: &App) {
+    let area = search_popup(frame.area());
+    let search = &app.panes.search;
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(app.theme.border_focused)
+        .title(Span::styled(" Search ", app.theme.title))
+        .title_bottom(Span::styled(
+            format!(" {} · Esc close ", search.hints(&app.keymap)),
+            app.theme.muted,
+        ));
+    frame.render_widget(Clear, area);
+    frame.render_widget(block, area);
+    search.draw(frame, inner(area), true, &app.theme);
 }

@@ -16,6 +16,7 @@ pub mod everos;
 pub mod fileblocks;
 pub mod frontmatter;
 pub mod health;
+pub mod inbox;
 pub mod init;
 mod intern;
 pub mod json;
@@ -34,6 +35,8 @@ pub mod stamp;
 pub mod suggest;
 #[cfg(feature = "synth")]
 pub mod synth;
+#[cfg(feature = "synth")]
+pub mod synth_everos;
 pub mod templates;
 pub mod text;
 pub mod vocabulary;

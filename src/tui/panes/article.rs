@@ -1,10 +1,13 @@
 //! The Article pane: rendered Markdown, properties, the article's
-//! outgoing links and backlinks, link following and history.
+//! outgoing links and backlinks, link following and history. A bank's
+//! articles are laid out here; any other layout's documents (and the
+//! entries of an everos daily log) in `document.rs`.
 
 use std::sync::Arc;
 
 use membank_core::bank::{Bank, Resolution};
 use membank_core::health::{HealthReport, Severity};
+use membank_core::memory::Memory;
 use membank_core::text::{self, sanitize_for_terminal};
 use membank_core::wikilink::normalize_value;
 use ratatui::Frame;
@@ -35,8 +38,12 @@ pub struct ArticlePane {
     pub scroll: usize,
     /// A note shown above the article (e.g. the finding that led here).
     pub banner: Option<String>,
-    pub back: Vec<(String, usize)>,
-    pub forward: Vec<(String, usize)>,
+    /// The entry shown on its own, inside a file that holds several.
+    pub entry: Option<String>,
+    /// For each link of `doc` that is a row of an entry list: its entry.
+    pub entry_links: Vec<Option<String>>,
+    pub back: Vec<(Location, usize)>,
+    pub forward: Vec<(Location, usize)>,
     width: u16,
     /// Search in the article (`/`), while one is active.
     pub search: Option<ArticleSearch>,
@@ -49,6 +56,13 @@ pub struct ArticlePane {
     health: Arc<HealthReport>,
 }
 
+/// A place the pane can show: a file, or one entry inside it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Location {
+    pub rel: String,
+    pub entry: Option<String>,
+}
+
 /// Where a link written in the file `from` leads (relative links and shared
 /// names depend on where the link is written).
 fn resolve_rel(bank: &Bank, target: &str, from: &str) -> Option<String> {
@@ -59,46 +73,84 @@ fn resolve_rel(bank: &Bank, target: &str, from: &str) -> Option<String> {
 
 impl ArticlePane {
     /// Show `rel`, remembering the current article for Back.
-    pub fn open(&mut self, bank: &Bank, rel: &str, theme: &Theme, width: u16) {
-        if let Some(cur) = self.rel.take() {
-            if cur != rel {
-                self.back.push((cur, self.scroll));
-                self.forward.clear();
-            } else {
-                self.rel = Some(cur);
-            }
-        }
-        self.show(bank, rel, 0, theme, width);
+    pub fn open(&mut self, memory: &dyn Memory, rel: &str, theme: &Theme, width: u16) {
+        self.open_at(memory, rel, None, theme, width);
     }
 
-    pub fn go_back(&mut self, bank: &Bank, theme: &Theme, width: u16) -> bool {
-        let Some((rel, scroll)) = self.back.pop() else {
+    /// Show `rel`, or the entry `entry` inside it, remembering the current
+    /// place for Back.
+    pub fn open_at(
+        &mut self,
+        memory: &dyn Memory,
+        rel: &str,
+        entry: Option<&str>,
+        theme: &Theme,
+        width: u16,
+    ) {
+        let to = Location {
+            rel: rel.to_owned(),
+            entry: entry.map(str::to_owned),
+        };
+        if let Some(cur) = self.location()
+            && cur != to
+        {
+            self.back.push((cur, self.scroll));
+            self.forward.clear();
+        }
+        self.show(memory, to, 0, theme, width);
+    }
+
+    /// Where the pane is.
+    pub fn location(&self) -> Option<Location> {
+        self.rel.clone().map(|rel| Location {
+            rel,
+            entry: self.entry.clone(),
+        })
+    }
+
+    pub fn go_back(&mut self, memory: &dyn Memory, theme: &Theme, width: u16) -> bool {
+        // An entry reached directly (from a search hit) goes back to the
+        // list of its file's entries.
+        let up = self
+            .rel
+            .clone()
+            .filter(|_| self.entry.is_some())
+            .map(|rel| Location { rel, entry: None });
+        let Some((to, scroll)) = self.back.pop().or(up.map(|l| (l, 0))) else {
             return false;
         };
-        if let Some(cur) = self.rel.take() {
+        if let Some(cur) = self.location() {
             self.forward.push((cur, self.scroll));
         }
-        self.show(bank, &rel, scroll, theme, width);
+        self.show(memory, to, scroll, theme, width);
         true
     }
 
-    pub fn go_forward(&mut self, bank: &Bank, theme: &Theme, width: u16) -> bool {
-        let Some((rel, scroll)) = self.forward.pop() else {
+    pub fn go_forward(&mut self, memory: &dyn Memory, theme: &Theme, width: u16) -> bool {
+        let Some((to, scroll)) = self.forward.pop() else {
             return false;
         };
-        if let Some(cur) = self.rel.take() {
+        if let Some(cur) = self.location() {
             self.back.push((cur, self.scroll));
         }
-        self.show(bank, &rel, scroll, theme, width);
+        self.show(memory, to, scroll, theme, width);
         true
     }
 
-    fn show(&mut self, bank: &Bank, rel: &str, scroll: usize, theme: &Theme, width: u16) {
-        self.rel = Some(rel.to_owned());
+    fn show(
+        &mut self,
+        memory: &dyn Memory,
+        to: Location,
+        scroll: usize,
+        theme: &Theme,
+        width: u16,
+    ) {
+        self.rel = Some(to.rel);
+        self.entry = to.entry;
         self.banner = None;
         self.search = None;
         self.marked_line = None;
-        self.lay_out(bank, theme, width);
+        self.lay_out(memory, theme, width);
         self.scroll = scroll.min(self.doc.lines.len().saturating_sub(1));
         self.selected_link = None;
     }
@@ -106,12 +158,33 @@ impl ArticlePane {
     /// Turn the file into styled lines wrapped at `width`: on opening, and
     /// again when the file or the pane's width changes. Runs in update,
     /// never in draw.
-    pub fn lay_out(&mut self, bank: &Bank, theme: &Theme, width: u16) {
+    pub fn lay_out(&mut self, memory: &dyn Memory, theme: &Theme, width: u16) {
         self.width = width;
         let Some(rel) = self.rel.clone() else {
             self.doc = RenderedDoc::default();
             self.dests.clear();
+            self.entry_links.clear();
             self.header.clear();
+            return;
+        };
+        self.entry_links.clear();
+        let Some(bank) = memory.downcast_ref::<Bank>() else {
+            let mut laid =
+                super::document::lay_out(memory, &rel, self.entry.as_deref(), theme, width);
+            if self.entry.is_none() {
+                let notes = findings_lines(&self.health, &rel, theme, width);
+                let n = notes.len();
+                laid.doc.lines.splice(0..0, notes);
+                laid.doc
+                    .source_lines
+                    .splice(0..0, std::iter::repeat_n(0, n));
+                shift_links(&mut laid.doc.links, n);
+            }
+            self.header = laid.header;
+            self.doc = laid.doc;
+            self.dests = laid.dests;
+            self.entry_links = laid.entries;
+            self.keep_selected_link(theme);
             return;
         };
         let resolve = |t: &str| {
@@ -168,6 +241,11 @@ impl ArticlePane {
         );
         self.doc = doc;
         self.dests = dests;
+        self.keep_selected_link(theme);
+    }
+
+    /// After a new layout: keep the selected link when it still exists.
+    fn keep_selected_link(&mut self, theme: &Theme) {
         if let Some(i) = self.selected_link {
             if i < self.doc.links.len() {
                 self.doc.set_link_selected(i, true, theme);
@@ -317,6 +395,14 @@ impl ArticlePane {
 
     fn first_link_from(&self, line: usize) -> Option<usize> {
         self.doc.links.iter().position(|l| l.line >= line)
+    }
+
+    /// The entry the selected link opens, or the entry shown.
+    pub fn selected_entry(&self) -> Option<&str> {
+        self.selected_link
+            .and_then(|i| self.entry_links.get(i))
+            .and_then(Option::as_deref)
+            .or(self.entry.as_deref())
     }
 
     /// Where the selected link leads: `Ok(rel)` or `Err(target)` if dead.
@@ -567,24 +653,38 @@ impl Component for ArticlePane {
                 }
             }
             Action::Open => match self.selected_destination() {
-                Some(Ok(rel)) => cx.effects.push(Effect::open(rel)),
+                Some(Ok(rel)) => match self.selected_link.and_then(|i| self.entry_links.get(i)) {
+                    Some(Some(entry)) => {
+                        let entry = entry.clone();
+                        self.open_at(cx.memory, &rel, Some(&entry), cx.theme, width);
+                    }
+                    _ => cx.effects.push(Effect::open(rel)),
+                },
                 Some(Err(target)) => dead_link(cx, &target),
                 None => cx.info("select a link first (n / N)"),
             },
             Action::Back => {
-                if !self.go_back(cx.bank, cx.theme, width) {
+                if !self.go_back(cx.memory, cx.theme, width) {
                     cx.info("no earlier article");
                 } else if let Some(rel) = self.rel.clone() {
                     cx.effects.push(Effect::RevealInBank(rel));
                 }
             }
             Action::Forward => {
-                if !self.go_forward(cx.bank, cx.theme, width) {
+                if !self.go_forward(cx.memory, cx.theme, width) {
                     cx.info("no later article");
                 }
             }
             Action::Edit => return cx.edit(self.rel.clone(), None),
-            Action::CopyPath => return cx.copy_path(self.rel.clone()),
+            Action::CopyPath => match self.selected_entry() {
+                // Entry ids are what everos's own tools take.
+                Some(id) => {
+                    let id = id.to_owned();
+                    cx.info(format!("copied {}", sanitize_for_terminal(&id, false)));
+                    cx.effects.push(Effect::Copy(id));
+                }
+                None => return cx.copy_path(self.rel.clone()),
+            },
             Action::CopyLink => return cx.copy_link(self.rel.clone()),
             _ => return false,
         }

@@ -1,12 +1,14 @@
-//! The Bank pane: the folder tree of the seven bank folders (the inbox with
-//! its archive), expandable, with counts and a marker on files that have
-//! findings.
+//! The Bank pane: the memory's tree, expandable, with counts and a marker
+//! on files that have findings. A bank shows its seven folders (the inbox
+//! with its archive, missing folders dimmed); any other layout shows its
+//! documents nested by their groups (`groups.rs`).
 
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 use membank_core::bank::Bank;
 use membank_core::layout::{ARCHIVE_DIR, Folder};
+use membank_core::memory::Memory;
 use membank_core::text::sanitize_for_terminal;
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -14,6 +16,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use super::cursor::Cursor;
+use super::groups::{GroupTree, folder_key};
 use super::{Component, Cx, hint_text, page};
 use crate::tui::app::Effect;
 use crate::tui::keys::{Action, KeyMap, Scope};
@@ -37,6 +40,10 @@ pub struct TreeRow {
     pub flagged: bool,
     /// Shown dimmed (a folder the bank lacks).
     pub muted: bool,
+    /// A lifecycle word shown before the label (`superseded`, `archived`).
+    pub badge: Option<String>,
+    /// Never sent to a model; marked as private.
+    pub private: bool,
 }
 
 #[derive(Debug, Default)]
@@ -47,6 +54,10 @@ pub struct BankPane {
     /// The bank's files grouped and sorted, kept until the bank changes so
     /// that folding and unfolding do not sort again.
     grouped: Option<Grouped>,
+    /// The same for any other layout: documents nested by their groups.
+    tree: Option<GroupTree>,
+    /// The folders of a non-bank tree have been opened to their start depth.
+    opened: bool,
 }
 
 /// Files grouped for display: folder → (direct files, archived files).
@@ -138,18 +149,43 @@ impl BankPane {
                 .map(|f| f.dir_name().to_owned())
                 .collect(),
             grouped: None,
+            tree: None,
+            opened: false,
         }
     }
 
-    /// The bank's files changed: sort them again on the next rebuild.
+    /// The memory's files changed: group them again on the next rebuild.
     pub fn files_changed(&mut self) {
         self.grouped = None;
+        self.tree = None;
     }
 
-    /// Rebuild the rows from the bank, keeping the selection on the same
+    /// Rebuild the rows from the memory, keeping the selection on the same
     /// folder or file when it still exists.
-    pub fn rebuild(&mut self, bank: &Bank, flagged: &HashSet<String>, height: usize) {
+    pub fn rebuild(&mut self, memory: &dyn Memory, flagged: &HashSet<String>, height: usize) {
         let keep = self.selected_key();
+        match memory.downcast_ref::<Bank>() {
+            Some(bank) => self.rows = self.bank_rows(bank, flagged),
+            None => {
+                let tree = self.tree.take().unwrap_or_else(|| GroupTree::build(memory));
+                if !self.opened && !tree.is_empty() {
+                    self.expanded = tree.initially_open();
+                    self.opened = true;
+                }
+                self.rows = tree.rows(&self.expanded, flagged);
+                self.tree = Some(tree);
+            }
+        }
+        if let Some(key) = keep
+            && let Some(i) = self.rows.iter().position(|r| row_key(r) == key)
+        {
+            self.cursor.selected = i;
+        }
+        self.cursor.clamp(self.rows.len(), height);
+    }
+
+    /// The seven folders of a bank, the inbox with its archive.
+    fn bank_rows(&mut self, bank: &Bank, flagged: &HashSet<String>) -> Vec<TreeRow> {
         let grouped = self.grouped.take().unwrap_or_else(|| group_files(bank));
         let mut rows = Vec::new();
         for folder in Folder::ALL {
@@ -170,6 +206,8 @@ impl BankPane {
                 },
                 flagged: files.iter().chain(archived).any(|f| flagged.contains(f)),
                 muted: missing,
+                badge: None,
+                private: false,
             });
             if !expanded {
                 continue;
@@ -188,6 +226,8 @@ impl BankPane {
                     },
                     flagged: archived.iter().any(|f| flagged.contains(f)),
                     muted: false,
+                    badge: None,
+                    private: false,
                 });
                 if archive_open {
                     let archive_prefix = format!("{archive_key}/");
@@ -198,6 +238,8 @@ impl BankPane {
                         kind: RowKind::File { rel: rel.clone() },
                         flagged: flagged.contains(rel),
                         muted: false,
+                        badge: None,
+                        private: false,
                     }));
                 }
             }
@@ -208,16 +250,12 @@ impl BankPane {
                 kind: RowKind::File { rel: rel.clone() },
                 flagged: flagged.contains(rel),
                 muted: false,
+                badge: None,
+                private: false,
             }));
         }
-        self.rows = rows;
         self.grouped = Some(grouped);
-        if let Some(key) = keep
-            && let Some(i) = self.rows.iter().position(|r| row_key(r) == key)
-        {
-            self.cursor.selected = i;
-        }
-        self.cursor.clamp(self.rows.len(), height);
+        rows
     }
 
     pub fn selected(&self) -> Option<&TreeRow> {
@@ -246,13 +284,26 @@ impl BankPane {
     }
 
     /// Select the row of file `rel`, opening its folders if needed.
-    pub fn reveal(&mut self, rel: &str, bank: &Bank, flagged: &HashSet<String>, height: usize) {
-        let mut parts: Vec<&str> = rel.split('/').collect();
-        parts.pop();
-        for i in 1..=parts.len() {
-            self.expanded.insert(parts[..i].join("/"));
+    pub fn reveal(
+        &mut self,
+        rel: &str,
+        memory: &dyn Memory,
+        flagged: &HashSet<String>,
+        height: usize,
+    ) {
+        if memory.downcast_ref::<Bank>().is_some() {
+            let mut parts: Vec<&str> = rel.split('/').collect();
+            parts.pop();
+            for i in 1..=parts.len() {
+                self.expanded.insert(parts[..i].join("/"));
+            }
+        } else if let Some(id) = memory.find(rel) {
+            let groups = memory.document(id).groups;
+            for i in 1..=groups.len() {
+                self.expanded.insert(folder_key(&groups[..i]));
+            }
         }
-        self.rebuild(bank, flagged, height);
+        self.rebuild(memory, flagged, height);
         if let Some(i) = self
             .rows
             .iter()
@@ -308,6 +359,13 @@ pub fn draw(frame: &mut Frame, area: Rect, pane: &BankPane, focused: bool, theme
                     spans.push(Span::styled(row.label.clone(), style));
                 }
                 RowKind::File { .. } => {
+                    // Badges first, so a narrow tree still shows them.
+                    if let Some(badge) = &row.badge {
+                        spans.push(Span::styled(format!("[{badge}] "), theme.warning));
+                    }
+                    if row.private {
+                        spans.push(Span::styled("[private] ", theme.error));
+                    }
                     spans.push(Span::styled(row.label.clone(), theme.text));
                 }
             }
@@ -365,7 +423,7 @@ impl Component for BankPane {
             Action::Expand | Action::Collapse => {
                 let open = action == Action::Expand;
                 if self.set_expanded(open) {
-                    self.rebuild(cx.bank, cx.flagged, h);
+                    self.rebuild(cx.memory, cx.flagged, h);
                 } else if !open {
                     return self.select_parent(h);
                 } else if let Some(rel) = selected_file {
@@ -382,7 +440,7 @@ impl Component for BankPane {
                         Some(RowKind::Folder { expanded: true, .. })
                     );
                     self.set_expanded(open);
-                    self.rebuild(cx.bank, cx.flagged, h);
+                    self.rebuild(cx.memory, cx.flagged, h);
                 }
             },
             Action::Edit => return cx.edit(selected_file, None),

@@ -435,6 +435,24 @@ impl ContextPane {
         self.refresh_window(bank, theme);
     }
 
+    /// The row (form field or candidate, as in `row`) drawn `y` rows below
+    /// the top of the pane's inside, if any.
+    pub fn row_at(&self, y: usize) -> Option<usize> {
+        if y < FORM_ROWS {
+            return Some(y);
+        }
+        let list_top = FORM_ROWS + 1 + self.summary_lines.len().max(1) + 1;
+        let mut top = list_top;
+        for (k, c) in self.visible.iter().enumerate() {
+            let bottom = top + c.lines.len();
+            if (top..bottom).contains(&y) {
+                return Some(FORM_ROWS + self.offset + k);
+            }
+            top = bottom;
+        }
+        None
+    }
+
     /// The selected candidate in full, for the detail box.
     fn detail(&self, bank: &Bank, theme: &Theme) -> Vec<Line<'static>> {
         let Some(e) = self
@@ -687,7 +705,10 @@ impl Component for ContextPane {
     }
 
     fn on_action(&mut self, action: Action, cx: &mut Cx) -> bool {
-        let (h, bank, theme) = (cx.height, cx.bank, cx.theme);
+        let Some(bank) = cx.bank else {
+            return false;
+        };
+        let (h, theme) = (cx.height, cx.theme);
         match action {
             Action::Up => self.move_row(-1, h, bank, theme),
             Action::Down => self.move_row(1, h, bank, theme),
@@ -733,12 +754,15 @@ impl Component for ContextPane {
     }
 
     fn on_typing_key(&mut self, key: KeyEvent, cx: &mut Cx) -> bool {
-        self.edit_key(key, cx.bank, cx.theme, cx.height);
+        let Some(bank) = cx.bank else {
+            return false;
+        };
+        self.edit_key(key, bank, cx.theme, cx.height);
         true
     }
 
     fn on_paste(&mut self, text: &str, cx: &mut Cx) -> bool {
-        self.paste(text, cx.bank, cx.theme)
+        cx.bank.is_some_and(|bank| self.paste(text, bank, cx.theme))
     }
 
     fn hints(&self, keymap: &KeyMap) -> String {

@@ -1,4 +1,4 @@
-//! The five panes, each behind the same contract ([`Component`]): it
+//! The panes, each behind the same contract ([`Component`]): it
 //! handles an action, handles a key while its input has the keyboard,
 //! names its key hints, and draws from its own state. Anything a pane
 //! cannot do itself (open an article in another pane, copy, reload files,
@@ -9,13 +9,20 @@ pub mod article;
 pub mod bank;
 pub mod context;
 pub mod cursor;
+pub mod document;
+pub mod groups;
 pub mod health;
+pub mod no_agents;
+pub mod recall;
+pub mod search;
+pub mod slot;
 
 use std::collections::HashSet;
 
 use membank_core::bank::Bank;
 use membank_core::budget::BudgetOptions;
 use membank_core::health::HealthReport;
+use membank_core::memory::Memory;
 use membank_core::scoring::Query;
 use membank_core::text::sanitize_for_terminal;
 use ratatui::Frame;
@@ -31,7 +38,11 @@ use super::theme::Theme;
 /// What a pane is given for one call: the shared state to read, its size,
 /// and the queue to put effects on.
 pub struct Cx<'a> {
-    pub bank: &'a Bank,
+    /// The open memory, whatever its layout.
+    pub memory: &'a dyn Memory,
+    /// The same memory when it is a bank, for what only a bank does (§7
+    /// context, the agents' context assembly, writes).
+    pub bank: Option<&'a Bank>,
     pub theme: &'a Theme,
     /// The health report of the last refresh (run once, shown by several).
     pub health: &'a HealthReport,

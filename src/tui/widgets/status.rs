@@ -23,6 +23,8 @@ pub enum Level {
 pub struct Status {
     pub bank: String,
     pub articles: usize,
+    /// What `articles` counts when it is not articles ("files").
+    pub noun: &'static str,
     /// The active context query, e.g. `client=Acme domain=Legal`.
     pub query: String,
     pub message: Option<(String, Level)>,
@@ -87,7 +89,18 @@ pub fn draw(frame: &mut Frame, area: Rect, status: &Status, theme: &Theme) {
     let base = theme.status_bar;
     let mut spans = vec![
         Span::styled(format!(" {} ", status.bank), base.patch(theme.title)),
-        Span::styled(format!("│ {} articles ", status.articles), base),
+        Span::styled(
+            format!(
+                "│ {} {} ",
+                status.articles,
+                if status.noun.is_empty() {
+                    "articles"
+                } else {
+                    status.noun
+                }
+            ),
+            base,
+        ),
     ];
     if !status.query.is_empty() {
         spans.push(Span::styled(format!("│ {} ", status.query), base));

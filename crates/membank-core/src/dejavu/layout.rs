@@ -19,6 +19,12 @@ pub static LAYOUT: LayoutSpec = LayoutSpec {
     looked_for: "memory/impressions.jsonl or memory/summary.md",
     detect: detect::dejavu_root,
     open: |root| Ok(Box::new(Project::load_root(root.to_path_buf()))),
+    // A project is a handful of files: counted once it is read.
+    open_counting: |root, files_read| {
+        let project = Project::load_root(root.to_path_buf());
+        files_read.fetch_add(project.len(), std::sync::atomic::Ordering::Relaxed);
+        Ok(Box::new(project))
+    },
 };
 
 impl From<NotAProject> for OpenError {

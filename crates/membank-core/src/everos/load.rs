@@ -71,21 +71,46 @@ pub fn load(root: impl AsRef<Path>) -> Result<MemoryRoot, String> {
     load_filtered(root, &LoadFilter::default())
 }
 
+/// [`load`], adding one to `files_read` for each file read, so another
+/// thread can show how far loading has come.
+pub fn load_counting(
+    root: impl AsRef<Path>,
+    files_read: &std::sync::atomic::AtomicUsize,
+) -> Result<MemoryRoot, String> {
+    load_parts(root, &LoadFilter::default(), Some(files_read))
+}
+
 /// Load the part of the root that `filter` asks for: the walk skips other
 /// apps, projects, owners and kinds, so a narrow query reads little.
 pub fn load_filtered(root: impl AsRef<Path>, filter: &LoadFilter) -> Result<MemoryRoot, String> {
+    load_parts(root, filter, None)
+}
+
+fn load_parts(
+    root: impl AsRef<Path>,
+    filter: &LoadFilter,
+    files_read: Option<&std::sync::atomic::AtomicUsize>,
+) -> Result<MemoryRoot, String> {
     let root = root.as_ref().to_path_buf();
     let meta = std::fs::metadata(&root).map_err(|e| format!("{}: {e}", root.display()))?;
     if !meta.is_dir() {
         return Err(format!("{}: not a folder", root.display()));
     }
-    let reader = RootReader::for_root(&root).map_err(|e| format!("{}: {e}", root.display()))?;
+    let reader = RootReader::for_root(&root)
+        .map_err(|e| format!("{}: {e}", root.display()))?
+        .named("memory root");
     let mut walk = Walk::default();
     walk_dir(&reader, &root, &mut Vec::new(), filter, &mut walk);
     let mut files: Vec<MemFile> = walk
         .files
         .into_par_iter()
-        .map(|(abs, rel, segs, is_link)| read_file(&reader, &abs, is_link, rel, &segs))
+        .map(|(abs, rel, segs, is_link)| {
+            let read = read_file(&reader, &abs, is_link, rel, &segs);
+            if let Some(n) = files_read {
+                n.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            }
+            read
+        })
         .collect::<Vec<_>>()
         .into_iter()
         .map(|(file, problems)| {
@@ -273,7 +298,7 @@ fn read_file(
     let mut bytes = Vec::new();
     if let Err(e) = reader.read_walked_into(abs, is_link, &mut bytes) {
         let (code, severity) = match e {
-            ReadError::LinkLeavesRoot => ("everos-link", Severity::Warning),
+            ReadError::LinkLeavesRoot { .. } => ("everos-link", Severity::Warning),
             _ => ("everos-unreadable", Severity::Error),
         };
         problems.push(problem(code, severity, &file.rel_path, e.to_string()));
@@ -403,6 +428,26 @@ mod tests {
         assert!(f.entries.is_empty());
         let u = f.unclosed.unwrap();
         assert_eq!((u.line, u.id.as_str()), (4, "ep_20260601_00000001"));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_link_out_is_named_as_leaving_the_memory_root() {
+        let root = tempfile::tempdir().unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        std::fs::write(outside.path().join("secret.md"), "---\nid: x\n---\n").unwrap();
+        let owner = root.path().join("default_app/default_project/users/u1");
+        std::fs::create_dir_all(&owner).unwrap();
+        std::os::unix::fs::symlink(outside.path().join("secret.md"), owner.join("user.md"))
+            .unwrap();
+        let loaded = load(root.path()).unwrap();
+        let found = &loaded.problems[0];
+        assert_eq!(found.code, "everos-link");
+        assert!(
+            found.message.contains("outside the memory root;"),
+            "{}",
+            found.message
+        );
     }
 
     #[test]

@@ -26,6 +26,14 @@ pub static LAYOUT: LayoutSpec = LayoutSpec {
                 message,
             })
     },
+    open_counting: |root, files_read| {
+        super::load::load_counting(root, files_read)
+            .map(|r| Box::new(r) as Box<dyn Memory>)
+            .map_err(|message| OpenError::Layout {
+                path: root.to_path_buf(),
+                message,
+            })
+    },
 };
 
 /// How membank's search over an everos root compares with everos's own.
@@ -213,21 +221,7 @@ impl Memory for MemoryRoot {
         for (doc, &i) in self.docs.iter().enumerate() {
             let f = &self.files[i];
             if f.place.daily().is_some() {
-                let mut line = 1;
-                let mut counted = 0;
-                for e in &f.entries {
-                    line += f.text.as_bytes()[counted..e.text.start]
-                        .iter()
-                        .filter(|&&b| b == b'\n')
-                        .count();
-                    counted = e.text.start;
-                    out.push(SearchUnit {
-                        doc,
-                        entry_id: Some(&e.id),
-                        line,
-                        text: f.entry_text(e),
-                    });
-                }
+                out.extend(entry_units(doc, f));
             } else {
                 let start = f.head.as_ref().map_or(0, |h| h.body_start);
                 let line = 1 + f.text.as_bytes()[..start]
@@ -239,13 +233,39 @@ impl Memory for MemoryRoot {
                     entry_id: None,
                     line,
                     text: &f.text[start..],
+                    start,
                 });
             }
         }
         out
     }
 
+    fn entries(&self, id: DocId) -> Vec<SearchUnit<'_>> {
+        entry_units(id, self.doc_file(id)).collect()
+    }
+
     fn search_note(&self) -> Option<&'static str> {
         Some(SEARCH_NOTE)
     }
+}
+
+/// A daily log's entries as units, each with the file line its text
+/// starts on.
+fn entry_units(doc: DocId, f: &MemFile) -> impl Iterator<Item = SearchUnit<'_>> {
+    f.entries.iter().map(move |e| {
+        // From the marker's line: only the lines between it and the text
+        // are counted, not the file again.
+        let line = e.line
+            + f.text.as_bytes()[e.span.start..e.text.start]
+                .iter()
+                .filter(|&&b| b == b'\n')
+                .count();
+        SearchUnit {
+            doc,
+            entry_id: Some(&e.id),
+            line,
+            text: f.entry_text(e),
+            start: e.text.start,
+        }
+    })
 }

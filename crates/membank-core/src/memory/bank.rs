@@ -18,6 +18,11 @@ pub static LAYOUT: LayoutSpec = LayoutSpec {
     looked_for: "the folders 00_INBOX … 06_TEMPLATES",
     detect: detect::bank_root,
     open: |root| Ok(Box::new(load(root)?)),
+    open_counting: |root, files_read| {
+        Bank::load_counting(root, files_read)
+            .map(|bank| Box::new(bank) as Box<dyn Memory>)
+            .map_err(|e| bank_error(root, e))
+    },
 };
 
 fn load(root: &Path) -> Result<Bank, OpenError> {
@@ -25,7 +30,11 @@ fn load(root: &Path) -> Result<Bank, OpenError> {
 }
 
 fn load_only(root: &Path, options: LoadOptions) -> Result<Bank, OpenError> {
-    Bank::load_only(root, options).map_err(|e| match e {
+    Bank::load_only(root, options).map_err(|e| bank_error(root, e))
+}
+
+fn bank_error(_root: &Path, e: BankError) -> OpenError {
+    match e {
         BankError::NotFound(p) => OpenError::NotFound(p),
         BankError::NotAFolder { path, bank } => OpenError::NotAFolder {
             path,
@@ -36,7 +45,7 @@ fn load_only(root: &Path, options: LoadOptions) -> Result<Bank, OpenError> {
             spec: &LAYOUT,
         },
         BankError::Io(p, e) => OpenError::Io(p, e),
-    })
+    }
 }
 
 /// Open `path` as a memory bank, for what only banks have (context,

@@ -15,6 +15,7 @@ pub mod model;
 use std::any::Any;
 use std::fmt;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicUsize;
 
 pub use bank::{open_bank, open_bank_only};
 pub use model::{
@@ -44,7 +45,13 @@ pub struct LayoutSpec {
     pub detect: fn(&Path) -> Option<PathBuf>,
     /// Read the memory at a root that `detect` returned.
     pub open: fn(&Path) -> Result<Box<dyn Memory>, OpenError>,
+    /// [`LayoutSpec::open`], adding one to the counter for each file read,
+    /// so another thread can show how far reading has come.
+    pub open_counting: fn(&Path, &AtomicUsize) -> Opened,
 }
+
+/// What opening a memory gives.
+pub type Opened = Result<Box<dyn Memory>, OpenError>;
 
 impl fmt::Debug for LayoutSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -91,23 +98,33 @@ pub trait Memory: Any + Send + Sync {
         (0..self.len())
             .map(|doc| {
                 let d = self.document(doc);
-                let line = 1 + d.text[..d.body_start.min(d.text.len())]
-                    .bytes()
-                    .filter(|&b| b == b'\n')
-                    .count();
+                let start = d.body_start.min(d.text.len());
+                let line = 1 + d.text[..start].bytes().filter(|&b| b == b'\n').count();
                 SearchUnit {
                     doc,
                     entry_id: None,
                     line,
                     text: d.body(),
+                    start,
                 }
             })
             .collect()
+    }
+    /// The entries inside a document, in file order, when the layout keeps
+    /// several records in one file (an everos daily log); empty otherwise.
+    fn entries(&self, _id: DocId) -> Vec<SearchUnit<'_>> {
+        Vec::new()
     }
     /// What to tell a user about how search here compares with the tool
     /// that wrote the memory, when they differ.
     fn search_note(&self) -> Option<&'static str> {
         None
+    }
+}
+
+impl fmt::Debug for dyn Memory {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} at {}", self.spec().name, self.root().display())
     }
 }
 

@@ -74,12 +74,16 @@ impl AgentsPane {
     /// An action while the pane has focus (and no input has the keyboard).
     pub fn action(&mut self, action: Action, ctx: &mut Cx) -> bool {
         let list_h = review_list_height(ctx.height);
+        // The agents work on banks; other layouts show another pane here.
+        let Some(bank) = ctx.bank else {
+            return false;
+        };
         match action {
-            Action::QueryAgent => self.select(AgentKind::Query, ctx.bank, ctx.health),
-            Action::InboxAgent => self.select(AgentKind::Inbox, ctx.bank, ctx.health),
-            Action::CheckAgent => self.select(AgentKind::Check, ctx.bank, ctx.health),
-            Action::TranslateAgent => self.select(AgentKind::Translate, ctx.bank, ctx.health),
-            Action::DistillAgent => self.select(AgentKind::Distill, ctx.bank, ctx.health),
+            Action::QueryAgent => self.select(AgentKind::Query, bank, ctx.health),
+            Action::InboxAgent => self.select(AgentKind::Inbox, bank, ctx.health),
+            Action::CheckAgent => self.select(AgentKind::Check, bank, ctx.health),
+            Action::TranslateAgent => self.select(AgentKind::Translate, bank, ctx.health),
+            Action::DistillAgent => self.select(AgentKind::Distill, bank, ctx.health),
             Action::Type if self.kind.has_input() => self.editing = true,
             Action::RunAgent => return self.run(ctx),
             Action::CancelReply => {
@@ -175,7 +179,7 @@ impl AgentsPane {
         if self.kind == AgentKind::Query {
             if let Some(rel) = self.query.selected_article() {
                 // The reply may name an article that has gone since.
-                if ctx.bank.find(rel).is_some() {
+                if ctx.bank.is_some_and(|bank| bank.find(rel).is_some()) {
                     ctx.effects.push(Effect::open(rel.to_owned()));
                 } else {
                     ctx.warn(format!(
@@ -194,7 +198,7 @@ impl AgentsPane {
             }
             return false;
         }
-        let root = ctx.bank.root().to_path_buf();
+        let root = ctx.memory.root().to_path_buf();
         let Some(review) = self.review_mut() else {
             return false;
         };

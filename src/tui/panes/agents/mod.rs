@@ -214,15 +214,18 @@ impl AgentsPane {
                 .push(Effect::Warn("a reply is still arriving; s stops it".into()));
             return true;
         }
+        let Some(bank) = ctx.bank else {
+            return false;
+        };
         self.editing = false;
-        let template = self.template(ctx.bank, ctx.effects);
+        let template = self.template(bank, ctx.effects);
         let request: Result<ChatRequest, String> = match self.kind {
             AgentKind::Query => self
                 .query
-                .ask(ctx.bank, &template, ctx.query.clone(), ctx.budget)
+                .ask(bank, &template, ctx.query.clone(), ctx.budget)
                 .ok_or_else(|| "type a question first (i)".to_owned()),
-            AgentKind::Inbox => self.inbox.prepare(ctx.bank, &template),
-            AgentKind::Check => Ok(self.check.prepare(ctx.bank, ctx.health, &template)),
+            AgentKind::Inbox => self.inbox.prepare(bank, &template),
+            AgentKind::Check => Ok(self.check.prepare(bank, ctx.health, &template)),
             AgentKind::Translate => {
                 // Without them the context holds no client profile or
                 // language-specific terms; it still runs, but say so.
@@ -241,7 +244,7 @@ impl AgentsPane {
                     )));
                 }
                 self.translate
-                    .prepare(ctx.bank, &template, &ctx.query, ctx.budget)
+                    .prepare(bank, &template, &ctx.query, ctx.budget)
             }
             AgentKind::Distill => {
                 let cwd = std::env::current_dir().unwrap_or_default();

@@ -1,0 +1,266 @@
+//! The Search pane: ranked full-text search (the engine of `membank
+//! search`) over any layout. Type a query, Enter searches; each hit shows
+//! its file and line, its entry id when it is an entry, and the best line
+//! with the matched words marked; Enter on a hit opens it there. It is an
+//! everos root's Context slot and a popup everywhere else.
+
+use membank_core::memory::{Memory, SearchHit};
+use membank_core::search::SearchIndex;
+use membank_core::text::sanitize_for_terminal;
+use ratatui::Frame;
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Wrap};
+
+use super::cursor::Cursor;
+use super::{Component, Cx, hint_text, page};
+use crate::tui::app::Effect;
+use crate::tui::keys::{Action, KeyMap, Scope};
+use crate::tui::theme::Theme;
+
+/// Hits asked of the engine per query.
+const LIMIT: usize = 200;
+/// Rows above the hits: the query and the count.
+const HEADER: u16 = 2;
+/// Rows below the hits for the note on how the search ranks, when there
+/// is one.
+const NOTE: u16 = 3;
+
+#[derive(Default)]
+pub struct SearchPane {
+    pub query: String,
+    pub typing: bool,
+    /// Built on the first search and dropped when the memory changes.
+    index: Option<SearchIndex>,
+    pub hits: Vec<SearchHit>,
+    /// Two lines per hit, prepared after each search.
+    rows: Vec<[Line<'static>; 2]>,
+    /// The query the hits are for, and what to say above them.
+    summary: String,
+    pub cursor: Cursor,
+    note: Option<&'static str>,
+}
+
+fn safe(s: &str) -> String {
+    sanitize_for_terminal(s, false)
+}
+
+impl SearchPane {
+    /// The memory changed: index it again on the next search.
+    pub fn memory_changed(&mut self, memory: &dyn Memory) {
+        self.index = None;
+        self.note = memory.search_note();
+    }
+
+    /// Hits that fit in a pane of `height` rows.
+    fn visible_hits(&self, height: usize) -> usize {
+        let note = if self.note.is_some() { NOTE } else { 0 };
+        (height.saturating_sub(usize::from(HEADER + note)) / 2).max(1)
+    }
+
+    /// Run the query over the memory.
+    pub fn run(&mut self, memory: &dyn Memory, theme: &Theme) {
+        let index = self
+            .index
+            .get_or_insert_with(|| SearchIndex::of_memory(memory));
+        self.hits = if self.query.trim().is_empty() {
+            Vec::new()
+        } else {
+            index.search(memory, &self.query, LIMIT)
+        };
+        self.summary = match self.hits.len() {
+            _ if self.query.trim().is_empty() => String::new(),
+            0 => format!("no hits for “{}”", safe(&self.query)),
+            LIMIT => format!("best {LIMIT} hits for “{}”", safe(&self.query)),
+            n => format!(
+                "{n} hit{} for “{}”",
+                if n == 1 { "" } else { "s" },
+                safe(&self.query)
+            ),
+        };
+        self.rows = self.hits.iter().map(|h| hit_lines(h, theme)).collect();
+        self.cursor = Cursor::default();
+    }
+
+    fn selected_hit(&self) -> Option<&SearchHit> {
+        self.hits.get(self.cursor.selected)
+    }
+
+    /// Open the selected hit: the entry it is in, or the file at its line.
+    fn open_selected(&self, cx: &mut Cx) -> bool {
+        let Some(hit) = self.selected_hit() else {
+            return false;
+        };
+        cx.effects.push(match &hit.entry_id {
+            Some(entry) => Effect::ShowEntry {
+                rel: hit.path.clone(),
+                entry: entry.clone(),
+            },
+            None => Effect::ShowArticle {
+                rel: hit.path.clone(),
+                line: Some(hit.line),
+                banner: None,
+            },
+        });
+        true
+    }
+}
+
+/// A hit as two lines: where it is, then its best line with the matched
+/// words marked.
+fn hit_lines(hit: &SearchHit, theme: &Theme) -> [Line<'static>; 2] {
+    // The entry id first: a long path would push it out of a narrow pane.
+    let mut head = Vec::new();
+    if let Some(id) = &hit.entry_id {
+        head.push(Span::styled(format!("{}  ", safe(id)), theme.title));
+    }
+    head.push(Span::styled(format!("{:.2}  ", hit.score), theme.score));
+    head.push(Span::styled(
+        format!("{}:{}", safe(&hit.path), hit.line),
+        theme.link,
+    ));
+    let mut snippet = vec![Span::raw("  ")];
+    let mut at = 0;
+    for r in &hit.highlights {
+        let (Some(before), Some(word)) = (hit.snippet.get(at..r.start), hit.snippet.get(r.clone()))
+        else {
+            continue;
+        };
+        snippet.push(Span::styled(safe(before), theme.text));
+        snippet.push(Span::styled(safe(word), theme.matched));
+        at = r.end;
+    }
+    snippet.push(Span::styled(
+        safe(hit.snippet.get(at..).unwrap_or("")),
+        theme.text,
+    ));
+    [Line::from(head), Line::from(snippet)]
+}
+
+impl Component for SearchPane {
+    fn scope(&self) -> Scope {
+        Scope::Search
+    }
+
+    fn title(&self) -> String {
+        "Search".to_owned()
+    }
+
+    fn on_action(&mut self, action: Action, cx: &mut Cx) -> bool {
+        let h = self.visible_hits(cx.height);
+        let len = self.hits.len();
+        let c = &mut self.cursor;
+        match action {
+            Action::Up => c.move_by(-1, len, h),
+            Action::Down => c.move_by(1, len, h),
+            Action::PageUp => c.move_by(-page(h), len, h),
+            Action::PageDown => c.move_by(page(h), len, h),
+            Action::Top => c.to_top(),
+            Action::Bottom => c.to_bottom(len, h),
+            Action::Type | Action::EditField | Action::Search => self.typing = true,
+            Action::Open => return self.open_selected(cx),
+            Action::Edit => {
+                let Some(hit) = self.selected_hit() else {
+                    return false;
+                };
+                let (rel, line) = (hit.path.clone(), hit.line);
+                return cx.edit(Some(rel), Some(line));
+            }
+            Action::CopyPath => {
+                let rel = self.selected_hit().map(|h| h.path.clone());
+                return cx.copy_path(rel);
+            }
+            _ => return false,
+        }
+        true
+    }
+
+    fn is_typing(&self) -> bool {
+        self.typing
+    }
+
+    fn on_typing_key(&mut self, key: KeyEvent, cx: &mut Cx) -> bool {
+        let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+        match key.code {
+            KeyCode::Enter => {
+                self.typing = false;
+                self.run(cx.memory, cx.theme);
+                if self.hits.is_empty() && !self.query.trim().is_empty() {
+                    cx.info("no hits");
+                }
+            }
+            KeyCode::Esc => self.typing = false,
+            KeyCode::Char('u') if ctrl => self.query.clear(),
+            KeyCode::Char(c) if !ctrl && !c.is_control() => self.query.push(c),
+            KeyCode::Backspace => {
+                self.query.pop();
+            }
+            _ => return false,
+        }
+        true
+    }
+
+    fn on_paste(&mut self, text: &str, _cx: &mut Cx) -> bool {
+        self.query.push_str(&safe(&text.replace(['\n', '\r'], " ")));
+        self.typing = true;
+        true
+    }
+
+    fn hints(&self, keymap: &KeyMap) -> String {
+        if self.typing {
+            return "type words · Enter search · Esc done · ^U clear".to_owned();
+        }
+        hint_text(keymap, &[(Action::Type, "query"), (Action::Open, "jump")])
+    }
+
+    fn draw(&self, frame: &mut Frame, area: Rect, focused: bool, theme: &Theme) {
+        let note_h = if self.note.is_some() { NOTE } else { 0 };
+        let [head, list, note] = Layout::vertical([
+            Constraint::Length(HEADER),
+            Constraint::Min(1),
+            Constraint::Length(note_h),
+        ])
+        .areas(area);
+        let cursor = if self.typing { "▏" } else { "" };
+        let header = vec![
+            Line::from(vec![
+                Span::styled("search › ", theme.muted),
+                Span::styled(safe(&self.query), theme.input),
+                Span::styled(cursor, theme.muted),
+            ]),
+            Line::styled(self.summary.clone(), theme.muted),
+        ];
+        frame.render_widget(Paragraph::new(header), head);
+        let selection = if focused {
+            theme.selection
+        } else {
+            theme.selection_unfocused
+        };
+        let fit = usize::from(list.height) / 2;
+        let lines: Vec<Line> = self
+            .rows
+            .iter()
+            .enumerate()
+            .skip(self.cursor.offset)
+            .take(fit)
+            .flat_map(|(i, [a, b])| {
+                if i == self.cursor.selected {
+                    [
+                        super::highlight_row(a.clone(), list.width, selection),
+                        b.clone(),
+                    ]
+                } else {
+                    [a.clone(), b.clone()]
+                }
+            })
+            .collect();
+        frame.render_widget(Paragraph::new(lines), list);
+        if let Some(text) = self.note {
+            frame.render_widget(
+                Paragraph::new(Line::styled(text, theme.muted)).wrap(Wrap { trim: true }),
+                note,
+            );
+        }
+    }
+}

@@ -1,0 +1,318 @@
+//! Every layout in the same panes: an everos memory root and a Deja Vu
+//! project drawn into a `TestBackend` after key presses.
+
+use std::path::{Path, PathBuf};
+
+use insta::assert_snapshot;
+use membank_core::dejavu::recall::Level;
+use membank_core::dejavu::{FEEDBACK_PATH, Project};
+use membank_core::memory;
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::layout::Rect;
+
+use super::app::{App, Effect, Msg, Pane, Popup, update};
+use super::keys::KeyMap;
+use super::panes::slot::Slot;
+use super::tests::{copy_dir, key, keys, screen};
+use super::theme::Theme;
+
+fn manifest(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)
+}
+
+fn open(root: &Path, label: &str, w: u16, h: u16) -> App {
+    let memory = memory::open(root, None).unwrap();
+    let mut app = App::new(
+        memory,
+        Theme::default_theme(),
+        KeyMap::default(),
+        Rect::new(0, 0, w, h),
+    );
+    // The absolute path differs between machines; snapshots show a fixed one.
+    app.bank_label = label.into();
+    app.status.bank = app.bank_label.clone();
+    app
+}
+
+fn everos(w: u16, h: u16) -> App {
+    open(&manifest("demo-everos"), "demo-everos", w, h)
+}
+
+fn dejavu(w: u16, h: u16) -> App {
+    open(&manifest("demo-dejavu"), "demo-dejavu", w, h)
+}
+
+fn ctrl(app: &mut App, c: char) {
+    update(
+        app,
+        Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL)),
+    );
+}
+
+const EPISODE: &str = "default_app/support-bot/users/dmitri.k/episodes/episode-2026-06-01.md";
+
+#[test]
+fn everos_tree_nests_scopes_owners_and_kinds_with_entry_counts() {
+    let app = everos(100, 30);
+    assert_eq!(app.panes.slot, Slot::Search);
+    let labels: Vec<&str> = app
+        .panes
+        .bank
+        .rows
+        .iter()
+        .map(|r| r.label.as_str())
+        .collect();
+    // Default scopes read "default"; hidden kind folders are memory here.
+    assert!(labels.contains(&"default"), "{labels:?}");
+    assert!(
+        !labels.iter().any(|l| l.starts_with("default_")),
+        "{labels:?}"
+    );
+    assert!(labels.contains(&".atomic_facts"), "{labels:?}");
+    assert!(
+        !labels
+            .iter()
+            .any(|l| l.starts_with(".index") || l.starts_with(".tmp"))
+    );
+    assert_snapshot!(screen(&app));
+}
+
+#[test]
+fn everos_daily_log_lists_its_entries_and_opens_one() {
+    let mut app = everos(120, 30);
+    app.open_article(EPISODE);
+    assert_eq!(app.focus, Pane::Article);
+    let s = screen(&app);
+    assert!(s.contains("Entries (2)"), "{s}");
+    assert!(s.contains("ep_20260601_00000001  07:01  API keys"), "{s}");
+    assert_snapshot!("everos_entry_list", s);
+    // Select the first entry, open it, and copy its id.
+    keys(&mut app, "n");
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(
+        app.panes.article.entry.as_deref(),
+        Some("ep_20260601_00000001")
+    );
+    assert_snapshot!("everos_entry_view", screen(&app));
+    keys(&mut app, "y");
+    assert!(
+        app.effects
+            .contains(&Effect::Copy("ep_20260601_00000001".into())),
+        "{:?}",
+        app.effects
+    );
+    // Back returns to the list.
+    key(&mut app, KeyCode::Backspace);
+    assert_eq!(app.panes.article.entry, None);
+    assert!(screen(&app).contains("Entries (2)"));
+}
+
+#[test]
+fn everos_search_jumps_to_the_entry_of_a_hit() {
+    let mut app = everos(120, 30);
+    ctrl(&mut app, 'f');
+    assert_eq!(app.focus, Pane::Context);
+    keys(&mut app, "API keys");
+    key(&mut app, KeyCode::Enter);
+    let hits = &app.panes.search.hits;
+    assert!(!hits.is_empty());
+    assert!(
+        hits.iter()
+            .all(|h| h.entry_id.is_some() || !h.path.contains("episodes/"))
+    );
+    let s = screen(&app);
+    assert!(s.contains("keyword search like everos"), "{s}");
+    assert_snapshot!("everos_search", s);
+    let first = app.panes.search.hits[0].clone();
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(app.focus, Pane::Article);
+    assert_eq!(app.panes.article.rel.as_deref(), Some(first.path.as_str()));
+    assert_eq!(app.panes.article.entry, first.entry_id);
+}
+
+#[test]
+fn health_findings_of_another_layout_jump_to_their_file() {
+    let mut app = open(
+        &manifest("tests/fixtures/dejavu/flawed-project"),
+        "flawed-project",
+        120,
+        30,
+    );
+    assert!(!app.panes.health.rows.is_empty());
+    for _ in 0..3 {
+        key(&mut app, KeyCode::Tab);
+    }
+    assert_eq!(app.focus, Pane::Health);
+    // Down to the first finding that names a file, then Enter.
+    let target = app
+        .panes
+        .health
+        .report
+        .findings
+        .iter()
+        .find(|f| !f.path.is_empty() && app.memory.find(&f.path).is_some())
+        .map(|f| f.path.clone());
+    let target = target.expect("the flawed project has findings on its files");
+    while app.panes.health.selected_finding().map(|f| f.path.as_str()) != Some(target.as_str()) {
+        let before = app.panes.health.cursor.selected;
+        key(&mut app, KeyCode::Down);
+        assert_ne!(
+            before, app.panes.health.cursor.selected,
+            "finding not reached"
+        );
+    }
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(app.panes.article.rel.as_deref(), Some(target.as_str()));
+}
+
+#[test]
+fn agents_say_they_work_on_banks_for_other_layouts() {
+    let mut app = everos(100, 30);
+    keys(&mut app, "a");
+    assert_eq!(app.focus, Pane::Agents);
+    keys(&mut app, "1r");
+    let s = screen(&app);
+    assert!(s.contains("The agents work on memory banks."), "{s}");
+    assert!(s.contains("an everos memory root"), "{s}");
+}
+
+#[test]
+fn dejavu_tree_groups_records_by_kind_with_badges() {
+    let app = dejavu(100, 30);
+    assert_eq!(app.panes.slot, Slot::Recall);
+    let s = screen(&app);
+    assert!(s.contains("[superseded]"), "{s}");
+    assert_snapshot!(s);
+}
+
+#[test]
+fn dejavu_links_are_followed_in_the_article_pane() {
+    let mut app = dejavu(120, 30);
+    app.open_article("memory/decisions/local-preferences.md");
+    assert!(!app.panes.article.doc.links.is_empty());
+    keys(&mut app, "n");
+    key(&mut app, KeyCode::Enter);
+    let followed = app.panes.article.rel.clone().unwrap();
+    assert_ne!(followed, "memory/decisions/local-preferences.md");
+    key(&mut app, KeyCode::Backspace);
+    assert_eq!(
+        app.panes.article.rel.as_deref(),
+        Some("memory/decisions/local-preferences.md")
+    );
+}
+
+#[test]
+fn recall_pane_shows_a_strong_match_with_its_arithmetic() {
+    let mut app = dejavu(100, 24);
+    key(&mut app, KeyCode::Tab);
+    key(&mut app, KeyCode::Tab);
+    assert_eq!(app.focus, Pane::Context);
+    keys(&mut app, "i");
+    keys(&mut app, "settings sync");
+    assert_eq!(app.panes.recall.level(), Some(Level::Strong));
+    let s = screen(&app);
+    assert!(s.contains("0.975"), "{s}");
+    assert_snapshot!(s);
+}
+
+#[test]
+fn recall_pane_updates_as_the_cue_is_typed() {
+    let mut app = dejavu(100, 24);
+    key(&mut app, KeyCode::Tab);
+    key(&mut app, KeyCode::Tab);
+    keys(&mut app, "i");
+    let cue = "Continue the settings refactor.";
+    keys(&mut app, cue);
+    assert_eq!(app.panes.recall.level(), Some(Level::None));
+    assert!(screen(&app).contains("0.2437"));
+    assert_snapshot!(screen(&app));
+    for _ in 0..cue.len() {
+        key(&mut app, KeyCode::Backspace);
+    }
+    keys(&mut app, "offline vault");
+    assert_eq!(app.panes.recall.level(), Some(Level::Strong));
+    assert_eq!(
+        app.panes.recall.would_load(),
+        vec!["memory/context/project-context.md".to_owned()]
+    );
+    // Enter leaves the cue; Enter again opens the best match's record.
+    key(&mut app, KeyCode::Enter);
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(app.focus, Pane::Article);
+    assert!(app.panes.article.rel.is_some());
+}
+
+#[test]
+fn recall_feedback_is_saved_for_the_cue_just_tried() {
+    let tmp = tempfile::tempdir().unwrap();
+    copy_dir(&manifest("demo-dejavu"), tmp.path());
+    let mut app = open(tmp.path(), "p", 100, 24);
+    key(&mut app, KeyCode::Tab);
+    key(&mut app, KeyCode::Tab);
+    keys(&mut app, "i");
+    keys(&mut app, "settings sync");
+    ctrl(&mut app, 'o');
+    ctrl(&mut app, 'f');
+    let text = std::fs::read_to_string(tmp.path().join(FEEDBACK_PATH)).unwrap();
+    let last = text.lines().last().unwrap();
+    assert!(
+        last.contains(
+            r#""query":"settings sync","matched_id":"decision-settings-sync","outcome":"irrelevant""#
+        ),
+        "{last}"
+    );
+    let message = app.status.message.clone().unwrap().0;
+    assert!(message.starts_with("appended"), "{message}");
+    // The project it read is the one it wrote to.
+    assert!(app.memory.downcast_ref::<Project>().is_some());
+}
+
+#[test]
+fn search_opens_as_a_popup_over_a_bank_and_jumps_to_the_line() {
+    let mut app = super::tests::app_at(&super::tests::fixture(), 100, 30);
+    ctrl(&mut app, 'f');
+    assert!(matches!(app.popup, Some(Popup::Search)));
+    keys(&mut app, "acme");
+    key(&mut app, KeyCode::Enter);
+    assert!(!app.panes.search.hits.is_empty());
+    assert_snapshot!(screen(&app));
+    let hit = app.panes.search.hits[0].clone();
+    key(&mut app, KeyCode::Enter);
+    assert!(app.popup.is_none());
+    assert_eq!(app.panes.article.rel.as_deref(), Some(hit.path.as_str()));
+    // Esc closes it without choosing.
+    ctrl(&mut app, 'f');
+    key(&mut app, KeyCode::Esc);
+    key(&mut app, KeyCode::Esc);
+    assert!(app.popup.is_none());
+}
+
+#[test]
+fn every_layout_loads_in_the_background_behind_a_progress_line() {
+    for (root, spec) in [
+        (manifest("demo-everos"), &membank_core::everos::LAYOUT),
+        (manifest("demo-dejavu"), &membank_core::dejavu::LAYOUT),
+    ] {
+        let placeholder = super::unread::Unread::new(spec, root.clone());
+        let mut app = App::new(
+            Box::new(placeholder),
+            Theme::default_theme(),
+            KeyMap::default(),
+            Rect::new(0, 0, 100, 30),
+        );
+        key(&mut app, KeyCode::Down);
+        update(&mut app, Msg::Loading(7));
+        assert!(screen(&app).contains("reading the "), "{}", screen(&app));
+        assert!(app.panes.bank.rows.is_empty());
+        let files_read = std::sync::atomic::AtomicUsize::new(0);
+        let loaded = (spec.open_counting)(&root, &files_read).map_err(|e| e.to_string());
+        update(&mut app, Msg::Loaded(Box::new(loaded)));
+        let n = app.memory.len();
+        assert!(n > 0);
+        assert!(files_read.load(std::sync::atomic::Ordering::Relaxed) > 0);
+        let s = screen(&app);
+        assert!(s.contains(&format!("{n} files")), "{s}");
+        assert!(!s.contains("reading the "), "the progress goes: {s}");
+        assert!(!app.panes.bank.rows.is_empty(), "the tree fills in");
+    }
+}
