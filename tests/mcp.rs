@@ -783,7 +783,11 @@ async fn context_lists_the_best_hundred_articles_unless_told_otherwise() {
     let bank = dir.path();
     fs::create_dir_all(bank.join("02_TERMINOLOGY")).unwrap();
     for i in 0..150 {
-        let client = if i % 3 == 0 { "clients: [[Acme]]\n" } else { "" };
+        let client = if i % 3 == 0 {
+            "clients: [[Acme]]\n"
+        } else {
+            ""
+        };
         fs::write(
             bank.join(format!("02_TERMINOLOGY/term {i:03}.md")),
             format!("---\nterm_source: t{i}\n{client}---\n# term {i}\n"),
@@ -797,7 +801,9 @@ async fn context_lists_the_best_hundred_articles_unless_told_otherwise() {
     let path = bank.to_str().unwrap();
     assert_eq!(
         v,
-        cli_json(&["context", path, "--client", "Acme", "--limit", "100", "--json"])
+        cli_json(&[
+            "context", path, "--client", "Acme", "--limit", "100", "--json"
+        ])
     );
     let every = call(&c, "context", json!({"client": "Acme", "limit": 0})).await;
     assert_eq!(

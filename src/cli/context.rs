@@ -188,8 +188,7 @@ fn write_table(
     writeln!(
         out,
         "budget: {} / {budget} tokens used ({}), {kept} of {total} articles kept",
-        r.used_tokens,
-        r.token_estimator,
+        r.used_tokens, r.token_estimator,
     )?;
     writeln!(out)?;
     let heading = style::HEADING;
