@@ -72,7 +72,7 @@ pub fn report(
     shown_path: &str,
     args: &SearchArgs,
 ) -> (JsonReport, Vec<SearchHit>) {
-    let hits = index.search(&args.query, args.limit);
+    let hits = index.search(memory, &args.query, args.limit);
     let report = JsonReport {
         path: shown_path.to_owned(),
         layout: memory.spec().name,
@@ -97,7 +97,8 @@ pub fn report(
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let memory = open_memory(&args.path)?;
-    let index = SearchIndex::of_memory(memory);
+    // One query: only its words need postings.
+    let index = SearchIndex::of_memory_for_query(memory, &args.search.query);
     let (report, hits) = report(memory, &index, &args.path.to_string_lossy(), &args.search);
     if args.json {
         print_json(&report)?;

@@ -51,7 +51,7 @@ impl LoadProblem {
         let kind = match e {
             ReadError::NotRegular { .. } => ProblemKind::NotRegular,
             ReadError::TooLarge { .. } => ProblemKind::TooLarge,
-            ReadError::LinkLeavesRoot => ProblemKind::LinkOutside,
+            ReadError::LinkLeavesRoot { .. } => ProblemKind::LinkOutside,
             ReadError::Io(_) => ProblemKind::Io,
         };
         LoadProblem {
@@ -690,7 +690,7 @@ fn walk_folder(reader: &RootReader, dir: &Path, found: &mut Vec<Walked>) {
                 found.push(Walked::Problem(symlinked_folder(
                     root,
                     entry.path(),
-                    &ReadError::LinkLeavesRoot,
+                    &ReadError::LinkLeavesRoot { root: "bank" },
                 )));
                 continue;
             }
@@ -707,7 +707,7 @@ fn walk_folder(reader: &RootReader, dir: &Path, found: &mut Vec<Walked>) {
 
 fn symlinked_folder(root: &Path, dir: &Path, e: &ReadError) -> LoadProblem {
     match e {
-        ReadError::LinkLeavesRoot => LoadProblem {
+        ReadError::LinkLeavesRoot { .. } => LoadProblem {
             path: rel_string(root, dir),
             line: None,
             message: "is a symbolic link to a folder; membank does not follow it".into(),

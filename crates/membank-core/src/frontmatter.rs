@@ -263,6 +263,16 @@ fn check_bounds(yaml: &str, first_line: usize) -> Result<(), YamlError> {
 /// Parse frontmatter YAML with a real YAML 1.2 parser (`no` stays a string).
 /// `first_line` is the file line the YAML starts on, to report errors there.
 pub fn parse_yaml(yaml: &str, first_line: usize) -> Result<Mapping, YamlError> {
+    parse_yaml_with(yaml, first_line, |yaml| yaml_serde::from_str::<Value>(yaml))
+}
+
+/// [`parse_yaml`] with the full parse done by `full` (another reading of
+/// duplicate keys, for a layout whose own tool reads them differently).
+pub(crate) fn parse_yaml_with(
+    yaml: &str,
+    first_line: usize,
+    full: impl FnOnce(&str) -> Result<Value, yaml_serde::Error>,
+) -> Result<Mapping, YamlError> {
     if yaml.trim().is_empty() {
         return Ok(Mapping::new());
     }
@@ -270,7 +280,7 @@ pub fn parse_yaml(yaml: &str, first_line: usize) -> Result<Mapping, YamlError> {
         return Ok(m);
     }
     check_bounds(yaml, first_line)?;
-    match yaml_serde::from_str::<Value>(yaml) {
+    match full(yaml) {
         Ok(Value::Mapping(m)) => Ok(m),
         Ok(Value::Null) => Ok(Mapping::new()),
         Ok(other) => Err(YamlError {

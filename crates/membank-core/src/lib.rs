@@ -34,6 +34,8 @@ pub mod stamp;
 pub mod suggest;
 #[cfg(feature = "synth")]
 pub mod synth;
+#[cfg(feature = "synth")]
+pub mod synth_everos;
 pub mod templates;
 pub mod text;
 pub mod vocabulary;

@@ -68,8 +68,11 @@ pub enum ReadError {
         limit: u64,
     },
     /// A symbolic link (the file or a folder on its path) leads outside
-    /// the root.
-    LinkLeavesRoot,
+    /// the root; `root` is what the user calls it ("bank", "project",
+    /// "memory root").
+    LinkLeavesRoot {
+        root: &'static str,
+    },
     Io(io::Error),
 }
 
@@ -79,7 +82,7 @@ impl ReadError {
         match self {
             ReadError::NotRegular { .. } => "not-regular",
             ReadError::TooLarge { .. } => "too-large",
-            ReadError::LinkLeavesRoot => "link-out",
+            ReadError::LinkLeavesRoot { .. } => "link-out",
             ReadError::Io(_) => "io",
         }
     }
@@ -111,8 +114,9 @@ impl fmt::Display for ReadError {
                 megabytes(*size),
                 megabytes(*limit)
             ),
-            ReadError::LinkLeavesRoot => f.write_str(
-                "is a symbolic link to something outside the bank; it is not read \
+            ReadError::LinkLeavesRoot { root } => write!(
+                f,
+                "is a symbolic link to something outside the {root}; it is not read \
                  (setting `follow_links_out` allows it)",
             ),
             ReadError::Io(e) => write!(f, "could not be read: {e}"),
@@ -211,6 +215,8 @@ pub struct RootReader {
     /// The root with every link resolved, for the containment check.
     canonical_root: PathBuf,
     policy: ReadPolicy,
+    /// What the user calls the root, for messages.
+    root_word: &'static str,
 }
 
 impl RootReader {
@@ -224,7 +230,21 @@ impl RootReader {
             root: root.to_path_buf(),
             canonical_root: root.canonicalize()?,
             policy,
+            root_word: "bank",
         })
+    }
+
+    /// Name the root as its layout does ("project", "memory root") in the
+    /// messages of this reader; a bank is the default.
+    pub fn named(mut self, root_word: &'static str) -> RootReader {
+        self.root_word = root_word;
+        self
+    }
+
+    fn leaves_root(&self) -> ReadError {
+        ReadError::LinkLeavesRoot {
+            root: self.root_word,
+        }
     }
 
     pub fn root(&self) -> &Path {
@@ -253,7 +273,7 @@ impl RootReader {
     /// user allows links out.
     pub fn check_inside(&self, path: &Path) -> Result<PathBuf, ReadError> {
         let Some(rel) = self.relative(path) else {
-            return Err(ReadError::LinkLeavesRoot);
+            return Err(self.leaves_root());
         };
         let full = self.root.join(rel);
         if self.policy.follow_links_out {
@@ -276,7 +296,7 @@ impl RootReader {
         if any_link {
             match full.canonicalize() {
                 Ok(real) if real.starts_with(&self.canonical_root) => {}
-                Ok(_) => return Err(ReadError::LinkLeavesRoot),
+                Ok(_) => return Err(self.leaves_root()),
                 // A dangling link: where it points does not exist, so
                 // there is nothing to read either way.
                 Err(e) => return Err(ReadError::Io(e)),
@@ -313,7 +333,7 @@ impl RootReader {
         if is_link && !self.policy.follow_links_out {
             match path.canonicalize() {
                 Ok(real) if real.starts_with(&self.canonical_root) => {}
-                Ok(_) => return Err(ReadError::LinkLeavesRoot),
+                Ok(_) => return Err(self.leaves_root()),
                 Err(e) => return Err(ReadError::Io(e)),
             }
         }
@@ -330,7 +350,7 @@ impl RootReader {
             if self.policy.follow_links_out {
                 return Ok(());
             }
-            return Err(ReadError::LinkLeavesRoot);
+            return Err(self.leaves_root());
         }
         Ok(())
     }
@@ -434,6 +454,19 @@ mod tests {
             "link-out"
         );
         assert_eq!(r.read(Path::new("01_CLIENTS/alias.md")).unwrap(), b"hello");
+        let said = r
+            .read(Path::new("01_CLIENTS/s.md"))
+            .unwrap_err()
+            .to_string();
+        assert!(said.contains("outside the bank;"), "{said}");
+        let everos = RootReader::new(d.path(), ReadPolicy::default())
+            .unwrap()
+            .named("memory root");
+        let said = everos
+            .read(Path::new("01_CLIENTS/s.md"))
+            .unwrap_err()
+            .to_string();
+        assert!(said.contains("outside the memory root;"), "{said}");
         let mut buf = Vec::new();
         let e = r
             .read_walked_into(&d.path().join("01_CLIENTS/s.md"), true, &mut buf)

@@ -67,7 +67,7 @@ impl SearchPane {
         self.hits = if self.query.trim().is_empty() {
             Vec::new()
         } else {
-            index.search(&self.query, LIMIT)
+            index.search(memory, &self.query, LIMIT)
         };
         self.summary = match self.hits.len() {
             _ if self.query.trim().is_empty() => String::new(),

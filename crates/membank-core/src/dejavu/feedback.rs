@@ -218,7 +218,8 @@ pub fn append(project_root: &Path, line: &str) -> Result<(), String> {
         return Err("the project has no memory/ folder".into());
     }
     let reader = crate::safe_read::RootReader::for_root(project_root)
-        .map_err(|e| format!("{}: {e}", project_root.display()))?;
+        .map_err(|e| format!("{}: {e}", project_root.display()))?
+        .named("project");
     let mut bytes = match reader.read(Path::new(FEEDBACK_PATH)) {
         Ok(b) => b,
         Err(e) if e.is_not_found() => Vec::new(),

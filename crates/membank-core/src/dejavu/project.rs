@@ -159,7 +159,7 @@ impl Project {
     /// empty project whose checks say what is missing).
     pub fn load_root(root: PathBuf) -> Project {
         let mut p = Project {
-            reader: RootReader::for_root(&root).ok(),
+            reader: RootReader::for_root(&root).ok().map(|r| r.named("project")),
             root,
             ..Project::default()
         };
@@ -432,7 +432,7 @@ fn lossy(bytes: Vec<u8>) -> String {
 /// Why a file was not read, in words that name links as links.
 fn read_message(e: &ReadError) -> String {
     match e {
-        ReadError::LinkLeavesRoot => {
+        ReadError::LinkLeavesRoot { .. } => {
             "a symbolic link leading outside the project; not followed".into()
         }
         other => format!("not read: {other}"),

@@ -311,7 +311,8 @@ fn edit_object_line(body: &str, new_id: Option<&str>) -> Option<String> {
 /// is written; each file is replaced atomically.
 pub fn apply(root: &Path, plan: &Plan) -> Result<Vec<String>, String> {
     let reader = crate::safe_read::RootReader::for_root(root)
-        .map_err(|err| format!("{}: {err}", root.display()))?;
+        .map_err(|err| format!("{}: {err}", root.display()))?
+        .named("project");
     for e in &plan.edits {
         let now = reader
             .read(Path::new(&e.path))

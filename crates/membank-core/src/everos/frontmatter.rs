@@ -9,7 +9,8 @@ use std::ops::Range;
 
 use yaml_serde::{Mapping, Value};
 
-use crate::frontmatter::{YamlError, parse_yaml};
+use super::yaml::LastKeyWins;
+use crate::frontmatter::{YamlError, parse_yaml_with};
 
 #[derive(Debug, Clone)]
 pub enum Head {
@@ -63,7 +64,11 @@ pub fn split(text: &str) -> Split {
     };
     let yaml = start..start + close_at;
     let body_start = start + close_at + close_len;
-    let parsed = parse_yaml(&text[yaml.clone()], 2);
+    // everos reads with PyYAML's `safe_load`, where the last of duplicate
+    // keys wins; a file everos reads is not unparsable here.
+    let parsed = parse_yaml_with(&text[yaml.clone()], 2, |yaml| {
+        yaml_serde::from_str::<LastKeyWins>(yaml).map(|v| v.0)
+    });
     // everos treats a block that is YAML but not a mapping as no frontmatter
     // at all, and its body as the whole text.
     let not_mapping = matches!(&parsed, Err(e) if e.message.contains("not a mapping"));
@@ -74,16 +79,18 @@ pub fn split(text: &str) -> Split {
 }
 
 /// The 1-based file line of a top-level `key:` in the block, if written
-/// there plainly; `fallback` otherwise.
+/// there plainly (the last time, whose value everos reads); `fallback`
+/// otherwise.
 pub fn key_line(text: &str, yaml: &Range<usize>, key: &str, fallback: usize) -> usize {
+    let mut found = fallback;
     for (line_no, line) in (2..).zip(text[yaml.clone()].split('\n')) {
         if let Some(rest) = line.strip_prefix(key)
             && rest.trim_start().starts_with(':')
         {
-            return line_no;
+            found = line_no;
         }
     }
-    fallback
+    found
 }
 
 /// A field as text: strings as written, numbers and booleans printed.
@@ -141,6 +148,19 @@ mod tests {
             Head::Block { parsed: Err(e), .. } => assert!(e.line.is_some_and(|l| l >= 3), "{e:?}"),
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn duplicate_keys_are_read_as_everos_reads_them() {
+        let s = split("---\nid: a\ndate: '2026-06-01'\ndate: '2026-06-02'\n---\nbody");
+        let m = s.mapping().expect("a mapping, not an error");
+        assert_eq!(text_of(m, "date").as_deref(), Some("2026-06-02"));
+        assert_eq!(m.len(), 2);
+        let Head::Block { yaml, .. } = &s.head else {
+            panic!()
+        };
+        let text = "---\nid: a\ndate: '2026-06-01'\ndate: '2026-06-02'\n---\nbody";
+        assert_eq!(key_line(text, yaml, "date", 1), 4);
     }
 
     #[test]

@@ -96,7 +96,9 @@ fn load_parts(
     if !meta.is_dir() {
         return Err(format!("{}: not a folder", root.display()));
     }
-    let reader = RootReader::for_root(&root).map_err(|e| format!("{}: {e}", root.display()))?;
+    let reader = RootReader::for_root(&root)
+        .map_err(|e| format!("{}: {e}", root.display()))?
+        .named("memory root");
     let mut walk = Walk::default();
     walk_dir(&reader, &root, &mut Vec::new(), filter, &mut walk);
     let mut files: Vec<MemFile> = walk
@@ -296,7 +298,7 @@ fn read_file(
     let mut bytes = Vec::new();
     if let Err(e) = reader.read_walked_into(abs, is_link, &mut bytes) {
         let (code, severity) = match e {
-            ReadError::LinkLeavesRoot => ("everos-link", Severity::Warning),
+            ReadError::LinkLeavesRoot { .. } => ("everos-link", Severity::Warning),
             _ => ("everos-unreadable", Severity::Error),
         };
         problems.push(problem(code, severity, &file.rel_path, e.to_string()));
@@ -426,6 +428,26 @@ mod tests {
         assert!(f.entries.is_empty());
         let u = f.unclosed.unwrap();
         assert_eq!((u.line, u.id.as_str()), (4, "ep_20260601_00000001"));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_link_out_is_named_as_leaving_the_memory_root() {
+        let root = tempfile::tempdir().unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        std::fs::write(outside.path().join("secret.md"), "---\nid: x\n---\n").unwrap();
+        let owner = root.path().join("default_app/default_project/users/u1");
+        std::fs::create_dir_all(&owner).unwrap();
+        std::os::unix::fs::symlink(outside.path().join("secret.md"), owner.join("user.md"))
+            .unwrap();
+        let loaded = load(root.path()).unwrap();
+        let found = &loaded.problems[0];
+        assert_eq!(found.code, "everos-link");
+        assert!(
+            found.message.contains("outside the memory root;"),
+            "{}",
+            found.message
+        );
     }
 
     #[test]

@@ -233,6 +233,7 @@ impl Memory for MemoryRoot {
                     entry_id: None,
                     line,
                     text: &f.text[start..],
+                    start,
                 });
             }
         }
@@ -251,19 +252,20 @@ impl Memory for MemoryRoot {
 /// A daily log's entries as units, each with the file line its text
 /// starts on.
 fn entry_units(doc: DocId, f: &MemFile) -> impl Iterator<Item = SearchUnit<'_>> {
-    let mut line = 1;
-    let mut counted = 0;
     f.entries.iter().map(move |e| {
-        line += f.text.as_bytes()[counted..e.text.start]
-            .iter()
-            .filter(|&&b| b == b'\n')
-            .count();
-        counted = e.text.start;
+        // From the marker's line: only the lines between it and the text
+        // are counted, not the file again.
+        let line = e.line
+            + f.text.as_bytes()[e.span.start..e.text.start]
+                .iter()
+                .filter(|&&b| b == b'\n')
+                .count();
         SearchUnit {
             doc,
             entry_id: Some(&e.id),
             line,
             text: f.entry_text(e),
+            start: e.text.start,
         }
     })
 }

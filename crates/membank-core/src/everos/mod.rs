@@ -22,6 +22,7 @@ pub mod memory;
 pub mod paths;
 pub mod query;
 pub mod resolve;
+mod yaml;
 
 use std::ops::Range;
 use std::path::{Path, PathBuf};

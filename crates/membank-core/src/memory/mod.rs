@@ -98,15 +98,14 @@ pub trait Memory: Any + Send + Sync {
         (0..self.len())
             .map(|doc| {
                 let d = self.document(doc);
-                let line = 1 + d.text[..d.body_start.min(d.text.len())]
-                    .bytes()
-                    .filter(|&b| b == b'\n')
-                    .count();
+                let start = d.body_start.min(d.text.len());
+                let line = 1 + d.text[..start].bytes().filter(|&b| b == b'\n').count();
                 SearchUnit {
                     doc,
                     entry_id: None,
                     line,
                     text: d.body(),
+                    start,
                 }
             })
             .collect()

@@ -105,6 +105,9 @@ pub struct SearchUnit<'a> {
     /// 1-based line of the unit's first line in the file.
     pub line: usize,
     pub text: &'a str,
+    /// Where `text` starts in the document's text (bytes), so an index
+    /// can find it there again instead of keeping a copy.
+    pub start: usize,
 }
 
 /// One full-text search result.

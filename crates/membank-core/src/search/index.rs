@@ -1,46 +1,77 @@
 //! The inverted index and BM25 ranking.
+//!
+//! The index keeps no copy of the text: each unit is a place in a
+//! document of the memory it was built from, and the text is read from
+//! there again only for the snippets of the hits shown.
+
+use std::ops::Range;
 
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
 use super::tokens::for_each_word;
-use super::{Unit, snippet, units_of};
-use crate::memory::{Memory, SearchHit};
+use super::{Texts, Unit, snippet};
+use crate::memory::{Memory, SearchHit, SearchUnit};
 
 /// BM25's usual constants: term-frequency saturation and length weight.
 const K1: f32 = 1.2;
 const B: f32 = 0.75;
 
-/// Postings of one term: `(document, occurrences)`, by document.
+/// Postings of one term: `(unit, occurrences)`, by unit.
 type Postings = Vec<(u32, u32)>;
 
-/// Units and the index over their words.
+/// Where one unit is: its document, the text's byte range in the
+/// document's text, the file line it starts on, its entry id.
+#[derive(Debug, Clone)]
+struct Place {
+    doc: usize,
+    text: Range<usize>,
+    line: usize,
+    /// Range in [`SearchIndex::entry_ids`]; empty for none.
+    entry_id: Option<Range<usize>>,
+}
+
+/// The index over the words of a memory's search units.
 #[derive(Debug, Default)]
 pub struct SearchIndex {
-    docs: Vec<Unit>,
+    places: Vec<Place>,
+    /// Every entry id, one after the other.
+    entry_ids: String,
     terms: FxHashMap<Box<str>, Postings>,
-    doc_len: Vec<u32>,
+    unit_len: Vec<u32>,
     avg_len: f32,
 }
 
-/// The index of one slice of the documents, built on one core.
+/// The index of one slice of the units, built on one core.
 #[derive(Default)]
 struct Part {
     terms: FxHashMap<Box<str>, Postings>,
-    doc_len: Vec<u32>,
+    unit_len: Vec<u32>,
 }
 
-fn index_part(first: usize, docs: &[Unit]) -> Part {
+/// Which words an index keeps postings for.
+#[derive(Clone, Copy)]
+enum Words<'q> {
+    All,
+    /// Only these (a query's): every unit is still read to count its
+    /// words, which BM25 needs, but nothing else is kept.
+    Only(&'q [String]),
+}
+
+fn index_part<'t>(first: usize, texts: impl Iterator<Item = &'t str>, words: Words<'_>) -> Part {
     let mut part = Part::default();
     let mut ids: FxHashMap<Box<str>, u32> = FxHashMap::default();
     let mut postings: Vec<Postings> = Vec::new();
-    let mut seen: Vec<u32> = Vec::new();
-    for (i, doc) in docs.iter().enumerate() {
-        let doc_id = (first + i) as u32;
+    for (i, text) in texts.enumerate() {
+        let unit = (first + i) as u32;
         let mut len = 0u32;
-        seen.clear();
-        for_each_word(&doc.text, |term, _| {
+        for_each_word(text, |term, _| {
             len += 1;
+            if let Words::Only(wanted) = words
+                && !wanted.iter().any(|w| w == term)
+            {
+                return;
+            }
             let id = match ids.get(term) {
                 Some(&id) => id,
                 None => {
@@ -52,11 +83,11 @@ fn index_part(first: usize, docs: &[Unit]) -> Part {
             };
             let p = &mut postings[id as usize];
             match p.last_mut() {
-                Some((d, n)) if *d == doc_id => *n += 1,
-                _ => p.push((doc_id, 1)),
+                Some((u, n)) if *u == unit => *n += 1,
+                _ => p.push((unit, 1)),
             }
         });
-        part.doc_len.push(len);
+        part.unit_len.push(len);
     }
     part.terms = ids
         .into_iter()
@@ -65,61 +96,127 @@ fn index_part(first: usize, docs: &[Unit]) -> Part {
     part
 }
 
-impl SearchIndex {
-    /// Index every search unit of a memory.
-    pub fn of_memory(memory: &dyn Memory) -> SearchIndex {
-        SearchIndex::new(units_of(memory))
-    }
-
-    /// Index `docs` on all cores.
-    pub fn new(docs: Vec<Unit>) -> SearchIndex {
-        let chunk = docs
-            .len()
-            .div_ceil(rayon::current_num_threads() * 4)
-            .max(256);
-        let parts: Vec<Part> = docs
-            .par_chunks(chunk)
-            .enumerate()
-            .map(|(n, slice)| index_part(n * chunk, slice))
-            .collect();
-        let mut terms: FxHashMap<Box<str>, Postings> = FxHashMap::default();
-        let mut doc_len = Vec::with_capacity(docs.len());
-        // Parts are in document order, so appending keeps postings sorted.
-        for part in parts {
-            doc_len.extend(part.doc_len);
-            for (term, postings) in part.terms {
-                match terms.get_mut(&term) {
-                    Some(p) => p.extend(postings),
-                    None => {
-                        terms.insert(term, postings);
-                    }
+/// Index `count` texts on all cores; `text(i)` is the i-th.
+fn build<'t>(
+    count: usize,
+    text: &(dyn Fn(usize) -> &'t str + Sync),
+    words: Words<'_>,
+) -> (FxHashMap<Box<str>, Postings>, Vec<u32>) {
+    let chunk = count.div_ceil(rayon::current_num_threads() * 4).max(256);
+    let starts: Vec<usize> = (0..count).step_by(chunk).collect();
+    let parts: Vec<Part> = starts
+        .into_par_iter()
+        .map(|first| index_part(first, (first..(first + chunk).min(count)).map(text), words))
+        .collect();
+    let mut terms: FxHashMap<Box<str>, Postings> = FxHashMap::default();
+    let mut unit_len = Vec::with_capacity(count);
+    // Parts are in unit order, so appending keeps postings sorted.
+    for part in parts {
+        unit_len.extend(part.unit_len);
+        for (term, postings) in part.terms {
+            match terms.get_mut(&term) {
+                Some(p) => p.extend(postings),
+                None => {
+                    terms.insert(term, postings);
                 }
             }
         }
-        let total: u64 = doc_len.iter().map(|&l| u64::from(l)).sum();
-        let avg_len = if doc_len.is_empty() {
+    }
+    (terms, unit_len)
+}
+
+impl SearchIndex {
+    /// Index every search unit of a memory. The index reads the memory's
+    /// text again for snippets, so search it with the same memory.
+    pub fn of_memory(memory: &dyn Memory) -> SearchIndex {
+        SearchIndex::of_memory_with(memory, Words::All)
+    }
+
+    /// An index of only the words of `query`: all that one search for it
+    /// needs, at a fraction of the cost of the whole index. It ranks and
+    /// counts `query` exactly as the whole index does; other queries find
+    /// only what they share with it.
+    pub fn of_memory_for_query(memory: &dyn Memory, query: &str) -> SearchIndex {
+        SearchIndex::of_memory_with(memory, Words::Only(&Self::query_terms(query)))
+    }
+
+    fn of_memory_with(memory: &dyn Memory, words: Words<'_>) -> SearchIndex {
+        let units = memory.search_units();
+        let (terms, unit_len) = build(units.len(), &|i| units[i].text, words);
+        let mut entry_ids = String::new();
+        let places = units
+            .iter()
+            .map(|u: &SearchUnit<'_>| Place {
+                doc: u.doc,
+                text: u.start..u.start + u.text.len(),
+                line: u.line,
+                entry_id: u.entry_id.map(|id| {
+                    entry_ids.push_str(id);
+                    entry_ids.len() - id.len()..entry_ids.len()
+                }),
+            })
+            .collect();
+        SearchIndex::assemble(places, entry_ids, terms, unit_len)
+    }
+
+    /// Index units that are not part of a memory, each its own document;
+    /// search with the same slice.
+    pub fn of_units(units: &[Unit]) -> SearchIndex {
+        SearchIndex::of_units_with(units, Words::All)
+    }
+
+    /// [`SearchIndex::of_memory_for_query`] for units apart from a memory.
+    pub fn of_units_for_query(units: &[Unit], query: &str) -> SearchIndex {
+        SearchIndex::of_units_with(units, Words::Only(&Self::query_terms(query)))
+    }
+
+    fn of_units_with(units: &[Unit], words: Words<'_>) -> SearchIndex {
+        let (terms, unit_len) = build(units.len(), &|i| units[i].text.as_str(), words);
+        let mut entry_ids = String::new();
+        let places = units
+            .iter()
+            .enumerate()
+            .map(|(doc, u)| Place {
+                doc,
+                text: 0..u.text.len(),
+                line: u.line,
+                entry_id: u.entry_id.as_deref().map(|id| {
+                    entry_ids.push_str(id);
+                    entry_ids.len() - id.len()..entry_ids.len()
+                }),
+            })
+            .collect();
+        SearchIndex::assemble(places, entry_ids, terms, unit_len)
+    }
+
+    fn assemble(
+        places: Vec<Place>,
+        entry_ids: String,
+        terms: FxHashMap<Box<str>, Postings>,
+        unit_len: Vec<u32>,
+    ) -> SearchIndex {
+        let total: u64 = unit_len.iter().map(|&l| u64::from(l)).sum();
+        let avg_len = if unit_len.is_empty() {
             0.0
         } else {
-            total as f32 / doc_len.len() as f32
+            total as f32 / unit_len.len() as f32
         };
         SearchIndex {
-            docs,
+            places,
+            entry_ids,
             terms,
-            doc_len,
+            unit_len,
             avg_len,
         }
     }
 
+    /// How many units are indexed.
     pub fn len(&self) -> usize {
-        self.docs.len()
+        self.places.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.docs.is_empty()
-    }
-
-    pub fn unit(&self, doc: usize) -> &Unit {
-        &self.docs[doc]
+        self.places.is_empty()
     }
 
     /// The query's distinct words, in order.
@@ -133,37 +230,61 @@ impl SearchIndex {
         out
     }
 
-    /// The best `limit` documents for `query`, best first (ties in
-    /// document order), each with its snippet.
-    pub fn search(&self, query: &str, limit: usize) -> Vec<SearchHit> {
+    /// The best `limit` units for `query`, best first (ties in unit
+    /// order), each with its snippet read from `texts`: the memory or the
+    /// units the index was built from.
+    pub fn search<T: Texts + ?Sized>(
+        &self,
+        texts: &T,
+        query: &str,
+        limit: usize,
+    ) -> Vec<SearchHit> {
         let terms = Self::query_terms(query);
-        let n = self.docs.len() as f32;
-        let mut scores: FxHashMap<u32, f32> = FxHashMap::default();
+        let n = self.places.len() as f32;
+        // A score per unit, and the units that have one in the order first
+        // reached: sums are added in the same order as a map would.
+        let mut scores = vec![0f32; self.places.len()];
+        let mut matched: Vec<u32> = Vec::new();
         for term in &terms {
             let Some(postings) = self.terms.get(term.as_str()) else {
                 continue;
             };
             let df = postings.len() as f32;
             let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
-            for &(doc, tf) in postings {
+            for &(unit, tf) in postings {
                 let tf = tf as f32;
-                let len = self.doc_len[doc as usize] as f32;
+                let len = self.unit_len[unit as usize] as f32;
                 let norm = K1 * (1.0 - B + B * len / self.avg_len.max(1.0));
-                *scores.entry(doc).or_insert(0.0) += idf * tf * (K1 + 1.0) / (tf + norm);
+                let score = &mut scores[unit as usize];
+                if *score == 0.0 {
+                    matched.push(unit);
+                }
+                *score += idf * tf * (K1 + 1.0) / (tf + norm);
             }
         }
-        let mut ranked: Vec<(u32, f32)> = scores.into_iter().collect();
-        ranked.sort_unstable_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        let order = |a: &(u32, f32), b: &(u32, f32)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
+        let mut ranked: Vec<(u32, f32)> = matched
+            .into_iter()
+            .map(|u| (u, scores[u as usize]))
+            .collect();
+        if ranked.len() > limit && limit > 0 {
+            ranked.select_nth_unstable_by(limit - 1, order);
+        }
         ranked.truncate(limit);
+        ranked.sort_unstable_by(order);
         ranked
             .into_iter()
-            .map(|(doc, score)| {
-                let d = &self.docs[doc as usize];
-                let s = snippet::best_line(&d.text, &terms);
+            .map(|(unit, score)| {
+                let p = &self.places[unit as usize];
+                let text = texts.text(p.doc).get(p.text.clone()).unwrap_or("");
+                let s = snippet::best_line(text, &terms);
                 SearchHit {
-                    path: d.path.clone(),
-                    line: d.line + s.line_offset,
-                    entry_id: d.entry_id.clone(),
+                    path: texts.path(p.doc).to_owned(),
+                    line: p.line + s.line_offset,
+                    entry_id: p
+                        .entry_id
+                        .as_ref()
+                        .map(|r| self.entry_ids[r.clone()].to_owned()),
                     score: f64::from(score),
                     snippet: s.text,
                     highlights: s.highlights,
@@ -172,15 +293,17 @@ impl SearchIndex {
             .collect()
     }
 
-    /// How many documents match at least one word of `query`.
+    /// How many units match at least one word of `query`.
     pub fn count_matches(&self, query: &str) -> usize {
-        let mut docs: Vec<u32> = Self::query_terms(query)
-            .iter()
-            .filter_map(|t| self.terms.get(t.as_str()))
-            .flat_map(|p| p.iter().map(|&(d, _)| d))
-            .collect();
-        docs.sort_unstable();
-        docs.dedup();
-        docs.len()
+        let mut seen = vec![false; self.places.len()];
+        let mut count = 0;
+        for term in Self::query_terms(query) {
+            for &(unit, _) in self.terms.get(term.as_str()).into_iter().flatten() {
+                let s = &mut seen[unit as usize];
+                count += usize::from(!*s);
+                *s = true;
+            }
+        }
+        count
     }
 }

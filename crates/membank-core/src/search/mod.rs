@@ -5,11 +5,12 @@
 //! [`SearchIndex`] ranks them for a query, and each [`SearchHit`] carries the file, the line of its best match, the entry id when
 //! there is one, and a snippet with the matched words marked.
 //!
-//! Words are runs of letters and digits, compared lowercased; each Han,
+//! Words are runs of letters and digits, compared lowercased and without
+//! accents (`café` finds `cafe` and the other way round); each Han,
 //! kana or Hangul character is a word of its own, since those scripts do
 //! not separate words with spaces. The index is a small inverted index
-//! built on all cores; it lives in memory and is rebuilt when memory
-//! changes.
+//! built on all cores over the memory's own text (it keeps no copy of
+//! it); it lives in memory and is rebuilt when memory changes.
 
 mod index;
 mod snippet;
@@ -20,7 +21,8 @@ pub use tokens::{Token, tokenize};
 
 use crate::memory::{Memory, SearchHit};
 
-/// A unit of text in the index, owned so the index outlives a reload.
+/// A unit of text for an index built apart from any memory
+/// ([`SearchIndex::of_units`]): each is a document of its own.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Unit {
     /// Relative to the memory's root, `/`-separated.
@@ -32,25 +34,41 @@ pub struct Unit {
     pub text: String,
 }
 
-/// Every search unit of a memory, owned.
-pub fn units_of(memory: &dyn Memory) -> Vec<Unit> {
-    // Units of one document come together: its path is looked up once.
-    let mut path: Option<(usize, String)> = None;
-    memory
-        .search_units()
-        .into_iter()
-        .map(|u| {
-            if path.as_ref().is_none_or(|(doc, _)| *doc != u.doc) {
-                path = Some((u.doc, memory.document(u.doc).path.to_owned()));
-            }
-            Unit {
-                path: path.as_ref().map(|(_, p)| p.clone()).unwrap_or_default(),
-                line: u.line,
-                entry_id: u.entry_id.map(str::to_owned),
-                text: u.text.to_owned(),
-            }
-        })
-        .collect()
+/// Where a search reads a hit's path and text: the memory (or the units)
+/// the index was built from.
+pub trait Texts {
+    fn path(&self, doc: usize) -> &str;
+    fn text(&self, doc: usize) -> &str;
+}
+
+impl Texts for dyn Memory {
+    fn path(&self, doc: usize) -> &str {
+        // A memory read again since the index was built may have fewer
+        // documents; its hits then have no text rather than a panic.
+        if doc < self.len() {
+            self.document(doc).path
+        } else {
+            ""
+        }
+    }
+
+    fn text(&self, doc: usize) -> &str {
+        if doc < self.len() {
+            self.document(doc).text
+        } else {
+            ""
+        }
+    }
+}
+
+impl Texts for [Unit] {
+    fn path(&self, doc: usize) -> &str {
+        self.get(doc).map_or("", |u| u.path.as_str())
+    }
+
+    fn text(&self, doc: usize) -> &str {
+        self.get(doc).map_or("", |u| u.text.as_str())
+    }
 }
 
 /// A hit's highlights as Unicode scalar offsets into its snippet, for

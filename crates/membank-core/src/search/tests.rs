@@ -11,31 +11,33 @@ fn doc(file: &str, text: &str) -> Unit {
 
 #[test]
 fn more_matching_words_rank_higher_and_rare_words_weigh_more() {
-    let index = SearchIndex::new(vec![
+    let units = vec![
         doc("a.md", "the cat sat on the mat"),
         doc("b.md", "the dog and the cat"),
         doc("c.md", "a dog"),
         doc("d.md", "nothing here"),
-    ]);
-    let hits = index.search("dog cat", 10);
+    ];
+    let index = SearchIndex::of_units(&units);
+    let hits = index.search(&units[..], "dog cat", 10);
     let files: Vec<&str> = hits.iter().map(|h| h.path.as_str()).collect();
     assert_eq!(files[0], "b.md");
     assert_eq!(files.len(), 3);
     assert!(!files.contains(&"d.md"));
     assert_eq!(index.count_matches("dog cat"), 3);
-    assert!(index.search("absent", 10).is_empty());
+    assert!(index.search(&units[..], "absent", 10).is_empty());
 }
 
 #[test]
 fn shorter_documents_win_ties_in_term_frequency() {
-    let index = SearchIndex::new(vec![
+    let units = vec![
         doc(
             "long.md",
             "kyoto plus many many other words to make it long indeed",
         ),
         doc("short.md", "kyoto trip"),
-    ]);
-    assert_eq!(index.search("Kyoto", 10)[0].path, "short.md");
+    ];
+    let index = SearchIndex::of_units(&units);
+    assert_eq!(index.search(&units[..], "Kyoto", 10)[0].path, "short.md");
 }
 
 #[test]
@@ -46,8 +48,9 @@ fn hits_point_at_the_best_line_with_marked_words() {
     );
     d.line = 10;
     d.entry_id = Some("ep_20260601_00000002".into());
-    let index = SearchIndex::new(vec![d]);
-    let hit = &index.search("budget 東京", 5)[0];
+    let units = vec![d];
+    let index = SearchIndex::of_units(&units);
+    let hit = &index.search(&units[..], "budget 東京", 5)[0];
     assert_eq!(hit.line, 13);
     assert_eq!(hit.snippet, "the Budget for 東京 is set");
     let marked: Vec<&str> = hit
@@ -63,8 +66,9 @@ fn hits_point_at_the_best_line_with_marked_words() {
 #[test]
 fn long_lines_are_cut_around_the_match() {
     let line = format!("{} needle {}", "word ".repeat(100), "tail ".repeat(100));
-    let index = SearchIndex::new(vec![doc("x.md", &line)]);
-    let hit = &index.search("needle", 1)[0];
+    let units = vec![doc("x.md", &line)];
+    let index = SearchIndex::of_units(&units);
+    let hit = &index.search(&units[..], "needle", 1)[0];
     assert!(
         hit.snippet.starts_with('…') && hit.snippet.ends_with('…'),
         "{}",
@@ -88,11 +92,73 @@ fn many_documents_across_parts_keep_document_order_in_postings() {
             )
         })
         .collect();
-    let index = SearchIndex::new(docs);
-    let hits = index.search("rare", 100);
+    let index = SearchIndex::of_units(&docs);
+    let hits = index.search(&docs[..], "rare", 100);
     let files: Vec<&str> = hits.iter().map(|h| h.path.as_str()).collect();
     assert_eq!(
         files,
         ["00007.md", "01007.md", "02007.md", "03007.md", "04007.md"]
     );
+}
+
+#[test]
+fn accents_do_not_matter_either_way() {
+    let units = vec![
+        doc("a.md", "Lunch at the Café de Flore"),
+        doc("b.md", "a cafe near the station"),
+        doc("c.md", "tea only"),
+    ];
+    let index = SearchIndex::of_units(&units);
+    for query in ["cafe", "café", "CAFÉ"] {
+        let mut files: Vec<String> = index
+            .search(&units[..], query, 10)
+            .into_iter()
+            .map(|h| h.path)
+            .collect();
+        files.sort();
+        assert_eq!(files, ["a.md", "b.md"], "{query}");
+        assert_eq!(index.count_matches(query), 2);
+    }
+    let hit = &index
+        .search(&units[..], "cafe", 10)
+        .into_iter()
+        .find(|h| h.path == "a.md")
+        .unwrap();
+    assert_eq!(&hit.snippet[hit.highlights[0].clone()], "Café");
+}
+
+#[test]
+fn hits_read_their_text_from_the_memory_searched() {
+    let units = vec![doc("a.md", "first line\nthe needle here")];
+    let index = SearchIndex::of_units(&units);
+    let hit = &index.search(&units[..], "needle", 1)[0];
+    assert_eq!((hit.path.as_str(), hit.line), ("a.md", 2));
+    // Texts that no longer hold the unit give an empty snippet, not a panic.
+    let hits = index.search(&[][..], "needle", 1);
+    assert_eq!(hits[0].snippet, "");
+}
+
+#[test]
+fn an_index_of_the_query_words_ranks_and_counts_as_the_whole_index() {
+    let units: Vec<Unit> = (0..3000)
+        .map(|i| {
+            let text = format!(
+                "entry {i} about {} and {}\nmore {} text",
+                ["kyoto", "budget", "trip", "tea"][i % 4],
+                ["deadline", "café", "kyoto"][i % 3],
+                "word ".repeat(i % 7)
+            );
+            doc(&format!("{i:04}.md"), &text)
+        })
+        .collect();
+    let whole = SearchIndex::of_units(&units);
+    for query in ["kyoto deadline", "cafe budget", "absent", "kyoto kyoto tea"] {
+        let only = SearchIndex::of_units_for_query(&units, query);
+        assert_eq!(
+            only.search(&units[..], query, 25),
+            whole.search(&units[..], query, 25),
+            "{query}"
+        );
+        assert_eq!(only.count_matches(query), whole.count_matches(query));
+    }
 }
