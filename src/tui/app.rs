@@ -14,7 +14,7 @@ use membank_core::health::{HealthOptions, HealthReport};
 use membank_core::layout::{ARCHIVE_DIR, Folder};
 use membank_core::memory::Memory;
 use membank_core::text::sanitize_for_terminal;
-use ratatui::crossterm::event::{Event as TermEvent, KeyEvent, KeyEventKind};
+use ratatui::crossterm::event::{Event as TermEvent, KeyEvent, KeyEventKind, MouseEventKind};
 use ratatui::layout::Rect;
 
 use super::areas::{Areas, compute_areas, inner};
@@ -85,6 +85,8 @@ pub enum Msg {
     /// The memory read in the background, replacing the empty one shown
     /// meanwhile.
     Loaded(Box<Result<ReadMemory, String>>),
+    /// A click or the wheel (only when the mouse is on).
+    Mouse(ratatui::crossterm::event::MouseEvent),
     /// Time passed: an expired status message goes.
     Tick(std::time::Instant),
 }
@@ -113,6 +115,11 @@ impl Msg {
             TermEvent::Key(k) if k.kind != KeyEventKind::Release => Some(Msg::Key(k)),
             TermEvent::Paste(s) => Some(Msg::Paste(s)),
             TermEvent::Resize(w, h) => Some(Msg::Resize(w, h)),
+            TermEvent::Mouse(m)
+                if !matches!(m.kind, MouseEventKind::Moved | MouseEventKind::Drag(_)) =>
+            {
+                Some(Msg::Mouse(m))
+            }
             _ => None,
         }
     }
@@ -332,7 +339,7 @@ impl App {
     }
 
     /// Rows of a pane's list: its inside minus the parts that do not scroll.
-    fn height_of(&self, pane: Pane) -> usize {
+    pub(crate) fn height_of(&self, pane: Pane) -> usize {
         let h = self.areas.of(pane).map_or(1, |r| inner(r).height);
         let h = match pane {
             Pane::Context if self.panes.slot == Slot::Context => {
@@ -444,7 +451,7 @@ impl App {
         self.dirty = true;
     }
 
-    pub(super) fn focus_pane(&mut self, pane: Pane) {
+    pub(crate) fn focus_pane(&mut self, pane: Pane) {
         self.focus = pane;
         self.panes.get_mut(pane).on_focus();
         match pane {
@@ -517,7 +524,7 @@ impl App {
     }
 
     /// Call a pane through its contract, then apply what it queued.
-    pub(super) fn dispatch<R>(
+    pub(crate) fn dispatch<R>(
         &mut self,
         pane: Pane,
         f: impl FnOnce(&mut dyn Component, &mut Cx) -> R,
@@ -722,6 +729,7 @@ pub fn update(app: &mut App, msg: Msg) {
             app.status.error(sanitize_for_terminal(&e, false));
             app.dirty = true;
         }
+        Msg::Mouse(ev) => super::mouse::on_mouse(app, ev),
         Msg::Tick(now) => {
             if app.status.expire(now) {
                 app.dirty = true;

@@ -344,3 +344,61 @@ fn health_groups_fold_jump_and_filter() {
     key(&mut app, KeyCode::Esc);
     assert_eq!(app.panes.health.rows.len(), all_rows);
 }
+
+fn mouse(
+    app: &mut super::app::App,
+    kind: ratatui::crossterm::event::MouseEventKind,
+    x: u16,
+    y: u16,
+) {
+    use ratatui::crossterm::event::{KeyModifiers, MouseEvent};
+    super::app::update(
+        app,
+        super::app::Msg::Mouse(MouseEvent {
+            kind,
+            column: x,
+            row: y,
+            modifiers: KeyModifiers::NONE,
+        }),
+    );
+}
+
+#[test]
+fn a_click_focuses_and_selects_a_second_opens_and_the_wheel_scrolls() {
+    use ratatui::crossterm::event::{MouseButton, MouseEventKind};
+    let mut app = app_at(&demo_bank(), 100, 30);
+    let left = MouseEventKind::Down(MouseButton::Left);
+    // The tab row focuses a pane.
+    let health_x = screen(&app).lines().next().unwrap().find("Health").unwrap() as u16 - 1;
+    mouse(&mut app, left, health_x, 0);
+    assert_eq!(app.focus, Pane::Health);
+    // A click in the tree focuses it and selects the row under the pointer.
+    let tree = app.areas.of(Pane::Bank).unwrap();
+    mouse(&mut app, left, tree.x + 3, tree.y + 3);
+    assert_eq!(app.focus, Pane::Bank);
+    assert_eq!(app.panes.bank.cursor.selected, 2);
+    let label = app.panes.bank.rows[2].label.clone();
+    assert_eq!(label, "Brightwell Pharma");
+    // Clicking the selected row opens it.
+    mouse(&mut app, left, tree.x + 3, tree.y + 3);
+    assert_eq!(
+        app.panes.article.rel.as_deref(),
+        Some("01_CLIENTS/Brightwell Pharma.md")
+    );
+    // The wheel scrolls the pane under the pointer.
+    let article = app.areas.of(Pane::Article).unwrap();
+    mouse(
+        &mut app,
+        MouseEventKind::ScrollDown,
+        article.x + 5,
+        article.y + 5,
+    );
+    assert_eq!(app.panes.article.scroll, 3);
+    mouse(
+        &mut app,
+        MouseEventKind::ScrollUp,
+        article.x + 5,
+        article.y + 5,
+    );
+    assert_eq!(app.panes.article.scroll, 0);
+}
