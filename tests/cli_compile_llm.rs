@@ -549,6 +549,67 @@ fn a_cut_stream_reports_incomplete_in_json() {
 }
 
 #[test]
+fn an_unreadable_inbox_note_is_counted_alike_by_inbox_and_process_inbox() {
+    const BROKEN: &str = "00_INBOX/c-broken.md";
+    let server = FakeServer::start([stream(&reply_text())]);
+    let bank = make_bank();
+    fs::write(bank.path().join(BROKEN), b"caf\xe9 notes\n").unwrap();
+    let env = Env::new();
+    let listed = env.run(&server, &["inbox", &bank_arg(&bank), "--json"], None);
+    let listed: serde_json::Value = serde_json::from_str(&listed.stdout).unwrap();
+    assert_eq!(listed["pending"].as_array().unwrap().len(), 2);
+    assert_eq!(listed["unreadable"][0]["path"], BROKEN);
+
+    let out = env.run(&server, &["compile", &bank_arg(&bank), "--json"], None);
+    assert!(
+        out.stderr.contains("unreadable  00_INBOX/c-broken.md"),
+        "{}",
+        out.stderr
+    );
+    let json: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    let sources: Vec<(&str, &str)> = json["sources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| (s["source"].as_str().unwrap(), s["status"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        sources,
+        vec![
+            (MAIL, "would-archive"),
+            (NOTES, "would-archive"),
+            (BROKEN, "kept")
+        ]
+    );
+    assert_eq!(out.code, Some(1), "a note left behind is not a clean run");
+    assert!(!server.requests()[0].body.contains("c-broken"));
+
+    // A saved reply applied from disk counts the same note as pending.
+    fs::write(env.scratch.path().join("reply.md"), reply_text()).unwrap();
+    let reply = env.scratch.path().join("reply.md");
+    let out = env.run(
+        &server,
+        &[
+            "compile",
+            &bank_arg(&bank),
+            "--reply",
+            reply.to_str().unwrap(),
+            "--plan",
+            "--json",
+        ],
+        None,
+    );
+    let json: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    let listed: Vec<&str> = json["sources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["source"].as_str().unwrap())
+        .collect();
+    assert_eq!(listed, vec![MAIL, NOTES, BROKEN]);
+}
+
+#[test]
 fn an_empty_inbox_asks_nothing() {
     let server = FakeServer::start([stream(&reply_text())]);
     let bank = make_bank();

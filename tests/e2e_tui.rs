@@ -357,6 +357,16 @@ fn first_screen(args: &[&str], no_color: Option<&str>) -> String {
 }
 
 #[test]
+fn the_mouse_is_taken_unless_no_mouse_is_given() {
+    // Mouse reports (SGR mode) are asked for, and given back on exit.
+    let with = first_screen(&[], None);
+    assert!(with.contains("\x1b[?1006h"), "{with:?}");
+    assert!(with.contains("\x1b[?1006l"), "{with:?}");
+    let without = first_screen(&["--no-mouse"], None);
+    assert!(!without.contains("\x1b[?1006h") && !without.contains("\x1b[?1000h"));
+}
+
+#[test]
 fn no_color_and_the_color_flag_decide_colours() {
     let coloured = first_screen(&[], None);
     assert!(has_colour(&coloured));

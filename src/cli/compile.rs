@@ -175,11 +175,20 @@ fn run_with_model(args: &Args, root: &Path) -> anyhow::Result<ExitCode> {
     let template = llm_common::template(bank, Agent::Compile);
     let today = now.date().to_string();
     let Some(prepared) = agents::prepare_compile(bank, &template, &today, args.budget) else {
-        eprintln!(
-            "Nothing to compile: 00_INBOX/ has no pending files, so no model was asked. Put new \
-             notes in 00_INBOX/ first (a reply saved earlier is applied with --reply FILE)."
-        );
-        let recovered_any = !recovered.is_empty();
+        let unreadable = membank_core::inbox::pending(bank).unreadable;
+        if unreadable.is_empty() {
+            eprintln!(
+                "Nothing to compile: 00_INBOX/ has no pending files, so no model was asked. Put \
+                 new notes in 00_INBOX/ first (a reply saved earlier is applied with --reply FILE)."
+            );
+        } else {
+            eprintln!(
+                "Nothing can be sent: the pending files of 00_INBOX/ cannot be read, so no model \
+                 was asked."
+            );
+        }
+        let kept = unreadable_sources(&unreadable);
+        let recovered_any = !recovered.is_empty() && kept.is_empty();
         if args.json {
             let output = ModelOutput {
                 reply_complete: true,
@@ -187,13 +196,14 @@ fn run_with_model(args: &Args, root: &Path) -> anyhow::Result<ExitCode> {
                 reply_file: None,
                 inbox: Vec::new(),
                 blocks: Vec::new(),
-                sources: Vec::new(),
+                sources: kept,
                 warnings,
                 recovered,
             };
             println!("{}", to_json(&output)?);
         } else {
             print_recovered(&recovered);
+            print_sources(&kept, false);
         }
         // As with --reply, an empty inbox is not success, unless this run
         // finished the moves of an interrupted one.
@@ -216,6 +226,8 @@ fn run_with_model(args: &Args, root: &Path) -> anyhow::Result<ExitCode> {
     let proposal = review::classify(root, &reply.text, &sources);
     let mut plan = proposal.files.clone();
     let mut source_results = planned.sources.clone();
+    let unreadable = unreadable_sources(&prepared.unreadable);
+    source_results.extend(unreadable.iter().cloned());
     warnings.extend(planned.warnings.iter().cloned());
     let mut applied = false;
 
@@ -252,6 +264,7 @@ fn run_with_model(args: &Args, root: &Path) -> anyhow::Result<ExitCode> {
         }
         plan = applied_blocks(&report, plan);
         source_results = report.sources;
+        source_results.extend(unreadable);
         warnings = report.warnings;
         applied = true;
     }
@@ -394,6 +407,31 @@ fn report_prompt(client: &LlmClient, prepared: &PreparedCompile) {
     for path in &prepared.left_out {
         eprintln!("  left out  {} (size limit)", common::safe(path));
     }
+    for u in &prepared.unreadable {
+        eprintln!(
+            "  unreadable  {} ({}; not sent)",
+            common::safe(&u.path),
+            common::safe(&u.reason)
+        );
+    }
+}
+
+/// Pending notes that cannot be read stay in the inbox, said as for any
+/// source left there, so the run reports them as `membank inbox` lists them.
+fn unreadable_sources(unreadable: &[membank_core::inbox::Unreadable]) -> Vec<SourceResult> {
+    unreadable
+        .iter()
+        .map(|u| SourceResult {
+            source: u.path.clone(),
+            status: SourceStatus::Kept,
+            compiled_to: Vec::new(),
+            archived_to: None,
+            reason: Some(format!(
+                "cannot be read ({}); not sent, left in the inbox",
+                u.reason
+            )),
+        })
+        .collect()
 }
 
 /// Runs the request, showing progress on stderr (the reply itself only with

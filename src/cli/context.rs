@@ -24,6 +24,10 @@ pub struct Args {
     query: QueryArgs,
     #[command(flatten)]
     budget: BudgetArgs,
+    /// List at most N articles, in rank order; the ones the budget kept are
+    /// always listed (default: every article; 0 also means every article).
+    #[arg(long, value_name = "N")]
+    limit: Option<usize>,
     /// Print the report as JSON.
     #[arg(long)]
     json: bool,
@@ -92,7 +96,8 @@ impl QueryArgs {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let bank = open_bank_with(&args.bank, membank_core::bank::LoadOptions::CONTEXT)?;
     warn_unknown_values(bank, &args.query.to_query());
-    let report = build(bank, &args.query, &args.budget);
+    let mut report = build(bank, &args.query, &args.budget);
+    let total = limit_rows(&mut report, args.limit.unwrap_or(0));
     // Each row is put into words only while it is written, so the whole
     // report is never held in words at once.
     if args.json {
@@ -100,7 +105,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else if args.render {
         super::common::print_model_text(&context::render(bank, &report))?;
     } else {
-        print_table(&report, bank);
+        print_table(&report, bank, total);
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -111,16 +116,28 @@ pub fn build(bank: &Bank, query: &QueryArgs, budget: &BudgetArgs) -> ContextRepo
     context::build(bank, &query.to_query(), budget.options())
 }
 
+/// Keep the first `limit` articles in rank order and every one the budget
+/// kept (0: keep them all); returns how many articles were ranked. The
+/// context itself is unchanged: it holds only kept articles.
+pub fn limit_rows(report: &mut ContextReport, limit: usize) -> usize {
+    let total = report.articles.len();
+    if limit > 0 {
+        report.articles.retain(|e| e.rank <= limit || e.included);
+    }
+    total
+}
+
 /// The readable report as text, with style codes that `anstream` keeps or
-/// strips.
-pub fn table(r: &ExplainedReport) -> String {
+/// strips; `total` is how many articles were ranked, listed or not.
+pub fn table(r: &ExplainedReport, total: usize) -> String {
     let mut out = Vec::new();
     let head = TableHead {
         query: &r.query,
         budget: r.budget,
         used_tokens: r.used_tokens,
         token_estimator: r.token_estimator,
-        articles: r.articles.len(),
+        articles: total,
+        listed: r.articles.len(),
         kept: r.articles.iter().filter(|e| e.included).count(),
     };
     let _ = write_table(&mut out, &head, r.articles.iter().map(Cow::Borrowed));
@@ -133,7 +150,10 @@ struct TableHead<'a> {
     budget: usize,
     used_tokens: usize,
     token_estimator: &'static str,
+    /// Articles ranked, listed or not.
     articles: usize,
+    /// Rows that follow.
+    listed: usize,
     kept: usize,
 }
 
@@ -158,7 +178,7 @@ fn why(e: &ExplainedEntry) -> String {
     }
 }
 
-fn print_table(r: &ContextReport, bank: &Bank) {
+fn print_table(r: &ContextReport, bank: &Bank, total: usize) {
     use std::io::Write;
     // One write per block, not per line: a 100,000-row table is otherwise
     // 100,000 system calls.
@@ -168,7 +188,8 @@ fn print_table(r: &ContextReport, bank: &Bank) {
         budget: r.budget,
         used_tokens: r.used_tokens,
         token_estimator: r.token_estimator,
-        articles: r.articles.len(),
+        articles: total,
+        listed: r.articles.len(),
         kept: r.included().count(),
     };
     let rows = r
@@ -245,6 +266,14 @@ fn write_table<'a>(
                 safe(reason)
             )?;
         }
+    }
+    if r.articles > r.listed {
+        let muted = style::MUTED;
+        writeln!(
+            out,
+            "{muted}… {} more articles not listed (limit){muted:#}",
+            r.articles - r.listed
+        )?;
     }
     Ok(())
 }

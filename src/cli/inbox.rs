@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use membank_core::inbox::Unreadable;
 use serde::Serialize;
 
 use super::common::{open_bank, print_json, safe};
@@ -26,14 +27,17 @@ struct Pending {
 #[derive(Serialize)]
 struct Report {
     pending: Vec<Pending>,
+    /// Pending notes that cannot be read (Process Inbox cannot send them).
+    unreadable: Vec<Unreadable>,
     /// `compiled: true` files, archived or not, which listings skip.
     compiled: usize,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let bank = open_bank(&args.bank)?;
-    let pending: Vec<Pending> = bank
-        .pending_inbox()
+    let all = membank_core::inbox::pending(bank);
+    let pending: Vec<Pending> = all
+        .readable
         .into_iter()
         .map(|id| {
             let a = bank.article(id);
@@ -49,10 +53,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .iter()
         .filter(|a| a.folder == membank_core::layout::Folder::Inbox && a.meta.compiled)
         .count();
-    let report = Report { pending, compiled };
+    let report = Report {
+        pending,
+        unreadable: all.unreadable,
+        compiled,
+    };
     if args.json {
         print_json(&report)?;
-    } else if report.pending.is_empty() {
+    } else if report.pending.is_empty() && report.unreadable.is_empty() {
         println!(
             "inbox is empty ({} compiled files skipped)",
             report.compiled
@@ -60,7 +68,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         println!(
             "{} pending ({} compiled files skipped):",
-            report.pending.len(),
+            report.pending.len() + report.unreadable.len(),
             report.compiled
         );
         for p in &report.pending {
@@ -70,6 +78,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 p.chars,
                 safe(&p.title)
             );
+        }
+        for u in &report.unreadable {
+            println!("  {}  cannot be read: {}", safe(&u.path), safe(&u.reason));
         }
     }
     Ok(ExitCode::SUCCESS)

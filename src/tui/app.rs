@@ -14,13 +14,11 @@ use membank_core::health::{HealthOptions, HealthReport};
 use membank_core::layout::{ARCHIVE_DIR, Folder};
 use membank_core::memory::Memory;
 use membank_core::text::sanitize_for_terminal;
-use ratatui::crossterm::event::{
-    Event as TermEvent, KeyCode, KeyEvent, KeyEventKind, KeyModifiers,
-};
+use ratatui::crossterm::event::{Event as TermEvent, KeyEvent, KeyEventKind, MouseEventKind};
 use ratatui::layout::Rect;
 
 use super::areas::{Areas, compute_areas, inner};
-use super::keys::{Action, Key, KeyMap, Scope};
+use super::keys::KeyMap;
 use super::panes::agents::AgentsPane;
 use super::panes::article::ArticlePane;
 use super::panes::bank::BankPane;
@@ -86,9 +84,28 @@ pub enum Msg {
     Loading(usize),
     /// The memory read in the background, replacing the empty one shown
     /// meanwhile.
-    Loaded(Box<Result<Box<dyn Memory>, String>>),
+    Loaded(Box<Result<ReadMemory, String>>),
+    /// A click or the wheel (only when the mouse is on).
+    Mouse(ratatui::crossterm::event::MouseEvent),
     /// Time passed: an expired status message goes.
     Tick(std::time::Instant),
+}
+
+/// A memory read in the background, with its checks when they were run
+/// there too (on a large memory they take as long as reading).
+#[derive(Debug)]
+pub struct ReadMemory {
+    pub memory: Box<dyn Memory>,
+    pub health: Option<HealthReport>,
+}
+
+impl From<Box<dyn Memory>> for ReadMemory {
+    fn from(memory: Box<dyn Memory>) -> ReadMemory {
+        ReadMemory {
+            memory,
+            health: None,
+        }
+    }
 }
 
 impl Msg {
@@ -98,6 +115,11 @@ impl Msg {
             TermEvent::Key(k) if k.kind != KeyEventKind::Release => Some(Msg::Key(k)),
             TermEvent::Paste(s) => Some(Msg::Paste(s)),
             TermEvent::Resize(w, h) => Some(Msg::Resize(w, h)),
+            TermEvent::Mouse(m)
+                if !matches!(m.kind, MouseEventKind::Moved | MouseEventKind::Drag(_)) =>
+            {
+                Some(Msg::Mouse(m))
+            }
             _ => None,
         }
     }
@@ -135,6 +157,9 @@ pub enum Effect {
         line: Option<usize>,
     },
     Copy(String),
+    /// The tree moved onto a file: show it in the Article pane, when both
+    /// are on screen, without moving the focus.
+    Preview(String),
 }
 
 impl Effect {
@@ -238,6 +263,8 @@ pub struct App {
     /// Health pane, the Bank pane's markers and the Check agent.
     health: Arc<HealthReport>,
     flagged: HashSet<String>,
+    /// The checks of a memory read in the background, run there.
+    checked: Option<HealthReport>,
     /// A remembered query waiting for the bank to be read.
     pending_query: Option<crate::last_query::SavedQuery>,
     /// Something visible changed since the last draw.
@@ -282,6 +309,7 @@ impl App {
             health: Arc::default(),
             flagged: HashSet::new(),
             pending_query: None,
+            checked: None,
             dirty: true,
             effects: Vec::new(),
         };
@@ -314,7 +342,7 @@ impl App {
     }
 
     /// Rows of a pane's list: its inside minus the parts that do not scroll.
-    fn height_of(&self, pane: Pane) -> usize {
+    pub(crate) fn height_of(&self, pane: Pane) -> usize {
         let h = self.areas.of(pane).map_or(1, |r| inner(r).height);
         let h = match pane {
             Pane::Context if self.panes.slot == Slot::Context => {
@@ -376,16 +404,22 @@ impl App {
             self.article_width(),
         );
         // Through the layout boundary: the checks of whatever layout is open.
-        self.health = Arc::new(self.memory.check(&HealthOptions::default()));
+        let report = match self.checked.take() {
+            Some(report) => report,
+            None => self.memory.check(&HealthOptions::default()),
+        };
+        self.health = Arc::new(report);
         let (memory, theme, p) = (self.memory.as_ref(), &self.theme, &mut self.panes);
         p.health.refresh(self.health.clone(), theme, hh);
         p.article.set_health(self.health.clone());
         self.flagged = p.health.flagged();
         p.bank.files_changed();
         p.bank.rebuild(memory, &self.flagged, bh);
+        p.article.empty_note = None;
         if let Some(bank) = memory.downcast_ref::<Bank>() {
             p.context.reload(bank, theme);
             p.agents.refresh(bank, &self.health);
+            p.article.empty_note = super::panes::bank::starter_note(bank);
         }
         p.recall.recompute(memory.downcast_ref::<Project>(), theme);
         p.search.memory_changed(memory);
@@ -422,7 +456,7 @@ impl App {
         self.dirty = true;
     }
 
-    fn focus_pane(&mut self, pane: Pane) {
+    pub(crate) fn focus_pane(&mut self, pane: Pane) {
         self.focus = pane;
         self.panes.get_mut(pane).on_focus();
         match pane {
@@ -495,7 +529,11 @@ impl App {
     }
 
     /// Call a pane through its contract, then apply what it queued.
-    fn dispatch<R>(&mut self, pane: Pane, f: impl FnOnce(&mut dyn Component, &mut Cx) -> R) -> R {
+    pub(crate) fn dispatch<R>(
+        &mut self,
+        pane: Pane,
+        f: impl FnOnce(&mut dyn Component, &mut Cx) -> R,
+    ) -> R {
         let mut cx = Cx {
             memory: self.memory.as_ref(),
             bank: self.memory.downcast_ref::<Bank>(),
@@ -535,6 +573,13 @@ impl App {
                     }
                 }
                 Effect::ShowEntry { rel, entry } => self.open_at(&rel, Some(&entry)),
+                Effect::Preview(rel) => {
+                    if self.areas.visible(Pane::Article) && self.focus == Pane::Bank {
+                        let width = self.article_width();
+                        let (memory, p) = (self.memory.as_ref(), &mut self.panes);
+                        p.article.preview(memory, &rel, &self.theme, width);
+                    }
+                }
                 Effect::RevealInBank(rel) => {
                     let h = self.height_of(Pane::Bank);
                     let p = &mut self.panes;
@@ -553,7 +598,7 @@ impl App {
         }
     }
 
-    fn open_finder(&mut self) {
+    pub(super) fn open_finder(&mut self) {
         let Some(bank) = self.memory.downcast_ref::<Bank>() else {
             self.open_document_finder();
             return;
@@ -613,7 +658,7 @@ impl App {
 
     /// Full-text search: in the Context slot when it is the Search pane,
     /// else in a popup over the panes.
-    fn open_search(&mut self) {
+    pub(super) fn open_search(&mut self) {
         if self.panes.slot == Slot::Search {
             self.focus_pane(Pane::Context);
         } else {
@@ -624,7 +669,10 @@ impl App {
 
     /// Call the Search pane through its contract while it is a popup, then
     /// apply what it queued; opening a hit closes the popup.
-    fn dispatch_search<R>(&mut self, f: impl FnOnce(&mut SearchPane, &mut Cx) -> R) -> R {
+    pub(super) fn dispatch_search<R>(
+        &mut self,
+        f: impl FnOnce(&mut SearchPane, &mut Cx) -> R,
+    ) -> R {
         let height = usize::from(inner(super::areas::search_popup(self.size)).height).max(1);
         let mut cx = Cx {
             memory: self.memory.as_ref(),
@@ -660,7 +708,7 @@ pub fn update(app: &mut App, msg: Msg) {
             app.relayout();
             app.dirty = true;
         }
-        Msg::Key(key) => on_key(app, key),
+        Msg::Key(key) => super::routing::on_key(app, key),
         Msg::Paste(text) => {
             if let Some(Popup::Finder(f)) = &mut app.popup {
                 f.input
@@ -693,6 +741,7 @@ pub fn update(app: &mut App, msg: Msg) {
             app.status.error(sanitize_for_terminal(&e, false));
             app.dirty = true;
         }
+        Msg::Mouse(ev) => super::mouse::on_mouse(app, ev),
         Msg::Tick(now) => {
             if app.status.expire(now) {
                 app.dirty = true;
@@ -707,8 +756,9 @@ pub fn update(app: &mut App, msg: Msg) {
             }
         }
         Msg::Loaded(loaded) => match *loaded {
-            Ok(memory) => {
-                app.memory = memory;
+            Ok(read) => {
+                app.memory = read.memory;
+                app.checked = read.health;
                 app.refresh_all();
                 if let Some(saved) = app.pending_query.take() {
                     app.restore_query(&saved);
@@ -718,175 +768,15 @@ pub fn update(app: &mut App, msg: Msg) {
                     app.status.message = None;
                     app.status.expires = None;
                 }
+                if app.panes.article.empty_note.is_some() {
+                    app.status
+                        .notice("only _EXAMPLE_ files here: the Article pane says how to start");
+                }
             }
             Err(e) => {
                 app.status.error(sanitize_for_terminal(&e, false));
                 app.dirty = true;
             }
         },
-    }
-}
-
-fn on_key(app: &mut App, key: KeyEvent) {
-    // Ctrl-C always quits, whatever has the keyboard.
-    if key.code == KeyCode::Char('c') && key.modifiers.contains(KeyModifiers::CONTROL) {
-        app.effects.push(Effect::Quit);
-        return;
-    }
-    if matches!(app.popup, Some(Popup::Search)) {
-        on_search_popup_key(app, key);
-        app.dirty = true;
-        return;
-    }
-    if app.popup.is_some() {
-        on_popup_key(app, key);
-        app.dirty = true;
-        return;
-    }
-    if app.panes.get(app.focus).is_typing() {
-        let changed = app.dispatch(app.focus, |pane, cx| pane.on_typing_key(key, cx));
-        app.dirty |= changed;
-        return;
-    }
-    let scope = app.panes.get(app.focus).scope();
-    let Some(action) = Key::from_event(&key).and_then(|k| app.keymap.lookup(scope, k)) else {
-        return;
-    };
-    let before = app.status.message.clone();
-    if perform(app, action) {
-        app.dirty = true;
-    }
-    if app.status.message != before {
-        app.dirty = true;
-    }
-}
-
-/// Keys for the search popup: typed while its query has the keyboard,
-/// else through the Search scope; the key that closes a popup closes it.
-fn on_search_popup_key(app: &mut App, key: KeyEvent) {
-    if app.panes.search.typing {
-        app.dispatch_search(|pane, cx| pane.on_typing_key(key, cx));
-        return;
-    }
-    let action = Key::from_event(&key).and_then(|k| app.keymap.lookup(Scope::Search, k));
-    let closes = Key::from_event(&key)
-        .is_some_and(|k| app.keymap.keys(Action::Cancel).contains(&k))
-        || action == Some(Action::Quit);
-    match action {
-        Some(a) if !closes => {
-            app.dispatch_search(|pane, cx| pane.on_action(a, cx));
-        }
-        _ if closes => app.popup = None,
-        _ => {}
-    }
-}
-
-/// Keys for the open popup, through the key map's popup scopes; in the
-/// finder, keys that are no action are typed.
-fn on_popup_key(app: &mut App, key: KeyEvent) {
-    let scope = match app.popup {
-        Some(Popup::Help(_)) => Scope::Help,
-        Some(Popup::Finder(_)) => Scope::Finder,
-        Some(Popup::Search) | None => return,
-    };
-    let action = Key::from_event(&key).and_then(|k| app.keymap.lookup(scope, k));
-    let Some(Popup::Finder(f)) = app.popup.as_mut() else {
-        if let Some(Popup::Help(help)) = app.popup.as_mut() {
-            let h = app.size.height;
-            let page = (isize::from(h as i16) - 4).max(1);
-            match action {
-                Some(Action::Close | Action::Help) => app.popup = None,
-                Some(Action::Up) => help.scroll_by(-1, h),
-                Some(Action::Down) => help.scroll_by(1, h),
-                Some(Action::PageUp) => help.scroll_by(-page, h),
-                Some(Action::PageDown) => help.scroll_by(page, h),
-                Some(Action::Top) => help.scroll = 0,
-                Some(Action::Bottom) => help.scroll_by(isize::MAX / 2, h),
-                _ => {}
-            }
-        }
-        return;
-    };
-    match action {
-        Some(Action::Cancel) => app.popup = None,
-        Some(Action::Choose) => {
-            let chosen = f.selected_id();
-            app.popup = None;
-            if let Some(id) = chosen.filter(|&id| id < app.memory.len()) {
-                let rel = app.memory.document(id).path.to_owned();
-                app.open_article(&rel);
-            }
-        }
-        Some(Action::SelectPrev) => f.move_selection(-1),
-        Some(Action::SelectNext) => f.move_selection(1),
-        Some(Action::SelectPageUp) => f.move_selection(-10),
-        Some(Action::SelectPageDown) => f.move_selection(10),
-        Some(Action::ClearInput) => {
-            if f.input.delete_line_by_head() {
-                f.refilter();
-            }
-        }
-        // The query is one line.
-        _ if matches!(key.code, KeyCode::Enter | KeyCode::Tab) => {}
-        _ => {
-            if f.input.input(key) {
-                f.refilter();
-            }
-        }
-    }
-}
-
-/// Carry out an action: the app's own (quit, panes, popups) here, the
-/// rest in the focused pane. Returns whether the screen changed.
-fn perform(app: &mut App, action: Action) -> bool {
-    match action {
-        Action::Quit => {
-            app.effects.push(Effect::Quit);
-            false
-        }
-        Action::Suspend => {
-            app.effects.push(Effect::Suspend);
-            true
-        }
-        Action::Help => {
-            let scope = app.panes.get(app.focus).scope();
-            let help = Help::new(app.panes.name(app.focus), scope, &app.keymap);
-            app.popup = Some(Popup::Help(help));
-            true
-        }
-        Action::NextPane | Action::PrevPane => {
-            let i = Pane::ORDER
-                .iter()
-                .position(|p| *p == app.focus)
-                .unwrap_or(0);
-            let n = Pane::ORDER.len();
-            let next = if action == Action::NextPane {
-                (i + 1) % n
-            } else {
-                (i + n - 1) % n
-            };
-            app.focus_pane(Pane::ORDER[next]);
-            true
-        }
-        Action::Find => {
-            app.open_finder();
-            true
-        }
-        Action::Search => {
-            app.open_search();
-            true
-        }
-        Action::Agents => {
-            app.focus_pane(Pane::Agents);
-            true
-        }
-        Action::ToBank => {
-            // The pane may have something to close first (a search).
-            if !app.dispatch(app.focus, |pane, cx| pane.on_action(action, cx)) {
-                app.focus_pane(Pane::Bank);
-            }
-            true
-        }
-        _ => app.dispatch(app.focus, |pane, cx| pane.on_action(action, cx)),
     }
 }

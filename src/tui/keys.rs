@@ -251,7 +251,7 @@ actions! {
     CopyPath => "copy_path", "copy the path as shown (OSC 52)", [Key::ch('y')];
     CopyLink => "copy_link", "copy a [[wikilink]] to the file", [Key::ch('Y')];
     CopyContext => "copy_context", "copy the assembled context", [Key::ch('C')];
-    SearchArticle => "search", "search in the article (n / N step, Esc clears)", [Key::ch('/')];
+    SearchArticle => "search_article", "search in the article (n / N step, Esc clears)", [Key::ch('/')];
     FoldGroup => "fold", "fold the group", [Key::plain(K::Left), Key::ch('h')];
     UnfoldGroup => "unfold", "unfold the group", [Key::plain(K::Right), Key::ch('l')];
     NextGroup => "next_group", "next group", [Key::ch(']'), Key::ch('}')];
@@ -322,8 +322,8 @@ impl Scope {
                 Quit, Help, NextPane, PrevPane, Find, Search, Agents, Suspend,
             ],
             Scope::Bank => &[
-                Up, Down, PageUp, PageDown, Top, Bottom, Collapse, Expand, Open, Edit, CopyPath,
-                CopyLink,
+                Up, Down, PageUp, PageDown, Top, Bottom, Collapse, Expand, Open, SortTree, Edit,
+                CopyPath, CopyLink,
             ],
             Scope::Article => &[
                 Up,

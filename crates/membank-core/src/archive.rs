@@ -52,8 +52,14 @@ fn fail(path: &str, reason: impl fmt::Display) -> ArchiveError {
 
 /// Markdown files in `00_INBOX/` (any depth) that are candidates for Process
 /// Inbox: not in `_archive/`, not hidden, not `_`-prefixed (§3). Returned as
-/// `/`-separated paths relative to the bank, sorted.
+/// `/`-separated paths relative to the bank, sorted. Regular files only.
 pub fn inbox_markdown_files(root: &Path) -> io::Result<Vec<String>> {
+    inbox_note_entries(root, false)
+}
+
+/// [`inbox_markdown_files`], with `with_special` also the links, FIFOs and
+/// other non-folders so named, which the bank lists as unreadable notes.
+pub fn inbox_note_entries(root: &Path, with_special: bool) -> io::Result<Vec<String>> {
     let inbox = root.join(Folder::Inbox.dir_name());
     if !inbox.is_dir() {
         return Ok(Vec::new());
@@ -71,7 +77,11 @@ pub fn inbox_markdown_files(root: &Path) -> io::Result<Vec<String>> {
         });
     for entry in walker {
         let entry = entry.map_err(io::Error::other)?;
-        if !entry.file_type().is_file() {
+        let wanted = match with_special {
+            true => !entry.file_type().is_dir(),
+            false => entry.file_type().is_file(),
+        };
+        if !wanted {
             continue;
         }
         let name = entry.file_name().to_string_lossy();

@@ -20,9 +20,7 @@ use crate::archive::{self, Archived};
 use crate::atomic::{self, WriteError, WriteOutcome};
 use crate::fileblocks::{self, FileBlock};
 use crate::frontmatter::{self, Block};
-use crate::layout;
 use crate::pathsafe::{self, SafePath};
-use crate::stamp;
 
 /// Write the files, or only report what would be written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -184,25 +182,6 @@ fn failpoint(_step: &str, _count: usize) {}
 /// The current local wall-clock time, for `compiled_date` and archive names.
 pub fn local_now() -> jiff::civil::DateTime {
     jiff::Zoned::now().datetime()
-}
-
-/// Inbox files waiting for Process Inbox, by `layout::is_pending_inbox`,
-/// read from disk without loading the bank. Unreadable files count as
-/// pending so that the run reports them.
-pub fn pending_inbox(root: &Path) -> io::Result<Vec<String>> {
-    let mut out = Vec::new();
-    let notes = archive::inbox_markdown_files(root)?;
-    for rel in notes.into_iter().filter(|rel| layout::is_inbox_note(rel)) {
-        let mut path = root.to_path_buf();
-        path.extend(rel.split('/'));
-        let compiled = read_regular(&path, DEFAULT_MAX_FILE_BYTES)
-            .map(|b| stamp::is_compiled(&String::from_utf8_lossy(&b)))
-            .unwrap_or(false);
-        if layout::is_pending_inbox(&rel, compiled) {
-            out.push(rel);
-        }
-    }
-    Ok(out)
 }
 
 /// A block after the checks, before writing.
@@ -583,7 +562,7 @@ pub fn compile_pending(
         recovered = moved;
         warnings.extend(errors.iter().map(|e| e.to_string()));
     }
-    let pending = pending_inbox(root)?;
+    let pending = crate::inbox::pending_on_disk(root)?;
     let mut report = if pending.is_empty() {
         CompileReport::default()
     } else {
@@ -708,7 +687,10 @@ mod tests {
         let r = dir.path();
         write(r, "00_INBOX/a.md", "new\n");
         write(r, "00_INBOX/b.md", "---\ncompiled: true\n---\n");
-        assert_eq!(pending_inbox(r).unwrap(), vec!["00_INBOX/a.md"]);
+        assert_eq!(
+            crate::inbox::pending_on_disk(r).unwrap(),
+            vec!["00_INBOX/a.md"]
+        );
     }
 
     #[test]
@@ -758,7 +740,7 @@ mod tests {
             "{archived}"
         );
         assert!(!archived.contains("06_TEMPLATES"));
-        assert!(pending_inbox(r).unwrap().is_empty());
+        assert!(crate::inbox::pending_on_disk(r).unwrap().is_empty());
     }
 
     #[test]
@@ -876,7 +858,7 @@ mod tests {
             assert_eq!(archived, vec!["mail.md"], "crash after step {crash_after}");
             assert!(!r.join("00_INBOX/mail.md").exists());
             let text = read(r, "00_INBOX/_archive/mail.md");
-            assert!(stamp::is_compiled(&text) && text.contains("mail\n"));
+            assert!(crate::stamp::is_compiled(&text) && text.contains("mail\n"));
             assert_eq!(read(r, "01_CLIENTS/A.md"), "---\nclient: A\n---\n# A\n");
             let handled = (report.recovered.len(), report.sources.len());
             let expected = match crash_after {

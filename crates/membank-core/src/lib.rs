@@ -16,6 +16,7 @@ pub mod everos;
 pub mod fileblocks;
 pub mod frontmatter;
 pub mod health;
+pub mod inbox;
 pub mod init;
 mod intern;
 pub mod json;

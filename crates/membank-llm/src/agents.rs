@@ -246,6 +246,8 @@ pub struct PreparedCompile {
     pub related: Vec<RelatedArticle>,
     /// Related articles left out because of `budget_tokens`.
     pub left_out: Vec<String>,
+    /// Pending inbox notes that cannot be read, so were not sent.
+    pub unreadable: Vec<membank_core::inbox::Unreadable>,
 }
 
 /// Process Inbox: every pending inbox file, plus the existing articles it
@@ -253,14 +255,18 @@ pub struct PreparedCompile {
 /// them, and those scoring against the clients, domains and languages in
 /// their frontmatter. Related articles are added whole, most related first,
 /// until `budget_tokens` (chars/4; 0 = unlimited) is reached. Returns `None`
-/// when the inbox has nothing pending.
+/// when the inbox has nothing pending that can be read (see
+/// `membank_core::inbox` for the unreadable ones).
 pub fn prepare_compile(
     bank: &Bank,
     template: &str,
     today: &str,
     budget_tokens: usize,
 ) -> Option<PreparedCompile> {
-    let pending = bank.pending_inbox();
+    let membank_core::inbox::Pending {
+        readable: pending,
+        unreadable,
+    } = membank_core::inbox::pending(bank);
     if pending.is_empty() {
         return None;
     }
@@ -447,6 +453,7 @@ pub fn prepare_compile(
         inbox,
         related,
         left_out,
+        unreadable,
     })
 }
 

@@ -435,6 +435,24 @@ impl ContextPane {
         self.refresh_window(bank, theme);
     }
 
+    /// The row (form field or candidate, as in `row`) drawn `y` rows below
+    /// the top of the pane's inside, if any.
+    pub fn row_at(&self, y: usize) -> Option<usize> {
+        if y < FORM_ROWS {
+            return Some(y);
+        }
+        let list_top = FORM_ROWS + 1 + self.summary_lines.len().max(1) + 1;
+        let mut top = list_top;
+        for (k, c) in self.visible.iter().enumerate() {
+            let bottom = top + c.lines.len();
+            if (top..bottom).contains(&y) {
+                return Some(FORM_ROWS + self.offset + k);
+            }
+            top = bottom;
+        }
+        None
+    }
+
     /// The selected candidate in full, for the detail box.
     fn detail(&self, bank: &Bank, theme: &Theme) -> Vec<Line<'static>> {
         let Some(e) = self

@@ -35,10 +35,15 @@ pub struct InboxAgent {
 
 impl InboxAgent {
     pub fn refresh(&mut self, bank: &Bank) {
-        self.pending = bank
-            .pending_inbox()
+        // The same notes `membank inbox` lists, unreadable ones marked.
+        let pending = membank_core::inbox::pending(bank);
+        self.pending = pending
+            .readable
             .into_iter()
             .map(|id| sanitize_for_terminal(&bank.article(id).rel_path, false))
+            .chain(pending.unreadable.iter().map(|u| {
+                sanitize_for_terminal(&format!("{} (cannot be read; not sent)", u.path), false)
+            }))
             .collect();
     }
 
