@@ -20,6 +20,7 @@ use crate::archive::{self, Archived};
 use crate::atomic::{self, WriteError, WriteOutcome};
 use crate::fileblocks::{self, FileBlock};
 use crate::frontmatter::{self, Block};
+use crate::outcome::Change;
 use crate::pathsafe::{self, SafePath};
 
 /// Write the files, or only report what would be written.
@@ -81,7 +82,12 @@ pub struct BlockResult {
     pub path: String,
     /// Line of the reply the block's marker is on.
     pub line: usize,
+    /// In the older words (`valid`, `created`, `updated`, …) that scripts
+    /// written for `blocks --json` read.
     pub status: BlockStatus,
+    /// What the block would do (plan) or did (apply), in the words every
+    /// command shares: new, changed, unchanged, rejected.
+    pub change: Change,
     /// Why it was rejected.
     pub reason: Option<String>,
     pub warnings: Vec<String>,
@@ -128,6 +134,31 @@ pub struct SourceResult {
     pub compiled_to: Vec<String>,
     pub archived_to: Option<String>,
     pub reason: Option<String>,
+}
+
+impl SourceResult {
+    /// The line the command line and the interface both show for it.
+    /// Untrusted text: sanitise it before a terminal shows it.
+    pub fn outcome_line(&self) -> String {
+        let source = &self.source;
+        let reason = self.reason.as_deref().unwrap_or("");
+        match self.status {
+            SourceStatus::Archived => format!(
+                "archived  {source} -> {} ({} file(s))",
+                self.archived_to.as_deref().unwrap_or(""),
+                self.compiled_to.len()
+            ),
+            SourceStatus::WouldArchive => {
+                format!(
+                    "would archive  {source} ({} file(s))",
+                    self.compiled_to.len()
+                )
+            }
+            SourceStatus::Kept | SourceStatus::Failed => {
+                format!("kept in inbox  {source}: {reason}")
+            }
+        }
+    }
 }
 
 /// The full result of a compile run.
@@ -304,6 +335,7 @@ fn run_blocks(
             path: block.path_raw.clone(),
             line: block.marker_line,
             status: BlockStatus::Rejected,
+            change: Change::Rejected,
             reason: None,
             warnings: block.warnings.clone(),
             sources: Vec::new(),
@@ -316,10 +348,18 @@ fn run_blocks(
                     .warnings
                     .extend(frontmatter_warning(&block, path.as_str()));
                 match mode {
-                    Mode::Plan => result.status = BlockStatus::Valid,
+                    Mode::Plan => {
+                        result.status = BlockStatus::Valid;
+                        result.change = planned_change(root, &path, &block.content);
+                    }
                     Mode::Apply => match atomic::write_article(root, &path, &block.content) {
                         Ok(outcome) => {
                             result.status = outcome.into();
+                            result.change = match outcome {
+                                WriteOutcome::Created => Change::New,
+                                WriteOutcome::Updated => Change::Changed,
+                                WriteOutcome::Unchanged => Change::Unchanged,
+                            };
                             written += 1;
                             failpoint("after-write", written);
                         }
@@ -338,6 +378,23 @@ fn run_blocks(
         results.push((result, keep));
     }
     (results, warnings)
+}
+
+/// What writing `content` at a checked path would do, judged on the bytes
+/// the write would put there. A file that cannot be read counts as
+/// changed: the write itself then says why it fails.
+fn planned_change(root: &Path, path: &SafePath, content: &str) -> Change {
+    let Ok(target) = pathsafe::resolve_in_bank(root, path) else {
+        return Change::Changed;
+    };
+    match read_regular(&target, DEFAULT_MAX_FILE_BYTES) {
+        Ok(existing) if atomic::article_bytes(content, Some(&existing)) == existing => {
+            Change::Unchanged
+        }
+        Ok(_) => Change::Changed,
+        Err(e) if e.is_not_found() => Change::New,
+        Err(_) => Change::Changed,
+    }
 }
 
 /// Parse a reply's blocks, check them and (in [`Mode::Apply`]) write the
