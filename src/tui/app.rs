@@ -14,13 +14,11 @@ use membank_core::health::{HealthOptions, HealthReport};
 use membank_core::layout::{ARCHIVE_DIR, Folder};
 use membank_core::memory::Memory;
 use membank_core::text::sanitize_for_terminal;
-use ratatui::crossterm::event::{
-    Event as TermEvent, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseEventKind,
-};
+use ratatui::crossterm::event::{Event as TermEvent, KeyEvent, KeyEventKind, MouseEventKind};
 use ratatui::layout::Rect;
 
 use super::areas::{Areas, compute_areas, inner};
-use super::keys::{Action, Key, KeyMap, Scope};
+use super::keys::KeyMap;
 use super::panes::agents::AgentsPane;
 use super::panes::article::ArticlePane;
 use super::panes::bank::BankPane;
@@ -86,11 +84,28 @@ pub enum Msg {
     Loading(usize),
     /// The memory read in the background, replacing the empty one shown
     /// meanwhile.
-    Loaded(Box<Result<Box<dyn Memory>, String>>),
+    Loaded(Box<Result<ReadMemory, String>>),
     /// A click or the wheel (only when the mouse is on).
     Mouse(ratatui::crossterm::event::MouseEvent),
     /// Time passed: an expired status message goes.
     Tick(std::time::Instant),
+}
+
+/// A memory read in the background, with its checks when they were run
+/// there too (on a large memory they take as long as reading).
+#[derive(Debug)]
+pub struct ReadMemory {
+    pub memory: Box<dyn Memory>,
+    pub health: Option<HealthReport>,
+}
+
+impl From<Box<dyn Memory>> for ReadMemory {
+    fn from(memory: Box<dyn Memory>) -> ReadMemory {
+        ReadMemory {
+            memory,
+            health: None,
+        }
+    }
 }
 
 impl Msg {
@@ -245,6 +260,8 @@ pub struct App {
     /// Health pane, the Bank pane's markers and the Check agent.
     health: Arc<HealthReport>,
     flagged: HashSet<String>,
+    /// The checks of a memory read in the background, run there.
+    checked: Option<HealthReport>,
     /// A remembered query waiting for the bank to be read.
     pending_query: Option<crate::last_query::SavedQuery>,
     /// Something visible changed since the last draw.
@@ -289,6 +306,7 @@ impl App {
             health: Arc::default(),
             flagged: HashSet::new(),
             pending_query: None,
+            checked: None,
             dirty: true,
             effects: Vec::new(),
         };
@@ -383,7 +401,11 @@ impl App {
             self.article_width(),
         );
         // Through the layout boundary: the checks of whatever layout is open.
-        self.health = Arc::new(self.memory.check(&HealthOptions::default()));
+        let report = match self.checked.take() {
+            Some(report) => report,
+            None => self.memory.check(&HealthOptions::default()),
+        };
+        self.health = Arc::new(report);
         let (memory, theme, p) = (self.memory.as_ref(), &self.theme, &mut self.panes);
         p.health.refresh(self.health.clone(), theme, hh);
         p.article.set_health(self.health.clone());
@@ -564,7 +586,7 @@ impl App {
         }
     }
 
-    fn open_finder(&mut self) {
+    pub(super) fn open_finder(&mut self) {
         let Some(bank) = self.memory.downcast_ref::<Bank>() else {
             self.open_document_finder();
             return;
@@ -624,7 +646,7 @@ impl App {
 
     /// Full-text search: in the Context slot when it is the Search pane,
     /// else in a popup over the panes.
-    fn open_search(&mut self) {
+    pub(super) fn open_search(&mut self) {
         if self.panes.slot == Slot::Search {
             self.focus_pane(Pane::Context);
         } else {
@@ -635,7 +657,10 @@ impl App {
 
     /// Call the Search pane through its contract while it is a popup, then
     /// apply what it queued; opening a hit closes the popup.
-    fn dispatch_search<R>(&mut self, f: impl FnOnce(&mut SearchPane, &mut Cx) -> R) -> R {
+    pub(super) fn dispatch_search<R>(
+        &mut self,
+        f: impl FnOnce(&mut SearchPane, &mut Cx) -> R,
+    ) -> R {
         let height = usize::from(inner(super::areas::search_popup(self.size)).height).max(1);
         let mut cx = Cx {
             memory: self.memory.as_ref(),
@@ -671,7 +696,7 @@ pub fn update(app: &mut App, msg: Msg) {
             app.relayout();
             app.dirty = true;
         }
-        Msg::Key(key) => on_key(app, key),
+        Msg::Key(key) => super::routing::on_key(app, key),
         Msg::Paste(text) => {
             if let Some(Popup::Finder(f)) = &mut app.popup {
                 f.input
@@ -719,8 +744,9 @@ pub fn update(app: &mut App, msg: Msg) {
             }
         }
         Msg::Loaded(loaded) => match *loaded {
-            Ok(memory) => {
-                app.memory = memory;
+            Ok(read) => {
+                app.memory = read.memory;
+                app.checked = read.health;
                 app.refresh_all();
                 if let Some(saved) = app.pending_query.take() {
                     app.restore_query(&saved);
@@ -736,169 +762,5 @@ pub fn update(app: &mut App, msg: Msg) {
                 app.dirty = true;
             }
         },
-    }
-}
-
-fn on_key(app: &mut App, key: KeyEvent) {
-    // Ctrl-C always quits, whatever has the keyboard.
-    if key.code == KeyCode::Char('c') && key.modifiers.contains(KeyModifiers::CONTROL) {
-        app.effects.push(Effect::Quit);
-        return;
-    }
-    if matches!(app.popup, Some(Popup::Search)) {
-        on_search_popup_key(app, key);
-        app.dirty = true;
-        return;
-    }
-    if app.popup.is_some() {
-        on_popup_key(app, key);
-        app.dirty = true;
-        return;
-    }
-    if app.panes.get(app.focus).is_typing() {
-        let changed = app.dispatch(app.focus, |pane, cx| pane.on_typing_key(key, cx));
-        app.dirty |= changed;
-        return;
-    }
-    let scope = app.panes.get(app.focus).scope();
-    let Some(action) = Key::from_event(&key).and_then(|k| app.keymap.lookup(scope, k)) else {
-        return;
-    };
-    let before = app.status.message.clone();
-    if perform(app, action) {
-        app.dirty = true;
-    }
-    if app.status.message != before {
-        app.dirty = true;
-    }
-}
-
-/// Keys for the search popup: typed while its query has the keyboard,
-/// else through the Search scope; the key that closes a popup closes it.
-fn on_search_popup_key(app: &mut App, key: KeyEvent) {
-    if app.panes.search.typing {
-        app.dispatch_search(|pane, cx| pane.on_typing_key(key, cx));
-        return;
-    }
-    let action = Key::from_event(&key).and_then(|k| app.keymap.lookup(Scope::Search, k));
-    let closes = Key::from_event(&key)
-        .is_some_and(|k| app.keymap.keys(Action::Cancel).contains(&k))
-        || action == Some(Action::Quit);
-    match action {
-        Some(a) if !closes => {
-            app.dispatch_search(|pane, cx| pane.on_action(a, cx));
-        }
-        _ if closes => app.popup = None,
-        _ => {}
-    }
-}
-
-/// Keys for the open popup, through the key map's popup scopes; in the
-/// finder, keys that are no action are typed.
-fn on_popup_key(app: &mut App, key: KeyEvent) {
-    let scope = match app.popup {
-        Some(Popup::Help(_)) => Scope::Help,
-        Some(Popup::Finder(_)) => Scope::Finder,
-        Some(Popup::Search) | None => return,
-    };
-    let action = Key::from_event(&key).and_then(|k| app.keymap.lookup(scope, k));
-    let Some(Popup::Finder(f)) = app.popup.as_mut() else {
-        if let Some(Popup::Help(help)) = app.popup.as_mut() {
-            let h = app.size.height;
-            let page = (isize::from(h as i16) - 4).max(1);
-            match action {
-                Some(Action::Close | Action::Help) => app.popup = None,
-                Some(Action::Up) => help.scroll_by(-1, h),
-                Some(Action::Down) => help.scroll_by(1, h),
-                Some(Action::PageUp) => help.scroll_by(-page, h),
-                Some(Action::PageDown) => help.scroll_by(page, h),
-                Some(Action::Top) => help.scroll = 0,
-                Some(Action::Bottom) => help.scroll_by(isize::MAX / 2, h),
-                _ => {}
-            }
-        }
-        return;
-    };
-    match action {
-        Some(Action::Cancel) => app.popup = None,
-        Some(Action::Choose) => {
-            let chosen = f.selected_id();
-            app.popup = None;
-            if let Some(id) = chosen.filter(|&id| id < app.memory.len()) {
-                let rel = app.memory.document(id).path.to_owned();
-                app.open_article(&rel);
-            }
-        }
-        Some(Action::SelectPrev) => f.move_selection(-1),
-        Some(Action::SelectNext) => f.move_selection(1),
-        Some(Action::SelectPageUp) => f.move_selection(-10),
-        Some(Action::SelectPageDown) => f.move_selection(10),
-        Some(Action::ClearInput) => {
-            if f.input.delete_line_by_head() {
-                f.refilter();
-            }
-        }
-        // The query is one line.
-        _ if matches!(key.code, KeyCode::Enter | KeyCode::Tab) => {}
-        _ => {
-            if f.input.input(key) {
-                f.refilter();
-            }
-        }
-    }
-}
-
-/// Carry out an action: the app's own (quit, panes, popups) here, the
-/// rest in the focused pane. Returns whether the screen changed.
-fn perform(app: &mut App, action: Action) -> bool {
-    match action {
-        Action::Quit => {
-            app.effects.push(Effect::Quit);
-            false
-        }
-        Action::Suspend => {
-            app.effects.push(Effect::Suspend);
-            true
-        }
-        Action::Help => {
-            let scope = app.panes.get(app.focus).scope();
-            let help = Help::new(app.panes.name(app.focus), scope, &app.keymap);
-            app.popup = Some(Popup::Help(help));
-            true
-        }
-        Action::NextPane | Action::PrevPane => {
-            let i = Pane::ORDER
-                .iter()
-                .position(|p| *p == app.focus)
-                .unwrap_or(0);
-            let n = Pane::ORDER.len();
-            let next = if action == Action::NextPane {
-                (i + 1) % n
-            } else {
-                (i + n - 1) % n
-            };
-            app.focus_pane(Pane::ORDER[next]);
-            true
-        }
-        Action::Find => {
-            app.open_finder();
-            true
-        }
-        Action::Search => {
-            app.open_search();
-            true
-        }
-        Action::Agents => {
-            app.focus_pane(Pane::Agents);
-            true
-        }
-        Action::ToBank => {
-            // The pane may have something to close first (a search).
-            if !app.dispatch(app.focus, |pane, cx| pane.on_action(action, cx)) {
-                app.focus_pane(Pane::Bank);
-            }
-            true
-        }
-        _ => app.dispatch(app.focus, |pane, cx| pane.on_action(action, cx)),
     }
 }

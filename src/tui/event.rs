@@ -25,7 +25,7 @@ pub enum Input {
     /// Files read so far by the loader thread.
     Loading(usize),
     /// The loader thread finished reading the bank.
-    Loaded(Box<Result<Box<dyn membank_core::memory::Memory>, String>>),
+    Loaded(Box<Result<crate::tui::app::ReadMemory, String>>),
 }
 
 enum Control {

@@ -15,6 +15,7 @@ pub mod keys;
 pub mod mouse;
 pub mod osc52;
 pub mod panes;
+mod routing;
 pub mod terminal;
 pub mod theme;
 pub mod ui;
@@ -111,14 +112,20 @@ fn spawn_loader(found: &Detected, tx: mpsc::Sender<Input>) {
         let loaded = (spec.open_counting)(&root, &files_read)
             .map_err(|e| sanitize_for_terminal(&e.to_string(), false));
         done.store(true, Ordering::Relaxed);
-        if let Ok(m) = &loaded {
+        // The checks run here too, so the screen stays live meanwhile.
+        let loaded = loaded.map(|memory| {
+            let health = memory.check(&membank_core::health::HealthOptions::default());
             tracing::info!(
                 layout = spec.name,
-                documents = m.len(),
+                documents = memory.len(),
                 millis = started.elapsed().as_millis() as u64,
-                "read in the background"
+                "read and checked in the background"
             );
-        }
+            app::ReadMemory {
+                memory,
+                health: Some(health),
+            }
+        });
         let _ = tx.send(Input::Loaded(Box::new(loaded)));
     });
 }

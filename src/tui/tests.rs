@@ -529,7 +529,7 @@ fn the_interface_is_usable_before_the_bank_is_read_and_fills_in_after() {
     let loaded = Bank::load_counting(&root, &files_read)
         .map(|b| Box::new(b) as Box<dyn Memory>)
         .map_err(|e| e.to_string());
-    update(&mut app, Msg::Loaded(Box::new(loaded)));
+    update(&mut app, Msg::Loaded(Box::new(loaded.map(Into::into))));
     let n = bank_of(app.memory.as_ref()).articles().len();
     assert!(n > 0);
     assert!(files_read.load(std::sync::atomic::Ordering::Relaxed) >= n);

@@ -306,7 +306,7 @@ fn every_layout_loads_in_the_background_behind_a_progress_line() {
         assert!(app.panes.bank.rows.is_empty());
         let files_read = std::sync::atomic::AtomicUsize::new(0);
         let loaded = (spec.open_counting)(&root, &files_read).map_err(|e| e.to_string());
-        update(&mut app, Msg::Loaded(Box::new(loaded)));
+        update(&mut app, Msg::Loaded(Box::new(loaded.map(Into::into))));
         let n = app.memory.len();
         assert!(n > 0);
         assert!(files_read.load(std::sync::atomic::Ordering::Relaxed) > 0);

@@ -1,0 +1,175 @@
+//! Where a key goes: Ctrl-C quits; an open popup takes it (the search
+//! popup through the Search pane's contract); a pane whose input is typing
+//! takes it; otherwise the key map turns it into an action for the app or
+//! the focused pane.
+
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+use super::app::{App, Effect, Pane, Popup};
+use super::keys::{Action, Key, Scope};
+use super::panes::Component;
+use super::widgets::help::Help;
+
+pub(super) fn on_key(app: &mut App, key: KeyEvent) {
+    // Ctrl-C always quits, whatever has the keyboard.
+    if key.code == KeyCode::Char('c') && key.modifiers.contains(KeyModifiers::CONTROL) {
+        app.effects.push(Effect::Quit);
+        return;
+    }
+    if matches!(app.popup, Some(Popup::Search)) {
+        on_search_popup_key(app, key);
+        app.dirty = true;
+        return;
+    }
+    if app.popup.is_some() {
+        on_popup_key(app, key);
+        app.dirty = true;
+        return;
+    }
+    if app.panes.get(app.focus).is_typing() {
+        let changed = app.dispatch(app.focus, |pane, cx| pane.on_typing_key(key, cx));
+        app.dirty |= changed;
+        return;
+    }
+    let scope = app.panes.get(app.focus).scope();
+    let Some(action) = Key::from_event(&key).and_then(|k| app.keymap.lookup(scope, k)) else {
+        return;
+    };
+    let before = app.status.message.clone();
+    if perform(app, action) {
+        app.dirty = true;
+    }
+    if app.status.message != before {
+        app.dirty = true;
+    }
+}
+
+/// Keys for the search popup: typed while its query has the keyboard,
+/// else through the Search scope; the key that closes a popup closes it.
+fn on_search_popup_key(app: &mut App, key: KeyEvent) {
+    if app.panes.search.typing {
+        app.dispatch_search(|pane, cx| pane.on_typing_key(key, cx));
+        return;
+    }
+    let action = Key::from_event(&key).and_then(|k| app.keymap.lookup(Scope::Search, k));
+    let closes = Key::from_event(&key)
+        .is_some_and(|k| app.keymap.keys(Action::Cancel).contains(&k))
+        || action == Some(Action::Quit);
+    match action {
+        Some(a) if !closes => {
+            app.dispatch_search(|pane, cx| pane.on_action(a, cx));
+        }
+        _ if closes => app.popup = None,
+        _ => {}
+    }
+}
+
+/// Keys for the open popup, through the key map's popup scopes; in the
+/// finder, keys that are no action are typed.
+fn on_popup_key(app: &mut App, key: KeyEvent) {
+    let scope = match app.popup {
+        Some(Popup::Help(_)) => Scope::Help,
+        Some(Popup::Finder(_)) => Scope::Finder,
+        Some(Popup::Search) | None => return,
+    };
+    let action = Key::from_event(&key).and_then(|k| app.keymap.lookup(scope, k));
+    let Some(Popup::Finder(f)) = app.popup.as_mut() else {
+        if let Some(Popup::Help(help)) = app.popup.as_mut() {
+            let h = app.size.height;
+            let page = (isize::from(h as i16) - 4).max(1);
+            match action {
+                Some(Action::Close | Action::Help) => app.popup = None,
+                Some(Action::Up) => help.scroll_by(-1, h),
+                Some(Action::Down) => help.scroll_by(1, h),
+                Some(Action::PageUp) => help.scroll_by(-page, h),
+                Some(Action::PageDown) => help.scroll_by(page, h),
+                Some(Action::Top) => help.scroll = 0,
+                Some(Action::Bottom) => help.scroll_by(isize::MAX / 2, h),
+                _ => {}
+            }
+        }
+        return;
+    };
+    match action {
+        Some(Action::Cancel) => app.popup = None,
+        Some(Action::Choose) => {
+            let chosen = f.selected_id();
+            app.popup = None;
+            if let Some(id) = chosen.filter(|&id| id < app.memory.len()) {
+                let rel = app.memory.document(id).path.to_owned();
+                app.open_article(&rel);
+            }
+        }
+        Some(Action::SelectPrev) => f.move_selection(-1),
+        Some(Action::SelectNext) => f.move_selection(1),
+        Some(Action::SelectPageUp) => f.move_selection(-10),
+        Some(Action::SelectPageDown) => f.move_selection(10),
+        Some(Action::ClearInput) => {
+            if f.input.delete_line_by_head() {
+                f.refilter();
+            }
+        }
+        // The query is one line.
+        _ if matches!(key.code, KeyCode::Enter | KeyCode::Tab) => {}
+        _ => {
+            if f.input.input(key) {
+                f.refilter();
+            }
+        }
+    }
+}
+
+/// Carry out an action: the app's own (quit, panes, popups) here, the
+/// rest in the focused pane. Returns whether the screen changed.
+fn perform(app: &mut App, action: Action) -> bool {
+    match action {
+        Action::Quit => {
+            app.effects.push(Effect::Quit);
+            false
+        }
+        Action::Suspend => {
+            app.effects.push(Effect::Suspend);
+            true
+        }
+        Action::Help => {
+            let scope = app.panes.get(app.focus).scope();
+            let help = Help::new(app.panes.name(app.focus), scope, &app.keymap);
+            app.popup = Some(Popup::Help(help));
+            true
+        }
+        Action::NextPane | Action::PrevPane => {
+            let i = Pane::ORDER
+                .iter()
+                .position(|p| *p == app.focus)
+                .unwrap_or(0);
+            let n = Pane::ORDER.len();
+            let next = if action == Action::NextPane {
+                (i + 1) % n
+            } else {
+                (i + n - 1) % n
+            };
+            app.focus_pane(Pane::ORDER[next]);
+            true
+        }
+        Action::Find => {
+            app.open_finder();
+            true
+        }
+        Action::Search => {
+            app.open_search();
+            true
+        }
+        Action::Agents => {
+            app.focus_pane(Pane::Agents);
+            true
+        }
+        Action::ToBank => {
+            // The pane may have something to close first (a search).
+            if !app.dispatch(app.focus, |pane, cx| pane.on_action(action, cx)) {
+                app.focus_pane(Pane::Bank);
+            }
+            true
+        }
+        _ => app.dispatch(app.focus, |pane, cx| pane.on_action(action, cx)),
+    }
+}
