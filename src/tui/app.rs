@@ -157,6 +157,9 @@ pub enum Effect {
         line: Option<usize>,
     },
     Copy(String),
+    /// The tree moved onto a file: show it in the Article pane, when both
+    /// are on screen, without moving the focus.
+    Preview(String),
 }
 
 impl Effect {
@@ -412,9 +415,11 @@ impl App {
         self.flagged = p.health.flagged();
         p.bank.files_changed();
         p.bank.rebuild(memory, &self.flagged, bh);
+        p.article.empty_note = None;
         if let Some(bank) = memory.downcast_ref::<Bank>() {
             p.context.reload(bank, theme);
             p.agents.refresh(bank, &self.health);
+            p.article.empty_note = super::panes::bank::starter_note(bank);
         }
         p.recall.recompute(memory.downcast_ref::<Project>(), theme);
         p.search.memory_changed(memory);
@@ -585,6 +590,13 @@ impl App {
                     }
                 }
                 Effect::ShowEntry { rel, entry } => self.open_at(&rel, Some(&entry)),
+                Effect::Preview(rel) => {
+                    if self.areas.visible(Pane::Article) && self.focus == Pane::Bank {
+                        let width = self.article_width();
+                        let (memory, p) = (self.memory.as_ref(), &mut self.panes);
+                        p.article.preview(memory, &rel, &self.theme, width);
+                    }
+                }
                 Effect::RevealInBank(rel) => {
                     let h = self.height_of(Pane::Bank);
                     let p = &mut self.panes;
@@ -772,6 +784,10 @@ pub fn update(app: &mut App, msg: Msg) {
                 if app.status.shows_loading() {
                     app.status.message = None;
                     app.status.expires = None;
+                }
+                if app.panes.article.empty_note.is_some() {
+                    app.status
+                        .notice("only _EXAMPLE_ files here: the Article pane says how to start");
                 }
             }
             Err(e) => {

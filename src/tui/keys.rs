@@ -322,8 +322,8 @@ impl Scope {
                 Quit, Help, NextPane, PrevPane, Find, Search, Agents, Suspend,
             ],
             Scope::Bank => &[
-                Up, Down, PageUp, PageDown, Top, Bottom, Collapse, Expand, Open, Edit, CopyPath,
-                CopyLink,
+                Up, Down, PageUp, PageDown, Top, Bottom, Collapse, Expand, Open, SortTree, Edit,
+                CopyPath, CopyLink,
             ],
             Scope::Article => &[
                 Up,

@@ -402,3 +402,83 @@ fn a_click_focuses_and_selects_a_second_opens_and_the_wheel_scrolls() {
     );
     assert_eq!(app.panes.article.scroll, 0);
 }
+
+#[test]
+fn moving_in_the_tree_previews_and_s_sorts_by_name_date_findings() {
+    let mut app = app_at(&demo_bank(), 160, 40);
+    assert_eq!(app.focus, Pane::Bank);
+    keys(&mut app, "jj");
+    assert_eq!(app.panes.bank.rows[2].label, "Brightwell Pharma");
+    // The article follows the tree; the focus stays in the tree.
+    assert_eq!(
+        app.panes.article.rel.as_deref(),
+        Some("01_CLIENTS/Brightwell Pharma.md")
+    );
+    assert_eq!(app.focus, Pane::Bank);
+    keys(&mut app, "j");
+    assert_eq!(
+        app.panes.article.rel.as_deref(),
+        Some("01_CLIENTS/Copperleaf Software.md")
+    );
+    // Previews are not history.
+    assert!(app.panes.article.back.is_empty());
+    // s: by date (newest first), then by findings (flagged first).
+    keys(&mut app, "s");
+    assert!(screen(&app).contains("Bank — by date"));
+    let files = |app: &super::app::App| -> Vec<(String, bool)> {
+        app.panes
+            .bank
+            .rows
+            .iter()
+            .filter(|r| r.depth == 1 && matches!(r.kind, super::panes::bank::RowKind::File { .. }))
+            .map(|r| (r.label.clone(), r.flagged))
+            .collect()
+    };
+    keys(&mut app, "s");
+    assert!(screen(&app).contains("Bank — by findings"));
+    let terms: Vec<(String, bool)> = files(&app);
+    let first_unflagged = terms.iter().position(|(_, f)| !f).unwrap();
+    assert!(terms[..first_unflagged].iter().all(|(_, f)| *f));
+    keys(&mut app, "s");
+    assert!(screen(&app).contains("┌ Bank ─"));
+}
+
+#[test]
+fn a_bank_of_only_examples_lists_them_dimmed_and_says_how_to_start() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    for folder in [
+        "00_INBOX",
+        "01_CLIENTS",
+        "02_TERMINOLOGY",
+        "03_DOMAINS",
+        "04_STYLE",
+        "05_INDICES",
+        "06_TEMPLATES",
+    ] {
+        std::fs::create_dir(root.join(folder)).unwrap();
+    }
+    std::fs::write(
+        root.join("01_CLIENTS/_EXAMPLE_Client_Profile.md"),
+        "---\nclient: Example\n---\n# Example\n",
+    )
+    .unwrap();
+    std::fs::write(root.join("02_TERMINOLOGY/_draft.md"), "# draft\n").unwrap();
+    let mut app = app_at(root, 100, 30);
+    let s = screen(&app);
+    assert!(s.contains("(unused example) _EXAMPLE_Cli"), "{s}");
+    assert!(s.contains("(skipped: _ name) _draft"), "{s}");
+    assert!(
+        s.contains("▾ 01_CLIENTS 0"),
+        "examples are not counted: {s}"
+    );
+    assert!(s.contains("only 1 _EXAMPLE_ file"), "{s}");
+    assert_snapshot!(s);
+    // Opening an example still shows it.
+    keys(&mut app, "jj");
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(
+        app.panes.article.rel.as_deref(),
+        Some("01_CLIENTS/_EXAMPLE_Client_Profile.md")
+    );
+}

@@ -54,6 +54,8 @@ pub struct ArticlePane {
     /// The health findings of the last refresh, to list an article's own
     /// at its top.
     health: Arc<HealthReport>,
+    /// Shown while no article is open (a bank with only examples says so).
+    pub empty_note: Option<String>,
 }
 
 /// A place the pane can show: a file, or one entry inside it.
@@ -97,6 +99,19 @@ impl ArticlePane {
             self.back.push((cur, self.scroll));
             self.forward.clear();
         }
+        self.show(memory, to, 0, theme, width);
+    }
+
+    /// Show `rel` as a preview while moving in the tree: the article shown
+    /// before is replaced, not kept for Back.
+    pub fn preview(&mut self, memory: &dyn Memory, rel: &str, theme: &Theme, width: u16) {
+        if self.rel.as_deref() == Some(rel) {
+            return;
+        }
+        let to = Location {
+            rel: rel.to_owned(),
+            entry: None,
+        };
         self.show(memory, to, 0, theme, width);
     }
 
@@ -547,15 +562,22 @@ fn append_link_lists(
 
 pub fn draw(frame: &mut Frame, area: Rect, pane: &ArticlePane, theme: &Theme) {
     if pane.rel.is_none() {
-        let hint = Paragraph::new(vec![
+        let mut lines = vec![
             Line::default(),
             Line::styled(
                 "  Select an article in the tree and press Enter,",
                 theme.muted,
             ),
             Line::styled("  or press / to find one by name.", theme.muted),
-        ]);
-        frame.render_widget(hint, area);
+        ];
+        if let Some(note) = &pane.empty_note {
+            lines.push(Line::default());
+            lines.push(Line::styled(format!("  {note}"), theme.warning));
+        }
+        frame.render_widget(
+            Paragraph::new(lines).wrap(ratatui::widgets::Wrap { trim: false }),
+            area,
+        );
         return;
     }
     let mut lines: Vec<Line> = Vec::with_capacity(usize::from(area.height));

@@ -58,16 +58,76 @@ pub struct BankPane {
     tree: Option<GroupTree>,
     /// The folders of a non-bank tree have been opened to their start depth.
     opened: bool,
+    /// How a bank's files are ordered in their folders.
+    pub sort: TreeSort,
+}
+
+/// The orders of a bank's files within a folder (`s` cycles them).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum TreeSort {
+    /// Natural order of names.
+    #[default]
+    Name,
+    /// Newest `last_updated` first; undated last.
+    Date,
+    /// Files with health findings first.
+    Findings,
+}
+
+impl TreeSort {
+    fn next(self) -> TreeSort {
+        match self {
+            TreeSort::Name => TreeSort::Date,
+            TreeSort::Date => TreeSort::Findings,
+            TreeSort::Findings => TreeSort::Name,
+        }
+    }
+
+    pub fn word(self) -> &'static str {
+        match self {
+            TreeSort::Name => "name",
+            TreeSort::Date => "date",
+            TreeSort::Findings => "findings",
+        }
+    }
+}
+
+/// Why a skipped file is shown dimmed, in a few words.
+fn skip_words(reason: membank_core::layout::SkipReason) -> &'static str {
+    match reason {
+        membank_core::layout::SkipReason::Example => "unused example",
+        membank_core::layout::SkipReason::Reserved => "skipped: _ name",
+    }
+}
+
+/// When a bank has no content articles but `_EXAMPLE_` files (a starter
+/// skeleton), what to say and how to start.
+pub fn starter_note(bank: &Bank) -> Option<String> {
+    let content = bank.articles().iter().any(|a| a.folder.is_content());
+    let examples = bank
+        .skipped
+        .iter()
+        .filter(|s| s.reason == membank_core::layout::SkipReason::Example)
+        .count();
+    (!content && examples > 0).then(|| {
+        format!(
+            "This bank has only {examples} _EXAMPLE_ file(s): they show the format and are never \
+             used as content. To start, copy one (e.g. 01_CLIENTS/_EXAMPLE_Client_Profile.md) to a \
+             name without the _EXAMPLE_ prefix and fill it in, or put notes in 00_INBOX/ for \
+             Process Inbox. `membank init DIR --demo` makes a bank with sample content."
+        )
+    })
 }
 
 /// Files grouped for display: folder → (direct files, archived files).
 type Grouped = BTreeMap<Folder, (Vec<String>, Vec<String>)>;
 
-fn group_files(bank: &Bank) -> Grouped {
+fn group_files(bank: &Bank, sort: TreeSort, flagged: &HashSet<String>) -> Grouped {
     let mut files: BTreeSet<&str> = BTreeSet::new();
     files.extend(bank.articles().iter().map(|a| a.rel_path.as_str()));
     files.extend(bank.templates.iter().map(String::as_str));
     files.extend(bank.problems.iter().map(|p| p.path.as_str()));
+    files.extend(bank.skipped.iter().map(|s| s.path.as_str()));
     let archive_prefix = format!("{}/{ARCHIVE_DIR}/", Folder::Inbox.dir_name());
     let mut grouped: Grouped = BTreeMap::new();
     for rel in files {
@@ -81,9 +141,25 @@ fn group_files(bank: &Bank) -> Grouped {
             entry.0.push(rel.to_owned());
         }
     }
+    // Dates are read once per sort, not per comparison.
+    let date = |rel: &str| {
+        bank.find(rel)
+            .and_then(|id| bank.article(id).meta.last_updated_date)
+    };
     for (files, archived) in grouped.values_mut() {
-        files.sort_by(|a, b| natural_cmp(a, b));
-        archived.sort_by(|a, b| natural_cmp(a, b));
+        for list in [files, archived] {
+            list.sort_by(|a, b| natural_cmp(a, b));
+            match sort {
+                TreeSort::Name => {}
+                TreeSort::Date => {
+                    let mut keyed: Vec<_> = list.drain(..).map(|r| (date(&r), r)).collect();
+                    // Newest first, undated last; names keep their order.
+                    keyed.sort_by(|(x, _), (y, _)| y.cmp(x));
+                    list.extend(keyed.into_iter().map(|(_, r)| r));
+                }
+                TreeSort::Findings => list.sort_by_key(|r| !flagged.contains(r)),
+            }
+        }
     }
     grouped
 }
@@ -151,6 +227,7 @@ impl BankPane {
             grouped: None,
             tree: None,
             opened: false,
+            sort: TreeSort::Name,
         }
     }
 
@@ -186,7 +263,15 @@ impl BankPane {
 
     /// The seven folders of a bank, the inbox with its archive.
     fn bank_rows(&mut self, bank: &Bank, flagged: &HashSet<String>) -> Vec<TreeRow> {
-        let grouped = self.grouped.take().unwrap_or_else(|| group_files(bank));
+        let grouped = self
+            .grouped
+            .take()
+            .unwrap_or_else(|| group_files(bank, self.sort, flagged));
+        let skipped: std::collections::HashMap<&str, &'static str> = bank
+            .skipped
+            .iter()
+            .map(|s| (s.path.as_str(), skip_words(s.reason)))
+            .collect();
         let mut rows = Vec::new();
         for folder in Folder::ALL {
             let missing = bank.missing_folders.contains(&folder);
@@ -199,7 +284,12 @@ impl BankPane {
             rows.push(TreeRow {
                 depth: 0,
                 label: key.clone(),
-                count: Some(files.len()),
+                count: Some(
+                    files
+                        .iter()
+                        .filter(|f| !skipped.contains_key(f.as_str()))
+                        .count(),
+                ),
                 kind: RowKind::Folder {
                     key: key.clone(),
                     expanded,
@@ -243,15 +333,23 @@ impl BankPane {
                     }));
                 }
             }
-            rows.extend(files.iter().map(|rel| TreeRow {
-                depth: 1,
-                label: file_label(rel, &prefix),
-                count: None,
-                kind: RowKind::File { rel: rel.clone() },
-                flagged: flagged.contains(rel),
-                muted: false,
-                badge: None,
-                private: false,
+            rows.extend(files.iter().map(|rel| {
+                let skip = skipped.get(rel.as_str());
+                let label = file_label(rel, &prefix);
+                TreeRow {
+                    depth: 1,
+                    // The reason first, so a narrow tree still shows it.
+                    label: match skip {
+                        Some(why) => format!("({why}) {label}"),
+                        None => label,
+                    },
+                    count: None,
+                    kind: RowKind::File { rel: rel.clone() },
+                    flagged: flagged.contains(rel),
+                    muted: skip.is_some(),
+                    badge: None,
+                    private: false,
+                }
             }));
         }
         self.grouped = Some(grouped);
@@ -366,7 +464,8 @@ pub fn draw(frame: &mut Frame, area: Rect, pane: &BankPane, focused: bool, theme
                     if row.private {
                         spans.push(Span::styled("[private] ", theme.error));
                     }
-                    spans.push(Span::styled(row.label.clone(), theme.text));
+                    let style = if row.muted { theme.muted } else { theme.text };
+                    spans.push(Span::styled(row.label.clone(), style));
                 }
             }
             if let Some(n) = row.count {
@@ -406,7 +505,10 @@ impl Component for BankPane {
     }
 
     fn title(&self) -> String {
-        "Bank".to_owned()
+        match self.sort {
+            TreeSort::Name => "Bank".to_owned(),
+            other => format!("Bank — by {}", other.word()),
+        }
     }
 
     fn on_action(&mut self, action: Action, cx: &mut Cx) -> bool {
@@ -414,12 +516,31 @@ impl Component for BankPane {
         let len = self.rows.len();
         let selected_file = self.selected_file();
         match action {
-            Action::Up => self.cursor.move_by(-1, len, h),
-            Action::Down => self.cursor.move_by(1, len, h),
-            Action::PageUp => self.cursor.move_by(-page(h), len, h),
-            Action::PageDown => self.cursor.move_by(page(h), len, h),
-            Action::Top => self.cursor.to_top(),
-            Action::Bottom => self.cursor.to_bottom(len, h),
+            Action::Up
+            | Action::Down
+            | Action::PageUp
+            | Action::PageDown
+            | Action::Top
+            | Action::Bottom => {
+                match action {
+                    Action::Up => self.cursor.move_by(-1, len, h),
+                    Action::Down => self.cursor.move_by(1, len, h),
+                    Action::PageUp => self.cursor.move_by(-page(h), len, h),
+                    Action::PageDown => self.cursor.move_by(page(h), len, h),
+                    Action::Top => self.cursor.to_top(),
+                    _ => self.cursor.to_bottom(len, h),
+                }
+                // The Article pane follows the tree when both are shown.
+                if let Some(rel) = self.selected_file() {
+                    cx.effects.push(Effect::Preview(rel));
+                }
+            }
+            Action::SortTree if cx.memory.downcast_ref::<Bank>().is_some() => {
+                self.sort = self.sort.next();
+                self.grouped = None;
+                self.rebuild(cx.memory, cx.flagged, h);
+                cx.info(format!("tree sorted by {}", self.sort.word()));
+            }
             Action::Expand | Action::Collapse => {
                 let open = action == Action::Expand;
                 if self.set_expanded(open) {
@@ -457,6 +578,7 @@ impl Component for BankPane {
             &[
                 (Action::Open, "open"),
                 (Action::Expand, "fold"),
+                (Action::SortTree, "sort"),
                 (Action::Find, "find"),
             ],
         )
