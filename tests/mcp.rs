@@ -426,6 +426,24 @@ async fn every_tool_answers_with_the_cli_json() {
                 "--json",
             ],
         ),
+        (
+            "context",
+            json!({"client": "Brightwell Pharma", "limit": 2}),
+            vec![
+                "context",
+                DEMO,
+                "--client",
+                "Brightwell Pharma",
+                "--limit",
+                "2",
+                "--json",
+            ],
+        ),
+        (
+            "context",
+            json!({"limit": 0}),
+            vec!["context", DEMO, "--json"],
+        ),
         ("values", json!({}), vec!["values", DEMO, "--json"]),
         (
             "links",
@@ -494,6 +512,25 @@ async fn every_tool_answers_with_the_cli_json() {
     assert!(
         text.contains("----- 01_CLIENTS/Brightwell Pharma.md"),
         "{text}"
+    );
+
+    // A limit lists the best articles and every kept one, and says how
+    // many it left out.
+    let limited = call(
+        &c,
+        "context",
+        json!({"client": "Brightwell Pharma", "budget": 0, "limit": 1}),
+    )
+    .await;
+    let v = limited.structured_content.clone().unwrap();
+    let articles = v["articles"].as_array().unwrap();
+    let kept = articles.iter().filter(|a| a["included"] == true).count();
+    assert!(kept > 1, "{v}");
+    assert_eq!(articles.len(), kept, "only kept ones past the limit");
+    assert!(
+        text_of(&limited).contains("more articles not listed"),
+        "{}",
+        text_of(&limited)
     );
 
     // Filtering keeps exactly the findings asked for, and the counts follow.
@@ -737,6 +774,42 @@ async fn subscribed_resources_are_announced_when_their_file_changes() {
         }
         other => panic!("{other:?}"),
     }
+    c.service.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn context_lists_the_best_hundred_articles_unless_told_otherwise() {
+    let dir = tempfile::tempdir().unwrap();
+    let bank = dir.path();
+    fs::create_dir_all(bank.join("02_TERMINOLOGY")).unwrap();
+    for i in 0..150 {
+        let client = if i % 3 == 0 {
+            "clients: [[Acme]]\n"
+        } else {
+            ""
+        };
+        fs::write(
+            bank.join(format!("02_TERMINOLOGY/term {i:03}.md")),
+            format!("---\nterm_source: t{i}\n{client}---\n# term {i}\n"),
+        )
+        .unwrap();
+    }
+    let c = connect(bank, &[]).await;
+    let answer = call(&c, "context", json!({"client": "Acme"})).await;
+    let v = answer.structured_content.unwrap();
+    assert_eq!(v["articles"].as_array().unwrap().len(), 100);
+    let path = bank.to_str().unwrap();
+    assert_eq!(
+        v,
+        cli_json(&[
+            "context", path, "--client", "Acme", "--limit", "100", "--json"
+        ])
+    );
+    let every = call(&c, "context", json!({"client": "Acme", "limit": 0})).await;
+    assert_eq!(
+        every.structured_content.unwrap(),
+        cli_json(&["context", path, "--client", "Acme", "--json"])
+    );
     c.service.cancel().await.unwrap();
 }
 
@@ -1257,7 +1330,10 @@ async fn a_bank_offers_no_entry_options() {
         )
         .await,
     );
-    assert!(refused.contains("name everos entries"), "{refused}");
+    assert!(
+        refused.contains("read has no argument \"user\"; its arguments are: target"),
+        "{refused}"
+    );
     c.service.cancel().await.unwrap();
 }
 

@@ -23,6 +23,10 @@ pub struct Args {
     query: QueryArgs,
     #[command(flatten)]
     budget: BudgetArgs,
+    /// List at most N articles, in rank order; the ones the budget kept are
+    /// always listed (default: every article; 0 also means every article).
+    #[arg(long, value_name = "N")]
+    limit: Option<usize>,
     /// Print the report as JSON.
     #[arg(long)]
     json: bool,
@@ -91,13 +95,14 @@ impl QueryArgs {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let bank = open_bank_with(&args.bank, membank_core::bank::LoadOptions::CONTEXT)?;
     warn_unknown_values(bank, &args.query.to_query());
-    let report = build(bank, &args.query, &args.budget);
+    let mut report = build(bank, &args.query, &args.budget);
+    let total = limit_rows(&mut report, args.limit.unwrap_or(0));
     if args.json {
         print_json(&report.explain(bank))?;
     } else if args.render {
         super::common::print_model_text(&context::render(bank, &report))?;
     } else {
-        print_table(&report.explain(bank));
+        print_table(&report.explain(bank), total);
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -108,11 +113,22 @@ pub fn build(bank: &Bank, query: &QueryArgs, budget: &BudgetArgs) -> ContextRepo
     context::build(bank, &query.to_query(), budget.options())
 }
 
+/// Keep the first `limit` articles in rank order and every one the budget
+/// kept (0: keep them all); returns how many articles were ranked. The
+/// context itself is unchanged: it holds only kept articles.
+pub fn limit_rows(report: &mut ContextReport, limit: usize) -> usize {
+    let total = report.articles.len();
+    if limit > 0 {
+        report.articles.retain(|e| e.rank <= limit || e.included);
+    }
+    total
+}
+
 /// The readable report as text, with style codes that `anstream` keeps or
-/// strips.
-pub fn table(r: &ExplainedReport) -> String {
+/// strips; `total` is how many articles were ranked, listed or not.
+pub fn table(r: &ExplainedReport, total: usize) -> String {
     let mut out = Vec::new();
-    let _ = write_table(&mut out, r);
+    let _ = write_table(&mut out, r, total);
     String::from_utf8_lossy(&out).into_owned()
 }
 
@@ -137,18 +153,22 @@ fn why(e: &ExplainedEntry) -> String {
     }
 }
 
-fn print_table(r: &ExplainedReport) {
+fn print_table(r: &ExplainedReport, total: usize) {
     use std::io::Write;
     // One write per block, not per line: a 100,000-row table is otherwise
     // 100,000 system calls.
     let mut out = std::io::BufWriter::with_capacity(64 * 1024, anstream::stdout().lock());
-    let _ = write_table(&mut out, r);
+    let _ = write_table(&mut out, r, total);
     let _ = out.flush();
 }
 
 /// The readable report: the query, the budget, then every article in rank
 /// order with why it scored and, for each one left out, why.
-fn write_table(out: &mut impl std::io::Write, r: &ExplainedReport) -> std::io::Result<()> {
+fn write_table(
+    out: &mut impl std::io::Write,
+    r: &ExplainedReport,
+    total: usize,
+) -> std::io::Result<()> {
     let q = &r.query;
     let show = |v: &Option<String>| v.as_deref().map(safe).unwrap_or_else(|| "-".into());
     writeln!(
@@ -167,10 +187,8 @@ fn write_table(out: &mut impl std::io::Write, r: &ExplainedReport) -> std::io::R
     let kept = r.articles.iter().filter(|e| e.included).count();
     writeln!(
         out,
-        "budget: {} / {budget} tokens used ({}), {kept} of {} articles kept",
-        r.used_tokens,
-        r.token_estimator,
-        r.articles.len()
+        "budget: {} / {budget} tokens used ({}), {kept} of {total} articles kept",
+        r.used_tokens, r.token_estimator,
     )?;
     writeln!(out)?;
     let heading = style::HEADING;
@@ -210,6 +228,14 @@ fn write_table(out: &mut impl std::io::Write, r: &ExplainedReport) -> std::io::R
                 safe(reason)
             )?;
         }
+    }
+    if total > r.articles.len() {
+        let muted = style::MUTED;
+        writeln!(
+            out,
+            "{muted}… {} more articles not listed (limit){muted:#}",
+            total - r.articles.len()
+        )?;
     }
     Ok(())
 }

@@ -25,16 +25,18 @@ use state::Shared;
 #[derive(clap::Args)]
 #[command(
     after_help = "Add it to an assistant's MCP configuration as the command \
-`membank` with the arguments `mcp` and the bank folder; see the README."
+`membank` with the arguments `mcp` and the memory's folder; see the README."
 )]
 pub struct Args {
-    /// The memory folder (a memory bank; see --format).
+    /// The memory: a memory bank, a Deja Vu project or an everos memory
+    /// root (detected; see --format). The tools offered follow its layout.
     bank: PathBuf,
     /// Also serve streamable HTTP at this loopback address (e.g. 127.0.0.1:8765),
     /// under the path /mcp, instead of standard input and output.
     #[arg(long, value_name = "ADDR")]
     http: Option<SocketAddr>,
-    /// Offer the propose_write and apply_write tools (off: the bank is read-only).
+    /// Offer the writing tools: propose_write (banks), supersede (Deja Vu)
+    /// and apply_write (off: the memory is read-only).
     #[arg(long)]
     allow_writes: bool,
 }
@@ -60,6 +62,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         "mcp server starting"
     );
     let shared = Shared::new(memory, shown, args.allow_writes);
+    shared.warm_up();
     // Without the watcher the server still answers, from the bank as loaded.
     let _watcher = match state::watch(&shared, &root) {
         Ok(w) => Some(w),

@@ -37,6 +37,17 @@ pub struct ContextParams {
     query: QueryArgs,
     #[serde(flatten)]
     budget: BudgetArgs,
+    /// At most this many articles, in rank order; the ones the budget kept
+    /// are always listed. 0 lists every article. Default 100 (the command
+    /// line lists every article unless given --limit).
+    #[serde(default = "default_context_limit")]
+    #[schemars(default = "default_context_limit")]
+    limit: usize,
+}
+
+/// A large bank ranks every article; an assistant needs the best ones.
+fn default_context_limit() -> usize {
+    100
 }
 
 /// `read`: what `membank read` takes; on an everos root also an entry id,
@@ -51,6 +62,14 @@ pub struct ReadParams {
     /// several files.
     #[serde(flatten)]
     scope: ScopeArgs,
+}
+
+/// `read` where there are no entries: only the document.
+#[derive(Deserialize, JsonSchema)]
+pub struct ReadDocumentParams {
+    /// The document: a relative path (`03_DOMAINS/Legal.md`), a name
+    /// (`Legal`) or a wikilink (`[[Legal]]`).
+    target: String,
 }
 
 /// `links`: what `membank links` takes.
@@ -145,10 +164,10 @@ const OFFERS: &[Offer] = &[
             tool::<ContextParams, context::ExplainedReport>(
                 "context",
                 "Rank the bank's articles for a client / domain / language pair and fit them \
-                 into a token budget. Returns, per article, its score, the points per signal, \
-                 the value that matched, its tokens and whether the budget kept it (and if \
-                 not, why), plus the assembled context text. Same JSON as \
-                 `membank context --json`.",
+                 into a token budget. Returns, per article (the best `limit`, default 100, and \
+                 every kept one), its score, the points per signal, the value that matched, \
+                 its tokens and whether the budget kept it (and if not, why), plus the \
+                 assembled context text. Same JSON as `membank context --json --limit N`.",
             )
         },
     },
@@ -272,10 +291,20 @@ pub fn list(layout: &str, allow_writes: bool) -> Vec<Tool> {
     offered(layout, allow_writes)
         .map(|o| {
             let tool = (o.make)();
-            if o.name == "read" && layout == "everos" {
-                tool.with_raw_output_schema(output_schema::<DocumentOrEntry<'static>>())
-            } else {
-                tool
+            match (o.name, layout) {
+                ("read", "everos") => {
+                    tool.with_raw_output_schema(output_schema::<DocumentOrEntry<'static>>())
+                }
+                // Entry ids and their owners are everos's alone.
+                ("read", _) => Tool::new(
+                    "read",
+                    "One document, found by relative path, name or [[wikilink]]: its whole \
+                     text and its frontmatter as an object. Same JSON as `membank read --json`.",
+                    schema_for_type::<ReadDocumentParams>(),
+                )
+                .with_raw_output_schema(output_schema::<read::Document>())
+                .with_annotations(read_only()),
+                _ => tool,
             }
         })
         .collect()
@@ -332,7 +361,14 @@ pub fn call(shared: &Arc<Shared>, name: &str, args: Option<JsonObject>) -> CallT
             "context" => parse(name, args).and_then(|p| context_tool(shared, p)),
             "recall" => parse(name, args).and_then(|p| recall_tool(shared, p)),
             "entries" => parse(name, args).and_then(|p| entries_tool(shared, p)),
-            "read" => parse(name, args).and_then(|p| read_tool(shared, p)),
+            "read" if layout == "everos" => parse(name, args).and_then(|p| read_tool(shared, p)),
+            "read" => parse(name, args).and_then(|p: ReadDocumentParams| {
+                let p = ReadParams {
+                    target: p.target,
+                    scope: ScopeArgs::default(),
+                };
+                read_tool(shared, p)
+            }),
             "links" => parse(name, args).and_then(|p| links_tool(shared, p)),
             "check" => parse(name, args).and_then(|p| check_tool(shared, p)),
             "search" => parse(name, args).and_then(|p| search_tool(shared, p)),
@@ -407,9 +443,10 @@ fn as_bank<'a>(memory: &'a dyn Memory, tool: &str) -> Result<&'a Bank, String> {
 fn context_tool(shared: &Shared, p: ContextParams) -> Result<Output, String> {
     let memory = shared.memory();
     let bank = as_bank(memory.as_ref(), "context")?;
-    let report = context_cmd::build(bank, &p.query, &p.budget);
+    let mut report = context_cmd::build(bank, &p.query, &p.budget);
+    let total = context_cmd::limit_rows(&mut report, p.limit);
     let explained = report.explain(bank);
-    let table = context_cmd::table(&explained);
+    let table = context_cmd::table(&explained, total);
     let rendered = context::render(bank, &report);
     Output::new(explained, vec![table, rendered])
 }
@@ -432,13 +469,6 @@ fn read_tool(shared: &Shared, p: ReadParams) -> Result<Output, String> {
             }
         }
         return entry_tool(shared, root, &p);
-    }
-    if !p.scope.is_empty() {
-        return Err(format!(
-            "read: app, project, user and agent name everos entries; {} is {}",
-            sanitize_for_terminal(&shared.shown_bank, false),
-            memory.spec().title
-        ));
     }
     let doc = read::document(memory.as_ref(), &p.target).map_err(|e| format!("read: {e:#}"))?;
     let text = read::human(&doc);
