@@ -485,8 +485,25 @@ impl App {
         self.focus_pane(Pane::Article);
     }
 
+    /// A changed path as the memory names it, or `None` when it is none of
+    /// the memory's. A bank's hidden folders are not its own; elsewhere
+    /// hidden folders can be memory (everos's `.atomic_facts/`), and only
+    /// version control and derived indexes are left out.
     fn bank_relative(&self, path: &Path) -> Option<String> {
-        super::event::bank_relative(self.memory.root(), path)
+        let root = self.memory.root();
+        if self.bank().is_some() {
+            return super::event::bank_relative(root, path);
+        }
+        let rel = path.strip_prefix(root).unwrap_or(path);
+        let parts: Vec<&str> = rel
+            .components()
+            .map(|c| c.as_os_str().to_str())
+            .collect::<Option<_>>()?;
+        let derived = |p: &&str| matches!(*p, ".git" | ".index" | ".tmp" | ".obsidian" | ".trash");
+        if parts.is_empty() || parts.iter().any(derived) {
+            return None;
+        }
+        Some(parts.join("/"))
     }
 
     fn reload_paths(&mut self, rels: Vec<String>) {

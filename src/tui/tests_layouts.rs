@@ -316,3 +316,34 @@ fn every_layout_loads_in_the_background_behind_a_progress_line() {
         assert!(!app.panes.bank.rows.is_empty(), "the tree fills in");
     }
 }
+
+#[test]
+fn a_change_in_a_hidden_kind_folder_is_read_again_but_not_one_in_the_index() {
+    let tmp = tempfile::tempdir().unwrap();
+    copy_dir(&manifest("demo-everos"), tmp.path());
+    let mut app = open(tmp.path(), "copy", 100, 30);
+    let facts = "default_app/support-bot/users/dmitri.k/.atomic_facts/atomic_fact-2026-06-02.md";
+    let before = app.memory.entries(app.memory.find(facts).unwrap()).len();
+    let path = tmp.path().join(facts);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let id = "af_20260602_00000099";
+    std::fs::write(
+        &path,
+        format!("{text}<!-- entry:{id} -->\nA fact added later.\n<!-- /entry:{id} -->\n"),
+    )
+    .unwrap();
+    std::fs::create_dir_all(tmp.path().join(".index")).unwrap();
+    let index = tmp.path().join(".index/memory.db");
+    std::fs::write(&index, b"sqlite").unwrap();
+    update(&mut app, Msg::FilesChanged(vec![index]));
+    assert_eq!(
+        app.memory.entries(app.memory.find(facts).unwrap()).len(),
+        before,
+        "a change in .index/ is not memory"
+    );
+    update(&mut app, Msg::FilesChanged(vec![path]));
+    assert_eq!(
+        app.memory.entries(app.memory.find(facts).unwrap()).len(),
+        before + 1
+    );
+}

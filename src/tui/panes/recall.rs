@@ -35,6 +35,9 @@ pub struct RecallPane {
     lines: Vec<Line<'static>>,
 }
 
+/// Impressions laid out below the selected one.
+const SHOWN: usize = 60;
+
 fn safe(s: &str) -> String {
     sanitize_for_terminal(s, false)
 }
@@ -75,7 +78,9 @@ impl RecallPane {
         let mut lines = self.header(theme);
         lines.push(Line::raw(""));
         if let Some(r) = &self.recall {
-            for &i in self.order.iter().skip(self.selected) {
+            // More than a screen never shows; a huge impressions file
+            // costs no more than this per key.
+            for &i in self.order.iter().skip(self.selected).take(SHOWN) {
                 lines.extend(impression_lines(r, &r.explanations[i], theme));
             }
         }
@@ -309,7 +314,9 @@ impl Component for RecallPane {
             KeyCode::Backspace => {
                 self.cue.pop();
             }
-            KeyCode::Down => self.selected = (self.selected + 1).min(self.order.len()),
+            KeyCode::Down => {
+                self.selected = (self.selected + 1).min(self.order.len().saturating_sub(1));
+            }
             KeyCode::Up => self.selected = self.selected.saturating_sub(1),
             _ => return false,
         }
