@@ -22,9 +22,9 @@ use std::collections::{BTreeMap, HashSet};
 pub use apply::{ApplyError, apply};
 pub use target::{RECORD_FOLDERS, Target, check_on_disk, target};
 
+use super::IMPRESSIONS_PATH;
 use super::checks;
 use super::project::Project;
-use super::IMPRESSIONS_PATH;
 use crate::fileblocks;
 use crate::health::{Finding, Severity};
 use crate::review::{Change, Proposal, ProposedFile};
