@@ -514,6 +514,16 @@ async fn every_tool_answers_with_the_cli_json() {
         "{text}"
     );
 
+    // A value no article carries is named, with what the bank has instead.
+    let typo = call(&c, "context", json!({"client": "Brightwel Pharma"})).await;
+    assert!(
+        text_of(&typo).contains(
+            "warning: no client 'Brightwel Pharma' in this bank; did you mean 'Brightwell Pharma'?"
+        ),
+        "{}",
+        text_of(&typo)
+    );
+
     // A limit lists the best articles and every kept one, and says how
     // many it left out.
     let limited = call(
