@@ -261,7 +261,7 @@ fn human_output_is_a_table_without_terminal_escapes() {
     assert_eq!(out.status.code(), Some(1));
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(!text.contains('\u{1b}'), "{text}");
-    assert!(text.contains("STATUS") && text.contains("rejected") && text.contains("valid"));
+    assert!(text.contains("STATUS") && text.contains("rejected") && text.contains("new"));
     assert!(text.contains("--apply"));
 }
 
@@ -418,4 +418,31 @@ fn compile_rerun_after_a_crash_neither_loses_nor_duplicates() {
     let out = membank(&["compile", s(r), "--reply", "-"], Some(reply));
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(files_under(r).len(), 5);
+}
+
+#[test]
+fn change_says_new_changed_unchanged_or_rejected_before_and_after_writing() {
+    let dir = bank();
+    fs::write(dir.path().join("01_CLIENTS/same.md"), "same\n").unwrap();
+    fs::write(dir.path().join("01_CLIENTS/edit.md"), "before\n").unwrap();
+    let reply = "### FILE: 01_CLIENTS/new.md\nnew\n### FILE: 01_CLIENTS/same.md\nsame\n\
+                 ### FILE: 01_CLIENTS/edit.md\nafter\n### FILE: 06_TEMPLATES/x.md\nno\n";
+    let changes = |v: &Value| -> Vec<String> {
+        v["blocks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|b| b["change"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let expected = ["new", "unchanged", "changed", "rejected"];
+    let plan = json(&membank(&["blocks", s(dir.path()), "--json"], Some(reply)));
+    assert_eq!(changes(&plan), expected);
+    let applied = json(&membank(
+        &["blocks", s(dir.path()), "--apply", "--json"],
+        Some(reply),
+    ));
+    assert_eq!(changes(&applied), expected);
+    // `status` keeps its older words for scripts written for them.
+    assert_eq!(applied["blocks"][0]["status"], "created");
 }

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use membank_core::compile::{self, BlockResult, Mode};
-use membank_core::review::{Change, ProposedFile};
+use membank_core::review::ProposedFile;
 use membank_core::text::{self, sanitize_for_terminal};
 
 #[derive(clap::Args)]
@@ -108,7 +108,7 @@ pub(crate) fn print_blocks(blocks: &[BlockResult]) {
     for b in blocks {
         println!(
             "{:<9} {:>5}  {:<width$}  {}",
-            b.status.as_str(),
+            b.change.as_str(),
             b.line,
             sanitize_for_terminal(&b.path, false),
             sanitize_for_terminal(b.reason.as_deref().unwrap_or(""), false),
@@ -127,16 +127,7 @@ pub(crate) fn print_warnings(warnings: &[String]) {
 /// below it when `with_diffs`.
 pub(crate) fn print_block_lines(blocks: &[ProposedFile], with_diffs: bool) {
     for b in blocks {
-        let path = sanitize_for_terminal(&b.path, false);
-        let status = b.change.as_str();
-        match &b.reason {
-            Some(reason) if b.change == Change::Rejected => println!(
-                "  {status:<9}  {path} (line {}): {}",
-                b.line,
-                sanitize_for_terminal(reason, false)
-            ),
-            _ => println!("  {status:<9}  {path}"),
-        }
+        println!("  {}", sanitize_for_terminal(&b.outcome_line(), false));
         let diff = b.diff.as_deref().filter(|_| with_diffs).unwrap_or_default();
         for line in sanitize_for_terminal(diff, true).lines() {
             println!("      {line}");

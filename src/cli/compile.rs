@@ -127,21 +127,7 @@ fn print_recovered(recovered: &[Archived]) {
 /// One line per source; `list_paths` adds the `compiled_to` paths below it.
 fn print_sources(sources: &[SourceResult], list_paths: bool) {
     for s in sources {
-        let source = sanitize_for_terminal(&s.source, false);
-        match s.status {
-            SourceStatus::Archived => println!(
-                "archived  {source} -> {} ({} file(s))",
-                sanitize_for_terminal(s.archived_to.as_deref().unwrap_or(""), false),
-                s.compiled_to.len()
-            ),
-            SourceStatus::WouldArchive => {
-                println!("would archive  {source} ({} file(s))", s.compiled_to.len())
-            }
-            SourceStatus::Kept | SourceStatus::Failed => println!(
-                "kept in inbox  {source}: {}",
-                sanitize_for_terminal(s.reason.as_deref().unwrap_or(""), false)
-            ),
-        }
+        println!("{}", sanitize_for_terminal(&s.outcome_line(), false));
         if list_paths && s.status != SourceStatus::Kept {
             for path in &s.compiled_to {
                 println!("    compiled_to  {}", sanitize_for_terminal(path, false));
@@ -361,7 +347,7 @@ fn applied_blocks(report: &CompileReport, plan: Vec<ProposedFile>) -> Vec<Propos
                 .chain(std::iter::repeat_with(|| None)),
         )
         .map(|(b, planned)| {
-            let change = Change::of_written(b.status);
+            let change = review::change_of_written(b.status);
             let (diff, content, on_disk) = planned
                 .map(|p| (p.diff, p.content, p.on_disk))
                 .unwrap_or_default();

@@ -596,13 +596,14 @@ impl App {
         }
         self.refresh_all();
         let n = rels.len();
-        if n == 1 {
-            self.status.info(format!(
-                "reloaded {}",
-                sanitize_for_terminal(&rels[0], false)
-            ));
-        } else {
-            self.status.info(format!("reloaded {n} files"));
+        // Background news; a start-up notice (where the demo lives) stays
+        // until it expires.
+        if !self.status.shows_notice() {
+            self.status.info(if n == 1 {
+                format!("reloaded {}", sanitize_for_terminal(&rels[0], false))
+            } else {
+                format!("reloaded {n} files")
+            });
         }
     }
 

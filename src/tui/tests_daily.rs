@@ -482,3 +482,29 @@ fn a_bank_of_only_examples_lists_them_dimmed_and_says_how_to_start() {
         Some("01_CLIENTS/_EXAMPLE_Client_Profile.md")
     );
 }
+
+#[test]
+fn a_start_up_notice_is_not_hidden_by_a_reload() {
+    let dir = tempfile::tempdir().unwrap();
+    super::tests::copy_dir(&demo_bank(), dir.path());
+    let mut app = app_at(dir.path(), 80, 24);
+    app.status.notice("the demo is a copy in /tmp/x");
+    let a = dir.path().join("01_CLIENTS/Harbour Lines.md");
+    let b = dir.path().join("01_CLIENTS/Brightwell Pharma.md");
+    super::app::update(&mut app, super::app::Msg::FilesChanged(vec![a, b]));
+    let (msg, _) = app.status.message.clone().unwrap();
+    assert!(msg.contains("the demo is a copy"), "{msg}");
+    // Anything the user does replaces it as usual.
+    keys(&mut app, "jjy");
+    assert!(!screen(&app).contains("the demo is a copy"));
+}
+
+#[test]
+fn a_finding_in_the_frontmatter_opens_the_article_at_its_top() {
+    let mut app = app_at(&demo_bank(), 80, 24);
+    app.open_article("02_TERMINOLOGY/sign in → aanmelden.md");
+    let h = 20;
+    app.panes.article.scroll_to_source_line(3, h);
+    assert_eq!(app.panes.article.scroll, 0);
+    assert!(screen(&app).contains("in this file:"));
+}

@@ -20,6 +20,7 @@ use crate::archive::{self, Archived};
 use crate::atomic::{self, WriteError, WriteOutcome};
 use crate::fileblocks::{self, FileBlock};
 use crate::frontmatter::{self, Block};
+use crate::outcome::Change;
 use crate::pathsafe::{self, SafePath};
 
 /// Write the files, or only report what would be written.
@@ -81,7 +82,12 @@ pub struct BlockResult {
     pub path: String,
     /// Line of the reply the block's marker is on.
     pub line: usize,
+    /// In the older words (`valid`, `created`, `updated`, …) that scripts
+    /// written for `blocks --json` read.
     pub status: BlockStatus,
+    /// What the block would do (plan) or did (apply), in the words every
+    /// command shares: new, changed, unchanged, rejected.
+    pub change: Change,
     /// Why it was rejected.
     pub reason: Option<String>,
     pub warnings: Vec<String>,
@@ -128,6 +134,31 @@ pub struct SourceResult {
     pub compiled_to: Vec<String>,
     pub archived_to: Option<String>,
     pub reason: Option<String>,
+}
+
+impl SourceResult {
+    /// The line the command line and the interface both show for it.
+    /// Untrusted text: sanitise it before a terminal shows it.
+    pub fn outcome_line(&self) -> String {
+        let source = &self.source;
+        let reason = self.reason.as_deref().unwrap_or("");
+        match self.status {
+            SourceStatus::Archived => format!(
+                "archived  {source} -> {} ({} file(s))",
+                self.archived_to.as_deref().unwrap_or(""),
+                self.compiled_to.len()
+            ),
+            SourceStatus::WouldArchive => {
+                format!(
+                    "would archive  {source} ({} file(s))",
+                    self.compiled_to.len()
+                )
+            }
+            SourceStatus::Kept | SourceStatus::Failed => {
+                format!("kept in inbox  {source}: {reason}")
+            }
+        }
+    }
 }
 
 /// The full result of a compile run.
@@ -304,6 +335,7 @@ fn run_blocks(
             path: block.path_raw.clone(),
             line: block.marker_line,
             status: BlockStatus::Rejected,
+            change: Change::Rejected,
             reason: None,
             warnings: block.warnings.clone(),
             sources: Vec::new(),
@@ -316,10 +348,18 @@ fn run_blocks(
                     .warnings
                     .extend(frontmatter_warning(&block, path.as_str()));
                 match mode {
-                    Mode::Plan => result.status = BlockStatus::Valid,
+                    Mode::Plan => {
+                        result.status = BlockStatus::Valid;
+                        result.change = planned_change(root, &path, &block.content);
+                    }
                     Mode::Apply => match atomic::write_article(root, &path, &block.content) {
                         Ok(outcome) => {
                             result.status = outcome.into();
+                            result.change = match outcome {
+                                WriteOutcome::Created => Change::New,
+                                WriteOutcome::Updated => Change::Changed,
+                                WriteOutcome::Unchanged => Change::Unchanged,
+                            };
                             written += 1;
                             failpoint("after-write", written);
                         }
@@ -338,6 +378,23 @@ fn run_blocks(
         results.push((result, keep));
     }
     (results, warnings)
+}
+
+/// What writing `content` at a checked path would do, judged on the bytes
+/// the write would put there. A file that cannot be read counts as
+/// changed: the write itself then says why it fails.
+fn planned_change(root: &Path, path: &SafePath, content: &str) -> Change {
+    let Ok(target) = pathsafe::resolve_in_bank(root, path) else {
+        return Change::Changed;
+    };
+    match read_regular(&target, DEFAULT_MAX_FILE_BYTES) {
+        Ok(existing) if atomic::article_bytes(content, Some(&existing)) == existing => {
+            Change::Unchanged
+        }
+        Ok(_) => Change::Changed,
+        Err(e) if e.is_not_found() => Change::New,
+        Err(_) => Change::Changed,
+    }
 }
 
 /// Parse a reply's blocks, check them and (in [`Mode::Apply`]) write the
@@ -575,353 +632,4 @@ pub fn compile_pending(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use std::fs;
-
-    fn now() -> jiff::civil::DateTime {
-        jiff::civil::date(2026, 4, 8).at(17, 10, 55, 0)
-    }
-
-    fn bank() -> tempfile::TempDir {
-        let dir = tempfile::tempdir().unwrap();
-        for f in ["00_INBOX", "01_CLIENTS", "02_TERMINOLOGY", "06_TEMPLATES"] {
-            fs::create_dir_all(dir.path().join(f)).unwrap();
-        }
-        fs::write(dir.path().join("06_TEMPLATES/compile.md"), "template\n").unwrap();
-        dir
-    }
-
-    fn write(root: &Path, rel: &str, text: &str) {
-        fs::write(root.join(rel), text).unwrap();
-    }
-
-    fn read(root: &Path, rel: &str) -> String {
-        fs::read_to_string(root.join(rel)).unwrap()
-    }
-
-    const REPLY: &str = "Notes first.\n### FILE: 01_CLIENTS/Acme.md\n```markdown\n---\nclient: \"Acme\"\n---\n# Acme\n```\n### FILE: 01_CLIENTS/../06_TEMPLATES/compile.md\nowned\n### FILE: 06_TEMPLATES/compile.md\nowned\n### FILE: 02_TERMINOLOGY\\compliance → naleving.md\n---\nterm_source: compliance\n---\n# compliance → naleving\n";
-
-    #[test]
-    fn plan_writes_nothing() {
-        let dir = bank();
-        let r = dir.path();
-        let report = apply_reply(r, REPLY, Mode::Plan);
-        let statuses: Vec<_> = report.blocks.iter().map(|b| b.status).collect();
-        assert_eq!(
-            statuses,
-            vec![
-                BlockStatus::Valid,
-                BlockStatus::Rejected,
-                BlockStatus::Rejected,
-                BlockStatus::Valid
-            ]
-        );
-        assert_eq!(report.rejected(), 2);
-        assert!(!r.join("01_CLIENTS/Acme.md").exists());
-        assert_eq!(
-            report.blocks[3].path,
-            "02_TERMINOLOGY/compliance → naleving.md"
-        );
-    }
-
-    #[test]
-    fn apply_writes_only_valid_blocks() {
-        let dir = bank();
-        let r = dir.path();
-        let report = apply_reply(r, REPLY, Mode::Apply);
-        assert_eq!(report.blocks[0].status, BlockStatus::Created);
-        assert_eq!(
-            read(r, "01_CLIENTS/Acme.md"),
-            "---\nclient: \"Acme\"\n---\n# Acme\n"
-        );
-        assert_eq!(read(r, "06_TEMPLATES/compile.md"), "template\n");
-        assert!(report.blocks[1].reason.as_deref().unwrap().contains(".."));
-        assert!(
-            report.blocks[2]
-                .reason
-                .as_deref()
-                .unwrap()
-                .contains("06_TEMPLATES")
-        );
-        let again = apply_reply(r, REPLY, Mode::Apply);
-        assert_eq!(again.blocks[0].status, BlockStatus::Unchanged);
-    }
-
-    #[test]
-    fn duplicate_targets_keep_the_last_block() {
-        let dir = bank();
-        let r = dir.path();
-        let report = apply_reply(
-            r,
-            "### FILE: 01_CLIENTS/A.md\none\n### FILE: 01_CLIENTS/a.md\ntwo\n",
-            Mode::Apply,
-        );
-        assert_eq!(report.blocks[0].status, BlockStatus::Rejected);
-        assert_eq!(report.blocks[1].status, BlockStatus::Created);
-        assert_eq!(read(r, "01_CLIENTS/a.md"), "two\n");
-    }
-
-    #[test]
-    fn the_archive_is_not_writable_by_blocks() {
-        let dir = bank();
-        let report = apply_reply(
-            dir.path(),
-            "### FILE: 00_INBOX/_archive/mail.md\nx\n### FILE: 00_INBOX/new.md\nx\n",
-            Mode::Apply,
-        );
-        assert_eq!(report.blocks[0].status, BlockStatus::Rejected);
-        assert_eq!(report.blocks[1].status, BlockStatus::Created);
-    }
-
-    #[test]
-    fn empty_blocks_are_rejected() {
-        let dir = bank();
-        let report = apply_reply(dir.path(), "### FILE: 01_CLIENTS/A.md\n\n", Mode::Apply);
-        assert_eq!(report.blocks[0].status, BlockStatus::Rejected);
-    }
-
-    #[test]
-    fn pending_skips_compiled_files() {
-        let dir = bank();
-        let r = dir.path();
-        write(r, "00_INBOX/a.md", "new\n");
-        write(r, "00_INBOX/b.md", "---\ncompiled: true\n---\n");
-        assert_eq!(
-            crate::inbox::pending_on_disk(r).unwrap(),
-            vec!["00_INBOX/a.md"]
-        );
-    }
-
-    #[test]
-    fn names_source_forms() {
-        let s = "00_INBOX/mail 1.md";
-        for v in [
-            "00_INBOX/mail 1.md",
-            "mail 1.md",
-            "Mail 1",
-            "[[mail 1]]",
-            "[[mail 1|x]]",
-            "00_INBOX\\mail 1.md",
-        ] {
-            assert!(names_source(v, s), "{v}");
-        }
-        assert!(!names_source("mail", s));
-        assert!(!names_source("", s));
-    }
-
-    #[test]
-    fn compile_attributes_blocks_and_archives_sources() {
-        let dir = bank();
-        let r = dir.path();
-        write(r, "00_INBOX/mail.md", "---\nfrom: a\n---\nAcme mail\n");
-        write(r, "00_INBOX/glossary.md", "terms\n");
-        let reply = "### FILE: 01_CLIENTS/Acme.md\n---\nclient: Acme\ncompiled_from: \"[[mail]]\"\n---\n# Acme\n### FILE: 02_TERMINOLOGY/x.md\n---\nterm_source: x\n---\n### FILE: 06_TEMPLATES/compile.md\nx\n";
-        let report = compile_pending(r, reply, Mode::Apply, now()).unwrap();
-        assert_eq!(report.rejected(), 1);
-        let by_source: HashMap<_, _> = report
-            .sources
-            .iter()
-            .map(|s| (s.source.as_str(), s))
-            .collect();
-        let mail = by_source["00_INBOX/mail.md"];
-        assert_eq!(mail.status, SourceStatus::Archived);
-        assert_eq!(
-            mail.compiled_to,
-            vec!["01_CLIENTS/Acme.md", "02_TERMINOLOGY/x.md"]
-        );
-        let glossary = by_source["00_INBOX/glossary.md"];
-        assert_eq!(glossary.compiled_to, vec!["02_TERMINOLOGY/x.md"]);
-        let archived = read(r, "00_INBOX/_archive/mail.md");
-        assert!(
-            archived.contains(
-                "compiled_to:\n  - \"01_CLIENTS/Acme.md\"\n  - \"02_TERMINOLOGY/x.md\"\n"
-            ),
-            "{archived}"
-        );
-        assert!(!archived.contains("06_TEMPLATES"));
-        assert!(crate::inbox::pending_on_disk(r).unwrap().is_empty());
-    }
-
-    #[test]
-    fn compile_plan_touches_nothing() {
-        let dir = bank();
-        let r = dir.path();
-        write(r, "00_INBOX/mail.md", "mail\n");
-        let report =
-            compile_pending(r, "### FILE: 01_CLIENTS/A.md\na\n", Mode::Plan, now()).unwrap();
-        assert_eq!(report.sources[0].status, SourceStatus::WouldArchive);
-        assert_eq!(read(r, "00_INBOX/mail.md"), "mail\n");
-        assert!(!r.join("01_CLIENTS/A.md").exists());
-        assert!(!r.join("00_INBOX/_archive").exists());
-    }
-
-    #[test]
-    fn sources_stay_when_nothing_was_written() {
-        let dir = bank();
-        let r = dir.path();
-        write(r, "00_INBOX/mail.md", "mail\n");
-        let report = compile_pending(
-            r,
-            "Sorry, I cannot.\n### FILE: 06_TEMPLATES/x.md\nx\n",
-            Mode::Apply,
-            now(),
-        )
-        .unwrap();
-        assert_eq!(report.sources[0].status, SourceStatus::Kept);
-        assert_eq!(read(r, "00_INBOX/mail.md"), "mail\n");
-    }
-
-    #[test]
-    fn a_block_may_not_overwrite_a_source_of_the_batch() {
-        let dir = bank();
-        let r = dir.path();
-        write(r, "00_INBOX/mail.md", "mail\n");
-        let report = compile_pending(
-            r,
-            "### FILE: 00_INBOX/mail.md\nhijack\n### FILE: 01_CLIENTS/A.md\na\n",
-            Mode::Apply,
-            now(),
-        )
-        .unwrap();
-        assert_eq!(report.blocks[0].status, BlockStatus::Rejected);
-        assert_eq!(
-            read(r, "00_INBOX/_archive/mail.md").lines().last(),
-            Some("mail")
-        );
-    }
-
-    #[test]
-    fn preview_shows_content_and_current_text() {
-        let dir = bank();
-        let r = dir.path();
-        write(r, "01_CLIENTS/A.md", "\u{feff}old\r\n");
-        let (blocks, warnings) = preview_reply(
-            r,
-            "### FILE: 01_CLIENTS/A.md\nnew\n### FILE: 06_TEMPLATES/x.md\nx\n",
-        );
-        assert!(warnings.is_empty());
-        assert_eq!(blocks[0].result.status, BlockStatus::Valid);
-        assert_eq!(blocks[0].content, "new\n");
-        assert_eq!(blocks[0].existing.as_deref(), Some("old\n"));
-        assert_eq!(blocks[1].result.status, BlockStatus::Rejected);
-        assert_eq!(blocks[1].existing, None);
-        assert_eq!(read(r, "01_CLIENTS/A.md"), "\u{feff}old\r\n");
-    }
-
-    #[test]
-    fn declined_blocks_are_not_written_nor_listed() {
-        let dir = bank();
-        let r = dir.path();
-        write(r, "00_INBOX/mail.md", "mail\n");
-        let reply = "### FILE: 01_CLIENTS/A.md\na\n### FILE: 01_CLIENTS/B.md\nb\n";
-        let report = compile_reply_declining(
-            r,
-            &["00_INBOX/mail.md".into()],
-            reply,
-            Mode::Apply,
-            now(),
-            &[0],
-        );
-        assert_eq!(report.blocks[0].status, BlockStatus::Rejected);
-        assert!(!r.join("01_CLIENTS/A.md").exists());
-        assert_eq!(report.sources[0].compiled_to, vec!["01_CLIENTS/B.md"]);
-    }
-
-    /// Every crash point of a compile run, then a rerun: each article is
-    /// written once, each source archived exactly once, nothing lost.
-    #[test]
-    fn rerun_after_a_crash_at_any_step_converges() {
-        let reply = "### FILE: 01_CLIENTS/A.md\n---\nclient: A\n---\n# A\n";
-        for crash_after in 0..4 {
-            let dir = bank();
-            let r = dir.path();
-            write(r, "00_INBOX/mail.md", "---\nfrom: x\n---\nmail\n");
-            let source = ["00_INBOX/mail.md".to_owned()];
-            let path = pathsafe::validate("01_CLIENTS/A.md").unwrap();
-            // The steps of one run, stopped after `crash_after` of them.
-            if crash_after >= 1 {
-                atomic::write_article(r, &path, "---\nclient: A\n---\n# A\n").unwrap();
-            }
-            if crash_after >= 2 {
-                archive::stamp_source(r, &source[0], &["01_CLIENTS/A.md".into()], now().date())
-                    .unwrap();
-            }
-            if crash_after >= 3 {
-                archive::move_to_archive(r, &source[0], now()).unwrap();
-            }
-            let report = compile_pending(r, reply, Mode::Apply, now()).unwrap();
-            let archived: Vec<_> = fs::read_dir(r.join("00_INBOX/_archive"))
-                .unwrap()
-                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-                .collect();
-            assert_eq!(archived, vec!["mail.md"], "crash after step {crash_after}");
-            assert!(!r.join("00_INBOX/mail.md").exists());
-            let text = read(r, "00_INBOX/_archive/mail.md");
-            assert!(crate::stamp::is_compiled(&text) && text.contains("mail\n"));
-            assert_eq!(read(r, "01_CLIENTS/A.md"), "---\nclient: A\n---\n# A\n");
-            let handled = (report.recovered.len(), report.sources.len());
-            let expected = match crash_after {
-                2 => (1, 0),
-                3 => (0, 0),
-                _ => (0, 1),
-            };
-            assert_eq!(
-                handled, expected,
-                "crash after step {crash_after}: {report:?}"
-            );
-        }
-    }
-
-    #[cfg(unix)]
-    #[test]
-    fn links_inside_the_bank_cannot_redirect_a_block_to_the_archive_or_a_source() {
-        use std::os::unix::fs::symlink;
-        let dir = bank();
-        let r = dir.path();
-        fs::create_dir_all(r.join("00_INBOX/_archive")).unwrap();
-        fs::create_dir_all(r.join("01_CLIENTS/.git")).unwrap();
-        write(r, "00_INBOX/mail.md", "the original note\n");
-        symlink("../00_INBOX/_archive", r.join("01_CLIENTS/arch")).unwrap();
-        symlink("../00_INBOX/mail.md", r.join("01_CLIENTS/srcalias.md")).unwrap();
-        symlink(".git", r.join("01_CLIENTS/hooks")).unwrap();
-        let reply = "### FILE: 01_CLIENTS/arch/x.md\nplanted\n\
-                     ### FILE: 01_CLIENTS/srcalias.md\nblock text\n\
-                     ### FILE: 01_CLIENTS/hooks/pre-commit.md\nplanted\n\
-                     ### FILE: 01_CLIENTS/Acme.md\n---\nclient: Acme\n---\n";
-        let report = compile_reply(r, &["00_INBOX/mail.md".into()], reply, Mode::Apply, now());
-        let statuses: Vec<_> = report.blocks.iter().map(|b| b.status).collect();
-        assert_eq!(
-            statuses,
-            vec![
-                BlockStatus::Rejected,
-                BlockStatus::Rejected,
-                BlockStatus::Rejected,
-                BlockStatus::Created
-            ],
-            "{:?}",
-            report.blocks
-        );
-        assert!(
-            report.blocks[0]
-                .reason
-                .as_deref()
-                .unwrap()
-                .contains("archive")
-        );
-        assert!(
-            report.blocks[1]
-                .reason
-                .as_deref()
-                .unwrap()
-                .contains("00_INBOX/mail.md")
-        );
-        assert!(report.blocks[2].reason.as_deref().unwrap().contains(".git"));
-        assert!(!r.join("00_INBOX/_archive/x.md").exists());
-        assert!(!r.join("01_CLIENTS/.git/pre-commit.md").exists());
-        // The note was archived with its own text, stamped, not replaced.
-        let archived = read(r, "00_INBOX/_archive/mail.md");
-        assert!(archived.contains("the original note"), "{archived}");
-        assert!(!archived.contains("block text"), "{archived}");
-    }
-}
+mod tests;

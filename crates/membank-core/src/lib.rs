@@ -23,6 +23,7 @@ pub mod json;
 pub mod layout;
 pub mod lock;
 pub mod memory;
+pub mod outcome;
 pub mod pathsafe;
 mod resolve;
 pub mod review;

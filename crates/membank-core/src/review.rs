@@ -10,36 +10,15 @@ use serde::Serialize;
 
 use crate::compile::{self, BlockResult, BlockStatus, Mode};
 
-/// What one block would do to the bank.
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Change {
-    New,
-    Changed,
-    Unchanged,
-    /// The checks refused it; it is never written.
-    Rejected,
-}
+pub use crate::outcome::Change;
 
-impl Change {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Change::New => "new",
-            Change::Changed => "changed",
-            Change::Unchanged => "unchanged",
-            Change::Rejected => "rejected",
-        }
-    }
-
-    /// What a write actually did, in the same words.
-    pub fn of_written(status: BlockStatus) -> Change {
-        match status {
-            BlockStatus::Created => Change::New,
-            BlockStatus::Updated => Change::Changed,
-            BlockStatus::Unchanged => Change::Unchanged,
-            BlockStatus::Valid | BlockStatus::Rejected => Change::Rejected,
-        }
+/// The change a write reported, in the words of [`Change`].
+pub fn change_of_written(status: BlockStatus) -> Change {
+    match status {
+        BlockStatus::Created => Change::New,
+        BlockStatus::Updated => Change::Changed,
+        BlockStatus::Unchanged => Change::Unchanged,
+        BlockStatus::Valid | BlockStatus::Rejected => Change::Rejected,
     }
 }
 
@@ -69,6 +48,11 @@ pub struct ProposedFile {
 }
 
 impl ProposedFile {
+    /// The line every front end prints for this file.
+    pub fn outcome_line(&self) -> String {
+        crate::outcome::outcome_line(self.change, &self.path, self.line, self.reason.as_deref())
+    }
+
     /// One proposed file of any layout, classified against its text on disk
     /// (`None`: absent): `verdict` is the layout's checks, `Err` with the
     /// reason when they refuse it.

@@ -284,7 +284,7 @@ impl ArticlePane {
     pub fn scroll_to_source_line(&mut self, line: usize, height: usize) {
         self.marked_line = Some(line);
         self.mark_rows();
-        if let Some(i) = self.doc.line_for_source(line) {
+        if let Some(&i) = self.marked_rows.first() {
             // Near the top, the article's findings stay in view above it.
             self.scroll = if i + 2 < height {
                 0
@@ -297,8 +297,8 @@ impl ArticlePane {
     }
 
     /// The rendered rows of the marked file line: those made from it, or
-    /// the first one after it when the line itself is not drawn (a
-    /// frontmatter delimiter, say).
+    /// those of the nearest drawn line above it (a frontmatter line is
+    /// drawn inside the property block).
     fn mark_rows(&mut self) {
         self.marked_rows.clear();
         let Some(line) = self.marked_line else {
@@ -312,10 +312,28 @@ impl ArticlePane {
             .filter(|&(_, &l)| l == line)
             .map(|(i, _)| i)
             .collect();
-        if self.marked_rows.is_empty()
-            && let Some(i) = self.doc.line_for_source(line)
-        {
-            self.marked_rows.push(i);
+        if self.marked_rows.is_empty() {
+            // The line is not drawn as such (a frontmatter line, shown in
+            // the property block): the rows of the nearest line above it.
+            let nearest = self
+                .doc
+                .source_lines
+                .iter()
+                .copied()
+                .filter(|&l| l > 0 && l <= line)
+                .max();
+            if let Some(near) = nearest {
+                self.marked_rows = self
+                    .doc
+                    .source_lines
+                    .iter()
+                    .enumerate()
+                    .filter(|&(_, &l)| l == near)
+                    .map(|(i, _)| i)
+                    .collect();
+            } else if let Some(i) = self.doc.line_for_source(line) {
+                self.marked_rows.push(i);
+            }
         }
     }
 

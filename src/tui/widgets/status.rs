@@ -30,6 +30,8 @@ pub struct Status {
     pub message: Option<(String, Level)>,
     /// When the message goes away.
     pub expires: Option<Instant>,
+    /// The message is a start-up notice (background news does not hide it).
+    pub is_notice: bool,
 }
 
 /// How long a message stays: long enough to read, short enough not to
@@ -53,6 +55,12 @@ impl Status {
     fn say(&mut self, text: String, level: Level, lasts: Duration) {
         self.message = Some((text, level));
         self.expires = Some(Instant::now() + lasts);
+        self.is_notice = false;
+    }
+
+    /// Is the message a start-up notice still showing?
+    pub fn shows_notice(&self) -> bool {
+        self.is_notice && self.message.is_some()
     }
 
     pub fn info(&mut self, text: impl Into<String>) {
@@ -67,6 +75,7 @@ impl Status {
     /// Something to read before starting, kept for half a minute.
     pub fn notice(&mut self, text: impl Into<String>) {
         self.say(text.into(), Level::Info, Duration::from_secs(30));
+        self.is_notice = true;
     }
 
     /// Drop the message once its time is up. Returns whether it went.

@@ -7,6 +7,7 @@ use std::path::Path;
 
 use membank_core::compile::{self, BlockStatus, Mode, SourceStatus};
 use membank_core::lock::BankLock;
+use membank_core::outcome::outcome_line;
 use membank_core::review::{self, Change};
 use membank_core::text::sanitize_for_terminal;
 use ratatui::Frame;
@@ -324,19 +325,8 @@ impl Review {
                         changed.push(src.source.clone());
                         changed.extend(src.archived_to.clone());
                     }
-                    lines.push(match src.status {
-                        SourceStatus::Archived => format!(
-                            "archived  {} -> {}",
-                            s(&src.source),
-                            s(src.archived_to.as_deref().unwrap_or(""))
-                        ),
-                        SourceStatus::WouldArchive => format!("would archive  {}", s(&src.source)),
-                        SourceStatus::Kept | SourceStatus::Failed => format!(
-                            "kept in inbox  {}: {}",
-                            s(&src.source),
-                            s(src.reason.as_deref().unwrap_or(""))
-                        ),
-                    });
+                    // Worded by the core, as the command line words it.
+                    lines.push(s(&src.outcome_line()));
                 }
                 report.blocks
             }
@@ -351,11 +341,13 @@ impl Review {
             .collect();
         let mut block_lines: Vec<String> = blocks
             .iter()
-            .map(|b| match (&b.status, &b.reason) {
-                (BlockStatus::Rejected, Some(r)) => {
-                    format!("not written  {}: {}", s(&b.path), s(r))
-                }
-                (status, _) => format!("{:<9}  {}", status.as_str(), s(&b.path)),
+            .map(|b| {
+                s(&outcome_line(
+                    b.change,
+                    &b.path,
+                    b.line,
+                    b.reason.as_deref(),
+                ))
             })
             .collect();
         block_lines.append(&mut lines);
