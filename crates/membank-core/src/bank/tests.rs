@@ -1,0 +1,229 @@
+use super::*;
+use std::fs;
+
+fn write(root: &Path, rel: &str, s: &[u8]) {
+    let p = root.join(rel);
+    fs::create_dir_all(p.parent().unwrap()).unwrap();
+    fs::write(p, s).unwrap();
+}
+
+#[test]
+fn a_file_in_place_of_the_bank_names_the_bank_that_holds_it() {
+    let d = sample();
+    let file = d.path().join("01_CLIENTS/Acme Corporation.md");
+    let err = Bank::load(&file).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "{} is a file; pass the bank folder ({})",
+            file.display(),
+            d.path().display()
+        )
+    );
+}
+
+fn sample() -> tempfile::TempDir {
+    let d = tempfile::tempdir().unwrap();
+    let r = d.path();
+    write(r, "01_CLIENTS/Acme Corporation.md", b"---\nclient: Acme Corporation\nlast_updated: 2026-01-01\n---\n# Acme\nSee [[legal]] and [[Nope]].\n");
+    write(
+        r,
+        "03_DOMAINS/Legal.md",
+        b"---\ndomain: Legal\n---\n# Legal\n[[Acme Corporation|Acme]]\n",
+    );
+    write(
+        r,
+        "03_DOMAINS/sub/Deep.md",
+        b"---\ndomain: Deep\n---\n[[Legal#Scope]]\n",
+    );
+    write(r, "02_TERMINOLOGY/_EXAMPLE_Term.md", b"---\n---\n");
+    write(r, "02_TERMINOLOGY/_draft.md", b"---\n---\n");
+    write(r, "02_TERMINOLOGY/bad.md", b"\xff\xfd");
+    write(r, "02_TERMINOLOGY/x.md.1234.tmp", b"partial");
+    write(r, "04_STYLE/.hidden/secret.md", b"---\n---\n");
+    write(r, ".obsidian/app.json", b"{}");
+    write(r, "Projects/notes.md", b"hi");
+    write(r, "06_TEMPLATES/query.md", b"prompt");
+    write(r, "00_INBOX/new.md", b"raw note");
+    write(r, "00_INBOX/done.md", b"---\ncompiled: true\n---\n");
+    write(r, "00_INBOX/_archive/old.md", b"---\ncompiled: true\n---\n");
+    d
+}
+
+#[test]
+fn loads_and_classifies_everything() {
+    let d = sample();
+    let bank = Bank::load(d.path()).unwrap();
+    let paths: Vec<&str> = bank
+        .articles()
+        .iter()
+        .map(|a| a.rel_path.as_str())
+        .collect();
+    assert_eq!(
+        paths,
+        vec![
+            "00_INBOX/_archive/old.md",
+            "00_INBOX/done.md",
+            "00_INBOX/new.md",
+            "01_CLIENTS/Acme Corporation.md",
+            "03_DOMAINS/Legal.md",
+            "03_DOMAINS/sub/Deep.md",
+        ]
+    );
+    assert_eq!(bank.skipped.len(), 2);
+    assert_eq!(bank.problems.len(), 1);
+    assert_eq!(bank.problems[0].kind, ProblemKind::NotUtf8);
+    assert_eq!(bank.other_files, vec!["02_TERMINOLOGY/x.md.1234.tmp"]);
+    assert_eq!(bank.templates, vec!["06_TEMPLATES/query.md"]);
+    assert_eq!(bank.unknown_folders, vec!["Projects"]);
+    assert_eq!(bank.missing_folders, vec![Folder::Indices]);
+    let pending: Vec<&str> = bank
+        .pending_inbox()
+        .into_iter()
+        .map(|i| bank.article(i).rel_path.as_str())
+        .collect();
+    assert_eq!(pending, vec!["00_INBOX/new.md"]);
+}
+
+#[test]
+fn links_resolve_case_insensitively_with_backlinks() {
+    let d = sample();
+    let bank = Bank::load(d.path()).unwrap();
+    let acme = bank.find("01_CLIENTS/Acme Corporation.md").unwrap();
+    let legal = bank.find("03_DOMAINS/Legal.md").unwrap();
+    let deep = bank.find("03_DOMAINS/sub/Deep.md").unwrap();
+    let out: Vec<_> = bank.outgoing(acme).map(|(_, r)| r.clone()).collect();
+    assert_eq!(out, vec![Resolution::One(legal), Resolution::Dead]);
+    assert_eq!(bank.backlinks(legal), &[acme, deep]);
+    assert_eq!(bank.backlinks(acme), &[legal]);
+    assert_eq!(bank.resolve("03_DOMAINS/sub/deep"), Resolution::One(deep));
+    assert_eq!(bank.resolve("Lega"), Resolution::Dead);
+}
+
+#[test]
+fn ambiguous_names_are_reported() {
+    let d = sample();
+    write(d.path(), "04_STYLE/legal.md", b"---\nscope: general\n---\n");
+    let bank = Bank::load(d.path()).unwrap();
+    assert!(matches!(bank.resolve("Legal"), Resolution::Ambiguous(v) if v.len() == 2));
+}
+
+#[test]
+fn reload_touches_only_named_files() {
+    let d = sample();
+    let mut bank = Bank::load(d.path()).unwrap();
+    write(
+        d.path(),
+        "04_STYLE/House.md",
+        b"---\nscope: general\n---\n[[Legal]]\n",
+    );
+    fs::remove_file(d.path().join("00_INBOX/new.md")).unwrap();
+    bank.reload(&["04_STYLE/House.md".into(), "00_INBOX/new.md".into()]);
+    assert!(bank.find("04_STYLE/House.md").is_some());
+    assert!(bank.find("00_INBOX/new.md").is_none());
+    let legal = bank.find("03_DOMAINS/Legal.md").unwrap();
+    assert_eq!(bank.backlinks(legal).len(), 3);
+}
+
+#[test]
+fn non_banks_are_refused_clearly() {
+    let d = tempfile::tempdir().unwrap();
+    let e = Bank::load(d.path()).unwrap_err();
+    assert!(e.to_string().contains("not a memory bank"));
+    let e = Bank::load(d.path().join("missing")).unwrap_err();
+    assert!(e.to_string().contains("no such folder"));
+}
+
+#[cfg(unix)]
+fn mkfifo(path: &Path) {
+    let c = std::ffi::CString::new(path.as_os_str().as_encoded_bytes()).unwrap();
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+}
+
+#[cfg(unix)]
+#[test]
+fn fifos_devices_and_links_out_are_reported_not_read() {
+    use std::os::unix::fs::symlink;
+    let d = sample();
+    let outside = tempfile::tempdir().unwrap();
+    fs::write(outside.path().join("id_ed25519"), "PRIVATE KEY").unwrap();
+    fs::create_dir(outside.path().join("notes")).unwrap();
+    fs::write(outside.path().join("notes/n.md"), "---\n---\nOUTSIDE\n").unwrap();
+    let r = d.path();
+    mkfifo(&r.join("02_TERMINOLOGY/x.md"));
+    symlink("/dev/zero", r.join("02_TERMINOLOGY/zero.md")).unwrap();
+    symlink(outside.path().join("id_ed25519"), r.join("04_STYLE/key.md")).unwrap();
+    symlink("../03_DOMAINS/Legal.md", r.join("04_STYLE/alias.md")).unwrap();
+    // A numbered folder that is itself a link out of the bank.
+    symlink(outside.path().join("notes"), r.join("05_INDICES")).unwrap();
+    let bank = Bank::load(r).unwrap();
+    let kinds: Vec<(&str, ProblemKind)> = bank
+        .problems
+        .iter()
+        .map(|p| (p.path.as_str(), p.kind))
+        .collect();
+    assert_eq!(
+        kinds,
+        vec![
+            ("02_TERMINOLOGY/bad.md", ProblemKind::NotUtf8),
+            ("02_TERMINOLOGY/x.md", ProblemKind::NotRegular),
+            ("02_TERMINOLOGY/zero.md", ProblemKind::LinkOutside),
+            ("04_STYLE/key.md", ProblemKind::LinkOutside),
+            ("05_INDICES", ProblemKind::SymlinkedFolder),
+        ]
+    );
+    assert!(
+        bank.find("04_STYLE/alias.md").is_some(),
+        "a link inside is read"
+    );
+    assert!(
+        bank.articles()
+            .iter()
+            .all(|a| !a.body().contains("PRIVATE") && !a.body().contains("OUTSIDE"))
+    );
+
+    // The user's opt-in follows links out, but a device is still no file.
+    let open = ReadPolicy {
+        follow_links_out: true,
+        ..ReadPolicy::default()
+    };
+    let bank = Bank::load_with(r, open).unwrap();
+    assert!(bank.find("04_STYLE/key.md").is_some());
+    assert!(bank.find("05_INDICES/n.md").is_some());
+    let zero = bank
+        .problems
+        .iter()
+        .find(|p| p.path == "02_TERMINOLOGY/zero.md");
+    assert_eq!(zero.map(|p| p.kind), Some(ProblemKind::NotRegular));
+}
+
+#[test]
+fn files_over_the_size_cap_are_reported_and_the_rest_loads() {
+    let d = sample();
+    write(
+        d.path(),
+        "04_STYLE/huge.md",
+        &vec![b'a'; 2 * 1024 * 1024 + 1],
+    );
+    let small = ReadPolicy {
+        max_file_bytes: 2 * 1024 * 1024,
+        ..ReadPolicy::default()
+    };
+    let bank = Bank::load_with(d.path(), small).unwrap();
+    let huge = bank
+        .problems
+        .iter()
+        .find(|p| p.path == "04_STYLE/huge.md")
+        .unwrap();
+    assert_eq!(huge.kind, ProblemKind::TooLarge);
+    assert!(bank.find("03_DOMAINS/Legal.md").is_some());
+    let mut bank = Bank::load(d.path()).unwrap();
+    assert!(bank.find("04_STYLE/huge.md").is_some());
+    assert!(
+        bank.problems
+            .iter()
+            .all(|p| p.kind != ProblemKind::TooLarge)
+    );
+    bank.reload(&["04_STYLE/huge.md".into()]);
+    assert!(bank.find("04_STYLE/huge.md").is_some());
+}
