@@ -144,8 +144,8 @@ fn yes_writes_the_record_and_appends_its_route_leaving_other_lines_alone() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["applied"], true);
-    assert_eq!(v["files"][0]["status"], "new");
-    assert_eq!(v["files"][1]["status"], "changed");
+    assert_eq!(v["blocks"][0]["status"], "new");
+    assert_eq!(v["blocks"][1]["status"], "changed");
     assert_eq!(
         fs::read_to_string(r.join("memory/decisions/export-format.md")).unwrap(),
         DECISION
@@ -172,7 +172,7 @@ fn a_saved_reply_is_reviewed_without_a_model() {
     assert_eq!(out.status.code(), Some(1));
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["applied"], false);
-    let statuses: Vec<&str> = v["files"]
+    let statuses: Vec<&str> = v["blocks"]
         .as_array()
         .unwrap()
         .iter()
@@ -180,7 +180,7 @@ fn a_saved_reply_is_reviewed_without_a_model() {
         .collect();
     assert_eq!(statuses, ["new", "changed", "rejected"]);
     assert!(
-        v["files"][2]["reason"]
+        v["blocks"][2]["reason"]
             .as_str()
             .unwrap()
             .contains("private"),

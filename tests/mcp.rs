@@ -514,6 +514,16 @@ async fn every_tool_answers_with_the_cli_json() {
         "{text}"
     );
 
+    // A value no article carries is named, with what the bank has instead.
+    let typo = call(&c, "context", json!({"client": "Brightwel Pharma"})).await;
+    assert!(
+        text_of(&typo).contains(
+            "warning: no client 'Brightwel Pharma' in this bank; did you mean 'Brightwell Pharma'?"
+        ),
+        "{}",
+        text_of(&typo)
+    );
+
     // A limit lists the best articles and every kept one, and says how
     // many it left out.
     let limited = call(
@@ -1515,4 +1525,49 @@ fn http_lists_the_tools_and_answers_a_call_like_the_cli() {
         called["result"]["structuredContent"],
         cli_json(&["values", DEMO, "--json"])
     );
+}
+
+#[tokio::test]
+async fn the_fixtures_answer_like_the_cli_and_everos_itself() {
+    let written = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/everos-written");
+    let c = connect(Path::new(written), &[]).await;
+    assert_same_as_cli(
+        &c,
+        vec![
+            ("entries", json!({}), vec!["entries", written, "--json"]),
+            ("check", json!({}), vec!["check", written, "--json"]),
+        ],
+    )
+    .await;
+    // The entries everos wrote, as everos lists them.
+    let everos_listing: Value = serde_json::from_str(
+        &fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/everos-written.entries.json"
+        ))
+        .unwrap(),
+    )
+    .unwrap();
+    let entries = call(&c, "entries", json!({})).await;
+    assert_eq!(entries.structured_content, Some(everos_listing));
+    c.service.cancel().await.unwrap();
+
+    let flawed = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/dejavu/flawed-project"
+    );
+    let c = connect(Path::new(flawed), &[]).await;
+    assert_same_as_cli(
+        &c,
+        vec![
+            ("check", json!({}), vec!["check", flawed, "--json"]),
+            (
+                "recall",
+                json!({"cue": "settings"}),
+                vec!["recall", flawed, "settings", "--json"],
+            ),
+        ],
+    )
+    .await;
+    c.service.cancel().await.unwrap();
 }

@@ -96,7 +96,7 @@ enum Command {
     Links(links::Args),
     /// Print one article, found by path or name, with its frontmatter.
     Read(read::Args),
-    /// Serve the bank to AI assistants over the Model Context Protocol.
+    /// Serve a bank, a Deja Vu project or an everos root to AI assistants over the Model Context Protocol.
     Mcp(mcp::Args),
     /// List the clients, domains and language codes the bank uses.
     Values(values::Args),

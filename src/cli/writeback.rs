@@ -70,7 +70,7 @@ struct Output {
     sent: Vec<String>,
     /// Paths kept from the model, with why.
     withheld: Vec<Withheld>,
-    files: Vec<ProposedFile>,
+    blocks: Vec<ProposedFile>,
     warnings: Vec<String>,
 }
 
@@ -88,7 +88,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         reply_file: None,
         sent: Vec::new(),
         withheld: Vec::new(),
-        files: Vec::new(),
+        blocks: Vec::new(),
         warnings: Vec::new(),
     };
     let reply = match &args.reply {
@@ -136,12 +136,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let proposal = writeback::classify(&project, &reply);
     output.warnings = proposal.warnings.clone();
-    output.files = proposal.files.clone();
+    output.blocks = proposal.files.clone();
     if args.yes && output.reply_complete {
         print_review(&args, &proposal, "Plan")?;
         match writeback::apply(&project.root, &proposal, &[]) {
             Ok(done) => {
-                output.files = done;
+                output.blocks = done;
                 output.applied = true;
             }
             Err(writeback::ApplyError::Stale(paths)) => {
@@ -161,7 +161,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else if output.applied {
         println!();
         println!("Applied:");
-        print_block_lines(&output.files, false);
+        print_block_lines(&output.blocks, false);
     } else {
         let title = if output.reply_complete {
             "Plan"
@@ -175,14 +175,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::from(1));
     }
     if !output.applied && !args.json {
-        if output.files.is_empty() {
+        if output.blocks.is_empty() {
             println!("The reply proposes no files. Nothing was written.");
         } else {
             println!("Nothing was written. Run again with --yes to write the accepted files.");
         }
     }
-    let rejected = output.files.iter().any(|f| f.change == Change::Rejected);
-    Ok(if output.files.is_empty() || rejected {
+    let rejected = output.blocks.iter().any(|f| f.change == Change::Rejected);
+    Ok(if output.blocks.is_empty() || rejected {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS

@@ -30,6 +30,7 @@ use state::Shared;
 pub struct Args {
     /// The memory: a memory bank, a Deja Vu project or an everos memory
     /// root (detected; see --format). The tools offered follow its layout.
+    #[arg(value_name = "PATH")]
     bank: PathBuf,
     /// Also serve streamable HTTP at this loopback address (e.g. 127.0.0.1:8765),
     /// under the path /mcp, instead of standard input and output.

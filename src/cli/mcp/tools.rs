@@ -444,11 +444,37 @@ fn context_tool(shared: &Shared, p: ContextParams) -> Result<Output, String> {
     let memory = shared.memory();
     let bank = as_bank(memory.as_ref(), "context")?;
     let mut report = context_cmd::build(bank, &p.query, &p.budget);
+    let warnings = unknown_values(bank, &report);
     let total = context_cmd::limit_rows(&mut report, p.limit);
     let explained = report.explain(bank);
-    let table = context_cmd::table(&explained, total);
+    let mut table = context_cmd::table(&explained, total);
+    for w in warnings {
+        table.push_str(&format!("warning: {}\n", sanitize_for_terminal(&w, false)));
+    }
     let rendered = context::render(bank, &report);
     Output::new(explained, vec![table, rendered])
+}
+
+/// What the command line warns about on standard error: a client, domain
+/// or language no article carries, with the closest ones the bank uses (an
+/// assistant's typo would otherwise just score nothing). Looked up only
+/// when some asked-for signal earned no article a point, since collecting
+/// the bank's values reads every article.
+fn unknown_values(bank: &Bank, report: &context::ContextReport) -> Vec<String> {
+    let q = &report.query;
+    let earned = |points: fn(&membank_core::scoring::Signals) -> u32| {
+        report.articles.iter().any(|e| points(&e.signals()) > 0)
+    };
+    let unmatched = (q.client.is_some() && !earned(|s| s.client))
+        || (q.domain.is_some() && !earned(|s| s.domain))
+        || ((q.source_lang.is_some() || q.target_lang.is_some()) && !earned(|s| s.language));
+    if !unmatched {
+        return Vec::new();
+    }
+    membank_core::suggest::unknown_values(&vocabulary::collect(bank), q)
+        .iter()
+        .map(ToString::to_string)
+        .collect()
 }
 
 fn read_tool(shared: &Shared, p: ReadParams) -> Result<Output, String> {

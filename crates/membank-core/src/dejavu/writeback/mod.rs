@@ -22,9 +22,9 @@ use std::collections::{BTreeMap, HashSet};
 pub use apply::{ApplyError, apply};
 pub use target::{RECORD_FOLDERS, Target, check_on_disk, target};
 
+use super::IMPRESSIONS_PATH;
 use super::checks;
 use super::project::Project;
-use super::{IMPRESSIONS_PATH, paths};
 use crate::fileblocks;
 use crate::health::{Finding, Severity};
 use crate::review::{Change, Proposal, ProposedFile};
@@ -347,10 +347,4 @@ fn into_proposed(c: Candidate) -> ProposedFile {
 /// whole record.
 pub fn is_impression(file: &ProposedFile) -> bool {
     file.path == IMPRESSIONS_PATH
-}
-
-/// Paths of the project a writeback prompt may show the model: every
-/// readable record and the impressions, never private memory.
-pub fn shareable(path: &str) -> bool {
-    !paths::is_private(path)
 }

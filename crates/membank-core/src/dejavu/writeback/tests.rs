@@ -308,3 +308,37 @@ fn a_later_block_for_the_same_record_wins() {
     assert_eq!(p.files[0].change, Change::Rejected);
     assert_eq!(p.files[1].change, Change::New);
 }
+
+#[test]
+fn lines_start_a_missing_impressions_file_and_end_an_unterminated_one() {
+    let dir = project("");
+    let r = dir.path();
+    let line = impression(
+        "decision-cache",
+        "memory/decisions/cache.md",
+        r#""cache","results","ttl""#,
+    );
+    let text = reply(&[
+        (
+            "memory/decisions/cache.md",
+            decision("decision-cache", "Cache results"),
+        ),
+        ("memory/impressions.jsonl", line.clone()),
+    ]);
+    // The last line has no line ending: the appended one starts on its own line.
+    apply(r, &classify(&load(r), &text), &[]).unwrap();
+    assert_eq!(
+        fs::read_to_string(r.join("memory/impressions.jsonl")).unwrap(),
+        format!("{OLD_LINE}\n{line}\n")
+    );
+    // No impressions file yet: the lines make it.
+    fs::remove_file(r.join("memory/impressions.jsonl")).unwrap();
+    fs::remove_file(r.join("memory/decisions/cache.md")).unwrap();
+    let p = classify(&load(r), &text);
+    assert_eq!(p.files[1].change, Change::New, "{:#?}", p.files[1]);
+    apply(r, &p, &[]).unwrap();
+    assert_eq!(
+        fs::read_to_string(r.join("memory/impressions.jsonl")).unwrap(),
+        format!("{line}\n")
+    );
+}
