@@ -858,7 +858,7 @@ pub fn update(app: &mut App, msg: Msg) {
                 }
                 if app.panes.article.empty_note.is_some() {
                     app.status
-                        .notice("only _EXAMPLE_ files here: the Article pane says how to start");
+                        .notice("only _EXAMPLE_ files: see the Article pane");
                 }
             }
             Err(e) => {

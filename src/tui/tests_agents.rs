@@ -526,3 +526,22 @@ fn a_long_error_wraps_in_the_transcript() {
         "the end of the error is on screen: {s}"
     );
 }
+
+#[test]
+fn a_finished_reply_renders_as_markdown() {
+    let server = FakeServer::start([FakeReply::openai_stream(&[
+        "## Answer\n\n**naleving** is the term.\n\n",
+        "- first point\n- second point\n",
+    ])]);
+    let mut app = app_at(&fixture(), 100, 30);
+    let replies = connect(&mut app, &server);
+    ask(&mut app, "Which term?");
+    pump_until(&mut app, &replies, is_done);
+    let s = screen(&app);
+    assert!(s.contains("Answer"), "{s}");
+    assert!(
+        s.contains("naleving is the term.") && !s.contains("**"),
+        "{s}"
+    );
+    assert!(s.contains("• first point"), "{s}");
+}

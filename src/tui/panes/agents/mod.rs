@@ -111,6 +111,7 @@ impl AgentsPane {
             typing(AgentKind::Distill),
         );
         draw::style_input(&mut self.query.input, q, theme);
+        self.query.set_theme(theme);
         draw::style_input(&mut self.translate.input, t, theme);
         draw::style_input(&mut self.distill.input, d, theme);
     }

@@ -29,6 +29,9 @@ pub struct Turn {
     /// The articles in the context (rank order), then the ones the
     /// budget dropped.
     pub articles: Vec<TurnArticle>,
+    /// The finished reply rendered as Markdown (drawn instead of the
+    /// plain rows it streamed in as).
+    pub rendered: Option<Vec<Line<'static>>>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -49,6 +52,15 @@ pub struct QueryAgent {
     pub scroll_back: usize,
     /// Columns the transcript is wrapped at.
     width: usize,
+    /// The styles replies are rendered with.
+    theme: Option<Theme>,
+}
+
+/// A finished reply as Markdown at `width`; its links are all styled as
+/// live (they are checked when opened).
+fn render_reply(text: &str, width: usize, theme: &Theme) -> Vec<Line<'static>> {
+    let width = u16::try_from(width).unwrap_or(u16::MAX).max(10);
+    crate::tui::widgets::markdown::render_article(text, width, theme, &|_| true).lines
 }
 
 /// Columns of the "You: " label before a question.
@@ -69,6 +81,7 @@ impl Default for QueryAgent {
             article: 0,
             scroll_back: 0,
             width: 80,
+            theme: None,
         }
     }
 }
@@ -98,6 +111,7 @@ impl QueryAgent {
             question_rows: wrap(&question, self.width.saturating_sub(LABEL)),
             question,
             reply,
+            rendered: None,
             articles: prepared
                 .used
                 .iter()
@@ -125,6 +139,10 @@ impl QueryAgent {
         if let Some(f) = &finished {
             // Partial text is kept as the answer; the turn shows it incomplete.
             self.session.record_reply(&f.text);
+            let (width, theme) = (self.width, self.theme.clone());
+            if let (Some(turn), Some(theme)) = (self.turns.last_mut(), theme) {
+                turn.rendered = Some(render_reply(&turn.reply.text, width, &theme));
+            }
         }
         finished
     }
@@ -168,12 +186,28 @@ impl QueryAgent {
         for t in &mut self.turns {
             t.question_rows = wrap(&t.question, width.saturating_sub(LABEL));
             t.reply.set_width(width);
+            if let (Some(_), Some(theme)) = (&t.rendered, &self.theme) {
+                t.rendered = Some(render_reply(&t.reply.text, width, theme));
+            }
         }
+    }
+
+    /// The styles finished replies are rendered with.
+    pub fn set_theme(&mut self, theme: &Theme) {
+        if self.theme.as_ref() != Some(theme) {
+            self.theme = Some(theme.clone());
+        }
+    }
+
+    /// Rows of a turn's reply: rendered once finished, plain while it
+    /// streams.
+    fn reply_len(t: &Turn) -> usize {
+        t.rendered.as_ref().map_or(t.reply.view.len(), Vec::len)
     }
 
     /// Rows a turn takes: question, reply, status (wrapped), a blank line.
     fn turn_rows(&self, t: &Turn) -> usize {
-        t.question_rows.len() + t.reply.view.len() + t.reply.status_rows(self.width).len() + 1
+        t.question_rows.len() + Self::reply_len(t) + t.reply.status_rows(self.width).len() + 1
     }
 
     fn transcript_rows(&self) -> usize {
@@ -204,9 +238,22 @@ impl QueryAgent {
             // Only the reply rows that show are copied.
             let skip = start.saturating_sub(at + turn_lines.len());
             let take = end.saturating_sub(at + turn_lines.len());
-            let reply_rows = turn.reply.view.rows(skip..take);
-            let first_reply = turn_lines.len() + skip.min(turn.reply.view.len());
-            turn_lines.extend(reply_rows.map(|r| Line::styled(r.to_owned(), theme.text)));
+            let first_reply = turn_lines.len() + skip.min(Self::reply_len(turn));
+            match &turn.rendered {
+                Some(lines) => turn_lines.extend(
+                    lines
+                        .iter()
+                        .skip(skip)
+                        .take(take.saturating_sub(skip))
+                        .cloned(),
+                ),
+                None => turn_lines.extend(
+                    turn.reply
+                        .view
+                        .rows(skip..take)
+                        .map(|r| Line::styled(r.to_owned(), theme.text)),
+                ),
+            }
             let style = if matches!(turn.reply.state, super::stream::StreamState::Incomplete(_))
                 && !turn.reply.is_running()
             {
