@@ -788,7 +788,7 @@ async fn subscribed_resources_are_announced_when_their_file_changes() {
 }
 
 #[tokio::test]
-async fn context_lists_the_best_hundred_articles_unless_told_otherwise() {
+async fn context_lists_every_article_like_the_command_unless_given_a_limit() {
     let dir = tempfile::tempdir().unwrap();
     let bank = dir.path();
     fs::create_dir_all(bank.join("02_TERMINOLOGY")).unwrap();
@@ -805,20 +805,23 @@ async fn context_lists_the_best_hundred_articles_unless_told_otherwise() {
         .unwrap();
     }
     let c = connect(bank, &[]).await;
-    let answer = call(&c, "context", json!({"client": "Acme"})).await;
-    let v = answer.structured_content.unwrap();
-    assert_eq!(v["articles"].as_array().unwrap().len(), 100);
     let path = bank.to_str().unwrap();
+    // No limit: the same rows as the command without --limit.
+    let every = call(&c, "context", json!({"client": "Acme"})).await;
+    let v = every.structured_content.unwrap();
+    assert_eq!(v["articles"].as_array().unwrap().len(), 150);
+    assert_eq!(
+        v,
+        cli_json(&["context", path, "--client", "Acme", "--json"])
+    );
+    let limited = call(&c, "context", json!({"client": "Acme", "limit": 100})).await;
+    let v = limited.structured_content.unwrap();
+    assert_eq!(v["articles"].as_array().unwrap().len(), 100);
     assert_eq!(
         v,
         cli_json(&[
             "context", path, "--client", "Acme", "--limit", "100", "--json"
         ])
-    );
-    let every = call(&c, "context", json!({"client": "Acme", "limit": 0})).await;
-    assert_eq!(
-        every.structured_content.unwrap(),
-        cli_json(&["context", path, "--client", "Acme", "--json"])
     );
     c.service.cancel().await.unwrap();
 }

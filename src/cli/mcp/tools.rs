@@ -38,16 +38,10 @@ pub struct ContextParams {
     #[serde(flatten)]
     budget: BudgetArgs,
     /// At most this many articles, in rank order; the ones the budget kept
-    /// are always listed. 0 lists every article. Default 100 (the command
-    /// line lists every article unless given --limit).
-    #[serde(default = "default_context_limit")]
-    #[schemars(default = "default_context_limit")]
+    /// are always listed. 0, the default, lists every article, as the
+    /// command line does without --limit; on a large bank pass e.g. 100.
+    #[serde(default)]
     limit: usize,
-}
-
-/// A large bank ranks every article; an assistant needs the best ones.
-fn default_context_limit() -> usize {
-    100
 }
 
 /// `read`: what `membank read` takes; on an everos root also an entry id,
@@ -164,10 +158,10 @@ const OFFERS: &[Offer] = &[
             tool::<ContextParams, context::ExplainedReport>(
                 "context",
                 "Rank the bank's articles for a client / domain / language pair and fit them \
-                 into a token budget. Returns, per article (the best `limit`, default 100, and \
-                 every kept one), its score, the points per signal, the value that matched, \
+                 into a token budget. Returns, per article (every one, or the best `limit` and \
+                 every kept one; on a large bank pass a limit such as 100), its score, the points per signal, the value that matched, \
                  its tokens and whether the budget kept it (and if not, why), plus the \
-                 assembled context text. Same JSON as `membank context --json --limit N`.",
+                 assembled context text. Same JSON as `membank context --json [--limit N]`.",
             )
         },
     },
