@@ -462,6 +462,11 @@ impl App {
         p.bank.files_changed();
         p.bank.rebuild(memory, &self.flagged, bh);
         p.article.empty_note = None;
+        p.article.noun = match memory.spec().name {
+            "dejavu" => "record",
+            "everos" => "file",
+            _ => "article",
+        };
         if let Some(bank) = memory.downcast_ref::<Bank>() {
             p.context.reload(bank, theme);
             p.agents.refresh(bank, &self.health);

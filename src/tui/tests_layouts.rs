@@ -78,6 +78,29 @@ fn everos_tree_nests_scopes_owners_and_kinds_with_entry_counts() {
 }
 
 #[test]
+fn each_layout_names_its_own_documents_and_itself() {
+    use super::panes::Component;
+    let mut app = everos(120, 30);
+    let s = screen(&app);
+    assert!(s.contains("Select a file in the tree"), "{s}");
+    app.open_article(EPISODE);
+    let hints = app.panes.article.hints(&app.keymap);
+    assert!(hints.starts_with("n entry ·"), "{hints}");
+    key(&mut app, KeyCode::Char('?'));
+    let s = screen(&app);
+    assert!(s.contains("· everos memory root"), "{s}");
+    assert!(!s.contains("Memory Bank Format"), "{s}");
+
+    let mut app = dejavu(120, 30);
+    let s = screen(&app);
+    assert!(s.contains("Select a record in the tree"), "{s}");
+    key(&mut app, KeyCode::Char('?'));
+    let s = screen(&app);
+    assert!(s.contains("· Deja Vu project"), "{s}");
+    assert!(!s.contains("Memory Bank Format"), "{s}");
+}
+
+#[test]
 fn everos_daily_log_lists_its_entries_and_opens_one() {
     let mut app = everos(120, 30);
     app.open_article(EPISODE);
