@@ -190,9 +190,10 @@ fn run_demo(args: DemoArgs, color: ColorChoice, no_mouse: bool) -> anyhow::Resul
         color,
         format: common::forced_format(),
         no_mouse,
-        label: Some("demo bank (reset on each run)".to_owned()),
+        // Short enough that the folder shows at 80 columns.
+        label: Some("demo (reset)".to_owned()),
         notice: Some(format!(
-            "the demo is a copy in {}; `membank demo` resets it (keep one: membank init DIR --demo)",
+            "demo copy in {}, replaced on each run; keep one: membank init DIR --demo",
             dir.display()
         )),
     };

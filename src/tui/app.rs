@@ -89,6 +89,8 @@ pub enum Msg {
     Mouse(ratatui::crossterm::event::MouseEvent),
     /// Time passed: an expired status message goes.
     Tick(std::time::Instant),
+    /// The search index built in the background.
+    SearchIndexed(super::panes::search::Indexed),
 }
 
 /// A memory read in the background, with its checks when they were run
@@ -160,6 +162,10 @@ pub enum Effect {
     /// The tree moved onto a file: show it in the Article pane, when both
     /// are on screen, without moving the focus.
     Preview(String),
+    /// Build the search index of the open memory off the interface thread.
+    IndexSearch {
+        generation: u64,
+    },
 }
 
 impl Effect {
@@ -245,7 +251,8 @@ impl Panes {
 
 pub struct App {
     /// The open memory, whatever its layout; [`App::bank`] when it is a bank.
-    pub memory: Box<dyn Memory>,
+    /// Shared with work done in the background (the search index).
+    pub memory: Arc<dyn Memory>,
     pub bank_label: String,
     pub theme: Theme,
     pub keymap: KeyMap,
@@ -267,6 +274,9 @@ pub struct App {
     checked: Option<HealthReport>,
     /// A remembered query waiting for the bank to be read.
     pending_query: Option<crate::last_query::SavedQuery>,
+    /// Where work done in the background sends its result; without one
+    /// (tests) the work is done at once.
+    background: Option<Arc<dyn Fn(Msg) + Send + Sync>>,
     /// Something visible changed since the last draw.
     pub dirty: bool,
     /// The effect queue: panes add to it, `update` applies what it can and
@@ -294,7 +304,8 @@ impl App {
         };
         panes.agents.style_inputs(&theme);
         let mut app = App {
-            memory,
+            memory: Arc::from(memory),
+            background: None,
             bank_label,
             theme,
             keymap,
@@ -339,6 +350,41 @@ impl App {
         sink: impl Fn(membank_llm::WorkerMessage) + Send + Sync + 'static,
     ) {
         self.panes.agents.connection.set_sink(sink);
+    }
+
+    /// Send what background work produces (as a message for `update`)
+    /// through `sink`, the runner's event channel.
+    pub fn send_background_results_to(&mut self, sink: impl Fn(Msg) + Send + Sync + 'static) {
+        self.background = Some(Arc::new(sink));
+    }
+
+    /// Build the search index of the memory open now, on a worker thread
+    /// when there is a channel back, else at once.
+    fn index_search(&mut self, generation: u64) {
+        use super::panes::search::Indexed;
+        let Some(sink) = self.background.clone() else {
+            let index = membank_core::search::SearchIndex::of_memory(self.memory.as_ref());
+            let (memory, theme) = (self.memory.as_ref(), &self.theme);
+            let built = Indexed { generation, index };
+            let search = &mut self.panes.search;
+            if search.indexed(built, memory, theme) && search.hits.is_empty() {
+                self.status.info("no hits");
+            }
+            return;
+        };
+        let memory = Arc::clone(&self.memory);
+        let spawned = std::thread::Builder::new()
+            .name("membank-index".into())
+            .spawn(move || {
+                let index = membank_core::search::SearchIndex::of_memory(memory.as_ref());
+                // The memory is shared until here: let the interface read
+                // changed files into it again.
+                drop(memory);
+                sink(Msg::SearchIndexed(Indexed { generation, index }));
+            });
+        if let Err(e) = spawned {
+            self.status.error(format!("could not start indexing: {e}"));
+        }
     }
 
     /// Rows of a pane's list: its inside minus the parts that do not scroll.
@@ -422,7 +468,7 @@ impl App {
             p.article.empty_note = super::panes::bank::starter_note(bank);
         }
         p.recall.recompute(memory.downcast_ref::<Project>(), theme);
-        p.search.memory_changed(memory);
+        let reindex = p.search.memory_changed(memory);
         if p.article.rel.is_some() {
             p.article.lay_out(memory, theme, width);
         }
@@ -435,6 +481,9 @@ impl App {
         };
         self.status.query = p.context.query_text.clone();
         self.dirty = true;
+        if let Some(generation) = reindex {
+            self.index_search(generation);
+        }
     }
 
     /// Start from a query remembered from an earlier session.
@@ -521,7 +570,7 @@ impl App {
         if folder_changed {
             let root = self.memory.root().to_path_buf();
             match (self.memory.spec().open)(&root) {
-                Ok(memory) => self.memory = memory,
+                Ok(memory) => self.memory = Arc::from(memory),
                 Err(e) => {
                     tracing::error!(error = %e, "reloading the bank failed");
                     self.status
@@ -530,8 +579,20 @@ impl App {
                     return;
                 }
             }
+        } else if let Some(memory) = Arc::get_mut(&mut self.memory) {
+            memory.reload(&rels);
         } else {
-            self.memory.reload(&rels);
+            // The search index is being built from this memory: read the
+            // changed files into a new one instead of waiting for it.
+            match (self.memory.spec().open)(self.memory.root()) {
+                Ok(memory) => self.memory = Arc::from(memory),
+                Err(e) => {
+                    self.status
+                        .error(sanitize_for_terminal(&e.to_string(), false));
+                    self.dirty = true;
+                    return;
+                }
+            }
         }
         self.refresh_all();
         let n = rels.len();
@@ -609,6 +670,7 @@ impl App {
                     let summary = &self.panes.health.summary;
                     self.status.info(format!("health re-run: {summary}"));
                 }
+                Effect::IndexSearch { generation } => self.index_search(generation),
                 Effect::Info(m) => self.status.info(m),
                 Effect::Warn(m) => self.status.warn(m),
                 Effect::Quit | Effect::Suspend | Effect::Edit { .. } | Effect::Copy(_) => {}
@@ -773,9 +835,17 @@ pub fn update(app: &mut App, msg: Msg) {
                 app.dirty = true;
             }
         }
+        Msg::SearchIndexed(built) => {
+            let (memory, theme) = (app.memory.as_ref(), &app.theme);
+            let search = &mut app.panes.search;
+            if search.indexed(built, memory, theme) && search.hits.is_empty() {
+                app.status.info("no hits");
+            }
+            app.dirty = true;
+        }
         Msg::Loaded(loaded) => match *loaded {
             Ok(read) => {
-                app.memory = read.memory;
+                app.memory = Arc::from(read.memory);
                 app.checked = read.health;
                 app.refresh_all();
                 if let Some(saved) = app.pending_query.take() {

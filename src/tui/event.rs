@@ -26,6 +26,8 @@ pub enum Input {
     Loading(usize),
     /// The loader thread finished reading the bank.
     Loaded(Box<Result<crate::tui::app::ReadMemory, String>>),
+    /// What the app's own background work produced.
+    App(Box<crate::tui::app::Msg>),
 }
 
 enum Control {

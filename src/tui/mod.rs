@@ -220,6 +220,10 @@ fn event_loop(term: &mut terminal::Term, app: &mut App, found: &Detected) -> any
     app.send_model_messages_to(move |m| {
         let _ = llm_tx.send(Input::Llm(m));
     });
+    let background_tx = tx.clone();
+    app.send_background_results_to(move |m| {
+        let _ = background_tx.send(Input::App(Box::new(m)));
+    });
     spawn_loader(found, tx.clone());
     let _watcher = match BankWatcher::spawn(root, tx) {
         Ok(w) => Some(w),
@@ -266,6 +270,7 @@ fn event_loop(term: &mut terminal::Term, app: &mut App, found: &Detected) -> any
                 Input::Error(e) => Some(Msg::Error(e)),
                 Input::Loading(n) => Some(Msg::Loading(n)),
                 Input::Loaded(bank) => Some(Msg::Loaded(bank)),
+                Input::App(msg) => Some(*msg),
             };
             if let Some(msg) = msg {
                 update(app, msg);

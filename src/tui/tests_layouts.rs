@@ -131,6 +131,67 @@ fn everos_search_jumps_to_the_entry_of_a_hit() {
 }
 
 #[test]
+fn search_indexes_in_the_background_and_runs_the_query_typed_meanwhile() {
+    let mut app = everos(120, 30);
+    let (tx, rx) = std::sync::mpsc::channel();
+    app.send_background_results_to(move |m| {
+        let _ = tx.send(m);
+    });
+    ctrl(&mut app, 'f');
+    keys(&mut app, "API keys");
+    key(&mut app, KeyCode::Enter);
+    // Enter returns before the index exists: the screen says so.
+    assert!(app.panes.search.hits.is_empty());
+    let s = screen(&app);
+    assert!(s.contains("indexing…"), "{s}");
+    let indexed = rx
+        .recv_timeout(std::time::Duration::from_secs(30))
+        .expect("the index arrives");
+    assert!(matches!(indexed, Msg::SearchIndexed(_)));
+    update(&mut app, indexed);
+    assert!(!app.panes.search.hits.is_empty());
+    let s = screen(&app);
+    assert!(!s.contains("indexing…"), "{s}");
+    assert!(s.contains("hits for “API keys”"), "{s}");
+    // The index is kept: the next query runs at once.
+    key(&mut app, KeyCode::Char('i'));
+    ctrl(&mut app, 'u');
+    keys(&mut app, "xyzzy");
+    key(&mut app, KeyCode::Enter);
+    let s = screen(&app);
+    assert!(s.contains("no hits for “xyzzy”"), "{s}");
+    assert!(rx.try_recv().is_err());
+}
+
+#[test]
+fn an_index_built_for_a_memory_since_changed_is_dropped() {
+    let mut app = everos(120, 30);
+    let (tx, rx) = std::sync::mpsc::channel();
+    app.send_background_results_to(move |m| {
+        let _ = tx.send(m);
+    });
+    ctrl(&mut app, 'f');
+    keys(&mut app, "API keys");
+    key(&mut app, KeyCode::Enter);
+    let stale = rx
+        .recv_timeout(std::time::Duration::from_secs(30))
+        .expect("the index arrives");
+    // A file changed while it was built: it no longer fits the memory.
+    let rel = "default_app/default_project/users/u_alice/user.md";
+    assert!(manifest("demo-everos").join(rel).is_file());
+    update(&mut app, Msg::Edited(rel.into()));
+    update(&mut app, stale);
+    assert!(app.panes.search.hits.is_empty());
+    assert!(screen(&app).contains("indexing…"));
+    // An index of the memory read again follows, and the query runs.
+    let fresh = rx
+        .recv_timeout(std::time::Duration::from_secs(30))
+        .expect("a new index arrives");
+    update(&mut app, fresh);
+    assert!(!app.panes.search.hits.is_empty());
+}
+
+#[test]
 fn health_findings_of_another_layout_jump_to_their_file() {
     let mut app = open(
         &manifest("tests/fixtures/dejavu/flawed-project"),

@@ -27,12 +27,34 @@ const HEADER: u16 = 2;
 /// is one.
 const NOTE: u16 = 3;
 
+/// A search index built off the interface thread, for the memory of
+/// `generation`.
+pub struct Indexed {
+    pub generation: u64,
+    pub index: SearchIndex,
+}
+
+impl std::fmt::Debug for Indexed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Indexed({} units)", self.index.len())
+    }
+}
+
 #[derive(Default)]
 pub struct SearchPane {
     pub query: String,
     pub typing: bool,
-    /// Built on the first search and dropped when the memory changes.
+    /// Built in the background on the first search and dropped when the
+    /// memory changes.
     index: Option<SearchIndex>,
+    /// Which memory the index is for: a build started before the memory
+    /// changed is dropped when it arrives.
+    generation: u64,
+    /// An index is being built for the current memory.
+    indexing: bool,
+    /// A search was asked for before the index was ready; it runs when
+    /// the index arrives.
+    waiting: bool,
     pub hits: Vec<SearchHit>,
     /// Two lines per hit, prepared after each search.
     rows: Vec<[Line<'static>; 2]>,
@@ -48,9 +70,54 @@ fn safe(s: &str) -> String {
 
 impl SearchPane {
     /// The memory changed: index it again on the next search.
-    pub fn memory_changed(&mut self, memory: &dyn Memory) {
+    /// A search still waits for an index: the generation of the index to
+    /// build for the new memory.
+    pub fn memory_changed(&mut self, memory: &dyn Memory) -> Option<u64> {
         self.index = None;
+        self.generation += 1;
         self.note = memory.search_note();
+        // A build under way is for the old memory; a waiting search needs
+        // one for the new memory.
+        self.indexing = self.waiting;
+        self.waiting.then_some(self.generation)
+    }
+
+    /// Search for the query now, or once the index is built: indexing a
+    /// large memory takes seconds, so it happens off the interface thread
+    /// (the app applies `Effect::IndexSearch`).
+    pub fn search(&mut self, cx: &mut Cx) {
+        if self.index.is_some() || self.query.trim().is_empty() {
+            self.waiting = false;
+            self.run(cx.memory, cx.theme);
+            if self.hits.is_empty() && !self.query.trim().is_empty() {
+                cx.info("no hits");
+            }
+            return;
+        }
+        self.waiting = true;
+        self.summary = "indexing…".to_owned();
+        if !self.indexing {
+            self.indexing = true;
+            cx.effects.push(Effect::IndexSearch {
+                generation: self.generation,
+            });
+        }
+    }
+
+    /// An index built in the background arrived: keep it when it is for
+    /// the memory open now, and run the search that waited for it. True
+    /// when that search ran.
+    pub fn indexed(&mut self, built: Indexed, memory: &dyn Memory, theme: &Theme) -> bool {
+        if built.generation != self.generation {
+            return false;
+        }
+        self.indexing = false;
+        self.index = Some(built.index);
+        let waited = std::mem::take(&mut self.waiting);
+        if waited {
+            self.run(memory, theme);
+        }
+        waited
     }
 
     /// Hits that fit in a pane of `height` rows.
@@ -59,15 +126,13 @@ impl SearchPane {
         (height.saturating_sub(usize::from(HEADER + note)) / 2).max(1)
     }
 
-    /// Run the query over the memory.
-    pub fn run(&mut self, memory: &dyn Memory, theme: &Theme) {
-        let index = self
-            .index
-            .get_or_insert_with(|| SearchIndex::of_memory(memory));
-        self.hits = if self.query.trim().is_empty() {
-            Vec::new()
-        } else {
-            index.search(memory, &self.query, LIMIT)
+    /// Run the query over the memory with the index built for it.
+    fn run(&mut self, memory: &dyn Memory, theme: &Theme) {
+        self.hits = match &self.index {
+            Some(index) if !self.query.trim().is_empty() => {
+                index.search(memory, &self.query, LIMIT)
+            }
+            _ => Vec::new(),
         };
         self.summary = match self.hits.len() {
             _ if self.query.trim().is_empty() => String::new(),
@@ -185,10 +250,7 @@ impl Component for SearchPane {
         match key.code {
             KeyCode::Enter => {
                 self.typing = false;
-                self.run(cx.memory, cx.theme);
-                if self.hits.is_empty() && !self.query.trim().is_empty() {
-                    cx.info("no hits");
-                }
+                self.search(cx);
             }
             KeyCode::Esc => self.typing = false,
             KeyCode::Char('u') if ctrl => self.query.clear(),
