@@ -1,6 +1,7 @@
 //! `membank context`: the ranked, budgeted context for a query, with the
 //! reason for every decision.
 
+use std::borrow::Cow;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -97,12 +98,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     warn_unknown_values(bank, &args.query.to_query());
     let mut report = build(bank, &args.query, &args.budget);
     let total = limit_rows(&mut report, args.limit.unwrap_or(0));
+    // Each row is put into words only while it is written, so the whole
+    // report is never held in words at once.
     if args.json {
-        print_json(&report.explain(bank))?;
+        print_json(&report.explained(bank))?;
     } else if args.render {
         super::common::print_model_text(&context::render(bank, &report))?;
     } else {
-        print_table(&report.explain(bank), total);
+        print_table(&report, bank, total);
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -128,8 +131,30 @@ pub fn limit_rows(report: &mut ContextReport, limit: usize) -> usize {
 /// strips; `total` is how many articles were ranked, listed or not.
 pub fn table(r: &ExplainedReport, total: usize) -> String {
     let mut out = Vec::new();
-    let _ = write_table(&mut out, r, total);
+    let head = TableHead {
+        query: &r.query,
+        budget: r.budget,
+        used_tokens: r.used_tokens,
+        token_estimator: r.token_estimator,
+        articles: total,
+        listed: r.articles.len(),
+        kept: r.articles.iter().filter(|e| e.included).count(),
+    };
+    let _ = write_table(&mut out, &head, r.articles.iter().map(Cow::Borrowed));
     String::from_utf8_lossy(&out).into_owned()
+}
+
+/// What the table says above its rows.
+struct TableHead<'a> {
+    query: &'a Query,
+    budget: usize,
+    used_tokens: usize,
+    token_estimator: &'static str,
+    /// Articles ranked, listed or not.
+    articles: usize,
+    /// Rows that follow.
+    listed: usize,
+    kept: usize,
 }
 
 fn describe(m: &Option<SignalMatch>, points: u32) -> Option<String> {
@@ -153,23 +178,36 @@ fn why(e: &ExplainedEntry) -> String {
     }
 }
 
-fn print_table(r: &ExplainedReport, total: usize) {
+fn print_table(r: &ContextReport, bank: &Bank, total: usize) {
     use std::io::Write;
     // One write per block, not per line: a 100,000-row table is otherwise
     // 100,000 system calls.
     let mut out = std::io::BufWriter::with_capacity(64 * 1024, anstream::stdout().lock());
-    let _ = write_table(&mut out, r, total);
+    let head = TableHead {
+        query: &r.query,
+        budget: r.budget,
+        used_tokens: r.used_tokens,
+        token_estimator: r.token_estimator,
+        articles: total,
+        listed: r.articles.len(),
+        kept: r.included().count(),
+    };
+    let rows = r
+        .articles
+        .iter()
+        .map(|e| Cow::Owned(e.explain(bank, &r.query)));
+    let _ = write_table(&mut out, &head, rows);
     let _ = out.flush();
 }
 
 /// The readable report: the query, the budget, then every article in rank
 /// order with why it scored and, for each one left out, why.
-fn write_table(
+fn write_table<'a>(
     out: &mut impl std::io::Write,
-    r: &ExplainedReport,
-    total: usize,
+    r: &TableHead<'_>,
+    rows: impl Iterator<Item = Cow<'a, ExplainedEntry>>,
 ) -> std::io::Result<()> {
-    let q = &r.query;
+    let q = r.query;
     let show = |v: &Option<String>| v.as_deref().map(safe).unwrap_or_else(|| "-".into());
     writeln!(
         out,
@@ -184,11 +222,10 @@ fn write_table(
     } else {
         r.budget.to_string()
     };
-    let kept = r.articles.iter().filter(|e| e.included).count();
     writeln!(
         out,
-        "budget: {} / {budget} tokens used ({}), {kept} of {total} articles kept",
-        r.used_tokens, r.token_estimator,
+        "budget: {} / {budget} tokens used ({}), {} of {} articles kept",
+        r.used_tokens, r.token_estimator, r.kept, r.articles
     )?;
     writeln!(out)?;
     let heading = style::HEADING;
@@ -197,7 +234,8 @@ fn write_table(
         "{heading}{:>4}  {:>5}  {:>2} {:>2} {:>2}  {:>6}  {:<10}  {:<4}  path{heading:#}",
         "rank", "score", "C", "D", "L", "tokens", "updated", "kept"
     )?;
-    for e in &r.articles {
+    for e in rows {
+        let e = e.as_ref();
         let (kept_word, kept_style) = if e.included {
             ("yes", style::GOOD)
         } else {
@@ -229,12 +267,12 @@ fn write_table(
             )?;
         }
     }
-    if total > r.articles.len() {
+    if r.articles > r.listed {
         let muted = style::MUTED;
         writeln!(
             out,
             "{muted}… {} more articles not listed (limit){muted:#}",
-            total - r.articles.len()
+            r.articles - r.listed
         )?;
     }
     Ok(())

@@ -312,7 +312,10 @@ pub(crate) fn parse_yaml_with(
 /// the tests check that. Loading a large bank is dominated by YAML parsing
 /// otherwise.
 pub(crate) fn parse_simple(yaml: &str) -> Option<Mapping> {
-    let mut map = Mapping::new();
+    // Sized once for one key per line: a memory root keeps these maps, and
+    // growing by doubling would leave most of them a third empty.
+    let lines = yaml.lines().count();
+    let mut map = Mapping::with_capacity(lines);
     for line in yaml.split('\n') {
         if line.is_empty() {
             continue;

@@ -69,9 +69,13 @@ pub struct FuzzyRank {
     /// Lower-case name and title, for the exact and prefix tiers.
     name_lower: Vec<String>,
     title_lower: Vec<Option<String>>,
+    /// Characters in each name, for the order among equal scores.
+    name_chars: Vec<u32>,
     /// What the fuzzy matcher sees: name, title and folder.
     haystacks: Vec<Utf32String>,
-    matcher: Matcher,
+    /// One matcher per core the scoring runs on (a matcher keeps scratch
+    /// space, so each thread needs its own).
+    matchers: Vec<Matcher>,
     /// Queries typed so far with their unordered matches: the next
     /// character only narrows the last one, Backspace returns to the one
     /// before.
@@ -140,12 +144,18 @@ impl FuzzyRank {
             .map(|i| i.title.as_ref().map(|t| t.to_lowercase()))
             .collect();
         let haystacks = items.iter().map(haystack).collect();
+        let name_chars = items
+            .iter()
+            .map(|i| i.name.chars().count() as u32)
+            .collect();
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get().min(4));
         let mut rank = FuzzyRank {
             items,
             name_lower,
             title_lower,
+            name_chars,
             haystacks,
-            matcher: Matcher::new(Config::DEFAULT),
+            matchers: (0..cores).map(|_| Matcher::new(Config::DEFAULT)).collect(),
             history: Vec::new(),
             ordered: Vec::new(),
             total: 0,
@@ -169,78 +179,84 @@ impl FuzzyRank {
             }
             self.history.pop();
         }
-        let matched: Vec<u32> = if query.is_empty() {
-            (0..self.items.len() as u32).collect()
-        } else if let Some((earlier, matches)) = self.history.last()
-            && *earlier == query
-        {
-            matches.clone()
-        } else {
-            let pattern = Pattern::new(
-                &query,
-                CaseMatching::Ignore,
-                Normalization::Smart,
-                AtomKind::Fuzzy,
-            );
-            let candidates: Box<dyn Iterator<Item = u32>> = match self.history.last() {
-                Some((_, matches)) => Box::new(matches.clone().into_iter()),
-                None => Box::new(0..self.items.len() as u32),
-            };
-            let haystacks = &self.haystacks;
-            let matcher = &mut self.matcher;
-            candidates
-                .filter(|&i| {
-                    pattern
-                        .score(haystacks[i as usize].slice(..), matcher)
-                        .is_some()
-                })
-                .collect()
+        let candidates: Vec<u32> = match self.history.last() {
+            Some((_, matches)) if !query.is_empty() => matches.clone(),
+            _ => (0..self.items.len() as u32).collect(),
         };
+        // Matching and the order's keys in one pass over the candidates,
+        // split across the cores.
+        let keys = self.keys(&query, &candidates);
         if self.history.last().is_none_or(|(q, _)| *q != query) {
-            self.history.push((query.clone(), matched.clone()));
+            let matched = keys.iter().map(|k| k.item).collect();
+            self.history.push((query.clone(), matched));
         }
-        self.total = matched.len();
-        self.ordered = self.order(&query, matched);
+        self.total = keys.len();
+        self.ordered = order(keys);
     }
 
-    /// The best [`ORDERED`] of `matched`, in rank order.
-    fn order(&mut self, query: &str, matched: Vec<u32>) -> Vec<u32> {
+    /// The sort key of every candidate that matches `query`, in candidate
+    /// order.
+    fn keys(&mut self, query: &str, candidates: &[u32]) -> Vec<SortKey> {
         let pattern = Pattern::new(
             query,
             CaseMatching::Ignore,
             Normalization::Smart,
             AtomKind::Fuzzy,
         );
-        let mut keys: Vec<SortKey> = matched
-            .into_iter()
-            .map(|i| {
-                let at = i as usize;
-                let item = &self.items[at];
-                let (tier, score) = if query.is_empty() {
-                    (TIER_FUZZY, 0)
-                } else {
-                    let tier =
-                        tier_of(&self.name_lower[at], self.title_lower[at].as_deref(), query);
-                    let score = pattern
-                        .score(self.haystacks[at].slice(..), &mut self.matcher)
-                        .unwrap_or(0);
-                    (tier, score)
-                };
-                SortKey {
-                    tier,
-                    placement: item.placement,
-                    inverse_score: u32::MAX - score,
-                    name_chars: item.name.chars().count() as u32,
-                    item: i,
-                }
+        let mut matchers = std::mem::take(&mut self.matchers);
+        let this = &*self;
+        let key = |i: u32, matcher: &mut Matcher| -> Option<SortKey> {
+            let at = i as usize;
+            let (tier, score) = if query.is_empty() {
+                (TIER_FUZZY, 0)
+            } else {
+                let score = pattern.score(this.haystacks[at].slice(..), matcher)?;
+                let tier = tier_of(&this.name_lower[at], this.title_lower[at].as_deref(), query);
+                (tier, score)
+            };
+            Some(SortKey {
+                tier,
+                placement: this.items[at].placement,
+                inverse_score: u32::MAX - score,
+                name_chars: this.name_chars[at],
+                item: i,
             })
-            .collect();
-        if keys.len() > ORDERED {
-            keys.select_nth_unstable(ORDERED);
-            keys.truncate(ORDERED);
-        }
-        keys.sort_unstable();
-        keys.into_iter().map(|k| k.item).collect()
+        };
+        // Threads pay off only on a long list; a small bank is scored here.
+        const PER_THREAD: usize = 4096;
+        let threads = matchers
+            .len()
+            .min(candidates.len().div_ceil(PER_THREAD))
+            .max(1);
+        let keys = if threads == 1 {
+            let matcher = &mut matchers[0];
+            candidates.iter().filter_map(|&i| key(i, matcher)).collect()
+        } else {
+            let chunk = candidates.len().div_ceil(threads);
+            std::thread::scope(|scope| {
+                let parts: Vec<_> = candidates
+                    .chunks(chunk)
+                    .zip(matchers.iter_mut())
+                    .map(|(part, matcher)| {
+                        let key = &key;
+                        scope.spawn(move || {
+                            part.iter()
+                                .filter_map(|&i| key(i, matcher))
+                                .collect::<Vec<SortKey>>()
+                        })
+                    })
+                    .collect();
+                let mut keys = Vec::with_capacity(candidates.len());
+                for part in parts {
+                    // A panic while scoring is a bug; it goes on from here
+                    // as it would have on one thread.
+                    keys.extend(part.join().unwrap_or_else(|e| std::panic::resume_unwind(e)));
+                }
+                keys
+            })
+        };
+        self.matchers = matchers;
+        keys
     }
 
     /// Char positions of `item`'s displayed name (and title after " · ")
@@ -258,11 +274,21 @@ impl FuzzyRank {
         );
         let shown = Utf32String::from(display_text(&self.items[item as usize]));
         let mut positions = Vec::new();
-        pattern.indices(shown.slice(..), &mut self.matcher, &mut positions);
+        pattern.indices(shown.slice(..), &mut self.matchers[0], &mut positions);
         positions.sort_unstable();
         positions.dedup();
         positions
     }
+}
+
+/// The best [`ORDERED`] keys, in rank order.
+fn order(mut keys: Vec<SortKey>) -> Vec<u32> {
+    if keys.len() > ORDERED {
+        keys.select_nth_unstable(ORDERED);
+        keys.truncate(ORDERED);
+    }
+    keys.sort_unstable();
+    keys.into_iter().map(|k| k.item).collect()
 }
 
 /// What a row shows before the folder: the name, and the title if it
