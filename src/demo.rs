@@ -102,6 +102,12 @@ pub fn demo_everos_dir() -> anyhow::Result<PathBuf> {
     Ok(dir)
 }
 
+/// The status bar's name for a demo copy of `what`: where it lives is a
+/// temporary folder that says nothing, what matters is that it is reset.
+pub fn demo_label(what: &str) -> String {
+    format!("demo {what} (reset on each run)")
+}
+
 /// Extract a fresh copy of the demo Deja Vu project, like `demo_bank_dir`.
 pub fn demo_dejavu_dir() -> anyhow::Result<PathBuf> {
     let dir = std::env::temp_dir().join(format!("membank-demo-dejavu-{}", user_tag()));
@@ -287,6 +293,16 @@ mod tests {
         for folder in membank_core::layout::Folder::ALL {
             assert!(dir.join(folder.dir_name()).is_dir());
         }
+    }
+
+    #[test]
+    fn demo_labels_say_demo_and_reset_not_the_temporary_path() {
+        let label = super::demo_label("Deja Vu project");
+        assert_eq!(label, "demo Deja Vu project (reset on each run)");
+        assert_eq!(
+            super::demo_label("everos root"),
+            "demo everos root (reset on each run)"
+        );
     }
 
     #[test]

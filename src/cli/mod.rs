@@ -155,9 +155,14 @@ fn run_demo(args: DemoArgs, color: ColorChoice, no_mouse: bool) -> anyhow::Resul
             color,
             format: common::forced_format(),
             no_mouse,
+            label: Some(crate::demo::demo_label("Deja Vu project")),
             ..TuiOptions::default()
         };
-        return tui::run_tui(&dir, options);
+        let result = tui::run_tui(&dir, options);
+        // Said after the screen is given back, so it is not wiped at once.
+        let d = common::safe(&dir.display().to_string());
+        eprintln!("membank: the demo Deja Vu project is in {d}, replaced on each run");
+        return result;
     }
     if format == Some("everos") {
         let dir = crate::demo::demo_everos_dir()?;
@@ -169,7 +174,7 @@ fn run_demo(args: DemoArgs, color: ColorChoice, no_mouse: bool) -> anyhow::Resul
             color,
             format: common::forced_format(),
             no_mouse,
-            label: Some("demo everos root (reset on each run)".to_owned()),
+            label: Some(crate::demo::demo_label("everos root")),
             ..TuiOptions::default()
         };
         let result = tui::run_tui(&dir, options);

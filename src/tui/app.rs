@@ -91,6 +91,13 @@ pub enum Msg {
     Tick(std::time::Instant),
     /// The search index built in the background.
     SearchIndexed(super::panes::search::Indexed),
+    /// The memory read again whole in the background after these files
+    /// changed; `generation` tells a stale read from the latest.
+    Reloaded {
+        generation: u64,
+        read: Box<Result<ReadMemory, String>>,
+        files: Vec<String>,
+    },
 }
 
 /// A memory read in the background, with its checks when they were run
@@ -277,6 +284,8 @@ pub struct App {
     /// Where work done in the background sends its result; without one
     /// (tests) the work is done at once.
     background: Option<Arc<dyn Fn(Msg) + Send + Sync>>,
+    /// Whole reads started in the background; only the latest is shown.
+    reloads: u64,
     /// Something visible changed since the last draw.
     pub dirty: bool,
     /// The effect queue: panes add to it, `update` applies what it can and
@@ -306,6 +315,7 @@ impl App {
         let mut app = App {
             memory: Arc::from(memory),
             background: None,
+            reloads: 0,
             bank_label,
             theme,
             keymap,
@@ -350,6 +360,57 @@ impl App {
         sink: impl Fn(membank_llm::WorkerMessage) + Send + Sync + 'static,
     ) {
         self.panes.agents.connection.set_sink(sink);
+    }
+
+    /// Read the whole memory again on a worker thread, with its checks, as
+    /// the first load did; `Msg::Reloaded` brings it back.
+    fn reload_in_background(&mut self, files: Vec<String>, sink: Arc<dyn Fn(Msg) + Send + Sync>) {
+        self.reloads += 1;
+        let generation = self.reloads;
+        let (spec, root) = (self.memory.spec(), self.memory.root().to_path_buf());
+        let spawned = std::thread::Builder::new()
+            .name("membank-reload".into())
+            .spawn(move || {
+                let read = (spec.open)(&root)
+                    .map(|memory| {
+                        let health = memory.check(&HealthOptions::default());
+                        ReadMemory {
+                            memory,
+                            health: Some(health),
+                        }
+                    })
+                    .map_err(|e| sanitize_for_terminal(&e.to_string(), false));
+                sink(Msg::Reloaded {
+                    generation,
+                    read: Box::new(read),
+                    files,
+                });
+            });
+        if let Err(e) = spawned {
+            self.status
+                .error(format!("could not start reading again: {e}"));
+        }
+    }
+
+    /// A memory read again in the background arrived: show it unless a
+    /// later read is under way, keeping what is selected and open.
+    fn reloaded(&mut self, generation: u64, read: Result<ReadMemory, String>, files: &[String]) {
+        if generation != self.reloads {
+            return;
+        }
+        match read {
+            Ok(read) => {
+                self.memory = Arc::from(read.memory);
+                self.checked = read.health;
+                self.refresh_all();
+                self.say_reloaded(files);
+            }
+            Err(e) => {
+                tracing::error!(error = %e, "reloading failed");
+                self.status.error(e);
+                self.dirty = true;
+            }
+        }
     }
 
     /// Send what background work produces (as a message for `update`)
@@ -462,6 +523,11 @@ impl App {
         p.bank.files_changed();
         p.bank.rebuild(memory, &self.flagged, bh);
         p.article.empty_note = None;
+        p.article.noun = match memory.spec().name {
+            "dejavu" => "record",
+            "everos" => "file",
+            _ => "article",
+        };
         if let Some(bank) = memory.downcast_ref::<Bank>() {
             p.context.reload(bank, theme);
             p.agents.refresh(bank, &self.health);
@@ -567,6 +633,13 @@ impl App {
         });
         tracing::info!(files = rels.len(), whole_bank = folder_changed, "reloading");
         tracing::debug!(paths = ?rels, "reloading");
+        // An everos root is always read again whole: on a large one that
+        // takes seconds, so it is read where the first load was.
+        let whole = folder_changed || self.memory.spec().name == "everos";
+        if whole && let Some(sink) = self.background.clone() {
+            self.reload_in_background(rels, sink);
+            return;
+        }
         if folder_changed {
             let root = self.memory.root().to_path_buf();
             match (self.memory.spec().open)(&root) {
@@ -595,6 +668,10 @@ impl App {
             }
         }
         self.refresh_all();
+        self.say_reloaded(&rels);
+    }
+
+    fn say_reloaded(&mut self, rels: &[String]) {
         let n = rels.len();
         // Background news; a start-up notice (where the demo lives) stays
         // until it expires.
@@ -835,6 +912,11 @@ pub fn update(app: &mut App, msg: Msg) {
                 app.dirty = true;
             }
         }
+        Msg::Reloaded {
+            generation,
+            read,
+            files,
+        } => app.reloaded(generation, *read, &files),
         Msg::SearchIndexed(built) => {
             let (memory, theme) = (app.memory.as_ref(), &app.theme);
             let search = &mut app.panes.search;

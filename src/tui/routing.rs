@@ -133,7 +133,8 @@ fn perform(app: &mut App, action: Action) -> bool {
         }
         Action::Help => {
             let scope = app.panes.get(app.focus).scope();
-            let help = Help::new(app.panes.name(app.focus), scope, &app.keymap);
+            let help = Help::new(app.panes.name(app.focus), scope, &app.keymap)
+                .for_layout(app.memory.spec());
             app.popup = Some(Popup::Help(help));
             true
         }

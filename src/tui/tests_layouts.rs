@@ -78,6 +78,29 @@ fn everos_tree_nests_scopes_owners_and_kinds_with_entry_counts() {
 }
 
 #[test]
+fn each_layout_names_its_own_documents_and_itself() {
+    use super::panes::Component;
+    let mut app = everos(120, 30);
+    let s = screen(&app);
+    assert!(s.contains("Select a file in the tree"), "{s}");
+    app.open_article(EPISODE);
+    let hints = app.panes.article.hints(&app.keymap);
+    assert!(hints.starts_with("n entry ·"), "{hints}");
+    key(&mut app, KeyCode::Char('?'));
+    let s = screen(&app);
+    assert!(s.contains("· everos memory root"), "{s}");
+    assert!(!s.contains("Memory Bank Format"), "{s}");
+
+    let mut app = dejavu(120, 30);
+    let s = screen(&app);
+    assert!(s.contains("Select a record in the tree"), "{s}");
+    key(&mut app, KeyCode::Char('?'));
+    let s = screen(&app);
+    assert!(s.contains("· Deja Vu project"), "{s}");
+    assert!(!s.contains("Memory Bank Format"), "{s}");
+}
+
+#[test]
 fn everos_daily_log_lists_its_entries_and_opens_one() {
     let mut app = everos(120, 30);
     app.open_article(EPISODE);
@@ -180,6 +203,10 @@ fn an_index_built_for_a_memory_since_changed_is_dropped() {
     let rel = "default_app/default_project/users/u_alice/user.md";
     assert!(manifest("demo-everos").join(rel).is_file());
     update(&mut app, Msg::Edited(rel.into()));
+    let reloaded = rx
+        .recv_timeout(std::time::Duration::from_secs(30))
+        .expect("the root is read again");
+    update(&mut app, reloaded);
     update(&mut app, stale);
     assert!(app.panes.search.hits.is_empty());
     assert!(screen(&app).contains("indexing…"));
@@ -189,6 +216,35 @@ fn an_index_built_for_a_memory_since_changed_is_dropped() {
         .expect("a new index arrives");
     update(&mut app, fresh);
     assert!(!app.panes.search.hits.is_empty());
+}
+
+#[test]
+fn a_changed_everos_file_is_read_in_the_background_keeping_the_selection() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&manifest("demo-everos"), dir.path());
+    let mut app = open(dir.path(), "demo-everos", 120, 30);
+    let (tx, rx) = std::sync::mpsc::channel();
+    app.send_background_results_to(move |m| {
+        let _ = tx.send(m);
+    });
+    app.open_article(EPISODE);
+    let selected = app.panes.bank.selected().map(|r| r.label.clone());
+    let file = dir.path().join(EPISODE);
+    let text = std::fs::read_to_string(&file).unwrap();
+    std::fs::write(&file, text.replace("API keys", "Token rotation")).unwrap();
+    update(&mut app, Msg::FilesChanged(vec![file]));
+    // The interface did not read the root: the old text is still shown.
+    assert!(screen(&app).contains("API keys"));
+    let reloaded = rx
+        .recv_timeout(std::time::Duration::from_secs(30))
+        .expect("the root is read again");
+    assert!(matches!(reloaded, Msg::Reloaded { .. }));
+    update(&mut app, reloaded);
+    let s = screen(&app);
+    assert!(s.contains("Token rotation"), "{s}");
+    assert!(s.contains("reloaded"), "{s}");
+    assert_eq!(app.panes.article.rel.as_deref(), Some(EPISODE));
+    assert_eq!(app.panes.bank.selected().map(|r| r.label.clone()), selected);
 }
 
 #[test]

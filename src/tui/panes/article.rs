@@ -56,6 +56,9 @@ pub struct ArticlePane {
     health: Arc<HealthReport>,
     /// Shown while no article is open (a bank with only examples says so).
     pub empty_note: Option<String>,
+    /// What the open layout calls a document ("record" in Deja Vu), for
+    /// the line shown while none is open; "article" when unset.
+    pub noun: &'static str,
 }
 
 /// A place the pane can show: a file, or one entry inside it.
@@ -580,10 +583,20 @@ fn append_link_lists(
 
 pub fn draw(frame: &mut Frame, area: Rect, pane: &ArticlePane, theme: &Theme) {
     if pane.rel.is_none() {
+        let noun = if pane.noun.is_empty() {
+            "article"
+        } else {
+            pane.noun
+        };
+        let a = if noun.starts_with(['a', 'e', 'i', 'o', 'u']) {
+            "an"
+        } else {
+            "a"
+        };
         let mut lines = vec![
             Line::default(),
             Line::styled(
-                "  Select an article in the tree and press Enter,",
+                format!("  Select {a} {noun} in the tree and press Enter,"),
                 theme.muted,
             ),
             Line::styled("  or press / to find one by name.", theme.muted),
@@ -745,7 +758,15 @@ impl Component for ArticlePane {
             None => hint_text(
                 keymap,
                 &[
-                    (Action::NextLink, "link"),
+                    // A daily log's list: its rows are entries.
+                    (
+                        Action::NextLink,
+                        if self.entry_links.is_empty() {
+                            "link"
+                        } else {
+                            "entry"
+                        },
+                    ),
                     (Action::Open, "follow"),
                     (Action::SearchArticle, "search"),
                     (Action::Back, "back"),

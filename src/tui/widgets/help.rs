@@ -23,6 +23,8 @@ pub struct Help {
     pub sections: Vec<(String, Vec<(String, String)>)>,
     /// First line shown, when the keys are more than the screen holds.
     pub scroll: usize,
+    /// The version line at the bottom, naming what is open.
+    pub about: String,
 }
 
 /// Actions shown on one row when a scope has both, to keep the popup
@@ -88,7 +90,18 @@ impl Help {
                 ("everywhere".to_owned(), rows(Scope::Global, keymap)),
             ],
             scroll: 0,
+            about: ABOUT.to_owned(),
         }
+    }
+
+    /// Name the open layout at the bottom: the format version is a bank's
+    /// only; "everos memory root", "Deja Vu project" say what else is open.
+    pub fn for_layout(mut self, spec: &membank_core::memory::LayoutSpec) -> Help {
+        if spec.name != "bank" {
+            let what = spec.title.split_once(' ').map_or(spec.title, |(_, w)| w);
+            self.about = format!("membank {} · {what}", env!("CARGO_PKG_VERSION"));
+        }
+        self
     }
 
     /// Lines of the popup's text.
@@ -165,7 +178,7 @@ pub fn draw(frame: &mut Frame, help: &Help, theme: &Theme) {
     let visible = usize::from(height.saturating_sub(2));
     let scroll = help.scroll.min(total.saturating_sub(visible));
     let width = (key_width + desc_width + 6)
-        .max(ABOUT.chars().count() + 20)
+        .max(help.about.chars().count() + 20)
         .min(usize::from(screen.width)) as u16;
     let area = centered(screen, width, height);
     frame.render_widget(Clear, area);
@@ -184,8 +197,9 @@ pub fn draw(frame: &mut Frame, help: &Help, theme: &Theme) {
         .title(Span::styled(format!(" {} ", help.title), theme.title))
         .title_bottom(Span::styled(more, theme.muted));
     // The version goes where there is room for both.
-    if usize::from(width) >= 2 * (ABOUT.chars().count() + 2) + 4 || total <= visible {
-        block = block.title_bottom(Line::styled(format!(" {ABOUT} "), theme.muted).right_aligned());
+    let about = &help.about;
+    if usize::from(width) >= 2 * (about.chars().count() + 2) + 4 || total <= visible {
+        block = block.title_bottom(Line::styled(format!(" {about} "), theme.muted).right_aligned());
     }
     let shown: Vec<Line> = lines.into_iter().skip(scroll).collect();
     frame.render_widget(

@@ -151,6 +151,9 @@ struct Renderer<'a> {
     last_blank: bool,
     /// Source line of the Markdown event being rendered.
     src_line: usize,
+    /// The paragraph being collected is a block of `key: value` lines
+    /// (an everos entry's metadata): each keeps its own line.
+    field_lines: bool,
 }
 
 impl<'a> Renderer<'a> {
@@ -170,6 +173,7 @@ impl<'a> Renderer<'a> {
             open_link: None,
             last_blank: true,
             src_line: 1,
+            field_lines: false,
         }
     }
 
@@ -246,6 +250,13 @@ impl<'a> Renderer<'a> {
             if !matches!(event, Event::End(_)) {
                 self.src_line = first_line + newlines.partition_point(|&n| n < range.start);
             }
+            match event {
+                Event::Start(Tag::Paragraph) => {
+                    self.field_lines = body.get(range.clone()).is_some_and(is_field_block);
+                }
+                Event::End(TagEnd::Paragraph) => self.field_lines = false,
+                _ => {}
+            }
             self.event(event);
         }
     }
@@ -281,6 +292,7 @@ impl<'a> Renderer<'a> {
                 self.pop_style();
             }
             Event::FootnoteReference(t) => self.text(&format!("[^{t}]")),
+            Event::SoftBreak if self.field_lines && self.table.is_none() => self.flush(),
             Event::SoftBreak => self.text(" "),
             Event::HardBreak => {
                 if self.table.is_none() {
@@ -595,3 +607,30 @@ mod properties;
 
 #[cfg(test)]
 mod tests;
+
+/// Two or more lines, each a `key: value` field (`**key**: value` too):
+/// metadata that reads as a list, not as one run-on sentence.
+fn is_field_block(paragraph: &str) -> bool {
+    let lines: Vec<&str> = paragraph.trim_end().lines().collect();
+    lines.len() >= 2 && lines.iter().all(|l| is_field_line(l))
+}
+
+fn is_field_line(line: &str) -> bool {
+    let line = line.trim();
+    let Some((key, value)) = line.split_once(':') else {
+        return false;
+    };
+    // `**key:** value` closes its emphasis after the colon.
+    let value = value.trim_start_matches(['*', '_']);
+    // A URL's scheme or a time of day is no key.
+    if !(value.is_empty() || value.starts_with(' ')) {
+        return false;
+    }
+    let key = key.trim_matches(|c| c == '*' || c == '_');
+    !key.is_empty()
+        && key.chars().count() <= 40
+        && key.chars().next().is_some_and(char::is_alphanumeric)
+        && key
+            .chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | ' '))
+}

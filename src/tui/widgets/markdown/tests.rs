@@ -126,3 +126,36 @@ fn selecting_a_link_restyles_only_that_link() {
     let (l, s) = doc.links[0].spans[0];
     assert_eq!(doc.lines[l].spans[s].style, theme.link);
 }
+
+#[test]
+fn a_block_of_key_value_lines_keeps_one_field_a_line() {
+    let theme = Theme::default_theme();
+    let src = "## af_20260601_00000001\n\n**owner_id**: carol\n**session_id**: sess_b2\n\
+               **timestamp**: 2026-06-01T06:50:43+00:00\nkind: fact\n\n\
+               A sentence that\nwraps softly.\n";
+    let text = plain(&render_markdown(src, 60, &theme, &exists));
+    for field in [
+        "owner_id: carol",
+        "session_id: sess_b2",
+        "timestamp: 2026-06-01T06:50:43+00:00",
+        "kind: fact",
+    ] {
+        assert!(text.iter().any(|l| l == field), "{field} in {text:?}");
+    }
+    // Prose still flows: its soft break is a space.
+    assert!(
+        text.iter().any(|l| l == "A sentence that wraps softly."),
+        "{text:?}"
+    );
+}
+
+#[test]
+fn prose_with_one_colon_line_is_not_a_field_block() {
+    let theme = Theme::default_theme();
+    let src = "Note: this is\na sentence, see https://example.com here.\n";
+    let text = plain(&render_markdown(src, 80, &theme, &exists));
+    assert_eq!(
+        text,
+        vec!["Note: this is a sentence, see https://example.com here."]
+    );
+}
