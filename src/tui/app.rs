@@ -5,7 +5,7 @@
 //! Drawing (`ui::draw`) only reads the state.
 
 use std::collections::HashSet;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
 use membank_core::bank::Bank;
@@ -14,7 +14,6 @@ use membank_core::health::{HealthOptions, HealthReport};
 use membank_core::layout::{ARCHIVE_DIR, Folder};
 use membank_core::memory::Memory;
 use membank_core::text::sanitize_for_terminal;
-use ratatui::crossterm::event::{Event as TermEvent, KeyEvent, KeyEventKind, MouseEventKind};
 use ratatui::layout::Rect;
 
 use super::areas::{Areas, compute_areas, inner};
@@ -31,7 +30,6 @@ use super::panes::slot::{self, Slot};
 use super::panes::{Component, Cx};
 use super::theme::Theme;
 use super::widgets::fuzzy::{Finder, FinderItem, Placement};
-use super::widgets::help::Help;
 use super::widgets::status::Status;
 
 /// The panes, named as on screen.
@@ -67,194 +65,8 @@ impl Pane {
 /// How the status line starts while the memory is read in the background.
 pub const LOADING: &str = "reading";
 
-/// Messages `update` understands.
-#[derive(Debug)]
-pub enum Msg {
-    Key(KeyEvent),
-    Paste(String),
-    Resize(u16, u16),
-    /// Files changed on disk (absolute or bank-relative paths).
-    FilesChanged(Vec<PathBuf>),
-    /// The external editor closed; re-read this file.
-    Edited(String),
-    /// A message from the model connection.
-    Llm(membank_llm::WorkerMessage),
-    Error(String),
-    /// Files read so far while the memory loads in the background.
-    Loading(usize),
-    /// The memory read in the background, replacing the empty one shown
-    /// meanwhile.
-    Loaded(Box<Result<ReadMemory, String>>),
-    /// A click or the wheel (only when the mouse is on).
-    Mouse(ratatui::crossterm::event::MouseEvent),
-    /// Time passed: an expired status message goes.
-    Tick(std::time::Instant),
-    /// The search index built in the background.
-    SearchIndexed(super::panes::search::Indexed),
-    /// The memory read again whole in the background after these files
-    /// changed; `generation` tells a stale read from the latest.
-    Reloaded {
-        generation: u64,
-        read: Box<Result<ReadMemory, String>>,
-        files: Vec<String>,
-    },
-}
-
-/// A memory read in the background, with its checks when they were run
-/// there too (on a large memory they take as long as reading).
-#[derive(Debug)]
-pub struct ReadMemory {
-    pub memory: Box<dyn Memory>,
-    pub health: Option<HealthReport>,
-}
-
-impl From<Box<dyn Memory>> for ReadMemory {
-    fn from(memory: Box<dyn Memory>) -> ReadMemory {
-        ReadMemory {
-            memory,
-            health: None,
-        }
-    }
-}
-
-impl Msg {
-    /// Terminal events that matter; key releases and mouse moves do not.
-    pub fn from_terminal(ev: TermEvent) -> Option<Msg> {
-        match ev {
-            TermEvent::Key(k) if k.kind != KeyEventKind::Release => Some(Msg::Key(k)),
-            TermEvent::Paste(s) => Some(Msg::Paste(s)),
-            TermEvent::Resize(w, h) => Some(Msg::Resize(w, h)),
-            TermEvent::Mouse(m)
-                if !matches!(m.kind, MouseEventKind::Moved | MouseEventKind::Drag(_)) =>
-            {
-                Some(Msg::Mouse(m))
-            }
-            _ => None,
-        }
-    }
-}
-
-/// What a pane asks of the rest of the program. The app applies the first
-/// group as it updates; the rest need the terminal and are left in
-/// `App::effects` for the runner.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Effect {
-    /// Show a file in the Article pane and focus it, scrolled to a file
-    /// line and with a note above it when given.
-    ShowArticle {
-        rel: String,
-        line: Option<usize>,
-        banner: Option<String>,
-    },
-    /// Show one entry of a file that holds several, and focus the article.
-    ShowEntry {
-        rel: String,
-        entry: String,
-    },
-    /// Select a file in the Bank pane.
-    RevealInBank(String),
-    /// These bank-relative paths changed on disk: read them again.
-    Reload(Vec<String>),
-    /// Run the health checks again and say what they found.
-    RerunHealth,
-    Info(String),
-    Warn(String),
-    Quit,
-    Suspend,
-    Edit {
-        rel: String,
-        line: Option<usize>,
-    },
-    Copy(String),
-    /// The tree moved onto a file: show it in the Article pane, when both
-    /// are on screen, without moving the focus.
-    Preview(String),
-    /// Build the search index of the open memory off the interface thread.
-    IndexSearch {
-        generation: u64,
-    },
-}
-
-impl Effect {
-    pub fn open(rel: impl Into<String>) -> Effect {
-        Effect::ShowArticle {
-            rel: rel.into(),
-            line: None,
-            banner: None,
-        }
-    }
-
-    fn needs_terminal(&self) -> bool {
-        matches!(
-            self,
-            Effect::Quit | Effect::Suspend | Effect::Edit { .. } | Effect::Copy(_)
-        )
-    }
-}
-
-pub enum Popup {
-    Help(Help),
-    Finder(Box<Finder>),
-    /// Full-text search over a layout whose Context slot is something else;
-    /// the query and hits live in `Panes::search`.
-    Search,
-}
-
-/// The panes' states. The Context slot shows `context`, `recall` or
-/// `search`, as the layout's `slot` says; the Agents slot shows `agents`
-/// or, where the agents do not work, `no_agents`.
-pub struct Panes {
-    pub bank: BankPane,
-    pub article: ArticlePane,
-    pub context: ContextPane,
-    pub recall: RecallPane,
-    pub search: SearchPane,
-    pub health: HealthPane,
-    pub agents: AgentsPane,
-    pub no_agents: NoAgents,
-    pub slot: Slot,
-    pub agents_work: bool,
-}
-
-impl Panes {
-    pub fn get(&self, pane: Pane) -> &dyn Component {
-        match pane {
-            Pane::Bank => &self.bank,
-            Pane::Article => &self.article,
-            Pane::Context => match self.slot {
-                Slot::Context => &self.context,
-                Slot::Recall => &self.recall,
-                Slot::Search => &self.search,
-            },
-            Pane::Health => &self.health,
-            Pane::Agents if self.agents_work => &self.agents,
-            Pane::Agents => &self.no_agents,
-        }
-    }
-
-    fn get_mut(&mut self, pane: Pane) -> &mut dyn Component {
-        match pane {
-            Pane::Bank => &mut self.bank,
-            Pane::Article => &mut self.article,
-            Pane::Context => match self.slot {
-                Slot::Context => &mut self.context,
-                Slot::Recall => &mut self.recall,
-                Slot::Search => &mut self.search,
-            },
-            Pane::Health => &mut self.health,
-            Pane::Agents if self.agents_work => &mut self.agents,
-            Pane::Agents => &mut self.no_agents,
-        }
-    }
-
-    /// A pane's name on its tab: the Context slot is named for what fills it.
-    pub fn name(&self, pane: Pane) -> &'static str {
-        match pane {
-            Pane::Context => self.slot.title(),
-            _ => pane.title(),
-        }
-    }
-}
+pub use super::messages::{Effect, Msg, Popup, ReadMemory};
+pub use super::panes::set::Panes;
 
 pub struct App {
     /// The open memory, whatever its layout; [`App::bank`] when it is a bank.

@@ -12,6 +12,7 @@ pub mod areas;
 pub mod config;
 pub mod event;
 pub mod keys;
+pub mod messages;
 pub mod mouse;
 pub mod osc52;
 pub mod panes;

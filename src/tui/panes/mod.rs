@@ -15,6 +15,7 @@ pub mod health;
 pub mod no_agents;
 pub mod recall;
 pub mod search;
+pub mod set;
 pub mod slot;
 
 use std::collections::HashSet;

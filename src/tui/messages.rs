@@ -1,0 +1,144 @@
+//! The messages `update` takes and the effects panes queue: the words the
+//! event loop, the panes and the app speak to each other.
+
+use std::path::PathBuf;
+
+use membank_core::health::HealthReport;
+use membank_core::memory::Memory;
+use ratatui::crossterm::event::{Event as TermEvent, KeyEvent, KeyEventKind, MouseEventKind};
+
+use super::widgets::fuzzy::Finder;
+use super::widgets::help::Help;
+
+/// Messages `update` understands.
+#[derive(Debug)]
+pub enum Msg {
+    Key(KeyEvent),
+    Paste(String),
+    Resize(u16, u16),
+    /// Files changed on disk (absolute or bank-relative paths).
+    FilesChanged(Vec<PathBuf>),
+    /// The external editor closed; re-read this file.
+    Edited(String),
+    /// A message from the model connection.
+    Llm(membank_llm::WorkerMessage),
+    Error(String),
+    /// Files read so far while the memory loads in the background.
+    Loading(usize),
+    /// The memory read in the background, replacing the empty one shown
+    /// meanwhile.
+    Loaded(Box<Result<ReadMemory, String>>),
+    /// A click or the wheel (only when the mouse is on).
+    Mouse(ratatui::crossterm::event::MouseEvent),
+    /// Time passed: an expired status message goes.
+    Tick(std::time::Instant),
+    /// The search index built in the background.
+    SearchIndexed(super::panes::search::Indexed),
+    /// The memory read again whole in the background after these files
+    /// changed; `generation` tells a stale read from the latest.
+    Reloaded {
+        generation: u64,
+        read: Box<Result<ReadMemory, String>>,
+        files: Vec<String>,
+    },
+}
+
+/// A memory read in the background, with its checks when they were run
+/// there too (on a large memory they take as long as reading).
+#[derive(Debug)]
+pub struct ReadMemory {
+    pub memory: Box<dyn Memory>,
+    pub health: Option<HealthReport>,
+}
+
+impl From<Box<dyn Memory>> for ReadMemory {
+    fn from(memory: Box<dyn Memory>) -> ReadMemory {
+        ReadMemory {
+            memory,
+            health: None,
+        }
+    }
+}
+
+impl Msg {
+    /// Terminal events that matter; key releases and mouse moves do not.
+    pub fn from_terminal(ev: TermEvent) -> Option<Msg> {
+        match ev {
+            TermEvent::Key(k) if k.kind != KeyEventKind::Release => Some(Msg::Key(k)),
+            TermEvent::Paste(s) => Some(Msg::Paste(s)),
+            TermEvent::Resize(w, h) => Some(Msg::Resize(w, h)),
+            TermEvent::Mouse(m)
+                if !matches!(m.kind, MouseEventKind::Moved | MouseEventKind::Drag(_)) =>
+            {
+                Some(Msg::Mouse(m))
+            }
+            _ => None,
+        }
+    }
+}
+
+/// What a pane asks of the rest of the program. The app applies the first
+/// group as it updates; the rest need the terminal and are left in
+/// `App::effects` for the runner.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Effect {
+    /// Show a file in the Article pane and focus it, scrolled to a file
+    /// line and with a note above it when given.
+    ShowArticle {
+        rel: String,
+        line: Option<usize>,
+        banner: Option<String>,
+    },
+    /// Show one entry of a file that holds several, and focus the article.
+    ShowEntry {
+        rel: String,
+        entry: String,
+    },
+    /// Select a file in the Bank pane.
+    RevealInBank(String),
+    /// These bank-relative paths changed on disk: read them again.
+    Reload(Vec<String>),
+    /// Run the health checks again and say what they found.
+    RerunHealth,
+    Info(String),
+    Warn(String),
+    Quit,
+    Suspend,
+    Edit {
+        rel: String,
+        line: Option<usize>,
+    },
+    Copy(String),
+    /// The tree moved onto a file: show it in the Article pane, when both
+    /// are on screen, without moving the focus.
+    Preview(String),
+    /// Build the search index of the open memory off the interface thread.
+    IndexSearch {
+        generation: u64,
+    },
+}
+
+impl Effect {
+    pub fn open(rel: impl Into<String>) -> Effect {
+        Effect::ShowArticle {
+            rel: rel.into(),
+            line: None,
+            banner: None,
+        }
+    }
+
+    pub(crate) fn needs_terminal(&self) -> bool {
+        matches!(
+            self,
+            Effect::Quit | Effect::Suspend | Effect::Edit { .. } | Effect::Copy(_)
+        )
+    }
+}
+
+pub enum Popup {
+    Help(Help),
+    Finder(Box<Finder>),
+    /// Full-text search over a layout whose Context slot is something else;
+    /// the query and hits live in `Panes::search`.
+    Search,
+}
