@@ -121,7 +121,7 @@ def main():
     query["client"] = args.client
     query["domain"] = args.domain
     # An assistant asks a large bank for the best articles, not all of them.
-    query["limit"] = 100
+    query["limit"] = int(os.environ.get("LIMIT", "100"))
     if args.budget is not None:
         query["budget"] = args.budget
     print(f"query: {json.dumps(query, ensure_ascii=False)}")
