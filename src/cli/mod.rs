@@ -145,8 +145,12 @@ struct DemoArgs {
 /// project, `--format everos` the demo everos memory root.
 fn run_demo(args: DemoArgs, color: ColorChoice, no_mouse: bool) -> anyhow::Result<ExitCode> {
     let format = common::forced_format().map(|l| l.name);
-    if format == Some("dejavu") {
-        let dir = crate::demo::demo_dejavu_dir()?;
+    let other = match format {
+        Some("dejavu") => Some((crate::demo::demo_dejavu_dir()?, "Deja Vu project")),
+        Some("everos") => Some((crate::demo::demo_everos_dir()?, "everos root")),
+        _ => None,
+    };
+    if let Some((dir, what)) = other {
         if args.path {
             println!("{}", dir.display());
             return Ok(ExitCode::SUCCESS);
@@ -155,34 +159,19 @@ fn run_demo(args: DemoArgs, color: ColorChoice, no_mouse: bool) -> anyhow::Resul
             color,
             format: common::forced_format(),
             no_mouse,
-            label: Some(crate::demo::demo_label("Deja Vu project")),
+            label: Some(crate::demo::demo_label(what)),
             ..TuiOptions::default()
         };
         let result = tui::run_tui(&dir, options);
         // Said after the screen is given back, so it is not wiped at once.
         let d = common::safe(&dir.display().to_string());
-        eprintln!("membank: the demo Deja Vu project is in {d}, replaced on each run");
-        return result;
-    }
-    if format == Some("everos") {
-        let dir = crate::demo::demo_everos_dir()?;
-        if args.path {
-            println!("{}", dir.display());
-            return Ok(ExitCode::SUCCESS);
+        if format == Some("everos") {
+            eprintln!(
+                "membank: the everos demo root is in {d}; from the shell try:\n  membank entries {d} --user u_alice --since 2026-06-01\n  membank entry {d} ep_20260601_00000002 --user u_alice\n  membank check {d}\n  membank search {d} \"trip budget\""
+            );
+        } else {
+            eprintln!("membank: the demo {what} is in {d}, replaced on each run");
         }
-        let options = TuiOptions {
-            color,
-            format: common::forced_format(),
-            no_mouse,
-            label: Some(crate::demo::demo_label("everos root")),
-            ..TuiOptions::default()
-        };
-        let result = tui::run_tui(&dir, options);
-        // Said after the screen is given back, so it is not wiped at once.
-        let d = common::safe(&dir.display().to_string());
-        eprintln!(
-            "membank: the everos demo root is in {d}; from the shell try:\n  membank entries {d} --user u_alice --since 2026-06-01\n  membank entry {d} ep_20260601_00000002 --user u_alice\n  membank check {d}\n  membank search {d} \"trip budget\""
-        );
         return result;
     }
     let dir = crate::demo::demo_bank_dir()?;
