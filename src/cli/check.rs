@@ -11,7 +11,9 @@ use serde::{Deserialize, Serialize};
 
 use membank::severity;
 
-use super::common::{open_memory, print_json};
+use membank_core::bank::LoadOptions;
+
+use super::common::{open_memory_with, print_json};
 use super::style;
 
 #[derive(clap::Args)]
@@ -124,14 +126,15 @@ pub fn json_report(shown_bank: &str, report: HealthReport) -> JsonReport {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let memory = open_memory(&args.bank)?;
+    // A bank is read without its articles' bodies, which no check reads.
+    let memory = open_memory_with(&args.bank, LoadOptions::CHECK)?;
     let shown = args.bank.to_string_lossy();
     let report = report(memory, &args.filter)?;
     let has_errors = report.has_errors();
     if args.json {
         print_json(&json_report(&shown, report))?;
     } else {
-        print_human(&shown, &report);
+        print_human(&shown, &report)?;
     }
     Ok(if has_errors {
         ExitCode::from(1)
@@ -140,12 +143,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     })
 }
 
-/// The readable report, coloured when `anstream` allows it.
-fn print_human(bank: &str, report: &HealthReport) {
+/// The readable report, coloured when `anstream` allows it, written as it
+/// is produced: on a large bank it runs to tens of megabytes.
+fn print_human(bank: &str, report: &HealthReport) -> std::io::Result<()> {
     use std::io::Write;
-    let mut out = anstream::stdout().lock();
-    let _ = out.write_all(human(bank, report).as_bytes());
-    let _ = out.flush();
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, anstream::stdout().lock());
+    write_human(&mut out, bank, report)?;
+    out.flush()
 }
 
 fn severity_style(severity: Severity) -> anstyle::Style {
@@ -159,20 +163,29 @@ fn severity_style(severity: Severity) -> anstyle::Style {
 /// Counts first, then findings grouped by severity and code, with style
 /// codes that `anstream` keeps or strips.
 pub fn human(bank: &str, report: &HealthReport) -> String {
-    use std::fmt::Write;
+    let mut out = Vec::new();
+    let _ = write_human(&mut out, bank, report);
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// [`human`] into a writer.
+fn write_human(
+    out: &mut impl std::io::Write,
+    bank: &str,
+    report: &HealthReport,
+) -> std::io::Result<()> {
     let c = report.counts;
-    let mut out = String::new();
-    let _ = writeln!(out, "{}", sanitize_for_terminal(bank, false));
-    let _ = writeln!(
+    writeln!(out, "{}", sanitize_for_terminal(bank, false))?;
+    writeln!(
         out,
         "{}, {}, {}",
         severity::count(Severity::Error, c.error),
         severity::count(Severity::Warning, c.warning),
         severity::count(Severity::Info, c.info)
-    );
+    )?;
     if report.findings.is_empty() {
-        let _ = writeln!(out, "No problems found.");
-        return out;
+        writeln!(out, "No problems found.")?;
+        return Ok(());
     }
     for severity in [Severity::Error, Severity::Warning, Severity::Info] {
         let of_severity: Vec<&Finding> = report
@@ -184,12 +197,12 @@ pub fn human(bank: &str, report: &HealthReport) -> String {
             continue;
         }
         let heading_style = severity_style(severity);
-        let _ = writeln!(
+        writeln!(
             out,
             "\n{heading_style}{} ({}){heading_style:#}",
             severity::heading(severity).to_uppercase(),
             of_severity.len()
-        );
+        )?;
         // Codes in name order; within a code the findings keep their
         // path and line order.
         let mut codes: Vec<&str> = of_severity.iter().map(|f| f.code).collect();
@@ -198,16 +211,16 @@ pub fn human(bank: &str, report: &HealthReport) -> String {
         let code_style = style::CODE;
         for code in codes {
             let group: Vec<&&Finding> = of_severity.iter().filter(|f| f.code == code).collect();
-            let _ = writeln!(out, "  {code_style}{code}{code_style:#} ({})", group.len());
+            writeln!(out, "  {code_style}{code}{code_style:#} ({})", group.len())?;
             for f in group {
-                let _ = writeln!(
+                writeln!(
                     out,
                     "    {}\n      {}",
                     sanitize_for_terminal(&f.location(), false),
                     sanitize_for_terminal(&f.message, false)
-                );
+                )?;
             }
         }
     }
-    out
+    Ok(())
 }
