@@ -300,13 +300,14 @@ impl Component for AgentsPane {
 
 /// Key hints for the pane's bottom border, for the agent on screen.
 fn hint_line(keymap: &KeyMap, pane: &AgentsPane) -> String {
-    let reviewing = match pane.kind {
-        AgentKind::Inbox => pane.inbox.review.is_some(),
-        AgentKind::Check => pane.check.show_review,
-        AgentKind::Distill => pane.distill.review.is_some(),
-        AgentKind::Writeback => pane.writeback.review.is_some(),
-        _ => false,
+    let review = match pane.kind {
+        AgentKind::Inbox => pane.inbox.review.as_ref(),
+        AgentKind::Check if pane.check.show_review => pane.check.review.as_ref(),
+        AgentKind::Distill => pane.distill.review.as_ref(),
+        AgentKind::Writeback => pane.writeback.review.as_ref(),
+        _ => None,
     };
+    let reviewing = review.is_some() || (pane.kind == AgentKind::Check && pane.check.show_review);
     if pane.editing {
         return if pane.busy() {
             "Esc leaves the input · then s stops the reply".to_owned()
@@ -316,6 +317,8 @@ fn hint_line(keymap: &KeyMap, pane: &AgentsPane) -> String {
     }
     let pick: &[(Action, &str)] = if pane.busy() {
         &[(Action::CancelReply, "stop")]
+    } else if review.is_some_and(Review::is_applied) {
+        &[(Action::Apply, "close")]
     } else if reviewing {
         &[
             (Action::ToggleBlock, "toggle"),
