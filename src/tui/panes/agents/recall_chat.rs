@@ -13,7 +13,7 @@ pub const WORDS: ChatWords = ChatWords {
     empty: [
         "Ask a question about the project.",
         "The question is the recall cue: the records recall selects for it go as the context, \
-         as `membank recall --ask` sends them. Private memory is never sent.",
+         as membank recall --ask sends them. Private memory is never sent.",
     ],
     nothing: "(recall selected no records; the model is told so)",
 };
