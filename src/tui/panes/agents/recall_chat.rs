@@ -15,7 +15,7 @@ pub const WORDS: ChatWords = ChatWords {
         "The question is the recall cue: the records recall selects for it go as the context, \
          as membank recall --ask sends them. Private memory is never sent.",
     ],
-    nothing: "(recall selected no records; the model is told so)",
+    nothing: "(recall selected no records, and the model is told so; the Recall pane shows why)",
 };
 
 pub fn recall_turn(session: &mut ChatSession, project: &Project, question: &str) -> PreparedTurn {

@@ -117,7 +117,7 @@ pub fn draw(
     let [input, body] =
         Layout::vertical([Constraint::Length(input_h), Constraint::Fill(1)]).areas(area);
     let title = if editing {
-        " Alt-Enter or Ctrl-J new line · Esc leaves, then r proposes "
+        " Enter new line · Esc leaves, then r proposes "
     } else {
         " i type the notes · r proposes records "
     };
