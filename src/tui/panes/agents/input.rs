@@ -191,9 +191,9 @@ impl AgentsPane {
                 ctx.effects.push(Effect::open(rel.to_owned()));
             } else {
                 ctx.warn(format!(
-                    "{} is not in the {}",
+                    "{} is no longer in {}",
                     sanitize_for_terminal(rel, false),
-                    if ctx.bank.is_some() { "bank" } else { "memory" }
+                    memory.spec().title
                 ));
             }
             return true;
