@@ -116,7 +116,7 @@ fn main() -> ExitCode {
         "{} articles × {} bytes = {:.1} MB; text {:.1} MB; names {:.1} MB; {links} links × {} bytes + strings {:.1} MB",
         a.len(),
         std::mem::size_of::<membank_core::article::Article>(),
-        (a.len() * std::mem::size_of::<membank_core::article::Article>()) as f64 / 1e6,
+        std::mem::size_of_val(a) as f64 / 1e6,
         text as f64 / 1e6,
         names as f64 / 1e6,
         std::mem::size_of::<membank_core::article::Link>(),
