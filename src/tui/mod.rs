@@ -30,6 +30,8 @@ mod tests_agents;
 #[cfg(test)]
 mod tests_daily;
 #[cfg(test)]
+mod tests_dejavu_agents;
+#[cfg(test)]
 mod tests_layouts;
 
 use std::path::Path;
