@@ -177,10 +177,7 @@ fn listed<C: TokenCounter + ?Sized>(
         .into_iter()
         .map(|r| {
             let hits = ix.hits(r.pos, &packed);
-            debug_assert_eq!(
-                usize::from(SCORE_OF[usize::from(r.mask)]),
-                hits.total() as usize
-            );
+            debug_assert_eq!(SCORE_OF[usize::from(r.mask)], hits.total() as usize);
             ContextEntry {
                 id: ix.ids[r.pos],
                 rank: r.rank,
@@ -361,7 +358,7 @@ struct Plan {
 
 impl Plan {
     fn new(all: &Sums, opts: BudgetOptions, limit: usize, articles: usize) -> Plan {
-        let candidate = |cell: usize| cell % SCORES > 0 || opts.include_unscored;
+        let candidate = |cell: usize| !cell.is_multiple_of(SCORES) || opts.include_unscored;
         let mut fate = [Fate::Unscored; CELLS];
         for (cell, f) in fate.iter_mut().enumerate() {
             if candidate(cell) {
