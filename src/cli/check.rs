@@ -44,10 +44,29 @@ pub struct CheckArgs {
     #[arg(long, value_name = "PATH")]
     #[serde(default)]
     pub path: Option<String>,
+    /// List at most N findings, after --offset; the counts stay those of
+    /// every finding (0: list every one; the command line's default, while
+    /// an MCP answer lists 100 unless told, and at most 500).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    #[serde(default = "default_mcp_limit")]
+    #[schemars(default = "default_mcp_limit")]
+    pub limit: usize,
+    /// Skip the first N findings, to list the next page.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    #[serde(default)]
+    pub offset: usize,
 }
 
 fn default_stale_days() -> u32 {
     365
+}
+
+/// Findings an MCP answer lists unless told otherwise, and at most.
+pub const MCP_DEFAULT_LIMIT: usize = 100;
+pub const MCP_MAX_LIMIT: usize = 500;
+
+fn default_mcp_limit() -> usize {
+    MCP_DEFAULT_LIMIT
 }
 
 impl CheckArgs {
@@ -73,13 +92,36 @@ impl CheckArgs {
 #[derive(Serialize, JsonSchema)]
 pub struct JsonReport {
     bank: String,
+    /// The findings listed: those the filter kept, from `offset`, at most
+    /// `limit`.
     findings: Vec<Finding>,
+    /// Of every finding the filter kept, listed or not.
     counts: health::Counts,
+    /// How many findings the filter kept, listed or not.
+    total: usize,
+    /// Findings skipped before the ones listed.
+    offset: usize,
+    /// True when more findings follow the ones listed.
+    truncated: bool,
 }
 
-/// Run the checks and keep the findings the filter asks for; the counts
-/// are those of the findings kept.
-pub fn report(memory: &dyn Memory, args: &CheckArgs) -> anyhow::Result<HealthReport> {
+/// The findings the filter kept, one page of them listed.
+pub struct Checked {
+    /// The listed findings, and the counts of every finding kept.
+    pub report: HealthReport,
+    pub total: usize,
+    pub offset: usize,
+}
+
+impl Checked {
+    pub fn truncated(&self) -> bool {
+        self.offset + self.report.findings.len() < self.total
+    }
+}
+
+/// Run the checks, keep the findings the filter asks for and list the page
+/// asked for; the counts are those of every finding kept.
+pub fn report(memory: &dyn Memory, args: &CheckArgs) -> anyhow::Result<Checked> {
     // Only a bank's codes are listed in one place; other layouts' filters
     // are taken as given.
     if memory.spec().name == "bank"
@@ -113,15 +155,31 @@ pub fn report(memory: &dyn Memory, args: &CheckArgs) -> anyhow::Result<HealthRep
         }
         report.counts = counts;
     }
-    Ok(report)
+    let total = report.findings.len();
+    let offset = args.offset.min(total);
+    let end = match args.limit {
+        0 => total,
+        n => offset.saturating_add(n).min(total),
+    };
+    report.findings.truncate(end);
+    report.findings.drain(..offset);
+    Ok(Checked {
+        report,
+        total,
+        offset: args.offset,
+    })
 }
 
 /// `shown_bank` is the bank as the user named it.
-pub fn json_report(shown_bank: &str, report: HealthReport) -> JsonReport {
+pub fn json_report(shown_bank: &str, checked: Checked) -> JsonReport {
+    let truncated = checked.truncated();
     JsonReport {
         bank: shown_bank.to_owned(),
-        findings: report.findings,
-        counts: report.counts,
+        findings: checked.report.findings,
+        counts: checked.report.counts,
+        total: checked.total,
+        offset: checked.offset,
+        truncated,
     }
 }
 
@@ -129,12 +187,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     // A bank is read without its articles' bodies, which no check reads.
     let memory = open_memory_with(&args.bank, LoadOptions::CHECK)?;
     let shown = args.bank.to_string_lossy();
-    let report = report(memory, &args.filter)?;
-    let has_errors = report.has_errors();
+    let checked = report(memory, &args.filter)?;
+    let has_errors = checked.report.has_errors();
     if args.json {
-        print_json(&json_report(&shown, report))?;
+        print_json(&json_report(&shown, checked))?;
     } else {
-        print_human(&shown, &report)?;
+        print_human(&shown, &checked);
     }
     Ok(if has_errors {
         ExitCode::from(1)
@@ -143,13 +201,25 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     })
 }
 
-/// The readable report, coloured when `anstream` allows it, written as it
-/// is produced: on a large bank it runs to tens of megabytes.
-fn print_human(bank: &str, report: &HealthReport) -> std::io::Result<()> {
+/// The readable report, coloured when `anstream` allows it, written while
+/// it is produced: on a large bank it runs to tens of megabytes.
+fn print_human(bank: &str, checked: &Checked) {
     use std::io::Write;
-    let mut out = std::io::BufWriter::with_capacity(1 << 16, anstream::stdout().lock());
-    write_human(&mut out, bank, report)?;
-    out.flush()
+    let mut out = IoText(std::io::BufWriter::with_capacity(
+        1 << 16,
+        anstream::stdout().lock(),
+    ));
+    write_human(&mut out, bank, checked);
+    let _ = out.0.flush();
+}
+
+/// Text formatting into a byte stream.
+struct IoText<W>(W);
+
+impl<W: std::io::Write> std::fmt::Write for IoText<W> {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        self.0.write_all(s.as_bytes()).map_err(|_| std::fmt::Error)
+    }
 }
 
 fn severity_style(severity: Severity) -> anstyle::Style {
@@ -162,30 +232,45 @@ fn severity_style(severity: Severity) -> anstyle::Style {
 
 /// Counts first, then findings grouped by severity and code, with style
 /// codes that `anstream` keeps or strips.
-pub fn human(bank: &str, report: &HealthReport) -> String {
-    let mut out = Vec::new();
-    let _ = write_human(&mut out, bank, report);
-    String::from_utf8_lossy(&out).into_owned()
+pub fn human(bank: &str, checked: &Checked) -> String {
+    let mut out = String::new();
+    write_human(&mut out, bank, checked);
+    out
 }
 
-/// [`human`] into a writer.
-fn write_human(
-    out: &mut impl std::io::Write,
-    bank: &str,
-    report: &HealthReport,
-) -> std::io::Result<()> {
+/// [`human`] into any text sink.
+fn write_human(out: &mut impl std::fmt::Write, bank: &str, checked: &Checked) {
+    let report = &checked.report;
     let c = report.counts;
-    writeln!(out, "{}", sanitize_for_terminal(bank, false))?;
-    writeln!(
+    let _ = writeln!(out, "{}", sanitize_for_terminal(bank, false));
+    let _ = writeln!(
         out,
         "{}, {}, {}",
         severity::count(Severity::Error, c.error),
         severity::count(Severity::Warning, c.warning),
         severity::count(Severity::Info, c.info)
-    )?;
-    if report.findings.is_empty() {
-        writeln!(out, "No problems found.")?;
-        return Ok(());
+    );
+    let listed = report.findings.len();
+    if listed < checked.total {
+        let _ = if listed == 0 {
+            writeln!(
+                out,
+                "No findings listed: {} skipped of {}.",
+                checked.offset, checked.total
+            )
+        } else {
+            writeln!(
+                out,
+                "Findings {}–{} of {} listed (see --offset and --limit).",
+                checked.offset + 1,
+                checked.offset + listed,
+                checked.total
+            )
+        };
+    }
+    if checked.total == 0 {
+        let _ = writeln!(out, "No problems found.");
+        return;
     }
     for severity in [Severity::Error, Severity::Warning, Severity::Info] {
         let of_severity: Vec<&Finding> = report
@@ -197,12 +282,12 @@ fn write_human(
             continue;
         }
         let heading_style = severity_style(severity);
-        writeln!(
+        let _ = writeln!(
             out,
             "\n{heading_style}{} ({}){heading_style:#}",
             severity::heading(severity).to_uppercase(),
             of_severity.len()
-        )?;
+        );
         // Codes in name order; within a code the findings keep their
         // path and line order.
         let mut codes: Vec<&str> = of_severity.iter().map(|f| f.code).collect();
@@ -211,16 +296,15 @@ fn write_human(
         let code_style = style::CODE;
         for code in codes {
             let group: Vec<&&Finding> = of_severity.iter().filter(|f| f.code == code).collect();
-            writeln!(out, "  {code_style}{code}{code_style:#} ({})", group.len())?;
+            let _ = writeln!(out, "  {code_style}{code}{code_style:#} ({})", group.len());
             for f in group {
-                writeln!(
+                let _ = writeln!(
                     out,
                     "    {}\n      {}",
                     sanitize_for_terminal(&f.location(), false),
                     sanitize_for_terminal(&f.message, false)
-                )?;
+                );
             }
         }
     }
-    Ok(())
 }
