@@ -67,8 +67,9 @@ pub struct LanguageValue {
 /// The frontmatter facts membank uses, extracted once.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Meta {
-    /// Key names in document order, each a shared copy.
-    pub keys: Vec<Arc<str>>,
+    /// Key names in document order; the list is shared by the articles
+    /// that have the same keys.
+    pub keys: Arc<[Arc<str>]>,
     /// Keys present with no value (`~`, blank text, `[]`), so checks can tell
     /// "missing" from "set".
     pub empty_keys: Vec<Arc<str>>,
@@ -225,7 +226,6 @@ impl Article {
         // Articles live as long as the bank; on a large bank the spare
         // capacity of these small lists adds up to tens of megabytes.
         let mut meta = meta;
-        meta.keys.shrink_to_fit();
         meta.empty_keys.shrink_to_fit();
         meta.clients.shrink_to_fit();
         meta.domains.shrink_to_fit();
@@ -319,11 +319,12 @@ pub fn language_tags(raw: &str) -> Vec<String> {
 
 fn extract_meta(map: &Mapping) -> Meta {
     let mut meta = Meta {
-        keys: map
-            .keys()
-            .filter_map(frontmatter::scalar_text)
-            .map(|k| intern::shared(&k))
-            .collect(),
+        keys: intern::shared_list(
+            &map.keys()
+                .filter_map(frontmatter::scalar_text)
+                .map(|k| intern::shared(&k))
+                .collect::<Vec<_>>(),
+        ),
         empty_keys: map
             .iter()
             .filter(|(_, v)| is_blank(v))
