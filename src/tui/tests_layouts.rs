@@ -332,6 +332,12 @@ fn recall_pane_shows_a_strong_match_with_its_arithmetic() {
     assert_eq!(app.panes.recall.level(), Some(Level::Strong));
     let s = screen(&app);
     assert!(s.contains("0.975"), "{s}");
+    // What a host would load and where each match leads wrap, never cut.
+    assert!(
+        s.matches("memory/decisions/settings-sync.md").count() >= 2,
+        "{s}"
+    );
+    assert!(s.contains("memory/open-loops/settings-migration.md"), "{s}");
     assert_snapshot!(s);
 }
 
