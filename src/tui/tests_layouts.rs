@@ -399,6 +399,10 @@ fn search_opens_as_a_popup_over_a_bank_and_jumps_to_the_line() {
     ctrl(&mut app, 'f');
     assert!(matches!(app.popup, Some(Popup::Search)));
     keys(&mut app, "acme");
+    // While typing, Esc leaves the input; the border does not also say it closes.
+    let typing = screen(&app);
+    assert!(typing.contains("Esc done"), "{typing}");
+    assert!(!typing.contains("Esc close"), "{typing}");
     key(&mut app, KeyCode::Enter);
     assert!(!app.panes.search.hits.is_empty());
     assert_snapshot!(screen(&app));
