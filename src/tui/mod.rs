@@ -16,6 +16,7 @@ pub mod messages;
 pub mod mouse;
 pub mod osc52;
 pub mod panes;
+pub mod reload;
 mod routing;
 pub mod terminal;
 pub mod theme;
@@ -31,6 +32,8 @@ mod tests_agents;
 mod tests_daily;
 #[cfg(test)]
 mod tests_layouts;
+#[cfg(test)]
+mod tests_reload;
 
 use std::path::Path;
 use std::process::ExitCode;
@@ -116,6 +119,7 @@ fn spawn_loader(found: &Detected, tx: mpsc::Sender<Input>) {
         // The checks run here too, so the screen stays live meanwhile.
         let loaded = loaded.map(|memory| {
             let health = memory.check(&membank_core::health::HealthOptions::default());
+            reload::prepare(memory.as_ref());
             tracing::info!(
                 layout = spec.name,
                 documents = memory.len(),
