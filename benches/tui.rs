@@ -10,12 +10,14 @@ use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use criterion::{Criterion, criterion_group, criterion_main};
-use membank::tui::app::{App, Msg, Pane, update};
+use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
+use membank::tui::app::{App, Msg, Pane, ReadMemory, update};
 use membank::tui::keys::KeyMap;
 use membank::tui::theme::Theme;
 use membank::tui::ui;
 use membank_core::bank::Bank;
+use membank_core::health::{self, HealthOptions, incremental};
+use membank_core::memory::Memory;
 use ratatui::backend::CrosstermBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::layout::Rect;
@@ -148,7 +150,71 @@ fn bytes_per_move(app: &mut App, term: &mut Terminal<CrosstermBackend<Counter>>,
     );
 }
 
+/// A mass change (a `git pull`): `CHANGED` files read again into a copy of
+/// the bank, their health re-checked, and the new bank put on screen. Only
+/// the last step runs on the interface's thread. The files are read again
+/// as they are (the bank is only read), so no link moves: the re-check does
+/// the least it can beyond the changed files themselves.
+fn mass_change(crit: &mut Criterion, root: &Path) {
+    const CHANGED: usize = 2000;
+    let bank = Bank::load(root).unwrap();
+    let step = (bank.articles().len() / CHANGED).max(1);
+    let changed: Vec<String> = bank
+        .articles()
+        .iter()
+        .step_by(step)
+        .take(CHANGED)
+        .map(|a| a.rel_path.clone())
+        .collect();
+    let opts = HealthOptions::default();
+    let report = health::check(&bank, &opts);
+    eprintln!(
+        "mass change: {} of {} articles, {} findings",
+        changed.len(),
+        bank.articles().len(),
+        report.findings.len()
+    );
+    let mut group = crit.benchmark_group("mass change");
+    group.sample_size(10);
+    group.bench_function("worker: Bank::reloaded", |b| {
+        b.iter(|| bank.reloaded(&changed).articles().len())
+    });
+    let after = bank.reloaded(&changed);
+    group.bench_function("worker: health recheck", |b| {
+        b.iter(|| {
+            incremental::recheck(&bank, &report, &after, &changed, &opts)
+                .findings
+                .len()
+        })
+    });
+    group.bench_function("worker: health check in full", |b| {
+        b.iter(|| health::check(&after, &opts).findings.len())
+    });
+    // What the interface's thread does when the new bank arrives: swap it
+    // in, derive the panes again, draw.
+    let (mut app, mut term, _) = setup(root);
+    group.bench_function("interface: new bank arrives → redraw", |b| {
+        b.iter_batched(
+            || {
+                let fresh = bank.reloaded(&changed);
+                membank::tui::reload::prepare(&fresh);
+                let health = Some(health::check(&fresh, &opts));
+                let memory: Box<dyn Memory> = Box::new(fresh);
+                ReadMemory { memory, health }
+            },
+            |read| {
+                update(&mut app, Msg::Loaded(Box::new(Ok(read))));
+                term.draw(|f| ui::draw(f, &app)).unwrap();
+                app.dirty = false;
+            },
+            BatchSize::PerIteration,
+        )
+    });
+    group.finish();
+}
+
 fn benches(crit: &mut Criterion) {
+    let only = std::env::var("MEMBANK_BENCH_ONLY").ok();
     // MEMBANK_BENCH_BANK measures an existing bank (e.g. one made by the
     // gen_bank example) instead of the small generated one; it is only
     // read, so the file-change bench is skipped.
@@ -161,6 +227,12 @@ fn benches(crit: &mut Criterion) {
             dir.path().to_path_buf()
         }
     };
+    if only.as_deref() != Some("keys") {
+        mass_change(crit, &root);
+    }
+    if only.as_deref() == Some("mass-change") {
+        return;
+    }
     let (mut app, mut term, counter) = setup(&root);
     eprintln!(
         "bank: {} articles; screen {WIDTH}x{HEIGHT}",

@@ -249,12 +249,21 @@ impl App {
 
     /// Show a memory read elsewhere, with its checks.
     fn install(&mut self, read: ReadMemory) {
-        self.memory = Arc::from(read.memory);
+        let old_memory = std::mem::replace(&mut self.memory, Arc::from(read.memory));
+        let old_health = Arc::clone(&self.health);
         if read.health.is_some() {
             self.checked_on = jiff::Zoned::now().date();
         }
         self.checked = read.health;
         self.refresh_all();
+        // Freeing a large memory and its report takes a noticeable part of
+        // a second: let a worker do it.
+        let freed = std::thread::Builder::new()
+            .name("membank-free".into())
+            .spawn(move || drop((old_memory, old_health)));
+        if let Err(e) = freed {
+            tracing::warn!(error = %e, "freeing the old memory on this thread");
+        }
     }
 
     /// Start reading the files that changed while another read was under way.
@@ -572,6 +581,10 @@ impl App {
                     self.status.info(format!("health re-run: {summary}"));
                 }
                 Effect::IndexSearch { generation } => self.index_search(generation),
+                Effect::ShowText { title, lines } => {
+                    let text = super::widgets::help::Help::text(title, lines);
+                    self.popup = Some(Popup::Help(text));
+                }
                 Effect::Info(m) => self.status.info(m),
                 Effect::Warn(m) => self.status.warn(m),
                 Effect::Quit | Effect::Suspend | Effect::Edit { .. } | Effect::Copy(_) => {}
