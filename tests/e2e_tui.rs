@@ -580,6 +580,51 @@ fn a_deja_vu_project_opens_in_the_same_panes_with_recall() {
     quits(&mut s);
 }
 
+#[test]
+fn a_deja_vu_writeback_writes_only_after_review_in_a_real_terminal() {
+    let home = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("quillnote");
+    std::fs::create_dir_all(&project).unwrap();
+    copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("demo-dejavu"),
+        &project,
+    );
+    let record = "---\nid: decision-offline-cache\ntitle: Cache notes offline\nstatus: active\n\
+                  scope: project:quillnote\nupdated: 2026-11-23\n---\n\n# Cache notes offline\n\n\
+                  ## Decision\n\nCache notes.\n\n## Rationale\n\nOffline.\n\n## Consequences\n\n\
+                  Cleared on sign-out.\n";
+    let line = r#"{"schema_version":1,"id":"decision-offline-cache","scope":"project:quillnote","title":"Cache notes offline","keywords":["offline","cache","indexeddb"],"record_path":"memory/decisions/offline-cache.md","updated":"2026-11-23","weight":0.8,"status":"active"}"#;
+    let reply = format!(
+        "### FILE: memory/decisions/offline-cache.md\n{record}\
+         ### FILE: memory/impressions.jsonl\n{line}\n### FILE: ../escape.md\nno\n"
+    );
+    let server = FakeServer::start([FakeReply::openai_stream(&[&reply])]);
+    let env = server.env_for(Provider::OpenAi);
+    let mut s = Session::start_with(&project, home.path(), Path::new("true"), &[], None, &env);
+    s.wait_text("[superseded]");
+    s.send("a");
+    s.wait_text("1 Chat 2 Writeback");
+    s.send("2i");
+    s.wait_text("Enter new line");
+    s.send("We cache notes offline now.");
+    // Esc, then `r` once the input is left (together they read as Alt-r).
+    s.send("\x1b");
+    s.wait_text("r proposes records");
+    s.send("r");
+    let screen = s.wait_text("3 proposed, 2 accepted");
+    assert!(screen.contains("rejected  ../escape.md"), "{screen}");
+    let written = project.join("memory/decisions/offline-cache.md");
+    assert!(!written.exists(), "nothing is written before Enter");
+    s.send("\r");
+    s.wait_text("Applied:");
+    assert!(written.exists());
+    let impressions = std::fs::read_to_string(project.join("memory/impressions.jsonl")).unwrap();
+    assert!(impressions.ends_with(&format!("{line}\n")), "{impressions}");
+    assert!(!dir.path().join("escape.md").exists());
+    assert_eq!(server.requests().len(), 1);
+}
+
 /// `q` ends the program with success, within the patience.
 fn quits(s: &mut Session) {
     s.send("q");

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use membank_core::bank::Bank;
 use membank_core::budget::{BudgetOptions, DEFAULT_BUDGET};
-use membank_core::context::{self, ContextReport, ExplainedEntry, ExplainedReport};
+use membank_core::context::{self, ContextReport, ExplainedEntry, ExplainedReport, Listed};
 use membank_core::scoring::{Query, SignalMatch};
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -96,8 +96,8 @@ impl QueryArgs {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let bank = open_bank_with(&args.bank, membank_core::bank::LoadOptions::CONTEXT)?;
     warn_unknown_values(bank, &args.query.to_query());
-    let mut report = build(bank, &args.query, &args.budget);
-    let total = limit_rows(&mut report, args.limit.unwrap_or(0));
+    let listed = build(bank, &args.query, &args.budget, args.limit.unwrap_or(0));
+    let (report, total) = (listed.report, listed.ranked);
     // Each row is put into words only while it is written, so the whole
     // report is never held in words at once.
     if args.json {
@@ -110,21 +110,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The ranked, budgeted report for a query; `explain` of it is what
-/// `--json` prints, `context::render` the assembled context text.
-pub fn build(bank: &Bank, query: &QueryArgs, budget: &BudgetArgs) -> ContextReport {
-    context::build(bank, &query.to_query(), budget.options())
-}
-
-/// Keep the first `limit` articles in rank order and every one the budget
-/// kept (0: keep them all); returns how many articles were ranked. The
-/// context itself is unchanged: it holds only kept articles.
-pub fn limit_rows(report: &mut ContextReport, limit: usize) -> usize {
-    let total = report.articles.len();
-    if limit > 0 {
-        report.articles.retain(|e| e.rank <= limit || e.included);
-    }
-    total
+/// The ranked, budgeted report for a query, listing the first `limit`
+/// articles in rank order and every one the budget kept (0: every
+/// article); `explain` of its report is what `--json` prints,
+/// `context::render` the assembled context text. The context itself is
+/// the same whatever the limit: it holds only kept articles.
+pub fn build(bank: &Bank, query: &QueryArgs, budget: &BudgetArgs, limit: usize) -> Listed {
+    context::build_listed(bank, &query.to_query(), budget.options(), limit)
 }
 
 /// The readable report as text, with style codes that `anstream` keeps or

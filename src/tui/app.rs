@@ -124,12 +124,12 @@ impl App {
             recall: RecallPane::default(),
             search: SearchPane::default(),
             health: HealthPane::default(),
-            agents: AgentsPane::default(),
+            agents: AgentsPane::offering(slot::agents_for(spec)),
             no_agents: NoAgents {
                 layout: spec.title.to_owned(),
             },
             slot: Slot::for_layout(spec),
-            agents_work: slot::agents_work_on(spec),
+            agents_work: !slot::agents_for(spec).is_empty(),
         };
         panes.agents.style_inputs(&theme);
         let mut app = App {
@@ -721,11 +721,11 @@ pub fn update(app: &mut App, msg: Msg) {
         }
         Msg::Edited(rel) => app.reload_paths(vec![rel]),
         Msg::Llm(message) => {
-            let root = app.memory.root().to_path_buf();
+            let memory = app.memory.clone();
             let changed = app
                 .panes
                 .agents
-                .on_message(message, &root, &mut app.effects);
+                .on_message(message, memory.as_ref(), &mut app.effects);
             if changed && app.areas.visible(Pane::Agents) {
                 app.dirty = true;
             }

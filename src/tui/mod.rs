@@ -31,6 +31,8 @@ mod tests_agents;
 #[cfg(test)]
 mod tests_daily;
 #[cfg(test)]
+mod tests_dejavu_agents;
+#[cfg(test)]
 mod tests_fit;
 #[cfg(test)]
 mod tests_layouts;

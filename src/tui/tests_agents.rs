@@ -16,7 +16,7 @@ use super::panes::agents::stream::StreamState;
 use super::panes::context::Field;
 use super::tests::{app_at, bank_of, copy_dir, fixture, key, keys, screen};
 
-fn client_for(server: &FakeServer) -> LlmClient {
+pub(super) fn client_for(server: &FakeServer) -> LlmClient {
     let mut config = LlmConfig::for_provider(Provider::OpenAi);
     config.base_url = server.openai_base_url();
     config.model = "test-model".into();
@@ -26,7 +26,7 @@ fn client_for(server: &FakeServer) -> LlmClient {
 
 /// The app talks to the fake server; its model messages arrive on the
 /// returned channel, as they would on the runner's event channel.
-fn connect(app: &mut App, server: &FakeServer) -> Receiver<WorkerMessage> {
+pub(super) fn connect(app: &mut App, server: &FakeServer) -> Receiver<WorkerMessage> {
     let (tx, rx) = mpsc::channel();
     let connection = &mut app.panes.agents.connection;
     connection.use_client(client_for(server));
@@ -37,7 +37,7 @@ fn connect(app: &mut App, server: &FakeServer) -> Receiver<WorkerMessage> {
 }
 
 /// Feed model messages to the app until a stream event matches `stop`.
-fn pump_until(
+pub(super) fn pump_until(
     app: &mut App,
     replies: &Receiver<WorkerMessage>,
     mut stop: impl FnMut(&StreamEvent) -> bool,
@@ -54,7 +54,7 @@ fn pump_until(
     }
 }
 
-fn is_done(e: &StreamEvent) -> bool {
+pub(super) fn is_done(e: &StreamEvent) -> bool {
     matches!(e, StreamEvent::Done { .. })
 }
 

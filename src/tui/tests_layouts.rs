@@ -289,7 +289,10 @@ fn agents_say_they_work_on_banks_for_other_layouts() {
     assert_eq!(app.focus, Pane::Agents);
     keys(&mut app, "1r");
     let s = screen(&app);
-    assert!(s.contains("The agents work on memory banks."), "{s}");
+    assert!(
+        s.contains("The agents work on memory banks and Deja Vu projects."),
+        "{s}"
+    );
     assert!(s.contains("an everos memory root"), "{s}");
 }
 

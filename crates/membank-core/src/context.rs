@@ -7,6 +7,9 @@ use crate::bank::{ArticleId, Bank};
 use crate::budget::{self, BudgetOptions, Candidate, CharsOver4, DropReason, TokenCounter};
 use crate::scoring::{self, Hits, Matched, Query, Signals};
 
+mod listed;
+pub use listed::{Listed, build_listed, build_listed_with};
+
 /// One ranked article and the budget's verdict, kept compact: a query over
 /// a large bank builds one of these per article, so the words (path, matched
 /// values, reasons) are produced only by [`ContextEntry::explain`].

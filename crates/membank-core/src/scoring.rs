@@ -7,6 +7,7 @@ use serde::Serialize;
 
 use crate::article::{Article, KeyedValue};
 use crate::bank::{ArticleId, Bank};
+use crate::scoring_index::{PackedQuery, ScoringIndex};
 use crate::wikilink::{fold, normalize_value};
 
 pub const CLIENT_POINTS: u32 = 3;
@@ -292,6 +293,12 @@ pub fn rank(bank: &Bank, query: &Query) -> Vec<Ranked> {
             score,
         })
         .collect()
+}
+
+/// The query in the packed index's ids; `None` when it asks for nothing.
+pub(crate) fn packed_query(ix: &ScoringIndex, query: &Query) -> Option<PackedQuery> {
+    let q = query.prepare();
+    (!q.is_empty()).then(|| ix.prepare(q.client.as_deref(), q.domain.as_deref(), &q.langs))
 }
 
 /// Ranking as positions in the tie-break order, for callers that read the

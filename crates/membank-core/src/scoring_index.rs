@@ -7,6 +7,7 @@
 //! them on generated banks), so it changes speed, never results.
 
 use std::collections::HashMap;
+use std::sync::Mutex;
 
 use crate::bank::{ArticleId, Bank};
 use crate::layout::Folder;
@@ -27,6 +28,8 @@ pub(crate) struct ScoringIndex {
     pub(crate) ids: Vec<ArticleId>,
     pub(crate) folders: Vec<Folder>,
     pub(crate) chars: Vec<usize>,
+    /// The budget's drop tier of each article's folder (§8).
+    pub(crate) tiers: Vec<u8>,
     /// Per article, `[start, end)` into the value arrays below.
     clients: Vec<(u32, u32)>,
     domains: Vec<(u32, u32)>,
@@ -38,7 +41,21 @@ pub(crate) struct ScoringIndex {
     words: HashMap<String, u32>,
     /// Distinct language codes as written, by id.
     tags: Vec<String>,
+    /// Per client or domain word and per language code: the articles
+    /// naming it.
+    client_postings: Postings,
+    domain_postings: Postings,
+    language_postings: Postings,
+    /// One byte per article that a query reuses for its signal masks, so a
+    /// query over a large bank does not allocate and fault in a fresh
+    /// buffer each time.
+    pub(crate) scratch: Mutex<Vec<u8>>,
 }
+
+/// Bits of [`ScoringIndex::signal_mask`]: which signals an article earned.
+pub(crate) const LANGUAGE_BIT: u8 = 1;
+pub(crate) const DOMAIN_BIT: u8 = 2;
+pub(crate) const CLIENT_BIT: u8 = 4;
 
 fn intern(map: &mut HashMap<String, u32>, s: &str) -> u32 {
     if let Some(&id) = map.get(s) {
@@ -47,6 +64,47 @@ fn intern(map: &mut HashMap<String, u32>, s: &str) -> u32 {
     let id = map.len() as u32;
     map.insert(s.to_owned(), id);
     id
+}
+
+/// Positions per id, packed: the positions of id `i` are
+/// `positions[starts[i]..starts[i + 1]]`, in ascending order.
+#[derive(Debug, Default)]
+struct Postings {
+    starts: Vec<u32>,
+    positions: Vec<u32>,
+}
+
+impl Postings {
+    /// From each article's ids (`ranges` into `ids`), for ids below `count`.
+    fn build(count: usize, ranges: &[(u32, u32)], ids: impl Fn(u32) -> u32) -> Postings {
+        let mut starts = vec![0u32; count + 1];
+        for &(start, end) in ranges {
+            for i in start..end {
+                starts[ids(i) as usize + 1] += 1;
+            }
+        }
+        for i in 1..starts.len() {
+            starts[i] += starts[i - 1];
+        }
+        let mut next = starts.clone();
+        let mut positions = vec![0u32; starts[count] as usize];
+        for (pos, &(start, end)) in ranges.iter().enumerate() {
+            for i in start..end {
+                let slot = &mut next[ids(i) as usize];
+                positions[*slot as usize] = pos as u32;
+                *slot += 1;
+            }
+        }
+        Postings { starts, positions }
+    }
+
+    fn of(&self, id: u32) -> &[u32] {
+        let id = id as usize;
+        match (self.starts.get(id), self.starts.get(id + 1)) {
+            (Some(&start), Some(&end)) => &self.positions[start as usize..end as usize],
+            _ => &[],
+        }
+    }
 }
 
 /// A query turned into ids for this index.
@@ -69,6 +127,7 @@ impl ScoringIndex {
         for &id in order {
             let a = bank.article(id);
             ix.folders.push(a.folder);
+            ix.tiers.push(a.folder.drop_tier());
             ix.chars.push(a.chars);
             let start = ix.client_values.len() as u32;
             for v in &a.meta.clients {
@@ -98,6 +157,22 @@ impl ScoringIndex {
             }
             ix.languages.push((start, ix.language_items.len() as u32));
         }
+        // `hits` names only the first 65,536 values of a key; the postings
+        // hold the same ones.
+        let first = |ranges: &[(u32, u32)]| -> Vec<(u32, u32)> {
+            ranges
+                .iter()
+                .map(|&(s, e)| (s, e.min(s.saturating_add(u32::from(u16::MAX) + 1))))
+                .collect()
+        };
+        let words = ix.words.len();
+        ix.client_postings =
+            Postings::build(words, &first(&ix.clients), |i| ix.client_values[i as usize]);
+        ix.domain_postings =
+            Postings::build(words, &first(&ix.domains), |i| ix.domain_values[i as usize]);
+        ix.language_postings = Postings::build(tag_ids.len(), &ix.languages, |i| {
+            ix.language_items[i as usize].code
+        });
         ix.tags = vec![String::new(); tag_ids.len()];
         for (tag, id) in tag_ids {
             ix.tags[id as usize] = tag;
@@ -128,6 +203,30 @@ impl ScoringIndex {
             domain: word(domain),
             any_language: side.iter().any(|&s| s != 0),
             side,
+        }
+    }
+
+    /// Which signals each article earns, as bits, into `masks` (one
+    /// byte per article): the same answer as [`ScoringIndex::hits`],
+    /// found from the articles each value names rather than by visiting
+    /// every article.
+    pub(crate) fn signal_masks(&self, q: &PackedQuery, masks: &mut [u8]) {
+        masks.fill(0);
+        let mut mark = |positions: &[u32], bit: u8| {
+            for &pos in positions {
+                masks[pos as usize] |= bit;
+            }
+        };
+        if let Some(w) = q.client {
+            mark(self.client_postings.of(w), CLIENT_BIT);
+        }
+        if let Some(w) = q.domain {
+            mark(self.domain_postings.of(w), DOMAIN_BIT);
+        }
+        for (code, &side) in q.side.iter().enumerate() {
+            if side != 0 {
+                mark(self.language_postings.of(code as u32), LANGUAGE_BIT);
+            }
         }
     }
 

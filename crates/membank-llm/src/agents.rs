@@ -100,7 +100,7 @@ impl ChatSession {
     /// Builds the request for the next question. A question still waiting
     /// for its reply is replaced.
     pub fn ask(&mut self, bank: &Bank, template: &str, question: &str) -> PreparedChat {
-        self.pending_question = Some(question.to_string());
+        self.begin(question);
         prepare_query(
             bank,
             template,
@@ -109,6 +109,14 @@ impl ChatSession {
             &self.history,
             question,
         )
+    }
+
+    /// Starts the next question for a prompt built elsewhere (a chat over
+    /// another layout); returns the finished turns to send before it. A
+    /// question still waiting for its reply is replaced.
+    pub fn begin(&mut self, question: &str) -> &[Message] {
+        self.pending_question = Some(question.to_string());
+        &self.history
     }
 
     /// Records the reply to the pending question. A reply that produced no

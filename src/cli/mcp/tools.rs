@@ -437,11 +437,11 @@ fn as_bank<'a>(memory: &'a dyn Memory, tool: &str) -> Result<&'a Bank, String> {
 fn context_tool(shared: &Shared, p: ContextParams) -> Result<Output, String> {
     let memory = shared.memory();
     let bank = as_bank(memory.as_ref(), "context")?;
-    let mut report = context_cmd::build(bank, &p.query, &p.budget);
-    let warnings = unknown_values(bank, &report);
-    let total = context_cmd::limit_rows(&mut report, p.limit);
+    let listed = context_cmd::build(bank, &p.query, &p.budget, p.limit);
+    let warnings = unknown_values(bank, &listed);
+    let report = listed.report;
     let explained = report.explain(bank);
-    let mut table = context_cmd::table(&explained, total);
+    let mut table = context_cmd::table(&explained, listed.ranked);
     for w in warnings {
         table.push_str(&format!("warning: {}\n", sanitize_for_terminal(&w, false)));
     }
@@ -454,14 +454,12 @@ fn context_tool(shared: &Shared, p: ContextParams) -> Result<Output, String> {
 /// assistant's typo would otherwise just score nothing). Looked up only
 /// when some asked-for signal earned no article a point, since collecting
 /// the bank's values reads every article.
-fn unknown_values(bank: &Bank, report: &context::ContextReport) -> Vec<String> {
-    let q = &report.query;
-    let earned = |points: fn(&membank_core::scoring::Signals) -> u32| {
-        report.articles.iter().any(|e| points(&e.signals()) > 0)
-    };
-    let unmatched = (q.client.is_some() && !earned(|s| s.client))
-        || (q.domain.is_some() && !earned(|s| s.domain))
-        || ((q.source_lang.is_some() || q.target_lang.is_some()) && !earned(|s| s.language));
+fn unknown_values(bank: &Bank, listed: &context::Listed) -> Vec<String> {
+    let q = &listed.report.query;
+    let earned = listed.earned;
+    let unmatched = (q.client.is_some() && earned.client == 0)
+        || (q.domain.is_some() && earned.domain == 0)
+        || ((q.source_lang.is_some() || q.target_lang.is_some()) && earned.language == 0);
     if !unmatched {
         return Vec::new();
     }

@@ -31,13 +31,16 @@ impl Component for NoAgents {
     }
 
     fn hints(&self, _keymap: &KeyMap) -> String {
-        "agents work on memory banks".to_owned()
+        "agents work on memory banks and Deja Vu projects".to_owned()
     }
 
     fn draw(&self, frame: &mut Frame, area: Rect, _focused: bool, theme: &Theme) {
         let text = vec![
             Line::default(),
-            Line::styled("The agents work on memory banks.", theme.text),
+            Line::styled(
+                "The agents work on memory banks and Deja Vu projects.",
+                theme.text,
+            ),
             Line::default(),
             Line::styled(
                 format!(

@@ -5,6 +5,8 @@
 
 use membank_core::memory::LayoutSpec;
 
+use super::agents::AgentKind;
+
 /// The pane in the Context slot.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Slot {
@@ -36,9 +38,15 @@ impl Slot {
     }
 }
 
-/// Whether the agents work on this layout. They assemble a bank's §7
-/// context and write with its rules; a layout whose writes they learn
-/// (Deja Vu writeback) is added here.
-pub fn agents_work_on(spec: &LayoutSpec) -> bool {
-    spec.name == "bank"
+/// The agents offered on this layout, in the order of their keys (`1`,
+/// `2`, …); none means the Agents pane says what the layout offers instead.
+/// A bank's agents assemble its §7 context and write with its rules; a Deja
+/// Vu project gets a chat over recall and the writeback, checked with its
+/// own rules.
+pub fn agents_for(spec: &LayoutSpec) -> &'static [AgentKind] {
+    match spec.name {
+        "bank" => &AgentKind::BANK,
+        "dejavu" => &AgentKind::DEJAVU,
+        _ => &[],
+    }
 }

@@ -8,7 +8,9 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 use ratatui_textarea::TextArea;
 
-use super::{AgentKind, AgentsPane, check, connection, distill, inbox, query, translate};
+use super::{
+    AgentKind, AgentsPane, check, connection, distill, inbox, query, translate, writeback,
+};
 use crate::tui::theme::Theme;
 use crate::tui::widgets::wrap::wrap;
 
@@ -54,7 +56,7 @@ pub fn draw_input(
 
 fn draw_tabs(frame: &mut Frame, area: Rect, pane: &AgentsPane, theme: &Theme) {
     let mut spans = Vec::new();
-    for (i, kind) in AgentKind::ALL.iter().enumerate() {
+    for (i, kind) in pane.offered.iter().enumerate() {
         let style = if *kind == pane.kind {
             theme.selection
         } else {
@@ -104,5 +106,9 @@ pub fn draw(frame: &mut Frame, area: Rect, pane: &AgentsPane, focused: bool, the
         AgentKind::Check => check::draw(frame, body, &pane.check, focused, theme),
         AgentKind::Translate => translate::draw(frame, body, &pane.translate, editing, theme),
         AgentKind::Distill => distill::draw(frame, body, &pane.distill, editing, focused, theme),
+        AgentKind::Chat => query::draw(frame, body, &pane.chat, editing, focused, theme),
+        AgentKind::Writeback => {
+            writeback::draw(frame, body, &pane.writeback, editing, focused, theme)
+        }
     }
 }

@@ -26,9 +26,9 @@ impl AgentsPane {
                 self.editing = false;
                 true
             }
-            // Chat and Distill send on Enter; Alt-Enter (or Shift-Enter
+            // The chats and Distill send on Enter; Alt-Enter (or Shift-Enter
             // where the terminal reports it) starts a new line instead.
-            KeyCode::Enter if !alt_or_shift && self.kind != AgentKind::Translate => self.run(ctx),
+            KeyCode::Enter if !alt_or_shift && self.kind.sends_on_enter() => self.run(ctx),
             KeyCode::Enter if self.kind == AgentKind::Distill => false,
             // Ctrl-J is a line feed: a new line wherever the terminal
             // cannot report Alt-Enter or Shift-Enter.
@@ -74,16 +74,13 @@ impl AgentsPane {
     /// An action while the pane has focus (and no input has the keyboard).
     pub fn action(&mut self, action: Action, ctx: &mut Cx) -> bool {
         let list_h = review_list_height(ctx.height);
-        // The agents work on banks; other layouts show another pane here.
-        let Some(bank) = ctx.bank else {
-            return false;
-        };
         match action {
-            Action::QueryAgent => self.select(AgentKind::Query, bank, ctx.health),
-            Action::InboxAgent => self.select(AgentKind::Inbox, bank, ctx.health),
-            Action::CheckAgent => self.select(AgentKind::Check, bank, ctx.health),
-            Action::TranslateAgent => self.select(AgentKind::Translate, bank, ctx.health),
-            Action::DistillAgent => self.select(AgentKind::Distill, bank, ctx.health),
+            // The keys pick the layout's agents by their place on the tabs.
+            Action::QueryAgent => return self.select(0, ctx.bank, ctx.health),
+            Action::InboxAgent => return self.select(1, ctx.bank, ctx.health),
+            Action::CheckAgent => return self.select(2, ctx.bank, ctx.health),
+            Action::TranslateAgent => return self.select(3, ctx.bank, ctx.health),
+            Action::DistillAgent => return self.select(4, ctx.bank, ctx.health),
             Action::Type if self.kind.has_input() => self.editing = true,
             Action::RunAgent => return self.run(ctx),
             Action::CancelReply => {
@@ -118,13 +115,15 @@ impl AgentsPane {
                     }
                     return true;
                 }
+                if let Some(chat) = self.chat_mut() {
+                    if matches!(action, Action::Up | Action::Down) {
+                        chat.move_article(step);
+                    } else {
+                        chat.scroll_back = chat.scroll_back.saturating_add_signed(-step);
+                    }
+                    return true;
+                }
                 match self.kind {
-                    AgentKind::Query if matches!(action, Action::Up | Action::Down) => {
-                        self.query.move_article(step)
-                    }
-                    AgentKind::Query => {
-                        self.query.scroll_back = self.query.scroll_back.saturating_add_signed(-step)
-                    }
                     AgentKind::Check => {
                         self.check.scroll = self.check.scroll.saturating_add_signed(step)
                     }
@@ -132,11 +131,13 @@ impl AgentsPane {
                 }
             }
             Action::Top | Action::Bottom => match self.kind {
-                AgentKind::Query => {
-                    self.query.scroll_back = if action == Action::Top {
-                        usize::MAX / 2
-                    } else {
-                        0
+                AgentKind::Query | AgentKind::Chat => {
+                    if let Some(chat) = self.chat_mut() {
+                        chat.scroll_back = if action == Action::Top {
+                            usize::MAX / 2
+                        } else {
+                            0
+                        }
                     }
                 }
                 AgentKind::Check => {
@@ -151,6 +152,7 @@ impl AgentsPane {
             Action::CopyReply => {
                 let text = match self.kind {
                     AgentKind::Query => self.query.turns.last().map(|t| t.reply.text.clone()),
+                    AgentKind::Chat => self.chat.turns.last().map(|t| t.reply.text.clone()),
                     AgentKind::Translate => Some(self.translate.reply.text.clone()),
                     AgentKind::Check => Some(self.check.reply.text.clone()),
                     _ => None,
@@ -163,11 +165,13 @@ impl AgentsPane {
                     None => return false,
                 }
             }
-            Action::ClearChat if self.kind == AgentKind::Query => {
+            Action::ClearChat if self.kind.is_chat() => {
                 if self.cancel() {
                     return true;
                 }
-                self.query.clear();
+                if let Some(chat) = self.chat_mut() {
+                    chat.clear();
+                }
             }
             _ => return false,
         }
@@ -176,20 +180,23 @@ impl AgentsPane {
 
     /// Enter: open the chat's selected article, show or apply a review.
     fn apply(&mut self, ctx: &mut Cx) -> bool {
-        if self.kind == AgentKind::Query {
-            if let Some(rel) = self.query.selected_article() {
-                // The reply may name an article that has gone since.
-                if ctx.bank.is_some_and(|bank| bank.find(rel).is_some()) {
-                    ctx.effects.push(Effect::open(rel.to_owned()));
-                } else {
-                    ctx.warn(format!(
-                        "{} is no longer in the bank",
-                        sanitize_for_terminal(rel, false)
-                    ));
-                }
-                return true;
+        let memory = ctx.memory;
+        if let Some(chat) = self.chat_mut() {
+            let Some(rel) = chat.selected_article() else {
+                return false;
+            };
+            // The file may have gone since the question; a withheld one is
+            // opened too (it is the user's own).
+            if memory.find(rel).is_some() {
+                ctx.effects.push(Effect::open(rel.to_owned()));
+            } else {
+                ctx.warn(format!(
+                    "{} is no longer in {}",
+                    sanitize_for_terminal(rel, false),
+                    memory.spec().title
+                ));
             }
-            return false;
+            return true;
         }
         if self.kind == AgentKind::Check && !self.check.show_review {
             if self.check.review.is_some() {
@@ -211,11 +218,16 @@ impl AgentsPane {
                     self.check.show_review = false;
                 }
                 AgentKind::Distill => self.distill.review = None,
+                AgentKind::Writeback => self.writeback.review = None,
                 _ => {}
             }
             return true;
         }
         let applied = review.apply(&root);
+        if let Some(why) = applied.failed {
+            ctx.warn(why);
+            return true;
+        }
         if !applied.stale.is_empty() {
             ctx.warn(format!(
                 "{} changed on disk since it was shown; review the new diff and press Enter again",
@@ -288,12 +300,14 @@ impl Component for AgentsPane {
 
 /// Key hints for the pane's bottom border, for the agent on screen.
 fn hint_line(keymap: &KeyMap, pane: &AgentsPane) -> String {
-    let reviewing = match pane.kind {
-        AgentKind::Inbox => pane.inbox.review.is_some(),
-        AgentKind::Check => pane.check.show_review,
-        AgentKind::Distill => pane.distill.review.is_some(),
-        _ => false,
+    let review = match pane.kind {
+        AgentKind::Inbox => pane.inbox.review.as_ref(),
+        AgentKind::Check if pane.check.show_review => pane.check.review.as_ref(),
+        AgentKind::Distill => pane.distill.review.as_ref(),
+        AgentKind::Writeback => pane.writeback.review.as_ref(),
+        _ => None,
     };
+    let reviewing = review.is_some() || (pane.kind == AgentKind::Check && pane.check.show_review);
     if pane.editing {
         return if pane.busy() {
             "Esc leaves the input · then s stops the reply".to_owned()
@@ -303,6 +317,8 @@ fn hint_line(keymap: &KeyMap, pane: &AgentsPane) -> String {
     }
     let pick: &[(Action, &str)] = if pane.busy() {
         &[(Action::CancelReply, "stop")]
+    } else if review.is_some_and(Review::is_applied) {
+        &[(Action::Apply, "close")]
     } else if reviewing {
         &[
             (Action::ToggleBlock, "toggle"),
@@ -311,7 +327,7 @@ fn hint_line(keymap: &KeyMap, pane: &AgentsPane) -> String {
         ]
     } else {
         match pane.kind {
-            AgentKind::Query => &[
+            AgentKind::Query | AgentKind::Chat => &[
                 (Action::Type, "ask"),
                 (Action::Apply, "open"),
                 (Action::ClearChat, "new"),
@@ -323,6 +339,7 @@ fn hint_line(keymap: &KeyMap, pane: &AgentsPane) -> String {
                 (Action::CopyReply, "copy"),
             ],
             AgentKind::Distill => &[(Action::Type, "path"), (Action::RunAgent, "run")],
+            AgentKind::Writeback => &[(Action::Type, "notes"), (Action::RunAgent, "propose")],
         }
     };
     hint_text(keymap, pick)

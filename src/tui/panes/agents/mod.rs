@@ -1,7 +1,9 @@
-//! The Agents pane: the five agents of spec §13.1 (Query, Process Inbox,
-//! Health Check, Translate, Distill). Model calls run on `LlmWorker`; its
-//! messages come back through `Msg::Llm`, so the interface never waits on
-//! the network. Anything written to the bank goes through the review first.
+//! The Agents pane: on a bank the five agents of spec §13.1 (Query,
+//! Process Inbox, Health Check, Translate, Distill); on a Deja Vu project a
+//! chat over recall and the writeback (`panes::slot` says which a layout
+//! gets). Model calls run on `LlmWorker`; its messages come back through
+//! `Msg::Llm`, so the interface never waits on the network. Anything
+//! written goes through the review first.
 
 pub mod check;
 pub mod connection;
@@ -10,16 +12,18 @@ mod draw;
 pub mod inbox;
 mod input;
 pub mod query;
+pub mod recall_chat;
 pub mod review;
 pub mod stream;
 pub mod translate;
+pub mod writeback;
 
 pub use draw::draw;
 
-use std::path::Path;
-
 use membank_core::bank::Bank;
+use membank_core::dejavu::Project;
 use membank_core::health::HealthReport;
+use membank_core::memory::Memory;
 use membank_core::templates::{self, Agent};
 use membank_core::text::sanitize_for_terminal;
 use membank_llm::{ChatRequest, JobEvent, JobId, StreamEvent, WorkerMessage};
@@ -39,16 +43,24 @@ pub enum AgentKind {
     Check,
     Translate,
     Distill,
+    /// A Deja Vu project's chat: the question is the recall cue.
+    Chat,
+    /// A Deja Vu project's writeback of notes into records.
+    Writeback,
 }
 
 impl AgentKind {
-    pub const ALL: [AgentKind; 5] = [
+    /// The agents of a memory bank (spec §13.1), in the order of their keys.
+    pub const BANK: [AgentKind; 5] = [
         AgentKind::Query,
         AgentKind::Inbox,
         AgentKind::Check,
         AgentKind::Translate,
         AgentKind::Distill,
     ];
+
+    /// The agents of a Deja Vu project.
+    pub const DEJAVU: [AgentKind; 2] = [AgentKind::Chat, AgentKind::Writeback];
 
     pub fn title(self) -> &'static str {
         match self {
@@ -57,30 +69,47 @@ impl AgentKind {
             AgentKind::Check => "Check",
             AgentKind::Translate => "Translate",
             AgentKind::Distill => "Distill",
+            AgentKind::Chat => "Chat",
+            AgentKind::Writeback => "Writeback",
         }
     }
 
-    fn template(self) -> Agent {
-        match self {
+    /// The bank template a bank agent starts from.
+    fn template(self) -> Option<Agent> {
+        Some(match self {
             AgentKind::Query => Agent::Query,
             AgentKind::Inbox => Agent::Compile,
             AgentKind::Check => Agent::Lint,
             AgentKind::Translate => Agent::Translate,
             AgentKind::Distill => Agent::Distill,
-        }
+            AgentKind::Chat | AgentKind::Writeback => return None,
+        })
     }
 
     /// Agents with a text input.
     fn has_input(self) -> bool {
+        !matches!(self, AgentKind::Inbox | AgentKind::Check)
+    }
+
+    /// Agents whose input Enter sends (a one-line question or path); the
+    /// others take text of many lines, sent with `r`.
+    fn sends_on_enter(self) -> bool {
         matches!(
             self,
-            AgentKind::Query | AgentKind::Translate | AgentKind::Distill
+            AgentKind::Query | AgentKind::Chat | AgentKind::Distill
         )
+    }
+
+    /// The chats, whose turns list the files they sent.
+    fn is_chat(self) -> bool {
+        matches!(self, AgentKind::Query | AgentKind::Chat)
     }
 }
 
 #[derive(Default)]
 pub struct AgentsPane {
+    /// The agents the open layout offers, in the order of their keys.
+    pub offered: &'static [AgentKind],
     pub kind: AgentKind,
     /// Keys go to the agent's text input.
     pub editing: bool,
@@ -89,6 +118,9 @@ pub struct AgentsPane {
     pub check: check::CheckAgent,
     pub translate: translate::TranslateAgent,
     pub distill: distill::DistillAgent,
+    /// The chat over a Deja Vu project's recall.
+    pub chat: query::QueryAgent,
+    pub writeback: writeback::WritebackAgent,
     pub connection: connection::ModelConnection,
     /// The call in flight and the agent it belongs to (one at a time).
     job: Option<(JobId, AgentKind)>,
@@ -97,6 +129,16 @@ pub struct AgentsPane {
 }
 
 impl AgentsPane {
+    /// The pane with these agents, the first one on screen.
+    pub fn offering(offered: &'static [AgentKind]) -> AgentsPane {
+        AgentsPane {
+            offered,
+            kind: offered.first().copied().unwrap_or_default(),
+            chat: query::QueryAgent::new(recall_chat::WORDS),
+            ..AgentsPane::default()
+        }
+    }
+
     pub fn busy(&self) -> bool {
         self.job.is_some()
     }
@@ -105,21 +147,28 @@ impl AgentsPane {
     /// every change, never while drawing.
     pub fn style_inputs(&mut self, theme: &Theme) {
         let typing = |kind: AgentKind| self.editing && self.kind == kind;
-        let (q, t, d) = (
+        let (q, t, d, c, w) = (
             typing(AgentKind::Query),
             typing(AgentKind::Translate),
             typing(AgentKind::Distill),
+            typing(AgentKind::Chat),
+            typing(AgentKind::Writeback),
         );
         draw::style_input(&mut self.query.input, q, theme);
         self.query.set_theme(theme);
         draw::style_input(&mut self.translate.input, t, theme);
         draw::style_input(&mut self.distill.input, d, theme);
+        draw::style_input(&mut self.chat.input, c, theme);
+        self.chat.set_theme(theme);
+        draw::style_input(&mut self.writeback.input, w, theme);
     }
 
     /// Wrap every reply at the pane's new width.
     pub fn set_width(&mut self, width: usize) {
         self.query.set_width(width);
+        self.chat.set_width(width);
         for s in [
+            &mut self.writeback.reply,
             &mut self.inbox.reply,
             &mut self.check.reply,
             &mut self.translate.reply,
@@ -137,24 +186,40 @@ impl AgentsPane {
         }
     }
 
-    fn select(&mut self, kind: AgentKind, bank: &Bank, health: &HealthReport) {
+    /// Show the agent at `place` (0 for the first key) of the offered ones.
+    fn select(&mut self, place: usize, bank: Option<&Bank>, health: &HealthReport) -> bool {
+        let Some(&kind) = self.offered.get(place) else {
+            return false;
+        };
         self.kind = kind;
         self.editing = false;
         self.problem = None;
-        match kind {
-            AgentKind::Inbox => self.inbox.refresh(bank),
-            AgentKind::Check if !self.check.reply.is_running() => self.check.refresh(health),
+        match (kind, bank) {
+            (AgentKind::Inbox, Some(bank)) => self.inbox.refresh(bank),
+            (AgentKind::Check, _) if !self.check.reply.is_running() => self.check.refresh(health),
             _ => {}
+        }
+        true
+    }
+
+    /// The chat on screen, if the current agent is one.
+    fn chat_mut(&mut self) -> Option<&mut query::QueryAgent> {
+        match self.kind {
+            AgentKind::Query => Some(&mut self.query),
+            AgentKind::Chat => Some(&mut self.chat),
+            _ => None,
         }
     }
 
     fn stream_mut(&mut self, kind: AgentKind) -> Option<&mut Stream> {
         match kind {
             AgentKind::Query => self.query.current(),
+            AgentKind::Chat => self.chat.current(),
             AgentKind::Inbox => Some(&mut self.inbox.reply),
             AgentKind::Check => Some(&mut self.check.reply),
             AgentKind::Translate => Some(&mut self.translate.reply),
             AgentKind::Distill => Some(&mut self.distill.reply),
+            AgentKind::Writeback => Some(&mut self.writeback.reply),
         }
     }
 
@@ -164,6 +229,7 @@ impl AgentsPane {
             AgentKind::Inbox => self.inbox.review.as_mut(),
             AgentKind::Check if self.check.show_review => self.check.review.as_mut(),
             AgentKind::Distill => self.distill.review.as_mut(),
+            AgentKind::Writeback => self.writeback.review.as_mut(),
             _ => None,
         }
     }
@@ -173,7 +239,9 @@ impl AgentsPane {
             AgentKind::Query => Some(&mut self.query.input),
             AgentKind::Translate => Some(&mut self.translate.input),
             AgentKind::Distill => Some(&mut self.distill.input),
-            _ => None,
+            AgentKind::Chat => Some(&mut self.chat.input),
+            AgentKind::Writeback => Some(&mut self.writeback.input),
+            AgentKind::Inbox | AgentKind::Check => None,
         }
     }
 
@@ -195,13 +263,15 @@ impl AgentsPane {
         self.job = None;
         if kind == AgentKind::Query {
             self.query.on_failed(why);
+        } else if kind == AgentKind::Chat {
+            self.chat.on_failed(why);
         } else if let Some(s) = self.stream_mut(kind) {
             s.fail(why);
         }
     }
 
-    fn template(&mut self, bank: &Bank, effects: &mut Vec<Effect>) -> String {
-        let t = templates::resolve_with(bank.reader(), self.kind.template());
+    fn template(bank: &Bank, agent: Agent, effects: &mut Vec<Effect>) -> String {
+        let t = templates::resolve_with(bank.reader(), agent);
         if let Some(w) = &t.warning {
             effects.push(Effect::Warn(sanitize_for_terminal(w, false)));
         }
@@ -215,41 +285,20 @@ impl AgentsPane {
                 .push(Effect::Warn("a reply is still arriving; s stops it".into()));
             return true;
         }
-        let Some(bank) = ctx.bank else {
-            return false;
-        };
         self.editing = false;
-        let template = self.template(bank, ctx.effects);
-        let request: Result<ChatRequest, String> = match self.kind {
-            AgentKind::Query => self
-                .query
-                .ask(bank, &template, ctx.query.clone(), ctx.budget)
-                .ok_or_else(|| "type a question first (i)".to_owned()),
-            AgentKind::Inbox => self.inbox.prepare(bank, &template),
-            AgentKind::Check => Ok(self.check.prepare(bank, ctx.health, &template)),
-            AgentKind::Translate => {
-                // Without them the context holds no client profile or
-                // language-specific terms; it still runs, but say so.
-                let mut missing = Vec::new();
-                if ctx.query.client.is_none() {
-                    missing.push("client");
-                }
-                if ctx.query.source_lang.is_none() && ctx.query.target_lang.is_none() {
-                    missing.push("language");
-                }
-                if !missing.is_empty() {
-                    ctx.effects.push(Effect::Warn(format!(
-                        "Translate: no {} set in the Context pane, so the context has no \
-                         client profile or language match",
-                        missing.join(" or ")
-                    )));
-                }
-                self.translate
-                    .prepare(bank, &template, &ctx.query, ctx.budget)
+        let request = match self.kind.template() {
+            Some(agent) => {
+                let Some(bank) = ctx.bank else {
+                    return false;
+                };
+                let template = Self::template(bank, agent, ctx.effects);
+                self.bank_request(bank, &template, ctx)
             }
-            AgentKind::Distill => {
-                let cwd = std::env::current_dir().unwrap_or_default();
-                self.distill.prepare(&cwd, &template, &ctx.query)
+            None => {
+                let Some(project) = ctx.memory.downcast_ref::<Project>() else {
+                    return false;
+                };
+                self.project_request(project)
             }
         };
         let request = match request {
@@ -276,12 +325,68 @@ impl AgentsPane {
         true
     }
 
+    /// The request of a bank agent.
+    fn bank_request(
+        &mut self,
+        bank: &Bank,
+        template: &str,
+        ctx: &mut Cx,
+    ) -> Result<ChatRequest, String> {
+        match self.kind {
+            AgentKind::Query => {
+                let settings = (ctx.query.clone(), ctx.budget);
+                self.query
+                    .ask(|session, q| query::bank_turn(session, bank, template, settings, q))
+                    .ok_or_else(|| "type a question first (i)".to_owned())
+            }
+            AgentKind::Inbox => self.inbox.prepare(bank, template),
+            AgentKind::Check => Ok(self.check.prepare(bank, ctx.health, template)),
+            AgentKind::Translate => {
+                // Without them the context holds no client profile or
+                // language-specific terms; it still runs, but say so.
+                let mut missing = Vec::new();
+                if ctx.query.client.is_none() {
+                    missing.push("client");
+                }
+                if ctx.query.source_lang.is_none() && ctx.query.target_lang.is_none() {
+                    missing.push("language");
+                }
+                if !missing.is_empty() {
+                    ctx.effects.push(Effect::Warn(format!(
+                        "Translate: no {} set in the Context pane, so the context has no \
+                         client profile or language match",
+                        missing.join(" or ")
+                    )));
+                }
+                self.translate
+                    .prepare(bank, template, &ctx.query, ctx.budget)
+            }
+            AgentKind::Distill => {
+                let cwd = std::env::current_dir().unwrap_or_default();
+                self.distill.prepare(&cwd, template, &ctx.query)
+            }
+            AgentKind::Chat | AgentKind::Writeback => Err("not an agent of a bank".into()),
+        }
+    }
+
+    /// The request of a Deja Vu agent.
+    fn project_request(&mut self, project: &Project) -> Result<ChatRequest, String> {
+        match self.kind {
+            AgentKind::Chat => self
+                .chat
+                .ask(|session, q| recall_chat::recall_turn(session, project, q))
+                .ok_or_else(|| "type a question first (i)".to_owned()),
+            AgentKind::Writeback => self.writeback.prepare(project),
+            _ => Err("not an agent of a Deja Vu project".into()),
+        }
+    }
+
     /// One message from the model connection. Returns whether the pane
     /// changed.
     pub fn on_message(
         &mut self,
         message: WorkerMessage,
-        root: &Path,
+        memory: &dyn Memory,
         effects: &mut Vec<Effect>,
     ) -> bool {
         let no_model = self.connection.note(&message);
@@ -306,7 +411,7 @@ impl AgentsPane {
                     // The `Done` that follows ends the call.
                     return true;
                 }
-                self.on_worker(event, kind, root, effects)
+                self.on_worker(event, kind, memory, effects)
             }
         }
     }
@@ -315,13 +420,14 @@ impl AgentsPane {
         &mut self,
         event: StreamEvent,
         kind: AgentKind,
-        root: &Path,
+        memory: &dyn Memory,
         effects: &mut Vec<Effect>,
     ) -> bool {
-        let finished = if kind == AgentKind::Query {
-            self.query.on_event(event)
-        } else {
-            self.stream_mut(kind).and_then(|s| s.apply(event))
+        let root = memory.root();
+        let finished = match kind {
+            AgentKind::Query => self.query.on_event(event),
+            AgentKind::Chat => self.chat.on_event(event),
+            _ => self.stream_mut(kind).and_then(|s| s.apply(event)),
         };
         if let Some(f) = finished {
             self.job = None;
@@ -330,7 +436,8 @@ impl AgentsPane {
                 AgentKind::Inbox => self.inbox.finish(root, f),
                 AgentKind::Check => self.check.finish(root, f),
                 AgentKind::Distill => self.distill.finish(root, f),
-                AgentKind::Query | AgentKind::Translate => {}
+                AgentKind::Writeback => self.writeback.finish(memory.downcast_ref::<Project>(), f),
+                AgentKind::Query | AgentKind::Translate | AgentKind::Chat => {}
             }
             effects.push(if complete {
                 Effect::Info(format!("{}: reply complete", kind.title()))

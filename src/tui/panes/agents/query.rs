@@ -1,6 +1,7 @@
-//! Query (chat): questions about the bank, answered with the context the
-//! inspector's settings assemble. Each turn lists the articles it used and
-//! the ones the budget dropped; Enter on one opens it.
+//! The chat: questions answered with a context the layout assembles (a
+//! bank's §7 context from the inspector's settings, a Deja Vu project's
+//! recall-selected records). Each turn lists the files it sent and the ones
+//! left out with why; Enter on one opens it.
 
 use membank_core::bank::Bank;
 use membank_core::budget::BudgetOptions;
@@ -32,7 +33,38 @@ pub struct Turn {
     /// The finished reply rendered as Markdown (drawn instead of the
     /// plain rows it streamed in as).
     pub rendered: Option<Vec<Line<'static>>>,
+    /// What went into the context, one line above the list (sanitised).
+    pub heading: String,
 }
+
+/// One question as it is sent: the request and what its context holds.
+pub struct PreparedTurn {
+    pub request: ChatRequest,
+    /// Sent files first, then the ones left out with why.
+    pub articles: Vec<TurnArticle>,
+    /// What went into the context, in a line.
+    pub heading: String,
+}
+
+/// What a chat calls things on screen.
+#[derive(Debug, Clone, Copy)]
+pub struct ChatWords {
+    pub placeholder: &'static str,
+    /// Shown before the first question.
+    pub empty: [&'static str; 2],
+    /// Shown when the context holds nothing.
+    pub nothing: &'static str,
+}
+
+/// The Query agent's words, over a bank.
+pub const BANK_WORDS: ChatWords = ChatWords {
+    placeholder: "Ask about the bank (i to type)",
+    empty: [
+        "Ask a question about the bank.",
+        "The context comes from the Context pane's client, domain, languages and budget.",
+    ],
+    nothing: "(no article matched)",
+};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TurnArticle {
@@ -44,6 +76,7 @@ pub struct TurnArticle {
 
 pub struct QueryAgent {
     session: ChatSession,
+    words: ChatWords,
     pub turns: Vec<Turn>,
     pub input: TextArea<'static>,
     /// The selected article of the last turn.
@@ -66,44 +99,78 @@ fn render_reply(text: &str, width: usize, theme: &Theme) -> Vec<Line<'static>> {
 /// Columns of the "You: " label before a question.
 const LABEL: usize = 5;
 
-fn question_input() -> TextArea<'static> {
+fn question_input(words: &ChatWords) -> TextArea<'static> {
     let mut input = TextArea::default();
-    input.set_placeholder_text("Ask about the bank (i to type)");
+    input.set_placeholder_text(words.placeholder);
     input
 }
 
 impl Default for QueryAgent {
     fn default() -> Self {
+        QueryAgent::new(BANK_WORDS)
+    }
+}
+
+/// A question to a bank: the context of the inspector's settings.
+pub fn bank_turn(
+    session: &mut ChatSession,
+    bank: &Bank,
+    template: &str,
+    (query, budget): (Query, BudgetOptions),
+    question: &str,
+) -> PreparedTurn {
+    session.query = query;
+    session.budget = budget;
+    let prepared = session.ask(bank, template, question);
+    let dropped = prepared.dropped.len();
+    PreparedTurn {
+        heading: format!(
+            "{} article(s) in the context, {dropped} dropped by the budget · Enter opens",
+            prepared.used.len()
+        ),
+        articles: prepared
+            .used
+            .iter()
+            .map(|p| TurnArticle {
+                path: p.clone(),
+                dropped: None,
+            })
+            .chain(prepared.dropped.iter().map(|d| TurnArticle {
+                path: d.path.clone(),
+                dropped: Some(sanitize_for_terminal(&d.reason, false)),
+            }))
+            .collect(),
+        request: prepared.request,
+    }
+}
+
+impl QueryAgent {
+    pub fn new(words: ChatWords) -> QueryAgent {
         QueryAgent {
             session: ChatSession::default(),
+            words,
             turns: Vec::new(),
-            input: question_input(),
+            input: question_input(&words),
             article: 0,
             scroll_back: 0,
             width: 80,
             theme: None,
         }
     }
-}
 
-impl QueryAgent {
-    /// The question in the input, if any, as a request with the context of
-    /// the current settings. The input is cleared.
+    /// The question in the input, if any, as the request `prepare` builds
+    /// for it (given the session, whose history goes before it). The input
+    /// is cleared.
     pub fn ask(
         &mut self,
-        bank: &Bank,
-        template: &str,
-        query: Query,
-        budget: BudgetOptions,
+        prepare: impl FnOnce(&mut ChatSession, &str) -> PreparedTurn,
     ) -> Option<ChatRequest> {
         let question = self.input.lines().join("\n");
         if question.trim().is_empty() {
             return None;
         }
-        self.input = question_input();
-        self.session.query = query;
-        self.session.budget = budget;
-        let prepared = self.session.ask(bank, template, question.trim());
+        self.input = question_input(&self.words);
+        let prepared = prepare(&mut self.session, question.trim());
         let question = sanitize_for_terminal(question.trim(), true);
         let mut reply = Stream::default();
         reply.set_width(self.width);
@@ -112,22 +179,17 @@ impl QueryAgent {
             question,
             reply,
             rendered: None,
-            articles: prepared
-                .used
-                .iter()
-                .map(|p| TurnArticle {
-                    path: p.clone(),
-                    dropped: None,
-                })
-                .chain(prepared.dropped.iter().map(|d| TurnArticle {
-                    path: d.path.clone(),
-                    dropped: Some(sanitize_for_terminal(&d.reason, false)),
-                }))
-                .collect(),
+            articles: prepared.articles,
+            heading: sanitize_for_terminal(&prepared.heading, false),
         });
         self.article = 0;
         self.scroll_back = 0;
         Some(prepared.request)
+    }
+
+    /// The heading of the last turn's list.
+    fn heading(&self) -> &str {
+        self.turns.last().map_or("", |t| t.heading.as_str())
     }
 
     pub fn current(&mut self) -> Option<&mut Stream> {
@@ -293,7 +355,6 @@ pub fn draw(
     theme: &Theme,
 ) {
     let articles = chat.articles();
-    let dropped = articles.iter().filter(|a| a.dropped.is_some()).count();
     let list_h = if chat.turns.is_empty() {
         0
     } else {
@@ -313,13 +374,13 @@ pub fn draw(
     let start = end.saturating_sub(height);
     if chat.turns.is_empty() {
         frame.render_widget(
-            Paragraph::new(vec![
-                Line::styled("Ask a question about the bank.", theme.muted),
-                Line::styled(
-                    "The context comes from the Context pane's client, domain, languages and budget.",
-                    theme.muted,
-                ),
-            ])
+            Paragraph::new(
+                chat.words
+                    .empty
+                    .iter()
+                    .map(|l| Line::styled(*l, theme.muted))
+                    .collect::<Vec<_>>(),
+            )
             .wrap(ratatui::widgets::Wrap { trim: true }),
             body,
         );
@@ -328,15 +389,12 @@ pub fn draw(
     }
 
     if list_h > 0 {
-        let mut rows = vec![Line::styled(
-            format!(
-                "{} article(s) in the context, {dropped} dropped by the budget · Enter opens",
-                articles.len() - dropped
-            ),
-            theme.muted,
-        )];
+        let mut rows = vec![Line::styled(chat.heading().to_owned(), theme.muted)];
         if articles.is_empty() {
-            rows.push(Line::styled("  (no article matched)", theme.muted));
+            rows.push(Line::styled(
+                format!("  {}", chat.words.nothing),
+                theme.muted,
+            ));
         }
         let shown = usize::from(list_h - 1);
         let first = chat.article.saturating_sub(shown.saturating_sub(1));

@@ -1,11 +1,13 @@
-//! Reviewing the files a reply proposes (`### FILE:` blocks, spec §9–§11):
-//! each block is shown as new, changed (with a diff against the disk),
-//! unchanged or rejected with the reason; the user accepts or declines each
-//! one, and nothing is written before Enter.
+//! Reviewing the files a reply proposes (`### FILE:` blocks, spec §9–§11,
+//! or a Deja Vu writeback's records and impression lines): each block is
+//! shown as new, changed (with a diff against the disk), unchanged or
+//! rejected with the reason; the user accepts or declines each one, and
+//! nothing is written before Enter.
 
 use std::path::Path;
 
 use membank_core::compile::{self, BlockStatus, Mode, SourceStatus};
+use membank_core::dejavu::{self, Project};
 use membank_core::lock::BankLock;
 use membank_core::outcome::outcome_line;
 use membank_core::review::{self, Change};
@@ -71,6 +73,9 @@ pub enum Purpose {
     Compile { sources: Vec<String> },
     /// Only write the accepted files.
     Write,
+    /// A Deja Vu writeback: records written atomically, impression lines
+    /// appended, with the project's own checks (`dejavu::writeback`).
+    Writeback,
 }
 
 #[derive(Debug)]
@@ -104,17 +109,31 @@ impl Review {
     /// Check the reply's blocks against the bank without writing anything.
     /// Valid blocks start accepted; rejected ones cannot be accepted.
     pub fn new(root: &Path, reply: &str, purpose: Purpose) -> Review {
+        let classified = classify(root, reply, &purpose);
+        Review::of(classified, reply, purpose)
+    }
+
+    /// A Deja Vu writeback reply, checked against the project as loaded.
+    pub fn writeback(project: &Project, reply: &str) -> Review {
+        let classified = dejavu::writeback::classify(project, reply);
+        Review::of(classified, reply, Purpose::Writeback)
+    }
+
+    /// Format a classified reply; valid blocks start accepted.
+    fn of(classified: review::Proposal, reply: &str, purpose: Purpose) -> Review {
         let sources: &[String] = match &purpose {
             Purpose::Compile { sources } => sources,
-            Purpose::Write => &[],
+            Purpose::Write | Purpose::Writeback => &[],
         };
-        // Classified once in the core; this only formats it.
-        let classified = review::classify(root, reply, sources);
         let blocks = classified
             .files
             .iter()
             .map(|f| {
-                let path = sanitize_for_terminal(&f.path, false);
+                let name = match purpose {
+                    Purpose::Writeback => entry_name(f),
+                    _ => f.path.clone(),
+                };
+                let path = sanitize_for_terminal(&name, false);
                 let (proposal, detail) = match f.change {
                     Change::Rejected => {
                         let shown = sanitize_for_terminal(f.reason.as_deref().unwrap_or(""), false);
@@ -239,9 +258,10 @@ impl Review {
     }
 
     /// Write the accepted blocks atomically (and, for Process Inbox, stamp
-    /// and archive the sources). Returns the bank-relative paths that
-    /// changed on disk, so only those are read again, and how many files
-    /// were written; what happened, line by line, is kept in `result`.
+    /// and archive the sources; for a writeback, append the accepted
+    /// impression lines). Returns the paths that changed on disk, so only
+    /// those are read again, and how many entries were written; what
+    /// happened, line by line, is kept in `result`.
     pub fn apply(&mut self, root: &Path) -> Applied {
         let declined: Vec<usize> = self
             .blocks
@@ -250,55 +270,32 @@ impl Review {
             .filter(|(_, b)| !b.accepted)
             .map(|(i, _)| i)
             .collect();
-        let mut lines = Vec::new();
-        let mut changed = Vec::new();
         let s = |t: &str| sanitize_for_terminal(t, false);
         // A file edited since its diff was shown: show the new diff and
-        // ask again instead of overwriting the edit.
-        let stale = review::stale_paths(root, &self.classified, &declined);
-        if !stale.is_empty() {
-            let accepted: Vec<(String, bool)> = self
-                .blocks
-                .iter()
-                .map(|b| (b.path.clone(), b.accepted))
-                .collect();
-            let cursor = self.cursor.selected;
-            let kept = std::mem::take(&mut self.sources);
-            *self = Review::new(root, &self.reply.clone(), self.purpose.clone());
-            self.sources = kept;
-            for b in &mut self.blocks {
-                if let Some((_, was)) = accepted.iter().find(|(p, _)| *p == b.path) {
-                    b.accepted = *was && !matches!(b.proposal, Proposal::Rejected(_));
-                }
+        // ask again instead of overwriting the edit. (A writeback checks
+        // this itself, by the layout's paths, under the lock.)
+        if self.purpose != Purpose::Writeback {
+            let stale = review::stale_paths(root, &self.classified, &declined);
+            if !stale.is_empty() {
+                return self.show_stale(root, &stale);
             }
-            self.cursor.selected = cursor.min(self.blocks.len().saturating_sub(1));
-            let names: Vec<String> = stale.iter().map(|p| s(p)).collect();
-            self.warnings.insert(
-                0,
-                format!(
-                    "changed on disk since shown: {}; nothing was written. Check the new diff, \
-                     then press Enter again",
-                    names.join(", ")
-                ),
-            );
-            return Applied {
-                changed,
-                written: 0,
-                stale: names,
-            };
         }
-        // A command-line run changing the bank right now: write nothing.
+        let nothing = |why: String| Applied {
+            changed: Vec::new(),
+            written: 0,
+            stale: Vec::new(),
+            failed: Some(why),
+        };
+        // A command-line run changing the memory right now: write nothing.
         let _lock = match BankLock::acquire(root, std::time::Duration::from_secs(2), || {}) {
             Ok(lock) => lock,
             Err(e) => {
                 self.result = Some(vec![s(&e.to_string())]);
-                return Applied {
-                    changed,
-                    written: 0,
-                    stale: Vec::new(),
-                };
+                return nothing(s(&e.to_string()));
             }
         };
+        let mut lines = Vec::new();
+        let mut changed = Vec::new();
         let blocks = match &self.purpose {
             Purpose::Compile { .. } => {
                 // Notes the user keeps are not part of this batch: nothing
@@ -328,38 +325,134 @@ impl Review {
                     // Worded by the core, as the command line words it.
                     lines.push(s(&src.outcome_line()));
                 }
-                report.blocks
+                written_blocks(&report.blocks)
             }
-            Purpose::Write => {
-                compile::apply_reply_declining(root, &self.reply, Mode::Apply, &declined).blocks
+            Purpose::Write => written_blocks(
+                &compile::apply_reply_declining(root, &self.reply, Mode::Apply, &declined).blocks,
+            ),
+            Purpose::Writeback => {
+                match dejavu::writeback::apply(root, &self.classified, &declined) {
+                    Ok(done) => done
+                        .iter()
+                        .map(|f| {
+                            let wrote = matches!(f.change, Change::New | Change::Changed);
+                            (f.outcome_line(), wrote.then(|| f.path.clone()))
+                        })
+                        .collect(),
+                    Err(dejavu::writeback::ApplyError::Stale(stale)) => {
+                        return self.show_stale(root, &stale);
+                    }
+                    Err(e) => {
+                        self.result = Some(vec![s(&e.to_string())]);
+                        return nothing(s(&e.to_string()));
+                    }
+                }
             }
         };
-        let written: Vec<String> = blocks
-            .iter()
-            .filter(|b| matches!(b.status, BlockStatus::Created | BlockStatus::Updated))
-            .map(|b| b.path.clone())
-            .collect();
-        let mut block_lines: Vec<String> = blocks
-            .iter()
-            .map(|b| {
-                s(&outcome_line(
-                    b.change,
-                    &b.path,
-                    b.line,
-                    b.reason.as_deref(),
-                ))
-            })
-            .collect();
+        // Files, not entries: two impression lines go to one file.
+        let mut written: Vec<String> = Vec::new();
+        let mut block_lines = Vec::new();
+        for (line, path) in blocks {
+            block_lines.push(s(&line));
+            if let Some(path) = path
+                && !written.contains(&path)
+            {
+                written.push(path);
+            }
+        }
+        let written_count = written.len();
+        for path in written {
+            if !changed.contains(&path) {
+                changed.push(path);
+            }
+        }
         block_lines.append(&mut lines);
         self.result = Some(block_lines);
-        let written_count = written.len();
-        changed.extend(written);
         Applied {
             changed,
             written: written_count,
             stale: Vec::new(),
+            failed: None,
         }
     }
+
+    /// Files changed on disk since they were shown: classify the reply
+    /// again against them, keep the user's choices, write nothing.
+    fn show_stale(&mut self, root: &Path, stale: &[String]) -> Applied {
+        let accepted: Vec<bool> = self.blocks.iter().map(|b| b.accepted).collect();
+        let cursor = self.cursor.selected;
+        let kept = std::mem::take(&mut self.sources);
+        *self = Review::new(root, &self.reply.clone(), self.purpose.clone());
+        self.sources = kept;
+        // Entries keep their places: the reply is the same.
+        for (b, was) in self.blocks.iter_mut().zip(accepted) {
+            b.accepted = was && !matches!(b.proposal, Proposal::Rejected(_));
+        }
+        self.cursor.selected = cursor.min(self.blocks.len().saturating_sub(1));
+        let names: Vec<String> = stale
+            .iter()
+            .map(|p| sanitize_for_terminal(p, false))
+            .collect();
+        self.warnings.insert(
+            0,
+            format!(
+                "changed on disk since shown: {}; nothing was written. Check the new diff, \
+                 then press Enter again",
+                names.join(", ")
+            ),
+        );
+        Applied {
+            changed: Vec::new(),
+            written: 0,
+            stale: names,
+            failed: None,
+        }
+    }
+}
+
+/// What a proposed entry is called in the list: its path, and for an
+/// impression line (several may go to one file) the line's id too.
+fn entry_name(file: &review::ProposedFile) -> String {
+    if !dejavu::writeback::is_impression(file) {
+        return file.path.clone();
+    }
+    let id = dejavu::js::parse(&file.content)
+        .ok()
+        .and_then(|v| v.get("id").and_then(|id| id.as_str()).map(str::to_owned));
+    match id {
+        Some(id) => format!("{} (line {id})", file.path),
+        None => format!("{} (a line)", file.path),
+    }
+}
+
+/// The reply classified in the core for its purpose; this module only
+/// formats it.
+fn classify(root: &Path, reply: &str, purpose: &Purpose) -> review::Proposal {
+    match purpose {
+        Purpose::Compile { sources } => review::classify(root, reply, sources),
+        Purpose::Write => review::classify(root, reply, &[]),
+        Purpose::Writeback => match Project::load(root) {
+            Ok(project) => dejavu::writeback::classify(&project, reply),
+            Err(e) => review::Proposal {
+                files: Vec::new(),
+                warnings: vec![e.to_string()],
+            },
+        },
+    }
+}
+
+/// Each written block's outcome line, and its path when it was written.
+fn written_blocks(blocks: &[compile::BlockResult]) -> Vec<(String, Option<String>)> {
+    blocks
+        .iter()
+        .map(|b| {
+            let wrote = matches!(b.status, BlockStatus::Created | BlockStatus::Updated);
+            (
+                outcome_line(b.change, &b.path, b.line, b.reason.as_deref()),
+                wrote.then(|| b.path.clone()),
+            )
+        })
+        .collect()
 }
 
 /// What applying a review changed.
@@ -372,6 +465,9 @@ pub struct Applied {
     /// Files changed on disk since the review showed them (sanitised);
     /// when any, nothing was written and the review shows the new diffs.
     pub stale: Vec<String>,
+    /// Why nothing could be written (sanitised), e.g. another run holds
+    /// the lock.
+    pub failed: Option<String>,
 }
 
 /// Rows for the list (files, then a heading and the inbox notes).
@@ -386,7 +482,7 @@ pub fn draw(frame: &mut Frame, area: Rect, review: &Review, focused: bool, theme
         let mut lines = vec![Line::styled("Applied:", theme.title)];
         lines.extend(result.iter().map(|l| Line::raw(format!("  {l}"))));
         lines.push(Line::styled("Enter closes this result.", theme.muted));
-        frame.render_widget(Paragraph::new(lines), area);
+        frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), area);
         return;
     }
     let list_h = list_height(review, area.height);

@@ -66,6 +66,11 @@ pub fn apply(
             continue;
         }
         if declined.contains(&i) {
+            // A new record the user declined does not exist: a line routing
+            // to it would route to nothing.
+            if file.change == Change::New {
+                failed_records.push(file.path.clone());
+            }
             decline(file);
             continue;
         }

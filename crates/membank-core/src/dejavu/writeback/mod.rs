@@ -158,12 +158,33 @@ pub fn classify(project: &Project, reply: &str) -> Proposal {
             }
         }
     }
+    refuse_control_characters(&mut candidates);
     reject_repeats(&mut candidates);
     let after = check_against_layout(project, &mut candidates);
     warnings.extend(after);
     Proposal {
         files: candidates.into_iter().map(into_proposed).collect(),
         warnings,
+    }
+}
+
+/// A model's reply is hostile until shown otherwise: terminal escapes or
+/// other control characters in a record would reach every tool and
+/// terminal that later shows it, so such an entry is not written.
+fn refuse_control_characters(candidates: &mut [Candidate]) {
+    for c in candidates.iter_mut().filter(|c| c.verdict.is_ok()) {
+        let found = c.content.lines().enumerate().find_map(|(n, line)| {
+            line.chars()
+                .find(|ch| ch.is_control() && !matches!(ch, '\t' | '\r'))
+                .map(|ch| (n + 1, ch))
+        });
+        if let Some((n, ch)) = found {
+            c.verdict = Err(format!(
+                "contains the control character U+{:04X} (line {n} of the block); records are \
+                 plain text",
+                u32::from(ch)
+            ));
+        }
     }
 }
 

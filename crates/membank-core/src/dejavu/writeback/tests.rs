@@ -342,3 +342,59 @@ fn lines_start_a_missing_impressions_file_and_end_an_unterminated_one() {
         format!("{line}\n")
     );
 }
+
+#[test]
+fn a_line_routing_to_a_declined_new_record_is_not_appended() {
+    let dir = project("\n");
+    let r = dir.path();
+    let before = fs::read(r.join("memory/impressions.jsonl")).unwrap();
+    let text = reply(&[
+        (
+            "memory/decisions/cache.md",
+            decision("decision-cache", "Cache results"),
+        ),
+        (
+            "memory/impressions.jsonl",
+            impression(
+                "decision-cache",
+                "memory/decisions/cache.md",
+                r#""cache","results","ttl""#,
+            ),
+        ),
+    ]);
+    let p = classify(&load(r), &text);
+    assert_eq!(p.files[1].change, Change::Changed, "{p:#?}");
+    let done = apply(r, &p, &[0]).unwrap();
+    assert!(!r.join("memory/decisions/cache.md").exists());
+    assert_eq!(done[1].change, Change::Rejected);
+    assert!(
+        done[1].reason.as_deref().unwrap().contains("not written"),
+        "{:?}",
+        done[1].reason
+    );
+    assert_eq!(
+        fs::read(r.join("memory/impressions.jsonl")).unwrap(),
+        before
+    );
+}
+
+#[test]
+fn control_characters_from_the_model_are_never_written() {
+    let dir = project("\n");
+    let r = dir.path();
+    let hostile = decision("decision-escape", "Escape").replace("Do it.", "Do it.\x1b[2J\x07");
+    let text = reply(&[
+        ("memory/decisions/escape.md", hostile),
+        (
+            "memory/decisions/plain.md",
+            decision("decision-plain", "Plain\tchoice"),
+        ),
+    ]);
+    let p = classify(&load(r), &text);
+    assert_eq!(p.files[0].change, Change::Rejected);
+    let reason = p.files[0].reason.as_deref().unwrap();
+    assert!(reason.contains("U+001B"), "{reason}");
+    assert_ne!(p.files[1].change, Change::Rejected, "a tab is text: {p:#?}");
+    apply(r, &p, &[]).unwrap();
+    assert!(!r.join("memory/decisions/escape.md").exists());
+}
