@@ -213,8 +213,65 @@ fn mass_change(crit: &mut Criterion, root: &Path) {
     group.finish();
 }
 
+/// A reply streaming in: one piece of 16 characters arriving (kept,
+/// sanitised, wrapped) and the status line the pane draws, at several
+/// lengths of the reply so far. Flat means the cost does not grow with it.
+fn streaming(crit: &mut Criterion) {
+    use membank::tui::panes::agents::stream::Stream;
+    use membank_llm::StreamEvent;
+    const PIECE: &str = "a word or three ";
+    // Paragraphs of about 400 characters, as models write them.
+    let paragraph = |i: usize| {
+        if i % 25 == 24 {
+            "and so on.\n\n".to_owned()
+        } else {
+            PIECE.to_owned()
+        }
+    };
+    let stream_at = |len: usize| {
+        let mut s = Stream::default();
+        s.set_width(80);
+        s.start();
+        let mut i = 0;
+        while s.text.len() < len {
+            s.apply(StreamEvent::Delta(paragraph(i)));
+            i += 1;
+        }
+        (s, i)
+    };
+    let mut group = crit.benchmark_group("streaming: one piece arrives");
+    for len in [2_000, 20_000, 200_000] {
+        group.bench_function(format!("reply of {len} characters"), |b| {
+            b.iter_custom(|iters| {
+                let mut took = std::time::Duration::ZERO;
+                let mut left = iters;
+                while left > 0 {
+                    // A fresh reply every thousand pieces, so the length
+                    // measured stays the one named.
+                    let (mut s, mut i) = stream_at(len);
+                    let batch = left.min(1000);
+                    let start = std::time::Instant::now();
+                    for _ in 0..batch {
+                        s.apply(StreamEvent::Delta(paragraph(i)));
+                        std::hint::black_box(s.status_rows(80));
+                        i += 1;
+                    }
+                    took += start.elapsed();
+                    left -= batch;
+                }
+                took
+            })
+        });
+    }
+    group.finish();
+}
+
 fn benches(crit: &mut Criterion) {
     let only = std::env::var("MEMBANK_BENCH_ONLY").ok();
+    if only.as_deref() == Some("streaming") {
+        streaming(crit);
+        return;
+    }
     // MEMBANK_BENCH_BANK measures an existing bank (e.g. one made by the
     // gen_bank example) instead of the small generated one; it is only
     // read, so the file-change bench is skipped.
