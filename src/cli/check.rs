@@ -42,10 +42,29 @@ pub struct CheckArgs {
     #[arg(long, value_name = "PATH")]
     #[serde(default)]
     pub path: Option<String>,
+    /// List at most N findings, after --offset; the counts stay those of
+    /// every finding (0: list every one; the command line's default, while
+    /// an MCP answer lists 100 unless told, and at most 500).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    #[serde(default = "default_mcp_limit")]
+    #[schemars(default = "default_mcp_limit")]
+    pub limit: usize,
+    /// Skip the first N findings, to list the next page.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    #[serde(default)]
+    pub offset: usize,
 }
 
 fn default_stale_days() -> u32 {
     365
+}
+
+/// Findings an MCP answer lists unless told otherwise, and at most.
+pub const MCP_DEFAULT_LIMIT: usize = 100;
+pub const MCP_MAX_LIMIT: usize = 500;
+
+fn default_mcp_limit() -> usize {
+    MCP_DEFAULT_LIMIT
 }
 
 impl CheckArgs {
@@ -71,13 +90,36 @@ impl CheckArgs {
 #[derive(Serialize, JsonSchema)]
 pub struct JsonReport {
     bank: String,
+    /// The findings listed: those the filter kept, from `offset`, at most
+    /// `limit`.
     findings: Vec<Finding>,
+    /// Of every finding the filter kept, listed or not.
     counts: health::Counts,
+    /// How many findings the filter kept, listed or not.
+    total: usize,
+    /// Findings skipped before the ones listed.
+    offset: usize,
+    /// True when more findings follow the ones listed.
+    truncated: bool,
 }
 
-/// Run the checks and keep the findings the filter asks for; the counts
-/// are those of the findings kept.
-pub fn report(memory: &dyn Memory, args: &CheckArgs) -> anyhow::Result<HealthReport> {
+/// The findings the filter kept, one page of them listed.
+pub struct Checked {
+    /// The listed findings, and the counts of every finding kept.
+    pub report: HealthReport,
+    pub total: usize,
+    pub offset: usize,
+}
+
+impl Checked {
+    pub fn truncated(&self) -> bool {
+        self.offset + self.report.findings.len() < self.total
+    }
+}
+
+/// Run the checks, keep the findings the filter asks for and list the page
+/// asked for; the counts are those of every finding kept.
+pub fn report(memory: &dyn Memory, args: &CheckArgs) -> anyhow::Result<Checked> {
     // Only a bank's codes are listed in one place; other layouts' filters
     // are taken as given.
     if memory.spec().name == "bank"
@@ -111,27 +153,43 @@ pub fn report(memory: &dyn Memory, args: &CheckArgs) -> anyhow::Result<HealthRep
         }
         report.counts = counts;
     }
-    Ok(report)
+    let total = report.findings.len();
+    let offset = args.offset.min(total);
+    let end = match args.limit {
+        0 => total,
+        n => offset.saturating_add(n).min(total),
+    };
+    report.findings.truncate(end);
+    report.findings.drain(..offset);
+    Ok(Checked {
+        report,
+        total,
+        offset: args.offset,
+    })
 }
 
 /// `shown_bank` is the bank as the user named it.
-pub fn json_report(shown_bank: &str, report: HealthReport) -> JsonReport {
+pub fn json_report(shown_bank: &str, checked: Checked) -> JsonReport {
+    let truncated = checked.truncated();
     JsonReport {
         bank: shown_bank.to_owned(),
-        findings: report.findings,
-        counts: report.counts,
+        findings: checked.report.findings,
+        counts: checked.report.counts,
+        total: checked.total,
+        offset: checked.offset,
+        truncated,
     }
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let memory = open_memory(&args.bank)?;
     let shown = args.bank.to_string_lossy();
-    let report = report(memory, &args.filter)?;
-    let has_errors = report.has_errors();
+    let checked = report(memory, &args.filter)?;
+    let has_errors = checked.report.has_errors();
     if args.json {
-        print_json(&json_report(&shown, report))?;
+        print_json(&json_report(&shown, checked))?;
     } else {
-        print_human(&shown, &report);
+        print_human(&shown, &checked);
     }
     Ok(if has_errors {
         ExitCode::from(1)
@@ -141,10 +199,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 }
 
 /// The readable report, coloured when `anstream` allows it.
-fn print_human(bank: &str, report: &HealthReport) {
+fn print_human(bank: &str, checked: &Checked) {
     use std::io::Write;
     let mut out = anstream::stdout().lock();
-    let _ = out.write_all(human(bank, report).as_bytes());
+    let _ = out.write_all(human(bank, checked).as_bytes());
     let _ = out.flush();
 }
 
@@ -158,8 +216,9 @@ fn severity_style(severity: Severity) -> anstyle::Style {
 
 /// Counts first, then findings grouped by severity and code, with style
 /// codes that `anstream` keeps or strips.
-pub fn human(bank: &str, report: &HealthReport) -> String {
+pub fn human(bank: &str, checked: &Checked) -> String {
     use std::fmt::Write;
+    let report = &checked.report;
     let c = report.counts;
     let mut out = String::new();
     let _ = writeln!(out, "{}", sanitize_for_terminal(bank, false));
@@ -170,7 +229,25 @@ pub fn human(bank: &str, report: &HealthReport) -> String {
         severity::count(Severity::Warning, c.warning),
         severity::count(Severity::Info, c.info)
     );
-    if report.findings.is_empty() {
+    let listed = report.findings.len();
+    if listed < checked.total {
+        let _ = if listed == 0 {
+            writeln!(
+                out,
+                "No findings listed: {} skipped of {}.",
+                checked.offset, checked.total
+            )
+        } else {
+            writeln!(
+                out,
+                "Findings {}–{} of {} listed (see --offset and --limit).",
+                checked.offset + 1,
+                checked.offset + listed,
+                checked.total
+            )
+        };
+    }
+    if checked.total == 0 {
         let _ = writeln!(out, "No problems found.");
         return out;
     }

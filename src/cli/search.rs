@@ -35,11 +35,18 @@ pub struct SearchArgs {
     #[serde(default = "default_limit")]
     #[schemars(default = "default_limit")]
     pub limit: usize,
+    /// Skip the best N hits first, to list the next page.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    #[serde(default)]
+    pub offset: usize,
 }
 
 fn default_limit() -> usize {
     20
 }
+
+/// The most hits an MCP answer lists.
+pub const MCP_MAX_LIMIT: usize = 100;
 
 #[derive(Serialize, JsonSchema)]
 pub struct JsonHit {
@@ -60,7 +67,11 @@ pub struct JsonReport {
     query: String,
     method: &'static str,
     note: Option<&'static str>,
+    /// Documents (or entries) that match, listed or not.
     matches: usize,
+    /// Hits skipped before the ones listed: the first one listed is hit
+    /// `offset + 1`.
+    offset: usize,
     hits: Vec<JsonHit>,
 }
 
@@ -72,7 +83,8 @@ pub fn report(
     shown_path: &str,
     args: &SearchArgs,
 ) -> (JsonReport, Vec<SearchHit>) {
-    let hits = index.search(memory, &args.query, args.limit);
+    let mut hits = index.search(memory, &args.query, args.offset.saturating_add(args.limit));
+    hits.drain(..args.offset.min(hits.len()));
     let report = JsonReport {
         path: shown_path.to_owned(),
         layout: memory.spec().name,
@@ -80,6 +92,7 @@ pub fn report(
         method: "bm25",
         note: memory.search_note(),
         matches: index.count_matches(&args.query),
+        offset: args.offset,
         hits: hits
             .iter()
             .map(|h| JsonHit {
@@ -122,7 +135,15 @@ pub fn human(report: &JsonReport, hits: &[SearchHit], bold: bool) -> String {
         matches,
         if matches == 1 { "" } else { "es" },
         safe(&report.query),
-        if hits.len() < matches {
+        if report.offset > 0 && !hits.is_empty() {
+            format!(
+                ", hits {}–{} shown",
+                report.offset + 1,
+                report.offset + hits.len()
+            )
+        } else if report.offset > 0 {
+            format!(", none shown after the first {}", report.offset)
+        } else if hits.len() < matches {
             format!(", best {} shown", hits.len())
         } else {
             String::new()
@@ -140,7 +161,7 @@ pub fn human(report: &JsonReport, hits: &[SearchHit], bold: bool) -> String {
         let _ = writeln!(
             out,
             "{:>3}  {}:{}{}  ({:.2})",
-            rank + 1,
+            report.offset + rank + 1,
             safe(&h.path),
             h.line,
             id,

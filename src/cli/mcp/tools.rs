@@ -228,8 +228,10 @@ const OFFERS: &[Offer] = &[
             tool::<CheckArgs, check::JsonReport>(
                 "check",
                 "The deterministic health checks of this layout: findings with code, \
-                 severity, file, line and message, and their counts; filter by code and by \
-                 file or folder. Same JSON as `membank check --json`.",
+                 severity, file, line and message, and the counts of every finding; filter by \
+                 code and by file or folder. Lists 100 findings unless `limit` says otherwise \
+                 (at most 500); `total` and `truncated` say whether more follow, `offset` \
+                 pages. Same JSON as `membank check --json [--limit N] [--offset N]`.",
             )
         },
     },
@@ -242,7 +244,9 @@ const OFFERS: &[Offer] = &[
                 "search",
                 "Ranked full-text search (BM25) over every document of the memory, everos \
                  entries included: each hit with its file, line, entry id, score and a snippet \
-                 with the matches marked. Same JSON as `membank search --json`.",
+                 with the matches marked, the best `limit` (20 unless told, at most 100) after \
+                 `offset`; `matches` counts every match. Same JSON as \
+                 `membank search --json`.",
             )
         },
     },
@@ -533,11 +537,24 @@ fn links_tool(shared: &Shared, p: LinksParams) -> Result<Output, String> {
     Output::new(report, vec![text])
 }
 
+/// An answer's size is bounded: more than `max` rows is refused with how
+/// to page instead.
+fn page_size(tool: &str, what: &str, limit: usize, max: usize) -> Result<(), String> {
+    if (1..=max).contains(&limit) {
+        return Ok(());
+    }
+    Err(format!(
+        "{tool}: limit {limit} is out of range; one answer lists 1 to {max} {what}, \
+         and `offset` pages through the rest"
+    ))
+}
+
 fn check_tool(shared: &Shared, p: CheckArgs) -> Result<Output, String> {
+    page_size("check", "findings", p.limit, check::MCP_MAX_LIMIT)?;
     let memory = shared.memory();
-    let report = check::report(memory.as_ref(), &p).map_err(|e| format!("check: {e:#}"))?;
-    let text = check::human(&shared.shown_bank, &report);
-    Output::new(check::json_report(&shared.shown_bank, report), vec![text])
+    let checked = check::report(memory.as_ref(), &p).map_err(|e| format!("check: {e:#}"))?;
+    let text = check::human(&shared.shown_bank, &checked);
+    Output::new(check::json_report(&shared.shown_bank, checked), vec![text])
 }
 
 fn values_tool(shared: &Shared) -> Result<Output, String> {
@@ -548,6 +565,7 @@ fn values_tool(shared: &Shared) -> Result<Output, String> {
 }
 
 fn search_tool(shared: &Shared, p: SearchArgs) -> Result<Output, String> {
+    page_size("search", "hits", p.limit, search::MCP_MAX_LIMIT)?;
     let memory = shared.memory();
     let index = shared.search_index(memory.as_ref());
     let (report, hits) = search::report(memory.as_ref(), &index, &shared.shown_bank, &p);
