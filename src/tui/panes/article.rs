@@ -730,16 +730,24 @@ impl Component for ArticlePane {
                 Some(Err(target)) => dead_link(cx, &target),
                 None => cx.info("select a link first (n / N)"),
             },
-            Action::Back => {
-                if !self.go_back(cx.memory, cx.theme, width) {
-                    cx.info("no earlier article");
+            Action::Back | Action::Forward => {
+                let back = action == Action::Back;
+                let moved = if back {
+                    self.go_back(cx.memory, cx.theme, width)
+                } else {
+                    self.go_forward(cx.memory, cx.theme, width)
+                };
+                if !moved {
+                    cx.info(if back {
+                        "no earlier article"
+                    } else {
+                        "no later article"
+                    });
                 } else if let Some(rel) = self.rel.clone() {
+                    // Replaces the "→ link" note, which named where we came from.
+                    let word = if back { "back to" } else { "forward to" };
+                    cx.info(format!("{word} {}", sanitize_for_terminal(&rel, false)));
                     cx.effects.push(Effect::RevealInBank(rel));
-                }
-            }
-            Action::Forward => {
-                if !self.go_forward(cx.memory, cx.theme, width) {
-                    cx.info("no later article");
                 }
             }
             Action::Edit => return cx.edit(self.rel.clone(), None),
