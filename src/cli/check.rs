@@ -11,7 +11,9 @@ use serde::{Deserialize, Serialize};
 
 use membank::severity;
 
-use super::common::{open_memory, print_json};
+use membank_core::bank::LoadOptions;
+
+use super::common::{open_memory_with, print_json};
 use super::style;
 
 #[derive(clap::Args)]
@@ -182,7 +184,8 @@ pub fn json_report(shown_bank: &str, checked: Checked) -> JsonReport {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let memory = open_memory(&args.bank)?;
+    // A bank is read without its articles' bodies, which no check reads.
+    let memory = open_memory_with(&args.bank, LoadOptions::CHECK)?;
     let shown = args.bank.to_string_lossy();
     let checked = report(memory, &args.filter)?;
     let has_errors = checked.report.has_errors();
@@ -198,12 +201,25 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     })
 }
 
-/// The readable report, coloured when `anstream` allows it.
+/// The readable report, coloured when `anstream` allows it, written while
+/// it is produced: on a large bank it runs to tens of megabytes.
 fn print_human(bank: &str, checked: &Checked) {
     use std::io::Write;
-    let mut out = anstream::stdout().lock();
-    let _ = out.write_all(human(bank, checked).as_bytes());
-    let _ = out.flush();
+    let mut out = IoText(std::io::BufWriter::with_capacity(
+        1 << 16,
+        anstream::stdout().lock(),
+    ));
+    write_human(&mut out, bank, checked);
+    let _ = out.0.flush();
+}
+
+/// Text formatting into a byte stream.
+struct IoText<W>(W);
+
+impl<W: std::io::Write> std::fmt::Write for IoText<W> {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        self.0.write_all(s.as_bytes()).map_err(|_| std::fmt::Error)
+    }
 }
 
 fn severity_style(severity: Severity) -> anstyle::Style {
@@ -217,10 +233,15 @@ fn severity_style(severity: Severity) -> anstyle::Style {
 /// Counts first, then findings grouped by severity and code, with style
 /// codes that `anstream` keeps or strips.
 pub fn human(bank: &str, checked: &Checked) -> String {
-    use std::fmt::Write;
+    let mut out = String::new();
+    write_human(&mut out, bank, checked);
+    out
+}
+
+/// [`human`] into any text sink.
+fn write_human(out: &mut impl std::fmt::Write, bank: &str, checked: &Checked) {
     let report = &checked.report;
     let c = report.counts;
-    let mut out = String::new();
     let _ = writeln!(out, "{}", sanitize_for_terminal(bank, false));
     let _ = writeln!(
         out,
@@ -249,7 +270,7 @@ pub fn human(bank: &str, checked: &Checked) -> String {
     }
     if checked.total == 0 {
         let _ = writeln!(out, "No problems found.");
-        return out;
+        return;
     }
     for severity in [Severity::Error, Severity::Warning, Severity::Info] {
         let of_severity: Vec<&Finding> = report
@@ -286,5 +307,4 @@ pub fn human(bank: &str, checked: &Checked) -> String {
             }
         }
     }
-    out
 }

@@ -44,6 +44,20 @@ pub fn open_memory(path: &Path) -> anyhow::Result<&'static dyn Memory> {
     Ok(Box::leak(memory))
 }
 
+/// [`open_memory`], reading a memory bank only as far as `bank_options`
+/// asks (another layout is read as usual).
+pub fn open_memory_with(
+    path: &Path,
+    bank_options: LoadOptions,
+) -> anyhow::Result<&'static dyn Memory> {
+    let found = memory::detect(path, forced_format()).map_err(open_error)?;
+    if found.spec.name != "bank" {
+        return open_memory(path);
+    }
+    let bank: &'static Bank = open_bank_with(path, bank_options)?;
+    Ok(bank)
+}
+
 /// Open a memory bank, for the commands only banks have; any other layout
 /// is refused with a message naming what `path` is.
 pub fn open_bank(path: &Path) -> anyhow::Result<&'static Bank> {

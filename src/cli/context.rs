@@ -103,7 +103,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.json {
         print_json(&report.explained(bank))?;
     } else if args.render {
-        super::common::print_model_text(&context::render(bank, &report))?;
+        let text = context::try_render(bank, &report)
+            .map_err(|p| anyhow::anyhow!("{}", safe(&format!("{}: {}", p.path, p.message))))?;
+        super::common::print_model_text(&text)?;
     } else {
         print_table(&report, bank, total);
     }

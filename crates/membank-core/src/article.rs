@@ -237,8 +237,12 @@ impl Article {
                 .nth(1)
                 .is_some_and(|s| s == crate::layout::ARCHIVE_DIR);
         let chars = text.chars().count();
-        let (text, body_start, frontmatter) = if options.text {
+        let (text, body_start, frontmatter) = if options.text && options.body {
             (text, body_start, frontmatter)
+        } else if options.text {
+            // The frontmatter block stays (checks quote its lines); a copy
+            // of just that part, so the body's bytes are freed.
+            (text[..body_start].to_owned(), body_start, frontmatter)
         } else {
             // Ranges into the dropped text would point nowhere.
             let frontmatter = match frontmatter {

@@ -138,7 +138,8 @@ struct Index {
 }
 
 /// What to read and index. A command that needs less loads faster and keeps
-/// less in memory: ranking needs no links, a list of values no text.
+/// less in memory: ranking needs no links, a list of values no text, the
+/// health checks no article bodies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct LoadOptions {
     /// Find every article's links and index them (outgoing links,
@@ -146,24 +147,38 @@ pub struct LoadOptions {
     /// name resolves to nothing.
     pub links: bool,
     /// Keep each article's text once its metadata is read. Without it
-    /// `text` is empty; the character count and title stay.
+    /// `text` is empty; the character count and title stay, and
+    /// [`Bank::article_text`] reads the text again when it is needed.
     pub text: bool,
+    /// With `text`, keep the body too; without it `text` ends where the
+    /// body starts (the frontmatter block stays, for line numbers).
+    pub body: bool,
 }
 
 impl LoadOptions {
     pub const EVERYTHING: LoadOptions = LoadOptions {
         links: true,
         text: true,
+        body: true,
     };
-    /// Ranking, the budget and the context text.
+    /// Ranking and the budget; the text of the kept articles is read again
+    /// when the context is assembled.
     pub const CONTEXT: LoadOptions = LoadOptions {
         links: false,
-        text: true,
+        text: false,
+        body: false,
     };
     /// Frontmatter facts only.
     pub const METADATA: LoadOptions = LoadOptions {
         links: false,
         text: false,
+        body: false,
+    };
+    /// The health checks: links and the frontmatter block, no bodies.
+    pub const CHECK: LoadOptions = LoadOptions {
+        links: true,
+        text: true,
+        body: false,
     };
 }
 
@@ -358,9 +373,12 @@ impl Bank {
         // Deciding what each file is and reading it both happen on all
         // cores; the walk itself only lists paths.
         let reader = &bank.reader;
-        let loaded: Vec<Result<Article, Found>> = found
+        // `map`, not `filter_map`: an indexed iterator is collected straight
+        // into one array, where `filter_map` would gather pieces and copy
+        // them all into a second one (tens of megabytes at the peak).
+        let loaded: Vec<Option<Result<Article, Found>>> = found
             .into_par_iter()
-            .filter_map(|w| {
+            .map(|w| {
                 let (path, is_link) = match w {
                     Walked::File { path, is_link } => (path, is_link),
                     Walked::Problem(p) => return Some(Err(Found::Problem(p))),
@@ -382,7 +400,7 @@ impl Bank {
         let mut others = Vec::new();
         bank.articles = loaded
             .into_iter()
-            .filter_map(|r| r.map_err(|f| others.push(f)).ok())
+            .filter_map(|r| r?.map_err(|f| others.push(f)).ok())
             .collect();
         for f in others {
             match f {
@@ -393,8 +411,13 @@ impl Bank {
                 Found::Problem(p) => bank.problems.push(p),
             }
         }
-        bank.articles
-            .par_sort_by(|a, b| (a.folder, &a.rel_path).cmp(&(b.folder, &b.rel_path)));
+        // Paths are unique, so an unstable sort gives the same order, and
+        // it sorts in place where a stable one copies half the array.
+        let order =
+            |a: &Article, b: &Article| (a.folder, &a.rel_path).cmp(&(b.folder, &b.rel_path));
+        if !bank.articles.is_sorted_by(|a, b| order(a, b).is_le()) {
+            bank.articles.par_sort_unstable_by(order);
+        }
         bank.skipped.sort_by(|a, b| a.path.cmp(&b.path));
         bank.problems.sort_by(|a, b| a.path.cmp(&b.path));
         bank.templates.sort();
@@ -425,6 +448,34 @@ impl Bank {
 
     pub fn article(&self, id: ArticleId) -> &Article {
         &self.articles[id]
+    }
+
+    /// The article's whole text (BOM and §4.3 fence removed, LF line
+    /// endings). When the bank was loaded without text, the file is read
+    /// again through the bank's reader (same limits: regular files inside
+    /// the root only); a file that is gone, refused, or no longer the file
+    /// that was loaded (another character count) is an error naming it.
+    pub fn article_text(&self, id: ArticleId) -> Result<std::borrow::Cow<'_, str>, LoadProblem> {
+        let a = &self.articles[id];
+        if self.options.text && self.options.body {
+            return Ok(std::borrow::Cow::Borrowed(&a.text));
+        }
+        let mut buf = Vec::new();
+        let changed = || LoadProblem {
+            path: a.rel_path.clone(),
+            line: None,
+            message: "changed on disk since the bank was read; run the command again".into(),
+            kind: ProblemKind::Io,
+        };
+        if let Err(e) = self.reader.read_into(Path::new(&a.rel_path), &mut buf) {
+            return Err(LoadProblem::from_read_error(a.rel_path.clone(), &e));
+        }
+        let decoded = text::decode(&buf).map_err(|_| changed())?;
+        let text = crate::frontmatter::locate_owned(decoded.text).text;
+        if text.chars().count() != a.chars {
+            return Err(changed());
+        }
+        Ok(std::borrow::Cow::Owned(text))
     }
 
     pub fn find(&self, rel_path: &str) -> Option<ArticleId> {

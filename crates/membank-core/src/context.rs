@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use crate::bank::{ArticleId, Bank};
+use crate::bank::{ArticleId, Bank, LoadProblem};
 use crate::budget::{self, BudgetOptions, Candidate, CharsOver4, DropReason, TokenCounter};
 use crate::scoring::{self, Hits, Matched, Query, Signals};
 
@@ -260,21 +260,38 @@ pub fn build_with(
 }
 
 /// The context text handed to a model: each included article whole, in rank
-/// order, under a header naming its path.
+/// order, under a header naming its path. The bank must hold its articles'
+/// text (see [`try_render`] for a bank loaded without it).
 pub fn render(bank: &Bank, report: &ContextReport) -> String {
     let mut out = String::new();
     for e in report.included() {
         let a = bank.article(e.id);
-        out.push_str("----- ");
-        out.push_str(&a.rel_path);
-        out.push_str(" -----\n");
-        out.push_str(&a.text);
-        if !a.text.ends_with('\n') {
-            out.push('\n');
-        }
-        out.push('\n');
+        push_article(&mut out, &a.rel_path, &a.text);
     }
     out
+}
+
+/// [`render`] for any bank: the text of each kept article is read again
+/// when the bank was loaded without it, so a command that ranks a large
+/// bank holds only the few articles it prints.
+pub fn try_render(bank: &Bank, report: &ContextReport) -> Result<String, LoadProblem> {
+    let mut out = String::new();
+    for e in report.included() {
+        let text = bank.article_text(e.id)?;
+        push_article(&mut out, &bank.article(e.id).rel_path, &text);
+    }
+    Ok(out)
+}
+
+fn push_article(out: &mut String, path: &str, text: &str) {
+    out.push_str("----- ");
+    out.push_str(path);
+    out.push_str(" -----\n");
+    out.push_str(text);
+    if !text.ends_with('\n') {
+        out.push('\n');
+    }
+    out.push('\n');
 }
 
 #[cfg(test)]

@@ -10,7 +10,12 @@ use std::sync::{Arc, LazyLock, RwLock};
 /// ones get their own copy, so the shared set stays bounded.
 const MOST_SHARED: usize = 1 << 16;
 
-static SHARED: LazyLock<RwLock<HashSet<Arc<str>>>> = LazyLock::new(Default::default);
+/// Every value of every article is looked up here while loading, so the
+/// hash is a fast one, still seeded per process so that a bank's values
+/// cannot be chosen to collide.
+type Set = HashSet<Arc<str>, foldhash::fast::RandomState>;
+
+static SHARED: LazyLock<RwLock<Set>> = LazyLock::new(Default::default);
 
 /// The shared copy of `s`.
 pub(crate) fn shared(s: &str) -> Arc<str> {

@@ -227,3 +227,92 @@ fn files_over_the_size_cap_are_reported_and_the_rest_loads() {
     bank.reload(&["04_STYLE/huge.md".into()]);
     assert!(bank.find("04_STYLE/huge.md").is_some());
 }
+
+#[test]
+fn checks_without_bodies_find_exactly_what_checks_with_them_find() {
+    let d = sample();
+    let r = d.path();
+    write(
+        r,
+        "02_TERMINOLOGY/t.md",
+        b"---\nterm_source: a\nterm_target: b\nsource_lang: en\ntarget_lang: zz-9\nstatus: maybe\nlast_updated: 2020-02-30\nclients: [[Acme Corporation]]\n---\n# t\n[[Nowhere]] and `[[in code]]`\n",
+    );
+    write(
+        r,
+        "00_INBOX/n.md",
+        b"---\ncompiled: true\ncompiled_date: soon\n---\nnote\n",
+    );
+    write(
+        r,
+        "04_STYLE/fenced.md",
+        b"```markdown\n---\nscope: x\n---\n[[Legal]]\n```\n",
+    );
+    let opts = crate::health::HealthOptions {
+        stale_after_days: 30,
+        today: jiff::civil::date(2026, 6, 1),
+    };
+    let whole = Bank::load(r).unwrap();
+    let lean = Bank::load_only(r, LoadOptions::CHECK).unwrap();
+    assert!(lean.articles().iter().all(|a| a.body().is_empty()));
+    let expected = crate::health::check(&whole, &opts).findings;
+    assert!(expected.iter().any(|f| f.code == "dead-link"));
+    assert!(expected.iter().any(|f| f.code == "bad-date"));
+    assert_eq!(crate::health::check(&lean, &opts).findings, expected);
+}
+
+#[test]
+fn the_text_left_unloaded_is_read_again_as_it_was() {
+    let d = sample();
+    let r = d.path();
+    write(
+        r,
+        "04_STYLE/fenced.md",
+        b"\xEF\xBB\xBF```markdown\r\n---\r\nscope: x\r\n---\r\nbody\r\n```\r\n",
+    );
+    let whole = Bank::load(r).unwrap();
+    for options in [LoadOptions::CONTEXT, LoadOptions::CHECK] {
+        let lean = Bank::load_only(r, options).unwrap();
+        for (id, a) in whole.articles().iter().enumerate() {
+            assert_eq!(lean.article_text(id).unwrap(), a.text.as_str());
+        }
+    }
+}
+
+#[test]
+fn text_read_again_from_a_changed_or_vanished_file_is_an_error_naming_it() {
+    let d = sample();
+    let r = d.path();
+    let bank = Bank::load_only(r, LoadOptions::CONTEXT).unwrap();
+    let id = bank.find("03_DOMAINS/Legal.md").unwrap();
+    write(
+        r,
+        "03_DOMAINS/Legal.md",
+        b"---\ndomain: Legal\n---\nlonger now\n",
+    );
+    let err = bank.article_text(id).unwrap_err();
+    assert_eq!(err.path, "03_DOMAINS/Legal.md");
+    assert!(err.message.contains("changed"), "{}", err.message);
+    fs::remove_file(r.join("03_DOMAINS/Legal.md")).unwrap();
+    assert_eq!(
+        bank.article_text(id).unwrap_err().path,
+        "03_DOMAINS/Legal.md"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn text_read_again_never_follows_a_link_out_of_the_bank() {
+    let d = sample();
+    let r = d.path();
+    let outside = tempfile::tempdir().unwrap();
+    let secret = outside.path().join("secret.md");
+    // Same length as the article it replaces, so only the link check stops it.
+    let original = fs::read(r.join("03_DOMAINS/Legal.md")).unwrap();
+    fs::write(&secret, vec![b'x'; original.len()]).unwrap();
+    let bank = Bank::load_only(r, LoadOptions::CONTEXT).unwrap();
+    let id = bank.find("03_DOMAINS/Legal.md").unwrap();
+    fs::remove_file(r.join("03_DOMAINS/Legal.md")).unwrap();
+    std::os::unix::fs::symlink(&secret, r.join("03_DOMAINS/Legal.md")).unwrap();
+    let err = bank.article_text(id).unwrap_err();
+    assert_eq!(err.kind, ProblemKind::LinkOutside);
+}
