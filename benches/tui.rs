@@ -10,12 +10,14 @@ use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use criterion::{Criterion, criterion_group, criterion_main};
-use membank::tui::app::{App, Msg, Pane, update};
+use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
+use membank::tui::app::{App, Msg, Pane, ReadMemory, update};
 use membank::tui::keys::KeyMap;
 use membank::tui::theme::Theme;
 use membank::tui::ui;
 use membank_core::bank::Bank;
+use membank_core::health::{self, HealthOptions, incremental};
+use membank_core::memory::Memory;
 use ratatui::backend::CrosstermBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::layout::Rect;
@@ -148,7 +150,128 @@ fn bytes_per_move(app: &mut App, term: &mut Terminal<CrosstermBackend<Counter>>,
     );
 }
 
+/// A mass change (a `git pull`): `CHANGED` files read again into a copy of
+/// the bank, their health re-checked, and the new bank put on screen. Only
+/// the last step runs on the interface's thread. The files are read again
+/// as they are (the bank is only read), so no link moves: the re-check does
+/// the least it can beyond the changed files themselves.
+fn mass_change(crit: &mut Criterion, root: &Path) {
+    const CHANGED: usize = 2000;
+    let bank = Bank::load(root).unwrap();
+    let step = (bank.articles().len() / CHANGED).max(1);
+    let changed: Vec<String> = bank
+        .articles()
+        .iter()
+        .step_by(step)
+        .take(CHANGED)
+        .map(|a| a.rel_path.clone())
+        .collect();
+    let opts = HealthOptions::default();
+    let report = health::check(&bank, &opts);
+    eprintln!(
+        "mass change: {} of {} articles, {} findings",
+        changed.len(),
+        bank.articles().len(),
+        report.findings.len()
+    );
+    let mut group = crit.benchmark_group("mass change");
+    group.sample_size(10);
+    group.bench_function("worker: Bank::reloaded", |b| {
+        b.iter(|| bank.reloaded(&changed).articles().len())
+    });
+    let after = bank.reloaded(&changed);
+    group.bench_function("worker: health recheck", |b| {
+        b.iter(|| {
+            incremental::recheck(&bank, &report, &after, &changed, &opts)
+                .findings
+                .len()
+        })
+    });
+    group.bench_function("worker: health check in full", |b| {
+        b.iter(|| health::check(&after, &opts).findings.len())
+    });
+    // What the interface's thread does when the new bank arrives: swap it
+    // in, derive the panes again, draw.
+    let (mut app, mut term, _) = setup(root);
+    group.bench_function("interface: new bank arrives → redraw", |b| {
+        b.iter_batched(
+            || {
+                let fresh = bank.reloaded(&changed);
+                membank::tui::reload::prepare(&fresh);
+                let health = Some(health::check(&fresh, &opts));
+                let memory: Box<dyn Memory> = Box::new(fresh);
+                ReadMemory { memory, health }
+            },
+            |read| {
+                update(&mut app, Msg::Loaded(Box::new(Ok(read))));
+                term.draw(|f| ui::draw(f, &app)).unwrap();
+                app.dirty = false;
+            },
+            BatchSize::PerIteration,
+        )
+    });
+    group.finish();
+}
+
+/// A reply streaming in: one piece of 16 characters arriving (kept,
+/// sanitised, wrapped) and the status line the pane draws, at several
+/// lengths of the reply so far. Flat means the cost does not grow with it.
+fn streaming(crit: &mut Criterion) {
+    use membank::tui::panes::agents::stream::Stream;
+    use membank_llm::StreamEvent;
+    const PIECE: &str = "a word or three ";
+    // Paragraphs of about 400 characters, as models write them.
+    let paragraph = |i: usize| {
+        if i % 25 == 24 {
+            "and so on.\n\n".to_owned()
+        } else {
+            PIECE.to_owned()
+        }
+    };
+    let stream_at = |len: usize| {
+        let mut s = Stream::default();
+        s.set_width(80);
+        s.start();
+        let mut i = 0;
+        while s.text.len() < len {
+            s.apply(StreamEvent::Delta(paragraph(i)));
+            i += 1;
+        }
+        (s, i)
+    };
+    let mut group = crit.benchmark_group("streaming: one piece arrives");
+    for len in [2_000, 20_000, 200_000] {
+        group.bench_function(format!("reply of {len} characters"), |b| {
+            b.iter_custom(|iters| {
+                let mut took = std::time::Duration::ZERO;
+                let mut left = iters;
+                while left > 0 {
+                    // A fresh reply every thousand pieces, so the length
+                    // measured stays the one named.
+                    let (mut s, mut i) = stream_at(len);
+                    let batch = left.min(1000);
+                    let start = std::time::Instant::now();
+                    for _ in 0..batch {
+                        s.apply(StreamEvent::Delta(paragraph(i)));
+                        std::hint::black_box(s.status_rows(80));
+                        i += 1;
+                    }
+                    took += start.elapsed();
+                    left -= batch;
+                }
+                took
+            })
+        });
+    }
+    group.finish();
+}
+
 fn benches(crit: &mut Criterion) {
+    let only = std::env::var("MEMBANK_BENCH_ONLY").ok();
+    if only.as_deref() == Some("streaming") {
+        streaming(crit);
+        return;
+    }
     // MEMBANK_BENCH_BANK measures an existing bank (e.g. one made by the
     // gen_bank example) instead of the small generated one; it is only
     // read, so the file-change bench is skipped.
@@ -161,6 +284,12 @@ fn benches(crit: &mut Criterion) {
             dir.path().to_path_buf()
         }
     };
+    if only.as_deref() != Some("keys") {
+        mass_change(crit, &root);
+    }
+    if only.as_deref() == Some("mass-change") {
+        return;
+    }
     let (mut app, mut term, counter) = setup(&root);
     eprintln!(
         "bank: {} articles; screen {WIDTH}x{HEIGHT}",

@@ -1,36 +1,257 @@
-//! Times what opening the interface on a bank costs, phase by phase.
-//! `cargo run --release --example first_frame -- BANK`
+//! Times the real interface in a pseudo-terminal, as a user sees it: from
+//! starting the program to its first full frame, to the bank being read,
+//! and how fast keys are answered meanwhile. With `--change N` it then
+//! rewrites N articles at once (as a `git pull` does) and times the keys
+//! again while they are read, and the change until it is on screen.
+//!
+//! ```sh
+//! cargo build --release
+//! cargo run --release --example first_frame -- BANK [--change N]
+//! ```
+//!
+//! `--change` edits the bank: give it a copy. The binary is
+//! `target/release/membank`, or `MEMBANK_BIN`.
 
-use std::time::Instant;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
 
-use membank::tui::{TuiOptions, prepare};
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
-use ratatui::layout::Rect;
+use portable_pty::{CommandBuilder, PtySize, native_pty_system};
+
+const ROWS: u16 = 40;
+const COLS: u16 = 140;
+const PATIENCE: Duration = Duration::from_secs(120);
+
+struct Screen {
+    parser: Mutex<vt100::Parser>,
+    /// When the first byte arrived.
+    first_byte: Mutex<Option<Instant>>,
+}
+
+impl Screen {
+    fn text(&self) -> String {
+        self.parser.lock().unwrap().screen().contents()
+    }
+
+    /// Poll (every half millisecond) until `check` holds; the time it did.
+    fn wait(&self, what: &str, check: impl Fn(&str) -> bool) -> Instant {
+        let start = Instant::now();
+        loop {
+            if check(&self.text()) {
+                return Instant::now();
+            }
+            if start.elapsed() > PATIENCE {
+                panic!("timed out waiting for {what}:\n{}", self.text());
+            }
+            thread::sleep(Duration::from_micros(500));
+        }
+    }
+}
+
+/// The first full frame: borders drawn and the status line at the bottom.
+fn full_frame(s: &str) -> bool {
+    let rows: Vec<&str> = s.lines().collect();
+    rows.len() >= usize::from(ROWS) - 1
+        && rows
+            .first()
+            .is_some_and(|r| r.contains('─') || r.contains("Bank"))
+        && rows.iter().rev().take(2).any(|r| r.contains("reading"))
+}
+
+/// The status line counts articles once the bank is read.
+fn loaded(s: &str) -> bool {
+    s.lines()
+        .rev()
+        .take(2)
+        .any(|r| r.contains(" articles") && !r.contains(" 0 articles"))
+}
+
+/// The status line's "reloaded K files", if shown.
+fn reloaded_message(s: &str) -> Option<(String, usize)> {
+    let at = s.find("reloaded ")?;
+    let rest = &s[at + "reloaded ".len()..];
+    let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+    let k = if rest[digits.len()..].starts_with(" files") {
+        digits.parse().ok()?
+    } else {
+        1
+    };
+    Some((s[at..at + "reloaded ".len() + digits.len()].to_owned(), k))
+}
+
+fn help_open(s: &str) -> bool {
+    s.contains("Keys: ")
+}
+
+/// Open and close the help popup `n` times; the time each key took to show.
+fn key_latencies(screen: &Screen, input: &mut dyn Write, n: usize) -> Vec<Duration> {
+    let mut took = Vec::new();
+    for _ in 0..n {
+        for (key, open) in [("?", true), ("\x1b", false)] {
+            let sent = Instant::now();
+            input.write_all(key.as_bytes()).unwrap();
+            input.flush().unwrap();
+            let shown = screen.wait("the help popup", |s| help_open(s) == open);
+            took.push(shown - sent);
+            thread::sleep(Duration::from_millis(40));
+        }
+    }
+    took
+}
+
+fn describe(label: &str, mut took: Vec<Duration>) {
+    took.sort();
+    if took.is_empty() {
+        return;
+    }
+    let at = |q: f64| took[((took.len() - 1) as f64 * q) as usize];
+    println!(
+        "{label}: {} keys, median {:.1?}, p90 {:.1?}, max {:.1?}",
+        took.len(),
+        at(0.5),
+        at(0.9),
+        took[took.len() - 1]
+    );
+}
+
+/// Append a line to `n` articles spread over the bank; their paths.
+fn change_articles(root: &Path, n: usize) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = walkdir(root.join("02_TERMINOLOGY"));
+    files.sort();
+    let step = (files.len() / n).max(1);
+    let chosen: Vec<PathBuf> = files.into_iter().step_by(step).take(n).collect();
+    for path in &chosen {
+        let mut f = std::fs::OpenOptions::new().append(true).open(path).unwrap();
+        writeln!(f, "\nChanged by the mass-change measurement.").unwrap();
+    }
+    chosen
+}
+
+fn walkdir(dir: PathBuf) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "md") {
+                out.push(p);
+            }
+        }
+    }
+    out
+}
 
 fn main() {
-    let bank = std::env::args().nth(1).expect("usage: first_frame BANK");
-    let t = Instant::now();
-    let loaded = membank_core::bank::Bank::load(&bank).expect("bank");
-    let load = t.elapsed();
-    let t = Instant::now();
-    let health = membank_core::health::check(&loaded, &Default::default());
-    println!(
-        "load {load:.2?}, health {:.2?} ({} findings)",
-        t.elapsed(),
-        health.findings.len()
+    let mut args = std::env::args().skip(1);
+    let bank = PathBuf::from(args.next().expect("usage: first_frame BANK [--change N]"));
+    let change: Option<usize> = match args.next().as_deref() {
+        Some("--change") => Some(
+            args.next()
+                .and_then(|n| n.parse().ok())
+                .expect("--change N"),
+        ),
+        _ => None,
+    };
+    let bin = std::env::var_os("MEMBANK_BIN").map_or_else(
+        || Path::new(env!("CARGO_MANIFEST_DIR")).join("target/release/membank"),
+        PathBuf::from,
     );
-    drop(loaded);
-    let t = Instant::now();
-    let app = prepare(
-        std::path::Path::new(&bank),
-        &TuiOptions::default(),
-        Rect::new(0, 0, 120, 32),
-    )
-    .expect("app");
-    let prepared = t.elapsed();
-    let t = Instant::now();
-    let mut term = Terminal::new(TestBackend::new(120, 32)).unwrap();
-    term.draw(|f| membank::tui::ui::draw(f, &app)).unwrap();
-    println!("prepare {prepared:.2?}, first draw {:.2?}", t.elapsed());
+    let home = tempfile::tempdir().unwrap();
+    let pair = native_pty_system()
+        .openpty(PtySize {
+            rows: ROWS,
+            cols: COLS,
+            pixel_width: 0,
+            pixel_height: 0,
+        })
+        .unwrap();
+    let mut cmd = CommandBuilder::new(&bin);
+    cmd.arg(&bank);
+    cmd.env("TERM", "xterm-256color");
+    cmd.env("HOME", home.path());
+    cmd.env("MEMBANK_STATE_DIR", home.path());
+    cmd.env("MEMBANK_CONFIG", home.path().join("none.toml"));
+    let screen = Arc::new(Screen {
+        parser: Mutex::new(vt100::Parser::new(ROWS, COLS, 0)),
+        first_byte: Mutex::new(None),
+    });
+    let mut reader = pair.master.try_clone_reader().unwrap();
+    let mut input = pair.master.take_writer().unwrap();
+    let spawned = Instant::now();
+    let mut child = pair.slave.spawn_command(cmd).unwrap();
+    {
+        let screen = Arc::clone(&screen);
+        thread::spawn(move || {
+            let mut buf = [0u8; 65536];
+            while let Ok(n) = reader.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                screen
+                    .first_byte
+                    .lock()
+                    .unwrap()
+                    .get_or_insert_with(Instant::now);
+                screen.parser.lock().unwrap().process(&buf[..n]);
+            }
+        });
+    }
+    let first_frame = screen.wait("the first frame", full_frame);
+    let first_byte = screen.first_byte.lock().unwrap().unwrap();
+    println!(
+        "first byte {:.1?}, first full frame {:.1?} after start",
+        first_byte - spawned,
+        first_frame - spawned
+    );
+    let mut while_loading = Vec::new();
+    while !loaded(&screen.text()) {
+        while_loading.extend(key_latencies(&screen, &mut input, 1));
+        thread::sleep(Duration::from_millis(100));
+    }
+    let read = screen.wait("the bank read", loaded);
+    println!("bank read and on screen {:.2?} after start", read - spawned);
+    describe("keys while reading", while_loading);
+    describe("keys once read", key_latencies(&screen, &mut input, 10));
+
+    if let Some(n) = change {
+        // Let the start-up work (search index, warm-up) settle first.
+        thread::sleep(Duration::from_secs(2));
+        let started = Instant::now();
+        let changed = change_articles(&bank, n);
+        println!(
+            "{} files changed in {:.2?}",
+            changed.len(),
+            started.elapsed()
+        );
+        // The watcher may hand the change over in several batches; each
+        // read says "reloaded K files".
+        let (mut seen, mut last) = (0, String::new());
+        let mut during = Vec::new();
+        let mut on_screen = None;
+        while seen < changed.len() && started.elapsed() < PATIENCE {
+            during.extend(key_latencies(&screen, &mut input, 1));
+            thread::sleep(Duration::from_millis(60));
+            let said = reloaded_message(&screen.text());
+            if let Some((text, k)) = said
+                && text != last
+            {
+                seen += k;
+                last = text;
+                on_screen = Some(started.elapsed());
+                println!("  {last} at {:.2?}", started.elapsed());
+            }
+        }
+        match on_screen {
+            Some(t) => println!("change on screen {t:.2?} after the files were written"),
+            None => println!("the change was never said on screen"),
+        }
+        describe("keys while re-reading", during);
+    }
+    input.write_all(b"q").unwrap();
+    input.flush().unwrap();
+    let _ = child.wait();
 }

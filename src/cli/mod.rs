@@ -186,8 +186,10 @@ fn run_demo(args: DemoArgs, color: ColorChoice, no_mouse: bool) -> anyhow::Resul
         no_mouse,
         // Short enough that the folder shows at 80 columns.
         label: Some("demo (reset)".to_owned()),
+        // With the label, this fits 80 columns: the status bar gives a
+        // notice the room of the count and the hint.
         notice: Some(format!(
-            "demo copy in {}, replaced on each run; keep one: membank init DIR --demo",
+            "copy in {}, keep: membank init DIR --demo",
             dir.display()
         )),
     };

@@ -28,7 +28,9 @@ use super::panes::recall::RecallPane;
 use super::panes::search::SearchPane;
 use super::panes::slot::{self, Slot};
 use super::panes::{Component, Cx};
+use super::reload::Reread;
 use super::theme::Theme;
+use super::unread::Unread;
 use super::widgets::fuzzy::{Finder, FinderItem, Placement};
 use super::widgets::status::Status;
 
@@ -96,8 +98,14 @@ pub struct App {
     /// Where work done in the background sends its result; without one
     /// (tests) the work is done at once.
     background: Option<Arc<dyn Fn(Msg) + Send + Sync>>,
-    /// Whole reads started in the background; only the latest is shown.
+    /// Re-reads started in the background; only the latest is shown.
     reloads: u64,
+    /// A re-read is under way: changes meanwhile wait for it.
+    rereading: bool,
+    /// Changed files waiting for the re-read under way (or the first read).
+    queued: Vec<String>,
+    /// The day the health report on screen was made.
+    checked_on: jiff::civil::Date,
     /// Something visible changed since the last draw.
     pub dirty: bool,
     /// The effect queue: panes add to it, `update` applies what it can and
@@ -128,6 +136,9 @@ impl App {
             memory: Arc::from(memory),
             background: None,
             reloads: 0,
+            rereading: false,
+            queued: Vec::new(),
+            checked_on: jiff::Zoned::now().date(),
             bank_label,
             theme,
             keymap,
@@ -174,24 +185,33 @@ impl App {
         self.panes.agents.connection.set_sink(sink);
     }
 
-    /// Read the whole memory again on a worker thread, with its checks, as
-    /// the first load did; `Msg::Reloaded` brings it back.
-    fn reload_in_background(&mut self, files: Vec<String>, sink: Arc<dyn Fn(Msg) + Send + Sync>) {
+    /// Read the changed files on a worker thread (everything, when
+    /// `whole`), with their checks; `Msg::Reloaded` brings the new memory.
+    /// Without a channel (tests) the same work is done at once.
+    fn reread(&mut self, files: Vec<String>, whole: bool) {
         self.reloads += 1;
         let generation = self.reloads;
-        let (spec, root) = (self.memory.spec(), self.memory.root().to_path_buf());
+        let job = Reread {
+            memory: Arc::clone(&self.memory),
+            health: Arc::clone(&self.health),
+            checked_on: self.checked_on,
+            files,
+            whole,
+        };
+        let Some(sink) = self.background.clone() else {
+            let read = job.run();
+            self.reloaded(generation, read, &job.files);
+            return;
+        };
+        self.rereading = true;
         let spawned = std::thread::Builder::new()
             .name("membank-reload".into())
             .spawn(move || {
-                let read = (spec.open)(&root)
-                    .map(|memory| {
-                        let health = memory.check(&HealthOptions::default());
-                        ReadMemory {
-                            memory,
-                            health: Some(health),
-                        }
-                    })
-                    .map_err(|e| sanitize_for_terminal(&e.to_string(), false));
+                let read = job.run();
+                // The old memory is no longer needed here: let it go before
+                // the new one is shown, not after.
+                let files = job.files;
+                drop(job.memory);
                 sink(Msg::Reloaded {
                     generation,
                     read: Box::new(read),
@@ -199,22 +219,23 @@ impl App {
                 });
             });
         if let Err(e) = spawned {
+            self.rereading = false;
             self.status
                 .error(format!("could not start reading again: {e}"));
         }
     }
 
     /// A memory read again in the background arrived: show it unless a
-    /// later read is under way, keeping what is selected and open.
+    /// later read is under way, keeping what is selected and open; then
+    /// read what changed meanwhile.
     fn reloaded(&mut self, generation: u64, read: Result<ReadMemory, String>, files: &[String]) {
         if generation != self.reloads {
             return;
         }
+        self.rereading = false;
         match read {
             Ok(read) => {
-                self.memory = Arc::from(read.memory);
-                self.checked = read.health;
-                self.refresh_all();
+                self.install(read);
                 self.say_reloaded(files);
             }
             Err(e) => {
@@ -222,6 +243,36 @@ impl App {
                 self.status.error(e);
                 self.dirty = true;
             }
+        }
+        self.reread_queued();
+    }
+
+    /// Show a memory read elsewhere, with its checks.
+    fn install(&mut self, read: ReadMemory) {
+        let old_memory = std::mem::replace(&mut self.memory, Arc::from(read.memory));
+        let old_health = Arc::clone(&self.health);
+        if read.health.is_some() {
+            self.checked_on = jiff::Zoned::now().date();
+        }
+        self.checked = read.health;
+        self.refresh_all();
+        // Freeing a large memory and its report takes a noticeable part of
+        // a second: let a worker do it.
+        let freed = std::thread::Builder::new()
+            .name("membank-free".into())
+            .spawn(move || drop((old_memory, old_health)));
+        if let Err(e) = freed {
+            tracing::warn!(error = %e, "freeing the old memory on this thread");
+        }
+    }
+
+    /// Start reading the files that changed while another read was under way.
+    fn reread_queued(&mut self) {
+        if !self.queued.is_empty() {
+            let mut files = std::mem::take(&mut self.queued);
+            files.sort();
+            files.dedup();
+            self.reload_paths(files);
         }
     }
 
@@ -437,50 +488,20 @@ impl App {
         if rels.is_empty() {
             return;
         }
-        // A folder created, removed or renamed changes files the events do
-        // not name one by one: read the whole bank again.
-        let folder_changed = rels.iter().any(|rel| {
-            let path = self.memory.root().join(rel);
-            path.is_dir() || (!path.exists() && Path::new(rel).extension().is_none())
-        });
-        tracing::info!(files = rels.len(), whole_bank = folder_changed, "reloading");
-        tracing::debug!(paths = ?rels, "reloading");
-        // An everos root is always read again whole: on a large one that
-        // takes seconds, so it is read where the first load was.
-        let whole = folder_changed || self.memory.spec().name == "everos";
-        if whole && let Some(sink) = self.background.clone() {
-            self.reload_in_background(rels, sink);
+        // The first read or another re-read is under way: these files are
+        // read once it is in, from the memory it brings.
+        if self.rereading || self.memory.downcast_ref::<Unread>().is_some() {
+            self.queued.extend(rels);
             return;
         }
-        if folder_changed {
-            let root = self.memory.root().to_path_buf();
-            match (self.memory.spec().open)(&root) {
-                Ok(memory) => self.memory = Arc::from(memory),
-                Err(e) => {
-                    tracing::error!(error = %e, "reloading the bank failed");
-                    self.status
-                        .error(sanitize_for_terminal(&e.to_string(), false));
-                    self.dirty = true;
-                    return;
-                }
-            }
-        } else if let Some(memory) = Arc::get_mut(&mut self.memory) {
-            memory.reload(&rels);
-        } else {
-            // The search index is being built from this memory: read the
-            // changed files into a new one instead of waiting for it.
-            match (self.memory.spec().open)(self.memory.root()) {
-                Ok(memory) => self.memory = Arc::from(memory),
-                Err(e) => {
-                    self.status
-                        .error(sanitize_for_terminal(&e.to_string(), false));
-                    self.dirty = true;
-                    return;
-                }
-            }
-        }
-        self.refresh_all();
-        self.say_reloaded(&rels);
+        // A folder created, removed or renamed changes files the events do
+        // not name one by one: read the whole memory again. So are other
+        // layouts than a bank (an everos root is derived from whole folders).
+        let folder_changed = super::event::folder_changed(self.memory.root(), &rels);
+        let whole = folder_changed || self.bank().is_none();
+        tracing::info!(files = rels.len(), whole, "reloading");
+        tracing::debug!(paths = ?rels, "reloading");
+        self.reread(rels, whole);
     }
 
     fn say_reloaded(&mut self, rels: &[String]) {
@@ -560,6 +581,10 @@ impl App {
                     self.status.info(format!("health re-run: {summary}"));
                 }
                 Effect::IndexSearch { generation } => self.index_search(generation),
+                Effect::ShowText { title, lines } => {
+                    let text = super::widgets::help::Help::text(title, lines);
+                    self.popup = Some(Popup::Help(text));
+                }
                 Effect::Info(m) => self.status.info(m),
                 Effect::Warn(m) => self.status.warn(m),
                 Effect::Quit | Effect::Suspend | Effect::Edit { .. } | Effect::Copy(_) => {}
@@ -739,9 +764,7 @@ pub fn update(app: &mut App, msg: Msg) {
         }
         Msg::Loaded(loaded) => match *loaded {
             Ok(read) => {
-                app.memory = Arc::from(read.memory);
-                app.checked = read.health;
-                app.refresh_all();
+                app.install(read);
                 if let Some(saved) = app.pending_query.take() {
                     app.restore_query(&saved);
                 }
@@ -754,6 +777,7 @@ pub fn update(app: &mut App, msg: Msg) {
                     app.status
                         .notice("only _EXAMPLE_ files: see the Article pane");
                 }
+                app.reread_queued();
             }
             Err(e) => {
                 app.status.error(sanitize_for_terminal(&e, false));

@@ -251,6 +251,7 @@ actions! {
     CopyPath => "copy_path", "copy the path as shown (OSC 52)", [Key::ch('y')];
     CopyLink => "copy_link", "copy a [[wikilink]] to the file", [Key::ch('Y')];
     CopyContext => "copy_context", "copy the assembled context", [Key::ch('C')];
+    Explain => "explain", "the selected candidate explained in full", [Key::ch('x')];
     SearchArticle => "search_article", "search in the article (n / N step, Esc clears)", [Key::ch('/')];
     FoldGroup => "fold", "fold the group", [Key::plain(K::Left), Key::ch('h')];
     UnfoldGroup => "unfold", "unfold the group", [Key::plain(K::Right), Key::ch('l')];
@@ -356,6 +357,7 @@ impl Scope {
                 CopyPath,
                 CopyLink,
                 CopyContext,
+                Explain,
             ],
             Scope::Health => &[
                 Up,

@@ -116,6 +116,11 @@ pub enum Effect {
     IndexSearch {
         generation: u64,
     },
+    /// Show text too long for its pane in a popup that scrolls.
+    ShowText {
+        title: String,
+        lines: Vec<ratatui::text::Line<'static>>,
+    },
 }
 
 impl Effect {

@@ -16,6 +16,7 @@ pub mod messages;
 pub mod mouse;
 pub mod osc52;
 pub mod panes;
+pub mod reload;
 mod routing;
 pub mod terminal;
 pub mod theme;
@@ -32,7 +33,11 @@ mod tests_daily;
 #[cfg(test)]
 mod tests_dejavu_agents;
 #[cfg(test)]
+mod tests_fit;
+#[cfg(test)]
 mod tests_layouts;
+#[cfg(test)]
+mod tests_reload;
 
 use std::path::Path;
 use std::process::ExitCode;
@@ -118,6 +123,7 @@ fn spawn_loader(found: &Detected, tx: mpsc::Sender<Input>) {
         // The checks run here too, so the screen stays live meanwhile.
         let loaded = loaded.map(|memory| {
             let health = memory.check(&membank_core::health::HealthOptions::default());
+            reload::prepare(memory.as_ref());
             tracing::info!(
                 layout = spec.name,
                 documents = memory.len(),

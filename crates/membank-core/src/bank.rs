@@ -566,56 +566,6 @@ impl Bank {
         slice_of(&self.index.backlinks, &self.index.backlinks_from, id)
     }
 
-    /// Re-read the given files (relative paths) after they changed on disk:
-    /// added, edited or removed. Only those files are read again.
-    pub fn reload(&mut self, rel_paths: &[String]) {
-        for rel in rel_paths {
-            let rel = rel.replace('\\', "/");
-            self.articles.retain(|a| a.rel_path != rel);
-            self.problems.retain(|p| p.path != rel);
-            self.skipped.retain(|s| s.path != rel);
-            self.other_files.retain(|o| o != &rel);
-            self.templates.retain(|t| t != &rel);
-            let path = self.root.join(&rel);
-            // Not `is_file`: a FIFO or a link out must still be reported.
-            match std::fs::symlink_metadata(&path) {
-                Err(_) => continue,
-                Ok(_) if path.is_dir() => continue,
-                Ok(_) => {}
-            }
-            if let Err(e) = self.reader.check_inside(Path::new(&rel)) {
-                if !e.is_not_found() {
-                    self.problems.push(LoadProblem::from_read_error(rel, &e));
-                }
-                continue;
-            }
-            if let Some(f) = classify_file(&self.root, &path) {
-                match f {
-                    Found::Article(rel, folder) => {
-                        match read_article(&self.reader, &path, false, rel, folder, &self.options) {
-                            Ok(a) => {
-                                let at = self.articles.partition_point(|b| {
-                                    (b.folder, &b.rel_path) < (a.folder, &a.rel_path)
-                                });
-                                self.articles.insert(at, a);
-                            }
-                            Err(p) => self.problems.push(p),
-                        }
-                    }
-                    Found::Skipped(s) => self.skipped.push(s),
-                    Found::Template(t) => self.templates.push(t),
-                    Found::Other(o) => self.other_files.push(o),
-                    Found::Problem(p) => self.problems.push(p),
-                }
-            }
-        }
-        self.problems.sort_by(|a, b| a.path.cmp(&b.path));
-        self.skipped.sort_by(|a, b| a.path.cmp(&b.path));
-        self.templates.sort();
-        self.other_files.sort();
-        self.rebuild_index();
-    }
-
     /// The packed scoring arrays, built on first use.
     pub(crate) fn scoring_index(&self) -> &crate::scoring_index::ScoringIndex {
         self.scoring
@@ -875,5 +825,6 @@ fn decode_article(
     }
 }
 
+mod reload;
 #[cfg(test)]
 mod tests;

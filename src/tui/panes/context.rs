@@ -292,7 +292,16 @@ impl ContextPane {
         })
         .collect::<Vec<_>>()
         .join(" ");
+        // A client or domain no article carries scores nothing: say so
+        // first, with the closest values the bank does use.
+        let unknown: Vec<String> = membank_core::suggest::unknown_values(&self.values, &query)
+            .iter()
+            .map(|u| sanitize_for_terminal(&u.to_string(), false))
+            .collect();
         self.summary = explain::summary(&report);
+        if !unknown.is_empty() {
+            self.summary = format!("{} · {}", unknown.join(" · "), self.summary);
+        }
         self.entries = report.articles;
         self.active_query = query;
         self.update_suggestions();
@@ -670,6 +679,16 @@ pub fn draw(frame: &mut Frame, area: Rect, pane: &ContextPane, focused: bool, th
             theme.muted,
         )];
         text.extend(pane.detail.iter().cloned());
+        // A box too short for the text says how much is left and where.
+        let rows = usize::from(detail_rows);
+        if text.len() > rows {
+            let more = text.len() - rows + 1;
+            text.truncate(rows - 1);
+            text.push(Line::styled(
+                format!("… {more} more lines: “in full” below shows them"),
+                theme.muted,
+            ));
+        }
         frame.render_widget(Paragraph::new(text), detail_area);
     }
     let height = usize::from(list.height);
@@ -734,6 +753,15 @@ impl Component for ContextPane {
                 let rel = self.selected_candidate(bank).map(str::to_owned);
                 return cx.copy_link(rel);
             }
+            Action::Explain => {
+                if self.detail.is_empty() {
+                    return false;
+                }
+                cx.effects.push(Effect::ShowText {
+                    title: "Why this candidate ranks here".into(),
+                    lines: self.detail.clone(),
+                });
+            }
             Action::CopyContext => {
                 let report = context::build(bank, &self.query(), self.budget_options());
                 let kept = report.included().count();
@@ -766,10 +794,17 @@ impl Component for ContextPane {
     }
 
     fn hints(&self, keymap: &KeyMap) -> String {
-        hint_text(
-            keymap,
-            &[(Action::Open, "edit/open"), (Action::Down, "move")],
-        )
+        // The box says it all when it fits; else the popup does.
+        let clipped = !self.detail.is_empty() && self.detail_rows() < 1 + self.detail.len();
+        let explain: &[(Action, &str)] = if clipped {
+            &[(Action::Explain, "in full")]
+        } else {
+            &[]
+        };
+        let mut hints = vec![(Action::Open, "edit/open")];
+        hints.extend_from_slice(explain);
+        hints.push((Action::Down, "move"));
+        hint_text(keymap, &hints)
     }
 
     fn draw(&self, frame: &mut Frame, area: Rect, focused: bool, theme: &Theme) {

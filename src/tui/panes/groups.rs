@@ -19,6 +19,10 @@ const FOLDER: char = '\u{1}';
 #[derive(Debug, Default)]
 pub struct GroupTree {
     nodes: Vec<Node>,
+    /// The memory keeps entries inside its files (everos's daily logs):
+    /// every number in the tree then counts entries, a folder's those of
+    /// all its files, so folders and days add up the same way.
+    counts_entries: bool,
 }
 
 #[derive(Debug)]
@@ -28,6 +32,8 @@ enum Node {
         label: String,
         /// Documents anywhere below.
         count: usize,
+        /// Entries in the documents anywhere below.
+        entries: usize,
         children: Vec<Node>,
     },
     File {
@@ -70,6 +76,7 @@ impl GroupTree {
                 badge,
                 private: d.private,
             };
+            tree.counts_entries |= matches!(file, Node::File { entries, .. } if entries > 0);
             let groups: Vec<&str> = d.groups.iter().map(|g| g.as_ref()).collect();
             insert(&mut tree.nodes, &groups, 0, file);
         }
@@ -102,7 +109,7 @@ impl GroupTree {
         fn walk(
             nodes: &[Node],
             depth: u8,
-            expanded: &BTreeSet<String>,
+            (expanded, by_entries): (&BTreeSet<String>, bool),
             flagged: &HashSet<String>,
             rows: &mut Vec<TreeRow>,
         ) -> bool {
@@ -113,14 +120,19 @@ impl GroupTree {
                         key,
                         label,
                         count,
+                        entries,
                         children,
                     } => {
                         let open = expanded.contains(key);
                         let at = rows.len();
+                        let count = match by_entries {
+                            true => (*entries > 0).then_some(*entries),
+                            false => Some(*count),
+                        };
                         rows.push(TreeRow {
                             depth,
                             label: label.clone(),
-                            count: Some(*count),
+                            count,
                             kind: RowKind::Folder {
                                 key: key.clone(),
                                 expanded: open,
@@ -132,10 +144,11 @@ impl GroupTree {
                         });
                         // Folded folders are still marked when a file below
                         // has findings: walk them into a scratch list.
+                        let how = (expanded, by_entries);
                         let below = if open {
-                            walk(children, depth + 1, expanded, flagged, rows)
+                            walk(children, depth + 1, how, flagged, rows)
                         } else {
-                            walk(children, depth + 1, expanded, flagged, &mut Vec::new())
+                            walk(children, depth + 1, how, flagged, &mut Vec::new())
                         };
                         rows[at].flagged = below;
                         any_flagged |= below;
@@ -165,7 +178,8 @@ impl GroupTree {
             any_flagged
         }
         let mut rows = Vec::new();
-        walk(&self.nodes, 0, expanded, flagged, &mut rows);
+        let how = (expanded, self.counts_entries);
+        walk(&self.nodes, 0, how, flagged, &mut rows);
         rows
     }
 
@@ -195,6 +209,10 @@ impl GroupTree {
 /// Put `file` under the folders `groups[depth..]`, creating them in the
 /// order they are first seen.
 fn insert(level: &mut Vec<Node>, groups: &[&str], depth: usize, file: Node) {
+    let file_entries = match &file {
+        Node::File { entries, .. } => *entries,
+        Node::Folder { .. } => 0,
+    };
     if depth == groups.len() {
         level.push(file);
         return;
@@ -208,15 +226,20 @@ fn insert(level: &mut Vec<Node>, groups: &[&str], depth: usize, file: Node) {
                 key,
                 label: sanitize_for_terminal(groups[depth], false),
                 count: 0,
+                entries: 0,
                 children: Vec::new(),
             });
             level.len() - 1
         });
     if let Node::Folder {
-        count, children, ..
+        count,
+        entries,
+        children,
+        ..
     } = &mut level[at]
     {
         *count += 1;
+        *entries += file_entries;
         insert(children, groups, depth + 1, file);
     }
 }

@@ -25,6 +25,8 @@ pub struct Help {
     pub scroll: usize,
     /// The version line at the bottom, naming what is open.
     pub about: String,
+    /// Text shown instead of keys (a Context candidate explained in full).
+    pub body: Vec<Line<'static>>,
 }
 
 /// Actions shown on one row when a scope has both, to keep the popup
@@ -91,6 +93,18 @@ impl Help {
             ],
             scroll: 0,
             about: ABOUT.to_owned(),
+            body: Vec::new(),
+        }
+    }
+
+    /// The popup showing `body` instead of keys, scrolled the same way.
+    pub fn text(title: String, body: Vec<Line<'static>>) -> Help {
+        Help {
+            title,
+            sections: Vec::new(),
+            scroll: 0,
+            about: String::new(),
+            body,
         }
     }
 
@@ -106,6 +120,9 @@ impl Help {
 
     /// Lines of the popup's text.
     pub fn line_count(&self) -> usize {
+        if !self.body.is_empty() {
+            return self.body.len();
+        }
         self.sections
             .iter()
             .map(|(_, rows)| rows.len() + 2)
@@ -166,6 +183,10 @@ pub fn draw(frame: &mut Frame, help: &Help, theme: &Theme) {
             ]));
         }
     }
+    if !help.body.is_empty() {
+        lines = help.body.clone();
+    }
+    let body_width = help.body.iter().map(Line::width).max().unwrap_or(0);
     let desc_width = help
         .sections
         .iter()
@@ -178,6 +199,7 @@ pub fn draw(frame: &mut Frame, help: &Help, theme: &Theme) {
     let visible = usize::from(height.saturating_sub(2));
     let scroll = help.scroll.min(total.saturating_sub(visible));
     let width = (key_width + desc_width + 6)
+        .max(body_width + 2)
         .max(help.about.chars().count() + 20)
         .min(usize::from(screen.width)) as u16;
     let area = centered(screen, width, height);
@@ -198,7 +220,9 @@ pub fn draw(frame: &mut Frame, help: &Help, theme: &Theme) {
         .title_bottom(Span::styled(more, theme.muted));
     // The version goes where there is room for both.
     let about = &help.about;
-    if usize::from(width) >= 2 * (about.chars().count() + 2) + 4 || total <= visible {
+    if !about.is_empty()
+        && (usize::from(width) >= 2 * (about.chars().count() + 2) + 4 || total <= visible)
+    {
         block = block.title_bottom(Line::styled(format!(" {about} "), theme.muted).right_aligned());
     }
     let shown: Vec<Line> = lines.into_iter().skip(scroll).collect();

@@ -96,41 +96,64 @@ impl Status {
 
 pub fn draw(frame: &mut Frame, area: Rect, status: &Status, theme: &Theme) {
     let base = theme.status_bar;
-    let mut spans = vec![
-        Span::styled(format!(" {} ", status.bank), base.patch(theme.title)),
-        Span::styled(
-            format!(
-                "│ {} {} ",
-                status.articles,
-                if status.noun.is_empty() {
-                    "articles"
-                } else {
-                    status.noun
-                }
-            ),
-            base,
+    let label = Span::styled(format!(" {} ", status.bank), base.patch(theme.title));
+    let count = Span::styled(
+        format!(
+            "│ {} {} ",
+            status.articles,
+            if status.noun.is_empty() {
+                "articles"
+            } else {
+                status.noun
+            }
         ),
-    ];
-    if !status.query.is_empty() {
-        spans.push(Span::styled(format!("│ {} ", status.query), base));
-    }
-    if let Some((text, level)) = &status.message {
+        base,
+    );
+    let query =
+        (!status.query.is_empty()).then(|| Span::styled(format!("│ {} ", status.query), base));
+    let message = status.message.as_ref().map(|(text, level)| {
         let style = match level {
             Level::Info => theme.status_message,
             Level::Warning => theme.warning,
             Level::Error => theme.error,
         };
-        spans.push(Span::styled("│ ", base));
-        spans.push(Span::styled(text.clone(), base.patch(style)));
+        [
+            Span::styled("│ ", base),
+            Span::styled(text.clone(), base.patch(style)),
+        ]
+    });
+    const HELP: &str = " ? help ";
+    let width = usize::from(area.width);
+    let used = |spans: &[&Span]| spans.iter().map(|s| s.width()).sum::<usize>();
+    let mut spans: Vec<&Span> = vec![&label, &count];
+    spans.extend(&query);
+    let mut help = true;
+    if let Some(message) = &message {
+        spans.extend(message);
+        // A message someone should read (where the demo lives) goes before
+        // the hint, the query and the count, in that order.
+        if used(&spans) + HELP.len() > width {
+            help = false;
+        }
+        if used(&spans) > width && query.is_some() {
+            spans.remove(2);
+        }
+        if used(&spans) > width {
+            spans.remove(1);
+        }
     }
+    let line = Line::from(spans.into_iter().cloned().collect::<Vec<_>>());
+    let help_width = if help { HELP.len() as u16 } else { 0 };
     let [left, right] = ratatui::layout::Layout::horizontal([
         ratatui::layout::Constraint::Min(0),
-        ratatui::layout::Constraint::Length(8),
+        ratatui::layout::Constraint::Length(help_width),
     ])
     .areas(area);
-    frame.render_widget(Paragraph::new(Line::from(spans)).style(base), left);
-    frame.render_widget(
-        Paragraph::new(Line::from(" ? help ").right_aligned()).style(base),
-        right,
-    );
+    frame.render_widget(Paragraph::new(line).style(base), left);
+    if help {
+        frame.render_widget(
+            Paragraph::new(Line::from(HELP).right_aligned()).style(base),
+            right,
+        );
+    }
 }

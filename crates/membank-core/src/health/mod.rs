@@ -18,6 +18,7 @@ mod encoding;
 mod files;
 mod frontmatter;
 mod inbox;
+pub mod incremental;
 mod language;
 mod links;
 mod names;
@@ -186,14 +187,7 @@ pub const CODES: &[(&str, Severity)] = &[
 
 /// Run every check. Pure: reads only what `Bank::load` already read.
 pub fn check(bank: &Bank, opts: &HealthOptions) -> HealthReport {
-    // An age beyond the calendar's range simply means nothing is stale.
-    let stale_cutoff = match opts.stale_after_days {
-        0 => None,
-        days => jiff::Span::new()
-            .try_days(i64::from(days))
-            .ok()
-            .and_then(|span| opts.today.checked_sub(span).ok()),
-    };
+    let stale_cutoff = stale_cutoff(opts);
     let mut findings: Vec<Finding> = (0..bank.articles().len())
         .into_par_iter()
         .flat_map_iter(|id| {
@@ -202,12 +196,30 @@ pub fn check(bank: &Bank, opts: &HealthOptions) -> HealthReport {
             out
         })
         .collect();
-    encoding::load_problems(bank, &mut findings);
-    files::folder_findings(bank, &mut findings);
-    files::file_findings(bank, &mut findings);
-    names::file_name_findings(bank, &mut findings);
-    terms::term_conflicts(bank, &mut findings);
+    bank_findings(bank, &mut findings);
     HealthReport::new(findings)
+}
+
+/// The day before which an article is stale, if any.
+fn stale_cutoff(opts: &HealthOptions) -> Option<Date> {
+    // An age beyond the calendar's range simply means nothing is stale.
+    match opts.stale_after_days {
+        0 => None,
+        days => jiff::Span::new()
+            .try_days(i64::from(days))
+            .ok()
+            .and_then(|span| opts.today.checked_sub(span).ok()),
+    }
+}
+
+/// The passes over the whole bank rather than one article at a time (their
+/// codes are [`incremental::BANK_WIDE`]).
+fn bank_findings(bank: &Bank, findings: &mut Vec<Finding>) {
+    encoding::load_problems(bank, findings);
+    files::folder_findings(bank, findings);
+    files::file_findings(bank, findings);
+    names::file_name_findings(bank, findings);
+    terms::term_conflicts(bank, findings);
 }
 
 fn finding(

@@ -1,0 +1,211 @@
+//! The incremental re-check must give exactly what a full check of the
+//! changed bank gives, whatever the mix of edits, additions, deletions and
+//! renames.
+
+use std::path::Path;
+
+use super::{BANK_WIDE, recheck};
+use crate::bank::Bank;
+use crate::health::{CODES, HealthOptions, check};
+
+/// A small deterministic generator (xorshift), so a failing seed can be
+/// run again.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % n as u64) as usize
+    }
+
+    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+        items[self.below(items.len())]
+    }
+}
+
+/// Few names, so files share names across folders (ambiguous links) and
+/// links often start or stop reaching a file as files come and go.
+const NAMES: &[&str] = &["Alpha", "Beta", "Gamma", "Delta", "Epsilon", "Zeta"];
+const FOLDERS: &[&str] = &[
+    "00_INBOX",
+    "01_CLIENTS",
+    "02_TERMINOLOGY",
+    "02_TERMINOLOGY/sub",
+    "03_DOMAINS",
+    "04_STYLE",
+    "05_INDICES",
+];
+
+fn some_path(rng: &mut Rng) -> String {
+    let folder = rng.pick(FOLDERS);
+    let name = rng.pick(NAMES);
+    match rng.below(12) {
+        0 => format!("{folder}/_{name}.md"),
+        1 => format!("{folder}/{name}.png"),
+        2 => format!("{folder}/{name} x.md"),
+        _ => format!("{folder}/{name}.md"),
+    }
+}
+
+fn some_text(rng: &mut Rng) -> String {
+    if rng.below(10) == 0 {
+        return "no frontmatter, a link to [[Alpha]]\n".into();
+    }
+    let mut fm = String::from("---\n");
+    let term = rng.pick(&["run", "walk"]);
+    let target = rng.pick(&["rennen", "lopen", "Lopen"]);
+    fm += &format!("term_source: {term}\nterm_target: {target}\n");
+    fm += "source_lang: en\ntarget_lang: nl\n";
+    fm += &format!("status: {}\n", rng.pick(&["approved", "draft", "nonsense"]));
+    fm += &format!("client: \"[[{}]]\"\n", rng.pick(NAMES));
+    fm += &format!(
+        "last_updated: {}\n",
+        rng.pick(&["2026-01-01", "2020-01-01", "not a date"])
+    );
+    if rng.below(4) == 0 {
+        fm += "compiled: true\n";
+    }
+    fm += "---\n# Title\n\n";
+    for _ in 0..rng.below(4) {
+        let target = match rng.below(5) {
+            0 => "Nowhere".to_owned(),
+            1 => format!("{}.png", rng.pick(NAMES)),
+            2 => format!("sub/{}", rng.pick(NAMES)),
+            _ => rng.pick(NAMES).to_owned(),
+        };
+        fm += &format!("See [[{target}]].\n");
+    }
+    fm
+}
+
+fn write(root: &Path, rel: &str, text: &str) {
+    let path = root.join(rel);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+/// One round of changes on disk; returns the paths changed.
+fn change_files(root: &Path, files: &mut Vec<String>, rng: &mut Rng) -> Vec<String> {
+    let mut changed = Vec::new();
+    for _ in 0..1 + rng.below(6) {
+        match rng.below(4) {
+            // Edit
+            0 if !files.is_empty() => {
+                let rel = files[rng.below(files.len())].clone();
+                write(root, &rel, &some_text(rng));
+                changed.push(rel);
+            }
+            // Delete
+            1 if !files.is_empty() => {
+                let rel = files.swap_remove(rng.below(files.len()));
+                std::fs::remove_file(root.join(&rel)).unwrap();
+                changed.push(rel);
+            }
+            // Rename
+            2 if !files.is_empty() => {
+                let to = some_path(rng);
+                if files.contains(&to) {
+                    continue;
+                }
+                let from = files.swap_remove(rng.below(files.len()));
+                std::fs::rename(root.join(&from), root.join(&to)).unwrap();
+                files.push(to.clone());
+                changed.extend([from, to]);
+            }
+            // Add (or overwrite)
+            _ => {
+                let rel = some_path(rng);
+                write(root, &rel, &some_text(rng));
+                if !files.contains(&rel) {
+                    files.push(rel.clone());
+                }
+                changed.push(rel);
+            }
+        }
+    }
+    changed
+}
+
+fn options() -> HealthOptions {
+    HealthOptions {
+        stale_after_days: 365,
+        today: jiff::civil::date(2026, 6, 1),
+    }
+}
+
+#[test]
+fn incremental_recheck_equals_a_full_check_after_any_mix_of_changes() {
+    let opts = options();
+    for seed in 1..=25u64 {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        for f in FOLDERS {
+            std::fs::create_dir_all(root.join(f)).unwrap();
+        }
+        std::fs::create_dir_all(root.join("06_TEMPLATES")).unwrap();
+        let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        let mut files = Vec::new();
+        for _ in 0..30 {
+            let rel = some_path(&mut rng);
+            write(root, &rel, &some_text(&mut rng));
+            if !files.contains(&rel) {
+                files.push(rel);
+            }
+        }
+        let mut bank = Bank::load(root).unwrap();
+        let mut report = check(&bank, &opts);
+        for round in 0..8 {
+            let changed = change_files(root, &mut files, &mut rng);
+            let after = bank.reloaded(&changed);
+            let full = check(&Bank::load(root).unwrap(), &opts);
+            assert_eq!(
+                check(&after, &opts).findings,
+                full.findings,
+                "reloaded bank differs from a fresh load (seed {seed}, round {round})"
+            );
+            let incremental = recheck(&bank, &report, &after, &changed, &opts);
+            assert_eq!(
+                incremental.findings, full.findings,
+                "seed {seed}, round {round}, changed {changed:?}"
+            );
+            assert_eq!(incremental.counts, full.counts);
+            (bank, report) = (after, incremental);
+        }
+    }
+}
+
+#[test]
+fn reload_in_place_and_reloaded_copy_agree() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    for f in FOLDERS {
+        std::fs::create_dir_all(root.join(f)).unwrap();
+    }
+    let mut rng = Rng(7);
+    let mut files = Vec::new();
+    for _ in 0..20 {
+        let rel = some_path(&mut rng);
+        write(root, &rel, &some_text(&mut rng));
+        files.push(rel);
+    }
+    let mut in_place = Bank::load(root).unwrap();
+    let changed = change_files(root, &mut files, &mut rng);
+    let copy = in_place.reloaded(&changed);
+    in_place.reload(&changed);
+    let paths =
+        |b: &Bank| -> Vec<String> { b.articles().iter().map(|a| a.rel_path.clone()).collect() };
+    assert_eq!(paths(&in_place), paths(&copy));
+    assert_eq!(
+        check(&in_place, &options()).findings,
+        check(&copy, &options()).findings
+    );
+}
+
+#[test]
+fn every_bank_wide_code_is_a_known_code() {
+    for code in BANK_WIDE {
+        assert!(CODES.iter().any(|(c, _)| c == code), "{code}");
+    }
+}

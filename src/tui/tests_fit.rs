@@ -1,0 +1,139 @@
+//! What has to fit on a small screen and be said plainly: the Context
+//! candidate explained in full at 80×24, the demo's notice at 80 columns,
+//! a client no article names, and what the numbers in an everos tree count.
+
+use std::path::{Path, PathBuf};
+
+use insta::assert_snapshot;
+use ratatui::crossterm::event::KeyCode;
+
+use super::app::{App, Pane, Popup};
+use super::panes::bank::RowKind;
+use super::panes::context::Field;
+use super::tests::{app_at, bank_of, key, screen};
+
+fn demo_bank() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("demo-bank")
+}
+
+fn set(app: &mut App, field: Field, value: &str) {
+    let theme = app.theme.clone();
+    let bank = app.memory.clone();
+    app.panes
+        .context
+        .set_field(field, value, bank_of(bank.as_ref()), &theme);
+}
+
+fn context_focused(app: &mut App) {
+    while app.focus != Pane::Context {
+        key(app, KeyCode::Tab);
+    }
+}
+
+#[test]
+fn a_candidate_too_long_for_the_pane_at_80x24_is_shown_in_full_on_request() {
+    let mut app = app_at(&demo_bank(), 80, 24);
+    set(&mut app, Field::Client, "Brightwell Pharma");
+    set(&mut app, Field::SourceLang, "en-US");
+    set(&mut app, Field::Budget, "1500");
+    context_focused(&mut app);
+    for _ in 0..7 {
+        key(&mut app, KeyCode::Down);
+    }
+    // The box cannot hold it here: the hints say where it is.
+    let s = screen(&app);
+    assert!(s.contains("x in full"), "{s}");
+    key(&mut app, KeyCode::Char('x'));
+    assert!(matches!(app.popup, Some(Popup::Help(_))));
+    let s = screen(&app);
+    for said in [
+        "score 4 = client 3 + domain 0 + languages 1",
+        "clients: [[Brightwell Pharma]] → +3",
+        "dropped: over budget",
+        "§8: terminology is dropped before any style guide,",
+        "domain or client profile, whatever their scores",
+    ] {
+        assert!(s.contains(said), "{said} missing:\n{s}");
+    }
+    assert_snapshot!(s);
+    key(&mut app, KeyCode::Esc);
+    assert!(app.popup.is_none());
+}
+
+#[test]
+fn a_client_no_article_names_is_answered_with_the_closest_one() {
+    let mut app = app_at(&demo_bank(), 80, 24);
+    set(&mut app, Field::Client, "Brightwell");
+    let summary = &app.panes.context.summary;
+    assert!(
+        summary
+            .starts_with("no client 'Brightwell' in this bank; did you mean 'Brightwell Pharma'?"),
+        "{summary}"
+    );
+    context_focused(&mut app);
+    let s = screen(&app);
+    assert!(
+        s.contains("did you mean") && s.contains("'Brightwell Pharma'?"),
+        "{s}"
+    );
+    // A client the bank has says nothing of the kind.
+    set(&mut app, Field::Client, "Brightwell Pharma");
+    assert!(!app.panes.context.summary.contains("did you mean"));
+}
+
+#[test]
+fn the_demo_notice_fits_80_columns_whole() {
+    let mut app = app_at(&demo_bank(), 80, 24);
+    app.bank_label = "demo (reset)".into();
+    app.status.bank = app.bank_label.clone();
+    let notice = "copy in /tmp/membank-demo-root, keep: membank init DIR --demo";
+    app.status.notice(notice);
+    let s = screen(&app);
+    let bar = s.lines().last().unwrap();
+    assert!(bar.contains(notice), "{bar}");
+    assert!(bar.contains("demo (reset)"), "{bar}");
+    // Once it is gone the count and the help hint are back.
+    app.status.message = None;
+    let bar = screen(&app).lines().last().unwrap().to_owned();
+    assert!(
+        bar.contains("31 articles") && bar.contains("? help"),
+        "{bar}"
+    );
+}
+
+#[test]
+fn every_number_in_an_everos_tree_counts_entries() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("demo-everos");
+    let memory = membank_core::memory::open(&root, None).unwrap();
+    let mut app = App::new(
+        memory,
+        super::theme::Theme::default_theme(),
+        super::keys::KeyMap::default(),
+        ratatui::layout::Rect::new(0, 0, 100, 40),
+    );
+    // Open every folder, then check each folder's number is the sum of the
+    // entries of the files right below it and of its subfolders.
+    for _ in 0..6 {
+        let n = app.panes.bank.rows.len();
+        for i in 0..n {
+            app.panes.bank.cursor.selected = i;
+            key(&mut app, KeyCode::Right);
+        }
+    }
+    let rows = &app.panes.bank.rows;
+    let mut checked = 0;
+    for (i, row) in rows.iter().enumerate() {
+        if !matches!(row.kind, RowKind::Folder { expanded: true, .. }) {
+            continue;
+        }
+        let below: usize = rows[i + 1..]
+            .iter()
+            .take_while(|r| r.depth > row.depth)
+            .filter(|r| r.depth == row.depth + 1)
+            .filter_map(|r| r.count)
+            .sum();
+        assert_eq!(row.count.unwrap_or(0), below, "folder {}", row.label);
+        checked += 1;
+    }
+    assert!(checked > 3, "{checked}");
+}

@@ -1,0 +1,126 @@
+//! Files changed on disk are read again on a worker thread: the memory on
+//! screen stays in use meanwhile, changes that arrive during a read wait
+//! for it, and the checks shown are those of the bank as it is now.
+
+use std::sync::mpsc;
+use std::time::Duration;
+
+use membank_core::health::{HealthOptions, check};
+use membank_core::memory::Memory;
+use ratatui::crossterm::event::KeyCode;
+
+use super::app::{App, Msg, update};
+use super::tests::{app_at, bank_of, copy_dir, fixture, key};
+
+/// Route background results through a channel, as the event loop does.
+fn with_channel(app: &mut App) -> mpsc::Receiver<Msg> {
+    let (tx, rx) = mpsc::channel();
+    app.send_background_results_to(move |m| {
+        let _ = tx.send(m);
+    });
+    rx
+}
+
+fn next(rx: &mpsc::Receiver<Msg>) -> Msg {
+    rx.recv_timeout(Duration::from_secs(20))
+        .expect("the re-read reports back")
+}
+
+fn findings(app: &App) -> Vec<String> {
+    app.panes
+        .health
+        .report
+        .findings
+        .iter()
+        .map(|f| format!("{} {}", f.code, f.location()))
+        .collect()
+}
+
+#[test]
+fn a_change_during_a_re_read_waits_for_it_and_both_arrive() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&fixture(), dir.path());
+    let mut app = app_at(dir.path(), 100, 30);
+    let rx = with_channel(&mut app);
+    let first = dir.path().join("03_DOMAINS/Marketing.md");
+    std::fs::write(
+        &first,
+        "---\ndomain: Marketing\n---\n# Marketing\n\nFirst change.\n",
+    )
+    .unwrap();
+    update(&mut app, Msg::FilesChanged(vec![first.clone()]));
+    // A second file changes and a new one appears while the first read runs.
+    let added = dir.path().join("03_DOMAINS/Brand new.md");
+    std::fs::write(
+        &added,
+        "---\ndomain: Brand\n---\n# Brand\n\nSee [[Nowhere at all]].\n",
+    )
+    .unwrap();
+    update(&mut app, Msg::FilesChanged(vec![added.clone()]));
+    // Keys are answered on the memory shown until then.
+    key(&mut app, KeyCode::Down);
+    assert!(
+        bank_of(app.memory.as_ref())
+            .find("03_DOMAINS/Brand new.md")
+            .is_none()
+    );
+    // The first read arrives and starts the second, which brings the new file.
+    let msg = next(&rx);
+    update(&mut app, msg);
+    let msg = next(&rx);
+    update(&mut app, msg);
+    let bank = bank_of(app.memory.as_ref());
+    assert!(bank.find("03_DOMAINS/Brand new.md").is_some());
+    let id = bank.find("03_DOMAINS/Marketing.md").unwrap();
+    assert!(bank.article(id).text.contains("First change."));
+    // The checks are those of the bank as it is now, found again only
+    // where the change reached.
+    let full = check(bank, &HealthOptions::default());
+    let full: Vec<String> = full
+        .findings
+        .iter()
+        .map(|f| format!("{} {}", f.code, f.location()))
+        .collect();
+    assert_eq!(findings(&app), full);
+    assert!(
+        findings(&app)
+            .iter()
+            .any(|f| f == "dead-link 03_DOMAINS/Brand new.md:6"),
+        "{:?}",
+        findings(&app)
+    );
+    assert!(rx.try_recv().is_err(), "nothing more to read");
+}
+
+#[test]
+fn a_change_during_the_first_read_is_read_after_it() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&fixture(), dir.path());
+    let found = membank_core::memory::detect(dir.path(), None).unwrap();
+    let mut app = super::prepare_unread(
+        &found,
+        &super::TuiOptions::default(),
+        ratatui::layout::Rect::new(0, 0, 100, 30),
+    )
+    .unwrap();
+    let rx = with_channel(&mut app);
+    // The first read happens before the change reaches the file.
+    let read_early: Box<dyn Memory> = Box::new(membank_core::bank::Bank::load(dir.path()).unwrap());
+    let path = dir.path().join("03_DOMAINS/Marketing.md");
+    std::fs::write(
+        &path,
+        "---\ndomain: Marketing\n---\n# Marketing\n\nChanged early.\n",
+    )
+    .unwrap();
+    update(&mut app, Msg::FilesChanged(vec![path]));
+    assert!(
+        rx.try_recv().is_err(),
+        "nothing is read before the first read is in"
+    );
+    update(&mut app, Msg::Loaded(Box::new(Ok(read_early.into()))));
+    let msg = next(&rx);
+    update(&mut app, msg);
+    let bank = bank_of(app.memory.as_ref());
+    let id = bank.find("03_DOMAINS/Marketing.md").unwrap();
+    assert!(bank.article(id).text.contains("Changed early."));
+}
