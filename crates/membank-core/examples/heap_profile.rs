@@ -107,9 +107,7 @@ fn main() -> ExitCode {
     let links: usize = a.iter().map(|a| a.links.len()).sum();
     let names: usize = a
         .iter()
-        .map(|a| {
-            a.rel_path.capacity() + a.file_name.capacity() + a.stem.capacity() + a.title.capacity()
-        })
+        .map(|a| a.rel_path.capacity() + a.title.capacity())
         .sum();
     let link_strings: usize = a
         .iter()

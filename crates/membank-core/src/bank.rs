@@ -590,7 +590,7 @@ impl Bank {
                 (
                     a.folder,
                     newest_first,
-                    a.file_name.as_str(),
+                    a.file_name(),
                     a.rel_path.as_str(),
                     id,
                 )
