@@ -586,7 +586,7 @@ fn append_link_lists(
             Span::styled(sanitize_for_terminal(&a.rel_path, false), theme.link),
         ]));
         doc.links.push(LinkSpot {
-            target: a.stem.clone(),
+            target: a.stem().to_owned(),
             live: true,
             line: line_no,
             spans: vec![(line_no, 1)],
