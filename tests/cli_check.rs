@@ -347,3 +347,26 @@ fn a_bank_edited_in_obsidian_has_no_false_dead_links() {
         "{message}"
     );
 }
+
+/// A mistyped `--path` is not answered with "No problems found".
+#[test]
+fn a_path_filter_that_names_nothing_in_the_bank_is_an_error() {
+    let out = membank(&["check", FIXTURE, "--path", "01_CLIENT"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("01_CLIENT") && err.contains("01_CLIENTS"),
+        "names it and what exists: {err}"
+    );
+    assert!(out.stdout.is_empty());
+    let out = membank(&["check", FIXTURE, "--path", "../../etc"]);
+    assert_eq!(out.status.code(), Some(2));
+    // An existing file or folder with no findings is still a clean answer.
+    let out = membank(&["check", FIXTURE, "--path", "06_TEMPLATES", "--json"]);
+    assert_ne!(
+        out.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

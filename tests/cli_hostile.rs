@@ -303,3 +303,32 @@ fn a_second_compile_run_waits_for_the_first() {
     let archived: Vec<_> = fs::read_dir(r.join("00_INBOX/_archive")).unwrap().collect();
     assert_eq!(archived.len(), 1);
 }
+
+/// Naming a file the bank has but does not read says why, not "no article".
+#[test]
+fn reading_a_file_that_is_not_read_says_why() {
+    let d = bank();
+    write(d.path(), "02_TERMINOLOGY/bytes.md", b"binary \xff\x00");
+    symlink("/etc/hostname", d.path().join("03_DOMAINS/outside.md")).unwrap();
+    for (rel, why) in [
+        ("02_TERMINOLOGY/bytes.md", "not valid UTF-8"),
+        (
+            "03_DOMAINS/outside.md",
+            "symbolic link to something outside the bank",
+        ),
+    ] {
+        for cmd in ["read", "links"] {
+            let run = membank(&[cmd, s(d.path()), rel]);
+            assert_eq!(run.code, Some(2), "{cmd} {rel}: {}", run.stderr);
+            assert!(
+                run.stderr.contains(rel) && run.stderr.contains(why),
+                "{cmd} {rel}: {}",
+                run.stderr
+            );
+            assert!(run.stdout.is_empty());
+        }
+    }
+    // A name that is simply not there is still answered as before.
+    let run = membank(&["read", s(d.path()), "03_DOMAINS/Nothing.md"]);
+    assert!(run.stderr.contains("no article"), "{}", run.stderr);
+}

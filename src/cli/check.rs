@@ -119,6 +119,35 @@ impl Checked {
     }
 }
 
+/// A `--path` that names no file or folder of the memory would only ever
+/// answer "no problems": say so, with the closest names that exist.
+fn check_path_exists(memory: &dyn Memory, path: &str) -> anyhow::Result<()> {
+    let rel = membank_core::bank::normalize_rel_path(path.trim_end_matches(['/', '\\']));
+    if let Some(rel) = &rel
+        && (rel.is_empty() || memory.root().join(rel).symlink_metadata().is_ok())
+    {
+        return Ok(());
+    }
+    let mut known: Vec<&str> = Vec::new();
+    for doc in memory.documents() {
+        let mut at = doc.path;
+        known.push(at);
+        while let Some((folder, _)) = at.rsplit_once('/') {
+            known.push(folder);
+            at = folder;
+        }
+    }
+    known.sort_unstable();
+    known.dedup();
+    let close = membank_core::suggest::closest(path, known.iter().copied());
+    anyhow::bail!(
+        "--path {}: no such file or folder in {}{}",
+        sanitize_for_terminal(path, false),
+        sanitize_for_terminal(&memory.root().display().to_string(), false),
+        sanitize_for_terminal(&membank_core::suggest::did_you_mean(&close), false)
+    )
+}
+
 /// Run the checks, keep the findings the filter asks for and list the page
 /// asked for; the counts are those of every finding kept.
 pub fn report(memory: &dyn Memory, args: &CheckArgs) -> anyhow::Result<Checked> {
@@ -137,6 +166,9 @@ pub fn report(memory: &dyn Memory, args: &CheckArgs) -> anyhow::Result<Checked> 
             sanitize_for_terminal(unknown, false),
             known.join(", ")
         );
+    }
+    if let Some(path) = &args.path {
+        check_path_exists(memory, path)?;
     }
     let opts = HealthOptions {
         stale_after_days: args.stale_days,

@@ -174,6 +174,9 @@ pub fn find_document(memory: &dyn Memory, wanted: &str) -> anyhow::Result<DocId>
                     file.strip_suffix(".md").unwrap_or(file).to_lowercase() == wanted_stem
                 })
                 .ok_or_else(|| {
+                    if let Some(why) = why_not_read(memory.root(), memory.spec().name, &as_path) {
+                        return anyhow::anyhow!("{} {}", safe(&as_path), safe(&why));
+                    }
                     let what = if memory.spec().name == "bank" {
                         "article"
                     } else {
@@ -186,6 +189,30 @@ pub fn find_document(memory: &dyn Memory, wanted: &str) -> anyhow::Result<DocId>
                     )
                 })
         }
+    }
+}
+
+/// Why a file that is in the memory's folder is not one of its documents,
+/// when the reason is the file itself (not UTF-8, too large, a link out, not
+/// a regular file); read with the same limits as loading.
+pub fn why_not_read(root: &Path, layout: &str, rel: &str) -> Option<String> {
+    if rel.is_empty() {
+        return None;
+    }
+    let word = match layout {
+        "bank" => "bank",
+        "dejavu" => "project",
+        _ => "memory root",
+    };
+    let reader = membank_core::safe_read::RootReader::for_root(root)
+        .ok()?
+        .named(word);
+    match reader.read(Path::new(rel)) {
+        Ok(bytes) => membank_core::text::decode(&bytes)
+            .err()
+            .map(|e| format!("is {e}; it is not read")),
+        Err(e) if e.is_not_found() => None,
+        Err(e) => Some(e.to_string()),
     }
 }
 

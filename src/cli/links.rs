@@ -67,9 +67,12 @@ fn find_article(bank: &Bank, wanted: &str) -> anyhow::Result<ArticleId> {
             let by_stem = bank
                 .articles()
                 .iter()
-                .position(|a| a.stem.to_lowercase() == normalised.to_lowercase());
+                .position(|a| a.stem().to_lowercase() == normalised.to_lowercase());
             by_stem.ok_or_else(|| {
-                let names = bank.articles().iter().map(|a| a.stem.as_str());
+                if let Some(why) = super::common::why_not_read(bank.root(), "bank", &normalised) {
+                    return anyhow::anyhow!("{} {}", safe(&normalised), safe(&why));
+                }
+                let names = bank.articles().iter().map(|a| a.stem());
                 let close = membank_core::suggest::closest(&normalised, names);
                 anyhow::anyhow!(
                     "no article `{}` in {}{}",

@@ -616,8 +616,8 @@ impl App {
                     Placement::Content
                 };
                 FinderItem {
-                    name: sanitize_for_terminal(&a.stem, false),
-                    title: (a.title != a.stem).then(|| sanitize_for_terminal(&a.title, false)),
+                    name: sanitize_for_terminal(a.stem(), false),
+                    title: (a.title != a.stem()).then(|| sanitize_for_terminal(&a.title, false)),
                     folder: sanitize_for_terminal(folder, false),
                     placement,
                     id,

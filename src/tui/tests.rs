@@ -122,10 +122,18 @@ fn following_a_link_and_coming_back() {
         app.panes.article.rel.as_deref(),
         Some("01_CLIENTS/Acme Corporation.md")
     );
+    // The status names the article arrived at, not the link followed before.
+    let (said, _) = app.status.message.clone().unwrap();
+    assert!(said.contains("01_CLIENTS/Acme Corporation.md"), "{said}");
     keys(&mut app, "f");
     assert_eq!(
         app.panes.article.rel.as_deref(),
         Some("03_DOMAINS/Legal.md")
+    );
+    let (said, _) = app.status.message.clone().unwrap();
+    assert!(
+        said.contains("forward") && said.contains("03_DOMAINS/Legal.md"),
+        "{said}"
     );
     // `h` and Esc in the article go back to the tree.
     assert_eq!(app.focus, Pane::Article);

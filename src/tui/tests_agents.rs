@@ -545,3 +545,20 @@ fn a_finished_reply_renders_as_markdown() {
     );
     assert!(s.contains("• first point"), "{s}");
 }
+
+#[test]
+fn a_translate_error_is_shown_whole_at_80_columns() {
+    let server = FakeServer::start([FakeReply::error(404, "not_found", "no such model")]);
+    let mut app = app_at(&fixture(), 80, 24);
+    let replies = connect(&mut app, &server);
+    keys(&mut app, "a4i");
+    update(&mut app, Msg::Paste("Hello.".into()));
+    key(&mut app, KeyCode::Esc);
+    key(&mut app, KeyCode::Char('r'));
+    pump_until(&mut app, &replies, is_done);
+    let s = screen(&app);
+    // Every part of the error is on screen: what failed, why, and the end.
+    for part in ["404 Not Found", "does not exist there", "base URL is wrong"] {
+        assert!(s.contains(part), "{part}: {s}");
+    }
+}

@@ -508,3 +508,32 @@ fn a_finding_in_the_frontmatter_opens_the_article_at_its_top() {
     assert_eq!(app.panes.article.scroll, 0);
     assert!(screen(&app).contains("in this file:"));
 }
+
+#[test]
+fn a_file_that_is_not_read_says_why_in_full_with_its_findings() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    for folder in ["00_INBOX", "01_CLIENTS", "02_TERMINOLOGY", "03_DOMAINS"] {
+        std::fs::create_dir(root.join(folder)).unwrap();
+    }
+    std::fs::write(root.join("02_TERMINOLOGY/bytes.md"), b"\xff\xfe\x00binary").unwrap();
+    std::os::unix::fs::symlink("/etc/hostname", root.join("03_DOMAINS/outside.md")).unwrap();
+    let mut app = app_at(root, 80, 24);
+    for (rel, tail) in [
+        (
+            "03_DOMAINS/outside.md",
+            "(setting `follow_links_out` allows it)",
+        ),
+        ("02_TERMINOLOGY/bytes.md", "line 1)"),
+    ] {
+        app.open_article(rel);
+        let s = screen(&app);
+        let flat: String = s
+            .lines()
+            .map(|l| l.trim_matches(|c: char| c == '│' || c == ' ' || c == '"'))
+            .collect::<Vec<_>>()
+            .join(" ");
+        assert!(flat.contains(tail), "the reason is wrapped, not cut: {s}");
+        assert!(s.contains("in this file:"), "its findings are listed: {s}");
+    }
+}

@@ -332,6 +332,12 @@ fn recall_pane_shows_a_strong_match_with_its_arithmetic() {
     assert_eq!(app.panes.recall.level(), Some(Level::Strong));
     let s = screen(&app);
     assert!(s.contains("0.975"), "{s}");
+    // What a host would load and where each match leads wrap, never cut.
+    assert!(
+        s.matches("memory/decisions/settings-sync.md").count() >= 2,
+        "{s}"
+    );
+    assert!(s.contains("memory/open-loops/settings-migration.md"), "{s}");
     assert_snapshot!(s);
 }
 
@@ -393,6 +399,10 @@ fn search_opens_as_a_popup_over_a_bank_and_jumps_to_the_line() {
     ctrl(&mut app, 'f');
     assert!(matches!(app.popup, Some(Popup::Search)));
     keys(&mut app, "acme");
+    // While typing, Esc leaves the input; the border does not also say it closes.
+    let typing = screen(&app);
+    assert!(typing.contains("Esc done"), "{typing}");
+    assert!(!typing.contains("Esc close"), "{typing}");
     key(&mut app, KeyCode::Enter);
     assert!(!app.panes.search.hits.is_empty());
     assert_snapshot!(screen(&app));

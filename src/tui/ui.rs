@@ -86,7 +86,12 @@ fn draw_search_popup(frame: &mut Frame, app: &App) {
         .border_style(app.theme.border_focused)
         .title(Span::styled(" Search ", app.theme.title))
         .title_bottom(Span::styled(
-            format!(" {} · Esc close ", search.hints(&app.keymap)),
+            // While typing, Esc only leaves the input (the pane's hint says so).
+            if search.typing {
+                format!(" {} ", search.hints(&app.keymap))
+            } else {
+                format!(" {} · Esc close ", search.hints(&app.keymap))
+            },
             app.theme.muted,
         ));
     frame.render_widget(Clear, area);

@@ -16,6 +16,7 @@ struct Counting;
 static LIVE: AtomicUsize = AtomicUsize::new(0);
 static PEAK: AtomicUsize = AtomicUsize::new(0);
 static CALLS: AtomicUsize = AtomicUsize::new(0);
+static BLOCKS: AtomicUsize = AtomicUsize::new(0);
 
 // SAFETY: every call is forwarded to the system allocator unchanged; only
 // counters are updated around it.
@@ -26,11 +27,13 @@ unsafe impl GlobalAlloc for Counting {
             let now = LIVE.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
             PEAK.fetch_max(now, Ordering::Relaxed);
             CALLS.fetch_add(1, Ordering::Relaxed);
+            BLOCKS.fetch_add(1, Ordering::Relaxed);
         }
         p
     }
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
         unsafe { System.dealloc(ptr, layout) };
+        BLOCKS.fetch_sub(1, Ordering::Relaxed);
         LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
     }
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
@@ -55,8 +58,9 @@ static ALLOCATOR: Counting = Counting;
 fn report(step: &str) {
     let mb = |n: usize| n as f64 / 1e6;
     println!(
-        "{step:<28} live {:>8.1} MB  peak {:>8.1} MB  allocations {:>10}",
+        "{step:<10} live {:>8.1} MB in {:>9} blocks, peak {:>8.1} MB, allocations {:>10}",
         mb(LIVE.load(Ordering::Relaxed)),
+        BLOCKS.load(Ordering::Relaxed),
         mb(PEAK.load(Ordering::Relaxed)),
         CALLS.load(Ordering::Relaxed)
     );
@@ -103,9 +107,7 @@ fn main() -> ExitCode {
     let links: usize = a.iter().map(|a| a.links.len()).sum();
     let names: usize = a
         .iter()
-        .map(|a| {
-            a.rel_path.capacity() + a.file_name.capacity() + a.stem.capacity() + a.title.capacity()
-        })
+        .map(|a| a.rel_path.capacity() + a.title.capacity())
         .sum();
     let link_strings: usize = a
         .iter()

@@ -67,8 +67,9 @@ pub struct LanguageValue {
 /// The frontmatter facts membank uses, extracted once.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Meta {
-    /// Key names in document order, each a shared copy.
-    pub keys: Vec<Arc<str>>,
+    /// Key names in document order; the list is shared by the articles
+    /// that have the same keys.
+    pub keys: Arc<[Arc<str>]>,
     /// Keys present with no value (`~`, blank text, `[]`), so checks can tell
     /// "missing" from "set".
     pub empty_keys: Vec<Arc<str>>,
@@ -131,9 +132,6 @@ pub struct Article {
     /// Relative to the bank root, `/`-separated.
     pub rel_path: String,
     pub folder: Folder,
-    pub file_name: String,
-    /// File name without `.md`: the name links resolve to.
-    pub stem: String,
     /// The first `# ` heading, else the stem.
     pub title: String,
     /// The article text: BOM and §4.3 fence removed, LF line endings.
@@ -163,8 +161,6 @@ impl Article {
         decoded: text::Decoded,
         options: &LoadOptions,
     ) -> Article {
-        let file_name = rel_path.rsplit('/').next().unwrap_or(&rel_path).to_owned();
-        let stem = file_name[..file_name.len().saturating_sub(3)].to_owned();
         let (had_bom, crlf, utf16) = (decoded.had_bom, decoded.crlf, decoded.utf16);
         let located = frontmatter::locate_owned(decoded.text);
         let encoding = Encoding {
@@ -221,11 +217,10 @@ impl Article {
             .find_map(|l| l.strip_prefix("# "))
             .map(|t| t.trim().to_owned())
             .filter(|t| !t.is_empty())
-            .unwrap_or_else(|| stem.clone());
+            .unwrap_or_else(|| stem_of(&rel_path).to_owned());
         // Articles live as long as the bank; on a large bank the spare
         // capacity of these small lists adds up to tens of megabytes.
         let mut meta = meta;
-        meta.keys.shrink_to_fit();
         meta.empty_keys.shrink_to_fit();
         meta.clients.shrink_to_fit();
         meta.domains.shrink_to_fit();
@@ -255,8 +250,6 @@ impl Article {
             chars,
             rel_path,
             folder,
-            file_name,
-            stem,
             title,
             text,
             body_start,
@@ -266,6 +259,17 @@ impl Article {
             encoding,
             in_archive,
         }
+    }
+
+    /// The file name, from the path (not stored: on a large bank two more
+    /// strings per article add up).
+    pub fn file_name(&self) -> &str {
+        file_name_of(&self.rel_path)
+    }
+
+    /// File name without `.md`: the name links resolve to.
+    pub fn stem(&self) -> &str {
+        stem_of(&self.rel_path)
     }
 
     pub fn body(&self) -> &str {
@@ -297,6 +301,15 @@ impl Article {
     }
 }
 
+fn file_name_of(rel_path: &str) -> &str {
+    rel_path.rsplit('/').next().unwrap_or(rel_path)
+}
+
+fn stem_of(rel_path: &str) -> &str {
+    let name = file_name_of(rel_path);
+    &name[..name.len().saturating_sub(3)]
+}
+
 fn keyed(map: &Mapping, key: &'static str, out: &mut Vec<KeyedValue>) {
     for raw in frontmatter::strings(map, key) {
         let folded = intern::shared(&fold(normalize_value(&raw)));
@@ -319,11 +332,12 @@ pub fn language_tags(raw: &str) -> Vec<String> {
 
 fn extract_meta(map: &Mapping) -> Meta {
     let mut meta = Meta {
-        keys: map
-            .keys()
-            .filter_map(frontmatter::scalar_text)
-            .map(|k| intern::shared(&k))
-            .collect(),
+        keys: intern::shared_list(
+            &map.keys()
+                .filter_map(frontmatter::scalar_text)
+                .map(|k| intern::shared(&k))
+                .collect::<Vec<_>>(),
+        ),
         empty_keys: map
             .iter()
             .filter(|(_, v)| is_blank(v))
@@ -442,7 +456,7 @@ mod tests {
             "---\nterm_source: \"compliance\"\nsource_lang: en-US\ntarget_lang: no\ndomain: \"[[Legal]]\"\nclients: [\"[[Acme Corporation|Acme]]\"]\nstatus: approved\nlast_updated: 2026-04-04\n---\n# compliance → naleving\nSee [[Legal]].\n",
         );
         assert!(a.is_parsed());
-        assert_eq!(a.stem, "compliance → naleving");
+        assert_eq!(a.stem(), "compliance → naleving");
         assert_eq!(a.title, "compliance → naleving");
         assert_eq!(&*a.meta.clients[0].folded, "acme corporation");
         assert_eq!(&*a.meta.clients[0].raw, "[[Acme Corporation|Acme]]");

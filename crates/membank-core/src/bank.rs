@@ -130,9 +130,14 @@ struct Index {
     links: LinkIndex,
     /// Files a link can reach that are not articles, for `Resolution::File`.
     link_files: Vec<String>,
-    /// For each article, the resolution of each of its links.
-    resolved: Vec<Vec<Resolution>>,
-    backlinks: Vec<Vec<ArticleId>>,
+    /// The resolution of every link, article after article; article `id`'s
+    /// are `resolved[resolved_from[id]..resolved_from[id + 1]]`. Flat
+    /// arrays rather than a list per article: one allocation, not 100,000.
+    resolved: Vec<Resolution>,
+    resolved_from: Vec<usize>,
+    /// Backlinks the same way: `backlinks[backlinks_from[id]..backlinks_from[id + 1]]`.
+    backlinks: Vec<ArticleId>,
+    backlinks_from: Vec<usize>,
     /// Content articles in §7 tie-break order, so ranking is one stable sort.
     content_order: Vec<ArticleId>,
 }
@@ -552,13 +557,13 @@ impl Bank {
         &self,
         id: ArticleId,
     ) -> impl Iterator<Item = (&crate::article::Link, &Resolution)> {
-        let resolved = self.index.resolved.get(id).map_or(&[][..], Vec::as_slice);
+        let resolved = slice_of(&self.index.resolved, &self.index.resolved_from, id);
         self.articles[id].links.iter().zip(resolved)
     }
 
     /// Articles that link to this one, in bank order, each once.
     pub fn backlinks(&self, id: ArticleId) -> &[ArticleId] {
-        self.index.backlinks.get(id).map_or(&[], Vec::as_slice)
+        slice_of(&self.index.backlinks, &self.index.backlinks_from, id)
     }
 
     /// The packed scoring arrays, built on first use.
@@ -585,7 +590,7 @@ impl Bank {
                 (
                     a.folder,
                     newest_first,
-                    a.file_name.as_str(),
+                    a.file_name(),
                     a.rel_path.as_str(),
                     id,
                 )
@@ -621,29 +626,67 @@ impl Bank {
             link_files,
             ..Index::default()
         };
-        let resolved: Vec<Vec<Resolution>> = self
+        let resolved: Vec<Resolution> = self
             .articles
             .par_iter()
-            .map(|a| {
+            .flat_map_iter(|a| {
                 a.links
                     .iter()
                     .map(|l| self.resolve_from(&l.target, Some(&a.rel_path)))
-                    .collect()
             })
             .collect();
-        let mut backlinks = vec![Vec::new(); self.articles.len()];
-        for (from, rs) in resolved.iter().enumerate() {
-            for r in rs {
-                if let Some(to) = r.target() {
-                    let list: &mut Vec<ArticleId> = &mut backlinks[to];
-                    if list.last() != Some(&from) && to != from {
-                        list.push(from);
-                    }
+        let mut resolved_from = Vec::with_capacity(self.articles.len() + 1);
+        resolved_from.push(0);
+        for a in &self.articles {
+            resolved_from.push(resolved_from.last().copied().unwrap_or(0) + a.links.len());
+        }
+        // Each linking article once per target, in bank order: count, then
+        // fill. `last` remembers the latest article counted for a target.
+        let n = self.articles.len();
+        let targets = |from: ArticleId| {
+            resolved[resolved_from[from]..resolved_from[from + 1]]
+                .iter()
+                .filter_map(Resolution::target)
+                .filter(move |&to| to != from)
+        };
+        let mut last = vec![usize::MAX; n];
+        let mut backlinks_from = vec![0usize; n + 1];
+        for from in 0..n {
+            for to in targets(from) {
+                if last[to] != from {
+                    last[to] = from;
+                    backlinks_from[to + 1] += 1;
+                }
+            }
+        }
+        for i in 0..n {
+            backlinks_from[i + 1] += backlinks_from[i];
+        }
+        let mut next = backlinks_from.clone();
+        let mut backlinks = vec![0; backlinks_from[n]];
+        last.fill(usize::MAX);
+        for from in 0..n {
+            for to in targets(from) {
+                if last[to] != from {
+                    last[to] = from;
+                    backlinks[next[to]] = from;
+                    next[to] += 1;
                 }
             }
         }
         self.index.resolved = resolved;
+        self.index.resolved_from = resolved_from;
         self.index.backlinks = backlinks;
+        self.index.backlinks_from = backlinks_from;
+    }
+}
+
+/// Entry `id` of a flat array split by offsets; empty when there is none
+/// (links were not indexed).
+fn slice_of<'a, T>(items: &'a [T], from: &[usize], id: usize) -> &'a [T] {
+    match (from.get(id), from.get(id + 1)) {
+        (Some(&start), Some(&end)) => &items[start..end],
+        _ => &[],
     }
 }
 

@@ -35,9 +35,46 @@ pub(crate) fn shared(s: &str) -> Arc<str> {
     copy
 }
 
+/// Lists of shared strings, e.g. an article's frontmatter key names:
+/// articles of one kind mostly carry the same keys in the same order.
+type ListSet = HashSet<Arc<[Arc<str>]>, foldhash::fast::RandomState>;
+
+static SHARED_LISTS: LazyLock<RwLock<ListSet>> = LazyLock::new(Default::default);
+
+/// The shared copy of a list of shared strings.
+pub(crate) fn shared_list(items: &[Arc<str>]) -> Arc<[Arc<str>]> {
+    if let Some(found) = SHARED_LISTS
+        .read()
+        .ok()
+        .and_then(|set| set.get(items).cloned())
+    {
+        return found;
+    }
+    let Ok(mut set) = SHARED_LISTS.write() else {
+        return Arc::from(items);
+    };
+    if let Some(found) = set.get(items) {
+        return found.clone();
+    }
+    let copy: Arc<[Arc<str>]> = Arc::from(items);
+    if set.len() < MOST_SHARED {
+        set.insert(copy.clone());
+    }
+    copy
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn equal_lists_share_one_copy() {
+        let keys = [shared("client"), shared("languages")];
+        let a = shared_list(&keys);
+        let b = shared_list(&keys.clone());
+        assert!(Arc::ptr_eq(&a, &b));
+        assert_eq!(a.len(), 2);
+    }
 
     #[test]
     fn equal_strings_share_one_copy() {

@@ -11,8 +11,6 @@
 //! - When several files match, the one in the linking note's folder wins,
 //!   otherwise the shortest path.
 
-use std::collections::HashMap;
-
 use crate::wikilink::fold;
 
 /// A file a link can reach.
@@ -26,27 +24,36 @@ pub enum FileRef {
 
 #[derive(Debug, Default)]
 pub struct LinkIndex {
-    /// Folded file name (with extension) → (folded path, file), shortest
-    /// path first.
-    by_name: HashMap<String, Vec<(Box<str>, FileRef)>>,
+    /// (folded path, file) for every file, sorted by folded file name
+    /// (with extension), then shortest path first. One sorted array, no
+    /// map: on a large bank a map of names held a string and a list per
+    /// file, more memory than the paths themselves.
+    files: Vec<(Box<str>, FileRef)>,
+}
+
+/// The last segment of a folded path.
+fn name_of(path: &str) -> &str {
+    path.rsplit('/').next().unwrap_or(path)
 }
 
 impl LinkIndex {
     /// `files` are bank-relative `/`-separated paths.
     pub fn build<'a>(files: impl Iterator<Item = (&'a str, FileRef)>) -> LinkIndex {
-        let mut by_name: HashMap<String, Vec<(Box<str>, FileRef)>> = HashMap::new();
-        for (path, file) in files {
-            let folded = fold(path);
-            let name = folded.rsplit('/').next().unwrap_or(&folded).to_owned();
-            by_name
-                .entry(name)
-                .or_default()
-                .push((folded.into_boxed_str(), file));
-        }
-        for list in by_name.values_mut() {
-            list.sort_by(|a, b| (a.0.len(), &a.0).cmp(&(b.0.len(), &b.0)));
-        }
-        LinkIndex { by_name }
+        let mut files: Vec<(Box<str>, FileRef)> = files
+            .map(|(path, file)| (fold(path).into_boxed_str(), file))
+            .collect();
+        // Stable: files whose paths differ only in case keep the order given.
+        files.sort_by(|a, b| {
+            (name_of(&a.0), a.0.len(), &a.0).cmp(&(name_of(&b.0), b.0.len(), &b.0))
+        });
+        LinkIndex { files }
+    }
+
+    /// The files whose folded name is `name`, shortest path first.
+    fn named(&self, name: &str) -> &[(Box<str>, FileRef)] {
+        let start = self.files.partition_point(|(p, _)| name_of(p) < name);
+        let len = self.files[start..].partition_point(|(p, _)| name_of(p) == name);
+        &self.files[start..start + len]
     }
 
     /// Every file `target` may mean, best first (the first is the one the
@@ -83,9 +90,10 @@ impl LinkIndex {
         relative_only: bool,
     ) -> Vec<FileRef> {
         let name = wanted.rsplit('/').next().unwrap_or(wanted);
-        let Some(candidates) = self.by_name.get(name) else {
+        let candidates = self.named(name);
+        if candidates.is_empty() {
             return Vec::new();
-        };
+        }
         let relative = from_dir.and_then(|dir| join(dir, wanted));
         if relative_only {
             let Some(path) = relative else {

@@ -273,7 +273,7 @@ pub fn tie_break(a: &Article, b: &Article) -> Ordering {
                 (None, None) => Ordering::Equal,
             },
         )
-        .then_with(|| a.file_name.cmp(&b.file_name))
+        .then_with(|| a.file_name().cmp(b.file_name()))
         .then_with(|| a.rel_path.cmp(&b.rel_path))
 }
 
@@ -518,7 +518,7 @@ mod tests {
             art("02_TERMINOLOGY/acme.md", Folder::Terminology, ""),
         ];
         v.sort_by(tie_break);
-        let names: Vec<_> = v.iter().map(|a| a.file_name.as_str()).collect();
+        let names: Vec<_> = v.iter().map(|a| a.file_name()).collect();
         assert_eq!(names, vec!["Acme Corp.md", "Acme.md", "acme.md"]);
     }
 }

@@ -52,7 +52,7 @@ pub(crate) struct ScoringIndex {
     pub(crate) scratch: Mutex<Vec<u8>>,
 }
 
-/// Bits of [`ScoringIndex::signal_mask`]: which signals an article earned.
+/// Bits of [`ScoringIndex::signal_masks`]: which signals an article earned.
 pub(crate) const LANGUAGE_BIT: u8 = 1;
 pub(crate) const DOMAIN_BIT: u8 = 2;
 pub(crate) const CLIENT_BIT: u8 = 4;

@@ -303,7 +303,7 @@ pub fn prepare_compile(
                     &mut reasons,
                     target,
                     100,
-                    format!("linked as [[{}]] from {}", link.target, inbox.file_name),
+                    format!("linked as [[{}]] from {}", link.target, inbox.file_name()),
                 );
             }
         }
@@ -334,7 +334,7 @@ pub fn prepare_compile(
                     .iter()
                     .map(|v| normalize_value(&v.raw))
                     .collect();
-                names.push(&a.stem);
+                names.push(a.stem());
                 (names, 60, "client name")
             }
             Folder::Terminology => (
@@ -357,7 +357,7 @@ pub fn prepare_compile(
                     weight,
                     format!(
                         "its {what} \"{name}\" appears in {}",
-                        bank.article(pending[i]).file_name
+                        bank.article(pending[i]).file_name()
                     ),
                 );
                 if a.folder == Folder::Clients {

@@ -179,7 +179,9 @@ impl fmt::Display for LlmError {
                 if *provider == Provider::Ollama {
                     write!(
                         f,
-                        ": is Ollama running? Start it with `ollama serve`, or set MEMBANK_BASE_URL"
+                        ": is Ollama running? Start it with `ollama serve`, or set MEMBANK_BASE_URL; \
+                         to use a hosted model instead, set MEMBANK_PROVIDER (openai or anthropic) \
+                         and its key (docs/llm.md)"
                     )?;
                 } else {
                     write!(f, ": check the base URL (MEMBANK_BASE_URL or `base_url`)")?;

@@ -353,6 +353,12 @@ async fn connection_refused_names_the_url_and_suggests_starting_ollama() {
         "{shown}"
     );
     assert!(shown.contains("ollama serve"), "{shown}");
+    // Ollama is what runs when nothing is configured, so someone who never
+    // chose it learns how to use a hosted model instead.
+    assert!(
+        shown.contains("MEMBANK_PROVIDER") && shown.contains("docs/llm.md"),
+        "{shown}"
+    );
 }
 
 #[tokio::test]

@@ -236,13 +236,22 @@ impl ArticlePane {
             }
             // Templates and other files not loaded as articles: the bank's
             // reader applies the same limits as loading.
-            None => match bank.reader().read(std::path::Path::new(&rel)) {
-                Ok(bytes) => match text::decode(&bytes) {
+            None => {
+                let problem = match bank.reader().read(std::path::Path::new(&rel)) {
+                    Ok(bytes) => text::decode(&bytes).map_err(|e| e.to_string()),
+                    Err(e) => Err(e.to_string()),
+                };
+                match problem {
                     Ok(d) => (render_article(&d.text, width, theme, &resolve), rel.clone()),
-                    Err(e) => (message_doc(&format!("{rel}: {e}"), theme), rel.clone()),
-                },
-                Err(e) => (message_doc(&format!("{rel}: {e}"), theme), rel.clone()),
-            },
+                    Err(e) => {
+                        let mut doc = message_doc(&format!("{rel}: {e}"), width, theme);
+                        // The checks' words on the file say what to do about it.
+                        let notes = findings_lines(&self.health, &rel, theme, width);
+                        doc.lines.splice(0..0, notes);
+                        (doc, rel.clone())
+                    }
+                }
+            }
         };
         let mut dests: Vec<Option<String>> = doc
             .links
@@ -500,9 +509,14 @@ fn shift_links(links: &mut [LinkSpot], by: usize) {
     }
 }
 
-fn message_doc(msg: &str, theme: &Theme) -> RenderedDoc {
+/// Why a file cannot be shown, wrapped to the pane so none of it is cut.
+fn message_doc(msg: &str, width: u16, theme: &Theme) -> RenderedDoc {
+    let shown = sanitize_for_terminal(msg, false);
     RenderedDoc {
-        lines: vec![Line::styled(sanitize_for_terminal(msg, false), theme.error)],
+        lines: crate::tui::widgets::wrap::wrap(&shown, usize::from(width))
+            .into_iter()
+            .map(|row| Line::styled(row, theme.error))
+            .collect(),
         links: Vec::new(),
         source_lines: Vec::new(),
     }
@@ -572,7 +586,7 @@ fn append_link_lists(
             Span::styled(sanitize_for_terminal(&a.rel_path, false), theme.link),
         ]));
         doc.links.push(LinkSpot {
-            target: a.stem.clone(),
+            target: a.stem().to_owned(),
             live: true,
             line: line_no,
             spans: vec![(line_no, 1)],
@@ -716,16 +730,24 @@ impl Component for ArticlePane {
                 Some(Err(target)) => dead_link(cx, &target),
                 None => cx.info("select a link first (n / N)"),
             },
-            Action::Back => {
-                if !self.go_back(cx.memory, cx.theme, width) {
-                    cx.info("no earlier article");
+            Action::Back | Action::Forward => {
+                let back = action == Action::Back;
+                let moved = if back {
+                    self.go_back(cx.memory, cx.theme, width)
+                } else {
+                    self.go_forward(cx.memory, cx.theme, width)
+                };
+                if !moved {
+                    cx.info(if back {
+                        "no earlier article"
+                    } else {
+                        "no later article"
+                    });
                 } else if let Some(rel) = self.rel.clone() {
+                    // Replaces the "→ link" note, which named where we came from.
+                    let word = if back { "back to" } else { "forward to" };
+                    cx.info(format!("{word} {}", sanitize_for_terminal(&rel, false)));
                     cx.effects.push(Effect::RevealInBank(rel));
-                }
-            }
-            Action::Forward => {
-                if !self.go_forward(cx.memory, cx.theme, width) {
-                    cx.info("no later article");
                 }
             }
             Action::Edit => return cx.edit(self.rel.clone(), None),

@@ -360,6 +360,11 @@ impl Component for RecallPane {
             .take(usize::from(area.height))
             .cloned()
             .collect();
-        frame.render_widget(Paragraph::new(lines), area);
+        // Wrapped: the records a cue loads and a match's route are what
+        // the pane is for, so they are never cut at the border.
+        frame.render_widget(
+            Paragraph::new(lines).wrap(ratatui::widgets::Wrap { trim: false }),
+            area,
+        );
     }
 }

@@ -75,7 +75,8 @@ pub(super) fn orphan_finding(bank: &Bank, id: ArticleId, out: &mut Vec<Finding>)
             "No other article links to “{}”. It is still used for context, but nobody \
              browsing the bank will be led to it. If it belongs to a client or domain, add a \
              [[{}]] link there.",
-            a.stem, a.stem
+            a.stem(),
+            a.stem()
         ),
     ));
 }

@@ -62,9 +62,31 @@ impl TranslateAgent {
 }
 
 pub fn draw(frame: &mut Frame, area: Rect, agent: &TranslateAgent, editing: bool, theme: &Theme) {
+    // The account of the call can be a long error (what to fix): it gets
+    // the rows it needs, up to a third of the pane, instead of being cut.
+    let width = usize::from(area.width);
+    let mut info_lines = vec![Line::styled(
+        format!(
+            "{} article(s) used, {} dropped",
+            agent.used.len(),
+            agent.dropped
+        ),
+        theme.muted,
+    )];
+    info_lines.extend(
+        agent
+            .reply
+            .status_rows(width)
+            .into_iter()
+            .map(|row| Line::styled(row, theme.muted)),
+    );
+    info_lines.push(Line::styled(agent.used.join(", "), theme.link));
+    let info_rows = u16::try_from(info_lines.len())
+        .unwrap_or(u16::MAX)
+        .min((area.height / 3).max(2));
     let [input, info, result] = Layout::vertical([
         Constraint::Percentage(40),
-        Constraint::Length(2),
+        Constraint::Length(info_rows),
         Constraint::Fill(1),
     ])
     .areas(area);
@@ -83,19 +105,8 @@ pub fn draw(frame: &mut Frame, area: Rect, agent: &TranslateAgent, editing: bool
         theme,
     );
 
-    let mut lines = Vec::new();
-    let status = agent.reply.status_line().unwrap_or_default();
-    lines.push(Line::styled(
-        format!(
-            "{} article(s) used, {} dropped {status}",
-            agent.used.len(),
-            agent.dropped
-        ),
-        theme.muted,
-    ));
-    lines.push(Line::styled(agent.used.join(", "), theme.link));
     frame.render_widget(
-        Paragraph::new(lines).wrap(ratatui::widgets::Wrap { trim: false }),
+        Paragraph::new(info_lines).wrap(ratatui::widgets::Wrap { trim: false }),
         info,
     );
 
