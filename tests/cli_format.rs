@@ -97,3 +97,15 @@ fn two_layouts_in_one_folder_ask_for_format() {
     let out = membank(&["inbox", d.path().to_str().unwrap(), "--format", "bank"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
 }
+
+#[test]
+fn a_folder_inside_a_memory_is_answered_with_the_memory_to_give() {
+    let inside = format!("{FIXTURE}/01_CLIENTS");
+    let out = membank(&["check", &inside]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(
+        err.contains("is a folder inside the memory bank at") && err.contains("flawed-bank"),
+        "{err}"
+    );
+}

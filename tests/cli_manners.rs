@@ -171,3 +171,17 @@ fn severities_are_errors_warnings_and_notes() {
     );
     assert!(!out.contains("info"), "{out}");
 }
+
+#[test]
+fn the_help_names_every_layout_the_interface_opens() {
+    let (code, out, _) = membank(&["--help"]);
+    assert_eq!(code, 0);
+    let line = out
+        .lines()
+        .find(|l| l.trim_start().starts_with("[BANK]"))
+        .unwrap_or_default();
+    assert!(
+        line.contains("Deja Vu project") && line.contains("everos memory root"),
+        "{out}"
+    );
+}

@@ -51,8 +51,8 @@ const LONG_VERSION: &str = concat!(
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
-    /// The bank or Deja Vu project to open in the terminal UI (default: the
-    /// current folder).
+    /// The bank, Deja Vu project or everos memory root to open in the
+    /// terminal UI (default: the current folder).
     bank: Option<PathBuf>,
     /// Use colours: auto follows NO_COLOR.
     #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]

@@ -42,7 +42,7 @@ mod tests_reload;
 use std::path::Path;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc;
+use std::sync::{Arc, Mutex, mpsc};
 
 use anyhow::Context as _;
 use membank_core::memory::{self, Detected, LayoutSpec};
@@ -137,6 +137,27 @@ fn spawn_loader(found: &Detected, tx: mpsc::Sender<Input>) {
         });
         let _ = tx.send(Input::Loaded(Box::new(loaded)));
     });
+}
+
+/// Start watching `root` on a worker thread; a failure arrives as a
+/// message on `tx`. The slot holds the watcher once it runs.
+fn spawn_watcher(root: &Path, tx: mpsc::Sender<Input>) -> Arc<Mutex<Option<BankWatcher>>> {
+    let slot = Arc::new(Mutex::new(None));
+    let (root, kept) = (root.to_path_buf(), Arc::clone(&slot));
+    let spawned = std::thread::Builder::new()
+        .name("membank-watch-setup".into())
+        .spawn(move || match BankWatcher::spawn(&root, tx.clone()) {
+            Ok(w) => *kept.lock().unwrap_or_else(|e| e.into_inner()) = Some(w),
+            Err(e) => {
+                let _ = tx.send(Input::Error(format!(
+                    "not watching the bank for changes: {e}"
+                )));
+            }
+        });
+    if let Err(e) = spawned {
+        tracing::warn!(error = %e, "could not start watching");
+    }
+    slot
 }
 
 /// The user's config and theme; also records their read policy (once per
@@ -234,14 +255,10 @@ fn event_loop(term: &mut terminal::Term, app: &mut App, found: &Detected) -> any
         let _ = background_tx.send(Input::App(Box::new(m)));
     });
     spawn_loader(found, tx.clone());
-    let _watcher = match BankWatcher::spawn(root, tx) {
-        Ok(w) => Some(w),
-        Err(e) => {
-            app.status
-                .warn(format!("not watching the bank for changes: {e}"));
-            None
-        }
-    };
+    // Watching a large memory means visiting every folder of it first
+    // (about a second at 100,000 files): done beside the first frame, not
+    // before it. The watcher lives as long as this loop.
+    let _watcher = spawn_watcher(root, tx);
     let size = term.size()?;
     update(app, Msg::Resize(size.width, size.height));
     let mut told_tmux = false;

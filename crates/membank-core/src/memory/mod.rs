@@ -190,7 +190,14 @@ pub fn detect(path: &Path, forced: Option<&'static LayoutSpec>) -> Result<Detect
         .filter_map(|&spec| (spec.detect)(path).map(|root| Detected { spec, root }))
         .collect();
     match found.len() {
-        0 => Err(OpenError::NoLayout(path.to_path_buf())),
+        0 => Err(match memory_above(path) {
+            Some(found) => OpenError::InsideMemory {
+                path: path.to_path_buf(),
+                root: found.root,
+                spec: found.spec,
+            },
+            None => OpenError::NoLayout(path.to_path_buf()),
+        }),
         1 => Ok(found.remove(0)),
         _ => Err(OpenError::Ambiguous {
             path: path.to_path_buf(),
@@ -213,6 +220,20 @@ fn enclosing_memory(path: &Path) -> Option<PathBuf> {
         .take(4)
         .filter(|p| !p.as_os_str().is_empty() && p.parent().is_some())
         .find_map(|p| LAYOUTS.iter().find_map(|spec| (spec.detect)(p)))
+}
+
+/// The nearest memory a few folders above the folder `path`, so a folder
+/// inside one (a bank's `01_CLIENTS`) is answered with the one to give.
+fn memory_above(path: &Path) -> Option<Detected> {
+    path.ancestors()
+        .skip(1)
+        .take(3)
+        .filter(|p| !p.as_os_str().is_empty() && p.parent().is_some())
+        .find_map(|p| {
+            LAYOUTS
+                .iter()
+                .find_map(|&spec| (spec.detect)(p).map(|root| Detected { spec, root }))
+        })
 }
 
 /// Detect and read the memory at `path`: the one way the command line and
@@ -261,6 +282,12 @@ pub enum OpenError {
     Io(PathBuf, std::io::Error),
     /// No registered layout recognised the folder.
     NoLayout(PathBuf),
+    /// The folder lies inside a memory (a bank's `01_CLIENTS`, say).
+    InsideMemory {
+        path: PathBuf,
+        root: PathBuf,
+        spec: &'static LayoutSpec,
+    },
     /// Several layouts recognised it; `--format` picks one.
     Ambiguous {
         path: PathBuf,
@@ -330,6 +357,15 @@ impl fmt::Display for OpenError {
                 }
                 Ok(())
             }
+            OpenError::InsideMemory { path, root, spec } => write!(
+                f,
+                "{} is a folder inside the {} at {}; pass that folder",
+                path.display(),
+                spec.title
+                    .trim_start_matches("a ")
+                    .trim_start_matches("an "),
+                root.display()
+            ),
             OpenError::Ambiguous { path, specs } => {
                 let titles: Vec<&str> = specs.iter().map(|l| l.title).collect();
                 let names: Vec<&str> = specs.iter().map(|l| l.name).collect();

@@ -29,6 +29,9 @@ pub struct Stream {
     /// pieces arrive, so drawing never wraps.
     pub view: WrappedText,
     width: usize,
+    /// Characters in `text`, counted as pieces arrive: the status line is
+    /// drawn with every piece and must not count the whole reply each time.
+    chars: usize,
 }
 
 /// A reply that has ended.
@@ -81,6 +84,7 @@ impl Stream {
         match event {
             StreamEvent::Delta(piece) => {
                 self.text.push_str(&piece);
+                self.chars += piece.chars().count();
                 self.view.update(&self.text, self.width);
                 self.state = StreamState::Streaming;
             }
@@ -97,6 +101,7 @@ impl Stream {
             }
             StreamEvent::Done { complete, text } => {
                 self.text = text;
+                self.chars = self.text.chars().count();
                 self.view.update(&self.text, self.width);
                 self.state = if complete {
                     StreamState::Complete
@@ -130,10 +135,9 @@ impl Stream {
         Some(match &self.state {
             StreamState::Idle => return None,
             StreamState::Waiting => "waiting for the model… (s stops)".into(),
-            StreamState::Streaming => format!(
-                "receiving… {} characters (s stops)",
-                self.text.chars().count()
-            ),
+            StreamState::Streaming => {
+                format!("receiving… {} characters (s stops)", self.chars)
+            }
             StreamState::Retrying(r) => r.clone(),
             StreamState::Complete => "reply complete".into(),
             StreamState::Incomplete(why) => format!("INCOMPLETE: {why}"),
