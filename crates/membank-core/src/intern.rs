@@ -17,22 +17,42 @@ type Set = HashSet<Arc<str>, foldhash::fast::RandomState>;
 
 static SHARED: LazyLock<RwLock<Set>> = LazyLock::new(Default::default);
 
+thread_local! {
+    /// Each loading thread's copies of what it already found in `SHARED`:
+    /// most lookups then take no lock, which all threads would contend for.
+    static SEEN: std::cell::RefCell<Set> = std::cell::RefCell::new(Set::default());
+}
+
 /// The shared copy of `s`.
 pub(crate) fn shared(s: &str) -> Arc<str> {
-    if let Some(found) = SHARED.read().ok().and_then(|set| set.get(s).cloned()) {
+    if let Some(found) = SEEN.with_borrow(|seen| seen.get(s).cloned()) {
         return found;
     }
+    let (found, is_shared) = shared_globally(s);
+    // A copy the full shared set did not take is not kept here either.
+    if is_shared {
+        SEEN.with_borrow_mut(|seen| seen.insert(found.clone()));
+    }
+    found
+}
+
+/// The copy from `SHARED`, and whether it is the shared one.
+fn shared_globally(s: &str) -> (Arc<str>, bool) {
+    if let Some(found) = SHARED.read().ok().and_then(|set| set.get(s).cloned()) {
+        return (found, true);
+    }
     let Ok(mut set) = SHARED.write() else {
-        return Arc::from(s);
+        return (Arc::from(s), false);
     };
     if let Some(found) = set.get(s) {
-        return found.clone();
+        return (found.clone(), true);
     }
     let copy: Arc<str> = Arc::from(s);
-    if set.len() < MOST_SHARED {
+    let kept = set.len() < MOST_SHARED;
+    if kept {
         set.insert(copy.clone());
     }
-    copy
+    (copy, kept)
 }
 
 /// Lists of shared strings, e.g. an article's frontmatter key names:
