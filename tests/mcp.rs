@@ -788,7 +788,7 @@ async fn subscribed_resources_are_announced_when_their_file_changes() {
 }
 
 #[tokio::test]
-async fn context_lists_every_article_like_the_command_unless_given_a_limit() {
+async fn context_lists_the_best_hundred_unless_told_and_every_article_with_limit_zero() {
     let dir = tempfile::tempdir().unwrap();
     let bank = dir.path();
     fs::create_dir_all(bank.join("02_TERMINOLOGY")).unwrap();
@@ -806,15 +806,16 @@ async fn context_lists_every_article_like_the_command_unless_given_a_limit() {
     }
     let c = connect(bank, &[]).await;
     let path = bank.to_str().unwrap();
-    // No limit: the same rows as the command without --limit.
-    let every = call(&c, "context", json!({"client": "Acme"})).await;
+    // Limit 0: the same rows as the command without --limit.
+    let every = call(&c, "context", json!({"client": "Acme", "limit": 0})).await;
     let v = every.structured_content.unwrap();
     assert_eq!(v["articles"].as_array().unwrap().len(), 150);
     assert_eq!(
         v,
         cli_json(&["context", path, "--client", "Acme", "--json"])
     );
-    let limited = call(&c, "context", json!({"client": "Acme", "limit": 100})).await;
+    // No limit: the best hundred, as the command with --limit 100.
+    let limited = call(&c, "context", json!({"client": "Acme"})).await;
     let v = limited.structured_content.unwrap();
     assert_eq!(v["articles"].as_array().unwrap().len(), 100);
     assert_eq!(

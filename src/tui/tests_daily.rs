@@ -535,5 +535,8 @@ fn a_file_that_is_not_read_says_why_in_full_with_its_findings() {
             .join(" ");
         assert!(flat.contains(tail), "the reason is wrapped, not cut: {s}");
         assert!(s.contains("in this file:"), "its findings are listed: {s}");
+        // The title is the file's name, then its path, not the path twice.
+        let name = rel.rsplit('/').next().unwrap();
+        assert_eq!(app.panes.article.header, format!("{name} — {rel}"));
     }
 }

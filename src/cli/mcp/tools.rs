@@ -38,10 +38,19 @@ pub struct ContextParams {
     #[serde(flatten)]
     budget: BudgetArgs,
     /// At most this many articles, in rank order; the ones the budget kept
-    /// are always listed. 0, the default, lists every article, as the
-    /// command line does without --limit; on a large bank pass e.g. 100.
-    #[serde(default)]
+    /// are always listed. 100 unless told; 0 lists every article, as the
+    /// command line does without --limit (a bank of 100,000 articles then
+    /// answers with 100,000 rows).
+    #[serde(default = "default_context_limit")]
     limit: usize,
+}
+
+/// An assistant wants the best articles, not a 70 MB answer listing every
+/// one of a large bank: the tool pages by default, as `check` does.
+const CONTEXT_DEFAULT_LIMIT: usize = 100;
+
+fn default_context_limit() -> usize {
+    CONTEXT_DEFAULT_LIMIT
 }
 
 /// `read`: what `membank read` takes; on an everos root also an entry id,
@@ -158,8 +167,8 @@ const OFFERS: &[Offer] = &[
             tool::<ContextParams, context::ExplainedReport>(
                 "context",
                 "Rank the bank's articles for a client / domain / language pair and fit them \
-                 into a token budget. Returns, per article (every one, or the best `limit` and \
-                 every kept one; on a large bank pass a limit such as 100), its score, the points per signal, the value that matched, \
+                 into a token budget. Returns, per article (the best `limit`, 100 unless told, and \
+                 every kept one; `limit` 0 lists every article), its score, the points per signal, the value that matched, \
                  its tokens and whether the budget kept it (and if not, why), plus the \
                  assembled context text. Same JSON as `membank context --json [--limit N]`.",
             )

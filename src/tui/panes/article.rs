@@ -237,18 +237,20 @@ impl ArticlePane {
             // Templates and other files not loaded as articles: the bank's
             // reader applies the same limits as loading.
             None => {
+                // The header adds the path; the title is the file's name.
+                let name = rel.rsplit('/').next().unwrap_or(&rel).to_owned();
                 let problem = match bank.reader().read(std::path::Path::new(&rel)) {
                     Ok(bytes) => text::decode(&bytes).map_err(|e| e.to_string()),
                     Err(e) => Err(e.to_string()),
                 };
                 match problem {
-                    Ok(d) => (render_article(&d.text, width, theme, &resolve), rel.clone()),
+                    Ok(d) => (render_article(&d.text, width, theme, &resolve), name),
                     Err(e) => {
                         let mut doc = message_doc(&format!("{rel}: {e}"), width, theme);
                         // The checks' words on the file say what to do about it.
                         let notes = findings_lines(&self.health, &rel, theme, width);
                         doc.lines.splice(0..0, notes);
-                        (doc, rel.clone())
+                        (doc, name)
                     }
                 }
             }
