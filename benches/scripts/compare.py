@@ -2,12 +2,15 @@
 """Whole-process timings of membank against the Python reference, in one run.
 
     compare.py BANK --client NAME [--domain D] [--source L] [--target L]
-               [--membank target/release/membank] [--runs 15] [--skip-python-yaml]
+               [--membank target/release/membank] [--before OLD_BINARY]
+               [--runs 15] [--skip-python-yaml]
 
 Runs each command RUNS times, alternating between them so that a change in
 the machine's load hits all of them alike, and prints the median and the
-best wall-clock time, the median CPU time (user + system, all threads) and
-the largest peak resident memory of each. Output
+best wall-clock time, the median CPU time (user + system, all threads), how
+many cores that CPU time kept busy (CPU / wall) and the largest peak
+resident memory of each, with the load average before and after. With
+`--before`, the same membank commands run from an older binary too. Output
 goes to /dev/null. Needs Python 3 only; the PyYAML rows need PyYAML.
 """
 
@@ -53,6 +56,7 @@ def main():
     p.add_argument("--source")
     p.add_argument("--target")
     p.add_argument("--membank", default="target/release/membank")
+    p.add_argument("--before", help="an older membank binary to run alongside")
     p.add_argument("--runs", type=int, default=15)
     p.add_argument("--skip-python-yaml", action="store_true",
                    help="leave out the PyYAML reader (slow on 100,000 articles)")
@@ -74,10 +78,14 @@ def main():
         "membank check": [a.membank, "check", a.bank],
         "python: read the files (1 thread)": [*ref, "--read-only"],
     }
+    if a.before:
+        commands["before: context"] = [a.before, "context", a.bank, *query]
+        commands["before: check"] = [a.before, "check", a.bank]
     if not a.skip_python_yaml:
         commands["python: PyYAML reader + scoring"] = [*ref, *ref_query]
         commands["python: same, libyaml loader"] = [*ref, *ref_query, "--loader", "c"]
 
+    load_before = os.getloadavg()
     times = {name: [] for name in commands}
     cpus = {name: [] for name in commands}
     peaks = {name: 0.0 for name in commands}
@@ -91,17 +99,22 @@ def main():
             peaks[name] = max(peaks[name], rss)
 
     size = bank_bytes(a.bank)
-    print(f"bank: {a.bank}, {size / 1e6:.1f} MB; {a.runs} runs each; "
-          f"load average {os.getloadavg()[0]:.2f}")
-    print(f"{'command':<36} {'median':>9} {'best':>9} {'CPU':>9} {'peak MB':>8}")
+    load_after = os.getloadavg()
+    print(f"bank: {a.bank}, {size / 1e6:.1f} MB (2 × bank + 50 MB = {2 * size / 1e6 + 50:.0f} MB); "
+          f"{a.runs} runs each; load average (1, 5, 15 min) before "
+          f"{' '.join(f'{x:.2f}' for x in load_before)}, after "
+          f"{' '.join(f'{x:.2f}' for x in load_after)}; {os.cpu_count()} cores")
+    print(f"{'command':<36} {'median':>9} {'best':>9} {'CPU':>9} {'cores':>5} {'peak MB':>8}")
     for name in commands:
         ts = times[name]
+        busy = statistics.median(cpus[name]) / statistics.median(ts)
         print(f"{name:<36} {statistics.median(ts) * 1000:>7.1f}ms {min(ts) * 1000:>7.1f}ms "
-              f"{statistics.median(cpus[name]) * 1000:>7.1f}ms {peaks[name]:>8.1f}")
-    base = statistics.median(times["membank context"])
-    for name in commands:
-        if name.startswith("python"):
-            print(f"{name}: {statistics.median(times[name]) / base:.1f}× the time of membank context")
+              f"{statistics.median(cpus[name]) * 1000:>7.1f}ms {busy:>5.2f} {peaks[name]:>8.1f}")
+    for cmd in ("membank context", "membank check"):
+        base = statistics.median(times[cmd])
+        for name in commands:
+            if name.startswith("python"):
+                print(f"{name}: {statistics.median(times[name]) / base:.2f}× the time of {cmd}")
 
 
 if __name__ == "__main__":

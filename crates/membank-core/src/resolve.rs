@@ -29,6 +29,9 @@ pub struct LinkIndex {
     /// map: on a large bank a map of names held a string and a list per
     /// file, more memory than the paths themselves.
     files: Vec<(Box<str>, FileRef)>,
+    /// Where each file's name starts in its path, so a lookup compares
+    /// names without searching each path for its last `/`.
+    name_starts: Vec<u32>,
 }
 
 /// The last segment of a folded path.
@@ -46,14 +49,34 @@ impl LinkIndex {
         files.sort_by(|a, b| {
             (name_of(&a.0), a.0.len(), &a.0).cmp(&(name_of(&b.0), b.0.len(), &b.0))
         });
-        LinkIndex { files }
+        let name_starts = files
+            .iter()
+            .map(|(p, _)| u32::try_from(p.len() - name_of(p).len()).unwrap_or(0))
+            .collect();
+        LinkIndex { files, name_starts }
+    }
+
+    fn name_at(&self, i: usize) -> &str {
+        let path = &self.files[i].0;
+        path.get(self.name_starts[i] as usize..).unwrap_or(path)
     }
 
     /// The files whose folded name is `name`, shortest path first.
     fn named(&self, name: &str) -> &[(Box<str>, FileRef)] {
-        let start = self.files.partition_point(|(p, _)| name_of(p) < name);
-        let len = self.files[start..].partition_point(|(p, _)| name_of(p) == name);
-        &self.files[start..start + len]
+        let (mut lo, mut hi) = (0, self.files.len());
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            if self.name_at(mid) < name {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        let mut end = lo;
+        while end < self.files.len() && self.name_at(end) == name {
+            end += 1;
+        }
+        &self.files[lo..end]
     }
 
     /// Every file `target` may mean, best first (the first is the one the
