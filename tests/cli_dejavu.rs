@@ -312,9 +312,39 @@ fn hostile_input_gives_findings_never_a_panic() {
 }
 
 #[test]
+fn a_route_out_of_the_project_is_marked_as_never_read() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    fs::create_dir_all(root.join("memory")).unwrap();
+    fs::write(
+        root.join("memory/impressions.jsonl"),
+        "{\"id\":\"a\",\"record_path\":\"../../etc/passwd\",\"keywords\":[\"vault\",\"passwords\"]}\n",
+    )
+    .unwrap();
+    let r = root.to_str().unwrap();
+    let out = membank(&["recall", r, "vault passwords"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("would load: ../../etc/passwd (outside the project: never read)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("→ ../../etc/passwd (outside the project: never read)"),
+        "{text}"
+    );
+    // Scripts get the reference's value unchanged.
+    let (v, _) = json(&["recall", r, "vault passwords", "--json"]);
+    assert_eq!(v["matches"][0]["record_path"], "../../etc/passwd");
+}
+
+#[test]
 fn demo_format_dejavu_extracts_the_demo_project() {
     let out = membank(&["demo", "--format", "dejavu", "--path"]);
     assert!(out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("replaced on each run"),
+        "the note says the copy is not kept"
+    );
     let dir = String::from_utf8(out.stdout).unwrap().trim().to_owned();
     assert!(Path::new(&dir).join("memory/impressions.jsonl").is_file());
     let (v, code) = json(&["check", &dir, "--json"]);

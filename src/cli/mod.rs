@@ -153,6 +153,10 @@ fn run_demo(args: DemoArgs, color: ColorChoice, no_mouse: bool) -> anyhow::Resul
     if let Some((dir, what)) = other {
         if args.path {
             println!("{}", dir.display());
+            eprintln!(
+                "membank: the demo {what} is in {}, replaced on each run",
+                common::safe(&dir.display().to_string())
+            );
             return Ok(ExitCode::SUCCESS);
         }
         let options = TuiOptions {

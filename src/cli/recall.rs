@@ -208,7 +208,13 @@ pub fn human(r: &Recall) -> String {
         if load.is_empty() {
             "nothing".to_owned()
         } else {
-            safe(&load.join(", "))
+            safe(
+                &load
+                    .iter()
+                    .map(|p| dejavu::paths::route_for_display(p))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            )
         }
     );
     if !r.matches.is_empty() {
@@ -221,7 +227,10 @@ pub fn human(r: &Recall) -> String {
                 dejavu::js::number_to_string(m.score),
                 m.line,
                 safe(&json_text(&m.id)),
-                safe(&json_text(&m.record_path)),
+                safe(&match &m.record_path {
+                    Some(dejavu::js::JsValue::String(p)) => dejavu::paths::route_for_display(p),
+                    other => json_text(other),
+                }),
                 safe(&m.matched_keywords.join(", "))
             );
         }

@@ -42,6 +42,7 @@ pub enum Group {
 #[derive(Debug, Clone)]
 pub struct HealthRow {
     pub kind: RowKind,
+    /// The styled row of a group; a finding's is made when it is drawn.
     pub line: Line<'static>,
 }
 
@@ -124,19 +125,12 @@ impl HealthPane {
                 if code_folded {
                     continue;
                 }
-                for &i in items {
-                    let f = &self.report.findings[i];
-                    let at = f.location();
-                    rows.push(HealthRow {
-                        kind: RowKind::Finding(i),
-                        line: Line::from(vec![
-                            Span::raw("      "),
-                            Span::styled(sanitize_for_terminal(&at, false), theme.link),
-                            Span::raw("  "),
-                            Span::styled(sanitize_for_terminal(&f.message, false), theme.text),
-                        ]),
-                    });
-                }
+                // A large bank has a hundred thousand findings: their
+                // lines are made for the rows on screen only (`finding_line`).
+                rows.extend(items.iter().map(|&i| HealthRow {
+                    kind: RowKind::Finding(i),
+                    line: Line::default(),
+                }));
             }
         }
         let shown: usize = groups.values().flat_map(|c| c.values()).map(Vec::len).sum();
@@ -290,6 +284,16 @@ pub fn detail_height(pane_height: u16) -> u16 {
     }
 }
 
+/// One finding's row: where, then what.
+fn finding_line(f: &Finding, theme: &Theme) -> Line<'static> {
+    Line::from(vec![
+        Span::raw("      "),
+        Span::styled(sanitize_for_terminal(&f.location(), false), theme.link),
+        Span::raw("  "),
+        Span::styled(sanitize_for_terminal(&f.message, false), theme.text),
+    ])
+}
+
 pub fn draw(frame: &mut Frame, area: Rect, pane: &HealthPane, focused: bool, theme: &Theme) {
     let detail = detail_height(area.height);
     let [area, detail_area] =
@@ -354,10 +358,14 @@ pub fn draw(frame: &mut Frame, area: Rect, pane: &HealthPane, focused: bool, the
             .skip(pane.cursor.offset)
             .take(height)
             .map(|(i, r)| {
+                let line = match r.kind {
+                    RowKind::Finding(f) => finding_line(&pane.report.findings[f], theme),
+                    _ => r.line.clone(),
+                };
                 if i == pane.cursor.selected {
-                    super::highlight_row(r.line.clone(), area.width, selection)
+                    super::highlight_row(line, area.width, selection)
                 } else {
-                    r.line.clone()
+                    line
                 }
             }),
     );

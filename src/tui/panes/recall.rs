@@ -7,6 +7,7 @@
 
 use membank_core::dejavu::feedback::{self, OUTCOMES};
 use membank_core::dejavu::js::{self, JsValue};
+use membank_core::dejavu::paths::route_for_display;
 use membank_core::dejavu::recall::{Considered, Explanation, Level};
 use membank_core::dejavu::{self, IMPRESSIONS_PATH, Project, Recall};
 use membank_core::text::sanitize_for_terminal;
@@ -201,7 +202,13 @@ impl RecallPane {
                 if load.is_empty() {
                     "nothing".to_owned()
                 } else {
-                    safe(&load.join(", "))
+                    safe(
+                        &load
+                            .iter()
+                            .map(|p| route_for_display(p))
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                    )
                 },
                 theme.text,
             ),
@@ -248,7 +255,10 @@ fn impression_lines(r: &Recall, e: &Explanation, theme: &Theme) -> Vec<Line<'sta
     if let Some(m) = r.matches.iter().find(|m| m.line == e.line)
         && let Some(JsValue::String(path)) = &m.record_path
     {
-        head.push(Span::styled(format!("  → {}", safe(path)), theme.link));
+        head.push(Span::styled(
+            format!("  → {}", safe(&route_for_display(path))),
+            theme.link,
+        ));
     }
     let mut tokens = vec![Span::styled("    ", theme.muted)];
     for t in &e.tokens {

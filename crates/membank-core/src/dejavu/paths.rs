@@ -54,6 +54,17 @@ pub fn resolve_from(base: &str, target: &str) -> Option<String> {
     Some(parts.join("/"))
 }
 
+/// A route as a person reads it: the reference scan reports a
+/// `record_path` that leaves the project like any other, so it is marked
+/// where it is shown, lest it look as if it were read.
+pub fn route_for_display(record_path: &str) -> String {
+    if resolve_from("", record_path).is_some() {
+        record_path.to_owned()
+    } else {
+        format!("{record_path} (outside the project: never read)")
+    }
+}
+
 fn is_drive_path(p: &str) -> bool {
     let b = p.as_bytes();
     b.len() >= 2 && b[0].is_ascii_alphabetic() && b[1] == b':'
@@ -125,6 +136,25 @@ pub fn relative_link(from: &str, path: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn routes_out_of_the_project_are_marked() {
+        assert_eq!(
+            route_for_display("memory/decisions/a.md"),
+            "memory/decisions/a.md"
+        );
+        for out in [
+            "../../etc/passwd",
+            "/etc/passwd",
+            "C:/x.md",
+            "memory/../../x",
+        ] {
+            assert_eq!(
+                route_for_display(out),
+                format!("{out} (outside the project: never read)")
+            );
+        }
+    }
 
     #[test]
     fn private_paths() {
