@@ -237,10 +237,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 /// it is produced: on a large bank it runs to tens of megabytes.
 fn print_human(bank: &str, checked: &Checked) {
     use std::io::Write;
-    let mut out = IoText(std::io::BufWriter::with_capacity(
-        1 << 16,
-        anstream::stdout().lock(),
-    ));
+    let mut out = IoText(super::style::report_stdout());
     write_human(&mut out, bank, checked);
     let _ = out.0.flush();
 }

@@ -175,8 +175,8 @@ fn why(e: &ExplainedEntry) -> String {
 fn print_table(r: &ContextReport, bank: &Bank, total: usize) {
     use std::io::Write;
     // One write per block, not per line: a 100,000-row table is otherwise
-    // 100,000 system calls.
-    let mut out = std::io::BufWriter::with_capacity(64 * 1024, anstream::stdout().lock());
+    // hundreds of thousands of system calls.
+    let mut out = super::style::report_stdout();
     let head = TableHead {
         query: &r.query,
         budget: r.budget,
