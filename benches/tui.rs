@@ -190,17 +190,23 @@ fn mass_change(crit: &mut Criterion, root: &Path) {
     group.bench_function("worker: health check in full", |b| {
         b.iter(|| health::check(&after, &opts).findings.len())
     });
-    // What the interface's thread does when the new bank arrives: swap it
-    // in, derive the panes again, draw.
+    // What the interface's thread does when the new bank arrives with what
+    // the worker derived from it: swap it in, install the rest, draw.
     let (mut app, mut term, _) = setup(root);
     group.bench_function("interface: new bank arrives → redraw", |b| {
         b.iter_batched(
             || {
                 let fresh = bank.reloaded(&changed);
                 membank::tui::reload::prepare(&fresh);
-                let health = Some(health::check(&fresh, &opts));
+                let health = health::check(&fresh, &opts);
+                let sort = membank::tui::panes::bank::TreeSort::default();
+                let derived = membank::tui::reload::Derived::of(&fresh, &health, sort);
                 let memory: Box<dyn Memory> = Box::new(fresh);
-                ReadMemory { memory, health }
+                ReadMemory {
+                    memory,
+                    health: Some(health),
+                    derived: Some(derived),
+                }
             },
             |read| {
                 update(&mut app, Msg::Loaded(Box::new(Ok(read))));

@@ -93,6 +93,8 @@ pub struct App {
     flagged: HashSet<String>,
     /// The checks of a memory read in the background, run there.
     checked: Option<HealthReport>,
+    /// What the worker derived along with `checked`.
+    derived: Option<super::reload::Derived>,
     /// A remembered query waiting for the bank to be read.
     pending_query: Option<crate::last_query::SavedQuery>,
     /// Where work done in the background sends its result; without one
@@ -154,6 +156,7 @@ impl App {
             flagged: HashSet::new(),
             pending_query: None,
             checked: None,
+            derived: None,
             dirty: true,
             effects: Vec::new(),
         };
@@ -197,6 +200,7 @@ impl App {
             checked_on: self.checked_on,
             files,
             whole,
+            sort: self.panes.bank.sort,
         };
         let Some(sink) = self.background.clone() else {
             let read = job.run();
@@ -255,6 +259,7 @@ impl App {
             self.checked_on = jiff::Zoned::now().date();
         }
         self.checked = read.health;
+        self.derived = read.derived;
         self.refresh_all();
         // Freeing a large memory and its report takes a noticeable part of
         // a second: let a worker do it.
@@ -374,16 +379,34 @@ impl App {
             self.article_width(),
         );
         // Through the layout boundary: the checks of whatever layout is open.
-        let report = match self.checked.take() {
-            Some(report) => report,
-            None => self.memory.check(&HealthOptions::default()),
+        let (report, fresh_report) = match self.checked.take() {
+            Some(report) => (report, true),
+            None => (self.memory.check(&HealthOptions::default()), false),
         };
+        // What was derived with the report, only together with it.
+        let derived = if fresh_report {
+            self.derived.take()
+        } else {
+            None
+        };
+        self.derived = None;
         self.health = Arc::new(report);
         let (memory, theme, p) = (self.memory.as_ref(), &self.theme, &mut self.panes);
         p.health.refresh(self.health.clone(), theme, hh);
         p.article.set_health(self.health.clone());
-        self.flagged = p.health.flagged();
-        p.bank.files_changed();
+        match derived {
+            Some(derived) => {
+                self.flagged = derived.flagged;
+                match derived.grouped {
+                    Some((grouped, sort)) => p.bank.files_changed_grouped(grouped, sort),
+                    None => p.bank.files_changed(),
+                }
+            }
+            None => {
+                self.flagged = p.health.flagged();
+                p.bank.files_changed();
+            }
+        }
         p.bank.rebuild(memory, &self.flagged, bh);
         p.article.empty_note = None;
         p.article.noun = match memory.spec().name {

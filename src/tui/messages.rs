@@ -49,6 +49,9 @@ pub enum Msg {
 pub struct ReadMemory {
     pub memory: Box<dyn Memory>,
     pub health: Option<HealthReport>,
+    /// What the panes derive from the memory and `health`, built where they
+    /// were read; none when `health` is none.
+    pub derived: Option<super::reload::Derived>,
 }
 
 impl From<Box<dyn Memory>> for ReadMemory {
@@ -56,6 +59,7 @@ impl From<Box<dyn Memory>> for ReadMemory {
         ReadMemory {
             memory,
             health: None,
+            derived: None,
         }
     }
 }

@@ -124,6 +124,10 @@ fn spawn_loader(found: &Detected, tx: mpsc::Sender<Input>) {
         let loaded = loaded.map(|memory| {
             let health = memory.check(&membank_core::health::HealthOptions::default());
             reload::prepare(memory.as_ref());
+            // A new pane's order; one changed before the bank arrived
+            // groups again on the interface's thread.
+            let sort = panes::bank::TreeSort::default();
+            let derived = reload::Derived::of(memory.as_ref(), &health, sort);
             tracing::info!(
                 layout = spec.name,
                 documents = memory.len(),
@@ -133,6 +137,7 @@ fn spawn_loader(found: &Detected, tx: mpsc::Sender<Input>) {
             app::ReadMemory {
                 memory,
                 health: Some(health),
+                derived: Some(derived),
             }
         });
         let _ = tx.send(Input::Loaded(Box::new(loaded)));

@@ -124,3 +124,49 @@ fn a_change_during_the_first_read_is_read_after_it() {
     let id = bank.find("03_DOMAINS/Marketing.md").unwrap();
     assert!(bank.article(id).text.contains("Changed early."));
 }
+
+#[test]
+fn a_tree_order_changed_during_a_re_read_is_kept() {
+    use super::panes::bank::{RowKind, TreeSort};
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&fixture(), dir.path());
+    let mut app = app_at(dir.path(), 100, 30);
+    let rx = with_channel(&mut app);
+    let changed = dir.path().join("03_DOMAINS/Marketing.md");
+    std::fs::write(
+        &changed,
+        "---\ndomain: Marketing\nlast_updated: 2099-12-31\n---\n# Marketing\n\nNewest now.\n",
+    )
+    .unwrap();
+    update(&mut app, Msg::FilesChanged(vec![changed]));
+    // The worker groups in the order of when it started; the user picks
+    // another before the bank arrives.
+    let msg = next(&rx);
+    app.panes.bank.sort = TreeSort::Date;
+    update(&mut app, msg);
+    let files = |app: &App| -> Vec<String> {
+        app.panes
+            .bank
+            .rows
+            .iter()
+            .filter_map(|r| match &r.kind {
+                RowKind::File { rel } => Some(rel.clone()),
+                RowKind::Folder { .. } => None,
+            })
+            .collect()
+    };
+    let shown = files(&app);
+    // Grouped again from scratch, in the order chosen.
+    let flagged = app.panes.health.flagged();
+    app.panes.bank.files_changed();
+    app.panes
+        .bank
+        .rebuild(app.memory.as_ref(), &flagged, usize::from(u16::MAX));
+    assert_eq!(shown, files(&app));
+    let domains: Vec<&String> = shown.iter().filter(|r| r.starts_with("03_")).collect();
+    assert_eq!(
+        domains.first().map(|r| r.as_str()),
+        Some("03_DOMAINS/Marketing.md"),
+        "the newest first in date order: {domains:?}"
+    );
+}

@@ -120,9 +120,11 @@ pub fn starter_note(bank: &Bank) -> Option<String> {
 }
 
 /// Files grouped for display: folder → (direct files, archived files).
-type Grouped = BTreeMap<Folder, (Vec<String>, Vec<String>)>;
+pub type Grouped = BTreeMap<Folder, (Vec<String>, Vec<String>)>;
 
-fn group_files(bank: &Bank, sort: TreeSort, flagged: &HashSet<String>) -> Grouped {
+/// Pure over the bank and its flagged files, so a worker can build it
+/// before the bank is shown.
+pub fn group_files(bank: &Bank, sort: TreeSort, flagged: &HashSet<String>) -> Grouped {
     let mut files: BTreeSet<&str> = BTreeSet::new();
     files.extend(bank.articles().iter().map(|a| a.rel_path.as_str()));
     files.extend(bank.templates.iter().map(String::as_str));
@@ -235,6 +237,15 @@ impl BankPane {
     pub fn files_changed(&mut self) {
         self.grouped = None;
         self.tree = None;
+    }
+
+    /// The files changed and were grouped elsewhere in `sort`'s order: use
+    /// that grouping unless the order was changed meanwhile.
+    pub fn files_changed_grouped(&mut self, grouped: Grouped, sort: TreeSort) {
+        self.files_changed();
+        if sort == self.sort {
+            self.grouped = Some(grouped);
+        }
     }
 
     /// Rebuild the rows from the memory, keeping the selection on the same

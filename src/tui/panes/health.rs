@@ -251,12 +251,7 @@ impl HealthPane {
 
     /// Files that have at least one finding, for the tree's markers.
     pub fn flagged(&self) -> HashSet<String> {
-        self.report
-            .findings
-            .iter()
-            .filter(|f| !f.path.is_empty())
-            .map(|f| f.path.clone())
-            .collect()
+        flagged_files(&self.report)
     }
 
     /// The selected finding; on a group row, the group's first finding.
@@ -464,4 +459,14 @@ impl Component for HealthPane {
     fn draw(&self, frame: &mut Frame, area: Rect, focused: bool, theme: &Theme) {
         draw(frame, area, self, focused, theme);
     }
+}
+
+/// The files that have findings.
+pub fn flagged_files(report: &HealthReport) -> HashSet<String> {
+    report
+        .findings
+        .iter()
+        .filter(|f| !f.path.is_empty())
+        .map(|f| f.path.clone())
+        .collect()
 }
