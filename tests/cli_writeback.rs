@@ -55,6 +55,12 @@ fn project() -> tempfile::TempDir {
     dir
 }
 
+fn replies_dir() -> std::path::PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("writeback-replies");
+    fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
 fn run(dir: &Path, server: Option<&FakeServer>, args: &[&str]) -> Output {
     let mut cmd = support::membank();
     cmd.arg("writeback")
@@ -63,7 +69,8 @@ fn run(dir: &Path, server: Option<&FakeServer>, args: &[&str]) -> Output {
         .current_dir(dir)
         .env("MEMBANK_CONFIG", dir.join("absent.toml"))
         .env("MEMBANK_STATE_DIR", dir.join("state"))
-        .env("TMPDIR", std::env::temp_dir())
+        // Saved replies go under the build's folder, not the system's.
+        .env("TMPDIR", replies_dir())
         .env_remove("OPENAI_API_KEY")
         .env_remove("ANTHROPIC_API_KEY");
     if let Some(server) = server {

@@ -390,6 +390,7 @@ impl App {
             None
         };
         self.derived = None;
+        let mut values = None;
         self.health = Arc::new(report);
         let (memory, theme, p) = (self.memory.as_ref(), &self.theme, &mut self.panes);
         p.health.refresh(self.health.clone(), theme, hh);
@@ -397,6 +398,7 @@ impl App {
         match derived {
             Some(derived) => {
                 self.flagged = derived.flagged;
+                values = derived.values;
                 match derived.grouped {
                     Some((grouped, sort)) => p.bank.files_changed_grouped(grouped, sort),
                     None => p.bank.files_changed(),
@@ -415,7 +417,7 @@ impl App {
             _ => "article",
         };
         if let Some(bank) = memory.downcast_ref::<Bank>() {
-            p.context.reload(bank, theme);
+            p.context.reload(bank, values, theme);
             p.agents.refresh(bank, &self.health);
             p.article.empty_note = super::panes::bank::starter_note(bank);
         }

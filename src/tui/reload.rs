@@ -16,6 +16,7 @@ use membank_core::health::{HealthOptions, HealthReport, incremental};
 use membank_core::memory::Memory;
 use membank_core::scoring::{self, Query};
 use membank_core::text::sanitize_for_terminal;
+use membank_core::vocabulary::{self, Vocabulary};
 
 use super::messages::ReadMemory;
 use super::panes::bank::{Grouped, TreeSort, group_files};
@@ -80,20 +81,27 @@ pub fn prepare(memory: &dyn Memory) {
 
 /// What the panes would otherwise derive from a new memory on the
 /// interface's thread when it is shown (half a second at 100,000 articles):
-/// the files with findings and a bank's files grouped for its tree.
+/// the files with findings, a bank's files grouped for its tree, and the
+/// clients, domains and languages the Context pane completes and checks.
 #[derive(Debug)]
 pub struct Derived {
     pub flagged: HashSet<String>,
     /// A bank's files grouped in this order.
     pub grouped: Option<(Grouped, TreeSort)>,
+    /// A bank's values (reading them visits every article).
+    pub values: Option<Vocabulary>,
 }
 
 impl Derived {
     pub fn of(memory: &dyn Memory, health: &HealthReport, sort: TreeSort) -> Derived {
         let flagged = flagged_files(health);
-        let grouped = memory
-            .downcast_ref::<Bank>()
-            .map(|bank| (group_files(bank, sort, &flagged), sort));
-        Derived { flagged, grouped }
+        let bank = memory.downcast_ref::<Bank>();
+        let grouped = bank.map(|bank| (group_files(bank, sort, &flagged), sort));
+        let values = bank.map(vocabulary::collect);
+        Derived {
+            flagged,
+            grouped,
+            values,
+        }
     }
 }

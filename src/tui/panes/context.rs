@@ -250,8 +250,10 @@ impl ContextPane {
     }
 
     /// Refresh completions from the bank and rebuild the report.
-    pub fn reload(&mut self, bank: &Bank, theme: &Theme) {
-        self.values = vocabulary::collect(bank);
+    /// A new bank: its values, as read on the worker that read the bank
+    /// when it came with them, then the ranking for the current query.
+    pub fn reload(&mut self, bank: &Bank, values: Option<Vocabulary>, theme: &Theme) {
+        self.values = values.unwrap_or_else(|| vocabulary::collect(bank));
         self.recompute(bank, theme);
     }
 
