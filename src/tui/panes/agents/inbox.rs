@@ -120,20 +120,11 @@ pub fn draw(frame: &mut Frame, area: Rect, agent: &InboxAgent, focused: bool, th
                 .map(|r| Line::styled(format!("  {r}"), theme.text)),
         );
     }
-    for row in agent.reply.status_rows(usize::from(area.width)) {
-        lines.push(Line::styled(row, theme.muted));
-    }
-    if let Some(note) = &agent.note {
-        lines.push(Line::styled(note.clone(), theme.warning));
-    }
-    // The tail of the reply as it arrives.
-    let room = usize::from(area.height).saturating_sub(lines.len());
-    lines.extend(
-        agent
-            .reply
-            .view
-            .tail(room)
-            .map(|r| Line::styled(r.to_owned(), theme.text)),
+    agent.reply.push_progress(
+        &mut lines,
+        agent.note.as_deref(),
+        (usize::from(area.width), usize::from(area.height)),
+        theme,
     );
     frame.render_widget(Paragraph::new(lines), area);
 }

@@ -3,6 +3,9 @@
 use membank_core::text::sanitize_for_terminal;
 use membank_llm::StreamEvent;
 
+use ratatui::text::Line;
+
+use crate::tui::theme::Theme;
 use crate::tui::widgets::wrap::WrappedText;
 
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -121,6 +124,29 @@ impl Stream {
             }
         }
         None
+    }
+
+    /// Below what an agent sent: the account of the call, the agent's
+    /// `note`, and as much of the reply's end as fits in `height` rows.
+    pub fn push_progress(
+        &self,
+        lines: &mut Vec<Line<'static>>,
+        note: Option<&str>,
+        (width, height): (usize, usize),
+        theme: &Theme,
+    ) {
+        for row in self.status_rows(width) {
+            lines.push(Line::styled(row, theme.muted));
+        }
+        if let Some(note) = note {
+            lines.push(Line::styled(note.to_owned(), theme.warning));
+        }
+        let room = height.saturating_sub(lines.len());
+        lines.extend(
+            self.view
+                .tail(room)
+                .map(|r| Line::styled(r.to_owned(), theme.text)),
+        );
     }
 
     /// The account of the call wrapped to `width` (an error can be long).

@@ -150,20 +150,11 @@ pub fn draw(
             .iter()
             .map(|l| Line::styled(format!("  {l}"), theme.muted)),
     );
-    for row in agent.reply.status_rows(usize::from(area.width)) {
-        lines.push(Line::styled(row, theme.muted));
-    }
-    if let Some(note) = &agent.note {
-        lines.push(Line::styled(note.clone(), theme.warning));
-    }
-    // The tail of the reply as it arrives, below the account of the call.
-    let room = usize::from(body.height).saturating_sub(lines.len());
-    lines.extend(
-        agent
-            .reply
-            .view
-            .tail(room)
-            .map(|r| Line::styled(r.to_owned(), theme.text)),
+    agent.reply.push_progress(
+        &mut lines,
+        agent.note.as_deref(),
+        (usize::from(area.width), usize::from(body.height)),
+        theme,
     );
     frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), body);
 }
