@@ -331,7 +331,7 @@ fn write_human(out: &mut impl std::fmt::Write, bank: &str, checked: &Checked) {
                     out,
                     "    {}\n      {}",
                     sanitize_for_terminal(&f.location(), false),
-                    sanitize_for_terminal(&f.message, false)
+                    sanitize_for_terminal(&f.message(), false)
                 );
             }
         }

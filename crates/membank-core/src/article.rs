@@ -305,7 +305,7 @@ fn file_name_of(rel_path: &str) -> &str {
     rel_path.rsplit('/').next().unwrap_or(rel_path)
 }
 
-fn stem_of(rel_path: &str) -> &str {
+pub(crate) fn stem_of(rel_path: &str) -> &str {
     let name = file_name_of(rel_path);
     &name[..name.len().saturating_sub(3)]
 }

@@ -568,7 +568,7 @@ pub fn findings_summary(report: &HealthReport, max_listed: usize) -> String {
             f.severity.as_str(),
             f.code,
             f.location(),
-            f.message
+            f.message()
         ));
     }
     let rest = report.findings.len().saturating_sub(max_listed);

@@ -327,12 +327,14 @@ async fn a_prepared_query_runs_over_the_streaming_api() {
 #[test]
 fn findings_are_listed_most_severe_first_and_capped() {
     use membank_core::health::{Counts, Finding, HealthReport, Severity};
-    let finding = |severity, code, line| Finding {
-        code,
-        severity,
-        path: "01_CLIENTS/Acme.md".into(),
-        line,
-        message: format!("{code} here"),
+    let finding = |severity, code, line| {
+        Finding::new(
+            code,
+            severity,
+            "01_CLIENTS/Acme.md",
+            line,
+            format!("{code} here"),
+        )
     };
     let report = HealthReport {
         findings: vec![

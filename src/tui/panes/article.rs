@@ -489,7 +489,7 @@ fn findings_lines(
             Severity::Info => theme.info,
         };
         let at = f.line.map(|l| format!(" line {l}")).unwrap_or_default();
-        let text = sanitize_for_terminal(&format!("{}{at}: {}", f.code, f.message), false);
+        let text = sanitize_for_terminal(&format!("{}{at}: {}", f.code, f.message()), false);
         for (i, row) in crate::tui::widgets::wrap::wrap(&text, usize::from(width).saturating_sub(4))
             .into_iter()
             .enumerate()

@@ -285,7 +285,7 @@ fn finding_line(f: &Finding, theme: &Theme) -> Line<'static> {
         Span::raw("      "),
         Span::styled(sanitize_for_terminal(&f.location(), false), theme.link),
         Span::raw("  "),
-        Span::styled(sanitize_for_terminal(&f.message, false), theme.text),
+        Span::styled(sanitize_for_terminal(&f.message(), false), theme.text),
     ])
 }
 
@@ -303,7 +303,7 @@ pub fn draw(frame: &mut Frame, area: Rect, pane: &HealthPane, focused: bool, the
                 Span::raw("  "),
                 Span::styled(sanitize_for_terminal(&f.location(), false), theme.link),
             ]),
-            Line::styled(sanitize_for_terminal(&f.message, false), theme.text),
+            Line::styled(sanitize_for_terminal(&f.message(), false), theme.text),
         ];
         frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: false }), detail_area);
     }
@@ -400,11 +400,11 @@ impl Component for HealthPane {
                 };
                 if f.path.is_empty() {
                     // About the bank as a whole: nothing to open.
-                    let text = format!("{}: {}", f.code, f.message);
+                    let text = format!("{}: {}", f.code, f.message());
                     cx.info(sanitize_for_terminal(&text, false));
                     return true;
                 }
-                let banner = format!("{} at {}: {}", f.code, f.location(), f.message);
+                let banner = format!("{} at {}: {}", f.code, f.location(), f.message());
                 cx.effects.push(Effect::ShowArticle {
                     rel: f.path.clone(),
                     line: f.line,

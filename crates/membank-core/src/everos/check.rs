@@ -63,13 +63,13 @@ struct Out<'a> {
 
 impl Out<'_> {
     fn push(&mut self, code: &'static str, line: Option<usize>, message: String) {
-        self.findings.push(Finding {
+        self.findings.push(Finding::new(
             code,
-            severity: severity_of(code),
-            path: self.path.to_owned(),
+            severity_of(code),
+            self.path,
             line,
             message,
-        });
+        ));
     }
 }
 
@@ -90,13 +90,13 @@ pub fn check(root: &MemoryRoot) -> HealthReport {
         .collect();
     for (dir, has_main) in &root.skill_dirs {
         if !has_main {
-            findings.push(Finding {
-                code: "everos-skill-without-main",
-                severity: severity_of("everos-skill-without-main"),
-                path: dir.clone(),
-                line: None,
-                message: "a skill folder without SKILL.md; everos finds no skill here".to_owned(),
-            });
+            findings.push(Finding::new(
+                "everos-skill-without-main",
+                severity_of("everos-skill-without-main"),
+                dir.clone(),
+                None,
+                "a skill folder without SKILL.md; everos finds no skill here",
+            ));
         }
     }
     findings.extend(root.problems.iter().cloned());

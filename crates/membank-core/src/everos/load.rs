@@ -146,13 +146,7 @@ struct Walk {
 }
 
 fn problem(code: &'static str, severity: Severity, path: &str, message: String) -> Finding {
-    Finding {
-        code,
-        severity,
-        path: path.to_owned(),
-        line: None,
-        message,
-    }
+    Finding::new(code, severity, path, None, message)
 }
 
 fn walk_dir(
@@ -444,9 +438,9 @@ mod tests {
         let found = &loaded.problems[0];
         assert_eq!(found.code, "everos-link");
         assert!(
-            found.message.contains("outside the memory root;"),
+            found.message().contains("outside the memory root;"),
             "{}",
-            found.message
+            found.message()
         );
     }
 

@@ -4,8 +4,9 @@
 use crate::article::{Article, FrontmatterState};
 use crate::layout::Folder;
 
+use super::finding::{KeyRule, Message};
 use super::language::{is_plausible_language_tag, language_hint};
-use super::{Finding, Severity, finding};
+use super::{Finding, Severity, finding, lazy_finding};
 
 pub(super) fn frontmatter_findings(a: &Article, out: &mut Vec<Finding>) {
     // Inbox notes and indices need no frontmatter; a broken block there is
@@ -109,56 +110,63 @@ const ARCHIVE_KEYS: [&str; 3] = ["compiled", "compiled_date", "compiled_to"];
 
 pub(super) fn key_findings(a: &Article, out: &mut Vec<Finding>) {
     let (required, recommended) = keys_for(a.folder);
-    let mut report = |key: &str, severity: Severity, why: &str| {
+    let mut report = |key: &'static str, severity: Severity, rule: KeyRule| {
         let empty = a.meta.is_empty_key(key);
         if a.meta.has_key(key) && !empty {
             return;
         }
-        let (line, what) = if empty {
-            (key_line(a, key), format!("The key {key} is empty."))
-        } else {
-            (None, format!("The key {key} is missing."))
-        };
-        out.push(finding(
+        let line = if empty { key_line(a, key) } else { None };
+        out.push(lazy_finding(
             "missing-key",
             severity,
             &a.rel_path,
             line,
-            format!("{what} {why} Add “{key}: …” to the frontmatter."),
+            Message::MissingKey { key, empty, rule },
         ));
     };
-    let folder = a.folder.dir_name();
     for key in required {
-        report(
-            key,
-            Severity::Error,
-            &format!("Every article in {folder} must have it; tools rely on it to score and sort."),
-        );
+        report(key, Severity::Error, KeyRule::Required(a.folder));
     }
     for key in recommended {
-        let what = match *key {
-            "clients" => "client",
-            "languages" => "language",
-            _ => "domain",
-        };
-        report(
-            key,
-            Severity::Warning,
-            &format!(
-                "It is recommended in {folder}: without it the article earns no points for a \
-                 matching {what}."
-            ),
-        );
+        report(key, Severity::Warning, KeyRule::Recommended(a.folder));
     }
     if a.folder == Folder::Inbox && (a.in_archive || a.meta.compiled) {
         for key in ARCHIVE_KEYS {
-            report(
-                key,
-                Severity::Warning,
-                "Processed inbox files record when and into which articles they were compiled.",
-            );
+            report(key, Severity::Warning, KeyRule::Archive);
         }
     }
+}
+
+/// The message of a `missing-key` finding.
+pub(super) fn missing_key_message(key: &str, empty: bool, rule: KeyRule) -> String {
+    let what = if empty {
+        format!("The key {key} is empty.")
+    } else {
+        format!("The key {key} is missing.")
+    };
+    let why = match rule {
+        KeyRule::Required(folder) => format!(
+            "Every article in {} must have it; tools rely on it to score and sort.",
+            folder.dir_name()
+        ),
+        KeyRule::Recommended(folder) => {
+            let what = match key {
+                "clients" => "client",
+                "languages" => "language",
+                _ => "domain",
+            };
+            format!(
+                "It is recommended in {}: without it the article earns no points for a \
+                 matching {what}.",
+                folder.dir_name()
+            )
+        }
+        KeyRule::Archive => {
+            "Processed inbox files record when and into which articles they were compiled."
+                .to_owned()
+        }
+    };
+    format!("{what} {why} Add “{key}: …” to the frontmatter.")
 }
 
 pub(super) fn value_findings(a: &Article, out: &mut Vec<Finding>) {

@@ -2,24 +2,20 @@
 
 use crate::bank::{ArticleId, Bank, Resolution};
 
-use super::{Finding, Severity, finding};
+use super::finding::Message;
+use super::{Finding, Severity, finding, lazy_finding};
 
 pub(super) fn link_findings(bank: &Bank, id: ArticleId, out: &mut Vec<Finding>) {
     let a = bank.article(id);
     for (link, resolution) in bank.outgoing(id) {
         match resolution {
             Resolution::One(_) | Resolution::File(_) => {}
-            Resolution::Dead => out.push(finding(
+            Resolution::Dead => out.push(lazy_finding(
                 "dead-link",
                 Severity::Warning,
                 &a.rel_path,
                 Some(link.line),
-                format!(
-                    "{} does not match any file in the bank. This is fine for an article you \
-                     still plan to write (a forward reference); otherwise correct the spelling. \
-                     membank never removes links by itself.",
-                    link.written()
-                ),
+                Message::DeadLink(link.written().into_boxed_str()),
             )),
             Resolution::Ambiguous(ids) => {
                 let names: Vec<String> = ids
@@ -66,19 +62,31 @@ pub(super) fn orphan_finding(bank: &Bank, id: ArticleId, out: &mut Vec<Finding>)
         return;
     }
     let a = bank.article(id);
-    out.push(finding(
+    out.push(lazy_finding(
         "orphan",
         Severity::Info,
         &a.rel_path,
         None,
-        format!(
-            "No other article links to “{}”. It is still used for context, but nobody \
-             browsing the bank will be led to it. If it belongs to a client or domain, add a \
-             [[{}]] link there.",
-            a.stem(),
-            a.stem()
-        ),
+        Message::Orphan,
     ));
+}
+
+/// The message of a `dead-link` finding.
+pub(super) fn dead_link_message(written: &str) -> String {
+    format!(
+        "{written} does not match any file in the bank. This is fine for an article you still \
+         plan to write (a forward reference); otherwise correct the spelling. membank never \
+         removes links by itself."
+    )
+}
+
+/// The message of an `orphan` finding about the article with this stem.
+pub(super) fn orphan_message(stem: &str) -> String {
+    format!(
+        "No other article links to “{stem}”. It is still used for context, but nobody browsing \
+         the bank will be led to it. If it belongs to a client or domain, add a [[{stem}]] link \
+         there."
+    )
 }
 
 /// The shortest path link that names `paths[0]` and none of the others:

@@ -16,6 +16,7 @@ use crate::layout::Folder;
 
 mod encoding;
 mod files;
+mod finding;
 mod frontmatter;
 mod inbox;
 pub mod incremental;
@@ -26,7 +27,10 @@ mod terms;
 #[cfg(test)]
 mod tests;
 
+pub use finding::Finding;
 pub use language::is_plausible_language_tag;
+
+use finding::Message;
 
 /// How serious a finding is. Sorts errors first.
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -47,30 +51,6 @@ impl Severity {
             Severity::Error => "error",
             Severity::Warning => "warning",
             Severity::Info => "info",
-        }
-    }
-}
-
-/// One thing the checks found.
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Finding {
-    pub code: &'static str,
-    pub severity: Severity,
-    /// Relative to the bank root, `/`-separated; empty for the bank itself.
-    pub path: String,
-    /// 1-based line in the file as it is on disk.
-    pub line: Option<usize>,
-    pub message: String,
-}
-
-impl Finding {
-    /// `path:line`, `path`, or `(bank)` for findings about the whole bank.
-    pub fn location(&self) -> String {
-        match (self.path.is_empty(), self.line) {
-            (true, _) => "(bank)".to_owned(),
-            (false, Some(line)) => format!("{}:{line}", self.path),
-            (false, None) => self.path.clone(),
         }
     }
 }
@@ -123,10 +103,7 @@ pub struct HealthReport {
 
 impl HealthReport {
     pub fn new(mut findings: Vec<Finding>) -> HealthReport {
-        findings.par_sort_unstable_by(|a, b| {
-            (a.severity, &a.path, a.line, a.code, &a.message)
-                .cmp(&(b.severity, &b.path, b.line, b.code, &b.message))
-        });
+        findings.par_sort_unstable_by(Finding::report_order);
         let mut counts = Counts::default();
         let mut by_code = BTreeMap::new();
         for f in &findings {
@@ -188,15 +165,31 @@ pub const CODES: &[(&str, Severity)] = &[
 /// Run every check. Pure: reads only what `Bank::load` already read.
 pub fn check(bank: &Bank, opts: &HealthOptions) -> HealthReport {
     let stale_cutoff = stale_cutoff(opts);
-    let mut findings: Vec<Finding> = (0..bank.articles().len())
+    // The passes over the whole bank first: their working sets are gone
+    // before the per-article findings take their place.
+    let mut whole_bank = Vec::new();
+    bank_findings(bank, &mut whole_bank);
+    let mut parts: Vec<Vec<Finding>> = (0..bank.articles().len())
         .into_par_iter()
-        .flat_map_iter(|id| {
-            let mut out = Vec::new();
+        .fold(Vec::new, |mut out, id| {
             article_findings(bank, id, stale_cutoff, opts, &mut out);
             out
         })
         .collect();
-    bank_findings(bank, &mut findings);
+    parts.push(whole_bank);
+    // The parts joined into the largest, grown once to the exact size: the
+    // report is kept (by the interface, for as long as the bank is open)
+    // without the spare half that growth by doubling leaves, and no second
+    // array of every finding is made.
+    let total = parts.iter().map(Vec::len).sum::<usize>();
+    let largest = (0..parts.len())
+        .max_by_key(|&i| parts[i].capacity())
+        .unwrap_or(0);
+    let mut findings = parts.swap_remove(largest);
+    findings.reserve_exact(total - findings.len());
+    for part in parts {
+        findings.extend(part);
+    }
     HealthReport::new(findings)
 }
 
@@ -229,13 +222,19 @@ fn finding(
     line: Option<usize>,
     message: String,
 ) -> Finding {
-    Finding {
-        code,
-        severity,
-        path: path.to_owned(),
-        line,
-        message,
-    }
+    Finding::with_message(code, severity, path.to_owned(), line, message.into())
+}
+
+/// A finding whose message is written only when read, for the codes a large
+/// bank has by the ten thousand.
+fn lazy_finding(
+    code: &'static str,
+    severity: Severity,
+    path: &str,
+    line: Option<usize>,
+    message: Message,
+) -> Finding {
+    Finding::with_message(code, severity, path.to_owned(), line, message)
 }
 
 // ---------------------------------------------------------------------------
@@ -268,17 +267,24 @@ fn article_findings(
             _ => None,
         };
         if let Some(date) = stale_date {
-            out.push(finding(
+            out.push(lazy_finding(
                 "stale",
                 Severity::Info,
                 &a.rel_path,
                 frontmatter::key_line(a, "last_updated"),
-                format!(
-                    "last_updated is {date}, more than {} days before {}. Check that the \
-                     article is still correct, then update last_updated.",
-                    opts.stale_after_days, opts.today
-                ),
+                Message::Stale {
+                    date,
+                    days: opts.stale_after_days,
+                    today: opts.today,
+                },
             ));
         }
     }
+}
+
+fn stale_message(date: Date, days: u32, today: Date) -> String {
+    format!(
+        "last_updated is {date}, more than {days} days before {today}. Check that the \
+         article is still correct, then update last_updated."
+    )
 }

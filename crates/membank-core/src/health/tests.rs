@@ -194,7 +194,7 @@ fn missing_keys_per_folder() {
         .map(|f| {
             let key = ["target_lang", "domains", "domain", "clients"]
                 .into_iter()
-                .find(|k| f.message.contains(&format!("key {k} ")))
+                .find(|k| f.message().contains(&format!("key {k} ")))
                 .unwrap();
             (key, f.severity, f.line, f.path.ends_with("thin.md"))
         })
@@ -267,7 +267,7 @@ fn bad_status() {
     let f = only(&r, "bad-status");
     let paths: Vec<&str> = f.iter().map(|f| f.path.as_str()).collect();
     assert_eq!(paths, vec!["02_TERMINOLOGY/a.md", "02_TERMINOLOGY/b.md"]);
-    assert!(f[0].message.contains("Write it as “approved”"));
+    assert!(f[0].message().contains("Write it as “approved”"));
     assert_eq!(f[0].line, Some(6));
 }
 
@@ -323,11 +323,15 @@ fn bad_language_codes_are_reported_with_a_hint() {
     assert_eq!(f.len(), 1, "{f:?}");
     assert_eq!(f[0].line, Some(3));
     assert!(
-        f[0].message.contains("“English”, “nl_BE”"),
+        f[0].message().contains("“English”, “nl_BE”"),
         "{}",
-        f[0].message
+        f[0].message()
     );
-    assert!(f[0].message.contains("en for English"), "{}", f[0].message);
+    assert!(
+        f[0].message().contains("en for English"),
+        "{}",
+        f[0].message()
+    );
 }
 
 #[test]
@@ -412,12 +416,12 @@ fn dead_and_ambiguous_links() {
         (dead[0].path.as_str(), dead[0].line),
         ("04_STYLE/Links.md", Some(8))
     );
-    assert!(dead[0].message.contains("forward reference"));
+    assert!(dead[0].message().contains("forward reference"));
     let amb = only(&r, "ambiguous-link");
     assert_eq!(amb.len(), 1);
     assert_eq!(amb[0].line, Some(9));
-    assert!(amb[0].message.contains("03_DOMAINS/Twin.md"));
-    assert!(amb[0].message.contains("04_STYLE/twin.md"));
+    assert!(amb[0].message().contains("03_DOMAINS/Twin.md"));
+    assert!(amb[0].message().contains("04_STYLE/twin.md"));
 }
 
 #[test]
@@ -484,11 +488,11 @@ fn term_conflicts_need_two_approved_terms_for_the_same_pair() {
         ]
     );
     assert!(f.iter().all(|f| f.severity == Severity::Error));
-    assert!(f[0].message.contains("02_TERMINOLOGY/b.md"));
-    assert!(!f[0].message.contains("02_TERMINOLOGY/e.md"));
+    assert!(f[0].message().contains("02_TERMINOLOGY/b.md"));
+    assert!(!f[0].message().contains("02_TERMINOLOGY/e.md"));
     assert!(
-        f[1].message.contains("02_TERMINOLOGY/a.md")
-            && f[1].message.contains("02_TERMINOLOGY/e.md")
+        f[1].message().contains("02_TERMINOLOGY/a.md")
+            && f[1].message().contains("02_TERMINOLOGY/e.md")
     );
     assert_eq!(f[0].line, Some(3));
 }
@@ -746,7 +750,7 @@ fn links_obsidian_resolves_are_not_dead() {
         "{:#?}",
         only(&r, "dead-link")
     );
-    assert!(only(&r, "dead-link")[1].message.contains("[[./Nope]]"));
+    assert!(only(&r, "dead-link")[1].message().contains("[[./Nope]]"));
     let bank = Bank::load(d.path()).unwrap();
     let links = bank.find("01_CLIENTS/Links.md").unwrap();
     let contract = bank.find("03_DOMAINS/legal/contract.md").unwrap();
@@ -765,7 +769,7 @@ fn an_embedded_attachment_is_not_advised_to_move() {
         only(&r, "not-markdown")
             .into_iter()
             .find(|f| f.path == path)
-            .map(|f| f.message.clone())
+            .map(|f| f.message().into_owned())
             .unwrap_or_default()
     };
     let embedded = msg("03_DOMAINS/img/diagram.png");
@@ -814,7 +818,7 @@ fn ambiguous_links_and_orphans_agree_and_say_how_to_choose() {
         .filter(|f| f.path == "01_CLIENTS/Acme.md")
         .collect();
     assert_eq!(from_acme.len(), 1, "{:#?}", report.findings);
-    let m = &from_acme[0].message;
+    let m = &from_acme[0].message();
     assert!(
         m.contains("03_DOMAINS/Legal.md") && m.contains("04_STYLE/sub/legal.md"),
         "{m}"
@@ -852,9 +856,9 @@ fn an_unquoted_frontmatter_link_is_read_and_reported() {
         ("01_CLIENTS/Beta.md", Some(4))
     );
     assert!(
-        f[0].message.contains("“domains: \"[[Legal]]\"”"),
+        f[0].message().contains("“domains: \"[[Legal]]\"”"),
         "{}",
-        f[0].message
+        f[0].message()
     );
     assert_eq!(
         (f[1].path.as_str(), f[1].line),
@@ -881,14 +885,14 @@ fn the_fence_fix_names_the_real_closing_line() {
     assert_eq!(f.len(), 1);
     assert_eq!(f[0].line, Some(1));
     assert!(
-        f[0].message.contains("line 1") && f[0].message.contains("line 9"),
+        f[0].message().contains("line 1") && f[0].message().contains("line 9"),
         "{}",
-        f[0].message
+        f[0].message()
     );
     assert!(
-        !f[0].message.contains("bottom of the file"),
+        !f[0].message().contains("bottom of the file"),
         "{}",
-        f[0].message
+        f[0].message()
     );
 }
 
@@ -934,18 +938,18 @@ fn utf16_files_are_read_with_a_note() {
     assert_eq!(codes_for(&r, "03_DOMAINS/Tax.md"), vec!["utf16", "orphan"]);
     let note = &only(&r, "utf16")[0];
     assert_eq!(note.severity, Severity::Warning);
-    assert!(note.message.contains("UTF-8"));
+    assert!(note.message().contains("UTF-8"));
     let bad = only(&r, "not-utf8");
     assert_eq!(bad.len(), 1);
     assert_eq!(
         (bad[0].path.as_str(), bad[0].line),
         ("03_DOMAINS/Broken.md", Some(2))
     );
-    assert!(bad[0].message.contains("UTF-16"), "{}", bad[0].message);
+    assert!(bad[0].message().contains("UTF-16"), "{}", bad[0].message());
     assert!(
-        !bad[0].message.contains("Windows-1252"),
+        !bad[0].message().contains("Windows-1252"),
         "{}",
-        bad[0].message
+        bad[0].message()
     );
     let bank = Bank::load(d.path()).unwrap();
     let tax = bank.article(bank.find("03_DOMAINS/Tax.md").unwrap());
@@ -960,11 +964,15 @@ fn frontmatter_advice_fits_the_error() {
     let r = run(&d);
     let list = &only(&r, "unparsable-frontmatter")[0];
     assert!(
-        list.message.contains("“key: value” lines"),
+        list.message().contains("“key: value” lines"),
         "{}",
-        list.message
+        list.message()
     );
-    assert!(!list.message.contains("not valid YAML"), "{}", list.message);
+    assert!(
+        !list.message().contains("not valid YAML"),
+        "{}",
+        list.message()
+    );
     // An error the parser cannot place gives no line, so no "line shown".
     let bank = Bank::load(d.path()).unwrap();
     let mut a = bank
@@ -978,7 +986,11 @@ fn frontmatter_advice_fits_the_error() {
     super::frontmatter::frontmatter_findings(&a, &mut out);
     assert_eq!(out.len(), 1);
     assert_eq!(out[0].line, None);
-    assert!(!out[0].message.contains("line shown"), "{}", out[0].message);
+    assert!(
+        !out[0].message().contains("line shown"),
+        "{}",
+        out[0].message()
+    );
 }
 
 #[test]
@@ -990,7 +1002,7 @@ fn the_suggested_path_is_the_shortest_that_tells_the_files_apart() {
     write(r, "03_DOMAINS/publish/Publish.md", &domain("[[Privacy]]\n"));
     let report = run(&d);
     let amb = only(&report, "ambiguous-link");
-    let m = &amb[0].message;
+    let m = &amb[0].message();
     assert!(
         m.contains("It opens “03_DOMAINS/publish/Privacy.md” (the one in this article's folder)"),
         "{m}"

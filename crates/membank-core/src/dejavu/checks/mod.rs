@@ -31,13 +31,8 @@ impl Sink {
             .seen
             .insert((code, path.to_owned(), line, message.clone()))
         {
-            self.findings.push(Finding {
-                code,
-                severity,
-                path: path.to_owned(),
-                line,
-                message,
-            });
+            self.findings
+                .push(Finding::new(code, severity, path, line, message));
         }
     }
 }
@@ -88,10 +83,7 @@ pub fn check(project: &Project) -> HealthReport {
 
 /// Sorted errors first, then by path, line and code, with the counts.
 pub fn report(mut findings: Vec<Finding>) -> HealthReport {
-    findings.sort_by(|a, b| {
-        (a.severity, &a.path, a.line, a.code, &a.message)
-            .cmp(&(b.severity, &b.path, b.line, b.code, &b.message))
-    });
+    findings.sort_by(Finding::report_order);
     let mut r = HealthReport::default();
     for f in &findings {
         match f.severity {

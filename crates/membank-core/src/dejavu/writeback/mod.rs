@@ -17,6 +17,7 @@ mod target;
 #[cfg(test)]
 mod tests;
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, HashSet};
 
 pub use apply::{ApplyError, apply};
@@ -223,12 +224,12 @@ fn reject_repeats(candidates: &mut [Candidate]) {
 /// warnings for the whole reply.
 fn check_against_layout(project: &Project, candidates: &mut [Candidate]) -> Vec<String> {
     let before = checks::check(project);
-    let known: HashSet<(&str, &str, &str)> = before
+    let known: HashSet<(&str, &str, Cow<str>)> = before
         .findings
         .iter()
-        .map(|f| (f.code, f.path.as_str(), f.message.as_str()))
+        .map(|f| (f.code, f.path.as_str(), f.message()))
         .collect();
-    let is_new = |f: &Finding| !known.contains(&(f.code, f.path.as_str(), f.message.as_str()));
+    let is_new = |f: &Finding| !known.contains(&(f.code, f.path.as_str(), f.message()));
     // Enough rounds for a rejected record to reject the routes to it.
     for _round in 0..4 {
         let (overlay, line_of) = overlay(project, candidates);
@@ -278,7 +279,9 @@ fn check_against_layout(project: &Project, candidates: &mut [Candidate]) -> Vec<
                     let at = f.line.map(|l| format!(":{l}")).unwrap_or_default();
                     format!(
                         "after this writeback, {}{at}: {} ({})",
-                        f.path, f.message, f.code
+                        f.path,
+                        f.message(),
+                        f.code
                     )
                 })
                 .collect();
@@ -289,8 +292,8 @@ fn check_against_layout(project: &Project, candidates: &mut [Candidate]) -> Vec<
 
 fn describe(f: &Finding, impression: bool) -> String {
     match f.line {
-        Some(l) if !impression => format!("line {l}: {} ({})", f.message, f.code),
-        _ => format!("{} ({})", f.message, f.code),
+        Some(l) if !impression => format!("line {l}: {} ({})", f.message(), f.code),
+        _ => format!("{} ({})", f.message(), f.code),
     }
 }
 

@@ -170,10 +170,10 @@ fn temp_files_name_their_target() {
     assert_eq!(report.findings[0].code, "everos-tmp-leftover");
     assert!(
         report.findings[0]
-            .message
+            .message()
             .contains("a/p/users/u1/episode-2026-06-01.md"),
         "{}",
-        report.findings[0].message
+        report.findings[0].message()
     );
 }
 

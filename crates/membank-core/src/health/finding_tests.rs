@@ -1,0 +1,151 @@
+use std::fs;
+use std::path::Path;
+
+use super::*;
+use crate::bank::Bank;
+use crate::health::{HealthOptions, check};
+
+fn write(root: &Path, rel: &str, text: &str) {
+    let p = root.join(rel);
+    fs::create_dir_all(p.parent().unwrap()).unwrap();
+    fs::write(p, text).unwrap();
+}
+
+fn report(root: &Path) -> Vec<Finding> {
+    let opts = HealthOptions {
+        stale_after_days: 30,
+        today: jiff::civil::date(2026, 6, 1),
+    };
+    check(&Bank::load(root).unwrap(), &opts).findings
+}
+
+fn messages<'a>(findings: &'a [Finding], path: &str, code: &str) -> Vec<Cow<'a, str>> {
+    findings
+        .iter()
+        .filter(|f| f.path == path && f.code == code)
+        .map(Finding::message)
+        .collect()
+}
+
+/// The messages written only when read say, word for word, what they said
+/// when they were written at once: scripts compare them.
+#[test]
+fn messages_written_when_read_keep_their_exact_words() {
+    let d = tempfile::tempdir().unwrap();
+    let r = d.path();
+    for folder in Folder::ALL {
+        fs::create_dir_all(r.join(folder.dir_name())).unwrap();
+    }
+    write(
+        r,
+        "01_CLIENTS/Acme.md",
+        "---\nclient:\nlast_updated: 2026-01-02\n---\n# Acme\n[[Nowhere|x]]\n",
+    );
+    write(
+        r,
+        "00_INBOX/_archive/note.md",
+        "---\ncompiled: true\ncompiled_date: 2026-04-02\n---\nraw\n",
+    );
+    let f = report(r);
+    let acme = "01_CLIENTS/Acme.md";
+    assert_eq!(
+        messages(&f, acme, "missing-key"),
+        [
+            "The key languages is missing. Every article in 01_CLIENTS must have it; tools \
+             rely on it to score and sort. Add “languages: …” to the frontmatter.",
+            "The key client is empty. Every article in 01_CLIENTS must have it; tools rely on \
+             it to score and sort. Add “client: …” to the frontmatter.",
+            "The key domains is missing. It is recommended in 01_CLIENTS: without it the \
+             article earns no points for a matching domain. Add “domains: …” to the \
+             frontmatter.",
+        ]
+    );
+    assert_eq!(
+        messages(&f, "00_INBOX/_archive/note.md", "missing-key"),
+        [
+            "The key compiled_to is missing. Processed inbox files record when and into which \
+             articles they were compiled. Add “compiled_to: …” to the frontmatter."
+        ]
+    );
+    assert_eq!(
+        messages(&f, acme, "stale"),
+        [
+            "last_updated is 2026-01-02, more than 30 days before 2026-06-01. Check that the \
+             article is still correct, then update last_updated."
+        ]
+    );
+    assert_eq!(
+        messages(&f, acme, "orphan"),
+        [
+            "No other article links to “Acme”. It is still used for context, but nobody \
+             browsing the bank will be led to it. If it belongs to a client or domain, add a \
+             [[Acme]] link there."
+        ]
+    );
+    assert_eq!(
+        messages(&f, acme, "dead-link"),
+        [
+            "[[Nowhere|x]] does not match any file in the bank. This is fine for an article you \
+             still plan to write (a forward reference); otherwise correct the spelling. membank \
+             never removes links by itself."
+        ]
+    );
+}
+
+#[test]
+fn json_carries_the_message_written_out() {
+    let lazy = Finding::with_message(
+        "orphan",
+        Severity::Info,
+        "03_DOMAINS/Legal.md".to_owned(),
+        None,
+        Message::Orphan,
+    );
+    let json = serde_json::to_value(&lazy).unwrap();
+    assert_eq!(
+        json,
+        serde_json::json!({
+            "code": "orphan",
+            "severity": "info",
+            "path": "03_DOMAINS/Legal.md",
+            "line": null,
+            "message": lazy.message(),
+        })
+    );
+    assert!(json["message"].as_str().unwrap().contains("“Legal”"));
+}
+
+/// Findings equal by what they say, whether the message is text or facts;
+/// the report order compares the words, as it did when all were text.
+#[test]
+fn equality_and_order_go_by_the_words() {
+    let missing = |key| {
+        Finding::with_message(
+            "missing-key",
+            Severity::Error,
+            "02_TERMINOLOGY/a.md".to_owned(),
+            None,
+            Message::MissingKey {
+                key,
+                empty: false,
+                rule: KeyRule::Required(Folder::Terminology),
+            },
+        )
+    };
+    let as_text =
+        |f: &Finding| Finding::new(f.code, f.severity, f.path.clone(), f.line, f.message());
+    let status = missing("status");
+    assert_eq!(status, as_text(&status));
+    assert_ne!(status, missing("term_source"));
+    let mut keys = vec![
+        missing("target_lang"),
+        missing("status"),
+        missing("source_lang"),
+    ];
+    keys.push(as_text(&missing("last_updated")));
+    keys.sort_by(Finding::report_order);
+    let words: Vec<String> = keys.iter().map(|f| f.message().into_owned()).collect();
+    let mut sorted = words.clone();
+    sorted.sort();
+    assert_eq!(words, sorted);
+}
