@@ -427,7 +427,7 @@ fn without_a_usable_model_the_agents_say_what_to_set() {
     s.send("1i");
     s.wait_text("Enter sends");
     s.send("Anything?\r");
-    let screen = s.wait_text("INCOMPLETE: No model can be used");
+    let screen = s.wait_text("NO REPLY: No model can be used");
     assert!(screen.contains("docs/llm.md"), "{screen}");
     // Everything else keeps working.
     s.send("\t/");

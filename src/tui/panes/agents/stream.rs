@@ -166,6 +166,8 @@ impl Stream {
             }
             StreamState::Retrying(r) => r.clone(),
             StreamState::Complete => "reply complete".into(),
+            // "Incomplete" would suggest part of a reply is here to read.
+            StreamState::Incomplete(why) if self.text.is_empty() => format!("NO REPLY: {why}"),
             StreamState::Incomplete(why) => format!("INCOMPLETE: {why}"),
         })
     }
@@ -197,5 +199,26 @@ mod tests {
         );
         assert_eq!(s.status_line().unwrap(), "INCOMPLETE: stopped (s)");
         assert!(!s.is_running());
+    }
+
+    #[test]
+    fn a_call_that_brought_no_text_says_no_reply_rather_than_incomplete() {
+        let mut s = Stream::default();
+        s.start();
+        s.apply(StreamEvent::Error(membank_llm::LlmError::KeyCommand(
+            "the key command printed nothing".into(),
+        )));
+        s.apply(StreamEvent::Done {
+            complete: false,
+            text: String::new(),
+        });
+        assert!(s.status_line().unwrap().starts_with("NO REPLY: "));
+
+        let mut never_sent = Stream::default();
+        never_sent.fail("no model is set up".into());
+        assert_eq!(
+            never_sent.status_line().unwrap(),
+            "NO REPLY: no model is set up"
+        );
     }
 }

@@ -35,10 +35,9 @@ pub struct WritebackAgent {
 impl Default for WritebackAgent {
     fn default() -> Self {
         let mut input = TextArea::default();
-        input.set_placeholder_text(
-            "notes or the conversation to keep: decisions, open loops, what changed \
-             (i to type, or paste)",
-        );
+        // Short enough for a third of a wide screen; the text below the
+        // input says what to write in full.
+        input.set_placeholder_text("Notes to keep (i to type or paste)");
         WritebackAgent {
             input,
             sent: Vec::new(),
