@@ -241,7 +241,7 @@ fn compare(case: &Case, reference: &Value) -> Vec<String> {
             let found = report
                 .findings
                 .iter()
-                .any(|f| f.code == code && f.path == path && (line.is_none() || f.line == line));
+                .any(|f| f.code == code && *f.path == *path && (line.is_none() || f.line == line));
             if !found {
                 problems.push(format!(
                     "{tool}: {path}:{line:?} {} has no membank finding there",

@@ -78,7 +78,7 @@ impl CheckArgs {
             Some(p) => {
                 let p = p.replace('\\', "/");
                 let p = p.trim_end_matches('/');
-                f.path == p
+                *f.path == *p
                     || f.path
                         .strip_prefix(p)
                         .is_some_and(|rest| rest.starts_with('/'))

@@ -270,7 +270,13 @@ fn health_pane_groups_findings_and_jumps() {
     assert_snapshot!(screen(&app));
     // On a group row, Enter goes to the group's first finding.
     assert_eq!(app.panes.health.cursor.selected, 0);
-    let path = app.panes.health.selected_finding().unwrap().path.clone();
+    let path = app
+        .panes
+        .health
+        .selected_finding()
+        .unwrap()
+        .path
+        .to_string();
     let finding_line = app.panes.health.selected_finding().unwrap().line.unwrap();
     key(&mut app, KeyCode::Enter);
     assert_eq!(app.focus, Pane::Article);

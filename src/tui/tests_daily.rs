@@ -276,7 +276,7 @@ fn enter_on_a_finding_opens_the_article_at_its_line_highlighted_with_its_finding
     };
     key(&mut app, KeyCode::Enter);
     assert_eq!(app.focus, Pane::Article);
-    assert_eq!(app.panes.article.rel.as_deref(), Some(target.path.as_str()));
+    assert_eq!(app.panes.article.rel.as_deref(), Some(&*target.path));
     assert_eq!(app.panes.article.marked_line, target.line);
     let s = screen(&app);
     assert!(s.contains("in this file:"), "{s}");

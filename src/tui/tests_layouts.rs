@@ -268,9 +268,9 @@ fn health_findings_of_another_layout_jump_to_their_file() {
         .findings
         .iter()
         .find(|f| !f.path.is_empty() && app.memory.find(&f.path).is_some())
-        .map(|f| f.path.clone());
+        .map(|f| f.path.to_string());
     let target = target.expect("the flawed project has findings on its files");
-    while app.panes.health.selected_finding().map(|f| f.path.as_str()) != Some(target.as_str()) {
+    while app.panes.health.selected_finding().map(|f| &*f.path) != Some(target.as_str()) {
         let before = app.panes.health.cursor.selected;
         key(&mut app, KeyCode::Down);
         assert_ne!(

@@ -470,7 +470,7 @@ fn findings_lines(
     theme: &Theme,
     width: u16,
 ) -> Vec<Line<'static>> {
-    let mine: Vec<_> = report.findings.iter().filter(|f| f.path == rel).collect();
+    let mine: Vec<_> = report.findings.iter().filter(|f| *f.path == *rel).collect();
     if mine.is_empty() {
         return Vec::new();
     }

@@ -406,7 +406,7 @@ impl Component for HealthPane {
                 }
                 let banner = format!("{} at {}: {}", f.code, f.location(), f.message());
                 cx.effects.push(Effect::ShowArticle {
-                    rel: f.path.clone(),
+                    rel: f.path.to_string(),
                     line: f.line,
                     banner: Some(sanitize_for_terminal(&banner, false)),
                 });
@@ -415,15 +415,15 @@ impl Component for HealthPane {
                 let Some(f) = self.selected_finding().filter(|f| !f.path.is_empty()) else {
                     return false;
                 };
-                let (rel, line) = (f.path.clone(), f.line);
+                let (rel, line) = (f.path.to_string(), f.line);
                 return cx.edit(Some(rel), line);
             }
             Action::CopyPath => {
-                let rel = self.selected_finding().map(|f| f.path.clone());
+                let rel = self.selected_finding().map(|f| f.path.to_string());
                 return cx.copy_path(rel);
             }
             Action::CopyLink => {
-                let rel = self.selected_finding().map(|f| f.path.clone());
+                let rel = self.selected_finding().map(|f| f.path.to_string());
                 return cx.copy_link(rel);
             }
             _ => return false,
@@ -467,6 +467,6 @@ pub fn flagged_files(report: &HealthReport) -> HashSet<String> {
         .findings
         .iter()
         .filter(|f| !f.path.is_empty())
-        .map(|f| f.path.clone())
+        .map(|f| f.path.to_string())
         .collect()
 }

@@ -3,8 +3,10 @@
 //! the few facts they are made of and written out only when read.
 
 use std::borrow::Cow;
+use std::cell::RefCell;
 use std::cmp::Ordering;
 use std::fmt;
+use std::sync::Arc;
 
 use jiff::civil::Date;
 use serde::Serialize;
@@ -20,7 +22,9 @@ pub struct Finding {
     pub code: &'static str,
     pub severity: Severity,
     /// Relative to the bank root, `/`-separated; empty for the bank itself.
-    pub path: String,
+    /// An article's findings share one copy.
+    #[cfg_attr(feature = "schema", schemars(with = "String"))]
+    pub path: Arc<str>,
     /// 1-based line in the file as it is on disk.
     pub line: Option<usize>,
     /// What is wrong, why it matters and what to do; see [`Finding::message`].
@@ -80,24 +84,24 @@ impl Finding {
     pub fn new(
         code: &'static str,
         severity: Severity,
-        path: impl Into<String>,
+        path: impl AsRef<str>,
         line: Option<usize>,
         message: impl Into<String>,
     ) -> Finding {
-        Finding::with_message(code, severity, path.into(), line, message.into().into())
+        Finding::with_message(code, severity, path.as_ref(), line, message.into().into())
     }
 
     pub(crate) fn with_message(
         code: &'static str,
         severity: Severity,
-        path: String,
+        path: &str,
         line: Option<usize>,
         message: Message,
     ) -> Finding {
         Finding {
             code,
             severity,
-            path,
+            path: shared_path(path),
             line,
             message,
         }
@@ -125,7 +129,7 @@ impl Finding {
         match (self.path.is_empty(), self.line) {
             (true, _) => "(bank)".to_owned(),
             (false, Some(line)) => format!("{}:{line}", self.path),
-            (false, None) => self.path.clone(),
+            (false, None) => self.path.to_string(),
         }
     }
 
@@ -143,6 +147,28 @@ impl Finding {
             _ => self.message().cmp(&other.message()),
         }
     }
+}
+
+thread_local! {
+    /// The path of the last finding made on this thread.
+    static LAST_PATH: RefCell<Option<Arc<str>>> = const { RefCell::new(None) };
+}
+
+/// `path` as an `Arc`, the same one as the previous finding's when both are
+/// about the same file: the checks make an article's findings one after
+/// another on one thread, so they share one copy of its path.
+fn shared_path(path: &str) -> Arc<str> {
+    LAST_PATH.with(|last| {
+        let mut last = last.borrow_mut();
+        match &*last {
+            Some(shared) if **shared == *path => Arc::clone(shared),
+            _ => {
+                let shared: Arc<str> = Arc::from(path);
+                *last = Some(Arc::clone(&shared));
+                shared
+            }
+        }
+    })
 }
 
 impl PartialEq for Finding {
@@ -172,7 +198,7 @@ impl Serialize for Finding {
         let mut s = serializer.serialize_struct("Finding", 5)?;
         s.serialize_field("code", self.code)?;
         s.serialize_field("severity", &self.severity)?;
-        s.serialize_field("path", &self.path)?;
+        s.serialize_field("path", &*self.path)?;
         s.serialize_field("line", &self.line)?;
         s.serialize_field("message", &self.message())?;
         s.end()

@@ -22,7 +22,7 @@ fn report(root: &Path) -> Vec<Finding> {
 fn messages<'a>(findings: &'a [Finding], path: &str, code: &str) -> Vec<Cow<'a, str>> {
     findings
         .iter()
-        .filter(|f| f.path == path && f.code == code)
+        .filter(|f| *f.path == *path && f.code == code)
         .map(Finding::message)
         .collect()
 }
@@ -48,6 +48,14 @@ fn messages_written_when_read_keep_their_exact_words() {
     );
     let f = report(r);
     let acme = "01_CLIENTS/Acme.md";
+    // An article's findings hold one copy of its path between them.
+    let of_acme: Vec<&Finding> = f.iter().filter(|f| &*f.path == acme).collect();
+    assert_eq!(of_acme.len(), 6);
+    assert!(
+        of_acme
+            .iter()
+            .all(|f| Arc::ptr_eq(&f.path, &of_acme[0].path))
+    );
     assert_eq!(
         messages(&f, acme, "missing-key"),
         [
@@ -97,7 +105,7 @@ fn json_carries_the_message_written_out() {
     let lazy = Finding::with_message(
         "orphan",
         Severity::Info,
-        "03_DOMAINS/Legal.md".to_owned(),
+        "03_DOMAINS/Legal.md",
         None,
         Message::Orphan,
     );
@@ -123,7 +131,7 @@ fn equality_and_order_go_by_the_words() {
         Finding::with_message(
             "missing-key",
             Severity::Error,
-            "02_TERMINOLOGY/a.md".to_owned(),
+            "02_TERMINOLOGY/a.md",
             None,
             Message::MissingKey {
                 key,

@@ -179,8 +179,7 @@ pub fn check(bank: &Bank, opts: &HealthOptions) -> HealthReport {
     parts.push(whole_bank);
     // The parts joined into the largest, grown once to the exact size: the
     // report is kept (by the interface, for as long as the bank is open)
-    // without the spare half that growth by doubling leaves, and no second
-    // array of every finding is made.
+    // without the spare half that growth by doubling leaves.
     let total = parts.iter().map(Vec::len).sum::<usize>();
     let largest = (0..parts.len())
         .max_by_key(|&i| parts[i].capacity())
@@ -222,7 +221,7 @@ fn finding(
     line: Option<usize>,
     message: String,
 ) -> Finding {
-    Finding::with_message(code, severity, path.to_owned(), line, message.into())
+    Finding::with_message(code, severity, path, line, message.into())
 }
 
 /// A finding whose message is written only when read, for the codes a large
@@ -234,7 +233,7 @@ fn lazy_finding(
     line: Option<usize>,
     message: Message,
 ) -> Finding {
-    Finding::with_message(code, severity, path.to_owned(), line, message)
+    Finding::with_message(code, severity, path, line, message)
 }
 
 // ---------------------------------------------------------------------------

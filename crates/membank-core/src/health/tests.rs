@@ -61,7 +61,7 @@ fn run(d: &tempfile::TempDir) -> HealthReport {
 fn codes_for<'a>(r: &'a HealthReport, path: &str) -> Vec<&'a str> {
     r.findings
         .iter()
-        .filter(|f| f.path == path)
+        .filter(|f| *f.path == *path)
         .map(|f| f.code)
         .collect()
 }
@@ -94,10 +94,10 @@ fn unparsable_frontmatter_gives_the_yaml_line() {
     let r = run(&d);
     let f = only(&r, "unparsable-frontmatter");
     assert_eq!(f.len(), 2);
-    assert_eq!(f[0].path, "03_DOMAINS/Broken.md");
+    assert_eq!(&*f[0].path, "03_DOMAINS/Broken.md");
     assert_eq!(f[0].severity, Severity::Error);
     assert!(f[0].line.unwrap() >= 4, "{:?}", f[0]);
-    assert_eq!(f[1].path, "03_DOMAINS/Open.md");
+    assert_eq!(&*f[1].path, "03_DOMAINS/Open.md");
     assert_eq!(f[1].line, Some(1));
     assert!(r.has_errors());
 }
@@ -110,7 +110,7 @@ fn missing_frontmatter_only_matters_in_content_folders() {
     let r = run(&d);
     let f = only(&r, "missing-frontmatter");
     assert_eq!(f.len(), 1);
-    assert_eq!(f[0].path, "04_STYLE/Plain.md");
+    assert_eq!(&*f[0].path, "04_STYLE/Plain.md");
     assert_eq!(f[0].severity, Severity::Error);
 }
 
@@ -128,7 +128,7 @@ fn fenced_frontmatter_is_a_warning_with_the_fence_line() {
     let r = run(&d);
     let f = only(&r, "fenced-frontmatter");
     assert_eq!(f.len(), 1, "{f:?}");
-    assert_eq!(f[0].path, "03_DOMAINS/Fenced.md");
+    assert_eq!(&*f[0].path, "03_DOMAINS/Fenced.md");
     assert_eq!(f[0].line, Some(2));
     assert_eq!(f[0].severity, Severity::Warning);
     assert!(
@@ -154,7 +154,7 @@ fn bom_is_reported_but_crlf_is_not() {
     let r = run(&d);
     let bom = only(&r, "bom");
     assert_eq!(bom.len(), 1);
-    assert_eq!(bom[0].path, "03_DOMAINS/Bom.md");
+    assert_eq!(&*bom[0].path, "03_DOMAINS/Bom.md");
     assert_eq!(bom[0].line, Some(1));
     assert_eq!(codes_for(&r, "03_DOMAINS/Crlf.md"), vec!["orphan"]);
 }
@@ -170,7 +170,7 @@ fn not_utf8_names_the_line() {
     let r = run(&d);
     let f = only(&r, "not-utf8");
     assert_eq!(f.len(), 1);
-    assert_eq!(f[0].path, "03_DOMAINS/Latin.md");
+    assert_eq!(&*f[0].path, "03_DOMAINS/Latin.md");
     assert_eq!(f[0].line, Some(2));
     assert_eq!(f[0].severity, Severity::Error);
 }
@@ -240,7 +240,7 @@ fn bad_dates() {
     );
     let r = run(&d);
     let f = only(&r, "bad-date");
-    let at: Vec<(&str, Option<usize>)> = f.iter().map(|f| (f.path.as_str(), f.line)).collect();
+    let at: Vec<(&str, Option<usize>)> = f.iter().map(|f| (&*f.path, f.line)).collect();
     assert_eq!(
         at,
         vec![
@@ -265,7 +265,7 @@ fn bad_status() {
     write(d.path(), "02_TERMINOLOGY/c.md", term("rejected").as_bytes());
     let r = run(&d);
     let f = only(&r, "bad-status");
-    let paths: Vec<&str> = f.iter().map(|f| f.path.as_str()).collect();
+    let paths: Vec<&str> = f.iter().map(|f| &*f.path).collect();
     assert_eq!(paths, vec!["02_TERMINOLOGY/a.md", "02_TERMINOLOGY/b.md"]);
     assert!(f[0].message().contains("Write it as “approved”"));
     assert_eq!(f[0].line, Some(6));
@@ -375,7 +375,7 @@ fn bad_file_names_in_a_bank() {
     let r = run(&d);
     let mut f: Vec<(&str, Severity)> = only(&r, "bad-filename")
         .iter()
-        .map(|f| (f.path.as_str(), f.severity))
+        .map(|f| (&*f.path, f.severity))
         .collect();
     f.sort();
     assert_eq!(
@@ -413,7 +413,7 @@ fn dead_and_ambiguous_links() {
     let dead = only(&r, "dead-link");
     assert_eq!(dead.len(), 1);
     assert_eq!(
-        (dead[0].path.as_str(), dead[0].line),
+        (&*dead[0].path, dead[0].line),
         ("04_STYLE/Links.md", Some(8))
     );
     assert!(dead[0].message().contains("forward reference"));
@@ -435,7 +435,7 @@ fn orphans_are_content_articles_nobody_links_to() {
     let r = run(&d);
     let f = only(&r, "orphan");
     assert_eq!(f.len(), 1);
-    assert_eq!(f[0].path, "03_DOMAINS/Alone.md");
+    assert_eq!(&*f[0].path, "03_DOMAINS/Alone.md");
     assert_eq!(f[0].severity, Severity::Info);
 }
 
@@ -478,7 +478,7 @@ fn term_conflicts_need_two_approved_terms_for_the_same_pair() {
     );
     let rep = run(&d);
     let f = only(&rep, "term-conflict");
-    let paths: Vec<&str> = f.iter().map(|f| f.path.as_str()).collect();
+    let paths: Vec<&str> = f.iter().map(|f| &*f.path).collect();
     assert_eq!(
         paths,
         vec![
@@ -529,7 +529,7 @@ fn inbox_states() {
     assert_eq!(codes_for(&r, "00_INBOX/new.md"), vec!["unprocessed-inbox"]);
     let f = only(&r, "compiled-not-archived");
     assert_eq!(f.len(), 1);
-    assert_eq!(f[0].path, "00_INBOX/half-done.md");
+    assert_eq!(&*f[0].path, "00_INBOX/half-done.md");
     assert_eq!(f[0].line, Some(2));
     // Archived files are neither pending nor misplaced.
     assert!(codes_for(&r, "00_INBOX/_archive/note.md").is_empty());
@@ -552,10 +552,7 @@ fn stale_articles() {
     let r = check(&bank, &opts());
     let f = only(&r, "stale");
     assert_eq!(f.len(), 1);
-    assert_eq!(
-        (f[0].path.as_str(), f[0].line),
-        ("03_DOMAINS/Old.md", Some(4))
-    );
+    assert_eq!((&*f[0].path, f[0].line), ("03_DOMAINS/Old.md", Some(4)));
     let off = check(
         &bank,
         &HealthOptions {
@@ -594,11 +591,7 @@ fn leftovers_and_other_files() {
     write(d.path(), "06_TEMPLATES/old/lint.md", b"x");
     write(d.path(), "06_TEMPLATES/translate_with_kb.md", b"x");
     let r = run(&d);
-    let got: Vec<(&str, &str)> = r
-        .findings
-        .iter()
-        .map(|f| (f.code, f.path.as_str()))
-        .collect();
+    let got: Vec<(&str, &str)> = r.findings.iter().map(|f| (f.code, &*f.path)).collect();
     assert_eq!(
         got,
         vec![
@@ -623,7 +616,7 @@ fn folders() {
     let got: Vec<(&str, Severity, &str)> = r
         .findings
         .iter()
-        .map(|f| (f.code, f.severity, f.path.as_str()))
+        .map(|f| (f.code, f.severity, &*f.path))
         .collect();
     assert_eq!(
         got,
@@ -647,7 +640,7 @@ fn symlinked_folders_are_reported_not_followed() {
     let got: Vec<(&str, Severity, &str)> = r
         .findings
         .iter()
-        .map(|f| (f.code, f.severity, f.path.as_str()))
+        .map(|f| (f.code, f.severity, &*f.path))
         .collect();
     assert_eq!(
         got,
@@ -738,7 +731,7 @@ fn links_obsidian_resolves_are_not_dead() {
     let r = run(&d);
     let dead: Vec<(&str, Option<usize>)> = only(&r, "dead-link")
         .iter()
-        .map(|f| (f.path.as_str(), f.line))
+        .map(|f| (&*f.path, f.line))
         .collect();
     // `[[./House]]` looks in 01_CLIENTS, where there is no House.md.
     assert_eq!(
@@ -768,7 +761,7 @@ fn an_embedded_attachment_is_not_advised_to_move() {
     let msg = |path: &str| {
         only(&r, "not-markdown")
             .into_iter()
-            .find(|f| f.path == path)
+            .find(|f| *f.path == *path)
             .map(|f| f.message().into_owned())
             .unwrap_or_default()
     };
@@ -794,10 +787,7 @@ fn markdown_links_count_but_commented_and_code_links_do_not() {
     );
     write(r, "04_STYLE/House.md", b"---\nscope: general\nlanguages: [nl-BE]\nlast_updated: 2026-04-01\n---\n# House\n[[Acme]] [[Hub]]\n");
     let report = run(&d);
-    let orphans: Vec<&str> = only(&report, "orphan")
-        .iter()
-        .map(|f| f.path.as_str())
-        .collect();
+    let orphans: Vec<&str> = only(&report, "orphan").iter().map(|f| &*f.path).collect();
     assert_eq!(orphans, vec!["03_DOMAINS/Coded.md", "03_DOMAINS/Hidden.md"]);
     assert!(only(&report, "dead-link").is_empty());
 }
@@ -815,7 +805,7 @@ fn ambiguous_links_and_orphans_agree_and_say_how_to_choose() {
     let amb = only(&report, "ambiguous-link");
     let from_acme: Vec<&&Finding> = amb
         .iter()
-        .filter(|f| f.path == "01_CLIENTS/Acme.md")
+        .filter(|f| &*f.path == "01_CLIENTS/Acme.md")
         .collect();
     assert_eq!(from_acme.len(), 1, "{:#?}", report.findings);
     let m = &from_acme[0].message();
@@ -827,10 +817,7 @@ fn ambiguous_links_and_orphans_agree_and_say_how_to_choose() {
     assert!(m.contains("It opens “03_DOMAINS/Legal.md”"), "{m}");
     assert!(m.contains("[[03_DOMAINS/Legal]]"), "{m}");
     assert!(m.contains("never reaches the other"), "{m}");
-    let orphans: Vec<&str> = only(&report, "orphan")
-        .iter()
-        .map(|f| f.path.as_str())
-        .collect();
+    let orphans: Vec<&str> = only(&report, "orphan").iter().map(|f| &*f.path).collect();
     assert_eq!(orphans, vec!["04_STYLE/sub/legal.md"]);
 }
 
@@ -851,19 +838,13 @@ fn an_unquoted_frontmatter_link_is_read_and_reported() {
     let report = run(&d);
     let f = only(&report, "unquoted-link");
     assert_eq!(f.len(), 2, "{:#?}", report.findings);
-    assert_eq!(
-        (f[0].path.as_str(), f[0].line),
-        ("01_CLIENTS/Beta.md", Some(4))
-    );
+    assert_eq!((&*f[0].path, f[0].line), ("01_CLIENTS/Beta.md", Some(4)));
     assert!(
         f[0].message().contains("“domains: \"[[Legal]]\"”"),
         "{}",
         f[0].message()
     );
-    assert_eq!(
-        (f[1].path.as_str(), f[1].line),
-        ("03_DOMAINS/Tax.md", Some(4))
-    );
+    assert_eq!((&*f[1].path, f[1].line), ("03_DOMAINS/Tax.md", Some(4)));
     // Read as the link the author meant: Beta is linked, Legal scores.
     assert!(only(&report, "orphan").is_empty(), "{:#?}", report.findings);
     let bank = Bank::load(r).unwrap();
@@ -942,7 +923,7 @@ fn utf16_files_are_read_with_a_note() {
     let bad = only(&r, "not-utf8");
     assert_eq!(bad.len(), 1);
     assert_eq!(
-        (bad[0].path.as_str(), bad[0].line),
+        (&*bad[0].path, bad[0].line),
         ("03_DOMAINS/Broken.md", Some(2))
     );
     assert!(bad[0].message().contains("UTF-16"), "{}", bad[0].message());

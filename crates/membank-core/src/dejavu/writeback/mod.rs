@@ -227,9 +227,9 @@ fn check_against_layout(project: &Project, candidates: &mut [Candidate]) -> Vec<
     let known: HashSet<(&str, &str, Cow<str>)> = before
         .findings
         .iter()
-        .map(|f| (f.code, f.path.as_str(), f.message()))
+        .map(|f| (f.code, &*f.path, f.message()))
         .collect();
-    let is_new = |f: &Finding| !known.contains(&(f.code, f.path.as_str(), f.message()));
+    let is_new = |f: &Finding| !known.contains(&(f.code, &*f.path, f.message()));
     // Enough rounds for a rejected record to reject the routes to it.
     for _round in 0..4 {
         let (overlay, line_of) = overlay(project, candidates);
@@ -245,8 +245,8 @@ fn check_against_layout(project: &Project, candidates: &mut [Candidate]) -> Vec<
                 .iter()
                 .enumerate()
                 .filter(|(_, f)| match line_of.get(&i) {
-                    Some(&n) => f.path == IMPRESSIONS_PATH && f.line == Some(n),
-                    None => f.path == c.path,
+                    Some(&n) => *f.path == *IMPRESSIONS_PATH && f.line == Some(n),
+                    None => *f.path == *c.path,
                 })
                 .filter(|(_, f)| c.impression || is_new(f))
                 .collect();
