@@ -193,14 +193,14 @@ fn mass_change(crit: &mut Criterion, root: &Path) {
     // What the interface's thread does when the new bank arrives with what
     // the worker derived from it: swap it in, install the rest, draw.
     let (mut app, mut term, _) = setup(root);
+    let plan = app.plan();
     group.bench_function("interface: new bank arrives → redraw", |b| {
         b.iter_batched(
             || {
                 let fresh = bank.reloaded(&changed);
                 membank::tui::reload::prepare(&fresh);
                 let health = health::check(&fresh, &opts);
-                let sort = membank::tui::panes::bank::TreeSort::default();
-                let derived = membank::tui::reload::Derived::of(&fresh, &health, sort);
+                let derived = membank::tui::reload::Derived::of(&fresh, &health, &plan);
                 let memory: Box<dyn Memory> = Box::new(fresh);
                 ReadMemory {
                     memory,

@@ -188,6 +188,15 @@ impl App {
         self.panes.agents.connection.set_sink(sink);
     }
 
+    /// What the panes show now, for a read that lays out the next memory.
+    pub fn plan(&self) -> super::reload::Plan {
+        super::reload::Plan {
+            sort: self.panes.bank.sort,
+            expanded: self.panes.bank.expanded().clone(),
+            ranking: self.panes.context.ranking(),
+        }
+    }
+
     /// Read the changed files on a worker thread (everything, when
     /// `whole`), with their checks; `Msg::Reloaded` brings the new memory.
     /// Without a channel (tests) the same work is done at once.
@@ -200,7 +209,7 @@ impl App {
             checked_on: self.checked_on,
             files,
             whole,
-            sort: self.panes.bank.sort,
+            plan: self.plan(),
         };
         let Some(sink) = self.background.clone() else {
             let read = job.run();
@@ -263,12 +272,7 @@ impl App {
         self.refresh_all();
         // Freeing a large memory and its report takes a noticeable part of
         // a second: let a worker do it.
-        let freed = std::thread::Builder::new()
-            .name("membank-free".into())
-            .spawn(move || drop((old_memory, old_health)));
-        if let Err(e) = freed {
-            tracing::warn!(error = %e, "freeing the old memory on this thread");
-        }
+        super::drop_later::drop_later((old_memory, old_health));
     }
 
     /// Start reading the files that changed while another read was under way.
@@ -384,23 +388,28 @@ impl App {
             None => (self.memory.check(&HealthOptions::default()), false),
         };
         // What was derived with the report, only together with it.
-        let derived = if fresh_report {
+        let mut derived = if fresh_report {
             self.derived.take()
         } else {
             None
         };
         self.derived = None;
-        let mut values = None;
+        let (mut values, mut ranked) = (None, None);
         self.health = Arc::new(report);
         let (memory, theme, p) = (self.memory.as_ref(), &self.theme, &mut self.panes);
-        p.health.refresh(self.health.clone(), theme, hh);
+        let findings = derived.as_mut().map(|d| std::mem::take(&mut d.findings));
+        p.health
+            .refresh_grouped(self.health.clone(), findings, theme, hh);
         p.article.set_health(self.health.clone());
         match derived {
             Some(derived) => {
                 self.flagged = derived.flagged;
                 values = derived.values;
+                ranked = derived.ranked;
                 match derived.grouped {
-                    Some((grouped, sort)) => p.bank.files_changed_grouped(grouped, sort),
+                    Some((grouped, sort, laid_out)) => {
+                        p.bank.files_changed_grouped(grouped, sort, Some(laid_out))
+                    }
                     None => p.bank.files_changed(),
                 }
             }
@@ -417,7 +426,7 @@ impl App {
             _ => "article",
         };
         if let Some(bank) = memory.downcast_ref::<Bank>() {
-            p.context.reload(bank, values, theme);
+            p.context.reload(bank, values, ranked, theme);
             p.agents.refresh(bank, &self.health);
             p.article.empty_note = super::panes::bank::starter_note(bank);
         }
@@ -446,13 +455,18 @@ impl App {
             return;
         }
         let Some(bank) = self.memory.downcast_ref::<Bank>() else {
-            // A bank still being read gets it when it arrives.
+            // A bank still being read is ranked for it when it arrives.
             if self.panes.slot == Slot::Context {
+                self.panes.context.fill(saved);
                 self.pending_query = Some(saved.clone());
             }
             return;
         };
         self.panes.context.restore(saved, bank, &self.theme);
+        self.say_query_restored();
+    }
+
+    fn say_query_restored(&mut self) {
         self.status.query = self.panes.context.query_text.clone();
         self.status
             .info(format!("last query restored: {}", self.status.query));
@@ -790,8 +804,9 @@ pub fn update(app: &mut App, msg: Msg) {
         Msg::Loaded(loaded) => match *loaded {
             Ok(read) => {
                 app.install(read);
-                if let Some(saved) = app.pending_query.take() {
-                    app.restore_query(&saved);
+                // Ranked for it with the bank, on the thread that read it.
+                if app.pending_query.take().is_some() {
+                    app.say_query_restored();
                 }
                 // The bar already counts what was read; the progress goes.
                 if app.status.shows_loading() {

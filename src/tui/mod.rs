@@ -10,6 +10,7 @@
 pub mod app;
 pub mod areas;
 pub mod config;
+pub mod drop_later;
 pub mod event;
 pub mod keys;
 pub mod messages;
@@ -99,7 +100,7 @@ pub fn prepare_unread(found: &Detected, options: &TuiOptions, size: Rect) -> any
 /// Read the memory on a worker thread with its layout's counting open,
 /// reporting the files read every tenth of a second and then the memory
 /// itself through `tx`.
-fn spawn_loader(found: &Detected, tx: mpsc::Sender<Input>) {
+fn spawn_loader(found: &Detected, plan: reload::Plan, tx: mpsc::Sender<Input>) {
     let (spec, root) = (found.spec, found.root.clone());
     let files_read = std::sync::Arc::new(AtomicUsize::new(0));
     let done = std::sync::Arc::new(AtomicBool::new(false));
@@ -124,10 +125,9 @@ fn spawn_loader(found: &Detected, tx: mpsc::Sender<Input>) {
         let loaded = loaded.map(|memory| {
             let health = memory.check(&membank_core::health::HealthOptions::default());
             reload::prepare(memory.as_ref());
-            // A new pane's order; one changed before the bank arrived
-            // groups again on the interface's thread.
-            let sort = panes::bank::TreeSort::default();
-            let derived = reload::Derived::of(memory.as_ref(), &health, sort);
+            // What the panes showed when the read began; anything changed
+            // before the bank arrived is made again on the interface's thread.
+            let derived = reload::Derived::of(memory.as_ref(), &health, &plan);
             tracing::info!(
                 layout = spec.name,
                 documents = memory.len(),
@@ -259,7 +259,7 @@ fn event_loop(term: &mut terminal::Term, app: &mut App, found: &Detected) -> any
     app.send_background_results_to(move |m| {
         let _ = background_tx.send(Input::App(Box::new(m)));
     });
-    spawn_loader(found, tx.clone());
+    spawn_loader(found, app.plan(), tx.clone());
     // Watching a large memory means visiting every folder of it first
     // (about a second at 100,000 files): done beside the first frame, not
     // before it. The watcher lives as long as this loop.

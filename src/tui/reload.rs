@@ -8,10 +8,11 @@
 //! affect (`health::incremental::recheck`). A folder that changed, or
 //! another layout, is read again whole and checked in full.
 
-use std::collections::HashSet;
+use std::collections::{BTreeSet, HashSet};
 use std::sync::Arc;
 
 use membank_core::bank::Bank;
+use membank_core::context::ContextReport;
 use membank_core::health::{HealthOptions, HealthReport, incremental};
 use membank_core::memory::Memory;
 use membank_core::scoring::{self, Query};
@@ -19,8 +20,9 @@ use membank_core::text::sanitize_for_terminal;
 use membank_core::vocabulary::{self, Vocabulary};
 
 use super::messages::ReadMemory;
-use super::panes::bank::{Grouped, TreeSort, group_files};
-use super::panes::health::flagged_files;
+use super::panes::bank::{Grouped, LaidOut, TreeSort, bank_rows, group_files};
+use super::panes::context::Ranking;
+use super::panes::health::{Grouping, flagged_files, group_findings};
 
 /// One re-read: the memory shown now, its checks, and what changed.
 pub struct Reread {
@@ -31,8 +33,8 @@ pub struct Reread {
     pub files: Vec<String>,
     /// Read everything again (a folder changed, or not a bank).
     pub whole: bool,
-    /// The Bank pane's order of files when the read began.
-    pub sort: TreeSort,
+    /// What the panes showed when the read began.
+    pub plan: Plan,
 }
 
 impl Reread {
@@ -49,7 +51,7 @@ impl Reread {
                 fresh.check(&opts)
             };
             prepare(&fresh);
-            let derived = Derived::of(&fresh, &health, self.sort);
+            let derived = Derived::of(&fresh, &health, &self.plan);
             return Ok(ReadMemory {
                 memory: Box::new(fresh),
                 health: Some(health),
@@ -61,7 +63,7 @@ impl Reread {
             .map_err(|e| sanitize_for_terminal(&e.to_string(), false))?;
         let health = memory.check(&opts);
         prepare(memory.as_ref());
-        let derived = Derived::of(memory.as_ref(), &health, self.sort);
+        let derived = Derived::of(memory.as_ref(), &health, &self.plan);
         Ok(ReadMemory {
             memory,
             health: Some(health),
@@ -79,29 +81,58 @@ pub fn prepare(memory: &dyn Memory) {
     }
 }
 
+/// What the panes show, taken when a read begins, so that the thread that
+/// reads can also lay out what they will show of the new memory. Whatever
+/// changed meanwhile is made again on the interface's thread.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    /// The Bank pane's order of files.
+    pub sort: TreeSort,
+    /// The Bank pane's open folders.
+    pub expanded: BTreeSet<String>,
+    /// What the Context pane ranks for.
+    pub ranking: Ranking,
+}
+
 /// What the panes would otherwise derive from a new memory on the
 /// interface's thread when it is shown (half a second at 100,000 articles):
-/// the files with findings, a bank's files grouped for its tree, and the
-/// clients, domains and languages the Context pane completes and checks.
+/// the files with findings, a bank's files grouped and laid out for its
+/// tree, the clients, domains and languages the Context pane completes and
+/// checks, and its ranking.
 #[derive(Debug)]
 pub struct Derived {
     pub flagged: HashSet<String>,
-    /// A bank's files grouped in this order.
-    pub grouped: Option<(Grouped, TreeSort)>,
+    /// A bank's files grouped in this order, with the tree's rows.
+    pub grouped: Option<(Grouped, TreeSort, LaidOut)>,
     /// A bank's values (reading them visits every article).
     pub values: Option<Vocabulary>,
+    /// A bank's candidates for the Context pane's query.
+    pub ranked: Option<(Ranking, ContextReport)>,
+    /// The findings grouped for the Health pane, unfiltered.
+    pub findings: Grouping,
 }
 
 impl Derived {
-    pub fn of(memory: &dyn Memory, health: &HealthReport, sort: TreeSort) -> Derived {
+    pub fn of(memory: &dyn Memory, health: &HealthReport, plan: &Plan) -> Derived {
         let flagged = flagged_files(health);
         let bank = memory.downcast_ref::<Bank>();
-        let grouped = bank.map(|bank| (group_files(bank, sort, &flagged), sort));
+        let grouped = bank.map(|bank| {
+            let grouped = group_files(bank, plan.sort, &flagged);
+            let rows = bank_rows(bank, &grouped, &plan.expanded, &flagged);
+            let laid_out = LaidOut {
+                expanded: plan.expanded.clone(),
+                rows,
+            };
+            (grouped, plan.sort, laid_out)
+        });
         let values = bank.map(vocabulary::collect);
+        let ranked = bank.map(|bank| (plan.ranking.clone(), plan.ranking.build(bank)));
         Derived {
+            findings: group_findings(health, ""),
             flagged,
             grouped,
             values,
+            ranked,
         }
     }
 }

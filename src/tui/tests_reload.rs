@@ -170,3 +170,54 @@ fn a_tree_order_changed_during_a_re_read_is_kept() {
         "the newest first in date order: {domains:?}"
     );
 }
+
+#[test]
+fn what_the_worker_laid_out_is_used_only_if_nothing_changed_meanwhile() {
+    use crate::last_query::SavedQuery;
+    use membank_core::bank::Bank;
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&fixture(), dir.path());
+    let mut app = app_at(dir.path(), 100, 30);
+    let rx = with_channel(&mut app);
+    let changed = dir.path().join("03_DOMAINS/Marketing.md");
+    std::fs::write(
+        &changed,
+        "---\ndomain: Marketing\nclient: Globex\n---\n# Marketing\n\nNow for Globex.\n",
+    )
+    .unwrap();
+    update(&mut app, Msg::FilesChanged(vec![changed]));
+    // The worker lays out the tree and ranks for what was shown when it
+    // started; meanwhile the inbox is opened and another client asked for.
+    let msg = next(&rx);
+    app.panes.bank.cursor.selected = 0;
+    assert!(app.panes.bank.set_expanded(true), "the inbox opens");
+    app.panes.context.fill(&SavedQuery {
+        client: "Globex".into(),
+        ..SavedQuery::default()
+    });
+    update(&mut app, msg);
+    let shown_rows = app.panes.bank.rows.clone();
+    let shown_entries = app.panes.context.entries.clone();
+    // The same as made from scratch for what is asked now.
+    let flagged = app.panes.health.flagged();
+    app.panes.bank.files_changed();
+    app.panes
+        .bank
+        .rebuild(app.memory.as_ref(), &flagged, usize::from(u16::MAX));
+    assert_eq!(shown_rows, app.panes.bank.rows);
+    assert!(
+        shown_rows
+            .iter()
+            .any(|r| r.depth == 1 && r.label == "_archive"),
+        "the opened inbox shows its archive: {shown_rows:?}"
+    );
+    let bank = app.memory.downcast_ref::<Bank>().unwrap();
+    let fresh = app.panes.context.ranking().build(bank);
+    assert_eq!(shown_entries, fresh.articles);
+    assert!(
+        shown_entries
+            .iter()
+            .any(|e| bank.article(e.id).rel_path == "03_DOMAINS/Marketing.md" && e.score > 0),
+        "the changed article scores for the client asked for now"
+    );
+}

@@ -507,7 +507,10 @@ impl Bank {
 
     /// Inbox files waiting for Process Inbox: not archived, not `compiled: true`.
     pub fn pending_inbox(&self) -> Vec<ArticleId> {
-        self.articles
+        // Articles are in folder order and the inbox comes first: only its
+        // part is looked at, not the whole bank.
+        let inbox_end = self.articles.partition_point(|a| a.folder == Folder::Inbox);
+        self.articles[..inbox_end]
             .iter()
             .enumerate()
             .filter(|(_, a)| layout::is_pending_inbox(&a.rel_path, a.meta.compiled))

@@ -3,6 +3,7 @@
 //! with its archive, missing folders dimmed); any other layout shows its
 //! documents nested by their groups (`groups.rs`).
 
+use crate::tui::drop_later::drop_later;
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
@@ -54,6 +55,8 @@ pub struct BankPane {
     /// The bank's files grouped and sorted, kept until the bank changes so
     /// that folding and unfolding do not sort again.
     grouped: Option<Grouped>,
+    /// The rows of `grouped`, laid out where the bank was read.
+    laid_out: Option<LaidOut>,
     /// The same for any other layout: documents nested by their groups.
     tree: Option<GroupTree>,
     /// The folders of a non-bank tree have been opened to their start depth.
@@ -227,6 +230,7 @@ impl BankPane {
                 .map(|f| f.dir_name().to_owned())
                 .collect(),
             grouped: None,
+            laid_out: None,
             tree: None,
             opened: false,
             sort: TreeSort::Name,
@@ -235,16 +239,21 @@ impl BankPane {
 
     /// The memory's files changed: group them again on the next rebuild.
     pub fn files_changed(&mut self) {
-        self.grouped = None;
-        self.tree = None;
+        drop_later((self.grouped.take(), self.laid_out.take(), self.tree.take()));
     }
 
     /// The files changed and were grouped elsewhere in `sort`'s order: use
     /// that grouping unless the order was changed meanwhile.
-    pub fn files_changed_grouped(&mut self, grouped: Grouped, sort: TreeSort) {
+    pub fn files_changed_grouped(
+        &mut self,
+        grouped: Grouped,
+        sort: TreeSort,
+        laid_out: Option<LaidOut>,
+    ) {
         self.files_changed();
         if sort == self.sort {
             self.grouped = Some(grouped);
+            self.laid_out = laid_out;
         }
     }
 
@@ -253,7 +262,10 @@ impl BankPane {
     pub fn rebuild(&mut self, memory: &dyn Memory, flagged: &HashSet<String>, height: usize) {
         let keep = self.selected_key();
         match memory.downcast_ref::<Bank>() {
-            Some(bank) => self.rows = self.bank_rows(bank, flagged),
+            Some(bank) => {
+                let rows = self.bank_rows(bank, flagged);
+                drop_later(std::mem::replace(&mut self.rows, rows));
+            }
             None => {
                 let tree = self.tree.take().unwrap_or_else(|| GroupTree::build(memory));
                 if !self.opened && !tree.is_empty() {
@@ -278,99 +290,129 @@ impl BankPane {
             .grouped
             .take()
             .unwrap_or_else(|| group_files(bank, self.sort, flagged));
-        let skipped: std::collections::HashMap<&str, &'static str> = bank
-            .skipped
-            .iter()
-            .map(|s| (s.path.as_str(), skip_words(s.reason)))
-            .collect();
-        let mut rows = Vec::new();
-        for folder in Folder::ALL {
-            let missing = bank.missing_folders.contains(&folder);
-            let key = folder.dir_name().to_owned();
-            let expanded = self.expanded.contains(&key);
-            let (files, archived) = grouped
-                .get(&folder)
-                .map(|(a, b)| (a.as_slice(), b.as_slice()))
-                .unwrap_or((&[], &[]));
-            rows.push(TreeRow {
-                depth: 0,
-                label: key.clone(),
-                count: Some(
-                    files
-                        .iter()
-                        .filter(|f| !skipped.contains_key(f.as_str()))
-                        .count(),
-                ),
-                kind: RowKind::Folder {
-                    key: key.clone(),
-                    expanded,
-                },
-                flagged: files.iter().chain(archived).any(|f| flagged.contains(f)),
-                muted: missing,
-                badge: None,
-                private: false,
-            });
-            if !expanded {
-                continue;
-            }
-            let prefix = format!("{key}/");
-            if folder == Folder::Inbox {
-                let archive_key = format!("{key}/{ARCHIVE_DIR}");
-                let archive_open = self.expanded.contains(&archive_key);
-                rows.push(TreeRow {
-                    depth: 1,
-                    label: ARCHIVE_DIR.to_owned(),
-                    count: Some(archived.len()),
-                    kind: RowKind::Folder {
-                        key: archive_key.clone(),
-                        expanded: archive_open,
-                    },
-                    flagged: archived.iter().any(|f| flagged.contains(f)),
-                    muted: false,
-                    badge: None,
-                    private: false,
-                });
-                if archive_open {
-                    let archive_prefix = format!("{archive_key}/");
-                    rows.extend(archived.iter().map(|rel| TreeRow {
-                        depth: 2,
-                        label: file_label(rel, &archive_prefix),
-                        count: None,
-                        kind: RowKind::File { rel: rel.clone() },
-                        flagged: flagged.contains(rel),
-                        muted: false,
-                        badge: None,
-                        private: false,
-                    }));
-                }
-            }
-            rows.extend(files.iter().map(|rel| {
-                let skip = skipped.get(rel.as_str());
-                let label = file_label(rel, &prefix);
-                TreeRow {
-                    depth: 1,
-                    // The reason first, so a narrow tree still shows it.
-                    label: match skip {
-                        Some(why) => format!("({why}) {label}"),
-                        None => label,
-                    },
-                    count: None,
-                    kind: RowKind::File { rel: rel.clone() },
-                    flagged: flagged.contains(rel),
-                    muted: skip.is_some(),
-                    badge: None,
-                    private: false,
-                }
-            }));
-        }
+        let rows = match self.laid_out.take() {
+            Some(ready) if ready.expanded == self.expanded => ready.rows,
+            _ => bank_rows(bank, &grouped, &self.expanded, flagged),
+        };
         self.grouped = Some(grouped);
         rows
+    }
+
+    /// What a new bank's tree shows, as it was when the bank was read.
+    pub fn expanded(&self) -> &BTreeSet<String> {
+        &self.expanded
     }
 
     pub fn selected(&self) -> Option<&TreeRow> {
         self.rows.get(self.cursor.selected)
     }
+}
 
+/// A bank's rows laid out on the thread that read it, for the folders that
+/// were open then.
+#[derive(Debug)]
+pub struct LaidOut {
+    pub expanded: BTreeSet<String>,
+    pub rows: Vec<TreeRow>,
+}
+
+/// The rows of a bank's seven folders, the inbox with its archive, with
+/// the folders in `open_folders` open.
+pub fn bank_rows(
+    bank: &Bank,
+    grouped: &Grouped,
+    open_folders: &BTreeSet<String>,
+    flagged: &HashSet<String>,
+) -> Vec<TreeRow> {
+    let skipped: std::collections::HashMap<&str, &'static str> = bank
+        .skipped
+        .iter()
+        .map(|s| (s.path.as_str(), skip_words(s.reason)))
+        .collect();
+    let mut rows = Vec::new();
+    for folder in Folder::ALL {
+        let missing = bank.missing_folders.contains(&folder);
+        let key = folder.dir_name().to_owned();
+        let expanded = open_folders.contains(&key);
+        let (files, archived) = grouped
+            .get(&folder)
+            .map(|(a, b)| (a.as_slice(), b.as_slice()))
+            .unwrap_or((&[], &[]));
+        rows.push(TreeRow {
+            depth: 0,
+            label: key.clone(),
+            count: Some(
+                files
+                    .iter()
+                    .filter(|f| !skipped.contains_key(f.as_str()))
+                    .count(),
+            ),
+            kind: RowKind::Folder {
+                key: key.clone(),
+                expanded,
+            },
+            flagged: files.iter().chain(archived).any(|f| flagged.contains(f)),
+            muted: missing,
+            badge: None,
+            private: false,
+        });
+        if !expanded {
+            continue;
+        }
+        let prefix = format!("{key}/");
+        if folder == Folder::Inbox {
+            let archive_key = format!("{key}/{ARCHIVE_DIR}");
+            let archive_open = open_folders.contains(&archive_key);
+            rows.push(TreeRow {
+                depth: 1,
+                label: ARCHIVE_DIR.to_owned(),
+                count: Some(archived.len()),
+                kind: RowKind::Folder {
+                    key: archive_key.clone(),
+                    expanded: archive_open,
+                },
+                flagged: archived.iter().any(|f| flagged.contains(f)),
+                muted: false,
+                badge: None,
+                private: false,
+            });
+            if archive_open {
+                let archive_prefix = format!("{archive_key}/");
+                rows.extend(archived.iter().map(|rel| TreeRow {
+                    depth: 2,
+                    label: file_label(rel, &archive_prefix),
+                    count: None,
+                    kind: RowKind::File { rel: rel.clone() },
+                    flagged: flagged.contains(rel),
+                    muted: false,
+                    badge: None,
+                    private: false,
+                }));
+            }
+        }
+        rows.extend(files.iter().map(|rel| {
+            let skip = skipped.get(rel.as_str());
+            let label = file_label(rel, &prefix);
+            TreeRow {
+                depth: 1,
+                // The reason first, so a narrow tree still shows it.
+                label: match skip {
+                    Some(why) => format!("({why}) {label}"),
+                    None => label,
+                },
+                count: None,
+                kind: RowKind::File { rel: rel.clone() },
+                flagged: flagged.contains(rel),
+                muted: skip.is_some(),
+                badge: None,
+                private: false,
+            }
+        }));
+    }
+    rows
+}
+
+impl BankPane {
     fn selected_key(&self) -> Option<String> {
         self.selected().map(|r| row_key(r).to_owned())
     }

@@ -5,9 +5,10 @@
 //! Scoring and budgeting are the core's (`context::build`); this pane only
 //! formats the report.
 
+use crate::tui::drop_later::drop_later;
 use membank_core::bank::Bank;
 use membank_core::budget::{BudgetOptions, DEFAULT_BUDGET};
-use membank_core::context::{self, ContextEntry};
+use membank_core::context::{self, ContextEntry, ContextReport};
 use membank_core::scoring::Query;
 use membank_core::text::sanitize_for_terminal;
 use membank_core::vocabulary::{self, Vocabulary};
@@ -61,6 +62,20 @@ impl Field {
 }
 
 const FORM_ROWS: usize = Field::ALL.len();
+
+/// A query with its budget: what the pane ranks for. Compared so that a
+/// report made on another thread is used only for what is still asked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Ranking {
+    pub query: Query,
+    pub options: BudgetOptions,
+}
+
+impl Ranking {
+    pub fn build(&self, bank: &Bank) -> ContextReport {
+        context::build(bank, &self.query, self.options)
+    }
+}
 
 /// One candidate, formatted.
 #[derive(Debug, Clone)]
@@ -195,6 +210,13 @@ impl ContextPane {
 
     /// Fill the form with a remembered query and rank for it.
     pub fn restore(&mut self, saved: &SavedQuery, bank: &Bank, theme: &Theme) {
+        self.fill(saved);
+        self.recompute(bank, theme);
+    }
+
+    /// Fill the form with a remembered query without ranking (the bank is
+    /// still being read; it is ranked when it arrives).
+    pub fn fill(&mut self, saved: &SavedQuery) {
         let fields = [
             (Field::Client, &saved.client),
             (Field::Domain, &saved.domain),
@@ -212,7 +234,6 @@ impl ContextPane {
             input.insert_str(text);
         }
         self.include_unscored = saved.include_unscored;
-        self.recompute(bank, theme);
     }
 
     pub fn selected_field(&self) -> Option<Field> {
@@ -252,13 +273,44 @@ impl ContextPane {
     /// Refresh completions from the bank and rebuild the report.
     /// A new bank: its values, as read on the worker that read the bank
     /// when it came with them, then the ranking for the current query.
-    pub fn reload(&mut self, bank: &Bank, values: Option<Vocabulary>, theme: &Theme) {
-        self.values = values.unwrap_or_else(|| vocabulary::collect(bank));
-        self.recompute(bank, theme);
+    /// `ranked` is the report for [`ContextPane::ranking`] as it was when
+    /// the bank was read elsewhere; it is used only if the form still asks
+    /// for the same.
+    pub fn reload(
+        &mut self,
+        bank: &Bank,
+        values: Option<Vocabulary>,
+        ranked: Option<(Ranking, ContextReport)>,
+        theme: &Theme,
+    ) {
+        let values = values.unwrap_or_else(|| vocabulary::collect(bank));
+        drop_later(std::mem::replace(&mut self.values, values));
+        match ranked {
+            Some((asked, report)) if asked == self.ranking() => {
+                self.read_budget();
+                self.show_report(report, bank, theme);
+            }
+            _ => self.recompute(bank, theme),
+        }
     }
 
-    /// Score, budget and format every candidate for the current query.
-    pub fn recompute(&mut self, bank: &Bank, theme: &Theme) {
+    /// What the form asks for now: the query and the budget.
+    pub fn ranking(&self) -> Ranking {
+        let budget = match self.field_text(Field::Budget).trim() {
+            "" => DEFAULT_BUDGET,
+            typed => typed.parse().unwrap_or(self.budget),
+        };
+        Ranking {
+            query: self.query(),
+            options: BudgetOptions {
+                budget,
+                include_unscored: self.include_unscored,
+            },
+        }
+    }
+
+    /// Take the typed budget, or say why it is not a number.
+    fn read_budget(&mut self) {
         let raw_budget = self.field_text(Field::Budget).trim().to_owned();
         self.budget_error = None;
         if raw_budget.is_empty() {
@@ -272,15 +324,17 @@ impl ContextPane {
                 }
             }
         }
-        let query = self.query();
-        let report = context::build(
-            bank,
-            &query,
-            BudgetOptions {
-                budget: self.budget,
-                include_unscored: self.include_unscored,
-            },
-        );
+    }
+
+    /// Score, budget and format every candidate for the current query.
+    pub fn recompute(&mut self, bank: &Bank, theme: &Theme) {
+        self.read_budget();
+        let report = self.ranking().build(bank);
+        self.show_report(report, bank, theme);
+    }
+
+    fn show_report(&mut self, report: ContextReport, bank: &Bank, theme: &Theme) {
+        let query = report.query.clone();
         self.query_text = [
             ("client", &query.client),
             ("domain", &query.domain),
@@ -304,7 +358,7 @@ impl ContextPane {
         if !unknown.is_empty() {
             self.summary = format!("{} · {}", unknown.join(" · "), self.summary);
         }
-        self.entries = report.articles;
+        drop_later(std::mem::replace(&mut self.entries, report.articles));
         self.active_query = query;
         self.update_suggestions();
         self.row = self

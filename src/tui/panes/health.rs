@@ -2,6 +2,7 @@
 //! groups fold, a filter narrows by code or path, and Enter jumps to the
 //! file and line.
 
+use crate::tui::drop_later::drop_later;
 use std::collections::{BTreeMap, HashSet};
 use std::sync::Arc;
 
@@ -59,41 +60,75 @@ pub struct HealthPane {
     pub filter: String,
     /// Keys type into the filter.
     pub filtering: bool,
+    /// The report's findings grouped without a filter.
+    grouped: Option<Grouping>,
+}
+
+/// Indexes of a report's findings by severity and code.
+#[derive(Debug, Default)]
+pub struct Grouping(BTreeMap<Severity, BTreeMap<&'static str, Vec<usize>>>);
+
+/// Group `report`'s findings whose code or path contains `filter`
+/// (case-insensitive; empty keeps all).
+pub fn group_findings(report: &HealthReport, filter: &str) -> Grouping {
+    let needle = filter.to_lowercase();
+    let mut groups: BTreeMap<Severity, BTreeMap<&'static str, Vec<usize>>> = BTreeMap::new();
+    for (i, f) in report.findings.iter().enumerate() {
+        if !matches_filter(f, &needle) {
+            continue;
+        }
+        groups
+            .entry(f.severity)
+            .or_default()
+            .entry(f.code)
+            .or_default()
+            .push(i);
+    }
+    Grouping(groups)
+}
+
+fn matches_filter(f: &Finding, needle: &str) -> bool {
+    needle.is_empty()
+        || f.code.to_lowercase().contains(needle)
+        || f.path.to_lowercase().contains(needle)
 }
 
 impl HealthPane {
     /// Group a new report, keeping the cursor near where it was. The checks
     /// are the core's and run once per refresh; this pane only formats them.
     pub fn refresh(&mut self, report: Arc<HealthReport>, theme: &Theme, height: usize) {
-        self.report = report;
-        self.rebuild(theme, height);
+        self.refresh_grouped(report, None, theme, height);
     }
 
-    fn matches_filter(&self, f: &Finding) -> bool {
-        if self.filter.is_empty() {
-            return true;
-        }
-        let needle = self.filter.to_lowercase();
-        f.code.to_lowercase().contains(&needle) || f.path.to_lowercase().contains(&needle)
+    /// [`HealthPane::refresh`] with the report's findings already grouped
+    /// unfiltered (by [`group_findings`] with no filter), as the thread
+    /// that checked the memory does.
+    pub fn refresh_grouped(
+        &mut self,
+        report: Arc<HealthReport>,
+        unfiltered: Option<Grouping>,
+        theme: &Theme,
+        height: usize,
+    ) {
+        drop_later(std::mem::replace(&mut self.report, report));
+        self.grouped = unfiltered;
+        self.rebuild(theme, height);
     }
 
     /// The rows for the report as folded and filtered now.
     pub fn rebuild(&mut self, theme: &Theme, height: usize) {
         let selected = self.rows.get(self.cursor.selected).map(|r| r.kind.clone());
-        let mut groups: BTreeMap<Severity, BTreeMap<&'static str, Vec<usize>>> = BTreeMap::new();
-        for (i, f) in self.report.findings.iter().enumerate() {
-            if !self.matches_filter(f) {
-                continue;
-            }
-            groups
-                .entry(f.severity)
-                .or_default()
-                .entry(f.code)
-                .or_default()
-                .push(i);
-        }
+        // Grouped again only when filtered; the unfiltered grouping is kept
+        // until the report changes.
+        let unfiltered = match self.grouped.take() {
+            Some(g) => g,
+            None => group_findings(&self.report, ""),
+        };
+        let filtered =
+            (!self.filter.is_empty()).then(|| group_findings(&self.report, &self.filter));
+        let groups = &filtered.as_ref().unwrap_or(&unfiltered).0;
         let mut rows = Vec::new();
-        for (sev, codes) in &groups {
+        for (sev, codes) in groups {
             let total: usize = codes.values().map(Vec::len).sum();
             let style = match sev {
                 Severity::Error => theme.error,
@@ -149,7 +184,9 @@ impl HealthPane {
                 .collect::<Vec<_>>()
                 .join(" · ")
         };
-        self.rows = rows;
+        drop_later(std::mem::replace(&mut self.rows, rows));
+        drop_later(filtered);
+        self.grouped = Some(unfiltered);
         // Stay on the same row when it is still there.
         if let Some(kind) = selected
             && let Some(i) = self.rows.iter().position(|r| r.kind == kind)
