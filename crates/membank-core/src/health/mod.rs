@@ -162,6 +162,9 @@ pub const CODES: &[(&str, Severity)] = &[
     ("skipped-file", Severity::Info),
 ];
 
+/// How many ranges of articles [`check`] checks one after another.
+const RANGES: usize = 16;
+
 /// Run every check. Pure: reads only what `Bank::load` already read.
 pub fn check(bank: &Bank, opts: &HealthOptions) -> HealthReport {
     let stale_cutoff = stale_cutoff(opts);
@@ -169,26 +172,28 @@ pub fn check(bank: &Bank, opts: &HealthOptions) -> HealthReport {
     // before the per-article findings take their place.
     let mut whole_bank = Vec::new();
     bank_findings(bank, &mut whole_bank);
-    let mut parts: Vec<Vec<Finding>> = (0..bank.articles().len())
-        .into_par_iter()
-        .fold(Vec::new, |mut out, id| {
-            article_findings(bank, id, stale_cutoff, opts, &mut out);
-            out
-        })
-        .collect();
-    parts.push(whole_bank);
-    // The parts joined into the largest, grown once to the exact size: the
-    // report is kept (by the interface, for as long as the bank is open)
-    // without the spare half that growth by doubling leaves.
-    let total = parts.iter().map(Vec::len).sum::<usize>();
-    let largest = (0..parts.len())
-        .max_by_key(|&i| parts[i].capacity())
-        .unwrap_or(0);
-    let mut findings = parts.swap_remove(largest);
-    findings.reserve_exact(total - findings.len());
-    for part in parts {
-        findings.extend(part);
+    // The articles in a few consecutive ranges, each checked on every core
+    // and appended to the report's array, grown to the exact size each
+    // time: only one range's findings are ever held twice, where gathering
+    // them all and then joining them held every finding twice at the peak.
+    let articles = bank.articles().len();
+    let range = articles.div_ceil(RANGES).max(1);
+    let mut findings: Vec<Finding> = Vec::new();
+    for start in (0..articles).step_by(range) {
+        let parts: Vec<Vec<Finding>> = (start..(start + range).min(articles))
+            .into_par_iter()
+            .fold(Vec::new, |mut out, id| {
+                article_findings(bank, id, stale_cutoff, opts, &mut out);
+                out
+            })
+            .collect();
+        findings.reserve_exact(parts.iter().map(Vec::len).sum());
+        for part in parts {
+            findings.extend(part);
+        }
     }
+    findings.reserve_exact(whole_bank.len());
+    findings.extend(whole_bank);
     HealthReport::new(findings)
 }
 
