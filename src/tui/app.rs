@@ -97,6 +97,8 @@ pub struct App {
     derived: Option<super::reload::Derived>,
     /// A remembered query waiting for the bank to be read.
     pending_query: Option<crate::last_query::SavedQuery>,
+    /// How many files the first read's walk found, for its progress.
+    files_listed: Option<usize>,
     /// Where work done in the background sends its result; without one
     /// (tests) the work is done at once.
     background: Option<Arc<dyn Fn(Msg) + Send + Sync>>,
@@ -155,6 +157,7 @@ impl App {
             health: Arc::default(),
             flagged: HashSet::new(),
             pending_query: None,
+            files_listed: None,
             checked: None,
             derived: None,
             dirty: true,
@@ -780,11 +783,26 @@ pub fn update(app: &mut App, msg: Msg) {
                 app.dirty = true;
             }
         }
+        Msg::Listed(paths) => {
+            // Only while nothing is read yet: a bank already shown has its
+            // own files.
+            if app.memory.is_empty() {
+                app.files_listed = Some(paths.len());
+                let bh = app.height_of(Pane::Bank);
+                app.panes.bank.show_listing(paths, app.memory.as_ref(), bh);
+                app.dirty = true;
+            }
+        }
         Msg::Loading(files) => {
             // Progress never hides a message someone should read.
             if app.status.shows_loading() {
                 let kind = app.memory_kind();
-                app.status.info(format!("{LOADING} {kind}… {files} files"));
+                let of = app
+                    .files_listed
+                    .map(|n| format!(" of {n}"))
+                    .unwrap_or_default();
+                app.status
+                    .info(format!("{LOADING} {kind}… {files}{of} files"));
                 app.dirty = true;
             }
         }

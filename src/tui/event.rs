@@ -24,6 +24,8 @@ pub enum Input {
     Error(String),
     /// Files read so far by the loader thread.
     Loading(usize),
+    /// The files the loader's walk found, before it reads them.
+    Listed(Vec<String>),
     /// The loader thread finished reading the bank.
     Loaded(Box<Result<crate::tui::app::ReadMemory, String>>),
     /// What the app's own background work produced.

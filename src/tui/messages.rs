@@ -25,6 +25,9 @@ pub enum Msg {
     Error(String),
     /// Files read so far while the memory loads in the background.
     Loading(usize),
+    /// The files of a bank being read, as its walk found them: the tree
+    /// shows them until the bank arrives.
+    Listed(Vec<String>),
     /// The memory read in the background, replacing the empty one shown
     /// meanwhile.
     Loaded(Box<Result<ReadMemory, String>>),

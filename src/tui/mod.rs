@@ -118,8 +118,17 @@ fn spawn_loader(found: &Detected, plan: reload::Plan, tx: mpsc::Sender<Input>) {
     }
     std::thread::spawn(move || {
         let started = std::time::Instant::now();
-        let loaded = (spec.open_counting)(&root, &files_read)
-            .map_err(|e| sanitize_for_terminal(&e.to_string(), false));
+        // A layout whose tree can be drawn from paths hands them over
+        // first, so the tree is there while the files are read.
+        let listed_tx = tx.clone();
+        let mut walked = move |paths: Vec<String>| {
+            let _ = listed_tx.send(Input::Listed(paths));
+        };
+        let loaded = match spec.open_listing {
+            Some(open) => open(&root, &files_read, &mut walked),
+            None => (spec.open_counting)(&root, &files_read),
+        }
+        .map_err(|e| sanitize_for_terminal(&e.to_string(), false));
         done.store(true, Ordering::Relaxed);
         // The checks run here too, so the screen stays live meanwhile.
         let loaded = loaded.map(|memory| {
@@ -300,6 +309,7 @@ fn event_loop(term: &mut terminal::Term, app: &mut App, found: &Detected) -> any
                 Input::Llm(m) => Some(Msg::Llm(m)),
                 Input::Error(e) => Some(Msg::Error(e)),
                 Input::Loading(n) => Some(Msg::Loading(n)),
+                Input::Listed(paths) => Some(Msg::Listed(paths)),
                 Input::Loaded(bank) => Some(Msg::Loaded(bank)),
                 Input::App(msg) => Some(*msg),
             };

@@ -118,7 +118,7 @@ impl Derived {
         let bank = memory.downcast_ref::<Bank>();
         let grouped = bank.map(|bank| {
             let grouped = group_files(bank, plan.sort, &flagged);
-            let rows = bank_rows(bank, &grouped, &plan.expanded, &flagged);
+            let rows = bank_rows(Some(bank), &grouped, &plan.expanded, &flagged);
             let laid_out = LaidOut {
                 expanded: plan.expanded.clone(),
                 rows,

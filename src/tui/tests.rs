@@ -556,3 +556,50 @@ fn the_interface_is_usable_before_the_bank_is_read_and_fills_in_after() {
     );
     assert!(app.panes.bank.rows.len() > 1, "the tree fills in");
 }
+
+#[test]
+fn the_tree_shows_the_walked_files_before_they_are_read() {
+    use super::panes::bank::RowKind;
+    let root = fixture();
+    let spec = membank_core::memory::layout_named("bank").unwrap();
+    let mut app = App::new(
+        Box::new(super::unread::Unread::new(spec, root.clone())),
+        Theme::default_theme(),
+        KeyMap::default(),
+        Rect::new(0, 0, 100, 24),
+    );
+    app.bank_label = "fixtures/bank".into();
+    app.status.bank = app.bank_label.clone();
+    // The loader's walk reports first, then the files are read.
+    let files_read = std::sync::atomic::AtomicUsize::new(0);
+    let mut listed = Vec::new();
+    let open = spec.open_listing.expect("a bank lists its files first");
+    let loaded = open(&root, &files_read, &mut |paths| listed = paths);
+    update(&mut app, Msg::Listed(listed));
+    update(&mut app, Msg::Loading(4));
+    assert_snapshot!(screen(&app));
+    // The tree is usable: move to a client and open it.
+    let acme = app
+        .panes
+        .bank
+        .rows
+        .iter()
+        .position(
+            |r| matches!(&r.kind, RowKind::File { rel } if rel.ends_with("Acme Corporation.md")),
+        )
+        .expect("the walked client is in the tree");
+    app.panes.bank.cursor.selected = acme;
+    key(&mut app, KeyCode::Enter);
+    assert!(screen(&app).contains("01_CLIENTS/Acme Corporation.md"));
+    // The bank arrives: the same row stays selected, now with its findings.
+    update(
+        &mut app,
+        Msg::Loaded(Box::new(loaded.map_err(|e| e.to_string()).map(Into::into))),
+    );
+    let selected = app.panes.bank.selected().map(|r| r.kind.clone());
+    assert!(
+        matches!(&selected, Some(RowKind::File { rel }) if rel.ends_with("Acme Corporation.md")),
+        "{selected:?}"
+    );
+    assert!(!bank_of(app.memory.as_ref()).articles().is_empty());
+}

@@ -270,12 +270,13 @@ impl Bank {
             crate::safe_read::user_policy(),
             LoadOptions::EVERYTHING,
             None,
+            None,
         )
     }
 
     /// [`Bank::load`] with the user's read policy (size cap, links out).
     pub fn load_with(root: impl AsRef<Path>, policy: ReadPolicy) -> Result<Bank, BankError> {
-        Bank::load_parts(root, policy, LoadOptions::EVERYTHING, None)
+        Bank::load_parts(root, policy, LoadOptions::EVERYTHING, None, None)
     }
 
     /// A bank at `root` with nothing read yet: what an interface shows while
@@ -307,12 +308,37 @@ impl Bank {
         files_read: &AtomicUsize,
     ) -> Result<Bank, BankError> {
         let policy = crate::safe_read::user_policy();
-        Bank::load_parts(root, policy, LoadOptions::EVERYTHING, Some(files_read))
+        Bank::load_parts(
+            root,
+            policy,
+            LoadOptions::EVERYTHING,
+            Some(files_read),
+            None,
+        )
+    }
+
+    /// [`Bank::load_counting`], first giving `walked` the bank-relative
+    /// paths of the Markdown files the walk found in the numbered folders
+    /// (articles, templates, skipped files), before any of them is read:
+    /// an interface can show them while they are read.
+    pub fn load_listing(
+        root: impl AsRef<Path>,
+        files_read: &AtomicUsize,
+        walked: &mut dyn FnMut(Vec<String>),
+    ) -> Result<Bank, BankError> {
+        let policy = crate::safe_read::user_policy();
+        Bank::load_parts(
+            root,
+            policy,
+            LoadOptions::EVERYTHING,
+            Some(files_read),
+            Some(walked),
+        )
     }
 
     /// [`Bank::load`] keeping only what `options` asks for.
     pub fn load_only(root: impl AsRef<Path>, options: LoadOptions) -> Result<Bank, BankError> {
-        Bank::load_parts(root, crate::safe_read::user_policy(), options, None)
+        Bank::load_parts(root, crate::safe_read::user_policy(), options, None, None)
     }
 
     fn load_parts(
@@ -320,6 +346,7 @@ impl Bank {
         policy: ReadPolicy,
         options: LoadOptions,
         files_read: Option<&AtomicUsize>,
+        walked: Option<&mut dyn FnMut(Vec<String>)>,
     ) -> Result<Bank, BankError> {
         let root = root.as_ref().to_path_buf();
         if root.is_file() {
@@ -360,6 +387,9 @@ impl Bank {
                 continue;
             }
             walk_folder(&reader, &dir, &mut found);
+        }
+        if let Some(walked) = walked {
+            walked(listed_markdown(reader.root(), &found));
         }
         let mut bank = Bank {
             root,
@@ -762,6 +792,22 @@ fn symlinked_folder(root: &Path, dir: &Path, e: &ReadError) -> LoadProblem {
         },
         other => LoadProblem::from_read_error(rel_string(root, dir), other),
     }
+}
+
+/// The Markdown files among `found` that a bank's tree shows, in the
+/// walk's order.
+fn listed_markdown(root: &Path, found: &[Walked]) -> Vec<String> {
+    found
+        .iter()
+        .filter_map(|w| match w {
+            Walked::File { path, .. } => match classify_file(root, path)? {
+                Found::Article(rel, _) | Found::Template(rel) => Some(rel),
+                Found::Skipped(s) => Some(s.path),
+                Found::Other(_) | Found::Problem(_) => None,
+            },
+            Walked::Problem(_) => None,
+        })
+        .collect()
 }
 
 /// Decide what a file inside a bank folder is; `None` for files membank

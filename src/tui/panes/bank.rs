@@ -57,6 +57,8 @@ pub struct BankPane {
     grouped: Option<Grouped>,
     /// The rows of `grouped`, laid out where the bank was read.
     laid_out: Option<LaidOut>,
+    /// A bank's files as its walk found them, shown until it is read.
+    listed: Option<Grouped>,
     /// The same for any other layout: documents nested by their groups.
     tree: Option<GroupTree>,
     /// The folders of a non-bank tree have been opened to their start depth.
@@ -133,19 +135,7 @@ pub fn group_files(bank: &Bank, sort: TreeSort, flagged: &HashSet<String>) -> Gr
     files.extend(bank.templates.iter().map(String::as_str));
     files.extend(bank.problems.iter().map(|p| p.path.as_str()));
     files.extend(bank.skipped.iter().map(|s| s.path.as_str()));
-    let archive_prefix = format!("{}/{ARCHIVE_DIR}/", Folder::Inbox.dir_name());
-    let mut grouped: Grouped = BTreeMap::new();
-    for rel in files {
-        let Some(folder) = rel.split('/').next().and_then(Folder::from_dir_name) else {
-            continue;
-        };
-        let entry = grouped.entry(folder).or_default();
-        if rel.starts_with(&archive_prefix) {
-            entry.1.push(rel.to_owned());
-        } else {
-            entry.0.push(rel.to_owned());
-        }
-    }
+    let mut grouped = group_paths(files.into_iter().map(str::to_owned));
     // Dates are read once per sort, not per comparison.
     let date = |rel: &str| {
         bank.find(rel)
@@ -165,6 +155,36 @@ pub fn group_files(bank: &Bank, sort: TreeSort, flagged: &HashSet<String>) -> Gr
                 TreeSort::Findings => list.sort_by_key(|r| !flagged.contains(r)),
             }
         }
+    }
+    grouped
+}
+
+/// Paths grouped by numbered folder, the inbox's archive apart, in the
+/// order given; paths outside the numbered folders are left out.
+fn group_paths(paths: impl Iterator<Item = String>) -> Grouped {
+    let archive_prefix = format!("{}/{ARCHIVE_DIR}/", Folder::Inbox.dir_name());
+    let mut grouped: Grouped = BTreeMap::new();
+    for rel in paths {
+        let Some(folder) = rel.split('/').next().and_then(Folder::from_dir_name) else {
+            continue;
+        };
+        let entry = grouped.entry(folder).or_default();
+        if rel.starts_with(&archive_prefix) {
+            entry.1.push(rel);
+        } else {
+            entry.0.push(rel);
+        }
+    }
+    grouped
+}
+
+/// The files a bank's walk found, grouped in the order of their names:
+/// the tree shown while they are read.
+pub fn group_listing(paths: Vec<String>) -> Grouped {
+    let mut grouped = group_paths(paths.into_iter());
+    for (files, archived) in grouped.values_mut() {
+        files.sort_by(|a, b| natural_cmp(a, b));
+        archived.sort_by(|a, b| natural_cmp(a, b));
     }
     grouped
 }
@@ -231,6 +251,7 @@ impl BankPane {
                 .collect(),
             grouped: None,
             laid_out: None,
+            listed: None,
             tree: None,
             opened: false,
             sort: TreeSort::Name,
@@ -239,7 +260,12 @@ impl BankPane {
 
     /// The memory's files changed: group them again on the next rebuild.
     pub fn files_changed(&mut self) {
-        drop_later((self.grouped.take(), self.laid_out.take(), self.tree.take()));
+        drop_later((
+            self.grouped.take(),
+            self.laid_out.take(),
+            self.listed.take(),
+            self.tree.take(),
+        ));
     }
 
     /// The files changed and were grouped elsewhere in `sort`'s order: use
@@ -261,6 +287,22 @@ impl BankPane {
     /// folder or file when it still exists.
     pub fn rebuild(&mut self, memory: &dyn Memory, flagged: &HashSet<String>, height: usize) {
         let keep = self.selected_key();
+        // The walk's files until the bank that was read replaces them.
+        if let Some(listed) = &self.listed {
+            let rows = bank_rows(None, listed, &self.expanded, flagged);
+            drop_later(std::mem::replace(&mut self.rows, rows));
+        } else {
+            self.rebuild_from(memory, flagged);
+        }
+        if let Some(key) = keep
+            && let Some(i) = self.rows.iter().position(|r| row_key(r) == key)
+        {
+            self.cursor.selected = i;
+        }
+        self.cursor.clamp(self.rows.len(), height);
+    }
+
+    fn rebuild_from(&mut self, memory: &dyn Memory, flagged: &HashSet<String>) {
         match memory.downcast_ref::<Bank>() {
             Some(bank) => {
                 let rows = self.bank_rows(bank, flagged);
@@ -276,12 +318,6 @@ impl BankPane {
                 self.tree = Some(tree);
             }
         }
-        if let Some(key) = keep
-            && let Some(i) = self.rows.iter().position(|r| row_key(r) == key)
-        {
-            self.cursor.selected = i;
-        }
-        self.cursor.clamp(self.rows.len(), height);
     }
 
     /// The seven folders of a bank, the inbox with its archive.
@@ -292,10 +328,16 @@ impl BankPane {
             .unwrap_or_else(|| group_files(bank, self.sort, flagged));
         let rows = match self.laid_out.take() {
             Some(ready) if ready.expanded == self.expanded => ready.rows,
-            _ => bank_rows(bank, &grouped, &self.expanded, flagged),
+            _ => bank_rows(Some(bank), &grouped, &self.expanded, flagged),
         };
         self.grouped = Some(grouped);
         rows
+    }
+
+    /// Show a bank's files as its walk found them, while they are read.
+    pub fn show_listing(&mut self, paths: Vec<String>, memory: &dyn Memory, height: usize) {
+        self.listed = Some(group_listing(paths));
+        self.rebuild(memory, &HashSet::new(), height);
     }
 
     /// What a new bank's tree shows, as it was when the bank was read.
@@ -319,19 +361,21 @@ pub struct LaidOut {
 /// The rows of a bank's seven folders, the inbox with its archive, with
 /// the folders in `open_folders` open.
 pub fn bank_rows(
-    bank: &Bank,
+    bank: Option<&Bank>,
     grouped: &Grouped,
     open_folders: &BTreeSet<String>,
     flagged: &HashSet<String>,
 ) -> Vec<TreeRow> {
+    // A bank still being read knows only its files' paths.
     let skipped: std::collections::HashMap<&str, &'static str> = bank
-        .skipped
+        .map(|b| b.skipped.as_slice())
+        .unwrap_or_default()
         .iter()
         .map(|s| (s.path.as_str(), skip_words(s.reason)))
         .collect();
     let mut rows = Vec::new();
     for folder in Folder::ALL {
-        let missing = bank.missing_folders.contains(&folder);
+        let missing = bank.is_some_and(|b| b.missing_folders.contains(&folder));
         let key = folder.dir_name().to_owned();
         let expanded = open_folders.contains(&key);
         let (files, archived) = grouped
@@ -442,7 +486,7 @@ impl BankPane {
         flagged: &HashSet<String>,
         height: usize,
     ) {
-        if memory.downcast_ref::<Bank>().is_some() {
+        if memory.downcast_ref::<Bank>().is_some() || self.listed.is_some() {
             let mut parts: Vec<&str> = rel.split('/').collect();
             parts.pop();
             for i in 1..=parts.len() {

@@ -316,3 +316,40 @@ fn text_read_again_never_follows_a_link_out_of_the_bank() {
     let err = bank.article_text(id).unwrap_err();
     assert_eq!(err.kind, ProblemKind::LinkOutside);
 }
+
+#[test]
+fn the_walk_lists_what_the_tree_shows_before_anything_is_read() {
+    let d = sample();
+    let r = d.path();
+    write(r, "06_TEMPLATES/Client.md", b"# {{client}}\n");
+    write(r, "04_STYLE/notes.txt", b"not Markdown\n");
+    write(r, "04_STYLE/.hidden.md", b"hidden\n");
+    let files_read = AtomicUsize::new(0);
+    let mut listed = None;
+    let mut seen_read = None;
+    let bank = Bank::load_listing(r, &files_read, &mut |paths| {
+        seen_read = Some(files_read.load(Ordering::Relaxed));
+        listed = Some(paths);
+    })
+    .unwrap();
+    assert_eq!(seen_read, Some(0), "listed before any file is read");
+    let mut listed = listed.expect("the walk was listed");
+    listed.sort();
+    let mut shown: Vec<String> = bank
+        .articles()
+        .iter()
+        .map(|a| a.rel_path.clone())
+        .chain(bank.templates.iter().cloned())
+        .chain(bank.skipped.iter().map(|s| s.path.clone()))
+        // A file that could not be read is in the tree too, with why.
+        .chain(bank.problems.iter().map(|p| p.path.clone()))
+        .collect();
+    shown.sort();
+    assert_eq!(listed, shown);
+    assert!(listed.contains(&"06_TEMPLATES/Client.md".to_owned()));
+    assert!(
+        !listed
+            .iter()
+            .any(|p| p.ends_with(".txt") || p.contains(".hidden"))
+    );
+}

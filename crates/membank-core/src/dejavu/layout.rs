@@ -25,6 +25,7 @@ pub static LAYOUT: LayoutSpec = LayoutSpec {
         files_read.fetch_add(project.len(), std::sync::atomic::Ordering::Relaxed);
         Ok(Box::new(project))
     },
+    open_listing: None,
 };
 
 impl From<NotAProject> for OpenError {

@@ -34,6 +34,7 @@ pub static LAYOUT: LayoutSpec = LayoutSpec {
                 message,
             })
     },
+    open_listing: None,
 };
 
 /// How membank's search over an everos root compares with everos's own.

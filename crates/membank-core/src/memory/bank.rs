@@ -23,6 +23,11 @@ pub static LAYOUT: LayoutSpec = LayoutSpec {
             .map(|bank| Box::new(bank) as Box<dyn Memory>)
             .map_err(|e| bank_error(root, e))
     },
+    open_listing: Some(|root, files_read, walked| {
+        Bank::load_listing(root, files_read, walked)
+            .map(|bank| Box::new(bank) as Box<dyn Memory>)
+            .map_err(|e| bank_error(root, e))
+    }),
 };
 
 fn load(root: &Path) -> Result<Bank, OpenError> {

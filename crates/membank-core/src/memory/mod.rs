@@ -48,7 +48,14 @@ pub struct LayoutSpec {
     /// [`LayoutSpec::open`], adding one to the counter for each file read,
     /// so another thread can show how far reading has come.
     pub open_counting: fn(&Path, &AtomicUsize) -> Opened,
+    /// [`LayoutSpec::open_counting`] that first hands over the files its
+    /// walk found, before reading them, for a layout whose tree can be
+    /// shown from paths alone (a bank's).
+    pub open_listing: Option<OpenListing>,
 }
+
+/// See [`LayoutSpec::open_listing`].
+pub type OpenListing = fn(&Path, &AtomicUsize, &mut dyn FnMut(Vec<String>)) -> Opened;
 
 /// What opening a memory gives.
 pub type Opened = Result<Box<dyn Memory>, OpenError>;
