@@ -1,5 +1,6 @@
 //! Times the real interface in a pseudo-terminal, as a user sees it: from
-//! starting the program to its first full frame, to the bank being read,
+//! starting the program to its first full frame, to the tree of the files
+//! its walk found, to the bank being read,
 //! and how fast keys are answered meanwhile. With `--change N` it then
 //! rewrites N articles at once (as a `git pull` does) and times the keys
 //! again while they are read, and the change until it is on screen.
@@ -66,6 +67,16 @@ fn loaded(s: &str) -> bool {
         .rev()
         .take(2)
         .any(|r| r.contains(" articles") && !r.contains(" 0 articles"))
+}
+
+/// The tree counts files in a folder (the walk is done), read or not.
+fn listed(s: &str) -> bool {
+    s.lines().any(|r| {
+        r.split("01_CLIENTS ").nth(1).is_some_and(|rest| {
+            let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+            digits.parse::<usize>().is_ok_and(|n| n > 0)
+        })
+    })
 }
 
 /// The status line's "reloaded K files", if shown.
@@ -208,9 +219,20 @@ fn main() {
         first_frame - spawned
     );
     let mut while_loading = Vec::new();
+    let mut tree_at = None;
     while !loaded(&screen.text()) {
+        if tree_at.is_none() && listed(&screen.text()) {
+            tree_at = Some(Instant::now());
+        }
         while_loading.extend(key_latencies(&screen, &mut input, 1));
-        thread::sleep(Duration::from_millis(100));
+        thread::sleep(Duration::from_millis(20));
+    }
+    match tree_at {
+        Some(at) => println!(
+            "tree of walked files on screen by {:.2?} after start",
+            at - spawned
+        ),
+        None => println!("the tree showed no files before the bank was read"),
     }
     let read = screen.wait("the bank read", loaded);
     println!("bank read and on screen {:.2?} after start", read - spawned);

@@ -783,13 +783,13 @@ pub fn update(app: &mut App, msg: Msg) {
                 app.dirty = true;
             }
         }
-        Msg::Listed(paths) => {
+        Msg::Listed(tree) => {
             // Only while nothing is read yet: a bank already shown has its
             // own files.
             if app.memory.is_empty() {
-                app.files_listed = Some(paths.len());
+                app.files_listed = Some(tree.files);
                 let bh = app.height_of(Pane::Bank);
-                app.panes.bank.show_listing(paths, app.memory.as_ref(), bh);
+                app.panes.bank.show_listing(*tree, app.memory.as_ref(), bh);
                 app.dirty = true;
             }
         }

@@ -25,7 +25,7 @@ pub enum Input {
     /// Files read so far by the loader thread.
     Loading(usize),
     /// The files the loader's walk found, before it reads them.
-    Listed(Vec<String>),
+    Listed(Box<crate::tui::panes::bank::ListedTree>),
     /// The loader thread finished reading the bank.
     Loaded(Box<Result<crate::tui::app::ReadMemory, String>>),
     /// What the app's own background work produced.

@@ -27,7 +27,7 @@ pub enum Msg {
     Loading(usize),
     /// The files of a bank being read, as its walk found them: the tree
     /// shows them until the bank arrives.
-    Listed(Vec<String>),
+    Listed(Box<super::panes::bank::ListedTree>),
     /// The memory read in the background, replacing the empty one shown
     /// meanwhile.
     Loaded(Box<Result<ReadMemory, String>>),

@@ -120,9 +120,19 @@ fn spawn_loader(found: &Detected, plan: reload::Plan, tx: mpsc::Sender<Input>) {
         let started = std::time::Instant::now();
         // A layout whose tree can be drawn from paths hands them over
         // first, so the tree is there while the files are read.
-        let listed_tx = tx.clone();
+        // Laid out on a thread of its own, so reading starts at once.
+        let (listed_tx, expanded) = (tx.clone(), plan.expanded.clone());
         let mut walked = move |paths: Vec<String>| {
-            let _ = listed_tx.send(Input::Listed(paths));
+            let (tx, expanded) = (listed_tx.clone(), expanded.clone());
+            let spawned = std::thread::Builder::new()
+                .name("membank-listing".into())
+                .spawn(move || {
+                    let tree = panes::bank::ListedTree::of(paths, &expanded);
+                    let _ = tx.send(Input::Listed(Box::new(tree)));
+                });
+            if let Err(e) = spawned {
+                tracing::warn!(error = %e, "the tree waits for the bank to be read");
+            }
         };
         let loaded = match spec.open_listing {
             Some(open) => open(&root, &files_read, &mut walked),

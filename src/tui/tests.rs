@@ -575,7 +575,8 @@ fn the_tree_shows_the_walked_files_before_they_are_read() {
     let mut listed = Vec::new();
     let open = spec.open_listing.expect("a bank lists its files first");
     let loaded = open(&root, &files_read, &mut |paths| listed = paths);
-    update(&mut app, Msg::Listed(listed));
+    let tree = super::panes::bank::ListedTree::of(listed, app.panes.bank.expanded());
+    update(&mut app, Msg::Listed(Box::new(tree)));
     update(&mut app, Msg::Loading(4));
     assert_snapshot!(screen(&app));
     // The tree is usable: move to a client and open it.
