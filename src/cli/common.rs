@@ -91,6 +91,26 @@ pub fn warn_unknown_values(bank: &Bank, query: &membank_core::scoring::Query) {
     }
 }
 
+/// A client, domain or language asked for that no article carries, with
+/// the closest ones the bank uses (a typo would otherwise just score
+/// nothing). Looked up only
+/// when some asked-for signal earned no article a point, since collecting
+/// the bank's values reads every article.
+pub fn unknown_values_of(bank: &Bank, listed: &membank_core::context::Listed) -> Vec<String> {
+    let q = &listed.report.query;
+    let earned = listed.earned;
+    let unmatched = (q.client.is_some() && earned.client == 0)
+        || (q.domain.is_some() && earned.domain == 0)
+        || ((q.source_lang.is_some() || q.target_lang.is_some()) && earned.language == 0);
+    if !unmatched {
+        return Vec::new();
+    }
+    membank_core::suggest::unknown_values(&membank_core::vocabulary::collect(bank), q)
+        .iter()
+        .map(ToString::to_string)
+        .collect()
+}
+
 /// Check that `path` is a memory bank without reading it, for commands that
 /// write into it (`blocks --apply`, `compile`) and read only what they need.
 pub fn bank_root(path: &Path) -> anyhow::Result<PathBuf> {

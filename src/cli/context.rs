@@ -12,7 +12,7 @@ use membank_core::scoring::{Query, SignalMatch};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use super::common::{open_bank_with, print_json, safe, warn_unknown_values};
+use super::common::{open_bank_with, print_json, safe};
 use super::style;
 
 #[derive(clap::Args)]
@@ -95,8 +95,10 @@ impl QueryArgs {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let bank = open_bank_with(&args.bank, membank_core::bank::LoadOptions::CONTEXT)?;
-    warn_unknown_values(bank, &args.query.to_query());
     let listed = build(bank, &args.query, &args.budget, args.limit.unwrap_or(0));
+    for unknown in super::common::unknown_values_of(bank, &listed) {
+        eprintln!("membank: warning: {}", safe(&unknown));
+    }
     let (report, total) = (listed.report, listed.ranked);
     // Each row is put into words only while it is written, so the whole
     // report is never held in words at once.

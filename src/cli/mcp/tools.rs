@@ -451,7 +451,7 @@ fn context_tool(shared: &Shared, p: ContextParams) -> Result<Output, String> {
     let memory = shared.memory();
     let bank = as_bank(memory.as_ref(), "context")?;
     let listed = context_cmd::build(bank, &p.query, &p.budget, p.limit);
-    let warnings = unknown_values(bank, &listed);
+    let warnings = crate::cli::common::unknown_values_of(bank, &listed);
     let report = listed.report;
     let explained = report.explain(bank);
     let mut table = context_cmd::table(&explained, listed.ranked);
@@ -460,26 +460,6 @@ fn context_tool(shared: &Shared, p: ContextParams) -> Result<Output, String> {
     }
     let rendered = context::render(bank, &report);
     Output::new(explained, vec![table, rendered])
-}
-
-/// What the command line warns about on standard error: a client, domain
-/// or language no article carries, with the closest ones the bank uses (an
-/// assistant's typo would otherwise just score nothing). Looked up only
-/// when some asked-for signal earned no article a point, since collecting
-/// the bank's values reads every article.
-fn unknown_values(bank: &Bank, listed: &context::Listed) -> Vec<String> {
-    let q = &listed.report.query;
-    let earned = listed.earned;
-    let unmatched = (q.client.is_some() && earned.client == 0)
-        || (q.domain.is_some() && earned.domain == 0)
-        || ((q.source_lang.is_some() || q.target_lang.is_some()) && earned.language == 0);
-    if !unmatched {
-        return Vec::new();
-    }
-    membank_core::suggest::unknown_values(&vocabulary::collect(bank), q)
-        .iter()
-        .map(ToString::to_string)
-        .collect()
 }
 
 fn read_tool(shared: &Shared, p: ReadParams) -> Result<Output, String> {
