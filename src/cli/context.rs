@@ -175,10 +175,20 @@ fn why(e: &ExplainedEntry) -> String {
 }
 
 fn print_table(r: &ContextReport, bank: &Bank, total: usize) {
+    use rayon::prelude::*;
     use std::io::Write;
+    let stdout = std::io::stdout();
+    // Styles kept or dropped as they would be for the real standard output,
+    // decided once here and applied to each block where it is made.
+    let choice = anstream::AutoStream::choice(&stdout);
+    let styled = |write: &dyn Fn(&mut dyn Write) -> std::io::Result<()>| {
+        let mut block = anstream::AutoStream::new(Vec::new(), choice);
+        let _ = write(&mut block);
+        block.into_inner()
+    };
     // One write per block, not per line: a 100,000-row table is otherwise
     // hundreds of thousands of system calls.
-    let mut out = super::style::report_stdout();
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
     let head = TableHead {
         query: &r.query,
         budget: r.budget,
@@ -188,11 +198,25 @@ fn print_table(r: &ContextReport, bank: &Bank, total: usize) {
         listed: r.articles.len(),
         kept: r.included().count(),
     };
-    let rows = r
-        .articles
-        .iter()
-        .map(|e| Cow::Owned(e.explain(bank, &r.query)));
-    let _ = write_table(&mut out, &head, rows);
+    let _ = out.write_all(&styled(&|o| write_head(o, &head)));
+    // Rows are put into words on all cores, a window at a time, so the
+    // whole table is never held at once.
+    const ROWS_PER_BLOCK: usize = 1024;
+    for window in r.articles.chunks(ROWS_PER_BLOCK * 16) {
+        let blocks: Vec<Vec<u8>> = window
+            .par_chunks(ROWS_PER_BLOCK)
+            .map(|rows| {
+                styled(&|o| {
+                    let explained = rows.iter().map(|e| Cow::Owned(e.explain(bank, &r.query)));
+                    write_rows(o, explained)
+                })
+            })
+            .collect();
+        for block in blocks {
+            let _ = out.write_all(&block);
+        }
+    }
+    let _ = out.write_all(&styled(&|o| write_tail(o, &head)));
     let _ = out.flush();
 }
 
@@ -203,6 +227,13 @@ fn write_table<'a>(
     r: &TableHead<'_>,
     rows: impl Iterator<Item = Cow<'a, ExplainedEntry>>,
 ) -> std::io::Result<()> {
+    write_head(out, r)?;
+    write_rows(out, rows)?;
+    write_tail(out, r)
+}
+
+/// The query and the budget, and the columns' heading.
+fn write_head(out: &mut dyn std::io::Write, r: &TableHead<'_>) -> std::io::Result<()> {
     let q = r.query;
     let show = |v: &Option<String>| v.as_deref().map(safe).unwrap_or_else(|| "-".into());
     writeln!(
@@ -229,7 +260,15 @@ fn write_table<'a>(
         out,
         "{heading}{:>4}  {:>5}  {:>2} {:>2} {:>2}  {:>6}  {:<10}  {:<4}  path{heading:#}",
         "rank", "score", "C", "D", "L", "tokens", "updated", "kept"
-    )?;
+    )
+}
+
+/// Every article in rank order with why it scored and, for each one left
+/// out, why.
+fn write_rows<'a>(
+    out: &mut dyn std::io::Write,
+    rows: impl Iterator<Item = Cow<'a, ExplainedEntry>>,
+) -> std::io::Result<()> {
     for e in rows {
         let e = e.as_ref();
         let (kept_word, kept_style) = if e.included {
@@ -263,6 +302,11 @@ fn write_table<'a>(
             )?;
         }
     }
+    Ok(())
+}
+
+/// How many articles the listing left out.
+fn write_tail(out: &mut dyn std::io::Write, r: &TableHead<'_>) -> std::io::Result<()> {
     if r.articles > r.listed {
         let muted = style::MUTED;
         writeln!(
