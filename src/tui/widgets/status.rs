@@ -97,18 +97,27 @@ impl Status {
 pub fn draw(frame: &mut Frame, area: Rect, status: &Status, theme: &Theme) {
     let base = theme.status_bar;
     let label = Span::styled(format!(" {} ", status.bank), base.patch(theme.title));
-    let count = Span::styled(
-        format!(
-            "│ {} {} ",
-            status.articles,
-            if status.noun.is_empty() {
-                "articles"
-            } else {
-                status.noun
-            }
-        ),
-        base,
-    );
+    // While the memory is read, the progress message gives the count.
+    let reading = status
+        .message
+        .as_ref()
+        .is_some_and(|(m, _)| m.starts_with(crate::tui::app::LOADING));
+    let count = if status.articles == 0 && reading {
+        Span::styled("", base)
+    } else {
+        Span::styled(
+            format!(
+                "│ {} {} ",
+                status.articles,
+                if status.noun.is_empty() {
+                    "articles"
+                } else {
+                    status.noun
+                }
+            ),
+            base,
+        )
+    };
     let query =
         (!status.query.is_empty()).then(|| Span::styled(format!("│ {} ", status.query), base));
     let message = status.message.as_ref().map(|(text, level)| {
