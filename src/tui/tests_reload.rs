@@ -26,6 +26,20 @@ fn next(rx: &mpsc::Receiver<Msg>) -> Msg {
         .expect("the re-read reports back")
 }
 
+/// A copy of the fixture on screen whose Marketing article was just
+/// rewritten with `text`, and the re-read's result, not yet delivered.
+fn marketing_rewritten(text: &str) -> (tempfile::TempDir, App, Msg) {
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&fixture(), dir.path());
+    let mut app = app_at(dir.path(), 100, 30);
+    let rx = with_channel(&mut app);
+    let changed = dir.path().join("03_DOMAINS/Marketing.md");
+    std::fs::write(&changed, text).unwrap();
+    update(&mut app, Msg::FilesChanged(vec![changed]));
+    let msg = next(&rx);
+    (dir, app, msg)
+}
+
 fn findings(app: &App) -> Vec<String> {
     app.panes
         .health
@@ -128,20 +142,11 @@ fn a_change_during_the_first_read_is_read_after_it() {
 #[test]
 fn a_tree_order_changed_during_a_re_read_is_kept() {
     use super::panes::bank::{RowKind, TreeSort};
-    let dir = tempfile::tempdir().unwrap();
-    copy_dir(&fixture(), dir.path());
-    let mut app = app_at(dir.path(), 100, 30);
-    let rx = with_channel(&mut app);
-    let changed = dir.path().join("03_DOMAINS/Marketing.md");
-    std::fs::write(
-        &changed,
+    let (_dir, mut app, msg) = marketing_rewritten(
         "---\ndomain: Marketing\nlast_updated: 2099-12-31\n---\n# Marketing\n\nNewest now.\n",
-    )
-    .unwrap();
-    update(&mut app, Msg::FilesChanged(vec![changed]));
+    );
     // The worker groups in the order of when it started; the user picks
     // another before the bank arrives.
-    let msg = next(&rx);
     app.panes.bank.sort = TreeSort::Date;
     update(&mut app, msg);
     let files = |app: &App| -> Vec<String> {
@@ -175,20 +180,11 @@ fn a_tree_order_changed_during_a_re_read_is_kept() {
 fn what_the_worker_laid_out_is_used_only_if_nothing_changed_meanwhile() {
     use crate::last_query::SavedQuery;
     use membank_core::bank::Bank;
-    let dir = tempfile::tempdir().unwrap();
-    copy_dir(&fixture(), dir.path());
-    let mut app = app_at(dir.path(), 100, 30);
-    let rx = with_channel(&mut app);
-    let changed = dir.path().join("03_DOMAINS/Marketing.md");
-    std::fs::write(
-        &changed,
+    let (_dir, mut app, msg) = marketing_rewritten(
         "---\ndomain: Marketing\nclient: Globex\n---\n# Marketing\n\nNow for Globex.\n",
-    )
-    .unwrap();
-    update(&mut app, Msg::FilesChanged(vec![changed]));
+    );
     // The worker lays out the tree and ranks for what was shown when it
     // started; meanwhile the inbox is opened and another client asked for.
-    let msg = next(&rx);
     app.panes.bank.cursor.selected = 0;
     assert!(app.panes.bank.set_expanded(true), "the inbox opens");
     app.panes.context.fill(&SavedQuery {

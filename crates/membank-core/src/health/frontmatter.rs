@@ -6,7 +6,7 @@ use crate::layout::Folder;
 
 use super::finding::{KeyRule, Message};
 use super::language::{is_plausible_language_tag, language_hint};
-use super::{Finding, Severity, finding, lazy_finding};
+use super::{Finding, Severity, finding};
 
 pub(super) fn frontmatter_findings(a: &Article, out: &mut Vec<Finding>) {
     // Inbox notes and indices need no frontmatter; a broken block there is
@@ -116,7 +116,7 @@ pub(super) fn key_findings(a: &Article, out: &mut Vec<Finding>) {
             return;
         }
         let line = if empty { key_line(a, key) } else { None };
-        out.push(lazy_finding(
+        out.push(Finding::with_message(
             "missing-key",
             severity,
             &a.rel_path,

@@ -3,14 +3,14 @@
 use crate::bank::{ArticleId, Bank, Resolution};
 
 use super::finding::Message;
-use super::{Finding, Severity, finding, lazy_finding};
+use super::{Finding, Severity, finding};
 
 pub(super) fn link_findings(bank: &Bank, id: ArticleId, out: &mut Vec<Finding>) {
     let a = bank.article(id);
     for (link, resolution) in bank.outgoing(id) {
         match resolution {
             Resolution::One(_) | Resolution::File(_) => {}
-            Resolution::Dead => out.push(lazy_finding(
+            Resolution::Dead => out.push(Finding::with_message(
                 "dead-link",
                 Severity::Warning,
                 &a.rel_path,
@@ -62,7 +62,7 @@ pub(super) fn orphan_finding(bank: &Bank, id: ArticleId, out: &mut Vec<Finding>)
         return;
     }
     let a = bank.article(id);
-    out.push(lazy_finding(
+    out.push(Finding::with_message(
         "orphan",
         Severity::Info,
         &a.rel_path,

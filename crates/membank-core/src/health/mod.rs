@@ -229,18 +229,6 @@ fn finding(
     Finding::with_message(code, severity, path, line, message.into())
 }
 
-/// A finding whose message is written only when read, for the codes a large
-/// bank has by the ten thousand.
-fn lazy_finding(
-    code: &'static str,
-    severity: Severity,
-    path: &str,
-    line: Option<usize>,
-    message: Message,
-) -> Finding {
-    Finding::with_message(code, severity, path, line, message)
-}
-
 // ---------------------------------------------------------------------------
 // Per article
 
@@ -271,7 +259,7 @@ fn article_findings(
             _ => None,
         };
         if let Some(date) = stale_date {
-            out.push(lazy_finding(
+            out.push(Finding::with_message(
                 "stale",
                 Severity::Info,
                 &a.rel_path,
