@@ -4,7 +4,8 @@
 //! size defaults to 100,000 articles and can be changed with
 //! `MEMBANK_BENCH_ARTICLES`. `MEMBANK_BENCH_ONLY=pathological` runs only the
 //! single-file cases (a huge index note, a huge article), which need no
-//! large bank.
+//! large bank; `MEMBANK_BENCH_ONLY=health` only the health checks, in
+//! full and incrementally.
 
 use std::hint::black_box;
 use std::path::Path;
@@ -62,6 +63,44 @@ fn bench_health(c: &mut Criterion, bank: &Bank, n: usize) {
     g.bench_function(format!("check_{n}"), |b| {
         b.iter(|| health::check(bank, black_box(&opts)))
     });
+    g.finish();
+}
+
+/// The health checks again after a `git pull`-sized change: `n` articles
+/// spread over the bank edited (a sentence and a link added), checked
+/// incrementally from the report before. Changes the files on disk.
+fn bench_recheck(c: &mut Criterion, dir: &Path, articles: usize) {
+    let opts = HealthOptions {
+        stale_after_days: 365,
+        today: jiff::civil::date(2026, 6, 1),
+    };
+    let before = Bank::load(dir).expect("bank loads");
+    let report = health::check(&before, &opts);
+    let mut g = c.benchmark_group("health");
+    g.sample_size(10).measurement_time(Duration::from_secs(10));
+    for n in [1, 100, 2_000] {
+        let step = (before.articles().len() / n).max(1);
+        let changed: Vec<String> = (0..n)
+            .map(|i| {
+                before
+                    .article((i * step) % before.articles().len())
+                    .rel_path
+                    .clone()
+            })
+            .collect();
+        for rel in &changed {
+            let path = dir.join(rel);
+            let mut text = std::fs::read_to_string(&path).expect("article reads");
+            text.push_str("\nEdited after a pull: see [[Glossary]].\n");
+            std::fs::write(&path, text).expect("article is written");
+        }
+        let after = before.reloaded(&changed);
+        g.bench_function(format!("recheck_{n}_of_{articles}"), |b| {
+            b.iter(|| {
+                health::incremental::recheck(&before, &report, &after, black_box(&changed), &opts)
+            })
+        });
+    }
     g.finish();
 }
 
@@ -150,7 +189,8 @@ fn bench_pathological(c: &mut Criterion) {
 }
 
 fn main() {
-    if std::env::var("MEMBANK_BENCH_ONLY").as_deref() == Ok("pathological") {
+    let only = std::env::var("MEMBANK_BENCH_ONLY").unwrap_or_default();
+    if only == "pathological" {
         let mut c = Criterion::default().configure_from_args();
         bench_pathological(&mut c);
         c.final_summary();
@@ -172,12 +212,21 @@ fn main() {
     let mut c = Criterion::default()
         .warm_up_time(Duration::from_secs(2))
         .configure_from_args();
+    if only == "health" {
+        let bank = Bank::load(dir.path()).expect("bank loads");
+        bench_health(&mut c, &bank, articles);
+        drop(bank);
+        bench_recheck(&mut c, dir.path(), articles);
+        c.final_summary();
+        return;
+    }
     bench_link_heavy_note(&mut c);
     bench_load(&mut c, dir.path(), articles);
     let bank = Bank::load(dir.path()).expect("bank loads");
     bench_query(&mut c, &bank, &query(&stats), articles);
     bench_health(&mut c, &bank, articles);
     drop(bank);
+    bench_recheck(&mut c, dir.path(), articles);
     bench_pathological(&mut c);
     c.final_summary();
 }

@@ -37,7 +37,9 @@ pub(super) fn folder_findings(bank: &Bank, out: &mut Vec<Finding>) {
 }
 
 pub(super) fn file_findings(bank: &Bank, out: &mut Vec<Finding>) {
-    let linked = linked_files(bank);
+    // Finding who links to an attachment visits every link: only done when
+    // there is one.
+    let linked = std::cell::OnceCell::new();
     for path in &bank.other_files {
         let folder = path.split('/').next().and_then(Folder::from_dir_name);
         if path.ends_with(".tmp") {
@@ -52,7 +54,7 @@ pub(super) fn file_findings(bank: &Bank, out: &mut Vec<Finding>) {
                     .into(),
             ));
         } else if folder.is_some_and(Folder::is_content) {
-            let message = match linked.get(path.as_str()) {
+            let message = match linked.get_or_init(|| linked_files(bank)).get(path.as_str()) {
                 Some(from) => format!(
                     "An attachment that “{from}” links to or embeds: keep it where it is. \
                      membank does not read it, so its content is never part of a context; \

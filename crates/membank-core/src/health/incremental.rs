@@ -7,15 +7,25 @@
 //! links now reach other files (only possible when files were added,
 //! removed or renamed), and the ones that gained their first or lost their
 //! last backlink. Everyone else keeps the findings of the report before.
-//! The passes over the whole bank (files, folders, names, term conflicts)
-//! run in full: they are cheap next to the per-article checks.
+//!
+//! Of the passes over the whole bank, the ones about folders and the files
+//! that are not articles run again (there are few such files). File names
+//! are checked again only when files came or went. Term conflicts are made
+//! again only for the terms of the changed articles: every approved term's
+//! key is hashed (no string is built) to find the others of those terms.
+//! Only the new findings are sorted, then merged into the kept ones.
 
 use std::collections::HashSet;
 
 use rayon::prelude::*;
 
-use super::{Finding, HealthOptions, HealthReport, article_findings, bank_findings, stale_cutoff};
+use super::{
+    Finding, HealthOptions, HealthReport, article_findings, listed_file_findings, names,
+    stale_cutoff, terms,
+};
 use crate::bank::{ArticleId, Bank, ProblemKind, Resolution};
+
+type FastSet<T> = HashSet<T, foldhash::fast::RandomState>;
 
 /// Codes of the passes over the whole bank; every other code is about one
 /// article, found by looking at that article alone.
@@ -33,9 +43,12 @@ pub const BANK_WIDE: &[&str] = &[
     "skipped-file",
     "renamed-template",
     "unknown-template",
-    "bad-filename",
-    "term-conflict",
+    FILE_NAMES,
+    TERM_CONFLICT,
 ];
+
+const FILE_NAMES: &str = "bad-filename";
+const TERM_CONFLICT: &str = "term-conflict";
 
 /// The report [`super::check`] would give for `after`, computed from the
 /// report of `before` (made with the same `opts`). `after` must be `before`
@@ -48,55 +61,133 @@ pub fn recheck(
     changed: &[String],
     opts: &HealthOptions,
 ) -> HealthReport {
-    let changed: HashSet<String> = changed.iter().map(|p| p.replace('\\', "/")).collect();
+    let changed: FastSet<String> = changed.iter().map(|p| p.replace('\\', "/")).collect();
     let same_files = same_link_files(before, after);
-    let dirty: Vec<bool> = (0..after.articles().len())
-        .into_par_iter()
-        .map(|id| must_recheck(before, after, id, &changed, same_files))
+    let dirty = dirty_articles(before, after, &changed, same_files);
+    // Paths whose own findings are made again; a removed article's path
+    // is among the changed ones.
+    let again: FastSet<&str> = changed
+        .iter()
+        .map(String::as_str)
+        .chain(dirty.iter().map(|&id| after.article(id).rel_path.as_str()))
         .collect();
-    let mut findings: Vec<Finding> = before_report
-        .findings
-        .par_iter()
-        .filter(|f| {
-            !BANK_WIDE.contains(&f.code) && after.find(&f.path).is_some_and(|id| !dirty[id])
-        })
-        .cloned()
+    let term_hashes = changed_term_hashes(before, after, &changed);
+    let term_members = if term_hashes.is_empty() {
+        Vec::new()
+    } else {
+        terms::hashed_terms(after, |h| term_hashes.contains(&h))
+    };
+    let in_changed_terms: FastSet<&str> = term_members
+        .iter()
+        .map(|&(_, id)| after.article(id).rel_path.as_str())
         .collect();
+    let keep = |f: &Finding| match f.code {
+        FILE_NAMES => same_files,
+        TERM_CONFLICT => !changed.contains(&*f.path) && !in_changed_terms.contains(&*f.path),
+        code if BANK_WIDE.contains(&code) => false,
+        _ => !again.contains(&*f.path),
+    };
     let cutoff = stale_cutoff(opts);
-    let again: Vec<Finding> = dirty
+    let mut fresh: Vec<Finding> = dirty
         .par_iter()
-        .enumerate()
-        .filter(|(_, d)| **d)
-        .flat_map_iter(|(id, _)| {
+        .flat_map_iter(|&id| {
             let mut out = Vec::new();
             article_findings(after, id, cutoff, opts, &mut out);
             out
         })
         .collect();
-    findings.extend(again);
-    bank_findings(after, &mut findings);
-    HealthReport::new(findings)
+    listed_file_findings(after, &mut fresh);
+    if !same_files {
+        names::file_name_findings(after, &mut fresh);
+    }
+    terms::conflicts_among(after, &term_members, &mut fresh);
+    HealthReport::merged(&before_report.findings, keep, fresh)
 }
 
-/// Must this article of `after` be checked again?
-fn must_recheck(
+/// The articles of `after` to check again, in bank order.
+fn dirty_articles(
     before: &Bank,
     after: &Bank,
-    id: ArticleId,
-    changed: &HashSet<String>,
+    changed: &FastSet<String>,
     same_files: bool,
-) -> bool {
-    let a = after.article(id);
-    if changed.contains(a.rel_path.as_str()) {
-        return true;
+) -> Vec<ArticleId> {
+    if same_files {
+        return dirty_among_the_same_files(before, after, changed);
     }
-    let Some(old) = before.find(&a.rel_path) else {
-        return true;
+    let old_ids = matching_ids(before, after);
+    (0..after.articles().len())
+        .into_par_iter()
+        .filter(|&id| match old_ids[id] {
+            None => true,
+            Some(old) => {
+                changed.contains(after.article(id).rel_path.as_str())
+                    || before.backlinks(old).is_empty() != after.backlinks(id).is_empty()
+                    || !same_targets(before, old, after, id)
+            }
+        })
+        .collect()
+}
+
+/// When no file came or went, an article has the same id in both banks and
+/// only the changed articles' links can point elsewhere: the changed ones
+/// and those their links reached, before or now, that gained their first
+/// or lost their last backlink.
+fn dirty_among_the_same_files(
+    before: &Bank,
+    after: &Bank,
+    changed: &FastSet<String>,
+) -> Vec<ArticleId> {
+    let edited: Vec<ArticleId> = changed.iter().filter_map(|p| after.find(p)).collect();
+    let reached = |bank: &Bank, id: ArticleId| -> Vec<ArticleId> {
+        bank.outgoing(id).filter_map(|(_, r)| r.target()).collect()
     };
-    if before.backlinks(old).is_empty() != after.backlinks(id).is_empty() {
-        return true;
+    let mut dirty: Vec<ArticleId> = edited
+        .iter()
+        .flat_map(|&id| [reached(before, id), reached(after, id)])
+        .flatten()
+        .filter(|&t| before.backlinks(t).is_empty() != after.backlinks(t).is_empty())
+        .chain(edited.iter().copied())
+        .collect();
+    dirty.sort_unstable();
+    dirty.dedup();
+    dirty
+}
+
+/// For each article of `after`, the same file's article in `before`.
+/// Both banks keep their articles sorted by folder and path, so one walk
+/// over both pairs them.
+fn matching_ids(before: &Bank, after: &Bank) -> Vec<Option<ArticleId>> {
+    fn key(bank: &Bank, id: ArticleId) -> (crate::layout::Folder, &str) {
+        let a = bank.article(id);
+        (a.folder, a.rel_path.as_str())
     }
-    !same_files && !same_targets(before, old, after, id)
+    let mut old = 0;
+    let old_len = before.articles().len();
+    (0..after.articles().len())
+        .map(|id| {
+            while old < old_len && key(before, old) < key(after, id) {
+                old += 1;
+            }
+            (old < old_len && key(before, old) == key(after, id)).then_some(old)
+        })
+        .collect()
+}
+
+/// The hashes of the terms the changed articles had before and have now.
+fn changed_term_hashes(before: &Bank, after: &Bank, changed: &FastSet<String>) -> FastSet<u64> {
+    changed
+        .iter()
+        .flat_map(|path| {
+            let then = before
+                .find(path)
+                .and_then(|id| terms::term_hash(before.article(id)));
+            let now = after
+                .find(path)
+                .and_then(|id| terms::term_hash(after.article(id)));
+            [then, now]
+        })
+        .flatten()
+        .collect()
 }
 
 /// Do both banks have the same files a link can reach? Links resolve by

@@ -26,13 +26,17 @@ impl Rng {
 }
 
 /// Few names, so files share names across folders (ambiguous links) and
-/// links often start or stop reaching a file as files come and go.
-const NAMES: &[&str] = &["Alpha", "Beta", "Gamma", "Delta", "Epsilon", "Zeta"];
+/// links often start or stop reaching a file as files come and go; two
+/// differ only in case and one is not allowed on Windows.
+const NAMES: &[&str] = &[
+    "Alpha", "alpha", "Beta", "Gamma", "Delta", "Epsilon", "Zeta", "Et|a",
+];
 const FOLDERS: &[&str] = &[
     "00_INBOX",
     "01_CLIENTS",
     "02_TERMINOLOGY",
     "02_TERMINOLOGY/sub",
+    "02_TERMINOLOGY/wh?y",
     "03_DOMAINS",
     "04_STYLE",
     "05_INDICES",

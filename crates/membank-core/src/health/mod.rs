@@ -104,8 +104,41 @@ pub struct HealthReport {
 impl HealthReport {
     pub fn new(mut findings: Vec<Finding>) -> HealthReport {
         findings.par_sort_unstable_by(Finding::report_order);
+        HealthReport::counted(findings)
+    }
+
+    /// The report of the findings of `before` that `keep` accepts, and of
+    /// `more` (in any order). Only `more` is sorted; each of its findings
+    /// finds its place in `before` by a binary search.
+    fn merged(
+        before: &[Finding],
+        keep: impl Fn(&Finding) -> bool + Sync,
+        mut more: Vec<Finding>,
+    ) -> HealthReport {
+        more.par_sort_unstable_by(Finding::report_order);
+        let places: Vec<usize> = more
+            .par_iter()
+            .map(|m| before.partition_point(|b| b.report_order(m).is_lt()))
+            .collect();
+        let kept: Vec<bool> = before.par_iter().map(&keep).collect();
+        let mut findings = Vec::with_capacity(before.len() + more.len());
+        let mut more = places.into_iter().zip(more).peekable();
+        for (i, b) in before.iter().enumerate() {
+            while let Some((_, m)) = more.next_if(|(place, _)| *place == i) {
+                findings.push(m);
+            }
+            if kept[i] {
+                findings.push(b.clone());
+            }
+        }
+        findings.extend(more.map(|(_, m)| m));
+        HealthReport::counted(findings)
+    }
+
+    fn counted(findings: Vec<Finding>) -> HealthReport {
         let mut counts = Counts::default();
-        let mut by_code = BTreeMap::new();
+        // A few dozen codes: counted in a fast map, then put in order.
+        let mut by_code = rustc_hash::FxHashMap::default();
         for f in &findings {
             match f.severity {
                 Severity::Error => counts.error += 1,
@@ -117,7 +150,7 @@ impl HealthReport {
         HealthReport {
             findings,
             counts,
-            by_code,
+            by_code: by_code.into_iter().collect(),
         }
     }
 
@@ -212,11 +245,17 @@ fn stale_cutoff(opts: &HealthOptions) -> Option<Date> {
 /// The passes over the whole bank rather than one article at a time (their
 /// codes are [`incremental::BANK_WIDE`]).
 fn bank_findings(bank: &Bank, findings: &mut Vec<Finding>) {
+    listed_file_findings(bank, findings);
+    names::file_name_findings(bank, findings);
+    terms::term_conflicts(bank, findings);
+}
+
+/// The folders, and the files that are not articles: a few, however
+/// large the bank.
+fn listed_file_findings(bank: &Bank, findings: &mut Vec<Finding>) {
     encoding::load_problems(bank, findings);
     files::folder_findings(bank, findings);
     files::file_findings(bank, findings);
-    names::file_name_findings(bank, findings);
-    terms::term_conflicts(bank, findings);
 }
 
 fn finding(

@@ -1,8 +1,13 @@
 //! File and folder names that break on other systems (Windows, macOS).
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
+use std::hash::Hasher;
+
+use rayon::prelude::*;
+use rustc_hash::FxHasher;
 
 use crate::bank::{Bank, ProblemKind};
+use crate::wikilink::{fold, hash_folded};
 
 use super::{Finding, Severity, finding};
 
@@ -27,14 +32,34 @@ fn all_paths(bank: &Bank) -> Vec<&str> {
 
 pub(super) fn file_name_findings(bank: &Bank, out: &mut Vec<Finding>) {
     let paths = all_paths(bank);
+    out.par_extend(paths.par_iter().filter_map(|&path| {
+        let (sev, why) = name_problem(file_name(path))?;
+        Some(bad_filename(path, sev, why))
+    }));
+    bad_folder_names(&paths, out);
+    same_but_for_case(&paths, out);
+}
+
+fn file_name(path: &str) -> &str {
+    path.rsplit_once('/').map_or(path, |(_, name)| name)
+}
+
+fn dir_of(path: &str) -> &str {
+    path.rsplit_once('/').map_or("", |(dir, _)| dir)
+}
+
+/// Subfolders below the numbered folders with a bad name, each once.
+fn bad_folder_names(paths: &[&str], out: &mut Vec<Finding>) {
     let mut bad_dirs = BTreeSet::new();
-    let mut by_folded: HashMap<(&str, String), Vec<&str>> = HashMap::new();
-    for &path in &paths {
-        let (dir, name) = path.rsplit_once('/').unwrap_or(("", path));
-        if let Some((severity, why)) = name_problem(name) {
-            out.push(bad_filename(path, severity, why));
+    let mut previous = None;
+    for &path in paths {
+        let dir = dir_of(path);
+        // Paths come mostly sorted, so a folder's files follow each other.
+        if previous == Some(dir) {
+            continue;
         }
-        // Subfolders below the numbered folder; the numbered folder is fixed.
+        previous = Some(dir);
+        // The numbered folder is fixed; only the ones below it are named.
         let mut prefix_len = dir.find('/').unwrap_or(dir.len());
         for seg in dir.split('/').skip(1) {
             let end = prefix_len + 1 + seg.len();
@@ -43,34 +68,65 @@ pub(super) fn file_name_findings(bank: &Bank, out: &mut Vec<Finding>) {
             }
             prefix_len = end;
         }
-        by_folded
-            .entry((dir, name.to_lowercase()))
-            .or_default()
-            .push(path);
     }
     for dir in bad_dirs {
-        let name = dir.rsplit('/').next().unwrap_or(dir);
-        if let Some((severity, why)) = name_problem(name) {
+        if let Some((severity, why)) = name_problem(file_name(dir)) {
             out.push(bad_filename(dir, severity, why));
         }
     }
-    for group in by_folded.values().filter(|g| g.len() > 1) {
-        for &path in group {
-            let others: Vec<String> = group
-                .iter()
-                .filter(|&&p| p != path)
-                .map(|p| format!("“{p}”"))
-                .collect();
-            out.push(bad_filename(
-                path,
-                Severity::Warning,
-                format!(
-                    "its name differs from {} only in upper/lower case. Windows and macOS treat \
-                     them as the same file, so one overwrites the other when the bank is \
-                     synced there",
-                    others.join(", ")
-                ),
-            ));
+}
+
+/// Files of one folder whose names differ only in case. Each name is
+/// hashed as it folds, without building the folded string; only names
+/// whose hashes meet are compared.
+fn same_but_for_case(paths: &[&str], out: &mut Vec<Finding>) {
+    let key_hash = |path: &str| {
+        let mut h = FxHasher::default();
+        h.write(dir_of(path).as_bytes());
+        // Never part of UTF-8, so the folder ends where it should.
+        h.write_u8(0xFF);
+        hash_folded(file_name(path), &mut h);
+        h.finish()
+    };
+    let mut keyed: Vec<(u64, usize)> = paths
+        .par_iter()
+        .enumerate()
+        .map(|(i, p)| (key_hash(p), i))
+        .collect();
+    keyed.par_sort_unstable();
+    for run in keyed
+        .chunk_by(|a, b| a.0 == b.0)
+        .filter(|run| run.len() > 1)
+    {
+        // Indexes ascend within a run, so each group lists its files in
+        // the bank's order.
+        let mut groups: Vec<((&str, String), Vec<&str>)> = Vec::new();
+        for &(_, i) in run {
+            let path = paths[i];
+            let key = (dir_of(path), fold(file_name(path)));
+            match groups.iter_mut().find(|(k, _)| *k == key) {
+                Some((_, group)) => group.push(path),
+                None => groups.push((key, vec![path])),
+            }
+        }
+        for (_, group) in groups.iter().filter(|(_, g)| g.len() > 1) {
+            for &path in group {
+                let others: Vec<String> = group
+                    .iter()
+                    .filter(|&&p| p != path)
+                    .map(|p| format!("“{p}”"))
+                    .collect();
+                out.push(bad_filename(
+                    path,
+                    Severity::Warning,
+                    format!(
+                        "its name differs from {} only in upper/lower case. Windows and macOS \
+                         treat them as the same file, so one overwrites the other when the bank \
+                         is synced there",
+                        others.join(", ")
+                    ),
+                ));
+            }
         }
     }
 }

@@ -1,100 +1,170 @@
 //! Approved terms that contradict each other.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
+use std::hash::Hasher;
 
+use rayon::prelude::*;
+use rustc_hash::FxHasher;
+
+use crate::article::Article;
 use crate::bank::{ArticleId, Bank};
 use crate::layout::Folder;
-use crate::wikilink::fold;
+use crate::wikilink::{fold, hash_folded};
 
 use super::frontmatter::key_line;
 use super::{Finding, Severity, finding};
 
-pub(super) fn term_conflicts(bank: &Bank, out: &mut Vec<Finding>) {
-    type Key = (String, String, String);
-    let mut groups: HashMap<Key, Vec<ArticleId>> = HashMap::new();
-    for (id, a) in bank.articles().iter().enumerate() {
-        if a.folder != Folder::Terminology || a.meta.status.as_deref() != Some("approved") {
-            continue;
-        }
-        let (Some(src), Some(_), Some(sl), Some(tl)) = (
-            &a.meta.term_source,
-            &a.meta.term_target,
-            &a.meta.source_lang,
-            &a.meta.target_lang,
-        ) else {
-            continue;
-        };
-        let key = (
-            fold(src.trim()),
-            sl.trim().to_ascii_lowercase(),
-            tl.trim().to_ascii_lowercase(),
-        );
-        groups.entry(key).or_default().push(id);
+/// The source term and language pair of an approved term with a
+/// translation: the articles that must agree on it.
+fn term_of(a: &Article) -> Option<(&str, &str, &str)> {
+    if a.folder != Folder::Terminology || a.meta.status.as_deref() != Some("approved") {
+        return None;
     }
-    const LISTED: usize = 5;
-    for ((_, sl, tl), ids) in groups.into_iter().filter(|(_, ids)| ids.len() > 1) {
-        let target = |id: ArticleId| -> &str {
-            bank.article(id)
-                .meta
-                .term_target
-                .as_deref()
-                .unwrap_or("")
-                .trim()
-        };
-        // Group by the exact target so each article lists only the others
-        // that disagree with it; linear in the group size.
-        let mut by_target: BTreeMap<&str, Vec<ArticleId>> = BTreeMap::new();
-        for &id in &ids {
-            by_target.entry(target(id)).or_default().push(id);
+    let (Some(src), Some(_), Some(sl), Some(tl)) = (
+        &a.meta.term_source,
+        &a.meta.term_target,
+        &a.meta.source_lang,
+        &a.meta.target_lang,
+    ) else {
+        return None;
+    };
+    Some((src.trim(), sl.trim(), tl.trim()))
+}
+
+/// What two articles share when they are about the same term: the source
+/// term as it folds and the languages in any case.
+fn same_term(a: (&str, &str, &str), b: (&str, &str, &str)) -> bool {
+    a.1.eq_ignore_ascii_case(b.1) && a.2.eq_ignore_ascii_case(b.2) && fold(a.0) == fold(b.0)
+}
+
+/// A hash of the article's term (see [`same_term`]), if it has one.
+/// Builds no string, so every article can be hashed cheaply.
+pub(super) fn term_hash(a: &Article) -> Option<u64> {
+    let (src, sl, tl) = term_of(a)?;
+    let mut h = FxHasher::default();
+    hash_folded(src, &mut h);
+    for lang in [sl, tl] {
+        // Never part of UTF-8: the fields cannot run into each other.
+        h.write_u8(0xFF);
+        for b in lang.bytes() {
+            h.write_u8(b.to_ascii_lowercase());
         }
-        if by_target.len() < 2 {
-            continue;
-        }
-        let only_case = by_target
-            .keys()
-            .map(|t| t.to_lowercase())
-            .collect::<BTreeSet<_>>()
-            .len()
-            == 1;
-        let severity = if only_case {
-            Severity::Warning
-        } else {
-            Severity::Error
-        };
-        for &id in &ids {
-            let a = bank.article(id);
-            let mine = target(id);
-            let others: Vec<ArticleId> =
-                ids.iter().copied().filter(|&o| target(o) != mine).collect();
-            let mut listed: Vec<String> = others
-                .iter()
-                .take(LISTED)
-                .map(|&o| format!("“{}” ({})", bank.article(o).rel_path, target(o)))
-                .collect();
-            if others.len() > LISTED {
-                listed.push(format!("and {} more", others.len() - LISTED));
-            }
-            let source = a.meta.term_source.as_deref().unwrap_or("").trim();
-            let sl = a.meta.source_lang.as_deref().unwrap_or(&sl).trim();
-            let tl = a.meta.target_lang.as_deref().unwrap_or(&tl).trim();
-            let case_note = if only_case {
-                " The translations differ only in upper/lower case."
-            } else {
-                ""
+    }
+    Some(h.finish())
+}
+
+pub(super) fn term_conflicts(bank: &Bank, out: &mut Vec<Finding>) {
+    conflicts_among(bank, &hashed_terms(bank, |_| true), out);
+}
+
+/// The approved terms whose hash `wanted` accepts, by hash then bank
+/// order.
+pub(super) fn hashed_terms(
+    bank: &Bank,
+    wanted: impl Fn(u64) -> bool + Sync,
+) -> Vec<(u64, ArticleId)> {
+    let mut hashed: Vec<(u64, ArticleId)> = bank
+        .articles()
+        .par_iter()
+        .enumerate()
+        .filter_map(|(id, a)| term_hash(a).filter(|&h| wanted(h)).map(|h| (h, id)))
+        .collect();
+    hashed.par_sort_unstable();
+    hashed
+}
+
+/// The conflicts within the groups of `hashed` (as [`hashed_terms`]
+/// gives them).
+pub(super) fn conflicts_among(bank: &Bank, hashed: &[(u64, ArticleId)], out: &mut Vec<Finding>) {
+    let runs: Vec<&[(u64, ArticleId)]> = hashed
+        .chunk_by(|a, b| a.0 == b.0)
+        .filter(|run| run.len() > 1)
+        .collect();
+    out.par_extend(runs.into_par_iter().flat_map_iter(|run| {
+        // Equal hashes are nearly always the same term; split the rare
+        // run that is not. Ids ascend, so each group is in bank order.
+        let mut groups: Vec<Vec<ArticleId>> = Vec::new();
+        for &(_, id) in run {
+            let term = term_of(bank.article(id)).expect("hashed articles have a term");
+            let same = |g: &&mut Vec<ArticleId>| {
+                same_term(term_of(bank.article(g[0])).expect("has a term"), term)
             };
-            out.push(finding(
-                "term-conflict",
-                severity,
-                &a.rel_path,
-                key_line(a, "term_target"),
-                format!(
-                    "Approved term “{source}” ({sl} → {tl}) is translated “{mine}” here but \
-                     differently in {}.{case_note} A translator or LLM gets contradictory \
-                     instructions. Decide on one translation and set the other article to \
-                     status: rejected, or make the source terms distinguishable.",
-                    listed.join(", ")
-                ),
-            ));
+            match groups.iter_mut().find(same) {
+                Some(group) => group.push(id),
+                None => groups.push(vec![id]),
+            }
         }
+        let mut found = Vec::new();
+        for group in groups.iter().filter(|g| g.len() > 1) {
+            group_conflicts(bank, group, &mut found);
+        }
+        found
+    }));
+}
+
+/// One finding per article of a group about the same term, when the group
+/// does not agree on its translation.
+fn group_conflicts(bank: &Bank, ids: &[ArticleId], out: &mut Vec<Finding>) {
+    const LISTED: usize = 5;
+    let target = |id: ArticleId| -> &str {
+        bank.article(id)
+            .meta
+            .term_target
+            .as_deref()
+            .unwrap_or("")
+            .trim()
+    };
+    // How many articles give each translation, so each article lists only
+    // the others that disagree with it without comparing every pair.
+    let mut targets: BTreeMap<&str, usize> = BTreeMap::new();
+    for &id in ids {
+        *targets.entry(target(id)).or_default() += 1;
+    }
+    if targets.len() < 2 {
+        return;
+    }
+    let only_case = targets
+        .keys()
+        .map(|t| t.to_lowercase())
+        .collect::<BTreeSet<_>>()
+        .len()
+        == 1;
+    let severity = if only_case {
+        Severity::Warning
+    } else {
+        Severity::Error
+    };
+    for &id in ids {
+        let a = bank.article(id);
+        let mine = target(id);
+        let others = ids.len() - targets[mine];
+        let mut listed: Vec<String> = ids
+            .iter()
+            .filter(|&&o| target(o) != mine)
+            .take(LISTED)
+            .map(|&o| format!("“{}” ({})", bank.article(o).rel_path, target(o)))
+            .collect();
+        if others > LISTED {
+            listed.push(format!("and {} more", others - LISTED));
+        }
+        let (source, sl, tl) = term_of(a).expect("grouped articles have a term");
+        let case_note = if only_case {
+            " The translations differ only in upper/lower case."
+        } else {
+            ""
+        };
+        out.push(finding(
+            "term-conflict",
+            severity,
+            &a.rel_path,
+            key_line(a, "term_target"),
+            format!(
+                "Approved term “{source}” ({sl} → {tl}) is translated “{mine}” here but \
+                 differently in {}.{case_note} A translator or LLM gets contradictory \
+                 instructions. Decide on one translation and set the other article to \
+                 status: rejected, or make the source terms distinguishable.",
+                listed.join(", ")
+            ),
+        ));
     }
 }
