@@ -200,16 +200,22 @@ fn print_table(r: &ContextReport, bank: &Bank, total: usize) {
     };
     let _ = out.write_all(&styled(&|o| write_head(o, &head)));
     // Rows are put into words on all cores, a window at a time, so the
-    // whole table is never held at once.
+    // whole table is never held at once. Without colours they are written
+    // plain rather than written with styles and stripped.
+    let colored = choice != anstream::ColorChoice::Never;
     const ROWS_PER_BLOCK: usize = 1024;
     for window in r.articles.chunks(ROWS_PER_BLOCK * 16) {
         let blocks: Vec<Vec<u8>> = window
             .par_chunks(ROWS_PER_BLOCK)
             .map(|rows| {
-                styled(&|o| {
-                    let explained = rows.iter().map(|e| Cow::Owned(e.explain(bank, &r.query)));
-                    write_rows(o, explained)
-                })
+                let explained = rows.iter().map(|e| Cow::Owned(e.explain(bank, &r.query)));
+                if colored {
+                    styled(&|o| write_rows(o, explained.clone(), true))
+                } else {
+                    let mut block = Vec::new();
+                    let _ = write_rows(&mut block, explained, false);
+                    block
+                }
             })
             .collect();
         for block in blocks {
@@ -228,7 +234,7 @@ fn write_table<'a>(
     rows: impl Iterator<Item = Cow<'a, ExplainedEntry>>,
 ) -> std::io::Result<()> {
     write_head(out, r)?;
-    write_rows(out, rows)?;
+    write_rows(out, rows, true)?;
     write_tail(out, r)
 }
 
@@ -268,13 +274,16 @@ fn write_head(out: &mut dyn std::io::Write, r: &TableHead<'_>) -> std::io::Resul
 fn write_rows<'a>(
     out: &mut dyn std::io::Write,
     rows: impl Iterator<Item = Cow<'a, ExplainedEntry>>,
+    colored: bool,
 ) -> std::io::Result<()> {
+    let paint = |s: anstyle::Style| if colored { s } else { anstyle::Style::new() };
+    let muted = paint(style::MUTED);
     for e in rows {
         let e = e.as_ref();
         let (kept_word, kept_style) = if e.included {
-            ("yes", style::GOOD)
+            ("yes", paint(style::GOOD))
         } else {
-            ("no", style::MUTED)
+            ("no", muted)
         };
         writeln!(
             out,
@@ -293,7 +302,6 @@ fn write_rows<'a>(
         }
         if !e.included {
             let reason = e.drop_reason.as_deref().unwrap_or("not in the context");
-            let muted = style::MUTED;
             writeln!(
                 out,
                 "{:>40}  {muted}left out: {}{muted:#}",
