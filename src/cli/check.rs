@@ -222,9 +222,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let checked = report(memory, &args.filter)?;
     let has_errors = checked.report.has_errors();
     if args.json {
-        print_json(&json_report(&shown, checked))?;
+        let report = json_report(&shown, checked);
+        print_json(&report)?;
+        // Freeing 100,000 findings one by one only delays the exit.
+        std::mem::forget(report);
     } else {
         print_human(&shown, &checked);
+        std::mem::forget(checked);
     }
     Ok(if has_errors {
         ExitCode::from(1)
@@ -234,21 +238,58 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 }
 
 /// The readable report, coloured when `anstream` allows it, written while
-/// it is produced: on a large bank it runs to tens of megabytes.
+/// it is produced: on a large bank it runs to tens of megabytes. The
+/// findings' lines have no styles: they are put into words on all cores,
+/// a window at a time, and written as they are.
 fn print_human(bank: &str, checked: &Checked) {
+    use rayon::prelude::*;
     use std::io::Write;
-    let mut out = IoText(super::style::report_stdout());
-    write_human(&mut out, bank, checked);
-    let _ = out.0.flush();
+    let stdout = std::io::stdout();
+    let choice = anstream::AutoStream::choice(&stdout);
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
+    write_human(bank, checked, &mut |part| match part {
+        Part::Styled(text) => {
+            let mut block = anstream::AutoStream::new(Vec::new(), choice);
+            let _ = block.write_all(text.as_bytes());
+            let _ = out.write_all(&block.into_inner());
+        }
+        Part::Findings(findings) => {
+            const PER_BLOCK: usize = 1024;
+            for window in findings.chunks(PER_BLOCK * 4) {
+                let blocks: Vec<String> = window
+                    .par_chunks(PER_BLOCK)
+                    .map(|chunk| {
+                        let mut block = String::new();
+                        chunk.iter().for_each(|f| finding_lines(&mut block, f));
+                        block
+                    })
+                    .collect();
+                for block in blocks {
+                    let _ = out.write_all(block.as_bytes());
+                }
+            }
+        }
+    });
+    let _ = out.flush();
 }
 
-/// Text formatting into a byte stream.
-struct IoText<W>(W);
+/// A piece of the readable report.
+enum Part<'a> {
+    /// Text with style codes that `anstream` keeps or strips.
+    Styled(String),
+    /// Findings, each on two lines of plain text.
+    Findings(Vec<&'a Finding>),
+}
 
-impl<W: std::io::Write> std::fmt::Write for IoText<W> {
-    fn write_str(&mut self, s: &str) -> std::fmt::Result {
-        self.0.write_all(s.as_bytes()).map_err(|_| std::fmt::Error)
-    }
+/// One finding: where, then what.
+fn finding_lines(out: &mut String, f: &Finding) {
+    use std::fmt::Write;
+    let _ = writeln!(
+        out,
+        "    {}\n      {}",
+        sanitize_for_terminal(&f.location(), false),
+        sanitize_for_terminal(&f.message(), false)
+    );
 }
 
 fn severity_style(severity: Severity) -> anstyle::Style {
@@ -263,12 +304,18 @@ fn severity_style(severity: Severity) -> anstyle::Style {
 /// codes that `anstream` keeps or strips.
 pub fn human(bank: &str, checked: &Checked) -> String {
     let mut out = String::new();
-    write_human(&mut out, bank, checked);
+    write_human(bank, checked, &mut |part| match part {
+        Part::Styled(text) => out.push_str(&text),
+        Part::Findings(findings) => findings.iter().for_each(|f| finding_lines(&mut out, f)),
+    });
     out
 }
 
-/// [`human`] into any text sink.
-fn write_human(out: &mut impl std::fmt::Write, bank: &str, checked: &Checked) {
+/// [`human`] in parts, in order.
+fn write_human<'a>(bank: &str, checked: &'a Checked, emit: &mut dyn FnMut(Part<'a>)) {
+    use std::fmt::Write;
+    let mut text = String::new();
+    let out = &mut text;
     let report = &checked.report;
     let c = report.counts;
     let _ = writeln!(out, "{}", sanitize_for_terminal(bank, false));
@@ -299,7 +346,6 @@ fn write_human(out: &mut impl std::fmt::Write, bank: &str, checked: &Checked) {
     }
     if checked.total == 0 {
         let _ = writeln!(out, "No problems found.");
-        return;
     }
     for severity in [Severity::Error, Severity::Warning, Severity::Info] {
         let of_severity: Vec<&Finding> = report
@@ -324,16 +370,17 @@ fn write_human(out: &mut impl std::fmt::Write, bank: &str, checked: &Checked) {
         codes.dedup();
         let code_style = style::CODE;
         for code in codes {
-            let group: Vec<&&Finding> = of_severity.iter().filter(|f| f.code == code).collect();
+            let group: Vec<&Finding> = of_severity
+                .iter()
+                .copied()
+                .filter(|f| f.code == code)
+                .collect();
             let _ = writeln!(out, "  {code_style}{code}{code_style:#} ({})", group.len());
-            for f in group {
-                let _ = writeln!(
-                    out,
-                    "    {}\n      {}",
-                    sanitize_for_terminal(&f.location(), false),
-                    sanitize_for_terminal(&f.message(), false)
-                );
-            }
+            emit(Part::Styled(std::mem::take(out)));
+            emit(Part::Findings(group));
         }
+    }
+    if !text.is_empty() {
+        emit(Part::Styled(text));
     }
 }

@@ -24,17 +24,3 @@ pub fn set_choice(choice: membank::tui::ColorChoice) {
     };
     choice.write_global();
 }
-
-/// Standard output for a long report: styles kept or dropped as `anstream`
-/// decides for the real standard output, then gathered into large blocks.
-/// Through `anstream::stdout()` every piece between two styles reaches the
-/// line-buffered standard output, which writes each line on its own: four
-/// system calls per row of a 100,000-row table, however it is buffered
-/// before `anstream`.
-pub fn report_stdout() -> anstream::AutoStream<Box<dyn std::io::Write>> {
-    let stdout = std::io::stdout();
-    let choice = anstream::AutoStream::choice(&stdout);
-    let raw: Box<dyn std::io::Write> =
-        Box::new(std::io::BufWriter::with_capacity(1 << 16, stdout.lock()));
-    anstream::AutoStream::new(raw, choice)
-}

@@ -11,6 +11,10 @@
 //! - When several files match, the one in the linking note's folder wins,
 //!   otherwise the shortest path.
 
+use std::hash::BuildHasher;
+
+use rayon::prelude::*;
+
 use crate::wikilink::fold;
 
 /// A file a link can reach.
@@ -32,6 +36,12 @@ pub struct LinkIndex {
     /// Where each file's name starts in its path, so a lookup compares
     /// names without searching each path for its last `/`.
     name_starts: Vec<u32>,
+    /// For each distinct name, its hash and where its files start in
+    /// `files`, sorted by hash: a lookup searches these packed numbers
+    /// instead of following a pointer to a path at every step.
+    name_hashes: Vec<(u64, u32)>,
+    /// Seeded per process, so a bank's names cannot be chosen to collide.
+    hasher: foldhash::fast::RandomState,
 }
 
 /// The last segment of a folded path.
@@ -42,7 +52,6 @@ fn name_of(path: &str) -> &str {
 impl LinkIndex {
     /// `files` are bank-relative `/`-separated paths.
     pub fn build<'a>(files: impl Iterator<Item = (&'a str, FileRef)>) -> LinkIndex {
-        use rayon::prelude::*;
         // Folding and sorting 100,000 paths is a good part of loading a
         // large bank: both run on all cores.
         let given: Vec<(&str, FileRef)> = files.collect();
@@ -54,11 +63,22 @@ impl LinkIndex {
         files.par_sort_by(|a, b| {
             (name_of(&a.0), a.0.len(), &a.0).cmp(&(name_of(&b.0), b.0.len(), &b.0))
         });
-        let name_starts = files
+        let name_starts: Vec<u32> = files
             .iter()
             .map(|(p, _)| u32::try_from(p.len() - name_of(p).len()).unwrap_or(0))
             .collect();
-        LinkIndex { files, name_starts }
+        let hasher = foldhash::fast::RandomState::default();
+        let mut name_hashes: Vec<(u64, u32)> = (0..files.len())
+            .filter(|&i| i == 0 || name_of(&files[i].0) != name_of(&files[i - 1].0))
+            .map(|i| (hasher.hash_one(name_of(&files[i].0)), i as u32))
+            .collect();
+        name_hashes.par_sort_unstable();
+        LinkIndex {
+            files,
+            name_starts,
+            name_hashes,
+            hasher,
+        }
     }
 
     fn name_at(&self, i: usize) -> &str {
@@ -68,15 +88,16 @@ impl LinkIndex {
 
     /// The files whose folded name is `name`, shortest path first.
     fn named(&self, name: &str) -> &[(Box<str>, FileRef)] {
-        let (mut lo, mut hi) = (0, self.files.len());
-        while lo < hi {
-            let mid = lo + (hi - lo) / 2;
-            if self.name_at(mid) < name {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
+        let hash = self.hasher.hash_one(name);
+        let first = self.name_hashes.partition_point(|&(h, _)| h < hash);
+        let start = self.name_hashes[first..]
+            .iter()
+            .take_while(|&&(h, _)| h == hash)
+            .map(|&(_, start)| start as usize)
+            .find(|&start| self.name_at(start) == name);
+        let Some(lo) = start else {
+            return &[];
+        };
         let mut end = lo;
         while end < self.files.len() && self.name_at(end) == name {
             end += 1;
@@ -89,9 +110,11 @@ impl LinkIndex {
     /// `None` resolves from the bank root). Empty for a dead link.
     pub fn resolve(&self, target: &str, from: Option<&str>) -> Vec<FileRef> {
         let target = target.trim();
-        let from_dir = from
-            .map(|f| f.rsplit_once('/').map_or("", |(dir, _)| dir))
-            .map(fold);
+        // Folded only for the few links that need the folder.
+        let from_dir = FromDir {
+            raw: from.map(|f| f.rsplit_once('/').map_or("", |(dir, _)| dir)),
+            folded: std::cell::OnceCell::new(),
+        };
         let explicit_relative = target.starts_with("./")
             || target.starts_with("../")
             || target == "."
@@ -103,17 +126,17 @@ impl LinkIndex {
         // Without an extension a link names a note; with one it may still
         // name a note whose name has a dot in it.
         let note = format!("{folded}.md");
-        let found = self.resolve_exact(&note, from_dir.as_deref(), explicit_relative);
+        let found = self.resolve_exact(&note, &from_dir, explicit_relative);
         if !found.is_empty() {
             return found;
         }
-        self.resolve_exact(&folded, from_dir.as_deref(), explicit_relative)
+        self.resolve_exact(&folded, &from_dir, explicit_relative)
     }
 
     fn resolve_exact(
         &self,
         wanted: &str,
-        from_dir: Option<&str>,
+        from_dir: &FromDir<'_>,
         relative_only: bool,
     ) -> Vec<FileRef> {
         let name = wanted.rsplit('/').next().unwrap_or(wanted);
@@ -125,7 +148,7 @@ impl LinkIndex {
         // Only a relative link or a path needs the joined path; most links
         // are bare names, resolved by the tens of thousands on loading.
         let relative = if relative_only || is_path {
-            from_dir.and_then(|dir| join(dir, wanted))
+            from_dir.folded().and_then(|dir| join(dir, wanted))
         } else {
             None
         };
@@ -157,7 +180,9 @@ impl LinkIndex {
             .iter()
             .filter(|(p, _)| under_a_folder(p))
             .collect();
-        if let Some(dir) = from_dir {
+        if matches.len() > 1
+            && let Some(dir) = from_dir.folded()
+        {
             // A note in the linking note's own folder comes first.
             let in_dir = |p: &str| p.rsplit_once('/').is_some_and(|(d, _)| d == dir);
             if let Some(i) = matches.iter().position(|(p, _)| in_dir(p)) {
@@ -166,6 +191,18 @@ impl LinkIndex {
             }
         }
         matches.into_iter().map(|&(_, f)| f).collect()
+    }
+}
+
+/// The folder of the linking note, folded when first asked for.
+struct FromDir<'a> {
+    raw: Option<&'a str>,
+    folded: std::cell::OnceCell<Option<String>>,
+}
+
+impl FromDir<'_> {
+    fn folded(&self) -> Option<&str> {
+        self.folded.get_or_init(|| self.raw.map(fold)).as_deref()
     }
 }
 

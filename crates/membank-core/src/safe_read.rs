@@ -187,17 +187,40 @@ pub fn read_regular_into(
         });
     }
     buf.clear();
-    // One byte more than allowed tells a file that grew since `metadata`.
-    let mut limited = file.take(max_bytes + 1);
-    buf.reserve(meta.len() as usize);
-    limited.read_to_end(buf)?;
-    if buf.len() as u64 > max_bytes {
-        return Err(ReadError::TooLarge {
-            size: buf.len() as u64,
-            limit: max_bytes,
-        });
+    if meta.len() == 0 {
+        // Some file systems (procfs, a few FUSE ones) report no size for a
+        // file that has content: read it to its end, one byte more than
+        // allowed telling it is too large.
+        file.take(max_bytes + 1).read_to_end(buf)?;
+        if buf.len() as u64 > max_bytes {
+            return Err(ReadError::TooLarge {
+                size: buf.len() as u64,
+                limit: max_bytes,
+            });
+        }
+        return Ok(buf.len());
     }
-    Ok(buf.len())
+    read_sized(file, meta.len() as usize, buf)
+}
+
+/// Read `file`, which `metadata` said holds `size` bytes (at most the
+/// limit): those bytes and no more, so no further call is needed to find
+/// its end (a system call per file fewer, on a bank of 100,000 files). A
+/// file written to meanwhile is read as far as it was then; the watcher
+/// reads it again when the writer is done.
+fn read_sized(mut file: File, size: usize, buf: &mut Vec<u8>) -> Result<usize, ReadError> {
+    buf.resize(size, 0);
+    let mut filled = 0;
+    while filled < size {
+        match file.read(&mut buf[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e.into()),
+        }
+    }
+    buf.truncate(filled);
+    Ok(filled)
 }
 
 /// Read a regular file the user named (a document to distill, a reply
@@ -378,6 +401,28 @@ mod tests {
                 .unwrap_err()
                 .is_not_found()
         );
+    }
+
+    #[test]
+    fn files_of_every_size_are_read_whole() {
+        let d = root();
+        // Empty, small, and larger than one read of the kernel's.
+        for len in [0, 1, 4096, 3 * 1024 * 1024 + 7] {
+            let text: Vec<u8> = (0..len).map(|i| b'a' + (i % 26) as u8).collect();
+            fs::write(d.path().join("01_CLIENTS/sized.md"), &text).unwrap();
+            let mut buf = b"left from the file before".to_vec();
+            let n = read_regular_into(&d.path().join("01_CLIENTS/sized.md"), 1 << 30, &mut buf)
+                .unwrap();
+            assert_eq!(n, len);
+            assert!(buf == text, "a file of {len} bytes");
+        }
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn files_that_report_no_size_are_read_to_their_end() {
+        let read = read_regular(Path::new("/proc/self/status"), 1 << 20).unwrap();
+        assert!(String::from_utf8_lossy(&read).contains("Name:"));
     }
 
     #[test]

@@ -4,10 +4,9 @@
 
 use std::borrow::Cow;
 use std::ops::Range;
-use std::sync::LazyLock;
 
 use pulldown_cmark::{Event, LinkType, Parser, Tag, TagEnd};
-use regex::Regex;
+
 use serde::Serialize;
 
 /// How a link is written.
@@ -48,9 +47,6 @@ impl WikiLink {
     }
 }
 
-static LINK: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"\[\[([^\[\]\n]+?)\]\]").expect("valid regex"));
-
 /// The article name a link or frontmatter value points at: `[[ ]]` removed,
 /// then everything after `|` or `#`, then surrounding whitespace. A `\`
 /// before the `|` is the escape a table cell needs (`[[Legal\|legal]]`).
@@ -90,17 +86,47 @@ pub fn hash_folded(s: &str, hasher: &mut impl std::hash::Hasher) {
     }
 }
 
+/// Where `[[…]]` links are in `s`, each as the whole link and what is
+/// between the brackets: at least one character and no `[`, `]` or line
+/// break, the leftmost first, none overlapping (the regular expression
+/// `\[\[([^\[\]\n]+?)\]\]`, found by hand: every article's body and
+/// frontmatter is searched while loading).
+fn bracketed(s: &str) -> impl Iterator<Item = (Range<usize>, Range<usize>)> + '_ {
+    let bytes = s.as_bytes();
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        while let Some(found) = s.get(at..)?.find("[[") {
+            let start = at + found;
+            let inner = start + 2;
+            // Bytes of other UTF-8 characters are never these three.
+            let stop = bytes[inner..]
+                .iter()
+                .position(|&b| matches!(b, b'[' | b']' | b'\n'))
+                .map(|k| inner + k);
+            match stop {
+                Some(end)
+                    if end > inner && bytes[end] == b']' && bytes.get(end + 1) == Some(&b']') =>
+                {
+                    at = end + 2;
+                    return Some((start..end + 2, inner..end));
+                }
+                _ => at = start + 1,
+            }
+        }
+        None
+    })
+}
+
 /// Links in any string (a frontmatter value): no Markdown rules apply.
 pub fn extract_plain(s: &str) -> Vec<WikiLink> {
-    LINK.captures_iter(s)
-        .map(|c| {
-            let whole = c.get(0).expect("match");
-            let raw = c[1].to_owned();
-            let embed = whole.start() > 0 && s.as_bytes()[whole.start() - 1] == b'!';
+    bracketed(s)
+        .map(|(whole, inner)| {
+            let raw = s[inner].to_owned();
+            let embed = whole.start > 0 && s.as_bytes()[whole.start - 1] == b'!';
             WikiLink {
                 target: normalize_value(&raw).to_owned(),
                 raw,
-                span: whole.range(),
+                span: whole,
                 kind: if embed {
                     LinkKind::Embed
                 } else {
@@ -271,6 +297,27 @@ fn comment_ranges(body: &str, code: &[Range<usize>]) -> Vec<Range<usize>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn links_are_found_as_the_regular_expression_finds_them() {
+        let pattern = regex::Regex::new(r"\[\[([^\[\]\n]+?)\]\]").unwrap();
+        let pieces = ["[", "]", "[[", "]]", "a", "é", "\n", "|", "!", " ", "[[x]]"];
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        for _ in 0..20_000 {
+            let mut s = String::new();
+            for _ in 0..(seed % 12) {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                s.push_str(pieces[(seed % pieces.len() as u64) as usize]);
+            }
+            let expected: Vec<_> = pattern
+                .captures_iter(&s)
+                .map(|c| (c.get(0).unwrap().range(), c.get(1).unwrap().range()))
+                .collect();
+            assert_eq!(bracketed(&s).collect::<Vec<_>>(), expected, "{s:?}");
+        }
+    }
 
     #[test]
     fn names_with_the_same_fold_hash_alike() {
