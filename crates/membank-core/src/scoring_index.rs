@@ -7,6 +7,11 @@
 //! them on generated banks), so it changes speed, never results.
 
 use std::collections::HashMap;
+
+/// Every value of every content article is looked up while the arrays are
+/// built: a fast hash, seeded per process so a bank cannot make its values
+/// collide.
+type Words = HashMap<String, u32, foldhash::fast::RandomState>;
 use std::sync::Mutex;
 
 use crate::bank::{ArticleId, Bank};
@@ -38,7 +43,7 @@ pub(crate) struct ScoringIndex {
     domain_values: Vec<u32>,
     language_items: Vec<LangItem>,
     /// Folded client and domain values → small ids.
-    words: HashMap<String, u32>,
+    words: Words,
     /// Distinct language codes as written, by id.
     tags: Vec<String>,
     /// Per client or domain word and per language code: the articles
@@ -57,7 +62,7 @@ pub(crate) const LANGUAGE_BIT: u8 = 1;
 pub(crate) const DOMAIN_BIT: u8 = 2;
 pub(crate) const CLIENT_BIT: u8 = 4;
 
-fn intern(map: &mut HashMap<String, u32>, s: &str) -> u32 {
+fn intern(map: &mut Words, s: &str) -> u32 {
     if let Some(&id) = map.get(s) {
         return id;
     }
@@ -123,7 +128,7 @@ impl ScoringIndex {
             ids: order.to_vec(),
             ..ScoringIndex::default()
         };
-        let mut tag_ids: HashMap<String, u32> = HashMap::new();
+        let mut tag_ids = Words::default();
         for &id in order {
             let a = bank.article(id);
             ix.folders.push(a.folder);

@@ -176,8 +176,16 @@ pub fn is_invisible_format(c: char) -> bool {
 /// their Unicode control pictures or `\u{..}`), tabs become spaces.
 /// Newlines are kept only when `keep_newlines` is set.
 pub fn sanitize_for_terminal(s: &str, keep_newlines: bool) -> String {
+    let shown_as_is = |c: char| {
+        !matches!(c, '\u{0}'..='\u{1f}' | '\u{7f}'..='\u{9f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+            || (c == '\n' && keep_newlines)
+    };
+    // Nearly all text needs no change: copy what comes before the first
+    // character that does in one piece.
+    let first = s.find(|c| !shown_as_is(c)).unwrap_or(s.len());
     let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
+    out.push_str(&s[..first]);
+    for c in s[first..].chars() {
         match c {
             '\n' if keep_newlines => out.push('\n'),
             '\t' => out.push_str("    "),
@@ -263,5 +271,11 @@ mod tests {
         assert!(s.contains('␛'));
         let kept = sanitize_for_terminal("a\nb", true);
         assert_eq!(kept, "a\nb");
+        // Text before, between and after what is changed stays as it was.
+        assert_eq!(
+            sanitize_for_terminal("ok → é\u{202e}x\ty\n\u{85}", false),
+            "ok → é\\u{202e}x    y␊\\u{85}"
+        );
+        assert_eq!(sanitize_for_terminal("plain → text", false), "plain → text");
     }
 }
