@@ -12,7 +12,7 @@ use membank_core::scoring::{Query, SignalMatch};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use super::common::{open_bank_with, print_json, safe};
+use super::common::{open_bank_with, safe};
 use super::style;
 
 #[derive(clap::Args)]
@@ -103,7 +103,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     // Each row is put into words only while it is written, so the whole
     // report is never held in words at once.
     if args.json {
-        print_json(&report.explained(bank))?;
+        use anyhow::Context as _;
+        use std::io::Write as _;
+        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+        report
+            .explained(bank)
+            .write_json(&mut out)
+            .context("writing JSON")?;
+        writeln!(out)?;
+        out.flush()?;
     } else if args.render {
         let text = context::try_render(bank, &report)
             .map_err(|p| anyhow::anyhow!("{}", safe(&format!("{}: {}", p.path, p.message))))?;

@@ -187,6 +187,26 @@ impl Serialize for Explained<'_> {
     }
 }
 
+impl Explained<'_> {
+    /// Write this report as [`crate::json::write`] would, with the entries
+    /// put into words and written out on all cores (a large bank's report
+    /// runs to tens of megabytes).
+    pub fn write_json(&self, writer: impl std::io::Write) -> std::io::Result<()> {
+        let r = self.report;
+        let head = ExplainedReport {
+            query: r.query.clone(),
+            budget: r.budget,
+            include_unscored: r.include_unscored,
+            used_tokens: r.used_tokens,
+            token_estimator: r.token_estimator,
+            articles: Vec::new(),
+        };
+        crate::json::write_with_items(writer, &head, r.articles.len(), |i| {
+            r.articles[i].explain(self.bank, &r.query)
+        })
+    }
+}
+
 /// Rank every content article and apply the budget with the spec estimator.
 pub fn build(bank: &Bank, query: &Query, opts: BudgetOptions) -> ContextReport {
     build_with(bank, query, opts, &CharsOver4)

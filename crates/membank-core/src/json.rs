@@ -74,6 +74,53 @@ pub fn write<W: Write, T: Serialize + ?Sized>(writer: W, value: &T) -> serde_jso
     value.serialize(&mut ser)
 }
 
+/// Write `head` as [`write`] would, its last field being an array that
+/// `head` holds empty, filled with the `len` values `item` gives. The
+/// values are written out on all cores, in blocks, in order; the bytes are
+/// those [`write`] gives for the whole value (a test compares them).
+pub fn write_with_items<W: Write, H: Serialize, T: Serialize>(
+    mut writer: W,
+    head: &H,
+    len: usize,
+    item: impl Fn(usize) -> T + Sync,
+) -> io::Result<()> {
+    use rayon::prelude::*;
+    let head = to_string(head).map_err(io::Error::other)?;
+    let Some(before_items) = head.strip_suffix("[]\n}") else {
+        return Err(io::Error::other("the last field is not an empty array"));
+    };
+    writer.write_all(before_items.as_bytes())?;
+    if len == 0 {
+        return writer.write_all(b"[]\n}");
+    }
+    writer.write_all(b"[")?;
+    // An item sits two levels in; JSON strings hold no raw line break, so
+    // indenting after every line break indents the item's own lines only.
+    let indented = |i: usize| -> io::Result<Vec<u8>> {
+        let text = to_string(&item(i)).map_err(io::Error::other)?;
+        let sep = if i == 0 { "\n    " } else { ",\n    " };
+        Ok([sep, &text.replace('\n', "\n    ")].concat().into_bytes())
+    };
+    const PER_BLOCK: usize = 512;
+    let starts: Vec<usize> = (0..len).step_by(PER_BLOCK).collect();
+    for window in starts.chunks(16) {
+        let blocks: Vec<io::Result<Vec<u8>>> = window
+            .par_iter()
+            .map(|&start| {
+                let mut block = Vec::new();
+                for i in start..(start + PER_BLOCK).min(len) {
+                    block.extend(indented(i)?);
+                }
+                Ok(block)
+            })
+            .collect();
+        for block in blocks {
+            writer.write_all(&block?)?;
+        }
+    }
+    writer.write_all(b"\n  ]\n}")
+}
+
 /// `value` as pretty, escaped JSON.
 pub fn to_string<T: Serialize + ?Sized>(value: &T) -> serde_json::Result<String> {
     let mut out = Vec::new();
@@ -85,6 +132,42 @@ pub fn to_string<T: Serialize + ?Sized>(value: &T) -> serde_json::Result<String>
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn items_written_on_all_cores_are_the_bytes_of_the_whole() {
+        #[derive(Serialize)]
+        struct Item {
+            name: String,
+            tags: Vec<&'static str>,
+            nested: Option<Vec<u32>>,
+        }
+        #[derive(Serialize)]
+        struct Whole {
+            title: &'static str,
+            items: Vec<Item>,
+        }
+        let item = |i: usize| Item {
+            name: format!("n{i} \u{1b}\n\"q\" →"),
+            tags: if i % 3 == 0 { vec![] } else { vec!["a", "b"] },
+            nested: (i % 2 == 0).then(|| vec![1, 2]),
+        };
+        for len in [0, 1, 2, 511, 512, 513, 20_000] {
+            let whole = Whole {
+                title: "t",
+                items: (0..len).map(item).collect(),
+            };
+            let head = Whole {
+                title: "t",
+                items: Vec::new(),
+            };
+            let mut out = Vec::new();
+            write_with_items(&mut out, &head, len, item).unwrap();
+            assert!(
+                out == to_string(&whole).unwrap().into_bytes(),
+                "{len} items"
+            );
+        }
+    }
 
     #[test]
     fn terminal_controls_are_escaped_and_the_text_round_trips() {
