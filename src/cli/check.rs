@@ -249,9 +249,8 @@ fn print_human(bank: &str, checked: &Checked) {
     let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
     write_human(bank, checked, &mut |part| match part {
         Part::Styled(text) => {
-            let mut block = anstream::AutoStream::new(Vec::new(), choice);
-            let _ = block.write_all(text.as_bytes());
-            let _ = out.write_all(&block.into_inner());
+            let block = style::styled_block(choice, &|o| o.write_all(text.as_bytes()));
+            let _ = out.write_all(&block);
         }
         Part::Findings(findings) => {
             const PER_BLOCK: usize = 1024;

@@ -189,11 +189,8 @@ fn print_table(r: &ContextReport, bank: &Bank, total: usize) {
     // Styles kept or dropped as they would be for the real standard output,
     // decided once here and applied to each block where it is made.
     let choice = anstream::AutoStream::choice(&stdout);
-    let styled = |write: &dyn Fn(&mut dyn Write) -> std::io::Result<()>| {
-        let mut block = anstream::AutoStream::new(Vec::new(), choice);
-        let _ = write(&mut block);
-        block.into_inner()
-    };
+    let styled =
+        |write: &dyn Fn(&mut dyn Write) -> std::io::Result<()>| style::styled_block(choice, write);
     // One write per block, not per line: a 100,000-row table is otherwise
     // hundreds of thousands of system calls.
     let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());

@@ -24,3 +24,15 @@ pub fn set_choice(choice: membank::tui::ColorChoice) {
     };
     choice.write_global();
 }
+
+/// A block of a long report, written by `write` with its styles kept or
+/// dropped as `anstream` decided (`choice`) for the real standard output.
+/// Blocks can be made on any thread and written out in order.
+pub fn styled_block(
+    choice: anstream::ColorChoice,
+    write: &dyn Fn(&mut dyn std::io::Write) -> std::io::Result<()>,
+) -> Vec<u8> {
+    let mut block = anstream::AutoStream::new(Vec::new(), choice);
+    let _ = write(&mut block);
+    block.into_inner()
+}

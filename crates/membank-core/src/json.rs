@@ -148,8 +148,12 @@ mod tests {
         }
         let item = |i: usize| Item {
             name: format!("n{i} \u{1b}\n\"q\" →"),
-            tags: if i % 3 == 0 { vec![] } else { vec!["a", "b"] },
-            nested: (i % 2 == 0).then(|| vec![1, 2]),
+            tags: if i.is_multiple_of(3) {
+                vec![]
+            } else {
+                vec!["a", "b"]
+            },
+            nested: i.is_multiple_of(2).then(|| vec![1, 2]),
         };
         for len in [0, 1, 2, 511, 512, 513, 20_000] {
             let whole = Whole {
