@@ -112,10 +112,10 @@ impl ContextReport {
             .filter(|e| matches!(e.drop, Some(DropReason::OverBudget { .. })))
     }
 
-    /// The report in words as it is written out: the same JSON as
-    /// [`ContextReport::explain`], but each entry is put into words only
-    /// while it is serialised, so a large bank's report is never held in
-    /// words all at once.
+    /// The report in words as it is written out ([`Explained::write_json`]):
+    /// the same JSON as [`ContextReport::explain`], but each entry is put
+    /// into words only while it is written, so a large bank's report is
+    /// never held in words all at once.
     pub fn explained<'a>(&'a self, bank: &'a Bank) -> Explained<'a> {
         Explained { report: self, bank }
     }
@@ -153,38 +153,10 @@ impl ContextReport {
     }
 }
 
-/// A report that serialises as [`ExplainedReport`], entry by entry.
+/// A report that writes out as [`ExplainedReport`] would, entry by entry.
 pub struct Explained<'a> {
     report: &'a ContextReport,
     bank: &'a Bank,
-}
-
-impl Serialize for Explained<'_> {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeStruct;
-        struct Entries<'a>(&'a Explained<'a>);
-        impl Serialize for Entries<'_> {
-            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-                let Explained { report, bank } = self.0;
-                serializer.collect_seq(
-                    report
-                        .articles
-                        .iter()
-                        .map(|e| e.explain(bank, &report.query)),
-                )
-            }
-        }
-        let r = self.report;
-        // The fields of `ExplainedReport`, in its order.
-        let mut s = serializer.serialize_struct("ExplainedReport", 6)?;
-        s.serialize_field("query", &r.query)?;
-        s.serialize_field("budget", &r.budget)?;
-        s.serialize_field("include_unscored", &r.include_unscored)?;
-        s.serialize_field("used_tokens", &r.used_tokens)?;
-        s.serialize_field("token_estimator", &r.token_estimator)?;
-        s.serialize_field("articles", &Entries(self))?;
-        s.end()
-    }
 }
 
 impl Explained<'_> {
@@ -343,9 +315,11 @@ mod tests {
             target_lang: None,
         };
         let r = build(&b, &q, BudgetOptions::default());
+        let mut written = Vec::new();
+        r.explained(&b).write_json(&mut written).unwrap();
         assert_eq!(
-            serde_json::to_value(r.explained(&b)).unwrap(),
-            serde_json::to_value(r.explain(&b)).unwrap()
+            String::from_utf8(written).unwrap(),
+            crate::json::to_string(&r.explain(&b)).unwrap()
         );
     }
     use std::fs;
