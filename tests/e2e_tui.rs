@@ -141,6 +141,15 @@ impl Session {
         }
     }
 
+    /// The bank is read in the background, and its tree shows the walked
+    /// files before they are read: wait for the read itself, the progress
+    /// line gone and the articles there.
+    fn wait_read(&self) -> String {
+        self.wait_for("the bank to be read", |s| {
+            s.contains("Acme Corporation") && !s.contains("reading the memory bank")
+        })
+    }
+
     fn wait_text(&self, text: &str) -> String {
         self.wait_for(text, |s| s.contains(text))
     }
@@ -192,8 +201,7 @@ fn browse_follow_rank_and_jump_in_a_real_terminal() {
     std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
     std::fs::set_permissions(&editor, perms).unwrap();
     let mut s = Session::start(bank.path(), home.path(), &editor);
-    // The bank is read in the background: wait for its articles.
-    s.wait_text("Acme Corporation");
+    s.wait_read();
 
     // Open an article through the finder.
     s.send("/");
@@ -345,8 +353,7 @@ fn first_screen(args: &[&str], no_color: Option<&str>) -> String {
         no_color,
         &[],
     );
-    // The bank is read in the background: wait for its articles.
-    s.wait_text("Acme Corporation");
+    s.wait_read();
     s.send("q");
     let start = Instant::now();
     while s.child.try_wait().unwrap().is_none() {
@@ -388,8 +395,7 @@ fn a_chat_turn_streams_from_the_model_in_a_real_terminal() {
     .split_pieces()]);
     let env = server.env_for(Provider::OpenAi);
     let mut s = Session::start_with(&fixture, home.path(), Path::new("true"), &[], None, &env);
-    // The bank is read in the background: wait for its articles.
-    s.wait_text("Acme Corporation");
+    s.wait_read();
     s.send("a1i");
     s.wait_text("Enter sends");
     s.send("Which term for compliance?\r");
@@ -418,8 +424,7 @@ fn without_a_usable_model_the_agents_say_what_to_set() {
     std::fs::write(&config, "[llm]\nprovider = \"nobody\"\n").unwrap();
     let env = [("MEMBANK_CONFIG", config.display().to_string())];
     let mut s = Session::start_with(&fixture, home.path(), Path::new("true"), &[], None, &env);
-    // The bank is read in the background: wait for its articles.
-    s.wait_text("Acme Corporation");
+    s.wait_read();
     // Opening the pane is enough to learn that no model can be used.
     s.send("a");
     let screen = s.wait_text("No model can be used");
@@ -446,8 +451,7 @@ fn process_inbox_writes_only_after_review_in_a_real_terminal() {
     let server = FakeServer::start([FakeReply::openai_stream(&[reply])]);
     let env = server.env_for(Provider::OpenAi);
     let mut s = Session::start_with(bank.path(), home.path(), Path::new("true"), &[], None, &env);
-    // The bank is read in the background: wait for its articles.
-    s.wait_text("Acme Corporation");
+    s.wait_read();
     s.send("a2");
     s.wait_text("call notes.md");
     s.send("r");
@@ -473,8 +477,7 @@ fn the_last_query_comes_back_on_the_next_launch() {
     let state = home.path().join("state");
     let env = [("MEMBANK_STATE_DIR", state.display().to_string())];
     let mut s = Session::start_with(bank.path(), home.path(), Path::new("true"), &[], None, &env);
-    // The bank is read in the background: wait for its articles.
-    s.wait_text("Acme Corporation");
+    s.wait_read();
     s.send("\t\t");
     s.wait_text("source lang");
     s.send("\rGlobex\r");
@@ -504,8 +507,7 @@ fn membank_config_names_the_one_file_for_keys_theme_and_model() {
     .unwrap();
     let env = [("MEMBANK_CONFIG", config.display().to_string())];
     let mut s = Session::start_with(&fixture, home.path(), Path::new("true"), &[], None, &env);
-    // The bank is read in the background: wait for its articles.
-    s.wait_text("Acme Corporation");
+    s.wait_read();
     // The [llm] table of the same file is the one the model connection reads.
     s.send("a");
     s.wait_text("No model can be used");

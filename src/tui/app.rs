@@ -635,6 +635,19 @@ impl App {
     }
 
     pub(super) fn open_finder(&mut self) {
+        // The tree may show the walked files already, but the finder needs
+        // what is in them: an empty one would look like a memory without
+        // any.
+        if self
+            .memory
+            .downcast_ref::<super::unread::Unread>()
+            .is_some()
+        {
+            let kind = self.memory_kind();
+            self.status
+                .info(format!("{kind} is still being read; find opens when it is"));
+            return;
+        }
         let Some(bank) = self.memory.downcast_ref::<Bank>() else {
             self.open_document_finder();
             return;

@@ -592,6 +592,16 @@ fn the_tree_shows_the_walked_files_before_they_are_read() {
     app.panes.bank.cursor.selected = acme;
     key(&mut app, KeyCode::Enter);
     assert!(screen(&app).contains("01_CLIENTS/Acme Corporation.md"));
+    // Finding by name needs what is in the files: it says so, not an
+    // empty finder.
+    let find = KeyEvent::new(KeyCode::Char('p'), KeyModifiers::CONTROL);
+    update(&mut app, Msg::Key(find));
+    assert!(app.popup.is_none());
+    assert!(
+        screen(&app).contains("the memory bank is still being read"),
+        "{}",
+        screen(&app)
+    );
     // The bank arrives: the same row stays selected, now with its findings.
     update(
         &mut app,
@@ -603,4 +613,6 @@ fn the_tree_shows_the_walked_files_before_they_are_read() {
         "{selected:?}"
     );
     assert!(!bank_of(app.memory.as_ref()).articles().is_empty());
+    update(&mut app, Msg::Key(find));
+    assert!(screen(&app).contains("Find article"));
 }
