@@ -440,6 +440,7 @@ impl App {
         }
         self.status.bank = self.bank_label.clone();
         self.status.articles = memory.len();
+        self.status.unread = memory.downcast_ref::<super::unread::Unread>().is_some();
         self.status.noun = if memory.downcast_ref::<Bank>().is_some() {
             "articles"
         } else {

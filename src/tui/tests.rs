@@ -602,6 +602,7 @@ fn the_tree_shows_the_walked_files_before_they_are_read() {
         "{}",
         screen(&app)
     );
+    assert!(!screen(&app).contains("0 files"), "nothing is counted yet");
     // The bank arrives: the same row stays selected, now with its findings.
     update(
         &mut app,

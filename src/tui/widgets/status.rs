@@ -25,6 +25,8 @@ pub struct Status {
     pub articles: usize,
     /// What `articles` counts when it is not articles ("files").
     pub noun: &'static str,
+    /// The memory is still being read: there is nothing to count yet.
+    pub unread: bool,
     /// The active context query, e.g. `client=Acme domain=Legal`.
     pub query: String,
     pub message: Option<(String, Level)>,
@@ -102,7 +104,7 @@ pub fn draw(frame: &mut Frame, area: Rect, status: &Status, theme: &Theme) {
         .message
         .as_ref()
         .is_some_and(|(m, _)| m.starts_with(crate::tui::app::LOADING));
-    let count = if status.articles == 0 && reading {
+    let count = if status.articles == 0 && (reading || status.unread) {
         Span::styled("", base)
     } else {
         Span::styled(
