@@ -150,6 +150,12 @@ pub struct Article {
 impl Article {
     /// Build an article from a decoded file, with everything.
     pub fn parse(rel_path: String, folder: Folder, decoded: text::Decoded) -> Article {
+        let decoded = text::Decoded {
+            text: std::borrow::Cow::Owned(decoded.text),
+            had_bom: decoded.had_bom,
+            crlf: decoded.crlf,
+            utf16: decoded.utf16,
+        };
         Article::parse_with(rel_path, folder, decoded, &LoadOptions::EVERYTHING)
     }
 
@@ -158,11 +164,11 @@ impl Article {
     pub fn parse_with(
         rel_path: String,
         folder: Folder,
-        decoded: text::Decoded,
+        decoded: text::Decoded<std::borrow::Cow<'_, str>>,
         options: &LoadOptions,
     ) -> Article {
         let (had_bom, crlf, utf16) = (decoded.had_bom, decoded.crlf, decoded.utf16);
-        let located = frontmatter::locate_owned(decoded.text);
+        let located = frontmatter::locate_cow(decoded.text);
         let encoding = Encoding {
             had_bom,
             utf16,
@@ -189,18 +195,12 @@ impl Article {
         let meta = mapping.as_ref().map(extract_meta).unwrap_or_default();
         let mut links = Vec::new();
         if options.links {
-            let lines = text::LineIndex::new(&text);
             if let (Some(map), FrontmatterState::Parsed(range)) = (&mapping, &frontmatter) {
-                frontmatter_links(
-                    map,
-                    &lines,
-                    &text,
-                    range.clone(),
-                    encoding.line_shift,
-                    &mut links,
-                );
+                frontmatter_links(map, &text, range.clone(), encoding.line_shift, &mut links);
             }
             let body = &text[body_start..];
+            // Body links come in document order.
+            let mut lines = text::LineCounter::new(&text);
             for l in wikilink::extract_markdown(body) {
                 links.push(Link {
                     line: lines.line_of(body_start + l.span.start) + encoding.line_shift,
@@ -233,7 +233,7 @@ impl Article {
                 .is_some_and(|s| s == crate::layout::ARCHIVE_DIR);
         let chars = text.chars().count();
         let (text, body_start, frontmatter) = if options.text && options.body {
-            (text, body_start, frontmatter)
+            (text.into_owned(), body_start, frontmatter)
         } else if options.text {
             // The frontmatter block stays (checks quote its lines); a copy
             // of just that part, so the body's bytes are freed.
@@ -310,14 +310,10 @@ pub(crate) fn stem_of(rel_path: &str) -> &str {
     &name[..name.len().saturating_sub(3)]
 }
 
-fn keyed(map: &Mapping, key: &'static str, out: &mut Vec<KeyedValue>) {
-    for raw in frontmatter::strings(map, key) {
-        let folded = intern::shared(&fold(normalize_value(&raw)));
-        out.push(KeyedValue {
-            key,
-            raw: intern::shared(&raw),
-            folded,
-        });
+fn keyed(value: Option<&yaml_serde::Value>, key: &'static str, out: &mut Vec<KeyedValue>) {
+    for raw in frontmatter::value_strings(value) {
+        let (raw, folded) = intern::shared_and_folded(&raw, |r| fold(normalize_value(r)));
+        out.push(KeyedValue { key, raw, folded });
     }
 }
 
@@ -331,17 +327,25 @@ pub fn language_tags(raw: &str) -> Vec<String> {
 }
 
 fn extract_meta(map: &Mapping) -> Meta {
+    use yaml_serde::Value;
+    // The value of a key, found by comparing the handful of keys as text:
+    // `Mapping::get` hashes the key again with SipHash, for each of the
+    // dozen keys read here from every article.
+    let get = |key: &str| {
+        map.iter()
+            .find_map(|(k, v)| matches!(k, Value::String(s) if s == key).then_some(v))
+    };
     let mut meta = Meta {
         keys: intern::shared_list(
             &map.keys()
-                .filter_map(frontmatter::scalar_text)
+                .filter_map(frontmatter::scalar_str)
                 .map(|k| intern::shared(&k))
                 .collect::<Vec<_>>(),
         ),
         empty_keys: map
             .iter()
             .filter(|(_, v)| is_blank(v))
-            .filter_map(|(k, _)| frontmatter::scalar_text(k))
+            .filter_map(|(k, _)| frontmatter::scalar_str(k))
             .map(|k| intern::shared(&k))
             .collect(),
         unquoted_links: map
@@ -356,13 +360,13 @@ fn extract_meta(map: &Mapping) -> Meta {
         ..Meta::default()
     };
     for key in CLIENT_KEYS {
-        keyed(map, key, &mut meta.clients);
+        keyed(get(key), key, &mut meta.clients);
     }
     for key in DOMAIN_KEYS {
-        keyed(map, key, &mut meta.domains);
+        keyed(get(key), key, &mut meta.domains);
     }
     for key in LANGUAGE_KEYS {
-        for raw in frontmatter::strings(map, key) {
+        for raw in frontmatter::value_strings(get(key)) {
             let tags = language_tags(&raw)
                 .iter()
                 .map(|t| intern::shared(t))
@@ -371,20 +375,21 @@ fn extract_meta(map: &Mapping) -> Meta {
             meta.languages.push(LanguageValue { key, raw, tags });
         }
     }
-    let first = |key: &str| frontmatter::strings(map, key).into_iter().next();
+    let first = |key: &str| frontmatter::value_strings(get(key)).into_iter().next();
     let first_shared = |key: &str| first(key).map(|v| intern::shared(&v));
+    let first_owned = |key: &str| first(key).map(std::borrow::Cow::into_owned);
     meta.last_updated = first_shared("last_updated");
     meta.last_updated_date = meta
         .last_updated
         .as_deref()
         .and_then(frontmatter::parse_iso_date);
     meta.status = first_shared("status");
-    meta.term_source = first("term_source");
-    meta.term_target = first("term_target");
+    meta.term_source = first_owned("term_source");
+    meta.term_target = first_owned("term_target");
     meta.source_lang = first_shared("source_lang");
     meta.target_lang = first_shared("target_lang");
-    meta.compiled_from = first("compiled_from");
-    meta.compiled = matches!(map.get("compiled"), Some(yaml_serde::Value::Bool(true)))
+    meta.compiled_from = first_owned("compiled_from");
+    meta.compiled = matches!(get("compiled"), Some(Value::Bool(true)))
         || first("compiled").is_some_and(|v| v.eq_ignore_ascii_case("true"));
     meta
 }
@@ -403,7 +408,6 @@ fn is_blank(v: &yaml_serde::Value) -> bool {
 
 fn frontmatter_links(
     map: &Mapping,
-    lines: &text::LineIndex,
     text: &str,
     yaml: Range<usize>,
     line_shift: usize,
@@ -414,6 +418,9 @@ fn frontmatter_links(
         frontmatter::all_strings(v, &mut strings);
     }
     let yaml_text = &text[yaml.clone()];
+    // Values need not come in the order of the text; built only when a
+    // value holds a link.
+    let lines = std::cell::OnceCell::new();
     let mut search_from = 0;
     for s in strings {
         for l in wikilink::extract_plain(&s) {
@@ -425,7 +432,10 @@ fn frontmatter_links(
             let line = match at {
                 Some(i) => {
                     search_from = i + needle.len();
-                    lines.line_of(yaml.start + i) + line_shift
+                    lines
+                        .get_or_init(|| text::LineIndex::new(&text[..yaml.end]))
+                        .line_of(yaml.start + i)
+                        + line_shift
                 }
                 None => 2 + line_shift,
             };

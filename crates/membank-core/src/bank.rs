@@ -10,7 +10,7 @@ use serde::Serialize;
 use crate::article::Article;
 use crate::layout::{self, Folder, SkipReason};
 use crate::resolve::{FileRef, LinkIndex};
-use crate::safe_read::{ReadError, ReadPolicy, RootReader};
+use crate::safe_read::{OpenDir, ReadError, ReadPolicy, RootReader};
 use crate::text;
 
 pub type ArticleId = usize;
@@ -138,8 +138,9 @@ struct Index {
     /// Backlinks the same way: `backlinks[backlinks_from[id]..backlinks_from[id + 1]]`.
     backlinks: Vec<ArticleId>,
     backlinks_from: Vec<usize>,
-    /// Content articles in §7 tie-break order, so ranking is one stable sort.
-    content_order: Vec<ArticleId>,
+    /// Content articles in §7 tie-break order, so ranking is one stable
+    /// sort; sorted on first use (the health checks never rank).
+    content_order: std::sync::OnceLock<Vec<ArticleId>>,
 }
 
 /// What to read and index. A command that needs less loads faster and keeps
@@ -248,6 +249,22 @@ pub fn is_bank(root: &Path) -> bool {
 }
 
 fn rel_string(root: &Path, path: &Path) -> String {
+    // A walked path starts with the root byte for byte: cut it off rather
+    // than take both paths apart into components, for every file.
+    if std::path::MAIN_SEPARATOR == '/' {
+        let root = root.as_os_str().as_encoded_bytes();
+        let rest = path
+            .as_os_str()
+            .as_encoded_bytes()
+            .strip_prefix(root)
+            .and_then(|rest| match rest.strip_prefix(b"/") {
+                Some(rest) => Some(rest),
+                None => root.ends_with(b"/").then_some(rest),
+            });
+        if let Some(rel) = rest.and_then(|rest| std::str::from_utf8(rest).ok()) {
+            return rel.to_owned();
+        }
+    }
     let rel = path.strip_prefix(root).unwrap_or(path).to_string_lossy();
     if std::path::MAIN_SEPARATOR == '/' {
         rel.into_owned()
@@ -380,13 +397,14 @@ impl Bank {
         }
         unknown_folders.sort();
         let mut found = Vec::new();
+        let mut dirs = Vec::new();
         for folder in Folder::ALL {
             let dir = root.join(folder.dir_name());
             if !dir.is_dir() {
                 missing_folders.push(folder);
                 continue;
             }
-            walk_folder(&reader, &dir, &mut found);
+            walk_folder(&reader, &dir, &mut found, &mut dirs);
         }
         if let Some(walked) = walked {
             walked(listed_markdown(reader.root(), &found));
@@ -408,14 +426,22 @@ impl Bank {
         // Deciding what each file is and reading it both happen on all
         // cores; the walk itself only lists paths.
         let reader = &bank.reader;
+        // The first folders walked are held open; the files of any further
+        // ones are read by path, so a bank of thousands of folders does not
+        // hold that many open.
+        let open_dirs: Vec<Option<OpenDir>> = dirs
+            .iter()
+            .take(MOST_HELD_DIRS)
+            .map(|d| reader.open_dir(d))
+            .collect();
         // `map`, not `filter_map`: an indexed iterator is collected straight
         // into one array, where `filter_map` would gather pieces and copy
         // them all into a second one (tens of megabytes at the peak).
         let loaded: Vec<Option<Result<Article, Found>>> = found
             .into_par_iter()
             .map(|w| {
-                let (path, is_link) = match w {
-                    Walked::File { path, is_link } => (path, is_link),
+                let (path, is_link, dir) = match w {
+                    Walked::File { path, is_link, dir } => (path, is_link, dir),
                     Walked::Problem(p) => return Some(Err(Found::Problem(p))),
                 };
                 if let Some(n) = files_read {
@@ -423,7 +449,8 @@ impl Bank {
                 }
                 Some(match classify_file(reader.root(), &path)? {
                     Found::Article(rel, folder) => {
-                        read_article(reader, &path, is_link, rel, folder, &options)
+                        let dir = open_dirs.get(dir as usize).and_then(Option::as_ref);
+                        read_article(reader, dir, &path, is_link, rel, folder, &options)
                             .map_err(Found::Problem)
                     }
                     other => Err(other),
@@ -505,8 +532,10 @@ impl Bank {
         if let Err(e) = self.reader.read_into(Path::new(&a.rel_path), &mut buf) {
             return Err(LoadProblem::from_read_error(a.rel_path.clone(), &e));
         }
-        let decoded = text::decode(&buf).map_err(|_| changed())?;
-        let text = crate::frontmatter::locate_owned(decoded.text).text;
+        let decoded = text::decode_borrowed(&buf).map_err(|_| changed())?;
+        let text = crate::frontmatter::locate_cow(decoded.text)
+            .text
+            .into_owned();
         if text.chars().count() != a.chars {
             return Err(changed());
         }
@@ -532,7 +561,9 @@ impl Bank {
 
     /// Content articles in the §7 tie-break order.
     pub fn content_order(&self) -> &[ArticleId] {
-        &self.index.content_order
+        self.index
+            .content_order
+            .get_or_init(|| self.tie_break_order())
     }
 
     /// Inbox files waiting for Process Inbox: not archived, not `compiled: true`.
@@ -557,27 +588,30 @@ impl Bank {
     /// path), which matters for `./` and `../` links and for names several
     /// files share.
     pub fn resolve_from(&self, target: &str, from: Option<&str>) -> Resolution {
-        let files = self.index.links.resolve(target, from);
-        let Some(&first) = files.first() else {
-            return Resolution::Dead;
-        };
-        match first {
-            FileRef::Other(i) => Resolution::File(i),
-            FileRef::Article(id) => {
-                let ids: Vec<ArticleId> = files
-                    .into_iter()
-                    .filter_map(|f| match f {
-                        FileRef::Article(id) => Some(id),
-                        FileRef::Other(_) => None,
-                    })
-                    .collect();
-                if ids.len() == 1 {
-                    Resolution::One(id)
-                } else {
-                    Resolution::Ambiguous(ids)
+        thread_local! {
+            static FOUND: std::cell::RefCell<Vec<FileRef>> = const { std::cell::RefCell::new(Vec::new()) };
+        }
+        FOUND.with_borrow_mut(|files| {
+            self.index.links.resolve_into(target, from, files);
+            match files.as_slice() {
+                [] => Resolution::Dead,
+                [FileRef::Other(i), ..] => Resolution::File(*i),
+                [FileRef::Article(id)] => Resolution::One(*id),
+                [FileRef::Article(id), rest @ ..] => {
+                    let ids: Vec<ArticleId> = std::iter::once(*id)
+                        .chain(rest.iter().filter_map(|f| match f {
+                            FileRef::Article(id) => Some(*id),
+                            FileRef::Other(_) => None,
+                        }))
+                        .collect();
+                    if ids.len() == 1 {
+                        Resolution::One(*id)
+                    } else {
+                        Resolution::Ambiguous(ids)
+                    }
                 }
             }
-        }
+        })
     }
 
     /// The path of a file a link reached that is not an article.
@@ -611,6 +645,9 @@ impl Bank {
         if self.options.links {
             self.index_links();
         }
+    }
+
+    fn tie_break_order(&self) -> Vec<ArticleId> {
         // The §7 tie-break as a sort key (scoring::tie_break, field by
         // field), so sorting compares compact keys instead of fetching two
         // articles per comparison. Paths are unique, so the order is total.
@@ -630,7 +667,7 @@ impl Bank {
             })
             .collect();
         keys.par_sort_unstable();
-        self.index.content_order = keys.into_iter().map(|k| k.4).collect();
+        keys.into_iter().map(|k| k.4).collect()
     }
 
     /// Names to files, each link's resolution, and backlinks.
@@ -725,11 +762,21 @@ fn slice_of<'a, T>(items: &'a [T], from: &[usize], id: usize) -> &'a [T] {
 
 /// A walked file still to be classified, or a problem met while walking.
 enum Walked {
-    File { path: PathBuf, is_link: bool },
+    File {
+        path: PathBuf,
+        is_link: bool,
+        /// Its folder, in the walk's list of folders.
+        dir: u32,
+    },
     Problem(LoadProblem),
 }
 
-fn walk_folder(reader: &RootReader, dir: &Path, found: &mut Vec<Walked>) {
+/// Folders held open while a bank is read, at most.
+const MOST_HELD_DIRS: usize = 256;
+
+/// Walk one numbered folder: its files into `found`, the folders met
+/// (itself first) into `dirs`.
+fn walk_folder(reader: &RootReader, dir: &Path, found: &mut Vec<Walked>, dirs: &mut Vec<PathBuf>) {
     let root = reader.root();
     // The numbered folder itself may be a link; the walk below would follow
     // it, so it is checked first.
@@ -746,6 +793,9 @@ fn walk_folder(reader: &RootReader, dir: &Path, found: &mut Vec<Walked>) {
         .follow_links(follow)
         .into_iter()
         .filter_entry(|e| e.depth() == 0 || !is_hidden(&e.file_name().to_string_lossy()));
+    // The folder at each depth of the current branch: a folder comes
+    // before what it holds, so a file's folder is the latest one a level up.
+    let mut branch: Vec<u32> = Vec::new();
     for entry in walker {
         let entry = match entry {
             Ok(e) => e,
@@ -760,10 +810,13 @@ fn walk_folder(reader: &RootReader, dir: &Path, found: &mut Vec<Walked>) {
                 continue;
             }
         };
-        if entry.depth() == 0 {
+        let ft = entry.file_type();
+        if entry.depth() == 0 || ft.is_dir() {
+            branch.truncate(entry.depth());
+            branch.push(u32::try_from(dirs.len()).unwrap_or(u32::MAX));
+            dirs.push(entry.path().to_path_buf());
             continue;
         }
-        let ft = entry.file_type();
         if ft.is_symlink() {
             // Only reached when links are not followed.
             if entry.path().is_dir() {
@@ -774,13 +827,24 @@ fn walk_folder(reader: &RootReader, dir: &Path, found: &mut Vec<Walked>) {
                 )));
                 continue;
             }
-        } else if ft.is_dir() {
-            continue;
         }
         let is_link = entry.path_is_symlink();
+        // Checked, not assumed: a file read by name in the wrong folder
+        // would be another file.
+        let dir = entry
+            .depth()
+            .checked_sub(1)
+            .and_then(|up| branch.get(up))
+            .copied()
+            .filter(|&d| {
+                let parent = entry.path().parent().map(Path::as_os_str);
+                dirs.get(d as usize).map(|p| p.as_os_str()) == parent
+            })
+            .unwrap_or(u32::MAX);
         found.push(Walked::File {
             path: entry.into_path(),
             is_link,
+            dir,
         });
     }
     // By path, which is the order articles are kept in (problems sort
@@ -851,6 +915,7 @@ thread_local! {
 
 fn read_article(
     reader: &RootReader,
+    dir: Option<&OpenDir>,
     path: &Path,
     is_link: bool,
     rel: String,
@@ -858,7 +923,7 @@ fn read_article(
     options: &LoadOptions,
 ) -> Result<Article, LoadProblem> {
     READ_BUFFER.with_borrow_mut(|buf| {
-        let len = match reader.read_walked_into(path, is_link, buf) {
+        let len = match reader.read_walked_in(dir, path, is_link, buf) {
             Ok(n) => n,
             Err(e) => return Err(LoadProblem::from_read_error(rel, &e)),
         };
@@ -877,7 +942,7 @@ fn decode_article(
     bytes: &[u8],
     options: &LoadOptions,
 ) -> Result<Article, LoadProblem> {
-    match text::decode(bytes) {
+    match text::decode_borrowed(bytes) {
         Ok(decoded) => Ok(Article::parse_with(rel, folder, decoded, options)),
         Err(e) => Err(LoadProblem {
             path: rel,

@@ -1,14 +1,16 @@
 //! Finding and parsing the YAML frontmatter of an article (spec §4).
 
+use std::borrow::Cow;
 use std::ops::Range;
 
 use yaml_serde::{Mapping, Value};
 
 /// The result of locating the frontmatter in a decoded file.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Located {
-    /// The article text after §4.3 fence stripping (the whole text if no fence).
-    pub text: String,
+pub struct Located<'a> {
+    /// The article text after §4.3 fence stripping (the whole text if no
+    /// fence); borrowed when the text given was and nothing was stripped.
+    pub text: Cow<'a, str>,
     /// The file was wrapped in a code fence (§4.3) that was stripped.
     pub fenced: bool,
     /// The opening fence had no matching closing fence.
@@ -54,13 +56,13 @@ fn fence_of(line: &str) -> Option<(char, usize, &str)> {
 
 /// Split `text` (already BOM-stripped and LF-only) into frontmatter and body,
 /// tolerating a wrapping code fence as §4.3 requires.
-pub fn locate(text: &str) -> Located {
-    locate_owned(text.to_owned())
+pub fn locate(text: &str) -> Located<'_> {
+    locate_cow(Cow::Borrowed(text))
 }
 
-/// [`locate`] for text the caller gives up, so an unfenced article (nearly
-/// all of them) is not copied.
-pub fn locate_owned(text: String) -> Located {
+/// [`locate`] for text the caller gives up or lends, so an unfenced article
+/// (nearly all of them) is not copied.
+pub fn locate_cow(text: Cow<'_, str>) -> Located<'_> {
     // §4.3 is about frontmatter: a fence is only a wrapper when frontmatter
     // follows it. Otherwise it is an ordinary code block and stays one.
     let stripped = strip_outer_fence(&text)
@@ -68,7 +70,7 @@ pub fn locate_owned(text: String) -> Located {
         .filter(|((block, _), _)| *block != Block::Missing);
     match stripped {
         Some(((block, body_start), fence)) => Located {
-            text: fence.inner,
+            text: Cow::Owned(fence.inner),
             fenced: true,
             fence_unclosed: fence.close_line.is_none(),
             line_shift: fence.line_shift,
@@ -429,11 +431,16 @@ fn kind_name(v: &Value) -> &'static str {
 
 /// A scalar as text: strings as written, numbers and booleans printed.
 pub fn scalar_text(v: &Value) -> Option<String> {
+    scalar_str(v).map(Cow::into_owned)
+}
+
+/// [`scalar_text`], borrowing a string rather than copying it.
+pub fn scalar_str(v: &Value) -> Option<Cow<'_, str>> {
     match v {
-        Value::String(s) => Some(s.clone()),
-        Value::Number(n) => Some(n.to_string()),
-        Value::Bool(b) => Some(b.to_string()),
-        Value::Tagged(t) => scalar_text(&t.value),
+        Value::String(s) => Some(Cow::Borrowed(s)),
+        Value::Number(n) => Some(Cow::Owned(n.to_string())),
+        Value::Bool(b) => Some(Cow::Owned(b.to_string())),
+        Value::Tagged(t) => scalar_str(&t.value),
         _ => None,
     }
 }
@@ -441,16 +448,26 @@ pub fn scalar_text(v: &Value) -> Option<String> {
 /// The text values of a key: one for a scalar, one per scalar item of a
 /// list. An unquoted `[[Legal]]` counts as the link its author meant.
 pub fn strings(map: &Mapping, key: &str) -> Vec<String> {
-    let item = |v: &Value| scalar_text(v).or_else(|| unquoted_link(v));
-    match map.get(key) {
+    value_strings(map.get(key))
+        .into_iter()
+        .map(Cow::into_owned)
+        .collect()
+}
+
+/// [`strings`] of a key's value, found by the caller, borrowing what it can.
+pub fn value_strings(value: Option<&Value>) -> Vec<Cow<'_, str>> {
+    let item = |v| scalar_str(v).or_else(|| unquoted_link(v).map(Cow::Owned));
+    match value {
         None | Some(Value::Null) => Vec::new(),
-        Some(v) if unquoted_link(v).is_some() => unquoted_link(v).into_iter().collect(),
+        Some(v) if unquoted_link(v).is_some() => {
+            unquoted_link(v).map(Cow::Owned).into_iter().collect()
+        }
         Some(Value::Sequence(items)) => items.iter().filter_map(item).collect(),
         Some(Value::Tagged(t)) => match &t.value {
             Value::Sequence(items) => items.iter().filter_map(item).collect(),
-            v => scalar_text(v).into_iter().collect(),
+            v => scalar_str(v).into_iter().collect(),
         },
-        Some(v) => scalar_text(v).into_iter().collect(),
+        Some(v) => scalar_str(v).into_iter().collect(),
     }
 }
 
@@ -519,7 +536,7 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    fn yaml_of(l: &Located) -> &str {
+    fn yaml_of<'a>(l: &'a Located<'_>) -> &'a str {
         match &l.block {
             Block::Present(r) => &l.text[r.clone()],
             other => panic!("no block: {other:?}"),

@@ -37,12 +37,17 @@ pub struct LinkIndex {
     /// names without searching each path for its last `/`.
     name_starts: Vec<u32>,
     /// For each distinct name, its hash and where its files start in
-    /// `files`, sorted by hash: a lookup searches these packed numbers
-    /// instead of following a pointer to a path at every step.
-    name_hashes: Vec<(u64, u32)>,
+    /// `files`, in an open-addressed table (a power of two long, at most
+    /// half full, `EMPTY` where no name is): a lookup is one or two probes
+    /// instead of a binary search that misses the cache at every step, for
+    /// each of the hundreds of thousands of links resolved on loading.
+    name_slots: Vec<(u64, u32)>,
     /// Seeded per process, so a bank's names cannot be chosen to collide.
     hasher: foldhash::fast::RandomState,
 }
+
+/// A free slot of the name table: no file starts at `u32::MAX`.
+const EMPTY: (u64, u32) = (0, u32::MAX);
 
 /// The last segment of a folded path.
 fn name_of(path: &str) -> &str {
@@ -55,28 +60,40 @@ impl LinkIndex {
         // Folding and sorting 100,000 paths is a good part of loading a
         // large bank: both run on all cores.
         let given: Vec<(&str, FileRef)> = files.collect();
-        let mut files: Vec<(Box<str>, FileRef)> = given
+        let mut named: Vec<(Box<str>, FileRef, u32)> = given
             .into_par_iter()
-            .map(|(path, file)| (fold(path).into_boxed_str(), file))
+            .map(|(path, file)| {
+                let folded = fold(path).into_boxed_str();
+                let name_start = u32::try_from(folded.len() - name_of(&folded).len()).unwrap_or(0);
+                (folded, file, name_start)
+            })
             .collect();
         // Stable: files whose paths differ only in case keep the order given.
-        files.par_sort_by(|a, b| {
-            (name_of(&a.0), a.0.len(), &a.0).cmp(&(name_of(&b.0), b.0.len(), &b.0))
-        });
-        let name_starts: Vec<u32> = files
-            .iter()
-            .map(|(p, _)| u32::try_from(p.len() - name_of(p).len()).unwrap_or(0))
-            .collect();
+        fn name((path, _, start): &(Box<str>, FileRef, u32)) -> (&str, usize) {
+            (path.get(*start as usize..).unwrap_or(path), path.len())
+        }
+        named.par_sort_by(|a, b| (name(a), &a.0).cmp(&(name(b), &b.0)));
+        let name_starts: Vec<u32> = named.iter().map(|f| f.2).collect();
+        let files: Vec<(Box<str>, FileRef)> = named.into_iter().map(|(p, f, _)| (p, f)).collect();
         let hasher = foldhash::fast::RandomState::default();
-        let mut name_hashes: Vec<(u64, u32)> = (0..files.len())
+        let firsts: Vec<(u64, u32)> = (0..files.len())
+            .into_par_iter()
             .filter(|&i| i == 0 || name_of(&files[i].0) != name_of(&files[i - 1].0))
             .map(|i| (hasher.hash_one(name_of(&files[i].0)), i as u32))
             .collect();
-        name_hashes.par_sort_unstable();
+        let mut name_slots = vec![EMPTY; (firsts.len() * 2).next_power_of_two().max(2)];
+        let mask = name_slots.len() - 1;
+        for first in firsts {
+            let mut slot = first.0 as usize & mask;
+            while name_slots[slot].1 != EMPTY.1 {
+                slot = (slot + 1) & mask;
+            }
+            name_slots[slot] = first;
+        }
         LinkIndex {
             files,
             name_starts,
-            name_hashes,
+            name_slots,
             hasher,
         }
     }
@@ -88,15 +105,21 @@ impl LinkIndex {
 
     /// The files whose folded name is `name`, shortest path first.
     fn named(&self, name: &str) -> &[(Box<str>, FileRef)] {
-        let hash = self.hasher.hash_one(name);
-        let first = self.name_hashes.partition_point(|&(h, _)| h < hash);
-        let start = self.name_hashes[first..]
-            .iter()
-            .take_while(|&&(h, _)| h == hash)
-            .map(|&(_, start)| start as usize)
-            .find(|&start| self.name_at(start) == name);
-        let Some(lo) = start else {
+        if self.name_slots.is_empty() {
             return &[];
+        }
+        let hash = self.hasher.hash_one(name);
+        let mask = self.name_slots.len() - 1;
+        let mut slot = hash as usize & mask;
+        let lo = loop {
+            let (h, start) = self.name_slots[slot];
+            if start == EMPTY.1 {
+                return &[];
+            }
+            if h == hash && self.name_at(start as usize) == name {
+                break start as usize;
+            }
+            slot = (slot + 1) & mask;
         };
         let mut end = lo;
         while end < self.files.len() && self.name_at(end) == name {
@@ -108,7 +131,21 @@ impl LinkIndex {
     /// Every file `target` may mean, best first (the first is the one the
     /// link opens), as seen from the note at `from` (a bank-relative path;
     /// `None` resolves from the bank root). Empty for a dead link.
+    #[cfg(test)]
     pub fn resolve(&self, target: &str, from: Option<&str>) -> Vec<FileRef> {
+        let mut found = Vec::new();
+        self.resolve_into(target, from, &mut found);
+        found
+    }
+
+    /// [`LinkIndex::resolve`] into `found` (cleared first), reusing its
+    /// room and a per-thread buffer for the folded name: loading resolves
+    /// every link of the bank, and most resolve to one file.
+    pub fn resolve_into(&self, target: &str, from: Option<&str>, found: &mut Vec<FileRef>) {
+        thread_local! {
+            static WANTED: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+        }
+        found.clear();
         let target = target.trim();
         // Folded only for the few links that need the folder.
         let from_dir = FromDir {
@@ -119,18 +156,21 @@ impl LinkIndex {
             || target.starts_with("../")
             || target == "."
             || target == "..";
-        let folded = fold(target.trim_start_matches('/'));
-        if folded.is_empty() || folded.ends_with('/') {
-            return Vec::new();
-        }
-        // Without an extension a link names a note; with one it may still
-        // name a note whose name has a dot in it.
-        let note = format!("{folded}.md");
-        let found = self.resolve_exact(&note, &from_dir, explicit_relative);
-        if !found.is_empty() {
-            return found;
-        }
-        self.resolve_exact(&folded, &from_dir, explicit_relative)
+        WANTED.with_borrow_mut(|wanted| {
+            wanted.clear();
+            fold_into(target.trim_start_matches('/'), wanted);
+            if wanted.is_empty() || wanted.ends_with('/') {
+                return;
+            }
+            // Without an extension a link names a note; with one it may
+            // still name a note whose name has a dot in it.
+            let folded_len = wanted.len();
+            wanted.push_str(".md");
+            self.resolve_exact(wanted, &from_dir, explicit_relative, found);
+            if found.is_empty() {
+                self.resolve_exact(&wanted[..folded_len], &from_dir, explicit_relative, found);
+            }
+        });
     }
 
     fn resolve_exact(
@@ -138,11 +178,12 @@ impl LinkIndex {
         wanted: &str,
         from_dir: &FromDir<'_>,
         relative_only: bool,
-    ) -> Vec<FileRef> {
+        found: &mut Vec<FileRef>,
+    ) {
         let name = wanted.rsplit('/').next().unwrap_or(wanted);
         let candidates = self.named(name);
         if candidates.is_empty() {
-            return Vec::new();
+            return;
         }
         let is_path = wanted.contains('/');
         // Only a relative link or a path needs the joined path; most links
@@ -153,13 +194,12 @@ impl LinkIndex {
             None
         };
         if relative_only {
-            let Some(path) = relative else {
-                return Vec::new();
-            };
-            return match candidates.iter().find(|(p, _)| **p == *path) {
-                Some(&(_, f)) => vec![f],
-                None => Vec::new(),
-            };
+            if let Some(path) = relative
+                && let Some(&(_, f)) = candidates.iter().find(|(p, _)| **p == *path)
+            {
+                found.push(f);
+            }
+            return;
         }
         // A bare name is matched against every file of that name, even when
         // one sits next to the linking note, so that a name several files
@@ -169,28 +209,35 @@ impl LinkIndex {
             .filter(|_| is_path)
             .or_else(|| relative.as_deref().filter(|_| is_path).and_then(exact))
         {
-            return vec![f];
+            found.push(f);
+            return;
         }
         // Ends with "/{wanted}", without building that string per link.
         let under_a_folder = |p: &str| {
             p.strip_suffix(wanted)
                 .is_some_and(|rest| rest.ends_with('/'))
         };
-        let mut matches: Vec<&(Box<str>, FileRef)> = candidates
-            .iter()
-            .filter(|(p, _)| under_a_folder(p))
-            .collect();
-        if matches.len() > 1
+        let matches = || candidates.iter().filter(|(p, _)| under_a_folder(p));
+        found.extend(matches().map(|&(_, f)| f));
+        if found.len() > 1
             && let Some(dir) = from_dir.folded()
         {
             // A note in the linking note's own folder comes first.
             let in_dir = |p: &str| p.rsplit_once('/').is_some_and(|(d, _)| d == dir);
-            if let Some(i) = matches.iter().position(|(p, _)| in_dir(p)) {
-                let own = matches.remove(i);
-                matches.insert(0, own);
+            if let Some(i) = matches().position(|(p, _)| in_dir(p)) {
+                found[..=i].rotate_right(1);
             }
         }
-        matches.into_iter().map(|&(_, f)| f).collect()
+    }
+}
+
+/// `fold(s)` appended to `out`, without a string of its own for the
+/// nearly always ASCII names.
+fn fold_into(s: &str, out: &mut String) {
+    if s.is_ascii() {
+        out.extend(s.chars().map(|c| c.to_ascii_lowercase()));
+    } else {
+        out.push_str(&fold(s));
     }
 }
 

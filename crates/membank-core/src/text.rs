@@ -1,13 +1,18 @@
 //! Turning file bytes into the text every other module works on.
 
+use std::borrow::Cow;
+
 /// A file decoded for reading: BOM removed, CRLF folded to LF.
 ///
 /// Line endings are folded so that token estimates, line numbers and links do
 /// not depend on how git checked the file out; writers look at `crlf` to keep
 /// the file's own convention.
+///
+/// `T` is `String`, or a `Cow<str>` that borrows the bytes when nothing had
+/// to change ([`decode_borrowed`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Decoded {
-    pub text: String,
+pub struct Decoded<T = String> {
+    pub text: T,
     /// A UTF-8 byte-order mark was removed.
     pub had_bom: bool,
     pub crlf: bool,
@@ -41,15 +46,27 @@ impl std::fmt::Display for NotUtf8 {
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
 pub fn decode(bytes: &[u8]) -> Result<Decoded, NotUtf8> {
+    decode_borrowed(bytes).map(|d| Decoded {
+        text: d.text.into_owned(),
+        had_bom: d.had_bom,
+        crlf: d.crlf,
+        utf16: d.utf16,
+    })
+}
+
+/// [`decode`], borrowing the text from `bytes` when it is UTF-8 with LF line
+/// endings (nearly every file): a bank is read without copying each file
+/// only to drop the copy once its metadata is taken.
+pub fn decode_borrowed(bytes: &[u8]) -> Result<Decoded<Cow<'_, str>>, NotUtf8> {
     if let Some(text) = decode_utf16(bytes) {
         let text = text?;
         let crlf = text.contains("\r\n");
         return Ok(Decoded {
-            text: if crlf {
+            text: Cow::Owned(if crlf {
                 text.replace("\r\n", "\n")
             } else {
                 text
-            },
+            }),
             had_bom: false,
             crlf,
             utf16: true,
@@ -67,14 +84,14 @@ pub fn decode(bytes: &[u8]) -> Result<Decoded, NotUtf8> {
             utf16: false,
         }
     })?;
-    let crlf = text.contains("\r\n");
-    let text = if crlf {
-        text.replace("\r\n", "\n")
-    } else {
-        text.to_owned()
-    };
+    // A carriage return is rare: look for it alone first.
+    let crlf = memchr::memchr(b'\r', body).is_some() && text.contains("\r\n");
     Ok(Decoded {
-        text,
+        text: if crlf {
+            Cow::Owned(text.replace("\r\n", "\n"))
+        } else {
+            Cow::Borrowed(text)
+        },
         had_bom,
         crlf,
         utf16: false,
@@ -130,11 +147,7 @@ pub struct LineIndex {
 impl LineIndex {
     pub fn new(text: &str) -> LineIndex {
         LineIndex {
-            newlines: text
-                .bytes()
-                .enumerate()
-                .filter_map(|(i, b)| (b == b'\n').then_some(i))
-                .collect(),
+            newlines: memchr::memchr_iter(b'\n', text.as_bytes()).collect(),
         }
     }
 
@@ -144,8 +157,42 @@ impl LineIndex {
     }
 }
 
+/// Line numbers of byte offsets taken in increasing order (links in
+/// document order): only the line breaks between one offset and the next
+/// are counted, so the text is scanned once, up to the last offset, and
+/// nothing is allocated. An offset before the previous one counts again
+/// from the start.
+#[derive(Debug, Clone)]
+pub struct LineCounter<'a> {
+    bytes: &'a [u8],
+    at: usize,
+    line: usize,
+}
+
+impl<'a> LineCounter<'a> {
+    pub fn new(text: &'a str) -> LineCounter<'a> {
+        LineCounter {
+            bytes: text.as_bytes(),
+            at: 0,
+            line: 1,
+        }
+    }
+
+    /// 1-based line number of a byte offset (the same as [`line_of`]).
+    pub fn line_of(&mut self, byte_offset: usize) -> usize {
+        let offset = byte_offset.min(self.bytes.len());
+        if offset < self.at {
+            self.at = 0;
+            self.line = 1;
+        }
+        self.line += memchr::memchr_iter(b'\n', &self.bytes[self.at..offset]).count();
+        self.at = offset;
+        self.line
+    }
+}
+
 /// 1-based line number of a byte offset. For many offsets into one text use
-/// [`LineIndex`].
+/// [`LineIndex`] or [`LineCounter`].
 pub fn line_of(text: &str, byte_offset: usize) -> usize {
     let end = byte_offset.min(text.len());
     text.as_bytes()[..end]
@@ -258,6 +305,22 @@ mod tests {
         for offset in 0..=text.len() + 2 {
             assert_eq!(
                 index.line_of(offset),
+                line_of(text, offset),
+                "offset {offset}"
+            );
+        }
+    }
+
+    #[test]
+    fn line_counter_agrees_with_counting_newlines_in_any_order() {
+        let text = "a\nbb\n\nccc\n";
+        let mut counter = LineCounter::new(text);
+        let forward = 0..=text.len() + 2;
+        let back = (0..=text.len()).rev();
+        let jumps = [3, 9, 1, 12, 0, 5];
+        for offset in forward.chain(back).chain(jumps) {
+            assert_eq!(
+                counter.line_of(offset),
                 line_of(text, offset),
                 "offset {offset}"
             );

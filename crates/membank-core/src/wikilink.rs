@@ -95,14 +95,10 @@ fn bracketed(s: &str) -> impl Iterator<Item = (Range<usize>, Range<usize>)> + '_
     let bytes = s.as_bytes();
     let mut at = 0;
     std::iter::from_fn(move || {
-        while let Some(found) = s.get(at..)?.find("[[") {
-            let start = at + found;
+        while let Some(start) = find_pair(bytes, at, b'[', b'[') {
             let inner = start + 2;
             // Bytes of other UTF-8 characters are never these three.
-            let stop = bytes[inner..]
-                .iter()
-                .position(|&b| matches!(b, b'[' | b']' | b'\n'))
-                .map(|k| inner + k);
+            let stop = memchr::memchr3(b'[', b']', b'\n', &bytes[inner..]).map(|k| inner + k);
             match stop {
                 Some(end)
                     if end > inner && bytes[end] == b']' && bytes.get(end + 1) == Some(&b']') =>
@@ -115,6 +111,21 @@ fn bracketed(s: &str) -> impl Iterator<Item = (Range<usize>, Range<usize>)> + '_
         }
         None
     })
+}
+
+/// Where the two bytes `first` `second` next occur in `bytes`, from `from`
+/// on. Both are ASCII, so the position is a character boundary. Searching
+/// for the first byte alone uses the vector search, and in prose these
+/// bytes are rare.
+pub(crate) fn find_pair(bytes: &[u8], from: usize, first: u8, second: u8) -> Option<usize> {
+    let mut at = from;
+    loop {
+        let found = at + memchr::memchr(first, bytes.get(at..)?)?;
+        if bytes.get(found + 1) == Some(&second) {
+            return Some(found);
+        }
+        at = found + 1;
+    }
 }
 
 /// Links in any string (a frontmatter value): no Markdown rules apply.
@@ -141,40 +152,44 @@ pub fn extract_plain(s: &str) -> Vec<WikiLink> {
 /// Links in a Markdown body, skipping code spans, code blocks and
 /// `%% comments %%`, in document order.
 pub fn extract_markdown(body: &str) -> Vec<WikiLink> {
-    let has_wiki = body.contains("[[");
-    let has_markdown = body.contains("](");
-    if !has_wiki && !has_markdown {
-        return Vec::new();
-    }
-    let mut links = if has_wiki {
-        extract_plain(body)
-    } else {
-        Vec::new()
-    };
+    extract(body, true)
+}
+
+/// [`extract_markdown`]; without `shortcuts` every body with a link is
+/// parsed as Markdown, which is what the shortcuts must agree with.
+fn extract(body: &str, shortcuts: bool) -> Vec<WikiLink> {
+    let bytes = body.as_bytes();
+    let has_markdown = find_pair(bytes, 0, b']', b'(').is_some();
+    let mut links = extract_plain(body);
     if links.is_empty() && !has_markdown {
         return links;
     }
     // Only pay for a Markdown parse when code could hide a link or a
     // Markdown link may be present. Code starts at its opening backticks,
-    // fence or indentation, so if the first such marker comes after the last
-    // link, no link can be inside code.
-    let last_link = links.last().map_or(0, |l| l.span.start);
-    let first_marker = [
-        body.find('`'),
-        body.find("~~~"),
-        body.find("    "),
-        body.find('\t'),
-    ]
-    .into_iter()
-    .flatten()
-    .min();
-    let code = if has_markdown || first_marker.is_some_and(|m| m < last_link) {
-        let parsed = parse(body, has_markdown);
-        links.extend(parsed.markdown_links);
-        links.sort_by_key(|l| l.span.start);
-        parsed.code
+    // fence or indentation, so if no such marker comes before the last
+    // link, no link can be inside code; and when the only code before it
+    // is spans closed on their own line, they are found without a parse.
+    let last_start = links.last().map_or(0, |l| l.span.start);
+    let (backticks, blocks) = code_markers(&bytes[..last_start]);
+    let quick = if !shortcuts || has_markdown {
+        None
+    } else if !backticks && !blocks {
+        Some(Vec::new())
+    } else if !blocks {
+        let line_end =
+            memchr::memchr(b'\n', &bytes[last_start..]).map_or(bytes.len(), |i| last_start + i);
+        one_line_code_spans(&bytes[..line_end])
     } else {
-        Vec::new()
+        None
+    };
+    let code = match quick {
+        Some(code) => code,
+        None => {
+            let parsed = parse(body, has_markdown);
+            links.extend(parsed.markdown_links);
+            links.sort_by_key(|l| l.span.start);
+            parsed.code
+        }
     };
     let comments = comment_ranges(body, &code);
     let mut hidden: Vec<Range<usize>> = code.into_iter().chain(comments).collect();
@@ -197,6 +212,58 @@ pub fn extract_markdown(body: &str) -> Vec<WikiLink> {
         });
     }
     links
+}
+
+/// Could a code span (backticks) or a code block (a `~~~` fence, an
+/// indented line) start in `bytes`? A ```` ``` ```` fence is backticks too.
+fn code_markers(bytes: &[u8]) -> (bool, bool) {
+    let backticks = memchr::memchr(b'`', bytes).is_some();
+    let blocks = memchr::memchr(b'\t', bytes).is_some()
+        || memchr::memmem::find(bytes, b"~~~").is_some()
+        || memchr::memmem::find(bytes, b"    ").is_some();
+    (backticks, blocks)
+}
+
+/// The code spans of `text`, as a Markdown parse finds them, when each is
+/// opened and closed on one line and every backtick run of every line is
+/// one of their ends; `None` when a parse is needed to tell. Backtick runs
+/// pair the same way on one line as across a paragraph's lines when no
+/// run is left open (a line that opens a fence holds no other backticks),
+/// and with no escape, no HTML or autolink (which take precedence over
+/// spans) and no link definition, nothing else decides what is code.
+fn one_line_code_spans(text: &[u8]) -> Option<Vec<Range<usize>>> {
+    if memchr::memchr2(b'\\', b'<', text).is_some() || memchr::memmem::find(text, b"]:").is_some() {
+        return None;
+    }
+    let mut spans = Vec::new();
+    let mut line_start = 0;
+    while line_start < text.len() {
+        let line_end =
+            memchr::memchr(b'\n', &text[line_start..]).map_or(text.len(), |i| line_start + i);
+        let mut runs: Vec<(usize, usize)> = Vec::new();
+        let mut at = line_start;
+        while let Some(i) = memchr::memchr(b'`', &text[at..line_end]) {
+            let start = at + i;
+            let len = text[start..line_end]
+                .iter()
+                .take_while(|&&b| b == b'`')
+                .count();
+            if len >= 3 {
+                return None;
+            }
+            runs.push((start, len));
+            at = start + len;
+        }
+        let mut i = 0;
+        while i < runs.len() {
+            let (start, len) = runs[i];
+            let close = (i + 1..runs.len()).find(|&j| runs[j].1 == len)?;
+            spans.push(start..runs[close].0 + len);
+            i = close + 1;
+        }
+        line_start = line_end + 1;
+    }
+    Some(spans)
 }
 
 struct Parsed {
@@ -266,7 +333,7 @@ pub fn markdown_target(dest: &str) -> Option<String> {
 /// Obsidian comments: text between a pair of `%%` outside code. An unpaired
 /// `%%` hides the rest of the note, as in Obsidian.
 fn comment_ranges(body: &str, code: &[Range<usize>]) -> Vec<Range<usize>> {
-    if !body.contains("%%") {
+    if find_pair(body.as_bytes(), 0, b'%', b'%').is_none() {
         return Vec::new();
     }
     // Code ranges are in document order and never overlap.
@@ -297,6 +364,58 @@ fn comment_ranges(body: &str, code: &[Range<usize>]) -> Vec<Range<usize>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn shortcuts_find_what_a_markdown_parse_finds() {
+        let pieces = [
+            "[[a]]", "[[b|c]]", "`", "``", "```", "~~~", "    ", "\t", "\n", "\n\n", " ", "x",
+            "%%", "\\", "<", ">", "- ", "# ", "]:", "[d]", "(e)", "<!--", "-->", "é", "[d]: ",
+            "\"", "/u ",
+        ];
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for _ in 0..30_000 {
+            let mut body = String::new();
+            for _ in 0..(next() % 24) {
+                body.push_str(pieces[(next() % pieces.len() as u64) as usize]);
+            }
+            let spans = |links: Vec<WikiLink>| -> Vec<Range<usize>> {
+                links.into_iter().map(|l| l.span).collect()
+            };
+            assert_eq!(
+                spans(extract(&body, true)),
+                spans(extract(&body, false)),
+                "{body:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn spans_are_left_to_the_parse_where_other_markdown_decides() {
+        // A link definition's title, an autolink, an escaped backtick and a
+        // span over two lines: backticks here are not (only) code spans.
+        for body in [
+            "[d]: /u \"`[[a]]`\"\n",
+            "<http://x`y>[[a]]`\n",
+            "\\`[[a]]`\n",
+            "a `b\n[[a]]` c\n",
+            "```\n[[a]]\n```\n",
+        ] {
+            let spans = |links: Vec<WikiLink>| -> Vec<Range<usize>> {
+                links.into_iter().map(|l| l.span).collect()
+            };
+            assert_eq!(
+                spans(extract(body, true)),
+                spans(extract(body, false)),
+                "{body:?}"
+            );
+        }
+    }
 
     #[test]
     fn links_are_found_as_the_regular_expression_finds_them() {

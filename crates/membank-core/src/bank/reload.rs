@@ -99,7 +99,7 @@ impl Bank {
         }
         Some(match classify_file(&self.root, &path)? {
             Found::Article(rel, folder) => {
-                read_article(&self.reader, &path, false, rel, folder, &self.options)
+                read_article(&self.reader, None, &path, false, rel, folder, &self.options)
                     .map_err(Found::Problem)
             }
             other => Err(other),
