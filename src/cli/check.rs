@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use membank_core::health::{self, Finding, HealthOptions, HealthReport, Severity};
 use membank_core::memory::Memory;
-use membank_core::text::sanitize_for_terminal;
+use membank_core::text::{sanitize_for_terminal, sanitize_into};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -282,13 +282,11 @@ enum Part<'a> {
 
 /// One finding: where, then what.
 fn finding_lines(out: &mut String, f: &Finding) {
-    use std::fmt::Write;
-    let _ = writeln!(
-        out,
-        "    {}\n      {}",
-        sanitize_for_terminal(&f.location(), false),
-        sanitize_for_terminal(&f.message(), false)
-    );
+    out.push_str("    ");
+    sanitize_into(out, &f.location(), false);
+    out.push_str("\n      ");
+    sanitize_into(out, &f.message(), false);
+    out.push('\n');
 }
 
 fn severity_style(severity: Severity) -> anstyle::Style {

@@ -199,9 +199,13 @@ impl Article {
                 frontmatter_links(map, &text, range.clone(), encoding.line_shift, &mut links);
             }
             let body = &text[body_start..];
+            let found = wikilink::extract_markdown(body);
+            // Sized once: growing it link by link, then shrinking it to fit,
+            // was three allocations where one does.
+            links.reserve_exact(found.len());
             // Body links come in document order.
             let mut lines = text::LineCounter::new(&text);
-            for l in wikilink::extract_markdown(body) {
+            for l in found {
                 links.push(Link {
                     line: lines.line_of(body_start + l.span.start) + encoding.line_shift,
                     raw: l.raw,
@@ -311,7 +315,9 @@ pub(crate) fn stem_of(rel_path: &str) -> &str {
 }
 
 fn keyed(value: Option<&yaml_serde::Value>, key: &'static str, out: &mut Vec<KeyedValue>) {
-    for raw in frontmatter::value_strings(value) {
+    let values = frontmatter::value_strings(value);
+    out.reserve_exact(values.len());
+    for raw in values {
         let (raw, folded) = intern::shared_and_folded(&raw, |r| fold(normalize_value(r)));
         out.push(KeyedValue { key, raw, folded });
     }
@@ -319,11 +325,14 @@ fn keyed(value: Option<&yaml_serde::Value>, key: &'static str, out: &mut Vec<Key
 
 /// Split a language value on `→` or `->` into its codes.
 pub fn language_tags(raw: &str) -> Vec<String> {
+    language_tag_strs(raw).map(str::to_owned).collect()
+}
+
+fn language_tag_strs(raw: &str) -> impl Iterator<Item = &str> {
     raw.split('→')
         .flat_map(|part| part.split("->"))
-        .map(|t| t.trim().to_owned())
+        .map(str::trim)
         .filter(|t| !t.is_empty())
-        .collect()
 }
 
 fn extract_meta(map: &Mapping) -> Meta {
@@ -366,11 +375,10 @@ fn extract_meta(map: &Mapping) -> Meta {
         keyed(get(key), key, &mut meta.domains);
     }
     for key in LANGUAGE_KEYS {
-        for raw in frontmatter::value_strings(get(key)) {
-            let tags = language_tags(&raw)
-                .iter()
-                .map(|t| intern::shared(t))
-                .collect();
+        let values = frontmatter::value_strings(get(key));
+        meta.languages.reserve_exact(values.len());
+        for raw in values {
+            let tags = language_tag_strs(&raw).map(intern::shared).collect();
             let raw = intern::shared(&raw);
             meta.languages.push(LanguageValue { key, raw, tags });
         }
@@ -424,14 +432,11 @@ fn frontmatter_links(
     let mut search_from = 0;
     for s in strings {
         for l in wikilink::extract_plain(&s) {
-            let needle = format!("[[{}]]", l.raw);
-            let at = yaml_text[search_from..]
-                .find(&needle)
-                .map(|i| i + search_from)
-                .or_else(|| yaml_text.find(&needle));
+            let at = find_wikilink(yaml_text, search_from, &l.raw)
+                .or_else(|| find_wikilink(yaml_text, 0, &l.raw));
             let line = match at {
                 Some(i) => {
-                    search_from = i + needle.len();
+                    search_from = i + l.raw.len() + 4;
                     lines
                         .get_or_init(|| text::LineIndex::new(&text[..yaml.end]))
                         .line_of(yaml.start + i)
@@ -450,9 +455,37 @@ fn frontmatter_links(
     }
 }
 
+/// Where `[[raw]]` starts in `text`, at `from` or after, found without
+/// building it.
+fn find_wikilink(text: &str, from: usize, raw: &str) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let finder = memchr::memmem::Finder::new(raw.as_bytes());
+    let mut at = from + 2;
+    while let Some(i) = finder.find(bytes.get(at..)?) {
+        let start = at + i;
+        if bytes[start - 2..start] == *b"[[" && bytes[start + raw.len()..].starts_with(b"]]") {
+            return Some(start - 2);
+        }
+        at = start + 1;
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_wikilink_is_found_where_it_is_written_from_a_position_on() {
+        let text = "a: x [[b]] [[b]]\nc: [[bb]] [b] [[b]]";
+        assert_eq!(find_wikilink(text, 0, "b"), Some(5));
+        assert_eq!(find_wikilink(text, 6, "b"), Some(11));
+        assert_eq!(find_wikilink(text, 12, "b"), Some(31));
+        assert_eq!(find_wikilink(text, 32, "b"), None);
+        assert_eq!(find_wikilink(text, 0, "bb"), Some(20));
+        assert_eq!(find_wikilink(text, 0, "c"), None);
+        assert_eq!(find_wikilink(text, 99, "b"), None);
+    }
 
     fn parse(rel: &str, folder: Folder, s: &str) -> Article {
         Article::parse(rel.into(), folder, text::decode(s.as_bytes()).unwrap())

@@ -28,26 +28,54 @@ pub enum FileRef {
 
 #[derive(Debug, Default)]
 pub struct LinkIndex {
-    /// (folded path, file) for every file, sorted by folded file name
-    /// (with extension), then shortest path first. One sorted array, no
-    /// map: on a large bank a map of names held a string and a list per
-    /// file, more memory than the paths themselves.
-    files: Vec<(Box<str>, FileRef)>,
-    /// Where each file's name starts in its path, so a lookup compares
-    /// names without searching each path for its last `/`.
-    name_starts: Vec<u32>,
-    /// For each distinct name, its hash and where its files start in
-    /// `files`, in an open-addressed table (a power of two long, at most
-    /// half full, `EMPTY` where no name is): a lookup is one or two probes
-    /// instead of a binary search that misses the cache at every step, for
-    /// each of the hundreds of thousands of links resolved on loading.
-    name_slots: Vec<(u64, u32)>,
+    /// Every file, sorted by folded file name (with extension), then
+    /// shortest path first. One sorted array, no map: on a large bank a map
+    /// of names held a string and a list per file, more memory than the
+    /// paths themselves.
+    files: Vec<Named>,
+    /// For each distinct name, its hash and which files in `files` have it,
+    /// in an open-addressed table (a power of two long, at most half full,
+    /// `EMPTY` where no name is): a lookup is one or two probes, then one
+    /// file's path to compare, where a binary search missed the cache at
+    /// every step, for each of the hundreds of thousands of links resolved
+    /// on loading.
+    name_slots: Vec<NameSlot>,
     /// Seeded per process, so a bank's names cannot be chosen to collide.
     hasher: foldhash::fast::RandomState,
 }
 
+/// A file a link can reach, by its folded path.
+#[derive(Debug)]
+struct Named {
+    path: Box<str>,
+    file: FileRef,
+    /// Where the file's name starts in `path`, so names are compared
+    /// without searching each path for its last `/`.
+    name_start: u32,
+}
+
+impl Named {
+    fn name(&self) -> &str {
+        self.path
+            .get(self.name_start as usize..)
+            .unwrap_or(&self.path)
+    }
+}
+
+/// The files of one name: `files[start..start + count]`.
+#[derive(Debug, Clone, Copy)]
+struct NameSlot {
+    hash: u64,
+    start: u32,
+    count: u32,
+}
+
 /// A free slot of the name table: no file starts at `u32::MAX`.
-const EMPTY: (u64, u32) = (0, u32::MAX);
+const EMPTY: NameSlot = NameSlot {
+    hash: 0,
+    start: u32::MAX,
+    count: 0,
+};
 
 /// The last segment of a folded path.
 fn name_of(path: &str) -> &str {
@@ -60,72 +88,70 @@ impl LinkIndex {
         // Folding and sorting 100,000 paths is a good part of loading a
         // large bank: both run on all cores.
         let given: Vec<(&str, FileRef)> = files.collect();
-        let mut named: Vec<(Box<str>, FileRef, u32)> = given
+        let mut files: Vec<Named> = given
             .into_par_iter()
             .map(|(path, file)| {
-                let folded = fold(path).into_boxed_str();
-                let name_start = u32::try_from(folded.len() - name_of(&folded).len()).unwrap_or(0);
-                (folded, file, name_start)
+                let path = fold(path).into_boxed_str();
+                let name_start = u32::try_from(path.len() - name_of(&path).len()).unwrap_or(0);
+                Named {
+                    path,
+                    file,
+                    name_start,
+                }
             })
             .collect();
         // Stable: files whose paths differ only in case keep the order given.
-        fn name((path, _, start): &(Box<str>, FileRef, u32)) -> (&str, usize) {
-            (path.get(*start as usize..).unwrap_or(path), path.len())
-        }
-        named.par_sort_by(|a, b| (name(a), &a.0).cmp(&(name(b), &b.0)));
-        let name_starts: Vec<u32> = named.iter().map(|f| f.2).collect();
-        let files: Vec<(Box<str>, FileRef)> = named.into_iter().map(|(p, f, _)| (p, f)).collect();
+        files.par_sort_by(|a, b| {
+            (a.name(), a.path.len(), &a.path).cmp(&(b.name(), b.path.len(), &b.path))
+        });
         let hasher = foldhash::fast::RandomState::default();
-        let firsts: Vec<(u64, u32)> = (0..files.len())
+        let mut firsts: Vec<u32> = (0..files.len())
             .into_par_iter()
-            .filter(|&i| i == 0 || name_of(&files[i].0) != name_of(&files[i - 1].0))
-            .map(|i| (hasher.hash_one(name_of(&files[i].0)), i as u32))
+            .filter(|&i| i == 0 || files[i].name() != files[i - 1].name())
+            .map(|i| i as u32)
             .collect();
-        let mut name_slots = vec![EMPTY; (firsts.len() * 2).next_power_of_two().max(2)];
+        firsts.push(files.len() as u32);
+        let mut name_slots = vec![EMPTY; ((firsts.len() - 1) * 2).next_power_of_two().max(2)];
         let mask = name_slots.len() - 1;
-        for first in firsts {
-            let mut slot = first.0 as usize & mask;
-            while name_slots[slot].1 != EMPTY.1 {
+        for pair in firsts.windows(2) {
+            let (start, end) = (pair[0], pair[1]);
+            let hash = hasher.hash_one(files[start as usize].name());
+            let mut slot = hash as usize & mask;
+            while name_slots[slot].start != EMPTY.start {
                 slot = (slot + 1) & mask;
             }
-            name_slots[slot] = first;
+            name_slots[slot] = NameSlot {
+                hash,
+                start,
+                count: end - start,
+            };
         }
         LinkIndex {
             files,
-            name_starts,
             name_slots,
             hasher,
         }
     }
 
-    fn name_at(&self, i: usize) -> &str {
-        let path = &self.files[i].0;
-        path.get(self.name_starts[i] as usize..).unwrap_or(path)
-    }
-
     /// The files whose folded name is `name`, shortest path first.
-    fn named(&self, name: &str) -> &[(Box<str>, FileRef)] {
+    fn named(&self, name: &str) -> &[Named] {
         if self.name_slots.is_empty() {
             return &[];
         }
         let hash = self.hasher.hash_one(name);
         let mask = self.name_slots.len() - 1;
         let mut slot = hash as usize & mask;
-        let lo = loop {
-            let (h, start) = self.name_slots[slot];
-            if start == EMPTY.1 {
+        loop {
+            let found = self.name_slots[slot];
+            if found.start == EMPTY.start {
                 return &[];
             }
-            if h == hash && self.name_at(start as usize) == name {
-                break start as usize;
+            let (start, end) = (found.start as usize, (found.start + found.count) as usize);
+            if found.hash == hash && self.files[start].name() == name {
+                return &self.files[start..end];
             }
             slot = (slot + 1) & mask;
-        };
-        let mut end = lo;
-        while end < self.files.len() && self.name_at(end) == name {
-            end += 1;
         }
-        &self.files[lo..end]
     }
 
     /// Every file `target` may mean, best first (the first is the one the
@@ -195,21 +221,21 @@ impl LinkIndex {
         };
         if relative_only {
             if let Some(path) = relative
-                && let Some(&(_, f)) = candidates.iter().find(|(p, _)| **p == *path)
+                && let Some(c) = candidates.iter().find(|c| *c.path == *path)
             {
-                found.push(f);
+                found.push(c.file);
             }
             return;
         }
         // A bare name is matched against every file of that name, even when
         // one sits next to the linking note, so that a name several files
         // share is reported as ambiguous.
-        let exact = |path: &str| candidates.iter().find(|(p, _)| **p == *path);
-        if let Some(&(_, f)) = exact(wanted)
+        let exact = |path: &str| candidates.iter().find(|c| *c.path == *path);
+        if let Some(c) = exact(wanted)
             .filter(|_| is_path)
             .or_else(|| relative.as_deref().filter(|_| is_path).and_then(exact))
         {
-            found.push(f);
+            found.push(c.file);
             return;
         }
         // Ends with "/{wanted}", without building that string per link.
@@ -217,14 +243,14 @@ impl LinkIndex {
             p.strip_suffix(wanted)
                 .is_some_and(|rest| rest.ends_with('/'))
         };
-        let matches = || candidates.iter().filter(|(p, _)| under_a_folder(p));
-        found.extend(matches().map(|&(_, f)| f));
+        let matches = || candidates.iter().filter(|c| under_a_folder(&c.path));
+        found.extend(matches().map(|c| c.file));
         if found.len() > 1
             && let Some(dir) = from_dir.folded()
         {
             // A note in the linking note's own folder comes first.
             let in_dir = |p: &str| p.rsplit_once('/').is_some_and(|(d, _)| d == dir);
-            if let Some(i) = matches().position(|(p, _)| in_dir(p)) {
+            if let Some(i) = matches().position(|c| in_dir(&c.path)) {
                 found[..=i].rotate_right(1);
             }
         }

@@ -223,14 +223,35 @@ pub fn is_invisible_format(c: char) -> bool {
 /// their Unicode control pictures or `\u{..}`), tabs become spaces.
 /// Newlines are kept only when `keep_newlines` is set.
 pub fn sanitize_for_terminal(s: &str, keep_newlines: bool) -> String {
+    let mut out = String::with_capacity(s.len());
+    sanitize_into(&mut out, s, keep_newlines);
+    out
+}
+
+/// [`sanitize_for_terminal`], appending to `out`: a report of a hundred
+/// thousand lines is written without a string per line.
+pub fn sanitize_into(out: &mut String, s: &str, keep_newlines: bool) {
     let shown_as_is = |c: char| {
         !matches!(c, '\u{0}'..='\u{1f}' | '\u{7f}'..='\u{9f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
             || (c == '\n' && keep_newlines)
     };
     // Nearly all text needs no change: copy what comes before the first
-    // character that does in one piece.
-    let first = s.find(|c| !shown_as_is(c)).unwrap_or(s.len());
-    let mut out = String::with_capacity(s.len());
+    // character that does in one piece. Only a control byte, or the first
+    // byte of U+0080..U+00BF (0xC2) or of U+2000..U+2FFF (0xE2), can start
+    // such a character, so the rest is passed over byte by byte.
+    let bytes = s.as_bytes();
+    let mut first = 0;
+    while let Some(i) = bytes[first..]
+        .iter()
+        .position(|&b| b < 0x20 || b == 0x7f || b == 0xc2 || b == 0xe2)
+    {
+        first += i;
+        match s[first..].chars().next() {
+            Some(c) if shown_as_is(c) => first += c.len_utf8(),
+            _ => break,
+        }
+    }
+    let first = first.min(s.len());
     out.push_str(&s[..first]);
     for c in s[first..].chars() {
         match c {
@@ -248,7 +269,6 @@ pub fn sanitize_for_terminal(s: &str, keep_newlines: bool) -> String {
             c => out.push(c),
         }
     }
-    out
 }
 
 #[cfg(test)]
@@ -324,6 +344,43 @@ mod tests {
                 line_of(text, offset),
                 "offset {offset}"
             );
+        }
+    }
+
+    #[test]
+    fn sanitizing_changes_exactly_the_characters_it_names() {
+        let pieces = [
+            "a", "é", "“", "→", "\n", "\t", "\x1b", "\x7f", "\u{85}", "\u{9f}", "\u{a0}",
+            "\u{202e}", "\u{2069}", "\u{2070}", "\u{2000}", "日",
+        ];
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        for _ in 0..20_000 {
+            let mut s = String::new();
+            for _ in 0..(seed % 10) {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                s.push_str(pieces[(seed % pieces.len() as u64) as usize]);
+            }
+            seed = seed.wrapping_add(1);
+            for keep in [false, true] {
+                let expected: String = s
+                    .chars()
+                    .map(|c| match c {
+                        '\n' if keep => "\n".to_owned(),
+                        '\t' => "    ".to_owned(),
+                        c if (c as u32) < 0x20 => {
+                            char::from_u32(0x2400 + c as u32).unwrap().to_string()
+                        }
+                        '\u{7f}' => "\u{2421}".to_owned(),
+                        '\u{80}'..='\u{9f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' => {
+                            format!("\\u{{{:x}}}", c as u32)
+                        }
+                        c => c.to_string(),
+                    })
+                    .collect();
+                assert_eq!(sanitize_for_terminal(&s, keep), expected, "{s:?}");
+            }
         }
     }
 

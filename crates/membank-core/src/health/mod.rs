@@ -201,14 +201,31 @@ const RANGES: usize = 16;
 /// Run every check. Pure: reads only what `Bank::load` already read.
 pub fn check(bank: &Bank, opts: &HealthOptions) -> HealthReport {
     let stale_cutoff = stale_cutoff(opts);
-    // The passes over the whole bank first: their working sets are gone
-    // before the per-article findings take their place.
-    let mut whole_bank = Vec::new();
-    bank_findings(bank, &mut whole_bank);
-    // The articles in a few consecutive ranges, each checked on every core
-    // and appended to the report's array, grown to the exact size each
-    // time: only one range's findings are ever held twice, where gathering
-    // them all and then joining them held every finding twice at the peak.
+    // The passes over the whole bank beside the per-article checks: each
+    // has parts that run on one core, which the other keeps the second core
+    // busy through. Their working sets are small next to the findings.
+    let (whole_bank, mut findings) = rayon::join(
+        || {
+            let mut whole_bank = Vec::new();
+            bank_findings(bank, &mut whole_bank);
+            whole_bank
+        },
+        || per_article_findings(bank, stale_cutoff, opts),
+    );
+    findings.reserve_exact(whole_bank.len());
+    findings.extend(whole_bank);
+    HealthReport::new(findings)
+}
+
+/// The articles in a few consecutive ranges, each checked on every core and
+/// appended to one array, grown to the exact size each time: only one
+/// range's findings are ever held twice, where gathering them all and then
+/// joining them held every finding twice at the peak.
+fn per_article_findings(
+    bank: &Bank,
+    stale_cutoff: Option<Date>,
+    opts: &HealthOptions,
+) -> Vec<Finding> {
     let articles = bank.articles().len();
     let range = articles.div_ceil(RANGES).max(1);
     let mut findings: Vec<Finding> = Vec::new();
@@ -225,9 +242,7 @@ pub fn check(bank: &Bank, opts: &HealthOptions) -> HealthReport {
             findings.extend(part);
         }
     }
-    findings.reserve_exact(whole_bank.len());
-    findings.extend(whole_bank);
-    HealthReport::new(findings)
+    findings
 }
 
 /// The day before which an article is stale, if any.
@@ -246,8 +261,20 @@ fn stale_cutoff(opts: &HealthOptions) -> Option<Date> {
 /// codes are [`incremental::BANK_WIDE`]).
 fn bank_findings(bank: &Bank, findings: &mut Vec<Finding>) {
     listed_file_findings(bank, findings);
-    names::file_name_findings(bank, findings);
-    terms::term_conflicts(bank, findings);
+    let (names, terms) = rayon::join(
+        || {
+            let mut found = Vec::new();
+            names::file_name_findings(bank, &mut found);
+            found
+        },
+        || {
+            let mut found = Vec::new();
+            terms::term_conflicts(bank, &mut found);
+            found
+        },
+    );
+    findings.extend(names);
+    findings.extend(terms);
 }
 
 /// The folders, and the files that are not articles: a few, however
