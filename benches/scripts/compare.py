@@ -37,7 +37,8 @@ def run_once(argv):
     if code not in (0, 1):
         sys.exit(f"{' '.join(argv)} failed ({code}): {err}")
     cpu = usage.ru_utime + usage.ru_stime
-    return elapsed, cpu, usage.ru_maxrss / 1024  # kB on Linux → MB
+    # KiB on Linux, in the same decimal megabytes as the bank size.
+    return elapsed, cpu, usage.ru_maxrss * 1024 / 1e6
 
 
 def bank_bytes(root):

@@ -383,7 +383,7 @@ fn extract_meta(map: &Mapping) -> Meta {
             meta.languages.push(LanguageValue { key, raw, tags });
         }
     }
-    let first = |key: &str| frontmatter::value_strings(get(key)).into_iter().next();
+    let first = |key: &str| frontmatter::first_value_string(get(key));
     let first_shared = |key: &str| first(key).map(|v| intern::shared(&v));
     let first_owned = |key: &str| first(key).map(std::borrow::Cow::into_owned);
     meta.last_updated = first_shared("last_updated");

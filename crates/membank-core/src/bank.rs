@@ -2,6 +2,7 @@
 
 use std::fmt;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rayon::prelude::*;
@@ -398,14 +399,49 @@ impl Bank {
         unknown_folders.sort();
         let mut found = Vec::new();
         let mut dirs = Vec::new();
-        for folder in Folder::ALL {
-            let dir = root.join(folder.dir_name());
-            if !dir.is_dir() {
-                missing_folders.push(folder);
-                continue;
+        // While this thread walks, the others read what it has found so
+        // far (a few batches at a time, so the early reads stay few): the
+        // walk is a tenth of loading a large bank and one core's work.
+        let early = EarlyReads::default();
+        rayon::in_place_scope(|scope| {
+            let mut batch = Vec::new();
+            let mut on_file = |seq: u32, dir: Option<&Arc<OpenDir>>, path: &Path, is_link: bool| {
+                if early.in_flight.load(Ordering::Relaxed) >= EARLY_BATCHES_IN_FLIGHT {
+                    return;
+                }
+                batch.push((seq, dir.cloned(), path.to_path_buf(), is_link));
+                if batch.len() == EARLY_BATCH {
+                    let batch = std::mem::take(&mut batch);
+                    early.in_flight.fetch_add(1, Ordering::Relaxed);
+                    let (early, reader) = (&early, &reader);
+                    scope.spawn(move |_| {
+                        let done = batch.into_iter().map(|(seq, dir, path, is_link)| {
+                            if let Some(n) = files_read {
+                                n.fetch_add(1, Ordering::Relaxed);
+                            }
+                            let loaded =
+                                load_walked(reader, dir.as_deref(), &path, is_link, &options);
+                            (seq, std::sync::Mutex::new(Some(loaded)))
+                        });
+                        let done: Vec<_> = done.collect();
+                        if let Ok(mut all) = early.done.lock() {
+                            all.extend(done);
+                        }
+                        early.in_flight.fetch_sub(1, Ordering::Relaxed);
+                    });
+                }
+            };
+            for folder in Folder::ALL {
+                let dir = root.join(folder.dir_name());
+                if !dir.is_dir() {
+                    missing_folders.push(folder);
+                    continue;
+                }
+                walk_folder(&reader, &dir, &mut found, &mut dirs, &mut on_file);
             }
-            walk_folder(&reader, &dir, &mut found, &mut dirs);
-        }
+        });
+        let mut early = early.done.into_inner().unwrap_or_default();
+        early.sort_unstable_by_key(|(seq, _)| *seq);
         if let Some(walked) = walked {
             walked(listed_markdown(reader.root(), &found));
         }
@@ -426,35 +462,31 @@ impl Bank {
         // Deciding what each file is and reading it both happen on all
         // cores; the walk itself only lists paths.
         let reader = &bank.reader;
-        // The first folders walked are held open; the files of any further
-        // ones are read by path, so a bank of thousands of folders does not
-        // hold that many open.
-        let open_dirs: Vec<Option<OpenDir>> = dirs
-            .iter()
-            .take(MOST_HELD_DIRS)
-            .map(|d| reader.open_dir(d))
-            .collect();
         // `map`, not `filter_map`: an indexed iterator is collected straight
         // into one array, where `filter_map` would gather pieces and copy
         // them all into a second one (tens of megabytes at the peak).
         let loaded: Vec<Option<Result<Article, Found>>> = found
             .into_par_iter()
             .map(|w| {
-                let (path, is_link, dir) = match w {
-                    Walked::File { path, is_link, dir } => (path, is_link, dir),
+                let (path, is_link, dir, seq) = match w {
+                    Walked::File {
+                        path,
+                        is_link,
+                        dir,
+                        seq,
+                    } => (path, is_link, dir, seq),
                     Walked::Problem(p) => return Some(Err(Found::Problem(p))),
                 };
+                if let Ok(i) = early.binary_search_by_key(&seq, |(seq, _)| *seq)
+                    && let Some(loaded) = early[i].1.lock().ok().and_then(|mut l| l.take())
+                {
+                    return loaded;
+                }
                 if let Some(n) = files_read {
                     n.fetch_add(1, Ordering::Relaxed);
                 }
-                Some(match classify_file(reader.root(), &path)? {
-                    Found::Article(rel, folder) => {
-                        let dir = open_dirs.get(dir as usize).and_then(Option::as_ref);
-                        read_article(reader, dir, &path, is_link, rel, folder, &options)
-                            .map_err(Found::Problem)
-                    }
-                    other => Err(other),
-                })
+                let dir = dirs.get(dir as usize).and_then(|(_, open)| open.as_deref());
+                load_walked(reader, dir, &path, is_link, &options)
             })
             .collect();
         // Collected in place, reusing the buffer of `loaded`: on a large bank
@@ -767,8 +799,45 @@ enum Walked {
         is_link: bool,
         /// Its folder, in the walk's list of folders.
         dir: u32,
+        /// Its place in the order the walk met files, before sorting.
+        seq: u32,
     },
     Problem(LoadProblem),
+}
+
+/// Files read while the walk goes on, by their `seq`.
+#[derive(Default)]
+struct EarlyReads {
+    in_flight: AtomicUsize,
+    done: std::sync::Mutex<Vec<(u32, EarlyRead)>>,
+}
+
+/// One early read, taken once when the loaded files are put in order.
+type EarlyRead = std::sync::Mutex<Option<Option<Result<Article, Found>>>>;
+
+/// Told of each file as the walk meets it: its `seq`, its folder held
+/// open, its path and whether it is a link.
+type OnFile<'a> = dyn FnMut(u32, Option<&Arc<OpenDir>>, &Path, bool) + 'a;
+
+/// Files per early batch, and batches read at a time while walking.
+const EARLY_BATCH: usize = 64;
+const EARLY_BATCHES_IN_FLIGHT: usize = 3;
+
+/// Classify a walked file and read it if it is an article; `None` for a
+/// file the bank ignores.
+fn load_walked(
+    reader: &RootReader,
+    dir: Option<&OpenDir>,
+    path: &Path,
+    is_link: bool,
+    options: &LoadOptions,
+) -> Option<Result<Article, Found>> {
+    Some(match classify_file(reader.root(), path)? {
+        Found::Article(rel, folder) => {
+            read_article(reader, dir, path, is_link, rel, folder, options).map_err(Found::Problem)
+        }
+        other => Err(other),
+    })
 }
 
 /// Folders held open while a bank is read, at most.
@@ -776,7 +845,13 @@ const MOST_HELD_DIRS: usize = 256;
 
 /// Walk one numbered folder: its files into `found`, the folders met
 /// (itself first) into `dirs`.
-fn walk_folder(reader: &RootReader, dir: &Path, found: &mut Vec<Walked>, dirs: &mut Vec<PathBuf>) {
+fn walk_folder(
+    reader: &RootReader,
+    dir: &Path,
+    found: &mut Vec<Walked>,
+    dirs: &mut Vec<(PathBuf, Option<Arc<OpenDir>>)>,
+    on_file: &mut OnFile<'_>,
+) {
     let root = reader.root();
     // The numbered folder itself may be a link; the walk below would follow
     // it, so it is checked first.
@@ -814,7 +889,13 @@ fn walk_folder(reader: &RootReader, dir: &Path, found: &mut Vec<Walked>, dirs: &
         if entry.depth() == 0 || ft.is_dir() {
             branch.truncate(entry.depth());
             branch.push(u32::try_from(dirs.len()).unwrap_or(u32::MAX));
-            dirs.push(entry.path().to_path_buf());
+            // The first folders walked are held open, to read their files
+            // by name; any further ones are read by path, so a bank of
+            // thousands of folders does not hold that many open.
+            let open = (dirs.len() < MOST_HELD_DIRS)
+                .then(|| reader.open_dir(entry.path()).map(Arc::new))
+                .flatten();
+            dirs.push((entry.path().to_path_buf(), open));
             continue;
         }
         if ft.is_symlink() {
@@ -837,19 +918,41 @@ fn walk_folder(reader: &RootReader, dir: &Path, found: &mut Vec<Walked>, dirs: &
             .and_then(|up| branch.get(up))
             .copied()
             .filter(|&d| {
-                let parent = entry.path().parent().map(Path::as_os_str);
-                dirs.get(d as usize).map(|p| p.as_os_str()) == parent
+                dirs.get(d as usize)
+                    .is_some_and(|(dir, _)| is_parent(dir, entry.path()))
             })
             .unwrap_or(u32::MAX);
+        let seq = u32::try_from(found.len()).unwrap_or(u32::MAX);
+        let open = dirs.get(dir as usize).and_then(|(_, open)| open.as_ref());
+        on_file(seq, open, entry.path(), is_link);
         found.push(Walked::File {
             path: entry.into_path(),
             is_link,
             dir,
+            seq,
         });
     }
     // By path, which is the order articles are kept in (problems sort
     // among themselves later).
     found[first..].par_sort_unstable_by(|a, b| walked_path(a).cmp(walked_path(b)));
+}
+
+/// Is `dir` the folder `path` is in? Compared as bytes, as the walk joined
+/// them: taking `path` apart into components costs more, for every file.
+fn is_parent(dir: &Path, path: &Path) -> bool {
+    let (dir, path) = (
+        dir.as_os_str().as_encoded_bytes(),
+        path.as_os_str().as_encoded_bytes(),
+    );
+    let Some(rest) = path.strip_prefix(dir) else {
+        return false;
+    };
+    let rest = match rest.strip_prefix(std::path::MAIN_SEPARATOR_STR.as_bytes()) {
+        Some(rest) => rest,
+        None if dir.ends_with(std::path::MAIN_SEPARATOR_STR.as_bytes()) => rest,
+        None => return false,
+    };
+    !rest.is_empty() && !rest.contains(&(std::path::MAIN_SEPARATOR as u8))
 }
 
 /// The bytes of a walked file's path; nothing for a problem.

@@ -471,6 +471,21 @@ pub fn value_strings(value: Option<&Value>) -> Vec<Cow<'_, str>> {
     }
 }
 
+/// The first of [`value_strings`], without gathering the rest.
+pub fn first_value_string(value: Option<&Value>) -> Option<Cow<'_, str>> {
+    let item = |v| scalar_str(v).or_else(|| unquoted_link(v).map(Cow::Owned));
+    match value {
+        None | Some(Value::Null) => None,
+        Some(v) if unquoted_link(v).is_some() => unquoted_link(v).map(Cow::Owned),
+        Some(Value::Sequence(items)) => items.iter().find_map(item),
+        Some(Value::Tagged(t)) => match &t.value {
+            Value::Sequence(items) => items.iter().find_map(item),
+            v => scalar_str(v),
+        },
+        Some(v) => scalar_str(v),
+    }
+}
+
 /// `[[Legal]]` written without quotes: YAML reads it as a list holding a
 /// list holding `Legal`. Returns the link as its author wrote it.
 pub fn unquoted_link(v: &Value) -> Option<String> {
@@ -533,6 +548,25 @@ pub fn parse_iso_date(s: &str) -> Option<jiff::civil::Date> {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn the_first_value_string_is_the_first_of_all_of_them() {
+        let yaml = "a: x\nb: [y, z]\nc: [[Legal]]\nd: []\ne: 12\nf: true\ng:\nh: !tag [p, q]\ni: !tag r\nj: [[1, 2]]\nk: {m: n}\n";
+        let map = parse_yaml(yaml, 2).unwrap();
+        for key in [
+            "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "missing",
+        ] {
+            assert_eq!(
+                first_value_string(map.get(key)),
+                value_strings(map.get(key)).into_iter().next(),
+                "{key}"
+            );
+        }
+        assert_eq!(
+            first_value_string(map.get("c")).as_deref(),
+            Some("[[Legal]]")
+        );
+    }
     use super::*;
     use proptest::prelude::*;
 
