@@ -345,33 +345,29 @@ fn write_human<'a>(bank: &str, checked: &'a Checked, emit: &mut dyn FnMut(Part<'
         let _ = writeln!(out, "No problems found.");
     }
     for severity in [Severity::Error, Severity::Warning, Severity::Info] {
-        let of_severity: Vec<&Finding> = report
-            .findings
-            .iter()
-            .filter(|f| f.severity == severity)
-            .collect();
-        if of_severity.is_empty() {
+        // Codes in name order; within a code the findings keep their path
+        // and line order. Grouped in one pass: sorting every finding's code
+        // to find the few distinct ones took longer than the grouping.
+        let mut by_code: Vec<(&str, Vec<&Finding>)> = Vec::new();
+        for f in report.findings.iter().filter(|f| f.severity == severity) {
+            match by_code.iter_mut().find(|(code, _)| *code == f.code) {
+                Some((_, group)) => group.push(f),
+                None => by_code.push((f.code, vec![f])),
+            }
+        }
+        if by_code.is_empty() {
             continue;
         }
+        by_code.sort_unstable_by_key(|(code, _)| *code);
         let heading_style = severity_style(severity);
         let _ = writeln!(
             out,
             "\n{heading_style}{} ({}){heading_style:#}",
             severity::heading(severity).to_uppercase(),
-            of_severity.len()
+            by_code.iter().map(|(_, group)| group.len()).sum::<usize>()
         );
-        // Codes in name order; within a code the findings keep their
-        // path and line order.
-        let mut codes: Vec<&str> = of_severity.iter().map(|f| f.code).collect();
-        codes.sort_unstable();
-        codes.dedup();
         let code_style = style::CODE;
-        for code in codes {
-            let group: Vec<&Finding> = of_severity
-                .iter()
-                .copied()
-                .filter(|f| f.code == code)
-                .collect();
+        for (code, group) in by_code {
             let _ = writeln!(out, "  {code_style}{code}{code_style:#} ({})", group.len());
             emit(Part::Styled(std::mem::take(out)));
             emit(Part::Findings(group));

@@ -136,8 +136,19 @@ impl Finding {
     /// The order of a report: severity (errors first), path, line, code,
     /// then message.
     pub fn report_order(&self, other: &Finding) -> Ordering {
-        (self.severity, &self.path, self.line, self.code)
-            .cmp(&(other.severity, &other.path, other.line, other.code))
+        // An article's findings share one copy of its path: comparing the
+        // pointers first spares reading the text, in a sort of 100,000s.
+        let same_path = Arc::ptr_eq(&self.path, &other.path);
+        self.severity
+            .cmp(&other.severity)
+            .then_with(|| {
+                if same_path {
+                    Ordering::Equal
+                } else {
+                    self.path.cmp(&other.path)
+                }
+            })
+            .then_with(|| (self.line, self.code).cmp(&(other.line, other.code)))
             .then_with(|| self.cmp_message(other))
     }
 
