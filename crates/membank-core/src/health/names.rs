@@ -32,12 +32,40 @@ fn all_paths(bank: &Bank) -> Vec<&str> {
 
 pub(super) fn file_name_findings(bank: &Bank, out: &mut Vec<Finding>) {
     let paths = all_paths(bank);
-    out.par_extend(paths.par_iter().filter_map(|&path| {
-        let (sev, why) = name_problem(file_name(path))?;
-        Some(bad_filename(path, sev, why))
-    }));
-    bad_folder_names(&paths, out);
-    same_but_for_case(&paths, out);
+    // Each path is read once, on all cores: on a large bank reading a path
+    // is a cache miss, and three passes used to read each one again.
+    let seen: Vec<Seen> = paths
+        .par_iter()
+        .map(|&path| Seen {
+            case_key: case_key(path),
+            name: name_problem(file_name(path)),
+            bad_folder: subfolders(dir_of(path)).any(|(_, seg)| name_problem(seg).is_some()),
+        })
+        .collect();
+    for (&path, seen) in paths.iter().zip(&seen) {
+        if let Some((severity, why)) = &seen.name {
+            out.push(bad_filename(path, *severity, why.clone()));
+        }
+    }
+    bad_folder_names(
+        paths
+            .iter()
+            .zip(&seen)
+            .filter(|(_, s)| s.bad_folder)
+            .map(|(&p, _)| p),
+        out,
+    );
+    same_but_for_case(&paths, &seen, out);
+}
+
+/// What one pass over the paths finds about each.
+struct Seen {
+    /// Equal for names that differ only in case in the same folder.
+    case_key: u64,
+    /// What is wrong with the file's name.
+    name: Option<(Severity, String)>,
+    /// A folder on its path below the numbered folder has a bad name.
+    bad_folder: bool,
 }
 
 fn file_name(path: &str) -> &str {
@@ -48,25 +76,27 @@ fn dir_of(path: &str) -> &str {
     path.rsplit_once('/').map_or("", |(dir, _)| dir)
 }
 
-/// Subfolders below the numbered folders with a bad name, each once.
-fn bad_folder_names(paths: &[&str], out: &mut Vec<Finding>) {
+/// The folders of `dir` below the numbered folder, each as its path and
+/// its own name.
+fn subfolders(dir: &str) -> impl Iterator<Item = (&str, &str)> {
+    // The numbered folder is fixed; only the ones below it are named.
+    let mut prefix_len = dir.find('/').unwrap_or(dir.len());
+    dir.split('/').skip(1).map(move |seg| {
+        let end = prefix_len + 1 + seg.len();
+        prefix_len = end;
+        (&dir[..end], seg)
+    })
+}
+
+/// Subfolders below the numbered folders with a bad name, each once, from
+/// the paths of the files under them.
+fn bad_folder_names<'a>(paths: impl Iterator<Item = &'a str>, out: &mut Vec<Finding>) {
     let mut bad_dirs = BTreeSet::new();
-    let mut previous = None;
-    for &path in paths {
-        let dir = dir_of(path);
-        // Paths come mostly sorted, so a folder's files follow each other.
-        if previous == Some(dir) {
-            continue;
-        }
-        previous = Some(dir);
-        // The numbered folder is fixed; only the ones below it are named.
-        let mut prefix_len = dir.find('/').unwrap_or(dir.len());
-        for seg in dir.split('/').skip(1) {
-            let end = prefix_len + 1 + seg.len();
+    for path in paths {
+        for (dir, seg) in subfolders(dir_of(path)) {
             if name_problem(seg).is_some() {
-                bad_dirs.insert(&dir[..end]);
+                bad_dirs.insert(dir);
             }
-            prefix_len = end;
         }
     }
     for dir in bad_dirs {
@@ -76,22 +106,24 @@ fn bad_folder_names(paths: &[&str], out: &mut Vec<Finding>) {
     }
 }
 
-/// Files of one folder whose names differ only in case. Each name is
-/// hashed as it folds, without building the folded string; only names
-/// whose hashes meet are compared.
-fn same_but_for_case(paths: &[&str], out: &mut Vec<Finding>) {
-    let key_hash = |path: &str| {
-        let mut h = FxHasher::default();
-        h.write(dir_of(path).as_bytes());
-        // Never part of UTF-8, so the folder ends where it should.
-        h.write_u8(0xFF);
-        hash_folded(file_name(path), &mut h);
-        h.finish()
-    };
-    let mut keyed: Vec<(u64, usize)> = paths
+/// A path's folder and its file name folded, hashed without building the
+/// folded string.
+fn case_key(path: &str) -> u64 {
+    let mut h = FxHasher::default();
+    h.write(dir_of(path).as_bytes());
+    // Never part of UTF-8, so the folder ends where it should.
+    h.write_u8(0xFF);
+    hash_folded(file_name(path), &mut h);
+    h.finish()
+}
+
+/// Files of one folder whose names differ only in case. Only names whose
+/// hashes meet are compared.
+fn same_but_for_case(paths: &[&str], seen: &[Seen], out: &mut Vec<Finding>) {
+    let mut keyed: Vec<(u64, usize)> = seen
         .par_iter()
         .enumerate()
-        .map(|(i, p)| (key_hash(p), i))
+        .map(|(i, s)| (s.case_key, i))
         .collect();
     keyed.par_sort_unstable();
     for run in keyed
