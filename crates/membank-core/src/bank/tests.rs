@@ -258,6 +258,14 @@ fn checks_without_bodies_find_exactly_what_checks_with_them_find() {
     assert!(expected.iter().any(|f| f.code == "dead-link"));
     assert!(expected.iter().any(|f| f.code == "bad-date"));
     assert_eq!(crate::health::check(&lean, &opts).findings, expected);
+    // The links were resolved while loading; only the index for later
+    // questions is gone.
+    for id in 0..whole.articles().len() {
+        let resolved = |b: &Bank| b.outgoing(id).map(|(_, r)| r.clone()).collect::<Vec<_>>();
+        assert_eq!(resolved(&lean), resolved(&whole));
+    }
+    assert_ne!(whole.resolve("Legal"), Resolution::Dead);
+    assert_eq!(lean.resolve("Legal"), Resolution::Dead);
 }
 
 #[test]
