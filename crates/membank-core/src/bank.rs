@@ -416,7 +416,11 @@ impl Bank {
         rayon::in_place_scope(|scope| {
             let mut batch = Vec::new();
             let mut on_file = |seq: u32, dir: Option<&Arc<OpenDir>>, path: &Path, is_link: bool| {
-                if early.in_flight.load(Ordering::Relaxed) >= EARLY_BATCHES_IN_FLIGHT {
+                // `u32::MAX` is where numbering stops: not a file's own
+                // number, so never matched to a result.
+                if seq == u32::MAX
+                    || early.in_flight.load(Ordering::Relaxed) >= EARLY_BATCHES_IN_FLIGHT
+                {
                     return;
                 }
                 batch.push((seq, dir.cloned(), path.to_path_buf(), is_link));
