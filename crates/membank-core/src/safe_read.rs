@@ -410,8 +410,8 @@ impl RootReader {
         #[cfg(unix)]
         if let (Some(dir), false, Some(name)) = (dir, is_link, path.file_name()) {
             use rustix::fs::{Mode, OFlags};
-            // Never through a link: the walk saw a regular entry here, and
-            // one swapped for a link since is refused, not followed.
+            // Unless links out are allowed, never through a link: the walk
+            // saw no link here, and one swapped in since is refused.
             let mut flags = OFlags::RDONLY | OFlags::NONBLOCK | OFlags::CLOEXEC | OFlags::NOCTTY;
             if !self.policy.follow_links_out {
                 flags |= OFlags::NOFOLLOW;
