@@ -25,6 +25,8 @@ pub mod lock;
 pub mod memory;
 pub mod outcome;
 pub mod pathsafe;
+#[cfg(test)]
+mod random_text;
 mod resolve;
 pub mod review;
 pub mod safe_read;

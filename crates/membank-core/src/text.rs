@@ -397,16 +397,7 @@ mod tests {
             "plain words ",
             "~}|{ 0189AZaz",
         ];
-        let mut seed = 0x2545_F491_4F6C_DD1Du64;
-        for _ in 0..20_000 {
-            let mut s = String::new();
-            for _ in 0..(seed % 16) {
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                s.push_str(pieces[(seed % pieces.len() as u64) as usize]);
-            }
-            seed = seed.wrapping_add(1);
+        for s in crate::random_text::joined(&pieces, 15, 0x2545_F491_4F6C_DD1D).take(20_000) {
             for keep in [false, true] {
                 let expected: String = s
                     .chars()

@@ -372,18 +372,7 @@ mod tests {
             "%%", "\\", "<", ">", "- ", "# ", "]:", "[d]", "(e)", "<!--", "-->", "é", "[d]: ",
             "\"", "/u ",
         ];
-        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
-        for _ in 0..30_000 {
-            let mut body = String::new();
-            for _ in 0..(next() % 24) {
-                body.push_str(pieces[(next() % pieces.len() as u64) as usize]);
-            }
+        for body in crate::random_text::joined(&pieces, 23, 0x9E37_79B9_7F4A_7C15).take(30_000) {
             let spans = |links: Vec<WikiLink>| -> Vec<Range<usize>> {
                 links.into_iter().map(|l| l.span).collect()
             };
@@ -421,15 +410,7 @@ mod tests {
     fn links_are_found_as_the_regular_expression_finds_them() {
         let pattern = regex::Regex::new(r"\[\[([^\[\]\n]+?)\]\]").unwrap();
         let pieces = ["[", "]", "[[", "]]", "a", "é", "\n", "|", "!", " ", "[[x]]"];
-        let mut seed = 0x2545_F491_4F6C_DD1Du64;
-        for _ in 0..20_000 {
-            let mut s = String::new();
-            for _ in 0..(seed % 12) {
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                s.push_str(pieces[(seed % pieces.len() as u64) as usize]);
-            }
+        for s in crate::random_text::joined(&pieces, 11, 0x2545_F491_4F6C_DD1D).take(20_000) {
             let expected: Vec<_> = pattern
                 .captures_iter(&s)
                 .map(|c| (c.get(0).unwrap().range(), c.get(1).unwrap().range()))
