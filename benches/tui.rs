@@ -109,6 +109,7 @@ fn setup(root: &Path) -> (App, Terminal<CrosstermBackend<Counter>>, Counter) {
         Theme::default_theme(),
         KeyMap::default(),
         Rect::new(0, 0, WIDTH, HEIGHT),
+        membank_core::clock::Clock::pinned_at("2026-11-26").unwrap(),
     );
     let counter = Counter::default();
     let options = TerminalOptions {
@@ -166,7 +167,7 @@ fn mass_change(crit: &mut Criterion, root: &Path) {
         .take(CHANGED)
         .map(|a| a.rel_path.clone())
         .collect();
-    let opts = HealthOptions::default();
+    let opts = HealthOptions::as_of(jiff::civil::date(2026, 11, 26));
     let report = health::check(&bank, &opts);
     eprintln!(
         "mass change: {} of {} articles, {} findings",

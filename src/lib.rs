@@ -7,4 +7,5 @@ pub mod logging;
 pub mod read_settings;
 pub mod severity;
 pub mod state;
+pub mod today;
 pub mod tui;

@@ -213,6 +213,54 @@ fn stale_days_is_configurable() {
     assert!(stale > 1, "a short age makes more articles stale");
 }
 
+/// The stale articles of the fixture, as of the day the run is pinned to.
+fn stale_as_of(args: &[&str]) -> Vec<String> {
+    let mut all = vec!["check", FIXTURE, "--json"];
+    all.extend_from_slice(args);
+    let (v, _) = json(&all);
+    findings(&v)
+        .iter()
+        .filter(|f| f["code"] == "stale")
+        .map(|f| f["path"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[test]
+fn staleness_is_measured_from_the_pinned_day() {
+    // The tests' own day: only the article last updated long before.
+    assert_eq!(stale_as_of(&[]), ["03_DOMAINS/Shipping.md"]);
+    // `--today` wins over MEMBANK_TODAY, a year or three later more is stale.
+    let a_year_on = stale_as_of(&["--today", "2027-11-26"]);
+    assert!(a_year_on.len() > 1, "{a_year_on:?}");
+    assert!(a_year_on.contains(&"03_DOMAINS/Shipping.md".to_owned()));
+    let later = stale_as_of(&["--today", "2029-11-26T08:30:00"]);
+    assert!(later.len() >= a_year_on.len(), "{later:?}");
+    // Before the fixture's articles were written, nothing is stale.
+    assert!(stale_as_of(&["--today", "2020-01-01"]).is_empty());
+}
+
+#[test]
+fn a_day_that_is_not_a_date_is_refused_by_name() {
+    let out = membank(&["check", FIXTURE, "--today", "next tuesday"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("--today") && err.contains("next tuesday"),
+        "{err}"
+    );
+    let out = support::membank()
+        .env("MEMBANK_TODAY", "2026-02-30")
+        .args(["check", FIXTURE])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("MEMBANK_TODAY") && err.contains("2026-02-30"),
+        "{err}"
+    );
+}
+
 #[test]
 fn human_output_groups_by_severity_with_counts_first() {
     let out = membank(&["check", FIXTURE]);

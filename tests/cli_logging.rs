@@ -2,16 +2,18 @@
 //! into it.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use membank_llm::testing::{FakeReply, FakeServer};
+
+mod support;
 
 const KEY: &str = "sk-ant-log-test-key-0123456789";
 const FIXTURE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/scoring-bank");
 
 /// Runs membank with its state folder (and so its log) in `state`.
 fn membank(state: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_membank"));
+    let mut cmd = support::membank();
     cmd.args(args)
         .env("XDG_STATE_HOME", state)
         .env_remove("MEMBANK_STATE_DIR")

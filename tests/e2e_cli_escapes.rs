@@ -47,9 +47,12 @@ fn on_a_terminal(args: &[&str]) -> Vec<u8> {
         .unwrap();
     let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_membank"));
     cmd.args(args);
+    let cell = std::cell::RefCell::new(&mut cmd);
+    support::isolate_with(
+        |k, v| cell.borrow_mut().env(k, v),
+        |k| cell.borrow_mut().env_remove(k),
+    );
     cmd.env("TERM", "xterm-256color");
-    cmd.env("MEMBANK_CONFIG", "/nonexistent/membank-config.toml");
-    cmd.env("MEMBANK_STATE_DIR", support::state_dir());
     let mut child = pair.slave.spawn_command(cmd).unwrap();
     drop(pair.slave);
     let mut reader = pair.master.try_clone_reader().unwrap();

@@ -12,6 +12,8 @@ use membank_llm::Provider;
 use membank_llm::testing::{FakeReply, FakeServer};
 use portable_pty::{Child, CommandBuilder, PtySize, native_pty_system};
 
+mod support;
+
 const ROWS: u16 = 30;
 const COLS: u16 = 110;
 /// How long to wait for the screen to show something before failing.
@@ -49,26 +51,21 @@ impl Session {
         let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_membank"));
         cmd.args(args);
         cmd.arg(bank);
+        // The user's config, themes, state, model settings and date stay out.
+        let cell = std::cell::RefCell::new(&mut cmd);
+        support::isolate_with(
+            |k, v| cell.borrow_mut().env(k, v),
+            |k| cell.borrow_mut().env_remove(k),
+        );
         cmd.env("TERM", "xterm-256color");
-        // Keep the user's own config and themes out of the test.
+        // This session's own home and config folder, for its themes.
         cmd.env("HOME", home);
         cmd.env("XDG_CONFIG_HOME", home.join("config"));
-        match no_color {
-            Some(v) => cmd.env("NO_COLOR", v),
-            None => cmd.env_remove("NO_COLOR"),
+        cmd.env("MEMBANK_CONFIG", home.join("no-config.toml"));
+        if let Some(v) = no_color {
+            cmd.env("NO_COLOR", v);
         }
         cmd.env("VISUAL", editor);
-        // No model settings of the user's reach the test.
-        for var in [
-            "MEMBANK_PROVIDER",
-            "MEMBANK_MODEL",
-            "MEMBANK_BASE_URL",
-            "OPENAI_API_KEY",
-            "ANTHROPIC_API_KEY",
-        ] {
-            cmd.env_remove(var);
-        }
-        cmd.env("MEMBANK_CONFIG", home.join("no-config.toml"));
         for (k, v) in env {
             cmd.env(k, v);
         }

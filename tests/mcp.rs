@@ -52,7 +52,15 @@ struct Connected {
 
 async fn connect(bank: &Path, extra: &[&str]) -> Connected {
     let mut cmd = tokio::process::Command::new(BIN);
-    cmd.env("MEMBANK_STATE_DIR", support::state_dir());
+    let cell = std::cell::RefCell::new(&mut cmd);
+    support::isolate_with(
+        |k, v| {
+            cell.borrow_mut().env(k, v);
+        },
+        |k| {
+            cell.borrow_mut().env_remove(k);
+        },
+    );
     cmd.arg("mcp").arg(bank).args(extra);
     let transport = TokioChildProcess::builder(cmd)
         .stderr(Stdio::null())

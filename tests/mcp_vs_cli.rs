@@ -10,13 +10,12 @@ mod support;
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
 
 use serde_json::{Value, json};
 
-const BIN: &str = env!("CARGO_BIN_EXE_membank");
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
 /// A server under test and the lines it writes.
@@ -29,8 +28,7 @@ struct Server {
 
 impl Server {
     fn start(path: &Path, extra: &[&str]) -> Server {
-        let mut child = Command::new(BIN)
-            .env("MEMBANK_STATE_DIR", support::state_dir())
+        let mut child = support::membank()
             .env("NO_COLOR", "1")
             .arg("mcp")
             .arg(path)

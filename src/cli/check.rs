@@ -172,7 +172,7 @@ pub fn report(memory: &dyn Memory, args: &CheckArgs) -> anyhow::Result<Checked> 
     }
     let opts = HealthOptions {
         stale_after_days: args.stale_days,
-        ..HealthOptions::default()
+        ..HealthOptions::as_of(super::common::clock().today())
     };
     let mut report = memory.check(&opts);
     if !args.code.is_empty() || args.path.is_some() {

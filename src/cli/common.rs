@@ -6,6 +6,7 @@ use std::sync::OnceLock;
 
 use anyhow::Context as _;
 use membank_core::bank::{Bank, LoadOptions};
+use membank_core::clock::Clock;
 use membank_core::memory::{self, DocId, LayoutSpec, Memory, Resolution};
 use membank_core::text::sanitize_for_terminal;
 
@@ -20,6 +21,20 @@ pub fn set_forced_format(format: Option<&'static LayoutSpec>) {
 
 pub fn forced_format() -> Option<&'static LayoutSpec> {
     FORCED_FORMAT.get().copied().flatten()
+}
+
+/// The clock `--today` or `MEMBANK_TODAY` chose for this run; set once by
+/// `main`, like the forced format, since every command dates its work the
+/// same way.
+static CLOCK: OnceLock<Clock> = OnceLock::new();
+
+pub fn set_clock(clock: Clock) {
+    let _ = CLOCK.set(clock);
+}
+
+/// The run's clock (the system's until `main` pins another).
+pub fn clock() -> Clock {
+    CLOCK.get().copied().unwrap_or_default()
 }
 
 /// Safe-to-print form of an open error (paths may hold control characters).

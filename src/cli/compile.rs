@@ -71,7 +71,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Mode::Plan => None,
     };
     let reply = read_reply(Some(reply_path))?;
-    let report = compile::compile_pending(&root, &reply, mode, compile::local_now())
+    let report = compile::compile_pending(&root, &reply, mode, common::clock().now())
         .context("cannot list 00_INBOX/")?;
     if let Some(lock) = &lock {
         common::clean_leftovers(&root, lock);
@@ -147,7 +147,7 @@ fn run_with_model(args: &Args, root: &Path) -> anyhow::Result<ExitCode> {
         true => Some(common::lock_bank(root)?),
         false => None,
     };
-    let now = compile::local_now();
+    let now = common::clock().now();
     let mut recovered = Vec::new();
     let mut warnings = Vec::new();
     if args.yes {
@@ -209,7 +209,7 @@ fn run_with_model(args: &Args, root: &Path) -> anyhow::Result<ExitCode> {
 
     let planned = compile::compile_reply(root, &sources, &reply.text, Mode::Plan, now);
     // Classified once in the core; printed here.
-    let proposal = review::classify(root, &reply.text, &sources);
+    let proposal = review::classify(root, &reply.text, &sources, now);
     let mut plan = proposal.files.clone();
     let mut source_results = planned.sources.clone();
     let unreadable = unreadable_sources(&prepared.unreadable);
@@ -231,7 +231,7 @@ fn run_with_model(args: &Args, root: &Path) -> anyhow::Result<ExitCode> {
         // plan is shown and nothing is written.
         let stale = review::stale_paths(root, &proposal, &[]);
         if !stale.is_empty() {
-            let fresh = review::classify(root, &reply.text, &sources);
+            let fresh = review::classify(root, &reply.text, &sources, now);
             print_plan(&fresh.files, &fresh.warnings, &source_results, "New plan");
             eprintln!(
                 "membank: {} changed on disk after the plan was made; nothing was written. \

@@ -40,7 +40,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         &template,
         &document,
         &args.query.to_query(),
-        jiff::Timestamp::now(),
+        super::common::clock().timestamp(),
     );
     let mut what = document.kind.label().to_string();
     if document.entries > 0 {

@@ -35,7 +35,7 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let project = open_dejavu(&args.project)?;
     if let Some(outcome) = &args.add {
-        let today = jiff::Zoned::now().date().to_string();
+        let today = super::common::clock().today().to_string();
         let line = feedback::feedback_line(
             args.cue.as_deref().unwrap_or_default(),
             outcome,

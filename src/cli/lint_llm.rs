@@ -44,7 +44,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         bank,
         &HealthOptions {
             stale_after_days: args.stale_days,
-            ..HealthOptions::default()
+            ..HealthOptions::as_of(super::common::clock().today())
         },
     );
     let findings = agents::findings_summary(&health, agents::MAX_LISTED_FINDINGS);

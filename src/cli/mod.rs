@@ -69,6 +69,11 @@ struct Cli {
     /// selection) instead of clicking and scrolling panes.
     #[arg(long, global = true)]
     no_mouse: bool,
+    /// Take this day (YYYY-MM-DD) or local time (YYYY-MM-DDTHH:MM:SS) as
+    /// now: staleness and every date written are as of it, so a report can
+    /// be reproduced later (MEMBANK_TODAY sets it too).
+    #[arg(long, global = true, value_name = "DATE")]
+    today: Option<String>,
 }
 
 /// `--format` accepts exactly the registered layout names.
@@ -163,6 +168,7 @@ fn run_demo(args: DemoArgs, color: ColorChoice, no_mouse: bool) -> anyhow::Resul
             color,
             format: common::forced_format(),
             no_mouse,
+            clock: common::clock(),
             label: Some(crate::demo::demo_label(what)),
             ..TuiOptions::default()
         };
@@ -188,6 +194,7 @@ fn run_demo(args: DemoArgs, color: ColorChoice, no_mouse: bool) -> anyhow::Resul
         color,
         format: common::forced_format(),
         no_mouse,
+        clock: common::clock(),
         // Short enough that the folder shows at 80 columns.
         label: Some("demo (reset)".to_owned()),
         // With the label, this fits 80 columns: the status bar gives a
@@ -269,6 +276,14 @@ pub fn main() -> ExitCode {
         .as_deref()
         .and_then(membank_core::memory::layout_named);
     common::set_forced_format(forced);
+    let clock = match membank::today::clock(cli.today.as_deref()) {
+        Ok(clock) => clock,
+        Err(e) => {
+            eprintln!("membank: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    common::set_clock(clock);
     // Every later read of a bank file honours the user's [files] settings.
     match membank::read_settings::load(None) {
         Ok(policy) => {
@@ -311,6 +326,7 @@ pub fn main() -> ExitCode {
                 color: cli.color,
                 format: forced,
                 no_mouse: cli.no_mouse,
+                clock,
                 ..TuiOptions::default()
             };
             tui::run_tui(&bank, options)

@@ -97,7 +97,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             let notes = read_notes(&project, &args)?;
             let client = llm_common::client()
                 .context("no model can be used (a saved reply is reviewed with --reply FILE)")?;
-            let today = jiff::Zoned::now().date().to_string();
+            let today = common::clock().today().to_string();
             let prepared =
                 prepare_writeback(&project, writeback::TEMPLATE, &notes, &today, args.budget);
             report_prompt(&client, &prepared, &notes);
@@ -114,7 +114,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             let saved = save_reply(
                 &project.root,
                 &reply.text,
-                membank_core::compile::local_now(),
+                common::clock().now(),
                 "writeback",
             );
             output.reply_file = saved.map(|p| p.display().to_string());

@@ -9,6 +9,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use membank_core::bank::Bank;
+use membank_core::clock::Clock;
 use membank_core::dejavu::Project;
 use membank_core::health::{HealthOptions, HealthReport};
 use membank_core::layout::{ARCHIVE_DIR, Folder};
@@ -89,7 +90,7 @@ pub struct App {
     pub status: Status,
     /// The health checks of the last refresh: run once, shown by the
     /// Health pane, the Bank pane's markers and the Check agent.
-    health: Arc<HealthReport>,
+    pub(super) health: Arc<HealthReport>,
     flagged: HashSet<String>,
     /// The checks of a memory read in the background, run there.
     checked: Option<HealthReport>,
@@ -110,6 +111,8 @@ pub struct App {
     queued: Vec<String>,
     /// The day the health report on screen was made.
     checked_on: jiff::civil::Date,
+    /// Where "today" comes from (pinned by `--today`, or by a test).
+    pub clock: Clock,
     /// Something visible changed since the last draw.
     pub dirty: bool,
     /// The effect queue: panes add to it, `update` applies what it can and
@@ -118,7 +121,13 @@ pub struct App {
 }
 
 impl App {
-    pub fn new(memory: Box<dyn Memory>, theme: Theme, keymap: KeyMap, size: Rect) -> App {
+    pub fn new(
+        memory: Box<dyn Memory>,
+        theme: Theme,
+        keymap: KeyMap,
+        size: Rect,
+        clock: Clock,
+    ) -> App {
         let bank_label = sanitize_for_terminal(&memory.root().display().to_string(), false);
         let spec = memory.spec();
         let mut panes = Panes {
@@ -142,7 +151,8 @@ impl App {
             reloads: 0,
             rereading: false,
             queued: Vec::new(),
-            checked_on: jiff::Zoned::now().date(),
+            checked_on: clock.today(),
+            clock,
             bank_label,
             theme,
             keymap,
@@ -210,6 +220,7 @@ impl App {
             memory: Arc::clone(&self.memory),
             health: Arc::clone(&self.health),
             checked_on: self.checked_on,
+            clock: self.clock,
             files,
             whole,
             plan: self.plan(),
@@ -268,7 +279,7 @@ impl App {
         let old_memory = std::mem::replace(&mut self.memory, Arc::from(read.memory));
         let old_health = Arc::clone(&self.health);
         if read.health.is_some() {
-            self.checked_on = jiff::Zoned::now().date();
+            self.checked_on = self.clock.today();
         }
         self.checked = read.health;
         self.derived = read.derived;
@@ -388,7 +399,10 @@ impl App {
         // Through the layout boundary: the checks of whatever layout is open.
         let (report, fresh_report) = match self.checked.take() {
             Some(report) => (report, true),
-            None => (self.memory.check(&HealthOptions::default()), false),
+            None => (
+                self.memory.check(&HealthOptions::as_of(self.clock.today())),
+                false,
+            ),
         };
         // What was derived with the report, only together with it.
         let mut derived = if fresh_report {
@@ -576,6 +590,7 @@ impl App {
             article_width: self.article_width(),
             query: self.panes.context.query(),
             budget: self.panes.context.budget_options(),
+            clock: self.clock,
             effects: &mut self.effects,
         };
         let r = f(self.panes.get_mut(pane), &mut cx);
@@ -734,6 +749,7 @@ impl App {
             article_width: self.article_width(),
             query: self.panes.context.query(),
             budget: self.panes.context.budget_options(),
+            clock: self.clock,
             effects: &mut self.effects,
         };
         let r = f(&mut self.panes.search, &mut cx);

@@ -46,6 +46,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
 
 use anyhow::Context as _;
+use membank_core::clock::Clock;
 use membank_core::memory::{self, Detected, LayoutSpec};
 use membank_core::text::sanitize_for_terminal;
 use ratatui::layout::Rect;
@@ -54,6 +55,13 @@ use app::{App, Effect, Msg, update};
 use event::{BankWatcher, Input, InputReader};
 pub use theme::ColorChoice;
 use unread::Unread;
+
+/// The day the interface's tests read their fixtures as of, whatever the
+/// real date: the fixtures' dates were written to be neither stale nor in
+/// the future then.
+#[cfg(test)]
+pub(crate) const TESTS_CLOCK: Clock =
+    Clock::Pinned(jiff::civil::date(2026, 11, 26).at(12, 0, 0, 0));
 
 /// How the interface is started.
 #[derive(Debug, Clone, Default)]
@@ -67,6 +75,8 @@ pub struct TuiOptions {
     pub notice: Option<String>,
     /// Leave the mouse to the terminal.
     pub no_mouse: bool,
+    /// Where "today" comes from.
+    pub clock: Clock,
 }
 
 /// Build the app for a memory without touching the terminal: config,
@@ -81,7 +91,7 @@ pub fn prepare(root: &Path, options: &TuiOptions, size: Rect) -> anyhow::Result<
         documents = memory.len(),
         "opened in the interface"
     );
-    Ok(App::new(memory, theme, keymap, size))
+    Ok(App::new(memory, theme, keymap, size, options.clock))
 }
 
 /// [`prepare`] without reading the memory: the app starts on an empty
@@ -91,7 +101,7 @@ pub fn prepare_unread(found: &Detected, options: &TuiOptions, size: Rect) -> any
     let (cfg, theme) = settings(options)?;
     let keymap = cfg.keymap()?;
     let placeholder = Unread::new(found.spec, found.root.clone());
-    let mut app = App::new(Box::new(placeholder), theme, keymap, size);
+    let mut app = App::new(Box::new(placeholder), theme, keymap, size, options.clock);
     let kind = app.memory_kind();
     app.status.info(format!("{} {kind}…", app::LOADING));
     Ok(app)
@@ -100,7 +110,7 @@ pub fn prepare_unread(found: &Detected, options: &TuiOptions, size: Rect) -> any
 /// Read the memory on a worker thread with its layout's counting open,
 /// reporting the files read every tenth of a second and then the memory
 /// itself through `tx`.
-fn spawn_loader(found: &Detected, plan: reload::Plan, tx: mpsc::Sender<Input>) {
+fn spawn_loader(found: &Detected, plan: reload::Plan, clock: Clock, tx: mpsc::Sender<Input>) {
     let (spec, root) = (found.spec, found.root.clone());
     let files_read = std::sync::Arc::new(AtomicUsize::new(0));
     let done = std::sync::Arc::new(AtomicBool::new(false));
@@ -142,7 +152,7 @@ fn spawn_loader(found: &Detected, plan: reload::Plan, tx: mpsc::Sender<Input>) {
         done.store(true, Ordering::Relaxed);
         // The checks run here too, so the screen stays live meanwhile.
         let loaded = loaded.map(|memory| {
-            let health = memory.check(&membank_core::health::HealthOptions::default());
+            let health = memory.check(&membank_core::health::HealthOptions::as_of(clock.today()));
             reload::prepare(memory.as_ref());
             // What the panes showed when the read began; anything changed
             // before the bank arrived is made again on the interface's thread.
@@ -278,7 +288,7 @@ fn event_loop(term: &mut terminal::Term, app: &mut App, found: &Detected) -> any
     app.send_background_results_to(move |m| {
         let _ = background_tx.send(Input::App(Box::new(m)));
     });
-    spawn_loader(found, app.plan(), tx.clone());
+    spawn_loader(found, app.plan(), app.clock, tx.clone());
     // Watching a large memory means visiting every folder of it first
     // (about a second at 100,000 files): done beside the first frame, not
     // before it. The watcher lives as long as this loop.

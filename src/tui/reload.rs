@@ -12,6 +12,7 @@ use std::collections::{BTreeSet, HashSet};
 use std::sync::Arc;
 
 use membank_core::bank::Bank;
+use membank_core::clock::Clock;
 use membank_core::context::ContextReport;
 use membank_core::health::{HealthOptions, HealthReport, incremental};
 use membank_core::memory::Memory;
@@ -30,6 +31,8 @@ pub struct Reread {
     pub health: Arc<HealthReport>,
     /// The day `health` was made on; the staleness of articles depends on it.
     pub checked_on: jiff::civil::Date,
+    /// Today, for the checks made now.
+    pub clock: Clock,
     pub files: Vec<String>,
     /// Read everything again (a folder changed, or not a bank).
     pub whole: bool,
@@ -40,7 +43,7 @@ pub struct Reread {
 impl Reread {
     /// The new memory with its checks, ready to be swapped in.
     pub fn run(&self) -> Result<ReadMemory, String> {
-        let opts = HealthOptions::default();
+        let opts = HealthOptions::as_of(self.clock.today());
         if !self.whole
             && let Some(old) = self.memory.downcast_ref::<Bank>()
         {

@@ -33,6 +33,7 @@ pub(super) fn app_at(root: &Path, w: u16, h: u16) -> App {
         Theme::default_theme(),
         KeyMap::default(),
         Rect::new(0, 0, w, h),
+        crate::tui::TESTS_CLOCK,
     );
     // The absolute path differs between machines; snapshots show a fixed one.
     app.bank_label = "fixtures/bank".into();
@@ -533,6 +534,7 @@ fn the_interface_is_usable_before_the_bank_is_read_and_fills_in_after() {
         Theme::default_theme(),
         KeyMap::default(),
         Rect::new(0, 0, 100, 30),
+        crate::tui::TESTS_CLOCK,
     );
     // Keys work on the empty bank while the loader thread reads.
     key(&mut app, KeyCode::Down);
@@ -567,6 +569,7 @@ fn the_tree_shows_the_walked_files_before_they_are_read() {
         Theme::default_theme(),
         KeyMap::default(),
         Rect::new(0, 0, 100, 24),
+        crate::tui::TESTS_CLOCK,
     );
     app.bank_label = "fixtures/bank".into();
     app.status.bank = app.bank_label.clone();
@@ -616,4 +619,34 @@ fn the_tree_shows_the_walked_files_before_they_are_read() {
     assert!(!bank_of(app.memory.as_ref()).articles().is_empty());
     update(&mut app, Msg::Key(find));
     assert!(screen(&app).contains("Find article"));
+}
+
+/// The codes the interface's health report holds for `path`.
+fn codes_of(app: &App, path: &str) -> Vec<&'static str> {
+    app.health
+        .findings
+        .iter()
+        .filter(|f| &*f.path == path)
+        .map(|f| f.code)
+        .collect()
+}
+
+#[test]
+fn the_interface_measures_staleness_from_its_clock() {
+    use membank_core::clock::Clock;
+    let bank = || Box::new(Bank::load(fixture()).unwrap());
+    let app = |clock| {
+        App::new(
+            bank(),
+            Theme::default_theme(),
+            KeyMap::default(),
+            Rect::new(0, 0, 100, 30),
+            clock,
+        )
+    };
+    let now = app(crate::tui::TESTS_CLOCK);
+    let legal = "03_DOMAINS/Legal.md";
+    assert!(!codes_of(&now, legal).contains(&"stale"));
+    let later = app(Clock::pinned_at("2029-11-26").unwrap());
+    assert!(codes_of(&later, legal).contains(&"stale"));
 }

@@ -53,6 +53,7 @@ fn open(root: &Path, w: u16, h: u16) -> App {
         Theme::default_theme(),
         KeyMap::default(),
         Rect::new(0, 0, w, h),
+        crate::tui::TESTS_CLOCK,
     );
     // The absolute path differs between machines; snapshots show a fixed one.
     app.bank_label = "quillnote".into();

@@ -110,6 +110,7 @@ fn every_number_in_an_everos_tree_counts_entries() {
         super::theme::Theme::default_theme(),
         super::keys::KeyMap::default(),
         ratatui::layout::Rect::new(0, 0, 100, 40),
+        crate::tui::TESTS_CLOCK,
     );
     // Open every folder, then check each folder's number is the sum of the
     // entries of the files right below it and of its subfolders.

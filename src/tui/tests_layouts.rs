@@ -27,6 +27,7 @@ fn open(root: &Path, label: &str, w: u16, h: u16) -> App {
         Theme::default_theme(),
         KeyMap::default(),
         Rect::new(0, 0, w, h),
+        crate::tui::TESTS_CLOCK,
     );
     // The absolute path differs between machines; snapshots show a fixed one.
     app.bank_label = label.into();
@@ -429,6 +430,7 @@ fn every_layout_loads_in_the_background_behind_a_progress_line() {
             Theme::default_theme(),
             KeyMap::default(),
             Rect::new(0, 0, 100, 30),
+            crate::tui::TESTS_CLOCK,
         );
         key(&mut app, KeyCode::Down);
         update(&mut app, Msg::Loading(7));

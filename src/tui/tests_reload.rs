@@ -89,7 +89,7 @@ fn a_change_during_a_re_read_waits_for_it_and_both_arrive() {
     assert!(bank.article(id).text.contains("First change."));
     // The checks are those of the bank as it is now, found again only
     // where the change reached.
-    let full = check(bank, &HealthOptions::default());
+    let full = check(bank, &HealthOptions::as_of(super::TESTS_CLOCK.today()));
     let full: Vec<String> = full
         .findings
         .iter()
@@ -113,7 +113,10 @@ fn a_change_during_the_first_read_is_read_after_it() {
     let found = membank_core::memory::detect(dir.path(), None).unwrap();
     let mut app = super::prepare_unread(
         &found,
-        &super::TuiOptions::default(),
+        &super::TuiOptions {
+            clock: super::TESTS_CLOCK,
+            ..super::TuiOptions::default()
+        },
         ratatui::layout::Rect::new(0, 0, 100, 30),
     )
     .unwrap();

@@ -1,21 +1,102 @@
-//! What every test that runs the binary shares: a state folder of its own,
-//! so no test run writes a log or a remembered query into the state folder
-//! of whoever runs the tests.
+//! What every test that runs the binary shares: the machine's own settings
+//! kept out. Each run gets a state folder, config folder and home of the
+//! build's, no config file, no model settings or keys from the environment,
+//! and a clock pinned to one day, so a run gives the same result on any
+//! machine and on any date.
 
 // Each test crate uses only some of these.
 #![allow(dead_code)]
 
+use std::ffi::OsString;
 use std::path::PathBuf;
 use std::process::Command;
 
-/// The state folder the tests' runs use, inside the build's temporary folder.
-pub fn state_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("membank-state")
+/// The day every run in the tests is as of (`MEMBANK_TODAY`). The fixtures'
+/// dates were written to be neither stale nor in the future on it.
+pub const TODAY: &str = "2026-11-26";
+
+/// Variables of the user's that change what membank does; never inherited.
+const REMOVED: &[&str] = &[
+    "MEMBANK_LOG",
+    "MEMBANK_PROVIDER",
+    "MEMBANK_MODEL",
+    "MEMBANK_BASE_URL",
+    "MEMBANK_FAILPOINT",
+    "OPENAI_API_KEY",
+    "ANTHROPIC_API_KEY",
+    "EVEROS_ROOT",
+    "EVEROS_MEMORY__ROOT",
+    "EVEROS_CONFIG_FILE",
+    "NO_COLOR",
+    "CLICOLOR_FORCE",
+    "VISUAL",
+    "EDITOR",
+];
+
+/// The build's temporary folder, shared by every test of this build.
+fn scratch() -> PathBuf {
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
 }
 
-/// `membank`, with its state folder moved out of the user's.
+/// The state folder the tests' runs use, inside the build's temporary folder.
+pub fn state_dir() -> PathBuf {
+    scratch().join("membank-state")
+}
+
+/// A config file path that never exists: the defaults apply.
+pub fn no_config() -> PathBuf {
+    scratch().join("membank-no-config.toml")
+}
+
+/// Every variable a test run sets, with its value.
+pub fn isolated_vars() -> Vec<(&'static str, OsString)> {
+    let home = scratch().join("membank-home");
+    // A pseudo-terminal's child starts in its HOME, so it must exist.
+    let _ = std::fs::create_dir_all(&home);
+    vec![
+        ("MEMBANK_STATE_DIR", state_dir().into()),
+        ("MEMBANK_CONFIG", no_config().into()),
+        ("MEMBANK_TODAY", TODAY.into()),
+        ("XDG_STATE_HOME", home.join("state").into()),
+        ("XDG_CONFIG_HOME", home.join("config").into()),
+        ("HOME", home.into()),
+    ]
+}
+
+/// Every variable a test run must not inherit.
+pub fn removed_vars() -> &'static [&'static str] {
+    REMOVED
+}
+
+/// Keep the machine out of `cmd` (any command builder: std, tokio, pty),
+/// given how it sets and removes a variable. A test that wants one of these
+/// set otherwise sets it after this.
+pub fn isolate_with(mut set: impl FnMut(&str, OsString), mut remove: impl FnMut(&str)) {
+    for var in REMOVED {
+        remove(var);
+    }
+    for (var, value) in isolated_vars() {
+        set(var, value);
+    }
+}
+
+/// Keep the machine out of a `std::process::Command`.
+pub fn isolate(cmd: &mut Command) -> &mut Command {
+    let cell = std::cell::RefCell::new(&mut *cmd);
+    isolate_with(
+        |k, v| {
+            cell.borrow_mut().env(k, v);
+        },
+        |k| {
+            cell.borrow_mut().env_remove(k);
+        },
+    );
+    cmd
+}
+
+/// `membank`, with the machine's settings, state and date kept out.
 pub fn membank() -> Command {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_membank"));
-    cmd.env("MEMBANK_STATE_DIR", state_dir());
+    isolate(&mut cmd);
     cmd
 }

@@ -125,7 +125,10 @@ fn main() -> ExitCode {
         link_strings as f64 / 1e6,
     );
     if mode.as_deref() == Some("check") {
-        let report_ = health::check(&bank, &HealthOptions::default());
+        let report_ = health::check(
+            &bank,
+            &HealthOptions::as_of(membank_core::clock::Clock::System.today()),
+        );
         report("checked");
         println!("{} findings", report_.findings.len());
     }

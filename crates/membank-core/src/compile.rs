@@ -210,11 +210,6 @@ fn failpoint(step: &str, count: usize) {
 #[cfg(not(feature = "failpoints"))]
 fn failpoint(_step: &str, _count: usize) {}
 
-/// The current local wall-clock time, for `compiled_date` and archive names.
-pub fn local_now() -> jiff::civil::DateTime {
-    jiff::Zoned::now().datetime()
-}
-
 /// A block after the checks, before writing.
 struct Checked {
     block: FileBlock,

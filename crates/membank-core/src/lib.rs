@@ -8,6 +8,7 @@ pub mod article;
 pub mod atomic;
 pub mod bank;
 pub mod budget;
+pub mod clock;
 pub mod compile;
 pub mod context;
 pub mod dejavu;

@@ -94,13 +94,18 @@ pub struct Proposal {
 
 /// Classify a reply's blocks without writing anything. With `sources`
 /// (Process Inbox), blocks are attributed to them and may not overwrite
-/// them.
-pub fn classify(root: &Path, reply: &str, sources: &[String]) -> Proposal {
+/// them; `now` names the archive copies that plan would make.
+pub fn classify(
+    root: &Path,
+    reply: &str,
+    sources: &[String],
+    now: jiff::civil::DateTime,
+) -> Proposal {
     let (results, warnings): (Vec<BlockResult>, Vec<String>) = if sources.is_empty() {
         let r = compile::apply_reply(root, reply, Mode::Plan);
         (r.blocks, r.warnings)
     } else {
-        let r = compile::compile_reply(root, sources, reply, Mode::Plan, compile::local_now());
+        let r = compile::compile_reply(root, sources, reply, Mode::Plan, now);
         (r.blocks, r.warnings)
     };
     let (previews, reply_warnings) = compile::preview_reply(root, reply);
@@ -190,7 +195,12 @@ mod tests {
     #[test]
     fn each_block_is_classified_once_with_its_diff() {
         let d = bank();
-        let p = classify(d.path(), REPLY, &[]);
+        let p = classify(
+            d.path(),
+            REPLY,
+            &[],
+            jiff::civil::date(2026, 4, 8).at(9, 0, 0, 0),
+        );
         let changes: Vec<_> = p.files.iter().map(|f| f.change).collect();
         assert_eq!(
             changes,
@@ -214,7 +224,12 @@ mod tests {
     #[test]
     fn an_edit_after_review_makes_the_file_stale() {
         let d = bank();
-        let p = classify(d.path(), REPLY, &[]);
+        let p = classify(
+            d.path(),
+            REPLY,
+            &[],
+            jiff::civil::date(2026, 4, 8).at(9, 0, 0, 0),
+        );
         assert!(stale_paths(d.path(), &p, &[]).is_empty());
         fs::write(d.path().join("01_CLIENTS/Edit.md"), "edited by hand\n").unwrap();
         fs::write(d.path().join("01_CLIENTS/New.md"), "appeared\n").unwrap();

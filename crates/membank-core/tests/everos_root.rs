@@ -17,7 +17,7 @@ fn detected_opened_and_clean() {
     assert_eq!(found.spec.name, "everos");
     let m = memory::open(Path::new(ROOT), None).unwrap();
     assert_eq!(m.spec().name, "everos");
-    let report = m.check(&HealthOptions::default());
+    let report = m.check(&HealthOptions::as_of(jiff::civil::date(2026, 4, 8)));
     assert!(!report.has_errors(), "{:#?}", report.findings);
     let id = m
         .find("default_app/default_project/users/u_alice/.atomic_facts/atomic_fact-2026-05-31.md")

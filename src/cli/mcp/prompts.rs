@@ -178,13 +178,16 @@ pub fn get(bank: &Bank, name: &str, args: Option<JsonObject>) -> Result<GetPromp
                 .request
         }
         Agent::Compile => {
-            let today = membank_core::compile::local_now().date().to_string();
+            let today = crate::cli::common::clock().today().to_string();
             agents::prepare_compile(bank, &text, &today, COMPILE_RELATED_BUDGET)
                 .ok_or("00_INBOX has no pending files, so Process Inbox has nothing to do")?
                 .request
         }
         Agent::Lint => {
-            let report = health::check(bank, &HealthOptions::default());
+            let report = health::check(
+                bank,
+                &HealthOptions::as_of(crate::cli::common::clock().today()),
+            );
             let findings = agents::findings_summary(&report, agents::MAX_LISTED_FINDINGS);
             let snap = snapshot::build(bank, snapshot::DEFAULT_CAP);
             agents::prepare_lint(&text, &findings, &snap).request
@@ -195,8 +198,13 @@ pub fn get(bank: &Bank, name: &str, args: Option<JsonObject>) -> Result<GetPromp
                 text_arg(&args, "file_name").unwrap_or_else(|| "document.txt".to_owned());
             let document =
                 parse_document(&file_name, body.as_bytes()).map_err(|e| e.to_string())?;
-            agents::prepare_distill(&text, &document, &query_of(&args), jiff::Timestamp::now())
-                .request
+            agents::prepare_distill(
+                &text,
+                &document,
+                &query_of(&args),
+                crate::cli::common::clock().timestamp(),
+            )
+            .request
         }
     };
     let mut result = GetPromptResult::new(messages(&request));

@@ -178,7 +178,7 @@ fn bank_root(shared: &Shared) -> PathBuf {
 
 pub fn propose(shared: &Arc<Shared>, p: ProposeParams) -> Result<Output, String> {
     let root = bank_root(shared);
-    let classified = review::classify(&root, &p.reply, &[]);
+    let classified = review::classify(&root, &p.reply, &[], crate::cli::common::clock().now());
     if classified.files.is_empty() {
         return Err(
             "the reply has no `### FILE: <path>` blocks; each file to write starts with such a \

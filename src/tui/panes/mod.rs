@@ -22,6 +22,7 @@ use std::collections::HashSet;
 
 use membank_core::bank::Bank;
 use membank_core::budget::BudgetOptions;
+use membank_core::clock::Clock;
 use membank_core::health::HealthReport;
 use membank_core::memory::Memory;
 use membank_core::scoring::Query;
@@ -56,6 +57,8 @@ pub struct Cx<'a> {
     /// The Context pane's settings, which the agents use too.
     pub query: Query,
     pub budget: BudgetOptions,
+    /// Where "today" comes from, for every date the panes write.
+    pub clock: Clock,
     pub effects: &'a mut Vec<Effect>,
 }
 

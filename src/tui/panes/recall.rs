@@ -112,7 +112,7 @@ impl RecallPane {
             Some(JsValue::String(id)) => Some(id.clone()),
             _ => None,
         };
-        let today = jiff::Zoned::now().date().to_string();
+        let today = cx.clock.today().to_string();
         let result = feedback::feedback_line(
             &self.cue,
             OUTCOMES[self.outcome],

@@ -275,6 +275,12 @@ mod tests {
         assert_eq!(routes.len(), 4);
         assert_eq!(routes[0].line, 1);
         assert!(m.backlinks(newer).contains(&imp));
-        assert!(m.check(&Default::default()).findings.is_empty());
+        assert!(
+            m.check(&crate::health::HealthOptions::as_of(jiff::civil::date(
+                2026, 4, 8
+            )))
+            .findings
+            .is_empty()
+        );
     }
 }

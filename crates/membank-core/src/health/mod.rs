@@ -65,11 +65,13 @@ pub struct HealthOptions {
     pub today: Date,
 }
 
-impl Default for HealthOptions {
-    fn default() -> Self {
+impl HealthOptions {
+    /// The default checks, with staleness measured from `today` (taken from
+    /// the front end's `Clock`, never read here, so reports are reproducible).
+    pub fn as_of(today: Date) -> Self {
         HealthOptions {
             stale_after_days: 365,
-            today: jiff::Zoned::now().date(),
+            today,
         }
     }
 }

@@ -3,6 +3,7 @@
 
 use std::path::Path;
 
+use membank_core::clock::Clock;
 use membank_core::scoring::Query;
 use membank_core::text::sanitize_for_terminal;
 use membank_llm::ChatRequest;
@@ -47,6 +48,7 @@ impl DistillAgent {
         cwd: &Path,
         template: &str,
         query: &Query,
+        clock: Clock,
     ) -> Result<ChatRequest, String> {
         let typed = self.input.lines().join("").trim().to_owned();
         if typed.is_empty() {
@@ -54,7 +56,7 @@ impl DistillAgent {
         }
         let document = documents::read_document(&cwd.join(&typed))
             .map_err(|e| sanitize_for_terminal(&e.to_string(), false))?;
-        let prepared = agents::prepare_distill(template, &document, query, jiff::Timestamp::now());
+        let prepared = agents::prepare_distill(template, &document, query, clock.timestamp());
         let mut note = format!(
             "{} ({}) → {}",
             document.file_name,

@@ -4,6 +4,7 @@
 use std::path::Path;
 
 use membank_core::bank::Bank;
+use membank_core::clock::Clock;
 use membank_core::text::sanitize_for_terminal;
 use membank_llm::ChatRequest;
 use membank_llm::agents;
@@ -31,6 +32,8 @@ pub struct InboxAgent {
     pub reply: Stream,
     pub review: Option<Review>,
     pub note: Option<String>,
+    /// The clock the request was dated by; the archive plan uses it too.
+    clock: Clock,
 }
 
 impl InboxAgent {
@@ -47,8 +50,14 @@ impl InboxAgent {
             .collect();
     }
 
-    pub fn prepare(&mut self, bank: &Bank, template: &str) -> Result<ChatRequest, String> {
-        let today = membank_core::compile::local_now().date().to_string();
+    pub fn prepare(
+        &mut self,
+        bank: &Bank,
+        template: &str,
+        clock: Clock,
+    ) -> Result<ChatRequest, String> {
+        self.clock = clock;
+        let today = clock.today().to_string();
         let Some(prepared) = agents::prepare_compile(bank, template, &today, RELATED_BUDGET) else {
             return Err("00_INBOX/ has no pending files; put new notes there first".into());
         };
@@ -72,6 +81,7 @@ impl InboxAgent {
         if finished.complete {
             let purpose = Purpose::Compile {
                 sources: self.sources.clone(),
+                clock: self.clock,
             };
             self.review = Some(Review::new(root, &finished.text, purpose));
         } else {

@@ -21,6 +21,7 @@ pub mod writeback;
 pub use draw::draw;
 
 use membank_core::bank::Bank;
+use membank_core::clock::Clock;
 use membank_core::dejavu::Project;
 use membank_core::health::HealthReport;
 use membank_core::memory::Memory;
@@ -298,7 +299,7 @@ impl AgentsPane {
                 let Some(project) = ctx.memory.downcast_ref::<Project>() else {
                     return false;
                 };
-                self.project_request(project)
+                self.project_request(project, ctx.clock)
             }
         };
         let request = match request {
@@ -339,7 +340,7 @@ impl AgentsPane {
                     .ask(|session, q| query::bank_turn(session, bank, template, settings, q))
                     .ok_or_else(|| "type a question first (i)".to_owned())
             }
-            AgentKind::Inbox => self.inbox.prepare(bank, template),
+            AgentKind::Inbox => self.inbox.prepare(bank, template, ctx.clock),
             AgentKind::Check => Ok(self.check.prepare(bank, ctx.health, template)),
             AgentKind::Translate => {
                 // Without them the context holds no client profile or
@@ -363,20 +364,20 @@ impl AgentsPane {
             }
             AgentKind::Distill => {
                 let cwd = std::env::current_dir().unwrap_or_default();
-                self.distill.prepare(&cwd, template, &ctx.query)
+                self.distill.prepare(&cwd, template, &ctx.query, ctx.clock)
             }
             AgentKind::Chat | AgentKind::Writeback => Err("not an agent of a bank".into()),
         }
     }
 
     /// The request of a Deja Vu agent.
-    fn project_request(&mut self, project: &Project) -> Result<ChatRequest, String> {
+    fn project_request(&mut self, project: &Project, clock: Clock) -> Result<ChatRequest, String> {
         match self.kind {
             AgentKind::Chat => self
                 .chat
                 .ask(|session, q| recall_chat::recall_turn(session, project, q))
                 .ok_or_else(|| "type a question first (i)".to_owned()),
-            AgentKind::Writeback => self.writeback.prepare(project),
+            AgentKind::Writeback => self.writeback.prepare(project, clock),
             _ => Err("not an agent of a Deja Vu project".into()),
         }
     }

@@ -6,6 +6,7 @@
 
 use std::path::Path;
 
+use membank_core::clock::Clock;
 use membank_core::compile::{self, BlockStatus, Mode, SourceStatus};
 use membank_core::dejavu::{self, Project};
 use membank_core::lock::BankLock;
@@ -70,7 +71,7 @@ pub struct SourceRow {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Purpose {
     /// Process Inbox: stamp and archive these inbox sources afterwards.
-    Compile { sources: Vec<String> },
+    Compile { sources: Vec<String>, clock: Clock },
     /// Only write the accepted files.
     Write,
     /// A Deja Vu writeback: records written atomically, impression lines
@@ -122,7 +123,7 @@ impl Review {
     /// Format a classified reply; valid blocks start accepted.
     fn of(classified: review::Proposal, reply: &str, purpose: Purpose) -> Review {
         let sources: &[String] = match &purpose {
-            Purpose::Compile { sources } => sources,
+            Purpose::Compile { sources, .. } => sources,
             Purpose::Write | Purpose::Writeback => &[],
         };
         let blocks = classified
@@ -297,7 +298,7 @@ impl Review {
         let mut lines = Vec::new();
         let mut changed = Vec::new();
         let blocks = match &self.purpose {
-            Purpose::Compile { .. } => {
+            Purpose::Compile { clock, .. } => {
                 // Notes the user keeps are not part of this batch: nothing
                 // is stamped on them and they stay in the inbox.
                 let archive: Vec<String> = self
@@ -314,7 +315,7 @@ impl Review {
                     &archive,
                     &self.reply,
                     Mode::Apply,
-                    compile::local_now(),
+                    clock.now(),
                     &declined,
                 );
                 for src in &report.sources {
@@ -429,8 +430,9 @@ fn entry_name(file: &review::ProposedFile) -> String {
 /// formats it.
 fn classify(root: &Path, reply: &str, purpose: &Purpose) -> review::Proposal {
     match purpose {
-        Purpose::Compile { sources } => review::classify(root, reply, sources),
-        Purpose::Write => review::classify(root, reply, &[]),
+        Purpose::Compile { sources, clock } => review::classify(root, reply, sources, clock.now()),
+        // Nothing is archived, so no date goes into the plan.
+        Purpose::Write => review::classify(root, reply, &[], Clock::System.now()),
         Purpose::Writeback => match Project::load(root) {
             Ok(project) => dejavu::writeback::classify(&project, reply),
             Err(e) => review::Proposal {

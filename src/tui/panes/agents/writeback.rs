@@ -4,6 +4,7 @@
 //! impression lines are checked with the project's own checks and
 //! reviewed one by one, as `membank writeback` shows them.
 
+use membank_core::clock::Clock;
 use membank_core::dejavu::{Project, writeback};
 use membank_core::text::sanitize_for_terminal;
 use membank_llm::ChatRequest;
@@ -49,7 +50,7 @@ impl Default for WritebackAgent {
 }
 
 impl WritebackAgent {
-    pub fn prepare(&mut self, project: &Project) -> Result<ChatRequest, String> {
+    pub fn prepare(&mut self, project: &Project, clock: Clock) -> Result<ChatRequest, String> {
         let text = self.input.lines().join("\n");
         if text.trim().is_empty() {
             return Err("type or paste the notes to write back first (i)".into());
@@ -58,7 +59,7 @@ impl WritebackAgent {
             name: "notes typed in the interface".into(),
             text,
         }];
-        let today = membank_core::compile::local_now().date().to_string();
+        let today = clock.today().to_string();
         let prepared =
             prepare_writeback(project, writeback::TEMPLATE, &notes, &today, RECORD_BUDGET);
         let s = |t: &str| sanitize_for_terminal(t, false);
