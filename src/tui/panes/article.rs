@@ -22,6 +22,7 @@ use super::{Component, Cx, hint_text, page};
 use crate::tui::app::Effect;
 use crate::tui::keys::{Action, KeyMap, Scope};
 use crate::tui::theme::Theme;
+use crate::tui::widgets::cut::cut_lines;
 use crate::tui::widgets::markdown::{LinkSpot, RenderedDoc, render_article};
 use search::ArticleSearch;
 
@@ -662,7 +663,7 @@ pub fn draw(frame: &mut Frame, area: Rect, pane: &ArticlePane, theme: &Theme) {
             Span::styled(format!("  {}", search.position()), theme.muted),
         ]));
     }
-    frame.render_widget(Paragraph::new(lines), area);
+    frame.render_widget(Paragraph::new(cut_lines(lines, area.width)), area);
 }
 
 fn dead_link(cx: &mut Cx, target: &str) {

@@ -10,6 +10,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use crate::tui::theme::Theme;
+use crate::tui::widgets::cut::cut_line;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Level {
@@ -160,6 +161,7 @@ pub fn draw(frame: &mut Frame, area: Rect, status: &Status, theme: &Theme) {
         ratatui::layout::Constraint::Length(help_width),
     ])
     .areas(area);
+    let line = cut_line(line, usize::from(left.width));
     frame.render_widget(Paragraph::new(line).style(base), left);
     if help {
         frame.render_widget(
