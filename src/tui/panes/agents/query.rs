@@ -18,7 +18,7 @@ use ratatui_textarea::TextArea;
 use super::stream::{Finished, Stream};
 use crate::tui::panes::highlight_row;
 use crate::tui::theme::Theme;
-use crate::tui::widgets::cut::{cut_line, cut_lines};
+use crate::tui::widgets::cut::cut_lines;
 use crate::tui::widgets::wrap::wrap;
 
 #[derive(Debug)]
@@ -408,7 +408,6 @@ pub fn draw(
                 None => Line::styled(format!("  {path}"), theme.link),
                 Some(why) => Line::styled(format!("  ✗ {path} — {why}"), theme.muted),
             };
-            let line = cut_line(line, usize::from(list.width));
             rows.push(if i == chat.article && focused && !editing {
                 highlight_row(line, list.width, theme.selection)
             } else {
