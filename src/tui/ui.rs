@@ -9,6 +9,7 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 use super::app::{App, Pane, Popup};
 use super::areas::{inner, search_popup};
 use super::panes::Component;
+use super::widgets::cut::cut;
 use super::widgets::{fuzzy, help, status};
 
 fn pane_block<'a>(app: &'a App, pane: Pane, width: u16) -> Block<'a> {
@@ -22,7 +23,11 @@ fn pane_block<'a>(app: &'a App, pane: Pane, width: u16) -> Block<'a> {
             app.theme.border
         })
         .title(Span::styled(
-            format!(" {} ", component.title()),
+            // Corners and the spaces around the text.
+            format!(
+                " {} ",
+                cut(&component.title(), usize::from(width).saturating_sub(4))
+            ),
             app.theme.title,
         ));
     if focused {

@@ -227,12 +227,15 @@ pub fn check_name(seg: &str) -> Result<(), Rejection> {
             format!("the name '{seg}' contains '{c}', which Windows does not allow in file names"),
         ));
     }
-    if seg.chars().any(|c| c.is_control()) {
+    // The name is quoted as a terminal shows it (`␇` for a bell), and the
+    // character is named by its code point: readers are not Rust programs.
+    if let Some(c) = seg.chars().find(|c| c.is_control()) {
         return Err(Rejection::new(
             "control-char",
             format!(
-                "the name '{}' contains an invisible control character",
-                seg.escape_debug()
+                "the name '{}' contains the invisible control character U+{:04X}",
+                crate::text::sanitize_for_terminal(seg, false),
+                c as u32
             ),
         ));
     }
@@ -242,7 +245,7 @@ pub fn check_name(seg: &str) -> Result<(), Rejection> {
             format!(
                 "the name '{}' contains an invisible character (U+{:04X}) that can make \
                  it look like another name",
-                seg.escape_debug(),
+                crate::text::sanitize_for_terminal(seg, false),
                 c as u32
             ),
         ));
@@ -590,5 +593,13 @@ mod tests {
         // Ordinary non-ASCII names stay fine.
         assert!(validate("02_TERMINOLOGY/Straße → straat.md").is_ok());
         assert!(validate("01_CLIENTS/عميل.md").is_ok());
+    }
+
+    #[test]
+    fn a_refused_name_is_quoted_as_the_terminal_shows_it_not_as_rust_debug_text() {
+        let why = validate("01_CLIENTS/bell\u{7}.md").unwrap_err().reason;
+        assert!(why.contains("'bell\u{2407}.md'"), "{why}");
+        assert!(why.contains("U+0007"), "{why}");
+        assert!(!why.contains("\\u{"), "{why}");
     }
 }

@@ -22,7 +22,9 @@ use super::{Component, Cx, hint_text, page};
 use crate::tui::app::Effect;
 use crate::tui::keys::{Action, KeyMap, Scope};
 use crate::tui::theme::Theme;
+use crate::tui::widgets::cut::cut_lines;
 use crate::tui::widgets::markdown::{LinkSpot, RenderedDoc, render_article};
+use crate::tui::widgets::wrap::{leading_spaces, wrap_line};
 use search::ArticleSearch;
 
 #[derive(Debug, Default)]
@@ -621,10 +623,11 @@ pub fn draw(frame: &mut Frame, area: Rect, pane: &ArticlePane, theme: &Theme) {
             lines.push(Line::default());
             lines.push(Line::styled(format!("  {note}"), theme.warning));
         }
-        frame.render_widget(
-            Paragraph::new(lines).wrap(ratatui::widgets::Wrap { trim: false }),
-            area,
-        );
+        let lines: Vec<Line> = lines
+            .iter()
+            .flat_map(|l| wrap_line(l, usize::from(area.width), leading_spaces(l)))
+            .collect();
+        frame.render_widget(Paragraph::new(lines), area);
         return;
     }
     let mut lines: Vec<Line> = Vec::with_capacity(usize::from(area.height));
@@ -662,7 +665,7 @@ pub fn draw(frame: &mut Frame, area: Rect, pane: &ArticlePane, theme: &Theme) {
             Span::styled(format!("  {}", search.position()), theme.muted),
         ]));
     }
-    frame.render_widget(Paragraph::new(lines), area);
+    frame.render_widget(Paragraph::new(cut_lines(lines, area.width)), area);
 }
 
 fn dead_link(cx: &mut Cx, target: &str) {

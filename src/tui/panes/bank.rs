@@ -22,6 +22,7 @@ use super::{Component, Cx, hint_text, page};
 use crate::tui::app::Effect;
 use crate::tui::keys::{Action, KeyMap, Scope};
 use crate::tui::theme::Theme;
+use crate::tui::widgets::cut::{cut, cut_line};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RowKind {
@@ -573,14 +574,13 @@ pub fn draw(frame: &mut Frame, area: Rect, pane: &BankPane, focused: bool, theme
         .map(|(i, row)| {
             let indent = "  ".repeat(usize::from(row.depth));
             let mut spans = vec![Span::raw(indent)];
-            match &row.kind {
+            let label_style = match &row.kind {
                 RowKind::Folder { expanded, .. } => {
                     spans.push(Span::styled(
                         if *expanded { "▾ " } else { "▸ " },
                         theme.muted,
                     ));
-                    let style = if row.muted { theme.muted } else { theme.folder };
-                    spans.push(Span::styled(row.label.clone(), style));
+                    if row.muted { theme.muted } else { theme.folder }
                 }
                 RowKind::File { .. } => {
                     // Badges first, so a narrow tree still shows them.
@@ -590,17 +590,25 @@ pub fn draw(frame: &mut Frame, area: Rect, pane: &BankPane, focused: bool, theme
                     if row.private {
                         spans.push(Span::styled("[private] ", theme.error));
                     }
-                    let style = if row.muted { theme.muted } else { theme.text };
-                    spans.push(Span::styled(row.label.clone(), style));
+                    if row.muted { theme.muted } else { theme.text }
                 }
-            }
+            };
+            let mut after = Vec::new();
             if let Some(n) = row.count {
-                spans.push(Span::styled(format!(" {n}"), theme.muted));
+                after.push(Span::styled(format!(" {n}"), theme.muted));
             }
             if row.flagged {
-                spans.push(Span::styled(" !", theme.marker));
+                after.push(Span::styled(" !", theme.marker));
             }
-            let line = Line::from(spans);
+            // A long name gives way, not the count or the finding mark.
+            let taken: usize = spans.iter().chain(&after).map(Span::width).sum();
+            let room = usize::from(area.width).saturating_sub(taken);
+            spans.push(Span::styled(
+                cut(&row.label, room).into_owned(),
+                label_style,
+            ));
+            spans.extend(after);
+            let line = cut_line(Line::from(spans), usize::from(area.width));
             if i == pane.cursor.selected {
                 let style = if focused {
                     theme.selection

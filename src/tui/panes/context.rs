@@ -27,6 +27,7 @@ use crate::last_query::SavedQuery;
 use crate::tui::app::Effect;
 use crate::tui::keys::{Action, KeyMap, Scope};
 use crate::tui::theme::Theme;
+use crate::tui::widgets::cut::{cut_line, cut_lines};
 
 /// The editable rows, in screen order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -699,7 +700,10 @@ pub fn draw(frame: &mut Frame, area: Rect, pane: &ContextPane, focused: bool, th
                     } else {
                         Span::styled(text, theme.text)
                     };
-                    frame.render_widget(Paragraph::new(shown), value);
+                    frame.render_widget(
+                        Paragraph::new(cut_line(Line::from(shown), usize::from(value.width))),
+                        value,
+                    );
                 }
             }
         }
@@ -720,8 +724,14 @@ pub fn draw(frame: &mut Frame, area: Rect, pane: &ContextPane, focused: bool, th
     } else {
         Line::styled("Enter edit · ↑/↓ move", theme.muted)
     };
-    frame.render_widget(Paragraph::new(hint), rows[FORM_ROWS]);
-    frame.render_widget(Paragraph::new(pane.summary_lines.clone()), summary_area);
+    frame.render_widget(
+        Paragraph::new(cut_line(hint, usize::from(area.width))),
+        rows[FORM_ROWS],
+    );
+    frame.render_widget(
+        Paragraph::new(cut_lines(pane.summary_lines.clone(), area.width)),
+        summary_area,
+    );
     frame.render_widget(
         Paragraph::new(Span::styled(
             "─".repeat(usize::from(area.width)),
@@ -745,7 +755,10 @@ pub fn draw(frame: &mut Frame, area: Rect, pane: &ContextPane, focused: bool, th
                 theme.muted,
             ));
         }
-        frame.render_widget(Paragraph::new(text), detail_area);
+        frame.render_widget(
+            Paragraph::new(cut_lines(text, detail_area.width)),
+            detail_area,
+        );
     }
     let height = usize::from(list.height);
     let mut lines: Vec<Line> = Vec::with_capacity(height);
@@ -767,7 +780,7 @@ pub fn draw(frame: &mut Frame, area: Rect, pane: &ContextPane, focused: bool, th
         lines.push(Line::styled("no content articles", theme.muted));
     }
     lines.truncate(height);
-    frame.render_widget(Paragraph::new(lines), list);
+    frame.render_widget(Paragraph::new(cut_lines(lines, list.width)), list);
 }
 
 impl Component for ContextPane {

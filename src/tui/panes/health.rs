@@ -19,6 +19,7 @@ use super::{Component, Cx, hint_text, page};
 use crate::tui::app::Effect;
 use crate::tui::keys::{Action, KeyMap, Scope};
 use crate::tui::theme::Theme;
+use crate::tui::widgets::cut::cut_lines;
 
 /// The same words as the command line: errors, warnings, notes.
 fn severity_label(severity: Severity, count: usize) -> String {
@@ -401,7 +402,7 @@ pub fn draw(frame: &mut Frame, area: Rect, pane: &HealthPane, focused: bool, the
                 }
             }),
     );
-    frame.render_widget(Paragraph::new(lines), area);
+    frame.render_widget(Paragraph::new(cut_lines(lines, area.width)), area);
 }
 
 impl Component for HealthPane {

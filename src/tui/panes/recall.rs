@@ -21,6 +21,7 @@ use super::{Component, Cx, hint_text, page};
 use crate::tui::app::Effect;
 use crate::tui::keys::{Action, KeyMap, Scope};
 use crate::tui::theme::Theme;
+use crate::tui::widgets::wrap::{leading_spaces, wrap_line};
 
 #[derive(Default)]
 pub struct RecallPane {
@@ -364,17 +365,15 @@ impl Component for RecallPane {
     }
 
     fn draw(&self, frame: &mut Frame, area: Rect, _focused: bool, _theme: &Theme) {
+        // Wrapped: the records a cue loads and a match's route are what
+        // the pane is for, so they are never cut at the border. A wrapped
+        // row is indented under its record's details.
         let lines: Vec<Line> = self
             .lines
             .iter()
             .take(usize::from(area.height))
-            .cloned()
+            .flat_map(|l| wrap_line(l, usize::from(area.width), leading_spaces(l).max(4)))
             .collect();
-        // Wrapped: the records a cue loads and a match's route are what
-        // the pane is for, so they are never cut at the border.
-        frame.render_widget(
-            Paragraph::new(lines).wrap(ratatui::widgets::Wrap { trim: false }),
-            area,
-        );
+        frame.render_widget(Paragraph::new(lines), area);
     }
 }

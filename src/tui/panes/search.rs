@@ -18,6 +18,7 @@ use super::{Component, Cx, hint_text, page};
 use crate::tui::app::Effect;
 use crate::tui::keys::{Action, KeyMap, Scope};
 use crate::tui::theme::Theme;
+use crate::tui::widgets::cut::cut_lines;
 
 /// Hits asked of the engine per query.
 const LIMIT: usize = 200;
@@ -317,7 +318,7 @@ impl Component for SearchPane {
                 }
             })
             .collect();
-        frame.render_widget(Paragraph::new(lines), list);
+        frame.render_widget(Paragraph::new(cut_lines(lines, list.width)), list);
         if let Some(text) = self.note {
             frame.render_widget(
                 Paragraph::new(Line::styled(text, theme.muted)).wrap(Wrap { trim: true }),

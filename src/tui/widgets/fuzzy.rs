@@ -12,6 +12,7 @@ use ratatui_textarea::TextArea;
 pub use super::fuzzy_rank::{FinderItem, Placement};
 use super::fuzzy_rank::{FuzzyRank, display_text};
 use crate::tui::theme::Theme;
+use crate::tui::widgets::cut::cut_line;
 
 /// One shown row: the item and the char positions of its text that matched.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -158,7 +159,7 @@ impl Finder {
         let gap = width.saturating_sub(used + folder.chars().count()).max(2);
         spans.push(Span::raw(" ".repeat(gap)));
         spans.push(Span::styled(folder, theme.muted));
-        Line::from(spans)
+        cut_line(Line::from(spans), width)
     }
 }
 
@@ -268,5 +269,23 @@ mod tests {
         f.input.insert_str("zzz");
         f.refilter();
         assert_eq!(f.selected_id(), None);
+    }
+
+    #[test]
+    fn a_name_too_long_for_the_list_is_cut_with_an_ellipsis() {
+        let theme = Theme::default_theme();
+        let f = Finder::new(
+            "Find",
+            items(&["marketing authorisation holder → houder", "Legal"]),
+            &theme,
+        );
+        let row = |i: usize| f.line(&f.matches[i], 30, &theme).to_string();
+        let long = (0..2)
+            .map(row)
+            .find(|r| r.starts_with("marketing"))
+            .unwrap();
+        assert_eq!(long, "marketing authorisation holde…");
+        let short = (0..2).map(row).find(|r| r.starts_with("Legal")).unwrap();
+        assert!(short.ends_with("02_TERMINOLOGY/"), "{short}");
     }
 }

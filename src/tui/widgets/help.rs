@@ -198,10 +198,15 @@ pub fn draw(frame: &mut Frame, help: &Help, theme: &Theme) {
     let height = (total + 2).min(usize::from(screen.height)) as u16;
     let visible = usize::from(height.saturating_sub(2));
     let scroll = help.scroll.min(total.saturating_sub(visible));
-    let width = (key_width + desc_width + 6)
+    let mut width = (key_width + desc_width + 6)
         .max(body_width + 2)
         .max(help.about.chars().count() + 20)
         .min(usize::from(screen.width)) as u16;
+    // A margin of one column cannot be split between the sides: it would
+    // show a sliver of the pane beneath, so the popup takes it.
+    if screen.width - width < 2 {
+        width = screen.width;
+    }
     let area = centered(screen, width, height);
     frame.render_widget(Clear, area);
     let more = if total > visible {

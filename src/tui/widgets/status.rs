@@ -10,6 +10,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use crate::tui::theme::Theme;
+use crate::tui::widgets::cut::cut_line;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Level {
@@ -160,11 +161,45 @@ pub fn draw(frame: &mut Frame, area: Rect, status: &Status, theme: &Theme) {
         ratatui::layout::Constraint::Length(help_width),
     ])
     .areas(area);
+    let line = cut_line(line, usize::from(left.width));
     frame.render_widget(Paragraph::new(line).style(base), left);
     if help {
         frame.render_widget(
             Paragraph::new(Line::from(HELP).right_aligned()).style(base),
             right,
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+
+    use super::{Status, draw};
+    use crate::tui::theme::Theme;
+
+    fn bar(status: &Status, width: u16) -> String {
+        let mut term = Terminal::new(TestBackend::new(width, 1)).unwrap();
+        let theme = Theme::default_theme();
+        term.draw(|f| draw(f, f.area(), status, &theme)).unwrap();
+        let buffer = term.backend().buffer();
+        (0..width)
+            .map(|x| buffer[(x, 0)].symbol().to_owned())
+            .collect()
+    }
+
+    #[test]
+    fn a_message_too_long_for_the_bar_ends_in_an_ellipsis() {
+        let mut status = Status {
+            bank: "fixtures/bank".to_owned(),
+            articles: 11,
+            ..Status::default()
+        };
+        status.error("01_CLIENTS/Acme Corporation.md could not be read: permission denied");
+        let shown = bar(&status, 50);
+        assert_eq!(shown.chars().count(), 50);
+        assert!(shown.trim_end().ends_with('…'), "{shown:?}");
+        assert!(shown.contains("01_CLIENTS/Acme"), "{shown:?}");
     }
 }

@@ -2,7 +2,9 @@
 //! a reply takes (to keep the newest text in view).
 
 use membank_core::text::sanitize_for_terminal;
-use unicode_width::UnicodeWidthChar;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 /// Split `text` into rows at most `width` columns wide, breaking at
 /// spaces where possible and inside a word only when it is too long.
@@ -40,6 +42,96 @@ pub fn wrap(text: &str, width: usize) -> Vec<String> {
         rows.push(row);
     }
     rows
+}
+
+/// Wrap a styled line to rows at most `width` columns wide, breaking at
+/// spaces, each row after the first indented by `indent` columns so a
+/// wrapped row still reads as part of its item.
+pub fn wrap_line(line: &Line<'_>, width: usize, indent: usize) -> Vec<Line<'static>> {
+    let width = width.max(1);
+    // Past half the width an indent leaves too little room to be worth it.
+    let indent = if indent * 2 > width { 0 } else { indent };
+    let mut rows: Vec<Vec<Span<'static>>> = vec![Vec::new()];
+    let mut used = 0;
+    let push = |rows: &mut Vec<Vec<Span<'static>>>, text: &str, style: Style| {
+        let row = rows.last_mut().expect("a row is always open");
+        match row.last_mut() {
+            Some(last) if last.style == style => last.content.to_mut().push_str(text),
+            _ => row.push(Span::styled(text.to_owned(), style)),
+        }
+    };
+    for word in words(line) {
+        let word_w: usize = word.iter().map(|(t, _)| t.width()).sum();
+        let is_space = word.iter().all(|(t, _)| t.chars().all(|c| c == ' '));
+        if used + word_w > width && used > indent {
+            if is_space {
+                continue;
+            }
+            rows.push(vec![Span::styled(" ".repeat(indent), line.style)]);
+            used = indent;
+        }
+        for (text, style) in word {
+            for c in text.chars() {
+                let w = c.width().unwrap_or(0);
+                // Only a word longer than a whole row is broken inside.
+                if used + w > width && used > indent {
+                    rows.push(vec![Span::styled(" ".repeat(indent), line.style)]);
+                    used = indent;
+                }
+                let mut buf = [0; 4];
+                push(&mut rows, c.encode_utf8(&mut buf), style);
+                used += w;
+            }
+        }
+    }
+    rows.into_iter()
+        .map(|spans| Line::from(spans).style(line.style))
+        .collect()
+}
+
+/// The line's text as runs of spaces and runs of other characters, each
+/// run with the styles of its pieces: a word styled in parts is still
+/// one word, and the punctuation after a link stays with it.
+fn words<'a>(line: &'a Line<'_>) -> Vec<Vec<(&'a str, Style)>> {
+    let mut out: Vec<Vec<(&str, Style)>> = Vec::new();
+    let mut last_space: Option<bool> = None;
+    for span in &line.spans {
+        let style = line.style.patch(span.style);
+        let text: &str = &span.content;
+        let mut start = 0;
+        for (i, c) in text.char_indices() {
+            let space = c == ' ';
+            if last_space != Some(space) {
+                if i > start {
+                    out.last_mut()
+                        .expect("a run is open")
+                        .push((&text[start..i], style));
+                }
+                out.push(Vec::new());
+                start = i;
+                last_space = Some(space);
+            }
+        }
+        if start < text.len() {
+            out.last_mut()
+                .expect("a run is open")
+                .push((&text[start..], style));
+        }
+    }
+    out
+}
+
+/// The width of the spaces a line starts with.
+pub fn leading_spaces(line: &Line<'_>) -> usize {
+    let mut n = 0;
+    for span in &line.spans {
+        let t = span.content.trim_start_matches(' ');
+        n += span.content.len() - t.len();
+        if !t.is_empty() {
+            break;
+        }
+    }
+    n
 }
 
 /// Text that grows at its end (a streaming reply), kept sanitised and
@@ -115,7 +207,9 @@ impl WrappedText {
 
 #[cfg(test)]
 mod tests {
-    use super::{WrappedText, shown, wrap};
+    use super::{WrappedText, leading_spaces, shown, wrap, wrap_line};
+    use ratatui::style::Style;
+    use ratatui::text::{Line, Span};
 
     #[test]
     fn growing_text_wraps_like_the_whole() {
@@ -137,5 +231,54 @@ mod tests {
         assert_eq!(wrap("aaa bbb ccc", 7), ["aaa bbb", "ccc"]);
         assert_eq!(wrap("abcdefghij", 4), ["abcd", "efgh", "ij"]);
         assert_eq!(wrap("one\n\ntwo", 10), ["one", "", "two"]);
+    }
+
+    fn texts(rows: &[Line]) -> Vec<String> {
+        rows.iter().map(|l| l.to_string()).collect()
+    }
+
+    #[test]
+    fn a_wrapped_row_keeps_the_indent_it_is_given() {
+        let line = Line::from(vec![
+            Span::raw("    "),
+            Span::styled("offline vault markdown notes", Style::new().green()),
+            Span::raw(" product definition"),
+        ]);
+        assert_eq!(leading_spaces(&line), 4);
+        let rows = wrap_line(&line, 24, leading_spaces(&line));
+        assert_eq!(
+            texts(&rows),
+            [
+                "    offline vault ",
+                "    markdown notes ",
+                "    product definition"
+            ]
+        );
+        // Styles survive the wrap.
+        assert_eq!(rows[1].spans[1].style, Style::new().green());
+    }
+
+    #[test]
+    fn a_word_styled_in_parts_wraps_as_one() {
+        let line = Line::from(vec![
+            Span::raw("see the term "),
+            Span::styled("[[compliance]]", Style::new().underlined()),
+            Span::raw(". Then"),
+        ]);
+        assert_eq!(
+            texts(&wrap_line(&line, 26, 2)),
+            ["see the term ", "  [[compliance]]. Then"]
+        );
+    }
+
+    #[test]
+    fn a_word_longer_than_a_row_fills_the_rows_it_needs() {
+        let line = Line::raw("a memory/decisions/settings-sync.md");
+        assert_eq!(
+            texts(&wrap_line(&line, 14, 2)),
+            ["a memory/decis", "  ions/setting", "  s-sync.md"]
+        );
+        let short = Line::raw("fits");
+        assert_eq!(texts(&wrap_line(&short, 10, 4)), ["fits"]);
     }
 }

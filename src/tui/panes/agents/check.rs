@@ -18,6 +18,7 @@ use ratatui::widgets::Paragraph;
 use super::review::{self, Purpose, Review};
 use super::stream::{Finished, Stream, StreamState};
 use crate::tui::theme::Theme;
+use crate::tui::widgets::cut::cut_lines;
 use crate::tui::widgets::wrap::wrap;
 
 #[derive(Debug, Default)]
@@ -145,5 +146,5 @@ pub fn draw(frame: &mut Frame, area: Rect, agent: &CheckAgent, focused: bool, th
         let skip = agent.scroll.min(lines.len().saturating_sub(1));
         lines.drain(..skip);
     }
-    frame.render_widget(Paragraph::new(lines), area);
+    frame.render_widget(Paragraph::new(cut_lines(lines, area.width)), area);
 }

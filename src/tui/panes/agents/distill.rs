@@ -18,6 +18,7 @@ use ratatui_textarea::TextArea;
 use super::review::{self, Purpose, Review};
 use super::stream::{Finished, Stream};
 use crate::tui::theme::Theme;
+use crate::tui::widgets::cut::cut_lines;
 
 pub struct DistillAgent {
     /// The document's path, relative to the current folder.
@@ -132,5 +133,5 @@ pub fn draw(
         .tail(usize::from(body.height))
         .map(|r| Line::styled(r.to_owned(), theme.text))
         .collect();
-    frame.render_widget(Paragraph::new(rows), body);
+    frame.render_widget(Paragraph::new(cut_lines(rows, body.width)), body);
 }

@@ -12,6 +12,7 @@ use super::{
     AgentKind, AgentsPane, check, connection, distill, inbox, query, translate, writeback,
 };
 use crate::tui::theme::Theme;
+use crate::tui::widgets::cut::cut_line;
 use crate::tui::widgets::wrap::wrap;
 
 /// Style an agent's text input for its state, in update: the cursor shows
@@ -64,7 +65,8 @@ fn draw_tabs(frame: &mut Frame, area: Rect, pane: &AgentsPane, theme: &Theme) {
         };
         spans.push(Span::styled(format!("{} {} ", i + 1, kind.title()), style));
     }
-    frame.render_widget(Paragraph::new(Line::from(spans)), area);
+    let tabs = cut_line(Line::from(spans), usize::from(area.width));
+    frame.render_widget(Paragraph::new(tabs), area);
 }
 
 pub fn draw(frame: &mut Frame, area: Rect, pane: &AgentsPane, focused: bool, theme: &Theme) {

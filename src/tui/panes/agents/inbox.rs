@@ -16,6 +16,7 @@ use ratatui::widgets::Paragraph;
 use super::review::{self, Purpose, Review};
 use super::stream::{Finished, Stream};
 use crate::tui::theme::Theme;
+use crate::tui::widgets::cut::cut_lines;
 
 /// Related articles sent along, in tokens (chars/4), as the CLI does.
 const RELATED_BUDGET: usize = 16_000;
@@ -136,5 +137,5 @@ pub fn draw(frame: &mut Frame, area: Rect, agent: &InboxAgent, focused: bool, th
         (usize::from(area.width), usize::from(area.height)),
         theme,
     );
-    frame.render_widget(Paragraph::new(lines), area);
+    frame.render_widget(Paragraph::new(cut_lines(lines, area.width)), area);
 }

@@ -18,6 +18,7 @@ use ratatui_textarea::TextArea;
 use super::stream::{Finished, Stream};
 use crate::tui::panes::highlight_row;
 use crate::tui::theme::Theme;
+use crate::tui::widgets::cut::cut_lines;
 use crate::tui::widgets::wrap::wrap;
 
 #[derive(Debug)]
@@ -385,7 +386,10 @@ pub fn draw(
             body,
         );
     } else {
-        frame.render_widget(Paragraph::new(chat.transcript(start, end, theme)), body);
+        frame.render_widget(
+            Paragraph::new(cut_lines(chat.transcript(start, end, theme), body.width)),
+            body,
+        );
     }
 
     if list_h > 0 {
@@ -410,7 +414,7 @@ pub fn draw(
                 line
             });
         }
-        frame.render_widget(Paragraph::new(rows), list);
+        frame.render_widget(Paragraph::new(cut_lines(rows, list.width)), list);
     }
 
     let title = if editing {

@@ -21,6 +21,7 @@ use ratatui::widgets::{Paragraph, Wrap};
 use crate::tui::panes::cursor::Cursor;
 use crate::tui::panes::highlight_row;
 use crate::tui::theme::Theme;
+use crate::tui::widgets::cut::cut_line;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Proposal {
@@ -495,19 +496,20 @@ pub fn draw(frame: &mut Frame, area: Rect, review: &Review, focused: bool, theme
     ])
     .areas(area);
     let accepted = review.blocks.iter().filter(|b| b.accepted).count();
+    let summary = Line::styled(
+        format!(
+            "{} proposed, {accepted} accepted · Enter writes{}",
+            review.blocks.len(),
+            if review.sources.is_empty() {
+                ""
+            } else {
+                ", archives [x] notes"
+            }
+        ),
+        theme.muted,
+    );
     frame.render_widget(
-        Paragraph::new(Line::styled(
-            format!(
-                "{} proposed, {accepted} accepted · Enter writes{}",
-                review.blocks.len(),
-                if review.sources.is_empty() {
-                    ""
-                } else {
-                    ", archives [x] notes"
-                }
-            ),
-            theme.muted,
-        )),
+        Paragraph::new(cut_line(summary, usize::from(head.width))),
         head,
     );
     if review.blocks.is_empty() {
@@ -556,7 +558,7 @@ pub fn draw(frame: &mut Frame, area: Rect, review: &Review, focused: bool, theme
             if let Proposal::Rejected(reason) = &b.proposal {
                 spans.push(Span::styled(format!(" — {reason}"), theme.muted));
             }
-            let line = Line::from(spans);
+            let line = cut_line(Line::from(spans), usize::from(list.width));
             if i == review.cursor.selected {
                 highlight_row(line, list.width, selection)
             } else {
@@ -586,6 +588,7 @@ pub fn draw(frame: &mut Frame, area: Rect, review: &Review, focused: bool, theme
             ),
             Span::styled(what, style),
         ]);
+        let line = cut_line(line, usize::from(list.width));
         all.push(if review.blocks.len() + k == review.cursor.selected {
             highlight_row(line, list.width, selection)
         } else {

@@ -16,6 +16,7 @@ use ratatui_textarea::TextArea;
 
 use super::stream::Stream;
 use crate::tui::theme::Theme;
+use crate::tui::widgets::cut::cut_lines;
 
 pub struct TranslateAgent {
     pub input: TextArea<'static>,
@@ -116,5 +117,5 @@ pub fn draw(frame: &mut Frame, area: Rect, agent: &TranslateAgent, editing: bool
         .tail(usize::from(result.height))
         .map(|r| Line::styled(r.to_owned(), theme.text))
         .collect();
-    frame.render_widget(Paragraph::new(rows), result);
+    frame.render_widget(Paragraph::new(cut_lines(rows, result.width)), result);
 }

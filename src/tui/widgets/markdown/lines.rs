@@ -6,6 +6,7 @@ use ratatui::text::{Line, Span};
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 use super::{Frag, Renderer};
+use crate::tui::widgets::cut::{MORE, head_within};
 
 impl Renderer<'_> {
     pub(super) fn prefix_spans(&self, first: bool) -> Vec<Frag> {
@@ -37,51 +38,46 @@ impl Renderer<'_> {
         let mut used = 0usize;
         let mut budget = self.width.saturating_sub(frag_width(&prefix)).max(4);
         let rest_budget = self.width.saturating_sub(frag_width(&rest)).max(4);
-        for frag in frags {
-            for word in split_keep_spaces(&frag.text) {
-                let w = word.width();
-                let is_space = word.chars().all(|c| c == ' ');
-                if used + w > budget && used > 0 {
-                    if is_space {
-                        continue;
-                    }
-                    self.push_line(std::mem::replace(&mut prefix, rest.clone()), &mut line);
-                    used = 0;
-                    budget = rest_budget;
-                }
-                if used == 0 && is_space && !line.is_empty() {
+        for word in words(frags) {
+            let w = frag_width(&word);
+            let is_space = word.iter().all(|f| f.text.chars().all(|c| c == ' '));
+            if used + w > budget && used > 0 {
+                if is_space {
                     continue;
                 }
-                if w > budget {
-                    // A word longer than the line: break it by characters.
-                    let mut chunk = String::new();
-                    for c in word.chars() {
-                        let cw = c.width().unwrap_or(0);
-                        if used + cw > budget {
-                            line.push(Frag {
-                                text: std::mem::take(&mut chunk),
-                                ..frag.clone()
-                            });
-                            self.push_line(std::mem::replace(&mut prefix, rest.clone()), &mut line);
-                            used = 0;
-                            budget = rest_budget;
-                        }
-                        chunk.push(c);
-                        used += cw;
-                    }
-                    if !chunk.is_empty() {
+                self.push_line(std::mem::replace(&mut prefix, rest.clone()), &mut line);
+                used = 0;
+                budget = rest_budget;
+            }
+            if used == 0 && is_space && !line.is_empty() {
+                continue;
+            }
+            if w <= budget {
+                line.extend(word);
+                used += w;
+                continue;
+            }
+            // A word longer than the line: break it by characters.
+            for piece in word {
+                let mut chunk = String::new();
+                for c in piece.text.chars() {
+                    let cw = c.width().unwrap_or(0);
+                    if used + cw > budget {
                         line.push(Frag {
-                            text: chunk,
-                            ..frag.clone()
+                            text: std::mem::take(&mut chunk),
+                            ..piece.clone()
                         });
+                        self.push_line(std::mem::replace(&mut prefix, rest.clone()), &mut line);
+                        used = 0;
+                        budget = rest_budget;
                     }
-                    continue;
+                    chunk.push(c);
+                    used += cw;
                 }
                 line.push(Frag {
-                    text: word.to_owned(),
-                    ..frag.clone()
+                    text: chunk,
+                    ..piece
                 });
-                used += w;
             }
         }
         self.push_line(prefix, &mut line);
@@ -151,25 +147,22 @@ pub(super) fn fit(frags: Vec<Frag>, width: usize) -> Vec<Frag> {
         return frags;
     }
     let mut out = Vec::new();
+    let room = width.saturating_sub(1);
     let mut used = 0;
     for frag in frags {
-        let mut text = String::new();
-        for c in frag.text.chars() {
-            let cw = c.width().unwrap_or(0);
-            if used + cw + 1 > width {
-                break;
-            }
-            text.push(c);
-            used += cw;
-        }
-        let cut = text.len() < frag.text.len();
-        out.push(Frag { text, ..frag });
+        let (head, w) = head_within(&frag.text, room - used);
+        let cut = head.len() < frag.text.len();
+        used += w;
+        out.push(Frag {
+            text: head.to_owned(),
+            ..frag
+        });
         if cut {
             break;
         }
     }
     out.push(Frag {
-        text: "…".into(),
+        text: MORE.into(),
         style: Style::new(),
         link: None,
     });
@@ -187,6 +180,29 @@ pub(super) fn trim_prefix(prefix: Vec<Frag>) -> Vec<Span<'static>> {
     }
     spans.retain(|s| !s.content.is_empty());
     spans
+}
+
+/// The fragments as words and runs of spaces, each made of the pieces of
+/// the fragments it spans: a word styled in parts, such as `[[` and the
+/// link text, or a link and the `.` after it, wraps as one.
+fn words(frags: Vec<Frag>) -> Vec<Vec<Frag>> {
+    let mut out: Vec<Vec<Frag>> = Vec::new();
+    let mut last_space: Option<bool> = None;
+    for frag in frags {
+        for piece in split_keep_spaces(&frag.text) {
+            let space = piece.starts_with(' ');
+            let piece = Frag {
+                text: piece.to_owned(),
+                ..frag.clone()
+            };
+            match out.last_mut() {
+                Some(word) if last_space == Some(space) => word.push(piece),
+                _ => out.push(vec![piece]),
+            }
+            last_space = Some(space);
+        }
+    }
+    out
 }
 
 /// Split into words and runs of spaces, keeping both, so wrapping can drop

@@ -503,9 +503,10 @@ impl<'a> Renderer<'a> {
                 self.pop_style();
             }
             TagEnd::Link => {
-                if let Some(id) = self.open_link.take() {
-                    let _ = id;
+                if self.open_link.is_some() {
+                    // Still part of the link, so selecting it lights `]]` too.
                     self.text("]]");
+                    self.open_link = None;
                 }
                 self.pop_style();
             }
@@ -607,6 +608,8 @@ mod properties;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod wrapping_tests;
 
 /// Two or more lines, each a `key: value` field (`**key**: value` too):
 /// metadata that reads as a list, not as one run-on sentence.
