@@ -73,7 +73,7 @@ pub fn prepare_writeback(
     let mut left_out = Vec::new();
     let mut used_tokens = 0;
     for path in wanted {
-        if paths::is_private(&path) {
+        if project.is_private(&path) {
             withheld.push((path, "private memory is never sent to a model"));
             continue;
         }
@@ -111,7 +111,7 @@ pub fn prepare_writeback(
             let routes_private = line
                 .str_field("record_path")
                 .and_then(|p| paths::resolve_from("", p))
-                .is_some_and(|p| paths::is_private(&p));
+                .is_some_and(|p| project.is_private(&p));
             if routes_private {
                 continue;
             }
@@ -195,6 +195,46 @@ mod tests {
             p.withheld
                 .iter()
                 .any(|(w, _)| w == "memory/private/plan.md")
+        );
+    }
+
+    /// A link committed in a shared folder that leads into private memory
+    /// is withheld like the file it leads to.
+    #[cfg(unix)]
+    #[test]
+    fn a_link_into_private_memory_never_reaches_the_prompt() {
+        let tmp = tempfile::tempdir().unwrap();
+        let r = tmp.path();
+        fs::create_dir_all(r.join("memory/private")).unwrap();
+        fs::create_dir_all(r.join("memory/decisions")).unwrap();
+        fs::write(r.join("memory/summary.md"), "# Summary\nshared\n").unwrap();
+        fs::write(r.join("memory/private/plans.md"), "hidden plan\n").unwrap();
+        std::os::unix::fs::symlink("../private/plans.md", r.join("memory/decisions/alias.md"))
+            .unwrap();
+        fs::write(
+            r.join("memory/impressions.jsonl"),
+            concat!(
+                r#"{"id":"a","title":"cache","keywords":["cache"],"record_path":"memory/decisions/alias.md","weight":1}"#,
+                "\n"
+            ),
+        )
+        .unwrap();
+        let project = Project::load(r).unwrap();
+        let notes = [Note {
+            name: "session".into(),
+            text: "We changed the cache.".into(),
+        }];
+        let p = prepare_writeback(&project, "TEMPLATE", &notes, "2026-03-04", 0);
+        let user = &p.request.messages[0].content;
+        assert!(
+            !user.contains("hidden plan") && !user.contains("alias.md"),
+            "{user}"
+        );
+        assert_eq!(p.records, vec!["memory/summary.md"]);
+        assert!(
+            p.withheld
+                .iter()
+                .any(|(w, _)| w == "memory/decisions/alias.md")
         );
     }
 }

@@ -195,6 +195,12 @@ impl Project {
             .texts
             .get(FEEDBACK_PATH)
             .map(|t| JsonlFile::parse(FEEDBACK_PATH, t.clone()));
+        let linked_private: std::collections::HashSet<&str> = self
+            .files
+            .iter()
+            .filter(|f| f.private)
+            .map(|f| f.path.as_str())
+            .collect();
         self.records = self
             .texts
             .iter()
@@ -202,7 +208,7 @@ impl Project {
             .map(|(path, text)| Record {
                 path: path.clone(),
                 kind: RecordKind::of(path),
-                private: paths::is_private(path),
+                private: paths::is_private(path) || linked_private.contains(path.as_str()),
                 frontmatter: record::parse_frontmatter(text),
                 text: text.clone(),
                 links: record::links(path, text),
@@ -264,6 +270,8 @@ impl Project {
             Ok(m) if m.is_dir() => {}
             _ => return,
         }
+        // Where links inside the project land, for the privacy rule.
+        let canonical_root = self.root.canonicalize().ok();
         let walker = walkdir::WalkDir::new(&memory)
             .follow_links(false)
             .max_depth(MAX_DEPTH)
@@ -287,10 +295,12 @@ impl Project {
                 .join("/");
             let size = entry.metadata().map(|m| m.len()).unwrap_or(0);
             let symlink = ft.is_symlink();
+            let private = paths::is_private(&rel)
+                || (symlink && links_to_private(entry.path(), canonical_root.as_deref()));
             self.files.push(MemoryFile {
                 path: rel.clone(),
                 size,
-                private: paths::is_private(&rel),
+                private,
                 symlink,
             });
             if symlink && fs::metadata(entry.path()).is_ok_and(|m| m.is_dir()) {
@@ -363,6 +373,14 @@ impl Project {
         self.backlinks = map;
     }
 
+    /// Private memory by the rule of [`paths::is_private`], applied both to
+    /// the path as written and, for a link, to where it leads: a link in
+    /// `memory/decisions/` to `memory/private/plans.md` is as private as
+    /// the file itself.
+    pub fn is_private(&self, path: &str) -> bool {
+        paths::is_private(path) || self.files.iter().any(|f| f.path == path && f.private)
+    }
+
     pub fn record(&self, path: &str) -> Option<&Record> {
         self.records.iter().find(|r| r.path == path)
     }
@@ -418,6 +436,25 @@ impl Project {
             .to_string_lossy()
             .replace('\\', "/")
     }
+}
+
+/// Does the link at `link` lead to private memory of the project? A link
+/// that cannot be resolved leads nowhere readable; one leading out of the
+/// project is private only by its own name (it is read only when the user
+/// allows links out).
+fn links_to_private(link: &Path, canonical_root: Option<&Path>) -> bool {
+    let (Some(root), Ok(target)) = (canonical_root, link.canonicalize()) else {
+        return false;
+    };
+    let Ok(rel) = target.strip_prefix(root) else {
+        return false;
+    };
+    let rel = rel
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy())
+        .collect::<Vec<_>>()
+        .join("/");
+    paths::is_private(&rel)
 }
 
 /// Node reads files as UTF-8 with replacement characters; so do we, so
