@@ -350,7 +350,9 @@ fn every_bank_tool_answers_like_the_command_line() {
 fn a_dejavu_project_answers_like_the_command_line() {
     for project in ["demo-dejavu", "tests/fixtures/dejavu/flawed-project"] {
         let path = fixture(project);
-        let mut s = Server::start(&path, &[]);
+        // The command line shows private memory to its user; the server
+        // does so only when told (the flawed project has some).
+        let mut s = Server::start(&path, &["--include-private"]);
         assert_eq!(s.tool_names(), ["recall", "read", "check", "search"]);
         for (tool, arguments) in [
             ("recall", json!({"cue": "settings migration"})),

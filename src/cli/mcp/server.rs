@@ -152,10 +152,11 @@ impl ServerHandler for Session {
         request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
-        Ok(resources::list(
-            self.shared.memory().as_ref(),
-            cursor(&request),
-        ))
+        let memory = self.shared.memory();
+        let memory = memory.as_ref();
+        Ok(resources::list(memory, cursor(&request), &|id| {
+            self.shared.withholds(memory, id)
+        }))
     }
 
     async fn read_resource(
@@ -163,8 +164,12 @@ impl ServerHandler for Session {
         request: ReadResourceRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
-        let contents = resources::read(self.shared.memory().as_ref(), &request.uri)
-            .map_err(|message| ErrorData::resource_not_found(message, None))?;
+        let memory = self.shared.memory();
+        let memory = memory.as_ref();
+        let contents = resources::read(memory, &request.uri, &|id| {
+            self.shared.withholds(memory, id)
+        })
+        .map_err(|message| ErrorData::resource_not_found(message, None))?;
         Ok(ReadResourceResult::new(vec![contents]).into())
     }
 
