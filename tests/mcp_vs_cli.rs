@@ -14,6 +14,7 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
 
+use membank_llm::quoting::{CLOSE, MEMORY_IS_DATA, OPEN};
 use serde_json::{Value, json};
 
 const BIN: &str = env!("CARGO_BIN_EXE_membank");
@@ -250,7 +251,7 @@ fn same_as_cli(server: &mut Server, path: &Path, tool: &str, arguments: Value) {
         .as_array()
         .unwrap()
         .iter()
-        .map(|c| c["text"].as_str().unwrap())
+        .map(|c| unquoted(c["text"].as_str().unwrap()))
         .collect();
     let (report, warnings) = cli(&argv);
     let first = texts[0];
@@ -274,6 +275,16 @@ fn same_as_cli(server: &mut Server, path: &Path, tool: &str, arguments: Value) {
         assert_eq!(texts.len(), 1, "{tool}: {texts:?}");
         assert_eq!(first, report, "{tool} {arguments}: the readable report");
     }
+}
+
+/// A tool's text without the quote marking it as stored memory (the same
+/// report the command prints, which always ends its last line).
+fn unquoted(text: &str) -> &str {
+    let open = format!("{MEMORY_IS_DATA}\n{OPEN}\n");
+    let close = format!("{CLOSE}\n");
+    text.strip_prefix(open.as_str())
+        .and_then(|t| t.strip_suffix(close.as_str()))
+        .unwrap_or_else(|| panic!("a tool's text is not quoted as memory: {text:?}"))
 }
 
 fn fixture(rel: &str) -> PathBuf {

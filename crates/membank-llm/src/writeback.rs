@@ -10,6 +10,7 @@ use membank_core::dejavu::recall::{MAX_DETAIL_RECORDS, WEAK};
 use membank_core::dejavu::{INDEX_PATH, Project, SUMMARY_PATH, paths, recall};
 
 use crate::agents::WRITER_MAX_TOKENS;
+use crate::quoting::{self, MEMORY_IS_DATA};
 use crate::request::{ChatRequest, Message};
 
 /// Notes or a conversation to write back, with the name it is shown under.
@@ -68,7 +69,8 @@ pub fn prepare_writeback(
         }
     }
 
-    user.push_str("## The project's memory\n\n");
+    user.push_str(&format!("## The project's memory\n\n{MEMORY_IS_DATA}\n\n"));
+    let mut memory = String::new();
     let mut records = Vec::new();
     let mut left_out = Vec::new();
     let mut used_tokens = 0;
@@ -86,17 +88,17 @@ pub fn prepare_writeback(
             continue;
         }
         used_tokens += tokens;
-        push_text(&mut user, &path, &record.text);
+        push_text(&mut memory, &path, &record.text);
         records.push(path);
     }
 
-    user.push_str("### Every record (path | id | title | status)\n\n");
+    memory.push_str("### Every record (path | id | title | status)\n\n");
     for r in &project.records {
         if r.private {
             withheld.push((r.path.clone(), "private memory is never sent to a model"));
             continue;
         }
-        user.push_str(&format!(
+        memory.push_str(&format!(
             "- {} | {} | {} | {}\n",
             r.path,
             r.id().unwrap_or("-"),
@@ -104,7 +106,7 @@ pub fn prepare_writeback(
             r.status()
         ));
     }
-    user.push_str("\n### memory/impressions.jsonl\n\n");
+    memory.push_str("\n### memory/impressions.jsonl\n\n");
     let mut listed = 0;
     if let Some(imp) = &project.impressions {
         for line in &imp.lines {
@@ -116,17 +118,18 @@ pub fn prepare_writeback(
                 continue;
             }
             if listed == MAX_LISTED_IMPRESSIONS {
-                user.push_str("(further lines left out)\n");
+                memory.push_str("(further lines left out)\n");
                 break;
             }
-            user.push_str(imp.text[line.span.clone()].trim());
-            user.push('\n');
+            memory.push_str(imp.text[line.span.clone()].trim());
+            memory.push('\n');
             listed += 1;
         }
     }
     if listed == 0 {
-        user.push_str("(no impressions yet)\n");
+        memory.push_str("(no impressions yet)\n");
     }
+    user.push_str(&quoting::quote(&memory));
     PreparedWriteback {
         request: ChatRequest {
             system: template.trim_end().to_owned(),

@@ -15,6 +15,7 @@ use membank_core::everos::query::{self, EntryJson};
 use membank_core::memory::Memory;
 use membank_core::text::sanitize_for_terminal;
 use membank_core::vocabulary;
+use membank_llm::quoting::{self, MEMORY_IS_DATA};
 use rmcp::handler::server::common::{schema_for_output, schema_for_type};
 use rmcp::model::{CallToolResult, ContentBlock, JsonObject, Tool, ToolAnnotations};
 use schemars::JsonSchema;
@@ -396,8 +397,12 @@ pub fn call(shared: &Arc<Shared>, name: &str, args: Option<JsonObject>) -> CallT
                 .text
                 .iter()
                 // The reports carry the terminal's style codes; a client
-                // gets plain text.
-                .map(|t| ContentBlock::text(sanitize_for_terminal(&strip_str(t).to_string(), true)))
+                // gets plain text. What the memory says is quoted as data,
+                // since the client's reader is a model.
+                .map(|t| {
+                    let plain = sanitize_for_terminal(&strip_str(t).to_string(), true);
+                    ContentBlock::text(format!("{MEMORY_IS_DATA}\n{}", quoting::quote(&plain)))
+                })
                 .collect();
             let mut result = CallToolResult::success(content);
             result.structured_content = Some(out.json);
