@@ -1666,6 +1666,12 @@ async fn private_memory_is_withheld_from_every_answer_unless_included() {
             .await
             .expect_err("a private resource is not read");
         assert!(err.to_string().contains("withheld"), "{p}: {err}");
+        let err = c
+            .service
+            .subscribe(SubscribeRequestParams::new(format!("membank://bank/{p}")))
+            .await
+            .expect_err("changes to private memory are not announced");
+        assert!(err.to_string().contains("withheld"), "{p}: {err}");
     }
     c.service.cancel().await.unwrap();
 

@@ -185,11 +185,27 @@ impl ServerHandler for Session {
         request: SubscribeRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        if resources::path_of(&request.uri).is_none() {
+        let Some(rel) = resources::path_of(&request.uri) else {
             return Err(ErrorData::invalid_params(
                 format!("{} is not a membank resource", request.uri),
                 None,
             ));
+        };
+        // Even when it changes is not told about private memory.
+        {
+            let memory = self.shared.memory();
+            if let Some(id) = memory.find(&rel)
+                && self.shared.withholds(memory.as_ref(), id)
+            {
+                return Err(ErrorData::invalid_params(
+                    format!(
+                        "{} is withheld: {}",
+                        membank_core::text::sanitize_for_terminal(&rel, false),
+                        super::state::WITHHELD_WHY
+                    ),
+                    None,
+                ));
+            }
         }
         self.subscribed
             .lock()
