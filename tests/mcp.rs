@@ -1666,6 +1666,7 @@ async fn private_memory_is_withheld_from_every_answer_unless_included() {
             .await
             .expect_err("a private resource is not read");
         assert!(err.to_string().contains("withheld"), "{p}: {err}");
+        #[allow(deprecated)]
         let err = c
             .service
             .subscribe(SubscribeRequestParams::new(format!("membank://bank/{p}")))
