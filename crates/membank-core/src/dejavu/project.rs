@@ -137,6 +137,9 @@ pub struct Project {
     /// The documents the layout boundary lists, in display order.
     pub(crate) docs: Vec<(String, DocSource)>,
     pub(crate) doc_backlinks: Vec<Vec<DocId>>,
+    /// Links whose own path is not private but whose target is: looked up
+    /// for every document, so kept apart rather than searched for.
+    linked_private: std::collections::BTreeSet<String>,
     reader: Option<RootReader>,
 }
 
@@ -195,12 +198,6 @@ impl Project {
             .texts
             .get(FEEDBACK_PATH)
             .map(|t| JsonlFile::parse(FEEDBACK_PATH, t.clone()));
-        let linked_private: std::collections::HashSet<&str> = self
-            .files
-            .iter()
-            .filter(|f| f.private)
-            .map(|f| f.path.as_str())
-            .collect();
         self.records = self
             .texts
             .iter()
@@ -208,7 +205,7 @@ impl Project {
             .map(|(path, text)| Record {
                 path: path.clone(),
                 kind: RecordKind::of(path),
-                private: paths::is_private(path) || linked_private.contains(path.as_str()),
+                private: self.is_private(path),
                 frontmatter: record::parse_frontmatter(text),
                 text: text.clone(),
                 links: record::links(path, text),
@@ -297,6 +294,9 @@ impl Project {
             let symlink = ft.is_symlink();
             let private = paths::is_private(&rel)
                 || (symlink && links_to_private(entry.path(), canonical_root.as_deref()));
+            if private && !paths::is_private(&rel) {
+                self.linked_private.insert(rel.clone());
+            }
             self.files.push(MemoryFile {
                 path: rel.clone(),
                 size,
@@ -378,7 +378,7 @@ impl Project {
     /// `memory/decisions/` to `memory/private/plans.md` is as private as
     /// the file itself.
     pub fn is_private(&self, path: &str) -> bool {
-        paths::is_private(path) || self.files.iter().any(|f| f.path == path && f.private)
+        paths::is_private(path) || self.linked_private.contains(path)
     }
 
     pub fn record(&self, path: &str) -> Option<&Record> {
