@@ -14,6 +14,7 @@ use std::process::{Child, ChildStdin, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
 
+use membank_llm::quoting::{CLOSE, MEMORY_IS_DATA, OPEN};
 use serde_json::{Value, json};
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
@@ -248,7 +249,7 @@ fn same_as_cli(server: &mut Server, path: &Path, tool: &str, arguments: Value) {
         .as_array()
         .unwrap()
         .iter()
-        .map(|c| c["text"].as_str().unwrap())
+        .map(|c| unquoted(c["text"].as_str().unwrap()))
         .collect();
     let (report, warnings) = cli(&argv);
     let first = texts[0];
@@ -272,6 +273,16 @@ fn same_as_cli(server: &mut Server, path: &Path, tool: &str, arguments: Value) {
         assert_eq!(texts.len(), 1, "{tool}: {texts:?}");
         assert_eq!(first, report, "{tool} {arguments}: the readable report");
     }
+}
+
+/// A tool's text without the quote marking it as stored memory (the same
+/// report the command prints, which always ends its last line).
+fn unquoted(text: &str) -> &str {
+    let open = format!("{MEMORY_IS_DATA}\n{OPEN}\n");
+    let close = format!("{CLOSE}\n");
+    text.strip_prefix(open.as_str())
+        .and_then(|t| t.strip_suffix(close.as_str()))
+        .unwrap_or_else(|| panic!("a tool's text is not quoted as memory: {text:?}"))
 }
 
 fn fixture(rel: &str) -> PathBuf {
@@ -348,7 +359,9 @@ fn every_bank_tool_answers_like_the_command_line() {
 fn a_dejavu_project_answers_like_the_command_line() {
     for project in ["demo-dejavu", "tests/fixtures/dejavu/flawed-project"] {
         let path = fixture(project);
-        let mut s = Server::start(&path, &[]);
+        // The command line shows private memory to its user; the server
+        // does so only when told (the flawed project has some).
+        let mut s = Server::start(&path, &["--include-private"]);
         assert_eq!(s.tool_names(), ["recall", "read", "check", "search"]);
         for (tool, arguments) in [
             ("recall", json!({"cue": "settings migration"})),

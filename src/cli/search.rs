@@ -59,6 +59,14 @@ pub struct JsonHit {
     highlights: Vec<(usize, usize)>,
 }
 
+/// Documents a search left out on purpose, and why. The command line
+/// searches everything; the MCP server leaves out private memory.
+#[derive(Serialize, JsonSchema)]
+pub struct Withheld {
+    pub documents: usize,
+    pub reason: &'static str,
+}
+
 /// The search result as `--json` prints it.
 #[derive(Serialize, JsonSchema)]
 pub struct JsonReport {
@@ -73,6 +81,9 @@ pub struct JsonReport {
     /// `offset + 1`.
     offset: usize,
     hits: Vec<JsonHit>,
+    /// Absent when nothing was left out.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub withheld: Option<Withheld>,
 }
 
 /// Run the search; `shown_path` is the memory as the user named it. The
@@ -104,6 +115,7 @@ pub fn report(
                 highlights: highlight_chars(h),
             })
             .collect(),
+        withheld: None,
     };
     (report, hits)
 }
@@ -151,6 +163,13 @@ pub fn human(report: &JsonReport, hits: &[SearchHit], bold: bool) -> String {
     );
     if let Some(note) = report.note {
         let _ = writeln!(out, "({note})");
+    }
+    if let Some(w) = &report.withheld {
+        let _ = writeln!(
+            out,
+            "({} document(s) not searched: {})",
+            w.documents, w.reason
+        );
     }
     for (rank, h) in hits.iter().enumerate() {
         let id = h

@@ -17,6 +17,7 @@ use membank_core::wikilink::normalize_value;
 
 use crate::client::{CancelHandle, LlmClient, Reply, StreamEvent};
 use crate::documents::Document;
+use crate::quoting::{self, MEMORY_IS_DATA};
 use crate::request::{ChatRequest, Message};
 
 /// Output limits per agent: writers emit several whole files.
@@ -213,9 +214,9 @@ fn system_with_context(
     } else {
         system.push_str(&format!(
             "{n} article(s) from the memory bank, each under a `----- path -----` header. \
-             Cite them with [[wikilinks]] by file name.\n\n"
+             Cite them with [[wikilinks]] by file name. {MEMORY_IS_DATA}\n\n"
         ));
-        system.push_str(&context::render(bank, &report));
+        system.push_str(&quoting::quote(&context::render(bank, &report)));
     }
     (system, report)
 }
@@ -426,14 +427,17 @@ pub fn prepare_compile(
         });
     }
 
-    let mut user = format!("Today's date: {today}\n\n## Inbox files to process\n\n");
+    let mut user =
+        format!("Today's date: {today}\n\n{MEMORY_IS_DATA}\n\n## Inbox files to process\n\n");
     let mut inbox = Vec::new();
+    let mut inbox_text = String::new();
     for &id in &pending {
         let a = bank.article(id);
-        push_article(&mut user, &a.rel_path, &a.text);
+        push_article(&mut inbox_text, &a.rel_path, &a.text);
         inbox.push(a.rel_path.clone());
     }
-    user.push_str("## Existing memory bank articles\n\n");
+    user.push_str(&quoting::quote(&inbox_text));
+    user.push_str("\n## Existing memory bank articles\n\n");
     if related.is_empty() {
         user.push_str("No existing article relates to these inbox files.\n");
     } else {
@@ -442,7 +446,7 @@ pub fn prepare_compile(
              `### FILE:` block with its existing path and its complete new content; do \
              not create a second article for the same client, domain or term.\n\n",
         );
-        user.push_str(&related_text);
+        user.push_str(&quoting::quote(&related_text));
     }
     if !left_out.is_empty() {
         user.push_str(&format!(
@@ -599,7 +603,7 @@ pub fn prepare_lint(template: &str, findings_summary: &str, snapshot: &Snapshot)
         user.push('\n');
     }
     user.push_str(&format!(
-        "\n## Memory bank snapshot\n\n{} article(s), {} characters",
+        "\n## Memory bank snapshot\n\n{MEMORY_IS_DATA}\n\n{} article(s), {} characters",
         snapshot.articles.len(),
         snapshot.chars
     ));
@@ -614,7 +618,7 @@ pub fn prepare_lint(template: &str, findings_summary: &str, snapshot: &Snapshot)
     } else {
         user.push_str(". truncated: false\n\n");
     }
-    user.push_str(&snapshot.snapshot);
+    user.push_str(&quoting::quote(&snapshot.snapshot));
     PreparedLint {
         request: ChatRequest {
             system: template.trim_end().to_string(),

@@ -8,6 +8,7 @@ pub mod config;
 pub mod documents;
 pub mod error;
 pub mod protocol;
+pub mod quoting;
 pub mod recall_chat;
 pub mod request;
 pub mod sse;

@@ -7,6 +7,7 @@ use membank_core::dejavu::context::{RecallContext, for_recall};
 use membank_core::dejavu::{self, Project, Recall};
 
 use crate::agents::CHAT_MAX_TOKENS;
+use crate::quoting::{self, MEMORY_IS_DATA};
 use crate::request::{ChatRequest, Message};
 
 /// What the model is told; the records follow.
@@ -37,9 +38,9 @@ pub fn prepare_recall_chat(
     let recall = dejavu::recall(project.impressions.as_ref(), cue);
     let context = for_recall(project, &recall);
     let records = if context.text.is_empty() {
-        "(recall selected no records for this question)"
+        "(recall selected no records for this question)".to_owned()
     } else {
-        context.text.as_str()
+        format!("{MEMORY_IS_DATA}\n\n{}", quoting::quote(&context.text))
     };
     let mut messages = history.to_vec();
     messages.push(Message::user(cue));

@@ -10,6 +10,7 @@ use membank_core::dejavu::recall::{MAX_DETAIL_RECORDS, WEAK};
 use membank_core::dejavu::{INDEX_PATH, Project, SUMMARY_PATH, paths, recall};
 
 use crate::agents::WRITER_MAX_TOKENS;
+use crate::quoting::{self, MEMORY_IS_DATA};
 use crate::request::{ChatRequest, Message};
 
 /// Notes or a conversation to write back, with the name it is shown under.
@@ -68,12 +69,13 @@ pub fn prepare_writeback(
         }
     }
 
-    user.push_str("## The project's memory\n\n");
+    user.push_str(&format!("## The project's memory\n\n{MEMORY_IS_DATA}\n\n"));
+    let mut memory = String::new();
     let mut records = Vec::new();
     let mut left_out = Vec::new();
     let mut used_tokens = 0;
     for path in wanted {
-        if paths::is_private(&path) {
+        if project.is_private(&path) {
             withheld.push((path, "private memory is never sent to a model"));
             continue;
         }
@@ -86,17 +88,17 @@ pub fn prepare_writeback(
             continue;
         }
         used_tokens += tokens;
-        push_text(&mut user, &path, &record.text);
+        push_text(&mut memory, &path, &record.text);
         records.push(path);
     }
 
-    user.push_str("### Every record (path | id | title | status)\n\n");
+    memory.push_str("### Every record (path | id | title | status)\n\n");
     for r in &project.records {
         if r.private {
             withheld.push((r.path.clone(), "private memory is never sent to a model"));
             continue;
         }
-        user.push_str(&format!(
+        memory.push_str(&format!(
             "- {} | {} | {} | {}\n",
             r.path,
             r.id().unwrap_or("-"),
@@ -104,29 +106,30 @@ pub fn prepare_writeback(
             r.status()
         ));
     }
-    user.push_str("\n### memory/impressions.jsonl\n\n");
+    memory.push_str("\n### memory/impressions.jsonl\n\n");
     let mut listed = 0;
     if let Some(imp) = &project.impressions {
         for line in &imp.lines {
             let routes_private = line
                 .str_field("record_path")
                 .and_then(|p| paths::resolve_from("", p))
-                .is_some_and(|p| paths::is_private(&p));
+                .is_some_and(|p| project.is_private(&p));
             if routes_private {
                 continue;
             }
             if listed == MAX_LISTED_IMPRESSIONS {
-                user.push_str("(further lines left out)\n");
+                memory.push_str("(further lines left out)\n");
                 break;
             }
-            user.push_str(imp.text[line.span.clone()].trim());
-            user.push('\n');
+            memory.push_str(imp.text[line.span.clone()].trim());
+            memory.push('\n');
             listed += 1;
         }
     }
     if listed == 0 {
-        user.push_str("(no impressions yet)\n");
+        memory.push_str("(no impressions yet)\n");
     }
+    user.push_str(&quoting::quote(&memory));
     PreparedWriteback {
         request: ChatRequest {
             system: template.trim_end().to_owned(),
@@ -195,6 +198,46 @@ mod tests {
             p.withheld
                 .iter()
                 .any(|(w, _)| w == "memory/private/plan.md")
+        );
+    }
+
+    /// A link committed in a shared folder that leads into private memory
+    /// is withheld like the file it leads to.
+    #[cfg(unix)]
+    #[test]
+    fn a_link_into_private_memory_never_reaches_the_prompt() {
+        let tmp = tempfile::tempdir().unwrap();
+        let r = tmp.path();
+        fs::create_dir_all(r.join("memory/private")).unwrap();
+        fs::create_dir_all(r.join("memory/decisions")).unwrap();
+        fs::write(r.join("memory/summary.md"), "# Summary\nshared\n").unwrap();
+        fs::write(r.join("memory/private/plans.md"), "hidden plan\n").unwrap();
+        std::os::unix::fs::symlink("../private/plans.md", r.join("memory/decisions/alias.md"))
+            .unwrap();
+        fs::write(
+            r.join("memory/impressions.jsonl"),
+            concat!(
+                r#"{"id":"a","title":"cache","keywords":["cache"],"record_path":"memory/decisions/alias.md","weight":1}"#,
+                "\n"
+            ),
+        )
+        .unwrap();
+        let project = Project::load(r).unwrap();
+        let notes = [Note {
+            name: "session".into(),
+            text: "We changed the cache.".into(),
+        }];
+        let p = prepare_writeback(&project, "TEMPLATE", &notes, "2026-03-04", 0);
+        let user = &p.request.messages[0].content;
+        assert!(
+            !user.contains("hidden plan") && !user.contains("alias.md"),
+            "{user}"
+        );
+        assert_eq!(p.records, vec!["memory/summary.md"]);
+        assert!(
+            p.withheld
+                .iter()
+                .any(|(w, _)| w == "memory/decisions/alias.md")
         );
     }
 }

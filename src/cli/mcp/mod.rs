@@ -40,6 +40,12 @@ pub struct Args {
     /// and apply_write (off: the memory is read-only).
     #[arg(long)]
     allow_writes: bool,
+    /// Also serve private memory (Deja Vu's memory/private/, local/, raw/,
+    /// transcripts/ and *.secret.* files, and links to them). Off: the
+    /// reader of an MCP server is a model, and private memory is never
+    /// given to one unless you say so.
+    #[arg(long)]
+    include_private: bool,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -60,9 +66,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         documents = memory.len(),
         http = args.http.is_some(),
         allow_writes = args.allow_writes,
+        include_private = args.include_private,
         "mcp server starting"
     );
-    let shared = Shared::new(memory, shown, args.allow_writes);
+    let shared = Shared::new(memory, shown, args.allow_writes, args.include_private);
     shared.warm_up();
     // Without the watcher the server still answers, from the bank as loaded.
     let _watcher = match state::watch(&shared, &root) {

@@ -1,10 +1,13 @@
 //! Every article of the bank as an MCP resource, `membank://bank/<path>`
 //! with the path percent-encoded, listed a page at a time.
 
-use membank_core::memory::Memory;
+use membank_core::memory::{DocId, Memory};
 use membank_core::text::sanitize_for_terminal;
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, percent_decode_str, utf8_percent_encode};
-use rmcp::model::{ListResourcesResult, Resource, ResourceContents};
+use rmcp::model::{ListResourcesResult, MetaObject, Resource, ResourceContents};
+use serde_json::json;
+
+use super::state::WITHHELD_WHY;
 
 const PREFIX: &str = "membank://bank/";
 
@@ -35,8 +38,13 @@ pub fn path_of(uri: &str) -> Option<String> {
 
 /// One page of resources. The cursor is the last path of the previous
 /// page, so a memory that changes between pages neither repeats nor skips
-/// the documents that stayed.
-pub fn list(memory: &dyn Memory, cursor: Option<&str>) -> ListResourcesResult {
+/// the documents that stayed. Documents `withholds` names are left out,
+/// and `_meta.withheld` says how many and why.
+pub fn list(
+    memory: &dyn Memory,
+    cursor: Option<&str>,
+    withholds: &dyn Fn(DocId) -> bool,
+) -> ListResourcesResult {
     let total = memory.len();
     let start = match cursor {
         None => 0,
@@ -51,24 +59,44 @@ pub fn list(memory: &dyn Memory, cursor: Option<&str>) -> ListResourcesResult {
                     .unwrap_or(total)
             }),
     };
-    let end = (start + PAGE_SIZE).min(total);
-    let page: Vec<Resource> = (start..end)
-        .map(|id| {
-            let d = memory.document(id);
-            Resource::new(uri_of(d.path), sanitize_for_terminal(d.path, false))
-                .with_title(sanitize_for_terminal(&d.title, false))
-                .with_mime_type("text/markdown")
-                .with_size(d.text.len() as u64)
-        })
-        .collect();
-    let next = (end < total).then(|| memory.document(end - 1).path.to_owned());
+    let mut page: Vec<Resource> = Vec::new();
+    let mut last_listed = None;
+    let mut at = start;
+    while at < total && page.len() < PAGE_SIZE {
+        if !withholds(at) {
+            let d = memory.document(at);
+            page.push(
+                Resource::new(uri_of(d.path), sanitize_for_terminal(d.path, false))
+                    .with_title(sanitize_for_terminal(&d.title, false))
+                    .with_mime_type("text/markdown")
+                    .with_size(d.text.len() as u64),
+            );
+            last_listed = Some(d.path.to_owned());
+        }
+        at += 1;
+    }
+    // The cursor names a listed document, never a withheld one.
+    let more = (at..total).any(|id| !withholds(id));
     let mut result = ListResourcesResult::with_all_items(page);
-    result.next_cursor = next;
+    result.next_cursor = last_listed.filter(|_| more);
+    let withheld = (0..total).filter(|&id| withholds(id)).count();
+    if withheld > 0 {
+        let mut meta = MetaObject::new();
+        meta.insert(
+            "withheld".into(),
+            json!({ "documents": withheld, "reason": WITHHELD_WHY }),
+        );
+        result.meta = Some(meta);
+    }
     result
 }
 
 /// The document a URI names, made safe like terminal output.
-pub fn read(memory: &dyn Memory, uri: &str) -> Result<ResourceContents, String> {
+pub fn read(
+    memory: &dyn Memory,
+    uri: &str,
+    withholds: &dyn Fn(DocId) -> bool,
+) -> Result<ResourceContents, String> {
     let rel = path_of(uri).ok_or_else(|| {
         format!(
             "{} is not a membank resource; resource URIs look like {}",
@@ -82,6 +110,12 @@ pub fn read(memory: &dyn Memory, uri: &str) -> Result<ResourceContents, String> 
             sanitize_for_terminal(&rel, false)
         )
     })?;
+    if withholds(id) {
+        return Err(format!(
+            "{} is withheld: {WITHHELD_WHY}",
+            sanitize_for_terminal(&rel, false)
+        ));
+    }
     let text = sanitize_for_terminal(memory.document(id).text, true);
     Ok(ResourceContents::text(text, uri).with_mime_type("text/markdown"))
 }

@@ -8,12 +8,17 @@ use std::sync::{Arc, Mutex, RwLock, RwLockReadGuard};
 
 use membank::tui::event::{self, BankWatcher, Input};
 use membank_core::bank::Bank;
-use membank_core::memory::{self, Memory};
+use membank_core::memory::{self, DocId, Memory};
 use membank_core::scoring::{self, Query};
 use membank_core::search::SearchIndex;
 use tokio::sync::broadcast;
 
 use super::writes::Proposals;
+
+/// Why a document is missing from an answer, for listings and refusals.
+pub const WITHHELD_WHY: &str = "private memory (memory/private/, memory/local/, memory/raw/, \
+memory/transcripts/, *.secret.* files, and links to them) is not served to a model; start the \
+server with --include-private to serve it";
 
 pub struct Shared {
     memory: RwLock<Box<dyn Memory>>,
@@ -21,6 +26,8 @@ pub struct Shared {
     /// reports it this way).
     pub shown_bank: String,
     pub allow_writes: bool,
+    /// Serve private memory too (`--include-private`).
+    pub include_private: bool,
     pub proposals: Mutex<Proposals>,
     /// The full-text index, built on the first search after a load or a
     /// change.
@@ -30,12 +37,18 @@ pub struct Shared {
 }
 
 impl Shared {
-    pub fn new(memory: Box<dyn Memory>, shown_bank: String, allow_writes: bool) -> Arc<Shared> {
+    pub fn new(
+        memory: Box<dyn Memory>,
+        shown_bank: String,
+        allow_writes: bool,
+        include_private: bool,
+    ) -> Arc<Shared> {
         let (changes, _) = broadcast::channel(64);
         Arc::new(Shared {
             memory: RwLock::new(memory),
             shown_bank,
             allow_writes,
+            include_private,
             proposals: Mutex::new(Proposals::default()),
             search_index: Mutex::new(None),
             changes,
@@ -49,10 +62,32 @@ impl Shared {
         self.memory.read().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// The search index of the current memory.
+    /// The search index of the current memory, without the documents this
+    /// server withholds.
     pub fn search_index(&self, memory: &dyn Memory) -> Arc<SearchIndex> {
         let mut cached = self.search_index.lock().unwrap_or_else(|e| e.into_inner());
-        Arc::clone(cached.get_or_insert_with(|| Arc::new(SearchIndex::of_memory(memory))))
+        Arc::clone(cached.get_or_insert_with(|| {
+            Arc::new(if self.include_private {
+                SearchIndex::of_memory(memory)
+            } else {
+                SearchIndex::of_memory_where(memory, &|doc| !memory.document(doc).private)
+            })
+        }))
+    }
+
+    /// True when the document is private memory this server does not serve.
+    pub fn withholds(&self, memory: &dyn Memory, doc: DocId) -> bool {
+        !self.include_private && memory.document(doc).private
+    }
+
+    /// How many documents of the memory this server withholds.
+    pub fn withheld_count(&self, memory: &dyn Memory) -> usize {
+        if self.include_private {
+            return 0;
+        }
+        (0..memory.len())
+            .filter(|&doc| memory.document(doc).private)
+            .count()
     }
 
     pub fn subscribe_changes(&self) -> broadcast::Receiver<Arc<Vec<String>>> {

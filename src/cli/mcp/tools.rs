@@ -15,6 +15,7 @@ use membank_core::everos::query::{self, EntryJson};
 use membank_core::memory::Memory;
 use membank_core::text::sanitize_for_terminal;
 use membank_core::vocabulary;
+use membank_llm::quoting::{self, MEMORY_IS_DATA};
 use rmcp::handler::server::common::{schema_for_output, schema_for_type};
 use rmcp::model::{CallToolResult, ContentBlock, JsonObject, Tool, ToolAnnotations};
 use schemars::JsonSchema;
@@ -22,7 +23,7 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use super::state::Shared;
+use super::state::{Shared, WITHHELD_WHY};
 use super::writes;
 use crate::cli::check::{self, CheckArgs};
 use crate::cli::context::{self as context_cmd, BudgetArgs, QueryArgs};
@@ -396,8 +397,12 @@ pub fn call(shared: &Arc<Shared>, name: &str, args: Option<JsonObject>) -> CallT
                 .text
                 .iter()
                 // The reports carry the terminal's style codes; a client
-                // gets plain text.
-                .map(|t| ContentBlock::text(sanitize_for_terminal(&strip_str(t).to_string(), true)))
+                // gets plain text. What the memory says is quoted as data,
+                // since the client's reader is a model.
+                .map(|t| {
+                    let plain = sanitize_for_terminal(&strip_str(t).to_string(), true);
+                    ContentBlock::text(format!("{MEMORY_IS_DATA}\n{}", quoting::quote(&plain)))
+                })
                 .collect();
             let mut result = CallToolResult::success(content);
             result.structured_content = Some(out.json);
@@ -482,6 +487,14 @@ fn read_tool(shared: &Shared, p: ReadParams) -> Result<Output, String> {
         return entry_tool(shared, root, &p);
     }
     let doc = read::document(memory.as_ref(), &p.target).map_err(|e| format!("read: {e:#}"))?;
+    if let Some(id) = memory.find(&doc.path)
+        && shared.withholds(memory.as_ref(), id)
+    {
+        return Err(format!(
+            "read: {} is withheld: {WITHHELD_WHY}",
+            sanitize_for_terminal(&doc.path, false)
+        ));
+    }
     let text = read::human(&doc);
     Output::new(doc, vec![text])
 }
@@ -557,7 +570,14 @@ fn search_tool(shared: &Shared, p: SearchArgs) -> Result<Output, String> {
     page_size("search", "hits", p.limit, search::MCP_MAX_LIMIT)?;
     let memory = shared.memory();
     let index = shared.search_index(memory.as_ref());
-    let (report, hits) = search::report(memory.as_ref(), &index, &shared.shown_bank, &p);
+    let (mut report, hits) = search::report(memory.as_ref(), &index, &shared.shown_bank, &p);
+    let withheld = shared.withheld_count(memory.as_ref());
+    if withheld > 0 {
+        report.withheld = Some(search::Withheld {
+            documents: withheld,
+            reason: WITHHELD_WHY,
+        });
+    }
     let text = search::human(&report, &hits, false);
     Output::new(report, vec![text])
 }

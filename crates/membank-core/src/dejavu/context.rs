@@ -24,7 +24,7 @@ pub fn for_recall(project: &Project, recall: &Recall) -> RecallContext {
             ctx.withheld.push((path, "outside the project"));
             continue;
         };
-        if paths::is_private(&path) {
+        if project.is_private(&path) {
             ctx.withheld
                 .push((path, "private memory is never sent to a model"));
             continue;
@@ -70,5 +70,39 @@ mod tests {
         assert_eq!(ctx.withheld[0].0, "memory/private/key.md");
         assert!(!ctx.text.contains("secret"));
         assert!(ctx.text.contains("### FILE: memory/open.md\nopen plans"));
+    }
+
+    /// A committed link from a shared folder into private memory is
+    /// private by where it leads, not by its own name.
+    #[cfg(unix)]
+    #[test]
+    fn a_link_into_private_memory_is_private() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path();
+        std::fs::create_dir_all(root.join("memory/private")).unwrap();
+        std::fs::create_dir_all(root.join("memory/decisions")).unwrap();
+        std::fs::write(root.join("memory/summary.md"), "# S\n").unwrap();
+        std::fs::write(root.join("memory/private/plans.md"), "secret plans\n").unwrap();
+        std::os::unix::fs::symlink(
+            "../private/plans.md",
+            root.join("memory/decisions/alias.md"),
+        )
+        .unwrap();
+        std::fs::write(
+            root.join("memory/impressions.jsonl"),
+            concat!(
+                r#"{"id":"a","title":"plans","keywords":["plans"],"record_path":"memory/decisions/alias.md","weight":1}"#,
+                "\n"
+            ),
+        )
+        .unwrap();
+        let project = Project::load(root).unwrap();
+        assert!(project.is_private("memory/decisions/alias.md"));
+        assert!(project.record("memory/decisions/alias.md").unwrap().private);
+        let r = crate::dejavu::recall(project.impressions.as_ref(), "plans");
+        let ctx = for_recall(&project, &r);
+        assert!(ctx.used.is_empty(), "{:?}", ctx.used);
+        assert_eq!(ctx.withheld[0].0, "memory/decisions/alias.md");
+        assert!(!ctx.text.contains("secret"), "{}", ctx.text);
     }
 }

@@ -134,7 +134,7 @@ impl Memory for Project {
                     groups,
                     kind: Cow::Borrowed(kind),
                     status: None,
-                    private: paths::is_private(path),
+                    private: self.is_private(path),
                     text,
                     body_start: 0,
                     frontmatter: None,

@@ -137,6 +137,9 @@ pub struct Project {
     /// The documents the layout boundary lists, in display order.
     pub(crate) docs: Vec<(String, DocSource)>,
     pub(crate) doc_backlinks: Vec<Vec<DocId>>,
+    /// Links whose own path is not private but whose target is: looked up
+    /// for every document, so kept apart rather than searched for.
+    linked_private: std::collections::BTreeSet<String>,
     reader: Option<RootReader>,
 }
 
@@ -202,7 +205,7 @@ impl Project {
             .map(|(path, text)| Record {
                 path: path.clone(),
                 kind: RecordKind::of(path),
-                private: paths::is_private(path),
+                private: self.is_private(path),
                 frontmatter: record::parse_frontmatter(text),
                 text: text.clone(),
                 links: record::links(path, text),
@@ -264,6 +267,8 @@ impl Project {
             Ok(m) if m.is_dir() => {}
             _ => return,
         }
+        // Where links inside the project land, for the privacy rule.
+        let canonical_root = self.root.canonicalize().ok();
         let walker = walkdir::WalkDir::new(&memory)
             .follow_links(false)
             .max_depth(MAX_DEPTH)
@@ -287,10 +292,15 @@ impl Project {
                 .join("/");
             let size = entry.metadata().map(|m| m.len()).unwrap_or(0);
             let symlink = ft.is_symlink();
+            let private = paths::is_private(&rel)
+                || (symlink && links_to_private(entry.path(), canonical_root.as_deref()));
+            if private && !paths::is_private(&rel) {
+                self.linked_private.insert(rel.clone());
+            }
             self.files.push(MemoryFile {
                 path: rel.clone(),
                 size,
-                private: paths::is_private(&rel),
+                private,
                 symlink,
             });
             if symlink && fs::metadata(entry.path()).is_ok_and(|m| m.is_dir()) {
@@ -363,6 +373,14 @@ impl Project {
         self.backlinks = map;
     }
 
+    /// Private memory by the rule of [`paths::is_private`], applied both to
+    /// the path as written and, for a link, to where it leads: a link in
+    /// `memory/decisions/` to `memory/private/plans.md` is as private as
+    /// the file itself.
+    pub fn is_private(&self, path: &str) -> bool {
+        paths::is_private(path) || self.linked_private.contains(path)
+    }
+
     pub fn record(&self, path: &str) -> Option<&Record> {
         self.records.iter().find(|r| r.path == path)
     }
@@ -418,6 +436,25 @@ impl Project {
             .to_string_lossy()
             .replace('\\', "/")
     }
+}
+
+/// Does the link at `link` lead to private memory of the project? A link
+/// that cannot be resolved leads nowhere readable; one leading out of the
+/// project is private only by its own name (it is read only when the user
+/// allows links out).
+fn links_to_private(link: &Path, canonical_root: Option<&Path>) -> bool {
+    let (Some(root), Ok(target)) = (canonical_root, link.canonicalize()) else {
+        return false;
+    };
+    let Ok(rel) = target.strip_prefix(root) else {
+        return false;
+    };
+    let rel = rel
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy())
+        .collect::<Vec<_>>()
+        .join("/");
+    paths::is_private(&rel)
 }
 
 /// Node reads files as UTF-8 with replacement characters; so do we, so

@@ -140,8 +140,25 @@ impl SearchIndex {
         SearchIndex::of_memory_with(memory, Words::Only(&Self::query_terms(query)))
     }
 
+    /// Index only the documents `keep` accepts (by their id in `memory`):
+    /// the others are neither found nor counted, as if they were absent.
+    pub fn of_memory_where(memory: &dyn Memory, keep: &dyn Fn(usize) -> bool) -> SearchIndex {
+        SearchIndex::of_memory_filtered(memory, Words::All, Some(keep))
+    }
+
     fn of_memory_with(memory: &dyn Memory, words: Words<'_>) -> SearchIndex {
-        let units = memory.search_units();
+        SearchIndex::of_memory_filtered(memory, words, None)
+    }
+
+    fn of_memory_filtered(
+        memory: &dyn Memory,
+        words: Words<'_>,
+        keep: Option<&dyn Fn(usize) -> bool>,
+    ) -> SearchIndex {
+        let mut units = memory.search_units();
+        if let Some(keep) = keep {
+            units.retain(|u| keep(u.doc));
+        }
         let (terms, unit_len) = build(units.len(), &|i| units[i].text, words);
         let mut entry_ids = String::new();
         let places = units
