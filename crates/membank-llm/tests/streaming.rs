@@ -267,18 +267,35 @@ async fn slow_first_byte_times_out() {
 
 #[tokio::test]
 async fn a_stalled_stream_times_out_and_keeps_its_text() {
-    let server = FakeServer::start([FakeReply::anthropic_stream(&["partial"]).stall_after(4)]);
-    let mut c = config(Provider::Anthropic, &server);
-    // Long enough that a busy machine still delivers the first pieces in time.
-    c.timeout = Duration::from_millis(1500);
-    let events = run(&client(c)).await;
-    assert!(matches!(
-        error_of(&events),
-        LlmError::Timeout {
-            phase: TimeoutPhase::Idle,
-            ..
+    // One timeout covers the first byte and each later piece: on a busy
+    // machine the pieces before the stall may miss a short one. Such a run
+    // says nothing about the stall, so it is tried again with a longer one.
+    let mut timeout = Duration::from_millis(300);
+    let events = loop {
+        let server = FakeServer::start([FakeReply::anthropic_stream(&["partial"]).stall_after(4)]);
+        let mut c = config(Provider::Anthropic, &server);
+        c.timeout = timeout;
+        let events = run(&client(c)).await;
+        if deltas(&events) == ["partial"] {
+            break events;
         }
-    ));
+        assert!(
+            timeout < Duration::from_secs(20),
+            "the pieces before the stall never arrived: {events:?}"
+        );
+        timeout *= 2;
+    };
+    assert!(
+        matches!(
+            error_of(&events),
+            LlmError::Timeout {
+                phase: TimeoutPhase::Idle,
+                after,
+                ..
+            } if *after == timeout
+        ),
+        "{events:?}"
+    );
     assert_eq!(done_of(&events), (false, "partial"));
 }
 
