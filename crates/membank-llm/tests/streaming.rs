@@ -687,3 +687,34 @@ async fn a_key_in_the_base_url_query_is_sent_after_the_path_and_never_shown() {
         format!("/v1/chat/completions?api-key={PLAIN_KEY}")
     );
 }
+
+#[tokio::test]
+async fn retry_messages_never_show_the_key() {
+    // Each retried failure echoes the key: as a status body, as a JSON
+    // error, and as an overload reported inside the stream.
+    let server = FakeServer::start([
+        FakeReply::text(503, &format!("upstream busy for key {PLAIN_KEY}")),
+        FakeReply::error(429, "rate_limit_error", &format!("slow down, {PLAIN_KEY}")),
+        FakeReply::event_stream([format!(
+            "event: error\ndata: {{\"type\":\"error\",\"error\":{{\"type\":\"overloaded_error\",\"message\":\"Overloaded for {PLAIN_KEY}\"}}}}\n\n"
+        )]),
+        FakeReply::anthropic_stream(&["ok"]),
+    ]);
+    let mut config = config(Provider::Anthropic, &server);
+    config.max_retries = 3;
+    let client = LlmClient::with_key(config, Some(ApiKey::new(PLAIN_KEY))).unwrap();
+    let events = run(&client).await;
+    let reasons: Vec<&str> = events
+        .iter()
+        .filter_map(|e| match e {
+            StreamEvent::Retrying { reason, .. } => Some(reason.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(reasons.len(), 3, "{events:?}");
+    for reason in reasons {
+        assert!(!reason.contains(PLAIN_KEY), "{reason}");
+        assert!(reason.contains("[redacted]"), "{reason}");
+    }
+    assert_eq!(done_of(&events), (true, "ok"));
+}
