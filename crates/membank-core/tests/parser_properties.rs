@@ -63,12 +63,16 @@ fn body_part() -> impl Strategy<Value = (String, Vec<String>)> {
     ]
 }
 
+/// An article's bytes, the link targets of its frontmatter if it has one,
+/// and its body's link targets in order with their lines.
+type WrittenArticle = (Vec<u8>, Option<Vec<String>>, Vec<(String, usize)>);
+
 /// A well-formed article as saved by an editor: maybe a BOM, maybe a
 /// frontmatter block whose values link, a body of headings, paragraphs,
 /// lists and fences, LF or CRLF line ends. Returns the bytes, the link
 /// targets of the frontmatter if there is one, and the body's link targets
 /// in order with their lines.
-fn article() -> impl Strategy<Value = (Vec<u8>, Option<Vec<String>>, Vec<(String, usize)>)> {
+fn article() -> impl Strategy<Value = WrittenArticle> {
     (
         any::<bool>(),
         any::<bool>(),
