@@ -41,7 +41,7 @@ fn target() -> impl Strategy<Value = String> {
 }
 
 /// One body line or block, with the targets of the links it holds (none
-/// inside code) and how many lines it spans.
+/// inside code).
 fn body_part() -> impl Strategy<Value = (String, Vec<String>)> {
     prop_oneof![
         "[A-Za-z ]{1,12}".prop_map(|t| (format!("# {t}"), vec![])),

@@ -153,10 +153,10 @@ fn wrap_cases(seed: u64) -> impl Iterator<Item = (String, String, u16)> {
             }
             shown.push_str(visible);
         }
-        // The renderer draws at least ten columns.
         if src.is_empty() {
             (src, shown) = ("word ".into(), "word".into());
         }
+        // The renderer draws at least ten columns.
         let width = 10 + (next() % 40) as u16;
         Some((src, shown, width))
     })
