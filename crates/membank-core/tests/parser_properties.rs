@@ -172,7 +172,7 @@ fn damaged_article() -> impl Strategy<Value = Vec<u8>> {
         })
 }
 
-/// Strings with what the text helpers must handle: whitespace of every
+/// Strings with what the text functions must handle: whitespace of every
 /// kind, line ends, brackets, bidirectional and zero-width characters,
 /// controls and escape sequences.
 fn tricky_text() -> impl Strategy<Value = String> {
