@@ -194,6 +194,45 @@ fn apply_writes_only_the_valid_blocks() {
 
 #[cfg(unix)]
 #[test]
+fn temporary_files_left_by_a_killed_run_are_removed_and_named() {
+    let dir = bank();
+    let root = dir.path();
+    let leftovers = [
+        "01_CLIENTS/Acme.md.a1b2c3.tmp",
+        "02_TERMINOLOGY/sub/Term.md.4242.tmp",
+    ];
+    // Not ours: no tag, not Markdown, or in the templates nobody writes.
+    let kept = [
+        "01_CLIENTS/Acme.md.tmp",
+        "01_CLIENTS/notes.txt.a1.tmp",
+        "06_TEMPLATES/compile.md.x1.tmp",
+    ];
+    for rel in leftovers.iter().chain(&kept) {
+        let p = root.join(rel);
+        fs::create_dir_all(p.parent().unwrap()).unwrap();
+        fs::write(p, "half written").unwrap();
+    }
+    let reply = "### FILE: 01_CLIENTS/Beta.md\n---\nclient: \"Beta\"\n---\n# Beta\n";
+    let out = membank(&["blocks", s(root), "--apply"], Some(reply));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(root.join("01_CLIENTS/Beta.md").is_file());
+    for rel in leftovers {
+        assert!(!root.join(rel).exists(), "{rel} is still there");
+        assert!(
+            stderr.contains(&format!(
+                "removed {rel}, a temporary file left by an interrupted run"
+            )),
+            "{stderr}"
+        );
+    }
+    for rel in kept {
+        assert!(root.join(rel).is_file(), "{rel} was removed");
+        assert!(!stderr.contains(rel), "{stderr}");
+    }
+}
+
+#[test]
 fn symlink_escape_is_rejected() {
     let outside = tempfile::tempdir().unwrap();
     let dir = bank();

@@ -80,7 +80,7 @@ impl Env {
         tmp
     }
 
-    fn run(&self, server: &FakeServer, args: &[&str], failpoint: Option<&str>) -> Run {
+    fn command(&self, server: &FakeServer, args: &[&str]) -> std::process::Command {
         let mut cmd = support::membank();
         cmd.args(args)
             .current_dir(self.scratch.path())
@@ -88,10 +88,16 @@ impl Env {
             .env("TMPDIR", self.tmp())
             .env_remove("OPENAI_API_KEY")
             .env_remove("ANTHROPIC_API_KEY")
-            .env_remove("MEMBANK_FAILPOINT");
+            .env_remove("MEMBANK_FAILPOINT")
+            .env_remove("MEMBANK_PAUSE");
         for (name, value) in server.env_for(Provider::OpenAi) {
             cmd.env(name, value);
         }
+        cmd
+    }
+
+    fn run(&self, server: &FakeServer, args: &[&str], failpoint: Option<&str>) -> Run {
+        let mut cmd = self.command(server, args);
         if let Some(point) = failpoint {
             cmd.env("MEMBANK_FAILPOINT", point);
         }
@@ -316,6 +322,62 @@ fn a_crash_at_any_step_then_a_rerun_loses_and_duplicates_nothing() {
             );
         }
     }
+}
+
+#[test]
+fn yes_shows_the_new_plan_when_files_change_after_the_plan() {
+    let server = FakeServer::start([stream(&reply_text())]);
+    let bank = make_bank();
+    let root = bank.path();
+    let env = Env::new();
+    let marker = env.scratch.path().join("plan-shown");
+    let mut child = env
+        .command(&server, &["compile", &bank_arg(&bank), "--yes"])
+        .env("MEMBANK_PAUSE", format!("plan-shown:{}", marker.display()))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("membank starts");
+    // The run has shown its plan and waits: change two planned files.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while !marker.exists() {
+        if let Some(status) = child.try_wait().unwrap() {
+            panic!("membank ended before showing its plan: {status}");
+        }
+        assert!(std::time::Instant::now() < deadline, "no plan shown");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let hand_invoice = "---\nterm_source: invoice\n---\n# invoice\nedited by hand\n";
+    fs::write(root.join("02_TERMINOLOGY/invoice.md"), hand_invoice).unwrap();
+    fs::write(root.join("01_CLIENTS/Acme.md"), "# Acme\nwritten by hand\n").unwrap();
+    let before = snapshot(root);
+    fs::remove_file(&marker).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert_eq!(out.status.code(), Some(1), "{stdout}\n{stderr}");
+    // Nothing was written, stamped or archived.
+    assert_eq!(snapshot(root), before);
+    assert!(
+        stderr.contains(
+            "01_CLIENTS/Acme.md, 02_TERMINOLOGY/invoice.md changed on disk after the plan \
+             was made; nothing was written"
+        ) || stderr.contains(
+            "02_TERMINOLOGY/invoice.md, 01_CLIENTS/Acme.md changed on disk after the plan \
+             was made; nothing was written"
+        ),
+        "{stderr}"
+    );
+    // The first plan was made against the old files, the new one against
+    // the edits.
+    let (first, new) = stdout.split_once("New plan:").expect("a new plan");
+    assert!(first.contains("new        01_CLIENTS/Acme.md"), "{first}");
+    assert!(first.contains("-Old text."), "{first}");
+    assert!(new.contains("changed    01_CLIENTS/Acme.md"), "{new}");
+    assert!(new.contains("-edited by hand"), "{new}");
+    assert!(!new.contains("-Old text."), "{new}");
 }
 
 #[test]

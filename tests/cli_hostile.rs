@@ -127,16 +127,24 @@ fn a_fifo_in_the_bank_hangs_no_command() {
         finding_codes(&check.stdout, "02_TERMINOLOGY/x.md"),
         vec!["not-a-file"]
     );
-    for args in [
-        vec!["context", s(r), "--render"],
-        vec!["snapshot", s(r)],
-        vec!["values", s(r)],
-        vec!["inbox", s(r)],
-        vec!["links", s(r), "Legal"],
+    // Each command leaves the pipes unread and goes on with the real file.
+    for (args, shows) in [
+        (
+            vec!["context", s(r), "--domain", "Legal", "--render"],
+            "legal body",
+        ),
+        (vec!["snapshot", s(r)], "legal body"),
+        (vec!["values", s(r)], "Legal"),
+        (vec!["inbox", s(r)], "00_INBOX/note.md"),
+        (vec!["links", s(r), "Legal"], "03_DOMAINS/Legal.md"),
     ] {
         let run = membank(&args);
-        assert!(run.code.is_some(), "{args:?}");
+        assert_eq!(run.code, Some(0), "{args:?}: {}", run.stderr);
+        assert!(run.stdout.contains(shows), "{args:?}: {}", run.stdout);
     }
+    // The inbox lists the pipe as a note it cannot read.
+    let inbox = membank(&["inbox", s(r)]);
+    assert!(inbox.stdout.contains("FIFO"), "{}", inbox.stdout);
     let t = membank(&["template", s(r), "query"]);
     assert_eq!(t.code, Some(0), "{}", t.stderr);
     assert!(t.stderr.contains("FIFO"), "{}", t.stderr);

@@ -169,8 +169,18 @@ fn init_demo_writes_the_demo_bank() {
 
 #[test]
 fn init_without_a_folder_is_a_usage_error() {
-    let out = run(&["init"], &[]);
-    assert!(!out.status.success());
+    // Run where a bank would land if the folder defaulted to here.
+    let here = tempfile::tempdir().unwrap();
+    let out = support::membank()
+        .arg("init")
+        .current_dir(here.path())
+        .output()
+        .expect("run membank");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("<DIR>"), "{stderr}");
+    assert!(stderr.contains("Usage: membank init"), "{stderr}");
+    assert_eq!(std::fs::read_dir(here.path()).unwrap().count(), 0);
 }
 
 #[test]

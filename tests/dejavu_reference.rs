@@ -12,7 +12,9 @@
 //!   reference's `scripts/` folder, or to several separated like `PATH` to
 //!   check more than one reference version (`DEJAVU_CASES` cases each, 200
 //!   by default).
-//!   Without them it says so and passes: CI has neither.
+//!   Without the variable it prints a SKIPPED line and passes: CI has
+//!   neither. With it set, a folder without the scripts or a node that does
+//!   not run fails the test.
 //!
 //! Re-record the fixture with
 //! `DEJAVU_REFERENCE_SCRIPTS=… cargo test --test dejavu_reference -- --ignored`.
@@ -388,38 +390,61 @@ fn recorded_reference_outputs_agree() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
+/// The scripts the differential runs, all of which each folder must hold.
+const REFERENCE_SCRIPTS: [&str; 4] = [
+    "dejavu-scan-memory.mjs",
+    "dejavu-lint-memory.mjs",
+    "deja-vu.mjs",
+    "dejavu-feedback-report.mjs",
+];
+
 /// The reference `scripts/` folders named by `DEJAVU_REFERENCE_SCRIPTS`
 /// (several, separated like `PATH`, to hold membank to more than one
-/// reference version at once), when node can run them.
-fn reference_script_dirs() -> Vec<PathBuf> {
-    let Some(list) = std::env::var_os("DEJAVU_REFERENCE_SCRIPTS") else {
-        return Vec::new();
+/// reference version at once); `None` when the variable is not set. Once
+/// it is set the reference is expected: a folder without the scripts (a
+/// typo) or a node that does not run is an error, never a quiet skip.
+fn reference_script_dirs() -> Result<Option<Vec<PathBuf>>, String> {
+    let Some(list) = std::env::var_os("DEJAVU_REFERENCE_SCRIPTS").filter(|v| !v.is_empty()) else {
+        return Ok(None);
     };
-    let node_ok = Command::new("node")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !node_ok {
-        return Vec::new();
+    match Command::new("node").arg("--version").output() {
+        Ok(o) if o.status.success() => {}
+        Ok(o) => return Err(format!("node --version failed: {}", o.status)),
+        Err(e) => return Err(format!("node cannot be run: {e}")),
     }
-    std::env::split_paths(&list)
-        .filter(|dir| dir.join("dejavu-scan-memory.mjs").is_file())
-        .collect()
+    let dirs: Vec<PathBuf> = std::env::split_paths(&list).collect();
+    for dir in &dirs {
+        if let Some(missing) = REFERENCE_SCRIPTS.iter().find(|s| !dir.join(s).is_file()) {
+            return Err(format!("{} has no {missing}", dir.display()));
+        }
+    }
+    Ok(Some(dirs))
 }
 
 fn reference_scripts() -> Option<PathBuf> {
-    reference_script_dirs().into_iter().next()
+    match reference_script_dirs() {
+        Ok(dirs) => dirs?.into_iter().next(),
+        Err(e) => panic!("DEJAVU_REFERENCE_SCRIPTS is set, but {e}"),
+    }
 }
 
 #[test]
 fn live_differential_against_the_reference_scripts() {
-    let dirs = reference_script_dirs();
-    if dirs.is_empty() {
-        eprintln!(
-            "skipped: set DEJAVU_REFERENCE_SCRIPTS to the reference scripts/ folder (node needed)"
-        );
-        return;
-    }
+    let dirs = match reference_script_dirs() {
+        Ok(Some(dirs)) => dirs,
+        Ok(None) => {
+            // Written past the test harness, which hides what a passing
+            // test prints: a skip must be seen.
+            use std::io::Write;
+            let _ = writeln!(
+                std::io::stderr().lock(),
+                "SKIPPED live_differential_against_the_reference_scripts: \
+                 DEJAVU_REFERENCE_SCRIPTS is not set (the reference scripts/ folder; node needed)"
+            );
+            return;
+        }
+        Err(e) => panic!("DEJAVU_REFERENCE_SCRIPTS is set, but {e}"),
+    };
     let cases: u64 = std::env::var("DEJAVU_CASES")
         .ok()
         .and_then(|v| v.parse().ok())
@@ -445,7 +470,7 @@ fn live_differential_against_the_reference_scripts() {
 #[test]
 #[ignore = "records the fixture from the reference scripts"]
 fn record_reference_outputs() {
-    let scripts = reference_scripts().expect("DEJAVU_REFERENCE_SCRIPTS and node");
+    let scripts = reference_scripts().expect("DEJAVU_REFERENCE_SCRIPTS names the scripts");
     let cases: Vec<Value> = RECORDED_SEEDS
         .map(|seed| run_reference(&scripts, &Case::generated(seed)))
         .collect();

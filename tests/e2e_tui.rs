@@ -510,9 +510,17 @@ fn membank_config_names_the_one_file_for_keys_theme_and_model() {
     s.wait_text("No model can be used");
     s.send("\t");
     // `q` no longer quits; the rebound `x` does.
-    s.send("q");
-    thread::sleep(Duration::from_millis(200));
+    // Keys are handled in order: help opening after `q` shows `q` was
+    // read and did not quit, however slow the machine.
+    s.send("q?");
+    s.wait_for("help after q", |scr| {
+        scr.contains("show the keys of this pane")
+    });
     assert!(s.child.try_wait().unwrap().is_none(), "q still quit");
+    s.send("\x1b");
+    s.wait_for("help closed", |scr| {
+        !scr.contains("show the keys of this pane")
+    });
     s.send("x");
     let start = Instant::now();
     while s.child.try_wait().unwrap().is_none() {

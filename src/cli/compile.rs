@@ -229,6 +229,7 @@ fn run_with_model(args: &Args, root: &Path) -> anyhow::Result<ExitCode> {
         }
         // A file edited since the plan was made is not overwritten: the new
         // plan is shown and nothing is written.
+        membank_core::compile::pause_point("plan-shown");
         let stale = review::stale_paths(root, &proposal, &[]);
         if !stale.is_empty() {
             let fresh = review::classify(root, &reply.text, &sources, now);

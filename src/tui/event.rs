@@ -202,3 +202,58 @@ pub fn folder_changed(root: &Path, rels: &[String]) -> bool {
         path.is_dir() || (!path.exists() && Path::new(rel).extension().is_none())
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Real files saved the way editors save them: every article changed
+    /// is reported, each path once a batch, and never before the changes
+    /// have been quiet for the debounce time.
+    #[test]
+    fn real_file_changes_arrive_in_debounced_batches() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        std::fs::create_dir(root.join("01_CLIENTS")).unwrap();
+        let (tx, rx) = mpsc::channel();
+        let _watcher = BankWatcher::spawn(&root, tx).unwrap();
+
+        // A temp file renamed over the article, then written again.
+        let article = root.join("01_CLIENTS/Acme.md");
+        let temp = root.join("01_CLIENTS/.Acme.md.swp");
+        std::fs::write(&temp, "draft\n").unwrap();
+        std::fs::rename(&temp, &article).unwrap();
+        std::fs::write(&article, "final\n").unwrap();
+        // No event of the last write can come before it started.
+        let last_started = Instant::now();
+        std::fs::write(root.join("01_CLIENTS/Beta.md"), "beta\n").unwrap();
+
+        let wanted = ["01_CLIENTS/Acme.md", "01_CLIENTS/Beta.md"];
+        let deadline = Instant::now() + Duration::from_secs(20);
+        let mut seen = BTreeSet::new();
+        while !wanted.iter().all(|w| seen.contains(*w)) {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let Ok(input) = rx.recv_timeout(left) else {
+                panic!("no change reported for {wanted:?}; seen {seen:?}");
+            };
+            let arrived = Instant::now();
+            let Input::FilesChanged(batch) = input else {
+                panic!("not a file change: {input:?}");
+            };
+            let unique: BTreeSet<&PathBuf> = batch.iter().collect();
+            assert_eq!(unique.len(), batch.len(), "{batch:?}");
+            let rels: Vec<String> = batch
+                .iter()
+                .filter_map(|p| bank_relative(&root, p))
+                .collect();
+            if rels.iter().any(|r| r == "01_CLIENTS/Beta.md") {
+                assert!(
+                    arrived >= last_started + DEBOUNCE,
+                    "delivered {:?} after the last write began",
+                    arrived - last_started
+                );
+            }
+            seen.extend(rels);
+        }
+    }
+}

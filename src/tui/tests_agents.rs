@@ -273,6 +273,48 @@ fn process_inbox_review_writes_only_accepted_safe_blocks() {
 }
 
 #[test]
+fn a_file_edited_while_the_review_is_open_is_not_overwritten() {
+    let dir = review_bank();
+    let root = dir.path().join("bank");
+    let server = FakeServer::start([FakeReply::openai_stream(&[COMPILE_REPLY])]);
+    let mut app = app_at(&root, 100, 30);
+    let replies = connect(&mut app, &server);
+    keys(&mut app, "a2r");
+    pump_until(&mut app, &replies, is_done);
+    assert!(app.panes.agents.inbox.review.is_some());
+    // The user edits a proposed file by hand while reading the diff.
+    let edit = "---\ndomain: Legal\n---\n# Legal\n\nedited by hand\n";
+    std::fs::write(root.join("03_DOMAINS/Legal.md"), edit).unwrap();
+    key(&mut app, KeyCode::Enter);
+    let s = screen(&app);
+    assert!(
+        s.contains("03_DOMAINS/Legal.md changed on disk since it was shown"),
+        "{s}"
+    );
+    // Nothing at all was written: not the edited file, not the others,
+    // and the inbox note was neither stamped nor archived.
+    assert_eq!(read(&root, "03_DOMAINS/Legal.md").as_deref(), Some(edit));
+    assert!(read(&root, "02_TERMINOLOGY/audit → audit.md").is_none());
+    assert!(read(&root, "00_INBOX/call notes.md").is_some());
+    let review = app.panes.agents.inbox.review.as_ref().unwrap();
+    assert!(!review.is_applied());
+    // The diff is now against the edit; a second Enter writes.
+    let legal = review
+        .blocks
+        .iter()
+        .position(|b| b.detail.iter().any(|l| l == "-edited by hand"));
+    assert!(legal.is_some(), "the new diff shows the edit");
+    key(&mut app, KeyCode::Enter);
+    assert!(
+        read(&root, "03_DOMAINS/Legal.md")
+            .unwrap()
+            .contains("naleving")
+    );
+    assert!(read(&root, "02_TERMINOLOGY/audit → audit.md").is_some());
+    assert!(read(&root, "00_INBOX/call notes.md").is_none());
+}
+
+#[test]
 fn an_incomplete_inbox_reply_is_never_applied() {
     let dir = review_bank();
     let root = dir.path().join("bank");

@@ -304,21 +304,16 @@ fn health_groups_fold_jump_and_filter() {
     // `]` goes to the next group row, `h` folds it.
     keys(&mut app, "]");
     let h = &app.panes.health;
-    let RowKind::Code(_, code) = h.rows[h.cursor.selected].kind.clone() else {
+    let RowKind::Code(severity, code) = h.rows[h.cursor.selected].kind.clone() else {
         panic!("{:?}", h.rows[h.cursor.selected].kind)
     };
     keys(&mut app, "jh");
     let h = &app.panes.health;
     assert!(h.rows.len() < all_rows, "the group folded");
+    // Folding from a finding puts the cursor back on its own group row.
     assert_eq!(
         h.rows[h.cursor.selected].kind,
-        RowKind::Code(
-            match h.rows[h.cursor.selected].kind {
-                RowKind::Code(s, _) => s,
-                _ => unreachable!(),
-            },
-            code
-        )
+        RowKind::Code(severity, code)
     );
     assert!(screen(&app).contains(&format!("▸ {code}")));
     keys(&mut app, "l");

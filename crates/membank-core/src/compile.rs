@@ -210,6 +210,33 @@ fn failpoint(step: &str, count: usize) {
 #[cfg(not(feature = "failpoints"))]
 fn failpoint(_step: &str, _count: usize) {}
 
+/// Test hook, built only with the `failpoints` feature: when
+/// `MEMBANK_PAUSE` is `STEP:FILE`, a run reaching STEP creates FILE and
+/// waits until it is gone (a minute at most), so a test can change the bank
+/// at a moment it could not otherwise reach, such as between showing a plan
+/// and applying it.
+#[cfg(feature = "failpoints")]
+pub fn pause_point(step: &str) {
+    let Some(value) = std::env::var_os("MEMBANK_PAUSE") else {
+        return;
+    };
+    let value = value.to_string_lossy();
+    let Some(file) = value.strip_prefix(step).and_then(|v| v.strip_prefix(':')) else {
+        return;
+    };
+    let file = std::path::Path::new(file);
+    if std::fs::write(file, step).is_err() {
+        return;
+    }
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while file.exists() && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+}
+
+#[cfg(not(feature = "failpoints"))]
+pub fn pause_point(_step: &str) {}
+
 /// A block after the checks, before writing.
 struct Checked {
     block: FileBlock,

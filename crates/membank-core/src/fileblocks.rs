@@ -456,8 +456,25 @@ mod tests {
 
     proptest! {
         #[test]
-        fn random_text_never_panics(s in "\\PC*") {
-            let _ = parse_reply(&s);
+        fn hostile_replies_never_panic(parts in proptest::collection::vec(
+            prop_oneof![
+                proptest::sample::select(vec![
+                    "### FILE: 01_CLIENTS/a.md\n", "### FILE: 01_CLIENTS/a.md\r\n", "### FILE:", "FILE: ",
+                    "```markdown\n", "```", "~~~", "\n", "\r\n", "\r", "\u{202E}", "\u{2066}",
+                    "\u{200B}", "\u{FEFF}", "\u{0}", "\u{1b}[2J", "\u{85}", "\u{2028}", "漢字",
+                    "한", "e\u{301}", "🙂", " ", "\t", "#",
+                ])
+                .prop_map(str::to_owned),
+                any::<String>(),
+            ],
+            0..24,
+        )) {
+            let reply = parts.concat();
+            let p = parse_reply(&reply);
+            for b in &p.blocks {
+                prop_assert!(!b.path_raw.contains('\n'), "{:?}", b.path_raw);
+                prop_assert!(b.content.is_empty() || b.content.ends_with('\n'), "{:?}", b.content);
+            }
         }
 
         #[test]

@@ -147,8 +147,9 @@ pub fn is_pending_inbox(rel: &str, compiled: bool) -> bool {
 /// True for `.md` in any letter case.
 pub fn is_markdown(file_name: &str) -> bool {
     file_name.len() > 3
-        && file_name[file_name.len() - 3..].eq_ignore_ascii_case(".md")
-        && file_name.is_char_boundary(file_name.len() - 3)
+        && file_name
+            .get(file_name.len() - 3..)
+            .is_some_and(|ext| ext.eq_ignore_ascii_case(".md"))
 }
 
 #[cfg(test)]
@@ -200,5 +201,8 @@ mod tests {
         assert!(is_markdown("a.MD"));
         assert!(!is_markdown("a.txt"));
         assert!(!is_markdown(".md"));
+        // A name whose last three bytes start inside a character.
+        assert!(!is_markdown("éab"));
+        assert!(!is_markdown("x\u{88}d"));
     }
 }

@@ -507,7 +507,13 @@ mod tests {
         assert!(!dir.path().join("01_CLIENTS/new").exists());
         // A missing top folder is fine: it will be created inside the bank.
         let p = validate("03_DOMAINS/Legal.md").unwrap();
-        assert!(resolve_in_bank(dir.path(), &p).is_ok());
+        assert_eq!(
+            resolve_in_bank(dir.path(), &p).unwrap(),
+            dir.path()
+                .canonicalize()
+                .unwrap()
+                .join("03_DOMAINS/Legal.md")
+        );
     }
 
     #[test]
@@ -566,13 +572,190 @@ mod tests {
         );
     }
 
+    /// A name a person would give a file or folder: letters from several
+    /// scripts, digits, inner spaces and dots; never a device name.
+    fn plain_name() -> impl Strategy<Value = String> {
+        "[A-Za-z0-9éßøЖ漢字한→_-][A-Za-z0-9éßøЖ漢字한→ ._-]{0,10}[A-Za-z0-9éßøЖ漢字한→_-]"
+            .prop_filter("a device name", |n| {
+                let stem = n.split('.').next().unwrap_or(n).trim_end_matches(' ');
+                !DEVICE_NAMES.iter().any(|d| d.eq_ignore_ascii_case(stem))
+            })
+    }
+
+    /// A path as a model writes one: a writable folder, up to two
+    /// subfolders, a file name and a `.md` in any letter case.
+    fn plain_path() -> impl Strategy<Value = (Folder, Vec<String>)> {
+        (
+            proptest::sample::select(Folder::WRITABLE.to_vec()),
+            prop::collection::vec(plain_name(), 0..3),
+            plain_name(),
+            proptest::sample::select(vec![".md", ".MD", ".Md"]),
+        )
+            .prop_map(|(folder, mut names, file, ext)| {
+                names.push(file + ext);
+                (folder, names)
+            })
+    }
+
+    /// The characters the validator exists to stop: C0 and C1 controls,
+    /// bidirectional controls and zero-width characters.
+    fn unseen_char() -> impl Strategy<Value = char> {
+        prop_oneof![
+            proptest::char::range('\u{0}', '\u{1f}'),
+            proptest::char::range('\u{7f}', '\u{9f}'),
+            proptest::sample::select(vec![
+                '\u{AD}', '\u{61C}', '\u{180E}', '\u{200B}', '\u{200C}', '\u{200D}', '\u{200E}',
+                '\u{200F}', '\u{202A}', '\u{202B}', '\u{202C}', '\u{202D}', '\u{202E}', '\u{2060}',
+                '\u{2064}', '\u{2066}', '\u{2067}', '\u{2068}', '\u{2069}', '\u{FEFF}',
+            ]),
+        ]
+    }
+
+    /// Pieces of ordinary names and folders.
+    const PLAIN_PIECES: &[&str] = &[
+        "a", "Acme", "漢字", "한", "/", " b", "-x", "_y", ".notes", "2",
+    ];
+
+    /// Pieces of hostile paths: separators, dot segments, hidden names,
+    /// forbidden and unseen characters, device names, the templates folder.
+    const HOSTILE_PIECES: &[&str] = &[
+        "01_CLIENTS/",
+        "06_TEMPLATES/",
+        "Acme ",
+        "漢字",
+        "한",
+        "/",
+        "\\",
+        "//",
+        ".",
+        "..",
+        "../",
+        ".git/",
+        " ",
+        ".md",
+        ".MD",
+        "CON",
+        "com1",
+        ":",
+        "?",
+        "*",
+        "\"",
+        "\u{202E}",
+        "\u{200B}",
+        "\u{2066}",
+        "\u{FEFF}",
+        "\u{AD}",
+        "\u{7}",
+        "\u{1b}",
+        "\u{85}",
+        "\t",
+        "\n",
+        "C:",
+        "~",
+    ];
+
+    /// A folder as a model might write it, then name pieces with hostile
+    /// ones among them, then maybe an extension: accepted often enough that
+    /// the promises of an accepted path are checked on many cases.
+    fn hostile_path() -> impl Strategy<Value = String> {
+        (
+            proptest::sample::select(vec![
+                "01_CLIENTS/",
+                "02_TERMINOLOGY\\",
+                "00_INBOX/",
+                "06_TEMPLATES/",
+                "01_clients/",
+                "",
+            ]),
+            prop::collection::vec(
+                prop_oneof![
+                    6 => proptest::sample::select(PLAIN_PIECES),
+                    1 => proptest::sample::select(HOSTILE_PIECES),
+                ],
+                0..8,
+            ),
+            proptest::sample::select(vec!["", ".md", ".MD", ".md", ".md"]),
+        )
+            .prop_map(|(folder, pieces, ext)| format!("{folder}{}{ext}", pieces.concat()))
+    }
+
+    #[test]
+    fn hostile_paths_are_often_accepted_so_their_checks_run() {
+        use proptest::strategy::ValueTree;
+        let mut runner = proptest::test_runner::TestRunner::deterministic();
+        let strategy = hostile_path();
+        let accepted = (0..2000)
+            .filter(|_| validate(&strategy.new_tree(&mut runner).unwrap().current()).is_ok())
+            .count();
+        assert!(accepted >= 200, "only {accepted} of 2000 accepted");
+    }
+
+    /// Everything an accepted path promises, checked on the normalised
+    /// path and on each name in it.
+    fn assert_tame(p: &SafePath) -> Result<(), TestCaseError> {
+        let rel = p.as_str();
+        prop_assert!(Folder::WRITABLE.contains(&p.folder()), "{rel:?}");
+        prop_assert_eq!(p.segments().next(), Some(p.folder().dir_name()));
+        prop_assert!(p.segments().count() >= 2, "{rel:?}");
+        prop_assert!(crate::layout::is_markdown(p.file_name()), "{rel:?}");
+        prop_assert!(!rel.contains('\\'), "{rel:?}");
+        for seg in p.segments().skip(1) {
+            prop_assert!(!seg.is_empty() && seg != "." && seg != "..", "{rel:?}");
+            prop_assert!(!seg.starts_with('.'), "{rel:?}");
+            prop_assert!(!seg.ends_with('.') && !seg.ends_with(' '), "{rel:?}");
+            prop_assert!(
+                !seg.chars().any(|c| c.is_control()
+                    || crate::text::is_invisible_format(c)
+                    || FORBIDDEN_CHARS.contains(&c)),
+                "{rel:?}"
+            );
+        }
+        Ok(())
+    }
+
     proptest! {
+        #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
         #[test]
-        fn validation_never_panics_and_accepted_paths_are_tame(s in "\\PC{0,40}") {
-            if let Ok(p) = validate(&s) {
-                prop_assert!(!p.as_str().contains('\\'));
-                prop_assert!(!p.segments().any(|seg| seg == ".." || seg.is_empty()));
-                prop_assert!(p.folder() != Folder::Templates);
+        fn plain_paths_are_accepted_as_written(
+            (folder, names) in plain_path(),
+            backslash in any::<bool>(),
+        ) {
+            let written = format!("{}/{}", folder.dir_name(), names.join("/"));
+            let raw = if backslash { written.replace('/', "\\") } else { written.clone() };
+            let p = validate(&raw).map_err(|r| TestCaseError::fail(format!("{raw:?}: {r}")))?;
+            prop_assert_eq!(p.as_str(), written.as_str());
+            prop_assert_eq!(p.folder(), folder);
+            assert_tame(&p)?;
+        }
+
+        #[test]
+        fn an_unseen_character_in_any_name_is_refused(
+            (folder, names) in plain_path(),
+            c in unseen_char(),
+            which in any::<proptest::sample::Index>(),
+            at in any::<proptest::sample::Index>(),
+        ) {
+            let mut names = names;
+            let last = names.len() - 1;
+            let picked = which.index(names.len());
+            let name = &mut names[picked];
+            // Inside the name, before its `.md`: a character after the
+            // extension would be refused as not Markdown instead.
+            let room = name.chars().count() - if picked == last { 3 } else { 0 };
+            let cut = name.char_indices().map(|(i, _)| i).nth(at.index(room)).unwrap_or(0);
+            name.insert(cut, c);
+            let raw = format!("{}/{}", folder.dir_name(), names.join("/"));
+            let refused = validate(&raw);
+            prop_assert!(refused.is_err(), "accepted {raw:?}");
+            let code = refused.unwrap_err().code;
+            prop_assert!(["control-char", "invisible-char"].contains(&code), "{raw:?}: {code}");
+        }
+
+        #[test]
+        fn hostile_paths_never_panic_and_accepted_ones_are_tame(raw in hostile_path()) {
+            if let Ok(p) = validate(&raw) {
+                assert_tame(&p)?;
             }
         }
     }

@@ -51,6 +51,20 @@ impl WikiLink {
 /// then everything after `|` or `#`, then surrounding whitespace. A `\`
 /// before the `|` is the escape a table cell needs (`[[Legal\|legal]]`).
 pub fn normalize_value(value: &str) -> &str {
+    // A pass can leave a link behind (`[[Legal]]|x` gives `[[Legal]]`):
+    // repeat until nothing changes, so every caller gets the same name
+    // however often the value was normalised. Each pass only shortens it.
+    let mut v = value;
+    loop {
+        let next = normalize_once(v);
+        if next.len() == v.len() {
+            return next;
+        }
+        v = next;
+    }
+}
+
+fn normalize_once(value: &str) -> &str {
     let mut v = value.trim();
     if let Some(inner) = v.strip_prefix("[[").and_then(|s| s.strip_suffix("]]")) {
         v = inner;
@@ -450,6 +464,11 @@ mod tests {
         assert_eq!(normalize_value("[[Legal#Contracts]]"), "Legal");
         assert_eq!(normalize_value("  Legal  "), "Legal");
         assert_eq!(normalize_value("Legal|x"), "Legal");
+        // What is left after one pass can itself be a link: it is
+        // normalised too, so normalising twice changes nothing.
+        assert_eq!(normalize_value("[[[[Legal]]]]"), "Legal");
+        assert_eq!(normalize_value("[[Legal]]|x"), "Legal");
+        assert_eq!(normalize_value("[[Legal]]#Scope"), "Legal");
     }
 
     #[test]

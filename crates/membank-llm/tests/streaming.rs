@@ -267,18 +267,35 @@ async fn slow_first_byte_times_out() {
 
 #[tokio::test]
 async fn a_stalled_stream_times_out_and_keeps_its_text() {
-    let server = FakeServer::start([FakeReply::anthropic_stream(&["partial"]).stall_after(4)]);
-    let mut c = config(Provider::Anthropic, &server);
-    // Long enough that a busy machine still delivers the first pieces in time.
-    c.timeout = Duration::from_millis(1500);
-    let events = run(&client(c)).await;
-    assert!(matches!(
-        error_of(&events),
-        LlmError::Timeout {
-            phase: TimeoutPhase::Idle,
-            ..
+    // One timeout covers the first byte and each later piece: on a busy
+    // machine the pieces before the stall may miss a short one. Such a run
+    // says nothing about the stall, so it is tried again with a longer one.
+    let mut timeout = Duration::from_millis(300);
+    let events = loop {
+        let server = FakeServer::start([FakeReply::anthropic_stream(&["partial"]).stall_after(4)]);
+        let mut c = config(Provider::Anthropic, &server);
+        c.timeout = timeout;
+        let events = run(&client(c)).await;
+        if deltas(&events) == ["partial"] {
+            break events;
         }
-    ));
+        assert!(
+            timeout < Duration::from_secs(20),
+            "the pieces before the stall never arrived: {events:?}"
+        );
+        timeout *= 2;
+    };
+    assert!(
+        matches!(
+            error_of(&events),
+            LlmError::Timeout {
+                phase: TimeoutPhase::Idle,
+                after,
+                ..
+            } if *after == timeout
+        ),
+        "{events:?}"
+    );
     assert_eq!(done_of(&events), (false, "partial"));
 }
 
@@ -669,4 +686,35 @@ async fn a_key_in_the_base_url_query_is_sent_after_the_path_and_never_shown() {
         requests[0].path,
         format!("/v1/chat/completions?api-key={PLAIN_KEY}")
     );
+}
+
+#[tokio::test]
+async fn retry_messages_never_show_the_key() {
+    // Each retried failure echoes the key: as a status body, as a JSON
+    // error, and as an overload reported inside the stream.
+    let server = FakeServer::start([
+        FakeReply::text(503, &format!("upstream busy for key {PLAIN_KEY}")),
+        FakeReply::error(429, "rate_limit_error", &format!("slow down, {PLAIN_KEY}")),
+        FakeReply::event_stream([format!(
+            "event: error\ndata: {{\"type\":\"error\",\"error\":{{\"type\":\"overloaded_error\",\"message\":\"Overloaded for {PLAIN_KEY}\"}}}}\n\n"
+        )]),
+        FakeReply::anthropic_stream(&["ok"]),
+    ]);
+    let mut config = config(Provider::Anthropic, &server);
+    config.max_retries = 3;
+    let client = LlmClient::with_key(config, Some(ApiKey::new(PLAIN_KEY))).unwrap();
+    let events = run(&client).await;
+    let reasons: Vec<&str> = events
+        .iter()
+        .filter_map(|e| match e {
+            StreamEvent::Retrying { reason, .. } => Some(reason.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(reasons.len(), 3, "{events:?}");
+    for reason in reasons {
+        assert!(!reason.contains(PLAIN_KEY), "{reason}");
+        assert!(reason.contains("[redacted]"), "{reason}");
+    }
+    assert_eq!(done_of(&events), (true, "ok"));
 }

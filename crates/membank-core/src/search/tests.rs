@@ -64,6 +64,23 @@ fn hits_point_at_the_best_line_with_marked_words() {
 }
 
 #[test]
+fn a_hangul_word_is_found_inside_a_longer_run() {
+    let units = vec![
+        doc("ko.md", "번역메모리를 먼저 확인하세요"),
+        doc("other.md", "메일 주소"),
+    ];
+    let index = SearchIndex::of_units(&units);
+    let hits = index.search(&units[..], "메모리", 5);
+    assert_eq!(hits[0].path, "ko.md");
+    let marked: Vec<&str> = hits[0]
+        .highlights
+        .iter()
+        .map(|r| &hits[0].snippet[r.clone()])
+        .collect();
+    assert_eq!(marked, ["메모리"]);
+}
+
+#[test]
 fn long_lines_are_cut_around_the_match() {
     let line = format!("{} needle {}", "word ".repeat(100), "tail ".repeat(100));
     let units = vec![doc("x.md", &line)];

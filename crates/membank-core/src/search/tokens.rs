@@ -178,6 +178,24 @@ mod tests {
     }
 
     #[test]
+    fn hangul_syllables_are_one_word_each() {
+        assert_eq!(
+            terms("한국어 번역메모리"),
+            ["한", "국", "어", "번", "역", "메", "모", "리"]
+        );
+        // Next to Latin letters and digits, with each span one syllable.
+        let t = tokenize("API키2개");
+        let shown: Vec<(&str, &str)> = t
+            .iter()
+            .map(|t| (t.term.as_str(), &"API키2개"[t.span.clone()]))
+            .collect();
+        assert_eq!(
+            shown,
+            [("api", "API"), ("키", "키"), ("2", "2"), ("개", "개")]
+        );
+    }
+
+    #[test]
     fn the_fast_path_agrees_with_char_by_char_folding() {
         for text in [
             "abc",

@@ -193,13 +193,19 @@ fn skills_check_their_fields_and_references_are_free() {
 
 #[test]
 fn timestamps_in_everos_shapes() {
-    for s in [
-        "2026-06-01T06:13:14+00:00",
-        "2026-06-01 06:13:14.123456+00:00",
-        "2026-06-01T06:13:14",
-        "2026-06-01T06:13:14Z",
+    for (s, day) in [
+        ("2026-06-01T06:13:14+00:00", jiff::civil::date(2026, 6, 1)),
+        (
+            "2026-06-01 06:13:14.123456+00:00",
+            jiff::civil::date(2026, 6, 1),
+        ),
+        ("2026-11-30T06:13:14", jiff::civil::date(2026, 11, 30)),
+        ("2025-12-31T23:59:59Z", jiff::civil::date(2025, 12, 31)),
+        // The day as written, not moved to another zone.
+        ("2026-02-28T23:30:00-05:00", jiff::civil::date(2026, 2, 28)),
+        ("2026-03-01t00:10:00+09:00", jiff::civil::date(2026, 3, 1)),
     ] {
-        assert!(timestamp_day(s).is_some(), "{s}");
+        assert_eq!(timestamp_day(s), Some(day), "{s}");
     }
     assert!(timestamp_day("2026-06-01Tnoon").is_none());
     assert!(timestamp_day("yesterday").is_none());
