@@ -200,7 +200,10 @@ fn feedback_is_not_written_through_a_linked_memory_folder() {
         .unwrap();
     assert!(!out.status.success());
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("memory/ is a symbolic link"), "{stderr}");
+    assert!(
+        stderr.contains("recall-feedback.jsonl: memory is a symbolic link"),
+        "{stderr}"
+    );
     assert!(!elsewhere.join("recall-feedback.jsonl").exists());
     assert_eq!(fs::read_dir(&elsewhere).unwrap().count(), 7);
 }
