@@ -393,4 +393,72 @@ mod tests {
             r#"{"status":"superseded"}"#
         );
     }
+
+    /// A project with decisions a, b and c, routes to a and c, and an index.
+    fn project() -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        let r = dir.path();
+        std::fs::create_dir_all(r.join("memory/decisions")).unwrap();
+        for id in ["a", "b", "c"] {
+            std::fs::write(
+                r.join(format!("memory/decisions/{id}.md")),
+                format!("---\nid: {id}\ntitle: {id}\nstatus: active\n---\n\n# {id}\n"),
+            )
+            .unwrap();
+        }
+        std::fs::write(r.join(INDEX_PATH), "# Index\n\n- [a](./decisions/a.md)\n").unwrap();
+        std::fs::write(
+            r.join(IMPRESSIONS_PATH),
+            "{\"id\":\"ia\",\"record_path\":\"memory/decisions/a.md\"}\n\
+             {\"id\":\"ic\",\"record_path\":\"memory/decisions/c.md\"}\n",
+        )
+        .unwrap();
+        dir
+    }
+
+    fn begin(root: &std::path::Path) -> Transaction {
+        Transaction::begin(root, std::time::Duration::ZERO, || {}).unwrap()
+    }
+
+    #[test]
+    fn the_impressions_are_edited_as_they_are_when_the_plan_is_applied() {
+        let dir = project();
+        let r = dir.path();
+        let confirmed = plan(&Project::load_root(r.to_path_buf()), "a", "b").unwrap();
+        // Another run marks the other route meanwhile and adds a line.
+        let imp = r.join(IMPRESSIONS_PATH);
+        let meanwhile = std::fs::read_to_string(&imp)
+            .unwrap()
+            .replace("c.md\"}", "c.md\",\"status\":\"archived\"}")
+            + "{\"id\":\"new\",\"record_path\":\"memory/decisions/b.md\"}\n";
+        std::fs::write(&imp, &meanwhile).unwrap();
+        let written = apply(&begin(r), &confirmed).unwrap();
+        assert!(
+            written.contains(&IMPRESSIONS_PATH.to_owned()),
+            "{written:?}"
+        );
+        assert_eq!(
+            std::fs::read_to_string(&imp).unwrap(),
+            meanwhile.replace(
+                "a.md\"}",
+                "a.md\",\"status\":\"superseded\",\"superseded_by\":\"new\"}"
+            )
+        );
+    }
+
+    #[test]
+    fn a_record_edited_since_the_plan_stops_it() {
+        let dir = project();
+        let r = dir.path();
+        let confirmed = plan(&Project::load_root(r.to_path_buf()), "a", "b").unwrap();
+        let index = r.join(INDEX_PATH);
+        std::fs::write(&index, "# Index edited\n\n- [a](./decisions/a.md)\n").unwrap();
+        let imp_before = std::fs::read_to_string(r.join(IMPRESSIONS_PATH)).unwrap();
+        let e = apply(&begin(r), &confirmed).unwrap_err();
+        assert!(e.contains("memory/index.md changed since the plan"), "{e}");
+        assert_eq!(
+            std::fs::read_to_string(r.join(IMPRESSIONS_PATH)).unwrap(),
+            imp_before
+        );
+    }
 }
