@@ -8,7 +8,7 @@ use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Child, Output, Stdio};
 use std::sync::mpsc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 const DEMO: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/demo-dejavu");
 const FEEDBACK: &str = "memory/recall-feedback.jsonl";
@@ -229,10 +229,14 @@ fn a_write_waits_for_the_run_holding_the_project_then_goes_ahead() {
             let _ = tx.send(line);
         }
     });
-    let said = rx
-        .recv_timeout(Duration::from_secs(25))
-        .expect("the run says it waits");
-    assert!(said.contains("waiting for it to finish"), "{said}");
+    let deadline = Instant::now() + Duration::from_secs(25);
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        let said = rx.recv_timeout(left).expect("the run says it waits");
+        if said.contains("waiting for it to finish") {
+            break;
+        }
+    }
     // Nothing is written while the lock is held.
     let text = fs::read_to_string(root.join(FEEDBACK)).unwrap();
     assert!(!text.contains("waited cue"));
