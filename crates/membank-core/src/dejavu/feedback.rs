@@ -2,8 +2,9 @@
 //! (totals per outcome, per route, with suggestions), and new lines made
 //! safe to keep in the repo.
 
-use serde::Serialize;
 use std::collections::HashMap;
+
+use serde::Serialize;
 
 use super::checks::safety;
 use super::js::{self, JsValue, SetKey};
