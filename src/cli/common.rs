@@ -271,6 +271,17 @@ pub fn lock_bank(root: &Path) -> anyhow::Result<membank_core::lock::BankLock> {
     .map_err(|e| anyhow::anyhow!(safe(&e.to_string())))
 }
 
+/// Take a Deja Vu project's lock for a write, waiting (and saying so on
+/// stderr) while another membank run changes the project.
+pub fn begin_dejavu_write(root: &Path) -> anyhow::Result<membank_core::dejavu::write::Transaction> {
+    membank_core::dejavu::write::Transaction::begin(root, membank_core::lock::DEFAULT_WAIT, || {
+        eprintln!(
+            "membank: another membank run is changing this project; waiting for it to finish"
+        );
+    })
+    .map_err(|e| anyhow::anyhow!(safe(&e)))
+}
+
 /// After a run that wrote to the bank: remove what killed runs left behind
 /// and say so on stderr.
 pub fn clean_leftovers(root: &Path, lock: &membank_core::lock::BankLock) {

@@ -9,7 +9,7 @@ use anyhow::bail;
 use membank_core::dejavu;
 use membank_core::dejavu::feedback::{self, Report};
 
-use super::common::{open_dejavu, print_json, safe};
+use super::common::{begin_dejavu_write, open_dejavu, print_json, safe};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -44,7 +44,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             &today,
         )
         .map_err(anyhow::Error::msg)?;
-        feedback::append(&project.root, &line).map_err(anyhow::Error::msg)?;
+        let tx = begin_dejavu_write(&project.root)?;
+        feedback::append(&tx, &line).map_err(|e| anyhow::anyhow!(safe(&e)))?;
         println!("appended to {}: {}", dejavu::FEEDBACK_PATH, safe(&line));
         return Ok(ExitCode::SUCCESS);
     }

@@ -5,13 +5,14 @@ use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use anyhow::anyhow;
 use membank::diff::unified_diff;
 use membank_core::dejavu::supersede;
 
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use super::common::{open_dejavu, print_json, safe};
+use super::common::{begin_dejavu_write, open_dejavu, print_json, safe};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -86,12 +87,22 @@ pub fn human(plan: &supersede::Plan) -> String {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let project = open_dejavu(&args.project)?;
-    let plan = supersede::plan(&project, &args.old, &args.new).map_err(anyhow::Error::msg)?;
+    let mut project = open_dejavu(&args.project)?;
+    // With --yes the plan is made under the lock, from the files as they
+    // are then, so a run changing the project meanwhile loses nothing.
+    let held = match args.yes {
+        true => {
+            let tx = begin_dejavu_write(&project.root)?;
+            project = tx.load();
+            Some(tx)
+        }
+        false => None,
+    };
+    let plan = supersede::plan(&project, &args.old, &args.new).map_err(|e| anyhow!(safe(&e)))?;
     if args.json {
-        let written = match args.yes {
-            true => Some(supersede::apply(&project.root, &plan).map_err(anyhow::Error::msg)?),
-            false => None,
+        let written = match &held {
+            Some(tx) => Some(supersede::apply(tx, &plan).map_err(|e| anyhow!(safe(&e)))?),
+            None => None,
         };
         print_json(&PlanJson::new(&plan, written))?;
         return Ok(ExitCode::SUCCESS);
@@ -119,7 +130,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             return Ok(ExitCode::SUCCESS);
         }
     }
-    let written = supersede::apply(&project.root, &plan).map_err(anyhow::Error::msg)?;
+    let tx = match held {
+        Some(tx) => tx,
+        None => begin_dejavu_write(&project.root)?,
+    };
+    let written = supersede::apply(&tx, &plan).map_err(|e| anyhow!(safe(&e)))?;
     writeln!(out, "written: {}", safe(&written.join(", ")))?;
     Ok(ExitCode::SUCCESS)
 }

@@ -130,16 +130,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
 
     // Held from the review to the last write, so nothing changes in between.
-    let _lock = match args.yes && output.reply_complete {
-        true => Some(common::lock_bank(&project.root)?),
+    let tx = match args.yes && output.reply_complete {
+        true => Some(common::begin_dejavu_write(&project.root)?),
         false => None,
     };
     let proposal = writeback::classify(&project, &reply);
     output.warnings = proposal.warnings.clone();
     output.blocks = proposal.files.clone();
-    if args.yes && output.reply_complete {
+    if let Some(tx) = &tx {
         print_review(&args, &proposal, "Plan")?;
-        match writeback::apply(&project.root, &proposal, &[]) {
+        match writeback::apply(tx, &proposal, &[]) {
             Ok(done) => {
                 output.blocks = done;
                 output.applied = true;

@@ -402,6 +402,30 @@ fn recall_feedback_is_saved_for_the_cue_just_tried() {
 }
 
 #[test]
+fn recall_feedback_is_not_saved_while_another_run_changes_the_project() {
+    let tmp = tempfile::tempdir().unwrap();
+    copy_dir(&manifest("demo-dejavu"), tmp.path());
+    let before = std::fs::read(tmp.path().join(FEEDBACK_PATH)).unwrap();
+    let mut app = open(tmp.path(), "p", 100, 24);
+    key(&mut app, KeyCode::Tab);
+    key(&mut app, KeyCode::Tab);
+    keys(&mut app, "i");
+    keys(&mut app, "settings sync");
+    let held = membank_core::lock::BankLock::try_acquire(tmp.path()).unwrap();
+    ctrl(&mut app, 'f');
+    let message = app.status.message.clone().unwrap().0;
+    assert!(
+        message.contains("feedback not saved") && message.contains("changing this project"),
+        "{message}"
+    );
+    assert_eq!(
+        std::fs::read(tmp.path().join(FEEDBACK_PATH)).unwrap(),
+        before
+    );
+    drop(held);
+}
+
+#[test]
 fn search_opens_as_a_popup_over_a_bank_and_jumps_to_the_line() {
     let mut app = super::tests::app_at(&super::tests::fixture(), 100, 30);
     ctrl(&mut app, 'f');

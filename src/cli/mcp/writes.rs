@@ -363,13 +363,16 @@ fn apply_files(
 
 fn apply_supersede(shared: &Arc<Shared>, plan: &supersede::Plan) -> Result<Output, String> {
     let root = bank_root(shared);
-    // `apply` refuses, writing nothing, when a file changed since the plan.
-    let written = supersede::apply(&root, plan).map_err(|e| {
+    // Under the project's lock, as on the command line; `apply` refuses,
+    // writing nothing, when a record or the index changed since the plan.
+    let tx = crate::cli::common::begin_dejavu_write(&root).map_err(|e| format!("{e:#}"))?;
+    let written = supersede::apply(&tx, plan).map_err(|e| {
         format!(
             "not applied: {}; call supersede again",
             sanitize_for_terminal(&e, false)
         )
     })?;
+    drop(tx);
     shared.reload(written.clone());
     let text = format!(
         "written: {}\n",

@@ -9,6 +9,7 @@ use membank_core::dejavu::feedback::{self, OUTCOMES};
 use membank_core::dejavu::js::{self, JsValue};
 use membank_core::dejavu::paths::route_for_display;
 use membank_core::dejavu::recall::{Considered, Explanation, Level};
+use membank_core::dejavu::write::Transaction;
 use membank_core::dejavu::{self, IMPRESSIONS_PATH, Project, Recall};
 use membank_core::text::sanitize_for_terminal;
 use ratatui::Frame;
@@ -121,7 +122,12 @@ impl RecallPane {
             None,
             &today,
         )
-        .and_then(|line| feedback::append(&project.root, &line).map(|_| line));
+        .and_then(|line| {
+            // A command-line run changing the project right now: give up
+            // soon rather than freeze the interface.
+            let tx = Transaction::begin(&project.root, std::time::Duration::from_secs(2), || {})?;
+            feedback::append(&tx, &line).map(|_| line)
+        });
         match result {
             Ok(line) => cx.info(format!(
                 "appended to {}: {}",

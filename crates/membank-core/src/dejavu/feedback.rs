@@ -3,7 +3,6 @@
 //! safe to keep in the repo.
 
 use std::collections::HashMap;
-use std::path::Path;
 
 use serde::Serialize;
 
@@ -11,8 +10,8 @@ use super::checks::safety;
 use super::js::{self, JsValue, SetKey};
 use super::jsonl::JsonlFile;
 use super::recall::tokenize;
+use super::write::Transaction;
 use super::{FEEDBACK_PATH, MEMORY_DIR};
-use crate::atomic::write_atomic;
 
 pub const OUTCOMES: [&str; 4] = ["helpful", "irrelevant", "missed", "overloaded"];
 /// A stored query is cut to this many UTF-16 units.
@@ -210,27 +209,17 @@ pub fn feedback_line(
     serde_json::to_string(&line).map_err(|e| e.to_string())
 }
 
-/// Append a line to the project's feedback file, atomically (the file is
-/// rewritten whole, never left half-appended).
-pub fn append(project_root: &Path, line: &str) -> Result<(), String> {
-    let path = project_root.join(FEEDBACK_PATH);
-    if !project_root.join(MEMORY_DIR).is_dir() {
-        return Err("the project has no memory/ folder".into());
+/// Append a line to the project's feedback file: one write at its end
+/// under the project's lock, so runs at the same time each keep their
+/// line and nothing already there is rewritten.
+pub fn append(tx: &Transaction, line: &str) -> Result<(), String> {
+    let memory = tx.root().join(MEMORY_DIR);
+    match std::fs::symlink_metadata(&memory) {
+        // A linked folder is refused by the write, which names it.
+        Ok(m) if m.is_dir() || m.file_type().is_symlink() => {}
+        _ => return Err("the project has no memory/ folder".into()),
     }
-    let reader = crate::safe_read::RootReader::for_root(project_root)
-        .map_err(|e| format!("{}: {e}", project_root.display()))?
-        .named("project");
-    let mut bytes = match reader.read(Path::new(FEEDBACK_PATH)) {
-        Ok(b) => b,
-        Err(e) if e.is_not_found() => Vec::new(),
-        Err(e) => return Err(format!("{FEEDBACK_PATH}: {e}")),
-    };
-    if !bytes.is_empty() && !bytes.ends_with(b"\n") {
-        bytes.push(b'\n');
-    }
-    bytes.extend_from_slice(line.as_bytes());
-    bytes.push(b'\n');
-    write_atomic(&path, &bytes).map_err(|e| format!("{FEEDBACK_PATH}: {e}"))
+    tx.append_line(FEEDBACK_PATH, line)
 }
 
 #[cfg(test)]

@@ -4,17 +4,16 @@
 //! impressions routing to the old record stop doing so.
 //!
 //! Planned first (before/after text per file, for a diff and a
-//! confirmation), then applied atomically per file. Only the lines that
+//! confirmation), then applied under the project's lock to the files as
+//! they are then, atomically per file. Only the lines that
 //! must change are touched; everything else stays byte for byte.
-
-use std::path::Path;
 
 use super::checks::spec::{ref_values, resolve_ref};
 use super::js::{self, JsValue};
 use super::project::{Project, Record};
 use super::record::Frontmatter;
+use super::write::Transaction;
 use super::{IMPRESSIONS_PATH, INDEX_PATH, paths};
-use crate::atomic::write_atomic;
 
 /// One file's change.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -307,30 +306,56 @@ fn edit_object_line(body: &str, new_id: Option<&str>) -> Option<String> {
     Some(text)
 }
 
-/// Write a plan. Every file must still read exactly as planned, or nothing
-/// is written; each file is replaced atomically.
-pub fn apply(root: &Path, plan: &Plan) -> Result<Vec<String>, String> {
-    let reader = crate::safe_read::RootReader::for_root(root)
-        .map_err(|err| format!("{}: {err}", root.display()))?
-        .named("project");
-    for e in &plan.edits {
-        let now = reader
-            .read(Path::new(&e.path))
-            .map_err(|err| format!("{}: {err}", e.path))?;
-        if String::from_utf8_lossy(&now) != e.before {
+/// Write a plan under the project's lock. The plan is made again from the
+/// files as they are now: the records and the index must still change
+/// exactly as planned (as shown and confirmed), or nothing is written; the
+/// impressions edit is made on the file as it is now, so lines another run
+/// added or edited meanwhile are kept. Each file is replaced atomically.
+pub fn apply(tx: &Transaction, confirmed: &Plan) -> Result<Vec<String>, String> {
+    let now = plan(&tx.load(), &confirmed.old, &confirmed.new)?;
+    let changed = changed_since(confirmed, &now);
+    if !changed.is_empty() {
+        return Err(format!(
+            "{} changed since the plan was made; nothing written, run it again",
+            changed.join(", ")
+        ));
+    }
+    for e in &now.edits {
+        // Text read leniently must not replace bytes that are not UTF-8.
+        let bytes = tx.read(&e.path)?.unwrap_or_default();
+        if std::str::from_utf8(&bytes) != Ok(e.before.as_str()) {
             return Err(format!(
-                "{} changed since the plan was made; nothing written, run it again",
+                "{} is not valid UTF-8 or changed while reading; nothing written",
                 e.path
             ));
         }
     }
     let mut written = Vec::new();
-    for e in &plan.edits {
-        write_atomic(&root.join(&e.path), e.after.as_bytes())
-            .map_err(|err| format!("{}: {err} (written so far: {})", e.path, written.join(", ")))?;
+    for e in &now.edits {
+        tx.replace(&e.path, e.after.as_bytes())
+            .map_err(|err| format!("{err} (written so far: {})", written.join(", ")))?;
         written.push(e.path.clone());
     }
     Ok(written)
+}
+
+/// The record and index files whose edit is no longer the one planned.
+fn changed_since(confirmed: &Plan, now: &Plan) -> Vec<String> {
+    let edit = |p: &Plan, path: &str| p.edits.iter().find(|e| e.path == path).cloned();
+    let mut paths: Vec<&str> = confirmed
+        .edits
+        .iter()
+        .chain(&now.edits)
+        .map(|e| e.path.as_str())
+        .filter(|p| *p != IMPRESSIONS_PATH)
+        .collect();
+    paths.sort_unstable();
+    paths.dedup();
+    paths
+        .into_iter()
+        .filter(|p| edit(confirmed, p) != edit(now, p))
+        .map(str::to_owned)
+        .collect()
 }
 
 #[cfg(test)]
@@ -366,6 +391,74 @@ mod tests {
         assert_eq!(
             edit_object_line(r#"{}"#, None).unwrap(),
             r#"{"status":"superseded"}"#
+        );
+    }
+
+    /// A project with decisions a, b and c, routes to a and c, and an index.
+    fn project() -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        let r = dir.path();
+        std::fs::create_dir_all(r.join("memory/decisions")).unwrap();
+        for id in ["a", "b", "c"] {
+            std::fs::write(
+                r.join(format!("memory/decisions/{id}.md")),
+                format!("---\nid: {id}\ntitle: {id}\nstatus: active\n---\n\n# {id}\n"),
+            )
+            .unwrap();
+        }
+        std::fs::write(r.join(INDEX_PATH), "# Index\n\n- [a](./decisions/a.md)\n").unwrap();
+        std::fs::write(
+            r.join(IMPRESSIONS_PATH),
+            "{\"id\":\"ia\",\"record_path\":\"memory/decisions/a.md\"}\n\
+             {\"id\":\"ic\",\"record_path\":\"memory/decisions/c.md\"}\n",
+        )
+        .unwrap();
+        dir
+    }
+
+    fn begin(root: &std::path::Path) -> Transaction {
+        Transaction::begin(root, std::time::Duration::ZERO, || {}).unwrap()
+    }
+
+    #[test]
+    fn the_impressions_are_edited_as_they_are_when_the_plan_is_applied() {
+        let dir = project();
+        let r = dir.path();
+        let confirmed = plan(&Project::load_root(r.to_path_buf()), "a", "b").unwrap();
+        // Another run marks the other route meanwhile and adds a line.
+        let imp = r.join(IMPRESSIONS_PATH);
+        let meanwhile = std::fs::read_to_string(&imp)
+            .unwrap()
+            .replace("c.md\"}", "c.md\",\"status\":\"archived\"}")
+            + "{\"id\":\"new\",\"record_path\":\"memory/decisions/b.md\"}\n";
+        std::fs::write(&imp, &meanwhile).unwrap();
+        let written = apply(&begin(r), &confirmed).unwrap();
+        assert!(
+            written.contains(&IMPRESSIONS_PATH.to_owned()),
+            "{written:?}"
+        );
+        assert_eq!(
+            std::fs::read_to_string(&imp).unwrap(),
+            meanwhile.replace(
+                "a.md\"}",
+                "a.md\",\"status\":\"superseded\",\"superseded_by\":\"new\"}"
+            )
+        );
+    }
+
+    #[test]
+    fn a_record_edited_since_the_plan_stops_it() {
+        let dir = project();
+        let r = dir.path();
+        let confirmed = plan(&Project::load_root(r.to_path_buf()), "a", "b").unwrap();
+        let index = r.join(INDEX_PATH);
+        std::fs::write(&index, "# Index edited\n\n- [a](./decisions/a.md)\n").unwrap();
+        let imp_before = std::fs::read_to_string(r.join(IMPRESSIONS_PATH)).unwrap();
+        let e = apply(&begin(r), &confirmed).unwrap_err();
+        assert!(e.contains("memory/index.md changed since the plan"), "{e}");
+        assert_eq!(
+            std::fs::read_to_string(r.join(IMPRESSIONS_PATH)).unwrap(),
+            imp_before
         );
     }
 }

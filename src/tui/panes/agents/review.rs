@@ -8,6 +8,7 @@ use std::path::Path;
 
 use membank_core::clock::Clock;
 use membank_core::compile::{self, BlockStatus, Mode, SourceStatus};
+use membank_core::dejavu::write::Transaction;
 use membank_core::dejavu::{self, Project};
 use membank_core::lock::BankLock;
 use membank_core::outcome::outcome_line;
@@ -289,11 +290,20 @@ impl Review {
             failed: Some(why),
         };
         // A command-line run changing the memory right now: write nothing.
-        let _lock = match BankLock::acquire(root, std::time::Duration::from_secs(2), || {}) {
-            Ok(lock) => lock,
+        // A Deja Vu project is written through its transaction, a bank
+        // under the bank's lock; both are the same lock on the folder.
+        let wait = std::time::Duration::from_secs(2);
+        let held = match self.purpose {
+            Purpose::Writeback => Transaction::begin(root, wait, || {}).map(Held::Project),
+            _ => BankLock::acquire(root, wait, || {})
+                .map(|lock| Held::Bank { _lock: lock })
+                .map_err(|e| e.to_string()),
+        };
+        let held = match held {
+            Ok(held) => held,
             Err(e) => {
-                self.result = Some(vec![s(&e.to_string())]);
-                return nothing(s(&e.to_string()));
+                self.result = Some(vec![s(&e)]);
+                return nothing(s(&e));
             }
         };
         let mut lines = Vec::new();
@@ -333,7 +343,10 @@ impl Review {
                 &compile::apply_reply_declining(root, &self.reply, Mode::Apply, &declined).blocks,
             ),
             Purpose::Writeback => {
-                match dejavu::writeback::apply(root, &self.classified, &declined) {
+                let Held::Project(tx) = &held else {
+                    return nothing("the project's lock was not taken".into());
+                };
+                match dejavu::writeback::apply(tx, &self.classified, &declined) {
                     Ok(done) => done
                         .iter()
                         .map(|f| {
@@ -456,6 +469,12 @@ fn written_blocks(blocks: &[compile::BlockResult]) -> Vec<(String, Option<String
             )
         })
         .collect()
+}
+
+/// The lock an apply holds until its last write.
+enum Held {
+    Bank { _lock: BankLock },
+    Project(Transaction),
 }
 
 /// What applying a review changed.

@@ -256,12 +256,14 @@ fn keywords(
         .map(|k| js::js_trim(k).to_lowercase())
         .filter(|k| !k.is_empty())
         .collect();
-    let mut unique: Vec<&str> = Vec::new();
-    for k in &normalized {
-        if !unique.contains(&k.as_str()) {
-            unique.push(k);
-        }
-    }
+    // A set, not a scan of what was kept: one line may carry hundreds of
+    // thousands of keywords.
+    let mut seen: HashSet<&str> = HashSet::with_capacity(normalized.len());
+    let unique: Vec<&str> = normalized
+        .iter()
+        .map(String::as_str)
+        .filter(|k| seen.insert(k))
+        .collect();
     if normalized.len() < 3 {
         add(
             "few-keywords",
@@ -568,4 +570,61 @@ pub fn key_line(text: &str, key: &str) -> Option<usize> {
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::dejavu::{IMPRESSIONS_PATH, Project, SUMMARY_PATH};
+
+    /// The keyword findings (code, line) of a project whose impressions
+    /// file holds `lines`.
+    fn keyword_findings(lines: &[String]) -> Vec<(&'static str, usize)> {
+        let tmp = tempfile::tempdir().unwrap();
+        std::fs::create_dir(tmp.path().join("memory")).unwrap();
+        std::fs::write(tmp.path().join(SUMMARY_PATH), "# Summary\n").unwrap();
+        std::fs::write(tmp.path().join(IMPRESSIONS_PATH), lines.join("\n")).unwrap();
+        let project = Project::load_root(tmp.path().to_path_buf());
+        let mut found: Vec<_> = super::super::check(&project)
+            .findings
+            .iter()
+            .filter(|f| f.code.contains("keyword"))
+            .map(|f| (f.code, f.line.unwrap_or(0)))
+            .collect();
+        found.sort();
+        found
+    }
+
+    fn line(id: &str, keywords: &[&str]) -> String {
+        serde_json::json!({ "id": id, "keywords": keywords }).to_string()
+    }
+
+    #[test]
+    fn repeated_keywords_and_keyword_sets_are_found_as_before() {
+        let found = keyword_findings(&[
+            line("a", &["Sync", " sync ", "settings"]),
+            line("b", &["alpha", "beta", "gamma"]),
+            line("c", &["GAMMA", "alpha", "Beta"]),
+            line("d", &["settings", "sync", "settings"]),
+            line("e", &["one", "two", "three"]),
+        ]);
+        assert_eq!(
+            found,
+            vec![
+                ("duplicate-keyword-set", 3),
+                ("duplicate-keyword-set", 4),
+                ("duplicate-keywords", 1),
+                ("duplicate-keywords", 4),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_line_with_four_hundred_thousand_keywords_is_checked_quickly() {
+        // Comparing each keyword with every earlier one took minutes here.
+        let mut keywords: Vec<String> = (0..400_000).map(|i| format!("k{i}")).collect();
+        keywords.push("K7".into());
+        let refs: Vec<&str> = keywords.iter().map(String::as_str).collect();
+        let found = keyword_findings(&[line("big", &refs)]);
+        assert_eq!(found, vec![("duplicate-keywords", 1), ("many-keywords", 1)]);
+    }
 }

@@ -1,11 +1,13 @@
-//! Writing an accepted writeback: records first (each atomically), then
-//! the impression lines appended after the file's existing bytes, so a
-//! route never points at a record that failed to be written.
+//! Writing an accepted writeback, under the project's lock: records first
+//! (each atomically), then the impression lines appended after the file's
+//! bytes as they are then, so a route never points at a record that failed
+//! to be written.
 
 use std::path::Path;
 
-use super::{check_on_disk, is_impression};
-use crate::atomic::{article_bytes, write_atomic};
+use super::is_impression;
+use crate::atomic::article_bytes;
+use crate::dejavu::write::Transaction;
 use crate::dejavu::{IMPRESSIONS_PATH, paths};
 use crate::review::{self, Change, Proposal, ProposedFile};
 use crate::safe_read::RootReader;
@@ -49,10 +51,11 @@ fn current_text(reader: &RootReader, rel: &str) -> Option<String> {
 /// proposal was made. Returns every entry with what was done to it (a
 /// declined or failed one as rejected with the reason).
 pub fn apply(
-    root: &Path,
+    tx: &Transaction,
     proposal: &Proposal,
     declined: &[usize],
 ) -> Result<Vec<ProposedFile>, ApplyError> {
+    let root = tx.root();
     let reader = RootReader::for_root(root)
         .map_err(|e| ApplyError::Root(format!("{}: {e}", root.display())))?;
     let stale = review::stale_paths_by(proposal, declined, |p| current_text(&reader, p));
@@ -77,10 +80,8 @@ pub fn apply(
         if file.change == Change::Unchanged {
             continue;
         }
-        let existing = read_raw(&reader, &file.path);
-        let result = check_on_disk(root, &file.path).and_then(|()| {
-            write_record(
-                root,
+        let result = tx.read(&file.path).and_then(|existing| {
+            tx.replace(
                 &file.path,
                 &article_bytes(&file.content, existing.as_deref()),
             )
@@ -90,7 +91,7 @@ pub fn apply(
             failed_records.push(file.path.clone());
         }
     }
-    append_impressions(root, &reader, &mut done, declined, &failed_records);
+    append_impressions(tx, &mut done, declined, &failed_records);
     Ok(done)
 }
 
@@ -106,21 +107,10 @@ fn fail(file: &mut ProposedFile, reason: String) {
     file.diff = None;
 }
 
-fn write_record(root: &Path, rel: &str, bytes: &[u8]) -> Result<(), String> {
-    let target = root.join(rel);
-    if let Some(parent) = target.parent() {
-        std::fs::create_dir_all(parent).map_err(|e| e.to_string())?;
-    }
-    // A link swapped in while the folders were made must not redirect it.
-    check_on_disk(root, rel)?;
-    write_atomic(&target, bytes).map_err(|e| e.to_string())
-}
-
 /// Append the accepted impression lines in one atomic replacement whose
 /// first bytes are the file as it was.
 fn append_impressions(
-    root: &Path,
-    reader: &RootReader,
+    tx: &Transaction,
     done: &mut [ProposedFile],
     declined: &[usize],
     failed_records: &[String],
@@ -141,7 +131,16 @@ fn append_impressions(
     if lines.is_empty() {
         return;
     }
-    let existing = read_raw(reader, IMPRESSIONS_PATH).unwrap_or_default();
+    // A file that cannot be read whole is not replaced: its lines would be lost.
+    let existing = match tx.read(IMPRESSIONS_PATH) {
+        Ok(bytes) => bytes.unwrap_or_default(),
+        Err(reason) => {
+            for &i in &lines {
+                fail(&mut done[i], reason.clone());
+            }
+            return;
+        }
+    };
     let eol: &[u8] = if existing.windows(2).any(|w| w == b"\r\n") {
         b"\r\n"
     } else {
@@ -155,9 +154,7 @@ fn append_impressions(
         bytes.extend_from_slice(done[i].content.as_bytes());
         bytes.extend_from_slice(eol);
     }
-    if let Err(reason) = check_on_disk(root, IMPRESSIONS_PATH)
-        .and_then(|()| write_record(root, IMPRESSIONS_PATH, &bytes))
-    {
+    if let Err(reason) = tx.replace(IMPRESSIONS_PATH, &bytes) {
         for &i in &lines {
             fail(&mut done[i], reason.clone());
         }

@@ -6,6 +6,11 @@ use super::*;
 const SCOPE: &str = "project:demo";
 const OLD_LINE: &str = r#"{"schema_version":1,"id":"decision-old","scope":"project:demo","title":"Old choice","keywords":["alpha","beta","gamma"],"record_path":"memory/decisions/old.md","updated":"2026-01-02","weight":0.5,"status":"active"}"#;
 
+/// The project's write transaction, for one apply.
+fn tx(root: &Path) -> crate::dejavu::write::Transaction {
+    crate::dejavu::write::Transaction::begin(root, std::time::Duration::ZERO, || {}).unwrap()
+}
+
 fn record(id: &str, title: &str, sections: &str) -> String {
     format!(
         "---\nid: {id}\ntitle: {title}\nstatus: active\nscope: {SCOPE}\nupdated: 2026-03-04\n---\n\n# {title}\n\n{sections}\n## Related records\n\n- [Summary](../summary.md)\n"
@@ -166,7 +171,7 @@ fn apply_writes_records_then_appends_lines_leaving_the_others_byte_for_byte() {
         ("memory/impressions.jsonl", new_line.clone()),
     ]);
     let p = classify(&load(r), &text);
-    let done = apply(r, &p, &[]).unwrap();
+    let done = apply(&tx(r), &p, &[]).unwrap();
     assert_eq!(done[0].change, Change::New);
     assert_eq!(done[1].change, Change::Changed);
     assert_eq!(
@@ -276,12 +281,12 @@ fn declined_entries_are_not_written_and_a_stale_file_stops_everything() {
     );
     fs::write(r.join("memory/summary.md"), "edited by hand\n").unwrap();
     assert_eq!(
-        apply(r, &p, &[]),
+        apply(&tx(r), &p, &[]),
         Err(ApplyError::Stale(vec!["memory/summary.md".into()]))
     );
     assert!(!r.join("memory/decisions/cache.md").exists());
     // Declining the summary: the rest is written, the summary kept.
-    let done = apply(r, &p, &[2]).unwrap();
+    let done = apply(&tx(r), &p, &[2]).unwrap();
     assert_eq!(done[2].change, Change::Rejected);
     assert_eq!(
         fs::read_to_string(r.join("memory/summary.md")).unwrap(),
@@ -326,7 +331,7 @@ fn lines_start_a_missing_impressions_file_and_end_an_unterminated_one() {
         ("memory/impressions.jsonl", line.clone()),
     ]);
     // The last line has no line ending: the appended one starts on its own line.
-    apply(r, &classify(&load(r), &text), &[]).unwrap();
+    apply(&tx(r), &classify(&load(r), &text), &[]).unwrap();
     assert_eq!(
         fs::read_to_string(r.join("memory/impressions.jsonl")).unwrap(),
         format!("{OLD_LINE}\n{line}\n")
@@ -336,7 +341,7 @@ fn lines_start_a_missing_impressions_file_and_end_an_unterminated_one() {
     fs::remove_file(r.join("memory/decisions/cache.md")).unwrap();
     let p = classify(&load(r), &text);
     assert_eq!(p.files[1].change, Change::New, "{:#?}", p.files[1]);
-    apply(r, &p, &[]).unwrap();
+    apply(&tx(r), &p, &[]).unwrap();
     assert_eq!(
         fs::read_to_string(r.join("memory/impressions.jsonl")).unwrap(),
         format!("{line}\n")
@@ -364,7 +369,7 @@ fn a_line_routing_to_a_declined_new_record_is_not_appended() {
     ]);
     let p = classify(&load(r), &text);
     assert_eq!(p.files[1].change, Change::Changed, "{p:#?}");
-    let done = apply(r, &p, &[0]).unwrap();
+    let done = apply(&tx(r), &p, &[0]).unwrap();
     assert!(!r.join("memory/decisions/cache.md").exists());
     assert_eq!(done[1].change, Change::Rejected);
     assert!(
@@ -395,6 +400,6 @@ fn control_characters_from_the_model_are_never_written() {
     let reason = p.files[0].reason.as_deref().unwrap();
     assert!(reason.contains("U+001B"), "{reason}");
     assert_ne!(p.files[1].change, Change::Rejected, "a tab is text: {p:#?}");
-    apply(r, &p, &[]).unwrap();
+    apply(&tx(r), &p, &[]).unwrap();
     assert!(!r.join("memory/decisions/escape.md").exists());
 }
