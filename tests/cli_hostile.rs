@@ -317,7 +317,11 @@ fn a_second_compile_run_waits_for_the_first() {
 fn reading_a_file_that_is_not_read_says_why() {
     let d = bank();
     write(d.path(), "02_TERMINOLOGY/bytes.md", b"binary \xff\x00");
-    symlink("/etc/hostname", d.path().join("03_DOMAINS/outside.md")).unwrap();
+    // A real file outside the bank, made by the test, so the link resolves.
+    let elsewhere = tempfile::tempdir().unwrap();
+    let outside = elsewhere.path().join("notes.md");
+    fs::write(&outside, "# Kept out\n").unwrap();
+    symlink(&outside, d.path().join("03_DOMAINS/outside.md")).unwrap();
     for (rel, why) in [
         ("02_TERMINOLOGY/bytes.md", "not valid UTF-8"),
         (

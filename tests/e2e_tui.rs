@@ -439,28 +439,36 @@ fn without_a_usable_model_the_agents_say_what_to_set() {
 #[test]
 fn process_inbox_writes_only_after_review_in_a_real_terminal() {
     let home = tempfile::tempdir().unwrap();
-    let bank = tempfile::tempdir().unwrap();
+    // The bank in a folder of its own, so an escape would land where only
+    // this test looks.
+    let outer = tempfile::tempdir().unwrap();
+    let bank = outer.path().join("bank");
+    std::fs::create_dir(&bank).unwrap();
     copy_dir(
         &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/bank"),
-        bank.path(),
+        &bank,
     );
     let reply = "### FILE: 02_TERMINOLOGY/audit → audit.md\n---\nterm_source: audit\n---\n# audit → audit\n### FILE: ../escape.md\nno\n";
     let server = FakeServer::start([FakeReply::openai_stream(&[reply])]);
     let env = server.env_for(Provider::OpenAi);
-    let mut s = Session::start_with(bank.path(), home.path(), Path::new("true"), &[], None, &env);
+    let mut s = Session::start_with(&bank, home.path(), Path::new("true"), &[], None, &env);
     s.wait_read();
     s.send("a2");
     s.wait_text("call notes.md");
     s.send("r");
     let screen = s.wait_text("2 proposed, 1 accepted");
     assert!(screen.contains("rejected  ../escape.md"), "{screen}");
-    let written = bank.path().join("02_TERMINOLOGY/audit → audit.md");
+    let written = bank.join("02_TERMINOLOGY/audit → audit.md");
     assert!(!written.exists(), "nothing is written before Enter");
     s.send("\r");
     s.wait_text("archived  00_INBOX/call notes.md");
     assert!(written.exists());
-    assert!(!bank.path().join("00_INBOX/call notes.md").exists());
-    assert!(!bank.path().parent().unwrap().join("escape.md").exists());
+    assert!(!bank.join("00_INBOX/call notes.md").exists());
+    let beside: Vec<_> = std::fs::read_dir(outer.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(beside, ["bank"], "nothing is written beside the bank");
 }
 
 #[test]

@@ -506,15 +506,20 @@ fn a_finding_in_the_frontmatter_opens_the_article_at_its_top() {
     assert!(screen(&app).contains("in this file:"));
 }
 
+#[cfg(unix)]
 #[test]
 fn a_file_that_is_not_read_says_why_in_full_with_its_findings() {
     let dir = tempfile::tempdir().unwrap();
+    // A real file outside the bank, made by the test, so the link resolves.
+    let elsewhere = tempfile::tempdir().unwrap();
+    let outside = elsewhere.path().join("notes.md");
+    std::fs::write(&outside, "# Kept out\n").unwrap();
     let root = dir.path();
     for folder in ["00_INBOX", "01_CLIENTS", "02_TERMINOLOGY", "03_DOMAINS"] {
         std::fs::create_dir(root.join(folder)).unwrap();
     }
     std::fs::write(root.join("02_TERMINOLOGY/bytes.md"), b"\xff\xfe\x00binary").unwrap();
-    std::os::unix::fs::symlink("/etc/hostname", root.join("03_DOMAINS/outside.md")).unwrap();
+    std::os::unix::fs::symlink(&outside, root.join("03_DOMAINS/outside.md")).unwrap();
     let mut app = app_at(root, 80, 24);
     for (rel, tail) in [
         (
