@@ -1792,3 +1792,22 @@ fn c1_and_bidi_characters_reach_standard_output_escaped() {
     );
     assert_eq!(v["result"]["isError"], false, "{v}");
 }
+
+#[tokio::test]
+async fn a_proposal_holding_a_credential_is_rejected_and_never_applied() {
+    let (_dir, bank) = demo_copy();
+    let c = connect(&bank, &["--allow-writes"]).await;
+    let key = format!("-----BEGIN {}-----", "RSA PRIVATE KEY");
+    let reply =
+        format!("### FILE: 01_CLIENTS/Keys.md\n---\nclient: Keys\n---\n# Keys\n{key}\nMIIB\n");
+    let proposed = call(&c, "propose_write", json!({ "reply": reply })).await;
+    assert_eq!(proposed.is_error, Some(false), "{proposed:?}");
+    let v = proposed.structured_content.clone().unwrap();
+    assert_eq!(v["blocks"][0]["status"], "rejected", "{v:#}");
+    let reason = v["blocks"][0]["reason"].as_str().unwrap();
+    assert!(reason.contains("a private key on line 5"), "{reason}");
+    let id = v["proposal_id"].as_str().unwrap();
+    call(&c, "apply_write", json!({ "proposal_id": id })).await;
+    assert!(!bank.join("01_CLIENTS/Keys.md").exists());
+    c.service.cancel().await.unwrap();
+}
