@@ -1631,33 +1631,20 @@ fn http_call(addr: &str, session: &str, id: u64, tool: &str, arguments: Value) -
 
 #[test]
 fn http_refuses_pages_of_other_origins_and_answers_its_own() {
-    let (mut server, addr) = http_server_with(DEMO, &["--allow-origin", "http://localhost:5173"]);
+    let (mut server, addr) = http_server(DEMO);
     let port = addr.rsplit(':').next().unwrap().to_owned();
-    let hostile = post_with(
-        &addr,
-        None,
-        "Origin: http://evil.example\r\n",
-        &initialize_message(),
-    );
+    let with_origin = |origin: &str| {
+        post_with(
+            &addr,
+            None,
+            &format!("Origin: {origin}\r\n"),
+            &initialize_message(),
+        )
+    };
+    let hostile = with_origin("http://evil.example");
     // Another port of loopback is another site.
-    let other_port = post_with(
-        &addr,
-        None,
-        "Origin: http://127.0.0.1:1\r\n",
-        &initialize_message(),
-    );
-    let own = post_with(
-        &addr,
-        None,
-        &format!("Origin: http://localhost:{port}\r\n"),
-        &initialize_message(),
-    );
-    let allowed = post_with(
-        &addr,
-        None,
-        "Origin: http://localhost:5173\r\n",
-        &initialize_message(),
-    );
+    let other_port = with_origin("http://127.0.0.1:1");
+    let own = with_origin(&format!("http://localhost:{port}"));
     let _ = server.kill();
     let _ = server.wait();
     for (head, answer) in [&hostile, &other_port] {
@@ -1666,13 +1653,31 @@ fn http_refuses_pages_of_other_origins_and_answers_its_own() {
         assert!(!head.to_lowercase().contains("mcp-session-id"), "{head}");
         assert!(!head.contains("membank"), "{head}");
     }
-    for (head, answer) in [&own, &allowed] {
-        assert!(head.starts_with("HTTP/1.1 200"), "{head}");
-        assert_eq!(
-            answer.as_ref().unwrap()["result"]["serverInfo"]["name"],
-            "membank"
-        );
-    }
+    let (head, answer) = own;
+    assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+    assert_eq!(answer.unwrap()["result"]["serverInfo"]["name"], "membank");
+}
+
+#[test]
+fn http_answers_an_origin_the_user_allowed() {
+    let (mut server, addr) = http_server_with(DEMO, &["--allow-origin", "http://localhost:5173"]);
+    let (head, answer) = post_with(
+        &addr,
+        None,
+        "Origin: http://localhost:5173\r\n",
+        &initialize_message(),
+    );
+    let refused = post_with(
+        &addr,
+        None,
+        "Origin: http://localhost:5174\r\n",
+        &initialize_message(),
+    );
+    let _ = server.kill();
+    let _ = server.wait();
+    assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+    assert_eq!(answer.unwrap()["result"]["serverInfo"]["name"], "membank");
+    assert!(refused.0.starts_with("HTTP/1.1 403"), "{}", refused.0);
 }
 
 #[test]
