@@ -31,19 +31,28 @@ pub enum Kind {
 }
 
 impl Kind {
-    /// The kind with its article, for messages ("an AWS access key").
-    pub fn described(self) -> &'static str {
+    /// The kind, for messages ("AWS access key").
+    pub fn name(self) -> &'static str {
         match self {
-            Kind::PrivateKey => "a private key",
-            Kind::OpenAiKey => "an OpenAI-style secret key",
-            Kind::GitHubToken => "a GitHub token",
-            Kind::AwsAccessKey => "an AWS access key",
-            Kind::GitLabToken => "a GitLab token",
-            Kind::SlackToken => "a Slack token",
-            Kind::GoogleApiKey => "a Google API key",
-            Kind::Jwt => "a JSON Web Token",
-            Kind::UrlPassword => "a password in a URL",
+            Kind::PrivateKey => "private key",
+            Kind::OpenAiKey => "OpenAI-style secret key",
+            Kind::GitHubToken => "GitHub token",
+            Kind::AwsAccessKey => "AWS access key",
+            Kind::GitLabToken => "GitLab token",
+            Kind::SlackToken => "Slack token",
+            Kind::GoogleApiKey => "Google API key",
+            Kind::Jwt => "JSON Web Token",
+            Kind::UrlPassword => "password in a URL",
         }
+    }
+
+    /// The kind with its article ("an AWS access key").
+    pub fn described(self) -> String {
+        let article = match self {
+            Kind::OpenAiKey | Kind::AwsAccessKey => "an",
+            _ => "a",
+        };
+        format!("{article} {}", self.name())
     }
 
     /// What to do besides removing it.

@@ -189,7 +189,7 @@ fn secret_hits(text: &str) -> Vec<Hit> {
                 "api-key",
                 format!(
                     "possible {}; remove it and {}",
-                    other.described().split_once(' ').map_or("", |(_, k)| k),
+                    other.name(),
                     other.advice()
                 ),
             ),
@@ -257,6 +257,12 @@ mod tests {
             vec!["credential-assignment"]
         );
         assert_eq!(codes("Mail Ann@Example.COM"), vec!["email-address"]);
+        // Beyond the reference: the shared detector's other kinds.
+        assert_eq!(codes("glpat-xY3zA6bC9dE2fG5hJ8kL"), vec!["api-key"]);
+        assert_eq!(
+            codes("db postgres://app:Tr0ub4dor3@db/prod"),
+            vec!["credential-assignment"]
+        );
     }
 
     #[test]
