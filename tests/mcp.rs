@@ -1738,12 +1738,7 @@ fn a_proposal_is_applied_only_by_the_session_that_made_it() {
 
 #[test]
 fn c1_and_bidi_characters_reach_standard_output_escaped() {
-    let (_dir, bank) = demo_copy();
-    fs::write(
-        bank.join("01_CLIENTS/Steered.md"),
-        "---\nclient: Steered\n---\n# Steered\n\nCSI \u{9b}31m here, and \u{202e}desrever.\n",
-    )
-    .unwrap();
+    let (_dir, bank) = steered_bank();
     let mut server = support::membank()
         .arg("mcp")
         .arg(&bank)
@@ -1815,4 +1810,75 @@ async fn a_proposal_holding_a_credential_is_rejected_and_never_applied() {
     call(&c, "apply_write", json!({ "proposal_id": id })).await;
     assert!(!bank.join("01_CLIENTS/Keys.md").exists());
     c.service.cancel().await.unwrap();
+}
+
+/// A demo bank with an article holding a one-byte CSI and a right-to-left
+/// override.
+fn steered_bank() -> (tempfile::TempDir, PathBuf) {
+    let (dir, bank) = demo_copy();
+    fs::write(
+        bank.join("01_CLIENTS/Steered.md"),
+        "---\nclient: Steered\n---\n# Steered\n\nCSI \u{9b}31m here, and \u{202e}desrever.\n",
+    )
+    .unwrap();
+    (dir, bank)
+}
+
+#[test]
+fn c1_and_bidi_characters_reach_http_clients_escaped() {
+    let (_dir, bank) = steered_bank();
+    let (mut server, addr) = http_server(bank.to_str().unwrap());
+    let session = http_session(&addr);
+    let body = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+        "name": "read", "arguments": {"target": "[[Steered]]"}}})
+    .to_string();
+    let mut stream = std::net::TcpStream::connect(&addr).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(20)))
+        .unwrap();
+    write!(
+        stream,
+        "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+         Accept: application/json, text/event-stream\r\nMcp-Session-Id: {session}\r\n\
+         Mcp-Protocol-Version: 2025-06-18\r\nContent-Length: {}\r\n\
+         Connection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    // Read until the answer's last words arrived (or the server stopped).
+    let mut raw = Vec::new();
+    let mut buf = [0u8; 65536];
+    let body = loop {
+        match stream.read(&mut buf) {
+            Ok(0) | Err(_) => break None,
+            Ok(n) => raw.extend_from_slice(&buf[..n]),
+        }
+        let Some(split) = raw.windows(4).position(|w| w == b"\r\n\r\n") else {
+            continue;
+        };
+        let body = String::from_utf8_lossy(&dechunk(&raw[split + 4..])).into_owned();
+        // The whole answer: the line that parses as the JSON-RPC reply.
+        let answer = body.lines().find(|l| {
+            let json = l.strip_prefix("data:").unwrap_or(l).trim();
+            serde_json::from_str::<Value>(json).is_ok_and(|v| v["id"] == 2)
+        });
+        if let Some(line) = answer {
+            break Some(line.as_bytes().to_vec());
+        }
+    };
+    let _ = server.kill();
+    let _ = server.wait();
+    let body = String::from_utf8(
+        body.unwrap_or_else(|| panic!("no answer: {}", String::from_utf8_lossy(&raw))),
+    )
+    .unwrap();
+    assert!(
+        !body.contains('\u{9b}') && !body.contains('\u{202e}'),
+        "{body:?}"
+    );
+    assert!(
+        body.contains("\\u009b31m") && body.contains("\\u202edesrever"),
+        "{body}"
+    );
+    assert!(body.contains("structuredContent"), "{body}");
 }

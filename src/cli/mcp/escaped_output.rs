@@ -1,7 +1,8 @@
-//! Standard output for the protocol, with the characters the `--json`
-//! writer escapes (C1 controls such as the one-byte CSI U+009B, bidi
-//! overrides, zero-width characters) written as `\uXXXX`, so a client that
-//! shows or logs the stream cannot be steered by an article's text.
+//! The protocol's output (standard output, HTTP response bodies) with the
+//! characters the `--json` writer escapes (C1 controls such as the one-byte
+//! CSI U+009B, bidi overrides, zero-width characters) written as `\uXXXX`,
+//! so a client that shows or logs the stream cannot be steered by an
+//! article's text.
 //!
 //! The protocol's JSON is ASCII outside its strings, so every such
 //! character found in the bytes is inside a string, where its escape means
@@ -11,6 +12,9 @@ use std::io;
 use std::pin::Pin;
 use std::task::{Context, Poll, ready};
 
+use http_body_util::BodyExt as _;
+use http_body_util::combinators::BoxBody;
+use hyper::body::{Body, Bytes};
 use membank_core::json::needs_escape;
 use tokio::io::AsyncWrite;
 
@@ -127,6 +131,23 @@ impl<W: AsyncWrite + Unpin> AsyncWrite for EscapedOutput<W> {
         ready!(this.poll_drain(cx))?;
         Pin::new(&mut this.inner).poll_shutdown(cx)
     }
+}
+
+/// An HTTP response body, escaped frame by frame (a server-sent event or
+/// a JSON answer alike: both carry the JSON as it is).
+pub fn escaped_body<B>(body: B) -> BoxBody<Bytes, B::Error>
+where
+    B: Body<Data = Bytes> + Send + Sync + 'static,
+{
+    let mut partial = Vec::new();
+    body.map_frame(move |frame| {
+        frame.map_data(|data| {
+            let mut out = Vec::with_capacity(data.len());
+            escape_into(&mut partial, &data, &mut out);
+            Bytes::from(out)
+        })
+    })
+    .boxed()
 }
 
 #[cfg(test)]

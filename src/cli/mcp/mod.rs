@@ -178,7 +178,9 @@ async fn serve_http(
                 let service = service.clone();
                 async move {
                     if request.uri().path() == "/mcp" {
-                        hyper::service::Service::call(&service, request).await
+                        hyper::service::Service::call(&service, request)
+                            .await
+                            .map(|response| response.map(escaped_output::escaped_body))
                     } else {
                         Ok(not_found())
                     }
