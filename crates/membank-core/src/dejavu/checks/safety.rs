@@ -154,8 +154,7 @@ pub fn scan(text: &str) -> Vec<Hit> {
     hits
 }
 
-/// The first credential of each kind, as the reference words the kinds it
-/// knows.
+/// The first credential of each kind.
 fn secret_hits(text: &str) -> Vec<Hit> {
     let mut hits: Vec<Hit> = Vec::new();
     let mut seen: Vec<Kind> = Vec::new();
@@ -164,36 +163,17 @@ fn secret_hits(text: &str) -> Vec<Hit> {
             continue;
         }
         seen.push(found.kind);
-        let (code, message) = match found.kind {
-            Kind::PrivateKey => (
-                "private-key",
-                "possible private key; remove it and rotate the key".to_owned(),
-            ),
-            Kind::OpenAiKey => (
-                "api-key",
-                "possible OpenAI-style secret key; remove it and rotate the key".to_owned(),
-            ),
-            Kind::GitHubToken => (
-                "api-key",
-                "possible GitHub token; remove it and revoke the token".to_owned(),
-            ),
-            Kind::AwsAccessKey => (
-                "api-key",
-                "possible AWS access key; remove it and rotate the key".to_owned(),
-            ),
-            Kind::UrlPassword => (
-                "credential-assignment",
-                "possible password in a URL; remove it and change the password".to_owned(),
-            ),
-            other => (
-                "api-key",
-                format!(
-                    "possible {}; remove it and {}",
-                    other.name(),
-                    other.advice()
-                ),
-            ),
+        let code = match found.kind {
+            Kind::PrivateKey => "private-key",
+            Kind::UrlPassword => "credential-assignment",
+            _ => "api-key",
         };
+        // For the reference's kinds this is the reference's wording.
+        let message = format!(
+            "possible {}; remove it and {}",
+            found.kind.name(),
+            found.kind.advice()
+        );
         hits.push(Hit {
             code,
             severity: Severity::Error,
@@ -251,6 +231,10 @@ mod tests {
             vec!["private-key"]
         );
         assert_eq!(codes("AKIAABCDEFGHIJKLMNOP"), vec!["api-key"]);
+        assert_eq!(
+            scan("AKIAABCDEFGHIJKLMNOP")[0].message,
+            "possible AWS access key; remove it and rotate the key"
+        );
         assert_eq!(codes("ghp_abcdefghijklmnopqrstuvwxyz"), vec!["api-key"]);
         assert_eq!(
             codes("Password = 'abcdefghijklmnop1'"),
