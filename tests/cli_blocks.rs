@@ -485,3 +485,25 @@ fn change_says_new_changed_unchanged_or_rejected_before_and_after_writing() {
     // `status` keeps its older words for scripts written for them.
     assert_eq!(applied["blocks"][0]["status"], "created");
 }
+
+#[test]
+fn a_block_holding_a_credential_is_refused_by_apply() {
+    let dir = bank();
+    let key = format!("AKIA{}", "IOSFODNN7EXAMPLE");
+    let reply = format!(
+        "### FILE: 01_CLIENTS/Acme.md\n---\nclient: Acme\n---\n# Acme\nUpload with {key}\n"
+    );
+    let out = membank(
+        &["blocks", s(dir.path()), "--apply", "--json"],
+        Some(&reply),
+    );
+    let v = json(&out);
+    assert_eq!(
+        statuses(&v),
+        [("01_CLIENTS/Acme.md".to_owned(), "rejected".to_owned())]
+    );
+    let reason = v["blocks"][0]["reason"].as_str().unwrap();
+    assert!(reason.contains("an AWS access key on line 5"), "{reason}");
+    assert!(!String::from_utf8_lossy(&out.stdout).contains(&key));
+    assert!(!dir.path().join("01_CLIENTS/Acme.md").exists());
+}

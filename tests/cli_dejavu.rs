@@ -383,3 +383,33 @@ fn recall_ask_gives_the_model_only_the_records_recall_selects() {
     assert!(!system.contains("memory/summary.md"), "{system}");
     assert!(!system.contains("Migrate old setting names"), "{system}");
 }
+
+#[test]
+fn feedback_holding_a_credential_is_refused_and_nothing_is_appended() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("p");
+    copy_tree(Path::new(DEMO), &root);
+    let before = fs::read(root.join("memory/recall-feedback.jsonl")).unwrap();
+    let key = format!("ghp_{}", "aB3dE6gH9jK2mN5pQ8sT1vW4yZ7bC0eF3hJ6");
+    let out = membank(&[
+        "feedback",
+        root.to_str().unwrap(),
+        "--add",
+        "helpful",
+        "--cue",
+        "settings sync",
+        "--note",
+        &format!("pushed with {key}"),
+    ]);
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("the note holds what looks like a GitHub token"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains(&key), "{stderr}");
+    assert_eq!(
+        fs::read(root.join("memory/recall-feedback.jsonl")).unwrap(),
+        before
+    );
+}

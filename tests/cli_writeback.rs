@@ -210,3 +210,26 @@ fn private_notes_are_refused_before_any_model_is_asked() {
     );
     assert!(server.requests().is_empty());
 }
+
+#[test]
+fn a_record_holding_a_credential_is_refused() {
+    let dir = project();
+    let r = dir.path();
+    let key = format!("xoxb-{}", "1234567890-aBcDeFgHiJkL");
+    let leaked = DECISION.replace(
+        "Every editor reads them.",
+        &format!("Every editor reads them. Bot token {key}."),
+    );
+    fs::write(
+        r.join("reply.md"),
+        format!("### FILE: memory/decisions/export-format.md\n{leaked}"),
+    )
+    .unwrap();
+    let out = run(r, None, &["--reply", "reply.md", "--yes", "--json"]);
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["blocks"][0]["status"], "rejected", "{v:#}");
+    let reason = v["blocks"][0]["reason"].as_str().unwrap();
+    assert!(reason.contains("a Slack token on line"), "{reason}");
+    assert!(!text(&out.stdout).contains(&key));
+    assert!(!r.join("memory/decisions/export-format.md").exists());
+}

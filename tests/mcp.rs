@@ -1395,8 +1395,14 @@ async fn a_path_escape_is_refused_with_allow_writes_and_nothing_lands_outside() 
 /// Start `membank mcp --http` on a free loopback port; returns the process
 /// and the `host:port` it announced.
 fn http_server(path: &str) -> (std::process::Child, String) {
+    http_server_with(path, &[])
+}
+
+/// [`http_server`] with more arguments.
+fn http_server_with(path: &str, extra: &[&str]) -> (std::process::Child, String) {
     let mut server = support::membank()
         .args(["mcp", path, "--http", "127.0.0.1:0"])
+        .args(extra)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
@@ -1437,6 +1443,16 @@ fn dechunk(mut raw: &[u8]) -> Vec<u8> {
 /// POST one JSON-RPC message to /mcp and return the response's headers and,
 /// for a request, its JSON-RPC answer (sent as JSON or as a server-sent event).
 fn post(addr: &str, session: Option<&str>, message: &Value) -> (String, Option<Value>) {
+    post_with(addr, session, "", message)
+}
+
+/// [`post`] with more header lines (each ending in `\r\n`).
+fn post_with(
+    addr: &str,
+    session: Option<&str>,
+    headers: &str,
+    message: &Value,
+) -> (String, Option<Value>) {
     let body = message.to_string();
     let mut stream = std::net::TcpStream::connect(addr).unwrap();
     stream
@@ -1448,7 +1464,7 @@ fn post(addr: &str, session: Option<&str>, message: &Value) -> (String, Option<V
     write!(
         stream,
         "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
-         Accept: application/json, text/event-stream\r\n{session}Content-Length: {}\r\n\
+         Accept: application/json, text/event-stream\r\n{session}{headers}Content-Length: {}\r\n\
          Connection: close\r\n\r\n{body}",
         body.len()
     )
@@ -1736,4 +1752,295 @@ async fn memory_text_reaches_the_client_quoted_as_data() {
         assert!(!text.contains("</memory>\nSYSTEM"), "{tool}: {text}");
     }
     c.service.cancel().await.unwrap();
+}
+
+fn initialize_message() -> Value {
+    json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "test", "version": "1"}}})
+}
+
+/// Initialize an HTTP session; returns its `Mcp-Session-Id`.
+fn http_session(addr: &str) -> String {
+    let (head, init) = post(addr, None, &initialize_message());
+    assert!(init.is_some(), "no initialize answer: {head}");
+    let session = head
+        .lines()
+        .find_map(|l| {
+            let (name, value) = l.split_once(':')?;
+            name.eq_ignore_ascii_case("mcp-session-id")
+                .then(|| value.trim().to_owned())
+        })
+        .unwrap_or_else(|| panic!("no session id: {head}"));
+    post(
+        addr,
+        Some(&session),
+        &json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+    );
+    session
+}
+
+/// Call a tool in an HTTP session; returns the JSON-RPC `result`.
+fn http_call(addr: &str, session: &str, id: u64, tool: &str, arguments: Value) -> Value {
+    let (head, answer) = post(
+        addr,
+        Some(session),
+        &json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {
+            "name": tool, "arguments": arguments}}),
+    );
+    answer.unwrap_or_else(|| panic!("no answer to {tool}: {head}"))["result"].clone()
+}
+
+#[test]
+fn http_refuses_pages_of_other_origins_and_answers_its_own() {
+    let (mut server, addr) = http_server(DEMO);
+    let port = addr.rsplit(':').next().unwrap().to_owned();
+    let with_origin = |origin: &str| {
+        post_with(
+            &addr,
+            None,
+            &format!("Origin: {origin}\r\n"),
+            &initialize_message(),
+        )
+    };
+    let hostile = with_origin("http://evil.example");
+    // Another port of loopback is another site.
+    let other_port = with_origin("http://127.0.0.1:1");
+    let own = with_origin(&format!("http://localhost:{port}"));
+    let _ = server.kill();
+    let _ = server.wait();
+    for (head, answer) in [&hostile, &other_port] {
+        assert!(head.starts_with("HTTP/1.1 403"), "{head}");
+        assert!(answer.is_none(), "{answer:?}");
+        assert!(!head.to_lowercase().contains("mcp-session-id"), "{head}");
+        assert!(!head.contains("membank"), "{head}");
+    }
+    let (head, answer) = own;
+    assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+    assert_eq!(answer.unwrap()["result"]["serverInfo"]["name"], "membank");
+}
+
+#[test]
+fn http_answers_an_origin_the_user_allowed() {
+    let (mut server, addr) = http_server_with(DEMO, &["--allow-origin", "http://localhost:5173"]);
+    let (head, answer) = post_with(
+        &addr,
+        None,
+        "Origin: http://localhost:5173\r\n",
+        &initialize_message(),
+    );
+    let refused = post_with(
+        &addr,
+        None,
+        "Origin: http://localhost:5174\r\n",
+        &initialize_message(),
+    );
+    let _ = server.kill();
+    let _ = server.wait();
+    assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+    assert_eq!(answer.unwrap()["result"]["serverInfo"]["name"], "membank");
+    assert!(refused.0.starts_with("HTTP/1.1 403"), "{}", refused.0);
+}
+
+#[test]
+fn an_allowed_origin_must_be_an_origin() {
+    let refused = support::membank()
+        .args([
+            "mcp",
+            DEMO,
+            "--http",
+            "127.0.0.1:0",
+            "--allow-origin",
+            "localhost:3000",
+        ])
+        .output()
+        .unwrap();
+    assert!(!refused.status.success());
+    assert!(
+        String::from_utf8_lossy(&refused.stderr).contains("scheme://host:port"),
+        "{}",
+        String::from_utf8_lossy(&refused.stderr)
+    );
+}
+
+#[test]
+fn a_proposal_is_applied_only_by_the_session_that_made_it() {
+    let (_dir, bank) = demo_copy();
+    let (mut server, addr) = http_server_with(bank.to_str().unwrap(), &["--allow-writes"]);
+    let a = http_session(&addr);
+    let b = http_session(&addr);
+    assert_ne!(a, b);
+    let reply = "### FILE: 01_CLIENTS/Declined.md\n---\nclient: Declined\n---\n# Declined\n";
+    let proposed = http_call(&addr, &a, 2, "propose_write", json!({ "reply": reply }));
+    let id = proposed["structuredContent"]["proposal_id"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no proposal id: {proposed}"))
+        .to_owned();
+    // Unguessable: 128 random bits, not a counter another client can count.
+    assert!(id.len() >= 33 && id.starts_with('p'), "{id}");
+    let second = http_call(&addr, &a, 3, "propose_write", json!({ "reply": reply }));
+    let second = second["structuredContent"]["proposal_id"].as_str().unwrap();
+    assert_ne!(id, second);
+
+    let stolen = http_call(&addr, &b, 2, "apply_write", json!({ "proposal_id": id }));
+    assert_eq!(stolen["isError"], true, "{stolen}");
+    let said = stolen["content"][0]["text"].as_str().unwrap();
+    assert!(said.contains("no pending proposal"), "{said}");
+    let guessed = http_call(&addr, &b, 3, "apply_write", json!({ "proposal_id": "p1" }));
+    assert_eq!(guessed["isError"], true, "{guessed}");
+    assert!(!bank.join("01_CLIENTS/Declined.md").exists());
+
+    // The session that made it still can.
+    let applied = http_call(&addr, &a, 4, "apply_write", json!({ "proposal_id": id }));
+    let _ = server.kill();
+    let _ = server.wait();
+    assert_eq!(applied["isError"], false, "{applied}");
+    assert!(bank.join("01_CLIENTS/Declined.md").exists());
+}
+
+#[test]
+fn c1_and_bidi_characters_reach_standard_output_escaped() {
+    let (_dir, bank) = steered_bank();
+    let mut server = support::membank()
+        .arg("mcp")
+        .arg(&bank)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = server.stdin.take().unwrap();
+    let messages = [
+        initialize_message(),
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+            "name": "read", "arguments": {"target": "[[Steered]]"}}}),
+    ];
+    for m in messages {
+        writeln!(stdin, "{m}").unwrap();
+    }
+    stdin.flush().unwrap();
+    let mut stdout = BufReader::new(server.stdout.take().unwrap());
+    // Each message is one line; the answer to the call is the one with id 2
+    // (the read ends, failing the test, if the server exits first).
+    let mut answer = Vec::new();
+    loop {
+        answer.clear();
+        let n = stdout.read_until(b'\n', &mut answer).unwrap();
+        assert!(n > 0, "the server stopped before answering");
+        let v: Value = serde_json::from_slice(&answer).unwrap();
+        if v.get("id") == Some(&json!(2)) {
+            break;
+        }
+    }
+    drop(stdin);
+    let _ = server.kill();
+    let _ = server.wait();
+    let raw = String::from_utf8(answer.clone()).unwrap();
+    assert!(
+        !raw.contains('\u{9b}') && !raw.contains('\u{202e}'),
+        "{raw:?}"
+    );
+    assert!(
+        raw.contains("\\u009b31m") && raw.contains("\\u202edesrever"),
+        "{raw}"
+    );
+    // Escaped, the JSON still says exactly what the article holds.
+    let v: Value = serde_json::from_str(&raw).unwrap();
+    let text = v["result"]["structuredContent"].to_string();
+    assert!(
+        text.contains('\u{9b}') && text.contains('\u{202e}'),
+        "{text}"
+    );
+    assert_eq!(v["result"]["isError"], false, "{v}");
+}
+
+#[tokio::test]
+async fn a_proposal_holding_a_credential_is_rejected_and_never_applied() {
+    let (_dir, bank) = demo_copy();
+    let c = connect(&bank, &["--allow-writes"]).await;
+    let key = format!("-----BEGIN {}-----", "RSA PRIVATE KEY");
+    let reply =
+        format!("### FILE: 01_CLIENTS/Keys.md\n---\nclient: Keys\n---\n# Keys\n{key}\nMIIB\n");
+    let proposed = call(&c, "propose_write", json!({ "reply": reply })).await;
+    assert_eq!(proposed.is_error, Some(false), "{proposed:?}");
+    let v = proposed.structured_content.clone().unwrap();
+    assert_eq!(v["blocks"][0]["status"], "rejected", "{v:#}");
+    let reason = v["blocks"][0]["reason"].as_str().unwrap();
+    assert!(reason.contains("a private key on line 5"), "{reason}");
+    let id = v["proposal_id"].as_str().unwrap();
+    call(&c, "apply_write", json!({ "proposal_id": id })).await;
+    assert!(!bank.join("01_CLIENTS/Keys.md").exists());
+    c.service.cancel().await.unwrap();
+}
+
+/// A demo bank with an article holding a one-byte CSI and a right-to-left
+/// override.
+fn steered_bank() -> (tempfile::TempDir, PathBuf) {
+    let (dir, bank) = demo_copy();
+    fs::write(
+        bank.join("01_CLIENTS/Steered.md"),
+        "---\nclient: Steered\n---\n# Steered\n\nCSI \u{9b}31m here, and \u{202e}desrever.\n",
+    )
+    .unwrap();
+    (dir, bank)
+}
+
+#[test]
+fn c1_and_bidi_characters_reach_http_clients_escaped() {
+    let (_dir, bank) = steered_bank();
+    let (mut server, addr) = http_server(bank.to_str().unwrap());
+    let session = http_session(&addr);
+    let body = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+        "name": "read", "arguments": {"target": "[[Steered]]"}}})
+    .to_string();
+    let mut stream = std::net::TcpStream::connect(&addr).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(20)))
+        .unwrap();
+    write!(
+        stream,
+        "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+         Accept: application/json, text/event-stream\r\nMcp-Session-Id: {session}\r\n\
+         Mcp-Protocol-Version: 2025-06-18\r\nContent-Length: {}\r\n\
+         Connection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    // Read until the answer's last words arrived (or the server stopped).
+    let mut raw = Vec::new();
+    let mut buf = [0u8; 65536];
+    let body = loop {
+        match stream.read(&mut buf) {
+            Ok(0) | Err(_) => break None,
+            Ok(n) => raw.extend_from_slice(&buf[..n]),
+        }
+        let Some(split) = raw.windows(4).position(|w| w == b"\r\n\r\n") else {
+            continue;
+        };
+        let body = String::from_utf8_lossy(&dechunk(&raw[split + 4..])).into_owned();
+        // The whole answer: the line that parses as the JSON-RPC reply.
+        let answer = body.lines().find(|l| {
+            let json = l.strip_prefix("data:").unwrap_or(l).trim();
+            serde_json::from_str::<Value>(json).is_ok_and(|v| v["id"] == 2)
+        });
+        if let Some(line) = answer {
+            break Some(line.as_bytes().to_vec());
+        }
+    };
+    let _ = server.kill();
+    let _ = server.wait();
+    let body = String::from_utf8(
+        body.unwrap_or_else(|| panic!("no answer: {}", String::from_utf8_lossy(&raw))),
+    )
+    .unwrap();
+    assert!(
+        !body.contains('\u{9b}') && !body.contains('\u{202e}'),
+        "{body:?}"
+    );
+    assert!(
+        body.contains("\\u009b31m") && body.contains("\\u202edesrever"),
+        "{body}"
+    );
+    assert!(body.contains("structuredContent"), "{body}");
 }

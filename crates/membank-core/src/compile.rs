@@ -285,6 +285,7 @@ fn check_one(root: &Path, block: &FileBlock, protected: &[String]) -> Result<Saf
     if block.content.trim().is_empty() {
         return Err("the block is empty; writing it would leave an empty file".into());
     }
+    crate::secrets::refuse(&block.content)?;
     let protected_hit = protected.iter().find(|s| {
         s.eq_ignore_ascii_case(path.as_str())
             || s.eq_ignore_ascii_case(&landing)

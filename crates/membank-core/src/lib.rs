@@ -34,6 +34,7 @@ pub mod safe_read;
 pub mod scoring;
 mod scoring_index;
 pub mod search;
+pub mod secrets;
 pub mod snapshot;
 pub mod stamp;
 pub mod suggest;

@@ -3,6 +3,7 @@
 //! interface give. Standard input and output carry the protocol; every
 //! message for people goes to standard error.
 
+mod escaped_output;
 mod prompts;
 mod resources;
 mod server;
@@ -36,6 +37,12 @@ pub struct Args {
     /// under the path /mcp, instead of standard input and output.
     #[arg(long, value_name = "ADDR")]
     http: Option<SocketAddr>,
+    /// With --http, also answer browser requests from this origin
+    /// (scheme://host:port; repeatable). Only pages of the server's own
+    /// loopback address are answered otherwise; clients that send no
+    /// Origin, as assistants do, are always answered.
+    #[arg(long, value_name = "ORIGIN", requires = "http")]
+    allow_origin: Vec<String>,
     /// Offer the writing tools: propose_write (banks), supersede (Deja Vu)
     /// and apply_write (off: the memory is read-only).
     #[arg(long)]
@@ -56,6 +63,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             "--http {addr}: membank serves HTTP only on a loopback address (127.0.0.1 or [::1]), \
              since anyone who can reach it can read the bank"
         );
+    }
+    for origin in &args.allow_origin {
+        check_origin(origin)?;
     }
     let shown = args.bank.to_string_lossy().into_owned();
     let memory = membank_core::memory::open(&args.bank, super::common::forced_format())
@@ -89,7 +99,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .context("starting the async runtime")?;
     runtime.block_on(async move {
         match args.http {
-            Some(addr) => serve_http(shared, addr).await,
+            Some(addr) => serve_http(shared, addr, args.allow_origin).await,
             None => serve_stdio(shared).await,
         }
     })?;
@@ -97,15 +107,52 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 }
 
 async fn serve_stdio(shared: Arc<Shared>) -> anyhow::Result<()> {
+    let output = escaped_output::EscapedOutput::new(tokio::io::stdout());
     let service = Session::new(shared)
-        .serve(rmcp::transport::stdio())
+        .serve((tokio::io::stdin(), output))
         .await
         .context("starting the MCP session on standard input and output")?;
     service.waiting().await.context("serving MCP")?;
     Ok(())
 }
 
-async fn serve_http(shared: Arc<Shared>, addr: SocketAddr) -> anyhow::Result<()> {
+/// An `--allow-origin` value must be an origin as browsers send it, or it
+/// would silently match nothing.
+fn check_origin(origin: &str) -> anyhow::Result<()> {
+    let shown = sanitize_for_terminal(origin, false);
+    let Some((scheme, authority)) = origin.split_once("://") else {
+        bail!(
+            "--allow-origin {shown}: an origin is scheme://host:port, e.g. http://localhost:3000"
+        );
+    };
+    if !matches!(scheme, "http" | "https")
+        || authority.is_empty()
+        || authority.contains(['/', '?', '#', '@'])
+    {
+        bail!(
+            "--allow-origin {shown}: an origin is http:// or https:// and a host with an \
+             optional port, nothing after it (e.g. http://localhost:3000)"
+        );
+    }
+    Ok(())
+}
+
+/// The origins whose pages may call the server: its own address under
+/// each loopback name, and those the user allowed.
+fn allowed_origins(port: u16, extra: Vec<String>) -> Vec<String> {
+    let mut origins: Vec<String> = ["127.0.0.1", "localhost", "[::1]"]
+        .iter()
+        .map(|host| format!("http://{host}:{port}"))
+        .collect();
+    origins.extend(extra);
+    origins
+}
+
+async fn serve_http(
+    shared: Arc<Shared>,
+    addr: SocketAddr,
+    allow_origin: Vec<String>,
+) -> anyhow::Result<()> {
     use hyper::service::service_fn;
     use hyper_util::rt::TokioIo;
     use hyper_util::service::TowerToHyperService;
@@ -116,15 +163,19 @@ async fn serve_http(shared: Arc<Shared>, addr: SocketAddr) -> anyhow::Result<()>
     let listener = tokio::net::TcpListener::bind(addr)
         .await
         .with_context(|| format!("listening on {addr}"))?;
+    let bound = listener.local_addr().unwrap_or(addr);
+    // A web page the user visits can send requests to loopback too: the
+    // Host check stops DNS rebinding, and the Origin check stops every
+    // other page (a request with no Origin does not come from a page).
+    let config = StreamableHttpServerConfig::default()
+        .with_allowed_origins(allowed_origins(bound.port(), allow_origin))
+        .enforce_origin_validation();
     let service = TowerToHyperService::new(StreamableHttpService::new(
         move || Ok(Session::new(Arc::clone(&shared))),
         Arc::new(LocalSessionManager::default()),
-        StreamableHttpServerConfig::default(),
+        config,
     ));
-    eprintln!(
-        "membank mcp: serving http://{}/mcp",
-        listener.local_addr().unwrap_or(addr)
-    );
+    eprintln!("membank mcp: serving http://{bound}/mcp");
     loop {
         // Interrupting the process is how this server stops.
         let (stream, _) = listener.accept().await.context("accepting a connection")?;
@@ -134,7 +185,9 @@ async fn serve_http(shared: Arc<Shared>, addr: SocketAddr) -> anyhow::Result<()>
                 let service = service.clone();
                 async move {
                     if request.uri().path() == "/mcp" {
-                        hyper::service::Service::call(&service, request).await
+                        hyper::service::Service::call(&service, request)
+                            .await
+                            .map(|response| response.map(escaped_output::escaped_body))
                     } else {
                         Ok(not_found())
                     }

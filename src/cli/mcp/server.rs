@@ -1,6 +1,7 @@
 //! One MCP session: the protocol handler over the shared bank.
 
 use std::collections::HashSet;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use membank_core::bank::Bank;
@@ -16,6 +17,7 @@ use rmcp::{ErrorData, Peer, RoleServer, ServerHandler};
 
 use super::resources;
 use super::state::Shared;
+use super::writes::Owner;
 use super::{prompts, tools};
 
 pub struct Session {
@@ -24,7 +26,12 @@ pub struct Session {
     subscribed: Arc<Mutex<HashSet<String>>>,
     /// Set once the first subscription starts the notifier.
     notifier_started: Mutex<bool>,
+    /// Tells this session's proposals from every other session's.
+    key: u64,
 }
+
+/// Session keys, unique within the process (never shown to a client).
+static NEXT_KEY: AtomicU64 = AtomicU64::new(1);
 
 impl Session {
     pub fn new(shared: Arc<Shared>) -> Session {
@@ -32,6 +39,16 @@ impl Session {
             shared,
             subscribed: Arc::default(),
             notifier_started: Mutex::new(false),
+            key: NEXT_KEY.fetch_add(1, Ordering::Relaxed),
+        }
+    }
+
+    /// Who is calling: this session, unless the request came over HTTP
+    /// outside any session, where a fresh handler serves every request.
+    fn owner(&self, context: &RequestContext<RoleServer>) -> Owner {
+        match context.extensions.get::<hyper::http::request::Parts>() {
+            Some(parts) if !parts.headers.contains_key("mcp-session-id") => Owner::Sessionless,
+            _ => Owner::Session(self.key),
         }
     }
 
@@ -140,13 +157,14 @@ impl ServerHandler for Session {
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let shared = Arc::clone(&self.shared);
+        let owner = self.owner(&context);
         // Queries on a large bank take milliseconds of CPU: keep them off
         // the threads that move protocol messages.
         let result = tokio::task::spawn_blocking(move || {
-            tools::call(&shared, &request.name, request.arguments)
+            tools::call(&shared, owner, &request.name, request.arguments)
         })
         .await
         .map_err(|e| ErrorData::internal_error(format!("the tool failed: {e}"), None))?;

@@ -360,7 +360,12 @@ fn not_offered(shared: &Shared, name: &str) -> String {
 
 /// Run a tool. Every failure a person can act on is a tool error whose
 /// text says what to do.
-pub fn call(shared: &Arc<Shared>, name: &str, args: Option<JsonObject>) -> CallToolResult {
+pub fn call(
+    shared: &Arc<Shared>,
+    owner: writes::Owner,
+    name: &str,
+    args: Option<JsonObject>,
+) -> CallToolResult {
     let layout = shared.memory().spec().name;
     let result = if offered(layout, shared.allow_writes).all(|o| o.name != name) {
         Err(not_offered(shared, name))
@@ -381,9 +386,9 @@ pub fn call(shared: &Arc<Shared>, name: &str, args: Option<JsonObject>) -> CallT
             "check" => parse(name, args).and_then(|p| check_tool(shared, p)),
             "search" => parse(name, args).and_then(|p| search_tool(shared, p)),
             "values" => parse::<NoParams>(name, args).and_then(|_| values_tool(shared)),
-            "propose_write" => parse(name, args).and_then(|p| writes::propose(shared, p)),
-            "supersede" => parse(name, args).and_then(|p| writes::supersede(shared, p)),
-            "apply_write" => parse(name, args).and_then(|p| writes::apply(shared, p)),
+            "propose_write" => parse(name, args).and_then(|p| writes::propose(shared, owner, p)),
+            "supersede" => parse(name, args).and_then(|p| writes::supersede(shared, owner, p)),
+            "apply_write" => parse(name, args).and_then(|p| writes::apply(shared, owner, p)),
             other => Err(not_offered(shared, other)),
         }
     };

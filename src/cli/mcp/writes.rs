@@ -8,7 +8,7 @@
 //! bank or in `06_TEMPLATES`, and nothing is written over a file edited
 //! since the proposal.
 
-use std::collections::BTreeMap;
+use std::collections::VecDeque;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -62,26 +62,55 @@ enum Pending {
     Supersede(supersede::Plan),
 }
 
+/// Who made a proposal: only the same MCP session may apply it, so one
+/// client cannot apply what another client's user declined.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Owner {
+    /// One session: standard input and output, or one HTTP session.
+    Session(u64),
+    /// An HTTP request outside any session (protocols from 2026-07-28 have
+    /// none); only the unguessable id then ties the apply to the proposal.
+    Sessionless,
+}
+
+/// Pending proposals, oldest first.
 #[derive(Default)]
 pub struct Proposals {
-    next: u64,
-    pending: BTreeMap<u64, Pending>,
+    pending: VecDeque<(String, Owner, Pending)>,
 }
 
 impl Proposals {
-    fn add(&mut self, p: Pending) -> String {
-        self.next += 1;
-        self.pending.insert(self.next, p);
+    fn add(&mut self, owner: Owner, p: Pending) -> Result<String, String> {
+        let id = unguessable_id()?;
+        self.pending.push_back((id.clone(), owner, p));
         while self.pending.len() > MAX_PROPOSALS {
-            self.pending.pop_first();
+            self.pending.pop_front();
         }
-        format!("p{}", self.next)
+        Ok(id)
     }
 
-    fn take(&mut self, id: &str) -> Option<Pending> {
-        let n: u64 = id.trim().strip_prefix('p')?.parse().ok()?;
-        self.pending.remove(&n)
+    /// Another session's proposal is answered exactly like an unknown id,
+    /// so its existence is not revealed either.
+    fn take(&mut self, owner: Owner, id: &str) -> Option<Pending> {
+        let at = self
+            .pending
+            .iter()
+            .position(|(known, made_by, _)| known == id.trim() && *made_by == owner)?;
+        self.pending.remove(at).map(|(_, _, p)| p)
     }
+}
+
+/// `p` and 128 bits from the system's random source, in hex: an id that
+/// cannot be guessed from the ids a client has seen.
+fn unguessable_id() -> Result<String, String> {
+    let mut bytes = [0u8; 16];
+    getrandom::fill(&mut bytes)
+        .map_err(|e| format!("the system's random source failed ({e}); nothing was proposed"))?;
+    let mut id = String::from("p");
+    for b in bytes {
+        let _ = write!(id, "{b:02x}");
+    }
+    Ok(id)
 }
 
 /// One block as the review classifies it, with the whole new file when it
@@ -176,7 +205,7 @@ fn bank_root(shared: &Shared) -> PathBuf {
     shared.memory().root().to_path_buf()
 }
 
-pub fn propose(shared: &Arc<Shared>, p: ProposeParams) -> Result<Output, String> {
+pub fn propose(shared: &Arc<Shared>, owner: Owner, p: ProposeParams) -> Result<Output, String> {
     let root = bank_root(shared);
     let classified = review::classify(&root, &p.reply, &[], crate::cli::common::clock().now());
     if classified.files.is_empty() {
@@ -190,10 +219,13 @@ pub fn propose(shared: &Arc<Shared>, p: ProposeParams) -> Result<Output, String>
         .proposals
         .lock()
         .unwrap_or_else(|e| e.into_inner())
-        .add(Pending::Files {
-            reply: p.reply,
-            classified: classified.clone(),
-        });
+        .add(
+            owner,
+            Pending::Files {
+                reply: p.reply,
+                classified: classified.clone(),
+            },
+        )?;
     let report = ProposalReport {
         proposal_id: id,
         blocks: classified
@@ -255,7 +287,7 @@ fn describe_proposal(r: &ProposalReport<'_>) -> String {
     out
 }
 
-pub fn supersede(shared: &Arc<Shared>, p: SupersedeParams) -> Result<Output, String> {
+pub fn supersede(shared: &Arc<Shared>, owner: Owner, p: SupersedeParams) -> Result<Output, String> {
     let plan = {
         let memory = shared.memory();
         let project = memory
@@ -274,7 +306,7 @@ pub fn supersede(shared: &Arc<Shared>, p: SupersedeParams) -> Result<Output, Str
             .proposals
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .add(Pending::Supersede(plan));
+            .add(owner, Pending::Supersede(plan))?;
         let _ = writeln!(
             text,
             "Nothing written yet; apply_write with proposal_id {id} writes these {files} files."
@@ -290,16 +322,17 @@ pub fn supersede(shared: &Arc<Shared>, p: SupersedeParams) -> Result<Output, Str
     )
 }
 
-pub fn apply(shared: &Arc<Shared>, p: ApplyParams) -> Result<Output, String> {
+pub fn apply(shared: &Arc<Shared>, owner: Owner, p: ApplyParams) -> Result<Output, String> {
     let pending = shared
         .proposals
         .lock()
         .unwrap_or_else(|e| e.into_inner())
-        .take(&p.proposal_id)
+        .take(owner, &p.proposal_id)
         .ok_or_else(|| {
             format!(
-                "no pending proposal {:?}: it was applied already, forgotten (only the last \
-                 {MAX_PROPOSALS} are kept) or never made; propose the change again",
+                "no pending proposal {:?} in this session: it was applied already, forgotten \
+                 (only the last {MAX_PROPOSALS} are kept) or never made here; propose the \
+                 change again",
                 sanitize_for_terminal(&p.proposal_id, false)
             )
         })?;

@@ -344,3 +344,22 @@ fn links_inside_the_bank_cannot_redirect_a_block_to_the_archive_or_a_source() {
     assert!(archived.contains("the original note"), "{archived}");
     assert!(!archived.contains("block text"), "{archived}");
 }
+
+#[test]
+fn a_block_holding_a_credential_is_rejected_and_never_written() {
+    let dir = bank();
+    let r = dir.path();
+    let token = format!("ghp_{}", "aB3dE6gH9jK2mN5pQ8sT1vW4yZ7bC0eF3hJ6");
+    let reply = format!(
+        "### FILE: 01_CLIENTS/Acme.md\n---\nclient: Acme\n---\n# Acme\nDeploy with {token}\n\
+         ### FILE: 01_CLIENTS/Beta.md\n---\nclient: Beta\n---\n# Beta\n"
+    );
+    let report = apply_reply(r, &reply, Mode::Apply);
+    assert_eq!(report.blocks[0].status, BlockStatus::Rejected);
+    let reason = report.blocks[0].reason.as_deref().unwrap();
+    assert!(reason.contains("a GitHub token on line 5"), "{reason}");
+    assert!(!reason.contains(&token), "{reason}");
+    assert!(!r.join("01_CLIENTS/Acme.md").exists());
+    // The rest of the reply is still written.
+    assert_eq!(report.blocks[1].status, BlockStatus::Created);
+}

@@ -193,6 +193,7 @@ pub fn feedback_line(
             "outcome `{outcome}` must be one of helpful, irrelevant, missed, overloaded"
         ));
     }
+    crate::secrets::refuse_each(&[("the cue", cue), ("the note", note.unwrap_or_default())])?;
     let query = sanitize_cue(cue);
     if query.is_empty() {
         return Err("the cue has no words left to store once sanitized".into());
@@ -280,5 +281,19 @@ mod tests {
             r#"{"schema_version":1,"query":"settings sync","matched_id":"d1","outcome":"helpful","created":"2026-05-01"}"#
         );
         assert!(feedback_line("x y", "great", None, None, "2026-05-01").is_err());
+    }
+
+    #[test]
+    fn feedback_holding_a_credential_is_refused_not_stored() {
+        let key = format!("sk-{}", "proj-Ab3dEf6hIj9kLm2nOp5qRs8t");
+        let note = format!("use {key}");
+        let err = feedback_line("deploy", "helpful", None, Some(&note), "2026-05-01").unwrap_err();
+        assert!(
+            err.contains("the note holds what looks like an OpenAI"),
+            "{err}"
+        );
+        assert!(!err.contains(&key), "{err}");
+        let err = feedback_line(&key, "missed", None, None, "2026-05-01").unwrap_err();
+        assert!(err.starts_with("the cue holds"), "{err}");
     }
 }

@@ -14,6 +14,7 @@ use serde::Serialize;
 use crate::bank::{ArticleId, Bank};
 use crate::layout::Folder;
 
+mod credentials;
 mod encoding;
 mod files;
 mod finding;
@@ -195,6 +196,7 @@ pub const CODES: &[(&str, Severity)] = &[
     ("unknown-template", Severity::Warning),
     ("renamed-template", Severity::Info),
     ("skipped-file", Severity::Info),
+    ("secret", Severity::Error),
 ];
 
 /// How many ranges of articles [`check`] checks one after another.
@@ -304,6 +306,7 @@ fn article_findings(
 ) {
     let a = bank.article(id);
     encoding::encoding_findings(a, out);
+    credentials::credential_findings(a, out);
     frontmatter::frontmatter_findings(a, out);
     if a.is_parsed() {
         frontmatter::key_findings(a, out);

@@ -990,3 +990,27 @@ fn the_suggested_path_is_the_shortest_that_tells_the_files_apart() {
     );
     assert!(m.contains("e.g. [[publish/Privacy]]"), "{m}");
 }
+
+#[test]
+fn a_credential_in_an_article_is_an_error_naming_its_kind_and_line() {
+    let d = healthy();
+    let key = format!("AKIA{}", "IOSFODNN7EXAMPLE");
+    write(
+        d.path(),
+        "04_STYLE/Deploy.md",
+        format!(
+            "---\nscope: general\nlanguages: [en]\nlast_updated: 2026-04-01\n---\n# Deploy\n\
+             [[Acme]]\nUpload with {key} please.\n"
+        )
+        .as_bytes(),
+    );
+    let r = run(&d);
+    let found = only(&r, "secret");
+    assert_eq!(found.len(), 1, "{:#?}", r.findings);
+    assert_eq!(&*found[0].path, "04_STYLE/Deploy.md");
+    assert_eq!(found[0].line, Some(8));
+    assert_eq!(found[0].severity, Severity::Error);
+    let message = found[0].message();
+    assert!(message.contains("an AWS access key"), "{message}");
+    assert!(!message.contains(&key), "{message}");
+}

@@ -705,4 +705,24 @@ mod tests {
             "from the model\n"
         );
     }
+
+    #[test]
+    fn an_agent_block_holding_a_credential_is_rejected_and_not_written() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::create_dir_all(root.join("01_CLIENTS")).unwrap();
+        let key = format!("sk-{}", "proj-Ab3dEf6hIj9kLm2nOp5qRs8t");
+        let reply = format!("### FILE: 01_CLIENTS/Acme.md\n# Acme\nKey: {key}\n");
+        let mut review = Review::new(root, &reply, Purpose::Write);
+        let Proposal::Rejected(reason) = &review.blocks[0].proposal else {
+            panic!("not rejected: {:?}", review.blocks[0].proposal);
+        };
+        assert!(
+            reason.contains("an OpenAI-style secret key on line 2"),
+            "{reason}"
+        );
+        assert!(!reason.contains(&key), "{reason}");
+        assert_eq!(review.apply(root).written, 0);
+        assert!(!root.join("01_CLIENTS/Acme.md").exists());
+    }
 }

@@ -201,7 +201,6 @@ fn wrapped_paragraphs_keep_every_character_in_order_within_the_width() {
 }
 
 #[test]
-#[ignore = "known bug: punctuation right after a link can wrap onto a line of its own"]
 fn punctuation_after_a_link_stays_with_it() {
     let theme = Theme::default_theme();
     for (src, _, width) in wrap_cases(0x2545_F491_4F6C_DD1D).take(2000) {

@@ -1,5 +1,7 @@
 //! The safety scan the reference doctor runs over every text file: secrets,
-//! personal data, transcripts, raw tool output, oversized files.
+//! personal data, transcripts, raw tool output, oversized files. Keys and
+//! tokens are found by the shared detector ([`crate::secrets`]), which
+//! holds the reference's patterns and more.
 //!
 //! The reference uses JavaScript regular expressions without the `u` flag:
 //! `\b` and case-insensitivity are ASCII-only there, `\s` includes U+FEFF,
@@ -11,6 +13,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use crate::health::Severity;
+use crate::secrets::{self, Kind};
 
 /// JavaScript's `\s`.
 const JS_SPACE: &str = r"[\t\n\x0B\x0C\r \x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}\x{FEFF}]";
@@ -46,34 +49,6 @@ fn pattern(
 static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
     let b = r"(?-u:\b)";
     vec![
-        pattern(
-            "private-key",
-            Severity::Error,
-            "possible private key; remove it and rotate the key",
-            false,
-            r"-----BEGIN [A-Z ]*PRIVATE KEY-----",
-        ),
-        pattern(
-            "api-key",
-            Severity::Error,
-            "possible OpenAI-style secret key; remove it and rotate the key",
-            false,
-            &format!(r"{b}sk-[A-Za-z0-9_-]{{20,}}{b}"),
-        ),
-        pattern(
-            "api-key",
-            Severity::Error,
-            "possible GitHub token; remove it and revoke the token",
-            false,
-            &format!(r"{b}(?:ghp|github_pat)_[A-Za-z0-9_]{{20,}}{b}"),
-        ),
-        pattern(
-            "api-key",
-            Severity::Error,
-            "possible AWS access key; remove it and rotate the key",
-            false,
-            &format!(r"{b}AKIA[0-9A-Z]{{16}}{b}"),
-        ),
         pattern(
             "email-address",
             Severity::Warning,
@@ -137,7 +112,7 @@ pub fn transcript_line(text: &str) -> Option<usize> {
 /// Scan one file's text.
 pub fn scan(text: &str) -> Vec<Hit> {
     let folded = text.to_ascii_lowercase();
-    let mut hits = Vec::new();
+    let mut hits = secret_hits(text);
     for (i, p) in PATTERNS.iter().enumerate() {
         let hay = if p.fold_case { &folded } else { text };
         if let Some(m) = p.regex.find(hay) {
@@ -150,7 +125,7 @@ pub fn scan(text: &str) -> Vec<Hit> {
         }
         // The transcript checks sit between e-mail and raw output in the
         // reference; the order only affects listing, not what is found.
-        if i == 4 {
+        if i == 0 {
             if let Some(line) = transcript_line(text) {
                 hits.push(transcript_hit(
                     line,
@@ -179,10 +154,41 @@ pub fn scan(text: &str) -> Vec<Hit> {
     hits
 }
 
+/// The first credential of each kind.
+fn secret_hits(text: &str) -> Vec<Hit> {
+    let mut hits: Vec<Hit> = Vec::new();
+    let mut seen: Vec<Kind> = Vec::new();
+    for found in secrets::find(text) {
+        if seen.contains(&found.kind) {
+            continue;
+        }
+        seen.push(found.kind);
+        let code = match found.kind {
+            Kind::PrivateKey => "private-key",
+            Kind::UrlPassword => "credential-assignment",
+            _ => "api-key",
+        };
+        // For the reference's kinds this is the reference's wording.
+        let message = format!(
+            "possible {}; remove it and {}",
+            found.kind.name(),
+            found.kind.advice()
+        );
+        hits.push(Hit {
+            code,
+            severity: Severity::Error,
+            message,
+            line: Some(found.line),
+        });
+    }
+    hits
+}
+
 /// The text with every secret, credential and e-mail match blanked out.
 pub fn redact(text: &str) -> String {
     let folded = text.to_ascii_lowercase();
-    let mut ranges: Vec<std::ops::Range<usize>> = Vec::new();
+    let mut ranges: Vec<std::ops::Range<usize>> =
+        secrets::find(text).into_iter().map(|f| f.range).collect();
     for p in PATTERNS.iter().filter(|p| p.code != "raw-output") {
         let hay = if p.fold_case { &folded } else { text };
         ranges.extend(p.regex.find_iter(hay).map(|m| m.range()));
@@ -225,12 +231,22 @@ mod tests {
             vec!["private-key"]
         );
         assert_eq!(codes("AKIAABCDEFGHIJKLMNOP"), vec!["api-key"]);
+        assert_eq!(
+            scan("AKIAABCDEFGHIJKLMNOP")[0].message,
+            "possible AWS access key; remove it and rotate the key"
+        );
         assert_eq!(codes("ghp_abcdefghijklmnopqrstuvwxyz"), vec!["api-key"]);
         assert_eq!(
             codes("Password = 'abcdefghijklmnop1'"),
             vec!["credential-assignment"]
         );
         assert_eq!(codes("Mail Ann@Example.COM"), vec!["email-address"]);
+        // Beyond the reference: the shared detector's other kinds.
+        assert_eq!(codes("glpat-xY3zA6bC9dE2fG5hJ8kL"), vec!["api-key"]);
+        assert_eq!(
+            codes("db postgres://app:Tr0ub4dor3@db/prod"),
+            vec!["credential-assignment"]
+        );
     }
 
     #[test]

@@ -160,6 +160,7 @@ pub fn classify(project: &Project, reply: &str) -> Proposal {
         }
     }
     refuse_control_characters(&mut candidates);
+    refuse_secrets(&mut candidates);
     reject_repeats(&mut candidates);
     let after = check_against_layout(project, &mut candidates);
     warnings.extend(after);
@@ -185,6 +186,16 @@ fn refuse_control_characters(candidates: &mut [Candidate]) {
                  plain text",
                 u32::from(ch)
             ));
+        }
+    }
+}
+
+/// A credential in a record would be committed with the project; the
+/// shared detector decides, whether or not the record held it before.
+fn refuse_secrets(candidates: &mut [Candidate]) {
+    for c in candidates.iter_mut().filter(|c| c.verdict.is_ok()) {
+        if let Err(reason) = crate::secrets::refuse(&c.content) {
+            c.verdict = Err(reason);
         }
     }
 }

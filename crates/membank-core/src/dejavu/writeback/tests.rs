@@ -258,7 +258,7 @@ fn secrets_and_new_errors_refuse_a_record_but_old_problems_do_not() {
             .reason
             .as_deref()
             .unwrap()
-            .contains("private-key")
+            .contains("a private key on line")
     );
 }
 
@@ -402,4 +402,19 @@ fn control_characters_from_the_model_are_never_written() {
     assert_ne!(p.files[1].change, Change::Rejected, "a tab is text: {p:#?}");
     apply(&tx(r), &p, &[]).unwrap();
     assert!(!r.join("memory/decisions/escape.md").exists());
+}
+
+#[test]
+fn a_credential_is_refused_even_in_a_record_that_held_it_before() {
+    let dir = project("\n");
+    let r = dir.path();
+    let token = format!("glpat-{}", "xY3zA6bC9dE2fG5hJ8kL");
+    let old = decision("decision-old", "Old choice").replace("Because.", &format!("Use {token}."));
+    fs::write(r.join("memory/decisions/old.md"), &old).unwrap();
+    let updated = old.replace("Do it.", "Do it twice.");
+    let p = classify(&load(r), &reply(&[("memory/decisions/old.md", updated)]));
+    assert_eq!(p.files[0].change, Change::Rejected, "{:#?}", p.files[0]);
+    let reason = p.files[0].reason.as_deref().unwrap();
+    assert!(reason.contains("a GitLab token on line"), "{reason}");
+    assert!(!reason.contains(&token), "{reason}");
 }

@@ -1,0 +1,264 @@
+//! The one detector of credentials in memory text: API keys, cloud and
+//! forge tokens, private keys, JSON Web Tokens and passwords in URLs.
+//!
+//! Memories travel with repositories and into prompts, so every write path
+//! refuses text this finds ([`refuse`]), `check` reports what a bank
+//! already holds, and the Deja Vu safety scan reports it too. Only shapes
+//! that are hardly ever anything but a credential are matched, since a
+//! refusal has no bypass; messages name the kind and the line, never the
+//! secret itself.
+//!
+//! Word boundaries are ASCII-only (`(?-u:\b)`), as in the Deja Vu
+//! reference's patterns, which these include.
+
+use std::ops::Range;
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+/// What a found credential is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    PrivateKey,
+    OpenAiKey,
+    GitHubToken,
+    AwsAccessKey,
+    GitLabToken,
+    SlackToken,
+    GoogleApiKey,
+    Jwt,
+    UrlPassword,
+}
+
+impl Kind {
+    /// The kind, for messages ("AWS access key").
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::PrivateKey => "private key",
+            Kind::OpenAiKey => "OpenAI-style secret key",
+            Kind::GitHubToken => "GitHub token",
+            Kind::AwsAccessKey => "AWS access key",
+            Kind::GitLabToken => "GitLab token",
+            Kind::SlackToken => "Slack token",
+            Kind::GoogleApiKey => "Google API key",
+            Kind::Jwt => "JSON Web Token",
+            Kind::UrlPassword => "password in a URL",
+        }
+    }
+
+    /// The kind with its article ("an AWS access key").
+    pub fn described(self) -> String {
+        let article = match self {
+            Kind::OpenAiKey | Kind::AwsAccessKey => "an",
+            _ => "a",
+        };
+        format!("{article} {}", self.name())
+    }
+
+    /// What to do besides removing it.
+    pub fn advice(self) -> &'static str {
+        match self {
+            Kind::GitHubToken | Kind::GitLabToken | Kind::SlackToken | Kind::Jwt => {
+                "revoke the token"
+            }
+            Kind::UrlPassword => "change the password",
+            _ => "rotate the key",
+        }
+    }
+}
+
+const KINDS: [Kind; 9] = [
+    Kind::PrivateKey,
+    Kind::OpenAiKey,
+    Kind::GitHubToken,
+    Kind::AwsAccessKey,
+    Kind::GitLabToken,
+    Kind::SlackToken,
+    Kind::GoogleApiKey,
+    Kind::Jwt,
+    Kind::UrlPassword,
+];
+
+fn pattern(kind: Kind) -> String {
+    let b = r"(?-u:\b)";
+    match kind {
+        Kind::PrivateKey => r"-----BEGIN [A-Z ]*PRIVATE KEY-----".into(),
+        Kind::OpenAiKey => format!(r"{b}sk-[A-Za-z0-9_-]{{20,}}{b}"),
+        Kind::GitHubToken => format!(r"{b}(?:gh[pousr]|github_pat)_[A-Za-z0-9_]{{20,}}{b}"),
+        Kind::AwsAccessKey => format!(r"{b}(?:AKIA|ASIA)[0-9A-Z]{{16}}{b}"),
+        Kind::GitLabToken => format!(r"{b}glpat-[A-Za-z0-9_-]{{20,}}"),
+        Kind::SlackToken => format!(r"{b}xox[abposr]-[A-Za-z0-9-]{{10,}}"),
+        Kind::GoogleApiKey => format!(r"{b}AIza[0-9A-Za-z_-]{{35}}"),
+        // Header and payload are JSON objects, so both start `{"`.
+        Kind::Jwt => {
+            format!(r"{b}eyJ[A-Za-z0-9_-]{{8,}}\.eyJ[A-Za-z0-9_-]{{8,}}\.[A-Za-z0-9_-]{{8,}}")
+        }
+        // The scheme before `://` is checked in code, so the search can
+        // start from the literal.
+        Kind::UrlPassword => r"://[^\s/?#@:]+:([^\s/?#@]+)@[^\s/?#@]".into(),
+    }
+}
+
+struct Detector {
+    /// Any kind at all: one pass over text that holds none.
+    any: Regex,
+    each: Vec<(Kind, Regex)>,
+}
+
+static DETECTOR: LazyLock<Detector> = LazyLock::new(|| {
+    let each: Vec<(Kind, Regex)> = KINDS
+        .iter()
+        .map(|&k| (k, Regex::new(&pattern(k)).expect("secret pattern")))
+        .collect();
+    let any = KINDS
+        .iter()
+        .map(|&k| format!("(?:{})", pattern(k)))
+        .collect::<Vec<_>>()
+        .join("|");
+    Detector {
+        any: Regex::new(&any).expect("secret patterns"),
+        each,
+    }
+});
+
+/// One credential found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Found {
+    pub kind: Kind,
+    /// 1-based line in the text.
+    pub line: usize,
+    /// Where it is, in bytes (for blanking it out).
+    pub range: Range<usize>,
+}
+
+/// Example passwords in documentation are not credentials.
+fn is_placeholder(password: &str) -> bool {
+    let lower = password.to_ascii_lowercase();
+    password.starts_with(['$', '<', '{', '%', '['])
+        || password.chars().all(|c| matches!(c, '*' | 'x' | 'X' | '.'))
+        || matches!(
+            lower.as_str(),
+            "password" | "pass" | "passwd" | "pwd" | "secret" | "changeme" | "example"
+        )
+}
+
+fn line_at(text: &str, byte: usize) -> usize {
+    memchr::memchr_iter(b'\n', &text.as_bytes()[..byte]).count() + 1
+}
+
+/// Every credential in `text`, in the order of [`Kind`], then position.
+pub fn find(text: &str) -> Vec<Found> {
+    let detector = &*DETECTOR;
+    if !detector.any.is_match(text) {
+        return Vec::new();
+    }
+    let mut found = Vec::new();
+    for (kind, re) in &detector.each {
+        for caps in re.captures_iter(text) {
+            let whole = caps.get(0).expect("a match");
+            if *kind == Kind::UrlPassword {
+                let scheme_end = text.as_bytes()[..whole.start()].last();
+                let password = caps.get(1).map_or("", |m| m.as_str());
+                if !scheme_end.is_some_and(u8::is_ascii_alphanumeric) || is_placeholder(password) {
+                    continue;
+                }
+            }
+            found.push(Found {
+                kind: *kind,
+                line: line_at(text, whole.start()),
+                range: whole.range(),
+            });
+        }
+    }
+    found
+}
+
+/// `Err` naming the first credential's kind and line, for a write that
+/// must not happen; the text is refused whole, since a key left in a
+/// memory is shared with everyone the memory is.
+pub fn refuse(text: &str) -> Result<(), String> {
+    refuse_each(&[("it", text)])
+}
+
+/// [`refuse`] for a write made of several texts, each named in the
+/// message ("the note").
+pub fn refuse_each(texts: &[(&str, &str)]) -> Result<(), String> {
+    for (subject, text) in texts {
+        if let Some(f) = find(text).into_iter().min_by_key(|f| f.range.start) {
+            return Err(format!(
+                "{subject} holds what looks like {} on line {}; memories travel with \
+                 repositories, so credentials are never written to one: remove it (and {})",
+                f.kind.described(),
+                f.line,
+                f.kind.advice()
+            ));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kinds(text: &str) -> Vec<Kind> {
+        find(text).into_iter().map(|f| f.kind).collect()
+    }
+
+    #[test]
+    fn each_kind_is_found_with_its_line() {
+        let cases = [
+            ("-----BEGIN OPENSSH PRIVATE KEY-----", Kind::PrivateKey),
+            ("key sk-proj-Ab3dEf6hIj9kLm2nOp5qRs8t", Kind::OpenAiKey),
+            (
+                "ghp_aB3dE6gH9jK2mN5pQ8sT1vW4yZ7bC0eF3hJ6",
+                Kind::GitHubToken,
+            ),
+            ("github_pat_11ABCDEFG0abcdefghijklmnop", Kind::GitHubToken),
+            ("aws AKIAIOSFODNN7EXAMPLE.", Kind::AwsAccessKey),
+            ("glpat-xY3zA6bC9dE2fG5hJ8kL", Kind::GitLabToken),
+            ("xoxb-1234567890-abcdefghij", Kind::SlackToken),
+            (
+                "AIzaSyA1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q",
+                Kind::GoogleApiKey,
+            ),
+            (
+                "Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N",
+                Kind::Jwt,
+            ),
+            (
+                "postgres://app:Tr0ub4dor3@db.internal/prod",
+                Kind::UrlPassword,
+            ),
+        ];
+        for (text, kind) in cases {
+            let found = find(&format!("fine\n\n{text}\n"));
+            assert_eq!(found.len(), 1, "{text}: {found:?}");
+            assert_eq!((found[0].kind, found[0].line), (kind, 3), "{text}");
+        }
+    }
+
+    #[test]
+    fn ordinary_memory_text_holds_none() {
+        for text in [
+            "The sk-SK locale and the sk-en pair.",
+            "See https://example.com/a:b@c and mailto:ann@example.com",
+            "Connect with postgres://user:password@localhost/db or \
+             https://me:${TOKEN}@host/ or https://u:****@host",
+            "ghp_short, AKIA123, eyJhbGciOi alone, xoxb-123",
+            "-----BEGIN PUBLIC KEY-----",
+            "task-ghp_ not a token; ask-abcdefghijklmnopqrstuvwxyz1",
+        ] {
+            assert!(kinds(text).is_empty(), "{text}: {:?}", find(text));
+        }
+    }
+
+    #[test]
+    fn a_refusal_names_the_kind_and_line_but_not_the_secret() {
+        let key = "AKIAIOSFODNN7EXAMPLE";
+        let err = refuse(&format!("a\nb {key}\n")).unwrap_err();
+        assert!(err.contains("an AWS access key on line 2"), "{err}");
+        assert!(!err.contains(key), "{err}");
+        assert!(refuse("nothing secret here").is_ok());
+    }
+}
