@@ -7,7 +7,8 @@ use std::path::Path;
 
 use rayon::prelude::*;
 
-use super::{Bank, Found, LoadProblem, classify_file, read_article};
+use super::walk::{classify_file, read_article};
+use super::{Bank, Found, LoadProblem};
 use crate::article::Article;
 
 impl Bank {

@@ -364,7 +364,7 @@ fn the_walk_lists_what_the_tree_shows_before_anything_is_read() {
 
 #[test]
 fn a_file_is_read_by_name_only_in_its_own_folder() {
-    use super::is_parent;
+    use super::walk::is_parent;
     let p = |s: &str| std::path::PathBuf::from(s);
     assert!(is_parent(&p("/b/03_DOMAINS"), &p("/b/03_DOMAINS/Legal.md")));
     assert!(is_parent(

@@ -1,0 +1,279 @@
+//! Walking a bank's numbered folders: which files there are, read while
+//! the walk goes on where that pays, each classified as an article, a file
+//! the bank skips, or a problem.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::AtomicUsize;
+
+use rayon::prelude::*;
+
+use super::{Found, LoadOptions, LoadProblem, ProblemKind, SkippedFile, is_hidden, rel_string};
+use crate::article::Article;
+use crate::layout::{self, Folder};
+use crate::safe_read::{OpenDir, ReadError, RootReader};
+use crate::text;
+
+/// A walked file still to be classified, or a problem met while walking.
+pub(super) enum Walked {
+    File {
+        path: PathBuf,
+        is_link: bool,
+        /// Its folder, in the walk's list of folders.
+        dir: u32,
+        /// Its place in the order the walk met files, before sorting.
+        seq: u32,
+    },
+    Problem(LoadProblem),
+}
+
+/// Files read while the walk goes on, by their `seq`.
+#[derive(Default)]
+pub(super) struct EarlyReads {
+    pub(super) in_flight: AtomicUsize,
+    pub(super) done: std::sync::Mutex<Vec<(u32, EarlyRead)>>,
+}
+
+/// One early read, taken once when the loaded files are put in order.
+pub(super) type EarlyRead = std::sync::Mutex<Option<Option<Result<Article, Found>>>>;
+
+/// Told of each file as the walk meets it: its `seq`, its folder held
+/// open, its path and whether it is a link.
+pub(super) type OnFile<'a> = dyn FnMut(u32, Option<&Arc<OpenDir>>, &Path, bool) + 'a;
+
+/// Files per early batch, and batches read at a time while walking.
+pub(super) const EARLY_BATCH: usize = 64;
+pub(super) const EARLY_BATCHES_IN_FLIGHT: usize = 3;
+
+/// Classify a walked file and read it if it is an article; `None` for a
+/// file the bank ignores.
+pub(super) fn load_walked(
+    reader: &RootReader,
+    dir: Option<&OpenDir>,
+    path: &Path,
+    is_link: bool,
+    options: &LoadOptions,
+) -> Option<Result<Article, Found>> {
+    Some(match classify_file(reader.root(), path)? {
+        Found::Article(rel, folder) => {
+            read_article(reader, dir, path, is_link, rel, folder, options).map_err(Found::Problem)
+        }
+        other => Err(other),
+    })
+}
+
+/// Folders held open while a bank is read, at most.
+pub(super) const MOST_HELD_DIRS: usize = 256;
+
+/// Walk one numbered folder: its files into `found`, the folders met
+/// (itself first) into `dirs`.
+pub(super) fn walk_folder(
+    reader: &RootReader,
+    dir: &Path,
+    found: &mut Vec<Walked>,
+    dirs: &mut Vec<(PathBuf, Option<Arc<OpenDir>>)>,
+    on_file: &mut OnFile<'_>,
+) {
+    let root = reader.root();
+    // The numbered folder itself may be a link; the walk below would follow
+    // it, so it is checked first.
+    if let Err(e) = reader.may_enter(dir) {
+        found.push(Walked::Problem(symlinked_folder(root, dir, &e)));
+        return;
+    }
+    let follow = reader.policy().follow_links_out;
+    let first = found.len();
+    // Not sorted while walking: walkdir would take each entry's name apart
+    // again for every comparison, on one core. The files are sorted once
+    // the folder is walked, on all cores.
+    let walker = walkdir::WalkDir::new(dir)
+        .follow_links(follow)
+        .into_iter()
+        .filter_entry(|e| e.depth() == 0 || !is_hidden(&e.file_name().to_string_lossy()));
+    // The folder at each depth of the current branch: a folder comes
+    // before what it holds, so a file's folder is the latest one a level up.
+    let mut branch: Vec<u32> = Vec::new();
+    for entry in walker {
+        let entry = match entry {
+            Ok(e) => e,
+            Err(e) => {
+                let path = e.path().map(|p| rel_string(root, p)).unwrap_or_default();
+                found.push(Walked::Problem(LoadProblem {
+                    path,
+                    line: None,
+                    message: format!("could not be read: {e}"),
+                    kind: ProblemKind::Io,
+                }));
+                continue;
+            }
+        };
+        let ft = entry.file_type();
+        if entry.depth() == 0 || ft.is_dir() {
+            branch.truncate(entry.depth());
+            branch.push(u32::try_from(dirs.len()).unwrap_or(u32::MAX));
+            // The first folders walked are held open, to read their files
+            // by name; any further ones are read by path, so a bank of
+            // thousands of folders does not hold that many open.
+            let open = (dirs.len() < MOST_HELD_DIRS)
+                .then(|| reader.open_dir(entry.path()).map(Arc::new))
+                .flatten();
+            dirs.push((entry.path().to_path_buf(), open));
+            continue;
+        }
+        if ft.is_symlink() {
+            // Only reached when links are not followed.
+            if entry.path().is_dir() {
+                found.push(Walked::Problem(symlinked_folder(
+                    root,
+                    entry.path(),
+                    &ReadError::LinkLeavesRoot { root: "bank" },
+                )));
+                continue;
+            }
+        }
+        let is_link = entry.path_is_symlink();
+        // Checked, not assumed: a file read by name in the wrong folder
+        // would be another file.
+        let dir = entry
+            .depth()
+            .checked_sub(1)
+            .and_then(|up| branch.get(up))
+            .copied()
+            .filter(|&d| {
+                dirs.get(d as usize)
+                    .is_some_and(|(dir, _)| is_parent(dir, entry.path()))
+            })
+            .unwrap_or(u32::MAX);
+        let seq = u32::try_from(found.len()).unwrap_or(u32::MAX);
+        let open = dirs.get(dir as usize).and_then(|(_, open)| open.as_ref());
+        on_file(seq, open, entry.path(), is_link);
+        found.push(Walked::File {
+            path: entry.into_path(),
+            is_link,
+            dir,
+            seq,
+        });
+    }
+    // By path, which is the order articles are kept in (problems sort
+    // among themselves later).
+    found[first..].par_sort_unstable_by(|a, b| walked_path(a).cmp(walked_path(b)));
+}
+
+/// Is `dir` the folder `path` is in? Compared as bytes, as the walk joined
+/// them: taking `path` apart into components costs more, for every file.
+pub(super) fn is_parent(dir: &Path, path: &Path) -> bool {
+    let (dir, path) = (
+        dir.as_os_str().as_encoded_bytes(),
+        path.as_os_str().as_encoded_bytes(),
+    );
+    let Some(rest) = path.strip_prefix(dir) else {
+        return false;
+    };
+    let rest = match rest.strip_prefix(std::path::MAIN_SEPARATOR_STR.as_bytes()) {
+        Some(rest) => rest,
+        None if dir.ends_with(std::path::MAIN_SEPARATOR_STR.as_bytes()) => rest,
+        None => return false,
+    };
+    !rest.is_empty() && !rest.contains(&(std::path::MAIN_SEPARATOR as u8))
+}
+
+/// The bytes of a walked file's path; nothing for a problem.
+pub(super) fn walked_path(w: &Walked) -> &[u8] {
+    match w {
+        Walked::File { path, .. } => path.as_os_str().as_encoded_bytes(),
+        Walked::Problem(_) => &[],
+    }
+}
+
+pub(super) fn symlinked_folder(root: &Path, dir: &Path, e: &ReadError) -> LoadProblem {
+    match e {
+        ReadError::LinkLeavesRoot { .. } => LoadProblem {
+            path: rel_string(root, dir),
+            line: None,
+            message: "is a symbolic link to a folder; membank does not follow it".into(),
+            kind: ProblemKind::SymlinkedFolder,
+        },
+        other => LoadProblem::from_read_error(rel_string(root, dir), other),
+    }
+}
+
+/// The Markdown files among `found` that a bank's tree shows, in the
+/// walk's order.
+pub(super) fn listed_markdown(root: &Path, found: &[Walked]) -> Vec<String> {
+    found
+        .iter()
+        .filter_map(|w| match w {
+            Walked::File { path, .. } => match classify_file(root, path)? {
+                Found::Article(rel, _) | Found::Template(rel) => Some(rel),
+                Found::Skipped(s) => Some(s.path),
+                Found::Other(_) | Found::Problem(_) => None,
+            },
+            Walked::Problem(_) => None,
+        })
+        .collect()
+}
+
+/// Decide what a file inside a bank folder is; `None` for files membank
+/// does not look at (hidden, or outside the numbered folders).
+pub(super) fn classify_file(root: &Path, path: &Path) -> Option<Found> {
+    let rel = rel_string(root, path);
+    let folder = rel.split('/').next().and_then(Folder::from_dir_name)?;
+    if rel.split('/').any(is_hidden) {
+        return None;
+    }
+    let name = rel.rsplit('/').next().unwrap_or("");
+    Some(if !layout::is_markdown(name) {
+        Found::Other(rel)
+    } else if folder == Folder::Templates {
+        Found::Template(rel)
+    } else if let Some(reason) = layout::skip_reason(name) {
+        Found::Skipped(SkippedFile { path: rel, reason })
+    } else {
+        Found::Article(rel, folder)
+    })
+}
+
+thread_local! {
+    /// One read buffer per loading thread, reused for every file.
+    static READ_BUFFER: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+pub(super) fn read_article(
+    reader: &RootReader,
+    dir: Option<&OpenDir>,
+    path: &Path,
+    is_link: bool,
+    rel: String,
+    folder: Folder,
+    options: &LoadOptions,
+) -> Result<Article, LoadProblem> {
+    READ_BUFFER.with_borrow_mut(|buf| {
+        let len = match reader.read_walked_in(dir, path, is_link, buf) {
+            Ok(n) => n,
+            Err(e) => return Err(LoadProblem::from_read_error(rel, &e)),
+        };
+        let article = decode_article(rel, folder, &buf[..len], options);
+        // Do not keep a huge buffer alive after one unusually large file.
+        if buf.capacity() > 1 << 20 {
+            *buf = Vec::new();
+        }
+        article
+    })
+}
+
+pub(super) fn decode_article(
+    rel: String,
+    folder: Folder,
+    bytes: &[u8],
+    options: &LoadOptions,
+) -> Result<Article, LoadProblem> {
+    match text::decode_borrowed(bytes) {
+        Ok(decoded) => Ok(Article::parse_with(rel, folder, decoded, options)),
+        Err(e) => Err(LoadProblem {
+            path: rel,
+            line: Some(e.line),
+            message: e.to_string(),
+            kind: ProblemKind::NotUtf8,
+        }),
+    }
+}
