@@ -7,8 +7,14 @@ const SCOPE: &str = "project:demo";
 const OLD_LINE: &str = r#"{"schema_version":1,"id":"decision-old","scope":"project:demo","title":"Old choice","keywords":["alpha","beta","gamma"],"record_path":"memory/decisions/old.md","updated":"2026-01-02","weight":0.5,"status":"active"}"#;
 
 /// The project's write transaction, for one apply.
-fn tx(root: &Path) -> crate::dejavu::write::Transaction {
-    crate::dejavu::write::Transaction::begin(root, std::time::Duration::ZERO, || {}).unwrap()
+fn tx(root: &Path) -> crate::transaction::Transaction {
+    crate::transaction::Transaction::begin(
+        root,
+        crate::transaction::Kind::Project,
+        std::time::Duration::ZERO,
+        || {},
+    )
+    .unwrap()
 }
 
 fn record(id: &str, title: &str, sections: &str) -> String {
