@@ -1,7 +1,7 @@
 //! What a reply's `### FILE:` blocks propose, classified once against the
 //! disk: new, changed (with its diff), unchanged or rejected (with the
 //! reason). The command line and the interface only format this; the write
-//! itself is [`crate::transaction::Transaction::commit`], which refuses a
+//! itself is a `commit_*` of [`crate::transaction::Transaction`], which refuses a
 //! file changed since it was shown, so nobody's edit is overwritten by a
 //! stale review.
 

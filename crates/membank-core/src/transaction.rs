@@ -6,12 +6,13 @@
 //! (a bank follows a link only while it stays inside the bank; a project
 //! follows none, a linked `memory/` folder included).
 //!
-//! A reviewed write goes through [`Transaction::commit`]: the proposal the
-//! user saw (each file with the text shown and what the user declined) is
-//! checked against the disk under the lock, refused whole when any
-//! accepted file changed since, then written by the layout's step. The
-//! result lists, per file, the bytes before and after, which is what an
-//! undo journal needs. Front ends only show what it returns.
+//! A reviewed write goes through one `commit` (its `commit_*` entries name
+//! the layout's writer): the proposal the user saw (each file with the
+//! text shown and what the user declined) is checked against the disk
+//! under the lock, refused whole when any accepted file changed since,
+//! then written by the layout's step. The result lists, per file, the
+//! bytes before and after, which is what an undo journal needs. Front ends
+//! only show what it returns.
 
 use std::fs;
 use std::io::{self, Write as _};
@@ -236,7 +237,7 @@ impl Transaction {
     }
 
     /// A reviewed reply's `### FILE:` blocks written into a bank, through
-    /// [`Transaction::commit`].
+    /// the one reviewed write (`commit`).
     pub fn commit_blocks(
         &self,
         proposal: &Proposal,
@@ -250,7 +251,7 @@ impl Transaction {
 
     /// Process Inbox, reviewed: the blocks written, then each of `sources`
     /// stamped and archived with the files written for it, through
-    /// [`Transaction::commit`]. (The archive moves are in the report, not
+    /// the one reviewed write (`commit`). (The archive moves are in the report, not
     /// in [`Done::changes`].)
     pub fn commit_compile(
         &self,
@@ -266,7 +267,7 @@ impl Transaction {
     }
 
     /// A reviewed Deja Vu writeback (records replaced, impression lines
-    /// appended), through [`Transaction::commit`]. The report lists every
+    /// appended), through the one reviewed write (`commit`). The report lists every
     /// entry with what was done to it.
     pub fn commit_writeback(
         &self,
