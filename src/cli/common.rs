@@ -267,10 +267,7 @@ fn link_target(wanted: &str) -> &str {
 /// memory's lock, held until it is dropped, waiting (and saying so on
 /// stderr) while another membank run changes the memory.
 pub fn begin_write(root: &Path, kind: Kind) -> anyhow::Result<Transaction> {
-    let noun = match kind {
-        Kind::Bank => "bank",
-        Kind::Project => "project",
-    };
+    let noun = kind.noun();
     Transaction::begin(root, kind, membank_core::lock::DEFAULT_WAIT, || {
         eprintln!("membank: another membank run is changing this {noun}; waiting for it to finish");
     })

@@ -38,7 +38,8 @@ pub enum Kind {
 }
 
 impl Kind {
-    fn noun(self) -> &'static str {
+    /// What a message calls this memory.
+    pub fn noun(self) -> &'static str {
         match self {
             Kind::Bank => "bank",
             Kind::Project => "project",
@@ -111,15 +112,14 @@ impl Transaction {
         waiting: impl FnMut(),
     ) -> Result<Transaction, String> {
         let noun = kind.noun();
-        let lock = BankLock::acquire(root, wait, waiting).map_err(|e| match (kind, e) {
-            (Kind::Bank, e) => e.to_string(),
-            (_, LockError::Busy { root, waited }) => format!(
+        let lock = BankLock::acquire(root, wait, waiting).map_err(|e| match e {
+            LockError::Busy { root, waited } => format!(
                 "{}: another membank run is changing this {noun} (waited {} s); nothing was \
                  changed. Run again when it has finished.",
                 root.display(),
                 waited.as_secs()
             ),
-            (_, LockError::Io { root, error }) => {
+            LockError::Io { root, error } => {
                 format!(
                     "{}: the {noun} could not be locked: {error}",
                     root.display()
