@@ -424,3 +424,40 @@ fn a_credential_is_refused_even_in_a_record_that_held_it_before() {
     assert!(reason.contains("a GitLab token on line"), "{reason}");
     assert!(!reason.contains(&token), "{reason}");
 }
+
+#[test]
+fn a_writeback_reports_each_file_it_changed_with_its_bytes_before_and_after() {
+    let dir = project("\n");
+    let r = dir.path();
+    let new_line = impression(
+        "decision-cache",
+        "memory/decisions/cache.md",
+        r#""cache","results","ttl""#,
+    );
+    let text = reply(&[
+        (
+            "memory/decisions/cache.md",
+            decision("decision-cache", "Cache results"),
+        ),
+        ("memory/impressions.jsonl", new_line.clone()),
+    ]);
+    let p = classify(&load(r), &text);
+    let lines_before = fs::read(r.join("memory/impressions.jsonl")).unwrap();
+    let done = tx(r).commit_writeback(&p, &[]).unwrap();
+    assert_eq!(
+        done.written(),
+        vec!["memory/decisions/cache.md", "memory/impressions.jsonl"]
+    );
+    let record = &done.changes[0];
+    assert_eq!(record.before, None);
+    assert_eq!(
+        record.after.as_deref(),
+        Some(decision("decision-cache", "Cache results").as_bytes())
+    );
+    // The impressions file: what was there, then the new line.
+    let lines = &done.changes[1];
+    assert_eq!(lines.before.as_deref(), Some(&lines_before[..]));
+    let mut expected = lines_before.clone();
+    expected.extend_from_slice(format!("{new_line}\n").as_bytes());
+    assert_eq!(lines.after.as_deref(), Some(&expected[..]));
+}
