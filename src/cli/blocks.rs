@@ -28,15 +28,15 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let root = super::common::bank_root(&args.bank)?;
-    let lock = match args.apply {
-        true => Some(super::common::lock_bank(&root)?),
+    let tx = match args.apply {
+        true => Some(super::common::begin_bank_write(&root)?),
         false => None,
     };
     let reply = read_reply(args.reply.as_deref())?;
     let mode = if args.apply { Mode::Apply } else { Mode::Plan };
     let report = compile::apply_reply(&root, &reply, mode);
-    if let Some(lock) = &lock {
-        super::common::clean_leftovers(&root, lock);
+    if let Some(tx) = &tx {
+        super::common::clean_leftovers(tx);
     }
 
     if args.json {

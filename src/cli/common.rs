@@ -9,6 +9,7 @@ use membank_core::bank::{Bank, LoadOptions};
 use membank_core::clock::Clock;
 use membank_core::memory::{self, DocId, LayoutSpec, Memory, Resolution};
 use membank_core::text::sanitize_for_terminal;
+use membank_core::transaction::{Kind, Transaction};
 
 /// The layout `--format` forces for this run; set once by `main` before any
 /// command runs. A process-wide value because `--format` is a global flag
@@ -262,30 +263,31 @@ fn link_target(wanted: &str) -> &str {
     inner[..end].trim()
 }
 
-/// Take the bank's write lock for the rest of this run, waiting (and
-/// saying so on stderr) while another membank run changes the bank.
-pub fn lock_bank(root: &Path) -> anyhow::Result<membank_core::lock::BankLock> {
-    membank_core::lock::BankLock::acquire(root, membank_core::lock::DEFAULT_WAIT, || {
-        eprintln!("membank: another membank run is changing this bank; waiting for it to finish");
-    })
-    .map_err(|e| anyhow::anyhow!(safe(&e.to_string())))
-}
-
-/// Take a Deja Vu project's lock for a write, waiting (and saying so on
-/// stderr) while another membank run changes the project.
-pub fn begin_dejavu_write(root: &Path) -> anyhow::Result<membank_core::dejavu::write::Transaction> {
-    membank_core::dejavu::write::Transaction::begin(root, membank_core::lock::DEFAULT_WAIT, || {
-        eprintln!(
-            "membank: another membank run is changing this project; waiting for it to finish"
-        );
+/// Begin the transaction every write of this run goes through: the
+/// memory's lock, held until it is dropped, waiting (and saying so on
+/// stderr) while another membank run changes the memory.
+pub fn begin_write(root: &Path, kind: Kind) -> anyhow::Result<Transaction> {
+    let noun = kind.noun();
+    Transaction::begin(root, kind, membank_core::lock::DEFAULT_WAIT, || {
+        eprintln!("membank: another membank run is changing this {noun}; waiting for it to finish");
     })
     .map_err(|e| anyhow::anyhow!(safe(&e)))
 }
 
+/// [`begin_write`] for a memory bank.
+pub fn begin_bank_write(root: &Path) -> anyhow::Result<Transaction> {
+    begin_write(root, Kind::Bank)
+}
+
+/// [`begin_write`] for a Deja Vu project.
+pub fn begin_dejavu_write(root: &Path) -> anyhow::Result<Transaction> {
+    begin_write(root, Kind::Project)
+}
+
 /// After a run that wrote to the bank: remove what killed runs left behind
 /// and say so on stderr.
-pub fn clean_leftovers(root: &Path, lock: &membank_core::lock::BankLock) {
-    for rel in membank_core::atomic::remove_leftover_temps(root, lock) {
+pub fn clean_leftovers(tx: &Transaction) {
+    for rel in membank_core::atomic::remove_leftover_temps(tx.root(), tx.lock()) {
         eprintln!(
             "membank: removed {}, a temporary file left by an interrupted run",
             safe(&rel)

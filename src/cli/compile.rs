@@ -7,12 +7,13 @@ use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use anyhow::Context;
+use anyhow::{Context, bail};
 use membank_core::archive::{self, Archived};
 use membank_core::compile::{self, CompileReport, Mode, SourceResult, SourceStatus};
 use membank_core::review::{self, Change, ProposedFile};
 use membank_core::templates::Agent;
 use membank_core::text::sanitize_for_terminal;
+use membank_core::transaction::Stopped;
 use membank_llm::agents::{self, PreparedCompile};
 use membank_llm::{ChatRequest, LlmClient, Reply};
 use serde::Serialize;
@@ -66,15 +67,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let mode = if args.plan { Mode::Plan } else { Mode::Apply };
     // Held from before the inbox is listed until the sources are archived.
-    let lock = match mode {
-        Mode::Apply => Some(common::lock_bank(&root)?),
+    let tx = match mode {
+        Mode::Apply => Some(common::begin_bank_write(&root)?),
         Mode::Plan => None,
     };
     let reply = read_reply(Some(reply_path))?;
     let report = compile::compile_pending(&root, &reply, mode, common::clock().now())
         .context("cannot list 00_INBOX/")?;
-    if let Some(lock) = &lock {
-        common::clean_leftovers(&root, lock);
+    if let Some(tx) = &tx {
+        common::clean_leftovers(tx);
     }
 
     if report.sources.is_empty() {
@@ -143,8 +144,8 @@ fn run_with_model(args: &Args, root: &Path) -> anyhow::Result<ExitCode> {
         .context("no model can be used (a saved reply can be applied with --reply FILE)")?;
     // With --yes the bank is locked for the whole run, model call included,
     // so a second run cannot send or archive the same sources.
-    let lock = match args.yes {
-        true => Some(common::lock_bank(root)?),
+    let tx = match args.yes {
+        true => Some(common::begin_bank_write(root)?),
         false => None,
     };
     let now = common::clock().now();
@@ -223,32 +224,32 @@ fn run_with_model(args: &Args, root: &Path) -> anyhow::Result<ExitCode> {
             s.compiled_to.clear();
             s.reason = Some("the reply is incomplete; nothing was applied".into());
         }
-    } else if args.yes {
+    } else if let Some(tx) = &tx {
         if !args.json {
             print_plan(&plan, &warnings, &source_results, "Plan");
         }
         // A file edited since the plan was made is not overwritten: the new
         // plan is shown and nothing is written.
         membank_core::compile::pause_point("plan-shown");
-        let stale = review::stale_paths(root, &proposal, &[]);
-        if !stale.is_empty() {
-            let fresh = review::classify(root, &reply.text, &sources, now);
-            print_plan(&fresh.files, &fresh.warnings, &source_results, "New plan");
-            eprintln!(
-                "membank: {} changed on disk after the plan was made; nothing was written. \
-                 Check the new plan, then apply the saved reply with --reply.",
-                stale
-                    .iter()
-                    .map(|p| common::safe(p))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            );
-            return Ok(ExitCode::from(1));
-        }
-        let report = compile::compile_reply(root, &sources, &reply.text, Mode::Apply, now);
-        if let Some(lock) = &lock {
-            common::clean_leftovers(root, lock);
-        }
+        let report = match tx.commit_compile(&proposal, &[], &reply.text, &sources, now) {
+            Ok(done) => done.report,
+            Err(Stopped::Stale(stale)) => {
+                let fresh = review::classify(root, &reply.text, &sources, now);
+                print_plan(&fresh.files, &fresh.warnings, &source_results, "New plan");
+                eprintln!(
+                    "membank: {} changed on disk after the plan was made; nothing was written. \
+                     Check the new plan, then apply the saved reply with --reply.",
+                    stale
+                        .iter()
+                        .map(|p| common::safe(p))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                );
+                return Ok(ExitCode::from(1));
+            }
+            Err(e @ Stopped::Refused(_)) => bail!(common::safe(&e.to_string())),
+        };
+        common::clean_leftovers(tx);
         plan = applied_blocks(&report, plan);
         source_results = report.sources;
         source_results.extend(unreadable);

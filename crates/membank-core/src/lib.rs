@@ -44,6 +44,7 @@ pub mod synth;
 pub mod synth_everos;
 pub mod templates;
 pub mod text;
+pub mod transaction;
 pub mod vocabulary;
 pub mod wikilink;
 

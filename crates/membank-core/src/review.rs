@@ -1,8 +1,9 @@
 //! What a reply's `### FILE:` blocks propose, classified once against the
 //! disk: new, changed (with its diff), unchanged or rejected (with the
-//! reason). The command line and the interface only format this; before
-//! writing, [`stale_paths`] tells whether a file changed since it was
-//! shown, so nobody's edit is overwritten by a stale review.
+//! reason). The command line and the interface only format this; the write
+//! itself is a `commit_*` of [`crate::transaction::Transaction`], which refuses a
+//! file changed since it was shown, so nobody's edit is overwritten by a
+//! stale review.
 
 use std::path::Path;
 
@@ -138,25 +139,11 @@ pub fn classify(
     }
 }
 
-/// The current text of a classified file, as [`classify`] reads it.
-fn current_text(root: &Path, path: &str) -> Option<String> {
-    let safe = crate::pathsafe::validate(path).ok()?;
-    let target = crate::pathsafe::resolve_in_bank(root, &safe).ok()?;
-    let bytes =
-        crate::safe_read::read_regular(&target, crate::safe_read::DEFAULT_MAX_FILE_BYTES).ok()?;
-    crate::text::decode(&bytes).ok().map(|d| d.text)
-}
-
 /// Accepted files whose text on disk is no longer what the proposal was
 /// classified against (edited, created or deleted since): writing now would
 /// overwrite something nobody reviewed. `declined` lists block indices the
-/// user turned down; they are not checked.
-pub fn stale_paths(root: &Path, proposal: &Proposal, declined: &[usize]) -> Vec<String> {
-    stale_paths_by(proposal, declined, |path| current_text(root, path))
-}
-
-/// [`stale_paths`] for any layout: `current` reads a file's text now
-/// (`None`: absent or unreadable). A path proposed twice is listed once.
+/// user turned down; they are not checked. `current` reads a file's text
+/// now (`None`: absent or unreadable). A path proposed twice is listed once.
 pub fn stale_paths_by(
     proposal: &Proposal,
     declined: &[usize],
@@ -219,25 +206,5 @@ mod tests {
         assert!(p.files[3].reason.is_some());
         let json = crate::json::to_string(&p.files[2]).unwrap();
         assert!(json.contains("\"status\": \"changed\""), "{json}");
-    }
-
-    #[test]
-    fn an_edit_after_review_makes_the_file_stale() {
-        let d = bank();
-        let p = classify(
-            d.path(),
-            REPLY,
-            &[],
-            jiff::civil::date(2026, 4, 8).at(9, 0, 0, 0),
-        );
-        assert!(stale_paths(d.path(), &p, &[]).is_empty());
-        fs::write(d.path().join("01_CLIENTS/Edit.md"), "edited by hand\n").unwrap();
-        fs::write(d.path().join("01_CLIENTS/New.md"), "appeared\n").unwrap();
-        assert_eq!(
-            stale_paths(d.path(), &p, &[]),
-            vec!["01_CLIENTS/New.md", "01_CLIENTS/Edit.md"]
-        );
-        // A declined block is not written, so its file does not matter.
-        assert_eq!(stale_paths(d.path(), &p, &[0]), vec!["01_CLIENTS/Edit.md"]);
     }
 }

@@ -13,10 +13,11 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use membank_core::compile::{self, BlockStatus, Mode};
+use membank_core::compile::{self, BlockStatus};
 use membank_core::dejavu::{self, supersede};
 use membank_core::review::{self, Change, ProposedFile};
 use membank_core::text::sanitize_for_terminal;
+use membank_core::transaction::Stopped;
 use rmcp::handler::server::common::schema_for_type;
 use rmcp::model::{Tool, ToolAnnotations};
 use schemars::JsonSchema;
@@ -349,25 +350,32 @@ fn apply_files(
 ) -> Result<Output, String> {
     let root = bank_root(shared);
     // Another membank run writing the bank at the same time waits for us,
-    // and we for it, as on the command line.
-    let lock = crate::cli::common::lock_bank(&root).map_err(|e| format!("{e:#}"))?;
-    // Someone (a person in Obsidian, another assistant) may have edited a
-    // file since it was reviewed: writing over that edit would lose it.
-    let stale = review::stale_paths(&root, classified, &[]);
-    if !stale.is_empty() {
-        let names: Vec<String> = stale
-            .iter()
-            .map(|p| sanitize_for_terminal(p, false))
-            .collect();
-        return Err(format!(
-            "not applied: {} changed on disk since the proposal; call propose_write again to \
-             review the current state",
-            names.join(", ")
-        ));
-    }
-    let report = compile::apply_reply(&root, reply, Mode::Apply);
-    crate::cli::common::clean_leftovers(&root, &lock);
-    drop(lock);
+    // and we for it, as on the command line. A file someone (a person in
+    // Obsidian, another assistant) edited since it was reviewed is not
+    // written over: the transaction refuses the whole write.
+    let tx = crate::cli::common::begin_bank_write(&root).map_err(|e| format!("{e:#}"))?;
+    let report = match tx.commit_blocks(classified, &[], reply) {
+        Ok(done) => done.report,
+        Err(Stopped::Stale(stale)) => {
+            let names: Vec<String> = stale
+                .iter()
+                .map(|p| sanitize_for_terminal(p, false))
+                .collect();
+            return Err(format!(
+                "not applied: {} changed on disk since the proposal; call propose_write again \
+                 to review the current state",
+                names.join(", ")
+            ));
+        }
+        Err(e @ Stopped::Refused(_)) => {
+            return Err(format!(
+                "not applied: {}",
+                sanitize_for_terminal(&e.to_string(), false)
+            ));
+        }
+    };
+    crate::cli::common::clean_leftovers(&tx);
+    drop(tx);
     let written: Vec<String> = report
         .blocks
         .iter()

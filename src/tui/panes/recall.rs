@@ -9,9 +9,9 @@ use membank_core::dejavu::feedback::{self, OUTCOMES};
 use membank_core::dejavu::js::{self, JsValue};
 use membank_core::dejavu::paths::route_for_display;
 use membank_core::dejavu::recall::{Considered, Explanation, Level};
-use membank_core::dejavu::write::Transaction;
 use membank_core::dejavu::{self, IMPRESSIONS_PATH, Project, Recall};
 use membank_core::text::sanitize_for_terminal;
+use membank_core::transaction::{Kind, Transaction};
 use ratatui::Frame;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::layout::Rect;
@@ -125,7 +125,8 @@ impl RecallPane {
         .and_then(|line| {
             // A command-line run changing the project right now: give up
             // soon rather than freeze the interface.
-            let tx = Transaction::begin(&project.root, std::time::Duration::from_secs(2), || {})?;
+            let wait = std::time::Duration::from_secs(2);
+            let tx = Transaction::begin(&project.root, Kind::Project, wait, || {})?;
             feedback::append(&tx, &line).map(|_| line)
         });
         match result {

@@ -10,8 +10,8 @@ use super::checks::safety;
 use super::js::{self, JsValue, SetKey};
 use super::jsonl::JsonlFile;
 use super::recall::tokenize;
-use super::write::Transaction;
 use super::{FEEDBACK_PATH, MEMORY_DIR};
+use crate::transaction::Transaction;
 
 pub const OUTCOMES: [&str; 4] = ["helpful", "irrelevant", "missed", "overloaded"];
 /// A stored query is cut to this many UTF-16 units.

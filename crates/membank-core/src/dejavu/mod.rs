@@ -18,7 +18,6 @@ pub mod project;
 pub mod recall;
 pub mod record;
 pub mod supersede;
-pub mod write;
 pub mod writeback;
 
 pub use layout::{LAYOUT, open_project};

@@ -12,8 +12,8 @@ use super::checks::spec::{ref_values, resolve_ref};
 use super::js::{self, JsValue};
 use super::project::{Project, Record};
 use super::record::Frontmatter;
-use super::write::Transaction;
 use super::{IMPRESSIONS_PATH, INDEX_PATH, paths};
+use crate::transaction::Transaction;
 
 /// One file's change.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -417,7 +417,13 @@ mod tests {
     }
 
     fn begin(root: &std::path::Path) -> Transaction {
-        Transaction::begin(root, std::time::Duration::ZERO, || {}).unwrap()
+        Transaction::begin(
+            root,
+            crate::transaction::Kind::Project,
+            std::time::Duration::ZERO,
+            || {},
+        )
+        .unwrap()
     }
 
     #[test]

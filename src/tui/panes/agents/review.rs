@@ -7,13 +7,12 @@
 use std::path::Path;
 
 use membank_core::clock::Clock;
-use membank_core::compile::{self, BlockStatus, Mode, SourceStatus};
-use membank_core::dejavu::write::Transaction;
+use membank_core::compile::{self, BlockStatus, SourceStatus};
 use membank_core::dejavu::{self, Project};
-use membank_core::lock::BankLock;
 use membank_core::outcome::outcome_line;
 use membank_core::review::{self, Change};
 use membank_core::text::sanitize_for_terminal;
+use membank_core::transaction::{Kind, Stopped, Transaction};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
@@ -274,15 +273,6 @@ impl Review {
             .map(|(i, _)| i)
             .collect();
         let s = |t: &str| sanitize_for_terminal(t, false);
-        // A file edited since its diff was shown: show the new diff and
-        // ask again instead of overwriting the edit. (A writeback checks
-        // this itself, by the layout's paths, under the lock.)
-        if self.purpose != Purpose::Writeback {
-            let stale = review::stale_paths(root, &self.classified, &declined);
-            if !stale.is_empty() {
-                return self.show_stale(root, &stale);
-            }
-        }
         let nothing = |why: String| Applied {
             changed: Vec::new(),
             written: 0,
@@ -290,17 +280,14 @@ impl Review {
             failed: Some(why),
         };
         // A command-line run changing the memory right now: write nothing.
-        // A Deja Vu project is written through its transaction, a bank
-        // under the bank's lock; both are the same lock on the folder.
-        let wait = std::time::Duration::from_secs(2);
-        let held = match self.purpose {
-            Purpose::Writeback => Transaction::begin(root, wait, || {}).map(Held::Project),
-            _ => BankLock::acquire(root, wait, || {})
-                .map(|lock| Held::Bank { _lock: lock })
-                .map_err(|e| e.to_string()),
+        // The core's transaction takes the lock, refuses a file edited
+        // since its diff was shown, and writes.
+        let kind = match self.purpose {
+            Purpose::Writeback => Kind::Project,
+            _ => Kind::Bank,
         };
-        let held = match held {
-            Ok(held) => held,
+        let tx = match Transaction::begin(root, kind, std::time::Duration::from_secs(2), || {}) {
+            Ok(tx) => tx,
             Err(e) => {
                 self.result = Some(vec![s(&e)]);
                 return nothing(s(&e));
@@ -308,7 +295,7 @@ impl Review {
         };
         let mut lines = Vec::new();
         let mut changed = Vec::new();
-        let blocks = match &self.purpose {
+        let committed = match &self.purpose {
             Purpose::Compile { clock, .. } => {
                 // Notes the user keeps are not part of this batch: nothing
                 // is stamped on them and they stay in the inbox.
@@ -321,47 +308,49 @@ impl Review {
                 for kept in self.sources.iter().filter(|r| r.keep) {
                     lines.push(format!("kept in inbox  {}: you kept it", s(&kept.path)));
                 }
-                let report = compile::compile_reply_declining(
-                    root,
-                    &archive,
-                    &self.reply,
-                    Mode::Apply,
-                    clock.now(),
+                tx.commit_compile(
+                    &self.classified,
                     &declined,
-                );
-                for src in &report.sources {
-                    if src.status == SourceStatus::Archived {
-                        changed.push(src.source.clone());
-                        changed.extend(src.archived_to.clone());
+                    &self.reply,
+                    &archive,
+                    clock.now(),
+                )
+                .map(|done| {
+                    for src in &done.report.sources {
+                        if src.status == SourceStatus::Archived {
+                            changed.push(src.source.clone());
+                            changed.extend(src.archived_to.clone());
+                        }
+                        // Worded by the core, as the command line words it.
+                        lines.push(s(&src.outcome_line()));
                     }
-                    // Worded by the core, as the command line words it.
-                    lines.push(s(&src.outcome_line()));
-                }
-                written_blocks(&report.blocks)
+                    written_blocks(&done.report.blocks)
+                })
             }
-            Purpose::Write => written_blocks(
-                &compile::apply_reply_declining(root, &self.reply, Mode::Apply, &declined).blocks,
-            ),
-            Purpose::Writeback => {
-                let Held::Project(tx) = &held else {
-                    return nothing("the project's lock was not taken".into());
-                };
-                match dejavu::writeback::apply(tx, &self.classified, &declined) {
-                    Ok(done) => done
+            Purpose::Write => tx
+                .commit_blocks(&self.classified, &declined, &self.reply)
+                .map(|done| written_blocks(&done.report.blocks)),
+            Purpose::Writeback => tx
+                .commit_writeback(&self.classified, &declined)
+                .map(|done| {
+                    done.report
                         .iter()
                         .map(|f| {
                             let wrote = matches!(f.change, Change::New | Change::Changed);
                             (f.outcome_line(), wrote.then(|| f.path.clone()))
                         })
-                        .collect(),
-                    Err(dejavu::writeback::ApplyError::Stale(stale)) => {
-                        return self.show_stale(root, &stale);
-                    }
-                    Err(e) => {
-                        self.result = Some(vec![s(&e.to_string())]);
-                        return nothing(s(&e.to_string()));
-                    }
-                }
+                        .collect()
+                }),
+        };
+        drop(tx);
+        let blocks = match committed {
+            Ok(blocks) => blocks,
+            // A file edited since its diff was shown: show the new diff
+            // and ask again instead of overwriting the edit.
+            Err(Stopped::Stale(stale)) => return self.show_stale(root, &stale),
+            Err(e @ Stopped::Refused(_)) => {
+                self.result = Some(vec![s(&e.to_string())]);
+                return nothing(s(&e.to_string()));
             }
         };
         // Files, not entries: two impression lines go to one file.
@@ -469,12 +458,6 @@ fn written_blocks(blocks: &[compile::BlockResult]) -> Vec<(String, Option<String
             )
         })
         .collect()
-}
-
-/// The lock an apply holds until its last write.
-enum Held {
-    Bank { _lock: BankLock },
-    Project(Transaction),
 }
 
 /// What applying a review changed.

@@ -3,21 +3,19 @@
 //! bytes as they are then, so a route never points at a record that failed
 //! to be written.
 
-use std::path::Path;
-
 use super::is_impression;
 use crate::atomic::article_bytes;
-use crate::dejavu::write::Transaction;
 use crate::dejavu::{IMPRESSIONS_PATH, paths};
-use crate::review::{self, Change, Proposal, ProposedFile};
-use crate::safe_read::RootReader;
+use crate::review::{Change, Proposal, ProposedFile};
+use crate::transaction::{Stopped, Transaction};
 
 /// Why nothing was written.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ApplyError {
     /// These files changed on disk since the proposal was classified.
     Stale(Vec<String>),
-    /// The project folder cannot be read.
+    /// The project folder cannot be read, or the proposal may not be
+    /// written at all; the reason names the file.
     Root(String),
 }
 
@@ -36,32 +34,30 @@ impl std::fmt::Display for ApplyError {
 
 impl std::error::Error for ApplyError {}
 
-fn read_raw(reader: &RootReader, rel: &str) -> Option<Vec<u8>> {
-    reader.read(Path::new(rel)).ok()
-}
-
-/// Text as [`super::classify`] compares it (BOM dropped, LF).
-fn current_text(reader: &RootReader, rel: &str) -> Option<String> {
-    let bytes = read_raw(reader, rel)?;
-    crate::text::decode(&bytes).ok().map(|d| d.text)
-}
-
 /// Write the accepted entries of `proposal`, leaving out the `declined`
-/// indices. Nothing is written when any accepted file changed since the
-/// proposal was made. Returns every entry with what was done to it (a
-/// declined or failed one as rejected with the reason).
+/// indices, through the one reviewed write ([`Transaction::commit_writeback`]):
+/// nothing is written when any accepted file changed since the proposal
+/// was made. Returns every entry with what was done to it (a declined or
+/// failed one as rejected with the reason).
 pub fn apply(
     tx: &Transaction,
     proposal: &Proposal,
     declined: &[usize],
 ) -> Result<Vec<ProposedFile>, ApplyError> {
-    let root = tx.root();
-    let reader = RootReader::for_root(root)
-        .map_err(|e| ApplyError::Root(format!("{}: {e}", root.display())))?;
-    let stale = review::stale_paths_by(proposal, declined, |p| current_text(&reader, p));
-    if !stale.is_empty() {
-        return Err(ApplyError::Stale(stale));
+    match tx.commit_writeback(proposal, declined) {
+        Ok(done) => Ok(done.report),
+        Err(Stopped::Stale(paths)) => Err(ApplyError::Stale(paths)),
+        Err(Stopped::Refused(reason)) => Err(ApplyError::Root(reason)),
     }
+}
+
+/// The writeback's own step of a commit, run after its checks: records
+/// first, then the impression lines.
+pub(crate) fn write_accepted(
+    tx: &Transaction,
+    proposal: &Proposal,
+    declined: &[usize],
+) -> Vec<ProposedFile> {
     let mut done: Vec<ProposedFile> = proposal.files.clone();
     let mut failed_records: Vec<String> = Vec::new();
     for (i, file) in done.iter_mut().enumerate() {
@@ -92,7 +88,7 @@ pub fn apply(
         }
     }
     append_impressions(tx, &mut done, declined, &failed_records);
-    Ok(done)
+    done
 }
 
 fn decline(file: &mut ProposedFile) {

@@ -20,6 +20,7 @@ mod tests;
 use std::borrow::Cow;
 use std::collections::{BTreeMap, HashSet};
 
+pub(crate) use apply::write_accepted;
 pub use apply::{ApplyError, apply};
 pub use target::{RECORD_FOLDERS, Target, check_on_disk, target};
 

@@ -7,8 +7,14 @@ const SCOPE: &str = "project:demo";
 const OLD_LINE: &str = r#"{"schema_version":1,"id":"decision-old","scope":"project:demo","title":"Old choice","keywords":["alpha","beta","gamma"],"record_path":"memory/decisions/old.md","updated":"2026-01-02","weight":0.5,"status":"active"}"#;
 
 /// The project's write transaction, for one apply.
-fn tx(root: &Path) -> crate::dejavu::write::Transaction {
-    crate::dejavu::write::Transaction::begin(root, std::time::Duration::ZERO, || {}).unwrap()
+fn tx(root: &Path) -> crate::transaction::Transaction {
+    crate::transaction::Transaction::begin(
+        root,
+        crate::transaction::Kind::Project,
+        std::time::Duration::ZERO,
+        || {},
+    )
+    .unwrap()
 }
 
 fn record(id: &str, title: &str, sections: &str) -> String {
@@ -417,4 +423,41 @@ fn a_credential_is_refused_even_in_a_record_that_held_it_before() {
     let reason = p.files[0].reason.as_deref().unwrap();
     assert!(reason.contains("a GitLab token on line"), "{reason}");
     assert!(!reason.contains(&token), "{reason}");
+}
+
+#[test]
+fn a_writeback_reports_each_file_it_changed_with_its_bytes_before_and_after() {
+    let dir = project("\n");
+    let r = dir.path();
+    let new_line = impression(
+        "decision-cache",
+        "memory/decisions/cache.md",
+        r#""cache","results","ttl""#,
+    );
+    let text = reply(&[
+        (
+            "memory/decisions/cache.md",
+            decision("decision-cache", "Cache results"),
+        ),
+        ("memory/impressions.jsonl", new_line.clone()),
+    ]);
+    let p = classify(&load(r), &text);
+    let lines_before = fs::read(r.join("memory/impressions.jsonl")).unwrap();
+    let done = tx(r).commit_writeback(&p, &[]).unwrap();
+    assert_eq!(
+        done.written(),
+        vec!["memory/decisions/cache.md", "memory/impressions.jsonl"]
+    );
+    let record = &done.changes[0];
+    assert_eq!(record.before, None);
+    assert_eq!(
+        record.after.as_deref(),
+        Some(decision("decision-cache", "Cache results").as_bytes())
+    );
+    // The impressions file: what was there, then the new line.
+    let lines = &done.changes[1];
+    assert_eq!(lines.before.as_deref(), Some(&lines_before[..]));
+    let mut expected = lines_before.clone();
+    expected.extend_from_slice(format!("{new_line}\n").as_bytes());
+    assert_eq!(lines.after.as_deref(), Some(&expected[..]));
 }

@@ -1,0 +1,650 @@
+//! The one way a memory is changed. A [`Transaction`] holds the memory's
+//! lock (one lock per folder, the same wait and refusal for a bank and a
+//! Deja Vu project), so two runs never interleave their writes; every read
+//! it makes is of the file as it is now, under that lock; and every write
+//! refuses a path that leaves the memory or that the memory's rules forbid
+//! (a bank follows a link only while it stays inside the bank; a project
+//! follows none, a linked `memory/` folder included).
+//!
+//! A reviewed write goes through one `commit` (its `commit_*` entries name
+//! the layout's writer): the proposal the user saw (each file with the
+//! text shown and what the user declined) is checked against the disk
+//! under the lock, refused whole when any accepted file changed since,
+//! then written by the layout's step. The result lists, per file, the
+//! bytes before and after, which is what an undo journal needs. Front ends
+//! only show what it returns.
+
+use std::fs;
+use std::io::{self, Write as _};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use crate::atomic::{sync_dir, write_atomic};
+use crate::compile::{self, BlocksReport, CompileReport, Mode};
+use crate::dejavu::project::Project;
+use crate::dejavu::writeback::{self, check_on_disk};
+use crate::lock::{BankLock, LockError};
+use crate::pathsafe;
+use crate::review::{self, Change, Proposal, ProposedFile};
+use crate::safe_read::{self, ReadError};
+
+/// Which memory's rules a transaction writes by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// A memory bank: §10 paths, links followed only inside the bank.
+    Bank,
+    /// A Deja Vu project: no link anywhere on a written path.
+    Project,
+}
+
+impl Kind {
+    /// What a message calls this memory.
+    pub fn noun(self) -> &'static str {
+        match self {
+            Kind::Bank => "bank",
+            Kind::Project => "project",
+        }
+    }
+}
+
+/// A change to one memory in progress; dropping it releases the lock.
+#[derive(Debug)]
+pub struct Transaction {
+    root: PathBuf,
+    kind: Kind,
+    lock: BankLock,
+}
+
+/// One file the commit changed: its bytes before (`None`: it did not
+/// exist) and after, so the change can be journalled and undone.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileChange {
+    pub path: String,
+    pub before: Option<Vec<u8>>,
+    pub after: Option<Vec<u8>>,
+}
+
+/// A commit that ran: what the layout's step reports, in the form its
+/// front ends already print, and what changed on disk.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Done<R> {
+    pub report: R,
+    /// The proposal's files whose bytes changed, in proposal order.
+    pub changes: Vec<FileChange>,
+}
+
+impl<R> Done<R> {
+    /// The paths written.
+    pub fn written(&self) -> Vec<String> {
+        self.changes.iter().map(|c| c.path.clone()).collect()
+    }
+}
+
+/// Why a commit wrote nothing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Stopped {
+    /// These accepted files changed on disk since the proposal was shown.
+    Stale(Vec<String>),
+    /// The proposal may not be written at all (the reason names the file).
+    Refused(String),
+}
+
+impl std::fmt::Display for Stopped {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Stopped::Stale(paths) => write!(
+                f,
+                "{} changed on disk after the proposal was made; nothing was written",
+                paths.join(", ")
+            ),
+            Stopped::Refused(reason) => f.write_str(reason),
+        }
+    }
+}
+
+impl Transaction {
+    /// Take the memory's lock, waiting up to `wait` for another run
+    /// (`waiting` is called once if it has to wait), then refusing.
+    pub fn begin(
+        root: &Path,
+        kind: Kind,
+        wait: Duration,
+        waiting: impl FnMut(),
+    ) -> Result<Transaction, String> {
+        let noun = kind.noun();
+        let lock = BankLock::acquire(root, wait, waiting).map_err(|e| match e {
+            LockError::Busy { root, waited } => format!(
+                "{}: another membank run is changing this {noun} (waited {} s); nothing was \
+                 changed. Run again when it has finished.",
+                root.display(),
+                waited.as_secs()
+            ),
+            LockError::Io { root, error } => {
+                format!(
+                    "{}: the {noun} could not be locked: {error}",
+                    root.display()
+                )
+            }
+        })?;
+        Ok(Transaction {
+            root: root.to_path_buf(),
+            kind,
+            lock,
+        })
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    pub fn kind(&self) -> Kind {
+        self.kind
+    }
+
+    /// The lock held, as proof for work only a lock holder may do.
+    pub fn lock(&self) -> &BankLock {
+        &self.lock
+    }
+
+    /// The project as it is on disk now, read under the lock.
+    pub fn load(&self) -> Project {
+        Project::load_root(self.root.clone())
+    }
+
+    /// Where `rel` lands, or why it may not be read or written there.
+    fn target(&self, rel: &str) -> Result<PathBuf, String> {
+        match self.kind {
+            Kind::Project => {
+                check_on_disk(&self.root, rel)?;
+                Ok(self.root.join(rel))
+            }
+            Kind::Bank => {
+                let path = pathsafe::validate(rel).map_err(|r| r.reason)?;
+                pathsafe::resolve_in_bank(&self.root, &path).map_err(|r| r.reason)
+            }
+        }
+    }
+
+    fn max_bytes(&self) -> u64 {
+        match self.kind {
+            Kind::Project => safe_read::user_policy().max_file_bytes,
+            Kind::Bank => safe_read::DEFAULT_MAX_FILE_BYTES,
+        }
+    }
+
+    /// The bytes of a file now: `Ok(None)` when it does not exist, `Err`
+    /// when it may not be written either (a link on the way, not a regular
+    /// file, over the size cap).
+    pub fn read(&self, rel: &str) -> Result<Option<Vec<u8>>, String> {
+        let target = self.target(rel).map_err(|e| format!("{rel}: {e}"))?;
+        match safe_read::read_regular(&target, self.max_bytes()) {
+            Ok(bytes) => Ok(Some(bytes)),
+            Err(e) if e.is_not_found() => Ok(None),
+            Err(ReadError::Io(e)) => Err(format!("{rel}: {e}")),
+            Err(e) => Err(format!("{rel}: {e}; nothing was written")),
+        }
+    }
+
+    /// A file's text as a review shows it (BOM dropped, LF); `None` when
+    /// it is absent or cannot be read as text.
+    fn shown_text(&self, rel: &str) -> Option<String> {
+        let bytes = self.read(rel).ok()??;
+        crate::text::decode(&bytes).ok().map(|d| d.text)
+    }
+
+    /// Replace a file with `bytes` atomically, creating missing folders
+    /// inside the memory.
+    pub fn replace(&self, rel: &str, bytes: &[u8]) -> Result<(), String> {
+        let fail = |e: String| format!("{rel}: {e}");
+        let target = self.target(rel).map_err(fail)?;
+        if let Some(parent) = target.parent() {
+            fs::create_dir_all(parent).map_err(|e| fail(e.to_string()))?;
+            // A link swapped in while the folders were made must not
+            // redirect the write.
+            if self.target(rel).map_err(fail)? != target {
+                return Err(fail(
+                    "the target folder changed while writing; nothing was written".into(),
+                ));
+            }
+        }
+        write_atomic(&target, bytes).map_err(|e| fail(e.to_string()))
+    }
+
+    /// Add `line` and a newline at the end of a file in one write, never
+    /// rewriting what is there (a newline goes first when the file does
+    /// not end with one). The folder must exist; the file is created.
+    pub fn append_line(&self, rel: &str, line: &str) -> Result<(), String> {
+        let fail = |e: String| format!("{rel}: {e}");
+        let target = self.target(rel).map_err(fail)?;
+        let created = !target.exists();
+        let mut file = open_for_append(&target).map_err(|e| fail(e.to_string()))?;
+        let meta = file.metadata().map_err(|e| fail(e.to_string()))?;
+        if !meta.is_file() {
+            return Err(fail("exists but is not a regular file".into()));
+        }
+        let mut bytes = Vec::with_capacity(line.len() + 2);
+        if meta.len() > 0 && !ends_with_newline(&file, meta.len()).map_err(fail)? {
+            bytes.push(b'\n');
+        }
+        bytes.extend_from_slice(line.as_bytes());
+        bytes.push(b'\n');
+        file.write_all(&bytes).map_err(|e| fail(e.to_string()))?;
+        file.sync_all().map_err(|e| fail(e.to_string()))?;
+        if created && let Some(parent) = target.parent() {
+            sync_dir(parent);
+        }
+        Ok(())
+    }
+
+    /// A reviewed reply's `### FILE:` blocks written into a bank, through
+    /// the one reviewed write (`commit`).
+    pub fn commit_blocks(
+        &self,
+        proposal: &Proposal,
+        declined: &[usize],
+        reply: &str,
+    ) -> Result<Done<BlocksReport>, Stopped> {
+        self.commit(proposal, declined, Kind::Bank, |tx| {
+            compile::apply_reply_declining(&tx.root, reply, Mode::Apply, declined)
+        })
+    }
+
+    /// Process Inbox, reviewed: the blocks written, then each of `sources`
+    /// stamped and archived with the files written for it, through
+    /// the one reviewed write (`commit`). (The archive moves are in the report, not
+    /// in [`Done::changes`].)
+    pub fn commit_compile(
+        &self,
+        proposal: &Proposal,
+        declined: &[usize],
+        reply: &str,
+        sources: &[String],
+        now: jiff::civil::DateTime,
+    ) -> Result<Done<CompileReport>, Stopped> {
+        self.commit(proposal, declined, Kind::Bank, |tx| {
+            compile::compile_reply_declining(&tx.root, sources, reply, Mode::Apply, now, declined)
+        })
+    }
+
+    /// A reviewed Deja Vu writeback (records replaced, impression lines
+    /// appended), through the one reviewed write (`commit`). The report lists every
+    /// entry with what was done to it.
+    pub fn commit_writeback(
+        &self,
+        proposal: &Proposal,
+        declined: &[usize],
+    ) -> Result<Done<Vec<ProposedFile>>, Stopped> {
+        self.commit(proposal, declined, Kind::Project, |tx| {
+            writeback::write_accepted(tx, proposal, declined)
+        })
+    }
+
+    /// The one reviewed write: what the user accepted of `proposal`,
+    /// leaving out the `declined` indices. Nothing is written when any
+    /// accepted file's text is no longer the one shown, or when an
+    /// accepted file holds a credential; otherwise `step` (the layout's
+    /// writer, told the same `declined`) writes, and the result says, per
+    /// file, what changed.
+    fn commit<R>(
+        &self,
+        proposal: &Proposal,
+        declined: &[usize],
+        needs: Kind,
+        step: impl FnOnce(&Transaction) -> R,
+    ) -> Result<Done<R>, Stopped> {
+        if self.kind != needs {
+            return Err(Stopped::Refused(format!(
+                "{}: is a {}, written by other rules; nothing was written",
+                self.root.display(),
+                self.kind.noun()
+            )));
+        }
+        let stale = review::stale_paths_by(proposal, declined, |p| self.shown_text(p));
+        if !stale.is_empty() {
+            return Err(Stopped::Stale(stale));
+        }
+        let accepted = accepted_writes(proposal, declined);
+        // The layouts' checks refuse these already; checked again here so
+        // no way of writing can skip it.
+        for file in &accepted {
+            crate::secrets::refuse(&file.content).map_err(|reason| {
+                Stopped::Refused(format!("{}: {reason}; nothing was written", file.path))
+            })?;
+        }
+        let mut paths: Vec<&str> = Vec::new();
+        for file in &accepted {
+            if !paths.contains(&file.path.as_str()) {
+                paths.push(&file.path);
+            }
+        }
+        let before: Vec<Option<Vec<u8>>> =
+            paths.iter().map(|p| self.read(p).ok().flatten()).collect();
+        let report = step(self);
+        let changes = paths
+            .into_iter()
+            .zip(before)
+            .filter_map(|(path, before)| {
+                let after = self.read(path).ok().flatten();
+                (after != before).then(|| FileChange {
+                    path: path.to_owned(),
+                    before,
+                    after,
+                })
+            })
+            .collect();
+        Ok(Done { report, changes })
+    }
+}
+
+/// The files of a proposal that a commit may write: checked, accepted, and
+/// new or changed.
+fn accepted_writes<'a>(proposal: &'a Proposal, declined: &[usize]) -> Vec<&'a ProposedFile> {
+    proposal
+        .files
+        .iter()
+        .enumerate()
+        .filter(|(i, f)| !declined.contains(i) && matches!(f.change, Change::New | Change::Changed))
+        .map(|(_, f)| f)
+        .collect()
+}
+
+/// Open for appending, creating the file: never through a link at the
+/// name, and without blocking on a planted FIFO.
+fn open_for_append(path: &Path) -> io::Result<fs::File> {
+    let mut options = fs::OpenOptions::new();
+    // Read too: the last byte says whether a newline must come first.
+    options.read(true).append(true).create(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options
+            .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+            .mode(0o666);
+    }
+    options.open(path)
+}
+
+fn ends_with_newline(file: &fs::File, len: u64) -> Result<bool, String> {
+    let mut last = [0u8];
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileExt;
+        file.read_exact_at(&mut last, len - 1)
+            .map_err(|e| e.to_string())?;
+    }
+    #[cfg(windows)]
+    {
+        use std::os::windows::fs::FileExt;
+        file.seek_read(&mut last, len - 1)
+            .map_err(|e| e.to_string())?;
+    }
+    Ok(last[0] == b'\n')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn project() -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        fs::create_dir(dir.path().join("memory")).unwrap();
+        dir
+    }
+
+    fn begin(root: &Path) -> Transaction {
+        Transaction::begin(root, Kind::Project, Duration::ZERO, || {}).unwrap()
+    }
+
+    fn bank() -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        for f in ["00_INBOX", "01_CLIENTS"] {
+            fs::create_dir_all(dir.path().join(f)).unwrap();
+        }
+        fs::write(dir.path().join("01_CLIENTS/Edit.md"), "before\n").unwrap();
+        dir
+    }
+
+    fn begin_bank(root: &Path) -> Transaction {
+        Transaction::begin(root, Kind::Bank, Duration::ZERO, || {}).unwrap()
+    }
+
+    const REPLY: &str = "### FILE: 01_CLIENTS/New.md\nnew\n### FILE: 01_CLIENTS/Edit.md\nafter\n";
+
+    fn shown(root: &Path, reply: &str) -> Proposal {
+        let now = jiff::civil::date(2026, 4, 8).at(9, 0, 0, 0);
+        review::classify(root, reply, &[], now)
+    }
+
+    fn text(root: &Path, rel: &str) -> Option<String> {
+        fs::read_to_string(root.join(rel)).ok()
+    }
+
+    #[test]
+    fn a_stale_file_refuses_the_whole_write_and_writes_nothing() {
+        let dir = bank();
+        let root = dir.path();
+        let proposal = shown(root, REPLY);
+        // Edited by hand while the review was open.
+        fs::write(root.join("01_CLIENTS/Edit.md"), "edited by hand\n").unwrap();
+        let tx = begin_bank(root);
+        let stopped = tx.commit_blocks(&proposal, &[], REPLY).unwrap_err();
+        assert_eq!(stopped, Stopped::Stale(vec!["01_CLIENTS/Edit.md".into()]));
+        // Not even the file nobody touched was written.
+        assert_eq!(text(root, "01_CLIENTS/New.md"), None);
+        assert_eq!(
+            text(root, "01_CLIENTS/Edit.md").as_deref(),
+            Some("edited by hand\n")
+        );
+        // A file that appeared where a new one was shown is stale too, and
+        // every stale file is listed.
+        fs::write(root.join("01_CLIENTS/New.md"), "appeared\n").unwrap();
+        let stopped = tx.commit_blocks(&proposal, &[], REPLY).unwrap_err();
+        assert_eq!(
+            stopped,
+            Stopped::Stale(vec![
+                "01_CLIENTS/New.md".into(),
+                "01_CLIENTS/Edit.md".into()
+            ])
+        );
+        assert!(stopped.to_string().contains("nothing was written"));
+        assert_eq!(
+            text(root, "01_CLIENTS/New.md").as_deref(),
+            Some("appeared\n")
+        );
+    }
+
+    #[test]
+    fn declined_files_are_never_written_and_the_rest_is_reported_with_its_bytes() {
+        let dir = bank();
+        let root = dir.path();
+        let proposal = shown(root, REPLY);
+        // The declined file changed meanwhile: it is not written, so that
+        // is no reason to stop.
+        fs::write(root.join("01_CLIENTS/New.md"), "mine\n").unwrap();
+        let tx = begin_bank(root);
+        let done = tx.commit_blocks(&proposal, &[0], REPLY).unwrap();
+        assert_eq!(text(root, "01_CLIENTS/New.md").as_deref(), Some("mine\n"));
+        assert_eq!(text(root, "01_CLIENTS/Edit.md").as_deref(), Some("after\n"));
+        assert_eq!(done.written(), vec!["01_CLIENTS/Edit.md"]);
+        assert_eq!(
+            done.changes,
+            vec![FileChange {
+                path: "01_CLIENTS/Edit.md".into(),
+                before: Some(b"before\n".to_vec()),
+                after: Some(b"after\n".to_vec()),
+            }]
+        );
+        let reasons: Vec<_> = done
+            .report
+            .blocks
+            .iter()
+            .map(|b| b.reason.clone())
+            .collect();
+        assert_eq!(reasons, vec![Some("declined by the user".into()), None]);
+    }
+
+    #[test]
+    fn a_new_file_is_reported_as_written_from_nothing() {
+        let dir = bank();
+        let root = dir.path();
+        let proposal = shown(root, REPLY);
+        let done = begin_bank(root)
+            .commit_blocks(&proposal, &[], REPLY)
+            .unwrap();
+        assert_eq!(
+            done.written(),
+            vec!["01_CLIENTS/New.md", "01_CLIENTS/Edit.md"]
+        );
+        assert_eq!(done.changes[0].before, None);
+        assert_eq!(done.changes[0].after.as_deref(), Some(&b"new\n"[..]));
+    }
+
+    #[test]
+    fn a_credential_in_an_accepted_file_refuses_the_whole_write() {
+        let dir = bank();
+        let root = dir.path();
+        let key = format!("sk-{}", "proj-Ab3dEf6hIj9kLm2nOp5qRs8t");
+        let content = format!("# Acme\nKey: {key}\n");
+        let reply =
+            format!("### FILE: 01_CLIENTS/Edit.md\nafter\n### FILE: 01_CLIENTS/A.md\n{content}");
+        // A proposal whose checks let the key through (every layout's own
+        // checks refuse it; the transaction must not depend on that).
+        let mut proposal = shown(root, &reply);
+        proposal.files[1] =
+            ProposedFile::classified("01_CLIENTS/A.md".into(), 3, content, None, Ok(()));
+        let tx = begin_bank(root);
+        let Err(Stopped::Refused(reason)) = tx.commit_blocks(&proposal, &[], &reply) else {
+            panic!("a key was let through");
+        };
+        assert!(reason.starts_with("01_CLIENTS/A.md: "), "{reason}");
+        assert!(!reason.contains(&key), "{reason}");
+        assert_eq!(text(root, "01_CLIENTS/A.md"), None);
+        assert_eq!(
+            text(root, "01_CLIENTS/Edit.md").as_deref(),
+            Some("before\n")
+        );
+    }
+
+    #[test]
+    fn the_lock_is_held_until_the_transaction_ends() {
+        let dir = bank();
+        let root = dir.path();
+        let tx = begin_bank(root);
+        let e =
+            Transaction::begin(root, Kind::Bank, Duration::from_millis(100), || {}).unwrap_err();
+        assert!(e.contains("changing this bank"), "{e}");
+        // The same lock whatever the kind: one folder, one writer.
+        let e = Transaction::begin(root, Kind::Project, Duration::ZERO, || {}).unwrap_err();
+        assert!(e.contains("changing this project"), "{e}");
+        // Held through a commit too.
+        let proposal = shown(root, REPLY);
+        tx.commit_blocks(&proposal, &[], REPLY).unwrap();
+        assert!(Transaction::begin(root, Kind::Bank, Duration::ZERO, || {}).is_err());
+        drop(tx);
+        begin_bank(root);
+    }
+
+    #[test]
+    fn a_write_of_another_layout_is_refused() {
+        let dir = bank();
+        let root = dir.path();
+        let proposal = shown(root, REPLY);
+        let e = begin_bank(root)
+            .commit_writeback(&proposal, &[])
+            .unwrap_err();
+        assert!(matches!(e, Stopped::Refused(_)), "{e:?}");
+        assert_eq!(text(root, "01_CLIENTS/New.md"), None);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_bank_path_through_a_link_out_is_refused() {
+        use std::os::unix::fs::symlink;
+        let outside = tempfile::tempdir().unwrap();
+        let dir = bank();
+        let root = dir.path();
+        let proposal = shown(root, REPLY);
+        // The folder becomes a link out of the bank after the review.
+        fs::rename(root.join("01_CLIENTS"), root.join("moved")).unwrap();
+        symlink(outside.path(), root.join("01_CLIENTS")).unwrap();
+        let tx = begin_bank(root);
+        match tx.commit_blocks(&proposal, &[], REPLY) {
+            Err(Stopped::Stale(paths)) => assert!(paths.contains(&"01_CLIENTS/Edit.md".into())),
+            other => panic!("written through a link: {other:?}"),
+        }
+        assert!(tx.replace("01_CLIENTS/New.md", b"x").is_err());
+        assert!(tx.read("01_CLIENTS/New.md").is_err());
+        assert!(tx.append_line("01_CLIENTS/New.md", "x").is_err());
+        // A new file shown where nothing was is not stale; its write is
+        // refused all the same.
+        let only_new = "### FILE: 01_CLIENTS/New.md\nnew\n";
+        let mut proposal = shown(root, only_new);
+        proposal.files[0] =
+            ProposedFile::classified("01_CLIENTS/New.md".into(), 1, "new\n".into(), None, Ok(()));
+        let done = tx.commit_blocks(&proposal, &[], only_new).unwrap();
+        assert!(done.changes.is_empty());
+        assert_eq!(done.report.rejected(), 1);
+        assert_eq!(fs::read_dir(outside.path()).unwrap().count(), 0);
+    }
+
+    #[test]
+    fn a_second_project_transaction_waits_then_refuses() {
+        let dir = project();
+        let first = begin(dir.path());
+        let e = Transaction::begin(dir.path(), Kind::Project, Duration::from_millis(100), || {})
+            .unwrap_err();
+        assert!(e.contains("changing this project"), "{e}");
+        drop(first);
+        begin(dir.path());
+    }
+
+    #[test]
+    fn lines_are_appended_after_what_is_there() {
+        let dir = project();
+        let tx = begin(dir.path());
+        tx.append_line("memory/log.jsonl", "{\"a\":1}").unwrap();
+        tx.append_line("memory/log.jsonl", "{\"b\":2}").unwrap();
+        let file = dir.path().join("memory/log.jsonl");
+        assert_eq!(fs::read_to_string(&file).unwrap(), "{\"a\":1}\n{\"b\":2}\n");
+        fs::write(&file, "no newline").unwrap();
+        tx.append_line("memory/log.jsonl", "x").unwrap();
+        assert_eq!(fs::read_to_string(&file).unwrap(), "no newline\nx\n");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn nothing_is_written_through_a_link() {
+        use std::os::unix::fs::symlink;
+        let outside = tempfile::tempdir().unwrap();
+        let victim = outside.path().join("victim");
+        fs::write(&victim, "precious\n").unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        // The memory folder itself a link out of the project.
+        symlink(outside.path(), dir.path().join("memory")).unwrap();
+        let tx = begin(dir.path());
+        assert!(tx.append_line("memory/log.jsonl", "x").is_err());
+        assert!(tx.replace("memory/a.md", b"x").is_err());
+        assert!(tx.read("memory/victim").is_err());
+        fs::remove_file(dir.path().join("memory")).unwrap();
+        // The file a link to one outside.
+        fs::create_dir(dir.path().join("memory")).unwrap();
+        symlink(&victim, dir.path().join("memory/log.jsonl")).unwrap();
+        let e = tx.append_line("memory/log.jsonl", "x").unwrap_err();
+        assert!(e.contains("symbolic link"), "{e}");
+        assert!(tx.replace("memory/log.jsonl", b"x").is_err());
+        assert_eq!(fs::read_to_string(&victim).unwrap(), "precious\n");
+        assert_eq!(fs::read_dir(outside.path()).unwrap().count(), 1);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_is_refused_without_hanging() {
+        let dir = project();
+        let fifo = dir.path().join("memory/log.jsonl");
+        let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        let tx = begin(dir.path());
+        assert!(tx.append_line("memory/log.jsonl", "x").is_err());
+        assert!(tx.read("memory/log.jsonl").is_err());
+    }
+}
