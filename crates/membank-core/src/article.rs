@@ -6,10 +6,10 @@ use std::sync::Arc;
 use jiff::civil::Date;
 use yaml_serde::Mapping;
 
-use crate::bank::LoadOptions;
 use crate::frontmatter::{self, Block, YamlError};
 use crate::intern;
 use crate::layout::Folder;
+use crate::load_options::LoadOptions;
 use crate::text;
 use crate::wikilink::{self, LinkKind, fold, normalize_value};
 

@@ -13,6 +13,8 @@ use crate::layout::{self, Folder, SkipReason};
 use crate::resolve::{FileRef, LinkIndex};
 use crate::safe_read::{OpenDir, ReadError, ReadPolicy, RootReader};
 use crate::text;
+
+pub use crate::load_options::LoadOptions;
 use walk::{
     EARLY_BATCH, EARLY_BATCHES_IN_FLIGHT, EarlyReads, Walked, listed_markdown, load_walked,
     walk_folder,
@@ -148,67 +150,6 @@ struct Index {
     content_order: std::sync::OnceLock<Vec<ArticleId>>,
 }
 
-/// What to read and index. A command that needs less loads faster and keeps
-/// less in memory: ranking needs no links, a list of values no text, the
-/// health checks no article bodies.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct LoadOptions {
-    /// Find every article's links and index them (outgoing links,
-    /// backlinks, `resolve`). Without it articles have no links and every
-    /// name resolves to nothing.
-    pub links: bool,
-    /// Keep each article's text once its metadata is read. Without it
-    /// `text` is empty; the character count and title stay, and
-    /// [`Bank::article_text`] reads the text again when it is needed.
-    pub text: bool,
-    /// With `text`, keep the body too; without it `text` ends where the
-    /// body starts (the frontmatter block stays, for line numbers).
-    pub body: bool,
-    /// With `links`, keep the index of names that resolves a link asked
-    /// about later ([`Bank::resolve`], [`Bank::resolve_from`]); without it
-    /// those answer `Dead`. The links of the files are resolved either way.
-    pub resolver: bool,
-}
-
-impl LoadOptions {
-    pub const EVERYTHING: LoadOptions = LoadOptions {
-        links: true,
-        text: true,
-        body: true,
-        resolver: true,
-    };
-    /// Ranking and the budget; the text of the kept articles is read again
-    /// when the context is assembled.
-    pub const CONTEXT: LoadOptions = LoadOptions {
-        links: false,
-        text: false,
-        body: false,
-        resolver: false,
-    };
-    /// Frontmatter facts only.
-    pub const METADATA: LoadOptions = LoadOptions {
-        links: false,
-        text: false,
-        body: false,
-        resolver: false,
-    };
-    /// The health checks: links and the frontmatter block, no bodies, and
-    /// no index of names once the links are resolved (15 MB at 100,000
-    /// articles that no check reads).
-    pub const CHECK: LoadOptions = LoadOptions {
-        links: true,
-        text: true,
-        body: false,
-        resolver: false,
-    };
-}
-
-impl Default for LoadOptions {
-    fn default() -> Self {
-        LoadOptions::EVERYTHING
-    }
-}
-
 /// A loaded memory bank.
 #[derive(Debug)]
 pub struct Bank {
@@ -230,7 +171,7 @@ pub struct Bank {
     pub unknown_folders: Vec<String>,
     index: Index,
     /// Built on the first query after a load or reload.
-    scoring: std::sync::OnceLock<crate::scoring_index::ScoringIndex>,
+    scoring: std::sync::OnceLock<crate::scoring::index::ScoringIndex>,
 }
 
 enum Found {
@@ -684,9 +625,9 @@ impl Bank {
     }
 
     /// The packed scoring arrays, built on first use.
-    pub(crate) fn scoring_index(&self) -> &crate::scoring_index::ScoringIndex {
+    pub(crate) fn scoring_index(&self) -> &crate::scoring::index::ScoringIndex {
         self.scoring
-            .get_or_init(|| crate::scoring_index::ScoringIndex::build(self))
+            .get_or_init(|| crate::scoring::index::ScoringIndex::build(self))
     }
 
     fn rebuild_index(&mut self) {

@@ -18,8 +18,8 @@ use rayon::prelude::*;
 use super::{ContextEntry, ContextReport};
 use crate::bank::Bank;
 use crate::budget::{BudgetOptions, CharsOver4, DropReason, TokenCounter};
+use crate::scoring::index::{CLIENT_BIT, DOMAIN_BIT, LANGUAGE_BIT, ScoringIndex};
 use crate::scoring::{self, CLIENT_POINTS, DOMAIN_POINTS, LANGUAGE_POINTS, Query, Signals};
-use crate::scoring_index::{CLIENT_BIT, DOMAIN_BIT, LANGUAGE_BIT, ScoringIndex};
 
 /// A report holding only the rows a caller lists.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -7,8 +7,10 @@ use serde::Serialize;
 
 use crate::article::{Article, KeyedValue};
 use crate::bank::{ArticleId, Bank};
-use crate::scoring_index::{PackedQuery, ScoringIndex};
 use crate::wikilink::{fold, normalize_value};
+use index::{PackedQuery, ScoringIndex};
+
+pub(crate) mod index;
 
 pub const CLIENT_POINTS: u32 = 3;
 pub const DOMAIN_POINTS: u32 = 2;

@@ -14,9 +14,9 @@ use std::collections::HashMap;
 type Words = HashMap<String, u32, foldhash::fast::RandomState>;
 use std::sync::Mutex;
 
+use super::{Hits, languages_match};
 use crate::bank::{ArticleId, Bank};
 use crate::layout::Folder;
-use crate::scoring::{Hits, languages_match};
 
 /// One language code inside a language value, in document order.
 #[derive(Debug, Clone, Copy)]

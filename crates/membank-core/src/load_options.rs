@@ -1,0 +1,68 @@
+//! What a load keeps of each file. Apart from the bank, since parsing an
+//! article needs to know it and the bank needs the parser.
+
+/// What to read and index. A command that needs less loads faster and keeps
+/// less in memory: ranking needs no links, a list of values no text, the
+/// health checks no article bodies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LoadOptions {
+    /// Find every article's links and index them (outgoing links,
+    /// backlinks, `resolve`). Without it articles have no links and every
+    /// name resolves to nothing.
+    pub links: bool,
+    /// Keep each article's text once its metadata is read. Without it
+    /// `text` is empty; the character count and title stay, and
+    /// [`Bank::article_text`] reads the text again when it is needed.
+    ///
+    /// [`Bank::article_text`]: crate::bank::Bank::article_text
+    pub text: bool,
+    /// With `text`, keep the body too; without it `text` ends where the
+    /// body starts (the frontmatter block stays, for line numbers).
+    pub body: bool,
+    /// With `links`, keep the index of names that resolves a link asked
+    /// about later ([`Bank::resolve`], [`Bank::resolve_from`]); without it
+    /// those answer `Dead`. The links of the files are resolved either way.
+    ///
+    /// [`Bank::resolve`]: crate::bank::Bank::resolve
+    /// [`Bank::resolve_from`]: crate::bank::Bank::resolve_from
+    pub resolver: bool,
+}
+
+impl LoadOptions {
+    pub const EVERYTHING: LoadOptions = LoadOptions {
+        links: true,
+        text: true,
+        body: true,
+        resolver: true,
+    };
+    /// Ranking and the budget; the text of the kept articles is read again
+    /// when the context is assembled.
+    pub const CONTEXT: LoadOptions = LoadOptions {
+        links: false,
+        text: false,
+        body: false,
+        resolver: false,
+    };
+    /// Frontmatter facts only.
+    pub const METADATA: LoadOptions = LoadOptions {
+        links: false,
+        text: false,
+        body: false,
+        resolver: false,
+    };
+    /// The health checks: links and the frontmatter block, no bodies, and
+    /// no index of names once the links are resolved (15 MB at 100,000
+    /// articles that no check reads).
+    pub const CHECK: LoadOptions = LoadOptions {
+        links: true,
+        text: true,
+        body: false,
+        resolver: false,
+    };
+}
+
+impl Default for LoadOptions {
+    fn default() -> Self {
+        LoadOptions::EVERYTHING
+    }
+}
