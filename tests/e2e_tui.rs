@@ -456,6 +456,9 @@ fn process_inbox_writes_only_after_review_in_a_real_terminal() {
     s.send("a2");
     s.wait_text("call notes.md");
     s.send("r");
+    s.wait_text("Send 1 inbox note");
+    assert!(server.requests().is_empty(), "nothing is sent before the answer");
+    s.send("y");
     let screen = s.wait_text("2 proposed, 1 accepted");
     assert!(screen.contains("rejected  ../escape.md"), "{screen}");
     let written = bank.join("02_TERMINOLOGY/audit → audit.md");
@@ -632,6 +635,9 @@ fn a_deja_vu_writeback_writes_only_after_review_in_a_real_terminal() {
     let written = project.join("memory/decisions/offline-cache.md");
     assert!(!written.exists(), "nothing is written before Enter");
     s.send("\r");
+    s.wait_text("Write 2 files? y/N");
+    assert!(!written.exists(), "nothing is written before the answer");
+    s.send("y");
     s.wait_text("Applied:");
     assert!(written.exists());
     let impressions = std::fs::read_to_string(project.join("memory/impressions.jsonl")).unwrap();

@@ -9,6 +9,7 @@ pub mod check;
 pub mod connection;
 pub mod distill;
 mod draw;
+mod guard;
 pub mod inbox;
 mod input;
 pub mod query;
@@ -127,6 +128,10 @@ pub struct AgentsPane {
     job: Option<(JobId, AgentKind)>,
     /// Why the last run could not start (shown in the pane).
     pub problem: Option<String>,
+    /// An action the user just said yes to (see `guard`).
+    approved: Option<crate::tui::keys::Action>,
+    /// The user agreed to send inbox notes; asked once per run.
+    inbox_agreed: bool,
 }
 
 impl AgentsPane {
@@ -287,6 +292,29 @@ impl AgentsPane {
             return true;
         }
         self.editing = false;
+        if self.kind == AgentKind::Inbox && !self.inbox_agreed {
+            let (n, bytes) = self.inbox.selected();
+            if n == 0 {
+                self.problem = Some(if self.inbox.pending.is_empty() {
+                    "00_INBOX/ has no pending files; put new notes there first".into()
+                } else {
+                    "no inbox note is selected; Space selects one".into()
+                });
+                return true;
+            }
+            let notes = if n == 1 { "note" } else { "notes" };
+            let question = format!(
+                "Send {n} inbox {notes} ({}) to the model? y/N",
+                inbox::size_text(bytes)
+            );
+            let detail = "Related articles go with them; notes you hold back do not. \
+                          Asked once per run.";
+            let action = crate::tui::keys::Action::RunAgent;
+            if self.ask_first(action, question, Some(detail.into()), ctx.effects) {
+                return true;
+            }
+            self.inbox_agreed = true;
+        }
         let request = match self.kind.template() {
             Some(agent) => {
                 let Some(bank) = ctx.bank else {
