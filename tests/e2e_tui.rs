@@ -457,7 +457,10 @@ fn process_inbox_writes_only_after_review_in_a_real_terminal() {
     s.wait_text("call notes.md");
     s.send("r");
     s.wait_text("Send 1 inbox note");
-    assert!(server.requests().is_empty(), "nothing is sent before the answer");
+    assert!(
+        server.requests().is_empty(),
+        "nothing is sent before the answer"
+    );
     s.send("y");
     let screen = s.wait_text("2 proposed, 1 accepted");
     assert!(screen.contains("rejected  ../escape.md"), "{screen}");

@@ -18,6 +18,7 @@ pub(super) fn on_key(app: &mut App, key: KeyEvent) {
     if key.code == KeyCode::Char('c') && key.modifiers.contains(KeyModifiers::CONTROL) {
         let asked = matches!(&app.popup, Some(Popup::Confirm(c)) if c.on_yes == OnYes::Quit);
         if asked {
+            app.popup = None;
             app.effects.push(Effect::Quit);
         } else {
             quit(app);

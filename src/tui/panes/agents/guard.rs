@@ -113,8 +113,10 @@ impl AgentsPane {
         let live = match action {
             Action::Quit | Action::Help | Action::Find | Action::Type => true,
             Action::CancelReply => self.busy(),
-            // The chats and Distill send with Enter from the input.
-            Action::RunAgent => !chat && self.kind != AgentKind::Distill,
+            // The chats and Distill send with Enter from the input; the
+            // others with `r` right after leaving it with Esc, never from
+            // a letter typed before `i` or after a reply.
+            Action::RunAgent => !chat && self.kind != AgentKind::Distill && self.left_input,
             Action::Up | Action::Down | Action::Top | Action::Bottom => chat,
             Action::CopyReply => has_reply,
             Action::ClearChat => chat && has_reply,

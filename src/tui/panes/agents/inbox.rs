@@ -173,7 +173,7 @@ pub fn draw(frame: &mut Frame, area: Rect, agent: &InboxAgent, focused: bool, th
         let (n, bytes) = agent.selected();
         lines.push(Line::styled(
             format!(
-                "{n} of {} pending inbox file(s) selected, {} · Space toggles · r sends",
+                "{n} of {} inbox notes selected ({})",
                 agent.pending.len(),
                 size_text(bytes)
             ),
@@ -229,10 +229,13 @@ pub fn draw(frame: &mut Frame, area: Rect, agent: &InboxAgent, focused: bool, th
     frame.render_widget(Paragraph::new(cut_lines(lines, area.width)), area);
 }
 
-/// "12 KB", "0.4 KB": a size as the confirmation and the list say it.
+/// "12 KB", "0.4 KB": a size as the confirmation and the list say it
+/// (never "0.0 KB" for a note that has text).
 pub fn size_text(bytes: usize) -> String {
-    if bytes < 10 * 1024 {
-        format!("{:.1} KB", bytes as f64 / 1024.0)
+    if bytes == 0 {
+        "0 KB".into()
+    } else if bytes < 10 * 1024 {
+        format!("{:.1} KB", (bytes as f64 / 1024.0).max(0.1))
     } else {
         format!("{} KB", bytes.div_ceil(1024))
     }

@@ -24,6 +24,7 @@ impl AgentsPane {
             // Esc only leaves the input; a reply keeps arriving (s stops it).
             KeyCode::Esc => {
                 self.editing = false;
+                self.left_input = true;
                 true
             }
             // The chats and Distill send on Enter; Alt-Enter (or Shift-Enter

@@ -132,6 +132,9 @@ pub struct AgentsPane {
     approved: Option<crate::tui::keys::Action>,
     /// The user agreed to send inbox notes; asked once per run.
     inbox_agreed: bool,
+    /// The input was just left with Esc: `r` then sends what it holds
+    /// (anywhere else `r` is a letter typed into it).
+    left_input: bool,
 }
 
 impl AgentsPane {
@@ -199,6 +202,7 @@ impl AgentsPane {
         };
         self.kind = kind;
         self.editing = false;
+        self.left_input = false;
         self.problem = None;
         match (kind, bank) {
             (AgentKind::Inbox, Some(bank)) => self.inbox.refresh(bank),
@@ -292,6 +296,7 @@ impl AgentsPane {
             return true;
         }
         self.editing = false;
+        self.left_input = false;
         if self.kind == AgentKind::Inbox && !self.inbox_agreed {
             let (n, bytes) = self.inbox.selected();
             if n == 0 {
