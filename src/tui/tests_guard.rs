@@ -229,3 +229,20 @@ fn process_inbox_sends_only_the_notes_left_selected() {
     let draft = std::fs::read_to_string(root.join(held)).unwrap();
     assert!(!draft.contains("compiled_to"), "never stamped: {draft}");
 }
+
+#[test]
+fn asking_again_over_an_unwritten_review_asks_first() {
+    let (_dir, _root, mut app, server) = reviewing(80, 24);
+    key(&mut app, KeyCode::Char('r'));
+    let s = screen(&app);
+    assert!(
+        s.contains("Ask the model again and drop this review (2 files accepted"),
+        "{s}"
+    );
+    key(&mut app, KeyCode::Esc);
+    assert_eq!(server.requests().len(), 1, "nothing sent again");
+    assert_eq!(
+        app.panes.agents.inbox.review.as_ref().unwrap().accepted(),
+        2
+    );
+}

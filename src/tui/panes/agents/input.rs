@@ -378,13 +378,18 @@ fn hint_line(keymap: &KeyMap, pane: &AgentsPane) -> String {
             ],
             AgentKind::Inbox => &[(Action::ToggleBlock, "toggle"), (Action::RunAgent, "send")],
             AgentKind::Check => &[(Action::RunAgent, "run")],
-            AgentKind::Translate => &[
+            // `r` sends only right after Esc left the input (see `guard`).
+            AgentKind::Translate if pane.left_input => &[
                 (Action::Type, "type"),
                 (Action::RunAgent, "run"),
                 (Action::CopyReply, "copy"),
             ],
+            AgentKind::Translate => &[(Action::Type, "type"), (Action::CopyReply, "copy")],
             AgentKind::Distill => &[(Action::Type, "path")],
-            AgentKind::Writeback => &[(Action::Type, "notes"), (Action::RunAgent, "propose")],
+            AgentKind::Writeback if pane.left_input => {
+                &[(Action::Type, "notes"), (Action::RunAgent, "propose")]
+            }
+            AgentKind::Writeback => &[(Action::Type, "notes")],
         }
     };
     hint_text(keymap, pick)

@@ -297,6 +297,21 @@ impl AgentsPane {
         }
         self.editing = false;
         self.left_input = false;
+        // Asking again replaces the review on screen: never by accident.
+        if let Some(n) = self
+            .review_mut()
+            .filter(|r| !r.is_applied())
+            .map(|r| r.accepted())
+        {
+            let question = format!(
+                "Ask the model again and drop this review ({} accepted, not written)? y/N",
+                guard::files(n)
+            );
+            let action = crate::tui::keys::Action::RunAgent;
+            if self.ask_first(action, question, None, ctx.effects) {
+                return true;
+            }
+        }
         if self.kind == AgentKind::Inbox && !self.inbox_agreed {
             let (n, bytes) = self.inbox.selected();
             if n == 0 {
