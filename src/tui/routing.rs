@@ -99,6 +99,8 @@ fn on_confirm_key(app: &mut App, key: KeyEvent) {
         OnYes::Agents(action) => {
             app.panes.agents.approve(action);
             app.dispatch(Pane::Agents, |pane, cx| pane.on_action(action, cx));
+            // A yes is for this once, even if the action no longer asked.
+            app.panes.agents.forget_approval();
         }
     }
 }

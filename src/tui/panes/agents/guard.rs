@@ -141,6 +141,10 @@ impl AgentsPane {
         self.approved = Some(action);
     }
 
+    pub fn forget_approval(&mut self) {
+        self.approved = None;
+    }
+
     /// Whether `action` was approved just now (used up by asking).
     pub(super) fn take_approval(&mut self, action: Action) -> bool {
         self.approved.take() == Some(action)
