@@ -5,6 +5,7 @@ pub mod diff;
 pub mod last_query;
 pub mod logging;
 pub mod read_settings;
+pub mod saved_reply;
 pub mod severity;
 pub mod state;
 pub mod today;

@@ -456,6 +456,12 @@ fn process_inbox_writes_only_after_review_in_a_real_terminal() {
     s.send("a2");
     s.wait_text("call notes.md");
     s.send("r");
+    s.wait_text("Send 1 inbox note");
+    assert!(
+        server.requests().is_empty(),
+        "nothing is sent before the answer"
+    );
+    s.send("y");
     let screen = s.wait_text("2 proposed, 1 accepted");
     assert!(screen.contains("rejected  ../escape.md"), "{screen}");
     let written = bank.join("02_TERMINOLOGY/audit → audit.md");
@@ -469,6 +475,89 @@ fn process_inbox_writes_only_after_review_in_a_real_terminal() {
         .map(|e| e.unwrap().file_name())
         .collect();
     assert_eq!(beside, ["bank"], "nothing is written beside the bank");
+}
+
+#[test]
+fn q_with_a_review_unwritten_asks_and_keeps_the_reply() {
+    let home = tempfile::tempdir().unwrap();
+    let outer = tempfile::tempdir().unwrap();
+    let bank = outer.path().join("bank");
+    std::fs::create_dir(&bank).unwrap();
+    copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/bank"),
+        &bank,
+    );
+    // The temporary folder the reply is kept in: this test's own.
+    let tmp = tempfile::tempdir().unwrap();
+    let reply = "### FILE: 02_TERMINOLOGY/audit → audit.md\n---\nterm_source: audit\n---\n# audit → audit\n### FILE: 03_DOMAINS/Legal.md\n---\ndomain: Legal\n---\n# Legal\n";
+    let server = FakeServer::start([FakeReply::openai_stream(&[reply])]);
+    let mut env = server.env_for(Provider::OpenAi);
+    env.push(("TMPDIR", tmp.path().display().to_string()));
+    let mut s = Session::start_with(&bank, home.path(), Path::new("true"), &[], None, &env);
+    s.wait_read();
+    s.send("a2r");
+    s.wait_text("Send 1 inbox note");
+    s.send("y");
+    s.wait_text("2 proposed, 2 accepted");
+    s.send("q");
+    s.wait_text("2 accepted files not written — quit anyway? y/N");
+    assert!(s.child.try_wait().unwrap().is_none(), "q asked first");
+    // No: back to the review, nothing lost.
+    s.send("N");
+    s.wait_for("the question to go", |screen| {
+        !screen.contains("quit anyway") && screen.contains("2 proposed, 2 accepted")
+    });
+    assert!(s.child.try_wait().unwrap().is_none());
+    s.send("q");
+    s.wait_text("quit anyway? y/N");
+    s.send("y");
+    let start = Instant::now();
+    while s.child.try_wait().unwrap().is_none() {
+        assert!(start.elapsed() < PATIENCE, "membank did not quit");
+        thread::sleep(Duration::from_millis(20));
+    }
+    let screen = s.wait_text("the Inbox reply is saved in");
+    // The reply paid for is kept, readable by the user only; nothing was
+    // written to the bank.
+    let kept: Vec<_> = std::fs::read_dir(tmp.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.to_string_lossy().contains("membank-inbox-reply-"))
+        .collect();
+    assert_eq!(kept.len(), 1, "{kept:?}\n{screen}");
+    assert_eq!(std::fs::read_to_string(&kept[0]).unwrap(), reply);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&kept[0]).unwrap().permissions().mode();
+        assert_eq!(mode & 0o077, 0, "owner-only: {mode:o}");
+    }
+    assert!(!bank.join("02_TERMINOLOGY/audit → audit.md").exists());
+    assert!(bank.join("00_INBOX/call notes.md").exists());
+}
+
+#[test]
+fn letters_typed_in_the_agents_without_i_are_typed_not_sent() {
+    let home = tempfile::tempdir().unwrap();
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/bank");
+    let server = FakeServer::start([FakeReply::openai_stream(&["Use naleving."])]);
+    let env = server.env_for(Provider::OpenAi);
+    let mut s = Session::start_with(&fixture, home.path(), Path::new("true"), &[], None, &env);
+    s.wait_read();
+    // No `i`: the question still lands in the input, and Enter sends it.
+    s.send("a1");
+    s.wait_text("1 Query");
+    s.send("how do we say compliance?");
+    s.wait_text("how do we say compliance?");
+    s.send("\r");
+    s.wait_text("reply complete");
+    assert_eq!(server.requests().len(), 1);
+    // Typing on after the reply: `r` is a letter here, not a send.
+    s.send("rephrase it");
+    s.wait_text("rephrase it");
+    assert_eq!(server.requests().len(), 1, "a stray r sent nothing");
+    s.send("\x1b");
+    quits(&mut s);
 }
 
 #[test]
@@ -632,6 +721,9 @@ fn a_deja_vu_writeback_writes_only_after_review_in_a_real_terminal() {
     let written = project.join("memory/decisions/offline-cache.md");
     assert!(!written.exists(), "nothing is written before Enter");
     s.send("\r");
+    s.wait_text("Write 2 files? y/N");
+    assert!(!written.exists(), "nothing is written before the answer");
+    s.send("y");
     s.wait_text("Applied:");
     assert!(written.exists());
     let impressions = std::fs::read_to_string(project.join("memory/impressions.jsonl")).unwrap();

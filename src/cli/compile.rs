@@ -3,7 +3,7 @@
 //! blocks are shown as a plan, and only `--yes` writes them; with `--reply`
 //! a reply saved earlier is applied (spec §9–§11).
 
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -457,38 +457,10 @@ pub(crate) fn save_reply(
     now: jiff::civil::DateTime,
     kind: &str,
 ) -> Option<PathBuf> {
-    if text.is_empty() {
-        return None;
-    }
-    let dir = std::env::temp_dir();
-    let inside_bank = match (dir.canonicalize(), root.canonicalize()) {
-        (Ok(dir), Ok(root)) => dir.starts_with(root),
-        _ => true,
-    };
-    if inside_bank {
-        eprintln!(
-            "membank: warning: the temporary folder is inside the bank; the reply is not saved"
-        );
-        return None;
-    }
-    // Created exclusively under an unpredictable name, readable by the
-    // user only (the temporary folder is shared on most systems).
-    let prefix = format!("membank-{kind}-reply-{}-", now.strftime("%Y%m%d-%H%M%S"));
-    let written = tempfile::Builder::new()
-        .prefix(&prefix)
-        .suffix(".md")
-        .tempfile_in(&dir)
-        .and_then(|mut f| {
-            f.write_all(text.as_bytes())?;
-            f.keep().map_err(|e| e.error)
-        });
-    match written {
-        Ok((_, path)) => Some(path),
+    match membank::saved_reply::save(root, text, now, kind) {
+        Ok(path) => path,
         Err(e) => {
-            eprintln!(
-                "membank: warning: the reply could not be saved in {}: {e}",
-                common::safe(&dir.display().to_string())
-            );
+            eprintln!("membank: warning: {e}");
             None
         }
     }

@@ -643,6 +643,7 @@ impl App {
                     let text = super::widgets::help::Help::text(title, lines);
                     self.popup = Some(Popup::Help(text));
                 }
+                Effect::Ask(confirm) => self.popup = Some(Popup::Confirm(confirm)),
                 Effect::Info(m) => self.status.info(m),
                 Effect::Warn(m) => self.status.warn(m),
                 Effect::Quit | Effect::Suspend | Effect::Edit { .. } | Effect::Copy(_) => {}

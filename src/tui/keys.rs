@@ -286,6 +286,8 @@ actions! {
     SelectPageUp => "select_page_up", "ten matches up", [Key::plain(K::PageUp)];
     SelectPageDown => "select_page_down", "ten matches down", [Key::plain(K::PageDown)];
     ClearInput => "clear_input", "clear the typed text", [Key::ctrl('u')];
+    Yes => "yes", "yes, go ahead", [Key::ch('y')];
+    No => "no", "no, leave things as they are (any other key too)", [Key::ch('N'), Key::ch('n'), Key::plain(K::Esc)];
 }
 
 /// Which part of the screen a key press is meant for: a pane, a popup, or
@@ -306,12 +308,14 @@ pub enum Scope {
     Finder,
     /// The key help popup.
     Help,
+    /// A yes/no question.
+    Confirm,
 }
 
 impl Scope {
     /// Popups take only their own keys: nothing global reaches past them.
     fn falls_back_to_global(self) -> bool {
-        !matches!(self, Scope::Finder | Scope::Help)
+        !matches!(self, Scope::Finder | Scope::Help | Scope::Confirm)
     }
 
     /// The actions a context answers to, in the order the help popup
@@ -424,6 +428,7 @@ impl Scope {
                 ClearInput,
             ],
             Scope::Help => &[Close, Help, Up, Down, PageUp, PageDown, Top, Bottom],
+            Scope::Confirm => &[Yes, No],
         }
     }
 }
@@ -512,6 +517,10 @@ pub fn markdown_table(keymap: &KeyMap) -> String {
         ),
         (Scope::Finder, "Find popup (other keys type)"),
         (Scope::Help, "Key help popup"),
+        (
+            Scope::Confirm,
+            "A yes/no question (asked before quitting with work unwritten, sending inbox notes, or deciding several files at once)",
+        ),
     ] {
         out.push_str(&format!(
             "\n### {title}\n\n| Keys | Action | Config name |\n|---|---|---|\n"

@@ -123,6 +123,8 @@ pub enum Effect {
     IndexSearch {
         generation: u64,
     },
+    /// Ask the user before going ahead (a yes carries the action out).
+    Ask(super::widgets::confirm::Confirm),
     /// Show text too long for its pane in a popup that scrolls.
     ShowText {
         title: String,
@@ -153,4 +155,6 @@ pub enum Popup {
     /// Full-text search over a layout whose Context slot is something else;
     /// the query and hits live in `Panes::search`.
     Search,
+    /// A yes/no question that must be answered first.
+    Confirm(super::widgets::confirm::Confirm),
 }

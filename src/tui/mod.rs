@@ -36,6 +36,8 @@ mod tests_dejavu_agents;
 #[cfg(test)]
 mod tests_fit;
 #[cfg(test)]
+mod tests_guard;
+#[cfg(test)]
 mod tests_layouts;
 #[cfg(test)]
 mod tests_reload;
@@ -261,6 +263,11 @@ pub fn run_tui(bank_root: &Path, options: TuiOptions) -> anyhow::Result<ExitCode
     let mut term = terminal::enter(!options.no_mouse).context("setting up the terminal")?;
     let result = event_loop(&mut term, &mut app, &found);
     let restored = terminal::leave();
+    // A reply paid for and not yet written is kept, and where is said on
+    // the shell the user returns to.
+    for said in app.panes.agents.keep_replies(&root, app.clock.now()) {
+        eprintln!("membank: {said}");
+    }
     // Only a bank has a §7 query to remember.
     let saved = match app.bank() {
         Some(_) => crate::last_query::save(&root, &app.panes.context.saved_query()),

@@ -1,19 +1,33 @@
-//! Where a key goes: Ctrl-C quits; an open popup takes it (the search
-//! popup through the Search pane's contract); a pane whose input is typing
-//! takes it; otherwise the key map turns it into an action for the app or
-//! the focused pane.
+//! Where a key goes: Ctrl-C quits (asking first when work would be lost);
+//! an open popup takes it (the search popup through the Search pane's
+//! contract); a pane whose input is typing takes it, and so does an agent's
+//! input for a letter that is no key there; otherwise the key map turns it
+//! into an action for the app or the focused pane.
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::app::{App, Effect, Pane, Popup};
 use super::keys::{Action, Key, Scope};
 use super::panes::Component;
+use super::widgets::confirm::{Confirm, OnYes};
 use super::widgets::help::Help;
 
 pub(super) fn on_key(app: &mut App, key: KeyEvent) {
-    // Ctrl-C always quits, whatever has the keyboard.
+    // Ctrl-C quits whatever has the keyboard; a second one answers the
+    // question it put (the reply is kept on the way out all the same).
     if key.code == KeyCode::Char('c') && key.modifiers.contains(KeyModifiers::CONTROL) {
-        app.effects.push(Effect::Quit);
+        let asked = matches!(&app.popup, Some(Popup::Confirm(c)) if c.on_yes == OnYes::Quit);
+        if asked {
+            app.popup = None;
+            app.effects.push(Effect::Quit);
+        } else {
+            quit(app);
+        }
+        return;
+    }
+    if matches!(app.popup, Some(Popup::Confirm(_))) {
+        on_confirm_key(app, key);
+        app.dirty = true;
         return;
     }
     if matches!(app.popup, Some(Popup::Search)) {
@@ -32,7 +46,17 @@ pub(super) fn on_key(app: &mut App, key: KeyEvent) {
         return;
     }
     let scope = app.panes.get(app.focus).scope();
-    let Some(action) = Key::from_event(&key).and_then(|k| app.keymap.lookup(scope, k)) else {
+    let action = Key::from_event(&key).and_then(|k| app.keymap.lookup(scope, k));
+    // Someone typing who thinks the input has the keyboard: the letters go
+    // into it, never to a key that sends to the model.
+    let agents_here = app.focus == Pane::Agents && app.panes.agents_work;
+    if agents_here && app.panes.agents.is_stray_letter(&key, action) {
+        app.panes.agents.editing = true;
+        app.dispatch(Pane::Agents, |pane, cx| pane.on_typing_key(key, cx));
+        app.dirty = true;
+        return;
+    }
+    let Some(action) = action else {
         return;
     };
     let before = app.status.message.clone();
@@ -41,6 +65,43 @@ pub(super) fn on_key(app: &mut App, key: KeyEvent) {
     }
     if app.status.message != before {
         app.dirty = true;
+    }
+}
+
+/// Quit, unless that would lose work: then ask first.
+fn quit(app: &mut App) {
+    match app.panes.agents.unfinished() {
+        Some(what) => {
+            let question = format!("{what} — quit anyway? y/N");
+            let kept =
+                "The reply is kept in a file only you can read; its name is shown on leaving.";
+            app.popup = Some(Popup::Confirm(
+                Confirm::new(question, OnYes::Quit).detail(kept),
+            ));
+            app.dirty = true;
+        }
+        None => app.effects.push(Effect::Quit),
+    }
+}
+
+/// A key for the yes/no question: `y` carries out what it asked about;
+/// any other key answers no.
+fn on_confirm_key(app: &mut App, key: KeyEvent) {
+    let action = Key::from_event(&key).and_then(|k| app.keymap.lookup(Scope::Confirm, k));
+    let Some(Popup::Confirm(confirm)) = app.popup.take() else {
+        return;
+    };
+    if action != Some(Action::Yes) {
+        return;
+    }
+    match confirm.on_yes {
+        OnYes::Quit => app.effects.push(Effect::Quit),
+        OnYes::Agents(action) => {
+            app.panes.agents.approve(action);
+            app.dispatch(Pane::Agents, |pane, cx| pane.on_action(action, cx));
+            // A yes is for this once, even if the action no longer asked.
+            app.panes.agents.forget_approval();
+        }
     }
 }
 
@@ -70,7 +131,7 @@ fn on_popup_key(app: &mut App, key: KeyEvent) {
     let scope = match app.popup {
         Some(Popup::Help(_)) => Scope::Help,
         Some(Popup::Finder(_)) => Scope::Finder,
-        Some(Popup::Search) | None => return,
+        Some(Popup::Search | Popup::Confirm(_)) | None => return,
     };
     let action = Key::from_event(&key).and_then(|k| app.keymap.lookup(scope, k));
     let Some(Popup::Finder(f)) = app.popup.as_mut() else {
@@ -124,8 +185,8 @@ fn on_popup_key(app: &mut App, key: KeyEvent) {
 fn perform(app: &mut App, action: Action) -> bool {
     match action {
         Action::Quit => {
-            app.effects.push(Effect::Quit);
-            false
+            quit(app);
+            true
         }
         Action::Suspend => {
             app.effects.push(Effect::Suspend);

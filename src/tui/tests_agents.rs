@@ -220,6 +220,7 @@ fn process_inbox_review_writes_only_accepted_safe_blocks() {
         "pending files listed"
     );
     key(&mut app, KeyCode::Char('r'));
+    key(&mut app, KeyCode::Char('y'));
     pump_until(&mut app, &replies, is_done);
     // Nothing is written before the user confirms.
     assert!(read(&root, "02_TERMINOLOGY/audit → audit.md").is_none());
@@ -235,6 +236,13 @@ fn process_inbox_review_writes_only_accepted_safe_blocks() {
     let accepted: Vec<bool> = review.blocks.iter().map(|b| b.accepted).collect();
     assert_eq!(accepted, [true, false, false, false, true]);
     key(&mut app, KeyCode::Enter);
+    // Two files to write: the question comes first, and nothing is
+    // written before the answer.
+    let s = screen(&app);
+    assert!(s.contains("Write 2 files? y/N"), "{s}");
+    assert!(s.contains("1 inbox note is stamped and archived."), "{s}");
+    assert!(read(&root, "02_TERMINOLOGY/audit → audit.md").is_none());
+    key(&mut app, KeyCode::Char('y'));
 
     assert!(read(&root, "02_TERMINOLOGY/audit → audit.md").is_some());
     assert!(
@@ -279,13 +287,14 @@ fn a_file_edited_while_the_review_is_open_is_not_overwritten() {
     let server = FakeServer::start([FakeReply::openai_stream(&[COMPILE_REPLY])]);
     let mut app = app_at(&root, 100, 30);
     let replies = connect(&mut app, &server);
-    keys(&mut app, "a2r");
+    keys(&mut app, "a2ry");
     pump_until(&mut app, &replies, is_done);
     assert!(app.panes.agents.inbox.review.is_some());
     // The user edits a proposed file by hand while reading the diff.
     let edit = "---\ndomain: Legal\n---\n# Legal\n\nedited by hand\n";
     std::fs::write(root.join("03_DOMAINS/Legal.md"), edit).unwrap();
     key(&mut app, KeyCode::Enter);
+    key(&mut app, KeyCode::Char('y'));
     let s = screen(&app);
     assert!(
         s.contains("03_DOMAINS/Legal.md changed on disk since it was shown"),
@@ -305,6 +314,7 @@ fn a_file_edited_while_the_review_is_open_is_not_overwritten() {
         .position(|b| b.detail.iter().any(|l| l == "-edited by hand"));
     assert!(legal.is_some(), "the new diff shows the edit");
     key(&mut app, KeyCode::Enter);
+    key(&mut app, KeyCode::Char('y'));
     assert!(
         read(&root, "03_DOMAINS/Legal.md")
             .unwrap()
@@ -321,7 +331,7 @@ fn an_incomplete_inbox_reply_is_never_applied() {
     let server = FakeServer::start([FakeReply::openai_stream(&[COMPILE_REPLY]).cut_after(2)]);
     let mut app = app_at(&root, 80, 24);
     let replies = connect(&mut app, &server);
-    keys(&mut app, "a2r");
+    keys(&mut app, "a2ry");
     pump_until(&mut app, &replies, is_done);
     assert!(app.panes.agents.inbox.review.is_none());
     key(&mut app, KeyCode::Enter);
@@ -497,6 +507,7 @@ fn process_inbox_review_names_the_notes_it_archives_and_can_keep_one() {
     key(&mut app, KeyCode::Char('a'));
     key(&mut app, KeyCode::Char('2'));
     key(&mut app, KeyCode::Char('r'));
+    key(&mut app, KeyCode::Char('y'));
     pump_until(&mut app, &replies, is_done);
     let s = screen(&app);
     // The note, and the files it would be stamped with.
@@ -518,6 +529,7 @@ fn process_inbox_review_names_the_notes_it_archives_and_can_keep_one() {
     assert!(review.sources[0].keep);
     assert!(screen(&app).contains("inbox 00_INBOX/call notes.md keep"));
     key(&mut app, KeyCode::Enter);
+    key(&mut app, KeyCode::Char('y'));
     // The files are written; the kept note is neither stamped nor moved.
     assert!(read(&root, "02_TERMINOLOGY/audit → audit.md").is_some());
     let note = read(&root, "00_INBOX/call notes.md").expect("still in the inbox");

@@ -190,6 +190,7 @@ fn writeback_proposals_are_reviewed_and_only_accepted_ones_written() {
     let accepted: Vec<bool> = review.blocks.iter().map(|b| b.accepted).collect();
     assert_eq!(accepted, [true, true, false]);
     key(&mut app, KeyCode::Enter);
+    key(&mut app, KeyCode::Char('y'));
 
     assert_eq!(
         read(&root, "memory/decisions/offline-cache.md").as_deref(),

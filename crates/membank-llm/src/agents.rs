@@ -272,10 +272,24 @@ pub fn prepare_compile(
     today: &str,
     budget_tokens: usize,
 ) -> Option<PreparedCompile> {
+    prepare_compile_only(bank, template, today, budget_tokens, &|_| true)
+}
+
+/// [`prepare_compile`] with only the pending notes whose bank path `send`
+/// accepts: a note held back is neither sent nor used to pick the related
+/// articles, and is not among `inbox` (so it is never stamped).
+pub fn prepare_compile_only(
+    bank: &Bank,
+    template: &str,
+    today: &str,
+    budget_tokens: usize,
+    send: &dyn Fn(&str) -> bool,
+) -> Option<PreparedCompile> {
     let membank_core::inbox::Pending {
-        readable: pending,
+        readable: mut pending,
         unreadable,
     } = membank_core::inbox::pending(bank);
+    pending.retain(|&id| send(&bank.article(id).rel_path));
     if pending.is_empty() {
         return None;
     }

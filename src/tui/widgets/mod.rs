@@ -1,5 +1,6 @@
 //! Widgets shared by the panes.
 
+pub mod confirm;
 pub mod cut;
 pub mod fuzzy;
 pub mod fuzzy_rank;

@@ -105,7 +105,7 @@ pub fn draw(
     let title = if editing {
         " Enter distills · Esc leaves "
     } else {
-        " i type the path · r distill "
+        " i type the path · Enter distills "
     };
     super::draw::draw_input(
         frame,

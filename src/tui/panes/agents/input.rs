@@ -6,8 +6,8 @@ use ratatui::Frame;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::layout::Rect;
 
-use super::review::Review;
-use super::{AgentKind, AgentsPane};
+use super::review::{Purpose, Review};
+use super::{AgentKind, AgentsPane, guard};
 use crate::tui::app::Effect;
 use crate::tui::keys::{Action, KeyMap, Scope};
 use crate::tui::panes::Cx;
@@ -24,6 +24,7 @@ impl AgentsPane {
             // Esc only leaves the input; a reply keeps arriving (s stops it).
             KeyCode::Esc => {
                 self.editing = false;
+                self.left_input = true;
                 true
             }
             // The chats and Distill send on Enter; Alt-Enter (or Shift-Enter
@@ -94,9 +95,25 @@ impl AgentsPane {
                 }
                 return false;
             }
-            Action::ToggleBlock => return self.review_mut().is_some_and(Review::toggle),
+            Action::ToggleBlock => {
+                if let Some(r) = self.review_mut() {
+                    return r.toggle();
+                }
+                return self.kind == AgentKind::Inbox && !self.busy() && self.inbox.toggle();
+            }
             Action::AcceptAll | Action::DeclineAll => {
                 let on = action == Action::AcceptAll;
+                let Some(r) = self.review_mut().filter(|r| !r.is_applied()) else {
+                    return false;
+                };
+                let n = r.would_change(on);
+                if n > 1 {
+                    let verb = if on { "Accept" } else { "Decline" };
+                    let question = format!("{verb} all: {}? y/N", guard::files(n));
+                    if self.ask_first(action, question, None, ctx.effects) {
+                        return true;
+                    }
+                }
                 return self.review_mut().is_some_and(|r| r.set_all(on));
             }
             Action::Apply => return self.apply(ctx),
@@ -107,6 +124,14 @@ impl AgentsPane {
                     Action::PageUp => -(ctx.height.max(2) as isize - 1),
                     _ => ctx.height.max(2) as isize - 1,
                 };
+                if self.kind == AgentKind::Inbox && self.inbox.review.is_none() {
+                    if !matches!(action, Action::Up | Action::Down) {
+                        return false;
+                    }
+                    self.inbox
+                        .move_by(step, ctx.height.saturating_sub(1).max(1));
+                    return true;
+                }
                 if let Some(r) = self.review_mut() {
                     if matches!(action, Action::Up | Action::Down) {
                         r.move_by(step, list_h);
@@ -223,6 +248,25 @@ impl AgentsPane {
             }
             return true;
         }
+        let n = review.accepted();
+        if n > 1 {
+            let archived = match &review.purpose {
+                Purpose::Compile { .. } => review.sources.iter().filter(|s| !s.keep).count(),
+                _ => 0,
+            };
+            let question = format!("Write {}? y/N", guard::files(n));
+            let detail = match archived {
+                0 => None,
+                1 => Some("1 inbox note is stamped and archived.".to_owned()),
+                m => Some(format!("{m} inbox notes are stamped and archived.")),
+            };
+            if self.ask_first(Action::Apply, question, detail, ctx.effects) {
+                return true;
+            }
+        }
+        let Some(review) = self.review_mut() else {
+            return false;
+        };
         let applied = review.apply(&root);
         if let Some(why) = applied.failed {
             ctx.warn(why);
@@ -332,14 +376,20 @@ fn hint_line(keymap: &KeyMap, pane: &AgentsPane) -> String {
                 (Action::Apply, "open"),
                 (Action::ClearChat, "new"),
             ],
-            AgentKind::Inbox | AgentKind::Check => &[(Action::RunAgent, "run")],
-            AgentKind::Translate => &[
+            AgentKind::Inbox => &[(Action::ToggleBlock, "toggle"), (Action::RunAgent, "send")],
+            AgentKind::Check => &[(Action::RunAgent, "run")],
+            // `r` sends only right after Esc left the input (see `guard`).
+            AgentKind::Translate if pane.left_input => &[
                 (Action::Type, "type"),
                 (Action::RunAgent, "run"),
                 (Action::CopyReply, "copy"),
             ],
-            AgentKind::Distill => &[(Action::Type, "path"), (Action::RunAgent, "run")],
-            AgentKind::Writeback => &[(Action::Type, "notes"), (Action::RunAgent, "propose")],
+            AgentKind::Translate => &[(Action::Type, "type"), (Action::CopyReply, "copy")],
+            AgentKind::Distill => &[(Action::Type, "path")],
+            AgentKind::Writeback if pane.left_input => {
+                &[(Action::Type, "notes"), (Action::RunAgent, "propose")]
+            }
+            AgentKind::Writeback => &[(Action::Type, "notes")],
         }
     };
     hint_text(keymap, pick)

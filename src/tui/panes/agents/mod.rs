@@ -9,6 +9,7 @@ pub mod check;
 pub mod connection;
 pub mod distill;
 mod draw;
+mod guard;
 pub mod inbox;
 mod input;
 pub mod query;
@@ -127,6 +128,13 @@ pub struct AgentsPane {
     job: Option<(JobId, AgentKind)>,
     /// Why the last run could not start (shown in the pane).
     pub problem: Option<String>,
+    /// An action the user just said yes to (see `guard`).
+    approved: Option<crate::tui::keys::Action>,
+    /// The user agreed to send inbox notes; asked once per run.
+    inbox_agreed: bool,
+    /// The input was just left with Esc: `r` then sends what it holds
+    /// (anywhere else `r` is a letter typed into it).
+    left_input: bool,
 }
 
 impl AgentsPane {
@@ -194,6 +202,7 @@ impl AgentsPane {
         };
         self.kind = kind;
         self.editing = false;
+        self.left_input = false;
         self.problem = None;
         match (kind, bank) {
             (AgentKind::Inbox, Some(bank)) => self.inbox.refresh(bank),
@@ -287,6 +296,45 @@ impl AgentsPane {
             return true;
         }
         self.editing = false;
+        self.left_input = false;
+        // Asking again replaces the review on screen: never by accident.
+        if let Some(n) = self
+            .review_mut()
+            .filter(|r| !r.is_applied())
+            .map(|r| r.accepted())
+        {
+            let question = format!(
+                "Ask the model again and drop this review ({} accepted, not written)? y/N",
+                guard::files(n)
+            );
+            let action = crate::tui::keys::Action::RunAgent;
+            if self.ask_first(action, question, None, ctx.effects) {
+                return true;
+            }
+        }
+        if self.kind == AgentKind::Inbox && !self.inbox_agreed {
+            let (n, bytes) = self.inbox.selected();
+            if n == 0 {
+                self.problem = Some(if self.inbox.pending.is_empty() {
+                    "00_INBOX/ has no pending files; put new notes there first".into()
+                } else {
+                    "no inbox note is selected; Space selects one".into()
+                });
+                return true;
+            }
+            let notes = if n == 1 { "note" } else { "notes" };
+            let question = format!(
+                "Send {n} inbox {notes} ({}) to the model? y/N",
+                inbox::size_text(bytes)
+            );
+            let detail = "Related articles go with them; notes you hold back do not. \
+                          Asked once per run.";
+            let action = crate::tui::keys::Action::RunAgent;
+            if self.ask_first(action, question, Some(detail.into()), ctx.effects) {
+                return true;
+            }
+            self.inbox_agreed = true;
+        }
         let request = match self.kind.template() {
             Some(agent) => {
                 let Some(bank) = ctx.bank else {

@@ -420,7 +420,7 @@ pub fn draw(
     let title = if editing {
         " Enter sends · Alt-Enter new line · Esc leaves "
     } else {
-        " i type · r send "
+        " i (or any letter) types · Enter sends "
     };
     super::draw::draw_input(
         frame,

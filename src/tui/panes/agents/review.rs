@@ -196,6 +196,24 @@ impl Review {
         self.result.is_some()
     }
 
+    /// The model's reply as it arrived, to keep when the review is left.
+    pub fn reply(&self) -> &str {
+        &self.reply
+    }
+
+    /// How many files Enter would write.
+    pub fn accepted(&self) -> usize {
+        self.blocks.iter().filter(|b| b.accepted).count()
+    }
+
+    /// How many files accepting (or declining) all would change.
+    pub fn would_change(&self, accepted: bool) -> usize {
+        self.blocks
+            .iter()
+            .filter(|b| !matches!(b.proposal, Proposal::Rejected(_)) && b.accepted != accepted)
+            .count()
+    }
+
     pub fn toggle(&mut self) -> bool {
         if self.result.is_some() {
             return false;

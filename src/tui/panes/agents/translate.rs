@@ -94,7 +94,7 @@ pub fn draw(frame: &mut Frame, area: Rect, agent: &TranslateAgent, editing: bool
     let title = if editing {
         " source · Enter new line · Esc leaves "
     } else {
-        " source · i type · r translate · y copy "
+        " source · i type · after Esc, r translates · y copy "
     };
     super::draw::draw_input(
         frame,

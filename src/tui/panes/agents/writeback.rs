@@ -119,7 +119,7 @@ pub fn draw(
     let title = if editing {
         " Enter new line · Esc leaves, then r proposes "
     } else {
-        " i type the notes · r proposes records "
+        " i type the notes · after Esc, r proposes records "
     };
     super::draw::draw_input(
         frame,

@@ -1,0 +1,68 @@
+//! Keeping a model reply the user paid for: a file of its own in the
+//! temporary folder, readable by the user only, shared by the command line
+//! (`compile`, `writeback`) and the interface (a reply left on quitting).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// Why a reply could not be kept, worded for the user.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NotSaved {
+    /// The temporary folder lies inside the memory: nothing outside the
+    /// memory's own files may be written there.
+    TempInsideMemory,
+    /// Writing failed; the folder (as printable text) and the error.
+    Failed { dir: String, error: String },
+}
+
+impl std::fmt::Display for NotSaved {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NotSaved::TempInsideMemory => {
+                f.write_str("the temporary folder is inside the memory; the reply is not saved")
+            }
+            NotSaved::Failed { dir, error } => {
+                write!(f, "the reply could not be saved in {dir}: {error}")
+            }
+        }
+    }
+}
+
+/// Save `text` under a new, unpredictable name in the temporary folder
+/// (`membank-KIND-reply-DATE-….md`). Nothing is saved for an empty reply.
+pub fn save(
+    root: &Path,
+    text: &str,
+    now: jiff::civil::DateTime,
+    kind: &str,
+) -> Result<Option<PathBuf>, NotSaved> {
+    if text.is_empty() {
+        return Ok(None);
+    }
+    let dir = std::env::temp_dir();
+    let inside_memory = match (dir.canonicalize(), root.canonicalize()) {
+        (Ok(dir), Ok(root)) => dir.starts_with(root),
+        _ => true,
+    };
+    if inside_memory {
+        return Err(NotSaved::TempInsideMemory);
+    }
+    // Created exclusively, readable by the user only: the temporary folder
+    // is shared on most systems.
+    let prefix = format!("membank-{kind}-reply-{}-", now.strftime("%Y%m%d-%H%M%S"));
+    let written = tempfile::Builder::new()
+        .prefix(&prefix)
+        .suffix(".md")
+        .tempfile_in(&dir)
+        .and_then(|mut f| {
+            f.write_all(text.as_bytes())?;
+            f.keep().map_err(|e| e.error)
+        });
+    match written {
+        Ok((_, path)) => Ok(Some(path)),
+        Err(e) => Err(NotSaved::Failed {
+            dir: membank_core::text::sanitize_for_terminal(&dir.display().to_string(), false),
+            error: e.to_string(),
+        }),
+    }
+}

@@ -1,0 +1,85 @@
+//! A yes/no question over the panes, asked before a key does something
+//! that cannot be taken back (quitting with work unwritten, sending notes
+//! to the model, writing or deciding many files at once). No is the
+//! default: only `y` goes ahead.
+
+use ratatui::Frame;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph};
+
+use super::cut::cut_line;
+use super::fuzzy::centered;
+use super::wrap::wrap;
+use crate::tui::keys::Action;
+use crate::tui::theme::Theme;
+
+/// What a yes carries out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OnYes {
+    Quit,
+    /// The Agents pane's action, this time without asking.
+    Agents(Action),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Confirm {
+    /// The question, ending in "y/N".
+    pub question: String,
+    /// A line below it, saying more (what is kept, what goes), if any.
+    pub detail: Option<String>,
+    pub on_yes: OnYes,
+}
+
+impl Confirm {
+    pub fn new(question: impl Into<String>, on_yes: OnYes) -> Confirm {
+        Confirm {
+            question: question.into(),
+            detail: None,
+            on_yes,
+        }
+    }
+
+    pub fn detail(mut self, detail: impl Into<String>) -> Confirm {
+        self.detail = Some(detail.into());
+        self
+    }
+}
+
+pub fn draw(frame: &mut Frame, confirm: &Confirm, theme: &Theme) {
+    let screen = frame.area();
+    let inside = usize::from(screen.width.saturating_sub(4)).clamp(10, 70);
+    let mut lines: Vec<Line> = wrap(&confirm.question, inside)
+        .into_iter()
+        .map(|l| Line::styled(l, theme.title))
+        .collect();
+    if let Some(detail) = &confirm.detail {
+        lines.extend(
+            wrap(detail, inside)
+                .into_iter()
+                .map(|l| Line::styled(l, theme.text)),
+        );
+    }
+    let hint = Line::from(vec![
+        Span::styled("y", theme.hint_key),
+        Span::styled(" yes · ", theme.hint_text),
+        Span::styled("N", theme.hint_key),
+        Span::styled(" / Esc no", theme.hint_text),
+    ]);
+    let widest = lines
+        .iter()
+        .chain(std::iter::once(&hint))
+        .map(Line::width)
+        .max()
+        .unwrap_or(0);
+    let width = (widest + 4).min(usize::from(screen.width)) as u16;
+    let height = (lines.len() + 3).min(usize::from(screen.height)) as u16;
+    let area = centered(screen, width, height);
+    frame.render_widget(Clear, area);
+    let room = usize::from(width.saturating_sub(2));
+    let mut shown: Vec<Line> = lines.into_iter().map(|l| cut_line(l, room)).collect();
+    shown.push(cut_line(hint, room));
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(theme.border_focused);
+    frame.render_widget(Paragraph::new(shown).block(block), area);
+}
