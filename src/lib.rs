@@ -9,3 +9,4 @@ pub mod severity;
 pub mod state;
 pub mod today;
 pub mod tui;
+pub mod watch;
