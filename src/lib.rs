@@ -10,3 +10,4 @@ pub mod severity;
 pub mod state;
 pub mod today;
 pub mod tui;
+pub mod watch;

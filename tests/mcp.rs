@@ -795,6 +795,51 @@ async fn subscribed_resources_are_announced_when_their_file_changes() {
     c.service.cancel().await.unwrap();
 }
 
+/// everos keeps atomic facts and foresights in hidden folders: a change
+/// there is the memory's own, and the server must see it.
+#[tokio::test]
+async fn a_change_under_an_everos_hidden_kind_folder_reaches_the_tools() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("everos-root");
+    copy_tree(
+        Path::new(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/everos-root"
+        )),
+        &root,
+    );
+    let c = connect(&root, &[]).await;
+    let hits = |r: &CallToolResult| {
+        r.structured_content.as_ref().unwrap()["hits"]
+            .as_array()
+            .unwrap()
+            .len()
+    };
+    let search = json!({"query": "pistachios"});
+    assert_eq!(hits(&call(&c, "search", search.clone()).await), 0);
+
+    let fact = root.join(
+        "default_app/support-bot/users/carol@example.com/.atomic_facts/atomic_fact-2026-06-01.md",
+    );
+    let text = fs::read_to_string(&fact).unwrap();
+    fs::write(&fact, text.replace("peanuts", "pistachios")).unwrap();
+
+    // The watcher waits for the writes to settle; ask until it has.
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    loop {
+        let found = hits(&call(&c, "search", search.clone()).await);
+        if found > 0 {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the change under .atomic_facts/ was not seen within 20 s"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    c.service.cancel().await.unwrap();
+}
+
 #[tokio::test]
 async fn context_lists_the_best_hundred_unless_told_and_every_article_with_limit_zero() {
     let dir = tempfile::tempdir().unwrap();

@@ -5,7 +5,6 @@
 //! Drawing (`ui::draw`) only reads the state.
 
 use std::collections::HashSet;
-use std::path::Path;
 use std::sync::Arc;
 
 use membank_core::bank::Bank;
@@ -13,7 +12,7 @@ use membank_core::clock::Clock;
 use membank_core::dejavu::Project;
 use membank_core::health::{HealthOptions, HealthReport};
 use membank_core::layout::{ARCHIVE_DIR, Folder};
-use membank_core::memory::Memory;
+use membank_core::memory::{Memory, changes};
 use membank_core::text::sanitize_for_terminal;
 use ratatui::layout::Rect;
 
@@ -210,10 +209,11 @@ impl App {
         }
     }
 
-    /// Read the changed files on a worker thread (everything, when
-    /// `whole`), with their checks; `Msg::Reloaded` brings the new memory.
+    /// Read the changed files on a worker thread (everything, when the
+    /// memory needs it), with their checks; `Msg::Reloaded` brings the new
+    /// memory.
     /// Without a channel (tests) the same work is done at once.
-    fn reread(&mut self, files: Vec<String>, whole: bool) {
+    fn reread(&mut self, files: Vec<String>) {
         self.reloads += 1;
         let generation = self.reloads;
         let job = Reread {
@@ -222,7 +222,6 @@ impl App {
             checked_on: self.checked_on,
             clock: self.clock,
             files,
-            whole,
             plan: self.plan(),
         };
         let Some(sink) = self.background.clone() else {
@@ -520,27 +519,6 @@ impl App {
         self.focus_pane(Pane::Article);
     }
 
-    /// A changed path as the memory names it, or `None` when it is none of
-    /// the memory's. A bank's hidden folders are not its own; elsewhere
-    /// hidden folders can be memory (everos's `.atomic_facts/`), and only
-    /// version control and derived indexes are left out.
-    fn bank_relative(&self, path: &Path) -> Option<String> {
-        let root = self.memory.root();
-        if self.bank().is_some() {
-            return super::event::bank_relative(root, path);
-        }
-        let rel = path.strip_prefix(root).unwrap_or(path);
-        let parts: Vec<&str> = rel
-            .components()
-            .map(|c| c.as_os_str().to_str())
-            .collect::<Option<_>>()?;
-        let derived = |p: &&str| matches!(*p, ".git" | ".index" | ".tmp" | ".obsidian" | ".trash");
-        if parts.is_empty() || parts.iter().any(derived) {
-            return None;
-        }
-        Some(parts.join("/"))
-    }
-
     fn reload_paths(&mut self, rels: Vec<String>) {
         if rels.is_empty() {
             return;
@@ -551,14 +529,10 @@ impl App {
             self.queued.extend(rels);
             return;
         }
-        // A folder created, removed or renamed changes files the events do
-        // not name one by one: read the whole memory again. So are other
-        // layouts than a bank (an everos root is derived from whole folders).
-        let folder_changed = super::event::folder_changed(self.memory.root(), &rels);
-        let whole = folder_changed || self.bank().is_none();
-        tracing::info!(files = rels.len(), whole, "reloading");
+        // The memory decides how much to read again (`Memory::refreshed`).
+        tracing::info!(files = rels.len(), "reloading");
         tracing::debug!(paths = ?rels, "reloading");
-        self.reread(rels, whole);
+        self.reread(rels);
     }
 
     fn say_reloaded(&mut self, rels: &[String]) {
@@ -787,9 +761,8 @@ pub fn update(app: &mut App, msg: Msg) {
             }
         }
         Msg::FilesChanged(paths) => {
-            let mut rels: Vec<String> = paths.iter().filter_map(|p| app.bank_relative(p)).collect();
-            rels.sort();
-            rels.dedup();
+            let memory = app.memory.as_ref();
+            let rels = changes::changed_paths(memory.spec(), memory.root(), &paths);
             app.reload_paths(rels);
         }
         Msg::Edited(rel) => app.reload_paths(vec![rel]),

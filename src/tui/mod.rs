@@ -54,9 +54,11 @@ use membank_core::text::sanitize_for_terminal;
 use ratatui::layout::Rect;
 
 use app::{App, Effect, Msg, update};
-use event::{BankWatcher, Input, InputReader};
+use event::InputReader;
 pub use theme::ColorChoice;
 use unread::Unread;
+
+use crate::watch::{MemoryWatcher, Watched};
 
 /// The day the interface's tests read their fixtures as of, whatever the
 /// real date: the fixtures' dates were written to be neither stale nor in
@@ -112,7 +114,7 @@ pub fn prepare_unread(found: &Detected, options: &TuiOptions, size: Rect) -> any
 /// Read the memory on a worker thread with its layout's counting open,
 /// reporting the files read every tenth of a second and then the memory
 /// itself through `tx`.
-fn spawn_loader(found: &Detected, plan: reload::Plan, clock: Clock, tx: mpsc::Sender<Input>) {
+fn spawn_loader(found: &Detected, plan: reload::Plan, clock: Clock, tx: mpsc::Sender<Msg>) {
     let (spec, root) = (found.spec, found.root.clone());
     let files_read = std::sync::Arc::new(AtomicUsize::new(0));
     let done = std::sync::Arc::new(AtomicBool::new(false));
@@ -122,7 +124,7 @@ fn spawn_loader(found: &Detected, plan: reload::Plan, clock: Clock, tx: mpsc::Se
             while !done.load(Ordering::Relaxed) {
                 std::thread::sleep(std::time::Duration::from_millis(100));
                 let n = files_read.load(Ordering::Relaxed);
-                if done.load(Ordering::Relaxed) || tx.send(Input::Loading(n)).is_err() {
+                if done.load(Ordering::Relaxed) || tx.send(Msg::Loading(n)).is_err() {
                     return;
                 }
             }
@@ -140,7 +142,7 @@ fn spawn_loader(found: &Detected, plan: reload::Plan, clock: Clock, tx: mpsc::Se
                 .name("membank-listing".into())
                 .spawn(move || {
                     let tree = panes::bank::ListedTree::of(paths, &expanded);
-                    let _ = tx.send(Input::Listed(Box::new(tree)));
+                    let _ = tx.send(Msg::Listed(Box::new(tree)));
                 });
             if let Err(e) = spawned {
                 tracing::warn!(error = %e, "the tree waits for the bank to be read");
@@ -171,21 +173,30 @@ fn spawn_loader(found: &Detected, plan: reload::Plan, clock: Clock, tx: mpsc::Se
                 derived: Some(derived),
             }
         });
-        let _ = tx.send(Input::Loaded(Box::new(loaded)));
+        let _ = tx.send(Msg::Loaded(Box::new(loaded)));
     });
 }
 
-/// Start watching `root` on a worker thread; a failure arrives as a
-/// message on `tx`. The slot holds the watcher once it runs.
-fn spawn_watcher(root: &Path, tx: mpsc::Sender<Input>) -> Arc<Mutex<Option<BankWatcher>>> {
+/// Start watching the memory on a worker thread; what changed and a
+/// failure arrive as messages on `tx`. The slot holds the watcher once it
+/// runs.
+fn spawn_watcher(found: &Detected, tx: mpsc::Sender<Msg>) -> Arc<Mutex<Option<MemoryWatcher>>> {
     let slot = Arc::new(Mutex::new(None));
-    let (root, kept) = (root.to_path_buf(), Arc::clone(&slot));
+    let (spec, root, kept) = (found.spec, found.root.clone(), Arc::clone(&slot));
+    let sink_tx = tx.clone();
+    let sink = move |watched| {
+        let msg = match watched {
+            Watched::Changed(rels) => Msg::FilesChanged(rels.into_iter().map(Into::into).collect()),
+            Watched::Failed(e) => Msg::Error(e),
+        };
+        sink_tx.send(msg).is_ok()
+    };
     let spawned = std::thread::Builder::new()
         .name("membank-watch-setup".into())
-        .spawn(move || match BankWatcher::spawn(&root, tx.clone()) {
+        .spawn(move || match MemoryWatcher::spawn(spec, &root, sink) {
             Ok(w) => *kept.lock().unwrap_or_else(|e| e.into_inner()) = Some(w),
             Err(e) => {
-                let _ = tx.send(Input::Error(format!(
+                let _ = tx.send(Msg::Error(format!(
                     "not watching the bank for changes: {e}"
                 )));
             }
@@ -289,17 +300,17 @@ fn event_loop(term: &mut terminal::Term, app: &mut App, found: &Detected) -> any
     // reply is drawn as it arrives and never delays a key.
     let llm_tx = tx.clone();
     app.send_model_messages_to(move |m| {
-        let _ = llm_tx.send(Input::Llm(m));
+        let _ = llm_tx.send(Msg::Llm(m));
     });
     let background_tx = tx.clone();
     app.send_background_results_to(move |m| {
-        let _ = background_tx.send(Input::App(Box::new(m)));
+        let _ = background_tx.send(m);
     });
     spawn_loader(found, app.plan(), app.clock, tx.clone());
     // Watching a large memory means visiting every folder of it first
     // (about a second at 100,000 files): done beside the first frame, not
     // before it. The watcher lives as long as this loop.
-    let _watcher = spawn_watcher(root, tx);
+    let _watcher = spawn_watcher(found, tx);
     let size = term.size()?;
     update(app, Msg::Resize(size.width, size.height));
     let mut told_tmux = false;
@@ -329,20 +340,8 @@ fn event_loop(term: &mut terminal::Term, app: &mut App, found: &Detected) -> any
         };
         let mut inputs = vec![first];
         inputs.extend(rx.try_iter());
-        for input in inputs {
-            let msg = match input {
-                Input::Terminal(ev) => Msg::from_terminal(ev),
-                Input::FilesChanged(paths) => Some(Msg::FilesChanged(paths)),
-                Input::Llm(m) => Some(Msg::Llm(m)),
-                Input::Error(e) => Some(Msg::Error(e)),
-                Input::Loading(n) => Some(Msg::Loading(n)),
-                Input::Listed(paths) => Some(Msg::Listed(paths)),
-                Input::Loaded(bank) => Some(Msg::Loaded(bank)),
-                Input::App(msg) => Some(*msg),
-            };
-            if let Some(msg) = msg {
-                update(app, msg);
-            }
+        for msg in inputs {
+            update(app, msg);
             for effect in std::mem::take(&mut app.effects) {
                 match effect {
                     Effect::Quit => return Ok(()),

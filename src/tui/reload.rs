@@ -3,10 +3,11 @@
 //! and checking them must not stop the keys. The memory on screen stays in
 //! use until the new one is ready; then the two are swapped.
 //!
-//! A bank copies itself with only the changed files read again
-//! (`Bank::reloaded`) and re-runs the health checks of what the change can
-//! affect (`health::incremental::recheck`). A folder that changed, or
-//! another layout, is read again whole and checked in full.
+//! The memory refreshes itself from the changed files
+//! (`Memory::refreshed`): a bank copies itself with only those read again
+//! and the health checks of what the change can affect are re-run
+//! (`health::incremental::recheck`). A folder that changed, or another
+//! layout, is read again whole and checked in full.
 
 use std::collections::{BTreeSet, HashSet};
 use std::sync::Arc;
@@ -34,8 +35,6 @@ pub struct Reread {
     /// Today, for the checks made now.
     pub clock: Clock,
     pub files: Vec<String>,
-    /// Read everything again (a folder changed, or not a bank).
-    pub whole: bool,
     /// What the panes showed when the read began.
     pub plan: Plan,
 }
@@ -44,27 +43,20 @@ impl Reread {
     /// The new memory with its checks, ready to be swapped in.
     pub fn run(&self) -> Result<ReadMemory, String> {
         let opts = HealthOptions::as_of(self.clock.today());
-        if !self.whole
-            && let Some(old) = self.memory.downcast_ref::<Bank>()
-        {
-            let fresh = old.reloaded(&self.files);
-            let health = if self.checked_on == opts.today {
-                incremental::recheck(old, &self.health, &fresh, &self.files, &opts)
-            } else {
-                fresh.check(&opts)
-            };
-            prepare(&fresh);
-            let derived = Derived::of(&fresh, &health, &self.plan);
-            return Ok(ReadMemory {
-                memory: Box::new(fresh),
-                health: Some(health),
-                derived: Some(derived),
-            });
-        }
-        let spec = self.memory.spec();
-        let memory = (spec.open)(self.memory.root())
+        let refreshed = self
+            .memory
+            .refreshed(&self.files)
             .map_err(|e| sanitize_for_terminal(&e.to_string(), false))?;
-        let health = memory.check(&opts);
+        let memory = refreshed.memory;
+        let health = match (
+            self.memory.downcast_ref::<Bank>(),
+            memory.downcast_ref::<Bank>(),
+        ) {
+            (Some(old), Some(fresh)) if refreshed.in_part && self.checked_on == opts.today => {
+                incremental::recheck(old, &self.health, fresh, &self.files, &opts)
+            }
+            _ => memory.check(&opts),
+        };
         prepare(memory.as_ref());
         let derived = Derived::of(memory.as_ref(), &health, &self.plan);
         Ok(ReadMemory {

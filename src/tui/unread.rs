@@ -63,7 +63,4 @@ impl Memory for Unread {
     fn check(&self, _opts: &HealthOptions) -> HealthReport {
         HealthReport::default()
     }
-
-    /// The loader's result replaces this memory; nothing to read here.
-    fn reload(&mut self, _paths: &[String]) {}
 }

@@ -82,7 +82,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let shared = Shared::new(memory, shown, args.allow_writes, args.include_private);
     shared.warm_up();
     // Without the watcher the server still answers, from the bank as loaded.
-    let _watcher = match state::watch(&shared, &root) {
+    let _watcher = match state::watch(&shared) {
         Ok(w) => Some(w),
         Err(e) => {
             eprintln!(

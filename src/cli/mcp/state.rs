@@ -2,15 +2,14 @@
 //! kept current by the file watcher, and the proposals waiting to be
 //! applied.
 
-use std::path::Path;
-use std::sync::mpsc;
 use std::sync::{Arc, Mutex, RwLock, RwLockReadGuard};
 
-use membank::tui::event::{self, BankWatcher, Input};
+use membank::watch::{MemoryWatcher, Watched};
 use membank_core::bank::Bank;
-use membank_core::memory::{self, DocId, Memory};
+use membank_core::memory::{DocId, Memory};
 use membank_core::scoring::{self, Query};
 use membank_core::search::SearchIndex;
+use membank_core::text::sanitize_for_terminal;
 use tokio::sync::broadcast;
 
 use super::writes::Proposals;
@@ -34,6 +33,10 @@ pub struct Shared {
     search_index: Mutex<Option<Arc<SearchIndex>>>,
     /// Relative paths of files that changed, for resource notifications.
     changes: broadcast::Sender<Arc<Vec<String>>>,
+    /// Held while a changed memory is read, so two refreshes (the
+    /// watcher's and a write's) never start from the same old memory and
+    /// one undo the other.
+    refreshing: Mutex<()>,
 }
 
 impl Shared {
@@ -52,6 +55,7 @@ impl Shared {
             proposals: Mutex::new(Proposals::default()),
             search_index: Mutex::new(None),
             changes,
+            refreshing: Mutex::new(()),
         })
     }
 
@@ -113,29 +117,27 @@ impl Shared {
             });
     }
 
-    /// Re-read the files that changed and tell the sessions which.
+    /// Re-read the files that changed and tell the sessions which. Calls
+    /// answer from the memory as it was until the new one is read.
     pub fn reload(self: &Arc<Self>, rels: Vec<String>) {
         if rels.is_empty() {
             return;
         }
-        {
-            let mut memory = self.memory.write().unwrap_or_else(|e| e.into_inner());
-            if event::folder_changed(memory.root(), &rels) {
-                // Read as the layout it was opened as, whatever --format said.
-                let spec = memory.spec();
-                match memory::open(memory.root(), Some(spec)) {
-                    Ok(fresh) => *memory = fresh,
-                    Err(e) => {
-                        eprintln!("membank mcp: reading the memory again failed: {e}");
-                        return;
-                    }
-                }
-            } else {
-                memory.reload(&rels);
+        let _one_at_a_time = self.refreshing.lock().unwrap_or_else(|e| e.into_inner());
+        let refreshed = self.memory().refreshed(&rels);
+        match refreshed {
+            Ok(refreshed) => {
+                let mut memory = self.memory.write().unwrap_or_else(|e| e.into_inner());
+                *memory = refreshed.memory;
+                // Cleared while the memory is locked for writing, so no
+                // search can cache an index of the old text after this point.
+                *self.search_index.lock().unwrap_or_else(|e| e.into_inner()) = None;
             }
-            // Cleared while the memory is locked for writing, so no search
-            // can cache an index of the old text after this point.
-            *self.search_index.lock().unwrap_or_else(|e| e.into_inner()) = None;
+            Err(e) => {
+                let e = sanitize_for_terminal(&e.to_string(), false);
+                eprintln!("membank mcp: reading the memory again failed: {e}");
+                return;
+            }
         }
         tracing::info!(files = rels.len(), "mcp memory reloaded");
         self.warm_up();
@@ -144,31 +146,20 @@ impl Shared {
     }
 }
 
-/// Watch the bank and apply every debounced batch of changes. The returned
-/// watcher must be kept alive for as long as the server runs.
-pub fn watch(shared: &Arc<Shared>, root: &Path) -> anyhow::Result<BankWatcher> {
-    let (tx, rx) = mpsc::channel();
-    let watcher = BankWatcher::spawn(root, tx)?;
+/// Watch the memory and apply every debounced batch of its changes. The
+/// returned watcher must be kept alive for as long as the server runs.
+pub fn watch(shared: &Arc<Shared>) -> anyhow::Result<MemoryWatcher> {
+    let (spec, root) = {
+        let memory = shared.memory();
+        (memory.spec(), memory.root().to_path_buf())
+    };
     let shared = Arc::clone(shared);
-    let root = root.to_path_buf();
-    std::thread::Builder::new()
-        .name("membank-mcp-reload".into())
-        .spawn(move || {
-            for input in rx {
-                match input {
-                    Input::FilesChanged(paths) => {
-                        let mut rels: Vec<String> = paths
-                            .iter()
-                            .filter_map(|p| event::bank_relative(&root, p))
-                            .collect();
-                        rels.sort();
-                        rels.dedup();
-                        shared.reload(rels);
-                    }
-                    Input::Error(e) => eprintln!("membank mcp: {e}"),
-                    _ => {}
-                }
-            }
-        })?;
+    let watcher = MemoryWatcher::spawn(spec, &root, move |watched| {
+        match watched {
+            Watched::Changed(rels) => shared.reload(rels),
+            Watched::Failed(e) => eprintln!("membank mcp: {}", sanitize_for_terminal(&e, false)),
+        }
+        true
+    })?;
     Ok(watcher)
 }

@@ -26,6 +26,7 @@ pub static LAYOUT: LayoutSpec = LayoutSpec {
         Ok(Box::new(project))
     },
     open_listing: None,
+    may_hold: crate::memory::changes::hidden_kept,
 };
 
 impl From<NotAProject> for OpenError {
@@ -201,11 +202,6 @@ impl Memory for Project {
 
     fn check(&self, _opts: &HealthOptions) -> HealthReport {
         super::checks::check(self)
-    }
-
-    fn reload(&mut self, _paths: &[String]) {
-        // Checks span files (routes, index, supersession): read it all again.
-        *self = Project::load_root(self.root.clone());
     }
 }
 

@@ -35,6 +35,7 @@ pub static LAYOUT: LayoutSpec = LayoutSpec {
             })
     },
     open_listing: None,
+    may_hold: crate::memory::changes::hidden_kept,
 };
 
 /// How membank's search over an everos root compares with everos's own.
@@ -206,14 +207,6 @@ impl Memory for MemoryRoot {
 
     fn check(&self, _opts: &HealthOptions) -> HealthReport {
         super::check::check(self)
-    }
-
-    fn reload(&mut self, _paths: &[String]) {
-        // A root is re-read whole: cheap next to everos's own rebuild, and
-        // the tree's counts stay consistent.
-        if let Ok(fresh) = super::load(self.root.clone()) {
-            *self = fresh;
-        }
     }
 
     /// One unit per entry of a daily log; other files whole.

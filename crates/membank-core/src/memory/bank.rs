@@ -7,7 +7,7 @@ use std::path::Path;
 
 use super::{
     DocId, DocLink, Document, HealthOptions, HealthReport, LayoutSpec, Memory, OpenError,
-    Resolution, detect, open_as,
+    Refreshed, Resolution, detect, open_as,
 };
 use crate::article::FrontmatterState;
 use crate::bank::{Bank, BankError, LoadOptions};
@@ -28,6 +28,7 @@ pub static LAYOUT: LayoutSpec = LayoutSpec {
             .map(|bank| Box::new(bank) as Box<dyn Memory>)
             .map_err(|e| bank_error(root, e))
     }),
+    may_hold: super::changes::visible_only,
 };
 
 fn load(root: &Path) -> Result<Bank, OpenError> {
@@ -139,7 +140,15 @@ impl Memory for Bank {
         crate::health::check(self, opts)
     }
 
-    fn reload(&mut self, paths: &[String]) {
-        Bank::reload(self, paths)
+    /// Only the changed files, unless a folder changed: then files changed
+    /// that the paths do not name, and the bank is read again whole.
+    fn refreshed(&self, changed: &[String]) -> Result<Refreshed, OpenError> {
+        if super::changes::folder_changed(Bank::root(self), changed) {
+            return super::changes::read_whole(&LAYOUT, Bank::root(self));
+        }
+        Ok(Refreshed {
+            memory: Box::new(self.reloaded(changed)),
+            in_part: true,
+        })
     }
 }

@@ -9,6 +9,7 @@
 //! layout's own type, reached with [`open_as`] or [`Memory::downcast_ref`].
 
 mod bank;
+pub mod changes;
 pub mod detect;
 pub mod model;
 
@@ -18,6 +19,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicUsize;
 
 pub use bank::{open_bank, open_bank_only};
+pub use changes::Refreshed;
 pub use model::{
     DocId, DocLink, Document, Finding, HealthOptions, HealthReport, Ranked, Reason, Resolution,
     SearchHit, SearchUnit, Severity,
@@ -52,6 +54,10 @@ pub struct LayoutSpec {
     /// walk found, before reading them, for a layout whose tree can be
     /// shown from paths alone (a bank's).
     pub open_listing: Option<OpenListing>,
+    /// Whether a file at this relative path (its `/`-separated parts) can
+    /// be the memory's, so a watcher knows which changes to take in; see
+    /// [`changes::visible_only`] and [`changes::hidden_kept`].
+    pub may_hold: fn(&[&str]) -> bool,
 }
 
 /// See [`LayoutSpec::open_listing`].
@@ -97,8 +103,14 @@ pub trait Memory: Any + Send + Sync {
     fn backlinks(&self, id: DocId) -> &[DocId];
     /// Every deterministic check of the layout. Pure: no file is read again.
     fn check(&self, opts: &HealthOptions) -> HealthReport;
-    /// Read the given relative paths again after they changed on disk.
-    fn reload(&mut self, paths: &[String]);
+    /// This memory with the given relative paths read again after they
+    /// changed on disk (added, edited, removed), leaving `self` as it was
+    /// for whoever still uses it. By default the memory is read again
+    /// whole; a layout that can read only the changed files does so.
+    fn refreshed(&self, changed: &[String]) -> Result<Refreshed, OpenError> {
+        let _ = changed;
+        changes::read_whole(self.spec(), self.root())
+    }
     /// The text the full-text search indexes: by default each document's
     /// body; a layout with entries inside files returns one unit per entry.
     fn search_units(&self) -> Vec<SearchUnit<'_>> {

@@ -131,3 +131,66 @@ fn format_forces_a_layout_and_settles_ambiguity() {
     );
     assert_eq!(layout_names(), ["bank", "dejavu", "everos"]);
 }
+
+#[test]
+fn which_changed_paths_are_the_memorys_own_depends_on_the_layout() {
+    let root = Path::new("/memories/m");
+    let changed: Vec<PathBuf> = [
+        "/memories/m/01_CLIENTS/Acme.md",
+        "/memories/m/01_CLIENTS/Acme.md",
+        "/memories/m/.obsidian/app.json",
+        "/memories/m/01_CLIENTS/.Acme.md.swp",
+        "/memories/m/u/carol/.atomic_facts/atomic_fact-2026-06-01.md",
+        "/memories/m/.git/index",
+        "/memories/m/.index/vectors.bin",
+        "/memories/other/01_CLIENTS/Beta.md",
+        "u/carol/.foresights/foresight-2026-06-01.md",
+        "../escape.md",
+    ]
+    .iter()
+    .map(PathBuf::from)
+    .collect();
+    let bank = layout_named("bank").unwrap();
+    assert_eq!(
+        changes::changed_paths(bank, root, &changed),
+        ["01_CLIENTS/Acme.md"]
+    );
+    let everos = layout_named("everos").unwrap();
+    assert_eq!(
+        changes::changed_paths(everos, root, &changed),
+        [
+            "01_CLIENTS/.Acme.md.swp",
+            "01_CLIENTS/Acme.md",
+            "u/carol/.atomic_facts/atomic_fact-2026-06-01.md",
+            "u/carol/.foresights/foresight-2026-06-01.md",
+        ]
+    );
+}
+
+#[test]
+fn a_refreshed_bank_reads_only_the_changed_files_unless_a_folder_changed() {
+    let d = bank();
+    let memory = open(d.path(), None).unwrap();
+    write(
+        d.path(),
+        "01_CLIENTS/Acme.md",
+        "---\nclient: Acme\nstatus: active\n---\n# Acme Ltd\n",
+    );
+    write(
+        d.path(),
+        "03_DOMAINS/Tax/Vat.md",
+        "---\ndomain: Tax\n---\n# VAT\n",
+    );
+    let files = memory.refreshed(&["01_CLIENTS/Acme.md".into()]).unwrap();
+    assert!(files.in_part);
+    let acme = files.memory.find("01_CLIENTS/Acme.md").unwrap();
+    assert_eq!(files.memory.document(acme).title, "Acme Ltd");
+    assert!(files.memory.find("03_DOMAINS/Tax/Vat.md").is_none());
+    // The memory refreshed from is left as it was.
+    let old = memory.find("01_CLIENTS/Acme.md").unwrap();
+    assert_eq!(memory.document(old).title, "Acme Corp");
+
+    let folder = memory.refreshed(&["03_DOMAINS/Tax".into()]).unwrap();
+    assert!(!folder.in_part);
+    assert!(folder.memory.find("03_DOMAINS/Tax/Vat.md").is_some());
+}
