@@ -39,6 +39,8 @@ mod tests_fit;
 mod tests_layouts;
 #[cfg(test)]
 mod tests_reload;
+#[cfg(test)]
+mod tests_tree;
 
 use std::path::Path;
 use std::process::ExitCode;

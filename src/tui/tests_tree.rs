@@ -1,0 +1,185 @@
+//! The Bank pane's tree on a vault with nested folders: it nests by the
+//! real folders, folds, counts and marks per folder, and its width can be
+//! changed.
+
+use std::path::Path;
+
+use insta::assert_snapshot;
+use ratatui::crossterm::event::KeyCode;
+
+use super::panes::bank::{RowKind, TreeRow};
+use super::tests::{app_at, key, keys, screen};
+
+/// A bank whose `03_DOMAINS` holds a help vault nested three folders deep,
+/// with long names, as Obsidian users keep them.
+fn nested_bank(root: &Path) {
+    for folder in [
+        "00_INBOX",
+        "01_CLIENTS",
+        "02_TERMINOLOGY",
+        "03_DOMAINS",
+        "04_STYLE",
+        "05_INDICES",
+        "06_TEMPLATES",
+    ] {
+        std::fs::create_dir(root.join(folder)).unwrap();
+    }
+    let notes = [
+        "01_CLIENTS/Acme/Acme house style.md",
+        "01_CLIENTS/Acme/Acme glossary.md",
+        "01_CLIENTS/Globex.md",
+        "03_DOMAINS/ObsidianHelp/Editing and formatting/Basic formatting syntax.md",
+        "03_DOMAINS/ObsidianHelp/Editing and formatting/Advanced formatting syntax.md",
+        "03_DOMAINS/ObsidianHelp/Plugins/Core plugins/Backlinks.md",
+        "03_DOMAINS/ObsidianHelp/Plugins/Core plugins/Canvas.md",
+        "03_DOMAINS/ObsidianHelp/Plugins/Community plugins.md",
+        "03_DOMAINS/ObsidianHelp/Start here.md",
+        "03_DOMAINS/Legal.md",
+    ];
+    // "Start here" links every note and every note links back, so that
+    // only the one broken note has findings.
+    let title = |rel: &str| {
+        Path::new(rel)
+            .file_stem()
+            .unwrap()
+            .to_string_lossy()
+            .into_owned()
+    };
+    let index: String = notes.iter().map(|r| format!("[[{}]] ", title(r))).collect();
+    for rel in notes {
+        let path = root.join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        let title = title(rel);
+        let key = if rel.starts_with("01_") {
+            "domains: [\"[[Legal]]\"]\nclient"
+        } else {
+            "domain"
+        };
+        let front = match title.as_str() {
+            "Canvas" => String::new(),
+            _ => format!(
+                "---\n{key}: \"{title}\"\nlanguages: [\"en-US → nl-BE\"]\nlast_updated: 2026-01-15\n---\n"
+            ),
+        };
+        let body = match title.as_str() {
+            "Start here" => index.clone(),
+            _ => "See [[Start here]].".to_owned(),
+        };
+        std::fs::write(&path, format!("{front}# {title}\n\n{body}\n")).unwrap();
+    }
+}
+
+fn row<'a>(rows: &'a [TreeRow], label: &str) -> &'a TreeRow {
+    rows.iter()
+        .find(|r| r.label == label)
+        .unwrap_or_else(|| panic!("{label} not in the tree: {rows:#?}"))
+}
+
+fn select(app: &mut super::app::App, label: &str) {
+    let i = app
+        .panes
+        .bank
+        .rows
+        .iter()
+        .position(|r| r.label == label)
+        .unwrap_or_else(|| panic!("{label} not in the tree"));
+    let len = app.panes.bank.rows.len();
+    app.panes.bank.cursor.select(i, len, 20);
+}
+
+/// Open the folders named, in turn, with `l`.
+fn open_folders(app: &mut super::app::App, labels: &[&str]) {
+    for label in labels {
+        select(app, label);
+        key(app, KeyCode::Char('l'));
+    }
+}
+
+#[test]
+fn a_bank_tree_nests_by_real_folders_with_counts() {
+    let dir = tempfile::tempdir().unwrap();
+    nested_bank(dir.path());
+    let mut app = app_at(dir.path(), 80, 24);
+    app.bank_label = "nested".into();
+    app.status.bank = app.bank_label.clone();
+    let rows = &app.panes.bank.rows;
+    let help = row(rows, "ObsidianHelp");
+    assert_eq!(help.depth, 1);
+    assert_eq!(help.count, Some(6), "every note below is counted");
+    assert!(help.flagged, "a finding below marks the folded folder");
+    // Subfolders start folded: a vault of hundreds of notes shows its
+    // top folders first.
+    assert!(matches!(
+        &help.kind,
+        RowKind::Folder { key, expanded: false } if key == "03_DOMAINS/ObsidianHelp"
+    ));
+    open_folders(&mut app, &["ObsidianHelp", "Plugins", "Core plugins"]);
+    let rows = &app.panes.bank.rows;
+    let plugins = row(rows, "Plugins");
+    assert_eq!((plugins.depth, plugins.count), (2, Some(3)));
+    let canvas = row(rows, "Canvas");
+    assert_eq!(canvas.depth, 4);
+    assert_eq!(row(rows, "03_DOMAINS").count, Some(7));
+    assert!(canvas.flagged && !row(rows, "Backlinks").flagged);
+    assert!(!row(rows, "Editing and formatting").flagged);
+    // Subfolders come before the files beside them.
+    let labels: Vec<&str> = rows.iter().map(|r| r.label.as_str()).collect();
+    let at = |l: &str| labels.iter().position(|x| *x == l).unwrap();
+    assert!(at("Acme") < at("Globex"));
+    assert!(at("ObsidianHelp") < at("Legal"));
+    assert!(at("Plugins") < at("Start here"));
+    assert_snapshot!(screen(&app));
+}
+
+#[test]
+fn a_nested_bank_at_160x45_cuts_only_what_does_not_fit_and_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    nested_bank(dir.path());
+    let mut app = app_at(dir.path(), 160, 45);
+    app.bank_label = "nested".into();
+    app.status.bank = app.bank_label.clone();
+    open_folders(&mut app, &["ObsidianHelp", "Editing and formatting"]);
+    let s = screen(&app);
+    assert!(s.contains("▾ Editing and formatting 2│"), "{s}");
+    assert!(
+        s.contains("Advanced formatting syn…│"),
+        "cut with an ellipsis: {s}"
+    );
+    assert_snapshot!(s);
+}
+
+#[test]
+fn a_nested_folder_folds_and_unfolds_keeping_the_selection() {
+    let dir = tempfile::tempdir().unwrap();
+    nested_bank(dir.path());
+    let mut app = app_at(dir.path(), 80, 24);
+    open_folders(&mut app, &["ObsidianHelp", "Plugins", "Core plugins"]);
+    select(&mut app, "Plugins");
+    key(&mut app, KeyCode::Char('h'));
+    let rows = &app.panes.bank.rows;
+    assert!(!rows.iter().any(|r| r.label == "Canvas"), "folded away");
+    assert!(matches!(
+        row(rows, "Plugins").kind,
+        RowKind::Folder {
+            expanded: false,
+            ..
+        }
+    ));
+    assert_eq!(app.panes.bank.selected().unwrap().label, "Plugins");
+    key(&mut app, KeyCode::Char('l'));
+    assert!(app.panes.bank.rows.iter().any(|r| r.label == "Canvas"));
+    // From a file, `h` goes to its own folder, not the numbered one.
+    select(&mut app, "Canvas");
+    keys(&mut app, "h");
+    assert_eq!(app.panes.bank.selected().unwrap().label, "Core plugins");
+}
+
+#[test]
+fn opening_a_nested_file_opens_its_folders_in_the_tree() {
+    let dir = tempfile::tempdir().unwrap();
+    nested_bank(dir.path());
+    let mut app = app_at(dir.path(), 80, 24);
+    assert!(!app.panes.bank.rows.iter().any(|r| r.label == "Backlinks"));
+    app.open_article("03_DOMAINS/ObsidianHelp/Plugins/Core plugins/Backlinks.md");
+    assert_eq!(app.panes.bank.selected().unwrap().label, "Backlinks");
+}
