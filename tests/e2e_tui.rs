@@ -500,6 +500,34 @@ fn the_last_query_comes_back_on_the_next_launch() {
     assert!(screen.contains("last query restored"), "{screen}");
 }
 
+/// The tree pane's width on screen: where its top-right corner is.
+fn tree_pane_width(screen: &str) -> Option<usize> {
+    let top = screen.lines().find(|l| l.starts_with("┌ Bank"))?;
+    top.chars().position(|c| c == '┐').map(|at| at + 1)
+}
+
+#[test]
+fn the_tree_width_comes_back_on_the_next_launch() {
+    let home = tempfile::tempdir().unwrap();
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/bank");
+    let state = home.path().join("state");
+    let env = [("MEMBANK_STATE_DIR", state.display().to_string())];
+    let mut s = Session::start_with(&fixture, home.path(), Path::new("true"), &[], None, &env);
+    let first = s.wait_read();
+    let default = tree_pane_width(&first).expect("a tree pane");
+    s.send(">>");
+    let wider = s.wait_text("columns wide");
+    let chosen = tree_pane_width(&wider).unwrap();
+    assert_eq!(chosen, default + 8, "{wider}");
+    s.send("q");
+    s.child.wait().unwrap();
+    assert!(state.join("layout.json").is_file());
+
+    let s = Session::start_with(&fixture, home.path(), Path::new("true"), &[], None, &env);
+    let again = s.wait_read();
+    assert_eq!(tree_pane_width(&again), Some(chosen), "{again}");
+}
+
 #[test]
 fn membank_config_names_the_one_file_for_keys_theme_and_model() {
     let home = tempfile::tempdir().unwrap();

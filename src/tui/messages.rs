@@ -123,6 +123,8 @@ pub enum Effect {
     IndexSearch {
         generation: u64,
     },
+    /// Make the tree pane this many columns wider (narrower when negative).
+    ResizeTree(i16),
     /// Show text too long for its pane in a popup that scrolls.
     ShowText {
         title: String,

@@ -1,7 +1,8 @@
 //! The mouse: a click focuses the pane under it and selects the row
 //! clicked (a second click on the selected row opens it, as Enter does),
 //! a click on the tab row focuses that pane, and the wheel scrolls the
-//! pane under the pointer. `--no-mouse` leaves the mouse to the terminal.
+//! pane under the pointer; dragging the tree pane's right border sets its
+//! width. `--no-mouse` leaves the mouse to the terminal.
 
 use ratatui::crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
 use ratatui::layout::{Position, Rect};
@@ -72,6 +73,10 @@ pub fn on_mouse(app: &mut App, ev: MouseEvent) {
                 }
                 return;
             }
+            if on_tree_border(app, ev.column, ev.row) {
+                app.dragging_tree_border = true;
+                return;
+            }
             let Some((pane, area)) = pane_at(app, ev.column, ev.row) else {
                 return;
             };
@@ -82,8 +87,28 @@ pub fn on_mouse(app: &mut App, ev: MouseEvent) {
             }
             app.dirty = true;
         }
+        MouseEventKind::Drag(MouseButton::Left) if app.dragging_tree_border => {
+            if let Some(tree) = app.areas.bank {
+                // The border follows the pointer: it is the pane's last column.
+                let width = (ev.column + 1).saturating_sub(tree.x);
+                if width != tree.width {
+                    app.set_tree_width(width);
+                }
+            }
+        }
+        MouseEventKind::Up(MouseButton::Left) => app.dragging_tree_border = false,
         _ => {}
     }
+}
+
+/// The point is on the tree pane's right border, with a pane beside it to
+/// give or take the columns.
+fn on_tree_border(app: &App, column: u16, row: u16) -> bool {
+    let Some(tree) = app.areas.bank else {
+        return false;
+    };
+    let beside = app.areas.main.is_some();
+    beside && column + 1 == tree.x + tree.width && (tree.y..tree.y + tree.height).contains(&row)
 }
 
 /// Select the row `y` rows below the top of the pane's inside; on the row

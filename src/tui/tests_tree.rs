@@ -5,8 +5,9 @@
 use std::path::Path;
 
 use insta::assert_snapshot;
-use ratatui::crossterm::event::KeyCode;
+use ratatui::crossterm::event::{KeyCode, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
 
+use super::app::Pane;
 use super::panes::bank::{RowKind, TreeRow};
 use super::tests::{app_at, key, keys, screen};
 
@@ -182,4 +183,106 @@ fn opening_a_nested_file_opens_its_folders_in_the_tree() {
     assert!(!app.panes.bank.rows.iter().any(|r| r.label == "Backlinks"));
     app.open_article("03_DOMAINS/ObsidianHelp/Plugins/Core plugins/Backlinks.md");
     assert_eq!(app.panes.bank.selected().unwrap().label, "Backlinks");
+}
+
+fn mouse(app: &mut super::app::App, kind: MouseEventKind, column: u16, row: u16) {
+    super::app::update(
+        app,
+        super::app::Msg::Mouse(MouseEvent {
+            kind,
+            column,
+            row,
+            modifiers: KeyModifiers::NONE,
+        }),
+    );
+}
+
+fn tree_width(app: &super::app::App) -> u16 {
+    app.areas.of(Pane::Bank).unwrap().width
+}
+
+#[test]
+fn the_tree_pane_widens_with_gt_and_narrows_with_lt_at_80x24() {
+    let dir = tempfile::tempdir().unwrap();
+    nested_bank(dir.path());
+    let mut app = app_at(dir.path(), 80, 24);
+    app.bank_label = "nested".into();
+    app.status.bank = app.bank_label.clone();
+    open_folders(&mut app, &["ObsidianHelp", "Editing and formatting"]);
+    let before = tree_width(&app);
+    assert!(
+        !screen(&app).contains("Advanced formatting syntax"),
+        "cut at first"
+    );
+    keys(&mut app, ">>>");
+    assert_eq!(tree_width(&app), before + 12);
+    assert_eq!(app.tree_width, Some(before + 12), "kept for the next run");
+    let s = screen(&app);
+    assert!(s.contains("  Advanced formatting syntax  "), "whole: {s}");
+    assert!(s.contains("tree 38 columns wide"), "{s}");
+    assert_snapshot!(s);
+    // However often it is pressed, the tree keeps a usable width and the
+    // article keeps its own.
+    keys(&mut app, &"<".repeat(20));
+    assert_eq!(tree_width(&app), super::areas::TREE_MIN);
+    assert!(screen(&app).contains("(the narrowest)"));
+    keys(&mut app, &">".repeat(30));
+    let article = app.areas.of(Pane::Article).unwrap().width;
+    assert!(article >= 36, "the article keeps {article} columns");
+}
+
+#[test]
+fn dragging_the_tree_border_sets_its_width() {
+    let dir = tempfile::tempdir().unwrap();
+    nested_bank(dir.path());
+    let mut app = app_at(dir.path(), 160, 45);
+    let tree = app.areas.of(Pane::Bank).unwrap();
+    let border = tree.x + tree.width - 1;
+    mouse(
+        &mut app,
+        MouseEventKind::Down(MouseButton::Left),
+        border,
+        10,
+    );
+    mouse(
+        &mut app,
+        MouseEventKind::Drag(MouseButton::Left),
+        border + 9,
+        12,
+    );
+    mouse(
+        &mut app,
+        MouseEventKind::Drag(MouseButton::Left),
+        border + 15,
+        12,
+    );
+    mouse(
+        &mut app,
+        MouseEventKind::Up(MouseButton::Left),
+        border + 15,
+        12,
+    );
+    assert_eq!(tree_width(&app), tree.width + 15);
+    assert_eq!(app.tree_width, Some(tree.width + 15));
+    // After the button is let go, moving on does not resize.
+    mouse(
+        &mut app,
+        MouseEventKind::Drag(MouseButton::Left),
+        border + 30,
+        12,
+    );
+    assert_eq!(tree_width(&app), tree.width + 15);
+}
+
+#[test]
+fn a_remembered_tree_width_is_kept_within_a_small_screen() {
+    let dir = tempfile::tempdir().unwrap();
+    nested_bank(dir.path());
+    let mut app = app_at(dir.path(), 160, 45);
+    app.restore_tree_width(70);
+    assert_eq!(tree_width(&app), 70);
+    super::app::update(&mut app, super::app::Msg::Resize(80, 24));
+    assert_eq!(tree_width(&app), 80 - 36, "the article keeps its columns");
+    super::app::update(&mut app, super::app::Msg::Resize(160, 45));
+    assert_eq!(tree_width(&app), 70, "the chosen width comes back");
 }

@@ -25,6 +25,9 @@ use crate::tui::keys::{Action, KeyMap, Scope};
 use crate::tui::theme::Theme;
 use crate::tui::widgets::cut::{cut, cut_line};
 
+/// Columns `<` and `>` take from or give to the tree pane.
+const TREE_WIDTH_STEP: i16 = 4;
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RowKind {
     /// A folder; the key is its path relative to the bank.
@@ -644,6 +647,8 @@ impl Component for BankPane {
                     self.rebuild(cx.memory, cx.flagged, h);
                 }
             },
+            Action::NarrowTree => cx.effects.push(Effect::ResizeTree(-TREE_WIDTH_STEP)),
+            Action::WidenTree => cx.effects.push(Effect::ResizeTree(TREE_WIDTH_STEP)),
             Action::Edit => return cx.edit(selected_file, None),
             Action::CopyPath => return cx.copy_path(selected_file),
             Action::CopyLink => return cx.copy_link(selected_file),
