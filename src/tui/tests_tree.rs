@@ -286,3 +286,58 @@ fn a_remembered_tree_width_is_kept_within_a_small_screen() {
     super::app::update(&mut app, super::app::Msg::Resize(160, 45));
     assert_eq!(tree_width(&app), 70, "the chosen width comes back");
 }
+
+#[test]
+fn health_shows_a_deep_file_by_its_name_with_its_folder_dimmed_apart() {
+    let dir = tempfile::tempdir().unwrap();
+    nested_bank(dir.path());
+    // The same name in a sibling folder, also without front matter.
+    let twin = dir
+        .path()
+        .join("03_DOMAINS/ObsidianHelp/Plugins/Community plugins/Canvas.md");
+    std::fs::create_dir_all(twin.parent().unwrap()).unwrap();
+    std::fs::write(&twin, "# Canvas\n\nSee [[Start here]].\n").unwrap();
+    let mut app = app_at(dir.path(), 80, 24);
+    app.bank_label = "nested".into();
+    app.status.bank = app.bank_label.clone();
+    while app.focus != Pane::Health {
+        key(&mut app, KeyCode::Tab);
+    }
+    let s = screen(&app);
+    let rows: Vec<&str> = s
+        .lines()
+        .filter(|l| l.contains("Canvas.md:1  The"))
+        .collect();
+    assert_eq!(rows.len(), 2, "both files named on their rows: {s}");
+    assert!(
+        rows.iter()
+            .any(|r| r.contains("…ins/Core plugins/Canvas.md:1")),
+        "{s}"
+    );
+    assert!(
+        rows.iter()
+            .any(|r| r.contains("…ommunity plugins/Canvas.md:1")),
+        "{s}"
+    );
+    assert_snapshot!(s);
+}
+
+#[test]
+fn the_finder_keeps_a_deep_files_name_and_the_end_of_its_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    nested_bank(dir.path());
+    let mut app = app_at(dir.path(), 80, 24);
+    app.bank_label = "nested".into();
+    app.status.bank = app.bank_label.clone();
+    keys(&mut app, "/formatting syntax");
+    let s = screen(&app);
+    for name in ["Advanced formatting syntax", "Basic formatting syntax"] {
+        let row = s.lines().find(|l| l.contains(name)).unwrap_or_else(|| {
+            panic!("{name} whole: {s}");
+        });
+        // The folder's start gives way, its end stays.
+        assert!(row.contains("  …"), "{row}");
+        assert!(row.contains("/Editing and formatting/│"), "{row}");
+    }
+    assert_snapshot!(s);
+}
