@@ -661,8 +661,9 @@ impl App {
                     }
                 }
                 Effect::ResizeTree(delta) => {
-                    let now = self.areas.bank.map(|r| r.width);
-                    match now {
+                    // Alone on a narrow screen the tree has no width to change.
+                    let beside = self.areas.main.is_some();
+                    match self.areas.bank.map(|r| r.width).filter(|_| beside) {
                         Some(w) => self.set_tree_width(w.saturating_add_signed(delta)),
                         None => self.status.info("the tree fills the screen at this width"),
                     }

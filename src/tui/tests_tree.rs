@@ -341,3 +341,15 @@ fn the_finder_keeps_a_deep_files_name_and_the_end_of_its_folder() {
     }
     assert_snapshot!(s);
 }
+
+#[test]
+fn on_a_screen_too_narrow_for_two_panes_the_width_keys_change_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    nested_bank(dir.path());
+    let mut app = app_at(dir.path(), 60, 15);
+    keys(&mut app, "<<>");
+    assert_eq!(app.tree_width, None, "nothing to remember");
+    assert!(screen(&app).contains("the tree fills the screen"));
+    super::app::update(&mut app, super::app::Msg::Resize(160, 45));
+    assert_eq!(tree_width(&app), 32, "the default width");
+}
