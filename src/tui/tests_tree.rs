@@ -353,3 +353,32 @@ fn on_a_screen_too_narrow_for_two_panes_the_width_keys_change_nothing() {
     super::app::update(&mut app, super::app::Msg::Resize(160, 45));
     assert_eq!(tree_width(&app), 32, "the default width");
 }
+
+#[test]
+fn sorting_by_findings_puts_folders_and_files_with_findings_first() {
+    let dir = tempfile::tempdir().unwrap();
+    nested_bank(dir.path());
+    let mut app = app_at(dir.path(), 80, 24);
+    open_folders(&mut app, &["ObsidianHelp", "Plugins", "Core plugins"]);
+    // The labels in the order the tree shows them.
+    let order = |app: &super::app::App| -> Vec<String> {
+        let rows = &app.panes.bank.rows;
+        let mut shown: Vec<(usize, &str)> =
+            ["Editing and formatting", "Plugins", "Backlinks", "Canvas"]
+                .into_iter()
+                .filter_map(|l| rows.iter().position(|r| r.label == l).map(|at| (at, l)))
+                .collect();
+        shown.sort();
+        shown.into_iter().map(|(_, l)| l.to_owned()).collect()
+    };
+    assert_eq!(
+        order(&app),
+        ["Editing and formatting", "Plugins", "Backlinks", "Canvas"]
+    );
+    keys(&mut app, "ss");
+    assert!(screen(&app).contains("Bank — by findings"));
+    assert_eq!(
+        order(&app),
+        ["Plugins", "Canvas", "Backlinks", "Editing and formatting"]
+    );
+}

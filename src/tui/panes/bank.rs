@@ -64,7 +64,9 @@ pub struct BankPane {
     laid_out: Option<LaidOut>,
     /// A bank's files as its walk found them, shown until it is read.
     listed: Option<Grouped>,
-    /// The same for any other layout: documents nested by their groups.
+    /// The tree the rows are laid out from: a bank's files nested by their
+    /// folders (built from `grouped`), or any other layout's documents
+    /// nested by their groups.
     tree: Option<GroupTree>,
     /// The folders of a non-bank tree have been opened to their start depth.
     opened: bool,
@@ -337,7 +339,12 @@ impl BankPane {
             .unwrap_or_else(|| group_files(bank, self.sort, flagged));
         let rows = match self.laid_out.take() {
             Some(ready) if ready.expanded == self.expanded => ready.rows,
-            _ => bank_rows(Some(bank), &grouped, &self.expanded, flagged),
+            // Folding lays out the kept tree again; it is built once per
+            // grouping, which matters in a bank of 100,000 files.
+            _ => self
+                .tree
+                .get_or_insert_with(|| bank_tree(Some(bank), &grouped))
+                .rows(&self.expanded, flagged),
         };
         self.grouped = Some(grouped);
         rows
@@ -402,6 +409,12 @@ pub fn bank_rows(
     open_folders: &BTreeSet<String>,
     flagged: &HashSet<String>,
 ) -> Vec<TreeRow> {
+    bank_tree(bank, grouped).rows(open_folders, flagged)
+}
+
+/// A bank's seven folders, the inbox with its archive, each nesting its
+/// files by their real folders in the order `grouped` gives.
+fn bank_tree(bank: Option<&Bank>, grouped: &Grouped) -> GroupTree {
     // A bank still being read knows only its files' paths.
     let skipped: std::collections::HashMap<&str, &'static str> = bank
         .map(|b| b.skipped.as_slice())
@@ -432,7 +445,7 @@ pub fn bank_rows(
             tree.file(rel, label, skip.is_some());
         }
     }
-    tree.finish().rows(open_folders, flagged)
+    tree.finish()
 }
 
 impl BankPane {
@@ -621,6 +634,7 @@ impl Component for BankPane {
             Action::SortTree if cx.memory.downcast_ref::<Bank>().is_some() => {
                 self.sort = self.sort.next();
                 self.grouped = None;
+                self.tree = None;
                 self.rebuild(cx.memory, cx.flagged, h);
                 cx.info(format!("tree sorted by {}", self.sort.word()));
             }
