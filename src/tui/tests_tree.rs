@@ -382,3 +382,30 @@ fn sorting_by_findings_puts_folders_and_files_with_findings_first() {
         ["Plugins", "Canvas", "Backlinks", "Editing and formatting"]
     );
 }
+
+#[test]
+fn a_click_on_a_folders_mark_folds_it_and_a_click_on_its_name_selects_it() {
+    let dir = tempfile::tempdir().unwrap();
+    nested_bank(dir.path());
+    let mut app = app_at(dir.path(), 80, 24);
+    let inside = super::areas::inner(app.areas.of(Pane::Bank).unwrap());
+    let at = |app: &super::app::App, label: &str| {
+        let i = app.panes.bank.rows.iter().position(|r| r.label == label);
+        inside.y + i.unwrap() as u16
+    };
+    let shown =
+        |app: &super::app::App, label: &str| app.panes.bank.rows.iter().any(|r| r.label == label);
+    let left = MouseEventKind::Down(MouseButton::Left);
+    // ObsidianHelp is one level down: its mark is two columns in.
+    let row = at(&app, "ObsidianHelp");
+    mouse(&mut app, left, inside.x + 2, row);
+    assert!(shown(&app, "Plugins"), "unfolded by one click");
+    assert_eq!(app.panes.bank.selected().unwrap().label, "ObsidianHelp");
+    mouse(&mut app, left, inside.x + 3, row);
+    assert!(!shown(&app, "Plugins"), "folded again");
+    // On the name, a first click only selects.
+    let row = at(&app, "01_CLIENTS");
+    mouse(&mut app, left, inside.x + 6, row);
+    assert_eq!(app.panes.bank.selected().unwrap().label, "01_CLIENTS");
+    assert!(shown(&app, "Globex"), "still open");
+}
