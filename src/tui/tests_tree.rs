@@ -409,3 +409,15 @@ fn a_click_on_a_folders_mark_folds_it_and_a_click_on_its_name_selects_it() {
     assert_eq!(app.panes.bank.selected().unwrap().label, "01_CLIENTS");
     assert!(shown(&app, "Globex"), "still open");
 }
+
+#[test]
+fn the_trees_help_names_the_width_keys_and_still_fits_24_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    nested_bank(dir.path());
+    let mut app = app_at(dir.path(), 80, 24);
+    keys(&mut app, "?");
+    let s = screen(&app);
+    assert!(s.contains("<, >"), "{s}");
+    assert!(s.contains("make the tree pane narrower / wider"), "{s}");
+    assert!(s.contains("Ctrl-Z"), "the global keys fit: {s}");
+}
