@@ -3,6 +3,7 @@
 
 pub mod diff;
 pub mod last_query;
+pub mod layout_state;
 pub mod logging;
 pub mod read_settings;
 pub mod saved_reply;

@@ -593,6 +593,81 @@ fn the_last_query_comes_back_on_the_next_launch() {
 }
 
 #[test]
+fn a_nested_vault_reveals_a_deep_file_and_folds_its_folder_again() {
+    let home = tempfile::tempdir().unwrap();
+    let bank = tempfile::tempdir().unwrap();
+    for folder in [
+        "00_INBOX",
+        "01_CLIENTS",
+        "02_TERMINOLOGY",
+        "04_STYLE",
+        "05_INDICES",
+        "06_TEMPLATES",
+    ] {
+        std::fs::create_dir(bank.path().join(folder)).unwrap();
+    }
+    let deep = bank
+        .path()
+        .join("03_DOMAINS/ObsidianHelp/Plugins/Core plugins");
+    std::fs::create_dir_all(&deep).unwrap();
+    for name in ["Canvas", "Backlinks"] {
+        std::fs::write(
+            deep.join(format!("{name}.md")),
+            format!("---\ndomain: \"{name}\"\nlast_updated: 2026-01-15\n---\n# {name}\n"),
+        )
+        .unwrap();
+    }
+    let mut s = Session::start(bank.path(), home.path(), Path::new("true"));
+    let first = s.wait_for("the nested bank to be read", |scr| {
+        scr.contains("▸ ObsidianHelp 2") && !scr.contains("reading the memory bank")
+    });
+    assert!(
+        !first.contains("Core plugins"),
+        "subfolders start folded: {first}"
+    );
+    s.send("/Canvas");
+    s.wait_text("1 of 2");
+    s.send("\r");
+    // Opening the file opens every folder on its way.
+    s.wait_text("▾ Core plugins 2");
+    // Back in the tree (its key hints show), h goes from the file to its
+    // folder, then folds it.
+    s.send("\x1b");
+    s.wait_text("Enter open · → fold");
+    s.send("hh");
+    let folded = s.wait_text("▸ Core plugins 2");
+    assert!(folded.contains("▾ Plugins 2"), "{folded}");
+}
+
+/// The tree pane's width on screen: where its top-right corner is.
+fn tree_pane_width(screen: &str) -> Option<usize> {
+    let top = screen.lines().find(|l| l.starts_with("┌ Bank"))?;
+    top.chars().position(|c| c == '┐').map(|at| at + 1)
+}
+
+#[test]
+fn the_tree_width_comes_back_on_the_next_launch() {
+    let home = tempfile::tempdir().unwrap();
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/bank");
+    let state = home.path().join("state");
+    let env = [("MEMBANK_STATE_DIR", state.display().to_string())];
+    let mut s = Session::start_with(&fixture, home.path(), Path::new("true"), &[], None, &env);
+    let first = s.wait_read();
+    let default = tree_pane_width(&first).expect("a tree pane");
+    s.send(">>");
+    let wider = s.wait_text("columns wide");
+    let chosen = tree_pane_width(&wider).unwrap();
+    assert_eq!(chosen, default + 8, "{wider}");
+    s.send("q");
+    s.child.wait().unwrap();
+    assert!(state.join("layout.json").is_file());
+
+    let s = Session::start_with(&fixture, home.path(), Path::new("true"), &[], None, &env);
+    let again = s.wait_read();
+    assert_eq!(tree_pane_width(&again), Some(chosen), "{again}");
+}
+
+#[test]
 fn membank_config_names_the_one_file_for_keys_theme_and_model() {
     let home = tempfile::tempdir().unwrap();
     let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/bank");

@@ -112,6 +112,11 @@ pub struct App {
     checked_on: jiff::civil::Date,
     /// Where "today" comes from (pinned by `--today`, or by a test).
     pub clock: Clock,
+    /// The tree pane's width as the user chose it, if they did; the
+    /// layout keeps it within what the screen allows.
+    pub tree_width: Option<u16>,
+    /// A drag of the tree pane's border is under way.
+    pub dragging_tree_border: bool,
     /// Something visible changed since the last draw.
     pub dirty: bool,
     /// The effect queue: panes add to it, `update` applies what it can and
@@ -169,6 +174,8 @@ impl App {
             files_listed: None,
             checked: None,
             derived: None,
+            tree_width: None,
+            dragging_tree_border: false,
             dirty: true,
             effects: Vec::new(),
         };
@@ -356,8 +363,34 @@ impl App {
             .max(10)
     }
 
+    /// The tree pane's width from an earlier run; a screen too small for
+    /// it gets what fits, and a larger one later gets it back.
+    pub fn restore_tree_width(&mut self, width: u16) {
+        self.tree_width = Some(width);
+        self.relayout();
+    }
+
+    /// Make the tree pane `width` columns wide, as far as the screen
+    /// allows, and say what it became.
+    pub fn set_tree_width(&mut self, width: u16) {
+        let (min, max) = super::areas::tree_width_range(self.size.width);
+        let width = width.clamp(min, max);
+        self.tree_width = Some(width);
+        self.relayout();
+        let limit = if width == min {
+            " (the narrowest)"
+        } else if width == max {
+            " (the widest at this screen width)"
+        } else {
+            ""
+        };
+        self.status
+            .info(format!("tree {width} columns wide{limit}"));
+        self.dirty = true;
+    }
+
     fn relayout(&mut self) {
-        self.areas = compute_areas(self.size, self.focus, self.main, self.side);
+        self.areas = compute_areas(self.size, self.focus, self.main, self.side, self.tree_width);
         let agents_width = self
             .areas
             .of(Pane::Agents)
@@ -599,6 +632,14 @@ impl App {
                         let width = self.article_width();
                         let (memory, p) = (self.memory.as_ref(), &mut self.panes);
                         p.article.preview(memory, &rel, &self.theme, width);
+                    }
+                }
+                Effect::ResizeTree(delta) => {
+                    // Alone on a narrow screen the tree has no width to change.
+                    let beside = self.areas.main.is_some();
+                    match self.areas.bank.map(|r| r.width).filter(|_| beside) {
+                        Some(w) => self.set_tree_width(w.saturating_add_signed(delta)),
+                        None => self.status.info("the tree fills the screen at this width"),
                     }
                 }
                 Effect::RevealInBank(rel) => {

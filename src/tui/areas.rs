@@ -45,9 +45,48 @@ pub fn inner(r: Rect) -> Rect {
 pub const THREE_COLUMNS: u16 = 150;
 pub const TWO_COLUMNS: u16 = 70;
 
+/// The narrowest tree pane: its border, a fold mark and a short name.
+pub const TREE_MIN: u16 = 12;
+/// Columns each pane beside the tree keeps, however wide the tree is made.
+const BESIDE_MIN: u16 = 36;
+
+/// The tree pane's width when none was chosen.
+fn default_tree_width(screen_width: u16) -> u16 {
+    if screen_width >= THREE_COLUMNS {
+        32
+    } else {
+        (screen_width / 3).clamp(24, 34)
+    }
+}
+
+/// The widths the tree pane may take on a screen this wide.
+pub fn tree_width_range(screen_width: u16) -> (u16, u16) {
+    let beside = if screen_width >= THREE_COLUMNS {
+        2 * BESIDE_MIN
+    } else {
+        BESIDE_MIN
+    };
+    let max = screen_width.saturating_sub(beside).max(TREE_MIN);
+    (TREE_MIN, max)
+}
+
+/// The tree pane's width: the one chosen (`<`, `>`, a drag of its border)
+/// kept within what the screen allows, else the default.
+pub fn tree_width(screen_width: u16, chosen: Option<u16>) -> u16 {
+    let (min, max) = tree_width_range(screen_width);
+    chosen.map_or(default_tree_width(screen_width), |w| w.clamp(min, max))
+}
+
 /// Lay out the screen. Wide: Bank | Article | Context or Health or Agents.
-/// Medium: Bank | the last focused of the others. Narrow: one pane.
-pub fn compute_areas(size: Rect, focus: Pane, main: Pane, side: Pane) -> Areas {
+/// Medium: Bank | the last focused of the others. Narrow: one pane. The
+/// tree is `tree_width` columns wide when that is given and fits.
+pub fn compute_areas(
+    size: Rect,
+    focus: Pane,
+    main: Pane,
+    side: Pane,
+    chosen_tree_width: Option<u16>,
+) -> Areas {
     let [tabs, body, status] = Layout::vertical([
         Constraint::Length(1),
         Constraint::Min(0),
@@ -61,7 +100,7 @@ pub fn compute_areas(size: Rect, focus: Pane, main: Pane, side: Pane) -> Areas {
     };
     if size.width >= THREE_COLUMNS {
         let [t, m, s] = Layout::horizontal([
-            Constraint::Length(32),
+            Constraint::Length(tree_width(size.width, chosen_tree_width)),
             Constraint::Fill(1),
             Constraint::Fill(1),
         ])
@@ -70,7 +109,7 @@ pub fn compute_areas(size: Rect, focus: Pane, main: Pane, side: Pane) -> Areas {
         areas.main = Some((Pane::Article, m));
         areas.side = Some((side, s));
     } else if size.width >= TWO_COLUMNS {
-        let bank_w = (size.width / 3).clamp(24, 34);
+        let bank_w = tree_width(size.width, chosen_tree_width);
         let [t, m] =
             Layout::horizontal([Constraint::Length(bank_w), Constraint::Fill(1)]).areas(body);
         areas.bank = Some(t);

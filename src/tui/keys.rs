@@ -259,6 +259,8 @@ actions! {
     PrevGroup => "prev_group", "previous group", [Key::ch('['), Key::ch('{')];
     Filter => "filter", "filter by code or path (Esc clears)", [Key::ch('/')];
     SortTree => "sort", "sort by name / date / findings", [Key::ch('s')];
+    NarrowTree => "narrow_tree", "make the tree pane narrower", [Key::ch('<')];
+    WidenTree => "widen_tree", "make the tree pane wider", [Key::ch('>')];
     Rerun => "rerun", "re-run the health checks", [Key::ch('r')];
     EditField => "edit_field", "edit the field", [Key::ch('i')];
     Agents => "agents", "open the agents", [Key::ch('a')];
@@ -327,8 +329,8 @@ impl Scope {
                 Quit, Help, NextPane, PrevPane, Find, Search, Agents, Suspend,
             ],
             Scope::Bank => &[
-                Up, Down, PageUp, PageDown, Top, Bottom, Collapse, Expand, Open, SortTree, Edit,
-                CopyPath, CopyLink,
+                Up, Down, PageUp, PageDown, Top, Bottom, Collapse, Expand, Open, SortTree,
+                NarrowTree, WidenTree, Edit, CopyPath, CopyLink,
             ],
             Scope::Article => &[
                 Up,

@@ -125,6 +125,8 @@ pub enum Effect {
     },
     /// Ask the user before going ahead (a yes carries the action out).
     Ask(super::widgets::confirm::Confirm),
+    /// Make the tree pane this many columns wider (narrower when negative).
+    ResizeTree(i16),
     /// Show text too long for its pane in a popup that scrolls.
     ShowText {
         title: String,

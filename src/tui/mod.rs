@@ -41,6 +41,8 @@ mod tests_guard;
 mod tests_layouts;
 #[cfg(test)]
 mod tests_reload;
+#[cfg(test)]
+mod tests_tree;
 
 use std::path::Path;
 use std::process::ExitCode;
@@ -258,6 +260,10 @@ pub fn run_tui(bank_root: &Path, options: TuiOptions) -> anyhow::Result<ExitCode
     if let Some(saved) = crate::last_query::load(&root) {
         app.restore_query(&saved);
     }
+    let layout = crate::layout_state::load();
+    if let Some(width) = layout.tree_width {
+        app.restore_tree_width(width);
+    }
     if let Some(label) = &options.label {
         app.bank_label = sanitize_for_terminal(label, false);
         app.status.bank = app.bank_label.clone();
@@ -284,10 +290,22 @@ pub fn run_tui(bank_root: &Path, options: TuiOptions) -> anyhow::Result<ExitCode
         Some(_) => crate::last_query::save(&root, &app.panes.context.saved_query()),
         None => Ok(()),
     };
+    // Written only when the user changed it, so a session that did not
+    // leaves the state folder alone.
+    let laid_out = crate::layout_state::SavedLayout {
+        tree_width: app.tree_width,
+    };
+    let layout_saved = match laid_out != layout {
+        true => crate::layout_state::save(&laid_out),
+        false => Ok(()),
+    };
     result?;
     restored.context("restoring the terminal")?;
     if let Err(e) = saved {
         eprintln!("membank: the last query could not be remembered: {e}");
+    }
+    if let Err(e) = layout_saved {
+        eprintln!("membank: the tree's width could not be remembered: {e}");
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -1,7 +1,8 @@
 //! The mouse: a click focuses the pane under it and selects the row
 //! clicked (a second click on the selected row opens it, as Enter does),
 //! a click on the tab row focuses that pane, and the wheel scrolls the
-//! pane under the pointer. `--no-mouse` leaves the mouse to the terminal.
+//! pane under the pointer; dragging the tree pane's right border sets its
+//! width. `--no-mouse` leaves the mouse to the terminal.
 
 use ratatui::crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
 use ratatui::layout::{Position, Rect};
@@ -11,6 +12,7 @@ use membank_core::bank::Bank;
 use super::app::{App, Pane};
 use super::areas::inner;
 use super::keys::Action;
+use super::panes::bank::RowKind;
 use super::panes::slot::Slot;
 
 /// Rows the wheel moves per notch.
@@ -72,18 +74,66 @@ pub fn on_mouse(app: &mut App, ev: MouseEvent) {
                 }
                 return;
             }
+            if on_tree_border(app, ev.column, ev.row) {
+                app.dragging_tree_border = true;
+                return;
+            }
             let Some((pane, area)) = pane_at(app, ev.column, ev.row) else {
                 return;
             };
             app.focus_pane(pane);
             let inside = inner(area);
             if ev.row >= inside.y && ev.row < inside.y + inside.height {
-                click_row(app, pane, usize::from(ev.row - inside.y));
+                let y = usize::from(ev.row - inside.y);
+                let x = usize::from(ev.column.saturating_sub(inside.x));
+                if !(pane == Pane::Bank && click_fold_mark(app, x, y)) {
+                    click_row(app, pane, y);
+                }
             }
             app.dirty = true;
         }
+        MouseEventKind::Drag(MouseButton::Left) if app.dragging_tree_border => {
+            if let Some(tree) = app.areas.bank {
+                // The border follows the pointer: it is the pane's last column.
+                let width = (ev.column + 1).saturating_sub(tree.x);
+                if width != tree.width {
+                    app.set_tree_width(width);
+                }
+            }
+        }
+        MouseEventKind::Up(MouseButton::Left) => app.dragging_tree_border = false,
         _ => {}
     }
+}
+
+/// The point is on the tree pane's right border, with a pane beside it to
+/// give or take the columns.
+fn on_tree_border(app: &App, column: u16, row: u16) -> bool {
+    let Some(tree) = app.areas.bank else {
+        return false;
+    };
+    let beside = app.areas.main.is_some();
+    beside && column + 1 == tree.x + tree.width && (tree.y..tree.y + tree.height).contains(&row)
+}
+
+/// A click on a tree folder's `▸` / `▾` (column `x` of row `y` inside the
+/// pane) selects the folder and folds or unfolds it at once. Returns
+/// whether it was one.
+fn click_fold_mark(app: &mut App, x: usize, y: usize) -> bool {
+    let bank = &app.panes.bank;
+    let at = bank.cursor.offset + y;
+    let Some(row) = bank.rows.get(at) else {
+        return false;
+    };
+    // The mark follows the indent, two columns a level (see `bank::draw`).
+    let mark = usize::from(row.depth) * 2;
+    if !matches!(row.kind, RowKind::Folder { .. }) || !(mark..mark + 2).contains(&x) {
+        return false;
+    }
+    let (height, len) = (app.height_of(Pane::Bank), bank.rows.len());
+    app.panes.bank.cursor.select(at, len, height);
+    app.dispatch(Pane::Bank, |p, cx| p.on_action(Action::Open, cx));
+    true
 }
 
 /// Select the row `y` rows below the top of the pane's inside; on the row

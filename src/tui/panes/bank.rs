@@ -1,7 +1,8 @@
 //! The Bank pane: the memory's tree, expandable, with counts and a marker
-//! on files that have findings. A bank shows its seven folders (the inbox
-//! with its archive, missing folders dimmed); any other layout shows its
-//! documents nested by their groups (`groups.rs`).
+//! on files and folders that have findings. A bank shows its seven folders
+//! (the inbox with its archive, missing folders dimmed), each nesting its
+//! files by their real folders; any other layout shows its documents nested
+//! by their groups. Both use the one tree model in `groups.rs`.
 
 use crate::tui::drop_later::drop_later;
 use std::cmp::Ordering;
@@ -17,12 +18,15 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use super::cursor::Cursor;
-use super::groups::{GroupTree, folder_key};
+use super::groups::{FolderTreeBuilder, GroupTree, folder_key};
 use super::{Component, Cx, hint_text, page};
 use crate::tui::app::Effect;
 use crate::tui::keys::{Action, KeyMap, Scope};
 use crate::tui::theme::Theme;
 use crate::tui::widgets::cut::{cut, cut_line};
+
+/// Columns `<` and `>` take from or give to the tree pane.
+const TREE_WIDTH_STEP: i16 = 4;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RowKind {
@@ -60,7 +64,9 @@ pub struct BankPane {
     laid_out: Option<LaidOut>,
     /// A bank's files as its walk found them, shown until it is read.
     listed: Option<Grouped>,
-    /// The same for any other layout: documents nested by their groups.
+    /// The tree the rows are laid out from: a bank's files nested by their
+    /// folders (built from `grouped`), or any other layout's documents
+    /// nested by their groups.
     tree: Option<GroupTree>,
     /// The folders of a non-bank tree have been opened to their start depth.
     opened: bool,
@@ -231,8 +237,9 @@ pub fn natural_cmp(a: &str, b: &str) -> Ordering {
     }
 }
 
-fn file_label(rel: &str, prefix: &str) -> String {
-    let name = rel.strip_prefix(prefix).unwrap_or(rel);
+/// A file's name without its folders or `.md`, as the tree shows it.
+fn file_label(rel: &str) -> String {
+    let name = rel.rsplit('/').next().unwrap_or(rel);
     let name = name
         .strip_suffix(".md")
         .or_else(|| name.strip_suffix(".MD"))
@@ -332,7 +339,12 @@ impl BankPane {
             .unwrap_or_else(|| group_files(bank, self.sort, flagged));
         let rows = match self.laid_out.take() {
             Some(ready) if ready.expanded == self.expanded => ready.rows,
-            _ => bank_rows(Some(bank), &grouped, &self.expanded, flagged),
+            // Folding lays out the kept tree again; it is built once per
+            // grouping, which matters in a bank of 100,000 files.
+            _ => self
+                .tree
+                .get_or_insert_with(|| bank_tree(Some(bank), &grouped))
+                .rows(&self.expanded, flagged),
         };
         self.grouped = Some(grouped);
         rows
@@ -388,14 +400,21 @@ pub struct LaidOut {
     pub rows: Vec<TreeRow>,
 }
 
-/// The rows of a bank's seven folders, the inbox with its archive, with
-/// the folders in `open_folders` open.
+/// The rows of a bank's seven folders, each nesting its files by their
+/// real folders, the inbox with its archive first, with the folders in
+/// `open_folders` open.
 pub fn bank_rows(
     bank: Option<&Bank>,
     grouped: &Grouped,
     open_folders: &BTreeSet<String>,
     flagged: &HashSet<String>,
 ) -> Vec<TreeRow> {
+    bank_tree(bank, grouped).rows(open_folders, flagged)
+}
+
+/// A bank's seven folders, the inbox with its archive, each nesting its
+/// files by their real folders in the order `grouped` gives.
+fn bank_tree(bank: Option<&Bank>, grouped: &Grouped) -> GroupTree {
     // A bank still being read knows only its files' paths.
     let skipped: std::collections::HashMap<&str, &'static str> = bank
         .map(|b| b.skipped.as_slice())
@@ -403,87 +422,30 @@ pub fn bank_rows(
         .iter()
         .map(|s| (s.path.as_str(), skip_words(s.reason)))
         .collect();
-    let mut rows = Vec::new();
+    let mut tree = FolderTreeBuilder::default();
     for folder in Folder::ALL {
         let missing = bank.is_some_and(|b| b.missing_folders.contains(&folder));
-        let key = folder.dir_name().to_owned();
-        let expanded = open_folders.contains(&key);
+        let name = folder.dir_name();
+        tree.folder(&[name], missing, false);
+        if folder == Folder::Inbox {
+            tree.folder(&[name, ARCHIVE_DIR], false, true);
+        }
         let (files, archived) = grouped
             .get(&folder)
             .map(|(a, b)| (a.as_slice(), b.as_slice()))
             .unwrap_or((&[], &[]));
-        rows.push(TreeRow {
-            depth: 0,
-            label: key.clone(),
-            count: Some(
-                files
-                    .iter()
-                    .filter(|f| !skipped.contains_key(f.as_str()))
-                    .count(),
-            ),
-            kind: RowKind::Folder {
-                key: key.clone(),
-                expanded,
-            },
-            flagged: files.iter().chain(archived).any(|f| flagged.contains(f)),
-            muted: missing,
-            badge: None,
-            private: false,
-        });
-        if !expanded {
-            continue;
-        }
-        let prefix = format!("{key}/");
-        if folder == Folder::Inbox {
-            let archive_key = format!("{key}/{ARCHIVE_DIR}");
-            let archive_open = open_folders.contains(&archive_key);
-            rows.push(TreeRow {
-                depth: 1,
-                label: ARCHIVE_DIR.to_owned(),
-                count: Some(archived.len()),
-                kind: RowKind::Folder {
-                    key: archive_key.clone(),
-                    expanded: archive_open,
-                },
-                flagged: archived.iter().any(|f| flagged.contains(f)),
-                muted: false,
-                badge: None,
-                private: false,
-            });
-            if archive_open {
-                let archive_prefix = format!("{archive_key}/");
-                rows.extend(archived.iter().map(|rel| TreeRow {
-                    depth: 2,
-                    label: file_label(rel, &archive_prefix),
-                    count: None,
-                    kind: RowKind::File { rel: rel.clone() },
-                    flagged: flagged.contains(rel),
-                    muted: false,
-                    badge: None,
-                    private: false,
-                }));
-            }
-        }
-        rows.extend(files.iter().map(|rel| {
+        for rel in archived.iter().chain(files) {
             let skip = skipped.get(rel.as_str());
-            let label = file_label(rel, &prefix);
-            TreeRow {
-                depth: 1,
-                // The reason first, so a narrow tree still shows it.
-                label: match skip {
-                    Some(why) => format!("({why}) {label}"),
-                    None => label,
-                },
-                count: None,
-                kind: RowKind::File { rel: rel.clone() },
-                flagged: flagged.contains(rel),
-                muted: skip.is_some(),
-                badge: None,
-                private: false,
-            }
-        }));
+            let label = file_label(rel);
+            // The reason first, so a narrow tree still shows it.
+            let label = match skip {
+                Some(why) => format!("({why}) {label}"),
+                None => label,
+            };
+            tree.file(rel, label, skip.is_some());
+        }
     }
-    rows
+    tree.finish()
 }
 
 impl BankPane {
@@ -672,6 +634,7 @@ impl Component for BankPane {
             Action::SortTree if cx.memory.downcast_ref::<Bank>().is_some() => {
                 self.sort = self.sort.next();
                 self.grouped = None;
+                self.tree = None;
                 self.rebuild(cx.memory, cx.flagged, h);
                 cx.info(format!("tree sorted by {}", self.sort.word()));
             }
@@ -698,6 +661,8 @@ impl Component for BankPane {
                     self.rebuild(cx.memory, cx.flagged, h);
                 }
             },
+            Action::NarrowTree => cx.effects.push(Effect::ResizeTree(-TREE_WIDTH_STEP)),
+            Action::WidenTree => cx.effects.push(Effect::ResizeTree(TREE_WIDTH_STEP)),
             Action::Edit => return cx.edit(selected_file, None),
             Action::CopyPath => return cx.copy_path(selected_file),
             Action::CopyLink => return cx.copy_link(selected_file),

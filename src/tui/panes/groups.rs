@@ -1,8 +1,10 @@
-//! The Bank pane's tree for layouts other than a bank: documents nested by
-//! their `groups` (Deja Vu kinds, everos app → project → owner → kind), in
-//! the order the layout lists them, with entry counts and status badges.
+//! The Bank pane's tree, one model for every layout: a bank's files nested
+//! by their real folders under its numbered folders, and any other
+//! layout's documents nested by their `groups` (Deja Vu kinds, everos app →
+//! project → owner → kind), in the order given, with counts per folder,
+//! finding marks that reach folded folders, and status badges.
 
-use std::collections::{BTreeSet, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use membank_core::memory::Memory;
 use membank_core::text::sanitize_for_terminal;
@@ -35,6 +37,11 @@ enum Node {
         /// Entries in the documents anywhere below.
         entries: usize,
         children: Vec<Node>,
+        /// Shown dimmed (a bank folder that is missing on disk).
+        muted: bool,
+        /// Its files are not counted in the folders above it (the inbox's
+        /// archive: processed notes are not waiting in the inbox).
+        apart: bool,
     },
     File {
         rel: String,
@@ -43,6 +50,8 @@ enum Node {
         entries: usize,
         badge: Option<String>,
         private: bool,
+        /// Shown dimmed and left out of counts (a file a bank skips).
+        skipped: bool,
     },
 }
 
@@ -75,11 +84,13 @@ impl GroupTree {
                 entries: memory.entries(id).len(),
                 badge,
                 private: d.private,
+                skipped: false,
             };
             tree.counts_entries |= matches!(file, Node::File { entries, .. } if entries > 0);
             let groups: Vec<&str> = d.groups.iter().map(|g| g.as_ref()).collect();
             insert(&mut tree.nodes, &groups, 0, file);
         }
+        tally(&mut tree.nodes);
         tree
     }
 
@@ -122,6 +133,8 @@ impl GroupTree {
                         count,
                         entries,
                         children,
+                        muted,
+                        ..
                     } => {
                         let open = expanded.contains(key);
                         let at = rows.len();
@@ -138,7 +151,7 @@ impl GroupTree {
                                 expanded: open,
                             },
                             flagged: false,
-                            muted: false,
+                            muted: *muted,
                             badge: None,
                             private: false,
                         });
@@ -159,6 +172,7 @@ impl GroupTree {
                         entries,
                         badge,
                         private,
+                        skipped,
                     } => {
                         let is_flagged = flagged.contains(rel);
                         any_flagged |= is_flagged;
@@ -168,7 +182,7 @@ impl GroupTree {
                             count: (*entries > 0).then_some(*entries),
                             kind: RowKind::File { rel: rel.clone() },
                             flagged: is_flagged,
-                            muted: false,
+                            muted: *skipped,
                             badge: badge.clone(),
                             private: *private,
                         });
@@ -209,10 +223,6 @@ impl GroupTree {
 /// Put `file` under the folders `groups[depth..]`, creating them in the
 /// order they are first seen.
 fn insert(level: &mut Vec<Node>, groups: &[&str], depth: usize, file: Node) {
-    let file_entries = match &file {
-        Node::File { entries, .. } => *entries,
-        Node::Folder { .. } => 0,
-    };
     if depth == groups.len() {
         level.push(file);
         return;
@@ -228,18 +238,156 @@ fn insert(level: &mut Vec<Node>, groups: &[&str], depth: usize, file: Node) {
                 count: 0,
                 entries: 0,
                 children: Vec::new(),
+                muted: false,
+                apart: false,
             });
             level.len() - 1
         });
-    if let Node::Folder {
-        count,
-        entries,
-        children,
-        ..
-    } = &mut level[at]
-    {
-        *count += 1;
-        *entries += file_entries;
+    if let Node::Folder { children, .. } = &mut level[at] {
         insert(children, groups, depth + 1, file);
     }
+}
+
+/// Fill in every folder's counts from what lies below it; returns what
+/// `nodes` add to the folder that holds them.
+fn tally(nodes: &mut [Node]) -> (usize, usize) {
+    let (mut count, mut entries) = (0, 0);
+    for n in nodes {
+        match n {
+            Node::Folder {
+                count: c,
+                entries: e,
+                children,
+                apart,
+                ..
+            } => {
+                (*c, *e) = tally(children);
+                if !*apart {
+                    count += *c;
+                    entries += *e;
+                }
+            }
+            Node::File {
+                entries: e,
+                skipped,
+                ..
+            } => {
+                if !*skipped {
+                    count += 1;
+                    entries += *e;
+                }
+            }
+        }
+    }
+    (count, entries)
+}
+
+/// Subfolders before files at every level below the top, each keeping the
+/// order it was given in, as file managers list a folder.
+fn folders_first(nodes: &mut [Node], top: bool) {
+    if !top {
+        // A stable sort: folders and files each keep their order.
+        nodes.sort_by_key(|n| matches!(n, Node::File { .. }));
+    }
+    for n in nodes {
+        if let Node::Folder { children, .. } = n {
+            folders_first(children, false);
+        }
+    }
+}
+
+/// A bank's files laid into a tree by their real folders. Folder keys are
+/// the folders' paths inside the bank (`01_CLIENTS/Acme`), so that opening
+/// the folders on a file's path reveals it.
+#[derive(Debug, Default)]
+pub struct FolderTreeBuilder {
+    tree: GroupTree,
+    /// Where each folder made so far sits: its index at every level, so a
+    /// folder of 100,000 files is found without a scan.
+    at: HashMap<String, Vec<usize>>,
+}
+
+impl FolderTreeBuilder {
+    /// Add the folder at `path` (and those above it) if missing; `muted`
+    /// and `apart` apply to the folder at `path` itself.
+    pub fn folder(&mut self, path: &[&str], muted: bool, apart: bool) {
+        let spot = self.spot(path);
+        if let Some(Node::Folder {
+            muted: m, apart: a, ..
+        }) = node_at(&mut self.tree.nodes, &spot)
+        {
+            *m = muted;
+            *a = apart;
+        }
+    }
+
+    /// Add the file `rel` (its folders made as needed) under `label`.
+    pub fn file(&mut self, rel: &str, label: String, skipped: bool) {
+        let parts: Vec<&str> = rel.split('/').collect();
+        let folders = &parts[..parts.len().saturating_sub(1)];
+        let node = Node::File {
+            rel: rel.to_owned(),
+            label,
+            entries: 0,
+            badge: None,
+            private: false,
+            skipped,
+        };
+        let spot = self.spot(folders);
+        // `spot` names a folder just made or found, so the level exists.
+        if let Some(level) = children_at(&mut self.tree.nodes, &spot) {
+            level.push(node);
+        }
+    }
+
+    /// The index path of the folder at `path`, made if missing.
+    fn spot(&mut self, path: &[&str]) -> Vec<usize> {
+        let mut spot: Vec<usize> = Vec::new();
+        for depth in 0..path.len() {
+            let key = path[..=depth].join("/");
+            if let Some(found) = self.at.get(&key) {
+                spot.clone_from(found);
+                continue;
+            }
+            let Some(level) = children_at(&mut self.tree.nodes, &spot) else {
+                break;
+            };
+            level.push(Node::Folder {
+                key: key.clone(),
+                label: sanitize_for_terminal(path[depth], false),
+                count: 0,
+                entries: 0,
+                children: Vec::new(),
+                muted: false,
+                apart: false,
+            });
+            spot.push(level.len() - 1);
+            self.at.insert(key, spot.clone());
+        }
+        spot
+    }
+
+    pub fn finish(mut self) -> GroupTree {
+        folders_first(&mut self.tree.nodes, true);
+        tally(&mut self.tree.nodes);
+        self.tree
+    }
+}
+
+/// The node at the index path `spot`.
+fn node_at<'a>(nodes: &'a mut Vec<Node>, spot: &[usize]) -> Option<&'a mut Node> {
+    let (&last, above) = spot.split_last()?;
+    children_at(nodes, above)?.get_mut(last)
+}
+
+/// The children of the folder at `spot`; the top level for the empty path.
+fn children_at<'a>(nodes: &'a mut Vec<Node>, spot: &[usize]) -> Option<&'a mut Vec<Node>> {
+    let mut level = nodes;
+    for &i in spot {
+        level = match level.get_mut(i)? {
+            Node::Folder { children, .. } => children,
+            Node::File { .. } => return None,
+        };
+    }
+    Some(level)
 }

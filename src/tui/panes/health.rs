@@ -19,7 +19,8 @@ use super::{Component, Cx, hint_text, page};
 use crate::tui::app::Effect;
 use crate::tui::keys::{Action, KeyMap, Scope};
 use crate::tui::theme::Theme;
-use crate::tui::widgets::cut::cut_lines;
+use crate::tui::widgets::cut::{cut_lines, cut_start};
+use unicode_width::UnicodeWidthStr;
 
 /// The same words as the command line: errors, warnings, notes.
 fn severity_label(severity: Severity, count: usize) -> String {
@@ -317,14 +318,44 @@ pub fn detail_height(pane_height: u16) -> u16 {
     }
 }
 
-/// One finding's row: where, then what.
-fn finding_line(f: &Finding, theme: &Theme) -> Line<'static> {
-    Line::from(vec![
-        Span::raw("      "),
-        Span::styled(sanitize_for_terminal(&f.location(), false), theme.link),
-        Span::raw("  "),
-        Span::styled(sanitize_for_terminal(&f.message(), false), theme.text),
-    ])
+/// Columns before a finding's location.
+const FINDING_INDENT: &str = "      ";
+
+/// One finding's row, `width` columns wide: where (the folder dimmed and
+/// apart from the name), then what. A long folder gives way first, from
+/// its start, so the last folders and the name still tell files apart.
+fn finding_line(f: &Finding, theme: &Theme, width: usize) -> Line<'static> {
+    let mut spans = vec![Span::raw(FINDING_INDENT)];
+    let path = sanitize_for_terminal(&f.path, false);
+    match path.rsplit_once('/').filter(|_| !f.path.is_empty()) {
+        Some((folder, name)) => {
+            let name = match f.line {
+                Some(line) => format!("{name}:{line}"),
+                None => name.to_owned(),
+            };
+            let folder = format!("{folder}/");
+            let room = width.saturating_sub(FINDING_INDENT.len());
+            let folder_room = folder
+                .width()
+                .min(room * 2 / 5)
+                .min(room.saturating_sub(name.width()));
+            spans.push(Span::styled(
+                cut_start(&folder, folder_room).into_owned(),
+                theme.muted,
+            ));
+            spans.push(Span::styled(name, theme.link));
+        }
+        None => spans.push(Span::styled(
+            sanitize_for_terminal(&f.location(), false),
+            theme.link,
+        )),
+    }
+    spans.push(Span::raw("  "));
+    spans.push(Span::styled(
+        sanitize_for_terminal(&f.message(), false),
+        theme.text,
+    ));
+    Line::from(spans)
 }
 
 pub fn draw(frame: &mut Frame, area: Rect, pane: &HealthPane, focused: bool, theme: &Theme) {
@@ -392,7 +423,9 @@ pub fn draw(frame: &mut Frame, area: Rect, pane: &HealthPane, focused: bool, the
             .take(height)
             .map(|(i, r)| {
                 let line = match r.kind {
-                    RowKind::Finding(f) => finding_line(&pane.report.findings[f], theme),
+                    RowKind::Finding(f) => {
+                        finding_line(&pane.report.findings[f], theme, usize::from(area.width))
+                    }
                     _ => r.line.clone(),
                 };
                 if i == pane.cursor.selected {

@@ -34,6 +34,29 @@ pub fn cut(text: &str, width: usize) -> Cow<'_, str> {
     Cow::Owned(format!("{head}{MORE}"))
 }
 
+/// `text` if it fits in `width` columns, else `…` and its end: for a
+/// folder, whose last parts tell similar paths apart.
+pub fn cut_start(text: &str, width: usize) -> Cow<'_, str> {
+    if text.width() <= width {
+        return Cow::Borrowed(text);
+    }
+    if width == 0 {
+        return Cow::Borrowed("");
+    }
+    let room = width - 1;
+    let mut used = 0;
+    let mut from = text.len();
+    for (at, c) in text.char_indices().rev() {
+        let w = c.width().unwrap_or(0);
+        if used + w > room {
+            break;
+        }
+        used += w;
+        from = at;
+    }
+    Cow::Owned(format!("{MORE}{}", &text[from..]))
+}
+
 /// `line` if it fits in `width` columns, else its start and `…` (in the
 /// style of the span that was cut).
 pub fn cut_line(line: Line<'_>, width: usize) -> Line<'_> {
@@ -88,6 +111,17 @@ mod tests {
         assert_eq!(cut("_EXAMPLE_Client_Profile", 10), "_EXAMPLE_…");
         assert_eq!(cut("abc", 1), "…");
         assert_eq!(cut("abc", 0), "");
+    }
+
+    #[test]
+    fn a_folder_is_cut_at_its_start_keeping_its_last_parts() {
+        let folder = "03_DOMAINS/ObsidianHelp/Plugins/Core plugins/";
+        assert_eq!(cut_start(folder, 60), folder);
+        assert_eq!(cut_start(folder, 22), "…Plugins/Core plugins/");
+        assert_eq!(cut_start(folder, 21).width(), 21);
+        assert_eq!(cut_start("日本語/", 4), "…語/");
+        assert_eq!(cut_start("abc", 1), "…");
+        assert_eq!(cut_start("abc", 0), "");
     }
 
     #[test]

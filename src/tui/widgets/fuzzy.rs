@@ -12,7 +12,8 @@ use ratatui_textarea::TextArea;
 pub use super::fuzzy_rank::{FinderItem, Placement};
 use super::fuzzy_rank::{FuzzyRank, display_text};
 use crate::tui::theme::Theme;
-use crate::tui::widgets::cut::cut_line;
+use crate::tui::widgets::cut::{cut_line, cut_start};
+use unicode_width::UnicodeWidthStr;
 
 /// One shown row: the item and the char positions of its text that matched.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -24,6 +25,8 @@ pub struct FinderMatch {
 /// Rows whose highlight is worked out at once; further rows get theirs as
 /// the selection reaches them.
 const HIGHLIGHTED_AHEAD: usize = 100;
+/// Columns between a name and its folder.
+const GAP: usize = 2;
 
 pub struct Finder {
     pub title: String,
@@ -153,12 +156,30 @@ impl Finder {
             };
             spans.push(Span::styled(run, style));
         }
-        // The folder at the right edge, or after the name when it is long.
+        // The folder dimmed at the right edge. When both do not fit, the
+        // folder keeps its last parts (they tell similar long paths apart)
+        // in up to two fifths of the row, and the name the rest.
         let used: usize = spans.iter().map(|s| s.width()).sum();
         let folder = format!("{}/", item.folder);
-        let gap = width.saturating_sub(used + folder.chars().count()).max(2);
+        let folder_width = folder.width();
+        if used + GAP + folder_width <= width {
+            let gap = width - used - folder_width;
+            spans.push(Span::raw(" ".repeat(gap)));
+            spans.push(Span::styled(folder, theme.muted));
+            return Line::from(spans);
+        }
+        let folder_room = folder_width
+            .min(width * 2 / 5)
+            .max(width.saturating_sub(used + GAP));
+        let name_room = width.saturating_sub(folder_room + GAP);
+        let name = cut_line(Line::from(spans), name_room);
+        let gap = width.saturating_sub(name.width() + folder_room.min(folder_width));
+        let mut spans = name.spans;
         spans.push(Span::raw(" ".repeat(gap)));
-        spans.push(Span::styled(folder, theme.muted));
+        spans.push(Span::styled(
+            cut_start(&folder, folder_room).into_owned(),
+            theme.muted,
+        ));
         cut_line(Line::from(spans), width)
     }
 }
@@ -284,8 +305,44 @@ mod tests {
             .map(row)
             .find(|r| r.starts_with("marketing"))
             .unwrap();
-        assert_eq!(long, "marketing authorisation holde…");
+        assert_eq!(long, "marketing autho…  …ERMINOLOGY/");
         let short = (0..2).map(row).find(|r| r.starts_with("Legal")).unwrap();
         assert!(short.ends_with("02_TERMINOLOGY/"), "{short}");
+    }
+
+    #[test]
+    fn the_same_long_name_in_two_deep_folders_is_told_apart_by_its_folder() {
+        let theme = Theme::default_theme();
+        let name = "A rather long help page title about linking notes";
+        let items = ["Plugins/Core plugins", "Plugins/Community plugins"]
+            .iter()
+            .enumerate()
+            .map(|(id, sub)| FinderItem {
+                name: name.to_owned(),
+                title: None,
+                folder: format!("03_DOMAINS/ObsidianHelp/{sub}"),
+                placement: Placement::Content,
+                id,
+            })
+            .collect();
+        let f = Finder::new("Find", items, &theme);
+        let rows: Vec<Line> = (0..2).map(|i| f.line(&f.matches[i], 68, &theme)).collect();
+        for row in &rows {
+            assert_eq!(row.width(), 68);
+            assert!(row.to_string().starts_with("A rather long help"), "{row}");
+            // The folder is its own span, dimmed, and ends the row.
+            let folder = row.spans.last().unwrap();
+            assert_eq!(folder.style, theme.muted);
+            assert!(folder.content.ends_with(" plugins/"), "{row}");
+        }
+        assert_ne!(rows[0].to_string(), rows[1].to_string());
+        assert!(
+            rows.iter()
+                .any(|r| r.to_string().ends_with("Core plugins/"))
+        );
+        assert!(
+            rows.iter()
+                .any(|r| r.to_string().ends_with("Community plugins/"))
+        );
     }
 }

@@ -46,6 +46,11 @@ const PAIRS: &[(Action, Action, &str)] = &[
         "select the next / previous link",
     ),
     (Action::Back, Action::Forward, "back / forward in history"),
+    (
+        Action::NarrowTree,
+        Action::WidenTree,
+        "make the tree pane narrower / wider",
+    ),
     (Action::NextPane, Action::PrevPane, "next / previous pane"),
     (
         Action::FoldGroup,

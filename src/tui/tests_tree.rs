@@ -1,0 +1,423 @@
+//! The Bank pane's tree on a vault with nested folders: it nests by the
+//! real folders, folds, counts and marks per folder, and its width can be
+//! changed.
+
+use std::path::Path;
+
+use insta::assert_snapshot;
+use ratatui::crossterm::event::{KeyCode, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
+
+use super::app::Pane;
+use super::panes::bank::{RowKind, TreeRow};
+use super::tests::{app_at, key, keys, screen};
+
+/// A bank whose `03_DOMAINS` holds a help vault nested three folders deep,
+/// with long names, as Obsidian users keep them.
+fn nested_bank(root: &Path) {
+    for folder in [
+        "00_INBOX",
+        "01_CLIENTS",
+        "02_TERMINOLOGY",
+        "03_DOMAINS",
+        "04_STYLE",
+        "05_INDICES",
+        "06_TEMPLATES",
+    ] {
+        std::fs::create_dir(root.join(folder)).unwrap();
+    }
+    let notes = [
+        "01_CLIENTS/Acme/Acme house style.md",
+        "01_CLIENTS/Acme/Acme glossary.md",
+        "01_CLIENTS/Globex.md",
+        "03_DOMAINS/ObsidianHelp/Editing and formatting/Basic formatting syntax.md",
+        "03_DOMAINS/ObsidianHelp/Editing and formatting/Advanced formatting syntax.md",
+        "03_DOMAINS/ObsidianHelp/Plugins/Core plugins/Backlinks.md",
+        "03_DOMAINS/ObsidianHelp/Plugins/Core plugins/Canvas.md",
+        "03_DOMAINS/ObsidianHelp/Plugins/Community plugins.md",
+        "03_DOMAINS/ObsidianHelp/Start here.md",
+        "03_DOMAINS/Legal.md",
+    ];
+    // "Start here" links every note and every note links back, so that
+    // only the one broken note has findings.
+    let title = |rel: &str| {
+        Path::new(rel)
+            .file_stem()
+            .unwrap()
+            .to_string_lossy()
+            .into_owned()
+    };
+    let index: String = notes.iter().map(|r| format!("[[{}]] ", title(r))).collect();
+    for rel in notes {
+        let path = root.join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        let title = title(rel);
+        let key = if rel.starts_with("01_") {
+            "domains: [\"[[Legal]]\"]\nclient"
+        } else {
+            "domain"
+        };
+        let front = match title.as_str() {
+            "Canvas" => String::new(),
+            _ => format!(
+                "---\n{key}: \"{title}\"\nlanguages: [\"en-US → nl-BE\"]\nlast_updated: 2026-01-15\n---\n"
+            ),
+        };
+        let body = match title.as_str() {
+            "Start here" => index.clone(),
+            _ => "See [[Start here]].".to_owned(),
+        };
+        std::fs::write(&path, format!("{front}# {title}\n\n{body}\n")).unwrap();
+    }
+}
+
+fn row<'a>(rows: &'a [TreeRow], label: &str) -> &'a TreeRow {
+    rows.iter()
+        .find(|r| r.label == label)
+        .unwrap_or_else(|| panic!("{label} not in the tree: {rows:#?}"))
+}
+
+fn select(app: &mut super::app::App, label: &str) {
+    let i = app
+        .panes
+        .bank
+        .rows
+        .iter()
+        .position(|r| r.label == label)
+        .unwrap_or_else(|| panic!("{label} not in the tree"));
+    let len = app.panes.bank.rows.len();
+    app.panes.bank.cursor.select(i, len, 20);
+}
+
+/// Open the folders named, in turn, with `l`.
+fn open_folders(app: &mut super::app::App, labels: &[&str]) {
+    for label in labels {
+        select(app, label);
+        key(app, KeyCode::Char('l'));
+    }
+}
+
+#[test]
+fn a_bank_tree_nests_by_real_folders_with_counts() {
+    let dir = tempfile::tempdir().unwrap();
+    nested_bank(dir.path());
+    let mut app = app_at(dir.path(), 80, 24);
+    app.bank_label = "nested".into();
+    app.status.bank = app.bank_label.clone();
+    let rows = &app.panes.bank.rows;
+    let help = row(rows, "ObsidianHelp");
+    assert_eq!(help.depth, 1);
+    assert_eq!(help.count, Some(6), "every note below is counted");
+    assert!(help.flagged, "a finding below marks the folded folder");
+    // Subfolders start folded: a vault of hundreds of notes shows its
+    // top folders first.
+    assert!(matches!(
+        &help.kind,
+        RowKind::Folder { key, expanded: false } if key == "03_DOMAINS/ObsidianHelp"
+    ));
+    open_folders(&mut app, &["ObsidianHelp", "Plugins", "Core plugins"]);
+    let rows = &app.panes.bank.rows;
+    let plugins = row(rows, "Plugins");
+    assert_eq!((plugins.depth, plugins.count), (2, Some(3)));
+    let canvas = row(rows, "Canvas");
+    assert_eq!(canvas.depth, 4);
+    assert_eq!(row(rows, "03_DOMAINS").count, Some(7));
+    assert!(canvas.flagged && !row(rows, "Backlinks").flagged);
+    assert!(!row(rows, "Editing and formatting").flagged);
+    // Subfolders come before the files beside them.
+    let labels: Vec<&str> = rows.iter().map(|r| r.label.as_str()).collect();
+    let at = |l: &str| labels.iter().position(|x| *x == l).unwrap();
+    assert!(at("Acme") < at("Globex"));
+    assert!(at("ObsidianHelp") < at("Legal"));
+    assert!(at("Plugins") < at("Start here"));
+    assert_snapshot!(screen(&app));
+}
+
+#[test]
+fn a_nested_bank_at_160x45_cuts_only_what_does_not_fit_and_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    nested_bank(dir.path());
+    let mut app = app_at(dir.path(), 160, 45);
+    app.bank_label = "nested".into();
+    app.status.bank = app.bank_label.clone();
+    open_folders(&mut app, &["ObsidianHelp", "Editing and formatting"]);
+    let s = screen(&app);
+    assert!(s.contains("▾ Editing and formatting 2│"), "{s}");
+    assert!(
+        s.contains("Advanced formatting syn…│"),
+        "cut with an ellipsis: {s}"
+    );
+    assert_snapshot!(s);
+}
+
+#[test]
+fn a_nested_folder_folds_and_unfolds_keeping_the_selection() {
+    let dir = tempfile::tempdir().unwrap();
+    nested_bank(dir.path());
+    let mut app = app_at(dir.path(), 80, 24);
+    open_folders(&mut app, &["ObsidianHelp", "Plugins", "Core plugins"]);
+    select(&mut app, "Plugins");
+    key(&mut app, KeyCode::Char('h'));
+    let rows = &app.panes.bank.rows;
+    assert!(!rows.iter().any(|r| r.label == "Canvas"), "folded away");
+    assert!(matches!(
+        row(rows, "Plugins").kind,
+        RowKind::Folder {
+            expanded: false,
+            ..
+        }
+    ));
+    assert_eq!(app.panes.bank.selected().unwrap().label, "Plugins");
+    key(&mut app, KeyCode::Char('l'));
+    assert!(app.panes.bank.rows.iter().any(|r| r.label == "Canvas"));
+    // From a file, `h` goes to its own folder, not the numbered one.
+    select(&mut app, "Canvas");
+    keys(&mut app, "h");
+    assert_eq!(app.panes.bank.selected().unwrap().label, "Core plugins");
+}
+
+#[test]
+fn opening_a_nested_file_opens_its_folders_in_the_tree() {
+    let dir = tempfile::tempdir().unwrap();
+    nested_bank(dir.path());
+    let mut app = app_at(dir.path(), 80, 24);
+    assert!(!app.panes.bank.rows.iter().any(|r| r.label == "Backlinks"));
+    app.open_article("03_DOMAINS/ObsidianHelp/Plugins/Core plugins/Backlinks.md");
+    assert_eq!(app.panes.bank.selected().unwrap().label, "Backlinks");
+}
+
+fn mouse(app: &mut super::app::App, kind: MouseEventKind, column: u16, row: u16) {
+    super::app::update(
+        app,
+        super::app::Msg::Mouse(MouseEvent {
+            kind,
+            column,
+            row,
+            modifiers: KeyModifiers::NONE,
+        }),
+    );
+}
+
+fn tree_width(app: &super::app::App) -> u16 {
+    app.areas.of(Pane::Bank).unwrap().width
+}
+
+#[test]
+fn the_tree_pane_widens_with_gt_and_narrows_with_lt_at_80x24() {
+    let dir = tempfile::tempdir().unwrap();
+    nested_bank(dir.path());
+    let mut app = app_at(dir.path(), 80, 24);
+    app.bank_label = "nested".into();
+    app.status.bank = app.bank_label.clone();
+    open_folders(&mut app, &["ObsidianHelp", "Editing and formatting"]);
+    let before = tree_width(&app);
+    assert!(
+        !screen(&app).contains("Advanced formatting syntax"),
+        "cut at first"
+    );
+    keys(&mut app, ">>>");
+    assert_eq!(tree_width(&app), before + 12);
+    assert_eq!(app.tree_width, Some(before + 12), "kept for the next run");
+    let s = screen(&app);
+    assert!(s.contains("  Advanced formatting syntax  "), "whole: {s}");
+    assert!(s.contains("tree 38 columns wide"), "{s}");
+    assert_snapshot!(s);
+    // However often it is pressed, the tree keeps a usable width and the
+    // article keeps its own.
+    keys(&mut app, &"<".repeat(20));
+    assert_eq!(tree_width(&app), super::areas::TREE_MIN);
+    assert!(screen(&app).contains("(the narrowest)"));
+    keys(&mut app, &">".repeat(30));
+    let article = app.areas.of(Pane::Article).unwrap().width;
+    assert!(article >= 36, "the article keeps {article} columns");
+}
+
+#[test]
+fn dragging_the_tree_border_sets_its_width() {
+    let dir = tempfile::tempdir().unwrap();
+    nested_bank(dir.path());
+    let mut app = app_at(dir.path(), 160, 45);
+    let tree = app.areas.of(Pane::Bank).unwrap();
+    let border = tree.x + tree.width - 1;
+    mouse(
+        &mut app,
+        MouseEventKind::Down(MouseButton::Left),
+        border,
+        10,
+    );
+    mouse(
+        &mut app,
+        MouseEventKind::Drag(MouseButton::Left),
+        border + 9,
+        12,
+    );
+    mouse(
+        &mut app,
+        MouseEventKind::Drag(MouseButton::Left),
+        border + 15,
+        12,
+    );
+    mouse(
+        &mut app,
+        MouseEventKind::Up(MouseButton::Left),
+        border + 15,
+        12,
+    );
+    assert_eq!(tree_width(&app), tree.width + 15);
+    assert_eq!(app.tree_width, Some(tree.width + 15));
+    // After the button is let go, moving on does not resize.
+    mouse(
+        &mut app,
+        MouseEventKind::Drag(MouseButton::Left),
+        border + 30,
+        12,
+    );
+    assert_eq!(tree_width(&app), tree.width + 15);
+}
+
+#[test]
+fn a_remembered_tree_width_is_kept_within_a_small_screen() {
+    let dir = tempfile::tempdir().unwrap();
+    nested_bank(dir.path());
+    let mut app = app_at(dir.path(), 160, 45);
+    app.restore_tree_width(70);
+    assert_eq!(tree_width(&app), 70);
+    super::app::update(&mut app, super::app::Msg::Resize(80, 24));
+    assert_eq!(tree_width(&app), 80 - 36, "the article keeps its columns");
+    super::app::update(&mut app, super::app::Msg::Resize(160, 45));
+    assert_eq!(tree_width(&app), 70, "the chosen width comes back");
+}
+
+#[test]
+fn health_shows_a_deep_file_by_its_name_with_its_folder_dimmed_apart() {
+    let dir = tempfile::tempdir().unwrap();
+    nested_bank(dir.path());
+    // The same name in a sibling folder, also without front matter.
+    let twin = dir
+        .path()
+        .join("03_DOMAINS/ObsidianHelp/Plugins/Community plugins/Canvas.md");
+    std::fs::create_dir_all(twin.parent().unwrap()).unwrap();
+    std::fs::write(&twin, "# Canvas\n\nSee [[Start here]].\n").unwrap();
+    let mut app = app_at(dir.path(), 80, 24);
+    app.bank_label = "nested".into();
+    app.status.bank = app.bank_label.clone();
+    while app.focus != Pane::Health {
+        key(&mut app, KeyCode::Tab);
+    }
+    let s = screen(&app);
+    let rows: Vec<&str> = s
+        .lines()
+        .filter(|l| l.contains("Canvas.md:1  The"))
+        .collect();
+    assert_eq!(rows.len(), 2, "both files named on their rows: {s}");
+    assert!(
+        rows.iter()
+            .any(|r| r.contains("…ins/Core plugins/Canvas.md:1")),
+        "{s}"
+    );
+    assert!(
+        rows.iter()
+            .any(|r| r.contains("…ommunity plugins/Canvas.md:1")),
+        "{s}"
+    );
+    assert_snapshot!(s);
+}
+
+#[test]
+fn the_finder_keeps_a_deep_files_name_and_the_end_of_its_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    nested_bank(dir.path());
+    let mut app = app_at(dir.path(), 80, 24);
+    app.bank_label = "nested".into();
+    app.status.bank = app.bank_label.clone();
+    keys(&mut app, "/formatting syntax");
+    let s = screen(&app);
+    for name in ["Advanced formatting syntax", "Basic formatting syntax"] {
+        let row = s.lines().find(|l| l.contains(name)).unwrap_or_else(|| {
+            panic!("{name} whole: {s}");
+        });
+        // The folder's start gives way, its end stays.
+        assert!(row.contains("  …"), "{row}");
+        assert!(row.contains("/Editing and formatting/│"), "{row}");
+    }
+    assert_snapshot!(s);
+}
+
+#[test]
+fn on_a_screen_too_narrow_for_two_panes_the_width_keys_change_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    nested_bank(dir.path());
+    let mut app = app_at(dir.path(), 60, 15);
+    keys(&mut app, "<<>");
+    assert_eq!(app.tree_width, None, "nothing to remember");
+    assert!(screen(&app).contains("the tree fills the screen"));
+    super::app::update(&mut app, super::app::Msg::Resize(160, 45));
+    assert_eq!(tree_width(&app), 32, "the default width");
+}
+
+#[test]
+fn sorting_by_findings_puts_folders_and_files_with_findings_first() {
+    let dir = tempfile::tempdir().unwrap();
+    nested_bank(dir.path());
+    let mut app = app_at(dir.path(), 80, 24);
+    open_folders(&mut app, &["ObsidianHelp", "Plugins", "Core plugins"]);
+    // The labels in the order the tree shows them.
+    let order = |app: &super::app::App| -> Vec<String> {
+        let rows = &app.panes.bank.rows;
+        let mut shown: Vec<(usize, &str)> =
+            ["Editing and formatting", "Plugins", "Backlinks", "Canvas"]
+                .into_iter()
+                .filter_map(|l| rows.iter().position(|r| r.label == l).map(|at| (at, l)))
+                .collect();
+        shown.sort();
+        shown.into_iter().map(|(_, l)| l.to_owned()).collect()
+    };
+    assert_eq!(
+        order(&app),
+        ["Editing and formatting", "Plugins", "Backlinks", "Canvas"]
+    );
+    keys(&mut app, "ss");
+    assert!(screen(&app).contains("Bank — by findings"));
+    assert_eq!(
+        order(&app),
+        ["Plugins", "Canvas", "Backlinks", "Editing and formatting"]
+    );
+}
+
+#[test]
+fn a_click_on_a_folders_mark_folds_it_and_a_click_on_its_name_selects_it() {
+    let dir = tempfile::tempdir().unwrap();
+    nested_bank(dir.path());
+    let mut app = app_at(dir.path(), 80, 24);
+    let inside = super::areas::inner(app.areas.of(Pane::Bank).unwrap());
+    let at = |app: &super::app::App, label: &str| {
+        let i = app.panes.bank.rows.iter().position(|r| r.label == label);
+        inside.y + i.unwrap() as u16
+    };
+    let shown =
+        |app: &super::app::App, label: &str| app.panes.bank.rows.iter().any(|r| r.label == label);
+    let left = MouseEventKind::Down(MouseButton::Left);
+    // ObsidianHelp is one level down: its mark is two columns in.
+    let row = at(&app, "ObsidianHelp");
+    mouse(&mut app, left, inside.x + 2, row);
+    assert!(shown(&app, "Plugins"), "unfolded by one click");
+    assert_eq!(app.panes.bank.selected().unwrap().label, "ObsidianHelp");
+    mouse(&mut app, left, inside.x + 3, row);
+    assert!(!shown(&app, "Plugins"), "folded again");
+    // On the name, a first click only selects.
+    let row = at(&app, "01_CLIENTS");
+    mouse(&mut app, left, inside.x + 6, row);
+    assert_eq!(app.panes.bank.selected().unwrap().label, "01_CLIENTS");
+    assert!(shown(&app, "Globex"), "still open");
+}
+
+#[test]
+fn the_trees_help_names_the_width_keys_and_still_fits_24_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    nested_bank(dir.path());
+    let mut app = app_at(dir.path(), 80, 24);
+    keys(&mut app, "?");
+    let s = screen(&app);
+    assert!(s.contains("<, >"), "{s}");
+    assert!(s.contains("make the tree pane narrower / wider"), "{s}");
+    assert!(s.contains("Ctrl-Z"), "the global keys fit: {s}");
+}
