@@ -24,6 +24,7 @@ pub mod json;
 pub mod layout;
 pub mod lock;
 pub mod memory;
+pub mod near_miss;
 pub mod outcome;
 pub mod pathsafe;
 #[cfg(test)]
