@@ -127,6 +127,8 @@ pub struct AgentsPane {
     job: Option<(JobId, AgentKind)>,
     /// Why the last run could not start (shown in the pane).
     pub problem: Option<String>,
+    /// A warning the run in flight started with, said again when it ends.
+    run_warning: Option<String>,
 }
 
 impl AgentsPane {
@@ -333,6 +335,7 @@ impl AgentsPane {
         template: &str,
         ctx: &mut Cx,
     ) -> Result<ChatRequest, String> {
+        self.run_warning = None;
         match self.kind {
             AgentKind::Query => {
                 let settings = (ctx.query.clone(), ctx.budget);
@@ -352,12 +355,16 @@ impl AgentsPane {
                 if ctx.query.source_lang.is_none() && ctx.query.target_lang.is_none() {
                     missing.push("language");
                 }
-                if !missing.is_empty() {
-                    ctx.effects.push(Effect::Warn(format!(
-                        "Translate: no {} set in the Context pane, so the context has no \
-                         client profile or language match",
+                self.run_warning = (!missing.is_empty()).then(|| {
+                    format!(
+                        "no {} set in the Context pane, so the context has no client \
+                         profile or language match",
                         missing.join(" or ")
-                    )));
+                    )
+                });
+                if let Some(warning) = &self.run_warning {
+                    ctx.effects
+                        .push(Effect::Warn(format!("Translate: {warning}")));
                 }
                 self.translate
                     .prepare(bank, template, &ctx.query, ctx.budget)
@@ -433,6 +440,7 @@ impl AgentsPane {
         if let Some(f) = finished {
             self.job = None;
             let complete = f.complete;
+            let why = f.why.clone();
             match kind {
                 AgentKind::Inbox => self.inbox.finish(root, f),
                 AgentKind::Check => self.check.finish(root, f),
@@ -440,10 +448,21 @@ impl AgentsPane {
                 AgentKind::Writeback => self.writeback.finish(memory.downcast_ref::<Project>(), f),
                 AgentKind::Query | AgentKind::Translate | AgentKind::Chat => {}
             }
-            effects.push(if complete {
-                Effect::Info(format!("{}: reply complete", kind.title()))
-            } else {
-                Effect::Warn(format!("{}: the reply is incomplete", kind.title()))
+            // A warning given when the run started is still worth reading
+            // when it ends, so it is said again rather than replaced.
+            let started_with = self.run_warning.take();
+            effects.push(match (complete, started_with) {
+                (true, None) => Effect::Info(format!("{}: reply complete", kind.title())),
+                (true, Some(warning)) => {
+                    Effect::Warn(format!("{}: reply complete; {warning}", kind.title()))
+                }
+                // The reason names the cause: a refused connection, a
+                // timeout, a stop.
+                (false, _) => Effect::Warn(format!(
+                    "{}: {}",
+                    kind.title(),
+                    why.as_deref().unwrap_or("the reply is incomplete")
+                )),
             });
         }
         true
