@@ -66,6 +66,8 @@ pub struct BankPane {
     opened: bool,
     /// How a bank's files are ordered in their folders.
     pub sort: TreeSort,
+    /// The pane's name: what the layout holds ("Bank", "Project", "Memory").
+    pub name: &'static str,
 }
 
 /// The orders of a bank's files within a folder (`s` cycles them).
@@ -256,6 +258,7 @@ impl BankPane {
             tree: None,
             opened: false,
             sort: TreeSort::Name,
+            name: "Bank",
         }
     }
 
@@ -640,8 +643,8 @@ impl Component for BankPane {
 
     fn title(&self) -> String {
         match self.sort {
-            TreeSort::Name => "Bank".to_owned(),
-            other => format!("Bank — by {}", other.word()),
+            TreeSort::Name => self.name.to_owned(),
+            other => format!("{} — by {}", self.name, other.word()),
         }
     }
 

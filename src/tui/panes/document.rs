@@ -107,7 +107,7 @@ pub fn lay_out(
 fn other_file(memory: &dyn Memory, rel: &str, theme: &Theme, width: u16) -> RenderedDoc {
     let read = RootReader::for_root(memory.root())
         .map_err(|e| e.to_string())
-        .and_then(|r| r.read(Path::new(rel)).map_err(|e| e.to_string()))
+        .and_then(|r| r.read(Path::new(rel)).map_err(|e| super::read_problem(&e)))
         .and_then(|bytes| text::decode(&bytes).map_err(|e| e.to_string()));
     match read {
         Ok(d) => render_article(&d.text, width, theme, &|_| false),
