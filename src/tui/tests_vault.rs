@@ -174,3 +174,33 @@ fn back_restores_the_selected_link() {
     );
     assert_eq!(app.panes.article.selected_link, Some(live));
 }
+
+/// A JSONL file reads one record a line; the selected record is shown in
+/// full, pretty-printed, under its line.
+#[test]
+fn a_jsonl_file_shows_one_record_a_line_and_the_selected_one_in_full() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("demo-dejavu");
+    let memory = membank_core::memory::open(&root, None).unwrap();
+    let mut app = App::new(
+        memory,
+        super::theme::Theme::default_theme(),
+        super::keys::KeyMap::default(),
+        ratatui::layout::Rect::new(0, 0, 80, 24),
+        crate::tui::TESTS_CLOCK,
+    );
+    app.bank_label = "demo-dejavu".into();
+    app.status.bank = app.bank_label.clone();
+    app.open_article("memory/impressions.jsonl");
+    let records = app.panes.article.doc.links.len();
+    assert!(records >= 3, "{records}");
+    // One row each, before anything is selected.
+    assert_eq!(app.panes.article.doc.lines.len(), records);
+    keys(&mut app, "nn");
+    let s = screen(&app);
+    assert!(s.contains("  {"), "{s}");
+    assert!(
+        s.contains("\"id\": \"open-loop-settings-migration\","),
+        "{s}"
+    );
+    assert_snapshot!(s);
+}

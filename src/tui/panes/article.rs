@@ -58,6 +58,8 @@ pub struct ArticlePane {
     health: Arc<HealthReport>,
     /// The article's findings listed in full (`!`), not just counted.
     pub findings_open: bool,
+    /// In a JSONL file: the record shown in full (the selected one).
+    pub record: Option<usize>,
     /// Shown while no article is open (a bank with only examples says so).
     pub empty_note: Option<String>,
     /// What the open layout calls a document ("record" in Deja Vu), for
@@ -202,6 +204,7 @@ impl ArticlePane {
         self.entry = to.entry;
         self.banner = None;
         self.findings_open = false;
+        self.record = None;
         self.search = None;
         self.marked_line = None;
         self.lay_out(memory, theme, width);
@@ -223,8 +226,14 @@ impl ArticlePane {
         };
         self.entry_links.clear();
         let Some(bank) = memory.downcast_ref::<Bank>() else {
-            let mut laid =
-                super::document::lay_out(memory, &rel, self.entry.as_deref(), theme, width);
+            let mut laid = super::document::lay_out(
+                memory,
+                &rel,
+                self.entry.as_deref(),
+                self.record,
+                theme,
+                width,
+            );
             if self.entry.is_none() {
                 let notes = findings_lines(&self.health, &rel, self.findings_open, theme, width);
                 let n = notes.len();
@@ -330,6 +339,30 @@ impl ArticlePane {
     /// The health findings of the last refresh (listed at an article's top).
     pub fn set_health(&mut self, health: Arc<HealthReport>) {
         self.health = health;
+    }
+
+    /// Is a JSONL file shown, one record a line?
+    fn shows_records(&self) -> bool {
+        self.entry.is_none()
+            && self
+                .rel
+                .as_deref()
+                .is_some_and(crate::tui::widgets::jsonl::is_jsonl)
+            && self
+                .doc
+                .links
+                .iter()
+                .all(|l| l.target.starts_with("record "))
+    }
+
+    /// Show the selected record in full under its line, keeping it in view.
+    fn open_selected_record(&mut self, memory: &dyn Memory, theme: &Theme, width: u16, h: usize) {
+        self.record = self.selected_link;
+        self.lay_out(memory, theme, width);
+        if let Some(i) = self.selected_link {
+            let line = self.doc.links[i].line;
+            self.show_row(line, h);
+        }
     }
 
     /// List the article's findings in full at its top (as when `!` is
@@ -800,12 +833,20 @@ impl Component for ArticlePane {
                     cx.info("no links in this article");
                     return true;
                 }
+                if self.shows_records() {
+                    self.open_selected_record(cx.memory, cx.theme, width, h);
+                    return true;
+                }
                 // Say where Enter would go before it is pressed.
                 match self.selected_destination() {
                     Some(Ok(rel)) => cx.info(format!("→ {}", sanitize_for_terminal(&rel, false))),
                     Some(Err(target)) => dead_link(cx, &target),
                     None => {}
                 }
+            }
+            // A record is shown in full as soon as it is selected.
+            Action::Open if self.shows_records() => {
+                cx.info("n / N step through the records; the selected one is shown in full");
             }
             Action::Open => match self.selected_destination() {
                 Some(Ok(rel)) => match self.selected_link.and_then(|i| self.entry_links.get(i)) {
@@ -871,7 +912,9 @@ impl Component for ArticlePane {
                     // A daily log's list: its rows are entries.
                     (
                         Action::NextLink,
-                        if self.entry_links.is_empty() {
+                        if self.shows_records() {
+                            "record"
+                        } else if self.entry_links.is_empty() {
                             "link"
                         } else {
                             "entry"
