@@ -204,3 +204,17 @@ fn a_jsonl_file_shows_one_record_a_line_and_the_selected_one_in_full() {
     );
     assert_snapshot!(s);
 }
+
+/// Sorted by date, the tree shows the dates it is sorted by.
+#[test]
+fn sorting_the_tree_by_date_shows_the_dates() {
+    let d = vault();
+    let mut app = app_at(d.path(), 80, 24);
+    assert_eq!(app.focus, Pane::Bank);
+    keys(&mut app, "s");
+    let s = screen(&app);
+    assert!(s.contains("by date"), "{s}");
+    assert!(s.contains("2026-04-01  "), "{s}");
+    keys(&mut app, "s");
+    assert!(!screen(&app).contains("2026-04-01"));
+}

@@ -162,6 +162,23 @@ pub fn group_files(bank: &Bank, sort: TreeSort, flagged: &HashSet<String>) -> Gr
     grouped
 }
 
+/// Sorted by date, each file shows the date it is sorted by (its
+/// `last_updated`), so the order can be read.
+fn show_dates(bank: &Bank, rows: &mut [TreeRow]) {
+    for row in rows {
+        let RowKind::File { rel } = &row.kind else {
+            continue;
+        };
+        let date = bank
+            .find(rel)
+            .and_then(|id| bank.article(id).meta.last_updated_date);
+        row.label = match date {
+            Some(date) => format!("{date}  {}", row.label),
+            None => format!("{:<10}  {}", "no date", row.label),
+        };
+    }
+}
+
 /// Paths grouped by numbered folder, the inbox's archive apart, in the
 /// order given; paths outside the numbered folders are left out.
 fn group_paths(paths: impl Iterator<Item = String>) -> Grouped {
@@ -333,11 +350,14 @@ impl BankPane {
             .grouped
             .take()
             .unwrap_or_else(|| group_files(bank, self.sort, flagged));
-        let rows = match self.laid_out.take() {
+        let mut rows = match self.laid_out.take() {
             Some(ready) if ready.expanded == self.expanded => ready.rows,
             _ => bank_rows(Some(bank), &grouped, &self.expanded, flagged),
         };
         self.grouped = Some(grouped);
+        if self.sort == TreeSort::Date {
+            show_dates(bank, &mut rows);
+        }
         rows
     }
 
