@@ -184,6 +184,17 @@ impl AgentsPane {
     /// Recompute what is derived from the bank (pending inbox, findings).
     pub fn refresh(&mut self, bank: &Bank, health: &HealthReport) {
         self.inbox.refresh(bank);
+        // An open review's diffs follow the files on disk.
+        for review in [
+            &mut self.inbox.review,
+            &mut self.check.review,
+            &mut self.distill.review,
+        ]
+        .into_iter()
+        .flatten()
+        {
+            review.refresh_diffs(bank.root());
+        }
         if self.kind == AgentKind::Check && !self.check.reply.is_running() {
             self.check.refresh(health);
         }
