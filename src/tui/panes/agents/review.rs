@@ -368,13 +368,29 @@ impl Review {
         let mut written: Vec<String> = Vec::new();
         let mut block_lines = Vec::new();
         for (line, path) in blocks {
-            block_lines.push(s(&line));
+            // A declined file is said below in its own word, not as a
+            // rejection by the checks.
+            if path.is_none() && line.ends_with(": declined by the user") {
+                continue;
+            }
+            // The result says "written" only of what was written.
+            block_lines.push(match &path {
+                Some(p) => s(&format!("{:<9}  {p}", "written")),
+                None => s(&line),
+            });
             if let Some(path) = path
                 && !written.contains(&path)
             {
                 written.push(path);
             }
         }
+        // What the user declined is said as such, not left out.
+        block_lines.extend(
+            self.blocks
+                .iter()
+                .filter(|b| !b.accepted && !matches!(b.proposal, Proposal::Rejected(_)))
+                .map(|b| format!("{:<9}  {}", "declined", b.path)),
+        );
         let written_count = written.len();
         for path in written {
             if !changed.contains(&path) {
@@ -391,8 +407,6 @@ impl Review {
         }
     }
 
-    /// Files changed on disk since they were shown: classify the reply
-    /// again against them, keep the user's choices, write nothing.
     /// Classify the reply again against the files as they are now,
     /// keeping what was accepted, the kept inbox notes and the cursor.
     fn reclassify(&mut self, root: &Path) {
@@ -451,6 +465,8 @@ impl Review {
         true
     }
 
+    /// Files changed on disk since they were shown: classify the reply
+    /// again against them, keep the user's choices, write nothing.
     fn show_stale(&mut self, root: &Path, stale: &[String]) -> Applied {
         self.reclassify(root);
         let names: Vec<String> = stale
@@ -780,6 +796,28 @@ mod tests {
         assert!(review.warnings[0].contains("changed on disk: 01_CLIENTS/Acme.md"));
         // What the user now sees is what is written.
         assert_eq!(review.apply(root).written, 1);
+    }
+
+    /// The result says "written" of the files written and "declined" of
+    /// the ones the user declined.
+    #[test]
+    fn the_result_says_written_and_declined() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::create_dir_all(root.join("01_CLIENTS")).unwrap();
+        let reply = "### FILE: 01_CLIENTS/Kept.md\nyes\n### FILE: 01_CLIENTS/Skipped.md\nno\n";
+        let mut review = Review::new(root, reply, Purpose::Write);
+        review.cursor.selected = 1;
+        assert!(review.toggle());
+        assert_eq!(review.apply(root).written, 1);
+        assert_eq!(
+            review.result.as_deref().unwrap(),
+            [
+                "written    01_CLIENTS/Kept.md",
+                "declined   01_CLIENTS/Skipped.md"
+            ]
+        );
+        assert!(!root.join("01_CLIENTS/Skipped.md").exists());
     }
 
     #[test]
