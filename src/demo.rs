@@ -117,7 +117,7 @@ pub fn demo_dejavu_dir() -> anyhow::Result<PathBuf> {
 
 /// Marks a folder as a membank demo copy, so that only such a folder is ever
 /// deleted when the demo is refreshed.
-const MARKER: &str = ".membank-demo";
+const MARKER: &str = membank_core::memory::DEMO_MARKER;
 
 /// Extract a fresh copy of the demo bank into a per-user folder under the
 /// temporary directory and return its path. A previous demo copy there is

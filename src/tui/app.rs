@@ -87,6 +87,8 @@ pub struct App {
     pub panes: Panes,
     pub popup: Option<Popup>,
     pub status: Status,
+    /// Files opened lately, the latest last (for the finder's empty list).
+    pub recent: Vec<String>,
     /// The health checks of the last refresh: run once, shown by the
     /// Health pane, the Bank pane's markers and the Check agent.
     pub(super) health: Arc<HealthReport>,
@@ -148,6 +150,7 @@ impl App {
             slot: Slot::for_layout(spec),
             agents_work: !slot::agents_for(spec).is_empty(),
         };
+        panes.bank.name = panes.slot.tree_title();
         panes.agents.style_inputs(&theme);
         let mut app = App {
             memory: Arc::from(memory),
@@ -168,6 +171,7 @@ impl App {
             panes,
             popup: None,
             status: Status::default(),
+            recent: Vec::new(),
             health: Arc::default(),
             flagged: HashSet::new(),
             pending_query: None,
@@ -320,8 +324,10 @@ impl App {
             let (memory, theme) = (self.memory.as_ref(), &self.theme);
             let built = Indexed { generation, index };
             let search = &mut self.panes.search;
-            if search.indexed(built, memory, theme) && search.hits.is_empty() {
-                self.status.info("no hits");
+            if search.indexed(built, memory, theme)
+                && let Some(said) = search.outcome()
+            {
+                self.status.info(said);
             }
             return;
         };
@@ -550,6 +556,12 @@ impl App {
         p.article.open_at(memory, rel, entry, &self.theme, width);
         p.bank.reveal(rel, memory, &self.flagged, bh);
         self.focus_pane(Pane::Article);
+        self.recent.retain(|r| r != rel);
+        self.recent.push(rel.to_owned());
+        // Enough to fill the finder's first screen.
+        if self.recent.len() > 30 {
+            self.recent.remove(0);
+        }
     }
 
     fn reload_paths(&mut self, rels: Vec<String>) {
@@ -618,6 +630,12 @@ impl App {
             match effect {
                 Effect::ShowArticle { rel, line, banner } => {
                     self.open_article(&rel);
+                    // Come from a finding: the others of the file are listed too.
+                    if banner.is_some() {
+                        let width = self.article_width();
+                        let (memory, p) = (self.memory.as_ref(), &mut self.panes);
+                        p.article.open_findings(memory, &self.theme, width);
+                    }
                     if let Some(line) = line {
                         let h = self.height_of(Pane::Article);
                         self.panes.article.scroll_to_source_line(line, h);
@@ -711,7 +729,13 @@ impl App {
                 }
             })
             .collect();
-        let finder = Finder::new("Find article", items, &self.theme);
+        let recent: Vec<usize> = self
+            .recent
+            .iter()
+            .rev()
+            .filter_map(|r| bank.find(r))
+            .collect();
+        let finder = Finder::new("Find article", items, &self.theme).with_recent(&recent);
         self.popup = Some(Popup::Finder(Box::new(finder)));
     }
 
@@ -733,7 +757,14 @@ impl App {
                 }
             })
             .collect();
-        let finder = Finder::new("Find a file", items, &self.theme);
+        let paths: Vec<&str> = self.memory.documents().map(|d| d.path).collect();
+        let recent: Vec<usize> = self
+            .recent
+            .iter()
+            .rev()
+            .filter_map(|r| paths.iter().position(|p| p == r))
+            .collect();
+        let finder = Finder::new("Find a file", items, &self.theme).with_recent(&recent);
         self.popup = Some(Popup::Finder(Box::new(finder)));
     }
 
@@ -859,8 +890,10 @@ pub fn update(app: &mut App, msg: Msg) {
         Msg::SearchIndexed(built) => {
             let (memory, theme) = (app.memory.as_ref(), &app.theme);
             let search = &mut app.panes.search;
-            if search.indexed(built, memory, theme) && search.hits.is_empty() {
-                app.status.info("no hits");
+            if search.indexed(built, memory, theme)
+                && let Some(said) = search.outcome()
+            {
+                app.status.info(said);
             }
             app.dirty = true;
         }

@@ -99,10 +99,13 @@ pub fn compute_areas(
         ..Areas::default()
     };
     if size.width >= THREE_COLUMNS {
+        // The agents' replies, reviews and diffs need the width more than
+        // the article beside them: they get two shares of it.
+        let side_share = if side == Pane::Agents { 2 } else { 1 };
         let [t, m, s] = Layout::horizontal([
             Constraint::Length(tree_width(size.width, chosen_tree_width)),
             Constraint::Fill(1),
-            Constraint::Fill(1),
+            Constraint::Fill(side_share),
         ])
         .areas(body);
         areas.bank = Some(t);
@@ -132,5 +135,32 @@ pub fn search_popup(size: Rect) -> Rect {
         y: size.y + (size.height - h) / 2,
         width: w,
         height: h,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// At 160 columns the agents get the wider of the two columns beside
+    /// the tree: a review's diff no longer sits in a third of the screen.
+    #[test]
+    fn three_columns_give_the_agents_the_wider_share() {
+        let size = Rect::new(0, 0, 160, 45);
+        let with_agents = compute_areas(size, Pane::Agents, Pane::Article, Pane::Agents, None);
+        let (article, agents) = (
+            with_agents.of(Pane::Article).unwrap(),
+            with_agents.of(Pane::Agents).unwrap(),
+        );
+        assert!(
+            agents.width >= 2 * article.width - 1,
+            "{article:?} {agents:?}"
+        );
+        let with_context = compute_areas(size, Pane::Context, Pane::Article, Pane::Context, None);
+        let (article, context) = (
+            with_context.of(Pane::Article).unwrap(),
+            with_context.of(Pane::Context).unwrap(),
+        );
+        assert!(article.width.abs_diff(context.width) <= 1);
     }
 }

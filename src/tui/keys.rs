@@ -253,6 +253,7 @@ actions! {
     CopyContext => "copy_context", "copy the assembled context", [Key::ch('C')];
     Explain => "explain", "the selected candidate explained in full", [Key::ch('x')];
     SearchArticle => "search_article", "search in the article (n / N step, Esc clears)", [Key::ch('/')];
+    ShowFindings => "show_findings", "show / hide the article's health findings", [Key::ch('!')];
     FoldGroup => "fold", "fold the group", [Key::plain(K::Left), Key::ch('h')];
     UnfoldGroup => "unfold", "unfold the group", [Key::plain(K::Right), Key::ch('l')];
     NextGroup => "next_group", "next group", [Key::ch(']'), Key::ch('}')];
@@ -340,6 +341,7 @@ impl Scope {
                 Top,
                 Bottom,
                 SearchArticle,
+                ShowFindings,
                 NextLink,
                 PrevLink,
                 Open,

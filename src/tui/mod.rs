@@ -43,6 +43,8 @@ mod tests_layouts;
 mod tests_reload;
 #[cfg(test)]
 mod tests_tree;
+#[cfg(test)]
+mod tests_vault;
 
 use std::path::Path;
 use std::process::ExitCode;
@@ -388,12 +390,7 @@ fn event_loop(term: &mut terminal::Term, app: &mut App, found: &Detected) -> any
                     Effect::Copy(text) => {
                         osc52::copy(term.backend_mut(), &text)?;
                         if osc52::in_tmux() && !std::mem::replace(&mut told_tmux, true) {
-                            let said = app.status.message.clone().map(|(m, _)| m);
-                            let hint = osc52::TMUX_HINT;
-                            app.status.info(match said {
-                                Some(m) => format!("{m} · {hint}"),
-                                None => hint.to_owned(),
-                            });
+                            app.status.info(osc52::TMUX_HINT);
                             app.dirty = true;
                         }
                     }

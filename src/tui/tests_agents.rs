@@ -549,6 +549,12 @@ fn translate_warns_without_client_or_language_and_the_pane_names_the_model() {
     let (msg, _) = app.status.message.clone().unwrap();
     assert!(msg.contains("no client or language set"), "{msg}");
     pump_until(&mut app, &replies, is_done);
+    // The end of the reply does not wipe the warning before it is read.
+    let (msg, _) = app.status.message.clone().unwrap();
+    assert!(
+        msg.contains("reply complete") && msg.contains("no client or language set"),
+        "{msg}"
+    );
     let s = screen(&app);
     assert!(s.contains("openai · test-model"), "{s}");
     assert!(
@@ -615,4 +621,33 @@ fn a_translate_error_is_shown_whole_at_80_columns() {
     for part in ["404 Not Found", "does not exist there", "base URL is wrong"] {
         assert!(s.contains(part), "{part}: {s}");
     }
+}
+
+/// Nothing listening at the model's address: the status says it could not
+/// connect there, not that "the reply is incomplete".
+#[test]
+fn a_refused_connection_says_could_not_connect() {
+    let port = {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        listener.local_addr().unwrap().port()
+    };
+    let mut config = LlmConfig::for_provider(Provider::OpenAi);
+    config.base_url = format!("http://127.0.0.1:{port}/v1");
+    config.model = "test-model".into();
+    config.timeout = Duration::from_secs(20);
+    let mut app = app_at(&fixture(), 80, 24);
+    let (tx, replies) = mpsc::channel();
+    let connection = &mut app.panes.agents.connection;
+    connection.use_client(LlmClient::with_key(config, Some(ApiKey::new("k"))).unwrap());
+    connection.set_sink(move |m| {
+        let _ = tx.send(m);
+    });
+    ask(&mut app, "Anyone there?");
+    pump_until(&mut app, &replies, is_done);
+    let (msg, _) = app.status.message.clone().unwrap();
+    assert!(
+        msg.contains(&format!("could not connect to http://127.0.0.1:{port}")),
+        "{msg}"
+    );
+    assert!(!msg.contains("incomplete"), "{msg}");
 }

@@ -210,7 +210,16 @@ fn writeback_proposals_are_reviewed_and_only_accepted_ones_written() {
     );
     let s = screen(&app);
     assert!(s.contains("Applied:"), "{s}");
-    assert!(s.contains("declined by the user"), "{s}");
+    // Written files say so; the declined one is said to be declined.
+    assert!(
+        s.contains("declined   memory/open-loops/settings-migration.md"),
+        "{s}"
+    );
+    assert!(
+        s.contains("written    memory/decisions/offline-cache.md"),
+        "{s}"
+    );
+    assert!(!s.contains("rejected"), "{s}");
     // The project was read again: the new record is in the tree.
     assert!(
         app.memory

@@ -25,6 +25,7 @@ pub mod layout;
 pub mod load_options;
 pub mod lock;
 pub mod memory;
+pub mod near_miss;
 pub mod outcome;
 pub mod pathsafe;
 #[cfg(test)]

@@ -345,6 +345,25 @@ pub fn config_file_path() -> Option<PathBuf> {
     }
 }
 
+/// Is a model set up at all: a config file (`config_file_exists`), a
+/// `MEMBANK_*` model setting or a provider's key? Without one,
+/// [`LlmConfig::load`] falls back to a local Ollama nobody may have
+/// installed, and an interface should not present that guess as the model
+/// in use.
+pub fn anything_configured(env: &dyn Fn(&str) -> Option<String>, config_file_exists: bool) -> bool {
+    let set = |name: &str| env(name).is_some_and(|v| !v.trim().is_empty());
+    [
+        "MEMBANK_PROVIDER",
+        "MEMBANK_MODEL",
+        "MEMBANK_BASE_URL",
+        "ANTHROPIC_API_KEY",
+        "OPENAI_API_KEY",
+    ]
+    .iter()
+    .any(|name| set(name))
+        || config_file_exists
+}
+
 /// Reads the process environment; non-Unicode values count as unset.
 pub fn process_env(name: &str) -> Option<String> {
     std::env::var(name).ok()
@@ -511,6 +530,25 @@ mod tests {
 
     fn parse(toml_text: &str, env: &[(&str, &str)]) -> Result<LlmConfig, LlmError> {
         LlmConfig::from_table(&toml_text.parse().unwrap(), &env_of(env))
+    }
+
+    /// With nothing set, the fallback model is a guess, not a setting.
+    #[test]
+    fn a_model_is_configured_by_a_file_a_setting_or_a_key() {
+        assert!(!anything_configured(&env_of(&[]), false));
+        assert!(!anything_configured(
+            &env_of(&[("MEMBANK_MODEL", " ")]),
+            false
+        ));
+        assert!(anything_configured(&env_of(&[]), true));
+        assert!(anything_configured(
+            &env_of(&[("OPENAI_API_KEY", "k")]),
+            false
+        ));
+        assert!(anything_configured(
+            &env_of(&[("MEMBANK_PROVIDER", "ollama")]),
+            false
+        ));
     }
 
     #[test]

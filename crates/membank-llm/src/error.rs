@@ -175,7 +175,7 @@ impl fmt::Display for LlmError {
                 Ok(())
             }
             LlmError::ConnectionRefused { provider, url } => {
-                write!(f, "connection refused at {url}")?;
+                write!(f, "could not connect to {url} (connection refused)")?;
                 if *provider == Provider::Ollama {
                     write!(
                         f,
@@ -188,7 +188,7 @@ impl fmt::Display for LlmError {
                 }
                 Ok(())
             }
-            LlmError::Connect { url, detail } => write!(f, "could not reach {url}: {detail}"),
+            LlmError::Connect { url, detail } => write!(f, "could not connect to {url}: {detail}"),
             LlmError::Timeout { phase, after, url } => {
                 let what = match phase {
                     TimeoutPhase::Connect => "connecting to",

@@ -44,8 +44,8 @@ pub struct ArticlePane {
     pub entry: Option<String>,
     /// For each link of `doc` that is a row of an entry list: its entry.
     pub entry_links: Vec<Option<String>>,
-    pub back: Vec<(Location, usize)>,
-    pub forward: Vec<(Location, usize)>,
+    pub back: Vec<Visit>,
+    pub forward: Vec<Visit>,
     width: u16,
     /// Search in the article (`/`), while one is active.
     pub search: Option<ArticleSearch>,
@@ -56,11 +56,24 @@ pub struct ArticlePane {
     /// The health findings of the last refresh, to list an article's own
     /// at its top.
     health: Arc<HealthReport>,
+    /// The article's findings listed in full (`!`), not just counted.
+    pub findings_open: bool,
+    /// In a JSONL file: the record shown in full (the selected one).
+    pub record: Option<usize>,
     /// Shown while no article is open (a bank with only examples says so).
     pub empty_note: Option<String>,
     /// What the open layout calls a document ("record" in Deja Vu), for
     /// the line shown while none is open; "article" when unset.
     pub noun: &'static str,
+}
+
+/// A place left, to come back to as it was: scrolled and with the link
+/// that was selected (the one followed, when leaving by a link).
+#[derive(Debug, Clone)]
+pub struct Visit {
+    pub at: Location,
+    pub scroll: usize,
+    pub link: Option<usize>,
 }
 
 /// A place the pane can show: a file, or one entry inside it.
@@ -101,10 +114,18 @@ impl ArticlePane {
         if let Some(cur) = self.location()
             && cur != to
         {
-            self.back.push((cur, self.scroll));
+            self.back.push(self.visit(cur));
             self.forward.clear();
         }
         self.show(memory, to, 0, theme, width);
+    }
+
+    fn visit(&self, at: Location) -> Visit {
+        Visit {
+            at,
+            scroll: self.scroll,
+            link: self.selected_link,
+        }
     }
 
     /// Show `rel` as a preview while moving in the tree: the article shown
@@ -136,25 +157,39 @@ impl ArticlePane {
             .clone()
             .filter(|_| self.entry.is_some())
             .map(|rel| Location { rel, entry: None });
-        let Some((to, scroll)) = self.back.pop().or(up.map(|l| (l, 0))) else {
+        let up = up.map(|at| Visit {
+            at,
+            scroll: 0,
+            link: None,
+        });
+        let Some(to) = self.back.pop().or(up) else {
             return false;
         };
         if let Some(cur) = self.location() {
-            self.forward.push((cur, self.scroll));
+            self.forward.push(self.visit(cur));
         }
-        self.show(memory, to, scroll, theme, width);
+        self.show_visit(memory, to, theme, width);
         true
     }
 
     pub fn go_forward(&mut self, memory: &dyn Memory, theme: &Theme, width: u16) -> bool {
-        let Some((to, scroll)) = self.forward.pop() else {
+        let Some(to) = self.forward.pop() else {
             return false;
         };
         if let Some(cur) = self.location() {
-            self.back.push((cur, self.scroll));
+            self.back.push(self.visit(cur));
         }
-        self.show(memory, to, scroll, theme, width);
+        self.show_visit(memory, to, theme, width);
         true
+    }
+
+    /// Show a place as it was left: its scroll and its selected link.
+    fn show_visit(&mut self, memory: &dyn Memory, to: Visit, theme: &Theme, width: u16) {
+        self.show(memory, to.at, to.scroll, theme, width);
+        if let Some(i) = to.link.filter(|&i| i < self.doc.links.len()) {
+            self.doc.set_link_selected(i, true, theme);
+            self.selected_link = Some(i);
+        }
     }
 
     fn show(
@@ -168,6 +203,8 @@ impl ArticlePane {
         self.rel = Some(to.rel);
         self.entry = to.entry;
         self.banner = None;
+        self.findings_open = false;
+        self.record = None;
         self.search = None;
         self.marked_line = None;
         self.lay_out(memory, theme, width);
@@ -189,10 +226,16 @@ impl ArticlePane {
         };
         self.entry_links.clear();
         let Some(bank) = memory.downcast_ref::<Bank>() else {
-            let mut laid =
-                super::document::lay_out(memory, &rel, self.entry.as_deref(), theme, width);
+            let mut laid = super::document::lay_out(
+                memory,
+                &rel,
+                self.entry.as_deref(),
+                self.record,
+                theme,
+                width,
+            );
             if self.entry.is_none() {
-                let notes = findings_lines(&self.health, &rel, theme, width);
+                let notes = findings_lines(&self.health, &rel, self.findings_open, theme, width);
                 let n = notes.len();
                 laid.doc.lines.splice(0..0, notes);
                 laid.doc
@@ -223,7 +266,8 @@ impl ArticlePane {
                 for l in &mut doc.source_lines {
                     *l += a.encoding.line_shift;
                 }
-                let mut notes = findings_lines(&self.health, &rel, theme, width);
+                let mut notes =
+                    findings_lines(&self.health, &rel, self.findings_open, theme, width);
                 if notes.is_empty() && a.encoding.fenced {
                     notes.push(Line::styled(
                         "note: wrapped in a code fence (tolerated, spec §4.3)",
@@ -243,14 +287,15 @@ impl ArticlePane {
                 let name = rel.rsplit('/').next().unwrap_or(&rel).to_owned();
                 let problem = match bank.reader().read(std::path::Path::new(&rel)) {
                     Ok(bytes) => text::decode(&bytes).map_err(|e| e.to_string()),
-                    Err(e) => Err(e.to_string()),
+                    Err(e) => Err(super::read_problem(&e)),
                 };
                 match problem {
                     Ok(d) => (render_article(&d.text, width, theme, &resolve), name),
                     Err(e) => {
                         let mut doc = message_doc(&format!("{rel}: {e}"), width, theme);
-                        // The checks' words on the file say what to do about it.
-                        let notes = findings_lines(&self.health, &rel, theme, width);
+                        // The checks' words on the file say what to do about
+                        // it, and there is nothing else to read: listed open.
+                        let notes = findings_lines(&self.health, &rel, true, theme, width);
                         doc.lines.splice(0..0, notes);
                         (doc, name)
                     }
@@ -294,6 +339,39 @@ impl ArticlePane {
     /// The health findings of the last refresh (listed at an article's top).
     pub fn set_health(&mut self, health: Arc<HealthReport>) {
         self.health = health;
+    }
+
+    /// Is a JSONL file shown, one record a line?
+    fn shows_records(&self) -> bool {
+        self.entry.is_none()
+            && self
+                .rel
+                .as_deref()
+                .is_some_and(crate::tui::widgets::jsonl::is_jsonl)
+            && self
+                .doc
+                .links
+                .iter()
+                .all(|l| l.target.starts_with("record "))
+    }
+
+    /// Show the selected record in full under its line, keeping it in view.
+    fn open_selected_record(&mut self, memory: &dyn Memory, theme: &Theme, width: u16, h: usize) {
+        self.record = self.selected_link;
+        self.lay_out(memory, theme, width);
+        if let Some(i) = self.selected_link {
+            let line = self.doc.links[i].line;
+            self.show_row(line, h);
+        }
+    }
+
+    /// List the article's findings in full at its top (as when `!` is
+    /// pressed): a jump from a finding shows them all.
+    pub fn open_findings(&mut self, memory: &dyn Memory, theme: &Theme, width: u16) {
+        if !self.findings_open {
+            self.findings_open = true;
+            self.lay_out(memory, theme, width);
+        }
     }
 
     /// Scroll so that file line `line` is near the top, and highlight it.
@@ -464,32 +542,46 @@ impl ArticlePane {
     }
 }
 
-/// The article's own health findings, for the top of the article: each
-/// with its severity, code, line and message, wrapped to `width`.
+/// The article's own health findings, for the top of the article: one
+/// line counting them, and when `open` each with its severity, code, line
+/// and message, wrapped to `width`. A real vault's article may have a dozen;
+/// listed unasked they pushed the article itself off the screen.
 fn findings_lines(
     report: &HealthReport,
     rel: &str,
+    open: bool,
     theme: &Theme,
     width: u16,
 ) -> Vec<Line<'static>> {
     let mine: Vec<_> = report.findings.iter().filter(|f| *f.path == *rel).collect();
-    if mine.is_empty() {
+    let Some(worst) = mine.iter().map(|f| f.severity).min() else {
         return Vec::new();
-    }
-    let mut lines = vec![Line::styled(
-        format!(
-            "{} finding{} in this file:",
-            mine.len(),
-            if mine.len() == 1 { "" } else { "s" }
+    };
+    let count = format!(
+        "{} finding{}",
+        mine.len(),
+        if mine.len() == 1 { "" } else { "s" }
+    );
+    let summary = Line::from(vec![
+        Span::styled(
+            format!("{count} in this file"),
+            severity_style(worst, theme),
         ),
-        theme.title,
-    )];
+        Span::styled(
+            if open {
+                ": (! hides them)"
+            } else {
+                " · ! to show"
+            },
+            theme.muted,
+        ),
+    ]);
+    if !open {
+        return vec![summary];
+    }
+    let mut lines = vec![summary];
     for f in mine {
-        let style = match f.severity {
-            Severity::Error => theme.error,
-            Severity::Warning => theme.warning,
-            Severity::Info => theme.info,
-        };
+        let style = severity_style(f.severity, theme);
         let at = f.line.map(|l| format!(" line {l}")).unwrap_or_default();
         let text = sanitize_for_terminal(&format!("{}{at}: {}", f.code, f.message()), false);
         for (i, row) in crate::tui::widgets::wrap::wrap(&text, usize::from(width).saturating_sub(4))
@@ -502,6 +594,14 @@ fn findings_lines(
     }
     lines.push(Line::styled("─".repeat(20), theme.rule));
     lines
+}
+
+fn severity_style(severity: Severity, theme: &Theme) -> ratatui::style::Style {
+    match severity {
+        Severity::Error => theme.error,
+        Severity::Warning => theme.warning,
+        Severity::Info => theme.info,
+    }
 }
 
 fn shift_links(links: &mut [LinkSpot], by: usize) {
@@ -699,6 +799,22 @@ impl Component for ArticlePane {
             Action::Top => self.scroll = 0,
             Action::Bottom => self.scroll_to_end(h),
             Action::SearchArticle => self.start_search(),
+            Action::ShowFindings => {
+                if !self
+                    .health
+                    .findings
+                    .iter()
+                    .any(|f| self.rel.as_deref() == Some(&*f.path))
+                {
+                    cx.info("no findings in this file");
+                    return true;
+                }
+                self.findings_open = !self.findings_open;
+                self.lay_out(cx.memory, cx.theme, width);
+                if self.findings_open {
+                    self.scroll = 0;
+                }
+            }
             Action::ToBank if self.search.is_some() => self.search = None,
             Action::NextLink | Action::PrevLink
                 if self.search.as_ref().is_some_and(|s| !s.hits.is_empty()) =>
@@ -717,12 +833,20 @@ impl Component for ArticlePane {
                     cx.info("no links in this article");
                     return true;
                 }
+                if self.shows_records() {
+                    self.open_selected_record(cx.memory, cx.theme, width, h);
+                    return true;
+                }
                 // Say where Enter would go before it is pressed.
                 match self.selected_destination() {
                     Some(Ok(rel)) => cx.info(format!("→ {}", sanitize_for_terminal(&rel, false))),
                     Some(Err(target)) => dead_link(cx, &target),
                     None => {}
                 }
+            }
+            // A record is shown in full as soon as it is selected.
+            Action::Open if self.shows_records() => {
+                cx.info("n / N step through the records; the selected one is shown in full");
             }
             Action::Open => match self.selected_destination() {
                 Some(Ok(rel)) => match self.selected_link.and_then(|i| self.entry_links.get(i)) {
@@ -788,7 +912,9 @@ impl Component for ArticlePane {
                     // A daily log's list: its rows are entries.
                     (
                         Action::NextLink,
-                        if self.entry_links.is_empty() {
+                        if self.shows_records() {
+                            "record"
+                        } else if self.entry_links.is_empty() {
                             "link"
                         } else {
                             "entry"

@@ -72,6 +72,8 @@ pub struct BankPane {
     opened: bool,
     /// How a bank's files are ordered in their folders.
     pub sort: TreeSort,
+    /// The pane's name: what the layout holds ("Bank", "Project", "Memory").
+    pub name: &'static str,
 }
 
 /// The orders of a bank's files within a folder (`s` cycles them).
@@ -164,6 +166,23 @@ pub fn group_files(bank: &Bank, sort: TreeSort, flagged: &HashSet<String>) -> Gr
         }
     }
     grouped
+}
+
+/// Sorted by date, each file shows the date it is sorted by (its
+/// `last_updated`), so the order can be read.
+fn show_dates(bank: &Bank, rows: &mut [TreeRow]) {
+    for row in rows {
+        let RowKind::File { rel } = &row.kind else {
+            continue;
+        };
+        let date = bank
+            .find(rel)
+            .and_then(|id| bank.article(id).meta.last_updated_date);
+        row.label = match date {
+            Some(date) => format!("{date}  {}", row.label),
+            None => format!("{:<10}  {}", "no date", row.label),
+        };
+    }
 }
 
 /// Paths grouped by numbered folder, the inbox's archive apart, in the
@@ -263,6 +282,7 @@ impl BankPane {
             tree: None,
             opened: false,
             sort: TreeSort::Name,
+            name: "Bank",
         }
     }
 
@@ -337,7 +357,7 @@ impl BankPane {
             .grouped
             .take()
             .unwrap_or_else(|| group_files(bank, self.sort, flagged));
-        let rows = match self.laid_out.take() {
+        let mut rows = match self.laid_out.take() {
             Some(ready) if ready.expanded == self.expanded => ready.rows,
             // Folding lays out the kept tree again; it is built once per
             // grouping, which matters in a bank of 100,000 files.
@@ -347,6 +367,9 @@ impl BankPane {
                 .rows(&self.expanded, flagged),
         };
         self.grouped = Some(grouped);
+        if self.sort == TreeSort::Date {
+            show_dates(bank, &mut rows);
+        }
         rows
     }
 
@@ -602,8 +625,8 @@ impl Component for BankPane {
 
     fn title(&self) -> String {
         match self.sort {
-            TreeSort::Name => "Bank".to_owned(),
-            other => format!("Bank — by {}", other.word()),
+            TreeSort::Name => self.name.to_owned(),
+            other => format!("{} — by {}", self.name, other.word()),
         }
     }
 

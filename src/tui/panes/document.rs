@@ -13,6 +13,7 @@ use membank_core::text::{self, sanitize_for_terminal};
 use ratatui::text::{Line, Span};
 
 use crate::tui::theme::Theme;
+use crate::tui::widgets::jsonl;
 use crate::tui::widgets::markdown::{LinkSpot, RenderedDoc, render_article, render_markdown};
 
 /// A document laid out for the Article pane.
@@ -29,11 +30,13 @@ fn safe(s: &str) -> String {
     sanitize_for_terminal(s, false)
 }
 
-/// Lay out `rel` (and the entry `entry` inside it, when given).
+/// Lay out `rel` (and the entry `entry` inside it, when given); in a
+/// JSONL file, `record` is the record shown in full.
 pub fn lay_out(
     memory: &dyn Memory,
     rel: &str,
     entry: Option<&str>,
+    record: Option<usize>,
     theme: &Theme,
     width: u16,
 ) -> Laid {
@@ -71,7 +74,11 @@ pub fn lay_out(
         .collect();
     let live = |t: &str| resolved.get(t).is_some_and(Option::is_some);
     let (mut doc, mut dests, mut entries);
-    if units.is_empty() {
+    if units.is_empty() && jsonl::is_jsonl(rel) {
+        doc = jsonl::render_jsonl(d.text, width, theme, record);
+        dests = vec![None; doc.links.len()];
+        entries = vec![None; doc.links.len()];
+    } else if units.is_empty() {
         doc = render_article(d.text, width, theme, &live);
         dests = doc
             .links
@@ -91,7 +98,10 @@ pub fn lay_out(
         entries = vec![None; doc.links.len()];
         append_entry_list(&units, rel, &mut doc, &mut dests, &mut entries, theme);
     }
-    append_link_lists(memory, id, &mut doc, &mut dests, theme);
+    // A JSONL file's rows are its records; `n` steps through them alone.
+    if !jsonl::is_jsonl(rel) {
+        append_link_lists(memory, id, &mut doc, &mut dests, theme);
+    }
     entries.resize(doc.links.len(), None);
     Laid {
         doc,
@@ -107,7 +117,7 @@ pub fn lay_out(
 fn other_file(memory: &dyn Memory, rel: &str, theme: &Theme, width: u16) -> RenderedDoc {
     let read = RootReader::for_root(memory.root())
         .map_err(|e| e.to_string())
-        .and_then(|r| r.read(Path::new(rel)).map_err(|e| e.to_string()))
+        .and_then(|r| r.read(Path::new(rel)).map_err(|e| super::read_problem(&e)))
         .and_then(|bytes| text::decode(&bytes).map_err(|e| e.to_string()));
     match read {
         Ok(d) => render_article(&d.text, width, theme, &|_| false),

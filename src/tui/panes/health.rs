@@ -1,5 +1,5 @@
-//! The Health pane: findings grouped by severity and code, with counts;
-//! groups fold, a filter narrows by code or path, and Enter jumps to the
+//! The Health pane: findings grouped by severity and code, with counts,
+//! and a file's several findings of one code under the file; groups fold, a filter narrows by code or path, and Enter jumps to the
 //! file and line.
 
 use crate::tui::drop_later::drop_later;
@@ -33,6 +33,9 @@ pub enum RowKind {
     Code(Severity, &'static str),
     /// Index into `findings`.
     Finding(usize),
+    /// A file with several findings of one code, listed under it: the
+    /// index of its first.
+    File(usize),
 }
 
 /// A group that can be folded: a whole severity, or one code in it.
@@ -47,6 +50,8 @@ pub struct HealthRow {
     pub kind: RowKind,
     /// The styled row of a group; a finding's is made when it is drawn.
     pub line: Line<'static>,
+    /// A finding listed under its file's row, which names the file.
+    pub under_file: bool,
 }
 
 #[derive(Debug, Default)]
@@ -144,6 +149,7 @@ impl HealthPane {
                     Span::styled(fold_mark(sev_folded), theme.muted),
                     Span::styled(severity_label(*sev, total), style),
                 ]),
+                under_file: false,
             });
             if sev_folded {
                 continue;
@@ -158,16 +164,12 @@ impl HealthPane {
                         Span::styled(sanitize_for_terminal(code, false), style),
                         Span::styled(format!(" ({})", items.len()), theme.muted),
                     ]),
+                    under_file: false,
                 });
                 if code_folded {
                     continue;
                 }
-                // A large bank has a hundred thousand findings: their
-                // lines are made for the rows on screen only (`finding_line`).
-                rows.extend(items.iter().map(|&i| HealthRow {
-                    kind: RowKind::Finding(i),
-                    line: Line::default(),
-                }));
+                self.push_findings(items, theme, &mut rows);
             }
         }
         let shown: usize = groups.values().flat_map(|c| c.values()).map(Vec::len).sum();
@@ -198,12 +200,48 @@ impl HealthPane {
         self.cursor.clamp(self.rows.len(), height);
     }
 
+    /// The rows of one code's findings: one each, except that a file with
+    /// several gets a row of its own with them under it (two rows naming
+    /// the same file were noise). The report is in path order, so a file's
+    /// findings of one code are next to each other.
+    fn push_findings(&self, items: &[usize], theme: &Theme, rows: &mut Vec<HealthRow>) {
+        let findings = &self.report.findings;
+        let mut at = 0;
+        while at < items.len() {
+            let path = &findings[items[at]].path;
+            let run = items[at..]
+                .iter()
+                .take_while(|&&i| findings[i].path == *path)
+                .count();
+            let under_file = run > 1 && !path.is_empty();
+            if under_file {
+                rows.push(HealthRow {
+                    kind: RowKind::File(items[at]),
+                    line: Line::from(vec![
+                        Span::raw("      "),
+                        Span::styled(sanitize_for_terminal(path, false), theme.link),
+                        Span::styled(format!(" ({run})"), theme.muted),
+                    ]),
+                    under_file: false,
+                });
+            }
+            // A large bank has a hundred thousand findings: their
+            // lines are made for the rows on screen only (`finding_line`).
+            rows.extend(items[at..at + run].iter().map(|&i| HealthRow {
+                kind: RowKind::Finding(i),
+                line: Line::default(),
+                under_file,
+            }));
+            at += run;
+        }
+    }
+
     /// The group the selected row belongs to (a finding: its code group).
     fn selected_group(&self) -> Option<Group> {
         Some(match self.rows.get(self.cursor.selected)?.kind {
             RowKind::Severity(s) => Group::Severity(s),
             RowKind::Code(s, c) => Group::Code(s, c),
-            RowKind::Finding(i) => {
+            RowKind::Finding(i) | RowKind::File(i) => {
                 let f = self.report.findings.get(i)?;
                 Group::Code(f.severity, f.code)
             }
@@ -216,7 +254,10 @@ impl HealthPane {
         let Some(mut group) = self.selected_group() else {
             return;
         };
-        let on_group_row = !matches!(self.rows[self.cursor.selected].kind, RowKind::Finding(_));
+        let on_group_row = matches!(
+            self.rows[self.cursor.selected].kind,
+            RowKind::Severity(_) | RowKind::Code(..)
+        );
         if on_group_row
             && self.folded.contains(&group)
             && let Group::Code(sev, _) = group
@@ -249,7 +290,7 @@ impl HealthPane {
 
     /// Move to the next (or previous) group row.
     fn jump_group(&mut self, forward: bool, height: usize) -> bool {
-        let is_group = |r: &HealthRow| !matches!(r.kind, RowKind::Finding(_));
+        let is_group = |r: &HealthRow| matches!(r.kind, RowKind::Severity(_) | RowKind::Code(..));
         let here = self.cursor.selected;
         let found = if forward {
             (here + 1..self.rows.len()).find(|&i| is_group(&self.rows[i]))
@@ -321,10 +362,23 @@ pub fn detail_height(pane_height: u16) -> u16 {
 /// Columns before a finding's location.
 const FINDING_INDENT: &str = "      ";
 
-/// One finding's row, `width` columns wide: where (the folder dimmed and
-/// apart from the name), then what. A long folder gives way first, from
-/// its start, so the last folders and the name still tell files apart.
-fn finding_line(f: &Finding, theme: &Theme, width: usize) -> Line<'static> {
+/// One finding's row, `width` columns wide: where, then what. Under its
+/// file's row, the line alone says where; elsewhere the folder is dimmed
+/// and apart from the name, and a long folder gives way first, from its
+/// start, so the last folders and the name still tell files apart.
+fn finding_line(f: &Finding, under_file: bool, theme: &Theme, width: usize) -> Line<'static> {
+    if under_file {
+        let mut spans = vec![Span::raw("        ")];
+        if let Some(l) = f.line {
+            spans.push(Span::styled(format!("line {l}"), theme.link));
+            spans.push(Span::raw("  "));
+        }
+        spans.push(Span::styled(
+            sanitize_for_terminal(&f.message(), false),
+            theme.text,
+        ));
+        return Line::from(spans);
+    }
     let mut spans = vec![Span::raw(FINDING_INDENT)];
     let path = sanitize_for_terminal(&f.path, false);
     match path.rsplit_once('/').filter(|_| !f.path.is_empty()) {
@@ -423,9 +477,12 @@ pub fn draw(frame: &mut Frame, area: Rect, pane: &HealthPane, focused: bool, the
             .take(height)
             .map(|(i, r)| {
                 let line = match r.kind {
-                    RowKind::Finding(f) => {
-                        finding_line(&pane.report.findings[f], theme, usize::from(area.width))
-                    }
+                    RowKind::Finding(f) => finding_line(
+                        &pane.report.findings[f],
+                        r.under_file,
+                        theme,
+                        usize::from(area.width),
+                    ),
                     _ => r.line.clone(),
                 };
                 if i == pane.cursor.selected {

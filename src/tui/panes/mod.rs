@@ -168,3 +168,13 @@ pub fn highlight_row(line: Line<'static>, width: u16, style: Style) -> Line<'sta
     }
     line.style(style)
 }
+
+/// Why a file shown in a pane cannot be read. A file deleted while it
+/// was shown says so, rather than quoting the system's error.
+pub(crate) fn read_problem(e: &membank_core::safe_read::ReadError) -> String {
+    if e.is_not_found() {
+        "deleted: the file is no longer on disk".to_owned()
+    } else {
+        e.to_string()
+    }
+}

@@ -90,8 +90,8 @@ impl SearchPane {
         if self.index.is_some() || self.query.trim().is_empty() {
             self.waiting = false;
             self.run(cx.memory, cx.theme);
-            if self.hits.is_empty() && !self.query.trim().is_empty() {
-                cx.info("no hits");
+            if let Some(said) = self.outcome() {
+                cx.info(said);
             }
             return;
         }
@@ -119,6 +119,19 @@ impl SearchPane {
             self.run(memory, theme);
         }
         waited
+    }
+
+    /// What the status line says of the last search: always its newest
+    /// outcome, so an earlier "no hits" never outlives the hits found
+    /// since. `None` with no query.
+    pub fn outcome(&self) -> Option<String> {
+        if self.query.trim().is_empty() {
+            None
+        } else if self.hits.is_empty() {
+            Some("no hits".to_owned())
+        } else {
+            Some(self.summary.clone())
+        }
     }
 
     /// Hits that fit in a pane of `height` rows.

@@ -62,6 +62,7 @@ impl Panes {
     /// A pane's name on its tab: the Context slot is named for what fills it.
     pub fn name(&self, pane: Pane) -> &'static str {
         match pane {
+            Pane::Bank => self.slot.tree_title(),
             Pane::Context => self.slot.title(),
             _ => pane.title(),
         }

@@ -28,6 +28,16 @@ impl Slot {
         }
     }
 
+    /// The name of the first pane, the tree: what the layout holds, as
+    /// this slot is named for what fills it.
+    pub fn tree_title(self) -> &'static str {
+        match self {
+            Slot::Context => "Bank",
+            Slot::Recall => "Project",
+            Slot::Search => "Memory",
+        }
+    }
+
     /// The name on the tab and the pane's border.
     pub fn title(self) -> &'static str {
         match self {

@@ -68,6 +68,20 @@ impl Finder {
         finder
     }
 
+    /// List the items with these ids (the caller's), latest first, before
+    /// the rest while nothing is typed.
+    pub fn with_recent(mut self, latest_first: &[usize]) -> Finder {
+        let items = self.rank.items();
+        let at: Vec<u32> = latest_first
+            .iter()
+            .filter_map(|id| items.iter().position(|i| i.id == *id))
+            .map(|i| i as u32)
+            .collect();
+        self.rank.set_recent(&at);
+        self.refilter();
+        self
+    }
+
     pub fn query(&self) -> &str {
         self.input.lines().first().map_or("", String::as_str)
     }
@@ -197,7 +211,11 @@ pub fn centered(area: Rect, w: u16, h: u16) -> Rect {
 }
 
 pub fn draw(frame: &mut Frame, finder: &Finder, theme: &Theme) {
-    let area = centered(frame.area(), 70, 20);
+    // Long names and deep folders need the room a wide terminal has.
+    let full = frame.area();
+    let w = (full.width / 5 * 4).clamp(70, 140);
+    let h = (full.height / 5 * 4).clamp(20, 40);
+    let area = centered(full, w, h);
     frame.render_widget(Clear, area);
     let block = Block::default()
         .borders(Borders::ALL)
@@ -277,6 +295,25 @@ mod tests {
         assert_eq!(f.total, 1);
         assert_eq!(f.selected_id(), Some(0));
         assert_eq!(f.matches[0].positions, vec![0, 1, 2, 3]);
+    }
+
+    /// Before anything is typed: the recently opened, latest first, then
+    /// the rest from A to Z.
+    #[test]
+    fn an_empty_query_lists_the_recent_then_a_to_z() {
+        let theme = Theme::default_theme();
+        let f = Finder::new(
+            "Find",
+            items(&["delta", "Alpha", "charlie", "bravo", "echo"]),
+            &theme,
+        )
+        .with_recent(&[4, 2]);
+        let names: Vec<&str> = f
+            .matches
+            .iter()
+            .map(|m| f.items()[m.item].name.as_str())
+            .collect();
+        assert_eq!(names, ["echo", "charlie", "Alpha", "bravo", "delta"]);
     }
 
     #[test]

@@ -84,6 +84,12 @@ pub struct FuzzyRank {
     pub ordered: Vec<u32>,
     /// How many items match in all.
     pub total: usize,
+    /// Each item's place in alphabetical order (by name, then folder), for
+    /// the list shown before anything is typed.
+    alphabetical: Vec<u32>,
+    /// Each item's place among the recently opened (0 the latest), or
+    /// `u32::MAX`: they head the list shown before anything is typed.
+    recent: Vec<u32>,
 }
 
 impl std::fmt::Debug for FuzzyRank {
@@ -138,7 +144,7 @@ fn tier_of(name: &str, title: Option<&str>, query: &str) -> u8 {
 
 impl FuzzyRank {
     pub fn new(items: Vec<FinderItem>) -> FuzzyRank {
-        let name_lower = items.iter().map(|i| i.name.to_lowercase()).collect();
+        let name_lower: Vec<String> = items.iter().map(|i| i.name.to_lowercase()).collect();
         let title_lower = items
             .iter()
             .map(|i| i.title.as_ref().map(|t| t.to_lowercase()))
@@ -149,6 +155,17 @@ impl FuzzyRank {
             .map(|i| i.name.chars().count() as u32)
             .collect();
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get().min(4));
+        let mut by_name: Vec<u32> = (0..items.len() as u32).collect();
+        by_name.sort_by(|&a, &b| {
+            let (a, b) = (a as usize, b as usize);
+            name_lower[a]
+                .cmp(&name_lower[b])
+                .then_with(|| items[a].folder.cmp(&items[b].folder))
+        });
+        let mut alphabetical = vec![0; items.len()];
+        for (place, &i) in by_name.iter().enumerate() {
+            alphabetical[i as usize] = place as u32;
+        }
         let mut rank = FuzzyRank {
             items,
             name_lower,
@@ -159,9 +176,24 @@ impl FuzzyRank {
             history: Vec::new(),
             ordered: Vec::new(),
             total: 0,
+            alphabetical,
+            recent: Vec::new(),
         };
         rank.set_query("");
         rank
+    }
+
+    /// The items opened lately, the latest first (ids into `items`): the
+    /// list shown before anything is typed starts with them.
+    pub fn set_recent(&mut self, latest_first: &[u32]) {
+        self.recent = vec![u32::MAX; self.items.len()];
+        for (place, &i) in latest_first.iter().enumerate() {
+            if let Some(slot) = self.recent.get_mut(i as usize)
+                && *slot == u32::MAX
+            {
+                *slot = place as u32;
+            }
+        }
     }
 
     pub fn items(&self) -> &[FinderItem] {
@@ -207,9 +239,28 @@ impl FuzzyRank {
         let this = &*self;
         let key = |i: u32, matcher: &mut Matcher| -> Option<SortKey> {
             let at = i as usize;
-            let (tier, score) = if query.is_empty() {
-                (TIER_FUZZY, 0)
-            } else {
+            if query.is_empty() {
+                // Nothing typed: the recently opened, then A to Z.
+                let recent = this.recent.get(at).copied().unwrap_or(u32::MAX);
+                return Some(if recent == u32::MAX {
+                    SortKey {
+                        tier: TIER_FUZZY,
+                        placement: this.items[at].placement,
+                        inverse_score: 0,
+                        name_chars: this.alphabetical[at],
+                        item: i,
+                    }
+                } else {
+                    SortKey {
+                        tier: TIER_EXACT,
+                        placement: Placement::Content,
+                        inverse_score: recent,
+                        name_chars: 0,
+                        item: i,
+                    }
+                });
+            }
+            let (tier, score) = {
                 let score = pattern.score(this.haystacks[at].slice(..), matcher)?;
                 let tier = tier_of(&this.name_lower[at], this.title_lower[at].as_deref(), query);
                 (tier, score)

@@ -5,6 +5,7 @@ pub mod cut;
 pub mod fuzzy;
 pub mod fuzzy_rank;
 pub mod help;
+pub mod jsonl;
 pub mod markdown;
 pub mod status;
 pub mod wrap;

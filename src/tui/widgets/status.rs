@@ -202,4 +202,17 @@ mod tests {
         assert!(shown.trim_end().ends_with('…'), "{shown:?}");
         assert!(shown.contains("01_CLIENTS/Acme"), "{shown:?}");
     }
+
+    /// The hint about copying inside tmux is read whole at 80 columns.
+    #[test]
+    fn the_tmux_copy_hint_fits_an_80_column_bar() {
+        let mut status = Status {
+            bank: "demo-bank".to_owned(),
+            articles: 31,
+            ..Status::default()
+        };
+        status.info(crate::tui::osc52::TMUX_HINT);
+        let shown = bar(&status, 80);
+        assert!(shown.contains(crate::tui::osc52::TMUX_HINT), "{shown:?}");
+    }
 }

@@ -170,6 +170,8 @@ pub enum SystemKind {
     Config,
     /// `.lock`: the single-process lock anchor.
     Lock,
+    /// membank's own mark on a demo copy (see [`crate::memory::DEMO_MARKER`]).
+    DemoMarker,
 }
 
 impl SystemKind {
@@ -182,6 +184,7 @@ impl SystemKind {
             SystemKind::EngineConfig => "offline memory engine settings",
             SystemKind::Config => "everos settings",
             SystemKind::Lock => "process lock",
+            SystemKind::DemoMarker => "membank's mark on a demo copy",
         }
     }
 }
@@ -317,6 +320,7 @@ fn classify_inner(segs: &[&str]) -> Place {
             "ome.toml" => FileKind::System(SystemKind::EngineConfig),
             "everos.toml" | "config.toml" => FileKind::System(SystemKind::Config),
             ".lock" => FileKind::System(SystemKind::Lock),
+            crate::memory::DEMO_MARKER => FileKind::System(SystemKind::DemoMarker),
             _ => FileKind::Unknown("a file at the top of the memory root"),
         };
         return Place::bare(kind);
@@ -445,6 +449,16 @@ mod tests {
             p.kind,
             FileKind::Daily(DailyKind::AgentCase, Err("2026-02-30".into()))
         );
+    }
+
+    /// The demo's own marker is membank's, not a stray file to report.
+    #[test]
+    fn the_demo_marker_is_a_system_file() {
+        assert_eq!(
+            of(crate::memory::DEMO_MARKER).kind,
+            FileKind::System(SystemKind::DemoMarker)
+        );
+        assert!(matches!(of("README.md").kind, FileKind::Unknown(_)));
     }
 
     #[test]

@@ -5,8 +5,9 @@
 //! point and on whether anything links to it. So after a change only these
 //! articles are checked again: the changed and added ones, the ones whose
 //! links now reach other files (only possible when files were added,
-//! removed or renamed), and the ones that gained their first or lost their
-//! last backlink. Everyone else keeps the findings of the report before.
+//! removed or renamed), the ones with a dead link when files came or went
+//! (what it may have meant is among the names), and the ones that gained
+//! their first or lost their last backlink. Everyone else keeps the findings of the report before.
 //!
 //! Of the passes over the whole bank, the ones about folders and the files
 //! that are not articles run again (there are few such files). File names
@@ -20,7 +21,7 @@ use std::collections::HashSet;
 use rayon::prelude::*;
 
 use super::{
-    Finding, HealthOptions, HealthReport, article_findings, listed_file_findings, names,
+    Finding, HealthOptions, HealthReport, LinkNames, article_findings, listed_file_findings, names,
     stale_cutoff, terms,
 };
 use crate::bank::{ArticleId, Bank, ProblemKind, Resolution};
@@ -88,11 +89,12 @@ pub fn recheck(
         _ => !again.contains(&*f.path),
     };
     let cutoff = stale_cutoff(opts);
+    let names = LinkNames::default();
     let mut fresh: Vec<Finding> = dirty
         .par_iter()
         .flat_map_iter(|&id| {
             let mut out = Vec::new();
-            article_findings(after, id, cutoff, opts, &mut out);
+            article_findings(after, id, cutoff, opts, &names, &mut out);
             out
         })
         .collect();
@@ -123,6 +125,8 @@ fn dirty_articles(
                 changed.contains(after.article(id).rel_path.as_str())
                     || before.backlinks(old).is_empty() != after.backlinks(id).is_empty()
                     || !same_targets(before, old, after, id)
+                    // A dead link's suggestion is one of the names, which changed.
+                    || has_dead_link(after, id)
             }
         })
         .collect()
@@ -217,6 +221,11 @@ fn other_paths(bank: &Bank) -> impl Iterator<Item = &str> {
         .chain(bank.other_files.iter().map(String::as_str))
         .chain(bank.templates.iter().map(String::as_str))
         .chain(not_utf8)
+}
+
+fn has_dead_link(bank: &Bank, id: ArticleId) -> bool {
+    bank.outgoing(id)
+        .any(|(_, r)| matches!(r, Resolution::Dead))
 }
 
 /// Does each link of the article reach the same files in both banks?

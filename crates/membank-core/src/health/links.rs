@@ -1,11 +1,37 @@
 //! Links between articles: dead, ambiguous, and articles nobody links to.
 
+use std::sync::OnceLock;
+
 use crate::bank::{ArticleId, Bank, Resolution};
+use crate::near_miss::NearMisses;
 
 use super::finding::Message;
 use super::{Finding, Severity, finding};
 
-pub(super) fn link_findings(bank: &Bank, id: ArticleId, out: &mut Vec<Finding>) {
+/// The names a dead link may have meant, indexed only once a check meets
+/// its first dead link.
+#[derive(Default)]
+pub(super) struct LinkNames(OnceLock<NearMisses>);
+
+impl LinkNames {
+    fn get(&self, bank: &Bank) -> &NearMisses {
+        self.0.get_or_init(|| {
+            let stems = bank
+                .articles()
+                .iter()
+                .map(|a| crate::article::stem_of(&a.rel_path));
+            let files = bank
+                .other_files
+                .iter()
+                .chain(&bank.templates)
+                .chain(bank.skipped.iter().map(|s| &s.path))
+                .map(|p| p.rsplit('/').next().unwrap_or(p));
+            NearMisses::new(stems.chain(files))
+        })
+    }
+}
+
+pub(super) fn link_findings(bank: &Bank, id: ArticleId, names: &LinkNames, out: &mut Vec<Finding>) {
     let a = bank.article(id);
     for (link, resolution) in bank.outgoing(id) {
         match resolution {
@@ -15,7 +41,7 @@ pub(super) fn link_findings(bank: &Bank, id: ArticleId, out: &mut Vec<Finding>) 
                 Severity::Warning,
                 &a.rel_path,
                 Some(link.line),
-                Message::DeadLink(link.written().into_boxed_str()),
+                dead_link(link, names.get(bank)),
             )),
             Resolution::Ambiguous(ids) => {
                 let names: Vec<String> = ids
@@ -69,6 +95,58 @@ pub(super) fn orphan_finding(bank: &Bank, id: ArticleId, out: &mut Vec<Finding>)
         None,
         Message::Orphan,
     ));
+}
+
+/// File types a link names as an attachment rather than a note (Obsidian
+/// embeds and links these; a note's name may still contain a dot).
+const ATTACHMENT_EXTENSIONS: &[&str] = &[
+    "png", "jpg", "jpeg", "gif", "webp", "svg", "bmp", "avif", "tif", "tiff", "pdf", "mp3", "wav",
+    "m4a", "ogg", "flac", "webm", "mp4", "mov", "mkv", "docx", "doc", "xlsx", "xls", "pptx", "ppt",
+    "odt", "ods", "zip", "csv", "tsv", "tmx", "xliff", "xlf", "sdlxliff", "txt", "json", "jsonl",
+    "canvas", "base",
+];
+
+/// Does the link target name an attachment (by its extension)?
+fn is_attachment(target: &str) -> bool {
+    let name = target.rsplit('/').next().unwrap_or(target);
+    name.rsplit_once('.').is_some_and(|(stem, ext)| {
+        !stem.is_empty()
+            && ATTACHMENT_EXTENSIONS
+                .iter()
+                .any(|known| known.eq_ignore_ascii_case(ext))
+    })
+}
+
+/// What a dead link is: a missing attachment, a near miss of an existing
+/// name, or a name nothing has yet (perhaps a note still to be written).
+fn dead_link(link: &crate::article::Link, names: &NearMisses) -> Message {
+    let target = link.target.trim();
+    let name = target.rsplit('/').next().unwrap_or(target);
+    let near = names.find(name);
+    let written = link.written();
+    if is_attachment(target) {
+        let hint = match near {
+            Some(near) => format!(" Did you mean “{near}”?"),
+            None => " Add the file to the bank, or correct the name.".to_owned(),
+        };
+        return Message::Text(
+            format!(
+                "{written}: missing attachment: no file named “{name}” is in the bank.{hint} \
+                 membank never removes links by itself."
+            )
+            .into_boxed_str(),
+        );
+    }
+    match near {
+        Some(near) => Message::Text(
+            format!(
+                "{written} does not match any file in the bank. Did you mean [[{near}]]? \
+                 membank never removes links by itself."
+            )
+            .into_boxed_str(),
+        ),
+        None => Message::DeadLink(written.into_boxed_str()),
+    }
 }
 
 /// The message of a `dead-link` finding.

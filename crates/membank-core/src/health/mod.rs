@@ -32,6 +32,7 @@ pub use finding::Finding;
 pub use language::is_plausible_language_tag;
 
 use finding::Message;
+use links::LinkNames;
 
 /// How serious a finding is. Sorts errors first.
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -210,7 +211,7 @@ pub fn check(bank: &Bank, opts: &HealthOptions) -> HealthReport {
     // they raised the peak by 13 MB on 100,000 articles).
     let mut whole_bank = Vec::new();
     bank_findings(bank, &mut whole_bank);
-    let mut findings = per_article_findings(bank, stale_cutoff, opts);
+    let mut findings = per_article_findings(bank, stale_cutoff, opts, &LinkNames::default());
     findings.reserve_exact(whole_bank.len());
     findings.extend(whole_bank);
     HealthReport::new(findings)
@@ -224,6 +225,7 @@ fn per_article_findings(
     bank: &Bank,
     stale_cutoff: Option<Date>,
     opts: &HealthOptions,
+    names: &LinkNames,
 ) -> Vec<Finding> {
     let articles = bank.articles().len();
     let range = articles.div_ceil(RANGES).max(1);
@@ -232,7 +234,7 @@ fn per_article_findings(
         let parts: Vec<Vec<Finding>> = (start..(start + range).min(articles))
             .into_par_iter()
             .fold(Vec::new, |mut out, id| {
-                article_findings(bank, id, stale_cutoff, opts, &mut out);
+                article_findings(bank, id, stale_cutoff, opts, names, &mut out);
                 out
             })
             .collect();
@@ -302,6 +304,7 @@ fn article_findings(
     id: ArticleId,
     stale_cutoff: Option<Date>,
     opts: &HealthOptions,
+    names: &LinkNames,
     out: &mut Vec<Finding>,
 ) {
     let a = bank.article(id);
@@ -316,7 +319,7 @@ fn article_findings(
         inbox::inbox_findings(bank, id, out);
     }
     if a.folder.is_content() || a.folder == Folder::Indices {
-        links::link_findings(bank, id, out);
+        links::link_findings(bank, id, names, out);
     }
     if a.folder.is_content() {
         links::orphan_finding(bank, id, out);

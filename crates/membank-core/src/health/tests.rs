@@ -1014,3 +1014,50 @@ fn a_credential_in_an_article_is_an_error_naming_its_kind_and_line() {
     assert!(message.contains("an AWS access key"), "{message}");
     assert!(!message.contains(&key), "{message}");
 }
+
+/// A dead link says what it most likely is: a missing attachment, a slip
+/// of an existing name (with the name), or a note still to be written.
+#[test]
+fn dead_links_say_missing_attachment_or_did_you_mean() {
+    let d = healthy();
+    write(
+        d.path(),
+        "03_DOMAINS/Travel and Tourism.md",
+        b"---\ndomain: Travel\nlanguages: [en]\nlast_updated: 2026-04-01\n---\n# Travel\n[[Legal]]\n",
+    );
+    write(
+        d.path(),
+        "03_DOMAINS/Legal.md",
+        b"---\ndomain: Legal\nlanguages: [en, nl]\nlast_updated: 2026-04-01\n---\n# Legal\n[[compliance]]\n\
+          [[Travel & Tourism]]\n![[icon.svg]]\n[[report.pdf]]\n[[Nowhere]]\n[[Complience]]\n",
+    );
+    let r = run(&d);
+    let dead: Vec<(Option<usize>, String)> = only(&r, "dead-link")
+        .iter()
+        .map(|f| (f.line, f.message().into_owned()))
+        .collect();
+    let said = |line: usize| {
+        dead.iter()
+            .find(|(l, _)| *l == Some(line))
+            .map(|(_, m)| m.as_str())
+            .unwrap_or_else(|| panic!("no dead link on line {line}: {dead:?}"))
+    };
+    assert_eq!(
+        said(8),
+        "[[Travel & Tourism]] does not match any file in the bank. Did you mean \
+         [[Travel and Tourism]]? membank never removes links by itself."
+    );
+    assert_eq!(
+        said(9),
+        "![[icon.svg]]: missing attachment: no file named “icon.svg” is in the bank. Add the \
+         file to the bank, or correct the name. membank never removes links by itself."
+    );
+    assert!(said(10).contains("missing attachment: no file named “report.pdf”"));
+    assert!(said(11).contains("forward reference"), "{}", said(11));
+    assert!(
+        said(12).contains("Did you mean [[compliance]]?"),
+        "{}",
+        said(12)
+    );
+    assert_eq!(dead.len(), 5, "{dead:?}");
+}

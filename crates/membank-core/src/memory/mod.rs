@@ -13,6 +13,10 @@ pub mod changes;
 pub mod detect;
 pub mod model;
 
+/// The file membank leaves at the root of a demo copy, so that refreshing
+/// the demo only ever deletes such a folder. A layout does not report it.
+pub const DEMO_MARKER: &str = ".membank-demo";
+
 use std::any::Any;
 use std::fmt;
 use std::path::{Path, PathBuf};

@@ -29,6 +29,10 @@ pub struct ModelConnection {
     client: SharedClient,
     /// The model a job connected to (sanitised).
     model: Option<String>,
+    /// The client was given (`use_client`), not made from the configuration.
+    given: bool,
+    /// Nothing is configured: the model connected to is only the fallback.
+    guessed: bool,
     /// Why the last job could not connect (sanitised).
     problem: Option<String>,
     /// A configuration check already asked for.
@@ -49,6 +53,14 @@ impl ModelConnection {
         self.model = Some(sanitize_for_terminal(&client.config().summary(), false));
         *self.client.lock().unwrap_or_else(|e| e.into_inner()) = Some(client);
         self.problem = None;
+        self.given = true;
+        self.guessed = false;
+    }
+
+    /// Nothing is configured, so the model named is only the fallback
+    /// (a local Ollama) and may not exist.
+    pub fn is_guess(&self) -> bool {
+        self.guessed && self.problem.is_none()
     }
 
     /// The model in use, or why there is none; `None` before any job said.
@@ -119,6 +131,13 @@ impl ModelConnection {
         match &message.event {
             JobEvent::Connected { model } => {
                 self.model = Some(sanitize_for_terminal(model, false));
+                // Once per connection, not per drawing: it looks at the
+                // environment and whether the config file exists.
+                self.guessed = !self.given
+                    && !membank_llm::config::anything_configured(
+                        &membank_llm::config::process_env,
+                        membank_llm::config::config_file_path().is_some_and(|p| p.is_file()),
+                    );
                 self.problem = None;
                 self.connected.push(job);
                 None

@@ -294,6 +294,8 @@ impl Component for AgentsPane {
     /// address is left to the docs and the log).
     fn title(&self) -> String {
         match self.connection.describe() {
+            Some(Ok(_)) if self.connection.is_guess() => "Agents — no model set up".to_owned(),
+            Some(Err(_)) => "Agents — no model can be used".to_owned(),
             Some(Ok(summary)) => {
                 let model = summary.splitn(3, " · ").take(2).collect::<Vec<_>>();
                 format!("Agents — {}", model.join(" · "))

@@ -135,6 +135,8 @@ pub struct AgentsPane {
     /// The input was just left with Esc: `r` then sends what it holds
     /// (anywhere else `r` is a letter typed into it).
     left_input: bool,
+    /// A warning the run in flight started with, said again when it ends.
+    run_warning: Option<String>,
 }
 
 impl AgentsPane {
@@ -190,6 +192,17 @@ impl AgentsPane {
     /// Recompute what is derived from the bank (pending inbox, findings).
     pub fn refresh(&mut self, bank: &Bank, health: &HealthReport) {
         self.inbox.refresh(bank);
+        // An open review's diffs follow the files on disk.
+        for review in [
+            &mut self.inbox.review,
+            &mut self.check.review,
+            &mut self.distill.review,
+        ]
+        .into_iter()
+        .flatten()
+        {
+            review.refresh_diffs(bank.root());
+        }
         if self.kind == AgentKind::Check && !self.check.reply.is_running() {
             self.check.refresh(health);
         }
@@ -381,6 +394,7 @@ impl AgentsPane {
         template: &str,
         ctx: &mut Cx,
     ) -> Result<ChatRequest, String> {
+        self.run_warning = None;
         match self.kind {
             AgentKind::Query => {
                 let settings = (ctx.query.clone(), ctx.budget);
@@ -400,12 +414,16 @@ impl AgentsPane {
                 if ctx.query.source_lang.is_none() && ctx.query.target_lang.is_none() {
                     missing.push("language");
                 }
-                if !missing.is_empty() {
-                    ctx.effects.push(Effect::Warn(format!(
-                        "Translate: no {} set in the Context pane, so the context has no \
-                         client profile or language match",
+                self.run_warning = (!missing.is_empty()).then(|| {
+                    format!(
+                        "no {} set in the Context pane, so the context has no client \
+                         profile or language match",
                         missing.join(" or ")
-                    )));
+                    )
+                });
+                if let Some(warning) = &self.run_warning {
+                    ctx.effects
+                        .push(Effect::Warn(format!("Translate: {warning}")));
                 }
                 self.translate
                     .prepare(bank, template, &ctx.query, ctx.budget)
@@ -481,6 +499,7 @@ impl AgentsPane {
         if let Some(f) = finished {
             self.job = None;
             let complete = f.complete;
+            let why = f.why.clone();
             match kind {
                 AgentKind::Inbox => self.inbox.finish(root, f),
                 AgentKind::Check => self.check.finish(root, f),
@@ -488,10 +507,21 @@ impl AgentsPane {
                 AgentKind::Writeback => self.writeback.finish(memory.downcast_ref::<Project>(), f),
                 AgentKind::Query | AgentKind::Translate | AgentKind::Chat => {}
             }
-            effects.push(if complete {
-                Effect::Info(format!("{}: reply complete", kind.title()))
-            } else {
-                Effect::Warn(format!("{}: the reply is incomplete", kind.title()))
+            // A warning given when the run started is still worth reading
+            // when it ends, so it is said again rather than replaced.
+            let started_with = self.run_warning.take();
+            effects.push(match (complete, started_with) {
+                (true, None) => Effect::Info(format!("{}: reply complete", kind.title())),
+                (true, Some(warning)) => {
+                    Effect::Warn(format!("{}: reply complete; {warning}", kind.title()))
+                }
+                // The reason names the cause: a refused connection, a
+                // timeout, a stop.
+                (false, _) => Effect::Warn(format!(
+                    "{}: {}",
+                    kind.title(),
+                    why.as_deref().unwrap_or("the reply is incomplete")
+                )),
             });
         }
         true

@@ -375,13 +375,29 @@ impl Review {
         let mut written: Vec<String> = Vec::new();
         let mut block_lines = Vec::new();
         for (line, path) in blocks {
-            block_lines.push(s(&line));
+            // A declined file is said below in its own word, not as a
+            // rejection by the checks.
+            if path.is_none() && line.ends_with(": declined by the user") {
+                continue;
+            }
+            // The result says "written" only of what was written.
+            block_lines.push(match &path {
+                Some(p) => s(&format!("{:<9}  {p}", "written")),
+                None => s(&line),
+            });
             if let Some(path) = path
                 && !written.contains(&path)
             {
                 written.push(path);
             }
         }
+        // What the user declined is said as such, not left out.
+        block_lines.extend(
+            self.blocks
+                .iter()
+                .filter(|b| !b.accepted && !matches!(b.proposal, Proposal::Rejected(_)))
+                .map(|b| format!("{:<9}  {}", "declined", b.path)),
+        );
         let written_count = written.len();
         for path in written {
             if !changed.contains(&path) {
@@ -398,9 +414,9 @@ impl Review {
         }
     }
 
-    /// Files changed on disk since they were shown: classify the reply
-    /// again against them, keep the user's choices, write nothing.
-    fn show_stale(&mut self, root: &Path, stale: &[String]) -> Applied {
+    /// Classify the reply again against the files as they are now,
+    /// keeping what was accepted, the kept inbox notes and the cursor.
+    fn reclassify(&mut self, root: &Path) {
         let accepted: Vec<bool> = self.blocks.iter().map(|b| b.accepted).collect();
         let cursor = self.cursor.selected;
         let kept = std::mem::take(&mut self.sources);
@@ -411,6 +427,55 @@ impl Review {
             b.accepted = was && !matches!(b.proposal, Proposal::Rejected(_));
         }
         self.cursor.selected = cursor.min(self.blocks.len().saturating_sub(1));
+    }
+
+    /// Files changed on disk while the review is open: every diff is made
+    /// again against the file as it is now, and the files whose diff
+    /// changed are named at the top. Returns whether any diff changed. An
+    /// applied review is left as it is.
+    pub fn refresh_diffs(&mut self, root: &Path) -> bool {
+        if self.is_applied() {
+            return false;
+        }
+        let before: Vec<(String, Vec<String>)> = self
+            .blocks
+            .iter()
+            .map(|b| (b.path.clone(), b.detail.clone()))
+            .collect();
+        let (warnings, scroll) = (self.warnings.clone(), self.detail_scroll);
+        self.reclassify(root);
+        let changed: Vec<String> = self
+            .blocks
+            .iter()
+            .zip(&before)
+            .filter(|(b, (_, detail))| b.detail != *detail)
+            .map(|(_, (path, _))| path.clone())
+            .collect();
+        // Warnings of earlier refreshes and stale writes stay until applied.
+        for w in warnings.into_iter().rev() {
+            if !self.warnings.contains(&w) {
+                self.warnings.insert(0, w);
+            }
+        }
+        if changed.is_empty() {
+            // Nothing moved: the reader stays where they were in the diff.
+            self.detail_scroll = scroll;
+            return false;
+        }
+        self.warnings.insert(
+            0,
+            format!(
+                "changed on disk: {}; the diff now shows the file as it is",
+                changed.join(", ")
+            ),
+        );
+        true
+    }
+
+    /// Files changed on disk since they were shown: classify the reply
+    /// again against them, keep the user's choices, write nothing.
+    fn show_stale(&mut self, root: &Path, stale: &[String]) -> Applied {
+        self.reclassify(root);
         let names: Vec<String> = stale
             .iter()
             .map(|p| sanitize_for_terminal(p, false))
@@ -705,6 +770,55 @@ mod tests {
             std::fs::read_to_string(root.join("01_CLIENTS/Acme.md")).unwrap(),
             "from the model\n"
         );
+    }
+
+    /// A file edited while its review is open gets a new diff at once,
+    /// against the edit, and says so.
+    #[test]
+    fn the_diff_is_made_again_when_the_file_changes_on_disk() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::create_dir_all(root.join("01_CLIENTS")).unwrap();
+        std::fs::write(root.join("01_CLIENTS/Acme.md"), "old\n").unwrap();
+        let reply = "### FILE: 01_CLIENTS/Acme.md\nfrom the model\n";
+        let mut review = Review::new(root, reply, Purpose::Write);
+        assert!(!review.refresh_diffs(root), "nothing changed yet");
+        assert!(review.warnings.is_empty());
+        std::fs::write(root.join("01_CLIENTS/Acme.md"), "edited by hand\n").unwrap();
+        assert!(review.refresh_diffs(root));
+        assert!(
+            review.blocks[0]
+                .detail
+                .iter()
+                .any(|l| l == "-edited by hand"),
+            "{:?}",
+            review.blocks[0].detail
+        );
+        assert!(review.warnings[0].contains("changed on disk: 01_CLIENTS/Acme.md"));
+        // What the user now sees is what is written.
+        assert_eq!(review.apply(root).written, 1);
+    }
+
+    /// The result says "written" of the files written and "declined" of
+    /// the ones the user declined.
+    #[test]
+    fn the_result_says_written_and_declined() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::create_dir_all(root.join("01_CLIENTS")).unwrap();
+        let reply = "### FILE: 01_CLIENTS/Kept.md\nyes\n### FILE: 01_CLIENTS/Skipped.md\nno\n";
+        let mut review = Review::new(root, reply, Purpose::Write);
+        review.cursor.selected = 1;
+        assert!(review.toggle());
+        assert_eq!(review.apply(root).written, 1);
+        assert_eq!(
+            review.result.as_deref().unwrap(),
+            [
+                "written    01_CLIENTS/Kept.md",
+                "declined   01_CLIENTS/Skipped.md"
+            ]
+        );
+        assert!(!root.join("01_CLIENTS/Skipped.md").exists());
     }
 
     #[test]

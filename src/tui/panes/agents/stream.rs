@@ -42,6 +42,8 @@ pub struct Stream {
 pub struct Finished {
     pub complete: bool,
     pub text: String,
+    /// Why it ended early (sanitised), when it did.
+    pub why: Option<String>,
 }
 
 impl Stream {
@@ -106,20 +108,25 @@ impl Stream {
                 self.text = text;
                 self.chars = self.text.chars().count();
                 self.view.update(&self.text, self.width);
-                self.state = if complete {
-                    StreamState::Complete
+                let why = if complete {
+                    None
                 } else if self.cancelled {
-                    StreamState::Incomplete("stopped (s)".into())
+                    Some("stopped (s)".to_owned())
                 } else {
-                    StreamState::Incomplete(
+                    Some(
                         self.error
                             .clone()
                             .unwrap_or_else(|| "the reply ended early".into()),
                     )
                 };
+                self.state = match &why {
+                    None => StreamState::Complete,
+                    Some(why) => StreamState::Incomplete(why.clone()),
+                };
                 return Some(Finished {
                     complete,
                     text: self.text.clone(),
+                    why,
                 });
             }
         }
@@ -194,7 +201,8 @@ mod tests {
             done,
             Some(Finished {
                 complete: false,
-                text: "par".into()
+                text: "par".into(),
+                why: Some("stopped (s)".into()),
             })
         );
         assert_eq!(s.status_line().unwrap(), "INCOMPLETE: stopped (s)");

@@ -154,6 +154,13 @@ struct Renderer<'a> {
     /// The paragraph being collected is a block of `key: value` lines
     /// (an everos entry's metadata): each keeps its own line.
     field_lines: bool,
+    /// The Obsidian callout (kind, title) of the block quote about to start.
+    pending_callout: Option<(String, String)>,
+    /// For each open block quote: is it a callout (drawn as a box)?
+    quotes: Vec<bool>,
+    /// The events of a callout's `[!kind] Title` line, already drawn as
+    /// the box's top, are skipped.
+    skipping_callout_line: bool,
 }
 
 impl<'a> Renderer<'a> {
@@ -174,6 +181,9 @@ impl<'a> Renderer<'a> {
             last_blank: true,
             src_line: 1,
             field_lines: false,
+            pending_callout: None,
+            quotes: Vec::new(),
+            skipping_callout_line: false,
         }
     }
 
@@ -255,6 +265,9 @@ impl<'a> Renderer<'a> {
                     self.field_lines = body.get(range.clone()).is_some_and(is_field_block);
                 }
                 Event::End(TagEnd::Paragraph) => self.field_lines = false,
+                Event::Start(Tag::BlockQuote(_)) => {
+                    self.pending_callout = body.get(range.clone()).and_then(callout);
+                }
                 _ => {}
             }
             self.event(event);
@@ -263,6 +276,20 @@ impl<'a> Renderer<'a> {
 
     fn event(&mut self, event: Event<'_>) {
         let theme = self.theme;
+        if self.skipping_callout_line {
+            match event {
+                Event::SoftBreak | Event::HardBreak => {
+                    self.skipping_callout_line = false;
+                    return;
+                }
+                Event::End(TagEnd::Paragraph) | Event::End(TagEnd::BlockQuote(_)) => {
+                    self.skipping_callout_line = false;
+                }
+                Event::Start(Tag::Paragraph) => {}
+                // Inline tags open and close on the title line: skipped in pairs.
+                _ => return,
+            }
+        }
         match event {
             Event::Start(tag) => self.start(tag),
             Event::End(tag) => self.end(tag),
@@ -339,6 +366,19 @@ impl<'a> Renderer<'a> {
             }
             Tag::BlockQuote(_) => {
                 self.flush();
+                if let Some((kind, title)) = self.pending_callout.take() {
+                    self.callout_top(&kind, &title);
+                    self.quotes.push(true);
+                    self.skipping_callout_line = true;
+                    self.prefixes.push(Frag {
+                        text: "│ ".into(),
+                        style: callout_style(&kind, theme),
+                        link: None,
+                    });
+                    self.push_style(theme.text);
+                    return;
+                }
+                self.quotes.push(false);
                 self.prefixes.push(Frag {
                     text: "│ ".into(),
                     style: theme.quote,
@@ -464,8 +504,27 @@ impl<'a> Renderer<'a> {
             }
             TagEnd::BlockQuote(_) => {
                 self.flush();
-                self.prefixes.pop();
+                // A blank line inside the box is drawn as the box's side.
+                let border = self.prefixes.pop();
                 self.pop_style();
+                if self.quotes.pop() == Some(true) {
+                    while self
+                        .doc
+                        .lines
+                        .last()
+                        .is_some_and(|l| l.to_string().trim() == "│")
+                    {
+                        self.doc.lines.pop();
+                        self.doc.source_lines.pop();
+                    }
+                    let style = border.map_or(self.theme.quote, |b| b.style);
+                    let room = self.width.saturating_sub(frag_width(&self.prefixes) + 1);
+                    self.raw_line(vec![Frag {
+                        text: format!("└{}", "─".repeat(room)),
+                        style,
+                        link: None,
+                    }]);
+                }
                 self.blank();
             }
             TagEnd::CodeBlock => {
@@ -515,6 +574,43 @@ impl<'a> Renderer<'a> {
         }
     }
 
+    /// The top of a callout's box: its kind and title on the border.
+    fn callout_top(&mut self, kind: &str, title: &str) {
+        let style = callout_style(kind, self.theme);
+        let mut label = kind.to_owned();
+        if let Some(first) = label.get_mut(..1) {
+            first.make_ascii_uppercase();
+        }
+        let room = self.width.saturating_sub(frag_width(&self.prefixes));
+        let mut frags = vec![
+            Frag {
+                text: "┌ ".into(),
+                style,
+                link: None,
+            },
+            Frag {
+                text: sanitize_for_terminal(&label, false),
+                style: style.patch(self.theme.strong),
+                link: None,
+            },
+        ];
+        if !title.is_empty() {
+            frags.push(Frag {
+                text: format!(" · {}", sanitize_for_terminal(title, false)),
+                style: self.theme.strong,
+                link: None,
+            });
+        }
+        let mut frags = fit(frags, room.saturating_sub(2));
+        let used = frag_width(&frags);
+        frags.push(Frag {
+            text: format!(" {}", "─".repeat(room.saturating_sub(used + 1))),
+            style,
+            link: None,
+        });
+        self.raw_line(frags);
+    }
+
     fn code_text(&mut self, text: &str) {
         let theme = self.theme;
         for line in text.strip_suffix('\n').unwrap_or(text).split('\n') {
@@ -540,11 +636,16 @@ impl<'a> Renderer<'a> {
                 widths[i] = widths[i].max(frag_width(cell));
             }
         }
-        // Shrink the widest columns until the table fits.
         let available = self
             .width
             .saturating_sub(frag_width(&self.prefixes))
             .saturating_sub(3 * columns + 1);
+        // Cut to fit, its cells could not be read in full: each row is
+        // shown as its own list of `header: value` lines instead.
+        if widths.iter().sum::<usize>() > available {
+            self.emit_table_as_records(table);
+            return;
+        }
         while widths.iter().sum::<usize>() > available {
             let (widest, &w) = widths
                 .iter()
@@ -601,6 +702,63 @@ impl<'a> Renderer<'a> {
         }
         self.raw_line(vec![border("└", "┴", "┘")]);
     }
+
+    /// A table too wide for the pane: every body row as a block of
+    /// `header: value` lines, wrapped, so no cell is cut.
+    fn emit_table_as_records(&mut self, table: TableState) {
+        let theme = self.theme;
+        let header: Vec<Vec<Frag>> = match table.header_rows {
+            0 => Vec::new(),
+            n => table.rows[n - 1].clone(),
+        };
+        let body = &table.rows[table.header_rows..];
+        let rest: Vec<Frag> = self
+            .prefixes
+            .iter()
+            .cloned()
+            .chain([spaces(4, theme.text)])
+            .collect();
+        for (r, row) in body.iter().enumerate() {
+            if r > 0 {
+                self.raw_line(Vec::new());
+            }
+            for (i, cell) in row.iter().enumerate() {
+                let mut name: Vec<Frag> = match header.get(i) {
+                    Some(h) if frag_width(h) > 0 => h.clone(),
+                    _ => vec![Frag {
+                        text: format!("column {}", i + 1),
+                        style: theme.muted,
+                        link: None,
+                    }],
+                };
+                for f in &mut name {
+                    f.style = f.style.patch(theme.strong);
+                    // The header's own link is the header row's, not every row's.
+                    f.link = None;
+                }
+                let mut frags = name;
+                frags.push(Frag {
+                    text: ": ".into(),
+                    style: theme.muted,
+                    link: None,
+                });
+                frags.extend(cell.iter().cloned());
+                let lead = if i == 0 { "▪ " } else { "  " };
+                let first: Vec<Frag> = self
+                    .prefixes
+                    .iter()
+                    .cloned()
+                    .chain([Frag {
+                        text: lead.into(),
+                        style: theme.table_border,
+                        link: None,
+                    }])
+                    .collect();
+                self.emit_wrapped(frags, first, rest.clone());
+            }
+        }
+        self.last_blank = false;
+    }
 }
 
 mod lines;
@@ -610,6 +768,38 @@ mod properties;
 mod tests;
 #[cfg(test)]
 mod wrapping_tests;
+
+/// The kind and title of an Obsidian callout, from a block quote's source
+/// whose first line is `> [!kind] Title` (`+`/`-` after the kind fold it
+/// in Obsidian; here it is always open).
+fn callout(quote: &str) -> Option<(String, String)> {
+    let first = quote.lines().next()?.trim_start();
+    let rest = first.strip_prefix('>')?.trim_start().strip_prefix("[!")?;
+    let (kind, title) = rest.split_once(']')?;
+    if kind.is_empty()
+        || kind.len() > 24
+        || !kind
+            .chars()
+            .all(|c| c.is_alphanumeric() || c == '-' || c == '_')
+    {
+        return None;
+    }
+    // The title is shown plain: emphasis marks would show as written.
+    let title = title
+        .trim_start_matches(['+', '-'])
+        .trim()
+        .replace(['*', '`'], "");
+    Some((kind.to_lowercase(), title))
+}
+
+/// Warnings look like warnings; every other kind like a note.
+fn callout_style(kind: &str, theme: &Theme) -> Style {
+    match kind {
+        "warning" | "caution" | "attention" | "danger" | "error" | "bug" | "failure" | "fail"
+        | "missing" => theme.warning,
+        _ => theme.info,
+    }
+}
 
 /// Two or more lines, each a `key: value` field (`**key**: value` too):
 /// metadata that reads as a list, not as one run-on sentence.

@@ -313,3 +313,63 @@ fn prose_with_one_colon_line_is_not_a_field_block() {
         vec!["Note: this is a sentence, see https://example.com here."]
     );
 }
+
+/// An Obsidian callout is a box titled with its kind and title, not a
+/// quote starting with `[!note]`; a plain quote stays a quote.
+#[test]
+fn a_callout_renders_as_a_titled_box() {
+    let theme = Theme::default_theme();
+    let src = "Before.\n\n> [!tip]- Use **templates**\n> Press the button\n> to insert one.\n\n\
+               > [!warning]\n> Careful.\n\n> plain quote\n\nAfter.\n";
+    let doc = render_markdown(src, 30, &theme, &exists);
+    assert_eq!(
+        plain(&doc),
+        [
+            "Before.",
+            "",
+            "┌ Tip · Use templates ────────",
+            "│ Press the button to insert",
+            "│ one.",
+            "└─────────────────────────────",
+            "",
+            "┌ Warning ────────────────────",
+            "│ Careful.",
+            "└─────────────────────────────",
+            "",
+            "│ plain quote",
+            "│",
+            "After.",
+        ]
+    );
+    assert_eq!(doc.source_lines.len(), doc.lines.len());
+}
+
+/// A table too wide for the pane is shown a row at a time as
+/// `header: value` lines, so every cell can be read in full.
+#[test]
+fn a_table_too_wide_for_the_pane_is_read_row_by_row_in_full() {
+    let theme = Theme::default_theme();
+    let src = "| Term | Translation | Note |\n|---|---|---|\n\
+               | marketing authorisation holder | houder van de vergunning voor het in de handel brengen | [[Legal]] usage |\n\
+               | shelf life | houdbaarheid | |\n";
+    let doc = render_markdown(src, 40, &theme, &exists);
+    let text = plain(&doc);
+    assert_eq!(
+        text,
+        [
+            "▪ Term: marketing authorisation holder",
+            "  Translation: houder van de vergunning",
+            "    voor het in de handel brengen",
+            "  Note: [[Legal]] usage",
+            "",
+            "▪ Term: shelf life",
+            "  Translation: houdbaarheid",
+            "  Note:",
+        ]
+    );
+    assert!(text.iter().all(|l| !l.contains('…')), "{text:?}");
+    assert_eq!(doc.links.len(), 1);
+    // A narrow table is still a grid.
+    let narrow = plain(&render_markdown(src, 160, &theme, &exists));
+    assert!(narrow.iter().any(|l| l.starts_with("│ Term")), "{narrow:?}");
+}
