@@ -17,7 +17,7 @@ use membank_core::memory::Memory;
 use membank_core::text::sanitize_for_terminal;
 use ratatui::layout::Rect;
 
-use super::areas::{Areas, compute_areas, inner};
+use super::areas::{Areas, compute_areas, inner, zoom};
 use super::keys::KeyMap;
 use super::panes::agents::AgentsPane;
 use super::panes::article::ArticlePane;
@@ -84,6 +84,8 @@ pub struct App {
     /// The pane shown right of the article in the three-column layout.
     pub side: Pane,
     pub size: Rect,
+    /// The focused pane fills the screen (`z`), for reading at 80×24.
+    pub zoomed: bool,
     pub areas: Areas,
     pub panes: Panes,
     pub popup: Option<Popup>,
@@ -171,6 +173,7 @@ impl App {
             checked: None,
             derived: None,
             dirty: true,
+            zoomed: false,
             effects: Vec::new(),
         };
         app.relayout();
@@ -359,6 +362,9 @@ impl App {
 
     fn relayout(&mut self) {
         self.areas = compute_areas(self.size, self.focus, self.main, self.side);
+        if self.zoomed {
+            self.areas = zoom(self.areas, self.focus);
+        }
         let agents_width = self
             .areas
             .of(Pane::Agents)
@@ -491,6 +497,17 @@ impl App {
         self.dirty = true;
     }
 
+    /// Give the focused pane the whole screen, or put the layout back.
+    pub(crate) fn toggle_zoom(&mut self) {
+        self.zoomed = !self.zoomed;
+        self.relayout();
+        self.status.info(if self.zoomed {
+            "zoomed: z puts the panes back"
+        } else {
+            "all panes shown"
+        });
+    }
+
     pub(crate) fn focus_pane(&mut self, pane: Pane) {
         self.focus = pane;
         self.panes.get_mut(pane).on_focus();
@@ -611,12 +628,13 @@ impl App {
             match effect {
                 Effect::ShowArticle { rel, line, banner } => {
                     self.open_article(&rel);
+                    // The banner first: it takes a row the scroll must allow for.
+                    if banner.is_some() {
+                        self.panes.article.banner = banner;
+                    }
                     if let Some(line) = line {
                         let h = self.height_of(Pane::Article);
                         self.panes.article.scroll_to_source_line(line, h);
-                    }
-                    if banner.is_some() {
-                        self.panes.article.banner = banner;
                     }
                 }
                 Effect::ShowEntry { rel, entry } => self.open_at(&rel, Some(&entry)),
@@ -729,7 +747,9 @@ impl App {
         } else {
             self.popup = Some(Popup::Search);
         }
-        self.panes.search.typing = true;
+        // Back to the results of the last search, to move through them;
+        // `i` or `/` edits the query.
+        self.panes.search.typing = self.panes.search.hits.is_empty();
     }
 
     /// Call the Search pane through its contract while it is a popup, then

@@ -36,6 +36,8 @@ mod tests_dejavu_agents;
 #[cfg(test)]
 mod tests_fit;
 #[cfg(test)]
+mod tests_jumps;
+#[cfg(test)]
 mod tests_layouts;
 #[cfg(test)]
 mod tests_reload;
