@@ -360,6 +360,14 @@ impl App {
             .max(10)
     }
 
+    /// Width the Context pane's rows are wrapped to.
+    fn context_width(&self) -> u16 {
+        self.areas
+            .of(Pane::Context)
+            .or(self.areas.main.map(|(_, r)| r))
+            .map_or(self.size.width, |r| inner(r).width)
+    }
+
     fn relayout(&mut self) {
         self.areas = compute_areas(self.size, self.focus, self.main, self.side);
         if self.zoomed {
@@ -381,11 +389,7 @@ impl App {
             self.height_of(Pane::Health),
             self.height_of(Pane::Context),
         );
-        let context_width = self
-            .areas
-            .of(Pane::Context)
-            .or(self.areas.main.map(|(_, r)| r))
-            .map_or(self.size.width, |r| inner(r).width);
+        let context_width = self.context_width();
         let p = &mut self.panes;
         p.bank.cursor.clamp(p.bank.rows.len(), bh);
         p.health.cursor.clamp(p.health.rows.len(), hh);
@@ -402,6 +406,7 @@ impl App {
             self.height_of(Pane::Bank),
             self.article_width(),
         );
+        let (ch, cw) = (self.height_of(Pane::Context), self.context_width());
         // Through the layout boundary: the checks of whatever layout is open.
         let (report, fresh_report) = match self.checked.take() {
             Some(report) => (report, true),
@@ -449,6 +454,10 @@ impl App {
             _ => "article",
         };
         if let Some(bank) = memory.downcast_ref::<Bank>() {
+            // The screen may have been laid out before there was a bank
+            // to size the list for (the first read).
+            p.context.set_width(cw, bank, theme);
+            p.context.clamp_scroll(ch, bank, theme);
             p.context.reload(bank, values, ranked, theme);
             p.agents.refresh(bank, &self.health);
             p.article.empty_note = super::panes::bank::starter_note(bank);

@@ -192,3 +192,41 @@ fn z_zooms_the_article_at_160x45() {
     assert!(app.areas.bank.is_none() && app.areas.side.is_none());
     assert_snapshot!("zoomed_article_160x45", screen(&app));
 }
+
+#[test]
+fn the_context_pane_fills_its_height_once_the_bank_is_read() {
+    use super::app::App;
+    use super::keys::KeyMap;
+    use super::theme::Theme;
+    use ratatui::layout::Rect;
+    // As the program starts: the bank is read after the screen is laid out.
+    let root = demo_bank();
+    let spec = membank_core::memory::layout_named("bank").unwrap();
+    let mut app = App::new(
+        Box::new(super::unread::Unread::new(spec, root.clone())),
+        Theme::default_theme(),
+        KeyMap::default(),
+        Rect::new(0, 0, 160, 45),
+        crate::tui::TESTS_CLOCK,
+    );
+    app.bank_label = "demo-bank".into();
+    app.status.bank = app.bank_label.clone();
+    let files_read = std::sync::atomic::AtomicUsize::new(0);
+    let open = spec.open_listing.expect("a bank lists its files first");
+    let loaded = open(&root, &files_read, &mut |_| {});
+    update(
+        &mut app,
+        Msg::Loaded(Box::new(loaded.map_err(|e| e.to_string()).map(Into::into))),
+    );
+    assert_eq!(app.areas.side.map(|(p, _)| p), Some(Pane::Context));
+    let shown = screen(&app);
+    // The pane's last row above its border holds a candidate, not nothing.
+    let rows: Vec<&str> = shown.lines().collect();
+    let last_inside = rows[rows.len() - 3];
+    let context_part: String = last_inside.chars().skip(100).collect();
+    assert!(
+        !context_part.trim_matches(['│', ' ', '"']).is_empty(),
+        "an empty row at the bottom of Context:\n{shown}"
+    );
+    assert_snapshot!("context_unfocused_160x45", shown);
+}
