@@ -230,3 +230,26 @@ fn the_context_pane_fills_its_height_once_the_bank_is_read() {
     );
     assert_snapshot!("context_unfocused_160x45", shown);
 }
+
+#[test]
+fn the_query_fields_fold_to_one_line_while_a_candidate_is_selected() {
+    let mut app = app_at(&demo_bank(), 80, 24);
+    app.focus_pane(Pane::Context);
+    // On the form: every field has its row.
+    assert!(screen(&app).contains("source lang"));
+    // Down past the six fields to the first candidate.
+    for _ in 0..6 {
+        key(&mut app, KeyCode::Down);
+    }
+    let folded = screen(&app);
+    assert!(!folded.contains("source lang"), "{folded}");
+    assert!(folded.contains("query (any) · budget 4000"), "{folded}");
+    let candidates = folded.lines().filter(|l| l.contains(" ✗ ")).count();
+    assert!(candidates >= 3, "{candidates} candidates shown:\n{folded}");
+    assert_snapshot!("context_folded_80x24", folded);
+    // `i` opens the form at the client field, typing.
+    keys(&mut app, "i");
+    assert!(app.panes.context.editing);
+    assert_eq!(app.panes.context.row, 0);
+    assert!(screen(&app).contains("source lang"));
+}
