@@ -395,11 +395,20 @@ fn a_chat_turn_streams_from_the_model_in_a_real_terminal() {
     s.wait_read();
     s.send("a1i");
     s.wait_text("Enter sends");
-    s.send("Which term for compliance?\r");
+    s.send("Which term for compliance at Acme Corporation?\r");
+    // No query in Context: the question would go out without the bank.
+    s.wait_text("the context is empty");
+    s.wait_text("client Acme Corporation: set it");
+    assert_eq!(
+        server.requests().len(),
+        0,
+        "sent before the warning was seen"
+    );
+    s.send("r");
     s.wait_text("Acme says naleving");
     let screen = s.wait_text("reply complete");
     assert!(
-        screen.contains("You: Which term for compliance?"),
+        screen.contains("You: Which term for compliance at Acme Corporation?"),
         "{screen}"
     );
     // The tree still answers after the turn.
@@ -429,6 +438,8 @@ fn without_a_usable_model_the_agents_say_what_to_set() {
     s.send("1i");
     s.wait_text("Enter sends");
     s.send("Anything?\r");
+    s.wait_text("the context is empty");
+    s.send("r");
     let screen = s.wait_text("NO REPLY: No model can be used");
     assert!(screen.contains("docs/llm.md"), "{screen}");
     // Everything else keeps working.

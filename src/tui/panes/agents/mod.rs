@@ -127,6 +127,9 @@ pub struct AgentsPane {
     job: Option<(JobId, AgentKind)>,
     /// Why the last run could not start (shown in the pane).
     pub problem: Option<String>,
+    /// A question already warned about going out with an empty context:
+    /// sending it again sends it.
+    warned_empty: Option<String>,
 }
 
 impl AgentsPane {
@@ -335,6 +338,16 @@ impl AgentsPane {
     ) -> Result<ChatRequest, String> {
         match self.kind {
             AgentKind::Query => {
+                let question = self.query.input.lines().join("\n").trim().to_owned();
+                let warned = self.warned_empty.take();
+                if !question.is_empty()
+                    && warned.as_deref() != Some(question.as_str())
+                    && let Some(warning) =
+                        query::empty_context_warning(bank, &ctx.query, ctx.budget, &question)
+                {
+                    self.warned_empty = Some(question);
+                    return Err(warning);
+                }
                 let settings = (ctx.query.clone(), ctx.budget);
                 self.query
                     .ask(|session, q| query::bank_turn(session, bank, template, settings, q))
