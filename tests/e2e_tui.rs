@@ -395,11 +395,20 @@ fn a_chat_turn_streams_from_the_model_in_a_real_terminal() {
     s.wait_read();
     s.send("a1i");
     s.wait_text("Enter sends");
-    s.send("Which term for compliance?\r");
+    s.send("Which term for compliance at Acme Corporation?\r");
+    // No query in Context: the question would go out without the bank.
+    s.wait_text("the context is empty");
+    s.wait_text("client Acme Corporation: set it");
+    assert_eq!(
+        server.requests().len(),
+        0,
+        "sent before the warning was seen"
+    );
+    s.send("\r");
     s.wait_text("Acme says naleving");
     let screen = s.wait_text("reply complete");
     assert!(
-        screen.contains("You: Which term for compliance?"),
+        screen.contains("You: Which term for compliance at Acme Corporation?"),
         "{screen}"
     );
     // The tree still answers after the turn.
@@ -429,6 +438,8 @@ fn without_a_usable_model_the_agents_say_what_to_set() {
     s.send("1i");
     s.wait_text("Enter sends");
     s.send("Anything?\r");
+    s.wait_text("the context is empty");
+    s.send("\r");
     let screen = s.wait_text("NO REPLY: No model can be used");
     assert!(screen.contains("docs/llm.md"), "{screen}");
     // Everything else keeps working.
@@ -549,6 +560,10 @@ fn letters_typed_in_the_agents_without_i_are_typed_not_sent() {
     s.wait_text("1 Query");
     s.send("how do we say compliance?");
     s.wait_text("how do we say compliance?");
+    s.send("\r");
+    // No query in Context: warned first, and Enter again sends it.
+    s.wait_text("the context is empty");
+    assert_eq!(server.requests().len(), 0);
     s.send("\r");
     s.wait_text("reply complete");
     assert_eq!(server.requests().len(), 1);
@@ -822,4 +837,63 @@ fn quits(s: &mut Session) {
         thread::sleep(Duration::from_millis(20));
     };
     assert!(status.success(), "{status:?}");
+}
+
+/// Whether the screen row holding `text` is drawn highlighted there.
+fn highlighted_at(s: &Session, text: &str) -> bool {
+    let parser = s.screen.lock().unwrap();
+    let screen = parser.screen();
+    let contents = screen.contents();
+    let Some((row, line)) = contents.lines().enumerate().find(|(_, l)| l.contains(text)) else {
+        return false;
+    };
+    let byte = line.find(text).unwrap();
+    let col = line[..byte].chars().count() as u16;
+    screen
+        .cell(row as u16, col)
+        .is_some_and(|c| c.inverse() || c.bgcolor() != vt100::Color::Default)
+}
+
+#[test]
+fn a_search_hit_on_a_list_items_second_line_is_highlighted_there() {
+    let home = tempfile::tempdir().unwrap();
+    let bank = tempfile::tempdir().unwrap();
+    copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/bank"),
+        bank.path(),
+    );
+    std::fs::write(
+        bank.path().join("03_DOMAINS/Regulatory.md"),
+        "---\ndomain: Regulatory\nlast_updated: 2026-01-01\n---\n# Regulatory\n\n\
+         ## Regulatory documents\n\
+         - SmPC (*Samenvatting van de productkenmerken*) and leaflet\n  \
+         (bijsluiter) follow the QRD template\n  headings word for word.\n",
+    )
+    .unwrap();
+    let mut s = Session::start(bank.path(), home.path(), Path::new("true"));
+    s.wait_read();
+    s.send("\x06");
+    s.wait_text("search ›");
+    s.send("bijsluiter\r");
+    s.wait_text("03_DOMAINS/Regulatory.md:9");
+    s.send("\r");
+    s.wait_text("Regulatory — 03_DOMAINS/Regulatory.md");
+    s.wait_for("the hit's line highlighted", |_| {
+        highlighted_at(&s, "bijsluiter")
+    });
+    assert!(
+        !highlighted_at(&s, "## Regulatory documents"),
+        "the heading above is highlighted:\n{}",
+        s.contents()
+    );
+    // `z` gives the article the whole screen, and again gives it back.
+    s.send("z");
+    s.wait_for("the article zoomed", |scr| {
+        scr.contains("[zoomed: z]") && !scr.contains("01_CLIENTS")
+    });
+    s.send("z");
+    s.wait_for("the panes back", |scr| {
+        !scr.contains("[zoomed: z]") && scr.contains("01_CLIENTS")
+    });
+    quits(&mut s);
 }

@@ -16,7 +16,7 @@ use membank_core::memory::{Memory, changes};
 use membank_core::text::sanitize_for_terminal;
 use ratatui::layout::Rect;
 
-use super::areas::{Areas, compute_areas, inner};
+use super::areas::{Areas, compute_areas, inner, zoom};
 use super::keys::KeyMap;
 use super::panes::agents::AgentsPane;
 use super::panes::article::ArticlePane;
@@ -83,6 +83,8 @@ pub struct App {
     /// The pane shown right of the article in the three-column layout.
     pub side: Pane,
     pub size: Rect,
+    /// The focused pane fills the screen (`z`), for reading at 80×24.
+    pub zoomed: bool,
     pub areas: Areas,
     pub panes: Panes,
     pub popup: Option<Popup>,
@@ -181,6 +183,7 @@ impl App {
             tree_width: None,
             dragging_tree_border: false,
             dirty: true,
+            zoomed: false,
             effects: Vec::new(),
         };
         app.relayout();
@@ -395,8 +398,19 @@ impl App {
         self.dirty = true;
     }
 
+    /// Width the Context pane's rows are wrapped to.
+    fn context_width(&self) -> u16 {
+        self.areas
+            .of(Pane::Context)
+            .or(self.areas.main.map(|(_, r)| r))
+            .map_or(self.size.width, |r| inner(r).width)
+    }
+
     fn relayout(&mut self) {
         self.areas = compute_areas(self.size, self.focus, self.main, self.side, self.tree_width);
+        if self.zoomed {
+            self.areas = zoom(self.areas, self.focus);
+        }
         let agents_width = self
             .areas
             .of(Pane::Agents)
@@ -413,11 +427,7 @@ impl App {
             self.height_of(Pane::Health),
             self.height_of(Pane::Context),
         );
-        let context_width = self
-            .areas
-            .of(Pane::Context)
-            .or(self.areas.main.map(|(_, r)| r))
-            .map_or(self.size.width, |r| inner(r).width);
+        let context_width = self.context_width();
         let p = &mut self.panes;
         p.bank.cursor.clamp(p.bank.rows.len(), bh);
         p.health.cursor.clamp(p.health.rows.len(), hh);
@@ -434,6 +444,7 @@ impl App {
             self.height_of(Pane::Bank),
             self.article_width(),
         );
+        let (ch, cw) = (self.height_of(Pane::Context), self.context_width());
         // Through the layout boundary: the checks of whatever layout is open.
         let (report, fresh_report) = match self.checked.take() {
             Some(report) => (report, true),
@@ -481,6 +492,10 @@ impl App {
             _ => "article",
         };
         if let Some(bank) = memory.downcast_ref::<Bank>() {
+            // The screen may have been laid out before there was a bank
+            // to size the list for (the first read).
+            p.context.set_width(cw, bank, theme);
+            p.context.clamp_scroll(ch, bank, theme);
             p.context.reload(bank, values, ranked, theme);
             p.agents.refresh(bank, &self.health);
             p.article.empty_note = super::panes::bank::starter_note(bank);
@@ -527,6 +542,17 @@ impl App {
         self.status
             .info(format!("last query restored: {}", self.status.query));
         self.dirty = true;
+    }
+
+    /// Give the focused pane the whole screen, or put the layout back.
+    pub(crate) fn toggle_zoom(&mut self) {
+        self.zoomed = !self.zoomed;
+        self.relayout();
+        self.status.info(if self.zoomed {
+            "zoomed: z puts the panes back"
+        } else {
+            "all panes shown"
+        });
     }
 
     pub(crate) fn focus_pane(&mut self, pane: Pane) {
@@ -630,18 +656,18 @@ impl App {
             match effect {
                 Effect::ShowArticle { rel, line, banner } => {
                     self.open_article(&rel);
-                    // Come from a finding: the others of the file are listed too.
+                    // Come from a finding: the others of the file are listed
+                    // too, and the banner and that list come first, since
+                    // the scroll must allow for the rows they take.
                     if banner.is_some() {
                         let width = self.article_width();
                         let (memory, p) = (self.memory.as_ref(), &mut self.panes);
                         p.article.open_findings(memory, &self.theme, width);
+                        self.panes.article.banner = banner;
                     }
                     if let Some(line) = line {
                         let h = self.height_of(Pane::Article);
                         self.panes.article.scroll_to_source_line(line, h);
-                    }
-                    if banner.is_some() {
-                        self.panes.article.banner = banner;
                     }
                 }
                 Effect::ShowEntry { rel, entry } => self.open_at(&rel, Some(&entry)),
@@ -776,7 +802,9 @@ impl App {
         } else {
             self.popup = Some(Popup::Search);
         }
-        self.panes.search.typing = true;
+        // Back to the results of the last search, to move through them;
+        // `i` or `/` edits the query.
+        self.panes.search.typing = self.panes.search.hits.is_empty();
     }
 
     /// Call the Search pane through its contract while it is a popup, then

@@ -125,6 +125,30 @@ pub fn compute_areas(
     areas
 }
 
+/// `areas` with the focused pane given the whole body (between the tabs
+/// and the status line) and every other pane hidden.
+pub fn zoom(areas: Areas, focus: Pane) -> Areas {
+    let top = areas.tabs.y + areas.tabs.height;
+    let body = Rect {
+        x: areas.tabs.x,
+        y: top,
+        width: areas.tabs.width,
+        height: areas.status.y.saturating_sub(top),
+    };
+    let mut zoomed = Areas {
+        bank: None,
+        main: None,
+        side: None,
+        ..areas
+    };
+    if focus == Pane::Bank {
+        zoomed.bank = Some(body);
+    } else {
+        zoomed.main = Some((focus, body));
+    }
+    zoomed
+}
+
 /// Where the search popup goes: most of the screen, so hits show their
 /// snippets in full.
 pub fn search_popup(size: Rect) -> Rect {

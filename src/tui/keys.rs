@@ -233,6 +233,7 @@ actions! {
     Find => "find", "fuzzy-find an article", [Key::ch('/'), Key::ctrl('p')];
     Search => "search", "full-text search", [Key::ctrl('f')];
     Suspend => "suspend", "suspend to the shell", [Key::ctrl('z')];
+    Zoom => "zoom", "zoom the pane to the full screen and back", [Key::ch('z')];
     Up => "up", "move up", [Key::plain(K::Up), Key::ch('k')];
     Down => "down", "move down", [Key::plain(K::Down), Key::ch('j')];
     PageUp => "page_up", "page up", [Key::plain(K::PageUp), Key::ctrl('u')];
@@ -327,7 +328,7 @@ impl Scope {
         use Action::*;
         match self {
             Scope::Global => &[
-                Quit, Help, NextPane, PrevPane, Find, Search, Agents, Suspend,
+                Quit, Help, NextPane, PrevPane, Find, Search, Agents, Zoom, Suspend,
             ],
             Scope::Bank => &[
                 Up, Down, PageUp, PageDown, Top, Bottom, Collapse, Expand, Open, SortTree,

@@ -38,6 +38,8 @@ mod tests_fit;
 #[cfg(test)]
 mod tests_guard;
 #[cfg(test)]
+mod tests_jumps;
+#[cfg(test)]
 mod tests_layouts;
 #[cfg(test)]
 mod tests_reload;

@@ -213,6 +213,10 @@ fn perform(app: &mut App, action: Action) -> bool {
             app.focus_pane(Pane::ORDER[next]);
             true
         }
+        Action::Zoom => {
+            app.toggle_zoom();
+            true
+        }
         Action::Find => {
             app.open_finder();
             true

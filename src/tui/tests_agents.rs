@@ -66,6 +66,15 @@ fn ask(app: &mut App, question: &str) {
     key(app, KeyCode::Enter);
 }
 
+/// `ask` with no query in Context: the warning about the empty context
+/// comes first, and Enter again sends the question anyway.
+pub(super) fn ask_anyway(app: &mut App, question: &str) {
+    ask(app, question);
+    let problem = app.panes.agents.problem.clone().unwrap_or_default();
+    assert!(problem.contains("the context is empty"), "{problem}");
+    key(app, KeyCode::Enter);
+}
+
 #[test]
 fn chat_turn_shows_the_answer_and_opens_a_cited_article() {
     let server = FakeServer::start([FakeReply::openai_stream(&[
@@ -120,7 +129,7 @@ fn keys_are_handled_while_a_reply_streams_and_esc_stops_it() {
     let server = FakeServer::start([reply]);
     let mut app = app_at(&fixture(), 80, 24);
     let replies = connect(&mut app, &server);
-    ask(&mut app, "Tell me about Acme");
+    ask_anyway(&mut app, "Tell me about Acme");
     let mut deltas = 0;
     pump_until(&mut app, &replies, |e| {
         if matches!(e, StreamEvent::Delta(_)) {
@@ -574,7 +583,7 @@ fn a_long_error_wraps_in_the_transcript() {
     .stall_after(6)]);
     let mut app = app_at(&fixture(), 80, 24);
     let replies = connect(&mut app, &server);
-    ask(&mut app, "Tell me about Acme");
+    ask_anyway(&mut app, "Tell me about Acme");
     pump_until(&mut app, &replies, |e| matches!(e, StreamEvent::Delta(_)));
     let why = "the connection was reset by the proxy in between, which happens when a long \
                reply passes through a server that closes idle streams";
@@ -595,7 +604,7 @@ fn a_finished_reply_renders_as_markdown() {
     ])]);
     let mut app = app_at(&fixture(), 100, 30);
     let replies = connect(&mut app, &server);
-    ask(&mut app, "Which term?");
+    ask_anyway(&mut app, "Which term?");
     pump_until(&mut app, &replies, is_done);
     let s = screen(&app);
     assert!(s.contains("Answer"), "{s}");
@@ -642,7 +651,7 @@ fn a_refused_connection_says_could_not_connect() {
     connection.set_sink(move |m| {
         let _ = tx.send(m);
     });
-    ask(&mut app, "Anyone there?");
+    ask_anyway(&mut app, "Anyone there?");
     pump_until(&mut app, &replies, is_done);
     let (msg, _) = app.status.message.clone().unwrap();
     assert!(
@@ -650,4 +659,21 @@ fn a_refused_connection_says_could_not_connect() {
         "{msg}"
     );
     assert!(!msg.contains("incomplete"), "{msg}");
+}
+
+#[test]
+fn a_question_with_an_empty_context_is_warned_about_before_it_is_sent() {
+    let server = FakeServer::start([FakeReply::openai_stream(&["An answer."])]);
+    let mut app = app_at(&fixture(), 80, 24);
+    let replies = connect(&mut app, &server);
+    ask(&mut app, "What does Globex want?");
+    let problem = app.panes.agents.problem.clone().unwrap_or_default();
+    assert!(problem.contains("the context is empty"), "{problem}");
+    assert!(problem.contains("names the client Globex"), "{problem}");
+    assert!(screen(&app).contains("the context is empty"));
+    assert_eq!(server.requests().len(), 0, "nothing is sent yet");
+    // The same question again goes out as it is.
+    key(&mut app, KeyCode::Enter);
+    pump_until(&mut app, &replies, is_done);
+    assert_eq!(server.requests().len(), 1);
 }

@@ -98,7 +98,7 @@ fn context_rows_wrap_every_reason_at_80_columns() {
     }
     let s = screen(&app);
     // The drop reason's end is on screen, on a row of its own.
-    assert!(s.contains("lowest score first)"), "{s}");
+    assert!(s.contains("lowest score first"), "{s}");
 }
 
 #[test]

@@ -98,6 +98,8 @@ fn the_quit_question_at_160x45_says_a_reply_is_arriving() {
     let mut app = app_at(&fixture(), 160, 45);
     let replies = connect(&mut app, &server);
     keys(&mut app, "a1iWhat is Acme?");
+    // The first Enter warns that the context is empty; the second sends.
+    key(&mut app, KeyCode::Enter);
     key(&mut app, KeyCode::Enter);
     pump_until(&mut app, &replies, |e| {
         matches!(e, membank_llm::StreamEvent::Delta(_))

@@ -54,6 +54,10 @@ fn draw_tabs(frame: &mut Frame, area: Rect, app: &App) {
         };
         spans.push(Span::styled(format!(" {} ", app.panes.name(*pane)), style));
     }
+    if app.zoomed {
+        // Says why the other panes are gone and how to bring them back.
+        spans.push(Span::styled("  [zoomed: z]", app.theme.warning));
+    }
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
 }
 

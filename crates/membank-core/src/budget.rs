@@ -78,9 +78,9 @@ impl DropReason {
                 "score 0: not a candidate (add it with --include-unscored)".to_owned()
             }
             DropReason::OverBudget {
-                order,
                 total_before,
                 budget,
+                ..
             } => {
                 let why = if c.score == 0 {
                     "unscored articles go before any scored one".to_owned()
@@ -95,7 +95,11 @@ impl DropReason {
                     };
                     format!("{tier}, lowest score first")
                 };
-                format!("over budget: dropped #{order} ({total_before} > {budget} tokens; {why})")
+                // Tokens and budget only: a drop count beside them read as a rank.
+                format!(
+                    "over budget: with it the context needed {total_before} tokens, \
+                     {budget} allowed; {why}"
+                )
             }
         }
     }

@@ -236,12 +236,7 @@ impl ArticlePane {
             );
             if self.entry.is_none() {
                 let notes = findings_lines(&self.health, &rel, self.findings_open, theme, width);
-                let n = notes.len();
-                laid.doc.lines.splice(0..0, notes);
-                laid.doc
-                    .source_lines
-                    .splice(0..0, std::iter::repeat_n(0, n));
-                shift_links(&mut laid.doc.links, n);
+                laid.doc.prepend_rows(notes);
             }
             self.header = laid.header;
             self.doc = laid.doc;
@@ -263,7 +258,7 @@ impl ArticlePane {
                 let mut doc = render_article(&a.text, width, theme, &resolve);
                 // The article text starts after any stripped fence line;
                 // findings count lines in the file on disk.
-                for l in &mut doc.source_lines {
+                for l in doc.source_lines.iter_mut().chain(&mut doc.source_ends) {
                     *l += a.encoding.line_shift;
                 }
                 let mut notes =
@@ -274,10 +269,7 @@ impl ArticlePane {
                         theme.warning,
                     ));
                 }
-                let n = notes.len();
-                doc.lines.splice(0..0, notes);
-                doc.source_lines.splice(0..0, std::iter::repeat_n(0, n));
-                shift_links(&mut doc.links, n);
+                doc.prepend_rows(notes);
                 (doc, a.title.clone())
             }
             // Templates and other files not loaded as articles: the bank's
@@ -339,6 +331,18 @@ impl ArticlePane {
     /// The health findings of the last refresh (listed at an article's top).
     pub fn set_health(&mut self, health: Arc<HealthReport>) {
         self.health = health;
+        // A finding fixed (or moved) since the jump: its note would mislead.
+        if let Some(banner) = &self.banner
+            && !self
+                .health
+                .findings
+                .iter()
+                .any(|f| super::health::jump_banner(f) == *banner)
+        {
+            self.banner = None;
+            self.marked_line = None;
+            self.marked_rows.clear();
+        }
     }
 
     /// Is a JSONL file shown, one record a line?
@@ -398,14 +402,7 @@ impl ArticlePane {
         let Some(line) = self.marked_line else {
             return;
         };
-        self.marked_rows = self
-            .doc
-            .source_lines
-            .iter()
-            .enumerate()
-            .filter(|&(_, &l)| l == line)
-            .map(|(i, _)| i)
-            .collect();
+        self.marked_rows = self.doc.rows_showing(line);
         if self.marked_rows.is_empty() {
             // The line is not drawn as such (a frontmatter line, shown in
             // the property block): the rows of the nearest line above it.
@@ -475,9 +472,21 @@ impl ArticlePane {
         }
     }
 
+    /// The rendered rows drawn highlighted as the line a jump named.
+    pub fn marked_rows(&self) -> &[usize] {
+        &self.marked_rows
+    }
+
+    /// Rows left for the article's text in a pane `height` rows high: the
+    /// banner takes the top row and an active search's prompt the last.
+    fn text_height(&self, height: usize) -> usize {
+        let taken = usize::from(self.banner.is_some()) + usize::from(self.search.is_some());
+        height.saturating_sub(taken).max(1)
+    }
+
     /// Scroll so `row` is in view, a third down when it was not.
     fn show_row(&mut self, row: usize, height: usize) {
-        let height = height.max(1);
+        let height = self.text_height(height);
         if row < self.scroll || row >= self.scroll + height {
             self.scroll = row.saturating_sub(height / 3);
         }
@@ -488,12 +497,20 @@ impl ArticlePane {
     }
 
     pub fn scroll_by(&mut self, delta: isize, height: usize) {
-        let max = self.doc.lines.len().saturating_sub(height.max(1));
+        let max = self
+            .doc
+            .lines
+            .len()
+            .saturating_sub(self.text_height(height));
         self.scroll = (self.scroll as isize + delta).clamp(0, max as isize) as usize;
     }
 
     pub fn scroll_to_end(&mut self, height: usize) {
-        self.scroll = self.doc.lines.len().saturating_sub(height.max(1));
+        self.scroll = self
+            .doc
+            .lines
+            .len()
+            .saturating_sub(self.text_height(height));
     }
 
     /// Select the next (`+1`) or previous (`-1`) link and scroll to it.
@@ -512,11 +529,7 @@ impl ArticlePane {
         }
         self.doc.set_link_selected(next, true, theme);
         self.selected_link = Some(next);
-        let line = self.doc.links[next].line;
-        let height = height.max(1);
-        if line < self.scroll || line >= self.scroll + height {
-            self.scroll = line.saturating_sub(height / 3);
-        }
+        self.show_row(self.doc.links[next].line, height);
         true
     }
 
@@ -604,15 +617,6 @@ fn severity_style(severity: Severity, theme: &Theme) -> ratatui::style::Style {
     }
 }
 
-fn shift_links(links: &mut [LinkSpot], by: usize) {
-    for l in links {
-        l.line += by;
-        for s in &mut l.spans {
-            s.0 += by;
-        }
-    }
-}
-
 /// Why a file cannot be shown, wrapped to the pane so none of it is cut.
 fn message_doc(msg: &str, width: u16, theme: &Theme) -> RenderedDoc {
     let shown = sanitize_for_terminal(msg, false);
@@ -621,8 +625,7 @@ fn message_doc(msg: &str, width: u16, theme: &Theme) -> RenderedDoc {
             .into_iter()
             .map(|row| Line::styled(row, theme.error))
             .collect(),
-        links: Vec::new(),
-        source_lines: Vec::new(),
+        ..RenderedDoc::default()
     }
 }
 

@@ -430,17 +430,40 @@ impl ContextPane {
             return 0;
         }
         let summary_extra = self.wrapped_summary_rows().saturating_sub(1);
-        let room = self.list_height.saturating_sub(summary_extra + selected);
-        let cap = (self.list_height / 2).max(6);
+        let room = self
+            .rows_for_list()
+            .saturating_sub(summary_extra + selected);
+        let cap = (self.rows_for_list() / 2).max(6);
         // A rule above the text.
         let rows = cap.min(room).min(1 + self.detail.len());
         if rows < 4 { 0 } else { rows }
     }
 
+    /// The query fields fold to one line while a candidate is selected:
+    /// at 80×24 the list needs those rows more than the form does.
+    pub fn form_collapsed(&self) -> bool {
+        self.row >= FORM_ROWS && !self.editing
+    }
+
+    /// Rows the form takes: every field and the hint, or the one line.
+    fn form_rows(&self) -> usize {
+        if self.form_collapsed() {
+            1
+        } else {
+            FORM_ROWS + 1
+        }
+    }
+
+    /// `list_height` is what is left under the whole form; a folded form
+    /// gives its rows to the list.
+    fn rows_for_list(&self) -> usize {
+        self.list_height + (FORM_ROWS + 1 - self.form_rows())
+    }
+
     /// Rows left for the candidate list.
     fn list_rows(&self) -> usize {
         let summary_extra = self.wrapped_summary_rows().saturating_sub(1);
-        self.list_height
+        self.rows_for_list()
             .saturating_sub(self.detail_rows() + summary_extra)
             .max(1)
     }
@@ -504,10 +527,14 @@ impl ContextPane {
     /// The row (form field or candidate, as in `row`) drawn `y` rows below
     /// the top of the pane's inside, if any.
     pub fn row_at(&self, y: usize) -> Option<usize> {
-        if y < FORM_ROWS {
+        if self.form_collapsed() && y == 0 {
+            // The folded form: a click opens it at its first field.
+            return Some(0);
+        }
+        if !self.form_collapsed() && y < FORM_ROWS {
             return Some(y);
         }
-        let list_top = FORM_ROWS + 1 + self.summary_lines.len().max(1) + 1;
+        let list_top = self.form_rows() + self.summary_lines.len().max(1) + 1;
         let mut top = list_top;
         for (k, c) in self.visible.iter().enumerate() {
             let bottom = top + c.lines.len();
@@ -655,19 +682,68 @@ pub fn draw(frame: &mut Frame, area: Rect, pane: &ContextPane, focused: bool, th
         pane.detail_rows() as u16
     };
     let [form, summary_area, rule_area, list, detail_area] = Layout::vertical([
-        Constraint::Length(FORM_ROWS as u16 + 1),
+        Constraint::Length(pane.form_rows() as u16),
         Constraint::Length(summary_rows as u16),
         Constraint::Length(1),
         Constraint::Min(0),
         Constraint::Length(detail_rows),
     ])
     .areas(area);
-    let rows = Layout::vertical([Constraint::Length(1); FORM_ROWS + 1]).split(form);
     let selection = if focused {
         theme.selection
     } else {
         theme.selection_unfocused
     };
+    if pane.form_collapsed() {
+        frame.render_widget(
+            Paragraph::new(cut_line(folded_form(pane, theme), usize::from(area.width))),
+            form,
+        );
+    } else {
+        draw_form(frame, form, pane, selection, theme);
+    }
+    draw_results(
+        frame,
+        area,
+        pane,
+        selection,
+        theme,
+        [summary_area, rule_area, list, detail_area],
+    );
+}
+
+/// The query on one line, for the folded form.
+fn folded_form(pane: &ContextPane, theme: &Theme) -> Line<'static> {
+    let query = if pane.query_text.is_empty() {
+        "(any)".to_owned()
+    } else {
+        pane.query_text.clone()
+    };
+    let budget = pane.field_text(Field::Budget).trim().to_owned();
+    let unscored = if pane.include_unscored {
+        "unscored in"
+    } else {
+        "unscored out"
+    };
+    Line::from(vec![
+        Span::styled("query ", theme.property_key),
+        Span::styled(query, theme.text),
+        Span::styled(
+            format!(" · budget {budget} · {unscored} · i edit"),
+            theme.muted,
+        ),
+    ])
+}
+
+fn draw_form(
+    frame: &mut Frame,
+    form: Rect,
+    pane: &ContextPane,
+    selection: ratatui::style::Style,
+    theme: &Theme,
+) {
+    let area = form;
+    let rows = Layout::vertical([Constraint::Length(1); FORM_ROWS + 1]).split(form);
     for (i, field) in Field::ALL.iter().enumerate() {
         let [label, value] =
             Layout::horizontal([Constraint::Length(13), Constraint::Min(1)]).areas(rows[i]);
@@ -728,6 +804,17 @@ pub fn draw(frame: &mut Frame, area: Rect, pane: &ContextPane, focused: bool, th
         Paragraph::new(cut_line(hint, usize::from(area.width))),
         rows[FORM_ROWS],
     );
+}
+
+fn draw_results(
+    frame: &mut Frame,
+    area: Rect,
+    pane: &ContextPane,
+    selection: ratatui::style::Style,
+    theme: &Theme,
+    [summary_area, rule_area, list, detail_area]: [Rect; 4],
+) {
+    let detail_rows = detail_area.height;
     frame.render_widget(
         Paragraph::new(cut_lines(pane.summary_lines.clone(), area.width)),
         summary_area,
@@ -804,7 +891,14 @@ impl Component for ContextPane {
             Action::PageDown => self.move_row(page(h / 2), h, bank, theme),
             Action::Top => self.move_row(isize::MIN / 2, h, bank, theme),
             Action::Bottom => self.move_row(isize::MAX / 2, h, bank, theme),
-            Action::EditField => return self.start_editing(),
+            Action::EditField => {
+                // From the list: the folded query opens at its first field.
+                if self.form_collapsed() {
+                    self.row = 0;
+                    self.clamp_scroll(h, bank, theme);
+                }
+                return self.start_editing();
+            }
             Action::Open => match self.activate(bank, theme) {
                 Outcome::Open(rel) => cx.effects.push(Effect::open(rel)),
                 Outcome::Handled => {}

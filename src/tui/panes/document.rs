@@ -132,15 +132,14 @@ fn destination(memory: &dyn Memory, r: &Resolution) -> Option<String> {
 fn message(msg: &str, theme: &Theme) -> RenderedDoc {
     RenderedDoc {
         lines: vec![Line::styled(safe(msg), theme.error)],
-        links: Vec::new(),
-        source_lines: Vec::new(),
+        ..RenderedDoc::default()
     }
 }
 
 /// One entry rendered as Markdown, its lines counted as in the file.
 fn entry_doc(u: &SearchUnit, theme: &Theme, width: u16) -> RenderedDoc {
     let mut doc = render_markdown(u.text, width, theme, &|_| false);
-    for l in &mut doc.source_lines {
+    for l in doc.source_lines.iter_mut().chain(&mut doc.source_ends) {
         *l += u.line - 1;
     }
     doc.lines.insert(
@@ -151,6 +150,7 @@ fn entry_doc(u: &SearchUnit, theme: &Theme, width: u16) -> RenderedDoc {
         ),
     );
     doc.source_lines.insert(0, u.line);
+    doc.source_ends.insert(0, u.line);
     for l in &mut doc.links {
         l.line += 1;
         for s in &mut l.spans {

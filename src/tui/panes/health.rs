@@ -351,6 +351,13 @@ fn fold_mark(folded: bool) -> &'static str {
 
 /// Lines under the list that show the selected finding in full, since a
 /// message rarely fits on its row; none when the pane is very short.
+/// The note above an article reached from a finding; the Article pane
+/// compares it with each new report to drop it once the finding is gone.
+pub fn jump_banner(f: &Finding) -> String {
+    let text = format!("{} at {}: {}", f.code, f.location(), f.message());
+    sanitize_for_terminal(&text, false)
+}
+
 pub fn detail_height(pane_height: u16) -> u16 {
     match pane_height {
         0..12 => 0,
@@ -532,11 +539,10 @@ impl Component for HealthPane {
                     cx.info(sanitize_for_terminal(&text, false));
                     return true;
                 }
-                let banner = format!("{} at {}: {}", f.code, f.location(), f.message());
                 cx.effects.push(Effect::ShowArticle {
                     rel: f.path.to_string(),
                     line: f.line,
-                    banner: Some(sanitize_for_terminal(&banner, false)),
+                    banner: Some(jump_banner(f)),
                 });
             }
             Action::Edit => {

@@ -237,7 +237,8 @@ impl Component for SearchPane {
             Action::PageDown => c.move_by(page(h), len, h),
             Action::Top => c.to_top(),
             Action::Bottom => c.to_bottom(len, h),
-            Action::Type | Action::EditField | Action::Search => self.typing = true,
+            // `/` reaches here only in the popup (the finder's key elsewhere).
+            Action::Type | Action::EditField | Action::Search | Action::Find => self.typing = true,
             Action::Open => return self.open_selected(cx),
             Action::Edit => {
                 let Some(hit) = self.selected_hit() else {

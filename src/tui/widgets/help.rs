@@ -47,6 +47,11 @@ const PAIRS: &[(Action, Action, &str)] = &[
     ),
     (Action::Back, Action::Forward, "back / forward in history"),
     (
+        Action::CopyPath,
+        Action::CopyLink,
+        "copy the path / a [[wikilink]] (OSC 52)",
+    ),
+    (
         Action::NarrowTree,
         Action::WidenTree,
         "make the tree pane narrower / wider",

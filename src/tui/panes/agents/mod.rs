@@ -137,6 +137,9 @@ pub struct AgentsPane {
     left_input: bool,
     /// A warning the run in flight started with, said again when it ends.
     run_warning: Option<String>,
+    /// A question already warned about going out with an empty context:
+    /// sending it again sends it.
+    warned_empty: Option<String>,
 }
 
 impl AgentsPane {
@@ -367,6 +370,11 @@ impl AgentsPane {
             Ok(r) => r,
             Err(e) => {
                 self.problem = Some(e);
+                // Where Enter sends, the input keeps the keyboard: the
+                // user edits the question, or sends it again as it is.
+                if self.kind.sends_on_enter() {
+                    self.editing = true;
+                }
                 return true;
             }
         };
@@ -397,6 +405,16 @@ impl AgentsPane {
         self.run_warning = None;
         match self.kind {
             AgentKind::Query => {
+                let question = self.query.input.lines().join("\n").trim().to_owned();
+                let warned = self.warned_empty.take();
+                if !question.is_empty()
+                    && warned.as_deref() != Some(question.as_str())
+                    && let Some(warning) =
+                        query::empty_context_warning(bank, &ctx.query, ctx.budget, &question)
+                {
+                    self.warned_empty = Some(question);
+                    return Err(warning);
+                }
                 let settings = (ctx.query.clone(), ctx.budget);
                 self.query
                     .ask(|session, q| query::bank_turn(session, bank, template, settings, q))

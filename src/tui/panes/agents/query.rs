@@ -112,6 +112,53 @@ impl Default for QueryAgent {
     }
 }
 
+/// Why a question would reach the model with no article of the bank in
+/// its context, if it would: nothing asked for in the Context pane, or
+/// nothing kept. A client of the bank the question names is offered.
+pub fn empty_context_warning(
+    bank: &Bank,
+    query: &Query,
+    budget: BudgetOptions,
+    question: &str,
+) -> Option<String> {
+    let asked = [
+        &query.client,
+        &query.domain,
+        &query.source_lang,
+        &query.target_lang,
+    ]
+    .iter()
+    .any(|v| v.is_some());
+    if asked
+        && membank_core::context::build(bank, query, budget)
+            .articles
+            .iter()
+            .any(|e| e.included)
+    {
+        return None;
+    }
+    let why = if asked {
+        "no article matched the Context pane's query"
+    } else {
+        "no client, domain or language is set in the Context pane"
+    };
+    let mut text =
+        format!("the context is empty ({why}): the model would answer without the bank.");
+    let folded = question.to_lowercase();
+    let named = membank_core::vocabulary::collect(bank)
+        .clients
+        .into_iter()
+        .find(|c| !c.value.is_empty() && folded.contains(&c.value.to_lowercase()));
+    if let Some(client) = named {
+        text.push_str(&format!(
+            " The question names the client {}: set it in Context (Tab, Enter) first.",
+            sanitize_for_terminal(&client.value, false)
+        ));
+    }
+    text.push_str(" Sending it again sends it as it is.");
+    Some(text)
+}
+
 /// A question to a bank: the context of the inspector's settings.
 pub fn bank_turn(
     session: &mut ChatSession,

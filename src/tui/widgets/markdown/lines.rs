@@ -87,6 +87,17 @@ impl Renderer<'_> {
     /// style and recording where links landed.
     pub(super) fn push_line(&mut self, prefix: Vec<Frag>, body: &mut Vec<Frag>) {
         let line_no = self.doc.lines.len();
+        // The row's place in the file is where its own text came from: a
+        // paragraph is collected whole, so `src_line` is its last line.
+        let mut from_file = body
+            .iter()
+            .filter(|f| f.line > 0 && !f.text.trim().is_empty())
+            .map(|f| f.line);
+        let first = from_file.next();
+        let (first, last) = match first {
+            Some(first) => (first, from_file.next_back().unwrap_or(first)),
+            None => (self.src_line, self.src_line),
+        };
         let mut spans: Vec<Span<'static>> = Vec::new();
         let mut span_links: Vec<Option<usize>> = Vec::new();
         for frag in prefix.into_iter().chain(body.drain(..)) {
@@ -118,7 +129,8 @@ impl Renderer<'_> {
             }
         }
         self.doc.lines.push(Line::from(spans));
-        self.doc.source_lines.push(self.src_line);
+        self.doc.source_lines.push(first);
+        self.doc.source_ends.push(last);
     }
 
     pub(super) fn raw_line(&mut self, frags: Vec<Frag>) {
@@ -134,6 +146,7 @@ pub(super) fn spaces(n: usize, style: Style) -> Frag {
         text: " ".repeat(n),
         style,
         link: None,
+        line: 0,
     }
 }
 
@@ -165,6 +178,7 @@ pub(super) fn fit(frags: Vec<Frag>, width: usize) -> Vec<Frag> {
         text: MORE.into(),
         style: Style::new(),
         link: None,
+        line: 0,
     });
     out
 }

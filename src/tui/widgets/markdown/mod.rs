@@ -39,12 +39,48 @@ pub struct RenderedDoc {
     /// the text given to the renderer plus `line_shift`); lines added
     /// after rendering have none.
     pub source_lines: Vec<usize>,
+    /// For each rendered line, the last source line it shows: a paragraph
+    /// joins its lines, so one row can hold the end of one and the start of
+    /// the next. 0 for a blank row; rows without an entry show only
+    /// `source_lines`' line.
+    pub source_ends: Vec<usize>,
 }
 
 impl RenderedDoc {
     /// The first rendered line that shows source line `line` or a later one.
     pub fn line_for_source(&self, line: usize) -> Option<usize> {
         self.source_lines.iter().position(|&l| l >= line)
+    }
+
+    /// The rendered rows showing some of source line `line`.
+    pub fn rows_showing(&self, line: usize) -> Vec<usize> {
+        self.source_lines
+            .iter()
+            .enumerate()
+            .filter(|&(i, &first)| match self.source_ends.get(i) {
+                // A blank row between blocks shows nothing.
+                Some(0) => false,
+                Some(&last) => (first..=last.max(first)).contains(&line),
+                None => first == line,
+            })
+            .map(|(i, _)| i)
+            .collect()
+    }
+
+    /// Put `rows` (which show no source line) above the document.
+    pub fn prepend_rows(&mut self, rows: Vec<Line<'static>>) {
+        let n = rows.len();
+        self.lines.splice(0..0, rows);
+        self.source_lines.splice(0..0, std::iter::repeat_n(0, n));
+        if !self.source_ends.is_empty() {
+            self.source_ends.splice(0..0, std::iter::repeat_n(0, n));
+        }
+        for l in &mut self.links {
+            l.line += n;
+            for s in &mut l.spans {
+                s.0 += n;
+            }
+        }
     }
 
     /// Give link `index` the selected style (or its normal style back).
@@ -117,6 +153,9 @@ struct Frag {
     text: String,
     style: Style,
     link: Option<usize>,
+    /// The source line the text came from; 0 for what the renderer adds
+    /// (markers, borders), which places no row.
+    line: usize,
 }
 
 struct ListState {
@@ -198,6 +237,7 @@ impl<'a> Renderer<'a> {
             self.doc.lines.pop();
         }
         self.doc.source_lines.truncate(self.doc.lines.len());
+        self.doc.source_ends.truncate(self.doc.lines.len());
         self.doc
     }
 
@@ -221,6 +261,7 @@ impl<'a> Renderer<'a> {
             text: text.to_owned(),
             style: self.theme.warning,
             link: None,
+            line: 0,
         });
         self.flush();
     }
@@ -230,6 +271,7 @@ impl<'a> Renderer<'a> {
             let prefix = self.prefix_spans(false);
             self.doc.lines.push(Line::from(trim_prefix(prefix)));
             self.doc.source_lines.push(self.src_line);
+            self.doc.source_ends.push(0);
             self.last_blank = true;
         }
     }
@@ -239,13 +281,24 @@ impl<'a> Renderer<'a> {
         let text = sanitize_for_terminal(raw, false);
         let style = self.style();
         let link = self.open_link;
+        let line = self.src_line;
         if let Some(table) = &mut self.table {
             if let Some(cell) = table.rows.last_mut().and_then(|r| r.last_mut()) {
-                cell.push(Frag { text, style, link });
+                cell.push(Frag {
+                    text,
+                    style,
+                    link,
+                    line,
+                });
             }
             return;
         }
-        self.current.push(Frag { text, style, link });
+        self.current.push(Frag {
+            text,
+            style,
+            link,
+            line,
+        });
     }
 
     /// Render a body whose first line is line `first_line` of the file.
@@ -333,6 +386,7 @@ impl<'a> Renderer<'a> {
                     text: "─".repeat(self.width.saturating_sub(prefix_width)),
                     style: theme.rule,
                     link: None,
+                    line: 0,
                 };
                 self.raw_line(vec![rule]);
                 self.blank();
@@ -361,6 +415,7 @@ impl<'a> Renderer<'a> {
                     text: marks.into(),
                     style: theme.muted,
                     link: None,
+                    line: 0,
                 });
                 self.push_style(style);
             }
@@ -374,6 +429,7 @@ impl<'a> Renderer<'a> {
                         text: "│ ".into(),
                         style: callout_style(&kind, theme),
                         link: None,
+                        line: 0,
                     });
                     self.push_style(theme.text);
                     return;
@@ -383,6 +439,7 @@ impl<'a> Renderer<'a> {
                     text: "│ ".into(),
                     style: theme.quote,
                     link: None,
+                    line: 0,
                 });
                 self.push_style(theme.quote);
             }
@@ -395,6 +452,7 @@ impl<'a> Renderer<'a> {
                         text: format!("  {}", sanitize_for_terminal(info, false)),
                         style: theme.muted,
                         link: None,
+                        line: 0,
                     };
                     self.raw_line(vec![label]);
                 }
@@ -421,11 +479,13 @@ impl<'a> Renderer<'a> {
                     text: indent,
                     style: theme.text,
                     link: None,
+                    line: 0,
                 });
                 self.first_prefix = Some(vec![Frag {
                     text: marker,
                     style: theme.list_marker,
                     link: None,
+                    line: 0,
                 }]);
             }
             Tag::Table(alignments) => {
@@ -523,6 +583,7 @@ impl<'a> Renderer<'a> {
                         text: format!("└{}", "─".repeat(room)),
                         style,
                         link: None,
+                        line: 0,
                     }]);
                 }
                 self.blank();
@@ -587,11 +648,13 @@ impl<'a> Renderer<'a> {
                 text: "┌ ".into(),
                 style,
                 link: None,
+                line: 0,
             },
             Frag {
                 text: sanitize_for_terminal(&label, false),
                 style: style.patch(self.theme.strong),
                 link: None,
+                line: 0,
             },
         ];
         if !title.is_empty() {
@@ -599,6 +662,7 @@ impl<'a> Renderer<'a> {
                 text: format!(" · {}", sanitize_for_terminal(title, false)),
                 style: self.theme.strong,
                 link: None,
+                line: 0,
             });
         }
         let mut frags = fit(frags, room.saturating_sub(2));
@@ -607,17 +671,26 @@ impl<'a> Renderer<'a> {
             text: format!(" {}", "─".repeat(room.saturating_sub(used + 1))),
             style,
             link: None,
+            line: 0,
         });
         self.raw_line(frags);
     }
 
     fn code_text(&mut self, text: &str) {
         let theme = self.theme;
-        for line in text.strip_suffix('\n').unwrap_or(text).split('\n') {
+        let first_line = self.src_line;
+        for (i, line) in text
+            .strip_suffix('\n')
+            .unwrap_or(text)
+            .split('\n')
+            .enumerate()
+        {
             let frag = Frag {
                 text: format!("  {}", sanitize_for_terminal(line, false)),
                 style: theme.code_block,
                 link: None,
+                // A code block arrives whole; each row is its own line.
+                line: first_line + i,
             };
             // Code keeps its line structure; long lines are cut by the pane.
             self.raw_line(vec![frag]);
@@ -667,6 +740,7 @@ impl<'a> Renderer<'a> {
                 text: s,
                 style: theme.table_border,
                 link: None,
+                line: 0,
             }
         };
         self.raw_line(vec![border("┌", "┬", "┐")]);
@@ -677,6 +751,7 @@ impl<'a> Renderer<'a> {
                     text: "│ ".into(),
                     style: theme.table_border,
                     link: None,
+                    line: 0,
                 });
                 let cell = row.get(i).cloned().unwrap_or_default();
                 let content = fit(cell, *width);
@@ -694,6 +769,7 @@ impl<'a> Renderer<'a> {
                 text: "│".into(),
                 style: theme.table_border,
                 link: None,
+                line: 0,
             });
             self.raw_line(frags);
             if r + 1 == table.header_rows && table.rows.len() > r + 1 {
@@ -729,18 +805,22 @@ impl<'a> Renderer<'a> {
                         text: format!("column {}", i + 1),
                         style: theme.muted,
                         link: None,
+                        line: 0,
                     }],
                 };
                 for f in &mut name {
                     f.style = f.style.patch(theme.strong);
-                    // The header's own link is the header row's, not every row's.
+                    // The header's own link and line are the header row's,
+                    // not every row's.
                     f.link = None;
+                    f.line = 0;
                 }
                 let mut frags = name;
                 frags.push(Frag {
                     text: ": ".into(),
                     style: theme.muted,
                     link: None,
+                    line: 0,
                 });
                 frags.extend(cell.iter().cloned());
                 let lead = if i == 0 { "▪ " } else { "  " };
@@ -752,6 +832,7 @@ impl<'a> Renderer<'a> {
                         text: lead.into(),
                         style: theme.table_border,
                         link: None,
+                        line: 0,
                     }])
                     .collect();
                 self.emit_wrapped(frags, first, rest.clone());

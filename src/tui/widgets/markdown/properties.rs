@@ -16,6 +16,7 @@ impl Renderer<'_> {
             text: "┌ properties".into(),
             style: theme.muted,
             link: None,
+            line: 0,
         };
         self.raw_line(vec![header]);
         match frontmatter::parse_yaml(yaml, first_line) {
@@ -37,16 +38,19 @@ impl Renderer<'_> {
                         text: "│ ".into(),
                         style: theme.muted,
                         link: None,
+                        line: 0,
                     };
                     let key_frag = Frag {
                         text: format!("{key}{}  ", " ".repeat(pad)),
                         style: theme.property_key,
                         link: None,
+                        line: 0,
                     };
                     let indent = Frag {
                         text: " ".repeat(key_width + 2),
                         style: theme.text,
                         link: None,
+                        line: 0,
                     };
                     self.emit_wrapped(frags, vec![bar.clone(), key_frag], vec![bar, indent]);
                 }
@@ -60,6 +64,7 @@ impl Renderer<'_> {
                     ),
                     style: theme.error,
                     link: None,
+                    line: 0,
                 }]);
                 for (i, l) in yaml.lines().enumerate() {
                     self.src_line = first_line + i;
@@ -67,6 +72,7 @@ impl Renderer<'_> {
                         text: format!("│ {}", sanitize_for_terminal(l, false)),
                         style: theme.muted,
                         link: None,
+                        line: 0,
                     }]);
                 }
             }
@@ -75,6 +81,7 @@ impl Renderer<'_> {
             text: "└".into(),
             style: theme.muted,
             link: None,
+            line: 0,
         }]);
         self.blank();
     }
@@ -89,6 +96,7 @@ impl Renderer<'_> {
                             text: ", ".into(),
                             style: self.theme.muted,
                             link: None,
+                            line: 0,
                         });
                     }
                     self.value_frags(item, out);
@@ -101,6 +109,7 @@ impl Renderer<'_> {
                             text: "; ".into(),
                             style: self.theme.muted,
                             link: None,
+                            line: 0,
                         });
                     }
                     let key = frontmatter::scalar_text(k).unwrap_or_default();
@@ -108,6 +117,7 @@ impl Renderer<'_> {
                         text: format!("{}: ", sanitize_for_terminal(&key, false)),
                         style: self.theme.property_key,
                         link: None,
+                        line: 0,
                     });
                     self.value_frags(item, out);
                 }
@@ -116,6 +126,7 @@ impl Renderer<'_> {
                 text: "(empty)".into(),
                 style: self.theme.muted,
                 link: None,
+                line: 0,
             }),
             Value::Tagged(t) => self.value_frags(&t.value, out),
             scalar => {
@@ -135,6 +146,7 @@ impl Renderer<'_> {
                     text: sanitize_for_terminal(&text[pos..link.span.start], false),
                     style,
                     link: None,
+                    line: 0,
                 });
             }
             let id = self.new_link(&link.target);
@@ -142,6 +154,7 @@ impl Renderer<'_> {
                 text: sanitize_for_terminal(&text[link.span.clone()], false),
                 style: self.link_style(id),
                 link: Some(id),
+                line: 0,
             });
             pos = link.span.end;
         }
@@ -150,6 +163,7 @@ impl Renderer<'_> {
                 text: sanitize_for_terminal(&text[pos..], false),
                 style,
                 link: None,
+                line: 0,
             });
         }
     }

@@ -373,3 +373,52 @@ fn a_table_too_wide_for_the_pane_is_read_row_by_row_in_full() {
     let narrow = plain(&render_markdown(src, 160, &theme, &exists));
     assert!(narrow.iter().any(|l| l.starts_with("│ Term")), "{narrow:?}");
 }
+
+#[test]
+fn each_line_of_a_wrapped_list_item_is_found_on_its_own_row() {
+    let theme = Theme::default_theme();
+    // Lines 1–6; the items' second lines start mid-row when joined.
+    let src = "## Regulatory documents\n\
+               - SmPC (*Samenvatting van de productkenmerken*) and leaflet\n  \
+               ([[package leaflet → bijsluiter|bijsluiter]]) follow the QRD template\n  \
+               headings word for word.\n\
+               - The holder\n  is always written out in full.\n";
+    let doc = render_markdown(src, 40, &theme, &exists);
+    let text = plain(&doc);
+    let rows = |line: usize| -> Vec<&str> {
+        doc.rows_showing(line)
+            .into_iter()
+            .map(|i| text[i].as_str())
+            .collect()
+    };
+    assert_eq!(rows(1), ["## Regulatory documents"]);
+    // Line 3 begins "([[bijsluiter": its rows hold that text, not the
+    // heading and not only the item's first row.
+    let third = rows(3);
+    assert!(
+        third.iter().any(|r| r.contains("([[bijsluiter")),
+        "{third:?}"
+    );
+    assert!(!third.iter().any(|r| r.contains("Regulatory")), "{third:?}");
+    assert!(!third.iter().any(|r| r.contains("• SmPC")), "{third:?}");
+    assert!(rows(4).iter().any(|r| r.contains("headings")));
+    // A short item joins its two lines on one row: both lines find it.
+    let holder = text.iter().position(|r| r.contains("The holder")).unwrap();
+    assert!(doc.rows_showing(5).contains(&holder));
+    assert!(
+        doc.rows_showing(6)
+            .iter()
+            .any(|&i| text[i].contains("full."))
+    );
+}
+
+#[test]
+fn each_line_of_a_code_block_keeps_its_own_line_number() {
+    let theme = Theme::default_theme();
+    let src = "# T\n\n```\nfirst\nsecond\nthird\n```\n";
+    let doc = render_markdown(src, 40, &theme, &exists);
+    let text = plain(&doc);
+    let row = doc.rows_showing(6);
+    assert_eq!(row.len(), 1);
+    assert_eq!(text[row[0]].trim(), "third");
+}
