@@ -62,6 +62,9 @@ impl Session {
         cmd.env("HOME", home);
         cmd.env("XDG_CONFIG_HOME", home.join("config"));
         cmd.env("MEMBANK_CONFIG", home.join("no-config.toml"));
+        // Its own state too: a query one session leaves must not reach
+        // another session on the same fixture.
+        cmd.env("MEMBANK_STATE_DIR", home.join("state"));
         if let Some(v) = no_color {
             cmd.env("NO_COLOR", v);
         }
@@ -404,13 +407,17 @@ fn a_chat_turn_streams_from_the_model_in_a_real_terminal() {
         0,
         "sent before the warning was seen"
     );
-    s.send("\r");
+    // The client it names is offered: `y` sets it and sends.
+    s.wait_text("y yes · N / Esc no");
+    s.send("y");
     s.wait_text("Acme says naleving");
     let screen = s.wait_text("reply complete");
     assert!(
         screen.contains("You: Which term for compliance at Acme Corporation?"),
         "{screen}"
     );
+    let sent = &server.requests()[0].body;
+    assert!(sent.contains("01_CLIENTS/Acme Corporation.md"), "{sent}");
     // The tree still answers after the turn.
     s.send("\t");
     s.send("q");

@@ -571,6 +571,19 @@ impl App {
 
     /// Show a file in the Article pane, select it in the Bank pane, and
     /// focus the article.
+    /// Set the Context pane's client, as typing it there would.
+    pub fn set_context_client(&mut self, client: &str) {
+        let Some(bank) = self.memory.downcast_ref::<Bank>() else {
+            return;
+        };
+        let field = super::panes::context::Field::Client;
+        self.panes
+            .context
+            .set_field(field, client, bank, &self.theme);
+        self.status.query.clone_from(&self.panes.context.query_text);
+        self.dirty = true;
+    }
+
     pub fn open_article(&mut self, rel: &str) {
         self.open_at(rel, None);
     }

@@ -102,6 +102,12 @@ fn on_confirm_key(app: &mut App, key: KeyEvent) {
             // A yes is for this once, even if the action no longer asked.
             app.panes.agents.forget_approval();
         }
+        OnYes::SetClientAndAsk(client) => {
+            app.set_context_client(&client);
+            app.dispatch(Pane::Agents, |pane, cx| {
+                pane.on_action(Action::RunAgent, cx)
+            });
+        }
     }
 }
 

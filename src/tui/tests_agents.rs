@@ -672,8 +672,29 @@ fn a_question_with_an_empty_context_is_warned_about_before_it_is_sent() {
     assert!(problem.contains("names the client Globex"), "{problem}");
     assert!(screen(&app).contains("the context is empty"));
     assert_eq!(server.requests().len(), 0, "nothing is sent yet");
-    // The same question again goes out as it is.
+    // The client it names is offered; N leaves the question as it is.
+    assert!(screen(&app).contains("Set it in Context and send? y/N"));
+    key(&mut app, KeyCode::Char('n'));
+    assert!(app.popup.is_none());
+    assert_eq!(server.requests().len(), 0);
+    // The same question again goes out as it is, without a client.
     key(&mut app, KeyCode::Enter);
     pump_until(&mut app, &replies, is_done);
     assert_eq!(server.requests().len(), 1);
+    assert!(app.panes.context.query().client.is_none());
+}
+
+#[test]
+fn a_client_the_question_names_is_set_and_sent_with_one_key() {
+    let server = FakeServer::start([FakeReply::openai_stream(&["An answer."])]);
+    let mut app = app_at(&fixture(), 80, 24);
+    let replies = connect(&mut app, &server);
+    ask(&mut app, "What does Globex want?");
+    assert!(screen(&app).contains("Set it in Context and send? y/N"));
+    key(&mut app, KeyCode::Char('y'));
+    pump_until(&mut app, &replies, is_done);
+    assert_eq!(server.requests().len(), 1);
+    assert_eq!(app.panes.context.query().client.as_deref(), Some("Globex"));
+    let sent = &server.requests()[0].body;
+    assert!(sent.contains("01_CLIENTS/Globex.md"), "{sent}");
 }

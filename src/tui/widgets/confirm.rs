@@ -14,11 +14,14 @@ use crate::tui::keys::Action;
 use crate::tui::theme::Theme;
 
 /// What a yes carries out.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum OnYes {
     Quit,
     /// The Agents pane's action, this time without asking.
     Agents(Action),
+    /// Set the Context pane's client (one the question named), then send
+    /// the question.
+    SetClientAndAsk(String),
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

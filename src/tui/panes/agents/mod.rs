@@ -36,6 +36,7 @@ use self::stream::Stream;
 use super::Cx;
 use crate::tui::app::Effect;
 use crate::tui::theme::Theme;
+use crate::tui::widgets::confirm::{Confirm, OnYes};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum AgentKind {
@@ -409,10 +410,19 @@ impl AgentsPane {
                 let warned = self.warned_empty.take();
                 if !question.is_empty()
                     && warned.as_deref() != Some(question.as_str())
-                    && let Some(warning) =
+                    && let Some((warning, client)) =
                         query::empty_context_warning(bank, &ctx.query, ctx.budget, &question)
                 {
                     self.warned_empty = Some(question);
+                    if let Some(client) = client {
+                        let shown = sanitize_for_terminal(&client, false);
+                        let confirm = Confirm::new(
+                            format!("The question names the client {shown}. Set it in Context and send? y/N"),
+                            OnYes::SetClientAndAsk(client),
+                        )
+                        .detail("N leaves the question as it is; Enter again sends it without a client.");
+                        ctx.effects.push(Effect::Ask(confirm));
+                    }
                     return Err(warning);
                 }
                 let settings = (ctx.query.clone(), ctx.budget);

@@ -114,13 +114,14 @@ impl Default for QueryAgent {
 
 /// Why a question would reach the model with no article of the bank in
 /// its context, if it would: nothing asked for in the Context pane, or
-/// nothing kept. A client of the bank the question names is offered.
+/// nothing kept. A client of the bank the question names is offered: it
+/// comes back with the warning, to be set in one key.
 pub fn empty_context_warning(
     bank: &Bank,
     query: &Query,
     budget: BudgetOptions,
     question: &str,
-) -> Option<String> {
+) -> Option<(String, Option<String>)> {
     let asked = [
         &query.client,
         &query.domain,
@@ -149,14 +150,14 @@ pub fn empty_context_warning(
         .clients
         .into_iter()
         .find(|c| !c.value.is_empty() && folded.contains(&c.value.to_lowercase()));
-    if let Some(client) = named {
+    if let Some(client) = &named {
         text.push_str(&format!(
             " The question names the client {}: set it in Context (Tab, Enter) first.",
             sanitize_for_terminal(&client.value, false)
         ));
     }
     text.push_str(" Sending it again sends it as it is.");
-    Some(text)
+    Some((text, named.map(|c| c.value)))
 }
 
 /// A question to a bank: the context of the inspector's settings.
