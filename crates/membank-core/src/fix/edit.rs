@@ -11,7 +11,7 @@ pub(super) fn from_utf16(bytes: &[u8]) -> Option<Result<String, ()>> {
         _ => return None,
     };
     let body = &bytes[2..];
-    if body.len() % 2 != 0 {
+    if !body.len().is_multiple_of(2) {
         return Some(Err(()));
     }
     let units = body.chunks_exact(2).map(|p| match little {
