@@ -17,9 +17,10 @@ use jiff::tz::TimeZone;
 use serde::Serialize;
 
 use crate::article::{Article, FrontmatterState, LANGUAGE_KEYS};
-use crate::bank::Bank;
+use crate::bank::{Bank, Resolution};
 use crate::health::{Finding, fixed_language_tag, is_plausible_language_tag};
 use crate::layout::Folder;
+use crate::wikilink::LinkKind;
 
 mod edit;
 #[cfg(test)]
@@ -96,7 +97,7 @@ pub struct FixProposal {
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
 /// The codes fixed by editing an article's bytes.
-const FILE_CODES: [&str; 9] = [
+const FILE_CODES: [&str; 10] = [
     "utf16",
     "not-utf8",
     "bom",
@@ -104,6 +105,7 @@ const FILE_CODES: [&str; 9] = [
     "bad-status",
     "bad-language-code",
     "unquoted-link",
+    "ambiguous-link",
     "missing-key",
     "fenced-frontmatter",
 ];
@@ -123,7 +125,6 @@ pub fn no_fix_reason(code: &str) -> &'static str {
     match code {
         "unparsable-frontmatter" => "the YAML needs an author to say what it meant",
         "missing-frontmatter" => "which keys an article should carry is the author's choice",
-        "ambiguous-link" => "not fixed automatically yet",
         "dead-link" => "only the author knows where the link should go",
         "orphan" => "which article should link to it is the author's choice",
         "term-conflict" => "choosing the translation is the author's decision",
@@ -131,6 +132,10 @@ pub fn no_fix_reason(code: &str) -> &'static str {
         "secret" => "remove the credential by hand, then rotate it",
         "unprocessed-inbox" | "compiled-not-archived" => "Process Inbox handles inbox notes",
         "stale" => "only a reader can say whether the article is still right",
+        "unknown-folder" | "not-markdown" => "nothing is wrong; it is only worth knowing",
+        "skipped-file" | "unknown-template" | "renamed-template" => {
+            "renaming a file is the author's choice"
+        }
         "unreadable-file" | "not-a-file" | "oversized-file" | "symlinked-folder"
         | "link-outside-bank" => "membank does not open or change such files",
         _ => "no change can be made without a decision by the author",
@@ -178,6 +183,9 @@ pub fn propose(bank: &Bank, findings: &[Finding], tz: &TimeZone) -> FixProposal 
         }
     }
     proposal.fixes.sort_by(|a, b| a.path.cmp(&b.path));
+    proposal
+        .remaining
+        .sort_by(|a, b| (&a.path, a.line, a.code).cmp(&(&b.path, b.line, b.code)));
     proposal
 }
 
@@ -240,6 +248,7 @@ fn fix_file(
             "bad-language-code" => language_fix(&text, f),
             "unquoted-link" => unquoted_link_fix(&text, f),
             "missing-key" => missing_key_fix(&text, f, bank, path, tz),
+            "ambiguous-link" => ambiguous_link_fix(&text, f, bank, path),
             _ => continue,
         };
         match edited {
@@ -460,6 +469,59 @@ fn inferred_value(bank: &Bank, path: &str, key: &str, tz: &TimeZone) -> Result<S
             "{key} needs a value only the author can give; no value is filled in"
         )),
     }
+}
+
+/// Each ambiguous `[[Name]]` on the finding's line written as the path of
+/// the file it opens now, its shown text kept (`[[03_DOMAINS/Legal|Legal]]`),
+/// so the link means what it meant and no longer depends on other names.
+fn ambiguous_link_fix(
+    text: &str,
+    f: &Finding,
+    bank: &Bank,
+    path: &str,
+) -> Result<(String, String), String> {
+    let line = f.line.ok_or("the finding names no line")?;
+    let a = bank
+        .find(path)
+        .map(|id| bank.article(id))
+        .ok_or("the article was not loaded")?;
+    let mut new_line = edit::line_text(text, line)
+        .ok_or_else(|| format!("line {line} is not in the file"))?
+        .to_owned();
+    let mut changes = Vec::new();
+    for link in a.links.iter().filter(|l| l.line == line) {
+        let Resolution::Ambiguous(ids) = bank.resolve_from(&link.target, Some(path)) else {
+            continue;
+        };
+        if link.in_frontmatter {
+            return Err("a link in the frontmatter is a value too; write its path by hand".into());
+        }
+        if link.kind != LinkKind::Wiki || link.raw.contains("\\|") {
+            return Err(format!(
+                "{} is left as written; write its path by hand",
+                link.written()
+            ));
+        }
+        let opened = &bank.article(ids[0]).rel_path;
+        let opened = opened.strip_suffix(".md").unwrap_or(opened);
+        let cut = link.raw.find(['#', '|']).unwrap_or(link.raw.len());
+        let (name, rest) = link.raw.split_at(cut);
+        let shown = match rest.contains('|') {
+            true => String::new(),
+            false => format!("|{}", name.trim()),
+        };
+        let old = link.written();
+        let new = format!("[[{opened}{rest}{shown}]]");
+        new_line = new_line.replacen(&old, &new, 1);
+        changes.push(format!("{old} becomes {new}"));
+    }
+    if changes.is_empty() {
+        return Err(format!("no ambiguous link found on line {line}"));
+    }
+    Ok((
+        replace_line(text, line, &new_line),
+        format!("line {line}: {}", changes.join(", ")),
+    ))
 }
 
 /// `text` with 1-based `line` (its ending kept) replaced by `new`.

@@ -352,3 +352,32 @@ fn a_missing_key_gets_the_value_the_file_gives_or_is_listed_as_needing_one() {
         "{after:?}"
     );
 }
+
+#[test]
+fn an_ambiguous_link_becomes_the_path_of_the_file_it_opens_now() {
+    let legal = "---\nlast_updated: 2026-04-08\ndomain: Legal\n---\n";
+    let file = "---\r\nlast_updated: 2026-04-08\r\nclient: Acme\r\nlanguages: [en]\r\n---\r\n\
+                See [[Legal]] and [[Legal#Scope|scope]].\r\nEnd\r\n";
+    let dir = bank_with(&[
+        ("03_DOMAINS/Legal.md", legal.as_bytes()),
+        ("04_STYLE/Legal.md", legal.as_bytes()),
+        (CLIENT, file.as_bytes()),
+    ]);
+    // The shorter path is the one the link opens today.
+    let p = proposal(dir.path(), &["ambiguous-link"]);
+    assert!(p.remaining.is_empty(), "{:?}", p.remaining);
+    assert_eq!(
+        String::from_utf8(changed(&p, CLIENT)).unwrap(),
+        file.replace(
+            "[[Legal]] and [[Legal#Scope|scope]]",
+            "[[04_STYLE/Legal|Legal]] and [[04_STYLE/Legal#Scope|scope]]"
+        )
+    );
+    let tx = Transaction::begin(dir.path(), Kind::Bank, Duration::ZERO, || {}).unwrap();
+    tx.commit_fixes(&p.fixes).unwrap();
+    drop(tx);
+    assert_eq!(
+        findings(dir.path(), &["ambiguous-link"]),
+        Vec::<Finding>::new()
+    );
+}
