@@ -243,6 +243,18 @@ pub(super) fn quoted_link(value: &str) -> Option<String> {
 /// line, or a new line before the frontmatter's closing `---` with the
 /// file's line ending. Returns the text and the 1-based line written.
 pub(super) fn set_key(text: &str, key: &str, value: &str) -> Result<(String, usize), String> {
+    set_key_as(text, key, Some(value), &yaml_scalar(value))
+}
+
+/// [`set_key`] with the value already written as YAML (`plain`: the same
+/// value as text, for a pair of empty quotes to hold; `None` when it
+/// cannot go inside quotes).
+pub(super) fn set_key_as(
+    text: &str,
+    key: &str,
+    plain: Option<&str>,
+    yaml: &str,
+) -> Result<(String, usize), String> {
     let ranges = line_ranges(text);
     let open = ranges
         .iter()
@@ -267,10 +279,12 @@ pub(super) fn set_key(text: &str, key: &str, value: &str) -> Result<(String, usi
             return Err(format!("{key} already has a value on line {}", i + 1));
         }
         let new = match (quoted, text[..at.start].ends_with([' ', '\t'])) {
-            (true, _) if !value.contains(['"', '\'', '\\']) => value.to_owned(),
-            (true, _) => return Err(format!("{key}: the value would need other quotes")),
-            (false, true) => yaml_scalar(value),
-            (false, false) => format!(" {}", yaml_scalar(value)),
+            (true, _) => match plain {
+                Some(value) if !value.contains(['"', '\'', '\\']) => value.to_owned(),
+                _ => return Err(format!("{key}: the value would need other quotes")),
+            },
+            (false, true) => yaml.to_owned(),
+            (false, false) => format!(" {yaml}"),
         };
         let mut out = String::with_capacity(text.len() + new.len());
         out.push_str(&text[..at.start]);
@@ -280,16 +294,16 @@ pub(super) fn set_key(text: &str, key: &str, value: &str) -> Result<(String, usi
     }
     let ending = if text.contains("\r\n") { "\r\n" } else { "\n" };
     let at = ranges[close].start;
-    let mut out = String::with_capacity(text.len() + key.len() + value.len() + 4);
+    let mut out = String::with_capacity(text.len() + key.len() + yaml.len() + 4);
     out.push_str(&text[..at]);
-    out.push_str(&format!("{key}: {}{ending}", yaml_scalar(value)));
+    out.push_str(&format!("{key}: {yaml}{ending}"));
     out.push_str(&text[at..]);
     Ok((out, close + 1))
 }
 
 /// `value` as a YAML scalar: plain when that reads back as the same text,
 /// else in double quotes.
-fn yaml_scalar(value: &str) -> String {
+pub(super) fn yaml_scalar(value: &str) -> String {
     let plain = value.chars().next().is_some_and(char::is_alphanumeric)
         && value
             .chars()

@@ -435,9 +435,51 @@ fn missing_key_fix(
     tz: &TimeZone,
 ) -> Result<(String, String), String> {
     let key = f.missing_key().ok_or("the finding names no key")?;
+    if key == "languages" {
+        let pair = only_language_pair(bank).ok_or(
+            "languages needs a value: the bank uses no single language pair to take it from",
+        )?;
+        // Quoted, as pairs are written in banks.
+        let yaml = format!("[\"{pair}\"]");
+        let (new, line) = edit::set_key_as(text, key, None, &yaml)?;
+        return Ok((new, format!("line {line}: add languages: {yaml}")));
+    }
     let value = inferred_value(bank, path, key, tz)?;
     let (new, line) = edit::set_key(text, key, &value)?;
     Ok((new, format!("line {line}: add {key}: {value}")))
+}
+
+/// The bank's language pair, `en-US → nl-BE`, when every pair its
+/// articles name is that one (ignoring case).
+fn only_language_pair(bank: &Bank) -> Option<String> {
+    let mut pairs: Vec<(String, String)> = Vec::new();
+    let mut note = |source: &str, target: &str| {
+        let pair = (source.trim().to_owned(), target.trim().to_owned());
+        let known = pairs
+            .iter()
+            .any(|(s, t)| s.eq_ignore_ascii_case(&pair.0) && t.eq_ignore_ascii_case(&pair.1));
+        if !known {
+            pairs.push(pair);
+        }
+    };
+    for a in bank.articles() {
+        for value in &a.meta.languages {
+            if let [source, target] = value.tags.as_slice() {
+                note(source, target);
+            }
+        }
+        if let (Some(source), Some(target)) = (&a.meta.source_lang, &a.meta.target_lang) {
+            note(source, target);
+        }
+    }
+    match pairs.as_slice() {
+        [(source, target)]
+            if is_plausible_language_tag(source) && is_plausible_language_tag(target) =>
+        {
+            Some(format!("{source} → {target}"))
+        }
+        _ => None,
+    }
 }
 
 /// A value for `key` that the file supports, or why there is none.

@@ -323,7 +323,7 @@ fn a_missing_key_gets_the_value_the_file_gives_or_is_listed_as_needing_one() {
     );
     assert_eq!(
         String::from_utf8(changed(&p, CLIENT)).unwrap(),
-        "---\nclient: Acme\nlast_updated: 2026-04-08\n---\n"
+        "---\nclient: Acme\nlast_updated: 2026-04-08\nlanguages: [\"en → nl\"]\n---\n"
     );
     // No value to be had: listed, never a placeholder.
     let left: Vec<(&str, &str)> = p
@@ -333,7 +333,7 @@ fn a_missing_key_gets_the_value_the_file_gives_or_is_listed_as_needing_one() {
         .collect();
     assert!(
         left.iter()
-            .any(|(path, r)| *path == CLIENT && r.starts_with("languages needs a value")),
+            .any(|(path, r)| *path == TERM && r.starts_with("clients needs a value")),
         "{left:?}"
     );
     // The file fixed has no missing key left that could be filled.
@@ -379,5 +379,29 @@ fn an_ambiguous_link_becomes_the_path_of_the_file_it_opens_now() {
     assert_eq!(
         findings(dir.path(), &["ambiguous-link"]),
         Vec::<Finding>::new()
+    );
+}
+
+#[test]
+fn languages_come_from_the_banks_only_pair_and_only_then() {
+    let term = term("approved", "source_lang: en-US\ntarget_lang: nl-BE\n");
+    let client = "---\nclient: Acme\nlast_updated: 2026-04-08\n---\n";
+    let dir = bank_with(&[(TERM, term.as_bytes()), (CLIENT, client.as_bytes())]);
+    let p = proposal(dir.path(), &["missing-key"]);
+    assert_eq!(
+        String::from_utf8(changed(&p, CLIENT)).unwrap(),
+        "---\nclient: Acme\nlast_updated: 2026-04-08\nlanguages: [\"en-US → nl-BE\"]\n---\n"
+    );
+    // A second pair: nothing to choose from.
+    let other = "---\nclient: Beta\nlanguages: [\"en → fr\"]\nlast_updated: 2026-04-08\n---\n";
+    fs::write(dir.path().join("01_CLIENTS/Beta.md"), other).unwrap();
+    let p = proposal(dir.path(), &["missing-key"]);
+    assert!(p.fixes.iter().all(|f| f.path != CLIENT), "{:?}", p.fixes);
+    assert!(
+        p.remaining
+            .iter()
+            .any(|u| u.path == CLIENT && u.reason.contains("no single language pair")),
+        "{:?}",
+        p.remaining
     );
 }
