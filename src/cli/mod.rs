@@ -17,6 +17,7 @@ mod context;
 mod distill;
 mod everos;
 mod feedback;
+mod fix;
 mod inbox;
 mod init;
 mod links;
@@ -85,6 +86,8 @@ fn format_parser() -> clap::builder::PossibleValuesParser {
 enum Command {
     /// Run the deterministic health checks.
     Check(check::Args),
+    /// Fix the health findings that have one right answer (shown; written with --yes).
+    Fix(fix::Args),
     /// Score and budget the bank for a client / domain / language pair.
     Context(context::Args),
     /// Parse `### FILE:` blocks from an LLM reply and optionally write them.
@@ -296,6 +299,7 @@ pub fn main() -> ExitCode {
     }
     let result = match cli.command {
         Some(Command::Check(a)) => check::run(a),
+        Some(Command::Fix(a)) => fix::run(a),
         Some(Command::Context(a)) => context::run(a),
         Some(Command::Blocks(a)) => blocks::run(a),
         Some(Command::Compile(a)) => compile::run(a),

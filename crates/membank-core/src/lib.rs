@@ -15,6 +15,7 @@ pub mod dejavu;
 pub mod diff;
 pub mod everos;
 pub mod fileblocks;
+pub mod fix;
 pub mod frontmatter;
 pub mod health;
 pub mod inbox;

@@ -23,6 +23,7 @@ use crate::atomic::{sync_dir, write_atomic};
 use crate::compile::{self, BlocksReport, CompileReport, Mode};
 use crate::dejavu::project::Project;
 use crate::dejavu::writeback::{self, check_on_disk};
+use crate::fix::{Action, FileFix};
 use crate::lock::{BankLock, LockError};
 use crate::pathsafe;
 use crate::review::{self, Change, Proposal, ProposedFile};
@@ -277,6 +278,137 @@ impl Transaction {
         self.commit(proposal, declined, Kind::Project, |tx| {
             writeback::write_accepted(tx, proposal, declined)
         })
+    }
+
+    /// The fixes of a `membank fix` proposal, as shown: nothing is written
+    /// when any file's bytes are no longer the ones the proposal was made
+    /// from, or when a changed file would hold a credential. Files are
+    /// replaced atomically, leftovers deleted and folders made; the result
+    /// lists each file's bytes before and after, and the folders made.
+    pub fn commit_fixes(&self, fixes: &[FileFix]) -> Result<Done<Vec<String>>, Stopped> {
+        if self.kind != Kind::Bank {
+            return Err(Stopped::Refused(format!(
+                "{}: fixes are written to a bank only; nothing was written",
+                self.root.display()
+            )));
+        }
+        let stale: Vec<String> = fixes
+            .iter()
+            .filter(|f| match &f.action {
+                Action::Change { before, .. } | Action::Delete { before } => {
+                    self.fix_read(&f.path).ok().flatten().as_ref() != Some(before)
+                }
+                Action::CreateFolder => false,
+            })
+            .map(|f| f.path.clone())
+            .collect();
+        if !stale.is_empty() {
+            return Err(Stopped::Stale(stale));
+        }
+        for f in fixes {
+            if let Action::Change { after, .. } = &f.action {
+                crate::secrets::refuse(&String::from_utf8_lossy(after)).map_err(|reason| {
+                    Stopped::Refused(format!("{}: {reason}; nothing was written", f.path))
+                })?;
+            }
+        }
+        let mut done = Done {
+            report: Vec::new(),
+            changes: Vec::new(),
+        };
+        for f in fixes {
+            let written = match &f.action {
+                Action::Change { before, after } => self.replace(&f.path, after).map(|()| {
+                    done.changes.push(FileChange {
+                        path: f.path.clone(),
+                        before: Some(before.clone()),
+                        after: Some(after.clone()),
+                    })
+                }),
+                Action::Delete { before } => self.remove_leftover(&f.path).map(|()| {
+                    done.changes.push(FileChange {
+                        path: f.path.clone(),
+                        before: Some(before.clone()),
+                        after: None,
+                    })
+                }),
+                Action::CreateFolder => self
+                    .create_folder(&f.path)
+                    .map(|()| done.report.push(f.path.clone())),
+            };
+            if let Err(e) = written {
+                let before_it = done.changes.len() + done.report.len();
+                return Err(Stopped::Refused(format!(
+                    "{e}; {before_it} fix(es) before it were written, the rest were not"
+                )));
+            }
+        }
+        Ok(done)
+    }
+
+    /// A file a fix reads: an article by the bank's rules, or a leftover
+    /// (any name) reached through no link at all.
+    fn fix_read(&self, rel: &str) -> Result<Option<Vec<u8>>, String> {
+        if pathsafe::validate(rel).is_ok() {
+            return self.read(rel);
+        }
+        let target = self.unlinked(rel)?;
+        match safe_read::read_regular(&target, self.max_bytes()) {
+            Ok(bytes) => Ok(Some(bytes)),
+            Err(e) if e.is_not_found() => Ok(None),
+            Err(e) => Err(format!("{rel}: {e}")),
+        }
+    }
+
+    /// `rel` inside the memory with no link anywhere on the way, so a
+    /// deletion can only ever reach the memory's own files.
+    fn unlinked(&self, rel: &str) -> Result<PathBuf, String> {
+        let rel = pathsafe::relative_path(rel).map_err(|r| format!("{rel}: {}", r.reason))?;
+        let mut at = self.root.clone();
+        for part in rel.split('/') {
+            at.push(part);
+            match fs::symlink_metadata(&at) {
+                Ok(m) if m.file_type().is_symlink() => {
+                    return Err(format!(
+                        "{rel}: a symbolic link is on the way; not followed"
+                    ));
+                }
+                _ => {}
+            }
+        }
+        Ok(at)
+    }
+
+    /// Delete a leftover regular file (never a link or a folder).
+    fn remove_leftover(&self, rel: &str) -> Result<(), String> {
+        let target = self.unlinked(rel)?;
+        let meta = fs::symlink_metadata(&target).map_err(|e| format!("{rel}: {e}"))?;
+        if !meta.is_file() {
+            return Err(format!("{rel}: is not a regular file; not deleted"));
+        }
+        fs::remove_file(&target).map_err(|e| format!("{rel}: {e}"))?;
+        if let Some(parent) = target.parent() {
+            sync_dir(parent);
+        }
+        Ok(())
+    }
+
+    /// Make one of the format's folders at the top of the bank.
+    fn create_folder(&self, name: &str) -> Result<(), String> {
+        if crate::layout::Folder::from_dir_name(name).is_none() {
+            return Err(format!(
+                "{name}: is not a folder of the format; not created"
+            ));
+        }
+        let target = self.unlinked(name)?;
+        match fs::create_dir(&target) {
+            Ok(()) => {
+                sync_dir(&self.root);
+                Ok(())
+            }
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists && target.is_dir() => Ok(()),
+            Err(e) => Err(format!("{name}: {e}")),
+        }
     }
 
     /// The one reviewed write: what the user accepted of `proposal`,

@@ -107,6 +107,14 @@ impl Finding {
         }
     }
 
+    /// The key a `missing-key` finding asks for.
+    pub fn missing_key(&self) -> Option<&'static str> {
+        match self.message {
+            Message::MissingKey { key, .. } => Some(key),
+            _ => None,
+        }
+    }
+
     /// What is wrong, why it matters and what to do about it.
     pub fn message(&self) -> Cow<'_, str> {
         match &self.message {

@@ -59,6 +59,43 @@ pub fn is_plausible_language_tag(tag: &str) -> bool {
     i == parts.len()
 }
 
+/// Language names people write instead of a code, with the code.
+const NAMES: [(&str, &str); 16] = [
+    ("English", "en"),
+    ("Dutch", "nl"),
+    ("Flemish", "nl-BE"),
+    ("German", "de"),
+    ("French", "fr"),
+    ("Spanish", "es"),
+    ("Italian", "it"),
+    ("Portuguese", "pt"),
+    ("Norwegian", "no (or nb / nn)"),
+    ("Swedish", "sv"),
+    ("Danish", "da"),
+    ("Finnish", "fi"),
+    ("Polish", "pl"),
+    ("Japanese", "ja"),
+    ("Chinese", "zh"),
+    ("Russian", "ru"),
+];
+
+/// The code for an underscored code (`en_US`) or a language name
+/// (`English`), when there is exactly one; `None` leaves it to the author.
+pub(crate) fn fixed_language_tag(tag: &str) -> Option<String> {
+    if tag.contains('_') {
+        let fixed = tag.replace('_', "-");
+        return is_plausible_language_tag(&fixed).then_some(fixed);
+    }
+    let lower = tag.trim().to_lowercase();
+    NAMES
+        .iter()
+        .find(|(name, _)| name.to_lowercase() == lower)
+        .map(|(_, code)| *code)
+        // Norwegian has more than one code; the author picks.
+        .filter(|code| is_plausible_language_tag(code))
+        .map(str::to_owned)
+}
+
 /// A concrete suggestion for a common mistake, if one applies.
 pub(super) fn language_hint(tag: &str) -> Option<String> {
     if tag.contains('_') {
@@ -67,24 +104,6 @@ pub(super) fn language_hint(tag: &str) -> Option<String> {
             return Some(format!("Use a hyphen, not an underscore: {fixed}."));
         }
     }
-    const NAMES: [(&str, &str); 16] = [
-        ("English", "en"),
-        ("Dutch", "nl"),
-        ("Flemish", "nl-BE"),
-        ("German", "de"),
-        ("French", "fr"),
-        ("Spanish", "es"),
-        ("Italian", "it"),
-        ("Portuguese", "pt"),
-        ("Norwegian", "no (or nb / nn)"),
-        ("Swedish", "sv"),
-        ("Danish", "da"),
-        ("Finnish", "fi"),
-        ("Polish", "pl"),
-        ("Japanese", "ja"),
-        ("Chinese", "zh"),
-        ("Russian", "ru"),
-    ];
     let lower = tag.trim().to_lowercase();
     NAMES
         .iter()

@@ -29,6 +29,7 @@ mod terms;
 mod tests;
 
 pub use finding::Finding;
+pub(crate) use language::fixed_language_tag;
 pub use language::is_plausible_language_tag;
 
 use finding::Message;

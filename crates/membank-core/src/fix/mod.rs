@@ -1,0 +1,619 @@
+//! Fixes for the health findings that have one right answer. Given a
+//! loaded bank and the findings to fix, [`propose`] says per file what its
+//! bytes would become (or that it goes, or that a folder is made), and
+//! which findings stay, with why. Nothing is written here: the proposal is
+//! shown, then written by [`crate::transaction::Transaction::commit_fixes`],
+//! which refuses a file whose bytes are no longer the ones shown.
+//!
+//! Each fix changes only the bytes it must: one value inside its quotes,
+//! the two fence lines, the encoding. Key order, quoting, comments and
+//! line endings stay as they are, and the result is parsed again before it
+//! is proposed.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use jiff::tz::TimeZone;
+use serde::Serialize;
+
+use crate::article::{Article, FrontmatterState, LANGUAGE_KEYS};
+use crate::bank::{Bank, Resolution};
+use crate::health::{Finding, fixed_language_tag, is_plausible_language_tag};
+use crate::layout::Folder;
+use crate::wikilink::LinkKind;
+
+mod edit;
+#[cfg(test)]
+mod tests;
+
+/// What a fix does to one path.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Action {
+    /// The file's bytes now, and what they become.
+    Change { before: Vec<u8>, after: Vec<u8> },
+    /// The file goes; its bytes now.
+    Delete { before: Vec<u8> },
+    /// A folder of the format is made.
+    CreateFolder,
+}
+
+/// The fixes to one path.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileFix {
+    pub path: String,
+    /// The codes of the findings fixed, in report order.
+    pub codes: Vec<&'static str>,
+    /// What each fix does, in words (untrusted text: sanitise it).
+    pub notes: Vec<String>,
+    pub action: Action,
+}
+
+impl FileFix {
+    /// `changed`, `deleted` or `new folder`.
+    pub fn kind(&self) -> &'static str {
+        match self.action {
+            Action::Change { .. } => "changed",
+            Action::Delete { .. } => "deleted",
+            Action::CreateFolder => "new folder",
+        }
+    }
+
+    /// The change as a unified diff of the text (a change of encoding
+    /// alone shows none: its notes say what it does).
+    pub fn diff(&self) -> Option<String> {
+        let Action::Change { before, after } = &self.action else {
+            return None;
+        };
+        let old = shown_text(before);
+        let new = shown_text(after);
+        (old != new).then(|| crate::diff::unified_diff(&self.path, &old, &new))
+    }
+}
+
+/// Bytes as a reader sees them: UTF-16 decoded, anything else lossily.
+fn shown_text(bytes: &[u8]) -> String {
+    match edit::from_utf16(bytes) {
+        Some(Ok(text)) => text,
+        _ => String::from_utf8_lossy(bytes.strip_prefix(BOM).unwrap_or(bytes)).into_owned(),
+    }
+}
+
+/// A finding no fix here answers, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Unfixed {
+    pub code: &'static str,
+    pub path: String,
+    pub line: Option<usize>,
+    pub reason: String,
+}
+
+/// Every fix proposed, and every finding left.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FixProposal {
+    pub fixes: Vec<FileFix>,
+    pub remaining: Vec<Unfixed>,
+}
+
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// The codes fixed by editing an article's bytes.
+const FILE_CODES: [&str; 10] = [
+    "utf16",
+    "not-utf8",
+    "bom",
+    "bad-date",
+    "bad-status",
+    "bad-language-code",
+    "unquoted-link",
+    "ambiguous-link",
+    "missing-key",
+    "fenced-frontmatter",
+];
+
+/// The order in which missing keys are added at the end of a frontmatter.
+const ADDED_KEY_ORDER: [&str; 6] = [
+    "client",
+    "domain",
+    "term_source",
+    "term_target",
+    "status",
+    "last_updated",
+];
+
+/// Why a code has no automatic fix (the codes fixed here are not listed).
+pub fn no_fix_reason(code: &str) -> &'static str {
+    match code {
+        "unparsable-frontmatter" => "the YAML needs an author to say what it meant",
+        "missing-frontmatter" => "which keys an article should carry is the author's choice",
+        "dead-link" => "only the author knows where the link should go",
+        "orphan" => "which article should link to it is the author's choice",
+        "term-conflict" => "choosing the translation is the author's decision",
+        "bad-filename" => "renaming a file can break links to it",
+        "secret" => "remove the credential by hand, then rotate it",
+        "unprocessed-inbox" | "compiled-not-archived" => "Process Inbox handles inbox notes",
+        "stale" => "only a reader can say whether the article is still right",
+        "unknown-folder" | "not-markdown" => "nothing is wrong; it is only worth knowing",
+        "skipped-file" | "unknown-template" | "renamed-template" => {
+            "renaming a file is the author's choice"
+        }
+        "unreadable-file" | "not-a-file" | "oversized-file" | "symlinked-folder"
+        | "link-outside-bank" => "membank does not open or change such files",
+        _ => "no change can be made without a decision by the author",
+    }
+}
+
+/// The fixes for `findings` (of `bank`, as `health::check` reported them,
+/// filtered as the user asked). Reads each file to be changed once; a
+/// file's modification date is taken in `tz`.
+pub fn propose(bank: &Bank, findings: &[Finding], tz: &TimeZone) -> FixProposal {
+    let mut proposal = FixProposal::default();
+    let mut by_path: BTreeMap<&str, Vec<&Finding>> = BTreeMap::new();
+    for f in findings {
+        match f.code {
+            "missing-folder" => proposal.fixes.push(FileFix {
+                path: f.path.to_string(),
+                codes: vec![f.code],
+                notes: vec![format!("create the folder {}", f.path)],
+                action: Action::CreateFolder,
+            }),
+            "tmp-leftover" => match read(bank, &f.path) {
+                Ok(before) => proposal.fixes.push(FileFix {
+                    path: f.path.to_string(),
+                    codes: vec![f.code],
+                    notes: vec!["delete the leftover of an interrupted save".into()],
+                    action: Action::Delete { before },
+                }),
+                Err(reason) => proposal.remaining.push(unfixed(f, reason)),
+            },
+            code if FILE_CODES.contains(&code) => by_path.entry(&*f.path).or_default().push(f),
+            code => proposal
+                .remaining
+                .push(unfixed(f, no_fix_reason(code).to_owned())),
+        }
+    }
+    for (path, found) in by_path {
+        match fix_file(bank, path, &found, tz) {
+            Ok((fix, left)) => {
+                proposal.fixes.extend(fix);
+                proposal.remaining.extend(left);
+            }
+            Err(reason) => proposal
+                .remaining
+                .extend(found.iter().map(|f| unfixed(f, reason.clone()))),
+        }
+    }
+    proposal.fixes.sort_by(|a, b| a.path.cmp(&b.path));
+    proposal
+        .remaining
+        .sort_by(|a, b| (&a.path, a.line, a.code).cmp(&(&b.path, b.line, b.code)));
+    proposal
+}
+
+fn unfixed(f: &Finding, reason: String) -> Unfixed {
+    Unfixed {
+        code: f.code,
+        path: f.path.to_string(),
+        line: f.line,
+        reason,
+    }
+}
+
+fn read(bank: &Bank, rel: &str) -> Result<Vec<u8>, String> {
+    bank.reader()
+        .read(Path::new(rel))
+        .map_err(|e| format!("cannot be read: {e}"))
+}
+
+/// The fix of one file for its `found` findings, and those left; `Err`
+/// when none of them can be fixed.
+fn fix_file(
+    bank: &Bank,
+    path: &str,
+    found: &[&Finding],
+    tz: &TimeZone,
+) -> Result<(Option<FileFix>, Vec<Unfixed>), String> {
+    if path.starts_with("06_TEMPLATES/") {
+        return Err("membank never changes the prompt templates".into());
+    }
+    let has = |code: &str| found.iter().any(|f| f.code == code);
+    let before = read(bank, path)?;
+    let mut notes = Vec::new();
+    let mut codes = Vec::new();
+    let mut left = Vec::new();
+    let (mut text, had_bom) = decoded(&before, has("utf16"), has("not-utf8"), &mut notes)?;
+    let keep_bom = had_bom && !has("bom");
+    for code in ["utf16", "not-utf8", "bom"] {
+        if has(code) {
+            codes.push(code);
+        }
+    }
+    if has("bom") {
+        notes.push("drop the byte-order mark".into());
+    }
+
+    // Values first: the findings' lines are those of the file on disk,
+    // which the fence lines' removal would shift.
+    // Added keys go in one order whatever order the report gave them in.
+    let mut in_order: Vec<&Finding> = found.to_vec();
+    in_order.sort_by_key(|f| match f.missing_key() {
+        Some(key) => 1 + ADDED_KEY_ORDER.iter().position(|k| *k == key).unwrap_or(99),
+        None => 0,
+    });
+    for f in in_order {
+        let edited = match f.code {
+            "bad-date" => value_fix(&text, f, &["last_updated", "compiled_date"], |v| {
+                edit::padded_date(v)
+            }),
+            "bad-status" => value_fix(&text, f, &["status"], edit::status_word),
+            "bad-language-code" => language_fix(&text, f),
+            "unquoted-link" => unquoted_link_fix(&text, f),
+            "missing-key" => missing_key_fix(&text, f, bank, path, tz),
+            "ambiguous-link" => ambiguous_link_fix(&text, f, bank, path),
+            _ => continue,
+        };
+        match edited {
+            Ok((new, note)) => {
+                // Several findings can name one line (a list of codes);
+                // the first fix answers them all.
+                if new != text {
+                    notes.push(note);
+                }
+                text = new;
+                codes.push(f.code);
+            }
+            Err(reason) => left.push(unfixed(f, reason)),
+        }
+    }
+    let article = bank.find(path).map(|id| bank.article(id));
+    if let Some(f) = found.iter().find(|f| f.code == "fenced-frontmatter") {
+        match fence_lines(&text, article) {
+            Ok(lines) => {
+                text = edit::remove_lines(&text, &lines);
+                let shown: Vec<String> = lines.iter().map(usize::to_string).collect();
+                notes.push(format!("remove the fence lines {}", shown.join(" and ")));
+                codes.push(f.code);
+            }
+            Err(reason) => left.push(unfixed(f, reason)),
+        }
+    }
+    if codes.is_empty() {
+        return Ok((None, left));
+    }
+    let mut seen = Vec::new();
+    codes.retain(|c| {
+        let first = !seen.contains(c);
+        seen.push(*c);
+        first
+    });
+    let mut after = Vec::with_capacity(text.len() + 3);
+    if keep_bom {
+        after.extend_from_slice(BOM);
+    }
+    after.extend_from_slice(text.as_bytes());
+    check_result(path, &after, article)?;
+    Ok((
+        Some(FileFix {
+            path: path.to_owned(),
+            codes,
+            notes,
+            action: Action::Change { before, after },
+        }),
+        left,
+    ))
+}
+
+/// The file's text with its line endings, decoded as the fixes asked,
+/// and whether it started with a UTF-8 byte-order mark.
+fn decoded(
+    bytes: &[u8],
+    utf16: bool,
+    not_utf8: bool,
+    notes: &mut Vec<String>,
+) -> Result<(String, bool), String> {
+    match edit::from_utf16(bytes) {
+        Some(Ok(text)) if utf16 => {
+            notes.push("save as UTF-8 instead of UTF-16".into());
+            return Ok((text, false));
+        }
+        Some(Ok(_)) => return Err("the file is UTF-16: it must be saved as UTF-8 first".into()),
+        Some(Err(())) => {
+            return Err("the UTF-16 text breaks off; what it held cannot be known".into());
+        }
+        None => {}
+    }
+    let had_bom = bytes.starts_with(BOM);
+    let body = bytes.strip_prefix(BOM).unwrap_or(bytes);
+    match std::str::from_utf8(body) {
+        Ok(text) => Ok((text.to_owned(), had_bom)),
+        Err(_) if !not_utf8 => Err("the file is not UTF-8: it must be saved as UTF-8 first".into()),
+        Err(_) => match edit::from_windows_1252(body) {
+            Ok(text) => {
+                let words = edit::accented_words(&text);
+                let shown = match words.len() {
+                    0 => String::new(),
+                    n if n <= 12 => format!("; check: {}", words.join(", ")),
+                    n => format!("; check: {}, … ({n} words)", words[..12].join(", ")),
+                };
+                notes.push(format!("read as Windows-1252 and save as UTF-8{shown}"));
+                Ok((text, had_bom))
+            }
+            Err(edit::NotWindows1252::Mixed) => Err(
+                "the file mixes UTF-8 letters with bytes of another encoding; reading either \
+                 way would spoil some of it"
+                    .into(),
+            ),
+            Err(edit::NotWindows1252::Undefined(b)) => Err(format!(
+                "byte 0x{b:02X} is not Windows-1252 either; the encoding cannot be told"
+            )),
+        },
+    }
+}
+
+fn value_fix(
+    text: &str,
+    f: &Finding,
+    keys: &[&str],
+    fix: impl Fn(&str) -> Result<String, String>,
+) -> Result<(String, String), String> {
+    let line = f.line.ok_or("the finding names no line")?;
+    let (new, old, value) = edit::replace_value(text, line, keys, fix)?;
+    Ok((new, format!("line {line}: “{old}” becomes “{value}”")))
+}
+
+/// The language codes on the finding's line, and on the list items below
+/// a key with no value of its own.
+fn language_fix(text: &str, f: &Finding) -> Result<(String, String), String> {
+    let line = f.line.ok_or("the finding names no line")?;
+    let fix = |v: &str| edit::language_codes(v, fixed_language_tag, is_plausible_language_tag);
+    let (mut text, old, value) = edit::replace_value(text, line, &LANGUAGE_KEYS, fix)?;
+    let mut changes = vec![format!("“{old}” becomes “{value}”")];
+    if value.trim().is_empty() {
+        let mut at = line + 1;
+        while let Some(item) = edit::line_text(&text, at) {
+            let Some(rest) = item.trim_start().strip_prefix("- ") else {
+                break;
+            };
+            let fixed = edit::language_codes(rest, fixed_language_tag, is_plausible_language_tag)?;
+            if fixed != rest {
+                changes.push(format!("“{}” becomes “{}”", rest.trim(), fixed.trim()));
+                let keep = item.len() - rest.len();
+                let new_line = format!("{}{fixed}", &item[..keep]);
+                text = replace_line(&text, at, &new_line);
+            }
+            at += 1;
+        }
+    }
+    changes.retain(|c| !c.starts_with("“” "));
+    Ok((text, format!("line {line}: {}", changes.join(", "))))
+}
+
+/// The unquoted `[[link]]` of the finding's key quoted, on the key's line
+/// or, when the key has no value of its own, on the list items below it.
+fn unquoted_link_fix(text: &str, f: &Finding) -> Result<(String, String), String> {
+    let line = f.line.ok_or("the finding names no line")?;
+    let key_line = edit::line_text(text, line).unwrap_or_default();
+    let key = edit::key_value(key_line)
+        .map(|kv| kv.key.to_owned())
+        .ok_or_else(|| format!("line {line} is not a plain “key: value” line"))?;
+    let (mut text, old, value) =
+        edit::replace_value(text, line, &[key.as_str()], |v| match v.trim() {
+            "" => Ok(String::new()),
+            v => edit::quoted_link(v)
+                .ok_or_else(|| format!("“{v}” is not one link; write its quotes by hand")),
+        })?;
+    let mut changes = Vec::new();
+    if !value.is_empty() {
+        changes.push(format!("{old} becomes {value}"));
+    } else {
+        let mut at = line + 1;
+        while let Some(item) = edit::line_text(&text, at) {
+            let Some(rest) = item.trim_start().strip_prefix("- ") else {
+                break;
+            };
+            if let Some(quoted) = edit::quoted_link(rest.trim_end()) {
+                changes.push(format!("{} becomes {quoted}", rest.trim_end()));
+                let keep = item.len() - rest.len();
+                let new_line = format!("{}{quoted}", &item[..keep]);
+                text = replace_line(&text, at, &new_line);
+            }
+            at += 1;
+        }
+    }
+    if changes.is_empty() {
+        return Err(format!("no unquoted link found under {key} on line {line}"));
+    }
+    Ok((text, format!("line {line}: {}", changes.join(", "))))
+}
+
+/// The missing key added at the end of the frontmatter (or its empty value
+/// filled), with a value the file itself gives.
+fn missing_key_fix(
+    text: &str,
+    f: &Finding,
+    bank: &Bank,
+    path: &str,
+    tz: &TimeZone,
+) -> Result<(String, String), String> {
+    let key = f.missing_key().ok_or("the finding names no key")?;
+    if key == "languages" {
+        let pair = only_language_pair(bank).ok_or(
+            "languages needs a value: the bank uses no single language pair to take it from",
+        )?;
+        // Quoted, as pairs are written in banks.
+        let yaml = format!("[\"{pair}\"]");
+        let (new, line) = edit::set_key_as(text, key, None, &yaml)?;
+        return Ok((new, format!("line {line}: add languages: {yaml}")));
+    }
+    let value = inferred_value(bank, path, key, tz)?;
+    let (new, line) = edit::set_key(text, key, &value)?;
+    Ok((new, format!("line {line}: add {key}: {value}")))
+}
+
+/// The bank's language pair, `en-US → nl-BE`, when every pair its
+/// articles name is that one (ignoring case).
+fn only_language_pair(bank: &Bank) -> Option<String> {
+    let mut pairs: Vec<(String, String)> = Vec::new();
+    let mut note = |source: &str, target: &str| {
+        let pair = (source.trim().to_owned(), target.trim().to_owned());
+        let known = pairs
+            .iter()
+            .any(|(s, t)| s.eq_ignore_ascii_case(&pair.0) && t.eq_ignore_ascii_case(&pair.1));
+        if !known {
+            pairs.push(pair);
+        }
+    };
+    for a in bank.articles() {
+        for value in &a.meta.languages {
+            if let [source, target] = value.tags.as_slice() {
+                note(source, target);
+            }
+        }
+        if let (Some(source), Some(target)) = (&a.meta.source_lang, &a.meta.target_lang) {
+            note(source, target);
+        }
+    }
+    match pairs.as_slice() {
+        [(source, target)]
+            if is_plausible_language_tag(source) && is_plausible_language_tag(target) =>
+        {
+            Some(format!("{source} → {target}"))
+        }
+        _ => None,
+    }
+}
+
+/// A value for `key` that the file supports, or why there is none.
+fn inferred_value(bank: &Bank, path: &str, key: &str, tz: &TimeZone) -> Result<String, String> {
+    let stem = crate::article::stem_of(path);
+    let folder = path.split('/').next().and_then(Folder::from_dir_name);
+    let term = || {
+        [" → ", " -> "]
+            .iter()
+            .find_map(|arrow| stem.split_once(arrow))
+            .filter(|(s, t)| !s.trim().is_empty() && !t.trim().is_empty())
+            .ok_or_else(|| format!("{key} needs a value: the file name is not “source → target”"))
+    };
+    match key {
+        "last_updated" => {
+            let modified = std::fs::symlink_metadata(bank.root().join(path))
+                .and_then(|m| m.modified())
+                .map_err(|e| format!("last_updated needs a value: no modification date ({e})"))?;
+            let stamp = jiff::Timestamp::try_from(modified)
+                .map_err(|e| format!("last_updated needs a value: {e}"))?;
+            Ok(stamp.to_zoned(tz.clone()).date().to_string())
+        }
+        "client" if folder == Some(Folder::Clients) => Ok(stem.trim().to_owned()),
+        "domain" if folder == Some(Folder::Domains) => Ok(stem.trim().to_owned()),
+        "term_source" => term().map(|(s, _)| s.trim().to_owned()),
+        "term_target" => term().map(|(_, t)| t.trim().to_owned()),
+        "status" => Ok("proposed".to_owned()),
+        _ => Err(format!(
+            "{key} needs a value only the author can give; no value is filled in"
+        )),
+    }
+}
+
+/// Each ambiguous `[[Name]]` on the finding's line written as the path of
+/// the file it opens now, its shown text kept (`[[03_DOMAINS/Legal|Legal]]`),
+/// so the link means what it meant and no longer depends on other names.
+fn ambiguous_link_fix(
+    text: &str,
+    f: &Finding,
+    bank: &Bank,
+    path: &str,
+) -> Result<(String, String), String> {
+    let line = f.line.ok_or("the finding names no line")?;
+    let a = bank
+        .find(path)
+        .map(|id| bank.article(id))
+        .ok_or("the article was not loaded")?;
+    let mut new_line = edit::line_text(text, line)
+        .ok_or_else(|| format!("line {line} is not in the file"))?
+        .to_owned();
+    let mut changes = Vec::new();
+    for link in a.links.iter().filter(|l| l.line == line) {
+        let Resolution::Ambiguous(ids) = bank.resolve_from(&link.target, Some(path)) else {
+            continue;
+        };
+        if link.in_frontmatter {
+            return Err("a link in the frontmatter is a value too; write its path by hand".into());
+        }
+        if link.kind != LinkKind::Wiki || link.raw.contains("\\|") {
+            return Err(format!(
+                "{} is left as written; write its path by hand",
+                link.written()
+            ));
+        }
+        let opened = &bank.article(ids[0]).rel_path;
+        let opened = opened.strip_suffix(".md").unwrap_or(opened);
+        let cut = link.raw.find(['#', '|']).unwrap_or(link.raw.len());
+        let (name, rest) = link.raw.split_at(cut);
+        let shown = match rest.contains('|') {
+            true => String::new(),
+            false => format!("|{}", name.trim()),
+        };
+        let old = link.written();
+        let new = format!("[[{opened}{rest}{shown}]]");
+        new_line = new_line.replacen(&old, &new, 1);
+        changes.push(format!("{old} becomes {new}"));
+    }
+    if changes.is_empty() {
+        return Err(format!("no ambiguous link found on line {line}"));
+    }
+    Ok((
+        replace_line(text, line, &new_line),
+        format!("line {line}: {}", changes.join(", ")),
+    ))
+}
+
+/// `text` with 1-based `line` (its ending kept) replaced by `new`.
+fn replace_line(text: &str, line: usize, new: &str) -> String {
+    let mut out = String::with_capacity(text.len() + new.len());
+    for (i, piece) in text.split_inclusive('\n').enumerate() {
+        if i + 1 == line {
+            let body = piece.trim_end_matches(['\n', '\r']);
+            out.push_str(new);
+            out.push_str(&piece[body.len()..]);
+        } else {
+            out.push_str(piece);
+        }
+    }
+    out
+}
+
+/// The lines of the fence around the article, checked to be fences.
+fn fence_lines(text: &str, article: Option<&Article>) -> Result<Vec<usize>, String> {
+    let a = article.ok_or("the article was not loaded")?;
+    let open = a.encoding.line_shift;
+    let mut lines = vec![open];
+    lines.extend(a.encoding.fence_close_line);
+    for &line in &lines {
+        let l = edit::line_text(text, line).unwrap_or_default().trim_start();
+        if !(l.starts_with("```") || l.starts_with("~~~")) {
+            return Err(format!(
+                "line {line} is not a fence line; the file changed since it was read"
+            ));
+        }
+    }
+    Ok(lines)
+}
+
+/// The fixed bytes read back as the bank reads them: UTF-8 text, the
+/// frontmatter parsed if it was, no fence left, and no credential.
+fn check_result(path: &str, after: &[u8], article: Option<&Article>) -> Result<(), String> {
+    let decoded = crate::text::decode(after)
+        .map_err(|e| format!("the fixed file would not be UTF-8 ({e}); nothing is proposed"))?;
+    crate::secrets::refuse(&decoded.text)
+        .map_err(|reason| format!("the file {reason}; it is not rewritten"))?;
+    let folder = path
+        .split('/')
+        .next()
+        .and_then(Folder::from_dir_name)
+        .unwrap_or(Folder::Inbox);
+    let reread = Article::parse(path.to_owned(), folder, decoded);
+    let was_parsed = article.is_some_and(|a| matches!(a.frontmatter, FrontmatterState::Parsed(_)));
+    if was_parsed && !matches!(reread.frontmatter, FrontmatterState::Parsed(_)) {
+        return Err("the fixed frontmatter would not parse; nothing is proposed".into());
+    }
+    Ok(())
+}

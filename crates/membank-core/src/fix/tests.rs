@@ -1,0 +1,407 @@
+use std::fs;
+use std::path::Path;
+use std::time::Duration;
+
+use super::*;
+use crate::health::{self, HealthOptions};
+use crate::transaction::{Kind, Stopped, Transaction};
+
+/// A bank with every folder, holding `files`.
+fn bank_with(files: &[(&str, &[u8])]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for folder in Folder::ALL {
+        fs::create_dir_all(dir.path().join(folder.dir_name())).unwrap();
+    }
+    for (path, bytes) in files {
+        fs::write(dir.path().join(path), bytes).unwrap();
+    }
+    dir
+}
+
+fn findings(root: &Path, codes: &[&str]) -> Vec<Finding> {
+    let bank = Bank::load(root).unwrap();
+    let today = jiff::civil::date(2026, 4, 8);
+    health::check(&bank, &HealthOptions::as_of(today))
+        .findings
+        .into_iter()
+        .filter(|f| codes.contains(&f.code))
+        .collect()
+}
+
+fn proposal(root: &Path, codes: &[&str]) -> FixProposal {
+    let bank = Bank::load(root).unwrap();
+    propose(&bank, &findings(root, codes), &jiff::tz::TimeZone::UTC)
+}
+
+/// The one change proposed for `path`, as bytes.
+fn changed(p: &FixProposal, path: &str) -> Vec<u8> {
+    let fix = p.fixes.iter().find(|f| f.path == path).expect("no fix");
+    match &fix.action {
+        Action::Change { after, .. } => after.clone(),
+        other => panic!("not a change: {other:?}"),
+    }
+}
+
+const CLIENT: &str = "01_CLIENTS/Acme.md";
+const TERM: &str = "02_TERMINOLOGY/contract → overeenkomst.md";
+
+#[test]
+fn the_fence_lines_go_and_every_other_byte_stays() {
+    let file = "```markdown\r\n---\r\nlast_updated: 2026-04-08 # by hand\r\nclient: \"Acme\"\r\n\
+                languages: [en]\r\n---\r\n# Acme\r\nBody\r\n```\r\nPasted remark\r\n";
+    let dir = bank_with(&[(CLIENT, file.as_bytes())]);
+    let p = proposal(dir.path(), &["fenced-frontmatter"]);
+    assert_eq!(
+        String::from_utf8(changed(&p, CLIENT)).unwrap(),
+        "---\r\nlast_updated: 2026-04-08 # by hand\r\nclient: \"Acme\"\r\nlanguages: [en]\r\n\
+         ---\r\n# Acme\r\nBody\r\nPasted remark\r\n"
+    );
+    assert!(p.remaining.is_empty(), "{:?}", p.remaining);
+    assert_eq!(p.fixes[0].codes, vec!["fenced-frontmatter"]);
+}
+
+#[test]
+fn the_byte_order_mark_is_dropped_and_nothing_else() {
+    let text =
+        "---\r\nlast_updated: '2026-04-08'\r\nclient: Acme\r\nlanguages: [en]\r\n---\r\nÉtude\r\n";
+    let mut bytes = BOM.to_vec();
+    bytes.extend_from_slice(text.as_bytes());
+    let dir = bank_with(&[(CLIENT, &bytes)]);
+    let p = proposal(dir.path(), &["bom"]);
+    assert_eq!(changed(&p, CLIENT), text.as_bytes());
+    // Only the encoding changed: no text diff to show, a note instead.
+    assert_eq!(p.fixes[0].diff(), None);
+    assert_eq!(p.fixes[0].notes, vec!["drop the byte-order mark"]);
+}
+
+#[test]
+fn utf16_is_saved_as_utf8_with_its_line_endings() {
+    let text =
+        "---\r\nlast_updated: 2026-04-08\r\nclient: Acme\r\nlanguages: [nl]\r\n---\r\nReçu\r\n";
+    let mut bytes = vec![0xFF, 0xFE];
+    bytes.extend(text.encode_utf16().flat_map(u16::to_le_bytes));
+    let dir = bank_with(&[(CLIENT, &bytes)]);
+    let p = proposal(dir.path(), &["utf16"]);
+    assert_eq!(changed(&p, CLIENT), text.as_bytes());
+}
+
+#[test]
+fn windows_1252_is_decoded_and_its_accented_words_are_shown() {
+    let bytes = b"---\nlast_updated: 2026-04-08\nclient: Acme\nlanguages: [fr]\n---\nLe caf\xe9 est \x93na\xefve\x94.\n";
+    let dir = bank_with(&[(CLIENT, bytes)]);
+    let p = proposal(dir.path(), &["not-utf8"]);
+    assert_eq!(
+        String::from_utf8(changed(&p, CLIENT)).unwrap(),
+        "---\nlast_updated: 2026-04-08\nclient: Acme\nlanguages: [fr]\n---\nLe café est “naïve”.\n"
+    );
+    let note = &p.fixes[0].notes[0];
+    assert!(note.contains("café, naïve"), "{note}");
+}
+
+#[test]
+fn a_file_mixing_utf8_and_windows_1252_is_not_guessed() {
+    let bytes = "---\nlast_updated: 2026-04-08\n---\nCafé \u{e9}"
+        .bytes()
+        .chain(*b" caf\xe9\n")
+        .collect::<Vec<u8>>();
+    let dir = bank_with(&[(CLIENT, &bytes)]);
+    let p = proposal(dir.path(), &["not-utf8"]);
+    assert!(p.fixes.is_empty());
+    assert!(p.remaining[0].reason.contains("mixes"), "{:?}", p.remaining);
+}
+
+#[test]
+fn a_date_is_padded_inside_its_quotes_and_an_ambiguous_one_is_left() {
+    let file = "---\r\nclient: Acme\r\nlast_updated: \"2026-4-8\" # set by hand\r\nlanguages: [en]\r\n---\r\nBody\r\n";
+    let other = "---\nlast_updated: 08/04/2026\nclient: Beta\nlanguages: [en]\n---\n";
+    let dir = bank_with(&[
+        (CLIENT, file.as_bytes()),
+        ("01_CLIENTS/Beta.md", other.as_bytes()),
+    ]);
+    let p = proposal(dir.path(), &["bad-date"]);
+    assert_eq!(
+        String::from_utf8(changed(&p, CLIENT)).unwrap(),
+        file.replace("2026-4-8", "2026-04-08")
+    );
+    assert_eq!(p.fixes.len(), 1);
+    assert_eq!(p.remaining.len(), 1);
+    assert_eq!(p.remaining[0].path, "01_CLIENTS/Beta.md");
+    assert!(p.remaining[0].reason.contains("does not guess"));
+}
+
+fn term(status: &str, langs: &str) -> String {
+    format!(
+        "---\nterm_source: contract\nterm_target: overeenkomst\n{langs}status: {status}\n\
+         last_updated: 2026-04-08\n---\n# contract\n"
+    )
+}
+
+#[test]
+fn a_status_is_lower_cased_with_its_quotes() {
+    let file = term("'Approved'  # agreed", "source_lang: en\ntarget_lang: nl\n");
+    let dir = bank_with(&[(TERM, file.as_bytes())]);
+    let p = proposal(dir.path(), &["bad-status"]);
+    assert_eq!(
+        String::from_utf8(changed(&p, TERM)).unwrap(),
+        file.replace("'Approved'", "'approved'")
+    );
+    let dir = bank_with(&[(
+        TERM,
+        term("maybe", "source_lang: en\ntarget_lang: nl\n").as_bytes(),
+    )]);
+    let p = proposal(dir.path(), &["bad-status"]);
+    assert!(p.fixes.is_empty());
+    assert!(p.remaining[0].reason.contains("choose one"));
+}
+
+#[test]
+fn language_names_and_underscores_become_codes_from_the_table() {
+    let file = term("approved", "source_lang: en_US\ntarget_lang: \"Dutch\"\n");
+    let dir = bank_with(&[(TERM, file.as_bytes())]);
+    let p = proposal(dir.path(), &["bad-language-code"]);
+    assert_eq!(
+        String::from_utf8(changed(&p, TERM)).unwrap(),
+        file.replace("en_US", "en-US")
+            .replace("\"Dutch\"", "\"nl\"")
+    );
+    let list =
+        "---\nlast_updated: 2026-04-08\nclient: Acme\nlanguages:\n  - English\n  - nl_BE\n---\n";
+    let dir = bank_with(&[(CLIENT, list.as_bytes())]);
+    let p = proposal(dir.path(), &["bad-language-code"]);
+    assert_eq!(
+        String::from_utf8(changed(&p, CLIENT)).unwrap(),
+        list.replace("English", "en").replace("nl_BE", "nl-BE")
+    );
+    // Norwegian has several codes: no guess.
+    let file = term("approved", "source_lang: en\ntarget_lang: Norwegian\n");
+    let dir = bank_with(&[(TERM, file.as_bytes())]);
+    let p = proposal(dir.path(), &["bad-language-code"]);
+    assert!(p.fixes.is_empty());
+    assert!(p.remaining[0].reason.contains("Norwegian"));
+}
+
+#[test]
+fn a_leftover_is_deleted_a_folder_made_and_the_rest_explained() {
+    let dir = bank_with(&[
+        ("01_CLIENTS/Acme.md.tmp", b"half a save"),
+        (
+            "03_DOMAINS/Legal.md",
+            b"---\nlast_updated: 2026-04-08\n---\n",
+        ),
+    ]);
+    fs::remove_dir(dir.path().join("04_STYLE")).unwrap();
+    let p = proposal(dir.path(), &["tmp-leftover", "missing-folder", "orphan"]);
+    let kinds: Vec<(&str, &str)> = p
+        .fixes
+        .iter()
+        .map(|f| (f.path.as_str(), f.kind()))
+        .collect();
+    assert_eq!(
+        kinds,
+        vec![
+            ("01_CLIENTS/Acme.md.tmp", "deleted"),
+            ("04_STYLE", "new folder")
+        ]
+    );
+    assert_eq!(p.remaining.len(), 1);
+    assert_eq!(p.remaining[0].code, "orphan");
+    assert!(p.remaining[0].reason.contains("author"));
+}
+
+#[test]
+fn fixes_are_written_through_the_transaction_and_the_findings_are_gone() {
+    let codes = [
+        "bom",
+        "bad-date",
+        "bad-status",
+        "tmp-leftover",
+        "missing-folder",
+    ];
+    let mut bom = BOM.to_vec();
+    bom.extend_from_slice(b"---\nlast_updated: 2026-4-8\nclient: Acme\nlanguages: [en]\n---\n");
+    let dir = bank_with(&[
+        (CLIENT, &bom),
+        (
+            TERM,
+            term("Proposed", "source_lang: en\ntarget_lang: nl\n").as_bytes(),
+        ),
+        ("02_TERMINOLOGY/x.md.tmp", b"x"),
+    ]);
+    fs::remove_dir(dir.path().join("05_INDICES")).unwrap();
+    let p = proposal(dir.path(), &codes);
+    assert!(p.remaining.is_empty(), "{:?}", p.remaining);
+    let tx = Transaction::begin(dir.path(), Kind::Bank, Duration::ZERO, || {}).unwrap();
+    let done = tx.commit_fixes(&p.fixes).unwrap();
+    assert_eq!(done.report, vec!["05_INDICES"]);
+    assert_eq!(done.changes.len(), 3);
+    drop(tx);
+    assert_eq!(findings(dir.path(), &codes), Vec::<Finding>::new());
+    assert!(!dir.path().join("02_TERMINOLOGY/x.md.tmp").exists());
+}
+
+#[test]
+fn a_file_changed_after_the_proposal_refuses_every_fix() {
+    let file = "---\nlast_updated: 2026-4-8\nclient: Acme\nlanguages: [en]\n---\n";
+    let dir = bank_with(&[(CLIENT, file.as_bytes()), ("01_CLIENTS/a.tmp", b"x")]);
+    let p = proposal(dir.path(), &["bad-date", "tmp-leftover"]);
+    assert_eq!(p.fixes.len(), 2);
+    let edited = "---\nlast_updated: 2026-4-8\nclient: Acme Ltd\nlanguages: [en]\n---\n";
+    fs::write(dir.path().join(CLIENT), edited).unwrap();
+    let tx = Transaction::begin(dir.path(), Kind::Bank, Duration::ZERO, || {}).unwrap();
+    let stopped = tx.commit_fixes(&p.fixes).unwrap_err();
+    assert_eq!(stopped, Stopped::Stale(vec![CLIENT.to_owned()]));
+    assert_eq!(fs::read_to_string(dir.path().join(CLIENT)).unwrap(), edited);
+    // Not even the untouched leftover went.
+    assert!(dir.path().join("01_CLIENTS/a.tmp").exists());
+}
+
+#[cfg(unix)]
+#[test]
+fn a_leftover_reached_through_a_link_is_never_deleted() {
+    use std::os::unix::fs::symlink;
+    let outside = tempfile::tempdir().unwrap();
+    fs::write(outside.path().join("keep.tmp"), b"precious").unwrap();
+    let dir = bank_with(&[]);
+    let fix = FileFix {
+        path: "01_CLIENTS/out/keep.tmp".into(),
+        codes: vec!["tmp-leftover"],
+        notes: Vec::new(),
+        action: Action::Delete {
+            before: b"precious".to_vec(),
+        },
+    };
+    symlink(outside.path(), dir.path().join("01_CLIENTS/out")).unwrap();
+    let tx = Transaction::begin(dir.path(), Kind::Bank, Duration::ZERO, || {}).unwrap();
+    assert!(tx.commit_fixes(&[fix]).is_err());
+    assert!(outside.path().join("keep.tmp").exists());
+}
+
+#[test]
+fn an_unquoted_link_is_quoted_on_its_line_and_in_a_list() {
+    let legal = "---\nlast_updated: 2026-04-08\ndomain: Legal\n---\n";
+    let file = "---\r\nlast_updated: 2026-04-08\r\nclient: Acme\r\nlanguages: [en]\r\n\
+                domains: [[Legal]]  # main\r\n---\r\n";
+    let list = "---\nlast_updated: 2026-04-08\nclient: Beta\nlanguages: [en]\ndomains:\n  \
+                - [[Legal]]\n  - \"[[Legal|law]]\"\n---\n";
+    let dir = bank_with(&[
+        ("03_DOMAINS/Legal.md", legal.as_bytes()),
+        (CLIENT, file.as_bytes()),
+        ("01_CLIENTS/Beta.md", list.as_bytes()),
+    ]);
+    let p = proposal(dir.path(), &["unquoted-link"]);
+    assert!(p.remaining.is_empty(), "{:?}", p.remaining);
+    assert_eq!(
+        String::from_utf8(changed(&p, CLIENT)).unwrap(),
+        file.replace("[[Legal]]", "\"[[Legal]]\"")
+    );
+    assert_eq!(
+        String::from_utf8(changed(&p, "01_CLIENTS/Beta.md")).unwrap(),
+        list.replace("- [[Legal]]", "- \"[[Legal]]\"")
+    );
+}
+
+#[test]
+fn a_missing_key_gets_the_value_the_file_gives_or_is_listed_as_needing_one() {
+    let file =
+        "---\r\n# keys by hand\r\nsource_lang: en\r\ntarget_lang: nl\r\n---\r\n# contract\r\n";
+    let client = "---\nclient:\nlast_updated: 2026-04-08\n---\n";
+    let dir = bank_with(&[(TERM, file.as_bytes()), (CLIENT, client.as_bytes())]);
+    // Noon UTC on a known day: the date taken in UTC.
+    let noon = std::time::UNIX_EPOCH + Duration::from_secs(1_741_608_000);
+    fs::File::options()
+        .write(true)
+        .open(dir.path().join(TERM))
+        .unwrap()
+        .set_modified(noon)
+        .unwrap();
+    let p = proposal(dir.path(), &["missing-key"]);
+    assert_eq!(
+        String::from_utf8(changed(&p, TERM)).unwrap(),
+        "---\r\n# keys by hand\r\nsource_lang: en\r\ntarget_lang: nl\r\n\
+         term_source: contract\r\nterm_target: overeenkomst\r\nstatus: proposed\r\n\
+         last_updated: 2025-03-10\r\n---\r\n# contract\r\n"
+    );
+    assert_eq!(
+        String::from_utf8(changed(&p, CLIENT)).unwrap(),
+        "---\nclient: Acme\nlast_updated: 2026-04-08\nlanguages: [\"en → nl\"]\n---\n"
+    );
+    // No value to be had: listed, never a placeholder.
+    let left: Vec<(&str, &str)> = p
+        .remaining
+        .iter()
+        .map(|u| (u.path.as_str(), u.reason.as_str()))
+        .collect();
+    assert!(
+        left.iter()
+            .any(|(path, r)| *path == TERM && r.starts_with("clients needs a value")),
+        "{left:?}"
+    );
+    // The file fixed has no missing key left that could be filled.
+    let tx = Transaction::begin(dir.path(), Kind::Bank, Duration::ZERO, || {}).unwrap();
+    tx.commit_fixes(&p.fixes).unwrap();
+    drop(tx);
+    let after: Vec<String> = findings(dir.path(), &["missing-key"])
+        .iter()
+        .filter(|f| &*f.path == TERM)
+        .map(|f| f.message().into_owned())
+        .collect();
+    assert!(
+        after
+            .iter()
+            .all(|m| !m.contains("term_") && !m.contains("status")),
+        "{after:?}"
+    );
+}
+
+#[test]
+fn an_ambiguous_link_becomes_the_path_of_the_file_it_opens_now() {
+    let legal = "---\nlast_updated: 2026-04-08\ndomain: Legal\n---\n";
+    let file = "---\r\nlast_updated: 2026-04-08\r\nclient: Acme\r\nlanguages: [en]\r\n---\r\n\
+                See [[Legal]] and [[Legal#Scope|scope]].\r\nEnd\r\n";
+    let dir = bank_with(&[
+        ("03_DOMAINS/Legal.md", legal.as_bytes()),
+        ("04_STYLE/Legal.md", legal.as_bytes()),
+        (CLIENT, file.as_bytes()),
+    ]);
+    // The shorter path is the one the link opens today.
+    let p = proposal(dir.path(), &["ambiguous-link"]);
+    assert!(p.remaining.is_empty(), "{:?}", p.remaining);
+    assert_eq!(
+        String::from_utf8(changed(&p, CLIENT)).unwrap(),
+        file.replace(
+            "[[Legal]] and [[Legal#Scope|scope]]",
+            "[[04_STYLE/Legal|Legal]] and [[04_STYLE/Legal#Scope|scope]]"
+        )
+    );
+    let tx = Transaction::begin(dir.path(), Kind::Bank, Duration::ZERO, || {}).unwrap();
+    tx.commit_fixes(&p.fixes).unwrap();
+    drop(tx);
+    assert_eq!(
+        findings(dir.path(), &["ambiguous-link"]),
+        Vec::<Finding>::new()
+    );
+}
+
+#[test]
+fn languages_come_from_the_banks_only_pair_and_only_then() {
+    let term = term("approved", "source_lang: en-US\ntarget_lang: nl-BE\n");
+    let client = "---\nclient: Acme\nlast_updated: 2026-04-08\n---\n";
+    let dir = bank_with(&[(TERM, term.as_bytes()), (CLIENT, client.as_bytes())]);
+    let p = proposal(dir.path(), &["missing-key"]);
+    assert_eq!(
+        String::from_utf8(changed(&p, CLIENT)).unwrap(),
+        "---\nclient: Acme\nlast_updated: 2026-04-08\nlanguages: [\"en-US → nl-BE\"]\n---\n"
+    );
+    // A second pair: nothing to choose from.
+    let other = "---\nclient: Beta\nlanguages: [\"en → fr\"]\nlast_updated: 2026-04-08\n---\n";
+    fs::write(dir.path().join("01_CLIENTS/Beta.md"), other).unwrap();
+    let p = proposal(dir.path(), &["missing-key"]);
+    assert!(p.fixes.iter().all(|f| f.path != CLIENT), "{:?}", p.fixes);
+    assert!(
+        p.remaining
+            .iter()
+            .any(|u| u.path == CLIENT && u.reason.contains("no single language pair")),
+        "{:?}",
+        p.remaining
+    );
+}

@@ -1,0 +1,206 @@
+//! `membank fix`: the health findings that have one right answer, fixed.
+//! The fixes are shown per file (changed, deleted, new folder, with the
+//! diff); only `--yes` writes them, through the bank's one reviewed write.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use membank_core::fix::{self, FileFix, FixProposal, Unfixed};
+use membank_core::text::sanitize_for_terminal;
+use membank_core::transaction::Stopped;
+use serde::Serialize;
+
+use super::check::{self, CheckArgs};
+use super::common;
+use super::style;
+
+#[derive(clap::Args)]
+#[command(
+    after_help = "Without --yes nothing is written: the fixes are shown, with what each \
+                  changes. A file changed on disk after it was read is not overwritten.\n\n\
+                  Exit status: 0 nothing is left to fix (or everything proposed was written \
+                  and no finding remains), 1 findings remain (or fixes were shown but not \
+                  written), 2 error."
+)]
+pub struct Args {
+    /// The memory bank folder.
+    bank: PathBuf,
+    /// Only fix findings with this code (e.g. bad-date); may be repeated.
+    #[arg(long, value_name = "CODE")]
+    code: Vec<String>,
+    /// Only fix findings about this file, or about files under this folder.
+    #[arg(long, value_name = "PATH")]
+    path: Option<String>,
+    /// Write the fixes.
+    #[arg(long)]
+    yes: bool,
+    /// Print the fixes and the findings left as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+/// The machine form: stable field names, one entry per path fixed.
+#[derive(Serialize)]
+struct JsonOutput {
+    bank: String,
+    /// True when the fixes were written.
+    written: bool,
+    fixes: Vec<JsonFix>,
+    /// Findings with no automatic fix, and why.
+    remaining: Vec<Unfixed>,
+}
+
+#[derive(Serialize)]
+struct JsonFix {
+    path: String,
+    /// `changed`, `deleted` or `new folder`.
+    action: &'static str,
+    codes: Vec<&'static str>,
+    notes: Vec<String>,
+    diff: Option<String>,
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let found = membank_core::memory::detect(&args.bank, common::forced_format())
+        .map_err(|e| anyhow::anyhow!(common::safe(&e.to_string())))?;
+    if found.spec.name != "bank" {
+        eprintln!(
+            "membank: {} is {}; `membank fix` fixes memory banks only, for now. \
+             `membank check` lists its findings.",
+            common::safe(&args.bank.display().to_string()),
+            found.spec.title
+        );
+        return Ok(ExitCode::from(2));
+    }
+    // With --yes the plan is made under the lock it is written under.
+    let tx = match args.yes {
+        true => Some(common::begin_bank_write(&found.root)?),
+        false => None,
+    };
+    let bank = common::open_bank(&args.bank)?;
+    let filter = CheckArgs {
+        stale_days: 365,
+        code: args.code.clone(),
+        path: args.path.clone(),
+        limit: 0,
+        offset: 0,
+    };
+    let checked = check::report(bank, &filter)?;
+    // A file's modification date is the user's calendar day.
+    let proposal = fix::propose(
+        bank,
+        &checked.report.findings,
+        &jiff::tz::TimeZone::system(),
+    );
+    let mut written = false;
+    if let Some(tx) = &tx
+        && !proposal.fixes.is_empty()
+    {
+        match tx.commit_fixes(&proposal.fixes) {
+            Ok(_) => written = true,
+            Err(Stopped::Stale(paths)) => {
+                let paths: Vec<String> = paths.iter().map(|p| common::safe(p)).collect();
+                eprintln!(
+                    "membank: {} changed on disk while the fixes were made; nothing was \
+                     written. Run again.",
+                    paths.join(", ")
+                );
+                return Ok(ExitCode::from(1));
+            }
+            Err(e @ Stopped::Refused(_)) => anyhow::bail!(common::safe(&e.to_string())),
+        }
+    }
+    let shown = args.bank.to_string_lossy();
+    if args.json {
+        common::print_json(&json_output(&shown, &proposal, written))?;
+    } else {
+        print_human(&shown, &proposal, written, args.yes);
+    }
+    let left = !proposal.remaining.is_empty() || (!proposal.fixes.is_empty() && !written);
+    Ok(if left {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+fn json_output(bank: &str, proposal: &FixProposal, written: bool) -> JsonOutput {
+    JsonOutput {
+        bank: bank.to_owned(),
+        written,
+        fixes: proposal
+            .fixes
+            .iter()
+            .map(|f| JsonFix {
+                path: f.path.clone(),
+                action: f.kind(),
+                codes: f.codes.clone(),
+                notes: f.notes.clone(),
+                diff: f.diff(),
+            })
+            .collect(),
+        remaining: proposal.remaining.clone(),
+    }
+}
+
+fn print_human(bank: &str, proposal: &FixProposal, written: bool, yes: bool) {
+    anstream::println!("{}", sanitize_for_terminal(bank, false));
+    if proposal.fixes.is_empty() {
+        anstream::println!("No finding has an automatic fix.");
+    } else {
+        let title = if written { "Fixed" } else { "Fixes" };
+        let heading = style::HEADING;
+        anstream::println!("{heading}{title}:{heading:#}");
+        for f in &proposal.fixes {
+            print_fix(f);
+        }
+    }
+    if !proposal.remaining.is_empty() {
+        let heading = style::HEADING;
+        anstream::println!(
+            "\n{heading}Left ({}): no automatic fix{heading:#}",
+            proposal.remaining.len()
+        );
+        for u in &proposal.remaining {
+            let at = match u.line {
+                Some(line) => format!("{}:{line}", u.path),
+                None => u.path.clone(),
+            };
+            let code = style::CODE;
+            anstream::println!(
+                "  {code}{}{code:#}  {}: {}",
+                u.code,
+                sanitize_for_terminal(&at, false),
+                sanitize_for_terminal(&u.reason, false)
+            );
+        }
+    }
+    if !proposal.fixes.is_empty() && !written && !yes {
+        anstream::println!("\nNothing was written. Run again with --yes to apply these fixes.");
+    }
+}
+
+/// `changed    path (codes)`, what each fix does, then the diff in colour.
+fn print_fix(f: &FileFix) {
+    anstream::println!(
+        "  {:<10} {} ({})",
+        f.kind(),
+        sanitize_for_terminal(&f.path, false),
+        f.codes.join(", ")
+    );
+    for note in &f.notes {
+        anstream::println!("      - {}", sanitize_for_terminal(note, false));
+    }
+    let Some(diff) = f.diff() else {
+        return;
+    };
+    for line in sanitize_for_terminal(&diff, true).lines() {
+        let colour = match line.as_bytes().first() {
+            Some(b'+') if !line.starts_with("+++") => style::GOOD,
+            Some(b'-') if !line.starts_with("---") => style::ERROR,
+            Some(b'@') => style::NOTE,
+            _ => anstyle::Style::new(),
+        };
+        anstream::println!("      {colour}{line}{colour:#}");
+    }
+}

@@ -1,0 +1,233 @@
+//! `membank fix` end to end: shown without `--yes`, written with it, and
+//! the findings fixed are gone from `membank check` afterwards.
+
+mod support;
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::Path;
+use std::process::Output;
+
+/// A fixed day, so no finding depends on when the tests run.
+const TODAY: &str = "2026-04-08";
+
+fn membank(args: &[&str]) -> Output {
+    support::membank()
+        .args(args)
+        .args(["--today", TODAY])
+        .output()
+        .expect("membank runs")
+}
+
+fn json(args: &[&str]) -> (serde_json::Value, Option<i32>) {
+    let out = membank(args);
+    let v = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "not JSON ({e}): {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    (v, out.status.code())
+}
+
+fn write(root: &Path, rel: &str, bytes: &[u8]) {
+    let p = root.join(rel);
+    fs::create_dir_all(p.parent().unwrap()).unwrap();
+    fs::write(p, bytes).unwrap();
+}
+
+/// Every file and folder under `root` with its bytes (folders: empty).
+fn snapshot(root: &Path) -> BTreeMap<String, Vec<u8>> {
+    let mut out = BTreeMap::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for entry in fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            let rel = path.strip_prefix(root).unwrap().display().to_string();
+            if path.is_dir() {
+                stack.push(path);
+                out.insert(rel, Vec::new());
+            } else {
+                out.insert(rel, fs::read(&path).unwrap());
+            }
+        }
+    }
+    out
+}
+
+/// Two domains linking each other, with a byte-order mark, a short date,
+/// a term with a capitalised status, a leftover and a missing folder:
+/// every finding has a fix.
+fn flawed_bank() -> tempfile::TempDir {
+    let d = tempfile::tempdir().unwrap();
+    for f in [
+        "00_INBOX",
+        "01_CLIENTS",
+        "02_TERMINOLOGY",
+        "03_DOMAINS",
+        "05_INDICES",
+        "06_TEMPLATES",
+    ] {
+        fs::create_dir_all(d.path().join(f)).unwrap();
+    }
+    write(
+        d.path(),
+        "03_DOMAINS/Legal.md",
+        b"\xEF\xBB\xBF---\r\ndomain: Legal\r\nlanguages: [en]\r\nlast_updated: \"2026-4-1\"\r\n---\r\n[[Tax]] [[contract]]\r\n",
+    );
+    write(
+        d.path(),
+        "03_DOMAINS/Tax.md",
+        b"---\ndomain: Tax\nlanguages: [en]\nlast_updated: 2026-04-01\n---\n[[Legal]]\n",
+    );
+    write(
+        d.path(),
+        "02_TERMINOLOGY/contract.md",
+        b"---\nterm_source: contract\nterm_target: overeenkomst\nsource_lang: en\n\
+          target_lang: nl\nstatus: Approved # agreed\ndomain: \"[[Legal]]\"\nclients: [Acme]\n\
+          last_updated: 2026-04-01\n---\n",
+    );
+    write(d.path(), "03_DOMAINS/Tax.md.tmp", b"half a save");
+    d
+}
+
+#[test]
+fn nothing_is_written_without_yes_and_with_it_check_finds_nothing_more() {
+    let dir = flawed_bank();
+    let bank = dir.path().to_str().unwrap();
+    let (before_check, _) = json(&["check", bank, "--json"]);
+    let codes: Vec<&str> = before_check["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["code"].as_str().unwrap())
+        .collect();
+    for code in [
+        "bom",
+        "bad-date",
+        "bad-status",
+        "tmp-leftover",
+        "missing-folder",
+    ] {
+        assert!(codes.contains(&code), "{code} not found: {codes:?}");
+    }
+
+    let untouched = snapshot(dir.path());
+    let (v, code) = json(&["fix", bank, "--json"]);
+    assert_eq!(code, Some(1), "fixes shown but not written: {v}");
+    assert_eq!(v["written"], false);
+    assert_eq!(v["remaining"], serde_json::json!([]), "{v}");
+    let fixes: Vec<(&str, &str)> = v["fixes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| (f["path"].as_str().unwrap(), f["action"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        fixes,
+        vec![
+            ("02_TERMINOLOGY/contract.md", "changed"),
+            ("03_DOMAINS/Legal.md", "changed"),
+            ("03_DOMAINS/Tax.md.tmp", "deleted"),
+            ("04_STYLE", "new folder"),
+        ]
+    );
+    assert_eq!(snapshot(dir.path()), untouched, "written without --yes");
+
+    let out = membank(&["fix", bank, "--yes"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let (after, code) = json(&["check", bank, "--json"]);
+    assert_eq!(after["findings"], serde_json::json!([]), "{after}");
+    assert_eq!(code, Some(0));
+    // Only the bytes a fix must change did change.
+    assert_eq!(
+        fs::read(dir.path().join("03_DOMAINS/Legal.md")).unwrap(),
+        b"---\r\ndomain: Legal\r\nlanguages: [en]\r\nlast_updated: \"2026-04-01\"\r\n---\r\n[[Tax]] [[contract]]\r\n"
+    );
+    assert!(
+        fs::read_to_string(dir.path().join("02_TERMINOLOGY/contract.md"))
+            .unwrap()
+            .contains("\nstatus: approved # agreed\n")
+    );
+    assert!(dir.path().join("04_STYLE").is_dir());
+    assert!(!dir.path().join("03_DOMAINS/Tax.md.tmp").exists());
+}
+
+#[test]
+fn the_review_shows_each_change_and_says_nothing_was_written() {
+    let dir = flawed_bank();
+    let out = membank(&[
+        "fix",
+        dir.path().to_str().unwrap(),
+        "--code",
+        "bad-date",
+        "--color",
+        "never",
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("changed    03_DOMAINS/Legal.md (bad-date)"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("“2026-4-1” becomes “2026-04-01”"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("+last_updated: \"2026-04-01\""), "{stdout}");
+    assert!(stdout.contains("Nothing was written"), "{stdout}");
+    // Only the code asked for.
+    assert!(!stdout.contains("contract.md"), "{stdout}");
+}
+
+#[test]
+fn findings_without_a_fix_are_listed_with_the_reason() {
+    let dir = flawed_bank();
+    let bank = dir.path().to_str().unwrap();
+    write(
+        dir.path(),
+        "03_DOMAINS/Tax.md",
+        b"---\ndomain: Tax\nlanguages: [en]\nlast_updated: 08/04/2026\n---\n[[Legal]] [[Nowhere]]\n",
+    );
+    let (v, code) = json(&["fix", bank, "--json", "--path", "03_DOMAINS/Tax.md"]);
+    assert_eq!(code, Some(1));
+    let left: Vec<(&str, &str)> = v["remaining"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|u| (u["code"].as_str().unwrap(), u["reason"].as_str().unwrap()))
+        .collect();
+    assert!(
+        left.iter()
+            .any(|(c, r)| *c == "bad-date" && r.contains("does not guess")),
+        "{left:?}"
+    );
+    assert!(left.iter().any(|(c, _)| *c == "dead-link"), "{left:?}");
+    assert_eq!(v["fixes"], serde_json::json!([]), "{v}");
+}
+
+#[test]
+fn a_deja_vu_project_is_refused_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::create_dir(dir.path().join("memory")).unwrap();
+    write(dir.path(), "memory/summary.md", b"# Summary\n");
+    let before = snapshot(dir.path());
+    let out = support::membank()
+        .args(["fix", dir.path().to_str().unwrap(), "--yes"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("is a Deja Vu project; `membank fix` fixes memory banks only"),
+        "{stderr}"
+    );
+    assert_eq!(snapshot(dir.path()), before);
+}
