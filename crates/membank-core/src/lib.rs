@@ -26,6 +26,7 @@ pub mod load_options;
 pub mod lock;
 pub mod memory;
 pub mod outcome;
+pub mod parallel;
 pub mod pathsafe;
 #[cfg(test)]
 mod random_text;
