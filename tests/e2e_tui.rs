@@ -557,6 +557,10 @@ fn letters_typed_in_the_agents_without_i_are_typed_not_sent() {
     s.wait_text("rephrase it");
     assert_eq!(server.requests().len(), 1, "a stray r sent nothing");
     s.send("\x1b");
+    // Esc and q sent together read as Alt-q: wait until the Esc is seen.
+    s.wait_for("the input was left", |scr| {
+        !scr.contains("Esc leaves the input")
+    });
     quits(&mut s);
 }
 
