@@ -413,3 +413,127 @@ fn feedback_holding_a_credential_is_refused_and_nothing_is_appended() {
         before
     );
 }
+
+/// A project whose impressions file holds `lines` impressions, every third
+/// one matching the cue "vault passwords" with a weight that ranks it.
+fn project_with_impressions(root: &Path, lines: usize) {
+    fs::create_dir_all(root.join("memory")).unwrap();
+    fs::write(root.join("memory/summary.md"), "# Summary\n").unwrap();
+    let mut text = String::new();
+    for i in 0..lines {
+        let keywords = if i % 3 == 0 {
+            format!("[\"vault\",\"passwords\",\"k{i}\"]")
+        } else {
+            format!("[\"other\",\"k{i}\"]")
+        };
+        let weight = format!("0.{}", 1 + (i / 3) % 9);
+        text.push_str(&format!(
+            "{{\"schema_version\":1,\"id\":\"imp-{i}\",\"keywords\":{keywords},\
+             \"record_path\":\"memory/decisions/d{i}.md\",\"weight\":{weight},\"status\":\"active\"}}\n"
+        ));
+    }
+    fs::write(root.join("memory/impressions.jsonl"), text).unwrap();
+}
+
+#[test]
+fn recall_over_many_impressions_explains_the_best_unless_asked_for_all() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("p");
+    project_with_impressions(&root, 300);
+    let r = root.to_str().unwrap();
+    let explained = |text: &str| text.lines().filter(|l| l.starts_with("  line ")).count();
+
+    let out = membank(&["recall", r, "vault passwords"]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("100 of 300 impressions matched"), "{text}");
+    assert_eq!(explained(&text), 20, "{text}");
+    assert!(!text.contains("every impression:"), "{text}");
+    assert!(
+        text.contains("shown: 20 of 100 matches, 20 of 300 impressions"),
+        "{text}"
+    );
+    assert!(text.contains("--all"), "{text}");
+    // The best are shown: the highest weight, 0.9, first.
+    assert!(text.contains("   1  0.975"), "{text}");
+
+    let out = membank(&["recall", r, "vault passwords", "--limit", "3"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(explained(&text), 3, "{text}");
+    assert!(!text.contains("\n   4  "), "only three ranked rows: {text}");
+
+    let out = membank(&["recall", r, "vault passwords", "--all"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(explained(&text), 300, "{text}");
+    assert!(text.contains("every impression:"), "{text}");
+    assert!(!text.contains("shown:"), "{text}");
+
+    // Scripts get everything unless they ask for less.
+    let (v, _) = json(&["recall", r, "vault passwords", "--json"]);
+    let all = v["explanation"]["impressions"].as_array().unwrap();
+    assert_eq!(all.len(), 300);
+    let (v, _) = json(&["recall", r, "vault passwords", "--json", "--limit", "5"]);
+    let best = v["explanation"]["impressions"].as_array().unwrap();
+    let ranks: Vec<_> = best.iter().map(|e| e["rank"].as_u64()).collect();
+    assert_eq!(ranks, (1..=5).map(Some).collect::<Vec<_>>(), "{v:#}");
+    assert_eq!(
+        v["matches"].as_array().unwrap().len(),
+        5,
+        "reference keys unchanged"
+    );
+}
+
+#[test]
+fn recall_says_an_impressions_file_over_the_size_cap_was_not_read_and_how_to_read_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("p");
+    // About 1.3 MB, over a cap of 1 MB.
+    project_with_impressions(&root, 9_000);
+    assert!(
+        fs::metadata(root.join("memory/impressions.jsonl"))
+            .unwrap()
+            .len()
+            > 1 << 20
+    );
+    let config = tmp.path().join("config.toml");
+    fs::write(&config, "[files]\nmax_file_mb = 1\n").unwrap();
+    let r = root.to_str().unwrap();
+    let run = |extra: &[&str]| {
+        support::membank()
+            .env("MEMBANK_CONFIG", &config)
+            .args(["recall", r, "vault passwords"])
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+
+    let out = run(&[]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("memory/impressions.jsonl was not read: "),
+        "{text}"
+    );
+    assert!(text.contains("over the limit of 1 MB per file"), "{text}");
+    assert!(
+        text.contains("raise `max_file_mb` in the `[files]` table of "),
+        "{text}"
+    );
+    assert!(!text.contains("not found"), "{text}");
+    assert!(!text.contains("to start"), "{text}");
+
+    let out = run(&["--json"]);
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let why = v["budget"]["why_loaded"][0].as_str().unwrap();
+    assert!(
+        why.starts_with("memory/impressions.jsonl was not read: "),
+        "{why}"
+    );
+    assert!(v.get("bootstrap_hint").is_none(), "{v:#}");
+    assert!(
+        v["diagnostics"][0]["error"]
+            .as_str()
+            .unwrap()
+            .contains("max_file_mb"),
+        "{v:#}"
+    );
+}

@@ -209,20 +209,25 @@ fn print_table(r: &ContextReport, bank: &Bank, total: usize) {
     // plain rather than written with styles and stripped.
     let colored = choice != anstream::ColorChoice::Never;
     const ROWS_PER_BLOCK: usize = 1024;
+    let block_of = |rows: &[context::ContextEntry]| {
+        let explained = rows.iter().map(|e| Cow::Owned(e.explain(bank, &r.query)));
+        if colored {
+            styled(&|o| write_rows(o, explained.clone(), true))
+        } else {
+            let mut block = Vec::new();
+            let _ = write_rows(&mut block, explained, false);
+            block
+        }
+    };
+    // A short table is written on this thread: starting the pool would
+    // cost more than it saves.
+    let parallel = membank_core::parallel::pays(r.articles.len());
     for window in r.articles.chunks(ROWS_PER_BLOCK * 16) {
-        let blocks: Vec<Vec<u8>> = window
-            .par_chunks(ROWS_PER_BLOCK)
-            .map(|rows| {
-                let explained = rows.iter().map(|e| Cow::Owned(e.explain(bank, &r.query)));
-                if colored {
-                    styled(&|o| write_rows(o, explained.clone(), true))
-                } else {
-                    let mut block = Vec::new();
-                    let _ = write_rows(&mut block, explained, false);
-                    block
-                }
-            })
-            .collect();
+        let blocks: Vec<Vec<u8>> = if parallel {
+            window.par_chunks(ROWS_PER_BLOCK).map(block_of).collect()
+        } else {
+            window.chunks(ROWS_PER_BLOCK).map(block_of).collect()
+        };
         for block in blocks {
             let _ = out.write_all(&block);
         }

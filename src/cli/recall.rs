@@ -27,21 +27,78 @@ pub struct Args {
     /// recall selects (never private ones) as its context.
     #[arg(long)]
     ask: bool,
+    /// Explain this many of the best matches [default: 20; with --json,
+    /// every impression].
+    #[arg(long, value_name = "N", conflicts_with = "all")]
+    limit: Option<usize>,
+    /// Explain every impression line, matched or not.
+    #[arg(long)]
+    all: bool,
 }
+
+/// Matches explained in the readable report unless `--limit` or `--all`
+/// says otherwise: a project of tens of thousands of impressions would
+/// otherwise print megabytes of arithmetic.
+pub const DEFAULT_LIMIT: usize = 20;
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let project = open_dejavu(&args.project)?;
     let cue = cue_of(&args.cue.join(" "))?;
-    let result = dejavu::recall(project.impressions.as_ref(), &cue);
+    let result = scan(&project, &cue);
     if args.ask {
         return ask(&project, &result);
     }
     if args.json {
-        print_json(&ReferenceJson::new(&result))?;
+        print_json(&ReferenceJson::new(&result).limited(args.limit))?;
     } else {
-        print!("{}", human(&result));
+        let limit = (!args.all).then_some(args.limit.unwrap_or(DEFAULT_LIMIT));
+        print!("{}", human(&result, limit));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The cue scan of a loaded project. When the impressions file exists but
+/// was not read (over the size cap, a link out), the scan's diagnostic
+/// carries the reason, so no report calls the file missing.
+pub fn scan(project: &dejavu::Project, cue: &str) -> Recall {
+    let mut result = dejavu::recall(project.impressions.as_ref(), cue);
+    if project.impressions.is_none()
+        && let Some(problem) = project
+            .problems
+            .iter()
+            .find(|p| p.path == dejavu::IMPRESSIONS_PATH)
+    {
+        for d in &mut result.diagnostics {
+            if d.path == dejavu::IMPRESSIONS_PATH && d.error.is_none() {
+                d.error = Some(problem.message.clone());
+            }
+        }
+    }
+    result
+}
+
+/// Why the impressions file was not read, when it exists but was not.
+fn unread_reason(r: &Recall) -> Option<&str> {
+    if r.level != Level::NotInitialized {
+        return None;
+    }
+    r.diagnostics
+        .iter()
+        .find(|d| d.path == dejavu::IMPRESSIONS_PATH)
+        .and_then(|d| d.error.as_deref())
+}
+
+/// What to do about a file that was not read: only the size cap is the
+/// user's to raise.
+fn unread_advice(reason: &str) -> String {
+    if reason.contains("max_file_mb") {
+        let config = membank_llm::config::config_file_path()
+            .map(|p| safe(&p.display().to_string()))
+            .unwrap_or_else(|| "the config file".to_owned());
+        format!("to read it, raise `max_file_mb` in the `[files]` table of {config}")
+    } else {
+        "fix or replace the file to start".to_owned()
+    }
 }
 
 /// The cue as the reference takes it: the words joined by spaces, trimmed.
@@ -104,7 +161,7 @@ struct ExplanationJson<'a> {
     cue_tokens: &'a [String],
     /// What a host following the protocol would read next.
     would_load: Vec<String>,
-    impressions: &'a [Explanation],
+    impressions: Vec<&'a Explanation>,
 }
 
 /// The reference scan's output, key for key, plus `explanation`.
@@ -129,10 +186,13 @@ pub struct ReferenceJson<'a> {
 impl<'a> ReferenceJson<'a> {
     pub fn new(r: &'a Recall) -> Self {
         let initialized = r.level != Level::NotInitialized;
-        let why = match r.level {
-            Level::NotInitialized => "memory/impressions.jsonl was not found".to_owned(),
-            Level::None => "cue scan found no match; no memory loaded".to_owned(),
-            level => format!("cue scan found a {} familiarity match", level.as_str()),
+        let why = match (r.level, unread_reason(r)) {
+            (Level::NotInitialized, Some(reason)) => {
+                format!("memory/impressions.jsonl was not read: {reason}")
+            }
+            (Level::NotInitialized, None) => "memory/impressions.jsonl was not found".to_owned(),
+            (Level::None, _) => "cue scan found no match; no memory loaded".to_owned(),
+            (level, _) => format!("cue scan found a {} familiarity match", level.as_str()),
         };
         ReferenceJson {
             matched: r.matched(),
@@ -159,17 +219,39 @@ impl<'a> ReferenceJson<'a> {
                 ],
             }),
             diagnostics: &r.diagnostics,
-            bootstrap_hint: (!initialized).then_some(BootstrapHint {
+            bootstrap_hint: (!initialized && unread_reason(r).is_none()).then_some(BootstrapHint {
                 required_files: ["AGENTS.md", "memory/summary.md", "memory/impressions.jsonl"],
                 next_step: "copy starter-kit/. into the repo or run deja-vu init",
             }),
             explanation: ExplanationJson {
                 cue_tokens: &r.cue_tokens,
                 would_load: r.would_load(),
-                impressions: &r.explanations,
+                impressions: r.explanations.iter().collect(),
             },
         }
     }
+
+    /// Only the explanations of the `limit` best matches, best first;
+    /// `None` keeps every impression.
+    pub fn limited(mut self, limit: Option<usize>) -> Self {
+        if let Some(limit) = limit {
+            let kept = best_explained(self.explanation.impressions.iter().copied(), limit);
+            self.explanation.impressions = kept;
+        }
+        self
+    }
+}
+
+/// The explanations of the `limit` best-ranked matches, best first.
+fn best_explained<'a>(
+    all: impl Iterator<Item = &'a Explanation>,
+    limit: usize,
+) -> Vec<&'a Explanation> {
+    let mut ranked: Vec<&Explanation> = all
+        .filter(|e| e.rank.is_some_and(|rank| rank <= limit))
+        .collect();
+    ranked.sort_by_key(|e| e.rank);
+    ranked
 }
 
 fn json_text(v: &Option<dejavu::js::JsValue>) -> String {
@@ -180,17 +262,30 @@ fn json_text(v: &Option<dejavu::js::JsValue>) -> String {
     }
 }
 
-/// The level and score, then every impression with its arithmetic.
-pub fn human(r: &Recall) -> String {
+/// The level and score, then the arithmetic of the `limit` best matches
+/// (of every impression when there are no more than that, or with `None`).
+pub fn human(r: &Recall, limit: Option<usize>) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "cue: {}", safe(&r.cue));
     let _ = writeln!(out, "cue tokens: {}", safe(&r.cue_tokens.join(", ")));
     if r.level == Level::NotInitialized {
-        let _ = writeln!(
-            out,
-            "level: not_initialized (memory/impressions.jsonl was not found)\n\
-             create AGENTS.md, memory/summary.md and memory/impressions.jsonl to start"
-        );
+        match unread_reason(r) {
+            Some(reason) => {
+                let _ = writeln!(
+                    out,
+                    "level: not_initialized (memory/impressions.jsonl was not read: {})\n{}",
+                    safe(reason),
+                    unread_advice(reason)
+                );
+            }
+            None => {
+                let _ = writeln!(
+                    out,
+                    "level: not_initialized (memory/impressions.jsonl was not found)\n\
+                     create AGENTS.md, memory/summary.md and memory/impressions.jsonl to start"
+                );
+            }
+        }
         return out;
     }
     let _ = writeln!(
@@ -217,9 +312,13 @@ pub fn human(r: &Recall) -> String {
             )
         }
     );
-    if !r.matches.is_empty() {
+    // A short scan is shown whole, as it always was; a long one only as
+    // far as the limit.
+    let limit = limit.filter(|&n| r.explanations.len().max(r.diagnostics.len()) > n);
+    let shown_matches = &r.matches[..r.matches.len().min(limit.unwrap_or(usize::MAX))];
+    if !shown_matches.is_empty() {
         let _ = writeln!(out, "\nrank  score   line  id → record_path");
-        for (i, m) in r.matches.iter().enumerate() {
+        for (i, m) in shown_matches.iter().enumerate() {
             let _ = writeln!(
                 out,
                 "{:>4}  {:<6}  {:>4}  {} → {}\n                  matched: {}",
@@ -235,35 +334,24 @@ pub fn human(r: &Recall) -> String {
             );
         }
     }
-    let _ = writeln!(out, "\nevery impression:");
-    for e in &r.explanations {
-        let id = if e.id.is_empty() { "(no id)" } else { &e.id };
-        let _ = write!(out, "  line {:>3}  {}: ", e.line, safe(id));
-        let _ = match &e.considered {
-            Considered::Invalid { error } => writeln!(out, "skipped, invalid: {}", safe(error)),
-            Considered::Inactive { status } => {
-                writeln!(out, "skipped, status {}", safe(status))
+    let explained = match limit {
+        Some(n) => {
+            let best = best_explained(r.explanations.iter(), n);
+            if !best.is_empty() {
+                let _ = writeln!(out, "\nthe best {}:", best.len());
             }
-            Considered::Scored => writeln!(
-                out,
-                "{}/min({}, {}) = {} overlap × (0.75 + {}{} × 0.25) = {}{}\n              tokens: {}",
-                e.matched.len(),
-                r.cue_tokens.len(),
-                e.tokens.len(),
-                round_display(e.overlap),
-                dejavu::js::number_to_string(e.weight),
-                if e.weight_defaulted { " (default)" } else { "" },
-                dejavu::js::number_to_string(e.score),
-                if e.raw_score != e.score {
-                    format!(" (unrounded {})", dejavu::js::number_to_string(e.raw_score))
-                } else {
-                    String::new()
-                },
-                safe(&e.tokens.join(", "))
-            ),
-        };
+            best
+        }
+        None => {
+            let _ = writeln!(out, "\nevery impression:");
+            r.explanations.iter().collect()
+        }
+    };
+    for e in &explained {
+        write_explanation(&mut out, r, e);
     }
-    for d in &r.diagnostics {
+    let shown_diagnostics = &r.diagnostics[..r.diagnostics.len().min(limit.unwrap_or(usize::MAX))];
+    for d in shown_diagnostics {
         let _ = writeln!(
             out,
             "error: {}:{}: {} ({})",
@@ -273,7 +361,56 @@ pub fn human(r: &Recall) -> String {
             safe(d.error.as_deref().unwrap_or(""))
         );
     }
+    if limit.is_some() {
+        let errors = if r.diagnostics.is_empty() {
+            String::new()
+        } else {
+            format!(
+                ", {} of {} errors",
+                shown_diagnostics.len(),
+                r.diagnostics.len()
+            )
+        };
+        let _ = writeln!(
+            out,
+            "\nshown: {} of {} matches, {} of {} impressions{errors} \
+             (--limit N shows the best N, --all every impression)",
+            shown_matches.len(),
+            r.matches.len(),
+            explained.len(),
+            r.explanations.len(),
+        );
+    }
     out
+}
+
+/// One impression's line: why it was skipped, or its arithmetic.
+fn write_explanation(out: &mut String, r: &Recall, e: &Explanation) {
+    let id = if e.id.is_empty() { "(no id)" } else { &e.id };
+    let _ = write!(out, "  line {:>3}  {}: ", e.line, safe(id));
+    let _ = match &e.considered {
+        Considered::Invalid { error } => writeln!(out, "skipped, invalid: {}", safe(error)),
+        Considered::Inactive { status } => {
+            writeln!(out, "skipped, status {}", safe(status))
+        }
+        Considered::Scored => writeln!(
+            out,
+            "{}/min({}, {}) = {} overlap × (0.75 + {}{} × 0.25) = {}{}\n              tokens: {}",
+            e.matched.len(),
+            r.cue_tokens.len(),
+            e.tokens.len(),
+            round_display(e.overlap),
+            dejavu::js::number_to_string(e.weight),
+            if e.weight_defaulted { " (default)" } else { "" },
+            dejavu::js::number_to_string(e.score),
+            if e.raw_score != e.score {
+                format!(" (unrounded {})", dejavu::js::number_to_string(e.raw_score))
+            } else {
+                String::new()
+            },
+            safe(&e.tokens.join(", "))
+        ),
+    };
 }
 
 fn round_display(x: f64) -> String {

@@ -16,8 +16,8 @@ use crate::text;
 
 pub use crate::load_options::LoadOptions;
 use walk::{
-    EARLY_BATCH, EARLY_BATCHES_IN_FLIGHT, EarlyReads, Walked, listed_markdown, load_walked,
-    walk_folder,
+    BankWalk, EARLY_BATCH, EARLY_BATCHES_IN_FLIGHT, EarlyReads, Walked, listed_markdown,
+    load_walked,
 };
 
 pub type ArticleId = usize;
@@ -341,7 +341,6 @@ impl Bank {
             return Err(BankError::NotABank(root));
         }
         let reader = RootReader::new(&root, policy).map_err(|e| BankError::Io(root.clone(), e))?;
-        let mut missing_folders = Vec::new();
         let mut unknown_folders = Vec::new();
         let entries = std::fs::read_dir(&root).map_err(|e| BankError::Io(root.clone(), e))?;
         for entry in entries.flatten() {
@@ -352,53 +351,59 @@ impl Bank {
             }
         }
         unknown_folders.sort();
-        let mut found = Vec::new();
-        let mut dirs = Vec::new();
-        // While this thread walks, the others read what it has found so
-        // far (a few batches at a time, so the early reads stay few): the
-        // walk is a tenth of loading a large bank and one core's work.
+        let mut walk = BankWalk::new(&reader);
+        // A small bank is walked and read on this thread alone (see
+        // `parallel`); the pool is started only once the walk has met
+        // enough files to pay for it.
         let early = EarlyReads::default();
-        rayon::in_place_scope(|scope| {
-            let mut batch = Vec::new();
-            let mut on_file = |seq: u32, dir: Option<&Arc<OpenDir>>, path: &Path, is_link: bool| {
-                // `u32::MAX` is where numbering stops: not a file's own
-                // number, so never matched to a result.
-                if seq == u32::MAX
-                    || early.in_flight.load(Ordering::Relaxed) >= EARLY_BATCHES_IN_FLIGHT
-                {
-                    return;
-                }
-                batch.push((seq, dir.cloned(), path.to_path_buf(), is_link));
-                if batch.len() == EARLY_BATCH {
-                    let batch = std::mem::take(&mut batch);
-                    early.in_flight.fetch_add(1, Ordering::Relaxed);
-                    let (early, reader) = (&early, &reader);
-                    scope.spawn(move |_| {
-                        let done = batch.into_iter().map(|(seq, dir, path, is_link)| {
-                            if let Some(n) = files_read {
-                                n.fetch_add(1, Ordering::Relaxed);
+        if walk.walk(crate::parallel::SEQUENTIAL_BELOW, &mut |_, _, _, _| {}) {
+            // While this thread walks on, the others read what it finds (a
+            // few batches at a time, so the early reads stay few): the walk
+            // is a tenth of loading a large bank and one core's work.
+            rayon::in_place_scope(|scope| {
+                let mut batch = Vec::new();
+                let mut on_file = |seq: u32,
+                                   dir: Option<&Arc<OpenDir>>,
+                                   path: &Path,
+                                   is_link: bool| {
+                    // `u32::MAX` is where numbering stops: not a file's
+                    // own number, so never matched to a result.
+                    if seq == u32::MAX
+                        || early.in_flight.load(Ordering::Relaxed) >= EARLY_BATCHES_IN_FLIGHT
+                    {
+                        return;
+                    }
+                    batch.push((seq, dir.cloned(), path.to_path_buf(), is_link));
+                    if batch.len() == EARLY_BATCH {
+                        let batch = std::mem::take(&mut batch);
+                        early.in_flight.fetch_add(1, Ordering::Relaxed);
+                        let (early, reader) = (&early, &reader);
+                        scope.spawn(move |_| {
+                            let done = batch.into_iter().map(|(seq, dir, path, is_link)| {
+                                if let Some(n) = files_read {
+                                    n.fetch_add(1, Ordering::Relaxed);
+                                }
+                                let loaded =
+                                    load_walked(reader, dir.as_deref(), &path, is_link, &options);
+                                (seq, std::sync::Mutex::new(Some(loaded)))
+                            });
+                            let done: Vec<_> = done.collect();
+                            if let Ok(mut all) = early.done.lock() {
+                                all.extend(done);
                             }
-                            let loaded =
-                                load_walked(reader, dir.as_deref(), &path, is_link, &options);
-                            (seq, std::sync::Mutex::new(Some(loaded)))
+                            early.in_flight.fetch_sub(1, Ordering::Relaxed);
                         });
-                        let done: Vec<_> = done.collect();
-                        if let Ok(mut all) = early.done.lock() {
-                            all.extend(done);
-                        }
-                        early.in_flight.fetch_sub(1, Ordering::Relaxed);
-                    });
-                }
-            };
-            for folder in Folder::ALL {
-                let dir = root.join(folder.dir_name());
-                if !dir.is_dir() {
-                    missing_folders.push(folder);
-                    continue;
-                }
-                walk_folder(&reader, &dir, &mut found, &mut dirs, &mut on_file);
-            }
-        });
+                    }
+                };
+                walk.walk(usize::MAX, &mut on_file);
+            });
+        }
+        let BankWalk {
+            found,
+            dirs,
+            missing_folders,
+            ..
+        } = walk;
         let mut early = early.done.into_inner().unwrap_or_default();
         early.sort_unstable_by_key(|(seq, _)| *seq);
         if let Some(walked) = walked {
@@ -419,35 +424,37 @@ impl Bank {
             scoring: std::sync::OnceLock::new(),
         };
         // Deciding what each file is and reading it both happen on all
-        // cores; the walk itself only lists paths.
+        // cores for a large bank; the walk itself only lists paths.
         let reader = &bank.reader;
+        let load = |w: Walked| {
+            let (path, is_link, dir, seq) = match w {
+                Walked::File {
+                    path,
+                    is_link,
+                    dir,
+                    seq,
+                } => (path, is_link, dir, seq),
+                Walked::Problem(p) => return Some(Err(Found::Problem(p))),
+            };
+            if let Ok(i) = early.binary_search_by_key(&seq, |(seq, _)| *seq)
+                && let Some(loaded) = early[i].1.lock().ok().and_then(|mut l| l.take())
+            {
+                return loaded;
+            }
+            if let Some(n) = files_read {
+                n.fetch_add(1, Ordering::Relaxed);
+            }
+            let dir = dirs.get(dir as usize).and_then(|(_, open)| open.as_deref());
+            load_walked(reader, dir, &path, is_link, &options)
+        };
         // `map`, not `filter_map`: an indexed iterator is collected straight
         // into one array, where `filter_map` would gather pieces and copy
         // them all into a second one (tens of megabytes at the peak).
-        let loaded: Vec<Option<Result<Article, Found>>> = found
-            .into_par_iter()
-            .map(|w| {
-                let (path, is_link, dir, seq) = match w {
-                    Walked::File {
-                        path,
-                        is_link,
-                        dir,
-                        seq,
-                    } => (path, is_link, dir, seq),
-                    Walked::Problem(p) => return Some(Err(Found::Problem(p))),
-                };
-                if let Ok(i) = early.binary_search_by_key(&seq, |(seq, _)| *seq)
-                    && let Some(loaded) = early[i].1.lock().ok().and_then(|mut l| l.take())
-                {
-                    return loaded;
-                }
-                if let Some(n) = files_read {
-                    n.fetch_add(1, Ordering::Relaxed);
-                }
-                let dir = dirs.get(dir as usize).and_then(|(_, open)| open.as_deref());
-                load_walked(reader, dir, &path, is_link, &options)
-            })
-            .collect();
+        let loaded: Vec<Option<Result<Article, Found>>> = if crate::parallel::pays(found.len()) {
+            found.into_par_iter().map(load).collect()
+        } else {
+            found.into_iter().map(load).collect()
+        };
         // Collected in place, reusing the buffer of `loaded`: on a large bank
         // a second array of articles would add tens of megabytes at the peak.
         let mut others = Vec::new();
@@ -469,7 +476,11 @@ impl Bank {
         let order =
             |a: &Article, b: &Article| (a.folder, &a.rel_path).cmp(&(b.folder, &b.rel_path));
         if !bank.articles.is_sorted_by(|a, b| order(a, b).is_le()) {
-            bank.articles.par_sort_unstable_by(order);
+            if crate::parallel::pays(bank.articles.len()) {
+                bank.articles.par_sort_unstable_by(order);
+            } else {
+                bank.articles.sort_unstable_by(order);
+            }
         }
         bank.skipped.sort_by(|a, b| a.path.cmp(&b.path));
         bank.problems.sort_by(|a, b| a.path.cmp(&b.path));
@@ -660,7 +671,11 @@ impl Bank {
                 )
             })
             .collect();
-        keys.par_sort_unstable();
+        if crate::parallel::pays(keys.len()) {
+            keys.par_sort_unstable();
+        } else {
+            keys.sort_unstable();
+        }
         keys.into_iter().map(|k| k.4).collect()
     }
 
@@ -690,15 +705,20 @@ impl Bank {
             link_files,
             ..Index::default()
         };
-        let resolved: Vec<Resolution> = self
-            .articles
-            .par_iter()
-            .flat_map_iter(|a| {
-                a.links
-                    .iter()
-                    .map(|l| self.resolve_from(&l.target, Some(&a.rel_path)))
-            })
-            .collect();
+        // Indexed by article, so each article's links come back in order.
+        let bank: &Bank = self;
+        let resolve = |id: usize| {
+            let a = &bank.articles[id];
+            a.links
+                .iter()
+                .map(move |l| bank.resolve_from(&l.target, Some(&a.rel_path)))
+        };
+        let n = self.articles.len();
+        let resolved: Vec<Resolution> = if crate::parallel::pays(n) {
+            (0..n).into_par_iter().flat_map_iter(resolve).collect()
+        } else {
+            (0..n).flat_map(resolve).collect()
+        };
         let mut resolved_from = Vec::with_capacity(self.articles.len() + 1);
         resolved_from.push(0);
         for a in &self.articles {

@@ -103,17 +103,21 @@ pub fn write_with_items<W: Write, H: Serialize, T: Serialize>(
     };
     const PER_BLOCK: usize = 512;
     let starts: Vec<usize> = (0..len).step_by(PER_BLOCK).collect();
+    let block_at = |&start: &usize| -> io::Result<Vec<u8>> {
+        let mut block = Vec::new();
+        for i in start..(start + PER_BLOCK).min(len) {
+            block.extend(indented(i)?);
+        }
+        Ok(block)
+    };
+    // A few items are written on this thread (see `parallel`).
+    let parallel = crate::parallel::pays(len);
     for window in starts.chunks(16) {
-        let blocks: Vec<io::Result<Vec<u8>>> = window
-            .par_iter()
-            .map(|&start| {
-                let mut block = Vec::new();
-                for i in start..(start + PER_BLOCK).min(len) {
-                    block.extend(indented(i)?);
-                }
-                Ok(block)
-            })
-            .collect();
+        let blocks: Vec<io::Result<Vec<u8>>> = if parallel {
+            window.par_iter().map(block_at).collect()
+        } else {
+            window.iter().map(block_at).collect()
+        };
         for block in blocks {
             writer.write_all(&block?)?;
         }

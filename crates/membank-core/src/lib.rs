@@ -28,6 +28,7 @@ pub mod lock;
 pub mod memory;
 pub mod near_miss;
 pub mod outcome;
+pub mod parallel;
 pub mod pathsafe;
 #[cfg(test)]
 mod random_text;

@@ -87,29 +87,46 @@ impl LinkIndex {
     pub fn build<'a>(files: impl Iterator<Item = (&'a str, FileRef)>) -> LinkIndex {
         // Folding and sorting 100,000 paths is a good part of loading a
         // large bank: both run on all cores.
+        // (A small bank's, on this thread: see `parallel`.)
         let given: Vec<(&str, FileRef)> = files.collect();
-        let mut files: Vec<Named> = given
-            .into_par_iter()
-            .map(|(path, file)| {
-                let path = fold(path).into_boxed_str();
-                let name_start = u32::try_from(path.len() - name_of(&path).len()).unwrap_or(0);
-                Named {
-                    path,
-                    file,
-                    name_start,
-                }
-            })
-            .collect();
+        let parallel = crate::parallel::pays(given.len());
+        let named = |(path, file): (&str, FileRef)| {
+            let path = fold(path).into_boxed_str();
+            let name_start = u32::try_from(path.len() - name_of(&path).len()).unwrap_or(0);
+            Named {
+                path,
+                file,
+                name_start,
+            }
+        };
+        let mut files: Vec<Named> = if parallel {
+            given.into_par_iter().map(named).collect()
+        } else {
+            given.into_iter().map(named).collect()
+        };
         // Stable: files whose paths differ only in case keep the order given.
-        files.par_sort_by(|a, b| {
+        let order = |a: &Named, b: &Named| {
             (a.name(), a.path.len(), &a.path).cmp(&(b.name(), b.path.len(), &b.path))
-        });
+        };
+        if parallel {
+            files.par_sort_by(order);
+        } else {
+            files.sort_by(order);
+        }
         let hasher = foldhash::fast::RandomState::default();
-        let mut firsts: Vec<u32> = (0..files.len())
-            .into_par_iter()
-            .filter(|&i| i == 0 || files[i].name() != files[i - 1].name())
-            .map(|i| i as u32)
-            .collect();
+        let first_of_name = |&i: &usize| i == 0 || files[i].name() != files[i - 1].name();
+        let mut firsts: Vec<u32> = if parallel {
+            (0..files.len())
+                .into_par_iter()
+                .filter(first_of_name)
+                .map(|i| i as u32)
+                .collect()
+        } else {
+            (0..files.len())
+                .filter(first_of_name)
+                .map(|i| i as u32)
+                .collect()
+        };
         firsts.push(files.len() as u32);
         let mut name_slots = vec![EMPTY; ((firsts.len() - 1) * 2).next_power_of_two().max(2)];
         let mask = name_slots.len() - 1;

@@ -520,8 +520,8 @@ fn recall_tool(shared: &Shared, p: RecallParams) -> Result<Output, String> {
         .downcast_ref::<dejavu::Project>()
         .ok_or_else(|| "recall works on Deja Vu projects".to_owned())?;
     let cue = recall::cue_of(&p.cue).map_err(|e| format!("recall: {e:#}"))?;
-    let result = dejavu::recall(project.impressions.as_ref(), &cue);
-    let text = recall::human(&result);
+    let result = recall::scan(project, &cue);
+    let text = recall::human(&result, Some(recall::DEFAULT_LIMIT));
     Output::new(recall::ReferenceJson::new(&result), vec![text])
 }
 

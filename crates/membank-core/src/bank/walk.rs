@@ -65,98 +65,178 @@ pub(super) fn load_walked(
 /// Folders held open while a bank is read, at most.
 pub(super) const MOST_HELD_DIRS: usize = 256;
 
-/// Walk one numbered folder: its files into `found`, the folders met
-/// (itself first) into `dirs`.
-pub(super) fn walk_folder(
+/// The walk of a bank's numbered folders, taken a stretch at a time: a
+/// large bank is read alongside its walk, and that is known only once the
+/// walk has met enough files.
+pub(super) struct BankWalk<'r> {
+    reader: &'r RootReader,
+    folders: std::array::IntoIter<Folder, 7>,
+    current: Option<FolderWalk>,
+    /// The files and problems met, each folder's files sorted by path once
+    /// it is walked.
+    pub(super) found: Vec<Walked>,
+    /// The folders met, each with its handle while few are held.
+    pub(super) dirs: Vec<(PathBuf, Option<Arc<OpenDir>>)>,
+    pub(super) missing_folders: Vec<Folder>,
+}
+
+/// One numbered folder being walked.
+struct FolderWalk {
+    entries: walkdir::FilterEntry<walkdir::IntoIter, fn(&walkdir::DirEntry) -> bool>,
+    /// The folder at each depth of the current branch: a folder comes
+    /// before what it holds, so a file's folder is the latest one a level up.
+    branch: Vec<u32>,
+    /// Where its entries start in `found`.
+    first: usize,
+}
+
+impl<'r> BankWalk<'r> {
+    pub(super) fn new(reader: &'r RootReader) -> Self {
+        BankWalk {
+            reader,
+            folders: Folder::ALL.into_iter(),
+            current: None,
+            found: Vec::new(),
+            dirs: Vec::new(),
+            missing_folders: Vec::new(),
+        }
+    }
+
+    /// Walk on until `found` holds `until` entries or the walk is over;
+    /// true while there is more to walk.
+    pub(super) fn walk(&mut self, until: usize, on_file: &mut OnFile<'_>) -> bool {
+        while self.found.len() < until {
+            let Some(current) = &mut self.current else {
+                let Some(folder) = self.folders.next() else {
+                    return false;
+                };
+                let dir = self.reader.root().join(folder.dir_name());
+                if !dir.is_dir() {
+                    self.missing_folders.push(folder);
+                    continue;
+                }
+                // The numbered folder itself may be a link; the walk below
+                // would follow it, so it is checked first.
+                if let Err(e) = self.reader.may_enter(&dir) {
+                    self.found.push(Walked::Problem(symlinked_folder(
+                        self.reader.root(),
+                        &dir,
+                        &e,
+                    )));
+                    continue;
+                }
+                // Not sorted while walking: walkdir would take each entry's
+                // name apart again for every comparison, on one core. The
+                // files are sorted once the folder is walked.
+                let not_hidden: fn(&walkdir::DirEntry) -> bool =
+                    |e| e.depth() == 0 || !is_hidden(&e.file_name().to_string_lossy());
+                self.current = Some(FolderWalk {
+                    entries: walkdir::WalkDir::new(dir)
+                        .follow_links(self.reader.policy().follow_links_out)
+                        .into_iter()
+                        .filter_entry(not_hidden),
+                    branch: Vec::new(),
+                    first: self.found.len(),
+                });
+                continue;
+            };
+            match current.entries.next() {
+                Some(entry) => walk_entry(
+                    self.reader,
+                    entry,
+                    &mut current.branch,
+                    &mut self.found,
+                    &mut self.dirs,
+                    on_file,
+                ),
+                None => {
+                    // By path, which is the order articles are kept in
+                    // (problems sort among themselves later).
+                    let files = &mut self.found[current.first..];
+                    let by_path = |a: &Walked, b: &Walked| walked_path(a).cmp(walked_path(b));
+                    if crate::parallel::pays(files.len()) {
+                        files.par_sort_unstable_by(by_path);
+                    } else {
+                        files.sort_unstable_by(by_path);
+                    }
+                    self.current = None;
+                }
+            }
+        }
+        true
+    }
+}
+
+/// One entry of a numbered folder's walk: a folder is remembered, a file
+/// goes into `found`.
+fn walk_entry(
     reader: &RootReader,
-    dir: &Path,
+    entry: walkdir::Result<walkdir::DirEntry>,
+    branch: &mut Vec<u32>,
     found: &mut Vec<Walked>,
     dirs: &mut Vec<(PathBuf, Option<Arc<OpenDir>>)>,
     on_file: &mut OnFile<'_>,
 ) {
     let root = reader.root();
-    // The numbered folder itself may be a link; the walk below would follow
-    // it, so it is checked first.
-    if let Err(e) = reader.may_enter(dir) {
-        found.push(Walked::Problem(symlinked_folder(root, dir, &e)));
+    let entry = match entry {
+        Ok(e) => e,
+        Err(e) => {
+            let path = e.path().map(|p| rel_string(root, p)).unwrap_or_default();
+            found.push(Walked::Problem(LoadProblem {
+                path,
+                line: None,
+                message: format!("could not be read: {e}"),
+                kind: ProblemKind::Io,
+            }));
+            return;
+        }
+    };
+    let ft = entry.file_type();
+    if entry.depth() == 0 || ft.is_dir() {
+        branch.truncate(entry.depth());
+        branch.push(u32::try_from(dirs.len()).unwrap_or(u32::MAX));
+        // The first folders walked are held open, to read their files by
+        // name; any further ones are read by path, so a bank of thousands
+        // of folders does not hold that many open.
+        let open = (dirs.len() < MOST_HELD_DIRS)
+            .then(|| reader.open_dir(entry.path()).map(Arc::new))
+            .flatten();
+        dirs.push((entry.path().to_path_buf(), open));
         return;
     }
-    let follow = reader.policy().follow_links_out;
-    let first = found.len();
-    // Not sorted while walking: walkdir would take each entry's name apart
-    // again for every comparison, on one core. The files are sorted once
-    // the folder is walked, on all cores.
-    let walker = walkdir::WalkDir::new(dir)
-        .follow_links(follow)
-        .into_iter()
-        .filter_entry(|e| e.depth() == 0 || !is_hidden(&e.file_name().to_string_lossy()));
-    // The folder at each depth of the current branch: a folder comes
-    // before what it holds, so a file's folder is the latest one a level up.
-    let mut branch: Vec<u32> = Vec::new();
-    for entry in walker {
-        let entry = match entry {
-            Ok(e) => e,
-            Err(e) => {
-                let path = e.path().map(|p| rel_string(root, p)).unwrap_or_default();
-                found.push(Walked::Problem(LoadProblem {
-                    path,
-                    line: None,
-                    message: format!("could not be read: {e}"),
-                    kind: ProblemKind::Io,
-                }));
-                continue;
-            }
-        };
-        let ft = entry.file_type();
-        if entry.depth() == 0 || ft.is_dir() {
-            branch.truncate(entry.depth());
-            branch.push(u32::try_from(dirs.len()).unwrap_or(u32::MAX));
-            // The first folders walked are held open, to read their files
-            // by name; any further ones are read by path, so a bank of
-            // thousands of folders does not hold that many open.
-            let open = (dirs.len() < MOST_HELD_DIRS)
-                .then(|| reader.open_dir(entry.path()).map(Arc::new))
-                .flatten();
-            dirs.push((entry.path().to_path_buf(), open));
-            continue;
+    if ft.is_symlink() {
+        // Only reached when links are not followed.
+        if entry.path().is_dir() {
+            found.push(Walked::Problem(symlinked_folder(
+                root,
+                entry.path(),
+                &ReadError::LinkLeavesRoot { root: "bank" },
+            )));
+            return;
         }
-        if ft.is_symlink() {
-            // Only reached when links are not followed.
-            if entry.path().is_dir() {
-                found.push(Walked::Problem(symlinked_folder(
-                    root,
-                    entry.path(),
-                    &ReadError::LinkLeavesRoot { root: "bank" },
-                )));
-                continue;
-            }
-        }
-        let is_link = entry.path_is_symlink();
-        // Checked, not assumed: a file read by name in the wrong folder
-        // would be another file.
-        let dir = entry
-            .depth()
-            .checked_sub(1)
-            .and_then(|up| branch.get(up))
-            .copied()
-            .filter(|&d| {
-                dirs.get(d as usize)
-                    .is_some_and(|(dir, _)| is_parent(dir, entry.path()))
-            })
-            .unwrap_or(u32::MAX);
-        let seq = u32::try_from(found.len()).unwrap_or(u32::MAX);
-        let open = dirs.get(dir as usize).and_then(|(_, open)| open.as_ref());
-        on_file(seq, open, entry.path(), is_link);
-        found.push(Walked::File {
-            path: entry.into_path(),
-            is_link,
-            dir,
-            seq,
-        });
     }
-    // By path, which is the order articles are kept in (problems sort
-    // among themselves later).
-    found[first..].par_sort_unstable_by(|a, b| walked_path(a).cmp(walked_path(b)));
+    let is_link = entry.path_is_symlink();
+    // Checked, not assumed: a file read by name in the wrong folder would
+    // be another file.
+    let dir = entry
+        .depth()
+        .checked_sub(1)
+        .and_then(|up| branch.get(up))
+        .copied()
+        .filter(|&d| {
+            dirs.get(d as usize)
+                .is_some_and(|(dir, _)| is_parent(dir, entry.path()))
+        })
+        .unwrap_or(u32::MAX);
+    let seq = u32::try_from(found.len()).unwrap_or(u32::MAX);
+    let open = dirs.get(dir as usize).and_then(|(_, open)| open.as_ref());
+    on_file(seq, open, entry.path(), is_link);
+    found.push(Walked::File {
+        path: entry.into_path(),
+        is_link,
+        dir,
+        seq,
+    });
 }
 
 /// Is `dir` the folder `path` is in? Compared as bytes, as the walk joined

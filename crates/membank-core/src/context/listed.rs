@@ -81,23 +81,33 @@ fn listed<C: TokenCounter + ?Sized>(
     ix.signal_masks(&packed, masks);
     let masks: &[u8] = masks;
 
-    // Pass 1, on every core: per chunk, the articles and tokens of every
-    // cell.
-    let chunks: Vec<Sums> = masks
-        .par_chunks(chunk_len)
-        .enumerate()
-        .map(|(c, chunk)| {
-            let mut sums = Sums::default();
-            for (i, &mask) in chunk.iter().enumerate() {
-                let pos = c * chunk_len + i;
-                let cell = cell_of(ix, pos, mask);
-                sums.count[cell] += 1;
-                sums.tokens[cell] += tokens(pos) as u64;
-                sums.earned |= mask;
-            }
-            sums
-        })
-        .collect();
+    // Pass 1, on every core for a large bank: per chunk, the articles and
+    // tokens of every cell.
+    let parallel = crate::parallel::pays(masks.len());
+    let count_chunk = |(c, chunk): (usize, &[u8])| {
+        let mut sums = Sums::default();
+        for (i, &mask) in chunk.iter().enumerate() {
+            let pos = c * chunk_len + i;
+            let cell = cell_of(ix, pos, mask);
+            sums.count[cell] += 1;
+            sums.tokens[cell] += tokens(pos) as u64;
+            sums.earned |= mask;
+        }
+        sums
+    };
+    let chunks: Vec<Sums> = if parallel {
+        masks
+            .par_chunks(chunk_len)
+            .enumerate()
+            .map(count_chunk)
+            .collect()
+    } else {
+        masks
+            .chunks(chunk_len)
+            .enumerate()
+            .map(count_chunk)
+            .collect()
+    };
     let mut all = Sums::default();
     for s in &chunks {
         all.add(s);
@@ -122,46 +132,51 @@ fn listed<C: TokenCounter + ?Sized>(
         before_by_score[c] = b;
     }
 
-    // Pass 2, on every core: the rank and verdict of each listed article.
-    let mut rows: Vec<Row> = masks
-        .par_chunks(chunk_len)
-        .enumerate()
-        .flat_map_iter(|(c, chunk)| {
-            let mut seen = [0u64; CELLS];
-            let mut seen_tokens = [0u64; CELLS];
-            let mut seen_by_score = before_by_score[c];
-            let (chunk_sums, after) = (&chunks[c], &after[c]);
-            let plan = &plan;
-            chunk.iter().enumerate().filter_map(move |(i, &mask)| {
-                let pos = c * chunk_len + i;
-                let cell = cell_of(ix, pos, mask);
-                let score = SCORE_OF[usize::from(mask)];
-                let within_score = seen_by_score[score];
-                seen_by_score[score] += 1;
-                // Most articles are neither among the best nor kept, and
-                // no listed one's verdict needs them counted.
-                if !plan.may_list[cell] {
-                    return None;
-                }
-                let t = tokens(pos);
-                seen[cell] += 1;
-                seen_tokens[cell] += t as u64;
-                // Later in the drop order: same cell, later in rank order.
-                let later = after.count[cell] + chunk_sums.count[cell] - seen[cell];
-                let later_tokens = after.tokens[cell] + chunk_sums.tokens[cell] - seen_tokens[cell];
-                let drop = plan.verdict(cell, later, later_tokens);
-                let top = score > plan.lowest_listed_score
-                    || (score == plan.lowest_listed_score && within_score < plan.listed_at_lowest);
-                (top || drop.is_none()).then(|| Row {
-                    rank: plan.above[score] + within_score as usize + 1,
-                    pos,
-                    mask,
-                    tokens: t,
-                    drop,
-                })
+    // Pass 2, likewise: the rank and verdict of each listed article.
+    let list_chunk = |c: usize| {
+        let chunk = &masks[c * chunk_len..((c + 1) * chunk_len).min(masks.len())];
+        let mut seen = [0u64; CELLS];
+        let mut seen_tokens = [0u64; CELLS];
+        let mut seen_by_score = before_by_score[c];
+        let (chunk_sums, after) = (&chunks[c], &after[c]);
+        let plan = &plan;
+        chunk.iter().enumerate().filter_map(move |(i, &mask)| {
+            let pos = c * chunk_len + i;
+            let cell = cell_of(ix, pos, mask);
+            let score = SCORE_OF[usize::from(mask)];
+            let within_score = seen_by_score[score];
+            seen_by_score[score] += 1;
+            // Most articles are neither among the best nor kept, and
+            // no listed one's verdict needs them counted.
+            if !plan.may_list[cell] {
+                return None;
+            }
+            let t = tokens(pos);
+            seen[cell] += 1;
+            seen_tokens[cell] += t as u64;
+            // Later in the drop order: same cell, later in rank order.
+            let later = after.count[cell] + chunk_sums.count[cell] - seen[cell];
+            let later_tokens = after.tokens[cell] + chunk_sums.tokens[cell] - seen_tokens[cell];
+            let drop = plan.verdict(cell, later, later_tokens);
+            let top = score > plan.lowest_listed_score
+                || (score == plan.lowest_listed_score && within_score < plan.listed_at_lowest);
+            (top || drop.is_none()).then(|| Row {
+                rank: plan.above[score] + within_score as usize + 1,
+                pos,
+                mask,
+                tokens: t,
+                drop,
             })
         })
-        .collect();
+    };
+    let mut rows: Vec<Row> = if parallel {
+        (0..chunks.len())
+            .into_par_iter()
+            .flat_map_iter(list_chunk)
+            .collect()
+    } else {
+        (0..chunks.len()).flat_map(list_chunk).collect()
+    };
     drop(scratch);
     rows.sort_unstable_by_key(|r| r.rank);
 

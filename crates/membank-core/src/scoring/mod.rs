@@ -314,11 +314,16 @@ pub(crate) fn rank_positions(bank: &Bank, query: &Query) -> Vec<(u32, Hits)> {
         vec![Hits::default(); n]
     } else {
         let packed = ix.prepare(q.client.as_deref(), q.domain.as_deref(), &q.langs);
-        (0..n)
-            .into_par_iter()
-            .with_min_len(4096)
-            .map(|pos| ix.hits(pos, &packed))
-            .collect()
+        let hits = |pos| ix.hits(pos, &packed);
+        if crate::parallel::pays(n) {
+            (0..n)
+                .into_par_iter()
+                .with_min_len(4096)
+                .map(hits)
+                .collect()
+        } else {
+            (0..n).map(hits).collect()
+        }
     };
     // Scores are 0–6: counting sort, stable, so equal scores keep the
     // precomputed tie-break order.
