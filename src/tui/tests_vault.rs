@@ -62,7 +62,10 @@ fn an_articles_findings_are_one_line_until_asked_for() {
     open_note(&mut app);
     let s = screen(&app);
     assert!(s.contains("5 findings in this file · ! to show"), "{s}");
-    assert!(!s.contains("missing attachment"), "{s}");
+    assert!(!s.contains("attachment: no file named"), "{s}");
+    // The link list says what a dead link to an attachment is.
+    assert!(s.contains("[[icon.svg]]  (missing attachment)"), "{s}");
+    assert!(s.contains("[[Travel & Tourism]]  (no such article)"), "{s}");
     // The article itself starts on the next row.
     assert!(s.contains("See "), "{s}");
     keys(&mut app, "!");

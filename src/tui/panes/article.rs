@@ -661,6 +661,9 @@ fn append_link_lists(
         let line_no = doc.lines.len();
         let shown = match &dest {
             Some(rel) => format!("→ {}", sanitize_for_terminal(rel, false)),
+            None if membank_core::health::is_attachment(&target) => {
+                "(missing attachment)".to_owned()
+            }
             None => "(no such article)".to_owned(),
         };
         doc.lines.push(Line::from(vec![

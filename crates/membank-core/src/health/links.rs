@@ -107,7 +107,7 @@ const ATTACHMENT_EXTENSIONS: &[&str] = &[
 ];
 
 /// Does the link target name an attachment (by its extension)?
-fn is_attachment(target: &str) -> bool {
+pub fn is_attachment(target: &str) -> bool {
     let name = target.rsplit('/').next().unwrap_or(target);
     name.rsplit_once('.').is_some_and(|(stem, ext)| {
         !stem.is_empty()

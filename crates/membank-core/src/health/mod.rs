@@ -23,6 +23,7 @@ mod inbox;
 pub mod incremental;
 mod language;
 mod links;
+pub use links::is_attachment;
 mod names;
 mod terms;
 #[cfg(test)]
