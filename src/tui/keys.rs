@@ -264,6 +264,8 @@ actions! {
     NarrowTree => "narrow_tree", "make the tree pane narrower", [Key::ch('<')];
     WidenTree => "widen_tree", "make the tree pane wider", [Key::ch('>')];
     Rerun => "rerun", "re-run the health checks", [Key::ch('r')];
+    FixFindings => "fix", "fix the finding or group: review the changes, Enter writes", [Key::ch('x')];
+    MarkChecked => "mark_checked", "stale: checked, still correct (last_updated becomes today)", [Key::ch('v')];
     EditField => "edit_field", "edit the field", [Key::ch('i')];
     Agents => "agents", "open the agents", [Key::ch('a')];
     QueryAgent => "chat_agent", "Query: chat with the bank", [Key::ch('1')];
@@ -383,6 +385,8 @@ impl Scope {
                 Open,
                 Edit,
                 Rerun,
+                FixFindings,
+                MarkChecked,
                 CopyPath,
                 CopyLink,
             ],

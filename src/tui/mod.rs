@@ -36,6 +36,8 @@ mod tests_dejavu_agents;
 #[cfg(test)]
 mod tests_fit;
 #[cfg(test)]
+mod tests_fix;
+#[cfg(test)]
 mod tests_guard;
 #[cfg(test)]
 mod tests_jumps;

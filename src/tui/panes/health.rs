@@ -15,6 +15,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
 use super::cursor::Cursor;
+use super::health_fix::{self, FixReview, Outcome};
 use super::{Component, Cx, hint_text, page};
 use crate::tui::app::Effect;
 use crate::tui::keys::{Action, KeyMap, Scope};
@@ -69,6 +70,8 @@ pub struct HealthPane {
     pub filtering: bool,
     /// The report's findings grouped without a filter.
     grouped: Option<Grouping>,
+    /// The fixes proposed for the chosen findings, under review.
+    pub fix: Option<FixReview>,
 }
 
 /// Indexes of a report's findings by severity and code.
@@ -334,6 +337,67 @@ impl HealthPane {
         flagged_files(&self.report)
     }
 
+    /// The findings of the selected row: a finding, a file's findings of
+    /// one code, or every finding of a group (as filtered now).
+    pub fn selected_findings(&self) -> Vec<Finding> {
+        let Some(row) = self.rows.get(self.cursor.selected) else {
+            return Vec::new();
+        };
+        let findings = &self.report.findings;
+        let grouped = group_findings(&self.report, &self.filter);
+        let pick = |f: &dyn Fn(&Finding) -> bool| -> Vec<Finding> {
+            grouped
+                .0
+                .values()
+                .flat_map(|codes| codes.values())
+                .flatten()
+                .map(|&i| &findings[i])
+                .filter(|x| f(x))
+                .cloned()
+                .collect()
+        };
+        match row.kind {
+            RowKind::Severity(s) => pick(&|f| f.severity == s),
+            RowKind::Code(s, c) => pick(&|f| f.severity == s && f.code == c),
+            RowKind::Finding(i) => findings.get(i).cloned().into_iter().collect(),
+            RowKind::File(i) => {
+                let Some(first) = findings.get(i) else {
+                    return Vec::new();
+                };
+                pick(&|f| f.code == first.code && f.path == first.path)
+            }
+        }
+    }
+
+    /// Open the review of the fixes for the selected findings; `checked`
+    /// also marks their `stale` articles checked today.
+    fn propose_fixes(&mut self, checked: bool, cx: &mut Cx) -> bool {
+        let Some(bank) = cx.bank else {
+            cx.warn("fixes are made in a memory bank only");
+            return true;
+        };
+        let mut chosen = self.selected_findings();
+        if checked {
+            chosen.retain(|f| f.code == "stale");
+            if chosen.is_empty() {
+                cx.info("v marks a stale article checked: select a stale finding");
+                return true;
+            }
+        }
+        if chosen.is_empty() {
+            return false;
+        }
+        let opts = membank_core::fix::Options {
+            tz: jiff::tz::TimeZone::system(),
+            checked_today: checked.then(|| cx.clock.today()),
+        };
+        let proposal = membank_core::fix::propose_with(bank, &chosen, &opts);
+        let hint = "only a reader can say whether it is still right: once checked, v on \
+                    the finding marks it checked today";
+        self.fix = Some(FixReview::new(proposal, hint));
+        true
+    }
+
     /// The selected finding; on a group row, the group's first finding.
     pub fn selected_finding(&self) -> Option<&Finding> {
         self.rows[self.cursor.selected.min(self.rows.len())..]
@@ -529,6 +593,9 @@ impl Component for HealthPane {
             }
             Action::Filter => self.filtering = true,
             Action::Rerun => cx.effects.push(Effect::RerunHealth),
+            Action::FixFindings | Action::MarkChecked => {
+                return self.propose_fixes(action == Action::MarkChecked, cx);
+            }
             Action::Open => {
                 let Some(f) = self.selected_finding() else {
                     return false;
@@ -569,6 +636,10 @@ impl Component for HealthPane {
         if self.filtering {
             return "type a code or path · Enter done · Esc clear".to_owned();
         }
+        if self.fix.is_some() {
+            return "Enter write · Esc close · Space accept/decline · A/D all/none · PgDn diff"
+                .to_owned();
+        }
         hint_text(
             keymap,
             &[
@@ -577,21 +648,42 @@ impl Component for HealthPane {
                 (Action::NextGroup, "group"),
                 (Action::Filter, "filter"),
                 (Action::Rerun, "re-run"),
+                (Action::FixFindings, "fix"),
             ],
         )
     }
 
     fn is_typing(&self) -> bool {
-        self.filtering
+        // An open fix review has the keyboard until it is closed.
+        self.filtering || self.fix.is_some()
     }
 
     fn on_typing_key(&mut self, key: KeyEvent, cx: &mut Cx) -> bool {
+        if let Some(review) = &mut self.fix {
+            let root = cx.bank.map(|b| b.root().to_path_buf());
+            let Some(root) = root else {
+                self.fix = None;
+                return true;
+            };
+            let list_h = health_fix::list_height(review, cx.height as u16);
+            match review.key(key, &root, list_h) {
+                Outcome::Open => {}
+                Outcome::Closed => self.fix = None,
+                // The result stays on screen; the checks run again once
+                // the written files are read back.
+                Outcome::Applied(changed) => cx.effects.push(Effect::Reload(changed)),
+            }
+            return true;
+        }
         self.filter_key(key, cx.theme, cx.height);
         true
     }
 
     fn draw(&self, frame: &mut Frame, area: Rect, focused: bool, theme: &Theme) {
-        draw(frame, area, self, focused, theme);
+        match &self.fix {
+            Some(review) => health_fix::draw(frame, area, review, focused, theme),
+            None => draw(frame, area, self, focused, theme),
+        }
     }
 }
 

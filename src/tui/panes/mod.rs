@@ -12,6 +12,7 @@ pub mod cursor;
 pub mod document;
 pub mod groups;
 pub mod health;
+pub mod health_fix;
 pub mod no_agents;
 pub mod recall;
 pub mod search;

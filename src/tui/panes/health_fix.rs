@@ -1,0 +1,329 @@
+//! Fixing what the health check found, from the Health pane: the fixes the
+//! core proposes for the chosen findings are shown as agent writes are
+//! (per file: new, changed, moved or deleted, with its diff), each accepted
+//! or declined; Enter writes the accepted ones in one transaction, and the
+//! findings no fix answers are listed with why.
+
+use std::path::Path;
+
+use membank_core::fix::{FileFix, FixProposal};
+use membank_core::text::sanitize_for_terminal;
+use membank_core::transaction::{Kind, Stopped, Transaction};
+use ratatui::Frame;
+use ratatui::crossterm::event::{KeyCode, KeyEvent};
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Wrap};
+
+use super::cursor::Cursor;
+use super::highlight_row;
+use crate::tui::theme::Theme;
+use crate::tui::widgets::cut::cut_line;
+
+/// One file's fixes, as shown.
+#[derive(Debug, Clone)]
+pub struct FixRow {
+    pub fix: FileFix,
+    pub accepted: bool,
+    /// What the fixes do, then the diff; sanitised.
+    pub detail: Vec<String>,
+}
+
+/// The review of a fix proposal, open over the Health pane's list.
+#[derive(Debug, Clone)]
+pub struct FixReview {
+    pub rows: Vec<FixRow>,
+    /// The findings left, each with why (sanitised).
+    pub remaining: Vec<String>,
+    pub cursor: Cursor,
+    pub detail_scroll: usize,
+    /// What writing did, once it ran (sanitised).
+    pub result: Option<Vec<String>>,
+}
+
+/// What a key did to the review.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// Still open.
+    Open,
+    /// Closed without writing anything more.
+    Closed,
+    /// Enter ran: the result is shown; these paths changed on disk.
+    Applied(Vec<String>),
+}
+
+impl FixReview {
+    /// Every proposed fix starts accepted: nothing is written before Enter.
+    pub fn new(proposal: FixProposal, stale_hint: &str) -> FixReview {
+        let rows = proposal
+            .fixes
+            .into_iter()
+            .map(|fix| {
+                let mut detail: Vec<String> = fix
+                    .notes
+                    .iter()
+                    .map(|n| format!("· {}", sanitize_for_terminal(n, false)))
+                    .collect();
+                if let Some(diff) = fix.diff() {
+                    detail.extend(
+                        sanitize_for_terminal(&diff, true)
+                            .lines()
+                            .map(str::to_owned),
+                    );
+                }
+                FixRow {
+                    fix,
+                    accepted: true,
+                    detail,
+                }
+            })
+            .collect();
+        let remaining = proposal
+            .remaining
+            .iter()
+            .map(|u| {
+                let at = match u.line {
+                    Some(l) => format!("{}:{l}", u.path),
+                    None => u.path.clone(),
+                };
+                // The core's reason names the command line's switch; here
+                // a key does it.
+                let reason = if u.code == "stale" {
+                    stale_hint
+                } else {
+                    &u.reason
+                };
+                sanitize_for_terminal(&format!("{}  {at} — {reason}", u.code), false)
+            })
+            .collect();
+        FixReview {
+            rows,
+            remaining,
+            cursor: Cursor::default(),
+            detail_scroll: 0,
+            result: None,
+        }
+    }
+
+    pub fn accepted(&self) -> usize {
+        self.rows.iter().filter(|r| r.accepted).count()
+    }
+
+    /// A key while the review is open. `list_height` is the rows the file
+    /// list has on screen.
+    pub fn key(&mut self, key: KeyEvent, root: &Path, list_height: usize) -> Outcome {
+        if self.result.is_some() {
+            return match key.code {
+                KeyCode::Enter | KeyCode::Esc => Outcome::Closed,
+                _ => Outcome::Open,
+            };
+        }
+        let len = self.rows.len();
+        match key.code {
+            KeyCode::Esc => return Outcome::Closed,
+            KeyCode::Up | KeyCode::Char('k') => self.move_by(-1, list_height),
+            KeyCode::Down | KeyCode::Char('j') => self.move_by(1, list_height),
+            KeyCode::PageDown => self.scroll_detail(10),
+            KeyCode::PageUp => self.scroll_detail(-10),
+            KeyCode::Char(' ') => {
+                if let Some(r) = self.rows.get_mut(self.cursor.selected) {
+                    r.accepted = !r.accepted;
+                }
+            }
+            KeyCode::Char('A') => self.rows.iter_mut().for_each(|r| r.accepted = true),
+            KeyCode::Char('D') => self.rows.iter_mut().for_each(|r| r.accepted = false),
+            KeyCode::Enter if len == 0 => return Outcome::Closed,
+            KeyCode::Enter => return Outcome::Applied(self.apply(root)),
+            _ => {}
+        }
+        Outcome::Open
+    }
+
+    fn move_by(&mut self, delta: isize, list_height: usize) {
+        self.cursor.move_by(delta, self.rows.len(), list_height);
+        self.detail_scroll = 0;
+    }
+
+    fn scroll_detail(&mut self, delta: isize) {
+        let len = self
+            .rows
+            .get(self.cursor.selected)
+            .map_or(0, |r| r.detail.len());
+        self.detail_scroll = self
+            .detail_scroll
+            .saturating_add_signed(delta)
+            .min(len.saturating_sub(1));
+    }
+
+    /// Write the accepted fixes in one transaction and keep what happened
+    /// in `result`; the paths that changed on disk.
+    fn apply(&mut self, root: &Path) -> Vec<String> {
+        let s = |t: &str| sanitize_for_terminal(t, false);
+        let accepted: Vec<FileFix> = self
+            .rows
+            .iter()
+            .filter(|r| r.accepted)
+            .map(|r| r.fix.clone())
+            .collect();
+        let mut lines = Vec::new();
+        let mut changed = Vec::new();
+        if accepted.is_empty() {
+            lines.push("nothing written: every fix was declined".to_owned());
+        } else {
+            let written =
+                Transaction::begin(root, Kind::Bank, std::time::Duration::from_secs(2), || {})
+                    .and_then(|tx| {
+                        tx.commit_fixes(&accepted).map_err(|e| match e {
+                            // The file was edited since its diff was shown:
+                            // its edit is kept; a new `x` shows a new diff.
+                            Stopped::Stale(paths) => format!(
+                                "{} changed on disk since the fix was shown; nothing was \
+                                 written (x proposes again)",
+                                paths.join(", ")
+                            ),
+                            Stopped::Refused(why) => why,
+                        })
+                    });
+            match written {
+                Ok(done) => {
+                    for c in &done.changes {
+                        changed.push(c.path.clone());
+                    }
+                    changed.extend(done.report.iter().cloned());
+                    for r in self.rows.iter().filter(|r| r.accepted) {
+                        lines.push(s(&format!("{:<9}  {}", "written", r.fix.path)));
+                    }
+                }
+                Err(why) => lines.push(s(&why)),
+            }
+        }
+        lines.extend(
+            self.rows
+                .iter()
+                .filter(|r| !r.accepted)
+                .map(|r| s(&format!("{:<9}  {}", "declined", r.fix.path))),
+        );
+        self.result = Some(lines);
+        changed
+    }
+}
+
+/// Rows for the file list.
+pub fn list_height(review: &FixReview, area_height: u16) -> usize {
+    let max = usize::from(area_height / 2).max(3);
+    review.rows.len().clamp(1, max)
+}
+
+pub fn draw(frame: &mut Frame, area: Rect, review: &FixReview, focused: bool, theme: &Theme) {
+    if let Some(result) = &review.result {
+        let mut lines = vec![Line::styled("Fixed:", theme.title)];
+        lines.extend(result.iter().map(|l| Line::raw(format!("  {l}"))));
+        lines.push(Line::styled(
+            "Enter closes this result; the checks run again.",
+            theme.muted,
+        ));
+        frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), area);
+        return;
+    }
+    let list_h = list_height(review, area.height);
+    let [head, list, detail] = Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Length(list_h as u16),
+        Constraint::Fill(1),
+    ])
+    .areas(area);
+    let summary = Line::styled(
+        format!(
+            "{} to fix, {} accepted · Enter writes · Esc closes",
+            match review.rows.len() {
+                1 => "1 file".to_owned(),
+                n => format!("{n} files"),
+            },
+            review.accepted()
+        ),
+        theme.muted,
+    );
+    frame.render_widget(
+        Paragraph::new(cut_line(summary, usize::from(head.width))),
+        head,
+    );
+    let mut lines: Vec<Line> = Vec::new();
+    if review.rows.is_empty() {
+        frame.render_widget(
+            Paragraph::new(Line::styled(
+                "No automatic fix for these findings.",
+                theme.muted,
+            )),
+            list,
+        );
+    } else {
+        let selection = if focused {
+            theme.selection
+        } else {
+            theme.selection_unfocused
+        };
+        let selected = review.cursor.selected;
+        let offset = review
+            .cursor
+            .offset
+            .min(selected)
+            .max((selected + 1).saturating_sub(list_h));
+        let rows: Vec<Line> = review
+            .rows
+            .iter()
+            .enumerate()
+            .skip(offset)
+            .take(list_h)
+            .map(|(i, r)| {
+                let style = match r.fix.kind() {
+                    "new" | "new folder" => theme.info,
+                    "deleted" => theme.error,
+                    _ => theme.warning,
+                };
+                let line = Line::from(vec![
+                    Span::raw(if r.accepted { "[x] " } else { "[ ] " }),
+                    Span::styled(format!("{:<10} ", r.fix.kind()), style),
+                    Span::styled(sanitize_for_terminal(&r.fix.path, false), theme.text),
+                    Span::styled(format!("  {}", r.fix.codes.join(", ")), theme.muted),
+                ]);
+                let line = cut_line(line, usize::from(list.width));
+                if i == selected {
+                    highlight_row(line, list.width, selection)
+                } else {
+                    line
+                }
+            })
+            .collect();
+        frame.render_widget(Paragraph::new(rows), list);
+        if let Some(row) = review.rows.get(selected) {
+            lines.extend(row.detail.iter().skip(review.detail_scroll).map(|l| {
+                let style = if l.starts_with("+++") || l.starts_with("---") {
+                    theme.muted
+                } else if l.starts_with('+') {
+                    theme.info
+                } else if l.starts_with('-') {
+                    theme.error
+                } else if l.starts_with("@@") {
+                    theme.muted
+                } else {
+                    theme.text
+                };
+                Line::styled(l.clone(), style)
+            }));
+        }
+    }
+    if !review.remaining.is_empty() {
+        lines.push(Line::styled(
+            format!("{} left without an automatic fix:", review.remaining.len()),
+            theme.warning,
+        ));
+        lines.extend(
+            review
+                .remaining
+                .iter()
+                .map(|l| Line::styled(format!("  {l}"), theme.muted)),
+        );
+    }
+    let lines: Vec<Line> = lines.into_iter().take(usize::from(detail.height)).collect();
+    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), detail);
+}

@@ -1,0 +1,160 @@
+//! Fixing findings from the Health pane: `x` shows the fixes as agent
+//! writes are shown, nothing is written before Enter, and the checks run
+//! again after; `v` marks a stale article checked.
+
+use std::path::Path;
+
+use insta::assert_snapshot;
+use ratatui::crossterm::event::KeyCode;
+
+use super::app::{App, Pane};
+use super::panes::health::RowKind;
+use super::tests::{app_at, key, keys, screen};
+
+const FOLDERS: [&str; 7] = [
+    "00_INBOX",
+    "01_CLIENTS",
+    "02_TERMINOLOGY",
+    "03_DOMAINS",
+    "04_STYLE",
+    "05_INDICES",
+    "06_TEMPLATES",
+];
+
+const ACME: &str = "---\nclient: \"Acme\"\ndomains: [[Legal]]\nlast_updated: 2026-4-8\n---\n# Acme\n\nAdhesives.\n";
+
+fn bank(root: &Path) {
+    for f in FOLDERS {
+        std::fs::create_dir_all(root.join(f)).unwrap();
+    }
+    std::fs::write(root.join("01_CLIENTS/Acme.md"), ACME).unwrap();
+    std::fs::write(
+        root.join("03_DOMAINS/Legal.md"),
+        "---\ndomain: \"Legal\"\nlast_updated: 2020-01-02\n---\n# Legal\n\nContracts.\n",
+    )
+    .unwrap();
+}
+
+fn to_health(app: &mut App) {
+    key(app, KeyCode::BackTab);
+    key(app, KeyCode::BackTab);
+    assert_eq!(app.focus, Pane::Health);
+}
+
+/// Select the first finding of `code`.
+fn select_finding(app: &mut App, code: &str) {
+    let pane = &mut app.panes.health;
+    let at = pane
+        .rows
+        .iter()
+        .position(|r| match r.kind {
+            RowKind::Finding(i) => pane.report.findings[i].code == code,
+            _ => false,
+        })
+        .unwrap_or_else(|| panic!("no {code} finding shown"));
+    pane.cursor.selected = at;
+}
+
+fn codes(app: &App) -> Vec<&'static str> {
+    app.health.findings.iter().map(|f| f.code).collect()
+}
+
+#[test]
+fn x_shows_the_fix_with_its_diff_and_enter_writes_it() {
+    let dir = tempfile::tempdir().unwrap();
+    bank(dir.path());
+    let mut app = app_at(dir.path(), 100, 30);
+    to_health(&mut app);
+    assert!(codes(&app).contains(&"bad-date"), "{:?}", codes(&app));
+    select_finding(&mut app, "bad-date");
+    key(&mut app, KeyCode::Char('x'));
+    assert_snapshot!(screen(&app));
+    // Shown, not written.
+    let acme = dir.path().join("01_CLIENTS/Acme.md");
+    assert_eq!(std::fs::read_to_string(&acme).unwrap(), ACME);
+    key(&mut app, KeyCode::Enter);
+    let fixed = std::fs::read_to_string(&acme).unwrap();
+    assert_eq!(fixed, ACME.replace("2026-4-8", "2026-04-08"));
+    let shown = screen(&app);
+    assert!(shown.contains("written    01_CLIENTS/Acme.md"), "{shown}");
+    key(&mut app, KeyCode::Enter);
+    assert!(app.panes.health.fix.is_none());
+    // The checks ran again on what was written.
+    assert!(!codes(&app).contains(&"bad-date"), "{:?}", codes(&app));
+    assert!(codes(&app).contains(&"unquoted-link"));
+}
+
+#[test]
+fn a_declined_fix_is_not_written_and_esc_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    bank(dir.path());
+    let acme = dir.path().join("01_CLIENTS/Acme.md");
+    let mut app = app_at(dir.path(), 100, 30);
+    to_health(&mut app);
+    select_finding(&mut app, "unquoted-link");
+    key(&mut app, KeyCode::Char('x'));
+    key(&mut app, KeyCode::Esc);
+    assert!(app.panes.health.fix.is_none());
+    assert_eq!(std::fs::read_to_string(&acme).unwrap(), ACME);
+    key(&mut app, KeyCode::Char('x'));
+    key(&mut app, KeyCode::Char(' '));
+    key(&mut app, KeyCode::Enter);
+    assert!(screen(&app).contains("declined   01_CLIENTS/Acme.md"));
+    assert_eq!(std::fs::read_to_string(&acme).unwrap(), ACME);
+}
+
+#[test]
+fn x_on_a_group_fixes_every_finding_of_it_and_lists_those_left_with_why() {
+    let dir = tempfile::tempdir().unwrap();
+    bank(dir.path());
+    let mut app = app_at(dir.path(), 100, 30);
+    to_health(&mut app);
+    // The first row: the errors, or the warnings when there are none.
+    app.panes.health.cursor.selected = 0;
+    let chosen = app.panes.health.selected_findings();
+    assert!(chosen.len() > 1, "{chosen:?}");
+    key(&mut app, KeyCode::Char('x'));
+    let review = app.panes.health.fix.as_ref().unwrap();
+    // Every chosen finding is fixed in its file's row or listed with why.
+    for f in &chosen {
+        let fixed = review
+            .rows
+            .iter()
+            .any(|r| r.fix.path == *f.path && r.fix.codes.contains(&f.code));
+        let left = review
+            .remaining
+            .iter()
+            .any(|l| l.starts_with(&format!("{}  {}", f.code, f.path)));
+        assert!(fixed || left, "{f:?} neither fixed nor listed");
+    }
+}
+
+#[test]
+fn v_marks_a_stale_article_checked_today_after_review() {
+    let dir = tempfile::tempdir().unwrap();
+    bank(dir.path());
+    let legal = dir.path().join("03_DOMAINS/Legal.md");
+    let mut app = app_at(dir.path(), 100, 30);
+    to_health(&mut app);
+    select_finding(&mut app, "stale");
+    // `x` alone never says an article is still right.
+    key(&mut app, KeyCode::Char('x'));
+    let review = app.panes.health.fix.as_ref().unwrap();
+    assert!(review.rows.is_empty());
+    assert!(
+        review.remaining[0].contains("v on the finding marks it checked today"),
+        "{:?}",
+        review.remaining
+    );
+    key(&mut app, KeyCode::Esc);
+    keys(&mut app, "v");
+    assert_snapshot!(screen(&app));
+    key(&mut app, KeyCode::Enter);
+    let today = crate::tui::TESTS_CLOCK.today().to_string();
+    assert_eq!(
+        std::fs::read_to_string(&legal).unwrap(),
+        format!("---\ndomain: \"Legal\"\nlast_updated: {today}\n---\n# Legal\n\nContracts.\n")
+    );
+    key(&mut app, KeyCode::Enter);
+    assert!(!codes(&app).contains(&"stale"), "{:?}", codes(&app));
+}
