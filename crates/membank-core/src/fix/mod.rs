@@ -25,8 +25,11 @@ use crate::wikilink::LinkKind;
 mod edit;
 mod moves;
 mod retarget;
+mod term_conflict;
 #[cfg(test)]
 mod tests;
+
+pub use term_conflict::keep_translation;
 
 /// What a fix does to one path.
 #[derive(Debug, Clone, PartialEq, Eq)]
