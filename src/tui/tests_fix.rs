@@ -158,3 +158,69 @@ fn v_marks_a_stale_article_checked_today_after_review() {
     key(&mut app, KeyCode::Enter);
     assert!(!codes(&app).contains(&"stale"), "{:?}", codes(&app));
 }
+
+fn term(root: &Path, name: &str, target: &str) {
+    std::fs::write(
+        root.join(format!("02_TERMINOLOGY/{name}.md")),
+        format!(
+            "---\nterm_source: \"contract\"\nterm_target: \"{target}\"\nsource_lang: en\n\
+             target_lang: nl\nstatus: approved\nlast_updated: 2026-11-01\n---\n# {name}\n"
+        ),
+    )
+    .unwrap();
+}
+
+#[test]
+fn x_on_a_term_conflict_keeps_that_articles_translation_and_rejects_the_other() {
+    let dir = tempfile::tempdir().unwrap();
+    bank(dir.path());
+    term(dir.path(), "contract a", "overeenkomst");
+    term(dir.path(), "contract b", "contract");
+    let mut app = app_at(dir.path(), 100, 30);
+    to_health(&mut app);
+    // On the group, no translation is chosen: the review says how to.
+    let group = app
+        .panes
+        .health
+        .rows
+        .iter()
+        .position(|r| matches!(r.kind, RowKind::Code(_, "term-conflict")))
+        .unwrap();
+    app.panes.health.cursor.selected = group;
+    key(&mut app, KeyCode::Char('x'));
+    let review = app.panes.health.fix.as_ref().unwrap();
+    assert!(review.rows.is_empty());
+    assert!(review.remaining[0].contains("x on the finding of the article whose translation"));
+    key(&mut app, KeyCode::Esc);
+    // On the finding of “contract a”: its translation is kept.
+    let at = app
+        .panes
+        .health
+        .rows
+        .iter()
+        .position(|r| match r.kind {
+            RowKind::Finding(i) => {
+                let f = &app.panes.health.report.findings[i];
+                f.code == "term-conflict" && f.path.ends_with("contract a.md")
+            }
+            _ => false,
+        })
+        .unwrap();
+    app.panes.health.cursor.selected = at;
+    key(&mut app, KeyCode::Char('x'));
+    let shown = screen(&app);
+    assert!(shown.contains("02_TERMINOLOGY/contract b.md"), "{shown}");
+    let review = app.panes.health.fix.as_ref().unwrap();
+    assert!(
+        review.rows[0].detail[0].contains("(“contract” gives way to “overeenkomst”)"),
+        "{:?}",
+        review.rows[0].detail
+    );
+    key(&mut app, KeyCode::Enter);
+    let b = std::fs::read_to_string(dir.path().join("02_TERMINOLOGY/contract b.md")).unwrap();
+    assert!(b.contains("\nstatus: rejected\n"), "{b}");
+    let a = std::fs::read_to_string(dir.path().join("02_TERMINOLOGY/contract a.md")).unwrap();
+    assert!(a.contains("\nstatus: approved\n"), "{a}");
+    key(&mut app, KeyCode::Enter);
+    assert!(!codes(&app).contains(&"term-conflict"), "{:?}", codes(&app));
+}

@@ -6,6 +6,7 @@ use crate::tui::drop_later::drop_later;
 use std::collections::{BTreeMap, HashSet};
 use std::sync::Arc;
 
+use membank_core::fix::{FixProposal, Unfixed};
 use membank_core::health::{Finding, HealthReport, Severity};
 use membank_core::text::sanitize_for_terminal;
 use ratatui::Frame;
@@ -391,10 +392,12 @@ impl HealthPane {
             tz: jiff::tz::TimeZone::system(),
             checked_today: checked.then(|| cx.clock.today()),
         };
-        let proposal = membank_core::fix::propose_with(bank, &chosen, &opts);
-        let hint = "only a reader can say whether it is still right: once checked, v on \
-                    the finding marks it checked today";
-        self.fix = Some(FixReview::new(proposal, hint));
+        let proposal = match chosen.as_slice() {
+            // The translation kept is the one of the article chosen.
+            [one] if one.code == "term-conflict" => keep_translation(bank, one),
+            _ => membank_core::fix::propose_with(bank, &chosen, &opts),
+        };
+        self.fix = Some(FixReview::new(proposal));
         true
     }
 
@@ -411,6 +414,25 @@ impl HealthPane {
 
 fn fold_mark(folded: bool) -> &'static str {
     if folded { "▸ " } else { "▾ " }
+}
+
+/// The fixes that keep `f`'s article's translation of a conflicting term.
+fn keep_translation(bank: &membank_core::bank::Bank, f: &Finding) -> FixProposal {
+    match membank_core::fix::keep_translation(bank, &f.path) {
+        Ok(fixes) => FixProposal {
+            fixes,
+            remaining: Vec::new(),
+        },
+        Err(reason) => FixProposal {
+            fixes: Vec::new(),
+            remaining: vec![Unfixed {
+                code: f.code,
+                path: f.path.to_string(),
+                line: f.line,
+                reason,
+            }],
+        },
+    }
 }
 
 /// Lines under the list that show the selected finding in full, since a

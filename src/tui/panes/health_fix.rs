@@ -54,7 +54,7 @@ pub enum Outcome {
 
 impl FixReview {
     /// Every proposed fix starts accepted: nothing is written before Enter.
-    pub fn new(proposal: FixProposal, stale_hint: &str) -> FixReview {
+    pub fn new(proposal: FixProposal) -> FixReview {
         let rows = proposal
             .fixes
             .into_iter()
@@ -86,13 +86,7 @@ impl FixReview {
                     Some(l) => format!("{}:{l}", u.path),
                     None => u.path.clone(),
                 };
-                // The core's reason names the command line's switch; here
-                // a key does it.
-                let reason = if u.code == "stale" {
-                    stale_hint
-                } else {
-                    &u.reason
-                };
+                let reason = reason_here(u.code, &u.reason);
                 sanitize_for_terminal(&format!("{}  {at} — {reason}", u.code), false)
             })
             .collect();
@@ -205,6 +199,22 @@ impl FixReview {
         );
         self.result = Some(lines);
         changed
+    }
+}
+
+/// Why a finding is left, as said in this pane: where a key here fixes
+/// it, the key (the core's reason names the command line's switch).
+fn reason_here<'a>(code: &str, reason: &'a str) -> &'a str {
+    match code {
+        "stale" => {
+            "only a reader can say whether it is still right: once checked, v on the \
+             finding marks it checked today"
+        }
+        "term-conflict" => {
+            "choosing the translation is the author's decision: x on the finding of the \
+             article whose translation is kept rejects the others"
+        }
+        _ => reason,
     }
 }
 
