@@ -904,3 +904,39 @@ fn a_search_hit_on_a_list_items_second_line_is_highlighted_there() {
     });
     quits(&mut s);
 }
+
+#[test]
+fn a_health_finding_is_fixed_after_review_in_a_real_terminal() {
+    let home = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let bank = dir.path();
+    copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/bank"),
+        bank,
+    );
+    let acme = bank.join("01_CLIENTS/Acme Corporation.md");
+    let before = std::fs::read_to_string(&acme).unwrap();
+    let bad = before.replace("last_updated: 2026-03-01", "last_updated: 2026-3-1");
+    assert_ne!(bad, before);
+    std::fs::write(&acme, &bad).unwrap();
+    let mut s = Session::start(bank, home.path(), Path::new("true"));
+    s.wait_read();
+    // Shift-Tab twice from the tree: the Health pane.
+    s.send("\x1b[Z\x1b[Z");
+    s.send("/bad-date\r");
+    s.wait_text("match “bad-date”");
+    s.send("gx");
+    let screen = s.wait_text("1 file to fix, 1 accepted");
+    assert!(screen.contains("+last_updated: 2026-03-01"), "{screen}");
+    assert_eq!(
+        std::fs::read_to_string(&acme).unwrap(),
+        bad,
+        "shown, not written"
+    );
+    s.send("\r");
+    s.wait_text("written    01_CLIENTS/Acme Corporation.md");
+    assert_eq!(std::fs::read_to_string(&acme).unwrap(), before);
+    s.send("\r");
+    s.wait_text("No finding matches the filter.");
+    quits(&mut s);
+}
