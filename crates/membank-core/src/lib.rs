@@ -32,6 +32,7 @@ pub mod parallel;
 pub mod pathsafe;
 #[cfg(test)]
 mod random_text;
+pub mod rename;
 mod resolve;
 pub mod review;
 pub mod safe_read;
