@@ -134,7 +134,7 @@ pub fn plan(bank: &Bank, from: &str, to: &str) -> Result<RenamePlan, String> {
         new_index: index_of(&new),
         new,
     };
-    let renamed_values = values::renamed_values(bank, &moves);
+    let renamed_values = values::renamed_values(bank, &moves)?;
     let mut fixes = Vec::new();
     let mut links_rewritten = 0;
     for (id, article) in bank.articles().iter().enumerate() {
@@ -336,8 +336,8 @@ fn check_names(old: &[String], new: &[String], moved: &BTreeMap<&str, &str>) -> 
             continue;
         }
         let stem = |p: &str| {
-            let n = name(p);
-            n.strip_suffix(".md").map(str::to_owned).unwrap_or(n)
+            let n = p.rsplit('/').next().unwrap_or(p);
+            n.strip_suffix(".md").unwrap_or(n).to_owned()
         };
         if let Some(other) = staying.iter().find(|p| name(p) == name(new_path)) {
             return Err(format!(

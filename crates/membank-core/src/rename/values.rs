@@ -24,21 +24,60 @@ fn stem(path: &str) -> &str {
     name.strip_suffix(".md").unwrap_or(name)
 }
 
-/// The clients and domains whose note's name changes.
-pub(super) fn renamed_values(bank: &Bank, moves: &[(String, String)]) -> Vec<RenamedValue> {
-    moves
-        .iter()
-        .filter(|(old, _)| bank.find(old).is_some())
-        .filter_map(|(old, new)| {
-            let folder = old.split('/').next().and_then(Folder::from_dir_name)?;
-            let keys = value_keys(folder);
-            (!keys.is_empty() && stem(old) != stem(new)).then(|| RenamedValue {
-                keys,
-                old: stem(old).to_owned(),
-                new: stem(new).to_owned(),
+/// The clients and domains whose note's name changes inside its folder
+/// (a note moved to another folder is no longer that client or domain, and
+/// the values stay). When another note of the same folder has the old
+/// name, a value cannot tell which of them it names, and stays. `Err` when
+/// values already name the new name: the rename would merge the two.
+pub(super) fn renamed_values(
+    bank: &Bank,
+    moves: &[(String, String)],
+) -> Result<Vec<RenamedValue>, String> {
+    let top = |p: &str| p.split('/').next().and_then(Folder::from_dir_name);
+    let mut renamed = Vec::new();
+    for (old, new) in moves {
+        let Some(folder) = top(old) else { continue };
+        let keys = value_keys(folder);
+        if bank.find(old).is_none()
+            || keys.is_empty()
+            || top(new) != Some(folder)
+            || stem(old) == stem(new)
+        {
+            continue;
+        }
+        let shared = bank.articles().iter().any(|a| {
+            a.rel_path != *old
+                && top(&a.rel_path) == Some(folder)
+                && fold(stem(&a.rel_path)) == fold(stem(old))
+        });
+        if shared {
+            continue;
+        }
+        let wanted = fold(stem(new));
+        if fold(stem(old)) != wanted
+            && let Some(a) = bank.articles().iter().find(|a| {
+                let meta = &a.meta;
+                meta.clients
+                    .iter()
+                    .chain(&meta.domains)
+                    .any(|v| keys.contains(&v.key) && fold(normalize_value(&v.raw)) == wanted)
             })
-        })
-        .collect()
+        {
+            return Err(format!(
+                "{new}: {} already names “{}” in its {} values, so the rename would merge the \
+                 two; choose another name",
+                a.rel_path,
+                stem(new),
+                keys[0]
+            ));
+        }
+        renamed.push(RenamedValue {
+            keys,
+            old: stem(old).to_owned(),
+            new: stem(new).to_owned(),
+        });
+    }
+    Ok(renamed)
 }
 
 /// Does the note hold a plain value naming a renamed client or domain?
