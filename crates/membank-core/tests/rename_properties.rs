@@ -300,3 +300,53 @@ fn a_folder_move_keeps_every_link() {
     assert_eq!(after, expected);
     assert!(!Path::new(&dir.path().join("03_DOMAINS/sub/Tax.md")).exists());
 }
+
+/// The invariant on a real vault, on demand: `MEMBANK_RENAME_BANK` names a
+/// bank (a throwaway copy: the rename is written), `MEMBANK_RENAME_FROM`
+/// and `MEMBANK_RENAME_TO` the rename. Ignored by default: it needs a bank
+/// outside the repository.
+#[test]
+#[ignore = "needs MEMBANK_RENAME_BANK, _FROM and _TO naming a throwaway bank"]
+fn a_rename_on_a_real_vault_keeps_every_link() {
+    let var = |name: &str| std::env::var(name).unwrap_or_else(|_| panic!("{name} is not set"));
+    let (root, from, to) = (
+        var("MEMBANK_RENAME_BANK"),
+        var("MEMBANK_RENAME_FROM"),
+        var("MEMBANK_RENAME_TO"),
+    );
+    let root = Path::new(&root);
+    let bank = Bank::load(root).unwrap();
+    let plan = rename::plan(&bank, &from, &to).unwrap();
+    let moved = |p: &str| {
+        plan.moves
+            .iter()
+            .find(|(a, _)| a == p)
+            .map_or_else(|| p.to_owned(), |(_, b)| b.clone())
+    };
+    let before: BTreeMap<_, _> = resolved(&bank)
+        .into_iter()
+        .map(|((s, i), (t, a))| ((moved(&s), i), (moved(&t), a)))
+        .collect();
+    let query = Query {
+        domain: Some("ObsidianHelp".into()),
+        ..Query::default()
+    };
+    let scores_before: BTreeMap<_, _> = scores(&bank, &query)
+        .into_iter()
+        .map(|(p, s)| (moved(&p), s))
+        .collect();
+    drop(bank);
+    let tx = Transaction::begin(root, Kind::Bank, Duration::ZERO, || {}).unwrap();
+    tx.commit_fixes(&plan.fixes).unwrap();
+    drop(tx);
+    let after_bank = Bank::load(root).unwrap();
+    let after = resolved(&after_bank);
+    assert_eq!(after, before);
+    assert_eq!(scores(&after_bank, &query), scores_before);
+    eprintln!(
+        "{} links resolved, {} rewritten in {} files; every one opens what it opened",
+        after.len(),
+        plan.links_rewritten,
+        plan.fixes.len()
+    );
+}
