@@ -27,6 +27,7 @@ pub mod load_options;
 pub mod lock;
 pub mod memory;
 pub mod near_miss;
+pub mod new_note;
 pub mod outcome;
 pub mod parallel;
 pub mod pathsafe;
