@@ -25,6 +25,7 @@ mod lint_llm;
 mod llm_common;
 mod mcp;
 mod mv;
+mod new;
 mod read;
 mod recall;
 mod search;
@@ -91,6 +92,10 @@ enum Command {
     Fix(fix::Args),
     /// Rename or move a note or folder, rewriting every link to it (shown; written with --yes).
     Mv(mv::Args),
+    /// Create an article with the keys its folder requires (never overwrites).
+    New(new::NewArgs),
+    /// Capture a quick note: a bank's inbox, a Deja Vu project's event ledger.
+    Note(new::NoteArgs),
     /// Score and budget the bank for a client / domain / language pair.
     Context(context::Args),
     /// Parse `### FILE:` blocks from an LLM reply and optionally write them.
@@ -304,6 +309,8 @@ pub fn main() -> ExitCode {
         Some(Command::Check(a)) => check::run(a),
         Some(Command::Fix(a)) => fix::run(a),
         Some(Command::Mv(a)) => mv::run(a),
+        Some(Command::New(a)) => new::run_new(a),
+        Some(Command::Note(a)) => new::run_note(a),
         Some(Command::Context(a)) => context::run(a),
         Some(Command::Blocks(a)) => blocks::run(a),
         Some(Command::Compile(a)) => compile::run(a),
