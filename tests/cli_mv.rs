@@ -118,3 +118,55 @@ fn a_taken_name_is_refused_and_nothing_changes() {
     assert!(dir.path().join("03_DOMAINS/Legal.md").exists());
     assert!(!dir.path().join("03_DOMAINS/Law.md").exists());
 }
+
+#[test]
+fn a_dejavu_record_renamed_takes_its_route_and_links_along() {
+    let tmp = tempfile::tempdir().unwrap();
+    let project = tmp.path().join("p");
+    copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("demo-dejavu"),
+        &project,
+    );
+    let r = project.to_str().unwrap();
+    let out = membank(&[
+        "mv",
+        r,
+        "memory/decisions/settings-sync.md",
+        "memory/decisions/server-sync",
+        "--yes",
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(project.join("memory/decisions/server-sync.md").exists());
+    let impressions = read(&project, "memory/impressions.jsonl");
+    assert!(impressions.contains("\"record_path\":\"memory/decisions/server-sync.md\""));
+    assert!(!impressions.contains("settings-sync.md"));
+    let index = read(&project, "memory/index.md");
+    assert!(index.contains("(./decisions/server-sync.md)") && !index.contains("settings-sync.md"));
+    let old = read(&project, "memory/decisions/local-preferences.md");
+    assert!(
+        old.contains("superseded_by: memory/decisions/server-sync.md"),
+        "{old}"
+    );
+    // The project's own checks find nothing pointing nowhere.
+    let check = membank(&["check", r, "--json"]);
+    let report = String::from_utf8_lossy(&check.stdout);
+    assert!(!report.contains("settings-sync.md"), "{report}");
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    fs::create_dir_all(to).unwrap();
+    for e in fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let target = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_dir(&e.path(), &target);
+        } else {
+            fs::copy(e.path(), target).unwrap();
+        }
+    }
+}

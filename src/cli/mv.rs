@@ -1,12 +1,12 @@
 //! `membank mv`: rename or move a note or a folder of notes, with every
 //! link that reached it rewritten. The plan is shown per file (moved or
 //! changed, with the diff); only `--yes` writes it, through the bank's one
-//! reviewed write.
+//! reviewed write. A Deja Vu record moves the same way.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use membank_core::fix::FileFix;
+use membank_core::fix::{Action, FileFix};
 use membank_core::rename::{self, RenamePlan};
 use membank_core::text::sanitize_for_terminal;
 use membank_core::transaction::Stopped;
@@ -21,11 +21,13 @@ use super::style;
                   A TO ending in / is a folder the note or folder moves into; a note's new \
                   name gets .md when given without it. Every link that opened the note \
                   opens it still; a name that is taken or would make links ambiguous is \
-                  refused.\n\nWithout --yes nothing is written. Exit status: 0 written (or \
+                  refused.\n\nIn a Deja Vu project FROM is a record (memory/decisions/x.md): its \
+                  links, supersedes/superseded_by values and impressions' record_path \
+                  follow it.\n\nWithout --yes nothing is written. Exit status: 0 written (or \
                   nothing to write), 1 shown but not written, 2 refused or error."
 )]
 pub struct Args {
-    /// The memory bank folder.
+    /// The memory bank folder, or a Deja Vu project.
     bank: PathBuf,
     /// The note or folder to rename or move.
     from: String,
@@ -69,21 +71,36 @@ struct JsonFile {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let found = membank_core::memory::detect(&args.bank, common::forced_format())
         .map_err(|e| anyhow::anyhow!(common::safe(&e.to_string())))?;
-    if found.spec.name != "bank" {
-        eprintln!(
-            "membank: {} is {}; `membank mv` renames in memory banks only.",
-            common::safe(&args.bank.display().to_string()),
-            found.spec.title
-        );
-        return Ok(ExitCode::from(2));
-    }
     // With --yes the plan is made under the lock it is written under.
-    let tx = match args.yes {
-        true => Some(common::begin_bank_write(&found.root)?),
-        false => None,
+    let (tx, planned) = match found.spec.name {
+        "bank" => {
+            let tx = match args.yes {
+                true => Some(common::begin_bank_write(&found.root)?),
+                false => None,
+            };
+            let bank = common::open_bank(&args.bank)?;
+            (tx, rename::plan(bank, &args.from, &args.to))
+        }
+        "dejavu" => {
+            let tx = match args.yes {
+                true => Some(common::begin_dejavu_write(&found.root)?),
+                false => None,
+            };
+            let project = common::open_dejavu(&args.bank)?;
+            let planned =
+                membank_core::dejavu::rename::plan(&project, &args.from, &args.to).map(dejavu_plan);
+            (tx, planned)
+        }
+        _ => {
+            eprintln!(
+                "membank: {} is {}, which membank only reads; nothing was moved.",
+                common::safe(&args.bank.display().to_string()),
+                found.spec.title
+            );
+            return Ok(ExitCode::from(2));
+        }
     };
-    let bank = common::open_bank(&args.bank)?;
-    let plan = match rename::plan(bank, &args.from, &args.to) {
+    let plan = match planned {
         Ok(plan) => plan,
         Err(reason) => {
             eprintln!("membank: {}", common::safe(&reason));
@@ -117,6 +134,28 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::from(1)
     })
+}
+
+/// A Deja Vu rename's fixes in the form a bank's plan has.
+fn dejavu_plan(fixes: Vec<FileFix>) -> RenamePlan {
+    let moves = fixes
+        .iter()
+        .filter_map(|f| match &f.action {
+            Action::Move { to, .. } => Some((f.path.clone(), to.clone())),
+            _ => None,
+        })
+        .collect();
+    let links_rewritten = fixes
+        .iter()
+        .flat_map(|f| &f.notes)
+        .filter(|n| n.starts_with("line "))
+        .count();
+    RenamePlan {
+        moves,
+        fixes,
+        links_rewritten,
+        left_in_place: Vec::new(),
+    }
 }
 
 fn json_output(bank: &str, plan: &RenamePlan, written: bool) -> JsonOutput {

@@ -99,7 +99,7 @@ pub(super) fn rewrite_article(
 
 /// Where the frontmatter's YAML is in a note as it is on disk (`---`
 /// lines, either line ending), and where its body starts.
-pub(super) fn frontmatter(text: &str) -> (Option<Range<usize>>, usize) {
+pub(crate) fn frontmatter(text: &str) -> (Option<Range<usize>>, usize) {
     let first = text.split_inclusive('\n').next().unwrap_or("");
     if first.trim_end_matches(['\n', '\r']) != "---" || !first.ends_with('\n') {
         return (None, 0);
@@ -136,7 +136,7 @@ fn occurrences(text: &str) -> Vec<(wikilink::WikiLink, Range<usize>)> {
 /// The bytes of the file name inside a link: between `[[` and the first
 /// `#`, `|` or `\|` for a wikilink, trimmed; the destination's path for a
 /// Markdown link (`<…>` and `#`/`?` parts left out).
-fn name_range(text: &str, whole: &Range<usize>, kind: LinkKind) -> Option<Range<usize>> {
+pub(crate) fn name_range(text: &str, whole: &Range<usize>, kind: LinkKind) -> Option<Range<usize>> {
     let s = &text[whole.clone()];
     let (start, end) = match kind {
         LinkKind::Wiki | LinkKind::Embed => {
@@ -222,7 +222,7 @@ fn relative_to(from: &str, target: &str) -> String {
 
 /// A Markdown destination: inside `<…>` as it is, otherwise with the
 /// characters that would end or break it percent-encoded.
-fn encode(path: &str) -> String {
+pub(crate) fn encode(path: &str) -> String {
     let mut out = String::with_capacity(path.len());
     for c in path.chars() {
         match c {

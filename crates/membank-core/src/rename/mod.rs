@@ -22,10 +22,10 @@ use crate::layout::{Folder, is_markdown};
 use crate::resolve::{FileRef, LinkIndex};
 use crate::wikilink::fold;
 
-mod links;
+pub(crate) mod links;
 #[cfg(test)]
 mod tests;
-mod values;
+pub(crate) mod values;
 
 /// What a rename writes: one `Move` per file moved, one `Change` per other
 /// file whose links or values are rewritten.

@@ -163,7 +163,7 @@ pub(super) fn rewrite(text: &str, renamed: &[RenamedValue]) -> (String, Vec<Stri
 
 /// The ranges of the scalars in a value: each item of a `[a, b]` list, or
 /// the value itself, trimmed and without a trailing comment.
-fn scalars(value: &str) -> Vec<Range<usize>> {
+pub(crate) fn scalars(value: &str) -> Vec<Range<usize>> {
     let trimmed_range = |from: usize, s: &str| {
         let lead = s.len() - s.trim_start().len();
         from + lead..from + s.trim_end().len()
