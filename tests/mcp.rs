@@ -1184,6 +1184,7 @@ async fn supersede_is_proposed_with_the_cli_diff_and_applied_by_id() {
             "check",
             "search",
             "supersede",
+            "mv",
             "apply_write"
         ]
     );
@@ -2183,6 +2184,37 @@ async fn mv_and_new_are_proposed_then_applied_by_id() {
     assert!(
         made.contains("client: \"Nordwind\"\nlanguages: [\"en-US → de-DE\"]"),
         "{made}"
+    );
+    c.service.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_dejavu_record_is_moved_by_the_mv_tool() {
+    let dir = tempfile::tempdir().unwrap();
+    let served = dir.path().join("served");
+    copy_tree(Path::new(DEMO_DEJAVU), &served);
+    let c = connect(&served, &["--allow-writes"]).await;
+    let (from, to) = (
+        "memory/decisions/settings-sync.md",
+        "memory/decisions/server-sync.md",
+    );
+    let before = tree_bytes(&served);
+    let proposed = call(&c, "mv", json!({ "from": from, "to": to })).await;
+    assert_eq!(proposed.is_error, Some(false), "{proposed:?}");
+    let v = proposed.structured_content.unwrap();
+    assert_eq!(tree_bytes(&served), before, "proposing writes nothing");
+    let applied = call(
+        &c,
+        "apply_write",
+        json!({ "proposal_id": v["proposal_id"] }),
+    )
+    .await;
+    assert_eq!(applied.is_error, Some(false), "{applied:?}");
+    assert!(served.join(to).exists() && !served.join(from).exists());
+    let impressions = fs::read_to_string(served.join("memory/impressions.jsonl")).unwrap();
+    assert!(
+        impressions.contains(to) && !impressions.contains(from),
+        "{impressions}"
     );
     c.service.cancel().await.unwrap();
 }

@@ -137,7 +137,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 }
 
 /// A Deja Vu rename's fixes in the form a bank's plan has.
-fn dejavu_plan(fixes: Vec<FileFix>) -> RenamePlan {
+pub(super) fn dejavu_plan(fixes: Vec<FileFix>) -> RenamePlan {
     let moves = fixes
         .iter()
         .filter_map(|f| match &f.action {

@@ -8,10 +8,12 @@ use std::fmt::Write as _;
 use std::sync::Arc;
 
 use membank_core::bank::Bank;
+use membank_core::dejavu::{self, project::Project};
 use membank_core::fix::{Action, FileFix};
 use membank_core::new_note::{self, Known};
 use membank_core::rename;
 use membank_core::text::sanitize_for_terminal;
+use membank_core::transaction::Kind;
 use rmcp::handler::server::common::schema_for_type;
 use rmcp::model::{Tool, ToolAnnotations};
 use schemars::JsonSchema;
@@ -80,11 +82,12 @@ fn proposing() -> ToolAnnotations {
 pub fn mv_tool() -> Tool {
     Tool::new(
         "mv",
-        "Plan renaming or moving a note or a folder of notes, without writing: the moves and \
-         every file whose links are rewritten so each link opens what it opened (aliases, \
-         headings, embeds, paths, Markdown links, frontmatter), with diffs, as `membank mv` \
-         shows them. A taken name, or one that would make links ambiguous, is refused with \
-         the reason. Returns a proposal_id for apply_write.",
+        "Plan renaming or moving a note or a folder of notes (in a Deja Vu project, a \
+         record), without writing: the moves and every file whose links are rewritten so \
+         each link opens what it opened (aliases, headings, embeds, paths, Markdown links, \
+         frontmatter; a record's supersedes/superseded_by and record_path), with diffs, as \
+         `membank mv` shows them. A taken name, or one that would make links ambiguous, is \
+         refused with the reason. Returns a proposal_id for apply_write.",
         schema_for_type::<MvParams>(),
     )
     .with_raw_output_schema(output_schema::<FixesReport>())
@@ -113,11 +116,22 @@ fn with_bank<T>(shared: &Shared, tool: &str, f: impl FnOnce(&Bank) -> T) -> Resu
 }
 
 pub fn mv(shared: &Arc<Shared>, owner: Owner, p: MvParams) -> Result<Output, String> {
-    let plan = with_bank(shared, "mv", |bank| rename::plan(bank, &p.from, &p.to))?
-        .map_err(|e| format!("mv: {e}"))?;
+    let planned = {
+        let memory = shared.memory();
+        if let Some(bank) = memory.downcast_ref::<Bank>() {
+            rename::plan(bank, &p.from, &p.to).map(|plan| (Kind::Bank, plan))
+        } else if let Some(project) = memory.downcast_ref::<Project>() {
+            dejavu::rename::plan(project, &p.from, &p.to)
+                .map(|fixes| (Kind::Project, crate::cli::mv::dejavu_plan(fixes)))
+        } else {
+            return Err("mv works on memory banks and Deja Vu projects".into());
+        }
+    };
+    let (kind, plan) = planned.map_err(|e| format!("mv: {e}"))?;
     propose(
         shared,
         owner,
+        kind,
         plan.fixes,
         plan.links_rewritten,
         plan.left_in_place,
@@ -138,12 +152,13 @@ pub fn new(shared: &Arc<Shared>, owner: Owner, p: NewParams) -> Result<Output, S
         new_note::article(bank, folder, &p.name, &known, today)
     })?
     .map_err(|e| format!("new: {e}"))?;
-    propose(shared, owner, vec![fix], 0, Vec::new())
+    propose(shared, owner, Kind::Bank, vec![fix], 0, Vec::new())
 }
 
 fn propose(
     shared: &Arc<Shared>,
     owner: Owner,
+    kind: Kind,
     fixes: Vec<FileFix>,
     links_rewritten: usize,
     left_in_place: Vec<String>,
@@ -165,7 +180,7 @@ fn propose(
         .proposals
         .lock()
         .unwrap_or_else(|e| e.into_inner())
-        .add(owner, Pending::Fixes(fixes))?;
+        .add(owner, Pending::Fixes(kind, fixes))?;
     let report = FixesReport {
         proposal_id: id,
         files,

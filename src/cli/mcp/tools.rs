@@ -288,7 +288,7 @@ const OFFERS: &[Offer] = &[
     },
     Offer {
         name: "mv",
-        layouts: BANK,
+        layouts: &["bank", "dejavu"],
         writes: true,
         make: file_tools::mv_tool,
     },

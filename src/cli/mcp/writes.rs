@@ -18,7 +18,7 @@ use membank_core::dejavu::{self, supersede};
 use membank_core::fix::FileFix;
 use membank_core::review::{self, Change, ProposedFile};
 use membank_core::text::sanitize_for_terminal;
-use membank_core::transaction::Stopped;
+use membank_core::transaction::{Kind, Stopped};
 use rmcp::handler::server::common::schema_for_type;
 use rmcp::model::{Tool, ToolAnnotations};
 use schemars::JsonSchema;
@@ -62,9 +62,9 @@ pub enum Pending {
     },
     /// A Deja Vu supersession; the plan holds every file's text before.
     Supersede(supersede::Plan),
-    /// Files of a bank moved, changed or made (`mv`, `new`), each with
-    /// its bytes before.
-    Fixes(Vec<FileFix>),
+    /// Files moved, changed or made (`mv`, `new`), each with its bytes
+    /// before, and which memory's rules write them.
+    Fixes(Kind, Vec<FileFix>),
 }
 
 /// Who made a proposal: only the same MCP session may apply it, so one
@@ -353,7 +353,7 @@ pub fn apply(shared: &Arc<Shared>, owner: Owner, p: ApplyParams) -> Result<Outpu
     match pending {
         Pending::Files { reply, classified } => apply_files(shared, &reply, &classified),
         Pending::Supersede(plan) => apply_supersede(shared, &plan),
-        Pending::Fixes(fixes) => apply_fixes(shared, &fixes),
+        Pending::Fixes(kind, fixes) => apply_fixes(shared, kind, &fixes),
     }
 }
 
@@ -436,9 +436,9 @@ fn apply_supersede(shared: &Arc<Shared>, plan: &supersede::Plan) -> Result<Outpu
     Output::new(PlanJson::new(plan, Some(written)), vec![text])
 }
 
-fn apply_fixes(shared: &Arc<Shared>, fixes: &[FileFix]) -> Result<Output, String> {
+fn apply_fixes(shared: &Arc<Shared>, kind: Kind, fixes: &[FileFix]) -> Result<Output, String> {
     let root = bank_root(shared);
-    let tx = crate::cli::common::begin_bank_write(&root).map_err(|e| format!("{e:#}"))?;
+    let tx = crate::cli::common::begin_write(&root, kind).map_err(|e| format!("{e:#}"))?;
     let done = match tx.commit_fixes(fixes) {
         Ok(done) => done,
         Err(Stopped::Stale(stale)) => {
