@@ -147,16 +147,21 @@ pub fn plan(bank: &Bank, from: &str, to: &str) -> Result<RenamePlan, String> {
             continue;
         }
         let before = read(bank, old_path)?;
-        let (mut text, mut notes, count) = match rewrite {
-            Some(r) => (r.text, r.notes, r.count),
-            None => (utf8(old_path, &before)?.to_owned(), Vec::new(), 0),
+        let (after, mut notes, count) = if rewrite.is_none() && !values_hit {
+            // Moved as it is: its bytes stay, whatever their encoding.
+            (before.clone(), Vec::new(), 0)
+        } else {
+            let (mut text, mut notes, count) = match rewrite {
+                Some(r) => (r.text, r.notes, r.count),
+                None => (utf8(old_path, &before)?.to_owned(), Vec::new(), 0),
+            };
+            if values_hit {
+                let (edited, value_notes) = values::rewrite(&text, &renamed_values);
+                text = edited;
+                notes.extend(value_notes);
+            }
+            (with_bom(&before, &text), notes, count)
         };
-        if values_hit {
-            let (edited, value_notes) = values::rewrite(&text, &renamed_values);
-            text = edited;
-            notes.extend(value_notes);
-        }
-        let after = with_bom(&before, &text);
         if !is_moved && after == before {
             continue;
         }

@@ -231,3 +231,20 @@ fn unaffected_files_are_not_in_the_plan() {
     assert_eq!(paths, ["01_CLIENTS/Acme.md", "03_DOMAINS/Legal.md"]);
     assert_eq!(plan.links_rewritten, 1);
 }
+
+#[test]
+fn a_note_in_another_encoding_moves_byte_for_byte() {
+    let dir = bank_with(&[LEGAL, ("01_CLIENTS/Acme.md", "[[Legal]]\n")]);
+    let utf16: Vec<u8> = [0xFF, 0xFE]
+        .into_iter()
+        .chain("# Tax\n".encode_utf16().flat_map(u16::to_le_bytes))
+        .collect();
+    fs::write(dir.path().join("03_DOMAINS/Tax.md"), &utf16).unwrap();
+    let plan = plan_of(dir.path(), "03_DOMAINS/Tax.md", "03_DOMAINS/Taxes").unwrap();
+    let tx = Transaction::begin(dir.path(), Kind::Bank, Duration::ZERO, || {}).unwrap();
+    tx.commit_fixes(&plan.fixes).unwrap();
+    assert_eq!(
+        fs::read(dir.path().join("03_DOMAINS/Taxes.md")).unwrap(),
+        utf16
+    );
+}
