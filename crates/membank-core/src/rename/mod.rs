@@ -228,14 +228,25 @@ fn moves_of(
     let to_path = crate::bank::normalize_rel_path(to.trim())
         .filter(|p| !p.is_empty())
         .ok_or_else(|| format!("{to}: is not a path inside the bank"))?;
-    let exact = files.iter().find(|f| **f == from_path);
-    let folded = fold(&from_path);
-    let file = exact.or_else(|| {
-        let mut same = files.iter().filter(|f| fold(f) == folded);
-        match (same.next(), same.next()) {
-            (Some(one), None) => Some(one),
-            _ => None,
-        }
+    let find = |wanted: &str| {
+        let folded = fold(wanted);
+        files.iter().find(|f| **f == wanted).or_else(|| {
+            let mut same = files.iter().filter(|f| fold(f) == folded);
+            match (same.next(), same.next()) {
+                (Some(one), None) => Some(one),
+                _ => None,
+            }
+        })
+    };
+    // A note may be named without its `.md`, as links name it, unless a
+    // folder has that name.
+    let is_a_folder = files
+        .iter()
+        .any(|f| f.starts_with(&format!("{from_path}/")));
+    let file = find(&from_path).or_else(|| {
+        (!is_a_folder)
+            .then(|| find(&format!("{from_path}.md")))
+            .flatten()
     });
     let mut left = Vec::new();
     let moves = if let Some(file) = file {

@@ -226,7 +226,8 @@ fn unaffected_files_are_not_in_the_plan() {
         ("01_CLIENTS/Acme.md", "[[Legal]]\n"),
         ("01_CLIENTS/Beta.md", "[[Acme]] [[Nowhere]]\n"),
     ]);
-    let plan = plan_of(dir.path(), "03_DOMAINS/Legal.md", "03_DOMAINS/Law").unwrap();
+    // Named without `.md`, as a link names it.
+    let plan = plan_of(dir.path(), "03_DOMAINS/legal", "03_DOMAINS/Law").unwrap();
     let paths: Vec<&str> = plan.fixes.iter().map(|f| f.path.as_str()).collect();
     assert_eq!(paths, ["01_CLIENTS/Acme.md", "03_DOMAINS/Legal.md"]);
     assert_eq!(plan.links_rewritten, 1);
