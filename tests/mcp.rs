@@ -1184,6 +1184,7 @@ async fn supersede_is_proposed_with_the_cli_diff_and_applied_by_id() {
             "check",
             "search",
             "supersede",
+            "mv",
             "apply_write"
         ]
     );
@@ -2122,4 +2123,98 @@ fn c1_and_bidi_characters_reach_http_clients_escaped() {
         "{body}"
     );
     assert!(body.contains("structuredContent"), "{body}");
+}
+
+#[tokio::test]
+async fn mv_and_new_are_proposed_then_applied_by_id() {
+    let (_dir, bank) = demo_copy();
+    let c = connect(&bank, &[]).await;
+    let refused = error_text(&call(&c, "mv", json!({"from": "a", "to": "b"})).await);
+    assert!(refused.contains("--allow-writes"), "{refused}");
+    c.service.cancel().await.unwrap();
+
+    let c = connect(&bank, &["--allow-writes"]).await;
+    let client = bank.join("01_CLIENTS/Brightwell Pharma.md");
+    let before = fs::read_to_string(&client).unwrap();
+    assert!(before.contains("[[Pharmaceuticals]]"));
+    let proposed = call(
+        &c,
+        "mv",
+        json!({"from": "03_DOMAINS/Pharmaceuticals.md", "to": "03_DOMAINS/Pharma"}),
+    )
+    .await;
+    assert_eq!(proposed.is_error, Some(false), "{proposed:?}");
+    let v = proposed.structured_content.unwrap();
+    let moved: Vec<&Value> = v["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["action"] == "moved")
+        .collect();
+    assert_eq!(moved.len(), 1);
+    assert_eq!(moved[0]["to"], "03_DOMAINS/Pharma.md");
+    assert!(v["links_rewritten"].as_u64().unwrap() > 0);
+    assert_eq!(
+        fs::read_to_string(&client).unwrap(),
+        before,
+        "proposing writes nothing"
+    );
+    let applied = call(&c, "apply_write", json!({"proposal_id": v["proposal_id"]})).await;
+    assert_eq!(applied.is_error, Some(false), "{applied:?}");
+    assert!(!bank.join("03_DOMAINS/Pharmaceuticals.md").exists());
+    assert!(bank.join("03_DOMAINS/Pharma.md").exists());
+    let after = fs::read_to_string(&client).unwrap();
+    assert_eq!(after, before.replace("[[Pharmaceuticals]]", "[[Pharma]]"));
+
+    let taken = error_text(&call(&c, "new", json!({"folder": "domains", "name": "Pharma"})).await);
+    assert!(taken.contains("already exists"), "{taken}");
+    let proposed = call(
+        &c,
+        "new",
+        json!({"folder": "01_CLIENTS", "name": "Nordwind", "source_lang": "en-US", "target_lang": "de-DE"}),
+    )
+    .await;
+    assert_eq!(proposed.is_error, Some(false), "{proposed:?}");
+    let v = proposed.structured_content.unwrap();
+    assert_eq!(v["files"][0]["action"], "new");
+    assert!(!bank.join("01_CLIENTS/Nordwind.md").exists());
+    let applied = call(&c, "apply_write", json!({"proposal_id": v["proposal_id"]})).await;
+    assert_eq!(applied.is_error, Some(false), "{applied:?}");
+    let made = fs::read_to_string(bank.join("01_CLIENTS/Nordwind.md")).unwrap();
+    assert!(
+        made.contains("client: \"Nordwind\"\nlanguages: [\"en-US → de-DE\"]"),
+        "{made}"
+    );
+    c.service.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_dejavu_record_is_moved_by_the_mv_tool() {
+    let dir = tempfile::tempdir().unwrap();
+    let served = dir.path().join("served");
+    copy_tree(Path::new(DEMO_DEJAVU), &served);
+    let c = connect(&served, &["--allow-writes"]).await;
+    let (from, to) = (
+        "memory/decisions/settings-sync.md",
+        "memory/decisions/server-sync.md",
+    );
+    let before = tree_bytes(&served);
+    let proposed = call(&c, "mv", json!({ "from": from, "to": to })).await;
+    assert_eq!(proposed.is_error, Some(false), "{proposed:?}");
+    let v = proposed.structured_content.unwrap();
+    assert_eq!(tree_bytes(&served), before, "proposing writes nothing");
+    let applied = call(
+        &c,
+        "apply_write",
+        json!({ "proposal_id": v["proposal_id"] }),
+    )
+    .await;
+    assert_eq!(applied.is_error, Some(false), "{applied:?}");
+    assert!(served.join(to).exists() && !served.join(from).exists());
+    let impressions = fs::read_to_string(served.join("memory/impressions.jsonl")).unwrap();
+    assert!(
+        impressions.contains(to) && !impressions.contains(from),
+        "{impressions}"
+    );
+    c.service.cancel().await.unwrap();
 }

@@ -24,6 +24,8 @@ mod links;
 mod lint_llm;
 mod llm_common;
 mod mcp;
+mod mv;
+mod new;
 mod read;
 mod recall;
 mod search;
@@ -88,6 +90,12 @@ enum Command {
     Check(check::Args),
     /// Fix the health findings that have one right answer (shown; written with --yes).
     Fix(fix::Args),
+    /// Rename or move a note or folder, rewriting every link to it (shown; written with --yes).
+    Mv(mv::Args),
+    /// Create an article with the keys its folder requires (never overwrites).
+    New(new::NewArgs),
+    /// Capture a quick note: a bank's inbox, a Deja Vu project's event ledger.
+    Note(new::NoteArgs),
     /// Score and budget the bank for a client / domain / language pair.
     Context(context::Args),
     /// Parse `### FILE:` blocks from an LLM reply and optionally write them.
@@ -300,6 +308,9 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Some(Command::Check(a)) => check::run(a),
         Some(Command::Fix(a)) => fix::run(a),
+        Some(Command::Mv(a)) => mv::run(a),
+        Some(Command::New(a)) => new::run_new(a),
+        Some(Command::Note(a)) => new::run_note(a),
         Some(Command::Context(a)) => context::run(a),
         Some(Command::Blocks(a)) => blocks::run(a),
         Some(Command::Compile(a)) => compile::run(a),

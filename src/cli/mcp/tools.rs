@@ -23,6 +23,7 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
+use super::file_tools;
 use super::state::{Shared, WITHHELD_WHY};
 use super::writes;
 use crate::cli::check::{self, CheckArgs};
@@ -286,6 +287,18 @@ const OFFERS: &[Offer] = &[
         make: writes::supersede_tool,
     },
     Offer {
+        name: "mv",
+        layouts: &["bank", "dejavu"],
+        writes: true,
+        make: file_tools::mv_tool,
+    },
+    Offer {
+        name: "new",
+        layouts: BANK,
+        writes: true,
+        make: file_tools::new_tool,
+    },
+    Offer {
         name: "apply_write",
         layouts: &["bank", "dejavu"],
         writes: true,
@@ -388,6 +401,8 @@ pub fn call(
             "values" => parse::<NoParams>(name, args).and_then(|_| values_tool(shared)),
             "propose_write" => parse(name, args).and_then(|p| writes::propose(shared, owner, p)),
             "supersede" => parse(name, args).and_then(|p| writes::supersede(shared, owner, p)),
+            "mv" => parse(name, args).and_then(|p| file_tools::mv(shared, owner, p)),
+            "new" => parse(name, args).and_then(|p| file_tools::new(shared, owner, p)),
             "apply_write" => parse(name, args).and_then(|p| writes::apply(shared, owner, p)),
             other => Err(not_offered(shared, other)),
         }

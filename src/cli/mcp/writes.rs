@@ -15,9 +15,10 @@ use std::sync::Arc;
 
 use membank_core::compile::{self, BlockStatus};
 use membank_core::dejavu::{self, supersede};
+use membank_core::fix::FileFix;
 use membank_core::review::{self, Change, ProposedFile};
 use membank_core::text::sanitize_for_terminal;
-use membank_core::transaction::Stopped;
+use membank_core::transaction::{Kind, Stopped};
 use rmcp::handler::server::common::schema_for_type;
 use rmcp::model::{Tool, ToolAnnotations};
 use schemars::JsonSchema;
@@ -53,7 +54,7 @@ pub struct ApplyParams {
 }
 
 /// A change checked but not yet applied, with what the disk held then.
-enum Pending {
+pub enum Pending {
     /// A reply's `### FILE:` blocks, classified against the bank.
     Files {
         reply: String,
@@ -61,6 +62,9 @@ enum Pending {
     },
     /// A Deja Vu supersession; the plan holds every file's text before.
     Supersede(supersede::Plan),
+    /// Files moved, changed or made (`mv`, `new`), each with its bytes
+    /// before, and which memory's rules write them.
+    Fixes(Kind, Vec<FileFix>),
 }
 
 /// Who made a proposal: only the same MCP session may apply it, so one
@@ -81,7 +85,7 @@ pub struct Proposals {
 }
 
 impl Proposals {
-    fn add(&mut self, owner: Owner, p: Pending) -> Result<String, String> {
+    pub fn add(&mut self, owner: Owner, p: Pending) -> Result<String, String> {
         let id = unguessable_id()?;
         self.pending.push_back((id.clone(), owner, p));
         while self.pending.len() > MAX_PROPOSALS {
@@ -149,6 +153,14 @@ pub struct SupersedeReport {
 enum Applied {
     Files(compile::BlocksReport),
     Supersede(PlanJson),
+    Fixes(FixesApplied),
+}
+
+/// What `apply_write` answers for `mv` and `new`: the files written (a
+/// moved file under its old and its new path).
+#[derive(Serialize, JsonSchema)]
+pub struct FixesApplied {
+    pub written: Vec<String>,
 }
 
 fn proposing() -> ToolAnnotations {
@@ -187,9 +199,10 @@ pub fn supersede_tool() -> Tool {
 pub fn apply_tool() -> Tool {
     Tool::new(
         "apply_write",
-        "Apply a proposal of propose_write or supersede atomically; rejected blocks are never \
-         written. Refused if a file changed on disk since the proposal. Same JSON as \
-         `membank blocks --apply --json` or `membank supersede --yes --json`.",
+        "Apply a proposal of propose_write, supersede, mv or new atomically; rejected blocks \
+         are never written. Refused if a file changed on disk since the proposal. Same JSON \
+         as `membank blocks --apply --json` or `membank supersede --yes --json`; for mv and \
+         new, the files written.",
         schema_for_type::<ApplyParams>(),
     )
     .with_raw_output_schema(output_schema::<Applied>())
@@ -340,6 +353,7 @@ pub fn apply(shared: &Arc<Shared>, owner: Owner, p: ApplyParams) -> Result<Outpu
     match pending {
         Pending::Files { reply, classified } => apply_files(shared, &reply, &classified),
         Pending::Supersede(plan) => apply_supersede(shared, &plan),
+        Pending::Fixes(kind, fixes) => apply_fixes(shared, kind, &fixes),
     }
 }
 
@@ -420,4 +434,37 @@ fn apply_supersede(shared: &Arc<Shared>, plan: &supersede::Plan) -> Result<Outpu
         sanitize_for_terminal(&written.join(", "), false)
     );
     Output::new(PlanJson::new(plan, Some(written)), vec![text])
+}
+
+fn apply_fixes(shared: &Arc<Shared>, kind: Kind, fixes: &[FileFix]) -> Result<Output, String> {
+    let root = bank_root(shared);
+    let tx = crate::cli::common::begin_write(&root, kind).map_err(|e| format!("{e:#}"))?;
+    let done = match tx.commit_fixes(fixes) {
+        Ok(done) => done,
+        Err(Stopped::Stale(stale)) => {
+            let names: Vec<String> = stale
+                .iter()
+                .map(|p| sanitize_for_terminal(p, false))
+                .collect();
+            return Err(format!(
+                "not applied: {} changed on disk (or appeared) since the proposal; propose \
+                 again to review the current state",
+                names.join(", ")
+            ));
+        }
+        Err(e @ Stopped::Refused(_)) => {
+            return Err(format!(
+                "not applied: {}",
+                sanitize_for_terminal(&e.to_string(), false)
+            ));
+        }
+    };
+    drop(tx);
+    let written = done.written();
+    shared.reload(written.clone());
+    let text = format!(
+        "written: {}\n",
+        sanitize_for_terminal(&written.join(", "), false)
+    );
+    Output::new(FixesApplied { written }, vec![text])
 }
