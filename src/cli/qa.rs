@@ -1,0 +1,123 @@
+//! `membank qa`: the terminology check of a translated file against the
+//! bank's term articles. The file is only read.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use membank_core::bank::Bank;
+use membank_core::terms::qa::{self, QaReport};
+use membank_core::terms::{self, Filter};
+use membank_core::text::sanitize_for_terminal;
+use serde::Serialize;
+
+use super::common;
+use super::style;
+use super::terms::{pair_arg, read_bilingual};
+
+#[derive(clap::Args)]
+#[command(
+    after_help = "Reports term-missing (an approved source term is in the source and none of \
+                  its approved targets in the target), term-rejected (the target uses a term \
+                  the bank rejects for it) and term-inconsistent (one source term rendered by \
+                  different approved targets across the file). Segments with an empty or \
+                  unconfirmed target are listed apart, never as misses.\n\nExit status: 0 no \
+                  finding, 1 findings, 2 error."
+)]
+pub struct Args {
+    /// The memory bank folder.
+    bank: PathBuf,
+    /// The translated file: XLIFF 1.2 (.xlf, .sdlxliff, .mqxliff), XLIFF 2, TMX or text.
+    file: PathBuf,
+    /// Only this client's terms (and terms for no client in particular).
+    #[arg(long, value_name = "CLIENT")]
+    client: Option<String>,
+    /// The language pair, when the file names none (SRC:TGT).
+    #[arg(long, value_name = "SRC:TGT")]
+    pair: Option<String>,
+    /// Print the report as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Serialize)]
+pub(crate) struct QaOutput {
+    pub file: String,
+    pub client: Option<String>,
+    #[serde(flatten)]
+    pub report: QaReport,
+}
+
+pub(crate) fn qa_output(
+    bank: &Bank,
+    path: &Path,
+    client: Option<String>,
+    pair: Option<(String, String)>,
+) -> anyhow::Result<QaOutput> {
+    let file = read_bilingual(path, pair)?;
+    let records = terms::records(
+        bank,
+        &Filter {
+            client: client.clone(),
+            ..Filter::default()
+        },
+    );
+    let wanted = qa::for_pair(&records, &file);
+    Ok(QaOutput {
+        file: path.display().to_string(),
+        client,
+        report: qa::check(&wanted, &file),
+    })
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let pair = pair_arg(args.pair.as_deref())?;
+    let bank = common::open_bank(&args.bank)?;
+    let out = qa_output(bank, &args.file, args.client, pair)?;
+    if args.json {
+        common::print_json(&out)?;
+    } else {
+        print_human(&out);
+    }
+    Ok(if out.report.findings.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+fn print_human(out: &QaOutput) {
+    let r = &out.report;
+    let safe = |s: &str| sanitize_for_terminal(s, false);
+    anstream::println!(
+        "{}: {} segment(s) checked against {} term(s); {} finding(s)",
+        safe(&out.file),
+        r.segments - r.untranslated.len(),
+        r.terms,
+        r.findings.len()
+    );
+    for f in &r.findings {
+        let code = match f.code {
+            "term-rejected" | "term-missing" => style::ERROR,
+            _ => style::WARNING,
+        };
+        anstream::println!(
+            "\n  {code}{}{code:#}  segment {}  “{}”  {}",
+            f.code,
+            safe(&f.segment),
+            safe(&f.source_term),
+            safe(&f.article)
+        );
+        anstream::println!("      source: {}", safe(&f.source));
+        anstream::println!("      target: {}", safe(&f.target));
+        anstream::println!("      fix:    {}", safe(&f.fix));
+    }
+    if !r.untranslated.is_empty() {
+        let ids: Vec<String> = r.untranslated.iter().map(|i| safe(i)).collect();
+        anstream::println!(
+            "\n{}Not checked{:#} (empty or unconfirmed target): {}",
+            style::MUTED,
+            style::MUTED,
+            ids.join(", ")
+        );
+    }
+}
