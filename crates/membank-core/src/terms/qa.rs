@@ -192,7 +192,7 @@ pub fn check(records: &[&TermRecord], file: &BilingualFile) -> QaReport {
                     expected: expected.clone(),
                     found: None,
                     article: e.approved[0].1.path.clone(),
-                    source: mark(&seg.source, &[src_range.clone()]),
+                    source: mark(&seg.source, std::slice::from_ref(&src_range)),
                     target: seg.target.clone(),
                     fix: format!("use “{}”", expected.join("” or “")),
                 });
@@ -212,7 +212,7 @@ pub fn check(records: &[&TermRecord], file: &BilingualFile) -> QaReport {
                     expected: expected.clone(),
                     found: Some(seg.target[tgt_range.clone()].to_owned()),
                     article: r.path.clone(),
-                    source: mark(&seg.source, &[src_range.clone()]),
+                    source: mark(&seg.source, std::slice::from_ref(&src_range)),
                     target: mark(&seg.target, &[tgt_range]),
                     fix: if expected.is_empty() {
                         format!("do not use “{}”", r.target)

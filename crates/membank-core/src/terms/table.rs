@@ -2,8 +2,6 @@
 //! Supervertaler's termbase import reads it, and any delimited glossary
 //! with or without a header row when reading.
 
-use std::collections::BTreeSet;
-
 use super::tbx::day_of;
 use super::{Concept, Status, TermRecord};
 
@@ -422,14 +420,13 @@ pub fn read(text: &str, pair: Option<&(String, String)>) -> Result<Vec<TermRecor
             continue;
         }
         // memoQ's layout: terms by language, each followed by its fields.
-        let mut by_lang: Vec<(String, Vec<(String, Status, String)>)> = Vec::new();
+        let mut by_lang: Vec<(String, Vec<(String, Status)>)> = Vec::new();
         for &i in &lang_cols {
             let Col::Lang(l) = &cols[i] else { continue };
             let Some(term) = r.get(i).map(|s| s.trim()).filter(|s| !s.is_empty()) else {
                 continue;
             };
             let mut status = Status::Approved;
-            let mut path = String::new();
             for (k, c) in cols.iter().enumerate().skip(i + 1) {
                 match c {
                     Col::TermInfo => {
@@ -440,13 +437,13 @@ pub fn read(text: &str, pair: Option<&(String, String)>) -> Result<Vec<TermRecor
                             status = s;
                         }
                     }
-                    Col::TermExample => path = r.get(k).cloned().unwrap_or_default(),
+                    Col::TermExample => {}
                     _ => break,
                 }
             }
             match by_lang.iter_mut().find(|(x, _)| x.eq_ignore_ascii_case(l)) {
-                Some((_, terms)) => terms.push((term.to_owned(), status, path)),
-                None => by_lang.push((l.clone(), vec![(term.to_owned(), status, path)])),
+                Some((_, terms)) => terms.push((term.to_owned(), status)),
+                None => by_lang.push((l.clone(), vec![(term.to_owned(), status)])),
             }
         }
         let src_at = pair
@@ -461,7 +458,7 @@ pub fn read(text: &str, pair: Option<&(String, String)>) -> Result<Vec<TermRecor
             if i == src_at {
                 continue;
             }
-            for (term, status, _path) in terms {
+            for (term, status) in terms {
                 out.push(TermRecord {
                     source: source.clone(),
                     target: term.clone(),
@@ -474,12 +471,4 @@ pub fn read(text: &str, pair: Option<&(String, String)>) -> Result<Vec<TermRecor
         }
     }
     Ok(out)
-}
-
-/// The languages a set of records uses, for messages.
-pub fn languages(records: &[TermRecord]) -> BTreeSet<String> {
-    records
-        .iter()
-        .flat_map(|r| [r.source_lang.clone(), r.target_lang.clone()])
-        .collect()
 }

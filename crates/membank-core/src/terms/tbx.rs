@@ -222,10 +222,10 @@ fn details_of(e: &Element, d: &mut Details) {
                         d.clients.push(v);
                     }
                 }
-                "administrativestatus" | "status" | "normativeauthorization" | "usage" => {
-                    if d.status.is_none() {
-                        d.status = Status::from_tbx(&c.plain());
-                    }
+                "administrativestatus" | "status" | "normativeauthorization" | "usage"
+                    if d.status.is_none() =>
+                {
+                    d.status = Status::from_tbx(&c.plain());
                 }
                 "definition" | "context" => {
                     d.note.get_or_insert_with(|| c.plain());
