@@ -1,10 +1,11 @@
 //! `membank qa`: the terminology check of a translated file against the
 //! bank's term articles. The file is only read.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use membank_core::bank::Bank;
+use membank_core::terms::bilingual::BilingualFile;
 use membank_core::terms::qa::{self, QaReport};
 use membank_core::terms::{self, Filter};
 use membank_core::text::sanitize_for_terminal;
@@ -39,7 +40,7 @@ pub struct Args {
     json: bool,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 pub(crate) struct QaOutput {
     pub file: String,
     pub client: Option<String>,
@@ -49,11 +50,10 @@ pub(crate) struct QaOutput {
 
 pub(crate) fn qa_output(
     bank: &Bank,
-    path: &Path,
+    shown: &str,
+    file: BilingualFile,
     client: Option<String>,
-    pair: Option<(String, String)>,
-) -> anyhow::Result<QaOutput> {
-    let file = read_bilingual(path, pair)?;
+) -> QaOutput {
     let records = terms::records(
         bank,
         &Filter {
@@ -62,17 +62,18 @@ pub(crate) fn qa_output(
         },
     );
     let wanted = qa::for_pair(&records, &file);
-    Ok(QaOutput {
-        file: path.display().to_string(),
+    QaOutput {
+        file: shown.to_owned(),
         client,
         report: qa::check(&wanted, &file),
-    })
+    }
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let pair = pair_arg(args.pair.as_deref())?;
     let bank = common::open_bank(&args.bank)?;
-    let out = qa_output(bank, &args.file, args.client, pair)?;
+    let file = read_bilingual(&args.file, pair)?;
+    let out = qa_output(bank, &args.file.display().to_string(), file, args.client);
     if args.json {
         common::print_json(&out)?;
     } else {
@@ -86,9 +87,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 }
 
 fn print_human(out: &QaOutput) {
+    anstream::print!("{}", human(out));
+}
+
+/// The readable report (with the terminal's style codes).
+pub(crate) fn human(out: &QaOutput) -> String {
+    use std::fmt::Write as _;
     let r = &out.report;
     let safe = |s: &str| sanitize_for_terminal(s, false);
-    anstream::println!(
+    let mut text = String::new();
+    let _ = writeln!(
+        text,
         "{}: {} segment(s) checked against {} term(s); {} finding(s)",
         safe(&out.file),
         r.segments - r.untranslated.len(),
@@ -100,24 +109,27 @@ fn print_human(out: &QaOutput) {
             "term-rejected" | "term-missing" => style::ERROR,
             _ => style::WARNING,
         };
-        anstream::println!(
+        let _ = writeln!(
+            text,
             "\n  {code}{}{code:#}  segment {}  “{}”  {}",
             f.code,
             safe(&f.segment),
             safe(&f.source_term),
             safe(&f.article)
         );
-        anstream::println!("      source: {}", safe(&f.source));
-        anstream::println!("      target: {}", safe(&f.target));
-        anstream::println!("      fix:    {}", safe(&f.fix));
+        let _ = writeln!(text, "      source: {}", safe(&f.source));
+        let _ = writeln!(text, "      target: {}", safe(&f.target));
+        let _ = writeln!(text, "      fix:    {}", safe(&f.fix));
     }
     if !r.untranslated.is_empty() {
         let ids: Vec<String> = r.untranslated.iter().map(|i| safe(i)).collect();
-        anstream::println!(
+        let _ = writeln!(
+            text,
             "\n{}Not checked{:#} (empty or unconfirmed target): {}",
             style::MUTED,
             style::MUTED,
             ids.join(", ")
         );
     }
+    text
 }

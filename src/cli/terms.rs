@@ -229,8 +229,7 @@ fn emit(text: &str, output: Option<&Path>) -> anyhow::Result<ExitCode> {
 }
 
 /// The job glossary of a file.
-#[derive(Serialize)]
-#[cfg_attr(test, derive(Debug))]
+#[derive(Serialize, schemars::JsonSchema)]
 pub(crate) struct GlossaryOutput {
     pub file: String,
     pub kind: &'static str,
@@ -241,19 +240,16 @@ pub(crate) struct GlossaryOutput {
     pub terms: Vec<GlossaryEntry>,
 }
 
-/// The bilingual file, with `pair` standing in for languages it lacks.
-pub(crate) fn read_bilingual(
-    path: &Path,
+/// A bilingual file's segments from its text (`shown` names it in
+/// messages), with `pair` standing in for languages it lacks.
+pub(crate) fn bilingual_of(
+    shown: &str,
+    name: &str,
+    text: &str,
     pair: Option<(String, String)>,
 ) -> anyhow::Result<BilingualFile> {
-    let (name, text) = read_input(path)?;
-    let mut file = bilingual::read(&name, &text).map_err(|e| {
-        anyhow::anyhow!(
-            "{}: {}",
-            common::safe(&path.display().to_string()),
-            common::safe(&e)
-        )
-    })?;
+    let mut file = bilingual::read(name, text)
+        .map_err(|e| anyhow::anyhow!("{}: {}", common::safe(shown), common::safe(&e)))?;
     if let Some((s, t)) = pair {
         file.source_lang = Some(s);
         file.target_lang = Some(t);
@@ -261,13 +257,21 @@ pub(crate) fn read_bilingual(
     Ok(file)
 }
 
+/// The bilingual file at `path`.
+pub(crate) fn read_bilingual(
+    path: &Path,
+    pair: Option<(String, String)>,
+) -> anyhow::Result<BilingualFile> {
+    let (name, text) = read_input(path)?;
+    bilingual_of(&path.display().to_string(), &name, &text, pair)
+}
+
 pub(crate) fn glossary_output(
     bank: &Bank,
-    path: &Path,
+    shown: &str,
+    file: BilingualFile,
     client: Option<String>,
-    pair: Option<(String, String)>,
-) -> anyhow::Result<GlossaryOutput> {
-    let file = read_bilingual(path, pair)?;
+) -> GlossaryOutput {
     let records = terms::records(
         bank,
         &Filter {
@@ -276,22 +280,28 @@ pub(crate) fn glossary_output(
         },
     );
     let wanted = qa::for_pair(&records, &file);
-    Ok(GlossaryOutput {
-        file: path.display().to_string(),
+    GlossaryOutput {
+        file: shown.to_owned(),
         kind: file.kind,
         source_lang: file.source_lang.clone(),
         target_lang: file.target_lang.clone(),
         client,
         segments: file.segments.len(),
         terms: qa::glossary(&wanted, &file),
-    })
+    }
 }
 
 fn run_glossary(args: &Args, bank_path: &Path, file: &Path) -> anyhow::Result<ExitCode> {
     let pair = pair_arg(args.pair.as_deref())?;
     let version = tbx_version(&args.tbx_version)?;
     let bank = common::open_bank(bank_path)?;
-    let out = glossary_output(bank, file, args.client.clone(), pair)?;
+    let segments = read_bilingual(file, pair)?;
+    let out = glossary_output(
+        bank,
+        &file.display().to_string(),
+        segments,
+        args.client.clone(),
+    );
     if args.json {
         common::print_json(&out)?;
         return Ok(ExitCode::SUCCESS);
@@ -364,7 +374,7 @@ fn markdown_glossary(entries: &[GlossaryEntry]) -> String {
 }
 
 /// What an import proposes, and whether it was written.
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 pub(crate) struct ImportOutput {
     pub bank: String,
     pub file: String,
@@ -375,18 +385,17 @@ pub(crate) struct ImportOutput {
 /// The proposal for importing `path` into `bank`.
 pub(crate) fn import_proposal(
     bank: &Bank,
-    path: &Path,
+    (shown, name, text): (&str, String, &str),
     client: Option<String>,
     domain: Option<String>,
     pair: Option<(String, String)>,
     today: String,
 ) -> anyhow::Result<Vec<Proposed>> {
-    let (name, text) = read_input(path)?;
-    let shown = common::safe(&path.display().to_string());
+    let shown = common::safe(shown);
     let format = Format::detect(&name, &text).ok_or_else(|| {
         anyhow::anyhow!("{shown}: not a TBX, CSV or TSV file (name it .tbx, .csv or .tsv)")
     })?;
-    let incoming = terms::read(format, &shown, &text, pair.as_ref())
+    let incoming = terms::read(format, &shown, text, pair.as_ref())
         .map_err(|e| anyhow::anyhow!(common::safe(&e.to_string())))?;
     let existing = terms::records(bank, &Filter::default());
     let taken: HashSet<String> = bank.articles().iter().map(|a| a.rel_path.clone()).collect();
@@ -409,7 +418,9 @@ fn run_import(a: ImportArgs) -> anyhow::Result<ExitCode> {
     };
     let bank = common::open_bank(&a.bank)?;
     let today = common::clock().today().to_string();
-    let proposal = import_proposal(bank, &a.file, a.client, a.domain, pair, today)?;
+    let (name, text) = read_input(&a.file)?;
+    let shown = a.file.display().to_string();
+    let proposal = import_proposal(bank, (&shown, name, &text), a.client, a.domain, pair, today)?;
     let files: Vec<(String, Vec<u8>)> = proposal
         .iter()
         .filter(|p| p.writes())
