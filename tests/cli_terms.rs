@@ -169,8 +169,7 @@ fn tbx_export_names_statuses_clients_domains_dates_and_notes() {
         .unwrap();
     for want in [
         "<descrip type=\"subjectField\">Legal</descrip>",
-        "<admin type=\"customerSubset\">Acme Corporation</admin>",
-        "<term>naleving</term>\n<termNote type=\"administrativeStatus\">preferredTerm-admn-sts</termNote>",
+        "<term>naleving</term>\n<termNote type=\"administrativeStatus\">preferredTerm-admn-sts</termNote>\n<admin type=\"customerSubset\">Acme Corporation</admin>",
         "<term>conformiteit</term>\n<termNote type=\"administrativeStatus\">deprecatedTerm-admn-sts</termNote>",
         "<date>2026-01-15</date>",
         "<note>Regulatory compliance &amp; &lt;audits&gt;.</note>",
@@ -244,13 +243,57 @@ fn tbx_exports_are_valid_against_the_tbx_basic_schemas() {
             .arg(&file)
             .output()
             .unwrap();
+        let text = fs::read_to_string(&file).unwrap();
         assert!(
             check.status.success(),
-            "TBX {version} export is not valid: {}\n{}",
+            "TBX {version} export is not valid: {}\n{text}",
             String::from_utf8_lossy(&check.stderr),
-            fs::read_to_string(&file).unwrap()
+        );
+        // The TBX-Basic Schematron rules that concern what is written:
+        // a customer subset only in a term, a subject field only in an entry.
+        let (term, entry) = match version {
+            "2008" => ("tig", "termEntry"),
+            _ => ("termSec", "conceptEntry"),
+        };
+        assert_eq!(
+            innermost(&text, "<admin type=\"customerSubset\">"),
+            [term],
+            "{text}"
+        );
+        assert_eq!(
+            innermost(&text, "<descrip type=\"subjectField\">"),
+            [entry],
+            "{text}"
         );
     }
+}
+
+/// The distinct names of the elements each occurrence of `what` is
+/// directly inside (for the one-line-per-element TBX membank writes).
+fn innermost(text: &str, what: &str) -> Vec<String> {
+    let mut open: Vec<String> = Vec::new();
+    let mut found: Vec<String> = Vec::new();
+    for line in text.lines() {
+        if line.starts_with(what) {
+            let parent = open.last().cloned().unwrap_or_default();
+            if !found.contains(&parent) {
+                found.push(parent);
+            }
+            continue;
+        }
+        if let Some(rest) = line.strip_prefix("</") {
+            let name = rest.trim_end_matches('>');
+            if open.last().map(String::as_str) == Some(name) {
+                open.pop();
+            }
+        } else if let Some(rest) = line.strip_prefix('<') {
+            let name: String = rest.chars().take_while(|c| c.is_alphanumeric()).collect();
+            if !rest.contains("</") && !rest.ends_with("/>") && !name.is_empty() {
+                open.push(name);
+            }
+        }
+    }
+    found
 }
 
 #[test]

@@ -392,7 +392,7 @@ pub(crate) fn import_proposal(
     today: String,
 ) -> anyhow::Result<Vec<Proposed>> {
     let shown = common::safe(shown);
-    let format = Format::detect(&name, &text).ok_or_else(|| {
+    let format = Format::detect(&name, text).ok_or_else(|| {
         anyhow::anyhow!("{shown}: not a TBX, CSV or TSV file (name it .tbx, .csv or .tsv)")
     })?;
     let incoming = terms::read(format, &shown, text, pair.as_ref())

@@ -51,13 +51,6 @@ pub fn write(concepts: &[Concept], version: TbxVersion) -> String {
                 escape(d)
             );
         }
-        for client in &c.clients {
-            let _ = writeln!(
-                out,
-                "<admin type=\"customerSubset\">{}</admin>",
-                escape(client)
-            );
-        }
         if let Some(date) = c.last_updated() {
             transac(&mut out, date);
         }
@@ -76,6 +69,14 @@ pub fn write(concepts: &[Concept], version: TbxVersion) -> String {
                 "<termNote type=\"administrativeStatus\">{}</termNote>",
                 t.status.tbx()
             );
+            // TBX-Basic allows a customer subset at the term level only.
+            for client in &c.clients {
+                let _ = writeln!(
+                    out,
+                    "<admin type=\"customerSubset\">{}</admin>",
+                    escape(client)
+                );
+            }
             if let Some(date) = &t.last_updated {
                 transac(&mut out, date);
             }
@@ -187,7 +188,11 @@ pub fn read(text: &str) -> Result<Vec<TermRecord>, String> {
             }
             for t in &l.terms {
                 let mut clients = info.clients.clone();
-                clients.extend(t.clients.iter().cloned());
+                for c in &t.clients {
+                    if !clients.iter().any(|x| super::same_name(x, c)) {
+                        clients.push(c.clone());
+                    }
+                }
                 out.push(TermRecord {
                     path: String::new(),
                     source: source.clone(),
