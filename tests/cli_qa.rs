@@ -244,3 +244,21 @@ fn a_file_that_is_not_bilingual_is_an_error() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("x.xml"));
 }
+
+#[test]
+fn a_pair_the_bank_has_no_terms_for_is_said_not_passed_silently() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = bank(dir.path());
+    let txt = dir.path().join("job.txt");
+    fs::write(&txt, "Compliance\tConformité\n").unwrap();
+    let out = run(&[
+        "qa",
+        root.to_str().unwrap(),
+        txt.to_str().unwrap(),
+        "--pair",
+        "en-US:fr-FR",
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("no term for this language pair"), "{text}");
+}

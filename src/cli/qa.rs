@@ -104,6 +104,18 @@ pub(crate) fn human(out: &QaOutput) -> String {
         r.terms,
         r.findings.len()
     );
+    if r.terms == 0 {
+        let _ = writeln!(
+            text,
+            "{}The bank has no term for this language pair{}{:#}: nothing was checked.",
+            style::WARNING,
+            out.client
+                .as_deref()
+                .map(|c| format!(" and client {}", safe(c)))
+                .unwrap_or_default(),
+            style::WARNING
+        );
+    }
     for f in &r.findings {
         let code = match f.code {
             "term-rejected" | "term-missing" => style::ERROR,

@@ -359,7 +359,7 @@ fn run_glossary(args: &Args, bank_path: &Path, file: &Path) -> anyhow::Result<Ex
 
 /// A Markdown table, for a model prompt or a style sheet.
 fn markdown_glossary(entries: &[GlossaryEntry]) -> String {
-    let cell = |s: &str| s.replace('|', "\\|").replace(['\n', '\r'], " ");
+    let cell = |s: &str| sanitize_for_terminal(&s.replace('|', "\\|"), false);
     let mut out = String::from("| Source | Target | Status | Clients |\n|---|---|---|---|\n");
     for e in entries {
         out.push_str(&format!(
@@ -398,7 +398,14 @@ pub(crate) fn import_proposal(
     let incoming = terms::read(format, &shown, text, pair.as_ref())
         .map_err(|e| anyhow::anyhow!(common::safe(&e.to_string())))?;
     let existing = terms::records(bank, &Filter::default());
-    let taken: HashSet<String> = bank.articles().iter().map(|a| a.rel_path.clone()).collect();
+    let mut taken: HashSet<String> = bank.articles().iter().map(|a| a.rel_path.clone()).collect();
+    // Files the bank does not load as articles still hold their names.
+    let folder = membank_core::layout::Folder::Terminology.dir_name();
+    if let Ok(entries) = std::fs::read_dir(bank.root().join(folder)) {
+        for e in entries.flatten().take(1_000_000) {
+            taken.insert(format!("{folder}/{}", e.file_name().to_string_lossy()));
+        }
+    }
     let options = import::Options {
         client,
         domain,
