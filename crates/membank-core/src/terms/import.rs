@@ -19,7 +19,8 @@ pub enum Outcome {
     /// A new term article.
     New,
     /// A new term article that gives an approved source term a second
-    /// approved target: the `term-conflict` it creates is shown.
+    /// approved target in its pair (for any client, as the `term-conflict`
+    /// check compares them): the conflict it creates is shown.
     Conflict,
     /// The bank has this term already, with this status.
     Unchanged,
@@ -138,10 +139,14 @@ pub fn article_text(t: &TermRecord, from: &str) -> String {
     out
 }
 
-fn same_term(a: &TermRecord, b: &TermRecord) -> bool {
-    a.source.to_lowercase() == b.source.to_lowercase()
+fn same_source_and_pair(a: &TermRecord, b: &TermRecord) -> bool {
+    a.source.trim().to_lowercase() == b.source.trim().to_lowercase()
         && a.source_lang.eq_ignore_ascii_case(&b.source_lang)
         && a.target_lang.eq_ignore_ascii_case(&b.target_lang)
+}
+
+fn same_term(a: &TermRecord, b: &TermRecord) -> bool {
+    same_source_and_pair(a, b)
         && a.clients.len() == b.clients.len()
         && a.clients
             .iter()
@@ -194,11 +199,15 @@ pub fn propose(
             });
             continue;
         }
-        let conflicting: Vec<String> = same
+        // As the `term-conflict` check sees it: approved terms for the
+        // same source and pair, whatever their clients.
+        let conflicting: Vec<String> = existing
             .iter()
+            .chain(accepted.iter())
             .filter(|e| {
                 t.status == Status::Approved
                     && e.status == Status::Approved
+                    && same_source_and_pair(e, &t)
                     && e.target.trim() != t.target.trim()
             })
             .map(|e| e.path.clone())

@@ -173,6 +173,10 @@ fn import_proposes_new_unchanged_and_conflicting_terms() {
         ]
     );
     assert_eq!(got[1].existing, ["02_TERMINOLOGY/compliance → naleving.md"]);
+    // Another client's different target is the same term-conflict.
+    let other = vec![rec("compliance", "nakoming", Status::Approved, &["Beta"])];
+    let got_other = import::propose(&existing, &taken, other, &options);
+    assert_eq!(got_other[0].outcome, Outcome::Conflict);
     assert_eq!(got[2].path, "02_TERMINOLOGY/lawyer → advocaat.md");
     assert!(got[2].text.contains("clients: [\"[[Acme]]\"]"));
     assert!(got[2].text.contains("status: \"approved\""));
