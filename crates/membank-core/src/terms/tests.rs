@@ -323,3 +323,88 @@ fn language_tags_match_as_the_format_says() {
     assert!(!lang_matches("en-GB", "en-US"));
     assert!(!lang_matches("nl", "en"));
 }
+
+mod hostile {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    /// Pieces of the formats read, so random files get past the first tag.
+    const PIECES: &[&str] = &[
+        "<xliff version=\"1.2\">",
+        "<xliff version=\"2.0\" srcLang=\"en\" trgLang=\"ja\">",
+        "<file source-language=\"en\" target-language=\"ja\">",
+        "<trans-unit id=\"1\">",
+        "</trans-unit>",
+        "<unit id=\"u\"><segment>",
+        "</segment></unit>",
+        "<source>",
+        "</source>",
+        "<target>",
+        "</target>",
+        "<seg-source>",
+        "</seg-source>",
+        "<mrk mtype=\"seg\" mid=\"1\">",
+        "</mrk>",
+        "<ph>",
+        "</ph>",
+        "<g id=\"1\">",
+        "</g>",
+        "<x/>",
+        "<tmx><header srclang=\"en\"/><body>",
+        "<tu>",
+        "<tuv xml:lang=\"en\"><seg>",
+        "</seg></tuv>",
+        "<martif xml:lang=\"en\"><text><body>",
+        "<termEntry>",
+        "<langSet xml:lang=\"ja\">",
+        "<tig><term>",
+        "</term></tig>",
+        "</langSet>",
+        "&amp;",
+        "&x;",
+        "<",
+        ">",
+        "\"",
+        " ",
+        "\t",
+        "\n",
+        ";",
+        ",",
+        "compliance",
+        "Café",
+        "cafe\u{301}",
+        "契約",
+        "İ",
+        "ß",
+    ];
+
+    fn file() -> impl Strategy<Value = String> {
+        prop::collection::vec(prop::sample::select(PIECES), 0..60).prop_map(|v| v.concat())
+    }
+
+    proptest! {
+        #[test]
+        fn readers_and_the_check_never_panic(text in file()) {
+            let pair = ("en".to_owned(), "ja".to_owned());
+            let _ = tbx::read(&text);
+            let _ = table::read(&text, Some(&pair));
+            for name in ["a.xlf", "a.sdlxliff", "a.mqxliff", "a.tmx", "a.txt"] {
+                if let Ok(file) = bilingual::read(name, &text) {
+                    let mut terms = Vec::new();
+                    for (s, t) in [("compliance", "契約"), ("café", "ß"), ("契約", "compliance"), ("i", "İ")] {
+                        for status in [Status::Approved, Status::Rejected] {
+                            let mut r = rec(s, t, status, &[]);
+                            r.source_lang = "en".into();
+                            r.target_lang = "ja".into();
+                            terms.push(r);
+                        }
+                    }
+                    let refs: Vec<&TermRecord> = terms.iter().collect();
+                    let _ = qa::check(&refs, &file);
+                    let _ = qa::glossary(&refs, &file);
+                }
+            }
+        }
+    }
+}
