@@ -319,6 +319,64 @@ fn column(name: &str) -> Col {
     }
 }
 
+/// A language tag for memoQ's language names (`English_United_States`
+/// is `en-US`); a name it does not know is kept as written.
+fn memoq_language(name: &str) -> String {
+    const LANGUAGES: [(&str, &str); 24] = [
+        ("english", "en"),
+        ("german", "de"),
+        ("french", "fr"),
+        ("dutch", "nl"),
+        ("spanish", "es"),
+        ("italian", "it"),
+        ("portuguese", "pt"),
+        ("hungarian", "hu"),
+        ("polish", "pl"),
+        ("czech", "cs"),
+        ("slovak", "sk"),
+        ("swedish", "sv"),
+        ("danish", "da"),
+        ("norwegian", "no"),
+        ("finnish", "fi"),
+        ("greek", "el"),
+        ("russian", "ru"),
+        ("ukrainian", "uk"),
+        ("turkish", "tr"),
+        ("japanese", "ja"),
+        ("chinese", "zh"),
+        ("korean", "ko"),
+        ("arabic", "ar"),
+        ("romanian", "ro"),
+    ];
+    const REGIONS: [(&str, &str); 16] = [
+        ("united_states", "US"),
+        ("united_kingdom", "GB"),
+        ("belgium", "BE"),
+        ("netherlands", "NL"),
+        ("germany", "DE"),
+        ("austria", "AT"),
+        ("switzerland", "CH"),
+        ("france", "FR"),
+        ("canada", "CA"),
+        ("spain", "ES"),
+        ("mexico", "MX"),
+        ("brazil", "BR"),
+        ("portugal", "PT"),
+        ("italy", "IT"),
+        ("china", "CN"),
+        ("taiwan", "TW"),
+    ];
+    let lower = name.to_ascii_lowercase();
+    let (lang, region) = lower.split_once('_').unwrap_or((&lower, ""));
+    let Some((_, code)) = LANGUAGES.iter().find(|(n, _)| *n == lang) else {
+        return name.to_owned();
+    };
+    match REGIONS.iter().find(|(n, _)| *n == region) {
+        Some((_, r)) => format!("{code}-{r}"),
+        None => (*code).to_owned(),
+    }
+}
+
 /// `en`, `en-US`, `zh-Hant-TW`: a language tag as a column name.
 fn looks_like_lang(s: &str) -> bool {
     let mut parts = s.split(['-', '_']);
@@ -339,6 +397,13 @@ pub fn read(text: &str, pair: Option<&(String, String)>) -> Result<Vec<TermRecor
         return Ok(Vec::new());
     };
     let mut cols: Vec<Col> = first.iter().map(|c| column(c)).collect();
+    // memoQ names a term column by its language (`English_United_States`);
+    // a column followed by `Term_Info` is one, whatever its name.
+    for i in 0..cols.len() {
+        if cols[i] == Col::Ignored && cols.get(i + 1) == Some(&Col::TermInfo) {
+            cols[i] = Col::Lang(memoq_language(first[i].trim()));
+        }
+    }
     let has_header = cols
         .iter()
         .any(|c| matches!(c, Col::Source | Col::Target | Col::Lang(_)))

@@ -128,6 +128,21 @@ fn memoq_csv_round_trips_and_is_read_with_any_delimiter() {
 }
 
 #[test]
+fn memoq_language_names_are_read_as_tags() {
+    let csv = "Entry_ID,Entry_Domain,English_United_States_Def,English_United_States,Term_Info,\
+               Term_Example,Dutch_Belgium_Def,Dutch_Belgium,Term_Info,Term_Example\n\
+               1,Legal,,invoice,,,,factuur,forbidden,\n";
+    let got = table::read(csv, None).unwrap();
+    assert_eq!(got.len(), 1);
+    assert_eq!(
+        (got[0].source_lang.as_str(), got[0].target_lang.as_str()),
+        ("en-US", "nl-BE")
+    );
+    assert_eq!(got[0].status, Status::Rejected);
+    assert_eq!(got[0].domain.as_deref(), Some("Legal"));
+}
+
+#[test]
 fn supervertaler_tsv_has_its_columns_and_needs_a_pair_to_read() {
     let tsv = table::write_tsv(&concepts(&bank_terms()));
     assert!(tsv.starts_with(
