@@ -112,6 +112,23 @@ pub struct QaReport {
     pub untranslated: Vec<String>,
 }
 
+impl QaReport {
+    /// The findings grouped by source term (as it folds), each group in
+    /// file order: how a findings pane lists them.
+    pub fn by_term(&self) -> Vec<(&str, Vec<&QaFinding>)> {
+        let mut groups: Vec<(String, &str, Vec<&QaFinding>)> = Vec::new();
+        for f in &self.findings {
+            let key = super::matcher::fold(&f.source_term);
+            match groups.iter_mut().find(|g| g.0 == key) {
+                Some(g) => g.2.push(f),
+                None => groups.push((key, f.source_term.as_str(), vec![f])),
+            }
+        }
+        groups.sort_by(|a, b| a.0.cmp(&b.0));
+        groups.into_iter().map(|(_, t, fs)| (t, fs)).collect()
+    }
+}
+
 /// What a source term expects of a target.
 #[derive(Default)]
 struct Expect<'a> {

@@ -246,6 +246,12 @@ fn qa_reports_missing_rejected_and_inconsistent_terms() {
         ]
     );
     assert_eq!(report.untranslated, ["4"]);
+    let grouped: Vec<(&str, usize)> = report
+        .by_term()
+        .into_iter()
+        .map(|(t, fs)| (t, fs.len()))
+        .collect();
+    assert_eq!(grouped, [("compliance", 3), ("privacy", 1)]);
     let rejected = &report.findings[2];
     assert_eq!(rejected.target, "Volledige «conformiteit»");
     assert_eq!(rejected.source, "Full «COMPLIANCE»");
