@@ -348,7 +348,9 @@ async fn handshake_lists_the_tools_resources_and_prompts() {
         .collect();
     assert_eq!(
         tools,
-        ["context", "read", "links", "check", "search", "values"]
+        [
+            "context", "read", "links", "check", "search", "values", "terms", "qa"
+        ]
     );
 
     let resources = c.service.list_all_resources().await.unwrap();
@@ -1583,7 +1585,9 @@ fn http_lists_the_tools_and_answers_a_call_like_the_cli() {
         .collect();
     assert_eq!(
         names,
-        ["context", "read", "links", "check", "search", "values"]
+        [
+            "context", "read", "links", "check", "search", "values", "terms", "qa"
+        ]
     );
     let (head, called) = post(
         &addr,
@@ -2217,4 +2221,91 @@ async fn a_dejavu_record_is_moved_by_the_mv_tool() {
         "{impressions}"
     );
     c.service.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn terms_and_qa_answer_like_the_command_line_and_import_writes_only_when_applied() {
+    let (dir, bank) = demo_copy();
+    let b = bank.to_str().unwrap();
+    let c = connect(&bank, &[]).await;
+    let export = call(
+        &c,
+        "terms",
+        json!({"format": "csv", "client": "Brightwell Pharma"}),
+    )
+    .await;
+    assert_eq!(export.is_error, Some(false), "{export:?}");
+    let cli = support::membank()
+        .args([
+            "terms",
+            "export",
+            b,
+            "--format",
+            "csv",
+            "--client",
+            "Brightwell Pharma",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(
+        export.structured_content.unwrap()["text"],
+        String::from_utf8_lossy(&cli.stdout).as_ref()
+    );
+
+    let xlf = "<xliff version=\"1.2\"><file source-language=\"en-US\" target-language=\"nl-BE\"><body>\
+               <trans-unit id=\"9\"><source>An adverse event was seen.</source>\
+               <target>Een bijwerking werd gezien.</target></trans-unit></body></file></xliff>";
+    let file = dir.path().join("job.xlf");
+    fs::write(&file, xlf).unwrap();
+    let qa = call(&c, "qa", json!({"file_text": xlf, "file_name": "job.xlf"})).await;
+    assert_eq!(qa.is_error, Some(false), "{qa:?}");
+    let mut by_tool = qa.structured_content.unwrap();
+    let mut by_cli = cli_json(&["qa", b, file.to_str().unwrap(), "--json"]);
+    by_tool["file"] = Value::Null;
+    by_cli["file"] = Value::Null;
+    assert_eq!(by_tool, by_cli);
+    assert_eq!(by_tool["findings"][0]["code"], "term-missing");
+    assert_eq!(by_tool["findings"][0]["segment"], "9");
+    let glossary = call(
+        &c,
+        "terms",
+        json!({"file_text": xlf, "file_name": "job.xlf"}),
+    )
+    .await;
+    let g = glossary.structured_content.unwrap();
+    assert_eq!(g["terms"][0]["source"], "adverse event", "{g}");
+
+    let tbx = "<martif type=\"TBX-Basic\" xml:lang=\"en-US\"><text><body><termEntry>\
+               <langSet xml:lang=\"en-US\"><tig><term>side effect</term></tig></langSet>\
+               <langSet xml:lang=\"nl-BE\"><tig><term>bijwerking</term></tig></langSet>\
+               </termEntry></body></text></martif>";
+    let refused = error_text(
+        &call(
+            &c,
+            "import_terms",
+            json!({"file_text": tbx, "file_name": "x.tbx"}),
+        )
+        .await,
+    );
+    assert!(refused.contains("--allow-writes"), "{refused}");
+
+    let c = connect(&bank, &["--allow-writes"]).await;
+    let proposed = call(
+        &c,
+        "import_terms",
+        json!({"file_text": tbx, "file_name": "x.tbx"}),
+    )
+    .await;
+    assert_eq!(proposed.is_error, Some(false), "{proposed:?}");
+    let v = proposed.structured_content.unwrap();
+    assert_eq!(v["terms"][0]["outcome"], "new");
+    let path = bank.join("02_TERMINOLOGY/side effect → bijwerking.md");
+    assert!(!path.exists(), "nothing is written before apply_write");
+    let applied = call(&c, "apply_write", json!({"proposal_id": v["proposal_id"]})).await;
+    assert_eq!(applied.is_error, Some(false), "{applied:?}");
+    assert!(
+        fs::read_to_string(&path)
+            .unwrap()
+            .contains("term_target: \"bijwerking\"")
+    );
 }

@@ -26,6 +26,7 @@ mod llm_common;
 mod mcp;
 mod mv;
 mod new;
+mod qa;
 mod read;
 mod recall;
 mod search;
@@ -33,6 +34,7 @@ mod snapshot;
 mod style;
 mod supersede;
 mod template;
+mod terms;
 mod translate;
 mod values;
 mod writeback;
@@ -140,6 +142,10 @@ enum Command {
     Feedback(feedback::Args),
     /// Ranked full-text search over a memory of any layout.
     Search(search::Args),
+    /// Term articles as TBX, CSV or TSV (export, import) and a file's job glossary (--for).
+    Terms(terms::Args),
+    /// Check a translated file's terminology against the bank (exit 1 on findings).
+    Qa(qa::Args),
     /// Find the memory root everos itself would use (EVEROS_ROOT,
     /// EVEROS_MEMORY__ROOT, [memory] root, ~/.everos), say which rule chose
     /// it, and list its owners with their entries.
@@ -332,6 +338,8 @@ pub fn main() -> ExitCode {
         Some(Command::Writeback(a)) => writeback::run(a),
         Some(Command::Feedback(a)) => feedback::run(a),
         Some(Command::Search(a)) => search::run(a),
+        Some(Command::Terms(a)) => terms::run(a),
+        Some(Command::Qa(a)) => qa::run(a),
         Some(Command::Entries(a)) => everos::run_entries(a),
         Some(Command::Entry(a)) => everos::run_entry(a),
         Some(Command::Everos(a)) => everos::run_root(&a),

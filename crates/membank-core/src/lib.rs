@@ -48,6 +48,7 @@ pub mod synth;
 #[cfg(feature = "synth")]
 pub mod synth_everos;
 pub mod templates;
+pub mod terms;
 pub mod text;
 pub mod transaction;
 pub mod vocabulary;
