@@ -224,3 +224,47 @@ fn x_on_a_term_conflict_keeps_that_articles_translation_and_rejects_the_other() 
     key(&mut app, KeyCode::Enter);
     assert!(!codes(&app).contains(&"term-conflict"), "{:?}", codes(&app));
 }
+
+#[test]
+fn a_missing_value_the_file_cannot_give_is_typed_never_filled_in() {
+    let dir = tempfile::tempdir().unwrap();
+    bank(dir.path());
+    let before = "---\nterm_source: deadline\nsource_lang: en\ntarget_lang: nl\nstatus: proposed\nlast_updated: 2026-11-01\n---\n# deadline\n";
+    let path = dir.path().join("02_TERMINOLOGY/deadline.md");
+    std::fs::write(&path, before).unwrap();
+    let mut app = app_at(dir.path(), 100, 30);
+    to_health(&mut app);
+    let pane = &mut app.panes.health;
+    let at = pane
+        .rows
+        .iter()
+        .position(|r| match r.kind {
+            RowKind::Finding(i) => pane.report.findings[i].missing_key() == Some("term_target"),
+            _ => false,
+        })
+        .expect("term_target is reported missing");
+    pane.cursor.selected = at;
+    key(&mut app, KeyCode::Char('x'));
+    let review = app.panes.health.fix.as_ref().unwrap();
+    assert!(review.rows.is_empty(), "no value is made up");
+    assert!(screen(&app).contains("i types the term_target of 02_TERMINOLOGY/deadline.md"));
+    key(&mut app, KeyCode::Char('i'));
+    // Nothing typed is refused, and the question stays.
+    key(&mut app, KeyCode::Enter);
+    assert!(screen(&app).contains("term_target needs a value; nothing was typed"));
+    keys(&mut app, "termijn");
+    key(&mut app, KeyCode::Enter);
+    let review = app.panes.health.fix.as_ref().unwrap();
+    assert_eq!(review.rows.len(), 1);
+    assert!(review.remaining.is_empty(), "{:?}", review.remaining);
+    assert_eq!(
+        std::fs::read_to_string(&path).unwrap(),
+        before,
+        "not before Enter"
+    );
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(
+        std::fs::read_to_string(&path).unwrap(),
+        before.replace("---\n# deadline", "term_target: termijn\n---\n# deadline")
+    );
+}

@@ -391,13 +391,15 @@ impl HealthPane {
         let opts = membank_core::fix::Options {
             tz: jiff::tz::TimeZone::system(),
             checked_today: checked.then(|| cx.clock.today()),
+            // A dead link may be a deliberate forward reference.
+            create_missing: None,
         };
         let proposal = match chosen.as_slice() {
             // The translation kept is the one of the article chosen.
             [one] if one.code == "term-conflict" => keep_translation(bank, one),
             _ => membank_core::fix::propose_with(bank, &chosen, &opts),
         };
-        self.fix = Some(FixReview::new(proposal));
+        self.fix = Some(FixReview::new(proposal, &chosen));
         true
     }
 
@@ -658,6 +660,9 @@ impl Component for HealthPane {
         if self.filtering {
             return "type a code or path · Enter done · Esc clear".to_owned();
         }
+        if self.fix.as_ref().is_some_and(|f| f.typing.is_some()) {
+            return "type the value · Enter adds it to the review · Esc cancels".to_owned();
+        }
         if self.fix.is_some() {
             return "Enter write · Esc close · Space accept/decline · A/D all/none · PgDn diff"
                 .to_owned();
@@ -682,13 +687,12 @@ impl Component for HealthPane {
 
     fn on_typing_key(&mut self, key: KeyEvent, cx: &mut Cx) -> bool {
         if let Some(review) = &mut self.fix {
-            let root = cx.bank.map(|b| b.root().to_path_buf());
-            let Some(root) = root else {
+            let Some(bank) = cx.bank else {
                 self.fix = None;
                 return true;
             };
             let list_h = health_fix::list_height(review, cx.height as u16);
-            match review.key(key, &root, list_h) {
+            match review.key(key, bank, list_h) {
                 Outcome::Open => {}
                 Outcome::Closed => self.fix = None,
                 // The result stays on screen; the checks run again once

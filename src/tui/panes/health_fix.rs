@@ -6,7 +6,9 @@
 
 use std::path::Path;
 
+use membank_core::bank::Bank;
 use membank_core::fix::{FileFix, FixProposal};
+use membank_core::health::Finding;
 use membank_core::text::sanitize_for_terminal;
 use membank_core::transaction::{Kind, Stopped, Transaction};
 use ratatui::Frame;
@@ -39,6 +41,22 @@ pub struct FixReview {
     pub detail_scroll: usize,
     /// What writing did, once it ran (sanitised).
     pub result: Option<Vec<String>>,
+    /// Missing keys whose value the file does not give: the user types
+    /// them, one at a time (never a placeholder).
+    pub asks: Vec<Ask>,
+    /// The value typed for the first ask, while typing.
+    pub typing: Option<String>,
+    /// Why the last typed value was not taken (sanitised).
+    pub refused: Option<String>,
+}
+
+/// A missing key only the user can give a value for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Ask {
+    pub path: String,
+    pub key: &'static str,
+    /// Its line in `remaining`, dropped once a value is given.
+    shown: String,
 }
 
 /// What a key did to the review.
@@ -54,7 +72,7 @@ pub enum Outcome {
 
 impl FixReview {
     /// Every proposed fix starts accepted: nothing is written before Enter.
-    pub fn new(proposal: FixProposal) -> FixReview {
+    pub fn new(proposal: FixProposal, chosen: &[Finding]) -> FixReview {
         let rows = proposal
             .fixes
             .into_iter()
@@ -78,6 +96,7 @@ impl FixReview {
                 }
             })
             .collect();
+        let mut asks = Vec::new();
         let remaining = proposal
             .remaining
             .iter()
@@ -87,7 +106,19 @@ impl FixReview {
                     None => u.path.clone(),
                 };
                 let reason = reason_here(u.code, &u.reason);
-                sanitize_for_terminal(&format!("{}  {at} — {reason}", u.code), false)
+                let shown = sanitize_for_terminal(&format!("{}  {at} — {reason}", u.code), false);
+                let key = chosen
+                    .iter()
+                    .find(|f| f.code == u.code && *f.path == *u.path && f.line == u.line)
+                    .and_then(Finding::missing_key);
+                if let Some(key) = key {
+                    asks.push(Ask {
+                        path: u.path.clone(),
+                        key,
+                        shown: shown.clone(),
+                    });
+                }
+                shown
             })
             .collect();
         FixReview {
@@ -96,6 +127,49 @@ impl FixReview {
             cursor: Cursor::default(),
             detail_scroll: 0,
             result: None,
+            asks,
+            typing: None,
+            refused: None,
+        }
+    }
+
+    /// A key while a value is typed.
+    fn type_key(&mut self, key: KeyEvent, bank: &Bank) {
+        let Some(text) = &mut self.typing else {
+            return;
+        };
+        match key.code {
+            KeyCode::Esc => self.typing = None,
+            KeyCode::Backspace => {
+                text.pop();
+            }
+            KeyCode::Char(c) if !c.is_control() => text.push(c),
+            KeyCode::Enter => {
+                let Some(ask) = self.asks.first() else {
+                    self.typing = None;
+                    return;
+                };
+                match membank_core::fix::given_value(bank, &ask.path, ask.key, text) {
+                    Ok(fix) => {
+                        let ask = self.asks.remove(0);
+                        self.remaining.retain(|l| *l != ask.shown);
+                        // A file with other fixes gets its own row for
+                        // this one: each row is one reviewed change.
+                        let mut review = FixReview::new(
+                            FixProposal {
+                                fixes: vec![fix],
+                                remaining: Vec::new(),
+                            },
+                            &[],
+                        );
+                        self.rows.append(&mut review.rows);
+                        self.typing = None;
+                        self.refused = None;
+                    }
+                    Err(why) => self.refused = Some(sanitize_for_terminal(&why, false)),
+                }
+            }
+            _ => {}
         }
     }
 
@@ -105,7 +179,12 @@ impl FixReview {
 
     /// A key while the review is open. `list_height` is the rows the file
     /// list has on screen.
-    pub fn key(&mut self, key: KeyEvent, root: &Path, list_height: usize) -> Outcome {
+    pub fn key(&mut self, key: KeyEvent, bank: &Bank, list_height: usize) -> Outcome {
+        let root = bank.root();
+        if self.typing.is_some() {
+            self.type_key(key, bank);
+            return Outcome::Open;
+        }
         if self.result.is_some() {
             return match key.code {
                 KeyCode::Enter | KeyCode::Esc => Outcome::Closed,
@@ -126,6 +205,10 @@ impl FixReview {
             }
             KeyCode::Char('A') => self.rows.iter_mut().for_each(|r| r.accepted = true),
             KeyCode::Char('D') => self.rows.iter_mut().for_each(|r| r.accepted = false),
+            KeyCode::Char('i') if !self.asks.is_empty() => {
+                self.typing = Some(String::new());
+                self.refused = None;
+            }
             KeyCode::Enter if len == 0 => return Outcome::Closed,
             KeyCode::Enter => return Outcome::Applied(self.apply(root)),
             _ => {}
@@ -320,6 +403,36 @@ pub fn draw(frame: &mut Frame, area: Rect, review: &FixReview, focused: bool, th
                 };
                 Line::styled(l.clone(), style)
             }));
+        }
+    }
+    if let Some(ask) = review.asks.first() {
+        let path = sanitize_for_terminal(&ask.path, false);
+        match &review.typing {
+            Some(text) => {
+                lines.insert(
+                    0,
+                    Line::from(vec![
+                        Span::styled(format!("{} for {path}: ", ask.key), theme.hint_key),
+                        Span::styled(
+                            format!("{}▏", sanitize_for_terminal(text, false)),
+                            theme.input,
+                        ),
+                        Span::styled("  Enter adds it · Esc cancels", theme.muted),
+                    ]),
+                );
+                if let Some(why) = &review.refused {
+                    lines.insert(1, Line::styled(why.clone(), theme.error));
+                }
+            }
+            None => lines.push(Line::styled(
+                format!(
+                    "i types the {} of {path} ({} value{} to give)",
+                    ask.key,
+                    review.asks.len(),
+                    if review.asks.len() == 1 { "" } else { "s" }
+                ),
+                theme.hint_key,
+            )),
         }
     }
     if !review.remaining.is_empty() {

@@ -23,12 +23,14 @@ use crate::layout::Folder;
 use crate::wikilink::LinkKind;
 
 mod edit;
+mod given;
 mod moves;
 mod retarget;
 mod term_conflict;
 #[cfg(test)]
 mod tests;
 
+pub use given::given_value;
 pub use term_conflict::keep_translation;
 
 /// What a fix does to one path.
