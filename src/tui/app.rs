@@ -9,7 +9,6 @@ use std::sync::Arc;
 
 use membank_core::bank::Bank;
 use membank_core::clock::Clock;
-use membank_core::dejavu::Project;
 use membank_core::health::{HealthOptions, HealthReport};
 use membank_core::layout::{ARCHIVE_DIR, Folder};
 use membank_core::memory::{Memory, changes};
@@ -26,13 +25,13 @@ use super::panes::health::{self, HealthPane};
 use super::panes::no_agents::NoAgents;
 use super::panes::recall::RecallPane;
 use super::panes::search::SearchPane;
-use super::panes::slot::{self, Slot};
+use super::panes::slot::Slot;
 use super::panes::{Component, Cx};
 use super::reload::Reread;
 use super::theme::Theme;
-use super::unread::Unread;
 use super::widgets::fuzzy::{Finder, FinderItem, Placement};
 use super::widgets::status::Status;
+use crate::layouts;
 
 /// The panes, named as on screen.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -145,12 +144,12 @@ impl App {
             recall: RecallPane::default(),
             search: SearchPane::default(),
             health: HealthPane::default(),
-            agents: AgentsPane::offering(slot::agents_for(spec)),
+            agents: AgentsPane::offering(layouts::face(spec).agents),
             no_agents: NoAgents {
                 layout: spec.title.to_owned(),
             },
-            slot: Slot::for_layout(spec),
-            agents_work: !slot::agents_for(spec).is_empty(),
+            slot: layouts::face(spec).slot,
+            agents_work: !layouts::face(spec).agents.is_empty(),
         };
         panes.bank.name = panes.slot.tree_title();
         panes.agents.style_inputs(&theme);
@@ -193,17 +192,12 @@ impl App {
 
     /// The open memory when it is a bank, for what only a bank does.
     pub fn bank(&self) -> Option<&Bank> {
-        self.memory.downcast_ref::<Bank>()
+        crate::layouts::bank(&*self.memory)
     }
 
     /// "the memory bank", "the everos memory root": the open memory's kind.
     pub fn memory_kind(&self) -> String {
-        let title = self.memory.spec().title;
-        let bare = title
-            .strip_prefix("a ")
-            .or_else(|| title.strip_prefix("an "))
-            .unwrap_or(title);
-        format!("the {bare}")
+        format!("the {}", self.memory.spec().noun)
     }
 
     /// Where model messages go: the runner's event channel (or a test's).
@@ -431,7 +425,7 @@ impl App {
         let p = &mut self.panes;
         p.bank.cursor.clamp(p.bank.rows.len(), bh);
         p.health.cursor.clamp(p.health.rows.len(), hh);
-        if let Some(bank) = self.memory.downcast_ref::<Bank>() {
+        if let Some(bank) = crate::layouts::bank(&*self.memory) {
             p.context.set_width(context_width, bank, &self.theme);
             p.context.clamp_scroll(ch, bank, &self.theme);
         }
@@ -486,12 +480,8 @@ impl App {
         }
         p.bank.rebuild(memory, &self.flagged, bh);
         p.article.empty_note = None;
-        p.article.noun = match memory.spec().name {
-            "dejavu" => "record",
-            "everos" => "file",
-            _ => "article",
-        };
-        if let Some(bank) = memory.downcast_ref::<Bank>() {
+        p.article.noun = memory.spec().record;
+        if let Some(bank) = crate::layouts::bank(memory) {
             // The screen may have been laid out before there was a bank
             // to size the list for (the first read).
             p.context.set_width(cw, bank, theme);
@@ -500,19 +490,15 @@ impl App {
             p.agents.refresh(bank, &self.health);
             p.article.empty_note = super::panes::bank::starter_note(bank);
         }
-        p.recall.recompute(memory.downcast_ref::<Project>(), theme);
+        p.recall.recompute(layouts::project(memory), theme);
         let reindex = p.search.memory_changed(memory);
         if p.article.rel.is_some() {
             p.article.lay_out(memory, theme, width);
         }
         self.status.bank = self.bank_label.clone();
         self.status.articles = memory.len();
-        self.status.unread = memory.downcast_ref::<super::unread::Unread>().is_some();
-        self.status.noun = if memory.downcast_ref::<Bank>().is_some() {
-            "articles"
-        } else {
-            "files"
-        };
+        self.status.unread = layouts::is_unread(memory);
+        self.status.noun = layouts::face(memory.spec()).status_noun;
         self.status.query = p.context.query_text.clone();
         self.dirty = true;
         if let Some(generation) = reindex {
@@ -525,7 +511,7 @@ impl App {
         if saved.is_empty() {
             return;
         }
-        let Some(bank) = self.memory.downcast_ref::<Bank>() else {
+        let Some(bank) = crate::layouts::bank(&*self.memory) else {
             // A bank still being read is ranked for it when it arrives.
             if self.panes.slot == Slot::Context {
                 self.panes.context.fill(saved);
@@ -573,7 +559,7 @@ impl App {
     /// focus the article.
     /// Set the Context pane's client, as typing it there would.
     pub fn set_context_client(&mut self, client: &str) {
-        let Some(bank) = self.memory.downcast_ref::<Bank>() else {
+        let Some(bank) = crate::layouts::bank(&*self.memory) else {
             return;
         };
         let field = super::panes::context::Field::Client;
@@ -609,7 +595,7 @@ impl App {
         }
         // The first read or another re-read is under way: these files are
         // read once it is in, from the memory it brings.
-        if self.rereading || self.memory.downcast_ref::<Unread>().is_some() {
+        if self.rereading || crate::layouts::is_unread(&*self.memory) {
             self.queued.extend(rels);
             return;
         }
@@ -640,7 +626,7 @@ impl App {
     ) -> R {
         let mut cx = Cx {
             memory: self.memory.as_ref(),
-            bank: self.memory.downcast_ref::<Bank>(),
+            bank: crate::layouts::bank(&*self.memory),
             theme: &self.theme,
             health: &self.health,
             flagged: &self.flagged,
@@ -727,17 +713,13 @@ impl App {
         // The tree may show the walked files already, but the finder needs
         // what is in them: an empty one would look like a memory without
         // any.
-        if self
-            .memory
-            .downcast_ref::<super::unread::Unread>()
-            .is_some()
-        {
+        if layouts::is_unread(&*self.memory) {
             let kind = self.memory_kind();
             self.status
                 .info(format!("{kind} is still being read; find opens when it is"));
             return;
         }
-        let Some(bank) = self.memory.downcast_ref::<Bank>() else {
+        let Some(bank) = crate::layouts::bank(&*self.memory) else {
             self.open_document_finder();
             return;
         };
@@ -829,7 +811,7 @@ impl App {
         let height = usize::from(inner(super::areas::search_popup(self.size)).height).max(1);
         let mut cx = Cx {
             memory: self.memory.as_ref(),
-            bank: self.memory.downcast_ref::<Bank>(),
+            bank: crate::layouts::bank(&*self.memory),
             theme: &self.theme,
             health: &self.health,
             flagged: &self.flagged,

@@ -23,7 +23,7 @@ pub(super) fn fixture() -> PathBuf {
 
 /// The open memory as a bank; tests of bank behaviour open banks.
 pub(super) fn bank_of(memory: &dyn Memory) -> &Bank {
-    memory.downcast_ref::<Bank>().expect("a bank is open")
+    crate::layouts::bank(memory).expect("a bank is open")
 }
 
 pub(super) fn app_at(root: &Path, w: u16, h: u16) -> App {
@@ -563,7 +563,7 @@ fn the_interface_is_usable_before_the_bank_is_read_and_fills_in_after() {
 fn the_tree_shows_the_walked_files_before_they_are_read() {
     use super::panes::bank::RowKind;
     let root = fixture();
-    let spec = membank_core::memory::layout_named("bank").unwrap();
+    let spec = membank_core::memory::LayoutKind::Bank.spec();
     let mut app = App::new(
         Box::new(super::unread::Unread::new(spec, root.clone())),
         Theme::default_theme(),

@@ -201,7 +201,7 @@ fn the_context_pane_fills_its_height_once_the_bank_is_read() {
     use ratatui::layout::Rect;
     // As the program starts: the bank is read after the screen is laid out.
     let root = demo_bank();
-    let spec = membank_core::memory::layout_named("bank").unwrap();
+    let spec = membank_core::memory::LayoutKind::Bank.spec();
     let mut app = App::new(
         Box::new(super::unread::Unread::new(spec, root.clone())),
         Theme::default_theme(),

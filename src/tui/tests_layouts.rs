@@ -4,8 +4,8 @@
 use std::path::{Path, PathBuf};
 
 use insta::assert_snapshot;
+use membank_core::dejavu::FEEDBACK_PATH;
 use membank_core::dejavu::recall::Level;
-use membank_core::dejavu::{FEEDBACK_PATH, Project};
 use membank_core::memory;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::layout::Rect;
@@ -398,7 +398,7 @@ fn recall_feedback_is_saved_for_the_cue_just_tried() {
     let message = app.status.message.clone().unwrap().0;
     assert!(message.starts_with("appended"), "{message}");
     // The project it read is the one it wrote to.
-    assert!(app.memory.downcast_ref::<Project>().is_some());
+    assert!(crate::layouts::project(&*app.memory).is_some());
 }
 
 #[test]

@@ -14,7 +14,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use membank_core::compile::{self, BlockStatus};
-use membank_core::dejavu::{self, supersede};
+use membank_core::dejavu::supersede;
 use membank_core::review::{self, Change, ProposedFile};
 use membank_core::text::sanitize_for_terminal;
 use membank_core::transaction::Stopped;
@@ -291,8 +291,7 @@ fn describe_proposal(r: &ProposalReport<'_>) -> String {
 pub fn supersede(shared: &Arc<Shared>, owner: Owner, p: SupersedeParams) -> Result<Output, String> {
     let plan = {
         let memory = shared.memory();
-        let project = memory
-            .downcast_ref::<dejavu::Project>()
+        let project = membank::layouts::project(&**memory)
             .ok_or_else(|| "supersede works on Deja Vu projects".to_owned())?;
         supersede::plan(project, &p.old, &p.new).map_err(|e| format!("supersede: {e}"))?
     };

@@ -225,7 +225,7 @@ impl ArticlePane {
             return;
         };
         self.entry_links.clear();
-        let Some(bank) = memory.downcast_ref::<Bank>() else {
+        let Some(bank) = crate::layouts::bank(memory) else {
             let mut laid = super::document::lay_out(
                 memory,
                 &rel,
