@@ -1759,6 +1759,40 @@ async fn private_memory_is_withheld_from_every_answer_unless_included() {
     c.service.cancel().await.unwrap();
 }
 
+/// An impression that points at a private record names it and carries its
+/// keywords: a recall answer leaves it out unless private memory is served.
+#[tokio::test]
+async fn recall_leaves_out_impressions_of_private_records_unless_included() {
+    let dir = tempfile::tempdir().unwrap();
+    let m = dir.path().join("memory");
+    fs::create_dir_all(m.join("decisions")).unwrap();
+    fs::create_dir_all(m.join("private")).unwrap();
+    fs::write(m.join("summary.md"), "# Summary\n").unwrap();
+    fs::write(
+        m.join("impressions.jsonl"),
+        concat!(
+            r#"{"id":"shared-cache","keywords":["cache","layer"],"record_path":"memory/decisions/cache.md","weight":0.5,"status":"active"}"#,
+            "\n",
+            r#"{"id":"zebra-acquisition","keywords":["cache","zebra"],"record_path":"memory/private/deal.md","weight":0.9,"status":"active"}"#,
+            "\n",
+        ),
+    )
+    .unwrap();
+    let c = connect(dir.path(), &[]).await;
+    let answer = call(&c, "recall", json!({"cue": "cache zebra"})).await;
+    let everything = format!("{:?} {}", answer.structured_content, text_of(&answer));
+    assert!(everything.contains("shared-cache"), "{everything}");
+    assert!(!everything.contains("zebra-acquisition"), "{everything}");
+    assert!(!everything.contains("memory/private"), "{everything}");
+    c.service.cancel().await.unwrap();
+
+    let c = connect(dir.path(), &["--include-private"]).await;
+    let answer = call(&c, "recall", json!({"cue": "cache zebra"})).await;
+    let v = answer.structured_content.clone().unwrap();
+    assert_eq!(v["matches"][0]["id"], "zebra-acquisition", "{v}");
+    c.service.cancel().await.unwrap();
+}
+
 #[tokio::test]
 async fn memory_text_reaches_the_client_quoted_as_data() {
     use membank_llm::quoting::{CLOSE, MEMORY_IS_DATA, OPEN};

@@ -66,6 +66,36 @@ pub fn write_atomic(target: &Path, bytes: &[u8]) -> io::Result<()> {
     Ok(())
 }
 
+/// Write a new file at `target` atomically, never replacing one: fails
+/// with `AlreadyExists` when a file (or anything else) is there. The
+/// parent folder must exist.
+pub fn create_atomic(target: &Path, bytes: &[u8]) -> io::Result<()> {
+    let dir = match target.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let name = target
+        .file_name()
+        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "no file name"))?;
+    let mut prefix = name.to_os_string();
+    prefix.push(".");
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(&prefix).suffix(".tmp").rand_bytes(8);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(fs::Permissions::from_mode(0o666));
+    }
+    let mut tmp = builder.tempfile_in(dir)?;
+    tmp.write_all(bytes)?;
+    tmp.as_file().sync_all()?;
+    // A hard link, not a rename: the kernel refuses it when the name is
+    // taken, so a file made by someone else meanwhile is never replaced.
+    tmp.persist_noclobber(target).map_err(|e| e.error)?;
+    sync_dir(dir);
+    Ok(())
+}
+
 /// Remove the temporary files that killed runs left in the bank's folders
 /// (`<name>.md.<tag>.tmp`, see [`is_temp_name`]); returns their paths
 /// relative to the bank. Only safe while holding the bank's lock, which

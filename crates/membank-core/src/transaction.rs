@@ -19,7 +19,7 @@ use std::io::{self, Write as _};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use crate::atomic::{sync_dir, write_atomic};
+use crate::atomic::{create_atomic, sync_dir, write_atomic};
 use crate::compile::{self, BlocksReport, CompileReport, Mode};
 use crate::dejavu::project::Project;
 use crate::dejavu::writeback::{self, check_on_disk};
@@ -280,33 +280,27 @@ impl Transaction {
         })
     }
 
-    /// The fixes of a `membank fix` proposal, as shown: nothing is written
-    /// when any file's bytes are no longer the ones the proposal was made
-    /// from, or when a changed file would hold a credential. Files are
-    /// replaced atomically, leftovers deleted and folders made; the result
-    /// lists each file's bytes before and after, and the folders made.
+    /// The fixes of a `membank fix` proposal (or of a rename, a new note),
+    /// as shown: nothing is written when any file's bytes are no longer the
+    /// ones the proposal was made from, when a path to be created is taken,
+    /// or when a written file would hold a credential. Files are replaced,
+    /// created and moved atomically (a create never replaces a file that
+    /// appeared meanwhile), leftovers deleted and folders made; the result
+    /// lists each file's bytes before and after (a move is its old path
+    /// going and its new path coming), and the folders made.
     pub fn commit_fixes(&self, fixes: &[FileFix]) -> Result<Done<Vec<String>>, Stopped> {
-        if self.kind != Kind::Bank {
-            return Err(Stopped::Refused(format!(
-                "{}: fixes are written to a bank only; nothing was written",
-                self.root.display()
-            )));
-        }
-        let stale: Vec<String> = fixes
-            .iter()
-            .filter(|f| match &f.action {
-                Action::Change { before, .. } | Action::Delete { before } => {
-                    self.fix_read(&f.path).ok().flatten().as_ref() != Some(before)
-                }
-                Action::CreateFolder => false,
-            })
-            .map(|f| f.path.clone())
-            .collect();
+        let stale: Vec<String> = fixes.iter().flat_map(|f| self.stale_paths(f)).collect();
         if !stale.is_empty() {
             return Err(Stopped::Stale(stale));
         }
         for f in fixes {
-            if let Action::Change { after, .. } = &f.action {
+            let written = match &f.action {
+                Action::Change { after, .. }
+                | Action::Create { after }
+                | Action::Move { after, .. } => Some(after),
+                Action::Delete { .. } | Action::CreateFolder => None,
+            };
+            if let Some(after) = written {
                 crate::secrets::refuse(&String::from_utf8_lossy(after)).map_err(|reason| {
                     Stopped::Refused(format!("{}: {reason}; nothing was written", f.path))
                 })?;
@@ -317,33 +311,97 @@ impl Transaction {
             changes: Vec::new(),
         };
         for f in fixes {
+            let changed =
+                |path: &str, before: Option<&Vec<u8>>, after: Option<&Vec<u8>>| FileChange {
+                    path: path.to_string(),
+                    before: before.cloned(),
+                    after: after.cloned(),
+                };
             let written = match &f.action {
                 Action::Change { before, after } => self.replace(&f.path, after).map(|()| {
-                    done.changes.push(FileChange {
-                        path: f.path.clone(),
-                        before: Some(before.clone()),
-                        after: Some(after.clone()),
-                    })
+                    done.changes
+                        .push(changed(&f.path, Some(before), Some(after)))
                 }),
-                Action::Delete { before } => self.remove_leftover(&f.path).map(|()| {
-                    done.changes.push(FileChange {
-                        path: f.path.clone(),
-                        before: Some(before.clone()),
-                        after: None,
-                    })
-                }),
+                Action::Delete { before } => self
+                    .remove_leftover(&f.path)
+                    .map(|()| done.changes.push(changed(&f.path, Some(before), None))),
                 Action::CreateFolder => self
                     .create_folder(&f.path)
                     .map(|()| done.report.push(f.path.clone())),
+                Action::Create { after } => self
+                    .create(&f.path, after)
+                    .map(|()| done.changes.push(changed(&f.path, None, Some(after)))),
+                Action::Move { to, before, after } => self.create(to, after).and_then(|()| {
+                    done.changes.push(changed(to, None, Some(after)));
+                    self.remove_moved(&f.path)
+                        .map(|()| done.changes.push(changed(&f.path, Some(before), None)))
+                }),
             };
             if let Err(e) = written {
                 let before_it = done.changes.len() + done.report.len();
                 return Err(Stopped::Refused(format!(
-                    "{e}; {before_it} fix(es) before it were written, the rest were not"
+                    "{e}; {before_it} change(s) before it were written, the rest were not"
                 )));
             }
         }
         Ok(done)
+    }
+
+    /// The paths of one fix that are no longer as its proposal saw them.
+    fn stale_paths(&self, fix: &FileFix) -> Vec<String> {
+        let differs = |rel: &str, before: &Vec<u8>| {
+            self.fix_read(rel).ok().flatten().as_ref() != Some(before)
+        };
+        let taken = |rel: &str| !matches!(self.fix_read(rel), Ok(None));
+        match &fix.action {
+            Action::Change { before, .. } | Action::Delete { before } => differs(&fix.path, before)
+                .then(|| fix.path.clone())
+                .into_iter()
+                .collect(),
+            Action::CreateFolder => Vec::new(),
+            Action::Create { .. } => taken(&fix.path)
+                .then(|| fix.path.clone())
+                .into_iter()
+                .collect(),
+            Action::Move { to, before, .. } => {
+                let mut stale = Vec::new();
+                if differs(&fix.path, before) {
+                    stale.push(fix.path.clone());
+                }
+                if taken(to) {
+                    stale.push(to.clone());
+                }
+                stale
+            }
+        }
+    }
+
+    /// Write a new file, creating missing folders inside the memory; a
+    /// file already at `rel` is never replaced.
+    pub fn create(&self, rel: &str, bytes: &[u8]) -> Result<(), String> {
+        let fail = |e: String| format!("{rel}: {e}");
+        let target = self.target(rel).map_err(fail)?;
+        if let Some(parent) = target.parent() {
+            fs::create_dir_all(parent).map_err(|e| fail(e.to_string()))?;
+            if self.target(rel).map_err(fail)? != target {
+                return Err(fail(
+                    "the target folder changed while writing; nothing was written".into(),
+                ));
+            }
+        }
+        create_atomic(&target, bytes).map_err(|e| {
+            if e.kind() == io::ErrorKind::AlreadyExists {
+                fail("a file appeared there meanwhile; it was not replaced".into())
+            } else {
+                fail(e.to_string())
+            }
+        })
+    }
+
+    /// Remove the old path of a moved file (a regular file reached through
+    /// no link).
+    fn remove_moved(&self, rel: &str) -> Result<(), String> {
+        self.remove_leftover(rel)
     }
 
     /// A file a fix reads: an article by the bank's rules, or a leftover
@@ -778,5 +836,116 @@ mod tests {
         let tx = begin(dir.path());
         assert!(tx.append_line("memory/log.jsonl", "x").is_err());
         assert!(tx.read("memory/log.jsonl").is_err());
+    }
+
+    fn fix(path: &str, action: Action) -> FileFix {
+        FileFix {
+            path: path.into(),
+            codes: vec![],
+            notes: vec![],
+            action,
+        }
+    }
+
+    #[test]
+    fn a_move_creates_the_new_path_removes_the_old_and_reports_both() {
+        let dir = bank();
+        let root = dir.path();
+        let moved = fix(
+            "01_CLIENTS/Edit.md",
+            Action::Move {
+                to: "01_CLIENTS/Renamed.md".into(),
+                before: b"before\n".to_vec(),
+                after: b"after\n".to_vec(),
+            },
+        );
+        let done = begin_bank(root).commit_fixes(&[moved]).unwrap();
+        assert_eq!(text(root, "01_CLIENTS/Edit.md"), None);
+        assert_eq!(
+            text(root, "01_CLIENTS/Renamed.md").as_deref(),
+            Some("after\n")
+        );
+        let summary: Vec<(&str, bool, bool)> = done
+            .changes
+            .iter()
+            .map(|c| (c.path.as_str(), c.before.is_some(), c.after.is_some()))
+            .collect();
+        assert_eq!(
+            summary,
+            [
+                ("01_CLIENTS/Renamed.md", false, true),
+                ("01_CLIENTS/Edit.md", true, false)
+            ]
+        );
+    }
+
+    #[test]
+    fn a_move_onto_a_taken_name_or_from_changed_bytes_writes_nothing() {
+        let dir = bank();
+        let root = dir.path();
+        fs::write(root.join("01_CLIENTS/Taken.md"), "someone else's\n").unwrap();
+        let onto_taken = fix(
+            "01_CLIENTS/Edit.md",
+            Action::Move {
+                to: "01_CLIENTS/Taken.md".into(),
+                before: b"before\n".to_vec(),
+                after: b"before\n".to_vec(),
+            },
+        );
+        let err = begin_bank(root).commit_fixes(&[onto_taken]).unwrap_err();
+        assert_eq!(err, Stopped::Stale(vec!["01_CLIENTS/Taken.md".into()]));
+        let from_changed = fix(
+            "01_CLIENTS/Edit.md",
+            Action::Move {
+                to: "01_CLIENTS/Free.md".into(),
+                before: b"what was shown\n".to_vec(),
+                after: b"what was shown\n".to_vec(),
+            },
+        );
+        let err = begin_bank(root).commit_fixes(&[from_changed]).unwrap_err();
+        assert_eq!(err, Stopped::Stale(vec!["01_CLIENTS/Edit.md".into()]));
+        assert_eq!(
+            text(root, "01_CLIENTS/Edit.md").as_deref(),
+            Some("before\n")
+        );
+        assert_eq!(
+            text(root, "01_CLIENTS/Taken.md").as_deref(),
+            Some("someone else's\n")
+        );
+        assert_eq!(text(root, "01_CLIENTS/Free.md"), None);
+    }
+
+    #[test]
+    fn a_create_makes_its_folders_and_never_replaces_a_file() {
+        let dir = bank();
+        let root = dir.path();
+        let new = fix(
+            "02_TERMINOLOGY/Legal/New.md",
+            Action::Create {
+                after: b"new\n".to_vec(),
+            },
+        );
+        begin_bank(root)
+            .commit_fixes(std::slice::from_ref(&new))
+            .unwrap();
+        assert_eq!(
+            text(root, "02_TERMINOLOGY/Legal/New.md").as_deref(),
+            Some("new\n")
+        );
+        let again = begin_bank(root).commit_fixes(&[new]).unwrap_err();
+        assert_eq!(
+            again,
+            Stopped::Stale(vec!["02_TERMINOLOGY/Legal/New.md".into()])
+        );
+        // Even when it appears after the check, under the lock, by another
+        // program: the create itself refuses.
+        let err = begin_bank(root)
+            .create("02_TERMINOLOGY/Legal/New.md", b"other\n")
+            .unwrap_err();
+        assert!(err.contains("was not replaced"), "{err}");
+        assert_eq!(
+            text(root, "02_TERMINOLOGY/Legal/New.md").as_deref(),
+            Some("new\n")
+        );
     }
 }

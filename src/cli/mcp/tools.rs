@@ -516,7 +516,11 @@ fn recall_tool(shared: &Shared, p: RecallParams) -> Result<Output, String> {
     let project = membank::layouts::project(&**memory)
         .ok_or_else(|| "recall works on Deja Vu projects".to_owned())?;
     let cue = recall::cue_of(&p.cue).map_err(|e| format!("recall: {e:#}"))?;
-    let result = recall::scan(project, &cue);
+    let result = if shared.include_private {
+        recall::scan(project, &cue)
+    } else {
+        recall::scan_shared(project, &cue)
+    };
     let text = recall::human(&result, Some(recall::DEFAULT_LIMIT));
     Output::new(recall::ReferenceJson::new(&result), vec![text])
 }

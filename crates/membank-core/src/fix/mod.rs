@@ -35,6 +35,16 @@ pub enum Action {
     Delete { before: Vec<u8> },
     /// A folder of the format is made.
     CreateFolder,
+    /// A new file with these bytes; refused when the path is taken.
+    Create { after: Vec<u8> },
+    /// The file moves to `to` (a path of the same memory that must not be
+    /// taken), its bytes `before` becoming `after` on the way (equal when
+    /// only the name changes).
+    Move {
+        to: String,
+        before: Vec<u8>,
+        after: Vec<u8>,
+    },
 }
 
 /// The fixes to one path.
@@ -55,17 +65,21 @@ impl FileFix {
             Action::Change { .. } => "changed",
             Action::Delete { .. } => "deleted",
             Action::CreateFolder => "new folder",
+            Action::Create { .. } => "new",
+            Action::Move { .. } => "moved",
         }
     }
 
     /// The change as a unified diff of the text (a change of encoding
     /// alone shows none: its notes say what it does).
     pub fn diff(&self) -> Option<String> {
-        let Action::Change { before, after } = &self.action else {
-            return None;
+        let (old, new) = match &self.action {
+            Action::Change { before, after } | Action::Move { before, after, .. } => {
+                (shown_text(before), shown_text(after))
+            }
+            Action::Create { after } => (String::new(), shown_text(after)),
+            Action::Delete { .. } | Action::CreateFolder => return None,
         };
-        let old = shown_text(before);
-        let new = shown_text(after);
         (old != new).then(|| crate::diff::unified_diff(&self.path, &old, &new))
     }
 }
