@@ -9,11 +9,12 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::layout::Rect;
 use ratatui::{Terminal, TerminalOptions, Viewport};
 
-use super::app::{App, Msg, Pane, update};
+use super::app::{App, Msg, Pane};
 use super::keys::KeyMap;
 use super::panes::context::Field;
 use super::theme::Theme;
 use super::ui;
+use super::update::update;
 use membank_core::bank::Bank;
 use membank_core::memory::Memory;
 

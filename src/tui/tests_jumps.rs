@@ -7,8 +7,9 @@ use std::path::{Path, PathBuf};
 use insta::assert_snapshot;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-use super::app::{Msg, Pane, Popup, update};
+use super::app::{Msg, Pane, Popup};
 use super::tests::{app_at, copy_dir, fixture, key, keys, screen};
+use super::update::update;
 
 fn demo_bank() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("demo-bank")

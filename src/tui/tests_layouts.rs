@@ -10,11 +10,12 @@ use membank_core::memory;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::layout::Rect;
 
-use super::app::{App, Effect, Msg, Pane, Popup, update};
+use super::app::{App, Effect, Msg, Pane, Popup};
 use super::keys::KeyMap;
 use super::panes::slot::Slot;
 use super::tests::{copy_dir, key, keys, screen};
 use super::theme::Theme;
+use super::update::update;
 
 fn manifest(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)

@@ -9,8 +9,9 @@ use membank_core::health::{HealthOptions, check};
 use membank_core::memory::Memory;
 use ratatui::crossterm::event::KeyCode;
 
-use super::app::{App, Msg, update};
+use super::app::{App, Msg};
 use super::tests::{app_at, bank_of, copy_dir, fixture, key};
+use super::update::update;
 
 /// Route background results through a channel, as the event loop does.
 fn with_channel(app: &mut App) -> mpsc::Receiver<Msg> {

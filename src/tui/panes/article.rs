@@ -19,8 +19,8 @@ use ratatui::widgets::Paragraph;
 mod search;
 
 use super::{Component, Cx, hint_text, page};
-use crate::tui::app::Effect;
 use crate::tui::keys::{Action, KeyMap, Scope};
+use crate::tui::messages::Effect;
 use crate::tui::theme::Theme;
 use crate::tui::widgets::cut::cut_lines;
 use crate::tui::widgets::markdown::{LinkSpot, RenderedDoc, render_article};

@@ -20,8 +20,8 @@ use ratatui::widgets::Paragraph;
 use super::cursor::Cursor;
 use super::groups::{FolderTreeBuilder, GroupTree, folder_key};
 use super::{Component, Cx, hint_text, page};
-use crate::tui::app::Effect;
 use crate::tui::keys::{Action, KeyMap, Scope};
+use crate::tui::messages::Effect;
 use crate::tui::theme::Theme;
 use crate::tui::widgets::cut::{cut, cut_line};
 

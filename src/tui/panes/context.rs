@@ -24,8 +24,8 @@ mod explain;
 
 use super::{Component, Cx, hint_text, page};
 use crate::last_query::SavedQuery;
-use crate::tui::app::Effect;
 use crate::tui::keys::{Action, KeyMap, Scope};
+use crate::tui::messages::Effect;
 use crate::tui::theme::Theme;
 use crate::tui::widgets::cut::{cut_line, cut_lines};
 

@@ -34,7 +34,7 @@ use ratatui_textarea::TextArea;
 use self::review::Review;
 use self::stream::Stream;
 use super::Cx;
-use crate::tui::app::Effect;
+use crate::tui::messages::Effect;
 use crate::tui::theme::Theme;
 use crate::tui::widgets::confirm::{Confirm, OnYes};
 

@@ -9,6 +9,8 @@
 //! (`health::incremental::recheck`). A folder that changed, or another
 //! layout, is read again whole and checked in full.
 
+mod apply;
+
 use std::collections::{BTreeSet, HashSet};
 use std::sync::Arc;
 
