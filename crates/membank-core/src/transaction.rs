@@ -331,7 +331,11 @@ impl Transaction {
                 Action::Create { after } => self
                     .create(&f.path, after)
                     .map(|()| done.changes.push(changed(&f.path, None, Some(after)))),
-                Action::Move { to, before, after } => self.create(to, after).and_then(|()| {
+                Action::Move { to, before, after } => match is_template_rename(&f.path, to) {
+                    true => self.create_unlinked(to, after),
+                    false => self.create(to, after),
+                }
+                .and_then(|()| {
                     done.changes.push(changed(to, None, Some(after)));
                     self.remove_moved(&f.path)
                         .map(|()| done.changes.push(changed(&f.path, Some(before), None)))
@@ -396,6 +400,13 @@ impl Transaction {
                 fail(e.to_string())
             }
         })
+    }
+
+    /// Write a new file reached through no link, in a folder that exists
+    /// (a prompt template the user renames: no agent's write goes there).
+    fn create_unlinked(&self, rel: &str, bytes: &[u8]) -> Result<(), String> {
+        let target = self.unlinked(rel)?;
+        create_atomic(&target, bytes).map_err(|e| format!("{rel}: {e}"))
     }
 
     /// Remove the old path of a moved file (a regular file reached through
@@ -569,6 +580,24 @@ fn ends_with_newline(file: &fs::File, len: u64) -> Result<bool, String> {
             .map_err(|e| e.to_string())?;
     }
     Ok(last[0] == b'\n')
+}
+
+/// A prompt template moved to the name its agent looks for: the one write
+/// into `06_TEMPLATES` membank makes, and only when the user accepts it.
+fn is_template_rename(from: &str, to: &str) -> bool {
+    let dir = crate::layout::Folder::Templates.dir_name();
+    let in_templates = |p: &str| {
+        p.strip_prefix(dir)
+            .and_then(|r| r.strip_prefix('/'))
+            .filter(|name| !name.contains('/'))
+            .map(str::to_owned)
+    };
+    match (in_templates(from), in_templates(to)) {
+        (Some(_), Some(name)) => crate::templates::Agent::ALL
+            .iter()
+            .any(|a| a.file_name() == name),
+        _ => false,
+    }
 }
 
 #[cfg(test)]
