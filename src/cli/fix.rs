@@ -199,7 +199,7 @@ fn print_human(bank: &str, proposal: &FixProposal, written: bool, yes: bool) {
 }
 
 /// `changed    path (codes)`, what each fix does, then the diff in colour.
-fn print_fix(f: &FileFix) {
+pub(super) fn print_fix(f: &FileFix) {
     anstream::println!(
         "  {:<10} {} ({})",
         f.kind(),

@@ -25,6 +25,9 @@ mod links;
 mod lint_llm;
 mod llm_common;
 mod mcp;
+mod mv;
+mod new;
+mod qa;
 mod read;
 mod recall;
 mod search;
@@ -32,6 +35,7 @@ mod snapshot;
 mod style;
 mod supersede;
 mod template;
+mod terms;
 mod translate;
 mod values;
 mod writeback;
@@ -89,6 +93,12 @@ enum Command {
     Check(check::Args),
     /// Fix the health findings that have one right answer (shown; written with --yes).
     Fix(fix::Args),
+    /// Rename or move a note or folder, rewriting every link to it (shown; written with --yes).
+    Mv(mv::Args),
+    /// Create an article with the keys its folder requires (never overwrites).
+    New(new::NewArgs),
+    /// Capture a quick note: a bank's inbox, a Deja Vu project's event ledger.
+    Note(new::NoteArgs),
     /// Score and budget the bank for a client / domain / language pair.
     Context(context::Args),
     /// Parse `### FILE:` blocks from an LLM reply and optionally write them.
@@ -133,6 +143,10 @@ enum Command {
     Feedback(feedback::Args),
     /// Ranked full-text search over a memory of any layout.
     Search(search::Args),
+    /// Term articles as TBX, CSV or TSV (export, import) and a file's job glossary (--for).
+    Terms(terms::Args),
+    /// Check a translated file's terminology against the bank (exit 1 on findings).
+    Qa(qa::Args),
     /// Find the memory root everos itself would use (EVEROS_ROOT,
     /// EVEROS_MEMORY__ROOT, [memory] root, ~/.everos), say which rule chose
     /// it, and list its owners with their entries.
@@ -301,6 +315,9 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Some(Command::Check(a)) => check::run(a),
         Some(Command::Fix(a)) => fix::run(a),
+        Some(Command::Mv(a)) => mv::run(a),
+        Some(Command::New(a)) => new::run_new(a),
+        Some(Command::Note(a)) => new::run_note(a),
         Some(Command::Context(a)) => context::run(a),
         Some(Command::Blocks(a)) => blocks::run(a),
         Some(Command::Compile(a)) => compile::run(a),
@@ -322,6 +339,8 @@ pub fn main() -> ExitCode {
         Some(Command::Writeback(a)) => writeback::run(a),
         Some(Command::Feedback(a)) => feedback::run(a),
         Some(Command::Search(a)) => search::run(a),
+        Some(Command::Terms(a)) => terms::run(a),
+        Some(Command::Qa(a)) => qa::run(a),
         Some(Command::Entries(a)) => everos::run_entries(a),
         Some(Command::Entry(a)) => everos::run_entry(a),
         Some(Command::Everos(a)) => everos::run_root(&a),

@@ -351,6 +351,54 @@ impl Transaction {
         Ok(done)
     }
 
+    /// New articles (path and bytes), as a review showed them: nothing is
+    /// written when any of the paths exists by now, or when a file would
+    /// hold a credential. No existing file is ever replaced here.
+    pub fn commit_new_articles(
+        &self,
+        files: &[(String, Vec<u8>)],
+    ) -> Result<Done<Vec<String>>, Stopped> {
+        if self.kind != Kind::Bank {
+            return Err(Stopped::Refused(format!(
+                "{}: term articles are written to a bank only; nothing was written",
+                self.root.display()
+            )));
+        }
+        let mut stale = Vec::new();
+        for (path, bytes) in files {
+            match self.read(path) {
+                Ok(None) => {}
+                Ok(Some(_)) => stale.push(path.clone()),
+                Err(e) => return Err(Stopped::Refused(e)),
+            }
+            crate::secrets::refuse(&String::from_utf8_lossy(bytes)).map_err(|reason| {
+                Stopped::Refused(format!("{path}: {reason}; nothing was written"))
+            })?;
+        }
+        if !stale.is_empty() {
+            return Err(Stopped::Stale(stale));
+        }
+        let mut done = Done {
+            report: Vec::new(),
+            changes: Vec::new(),
+        };
+        for (path, bytes) in files {
+            if let Err(e) = self.create(path, bytes) {
+                return Err(Stopped::Refused(format!(
+                    "{e}; {} article(s) before it were written, the rest were not",
+                    done.report.len()
+                )));
+            }
+            done.report.push(path.clone());
+            done.changes.push(FileChange {
+                path: path.clone(),
+                before: None,
+                after: Some(bytes.clone()),
+            });
+        }
+        Ok(done)
+    }
+
     /// The paths of one fix that are no longer as its proposal saw them.
     fn stale_paths(&self, fix: &FileFix) -> Vec<String> {
         let differs = |rel: &str, before: &Vec<u8>| {
