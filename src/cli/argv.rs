@@ -7,7 +7,7 @@
 use std::ffi::{OsStr, OsString};
 
 /// Top-level options that take a value in the next argument.
-const OPTIONS_WITH_VALUE: [&str; 3] = ["--color", "--format", "--log-level"];
+const OPTIONS_WITH_VALUE: [&str; 4] = ["--color", "--format", "--log-level", "--today"];
 
 /// What to do with the arguments.
 #[derive(Debug, PartialEq, Eq)]
@@ -105,6 +105,10 @@ mod tests {
         assert_eq!(
             run(&["membank", "--color=never", "check", "bank"]),
             parsed(&["membank", "check", "--color=never", "bank"])
+        );
+        assert_eq!(
+            run(&["membank", "--today", "2026-04-08", "check", "bank"]),
+            parsed(&["membank", "check", "--today", "2026-04-08", "bank"])
         );
     }
 

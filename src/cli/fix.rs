@@ -32,6 +32,11 @@ pub struct Args {
     /// Only fix findings about this file, or about files under this folder.
     #[arg(long, value_name = "PATH")]
     path: Option<String>,
+    /// Create the article a dead link names when no article is a near
+    /// miss of it (a dead link may be a deliberate forward reference, so
+    /// nothing is created without this).
+    #[arg(long)]
+    create_missing: bool,
     /// Write the fixes.
     #[arg(long)]
     yes: bool,
@@ -104,6 +109,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         &fix::Options {
             tz: jiff::tz::TimeZone::system(),
             checked_today,
+            create_missing: args.create_missing.then(|| common::clock().today()),
         },
     );
     let mut written = false;

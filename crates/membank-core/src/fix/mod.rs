@@ -176,6 +176,7 @@ pub fn propose(bank: &Bank, findings: &[Finding], tz: &TimeZone) -> FixProposal 
         &Options {
             tz: tz.clone(),
             checked_today: None,
+            create_missing: None,
         },
     )
 }
@@ -188,6 +189,10 @@ pub struct Options {
     /// The day to write as `last_updated` of a `stale` article the user
     /// has checked; `None` leaves `stale` findings alone.
     pub checked_today: Option<jiff::civil::Date>,
+    /// Create the article a dead link names, when no article is a near
+    /// miss of it, dated this day; `None` creates nothing (a dead link may
+    /// be a deliberate forward reference).
+    pub create_missing: Option<jiff::civil::Date>,
 }
 
 /// [`propose`] with [`Options`].
@@ -227,6 +232,12 @@ pub fn propose_with(bank: &Bank, findings: &[Finding], opts: &Options) -> FixPro
             "stale" if opts.checked_today.is_none() => proposal
                 .remaining
                 .push(unfixed(f, no_fix_reason(f.code).to_owned())),
+            "dead-link"
+                if let (Some(today), Some(names)) = (opts.create_missing, &names)
+                    && let Some((folder, name)) = retarget::missing_article(bank, f, names) =>
+            {
+                create_missing(bank, f, folder, &name, today, &mut proposal);
+            }
             code if FILE_CODES.contains(&code) => by_path.entry(&*f.path).or_default().push(f),
             code => proposal
                 .remaining
@@ -254,6 +265,36 @@ pub fn propose_with(bank: &Bank, findings: &[Finding], opts: &Options) -> FixPro
         .remaining
         .sort_by(|a, b| (&a.path, a.line, a.code).cmp(&(&b.path, b.line, b.code)));
     proposal
+}
+
+/// The article a dead link names, made once however many links name it.
+fn create_missing(
+    bank: &Bank,
+    f: &Finding,
+    folder: Folder,
+    name: &str,
+    today: jiff::civil::Date,
+    proposal: &mut FixProposal,
+) {
+    let known = crate::new_note::Known::default();
+    match crate::new_note::article(bank, folder, name, &known, today) {
+        Ok(mut fix) => {
+            let linked_from = format!("linked from {}", f.path);
+            if let Some(made) = proposal.fixes.iter_mut().find(|m| m.path == fix.path) {
+                if !made.notes.contains(&linked_from) {
+                    made.notes.push(linked_from);
+                }
+                return;
+            }
+            fix.codes = vec![f.code];
+            fix.notes = vec![
+                "create the article the link names, with its folder's keys".into(),
+                linked_from,
+            ];
+            proposal.fixes.push(fix);
+        }
+        Err(reason) => proposal.remaining.push(unfixed(f, reason)),
+    }
 }
 
 fn unfixed(f: &Finding, reason: String) -> Unfixed {
@@ -317,7 +358,12 @@ fn fix_file(
     let mut retargeted_lines = Vec::new();
     for f in in_order {
         // One pass over a line retargets every dead link on it.
-        if f.code == "dead-link" && f.line.is_some_and(|l| retargeted_lines.contains(&l)) {
+        if f.code == "dead-link"
+            && let Some((_, outcome)) = retargeted_lines.iter().find(|(l, _)| Some(*l) == f.line)
+        {
+            if let Err(reason) = outcome {
+                left.push(unfixed(f, String::clone(reason)));
+            }
             continue;
         }
         let edited = match f.code {
@@ -335,8 +381,12 @@ fn fix_file(
             },
             "dead-link" => match edits.names {
                 Some(names) => {
-                    retargeted_lines.extend(f.line);
-                    retarget::retarget(&text, f, bank, path, names)
+                    let edited = retarget::retarget(&text, f, bank, path, names);
+                    if let Some(line) = f.line {
+                        retargeted_lines
+                            .push((line, edited.as_ref().map(|_| ()).map_err(String::clone)));
+                    }
+                    edited
                 }
                 None => continue,
             },

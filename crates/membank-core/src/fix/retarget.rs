@@ -101,3 +101,71 @@ pub(super) fn retarget(
         format!("line {line}: {}", changes.join(", ")),
     ))
 }
+
+/// For a dead link no article is a near miss of, the one name to create
+/// and the folder its use implies: a `client`/`domain` value names a
+/// client or domain; a link in the text, a note beside the linking one.
+/// `None` when the line's dead links name several files, an attachment, or a
+/// path (the author says where those go).
+pub(super) fn missing_article(
+    bank: &Bank,
+    f: &Finding,
+    names: &NearMisses,
+) -> Option<(crate::layout::Folder, String)> {
+    use crate::layout::Folder;
+    let line = f.line?;
+    let a = bank.article(bank.find(&f.path)?);
+    let mut dead = a.links.iter().filter(|l| {
+        l.line == line
+            && matches!(
+                bank.resolve_from(&l.target, Some(&f.path)),
+                Resolution::Dead
+            )
+    });
+    let link = dead.next()?;
+    if dead.any(|other| other.target != link.target) {
+        return None;
+    }
+    let target = link.target.trim().trim_end_matches(".md");
+    if crate::health::is_attachment(&link.target)
+        || target.is_empty()
+        || target.contains('/')
+        || names.only(&link.target).is_some()
+    {
+        return None;
+    }
+    if link.in_frontmatter {
+        let key = frontmatter_key(&a.text, line)?;
+        return match key.as_str() {
+            "client" | "clients" => Some((Folder::Clients, target.to_owned())),
+            "domain" | "domains" => Some((Folder::Domains, target.to_owned())),
+            _ => None,
+        };
+    }
+    let folder = a.folder;
+    let inside = a
+        .rel_path
+        .strip_prefix(folder.dir_name())
+        .and_then(|r| r.strip_prefix('/'))
+        .and_then(|r| r.rsplit_once('/'))
+        .map(|(dir, _)| dir);
+    let name = match inside {
+        Some(dir) => format!("{dir}/{target}"),
+        None => target.to_owned(),
+    };
+    (!matches!(folder, Folder::Templates | Folder::Inbox)).then_some((folder, name))
+}
+
+/// The key a frontmatter line belongs to: its own, or, for a list item,
+/// the key above it.
+fn frontmatter_key(text: &str, line: usize) -> Option<String> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut at = line.checked_sub(1)?;
+    loop {
+        let l = lines.get(at)?;
+        if !l.trim_start().starts_with('-') {
+            return l.split_once(':').map(|(k, _)| k.trim().to_owned());
+        }
+        at = at.checked_sub(1)?;
+    }
+}

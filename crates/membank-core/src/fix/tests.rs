@@ -438,13 +438,15 @@ fn a_dead_link_to_a_near_miss_is_retargeted_keeping_what_the_reader_sees() {
 #[test]
 fn a_dead_link_with_no_single_near_miss_or_to_an_attachment_is_left_with_its_reason() {
     let note = "---\nlast_updated: 2026-04-08\nclient: Acme\n---\n# Acme\n\
-                [[Future article]]\n![[scan.png]]\n";
+                [[Future article]]\n![[scan.png]] ![[logo.svg#icon]]\n";
     let dir = with_note(note);
     let p = proposal(dir.path(), &["dead-link"]);
     assert!(p.fixes.is_empty(), "{:?}", p.fixes);
     let reasons: Vec<&str> = p.remaining.iter().map(|u| u.reason.as_str()).collect();
+    assert_eq!(reasons.len(), 3, "every finding is listed: {reasons:?}");
     assert!(reasons[0].contains("forward reference"), "{reasons:?}");
     assert!(reasons[1].contains("missing attachment"), "{reasons:?}");
+    assert!(reasons[2].contains("missing attachment"), "{reasons:?}");
 }
 
 #[test]
@@ -460,6 +462,7 @@ fn stale_is_marked_checked_today_only_when_asked_and_nothing_else_moves() {
     let opts = Options {
         tz: jiff::tz::TimeZone::UTC,
         checked_today: Some(jiff::civil::date(2026, 11, 26)),
+        create_missing: None,
     };
     let p = propose_with(&bank, &found, &opts);
     assert_eq!(
@@ -528,4 +531,47 @@ fn a_compiled_note_is_archived_only_when_every_article_it_made_exists() {
     drop(tx);
     assert!(dir.path().join("00_INBOX/_archive/made.md").is_file());
     assert!(!dir.path().join("00_INBOX/made.md").exists());
+}
+
+#[test]
+fn a_forward_reference_is_created_only_when_asked_in_the_folder_its_use_implies() {
+    let note = "---\nlast_updated: 2026-04-08\nclient: Acme\ndomains:\n  - \"[[Maritime Law]]\"\n---\n\
+                # Acme\nSee [[Shipping Notes]] and again [[Shipping Notes]].\n";
+    let dir = with_note(note);
+    let bank = Bank::load(dir.path()).unwrap();
+    let found = findings(dir.path(), &["dead-link"]);
+    assert_eq!(found.len(), 3, "{found:?}");
+    let plain = propose(&bank, &found, &jiff::tz::TimeZone::UTC);
+    assert!(plain.fixes.is_empty(), "nothing is created unless asked");
+    let opts = Options {
+        tz: jiff::tz::TimeZone::UTC,
+        checked_today: None,
+        create_missing: Some(jiff::civil::date(2026, 11, 26)),
+    };
+    let p = propose_with(&bank, &found, &opts);
+    assert!(p.remaining.is_empty(), "{:?}", p.remaining);
+    let made: Vec<(&str, &str)> = p
+        .fixes
+        .iter()
+        .map(|f| (f.path.as_str(), f.kind()))
+        .collect();
+    assert_eq!(
+        made,
+        [
+            ("01_CLIENTS/Shipping Notes.md", "new"),
+            ("03_DOMAINS/Maritime Law.md", "new")
+        ]
+    );
+    let Action::Create { after } = &p.fixes[1].action else {
+        panic!("not a create")
+    };
+    let text = String::from_utf8(after.clone()).unwrap();
+    assert!(
+        text.contains("domain: Maritime Law") || text.contains("domain: \"Maritime Law\""),
+        "{text}"
+    );
+    let tx = Transaction::begin(dir.path(), Kind::Bank, Duration::ZERO, || {}).unwrap();
+    tx.commit_fixes(&p.fixes).unwrap();
+    drop(tx);
+    assert!(findings(dir.path(), &["dead-link"]).is_empty());
 }
