@@ -11,10 +11,11 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
-use membank::tui::app::{App, Msg, Pane, ReadMemory, update};
+use membank::tui::app::{App, Msg, Pane, ReadMemory};
 use membank::tui::keys::KeyMap;
 use membank::tui::theme::Theme;
 use membank::tui::ui;
+use membank::tui::update::update;
 use membank_core::bank::Bank;
 use membank_core::health::{self, HealthOptions, incremental};
 use membank_core::memory::Memory;

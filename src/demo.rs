@@ -334,7 +334,7 @@ mod tests {
         written.remove(MARKER);
         assert_eq!(written, on_disk, "regenerate src/demo_everos_files.rs");
         let memory = membank_core::memory::open(&dir, None).unwrap();
-        assert_eq!(memory.spec().name, "everos");
+        assert_eq!(memory.spec().kind, membank_core::memory::LayoutKind::Everos);
     }
 
     #[test]

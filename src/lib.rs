@@ -4,6 +4,7 @@
 pub mod diff;
 pub mod last_query;
 pub mod layout_state;
+pub mod layouts;
 pub mod logging;
 pub mod read_settings;
 pub mod saved_reply;

@@ -118,7 +118,7 @@ mod tests {
         let root = dir.path().canonicalize().unwrap();
         std::fs::create_dir(root.join("01_CLIENTS")).unwrap();
         let (tx, rx) = mpsc::channel();
-        let bank = membank_core::memory::layout_named("bank").unwrap();
+        let bank = membank_core::memory::LayoutKind::Bank.spec();
         let _watcher =
             MemoryWatcher::spawn(bank, &root, move |watched| tx.send(watched).is_ok()).unwrap();
 

@@ -153,7 +153,7 @@ fn check_path_exists(memory: &dyn Memory, path: &str) -> anyhow::Result<()> {
 pub fn report(memory: &dyn Memory, args: &CheckArgs) -> anyhow::Result<Checked> {
     // Only a bank's codes are listed in one place; other layouts' filters
     // are taken as given.
-    if memory.spec().name == "bank"
+    if memory.spec().kind == membank_core::memory::LayoutKind::Bank
         && let Some(unknown) = args.code.iter().find(|c| {
             !health::CODES
                 .iter()

@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 use anyhow::Context as _;
 use membank_core::bank::{Bank, LoadOptions};
 use membank_core::clock::Clock;
-use membank_core::memory::{self, DocId, LayoutSpec, Memory, Resolution};
+use membank_core::memory::{self, DocId, LayoutKind, LayoutSpec, Memory, Resolution};
 use membank_core::text::sanitize_for_terminal;
 use membank_core::transaction::{Kind, Transaction};
 
@@ -67,7 +67,7 @@ pub fn open_memory_with(
     bank_options: LoadOptions,
 ) -> anyhow::Result<&'static dyn Memory> {
     let found = memory::detect(path, forced_format()).map_err(open_error)?;
-    if found.spec.name != "bank" {
+    if found.spec.kind != LayoutKind::Bank {
         return open_memory(path);
     }
     let bank: &'static Bank = open_bank_with(path, bank_options)?;
@@ -84,7 +84,7 @@ pub fn open_bank(path: &Path) -> anyhow::Result<&'static Bank> {
 pub fn open_bank_with(path: &Path, options: LoadOptions) -> anyhow::Result<&'static Bank> {
     let bank = memory::open_bank_only(path, forced_format(), options).map_err(open_error)?;
     tracing::info!(
-        layout = "bank",
+        layout = LayoutKind::Bank.spec().name,
         root = %bank.root().display(),
         articles = bank.articles().len(),
         "opened"
@@ -131,7 +131,7 @@ pub fn unknown_values_of(bank: &Bank, listed: &membank_core::context::Listed) ->
 /// write into it (`blocks --apply`, `compile`) and read only what they need.
 pub fn bank_root(path: &Path) -> anyhow::Result<PathBuf> {
     let found = memory::detect(path, forced_format()).map_err(open_error)?;
-    let bank = memory::layout_named("bank").expect("the bank layout is registered");
+    let bank = LayoutKind::Bank.spec();
     if found.spec != bank {
         return Err(open_error(memory::OpenError::WrongLayout {
             path: path.to_path_buf(),
@@ -210,14 +210,10 @@ pub fn find_document(memory: &dyn Memory, wanted: &str) -> anyhow::Result<DocId>
                     file.strip_suffix(".md").unwrap_or(file).to_lowercase() == wanted_stem
                 })
                 .ok_or_else(|| {
-                    if let Some(why) = why_not_read(memory.root(), memory.spec().name, &as_path) {
+                    if let Some(why) = why_not_read(memory.root(), memory.spec(), &as_path) {
                         return anyhow::anyhow!("{} {}", safe(&as_path), safe(&why));
                     }
-                    let what = if memory.spec().name == "bank" {
-                        "article"
-                    } else {
-                        "document"
-                    };
+                    let what = membank::layouts::face(memory.spec()).missing_noun;
                     anyhow::anyhow!(
                         "no {what} `{}` in {}",
                         safe(wanted),
@@ -231,18 +227,13 @@ pub fn find_document(memory: &dyn Memory, wanted: &str) -> anyhow::Result<DocId>
 /// Why a file that is in the memory's folder is not one of its documents,
 /// when the reason is the file itself (not UTF-8, too large, a link out, not
 /// a regular file); read with the same limits as loading.
-pub fn why_not_read(root: &Path, layout: &str, rel: &str) -> Option<String> {
+pub fn why_not_read(root: &Path, layout: &LayoutSpec, rel: &str) -> Option<String> {
     if rel.is_empty() {
         return None;
     }
-    let word = match layout {
-        "bank" => "bank",
-        "dejavu" => "project",
-        _ => "memory root",
-    };
     let reader = membank_core::safe_read::RootReader::for_root(root)
         .ok()?
-        .named(word);
+        .named(layout.place);
     match reader.read(Path::new(rel)) {
         Ok(bytes) => membank_core::text::decode(&bytes)
             .err()

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use membank_core::fix::{self, FileFix, FixProposal, Unfixed};
+use membank_core::memory::LayoutKind;
 use membank_core::text::sanitize_for_terminal;
 use membank_core::transaction::Stopped;
 use serde::Serialize;
@@ -71,7 +72,7 @@ struct JsonFix {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let found = membank_core::memory::detect(&args.bank, common::forced_format())
         .map_err(|e| anyhow::anyhow!(common::safe(&e.to_string())))?;
-    if found.spec.name != "bank" {
+    if found.spec.kind != LayoutKind::Bank {
         eprintln!(
             "membank: {} is {}; `membank fix` fixes memory banks only, for now. \
              `membank check` lists its findings.",

@@ -69,7 +69,11 @@ fn find_article(bank: &Bank, wanted: &str) -> anyhow::Result<ArticleId> {
                 .iter()
                 .position(|a| a.stem().to_lowercase() == normalised.to_lowercase());
             by_stem.ok_or_else(|| {
-                if let Some(why) = super::common::why_not_read(bank.root(), "bank", &normalised) {
+                if let Some(why) = super::common::why_not_read(
+                    bank.root(),
+                    membank_core::memory::LayoutKind::Bank.spec(),
+                    &normalised,
+                ) {
                     return anyhow::anyhow!("{} {}", safe(&normalised), safe(&why));
                 }
                 let names = bank.articles().iter().map(|a| a.stem());

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser, Subcommand};
 use membank::tui::{self, ColorChoice, TuiOptions};
+use membank_core::memory::LayoutKind;
 
 mod argv;
 mod ask;
@@ -166,10 +167,10 @@ struct DemoArgs {
 /// `membank demo` shows a memory bank; `--format dejavu` the demo Deja Vu
 /// project, `--format everos` the demo everos memory root.
 fn run_demo(args: DemoArgs, color: ColorChoice, no_mouse: bool) -> anyhow::Result<ExitCode> {
-    let format = common::forced_format().map(|l| l.name);
+    let format = common::forced_format().map(|l| l.kind);
     let other = match format {
-        Some("dejavu") => Some((crate::demo::demo_dejavu_dir()?, "Deja Vu project")),
-        Some("everos") => Some((crate::demo::demo_everos_dir()?, "everos root")),
+        Some(LayoutKind::DejaVu) => Some((crate::demo::demo_dejavu_dir()?, "Deja Vu project")),
+        Some(LayoutKind::Everos) => Some((crate::demo::demo_everos_dir()?, "everos root")),
         _ => None,
     };
     if let Some((dir, what)) = other {
@@ -192,7 +193,7 @@ fn run_demo(args: DemoArgs, color: ColorChoice, no_mouse: bool) -> anyhow::Resul
         let result = tui::run_tui(&dir, options);
         // Said after the screen is given back, so it is not wiped at once.
         let d = common::safe(&dir.display().to_string());
-        if format == Some("everos") {
+        if format == Some(LayoutKind::Everos) {
             eprintln!(
                 "membank: the everos demo root is in {d}; from the shell try:\n  membank entries {d} --user u_alice --since 2026-06-01\n  membank entry {d} ep_20260601_00000002 --user u_alice\n  membank check {d}\n  membank search {d} \"trip budget\""
             );

@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use membank_core::fix::{Action, FileFix};
+use membank_core::memory::LayoutKind;
 use membank_core::rename::{self, RenamePlan};
 use membank_core::text::sanitize_for_terminal;
 use membank_core::transaction::Stopped;
@@ -72,8 +73,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let found = membank_core::memory::detect(&args.bank, common::forced_format())
         .map_err(|e| anyhow::anyhow!(common::safe(&e.to_string())))?;
     // With --yes the plan is made under the lock it is written under.
-    let (tx, planned) = match found.spec.name {
-        "bank" => {
+    let (tx, planned) = match found.spec.kind {
+        LayoutKind::Bank => {
             let tx = match args.yes {
                 true => Some(common::begin_bank_write(&found.root)?),
                 false => None,
@@ -81,7 +82,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             let bank = common::open_bank(&args.bank)?;
             (tx, rename::plan(bank, &args.from, &args.to))
         }
-        "dejavu" => {
+        LayoutKind::DejaVu => {
             let tx = match args.yes {
                 true => Some(common::begin_dejavu_write(&found.root)?),
                 false => None,
@@ -91,7 +92,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 membank_core::dejavu::rename::plan(&project, &args.from, &args.to).map(dejavu_plan);
             (tx, planned)
         }
-        _ => {
+        LayoutKind::Everos => {
             eprintln!(
                 "membank: {} is {}, which membank only reads; nothing was moved.",
                 common::safe(&args.bank.display().to_string()),

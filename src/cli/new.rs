@@ -10,6 +10,7 @@ use std::process::{Command, ExitCode};
 use membank::tui::terminal::{editor_args, editor_command};
 use membank_core::fix::{Action, FileFix};
 use membank_core::layout::Folder;
+use membank_core::memory::LayoutKind;
 use membank_core::new_note::{self, Known};
 use membank_core::transaction::{Stopped, Transaction};
 use serde::Serialize;
@@ -153,13 +154,13 @@ pub fn run_note(args: NoteArgs) -> anyhow::Result<ExitCode> {
     let found = membank_core::memory::detect(&args.path, common::forced_format())
         .map_err(|e| anyhow::anyhow!(common::safe(&e.to_string())))?;
     let today = common::clock().today();
-    let (tx, fix) = match found.spec.name {
-        "bank" => {
+    let (tx, fix) = match found.spec.kind {
+        LayoutKind::Bank => {
             let tx = common::begin_bank_write(&found.root)?;
             let bank = common::open_bank(&args.path)?;
             (tx, new_note::capture(bank, &text, today))
         }
-        "dejavu" => {
+        LayoutKind::DejaVu => {
             let tx = common::begin_dejavu_write(&found.root)?;
             let month = format!("memory/events/{:04}-{:02}.md", today.year(), today.month());
             let ledger = tx
@@ -167,7 +168,7 @@ pub fn run_note(args: NoteArgs) -> anyhow::Result<ExitCode> {
                 .map_err(|e| anyhow::anyhow!(common::safe(&e)))?;
             (tx, new_note::event(&text, &args.tags, today, ledger))
         }
-        _ => {
+        LayoutKind::Everos => {
             eprintln!(
                 "membank: {} is {}, which membank only reads; nothing was written.",
                 common::safe(&args.path.display().to_string()),
@@ -190,7 +191,7 @@ pub fn run_note(args: NoteArgs) -> anyhow::Result<ExitCode> {
 fn bank_only(path: &Path, command: &str) -> anyhow::Result<Option<PathBuf>> {
     let found = membank_core::memory::detect(path, common::forced_format())
         .map_err(|e| anyhow::anyhow!(common::safe(&e.to_string())))?;
-    if found.spec.name != "bank" {
+    if found.spec.kind != LayoutKind::Bank {
         eprintln!(
             "membank: {} is {}; `membank {command}` writes memory banks only.",
             common::safe(&path.display().to_string()),

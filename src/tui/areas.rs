@@ -2,7 +2,7 @@
 
 use ratatui::layout::{Constraint, Layout, Rect};
 
-use super::app::Pane;
+use super::panes::Pane;
 
 /// Where each pane is on screen, derived from the size and focus.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

@@ -12,6 +12,8 @@ pub mod areas;
 pub mod config;
 pub mod drop_later;
 pub mod event;
+mod find;
+mod jobs;
 pub mod keys;
 pub mod messages;
 pub mod mouse;
@@ -23,6 +25,7 @@ pub mod terminal;
 pub mod theme;
 pub mod ui;
 pub mod unread;
+pub mod update;
 pub mod widgets;
 
 #[cfg(test)]
@@ -61,10 +64,11 @@ use membank_core::memory::{self, Detected, LayoutSpec};
 use membank_core::text::sanitize_for_terminal;
 use ratatui::layout::Rect;
 
-use app::{App, Effect, Msg, update};
+use app::{App, Effect, Msg};
 use event::InputReader;
 pub use theme::ColorChoice;
 use unread::Unread;
+use update::update;
 
 use crate::watch::{MemoryWatcher, Watched};
 

@@ -7,8 +7,6 @@
 use ratatui::crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
 use ratatui::layout::{Position, Rect};
 
-use membank_core::bank::Bank;
-
 use super::app::{App, Pane};
 use super::areas::inner;
 use super::keys::Action;
@@ -173,7 +171,7 @@ fn click_row(app: &mut App, pane: Pane, y: usize) {
         Pane::Health => app.panes.health.cursor.select(row, len, height),
         Pane::Context => {
             let delta = row as isize - selected as isize;
-            if let Some(bank) = app.memory.downcast_ref::<Bank>() {
+            if let Some(bank) = crate::layouts::bank(&*app.memory) {
                 app.panes.context.move_row(delta, height, bank, &app.theme);
             }
         }

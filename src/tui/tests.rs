@@ -9,11 +9,12 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::layout::Rect;
 use ratatui::{Terminal, TerminalOptions, Viewport};
 
-use super::app::{App, Msg, Pane, update};
+use super::app::{App, Msg, Pane};
 use super::keys::KeyMap;
 use super::panes::context::Field;
 use super::theme::Theme;
 use super::ui;
+use super::update::update;
 use membank_core::bank::Bank;
 use membank_core::memory::Memory;
 
@@ -23,7 +24,7 @@ pub(super) fn fixture() -> PathBuf {
 
 /// The open memory as a bank; tests of bank behaviour open banks.
 pub(super) fn bank_of(memory: &dyn Memory) -> &Bank {
-    memory.downcast_ref::<Bank>().expect("a bank is open")
+    crate::layouts::bank(memory).expect("a bank is open")
 }
 
 pub(super) fn app_at(root: &Path, w: u16, h: u16) -> App {
@@ -563,7 +564,7 @@ fn the_interface_is_usable_before_the_bank_is_read_and_fills_in_after() {
 fn the_tree_shows_the_walked_files_before_they_are_read() {
     use super::panes::bank::RowKind;
     let root = fixture();
-    let spec = membank_core::memory::layout_named("bank").unwrap();
+    let spec = membank_core::memory::LayoutKind::Bank.spec();
     let mut app = App::new(
         Box::new(super::unread::Unread::new(spec, root.clone())),
         Theme::default_theme(),

@@ -11,10 +11,11 @@ use membank_llm::testing::{FakeReply, FakeServer};
 use membank_llm::{ApiKey, JobEvent, LlmClient, LlmConfig, Provider, StreamEvent, WorkerMessage};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-use super::app::{App, Msg, Pane, update};
+use super::app::{App, Msg, Pane};
 use super::panes::agents::stream::StreamState;
 use super::panes::context::Field;
 use super::tests::{app_at, bank_of, copy_dir, fixture, key, keys, screen};
+use super::update::update;
 
 pub(super) fn client_for(server: &FakeServer) -> LlmClient {
     let mut config = LlmConfig::for_provider(Provider::OpenAi);

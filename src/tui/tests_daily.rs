@@ -107,20 +107,20 @@ fn status_messages_expire_and_errors_last_longer() {
     let mut app = app_at(&demo_bank(), 80, 24);
     let start = Instant::now();
     app.status.info("copied x");
-    super::app::update(&mut app, super::app::Msg::Tick(start));
+    super::update::update(&mut app, super::app::Msg::Tick(start));
     assert!(screen(&app).contains("copied x"));
-    super::app::update(
+    super::update::update(
         &mut app,
         super::app::Msg::Tick(start + Duration::from_secs(7)),
     );
     assert!(!screen(&app).contains("copied x"), "{}", screen(&app));
     app.status.error("the bank could not be read");
-    super::app::update(
+    super::update::update(
         &mut app,
         super::app::Msg::Tick(Instant::now() + Duration::from_secs(7)),
     );
     assert!(screen(&app).contains("could not be read"));
-    super::app::update(
+    super::update::update(
         &mut app,
         super::app::Msg::Tick(Instant::now() + Duration::from_secs(31)),
     );
@@ -346,7 +346,7 @@ fn mouse(
     y: u16,
 ) {
     use ratatui::crossterm::event::{KeyModifiers, MouseEvent};
-    super::app::update(
+    super::update::update(
         app,
         super::app::Msg::Mouse(MouseEvent {
             kind,
@@ -488,7 +488,7 @@ fn a_start_up_notice_is_not_hidden_by_a_reload() {
     app.status.notice("the demo is a copy in /tmp/x");
     let a = dir.path().join("01_CLIENTS/Harbour Lines.md");
     let b = dir.path().join("01_CLIENTS/Brightwell Pharma.md");
-    super::app::update(&mut app, super::app::Msg::FilesChanged(vec![a, b]));
+    super::update::update(&mut app, super::app::Msg::FilesChanged(vec![a, b]));
     let (msg, _) = app.status.message.clone().unwrap();
     assert!(msg.contains("the demo is a copy"), "{msg}");
     // Anything the user does replaces it as usual.

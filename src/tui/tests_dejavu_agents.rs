@@ -12,13 +12,14 @@ use membank_llm::{JobEvent, JobId, LlmError, StreamEvent, WorkerMessage};
 use ratatui::crossterm::event::KeyCode;
 use ratatui::layout::Rect;
 
-use super::app::{App, Msg, Pane, update};
+use super::app::{App, Msg, Pane};
 use super::keys::KeyMap;
 use super::panes::agents::AgentKind;
 use super::panes::agents::review::Proposal;
 use super::tests::{copy_dir, key, keys, screen};
 use super::tests_agents::{connect, is_done, pump_until};
 use super::theme::Theme;
+use super::update::update;
 
 const PRIVATE_LINE: &str = r#"{"schema_version":1,"id":"private-sync","scope":"project:quillnote","title":"Settings sync","keywords":["settings","sync"],"record_path":"memory/private/sync-notes.md","updated":"2026-05-16","weight":1,"status":"active"}"#;
 

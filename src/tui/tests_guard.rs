@@ -7,9 +7,10 @@ use insta::assert_snapshot;
 use membank_llm::testing::{FakeReply, FakeServer};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-use super::app::{App, Effect, Msg, Popup, update};
+use super::app::{App, Effect, Msg, Popup};
 use super::tests::{app_at, copy_dir, fixture, key, keys, screen};
 use super::tests_agents::{connect, is_done, pump_until};
+use super::update::update;
 
 /// Two proposed files for the one fixture inbox note.
 const TWO_FILES: &str = "### FILE: 02_TERMINOLOGY/audit → audit.md

@@ -7,8 +7,9 @@ use std::path::{Path, PathBuf};
 use insta::assert_snapshot;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-use super::app::{Msg, Pane, Popup, update};
+use super::app::{Msg, Pane, Popup};
 use super::tests::{app_at, copy_dir, fixture, key, keys, screen};
+use super::update::update;
 
 fn demo_bank() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("demo-bank")
@@ -201,7 +202,7 @@ fn the_context_pane_fills_its_height_once_the_bank_is_read() {
     use ratatui::layout::Rect;
     // As the program starts: the bank is read after the screen is laid out.
     let root = demo_bank();
-    let spec = membank_core::memory::layout_named("bank").unwrap();
+    let spec = membank_core::memory::LayoutKind::Bank.spec();
     let mut app = App::new(
         Box::new(super::unread::Unread::new(spec, root.clone())),
         Theme::default_theme(),

@@ -4,17 +4,18 @@
 use std::path::{Path, PathBuf};
 
 use insta::assert_snapshot;
+use membank_core::dejavu::FEEDBACK_PATH;
 use membank_core::dejavu::recall::Level;
-use membank_core::dejavu::{FEEDBACK_PATH, Project};
 use membank_core::memory;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::layout::Rect;
 
-use super::app::{App, Effect, Msg, Pane, Popup, update};
+use super::app::{App, Effect, Msg, Pane, Popup};
 use super::keys::KeyMap;
 use super::panes::slot::Slot;
 use super::tests::{copy_dir, key, keys, screen};
 use super::theme::Theme;
+use super::update::update;
 
 fn manifest(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)
@@ -398,7 +399,7 @@ fn recall_feedback_is_saved_for_the_cue_just_tried() {
     let message = app.status.message.clone().unwrap().0;
     assert!(message.starts_with("appended"), "{message}");
     // The project it read is the one it wrote to.
-    assert!(app.memory.downcast_ref::<Project>().is_some());
+    assert!(crate::layouts::project(&*app.memory).is_some());
 }
 
 #[test]

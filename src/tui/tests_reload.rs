@@ -9,8 +9,9 @@ use membank_core::health::{HealthOptions, check};
 use membank_core::memory::Memory;
 use ratatui::crossterm::event::KeyCode;
 
-use super::app::{App, Msg, update};
+use super::app::{App, Msg};
 use super::tests::{app_at, bank_of, copy_dir, fixture, key};
+use super::update::update;
 
 /// Route background results through a channel, as the event loop does.
 fn with_channel(app: &mut App) -> mpsc::Receiver<Msg> {
@@ -182,7 +183,6 @@ fn a_tree_order_changed_during_a_re_read_is_kept() {
 #[test]
 fn what_the_worker_laid_out_is_used_only_if_nothing_changed_meanwhile() {
     use crate::last_query::SavedQuery;
-    use membank_core::bank::Bank;
     let (_dir, mut app, msg) = marketing_rewritten(
         "---\ndomain: Marketing\nclient: Globex\n---\n# Marketing\n\nNow for Globex.\n",
     );
@@ -210,7 +210,7 @@ fn what_the_worker_laid_out_is_used_only_if_nothing_changed_meanwhile() {
             .any(|r| r.depth == 1 && r.label == "_archive"),
         "the opened inbox shows its archive: {shown_rows:?}"
     );
-    let bank = app.memory.downcast_ref::<Bank>().unwrap();
+    let bank = crate::layouts::bank(&*app.memory).unwrap();
     let fresh = app.panes.context.ranking().build(bank);
     assert_eq!(shown_entries, fresh.articles);
     assert!(

@@ -186,7 +186,7 @@ fn opening_a_nested_file_opens_its_folders_in_the_tree() {
 }
 
 fn mouse(app: &mut super::app::App, kind: MouseEventKind, column: u16, row: u16) {
-    super::app::update(
+    super::update::update(
         app,
         super::app::Msg::Mouse(MouseEvent {
             kind,
@@ -281,9 +281,9 @@ fn a_remembered_tree_width_is_kept_within_a_small_screen() {
     let mut app = app_at(dir.path(), 160, 45);
     app.restore_tree_width(70);
     assert_eq!(tree_width(&app), 70);
-    super::app::update(&mut app, super::app::Msg::Resize(80, 24));
+    super::update::update(&mut app, super::app::Msg::Resize(80, 24));
     assert_eq!(tree_width(&app), 80 - 36, "the article keeps its columns");
-    super::app::update(&mut app, super::app::Msg::Resize(160, 45));
+    super::update::update(&mut app, super::app::Msg::Resize(160, 45));
     assert_eq!(tree_width(&app), 70, "the chosen width comes back");
 }
 
@@ -350,7 +350,7 @@ fn on_a_screen_too_narrow_for_two_panes_the_width_keys_change_nothing() {
     keys(&mut app, "<<>");
     assert_eq!(app.tree_width, None, "nothing to remember");
     assert!(screen(&app).contains("the tree fills the screen"));
-    super::app::update(&mut app, super::app::Msg::Resize(160, 45));
+    super::update::update(&mut app, super::app::Msg::Resize(160, 45));
     assert_eq!(tree_width(&app), 32, "the default width");
 }
 

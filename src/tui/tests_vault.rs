@@ -112,7 +112,7 @@ fn the_status_says_the_newest_search_outcome() {
     use ratatui::crossterm::event::{KeyEvent, KeyModifiers};
     let mut app = app_at(&super::tests::fixture(), 80, 24);
     let ctrl_f = KeyEvent::new(KeyCode::Char('f'), KeyModifiers::CONTROL);
-    super::app::update(&mut app, super::app::Msg::Key(ctrl_f));
+    super::update::update(&mut app, super::app::Msg::Key(ctrl_f));
     keys(&mut app, "xyzzy");
     key(&mut app, KeyCode::Enter);
     let said = |app: &App| app.status.message.clone().map(|(m, _)| m);
@@ -138,7 +138,7 @@ fn a_file_deleted_while_shown_says_deleted() {
     open_note(&mut app);
     let gone = d.path().join(NOTE);
     fs::remove_file(&gone).unwrap();
-    super::app::update(&mut app, super::app::Msg::FilesChanged(vec![gone]));
+    super::update::update(&mut app, super::app::Msg::FilesChanged(vec![gone]));
     let s = screen(&app);
     assert!(s.contains("deleted: the file is no longer on disk"), "{s}");
     assert!(!s.contains("os error"), "{s}");

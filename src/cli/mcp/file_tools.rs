@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 use std::sync::Arc;
 
 use membank_core::bank::Bank;
-use membank_core::dejavu::{self, project::Project};
+use membank_core::dejavu;
 use membank_core::fix::{Action, FileFix};
 use membank_core::new_note::{self, Known};
 use membank_core::rename;
@@ -109,18 +109,17 @@ pub fn new_tool() -> Tool {
 
 fn with_bank<T>(shared: &Shared, tool: &str, f: impl FnOnce(&Bank) -> T) -> Result<T, String> {
     let memory = shared.memory();
-    let bank = memory
-        .downcast_ref::<Bank>()
-        .ok_or_else(|| format!("{tool} works on memory banks"))?;
+    let bank =
+        membank::layouts::bank(&**memory).ok_or_else(|| format!("{tool} works on memory banks"))?;
     Ok(f(bank))
 }
 
 pub fn mv(shared: &Arc<Shared>, owner: Owner, p: MvParams) -> Result<Output, String> {
     let planned = {
         let memory = shared.memory();
-        if let Some(bank) = memory.downcast_ref::<Bank>() {
+        if let Some(bank) = membank::layouts::bank(&**memory) {
             rename::plan(bank, &p.from, &p.to).map(|plan| (Kind::Bank, plan))
-        } else if let Some(project) = memory.downcast_ref::<Project>() {
+        } else if let Some(project) = membank::layouts::project(&**memory) {
             dejavu::rename::plan(project, &p.from, &p.to)
                 .map(|fixes| (Kind::Project, crate::cli::mv::dejavu_plan(fixes)))
         } else {

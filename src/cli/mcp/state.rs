@@ -5,7 +5,7 @@
 use std::sync::{Arc, Mutex, RwLock, RwLockReadGuard};
 
 use membank::watch::{MemoryWatcher, Watched};
-use membank_core::bank::Bank;
+
 use membank_core::memory::{DocId, Memory};
 use membank_core::scoring::{self, Query};
 use membank_core::search::SearchIndex;
@@ -109,7 +109,7 @@ impl Shared {
             .name("membank-mcp-warm-up".into())
             .spawn(move || {
                 let memory = shared.memory();
-                if let Some(bank) = memory.downcast_ref::<Bank>() {
+                if let Some(bank) = membank::layouts::bank(&**memory) {
                     scoring::rank(bank, &Query::default());
                 } else {
                     shared.search_index(memory.as_ref());

@@ -8,11 +8,11 @@ use std::sync::Arc;
 use anstream::adapter::strip_str;
 use membank_core::bank::Bank;
 use membank_core::context;
-use membank_core::dejavu;
+
 use membank_core::everos::MemoryRoot;
 use membank_core::everos::entries::EntryId;
 use membank_core::everos::query::{self, EntryJson};
-use membank_core::memory::Memory;
+use membank_core::memory::{LayoutKind, Memory};
 use membank_core::text::sanitize_for_terminal;
 use membank_core::vocabulary;
 use membank_llm::quoting::{self, MEMORY_IS_DATA};
@@ -211,15 +211,15 @@ enum DocumentOrEntry<'a> {
     Entry(EntryJson<'a>),
 }
 
-const BANK: &[&str] = &["bank"];
-const DEJAVU: &[&str] = &["dejavu"];
-const EVEROS: &[&str] = &["everos"];
-const EVERY: &[&str] = &["bank", "dejavu", "everos"];
+const BANK: &[LayoutKind] = &[LayoutKind::Bank];
+const DEJAVU: &[LayoutKind] = &[LayoutKind::DejaVu];
+const EVEROS: &[LayoutKind] = &[LayoutKind::Everos];
+const EVERY: &[LayoutKind] = &LayoutKind::ALL;
 
 /// A tool, the layouts it works on and whether it writes.
 struct Offer {
     name: &'static str,
-    layouts: &'static [&'static str],
+    layouts: &'static [LayoutKind],
     writes: bool,
     make: fn() -> Tool,
 }
@@ -389,7 +389,7 @@ const OFFERS: &[Offer] = &[
     },
     Offer {
         name: "mv",
-        layouts: &["bank", "dejavu"],
+        layouts: &[LayoutKind::Bank, LayoutKind::DejaVu],
         writes: true,
         make: file_tools::mv_tool,
     },
@@ -401,7 +401,7 @@ const OFFERS: &[Offer] = &[
     },
     Offer {
         name: "apply_write",
-        layouts: &["bank", "dejavu"],
+        layouts: &[LayoutKind::Bank, LayoutKind::DejaVu],
         writes: true,
         make: writes::apply_tool,
     },
@@ -409,12 +409,12 @@ const OFFERS: &[Offer] = &[
 
 /// The tools this server offers on a memory of this layout; the writing
 /// ones only with `--allow-writes`.
-pub fn list(layout: &str, allow_writes: bool) -> Vec<Tool> {
+pub fn list(layout: LayoutKind, allow_writes: bool) -> Vec<Tool> {
     offered(layout, allow_writes)
         .map(|o| {
             let tool = (o.make)();
             match (o.name, layout) {
-                ("read", "everos") => {
+                ("read", LayoutKind::Everos) => {
                     tool.with_raw_output_schema(output_schema::<DocumentOrEntry<'static>>())
                 }
                 // Entry ids and their owners are everos's alone.
@@ -432,7 +432,7 @@ pub fn list(layout: &str, allow_writes: bool) -> Vec<Tool> {
         .collect()
 }
 
-fn offered(layout: &str, allow_writes: bool) -> impl Iterator<Item = &'static Offer> + '_ {
+fn offered(layout: LayoutKind, allow_writes: bool) -> impl Iterator<Item = &'static Offer> {
     OFFERS
         .iter()
         .filter(move |o| o.layouts.contains(&layout) && (allow_writes || !o.writes))
@@ -442,7 +442,7 @@ fn offered(layout: &str, allow_writes: bool) -> impl Iterator<Item = &'static Of
 fn not_offered(shared: &Shared, name: &str) -> String {
     let memory = shared.memory();
     let layout = memory.spec();
-    let here: Vec<&str> = offered(layout.name, shared.allow_writes)
+    let here: Vec<&str> = offered(layout.kind, shared.allow_writes)
         .map(|o| o.name)
         .collect();
     let here = format!("the tools here are: {}", here.join(", "));
@@ -452,13 +452,8 @@ fn not_offered(shared: &Shared, name: &str) -> String {
             sanitize_for_terminal(name, false)
         );
     };
-    if !offer.layouts.contains(&layout.name) {
-        let wanted: Vec<&str> = offer
-            .layouts
-            .iter()
-            .filter_map(|n| membank_core::memory::layout_named(n))
-            .map(|l| l.title)
-            .collect();
+    if !offer.layouts.contains(&layout.kind) {
+        let wanted: Vec<&str> = offer.layouts.iter().map(|kind| kind.spec().title).collect();
         return format!(
             "{name} works on {}; {} is {}, and {here}",
             wanted.join(" and "),
@@ -480,7 +475,7 @@ pub fn call(
     name: &str,
     args: Option<JsonObject>,
 ) -> CallToolResult {
-    let layout = shared.memory().spec().name;
+    let layout = shared.memory().spec().kind;
     let result = if offered(layout, shared.allow_writes).all(|o| o.name != name) {
         Err(not_offered(shared, name))
     } else {
@@ -488,7 +483,9 @@ pub fn call(
             "context" => parse(name, args).and_then(|p| context_tool(shared, p)),
             "recall" => parse(name, args).and_then(|p| recall_tool(shared, p)),
             "entries" => parse(name, args).and_then(|p| entries_tool(shared, p)),
-            "read" if layout == "everos" => parse(name, args).and_then(|p| read_tool(shared, p)),
+            "read" if layout == LayoutKind::Everos => {
+                parse(name, args).and_then(|p| read_tool(shared, p))
+            }
             "read" => parse(name, args).and_then(|p: ReadDocumentParams| {
                 let p = ReadParams {
                     target: p.target,
@@ -569,7 +566,7 @@ pub fn parse<T: DeserializeOwned + JsonSchema + 'static>(
 
 /// The memory as a bank, for what only banks have.
 fn as_bank<'a>(memory: &'a dyn Memory, tool: &str) -> Result<&'a Bank, String> {
-    memory.downcast_ref::<Bank>().ok_or_else(|| {
+    membank::layouts::bank(memory).ok_or_else(|| {
         format!(
             "{tool} works on memory banks; {} is {}",
             sanitize_for_terminal(&memory.root().display().to_string(), false),
@@ -595,7 +592,7 @@ fn context_tool(shared: &Shared, p: ContextParams) -> Result<Output, String> {
 
 fn read_tool(shared: &Shared, p: ReadParams) -> Result<Output, String> {
     let memory = shared.memory();
-    if let Some(root) = memory.downcast_ref::<MemoryRoot>() {
+    if let Some(root) = membank::layouts::memory_root(&**memory) {
         // A path or name first; an entry id when nothing else matches, or
         // at once when an owner or scope says it is one.
         if p.scope.is_empty() {
@@ -637,8 +634,7 @@ fn entry_tool(shared: &Shared, root: &MemoryRoot, p: &ReadParams) -> Result<Outp
 
 fn recall_tool(shared: &Shared, p: RecallParams) -> Result<Output, String> {
     let memory = shared.memory();
-    let project = memory
-        .downcast_ref::<dejavu::Project>()
+    let project = membank::layouts::project(&**memory)
         .ok_or_else(|| "recall works on Deja Vu projects".to_owned())?;
     let cue = recall::cue_of(&p.cue).map_err(|e| format!("recall: {e:#}"))?;
     let result = if shared.include_private {
@@ -652,8 +648,7 @@ fn recall_tool(shared: &Shared, p: RecallParams) -> Result<Output, String> {
 
 fn entries_tool(shared: &Shared, p: EntriesQuery) -> Result<Output, String> {
     let memory = shared.memory();
-    let root = memory
-        .downcast_ref::<MemoryRoot>()
+    let root = membank::layouts::memory_root(&**memory)
         .ok_or_else(|| "entries works on everos memory roots".to_owned())?;
     let filter = p.filter().map_err(|e| format!("entries: {e:#}"))?;
     let rows = query::entries(root, &filter);

@@ -14,7 +14,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use membank_core::compile::{self, BlockStatus};
-use membank_core::dejavu::{self, supersede};
+use membank_core::dejavu::supersede;
 use membank_core::fix::FileFix;
 use membank_core::review::{self, Change, ProposedFile};
 use membank_core::text::sanitize_for_terminal;
@@ -251,8 +251,7 @@ pub fn import_terms(
     let pair = cmd::pair_arg(p.pair.as_deref()).map_err(err)?;
     let proposal = {
         let memory = shared.memory();
-        let bank = memory
-            .downcast_ref::<membank_core::bank::Bank>()
+        let bank = membank::layouts::bank(&**memory)
             .ok_or_else(|| "import_terms works on memory banks".to_owned())?;
         let today = crate::cli::common::clock().today().to_string();
         cmd::import_proposal(
@@ -447,8 +446,7 @@ fn describe_proposal(r: &ProposalReport<'_>) -> String {
 pub fn supersede(shared: &Arc<Shared>, owner: Owner, p: SupersedeParams) -> Result<Output, String> {
     let plan = {
         let memory = shared.memory();
-        let project = memory
-            .downcast_ref::<dejavu::Project>()
+        let project = membank::layouts::project(&**memory)
             .ok_or_else(|| "supersede works on Deja Vu projects".to_owned())?;
         supersede::plan(project, &p.old, &p.new).map_err(|e| format!("supersede: {e}"))?
     };

@@ -1,30 +1,31 @@
 //! The Article pane: rendered Markdown, properties, the article's
 //! outgoing links and backlinks, link following and history. A bank's
-//! articles are laid out here; any other layout's documents (and the
-//! entries of an everos daily log) in `document.rs`.
+//! articles are laid out by `bank_view`; any other layout's documents (and
+//! the entries of an everos daily log) by `panes/document.rs`.
 
 use std::sync::Arc;
 
-use membank_core::bank::{Bank, Resolution};
-use membank_core::health::{HealthReport, Severity};
+use membank_core::health::HealthReport;
 use membank_core::memory::Memory;
-use membank_core::text::{self, sanitize_for_terminal};
-use membank_core::wikilink::normalize_value;
+use membank_core::text::sanitize_for_terminal;
 use ratatui::Frame;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
+mod bank_view;
+mod findings;
 mod search;
 
 use super::{Component, Cx, hint_text, page};
-use crate::tui::app::Effect;
 use crate::tui::keys::{Action, KeyMap, Scope};
+use crate::tui::messages::Effect;
 use crate::tui::theme::Theme;
 use crate::tui::widgets::cut::cut_lines;
-use crate::tui::widgets::markdown::{LinkSpot, RenderedDoc, render_article};
+use crate::tui::widgets::markdown::RenderedDoc;
 use crate::tui::widgets::wrap::{leading_spaces, wrap_line};
+use findings::findings_lines;
 use search::ArticleSearch;
 
 #[derive(Debug, Default)]
@@ -81,14 +82,6 @@ pub struct Visit {
 pub struct Location {
     pub rel: String,
     pub entry: Option<String>,
-}
-
-/// Where a link written in the file `from` leads (relative links and shared
-/// names depend on where the link is written).
-fn resolve_rel(bank: &Bank, target: &str, from: &str) -> Option<String> {
-    bank.resolve_from(normalize_value(target), Some(from))
-        .target()
-        .map(|id| bank.article(id).rel_path.clone())
 }
 
 impl ArticlePane {
@@ -225,7 +218,7 @@ impl ArticlePane {
             return;
         };
         self.entry_links.clear();
-        let Some(bank) = memory.downcast_ref::<Bank>() else {
+        let Some(bank) = crate::layouts::bank(memory) else {
             let mut laid = super::document::lay_out(
                 memory,
                 &rel,
@@ -245,71 +238,7 @@ impl ArticlePane {
             self.keep_selected_link(theme);
             return;
         };
-        let resolve = |t: &str| {
-            !matches!(
-                bank.resolve_from(normalize_value(t), Some(&rel)),
-                Resolution::Dead
-            )
-        };
-        let id = bank.find(&rel);
-        let (mut doc, title) = match id {
-            Some(id) => {
-                let a = bank.article(id);
-                let mut doc = render_article(&a.text, width, theme, &resolve);
-                // The article text starts after any stripped fence line;
-                // findings count lines in the file on disk.
-                for l in doc.source_lines.iter_mut().chain(&mut doc.source_ends) {
-                    *l += a.encoding.line_shift;
-                }
-                let mut notes =
-                    findings_lines(&self.health, &rel, self.findings_open, theme, width);
-                if notes.is_empty() && a.encoding.fenced {
-                    notes.push(Line::styled(
-                        "note: wrapped in a code fence (tolerated, spec §4.3)",
-                        theme.warning,
-                    ));
-                }
-                doc.prepend_rows(notes);
-                (doc, a.title.clone())
-            }
-            // Templates and other files not loaded as articles: the bank's
-            // reader applies the same limits as loading.
-            None => {
-                // The header adds the path; the title is the file's name.
-                let name = rel.rsplit('/').next().unwrap_or(&rel).to_owned();
-                let problem = match bank.reader().read(std::path::Path::new(&rel)) {
-                    Ok(bytes) => text::decode(&bytes).map_err(|e| e.to_string()),
-                    Err(e) => Err(super::read_problem(&e)),
-                };
-                match problem {
-                    Ok(d) => (render_article(&d.text, width, theme, &resolve), name),
-                    Err(e) => {
-                        let mut doc = message_doc(&format!("{rel}: {e}"), width, theme);
-                        // The checks' words on the file say what to do about
-                        // it, and there is nothing else to read: listed open.
-                        let notes = findings_lines(&self.health, &rel, true, theme, width);
-                        doc.lines.splice(0..0, notes);
-                        (doc, name)
-                    }
-                }
-            }
-        };
-        let mut dests: Vec<Option<String>> = doc
-            .links
-            .iter()
-            .map(|l| resolve_rel(bank, &l.target, &rel))
-            .collect();
-        if let Some(id) = id {
-            append_link_lists(bank, id, &mut doc, &mut dests, theme);
-        }
-        self.header = format!(
-            "{} — {}",
-            sanitize_for_terminal(&title, false),
-            sanitize_for_terminal(&rel, false)
-        );
-        self.doc = doc;
-        self.dests = dests;
-        self.keep_selected_link(theme);
+        self.lay_out_bank(bank, &rel, theme, width);
     }
 
     /// After a new layout: keep the selected link when it still exists.
@@ -555,68 +484,6 @@ impl ArticlePane {
     }
 }
 
-/// The article's own health findings, for the top of the article: one
-/// line counting them, and when `open` each with its severity, code, line
-/// and message, wrapped to `width`. A real vault's article may have a dozen;
-/// listed unasked they pushed the article itself off the screen.
-fn findings_lines(
-    report: &HealthReport,
-    rel: &str,
-    open: bool,
-    theme: &Theme,
-    width: u16,
-) -> Vec<Line<'static>> {
-    let mine: Vec<_> = report.findings.iter().filter(|f| *f.path == *rel).collect();
-    let Some(worst) = mine.iter().map(|f| f.severity).min() else {
-        return Vec::new();
-    };
-    let count = format!(
-        "{} finding{}",
-        mine.len(),
-        if mine.len() == 1 { "" } else { "s" }
-    );
-    let summary = Line::from(vec![
-        Span::styled(
-            format!("{count} in this file"),
-            severity_style(worst, theme),
-        ),
-        Span::styled(
-            if open {
-                ": (! hides them)"
-            } else {
-                " · ! to show"
-            },
-            theme.muted,
-        ),
-    ]);
-    if !open {
-        return vec![summary];
-    }
-    let mut lines = vec![summary];
-    for f in mine {
-        let style = severity_style(f.severity, theme);
-        let at = f.line.map(|l| format!(" line {l}")).unwrap_or_default();
-        let text = sanitize_for_terminal(&format!("{}{at}: {}", f.code, f.message()), false);
-        for (i, row) in crate::tui::widgets::wrap::wrap(&text, usize::from(width).saturating_sub(4))
-            .into_iter()
-            .enumerate()
-        {
-            let lead = if i == 0 { "  • " } else { "    " };
-            lines.push(Line::from(vec![Span::raw(lead), Span::styled(row, style)]));
-        }
-    }
-    lines.push(Line::styled("─".repeat(20), theme.rule));
-    lines
-}
-
-fn severity_style(severity: Severity, theme: &Theme) -> ratatui::style::Style {
-    match severity {
-        Severity::Error => theme.error,
-        Severity::Warning => theme.warning,
-        Severity::Info => theme.info,
-    }
-}
-
 /// Why a file cannot be shown, wrapped to the pane so none of it is cut.
 fn message_doc(msg: &str, width: u16, theme: &Theme) -> RenderedDoc {
     let shown = sanitize_for_terminal(msg, false);
@@ -626,82 +493,6 @@ fn message_doc(msg: &str, width: u16, theme: &Theme) -> RenderedDoc {
             .map(|row| Line::styled(row, theme.error))
             .collect(),
         ..RenderedDoc::default()
-    }
-}
-
-/// Add "Links" and "Backlinks" sections whose entries can be selected and
-/// followed like links in the text.
-fn append_link_lists(
-    bank: &Bank,
-    id: usize,
-    doc: &mut RenderedDoc,
-    dests: &mut Vec<Option<String>>,
-    theme: &Theme,
-) {
-    let rule = Line::styled("─".repeat(20), theme.rule);
-    doc.lines.push(Line::default());
-    doc.lines.push(rule);
-    let mut seen = std::collections::BTreeSet::new();
-    let outgoing: Vec<(String, Option<String>)> = bank
-        .outgoing(id)
-        .filter(|(l, _)| seen.insert(l.target.to_lowercase()))
-        .map(|(l, r)| {
-            (
-                l.target.clone(),
-                r.target().map(|t| bank.article(t).rel_path.clone()),
-            )
-        })
-        .collect();
-    doc.lines.push(Line::styled(
-        format!("Links ({})", outgoing.len()),
-        theme.heading3,
-    ));
-    for (target, dest) in outgoing {
-        let live = dest.is_some();
-        let line_no = doc.lines.len();
-        let shown = match &dest {
-            Some(rel) => format!("→ {}", sanitize_for_terminal(rel, false)),
-            None if membank_core::health::is_attachment(&target) => {
-                "(missing attachment)".to_owned()
-            }
-            None => "(no such article)".to_owned(),
-        };
-        doc.lines.push(Line::from(vec![
-            Span::raw("  "),
-            Span::styled(
-                format!("[[{}]]", sanitize_for_terminal(&target, false)),
-                if live { theme.link } else { theme.dead_link },
-            ),
-            Span::styled(format!("  {shown}"), theme.muted),
-        ]));
-        doc.links.push(LinkSpot {
-            target,
-            live,
-            line: line_no,
-            spans: vec![(line_no, 1)],
-        });
-        dests.push(dest);
-    }
-    let backlinks = bank.backlinks(id);
-    doc.lines.push(Line::default());
-    doc.lines.push(Line::styled(
-        format!("Backlinks ({})", backlinks.len()),
-        theme.heading3,
-    ));
-    for &from in backlinks {
-        let a = bank.article(from);
-        let line_no = doc.lines.len();
-        doc.lines.push(Line::from(vec![
-            Span::raw("  "),
-            Span::styled(sanitize_for_terminal(&a.rel_path, false), theme.link),
-        ]));
-        doc.links.push(LinkSpot {
-            target: a.stem().to_owned(),
-            live: true,
-            line: line_no,
-            spans: vec![(line_no, 1)],
-        });
-        dests.push(Some(a.rel_path.clone()));
     }
 }
 

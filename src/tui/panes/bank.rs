@@ -20,8 +20,8 @@ use ratatui::widgets::Paragraph;
 use super::cursor::Cursor;
 use super::groups::{FolderTreeBuilder, GroupTree, folder_key};
 use super::{Component, Cx, hint_text, page};
-use crate::tui::app::Effect;
 use crate::tui::keys::{Action, KeyMap, Scope};
+use crate::tui::messages::Effect;
 use crate::tui::theme::Theme;
 use crate::tui::widgets::cut::{cut, cut_line};
 
@@ -334,7 +334,7 @@ impl BankPane {
     }
 
     fn rebuild_from(&mut self, memory: &dyn Memory, flagged: &HashSet<String>) {
-        match memory.downcast_ref::<Bank>() {
+        match crate::layouts::bank(memory) {
             Some(bank) => {
                 let rows = self.bank_rows(bank, flagged);
                 drop_later(std::mem::replace(&mut self.rows, rows));
@@ -501,7 +501,7 @@ impl BankPane {
         flagged: &HashSet<String>,
         height: usize,
     ) {
-        if memory.downcast_ref::<Bank>().is_some() || self.listed.is_some() {
+        if crate::layouts::bank(memory).is_some() || self.listed.is_some() {
             let mut parts: Vec<&str> = rel.split('/').collect();
             parts.pop();
             for i in 1..=parts.len() {
@@ -654,7 +654,7 @@ impl Component for BankPane {
                     cx.effects.push(Effect::Preview(rel));
                 }
             }
-            Action::SortTree if cx.memory.downcast_ref::<Bank>().is_some() => {
+            Action::SortTree if crate::layouts::bank(cx.memory).is_some() => {
                 self.sort = self.sort.next();
                 self.grouped = None;
                 self.tree = None;

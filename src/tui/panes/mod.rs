@@ -14,10 +14,13 @@ pub mod groups;
 pub mod health;
 pub mod health_fix;
 pub mod no_agents;
+mod pane;
 pub mod recall;
 pub mod search;
 pub mod set;
 pub mod slot;
+
+pub use pane::{LOADING, Pane};
 
 use std::collections::HashSet;
 
@@ -34,8 +37,8 @@ use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
-use super::app::Effect;
 use super::keys::{Action, KeyMap, Scope};
+use super::messages::Effect;
 use super::theme::Theme;
 
 /// What a pane is given for one call: the shared state to read, its size,

@@ -19,8 +19,8 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use super::{Component, Cx, hint_text, page};
-use crate::tui::app::Effect;
 use crate::tui::keys::{Action, KeyMap, Scope};
+use crate::tui::messages::Effect;
 use crate::tui::theme::Theme;
 use crate::tui::widgets::wrap::{leading_spaces, wrap_line};
 
@@ -102,7 +102,7 @@ impl RecallPane {
 
     /// Append a sanitized feedback line for the cue just tried.
     fn save_feedback(&self, cx: &mut Cx) {
-        let Some(project) = cx.memory.downcast_ref::<Project>() else {
+        let Some(project) = crate::layouts::project(cx.memory) else {
             return;
         };
         let matched_id = match self
@@ -341,7 +341,7 @@ impl Component for RecallPane {
         if !matches!(key.code, KeyCode::Up | KeyCode::Down) {
             self.selected = 0;
         }
-        let project = cx.memory.downcast_ref::<Project>();
+        let project = crate::layouts::project(cx.memory);
         self.recompute(project, cx.theme);
         true
     }
@@ -349,7 +349,7 @@ impl Component for RecallPane {
     fn on_paste(&mut self, text: &str, cx: &mut Cx) -> bool {
         self.cue.push_str(&safe(&text.replace(['\n', '\r'], " ")));
         self.typing = true;
-        let project = cx.memory.downcast_ref::<Project>();
+        let project = crate::layouts::project(cx.memory);
         self.recompute(project, cx.theme);
         true
     }

@@ -15,8 +15,8 @@ use ratatui::widgets::{Paragraph, Wrap};
 
 use super::cursor::Cursor;
 use super::{Component, Cx, hint_text, page};
-use crate::tui::app::Effect;
 use crate::tui::keys::{Action, KeyMap, Scope};
+use crate::tui::messages::Effect;
 use crate::tui::theme::Theme;
 use crate::tui::widgets::cut::cut_lines;
 

@@ -1,6 +1,7 @@
 //! The panes' states together, and which pane fills each slot on screen.
 
 use super::Component;
+use super::Pane;
 use super::agents::AgentsPane;
 use super::article::ArticlePane;
 use super::bank::BankPane;
@@ -10,7 +11,6 @@ use super::no_agents::NoAgents;
 use super::recall::RecallPane;
 use super::search::SearchPane;
 use super::slot::Slot;
-use crate::tui::app::Pane;
 
 /// The panes' states. The Context slot shows `context`, `recall` or
 /// `search`, as the layout's `slot` says; the Agents slot shows `agents`

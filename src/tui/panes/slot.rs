@@ -1,11 +1,6 @@
-//! Which pane fills the Context slot, and whether the agents work, for each
-//! layout: the one place the interface looks at which layout is open.
-//! Adding a layout needs no edit here unless it has a pane of its own; it
-//! gets the Search pane.
-
-use membank_core::memory::LayoutSpec;
-
-use super::agents::AgentKind;
+//! The panes that can fill the Context slot; which one a layout gets is
+//! its face's choice (`crate::layouts`). A new layout needs no edit here
+//! unless it has a pane of its own; otherwise it gets the Search pane.
 
 /// The pane in the Context slot.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -20,14 +15,6 @@ pub enum Slot {
 }
 
 impl Slot {
-    pub fn for_layout(spec: &LayoutSpec) -> Slot {
-        match spec.name {
-            "bank" => Slot::Context,
-            "dejavu" => Slot::Recall,
-            _ => Slot::Search,
-        }
-    }
-
     /// The name of the first pane, the tree: what the layout holds, as
     /// this slot is named for what fills it.
     pub fn tree_title(self) -> &'static str {
@@ -45,18 +32,5 @@ impl Slot {
             Slot::Recall => "Recall",
             Slot::Search => "Search",
         }
-    }
-}
-
-/// The agents offered on this layout, in the order of their keys (`1`,
-/// `2`, …); none means the Agents pane says what the layout offers instead.
-/// A bank's agents assemble its §7 context and write with its rules; a Deja
-/// Vu project gets a chat over recall and the writeback, checked with its
-/// own rules.
-pub fn agents_for(spec: &LayoutSpec) -> &'static [AgentKind] {
-    match spec.name {
-        "bank" => &AgentKind::BANK,
-        "dejavu" => &AgentKind::DEJAVU,
-        _ => &[],
     }
 }

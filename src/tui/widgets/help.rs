@@ -121,9 +121,8 @@ impl Help {
     /// Name the open layout at the bottom: the format version is a bank's
     /// only; "everos memory root", "Deja Vu project" say what else is open.
     pub fn for_layout(mut self, spec: &membank_core::memory::LayoutSpec) -> Help {
-        if spec.name != "bank" {
-            let what = spec.title.split_once(' ').map_or(spec.title, |(_, w)| w);
-            self.about = format!("membank {} · {what}", env!("CARGO_PKG_VERSION"));
+        if !crate::layouts::face(spec).help_shows_format_version {
+            self.about = format!("membank {} · {}", env!("CARGO_PKG_VERSION"), spec.noun);
         }
         self
     }

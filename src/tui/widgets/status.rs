@@ -52,7 +52,7 @@ impl Status {
     pub fn shows_loading(&self) -> bool {
         self.message
             .as_ref()
-            .is_none_or(|(m, _)| m.starts_with(crate::tui::app::LOADING))
+            .is_none_or(|(m, _)| m.starts_with(crate::tui::panes::LOADING))
     }
 
     fn say(&mut self, text: String, level: Level, lasts: Duration) {
@@ -104,7 +104,7 @@ pub fn draw(frame: &mut Frame, area: Rect, status: &Status, theme: &Theme) {
     let reading = status
         .message
         .as_ref()
-        .is_some_and(|(m, _)| m.starts_with(crate::tui::app::LOADING));
+        .is_some_and(|(m, _)| m.starts_with(crate::tui::panes::LOADING));
     let count = if status.articles == 0 && (reading || status.unread) {
         Span::styled("", base)
     } else {

@@ -15,7 +15,11 @@ use crate::memory::{
 
 pub static LAYOUT: LayoutSpec = LayoutSpec {
     name: "dejavu",
+    kind: crate::memory::LayoutKind::DejaVu,
+    record: "record",
+    place: "project",
     title: "a Deja Vu project",
+    noun: "Deja Vu project",
     looked_for: "memory/impressions.jsonl or memory/summary.md",
     detect: detect::dejavu_root,
     open: |root| Ok(Box::new(Project::load_root(root.to_path_buf()))),

@@ -15,7 +15,11 @@ use crate::memory::{
 
 pub static LAYOUT: LayoutSpec = LayoutSpec {
     name: "everos",
+    kind: crate::memory::LayoutKind::Everos,
+    record: "file",
+    place: "memory root",
     title: "an everos memory root",
+    noun: "everos memory root",
     looked_for: "<app>/<project>/users or agents folders, .index/ or ome.toml",
     detect: detect::everos_root,
     open: |root| {

@@ -14,7 +14,11 @@ use crate::bank::{Bank, BankError, LoadOptions};
 
 pub static LAYOUT: LayoutSpec = LayoutSpec {
     name: "bank",
+    kind: crate::memory::LayoutKind::Bank,
+    record: "article",
+    place: "bank",
     title: "a memory bank",
+    noun: "memory bank",
     looked_for: "the folders 00_INBOX … 06_TEMPLATES",
     detect: detect::bank_root,
     open: |root| Ok(Box::new(load(root)?)),

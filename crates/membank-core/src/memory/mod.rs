@@ -37,12 +37,43 @@ pub static LAYOUTS: &[&LayoutSpec] = &[
     &crate::everos::LAYOUT,
 ];
 
+/// Which layout a spec is, for a front end to choose what it offers with
+/// one exhaustive `match`: a layout added here and not handled there does
+/// not compile.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum LayoutKind {
+    Bank,
+    DejaVu,
+    Everos,
+}
+
+impl LayoutKind {
+    /// Every layout, in registry order.
+    pub const ALL: [LayoutKind; 3] = [LayoutKind::Bank, LayoutKind::DejaVu, LayoutKind::Everos];
+
+    /// The registered spec of this layout.
+    pub fn spec(self) -> &'static LayoutSpec {
+        match self {
+            LayoutKind::Bank => &bank::LAYOUT,
+            LayoutKind::DejaVu => &crate::dejavu::LAYOUT,
+            LayoutKind::Everos => &crate::everos::LAYOUT,
+        }
+    }
+}
+
 /// What the registry knows about one layout.
 pub struct LayoutSpec {
     /// The `--format` value: `bank`, `dejavu`, `everos`.
     pub name: &'static str,
+    pub kind: LayoutKind,
+    /// What one of its documents is called on screen: "article".
+    pub record: &'static str,
+    /// What the memory as a whole is called in a sentence: "bank".
+    pub place: &'static str,
     /// What a user calls it, with an article: "a memory bank".
     pub title: &'static str,
+    /// The same without the article: "memory bank".
+    pub noun: &'static str,
     /// What detection looks for, for the message when nothing matched.
     pub looked_for: &'static str,
     /// The memory's root when `path` is (or lies inside) this layout. Must

@@ -194,3 +194,14 @@ fn a_refreshed_bank_reads_only_the_changed_files_unless_a_folder_changed() {
     assert!(!folder.in_part);
     assert!(folder.memory.find("03_DOMAINS/Tax/Vat.md").is_some());
 }
+
+/// A front end chooses what it offers from `LayoutKind`, so every
+/// registered layout has its own kind, listed in registry order.
+#[test]
+fn every_registered_layout_has_its_own_kind() {
+    let kinds: Vec<LayoutKind> = LAYOUTS.iter().map(|l| l.kind).collect();
+    assert_eq!(kinds, LayoutKind::ALL);
+    for kind in LayoutKind::ALL {
+        assert_eq!(kind.spec().kind, kind);
+    }
+}

@@ -10,8 +10,8 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::review::Review;
 use super::{AgentKind, AgentsPane};
-use crate::tui::app::Effect;
 use crate::tui::keys::Action;
+use crate::tui::messages::Effect;
 use crate::tui::widgets::confirm::{Confirm, OnYes};
 
 impl AgentsPane {

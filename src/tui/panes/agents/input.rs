@@ -8,8 +8,8 @@ use ratatui::layout::Rect;
 
 use super::review::{Purpose, Review};
 use super::{AgentKind, AgentsPane, guard};
-use crate::tui::app::Effect;
 use crate::tui::keys::{Action, KeyMap, Scope};
+use crate::tui::messages::Effect;
 use crate::tui::panes::Cx;
 use crate::tui::panes::{Component, hint_text};
 use crate::tui::theme::Theme;

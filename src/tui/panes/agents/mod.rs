@@ -34,7 +34,7 @@ use ratatui_textarea::TextArea;
 use self::review::Review;
 use self::stream::Stream;
 use super::Cx;
-use crate::tui::app::Effect;
+use crate::tui::messages::Effect;
 use crate::tui::theme::Theme;
 use crate::tui::widgets::confirm::{Confirm, OnYes};
 
@@ -361,7 +361,7 @@ impl AgentsPane {
                 self.bank_request(bank, &template, ctx)
             }
             None => {
-                let Some(project) = ctx.memory.downcast_ref::<Project>() else {
+                let Some(project) = crate::layouts::project(ctx.memory) else {
                     return false;
                 };
                 self.project_request(project, ctx.clock)
@@ -532,7 +532,7 @@ impl AgentsPane {
                 AgentKind::Inbox => self.inbox.finish(root, f),
                 AgentKind::Check => self.check.finish(root, f),
                 AgentKind::Distill => self.distill.finish(root, f),
-                AgentKind::Writeback => self.writeback.finish(memory.downcast_ref::<Project>(), f),
+                AgentKind::Writeback => self.writeback.finish(crate::layouts::project(memory), f),
                 AgentKind::Query | AgentKind::Translate | AgentKind::Chat => {}
             }
             // A warning given when the run started is still worth reading

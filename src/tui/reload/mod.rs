@@ -9,10 +9,11 @@
 //! (`health::incremental::recheck`). A folder that changed, or another
 //! layout, is read again whole and checked in full.
 
+mod apply;
+
 use std::collections::{BTreeSet, HashSet};
 use std::sync::Arc;
 
-use membank_core::bank::Bank;
 use membank_core::clock::Clock;
 use membank_core::context::ContextReport;
 use membank_core::health::{HealthOptions, HealthReport, incremental};
@@ -49,8 +50,8 @@ impl Reread {
             .map_err(|e| sanitize_for_terminal(&e.to_string(), false))?;
         let memory = refreshed.memory;
         let health = match (
-            self.memory.downcast_ref::<Bank>(),
-            memory.downcast_ref::<Bank>(),
+            crate::layouts::bank(&*self.memory),
+            crate::layouts::bank(&*memory),
         ) {
             (Some(old), Some(fresh)) if refreshed.in_part && self.checked_on == opts.today => {
                 incremental::recheck(old, &self.health, fresh, &self.files, &opts)
@@ -71,7 +72,7 @@ impl Reread {
 /// first time it ranks: a bank's packed scoring arrays (a fifth of a
 /// second at 100,000 articles).
 pub fn prepare(memory: &dyn Memory) {
-    if let Some(bank) = memory.downcast_ref::<Bank>() {
+    if let Some(bank) = crate::layouts::bank(memory) {
         scoring::rank(bank, &Query::default());
     }
 }
@@ -110,7 +111,7 @@ pub struct Derived {
 impl Derived {
     pub fn of(memory: &dyn Memory, health: &HealthReport, plan: &Plan) -> Derived {
         let flagged = flagged_files(health);
-        let bank = memory.downcast_ref::<Bank>();
+        let bank = crate::layouts::bank(memory);
         let grouped = bank.map(|bank| {
             let grouped = group_files(bank, plan.sort, &flagged);
             let rows = bank_rows(Some(bank), &grouped, &plan.expanded, &flagged);
