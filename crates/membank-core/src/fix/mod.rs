@@ -153,7 +153,10 @@ pub fn no_fix_reason(code: &str) -> &'static str {
              the link should go"
         }
         "orphan" => "which article should link to it is the author's choice",
-        "term-conflict" => "choosing the translation is the author's decision",
+        "term-conflict" => {
+            "choosing the translation is the author's decision: in the interface's Health \
+             pane, x on the article to keep marks the others status: rejected"
+        }
         "bad-filename" => {
             "the new name is the author's choice; `membank mv` renames it and rewrites its links"
         }
