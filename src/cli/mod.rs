@@ -32,6 +32,7 @@ mod style;
 mod supersede;
 mod template;
 mod translate;
+mod undo;
 mod values;
 mod writeback;
 
@@ -88,6 +89,8 @@ enum Command {
     Check(check::Args),
     /// Fix the health findings that have one right answer (shown; written with --yes).
     Fix(fix::Args),
+    /// Take back the last change membank made to a memory, or list them.
+    Undo(undo::Args),
     /// Score and budget the bank for a client / domain / language pair.
     Context(context::Args),
     /// Parse `### FILE:` blocks from an LLM reply and optionally write them.
@@ -297,9 +300,15 @@ pub fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     }
+    // Every write of this run is journalled, so `membank undo` can take it back.
+    if let Err(e) = membank::undo_journal::install() {
+        eprintln!("membank: {e:#}");
+        return ExitCode::from(2);
+    }
     let result = match cli.command {
         Some(Command::Check(a)) => check::run(a),
         Some(Command::Fix(a)) => fix::run(a),
+        Some(Command::Undo(a)) => undo::run(a),
         Some(Command::Context(a)) => context::run(a),
         Some(Command::Blocks(a)) => blocks::run(a),
         Some(Command::Compile(a)) => compile::run(a),

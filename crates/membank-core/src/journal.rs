@@ -109,6 +109,8 @@ pub enum Recorded {
     Appended { len_before: u64, bytes: Blob },
     /// An append taken back: the file cut to `len_after`.
     Truncated { len_after: u64, removed: Blob },
+    /// A folder made (its removal, when undone, only while it is empty).
+    FolderMade,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -323,6 +325,9 @@ fn blob(b: &Blob, path: &str) -> Result<Vec<u8>, Refused> {
 }
 
 fn check_left_as(tx: &Transaction, file: &FileRecord) -> Result<(), Refused> {
+    if file.change == Recorded::FolderMade {
+        return Ok(());
+    }
     let now = tx
         .read_any(&file.path)
         .map_err(|e| Refused::Failed(format!("{e}; nothing was reverted")))?;
@@ -358,6 +363,7 @@ fn check_left_as(tx: &Transaction, file: &FileRecord) -> Result<(), Refused> {
         Recorded::Truncated { .. } => Err(Refused::Failed(
             "an undo is not itself undone; nothing was reverted".into(),
         )),
+        Recorded::FolderMade => Ok(()),
     }
 }
 
@@ -375,6 +381,7 @@ fn put_back(tx: &Transaction, file: &FileRecord) -> Result<(), String> {
         } => tx.replace(&file.path, &bytes(b)?),
         Recorded::Appended { len_before, .. } => tx.truncate(&file.path, *len_before),
         Recorded::Truncated { .. } => Err(format!("{}: an undo is not undone", file.path)),
+        Recorded::FolderMade => tx.remove_empty_folder(&file.path),
     }
 }
 

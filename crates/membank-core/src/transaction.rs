@@ -371,6 +371,21 @@ impl Transaction {
         self.remove_leftover(rel)
     }
 
+    /// Remove a folder a change made, when it is still empty (a folder
+    /// that holds files now is left as it is).
+    pub fn remove_empty_folder(&self, rel: &str) -> Result<(), String> {
+        let target = self.unlinked(rel)?;
+        match fs::remove_dir(&target) {
+            Ok(()) => {
+                sync_dir(&self.root);
+                Ok(())
+            }
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
+            Err(_) if target.is_dir() => Ok(()),
+            Err(e) => Err(format!("{rel}: {e}")),
+        }
+    }
+
     /// Bring back a file a change deleted: by the memory's rules when its
     /// name follows them, else (a leftover a fix deleted) at its old place
     /// reached through no link; never over a file that is there.
@@ -396,6 +411,31 @@ impl Transaction {
         self.commit(proposal, declined, Kind::Bank, |tx| {
             compile::apply_reply_declining(&tx.root, reply, Mode::Apply, declined)
         })
+    }
+
+    /// A model reply's `### FILE:` blocks written without a review
+    /// (`membank blocks --apply`), journalled like every other write: the
+    /// files the reply names are read before and after.
+    pub fn apply_blocks(&self, reply: &str) -> BlocksReport {
+        self.set_label("agent write");
+        let mut paths: Vec<String> = Vec::new();
+        for block in crate::fileblocks::parse_reply(reply).blocks {
+            if let Ok(p) = pathsafe::validate(&block.path_raw)
+                && !paths.iter().any(|q| q == p.as_str())
+            {
+                paths.push(p.as_str().to_owned());
+            }
+        }
+        let before: Vec<Option<Vec<u8>>> =
+            paths.iter().map(|p| self.read(p).ok().flatten()).collect();
+        let report = compile::apply_reply(&self.root, reply, Mode::Apply);
+        for (path, before) in paths.iter().zip(before) {
+            let after = self.read(path).ok().flatten();
+            if after != before {
+                self.record_replaced(path, before.as_deref(), after.as_deref());
+            }
+        }
+        report
     }
 
     /// Process Inbox, reviewed: the blocks written, then each of `sources`
@@ -617,6 +657,7 @@ impl Transaction {
         match fs::create_dir(&target) {
             Ok(()) => {
                 sync_dir(&self.root);
+                self.record(name, Recorded::FolderMade);
                 Ok(())
             }
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists && target.is_dir() => Ok(()),
