@@ -231,3 +231,83 @@ fn a_deja_vu_project_is_refused_by_name() {
     );
     assert_eq!(snapshot(dir.path()), before);
 }
+
+/// A stale domain, a link to it misspelt, and a template under its
+/// version-1.0 name.
+fn bank_to_tidy() -> tempfile::TempDir {
+    let d = flawed_bank();
+    write(
+        d.path(),
+        "03_DOMAINS/Travel and Tourism.md",
+        b"---\ndomain: Travel and Tourism\nlanguages: [en]\nlast_updated: 2020-01-02\n---\nHotels\n",
+    );
+    write(
+        d.path(),
+        "03_DOMAINS/Tax.md",
+        b"---\ndomain: Tax\nlanguages: [en]\nlast_updated: 2026-04-01\n---\n[[Legal]] [[Travel & Tourism]]\n",
+    );
+    write(
+        d.path(),
+        "06_TEMPLATES/translate_with_kb.md",
+        b"Our prompt\n",
+    );
+    d
+}
+
+#[test]
+fn a_misspelt_link_and_an_old_template_name_are_fixed_and_stale_waits_to_be_asked() {
+    let dir = bank_to_tidy();
+    let bank = dir.path().to_str().unwrap();
+    let (v, _) = json(&["fix", bank, "--json"]);
+    let remaining: Vec<(&str, &str)> = v["remaining"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|u| (u["code"].as_str().unwrap(), u["reason"].as_str().unwrap()))
+        .collect();
+    // Orphan too, until the misspelt link reaches the domain.
+    let stale = remaining
+        .iter()
+        .find(|(code, _)| *code == "stale")
+        .expect("stale is left");
+    assert!(stale.1.contains("--code stale"), "{v}");
+    let template = v["fixes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["path"] == "06_TEMPLATES/translate_with_kb.md")
+        .expect("the template is renamed");
+    assert_eq!(template["action"], "moved");
+    assert_eq!(template["to"], "06_TEMPLATES/translate_with_memory_bank.md");
+
+    let out = membank(&["fix", bank, "--yes"]);
+    assert_eq!(out.status.code(), Some(1), "stale is left: {out:?}");
+    assert_eq!(
+        fs::read_to_string(dir.path().join("03_DOMAINS/Tax.md")).unwrap(),
+        "---\ndomain: Tax\nlanguages: [en]\nlast_updated: 2026-04-01\n---\n\
+         [[Legal]] [[Travel and Tourism|Travel & Tourism]]\n"
+    );
+    assert_eq!(
+        fs::read(
+            dir.path()
+                .join("06_TEMPLATES/translate_with_memory_bank.md")
+        )
+        .unwrap(),
+        b"Our prompt\n"
+    );
+    assert!(
+        !dir.path()
+            .join("06_TEMPLATES/translate_with_kb.md")
+            .exists()
+    );
+
+    let out = membank(&["fix", bank, "--code", "stale", "--yes"]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let stale = fs::read_to_string(dir.path().join("03_DOMAINS/Travel and Tourism.md")).unwrap();
+    assert!(
+        stale.contains(&format!("last_updated: {TODAY}\n")),
+        "{stale}"
+    );
+    let (after, code) = json(&["check", bank, "--json"]);
+    assert_eq!(code, Some(0), "{after}");
+}

@@ -348,7 +348,9 @@ async fn handshake_lists_the_tools_resources_and_prompts() {
         .collect();
     assert_eq!(
         tools,
-        ["context", "read", "links", "check", "search", "values"]
+        [
+            "context", "read", "links", "check", "search", "values", "terms", "qa"
+        ]
     );
 
     let resources = c.service.list_all_resources().await.unwrap();
@@ -1184,6 +1186,7 @@ async fn supersede_is_proposed_with_the_cli_diff_and_applied_by_id() {
             "check",
             "search",
             "supersede",
+            "mv",
             "apply_write"
         ]
     );
@@ -1582,7 +1585,9 @@ fn http_lists_the_tools_and_answers_a_call_like_the_cli() {
         .collect();
     assert_eq!(
         names,
-        ["context", "read", "links", "check", "search", "values"]
+        [
+            "context", "read", "links", "check", "search", "values", "terms", "qa"
+        ]
     );
     let (head, called) = post(
         &addr,
@@ -1756,6 +1761,40 @@ async fn private_memory_is_withheld_from_every_answer_unless_included() {
     let listed = c.service.list_resources(None).await.unwrap();
     assert_eq!(listed.resources.len(), 6);
     assert!(listed.meta.is_none());
+    c.service.cancel().await.unwrap();
+}
+
+/// An impression that points at a private record names it and carries its
+/// keywords: a recall answer leaves it out unless private memory is served.
+#[tokio::test]
+async fn recall_leaves_out_impressions_of_private_records_unless_included() {
+    let dir = tempfile::tempdir().unwrap();
+    let m = dir.path().join("memory");
+    fs::create_dir_all(m.join("decisions")).unwrap();
+    fs::create_dir_all(m.join("private")).unwrap();
+    fs::write(m.join("summary.md"), "# Summary\n").unwrap();
+    fs::write(
+        m.join("impressions.jsonl"),
+        concat!(
+            r#"{"id":"shared-cache","keywords":["cache","layer"],"record_path":"memory/decisions/cache.md","weight":0.5,"status":"active"}"#,
+            "\n",
+            r#"{"id":"zebra-acquisition","keywords":["cache","zebra"],"record_path":"memory/private/deal.md","weight":0.9,"status":"active"}"#,
+            "\n",
+        ),
+    )
+    .unwrap();
+    let c = connect(dir.path(), &[]).await;
+    let answer = call(&c, "recall", json!({"cue": "cache zebra"})).await;
+    let everything = format!("{:?} {}", answer.structured_content, text_of(&answer));
+    assert!(everything.contains("shared-cache"), "{everything}");
+    assert!(!everything.contains("zebra-acquisition"), "{everything}");
+    assert!(!everything.contains("memory/private"), "{everything}");
+    c.service.cancel().await.unwrap();
+
+    let c = connect(dir.path(), &["--include-private"]).await;
+    let answer = call(&c, "recall", json!({"cue": "cache zebra"})).await;
+    let v = answer.structured_content.clone().unwrap();
+    assert_eq!(v["matches"][0]["id"], "zebra-acquisition", "{v}");
     c.service.cancel().await.unwrap();
 }
 
@@ -2088,6 +2127,187 @@ fn c1_and_bidi_characters_reach_http_clients_escaped() {
         "{body}"
     );
     assert!(body.contains("structuredContent"), "{body}");
+}
+
+#[tokio::test]
+async fn mv_and_new_are_proposed_then_applied_by_id() {
+    let (_dir, bank) = demo_copy();
+    let c = connect(&bank, &[]).await;
+    let refused = error_text(&call(&c, "mv", json!({"from": "a", "to": "b"})).await);
+    assert!(refused.contains("--allow-writes"), "{refused}");
+    c.service.cancel().await.unwrap();
+
+    let c = connect(&bank, &["--allow-writes"]).await;
+    let client = bank.join("01_CLIENTS/Brightwell Pharma.md");
+    let before = fs::read_to_string(&client).unwrap();
+    assert!(before.contains("[[Pharmaceuticals]]"));
+    let proposed = call(
+        &c,
+        "mv",
+        json!({"from": "03_DOMAINS/Pharmaceuticals.md", "to": "03_DOMAINS/Pharma"}),
+    )
+    .await;
+    assert_eq!(proposed.is_error, Some(false), "{proposed:?}");
+    let v = proposed.structured_content.unwrap();
+    let moved: Vec<&Value> = v["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["action"] == "moved")
+        .collect();
+    assert_eq!(moved.len(), 1);
+    assert_eq!(moved[0]["to"], "03_DOMAINS/Pharma.md");
+    assert!(v["links_rewritten"].as_u64().unwrap() > 0);
+    assert_eq!(
+        fs::read_to_string(&client).unwrap(),
+        before,
+        "proposing writes nothing"
+    );
+    let applied = call(&c, "apply_write", json!({"proposal_id": v["proposal_id"]})).await;
+    assert_eq!(applied.is_error, Some(false), "{applied:?}");
+    assert!(!bank.join("03_DOMAINS/Pharmaceuticals.md").exists());
+    assert!(bank.join("03_DOMAINS/Pharma.md").exists());
+    let after = fs::read_to_string(&client).unwrap();
+    assert_eq!(after, before.replace("[[Pharmaceuticals]]", "[[Pharma]]"));
+
+    let taken = error_text(&call(&c, "new", json!({"folder": "domains", "name": "Pharma"})).await);
+    assert!(taken.contains("already exists"), "{taken}");
+    let proposed = call(
+        &c,
+        "new",
+        json!({"folder": "01_CLIENTS", "name": "Nordwind", "source_lang": "en-US", "target_lang": "de-DE"}),
+    )
+    .await;
+    assert_eq!(proposed.is_error, Some(false), "{proposed:?}");
+    let v = proposed.structured_content.unwrap();
+    assert_eq!(v["files"][0]["action"], "new");
+    assert!(!bank.join("01_CLIENTS/Nordwind.md").exists());
+    let applied = call(&c, "apply_write", json!({"proposal_id": v["proposal_id"]})).await;
+    assert_eq!(applied.is_error, Some(false), "{applied:?}");
+    let made = fs::read_to_string(bank.join("01_CLIENTS/Nordwind.md")).unwrap();
+    assert!(
+        made.contains("client: \"Nordwind\"\nlanguages: [\"en-US → de-DE\"]"),
+        "{made}"
+    );
+    c.service.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_dejavu_record_is_moved_by_the_mv_tool() {
+    let dir = tempfile::tempdir().unwrap();
+    let served = dir.path().join("served");
+    copy_tree(Path::new(DEMO_DEJAVU), &served);
+    let c = connect(&served, &["--allow-writes"]).await;
+    let (from, to) = (
+        "memory/decisions/settings-sync.md",
+        "memory/decisions/server-sync.md",
+    );
+    let before = tree_bytes(&served);
+    let proposed = call(&c, "mv", json!({ "from": from, "to": to })).await;
+    assert_eq!(proposed.is_error, Some(false), "{proposed:?}");
+    let v = proposed.structured_content.unwrap();
+    assert_eq!(tree_bytes(&served), before, "proposing writes nothing");
+    let applied = call(
+        &c,
+        "apply_write",
+        json!({ "proposal_id": v["proposal_id"] }),
+    )
+    .await;
+    assert_eq!(applied.is_error, Some(false), "{applied:?}");
+    assert!(served.join(to).exists() && !served.join(from).exists());
+    let impressions = fs::read_to_string(served.join("memory/impressions.jsonl")).unwrap();
+    assert!(
+        impressions.contains(to) && !impressions.contains(from),
+        "{impressions}"
+    );
+    c.service.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn terms_and_qa_answer_like_the_command_line_and_import_writes_only_when_applied() {
+    let (dir, bank) = demo_copy();
+    let b = bank.to_str().unwrap();
+    let c = connect(&bank, &[]).await;
+    let export = call(
+        &c,
+        "terms",
+        json!({"format": "csv", "client": "Brightwell Pharma"}),
+    )
+    .await;
+    assert_eq!(export.is_error, Some(false), "{export:?}");
+    let cli = support::membank()
+        .args([
+            "terms",
+            "export",
+            b,
+            "--format",
+            "csv",
+            "--client",
+            "Brightwell Pharma",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(
+        export.structured_content.unwrap()["text"],
+        String::from_utf8_lossy(&cli.stdout).as_ref()
+    );
+
+    let xlf = "<xliff version=\"1.2\"><file source-language=\"en-US\" target-language=\"nl-BE\"><body>\
+               <trans-unit id=\"9\"><source>An adverse event was seen.</source>\
+               <target>Een bijwerking werd gezien.</target></trans-unit></body></file></xliff>";
+    let file = dir.path().join("job.xlf");
+    fs::write(&file, xlf).unwrap();
+    let qa = call(&c, "qa", json!({"file_text": xlf, "file_name": "job.xlf"})).await;
+    assert_eq!(qa.is_error, Some(false), "{qa:?}");
+    let mut by_tool = qa.structured_content.unwrap();
+    let mut by_cli = cli_json(&["qa", b, file.to_str().unwrap(), "--json"]);
+    by_tool["file"] = Value::Null;
+    by_cli["file"] = Value::Null;
+    assert_eq!(by_tool, by_cli);
+    assert_eq!(by_tool["findings"][0]["code"], "term-missing");
+    assert_eq!(by_tool["findings"][0]["segment"], "9");
+    let glossary = call(
+        &c,
+        "terms",
+        json!({"file_text": xlf, "file_name": "job.xlf"}),
+    )
+    .await;
+    let g = glossary.structured_content.unwrap();
+    assert_eq!(g["terms"][0]["source"], "adverse event", "{g}");
+
+    let tbx = "<martif type=\"TBX-Basic\" xml:lang=\"en-US\"><text><body><termEntry>\
+               <langSet xml:lang=\"en-US\"><tig><term>side effect</term></tig></langSet>\
+               <langSet xml:lang=\"nl-BE\"><tig><term>bijwerking</term></tig></langSet>\
+               </termEntry></body></text></martif>";
+    let refused = error_text(
+        &call(
+            &c,
+            "import_terms",
+            json!({"file_text": tbx, "file_name": "x.tbx"}),
+        )
+        .await,
+    );
+    assert!(refused.contains("--allow-writes"), "{refused}");
+
+    let c = connect(&bank, &["--allow-writes"]).await;
+    let proposed = call(
+        &c,
+        "import_terms",
+        json!({"file_text": tbx, "file_name": "x.tbx"}),
+    )
+    .await;
+    assert_eq!(proposed.is_error, Some(false), "{proposed:?}");
+    let v = proposed.structured_content.unwrap();
+    assert_eq!(v["terms"][0]["outcome"], "new");
+    let path = bank.join("02_TERMINOLOGY/side effect → bijwerking.md");
+    assert!(!path.exists(), "nothing is written before apply_write");
+    let applied = call(&c, "apply_write", json!({"proposal_id": v["proposal_id"]})).await;
+    assert_eq!(applied.is_error, Some(false), "{applied:?}");
+    assert!(
+        fs::read_to_string(&path)
+            .unwrap()
+            .contains("term_target: \"bijwerking\"")
+    );
 }
 
 /// Every tool of every memory says what it does to the world, so a client

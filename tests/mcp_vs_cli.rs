@@ -295,7 +295,9 @@ fn every_bank_tool_answers_like_the_command_line() {
     let mut s = Server::start(&bank, &[]);
     assert_eq!(
         s.tool_names(),
-        ["context", "read", "links", "check", "search", "values"]
+        [
+            "context", "read", "links", "check", "search", "values", "terms", "qa"
+        ]
     );
     for (tool, arguments) in [
         (

@@ -53,8 +53,11 @@ struct JsonOutput {
 #[derive(Serialize)]
 struct JsonFix {
     path: String,
-    /// `changed`, `deleted` or `new folder`.
+    /// `changed`, `deleted`, `new folder`, `new` or `moved`.
     action: &'static str,
+    /// Where a moved file goes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    to: Option<String>,
     codes: Vec<&'static str>,
     notes: Vec<String>,
     diff: Option<String>,
@@ -87,10 +90,20 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let checked = check::report(bank, &filter)?;
     // A file's modification date is the user's calendar day.
-    let proposal = fix::propose(
+    // `stale` is fixed only when asked for by name: only the user knows
+    // the article is still right.
+    let checked_today = args
+        .code
+        .iter()
+        .any(|c| c == "stale")
+        .then(|| common::clock().today());
+    let proposal = fix::propose_with(
         bank,
         &checked.report.findings,
-        &jiff::tz::TimeZone::system(),
+        &fix::Options {
+            tz: jiff::tz::TimeZone::system(),
+            checked_today,
+        },
     );
     let mut written = false;
     if let Some(tx) = &tx
@@ -134,6 +147,10 @@ fn json_output(bank: &str, proposal: &FixProposal, written: bool) -> JsonOutput 
             .map(|f| JsonFix {
                 path: f.path.clone(),
                 action: f.kind(),
+                to: match &f.action {
+                    fix::Action::Move { to, .. } => Some(to.clone()),
+                    _ => None,
+                },
                 codes: f.codes.clone(),
                 notes: f.notes.clone(),
                 diff: f.diff(),
@@ -181,7 +198,7 @@ fn print_human(bank: &str, proposal: &FixProposal, written: bool, yes: bool) {
 }
 
 /// `changed    path (codes)`, what each fix does, then the diff in colour.
-fn print_fix(f: &FileFix) {
+pub(super) fn print_fix(f: &FileFix) {
     anstream::println!(
         "  {:<10} {} ({})",
         f.kind(),

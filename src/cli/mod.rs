@@ -24,6 +24,9 @@ mod links;
 mod lint_llm;
 mod llm_common;
 mod mcp;
+mod mv;
+mod new;
+mod qa;
 mod read;
 mod recall;
 mod search;
@@ -31,6 +34,7 @@ mod snapshot;
 mod style;
 mod supersede;
 mod template;
+mod terms;
 mod translate;
 mod undo;
 mod values;
@@ -91,6 +95,12 @@ enum Command {
     Fix(fix::Args),
     /// Take back the last change membank made to a memory, or list them.
     Undo(undo::Args),
+    /// Rename or move a note or folder, rewriting every link to it (shown; written with --yes).
+    Mv(mv::Args),
+    /// Create an article with the keys its folder requires (never overwrites).
+    New(new::NewArgs),
+    /// Capture a quick note: a bank's inbox, a Deja Vu project's event ledger.
+    Note(new::NoteArgs),
     /// Score and budget the bank for a client / domain / language pair.
     Context(context::Args),
     /// Parse `### FILE:` blocks from an LLM reply and optionally write them.
@@ -135,6 +145,10 @@ enum Command {
     Feedback(feedback::Args),
     /// Ranked full-text search over a memory of any layout.
     Search(search::Args),
+    /// Term articles as TBX, CSV or TSV (export, import) and a file's job glossary (--for).
+    Terms(terms::Args),
+    /// Check a translated file's terminology against the bank (exit 1 on findings).
+    Qa(qa::Args),
     /// Find the memory root everos itself would use (EVEROS_ROOT,
     /// EVEROS_MEMORY__ROOT, [memory] root, ~/.everos), say which rule chose
     /// it, and list its owners with their entries.
@@ -309,6 +323,9 @@ pub fn main() -> ExitCode {
         Some(Command::Check(a)) => check::run(a),
         Some(Command::Fix(a)) => fix::run(a),
         Some(Command::Undo(a)) => undo::run(a),
+        Some(Command::Mv(a)) => mv::run(a),
+        Some(Command::New(a)) => new::run_new(a),
+        Some(Command::Note(a)) => new::run_note(a),
         Some(Command::Context(a)) => context::run(a),
         Some(Command::Blocks(a)) => blocks::run(a),
         Some(Command::Compile(a)) => compile::run(a),
@@ -330,6 +347,8 @@ pub fn main() -> ExitCode {
         Some(Command::Writeback(a)) => writeback::run(a),
         Some(Command::Feedback(a)) => feedback::run(a),
         Some(Command::Search(a)) => search::run(a),
+        Some(Command::Terms(a)) => terms::run(a),
+        Some(Command::Qa(a)) => qa::run(a),
         Some(Command::Entries(a)) => everos::run_entries(a),
         Some(Command::Entry(a)) => everos::run_entry(a),
         Some(Command::Everos(a)) => everos::run_root(&a),

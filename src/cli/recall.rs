@@ -61,7 +61,19 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 /// was not read (over the size cap, a link out), the scan's diagnostic
 /// carries the reason, so no report calls the file missing.
 pub fn scan(project: &dejavu::Project, cue: &str) -> Recall {
-    let mut result = dejavu::recall(project.impressions.as_ref(), cue);
+    explain_unread(project, dejavu::recall(project.impressions.as_ref(), cue))
+}
+
+/// [`scan`] for a reader that is not served private memory: impressions
+/// pointing at a private record are left out, as if absent.
+pub fn scan_shared(project: &dejavu::Project, cue: &str) -> Recall {
+    explain_unread(
+        project,
+        dejavu::recall::recall_shared(project.impressions.as_ref(), cue),
+    )
+}
+
+fn explain_unread(project: &dejavu::Project, mut result: Recall) -> Recall {
     if project.impressions.is_none()
         && let Some(problem) = project
             .problems

@@ -28,11 +28,13 @@ pub mod load_options;
 pub mod lock;
 pub mod memory;
 pub mod near_miss;
+pub mod new_note;
 pub mod outcome;
 pub mod parallel;
 pub mod pathsafe;
 #[cfg(test)]
 mod random_text;
+pub mod rename;
 mod resolve;
 pub mod review;
 pub mod safe_read;
@@ -47,6 +49,7 @@ pub mod synth;
 #[cfg(feature = "synth")]
 pub mod synth_everos;
 pub mod templates;
+pub mod terms;
 pub mod text;
 pub mod transaction;
 pub mod vocabulary;

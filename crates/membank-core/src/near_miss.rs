@@ -142,6 +142,49 @@ impl NearMisses {
             .min()
             .map(|i| self.names[i as usize].as_str())
     }
+
+    /// The one name `written` can have meant, for a change made without
+    /// asking: the only name that folds to the same text, or, when none
+    /// does, the only one an edit away. `None` when there are several.
+    pub fn only(&self, written: &str) -> Option<&str> {
+        if self
+            .names
+            .binary_search_by(|n| n.as_str().cmp(written))
+            .is_ok()
+        {
+            return None;
+        }
+        let folded = fold(written);
+        let chars: Vec<char> = folded.chars().collect();
+        let same: Vec<u32> = (0..self.names.len() as u32)
+            .filter(|&i| self.folded[i as usize] == chars)
+            .collect();
+        match same.as_slice() {
+            [i] => return Some(&self.names[*i as usize]),
+            [_, _, ..] => return None,
+            [] => {}
+        }
+        let (Some(&first), Some(&last)) = (chars.first(), chars.last()) else {
+            return None;
+        };
+        let len = chars.len();
+        let mut near: Vec<u32> = (len.saturating_sub(1)..=len + 1)
+            .flat_map(|l| [(l, first, true), (l, last, false)])
+            .filter_map(|key| self.by_ends.get(&key))
+            .flatten()
+            .copied()
+            .filter(|&i| {
+                let other = &self.folded[i as usize];
+                len.min(other.len()) >= MIN_LEN_FOR_AN_EDIT && within_one_edit(&chars, other)
+            })
+            .collect();
+        near.sort_unstable();
+        near.dedup();
+        match near.as_slice() {
+            [i] => Some(&self.names[*i as usize]),
+            _ => None,
+        }
+    }
 }
 
 #[cfg(test)]
@@ -160,6 +203,22 @@ mod tests {
         assert_eq!(fold("travel-and_tourism"), "travel and tourism");
         assert_eq!(fold("Café  Crème"), "cafe creme");
         assert_eq!(fold("Client's notes (2024)"), "clients notes 2024");
+    }
+
+    #[test]
+    fn only_answers_when_one_name_is_that_close() {
+        let index = NearMisses::new(["Travel and Tourism", "Contract", "Contracts", "Legal"]);
+        assert_eq!(index.only("Travel & Tourism"), Some("Travel and Tourism"));
+        assert_eq!(index.only("legal"), Some("Legal"));
+        // "Contracte" is one edit from both: no single answer.
+        assert_eq!(index.only("Contracte"), None);
+        assert_eq!(
+            index.only("Legal"),
+            None,
+            "a name that exists is no near miss"
+        );
+        let twins = NearMisses::new(["Café", "Cafe"]);
+        assert_eq!(twins.only("CAFE"), None);
     }
 
     #[test]

@@ -146,7 +146,21 @@ fn line_at(text: &str, byte: usize) -> usize {
     memchr::memchr_iter(b'\n', &text.as_bytes()[..byte]).count() + 1
 }
 
+/// What a memory's reader should be warned of, and a write refuses:
+/// [`find`], less the `sk-` matches whose body is a plain word list (a
+/// Slovak slug such as `en-sk-legal-terminology-review`) rather than a
+/// key's random mix of cases and digits.
+pub fn find_likely(text: &str) -> Vec<Found> {
+    let mut found = find(text);
+    found.retain(|f| {
+        f.kind != Kind::OpenAiKey || looks_random(&text[f.range.start + 3..f.range.end])
+    });
+    found
+}
+
 /// Every credential in `text`, in the order of [`Kind`], then position.
+///
+/// Every match is kept, as the Deja Vu doctor reports them.
 pub fn find(text: &str) -> Vec<Found> {
     let detector = &*DETECTOR;
     if !detector.any.is_match(text) {
@@ -173,6 +187,14 @@ pub fn find(text: &str) -> Vec<Found> {
     found
 }
 
+/// A key's body mixes cases and digits; a slug such as
+/// `sk-translation-memory-guidelines` (Slovak, a file name) does not.
+fn looks_random(body: &str) -> bool {
+    body.bytes().any(|b| b.is_ascii_digit())
+        && body.bytes().any(|b| b.is_ascii_uppercase())
+        && body.bytes().any(|b| b.is_ascii_lowercase())
+}
+
 /// `Err` naming the first credential's kind and line, for a write that
 /// must not happen; the text is refused whole, since a key left in a
 /// memory is shared with everyone the memory is.
@@ -184,7 +206,7 @@ pub fn refuse(text: &str) -> Result<(), String> {
 /// message ("the note").
 pub fn refuse_each(texts: &[(&str, &str)]) -> Result<(), String> {
     for (subject, text) in texts {
-        if let Some(f) = find(text).into_iter().min_by_key(|f| f.range.start) {
+        if let Some(f) = find_likely(text).into_iter().min_by_key(|f| f.range.start) {
             return Err(format!(
                 "{subject} holds what looks like {} on line {}; memories travel with \
                  repositories, so credentials are never written to one: remove it (and {})",
@@ -202,7 +224,18 @@ mod tests {
     use super::*;
 
     fn kinds(text: &str) -> Vec<Kind> {
-        find(text).into_iter().map(|f| f.kind).collect()
+        find_likely(text).into_iter().map(|f| f.kind).collect()
+    }
+
+    #[test]
+    fn a_slug_after_sk_is_no_key_to_a_reader_but_stays_a_doctor_match() {
+        let slug = "see [[en-sk-legal-terminology-review]]";
+        assert!(find_likely(slug).is_empty());
+        assert!(refuse(slug).is_ok());
+        assert_eq!(find(slug).len(), 1, "the Deja Vu doctor keeps every match");
+        let key = "key sk-proj-Ab3dEf6hIj9kLm2nOp5qRs8t";
+        assert_eq!(find_likely(key).len(), 1);
+        assert!(refuse(key).is_err());
     }
 
     #[test]
@@ -248,6 +281,7 @@ mod tests {
             "ghp_short, AKIA123, eyJhbGciOi alone, xoxb-123",
             "-----BEGIN PUBLIC KEY-----",
             "task-ghp_ not a token; ask-abcdefghijklmnopqrstuvwxyz1",
+            "[[sk-translation-memory-guidelines]] and sk-legal-terminology-2026-review",
         ] {
             assert!(kinds(text).is_empty(), "{text}: {:?}", find(text));
         }

@@ -522,7 +522,11 @@ impl Transaction {
                 Action::Create { after } => self
                     .create(&f.path, after)
                     .map(|()| done.changes.push(changed(&f.path, None, Some(after)))),
-                Action::Move { to, before, after } => self.create(to, after).and_then(|()| {
+                Action::Move { to, before, after } => match is_template_rename(&f.path, to) {
+                    true => self.create_unlinked(to, after),
+                    false => self.create(to, after),
+                }
+                .and_then(|()| {
                     done.changes.push(changed(to, None, Some(after)));
                     self.remove_moved(&f.path)
                         .map(|()| done.changes.push(changed(&f.path, Some(before), None)))
@@ -534,6 +538,54 @@ impl Transaction {
                     "{e}; {before_it} change(s) before it were written, the rest were not"
                 )));
             }
+        }
+        Ok(done)
+    }
+
+    /// New articles (path and bytes), as a review showed them: nothing is
+    /// written when any of the paths exists by now, or when a file would
+    /// hold a credential. No existing file is ever replaced here.
+    pub fn commit_new_articles(
+        &self,
+        files: &[(String, Vec<u8>)],
+    ) -> Result<Done<Vec<String>>, Stopped> {
+        if self.kind != Kind::Bank {
+            return Err(Stopped::Refused(format!(
+                "{}: term articles are written to a bank only; nothing was written",
+                self.root.display()
+            )));
+        }
+        let mut stale = Vec::new();
+        for (path, bytes) in files {
+            match self.read(path) {
+                Ok(None) => {}
+                Ok(Some(_)) => stale.push(path.clone()),
+                Err(e) => return Err(Stopped::Refused(e)),
+            }
+            crate::secrets::refuse(&String::from_utf8_lossy(bytes)).map_err(|reason| {
+                Stopped::Refused(format!("{path}: {reason}; nothing was written"))
+            })?;
+        }
+        if !stale.is_empty() {
+            return Err(Stopped::Stale(stale));
+        }
+        let mut done = Done {
+            report: Vec::new(),
+            changes: Vec::new(),
+        };
+        for (path, bytes) in files {
+            if let Err(e) = self.create(path, bytes) {
+                return Err(Stopped::Refused(format!(
+                    "{e}; {} article(s) before it were written, the rest were not",
+                    done.report.len()
+                )));
+            }
+            done.report.push(path.clone());
+            done.changes.push(FileChange {
+                path: path.clone(),
+                before: None,
+                after: Some(bytes.clone()),
+            });
         }
         Ok(done)
     }
@@ -589,6 +641,13 @@ impl Transaction {
         })?;
         self.record_replaced(rel, None, Some(bytes));
         Ok(())
+    }
+
+    /// Write a new file reached through no link, in a folder that exists
+    /// (a prompt template the user renames: no agent's write goes there).
+    fn create_unlinked(&self, rel: &str, bytes: &[u8]) -> Result<(), String> {
+        let target = self.unlinked(rel)?;
+        create_atomic(&target, bytes).map_err(|e| format!("{rel}: {e}"))
     }
 
     /// Remove the old path of a moved file (a regular file reached through
@@ -800,6 +859,24 @@ fn ends_with_newline(file: &fs::File, len: u64) -> Result<bool, String> {
             .map_err(|e| e.to_string())?;
     }
     Ok(last[0] == b'\n')
+}
+
+/// A prompt template moved to the name its agent looks for: the one write
+/// into `06_TEMPLATES` membank makes, and only when the user accepts it.
+fn is_template_rename(from: &str, to: &str) -> bool {
+    let dir = crate::layout::Folder::Templates.dir_name();
+    let in_templates = |p: &str| {
+        p.strip_prefix(dir)
+            .and_then(|r| r.strip_prefix('/'))
+            .filter(|name| !name.contains('/'))
+            .map(str::to_owned)
+    };
+    match (in_templates(from), in_templates(to)) {
+        (Some(_), Some(name)) => crate::templates::Agent::ALL
+            .iter()
+            .any(|a| a.file_name() == name),
+        _ => false,
+    }
 }
 
 #[cfg(test)]

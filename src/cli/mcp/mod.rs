@@ -4,6 +4,7 @@
 //! message for people goes to standard error.
 
 mod escaped_output;
+mod file_tools;
 mod prompts;
 mod resources;
 mod server;

@@ -19,10 +19,11 @@ use membank_llm::quoting::{self, MEMORY_IS_DATA};
 use rmcp::handler::server::common::{schema_for_output, schema_for_type};
 use rmcp::model::{CallToolResult, ContentBlock, JsonObject, Tool, ToolAnnotations};
 use schemars::JsonSchema;
-use serde::Deserialize;
 use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use super::file_tools;
 use super::state::{Shared, WITHHELD_WHY};
 use super::writes;
 use crate::cli::check::{self, CheckArgs};
@@ -93,6 +94,71 @@ pub struct RecallParams {
 /// A tool without arguments.
 #[derive(Deserialize, JsonSchema)]
 pub struct NoParams {}
+
+/// `terms`: what `membank terms export` takes; with `file_text`, the job
+/// glossary of `membank terms --for` instead.
+#[derive(Deserialize, JsonSchema)]
+pub struct TermsParams {
+    /// Export format: tbx (the default), csv or tsv.
+    #[serde(default)]
+    format: Option<String>,
+    /// With tbx: 2008 (the default) or 2019.
+    #[serde(default)]
+    tbx_version: Option<String>,
+    /// Only this client's terms (and terms for no client in particular).
+    #[serde(default)]
+    client: Option<String>,
+    /// Only this language pair, SRC:TGT (export), or the pair of a file
+    /// that names none (glossary).
+    #[serde(default)]
+    pair: Option<String>,
+    /// Export only terms with these statuses (approved, proposed, rejected).
+    #[serde(default)]
+    status: Vec<String>,
+    /// The text of a file about to be translated (XLIFF 1.2 or 2, TMX or
+    /// plain text): answer with the bank's terms it uses.
+    #[serde(default)]
+    file_text: Option<String>,
+    /// The file's name; its extension tells .sdlxliff and .mqxliff apart.
+    #[serde(default)]
+    file_name: Option<String>,
+}
+
+/// `qa`: what `membank qa` takes, with the file's text instead of a path.
+#[derive(Deserialize, JsonSchema)]
+pub struct QaParams {
+    /// The translated file's text (XLIFF 1.2 or 2, TMX, or plain text with
+    /// source and target separated by a tab).
+    file_text: String,
+    /// The file's name; its extension tells .sdlxliff and .mqxliff apart.
+    #[serde(default)]
+    file_name: Option<String>,
+    /// Only this client's terms (and terms for no client in particular).
+    #[serde(default)]
+    client: Option<String>,
+    /// The language pair of a file that names none, SRC:TGT.
+    #[serde(default)]
+    pair: Option<String>,
+}
+
+/// `terms` answers with an export or a job glossary.
+#[derive(Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum TermsAnswer {
+    Export { format: String, text: String },
+    Glossary(crate::cli::terms::GlossaryOutput),
+}
+
+/// A file's text given to a tool, bounded as a file on disk is.
+pub fn file_text_within(tool: &str, text: &str) -> Result<(), String> {
+    if text.len() as u64 > membank_core::terms::MAX_INPUT_BYTES {
+        return Err(format!(
+            "{tool}: file_text is larger than {} MiB",
+            membank_core::terms::MAX_INPUT_BYTES / 1024 / 1024
+        ));
+    }
+    Ok(())
+}
 
 /// What a tool produced: the CLI's JSON and its readable report.
 pub struct Output {
@@ -274,16 +340,64 @@ const OFFERS: &[Offer] = &[
         },
     },
     Offer {
+        name: "terms",
+        layouts: BANK,
+        writes: false,
+        make: || {
+            tool::<TermsParams, TermsAnswer>(
+                "terms",
+                "The bank's term articles as a TBX-Basic (2008 or 2019), CSV (memoQ) or TSV \
+                 (Supervertaler) file, filtered by client, pair and status: `{format, text}`. \
+                 With `file_text` (a file about to be translated): the bank's terms whose \
+                 source occurs in it, for its language pair, each with its target, status, \
+                 clients, segment count and first segment id (same JSON as \
+                 `membank terms PATH --for FILE --json`).",
+            )
+        },
+    },
+    Offer {
+        name: "qa",
+        layouts: BANK,
+        writes: false,
+        make: || {
+            tool::<QaParams, crate::cli::qa::QaOutput>(
+                "qa",
+                "Check a translated file's terminology against the bank: term-missing, \
+                 term-rejected and term-inconsistent per segment id, with the terms marked \
+                 «…», the deciding article and the fix; untranslated segments listed apart. \
+                 Same JSON as `membank qa PATH FILE --json`.",
+            )
+        },
+    },
+    Offer {
         name: "propose_write",
         layouts: BANK,
         writes: true,
         make: writes::propose_tool,
     },
     Offer {
+        name: "import_terms",
+        layouts: BANK,
+        writes: true,
+        make: writes::import_terms_tool,
+    },
+    Offer {
         name: "supersede",
         layouts: DEJAVU,
         writes: true,
         make: writes::supersede_tool,
+    },
+    Offer {
+        name: "mv",
+        layouts: &["bank", "dejavu"],
+        writes: true,
+        make: file_tools::mv_tool,
+    },
+    Offer {
+        name: "new",
+        layouts: BANK,
+        writes: true,
+        make: file_tools::new_tool,
     },
     Offer {
         name: "apply_write",
@@ -386,8 +500,15 @@ pub fn call(
             "check" => parse(name, args).and_then(|p| check_tool(shared, p)),
             "search" => parse(name, args).and_then(|p| search_tool(shared, p)),
             "values" => parse::<NoParams>(name, args).and_then(|_| values_tool(shared)),
+            "terms" => parse(name, args).and_then(|p| terms_tool(shared, p)),
+            "qa" => parse(name, args).and_then(|p| qa_tool(shared, p)),
+            "import_terms" => {
+                parse(name, args).and_then(|p| writes::import_terms(shared, owner, p))
+            }
             "propose_write" => parse(name, args).and_then(|p| writes::propose(shared, owner, p)),
             "supersede" => parse(name, args).and_then(|p| writes::supersede(shared, owner, p)),
+            "mv" => parse(name, args).and_then(|p| file_tools::mv(shared, owner, p)),
+            "new" => parse(name, args).and_then(|p| file_tools::new(shared, owner, p)),
             "apply_write" => parse(name, args).and_then(|p| writes::apply(shared, owner, p)),
             other => Err(not_offered(shared, other)),
         }
@@ -520,7 +641,11 @@ fn recall_tool(shared: &Shared, p: RecallParams) -> Result<Output, String> {
         .downcast_ref::<dejavu::Project>()
         .ok_or_else(|| "recall works on Deja Vu projects".to_owned())?;
     let cue = recall::cue_of(&p.cue).map_err(|e| format!("recall: {e:#}"))?;
-    let result = recall::scan(project, &cue);
+    let result = if shared.include_private {
+        recall::scan(project, &cue)
+    } else {
+        recall::scan_shared(project, &cue)
+    };
     let text = recall::human(&result, Some(recall::DEFAULT_LIMIT));
     Output::new(recall::ReferenceJson::new(&result), vec![text])
 }
@@ -585,4 +710,60 @@ fn search_tool(shared: &Shared, p: SearchArgs) -> Result<Output, String> {
     }
     let text = search::human(&report, &hits, false);
     Output::new(report, vec![text])
+}
+
+fn terms_tool(shared: &Shared, p: TermsParams) -> Result<Output, String> {
+    use crate::cli::terms as cmd;
+    let err = |e: anyhow::Error| format!("terms: {e:#}");
+    let memory = shared.memory();
+    let bank = as_bank(memory.as_ref(), "terms")?;
+    let pair = cmd::pair_arg(p.pair.as_deref()).map_err(err)?;
+    if let Some(text) = &p.file_text {
+        file_text_within("terms", text)?;
+        let name = p.file_name.unwrap_or_default();
+        let file = cmd::bilingual_of(&name, &name, text, pair).map_err(err)?;
+        let out = cmd::glossary_output(bank, &name, file, p.client);
+        let human = out
+            .terms
+            .iter()
+            .map(|e| {
+                format!(
+                    "{} → {}  {}  {} segment(s), first {}\n",
+                    e.term.source,
+                    e.term.target,
+                    e.term.status.as_str(),
+                    e.segments,
+                    e.first_segment
+                )
+            })
+            .collect::<String>();
+        return Output::new(TermsAnswer::Glossary(out), vec![human]);
+    }
+    let format_name = p.format.unwrap_or_else(|| "tbx".into());
+    let format = membank_core::terms::Format::parse(&format_name)
+        .ok_or_else(|| "terms: format is tbx, csv or tsv".to_owned())?;
+    let version = cmd::tbx_version(p.tbx_version.as_deref().unwrap_or("2008")).map_err(err)?;
+    let filter = cmd::filter_of(p.client, pair, &p.status).map_err(err)?;
+    let text = cmd::export_text(bank, format, version, &filter);
+    Output::new(
+        TermsAnswer::Export {
+            format: format_name,
+            text: text.clone(),
+        },
+        vec![text],
+    )
+}
+
+fn qa_tool(shared: &Shared, p: QaParams) -> Result<Output, String> {
+    use crate::cli::terms as cmd;
+    let err = |e: anyhow::Error| format!("qa: {e:#}");
+    file_text_within("qa", &p.file_text)?;
+    let memory = shared.memory();
+    let bank = as_bank(memory.as_ref(), "qa")?;
+    let pair = cmd::pair_arg(p.pair.as_deref()).map_err(err)?;
+    let name = p.file_name.unwrap_or_default();
+    let file = cmd::bilingual_of(&name, &name, &p.file_text, pair).map_err(err)?;
+    let out = crate::cli::qa::qa_output(bank, &name, file, p.client);
+    let human = crate::cli::qa::human(&out);
+    Output::new(out, vec![human])
 }

@@ -15,9 +15,10 @@ use std::sync::Arc;
 
 use membank_core::compile::{self, BlockStatus};
 use membank_core::dejavu::{self, supersede};
+use membank_core::fix::FileFix;
 use membank_core::review::{self, Change, ProposedFile};
 use membank_core::text::sanitize_for_terminal;
-use membank_core::transaction::Stopped;
+use membank_core::transaction::{Kind, Stopped};
 use rmcp::handler::server::common::schema_for_type;
 use rmcp::model::{Tool, ToolAnnotations};
 use schemars::JsonSchema;
@@ -46,6 +47,33 @@ pub struct SupersedeParams {
     new: String,
 }
 
+/// `import_terms`: what `membank terms import` takes, with the file's
+/// text instead of a path.
+#[derive(Deserialize, JsonSchema)]
+pub struct ImportTermsParams {
+    /// The TBX, CSV or TSV file's text.
+    file_text: String,
+    /// The file's name: its extension (.tbx, .csv, .tsv) says the format.
+    file_name: String,
+    /// Every imported term is for this client.
+    #[serde(default)]
+    client: Option<String>,
+    /// The domain of imported terms that name none.
+    #[serde(default)]
+    domain: Option<String>,
+    /// The language pair of a file that names no languages, SRC:TGT.
+    #[serde(default)]
+    pair: Option<String>,
+}
+
+/// `import_terms`' answer: each term's outcome, and the id that writes
+/// the new articles (`null` when there is nothing to write).
+#[derive(Serialize, JsonSchema)]
+pub struct ImportTermsReport {
+    pub proposal_id: Option<String>,
+    pub terms: Vec<membank_core::terms::import::Proposed>,
+}
+
 #[derive(Deserialize, JsonSchema)]
 pub struct ApplyParams {
     /// The `proposal_id` that `propose_write` or `supersede` returned.
@@ -53,7 +81,7 @@ pub struct ApplyParams {
 }
 
 /// A change checked but not yet applied, with what the disk held then.
-enum Pending {
+pub enum Pending {
     /// A reply's `### FILE:` blocks, classified against the bank.
     Files {
         reply: String,
@@ -61,6 +89,11 @@ enum Pending {
     },
     /// A Deja Vu supersession; the plan holds every file's text before.
     Supersede(supersede::Plan),
+    /// Files moved, changed or made (`mv`, `new`), each with its bytes
+    /// before, and which memory's rules write them.
+    Fixes(Kind, Vec<FileFix>),
+    /// New term articles from a terminology file (path and bytes).
+    Terms(Vec<(String, Vec<u8>)>),
 }
 
 /// Who made a proposal: only the same MCP session may apply it, so one
@@ -81,7 +114,7 @@ pub struct Proposals {
 }
 
 impl Proposals {
-    fn add(&mut self, owner: Owner, p: Pending) -> Result<String, String> {
+    pub fn add(&mut self, owner: Owner, p: Pending) -> Result<String, String> {
         let id = unguessable_id()?;
         self.pending.push_back((id.clone(), owner, p));
         while self.pending.len() > MAX_PROPOSALS {
@@ -149,6 +182,15 @@ pub struct SupersedeReport {
 enum Applied {
     Files(compile::BlocksReport),
     Supersede(PlanJson),
+    Fixes(FixesApplied),
+    Terms { written: Vec<String> },
+}
+
+/// What `apply_write` answers for `mv` and `new`: the files written (a
+/// moved file under its old and its new path).
+#[derive(Serialize, JsonSchema)]
+pub struct FixesApplied {
+    pub written: Vec<String>,
 }
 
 /// A proposal changes nothing outside the server (asking twice only makes
@@ -187,12 +229,126 @@ pub fn supersede_tool() -> Tool {
     .with_annotations(proposing())
 }
 
+pub fn import_terms_tool() -> Tool {
+    Tool::new(
+        "import_terms",
+        "Propose term articles from a TBX, CSV or TSV file's text, without writing: each term \
+         is new (with the article's text), unchanged, differing in status (left as it is) or \
+         a conflict (a second approved target: the term-conflict it would create). Existing \
+         articles are never changed. Same JSON as `membank terms import --json`, with a \
+         proposal_id for apply_write.",
+        schema_for_type::<ImportTermsParams>(),
+    )
+    .with_raw_output_schema(output_schema::<ImportTermsReport>())
+    .with_annotations(proposing())
+}
+
+pub fn import_terms(
+    shared: &Arc<Shared>,
+    owner: Owner,
+    p: ImportTermsParams,
+) -> Result<Output, String> {
+    use crate::cli::terms as cmd;
+    let err = |e: anyhow::Error| format!("import_terms: {e:#}");
+    super::tools::file_text_within("import_terms", &p.file_text)?;
+    let pair = cmd::pair_arg(p.pair.as_deref()).map_err(err)?;
+    let proposal = {
+        let memory = shared.memory();
+        let bank = memory
+            .downcast_ref::<membank_core::bank::Bank>()
+            .ok_or_else(|| "import_terms works on memory banks".to_owned())?;
+        let today = crate::cli::common::clock().today().to_string();
+        cmd::import_proposal(
+            bank,
+            (&p.file_name, p.file_name.clone(), &p.file_text),
+            p.client,
+            p.domain,
+            pair,
+            today,
+        )
+        .map_err(err)?
+    };
+    let files: Vec<(String, Vec<u8>)> = proposal
+        .iter()
+        .filter(|t| t.writes())
+        .map(|t| (t.path.clone(), t.text.clone().into_bytes()))
+        .collect();
+    let mut text = String::new();
+    for t in &proposal {
+        let _ = writeln!(
+            text,
+            "{:<14} {}",
+            serde_json::to_value(t.outcome)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_owned))
+                .unwrap_or_default(),
+            sanitize_for_terminal(&t.path, false)
+        );
+    }
+    let proposal_id = if files.is_empty() {
+        let _ = writeln!(text, "Nothing to write.");
+        None
+    } else {
+        let count = files.len();
+        let id = shared
+            .proposals
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .add(owner, Pending::Terms(files))?;
+        let _ = writeln!(
+            text,
+            "Nothing written yet; apply_write with proposal_id {id} writes these {count} new term articles."
+        );
+        Some(id)
+    };
+    Output::new(
+        ImportTermsReport {
+            proposal_id,
+            terms: proposal,
+        },
+        vec![text],
+    )
+}
+
+fn apply_terms(shared: &Arc<Shared>, files: &[(String, Vec<u8>)]) -> Result<Output, String> {
+    let root = bank_root(shared);
+    let tx = crate::cli::common::begin_bank_write(&root).map_err(|e| format!("{e:#}"))?;
+    let done = match tx.commit_new_articles(files) {
+        Ok(done) => done,
+        Err(Stopped::Stale(stale)) => {
+            let names: Vec<String> = stale
+                .iter()
+                .map(|p| sanitize_for_terminal(p, false))
+                .collect();
+            return Err(format!(
+                "not applied: {} exist(s) by now; call import_terms again",
+                names.join(", ")
+            ));
+        }
+        Err(e @ Stopped::Refused(_)) => {
+            return Err(format!(
+                "not applied: {}",
+                sanitize_for_terminal(&e.to_string(), false)
+            ));
+        }
+    };
+    crate::cli::common::clean_leftovers(&tx);
+    drop(tx);
+    shared.reload(done.report.clone());
+    let text = format!(
+        "written: {}\n",
+        sanitize_for_terminal(&done.report.join(", "), false)
+    );
+    Output::new(serde_json::json!({ "written": done.report }), vec![text])
+}
+
 pub fn apply_tool() -> Tool {
     Tool::new(
         "apply_write",
-        "Apply a proposal of propose_write or supersede atomically; rejected blocks are never \
-         written. Refused if a file changed on disk since the proposal. Same JSON as \
-         `membank blocks --apply --json` or `membank supersede --yes --json`.",
+        "Apply a proposal of propose_write, import_terms, supersede, mv or new atomically; \
+         rejected blocks are never written. Refused if a file changed on disk since the \
+         proposal. Same JSON as `membank blocks --apply --json` or `membank supersede --yes \
+         --json`; for import_terms, mv and new, the files written.",
         schema_for_type::<ApplyParams>(),
     )
     .with_raw_output_schema(output_schema::<Applied>())
@@ -343,6 +499,8 @@ pub fn apply(shared: &Arc<Shared>, owner: Owner, p: ApplyParams) -> Result<Outpu
     match pending {
         Pending::Files { reply, classified } => apply_files(shared, &reply, &classified),
         Pending::Supersede(plan) => apply_supersede(shared, &plan),
+        Pending::Fixes(kind, fixes) => apply_fixes(shared, kind, &fixes),
+        Pending::Terms(files) => apply_terms(shared, &files),
     }
 }
 
@@ -423,4 +581,37 @@ fn apply_supersede(shared: &Arc<Shared>, plan: &supersede::Plan) -> Result<Outpu
         sanitize_for_terminal(&written.join(", "), false)
     );
     Output::new(PlanJson::new(plan, Some(written)), vec![text])
+}
+
+fn apply_fixes(shared: &Arc<Shared>, kind: Kind, fixes: &[FileFix]) -> Result<Output, String> {
+    let root = bank_root(shared);
+    let tx = crate::cli::common::begin_write(&root, kind).map_err(|e| format!("{e:#}"))?;
+    let done = match tx.commit_fixes(fixes) {
+        Ok(done) => done,
+        Err(Stopped::Stale(stale)) => {
+            let names: Vec<String> = stale
+                .iter()
+                .map(|p| sanitize_for_terminal(p, false))
+                .collect();
+            return Err(format!(
+                "not applied: {} changed on disk (or appeared) since the proposal; propose \
+                 again to review the current state",
+                names.join(", ")
+            ));
+        }
+        Err(e @ Stopped::Refused(_)) => {
+            return Err(format!(
+                "not applied: {}",
+                sanitize_for_terminal(&e.to_string(), false)
+            ));
+        }
+    };
+    drop(tx);
+    let written = done.written();
+    shared.reload(written.clone());
+    let text = format!(
+        "written: {}\n",
+        sanitize_for_terminal(&written.join(", "), false)
+    );
+    Output::new(FixesApplied { written }, vec![text])
 }

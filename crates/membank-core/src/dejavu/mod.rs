@@ -17,6 +17,7 @@ pub mod paths;
 pub mod project;
 pub mod recall;
 pub mod record;
+pub mod rename;
 pub mod supersede;
 pub mod writeback;
 

@@ -160,6 +160,29 @@ pub struct Recall {
 
 /// Scan the impressions for a cue. `None` means the file does not exist.
 pub fn recall(impressions: Option<&JsonlFile>, cue: &str) -> Recall {
+    recall_where(impressions, cue, |_| true)
+}
+
+/// Scan for a cue as if the impressions that point at a private record
+/// (see [`super::paths::is_private`]) were not in the file: for a reader
+/// that may not learn even that such a record exists, or what its
+/// keywords are.
+pub fn recall_shared(impressions: Option<&JsonlFile>, cue: &str) -> Recall {
+    recall_where(impressions, cue, |line| {
+        let private = line.value.as_ref().ok().and_then(|v| {
+            v.get("record_path")
+                .and_then(JsValue::as_str)
+                .map(super::paths::is_private)
+        });
+        private != Some(true)
+    })
+}
+
+fn recall_where(
+    impressions: Option<&JsonlFile>,
+    cue: &str,
+    keep: impl Fn(&super::jsonl::JsonlLine) -> bool,
+) -> Recall {
     let cue_tokens = tokenize(cue);
     let Some(file) = impressions else {
         return Recall {
@@ -182,7 +205,7 @@ pub fn recall(impressions: Option<&JsonlFile>, cue: &str) -> Recall {
     let mut matches = Vec::new();
     let mut diagnostics = Vec::new();
     let mut explanations = Vec::new();
-    for line in &file.lines {
+    for line in file.lines.iter().filter(|l| keep(l)) {
         let mut exp = Explanation {
             line: line.line,
             id: String::new(),

@@ -23,6 +23,8 @@ use crate::layout::Folder;
 use crate::wikilink::LinkKind;
 
 mod edit;
+mod moves;
+mod retarget;
 #[cfg(test)]
 mod tests;
 
@@ -111,7 +113,9 @@ pub struct FixProposal {
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
 /// The codes fixed by editing an article's bytes.
-const FILE_CODES: [&str; 10] = [
+const FILE_CODES: [&str; 12] = [
+    "stale",
+    "dead-link",
     "utf16",
     "not-utf8",
     "bom",
@@ -139,17 +143,23 @@ pub fn no_fix_reason(code: &str) -> &'static str {
     match code {
         "unparsable-frontmatter" => "the YAML needs an author to say what it meant",
         "missing-frontmatter" => "which keys an article should carry is the author's choice",
-        "dead-link" => "only the author knows where the link should go",
+        "dead-link" => {
+            "no single article is a near miss of the name; only the author knows where \
+             the link should go"
+        }
         "orphan" => "which article should link to it is the author's choice",
         "term-conflict" => "choosing the translation is the author's decision",
-        "bad-filename" => "renaming a file can break links to it",
-        "secret" => "remove the credential by hand, then rotate it",
-        "unprocessed-inbox" | "compiled-not-archived" => "Process Inbox handles inbox notes",
-        "stale" => "only a reader can say whether the article is still right",
-        "unknown-folder" | "not-markdown" => "nothing is wrong; it is only worth knowing",
-        "skipped-file" | "unknown-template" | "renamed-template" => {
-            "renaming a file is the author's choice"
+        "bad-filename" => {
+            "the new name is the author's choice; `membank mv` renames it and rewrites its links"
         }
+        "secret" => "remove the credential by hand, then rotate it",
+        "unprocessed-inbox" => "Process Inbox handles inbox notes",
+        "stale" => {
+            "only a reader can say whether the article is still right: once checked, \
+             `membank fix --code stale` marks it checked today"
+        }
+        "unknown-folder" | "not-markdown" => "nothing is wrong; it is only worth knowing",
+        "skipped-file" | "unknown-template" => "renaming a file is the author's choice",
         "unreadable-file" | "not-a-file" | "oversized-file" | "symlinked-folder"
         | "link-outside-bank" => "membank does not open or change such files",
         _ => "no change can be made without a decision by the author",
@@ -160,7 +170,34 @@ pub fn no_fix_reason(code: &str) -> &'static str {
 /// filtered as the user asked). Reads each file to be changed once; a
 /// file's modification date is taken in `tz`.
 pub fn propose(bank: &Bank, findings: &[Finding], tz: &TimeZone) -> FixProposal {
+    propose_with(
+        bank,
+        findings,
+        &Options {
+            tz: tz.clone(),
+            checked_today: None,
+        },
+    )
+}
+
+/// What a proposal may do beyond the fixes that need no one's word.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// The zone a file's modification date is read in.
+    pub tz: TimeZone,
+    /// The day to write as `last_updated` of a `stale` article the user
+    /// has checked; `None` leaves `stale` findings alone.
+    pub checked_today: Option<jiff::civil::Date>,
+}
+
+/// [`propose`] with [`Options`].
+pub fn propose_with(bank: &Bank, findings: &[Finding], opts: &Options) -> FixProposal {
+    let tz = &opts.tz;
     let mut proposal = FixProposal::default();
+    let names = findings
+        .iter()
+        .any(|f| f.code == "dead-link")
+        .then(|| retarget::article_names(bank));
     let mut by_path: BTreeMap<&str, Vec<&Finding>> = BTreeMap::new();
     for f in findings {
         match f.code {
@@ -179,6 +216,17 @@ pub fn propose(bank: &Bank, findings: &[Finding], tz: &TimeZone) -> FixProposal 
                 }),
                 Err(reason) => proposal.remaining.push(unfixed(f, reason)),
             },
+            "renamed-template" => match moves::template(bank, f) {
+                Ok(fix) => proposal.fixes.push(fix),
+                Err(reason) => proposal.remaining.push(unfixed(f, reason)),
+            },
+            "compiled-not-archived" => match moves::archive(bank, f) {
+                Ok(fix) => proposal.fixes.push(fix),
+                Err(reason) => proposal.remaining.push(unfixed(f, reason)),
+            },
+            "stale" if opts.checked_today.is_none() => proposal
+                .remaining
+                .push(unfixed(f, no_fix_reason(f.code).to_owned())),
             code if FILE_CODES.contains(&code) => by_path.entry(&*f.path).or_default().push(f),
             code => proposal
                 .remaining
@@ -186,7 +234,12 @@ pub fn propose(bank: &Bank, findings: &[Finding], tz: &TimeZone) -> FixProposal 
         }
     }
     for (path, found) in by_path {
-        match fix_file(bank, path, &found, tz) {
+        let edits = Edits {
+            tz,
+            checked_today: opts.checked_today,
+            names: names.as_ref(),
+        };
+        match fix_file(bank, path, &found, &edits) {
             Ok((fix, left)) => {
                 proposal.fixes.extend(fix);
                 proposal.remaining.extend(left);
@@ -218,14 +271,22 @@ fn read(bank: &Bank, rel: &str) -> Result<Vec<u8>, String> {
         .map_err(|e| format!("cannot be read: {e}"))
 }
 
+/// What the edits of one file draw on.
+struct Edits<'a> {
+    tz: &'a TimeZone,
+    checked_today: Option<jiff::civil::Date>,
+    names: Option<&'a crate::near_miss::NearMisses>,
+}
+
 /// The fix of one file for its `found` findings, and those left; `Err`
 /// when none of them can be fixed.
 fn fix_file(
     bank: &Bank,
     path: &str,
     found: &[&Finding],
-    tz: &TimeZone,
+    edits: &Edits<'_>,
 ) -> Result<(Option<FileFix>, Vec<Unfixed>), String> {
+    let tz = edits.tz;
     if path.starts_with("06_TEMPLATES/") {
         return Err("membank never changes the prompt templates".into());
     }
@@ -253,7 +314,12 @@ fn fix_file(
         Some(key) => 1 + ADDED_KEY_ORDER.iter().position(|k| *k == key).unwrap_or(99),
         None => 0,
     });
+    let mut retargeted_lines = Vec::new();
     for f in in_order {
+        // One pass over a line retargets every dead link on it.
+        if f.code == "dead-link" && f.line.is_some_and(|l| retargeted_lines.contains(&l)) {
+            continue;
+        }
         let edited = match f.code {
             "bad-date" => value_fix(&text, f, &["last_updated", "compiled_date"], |v| {
                 edit::padded_date(v)
@@ -263,6 +329,17 @@ fn fix_file(
             "unquoted-link" => unquoted_link_fix(&text, f),
             "missing-key" => missing_key_fix(&text, f, bank, path, tz),
             "ambiguous-link" => ambiguous_link_fix(&text, f, bank, path),
+            "stale" => match edits.checked_today {
+                Some(today) => value_fix(&text, f, &["last_updated"], |_| Ok(today.to_string())),
+                None => continue,
+            },
+            "dead-link" => match edits.names {
+                Some(names) => {
+                    retargeted_lines.extend(f.line);
+                    retarget::retarget(&text, f, bank, path, names)
+                }
+                None => continue,
+            },
             _ => continue,
         };
         match edited {

@@ -405,3 +405,127 @@ fn languages_come_from_the_banks_only_pair_and_only_then() {
         p.remaining
     );
 }
+
+const DOMAIN: &str = "03_DOMAINS/Travel and Tourism.md";
+const DOMAIN_TEXT: &str =
+    "---\nlast_updated: 2026-04-08\ndomain: Travel and Tourism\n---\n# Travel\n";
+
+fn with_note(note: &str) -> tempfile::TempDir {
+    bank_with(&[(DOMAIN, DOMAIN_TEXT.as_bytes()), (CLIENT, note.as_bytes())])
+}
+
+#[test]
+fn a_dead_link_to_a_near_miss_is_retargeted_keeping_what_the_reader_sees() {
+    let note = "---\nlast_updated: 2026-04-08\nclient: Acme\ndomains: [\"[[Travel & Tourism]]\"]\n---\n\
+                # Acme\nSee [[travel & tourism]] and [[Travel & Tourism#Hotels|hotels]].\n";
+    let dir = with_note(note);
+    let p = proposal(dir.path(), &["dead-link"]);
+    assert!(p.remaining.is_empty(), "{:?}", p.remaining);
+    assert_eq!(
+        String::from_utf8(changed(&p, CLIENT)).unwrap(),
+        "---\nlast_updated: 2026-04-08\nclient: Acme\ndomains: [\"[[Travel and Tourism]]\"]\n---\n\
+         # Acme\nSee [[Travel and Tourism|travel & tourism]] and \
+         [[Travel and Tourism#Hotels|hotels]].\n"
+    );
+    let bank = Bank::load(dir.path()).unwrap();
+    let tx = Transaction::begin(dir.path(), Kind::Bank, Duration::ZERO, || {}).unwrap();
+    tx.commit_fixes(&p.fixes).unwrap();
+    drop(tx);
+    drop(bank);
+    assert!(findings(dir.path(), &["dead-link"]).is_empty());
+}
+
+#[test]
+fn a_dead_link_with_no_single_near_miss_or_to_an_attachment_is_left_with_its_reason() {
+    let note = "---\nlast_updated: 2026-04-08\nclient: Acme\n---\n# Acme\n\
+                [[Future article]]\n![[scan.png]]\n";
+    let dir = with_note(note);
+    let p = proposal(dir.path(), &["dead-link"]);
+    assert!(p.fixes.is_empty(), "{:?}", p.fixes);
+    let reasons: Vec<&str> = p.remaining.iter().map(|u| u.reason.as_str()).collect();
+    assert!(reasons[0].contains("forward reference"), "{reasons:?}");
+    assert!(reasons[1].contains("missing attachment"), "{reasons:?}");
+}
+
+#[test]
+fn stale_is_marked_checked_today_only_when_asked_and_nothing_else_moves() {
+    let note = "---\nlast_updated: '2020-01-02' # reviewed by Ann\nclient: Acme\n---\n# Acme\n";
+    let dir = with_note(note);
+    let bank = Bank::load(dir.path()).unwrap();
+    let found = findings(dir.path(), &["stale"]);
+    assert_eq!(found.len(), 1);
+    let untouched = propose(&bank, &found, &jiff::tz::TimeZone::UTC);
+    assert!(untouched.fixes.is_empty());
+    assert!(untouched.remaining[0].reason.contains("--code stale"));
+    let opts = Options {
+        tz: jiff::tz::TimeZone::UTC,
+        checked_today: Some(jiff::civil::date(2026, 11, 26)),
+    };
+    let p = propose_with(&bank, &found, &opts);
+    assert_eq!(
+        String::from_utf8(changed(&p, CLIENT)).unwrap(),
+        "---\nlast_updated: '2026-11-26' # reviewed by Ann\nclient: Acme\n---\n# Acme\n"
+    );
+}
+
+fn moved_to(p: &FixProposal, path: &str) -> String {
+    let fix = p.fixes.iter().find(|f| f.path == path).expect("no fix");
+    match &fix.action {
+        Action::Move { to, before, after } => {
+            assert_eq!(before, after, "a move alone keeps the bytes");
+            to.clone()
+        }
+        other => panic!("not a move: {other:?}"),
+    }
+}
+
+#[test]
+fn a_template_under_its_old_name_is_renamed_and_then_found_by_its_agent() {
+    let dir = bank_with(&[("06_TEMPLATES/translate_with_kb.md", b"My prompt\n")]);
+    let p = proposal(dir.path(), &["renamed-template"]);
+    assert_eq!(
+        moved_to(&p, "06_TEMPLATES/translate_with_kb.md"),
+        "06_TEMPLATES/translate_with_memory_bank.md"
+    );
+    let tx = Transaction::begin(dir.path(), Kind::Bank, Duration::ZERO, || {}).unwrap();
+    tx.commit_fixes(&p.fixes).unwrap();
+    drop(tx);
+    assert_eq!(
+        fs::read(
+            dir.path()
+                .join("06_TEMPLATES/translate_with_memory_bank.md")
+        )
+        .unwrap(),
+        b"My prompt\n"
+    );
+    assert!(findings(dir.path(), &["renamed-template"]).is_empty());
+}
+
+#[test]
+fn a_compiled_note_is_archived_only_when_every_article_it_made_exists() {
+    let made =
+        "---\ncompiled: true\ncompiled_to:\n  - 03_DOMAINS/Travel and Tourism.md\n---\nnote\n";
+    let lost = "---\ncompiled: true\ncompiled_to: [\"[[Gone]]\"]\n---\nnote\n";
+    let dir = bank_with(&[
+        (DOMAIN, DOMAIN_TEXT.as_bytes()),
+        ("00_INBOX/made.md", made.as_bytes()),
+        ("00_INBOX/lost.md", lost.as_bytes()),
+    ]);
+    let p = proposal(dir.path(), &["compiled-not-archived"]);
+    assert_eq!(
+        moved_to(&p, "00_INBOX/made.md"),
+        "00_INBOX/_archive/made.md"
+    );
+    assert_eq!(p.remaining.len(), 1);
+    assert_eq!(p.remaining[0].path, "00_INBOX/lost.md");
+    assert!(
+        p.remaining[0].reason.contains("[[Gone]]"),
+        "{:?}",
+        p.remaining
+    );
+    let tx = Transaction::begin(dir.path(), Kind::Bank, Duration::ZERO, || {}).unwrap();
+    tx.commit_fixes(&p.fixes).unwrap();
+    drop(tx);
+    assert!(dir.path().join("00_INBOX/_archive/made.md").is_file());
+    assert!(!dir.path().join("00_INBOX/made.md").exists());
+}

@@ -8,7 +8,7 @@ use super::{Finding, Severity, finding};
 
 pub(super) fn credential_findings(a: &Article, out: &mut Vec<Finding>) {
     let mut reported = Vec::new();
-    for found in secrets::find(&a.text) {
+    for found in secrets::find_likely(&a.text) {
         // One finding per kind is enough to act on; the rest are listed
         // by searching the file once it is open.
         if reported.contains(&found.kind) {

@@ -85,7 +85,7 @@ pub(super) fn frontmatter_findings(a: &Article, out: &mut Vec<Finding>) {
 }
 
 /// Required and recommended keys (spec §5).
-fn keys_for(folder: Folder) -> (&'static [&'static str], &'static [&'static str]) {
+pub(super) fn keys_for(folder: Folder) -> (&'static [&'static str], &'static [&'static str]) {
     match folder {
         Folder::Clients => (&["last_updated", "client", "languages"], &["domains"]),
         Folder::Terminology => (

@@ -24,6 +24,13 @@ pub mod incremental;
 mod language;
 mod links;
 pub use links::is_attachment;
+
+/// The keys a note of `folder` must have (spec §5), in the order a new
+/// note lists them.
+pub fn required_keys(folder: Folder) -> &'static [&'static str] {
+    frontmatter::keys_for(folder).0
+}
+
 mod names;
 mod terms;
 #[cfg(test)]

@@ -13,7 +13,7 @@
 //! after the file's existing bytes, which stay untouched.
 
 mod apply;
-mod target;
+pub(crate) mod target;
 #[cfg(test)]
 mod tests;
 

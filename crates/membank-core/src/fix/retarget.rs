@@ -1,0 +1,103 @@
+//! `dead-link`: a link whose name is a near miss of exactly one article
+//! (case, `&` for "and", accents, punctuation, or one edit) is pointed at
+//! that article, the text a reader sees left as it was.
+
+use crate::bank::{Bank, Resolution};
+use crate::health::Finding;
+use crate::near_miss::NearMisses;
+use crate::wikilink::LinkKind;
+
+/// The names dead links are matched against: every article's file name.
+pub(super) fn article_names(bank: &Bank) -> NearMisses {
+    NearMisses::new(
+        bank.articles()
+            .iter()
+            .map(|a| crate::article::stem_of(&a.rel_path)),
+    )
+}
+
+/// Every dead link on the finding's line retargeted; `Err` says why not.
+pub(super) fn retarget(
+    text: &str,
+    f: &Finding,
+    bank: &Bank,
+    path: &str,
+    names: &NearMisses,
+) -> Result<(String, String), String> {
+    let line = f.line.ok_or("the finding names no line")?;
+    let a = bank
+        .find(path)
+        .map(|id| bank.article(id))
+        .ok_or("the article was not loaded")?;
+    let mut new_line = super::edit::line_text(text, line)
+        .ok_or_else(|| format!("line {line} is not in the file"))?
+        .to_owned();
+    let mut changes = Vec::new();
+    for link in a.links.iter().filter(|l| l.line == line) {
+        if !matches!(
+            bank.resolve_from(&link.target, Some(path)),
+            Resolution::Dead
+        ) {
+            continue;
+        }
+        if crate::health::is_attachment(&link.target) {
+            return Err(format!(
+                "{} names a missing attachment: restore the file or remove the link",
+                link.written()
+            ));
+        }
+        let meant = names.only(&link.target).ok_or_else(|| {
+            format!(
+                "no single article is a near miss of “{}”; a dead link may be a deliberate \
+                 forward reference (`--create-missing` creates it)",
+                link.target
+            )
+        })?;
+        if !matches!(bank.resolve_from(meant, Some(path)), Resolution::One(_)) {
+            return Err(format!(
+                "“{meant}” names several articles; write the path by hand"
+            ));
+        }
+        if link.kind == LinkKind::Markdown {
+            return Err(format!(
+                "{} is a Markdown link; point it at “{meant}” by hand",
+                link.raw
+            ));
+        }
+        if link.raw.contains("\\|") {
+            return Err(format!(
+                "{} sits in a table; point it at “{meant}” by hand",
+                link.written()
+            ));
+        }
+        let cut = link.raw.find(['#', '|']).unwrap_or(link.raw.len());
+        let (name, rest) = link.raw.split_at(cut);
+        let old = link.written();
+        let new = if link.in_frontmatter || link.kind == LinkKind::Embed || rest.contains('|') {
+            // A value names its target; an embed shows the target itself;
+            // a link with its own text keeps that text.
+            crate::wikilink::WikiLink::written(&format!("{meant}{rest}"), link.kind)
+        } else {
+            format!("[[{meant}{rest}|{}]]", name.trim())
+        };
+        if new_line.matches(&old).count() >= 1 {
+            new_line = new_line.replacen(&old, &new, 1);
+            changes.push(format!("{old} becomes {new}"));
+        } else if link.in_frontmatter && new_line.matches(link.raw.as_str()).count() == 1 {
+            // A plain value (`domain: Travel & Tourism`): the name alone.
+            new_line = new_line.replacen(link.raw.as_str(), meant, 1);
+            changes.push(format!("“{}” becomes “{meant}”", link.raw));
+        } else {
+            return Err(format!(
+                "{old} is not written on line {line} as read; the file changed"
+            ));
+        }
+    }
+    if changes.is_empty() {
+        return Err(format!("no dead link found on line {line}"));
+    }
+    Ok((
+        super::replace_line(text, line, &new_line),
+        format!("line {line}: {}", changes.join(", ")),
+    ))
+}

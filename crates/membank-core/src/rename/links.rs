@@ -1,0 +1,268 @@
+//! The links of one note rewritten so each opens, after the rename, the
+//! file it opened before: only the name part of a link changes; alias,
+//! heading, block, the `!` of an embed and the escape of a table pipe stay.
+
+use std::ops::Range;
+
+use super::{Files, Meaning, read, utf8};
+use crate::article::Article;
+use crate::bank::Bank;
+use crate::wikilink::{self, LinkKind, fold};
+
+/// A note's text with its links rewritten, what changed in words, and how
+/// many links changed.
+pub(super) struct Rewrite {
+    pub text: String,
+    pub notes: Vec<String>,
+    pub count: usize,
+}
+
+/// Does the link `target`, written in the note at `old_src` and read after
+/// the rename from `new_src`, still open what it opened (and no more
+/// ambiguously)? A link that led nowhere is left alone.
+fn keeps_meaning(files: &Files, target: &str, old_src: &str, new_src: &str) -> bool {
+    match files.before(target, old_src) {
+        None => true,
+        Some(before) => files
+            .after(target, new_src)
+            .is_some_and(|after| kept(before, after)),
+    }
+}
+
+fn kept(before: Meaning, after: Meaning) -> bool {
+    after.file == before.file && (!after.ambiguous || before.ambiguous)
+}
+
+/// The note's text with the links that would change meaning rewritten;
+/// `None` when none would.
+pub(super) fn rewrite_article(
+    bank: &Bank,
+    article: &Article,
+    new_src: &str,
+    files: &Files,
+) -> Result<Option<Rewrite>, String> {
+    let old_src = &article.rel_path;
+    if article
+        .links
+        .iter()
+        .all(|l| keeps_meaning(files, &l.target, old_src, new_src))
+    {
+        return Ok(None);
+    }
+    let bytes = read(bank, old_src)?;
+    let text = utf8(old_src, &bytes)?;
+    let mut edits: Vec<(Range<usize>, String)> = Vec::new();
+    let mut notes = Vec::new();
+    for (link, whole) in occurrences(text) {
+        let Some(before) = files.before(&link.target, old_src) else {
+            continue;
+        };
+        if files
+            .after(&link.target, new_src)
+            .is_some_and(|after| kept(before, after))
+        {
+            continue;
+        }
+        let line = crate::text::line_of(text, whole.start);
+        let unwritable = || {
+            format!(
+                "{old_src}:{line}: {} cannot be rewritten to open {} still; nothing is moved",
+                wikilink::WikiLink::written(&link.raw, link.kind),
+                files.new[before.file]
+            )
+        };
+        let name = name_range(text, &whole, link.kind).ok_or_else(unwritable)?;
+        let markdown = link.kind == LinkKind::Markdown;
+        let new_name = shortest_target(files, before.file, &link.target, new_src)
+            .map(|t| if markdown { encode(&t) } else { t })
+            .ok_or_else(unwritable)?;
+        let mut new_whole = text[whole.clone()].to_owned();
+        new_whole.replace_range(name.start - whole.start..name.end - whole.start, &new_name);
+        notes.push(format!("line {line}: {} becomes {new_whole}", &text[whole]));
+        edits.push((name, new_name));
+    }
+    if edits.is_empty() {
+        return Ok(None);
+    }
+    let count = edits.len();
+    let mut out = text.to_owned();
+    edits.sort_by_key(|(r, _)| std::cmp::Reverse(r.start));
+    for (range, new) in edits {
+        out.replace_range(range, &new);
+    }
+    Ok(Some(Rewrite {
+        text: out,
+        notes,
+        count,
+    }))
+}
+
+/// Where the frontmatter's YAML is in a note as it is on disk (`---`
+/// lines, either line ending), and where its body starts.
+pub(crate) fn frontmatter(text: &str) -> (Option<Range<usize>>, usize) {
+    let first = text.split_inclusive('\n').next().unwrap_or("");
+    if first.trim_end_matches(['\n', '\r']) != "---" || !first.ends_with('\n') {
+        return (None, 0);
+    }
+    let mut at = first.len();
+    for line in text[first.len()..].split_inclusive('\n') {
+        let bare = line.trim_end_matches(['\n', '\r']);
+        if bare == "---" || bare == "..." {
+            return (Some(first.len()..at), at + line.len());
+        }
+        at += line.len();
+    }
+    (None, 0)
+}
+
+/// Every link of the note with the byte range of the whole link: those in
+/// the frontmatter's values, then those of the body.
+fn occurrences(text: &str) -> Vec<(wikilink::WikiLink, Range<usize>)> {
+    let (yaml, body_start) = frontmatter(text);
+    let mut found = Vec::new();
+    if let Some(yaml) = yaml {
+        for l in wikilink::extract_plain(&text[yaml.clone()]) {
+            let whole = yaml.start + l.span.start..yaml.start + l.span.end;
+            found.push((l, whole));
+        }
+    }
+    for l in wikilink::extract_markdown(&text[body_start..]) {
+        let whole = body_start + l.span.start..body_start + l.span.end;
+        found.push((l, whole));
+    }
+    found
+}
+
+/// The bytes of the file name inside a link: between `[[` and the first
+/// `#`, `|` or `\|` for a wikilink, trimmed; the destination's path for a
+/// Markdown link (`<…>` and `#`/`?` parts left out).
+pub(crate) fn name_range(text: &str, whole: &Range<usize>, kind: LinkKind) -> Option<Range<usize>> {
+    let s = &text[whole.clone()];
+    let (start, end) = match kind {
+        LinkKind::Wiki | LinkKind::Embed => {
+            let open = s.find("[[")? + 2;
+            let inner_end = s.len().checked_sub(2)?;
+            let inner = &s[open..inner_end];
+            let mut cut = inner.find(['#', '|']).unwrap_or(inner.len());
+            if inner[cut..].starts_with('|') && inner[..cut].ends_with('\\') {
+                cut -= 1;
+            }
+            let name = &inner[..cut];
+            let lead = name.len() - name.trim_start().len();
+            (open + lead, open + name.trim_end().len())
+        }
+        LinkKind::Markdown => {
+            let open = s.rfind("](")? + 2;
+            let rest = &s[open..];
+            let lead = rest.len() - rest.trim_start().len();
+            let (dest_start, dest) = match rest[lead..].strip_prefix('<') {
+                Some(inner) => (open + lead + 1, &inner[..inner.find('>')?]),
+                None => {
+                    let d = &rest[lead..];
+                    let end = d
+                        .find(char::is_whitespace)
+                        .unwrap_or(d.strip_suffix(')')?.len());
+                    (open + lead, &d[..end])
+                }
+            };
+            let path_end = dest.find(['#', '?']).unwrap_or(dest.len());
+            (dest_start, dest_start + path_end)
+        }
+    };
+    (start < end).then(|| whole.start + start..whole.start + end)
+}
+
+/// The shortest way to write a link from `new_src` that opens `file` and
+/// no other, in the style of `written`: a `./` or `../` link stays
+/// relative, a path keeps at least as many folders as it had, `.md` stays
+/// when it was written.
+fn shortest_target(files: &Files, file: usize, written: &str, new_src: &str) -> Option<String> {
+    let path = &files.new[file];
+    let written = written.trim();
+    let keep_md = fold(written).ends_with(".md");
+    let shown = match path.strip_suffix(".md") {
+        Some(stem) if !keep_md => stem,
+        _ => path.as_str(),
+    };
+    let opens_only = |candidate: &str| {
+        files
+            .after(candidate, new_src)
+            .is_some_and(|m| m.file == file && !m.ambiguous)
+    };
+    if written.starts_with("./") || written.starts_with("../") {
+        let relative = relative_to(new_src, shown);
+        return opens_only(&relative).then_some(relative);
+    }
+    let segments: Vec<&str> = shown.split('/').collect();
+    let depth = written.trim_start_matches('/').split('/').count();
+    (depth.min(segments.len())..=segments.len())
+        .map(|d| segments[segments.len() - d..].join("/"))
+        .find(|candidate| opens_only(candidate))
+}
+
+/// `target` as a relative path from the folder of the note `from`.
+fn relative_to(from: &str, target: &str) -> String {
+    let mut from_dir: Vec<&str> = from.split('/').collect();
+    from_dir.pop();
+    let to: Vec<&str> = target.split('/').collect();
+    let common = from_dir
+        .iter()
+        .zip(&to)
+        .take_while(|(a, b)| a == b)
+        .count()
+        .min(to.len().saturating_sub(1));
+    let ups = from_dir.len() - common;
+    let rest = to[common..].join("/");
+    if ups == 0 {
+        format!("./{rest}")
+    } else {
+        format!("{}{rest}", "../".repeat(ups))
+    }
+}
+
+/// A Markdown destination: inside `<…>` as it is, otherwise with the
+/// characters that would end or break it percent-encoded.
+pub(crate) fn encode(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    for c in path.chars() {
+        match c {
+            ' ' => out.push_str("%20"),
+            '%' => out.push_str("%25"),
+            '(' => out.push_str("%28"),
+            ')' => out.push_str("%29"),
+            '<' => out.push_str("%3C"),
+            '>' => out.push_str("%3E"),
+            c if c.is_control() => {
+                let mut buf = [0u8; 4];
+                for b in c.encode_utf8(&mut buf).bytes() {
+                    out.push_str(&format!("%{b:02X}"));
+                }
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod unit {
+    use super::*;
+
+    #[test]
+    fn relative_paths_climb_as_far_as_needed() {
+        assert_eq!(
+            relative_to("03_DOMAINS/a/N.md", "03_DOMAINS/a/Law"),
+            "./Law"
+        );
+        assert_eq!(relative_to("03_DOMAINS/a/N.md", "03_DOMAINS/Law"), "../Law");
+        assert_eq!(
+            relative_to("01_CLIENTS/N.md", "03_DOMAINS/x/Law"),
+            "../03_DOMAINS/x/Law"
+        );
+    }
+
+    #[test]
+    fn markdown_destinations_encode_what_would_end_them() {
+        assert_eq!(encode("03_DOMAINS/Tax (EU)"), "03_DOMAINS/Tax%20%28EU%29");
+    }
+}

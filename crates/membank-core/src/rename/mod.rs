@@ -1,0 +1,450 @@
+//! Renaming or moving a file or a folder of a bank, with every link that
+//! reached it rewritten so it reaches it still, the way Obsidian's
+//! "automatically update internal links" does: wikilinks (alias, heading
+//! and block parts kept), embeds, escaped pipes in tables, path and
+//! relative links, Markdown links (percent-encoded) and wikilinks in
+//! frontmatter values. A client or domain renamed is renamed in every
+//! `client`/`domain` value too, so scoring still finds it.
+//!
+//! Nothing is written here: [`plan`] returns the moves and changes as the
+//! fixes [`crate::transaction::Transaction::commit_fixes`] writes. A
+//! rename is refused, with the reason, when its new name is taken or would
+//! make links ambiguous, or when a link cannot be rewritten to keep its
+//! meaning; every rewritten file is parsed again and each of its links
+//! resolved before the plan is returned.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::article::{Article, CLIENT_KEYS, DOMAIN_KEYS, FrontmatterState};
+use crate::bank::{Bank, ProblemKind};
+use crate::fix::{Action, FileFix};
+use crate::layout::{Folder, is_markdown};
+use crate::resolve::{FileRef, LinkIndex};
+use crate::wikilink::fold;
+
+pub(crate) mod links;
+#[cfg(test)]
+mod tests;
+pub(crate) mod values;
+
+/// What a rename writes: one `Move` per file moved, one `Change` per other
+/// file whose links or values are rewritten.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RenamePlan {
+    /// Each moved file's path before and after, in path order.
+    pub moves: Vec<(String, String)>,
+    pub fixes: Vec<FileFix>,
+    /// How many links were rewritten, over all files.
+    pub links_rewritten: usize,
+    /// Files of a moved folder that stay where they are: membank writes
+    /// notes only. Links to them are rewritten where the move needs it.
+    pub left_in_place: Vec<String>,
+}
+
+/// The code a rename's fixes carry.
+pub const CODE: &str = "rename";
+
+/// Every file a link can reach, as the bank indexes them.
+fn all_files(bank: &Bank) -> Vec<String> {
+    let mut files: Vec<String> = bank.articles().iter().map(|a| a.rel_path.clone()).collect();
+    files.extend(bank.skipped.iter().map(|f| f.path.clone()));
+    files.extend(bank.other_files.iter().cloned());
+    files.extend(bank.templates.iter().cloned());
+    files.extend(
+        bank.problems
+            .iter()
+            .filter(|p| p.kind == ProblemKind::NotUtf8)
+            .map(|p| p.path.clone()),
+    );
+    let mut seen = BTreeSet::new();
+    files.retain(|f| seen.insert(f.clone()));
+    files
+}
+
+fn index_of(paths: &[String]) -> LinkIndex {
+    LinkIndex::build(
+        paths
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (p.as_str(), FileRef::Other(i))),
+    )
+}
+
+/// Where a link leads: the file it opens, and whether other files answer
+/// to it as well.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Meaning {
+    pub file: usize,
+    pub ambiguous: bool,
+}
+
+/// The files of a bank, before and after the rename, one index each; a
+/// file keeps its number through the rename.
+pub(crate) struct Files {
+    pub new: Vec<String>,
+    old_index: LinkIndex,
+    new_index: LinkIndex,
+}
+
+impl Files {
+    fn meaning(index: &LinkIndex, target: &str, from: &str) -> Option<Meaning> {
+        let mut found = Vec::new();
+        index.resolve_into(target, Some(from), &mut found);
+        let file = match found.first()? {
+            FileRef::Other(i) | FileRef::Article(i) => *i,
+        };
+        Some(Meaning {
+            file,
+            ambiguous: found.len() > 1,
+        })
+    }
+
+    pub fn before(&self, target: &str, from: &str) -> Option<Meaning> {
+        Self::meaning(&self.old_index, target, from)
+    }
+
+    pub fn after(&self, target: &str, from: &str) -> Option<Meaning> {
+        Self::meaning(&self.new_index, target, from)
+    }
+}
+
+/// The plan to rename or move `from` (a file or a folder, bank-relative)
+/// to `to`; `Err` says why it may not be done.
+///
+/// A file moved onto a folder path ending in `/` keeps its name; a note's
+/// new name gets `.md` when it is given without it.
+pub fn plan(bank: &Bank, from: &str, to: &str) -> Result<RenamePlan, String> {
+    let old = all_files(bank);
+    let (moves, left_in_place) = moves_of(bank, &old, from, to)?;
+    let moved: BTreeMap<&str, &str> = moves
+        .iter()
+        .map(|(a, b)| (a.as_str(), b.as_str()))
+        .collect();
+    let new: Vec<String> = old
+        .iter()
+        .map(|p| {
+            moved
+                .get(p.as_str())
+                .map_or_else(|| p.clone(), |n| n.to_string())
+        })
+        .collect();
+    check_names(&old, &new, &moved)?;
+    let files = Files {
+        old_index: index_of(&old),
+        new_index: index_of(&new),
+        new,
+    };
+    let renamed_values = values::renamed_values(bank, &moves)?;
+    let mut fixes = Vec::new();
+    let mut links_rewritten = 0;
+    for (id, article) in bank.articles().iter().enumerate() {
+        let old_path = &article.rel_path;
+        let new_path = &files.new[id];
+        let is_moved = old_path != new_path;
+        let rewrite = links::rewrite_article(bank, article, new_path, &files)?;
+        let values_hit = values::affects(article, &renamed_values);
+        if !is_moved && rewrite.is_none() && !values_hit {
+            continue;
+        }
+        let before = read(bank, old_path)?;
+        let (after, mut notes, count) = if rewrite.is_none() && !values_hit {
+            // Moved as it is: its bytes stay, whatever their encoding.
+            (before.clone(), Vec::new(), 0)
+        } else {
+            let (mut text, mut notes, count) = match rewrite {
+                Some(r) => (r.text, r.notes, r.count),
+                None => (utf8(old_path, &before)?.to_owned(), Vec::new(), 0),
+            };
+            if values_hit {
+                let (edited, value_notes) = values::rewrite(&text, &renamed_values);
+                text = edited;
+                notes.extend(value_notes);
+            }
+            (with_bom(&before, &text), notes, count)
+        };
+        if !is_moved && after == before {
+            continue;
+        }
+        links_rewritten += count;
+        check_rewritten(article, new_path, &after, &files)?;
+        if is_moved {
+            notes.insert(0, format!("moved to {new_path}"));
+        }
+        fixes.push(FileFix {
+            path: old_path.clone(),
+            codes: vec![CODE],
+            notes,
+            action: if is_moved {
+                Action::Move {
+                    to: new_path.clone(),
+                    before,
+                    after,
+                }
+            } else {
+                Action::Change { before, after }
+            },
+        });
+    }
+    // Files that are not notes move as they are.
+    for (old_path, new_path) in &moves {
+        if bank.find(old_path).is_some() {
+            continue;
+        }
+        let before = read(bank, old_path)?;
+        fixes.push(FileFix {
+            path: old_path.clone(),
+            codes: vec![CODE],
+            notes: vec![format!("moved to {new_path}")],
+            action: Action::Move {
+                to: new_path.clone(),
+                after: before.clone(),
+                before,
+            },
+        });
+    }
+    Ok(RenamePlan {
+        moves,
+        fixes,
+        links_rewritten,
+        left_in_place,
+    })
+}
+
+/// Each moved file's old path with its new one.
+type Moves = Vec<(String, String)>;
+
+/// The files moved, each old path with its new one, and the files of a
+/// moved folder that are not notes (they stay).
+fn moves_of(
+    bank: &Bank,
+    files: &[String],
+    from: &str,
+    to: &str,
+) -> Result<(Moves, Vec<String>), String> {
+    let from_path = crate::bank::normalize_rel_path(from.trim())
+        .filter(|p| !p.is_empty())
+        .ok_or_else(|| format!("{from}: is not a path inside the bank"))?;
+    let into_folder = to.trim_end().ends_with(['/', '\\']);
+    let to_path = crate::bank::normalize_rel_path(to.trim())
+        .filter(|p| !p.is_empty())
+        .ok_or_else(|| format!("{to}: is not a path inside the bank"))?;
+    let find = |wanted: &str| {
+        let folded = fold(wanted);
+        files.iter().find(|f| **f == wanted).or_else(|| {
+            let mut same = files.iter().filter(|f| fold(f) == folded);
+            match (same.next(), same.next()) {
+                (Some(one), None) => Some(one),
+                _ => None,
+            }
+        })
+    };
+    // A note may be named without its `.md`, as links name it, unless a
+    // folder has that name.
+    let is_a_folder = files
+        .iter()
+        .any(|f| f.starts_with(&format!("{from_path}/")));
+    let file = find(&from_path).or_else(|| {
+        (!is_a_folder)
+            .then(|| find(&format!("{from_path}.md")))
+            .flatten()
+    });
+    let mut left = Vec::new();
+    let moves = if let Some(file) = file {
+        let name = file.rsplit('/').next().unwrap_or(file);
+        if !is_markdown(name) {
+            return Err(format!(
+                "{file}: is not a note; membank moves notes (Markdown files) only"
+            ));
+        }
+        let target = if into_folder || is_folder(files, &to_path) {
+            format!("{to_path}/{name}")
+        } else {
+            with_extension_of(file, &to_path)
+        };
+        vec![(file.clone(), target)]
+    } else {
+        let prefix = format!("{from_path}/");
+        let (inside, others): (Vec<&String>, Vec<&String>) = files
+            .iter()
+            .filter(|f| f.starts_with(&prefix))
+            .partition(|f| is_markdown(f));
+        left = others.into_iter().cloned().collect();
+        if inside.is_empty() {
+            return Err(format!(
+                "{from}: no file or folder of that name in the bank"
+            ));
+        }
+        let base = if into_folder {
+            let name = from_path.rsplit('/').next().unwrap_or(&from_path);
+            format!("{to_path}/{name}")
+        } else {
+            to_path.clone()
+        };
+        if base == from_path || base.starts_with(&prefix) {
+            return Err(format!("{from}: a folder cannot be moved into itself"));
+        }
+        inside
+            .into_iter()
+            .map(|f| (f.clone(), format!("{base}/{}", &f[prefix.len()..])))
+            .collect()
+    };
+    if moves.iter().all(|(a, b)| a == b) {
+        return Err(format!("{from}: already has that name; nothing to do"));
+    }
+    for (old, new) in &moves {
+        check_destination(bank, old, new)?;
+    }
+    Ok((moves, left))
+}
+
+fn is_folder(files: &[String], path: &str) -> bool {
+    let prefix = format!("{path}/");
+    Folder::from_dir_name(path).is_some() || files.iter().any(|f| f.starts_with(&prefix))
+}
+
+/// `to` with the extension of `file` when it was given without it.
+fn with_extension_of(file: &str, to: &str) -> String {
+    let name = file.rsplit('/').next().unwrap_or(file);
+    match name.rsplit_once('.') {
+        Some((_, ext)) if !fold(to).ends_with(&format!(".{}", fold(ext))) => {
+            format!("{to}.{ext}")
+        }
+        _ => to.to_owned(),
+    }
+}
+
+/// A new path must be one a note may have in a bank, in a folder of the
+/// format, with a name a link can name.
+fn check_destination(bank: &Bank, old: &str, new: &str) -> Result<(), String> {
+    let safe = crate::pathsafe::validate(new).map_err(|r| format!("{new}: {}", r.reason))?;
+    if old.starts_with("06_TEMPLATES/") {
+        return Err(format!("{old}: membank never moves the prompt templates"));
+    }
+    // Obsidian's own rule: these characters end a name inside a link.
+    let name = safe.file_name();
+    if let Some(c) = name.chars().find(|c| "[]|#^\\".contains(*c)) {
+        return Err(format!(
+            "{new}: a name with “{c}” cannot be written in a link; choose another"
+        ));
+    }
+    if bank.root().join(new).exists() && fold(old) != fold(new) {
+        return Err(format!("{new}: is taken; nothing is moved onto a file"));
+    }
+    Ok(())
+}
+
+/// A new path must not be taken, nor give a note a name another file
+/// already answers to (its bare links would become ambiguous).
+fn check_names(old: &[String], new: &[String], moved: &BTreeMap<&str, &str>) -> Result<(), String> {
+    let name = |p: &str| fold(p.rsplit('/').next().unwrap_or(p));
+    let staying: Vec<&String> = old
+        .iter()
+        .filter(|p| !moved.contains_key(p.as_str()))
+        .collect();
+    let mut taken = BTreeSet::new();
+    for p in new {
+        if !taken.insert(fold(p)) {
+            return Err(format!("{p}: is taken; nothing is moved onto a file"));
+        }
+    }
+    for (old_path, new_path) in moved {
+        if name(old_path) == name(new_path) {
+            continue;
+        }
+        let stem = |p: &str| {
+            let n = p.rsplit('/').next().unwrap_or(p);
+            n.strip_suffix(".md").unwrap_or(n).to_owned()
+        };
+        if let Some(other) = staying.iter().find(|p| name(p) == name(new_path)) {
+            return Err(format!(
+                "{new_path}: {other} has that name already, so a link [[{}]] would become \
+                 ambiguous; choose another name",
+                stem(new_path)
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn read(bank: &Bank, rel: &str) -> Result<Vec<u8>, String> {
+    bank.reader()
+        .read(std::path::Path::new(rel))
+        .map_err(|e| format!("{rel}: cannot be read ({e}); nothing is moved"))
+}
+
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+fn utf8<'a>(path: &str, bytes: &'a [u8]) -> Result<&'a str, String> {
+    std::str::from_utf8(bytes.strip_prefix(BOM).unwrap_or(bytes)).map_err(|_| {
+        format!("{path}: is not UTF-8, so its links cannot be rewritten; `membank fix` saves it as UTF-8")
+    })
+}
+
+fn with_bom(before: &[u8], text: &str) -> Vec<u8> {
+    let mut out = Vec::with_capacity(text.len() + 3);
+    if before.starts_with(BOM) {
+        out.extend_from_slice(BOM);
+    }
+    out.extend_from_slice(text.as_bytes());
+    out
+}
+
+/// The rewritten file read back as the bank reads it: its frontmatter
+/// still parses, and each link opens the file it opened before.
+fn check_rewritten(
+    article: &Article,
+    new_path: &str,
+    after: &[u8],
+    files: &Files,
+) -> Result<(), String> {
+    let decoded = crate::text::decode(after)
+        .map_err(|e| format!("{new_path}: the rewritten file would not be UTF-8 ({e})"))?;
+    crate::secrets::refuse(&decoded.text).map_err(|reason| {
+        format!(
+            "{}: the file {reason}; it is not rewritten",
+            article.rel_path
+        )
+    })?;
+    let reread = Article::parse(new_path.to_owned(), article.folder, decoded);
+    let was_parsed = matches!(article.frontmatter, FrontmatterState::Parsed(_));
+    if was_parsed && !matches!(reread.frontmatter, FrontmatterState::Parsed(_)) {
+        return Err(format!(
+            "{}: its frontmatter would not parse after the rewrite; nothing is moved",
+            article.rel_path
+        ));
+    }
+    if reread.links.len() != article.links.len() {
+        return Err(format!(
+            "{}: a rewritten link would change how the file is read; nothing is moved",
+            article.rel_path
+        ));
+    }
+    for (old, new) in article.links.iter().zip(&reread.links) {
+        let before = files.before(&old.target, &article.rel_path);
+        let after = files.after(&new.target, new_path);
+        let kept = match (before, after) {
+            (None, _) => true,
+            (Some(b), Some(a)) => a.file == b.file && (!a.ambiguous || b.ambiguous),
+            (Some(_), None) => false,
+        };
+        if !kept {
+            return Err(format!(
+                "{}:{}: {} could not be rewritten to open {} still; nothing is moved",
+                article.rel_path,
+                old.line,
+                old.written(),
+                before.map_or("", |b| files.new[b.file].as_str())
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Which values a renamed client or domain note's old name stands for.
+pub(crate) fn value_keys(folder: Folder) -> &'static [&'static str] {
+    match folder {
+        Folder::Clients => &CLIENT_KEYS,
+        Folder::Domains => &DOMAIN_KEYS,
+        _ => &[],
+    }
+}

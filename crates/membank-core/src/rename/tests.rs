@@ -1,0 +1,251 @@
+use std::fs;
+use std::path::Path;
+use std::time::Duration;
+
+use super::*;
+use crate::transaction::{Kind, Transaction};
+
+/// A bank with every folder, holding `files`.
+fn bank_with(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for folder in Folder::ALL {
+        fs::create_dir_all(dir.path().join(folder.dir_name())).unwrap();
+    }
+    for (path, text) in files {
+        let at = dir.path().join(path);
+        fs::create_dir_all(at.parent().unwrap()).unwrap();
+        fs::write(at, text).unwrap();
+    }
+    dir
+}
+
+fn plan_of(root: &Path, from: &str, to: &str) -> Result<RenamePlan, String> {
+    plan(&Bank::load(root).unwrap(), from, to)
+}
+
+/// Rename, write, and give back the bank's files as text afterwards.
+fn renamed(files: &[(&str, &str)], from: &str, to: &str) -> (tempfile::TempDir, RenamePlan) {
+    let dir = bank_with(files);
+    let plan = plan_of(dir.path(), from, to).unwrap();
+    let tx = Transaction::begin(dir.path(), Kind::Bank, Duration::ZERO, || {}).unwrap();
+    tx.commit_fixes(&plan.fixes).unwrap();
+    (dir, plan)
+}
+
+fn text(dir: &tempfile::TempDir, path: &str) -> String {
+    fs::read_to_string(dir.path().join(path)).unwrap()
+}
+
+const LEGAL: (&str, &str) = ("03_DOMAINS/Legal.md", "---\ndomain: Legal\n---\n# Legal\n");
+
+/// One note linking to Legal with `line` in its body, renamed to Law: the
+/// line as it reads afterwards.
+fn body_after(line: &str) -> String {
+    let note = format!("---\nclient: Acme\n---\n{line}\n");
+    let (dir, _) = renamed(
+        &[LEGAL, ("01_CLIENTS/Acme.md", &note)],
+        "03_DOMAINS/Legal.md",
+        "03_DOMAINS/Law.md",
+    );
+    assert!(!dir.path().join("03_DOMAINS/Legal.md").exists());
+    assert!(dir.path().join("03_DOMAINS/Law.md").exists());
+    let t = text(&dir, "01_CLIENTS/Acme.md");
+    t.strip_prefix("---\nclient: Acme\n---\n")
+        .unwrap()
+        .trim_end_matches('\n')
+        .to_owned()
+}
+
+#[test]
+fn a_plain_wikilink_follows_the_rename() {
+    assert_eq!(body_after("See [[Legal]]."), "See [[Law]].");
+}
+
+#[test]
+fn alias_heading_and_block_parts_are_kept() {
+    assert_eq!(
+        body_after("[[Legal|the law]] [[Legal#Terms]] [[legal#^b1|x]]"),
+        "[[Law|the law]] [[Law#Terms]] [[Law#^b1|x]]"
+    );
+}
+
+#[test]
+fn embeds_and_escaped_table_pipes_are_kept() {
+    assert_eq!(
+        body_after("![[Legal]]\n| a | [[Legal\\|legal]] |"),
+        "![[Law]]\n| a | [[Law\\|legal]] |"
+    );
+}
+
+#[test]
+fn path_and_relative_links_stay_paths() {
+    assert_eq!(
+        body_after("[[03_DOMAINS/Legal]] [[../03_DOMAINS/Legal.md]]"),
+        "[[03_DOMAINS/Law]] [[../03_DOMAINS/Law.md]]"
+    );
+}
+
+#[test]
+fn markdown_links_are_percent_encoded() {
+    let note = "---\nclient: Acme\n---\n[t](../03_DOMAINS/Legal.md#Terms) [u](<Legal.md>)\n";
+    let (dir, _) = renamed(
+        &[LEGAL, ("01_CLIENTS/Acme.md", note)],
+        "03_DOMAINS/Legal.md",
+        "03_DOMAINS/Tax Law.md",
+    );
+    assert_eq!(
+        text(&dir, "01_CLIENTS/Acme.md"),
+        "---\nclient: Acme\n---\n[t](../03_DOMAINS/Tax%20Law.md#Terms) [u](<Tax%20Law.md>)\n"
+    );
+}
+
+#[test]
+fn code_and_other_bytes_are_left_alone() {
+    assert_eq!(
+        body_after("`[[Legal]]` [[Legal]] [[Legality]]\r"),
+        "`[[Legal]]` [[Law]] [[Legality]]\r"
+    );
+}
+
+#[test]
+fn frontmatter_links_quoted_or_not_and_domain_values_follow() {
+    let note = "---\nclient: Acme\ndomains: [Legal, \"Tax\"]\nsee: \"[[Legal]]\"\nalso: [[Legal|l]]\n---\nx\n";
+    let list = "---\nclient: Beta\ndomains:\n  - 'legal'\n  - Tax # main\n---\n";
+    let (dir, _) = renamed(
+        &[
+            LEGAL,
+            ("01_CLIENTS/Acme.md", note),
+            ("01_CLIENTS/Beta.md", list),
+        ],
+        "03_DOMAINS/Legal.md",
+        "03_DOMAINS/Law.md",
+    );
+    assert_eq!(
+        text(&dir, "01_CLIENTS/Acme.md"),
+        "---\nclient: Acme\ndomains: [Law, \"Tax\"]\nsee: \"[[Law]]\"\nalso: [[Law|l]]\n---\nx\n"
+    );
+    assert_eq!(
+        text(&dir, "01_CLIENTS/Beta.md"),
+        "---\nclient: Beta\ndomains:\n  - 'Law'\n  - Tax # main\n---\n"
+    );
+    // The renamed note's own domain value was its old name: it follows.
+    assert_eq!(
+        text(&dir, "03_DOMAINS/Law.md"),
+        "---\ndomain: Law\n---\n# Legal\n"
+    );
+}
+
+#[test]
+fn a_folder_move_moves_every_file_and_its_links() {
+    let (dir, plan) = renamed(
+        &[
+            (
+                "03_DOMAINS/legal/Contract.md",
+                "---\ndomain: Legal\n---\n![[seal.png]] [[./Terms]]\n",
+            ),
+            ("03_DOMAINS/legal/Terms.md", "---\ndomain: Legal\n---\n"),
+            ("03_DOMAINS/legal/seal.png", "png"),
+            (
+                "01_CLIENTS/Acme.md",
+                "---\nclient: Acme\n---\n[[legal/Contract]] [[../03_DOMAINS/legal/Terms]]\n",
+            ),
+        ],
+        "03_DOMAINS/legal",
+        "03_DOMAINS/law",
+    );
+    assert_eq!(plan.moves.len(), 2);
+    // Attachments stay (membank writes notes only); the link still finds it.
+    assert_eq!(plan.left_in_place, ["03_DOMAINS/legal/seal.png"]);
+    assert_eq!(text(&dir, "03_DOMAINS/legal/seal.png"), "png");
+    assert_eq!(
+        text(&dir, "03_DOMAINS/law/Contract.md"),
+        "---\ndomain: Legal\n---\n![[seal.png]] [[./Terms]]\n"
+    );
+    assert_eq!(
+        text(&dir, "01_CLIENTS/Acme.md"),
+        "---\nclient: Acme\n---\n[[law/Contract]] [[../03_DOMAINS/law/Terms]]\n"
+    );
+}
+
+#[test]
+fn a_moved_note_keeps_its_own_relative_links_working() {
+    let (dir, _) = renamed(
+        &[
+            LEGAL,
+            ("03_DOMAINS/Tax.md", "---\ndomain: Tax\n---\n[[./Legal]]\n"),
+        ],
+        "03_DOMAINS/Tax.md",
+        "03_DOMAINS/sub/",
+    );
+    assert_eq!(
+        text(&dir, "03_DOMAINS/sub/Tax.md"),
+        "---\ndomain: Tax\n---\n[[../Legal]]\n"
+    );
+}
+
+#[test]
+fn a_name_another_file_has_is_refused() {
+    let dir = bank_with(&[
+        LEGAL,
+        ("04_STYLE/Law.md", "x\n"),
+        ("01_CLIENTS/Acme.md", "[[Legal]]\n"),
+    ]);
+    let err = plan_of(dir.path(), "03_DOMAINS/Legal.md", "03_DOMAINS/Law").unwrap_err();
+    assert!(
+        err.contains("04_STYLE/Law.md") && err.contains("ambiguous"),
+        "{err}"
+    );
+    let err = plan_of(dir.path(), "03_DOMAINS/Legal.md", "04_STYLE/Law.md").unwrap_err();
+    assert!(err.contains("taken"), "{err}");
+    let err = plan_of(dir.path(), "03_DOMAINS/Legal.md", "03_DOMAINS/L|aw").unwrap_err();
+    assert!(err.contains('|'), "{err}");
+    let err = plan_of(dir.path(), "03_DOMAINS/Nope.md", "03_DOMAINS/Law2").unwrap_err();
+    assert!(err.contains("no file or folder"), "{err}");
+}
+
+#[test]
+fn a_link_ambiguous_before_keeps_opening_what_it_opened() {
+    // `[[Legal]]` from 01_CLIENTS opens the shortest path, 03_DOMAINS/Legal;
+    // moving that one deeper would hand the name to 04_STYLE/x/Legal.
+    let (dir, _) = renamed(
+        &[
+            LEGAL,
+            ("04_STYLE/x/Legal.md", "x\n"),
+            ("01_CLIENTS/Acme.md", "[[Legal]]\n"),
+        ],
+        "03_DOMAINS/Legal.md",
+        "03_DOMAINS/a/b/c/",
+    );
+    assert_eq!(text(&dir, "01_CLIENTS/Acme.md"), "[[c/Legal]]\n");
+}
+
+#[test]
+fn unaffected_files_are_not_in_the_plan() {
+    let dir = bank_with(&[
+        LEGAL,
+        ("01_CLIENTS/Acme.md", "[[Legal]]\n"),
+        ("01_CLIENTS/Beta.md", "[[Acme]] [[Nowhere]]\n"),
+    ]);
+    // Named without `.md`, as a link names it.
+    let plan = plan_of(dir.path(), "03_DOMAINS/legal", "03_DOMAINS/Law").unwrap();
+    let paths: Vec<&str> = plan.fixes.iter().map(|f| f.path.as_str()).collect();
+    assert_eq!(paths, ["01_CLIENTS/Acme.md", "03_DOMAINS/Legal.md"]);
+    assert_eq!(plan.links_rewritten, 1);
+}
+
+#[test]
+fn a_note_in_another_encoding_moves_byte_for_byte() {
+    let dir = bank_with(&[LEGAL, ("01_CLIENTS/Acme.md", "[[Legal]]\n")]);
+    let utf16: Vec<u8> = [0xFF, 0xFE]
+        .into_iter()
+        .chain("# Tax\n".encode_utf16().flat_map(u16::to_le_bytes))
+        .collect();
+    fs::write(dir.path().join("03_DOMAINS/Tax.md"), &utf16).unwrap();
+    let plan = plan_of(dir.path(), "03_DOMAINS/Tax.md", "03_DOMAINS/Taxes").unwrap();
+    let tx = Transaction::begin(dir.path(), Kind::Bank, Duration::ZERO, || {}).unwrap();
+    tx.commit_fixes(&plan.fixes).unwrap();
+    assert_eq!(
+        fs::read(dir.path().join("03_DOMAINS/Taxes.md")).unwrap(),
+        utf16
+    );
+}

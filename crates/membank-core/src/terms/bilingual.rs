@@ -1,0 +1,318 @@
+//! Segments of the files translators work in: XLIFF 1.2 (with Trados
+//! `.sdlxliff` `mrk` segments and memoQ `.mqxliff` states), XLIFF 2.x,
+//! TMX and plain text (one segment a line, `source<TAB>target` for two
+//! languages). Inline tags add nothing to the text; the native code inside
+//! placeholders is left out. The file is only read.
+
+use serde::Serialize;
+
+use super::xml::{self, Element, collapse};
+
+/// One segment: its id as the file gives it, its texts, and whether its
+/// target counts as translated (a draft or an empty target does not).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct Segment {
+    pub id: String,
+    pub source: String,
+    pub target: String,
+    pub translated: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct BilingualFile {
+    /// `xliff-1.2`, `sdlxliff`, `mqxliff`, `xliff-2`, `tmx` or `text`.
+    pub kind: &'static str,
+    pub source_lang: Option<String>,
+    pub target_lang: Option<String>,
+    pub segments: Vec<Segment>,
+}
+
+/// Inline elements whose content is native code, not text.
+const CODE_1_2: [&str; 5] = ["ph", "bpt", "ept", "it", "sub"];
+const CODE_2: [&str; 4] = ["ph", "sc", "ec", "cp"];
+const CODE_TMX: [&str; 5] = ["bpt", "ept", "ph", "it", "ut"];
+
+/// The segments of `text` (`name` says which file, for the kind).
+pub fn read(name: &str, text: &str) -> Result<BilingualFile, String> {
+    let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
+    if !text.trim_start().starts_with('<') {
+        return Ok(read_text(text));
+    }
+    let root = xml::parse(text)?;
+    match root.name.as_str() {
+        "xliff" => {
+            let version = root.attr("version").unwrap_or("1.2");
+            if version.starts_with('2') {
+                Ok(read_xliff2(&root))
+            } else {
+                Ok(read_xliff1(name, &root))
+            }
+        }
+        "tmx" => Ok(read_tmx(&root)),
+        other => Err(format!(
+            "not a bilingual file this reads: its root element is <{other}> \
+             (XLIFF 1.2, XLIFF 2, TMX or plain text are read)"
+        )),
+    }
+}
+
+fn read_text(text: &str) -> BilingualFile {
+    let segments = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, l)| {
+            let (source, target) = l.split_once('\t').unwrap_or((l, ""));
+            let target = collapse(target);
+            Segment {
+                id: (i + 1).to_string(),
+                source: collapse(source),
+                translated: !target.is_empty(),
+                target,
+            }
+        })
+        .collect();
+    BilingualFile {
+        kind: "text",
+        source_lang: None,
+        target_lang: None,
+        segments,
+    }
+}
+
+/// A 1.2 `target` state that says the text is not yet a translation.
+fn untranslated_state(state: &str) -> bool {
+    matches!(
+        state,
+        "new" | "needs-translation" | "needs-l10n" | "needs-adaptation"
+    )
+}
+
+fn read_xliff1(name: &str, root: &Element) -> BilingualFile {
+    let lower = name.to_ascii_lowercase();
+    let mut kind = if lower.ends_with(".sdlxliff") {
+        "sdlxliff"
+    } else if lower.ends_with(".mqxliff") {
+        "mqxliff"
+    } else {
+        "xliff-1.2"
+    };
+    let mut files = Vec::new();
+    root.descendants("file", &mut files);
+    let first = files.first();
+    let source_lang = first
+        .and_then(|f| f.attr("source-language"))
+        .map(str::to_owned);
+    let target_lang = first
+        .and_then(|f| f.attr("target-language"))
+        .map(str::to_owned);
+    let mut units = Vec::new();
+    root.descendants("trans-unit", &mut units);
+    let mut segments = Vec::new();
+    for tu in units {
+        if tu.attr("translate") == Some("no") {
+            continue;
+        }
+        let id = tu.attr("id").unwrap_or("").to_owned();
+        if let Some(seg_source) = tu.child("seg-source") {
+            kind = if kind == "xliff-1.2" {
+                "sdlxliff"
+            } else {
+                kind
+            };
+            sdl_segments(tu, seg_source, &mut segments);
+            continue;
+        }
+        let source = tu
+            .child("source")
+            .map(|s| collapse(&s.text_skipping(&CODE_1_2)))
+            .unwrap_or_default();
+        let target_el = tu.child("target");
+        let target = target_el
+            .map(|t| collapse(&t.text_skipping(&CODE_1_2)))
+            .unwrap_or_default();
+        let mut translated = !target.is_empty();
+        if let Some(state) = target_el.and_then(|t| t.attr("state"))
+            && untranslated_state(state)
+        {
+            translated = false;
+        }
+        if let Some(status) = tu.attr("mq:status").or_else(|| tu.attr("status")) {
+            kind = "mqxliff";
+            if matches!(status, "NotStarted" | "PartiallyEdited" | "") {
+                translated = false;
+            }
+        }
+        segments.push(Segment {
+            id,
+            source,
+            target,
+            translated,
+        });
+    }
+    BilingualFile {
+        kind,
+        source_lang,
+        target_lang,
+        segments,
+    }
+}
+
+/// The `mrk mtype="seg"` segments of a Trados unit, with the confirmation
+/// level of `sdl:seg-defs`.
+fn sdl_segments(tu: &Element, seg_source: &Element, out: &mut Vec<Segment>) {
+    let mut marks = Vec::new();
+    seg_marks(seg_source, &mut marks);
+    let mut target_marks = Vec::new();
+    if let Some(t) = tu.child("target") {
+        seg_marks(t, &mut target_marks);
+    }
+    let mut defs = Vec::new();
+    tu.descendants("seg", &mut defs);
+    for m in marks {
+        let mid = m.attr("mid").unwrap_or("").to_owned();
+        let source = collapse(&m.text_skipping(&CODE_1_2));
+        let target = target_marks
+            .iter()
+            .find(|t| t.attr("mid") == Some(mid.as_str()))
+            .map(|t| collapse(&t.text_skipping(&CODE_1_2)))
+            .unwrap_or_default();
+        let conf = defs
+            .iter()
+            .find(|d| d.attr("id") == Some(mid.as_str()))
+            .and_then(|d| d.attr("conf"));
+        let translated = !target.is_empty()
+            && match conf {
+                Some(c) => matches!(c, "Translated" | "ApprovedTranslation" | "ApprovedSignOff"),
+                None => defs.is_empty(),
+            };
+        out.push(Segment {
+            id: mid,
+            source,
+            target,
+            translated,
+        });
+    }
+}
+
+fn seg_marks<'a>(e: &'a Element, out: &mut Vec<&'a Element>) {
+    for c in e.elements() {
+        if c.name == "mrk" && c.attr("mtype") == Some("seg") {
+            out.push(c);
+        } else {
+            seg_marks(c, out);
+        }
+    }
+}
+
+fn read_xliff2(root: &Element) -> BilingualFile {
+    let source_lang = root.attr("srcLang").map(str::to_owned);
+    let target_lang = root.attr("trgLang").map(str::to_owned);
+    let mut units = Vec::new();
+    root.descendants("unit", &mut units);
+    let mut segments = Vec::new();
+    for unit in units {
+        if unit.attr("translate") == Some("no") {
+            continue;
+        }
+        let unit_id = unit.attr("id").unwrap_or("");
+        let segs: Vec<&Element> = unit.children_named("segment").collect();
+        let count = segs.len();
+        for (i, s) in segs.into_iter().enumerate() {
+            let id = match s.attr("id") {
+                Some(id) => id.to_owned(),
+                None if count == 1 => unit_id.to_owned(),
+                None => format!("{unit_id}/{}", i + 1),
+            };
+            let source = s
+                .child("source")
+                .map(|x| collapse(&x.text_skipping(&CODE_2)))
+                .unwrap_or_default();
+            let target = s
+                .child("target")
+                .map(|x| collapse(&x.text_skipping(&CODE_2)))
+                .unwrap_or_default();
+            let translated = !target.is_empty() && s.attr("state") != Some("initial");
+            segments.push(Segment {
+                id,
+                source,
+                target,
+                translated,
+            });
+        }
+    }
+    BilingualFile {
+        kind: "xliff-2",
+        source_lang,
+        target_lang,
+        segments,
+    }
+}
+
+fn read_tmx(root: &Element) -> BilingualFile {
+    let header_lang = root
+        .child("header")
+        .and_then(|h| h.attr("srclang"))
+        .filter(|l| !l.eq_ignore_ascii_case("*all*"))
+        .map(str::to_owned);
+    let mut tus = Vec::new();
+    root.descendants("tu", &mut tus);
+    let mut source_lang = header_lang.clone();
+    let mut target_lang: Option<String> = None;
+    let mut segments = Vec::new();
+    for (i, tu) in tus.into_iter().enumerate() {
+        let variants: Vec<(String, String)> = tu
+            .children_named("tuv")
+            .map(|v| {
+                let text = v
+                    .child("seg")
+                    .map(|s| collapse(&s.text_skipping(&CODE_TMX)))
+                    .unwrap_or_default();
+                (v.lang().unwrap_or("").to_owned(), text)
+            })
+            .collect();
+        if variants.is_empty() {
+            continue;
+        }
+        let src_at = source_lang
+            .as_deref()
+            .and_then(|s| variants.iter().position(|(l, _)| super::lang_matches(s, l)))
+            .unwrap_or(0);
+        if source_lang.is_none() {
+            source_lang = Some(variants[src_at].0.clone());
+        }
+        let tgt = variants
+            .iter()
+            .enumerate()
+            .find(|(k, (l, _))| {
+                *k != src_at
+                    && target_lang
+                        .as_deref()
+                        .is_none_or(|t| super::lang_matches(t, l))
+            })
+            .map(|(_, v)| v.clone());
+        if target_lang.is_none()
+            && let Some((l, _)) = &tgt
+        {
+            target_lang = Some(l.clone());
+        }
+        let target = tgt.map(|(_, t)| t).unwrap_or_default();
+        segments.push(Segment {
+            id: tu
+                .attr("tuid")
+                .map(str::to_owned)
+                .unwrap_or_else(|| (i + 1).to_string()),
+            source: variants[src_at].1.clone(),
+            translated: !target.is_empty(),
+            target,
+        });
+    }
+    BilingualFile {
+        kind: "tmx",
+        source_lang,
+        target_lang,
+        segments,
+    }
+}

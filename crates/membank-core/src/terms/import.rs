@@ -1,0 +1,253 @@
+//! Terms from an exchange file proposed as new term articles: an
+//! identical term already in the bank is `unchanged`, one that differs
+//! only in status is shown and left alone, and a new approved target for
+//! an approved source term is shown as the `term-conflict` it creates.
+//! Nothing existing is ever rewritten.
+
+use std::collections::HashSet;
+
+use serde::Serialize;
+
+use super::{Status, TermRecord, same_name};
+use crate::layout::Folder;
+
+/// What importing one term would do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub enum Outcome {
+    /// A new term article.
+    New,
+    /// A new term article that gives an approved source term a second
+    /// approved target in its pair (for any client, as the `term-conflict`
+    /// check compares them): the conflict it creates is shown.
+    Conflict,
+    /// The bank has this term already, with this status.
+    Unchanged,
+    /// The bank has this term with another status; left as it is.
+    StatusDiffers,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct Proposed {
+    pub outcome: Outcome,
+    pub term: TermRecord,
+    /// Where the new article goes, or the existing article's path.
+    pub path: String,
+    /// The new article's text (empty when nothing is written).
+    pub text: String,
+    /// The existing articles it agrees or conflicts with.
+    pub existing: Vec<String>,
+}
+
+impl Proposed {
+    pub fn writes(&self) -> bool {
+        matches!(self.outcome, Outcome::New | Outcome::Conflict)
+    }
+}
+
+/// What the import fills in and where the terms came from.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// Every imported term is for this client (added to its clients).
+    pub client: Option<String>,
+    /// The domain of imported terms that name none.
+    pub domain: Option<String>,
+    /// `last_updated` of terms whose file gives no date (`YYYY-MM-DD`).
+    pub today: String,
+    /// The file's name, kept as `compiled_from`.
+    pub from: String,
+}
+
+/// Characters a file name may not hold (§3: separators and what NTFS
+/// forbids), and control characters.
+fn name_part(s: &str) -> String {
+    let cleaned: String = s
+        .chars()
+        .map(|c| match c {
+            '/' | '\\' | '<' | '>' | ':' | '"' | '|' | '?' | '*' => ' ',
+            c if c.is_control() => ' ',
+            c => c,
+        })
+        .collect();
+    let collapsed = cleaned.split_whitespace().collect::<Vec<_>>().join(" ");
+    let trimmed = collapsed.trim_matches(|c: char| c == '.' || c == ' ');
+    trimmed.chars().take(80).collect()
+}
+
+/// A name value without what would break it as a wikilink.
+fn link_name(s: &str) -> String {
+    s.chars()
+        .filter(|c| !matches!(c, '[' | ']' | '|' | '#') && !c.is_control())
+        .collect::<String>()
+        .trim()
+        .to_owned()
+}
+
+fn quoted(s: &str) -> String {
+    serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into())
+}
+
+/// The text of a new term article, as the format's §4 names its keys.
+pub fn article_text(t: &TermRecord, from: &str) -> String {
+    let mut out = String::from("---\n");
+    out.push_str(&format!("term_source: {}\n", quoted(&t.source)));
+    out.push_str(&format!("term_target: {}\n", quoted(&t.target)));
+    out.push_str(&format!("source_lang: {}\n", quoted(&t.source_lang)));
+    out.push_str(&format!("target_lang: {}\n", quoted(&t.target_lang)));
+    if let Some(d) = t.domain.as_deref().map(link_name).filter(|d| !d.is_empty()) {
+        out.push_str(&format!("domain: {}\n", quoted(&format!("[[{d}]]"))));
+    }
+    let clients: Vec<String> = t
+        .clients
+        .iter()
+        .map(|c| link_name(c))
+        .filter(|c| !c.is_empty())
+        .map(|c| quoted(&format!("[[{c}]]")))
+        .collect();
+    if !clients.is_empty() {
+        out.push_str(&format!("clients: [{}]\n", clients.join(", ")));
+    }
+    out.push_str(&format!("status: {}\n", quoted(t.status.as_str())));
+    if let Some(d) = &t.last_updated {
+        out.push_str(&format!("last_updated: {d}\n"));
+    }
+    if !from.is_empty() {
+        out.push_str(&format!("compiled_from: {}\n", quoted(from)));
+    }
+    out.push_str("---\n");
+    let one_line = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+    out.push_str(&format!(
+        "# {} → {}\n",
+        one_line(&t.source),
+        one_line(&t.target)
+    ));
+    if let Some(note) = &t.note {
+        let note = one_line(note);
+        if !note.is_empty() {
+            out.push('\n');
+            // A note that looks like markup would not read back as the
+            // first paragraph; a leading escape keeps it prose.
+            if note.starts_with(['#', '|', '-', '*', '>', '`']) {
+                out.push('\\');
+            }
+            out.push_str(&note);
+            out.push('\n');
+        }
+    }
+    out
+}
+
+fn same_source_and_pair(a: &TermRecord, b: &TermRecord) -> bool {
+    a.source.trim().to_lowercase() == b.source.trim().to_lowercase()
+        && a.source_lang.eq_ignore_ascii_case(&b.source_lang)
+        && a.target_lang.eq_ignore_ascii_case(&b.target_lang)
+}
+
+fn same_term(a: &TermRecord, b: &TermRecord) -> bool {
+    same_source_and_pair(a, b)
+        && a.clients.len() == b.clients.len()
+        && a.clients
+            .iter()
+            .all(|c| b.clients.iter().any(|d| same_name(c, d)))
+}
+
+/// The import of `incoming` into a bank holding `existing` (term records)
+/// and the files `taken` (relative paths, compared case-insensitively).
+pub fn propose(
+    existing: &[TermRecord],
+    taken: &HashSet<String>,
+    incoming: Vec<TermRecord>,
+    options: &Options,
+) -> Vec<Proposed> {
+    let mut used: HashSet<String> = taken.iter().map(|p| p.to_lowercase()).collect();
+    let mut out: Vec<Proposed> = Vec::new();
+    let mut accepted: Vec<TermRecord> = Vec::new();
+    for mut t in incoming {
+        if let Some(c) = &options.client
+            && !t.clients.iter().any(|x| same_name(x, c))
+        {
+            t.clients.push(c.clone());
+            t.clients.sort_by_key(|c| c.to_lowercase());
+        }
+        if t.domain.is_none() {
+            t.domain = options.domain.clone();
+        }
+        if t.last_updated.is_none() {
+            t.last_updated = Some(options.today.clone());
+        }
+        t.path.clear();
+        let same: Vec<&TermRecord> = existing
+            .iter()
+            .chain(accepted.iter())
+            .filter(|e| same_term(e, &t))
+            .collect();
+        let identical: Vec<&&TermRecord> = same.iter().filter(|e| e.target == t.target).collect();
+        if let Some(first) = identical.first() {
+            let outcome = if identical.iter().any(|e| e.status == t.status) {
+                Outcome::Unchanged
+            } else {
+                Outcome::StatusDiffers
+            };
+            out.push(Proposed {
+                outcome,
+                path: first.path.clone(),
+                term: t,
+                text: String::new(),
+                existing: identical.iter().map(|e| e.path.clone()).collect(),
+            });
+            continue;
+        }
+        // As the `term-conflict` check sees it: approved terms for the
+        // same source and pair, whatever their clients.
+        let conflicting: Vec<String> = existing
+            .iter()
+            .chain(accepted.iter())
+            .filter(|e| {
+                t.status == Status::Approved
+                    && e.status == Status::Approved
+                    && same_source_and_pair(e, &t)
+                    && e.target.trim() != t.target.trim()
+            })
+            .map(|e| e.path.clone())
+            .collect();
+        let path = free_path(&t, &mut used);
+        let text = article_text(&t, &options.from);
+        t.path = path.clone();
+        accepted.push(t.clone());
+        out.push(Proposed {
+            outcome: if conflicting.is_empty() {
+                Outcome::New
+            } else {
+                Outcome::Conflict
+            },
+            term: t,
+            path,
+            text,
+            existing: conflicting,
+        });
+    }
+    out
+}
+
+/// `02_TERMINOLOGY/source → target.md`, numbered when the name is taken.
+fn free_path(t: &TermRecord, used: &mut HashSet<String>) -> String {
+    let mut stem = format!("{} → {}", name_part(&t.source), name_part(&t.target));
+    if name_part(&t.source).is_empty() || stem.starts_with('_') || stem.starts_with('.') {
+        stem = format!("term {}", stem.trim_start_matches(['_', '.']));
+    }
+    let dir = Folder::Terminology.dir_name();
+    let mut n = 1;
+    loop {
+        let path = if n == 1 {
+            format!("{dir}/{stem}.md")
+        } else {
+            format!("{dir}/{stem} ({n}).md")
+        };
+        if used.insert(path.to_lowercase()) {
+            return path;
+        }
+        n += 1;
+    }
+}

@@ -1,0 +1,425 @@
+//! The bank's terminology where translators work: term articles gathered
+//! into concepts, written and read as TBX, CSV and TSV, imported as new
+//! term articles, and matched against bilingual files for a job glossary
+//! and a terminology check. Deterministic and synchronous throughout.
+
+pub mod bilingual;
+pub mod import;
+pub mod matcher;
+pub mod qa;
+pub mod table;
+pub mod tbx;
+mod xml;
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use crate::article::Article;
+use crate::bank::Bank;
+use crate::layout::{Folder, skip_reason};
+use crate::wikilink::normalize_value;
+
+/// The most bytes any terminology or bilingual file is read to.
+pub const MAX_INPUT_BYTES: u64 = 64 * 1024 * 1024;
+
+/// A term article's `status`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub enum Status {
+    Approved,
+    Proposed,
+    Rejected,
+}
+
+impl Status {
+    pub fn parse(s: &str) -> Option<Status> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "approved" => Some(Status::Approved),
+            "proposed" => Some(Status::Proposed),
+            "rejected" => Some(Status::Rejected),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Approved => "approved",
+            Status::Proposed => "proposed",
+            Status::Rejected => "rejected",
+        }
+    }
+
+    /// The TBX-Basic `administrativeStatus` value.
+    pub fn tbx(self) -> &'static str {
+        match self {
+            Status::Approved => "preferredTerm-admn-sts",
+            Status::Proposed => "admittedTerm-admn-sts",
+            Status::Rejected => "deprecatedTerm-admn-sts",
+        }
+    }
+
+    /// A status from a TBX `administrativeStatus` (or the MultiTerm
+    /// words for it); `None` when unknown.
+    pub fn from_tbx(s: &str) -> Option<Status> {
+        let s = s.trim().to_ascii_lowercase();
+        let s = s.strip_suffix("-admn-sts").unwrap_or(&s);
+        match s {
+            "preferredterm" | "preferred" | "approved" | "standardizedterm" => {
+                Some(Status::Approved)
+            }
+            "admittedterm" | "admitted" | "proposed" => Some(Status::Proposed),
+            "deprecatedterm" | "deprecated" | "supersededterm" | "forbidden" | "rejected"
+            | "notrecommended" => Some(Status::Rejected),
+            _ => None,
+        }
+    }
+}
+
+/// One term article, as the exchange formats see it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct TermRecord {
+    /// The article's path in the bank (empty for a term read from a file).
+    pub path: String,
+    pub source: String,
+    pub target: String,
+    pub source_lang: String,
+    pub target_lang: String,
+    pub status: Status,
+    /// Client names, without `[[ ]]`.
+    pub clients: Vec<String>,
+    /// The domain name, without `[[ ]]`.
+    pub domain: Option<String>,
+    /// `last_updated` as written (`YYYY-MM-DD`).
+    pub last_updated: Option<String>,
+    /// The article's first paragraph, or an imported note.
+    pub note: Option<String>,
+}
+
+/// One target term of a concept.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct TargetTerm {
+    pub term: String,
+    pub status: Status,
+    pub path: String,
+    pub last_updated: Option<String>,
+    pub note: Option<String>,
+}
+
+/// The articles that share a source term, a language pair and clients:
+/// one TBX entry, one CSV row.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct Concept {
+    pub source: String,
+    pub source_lang: String,
+    pub target_lang: String,
+    pub clients: Vec<String>,
+    pub domain: Option<String>,
+    pub targets: Vec<TargetTerm>,
+}
+
+impl Concept {
+    /// The latest `last_updated` of its terms.
+    pub fn last_updated(&self) -> Option<&str> {
+        self.targets
+            .iter()
+            .filter_map(|t| t.last_updated.as_deref())
+            .max()
+    }
+
+    /// The first note of its terms.
+    pub fn note(&self) -> Option<&str> {
+        self.targets.iter().find_map(|t| t.note.as_deref())
+    }
+}
+
+/// Which terms an export or a check takes.
+#[derive(Debug, Clone, Default)]
+pub struct Filter {
+    /// Terms for this client, and terms for no client in particular.
+    pub client: Option<String>,
+    /// `(source, target)` language tags (see [`lang_matches`]).
+    pub pair: Option<(String, String)>,
+    /// Empty: every status.
+    pub statuses: Vec<Status>,
+}
+
+impl Filter {
+    pub fn accepts(&self, t: &TermRecord) -> bool {
+        if !self.statuses.is_empty() && !self.statuses.contains(&t.status) {
+            return false;
+        }
+        if let Some((sl, tl)) = &self.pair
+            && !(lang_matches(sl, &t.source_lang) && lang_matches(tl, &t.target_lang))
+        {
+            return false;
+        }
+        match &self.client {
+            Some(c) => t.clients.is_empty() || t.clients.iter().any(|x| same_name(x, c)),
+            None => true,
+        }
+    }
+}
+
+/// Names compared as the bank compares them: case-insensitively.
+pub fn same_name(a: &str, b: &str) -> bool {
+    a.trim().to_lowercase() == b.trim().to_lowercase()
+}
+
+/// Language tags compared as the format's §7 says: case-insensitively,
+/// `_` as `-`, and a bare language (`en`) matching any of its regions.
+pub fn lang_matches(a: &str, b: &str) -> bool {
+    let norm = |s: &str| s.trim().replace('_', "-").to_ascii_lowercase();
+    let (a, b) = (norm(a), norm(b));
+    if a.is_empty() || b.is_empty() {
+        return false;
+    }
+    let primary = |s: &str| s.split('-').next().unwrap_or("").to_owned();
+    a == b || (!a.contains('-') && a == primary(&b)) || (!b.contains('-') && b == primary(&a))
+}
+
+/// `SRC:TGT` (or `SRC→TGT`, `SRC>TGT`) as a pair of tags.
+pub fn parse_pair(s: &str) -> Option<(String, String)> {
+    let (a, b) = s
+        .split_once(':')
+        .or_else(|| s.split_once('→'))
+        .or_else(|| s.split_once('>'))?;
+    let (a, b) = (a.trim(), b.trim());
+    (!a.is_empty() && !b.is_empty()).then(|| (a.to_owned(), b.to_owned()))
+}
+
+/// The most characters of an article's first paragraph carried as a note.
+const NOTE_CHARS: usize = 1000;
+
+/// The term article's record, when it is one with all required keys.
+pub fn record_of(a: &Article) -> Option<TermRecord> {
+    if a.folder != Folder::Terminology || skip_reason(a.file_name()).is_some() {
+        return None;
+    }
+    let m = &a.meta;
+    let (Some(src), Some(tgt), Some(sl), Some(tl)) = (
+        &m.term_source,
+        &m.term_target,
+        &m.source_lang,
+        &m.target_lang,
+    ) else {
+        return None;
+    };
+    let status = Status::parse(m.status.as_deref()?)?;
+    let mut clients: Vec<String> = m
+        .clients
+        .iter()
+        .map(|c| normalize_value(&c.raw).to_owned())
+        .filter(|c| !c.is_empty())
+        .collect();
+    clients.sort_by_key(|c| c.to_lowercase());
+    clients.dedup_by(|a, b| same_name(a, b));
+    let domain = m
+        .domains
+        .iter()
+        .map(|d| normalize_value(&d.raw).to_owned())
+        .find(|d| !d.is_empty());
+    Some(TermRecord {
+        path: a.rel_path.clone(),
+        source: src.trim().to_owned(),
+        target: tgt.trim().to_owned(),
+        source_lang: sl.trim().to_owned(),
+        target_lang: tl.trim().to_owned(),
+        status,
+        clients,
+        domain,
+        last_updated: m.last_updated.as_deref().map(|s| s.trim().to_owned()),
+        note: first_paragraph(a.text.get(a.body_start..).unwrap_or("")),
+    })
+}
+
+/// The first paragraph of prose of a body: headings, emphasis-only notes,
+/// tables and lists skipped, lines joined with spaces.
+fn first_paragraph(body: &str) -> Option<String> {
+    let mut para = String::new();
+    for line in body.lines() {
+        let t = line.trim();
+        if t.is_empty() {
+            if !para.is_empty() {
+                break;
+            }
+            continue;
+        }
+        let markup = t.starts_with('#')
+            || t.starts_with('|')
+            || t.starts_with('-')
+            || t.starts_with('*')
+            || t.starts_with('>')
+            || t.starts_with("```");
+        if markup {
+            if !para.is_empty() {
+                break;
+            }
+            continue;
+        }
+        if !para.is_empty() {
+            para.push(' ');
+        }
+        para.push_str(t);
+        if para.chars().count() > NOTE_CHARS {
+            para = para.chars().take(NOTE_CHARS).collect();
+            break;
+        }
+    }
+    (!para.is_empty()).then_some(para)
+}
+
+/// Every term article of the bank that `filter` accepts, in bank order.
+pub fn records(bank: &Bank, filter: &Filter) -> Vec<TermRecord> {
+    bank.articles()
+        .iter()
+        .filter_map(record_of)
+        .filter(|t| filter.accepts(t))
+        .collect()
+}
+
+/// The key two records of one concept share.
+fn concept_key(t: &TermRecord) -> (String, String, String, Vec<String>) {
+    (
+        t.source_lang.to_ascii_lowercase(),
+        t.target_lang.to_ascii_lowercase(),
+        t.source.to_lowercase(),
+        t.clients.iter().map(|c| c.to_lowercase()).collect(),
+    )
+}
+
+/// Records gathered into concepts, sorted by pair, source term and
+/// clients; targets in the order their records came.
+pub fn concepts(records: &[TermRecord]) -> Vec<Concept> {
+    let mut by_key: BTreeMap<(String, String, String, Vec<String>), Concept> = BTreeMap::new();
+    for t in records {
+        let c = by_key.entry(concept_key(t)).or_insert_with(|| Concept {
+            source: t.source.clone(),
+            source_lang: t.source_lang.clone(),
+            target_lang: t.target_lang.clone(),
+            clients: t.clients.clone(),
+            domain: None,
+            targets: Vec::new(),
+        });
+        if c.domain.is_none() {
+            c.domain = t.domain.clone();
+        }
+        c.targets.push(TargetTerm {
+            term: t.target.clone(),
+            status: t.status,
+            path: t.path.clone(),
+            last_updated: t.last_updated.clone(),
+            note: t.note.clone(),
+        });
+    }
+    by_key.into_values().collect()
+}
+
+/// Concepts back into one record per target term.
+pub fn flatten(concepts: &[Concept]) -> Vec<TermRecord> {
+    concepts
+        .iter()
+        .flat_map(|c| {
+            c.targets.iter().map(move |t| TermRecord {
+                path: t.path.clone(),
+                source: c.source.clone(),
+                target: t.term.clone(),
+                source_lang: c.source_lang.clone(),
+                target_lang: c.target_lang.clone(),
+                status: t.status,
+                clients: c.clients.clone(),
+                domain: c.domain.clone(),
+                last_updated: t.last_updated.clone(),
+                note: t.note.clone(),
+            })
+        })
+        .collect()
+}
+
+/// The exchange formats a term list is written in and read from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    Tbx,
+    Csv,
+    Tsv,
+}
+
+impl Format {
+    pub fn parse(s: &str) -> Option<Format> {
+        match s.to_ascii_lowercase().as_str() {
+            "tbx" => Some(Format::Tbx),
+            "csv" => Some(Format::Csv),
+            "tsv" | "txt" | "tab" => Some(Format::Tsv),
+            _ => None,
+        }
+    }
+
+    /// The format a file's name and first bytes say.
+    pub fn detect(name: &str, text: &str) -> Option<Format> {
+        let ext = name.rsplit_once('.').map(|(_, e)| e).unwrap_or("");
+        if let Some(f) = Format::parse(ext) {
+            return Some(f);
+        }
+        if ext.eq_ignore_ascii_case("xml") || text.trim_start().starts_with('<') {
+            return Some(Format::Tbx);
+        }
+        None
+    }
+}
+
+/// Which TBX form to write.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum TbxVersion {
+    /// TBX 2008 (`martif`): what Trados MultiTerm and memoQ import today.
+    #[default]
+    V2008,
+    /// ISO 30042:2019 (`tbx`, `conceptEntry`).
+    V2019,
+}
+
+/// Write `concepts` in `format`.
+pub fn write(format: Format, version: TbxVersion, concepts: &[Concept]) -> String {
+    match format {
+        Format::Tbx => tbx::write(concepts, version),
+        Format::Csv => table::write_csv(concepts),
+        Format::Tsv => table::write_tsv(concepts),
+    }
+}
+
+/// Why an input file could not be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReadProblem {
+    pub file: String,
+    pub message: String,
+}
+
+impl std::fmt::Display for ReadProblem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.file, self.message)
+    }
+}
+
+/// Terms read from an exchange file, each as one record (`path` empty).
+/// `defaults` fills in the pair when a file does not name its languages.
+pub fn read(
+    format: Format,
+    file: &str,
+    text: &str,
+    defaults: Option<&(String, String)>,
+) -> Result<Vec<TermRecord>, ReadProblem> {
+    let problem = |message: String| ReadProblem {
+        file: file.to_owned(),
+        message,
+    };
+    match format {
+        Format::Tbx => tbx::read(text).map_err(problem),
+        Format::Csv | Format::Tsv => table::read(text, defaults).map_err(problem),
+    }
+}
+
+#[cfg(test)]
+mod tests;

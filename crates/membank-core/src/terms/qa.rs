@@ -1,0 +1,306 @@
+//! A job glossary (the bank's terms that occur in a file's source text)
+//! and the terminology check of a translated file: `term-missing`,
+//! `term-rejected` and `term-inconsistent`, per segment. One pass of
+//! one automaton over each side of the text, whatever the bank's size.
+
+use std::collections::{BTreeMap, HashMap};
+use std::ops::Range;
+
+use serde::Serialize;
+
+use super::bilingual::{BilingualFile, Segment};
+use super::matcher::{Folded, TermMatcher, mark};
+use super::{Status, TermRecord, lang_matches};
+
+/// One term of a job glossary.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct GlossaryEntry {
+    #[serde(flatten)]
+    pub term: TermRecord,
+    /// How many segments the source term occurs in.
+    pub segments: usize,
+    /// The id of the first of them.
+    pub first_segment: String,
+}
+
+/// The records for the file's pair (or all, when the file names none).
+pub fn for_pair<'a>(records: &'a [TermRecord], file: &BilingualFile) -> Vec<&'a TermRecord> {
+    records
+        .iter()
+        .filter(|r| {
+            file.source_lang
+                .as_deref()
+                .is_none_or(|l| lang_matches(l, &r.source_lang))
+                && file
+                    .target_lang
+                    .as_deref()
+                    .is_none_or(|l| lang_matches(l, &r.target_lang))
+        })
+        .collect()
+}
+
+/// The terms of `records` whose source occurs in the file's source text,
+/// in the order of their first occurrence.
+pub fn glossary(records: &[&TermRecord], file: &BilingualFile) -> Vec<GlossaryEntry> {
+    let (matcher, of_term) = TermMatcher::new(records.iter().map(|r| r.source.as_str()));
+    // Per pattern: segments it occurs in, and the first one's index.
+    let mut seen: Vec<(usize, usize)> = vec![(0, usize::MAX); matcher.len()];
+    let mut in_segment: Vec<usize> = vec![usize::MAX; matcher.len()];
+    for (i, seg) in file.segments.iter().enumerate() {
+        let folded = Folded::new(&seg.source);
+        matcher.find(&folded, |p, _| {
+            if in_segment[p] != i {
+                in_segment[p] = i;
+                seen[p].0 += 1;
+                seen[p].1 = seen[p].1.min(i);
+            }
+        });
+    }
+    let mut out: Vec<(usize, GlossaryEntry)> = records
+        .iter()
+        .zip(&of_term)
+        .filter_map(|(r, p)| {
+            let (count, first) = seen[(*p)?];
+            (count > 0).then(|| {
+                (
+                    first,
+                    GlossaryEntry {
+                        term: (*r).clone(),
+                        segments: count,
+                        first_segment: file.segments[first].id.clone(),
+                    },
+                )
+            })
+        })
+        .collect();
+    out.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.term.source.cmp(&b.1.term.source)));
+    out.into_iter().map(|(_, e)| e).collect()
+}
+
+/// One terminology finding.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct QaFinding {
+    /// `term-missing`, `term-rejected` or `term-inconsistent`.
+    pub code: &'static str,
+    pub segment: String,
+    pub source_term: String,
+    /// The approved targets of the source term.
+    pub expected: Vec<String>,
+    /// The target term found (the rejected or the differing one).
+    pub found: Option<String>,
+    /// The term article that decides it.
+    pub article: String,
+    /// The segment's texts with the terms marked `«…»`.
+    pub source: String,
+    pub target: String,
+    pub fix: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct QaReport {
+    pub kind: &'static str,
+    pub source_lang: Option<String>,
+    pub target_lang: Option<String>,
+    pub segments: usize,
+    /// Terms of the bank the file was checked against.
+    pub terms: usize,
+    pub findings: Vec<QaFinding>,
+    /// Segments with an empty or unconfirmed target: not checked.
+    pub untranslated: Vec<String>,
+}
+
+impl QaReport {
+    /// The findings grouped by source term (as it folds), each group in
+    /// file order: how a findings pane lists them.
+    pub fn by_term(&self) -> Vec<(&str, Vec<&QaFinding>)> {
+        let mut groups: Vec<(String, &str, Vec<&QaFinding>)> = Vec::new();
+        for f in &self.findings {
+            let key = super::matcher::fold(&f.source_term);
+            match groups.iter_mut().find(|g| g.0 == key) {
+                Some(g) => g.2.push(f),
+                None => groups.push((key, f.source_term.as_str(), vec![f])),
+            }
+        }
+        groups.sort_by(|a, b| a.0.cmp(&b.0));
+        groups.into_iter().map(|(_, t, fs)| (t, fs)).collect()
+    }
+}
+
+/// What a source term expects of a target.
+#[derive(Default)]
+struct Expect<'a> {
+    source: &'a str,
+    approved: Vec<(usize, &'a TermRecord)>,
+    rejected: Vec<(usize, &'a TermRecord)>,
+}
+
+/// Check every translated segment of `file` against `records` (already
+/// narrowed to the file's pair and client).
+pub fn check(records: &[&TermRecord], file: &BilingualFile) -> QaReport {
+    let used: Vec<&TermRecord> = records
+        .iter()
+        .copied()
+        .filter(|r| r.status != Status::Proposed)
+        .collect();
+    let (sources, src_of) = TermMatcher::new(used.iter().map(|r| r.source.as_str()));
+    let (targets, tgt_of) = TermMatcher::new(used.iter().map(|r| r.target.as_str()));
+    let mut expect: Vec<Expect> = (0..sources.len()).map(|_| Expect::default()).collect();
+    for (k, r) in used.iter().enumerate() {
+        let (Some(s), Some(t)) = (src_of[k], tgt_of[k]) else {
+            continue;
+        };
+        let e = &mut expect[s];
+        e.source = &r.source;
+        match r.status {
+            Status::Approved => e.approved.push((t, r)),
+            _ => e.rejected.push((t, r)),
+        }
+    }
+    let mut findings = Vec::new();
+    let mut untranslated = Vec::new();
+    // Per source pattern: approved target pattern → segments using it.
+    let mut renderings: HashMap<usize, BTreeMap<usize, Vec<usize>>> = HashMap::new();
+    for (i, seg) in file.segments.iter().enumerate() {
+        if !seg.translated || seg.target.trim().is_empty() {
+            untranslated.push(seg.id.clone());
+            continue;
+        }
+        let src = Folded::new(&seg.source);
+        let mut src_hits: Vec<(usize, Range<usize>)> = Vec::new();
+        sources.find(&src, |p, r| src_hits.push((p, r)));
+        if src_hits.is_empty() {
+            continue;
+        }
+        let tgt = Folded::new(&seg.target);
+        let mut tgt_hits: Vec<(usize, Range<usize>)> = Vec::new();
+        targets.find(&tgt, |p, r| tgt_hits.push((p, r)));
+        let mut done: Vec<usize> = Vec::new();
+        for (p, range) in &src_hits {
+            if done.contains(p) {
+                continue;
+            }
+            done.push(*p);
+            let e = &expect[*p];
+            let src_range = src.original(range.clone(), &seg.source);
+            let present = |t: usize| tgt_hits.iter().find(|(q, _)| *q == t);
+            let approved_present: Vec<usize> = e
+                .approved
+                .iter()
+                .map(|(t, _)| *t)
+                .filter(|t| present(*t).is_some())
+                .collect();
+            let expected: Vec<String> = e.approved.iter().map(|(_, r)| r.target.clone()).collect();
+            for &t in &approved_present {
+                renderings
+                    .entry(*p)
+                    .or_default()
+                    .entry(t)
+                    .or_default()
+                    .push(i);
+            }
+            if !e.approved.is_empty() && approved_present.is_empty() {
+                findings.push(QaFinding {
+                    code: "term-missing",
+                    segment: seg.id.clone(),
+                    source_term: e.source.to_owned(),
+                    expected: expected.clone(),
+                    found: None,
+                    article: e.approved[0].1.path.clone(),
+                    source: mark(&seg.source, std::slice::from_ref(&src_range)),
+                    target: seg.target.clone(),
+                    fix: format!("use “{}”", expected.join("” or “")),
+                });
+            }
+            for (t, r) in &e.rejected {
+                if e.approved.iter().any(|(a, _)| a == t) {
+                    continue;
+                }
+                let Some((_, tr)) = present(*t) else {
+                    continue;
+                };
+                let tgt_range = tgt.original(tr.clone(), &seg.target);
+                findings.push(QaFinding {
+                    code: "term-rejected",
+                    segment: seg.id.clone(),
+                    source_term: e.source.to_owned(),
+                    expected: expected.clone(),
+                    found: Some(seg.target[tgt_range.clone()].to_owned()),
+                    article: r.path.clone(),
+                    source: mark(&seg.source, std::slice::from_ref(&src_range)),
+                    target: mark(&seg.target, &[tgt_range]),
+                    fix: if expected.is_empty() {
+                        format!("do not use “{}”", r.target)
+                    } else {
+                        format!("use “{}”, not “{}”", expected.join("” or “"), r.target)
+                    },
+                });
+            }
+        }
+    }
+    inconsistencies(&expect, &renderings, file, &mut findings);
+    QaReport {
+        kind: file.kind,
+        source_lang: file.source_lang.clone(),
+        target_lang: file.target_lang.clone(),
+        segments: file.segments.len(),
+        terms: records.len(),
+        findings,
+        untranslated,
+    }
+}
+
+/// A source term rendered by different approved targets across the file:
+/// one finding at each segment that uses a less common rendering.
+fn inconsistencies(
+    expect: &[Expect],
+    renderings: &HashMap<usize, BTreeMap<usize, Vec<usize>>>,
+    file: &BilingualFile,
+    out: &mut Vec<QaFinding>,
+) {
+    let mut keys: Vec<&usize> = renderings.keys().collect();
+    keys.sort();
+    for p in keys {
+        let by_target = &renderings[p];
+        if by_target.len() < 2 {
+            continue;
+        }
+        let e = &expect[*p];
+        let target_of = |t: usize| e.approved.iter().find(|(a, _)| *a == t).map(|(_, r)| *r);
+        // The most used rendering (the earliest on a tie) is the norm.
+        let (&norm, _) = by_target
+            .iter()
+            .max_by(|a, b| a.1.len().cmp(&b.1.len()).then(b.1[0].cmp(&a.1[0])))
+            .expect("two renderings at least");
+        let Some(norm_rec) = target_of(norm) else {
+            continue;
+        };
+        for (&t, segs) in by_target {
+            if t == norm {
+                continue;
+            }
+            let Some(rec) = target_of(t) else { continue };
+            for &i in segs {
+                let seg: &Segment = &file.segments[i];
+                out.push(QaFinding {
+                    code: "term-inconsistent",
+                    segment: seg.id.clone(),
+                    source_term: e.source.to_owned(),
+                    expected: vec![norm_rec.target.clone()],
+                    found: Some(rec.target.clone()),
+                    article: rec.path.clone(),
+                    source: seg.source.clone(),
+                    target: seg.target.clone(),
+                    fix: format!(
+                        "use “{}” as in segment {} ({} segment(s) use it)",
+                        norm_rec.target,
+                        file.segments[by_target[&norm][0]].id,
+                        by_target[&norm].len()
+                    ),
+                });
+            }
+        }
+    }
+}

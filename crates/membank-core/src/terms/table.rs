@@ -1,0 +1,539 @@
+//! Term tables: CSV in memoQ's termbase column layout, TSV as
+//! Supervertaler's termbase import reads it, and any delimited glossary
+//! with or without a header row when reading.
+
+use super::tbx::day_of;
+use super::{Concept, Status, TermRecord};
+
+/// memoQ's entry-level columns, in the order its exports have them.
+const MEMOQ_ENTRY: [&str; 10] = [
+    "Entry_ID",
+    "Entry_Subject",
+    "Entry_Domain",
+    "Entry_ClientID",
+    "Entry_ProjectID",
+    "Entry_Created",
+    "Entry_Creator",
+    "Entry_LastModified",
+    "Entry_Modifier",
+    "Entry_Note",
+];
+
+/// Supervertaler's termbase columns, in its order.
+const SUPERVERTALER: [&str; 8] = [
+    "Source Term",
+    "Target Term",
+    "Priority",
+    "Domain",
+    "Notes",
+    "Project",
+    "Client",
+    "Forbidden",
+];
+
+/// Several clients in one cell.
+const CLIENT_SEPARATOR: &str = "; ";
+
+fn field(s: &str, delimiter: char) -> String {
+    let clean: String = s
+        .chars()
+        .filter(|c| !c.is_control() || *c == '\n')
+        .collect();
+    if clean.contains([delimiter, '"', '\n', '\r']) || clean.starts_with(' ') {
+        format!("\"{}\"", clean.replace('"', "\"\""))
+    } else {
+        clean
+    }
+}
+
+fn row(cells: &[String], delimiter: char, out: &mut String) {
+    let line: Vec<String> = cells.iter().map(|c| field(c, delimiter)).collect();
+    out.push_str(&line.join(&delimiter.to_string()));
+    out.push_str("\r\n");
+}
+
+/// `YYYY-MM-DD` as memoQ writes dates: `M/d/yyyy h:mm:ss tt`, UTC.
+fn memoq_date(day: &str) -> String {
+    let parts: Vec<&str> = day.split('-').collect();
+    match parts.as_slice() {
+        [y, m, d] => {
+            let m = m.trim_start_matches('0');
+            let d = d.trim_start_matches('0');
+            format!("{m}/{d}/{y} 12:00:00 AM")
+        }
+        _ => day.to_owned(),
+    }
+}
+
+/// A memoQ date (`M/d/yyyy …`) or an ISO one as `YYYY-MM-DD`.
+fn parse_date(s: &str) -> Option<String> {
+    if let Some(d) = day_of(s) {
+        return Some(d);
+    }
+    let date = s.split_whitespace().next()?;
+    let mut it = date.split('/');
+    let (m, d, y) = (it.next()?, it.next()?, it.next()?);
+    let (m, d, y): (u32, u32, u32) = (m.parse().ok()?, d.parse().ok()?, y.parse().ok()?);
+    ((1..=12).contains(&m) && (1..=31).contains(&d) && y > 999)
+        .then(|| format!("{y:04}-{m:02}-{d:02}"))
+}
+
+/// One row per concept: the entry's fields, then per language its
+/// definition column and, per term, the term, its status (`Term_Info`)
+/// and its source article (`Term_Example`). Languages are the file's
+/// source languages first, then its target languages.
+pub fn write_csv(concepts: &[Concept]) -> String {
+    let mut langs: Vec<String> = Vec::new();
+    let mut add = |l: &str| {
+        if !langs.iter().any(|x| x.eq_ignore_ascii_case(l)) {
+            langs.push(l.to_owned());
+        }
+    };
+    for c in concepts {
+        add(&c.source_lang);
+    }
+    for c in concepts {
+        add(&c.target_lang);
+    }
+    // As many term columns per language as its fullest entry needs.
+    let width = |l: &str| -> usize {
+        concepts
+            .iter()
+            .map(|c| {
+                if c.source_lang.eq_ignore_ascii_case(l) {
+                    1
+                } else if c.target_lang.eq_ignore_ascii_case(l) {
+                    c.targets.len()
+                } else {
+                    0
+                }
+            })
+            .max()
+            .unwrap_or(0)
+            .max(1)
+    };
+    let widths: Vec<usize> = langs.iter().map(|l| width(l)).collect();
+    let mut header: Vec<String> = MEMOQ_ENTRY.iter().map(|s| s.to_string()).collect();
+    for (l, w) in langs.iter().zip(&widths) {
+        header.push(format!("{l}_Def"));
+        for _ in 0..*w {
+            header.push(l.clone());
+            header.push("Term_Info".into());
+            header.push("Term_Example".into());
+        }
+    }
+    let mut out = String::new();
+    row(&header, ',', &mut out);
+    for (i, c) in concepts.iter().enumerate() {
+        let mut cells = vec![
+            (i + 1).to_string(),
+            String::new(),
+            c.domain.clone().unwrap_or_default(),
+            c.clients.join(CLIENT_SEPARATOR),
+            String::new(),
+            String::new(),
+            String::new(),
+            c.last_updated().map(memoq_date).unwrap_or_default(),
+            String::new(),
+            c.note().unwrap_or_default().to_owned(),
+        ];
+        for (l, w) in langs.iter().zip(&widths) {
+            cells.push(String::new());
+            let terms: Vec<(String, String, String)> = if c.source_lang.eq_ignore_ascii_case(l) {
+                vec![(c.source.clone(), String::new(), String::new())]
+            } else if c.target_lang.eq_ignore_ascii_case(l) {
+                c.targets
+                    .iter()
+                    .map(|t| (t.term.clone(), t.status.as_str().to_owned(), t.path.clone()))
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            for k in 0..*w {
+                let (t, s, p) = terms.get(k).cloned().unwrap_or_default();
+                cells.extend([t, s, p]);
+            }
+        }
+        row(&cells, ',', &mut out);
+    }
+    out
+}
+
+/// Supervertaler's columns, one row per target term, with a byte-order
+/// mark as its import expects. A rejected term is `Forbidden`; a
+/// proposed one gets the lowest priority (99), an approved one 1.
+pub fn write_tsv(concepts: &[Concept]) -> String {
+    let mut out = String::from("\u{FEFF}");
+    out.push_str(&SUPERVERTALER.join("\t"));
+    out.push_str("\r\n");
+    for c in concepts {
+        for t in &c.targets {
+            let cells = [
+                c.source.clone(),
+                t.term.clone(),
+                match t.status {
+                    Status::Proposed => "99",
+                    _ => "1",
+                }
+                .to_owned(),
+                c.domain.clone().unwrap_or_default(),
+                t.note.clone().unwrap_or_default(),
+                String::new(),
+                c.clients.join(CLIENT_SEPARATOR),
+                if t.status == Status::Rejected {
+                    "TRUE"
+                } else {
+                    "FALSE"
+                }
+                .to_owned(),
+            ];
+            row(&cells, '\t', &mut out);
+        }
+    }
+    out
+}
+
+/// Rows of a delimited file: quoted fields may hold the delimiter, quotes
+/// (doubled) and line breaks.
+pub fn parse_rows(text: &str, delimiter: char) -> Vec<Vec<String>> {
+    let mut rows = Vec::new();
+    let mut row: Vec<String> = Vec::new();
+    let mut cell = String::new();
+    let mut quoted = false;
+    let mut at_start = true;
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if quoted {
+            if c == '"' {
+                if chars.peek() == Some(&'"') {
+                    chars.next();
+                    cell.push('"');
+                } else {
+                    quoted = false;
+                }
+            } else {
+                cell.push(c);
+            }
+            continue;
+        }
+        match c {
+            '"' if at_start => {
+                quoted = true;
+                at_start = false;
+            }
+            c if c == delimiter => {
+                row.push(std::mem::take(&mut cell));
+                at_start = true;
+            }
+            '\r' => {}
+            '\n' => {
+                row.push(std::mem::take(&mut cell));
+                if row.iter().any(|c| !c.trim().is_empty()) {
+                    rows.push(std::mem::take(&mut row));
+                } else {
+                    row.clear();
+                }
+                at_start = true;
+            }
+            c => {
+                cell.push(c);
+                at_start = false;
+            }
+        }
+    }
+    row.push(cell);
+    if row.iter().any(|c| !c.trim().is_empty()) {
+        rows.push(row);
+    }
+    rows
+}
+
+/// The delimiter of the first line: the most frequent of tab, `;` and
+/// `,` outside quotes.
+pub fn sniff_delimiter(text: &str) -> char {
+    let first = text.lines().next().unwrap_or("");
+    let mut counts = [0usize; 3];
+    let mut quoted = false;
+    for c in first.chars() {
+        match c {
+            '"' => quoted = !quoted,
+            '\t' if !quoted => counts[0] += 1,
+            ';' if !quoted => counts[1] += 1,
+            ',' if !quoted => counts[2] += 1,
+            _ => {}
+        }
+    }
+    let best = (0..3).max_by_key(|&i| (counts[i], 3 - i)).unwrap_or(0);
+    if counts[best] == 0 {
+        '\t'
+    } else {
+        ['\t', ';', ','][best]
+    }
+}
+
+/// What a header column holds.
+#[derive(Debug, Clone, PartialEq)]
+enum Col {
+    Source,
+    Target,
+    SourceLang,
+    TargetLang,
+    Domain,
+    Client,
+    Note,
+    Status,
+    Forbidden,
+    Priority,
+    Date,
+    /// memoQ: a term in this language.
+    Lang(String),
+    /// memoQ: the status of the term column before it.
+    TermInfo,
+    /// memoQ: the term's source article.
+    TermExample,
+    Ignored,
+}
+
+fn column(name: &str) -> Col {
+    let n = name.trim().to_ascii_lowercase().replace(['_', '-'], " ");
+    match n.as_str() {
+        "source term" | "source" | "term source" | "src" => Col::Source,
+        "target term" | "target" | "term target" | "tgt" | "translation" => Col::Target,
+        "source language" | "source lang" => Col::SourceLang,
+        "target language" | "target lang" => Col::TargetLang,
+        "domain" | "subject" | "subject field" | "entry domain" => Col::Domain,
+        "client" | "clients" | "customer" | "entry clientid" => Col::Client,
+        "notes" | "note" | "definition" | "entry note" => Col::Note,
+        "status" => Col::Status,
+        "forbidden" => Col::Forbidden,
+        "priority" => Col::Priority,
+        "last updated" | "date" | "modified" | "entry lastmodified" => Col::Date,
+        "term info" => Col::TermInfo,
+        "term example" => Col::TermExample,
+        _ if n.starts_with("entry ") || n.ends_with(" def") || n.starts_with("term ") => {
+            Col::Ignored
+        }
+        "id" | "project" => Col::Ignored,
+        _ if looks_like_lang(name.trim()) => Col::Lang(name.trim().replace('_', "-")),
+        _ => Col::Ignored,
+    }
+}
+
+/// A language tag for memoQ's language names (`English_United_States`
+/// is `en-US`); a name it does not know is kept as written.
+fn memoq_language(name: &str) -> String {
+    const LANGUAGES: [(&str, &str); 24] = [
+        ("english", "en"),
+        ("german", "de"),
+        ("french", "fr"),
+        ("dutch", "nl"),
+        ("spanish", "es"),
+        ("italian", "it"),
+        ("portuguese", "pt"),
+        ("hungarian", "hu"),
+        ("polish", "pl"),
+        ("czech", "cs"),
+        ("slovak", "sk"),
+        ("swedish", "sv"),
+        ("danish", "da"),
+        ("norwegian", "no"),
+        ("finnish", "fi"),
+        ("greek", "el"),
+        ("russian", "ru"),
+        ("ukrainian", "uk"),
+        ("turkish", "tr"),
+        ("japanese", "ja"),
+        ("chinese", "zh"),
+        ("korean", "ko"),
+        ("arabic", "ar"),
+        ("romanian", "ro"),
+    ];
+    const REGIONS: [(&str, &str); 16] = [
+        ("united_states", "US"),
+        ("united_kingdom", "GB"),
+        ("belgium", "BE"),
+        ("netherlands", "NL"),
+        ("germany", "DE"),
+        ("austria", "AT"),
+        ("switzerland", "CH"),
+        ("france", "FR"),
+        ("canada", "CA"),
+        ("spain", "ES"),
+        ("mexico", "MX"),
+        ("brazil", "BR"),
+        ("portugal", "PT"),
+        ("italy", "IT"),
+        ("china", "CN"),
+        ("taiwan", "TW"),
+    ];
+    let lower = name.to_ascii_lowercase();
+    let (lang, region) = lower.split_once('_').unwrap_or((&lower, ""));
+    let Some((_, code)) = LANGUAGES.iter().find(|(n, _)| *n == lang) else {
+        return name.to_owned();
+    };
+    match REGIONS.iter().find(|(n, _)| *n == region) {
+        Some((_, r)) => format!("{code}-{r}"),
+        None => (*code).to_owned(),
+    }
+}
+
+/// `en`, `en-US`, `zh-Hant-TW`: a language tag as a column name.
+fn looks_like_lang(s: &str) -> bool {
+    let mut parts = s.split(['-', '_']);
+    let first = parts.next().unwrap_or("");
+    (2..=3).contains(&first.len())
+        && first.chars().all(|c| c.is_ascii_alphabetic())
+        && parts.all(|p| (2..=8).contains(&p.len()) && p.chars().all(|c| c.is_ascii_alphanumeric()))
+}
+
+/// Terms of a delimited file. A header is recognised by its column
+/// names; without one the first two columns are source and target.
+/// `pair` names the languages a file without language columns is in.
+pub fn read(text: &str, pair: Option<&(String, String)>) -> Result<Vec<TermRecord>, String> {
+    let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
+    let delimiter = sniff_delimiter(text);
+    let rows = parse_rows(text, delimiter);
+    let Some(first) = rows.first() else {
+        return Ok(Vec::new());
+    };
+    let mut cols: Vec<Col> = first.iter().map(|c| column(c)).collect();
+    // memoQ names a term column by its language (`English_United_States`);
+    // a column followed by `Term_Info` is one, whatever its name.
+    for i in 0..cols.len() {
+        if cols[i] == Col::Ignored && cols.get(i + 1) == Some(&Col::TermInfo) {
+            cols[i] = Col::Lang(memoq_language(first[i].trim()));
+        }
+    }
+    let has_header = cols
+        .iter()
+        .any(|c| matches!(c, Col::Source | Col::Target | Col::Lang(_)))
+        && cols.iter().filter(|c| !matches!(c, Col::Ignored)).count() >= 2;
+    let body = if has_header {
+        &rows[1..]
+    } else {
+        cols = vec![Col::Source, Col::Target];
+        &rows[..]
+    };
+    let lang_cols: Vec<usize> = (0..cols.len())
+        .filter(|&i| matches!(cols[i], Col::Lang(_)))
+        .collect();
+    let need_pair = lang_cols.is_empty() && !cols.contains(&Col::SourceLang);
+    if need_pair && pair.is_none() {
+        return Err("the file names no languages: give the pair (--pair SRC:TGT)".into());
+    }
+    if lang_cols.is_empty() && !cols.contains(&Col::Source) {
+        return Err(
+            "no source-term column: name it `Source Term` (or give a column per language)".into(),
+        );
+    }
+    let mut out = Vec::new();
+    for r in body {
+        let get = |want: &Col| -> Option<String> {
+            cols.iter()
+                .position(|c| c == want)
+                .and_then(|i| r.get(i))
+                .map(|s| s.trim().to_owned())
+                .filter(|s| !s.is_empty())
+        };
+        let mut clients: Vec<String> = get(&Col::Client)
+            .map(|c| {
+                c.split(';')
+                    .map(|s| s.trim().to_owned())
+                    .filter(|s| !s.is_empty())
+                    .collect()
+            })
+            .unwrap_or_default();
+        clients.sort_by_key(|c| c.to_lowercase());
+        clients.dedup();
+        let base = TermRecord {
+            path: String::new(),
+            source: String::new(),
+            target: String::new(),
+            source_lang: String::new(),
+            target_lang: String::new(),
+            status: Status::Approved,
+            clients,
+            domain: get(&Col::Domain),
+            last_updated: get(&Col::Date).and_then(|d| parse_date(&d)),
+            note: get(&Col::Note),
+        };
+        if lang_cols.is_empty() {
+            let (Some(source), Some(target)) = (get(&Col::Source), get(&Col::Target)) else {
+                continue;
+            };
+            let (sl, tl) = match (get(&Col::SourceLang), get(&Col::TargetLang), pair) {
+                (Some(s), Some(t), _) => (s, t),
+                (_, _, Some((s, t))) => (s.clone(), t.clone()),
+                _ => continue,
+            };
+            let forbidden = get(&Col::Forbidden)
+                .is_some_and(|f| matches!(f.to_ascii_lowercase().as_str(), "true" | "1" | "yes"));
+            let status = match get(&Col::Status).and_then(|s| Status::parse(&s)) {
+                Some(s) => s,
+                None if forbidden => Status::Rejected,
+                None if get(&Col::Priority).as_deref() == Some("99") => Status::Proposed,
+                None => Status::Approved,
+            };
+            out.push(TermRecord {
+                source,
+                target,
+                source_lang: sl,
+                target_lang: tl,
+                status,
+                ..base
+            });
+            continue;
+        }
+        // memoQ's layout: terms by language, each followed by its fields.
+        let mut by_lang: Vec<(String, Vec<(String, Status)>)> = Vec::new();
+        for &i in &lang_cols {
+            let Col::Lang(l) = &cols[i] else { continue };
+            let Some(term) = r.get(i).map(|s| s.trim()).filter(|s| !s.is_empty()) else {
+                continue;
+            };
+            let mut status = Status::Approved;
+            for (k, c) in cols.iter().enumerate().skip(i + 1) {
+                match c {
+                    Col::TermInfo => {
+                        if let Some(s) = r
+                            .get(k)
+                            .and_then(|s| Status::parse(s).or_else(|| Status::from_tbx(s)))
+                        {
+                            status = s;
+                        }
+                    }
+                    Col::TermExample => {}
+                    _ => break,
+                }
+            }
+            match by_lang.iter_mut().find(|(x, _)| x.eq_ignore_ascii_case(l)) {
+                Some((_, terms)) => terms.push((term.to_owned(), status)),
+                None => by_lang.push((l.clone(), vec![(term.to_owned(), status)])),
+            }
+        }
+        let src_at = pair
+            .and_then(|(s, _)| by_lang.iter().position(|(l, _)| super::lang_matches(s, l)))
+            .unwrap_or(0);
+        if by_lang.len() < 2 {
+            continue;
+        }
+        let (sl, source_terms) = by_lang[src_at].clone();
+        let source = source_terms[0].0.clone();
+        for (i, (tl, terms)) in by_lang.iter().enumerate() {
+            if i == src_at {
+                continue;
+            }
+            for (term, status) in terms {
+                out.push(TermRecord {
+                    source: source.clone(),
+                    target: term.clone(),
+                    source_lang: sl.clone(),
+                    target_lang: tl.clone(),
+                    status: *status,
+                    ..base.clone()
+                });
+            }
+        }
+    }
+    Ok(out)
+}

@@ -1,0 +1,269 @@
+//! TBX-Basic: written in the TBX 2008 form (`martif`) or the ISO
+//! 30042:2019 form (`tbx`); read in both, and in the shape MultiTerm
+//! exports (`ntig`/`termGrp`, `descripGrp`).
+
+use std::fmt::Write as _;
+
+use super::xml::{self, Element, escape};
+use super::{Concept, Status, TbxVersion, TermRecord, lang_matches};
+
+/// The language a file declares as its own: the first source language.
+fn file_lang(concepts: &[Concept]) -> &str {
+    concepts
+        .first()
+        .map(|c| c.source_lang.as_str())
+        .filter(|l| !l.is_empty())
+        .unwrap_or("en")
+}
+
+pub fn write(concepts: &[Concept], version: TbxVersion) -> String {
+    let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    let lang = escape(file_lang(concepts));
+    let (entry, lang_el, term_el) = match version {
+        TbxVersion::V2008 => {
+            let _ = write!(
+                out,
+                "<martif type=\"TBX-Basic\" xml:lang=\"{lang}\">\n<martifHeader>\n<fileDesc>\n\
+                 <sourceDesc>\n<p>Term articles of a memory bank, exported by membank</p>\n\
+                 </sourceDesc>\n</fileDesc>\n<encodingDesc>\n\
+                 <p type=\"XCSURI\">TBXBasicXCSV02.xcs</p>\n</encodingDesc>\n</martifHeader>\n"
+            );
+            ("termEntry", "langSet", "tig")
+        }
+        TbxVersion::V2019 => {
+            let _ = write!(
+                out,
+                "<tbx type=\"TBX-Basic\" style=\"dca\" xml:lang=\"{lang}\" \
+                 xmlns=\"urn:iso:std:iso:30042:ed-2\">\n<tbxHeader>\n<fileDesc>\n\
+                 <sourceDesc>\n<p>Term articles of a memory bank, exported by membank</p>\n\
+                 </sourceDesc>\n</fileDesc>\n</tbxHeader>\n"
+            );
+            ("conceptEntry", "langSec", "termSec")
+        }
+    };
+    out.push_str("<text>\n<body>\n");
+    for (i, c) in concepts.iter().enumerate() {
+        let _ = writeln!(out, "<{entry} id=\"c{}\">", i + 1);
+        if let Some(d) = &c.domain {
+            let _ = writeln!(
+                out,
+                "<descrip type=\"subjectField\">{}</descrip>",
+                escape(d)
+            );
+        }
+        if let Some(date) = c.last_updated() {
+            transac(&mut out, date);
+        }
+        let _ = writeln!(out, "<{lang_el} xml:lang=\"{}\">", escape(&c.source_lang));
+        let _ = writeln!(
+            out,
+            "<{term_el}>\n<term>{}</term>\n</{term_el}>",
+            escape(&c.source)
+        );
+        let _ = writeln!(out, "</{lang_el}>");
+        let _ = writeln!(out, "<{lang_el} xml:lang=\"{}\">", escape(&c.target_lang));
+        for t in &c.targets {
+            let _ = writeln!(out, "<{term_el}>\n<term>{}</term>", escape(&t.term));
+            let _ = writeln!(
+                out,
+                "<termNote type=\"administrativeStatus\">{}</termNote>",
+                t.status.tbx()
+            );
+            // TBX-Basic allows a customer subset at the term level only.
+            for client in &c.clients {
+                let _ = writeln!(
+                    out,
+                    "<admin type=\"customerSubset\">{}</admin>",
+                    escape(client)
+                );
+            }
+            if let Some(date) = &t.last_updated {
+                transac(&mut out, date);
+            }
+            if let Some(note) = &t.note {
+                let _ = writeln!(out, "<note>{}</note>", escape(note));
+            }
+            if !t.path.is_empty() {
+                let _ = writeln!(out, "<admin type=\"source\">{}</admin>", escape(&t.path));
+            }
+            let _ = writeln!(out, "</{term_el}>");
+        }
+        let _ = writeln!(out, "</{lang_el}>\n</{entry}>");
+    }
+    out.push_str("</body>\n</text>\n");
+    out.push_str(match version {
+        TbxVersion::V2008 => "</martif>\n",
+        TbxVersion::V2019 => "</tbx>\n",
+    });
+    out
+}
+
+fn transac(out: &mut String, date: &str) {
+    let _ = writeln!(
+        out,
+        "<transacGrp>\n<transac type=\"transactionType\">modification</transac>\n\
+         <date>{}</date>\n</transacGrp>",
+        escape(date)
+    );
+}
+
+/// Entry-level elements in any of the shapes read.
+const ENTRIES: [&str; 3] = ["termEntry", "conceptEntry", "conceptGrp"];
+const LANGS: [&str; 3] = ["langSet", "langSec", "languageGrp"];
+const TERMS: [&str; 4] = ["tig", "ntig", "termSec", "termGrp"];
+
+/// One language of an entry: its tag and its terms with their details.
+struct LangTerms {
+    lang: String,
+    terms: Vec<Details>,
+}
+
+#[derive(Default, Clone)]
+struct Details {
+    term: String,
+    status: Option<Status>,
+    date: Option<String>,
+    note: Option<String>,
+    domain: Option<String>,
+    clients: Vec<String>,
+}
+
+/// Terms of a TBX (2008, 2019 or MultiTerm's shape): for each entry, each
+/// target-language term paired with the entry's first source term.
+pub fn read(text: &str) -> Result<Vec<TermRecord>, String> {
+    let root = xml::parse(text)?;
+    if !matches!(root.name.as_str(), "martif" | "tbx" | "mtf") {
+        return Err(format!(
+            "not a TBX file: its root element is <{}>, not <martif> or <tbx>",
+            root.name
+        ));
+    }
+    let header_lang = root.lang().unwrap_or("").to_owned();
+    let mut entries = Vec::new();
+    for name in ENTRIES {
+        root.descendants(name, &mut entries);
+    }
+    let mut out = Vec::new();
+    for entry in entries {
+        let mut info = Details::default();
+        details_of(entry, &mut info);
+        let mut langs: Vec<LangTerms> = Vec::new();
+        for l in entry
+            .elements()
+            .filter(|e| LANGS.contains(&e.name.as_str()))
+        {
+            let lang = l
+                .lang()
+                .or_else(|| l.child("language").and_then(|x| x.lang()))
+                .unwrap_or("")
+                .trim()
+                .to_owned();
+            let mut terms = Vec::new();
+            for t in l.elements().filter(|e| TERMS.contains(&e.name.as_str())) {
+                let mut d = Details::default();
+                details_of(t, &mut d);
+                let mut found = Vec::new();
+                t.descendants("term", &mut found);
+                d.term = found.first().map(|e| e.plain()).unwrap_or_default();
+                if !d.term.is_empty() {
+                    terms.push(d);
+                }
+            }
+            if !lang.is_empty() && !terms.is_empty() {
+                langs.push(LangTerms { lang, terms });
+            }
+        }
+        let Some(src_at) = langs
+            .iter()
+            .position(|l| !header_lang.is_empty() && lang_matches(&header_lang, &l.lang))
+            .or(if langs.len() > 1 { Some(0) } else { None })
+        else {
+            continue;
+        };
+        let source = langs[src_at].terms[0].term.clone();
+        let source_lang = langs[src_at].lang.clone();
+        for (i, l) in langs.iter().enumerate() {
+            if i == src_at {
+                continue;
+            }
+            for t in &l.terms {
+                let mut clients = info.clients.clone();
+                for c in &t.clients {
+                    if !clients.iter().any(|x| super::same_name(x, c)) {
+                        clients.push(c.clone());
+                    }
+                }
+                out.push(TermRecord {
+                    path: String::new(),
+                    source: source.clone(),
+                    target: t.term.clone(),
+                    source_lang: source_lang.clone(),
+                    target_lang: l.lang.clone(),
+                    status: t.status.unwrap_or(Status::Approved),
+                    clients,
+                    domain: t.domain.clone().or_else(|| info.domain.clone()),
+                    last_updated: t.date.clone().or_else(|| info.date.clone()),
+                    note: t.note.clone().or_else(|| info.note.clone()),
+                });
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The data categories of an entry or a term this module maps, from the
+/// element's own children (and those of its `descripGrp`s, `termGrp`).
+fn details_of(e: &Element, d: &mut Details) {
+    for c in e.elements() {
+        let kind = c.attr("type").unwrap_or("").to_ascii_lowercase();
+        match c.name.as_str() {
+            "descrip" | "termNote" | "admin" => match kind.as_str() {
+                "subjectfield" | "subject" | "domain" => {
+                    d.domain.get_or_insert_with(|| c.plain());
+                }
+                "customersubset" | "client" => {
+                    let v = c.plain();
+                    if !v.is_empty() {
+                        d.clients.push(v);
+                    }
+                }
+                "administrativestatus" | "status" | "normativeauthorization" | "usage"
+                    if d.status.is_none() =>
+                {
+                    d.status = Status::from_tbx(&c.plain());
+                }
+                "definition" | "context" => {
+                    d.note.get_or_insert_with(|| c.plain());
+                }
+                _ => {}
+            },
+            "note" => {
+                d.note.get_or_insert_with(|| c.plain());
+            }
+            "transacGrp" => {
+                if let Some(date) = c.child("date").map(|x| x.plain())
+                    && let Some(day) = day_of(&date)
+                {
+                    // The latest change is the one `last_updated` keeps.
+                    if d.date.as_deref().is_none_or(|old| old < day.as_str()) {
+                        d.date = Some(day);
+                    }
+                }
+            }
+            "descripGrp" | "termGrp" | "adminGrp" | "termNoteGrp" => details_of(c, d),
+            _ => {}
+        }
+    }
+}
+
+/// `YYYY-MM-DD` from an ISO date or date-time.
+pub(super) fn day_of(s: &str) -> Option<String> {
+    let s = s.trim();
+    let day = s.get(..10)?;
+    let b = day.as_bytes();
+    let ok = b.iter().enumerate().all(|(i, c)| match i {
+        4 | 7 => *c == b'-',
+        _ => c.is_ascii_digit(),
+    });
+    ok.then(|| day.to_owned())
+}

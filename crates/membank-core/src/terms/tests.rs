@@ -1,0 +1,431 @@
+use super::bilingual;
+use super::import::{self, Outcome};
+use super::qa;
+use super::*;
+
+fn rec(source: &str, target: &str, status: Status, clients: &[&str]) -> TermRecord {
+    TermRecord {
+        path: format!("02_TERMINOLOGY/{source} → {target}.md"),
+        source: source.into(),
+        target: target.into(),
+        source_lang: "en-US".into(),
+        target_lang: "nl-BE".into(),
+        status,
+        clients: clients.iter().map(|c| c.to_string()).collect(),
+        domain: Some("Legal".into()),
+        last_updated: Some("2026-01-15".into()),
+        note: Some("Use in contracts & <policies>.".into()),
+    }
+}
+
+fn bank_terms() -> Vec<TermRecord> {
+    vec![
+        rec("compliance", "naleving", Status::Approved, &["Acme"]),
+        rec("compliance", "conformiteit", Status::Rejected, &["Acme"]),
+        rec(
+            "data controller",
+            "verwerkingsverantwoordelijke",
+            Status::Approved,
+            &[],
+        ),
+        rec("privacy", "privacy", Status::Approved, &[]),
+        rec("privacy", "persoonlijke levenssfeer", Status::Approved, &[]),
+        rec("café", "koffiehuis", Status::Approved, &[]),
+    ]
+}
+
+#[test]
+fn articles_sharing_source_pair_and_client_are_one_concept() {
+    let concepts = concepts(&bank_terms());
+    let compliance: Vec<&Concept> = concepts
+        .iter()
+        .filter(|c| c.source == "compliance")
+        .collect();
+    assert_eq!(compliance.len(), 1);
+    assert_eq!(compliance[0].targets.len(), 2);
+    assert_eq!(compliance[0].targets[1].status, Status::Rejected);
+    let privacy = concepts.iter().find(|c| c.source == "privacy").unwrap();
+    assert_eq!(privacy.targets.len(), 2);
+}
+
+#[test]
+fn tbx_2008_and_2019_read_back_what_they_wrote() {
+    let terms = bank_terms();
+    let concepts = concepts(&terms);
+    for version in [TbxVersion::V2008, TbxVersion::V2019] {
+        let text = tbx::write(&concepts, version);
+        assert!(text.contains("preferredTerm-admn-sts"));
+        assert!(text.contains("deprecatedTerm-admn-sts"));
+        assert!(text.contains("<admin type=\"customerSubset\">Acme</admin>"));
+        assert!(text.contains("&lt;policies&gt;"), "{text}");
+        let back = tbx::read(&text).unwrap();
+        let strip = |v: &[TermRecord]| {
+            let mut v: Vec<TermRecord> = v
+                .iter()
+                .map(|r| TermRecord {
+                    path: String::new(),
+                    ..r.clone()
+                })
+                .collect();
+            v.sort_by(|a, b| (&a.source, &a.target).cmp(&(&b.source, &b.target)));
+            v
+        };
+        assert_eq!(strip(&back), strip(&terms), "{version:?}");
+    }
+}
+
+#[test]
+fn multiterm_shaped_tbx_is_read() {
+    let text = r#"<?xml version="1.0" encoding="UTF-8"?>
+<martif type="TBX" xml:lang="en-US"><martifHeader/><text><body>
+<termEntry id="1">
+  <descripGrp><descrip type="subjectField">Finance</descrip></descripGrp>
+  <transacGrp><transac type="origination">jdoe</transac><date>2025-03-04T10:11:12</date></transacGrp>
+  <langSet xml:lang="en-US"><ntig><termGrp><term>invoice</term></termGrp></ntig></langSet>
+  <langSet xml:lang="de-DE"><ntig><termGrp><term>Rechnung</term>
+    <termNote type="administrativeStatus">deprecatedTerm-admn-sts</termNote></termGrp></ntig></langSet>
+</termEntry></body></text></martif>"#;
+    let got = tbx::read(text).unwrap();
+    assert_eq!(got.len(), 1);
+    assert_eq!(got[0].source, "invoice");
+    assert_eq!(got[0].target, "Rechnung");
+    assert_eq!(got[0].target_lang, "de-DE");
+    assert_eq!(got[0].status, Status::Rejected);
+    assert_eq!(got[0].domain.as_deref(), Some("Finance"));
+    assert_eq!(got[0].last_updated.as_deref(), Some("2025-03-04"));
+}
+
+#[test]
+fn hostile_xml_is_refused_without_panic() {
+    let deep = "<martif>".repeat(10_000);
+    assert!(tbx::read(&deep).is_err());
+    let entity = r#"<?xml version="1.0"?><!DOCTYPE martif [<!ENTITY x SYSTEM "file:///etc/passwd">]>
+<martif xml:lang="en"><text><body><termEntry><langSet xml:lang="en"><tig><term>&x;</term></tig></langSet>
+<langSet xml:lang="de"><tig><term>y</term></tig></langSet></termEntry></body></text></martif>"#;
+    let got = tbx::read(entity).unwrap();
+    assert_eq!(got[0].source, "&x;", "an external entity is never resolved");
+    for bad in ["", "<", "<martif><text>", "\u{0}\u{1}", "<tbx></martif>"] {
+        let _ = tbx::read(bad);
+        let _ = bilingual::read("x.xlf", bad);
+    }
+}
+
+#[test]
+fn memoq_csv_round_trips_and_is_read_with_any_delimiter() {
+    let terms = bank_terms();
+    let csv = table::write_csv(&concepts(&terms));
+    let header = csv.lines().next().unwrap();
+    assert!(header.starts_with("Entry_ID,Entry_Subject,Entry_Domain,Entry_ClientID"));
+    assert!(header.contains(",en-US_Def,en-US,Term_Info,Term_Example,nl-BE_Def,nl-BE,"));
+    let back = table::read(&csv, None).unwrap();
+    assert_eq!(back.len(), terms.len());
+    assert!(back.iter().any(|r| r.target == "conformiteit"
+        && r.status == Status::Rejected
+        && r.clients == ["Acme"]
+        && r.last_updated.as_deref() == Some("2026-01-15")));
+    let semi = csv.replace(',', ";");
+    assert_eq!(table::read(&semi, None).unwrap().len(), terms.len());
+}
+
+#[test]
+fn memoq_language_names_are_read_as_tags() {
+    let csv = "Entry_ID,Entry_Domain,English_United_States_Def,English_United_States,Term_Info,\
+               Term_Example,Dutch_Belgium_Def,Dutch_Belgium,Term_Info,Term_Example\n\
+               1,Legal,,invoice,,,,factuur,forbidden,\n";
+    let got = table::read(csv, None).unwrap();
+    assert_eq!(got.len(), 1);
+    assert_eq!(
+        (got[0].source_lang.as_str(), got[0].target_lang.as_str()),
+        ("en-US", "nl-BE")
+    );
+    assert_eq!(got[0].status, Status::Rejected);
+    assert_eq!(got[0].domain.as_deref(), Some("Legal"));
+}
+
+#[test]
+fn supervertaler_tsv_has_its_columns_and_needs_a_pair_to_read() {
+    let tsv = table::write_tsv(&concepts(&bank_terms()));
+    assert!(tsv.starts_with(
+        "\u{FEFF}Source Term\tTarget Term\tPriority\tDomain\tNotes\tProject\tClient\tForbidden\r\n"
+    ));
+    assert!(table::read(&tsv, None).is_err());
+    let pair = ("en-US".to_owned(), "nl-BE".to_owned());
+    let back = table::read(&tsv, Some(&pair)).unwrap();
+    assert!(
+        back.iter()
+            .any(|r| r.target == "conformiteit" && r.status == Status::Rejected)
+    );
+    // A glossary with no header: source and target columns.
+    let plain = table::read("cat;Katze\ndog;Hund\n", Some(&pair)).unwrap();
+    assert_eq!(plain.len(), 2);
+    assert_eq!(plain[1].target, "Hund");
+}
+
+#[test]
+fn import_proposes_new_unchanged_and_conflicting_terms() {
+    let existing = bank_terms();
+    let taken = existing.iter().map(|r| r.path.clone()).collect();
+    let incoming = vec![
+        rec("compliance", "naleving", Status::Approved, &["Acme"]),
+        rec("compliance", "inachtneming", Status::Approved, &["Acme"]),
+        rec("lawyer", "advocaat", Status::Approved, &["Acme"]),
+        rec("compliance", "conformiteit", Status::Approved, &["Acme"]),
+    ];
+    let options = import::Options {
+        today: "2026-11-26".into(),
+        from: "x.tbx".into(),
+        ..Default::default()
+    };
+    let got = import::propose(&existing, &taken, incoming, &options);
+    let outcomes: Vec<Outcome> = got.iter().map(|p| p.outcome).collect();
+    assert_eq!(
+        outcomes,
+        [
+            Outcome::Unchanged,
+            Outcome::Conflict,
+            Outcome::New,
+            Outcome::StatusDiffers
+        ]
+    );
+    assert_eq!(got[1].existing, ["02_TERMINOLOGY/compliance → naleving.md"]);
+    // Another client's different target is the same term-conflict.
+    let other = vec![rec("compliance", "nakoming", Status::Approved, &["Beta"])];
+    let got_other = import::propose(&existing, &taken, other, &options);
+    assert_eq!(got_other[0].outcome, Outcome::Conflict);
+    assert_eq!(got[2].path, "02_TERMINOLOGY/lawyer → advocaat.md");
+    assert!(got[2].text.contains("clients: [\"[[Acme]]\"]"));
+    assert!(got[2].text.contains("status: \"approved\""));
+}
+
+#[test]
+fn import_file_names_are_safe_and_unique() {
+    let mut t = rec("a/b:c", "..\\x", Status::Approved, &[]);
+    t.path.clear();
+    let options = import::Options {
+        today: "2026-11-26".into(),
+        ..Default::default()
+    };
+    let got = import::propose(&[], &Default::default(), vec![t.clone(), t], &options);
+    assert_eq!(got[0].path, "02_TERMINOLOGY/a b c → x.md");
+    assert_eq!(got[1].outcome, Outcome::Unchanged);
+}
+
+const XLIFF12: &str = r#"<?xml version="1.0"?>
+<xliff version="1.2"><file source-language="en-US" target-language="nl-BE" datatype="plaintext" original="a"><body>
+<trans-unit id="1"><source>Our <g id="1">compliance</g> team</source><target state="translated">Ons nalevingsteam</target></trans-unit>
+<trans-unit id="2"><source>Compliance<ph id="1">{compliance}</ph> matters</source><target state="translated">Naleving telt</target></trans-unit>
+<trans-unit id="3"><source>Full COMPLIANCE</source><target state="translated">Volledige conformiteit</target></trans-unit>
+<trans-unit id="4"><source>compliance again</source><target state="needs-translation">naleving</target></trans-unit>
+<trans-unit id="5"><source>privacy first</source><target state="final">privacy eerst</target></trans-unit>
+<trans-unit id="6"><source>privacy last</source><target state="final">persoonlijke levenssfeer laatst</target></trans-unit>
+<trans-unit id="7"><source>privacy always</source><target state="final">altijd privacy</target></trans-unit>
+<trans-unit id="8"><source>Le CAFE</source><target>Het koffiehuis</target>
+<alt-trans><target>conformiteit</target></alt-trans></trans-unit>
+</body></file></xliff>"#;
+
+#[test]
+fn qa_reports_missing_rejected_and_inconsistent_terms() {
+    let file = bilingual::read("job.xlf", XLIFF12).unwrap();
+    assert_eq!(file.kind, "xliff-1.2");
+    assert_eq!(file.segments[1].source, "Compliance matters");
+    let terms = bank_terms();
+    let records = qa::for_pair(&terms, &file);
+    let report = qa::check(&records, &file);
+    let got: Vec<(&str, &str)> = report
+        .findings
+        .iter()
+        .map(|f| (f.code, f.segment.as_str()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("term-missing", "1"),
+            ("term-missing", "3"),
+            ("term-rejected", "3"),
+            ("term-inconsistent", "6"),
+        ]
+    );
+    assert_eq!(report.untranslated, ["4"]);
+    let grouped: Vec<(&str, usize)> = report
+        .by_term()
+        .into_iter()
+        .map(|(t, fs)| (t, fs.len()))
+        .collect();
+    assert_eq!(grouped, [("compliance", 3), ("privacy", 1)]);
+    let rejected = &report.findings[2];
+    assert_eq!(rejected.target, "Volledige «conformiteit»");
+    assert_eq!(rejected.source, "Full «COMPLIANCE»");
+    assert_eq!(
+        rejected.article,
+        "02_TERMINOLOGY/compliance → conformiteit.md"
+    );
+    assert!(rejected.fix.contains("naleving"));
+}
+
+#[test]
+fn glossary_counts_segments_per_term() {
+    let file = bilingual::read("job.xlf", XLIFF12).unwrap();
+    let terms = bank_terms();
+    let records = qa::for_pair(&terms, &file);
+    let g = qa::glossary(&records, &file);
+    let compliance = g
+        .iter()
+        .find(|e| e.term.target == "naleving")
+        .expect("compliance is in the file");
+    assert_eq!(compliance.segments, 4);
+    assert_eq!(compliance.first_segment, "1");
+    let cafe = g.iter().find(|e| e.term.source == "café").unwrap();
+    assert_eq!(cafe.first_segment, "8", "accents are ignored");
+    assert!(!g.iter().any(|e| e.term.source == "data controller"));
+}
+
+#[test]
+fn cjk_terms_match_per_character() {
+    let mut t = rec("契約", "contract", Status::Approved, &[]);
+    t.source_lang = "ja".into();
+    t.target_lang = "en".into();
+    let file = bilingual::read("a.txt", "この契約は有効です\tThis agreement is valid\n").unwrap();
+    let terms = [t];
+    let records: Vec<&TermRecord> = terms.iter().collect();
+    let report = qa::check(&records, &file);
+    assert_eq!(report.findings.len(), 1);
+    assert_eq!(report.findings[0].code, "term-missing");
+}
+
+#[test]
+fn sdlxliff_mqxliff_xliff2_and_tmx_segments() {
+    let sdl = r#"<xliff version="1.2" xmlns:sdl="http://sdl.com/FileTypes/SdlXliff/1.0"><file source-language="en-US" target-language="de-DE"><body>
+<trans-unit id="u1"><source>A. B.</source>
+<seg-source><mrk mtype="seg" mid="7">Alpha <x id="3"/>term.</mrk> <mrk mtype="seg" mid="8">Beta.</mrk></seg-source>
+<target><mrk mtype="seg" mid="7">Alpha Begriff.</mrk> <mrk mtype="seg" mid="8">Beta.</mrk></target>
+<sdl:seg-defs><sdl:seg id="7" conf="Translated"/><sdl:seg id="8" conf="Draft"/></sdl:seg-defs>
+</trans-unit></body></file></xliff>"#;
+    let f = bilingual::read("a.sdlxliff", sdl).unwrap();
+    assert_eq!(f.kind, "sdlxliff");
+    assert_eq!(f.segments.len(), 2);
+    assert_eq!(f.segments[0].id, "7");
+    assert_eq!(f.segments[0].source, "Alpha term.");
+    assert!(f.segments[0].translated);
+    assert!(!f.segments[1].translated);
+
+    let mq = r#"<xliff version="1.2" xmlns:mq="MQXliff"><file source-language="eng" target-language="ger"><body>
+<trans-unit id="1" mq:status="ManuallyConfirmed"><source>x</source><target>y</target></trans-unit>
+<trans-unit id="2" mq:status="NotStarted"><source>x</source><target>x</target></trans-unit>
+</body></file></xliff>"#;
+    let f = bilingual::read("a.mqxliff", mq).unwrap();
+    assert_eq!(f.kind, "mqxliff");
+    assert!(f.segments[0].translated && !f.segments[1].translated);
+
+    let x2 = r#"<xliff xmlns="urn:oasis:names:tc:xliff:document:2.0" version="2.0" srcLang="en" trgLang="fr">
+<file id="f"><unit id="u1"><segment id="s1" state="translated"><source>Hello <pc id="1">big</pc><ph id="2" disp="{x}"/> world</source><target>Bonjour</target></segment></unit>
+<unit id="u2"><segment state="initial"><source>a</source><target>b</target></segment></unit></file></xliff>"#;
+    let f = bilingual::read("a.xlf", x2).unwrap();
+    assert_eq!(f.kind, "xliff-2");
+    assert_eq!(f.source_lang.as_deref(), Some("en"));
+    assert_eq!(f.segments[0].id, "s1");
+    assert_eq!(f.segments[0].source, "Hello big world");
+    assert_eq!(f.segments[1].id, "u2");
+    assert!(!f.segments[1].translated);
+
+    let tmx = r#"<tmx version="1.4"><header srclang="en-US" segtype="sentence" datatype="plaintext" o-tmf="x" adminlang="en" creationtool="t" creationtoolversion="1"/><body>
+<tu tuid="42"><tuv xml:lang="de-DE"><seg>Die <bpt i="1">&lt;b&gt;</bpt>Katze<ept i="1">&lt;/b&gt;</ept></seg></tuv><tuv xml:lang="en-US"><seg>The cat</seg></tuv></tu>
+</body></tmx>"#;
+    let f = bilingual::read("a.tmx", tmx).unwrap();
+    assert_eq!(f.segments[0].id, "42");
+    assert_eq!(f.segments[0].source, "The cat");
+    assert_eq!(f.segments[0].target, "Die Katze");
+    assert_eq!(f.target_lang.as_deref(), Some("de-DE"));
+}
+
+#[test]
+fn language_tags_match_as_the_format_says() {
+    assert!(lang_matches("en", "en-US"));
+    assert!(lang_matches("en_us", "EN-US"));
+    assert!(!lang_matches("en-GB", "en-US"));
+    assert!(!lang_matches("nl", "en"));
+}
+
+mod hostile {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    /// Pieces of the formats read, so random files get past the first tag.
+    const PIECES: &[&str] = &[
+        "<xliff version=\"1.2\">",
+        "<xliff version=\"2.0\" srcLang=\"en\" trgLang=\"ja\">",
+        "<file source-language=\"en\" target-language=\"ja\">",
+        "<trans-unit id=\"1\">",
+        "</trans-unit>",
+        "<unit id=\"u\"><segment>",
+        "</segment></unit>",
+        "<source>",
+        "</source>",
+        "<target>",
+        "</target>",
+        "<seg-source>",
+        "</seg-source>",
+        "<mrk mtype=\"seg\" mid=\"1\">",
+        "</mrk>",
+        "<ph>",
+        "</ph>",
+        "<g id=\"1\">",
+        "</g>",
+        "<x/>",
+        "<tmx><header srclang=\"en\"/><body>",
+        "<tu>",
+        "<tuv xml:lang=\"en\"><seg>",
+        "</seg></tuv>",
+        "<martif xml:lang=\"en\"><text><body>",
+        "<termEntry>",
+        "<langSet xml:lang=\"ja\">",
+        "<tig><term>",
+        "</term></tig>",
+        "</langSet>",
+        "&amp;",
+        "&x;",
+        "<",
+        ">",
+        "\"",
+        " ",
+        "\t",
+        "\n",
+        ";",
+        ",",
+        "compliance",
+        "Café",
+        "cafe\u{301}",
+        "契約",
+        "İ",
+        "ß",
+    ];
+
+    fn file() -> impl Strategy<Value = String> {
+        prop::collection::vec(prop::sample::select(PIECES), 0..60).prop_map(|v| v.concat())
+    }
+
+    proptest! {
+        #[test]
+        fn readers_and_the_check_never_panic(text in file()) {
+            let pair = ("en".to_owned(), "ja".to_owned());
+            let _ = tbx::read(&text);
+            let _ = table::read(&text, Some(&pair));
+            for name in ["a.xlf", "a.sdlxliff", "a.mqxliff", "a.tmx", "a.txt"] {
+                if let Ok(file) = bilingual::read(name, &text) {
+                    let mut terms = Vec::new();
+                    for (s, t) in [("compliance", "契約"), ("café", "ß"), ("契約", "compliance"), ("i", "İ")] {
+                        for status in [Status::Approved, Status::Rejected] {
+                            let mut r = rec(s, t, status, &[]);
+                            r.source_lang = "en".into();
+                            r.target_lang = "ja".into();
+                            terms.push(r);
+                        }
+                    }
+                    let refs: Vec<&TermRecord> = terms.iter().collect();
+                    let _ = qa::check(&refs, &file);
+                    let _ = qa::glossary(&refs, &file);
+                }
+            }
+        }
+    }
+}

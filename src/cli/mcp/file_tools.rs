@@ -1,0 +1,227 @@
+//! `mv` and `new`, offered only with `--allow-writes`: each plans its
+//! files without writing (a rename's moves and rewritten links, a new
+//! article with its folder's keys), as `membank mv` and `membank new`
+//! show them, and returns a proposal_id that `apply_write` writes through
+//! the bank's one reviewed write, refused whole when a file changed since.
+
+use std::fmt::Write as _;
+use std::sync::Arc;
+
+use membank_core::bank::Bank;
+use membank_core::dejavu::{self, project::Project};
+use membank_core::fix::{Action, FileFix};
+use membank_core::new_note::{self, Known};
+use membank_core::rename;
+use membank_core::text::sanitize_for_terminal;
+use membank_core::transaction::Kind;
+use rmcp::handler::server::common::schema_for_type;
+use rmcp::model::{Tool, ToolAnnotations};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::state::Shared;
+use super::tools::{Output, output_schema};
+use super::writes::{Owner, Pending};
+use crate::cli::new::parse_folder;
+
+#[derive(Deserialize, JsonSchema)]
+pub struct MvParams {
+    /// The note or folder to rename or move, relative to the bank
+    /// (03_DOMAINS/Legal.md, 03_DOMAINS/legal).
+    from: String,
+    /// Its new path; ending in `/`, a folder it moves into. A note's new
+    /// name gets .md when given without it.
+    to: String,
+}
+
+#[derive(Deserialize, JsonSchema)]
+pub struct NewParams {
+    /// The folder: 01_CLIENTS, 02_TERMINOLOGY, 03_DOMAINS, 04_STYLE,
+    /// 05_INDICES, 00_INBOX (or clients, terminology, domains…).
+    folder: String,
+    /// The note's name without .md; a term's may be `source → target`.
+    name: String,
+    client: Option<String>,
+    domain: Option<String>,
+    /// Source language code, e.g. en-US.
+    source_lang: Option<String>,
+    /// Target language code, e.g. de-DE.
+    target_lang: Option<String>,
+}
+
+/// One file of a proposal, as `membank mv --json` lists it.
+#[derive(Serialize, JsonSchema)]
+pub struct ProposedFix {
+    pub path: String,
+    /// `moved`, `changed` or `new`.
+    pub action: &'static str,
+    /// Where a moved file goes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub to: Option<String>,
+    pub notes: Vec<String>,
+    pub diff: Option<String>,
+}
+
+#[derive(Serialize, JsonSchema)]
+pub struct FixesReport {
+    pub proposal_id: String,
+    pub files: Vec<ProposedFix>,
+    /// How many links a rename rewrites.
+    pub links_rewritten: usize,
+    /// Files of a moved folder that stay where they are (not notes).
+    pub left_in_place: Vec<String>,
+}
+
+/// A plan changes nothing outside the server, so it is read-only and
+/// idempotent.
+fn proposing() -> ToolAnnotations {
+    ToolAnnotations::new()
+        .read_only(true)
+        .destructive(false)
+        .idempotent(true)
+        .open_world(false)
+}
+
+pub fn mv_tool() -> Tool {
+    Tool::new(
+        "mv",
+        "Plan renaming or moving a note or a folder of notes (in a Deja Vu project, a \
+         record), without writing: the moves and every file whose links are rewritten so \
+         each link opens what it opened (aliases, headings, embeds, paths, Markdown links, \
+         frontmatter; a record's supersedes/superseded_by and record_path), with diffs, as \
+         `membank mv` shows them. A taken name, or one that would make links ambiguous, is \
+         refused with the reason. Returns a proposal_id for apply_write.",
+        schema_for_type::<MvParams>(),
+    )
+    .with_raw_output_schema(output_schema::<FixesReport>())
+    .with_annotations(proposing())
+}
+
+pub fn new_tool() -> Tool {
+    Tool::new(
+        "new",
+        "Plan a new article in a bank folder with the keys that folder requires, filled from \
+         its name and the given client, domain and languages (a key nothing fills is left \
+         empty), without writing; a taken name is refused. Returns a proposal_id for \
+         apply_write.",
+        schema_for_type::<NewParams>(),
+    )
+    .with_raw_output_schema(output_schema::<FixesReport>())
+    .with_annotations(proposing())
+}
+
+fn with_bank<T>(shared: &Shared, tool: &str, f: impl FnOnce(&Bank) -> T) -> Result<T, String> {
+    let memory = shared.memory();
+    let bank = memory
+        .downcast_ref::<Bank>()
+        .ok_or_else(|| format!("{tool} works on memory banks"))?;
+    Ok(f(bank))
+}
+
+pub fn mv(shared: &Arc<Shared>, owner: Owner, p: MvParams) -> Result<Output, String> {
+    let planned = {
+        let memory = shared.memory();
+        if let Some(bank) = memory.downcast_ref::<Bank>() {
+            rename::plan(bank, &p.from, &p.to).map(|plan| (Kind::Bank, plan))
+        } else if let Some(project) = memory.downcast_ref::<Project>() {
+            dejavu::rename::plan(project, &p.from, &p.to)
+                .map(|fixes| (Kind::Project, crate::cli::mv::dejavu_plan(fixes)))
+        } else {
+            return Err("mv works on memory banks and Deja Vu projects".into());
+        }
+    };
+    let (kind, plan) = planned.map_err(|e| format!("mv: {e}"))?;
+    propose(
+        shared,
+        owner,
+        kind,
+        plan.fixes,
+        plan.links_rewritten,
+        plan.left_in_place,
+    )
+}
+
+pub fn new(shared: &Arc<Shared>, owner: Owner, p: NewParams) -> Result<Output, String> {
+    let folder = parse_folder(&p.folder)
+        .ok_or_else(|| format!("new: {:?} is not a folder of the bank", p.folder))?;
+    let known = Known {
+        client: p.client,
+        domain: p.domain,
+        source_lang: p.source_lang,
+        target_lang: p.target_lang,
+    };
+    let today = crate::cli::common::clock().today();
+    let fix = with_bank(shared, "new", |bank| {
+        new_note::article(bank, folder, &p.name, &known, today)
+    })?
+    .map_err(|e| format!("new: {e}"))?;
+    propose(shared, owner, Kind::Bank, vec![fix], 0, Vec::new())
+}
+
+fn propose(
+    shared: &Arc<Shared>,
+    owner: Owner,
+    kind: Kind,
+    fixes: Vec<FileFix>,
+    links_rewritten: usize,
+    left_in_place: Vec<String>,
+) -> Result<Output, String> {
+    let files: Vec<ProposedFix> = fixes
+        .iter()
+        .map(|f| ProposedFix {
+            path: f.path.clone(),
+            action: f.kind(),
+            to: match &f.action {
+                Action::Move { to, .. } => Some(to.clone()),
+                _ => None,
+            },
+            notes: f.notes.clone(),
+            diff: f.diff(),
+        })
+        .collect();
+    let id = shared
+        .proposals
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .add(owner, Pending::Fixes(kind, fixes))?;
+    let report = FixesReport {
+        proposal_id: id,
+        files,
+        links_rewritten,
+        left_in_place,
+    };
+    let text = describe(&report);
+    Output::new(report, vec![text])
+}
+
+fn describe(r: &FixesReport) -> String {
+    let s = |t: &str| sanitize_for_terminal(t, false);
+    let mut out = String::new();
+    let _ = writeln!(out, "proposal {}", r.proposal_id);
+    for f in &r.files {
+        let to = f.to.as_deref().map(|t| format!(" → {}", s(t)));
+        let _ = writeln!(
+            out,
+            "{:<9} {}{}",
+            f.action,
+            s(&f.path),
+            to.unwrap_or_default()
+        );
+        for n in &f.notes {
+            let _ = writeln!(out, "          {}", s(n));
+        }
+        if let Some(d) = &f.diff {
+            out.push_str(&sanitize_for_terminal(d, true));
+        }
+    }
+    for p in &r.left_in_place {
+        let _ = writeln!(out, "stays     {} (not a note)", s(p));
+    }
+    let _ = writeln!(
+        out,
+        "Nothing written yet; apply_write with proposal_id {} writes these {} file(s).",
+        r.proposal_id,
+        r.files.len()
+    );
+    out
+}

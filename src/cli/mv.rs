@@ -1,0 +1,210 @@
+//! `membank mv`: rename or move a note or a folder of notes, with every
+//! link that reached it rewritten. The plan is shown per file (moved or
+//! changed, with the diff); only `--yes` writes it, through the bank's one
+//! reviewed write. A Deja Vu record moves the same way.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use membank_core::fix::{Action, FileFix};
+use membank_core::rename::{self, RenamePlan};
+use membank_core::text::sanitize_for_terminal;
+use membank_core::transaction::Stopped;
+use serde::Serialize;
+
+use super::common;
+use super::style;
+
+#[derive(clap::Args)]
+#[command(
+    after_help = "FROM and TO are paths inside the bank (03_DOMAINS/Legal.md, 03_DOMAINS/legal). \
+                  A TO ending in / is a folder the note or folder moves into; a note's new \
+                  name gets .md when given without it. Every link that opened the note \
+                  opens it still; a name that is taken or would make links ambiguous is \
+                  refused.\n\nIn a Deja Vu project FROM is a record (memory/decisions/x.md): its \
+                  links, supersedes/superseded_by values and impressions' record_path \
+                  follow it.\n\nWithout --yes nothing is written. Exit status: 0 written (or \
+                  nothing to write), 1 shown but not written, 2 refused or error."
+)]
+pub struct Args {
+    /// The memory bank folder, or a Deja Vu project.
+    bank: PathBuf,
+    /// The note or folder to rename or move.
+    from: String,
+    /// Its new path.
+    to: String,
+    /// Write the plan.
+    #[arg(long)]
+    yes: bool,
+    /// Print the plan as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Serialize)]
+struct JsonOutput {
+    bank: String,
+    /// True when the plan was written.
+    written: bool,
+    moves: Vec<JsonMove>,
+    links_rewritten: usize,
+    /// Files of a moved folder that stay where they are (not notes).
+    left_in_place: Vec<String>,
+    files: Vec<JsonFile>,
+}
+
+#[derive(Serialize)]
+struct JsonMove {
+    from: String,
+    to: String,
+}
+
+#[derive(Serialize)]
+struct JsonFile {
+    path: String,
+    /// `moved` or `changed`.
+    action: &'static str,
+    notes: Vec<String>,
+    diff: Option<String>,
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let found = membank_core::memory::detect(&args.bank, common::forced_format())
+        .map_err(|e| anyhow::anyhow!(common::safe(&e.to_string())))?;
+    // With --yes the plan is made under the lock it is written under.
+    let (tx, planned) = match found.spec.name {
+        "bank" => {
+            let tx = match args.yes {
+                true => Some(common::begin_bank_write(&found.root)?),
+                false => None,
+            };
+            let bank = common::open_bank(&args.bank)?;
+            (tx, rename::plan(bank, &args.from, &args.to))
+        }
+        "dejavu" => {
+            let tx = match args.yes {
+                true => Some(common::begin_dejavu_write(&found.root)?),
+                false => None,
+            };
+            let project = common::open_dejavu(&args.bank)?;
+            let planned =
+                membank_core::dejavu::rename::plan(&project, &args.from, &args.to).map(dejavu_plan);
+            (tx, planned)
+        }
+        _ => {
+            eprintln!(
+                "membank: {} is {}, which membank only reads; nothing was moved.",
+                common::safe(&args.bank.display().to_string()),
+                found.spec.title
+            );
+            return Ok(ExitCode::from(2));
+        }
+    };
+    let plan = match planned {
+        Ok(plan) => plan,
+        Err(reason) => {
+            eprintln!("membank: {}", common::safe(&reason));
+            return Ok(ExitCode::from(2));
+        }
+    };
+    let mut written = false;
+    if let Some(tx) = &tx {
+        match tx.commit_fixes(&plan.fixes) {
+            Ok(_) => written = true,
+            Err(Stopped::Stale(paths)) => {
+                let paths: Vec<String> = paths.iter().map(|p| common::safe(p)).collect();
+                eprintln!(
+                    "membank: {} changed on disk while the rename was planned; nothing was \
+                     written. Run again.",
+                    paths.join(", ")
+                );
+                return Ok(ExitCode::from(1));
+            }
+            Err(e @ Stopped::Refused(_)) => anyhow::bail!(common::safe(&e.to_string())),
+        }
+    }
+    let shown = args.bank.to_string_lossy();
+    if args.json {
+        common::print_json(&json_output(&shown, &plan, written))?;
+    } else {
+        print_human(&shown, &plan, written);
+    }
+    Ok(if written {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+/// A Deja Vu rename's fixes in the form a bank's plan has.
+pub(super) fn dejavu_plan(fixes: Vec<FileFix>) -> RenamePlan {
+    let moves = fixes
+        .iter()
+        .filter_map(|f| match &f.action {
+            Action::Move { to, .. } => Some((f.path.clone(), to.clone())),
+            _ => None,
+        })
+        .collect();
+    let links_rewritten = fixes
+        .iter()
+        .flat_map(|f| &f.notes)
+        .filter(|n| n.starts_with("line "))
+        .count();
+    RenamePlan {
+        moves,
+        fixes,
+        links_rewritten,
+        left_in_place: Vec::new(),
+    }
+}
+
+fn json_output(bank: &str, plan: &RenamePlan, written: bool) -> JsonOutput {
+    JsonOutput {
+        bank: bank.to_owned(),
+        written,
+        moves: plan
+            .moves
+            .iter()
+            .map(|(from, to)| JsonMove {
+                from: from.clone(),
+                to: to.clone(),
+            })
+            .collect(),
+        links_rewritten: plan.links_rewritten,
+        left_in_place: plan.left_in_place.clone(),
+        files: plan.fixes.iter().map(json_file).collect(),
+    }
+}
+
+fn json_file(f: &FileFix) -> JsonFile {
+    JsonFile {
+        path: f.path.clone(),
+        action: f.kind(),
+        notes: f.notes.clone(),
+        diff: f.diff(),
+    }
+}
+
+fn print_human(bank: &str, plan: &RenamePlan, written: bool) {
+    anstream::println!("{}", sanitize_for_terminal(bank, false));
+    let heading = style::HEADING;
+    let title = if written { "Renamed" } else { "Rename" };
+    anstream::println!(
+        "{heading}{title}:{heading:#} {} file(s) moved, {} link(s) rewritten",
+        plan.moves.len(),
+        plan.links_rewritten
+    );
+    for f in &plan.fixes {
+        super::fix::print_fix(f);
+    }
+    for p in &plan.left_in_place {
+        anstream::println!(
+            "  {:<10} {} (not a note: membank moves notes only)",
+            "stays",
+            sanitize_for_terminal(p, false)
+        );
+    }
+    if !written {
+        anstream::println!("\nNothing was written. Run again with --yes to rename.");
+    }
+}

@@ -1,0 +1,267 @@
+//! `membank new` and `membank note`: a new article with the keys its
+//! folder requires, and a quick capture (a bank's inbox, a Deja Vu
+//! project's event ledger). Both only ever create: a path that is taken
+//! is never overwritten.
+
+use std::io::{IsTerminal as _, Read as _};
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+
+use membank::tui::terminal::{editor_args, editor_command};
+use membank_core::fix::{Action, FileFix};
+use membank_core::layout::Folder;
+use membank_core::new_note::{self, Known};
+use membank_core::transaction::{Stopped, Transaction};
+use serde::Serialize;
+
+use super::common;
+
+#[derive(clap::Args)]
+#[command(
+    after_help = "FOLDER is a folder of the bank (02_TERMINOLOGY) or its short name \
+                        (terminology). A term's NAME may be `source → target`. Keys no flag \
+                        fills are left empty for you to fill; `membank check` lists them \
+                        until then.\n\nExit status: 0 created, 2 refused or error."
+)]
+pub struct NewArgs {
+    /// The memory bank folder.
+    bank: PathBuf,
+    /// The folder of the new article.
+    folder: String,
+    /// Its name (without .md); `sub/Name` puts it in a subfolder.
+    name: String,
+    /// The client the article is for.
+    #[arg(long)]
+    client: Option<String>,
+    /// The domain the article belongs to.
+    #[arg(long)]
+    domain: Option<String>,
+    /// The language pair, `en-US → de-DE` (or `en-US:de-DE`).
+    #[arg(long, value_name = "PAIR")]
+    pair: Option<String>,
+    /// Open the new article in $VISUAL / $EDITOR (on a terminal only).
+    #[arg(long)]
+    edit: bool,
+    /// Print what was created as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(clap::Args)]
+#[command(
+    after_help = "A bank gets a note in 00_INBOX named by the date and the first words, \
+                        for the next Process Inbox; a Deja Vu project gets an event line in \
+                        memory/events/<month>.md. everos memory is read-only.\n\nExit status: \
+                        0 written, 2 refused or error."
+)]
+pub struct NoteArgs {
+    /// The memory bank or Deja Vu project.
+    path: PathBuf,
+    /// The note's text; read from stdin when none is given.
+    text: Vec<String>,
+    /// Tags of a Deja Vu event (comma-separated; default `note`).
+    #[arg(long, value_delimiter = ',')]
+    tags: Vec<String>,
+    /// Print what was written as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Serialize)]
+struct Created {
+    path: String,
+    /// `new` or `changed` (an event appended to a month's ledger).
+    action: &'static str,
+}
+
+/// A folder as typed: its exact name or its short label.
+pub fn parse_folder(s: &str) -> Option<Folder> {
+    let s = s.trim().trim_end_matches('/');
+    Folder::from_dir_name(s).or_else(|| {
+        Folder::ALL
+            .into_iter()
+            .find(|f| f.label().eq_ignore_ascii_case(s) || f.dir_name().eq_ignore_ascii_case(s))
+    })
+}
+
+/// `en-US → de-DE`, `en-US->de-DE`, `en-US:de-DE` or `en-US>de-DE`.
+pub fn parse_pair(s: &str) -> Option<(String, String)> {
+    let (a, b) = ["→", "->", ":", ">"]
+        .iter()
+        .find_map(|sep| s.split_once(sep))?;
+    let (a, b) = (a.trim(), b.trim());
+    (!a.is_empty() && !b.is_empty()).then(|| (a.to_owned(), b.to_owned()))
+}
+
+pub fn run_new(args: NewArgs) -> anyhow::Result<ExitCode> {
+    let Some(folder) = parse_folder(&args.folder) else {
+        eprintln!(
+            "membank: {}: not a folder of the bank (01_CLIENTS, 02_TERMINOLOGY, 03_DOMAINS, \
+             04_STYLE, 05_INDICES, 00_INBOX, or clients, terminology…)",
+            common::safe(&args.folder)
+        );
+        return Ok(ExitCode::from(2));
+    };
+    let pair = match args.pair.as_deref().map(parse_pair) {
+        Some(None) => {
+            eprintln!("membank: --pair: write it as `en-US → de-DE` or `en-US:de-DE`");
+            return Ok(ExitCode::from(2));
+        }
+        Some(Some(p)) => Some(p),
+        None => None,
+    };
+    let (source_lang, target_lang) = pair.unzip();
+    let known = Known {
+        client: args.client.clone(),
+        domain: args.domain.clone(),
+        source_lang,
+        target_lang,
+    };
+    let root = bank_only(&args.bank, "new")?;
+    let Some(root) = root else {
+        return Ok(ExitCode::from(2));
+    };
+    let tx = common::begin_bank_write(&root)?;
+    let bank = common::open_bank(&args.bank)?;
+    let today = common::clock().today();
+    let fix = match new_note::article(bank, folder, &args.name, &known, today) {
+        Ok(fix) => fix,
+        Err(reason) => {
+            eprintln!("membank: {}", common::safe(&reason));
+            return Ok(ExitCode::from(2));
+        }
+    };
+    let code = write(&tx, &fix, args.json)?;
+    drop(tx);
+    if code == ExitCode::SUCCESS && args.edit && std::io::stdout().is_terminal() {
+        open_in_editor(&root.join(&fix.path))?;
+    }
+    Ok(code)
+}
+
+pub fn run_note(args: NoteArgs) -> anyhow::Result<ExitCode> {
+    let text = if args.text.is_empty() {
+        let mut s = String::new();
+        std::io::stdin()
+            .take(1 << 20)
+            .read_to_string(&mut s)
+            .map_err(|e| anyhow::anyhow!("stdin: {e}"))?;
+        s
+    } else {
+        args.text.join(" ")
+    };
+    let found = membank_core::memory::detect(&args.path, common::forced_format())
+        .map_err(|e| anyhow::anyhow!(common::safe(&e.to_string())))?;
+    let today = common::clock().today();
+    let (tx, fix) = match found.spec.name {
+        "bank" => {
+            let tx = common::begin_bank_write(&found.root)?;
+            let bank = common::open_bank(&args.path)?;
+            (tx, new_note::capture(bank, &text, today))
+        }
+        "dejavu" => {
+            let tx = common::begin_dejavu_write(&found.root)?;
+            let month = format!("memory/events/{:04}-{:02}.md", today.year(), today.month());
+            let ledger = tx
+                .read(&month)
+                .map_err(|e| anyhow::anyhow!(common::safe(&e)))?;
+            (tx, new_note::event(&text, &args.tags, today, ledger))
+        }
+        _ => {
+            eprintln!(
+                "membank: {} is {}, which membank only reads; nothing was written.",
+                common::safe(&args.path.display().to_string()),
+                found.spec.title
+            );
+            return Ok(ExitCode::from(2));
+        }
+    };
+    match fix {
+        Ok(fix) => write(&tx, &fix, args.json),
+        Err(reason) => {
+            eprintln!("membank: {}", common::safe(&reason));
+            Ok(ExitCode::from(2))
+        }
+    }
+}
+
+/// The bank's root, or `None` (said on stderr) when `path` is another
+/// kind of memory.
+fn bank_only(path: &Path, command: &str) -> anyhow::Result<Option<PathBuf>> {
+    let found = membank_core::memory::detect(path, common::forced_format())
+        .map_err(|e| anyhow::anyhow!(common::safe(&e.to_string())))?;
+    if found.spec.name != "bank" {
+        eprintln!(
+            "membank: {} is {}; `membank {command}` writes memory banks only.",
+            common::safe(&path.display().to_string()),
+            found.spec.title
+        );
+        return Ok(None);
+    }
+    Ok(Some(found.root))
+}
+
+fn write(tx: &Transaction, fix: &FileFix, json: bool) -> anyhow::Result<ExitCode> {
+    match tx.commit_fixes(std::slice::from_ref(fix)) {
+        Ok(_) => {}
+        Err(Stopped::Stale(paths)) => {
+            let paths: Vec<String> = paths.iter().map(|p| common::safe(p)).collect();
+            eprintln!(
+                "membank: {} appeared or changed meanwhile; nothing was written. Run again.",
+                paths.join(", ")
+            );
+            return Ok(ExitCode::from(2));
+        }
+        Err(e @ Stopped::Refused(_)) => anyhow::bail!(common::safe(&e.to_string())),
+    }
+    let action = match fix.action {
+        Action::Change { .. } => "changed",
+        _ => "new",
+    };
+    if json {
+        common::print_json(&Created {
+            path: fix.path.clone(),
+            action,
+        })?;
+    } else {
+        let verb = if action == "new" {
+            "Created"
+        } else {
+            "Added to"
+        };
+        anstream::println!("{verb} {}", common::safe(&fix.path));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn open_in_editor(path: &Path) -> anyhow::Result<()> {
+    let visual = std::env::var("VISUAL").ok();
+    let editor = std::env::var("EDITOR").ok();
+    let mut words = editor_command(visual.as_deref(), editor.as_deref());
+    let program = words.remove(0);
+    let status = Command::new(&program)
+        .args(&words)
+        .args(editor_args(&program, path, None))
+        .status()
+        .map_err(|e| anyhow::anyhow!("could not start {}: {e}", common::safe(&program)))?;
+    if !status.success() {
+        eprintln!("membank: {} ended with {status}", common::safe(&program));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn folders_and_pairs_are_read_as_typed() {
+        assert_eq!(parse_folder("terminology"), Some(Folder::Terminology));
+        assert_eq!(parse_folder("02_TERMINOLOGY/"), Some(Folder::Terminology));
+        assert_eq!(parse_folder("nope"), None);
+        let pair = |a: &str, b: &str| Some((a.to_owned(), b.to_owned()));
+        assert_eq!(parse_pair("en-US → de-DE"), pair("en-US", "de-DE"));
+        assert_eq!(parse_pair("en-US:de-DE"), pair("en-US", "de-DE"));
+        assert_eq!(parse_pair("en-US"), None);
+    }
+}

@@ -1,0 +1,517 @@
+//! `membank terms`: the bank's term articles exported as TBX, CSV or TSV,
+//! imported from them (shown; written with `--yes`), and the job glossary
+//! of a file about to be translated (`--for FILE`).
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use membank_core::bank::Bank;
+use membank_core::terms::bilingual::{self, BilingualFile};
+use membank_core::terms::import::{self, Outcome, Proposed};
+use membank_core::terms::qa::{self, GlossaryEntry};
+use membank_core::terms::{self, Filter, Format, MAX_INPUT_BYTES, Status, TbxVersion, TermRecord};
+use membank_core::text::sanitize_for_terminal;
+use membank_core::transaction::Stopped;
+use serde::Serialize;
+
+use super::common;
+use super::style;
+
+#[derive(clap::Args)]
+#[command(
+    args_conflicts_with_subcommands = true,
+    after_help = "With --for: the bank's terms whose source occurs in FILE (XLIFF 1.2, \
+                  .sdlxliff, .mqxliff, XLIFF 2, TMX or plain text), for the file's language \
+                  pair. Exit status: 0 done, 2 error."
+)]
+pub struct Args {
+    #[command(subcommand)]
+    action: Option<Action>,
+    /// The memory bank folder.
+    bank: Option<PathBuf>,
+    /// The file about to be translated: list the bank's terms it uses.
+    #[arg(long = "for", value_name = "FILE")]
+    for_file: Option<PathBuf>,
+    /// Only this client's terms (and terms for no client in particular).
+    #[arg(long, value_name = "CLIENT")]
+    client: Option<String>,
+    /// The language pair, when the file names none (SRC:TGT, e.g. en-US:nl-BE).
+    #[arg(long, value_name = "SRC:TGT")]
+    pair: Option<String>,
+    /// Write the glossary as tbx, csv, tsv or md instead of listing it.
+    #[arg(long, value_name = "FORMAT")]
+    format: Option<String>,
+    /// With --format tbx: 2008 (martif, the default) or 2019 (ISO 30042:2019).
+    #[arg(long, value_name = "YEAR", default_value = "2008")]
+    tbx_version: String,
+    /// Print the glossary as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(clap::Subcommand)]
+enum Action {
+    /// Write the bank's term articles as TBX-Basic, CSV (memoQ) or TSV (Supervertaler).
+    Export(ExportArgs),
+    /// Propose term articles from a TBX, CSV or TSV file (written with --yes).
+    Import(ImportArgs),
+}
+
+#[derive(clap::Args)]
+#[command(after_help = "Exit status: 0 written, 2 error.")]
+pub struct ExportArgs {
+    /// The memory bank folder.
+    bank: PathBuf,
+    /// tbx, csv or tsv.
+    #[arg(long, value_name = "FORMAT", default_value = "tbx")]
+    format: String,
+    /// 2008 (martif, the default: what MultiTerm and memoQ import) or 2019 (ISO 30042:2019).
+    #[arg(long, value_name = "YEAR", default_value = "2008")]
+    tbx_version: String,
+    /// Only this client's terms (and terms for no client in particular).
+    #[arg(long, value_name = "CLIENT")]
+    client: Option<String>,
+    /// Only this language pair (SRC:TGT; `en` takes every English).
+    #[arg(long, value_name = "SRC:TGT")]
+    pair: Option<String>,
+    /// Only terms with this status (approved, proposed, rejected); may be repeated.
+    #[arg(long, value_name = "STATUS")]
+    status: Vec<String>,
+    /// Write to this file instead of standard output.
+    #[arg(short = 'o', long, value_name = "FILE")]
+    output: Option<PathBuf>,
+}
+
+#[derive(clap::Args)]
+#[command(
+    after_help = "Without --yes nothing is written: each term is shown as new, unchanged, \
+                  differing in status (left as it is) or as the term-conflict it would create. \
+                  Existing articles are never changed.\n\nExit status: 0 nothing left to write \
+                  (or all written), 1 articles were proposed but not written, 2 error."
+)]
+pub struct ImportArgs {
+    /// The memory bank folder.
+    bank: PathBuf,
+    /// The TBX, CSV or TSV file.
+    file: PathBuf,
+    /// Every imported term is for this client.
+    #[arg(long, value_name = "CLIENT")]
+    client: Option<String>,
+    /// The domain of imported terms that name none.
+    #[arg(long, value_name = "DOMAIN")]
+    domain: Option<String>,
+    /// The language pair of a file that names no languages (SRC:TGT).
+    #[arg(long, value_name = "SRC:TGT")]
+    pair: Option<String>,
+    /// Write the new term articles.
+    #[arg(long)]
+    yes: bool,
+    /// Print the proposal as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    match args.action {
+        Some(Action::Export(a)) => run_export(a),
+        Some(Action::Import(a)) => run_import(a),
+        None => {
+            let (Some(bank), Some(file)) = (&args.bank, &args.for_file) else {
+                eprintln!(
+                    "membank: `membank terms` needs `export`, `import`, or a bank and \
+                     --for FILE. See `membank terms --help`."
+                );
+                return Ok(ExitCode::from(2));
+            };
+            run_glossary(&args, bank, file)
+        }
+    }
+}
+
+/// `SRC:TGT` or an error naming the flag.
+pub(crate) fn pair_arg(pair: Option<&str>) -> anyhow::Result<Option<(String, String)>> {
+    pair.map(|p| {
+        terms::parse_pair(p).ok_or_else(|| {
+            anyhow::anyhow!(
+                "--pair {}: give two language codes as SRC:TGT (e.g. en-US:nl-BE)",
+                common::safe(p)
+            )
+        })
+    })
+    .transpose()
+}
+
+pub(crate) fn tbx_version(s: &str) -> anyhow::Result<TbxVersion> {
+    match s {
+        "2008" => Ok(TbxVersion::V2008),
+        "2019" => Ok(TbxVersion::V2019),
+        other => anyhow::bail!("--tbx-version {}: use 2008 or 2019", common::safe(other)),
+    }
+}
+
+/// A file named on the command line, bounded in size, as text.
+pub(crate) fn read_input(path: &Path) -> anyhow::Result<(String, String)> {
+    let shown = common::safe(&path.display().to_string());
+    let bytes = membank_core::safe_read::read_regular(path, MAX_INPUT_BYTES)
+        .map_err(|e| anyhow::anyhow!("{shown}: {}", common::safe(&e.to_string())))?;
+    let text = membank_core::text::decode(&bytes)
+        .map_err(|_| anyhow::anyhow!("{shown}: is not UTF-8 or UTF-16 text"))?
+        .text;
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    Ok((name, text))
+}
+
+/// The export of a bank's terms as text.
+pub(crate) fn export_text(
+    bank: &Bank,
+    format: Format,
+    version: TbxVersion,
+    filter: &Filter,
+) -> String {
+    let records = terms::records(bank, filter);
+    terms::write(format, version, &terms::concepts(&records))
+}
+
+pub(crate) fn filter_of(
+    client: Option<String>,
+    pair: Option<(String, String)>,
+    statuses: &[String],
+) -> anyhow::Result<Filter> {
+    let statuses = statuses
+        .iter()
+        .map(|s| {
+            Status::parse(s).ok_or_else(|| {
+                anyhow::anyhow!(
+                    "--status {}: use approved, proposed or rejected",
+                    common::safe(s)
+                )
+            })
+        })
+        .collect::<anyhow::Result<Vec<Status>>>()?;
+    Ok(Filter {
+        client,
+        pair,
+        statuses,
+    })
+}
+
+fn run_export(a: ExportArgs) -> anyhow::Result<ExitCode> {
+    let format = Format::parse(&a.format).ok_or_else(|| {
+        anyhow::anyhow!("--format {}: use tbx, csv or tsv", common::safe(&a.format))
+    })?;
+    let version = tbx_version(&a.tbx_version)?;
+    let filter = filter_of(a.client, pair_arg(a.pair.as_deref())?, &a.status)?;
+    let bank = common::open_bank(&a.bank)?;
+    let text = export_text(bank, format, version, &filter);
+    emit(&text, a.output.as_deref())
+}
+
+/// Text to a file (replaced atomically) or standard output.
+fn emit(text: &str, output: Option<&Path>) -> anyhow::Result<ExitCode> {
+    match output {
+        Some(path) => {
+            membank_core::atomic::write_atomic(path, text.as_bytes()).map_err(|e| {
+                anyhow::anyhow!("{}: {e}", common::safe(&path.display().to_string()))
+            })?;
+        }
+        None => {
+            use std::io::Write as _;
+            let mut out = std::io::stdout().lock();
+            out.write_all(text.as_bytes())?;
+            out.flush()?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The job glossary of a file.
+#[derive(Serialize, schemars::JsonSchema)]
+pub(crate) struct GlossaryOutput {
+    pub file: String,
+    pub kind: &'static str,
+    pub source_lang: Option<String>,
+    pub target_lang: Option<String>,
+    pub client: Option<String>,
+    pub segments: usize,
+    pub terms: Vec<GlossaryEntry>,
+}
+
+/// A bilingual file's segments from its text (`shown` names it in
+/// messages), with `pair` standing in for languages it lacks.
+pub(crate) fn bilingual_of(
+    shown: &str,
+    name: &str,
+    text: &str,
+    pair: Option<(String, String)>,
+) -> anyhow::Result<BilingualFile> {
+    let mut file = bilingual::read(name, text)
+        .map_err(|e| anyhow::anyhow!("{}: {}", common::safe(shown), common::safe(&e)))?;
+    if let Some((s, t)) = pair {
+        file.source_lang = Some(s);
+        file.target_lang = Some(t);
+    }
+    Ok(file)
+}
+
+/// The bilingual file at `path`.
+pub(crate) fn read_bilingual(
+    path: &Path,
+    pair: Option<(String, String)>,
+) -> anyhow::Result<BilingualFile> {
+    let (name, text) = read_input(path)?;
+    bilingual_of(&path.display().to_string(), &name, &text, pair)
+}
+
+pub(crate) fn glossary_output(
+    bank: &Bank,
+    shown: &str,
+    file: BilingualFile,
+    client: Option<String>,
+) -> GlossaryOutput {
+    let records = terms::records(
+        bank,
+        &Filter {
+            client: client.clone(),
+            ..Filter::default()
+        },
+    );
+    let wanted = qa::for_pair(&records, &file);
+    GlossaryOutput {
+        file: shown.to_owned(),
+        kind: file.kind,
+        source_lang: file.source_lang.clone(),
+        target_lang: file.target_lang.clone(),
+        client,
+        segments: file.segments.len(),
+        terms: qa::glossary(&wanted, &file),
+    }
+}
+
+fn run_glossary(args: &Args, bank_path: &Path, file: &Path) -> anyhow::Result<ExitCode> {
+    let pair = pair_arg(args.pair.as_deref())?;
+    let version = tbx_version(&args.tbx_version)?;
+    let bank = common::open_bank(bank_path)?;
+    let segments = read_bilingual(file, pair)?;
+    let out = glossary_output(
+        bank,
+        &file.display().to_string(),
+        segments,
+        args.client.clone(),
+    );
+    if args.json {
+        common::print_json(&out)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let records: Vec<TermRecord> = out.terms.iter().map(|e| e.term.clone()).collect();
+    match args.format.as_deref() {
+        Some("md") => {
+            print!("{}", markdown_glossary(&out.terms));
+            return Ok(ExitCode::SUCCESS);
+        }
+        Some(f) => {
+            let format = Format::parse(f).ok_or_else(|| {
+                anyhow::anyhow!("--format {}: use tbx, csv, tsv or md", common::safe(f))
+            })?;
+            return emit(
+                &terms::write(format, version, &terms::concepts(&records)),
+                None,
+            );
+        }
+        None => {}
+    }
+    let pair = match (&out.source_lang, &out.target_lang) {
+        (Some(s), Some(t)) => format!("{s} → {t}"),
+        _ => "any language pair".into(),
+    };
+    anstream::println!(
+        "{}: {} segment(s), {pair}; {} term(s) of the bank occur in it",
+        sanitize_for_terminal(&out.file, false),
+        out.segments,
+        out.terms.len()
+    );
+    for e in &out.terms {
+        let status = match e.term.status {
+            Status::Approved => style::GOOD,
+            Status::Proposed => style::NOTE,
+            Status::Rejected => style::ERROR,
+        };
+        let clients = if e.term.clients.is_empty() {
+            String::new()
+        } else {
+            format!("  [{}]", e.term.clients.join(", "))
+        };
+        anstream::println!(
+            "  {} → {}  {status}{}{status:#}{}  {} segment(s), first {}",
+            sanitize_for_terminal(&e.term.source, false),
+            sanitize_for_terminal(&e.term.target, false),
+            e.term.status.as_str(),
+            sanitize_for_terminal(&clients, false),
+            e.segments,
+            sanitize_for_terminal(&e.first_segment, false),
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A Markdown table, for a model prompt or a style sheet.
+fn markdown_glossary(entries: &[GlossaryEntry]) -> String {
+    let cell = |s: &str| sanitize_for_terminal(&s.replace('|', "\\|"), false);
+    let mut out = String::from("| Source | Target | Status | Clients |\n|---|---|---|---|\n");
+    for e in entries {
+        out.push_str(&format!(
+            "| {} | {} | {} | {} |\n",
+            cell(&e.term.source),
+            cell(&e.term.target),
+            e.term.status.as_str(),
+            cell(&e.term.clients.join(", "))
+        ));
+    }
+    out
+}
+
+/// What an import proposes, and whether it was written.
+#[derive(Serialize, schemars::JsonSchema)]
+pub(crate) struct ImportOutput {
+    pub bank: String,
+    pub file: String,
+    pub written: bool,
+    pub terms: Vec<Proposed>,
+}
+
+/// The proposal for importing `path` into `bank`.
+pub(crate) fn import_proposal(
+    bank: &Bank,
+    (shown, name, text): (&str, String, &str),
+    client: Option<String>,
+    domain: Option<String>,
+    pair: Option<(String, String)>,
+    today: String,
+) -> anyhow::Result<Vec<Proposed>> {
+    let shown = common::safe(shown);
+    let format = Format::detect(&name, text).ok_or_else(|| {
+        anyhow::anyhow!("{shown}: not a TBX, CSV or TSV file (name it .tbx, .csv or .tsv)")
+    })?;
+    let incoming = terms::read(format, &shown, text, pair.as_ref())
+        .map_err(|e| anyhow::anyhow!(common::safe(&e.to_string())))?;
+    let existing = terms::records(bank, &Filter::default());
+    let mut taken: HashSet<String> = bank.articles().iter().map(|a| a.rel_path.clone()).collect();
+    // Files the bank does not load as articles still hold their names.
+    let folder = membank_core::layout::Folder::Terminology.dir_name();
+    if let Ok(entries) = std::fs::read_dir(bank.root().join(folder)) {
+        for e in entries.flatten().take(1_000_000) {
+            taken.insert(format!("{folder}/{}", e.file_name().to_string_lossy()));
+        }
+    }
+    let options = import::Options {
+        client,
+        domain,
+        today,
+        from: name,
+    };
+    Ok(import::propose(&existing, &taken, incoming, &options))
+}
+
+fn run_import(a: ImportArgs) -> anyhow::Result<ExitCode> {
+    let pair = pair_arg(a.pair.as_deref())?;
+    let root = common::bank_root(&a.bank)?;
+    // With --yes the proposal is made under the lock it is written under.
+    let tx = match a.yes {
+        true => Some(common::begin_bank_write(&root)?),
+        false => None,
+    };
+    let bank = common::open_bank(&a.bank)?;
+    let today = common::clock().today().to_string();
+    let (name, text) = read_input(&a.file)?;
+    let shown = a.file.display().to_string();
+    let proposal = import_proposal(bank, (&shown, name, &text), a.client, a.domain, pair, today)?;
+    let files: Vec<(String, Vec<u8>)> = proposal
+        .iter()
+        .filter(|p| p.writes())
+        .map(|p| (p.path.clone(), p.text.clone().into_bytes()))
+        .collect();
+    let mut written = false;
+    if let Some(tx) = &tx
+        && !files.is_empty()
+    {
+        match tx.commit_new_articles(&files) {
+            Ok(_) => written = true,
+            Err(Stopped::Stale(paths)) => {
+                let paths: Vec<String> = paths.iter().map(|p| common::safe(p)).collect();
+                eprintln!(
+                    "membank: {} appeared while the import was prepared; nothing was \
+                     written. Run again.",
+                    paths.join(", ")
+                );
+                return Ok(ExitCode::from(1));
+            }
+            Err(e @ Stopped::Refused(_)) => anyhow::bail!(common::safe(&e.to_string())),
+        }
+    }
+    let out = ImportOutput {
+        bank: a.bank.display().to_string(),
+        file: a.file.display().to_string(),
+        written,
+        terms: proposal,
+    };
+    if a.json {
+        common::print_json(&out)?;
+    } else {
+        print_import(&out, a.yes);
+    }
+    Ok(if !files.is_empty() && !written {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+fn print_import(out: &ImportOutput, yes: bool) {
+    let count = |o: Outcome| out.terms.iter().filter(|p| p.outcome == o).count();
+    anstream::println!(
+        "{} → {}: {} new, {} conflicting, {} unchanged, {} differing in status",
+        sanitize_for_terminal(&out.file, false),
+        sanitize_for_terminal(&out.bank, false),
+        count(Outcome::New),
+        count(Outcome::Conflict),
+        count(Outcome::Unchanged),
+        count(Outcome::StatusDiffers)
+    );
+    for p in &out.terms {
+        let (word, colour) = match p.outcome {
+            Outcome::New => (if out.written { "written" } else { "new" }, style::GOOD),
+            Outcome::Conflict => ("conflict", style::WARNING),
+            Outcome::Unchanged => ("unchanged", style::MUTED),
+            Outcome::StatusDiffers => ("status", style::NOTE),
+        };
+        anstream::println!(
+            "  {colour}{word:<10}{colour:#} {}",
+            sanitize_for_terminal(&p.path, false)
+        );
+        match p.outcome {
+            Outcome::Conflict => anstream::println!(
+                "      term-conflict: approved “{}” here, another approved target in {}",
+                sanitize_for_terminal(&p.term.target, false),
+                sanitize_for_terminal(&p.existing.join(", "), false)
+            ),
+            Outcome::StatusDiffers => anstream::println!(
+                "      the bank has it, not as {}; left as it is",
+                p.term.status.as_str()
+            ),
+            _ => {}
+        }
+        if p.writes() && !out.written {
+            for line in sanitize_for_terminal(&p.text, true).lines() {
+                anstream::println!("      {}{line}{:#}", style::MUTED, style::MUTED);
+            }
+        }
+    }
+    if out.terms.iter().any(|p| p.writes()) && !out.written && !yes {
+        anstream::println!(
+            "\nNothing was written. Run again with --yes to write the new term articles."
+        );
+    }
+}

@@ -1,0 +1,172 @@
+//! `membank mv` end to end: the plan shown without `--yes` changes
+//! nothing, `--yes` moves the note and rewrites the links to it, and a
+//! name that is taken is refused with the reason.
+
+mod support;
+
+use std::fs;
+use std::path::Path;
+use std::process::Output;
+
+fn membank(args: &[&str]) -> Output {
+    support::membank()
+        .args(args)
+        .args(["--today", support::TODAY])
+        .output()
+        .expect("membank runs")
+}
+
+fn write(root: &Path, rel: &str, text: &str) {
+    let p = root.join(rel);
+    fs::create_dir_all(p.parent().unwrap()).unwrap();
+    fs::write(p, text).unwrap();
+}
+
+fn read(root: &Path, rel: &str) -> String {
+    fs::read_to_string(root.join(rel)).unwrap()
+}
+
+fn bank() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for folder in [
+        "00_INBOX",
+        "01_CLIENTS",
+        "02_TERMINOLOGY",
+        "03_DOMAINS",
+        "04_STYLE",
+        "05_INDEXES",
+        "06_TEMPLATES",
+    ] {
+        fs::create_dir_all(dir.path().join(folder)).unwrap();
+    }
+    write(
+        dir.path(),
+        "03_DOMAINS/Legal.md",
+        "---\ndomain: Legal\nlast_updated: 2026-01-02\n---\n# Legal\n",
+    );
+    write(
+        dir.path(),
+        "01_CLIENTS/Acme.md",
+        "---\nclient: Acme\ndomains: [Legal]\nlast_updated: 2026-01-02\n---\nSee [[Legal|the law]] and [l](../03_DOMAINS/Legal.md).\n",
+    );
+    dir
+}
+
+#[test]
+fn the_plan_is_shown_and_nothing_is_written_without_yes() {
+    let dir = bank();
+    let root = dir.path().to_str().unwrap();
+    let out = membank(&["mv", root, "03_DOMAINS/Legal.md", "03_DOMAINS/Tax Law"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(stdout.contains("moved"), "{stdout}");
+    assert!(stdout.contains("+See [[Tax Law|the law]]"), "{stdout}");
+    assert!(stdout.contains("--yes"), "{stdout}");
+    assert!(dir.path().join("03_DOMAINS/Legal.md").exists());
+    assert!(read(dir.path(), "01_CLIENTS/Acme.md").contains("[[Legal|the law]]"));
+}
+
+#[test]
+fn yes_moves_the_note_and_rewrites_every_link_and_value() {
+    let dir = bank();
+    let root = dir.path().to_str().unwrap();
+    let out = membank(&[
+        "mv",
+        root,
+        "03_DOMAINS/Legal.md",
+        "03_DOMAINS/Tax Law",
+        "--yes",
+        "--json",
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["written"], true);
+    assert_eq!(v["moves"][0]["to"], "03_DOMAINS/Tax Law.md");
+    assert_eq!(v["links_rewritten"], 2);
+    assert!(!dir.path().join("03_DOMAINS/Legal.md").exists());
+    assert_eq!(
+        read(dir.path(), "03_DOMAINS/Tax Law.md"),
+        "---\ndomain: Tax Law\nlast_updated: 2026-01-02\n---\n# Legal\n"
+    );
+    assert_eq!(
+        read(dir.path(), "01_CLIENTS/Acme.md"),
+        "---\nclient: Acme\ndomains: [Tax Law]\nlast_updated: 2026-01-02\n---\nSee [[Tax Law|the law]] and [l](../03_DOMAINS/Tax%20Law.md).\n"
+    );
+    // No link is left dead.
+    let check = membank(&["check", root, "--json"]);
+    let report = String::from_utf8_lossy(&check.stdout);
+    assert!(!report.contains("dead-link"), "{report}");
+}
+
+#[test]
+fn a_taken_name_is_refused_and_nothing_changes() {
+    let dir = bank();
+    write(dir.path(), "04_STYLE/Law.md", "# Law\n");
+    let root = dir.path().to_str().unwrap();
+    let out = membank(&["mv", root, "03_DOMAINS/Legal.md", "03_DOMAINS/Law", "--yes"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("04_STYLE/Law.md") && stderr.contains("ambiguous"),
+        "{stderr}"
+    );
+    assert!(dir.path().join("03_DOMAINS/Legal.md").exists());
+    assert!(!dir.path().join("03_DOMAINS/Law.md").exists());
+}
+
+#[test]
+fn a_dejavu_record_renamed_takes_its_route_and_links_along() {
+    let tmp = tempfile::tempdir().unwrap();
+    let project = tmp.path().join("p");
+    copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("demo-dejavu"),
+        &project,
+    );
+    let r = project.to_str().unwrap();
+    let out = membank(&[
+        "mv",
+        r,
+        "memory/decisions/settings-sync.md",
+        "memory/decisions/server-sync",
+        "--yes",
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(project.join("memory/decisions/server-sync.md").exists());
+    let impressions = read(&project, "memory/impressions.jsonl");
+    assert!(impressions.contains("\"record_path\":\"memory/decisions/server-sync.md\""));
+    assert!(!impressions.contains("settings-sync.md"));
+    let index = read(&project, "memory/index.md");
+    assert!(index.contains("(./decisions/server-sync.md)") && !index.contains("settings-sync.md"));
+    let old = read(&project, "memory/decisions/local-preferences.md");
+    assert!(
+        old.contains("superseded_by: memory/decisions/server-sync.md"),
+        "{old}"
+    );
+    // The project's own checks find nothing pointing nowhere.
+    let check = membank(&["check", r, "--json"]);
+    let report = String::from_utf8_lossy(&check.stdout);
+    assert!(!report.contains("settings-sync.md"), "{report}");
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    fs::create_dir_all(to).unwrap();
+    for e in fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let target = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_dir(&e.path(), &target);
+        } else {
+            fs::copy(e.path(), target).unwrap();
+        }
+    }
+}

@@ -1,0 +1,177 @@
+//! `membank new` and `membank note` end to end: a new article with its
+//! folder's keys, a quick capture in the inbox or a Deja Vu ledger, never
+//! overwriting, and everos refused.
+
+mod support;
+
+use std::fs;
+use std::io::Write as _;
+use std::path::Path;
+use std::process::{Output, Stdio};
+
+fn membank(args: &[&str]) -> Output {
+    support::membank()
+        .args(args)
+        .args(["--today", support::TODAY])
+        .output()
+        .expect("membank runs")
+}
+
+fn bank() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let out = membank(&["init", dir.path().join("bank").to_str().unwrap()]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    dir
+}
+
+fn read(root: &Path, rel: &str) -> String {
+    fs::read_to_string(root.join(rel)).unwrap()
+}
+
+#[test]
+fn new_writes_the_folders_keys_and_never_overwrites() {
+    let dir = bank();
+    let root = dir.path().join("bank");
+    let r = root.to_str().unwrap();
+    let out = membank(&[
+        "new",
+        r,
+        "clients",
+        "Acme",
+        "--pair",
+        "en-US:de-DE",
+        "--domain",
+        "Legal",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        read(&root, "01_CLIENTS/Acme.md"),
+        format!(
+            "---\nlast_updated: {}\nclient: \"Acme\"\nlanguages: [\"en-US → de-DE\"]\n\
+             domains: [\"[[Legal]]\"]\n---\n# Acme\n\n",
+            support::TODAY
+        )
+    );
+    fs::write(root.join("01_CLIENTS/Acme.md"), "mine\n").unwrap();
+    let again = membank(&["new", r, "01_CLIENTS", "Acme"]);
+    assert_eq!(again.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&again.stderr).contains("already exists"));
+    assert_eq!(read(&root, "01_CLIENTS/Acme.md"), "mine\n");
+}
+
+#[test]
+fn note_drops_a_dated_capture_into_the_inbox() {
+    let dir = bank();
+    let root = dir.path().join("bank");
+    let r = root.to_str().unwrap();
+    let out = membank(&["note", r, "Acme wants", "Urkunde, not Akte"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let name = format!("00_INBOX/{} Acme wants Urkunde not Akte.md", support::TODAY);
+    assert_eq!(read(&root, &name), "Acme wants Urkunde, not Akte\n");
+    // The same words again get the next free name.
+    let mut child = support::membank()
+        .args(["note", r, "--today", support::TODAY])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"Acme wants Urkunde not Akte\n")
+        .unwrap();
+    assert!(child.wait_with_output().unwrap().status.success());
+    let second = format!(
+        "00_INBOX/{} Acme wants Urkunde not Akte 2.md",
+        support::TODAY
+    );
+    assert_eq!(read(&root, &second), "Acme wants Urkunde not Akte\n");
+    assert_eq!(read(&root, &name), "Acme wants Urkunde, not Akte\n");
+}
+
+#[test]
+fn note_in_a_dejavu_project_appends_an_event_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let memory = dir.path().join("memory");
+    fs::create_dir_all(memory.join("events")).unwrap();
+    fs::write(memory.join("summary.md"), "# Summary\n").unwrap();
+    fs::write(memory.join("impressions.jsonl"), "").unwrap();
+    let ledger = memory.join("events/2026-11.md");
+    fs::write(
+        &ledger,
+        "# Event Ledger 2026-11\n\n## Events\n\n- `2026-11-02` - `a` - b\n",
+    )
+    .unwrap();
+    let r = dir.path().to_str().unwrap();
+    let out = membank(&["note", r, "Moved", "sync", "--tags", "sync,settings"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        fs::read_to_string(&ledger).unwrap(),
+        "# Event Ledger 2026-11\n\n## Events\n\n- `2026-11-02` - `a` - b\n\
+         - `2026-11-26` - `sync, settings` - Moved sync\n"
+    );
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    fs::create_dir_all(to).unwrap();
+    for e in fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let target = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_dir(&e.path(), &target);
+        } else {
+            fs::copy(e.path(), target).unwrap();
+        }
+    }
+}
+
+/// Every file under `root` with its bytes.
+fn files(root: &Path) -> Vec<(std::path::PathBuf, Vec<u8>)> {
+    let mut out = Vec::new();
+    for e in fs::read_dir(root).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            out.extend(files(&p));
+        } else {
+            out.push((p.clone(), fs::read(&p).unwrap()));
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn note_refuses_everos_memory_and_writes_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("root");
+    copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("demo-everos"),
+        &root,
+    );
+    let before = files(&root);
+    let out = membank(&["note", root.to_str().unwrap(), "hello"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("only reads"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(files(&root), before);
+}

@@ -1,0 +1,264 @@
+//! `membank qa`: the terminology check of translated files in each
+//! format, with the segment ids the fixtures plant the errors in.
+
+mod support;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/terms")
+        .join(name)
+}
+
+fn run(args: &[&str]) -> Output {
+    support::membank()
+        .args(args)
+        .output()
+        .expect("membank runs")
+}
+
+fn json(args: &[&str]) -> (serde_json::Value, Option<i32>) {
+    let out = run(args);
+    let v = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "not JSON ({e}): {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    (v, out.status.code())
+}
+
+fn term(root: &Path, source: &str, target: &str, status: &str, clients: &[&str]) {
+    let clients: Vec<String> = clients.iter().map(|c| format!("\"[[{c}]]\"")).collect();
+    let text = format!(
+        "---\nterm_source: \"{source}\"\nterm_target: \"{target}\"\nsource_lang: \"en-US\"\n\
+         target_lang: \"nl-BE\"\nclients: [{}]\nstatus: \"{status}\"\nlast_updated: 2026-01-15\n\
+         ---\n# {source} → {target}\n",
+        clients.join(", ")
+    );
+    fs::write(
+        root.join(format!("02_TERMINOLOGY/{source} → {target}.md")),
+        text,
+    )
+    .unwrap();
+}
+
+fn bank(dir: &Path) -> PathBuf {
+    let root = dir.join("bank");
+    assert!(run(&["init", root.to_str().unwrap()]).status.success());
+    term(
+        &root,
+        "compliance",
+        "naleving",
+        "approved",
+        &["Acme Corporation"],
+    );
+    term(
+        &root,
+        "compliance",
+        "conformiteit",
+        "rejected",
+        &["Acme Corporation"],
+    );
+    term(
+        &root,
+        "data controller",
+        "verwerkingsverantwoordelijke",
+        "approved",
+        &[],
+    );
+    term(&root, "warranty", "garantie", "approved", &[]);
+    term(&root, "warranty", "waarborg", "approved", &[]);
+    term(&root, "campaign", "campagne", "proposed", &[]);
+    root
+}
+
+/// `(code, segment)` of each finding.
+fn findings(v: &serde_json::Value) -> Vec<(String, String)> {
+    v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["code"].as_str().unwrap().to_owned(),
+                f["segment"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect()
+}
+
+fn pairs(list: &[(&str, &str)]) -> Vec<(String, String)> {
+    list.iter()
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect()
+}
+
+fn untranslated(v: &serde_json::Value) -> Vec<&str> {
+    v["untranslated"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_str().unwrap())
+        .collect()
+}
+
+#[test]
+fn xliff_1_2_missing_rejected_and_inconsistent_terms_by_segment() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = bank(dir.path());
+    let file = fixture("job.xlf");
+    let before = fs::read(&file).unwrap();
+    let (v, code) = json(&[
+        "qa",
+        root.to_str().unwrap(),
+        file.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(code, Some(1), "findings exit 1");
+    assert_eq!(
+        findings(&v),
+        pairs(&[
+            ("term-missing", "2"),
+            ("term-rejected", "2"),
+            ("term-missing", "3"),
+            ("term-inconsistent", "4"),
+        ])
+    );
+    assert_eq!(untranslated(&v), ["6"], "never reported as misses");
+    let rejected = &v["findings"][1];
+    assert_eq!(
+        rejected["source"], "«Compliance» is reviewed yearly.",
+        "placeholder text left out"
+    );
+    assert_eq!(
+        rejected["target"],
+        "De «conformiteit» wordt jaarlijks nagekeken."
+    );
+    assert_eq!(
+        rejected["article"],
+        "02_TERMINOLOGY/compliance → conformiteit.md"
+    );
+    assert_eq!(rejected["fix"], "use “naleving”, not “conformiteit”");
+    let inconsistent = &v["findings"][3];
+    assert_eq!(inconsistent["found"], "garantie");
+    assert_eq!(inconsistent["expected"][0], "waarborg");
+    assert_eq!(
+        fs::read(&file).unwrap(),
+        before,
+        "the file is never modified"
+    );
+}
+
+#[test]
+fn another_clients_terms_are_left_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = bank(dir.path());
+    let (v, _) = json(&[
+        "qa",
+        root.to_str().unwrap(),
+        fixture("job.xlf").to_str().unwrap(),
+        "--client",
+        "Other Ltd",
+        "--json",
+    ]);
+    assert_eq!(
+        findings(&v),
+        pairs(&[("term-missing", "3"), ("term-inconsistent", "4")])
+    );
+}
+
+#[test]
+fn sdlxliff_mqxliff_xliff2_and_tmx_are_checked_with_their_own_ids_and_states() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = bank(dir.path());
+    let bank = root.to_str().unwrap();
+    let check = |name: &str| json(&["qa", bank, fixture(name).to_str().unwrap(), "--json"]);
+
+    let (v, _) = check("job.sdlxliff");
+    assert_eq!(v["kind"], "sdlxliff");
+    assert_eq!(
+        findings(&v),
+        pairs(&[("term-missing", "1"), ("term-rejected", "1")])
+    );
+    assert_eq!(untranslated(&v), ["2"], "a draft is not checked");
+
+    let (v, _) = check("job.mqxliff");
+    assert_eq!(v["kind"], "mqxliff");
+    assert_eq!(findings(&v), pairs(&[("term-missing", "1")]));
+    assert_eq!(untranslated(&v), ["2"]);
+
+    let (v, _) = check("job2.xlf");
+    assert_eq!(v["kind"], "xliff-2");
+    assert_eq!(
+        findings(&v),
+        pairs(&[("term-missing", "s2"), ("term-rejected", "s2")])
+    );
+    assert_eq!(untranslated(&v), ["s3"]);
+
+    let (v, code) = check("job.tmx");
+    assert_eq!(v["kind"], "tmx");
+    assert_eq!(findings(&v), pairs(&[]));
+    assert_eq!(code, Some(0), "no finding exits 0");
+}
+
+#[test]
+fn plain_text_needs_no_languages_and_the_report_reads_as_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = bank(dir.path());
+    let txt = dir.path().join("job.txt");
+    fs::write(
+        &txt,
+        "Our WARRANTY\tOnze garantie\nCompliance\t\nThe Data Controller\tDe verantwoordelijke\n",
+    )
+    .unwrap();
+    let out = run(&["qa", root.to_str().unwrap(), txt.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("term-missing  segment 3  “data controller”"),
+        "{text}"
+    );
+    assert!(text.contains("source: The «Data Controller»"), "{text}");
+    assert!(
+        text.contains("fix:    use “verwerkingsverantwoordelijke”"),
+        "{text}"
+    );
+    assert!(
+        text.contains("Not checked (empty or unconfirmed target): 2"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_file_that_is_not_bilingual_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = bank(dir.path());
+    let bad = dir.path().join("x.xml");
+    fs::write(&bad, "<html><body>x</body></html>").unwrap();
+    let out = run(&["qa", root.to_str().unwrap(), bad.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("x.xml"));
+}
+
+#[test]
+fn a_pair_the_bank_has_no_terms_for_is_said_not_passed_silently() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = bank(dir.path());
+    let txt = dir.path().join("job.txt");
+    fs::write(&txt, "Compliance\tConformité\n").unwrap();
+    let out = run(&[
+        "qa",
+        root.to_str().unwrap(),
+        txt.to_str().unwrap(),
+        "--pair",
+        "en-US:fr-FR",
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("no term for this language pair"), "{text}");
+}

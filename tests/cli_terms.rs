@@ -1,0 +1,628 @@
+//! `membank terms`: export (TBX 2008 and 2019 valid against the TBX-Basic
+//! schemas, memoQ CSV, Supervertaler TSV), import (shown, written only
+//! with `--yes`, never over an existing article) and the job glossary.
+
+mod support;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/terms")
+        .join(name)
+}
+
+fn run(args: &[&str]) -> Output {
+    support::membank()
+        .args(args)
+        .output()
+        .expect("membank runs")
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn json(args: &[&str]) -> (serde_json::Value, Option<i32>) {
+    let out = run(args);
+    let v = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "not JSON ({e}): {}{}",
+            stdout(&out),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    (v, out.status.code())
+}
+
+#[allow(clippy::too_many_arguments)]
+fn term(
+    root: &Path,
+    source: &str,
+    target: &str,
+    status: &str,
+    clients: &[&str],
+    domain: Option<&str>,
+    date: &str,
+    note: &str,
+) {
+    let clients: Vec<String> = clients.iter().map(|c| format!("\"[[{c}]]\"")).collect();
+    let mut text = format!(
+        "---\nterm_source: \"{source}\"\nterm_target: \"{target}\"\nsource_lang: \"en-US\"\n\
+         target_lang: \"nl-BE\"\n"
+    );
+    if let Some(d) = domain {
+        text.push_str(&format!("domain: \"[[{d}]]\"\n"));
+    }
+    if !clients.is_empty() {
+        text.push_str(&format!("clients: [{}]\n", clients.join(", ")));
+    }
+    text.push_str(&format!(
+        "status: \"{status}\"\nlast_updated: {date}\n---\n# {source} → {target}\n\n{note}\n"
+    ));
+    let path = root.join(format!("02_TERMINOLOGY/{source} → {target}.md"));
+    fs::write(path, text).unwrap();
+}
+
+/// A new bank made by `membank init`.
+fn empty_bank(dir: &Path, name: &str) -> PathBuf {
+    let root = dir.join(name);
+    let out = run(&["init", root.to_str().unwrap()]);
+    assert!(out.status.success(), "{out:?}");
+    root
+}
+
+/// A bank with terms of every status, for two clients and none.
+fn bank(dir: &Path) -> PathBuf {
+    let root = empty_bank(dir, "bank");
+    let acme = ["Acme Corporation"];
+    term(
+        &root,
+        "compliance",
+        "naleving",
+        "approved",
+        &acme,
+        Some("Legal"),
+        "2026-01-15",
+        "Regulatory compliance & <audits>.",
+    );
+    term(
+        &root,
+        "compliance",
+        "conformiteit",
+        "rejected",
+        &acme,
+        Some("Legal"),
+        "2026-02-01",
+        "Reads as conformity.",
+    );
+    term(
+        &root,
+        "data controller",
+        "verwerkingsverantwoordelijke",
+        "approved",
+        &[],
+        Some("Privacy"),
+        "2025-12-01",
+        "GDPR article 4.",
+    );
+    term(
+        &root,
+        "warranty",
+        "garantie",
+        "approved",
+        &[],
+        None,
+        "2026-03-03",
+        "Consumer products.",
+    );
+    term(
+        &root,
+        "warranty",
+        "waarborg",
+        "approved",
+        &[],
+        None,
+        "2026-03-04",
+        "Legal texts.",
+    );
+    term(
+        &root,
+        "campaign",
+        "campagne",
+        "proposed",
+        &["Beta", "Acme Corporation"],
+        Some("Marketing"),
+        "2026-05-05",
+        "Marketing.",
+    );
+    root
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// A TBX export without the article paths, which differ between banks.
+fn without_sources(tbx: &str) -> String {
+    tbx.lines()
+        .filter(|l| !l.starts_with("<admin type=\"source\">"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn tbx_export_names_statuses_clients_domains_dates_and_notes() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = bank(dir.path());
+    let out = run(&["terms", "export", s(&root), "--format", "tbx"]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let tbx = stdout(&out);
+    assert!(tbx.contains("<martif type=\"TBX-Basic\" xml:lang=\"en-US\">"));
+    // One entry per concept: compliance's two targets share one.
+    assert_eq!(tbx.matches("<termEntry ").count(), 4, "{tbx}");
+    let compliance = tbx
+        .split("<termEntry ")
+        .find(|e| e.contains("<term>compliance</term>"))
+        .unwrap();
+    for want in [
+        "<descrip type=\"subjectField\">Legal</descrip>",
+        "<term>naleving</term>\n<termNote type=\"administrativeStatus\">preferredTerm-admn-sts</termNote>\n<admin type=\"customerSubset\">Acme Corporation</admin>",
+        "<term>conformiteit</term>\n<termNote type=\"administrativeStatus\">deprecatedTerm-admn-sts</termNote>",
+        "<date>2026-01-15</date>",
+        "<note>Regulatory compliance &amp; &lt;audits&gt;.</note>",
+        "<admin type=\"source\">02_TERMINOLOGY/compliance → naleving.md</admin>",
+    ] {
+        assert!(compliance.contains(want), "missing {want} in {compliance}");
+    }
+    assert!(
+        tbx.contains("admittedTerm-admn-sts"),
+        "proposed terms are admitted"
+    );
+    let only_acme = stdout(&run(&[
+        "terms",
+        "export",
+        s(&root),
+        "--client",
+        "Acme Corporation",
+        "--status",
+        "approved",
+    ]));
+    assert!(only_acme.contains("<term>naleving</term>"));
+    assert!(
+        only_acme.contains("<term>garantie</term>"),
+        "terms for no client stay"
+    );
+    assert!(!only_acme.contains("conformiteit"));
+    assert!(!only_acme.contains("campagne"));
+}
+
+/// xmllint, or a loud note that the schema test could not run.
+fn xmllint() -> Option<()> {
+    match Command::new("xmllint").arg("--version").output() {
+        Ok(_) => Some(()),
+        Err(_) => {
+            eprintln!(
+                "\n!!!!! SKIPPED: xmllint is not installed, so the TBX export was NOT \
+                 validated against the TBX-Basic RELAX NG schemas. Install it \
+                 (Debian/Ubuntu: apt-get install -y libxml2-utils). !!!!!\n"
+            );
+            None
+        }
+    }
+}
+
+#[test]
+fn tbx_exports_are_valid_against_the_tbx_basic_schemas() {
+    if xmllint().is_none() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let root = bank(dir.path());
+    let schemas = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tbx-schemas");
+    for (version, schema) in [
+        ("2008", "TBXBasicRNGV02.rng"),
+        ("2019", "TBXcoreStructV03.rng"),
+    ] {
+        let file = dir.path().join(format!("export-{version}.tbx"));
+        let out = run(&[
+            "terms",
+            "export",
+            s(&root),
+            "--tbx-version",
+            version,
+            "-o",
+            s(&file),
+        ]);
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+        let check = Command::new("xmllint")
+            .args(["--noout", "--relaxng"])
+            .arg(schemas.join(schema))
+            .arg(&file)
+            .output()
+            .unwrap();
+        let text = fs::read_to_string(&file).unwrap();
+        assert!(
+            check.status.success(),
+            "TBX {version} export is not valid: {}\n{text}",
+            String::from_utf8_lossy(&check.stderr),
+        );
+        // The TBX-Basic Schematron rules that concern what is written:
+        // a customer subset only in a term, a subject field only in an entry.
+        let (term, entry) = match version {
+            "2008" => ("tig", "termEntry"),
+            _ => ("termSec", "conceptEntry"),
+        };
+        assert_eq!(
+            innermost(&text, "<admin type=\"customerSubset\">"),
+            [term],
+            "{text}"
+        );
+        assert_eq!(
+            innermost(&text, "<descrip type=\"subjectField\">"),
+            [entry],
+            "{text}"
+        );
+    }
+}
+
+/// The distinct names of the elements each occurrence of `what` is
+/// directly inside (for the one-line-per-element TBX membank writes).
+fn innermost(text: &str, what: &str) -> Vec<String> {
+    let mut open: Vec<String> = Vec::new();
+    let mut found: Vec<String> = Vec::new();
+    for line in text.lines() {
+        if line.starts_with(what) {
+            let parent = open.last().cloned().unwrap_or_default();
+            if !found.contains(&parent) {
+                found.push(parent);
+            }
+            continue;
+        }
+        if let Some(rest) = line.strip_prefix("</") {
+            let name = rest.trim_end_matches('>');
+            if open.last().map(String::as_str) == Some(name) {
+                open.pop();
+            }
+        } else if let Some(rest) = line.strip_prefix('<') {
+            let name: String = rest.chars().take_while(|c| c.is_alphanumeric()).collect();
+            if !rest.contains("</") && !rest.ends_with("/>") && !name.is_empty() {
+                open.push(name);
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn csv_and_tsv_exports_have_the_cat_tools_columns() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = bank(dir.path());
+    let csv = stdout(&run(&["terms", "export", s(&root), "--format", "csv"]));
+    let header = csv.lines().next().unwrap();
+    assert!(
+        header.starts_with(
+            "Entry_ID,Entry_Subject,Entry_Domain,Entry_ClientID,Entry_ProjectID,Entry_Created,\
+         Entry_Creator,Entry_LastModified,Entry_Modifier,Entry_Note,en-US_Def,en-US,Term_Info,\
+         Term_Example,nl-BE_Def,nl-BE,Term_Info,Term_Example,nl-BE,Term_Info,Term_Example"
+        ),
+        "{header}"
+    );
+    assert!(csv.contains("Beta; Acme Corporation") || csv.contains("Acme Corporation; Beta"));
+    let tsv = stdout(&run(&["terms", "export", s(&root), "--format", "tsv"]));
+    assert!(tsv.starts_with(
+        "\u{FEFF}Source Term\tTarget Term\tPriority\tDomain\tNotes\tProject\tClient\tForbidden\r\n"
+    ));
+    assert!(
+        tsv.contains(
+            "compliance\tconformiteit\t1\tLegal\tReads as conformity.\t\tAcme Corporation\tTRUE\r\n"
+        ),
+        "{tsv}"
+    );
+}
+
+#[test]
+fn export_import_export_keeps_terms_statuses_clients_domains_and_dates() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = bank(dir.path());
+    for version in ["2008", "2019"] {
+        let file = dir.path().join(format!("all-{version}.tbx"));
+        run(&[
+            "terms",
+            "export",
+            s(&root),
+            "--tbx-version",
+            version,
+            "-o",
+            s(&file),
+        ]);
+        let fresh = empty_bank(dir.path(), &format!("fresh-{version}"));
+        let out = run(&["terms", "import", s(&fresh), s(&file), "--yes"]);
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+        let first = fs::read_to_string(&file).unwrap();
+        let again = stdout(&run(&[
+            "terms",
+            "export",
+            s(&fresh),
+            "--tbx-version",
+            version,
+        ]));
+        assert_eq!(without_sources(&again), without_sources(&first));
+        // The same file again changes nothing.
+        let (v, code) = json(&["terms", "import", s(&fresh), s(&file), "--json"]);
+        assert_eq!(code, Some(0));
+        assert!(
+            v["terms"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .all(|t| t["outcome"] == "unchanged")
+        );
+    }
+}
+
+/// Every file under `root` with its bytes.
+fn snapshot(root: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if !p.to_string_lossy().contains(".membank") {
+                out.push((p.clone(), fs::read(&p).unwrap()));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn import_shows_new_and_conflicting_terms_and_writes_only_with_yes() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = bank(dir.path());
+    let tbx = dir.path().join("incoming.tbx");
+    fs::write(
+        &tbx,
+        r#"<?xml version="1.0"?><martif type="TBX-Basic" xml:lang="en-US"><text><body>
+<termEntry id="a"><admin type="customerSubset">Acme Corporation</admin>
+<langSet xml:lang="en-US"><tig><term>compliance</term></tig></langSet>
+<langSet xml:lang="nl-BE"><tig><term>naleving</term><termNote type="administrativeStatus">preferredTerm-admn-sts</termNote></tig>
+<tig><term>inachtneming</term><termNote type="administrativeStatus">preferredTerm-admn-sts</termNote></tig>
+<tig><term>conformiteit</term><termNote type="administrativeStatus">admittedTerm-admn-sts</termNote></tig></langSet></termEntry>
+<termEntry id="b"><langSet xml:lang="en-US"><tig><term>lawyer</term></tig></langSet>
+<langSet xml:lang="nl-BE"><tig><term>advocaat</term></tig></langSet></termEntry>
+</body></text></martif>"#,
+    )
+    .unwrap();
+    let before = snapshot(&root);
+    let (v, code) = json(&[
+        "terms",
+        "import",
+        s(&root),
+        s(&tbx),
+        "--domain",
+        "Legal",
+        "--json",
+    ]);
+    assert_eq!(code, Some(1), "proposed but not written: {v}");
+    assert_eq!(snapshot(&root), before, "nothing is written without --yes");
+    let outcomes: Vec<(&str, &str)> = v["terms"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| (t["outcome"].as_str().unwrap(), t["path"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        outcomes,
+        [
+            ("unchanged", "02_TERMINOLOGY/compliance → naleving.md"),
+            ("conflict", "02_TERMINOLOGY/compliance → inachtneming.md"),
+            (
+                "status-differs",
+                "02_TERMINOLOGY/compliance → conformiteit.md"
+            ),
+            ("new", "02_TERMINOLOGY/lawyer → advocaat.md"),
+        ]
+    );
+    assert_eq!(
+        v["terms"][1]["existing"][0],
+        "02_TERMINOLOGY/compliance → naleving.md"
+    );
+    let human = stdout(&run(&["terms", "import", s(&root), s(&tbx)]));
+    assert!(human.contains("term-conflict"), "{human}");
+    assert!(human.contains("Run again with --yes"), "{human}");
+
+    let out = run(&[
+        "terms",
+        "import",
+        s(&root),
+        s(&tbx),
+        "--domain",
+        "Legal",
+        "--yes",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let lawyer = fs::read_to_string(root.join("02_TERMINOLOGY/lawyer → advocaat.md")).unwrap();
+    assert!(lawyer.contains("domain: \"[[Legal]]\""), "{lawyer}");
+    assert!(
+        lawyer.contains(&format!("last_updated: {}", support::TODAY)),
+        "{lawyer}"
+    );
+    let rejected =
+        fs::read_to_string(root.join("02_TERMINOLOGY/compliance → conformiteit.md")).unwrap();
+    assert!(
+        rejected.contains("status: \"rejected\""),
+        "an existing article is never rewritten"
+    );
+    // The conflict it showed is the one the health check now reports.
+    let (check, _) = json(&["check", s(&root), "--json"]);
+    let text = check.to_string();
+    assert!(
+        text.contains("term-conflict") && text.contains("inachtneming"),
+        "{text}"
+    );
+}
+
+#[test]
+fn memoq_csv_and_a_multiterm_utf16_tbx_are_imported() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = empty_bank(dir.path(), "b");
+    let (v, _) = json(&[
+        "terms",
+        "import",
+        s(&root),
+        s(&fixture("memoq.csv")),
+        "--json",
+    ]);
+    let terms = v["terms"].as_array().unwrap();
+    assert_eq!(terms.len(), 3, "{v}");
+    let nota = &terms[1]["term"];
+    assert_eq!(nota["source"], "invoice");
+    assert_eq!(nota["target"], "nota");
+    assert_eq!(nota["status"], "rejected");
+    assert_eq!(nota["clients"][0], "Acme Corporation");
+    assert_eq!(nota["domain"], "Legal");
+    assert_eq!(nota["last_updated"], "2026-03-04");
+    assert_eq!(nota["note"], "Contract law; not \"marketing\"");
+    assert_eq!(terms[2]["term"]["last_updated"], support::TODAY);
+
+    let (v, _) = json(&[
+        "terms",
+        "import",
+        s(&root),
+        s(&fixture("multiterm.tbx")),
+        "--client",
+        "Acme Corporation",
+        "--json",
+    ]);
+    let terms = v["terms"].as_array().unwrap();
+    assert_eq!(terms.len(), 2, "{v}");
+    assert_eq!(terms[0]["term"]["target"], "schadeloosstelling");
+    assert_eq!(terms[0]["term"]["status"], "approved");
+    assert_eq!(terms[0]["term"]["note"], "In clause 9.");
+    assert_eq!(terms[1]["term"]["status"], "rejected");
+    assert_eq!(terms[1]["term"]["last_updated"], "2025-10-02");
+    assert_eq!(terms[1]["term"]["clients"][0], "Acme Corporation");
+}
+
+#[test]
+fn a_tsv_without_languages_needs_the_pair() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = empty_bank(dir.path(), "b");
+    let tsv = dir.path().join("g.tsv");
+    fs::write(
+        &tsv,
+        "Source Term\tTarget Term\tForbidden\ncat\tkat\tFALSE\n",
+    )
+    .unwrap();
+    let out = run(&["terms", "import", s(&root), s(&tsv)]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--pair"));
+    let (v, _) = json(&[
+        "terms",
+        "import",
+        s(&root),
+        s(&tsv),
+        "--pair",
+        "en:nl",
+        "--json",
+    ]);
+    assert_eq!(v["terms"][0]["term"]["target_lang"], "nl");
+}
+
+#[test]
+fn hostile_input_files_give_an_error_not_a_panic() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = empty_bank(dir.path(), "b");
+    let bad = dir.path().join("bad.tbx");
+    fs::write(&bad, format!("<martif>{}", "<a>".repeat(5000))).unwrap();
+    let out = run(&["terms", "import", s(&root), s(&bad)]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("bad.tbx"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+#[test]
+fn job_glossary_lists_the_terms_a_file_uses() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = bank(dir.path());
+    let (v, code) = json(&[
+        "terms",
+        s(&root),
+        "--for",
+        s(&fixture("job.xlf")),
+        "--client",
+        "Acme Corporation",
+        "--json",
+    ]);
+    assert_eq!(code, Some(0));
+    assert_eq!(v["source_lang"], "en-US");
+    let rows: Vec<(String, String, u64, String)> = v["terms"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| {
+            (
+                t["source"].as_str().unwrap().to_owned(),
+                t["target"].as_str().unwrap().to_owned(),
+                t["segments"].as_u64().unwrap(),
+                t["first_segment"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    let row = |src: &str, tgt: &str| rows.iter().find(|r| r.0 == src && r.1 == tgt).cloned();
+    assert_eq!(
+        row("compliance", "naleving").map(|r| (r.2, r.3)),
+        Some((3, "1".into()))
+    );
+    assert_eq!(
+        row("data controller", "verwerkingsverantwoordelijke").map(|r| (r.2, r.3)),
+        Some((2, "1".into()))
+    );
+    assert_eq!(
+        row("warranty", "waarborg").map(|r| (r.2, r.3)),
+        Some((3, "3".into()))
+    );
+    assert!(row("campaign", "campagne").is_none(), "not in the file");
+
+    let (v, _) = json(&["terms", s(&root), "--for", s(&fixture("job.tmx")), "--json"]);
+    let campaign = v["terms"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["source"] == "campaign")
+        .unwrap_or_else(|| panic!("a proposed term is listed too: {v}"));
+    assert_eq!(campaign["first_segment"], "t-11");
+    assert_eq!(campaign["status"], "proposed");
+
+    let md = stdout(&run(&[
+        "terms",
+        s(&root),
+        "--for",
+        s(&fixture("job.xlf")),
+        "--format",
+        "md",
+    ]));
+    assert!(
+        md.starts_with("| Source | Target | Status | Clients |"),
+        "{md}"
+    );
+    let tbx = stdout(&run(&[
+        "terms",
+        s(&root),
+        "--for",
+        s(&fixture("job2.xlf")),
+        "--format",
+        "tbx",
+    ]));
+    assert!(
+        tbx.contains("<term>warranty</term>") && !tbx.contains("data controller"),
+        "{tbx}"
+    );
+}
