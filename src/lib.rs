@@ -12,4 +12,5 @@ pub mod severity;
 pub mod state;
 pub mod today;
 pub mod tui;
+pub mod undo_journal;
 pub mod watch;

@@ -2309,3 +2309,38 @@ async fn terms_and_qa_answer_like_the_command_line_and_import_writes_only_when_a
             .contains("term_target: \"bijwerking\"")
     );
 }
+
+/// Every tool of every memory says what it does to the world, so a client
+/// can ask before a write and run reads freely: all four hints are set,
+/// only the tool that writes is neither read-only nor idempotent.
+#[tokio::test]
+async fn every_tool_carries_all_four_annotations() {
+    let (_dir, bank) = demo_copy();
+    for (root, extra) in [
+        (bank.as_path(), &["--allow-writes"][..]),
+        (Path::new(DEMO_DEJAVU), &["--allow-writes"][..]),
+        (Path::new(DEMO_EVEROS), &[][..]),
+    ] {
+        let c = connect(root, extra).await;
+        let tools = c.service.list_all_tools().await.unwrap();
+        assert!(!tools.is_empty());
+        for t in tools {
+            let name = t.name.to_string();
+            let a = t
+                .annotations
+                .unwrap_or_else(|| panic!("{name}: no annotations"));
+            let hints = [
+                a.read_only_hint,
+                a.destructive_hint,
+                a.idempotent_hint,
+                a.open_world_hint,
+            ];
+            assert!(hints.iter().all(Option::is_some), "{name}: {hints:?}");
+            let writes = name == "apply_write";
+            assert_eq!(a.read_only_hint, Some(!writes), "{name}");
+            assert_eq!(a.destructive_hint, Some(writes), "{name}");
+            assert_eq!(a.idempotent_hint, Some(!writes), "{name}");
+            assert_eq!(a.open_world_hint, Some(false), "{name}");
+        }
+    }
+}

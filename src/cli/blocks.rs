@@ -34,7 +34,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let reply = read_reply(args.reply.as_deref())?;
     let mode = if args.apply { Mode::Apply } else { Mode::Plan };
-    let report = compile::apply_reply(&root, &reply, mode);
+    let report = match &tx {
+        Some(tx) => tx.apply_blocks(&reply),
+        None => compile::apply_reply(&root, &reply, mode),
+    };
     if let Some(tx) = &tx {
         super::common::clean_leftovers(tx);
     }

@@ -37,6 +37,7 @@ mod supersede;
 mod template;
 mod terms;
 mod translate;
+mod undo;
 mod values;
 mod writeback;
 
@@ -93,6 +94,8 @@ enum Command {
     Check(check::Args),
     /// Fix the health findings that have one right answer (shown; written with --yes).
     Fix(fix::Args),
+    /// Take back the last change membank made to a memory, or list them.
+    Undo(undo::Args),
     /// Rename or move a note or folder, rewriting every link to it (shown; written with --yes).
     Mv(mv::Args),
     /// Create an article with the keys its folder requires (never overwrites).
@@ -312,9 +315,15 @@ pub fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     }
+    // Every write of this run is journalled, so `membank undo` can take it back.
+    if let Err(e) = membank::undo_journal::install() {
+        eprintln!("membank: {e:#}");
+        return ExitCode::from(2);
+    }
     let result = match cli.command {
         Some(Command::Check(a)) => check::run(a),
         Some(Command::Fix(a)) => fix::run(a),
+        Some(Command::Undo(a)) => undo::run(a),
         Some(Command::Mv(a)) => mv::run(a),
         Some(Command::New(a)) => new::run_new(a),
         Some(Command::Note(a)) => new::run_note(a),

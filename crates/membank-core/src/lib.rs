@@ -21,6 +21,7 @@ pub mod health;
 pub mod inbox;
 pub mod init;
 mod intern;
+pub mod journal;
 pub mod json;
 pub mod layout;
 pub mod load_options;

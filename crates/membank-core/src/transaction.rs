@@ -17,6 +17,7 @@
 use std::fs;
 use std::io::{self, Write as _};
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 use std::time::Duration;
 
 use crate::atomic::{create_atomic, sync_dir, write_atomic};
@@ -24,6 +25,7 @@ use crate::compile::{self, BlocksReport, CompileReport, Mode};
 use crate::dejavu::project::Project;
 use crate::dejavu::writeback::{self, check_on_disk};
 use crate::fix::{Action, FileFix};
+use crate::journal::{self, Blob, FileRecord, Journal, Recorded};
 use crate::lock::{BankLock, LockError};
 use crate::pathsafe;
 use crate::review::{self, Change, Proposal, ProposedFile};
@@ -54,6 +56,17 @@ pub struct Transaction {
     root: PathBuf,
     kind: Kind,
     lock: BankLock,
+    /// Where what this transaction writes is recorded when it ends; every
+    /// write below records itself, so no front end can skip it.
+    journal: Option<Journal>,
+    recorded: Mutex<Journalled>,
+}
+
+#[derive(Debug, Default)]
+struct Journalled {
+    kind: Option<&'static str>,
+    undoes: Option<String>,
+    files: Vec<FileRecord>,
 }
 
 /// One file the commit changed: its bytes before (`None`: it did not
@@ -131,7 +144,76 @@ impl Transaction {
             root: root.to_path_buf(),
             kind,
             lock,
+            journal: journal::installed(),
+            recorded: Mutex::default(),
         })
+    }
+
+    /// Record to `journal` instead of the installed one.
+    pub fn journal_to(mut self, journal: Journal) -> Transaction {
+        self.journal = Some(journal);
+        self
+    }
+
+    /// What kind of write the journal entry names (`write` when unset).
+    pub fn set_label(&self, kind: &'static str) {
+        self.journalled(|j| j.kind = Some(kind));
+    }
+
+    /// The journal entry this transaction reverts.
+    pub fn set_undoes(&self, id: &str) {
+        self.journalled(|j| j.undoes = Some(id.to_owned()));
+    }
+
+    fn journalled(&self, f: impl FnOnce(&mut Journalled)) {
+        if self.journal.is_some() {
+            let mut guard = self.recorded.lock().unwrap_or_else(|e| e.into_inner());
+            f(&mut guard);
+        }
+    }
+
+    /// A whole-file change: a second change of the same file keeps the
+    /// first `before` and the last `after`.
+    fn record_replaced(&self, rel: &str, before: Option<&[u8]>, after: Option<&[u8]>) {
+        self.journalled(|j| {
+            let after = after.map(Blob::of);
+            for f in &mut j.files {
+                if f.path == rel
+                    && let Recorded::Replaced { after: a, .. } = &mut f.change
+                {
+                    *a = after;
+                    return;
+                }
+            }
+            j.files.push(FileRecord {
+                path: rel.to_owned(),
+                change: Recorded::Replaced {
+                    before: before.map(Blob::of),
+                    after,
+                },
+            });
+        });
+    }
+
+    fn journalled_has(&self, rel: &str) -> bool {
+        let mut has = false;
+        self.journalled(|j| has = j.files.iter().any(|f| f.path == rel));
+        has
+    }
+
+    fn record(&self, rel: &str, change: Recorded) {
+        self.journalled(|j| {
+            j.files.push(FileRecord {
+                path: rel.to_owned(),
+                change,
+            })
+        });
+    }
+
+    /// The bytes of `rel` now, only when a journal will need them.
+    fn before_for_journal(&self, rel: &str) -> Option<Vec<u8>> {
+        self.journal.as_ref()?;
+        self.fix_read(rel).ok().flatten()
     }
 
     pub fn root(&self) -> &Path {
@@ -208,7 +290,10 @@ impl Transaction {
                 ));
             }
         }
-        write_atomic(&target, bytes).map_err(|e| fail(e.to_string()))
+        let before = self.before_for_journal(rel);
+        write_atomic(&target, bytes).map_err(|e| fail(e.to_string()))?;
+        self.record_replaced(rel, before.as_deref(), Some(bytes));
+        Ok(())
     }
 
     /// Add `line` and a newline at the end of a file in one write, never
@@ -234,6 +319,83 @@ impl Transaction {
         if created && let Some(parent) = target.parent() {
             sync_dir(parent);
         }
+        self.record(
+            rel,
+            Recorded::Appended {
+                len_before: meta.len(),
+                bytes: Blob::of(&bytes),
+            },
+        );
+        Ok(())
+    }
+
+    /// Cut a file back to `len` bytes (an append taken back), in place:
+    /// the file may be too large to rewrite.
+    pub fn truncate(&self, rel: &str, len: u64) -> Result<(), String> {
+        let fail = |e: String| format!("{rel}: {e}");
+        let target = self.unlinked(rel)?;
+        let file = open_for_append(&target).map_err(|e| fail(e.to_string()))?;
+        let meta = file.metadata().map_err(|e| fail(e.to_string()))?;
+        if !meta.is_file() || meta.len() < len {
+            return Err(fail("is not the file that was appended to".into()));
+        }
+        let removed = {
+            use std::io::{Read as _, Seek as _, SeekFrom};
+            let mut f = &file;
+            let mut tail = Vec::new();
+            f.seek(SeekFrom::Start(len))
+                .and_then(|_| f.read_to_end(&mut tail))
+                .map_err(|e| fail(e.to_string()))?;
+            tail
+        };
+        file.set_len(len).map_err(|e| fail(e.to_string()))?;
+        file.sync_all().map_err(|e| fail(e.to_string()))?;
+        self.record(
+            rel,
+            Recorded::Truncated {
+                len_after: len,
+                removed: Blob::of(&removed),
+            },
+        );
+        Ok(())
+    }
+
+    /// The bytes of any file of the memory reached through no link
+    /// (`None`: absent), for checking a file before it is reverted.
+    pub fn read_any(&self, rel: &str) -> Result<Option<Vec<u8>>, String> {
+        self.fix_read(rel)
+    }
+
+    /// Delete a regular file of the memory (never a link or a folder).
+    pub fn remove(&self, rel: &str) -> Result<(), String> {
+        self.remove_leftover(rel)
+    }
+
+    /// Remove a folder a change made, when it is still empty (a folder
+    /// that holds files now is left as it is).
+    pub fn remove_empty_folder(&self, rel: &str) -> Result<(), String> {
+        let target = self.unlinked(rel)?;
+        match fs::remove_dir(&target) {
+            Ok(()) => {
+                sync_dir(&self.root);
+                Ok(())
+            }
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
+            Err(_) if target.is_dir() => Ok(()),
+            Err(e) => Err(format!("{rel}: {e}")),
+        }
+    }
+
+    /// Bring back a file a change deleted: by the memory's rules when its
+    /// name follows them, else (a leftover a fix deleted) at its old place
+    /// reached through no link; never over a file that is there.
+    pub fn restore(&self, rel: &str, bytes: &[u8]) -> Result<(), String> {
+        if pathsafe::validate(rel).is_ok() {
+            return self.create(rel, bytes);
+        }
+        let target = self.unlinked(rel)?;
+        create_atomic(&target, bytes).map_err(|e| format!("{rel}: {e}"))?;
+        self.record_replaced(rel, None, Some(bytes));
         Ok(())
     }
 
@@ -245,9 +407,35 @@ impl Transaction {
         declined: &[usize],
         reply: &str,
     ) -> Result<Done<BlocksReport>, Stopped> {
+        self.set_label("agent write");
         self.commit(proposal, declined, Kind::Bank, |tx| {
             compile::apply_reply_declining(&tx.root, reply, Mode::Apply, declined)
         })
+    }
+
+    /// A model reply's `### FILE:` blocks written without a review
+    /// (`membank blocks --apply`), journalled like every other write: the
+    /// files the reply names are read before and after.
+    pub fn apply_blocks(&self, reply: &str) -> BlocksReport {
+        self.set_label("agent write");
+        let mut paths: Vec<String> = Vec::new();
+        for block in crate::fileblocks::parse_reply(reply).blocks {
+            if let Ok(p) = pathsafe::validate(&block.path_raw)
+                && !paths.iter().any(|q| q == p.as_str())
+            {
+                paths.push(p.as_str().to_owned());
+            }
+        }
+        let before: Vec<Option<Vec<u8>>> =
+            paths.iter().map(|p| self.read(p).ok().flatten()).collect();
+        let report = compile::apply_reply(&self.root, reply, Mode::Apply);
+        for (path, before) in paths.iter().zip(before) {
+            let after = self.read(path).ok().flatten();
+            if after != before {
+                self.record_replaced(path, before.as_deref(), after.as_deref());
+            }
+        }
+        report
     }
 
     /// Process Inbox, reviewed: the blocks written, then each of `sources`
@@ -262,6 +450,7 @@ impl Transaction {
         sources: &[String],
         now: jiff::civil::DateTime,
     ) -> Result<Done<CompileReport>, Stopped> {
+        self.set_label("inbox");
         self.commit(proposal, declined, Kind::Bank, |tx| {
             compile::compile_reply_declining(&tx.root, sources, reply, Mode::Apply, now, declined)
         })
@@ -275,6 +464,7 @@ impl Transaction {
         proposal: &Proposal,
         declined: &[usize],
     ) -> Result<Done<Vec<ProposedFile>>, Stopped> {
+        self.set_label("writeback");
         self.commit(proposal, declined, Kind::Project, |tx| {
             writeback::write_accepted(tx, proposal, declined)
         })
@@ -289,6 +479,7 @@ impl Transaction {
     /// lists each file's bytes before and after (a move is its old path
     /// going and its new path coming), and the folders made.
     pub fn commit_fixes(&self, fixes: &[FileFix]) -> Result<Done<Vec<String>>, Stopped> {
+        self.set_label("fix");
         let stale: Vec<String> = fixes.iter().flat_map(|f| self.stale_paths(f)).collect();
         if !stale.is_empty() {
             return Err(Stopped::Stale(stale));
@@ -447,7 +638,9 @@ impl Transaction {
             } else {
                 fail(e.to_string())
             }
-        })
+        })?;
+        self.record_replaced(rel, None, Some(bytes));
+        Ok(())
     }
 
     /// Write a new file reached through no link, in a folder that exists
@@ -503,10 +696,12 @@ impl Transaction {
         if !meta.is_file() {
             return Err(format!("{rel}: is not a regular file; not deleted"));
         }
+        let before = self.before_for_journal(rel);
         fs::remove_file(&target).map_err(|e| format!("{rel}: {e}"))?;
         if let Some(parent) = target.parent() {
             sync_dir(parent);
         }
+        self.record_replaced(rel, before.as_deref(), None);
         Ok(())
     }
 
@@ -521,6 +716,7 @@ impl Transaction {
         match fs::create_dir(&target) {
             Ok(()) => {
                 sync_dir(&self.root);
+                self.record(name, Recorded::FolderMade);
                 Ok(())
             }
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists && target.is_dir() => Ok(()),
@@ -569,7 +765,7 @@ impl Transaction {
         let before: Vec<Option<Vec<u8>>> =
             paths.iter().map(|p| self.read(p).ok().flatten()).collect();
         let report = step(self);
-        let changes = paths
+        let changes: Vec<FileChange> = paths
             .into_iter()
             .zip(before)
             .filter_map(|(path, before)| {
@@ -581,7 +777,42 @@ impl Transaction {
                 })
             })
             .collect();
+        // The layouts' writers do not all write through this
+        // transaction; what changed is recorded here for them.
+        for c in &changes {
+            let recorded = self.journalled_has(&c.path);
+            if !recorded {
+                self.record_replaced(&c.path, c.before.as_deref(), c.after.as_deref());
+            }
+        }
         Ok(Done { report, changes })
+    }
+}
+
+impl Drop for Transaction {
+    /// The transaction's one journal entry, written when it ends (the lock
+    /// is still held: fields drop after this).
+    fn drop(&mut self) {
+        let Some(journal) = &self.journal else { return };
+        let recorded = std::mem::take(self.recorded.get_mut().unwrap_or_else(|e| e.into_inner()));
+        if recorded.files.is_empty() {
+            return;
+        }
+        let entry = journal::Entry {
+            id: String::new(),
+            time: jiff::Timestamp::now()
+                .round(jiff::Unit::Second)
+                .map(|t| t.to_string())
+                .unwrap_or_default(),
+            root: self.root.display().to_string(),
+            memory: self.kind.noun().to_owned(),
+            kind: recorded.kind.unwrap_or("write").to_owned(),
+            undoes: recorded.undoes,
+            files: recorded.files,
+        };
+        if let Err(e) = journal.record(entry, jiff::Timestamp::now()) {
+            (journal.on_error)(&format!("the undo journal could not be written: {e}"));
+        }
     }
 }
 

@@ -72,10 +72,13 @@ pub struct FixesReport {
     pub left_in_place: Vec<String>,
 }
 
+/// A plan changes nothing outside the server, so it is read-only and
+/// idempotent.
 fn proposing() -> ToolAnnotations {
     ToolAnnotations::new()
         .read_only(true)
         .destructive(false)
+        .idempotent(true)
         .open_world(false)
 }
 

@@ -193,10 +193,13 @@ pub struct FixesApplied {
     pub written: Vec<String>,
 }
 
+/// A proposal changes nothing outside the server (asking twice only makes
+/// a second id for the same plan), so it is read-only and idempotent.
 fn proposing() -> ToolAnnotations {
     ToolAnnotations::new()
         .read_only(true)
         .destructive(false)
+        .idempotent(true)
         .open_world(false)
 }
 

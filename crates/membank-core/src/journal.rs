@@ -1,0 +1,389 @@
+//! The undo journal: one entry per transaction that changed a memory,
+//! with each file's bytes before and after (for an append, only the bytes
+//! appended and the length before), so the last change can be reverted
+//! when its files are still as it left them.
+//!
+//! The journal lives in a folder the caller chooses (the binary uses its
+//! state folder, never a memory): one sub-folder per memory, one JSON file
+//! per entry, named so that name order is time order. It only ever holds
+//! bytes of files a transaction wrote. It is bounded by total size and by
+//! age, pruned oldest first after every entry written.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use serde::{Deserialize, Serialize};
+
+use crate::atomic::write_atomic;
+use crate::transaction::{Kind, Transaction};
+
+/// Default bound on the journal's total size.
+pub const DEFAULT_MAX_BYTES: u64 = 64 * 1024 * 1024;
+/// Default bound on an entry's age.
+pub const DEFAULT_MAX_DAYS: u32 = 30;
+/// An entry file larger than this is reported, not read.
+const MAX_ENTRY_BYTES: u64 = 512 * 1024 * 1024;
+/// The kind of the entry an undo writes.
+pub const UNDO_KIND: &str = "undo";
+
+/// Where entries go and how much is kept.
+#[derive(Debug, Clone)]
+pub struct Journal {
+    pub dir: PathBuf,
+    pub max_bytes: u64,
+    pub max_days: u32,
+    /// Told why an entry could not be written (the write itself stands).
+    pub on_error: fn(&str),
+}
+
+fn ignore_error(_: &str) {}
+
+impl Journal {
+    pub fn new(dir: PathBuf) -> Journal {
+        Journal {
+            dir,
+            max_bytes: DEFAULT_MAX_BYTES,
+            max_days: DEFAULT_MAX_DAYS,
+            on_error: ignore_error,
+        }
+    }
+}
+
+static DEFAULT: OnceLock<Journal> = OnceLock::new();
+
+/// The journal every transaction records to from now on, set once at
+/// start-up by the program that owns the state folder.
+pub fn install(journal: Journal) {
+    let _ = DEFAULT.set(journal);
+}
+
+/// The installed journal, if any.
+pub fn installed() -> Option<Journal> {
+    DEFAULT.get().cloned()
+}
+
+/// File bytes as stored: text when they are UTF-8, else hex.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Blob {
+    Text(String),
+    Hex(String),
+}
+
+impl Blob {
+    pub fn of(bytes: &[u8]) -> Blob {
+        match std::str::from_utf8(bytes) {
+            Ok(text) => Blob::Text(text.to_owned()),
+            Err(_) => Blob::Hex(bytes.iter().map(|b| format!("{b:02x}")).collect()),
+        }
+    }
+
+    pub fn bytes(&self) -> Result<Vec<u8>, String> {
+        match self {
+            Blob::Text(t) => Ok(t.as_bytes().to_vec()),
+            Blob::Hex(h) => {
+                if h.len() % 2 != 0 || !h.is_ascii() {
+                    return Err("bad hex".into());
+                }
+                (0..h.len())
+                    .step_by(2)
+                    .map(|i| u8::from_str_radix(&h[i..i + 2], 16).map_err(|e| e.to_string()))
+                    .collect()
+            }
+        }
+    }
+}
+
+/// What a transaction did to one file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Recorded {
+    /// The whole file: `None` before for a created file, after for a
+    /// deleted one.
+    Replaced {
+        before: Option<Blob>,
+        after: Option<Blob>,
+    },
+    /// Bytes added at the end of a file that was `len_before` long.
+    Appended { len_before: u64, bytes: Blob },
+    /// An append taken back: the file cut to `len_after`.
+    Truncated { len_after: u64, removed: Blob },
+    /// A folder made (its removal, when undone, only while it is empty).
+    FolderMade,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileRecord {
+    pub path: String,
+    pub change: Recorded,
+}
+
+/// One transaction.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Entry {
+    /// The entry's file name without `.json`; sorts by time.
+    #[serde(default)]
+    pub id: String,
+    /// UTC, RFC 3339.
+    pub time: String,
+    pub root: String,
+    /// `bank` or `project`.
+    pub memory: String,
+    /// What kind of write: `fix`, `agent write`, `writeback`, `undo`, ...
+    pub kind: String,
+    /// For an undo, the entry it reverted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub undoes: Option<String>,
+    pub files: Vec<FileRecord>,
+}
+
+/// An entry file that could not be read, named with the reason.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Corrupt {
+    pub file: PathBuf,
+    pub reason: String,
+}
+
+/// A stable name for a memory's folder in the journal (FNV-1a of its
+/// path), so entries of different memories never mix.
+fn memory_folder(root: &Path) -> String {
+    let canonical = fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in canonical.to_string_lossy().as_bytes() {
+        hash ^= u64::from(*byte);
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("{hash:016x}")
+}
+
+impl Journal {
+    fn memory_dir(&self, root: &Path) -> PathBuf {
+        self.dir.join(memory_folder(root))
+    }
+
+    /// Write `entry` (its id is set here) and prune; returns the id.
+    pub fn record(&self, mut entry: Entry, now: jiff::Timestamp) -> Result<String, String> {
+        let dir = self.memory_dir(Path::new(&entry.root));
+        fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        let stamp = now.as_nanosecond().max(0);
+        let mut id = format!("{stamp:024}-{}", std::process::id());
+        let mut n = 0;
+        while dir.join(format!("{id}.json")).exists() {
+            n += 1;
+            id = format!("{stamp:024}-{}-{n}", std::process::id());
+        }
+        entry.id = id.clone();
+        let json = serde_json::to_vec(&entry).map_err(|e| e.to_string())?;
+        let file = dir.join(format!("{id}.json"));
+        write_atomic(&file, &json).map_err(|e| format!("{}: {e}", file.display()))?;
+        self.prune(now);
+        Ok(id)
+    }
+
+    /// Drop entries older than the age bound, then the oldest until the
+    /// whole journal fits the size bound.
+    pub fn prune(&self, now: jiff::Timestamp) {
+        let oldest_kept = now.as_nanosecond() - i128::from(self.max_days) * 86_400 * 1_000_000_000;
+        let mut files: Vec<(String, PathBuf, u64)> = Vec::new();
+        let Ok(memories) = fs::read_dir(&self.dir) else {
+            return;
+        };
+        for memory in memories.flatten() {
+            let Ok(entries) = fs::read_dir(memory.path()) else {
+                continue;
+            };
+            for e in entries.flatten() {
+                let name = e.file_name().to_string_lossy().into_owned();
+                let Some(id) = name.strip_suffix(".json") else {
+                    continue;
+                };
+                let Ok(meta) = e.metadata() else { continue };
+                if meta.is_file() {
+                    files.push((id.to_owned(), e.path(), meta.len()));
+                }
+            }
+        }
+        files.sort();
+        let mut total: u64 = files.iter().map(|f| f.2).sum();
+        for (id, path, len) in files {
+            let too_old = stamp_of(&id).is_some_and(|t| t < oldest_kept);
+            if !too_old && total <= self.max_bytes {
+                break;
+            }
+            if fs::remove_file(&path).is_ok() {
+                total -= len;
+            }
+        }
+    }
+
+    /// The memory's entries, oldest first, and the files that could not
+    /// be read.
+    pub fn entries(&self, root: &Path) -> (Vec<Entry>, Vec<Corrupt>) {
+        let dir = self.memory_dir(root);
+        let mut names: Vec<PathBuf> = match fs::read_dir(&dir) {
+            Ok(list) => list
+                .flatten()
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|x| x == "json"))
+                .collect(),
+            Err(_) => Vec::new(),
+        };
+        names.sort();
+        let mut entries = Vec::new();
+        let mut corrupt = Vec::new();
+        for file in names {
+            match read_entry(&file) {
+                Ok(e) => entries.push(e),
+                Err(reason) => corrupt.push(Corrupt { file, reason }),
+            }
+        }
+        (entries, corrupt)
+    }
+}
+
+fn stamp_of(id: &str) -> Option<i128> {
+    id.split('-').next()?.parse().ok()
+}
+
+fn read_entry(file: &Path) -> Result<Entry, String> {
+    let bytes = crate::safe_read::read_regular(file, MAX_ENTRY_BYTES).map_err(|e| e.to_string())?;
+    let mut entry: Entry =
+        serde_json::from_slice(&bytes).map_err(|e| format!("not an entry: {e}"))?;
+    if let Some(stem) = file.file_stem() {
+        entry.id = stem.to_string_lossy().into_owned();
+    }
+    Ok(entry)
+}
+
+/// The newest entry an undo would revert: not itself an undo, and not
+/// reverted already.
+pub fn last_undoable(entries: &[Entry]) -> Option<&Entry> {
+    let undone: Vec<&str> = entries.iter().filter_map(|e| e.undoes.as_deref()).collect();
+    entries
+        .iter()
+        .rev()
+        .find(|e| e.kind != UNDO_KIND && !undone.contains(&e.id.as_str()))
+}
+
+/// Why an undo wrote nothing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Refused {
+    /// Nothing in the journal to undo.
+    Nothing,
+    /// This file is no longer as the entry left it.
+    Changed { path: String, how: String },
+    /// The entry or the memory could not be read or written.
+    Failed(String),
+}
+
+impl std::fmt::Display for Refused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Refused::Nothing => {
+                f.write_str("nothing to undo: the journal has no change of this memory")
+            }
+            Refused::Changed { path, how } => {
+                write!(f, "{path}: {how} since that change; nothing was reverted")
+            }
+            Refused::Failed(reason) => f.write_str(reason),
+        }
+    }
+}
+
+/// Revert `entry` through `tx` (which holds the memory's lock): every
+/// file is first checked to be as the entry left it, then each is put
+/// back. The transaction journals the revert as an `undo` entry.
+pub fn revert(tx: &Transaction, entry: &Entry) -> Result<(), Refused> {
+    let want_kind = match tx.kind() {
+        Kind::Bank => "bank",
+        Kind::Project => "project",
+    };
+    if entry.memory != want_kind {
+        return Err(Refused::Failed(format!(
+            "the entry is of a {}, this memory is a {want_kind}; nothing was reverted",
+            entry.memory
+        )));
+    }
+    for file in &entry.files {
+        check_left_as(tx, file)?;
+    }
+    tx.set_label(UNDO_KIND);
+    tx.set_undoes(&entry.id);
+    for file in entry.files.iter().rev() {
+        put_back(tx, file).map_err(|e| Refused::Failed(format!("{e}; the undo stopped there")))?;
+    }
+    Ok(())
+}
+
+fn blob(b: &Blob, path: &str) -> Result<Vec<u8>, Refused> {
+    b.bytes().map_err(|e| {
+        Refused::Failed(format!(
+            "{path}: the journal entry is damaged ({e}); nothing was reverted"
+        ))
+    })
+}
+
+fn check_left_as(tx: &Transaction, file: &FileRecord) -> Result<(), Refused> {
+    if file.change == Recorded::FolderMade {
+        return Ok(());
+    }
+    let now = tx
+        .read_any(&file.path)
+        .map_err(|e| Refused::Failed(format!("{e}; nothing was reverted")))?;
+    let changed = |how: &str| {
+        Err(Refused::Changed {
+            path: file.path.clone(),
+            how: how.to_owned(),
+        })
+    };
+    match &file.change {
+        Recorded::Replaced { after, .. } => {
+            let after = after.as_ref().map(|a| blob(a, &file.path)).transpose()?;
+            match (&now, &after) {
+                (None, None) => Ok(()),
+                (Some(_), None) => changed("was created again"),
+                (None, Some(_)) => changed("was deleted"),
+                (Some(n), Some(a)) if n == a => Ok(()),
+                _ => changed("was changed"),
+            }
+        }
+        Recorded::Appended { len_before, bytes } => {
+            let bytes = blob(bytes, &file.path)?;
+            let Some(now) = now else {
+                return changed("was deleted");
+            };
+            let len_before = *len_before as usize;
+            if now.len() == len_before + bytes.len() && now[len_before..] == bytes[..] {
+                Ok(())
+            } else {
+                changed("was changed")
+            }
+        }
+        Recorded::Truncated { .. } => Err(Refused::Failed(
+            "an undo is not itself undone; nothing was reverted".into(),
+        )),
+        Recorded::FolderMade => Ok(()),
+    }
+}
+
+fn put_back(tx: &Transaction, file: &FileRecord) -> Result<(), String> {
+    let bytes = |b: &Blob| b.bytes().map_err(|e| format!("{}: {e}", file.path));
+    match &file.change {
+        Recorded::Replaced { before: None, .. } => tx.remove(&file.path),
+        Recorded::Replaced {
+            before: Some(b),
+            after: None,
+        } => tx.restore(&file.path, &bytes(b)?),
+        Recorded::Replaced {
+            before: Some(b),
+            after: Some(_),
+        } => tx.replace(&file.path, &bytes(b)?),
+        Recorded::Appended { len_before, .. } => tx.truncate(&file.path, *len_before),
+        Recorded::Truncated { .. } => Err(format!("{}: an undo is not undone", file.path)),
+        Recorded::FolderMade => tx.remove_empty_folder(&file.path),
+    }
+}
+
+#[cfg(test)]
+mod tests;

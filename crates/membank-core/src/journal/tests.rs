@@ -1,0 +1,259 @@
+use std::fs;
+use std::time::Duration;
+
+use super::*;
+use crate::fix::{Action, FileFix};
+use crate::transaction::{Kind, Transaction};
+
+fn journal(dir: &Path) -> Journal {
+    Journal::new(dir.join("journal"))
+}
+
+fn begin(root: &Path, j: &Journal, kind: Kind) -> Transaction {
+    Transaction::begin(root, kind, Duration::ZERO, || {})
+        .unwrap()
+        .journal_to(j.clone())
+}
+
+fn undo(root: &Path, j: &Journal, kind: Kind) -> Result<(), Refused> {
+    let (entries, corrupt) = j.entries(root);
+    assert!(corrupt.is_empty(), "{corrupt:?}");
+    let entry = last_undoable(&entries).cloned().ok_or(Refused::Nothing)?;
+    let tx = begin(root, j, kind);
+    revert(&tx, &entry)
+}
+
+fn bank() -> (tempfile::TempDir, tempfile::TempDir) {
+    let bank = tempfile::tempdir().unwrap();
+    fs::create_dir_all(bank.path().join("01_CLIENTS")).unwrap();
+    fs::write(
+        bank.path().join("01_CLIENTS/Acme.md"),
+        "---\nclient: Acme\n---\nold\n",
+    )
+    .unwrap();
+    (bank, tempfile::tempdir().unwrap())
+}
+
+fn read(root: &Path, rel: &str) -> Option<Vec<u8>> {
+    fs::read(root.join(rel)).ok()
+}
+
+#[test]
+fn a_fix_undone_leaves_every_byte_as_before() {
+    let (bank, state) = bank();
+    let j = journal(state.path());
+    let before = read(bank.path(), "01_CLIENTS/Acme.md").unwrap();
+    let fixes = vec![
+        FileFix {
+            path: "01_CLIENTS/Acme.md".into(),
+            codes: Vec::new(),
+            notes: Vec::new(),
+            action: Action::Change {
+                before: before.clone(),
+                after: b"---\nclient: Acme\n---\nnew\n".to_vec(),
+            },
+        },
+        FileFix {
+            path: "01_CLIENTS/Beta.md".into(),
+            codes: Vec::new(),
+            notes: Vec::new(),
+            action: Action::Create {
+                after: b"---\nclient: Beta\n---\n".to_vec(),
+            },
+        },
+    ];
+    begin(bank.path(), &j, Kind::Bank)
+        .commit_fixes(&fixes)
+        .unwrap();
+    assert_eq!(
+        read(bank.path(), "01_CLIENTS/Beta.md").unwrap(),
+        b"---\nclient: Beta\n---\n"
+    );
+
+    undo(bank.path(), &j, Kind::Bank).unwrap();
+    assert_eq!(read(bank.path(), "01_CLIENTS/Acme.md").unwrap(), before);
+    assert_eq!(
+        read(bank.path(), "01_CLIENTS/Beta.md"),
+        None,
+        "the created file is removed"
+    );
+    let (entries, _) = j.entries(bank.path());
+    assert_eq!(entries.len(), 2);
+    assert_eq!(entries[0].kind, "fix");
+    assert_eq!(entries[1].kind, UNDO_KIND);
+    assert_eq!(entries[1].undoes.as_deref(), Some(entries[0].id.as_str()));
+    assert_eq!(undo(bank.path(), &j, Kind::Bank), Err(Refused::Nothing));
+}
+
+#[test]
+fn a_moved_file_comes_back_and_a_deleted_one_too() {
+    let (bank, state) = bank();
+    let j = journal(state.path());
+    fs::write(bank.path().join("01_CLIENTS/x.md.abc123.tmp"), b"left\xff").unwrap();
+    let before = read(bank.path(), "01_CLIENTS/Acme.md").unwrap();
+    let fixes = vec![
+        FileFix {
+            path: "01_CLIENTS/Acme.md".into(),
+            codes: Vec::new(),
+            notes: Vec::new(),
+            action: Action::Move {
+                to: "01_CLIENTS/Acme Ltd.md".into(),
+                before: before.clone(),
+                after: before.clone(),
+            },
+        },
+        FileFix {
+            path: "01_CLIENTS/x.md.abc123.tmp".into(),
+            codes: Vec::new(),
+            notes: Vec::new(),
+            action: Action::Delete {
+                before: b"left\xff".to_vec(),
+            },
+        },
+    ];
+    begin(bank.path(), &j, Kind::Bank)
+        .commit_fixes(&fixes)
+        .unwrap();
+    assert_eq!(read(bank.path(), "01_CLIENTS/Acme.md"), None);
+
+    undo(bank.path(), &j, Kind::Bank).unwrap();
+    assert_eq!(read(bank.path(), "01_CLIENTS/Acme.md").unwrap(), before);
+    assert_eq!(read(bank.path(), "01_CLIENTS/Acme Ltd.md"), None);
+    assert_eq!(
+        read(bank.path(), "01_CLIENTS/x.md.abc123.tmp").unwrap(),
+        b"left\xff"
+    );
+}
+
+#[test]
+fn an_appended_line_is_taken_back_and_nothing_else() {
+    let project = tempfile::tempdir().unwrap();
+    let state = tempfile::tempdir().unwrap();
+    let j = journal(state.path());
+    fs::create_dir_all(project.path().join("memory")).unwrap();
+    fs::write(
+        project.path().join("memory/impressions.jsonl"),
+        "{\"id\":\"a\"}",
+    )
+    .unwrap();
+    begin(project.path(), &j, Kind::Project)
+        .append_line("memory/impressions.jsonl", "{\"id\":\"b\"}")
+        .unwrap();
+    undo(project.path(), &j, Kind::Project).unwrap();
+    assert_eq!(
+        read(project.path(), "memory/impressions.jsonl").unwrap(),
+        b"{\"id\":\"a\"}"
+    );
+    let (entries, _) = j.entries(project.path());
+    assert!(matches!(
+        entries[0].files[0].change,
+        Recorded::Appended { len_before: 10, .. }
+    ));
+}
+
+#[test]
+fn a_file_changed_since_is_named_and_nothing_is_reverted() {
+    let (bank, state) = bank();
+    let j = journal(state.path());
+    let tx = begin(bank.path(), &j, Kind::Bank);
+    tx.replace("01_CLIENTS/Acme.md", b"one").unwrap();
+    tx.create("01_CLIENTS/Beta.md", b"two").unwrap();
+    drop(tx);
+    fs::write(bank.path().join("01_CLIENTS/Acme.md"), "edited by hand").unwrap();
+
+    let refused = undo(bank.path(), &j, Kind::Bank).unwrap_err();
+    assert_eq!(
+        refused,
+        Refused::Changed {
+            path: "01_CLIENTS/Acme.md".into(),
+            how: "was changed".into()
+        }
+    );
+    assert!(refused.to_string().contains("nothing was reverted"));
+    assert_eq!(read(bank.path(), "01_CLIENTS/Beta.md").unwrap(), b"two");
+    assert_eq!(
+        read(bank.path(), "01_CLIENTS/Acme.md").unwrap(),
+        b"edited by hand"
+    );
+}
+
+#[test]
+fn the_journal_is_pruned_oldest_first_by_size_and_by_age() {
+    let state = tempfile::tempdir().unwrap();
+    let mut j = journal(state.path());
+    let entry = |text: &str| Entry {
+        id: String::new(),
+        time: String::new(),
+        root: "/nowhere/bank".into(),
+        memory: "bank".into(),
+        kind: "fix".into(),
+        undoes: None,
+        files: vec![FileRecord {
+            path: "a.md".into(),
+            change: Recorded::Replaced {
+                before: None,
+                after: Some(Blob::of(text.as_bytes())),
+            },
+        }],
+    };
+    let day = jiff::SignedDuration::from_hours(24);
+    let t0 = jiff::Timestamp::from_second(1_700_000_000).unwrap();
+    j.max_days = 10;
+    j.record(entry("first"), t0).unwrap();
+    j.record(entry("second"), t0 + day * 5).unwrap();
+    let texts = |j: &Journal| -> Vec<Recorded> {
+        j.entries(Path::new("/nowhere/bank"))
+            .0
+            .into_iter()
+            .map(|e| e.files[0].change.clone())
+            .collect()
+    };
+    assert_eq!(texts(&j).len(), 2);
+    // Eleven days after the first: it is over the age bound.
+    j.record(entry("third"), t0 + day * 11).unwrap();
+    assert_eq!(texts(&j).len(), 2);
+    assert!(!format!("{:?}", texts(&j)).contains("first"));
+    // A size bound for about one entry keeps only the newest.
+    j.max_bytes = 300;
+    j.record(entry("fourth"), t0 + day * 12).unwrap();
+    let left = format!("{:?}", texts(&j));
+    assert!(left.contains("fourth") && !left.contains("third"), "{left}");
+}
+
+#[test]
+fn a_corrupt_entry_is_reported_with_its_file() {
+    let (bank, state) = bank();
+    let j = journal(state.path());
+    begin(bank.path(), &j, Kind::Bank)
+        .replace("01_CLIENTS/Acme.md", b"x")
+        .unwrap();
+    let dir = j.memory_dir(bank.path());
+    fs::write(dir.join("999999999999999999999999-1.json"), "{not json").unwrap();
+    let (entries, corrupt) = j.entries(bank.path());
+    assert_eq!(entries.len(), 1);
+    assert_eq!(corrupt.len(), 1);
+    assert!(corrupt[0].file.ends_with("999999999999999999999999-1.json"));
+}
+
+#[test]
+fn nothing_is_journalled_inside_the_memory_and_no_other_file_is_held() {
+    let (bank, state) = bank();
+    fs::write(
+        bank.path().join("01_CLIENTS/Other.md"),
+        "untouched secret-ish text",
+    )
+    .unwrap();
+    let j = journal(state.path());
+    begin(bank.path(), &j, Kind::Bank)
+        .replace("01_CLIENTS/Acme.md", b"x")
+        .unwrap();
+    let names: Vec<_> = walkdir::WalkDir::new(bank.path())
+        .into_iter()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(!names.iter().any(|n| n.ends_with(".json")), "{names:?}");
+    let (entries, _) = j.entries(bank.path());
+    let all = serde_json::to_string(&entries).unwrap();
+    assert!(!all.contains("untouched"));
+}

@@ -1,0 +1,173 @@
+//! `membank undo`: take back the last change membank made to a memory
+//! (when its files are still as that change left them), or list the
+//! journalled changes.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use membank_core::journal::{self, Entry, Recorded};
+use membank_core::memory::LayoutKind;
+use membank_core::transaction::Kind;
+use serde::Serialize;
+
+use super::common;
+
+#[derive(clap::Args)]
+#[command(
+    after_help = "Every change membank writes is journalled in its state folder (never in the \
+                  memory). An undo is journalled too; running undo again takes back the change \
+                  before. Exit status: 0 reverted (or listed), 1 nothing reverted, 2 error."
+)]
+pub struct Args {
+    /// The memory bank or Deja Vu project folder.
+    memory: PathBuf,
+    /// List the journalled changes, newest first, instead of undoing.
+    #[arg(long)]
+    list: bool,
+    /// Print as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Serialize)]
+struct JsonEntry {
+    id: String,
+    time: String,
+    kind: String,
+    undoes: Option<String>,
+    /// Whether `membank undo` would take this one back next.
+    next: bool,
+    files: Vec<JsonFile>,
+}
+
+#[derive(Serialize)]
+struct JsonFile {
+    path: String,
+    /// `created`, `changed`, `deleted`, `appended`, `truncated` or `folder made`.
+    change: &'static str,
+}
+
+fn change_word(r: &Recorded) -> &'static str {
+    match r {
+        Recorded::Replaced { before: None, .. } => "created",
+        Recorded::Replaced { after: None, .. } => "deleted",
+        Recorded::Replaced { .. } => "changed",
+        Recorded::Appended { .. } => "appended",
+        Recorded::Truncated { .. } => "truncated",
+        Recorded::FolderMade => "folder made",
+    }
+}
+
+fn json_entry(e: &Entry, next: Option<&str>) -> JsonEntry {
+    JsonEntry {
+        id: e.id.clone(),
+        time: e.time.clone(),
+        kind: e.kind.clone(),
+        undoes: e.undoes.clone(),
+        next: next == Some(e.id.as_str()),
+        files: e
+            .files
+            .iter()
+            .map(|f| JsonFile {
+                path: f.path.clone(),
+                change: change_word(&f.change),
+            })
+            .collect(),
+    }
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let found = membank_core::memory::detect(&args.memory, common::forced_format())
+        .map_err(|e| anyhow::anyhow!(common::safe(&e.to_string())))?;
+    let kind = match found.spec.kind {
+        LayoutKind::Bank => Kind::Bank,
+        LayoutKind::DejaVu => Kind::Project,
+        LayoutKind::Everos => {
+            eprintln!(
+                "membank: {} is {}, which membank never writes; nothing to undo",
+                common::safe(&args.memory.display().to_string()),
+                found.spec.title
+            );
+            return Ok(ExitCode::from(2));
+        }
+    };
+    let Some(journal) = journal::installed() else {
+        anyhow::bail!("no state folder for the undo journal: nothing to undo");
+    };
+    if args.list {
+        return list(&journal, &found.root, args.json);
+    }
+    let tx = common::begin_write(&found.root, kind)?;
+    match membank::undo_journal::undo_last_in(&journal, &tx) {
+        Ok(undone) => {
+            drop(tx);
+            for w in &undone.warnings {
+                eprintln!("membank: warning: {}", common::safe(w));
+            }
+            if args.json {
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&json_entry(&undone.entry, None))?
+                );
+            } else {
+                println!(
+                    "Undone: {} of {}",
+                    common::safe(&undone.entry.kind),
+                    common::safe(&undone.entry.time)
+                );
+                for f in &undone.entry.files {
+                    println!(
+                        "  {} (was {})",
+                        common::safe(&f.path),
+                        change_word(&f.change)
+                    );
+                }
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(e) => {
+            eprintln!("membank: {}", common::safe(&e));
+            Ok(ExitCode::from(1))
+        }
+    }
+}
+
+fn list(
+    journal: &journal::Journal,
+    root: &std::path::Path,
+    json: bool,
+) -> anyhow::Result<ExitCode> {
+    let (entries, corrupt) = journal.entries(root);
+    for c in &corrupt {
+        eprintln!(
+            "membank: warning: {}: {}",
+            common::safe(&c.file.display().to_string()),
+            common::safe(&c.reason)
+        );
+    }
+    let next = journal::last_undoable(&entries).map(|e| e.id.clone());
+    let shown: Vec<JsonEntry> = entries
+        .iter()
+        .rev()
+        .map(|e| json_entry(e, next.as_deref()))
+        .collect();
+    if json {
+        println!("{}", serde_json::to_string_pretty(&shown)?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    if shown.is_empty() {
+        println!("No journalled change of this memory.");
+    }
+    for e in &shown {
+        let mark = if e.next {
+            "  <- undo takes this back next"
+        } else {
+            ""
+        };
+        println!("{}  {}{mark}", common::safe(&e.time), common::safe(&e.kind));
+        for f in &e.files {
+            println!("    {} {}", f.change, common::safe(&f.path));
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,116 @@
+//! Where membank keeps its undo journal and how much: `journal/` in the
+//! state folder (never inside a memory), bounded by the `[undo]` table of
+//! the config file:
+//!
+//! ```toml
+//! [undo]
+//! max_mb = 64     # the whole journal; oldest entries go first
+//! max_days = 30   # entries older than this go
+//! ```
+
+use std::path::Path;
+
+use anyhow::Context as _;
+use membank_core::journal::{self, Journal};
+use serde::Deserialize;
+
+#[derive(Debug, Default, Deserialize)]
+struct UndoTable {
+    #[serde(default)]
+    undo: Undo,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Undo {
+    max_mb: Option<u64>,
+    max_days: Option<u32>,
+}
+
+/// The journal of this user, bounded as the config file at `config`
+/// says; `None` when there is no state folder.
+pub fn journal(config: Option<&Path>) -> anyhow::Result<Option<Journal>> {
+    let Some(state) = crate::state::state_dir() else {
+        return Ok(None);
+    };
+    let mut journal = Journal::new(state.join("journal"));
+    journal.on_error = |e| tracing::warn!("{e}");
+    let path = match config {
+        Some(p) => Some(p.to_path_buf()),
+        None => membank_llm::config::config_file_path(),
+    };
+    let text = match path.as_deref().map(std::fs::read_to_string) {
+        Some(Ok(text)) => text,
+        Some(Err(e)) if e.kind() != std::io::ErrorKind::NotFound => {
+            let shown = path.as_deref().map(|p| p.display().to_string());
+            return Err(e).with_context(|| format!("reading {}", shown.unwrap_or_default()));
+        }
+        _ => return Ok(Some(journal)),
+    };
+    let table: UndoTable = toml::from_str(&text).context("[undo] table")?;
+    if let Some(mb) = table.undo.max_mb {
+        anyhow::ensure!(mb > 0, "[undo] max_mb must be at least 1");
+        journal.max_bytes = mb.saturating_mul(1024 * 1024);
+    }
+    if let Some(days) = table.undo.max_days {
+        anyhow::ensure!(days > 0, "[undo] max_days must be at least 1");
+        journal.max_days = days;
+    }
+    Ok(Some(journal))
+}
+
+/// Make every transaction of this run record to the user's journal.
+pub fn install() -> anyhow::Result<()> {
+    if let Some(j) = journal(None)? {
+        journal::install(j);
+    }
+    Ok(())
+}
+
+/// What `undo` reverted.
+#[derive(Debug, Clone)]
+pub struct Undone {
+    pub entry: journal::Entry,
+    /// Journal files that could not be read (named, with the reason).
+    pub warnings: Vec<String>,
+}
+
+/// Take back the last change journalled for the memory `tx` holds the
+/// lock of: nothing is written when any of its files changed since (the
+/// message names the file). The one entry point for every front end.
+pub fn undo_last(tx: &membank_core::transaction::Transaction) -> Result<Undone, String> {
+    let journal =
+        journal::installed().ok_or("no state folder for the undo journal: nothing to undo")?;
+    undo_last_in(&journal, tx)
+}
+
+/// [`undo_last`] with an explicit journal.
+pub fn undo_last_in(
+    journal: &Journal,
+    tx: &membank_core::transaction::Transaction,
+) -> Result<Undone, String> {
+    let (entries, corrupt) = journal.entries(tx.root());
+    let entry = journal::last_undoable(&entries)
+        .cloned()
+        .ok_or_else(|| journal::Refused::Nothing.to_string())?;
+    // A damaged entry newer than the one found may be the real last
+    // change: reverting an older one under it could undo the wrong thing.
+    let newer_corrupt = corrupt.iter().find(|c| {
+        c.file
+            .file_stem()
+            .is_some_and(|s| s.to_string_lossy().as_ref() > entry.id.as_str())
+    });
+    if let Some(c) = newer_corrupt {
+        return Err(format!(
+            "{}: the last journal entry cannot be read ({}); nothing was reverted",
+            c.file.display(),
+            c.reason
+        ));
+    }
+    journal::revert(tx, &entry).map_err(|e| e.to_string())?;
+    let warnings = corrupt
+        .iter()
+        .map(|c| format!("{}: {}", c.file.display(), c.reason))
+        .collect();
+    Ok(Undone { entry, warnings })
+}

@@ -1,0 +1,239 @@
+//! `membank undo` end to end: each kind of write taken back to the byte,
+//! a change made since refused with the file named, the history listed,
+//! and the journal kept in the state folder, never in the memory.
+
+mod support;
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::Path;
+use std::process::Output;
+
+fn run(state: &Path, args: &[&str]) -> Output {
+    support::membank()
+        .env("MEMBANK_STATE_DIR", state)
+        .args(args)
+        .args(["--today", "2026-04-08"])
+        .output()
+        .expect("membank runs")
+}
+
+fn write(root: &Path, rel: &str, bytes: &[u8]) {
+    let p = root.join(rel);
+    fs::create_dir_all(p.parent().unwrap()).unwrap();
+    fs::write(p, bytes).unwrap();
+}
+
+/// Every file and folder under `root` with its bytes (folders: empty).
+fn snapshot(root: &Path) -> BTreeMap<String, Vec<u8>> {
+    let mut out = BTreeMap::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for entry in fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            let rel = path.strip_prefix(root).unwrap().display().to_string();
+            if path.is_dir() {
+                stack.push(path);
+                out.insert(rel, Vec::new());
+            } else {
+                out.insert(rel, fs::read(&path).unwrap());
+            }
+        }
+    }
+    out
+}
+
+/// A bank where `fix` changes a file (BOM, CRLF, short date), deletes a
+/// leftover and makes a missing folder.
+fn flawed_bank() -> tempfile::TempDir {
+    let d = tempfile::tempdir().unwrap();
+    for f in [
+        "00_INBOX",
+        "01_CLIENTS",
+        "02_TERMINOLOGY",
+        "03_DOMAINS",
+        "06_TEMPLATES",
+    ] {
+        fs::create_dir_all(d.path().join(f)).unwrap();
+    }
+    write(
+        d.path(),
+        "03_DOMAINS/Legal.md",
+        b"\xEF\xBB\xBF---\r\ndomain: Legal\r\nlanguages: [en]\r\nlast_updated: \"2026-4-1\"\r\n---\r\n[[Tax]]\r\n",
+    );
+    write(
+        d.path(),
+        "03_DOMAINS/Tax.md",
+        b"---\ndomain: Tax\nlanguages: [en]\nlast_updated: 2026-04-01\n---\n[[Legal]]\n",
+    );
+    write(d.path(), "03_DOMAINS/Tax.md.tmp", b"half a save");
+    d
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+fn ok(out: &Output) {
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn a_fix_undone_leaves_the_bank_byte_for_byte_as_before() {
+    let bank = flawed_bank();
+    let state = tempfile::tempdir().unwrap();
+    let before = snapshot(bank.path());
+    let fixed = run(state.path(), &["fix", s(bank.path()), "--yes"]);
+    assert!(fixed.status.code().is_some());
+    assert_ne!(snapshot(bank.path()), before, "the fix wrote something");
+
+    ok(&run(state.path(), &["undo", s(bank.path())]));
+    assert_eq!(snapshot(bank.path()), before);
+    // The undo is journalled; the next undo finds nothing left to take back.
+    let again = run(state.path(), &["undo", s(bank.path())]);
+    assert_eq!(again.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&again.stderr).contains("nothing to undo"));
+}
+
+#[test]
+fn an_agent_write_undone_removes_what_it_created() {
+    let bank = tempfile::tempdir().unwrap();
+    let state = tempfile::tempdir().unwrap();
+    for f in [
+        "00_INBOX",
+        "01_CLIENTS",
+        "02_TERMINOLOGY",
+        "03_DOMAINS",
+        "05_INDICES",
+        "06_TEMPLATES",
+    ] {
+        fs::create_dir_all(bank.path().join(f)).unwrap();
+    }
+    let before = snapshot(bank.path());
+    let reply = tempfile::NamedTempFile::new().unwrap();
+    fs::write(
+        reply.path(),
+        "### FILE: 01_CLIENTS/Acme.md\n```markdown\n---\nclient: Acme\nlast_updated: 2026-04-08\n---\nPrefers short sentences.\n```\n",
+    )
+    .unwrap();
+    let out = run(
+        state.path(),
+        &[
+            "blocks",
+            s(bank.path()),
+            "--reply",
+            s(reply.path()),
+            "--apply",
+        ],
+    );
+    ok(&out);
+    assert!(bank.path().join("01_CLIENTS/Acme.md").exists());
+
+    ok(&run(state.path(), &["undo", s(bank.path())]));
+    assert_eq!(snapshot(bank.path()), before);
+}
+
+#[test]
+fn a_file_changed_since_is_named_and_nothing_is_reverted() {
+    let bank = flawed_bank();
+    let state = tempfile::tempdir().unwrap();
+    run(state.path(), &["fix", s(bank.path()), "--yes"]);
+    write(bank.path(), "03_DOMAINS/Legal.md", b"edited by hand\n");
+    let after_edit = snapshot(bank.path());
+
+    let out = run(state.path(), &["undo", s(bank.path())]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("03_DOMAINS/Legal.md") && err.contains("nothing was reverted"),
+        "{err}"
+    );
+    assert_eq!(snapshot(bank.path()), after_edit);
+}
+
+#[test]
+fn the_history_is_listed_and_the_journal_stays_out_of_the_memory() {
+    let bank = flawed_bank();
+    let state = tempfile::tempdir().unwrap();
+    run(state.path(), &["fix", s(bank.path()), "--yes"]);
+    let out = run(state.path(), &["undo", s(bank.path()), "--list", "--json"]);
+    ok(&out);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let entries = v.as_array().unwrap();
+    assert_eq!(entries.len(), 1, "{v}");
+    assert_eq!(entries[0]["kind"], "fix");
+    assert_eq!(entries[0]["next"], true);
+    let changes: Vec<(&str, &str)> = entries[0]["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| (f["path"].as_str().unwrap(), f["change"].as_str().unwrap()))
+        .collect();
+    assert!(
+        changes.contains(&("03_DOMAINS/Legal.md", "changed")),
+        "{changes:?}"
+    );
+    assert!(
+        changes.contains(&("03_DOMAINS/Tax.md.tmp", "deleted")),
+        "{changes:?}"
+    );
+
+    let in_bank = snapshot(bank.path());
+    assert!(
+        !in_bank.keys().any(|k| k.ends_with(".json")),
+        "{:?}",
+        in_bank.keys()
+    );
+    assert!(state.path().join("journal").is_dir());
+
+    let text = run(state.path(), &["undo", s(bank.path()), "--list"]);
+    ok(&text);
+    assert!(String::from_utf8_lossy(&text.stdout).contains("undo takes this back next"));
+}
+
+#[test]
+fn a_deja_vu_supersede_undone_leaves_the_project_as_before() {
+    let project = tempfile::tempdir().unwrap();
+    let state = tempfile::tempdir().unwrap();
+    let root = project.path();
+    write(
+        root,
+        "memory/summary.md",
+        b"---\nid: summary\ntitle: Summary\nstatus: active\nscope: project:p\nupdated: 2026-01-01\n---\n\n# Summary\n",
+    );
+    for (name, title) in [("old", "Old"), ("new", "New")] {
+        write(
+            root,
+            &format!("memory/decisions/{name}.md"),
+            format!(
+                "---\nid: {name}\ntitle: {title}\nstatus: active\nscope: project:p\nupdated: 2026-01-01\n---\n\n# {title}\n"
+            )
+            .as_bytes(),
+        );
+    }
+    write(
+        root,
+        "memory/index.md",
+        b"# Memory Index\n\n## Active decisions\n\n- [Old](./decisions/old.md)\n",
+    );
+    write(
+        root,
+        "memory/impressions.jsonl",
+        b"{\"schema_version\":1,\"id\":\"imp-old\",\"scope\":\"project:p\",\"title\":\"Old\",\"keywords\":[\"alpha\",\"beta\",\"gamma\"],\"record_path\":\"memory/decisions/old.md\",\"updated\":\"2026-01-01\",\"weight\":0.5,\"status\":\"active\"}\n",
+    );
+    let before = snapshot(root);
+    ok(&run(
+        state.path(),
+        &["supersede", s(root), "old", "new", "--yes"],
+    ));
+    assert_ne!(snapshot(root), before, "the supersede wrote something");
+
+    ok(&run(state.path(), &["undo", s(root)]));
+    assert_eq!(snapshot(root), before);
+}
