@@ -2130,6 +2130,54 @@ fn c1_and_bidi_characters_reach_http_clients_escaped() {
 }
 
 #[tokio::test]
+async fn fix_is_proposed_with_what_is_left_and_applied_by_id() {
+    let (_dir, bank) = demo_copy();
+    let client = bank.join("01_CLIENTS/Brightwell Pharma.md");
+    let shown = fs::read_to_string(&client).unwrap();
+    let dated = regex_free_date_swap(&shown);
+    fs::write(&client, &dated).unwrap();
+    let c = connect(&bank, &[]).await;
+    let refused = error_text(&call(&c, "fix", json!({})).await);
+    assert!(refused.contains("--allow-writes"), "{refused}");
+    c.service.cancel().await.unwrap();
+
+    let c = connect(&bank, &["--allow-writes"]).await;
+    let proposed = call(&c, "fix", json!({"code": ["bad-date"]})).await;
+    assert_eq!(proposed.is_error, Some(false), "{proposed:?}");
+    let v = proposed.structured_content.unwrap();
+    assert_eq!(
+        v["files"][0]["path"], "01_CLIENTS/Brightwell Pharma.md",
+        "{v}"
+    );
+    assert_eq!(v["files"][0]["action"], "changed", "{v}");
+    assert_eq!(
+        fs::read_to_string(&client).unwrap(),
+        dated,
+        "nothing written yet"
+    );
+    let applied = call(&c, "apply_write", json!({"proposal_id": v["proposal_id"]})).await;
+    assert_eq!(applied.is_error, Some(false), "{applied:?}");
+    assert_eq!(fs::read_to_string(&client).unwrap(), shown);
+    c.service.cancel().await.unwrap();
+}
+
+/// The article's `last_updated: YYYY-MM-DD` written with one-digit month
+/// and day padding removed where they have it (`2026-04-08` → `2026-4-8`),
+/// so `fix` has a `bad-date` to pad back.
+fn regex_free_date_swap(text: &str) -> String {
+    let mut out = String::new();
+    for line in text.split_inclusive('\n') {
+        match line.strip_prefix("last_updated: ") {
+            Some(date) if date.len() >= 10 && date.as_bytes()[5] == b'0' => {
+                out.push_str(&format!("last_updated: {}{}", &date[..5], &date[6..]));
+            }
+            _ => out.push_str(line),
+        }
+    }
+    out
+}
+
+#[tokio::test]
 async fn mv_and_new_are_proposed_then_applied_by_id() {
     let (_dir, bank) = demo_copy();
     let c = connect(&bank, &[]).await;

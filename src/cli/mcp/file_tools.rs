@@ -1,7 +1,7 @@
-//! `mv` and `new`, offered only with `--allow-writes`: each plans its
-//! files without writing (a rename's moves and rewritten links, a new
-//! article with its folder's keys), as `membank mv` and `membank new`
-//! show them, and returns a proposal_id that `apply_write` writes through
+//! `fix`, `mv` and `new`, offered only with `--allow-writes`: each plans
+//! its files without writing (the fixes of health findings, a rename's
+//! moves and rewritten links, a new article with its folder's keys), as
+//! `membank fix`, `membank mv` and `membank new` show them, and returns a proposal_id that `apply_write` writes through
 //! the bank's one reviewed write, refused whole when a file changed since.
 
 use std::fmt::Write as _;
@@ -32,6 +32,21 @@ pub struct MvParams {
     /// Its new path; ending in `/`, a folder it moves into. A note's new
     /// name gets .md when given without it.
     to: String,
+}
+
+#[derive(Deserialize, JsonSchema)]
+pub struct FixParams {
+    /// Only findings with these codes (e.g. bad-date). `stale` is fixed
+    /// (last_updated set to today) only when named here, after the user
+    /// has checked the article.
+    #[serde(default)]
+    code: Vec<String>,
+    /// Only findings about this file, or files under this folder.
+    path: Option<String>,
+    /// Create the article a dead link names when no article is a near
+    /// miss of it (a dead link may be a deliberate forward reference).
+    #[serde(default)]
+    create_missing: bool,
 }
 
 #[derive(Deserialize, JsonSchema)]
@@ -70,6 +85,18 @@ pub struct FixesReport {
     pub links_rewritten: usize,
     /// Files of a moved folder that stay where they are (not notes).
     pub left_in_place: Vec<String>,
+    /// Findings `fix` has no automatic fix for, each with why.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub remaining: Vec<Remaining>,
+}
+
+/// A finding left as it is, and why.
+#[derive(Serialize, JsonSchema)]
+pub struct Remaining {
+    pub code: &'static str,
+    pub path: String,
+    pub line: Option<usize>,
+    pub reason: String,
 }
 
 /// A plan changes nothing outside the server, so it is read-only and
@@ -92,6 +119,22 @@ pub fn mv_tool() -> Tool {
          `membank mv` shows them. A taken name, or one that would make links ambiguous, is \
          refused with the reason. Returns a proposal_id for apply_write.",
         schema_for_type::<MvParams>(),
+    )
+    .with_raw_output_schema(output_schema::<FixesReport>())
+    .with_annotations(proposing())
+}
+
+pub fn fix_tool() -> Tool {
+    Tool::new(
+        "fix",
+        "Plan the fixes of the bank's health findings that have one right answer (encoding, \
+         fences, dates, status and language codes, link quoting, ambiguous links, a dead \
+         link's single near miss, missing keys the file gives a value for, leftovers, \
+         missing folders, old template names, compiled inbox notes), without writing: per \
+         file, what changes and its diff, as `membank fix` shows them, and every finding \
+         left with the reason it has no automatic fix. Returns a proposal_id for \
+         apply_write.",
+        schema_for_type::<FixParams>(),
     )
     .with_raw_output_schema(output_schema::<FixesReport>())
     .with_annotations(proposing())
@@ -137,6 +180,52 @@ pub fn mv(shared: &Arc<Shared>, owner: Owner, p: MvParams) -> Result<Output, Str
         plan.fixes,
         plan.links_rewritten,
         plan.left_in_place,
+        Vec::new(),
+    )
+}
+
+pub fn fix(shared: &Arc<Shared>, owner: Owner, p: FixParams) -> Result<Output, String> {
+    let today = crate::cli::common::clock().today();
+    let filter = crate::cli::check::CheckArgs {
+        stale_days: 365,
+        code: p.code.clone(),
+        path: p.path,
+        limit: 0,
+        offset: 0,
+    };
+    let proposal = {
+        let memory = shared.memory();
+        let bank = membank::layouts::bank(&**memory).ok_or("fix works on memory banks")?;
+        let checked =
+            crate::cli::check::report(&**memory, &filter).map_err(|e| format!("fix: {e:#}"))?;
+        membank_core::fix::propose_with(
+            bank,
+            &checked.report.findings,
+            &membank_core::fix::Options {
+                tz: jiff::tz::TimeZone::system(),
+                checked_today: p.code.iter().any(|c| c == "stale").then_some(today),
+                create_missing: p.create_missing.then_some(today),
+            },
+        )
+    };
+    let remaining = proposal
+        .remaining
+        .into_iter()
+        .map(|u| Remaining {
+            code: u.code,
+            path: u.path,
+            line: u.line,
+            reason: u.reason,
+        })
+        .collect();
+    propose(
+        shared,
+        owner,
+        Kind::Bank,
+        proposal.fixes,
+        0,
+        Vec::new(),
+        remaining,
     )
 }
 
@@ -154,7 +243,15 @@ pub fn new(shared: &Arc<Shared>, owner: Owner, p: NewParams) -> Result<Output, S
         new_note::article(bank, folder, &p.name, &known, today)
     })?
     .map_err(|e| format!("new: {e}"))?;
-    propose(shared, owner, Kind::Bank, vec![fix], 0, Vec::new())
+    propose(
+        shared,
+        owner,
+        Kind::Bank,
+        vec![fix],
+        0,
+        Vec::new(),
+        Vec::new(),
+    )
 }
 
 fn propose(
@@ -164,6 +261,7 @@ fn propose(
     fixes: Vec<FileFix>,
     links_rewritten: usize,
     left_in_place: Vec<String>,
+    remaining: Vec<Remaining>,
 ) -> Result<Output, String> {
     let files: Vec<ProposedFix> = fixes
         .iter()
@@ -188,6 +286,7 @@ fn propose(
         files,
         links_rewritten,
         left_in_place,
+        remaining,
     };
     let text = describe(&report);
     Output::new(report, vec![text])
@@ -212,6 +311,16 @@ fn describe(r: &FixesReport) -> String {
         if let Some(d) = &f.diff {
             out.push_str(&sanitize_for_terminal(d, true));
         }
+    }
+    for u in &r.remaining {
+        let at = u.line.map(|l| format!(":{l}")).unwrap_or_default();
+        let _ = writeln!(
+            out,
+            "left      {}{at} ({}): {}",
+            s(&u.path),
+            u.code,
+            s(&u.reason)
+        );
     }
     for p in &r.left_in_place {
         let _ = writeln!(out, "stays     {} (not a note)", s(p));

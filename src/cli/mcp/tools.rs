@@ -388,6 +388,12 @@ const OFFERS: &[Offer] = &[
         make: writes::supersede_tool,
     },
     Offer {
+        name: "fix",
+        layouts: BANK,
+        writes: true,
+        make: file_tools::fix_tool,
+    },
+    Offer {
         name: "mv",
         layouts: &[LayoutKind::Bank, LayoutKind::DejaVu],
         writes: true,
@@ -504,6 +510,7 @@ pub fn call(
             }
             "propose_write" => parse(name, args).and_then(|p| writes::propose(shared, owner, p)),
             "supersede" => parse(name, args).and_then(|p| writes::supersede(shared, owner, p)),
+            "fix" => parse(name, args).and_then(|p| file_tools::fix(shared, owner, p)),
             "mv" => parse(name, args).and_then(|p| file_tools::mv(shared, owner, p)),
             "new" => parse(name, args).and_then(|p| file_tools::new(shared, owner, p)),
             "apply_write" => parse(name, args).and_then(|p| writes::apply(shared, owner, p)),
