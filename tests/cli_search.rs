@@ -94,3 +94,42 @@ fn plain_output_marks_matches_and_no_match_is_not_an_error() {
             .starts_with("0 matches")
     );
 }
+
+/// The command ranks in one pass as it reads; the interface and the MCP
+/// server rank with their index. Both must list the same hits, in the
+/// same order, with the same scores and counts.
+#[test]
+fn one_pass_ranking_equals_the_index_ranking_on_a_generated_bank() {
+    use membank_core::search::{SearchIndex, one_pass};
+    let dir = tempfile::tempdir().unwrap();
+    membank_core::synth::generate(
+        dir.path(),
+        membank_core::synth::SynthOptions {
+            articles: 1200,
+            ..membank_core::synth::SynthOptions::default()
+        },
+    )
+    .unwrap();
+    let everos = tempfile::tempdir().unwrap();
+    membank_core::synth_everos::generate(everos.path(), 600).unwrap();
+    for root in [dir.path(), everos.path()] {
+        let memory = membank_core::memory::open(root, None).unwrap();
+        let index = SearchIndex::of_memory(memory.as_ref());
+        for query in [
+            "the",
+            "contract liability",
+            "Café term term",
+            "absent-word-xyz",
+            "a",
+        ] {
+            for limit in [0, 1, 7, 50, 100_000] {
+                let one = one_pass::search(memory.as_ref(), query, limit);
+                let indexed = index.search(memory.as_ref(), query, limit);
+                assert_eq!(one.hits, indexed, "{} {query:?} {limit}", root.display());
+                assert_eq!(one.matches, index.count_matches(query), "{query:?}");
+            }
+        }
+        let many = one_pass::search(memory.as_ref(), "the", 100_000);
+        assert!(many.hits.len() > 300, "a query matching many units");
+    }
+}

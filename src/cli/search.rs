@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use membank_core::memory::{Memory, SearchHit};
-use membank_core::search::{SearchIndex, highlight_chars};
+use membank_core::search::{SearchIndex, highlight_chars, one_pass};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -94,7 +94,19 @@ pub fn report(
     shown_path: &str,
     args: &SearchArgs,
 ) -> (JsonReport, Vec<SearchHit>) {
-    let mut hits = index.search(memory, &args.query, args.offset.saturating_add(args.limit));
+    let hits = index.search(memory, &args.query, args.offset.saturating_add(args.limit));
+    let matches = index.count_matches(&args.query);
+    report_of(memory, shown_path, args, hits, matches)
+}
+
+/// The report of the best `offset + limit` hits, however they were found.
+fn report_of(
+    memory: &dyn Memory,
+    shown_path: &str,
+    args: &SearchArgs,
+    mut hits: Vec<SearchHit>,
+    matches: usize,
+) -> (JsonReport, Vec<SearchHit>) {
     hits.drain(..args.offset.min(hits.len()));
     let report = JsonReport {
         path: shown_path.to_owned(),
@@ -102,7 +114,7 @@ pub fn report(
         query: args.query.clone(),
         method: "bm25",
         note: memory.search_note(),
-        matches: index.count_matches(&args.query),
+        matches,
         offset: args.offset,
         hits: hits
             .iter()
@@ -122,9 +134,19 @@ pub fn report(
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let memory = open_memory(&args.path)?;
-    // One query: only its words need postings.
-    let index = SearchIndex::of_memory_for_query(memory, &args.search.query);
-    let (report, hits) = report(memory, &index, &args.path.to_string_lossy(), &args.search);
+    // One query: ranked as the units are read, with no index to keep.
+    let found = one_pass::search(
+        memory,
+        &args.search.query,
+        args.search.offset.saturating_add(args.search.limit),
+    );
+    let (report, hits) = report_of(
+        memory,
+        &args.path.to_string_lossy(),
+        &args.search,
+        found.hits,
+        found.matches,
+    );
     if args.json {
         print_json(&report)?;
     } else {

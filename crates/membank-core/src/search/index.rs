@@ -14,8 +14,8 @@ use super::{Texts, Unit, snippet};
 use crate::memory::{Memory, SearchHit, SearchUnit};
 
 /// BM25's usual constants: term-frequency saturation and length weight.
-const K1: f32 = 1.2;
-const B: f32 = 0.75;
+pub(super) const K1: f32 = 1.2;
+pub(super) const B: f32 = 0.75;
 
 /// Postings of one term: `(unit, occurrences)`, by unit.
 type Postings = Vec<(u32, u32)>;

@@ -13,6 +13,7 @@
 //! it); it lives in memory and is rebuilt when memory changes.
 
 mod index;
+pub mod one_pass;
 mod snippet;
 mod tokens;
 
