@@ -234,6 +234,7 @@ actions! {
     Search => "search", "full-text search", [Key::ctrl('f')];
     Suspend => "suspend", "suspend to the shell", [Key::ctrl('z')];
     Zoom => "zoom", "zoom the pane to the full screen and back", [Key::ch('z')];
+    Undo => "undo", "undo membank's last change to this memory", [Key::ch('u')];
     Up => "up", "move up", [Key::plain(K::Up), Key::ch('k')];
     Down => "down", "move down", [Key::plain(K::Down), Key::ch('j')];
     PageUp => "page_up", "page up", [Key::plain(K::PageUp), Key::ctrl('u')];
@@ -330,7 +331,7 @@ impl Scope {
         use Action::*;
         match self {
             Scope::Global => &[
-                Quit, Help, NextPane, PrevPane, Find, Search, Agents, Zoom, Suspend,
+                Quit, Help, NextPane, PrevPane, Find, Search, Agents, Zoom, Suspend, Undo,
             ],
             Scope::Bank => &[
                 Up, Down, PageUp, PageDown, Top, Bottom, Collapse, Expand, Open, SortTree,

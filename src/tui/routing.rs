@@ -11,6 +11,7 @@ use super::keys::{Action, Key, Scope};
 use super::panes::Component;
 use super::widgets::confirm::{Confirm, OnYes};
 use super::widgets::help::Help;
+use membank_core::transaction::{Kind, Transaction};
 
 pub(super) fn on_key(app: &mut App, key: KeyEvent) {
     // Ctrl-C quits whatever has the keyboard; a second one answers the
@@ -84,6 +85,76 @@ fn quit(app: &mut App) {
     }
 }
 
+/// How this memory is written, when membank writes it at all.
+fn write_kind(app: &App) -> Option<Kind> {
+    if crate::layouts::bank(&*app.memory).is_some() {
+        Some(Kind::Bank)
+    } else if crate::layouts::project(&*app.memory).is_some() {
+        Some(Kind::Project)
+    } else {
+        None
+    }
+}
+
+/// Show what the last journalled change was and ask before taking it back.
+fn ask_undo(app: &mut App) {
+    if write_kind(app).is_none() {
+        app.status
+            .info("membank only reads this memory: there is nothing to undo");
+        return;
+    }
+    let Some(journal) = membank_core::journal::installed() else {
+        app.status
+            .warn("no state folder for the undo journal: nothing to undo");
+        return;
+    };
+    let (entries, _) = journal.entries(app.memory.root());
+    let Some(last) = membank_core::journal::last_undoable(&entries) else {
+        app.status
+            .info("nothing to undo: membank has written no change to this memory");
+        return;
+    };
+    let safe = |t: &str| membank_core::text::sanitize_for_terminal(t, false);
+    let files: Vec<String> = last.files.iter().map(|f| safe(&f.path)).collect();
+    let question = format!(
+        "Undo the last change ({}, {})? y/N",
+        safe(&last.kind),
+        safe(&last.time)
+    );
+    let detail = format!(
+        "Puts back {} as they were before it; nothing is reverted if one changed since.",
+        files.join(", ")
+    );
+    app.popup = Some(Popup::Confirm(
+        Confirm::new(question, OnYes::Undo).detail(detail),
+    ));
+}
+
+/// Take back the last change, then re-read the files it touched.
+fn undo(app: &mut App) {
+    let Some(kind) = write_kind(app) else {
+        return;
+    };
+    let root = app.memory.root().to_path_buf();
+    let undone = Transaction::begin(&root, kind, std::time::Duration::from_secs(2), || {})
+        .and_then(|tx| crate::undo_journal::undo_last(&tx));
+    match undone {
+        Ok(done) => {
+            let paths: Vec<String> = done.entry.files.iter().map(|f| f.path.clone()).collect();
+            app.status.info(format!(
+                "undone: {} ({} file(s))",
+                membank_core::text::sanitize_for_terminal(&done.entry.kind, false),
+                paths.len()
+            ));
+            app.effects.push(Effect::Reload(paths));
+            app.apply_effects();
+        }
+        Err(why) => app
+            .status
+            .error(membank_core::text::sanitize_for_terminal(&why, false)),
+    }
+}
+
 /// A key for the yes/no question: `y` carries out what it asked about;
 /// any other key answers no.
 fn on_confirm_key(app: &mut App, key: KeyEvent) {
@@ -102,6 +173,7 @@ fn on_confirm_key(app: &mut App, key: KeyEvent) {
             // A yes is for this once, even if the action no longer asked.
             app.panes.agents.forget_approval();
         }
+        OnYes::Undo => undo(app),
         OnYes::SetClientAndAsk(client) => {
             app.set_context_client(&client);
             app.dispatch(Pane::Agents, |pane, cx| {
@@ -221,6 +293,10 @@ fn perform(app: &mut App, action: Action) -> bool {
         }
         Action::Zoom => {
             app.toggle_zoom();
+            true
+        }
+        Action::Undo => {
+            ask_undo(app);
             true
         }
         Action::Find => {

@@ -268,3 +268,39 @@ fn a_missing_value_the_file_cannot_give_is_typed_never_filled_in() {
         before.replace("---\n# deadline", "term_target: termijn\n---\n# deadline")
     );
 }
+
+#[test]
+fn u_takes_back_a_fix_after_asking_and_the_finding_returns() {
+    // The journal is the process's; a folder of this test's holds it.
+    let journal = tempfile::tempdir().unwrap().keep();
+    membank_core::journal::install(membank_core::journal::Journal::new(journal));
+    let dir = tempfile::tempdir().unwrap();
+    bank(dir.path());
+    let mut app = app_at(dir.path(), 100, 30);
+    to_health(&mut app);
+    select_finding(&mut app, "bad-date");
+    key(&mut app, KeyCode::Char('x'));
+    key(&mut app, KeyCode::Enter);
+    key(&mut app, KeyCode::Enter);
+    let acme = dir.path().join("01_CLIENTS/Acme.md");
+    assert_ne!(std::fs::read_to_string(&acme).unwrap(), ACME);
+
+    key(&mut app, KeyCode::Char('u'));
+    let asked = screen(&app);
+    assert!(asked.contains("Undo the last change (fix"), "{asked}");
+    assert!(asked.contains("01_CLIENTS/Acme.md"), "{asked}");
+    assert_ne!(
+        std::fs::read_to_string(&acme).unwrap(),
+        ACME,
+        "nothing is undone before yes"
+    );
+    key(&mut app, KeyCode::Char('y'));
+    assert_eq!(std::fs::read_to_string(&acme).unwrap(), ACME);
+    assert!(codes(&app).contains(&"bad-date"), "{:?}", codes(&app));
+
+    // The fix was the last change; undoing again says so instead of
+    // reaching past it.
+    key(&mut app, KeyCode::Char('u'));
+    let again = screen(&app);
+    assert!(!again.contains("Undo the last change (fix"), "{again}");
+}

@@ -22,6 +22,8 @@ pub enum OnYes {
     /// Set the Context pane's client (one the question named), then send
     /// the question.
     SetClientAndAsk(String),
+    /// Take back the journal's last change to this memory.
+    Undo,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
