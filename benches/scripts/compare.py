@@ -59,6 +59,8 @@ def main():
     p.add_argument("--membank", default="target/release/membank")
     p.add_argument("--before", help="an older membank binary to run alongside")
     p.add_argument("--runs", type=int, default=15)
+    p.add_argument("--query", default="contract",
+                   help="the words `membank search` is timed with")
     p.add_argument("--skip-python-yaml", action="store_true",
                    help="leave out the PyYAML reader (slow on 100,000 articles)")
     a = p.parse_args()
@@ -77,11 +79,13 @@ def main():
         "membank context": [a.membank, "context", a.bank, *query],
         "membank context --json": [a.membank, "context", a.bank, *query, "--json"],
         "membank check": [a.membank, "check", a.bank],
+        "membank search --json": [a.membank, "search", a.bank, a.query, "--json"],
         "python: read the files (1 thread)": [*ref, "--read-only"],
     }
     if a.before:
         commands["before: context"] = [a.before, "context", a.bank, *query]
         commands["before: check"] = [a.before, "check", a.bank]
+        commands["before: search --json"] = [a.before, "search", a.bank, a.query, "--json"]
     if not a.skip_python_yaml:
         commands["python: PyYAML reader + scoring"] = [*ref, *ref_query]
         commands["python: same, libyaml loader"] = [*ref, *ref_query, "--loader", "c"]
