@@ -110,6 +110,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let mut written = false;
     if let Some(tx) = &tx {
+        tx.set_label("rename");
         match tx.commit_fixes(&plan.fixes) {
             Ok(_) => written = true,
             Err(Stopped::Stale(paths)) => {

@@ -132,6 +132,7 @@ pub fn run_new(args: NewArgs) -> anyhow::Result<ExitCode> {
             return Ok(ExitCode::from(2));
         }
     };
+    tx.set_label("new article");
     let code = write(&tx, &fix, args.json)?;
     drop(tx);
     if code == ExitCode::SUCCESS && args.edit && std::io::stdout().is_terminal() {
@@ -178,7 +179,10 @@ pub fn run_note(args: NoteArgs) -> anyhow::Result<ExitCode> {
         }
     };
     match fix {
-        Ok(fix) => write(&tx, &fix, args.json),
+        Ok(fix) => {
+            tx.set_label("note");
+            write(&tx, &fix, args.json)
+        }
         Err(reason) => {
             eprintln!("membank: {}", common::safe(&reason));
             Ok(ExitCode::from(2))

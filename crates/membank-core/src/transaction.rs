@@ -275,9 +275,8 @@ impl Transaction {
         crate::text::decode(&bytes).ok().map(|d| d.text)
     }
 
-    /// Replace a file with `bytes` atomically, creating missing folders
-    /// inside the memory.
-    pub fn replace(&self, rel: &str, bytes: &[u8]) -> Result<(), String> {
+    /// Where `rel` lands, its missing folders made inside the memory.
+    fn target_with_folders(&self, rel: &str) -> Result<PathBuf, String> {
         let fail = |e: String| format!("{rel}: {e}");
         let target = self.target(rel).map_err(fail)?;
         if let Some(parent) = target.parent() {
@@ -290,6 +289,14 @@ impl Transaction {
                 ));
             }
         }
+        Ok(target)
+    }
+
+    /// Replace a file with `bytes` atomically, creating missing folders
+    /// inside the memory.
+    pub fn replace(&self, rel: &str, bytes: &[u8]) -> Result<(), String> {
+        let fail = |e: String| format!("{rel}: {e}");
+        let target = self.target_with_folders(rel)?;
         let before = self.before_for_journal(rel);
         write_atomic(&target, bytes).map_err(|e| fail(e.to_string()))?;
         self.record_replaced(rel, before.as_deref(), Some(bytes));
@@ -479,7 +486,10 @@ impl Transaction {
     /// lists each file's bytes before and after (a move is its old path
     /// going and its new path coming), and the folders made.
     pub fn commit_fixes(&self, fixes: &[FileFix]) -> Result<Done<Vec<String>>, Stopped> {
-        self.set_label("fix");
+        // A rename or a new note names itself first; the rest are fixes.
+        self.journalled(|j| {
+            j.kind.get_or_insert("fix");
+        });
         let stale: Vec<String> = fixes.iter().flat_map(|f| self.stale_paths(f)).collect();
         if !stale.is_empty() {
             return Err(Stopped::Stale(stale));
@@ -555,38 +565,20 @@ impl Transaction {
                 self.root.display()
             )));
         }
-        let mut stale = Vec::new();
-        for (path, bytes) in files {
-            match self.read(path) {
-                Ok(None) => {}
-                Ok(Some(_)) => stale.push(path.clone()),
-                Err(e) => return Err(Stopped::Refused(e)),
-            }
-            crate::secrets::refuse(&String::from_utf8_lossy(bytes)).map_err(|reason| {
-                Stopped::Refused(format!("{path}: {reason}; nothing was written"))
-            })?;
-        }
-        if !stale.is_empty() {
-            return Err(Stopped::Stale(stale));
-        }
-        let mut done = Done {
-            report: Vec::new(),
-            changes: Vec::new(),
-        };
-        for (path, bytes) in files {
-            if let Err(e) = self.create(path, bytes) {
-                return Err(Stopped::Refused(format!(
-                    "{e}; {} article(s) before it were written, the rest were not",
-                    done.report.len()
-                )));
-            }
-            done.report.push(path.clone());
-            done.changes.push(FileChange {
+        self.set_label("terms import");
+        let created: Vec<FileFix> = files
+            .iter()
+            .map(|(path, bytes)| FileFix {
                 path: path.clone(),
-                before: None,
-                after: Some(bytes.clone()),
-            });
-        }
+                codes: Vec::new(),
+                notes: Vec::new(),
+                action: Action::Create {
+                    after: bytes.clone(),
+                },
+            })
+            .collect();
+        let mut done = self.commit_fixes(&created)?;
+        done.report = done.changes.iter().map(|c| c.path.clone()).collect();
         Ok(done)
     }
 
@@ -623,15 +615,7 @@ impl Transaction {
     /// file already at `rel` is never replaced.
     pub fn create(&self, rel: &str, bytes: &[u8]) -> Result<(), String> {
         let fail = |e: String| format!("{rel}: {e}");
-        let target = self.target(rel).map_err(fail)?;
-        if let Some(parent) = target.parent() {
-            fs::create_dir_all(parent).map_err(|e| fail(e.to_string()))?;
-            if self.target(rel).map_err(fail)? != target {
-                return Err(fail(
-                    "the target folder changed while writing; nothing was written".into(),
-                ));
-            }
-        }
+        let target = self.target_with_folders(rel)?;
         create_atomic(&target, bytes).map_err(|e| {
             if e.kind() == io::ErrorKind::AlreadyExists {
                 fail("a file appeared there meanwhile; it was not replaced".into())
