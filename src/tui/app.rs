@@ -87,6 +87,9 @@ pub struct App {
     pub tree_width: Option<u16>,
     /// A drag of the tree pane's border is under way.
     pub dragging_tree_border: bool,
+    /// The file the tree selects once the next re-read is in (where a
+    /// rename moved it, a new article).
+    pub(super) reveal_after_reload: Option<String>,
     /// Something visible changed since the last draw.
     pub dirty: bool,
     /// The effect queue: panes add to it, `update` applies what it can and
@@ -148,6 +151,7 @@ impl App {
             derived: None,
             tree_width: None,
             dragging_tree_border: false,
+            reveal_after_reload: None,
             dirty: true,
             zoomed: false,
             effects: Vec::new(),

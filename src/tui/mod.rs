@@ -52,6 +52,8 @@ mod tests_reload;
 mod tests_tree;
 #[cfg(test)]
 mod tests_vault;
+#[cfg(test)]
+mod tests_write;
 
 use std::path::Path;
 use std::process::ExitCode;

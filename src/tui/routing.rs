@@ -36,6 +36,11 @@ pub(super) fn on_key(app: &mut App, key: KeyEvent) {
         app.dirty = true;
         return;
     }
+    if matches!(app.popup, Some(Popup::Write(_))) {
+        super::panes::write_dialog::on_key(app, key);
+        app.dirty = true;
+        return;
+    }
     if app.popup.is_some() {
         on_popup_key(app, key);
         app.dirty = true;
@@ -209,7 +214,7 @@ fn on_popup_key(app: &mut App, key: KeyEvent) {
     let scope = match app.popup {
         Some(Popup::Help(_)) => Scope::Help,
         Some(Popup::Finder(_)) => Scope::Finder,
-        Some(Popup::Search | Popup::Confirm(_)) | None => return,
+        Some(Popup::Search | Popup::Confirm(_) | Popup::Write(_)) | None => return,
     };
     let action = Key::from_event(&key).and_then(|k| app.keymap.lookup(scope, k));
     let Some(Popup::Finder(f)) = app.popup.as_mut() else {
@@ -297,6 +302,10 @@ fn perform(app: &mut App, action: Action) -> bool {
         }
         Action::Undo => {
             ask_undo(app);
+            true
+        }
+        Action::Rename | Action::NewArticle | Action::Capture | Action::CreateTargets => {
+            super::panes::write_dialog::open(app, action);
             true
         }
         Action::Find => {

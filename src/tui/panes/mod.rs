@@ -19,6 +19,7 @@ pub mod recall;
 pub mod search;
 pub mod set;
 pub mod slot;
+pub mod write_dialog;
 
 pub use pane::{LOADING, Pane};
 

@@ -80,6 +80,11 @@ impl App {
             Ok(read) => {
                 self.install(read);
                 self.say_reloaded(files);
+                if let Some(rel) = self.reveal_after_reload.take() {
+                    let h = self.height_of(Pane::Bank);
+                    let p = &mut self.panes;
+                    p.bank.reveal(&rel, self.memory.as_ref(), &self.flagged, h);
+                }
             }
             Err(e) => {
                 tracing::error!(error = %e, "reloading failed");

@@ -1,0 +1,260 @@
+//! Writing from the tree and anywhere: `r` renames with every link
+//! rewritten, `n` makes a new article, `c` drops a quick note, `+` creates
+//! what an article's dead links name. Nothing is written before Enter, and
+//! `u` takes each write back.
+
+use std::path::Path;
+
+use insta::assert_snapshot;
+use ratatui::crossterm::event::KeyCode;
+
+use super::app::{App, Effect, Pane, Popup};
+use super::panes::bank::RowKind;
+use super::tests::{app_at, key, keys, screen};
+
+const FOLDERS: [&str; 7] = [
+    "00_INBOX",
+    "01_CLIENTS",
+    "02_TERMINOLOGY",
+    "03_DOMAINS",
+    "04_STYLE",
+    "05_INDICES",
+    "06_TEMPLATES",
+];
+
+const ACME: &str = "---\nclient: \"Acme\"\ndomains: \"[[Legal]]\"\nlast_updated: 2026-04-08\n---\n# Acme\n\nContracts go by [[Legal]]; patents by [[Patent Law]].\n";
+const LEGAL: &str =
+    "---\ndomain: \"Legal\"\nlast_updated: 2026-01-02\n---\n# Legal\n\nContracts.\n";
+
+fn bank(root: &Path) {
+    for f in FOLDERS {
+        std::fs::create_dir_all(root.join(f)).unwrap();
+    }
+    std::fs::write(root.join("01_CLIENTS/Acme.md"), ACME).unwrap();
+    std::fs::write(root.join("03_DOMAINS/Legal.md"), LEGAL).unwrap();
+}
+
+/// Every test's writes are journalled in a folder of this process's.
+fn journal() {
+    let journal = tempfile::tempdir().unwrap().keep();
+    membank_core::journal::install(membank_core::journal::Journal::new(journal));
+}
+
+fn select(app: &mut App, path: &str) {
+    let at = app
+        .panes
+        .bank
+        .rows
+        .iter()
+        .position(|r| match &r.kind {
+            RowKind::File { rel } => rel == path,
+            RowKind::Folder { key, .. } => key == path,
+        })
+        .unwrap_or_else(|| panic!("{path} is not in the tree"));
+    app.panes.bank.cursor.selected = at;
+}
+
+fn selected(app: &App) -> Option<String> {
+    app.panes.bank.selected().map(|r| match &r.kind {
+        RowKind::File { rel } => rel.clone(),
+        RowKind::Folder { key, .. } => key.clone(),
+    })
+}
+
+fn undo(app: &mut App) {
+    key(app, KeyCode::Char('u'));
+    key(app, KeyCode::Char('y'));
+}
+
+fn read(root: &Path, rel: &str) -> Option<String> {
+    std::fs::read_to_string(root.join(rel)).ok()
+}
+
+#[test]
+fn r_renames_the_article_rewrites_its_links_and_u_takes_it_back() {
+    journal();
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    bank(root);
+    let mut app = app_at(root, 80, 24);
+    select(&mut app, "03_DOMAINS/Legal.md");
+    key(&mut app, KeyCode::Char('r'));
+    assert!(screen(&app).contains("03_DOMAINS/Legal.md▏"), "prefilled");
+    for _ in "Legal.md".chars() {
+        key(&mut app, KeyCode::Backspace);
+    }
+    keys(&mut app, "Law.md");
+    key(&mut app, KeyCode::Enter);
+    assert_snapshot!(screen(&app));
+    assert_eq!(
+        read(root, "03_DOMAINS/Legal.md").as_deref(),
+        Some(LEGAL),
+        "not before Enter"
+    );
+
+    key(&mut app, KeyCode::Enter);
+    assert!(app.popup.is_none());
+    assert_eq!(read(root, "03_DOMAINS/Legal.md"), None);
+    assert!(read(root, "03_DOMAINS/Law.md").is_some());
+    let acme = read(root, "01_CLIENTS/Acme.md").unwrap();
+    assert!(acme.contains("by [[Law]];"), "{acme}");
+    assert!(acme.contains("\"[[Law]]\""), "{acme}");
+    assert_eq!(selected(&app).as_deref(), Some("03_DOMAINS/Law.md"));
+
+    undo(&mut app);
+    assert_eq!(read(root, "03_DOMAINS/Legal.md").as_deref(), Some(LEGAL));
+    assert_eq!(read(root, "03_DOMAINS/Law.md"), None);
+    assert_eq!(read(root, "01_CLIENTS/Acme.md").as_deref(), Some(ACME));
+}
+
+#[test]
+fn r_onto_a_taken_name_is_refused_with_the_reason_and_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    bank(root);
+    std::fs::write(
+        root.join("03_DOMAINS/Law.md"),
+        LEGAL.replace("Legal", "Law"),
+    )
+    .unwrap();
+    let mut app = app_at(root, 80, 24);
+    select(&mut app, "03_DOMAINS/Legal.md");
+    key(&mut app, KeyCode::Char('r'));
+    for _ in "Legal.md".chars() {
+        key(&mut app, KeyCode::Backspace);
+    }
+    keys(&mut app, "Law.md");
+    key(&mut app, KeyCode::Enter);
+    let shown = screen(&app);
+    assert!(matches!(app.popup, Some(Popup::Write(_))), "{shown}");
+    assert!(shown.contains("Law.md"), "{shown}");
+    key(&mut app, KeyCode::Esc);
+    assert!(app.popup.is_none());
+    assert_eq!(read(root, "03_DOMAINS/Legal.md").as_deref(), Some(LEGAL));
+    assert_eq!(read(root, "01_CLIENTS/Acme.md").as_deref(), Some(ACME));
+}
+
+#[test]
+fn n_writes_a_new_article_with_its_folders_keys_and_u_removes_it() {
+    journal();
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    bank(root);
+    let mut app = app_at(root, 80, 24);
+    select(&mut app, "03_DOMAINS");
+    key(&mut app, KeyCode::Char('n'));
+    keys(&mut app, "Medical");
+    key(&mut app, KeyCode::Enter);
+    assert_snapshot!(screen(&app));
+    assert_eq!(
+        read(root, "03_DOMAINS/Medical.md"),
+        None,
+        "not before Enter"
+    );
+
+    key(&mut app, KeyCode::Enter);
+    let written = read(root, "03_DOMAINS/Medical.md").expect("written on Enter");
+    assert!(written.contains("domain: "), "{written}");
+    assert!(written.contains("Medical"), "{written}");
+    assert_eq!(selected(&app).as_deref(), Some("03_DOMAINS/Medical.md"));
+    // It opens in the editor (the runner does that with the terminal).
+    assert!(app.effects.contains(&Effect::Edit {
+        rel: "03_DOMAINS/Medical.md".into(),
+        line: None
+    }));
+    app.effects.clear();
+
+    undo(&mut app);
+    assert_eq!(read(root, "03_DOMAINS/Medical.md"), None);
+}
+
+fn inbox(root: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(root.join("00_INBOX"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn c_drops_a_note_into_the_inbox_from_any_pane_and_u_removes_it() {
+    journal();
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    bank(root);
+    let mut app = app_at(root, 80, 24);
+    app.open_article("01_CLIENTS/Acme.md");
+    assert_eq!(app.focus, Pane::Article);
+    key(&mut app, KeyCode::Char('c'));
+    keys(&mut app, "Acme wants Oxford commas");
+    key(&mut app, KeyCode::Enter);
+    assert_snapshot!(screen(&app));
+    assert!(inbox(root).is_empty(), "not before Enter");
+
+    key(&mut app, KeyCode::Enter);
+    let names = inbox(root);
+    assert_eq!(names.len(), 1, "{names:?}");
+    assert!(
+        names[0].ends_with("Acme wants Oxford commas.md"),
+        "{names:?}"
+    );
+    let note = read(root, &format!("00_INBOX/{}", names[0])).unwrap();
+    assert_eq!(note, "Acme wants Oxford commas\n");
+
+    // The same note again gets a name of its own: nothing is overwritten.
+    key(&mut app, KeyCode::Char('c'));
+    keys(&mut app, "Acme wants Oxford commas");
+    key(&mut app, KeyCode::Enter);
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(inbox(root).len(), 2, "{:?}", inbox(root));
+
+    undo(&mut app);
+    assert_eq!(inbox(root), names);
+    undo(&mut app);
+    assert!(inbox(root).is_empty(), "{:?}", inbox(root));
+}
+
+#[test]
+fn plus_creates_the_article_a_dead_link_names_and_u_removes_it() {
+    journal();
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    bank(root);
+    let mut app = app_at(root, 80, 24);
+    app.open_article("01_CLIENTS/Acme.md");
+    key(&mut app, KeyCode::Char('+'));
+    assert_snapshot!(screen(&app));
+    let made = |root: &Path| {
+        walk(root)
+            .into_iter()
+            .filter(|p| p.ends_with("Patent Law.md"))
+            .collect::<Vec<_>>()
+    };
+    assert!(made(root).is_empty(), "not before Enter");
+
+    key(&mut app, KeyCode::Enter);
+    let created = made(root);
+    assert_eq!(created.len(), 1, "{:?}", walk(root));
+    assert!(
+        !app.health
+            .findings
+            .iter()
+            .any(|f| f.code == "dead-link" && f.message().contains("Patent Law")),
+        "the link resolves now"
+    );
+
+    undo(&mut app);
+    assert!(made(root).is_empty(), "{:?}", walk(root));
+}
+
+fn walk(root: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    for f in FOLDERS {
+        for e in std::fs::read_dir(root.join(f)).into_iter().flatten() {
+            let e = e.unwrap();
+            out.push(format!("{f}/{}", e.file_name().to_string_lossy()));
+        }
+    }
+    out
+}
