@@ -87,9 +87,8 @@ pub struct App {
     pub tree_width: Option<u16>,
     /// A drag of the tree pane's border is under way.
     pub dragging_tree_border: bool,
-    /// The file the tree selects once the next re-read is in (where a
-    /// rename moved it, a new article).
-    pub(super) reveal_after_reload: Option<String>,
+    /// What a write from the interface shows once the next re-read is in.
+    pub(super) after_write: Option<super::panes::write_dialog::AfterWrite>,
     /// Something visible changed since the last draw.
     pub dirty: bool,
     /// The effect queue: panes add to it, `update` applies what it can and
@@ -151,7 +150,7 @@ impl App {
             derived: None,
             tree_width: None,
             dragging_tree_border: false,
-            reveal_after_reload: None,
+            after_write: None,
             dirty: true,
             zoomed: false,
             effects: Vec::new(),

@@ -77,6 +77,8 @@ fn r_renames_the_article_rewrites_its_links_and_u_takes_it_back() {
     let root = dir.path();
     bank(root);
     let mut app = app_at(root, 80, 24);
+    app.open_article("03_DOMAINS/Legal.md");
+    app.focus_pane(Pane::Bank);
     select(&mut app, "03_DOMAINS/Legal.md");
     key(&mut app, KeyCode::Char('r'));
     assert!(screen(&app).contains("03_DOMAINS/Legal.md▏"), "prefilled");
@@ -100,6 +102,9 @@ fn r_renames_the_article_rewrites_its_links_and_u_takes_it_back() {
     assert!(acme.contains("by [[Law]];"), "{acme}");
     assert!(acme.contains("\"[[Law]]\""), "{acme}");
     assert_eq!(selected(&app).as_deref(), Some("03_DOMAINS/Law.md"));
+    // The article shown moved with it.
+    assert_eq!(app.panes.article.rel.as_deref(), Some("03_DOMAINS/Law.md"));
+    assert!(screen(&app).contains("renamed 03_DOMAINS/Legal.md → 03_DOMAINS/Law.md"));
 
     undo(&mut app);
     assert_eq!(read(root, "03_DOMAINS/Legal.md").as_deref(), Some(LEGAL));

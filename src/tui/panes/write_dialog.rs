@@ -427,18 +427,34 @@ fn write(app: &mut App, mut dialog: Box<WriteDialog>) {
     let safe = |t: &str| sanitize_for_terminal(t, false);
     let said = match &dialog.purpose {
         Purpose::Rename { from } => format!(
-            "renamed {} → {} (u takes it back)",
+            "renamed {} → {} · u takes it back",
             safe(from),
             safe(landed.first().map_or("", String::as_str))
         ),
-        Purpose::CreateTargets => format!("created {} (u takes it back)", safe(&landed.join(", "))),
-        _ => format!("wrote {} (u takes it back)", safe(&fixes[0].path)),
+        Purpose::CreateTargets => format!("created {} · u takes it back", safe(&landed.join(", "))),
+        _ => format!("wrote {} · u takes it back", safe(&fixes[0].path)),
     };
     let follow = landed.first().cloned().or_else(|| changed.first().cloned());
-    app.reveal_after_reload = follow.clone();
+    // The article shown moved with the rename: show it where it went.
+    let open = match (&dialog.purpose, &app.panes.article.rel) {
+        (Purpose::Rename { from }, Some(shown)) => {
+            shown == from || shown.starts_with(&format!("{from}/"))
+        }
+        _ => false,
+    };
+    let open = match (&dialog.purpose, &app.panes.article.rel) {
+        (Purpose::Rename { from }, Some(shown)) if open && shown != from => landed
+            .iter()
+            .find(|to| to.ends_with(&shown[from.len()..]))
+            .cloned(),
+        _ if open => follow.clone(),
+        _ => None,
+    };
+    app.after_write = follow
+        .clone()
+        .map(|select| AfterWrite { select, open, said });
     app.effects.push(Effect::Reload(changed));
     app.apply_effects();
-    app.status.info(said);
     if let (Purpose::New { .. }, Some(rel)) = (&dialog.purpose, follow) {
         // The new article opens in the editor where one can run; the
         // tree has it selected either way.
@@ -447,6 +463,31 @@ fn write(app: &mut App, mut dialog: Box<WriteDialog>) {
     if app.focus != Pane::Bank && matches!(dialog.purpose, Purpose::Rename { .. }) {
         app.focus_pane(Pane::Bank);
     }
+}
+
+/// What the interface shows once a write is read back: where the file
+/// went, and what was done (the re-read's own message would hide it).
+#[derive(Debug, Clone)]
+pub struct AfterWrite {
+    select: String,
+    /// The article shown was renamed: show it under its new path.
+    open: Option<String>,
+    said: String,
+}
+
+/// The memory was read again: select what the last write made or moved.
+pub(in crate::tui) fn settle(app: &mut App) {
+    let Some(after) = app.after_write.take() else {
+        return;
+    };
+    let h = app.height_of(Pane::Bank);
+    let width = app.article_width();
+    let (memory, p) = (app.memory.as_ref(), &mut app.panes);
+    p.bank.reveal(&after.select, memory, &app.flagged, h);
+    if let Some(rel) = &after.open {
+        p.article.open_at(memory, rel, None, &app.theme, width);
+    }
+    app.status.info(after.said);
 }
 
 pub fn draw(frame: &mut Frame, dialog: &WriteDialog, theme: &Theme) {

@@ -80,11 +80,7 @@ impl App {
             Ok(read) => {
                 self.install(read);
                 self.say_reloaded(files);
-                if let Some(rel) = self.reveal_after_reload.take() {
-                    let h = self.height_of(Pane::Bank);
-                    let p = &mut self.panes;
-                    p.bank.reveal(&rel, self.memory.as_ref(), &self.flagged, h);
-                }
+                crate::tui::panes::write_dialog::settle(self);
             }
             Err(e) => {
                 tracing::error!(error = %e, "reloading failed");
