@@ -132,7 +132,7 @@ fn r_onto_a_taken_name_is_refused_with_the_reason_and_writes_nothing() {
     key(&mut app, KeyCode::Enter);
     let shown = screen(&app);
     assert!(matches!(app.popup, Some(Popup::Write(_))), "{shown}");
-    assert!(shown.contains("Law.md"), "{shown}");
+    assert!(shown.contains("03_DOMAINS/Law.md: is taken"), "{shown}");
     key(&mut app, KeyCode::Esc);
     assert!(app.popup.is_none());
     assert_eq!(read(root, "03_DOMAINS/Legal.md").as_deref(), Some(LEGAL));
@@ -192,7 +192,9 @@ fn c_drops_a_note_into_the_inbox_from_any_pane_and_u_removes_it() {
     app.open_article("01_CLIENTS/Acme.md");
     assert_eq!(app.focus, Pane::Article);
     key(&mut app, KeyCode::Char('c'));
-    keys(&mut app, "Acme wants Oxford commas");
+    keys(&mut app, "Acme wants ");
+    // A paste lands in the note, not in the pane behind it.
+    super::update::update(&mut app, super::app::Msg::Paste("Oxford\ncommas".into()));
     key(&mut app, KeyCode::Enter);
     assert_snapshot!(screen(&app));
     assert!(inbox(root).is_empty(), "not before Enter");
@@ -261,5 +263,92 @@ fn walk(root: &Path) -> Vec<String> {
             out.push(format!("{f}/{}", e.file_name().to_string_lossy()));
         }
     }
+    out
+}
+
+fn open_memory(root: &Path) -> App {
+    let memory = membank_core::memory::open(root, None).unwrap();
+    App::new(
+        memory,
+        super::theme::Theme::default_theme(),
+        super::keys::KeyMap::default(),
+        ratatui::layout::Rect::new(0, 0, 80, 24),
+        crate::tui::TESTS_CLOCK,
+    )
+}
+
+fn demo(name: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    super::tests::copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join(name),
+        dir.path(),
+    );
+    dir
+}
+
+#[test]
+fn c_in_an_everos_root_says_it_is_read_only_and_writes_nothing() {
+    let dir = demo("demo-everos");
+    let before = walk_all(dir.path());
+    let mut app = open_memory(dir.path());
+    key(&mut app, KeyCode::Char('c'));
+    assert!(app.popup.is_none());
+    let shown = screen(&app);
+    assert!(shown.contains("only read by membank"), "{shown}");
+    assert_eq!(walk_all(dir.path()), before);
+}
+
+#[test]
+fn c_in_a_deja_vu_project_adds_an_event_line_and_r_moves_a_record() {
+    journal();
+    let dir = demo("demo-dejavu");
+    let root = dir.path();
+    let mut app = open_memory(root);
+    key(&mut app, KeyCode::Char('c'));
+    keys(&mut app, "staging is frozen");
+    key(&mut app, KeyCode::Enter);
+    key(&mut app, KeyCode::Enter);
+    let today = crate::tui::TESTS_CLOCK.today();
+    let month = format!("memory/events/{:04}-{:02}.md", today.year(), today.month());
+    let ledger = read(root, &month).expect("the month's ledger");
+    assert!(
+        ledger.ends_with(&format!("- `{today}` - `note` - staging is frozen\n")),
+        "{ledger}"
+    );
+    undo(&mut app);
+    assert_eq!(read(root, &month), None);
+
+    let from = "memory/decisions/settings-sync.md";
+    let index = read(root, "memory/index.md").unwrap();
+    select(&mut app, from);
+    key(&mut app, KeyCode::Char('r'));
+    for _ in "settings-sync.md".chars() {
+        key(&mut app, KeyCode::Backspace);
+    }
+    keys(&mut app, "sync-of-settings.md");
+    key(&mut app, KeyCode::Enter);
+    assert!(screen(&app).contains("→ memory/decisions/sync-of-settings.md"));
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(read(root, from), None);
+    assert!(read(root, "memory/decisions/sync-of-settings.md").is_some());
+    undo(&mut app);
+    assert!(read(root, from).is_some());
+    assert_eq!(read(root, "memory/index.md").unwrap(), index);
+}
+
+fn walk_all(root: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut todo = vec![root.to_path_buf()];
+    while let Some(dir) = todo.pop() {
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                todo.push(p);
+            } else {
+                out.push((p.display().to_string(), std::fs::read(&p).unwrap()));
+            }
+        }
+    }
+    out.sort();
     out
 }

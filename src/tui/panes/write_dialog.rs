@@ -315,6 +315,16 @@ fn read_ledger(root: &std::path::Path, rel: &str) -> Result<Option<Vec<u8>>, Str
     }
 }
 
+impl WriteDialog {
+    /// Pasted text goes into the line being typed, on one line.
+    pub fn paste(&mut self, text: &str) {
+        if let Stage::Typing(typed) = &mut self.stage {
+            let one_line: Vec<&str> = text.split_whitespace().collect();
+            typed.push_str(&one_line.join(" "));
+        }
+    }
+}
+
 /// A key while the dialog is open.
 pub fn on_key(app: &mut App, key: KeyEvent) {
     let Some(Popup::Write(mut dialog)) = app.popup.take() else {
