@@ -93,6 +93,11 @@ impl WriteDialog {
 /// Open the dialog an action asks for, or say why it cannot be.
 pub fn open(app: &mut App, action: crate::tui::keys::Action) {
     use crate::tui::keys::Action;
+    if crate::layouts::is_unread(&*app.memory) {
+        app.status
+            .info("the memory is still being read: ask again once it is in");
+        return;
+    }
     let kind = if crate::layouts::bank(&*app.memory).is_some() {
         Kind::Bank
     } else if crate::layouts::project(&*app.memory).is_some() {
