@@ -324,7 +324,13 @@ fn newer_side(project: &Project, newer: &Record, text: &str) -> Edited {
         current = Some(value);
         added.push(old.path.clone());
     }
-    Ok((text, format!("supersedes: {}", added.join(", "))))
+    Ok((
+        text,
+        format!(
+            "add supersedes: {} (its superseded_by names this record)",
+            added.join(", ")
+        ),
+    ))
 }
 
 /// The older record's side: `status: superseded` when its `superseded_by`
@@ -360,7 +366,10 @@ fn older_side(project: &Project, old: &Record, text: &str, code: &str) -> Edited
         }
         (None, [newer]) => {
             text = with_key(&text, "superseded_by", &newer.path)?;
-            notes.push(format!("superseded_by: {}", newer.path));
+            notes.push(format!(
+                "add superseded_by: {} (it says it supersedes this record)",
+                newer.path
+            ));
         }
         (Some(_), [_, ..]) => {
             return Err(
@@ -380,7 +389,7 @@ fn older_side(project: &Project, old: &Record, text: &str, code: &str) -> Edited
     }
     if frontmatter(&text)?.non_empty("status") != Some("superseded") {
         text = with_key(&text, "status", "superseded")?;
-        notes.push("status: superseded".into());
+        notes.push("status becomes superseded".into());
     }
     Ok((text, notes.join(", ")))
 }
