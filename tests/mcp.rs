@@ -1186,6 +1186,7 @@ async fn supersede_is_proposed_with_the_cli_diff_and_applied_by_id() {
             "check",
             "search",
             "supersede",
+            "fix",
             "mv",
             "apply_write"
         ]
