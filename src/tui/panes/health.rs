@@ -9,6 +9,7 @@ use std::sync::Arc;
 use membank_core::fix::{FixProposal, Unfixed};
 use membank_core::health::{Finding, HealthReport, Severity};
 use membank_core::text::sanitize_for_terminal;
+use membank_core::transaction::Kind;
 use ratatui::Frame;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -373,10 +374,11 @@ impl HealthPane {
     /// Open the review of the fixes for the selected findings; `checked`
     /// also marks their `stale` articles checked today.
     fn propose_fixes(&mut self, checked: bool, cx: &mut Cx) -> bool {
-        let Some(bank) = cx.bank else {
-            cx.warn("fixes are made in a memory bank only");
+        let project = crate::layouts::project(cx.memory);
+        if cx.bank.is_none() && project.is_none() {
+            cx.warn("this memory is only read: nothing in it is fixed");
             return true;
-        };
+        }
         let mut chosen = self.selected_findings();
         if checked {
             chosen.retain(|f| f.code == "stale");
@@ -388,18 +390,28 @@ impl HealthPane {
         if chosen.is_empty() {
             return false;
         }
-        let opts = membank_core::fix::Options {
-            tz: jiff::tz::TimeZone::system(),
-            checked_today: checked.then(|| cx.clock.today()),
-            // A dead link may be a deliberate forward reference.
-            create_missing: None,
+        let (proposal, kind) = match (cx.bank, project) {
+            (Some(bank), _) => {
+                let opts = membank_core::fix::Options {
+                    tz: jiff::tz::TimeZone::system(),
+                    checked_today: checked.then(|| cx.clock.today()),
+                    // A dead link may be a deliberate forward reference.
+                    create_missing: None,
+                };
+                let proposal = match chosen.as_slice() {
+                    // The translation kept is the one of the article chosen.
+                    [one] if one.code == "term-conflict" => keep_translation(bank, one),
+                    _ => membank_core::fix::propose_with(bank, &chosen, &opts),
+                };
+                (proposal, Kind::Bank)
+            }
+            (None, Some(project)) => (
+                membank_core::dejavu::fix::propose(project, &chosen),
+                Kind::Project,
+            ),
+            (None, None) => return true,
         };
-        let proposal = match chosen.as_slice() {
-            // The translation kept is the one of the article chosen.
-            [one] if one.code == "term-conflict" => keep_translation(bank, one),
-            _ => membank_core::fix::propose_with(bank, &chosen, &opts),
-        };
-        self.fix = Some(FixReview::new(proposal, &chosen));
+        self.fix = Some(FixReview::new(proposal, &chosen, kind));
         true
     }
 
@@ -687,12 +699,8 @@ impl Component for HealthPane {
 
     fn on_typing_key(&mut self, key: KeyEvent, cx: &mut Cx) -> bool {
         if let Some(review) = &mut self.fix {
-            let Some(bank) = cx.bank else {
-                self.fix = None;
-                return true;
-            };
             let list_h = health_fix::list_height(review, cx.height as u16);
-            match review.key(key, bank, list_h) {
+            match review.key(key, cx.memory.root(), cx.bank, list_h) {
                 Outcome::Open => {}
                 Outcome::Closed => self.fix = None,
                 // The result stays on screen; the checks run again once
