@@ -330,6 +330,7 @@ pub fn apply(tx: &Transaction, confirmed: &Plan) -> Result<Vec<String>, String> 
             ));
         }
     }
+    tx.set_label("supersede");
     let mut written = Vec::new();
     for e in &now.edits {
         tx.replace(&e.path, e.after.as_bytes())
