@@ -155,6 +155,13 @@ fn fix_file(
     if codes.is_empty() {
         return Ok((None, left));
     }
+    if text.as_bytes() == before {
+        // Each finding's change was there already: the file changed since
+        // the check, or two findings named one change.
+        let answered = found.iter().filter(|f| codes.contains(&f.code));
+        left.extend(answered.map(|f| unfixed(f, "the file already says this; check again".into())));
+        return Ok((None, left));
+    }
     if record.frontmatter.is_some() && record::parse_frontmatter(&text).is_none() {
         return Err("the fixed frontmatter would not read back; nothing is proposed".into());
     }
@@ -202,7 +209,10 @@ fn index_link(project: &Project, text: &str, f: &Finding) -> Edited {
     let link = format!(
         "[{}]({})",
         link_text(record),
-        paths::relative_link(paths::parent(INDEX_PATH), &record.path)
+        link_target(&paths::relative_link(
+            paths::parent(INDEX_PATH),
+            &record.path
+        ))?
     );
     let (heading, words): (&str, &[&str]) = match record.kind {
         RecordKind::Decision => ("## Active decisions", &["decision"]),
@@ -230,6 +240,20 @@ fn index_link(project: &Project, text: &str, f: &Finding) -> Edited {
         new,
         format!("link the active {} {link}", kind_word(record.kind)),
     ))
+}
+
+/// A link target as Markdown reads it back: in angle brackets when the
+/// path has a space or a parenthesis, which would otherwise end it.
+fn link_target(path: &str) -> Result<String, String> {
+    if path.contains(['<', '>', '\n', '\r']) {
+        return Err(format!(
+            "the path {path} cannot be written as a link; link it by hand"
+        ));
+    }
+    Ok(match path.contains([' ', '\t', '(', ')']) {
+        true => format!("<{path}>"),
+        false => path.to_owned(),
+    })
 }
 
 fn kind_word(kind: RecordKind) -> &'static str {

@@ -279,3 +279,22 @@ fn a_status_in_another_case_and_a_short_date_are_written_as_the_layout_spells_th
     assert!(p.fixes.is_empty());
     assert!(p.remaining.iter().any(|u| u.code == "bad-date"));
 }
+
+#[test]
+fn a_record_whose_file_name_has_a_space_is_linked_so_the_link_reads_back() {
+    let d = demo();
+    write(
+        d.path(),
+        "memory/decisions/offline (v2) cache.md",
+        "---\nid: decision-offline-cache\ntitle: Cache notes offline\nstatus: active\nscope: project:quillnote\nupdated: 2026-06-01\n---\n\n# Cache notes offline\n",
+    );
+    let (p, codes) = proposal(d.path());
+    assert!(codes.contains(&"index-missing-link"));
+    apply(d.path(), &p);
+    let index = read(d.path(), "memory/index.md");
+    assert!(
+        index.contains("- [Cache notes offline](<./decisions/offline (v2) cache.md>)\n"),
+        "{index}"
+    );
+    assert!(!codes_after(d.path()).contains(&"index-missing-link"));
+}
