@@ -254,3 +254,52 @@ fn an_everos_root_is_only_read() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("only reads"));
     assert_eq!(snapshot(root.path()), before);
 }
+
+#[test]
+fn the_older_side_of_a_supersede_is_written_and_undone() {
+    let project = tempfile::tempdir().unwrap();
+    let state = tempfile::tempdir().unwrap();
+    let root = project.path();
+    let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("demo-dejavu");
+    copy_dir(&demo, root);
+    let older = "memory/decisions/local-preferences.md";
+    edit(root, older, "status: superseded\n", "status: active\n");
+    edit(
+        root,
+        older,
+        "superseded_by: memory/decisions/settings-sync.md\n",
+        "",
+    );
+    let before = snapshot(root);
+    assert!(
+        codes(state.path(), root)
+            .iter()
+            .any(|c| c == "supersession-one-sided")
+    );
+
+    let (done, _) = json(
+        state.path(),
+        &[
+            "fix",
+            s(root),
+            "--code",
+            "supersession-one-sided",
+            "--yes",
+            "--json",
+        ],
+    );
+    assert_eq!(done["written"], true, "{done}");
+    assert_eq!(
+        fs::read(root.join(older)).unwrap(),
+        fs::read(demo.join(older)).unwrap()
+    );
+    assert!(
+        !codes(state.path(), root)
+            .iter()
+            .any(|c| c.contains("supersed"))
+    );
+
+    let undone = run(state.path(), &["undo", s(root)]);
+    assert_eq!(undone.status.code(), Some(0));
+    assert_eq!(snapshot(root), before);
+}
