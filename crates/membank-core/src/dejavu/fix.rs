@@ -44,6 +44,20 @@ pub fn no_fix_reason(code: &str) -> &'static str {
             "the name matches no record; only the author knows which one was meant"
         }
         "supersession-cycle" => "which record is the newest is the author's decision",
+        "no-impression-route" => {
+            "the cue words recall should find the record by are the author's choice; a \
+             writeback adds its route"
+        }
+        "route-to-inactive" => {
+            "whether the route should go or lead to the newer record is the author's choice; \
+             `membank supersede` moves the routes of a record it supersedes"
+        }
+        "few-keywords"
+        | "many-keywords"
+        | "duplicate-keywords"
+        | "generic-keywords"
+        | "duplicate-keyword-set"
+        | "bad-keywords" => "which cue words find a record is the author's choice",
         "index-not-updated" => {
             "the newer record is linked once it is active: its index-missing-link fix adds it"
         }
@@ -222,9 +236,22 @@ fn index_link(project: &Project, text: &str, f: &Finding) -> Edited {
     let nl = if text.contains("\r\n") { "\r\n" } else { "\n" };
     let line = format!("- {link}{nl}");
     let new = match section_end(text, words) {
-        Some(at) => {
+        Some((at, true)) => {
             let mut t = text.to_owned();
             t.insert_str(at, &line);
+            t
+        }
+        // An empty section: the item goes after the blank line under the
+        // heading, or gets one.
+        Some((at, false)) => {
+            let mut t = text.to_owned();
+            match text[at..].lines().next().map(str::trim) {
+                Some("") => {
+                    let blank = text[at..].find('\n').map_or(text.len(), |i| at + i + 1);
+                    t.insert_str(blank, &line);
+                }
+                _ => t.insert_str(at, &format!("{nl}{line}")),
+            }
             t
         }
         None => {
@@ -288,8 +315,9 @@ fn first_heading(body: &str) -> Option<String> {
 
 /// Where a line goes at the end of the first section whose heading names
 /// one of `words` (and not what is superseded or archived): after its last
-/// non-blank line. `None` when there is no such section.
-fn section_end(text: &str, words: &[&str]) -> Option<usize> {
+/// non-blank line, and whether the section has one (else after its
+/// heading). `None` when there is no such section.
+fn section_end(text: &str, words: &[&str]) -> Option<(usize, bool)> {
     let mut in_section = false;
     let mut at = None;
     let mut offset = 0;
@@ -304,17 +332,17 @@ fn section_end(text: &str, words: &[&str]) -> Option<usize> {
                 && !lower.contains("superseded")
                 && !lower.contains("archived");
             if in_section {
-                at = Some(offset + line.len());
+                at = Some((offset + line.len(), false));
             }
         } else if in_section && !t.is_empty() {
-            at = Some(offset + line.len());
+            at = Some((offset + line.len(), true));
         }
         offset += line.len();
     }
     let at = at?;
     // The line is inserted after a line ending; a last line without one
     // gets the section appended instead.
-    text[..at].ends_with('\n').then_some(at)
+    text[..at.0].ends_with('\n').then_some(at)
 }
 
 /// Whether the reference key `value` names `target`, read from `from`.

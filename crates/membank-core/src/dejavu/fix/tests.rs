@@ -298,3 +298,24 @@ fn a_record_whose_file_name_has_a_space_is_linked_so_the_link_reads_back() {
     );
     assert!(!codes_after(d.path()).contains(&"index-missing-link"));
 }
+
+#[test]
+fn an_emptied_section_gets_its_item_after_the_blank_line_under_the_heading() {
+    let d = demo();
+    edit(
+        d.path(),
+        "memory/index.md",
+        "- [Migrate old setting names](./open-loops/settings-migration.md)\n",
+        "",
+    );
+    let (p, _) = proposal(d.path());
+    apply(d.path(), &p);
+    let index = read(d.path(), "memory/index.md");
+    assert!(
+        index.contains(
+            "## Active open loops\n\n\
+             - [Migrate old setting names](./open-loops/settings-migration.md)\n\n## Context"
+        ),
+        "{index}"
+    );
+}
