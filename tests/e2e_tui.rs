@@ -940,3 +940,50 @@ fn a_health_finding_is_fixed_after_review_in_a_real_terminal() {
     s.wait_text("No finding matches the filter.");
     quits(&mut s);
 }
+
+#[test]
+fn qa_opens_on_a_translated_files_terminology_check() {
+    let home = tempfile::tempdir().unwrap();
+    let bank = tempfile::tempdir().unwrap();
+    copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/bank"),
+        bank.path(),
+    );
+    let job = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/terms/job.xlf");
+    let before = std::fs::read(&job).unwrap();
+    let editor = home.path().join("no-editor");
+    let mut s = Session::start_with(
+        bank.path(),
+        home.path(),
+        &editor,
+        &["--qa", job.to_str().unwrap()],
+        None,
+        &[],
+    );
+    // The check waits for the bank, then runs in the background.
+    let shown = s.wait_text("terms of job.xlf: 1 finding(s)");
+    assert!(shown.contains("compliance (1)"), "{shown}");
+    assert!(
+        shown.contains("segment 2  term-missing  use “naleving”"),
+        "{shown}"
+    );
+    assert!(shown.contains("untranslated (1: not checked)"), "{shown}");
+    // Enter: the segment beside the term's article.
+    s.send("\r");
+    let opened = s.wait_text("De conformiteit wordt");
+    assert!(opened.contains("term_target: \"naleving\""), "{opened}");
+    // Back to the list, then to the checks; wait for each screen, as an
+    // Esc followed at once by a key reads as Alt and that key.
+    s.send("\x1b");
+    s.wait_for("the list again", |s| {
+        s.contains("untranslated (1") && !s.contains("De conformiteit")
+    });
+    s.send("\x1b");
+    s.wait_for("the checks again", |s| !s.contains("terms of job.xlf"));
+    assert_eq!(
+        std::fs::read(&job).unwrap(),
+        before,
+        "the file is only read"
+    );
+    quits(&mut s);
+}
