@@ -204,10 +204,10 @@ fn xmllint() -> Option<()> {
     match Command::new("xmllint").arg("--version").output() {
         Ok(_) => Some(()),
         Err(_) => {
-            eprintln!(
-                "\n!!!!! SKIPPED: xmllint is not installed, so the TBX export was NOT \
-                 validated against the TBX-Basic RELAX NG schemas. Install it \
-                 (Debian/Ubuntu: apt-get install -y libxml2-utils). !!!!!\n"
+            support::skip_loudly(
+                "xmllint is not installed, so the TBX export was NOT validated against the \
+                 TBX-Basic RELAX NG schemas. Install it (Debian/Ubuntu: apt-get install -y \
+                 libxml2-utils)",
             );
             None
         }
@@ -625,4 +625,29 @@ fn job_glossary_lists_the_terms_a_file_uses() {
         tbx.contains("<term>warranty</term>") && !tbx.contains("data controller"),
         "{tbx}"
     );
+}
+
+#[test]
+fn global_flags_before_terms_are_taken_and_mixing_export_with_a_bank_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = bank(dir.path());
+    let out = run(&[
+        "--today",
+        "2026-06-01",
+        "terms",
+        "export",
+        s(&root),
+        "--format",
+        "csv",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout(&out).contains("naleving"), "{}", stdout(&out));
+
+    let job = fixture("job.xlf");
+    let out = run(&["terms", s(&root), "--for", s(&job), "export"]);
+    assert_eq!(out.status.code(), Some(2));
 }
