@@ -677,7 +677,8 @@ fn the_tree_width_comes_back_on_the_next_launch() {
     let first = s.wait_read();
     let default = tree_pane_width(&first).expect("a tree pane");
     s.send(">>");
-    let wider = s.wait_text("columns wide");
+    // Each `>` is said in turn: wait for the second.
+    let wider = s.wait_text(&format!("tree {} columns wide", default + 8));
     let chosen = tree_pane_width(&wider).unwrap();
     assert_eq!(chosen, default + 8, "{wider}");
     s.send("q");

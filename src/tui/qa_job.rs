@@ -9,7 +9,6 @@ use std::sync::Arc;
 use super::app::{App, Msg, Pane};
 use super::jobs::{self, Ran};
 use super::panes::qa::QaView;
-use super::unread::Unread;
 use super::update::update;
 use membank_core::bank::Bank;
 use membank_core::memory::Memory;
@@ -36,7 +35,7 @@ impl App {
         health.qa = Some(QaView::running(file, generation));
         self.focus_pane(Pane::Health);
         self.dirty = true;
-        if self.memory.downcast_ref::<Unread>().is_some() {
+        if crate::layouts::is_unread(&*self.memory) {
             // Started with the interface: the bank arrives first.
             if let Some(view) = &mut self.panes.health.qa {
                 view.waiting = true;
