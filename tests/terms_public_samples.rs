@@ -1,4 +1,4 @@
-//! Real XLIFF files from a public repository (see
+//! Real XLIFF 1.2 and 2.0 files from public repositories (see
 //! `tests/fixtures/terms/public/SOURCES.md`): read as segments with their
 //! languages, given a job glossary, and checked by `membank qa`.
 
@@ -50,6 +50,8 @@ fn bank(dir: &Path) -> PathBuf {
     term(&root, "TAB key", "Tabstopptaste", "de", "approved");
     term(&root, "doppelgänger", "double", "fr", "approved");
     term(&root, "doppelgänger", "alter ego", "fr", "rejected");
+    term(&root, "application", "Anwendung", "de", "approved");
+    term(&root, "application", "Applikation", "de", "rejected");
     root
 }
 
@@ -66,6 +68,8 @@ fn findings(v: &serde_json::Value) -> Vec<(&str, &str)> {
 /// What a sample holds and what the bank's terms find in it.
 struct Case {
     name: &'static str,
+    kind: &'static str,
+    source_lang: &'static str,
     target_lang: &'static str,
     segments: u64,
     /// The source terms of its job glossary.
@@ -81,7 +85,18 @@ fn each_public_sample_is_read_glossed_and_checked() {
     let bank = root.to_str().unwrap();
     let cases = [
         Case {
+            name: "example12.xliff",
+            kind: "xliff-1.2",
+            source_lang: "en-US",
+            target_lang: "de-CH",
+            segments: 5,
+            glossary: &["application", "application"],
+            found: &[("term-missing", "key2"), ("term-rejected", "key2")],
+        },
+        Case {
             name: "sample1.xlf",
+            kind: "xliff-2",
+            source_lang: "en",
             target_lang: "de",
             segments: 1,
             glossary: &["TAB key"],
@@ -89,6 +104,8 @@ fn each_public_sample_is_read_glossed_and_checked() {
         },
         Case {
             name: "withGlossary.xlf",
+            kind: "xliff-2",
+            source_lang: "en",
             target_lang: "fr",
             segments: 2,
             glossary: &["doppelgänger", "doppelgänger"],
@@ -97,6 +114,8 @@ fn each_public_sample_is_read_glossed_and_checked() {
     ];
     for Case {
         name,
+        kind,
+        source_lang,
         target_lang,
         segments,
         glossary,
@@ -108,8 +127,8 @@ fn each_public_sample_is_read_glossed_and_checked() {
         let file = file.to_str().unwrap();
         let (g, code) = json(&["terms", bank, "--for", file, "--json"]);
         assert_eq!(code, Some(0), "{name}: {g}");
-        assert_eq!(g["kind"], "xliff-2", "{name}");
-        assert_eq!(g["source_lang"], "en", "{name}");
+        assert_eq!(g["kind"], kind, "{name}");
+        assert_eq!(g["source_lang"], source_lang, "{name}");
         assert_eq!(g["target_lang"], target_lang, "{name}");
         assert_eq!(g["segments"], segments, "{name}");
         let sources: Vec<&str> = g["terms"]
