@@ -235,7 +235,8 @@ pub fn import_terms_tool() -> Tool {
         "import_terms",
         "Propose term articles from a TBX, CSV or TSV file's text, without writing: each term \
          is new (with the article's text), unchanged, differing in status (left as it is) or \
-         a conflict (a second approved target: the term-conflict it would create). Existing \
+         a conflict (a second approved target where a client's job would meet both: the \
+         term-conflict it would create; two clients may translate a term differently). Existing \
          articles are never changed. Same JSON as `membank terms import --json`, with a \
          proposal_id for apply_write.",
         schema_for_type::<ImportTermsParams>(),

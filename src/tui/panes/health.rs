@@ -18,6 +18,7 @@ use ratatui::widgets::{Paragraph, Wrap};
 
 use super::cursor::Cursor;
 use super::health_fix::{self, FixReview, Outcome};
+use super::qa::QaOutcome;
 use super::{Component, Cx, hint_text, page};
 use crate::tui::keys::{Action, KeyMap, Scope};
 use crate::tui::messages::Effect;
@@ -74,6 +75,8 @@ pub struct HealthPane {
     grouped: Option<Grouping>,
     /// The fixes proposed for the chosen findings, under review.
     pub fix: Option<FixReview>,
+    /// A translated file's terminology check, shown instead of the checks.
+    pub qa: Option<super::qa::QaView>,
 }
 
 /// Indexes of a report's findings by severity and code.
@@ -608,7 +611,10 @@ impl Component for HealthPane {
     }
 
     fn title(&self) -> String {
-        format!("Health — {}", self.summary)
+        match &self.qa {
+            Some(view) => format!("Health — {}", view.title()),
+            None => format!("Health — {}", self.summary),
+        }
     }
 
     fn on_action(&mut self, action: Action, cx: &mut Cx) -> bool {
@@ -629,6 +635,10 @@ impl Component for HealthPane {
             }
             Action::Filter => self.filtering = true,
             Action::Rerun => cx.effects.push(Effect::RerunHealth),
+            Action::CheckTerms => {
+                let generation = self.qa.as_ref().map_or(0, |v| v.generation);
+                self.qa = Some(super::qa::QaView::asking(generation));
+            }
             Action::FixFindings | Action::MarkChecked => {
                 return self.propose_fixes(action == Action::MarkChecked, cx);
             }
@@ -669,6 +679,9 @@ impl Component for HealthPane {
     }
 
     fn hints(&self, keymap: &KeyMap) -> String {
+        if let Some(view) = &self.qa {
+            return view.hints();
+        }
         if self.filtering {
             return "type a code or path · Enter done · Esc clear".to_owned();
         }
@@ -688,16 +701,33 @@ impl Component for HealthPane {
                 (Action::Filter, "filter"),
                 (Action::Rerun, "re-run"),
                 (Action::FixFindings, "fix"),
+                (Action::CheckTerms, "terms"),
             ],
         )
     }
 
     fn is_typing(&self) -> bool {
         // An open fix review has the keyboard until it is closed.
-        self.filtering || self.fix.is_some()
+        self.filtering || self.fix.is_some() || self.qa.is_some()
     }
 
     fn on_typing_key(&mut self, key: KeyEvent, cx: &mut Cx) -> bool {
+        if let Some(view) = &mut self.qa {
+            // The list's rows: the pane less the heading above them.
+            match view.key(key, cx.height.saturating_sub(1)) {
+                QaOutcome::Stay => {}
+                QaOutcome::Close => self.qa = None,
+                QaOutcome::Run(file) => cx.effects.push(Effect::CheckTerms(file)),
+                QaOutcome::OpenFinding(i) => {
+                    let path = view.report().and_then(|o| o.report.findings.get(i));
+                    let text = path
+                        .and_then(|f| cx.bank?.find(&f.article))
+                        .and_then(|id| cx.bank.map(|b| b.article(id).text.as_str()));
+                    view.open(i, text);
+                }
+            }
+            return true;
+        }
         if let Some(review) = &mut self.fix {
             let list_h = health_fix::list_height(review, cx.height as u16);
             match review.key(key, cx.memory.root(), cx.bank, list_h) {
@@ -714,9 +744,10 @@ impl Component for HealthPane {
     }
 
     fn draw(&self, frame: &mut Frame, area: Rect, focused: bool, theme: &Theme) {
-        match &self.fix {
-            Some(review) => health_fix::draw(frame, area, review, focused, theme),
-            None => draw(frame, area, self, focused, theme),
+        match (&self.qa, &self.fix) {
+            (Some(view), _) => super::qa::draw(frame, area, view, focused, theme),
+            (None, Some(review)) => health_fix::draw(frame, area, review, focused, theme),
+            (None, None) => draw(frame, area, self, focused, theme),
         }
     }
 }
