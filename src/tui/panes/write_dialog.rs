@@ -286,6 +286,7 @@ impl WriteDialog {
                 remaining: Vec::new(),
             },
             &[],
+            self.kind,
         );
         Ok(Stage::Review {
             review: Box::new(review),
@@ -369,21 +370,8 @@ pub fn on_key(app: &mut App, key: KeyEvent) {
             }
             _ => {
                 let bank = crate::layouts::bank(&*app.memory);
-                if let Some(bank) = bank {
-                    let h = health_fix::list_height(review, app.size.height.saturating_sub(8));
-                    review.key(key, bank, h);
-                } else {
-                    let h = 3;
-                    match key.code {
-                        KeyCode::Up | KeyCode::Char('k') => {
-                            review.cursor.move_by(-1, review.rows.len(), h)
-                        }
-                        KeyCode::Down | KeyCode::Char('j') => {
-                            review.cursor.move_by(1, review.rows.len(), h)
-                        }
-                        _ => {}
-                    }
-                }
+                let h = health_fix::list_height(review, app.size.height.saturating_sub(8));
+                review.key(key, app.memory.root(), bank, h);
                 true
             }
         },
