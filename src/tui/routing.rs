@@ -9,6 +9,7 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use super::app::{App, Effect, Pane, Popup};
 use super::keys::{Action, Key, Scope};
 use super::panes::Component;
+use super::panes::write_dialog::AfterWrite;
 use super::widgets::confirm::{Confirm, OnYes};
 use super::widgets::help::Help;
 use membank_core::transaction::{Kind, Transaction};
@@ -146,11 +147,34 @@ fn undo(app: &mut App) {
     match undone {
         Ok(done) => {
             let paths: Vec<String> = done.entry.files.iter().map(|f| f.path.clone()).collect();
-            app.status.info(format!(
+            let said = format!(
                 "undone: {} ({} file(s))",
                 membank_core::text::sanitize_for_terminal(&done.entry.kind, false),
                 paths.len()
-            ));
+            );
+            app.status.info(said.clone());
+            // Once read back: select what is there again (a rename taken back
+            // puts the file under its old name), and show the article shown
+            // before under the name it has now. The re-read's own message
+            // would hide what was undone, so it is said again after it.
+            let exists = |p: &String| root.join(p).is_file();
+            // What the undo brought back (a rename's old name, a deleted
+            // file) is what to show; else the first file it changed.
+            let restored = paths
+                .iter()
+                .find(|p| exists(p) && app.memory.find(p).is_none())
+                .or_else(|| paths.iter().find(|p| exists(p)))
+                .cloned();
+            if let Some(select) = restored {
+                let shown_gone = app
+                    .panes
+                    .article
+                    .rel
+                    .as_ref()
+                    .is_some_and(|rel| paths.contains(rel) && !exists(rel));
+                let open = shown_gone.then(|| select.clone());
+                app.after_write = Some(AfterWrite::new(select, open, said));
+            }
             app.effects.push(Effect::Reload(paths));
             app.apply_effects();
         }

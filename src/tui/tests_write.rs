@@ -110,6 +110,16 @@ fn r_renames_the_article_rewrites_its_links_and_u_takes_it_back() {
     assert_eq!(read(root, "03_DOMAINS/Legal.md").as_deref(), Some(LEGAL));
     assert_eq!(read(root, "03_DOMAINS/Law.md"), None);
     assert_eq!(read(root, "01_CLIENTS/Acme.md").as_deref(), Some(ACME));
+    // The article comes back under its old name, selected, and the status
+    // says what was undone rather than what was read back.
+    assert_eq!(selected(&app).as_deref(), Some("03_DOMAINS/Legal.md"));
+    assert_eq!(
+        app.panes.article.rel.as_deref(),
+        Some("03_DOMAINS/Legal.md")
+    );
+    let shown = screen(&app);
+    assert!(shown.contains("undone: rename"), "{shown}");
+    assert!(!shown.contains("deleted"), "{shown}");
 }
 
 #[test]

@@ -478,6 +478,14 @@ pub struct AfterWrite {
     said: String,
 }
 
+impl AfterWrite {
+    /// Select `select` once the memory is read back, open `open` in the
+    /// Article pane if given, and say `said`.
+    pub(in crate::tui) fn new(select: String, open: Option<String>, said: String) -> AfterWrite {
+        AfterWrite { select, open, said }
+    }
+}
+
 /// The memory was read again: select what the last write made or moved.
 pub(in crate::tui) fn settle(app: &mut App) {
     let Some(after) = app.after_write.take() else {
