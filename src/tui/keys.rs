@@ -394,6 +394,7 @@ impl Scope {
                 Rerun,
                 FixFindings,
                 MarkChecked,
+                CreateTargets,
                 CheckTerms,
                 CopyPath,
                 CopyLink,

@@ -328,6 +328,11 @@ fn perform(app: &mut App, action: Action) -> bool {
             ask_undo(app);
             true
         }
+        // In Health, `+` makes the articles of the dead-link findings chosen
+        // there, through the pane's own fix review.
+        Action::CreateTargets if app.focus == Pane::Health => {
+            app.dispatch(Pane::Health, |pane, cx| pane.on_action(action, cx))
+        }
         Action::Rename | Action::NewArticle | Action::Capture | Action::CreateTargets => {
             super::panes::write_dialog::open(app, action);
             true
