@@ -152,7 +152,7 @@ fn undo(app: &mut App) {
                 membank_core::text::sanitize_for_terminal(&done.entry.kind, false),
                 paths.len()
             );
-            app.status.info(said.clone());
+            app.status.outcome(said.clone());
             // Once read back: select what is there again (a rename taken back
             // puts the file under its old name), and show the article shown
             // before under the name it has now. The re-read's own message

@@ -105,6 +105,9 @@ fn r_renames_the_article_rewrites_its_links_and_u_takes_it_back() {
     // The article shown moved with it.
     assert_eq!(app.panes.article.rel.as_deref(), Some("03_DOMAINS/Law.md"));
     assert!(screen(&app).contains("renamed 03_DOMAINS/Legal.md → 03_DOMAINS/Law.md"));
+    // The file watcher's news of the same files does not hide what was done.
+    app.say_reloaded(&["03_DOMAINS/Law.md".into(), "01_CLIENTS/Acme.md".into()]);
+    assert!(screen(&app).contains("renamed 03_DOMAINS/Legal.md → 03_DOMAINS/Law.md"));
 
     undo(&mut app);
     assert_eq!(read(root, "03_DOMAINS/Legal.md").as_deref(), Some(LEGAL));
@@ -119,6 +122,8 @@ fn r_renames_the_article_rewrites_its_links_and_u_takes_it_back() {
     );
     let shown = screen(&app);
     assert!(shown.contains("undone: rename"), "{shown}");
+    app.say_reloaded(&["03_DOMAINS/Legal.md".into(), "01_CLIENTS/Acme.md".into()]);
+    assert!(screen(&app).contains("undone: rename"));
     assert!(!shown.contains("deleted"), "{shown}");
 }
 

@@ -498,7 +498,7 @@ pub(in crate::tui) fn settle(app: &mut App) {
     if let Some(rel) = &after.open {
         p.article.open_at(memory, rel, None, &app.theme, width);
     }
-    app.status.info(after.said);
+    app.status.outcome(after.said);
 }
 
 pub fn draw(frame: &mut Frame, dialog: &WriteDialog, theme: &Theme) {
