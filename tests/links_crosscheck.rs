@@ -8,8 +8,8 @@ mod support;
 use std::path::Path;
 use std::process::Command;
 
-#[test]
-fn fix_rename_and_undo_agree_with_an_independent_resolver() {
+/// Runs the cross-check with `mode` (none, or `--renames`) on the demo bank.
+fn cross_check(mode: Option<&str>) {
     let python_runs = Command::new("python3")
         .arg("--version")
         .output()
@@ -27,8 +27,9 @@ fn fix_rename_and_undo_agree_with_an_independent_resolver() {
     support::isolate(&mut cmd);
     // Its own journal: the undos must take back this run's writes only.
     cmd.env("MEMBANK_STATE_DIR", work.path().join("state"));
+    cmd.arg(root.join("tools/links-crosscheck/crosscheck.py"));
+    cmd.args(mode);
     let out = cmd
-        .arg(root.join("tools/links-crosscheck/crosscheck.py"))
         .arg(env!("CARGO_BIN_EXE_membank"))
         .arg(root.join("demo-bank"))
         .arg(work.path())
@@ -40,4 +41,14 @@ fn fix_rename_and_undo_agree_with_an_independent_resolver() {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+#[test]
+fn fix_rename_and_undo_agree_with_an_independent_resolver() {
+    cross_check(None);
+}
+
+#[test]
+fn renaming_the_most_linked_notes_keeps_every_link_by_an_independent_resolver() {
+    cross_check(Some("--renames"));
 }
