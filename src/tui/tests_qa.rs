@@ -186,3 +186,17 @@ fn a_check_asked_for_at_start_waits_for_the_bank() {
     );
     assert_eq!(listed(&app).len(), 4);
 }
+
+#[test]
+fn enter_on_a_terms_heading_opens_its_first_finding() {
+    let dir = tempfile::tempdir().unwrap();
+    bank(dir.path());
+    let mut app = app_at(dir.path(), 80, 24);
+    check_job(&mut app);
+    // Up from the first finding is its term's heading.
+    key(&mut app, KeyCode::Char('k'));
+    key(&mut app, KeyCode::Enter);
+    let view = app.panes.health.qa.as_ref().unwrap();
+    let opened = view.opened.as_ref().expect("a finding is shown");
+    assert_eq!(opened.finding, 0);
+}

@@ -139,10 +139,14 @@ impl QaView {
         }
     }
 
-    /// The finding on the selected row.
+    /// The finding on the selected row; on a term's heading, its first.
     pub fn selected_finding(&self) -> Option<usize> {
         match self.rows.get(self.cursor.selected)? {
             QaRow::Finding(i) => Some(*i),
+            QaRow::Term(..) => match self.rows.get(self.cursor.selected + 1)? {
+                QaRow::Finding(i) => Some(*i),
+                _ => None,
+            },
             _ => None,
         }
     }
