@@ -677,7 +677,8 @@ fn the_tree_width_comes_back_on_the_next_launch() {
     let first = s.wait_read();
     let default = tree_pane_width(&first).expect("a tree pane");
     s.send(">>");
-    let wider = s.wait_text("columns wide");
+    // Each `>` is said in turn: wait for the second.
+    let wider = s.wait_text(&format!("tree {} columns wide", default + 8));
     let chosen = tree_pane_width(&wider).unwrap();
     assert_eq!(chosen, default + 8, "{wider}");
     s.send("q");
@@ -938,5 +939,52 @@ fn a_health_finding_is_fixed_after_review_in_a_real_terminal() {
     assert_eq!(std::fs::read_to_string(&acme).unwrap(), before);
     s.send("\r");
     s.wait_text("No finding matches the filter.");
+    quits(&mut s);
+}
+
+#[test]
+fn qa_opens_on_a_translated_files_terminology_check() {
+    let home = tempfile::tempdir().unwrap();
+    let bank = tempfile::tempdir().unwrap();
+    copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/bank"),
+        bank.path(),
+    );
+    let job = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/terms/job.xlf");
+    let before = std::fs::read(&job).unwrap();
+    let editor = home.path().join("no-editor");
+    let mut s = Session::start_with(
+        bank.path(),
+        home.path(),
+        &editor,
+        &["--qa", job.to_str().unwrap()],
+        None,
+        &[],
+    );
+    // The check waits for the bank, then runs in the background.
+    let shown = s.wait_text("terms of job.xlf: 1 finding(s)");
+    assert!(shown.contains("compliance (1)"), "{shown}");
+    assert!(
+        shown.contains("segment 2  term-missing  use “naleving”"),
+        "{shown}"
+    );
+    assert!(shown.contains("untranslated (1: not checked)"), "{shown}");
+    // Enter: the segment beside the term's article.
+    s.send("\r");
+    let opened = s.wait_text("De conformiteit wordt");
+    assert!(opened.contains("term_target: \"naleving\""), "{opened}");
+    // Back to the list, then to the checks; wait for each screen, as an
+    // Esc followed at once by a key reads as Alt and that key.
+    s.send("\x1b");
+    s.wait_for("the list again", |s| {
+        s.contains("untranslated (1") && !s.contains("De conformiteit")
+    });
+    s.send("\x1b");
+    s.wait_for("the checks again", |s| !s.contains("terms of job.xlf"));
+    assert_eq!(
+        std::fs::read(&job).unwrap(),
+        before,
+        "the file is only read"
+    );
     quits(&mut s);
 }

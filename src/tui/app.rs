@@ -431,6 +431,7 @@ impl App {
                     self.status.info(format!("health re-run: {summary}"));
                 }
                 Effect::IndexSearch { generation } => self.index_search(generation),
+                Effect::CheckTerms(file) => self.check_terms(file),
                 Effect::ShowText { title, lines } => {
                     let text = super::widgets::help::Help::text(title, lines);
                     self.popup = Some(Popup::Help(text));

@@ -267,6 +267,7 @@ actions! {
     Rerun => "rerun", "re-run the health checks", [Key::ch('r')];
     FixFindings => "fix", "fix the finding or group: review the changes, Enter writes", [Key::ch('x')];
     MarkChecked => "mark_checked", "stale: checked, still correct (last_updated becomes today)", [Key::ch('v')];
+    CheckTerms => "check_terms", "check a translated file's terms (XLIFF, TMX…)", [Key::ch('Q')];
     EditField => "edit_field", "edit the field", [Key::ch('i')];
     Agents => "agents", "open the agents", [Key::ch('a')];
     QueryAgent => "chat_agent", "Query: chat with the bank", [Key::ch('1')];
@@ -388,6 +389,7 @@ impl Scope {
                 Rerun,
                 FixFindings,
                 MarkChecked,
+                CheckTerms,
                 CopyPath,
                 CopyLink,
             ],

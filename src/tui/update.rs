@@ -82,6 +82,10 @@ pub fn update(app: &mut App, msg: Msg) {
             read,
             files,
         } => app.reloaded(generation, *read, &files),
+        Msg::TermsChecked {
+            generation,
+            checked,
+        } => app.terms_checked(generation, checked.0),
         Msg::SearchIndexed(built) => {
             let (memory, theme) = (app.memory.as_ref(), &app.theme);
             let search = &mut app.panes.search;
@@ -109,6 +113,7 @@ pub fn update(app: &mut App, msg: Msg) {
                         .notice("only _EXAMPLE_ files: see the Article pane");
                 }
                 app.reread_queued();
+                app.resume_term_check();
             }
             Err(e) => {
                 app.status.error(sanitize_for_terminal(&e, false));

@@ -458,9 +458,30 @@ impl Transaction {
         now: jiff::civil::DateTime,
     ) -> Result<Done<CompileReport>, Stopped> {
         self.set_label("inbox");
-        self.commit(proposal, declined, Kind::Bank, |tx| {
+        let before: Vec<(&String, Option<Vec<u8>>)> = sources
+            .iter()
+            .map(|s| (s, self.before_for_journal(s)))
+            .collect();
+        let done = self.commit(proposal, declined, Kind::Bank, |tx| {
             compile::compile_reply_declining(&tx.root, sources, reply, Mode::Apply, now, declined)
-        })
+        })?;
+        // The sources are stamped and moved by the archive's own writer;
+        // each is recorded here, so an undo puts it back in the inbox as
+        // it was and takes its archived copy away.
+        for (source, before) in before {
+            let after = self.read(source).ok().flatten();
+            if before.is_some() && after != before {
+                self.record_replaced(source, before.as_deref(), after.as_deref());
+            }
+        }
+        for s in &done.report.sources {
+            if let Some(to) = &s.archived_to
+                && let Ok(Some(archived)) = self.read(to)
+            {
+                self.record_replaced(to, None, Some(&archived));
+            }
+        }
+        Ok(done)
     }
 
     /// A reviewed Deja Vu writeback (records replaced, impression lines

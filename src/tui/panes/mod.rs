@@ -15,6 +15,7 @@ pub mod health;
 pub mod health_fix;
 pub mod no_agents;
 mod pane;
+pub mod qa;
 pub mod recall;
 pub mod search;
 pub mod set;
