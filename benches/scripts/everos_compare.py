@@ -7,12 +7,14 @@ the root's files, paired in one run.
                       [--since 2024-06-01] [--query "kyoto budget deadline"]
 
 Writes the synthetic root first when ROOT does not exist (the `gen_everos`
-example of membank-core, five entries a file). Then runs each command RUNS
-times, alternating between them so that a change in the machine's load hits
-all alike, and prints per command the median wall and CPU (user + system)
-time, each as a ratio to the Python loop's, the time per 1,000 entries (the
-figure to compare between roots of different sizes: linear means it holds
-still) and the peak resident memory. Output goes to /dev/null.
+example of membank-core, five entries a file; give --entries as the size of
+an existing ROOT, since the per-1,000 figure divides by it). Then runs each
+command RUNS times, alternating between them so that a change in the
+machine's load hits all alike, and prints per command the median wall and
+CPU (user + system) time, each as a ratio to the Python loop's, the time per
+1,000 entries (the figure to compare between roots of different sizes:
+linear means it holds still) and the peak resident memory. Output goes to
+/dev/null.
 """
 
 import argparse
