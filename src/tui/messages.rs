@@ -168,4 +168,7 @@ pub enum Popup {
     Search,
     /// A yes/no question that must be answered first.
     Confirm(super::widgets::confirm::Confirm),
+    /// A rename, a new article or note: the line it needs, then what it
+    /// writes, written on Enter.
+    Write(Box<super::panes::write_dialog::WriteDialog>),
 }

@@ -55,6 +55,8 @@ mod tests_reload;
 mod tests_tree;
 #[cfg(test)]
 mod tests_vault;
+#[cfg(test)]
+mod tests_write;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;

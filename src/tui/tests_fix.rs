@@ -380,3 +380,33 @@ fn x_in_an_everos_root_says_it_is_only_read() {
     assert!(shown.contains("only read"), "{shown}");
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), before);
 }
+
+#[test]
+fn plus_on_a_dead_link_creates_the_article_its_use_implies_and_only_when_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    bank(dir.path());
+    std::fs::write(
+        dir.path().join("03_DOMAINS/Legal.md"),
+        "---\ndomain: \"Legal\"\nlast_updated: 2026-01-02\n---\n# Legal\n\nSee [[Patent Drafting]].\n",
+    )
+    .unwrap();
+    let mut app = app_at(dir.path(), 100, 30);
+    to_health(&mut app);
+    select_finding(&mut app, "dead-link");
+    let created = dir.path().join("03_DOMAINS/Patent Drafting.md");
+    // `x` leaves a forward reference alone.
+    key(&mut app, KeyCode::Char('x'));
+    key(&mut app, KeyCode::Enter);
+    assert!(!created.exists());
+    key(&mut app, KeyCode::Esc);
+    select_finding(&mut app, "dead-link");
+    key(&mut app, KeyCode::Char('+'));
+    let shown = screen(&app);
+    assert!(shown.contains("Patent Drafting.md"), "{shown}");
+    assert!(!created.exists(), "not before Enter");
+    key(&mut app, KeyCode::Enter);
+    let text = std::fs::read_to_string(&created).expect("created on Enter");
+    assert!(text.starts_with("---\n"), "{text}");
+    key(&mut app, KeyCode::Enter);
+    assert!(!codes(&app).contains(&"dead-link"), "{:?}", codes(&app));
+}

@@ -23,6 +23,9 @@ pub fn update(app: &mut App, msg: Msg) {
                     .insert_str(sanitize_for_terminal(&text.replace('\n', " "), false));
                 f.refilter();
                 app.dirty = true;
+            } else if let Some(Popup::Write(w)) = &mut app.popup {
+                w.paste(&text);
+                app.dirty = true;
             } else if app.dispatch(app.focus, |pane, cx| pane.on_paste(&text, cx)) {
                 app.dirty = true;
             }

@@ -374,9 +374,11 @@ impl HealthPane {
         }
     }
 
-    /// Open the review of the fixes for the selected findings; `checked`
-    /// also marks their `stale` articles checked today.
-    fn propose_fixes(&mut self, checked: bool, cx: &mut Cx) -> bool {
+    /// Open the review of the fixes for the selected findings: as they
+    /// are, only marking `stale` articles checked today, or only creating
+    /// the articles dead links name.
+    fn propose_fixes(&mut self, mode: FixMode, cx: &mut Cx) -> bool {
+        let checked = mode == FixMode::CheckedToday;
         let project = crate::layouts::project(cx.memory);
         if cx.bank.is_none() && project.is_none() {
             cx.warn("this memory is only read: nothing in it is fixed");
@@ -390,6 +392,13 @@ impl HealthPane {
                 return true;
             }
         }
+        if mode == FixMode::CreateMissing {
+            chosen.retain(|f| f.code == "dead-link");
+            if chosen.is_empty() || cx.bank.is_none() {
+                cx.info("+ creates the article a dead link names: select a dead-link finding");
+                return true;
+            }
+        }
         if chosen.is_empty() {
             return false;
         }
@@ -398,8 +407,9 @@ impl HealthPane {
                 let opts = membank_core::fix::Options {
                     tz: jiff::tz::TimeZone::system(),
                     checked_today: checked.then(|| cx.clock.today()),
-                    // A dead link may be a deliberate forward reference.
-                    create_missing: None,
+                    // A dead link may be a deliberate forward reference:
+                    // its article is made only when asked for with `+`.
+                    create_missing: (mode == FixMode::CreateMissing).then(|| cx.clock.today()),
                 };
                 let proposal = match chosen.as_slice() {
                     // The translation kept is the one of the article chosen.
@@ -427,6 +437,14 @@ impl HealthPane {
                 _ => None,
             })
     }
+}
+
+/// Which fixes `x`, `v` and `+` ask for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum FixMode {
+    AsFound,
+    CheckedToday,
+    CreateMissing,
 }
 
 fn fold_mark(folded: bool) -> &'static str {
@@ -639,9 +657,9 @@ impl Component for HealthPane {
                 let generation = self.qa.as_ref().map_or(0, |v| v.generation);
                 self.qa = Some(super::qa::QaView::asking(generation));
             }
-            Action::FixFindings | Action::MarkChecked => {
-                return self.propose_fixes(action == Action::MarkChecked, cx);
-            }
+            Action::FixFindings => return self.propose_fixes(FixMode::AsFound, cx),
+            Action::MarkChecked => return self.propose_fixes(FixMode::CheckedToday, cx),
+            Action::CreateTargets => return self.propose_fixes(FixMode::CreateMissing, cx),
             Action::Open => {
                 let Some(f) = self.selected_finding() else {
                     return false;

@@ -20,6 +20,7 @@ pub mod recall;
 pub mod search;
 pub mod set;
 pub mod slot;
+pub mod write_dialog;
 
 pub use pane::{LOADING, Pane};
 
