@@ -4,6 +4,7 @@ parses the impressions, paired in one run.
 
     dejavu_compare.py DIR [--impressions 50000] [--runs 7]
                       [--membank target/release/membank] [--cue "..."]
+                      [--before OTHER_MEMBANK]
 
 Writes a reproducible project to DIR first when DIR has none (AGENTS.md,
 memory/summary.md, 200 records and N impression lines of about 300 bytes:
@@ -103,6 +104,8 @@ def main():
     p.add_argument("--runs", type=int, default=7)
     p.add_argument("--membank", default="target/release/membank")
     p.add_argument("--cue", default="settings sync migration")
+    p.add_argument("--before", metavar="MEMBANK",
+                   help="another membank binary (an earlier build) to time in the same runs")
     a = p.parse_args()
 
     jsonl = os.path.join(a.dir, "memory", "impressions.jsonl")
@@ -115,6 +118,9 @@ def main():
         "membank recall": [a.membank, "recall", a.dir, a.cue],
         "membank check": [a.membank, "check", a.dir],
     }
+    if a.before:
+        for name, argv in list(commands.items())[1:]:
+            commands["before: " + name.removeprefix("membank ")] = [a.before] + argv[1:]
     for argv in commands.values():  # warm the page cache and the binaries
         run_once(argv)
     times = {name: [] for name in commands}

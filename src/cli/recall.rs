@@ -54,6 +54,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let limit = (!args.all).then_some(args.limit.unwrap_or(DEFAULT_LIMIT));
         print!("{}", human(&result, limit));
     }
+    // Freeing tens of thousands of parsed lines and explanations one by
+    // one only delays the exit.
+    std::mem::forget(result);
+    std::mem::forget(project);
     Ok(ExitCode::SUCCESS)
 }
 

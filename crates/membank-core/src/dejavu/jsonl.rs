@@ -6,6 +6,8 @@
 
 use std::ops::Range;
 
+use rayon::prelude::*;
+
 use super::js::{self, JsValue, ParseError};
 
 /// One non-blank line of a JSONL file.
@@ -44,19 +46,21 @@ pub struct JsonlFile {
 
 impl JsonlFile {
     pub fn parse(path: &str, text: String) -> JsonlFile {
-        let lines = split_lines(&text)
-            .filter_map(|(number, span)| {
-                let trimmed = js::js_trim(&text[span.clone()]);
-                if trimmed.is_empty() {
-                    return None;
-                }
-                Some(JsonlLine {
-                    line: number,
-                    span,
-                    value: js::parse(trimmed),
-                })
-            })
+        let spans: Vec<(usize, Range<usize>)> = split_lines(&text)
+            .filter(|(_, span)| !js::js_trim(&text[span.clone()]).is_empty())
             .collect();
+        let parse_line = |(number, span): (usize, Range<usize>)| JsonlLine {
+            line: number,
+            value: js::parse(js::js_trim(&text[span.clone()])),
+            span,
+        };
+        // Parsing is most of loading a project of tens of thousands of
+        // impressions, and every line parses on its own.
+        let lines = if crate::parallel::pays(spans.len()) {
+            spans.into_par_iter().map(parse_line).collect()
+        } else {
+            spans.into_iter().map(parse_line).collect()
+        };
         JsonlFile {
             path: path.to_owned(),
             text,

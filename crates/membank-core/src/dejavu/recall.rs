@@ -10,11 +10,12 @@
 use std::collections::HashSet;
 use std::sync::LazyLock;
 
+use rayon::prelude::*;
 use regex::Regex;
 use serde::Serialize;
 
 use super::js::{self, JsValue};
-use super::jsonl::JsonlFile;
+use super::jsonl::{JsonlFile, JsonlLine};
 use super::{IMPRESSIONS_PATH, SUMMARY_PATH};
 
 /// Runs of General Category L or N, as `/[\p{L}\p{N}]+/gu`.
@@ -183,7 +184,7 @@ pub fn recall_shared(impressions: Option<&JsonlFile>, cue: &str) -> Recall {
 fn recall_where(
     impressions: Option<&JsonlFile>,
     cue: &str,
-    keep: impl Fn(&super::jsonl::JsonlLine) -> bool,
+    keep: impl Fn(&JsonlLine) -> bool,
 ) -> Recall {
     let cue_tokens = tokenize(cue);
     let Some(file) = impressions else {
@@ -204,10 +205,8 @@ fn recall_where(
             explanations: Vec::new(),
         };
     };
-    let mut matches = Vec::new();
-    let mut diagnostics = Vec::new();
-    let mut explanations = Vec::new();
-    for line in file.lines.iter().filter(|l| keep(l)) {
+    let kept: Vec<&JsonlLine> = file.lines.iter().filter(|l| keep(l)).collect();
+    let explain = |line: &&JsonlLine| {
         let mut exp = Explanation {
             line: line.line,
             id: String::new(),
@@ -221,26 +220,44 @@ fn recall_where(
             score: 0.0,
             rank: None,
         };
-        match score_line(line.value.as_ref(), &cue_tokens, &mut exp) {
-            Ok(Some(m)) => matches.push(Match {
-                line: line.line,
-                ..m
+        let found = match score_line(line.value.as_ref(), &cue_tokens, &mut exp) {
+            // Boxed: most lines do not match, and each slot is held until
+            // the scan ends.
+            Ok(m) => m.map(|m| {
+                Box::new(Match {
+                    line: line.line,
+                    ..m
+                })
             }),
-            Ok(None) => {}
             Err(error) => {
-                diagnostics.push(ScanDiagnostic {
-                    id: format!("invalid-line-{}", line.line),
-                    level: "error",
-                    message: "Invalid impression record",
-                    path: file.path.clone(),
-                    line: Some(line.line),
-                    error: Some(error.clone()),
-                });
                 exp.considered = Considered::Invalid { error };
+                None
             }
-        }
-        explanations.push(exp);
-    }
+        };
+        (exp, found)
+    };
+    // Every line scores on its own; a large file's lines are shared out.
+    let (mut explanations, found): (Vec<Explanation>, Vec<Option<Box<Match>>>) =
+        if crate::parallel::pays(kept.len()) {
+            kept.par_iter().map(explain).unzip()
+        } else {
+            kept.iter().map(explain).unzip()
+        };
+    let mut matches: Vec<Match> = found.into_iter().flatten().map(|m| *m).collect();
+    let diagnostics: Vec<ScanDiagnostic> = explanations
+        .iter()
+        .filter_map(|exp| match &exp.considered {
+            Considered::Invalid { error } => Some(ScanDiagnostic {
+                id: format!("invalid-line-{}", exp.line),
+                level: "error",
+                message: "Invalid impression record",
+                path: file.path.clone(),
+                line: Some(exp.line),
+                error: Some(error.clone()),
+            }),
+            _ => None,
+        })
+        .collect();
     // Stable, like Array.prototype.sort: equal scores keep file order.
     matches.sort_by(|a: &Match, b: &Match| b.score.total_cmp(&a.score));
     // Explanations are in file order, so each match's is found by halving
@@ -447,6 +464,84 @@ mod tests {
         assert_eq!(r.explanations[5].tokens, vec!["zz", "object"]);
         assert_eq!(r.matches[0].score, 1.0);
         assert_eq!(r.matches[0].id, Some(JsValue::Number(7.0)));
+    }
+
+    /// 2,000 lines of every kind: valid, inactive, not JSON, `null`, a huge
+    /// line, non-Latin text, repeated ids, blank lines.
+    fn odd_impressions() -> String {
+        let words = [
+            "settings", "sync", "Über", "café", "οδος", "数据", "legacy", "x9",
+        ];
+        let mut lines = Vec::new();
+        for i in 0..2000usize {
+            let w = |k: usize| words[(i * 7 + k * 3) % words.len()];
+            lines.push(match i % 11 {
+                0 => "{not json".to_owned(),
+                1 => "null".to_owned(),
+                2 => String::new(),
+                3 => format!(
+                    r#"{{"id":"dup","title":"{}","keywords":["{}"],"weight":0.3}}"#,
+                    w(0).repeat(5000),
+                    w(1)
+                ),
+                4 => format!(r#"{{"id":"off-{i}","status":"archived","keywords":["{}"]}}"#, w(0)),
+                5 => format!(r#"{{"id":{i},"keywords":"{}","weight":-2.9999}}"#, w(2)),
+                _ => format!(
+                    r#"{{"id":"dup-{}","title":"{} {}","keywords":["{}","{}"],"aliases":["{}"],"weight":{}}}"#,
+                    i % 50,
+                    w(0),
+                    w(1),
+                    w(2),
+                    w(3),
+                    w(4),
+                    (i % 10) as f64 / 10.0
+                ),
+            });
+        }
+        lines.join("\n")
+    }
+
+    #[test]
+    fn a_large_file_scans_as_each_of_its_lines_would_alone() {
+        let text = odd_impressions();
+        let cue = "settings café οδος legacy 数据";
+        let whole = recall(Some(&JsonlFile::parse(IMPRESSIONS_PATH, text.clone())), cue);
+        assert!(whole.explanations.len() > crate::parallel::SEQUENTIAL_BELOW);
+        let mut matches = Vec::new();
+        let mut diagnostics = Vec::new();
+        let mut i = 0;
+        for (number, span) in super::super::jsonl::split_lines(&text) {
+            let alone = JsonlFile::parse(IMPRESSIONS_PATH, text[span].to_owned());
+            let r = recall(Some(&alone), cue);
+            let Some(mut exp) = r.explanations.into_iter().next() else {
+                continue;
+            };
+            exp.line = number;
+            let expected_rank = exp.rank.take();
+            let mut got = whole.explanations[i].clone();
+            assert_eq!(got.rank.is_some(), expected_rank.is_some(), "line {number}");
+            got.rank = None;
+            assert_eq!(got, exp, "line {number}");
+            matches.extend(r.matches.into_iter().map(|m| Match { line: number, ..m }));
+            diagnostics.extend(r.diagnostics.into_iter().map(|d| ScanDiagnostic {
+                id: format!("invalid-line-{number}"),
+                line: Some(number),
+                ..d
+            }));
+            i += 1;
+        }
+        assert_eq!(i, whole.explanations.len());
+        matches.sort_by(|a, b| b.score.total_cmp(&a.score));
+        assert_eq!(whole.matches, matches);
+        assert_eq!(whole.diagnostics, diagnostics);
+        for (rank, m) in whole.matches.iter().enumerate() {
+            let e = whole
+                .explanations
+                .iter()
+                .find(|e| e.line == m.line)
+                .unwrap();
+            assert_eq!(e.rank, Some(rank + 1));
+        }
     }
 
     #[test]
