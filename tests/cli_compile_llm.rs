@@ -247,6 +247,84 @@ fn yes_writes_the_blocks_then_stamps_and_archives_the_sources() {
     assert!(!out.stderr.contains("Dutch (Belgium)"), "{}", out.stderr);
 }
 
+#[test]
+fn undo_puts_the_sources_back_in_the_inbox_and_takes_the_articles_away() {
+    let server = FakeServer::start([stream(&reply_text())]);
+    let bank = make_bank();
+    let env = Env::new();
+    let files = |root: &Path| {
+        let mut all = snapshot(root);
+        all.retain(|path, _| !path.ends_with('/'));
+        all
+    };
+    let before = files(bank.path());
+    let out = env.run(&server, &["compile", &bank_arg(&bank), "--yes"], None);
+    assert_eq!(out.code, Some(0), "{}\n{}", out.stdout, out.stderr);
+    assert_fully_compiled(bank.path(), "before the undo");
+
+    let list = env
+        .command(&server, &["undo", &bank_arg(&bank), "--list", "--json"])
+        .output()
+        .unwrap();
+    let history: serde_json::Value = serde_json::from_slice(&list.stdout).unwrap();
+    assert_eq!(history[0]["kind"], "inbox", "{history}");
+    let undone = env
+        .command(&server, &["undo", &bank_arg(&bank)])
+        .output()
+        .unwrap();
+    assert!(
+        undone.status.success(),
+        "{}",
+        String::from_utf8_lossy(&undone.stderr)
+    );
+    assert_eq!(files(bank.path()), before);
+}
+
+#[test]
+fn a_saved_reply_applied_is_journalled_and_undone_like_a_model_run() {
+    let server = FakeServer::start([]);
+    let bank = make_bank();
+    let env = Env::new();
+    let files = |root: &Path| {
+        let mut all = snapshot(root);
+        all.retain(|path, _| !path.ends_with('/'));
+        all
+    };
+    let saved = env.tmp().join("reply.md");
+    fs::write(&saved, reply_text()).unwrap();
+    let before = files(bank.path());
+    let out = env.run(
+        &server,
+        &[
+            "compile",
+            &bank_arg(&bank),
+            "--reply",
+            saved.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert_eq!(out.code, Some(0), "{}\n{}", out.stdout, out.stderr);
+    assert_fully_compiled(bank.path(), "the saved reply applied");
+    assert!(server.requests().is_empty());
+
+    let list = env
+        .command(&server, &["undo", &bank_arg(&bank), "--list", "--json"])
+        .output()
+        .unwrap();
+    let history: serde_json::Value = serde_json::from_slice(&list.stdout).unwrap();
+    assert_eq!(history[0]["kind"], "inbox", "{history}");
+    let undone = env
+        .command(&server, &["undo", &bank_arg(&bank)])
+        .output()
+        .unwrap();
+    assert!(
+        undone.status.success(),
+        "{}",
+        String::from_utf8_lossy(&undone.stderr)
+    );
+    assert_eq!(files(bank.path()), before);
+}
+
 /// Every failpoint stops the process by design right after a completed
 /// atomic step (a renamed write, a stamp, a move), so no `.tmp` file is
 /// left even by the crashed run; the rerun must then converge.

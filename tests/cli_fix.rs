@@ -214,7 +214,7 @@ fn findings_without_a_fix_are_listed_with_the_reason() {
 }
 
 #[test]
-fn a_deja_vu_project_is_refused_by_name() {
+fn a_deja_vu_project_whose_findings_have_no_fix_is_left_as_it_is() {
     let dir = tempfile::tempdir().unwrap();
     fs::create_dir(dir.path().join("memory")).unwrap();
     write(dir.path(), "memory/summary.md", b"# Summary\n");
@@ -223,11 +223,15 @@ fn a_deja_vu_project_is_refused_by_name() {
         .args(["fix", dir.path().to_str().unwrap(), "--yes"])
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
-        stderr.contains("is a Deja Vu project; `membank fix` fixes memory banks only"),
-        "{stderr}"
+        stdout.contains("No finding has an automatic fix."),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("missing-frontmatter") && stdout.contains("author"),
+        "{stdout}"
     );
     assert_eq!(snapshot(dir.path()), before);
 }

@@ -317,6 +317,21 @@ fn distill_proposes_a_note_and_writes_it_only_with_yes() {
     assert!(files[0].starts_with("distilled_acme memory_"));
     let written = std::fs::read_to_string(bank.path().join("00_INBOX").join(&files[0])).unwrap();
     assert_eq!(written, "# Acme memory\n- compliance → naleving\n");
+
+    // The note is journalled as a distill, and undo takes it back.
+    let list = support::membank()
+        .args(["undo", root, "--list", "--json"])
+        .output()
+        .unwrap();
+    let history: serde_json::Value = serde_json::from_slice(&list.stdout).unwrap();
+    assert_eq!(history[0]["kind"], "distill", "{history}");
+    let undone = support::membank().args(["undo", root]).output().unwrap();
+    assert!(
+        undone.status.success(),
+        "{}",
+        String::from_utf8_lossy(&undone.stderr)
+    );
+    assert!(inbox_files(bank.path()).is_empty());
 }
 
 #[test]

@@ -204,10 +204,10 @@ fn xmllint() -> Option<()> {
     match Command::new("xmllint").arg("--version").output() {
         Ok(_) => Some(()),
         Err(_) => {
-            eprintln!(
-                "\n!!!!! SKIPPED: xmllint is not installed, so the TBX export was NOT \
-                 validated against the TBX-Basic RELAX NG schemas. Install it \
-                 (Debian/Ubuntu: apt-get install -y libxml2-utils). !!!!!\n"
+            support::skip_loudly(
+                "xmllint is not installed, so the TBX export was NOT validated against the \
+                 TBX-Basic RELAX NG schemas. Install it (Debian/Ubuntu: apt-get install -y \
+                 libxml2-utils)",
             );
             None
         }
@@ -469,6 +469,44 @@ fn import_shows_new_and_conflicting_terms_and_writes_only_with_yes() {
 }
 
 #[test]
+fn another_clients_translation_imports_as_new_and_checks_clean() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = empty_bank(dir.path(), "bank");
+    let acme = ["Acme Corporation"];
+    term(
+        &root,
+        "compliance",
+        "naleving",
+        "approved",
+        &acme,
+        None,
+        "2026-01-15",
+        "",
+    );
+    let csv = dir.path().join("globex.csv");
+    fs::write(&csv, "Source;Target\ncompliance;nakoming\n").unwrap();
+    let args = [
+        "terms",
+        "import",
+        s(&root),
+        s(&csv),
+        "--client",
+        "Globex",
+        "--pair",
+        "en-US:nl-BE",
+        "--json",
+    ];
+    let (v, _) = json(&args);
+    assert_eq!(v["terms"][0]["outcome"], "new", "{v}");
+    assert_eq!(v["terms"][0]["existing"], serde_json::json!([]), "{v}");
+    let out = run(&[args.as_slice(), &["--yes"]].concat());
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    // Two clients, two translations: nothing for the check to report.
+    let (check, _) = json(&["check", s(&root), "--json"]);
+    assert!(!check.to_string().contains("term-conflict"), "{check}");
+}
+
+#[test]
 fn memoq_csv_and_a_multiterm_utf16_tbx_are_imported() {
     let dir = tempfile::tempdir().unwrap();
     let root = empty_bank(dir.path(), "b");
@@ -508,6 +546,39 @@ fn memoq_csv_and_a_multiterm_utf16_tbx_are_imported() {
     assert_eq!(terms[1]["term"]["status"], "rejected");
     assert_eq!(terms[1]["term"]["last_updated"], "2025-10-02");
     assert_eq!(terms[1]["term"]["clients"][0], "Acme Corporation");
+
+    // A third producer: translate-toolkit's TBX, with a DOCTYPE naming an
+    // external DTD (never fetched) and no status, client or date.
+    let (v, _) = json(&[
+        "terms",
+        "import",
+        s(&root),
+        s(&fixture("translate-toolkit.tbx")),
+        "--json",
+    ]);
+    let pairs: Vec<(String, String, String)> = v["terms"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| {
+            let t = &t["term"];
+            let text = |k: &str| t[k].as_str().unwrap_or_default().to_owned();
+            (text("source"), text("target"), text("source_lang"))
+        })
+        .collect();
+    assert_eq!(pairs.len(), 5, "{v}");
+    assert!(
+        pairs.contains(&("café".into(), "koffiehuis".into(), "en-US".into())),
+        "{pairs:?}"
+    );
+    assert!(
+        pairs.contains(&(
+            "data controller".into(),
+            "verwerkingsverantwoordelijke".into(),
+            "en-US".into()
+        )),
+        "{pairs:?}"
+    );
 }
 
 #[test]
@@ -625,4 +696,29 @@ fn job_glossary_lists_the_terms_a_file_uses() {
         tbx.contains("<term>warranty</term>") && !tbx.contains("data controller"),
         "{tbx}"
     );
+}
+
+#[test]
+fn global_flags_before_terms_are_taken_and_mixing_export_with_a_bank_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = bank(dir.path());
+    let out = run(&[
+        "--today",
+        "2026-06-01",
+        "terms",
+        "export",
+        s(&root),
+        "--format",
+        "csv",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout(&out).contains("naleving"), "{}", stdout(&out));
+
+    let job = fixture("job.xlf");
+    let out = run(&["terms", s(&root), "--for", s(&job), "export"]);
+    assert_eq!(out.status.code(), Some(2));
 }

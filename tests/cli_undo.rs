@@ -233,6 +233,34 @@ fn a_deja_vu_supersede_undone_leaves_the_project_as_before() {
         &["supersede", s(root), "old", "new", "--yes"],
     ));
     assert_ne!(snapshot(root), before, "the supersede wrote something");
+    let list = run(state.path(), &["undo", s(root), "--list", "--json"]);
+    let history: serde_json::Value = serde_json::from_slice(&list.stdout).unwrap();
+    assert_eq!(history[0]["kind"], "supersede", "{history}");
+
+    ok(&run(state.path(), &["undo", s(root)]));
+    assert_eq!(snapshot(root), before);
+}
+
+#[test]
+fn recall_feedback_added_is_journalled_as_feedback_and_undone() {
+    let project = tempfile::tempdir().unwrap();
+    let state = tempfile::tempdir().unwrap();
+    let root = project.path();
+    write(
+        root,
+        "memory/summary.md",
+        b"---\nid: summary\ntitle: Summary\nstatus: active\nscope: project:p\nupdated: 2026-01-01\n---\n\n# Summary\n",
+    );
+    write(root, "memory/recall-feedback.jsonl", b"");
+    let before = snapshot(root);
+    ok(&run(
+        state.path(),
+        &["feedback", s(root), "--add", "helpful", "--cue", "sync"],
+    ));
+    assert_ne!(snapshot(root), before, "the feedback was written");
+    let list = run(state.path(), &["undo", s(root), "--list", "--json"]);
+    let history: serde_json::Value = serde_json::from_slice(&list.stdout).unwrap();
+    assert_eq!(history[0]["kind"], "feedback", "{history}");
 
     ok(&run(state.path(), &["undo", s(root)]));
     assert_eq!(snapshot(root), before);

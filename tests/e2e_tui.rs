@@ -677,7 +677,8 @@ fn the_tree_width_comes_back_on_the_next_launch() {
     let first = s.wait_read();
     let default = tree_pane_width(&first).expect("a tree pane");
     s.send(">>");
-    let wider = s.wait_text("columns wide");
+    // Each `>` is said in turn: wait for the second.
+    let wider = s.wait_text(&format!("tree {} columns wide", default + 8));
     let chosen = tree_pane_width(&wider).unwrap();
     assert_eq!(chosen, default + 8, "{wider}");
     s.send("q");
@@ -938,5 +939,125 @@ fn a_health_finding_is_fixed_after_review_in_a_real_terminal() {
     assert_eq!(std::fs::read_to_string(&acme).unwrap(), before);
     s.send("\r");
     s.wait_text("No finding matches the filter.");
+    quits(&mut s);
+}
+
+#[test]
+fn r_in_the_tree_renames_an_article_and_its_links_after_review_and_u_takes_it_back() {
+    let home = tempfile::tempdir().unwrap();
+    let bank = tempfile::tempdir().unwrap();
+    for folder in [
+        "00_INBOX",
+        "01_CLIENTS",
+        "02_TERMINOLOGY",
+        "03_DOMAINS",
+        "04_STYLE",
+        "05_INDICES",
+        "06_TEMPLATES",
+    ] {
+        std::fs::create_dir(bank.path().join(folder)).unwrap();
+    }
+    let acme = "---\nclient: \"Acme\"\nlast_updated: 2026-01-15\n---\n# Acme\n\nSee [[Legal]].\n";
+    std::fs::write(bank.path().join("01_CLIENTS/Acme.md"), acme).unwrap();
+    std::fs::write(
+        bank.path().join("03_DOMAINS/Legal.md"),
+        "---\ndomain: \"Legal\"\nlast_updated: 2026-01-15\n---\n# Legal\n",
+    )
+    .unwrap();
+    let mut s = Session::start(bank.path(), home.path(), Path::new("true"));
+    s.wait_for("the bank to be read", |scr| {
+        scr.contains("Legal") && !scr.contains("reading the memory bank")
+    });
+    s.send("/Legal");
+    s.wait_text("1 of 2");
+    s.send("\r");
+    s.wait_text("Legal — 03_DOMAINS/Legal.md");
+    // Back in the tree, with the article selected; a key only once the
+    // screen shows it arrived (Esc then a key at once reads as Alt-key).
+    s.send("\x1b");
+    s.wait_text("Enter open · → fold");
+    s.send("r");
+    s.wait_text("New path of 03_DOMAINS/Legal.md");
+    s.send(&"\x7f".repeat("Legal.md".len()));
+    s.wait_text("03_DOMAINS/▏");
+    s.send("Law.md\r");
+    let review = s.wait_text("2 files to write");
+    assert!(
+        review.contains("03_DOMAINS/Legal.md → 03_DOMAINS/Law.md"),
+        "{review}"
+    );
+    assert!(
+        bank.path().join("03_DOMAINS/Legal.md").exists(),
+        "nothing is written before Enter"
+    );
+    s.send("\r");
+    s.wait_text("renamed 03_DOMAINS/Legal.md → 03_DOMAINS/Law.md");
+    assert!(!bank.path().join("03_DOMAINS/Legal.md").exists());
+    assert!(bank.path().join("03_DOMAINS/Law.md").exists());
+    let linked = std::fs::read_to_string(bank.path().join("01_CLIENTS/Acme.md")).unwrap();
+    assert_eq!(linked, acme.replace("[[Legal]]", "[[Law]]"));
+
+    s.send("u");
+    s.wait_text("Undo the last change (rename");
+    s.send("y");
+    // The re-read that follows says so in its stead: wait for the files.
+    let start = Instant::now();
+    while !bank.path().join("03_DOMAINS/Legal.md").exists() {
+        assert!(start.elapsed() < PATIENCE, "not undone:\n{}", s.contents());
+        thread::sleep(Duration::from_millis(20));
+    }
+    s.wait_for("the tree to show the old name", |scr| {
+        scr.contains("  Legal") && !scr.contains("  Law ")
+    });
+    assert!(!bank.path().join("03_DOMAINS/Law.md").exists());
+    let back = std::fs::read_to_string(bank.path().join("01_CLIENTS/Acme.md")).unwrap();
+    assert_eq!(back, acme);
+    quits(&mut s);
+}
+
+#[test]
+fn qa_opens_on_a_translated_files_terminology_check() {
+    let home = tempfile::tempdir().unwrap();
+    let bank = tempfile::tempdir().unwrap();
+    copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/bank"),
+        bank.path(),
+    );
+    let job = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/terms/job.xlf");
+    let before = std::fs::read(&job).unwrap();
+    let editor = home.path().join("no-editor");
+    let mut s = Session::start_with(
+        bank.path(),
+        home.path(),
+        &editor,
+        &["--qa", job.to_str().unwrap()],
+        None,
+        &[],
+    );
+    // The check waits for the bank, then runs in the background.
+    let shown = s.wait_text("terms of job.xlf: 1 finding(s)");
+    assert!(shown.contains("compliance (1)"), "{shown}");
+    assert!(
+        shown.contains("segment 2  term-missing  use “naleving”"),
+        "{shown}"
+    );
+    assert!(shown.contains("untranslated (1: not checked)"), "{shown}");
+    // Enter: the segment beside the term's article.
+    s.send("\r");
+    let opened = s.wait_text("De conformiteit wordt");
+    assert!(opened.contains("term_target: \"naleving\""), "{opened}");
+    // Back to the list, then to the checks; wait for each screen, as an
+    // Esc followed at once by a key reads as Alt and that key.
+    s.send("\x1b");
+    s.wait_for("the list again", |s| {
+        s.contains("untranslated (1") && !s.contains("De conformiteit")
+    });
+    s.send("\x1b");
+    s.wait_for("the checks again", |s| !s.contains("terms of job.xlf"));
+    assert_eq!(
+        std::fs::read(&job).unwrap(),
+        before,
+        "the file is only read"
+    );
     quits(&mut s);
 }

@@ -1186,6 +1186,7 @@ async fn supersede_is_proposed_with_the_cli_diff_and_applied_by_id() {
             "check",
             "search",
             "supersede",
+            "fix",
             "mv",
             "apply_write"
         ]
@@ -2238,6 +2239,65 @@ async fn mv_and_new_are_proposed_then_applied_by_id() {
         "{made}"
     );
     c.service.cancel().await.unwrap();
+    // The history names each write for what it did, as the command line's.
+    let kinds = journal_kinds(&bank);
+    assert_eq!(kinds[..2], ["new article", "rename"], "{kinds:?}");
+}
+
+/// What `membank undo --list` calls each write to `root`, newest first.
+fn journal_kinds(root: &Path) -> Vec<String> {
+    let out = support::membank()
+        .args(["undo", "--list", "--json"])
+        .arg(root)
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!("{e}: {}", String::from_utf8_lossy(&out.stderr));
+    });
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["kind"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[tokio::test]
+async fn a_dejavu_project_is_fixed_by_the_fix_tool_and_undone() {
+    let dir = tempfile::tempdir().unwrap();
+    let served = dir.path().join("served");
+    copy_tree(Path::new(DEMO_DEJAVU), &served);
+    let sync = served.join("memory/decisions/settings-sync.md");
+    let demo = fs::read_to_string(&sync).unwrap();
+    let one_sided = demo.replace("supersedes: memory/decisions/local-preferences.md\n", "");
+    assert_ne!(one_sided, demo);
+    fs::write(&sync, &one_sided).unwrap();
+    let before = tree_bytes(&served);
+    let c = connect(&served, &["--allow-writes"]).await;
+    let proposed = call(&c, "fix", json!({"code": ["supersedes-missing"]})).await;
+    assert_eq!(proposed.is_error, Some(false), "{proposed:?}");
+    let v = proposed.structured_content.unwrap();
+    assert_eq!(
+        v["files"][0]["path"], "memory/decisions/settings-sync.md",
+        "{v}"
+    );
+    assert_eq!(tree_bytes(&served), before, "proposing writes nothing");
+    let applied = call(&c, "apply_write", json!({"proposal_id": v["proposal_id"]})).await;
+    assert_eq!(applied.is_error, Some(false), "{applied:?}");
+    assert_eq!(fs::read_to_string(&sync).unwrap(), demo);
+    c.service.cancel().await.unwrap();
+
+    assert_eq!(journal_kinds(&served)[0], "fix");
+    let undone = support::membank()
+        .arg("undo")
+        .arg(&served)
+        .output()
+        .unwrap();
+    assert!(
+        undone.status.success(),
+        "{}",
+        String::from_utf8_lossy(&undone.stderr)
+    );
+    assert_eq!(tree_bytes(&served), before);
 }
 
 #[tokio::test]

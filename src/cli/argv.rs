@@ -7,7 +7,7 @@
 use std::ffi::{OsStr, OsString};
 
 /// Top-level options that take a value in the next argument.
-const OPTIONS_WITH_VALUE: [&str; 4] = ["--color", "--format", "--log-level", "--today"];
+const OPTIONS_WITH_VALUE: [&str; 5] = ["--color", "--format", "--log-level", "--qa", "--today"];
 
 /// What to do with the arguments.
 #[derive(Debug, PartialEq, Eq)]
@@ -94,6 +94,16 @@ mod tests {
 
     fn parsed(args: &[&str]) -> Arguments {
         Arguments::Parse(args.iter().map(OsString::from).collect())
+    }
+
+    #[test]
+    fn the_file_of_qa_is_its_value_not_a_subcommand() {
+        for args in [
+            ["membank", "bank", "--qa", "job.xlf"],
+            ["membank", "--qa", "job.xlf", "bank"],
+        ] {
+            assert_eq!(run(&args), parsed(&args));
+        }
     }
 
     #[test]

@@ -72,11 +72,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Mode::Plan => None,
     };
     let reply = read_reply(Some(reply_path))?;
-    let report = compile::compile_pending(&root, &reply, mode, common::clock().now())
-        .context("cannot list 00_INBOX/")?;
-    if let Some(tx) = &tx {
-        common::clean_leftovers(tx);
-    }
+    let now = common::clock().now();
+    let report = match &tx {
+        Some(tx) => {
+            let report = apply_saved_reply(tx, &reply, now)?;
+            common::clean_leftovers(tx);
+            report
+        }
+        None => {
+            compile::compile_pending(&root, &reply, mode, now).context("cannot list 00_INBOX/")?
+        }
+    };
 
     if report.sources.is_empty() {
         eprintln!("Nothing to compile: 00_INBOX/ has no pending files. The reply was not applied.");
@@ -97,6 +103,35 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 
     let fine = !report.sources.is_empty() && report.rejected() == 0 && all_archived(&report);
     Ok(exit(fine))
+}
+
+/// A saved reply applied to the inbox as it is now, through the bank's
+/// one reviewed write, so the articles written and the sources archived
+/// are journalled as one `inbox` entry that `membank undo` takes back.
+/// Moves an interrupted run left unfinished are finished first.
+fn apply_saved_reply(
+    tx: &membank_core::transaction::Transaction,
+    reply: &str,
+    now: jiff::civil::DateTime,
+) -> anyhow::Result<CompileReport> {
+    let root = tx.root();
+    let (recovered, errors) = archive::recover_inbox(root, now);
+    let pending = membank_core::inbox::pending_on_disk(root).context("cannot list 00_INBOX/")?;
+    let mut report = match pending.is_empty() {
+        true => CompileReport::default(),
+        false => {
+            let proposal = review::classify(root, reply, &pending, now);
+            match tx.commit_compile(&proposal, &[], reply, &pending, now) {
+                Ok(done) => done.report,
+                Err(e) => bail!(common::safe(&e.to_string())),
+            }
+        }
+    };
+    report.recovered = recovered;
+    let mut warnings: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+    warnings.append(&mut report.warnings);
+    report.warnings = warnings;
+    Ok(report)
 }
 
 fn exit(fine: bool) -> ExitCode {

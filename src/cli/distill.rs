@@ -7,8 +7,10 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::bail;
+use membank_core::fix::{Action, FileFix};
 use membank_core::templates::Agent;
 use membank_core::text::sanitize_for_terminal;
+use membank_core::transaction::Stopped;
 use membank_core::{atomic, pathsafe};
 use membank_llm::agents;
 use membank_llm::documents::read_document;
@@ -79,14 +81,25 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Writes the note through the core's checked, atomic writer, refusing to
-/// replace a file that is already there.
+/// Writes the note through the bank's one reviewed write, journalled as a
+/// distill so `membank undo` takes it back; a file already there is never
+/// replaced.
 fn write_new_note(root: &Path, rel_path: &str, content: &str) -> anyhow::Result<()> {
     let path =
         pathsafe::validate(rel_path).map_err(|r| anyhow::anyhow!("{}: {r}", safe(rel_path)))?;
-    if path.join_to(root).exists() {
-        bail!("{} already exists; not replacing it", safe(rel_path));
+    let tx = super::common::begin_bank_write(root)?;
+    tx.set_label("distill");
+    let note = FileFix {
+        path: path.as_str().to_owned(),
+        codes: Vec::new(),
+        notes: Vec::new(),
+        action: Action::Create {
+            after: atomic::article_bytes(content, None),
+        },
+    };
+    match tx.commit_fixes(&[note]) {
+        Ok(_) => Ok(()),
+        Err(Stopped::Stale(_)) => bail!("{} already exists; not replacing it", safe(rel_path)),
+        Err(e @ Stopped::Refused(_)) => bail!(safe(&e.to_string())),
     }
-    atomic::write_article(root, &path, content)?;
-    Ok(())
 }

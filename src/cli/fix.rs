@@ -1,6 +1,7 @@
-//! `membank fix`: the health findings that have one right answer, fixed.
-//! The fixes are shown per file (changed, deleted, new folder, with the
-//! diff); only `--yes` writes them, through the bank's one reviewed write.
+//! `membank fix`: the health findings that have one right answer, fixed,
+//! in a bank or a Deja Vu project (an everos root is only read). The fixes
+//! are shown per file (changed, deleted, new folder, with the diff); only
+//! `--yes` writes them, through the memory's one reviewed write.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -24,7 +25,7 @@ use super::style;
                   written), 2 error."
 )]
 pub struct Args {
-    /// The memory bank folder.
+    /// The memory bank or Deja Vu project folder.
     bank: PathBuf,
     /// Only fix findings with this code (e.g. bad-date); may be repeated.
     #[arg(long, value_name = "CODE")]
@@ -69,32 +70,12 @@ struct JsonFix {
     diff: Option<String>,
 }
 
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let found = membank_core::memory::detect(&args.bank, common::forced_format())
-        .map_err(|e| anyhow::anyhow!(common::safe(&e.to_string())))?;
-    if found.spec.kind != LayoutKind::Bank {
-        eprintln!(
-            "membank: {} is {}; `membank fix` fixes memory banks only, for now. \
-             `membank check` lists its findings.",
-            common::safe(&args.bank.display().to_string()),
-            found.spec.title
-        );
-        return Ok(ExitCode::from(2));
-    }
-    // With --yes the plan is made under the lock it is written under.
-    let tx = match args.yes {
-        true => Some(common::begin_bank_write(&found.root)?),
-        false => None,
-    };
-    let bank = common::open_bank(&args.bank)?;
-    let filter = CheckArgs {
-        stale_days: 365,
-        code: args.code.clone(),
-        path: args.path.clone(),
-        limit: 0,
-        offset: 0,
-    };
-    let checked = check::report(bank, &filter)?;
+/// The bank's fixes for `findings`, with the options the flags give.
+fn bank_proposal(
+    bank: &membank_core::bank::Bank,
+    findings: &[membank_core::health::Finding],
+    args: &Args,
+) -> FixProposal {
     // A file's modification date is the user's calendar day.
     // `stale` is fixed only when asked for by name: only the user knows
     // the article is still right.
@@ -103,15 +84,65 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .iter()
         .any(|c| c == "stale")
         .then(|| common::clock().today());
-    let proposal = fix::propose_with(
+    fix::propose_with(
         bank,
-        &checked.report.findings,
+        findings,
         &fix::Options {
             tz: jiff::tz::TimeZone::system(),
             checked_today,
             create_missing: args.create_missing.then(|| common::clock().today()),
         },
-    );
+    )
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let found = membank_core::memory::detect(&args.bank, common::forced_format())
+        .map_err(|e| anyhow::anyhow!(common::safe(&e.to_string())))?;
+    let filter = CheckArgs {
+        stale_days: 365,
+        code: args.code.clone(),
+        path: args.path.clone(),
+        limit: 0,
+        offset: 0,
+    };
+    // With --yes the plan is made under the lock it is written under.
+    let (tx, proposal) = match found.spec.kind {
+        LayoutKind::Bank => {
+            let tx = match args.yes {
+                true => Some(common::begin_bank_write(&found.root)?),
+                false => None,
+            };
+            let bank = common::open_bank(&args.bank)?;
+            let checked = check::report(bank, &filter)?;
+            (tx, bank_proposal(bank, &checked.report.findings, &args))
+        }
+        LayoutKind::DejaVu => {
+            if args.create_missing {
+                eprintln!(
+                    "membank: --create-missing makes bank articles; a Deja Vu project's \
+                     records are written by its own workflow. Nothing was written."
+                );
+                return Ok(ExitCode::from(2));
+            }
+            let tx = match args.yes {
+                true => Some(common::begin_dejavu_write(&found.root)?),
+                false => None,
+            };
+            let project = common::open_dejavu(&args.bank)?;
+            let checked = check::report(&project, &filter)?;
+            let proposal = membank_core::dejavu::fix::propose(&project, &checked.report.findings);
+            (tx, proposal)
+        }
+        LayoutKind::Everos => {
+            eprintln!(
+                "membank: {} is {}, which membank only reads; nothing is fixed. \
+                 `membank check` lists its findings.",
+                common::safe(&args.bank.display().to_string()),
+                found.spec.title
+            );
+            return Ok(ExitCode::from(2));
+        }
+    };
     let mut written = false;
     if let Some(tx) = &tx
         && !proposal.fixes.is_empty()

@@ -76,6 +76,10 @@ struct Cli {
     /// selection) instead of clicking and scrolling panes.
     #[arg(long, global = true)]
     no_mouse: bool,
+    /// Open the interface on the terminology check of this translated
+    /// file (XLIFF, sdlxliff, mqxliff, TMX or text) in the Health pane.
+    #[arg(long, value_name = "FILE")]
+    qa: Option<PathBuf>,
     /// Take this day (YYYY-MM-DD) or local time (YYYY-MM-DDTHH:MM:SS) as
     /// now: staleness and every date written are as of it, so a report can
     /// be reproduced later (MEMBANK_TODAY sets it too).
@@ -224,6 +228,7 @@ fn run_demo(args: DemoArgs, color: ColorChoice, no_mouse: bool) -> anyhow::Resul
             "copy in {}, keep: membank init DIR --demo",
             dir.display()
         )),
+        qa: None,
     };
     let result = tui::run_tui(&dir, options);
     // Said after the screen is given back, so it is not wiped at once.
@@ -360,6 +365,7 @@ pub fn main() -> ExitCode {
                 format: forced,
                 no_mouse: cli.no_mouse,
                 clock,
+                qa: cli.qa,
                 ..TuiOptions::default()
             };
             tui::run_tui(&bank, options)

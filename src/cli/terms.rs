@@ -19,8 +19,10 @@ use super::common;
 use super::style;
 
 #[derive(clap::Args)]
+// No `args_conflicts_with_subcommands` here: clap counts the global flags
+// given before `terms` (such as `--today`) as this command's own and would
+// refuse `membank --today D terms export BANK`; `run` checks the mix itself.
 #[command(
-    args_conflicts_with_subcommands = true,
     after_help = "With --for: the bank's terms whose source occurs in FILE (XLIFF 1.2, \
                   .sdlxliff, .mqxliff, XLIFF 2, TMX or plain text), for the file's language \
                   pair. Exit status: 0 done, 2 error."
@@ -113,6 +115,13 @@ pub struct ImportArgs {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if args.action.is_some() && (args.bank.is_some() || args.for_file.is_some()) {
+        eprintln!(
+            "membank: give either `export`/`import` or a bank and --for FILE, not both. \
+             See `membank terms --help`."
+        );
+        return Ok(ExitCode::from(2));
+    }
     match args.action {
         Some(Action::Export(a)) => run_export(a),
         Some(Action::Import(a)) => run_import(a),

@@ -87,6 +87,8 @@ pub struct App {
     pub tree_width: Option<u16>,
     /// A drag of the tree pane's border is under way.
     pub dragging_tree_border: bool,
+    /// What a write from the interface shows once the next re-read is in.
+    pub(super) after_write: Option<super::panes::write_dialog::AfterWrite>,
     /// Something visible changed since the last draw.
     pub dirty: bool,
     /// The effect queue: panes add to it, `update` applies what it can and
@@ -148,6 +150,7 @@ impl App {
             derived: None,
             tree_width: None,
             dragging_tree_border: false,
+            after_write: None,
             dirty: true,
             zoomed: false,
             effects: Vec::new(),
@@ -431,6 +434,7 @@ impl App {
                     self.status.info(format!("health re-run: {summary}"));
                 }
                 Effect::IndexSearch { generation } => self.index_search(generation),
+                Effect::CheckTerms(file) => self.check_terms(file),
                 Effect::ShowText { title, lines } => {
                     let text = super::widgets::help::Help::text(title, lines);
                     self.popup = Some(Popup::Help(text));

@@ -235,6 +235,10 @@ actions! {
     Suspend => "suspend", "suspend to the shell", [Key::ctrl('z')];
     Zoom => "zoom", "zoom the pane to the full screen and back", [Key::ch('z')];
     Undo => "undo", "undo membank's last change to this memory", [Key::ch('u')];
+    Capture => "capture", "quick note: the inbox, or a Deja Vu event", [Key::ch('c')];
+    Rename => "rename", "rename or move the file or folder, links and all", [Key::ch('r')];
+    NewArticle => "new_article", "new article in the selected folder", [Key::ch('n')];
+    CreateTargets => "create_missing", "create the articles the dead links name", [Key::ch('+')];
     Up => "up", "move up", [Key::plain(K::Up), Key::ch('k')];
     Down => "down", "move down", [Key::plain(K::Down), Key::ch('j')];
     PageUp => "page_up", "page up", [Key::plain(K::PageUp), Key::ctrl('u')];
@@ -267,6 +271,7 @@ actions! {
     Rerun => "rerun", "re-run the health checks", [Key::ch('r')];
     FixFindings => "fix", "fix the finding or group: review the changes, Enter writes", [Key::ch('x')];
     MarkChecked => "mark_checked", "stale: checked, still correct (last_updated becomes today)", [Key::ch('v')];
+    CheckTerms => "check_terms", "check a translated file's terms (XLIFF, TMX…)", [Key::ch('Q')];
     EditField => "edit_field", "edit the field", [Key::ch('i')];
     Agents => "agents", "open the agents", [Key::ch('a')];
     QueryAgent => "chat_agent", "Query: chat with the bank", [Key::ch('1')];
@@ -331,11 +336,11 @@ impl Scope {
         use Action::*;
         match self {
             Scope::Global => &[
-                Quit, Help, NextPane, PrevPane, Find, Search, Agents, Zoom, Suspend, Undo,
+                Quit, Help, NextPane, PrevPane, Find, Search, Agents, Zoom, Suspend, Undo, Capture,
             ],
             Scope::Bank => &[
                 Up, Down, PageUp, PageDown, Top, Bottom, Collapse, Expand, Open, SortTree,
-                NarrowTree, WidenTree, Edit, CopyPath, CopyLink,
+                NarrowTree, WidenTree, Edit, CopyPath, CopyLink, Rename, NewArticle,
             ],
             Scope::Article => &[
                 Up,
@@ -355,6 +360,7 @@ impl Scope {
                 Edit,
                 CopyPath,
                 CopyLink,
+                CreateTargets,
             ],
             Scope::Context => &[
                 Up,
@@ -388,6 +394,8 @@ impl Scope {
                 Rerun,
                 FixFindings,
                 MarkChecked,
+                CreateTargets,
+                CheckTerms,
                 CopyPath,
                 CopyLink,
             ],
@@ -600,7 +608,8 @@ mod tests {
     fn pane_keys_only_apply_in_their_pane() {
         let km = KeyMap::default();
         assert_eq!(km.lookup(Scope::Health, Key::ch('r')), Some(Action::Rerun));
-        assert_eq!(km.lookup(Scope::Bank, Key::ch('r')), None);
+        assert_eq!(km.lookup(Scope::Bank, Key::ch('r')), Some(Action::Rename));
+        assert_eq!(km.lookup(Scope::Article, Key::ch('r')), None);
         assert_eq!(km.lookup(Scope::Bank, Key::ch('q')), Some(Action::Quit));
     }
 

@@ -44,6 +44,12 @@ pub enum Msg {
         read: Box<Result<ReadMemory, String>>,
         files: Vec<String>,
     },
+    /// A translated file checked against the bank's terms in the
+    /// background; `generation` tells a stale check from the latest.
+    TermsChecked {
+        generation: u64,
+        checked: Box<super::qa_job::TermsChecked>,
+    },
 }
 
 /// A memory read in the background, with its checks when they were run
@@ -127,6 +133,9 @@ pub enum Effect {
     Ask(super::widgets::confirm::Confirm),
     /// Make the tree pane this many columns wider (narrower when negative).
     ResizeTree(i16),
+    /// Check a translated file against the bank's terms off the
+    /// interface thread and show the report in the Health pane.
+    CheckTerms(PathBuf),
     /// Show text too long for its pane in a popup that scrolls.
     ShowText {
         title: String,
@@ -159,4 +168,7 @@ pub enum Popup {
     Search,
     /// A yes/no question that must be answered first.
     Confirm(super::widgets::confirm::Confirm),
+    /// A rename, a new article or note: the line it needs, then what it
+    /// writes, written on Enter.
+    Write(Box<super::panes::write_dialog::WriteDialog>),
 }

@@ -19,6 +19,7 @@ pub mod messages;
 pub mod mouse;
 pub mod osc52;
 pub mod panes;
+pub mod qa_job;
 pub mod reload;
 mod routing;
 pub mod terminal;
@@ -47,13 +48,17 @@ mod tests_jumps;
 #[cfg(test)]
 mod tests_layouts;
 #[cfg(test)]
+mod tests_qa;
+#[cfg(test)]
 mod tests_reload;
 #[cfg(test)]
 mod tests_tree;
 #[cfg(test)]
 mod tests_vault;
+#[cfg(test)]
+mod tests_write;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
@@ -93,6 +98,8 @@ pub struct TuiOptions {
     pub no_mouse: bool,
     /// Where "today" comes from.
     pub clock: Clock,
+    /// A translated file whose terminology check opens in the Health pane.
+    pub qa: Option<PathBuf>,
 }
 
 /// Build the app for a memory without touching the terminal: config,
@@ -280,6 +287,9 @@ pub fn run_tui(bank_root: &Path, options: TuiOptions) -> anyhow::Result<ExitCode
     }
     if let Some(notice) = &options.notice {
         app.status.notice(sanitize_for_terminal(notice, false));
+    }
+    if let Some(file) = &options.qa {
+        app.check_terms(file.clone());
     }
     // crossterm drops colours by itself when NO_COLOR is set; the theme has
     // already decided (NO_COLOR or --color), so make crossterm follow it.

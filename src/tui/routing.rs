@@ -9,6 +9,7 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use super::app::{App, Effect, Pane, Popup};
 use super::keys::{Action, Key, Scope};
 use super::panes::Component;
+use super::panes::write_dialog::AfterWrite;
 use super::widgets::confirm::{Confirm, OnYes};
 use super::widgets::help::Help;
 use membank_core::transaction::{Kind, Transaction};
@@ -33,6 +34,11 @@ pub(super) fn on_key(app: &mut App, key: KeyEvent) {
     }
     if matches!(app.popup, Some(Popup::Search)) {
         on_search_popup_key(app, key);
+        app.dirty = true;
+        return;
+    }
+    if matches!(app.popup, Some(Popup::Write(_))) {
+        super::panes::write_dialog::on_key(app, key);
         app.dirty = true;
         return;
     }
@@ -141,11 +147,34 @@ fn undo(app: &mut App) {
     match undone {
         Ok(done) => {
             let paths: Vec<String> = done.entry.files.iter().map(|f| f.path.clone()).collect();
-            app.status.info(format!(
+            let said = format!(
                 "undone: {} ({} file(s))",
                 membank_core::text::sanitize_for_terminal(&done.entry.kind, false),
                 paths.len()
-            ));
+            );
+            app.status.outcome(said.clone());
+            // Once read back: select what is there again (a rename taken back
+            // puts the file under its old name), and show the article shown
+            // before under the name it has now. The re-read's own message
+            // would hide what was undone, so it is said again after it.
+            let exists = |p: &String| root.join(p).is_file();
+            // What the undo brought back (a rename's old name, a deleted
+            // file) is what to show; else the first file it changed.
+            let restored = paths
+                .iter()
+                .find(|p| exists(p) && app.memory.find(p).is_none())
+                .or_else(|| paths.iter().find(|p| exists(p)))
+                .cloned();
+            if let Some(select) = restored {
+                let shown_gone = app
+                    .panes
+                    .article
+                    .rel
+                    .as_ref()
+                    .is_some_and(|rel| paths.contains(rel) && !exists(rel));
+                let open = shown_gone.then(|| select.clone());
+                app.after_write = Some(AfterWrite::new(select, open, said));
+            }
             app.effects.push(Effect::Reload(paths));
             app.apply_effects();
         }
@@ -209,7 +238,7 @@ fn on_popup_key(app: &mut App, key: KeyEvent) {
     let scope = match app.popup {
         Some(Popup::Help(_)) => Scope::Help,
         Some(Popup::Finder(_)) => Scope::Finder,
-        Some(Popup::Search | Popup::Confirm(_)) | None => return,
+        Some(Popup::Search | Popup::Confirm(_) | Popup::Write(_)) | None => return,
     };
     let action = Key::from_event(&key).and_then(|k| app.keymap.lookup(scope, k));
     let Some(Popup::Finder(f)) = app.popup.as_mut() else {
@@ -297,6 +326,15 @@ fn perform(app: &mut App, action: Action) -> bool {
         }
         Action::Undo => {
             ask_undo(app);
+            true
+        }
+        // In Health, `+` makes the articles of the dead-link findings chosen
+        // there, through the pane's own fix review.
+        Action::CreateTargets if app.focus == Pane::Health => {
+            app.dispatch(Pane::Health, |pane, cx| pane.on_action(action, cx))
+        }
+        Action::Rename | Action::NewArticle | Action::Capture | Action::CreateTargets => {
+            super::panes::write_dialog::open(app, action);
             true
         }
         Action::Find => {

@@ -304,3 +304,109 @@ fn u_takes_back_a_fix_after_asking_and_the_finding_returns() {
     let again = screen(&app);
     assert!(!again.contains("Undo the last change (fix"), "{again}");
 }
+
+/// The memory at `root` (of any layout) opened, on the Health pane.
+fn open_on_health(root: &Path) -> App {
+    let memory = membank_core::memory::open(root, None).unwrap();
+    let mut app = App::new(
+        memory,
+        super::theme::Theme::default_theme(),
+        super::keys::KeyMap::default(),
+        ratatui::layout::Rect::new(0, 0, 100, 30),
+        crate::tui::TESTS_CLOCK,
+    );
+    for _ in 0..6 {
+        if app.focus == Pane::Health {
+            break;
+        }
+        key(&mut app, KeyCode::Tab);
+    }
+    assert_eq!(app.focus, Pane::Health);
+    app
+}
+
+fn demo_copy(rel: &str, to: &Path) {
+    super::tests::copy_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join(rel), to);
+}
+
+#[test]
+fn x_in_a_dejavu_project_writes_the_missing_side_of_a_supersede() {
+    let dir = tempfile::tempdir().unwrap();
+    demo_copy("demo-dejavu", dir.path());
+    let newer = dir.path().join("memory/decisions/settings-sync.md");
+    let demo = std::fs::read_to_string(&newer).unwrap();
+    let one_sided = demo.replace("supersedes: memory/decisions/local-preferences.md\n", "");
+    assert_ne!(one_sided, demo);
+    std::fs::write(&newer, &one_sided).unwrap();
+    let mut app = open_on_health(dir.path());
+    select_finding(&mut app, "supersedes-missing");
+    key(&mut app, KeyCode::Char('x'));
+    let review = app.panes.health.fix.as_ref().expect("the review opens");
+    assert_eq!(review.rows.len(), 1);
+    assert_eq!(review.rows[0].fix.path, "memory/decisions/settings-sync.md");
+    let shown = screen(&app);
+    assert!(
+        shown.contains("+supersedes: memory/decisions/local-preferences.md"),
+        "{shown}"
+    );
+    assert_eq!(std::fs::read_to_string(&newer).unwrap(), one_sided);
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(std::fs::read_to_string(&newer).unwrap(), demo);
+    key(&mut app, KeyCode::Enter);
+    assert!(
+        !codes(&app).contains(&"supersedes-missing"),
+        "{:?}",
+        codes(&app)
+    );
+}
+
+#[test]
+fn x_in_an_everos_root_says_it_is_only_read() {
+    let dir = tempfile::tempdir().unwrap();
+    demo_copy("demo-everos", dir.path());
+    let before = std::fs::read_dir(dir.path()).unwrap().count();
+    let mut app = open_on_health(dir.path());
+    let first = app
+        .panes
+        .health
+        .rows
+        .iter()
+        .position(|r| matches!(r.kind, RowKind::Finding(_)))
+        .expect("the demo root has findings");
+    app.panes.health.cursor.selected = first;
+    key(&mut app, KeyCode::Char('x'));
+    assert!(app.panes.health.fix.is_none());
+    let shown = screen(&app);
+    assert!(shown.contains("only read"), "{shown}");
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), before);
+}
+
+#[test]
+fn plus_on_a_dead_link_creates_the_article_its_use_implies_and_only_when_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    bank(dir.path());
+    std::fs::write(
+        dir.path().join("03_DOMAINS/Legal.md"),
+        "---\ndomain: \"Legal\"\nlast_updated: 2026-01-02\n---\n# Legal\n\nSee [[Patent Drafting]].\n",
+    )
+    .unwrap();
+    let mut app = app_at(dir.path(), 100, 30);
+    to_health(&mut app);
+    select_finding(&mut app, "dead-link");
+    let created = dir.path().join("03_DOMAINS/Patent Drafting.md");
+    // `x` leaves a forward reference alone.
+    key(&mut app, KeyCode::Char('x'));
+    key(&mut app, KeyCode::Enter);
+    assert!(!created.exists());
+    key(&mut app, KeyCode::Esc);
+    select_finding(&mut app, "dead-link");
+    key(&mut app, KeyCode::Char('+'));
+    let shown = screen(&app);
+    assert!(shown.contains("Patent Drafting.md"), "{shown}");
+    assert!(!created.exists(), "not before Enter");
+    key(&mut app, KeyCode::Enter);
+    let text = std::fs::read_to_string(&created).expect("created on Enter");
+    assert!(text.starts_with("---\n"), "{text}");
+    key(&mut app, KeyCode::Enter);
+    assert!(!codes(&app).contains(&"dead-link"), "{:?}", codes(&app));
+}

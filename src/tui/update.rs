@@ -23,6 +23,9 @@ pub fn update(app: &mut App, msg: Msg) {
                     .insert_str(sanitize_for_terminal(&text.replace('\n', " "), false));
                 f.refilter();
                 app.dirty = true;
+            } else if let Some(Popup::Write(w)) = &mut app.popup {
+                w.paste(&text);
+                app.dirty = true;
             } else if app.dispatch(app.focus, |pane, cx| pane.on_paste(&text, cx)) {
                 app.dirty = true;
             }
@@ -82,6 +85,10 @@ pub fn update(app: &mut App, msg: Msg) {
             read,
             files,
         } => app.reloaded(generation, *read, &files),
+        Msg::TermsChecked {
+            generation,
+            checked,
+        } => app.terms_checked(generation, checked.0),
         Msg::SearchIndexed(built) => {
             let (memory, theme) = (app.memory.as_ref(), &app.theme);
             let search = &mut app.panes.search;
@@ -109,6 +116,7 @@ pub fn update(app: &mut App, msg: Msg) {
                         .notice("only _EXAMPLE_ files: see the Article pane");
                 }
                 app.reread_queued();
+                app.resume_term_check();
             }
             Err(e) => {
                 app.status.error(sanitize_for_terminal(&e, false));

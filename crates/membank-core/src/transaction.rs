@@ -280,7 +280,13 @@ impl Transaction {
         let fail = |e: String| format!("{rel}: {e}");
         let target = self.target(rel).map_err(fail)?;
         if let Some(parent) = target.parent() {
+            let missing = self.missing_folders(parent);
             fs::create_dir_all(parent).map_err(|e| fail(e.to_string()))?;
+            // Journalled before the file, so an undo (which goes backwards)
+            // removes the file first and then the folders it needed.
+            for folder in missing {
+                self.record(&folder, Recorded::FolderMade);
+            }
             // A link swapped in while the folders were made must not
             // redirect the write.
             if self.target(rel).map_err(fail)? != target {
@@ -290,6 +296,28 @@ impl Transaction {
             }
         }
         Ok(target)
+    }
+
+    /// The folders between the memory's root and `dir` that do not exist
+    /// yet, outermost first, as paths relative to the root.
+    fn missing_folders(&self, dir: &Path) -> Vec<String> {
+        let mut missing = Vec::new();
+        let mut at = dir;
+        while at != self.root && !at.exists() {
+            if let Ok(rel) = at.strip_prefix(&self.root) {
+                let parts: Vec<String> = rel
+                    .components()
+                    .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                    .collect();
+                missing.push(parts.join("/"));
+            }
+            match at.parent() {
+                Some(up) => at = up,
+                None => break,
+            }
+        }
+        missing.reverse();
+        missing
     }
 
     /// Replace a file with `bytes` atomically, creating missing folders
@@ -458,9 +486,30 @@ impl Transaction {
         now: jiff::civil::DateTime,
     ) -> Result<Done<CompileReport>, Stopped> {
         self.set_label("inbox");
-        self.commit(proposal, declined, Kind::Bank, |tx| {
+        let before: Vec<(&String, Option<Vec<u8>>)> = sources
+            .iter()
+            .map(|s| (s, self.before_for_journal(s)))
+            .collect();
+        let done = self.commit(proposal, declined, Kind::Bank, |tx| {
             compile::compile_reply_declining(&tx.root, sources, reply, Mode::Apply, now, declined)
-        })
+        })?;
+        // The sources are stamped and moved by the archive's own writer;
+        // each is recorded here, so an undo puts it back in the inbox as
+        // it was and takes its archived copy away.
+        for (source, before) in before {
+            let after = self.read(source).ok().flatten();
+            if before.is_some() && after != before {
+                self.record_replaced(source, before.as_deref(), after.as_deref());
+            }
+        }
+        for s in &done.report.sources {
+            if let Some(to) = &s.archived_to
+                && let Ok(Some(archived)) = self.read(to)
+            {
+                self.record_replaced(to, None, Some(&archived));
+            }
+        }
+        Ok(done)
     }
 
     /// A reviewed Deja Vu writeback (records replaced, impression lines
@@ -549,7 +598,38 @@ impl Transaction {
                 )));
             }
         }
+        for f in fixes {
+            if let Action::Move { .. } = f.action {
+                self.remove_emptied_folders(&f.path);
+            }
+        }
         Ok(done)
+    }
+
+    /// A folder a move left empty goes, as it does when a folder is renamed
+    /// in Obsidian: the moved file's subfolders inside a bank's folder,
+    /// innermost first, each only while it is empty. The format's own
+    /// folders (and a project's) stay. An undo makes them again when it
+    /// puts the files back.
+    fn remove_emptied_folders(&self, moved_from: &str) {
+        if self.kind != Kind::Bank {
+            return;
+        }
+        let mut parts: Vec<&str> = moved_from.split('/').collect();
+        parts.pop();
+        while parts.len() >= 2 {
+            let Ok(target) = self.unlinked(&parts.join("/")) else {
+                return;
+            };
+            // Fails on a folder that still holds anything: it stays.
+            if fs::remove_dir(&target).is_err() {
+                return;
+            }
+            if let Some(parent) = target.parent() {
+                sync_dir(parent);
+            }
+            parts.pop();
+        }
     }
 
     /// New articles (path and bytes), as a review showed them: nothing is

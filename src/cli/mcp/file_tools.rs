@@ -127,13 +127,15 @@ pub fn mv_tool() -> Tool {
 pub fn fix_tool() -> Tool {
     Tool::new(
         "fix",
-        "Plan the fixes of the bank's health findings that have one right answer (encoding, \
-         fences, dates, status and language codes, link quoting, ambiguous links, a dead \
-         link's single near miss, missing keys the file gives a value for, leftovers, \
-         missing folders, old template names, compiled inbox notes), without writing: per \
-         file, what changes and its diff, as `membank fix` shows them, and every finding \
-         left with the reason it has no automatic fix. Returns a proposal_id for \
-         apply_write.",
+        "Plan the fixes of the memory's health findings that have one right answer (in a \
+         bank: encoding, fences, dates, status and language codes, link quoting, ambiguous \
+         links, a dead link's single near miss, missing keys the file gives a value for, \
+         leftovers, missing folders, old template names, compiled inbox notes; in a Deja Vu \
+         project: the index's link to an active decision or open loop, the missing side of a \
+         supersede, required keys the record states, status case, short dates), without \
+         writing: per file, what changes and its diff, as `membank fix` shows them, and \
+         every finding left with the reason it has no automatic fix. Returns a proposal_id \
+         for apply_write.",
         schema_for_type::<FixParams>(),
     )
     .with_raw_output_schema(output_schema::<FixesReport>())
@@ -176,7 +178,7 @@ pub fn mv(shared: &Arc<Shared>, owner: Owner, p: MvParams) -> Result<Output, Str
     propose(
         shared,
         owner,
-        kind,
+        (kind, "rename"),
         plan.fixes,
         plan.links_rewritten,
         plan.left_in_place,
@@ -193,20 +195,36 @@ pub fn fix(shared: &Arc<Shared>, owner: Owner, p: FixParams) -> Result<Output, S
         limit: 0,
         offset: 0,
     };
-    let proposal = {
+    let (kind, proposal) = {
         let memory = shared.memory();
-        let bank = membank::layouts::bank(&**memory).ok_or("fix works on memory banks")?;
-        let checked =
-            crate::cli::check::report(&**memory, &filter).map_err(|e| format!("fix: {e:#}"))?;
-        membank_core::fix::propose_with(
-            bank,
-            &checked.report.findings,
-            &membank_core::fix::Options {
-                tz: jiff::tz::TimeZone::system(),
-                checked_today: p.code.iter().any(|c| c == "stale").then_some(today),
-                create_missing: p.create_missing.then_some(today),
-            },
-        )
+        let checked = |memory: &dyn membank_core::memory::Memory| {
+            crate::cli::check::report(memory, &filter).map_err(|e| format!("fix: {e:#}"))
+        };
+        if let Some(bank) = membank::layouts::bank(&**memory) {
+            let findings = checked(&**memory)?.report.findings;
+            let proposal = membank_core::fix::propose_with(
+                bank,
+                &findings,
+                &membank_core::fix::Options {
+                    tz: jiff::tz::TimeZone::system(),
+                    checked_today: p.code.iter().any(|c| c == "stale").then_some(today),
+                    create_missing: p.create_missing.then_some(today),
+                },
+            );
+            (Kind::Bank, proposal)
+        } else if let Some(project) = membank::layouts::project(&**memory) {
+            if p.create_missing {
+                return Err(
+                    "fix: create_missing makes bank articles; a Deja Vu project's records \
+                     are written by its own workflow"
+                        .into(),
+                );
+            }
+            let findings = checked(&**memory)?.report.findings;
+            (Kind::Project, dejavu::fix::propose(project, &findings))
+        } else {
+            return Err("fix: this memory is only read; nothing in it is fixed".into());
+        }
     };
     let remaining = proposal
         .remaining
@@ -221,7 +239,7 @@ pub fn fix(shared: &Arc<Shared>, owner: Owner, p: FixParams) -> Result<Output, S
     propose(
         shared,
         owner,
-        Kind::Bank,
+        (kind, "fix"),
         proposal.fixes,
         0,
         Vec::new(),
@@ -246,7 +264,7 @@ pub fn new(shared: &Arc<Shared>, owner: Owner, p: NewParams) -> Result<Output, S
     propose(
         shared,
         owner,
-        Kind::Bank,
+        (Kind::Bank, "new article"),
         vec![fix],
         0,
         Vec::new(),
@@ -254,10 +272,12 @@ pub fn new(shared: &Arc<Shared>, owner: Owner, p: NewParams) -> Result<Output, S
     )
 }
 
+/// `journal` is which memory's rules write the files, and what the
+/// journal calls the write.
 fn propose(
     shared: &Arc<Shared>,
     owner: Owner,
-    kind: Kind,
+    journal: (Kind, &'static str),
     fixes: Vec<FileFix>,
     links_rewritten: usize,
     left_in_place: Vec<String>,
@@ -280,7 +300,7 @@ fn propose(
         .proposals
         .lock()
         .unwrap_or_else(|e| e.into_inner())
-        .add(owner, Pending::Fixes(kind, fixes))?;
+        .add(owner, Pending::Fixes(journal.0, journal.1, fixes))?;
     let report = FixesReport {
         proposal_id: id,
         files,

@@ -389,7 +389,7 @@ const OFFERS: &[Offer] = &[
     },
     Offer {
         name: "fix",
-        layouts: BANK,
+        layouts: &[LayoutKind::Bank, LayoutKind::DejaVu],
         writes: true,
         make: file_tools::fix_tool,
     },

@@ -89,9 +89,10 @@ pub enum Pending {
     },
     /// A Deja Vu supersession; the plan holds every file's text before.
     Supersede(supersede::Plan),
-    /// Files moved, changed or made (`mv`, `new`), each with its bytes
-    /// before, and which memory's rules write them.
-    Fixes(Kind, Vec<FileFix>),
+    /// Files moved, changed or made (`fix`, `mv`, `new`), each with its
+    /// bytes before, which memory's rules write them, and what the journal
+    /// calls the write.
+    Fixes(Kind, &'static str, Vec<FileFix>),
     /// New term articles from a terminology file (path and bytes).
     Terms(Vec<(String, Vec<u8>)>),
 }
@@ -234,7 +235,8 @@ pub fn import_terms_tool() -> Tool {
         "import_terms",
         "Propose term articles from a TBX, CSV or TSV file's text, without writing: each term \
          is new (with the article's text), unchanged, differing in status (left as it is) or \
-         a conflict (a second approved target: the term-conflict it would create). Existing \
+         a conflict (a second approved target where a client's job would meet both: the \
+         term-conflict it would create; two clients may translate a term differently). Existing \
          articles are never changed. Same JSON as `membank terms import --json`, with a \
          proposal_id for apply_write.",
         schema_for_type::<ImportTermsParams>(),
@@ -497,7 +499,7 @@ pub fn apply(shared: &Arc<Shared>, owner: Owner, p: ApplyParams) -> Result<Outpu
     match pending {
         Pending::Files { reply, classified } => apply_files(shared, &reply, &classified),
         Pending::Supersede(plan) => apply_supersede(shared, &plan),
-        Pending::Fixes(kind, fixes) => apply_fixes(shared, kind, &fixes),
+        Pending::Fixes(kind, label, fixes) => apply_fixes(shared, kind, label, &fixes),
         Pending::Terms(files) => apply_terms(shared, &files),
     }
 }
@@ -581,9 +583,15 @@ fn apply_supersede(shared: &Arc<Shared>, plan: &supersede::Plan) -> Result<Outpu
     Output::new(PlanJson::new(plan, Some(written)), vec![text])
 }
 
-fn apply_fixes(shared: &Arc<Shared>, kind: Kind, fixes: &[FileFix]) -> Result<Output, String> {
+fn apply_fixes(
+    shared: &Arc<Shared>,
+    kind: Kind,
+    label: &'static str,
+    fixes: &[FileFix],
+) -> Result<Output, String> {
     let root = bank_root(shared);
     let tx = crate::cli::common::begin_write(&root, kind).map_err(|e| format!("{e:#}"))?;
+    tx.set_label(label);
     let done = match tx.commit_fixes(fixes) {
         Ok(done) => done,
         Err(Stopped::Stale(stale)) => {

@@ -702,6 +702,8 @@ impl Component for BankPane {
                 (Action::Expand, "fold"),
                 (Action::SortTree, "sort"),
                 (Action::Find, "find"),
+                (Action::Rename, "rename"),
+                (Action::NewArticle, "new"),
             ],
         )
     }

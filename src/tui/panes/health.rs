@@ -9,6 +9,7 @@ use std::sync::Arc;
 use membank_core::fix::{FixProposal, Unfixed};
 use membank_core::health::{Finding, HealthReport, Severity};
 use membank_core::text::sanitize_for_terminal;
+use membank_core::transaction::Kind;
 use ratatui::Frame;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -17,6 +18,7 @@ use ratatui::widgets::{Paragraph, Wrap};
 
 use super::cursor::Cursor;
 use super::health_fix::{self, FixReview, Outcome};
+use super::qa::QaOutcome;
 use super::{Component, Cx, hint_text, page};
 use crate::tui::keys::{Action, KeyMap, Scope};
 use crate::tui::messages::Effect;
@@ -73,6 +75,8 @@ pub struct HealthPane {
     grouped: Option<Grouping>,
     /// The fixes proposed for the chosen findings, under review.
     pub fix: Option<FixReview>,
+    /// A translated file's terminology check, shown instead of the checks.
+    pub qa: Option<super::qa::QaView>,
 }
 
 /// Indexes of a report's findings by severity and code.
@@ -370,13 +374,16 @@ impl HealthPane {
         }
     }
 
-    /// Open the review of the fixes for the selected findings; `checked`
-    /// also marks their `stale` articles checked today.
-    fn propose_fixes(&mut self, checked: bool, cx: &mut Cx) -> bool {
-        let Some(bank) = cx.bank else {
-            cx.warn("fixes are made in a memory bank only");
+    /// Open the review of the fixes for the selected findings: as they
+    /// are, only marking `stale` articles checked today, or only creating
+    /// the articles dead links name.
+    fn propose_fixes(&mut self, mode: FixMode, cx: &mut Cx) -> bool {
+        let checked = mode == FixMode::CheckedToday;
+        let project = crate::layouts::project(cx.memory);
+        if cx.bank.is_none() && project.is_none() {
+            cx.warn("this memory is only read: nothing in it is fixed");
             return true;
-        };
+        }
         let mut chosen = self.selected_findings();
         if checked {
             chosen.retain(|f| f.code == "stale");
@@ -385,21 +392,39 @@ impl HealthPane {
                 return true;
             }
         }
+        if mode == FixMode::CreateMissing {
+            chosen.retain(|f| f.code == "dead-link");
+            if chosen.is_empty() || cx.bank.is_none() {
+                cx.info("+ creates the article a dead link names: select a dead-link finding");
+                return true;
+            }
+        }
         if chosen.is_empty() {
             return false;
         }
-        let opts = membank_core::fix::Options {
-            tz: jiff::tz::TimeZone::system(),
-            checked_today: checked.then(|| cx.clock.today()),
-            // A dead link may be a deliberate forward reference.
-            create_missing: None,
+        let (proposal, kind) = match (cx.bank, project) {
+            (Some(bank), _) => {
+                let opts = membank_core::fix::Options {
+                    tz: jiff::tz::TimeZone::system(),
+                    checked_today: checked.then(|| cx.clock.today()),
+                    // A dead link may be a deliberate forward reference:
+                    // its article is made only when asked for with `+`.
+                    create_missing: (mode == FixMode::CreateMissing).then(|| cx.clock.today()),
+                };
+                let proposal = match chosen.as_slice() {
+                    // The translation kept is the one of the article chosen.
+                    [one] if one.code == "term-conflict" => keep_translation(bank, one),
+                    _ => membank_core::fix::propose_with(bank, &chosen, &opts),
+                };
+                (proposal, Kind::Bank)
+            }
+            (None, Some(project)) => (
+                membank_core::dejavu::fix::propose(project, &chosen),
+                Kind::Project,
+            ),
+            (None, None) => return true,
         };
-        let proposal = match chosen.as_slice() {
-            // The translation kept is the one of the article chosen.
-            [one] if one.code == "term-conflict" => keep_translation(bank, one),
-            _ => membank_core::fix::propose_with(bank, &chosen, &opts),
-        };
-        self.fix = Some(FixReview::new(proposal, &chosen));
+        self.fix = Some(FixReview::new(proposal, &chosen, kind));
         true
     }
 
@@ -412,6 +437,14 @@ impl HealthPane {
                 _ => None,
             })
     }
+}
+
+/// Which fixes `x`, `v` and `+` ask for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum FixMode {
+    AsFound,
+    CheckedToday,
+    CreateMissing,
 }
 
 fn fold_mark(folded: bool) -> &'static str {
@@ -596,7 +629,10 @@ impl Component for HealthPane {
     }
 
     fn title(&self) -> String {
-        format!("Health — {}", self.summary)
+        match &self.qa {
+            Some(view) => format!("Health — {}", view.title()),
+            None => format!("Health — {}", self.summary),
+        }
     }
 
     fn on_action(&mut self, action: Action, cx: &mut Cx) -> bool {
@@ -617,9 +653,13 @@ impl Component for HealthPane {
             }
             Action::Filter => self.filtering = true,
             Action::Rerun => cx.effects.push(Effect::RerunHealth),
-            Action::FixFindings | Action::MarkChecked => {
-                return self.propose_fixes(action == Action::MarkChecked, cx);
+            Action::CheckTerms => {
+                let generation = self.qa.as_ref().map_or(0, |v| v.generation);
+                self.qa = Some(super::qa::QaView::asking(generation));
             }
+            Action::FixFindings => return self.propose_fixes(FixMode::AsFound, cx),
+            Action::MarkChecked => return self.propose_fixes(FixMode::CheckedToday, cx),
+            Action::CreateTargets => return self.propose_fixes(FixMode::CreateMissing, cx),
             Action::Open => {
                 let Some(f) = self.selected_finding() else {
                     return false;
@@ -657,6 +697,9 @@ impl Component for HealthPane {
     }
 
     fn hints(&self, keymap: &KeyMap) -> String {
+        if let Some(view) = &self.qa {
+            return view.hints();
+        }
         if self.filtering {
             return "type a code or path · Enter done · Esc clear".to_owned();
         }
@@ -676,23 +719,36 @@ impl Component for HealthPane {
                 (Action::Filter, "filter"),
                 (Action::Rerun, "re-run"),
                 (Action::FixFindings, "fix"),
+                (Action::CheckTerms, "terms"),
             ],
         )
     }
 
     fn is_typing(&self) -> bool {
         // An open fix review has the keyboard until it is closed.
-        self.filtering || self.fix.is_some()
+        self.filtering || self.fix.is_some() || self.qa.is_some()
     }
 
     fn on_typing_key(&mut self, key: KeyEvent, cx: &mut Cx) -> bool {
+        if let Some(view) = &mut self.qa {
+            // The list's rows: the pane less the heading above them.
+            match view.key(key, cx.height.saturating_sub(1)) {
+                QaOutcome::Stay => {}
+                QaOutcome::Close => self.qa = None,
+                QaOutcome::Run(file) => cx.effects.push(Effect::CheckTerms(file)),
+                QaOutcome::OpenFinding(i) => {
+                    let path = view.report().and_then(|o| o.report.findings.get(i));
+                    let text = path
+                        .and_then(|f| cx.bank?.find(&f.article))
+                        .and_then(|id| cx.bank.map(|b| b.article(id).text.as_str()));
+                    view.open(i, text);
+                }
+            }
+            return true;
+        }
         if let Some(review) = &mut self.fix {
-            let Some(bank) = cx.bank else {
-                self.fix = None;
-                return true;
-            };
             let list_h = health_fix::list_height(review, cx.height as u16);
-            match review.key(key, bank, list_h) {
+            match review.key(key, cx.memory.root(), cx.bank, list_h) {
                 Outcome::Open => {}
                 Outcome::Closed => self.fix = None,
                 // The result stays on screen; the checks run again once
@@ -706,9 +762,10 @@ impl Component for HealthPane {
     }
 
     fn draw(&self, frame: &mut Frame, area: Rect, focused: bool, theme: &Theme) {
-        match &self.fix {
-            Some(review) => health_fix::draw(frame, area, review, focused, theme),
-            None => draw(frame, area, self, focused, theme),
+        match (&self.qa, &self.fix) {
+            (Some(view), _) => super::qa::draw(frame, area, view, focused, theme),
+            (None, Some(review)) => health_fix::draw(frame, area, review, focused, theme),
+            (None, None) => draw(frame, area, self, focused, theme),
         }
     }
 }

@@ -48,6 +48,8 @@ pub struct FixReview {
     pub typing: Option<String>,
     /// Why the last typed value was not taken (sanitised).
     pub refused: Option<String>,
+    /// Which memory's rules the fixes are written by.
+    pub kind: Kind,
 }
 
 /// A missing key only the user can give a value for.
@@ -72,7 +74,8 @@ pub enum Outcome {
 
 impl FixReview {
     /// Every proposed fix starts accepted: nothing is written before Enter.
-    pub fn new(proposal: FixProposal, chosen: &[Finding]) -> FixReview {
+    /// `kind` is the memory the fixes are written to.
+    pub fn new(proposal: FixProposal, chosen: &[Finding], kind: Kind) -> FixReview {
         let rows = proposal
             .fixes
             .into_iter()
@@ -130,11 +133,12 @@ impl FixReview {
             asks,
             typing: None,
             refused: None,
+            kind,
         }
     }
 
-    /// A key while a value is typed.
-    fn type_key(&mut self, key: KeyEvent, bank: &Bank) {
+    /// A key while a value is typed (only a bank's missing keys are asked).
+    fn type_key(&mut self, key: KeyEvent, bank: Option<&Bank>) {
         let Some(text) = &mut self.typing else {
             return;
         };
@@ -149,7 +153,11 @@ impl FixReview {
                     self.typing = None;
                     return;
                 };
-                match membank_core::fix::given_value(bank, &ask.path, ask.key, text) {
+                let given = match bank {
+                    Some(bank) => membank_core::fix::given_value(bank, &ask.path, ask.key, text),
+                    None => Err("values are typed for a memory bank's keys only".to_owned()),
+                };
+                match given {
                     Ok(fix) => {
                         let ask = self.asks.remove(0);
                         self.remaining.retain(|l| *l != ask.shown);
@@ -161,6 +169,7 @@ impl FixReview {
                                 remaining: Vec::new(),
                             },
                             &[],
+                            self.kind,
                         );
                         self.rows.append(&mut review.rows);
                         self.typing = None;
@@ -177,10 +186,16 @@ impl FixReview {
         self.rows.iter().filter(|r| r.accepted).count()
     }
 
-    /// A key while the review is open. `list_height` is the rows the file
-    /// list has on screen.
-    pub fn key(&mut self, key: KeyEvent, bank: &Bank, list_height: usize) -> Outcome {
-        let root = bank.root();
+    /// A key while the review is open, on the memory at `root` (`bank`
+    /// when it is one). `list_height` is the rows the file list has on
+    /// screen.
+    pub fn key(
+        &mut self,
+        key: KeyEvent,
+        root: &Path,
+        bank: Option<&Bank>,
+        list_height: usize,
+    ) -> Outcome {
         if self.typing.is_some() {
             self.type_key(key, bank);
             return Outcome::Open;
@@ -248,7 +263,7 @@ impl FixReview {
             lines.push("nothing written: every fix was declined".to_owned());
         } else {
             let written =
-                Transaction::begin(root, Kind::Bank, std::time::Duration::from_secs(2), || {})
+                Transaction::begin(root, self.kind, std::time::Duration::from_secs(2), || {})
                     .and_then(|tx| {
                         tx.commit_fixes(&accepted).map_err(|e| match e {
                             // The file was edited since its diff was shown:

@@ -15,10 +15,12 @@ pub mod health;
 pub mod health_fix;
 pub mod no_agents;
 mod pane;
+pub mod qa;
 pub mod recall;
 pub mod search;
 pub mod set;
 pub mod slot;
+pub mod write_dialog;
 
 pub use pane::{LOADING, Pane};
 

@@ -80,6 +80,7 @@ impl App {
             Ok(read) => {
                 self.install(read);
                 self.say_reloaded(files);
+                crate::tui::panes::write_dialog::settle(self);
             }
             Err(e) => {
                 tracing::error!(error = %e, "reloading failed");

@@ -58,6 +58,16 @@ const PAIRS: &[(Action, Action, &str)] = &[
     ),
     (Action::NextPane, Action::PrevPane, "next / previous pane"),
     (
+        Action::Find,
+        Action::Search,
+        "fuzzy-find an article / full-text search",
+    ),
+    (
+        Action::Rename,
+        Action::NewArticle,
+        "rename or move, links and all / new article here",
+    ),
+    (
         Action::FoldGroup,
         Action::UnfoldGroup,
         "fold / unfold the group",

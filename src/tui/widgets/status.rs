@@ -33,7 +33,8 @@ pub struct Status {
     pub message: Option<(String, Level)>,
     /// When the message goes away.
     pub expires: Option<Instant>,
-    /// The message is a start-up notice (background news does not hide it).
+    /// The message is a start-up notice or what a write of the user's did:
+    /// background news (the re-read that follows the write) does not hide it.
     pub is_notice: bool,
 }
 
@@ -78,6 +79,13 @@ impl Status {
     /// Something to read before starting, kept for half a minute.
     pub fn notice(&mut self, text: impl Into<String>) {
         self.say(text.into(), Level::Info, Duration::from_secs(30));
+        self.is_notice = true;
+    }
+
+    /// What a write the user asked for did, kept over the news of the
+    /// re-read it causes (the file watcher reports the same files again).
+    pub fn outcome(&mut self, text: impl Into<String>) {
+        self.say(text.into(), Level::Info, Duration::from_secs(10));
         self.is_notice = true;
     }
 

@@ -220,6 +220,7 @@ pub fn append(tx: &Transaction, line: &str) -> Result<(), String> {
         Ok(m) if m.is_dir() || m.file_type().is_symlink() => {}
         _ => return Err("the project has no memory/ folder".into()),
     }
+    tx.set_label("feedback");
     tx.append_line(FEEDBACK_PATH, line)
 }
 

@@ -278,6 +278,9 @@ impl Parser<'_> {
                 Some(b',') => self.i += 1,
                 Some(b']') => {
                     self.i += 1;
+                    // Every impression line's arrays and objects stay
+                    // loaded: the doubling slack would be a third of them.
+                    items.shrink_to_fit();
                     return Ok(JsValue::Array(items));
                 }
                 _ => return Err(self.err("expected ',' or ']'")),
@@ -315,6 +318,7 @@ impl Parser<'_> {
                 Some(b',') => self.i += 1,
                 Some(b'}') => {
                     self.i += 1;
+                    fields.shrink_to_fit();
                     return Ok(JsValue::Object(fields));
                 }
                 _ => return Err(self.err("expected ',' or '}'")),

@@ -10,6 +10,7 @@
 pub mod checks;
 pub mod context;
 pub mod feedback;
+pub mod fix;
 pub mod js;
 pub mod jsonl;
 pub mod layout;

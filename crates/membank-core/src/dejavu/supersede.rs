@@ -100,7 +100,7 @@ fn eol(text: &str) -> &'static str {
 
 /// Set `key: value` in the frontmatter: the value of an existing line is
 /// replaced, or a line is added before the closing fence.
-fn set_key(text: &str, fm: Option<&Frontmatter>, key: &str, value: &str) -> String {
+pub(super) fn set_key(text: &str, fm: Option<&Frontmatter>, key: &str, value: &str) -> String {
     let Some(fm) = fm else {
         return text.to_owned();
     };
@@ -330,6 +330,7 @@ pub fn apply(tx: &Transaction, confirmed: &Plan) -> Result<Vec<String>, String> 
             ));
         }
     }
+    tx.set_label("supersede");
     let mut written = Vec::new();
     for e in &now.edits {
         tx.replace(&e.path, e.after.as_bytes())

@@ -197,7 +197,7 @@ pub(super) fn replace_value(
 
 /// `YYYY-M-D` with one-digit parts padded; a date in another order, or one
 /// that is not in the calendar, is left to the author.
-pub(super) fn padded_date(value: &str) -> Result<String, String> {
+pub(crate) fn padded_date(value: &str) -> Result<String, String> {
     let v = value.trim();
     let parts: Vec<&str> = v.split('-').collect();
     let digits = |s: &str, n: std::ops::RangeInclusive<usize>| {

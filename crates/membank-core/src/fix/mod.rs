@@ -22,7 +22,7 @@ use crate::health::{Finding, fixed_language_tag, is_plausible_language_tag};
 use crate::layout::Folder;
 use crate::wikilink::LinkKind;
 
-mod edit;
+pub(crate) mod edit;
 mod given;
 mod moves;
 mod retarget;

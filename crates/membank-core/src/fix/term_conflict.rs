@@ -39,14 +39,19 @@ pub fn keep_translation(bank: &Bank, keep: &str) -> Result<Vec<FileFix>, String>
     let id = bank
         .find(keep)
         .ok_or_else(|| format!("{keep} is not an article of the bank"))?;
+    let kept_article = bank.article(id);
     let (src, sl, tl, kept) =
-        term(bank.article(id)).ok_or_else(|| format!("{keep} is not an approved term"))?;
+        term(kept_article).ok_or_else(|| format!("{keep} is not an approved term"))?;
     let mut fixes = Vec::new();
     for other in bank.articles() {
         let Some((o_src, o_sl, o_tl, o_target)) = term(other) else {
             continue;
         };
         if o_src != src || o_sl != sl || o_tl != tl || o_target == kept {
+            continue;
+        }
+        // Another client's own translation is no conflict to settle.
+        if !crate::terms::clients_meet(folded_clients(kept_article), folded_clients(other)) {
             continue;
         }
         fixes.push(reject(bank, other, kept)?);
@@ -57,6 +62,10 @@ pub fn keep_translation(bank: &Bank, keep: &str) -> Result<Vec<FileFix>, String>
         ));
     }
     Ok(fixes)
+}
+
+fn folded_clients(a: &Article) -> impl Iterator<Item = &str> + Clone {
+    a.meta.clients.iter().map(|c| &*c.folded)
 }
 
 /// `status: rejected` on an approved article, as a fix of its bytes.
@@ -142,5 +151,33 @@ mod tests {
                 .replace("status: approved # reviewed", "status: rejected # reviewed")
         );
         assert!(keep_translation(&bank, "02_TERMINOLOGY/d.md").is_err());
+    }
+
+    #[test]
+    fn another_clients_translation_is_left_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::create_dir_all(root.join("02_TERMINOLOGY")).unwrap();
+        let with_client = |name: &str, target: &str, client: &str| {
+            std::fs::write(
+                root.join(format!("02_TERMINOLOGY/{name}.md")),
+                format!(
+                    "---\nterm_source: contract\nterm_target: {target}\nsource_lang: en\n\
+                     target_lang: nl\nclients: [\"[[{client}]]\"]\nstatus: approved\n---\n"
+                ),
+            )
+            .unwrap();
+        };
+        with_client("acme", "overeenkomst", "Acme");
+        with_client("acme-too", "contract", "acme");
+        with_client("beta", "verbintenis", "Beta");
+        term_file(root, "everyone", "akkoord", "approved");
+        let bank = Bank::load(root).unwrap();
+        let fixes = keep_translation(&bank, "02_TERMINOLOGY/acme.md").unwrap();
+        let paths: Vec<&str> = fixes.iter().map(|f| f.path.as_str()).collect();
+        assert_eq!(
+            paths,
+            ["02_TERMINOLOGY/acme-too.md", "02_TERMINOLOGY/everyone.md"]
+        );
     }
 }

@@ -102,8 +102,15 @@ pub(super) fn conflicts_among(bank: &Bank, hashed: &[(u64, ArticleId)], out: &mu
     }));
 }
 
-/// One finding per article of a group about the same term, when the group
-/// does not agree on its translation.
+/// The client names of an article, folded.
+fn clients_of(a: &Article) -> impl Iterator<Item = &str> + Clone {
+    a.meta.clients.iter().map(|c| &*c.folded)
+}
+
+/// One finding per article of a group about the same term that disagrees
+/// with another article of the group it meets in a client's job (see
+/// [`crate::terms::clients_meet`]): two clients may translate a term
+/// differently.
 fn group_conflicts(bank: &Bank, ids: &[ArticleId], out: &mut Vec<Finding>) {
     const LISTED: usize = 5;
     let target = |id: ArticleId| -> &str {
@@ -114,8 +121,17 @@ fn group_conflicts(bank: &Bank, ids: &[ArticleId], out: &mut Vec<Finding>) {
             .unwrap_or("")
             .trim()
     };
-    // How many articles give each translation, so each article lists only
-    // the others that disagree with it without comparing every pair.
+    let meet = |a: ArticleId, b: ArticleId| {
+        crate::terms::clients_meet(clients_of(bank.article(a)), clients_of(bank.article(b)))
+    };
+    // When every article meets every other (the usual group: no clients,
+    // or the same ones), count each translation once instead of comparing
+    // every pair.
+    let first_clients: BTreeSet<&str> = clients_of(bank.article(ids[0])).collect();
+    let all_meet = ids.iter().all(|&id| {
+        let a = bank.article(id);
+        a.meta.clients.is_empty() || clients_of(a).collect::<BTreeSet<_>>() == first_clients
+    });
     let mut targets: BTreeMap<&str, usize> = BTreeMap::new();
     for &id in ids {
         *targets.entry(target(id)).or_default() += 1;
@@ -123,24 +139,39 @@ fn group_conflicts(bank: &Bank, ids: &[ArticleId], out: &mut Vec<Finding>) {
     if targets.len() < 2 {
         return;
     }
-    let only_case = targets
+    let group_only_case = targets
         .keys()
         .map(|t| t.to_lowercase())
         .collect::<BTreeSet<_>>()
         .len()
         == 1;
-    let severity = if only_case {
-        Severity::Warning
-    } else {
-        Severity::Error
-    };
     for &id in ids {
         let a = bank.article(id);
         let mine = target(id);
-        let others = ids.len() - targets[mine];
+        let disagree = |&&o: &&ArticleId| target(o) != mine && (all_meet || meet(id, o));
+        let others = if all_meet {
+            ids.len() - targets[mine]
+        } else {
+            ids.iter().filter(disagree).count()
+        };
+        if others == 0 {
+            continue;
+        }
+        let only_case = if all_meet {
+            group_only_case
+        } else {
+            ids.iter()
+                .filter(disagree)
+                .all(|&o| target(o).to_lowercase() == mine.to_lowercase())
+        };
+        let severity = if only_case {
+            Severity::Warning
+        } else {
+            Severity::Error
+        };
         let mut listed: Vec<String> = ids
             .iter()
-            .filter(|&&o| target(o) != mine)
+            .filter(disagree)
             .take(LISTED)
             .map(|&o| format!("“{}” ({})", bank.article(o).rel_path, target(o)))
             .collect();

@@ -498,6 +498,45 @@ fn term_conflicts_need_two_approved_terms_for_the_same_pair() {
 }
 
 #[test]
+fn term_conflicts_are_between_terms_one_client_would_use() {
+    let d = healthy();
+    let r = d.path();
+    let with_clients = |target: &str, clients: &str| {
+        String::from_utf8(term("invoice", target, "en-US", "nl-BE", "approved"))
+            .unwrap()
+            .replace("clients: b", clients)
+            .into_bytes()
+    };
+    // Two clients translating the term their own way: no conflict.
+    write(
+        r,
+        "02_TERMINOLOGY/acme.md",
+        &with_clients("factuur", "clients: \"[[Acme]]\""),
+    );
+    write(
+        r,
+        "02_TERMINOLOGY/beta.md",
+        &with_clients("rekening", "clients: [\"[[Beta]]\"]"),
+    );
+    assert!(only(&run(&d), "term-conflict").is_empty());
+    // A term for every client meets both.
+    write(r, "02_TERMINOLOGY/all.md", &with_clients("nota", ""));
+    let rep = run(&d);
+    let f = only(&rep, "term-conflict");
+    let paths: Vec<&str> = f.iter().map(|f| &*f.path).collect();
+    assert_eq!(
+        paths,
+        [
+            "02_TERMINOLOGY/acme.md",
+            "02_TERMINOLOGY/all.md",
+            "02_TERMINOLOGY/beta.md"
+        ]
+    );
+    assert!(!f[0].message().contains("beta.md"));
+    assert!(f[1].message().contains("acme.md") && f[1].message().contains("beta.md"));
+}
+
+#[test]
 fn term_conflict_in_letter_case_only_is_a_warning() {
     let d = healthy();
     write(

@@ -126,6 +126,89 @@ fn a_moved_file_comes_back_and_a_deleted_one_too() {
 }
 
 #[test]
+fn a_move_into_new_folders_undone_leaves_no_empty_folder_behind() {
+    let (bank, state) = bank();
+    let j = journal(state.path());
+    fs::create_dir_all(bank.path().join("01_CLIENTS/kept")).unwrap();
+    let before = read(bank.path(), "01_CLIENTS/Acme.md").unwrap();
+    let fixes = vec![FileFix {
+        path: "01_CLIENTS/Acme.md".into(),
+        codes: Vec::new(),
+        notes: Vec::new(),
+        action: Action::Move {
+            to: "01_CLIENTS/kept/europe/west/Acme.md".into(),
+            before: before.clone(),
+            after: before.clone(),
+        },
+    }];
+    begin(bank.path(), &j, Kind::Bank)
+        .commit_fixes(&fixes)
+        .unwrap();
+    assert!(
+        bank.path()
+            .join("01_CLIENTS/kept/europe/west/Acme.md")
+            .is_file()
+    );
+
+    undo(bank.path(), &j, Kind::Bank).unwrap();
+    assert_eq!(read(bank.path(), "01_CLIENTS/Acme.md").unwrap(), before);
+    assert!(!bank.path().join("01_CLIENTS/kept/europe").exists());
+    // A folder that was there before the change stays.
+    assert!(bank.path().join("01_CLIENTS/kept").is_dir());
+}
+
+#[test]
+fn a_move_out_of_a_subfolder_removes_it_when_empty_and_undo_brings_it_back() {
+    let (bank, state) = bank();
+    let j = journal(state.path());
+    fs::create_dir_all(bank.path().join("01_CLIENTS/eu/west")).unwrap();
+    fs::create_dir_all(bank.path().join("01_CLIENTS/other")).unwrap();
+    fs::write(bank.path().join("01_CLIENTS/eu/west/Beta.md"), "beta\n").unwrap();
+    fs::write(bank.path().join("01_CLIENTS/other/image.png"), b"png").unwrap();
+    fs::write(bank.path().join("01_CLIENTS/other/Gamma.md"), "gamma\n").unwrap();
+    let moved = |from: &str, to: &str, bytes: &[u8]| FileFix {
+        path: from.into(),
+        codes: Vec::new(),
+        notes: Vec::new(),
+        action: Action::Move {
+            to: to.into(),
+            before: bytes.to_vec(),
+            after: bytes.to_vec(),
+        },
+    };
+    let fixes = vec![
+        moved(
+            "01_CLIENTS/eu/west/Beta.md",
+            "01_CLIENTS/Beta.md",
+            b"beta\n",
+        ),
+        moved(
+            "01_CLIENTS/other/Gamma.md",
+            "01_CLIENTS/Gamma.md",
+            b"gamma\n",
+        ),
+    ];
+    begin(bank.path(), &j, Kind::Bank)
+        .commit_fixes(&fixes)
+        .unwrap();
+    assert!(!bank.path().join("01_CLIENTS/eu").exists());
+    // A folder that still holds a file stays, and so do the format's own.
+    assert!(bank.path().join("01_CLIENTS/other/image.png").is_file());
+    assert!(bank.path().join("01_CLIENTS").is_dir());
+
+    undo(bank.path(), &j, Kind::Bank).unwrap();
+    assert_eq!(
+        read(bank.path(), "01_CLIENTS/eu/west/Beta.md").unwrap(),
+        b"beta\n"
+    );
+    assert_eq!(
+        read(bank.path(), "01_CLIENTS/other/Gamma.md").unwrap(),
+        b"gamma\n"
+    );
+    assert_eq!(read(bank.path(), "01_CLIENTS/Beta.md"), None);
+}
+
+#[test]
 fn an_appended_line_is_taken_back_and_nothing_else() {
     let project = tempfile::tempdir().unwrap();
     let state = tempfile::tempdir().unwrap();

@@ -1,14 +1,15 @@
 //! Terms from an exchange file proposed as new term articles: an
 //! identical term already in the bank is `unchanged`, one that differs
 //! only in status is shown and left alone, and a new approved target for
-//! an approved source term is shown as the `term-conflict` it creates.
+//! an approved source term of the same client (or of every client) is
+//! shown as the `term-conflict` it creates.
 //! Nothing existing is ever rewritten.
 
 use std::collections::HashSet;
 
 use serde::Serialize;
 
-use super::{Status, TermRecord, same_name};
+use super::{Status, TermRecord, clients_meet, same_name};
 use crate::layout::Folder;
 
 /// What importing one term would do.
@@ -19,8 +20,9 @@ pub enum Outcome {
     /// A new term article.
     New,
     /// A new term article that gives an approved source term a second
-    /// approved target in its pair (for any client, as the `term-conflict`
-    /// check compares them): the conflict it creates is shown.
+    /// approved target in its pair for a client it shares (a term naming
+    /// no client holds for all), as the `term-conflict` check compares
+    /// them: the conflict it creates is shown.
     Conflict,
     /// The bank has this term already, with this status.
     Unchanged,
@@ -200,7 +202,7 @@ pub fn propose(
             continue;
         }
         // As the `term-conflict` check sees it: approved terms for the
-        // same source and pair, whatever their clients.
+        // same source and pair that can meet in one client's job.
         let conflicting: Vec<String> = existing
             .iter()
             .chain(accepted.iter())
@@ -208,6 +210,10 @@ pub fn propose(
                 t.status == Status::Approved
                     && e.status == Status::Approved
                     && same_source_and_pair(e, &t)
+                    && clients_meet(
+                        e.clients.iter().map(String::as_str),
+                        t.clients.iter().map(String::as_str),
+                    )
                     && e.target.trim() != t.target.trim()
             })
             .map(|e| e.path.clone())

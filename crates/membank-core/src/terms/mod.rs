@@ -170,6 +170,21 @@ pub fn same_name(a: &str, b: &str) -> bool {
     a.trim().to_lowercase() == b.trim().to_lowercase()
 }
 
+/// Whether two terms can apply to the same job, so that their targets
+/// must agree: a term that names no client holds for every client, and
+/// two that name clients meet when they share one. Two clients may
+/// translate a term differently.
+pub fn clients_meet<'a>(
+    a: impl IntoIterator<Item = &'a str>,
+    b: impl IntoIterator<Item = &'a str> + Clone,
+) -> bool {
+    let mut a = a.into_iter().peekable();
+    if a.peek().is_none() || b.clone().into_iter().next().is_none() {
+        return true;
+    }
+    a.any(|x| b.clone().into_iter().any(|y| same_name(x, y)))
+}
+
 /// Language tags compared as the format's §7 says: case-insensitively,
 /// `_` as `-`, and a bare language (`en`) matching any of its regions.
 pub fn lang_matches(a: &str, b: &str) -> bool {

@@ -188,13 +188,55 @@ fn import_proposes_new_unchanged_and_conflicting_terms() {
         ]
     );
     assert_eq!(got[1].existing, ["02_TERMINOLOGY/compliance → naleving.md"]);
-    // Another client's different target is the same term-conflict.
-    let other = vec![rec("compliance", "nakoming", Status::Approved, &["Beta"])];
-    let got_other = import::propose(&existing, &taken, other, &options);
-    assert_eq!(got_other[0].outcome, Outcome::Conflict);
     assert_eq!(got[2].path, "02_TERMINOLOGY/lawyer → advocaat.md");
     assert!(got[2].text.contains("clients: [\"[[Acme]]\"]"));
     assert!(got[2].text.contains("status: \"approved\""));
+}
+
+#[test]
+fn import_conflicts_only_where_clients_meet() {
+    let existing = bank_terms();
+    let taken = existing.iter().map(|r| r.path.clone()).collect();
+    let options = import::Options {
+        today: "2026-11-26".into(),
+        ..Default::default()
+    };
+    let outcome_of =
+        |t: TermRecord| import::propose(&existing, &taken, vec![t], &options)[0].clone();
+    // Another client may translate Acme's approved term its own way.
+    let beta = outcome_of(rec("compliance", "nakoming", Status::Approved, &["Beta"]));
+    assert_eq!(beta.outcome, Outcome::New);
+    assert!(beta.existing.is_empty());
+    // A term for every client meets Acme's.
+    let everyone = outcome_of(rec("compliance", "nakoming", Status::Approved, &[]));
+    assert_eq!(everyone.outcome, Outcome::Conflict);
+    assert_eq!(
+        everyone.existing,
+        ["02_TERMINOLOGY/compliance → naleving.md"]
+    );
+    // Clients compare as the bank compares names.
+    let acme_too = outcome_of(rec(
+        "compliance",
+        "nakoming",
+        Status::Approved,
+        &["beta", " ACME"],
+    ));
+    assert_eq!(acme_too.outcome, Outcome::Conflict);
+    // A client's own target meets a term that names no client.
+    let over_everyone = outcome_of(rec("café", "kroeg", Status::Approved, &["Beta"]));
+    assert_eq!(over_everyone.outcome, Outcome::Conflict);
+    // The import's --client puts every term in that client's jobs.
+    let as_beta = import::Options {
+        client: Some("Beta".into()),
+        ..options.clone()
+    };
+    let got = import::propose(
+        &existing,
+        &taken,
+        vec![rec("compliance", "nakoming", Status::Approved, &[])],
+        &as_beta,
+    );
+    assert_eq!(got[0].outcome, Outcome::New);
 }
 
 #[test]

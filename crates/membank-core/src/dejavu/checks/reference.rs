@@ -22,7 +22,7 @@ const GENERIC_KEYWORDS: [&str; 18] = [
     "note", "project", "record", "summary", "task", "thing", "update", "work",
 ];
 const REQUIRED_IMPRESSION_FIELDS: [&str; 5] = ["id", "scope", "title", "record_path", "updated"];
-const REQUIRED_RECORD_FIELDS: [&str; 5] = ["id", "title", "status", "scope", "updated"];
+pub const REQUIRED_RECORD_FIELDS: [&str; 5] = ["id", "title", "status", "scope", "updated"];
 /// The summary is injected first; the reference warns past this size.
 pub const SUMMARY_MAX_UNITS: usize = 12_000;
 /// Feedback queries are meant to be short cues.

@@ -1,0 +1,135 @@
+//! The terminology check of a translated file, started from the Health
+//! pane or `membank PATH --qa FILE`: the file is read through the core's
+//! bounded reader and checked on a worker thread, and the report comes back
+//! as a message; the interface's thread only shows it.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use super::app::{App, Msg, Pane};
+use super::jobs::{self, Ran};
+use super::panes::qa::QaView;
+use super::update::update;
+use membank_core::bank::Bank;
+use membank_core::memory::Memory;
+use membank_core::terms::qa::{self, QaReport};
+use membank_core::terms::{self, Filter, MAX_INPUT_BYTES, bilingual};
+
+/// A check's report, with what it was checked for.
+#[derive(Debug)]
+pub struct QaOutput {
+    pub client: Option<String>,
+    pub report: QaReport,
+}
+
+/// A check's report, or why there is none.
+#[derive(Debug)]
+pub struct TermsChecked(pub Result<QaOutput, String>);
+
+impl App {
+    /// Check `file` against the bank's terms (for the Context pane's
+    /// client, when one is set) and show the report in the Health pane.
+    pub fn check_terms(&mut self, file: PathBuf) {
+        let health = &mut self.panes.health;
+        let generation = health.qa.as_ref().map_or(0, |v| v.generation) + 1;
+        health.qa = Some(QaView::running(file, generation));
+        self.focus_pane(Pane::Health);
+        self.dirty = true;
+        if crate::layouts::is_unread(&*self.memory) {
+            // Started with the interface: the bank arrives first.
+            if let Some(view) = &mut self.panes.health.qa {
+                view.waiting = true;
+            }
+            return;
+        }
+        self.start_term_check();
+    }
+
+    /// The check waiting for the memory to be read, now that it is.
+    pub(super) fn resume_term_check(&mut self) {
+        if self.panes.health.qa.as_ref().is_some_and(|v| v.waiting) {
+            self.start_term_check();
+        }
+    }
+
+    fn start_term_check(&mut self) {
+        let Some(view) = &mut self.panes.health.qa else {
+            return;
+        };
+        view.waiting = false;
+        let (file, generation) = (view.file.clone(), view.generation);
+        let memory = Arc::clone(&self.memory);
+        let client = self.panes.context.query().client;
+        let ran = jobs::run(self.background.as_ref(), "membank-qa", move || {
+            let checked = check(&*memory, &file, client);
+            Msg::TermsChecked {
+                generation,
+                checked: Box::new(TermsChecked(checked)),
+            }
+        });
+        match ran {
+            Ran::Now(msg) => update(self, msg),
+            Ran::Started => {}
+            Ran::NotStarted(e) => {
+                self.terms_checked(generation, Err(format!("could not start the check: {e}")))
+            }
+        }
+    }
+
+    /// A check's report arrived: shown unless a later check was asked for.
+    pub(super) fn terms_checked(&mut self, generation: u64, checked: Result<QaOutput, String>) {
+        let height = self.height_of(Pane::Health);
+        let Some(view) = &mut self.panes.health.qa else {
+            return;
+        };
+        if view.generation != generation {
+            return;
+        }
+        if let Ok(out) = &checked {
+            let n = out.report.findings.len();
+            self.status.info(format!("terms checked: {n} finding(s)"));
+        }
+        view.finished(checked, height.saturating_sub(1));
+        self.dirty = true;
+    }
+}
+
+fn check(memory: &dyn Memory, file: &Path, client: Option<String>) -> Result<QaOutput, String> {
+    let bank = crate::layouts::bank(memory)
+        .ok_or_else(|| "terms are checked against a memory bank only".to_owned())?;
+    let read = read_bilingual(file)?;
+    Ok(qa_of(bank, &read, client))
+}
+
+/// The file at `path` as segments, read as far as the core's bound allows
+/// and only when it is a regular file.
+fn read_bilingual(path: &Path) -> Result<bilingual::BilingualFile, String> {
+    let shown = path.display().to_string();
+    let bytes = membank_core::safe_read::read_regular(path, MAX_INPUT_BYTES)
+        .map_err(|e| format!("{shown}: {e}"))?;
+    let text = membank_core::text::decode(&bytes)
+        .map_err(|_| format!("{shown}: is not UTF-8 or UTF-16 text"))?
+        .text;
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    bilingual::read(&name, &text).map_err(|e| format!("{shown}: {e}"))
+}
+
+/// The check of `file` against the bank's terms for its pair and `client`
+/// (and terms for no client in particular), as `membank qa` makes it.
+fn qa_of(bank: &Bank, file: &bilingual::BilingualFile, client: Option<String>) -> QaOutput {
+    let records = terms::records(
+        bank,
+        &Filter {
+            client: client.clone(),
+            ..Filter::default()
+        },
+    );
+    let wanted = qa::for_pair(&records, file);
+    QaOutput {
+        client,
+        report: qa::check(&wanted, file),
+    }
+}

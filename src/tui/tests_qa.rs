@@ -1,0 +1,202 @@
+//! The terminology check of a translated file in the Health pane: `Q`
+//! asks for the file, the findings come grouped by term with the
+//! untranslated segments apart, and Enter shows a finding's segment beside
+//! its term's article. The file is never written.
+
+use std::path::Path;
+
+use insta::assert_snapshot;
+use ratatui::crossterm::event::KeyCode;
+
+use super::app::{App, Msg, Pane};
+use super::panes::qa::{QaRow, State};
+use super::tests::{app_at, key, keys, screen};
+use super::update::update;
+
+const FOLDERS: [&str; 7] = [
+    "00_INBOX",
+    "01_CLIENTS",
+    "02_TERMINOLOGY",
+    "03_DOMAINS",
+    "04_STYLE",
+    "05_INDICES",
+    "06_TEMPLATES",
+];
+
+/// Relative to the package, where tests run: the same on every machine.
+const JOB: &str = "tests/fixtures/terms/job.xlf";
+
+fn term(root: &Path, source: &str, target: &str, status: &str, clients: &str) {
+    std::fs::write(
+        root.join(format!("02_TERMINOLOGY/{source} → {target}.md")),
+        format!(
+            "---\nterm_source: \"{source}\"\nterm_target: \"{target}\"\nsource_lang: en-US\n\
+             target_lang: nl-BE\nclients: [{clients}]\nstatus: {status}\n\
+             last_updated: 2026-01-15\n---\n# {source} → {target}\n\n\
+             Use “{target}” in contracts.\n"
+        ),
+    )
+    .unwrap();
+}
+
+fn bank(root: &Path) {
+    for f in FOLDERS {
+        std::fs::create_dir_all(root.join(f)).unwrap();
+    }
+    term(root, "compliance", "naleving", "approved", "");
+    term(root, "compliance", "conformiteit", "rejected", "");
+    term(
+        root,
+        "data controller",
+        "verwerkingsverantwoordelijke",
+        "approved",
+        "",
+    );
+    term(root, "warranty", "garantie", "approved", "");
+    term(root, "warranty", "waarborg", "approved", "");
+}
+
+fn to_health(app: &mut App) {
+    key(app, KeyCode::BackTab);
+    key(app, KeyCode::BackTab);
+    assert_eq!(app.focus, Pane::Health);
+}
+
+fn check_job(app: &mut App) {
+    to_health(app);
+    key(app, KeyCode::Char('Q'));
+    keys(app, JOB);
+    key(app, KeyCode::Enter);
+}
+
+/// `(code, segment)` of the findings in the order the pane lists them.
+fn listed(app: &App) -> Vec<(&'static str, String)> {
+    let view = app.panes.health.qa.as_ref().expect("the check is shown");
+    let out = view.report().expect("the check is done");
+    view.rows
+        .iter()
+        .filter_map(|r| match r {
+            QaRow::Finding(i) => {
+                let f = &out.report.findings[*i];
+                Some((f.code, f.segment.clone()))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn q_asks_for_a_file_and_lists_its_findings_by_term() {
+    let dir = tempfile::tempdir().unwrap();
+    bank(dir.path());
+    let before = std::fs::read(JOB).unwrap();
+    let mut app = app_at(dir.path(), 100, 30);
+    to_health(&mut app);
+    key(&mut app, KeyCode::Char('Q'));
+    keys(&mut app, JOB);
+    assert_snapshot!("qa_asks_100x30", screen(&app));
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(
+        listed(&app),
+        [
+            ("term-missing", "2".to_owned()),
+            ("term-rejected", "2".to_owned()),
+            ("term-missing", "3".to_owned()),
+            ("term-inconsistent", "4".to_owned()),
+        ]
+    );
+    let view = app.panes.health.qa.as_ref().unwrap();
+    // Grouped by term, the untranslated segment apart and never a miss.
+    assert!(view.rows.contains(&QaRow::Term("compliance".into(), 2)));
+    assert!(view.rows.contains(&QaRow::Untranslated(1)));
+    assert!(view.rows.contains(&QaRow::Ids("6".into())));
+    assert_snapshot!("qa_findings_100x30", screen(&app));
+    assert_eq!(std::fs::read(JOB).unwrap(), before, "the file is only read");
+    // Esc goes back to the checks.
+    key(&mut app, KeyCode::Esc);
+    assert!(app.panes.health.qa.is_none());
+    assert!(screen(&app).contains("Health — "));
+}
+
+#[test]
+fn enter_shows_the_segment_beside_the_terms_article() {
+    let dir = tempfile::tempdir().unwrap();
+    bank(dir.path());
+    let mut app = app_at(dir.path(), 80, 24);
+    check_job(&mut app);
+    assert_snapshot!("qa_findings_80x24", screen(&app));
+    // The first finding is selected; the next is compliance's rejected
+    // target.
+    key(&mut app, KeyCode::Char('j'));
+    key(&mut app, KeyCode::Enter);
+    let view = app.panes.health.qa.as_ref().unwrap();
+    let f = &view.report().unwrap().report.findings[view.opened.as_ref().unwrap().finding];
+    assert_eq!((f.code, f.segment.as_str()), ("term-rejected", "2"));
+    // The rejected target is marked; the marks are drawn as a style.
+    assert!(f.target.contains("«conformiteit»"), "{}", f.target);
+    let shown = screen(&app);
+    assert!(shown.contains("De conformiteit wordt"), "{shown}");
+    // Beside it, the article that rejects it.
+    assert!(shown.contains("status: rejected"), "{shown}");
+    assert!(shown.contains("Use “conformiteit” in"), "{shown}");
+    assert_snapshot!("qa_segment_and_term_80x24", shown);
+    key(&mut app, KeyCode::Esc);
+    assert!(app.panes.health.qa.as_ref().unwrap().opened.is_none());
+}
+
+#[test]
+fn a_file_that_cannot_be_read_says_why() {
+    let dir = tempfile::tempdir().unwrap();
+    bank(dir.path());
+    let mut app = app_at(dir.path(), 100, 30);
+    to_health(&mut app);
+    key(&mut app, KeyCode::Char('Q'));
+    keys(&mut app, "tests/fixtures/terms/no such file.xlf");
+    key(&mut app, KeyCode::Enter);
+    let view = app.panes.health.qa.as_ref().unwrap();
+    assert!(matches!(view.state, State::Failed(_)), "{:?}", view.state);
+    let shown = screen(&app);
+    assert!(shown.contains("The file could not be checked"), "{shown}");
+    assert!(shown.contains("no such file.xlf"), "{shown}");
+}
+
+#[test]
+fn a_check_asked_for_at_start_waits_for_the_bank() {
+    let dir = tempfile::tempdir().unwrap();
+    bank(dir.path());
+    let root = dir.path().canonicalize().unwrap();
+    let spec = membank_core::memory::LayoutKind::Bank.spec();
+    let mut app = App::new(
+        Box::new(super::unread::Unread::new(spec, root.clone())),
+        super::theme::Theme::default_theme(),
+        super::keys::KeyMap::default(),
+        ratatui::layout::Rect::new(0, 0, 100, 30),
+        crate::tui::TESTS_CLOCK,
+    );
+    app.check_terms(JOB.into());
+    assert_eq!(app.focus, Pane::Health);
+    assert!(app.panes.health.qa.as_ref().unwrap().waiting);
+    assert!(screen(&app).contains("Waiting for the memory to be read"));
+    let files_read = std::sync::atomic::AtomicUsize::new(0);
+    let open = spec.open_listing.expect("a bank lists its files first");
+    let loaded = open(&root, &files_read, &mut |_| {});
+    update(
+        &mut app,
+        Msg::Loaded(Box::new(loaded.map_err(|e| e.to_string()).map(Into::into))),
+    );
+    assert_eq!(listed(&app).len(), 4);
+}
+
+#[test]
+fn enter_on_a_terms_heading_opens_its_first_finding() {
+    let dir = tempfile::tempdir().unwrap();
+    bank(dir.path());
+    let mut app = app_at(dir.path(), 80, 24);
+    check_job(&mut app);
+    // Up from the first finding is its term's heading.
+    key(&mut app, KeyCode::Char('k'));
+    key(&mut app, KeyCode::Enter);
+    let view = app.panes.health.qa.as_ref().unwrap();
+    let opened = view.opened.as_ref().expect("a finding is shown");
+    assert_eq!(opened.finding, 0);
+}
