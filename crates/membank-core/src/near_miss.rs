@@ -289,7 +289,7 @@ mod tests {
             seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
             (seed >> 33) % n
         };
-        let mut word = |next: &mut dyn FnMut(u64) -> u64| -> String {
+        let word = |next: &mut dyn FnMut(u64) -> u64| -> String {
             let len = 3 + next(7) as usize;
             (0..len)
                 .map(|_| ['a', 'b', 'e', ' ', 'É', '&'][next(6) as usize])
