@@ -546,6 +546,39 @@ fn memoq_csv_and_a_multiterm_utf16_tbx_are_imported() {
     assert_eq!(terms[1]["term"]["status"], "rejected");
     assert_eq!(terms[1]["term"]["last_updated"], "2025-10-02");
     assert_eq!(terms[1]["term"]["clients"][0], "Acme Corporation");
+
+    // A third producer: translate-toolkit's TBX, with a DOCTYPE naming an
+    // external DTD (never fetched) and no status, client or date.
+    let (v, _) = json(&[
+        "terms",
+        "import",
+        s(&root),
+        s(&fixture("translate-toolkit.tbx")),
+        "--json",
+    ]);
+    let pairs: Vec<(String, String, String)> = v["terms"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| {
+            let t = &t["term"];
+            let text = |k: &str| t[k].as_str().unwrap_or_default().to_owned();
+            (text("source"), text("target"), text("source_lang"))
+        })
+        .collect();
+    assert_eq!(pairs.len(), 5, "{v}");
+    assert!(
+        pairs.contains(&("café".into(), "koffiehuis".into(), "en-US".into())),
+        "{pairs:?}"
+    );
+    assert!(
+        pairs.contains(&(
+            "data controller".into(),
+            "verwerkingsverantwoordelijke".into(),
+            "en-US".into()
+        )),
+        "{pairs:?}"
+    );
 }
 
 #[test]

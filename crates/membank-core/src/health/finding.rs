@@ -34,9 +34,12 @@ pub struct Finding {
 
 /// A finding's message: its text, or the facts a frequent message is
 /// written from (see [`Finding::message`]).
+// Texts are shared, not copied: a re-check after a change keeps most of
+// the report before, and copying every kept text cost more than the checks
+// it saved.
 #[derive(Debug, Clone)]
 pub(crate) enum Message {
-    Text(Box<str>),
+    Text(Arc<str>),
     /// `stale`: the article's `last_updated`, the age allowed and the day
     /// it is measured from.
     Stale {
@@ -54,7 +57,7 @@ pub(crate) enum Message {
     /// `orphan`: everything it says comes from the finding's path.
     Orphan,
     /// `dead-link`: the link as written.
-    DeadLink(Box<str>),
+    DeadLink(Arc<str>),
 }
 
 /// Why an article should carry a frontmatter key.
@@ -70,7 +73,7 @@ pub(crate) enum KeyRule {
 
 impl From<String> for Message {
     fn from(text: String) -> Message {
-        Message::Text(text.into_boxed_str())
+        Message::Text(text.into())
     }
 }
 

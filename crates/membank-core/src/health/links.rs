@@ -134,7 +134,7 @@ fn dead_link(link: &crate::article::Link, names: &NearMisses) -> Message {
                 "{written}: missing attachment: no file named “{name}” is in the bank.{hint} \
                  membank never removes links by itself."
             )
-            .into_boxed_str(),
+            .into(),
         );
     }
     match near {
@@ -143,9 +143,9 @@ fn dead_link(link: &crate::article::Link, names: &NearMisses) -> Message {
                 "{written} does not match any file in the bank. Did you mean [[{near}]]? \
                  membank never removes links by itself."
             )
-            .into_boxed_str(),
+            .into(),
         ),
-        None => Message::DeadLink(written.into_boxed_str()),
+        None => Message::DeadLink(written.into()),
     }
 }
 
