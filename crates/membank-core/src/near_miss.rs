@@ -81,11 +81,37 @@ pub struct NearMisses {
     /// The names, sorted, each once.
     names: Vec<String>,
     folded: Vec<Vec<char>>,
-    /// Folded name → its first name.
-    by_fold: HashMap<String, u32>,
-    /// (length, first char) and (length, last char) → names: one edit keeps
-    /// the first or the last character, and changes the length by at most one.
-    by_ends: HashMap<(usize, char, bool), Vec<u32>>,
+    /// Folded name → the names that fold to it, in name order.
+    by_fold: HashMap<String, Vec<u32>>,
+    /// (length, prefix or suffix, hash of that half) → names. One edit
+    /// leaves the first or the last [`half`] characters of a name as they
+    /// were, so a name an edit away shares one of its halves with the
+    /// written one: only those few are compared, however many names share
+    /// a first letter (100,000 synthetic style guides all begin with "s").
+    by_half: HashMap<(usize, bool, u64), Vec<u32>>,
+}
+
+/// How many characters at either end of a name of `len` characters one
+/// edit cannot reach both of: an edit at position p keeps the p characters
+/// before it and all but two of the characters after it.
+fn half(len: usize) -> usize {
+    len.saturating_sub(2) / 2
+}
+
+fn half_key(chars: &[char], len: usize, prefix: bool) -> Option<(usize, bool, u64)> {
+    use std::hash::{Hash, Hasher};
+    let h = half(len);
+    if chars.len() < h {
+        return None;
+    }
+    let part = if prefix {
+        &chars[..h]
+    } else {
+        &chars[chars.len() - h..]
+    };
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    part.hash(&mut hasher);
+    Some((len, prefix, hasher.finish()))
 }
 
 impl NearMisses {
@@ -98,16 +124,40 @@ impl NearMisses {
             let i = u32::try_from(i).unwrap_or(u32::MAX);
             let folded = fold(name);
             let chars: Vec<char> = folded.chars().collect();
-            if let (Some(&first), Some(&last)) = (chars.first(), chars.last()) {
-                for key in [(chars.len(), first, true), (chars.len(), last, false)] {
-                    index.by_ends.entry(key).or_default().push(i);
+            if chars.len() >= MIN_LEN_FOR_AN_EDIT {
+                for prefix in [true, false] {
+                    if let Some(key) = half_key(&chars, chars.len(), prefix) {
+                        index.by_half.entry(key).or_default().push(i);
+                    }
                 }
             }
-            index.by_fold.entry(folded).or_insert(i);
+            index.by_fold.entry(folded).or_default().push(i);
             index.folded.push(chars);
         }
         index.names = names;
         index
+    }
+
+    /// The names one edit away from the folded `chars`, in name order.
+    fn one_edit_away(&self, chars: &[char]) -> Vec<u32> {
+        let len = chars.len();
+        if len < MIN_LEN_FOR_AN_EDIT.saturating_sub(1) {
+            return Vec::new();
+        }
+        let mut near: Vec<u32> = (len.saturating_sub(1)..=len + 1)
+            .flat_map(|l| [half_key(chars, l, true), half_key(chars, l, false)])
+            .flatten()
+            .filter_map(|key| self.by_half.get(&key))
+            .flatten()
+            .copied()
+            .filter(|&i| {
+                let other = &self.folded[i as usize];
+                len.min(other.len()) >= MIN_LEN_FOR_AN_EDIT && within_one_edit(chars, other)
+            })
+            .collect();
+        near.sort_unstable();
+        near.dedup();
+        near
     }
 
     /// The name `written` most likely meant: one that folds to the same
@@ -122,25 +172,13 @@ impl NearMisses {
             return None;
         }
         let folded = fold(written);
-        if let Some(&i) = self.by_fold.get(&folded) {
+        if let Some(&i) = self.by_fold.get(&folded).and_then(|same| same.first()) {
             return Some(&self.names[i as usize]);
         }
         let chars: Vec<char> = folded.chars().collect();
-        let (Some(&first), Some(&last)) = (chars.first(), chars.last()) else {
-            return None;
-        };
-        let len = chars.len();
-        (len.saturating_sub(1)..=len + 1)
-            .flat_map(|l| [(l, first, true), (l, last, false)])
-            .filter_map(|key| self.by_ends.get(&key))
-            .flatten()
-            .copied()
-            .filter(|&i| {
-                let other = &self.folded[i as usize];
-                len.min(other.len()) >= MIN_LEN_FOR_AN_EDIT && within_one_edit(&chars, other)
-            })
-            .min()
-            .map(|i| self.names[i as usize].as_str())
+        self.one_edit_away(&chars)
+            .first()
+            .map(|&i| self.names[i as usize].as_str())
     }
 
     /// The one name `written` can have meant, for a change made without
@@ -155,32 +193,13 @@ impl NearMisses {
             return None;
         }
         let folded = fold(written);
-        let chars: Vec<char> = folded.chars().collect();
-        let same: Vec<u32> = (0..self.names.len() as u32)
-            .filter(|&i| self.folded[i as usize] == chars)
-            .collect();
-        match same.as_slice() {
-            [i] => return Some(&self.names[*i as usize]),
-            [_, _, ..] => return None,
-            [] => {}
+        match self.by_fold.get(&folded).map(Vec::as_slice) {
+            Some([i]) => return Some(&self.names[*i as usize]),
+            Some([_, _, ..]) => return None,
+            _ => {}
         }
-        let (Some(&first), Some(&last)) = (chars.first(), chars.last()) else {
-            return None;
-        };
-        let len = chars.len();
-        let mut near: Vec<u32> = (len.saturating_sub(1)..=len + 1)
-            .flat_map(|l| [(l, first, true), (l, last, false)])
-            .filter_map(|key| self.by_ends.get(&key))
-            .flatten()
-            .copied()
-            .filter(|&i| {
-                let other = &self.folded[i as usize];
-                len.min(other.len()) >= MIN_LEN_FOR_AN_EDIT && within_one_edit(&chars, other)
-            })
-            .collect();
-        near.sort_unstable();
-        near.dedup();
-        match near.as_slice() {
+        let chars: Vec<char> = folded.chars().collect();
+        match self.one_edit_away(&chars).as_slice() {
             [i] => Some(&self.names[*i as usize]),
             _ => None,
         }
@@ -259,5 +278,52 @@ mod tests {
             near("Contract", &["Contrast", "Contracts"]).as_deref(),
             Some("Contracts")
         );
+    }
+
+    /// The index answers as comparing the written name with every name
+    /// would, on names close enough to collide in many ways.
+    #[test]
+    fn the_index_finds_what_comparing_every_name_finds() {
+        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = |n: u64| {
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            (seed >> 33) % n
+        };
+        let word = |next: &mut dyn FnMut(u64) -> u64| -> String {
+            let len = 3 + next(7) as usize;
+            (0..len)
+                .map(|_| ['a', 'b', 'e', ' ', 'É', '&'][next(6) as usize])
+                .collect()
+        };
+        let names: Vec<String> = (0..400).map(|_| word(&mut next)).collect();
+        let index = NearMisses::new(names.iter().map(String::as_str));
+        let mut sorted = names.clone();
+        sorted.sort_unstable();
+        sorted.dedup();
+        let folded: Vec<Vec<char>> = sorted.iter().map(|n| fold(n).chars().collect()).collect();
+        for _ in 0..2000 {
+            let written = word(&mut next);
+            let w: Vec<char> = fold(&written).chars().collect();
+            let exact: Vec<usize> = (0..sorted.len()).filter(|&i| folded[i] == w).collect();
+            let edit: Vec<usize> = (0..sorted.len())
+                .filter(|&i| {
+                    w.len().min(folded[i].len()) >= MIN_LEN_FOR_AN_EDIT
+                        && within_one_edit(&w, &folded[i])
+                })
+                .collect();
+            let listed = sorted.binary_search(&written).is_ok();
+            let find = match (listed, exact.first(), edit.first()) {
+                (true, ..) => None,
+                (false, Some(&i), _) | (false, None, Some(&i)) => Some(sorted[i].as_str()),
+                (false, None, None) => None,
+            };
+            assert_eq!(index.find(&written), find, "{written:?}");
+            let only = match (listed, exact.as_slice(), edit.as_slice()) {
+                (true, ..) => None,
+                (false, [i], _) | (false, [], [i]) => Some(sorted[*i].as_str()),
+                _ => None,
+            };
+            assert_eq!(index.only(&written), only, "{written:?}");
+        }
     }
 }

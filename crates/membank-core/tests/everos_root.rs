@@ -74,3 +74,47 @@ fn search_units_are_entries_with_their_ids() {
     assert_eq!(with_ids, root.entry_count());
     assert!(m.search_note().unwrap().contains("keyword"));
 }
+
+#[test]
+fn since_reads_only_recent_logs_and_lists_what_the_whole_root_lists() {
+    let whole = everos::load(ROOT).unwrap();
+    let days = [
+        "2026-01-01",
+        "2026-05-31",
+        "2026-06-01",
+        "2026-06-02",
+        "2027-01-01",
+    ];
+    for day in days {
+        let since = EntryFilter {
+            since: Some(day.parse().unwrap()),
+            ..EntryFilter::default()
+        };
+        let narrow = everos::load_filtered(ROOT, &since.load_filter()).unwrap();
+        // The rows must not depend on how much of the root was read.
+        let expected: Vec<_> = entries(&whole, &since)
+            .iter()
+            .map(|r| r.to_json())
+            .collect();
+        let got: Vec<_> = entries(&narrow, &since)
+            .iter()
+            .map(|r| r.to_json())
+            .collect();
+        assert_eq!(got, expected, "since {day}");
+        // Nothing older, and nothing that is not a daily log, was opened.
+        for f in &narrow.files {
+            let date = f.place.daily().and_then(|(_, d)| d);
+            assert!(
+                date.is_some_and(|d| d.to_string().as_str() >= day),
+                "since {day}: {} was read",
+                f.rel_path
+            );
+        }
+    }
+    let one_day = EntryFilter {
+        since: Some("2026-06-02".parse().unwrap()),
+        ..EntryFilter::default()
+    };
+    let narrow = everos::load_filtered(ROOT, &one_day.load_filter()).unwrap();
+    assert!(narrow.files.len() < whole.files.len());
+}

@@ -27,6 +27,9 @@ pub struct LoadFilter {
     pub owner_kind: Option<OwnerKind>,
     pub owner: Option<String>,
     pub kind: Option<DailyKind>,
+    /// Only daily logs named for this day or later: everything else in the
+    /// root is left unread, so a recent slice of a large root reads little.
+    pub since: Option<jiff::civil::Date>,
 }
 
 impl LoadFilter {
@@ -62,7 +65,17 @@ impl LoadFilter {
     /// Files directly in an owner folder (`user.md`) are wanted only when
     /// no kind narrows the load.
     fn wants_file(&self, segs: &[String]) -> bool {
-        !(self.kind.is_some() && segs.len() <= 5)
+        if self.kind.is_some() && segs.len() <= 5 {
+            return false;
+        }
+        let Some(since) = self.since else {
+            return true;
+        };
+        // Named from the path alone, so an older log is never opened.
+        let seg_refs: Vec<&str> = segs.iter().map(String::as_str).collect();
+        paths::classify(&seg_refs)
+            .daily()
+            .is_some_and(|(_, date)| date.is_some_and(|d| d >= since))
     }
 }
 

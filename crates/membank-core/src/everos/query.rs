@@ -29,6 +29,7 @@ impl EntryFilter {
             owner_kind: self.owner_kind,
             owner: self.owner.clone(),
             kind: self.kind,
+            since: self.since,
         }
     }
 
