@@ -60,6 +60,11 @@ pub fn open_memory(path: &Path) -> anyhow::Result<&'static dyn Memory> {
     Ok(Box::leak(memory))
 }
 
+/// The layout of the memory at `path` and its root, without reading it.
+pub fn detect_memory(path: &Path) -> anyhow::Result<memory::Detected> {
+    memory::detect(path, forced_format()).map_err(open_error)
+}
+
 /// [`open_memory`], reading a memory bank only as far as `bank_options`
 /// asks (another layout is read as usual).
 pub fn open_memory_with(

@@ -5,12 +5,12 @@ use std::io::{IsTerminal, Write as _};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use membank_core::memory::{Memory, SearchHit};
+use membank_core::memory::{LayoutKind, Memory, SearchHit};
 use membank_core::search::{SearchIndex, highlight_chars, one_pass};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::common::{open_memory, print_json, safe};
+use super::common::{detect_memory, open_memory, print_json, safe};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -133,13 +133,20 @@ fn report_of(
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let memory = open_memory(&args.path)?;
-    // One query: ranked as the units are read, with no index to keep.
-    let found = one_pass::search(
-        memory,
-        &args.search.query,
-        args.search.offset.saturating_add(args.search.limit),
-    );
+    let limit = args.search.offset.saturating_add(args.search.limit);
+    let detected = detect_memory(&args.path)?;
+    let (memory, found): (&dyn Memory, _) = if detected.spec.kind == LayoutKind::Bank {
+        // A bank is ranked as it is read, one body at a time, and never
+        // held whole: the query's statistics and the best hits are all
+        // a command needs.
+        let (bank, found) = one_pass::search_bank(&detected.root, &args.search.query, limit)
+            .map_err(|e| anyhow::anyhow!(safe(&stream_error(e))))?;
+        (Box::leak(Box::new(bank)), found)
+    } else {
+        // One query: ranked as the units are read, with no index to keep.
+        let memory = open_memory(&args.path)?;
+        (memory, one_pass::search(memory, &args.search.query, limit))
+    };
     let (report, hits) = report_of(
         memory,
         &args.path.to_string_lossy(),
@@ -156,6 +163,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         out.flush()?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+fn stream_error(e: one_pass::StreamError) -> String {
+    match e {
+        one_pass::StreamError::Load(e) => e.to_string(),
+        one_pass::StreamError::Reread(p) => format!("{}: {}", p.path, p.message),
+    }
 }
 
 /// The readable report: how many matched, then each hit with its place and

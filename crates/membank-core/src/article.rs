@@ -147,6 +147,10 @@ pub struct Article {
     pub in_archive: bool,
 }
 
+/// Sees each article as it is read: its path, its whole text, and where
+/// the body starts in it. Called from the threads that read the files.
+pub type VisitText<'a> = dyn Fn(&str, &str, usize) + Sync + 'a;
+
 impl Article {
     /// Build an article from a decoded file, with everything.
     pub fn parse(rel_path: String, folder: Folder, decoded: text::Decoded) -> Article {
@@ -166,6 +170,19 @@ impl Article {
         folder: Folder,
         decoded: text::Decoded<std::borrow::Cow<'_, str>>,
         options: &LoadOptions,
+    ) -> Article {
+        Article::parse_visiting(rel_path, folder, decoded, options, None)
+    }
+
+    /// [`Article::parse_with`], first showing `visit` the article's path
+    /// and its whole text with where the body starts, before `options`
+    /// drop any of it: a pass over every body needs no bank of texts.
+    pub fn parse_visiting(
+        rel_path: String,
+        folder: Folder,
+        decoded: text::Decoded<std::borrow::Cow<'_, str>>,
+        options: &LoadOptions,
+        visit: Option<&VisitText<'_>>,
     ) -> Article {
         let (had_bom, crlf, utf16) = (decoded.had_bom, decoded.crlf, decoded.utf16);
         let located = frontmatter::locate_cow(decoded.text);
@@ -236,6 +253,9 @@ impl Article {
                 .nth(1)
                 .is_some_and(|s| s == crate::layout::ARCHIVE_DIR);
         let chars = text.chars().count();
+        if let Some(visit) = visit {
+            visit(&rel_path, &text, body_start);
+        }
         let (text, body_start, frontmatter) = if options.text && options.body {
             (text.into_owned(), body_start, frontmatter)
         } else if options.text {

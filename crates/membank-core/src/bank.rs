@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::article::Article;
+use crate::article::{Article, VisitText};
 use crate::layout::{self, Folder, SkipReason};
 use crate::resolve::{FileRef, LinkIndex};
 use crate::safe_read::{OpenDir, ReadError, ReadPolicy, RootReader};
@@ -244,12 +244,13 @@ impl Bank {
             LoadOptions::EVERYTHING,
             None,
             None,
+            None,
         )
     }
 
     /// [`Bank::load`] with the user's read policy (size cap, links out).
     pub fn load_with(root: impl AsRef<Path>, policy: ReadPolicy) -> Result<Bank, BankError> {
-        Bank::load_parts(root, policy, LoadOptions::EVERYTHING, None, None)
+        Bank::load_parts(root, policy, LoadOptions::EVERYTHING, None, None, None)
     }
 
     /// A bank at `root` with nothing read yet: what an interface shows while
@@ -287,6 +288,7 @@ impl Bank {
             LoadOptions::EVERYTHING,
             Some(files_read),
             None,
+            None,
         )
     }
 
@@ -306,12 +308,38 @@ impl Bank {
             LoadOptions::EVERYTHING,
             Some(files_read),
             Some(walked),
+            None,
         )
     }
 
     /// [`Bank::load`] keeping only what `options` asks for.
     pub fn load_only(root: impl AsRef<Path>, options: LoadOptions) -> Result<Bank, BankError> {
-        Bank::load_parts(root, crate::safe_read::user_policy(), options, None, None)
+        Bank::load_parts(
+            root,
+            crate::safe_read::user_policy(),
+            options,
+            None,
+            None,
+            None,
+        )
+    }
+
+    /// [`Bank::load_only`], showing `visit` each article's whole text as
+    /// it is read, whatever `options` keep of it afterwards: a command that
+    /// passes over every body once holds none of them.
+    pub fn load_visiting(
+        root: impl AsRef<Path>,
+        options: LoadOptions,
+        visit: &VisitText<'_>,
+    ) -> Result<Bank, BankError> {
+        Bank::load_parts(
+            root,
+            crate::safe_read::user_policy(),
+            options,
+            None,
+            None,
+            Some(visit),
+        )
     }
 
     fn load_parts(
@@ -320,6 +348,7 @@ impl Bank {
         options: LoadOptions,
         files_read: Option<&AtomicUsize>,
         walked: Option<&mut dyn FnMut(Vec<String>)>,
+        visit: Option<&VisitText<'_>>,
     ) -> Result<Bank, BankError> {
         let root = root.as_ref().to_path_buf();
         if root.is_file() {
@@ -362,39 +391,43 @@ impl Bank {
             // is a tenth of loading a large bank and one core's work.
             rayon::in_place_scope(|scope| {
                 let mut batch = Vec::new();
-                let mut on_file = |seq: u32,
-                                   dir: Option<&Arc<OpenDir>>,
-                                   path: &Path,
-                                   is_link: bool| {
-                    // `u32::MAX` is where numbering stops: not a file's
-                    // own number, so never matched to a result.
-                    if seq == u32::MAX
-                        || early.in_flight.load(Ordering::Relaxed) >= EARLY_BATCHES_IN_FLIGHT
-                    {
-                        return;
-                    }
-                    batch.push((seq, dir.cloned(), path.to_path_buf(), is_link));
-                    if batch.len() == EARLY_BATCH {
-                        let batch = std::mem::take(&mut batch);
-                        early.in_flight.fetch_add(1, Ordering::Relaxed);
-                        let (early, reader) = (&early, &reader);
-                        scope.spawn(move |_| {
-                            let done = batch.into_iter().map(|(seq, dir, path, is_link)| {
-                                if let Some(n) = files_read {
-                                    n.fetch_add(1, Ordering::Relaxed);
+                let mut on_file =
+                    |seq: u32, dir: Option<&Arc<OpenDir>>, path: &Path, is_link: bool| {
+                        // `u32::MAX` is where numbering stops: not a file's
+                        // own number, so never matched to a result.
+                        if seq == u32::MAX
+                            || early.in_flight.load(Ordering::Relaxed) >= EARLY_BATCHES_IN_FLIGHT
+                        {
+                            return;
+                        }
+                        batch.push((seq, dir.cloned(), path.to_path_buf(), is_link));
+                        if batch.len() == EARLY_BATCH {
+                            let batch = std::mem::take(&mut batch);
+                            early.in_flight.fetch_add(1, Ordering::Relaxed);
+                            let (early, reader) = (&early, &reader);
+                            scope.spawn(move |_| {
+                                let done = batch.into_iter().map(|(seq, dir, path, is_link)| {
+                                    if let Some(n) = files_read {
+                                        n.fetch_add(1, Ordering::Relaxed);
+                                    }
+                                    let loaded = load_walked(
+                                        reader,
+                                        dir.as_deref(),
+                                        &path,
+                                        is_link,
+                                        &options,
+                                        visit,
+                                    );
+                                    (seq, std::sync::Mutex::new(Some(loaded)))
+                                });
+                                let done: Vec<_> = done.collect();
+                                if let Ok(mut all) = early.done.lock() {
+                                    all.extend(done);
                                 }
-                                let loaded =
-                                    load_walked(reader, dir.as_deref(), &path, is_link, &options);
-                                (seq, std::sync::Mutex::new(Some(loaded)))
+                                early.in_flight.fetch_sub(1, Ordering::Relaxed);
                             });
-                            let done: Vec<_> = done.collect();
-                            if let Ok(mut all) = early.done.lock() {
-                                all.extend(done);
-                            }
-                            early.in_flight.fetch_sub(1, Ordering::Relaxed);
-                        });
-                    }
-                };
+                        }
+                    };
                 walk.walk(usize::MAX, &mut on_file);
             });
         }
@@ -445,7 +478,7 @@ impl Bank {
                 n.fetch_add(1, Ordering::Relaxed);
             }
             let dir = dirs.get(dir as usize).and_then(|(_, open)| open.as_deref());
-            load_walked(reader, dir, &path, is_link, &options)
+            load_walked(reader, dir, &path, is_link, &options, visit)
         };
         // `map`, not `filter_map`: an indexed iterator is collected straight
         // into one array, where `filter_map` would gather pieces and copy

@@ -99,10 +99,17 @@ impl Bank {
             return Some(Err(Found::Problem(problem)));
         }
         Some(match classify_file(&self.root, &path)? {
-            Found::Article(rel, folder) => {
-                read_article(&self.reader, None, &path, false, rel, folder, &self.options)
-                    .map_err(Found::Problem)
-            }
+            Found::Article(rel, folder) => read_article(
+                &self.reader,
+                None,
+                &path,
+                false,
+                rel,
+                folder,
+                &self.options,
+                None,
+            )
+            .map_err(Found::Problem),
             other => Err(other),
         })
     }

@@ -9,7 +9,7 @@ use std::sync::atomic::AtomicUsize;
 use rayon::prelude::*;
 
 use super::{Found, LoadOptions, LoadProblem, ProblemKind, SkippedFile, is_hidden, rel_string};
-use crate::article::Article;
+use crate::article::{Article, VisitText};
 use crate::layout::{self, Folder};
 use crate::safe_read::{OpenDir, ReadError, RootReader};
 use crate::text;
@@ -53,10 +53,12 @@ pub(super) fn load_walked(
     path: &Path,
     is_link: bool,
     options: &LoadOptions,
+    visit: Option<&VisitText<'_>>,
 ) -> Option<Result<Article, Found>> {
     Some(match classify_file(reader.root(), path)? {
         Found::Article(rel, folder) => {
-            read_article(reader, dir, path, is_link, rel, folder, options).map_err(Found::Problem)
+            read_article(reader, dir, path, is_link, rel, folder, options, visit)
+                .map_err(Found::Problem)
         }
         other => Err(other),
     })
@@ -318,6 +320,9 @@ thread_local! {
     static READ_BUFFER: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
+// A file's place, what to keep of it and who sees its text: each one
+// needed where the file is read.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn read_article(
     reader: &RootReader,
     dir: Option<&OpenDir>,
@@ -326,13 +331,14 @@ pub(super) fn read_article(
     rel: String,
     folder: Folder,
     options: &LoadOptions,
+    visit: Option<&VisitText<'_>>,
 ) -> Result<Article, LoadProblem> {
     READ_BUFFER.with_borrow_mut(|buf| {
         let len = match reader.read_walked_in(dir, path, is_link, buf) {
             Ok(n) => n,
             Err(e) => return Err(LoadProblem::from_read_error(rel, &e)),
         };
-        let article = decode_article(rel, folder, &buf[..len], options);
+        let article = decode_article(rel, folder, &buf[..len], options, visit);
         // Do not keep a huge buffer alive after one unusually large file.
         if buf.capacity() > 1 << 20 {
             *buf = Vec::new();
@@ -346,9 +352,12 @@ pub(super) fn decode_article(
     folder: Folder,
     bytes: &[u8],
     options: &LoadOptions,
+    visit: Option<&VisitText<'_>>,
 ) -> Result<Article, LoadProblem> {
     match text::decode_borrowed(bytes) {
-        Ok(decoded) => Ok(Article::parse_with(rel, folder, decoded, options)),
+        Ok(decoded) => Ok(Article::parse_visiting(
+            rel, folder, decoded, options, visit,
+        )),
         Err(e) => Err(LoadProblem {
             path: rel,
             line: Some(e.line),

@@ -179,3 +179,60 @@ fn an_index_of_the_query_words_ranks_and_counts_as_the_whole_index() {
         assert_eq!(only.count_matches(query), whole.count_matches(query));
     }
 }
+
+/// A bank searched as it is read ranks the same articles in the same
+/// order with the same scores, lines and snippets as the one-pass search
+/// of the bank loaded whole: on a bank large enough to be read on the
+/// pool, with frontmatter, CRLF and BOM files, ties and a short limit.
+#[test]
+fn a_bank_searched_as_it_is_read_gives_the_loaded_banks_hits() {
+    use crate::bank::Bank;
+    use crate::memory::Memory;
+    let d = tempfile::tempdir().unwrap();
+    let r = d.path();
+    for dir in [
+        "00_INBOX",
+        "01_CLIENTS",
+        "02_TERMINOLOGY",
+        "03_DOMAINS",
+        "04_STYLE",
+        "05_INDICES",
+        "06_TEMPLATES",
+    ] {
+        std::fs::create_dir_all(r.join(dir)).unwrap();
+    }
+    let words = ["kyoto", "contract", "clause", "tea", "lease", "café"];
+    for i in 0..600usize {
+        let mut body = String::new();
+        for k in 0..(i % 17 + 1) {
+            body.push_str(words[(i * 7 + k * 3) % words.len()]);
+            body.push(if k % 5 == 4 { '\n' } else { ' ' });
+        }
+        let text = match i % 4 {
+            0 => format!("---\nclient: C{i}\n---\n# Note {i}\n{body}\n"),
+            1 => format!("\u{feff}---\r\ndomain: D{i}\r\n---\r\n{body}\r\n"),
+            2 => format!("# Title kyoto {i}\n\n{body}\n"),
+            _ => body,
+        };
+        let folder = ["01_CLIENTS", "02_TERMINOLOGY", "03_DOMAINS"][i % 3];
+        std::fs::write(r.join(format!("{folder}/n{i:04}.md")), text).unwrap();
+    }
+    let whole = Bank::load(r).unwrap();
+    assert_eq!(whole.articles().len(), 600);
+    for (query, limit) in [
+        ("kyoto", 20),
+        ("contract clause", 5),
+        ("Cafe tea lease", 600),
+        ("absent", 10),
+        ("", 10),
+    ] {
+        let loaded = one_pass::search(&whole as &dyn Memory, query, limit);
+        let (bank, streamed) = one_pass::search_bank(r, query, limit).unwrap();
+        assert_eq!(bank.articles().len(), 600);
+        assert_eq!(streamed.matches, loaded.matches, "{query}");
+        assert_eq!(streamed.hits, loaded.hits, "{query}");
+        if query == "kyoto" {
+            assert_eq!(streamed.hits.len(), 20);
+        }
+    }
+}
