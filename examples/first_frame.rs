@@ -3,11 +3,14 @@
 //! its walk found, to the bank being read,
 //! and how fast keys are answered meanwhile. With `--change N` it then
 //! rewrites N articles at once (as a `git pull` does) and times the keys
-//! again while they are read, and the change until it is on screen.
+//! again while they are read, and the change until it is on screen. With
+//! `--memory` it reads the program's resident memory (VmRSS, and its peak
+//! VmHWM, from `/proc/PID/status`, so Linux only) once the bank is read and
+//! checked, then again after one search (Ctrl-F, a query, its hits shown).
 //!
 //! ```sh
 //! cargo build --release
-//! cargo run --release --example first_frame -- BANK [--change N]
+//! cargo run --release --example first_frame -- BANK [--change N] [--memory [QUERY]]
 //! ```
 //!
 //! `--change` edits the bank: give it a copy. The binary is
@@ -156,17 +159,89 @@ fn walkdir(dir: PathBuf) -> Vec<PathBuf> {
     out
 }
 
-fn main() {
-    let mut args = std::env::args().skip(1);
-    let bank = PathBuf::from(args.next().expect("usage: first_frame BANK [--change N]"));
-    let change: Option<usize> = match args.next().as_deref() {
-        Some("--change") => Some(
-            args.next()
-                .and_then(|n| n.parse().ok())
-                .expect("--change N"),
-        ),
-        _ => None,
+/// The resident memory of process `pid` now and at its peak, in bytes.
+fn resident(pid: u32) -> (u64, u64) {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .expect("/proc/PID/status (the memory measurement needs Linux)");
+    let field = |name: &str| {
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix(name))
+            .and_then(|rest| rest.trim().strip_suffix("kB"))
+            .and_then(|kb| kb.trim().parse::<u64>().ok())
+            .map(|kb| kb * 1024)
+            .unwrap_or_else(|| panic!("no {name} in /proc/{pid}/status"))
     };
+    (field("VmRSS:"), field("VmHWM:"))
+}
+
+/// The resident memory once it stops growing: the check and the index
+/// warm-up finish in the background after the screen says the bank is
+/// read, so wait until a second's readings stay within 1 MB (or a minute).
+fn settled_resident(pid: u32) -> (u64, u64) {
+    let start = Instant::now();
+    let mut last = resident(pid);
+    let mut steady = 0;
+    while steady < 4 && start.elapsed() < Duration::from_secs(60) {
+        thread::sleep(Duration::from_millis(250));
+        let now = resident(pid);
+        steady = if now.0.abs_diff(last.0) < 1 << 20 {
+            steady + 1
+        } else {
+            0
+        };
+        last = now;
+    }
+    last
+}
+
+fn print_resident(when: &str, (rss, hwm): (u64, u64), bank_bytes: u64) {
+    let mb = |b: u64| b as f64 / 1e6;
+    println!(
+        "memory {when}: resident {:.0} MB ({:.2}× the bank), peak {:.0} MB ({:.2}×)",
+        mb(rss),
+        rss as f64 / bank_bytes as f64,
+        mb(hwm),
+        hwm as f64 / bank_bytes as f64
+    );
+}
+
+/// The bytes of the Markdown files under `root`.
+fn markdown_bytes(root: &Path) -> u64 {
+    walkdir(root.to_path_buf())
+        .iter()
+        .filter_map(|p| std::fs::metadata(p).ok())
+        .map(|m| m.len())
+        .sum()
+}
+
+/// The search's outcome on the status line or in the pane.
+fn searched(s: &str) -> bool {
+    s.contains(" hits for “") || s.contains(" hit for “") || s.contains("no hits")
+}
+
+fn main() {
+    let mut args = std::env::args().skip(1).peekable();
+    let usage = "usage: first_frame BANK [--change N] [--memory [QUERY]]";
+    let bank = PathBuf::from(args.next().expect(usage));
+    let mut change: Option<usize> = None;
+    let mut memory_query: Option<String> = None;
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--change" => {
+                change = Some(
+                    args.next()
+                        .and_then(|n| n.parse().ok())
+                        .expect("--change N"),
+                );
+            }
+            "--memory" => {
+                let query = args.next_if(|a| !a.starts_with("--"));
+                memory_query = Some(query.unwrap_or_else(|| "translation".to_owned()));
+            }
+            other => panic!("unknown argument {other}; {usage}"),
+        }
+    }
     let bin = std::env::var_os("MEMBANK_BIN").map_or_else(
         || Path::new(env!("CARGO_MANIFEST_DIR")).join("target/release/membank"),
         PathBuf::from,
@@ -239,6 +314,25 @@ fn main() {
     describe("keys while reading", while_loading);
     describe("keys once read", key_latencies(&screen, &mut input, 10));
 
+    if let Some(query) = &memory_query {
+        let pid = child.process_id().expect("the program's process id");
+        let bank_bytes = markdown_bytes(&bank);
+        println!("bank: {:.0} MB of Markdown", bank_bytes as f64 / 1e6);
+        print_resident("once read and checked", settled_resident(pid), bank_bytes);
+        let sent = Instant::now();
+        input.write_all(b"\x06").unwrap();
+        input.write_all(query.as_bytes()).unwrap();
+        input.write_all(b"\r").unwrap();
+        input.flush().unwrap();
+        let shown = screen.wait("the search's hits", searched);
+        println!("search for {query:?} answered in {:.2?}", shown - sent);
+        print_resident("after one search", settled_resident(pid), bank_bytes);
+        // Leave the search popup so `q` below quits.
+        input.write_all(b"\x1b").unwrap();
+        input.flush().unwrap();
+        thread::sleep(Duration::from_millis(200));
+    }
+
     if let Some(n) = change {
         // Let the start-up work (search index, warm-up) settle first.
         thread::sleep(Duration::from_secs(2));
@@ -275,5 +369,14 @@ fn main() {
     }
     input.write_all(b"q").unwrap();
     input.flush().unwrap();
+    // A popup left open would swallow the `q`: stop the program then.
+    let asked = Instant::now();
+    while child.try_wait().ok().flatten().is_none() {
+        if asked.elapsed() > Duration::from_secs(10) {
+            let _ = child.kill();
+            break;
+        }
+        thread::sleep(Duration::from_millis(50));
+    }
     let _ = child.wait();
 }
