@@ -16,7 +16,7 @@ use crate::dejavu::project::{Project, Record};
 use crate::dejavu::record::{self, Frontmatter, RecordKind};
 use crate::dejavu::supersede::set_key;
 use crate::dejavu::{INDEX_PATH, paths};
-use crate::fix::{Action, FileFix, FixProposal, Unfixed};
+use crate::fix::{Action, FileFix, FixProposal, Unfixed, unfixed};
 use crate::health::Finding;
 
 /// The codes some finding of which may be fixed here.
@@ -89,30 +89,9 @@ pub fn propose(project: &Project, findings: &[Finding]) -> FixProposal {
         }
     }
     for (path, found) in by_path {
-        match fix_file(project, path, &found) {
-            Ok((fix, left)) => {
-                proposal.fixes.extend(fix);
-                proposal.remaining.extend(left);
-            }
-            Err(reason) => proposal
-                .remaining
-                .extend(found.iter().map(|f| unfixed(f, reason.clone()))),
-        }
+        proposal.take_file(fix_file(project, path, &found), &found);
     }
-    proposal.fixes.sort_by(|a, b| a.path.cmp(&b.path));
-    proposal
-        .remaining
-        .sort_by(|a, b| (&a.path, a.line, a.code).cmp(&(&b.path, b.line, b.code)));
-    proposal
-}
-
-fn unfixed(f: &Finding, reason: String) -> Unfixed {
-    Unfixed {
-        code: f.code,
-        path: f.path.to_string(),
-        line: f.line,
-        reason,
-    }
+    proposal.sorted()
 }
 
 /// One file's fix for its `found` findings, and those left; `Err` when

@@ -115,6 +115,34 @@ pub struct FixProposal {
     pub remaining: Vec<Unfixed>,
 }
 
+impl FixProposal {
+    /// One file's outcome: its fix and the findings it left, or why none
+    /// of `found` could be fixed. Bank and Deja Vu fixes both end so.
+    pub(crate) fn take_file(
+        &mut self,
+        outcome: Result<(Option<FileFix>, Vec<Unfixed>), String>,
+        found: &[&Finding],
+    ) {
+        match outcome {
+            Ok((fix, left)) => {
+                self.fixes.extend(fix);
+                self.remaining.extend(left);
+            }
+            Err(reason) => self
+                .remaining
+                .extend(found.iter().map(|f| unfixed(f, reason.clone()))),
+        }
+    }
+
+    /// Fixes in path order, what is left by path, line and code.
+    pub(crate) fn sorted(mut self) -> FixProposal {
+        self.fixes.sort_by(|a, b| a.path.cmp(&b.path));
+        self.remaining
+            .sort_by(|a, b| (&a.path, a.line, a.code).cmp(&(&b.path, b.line, b.code)));
+        self
+    }
+}
+
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
 /// The codes fixed by editing an article's bytes.
@@ -258,21 +286,9 @@ pub fn propose_with(bank: &Bank, findings: &[Finding], opts: &Options) -> FixPro
             checked_today: opts.checked_today,
             names: names.as_ref(),
         };
-        match fix_file(bank, path, &found, &edits) {
-            Ok((fix, left)) => {
-                proposal.fixes.extend(fix);
-                proposal.remaining.extend(left);
-            }
-            Err(reason) => proposal
-                .remaining
-                .extend(found.iter().map(|f| unfixed(f, reason.clone()))),
-        }
+        proposal.take_file(fix_file(bank, path, &found, &edits), &found);
     }
-    proposal.fixes.sort_by(|a, b| a.path.cmp(&b.path));
-    proposal
-        .remaining
-        .sort_by(|a, b| (&a.path, a.line, a.code).cmp(&(&b.path, b.line, b.code)));
-    proposal
+    proposal.sorted()
 }
 
 /// The article a dead link names, made once however many links name it.
@@ -305,7 +321,7 @@ fn create_missing(
     }
 }
 
-fn unfixed(f: &Finding, reason: String) -> Unfixed {
+pub(crate) fn unfixed(f: &Finding, reason: String) -> Unfixed {
     Unfixed {
         code: f.code,
         path: f.path.to_string(),
