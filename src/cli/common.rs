@@ -9,7 +9,7 @@ use membank_core::bank::{Bank, LoadOptions};
 use membank_core::clock::Clock;
 use membank_core::memory::{self, DocId, LayoutKind, LayoutSpec, Memory, Resolution};
 use membank_core::text::sanitize_for_terminal;
-use membank_core::transaction::{Kind, Transaction};
+use membank_core::transaction::{Kind, Stopped, Transaction};
 
 /// The layout `--format` forces for this run; set once by `main` before any
 /// command runs. A process-wide value because `--format` is a global flag
@@ -288,5 +288,28 @@ pub fn clean_leftovers(tx: &Transaction) {
             "membank: removed {}, a temporary file left by an interrupted run",
             safe(&rel)
         );
+    }
+}
+
+/// Write reviewed changes through `tx`. `Ok(false)` when a file changed on
+/// disk since it was read: that is said (the plan was made `when`), nothing
+/// is written, and the caller exits 1 so the user runs it again. A refusal
+/// is an error.
+pub fn commit_reviewed(
+    tx: &Transaction,
+    fixes: &[membank_core::fix::FileFix],
+    when: &str,
+) -> anyhow::Result<bool> {
+    match tx.commit_fixes(fixes) {
+        Ok(_) => Ok(true),
+        Err(Stopped::Stale(paths)) => {
+            let paths: Vec<String> = paths.iter().map(|p| safe(p)).collect();
+            eprintln!(
+                "membank: {} changed on disk while {when}; nothing was written. Run again.",
+                paths.join(", ")
+            );
+            Ok(false)
+        }
+        Err(e @ Stopped::Refused(_)) => anyhow::bail!(safe(&e.to_string())),
     }
 }

@@ -9,7 +9,6 @@ use std::process::ExitCode;
 use membank_core::fix::{self, FileFix, FixProposal, Unfixed};
 use membank_core::memory::LayoutKind;
 use membank_core::text::sanitize_for_terminal;
-use membank_core::transaction::Stopped;
 use serde::Serialize;
 
 use super::check::{self, CheckArgs};
@@ -147,19 +146,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let Some(tx) = &tx
         && !proposal.fixes.is_empty()
     {
-        match tx.commit_fixes(&proposal.fixes) {
-            Ok(_) => written = true,
-            Err(Stopped::Stale(paths)) => {
-                let paths: Vec<String> = paths.iter().map(|p| common::safe(p)).collect();
-                eprintln!(
-                    "membank: {} changed on disk while the fixes were made; nothing was \
-                     written. Run again.",
-                    paths.join(", ")
-                );
-                return Ok(ExitCode::from(1));
-            }
-            Err(e @ Stopped::Refused(_)) => anyhow::bail!(common::safe(&e.to_string())),
+        if !common::commit_reviewed(tx, &proposal.fixes, "the fixes were made")? {
+            return Ok(ExitCode::from(1));
         }
+        written = true;
     }
     let shown = args.bank.to_string_lossy();
     if args.json {

@@ -10,7 +10,6 @@ use membank_core::fix::{Action, FileFix};
 use membank_core::memory::LayoutKind;
 use membank_core::rename::{self, RenamePlan};
 use membank_core::text::sanitize_for_terminal;
-use membank_core::transaction::Stopped;
 use serde::Serialize;
 
 use super::common;
@@ -111,19 +110,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut written = false;
     if let Some(tx) = &tx {
         tx.set_label("rename");
-        match tx.commit_fixes(&plan.fixes) {
-            Ok(_) => written = true,
-            Err(Stopped::Stale(paths)) => {
-                let paths: Vec<String> = paths.iter().map(|p| common::safe(p)).collect();
-                eprintln!(
-                    "membank: {} changed on disk while the rename was planned; nothing was \
-                     written. Run again.",
-                    paths.join(", ")
-                );
-                return Ok(ExitCode::from(1));
-            }
-            Err(e @ Stopped::Refused(_)) => anyhow::bail!(common::safe(&e.to_string())),
+        if !common::commit_reviewed(tx, &plan.fixes, "the rename was planned")? {
+            return Ok(ExitCode::from(1));
         }
+        written = true;
     }
     let shown = args.bank.to_string_lossy();
     if args.json {
