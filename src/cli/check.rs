@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use membank_core::health::{self, Finding, HealthOptions, HealthReport, Severity};
-use membank_core::memory::Memory;
+use membank_core::memory::{LayoutKind, Memory};
 use membank_core::text::{sanitize_for_terminal, sanitize_into};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -13,7 +13,7 @@ use membank::severity;
 
 use membank_core::bank::LoadOptions;
 
-use super::common::{open_memory_with, print_json};
+use super::common::{detect_memory, layout_error, open_memory_with, print_json};
 use super::style;
 
 #[derive(clap::Args)]
@@ -151,6 +151,16 @@ fn check_path_exists(memory: &dyn Memory, path: &str) -> anyhow::Result<()> {
 /// Run the checks, keep the findings the filter asks for and list the page
 /// asked for; the counts are those of every finding kept.
 pub fn report(memory: &dyn Memory, args: &CheckArgs) -> anyhow::Result<Checked> {
+    report_with(memory, args, None)
+}
+
+/// [`report`] with the checks' report already made, when `checked` is
+/// given.
+fn report_with(
+    memory: &dyn Memory,
+    args: &CheckArgs,
+    checked: Option<HealthReport>,
+) -> anyhow::Result<Checked> {
     // Only a bank's codes are listed in one place; other layouts' filters
     // are taken as given.
     if memory.spec().kind == membank_core::memory::LayoutKind::Bank
@@ -174,7 +184,7 @@ pub fn report(memory: &dyn Memory, args: &CheckArgs) -> anyhow::Result<Checked> 
         stale_after_days: args.stale_days,
         ..HealthOptions::as_of(super::common::clock().today())
     };
-    let mut report = memory.check(&opts);
+    let mut report = checked.unwrap_or_else(|| memory.check(&opts));
     if !args.code.is_empty() || args.path.is_some() {
         report.findings.retain(|f| args.keeps(f));
         let mut counts = health::Counts::default();
@@ -216,10 +226,19 @@ pub fn json_report(shown_bank: &str, checked: Checked) -> JsonReport {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    // A bank is read without its articles' bodies, which no check reads.
-    let memory = open_memory_with(&args.bank, LoadOptions::CHECK)?;
+    let detected = detect_memory(&args.bank)?;
     let shown = args.bank.to_string_lossy();
-    let checked = report(memory, &args.filter)?;
+    let checked = if detected.spec.kind == LayoutKind::Everos && args.filter.path.is_none() {
+        // An everos root is checked as it is read and never held whole;
+        // `--path` needs its documents to suggest a path.
+        let (root, found) = membank_core::everos::check::check_streamed(&detected.root)
+            .map_err(|message| layout_error(&detected.root, message))?;
+        report_with(&root, &args.filter, Some(found))?
+    } else {
+        // A bank is read without its articles' bodies, which no check reads.
+        let memory = open_memory_with(&args.bank, LoadOptions::CHECK)?;
+        report(memory, &args.filter)?
+    };
     let has_errors = checked.report.has_errors();
     if args.json {
         let report = json_report(&shown, checked);

@@ -43,6 +43,15 @@ fn open_error(e: memory::OpenError) -> anyhow::Error {
     anyhow::anyhow!(safe(&e.to_string()))
 }
 
+/// The error of a layout that could not read the memory at `root`, as
+/// opening it through the layout boundary words it.
+pub fn layout_error(root: &Path, message: String) -> anyhow::Error {
+    open_error(memory::OpenError::Layout {
+        path: root.to_path_buf(),
+        message,
+    })
+}
+
 /// Open the memory at `path`, whatever its layout, through the layout
 /// boundary.
 ///

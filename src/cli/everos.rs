@@ -5,11 +5,11 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use anyhow::bail;
+use anyhow::{Context as _, bail};
 use membank_core::everos::query::{self, EntryFilter, EntryJson, EntryRef};
 use membank_core::everos::resolve::{self, Env};
 use membank_core::everos::{self as core_everos, DailyKind, MemoryRoot, OwnerKind};
-use membank_core::memory;
+use membank_core::{json, memory};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -103,25 +103,30 @@ pub fn entries_json<'a>(rows: &[EntryRef<'a>]) -> EntriesJson<'a> {
 
 /// One line per entry, then the count.
 pub fn entries_human(rows: &[EntryRef<'_>]) -> String {
-    use std::fmt::Write as _;
     let mut out = String::new();
     for r in rows {
-        let _ = writeln!(
-            out,
-            "{}:{}  {}  {}",
-            safe(&r.file.rel_path),
-            r.entry.line,
-            safe(&r.entry.id),
-            safe(r.summary())
-        );
+        entry_line(&mut out, r);
     }
+    out.push_str(&count_line(rows.len()));
+    out
+}
+
+/// An entry's line in the readable list: where, id, summary.
+fn entry_line(out: &mut String, r: &EntryRef<'_>) {
+    use std::fmt::Write as _;
     let _ = writeln!(
         out,
-        "{} entr{}",
-        rows.len(),
-        if rows.len() == 1 { "y" } else { "ies" }
+        "{}:{}  {}  {}",
+        safe(&r.file.rel_path),
+        r.entry.line,
+        safe(&r.entry.id),
+        safe(r.summary())
     );
-    out
+}
+
+/// The last line of the readable list.
+fn count_line(n: usize) -> String {
+    format!("{n} entr{}\n", if n == 1 { "y" } else { "ies" })
 }
 
 /// The one entry `hits` holds, or the message saying why there is none:
@@ -253,17 +258,70 @@ fn load(root: &Path, filter: &EntryFilter) -> anyhow::Result<MemoryRoot> {
     core_everos::load_filtered(root, &filter.load_filter()).map_err(|e| anyhow::anyhow!(safe(&e)))
 }
 
+/// The entries are written as the root is read, a window of files at a
+/// time, so a large root is never held whole: the output is the same as
+/// [`entries_json`] or [`entries_human`] over the loaded root.
 pub fn run_entries(args: EntriesArgs) -> anyhow::Result<ExitCode> {
     let root_dir = everos_root(&args.root)?;
     let filter = args.query.filter()?;
-    let root = load(&root_dir, &filter)?;
-    let rows = query::entries(&root, &filter);
+    let walked = core_everos::stream::walk(&root_dir, &filter.load_filter())
+        .map_err(|e| anyhow::anyhow!(safe(&e)))?;
+    let out = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut failed: Option<std::io::Error> = None;
     if args.json {
-        print_json(&entries_json(&rows))?;
+        let head = EntriesJson {
+            entries: Vec::new(),
+        };
+        let mut stream = json::ItemStream::start(out, &head).context("writing JSON")?;
+        walked.read(
+            |_, file| -> std::io::Result<Vec<String>> {
+                if !filter.keeps(&file) {
+                    return Ok(Vec::new());
+                }
+                let file = &file;
+                file.entries
+                    .iter()
+                    .map(|entry| json::array_item(&EntryRef { file, entry }.to_json()))
+                    .collect()
+            },
+            |items| {
+                let written = items.and_then(|items| items.iter().try_for_each(|i| stream.push(i)));
+                failed = written.err();
+                failed.is_none()
+            },
+        );
+        if let Some(e) = failed {
+            return Err(e).context("writing JSON");
+        }
+        let mut out = stream.finish().context("writing JSON")?;
+        writeln!(out)?;
+        out.flush()?;
         return Ok(ExitCode::SUCCESS);
     }
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    out.write_all(entries_human(&rows).as_bytes())?;
+    let mut out = out;
+    let mut listed = 0;
+    walked.read(
+        |_, file| {
+            let mut lines = String::new();
+            if !filter.keeps(&file) {
+                return (0, lines);
+            }
+            let file = &file;
+            for entry in &file.entries {
+                entry_line(&mut lines, &EntryRef { file, entry });
+            }
+            (file.entries.len(), lines)
+        },
+        |(n, lines)| {
+            listed += n;
+            failed = out.write_all(lines.as_bytes()).err();
+            failed.is_none()
+        },
+    );
+    if let Some(e) = failed {
+        return Err(e.into());
+    }
+    out.write_all(count_line(listed).as_bytes())?;
     out.flush()?;
     Ok(ExitCode::SUCCESS)
 }

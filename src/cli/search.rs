@@ -10,7 +10,7 @@ use membank_core::search::{SearchIndex, highlight_chars, one_pass};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::common::{detect_memory, open_memory, print_json, safe};
+use super::common::{detect_memory, layout_error, open_memory, print_json, safe};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -142,6 +142,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let (bank, found) = one_pass::search_bank(&detected.root, &args.search.query, limit)
             .map_err(|e| anyhow::anyhow!(safe(&stream_error(e))))?;
         (Box::leak(Box::new(bank)), found)
+    } else if detected.spec.kind == LayoutKind::Everos {
+        // An everos root too: it can hold a million entries.
+        let (root, found) =
+            membank_core::everos::search::search(&detected.root, &args.search.query, limit)
+                .map_err(|message| layout_error(&detected.root, message))?;
+        (Box::leak(Box::new(root)), found)
     } else {
         // One query: ranked as the units are read, with no index to keep.
         let memory = open_memory(&args.path)?;

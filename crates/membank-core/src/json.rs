@@ -125,6 +125,60 @@ pub fn write_with_items<W: Write, H: Serialize, T: Serialize>(
     writer.write_all(b"\n  ]\n}")
 }
 
+/// [`write_with_items`] for items that arrive in order a few at a time,
+/// their number unknown until the end: each is written as it comes, so
+/// none of them needs to be held. The bytes are those [`write`] gives for
+/// the whole value.
+pub struct ItemStream<W: Write> {
+    writer: W,
+    written: usize,
+}
+
+impl<W: Write> ItemStream<W> {
+    /// Write what `head` has before its last field's items; that field
+    /// is an array `head` holds empty.
+    pub fn start<H: Serialize>(mut writer: W, head: &H) -> io::Result<Self> {
+        let head = to_string(head).map_err(io::Error::other)?;
+        let Some(before_items) = head.strip_suffix("[]\n}") else {
+            return Err(io::Error::other("the last field is not an empty array"));
+        };
+        writer.write_all(before_items.as_bytes())?;
+        Ok(ItemStream { writer, written: 0 })
+    }
+
+    /// Write the next item, made by [`array_item`].
+    pub fn push(&mut self, item: &str) -> io::Result<()> {
+        let sep: &[u8] = if self.written == 0 {
+            b"[\n    "
+        } else {
+            b",\n    "
+        };
+        self.written += 1;
+        self.writer.write_all(sep)?;
+        self.writer.write_all(item.as_bytes())
+    }
+
+    /// Close the array and the value; returns the writer.
+    pub fn finish(mut self) -> io::Result<W> {
+        let end: &[u8] = if self.written == 0 {
+            b"[]\n}"
+        } else {
+            b"\n  ]\n}"
+        };
+        self.writer.write_all(end)?;
+        Ok(self.writer)
+    }
+}
+
+/// One item as [`ItemStream::push`] takes it: made apart from the
+/// stream, so that items can be made on any thread.
+pub fn array_item<T: Serialize>(item: &T) -> io::Result<String> {
+    // An item sits two levels in; JSON strings hold no raw line break,
+    // so indenting after every line break indents the item's own lines.
+    let text = to_string(item).map_err(io::Error::other)?;
+    Ok(text.replace('\n', "\n    "))
+}
+
 /// `value` as pretty, escaped JSON.
 pub fn to_string<T: Serialize + ?Sized>(value: &T) -> serde_json::Result<String> {
     let mut out = Vec::new();
@@ -172,6 +226,37 @@ mod tests {
             write_with_items(&mut out, &head, len, item).unwrap();
             assert!(
                 out == to_string(&whole).unwrap().into_bytes(),
+                "{len} items"
+            );
+        }
+    }
+
+    #[test]
+    fn streamed_items_are_the_bytes_of_the_whole() {
+        #[derive(Serialize)]
+        struct Whole {
+            title: &'static str,
+            items: Vec<serde_json::Value>,
+        }
+        let item =
+            |i: usize| serde_json::json!({ "n": i, "s": format!("a\u{1b}\n{i}"), "v": [i, 1] });
+        for len in [0, 1, 2, 7] {
+            let whole = Whole {
+                title: "t",
+                items: (0..len).map(item).collect(),
+            };
+            let head = Whole {
+                title: "t",
+                items: Vec::new(),
+            };
+            let mut stream = ItemStream::start(Vec::new(), &head).unwrap();
+            for i in 0..len {
+                stream.push(&array_item(&item(i)).unwrap()).unwrap();
+            }
+            let out = stream.finish().unwrap();
+            assert_eq!(
+                String::from_utf8(out).unwrap(),
+                to_string(&whole).unwrap(),
                 "{len} items"
             );
         }

@@ -5,14 +5,16 @@
 //! worth knowing.
 
 use std::collections::HashMap;
+use std::path::Path;
 
 use jiff::civil::Date;
 use yaml_serde::{Mapping, Value};
 
 use super::entries::{self, EntryId};
 use super::frontmatter::{self, Head};
+use super::load::LoadFilter;
 use super::paths::{self, DailyKind, FileKind, OwnerKind};
-use super::{MemFile, MemoryRoot};
+use super::{MemFile, MemoryRoot, stream};
 use crate::health::{Finding, HealthReport, Severity};
 
 /// Every code `check` can emit, with its severity.
@@ -84,11 +86,44 @@ pub fn check(root: &MemoryRoot) -> HealthReport {
                 path: &f.rel_path,
                 findings: Vec::new(),
             };
-            file_findings(root, f, &mut out);
+            file_findings(&|rel| root.file(rel).is_some(), f, &mut out);
             out.findings
         })
         .collect();
-    for (dir, has_main) in &root.skill_dirs {
+    whole_root_findings(&root.skill_dirs, &mut findings);
+    findings.extend(root.problems.iter().cloned());
+    HealthReport::new(findings)
+}
+
+/// [`check`] as the root is read, one window of files at a time: each
+/// file's findings are made on the thread that read it and the file is
+/// dropped, so only the findings and the list of paths are ever held.
+/// The report is [`check`]'s, and the root comes back without its files.
+pub fn check_streamed(root: &Path) -> Result<(MemoryRoot, HealthReport), String> {
+    let walked = stream::walk(root, &LoadFilter::default())?;
+    let mut findings: Vec<Finding> = Vec::new();
+    let problems = walked.read(
+        |_, f| {
+            let mut out = Out {
+                path: &f.rel_path,
+                findings: Vec::new(),
+            };
+            file_findings(&|rel| walked.has_file(rel), &f, &mut out);
+            out.findings
+        },
+        |found| {
+            findings.extend(found);
+            true
+        },
+    );
+    whole_root_findings(walked.skill_dirs(), &mut findings);
+    findings.extend(problems.iter().cloned());
+    Ok((walked.listing(problems), HealthReport::new(findings)))
+}
+
+/// What only the whole root shows: skill folders without their main file.
+fn whole_root_findings(skill_dirs: &[(String, bool)], findings: &mut Vec<Finding>) {
+    for (dir, has_main) in skill_dirs {
         if !has_main {
             findings.push(Finding::new(
                 "everos-skill-without-main",
@@ -99,11 +134,10 @@ pub fn check(root: &MemoryRoot) -> HealthReport {
             ));
         }
     }
-    findings.extend(root.problems.iter().cloned());
-    HealthReport::new(findings)
 }
 
-fn file_findings(root: &MemoryRoot, f: &MemFile, out: &mut Out) {
+/// One file's findings; `has_file` says whether the root has a path.
+fn file_findings(has_file: &dyn Fn(&str) -> bool, f: &MemFile, out: &mut Out) {
     match &f.place.kind {
         FileKind::TempWrite(target) => {
             let dir = f.rel_path.rsplit_once('/').map_or("", |(d, _)| d);
@@ -112,7 +146,7 @@ fn file_findings(root: &MemoryRoot, f: &MemFile, out: &mut Out) {
             } else {
                 format!("{dir}/{target}")
             };
-            let exists = root.file(&target_rel).is_some();
+            let exists = has_file(&target_rel);
             out.push(
                 "everos-tmp-leftover",
                 None,

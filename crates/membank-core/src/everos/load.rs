@@ -104,16 +104,7 @@ fn load_parts(
     filter: &LoadFilter,
     files_read: Option<&std::sync::atomic::AtomicUsize>,
 ) -> Result<MemoryRoot, String> {
-    let root = root.as_ref().to_path_buf();
-    let meta = std::fs::metadata(&root).map_err(|e| format!("{}: {e}", root.display()))?;
-    if !meta.is_dir() {
-        return Err(format!("{}: not a folder", root.display()));
-    }
-    let reader = RootReader::for_root(&root)
-        .map_err(|e| format!("{}: {e}", root.display()))?
-        .named("memory root");
-    let mut walk = Walk::default();
-    walk_dir(&reader, &root, &mut Vec::new(), filter, &mut walk);
+    let (root, reader, mut walk) = walk_root(root.as_ref(), filter)?;
     let mut files: Vec<MemFile> = walk
         .files
         .into_par_iter()
@@ -149,14 +140,37 @@ fn load_parts(
     Ok(loaded)
 }
 
-#[derive(Default)]
-struct Walk {
-    /// (absolute path, relative path, segments, is a link)
-    files: Vec<(PathBuf, String, Vec<String>, bool)>,
-    skill_dirs: Vec<(String, bool)>,
-    system_dirs: Vec<(String, SystemKind)>,
-    problems: Vec<Finding>,
+/// Check that `root` is a folder and list what `filter` wants of it,
+/// without reading any file.
+pub(crate) fn walk_root(
+    root: &Path,
+    filter: &LoadFilter,
+) -> Result<(PathBuf, RootReader, Walk), String> {
+    let root = root.to_path_buf();
+    let meta = std::fs::metadata(&root).map_err(|e| format!("{}: {e}", root.display()))?;
+    if !meta.is_dir() {
+        return Err(format!("{}: not a folder", root.display()));
+    }
+    let reader = RootReader::for_root(&root)
+        .map_err(|e| format!("{}: {e}", root.display()))?
+        .named("memory root");
+    let mut walk = Walk::default();
+    walk_dir(&reader, &root, &mut Vec::new(), filter, &mut walk);
+    Ok((root, reader, walk))
 }
+
+#[derive(Default)]
+pub(crate) struct Walk {
+    /// (absolute path, relative path, segments, is a link)
+    pub(crate) files: Vec<WalkedFile>,
+    pub(crate) skill_dirs: Vec<(String, bool)>,
+    pub(crate) system_dirs: Vec<(String, SystemKind)>,
+    pub(crate) problems: Vec<Finding>,
+}
+
+/// A file the walk found: (absolute path, relative path, segments, is a
+/// link).
+pub(crate) type WalkedFile = (PathBuf, String, Vec<String>, bool);
 
 fn problem(code: &'static str, severity: Severity, path: &str, message: String) -> Finding {
     Finding::new(code, severity, path, None, message)
@@ -278,7 +292,7 @@ fn visit_dir(
     walk_dir(reader, path, segs, filter, out);
 }
 
-fn read_file(
+pub(crate) fn read_file(
     reader: &RootReader,
     abs: &Path,
     is_link: bool,

@@ -6,7 +6,7 @@ use std::borrow::Cow;
 use std::path::Path;
 
 use super::frontmatter::Head;
-use super::paths::FileKind;
+use super::paths::{FileKind, OwnerKind, Place};
 use super::{MemFile, MemoryRoot};
 use crate::memory::{
     DocId, DocLink, Document, HealthOptions, HealthReport, LayoutSpec, Memory, OpenError,
@@ -67,18 +67,7 @@ pub(crate) fn index_documents(root: &mut MemoryRoot) {
     let mut docs: Vec<usize> = (0..root.files.len())
         .filter(|&i| is_document(&root.files[i]))
         .collect();
-    let key = |f: &MemFile| {
-        let p = &f.place;
-        (
-            p.app_dir.clone(),
-            p.project_dir.clone(),
-            p.owner.clone(),
-            kind_rank(&p.kind),
-            p.skill.clone(),
-            f.rel_path.clone(),
-        )
-    };
-    docs.sort_by_cached_key(|&i| key(&root.files[i]));
+    docs.sort_by_cached_key(|&i| listing_key(&root.files[i].place, &root.files[i].rel_path));
     root.doc_of_file = vec![None; root.files.len()];
     for (doc, &file) in docs.iter().enumerate() {
         root.doc_of_file[file] = Some(doc);
@@ -86,7 +75,29 @@ pub(crate) fn index_documents(root: &mut MemoryRoot) {
     root.docs = docs;
 }
 
-fn is_document(f: &MemFile) -> bool {
+/// Where a document is listed: app, project, owner, kind, skill, path.
+type ListingKey = (
+    Option<String>,
+    Option<String>,
+    Option<(OwnerKind, String)>,
+    u8,
+    Option<String>,
+    String,
+);
+
+/// Where a file is listed among the documents: see [`kind_rank`].
+pub(crate) fn listing_key(p: &Place, rel_path: &str) -> ListingKey {
+    (
+        p.app_dir.clone(),
+        p.project_dir.clone(),
+        p.owner.clone(),
+        kind_rank(&p.kind),
+        p.skill.clone(),
+        rel_path.to_owned(),
+    )
+}
+
+pub(crate) fn is_document(f: &MemFile) -> bool {
     f.head.is_some()
 }
 
@@ -217,23 +228,7 @@ impl Memory for MemoryRoot {
     fn search_units(&self) -> Vec<SearchUnit<'_>> {
         let mut out = Vec::with_capacity(self.entry_count() + self.docs.len());
         for (doc, &i) in self.docs.iter().enumerate() {
-            let f = &self.files[i];
-            if f.place.daily().is_some() {
-                out.extend(entry_units(doc, f));
-            } else {
-                let start = f.head.as_ref().map_or(0, |h| h.body_start);
-                let line = 1 + f.text.as_bytes()[..start]
-                    .iter()
-                    .filter(|&&b| b == b'\n')
-                    .count();
-                out.push(SearchUnit {
-                    doc,
-                    entry_id: None,
-                    line,
-                    text: &f.text[start..],
-                    start,
-                });
-            }
+            out.extend(units_of(doc, &self.files[i]));
         }
         out
     }
@@ -245,6 +240,26 @@ impl Memory for MemoryRoot {
     fn search_note(&self) -> Option<&'static str> {
         Some(SEARCH_NOTE)
     }
+}
+
+/// A document's search units: a daily log's entries, or else the file's
+/// body whole.
+pub(crate) fn units_of(doc: DocId, f: &MemFile) -> Vec<SearchUnit<'_>> {
+    if f.place.daily().is_some() {
+        return entry_units(doc, f).collect();
+    }
+    let start = f.head.as_ref().map_or(0, |h| h.body_start);
+    let line = 1 + f.text.as_bytes()[..start]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count();
+    vec![SearchUnit {
+        doc,
+        entry_id: None,
+        line,
+        text: &f.text[start..],
+        start,
+    }]
 }
 
 /// A daily log's entries as units, each with the file line its text

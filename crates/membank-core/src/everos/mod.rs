@@ -10,8 +10,10 @@
 //! - [`paths`]: scope, owner and kind from a path.
 //! - [`entries`]: entry markers and ids.
 //! - [`load`]: walking and reading a root into [`MemoryRoot`].
+//! - [`stream`]: reading a root once, keeping only what a command needs.
 //! - [`check`]: the findings.
 //! - [`query`]: entry filters and lookups.
+//! - [`search`]: one query over a root, ranked as it is read.
 //! - [`memory`]: the root behind the shared layout boundary.
 
 pub mod check;
@@ -22,6 +24,8 @@ pub mod memory;
 pub mod paths;
 pub mod query;
 pub mod resolve;
+pub mod search;
+pub mod stream;
 mod yaml;
 
 use std::ops::Range;

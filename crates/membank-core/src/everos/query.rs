@@ -33,7 +33,8 @@ impl EntryFilter {
         }
     }
 
-    fn keeps(&self, f: &MemFile) -> bool {
+    /// Are this file's entries among those asked for?
+    pub fn keeps(&self, f: &MemFile) -> bool {
         let Some((kind, date)) = f.place.daily() else {
             return false;
         };

@@ -99,18 +99,23 @@ pub fn search(memory: &dyn Memory, query: &str, limit: usize) -> OnePass {
         .into_iter()
         .map(|(unit, score)| {
             let u = &units[unit as usize];
-            let s = snippet::best_line(u.text, &terms);
-            SearchHit {
-                path: Texts::path(memory, u.doc).to_owned(),
-                line: u.line + s.line_offset,
-                entry_id: u.entry_id.map(str::to_owned),
-                score: f64::from(score),
-                snippet: s.text,
-                highlights: s.highlights,
-            }
+            hit_of(Texts::path(memory, u.doc).to_owned(), u, score, &terms)
         })
         .collect();
     OnePass { hits, matches }
+}
+
+/// A unit that ranked as a hit: its best line as the snippet.
+pub(crate) fn hit_of(path: String, u: &SearchUnit<'_>, score: f32, terms: &[String]) -> SearchHit {
+    let s = snippet::best_line(u.text, terms);
+    SearchHit {
+        path,
+        line: u.line + s.line_offset,
+        entry_id: u.entry_id.map(str::to_owned),
+        score: f64::from(score),
+        snippet: s.text,
+        highlights: s.highlights,
+    }
 }
 
 /// BM25 over the matching units, from what one pass kept: `n_units` and
@@ -118,7 +123,7 @@ pub fn search(memory: &dyn Memory, query: &str, limit: usize) -> OnePass {
 /// count of each query word. The best `limit` (unit, score), best first
 /// with ties in unit order, and how many units matched. The same sums in
 /// the same order as the index, so the scores are the index's to the bit.
-fn rank<'a>(
+pub(crate) fn rank<'a>(
     n_units: usize,
     total_len: u64,
     rows: impl Iterator<Item = (u32, u32, &'a [u32])> + Clone,
@@ -168,7 +173,7 @@ fn rank<'a>(
 }
 
 /// Count the words of `text` and each query word among them.
-fn count_words(text: &str, terms: &[String], counts: &mut [u32]) -> u32 {
+pub(crate) fn count_words(text: &str, terms: &[String], counts: &mut [u32]) -> u32 {
     counts.fill(0);
     let mut len = 0u32;
     for_each_word(text, |word, _| {
