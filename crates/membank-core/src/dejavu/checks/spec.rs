@@ -228,14 +228,11 @@ fn routes(project: &Project, out: &mut Sink) {
         return;
     };
     let mut routed: HashSet<String> = HashSet::new();
-    for line in &imp.lines {
-        let Some(target) = line
-            .str_field("record_path")
-            .and_then(|p| paths::resolve_from("", p))
-        else {
+    for (i, line) in imp.lines.iter().enumerate() {
+        let Some(target) = project.route(i).and_then(|p| paths::resolve_from("", p)) else {
             continue;
         };
-        let active = match line.object().and_then(|o| o.get("status")) {
+        let active = match crate::dejavu::js::field(line.raw(), "status") {
             None => true,
             Some(s) => !s.truthy() || s.as_str() == Some("active"),
         };
