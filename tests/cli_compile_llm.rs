@@ -4,7 +4,6 @@
 
 mod support;
 
-use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -117,30 +116,6 @@ fn bank_arg(bank: &tempfile::TempDir) -> String {
 }
 
 /// Every file of the bank with its bytes, for before/after comparisons.
-fn snapshot(root: &Path) -> BTreeMap<String, Vec<u8>> {
-    let mut out = BTreeMap::new();
-    let mut stack = vec![root.to_path_buf()];
-    while let Some(dir) = stack.pop() {
-        for entry in fs::read_dir(&dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                out.insert(format!("{}/", rel(root, &path)), Vec::new());
-                stack.push(path);
-            } else {
-                out.insert(rel(root, &path), fs::read(&path).unwrap());
-            }
-        }
-    }
-    out
-}
-
-fn rel(root: &Path, path: &Path) -> String {
-    path.strip_prefix(root)
-        .unwrap()
-        .to_string_lossy()
-        .replace('\\', "/")
-}
-
 fn files_in(root: &Path, folder: &str) -> Vec<String> {
     let mut names: Vec<String> = fs::read_dir(root.join(folder))
         .map(|d| {
@@ -163,7 +138,7 @@ fn compiled_to(text: &str) -> Vec<String> {
 }
 
 fn temp_leftovers(root: &Path) -> Vec<String> {
-    snapshot(root)
+    support::tree(root)
         .into_keys()
         .filter(|p| p.ends_with(".tmp"))
         .collect()
@@ -253,7 +228,7 @@ fn undo_puts_the_sources_back_in_the_inbox_and_takes_the_articles_away() {
     let bank = make_bank();
     let env = Env::new();
     let files = |root: &Path| {
-        let mut all = snapshot(root);
+        let mut all = support::tree(root);
         all.retain(|path, _| !path.ends_with('/'));
         all
     };
@@ -286,7 +261,7 @@ fn a_saved_reply_applied_is_journalled_and_undone_like_a_model_run() {
     let bank = make_bank();
     let env = Env::new();
     let files = |root: &Path| {
-        let mut all = snapshot(root);
+        let mut all = support::tree(root);
         all.retain(|path, _| !path.ends_with('/'));
         all
     };
@@ -428,7 +403,7 @@ fn yes_shows_the_new_plan_when_files_change_after_the_plan() {
     let hand_invoice = "---\nterm_source: invoice\n---\n# invoice\nedited by hand\n";
     fs::write(root.join("02_TERMINOLOGY/invoice.md"), hand_invoice).unwrap();
     fs::write(root.join("01_CLIENTS/Acme.md"), "# Acme\nwritten by hand\n").unwrap();
-    let before = snapshot(root);
+    let before = support::tree(root);
     fs::remove_file(&marker).unwrap();
     let out = child.wait_with_output().unwrap();
     let (stdout, stderr) = (
@@ -437,7 +412,7 @@ fn yes_shows_the_new_plan_when_files_change_after_the_plan() {
     );
     assert_eq!(out.status.code(), Some(1), "{stdout}\n{stderr}");
     // Nothing was written, stamped or archived.
-    assert_eq!(snapshot(root), before);
+    assert_eq!(support::tree(root), before);
     assert!(
         stderr.contains(
             "01_CLIENTS/Acme.md, 02_TERMINOLOGY/invoice.md changed on disk after the plan \
@@ -463,10 +438,10 @@ fn without_yes_the_plan_is_shown_and_nothing_is_written() {
     let server = FakeServer::start([stream(&reply_text())]);
     let bank = make_bank();
     let env = Env::new();
-    let before = snapshot(bank.path());
+    let before = support::tree(bank.path());
     let out = env.run(&server, &["compile", &bank_arg(&bank)], None);
     assert_eq!(out.code, Some(0), "{}\n{}", out.stdout, out.stderr);
-    assert_eq!(snapshot(bank.path()), before);
+    assert_eq!(support::tree(bank.path()), before);
 
     let plan = &out.stdout;
     assert!(plan.contains("new        01_CLIENTS/Acme.md"), "{plan}");
@@ -628,10 +603,10 @@ fn a_cut_stream_is_never_applied() {
     let server = FakeServer::start([stream(&full).cut_after(6)]);
     let bank = make_bank();
     let env = Env::new();
-    let before = snapshot(bank.path());
+    let before = support::tree(bank.path());
     let out = env.run(&server, &["compile", &bank_arg(&bank), "--yes"], None);
     assert_eq!(out.code, Some(1), "{}\n{}", out.stdout, out.stderr);
-    assert_eq!(snapshot(bank.path()), before);
+    assert_eq!(support::tree(bank.path()), before);
     assert!(out.stderr.contains("incomplete"), "{}", out.stderr);
     assert!(out.stdout.contains("INCOMPLETE"), "{}", out.stdout);
     assert!(out.stdout.contains("01_CLIENTS/Acme.md"), "{}", out.stdout);
@@ -674,14 +649,14 @@ fn a_cut_stream_reports_incomplete_in_json() {
     let server = FakeServer::start([stream(&reply_text()).cut_after(6)]);
     let bank = make_bank();
     let env = Env::new();
-    let before = snapshot(bank.path());
+    let before = support::tree(bank.path());
     let out = env.run(
         &server,
         &["compile", &bank_arg(&bank), "--yes", "--json"],
         None,
     );
     assert_eq!(out.code, Some(1), "{}", out.stderr);
-    assert_eq!(snapshot(bank.path()), before);
+    assert_eq!(support::tree(bank.path()), before);
     let json: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
     assert_eq!(json["reply_complete"], false);
     assert_eq!(json["applied"], false);

@@ -26,15 +26,7 @@ fn membank(args: &[&str]) -> Output {
 }
 
 fn json(args: &[&str]) -> (serde_json::Value, Option<i32>) {
-    let out = membank(args);
-    let v = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!(
-            "not JSON ({e}): {}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        )
-    });
-    (v, out.status.code())
+    support::json_of(&membank(args))
 }
 
 #[test]

@@ -3,7 +3,6 @@
 
 mod support;
 
-use std::collections::BTreeMap;
 use std::fs;
 use std::path::Path;
 use std::process::Output;
@@ -20,15 +19,7 @@ fn membank(args: &[&str]) -> Output {
 }
 
 fn json(args: &[&str]) -> (serde_json::Value, Option<i32>) {
-    let out = membank(args);
-    let v = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!(
-            "not JSON ({e}): {}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        )
-    });
-    (v, out.status.code())
+    support::json_of(&membank(args))
 }
 
 fn write(root: &Path, rel: &str, bytes: &[u8]) {
@@ -38,24 +29,6 @@ fn write(root: &Path, rel: &str, bytes: &[u8]) {
 }
 
 /// Every file and folder under `root` with its bytes (folders: empty).
-fn snapshot(root: &Path) -> BTreeMap<String, Vec<u8>> {
-    let mut out = BTreeMap::new();
-    let mut stack = vec![root.to_path_buf()];
-    while let Some(dir) = stack.pop() {
-        for entry in fs::read_dir(&dir).unwrap() {
-            let path = entry.unwrap().path();
-            let rel = path.strip_prefix(root).unwrap().display().to_string();
-            if path.is_dir() {
-                stack.push(path);
-                out.insert(rel, Vec::new());
-            } else {
-                out.insert(rel, fs::read(&path).unwrap());
-            }
-        }
-    }
-    out
-}
-
 /// Two domains linking each other, with a byte-order mark, a short date,
 /// a term with a capitalised status, a leftover and a missing folder:
 /// every finding has a fix.
@@ -113,7 +86,7 @@ fn nothing_is_written_without_yes_and_with_it_check_finds_nothing_more() {
         assert!(codes.contains(&code), "{code} not found: {codes:?}");
     }
 
-    let untouched = snapshot(dir.path());
+    let untouched = support::tree(dir.path());
     let (v, code) = json(&["fix", bank, "--json"]);
     assert_eq!(code, Some(1), "fixes shown but not written: {v}");
     assert_eq!(v["written"], false);
@@ -133,7 +106,11 @@ fn nothing_is_written_without_yes_and_with_it_check_finds_nothing_more() {
             ("04_STYLE", "new folder"),
         ]
     );
-    assert_eq!(snapshot(dir.path()), untouched, "written without --yes");
+    assert_eq!(
+        support::tree(dir.path()),
+        untouched,
+        "written without --yes"
+    );
 
     let out = membank(&["fix", bank, "--yes"]);
     assert_eq!(
@@ -218,7 +195,7 @@ fn a_deja_vu_project_whose_findings_have_no_fix_is_left_as_it_is() {
     let dir = tempfile::tempdir().unwrap();
     fs::create_dir(dir.path().join("memory")).unwrap();
     write(dir.path(), "memory/summary.md", b"# Summary\n");
-    let before = snapshot(dir.path());
+    let before = support::tree(dir.path());
     let out = support::membank()
         .args(["fix", dir.path().to_str().unwrap(), "--yes"])
         .output()
@@ -233,7 +210,7 @@ fn a_deja_vu_project_whose_findings_have_no_fix_is_left_as_it_is() {
         stdout.contains("missing-frontmatter") && stdout.contains("author"),
         "{stdout}"
     );
-    assert_eq!(snapshot(dir.path()), before);
+    assert_eq!(support::tree(dir.path()), before);
 }
 
 /// A stale domain, a link to it misspelt, and a template under its

@@ -18,15 +18,7 @@ fn run(state: &Path, args: &[&str]) -> Output {
 }
 
 fn json(state: &Path, args: &[&str]) -> (serde_json::Value, Option<i32>) {
-    let out = run(state, args);
-    let v = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!(
-            "not JSON ({e}): {}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        )
-    });
-    (v, out.status.code())
+    support::json_of(&run(state, args))
 }
 
 fn s(p: &Path) -> &str {

@@ -21,15 +21,7 @@ fn run(args: &[&str]) -> Output {
 }
 
 fn json(args: &[&str]) -> (serde_json::Value, Option<i32>) {
-    let out = run(args);
-    let v = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!(
-            "not JSON ({e}): {}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        )
-    });
-    (v, out.status.code())
+    support::json_of(&run(args))
 }
 
 fn term(root: &Path, source: &str, target: &str, status: &str, clients: &[&str]) {

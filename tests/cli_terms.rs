@@ -26,15 +26,7 @@ fn stdout(out: &Output) -> String {
 }
 
 fn json(args: &[&str]) -> (serde_json::Value, Option<i32>) {
-    let out = run(args);
-    let v = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!(
-            "not JSON ({e}): {}{}",
-            stdout(&out),
-            String::from_utf8_lossy(&out.stderr)
-        )
-    });
-    (v, out.status.code())
+    support::json_of(&run(args))
 }
 
 #[allow(clippy::too_many_arguments)]

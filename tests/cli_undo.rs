@@ -4,7 +4,6 @@
 
 mod support;
 
-use std::collections::BTreeMap;
 use std::fs;
 use std::path::Path;
 use std::process::Output;
@@ -25,24 +24,6 @@ fn write(root: &Path, rel: &str, bytes: &[u8]) {
 }
 
 /// Every file and folder under `root` with its bytes (folders: empty).
-fn snapshot(root: &Path) -> BTreeMap<String, Vec<u8>> {
-    let mut out = BTreeMap::new();
-    let mut stack = vec![root.to_path_buf()];
-    while let Some(dir) = stack.pop() {
-        for entry in fs::read_dir(&dir).unwrap() {
-            let path = entry.unwrap().path();
-            let rel = path.strip_prefix(root).unwrap().display().to_string();
-            if path.is_dir() {
-                stack.push(path);
-                out.insert(rel, Vec::new());
-            } else {
-                out.insert(rel, fs::read(&path).unwrap());
-            }
-        }
-    }
-    out
-}
-
 /// A bank where `fix` changes a file (BOM, CRLF, short date), deletes a
 /// leftover and makes a missing folder.
 fn flawed_bank() -> tempfile::TempDir {
@@ -88,13 +69,17 @@ fn ok(out: &Output) {
 fn a_fix_undone_leaves_the_bank_byte_for_byte_as_before() {
     let bank = flawed_bank();
     let state = tempfile::tempdir().unwrap();
-    let before = snapshot(bank.path());
+    let before = support::tree(bank.path());
     let fixed = run(state.path(), &["fix", s(bank.path()), "--yes"]);
     assert!(fixed.status.code().is_some());
-    assert_ne!(snapshot(bank.path()), before, "the fix wrote something");
+    assert_ne!(
+        support::tree(bank.path()),
+        before,
+        "the fix wrote something"
+    );
 
     ok(&run(state.path(), &["undo", s(bank.path())]));
-    assert_eq!(snapshot(bank.path()), before);
+    assert_eq!(support::tree(bank.path()), before);
     // The undo is journalled; the next undo finds nothing left to take back.
     let again = run(state.path(), &["undo", s(bank.path())]);
     assert_eq!(again.status.code(), Some(1));
@@ -115,7 +100,7 @@ fn an_agent_write_undone_removes_what_it_created() {
     ] {
         fs::create_dir_all(bank.path().join(f)).unwrap();
     }
-    let before = snapshot(bank.path());
+    let before = support::tree(bank.path());
     let reply = tempfile::NamedTempFile::new().unwrap();
     fs::write(
         reply.path(),
@@ -136,7 +121,7 @@ fn an_agent_write_undone_removes_what_it_created() {
     assert!(bank.path().join("01_CLIENTS/Acme.md").exists());
 
     ok(&run(state.path(), &["undo", s(bank.path())]));
-    assert_eq!(snapshot(bank.path()), before);
+    assert_eq!(support::tree(bank.path()), before);
 }
 
 #[test]
@@ -145,7 +130,7 @@ fn a_file_changed_since_is_named_and_nothing_is_reverted() {
     let state = tempfile::tempdir().unwrap();
     run(state.path(), &["fix", s(bank.path()), "--yes"]);
     write(bank.path(), "03_DOMAINS/Legal.md", b"edited by hand\n");
-    let after_edit = snapshot(bank.path());
+    let after_edit = support::tree(bank.path());
 
     let out = run(state.path(), &["undo", s(bank.path())]);
     assert_eq!(out.status.code(), Some(1));
@@ -154,7 +139,7 @@ fn a_file_changed_since_is_named_and_nothing_is_reverted() {
         err.contains("03_DOMAINS/Legal.md") && err.contains("nothing was reverted"),
         "{err}"
     );
-    assert_eq!(snapshot(bank.path()), after_edit);
+    assert_eq!(support::tree(bank.path()), after_edit);
 }
 
 #[test]
@@ -184,7 +169,7 @@ fn the_history_is_listed_and_the_journal_stays_out_of_the_memory() {
         "{changes:?}"
     );
 
-    let in_bank = snapshot(bank.path());
+    let in_bank = support::tree(bank.path());
     assert!(
         !in_bank.keys().any(|k| k.ends_with(".json")),
         "{:?}",
@@ -227,18 +212,18 @@ fn a_deja_vu_supersede_undone_leaves_the_project_as_before() {
         "memory/impressions.jsonl",
         b"{\"schema_version\":1,\"id\":\"imp-old\",\"scope\":\"project:p\",\"title\":\"Old\",\"keywords\":[\"alpha\",\"beta\",\"gamma\"],\"record_path\":\"memory/decisions/old.md\",\"updated\":\"2026-01-01\",\"weight\":0.5,\"status\":\"active\"}\n",
     );
-    let before = snapshot(root);
+    let before = support::tree(root);
     ok(&run(
         state.path(),
         &["supersede", s(root), "old", "new", "--yes"],
     ));
-    assert_ne!(snapshot(root), before, "the supersede wrote something");
+    assert_ne!(support::tree(root), before, "the supersede wrote something");
     let list = run(state.path(), &["undo", s(root), "--list", "--json"]);
     let history: serde_json::Value = serde_json::from_slice(&list.stdout).unwrap();
     assert_eq!(history[0]["kind"], "supersede", "{history}");
 
     ok(&run(state.path(), &["undo", s(root)]));
-    assert_eq!(snapshot(root), before);
+    assert_eq!(support::tree(root), before);
 }
 
 #[test]
@@ -252,16 +237,16 @@ fn recall_feedback_added_is_journalled_as_feedback_and_undone() {
         b"---\nid: summary\ntitle: Summary\nstatus: active\nscope: project:p\nupdated: 2026-01-01\n---\n\n# Summary\n",
     );
     write(root, "memory/recall-feedback.jsonl", b"");
-    let before = snapshot(root);
+    let before = support::tree(root);
     ok(&run(
         state.path(),
         &["feedback", s(root), "--add", "helpful", "--cue", "sync"],
     ));
-    assert_ne!(snapshot(root), before, "the feedback was written");
+    assert_ne!(support::tree(root), before, "the feedback was written");
     let list = run(state.path(), &["undo", s(root), "--list", "--json"]);
     let history: serde_json::Value = serde_json::from_slice(&list.stdout).unwrap();
     assert_eq!(history[0]["kind"], "feedback", "{history}");
 
     ok(&run(state.path(), &["undo", s(root)]));
-    assert_eq!(snapshot(root), before);
+    assert_eq!(support::tree(root), before);
 }

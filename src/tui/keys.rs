@@ -272,6 +272,9 @@ actions! {
     FixFindings => "fix", "fix the finding or group: review the changes, Enter writes", [Key::ch('x')];
     MarkChecked => "mark_checked", "stale: checked, still correct (last_updated becomes today)", [Key::ch('v')];
     CheckTerms => "check_terms", "check a translated file's terms (XLIFF, TMX…)", [Key::ch('Q')];
+    CloseView => "close_view", "close the view: back to the list under it", [Key::plain(K::Esc)];
+    ScrollDiffUp => "scroll_diff_up", "scroll the diff up", [Key::plain(K::PageUp), Key::ctrl('u')];
+    ScrollDiffDown => "scroll_diff_down", "scroll the diff down", [Key::plain(K::PageDown), Key::ctrl('d')];
     EditField => "edit_field", "edit the field", [Key::ch('i')];
     Agents => "agents", "open the agents", [Key::ch('a')];
     QueryAgent => "chat_agent", "Query: chat with the bank", [Key::ch('1')];
@@ -283,6 +286,7 @@ actions! {
     RunAgent => "run_agent", "run the agent", [Key::ch('r')];
     CancelReply => "cancel_reply", "stop the reply (what arrived is kept)", [Key::ch('s'), Key::plain(K::Esc)];
     ToggleBlock => "toggle_block", "accept / decline the proposed file", [Key::ch(' ')];
+    TypeValue => "type_value", "type a value the file cannot give", [Key::ch('i')];
     AcceptAll => "accept_all", "accept every valid proposed file", [Key::ch('A')];
     DeclineAll => "decline_all", "decline every proposed file", [Key::ch('D')];
     Apply => "apply", "open the article / write the accepted files", [Key::plain(K::Enter)];
@@ -316,6 +320,10 @@ pub enum Scope {
     Recall,
     /// Full-text search: an everos root's Context slot, a popup elsewhere.
     Search,
+    /// The Health pane's review of proposed fixes.
+    FixReview,
+    /// The Health pane's terminology check of a translated file.
+    TermCheck,
     /// The fuzzy finder: keys that are no action here are typed.
     Finder,
     /// The key help popup.
@@ -436,6 +444,21 @@ impl Scope {
             Scope::Search => &[
                 Up, Down, PageUp, PageDown, Top, Bottom, Type, Open, Edit, CopyPath,
             ],
+            Scope::FixReview => &[
+                Up,
+                Down,
+                ScrollDiffUp,
+                ScrollDiffDown,
+                ToggleBlock,
+                AcceptAll,
+                DeclineAll,
+                TypeValue,
+                Apply,
+                CloseView,
+            ],
+            Scope::TermCheck => &[
+                Up, Down, PageUp, PageDown, Top, Bottom, Open, Back, CheckTerms, CloseView,
+            ],
             Scope::Finder => &[
                 Choose,
                 Cancel,
@@ -527,6 +550,11 @@ pub fn markdown_table(keymap: &KeyMap) -> String {
         (Scope::Article, "Article"),
         (Scope::Context, "Context inspector"),
         (Scope::Health, "Health"),
+        (
+            Scope::FixReview,
+            "Health: the review of proposed fixes (`x`, `v`, `+`)",
+        ),
+        (Scope::TermCheck, "Health: a translated file's terms (`Q`)"),
         (Scope::Agents, "Agents"),
         (Scope::Recall, "Recall (a Deja Vu project's Context pane)"),
         (

@@ -457,8 +457,17 @@ fn distill_proposes_an_inbox_note_written_only_after_review() {
     };
     assert_eq!(inbox_notes(), 0, "nothing is written before Enter");
     assert!(screen(&app).contains("[x] new       00_INBOX/distilled_"));
+    // Every test of this binary journals to the one journal it installs
+    // first; this bank's entries are this test's.
+    membank_core::journal::install(membank_core::journal::Journal::new(
+        tempfile::tempdir().unwrap().keep(),
+    ));
     key(&mut app, KeyCode::Enter);
     assert_eq!(inbox_notes(), 1);
+    let journal = membank_core::journal::installed().expect("a journal");
+    let (entries, _) = journal.entries(&root);
+    let kinds: Vec<&str> = entries.iter().map(|e| e.kind.as_str()).collect();
+    assert_eq!(kinds, ["distill"], "undo names it as what it was");
 }
 
 #[test]

@@ -410,3 +410,38 @@ fn plus_on_a_dead_link_creates_the_article_its_use_implies_and_only_when_asked()
     key(&mut app, KeyCode::Enter);
     assert!(!codes(&app).contains(&"dead-link"), "{:?}", codes(&app));
 }
+
+#[test]
+fn the_review_answers_to_rebound_keys_and_lists_them_under_help() {
+    use std::collections::BTreeMap;
+
+    use super::keys::KeyMap;
+    let dir = tempfile::tempdir().unwrap();
+    bank(dir.path());
+    let acme = dir.path().join("01_CLIENTS/Acme.md");
+    let mut app = app_at(dir.path(), 100, 30);
+    let mut overrides = BTreeMap::new();
+    overrides.insert("apply".to_owned(), vec!["w".to_owned()]);
+    overrides.insert("close_view".to_owned(), vec!["ctrl-x".to_owned()]);
+    app.keymap = KeyMap::default().with_overrides(&overrides).unwrap();
+    to_health(&mut app);
+    select_finding(&mut app, "bad-date");
+    key(&mut app, KeyCode::Char('x'));
+    // Enter and Esc are no longer the review's keys.
+    key(&mut app, KeyCode::Enter);
+    key(&mut app, KeyCode::Esc);
+    assert!(app.panes.health.fix.is_some(), "Esc no longer closes it");
+    assert_eq!(std::fs::read_to_string(&acme).unwrap(), ACME);
+    assert!(screen(&app).contains("w write"), "{}", screen(&app));
+    // `?` lists the review's own keys, as bound.
+    keys(&mut app, "?");
+    let help = screen(&app);
+    assert!(help.contains("scroll the diff down"), "{help}");
+    assert!(help.contains("Ctrl-X"), "{help}");
+    key(&mut app, KeyCode::Esc);
+    keys(&mut app, "w");
+    assert_eq!(
+        std::fs::read_to_string(&acme).unwrap(),
+        ACME.replace("2026-4-8", "2026-04-08")
+    );
+}

@@ -200,3 +200,34 @@ fn enter_on_a_terms_heading_opens_its_first_finding() {
     let opened = view.opened.as_ref().expect("a finding is shown");
     assert_eq!(opened.finding, 0);
 }
+
+#[test]
+fn the_findings_list_answers_to_the_key_map_and_q_quits() {
+    use std::collections::BTreeMap;
+
+    use super::app::Effect;
+    use super::keys::KeyMap;
+    let dir = tempfile::tempdir().unwrap();
+    bank(dir.path());
+    let mut app = app_at(dir.path(), 100, 30);
+    let mut overrides = BTreeMap::new();
+    overrides.insert("down".to_owned(), vec!["ctrl-n".to_owned()]);
+    app.keymap = KeyMap::default().with_overrides(&overrides).unwrap();
+    check_job(&mut app);
+    let selected = |app: &App| app.panes.health.qa.as_ref().unwrap().cursor.selected;
+    let first = selected(&app);
+    key(&mut app, KeyCode::Char('j'));
+    assert_eq!(selected(&app), first, "j is no longer bound to down");
+    let ctrl_n = ratatui::crossterm::event::KeyEvent::new(
+        KeyCode::Char('n'),
+        ratatui::crossterm::event::KeyModifiers::CONTROL,
+    );
+    update(&mut app, Msg::Key(ctrl_n));
+    assert_eq!(selected(&app), first + 1);
+    // The list is no text input: the global keys reach past it.
+    keys(&mut app, "q");
+    assert!(
+        app.effects.iter().any(|e| matches!(e, Effect::Quit)),
+        "q quits from the findings"
+    );
+}

@@ -109,3 +109,40 @@ pub fn skip_loudly(why: &str) {
     use std::io::Write;
     let _ = writeln!(std::io::stderr().lock(), "\n!!!!! SKIPPED: {why} !!!!!\n");
 }
+
+/// A run's standard output as JSON, with its exit code; a run that printed
+/// something else fails the test showing both outputs.
+pub fn json_of(out: &std::process::Output) -> (serde_json::Value, Option<i32>) {
+    let v = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "not JSON ({e}): {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    (v, out.status.code())
+}
+
+/// Every file under `root` with its bytes, and every folder as `path/`
+/// with none: what a test compares before and after a write.
+pub fn tree(root: &std::path::Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+    let mut out = std::collections::BTreeMap::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            let rel = path
+                .strip_prefix(root)
+                .unwrap()
+                .to_string_lossy()
+                .replace('\\', "/");
+            if path.is_dir() {
+                out.insert(format!("{rel}/"), Vec::new());
+                stack.push(path);
+            } else {
+                out.insert(rel, std::fs::read(&path).unwrap());
+            }
+        }
+    }
+    out
+}

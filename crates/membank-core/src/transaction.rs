@@ -442,7 +442,10 @@ impl Transaction {
         declined: &[usize],
         reply: &str,
     ) -> Result<Done<BlocksReport>, Stopped> {
-        self.set_label("agent write");
+        // A caller that knows better (a distilled note) has named it.
+        self.journalled(|j| {
+            j.kind.get_or_insert("agent write");
+        });
         self.commit(proposal, declined, Kind::Bank, |tx| {
             compile::apply_reply_declining(&tx.root, reply, Mode::Apply, declined)
         })

@@ -625,7 +625,14 @@ pub fn draw(frame: &mut Frame, area: Rect, pane: &HealthPane, focused: bool, the
 
 impl Component for HealthPane {
     fn scope(&self) -> Scope {
-        Scope::Health
+        // An open view answers to its own keys (and `?` lists them).
+        if self.qa.is_some() {
+            Scope::TermCheck
+        } else if self.fix.is_some() {
+            Scope::FixReview
+        } else {
+            Scope::Health
+        }
     }
 
     fn title(&self) -> String {
@@ -636,6 +643,19 @@ impl Component for HealthPane {
     }
 
     fn on_action(&mut self, action: Action, cx: &mut Cx) -> bool {
+        if self.qa.is_some() {
+            return self.term_check_action(action, cx);
+        }
+        if let Some(review) = &mut self.fix {
+            let list_h = health_fix::list_height(review, cx.height as u16);
+            return match review.on_action(action, cx.memory.root(), list_h) {
+                None => false,
+                Some(outcome) => {
+                    self.after_review(outcome, cx);
+                    true
+                }
+            };
+        }
         let h = cx.height;
         let len = self.rows.len();
         let c = &mut self.cursor;
@@ -698,17 +718,13 @@ impl Component for HealthPane {
 
     fn hints(&self, keymap: &KeyMap) -> String {
         if let Some(view) = &self.qa {
-            return view.hints();
+            return view.hints(keymap);
+        }
+        if let Some(review) = &self.fix {
+            return review.hints(keymap);
         }
         if self.filtering {
             return "type a code or path · Enter done · Esc clear".to_owned();
-        }
-        if self.fix.as_ref().is_some_and(|f| f.typing.is_some()) {
-            return "type the value · Enter adds it to the review · Esc cancels".to_owned();
-        }
-        if self.fix.is_some() {
-            return "Enter write · Esc close · Space accept/decline · A/D all/none · PgDn diff"
-                .to_owned();
         }
         hint_text(
             keymap,
@@ -725,36 +741,20 @@ impl Component for HealthPane {
     }
 
     fn is_typing(&self) -> bool {
-        // An open fix review has the keyboard until it is closed.
-        self.filtering || self.fix.is_some() || self.qa.is_some()
+        self.filtering
+            || self.fix.as_ref().is_some_and(|f| f.typing.is_some())
+            || self.qa.as_ref().is_some_and(|v| v.is_asking())
     }
 
     fn on_typing_key(&mut self, key: KeyEvent, cx: &mut Cx) -> bool {
         if let Some(view) = &mut self.qa {
-            // The list's rows: the pane less the heading above them.
-            match view.key(key, cx.height.saturating_sub(1)) {
-                QaOutcome::Stay => {}
-                QaOutcome::Close => self.qa = None,
-                QaOutcome::Run(file) => cx.effects.push(Effect::CheckTerms(file)),
-                QaOutcome::OpenFinding(i) => {
-                    let path = view.report().and_then(|o| o.report.findings.get(i));
-                    let text = path
-                        .and_then(|f| cx.bank?.find(&f.article))
-                        .and_then(|id| cx.bank.map(|b| b.article(id).text.as_str()));
-                    view.open(i, text);
-                }
-            }
+            let outcome = view.type_key(key);
+            self.after_term_check(outcome, cx);
             return true;
         }
         if let Some(review) = &mut self.fix {
-            let list_h = health_fix::list_height(review, cx.height as u16);
-            match review.key(key, cx.memory.root(), cx.bank, list_h) {
-                Outcome::Open => {}
-                Outcome::Closed => self.fix = None,
-                // The result stays on screen; the checks run again once
-                // the written files are read back.
-                Outcome::Applied(changed) => cx.effects.push(Effect::Reload(changed)),
-            }
+            let outcome = review.typing_key(key, cx.bank);
+            self.after_review(outcome, cx);
             return true;
         }
         self.filter_key(key, cx.theme, cx.height);
@@ -766,6 +766,51 @@ impl Component for HealthPane {
             (Some(view), _) => super::qa::draw(frame, area, view, focused, theme),
             (None, Some(review)) => health_fix::draw(frame, area, review, focused, theme),
             (None, None) => draw(frame, area, self, focused, theme),
+        }
+    }
+}
+
+impl HealthPane {
+    /// An action while the terminology check is shown.
+    fn term_check_action(&mut self, action: Action, cx: &mut Cx) -> bool {
+        let Some(view) = &mut self.qa else {
+            return false;
+        };
+        // The list's rows: the pane less the heading above them.
+        match view.on_action(action, cx.height.saturating_sub(1)) {
+            None => false,
+            Some(outcome) => {
+                self.after_term_check(outcome, cx);
+                true
+            }
+        }
+    }
+
+    fn after_term_check(&mut self, outcome: QaOutcome, cx: &mut Cx) {
+        let Some(view) = &mut self.qa else {
+            return;
+        };
+        match outcome {
+            QaOutcome::Stay => {}
+            QaOutcome::Close => self.qa = None,
+            QaOutcome::Run(file) => cx.effects.push(Effect::CheckTerms(file)),
+            QaOutcome::OpenFinding(i) => {
+                let finding = view.report().and_then(|o| o.report.findings.get(i));
+                let text = finding
+                    .and_then(|f| cx.bank?.find(&f.article))
+                    .and_then(|id| cx.bank.map(|b| b.article(id).text.as_str()));
+                view.open(i, text);
+            }
+        }
+    }
+
+    fn after_review(&mut self, outcome: Outcome, cx: &mut Cx) {
+        match outcome {
+            Outcome::Open => {}
+            Outcome::Closed => self.fix = None,
+            // The result stays on screen; the checks run again once the
+            // written files are read back.
+            Outcome::Applied(changed) => cx.effects.push(Effect::Reload(changed)),
         }
     }
 }

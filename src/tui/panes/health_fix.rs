@@ -18,7 +18,8 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
 use super::cursor::Cursor;
-use super::highlight_row;
+use super::{highlight_row, hint_text};
+use crate::tui::keys::{Action, KeyMap};
 use crate::tui::theme::Theme;
 use crate::tui::widgets::cut::cut_line;
 
@@ -186,49 +187,71 @@ impl FixReview {
         self.rows.iter().filter(|r| r.accepted).count()
     }
 
-    /// A key while the review is open, on the memory at `root` (`bank`
-    /// when it is one). `list_height` is the rows the file list has on
-    /// screen.
-    pub fn key(
+    /// A key while a value is typed.
+    pub fn typing_key(&mut self, key: KeyEvent, bank: Option<&Bank>) -> Outcome {
+        self.type_key(key, bank);
+        Outcome::Open
+    }
+
+    /// An action from the key map while the review is open, on the memory
+    /// at `root`. `list_height` is the rows the file list has on screen.
+    /// `None`: not an action of the review.
+    pub fn on_action(
         &mut self,
-        key: KeyEvent,
+        action: Action,
         root: &Path,
-        bank: Option<&Bank>,
         list_height: usize,
-    ) -> Outcome {
-        if self.typing.is_some() {
-            self.type_key(key, bank);
-            return Outcome::Open;
-        }
+    ) -> Option<Outcome> {
         if self.result.is_some() {
-            return match key.code {
-                KeyCode::Enter | KeyCode::Esc => Outcome::Closed,
-                _ => Outcome::Open,
+            // What writing did stays until it is read and closed.
+            return match action {
+                Action::Apply | Action::CloseView => Some(Outcome::Closed),
+                _ => None,
             };
         }
         let len = self.rows.len();
-        match key.code {
-            KeyCode::Esc => return Outcome::Closed,
-            KeyCode::Up | KeyCode::Char('k') => self.move_by(-1, list_height),
-            KeyCode::Down | KeyCode::Char('j') => self.move_by(1, list_height),
-            KeyCode::PageDown => self.scroll_detail(10),
-            KeyCode::PageUp => self.scroll_detail(-10),
-            KeyCode::Char(' ') => {
+        match action {
+            Action::CloseView => return Some(Outcome::Closed),
+            Action::Up => self.move_by(-1, list_height),
+            Action::Down => self.move_by(1, list_height),
+            Action::ScrollDiffDown => self.scroll_detail(10),
+            Action::ScrollDiffUp => self.scroll_detail(-10),
+            Action::ToggleBlock => {
                 if let Some(r) = self.rows.get_mut(self.cursor.selected) {
                     r.accepted = !r.accepted;
                 }
             }
-            KeyCode::Char('A') => self.rows.iter_mut().for_each(|r| r.accepted = true),
-            KeyCode::Char('D') => self.rows.iter_mut().for_each(|r| r.accepted = false),
-            KeyCode::Char('i') if !self.asks.is_empty() => {
+            Action::AcceptAll => self.rows.iter_mut().for_each(|r| r.accepted = true),
+            Action::DeclineAll => self.rows.iter_mut().for_each(|r| r.accepted = false),
+            Action::TypeValue if !self.asks.is_empty() => {
                 self.typing = Some(String::new());
                 self.refused = None;
             }
-            KeyCode::Enter if len == 0 => return Outcome::Closed,
-            KeyCode::Enter => return Outcome::Applied(self.apply(root)),
-            _ => {}
+            Action::Apply if len == 0 => return Some(Outcome::Closed),
+            Action::Apply => return Some(Outcome::Applied(self.apply(root))),
+            _ => return None,
         }
-        Outcome::Open
+        Some(Outcome::Open)
+    }
+
+    /// The key hints of the review as it stands.
+    pub fn hints(&self, keymap: &KeyMap) -> String {
+        if self.typing.is_some() {
+            return "type the value · Enter adds it to the review · Esc cancels".to_owned();
+        }
+        if self.result.is_some() {
+            return hint_text(keymap, &[(Action::CloseView, "close")]);
+        }
+        let mut pick = vec![
+            (Action::Apply, "write"),
+            (Action::CloseView, "close"),
+            (Action::ToggleBlock, "accept/decline"),
+            (Action::ScrollDiffDown, "diff"),
+        ];
+        if !self.asks.is_empty() {
+            pick.push((Action::TypeValue, "type a value"));
+        }
+        hint_text(keymap, &pick)
     }
 
     fn move_by(&mut self, delta: isize, list_height: usize) {
@@ -342,7 +365,7 @@ pub fn draw(frame: &mut Frame, area: Rect, review: &FixReview, focused: bool, th
     .areas(area);
     let summary = Line::styled(
         format!(
-            "{} to fix, {} accepted · Enter writes · Esc closes",
+            "{} to fix, {} accepted",
             match review.rows.len() {
                 1 => "1 file".to_owned(),
                 n => format!("{n} files"),

@@ -9,14 +9,15 @@ use std::path::PathBuf;
 use membank_core::terms::qa::QaFinding;
 use membank_core::text::sanitize_for_terminal;
 use ratatui::Frame;
-use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::crossterm::event::{KeyCode, KeyEvent};
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 use ratatui_textarea::TextArea;
 
 use super::cursor::Cursor;
-use super::page;
+use super::{hint_text, page};
+use crate::tui::keys::{Action, KeyMap};
 use crate::tui::qa_job::QaOutput;
 use crate::tui::theme::Theme;
 use crate::tui::widgets::cut::cut_lines;
@@ -166,65 +167,91 @@ impl QaView {
         }
     }
 
-    pub fn hints(&self) -> String {
-        match (&self.state, &self.opened) {
-            (State::Asking(_), _) => "type the file's path · Enter checks it · Esc cancels",
-            (_, Some(_)) => "Esc back to the findings",
-            (State::Done(_), None) => {
-                "Enter side by side · Q another file · Esc back to the checks"
-            }
-            _ => "Q another file · Esc back to the checks",
-        }
-        .to_owned()
+    /// Whether the file's path is being typed (every key goes to it).
+    pub fn is_asking(&self) -> bool {
+        matches!(self.state, State::Asking(_))
     }
 
-    /// A key while the view is open; `height` is the list's rows.
-    pub fn key(&mut self, key: KeyEvent, height: usize) -> QaOutcome {
-        if let State::Asking(input) = &mut self.state {
-            return match key.code {
-                KeyCode::Esc => QaOutcome::Close,
-                KeyCode::Enter => {
-                    let typed = input.lines().join("").trim().to_owned();
-                    if typed.is_empty() {
-                        QaOutcome::Stay
-                    } else {
-                        QaOutcome::Run(PathBuf::from(typed))
-                    }
-                }
-                _ => {
-                    input.input(key);
-                    QaOutcome::Stay
-                }
-            };
-        }
-        if self.opened.is_some() {
-            if matches!(key.code, KeyCode::Esc | KeyCode::Enter | KeyCode::Backspace) {
-                self.opened = None;
+    pub fn hints(&self, keymap: &KeyMap) -> String {
+        match (&self.state, &self.opened) {
+            (State::Asking(_), _) => {
+                "type the file's path · Enter checks it · Esc cancels".to_owned()
             }
+            (_, Some(_)) => hint_text(keymap, &[(Action::CloseView, "back to the findings")]),
+            (State::Done(_), None) => hint_text(
+                keymap,
+                &[
+                    (Action::Open, "side by side"),
+                    (Action::CloseView, "close"),
+                    (Action::CheckTerms, "another file"),
+                ],
+            ),
+            _ => hint_text(
+                keymap,
+                &[
+                    (Action::CheckTerms, "another file"),
+                    (Action::CloseView, "close"),
+                ],
+            ),
+        }
+    }
+
+    /// A key while the file's path is typed.
+    pub fn type_key(&mut self, key: KeyEvent) -> QaOutcome {
+        let State::Asking(input) = &mut self.state else {
             return QaOutcome::Stay;
+        };
+        match key.code {
+            KeyCode::Esc => QaOutcome::Close,
+            KeyCode::Enter => {
+                let typed = input.lines().join("").trim().to_owned();
+                if typed.is_empty() {
+                    QaOutcome::Stay
+                } else {
+                    QaOutcome::Run(PathBuf::from(typed))
+                }
+            }
+            _ => {
+                input.input(key);
+                QaOutcome::Stay
+            }
+        }
+    }
+
+    /// An action from the key map while the findings are shown; `height`
+    /// is the list's rows. `None`: not an action of this view.
+    pub fn on_action(&mut self, action: Action, height: usize) -> Option<QaOutcome> {
+        if self.opened.is_some() {
+            // The segment beside its article: anything that leaves goes
+            // back to the list.
+            return match action {
+                Action::CloseView | Action::Open | Action::Back => {
+                    self.opened = None;
+                    Some(QaOutcome::Stay)
+                }
+                _ => None,
+            };
         }
         let len = self.rows.len();
         let c = &mut self.cursor;
-        let plain = !key.modifiers.contains(KeyModifiers::CONTROL);
-        match key.code {
-            KeyCode::Esc => return QaOutcome::Close,
-            KeyCode::Char('Q') if plain => {
-                *self = QaView::asking(self.generation);
+        match action {
+            Action::CloseView => return Some(QaOutcome::Close),
+            Action::CheckTerms => *self = QaView::asking(self.generation),
+            Action::Up => c.move_by(-1, len, height),
+            Action::Down => c.move_by(1, len, height),
+            Action::PageUp => c.move_by(-page(height), len, height),
+            Action::PageDown => c.move_by(page(height), len, height),
+            Action::Top => c.to_top(),
+            Action::Bottom => c.to_bottom(len, height),
+            Action::Open => {
+                return Some(match self.selected_finding() {
+                    Some(i) => QaOutcome::OpenFinding(i),
+                    None => QaOutcome::Stay,
+                });
             }
-            KeyCode::Up | KeyCode::Char('k') if plain => c.move_by(-1, len, height),
-            KeyCode::Down | KeyCode::Char('j') if plain => c.move_by(1, len, height),
-            KeyCode::PageUp => c.move_by(-page(height), len, height),
-            KeyCode::PageDown => c.move_by(page(height), len, height),
-            KeyCode::Home | KeyCode::Char('g') if plain => c.to_top(),
-            KeyCode::End | KeyCode::Char('G') if plain => c.to_bottom(len, height),
-            KeyCode::Enter => {
-                if let Some(i) = self.selected_finding() {
-                    return QaOutcome::OpenFinding(i);
-                }
-            }
-            _ => {}
+            _ => return None,
         }
-        QaOutcome::Stay
+        Some(QaOutcome::Stay)
     }
 
     /// Show finding `i` beside its term's article text (`None`: the
@@ -246,12 +273,9 @@ impl QaView {
 fn rows_of(out: &QaOutput) -> Vec<QaRow> {
     let report = &out.report;
     let mut rows = Vec::new();
-    // `by_term` gives references into `findings`; their indexes are what
-    // the rows keep.
-    let index = |f: &QaFinding| report.findings.iter().position(|x| std::ptr::eq(x, f));
-    for (term, findings) in report.by_term() {
+    for (term, findings) in report.by_term_indexes() {
         rows.push(QaRow::Term(term.to_owned(), findings.len()));
-        rows.extend(findings.into_iter().filter_map(index).map(QaRow::Finding));
+        rows.extend(findings.into_iter().map(QaRow::Finding));
     }
     if !report.untranslated.is_empty() {
         rows.push(QaRow::Untranslated(report.untranslated.len()));

@@ -21,6 +21,7 @@ use super::bank::RowKind;
 use super::health_fix::{self, FixReview};
 use crate::tui::app::{App, Effect, Pane, Popup};
 use crate::tui::areas::{inner, search_popup};
+use crate::tui::keys::{Action, Key, Scope};
 use crate::tui::theme::Theme;
 
 /// What the dialog writes.
@@ -55,6 +56,8 @@ pub struct WriteDialog {
     /// Why the typed line or the write was refused (sanitised).
     refused: Option<String>,
     kind: Kind,
+    /// "Enter writes · Esc closes", in the keys bound when it opened.
+    keys: String,
 }
 
 impl WriteDialog {
@@ -98,6 +101,11 @@ pub fn open(app: &mut App, action: crate::tui::keys::Action) {
             .info("the memory is still being read: ask again once it is in");
         return;
     }
+    let keys = format!(
+        "{} writes · {} closes",
+        first_key(app, Action::Apply),
+        first_key(app, Action::CloseView)
+    );
     let kind = if crate::layouts::bank(&*app.memory).is_some() {
         Kind::Bank
     } else if crate::layouts::project(&*app.memory).is_some() {
@@ -145,6 +153,7 @@ pub fn open(app: &mut App, action: crate::tui::keys::Action) {
                 stage: Stage::Typing(sub),
                 refused: None,
                 kind,
+                keys,
             };
             app.popup = Some(Popup::Write(Box::new(dialog)));
             return;
@@ -161,6 +170,7 @@ pub fn open(app: &mut App, action: crate::tui::keys::Action) {
                 stage: Stage::Typing(String::new()),
                 refused: None,
                 kind,
+                keys,
             };
             match dialog.plan(app, "") {
                 Ok(stage) => dialog.stage = stage,
@@ -183,7 +193,16 @@ pub fn open(app: &mut App, action: crate::tui::keys::Action) {
         stage: Stage::Typing(start),
         refused: None,
         kind,
+        keys,
     })));
+}
+
+/// The first key bound to `action` in the review, as the help shows it.
+fn first_key(app: &App, action: Action) -> String {
+    app.keymap
+        .keys(action)
+        .first()
+        .map_or_else(|| "(unbound)".to_owned(), ToString::to_string)
 }
 
 /// The bank folder a tree path is in, and the subfolder prefix a new
@@ -360,21 +379,26 @@ pub fn on_key(app: &mut App, key: KeyEvent) {
             }
             _ => true,
         },
-        Stage::Review { review, .. } => match key.code {
-            KeyCode::Esc => false,
-            KeyCode::Enter => return write(app, dialog),
-            // Only the missing articles are chosen one by one: a rename
-            // or a note is all or nothing, so no link is left behind.
-            KeyCode::Char(' ' | 'A' | 'D') if !matches!(dialog.purpose, Purpose::CreateTargets) => {
-                true
+        Stage::Review { review, .. } => {
+            let action = Key::from_event(&key).and_then(|k| app.keymap.lookup(Scope::FixReview, k));
+            match action {
+                Some(Action::CloseView) => false,
+                Some(Action::Apply) => return write(app, dialog),
+                // Only the missing articles are chosen one by one: a rename
+                // or a note is all or nothing, so no link is left behind.
+                Some(Action::ToggleBlock | Action::AcceptAll | Action::DeclineAll)
+                    if !matches!(dialog.purpose, Purpose::CreateTargets) =>
+                {
+                    true
+                }
+                Some(action) => {
+                    let h = health_fix::list_height(review, app.size.height.saturating_sub(8));
+                    review.on_action(action, app.memory.root(), h);
+                    true
+                }
+                None => true,
             }
-            _ => {
-                let bank = crate::layouts::bank(&*app.memory);
-                let h = health_fix::list_height(review, app.size.height.saturating_sub(8));
-                review.key(key, app.memory.root(), bank, h);
-                true
-            }
-        },
+        }
     };
     if open {
         app.popup = Some(Popup::Write(dialog));
@@ -543,8 +567,9 @@ pub fn draw(frame: &mut Frame, dialog: &WriteDialog, theme: &Theme) {
             let n = review.accepted();
             let head = Line::styled(
                 format!(
-                    "{n} file{} to write · Enter writes · Esc closes",
-                    if n == 1 { "" } else { "s" }
+                    "{n} file{} to write · {}",
+                    if n == 1 { "" } else { "s" },
+                    dialog.keys
                 ),
                 theme.muted,
             );

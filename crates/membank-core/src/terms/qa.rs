@@ -116,16 +116,26 @@ impl QaReport {
     /// The findings grouped by source term (as it folds), each group in
     /// file order: how a findings pane lists them.
     pub fn by_term(&self) -> Vec<(&str, Vec<&QaFinding>)> {
-        let mut groups: Vec<(String, &str, Vec<&QaFinding>)> = Vec::new();
-        for f in &self.findings {
-            let key = super::matcher::fold(&f.source_term);
-            match groups.iter_mut().find(|g| g.0 == key) {
-                Some(g) => g.2.push(f),
-                None => groups.push((key, f.source_term.as_str(), vec![f])),
-            }
+        self.by_term_indexes()
+            .into_iter()
+            .map(|(term, ids)| (term, ids.into_iter().map(|i| &self.findings[i]).collect()))
+            .collect()
+    }
+
+    /// [`QaReport::by_term`] as indexes into `findings`, for a view that
+    /// keeps rows pointing at them. One map lookup per finding: a large
+    /// job has thousands of terms.
+    pub fn by_term_indexes(&self) -> Vec<(&str, Vec<usize>)> {
+        let mut groups: std::collections::BTreeMap<String, (&str, Vec<usize>)> =
+            std::collections::BTreeMap::new();
+        for (i, f) in self.findings.iter().enumerate() {
+            groups
+                .entry(super::matcher::fold(&f.source_term))
+                .or_insert_with(|| (f.source_term.as_str(), Vec::new()))
+                .1
+                .push(i);
         }
-        groups.sort_by(|a, b| a.0.cmp(&b.0));
-        groups.into_iter().map(|(_, t, fs)| (t, fs)).collect()
+        groups.into_values().collect()
     }
 }
 

@@ -83,7 +83,9 @@ impl DistillAgent {
         }
         if let Some(prepared) = &self.prepared {
             let proposal = agents::distill_proposal(prepared, &finished.text);
-            self.review = Some(Review::new(root, &proposal, Purpose::Write));
+            let mut review = Review::new(root, &proposal, Purpose::Write);
+            review.journal_label = Some("distill");
+            self.review = Some(review);
         }
     }
 }

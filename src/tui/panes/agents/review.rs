@@ -98,6 +98,9 @@ pub struct Review {
     pub detail_scroll: usize,
     /// What applying did, once it has run.
     pub result: Option<Vec<String>>,
+    /// The journal's name for the write, when it is not a plain agent
+    /// write (a distilled note is undone as a distill).
+    pub journal_label: Option<&'static str>,
 }
 
 fn shown_lines(text: &str) -> Vec<String> {
@@ -189,6 +192,7 @@ impl Review {
             cursor: Cursor::default(),
             detail_scroll: 0,
             result: None,
+            journal_label: None,
         }
     }
 
@@ -311,6 +315,9 @@ impl Review {
                 return nothing(s(&e));
             }
         };
+        if let Some(label) = self.journal_label {
+            tx.set_label(label);
+        }
         let mut lines = Vec::new();
         let mut changed = Vec::new();
         let committed = match &self.purpose {
