@@ -382,19 +382,9 @@ fn score_line(
         title.write_join_string(&mut joined);
     }
     let lower = joined.to_lowercase();
-    let mut seen: HashSet<&str> = HashSet::new();
-    let mut tokens: Vec<&str> = Vec::new();
-    for m in TOKEN.find_iter(&lower) {
-        let token = m.as_str();
-        if js::utf16_len(token) > 1 && seen.insert(token) {
-            tokens.push(token);
-        }
-    }
-    let matched: Vec<String> = cue
-        .iter()
-        .filter(|t| seen.contains(t.as_str()))
-        .cloned()
-        .collect();
+    let tokens = DistinctTokens::of(&lower);
+    let matched: Vec<String> = cue.iter().filter(|t| tokens.contains(t)).cloned().collect();
+    let tokens = tokens.in_order;
     if let Some(w) = record.get("weight").and_then(JsValue::as_number) {
         exp.weight = w;
         exp.weight_defaulted = false;
@@ -421,6 +411,56 @@ fn score_line(
         matched_keywords: matched,
         line: 0,
     }))
+}
+
+/// The distinct tokens of a lower-cased text, in first-seen order.
+struct DistinctTokens<'a> {
+    in_order: Vec<&'a str>,
+    /// Filled only once there are more than a few to look through.
+    set: HashSet<&'a str>,
+}
+
+impl<'a> DistinctTokens<'a> {
+    /// Up to this many, a token is looked for in the list itself.
+    const LOOKUP_BELOW: usize = 32;
+
+    fn of(lower: &'a str) -> Self {
+        let mut tokens = DistinctTokens {
+            in_order: Vec::new(),
+            set: HashSet::new(),
+        };
+        if lower.is_ascii() {
+            // In ASCII the letters and digits are exactly these.
+            for run in lower.split(|c: char| !c.is_ascii_alphanumeric()) {
+                tokens.add(run);
+            }
+        } else {
+            for m in TOKEN.find_iter(lower) {
+                tokens.add(m.as_str());
+            }
+        }
+        tokens
+    }
+
+    fn add(&mut self, token: &'a str) {
+        if js::utf16_len(token) <= 1 || self.contains(token) {
+            return;
+        }
+        self.in_order.push(token);
+        if !self.set.is_empty() {
+            self.set.insert(token);
+        } else if self.in_order.len() == Self::LOOKUP_BELOW {
+            self.set.extend(self.in_order.iter().copied());
+        }
+    }
+
+    fn contains(&self, token: &str) -> bool {
+        if self.set.is_empty() {
+            self.in_order.contains(&token)
+        } else {
+            self.set.contains(token)
+        }
+    }
 }
 
 /// `...(value ?? [])` into a space-joined list: arrays give their
@@ -656,6 +696,26 @@ mod tests {
         ranked.sort_by_key(|e| e.rank);
         let best = whole.best_explained(Some(&file), 7);
         assert_eq!(best.iter().collect::<Vec<_>>(), ranked[..7]);
+    }
+
+    #[test]
+    fn long_and_non_ascii_lines_give_the_tokens_of_the_pattern() {
+        let words: Vec<String> = (0..100).map(|i| format!("w{i}")).collect();
+        for (extra, matched) in [
+            ("", vec!["w80", "w7"]),
+            (" Über", vec!["w80", "über", "w7"]),
+            (" x ĳ", vec!["w80", "w7"]),
+        ] {
+            let title = format!("{}{extra} w7 W7", words.join("-"));
+            let f = JsonlFile::parse(
+                IMPRESSIONS_PATH,
+                format!(r#"{{"id":"a","title":"{title}"}}"#),
+            );
+            let r = recall(Some(&f), "w80 über w7");
+            let explained: Vec<Explanation> = r.explanations(Some(&f)).collect();
+            assert_eq!(explained[0].tokens, tokenize(&title), "{extra:?}");
+            assert_eq!(r.matches[0].matched_keywords, matched, "{extra:?}");
+        }
     }
 
     #[test]

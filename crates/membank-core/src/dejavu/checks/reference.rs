@@ -9,7 +9,7 @@ use regex::Regex;
 
 use super::Sink;
 use crate::dejavu::js::{self, JsValue, SetKey};
-use crate::dejavu::jsonl::{JsonlFile, JsonlLine};
+use crate::dejavu::jsonl::{CHUNK, JsonlFile, JsonlLine};
 use crate::dejavu::project::{Project, Record};
 use crate::dejavu::record::RecordKind;
 use crate::dejavu::{AGENTS_PATH, FEEDBACK_PATH, IMPRESSIONS_PATH, SUMMARY_PATH, paths};
@@ -124,6 +124,7 @@ fn impressions(project: &Project, file: &JsonlFile, out: &mut Sink) -> HashSet<S
     let mut signatures: HashMap<String, (String, usize)> = HashMap::new();
     let mut active_ids = HashSet::new();
     let mut routes: HashMap<String, Option<(&'static str, Severity, String)>> = HashMap::new();
+    let mut checked: Vec<JsValue> = Vec::new();
     for (line, value) in file.map_in_order(JsonlLine::value) {
         let n = line.line;
         let Some(record) = line_value(
@@ -229,6 +230,13 @@ fn impressions(project: &Project, file: &JsonlFile, out: &mut Sink) -> HashSet<S
             if let Some((code, severity, message)) = route {
                 add(code, *severity, message.clone());
             }
+        }
+        // Freeing the parsed lines is a good part of the work: it goes to
+        // the pool a chunk at a time instead of this thread.
+        checked.push(record);
+        if checked.len() == CHUNK {
+            let chunk = std::mem::take(&mut checked);
+            rayon::spawn(move || drop(chunk));
         }
     }
     active_ids
