@@ -74,6 +74,27 @@ impl From<Box<dyn Memory>> for ReadMemory {
 }
 
 impl Msg {
+    /// The message's name, for the log of slow steps.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Msg::Key(_) => "key",
+            Msg::Paste(_) => "paste",
+            Msg::Resize(..) => "resize",
+            Msg::FilesChanged(_) => "files changed",
+            Msg::Edited(_) => "edited",
+            Msg::Llm(_) => "model message",
+            Msg::Error(_) => "error",
+            Msg::Loading(_) => "loading",
+            Msg::Listed(_) => "listed",
+            Msg::Loaded(_) => "loaded",
+            Msg::Mouse(_) => "mouse",
+            Msg::Tick(_) => "tick",
+            Msg::SearchIndexed(_) => "search indexed",
+            Msg::Reloaded { .. } => "reloaded",
+            Msg::TermsChecked { .. } => "terms checked",
+        }
+    }
+
     /// Terminal events that matter; key releases and mouse moves do not.
     pub fn from_terminal(ev: TermEvent) -> Option<Msg> {
         match ev {

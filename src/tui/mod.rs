@@ -330,6 +330,21 @@ pub fn run_tui(bank_root: &Path, options: TuiOptions) -> anyhow::Result<ExitCode
     Ok(ExitCode::SUCCESS)
 }
 
+/// Keys should never wait longer than this; a step of the event loop
+/// that takes longer is logged, to find what held them up.
+const KEY_WAIT: std::time::Duration = std::time::Duration::from_millis(50);
+
+fn note_if_slow(step: &'static str, started: std::time::Instant) {
+    let took = started.elapsed();
+    if took > KEY_WAIT {
+        tracing::info!(
+            step,
+            millis = took.as_millis() as u64,
+            "the interface was busy longer than a key should wait"
+        );
+    }
+}
+
 fn event_loop(term: &mut terminal::Term, app: &mut App, found: &Detected) -> anyhow::Result<()> {
     let root = found.root.as_path();
     let (tx, rx) = mpsc::channel();
@@ -354,8 +369,10 @@ fn event_loop(term: &mut terminal::Term, app: &mut App, found: &Detected) -> any
     let mut told_tmux = false;
     loop {
         if app.dirty {
+            let started = std::time::Instant::now();
             term.draw(|f| ui::draw(f, app))?;
             app.dirty = false;
+            note_if_slow("draw", started);
         }
         // Sleep until something happens (or a status message is due to
         // go), then take everything that is waiting before drawing once.
@@ -379,7 +396,9 @@ fn event_loop(term: &mut terminal::Term, app: &mut App, found: &Detected) -> any
         let mut inputs = vec![first];
         inputs.extend(rx.try_iter());
         for msg in inputs {
+            let (kind, started) = (msg.kind(), std::time::Instant::now());
             update(app, msg);
+            note_if_slow(kind, started);
             for effect in std::mem::take(&mut app.effects) {
                 match effect {
                     Effect::Quit => return Ok(()),

@@ -9,6 +9,7 @@ use std::ops::Range;
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
+use super::postings::{Growing, Postings};
 use super::tokens::for_each_word;
 use super::{Texts, Unit, snippet};
 use crate::memory::{Memory, SearchHit, SearchUnit};
@@ -16,9 +17,6 @@ use crate::memory::{Memory, SearchHit, SearchUnit};
 /// BM25's usual constants: term-frequency saturation and length weight.
 pub(super) const K1: f32 = 1.2;
 pub(super) const B: f32 = 0.75;
-
-/// Postings of one term: `(unit, occurrences)`, by unit.
-type Postings = Vec<(u32, u32)>;
 
 /// Where one unit is: its document, the text's byte range in the
 /// document's text, the file line it starts on, its entry id.
@@ -37,7 +35,7 @@ pub struct SearchIndex {
     places: Vec<Place>,
     /// Every entry id, one after the other.
     entry_ids: String,
-    terms: FxHashMap<Box<str>, Postings>,
+    terms: Postings,
     unit_len: Vec<u32>,
     avg_len: f32,
 }
@@ -45,7 +43,7 @@ pub struct SearchIndex {
 /// The index of one slice of the units, built on one core.
 #[derive(Default)]
 struct Part {
-    terms: FxHashMap<Box<str>, Postings>,
+    terms: FxHashMap<Box<str>, Growing>,
     unit_len: Vec<u32>,
 }
 
@@ -61,7 +59,10 @@ enum Words<'q> {
 fn index_part<'t>(first: usize, texts: impl Iterator<Item = &'t str>, words: Words<'_>) -> Part {
     let mut part = Part::default();
     let mut ids: FxHashMap<Box<str>, u32> = FxHashMap::default();
-    let mut postings: Vec<Postings> = Vec::new();
+    let mut postings: Vec<Growing> = Vec::new();
+    // Per term, its count in the unit being read; the terms it has.
+    let mut counts: Vec<u32> = Vec::new();
+    let mut seen: Vec<u32> = Vec::new();
     for (i, text) in texts.enumerate() {
         let unit = (first + i) as u32;
         let mut len = 0u32;
@@ -77,16 +78,20 @@ fn index_part<'t>(first: usize, texts: impl Iterator<Item = &'t str>, words: Wor
                 None => {
                     let id = postings.len() as u32;
                     ids.insert(term.into(), id);
-                    postings.push(Vec::new());
+                    postings.push(Growing::default());
+                    counts.push(0);
                     id
                 }
             };
-            let p = &mut postings[id as usize];
-            match p.last_mut() {
-                Some((u, n)) if *u == unit => *n += 1,
-                _ => p.push((unit, 1)),
+            let n = &mut counts[id as usize];
+            if *n == 0 {
+                seen.push(id);
             }
+            *n += 1;
         });
+        for id in seen.drain(..) {
+            postings[id as usize].push(unit, std::mem::take(&mut counts[id as usize]));
+        }
         part.unit_len.push(len);
     }
     part.terms = ids
@@ -101,28 +106,28 @@ fn build<'t>(
     count: usize,
     text: &(dyn Fn(usize) -> &'t str + Sync),
     words: Words<'_>,
-) -> (FxHashMap<Box<str>, Postings>, Vec<u32>) {
+) -> (Postings, Vec<u32>) {
     let chunk = count.div_ceil(rayon::current_num_threads() * 4).max(256);
     let starts: Vec<usize> = (0..count).step_by(chunk).collect();
     let parts: Vec<Part> = starts
         .into_par_iter()
         .map(|first| index_part(first, (first..(first + chunk).min(count)).map(text), words))
         .collect();
-    let mut terms: FxHashMap<Box<str>, Postings> = FxHashMap::default();
+    let mut terms: FxHashMap<Box<str>, Growing> = FxHashMap::default();
     let mut unit_len = Vec::with_capacity(count);
     // Parts are in unit order, so appending keeps postings sorted.
     for part in parts {
         unit_len.extend(part.unit_len);
         for (term, postings) in part.terms {
             match terms.get_mut(&term) {
-                Some(p) => p.extend(postings),
+                Some(p) => p.append(postings),
                 None => {
                     terms.insert(term, postings);
                 }
             }
         }
     }
-    (terms, unit_len)
+    (Postings::pack(terms), unit_len)
 }
 
 impl SearchIndex {
@@ -209,7 +214,7 @@ impl SearchIndex {
     fn assemble(
         places: Vec<Place>,
         entry_ids: String,
-        terms: FxHashMap<Box<str>, Postings>,
+        terms: Postings,
         unit_len: Vec<u32>,
     ) -> SearchIndex {
         let total: u64 = unit_len.iter().map(|&l| u64::from(l)).sum();
@@ -263,12 +268,12 @@ impl SearchIndex {
         let mut scores = vec![0f32; self.places.len()];
         let mut matched: Vec<u32> = Vec::new();
         for term in &terms {
-            let Some(postings) = self.terms.get(term.as_str()) else {
+            let Some(postings) = self.terms.get(term) else {
                 continue;
             };
-            let df = postings.len() as f32;
+            let df = postings.units() as f32;
             let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
-            for &(unit, tf) in postings {
+            for (unit, tf) in postings.iter() {
                 let tf = tf as f32;
                 let len = self.unit_len[unit as usize] as f32;
                 let norm = K1 * (1.0 - B + B * len / self.avg_len.max(1.0));
@@ -315,7 +320,7 @@ impl SearchIndex {
         let mut seen = vec![false; self.places.len()];
         let mut count = 0;
         for term in Self::query_terms(query) {
-            for &(unit, _) in self.terms.get(term.as_str()).into_iter().flatten() {
+            for (unit, _) in self.terms.get(&term).iter().flat_map(|p| p.iter()) {
                 let s = &mut seen[unit as usize];
                 count += usize::from(!*s);
                 *s = true;

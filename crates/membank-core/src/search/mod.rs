@@ -14,6 +14,7 @@
 
 mod index;
 pub mod one_pass;
+mod postings;
 mod snippet;
 mod tokens;
 

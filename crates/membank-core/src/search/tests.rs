@@ -236,3 +236,97 @@ fn a_bank_searched_as_it_is_read_gives_the_loaded_banks_hits() {
         }
     }
 }
+
+/// The packed postings rank exactly as BM25 written out plainly over the
+/// same words: same units, same order, same scores to the bit, same lines
+/// and snippets. The units are many (postings cross the parts built on
+/// different cores, and distances between units need several bytes) and
+/// some repeat a word hundreds of times (counts of several bytes).
+#[test]
+fn the_packed_index_ranks_as_plain_bm25() {
+    use super::index::{B, K1};
+    use std::collections::BTreeMap;
+    let vocabulary = ["kyoto", "lease", "tea", "café", "clause", "ÉCOLE", "東京"];
+    let units: Vec<Unit> = (0..40_000usize)
+        .map(|i| {
+            let mut text = format!("unit {i}\n");
+            // Most words are in few units, far apart; some in many.
+            for (k, w) in vocabulary.iter().enumerate() {
+                let every = [3, 7, 50, 997, 19_999, 2, 11][k];
+                if i % every == k % every {
+                    let times = if i % 4_999 == 0 { 300 } else { 1 + i % 3 };
+                    for _ in 0..times {
+                        text.push_str(w);
+                        text.push(' ');
+                    }
+                    text.push('\n');
+                }
+            }
+            Unit {
+                path: format!("{i:05}.md"),
+                line: 1 + i % 5,
+                entry_id: (i % 2 == 0).then(|| format!("e{i}")),
+                text,
+            }
+        })
+        .collect();
+    let index = SearchIndex::of_units(&units);
+
+    // Plain BM25 over the same words.
+    let per_unit: Vec<BTreeMap<String, u32>> = units
+        .iter()
+        .map(|u| {
+            let mut m = BTreeMap::new();
+            for t in tokenize(&u.text) {
+                *m.entry(t.term).or_insert(0) += 1;
+            }
+            m
+        })
+        .collect();
+    let lens: Vec<u32> = per_unit.iter().map(|m| m.values().sum()).collect();
+    let n = units.len() as f32;
+    let avg = (lens.iter().map(|&l| u64::from(l)).sum::<u64>()) as f32 / n;
+    for query in [
+        "kyoto",
+        "Cafe lease",
+        "ecole 東京 tea",
+        "clause",
+        "unit 39999",
+        "absent kyoto absent",
+    ] {
+        let terms = SearchIndex::query_terms(query);
+        let mut scores = vec![0f32; units.len()];
+        let mut matched: Vec<usize> = Vec::new();
+        for term in &terms {
+            let df = per_unit.iter().filter(|m| m.contains_key(term)).count() as f32;
+            let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
+            for (u, m) in per_unit.iter().enumerate() {
+                let Some(&tf) = m.get(term) else { continue };
+                let tf = tf as f32;
+                let norm = K1 * (1.0 - B + B * lens[u] as f32 / avg.max(1.0));
+                if scores[u] == 0.0 {
+                    matched.push(u);
+                }
+                scores[u] += idf * tf * (K1 + 1.0) / (tf + norm);
+            }
+        }
+        assert_eq!(index.count_matches(query), matched.len(), "{query}");
+        matched.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]).then(a.cmp(&b)));
+        matched.truncate(50);
+        let expected: Vec<SearchHit> = matched
+            .iter()
+            .map(|&u| {
+                let s = snippet::best_line(&units[u].text, &terms);
+                SearchHit {
+                    path: units[u].path.clone(),
+                    line: units[u].line + s.line_offset,
+                    entry_id: units[u].entry_id.clone(),
+                    score: f64::from(scores[u]),
+                    snippet: s.text,
+                    highlights: s.highlights,
+                }
+            })
+            .collect();
+        assert_eq!(index.search(&units[..], query, 50), expected, "{query}");
+    }
+}
