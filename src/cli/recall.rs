@@ -48,14 +48,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.ask {
         return ask(&project, &result);
     }
+    let impressions = project.impressions.as_ref();
     if args.json {
-        print_json(&ReferenceJson::new(&result).limited(args.limit))?;
+        print_json(&ReferenceJson::new(&result, impressions).limited(args.limit))?;
     } else {
         let limit = (!args.all).then_some(args.limit.unwrap_or(DEFAULT_LIMIT));
-        print!("{}", human(&result, limit));
+        print!("{}", human(&result, impressions, limit));
     }
-    // Freeing tens of thousands of parsed lines and explanations one by
-    // one only delays the exit.
+    // Freeing tens of thousands of matches and lines one by one only
+    // delays the exit.
     std::mem::forget(result);
     std::mem::forget(project);
     Ok(ExitCode::SUCCESS)
@@ -177,7 +178,25 @@ struct ExplanationJson<'a> {
     cue_tokens: &'a [String],
     /// What a host following the protocol would read next.
     would_load: Vec<String>,
-    impressions: Vec<&'a Explanation>,
+    #[schemars(with = "Vec<Explanation>")]
+    impressions: Explained<'a>,
+}
+
+/// The explanations, written as they are made rather than all made first:
+/// every impression's, or the best `limit` matches', best first.
+struct Explained<'a> {
+    recall: &'a Recall,
+    impressions: Option<&'a dejavu::jsonl::JsonlFile>,
+    limit: Option<usize>,
+}
+
+impl Serialize for Explained<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self.limit {
+            Some(n) => s.collect_seq(self.recall.best_explained(self.impressions, n)),
+            None => s.collect_seq(self.recall.explanations(self.impressions)),
+        }
+    }
 }
 
 /// The reference scan's output, key for key, plus `explanation`.
@@ -200,7 +219,8 @@ pub struct ReferenceJson<'a> {
 }
 
 impl<'a> ReferenceJson<'a> {
-    pub fn new(r: &'a Recall) -> Self {
+    /// `impressions` is the file `r` scanned.
+    pub fn new(r: &'a Recall, impressions: Option<&'a dejavu::jsonl::JsonlFile>) -> Self {
         let initialized = r.level != Level::NotInitialized;
         let why = match (r.level, unread_reason(r)) {
             (Level::NotInitialized, Some(reason)) => {
@@ -242,7 +262,11 @@ impl<'a> ReferenceJson<'a> {
             explanation: ExplanationJson {
                 cue_tokens: &r.cue_tokens,
                 would_load: r.would_load(),
-                impressions: r.explanations.iter().collect(),
+                impressions: Explained {
+                    recall: r,
+                    impressions,
+                    limit: None,
+                },
             },
         }
     }
@@ -250,24 +274,9 @@ impl<'a> ReferenceJson<'a> {
     /// Only the explanations of the `limit` best matches, best first;
     /// `None` keeps every impression.
     pub fn limited(mut self, limit: Option<usize>) -> Self {
-        if let Some(limit) = limit {
-            let kept = best_explained(self.explanation.impressions.iter().copied(), limit);
-            self.explanation.impressions = kept;
-        }
+        self.explanation.impressions.limit = limit;
         self
     }
-}
-
-/// The explanations of the `limit` best-ranked matches, best first.
-fn best_explained<'a>(
-    all: impl Iterator<Item = &'a Explanation>,
-    limit: usize,
-) -> Vec<&'a Explanation> {
-    let mut ranked: Vec<&Explanation> = all
-        .filter(|e| e.rank.is_some_and(|rank| rank <= limit))
-        .collect();
-    ranked.sort_by_key(|e| e.rank);
-    ranked
 }
 
 fn json_text(v: &Option<dejavu::js::JsValue>) -> String {
@@ -280,7 +289,12 @@ fn json_text(v: &Option<dejavu::js::JsValue>) -> String {
 
 /// The level and score, then the arithmetic of the `limit` best matches
 /// (of every impression when there are no more than that, or with `None`).
-pub fn human(r: &Recall, limit: Option<usize>) -> String {
+/// `impressions` is the file `r` scanned.
+pub fn human(
+    r: &Recall,
+    impressions: Option<&dejavu::jsonl::JsonlFile>,
+    limit: Option<usize>,
+) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "cue: {}", safe(&r.cue));
     let _ = writeln!(out, "cue tokens: {}", safe(&r.cue_tokens.join(", ")));
@@ -310,7 +324,7 @@ pub fn human(r: &Recall, limit: Option<usize>) -> String {
         r.level.as_str(),
         dejavu::js::number_to_string(r.score),
         r.matches.len(),
-        r.explanations.len()
+        r.scanned
     );
     let load = r.would_load();
     let _ = writeln!(
@@ -330,7 +344,7 @@ pub fn human(r: &Recall, limit: Option<usize>) -> String {
     );
     // A short scan is shown whole, as it always was; a long one only as
     // far as the limit.
-    let limit = limit.filter(|&n| r.explanations.len().max(r.diagnostics.len()) > n);
+    let limit = limit.filter(|&n| r.scanned.max(r.diagnostics.len()) > n);
     let shown_matches = &r.matches[..r.matches.len().min(limit.unwrap_or(usize::MAX))];
     if !shown_matches.is_empty() {
         let _ = writeln!(out, "\nrank  score   line  id → record_path");
@@ -352,20 +366,23 @@ pub fn human(r: &Recall, limit: Option<usize>) -> String {
     }
     let explained = match limit {
         Some(n) => {
-            let best = best_explained(r.explanations.iter(), n);
+            let best = r.best_explained(impressions, n);
             if !best.is_empty() {
                 let _ = writeln!(out, "\nthe best {}:", best.len());
             }
-            best
+            for e in &best {
+                write_explanation(&mut out, r, e);
+            }
+            best.len()
         }
         None => {
             let _ = writeln!(out, "\nevery impression:");
-            r.explanations.iter().collect()
+            for e in r.explanations(impressions) {
+                write_explanation(&mut out, r, &e);
+            }
+            r.scanned
         }
     };
-    for e in &explained {
-        write_explanation(&mut out, r, e);
-    }
     let shown_diagnostics = &r.diagnostics[..r.diagnostics.len().min(limit.unwrap_or(usize::MAX))];
     for d in shown_diagnostics {
         let _ = writeln!(
@@ -393,8 +410,8 @@ pub fn human(r: &Recall, limit: Option<usize>) -> String {
              (--limit N shows the best N, --all every impression)",
             shown_matches.len(),
             r.matches.len(),
-            explained.len(),
-            r.explanations.len(),
+            explained,
+            r.scanned,
         );
     }
     out

@@ -355,6 +355,26 @@ fn language_tag_strs(raw: &str) -> impl Iterator<Item = &str> {
         .filter(|t| !t.is_empty())
 }
 
+/// The shared list of a mapping's key names; looked up by the names as
+/// they are when every key is text (nearly always), else name by name.
+fn key_names_of(map: &Mapping) -> Arc<[Arc<str>]> {
+    use yaml_serde::Value;
+    if map.keys().all(|k| matches!(k, Value::String(_))) {
+        return intern::shared_names(|| {
+            map.keys().filter_map(|k| match k {
+                Value::String(s) => Some(s.as_str()),
+                _ => None,
+            })
+        });
+    }
+    intern::shared_list(
+        &map.keys()
+            .filter_map(frontmatter::scalar_str)
+            .map(|k| intern::shared(&k))
+            .collect::<Vec<_>>(),
+    )
+}
+
 fn extract_meta(map: &Mapping) -> Meta {
     use yaml_serde::Value;
     // The value of a key, found by comparing the handful of keys as text:
@@ -365,12 +385,7 @@ fn extract_meta(map: &Mapping) -> Meta {
             .find_map(|(k, v)| matches!(k, Value::String(s) if s == key).then_some(v))
     };
     let mut meta = Meta {
-        keys: intern::shared_list(
-            &map.keys()
-                .filter_map(frontmatter::scalar_str)
-                .map(|k| intern::shared(&k))
-                .collect::<Vec<_>>(),
-        ),
+        keys: key_names_of(map),
         empty_keys: map
             .iter()
             .filter(|(_, v)| is_blank(v))

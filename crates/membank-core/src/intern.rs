@@ -15,6 +15,13 @@ const MOST_SHARED: usize = 1 << 16;
 /// keeps what it holds for as long as the process runs.
 const LONGEST_SHARED: usize = 256;
 
+/// Key lists kept by their names, at most, per thread: a bank has a few
+/// kinds of articles, and a hostile one must not grow the map without end.
+const MOST_NAMED_LISTS: usize = 1 << 12;
+
+/// Longest names of one list, written out, that are kept to look it up.
+const LONGEST_NAMES: usize = 4 * LONGEST_SHARED;
+
 /// Every value of every article is looked up here while loading, so the
 /// hash is a fast one, still seeded per process so that a bank's values
 /// cannot be chosen to collide.
@@ -37,7 +44,16 @@ thread_local! {
     static STRINGS: RefCell<Set> = RefCell::new(Set::default());
     static LISTS: RefCell<ListSet> = RefCell::new(ListSet::default());
     static FOLDED: RefCell<FoldedMap> = RefCell::new(FoldedMap::default());
+    /// Key lists by their names written out, so an article whose keys were
+    /// met before costs one lookup, not one per key and one for the list.
+    static LISTS_BY_NAMES: RefCell<NamedLists> = RefCell::new(NamedLists::default());
+    /// Where the names of one list are written out, reused for every list.
+    static NAMES: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
 }
+
+/// Lists of shared strings by their names, each written as its length and
+/// its bytes so that no two lists write out alike.
+type NamedLists = HashMap<Box<[u8]>, Arc<[Arc<str>]>, foldhash::fast::RandomState>;
 
 /// The shared copy of `s`.
 pub(crate) fn shared(s: &str) -> Arc<str> {
@@ -92,6 +108,36 @@ pub(crate) fn shared_list(items: &[Arc<str>]) -> Arc<[Arc<str>]> {
     })
 }
 
+/// The shared list of the shared copies of the names `names()` gives: what
+/// [`shared_list`] of each name's [`shared`] copy gives.
+pub(crate) fn shared_names<'a, I: Iterator<Item = &'a str>>(
+    names: impl Fn() -> I,
+) -> Arc<[Arc<str>]> {
+    let found = NAMES.with_borrow_mut(|written| {
+        written.clear();
+        for name in names() {
+            written.extend_from_slice(&name.len().to_le_bytes());
+            written.extend_from_slice(name.as_bytes());
+        }
+        if written.len() > LONGEST_NAMES {
+            return None;
+        }
+        LISTS_BY_NAMES.with_borrow(|lists| lists.get(written.as_slice()).cloned())
+    });
+    if let Some(found) = found {
+        return found;
+    }
+    let list = shared_list(&names().map(shared).collect::<Vec<_>>());
+    NAMES.with_borrow(|written| {
+        LISTS_BY_NAMES.with_borrow_mut(|lists| {
+            if written.len() <= LONGEST_NAMES && lists.len() < MOST_NAMED_LISTS {
+                lists.insert(written.as_slice().into(), list.clone());
+            }
+        })
+    });
+    list
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -103,6 +149,29 @@ mod tests {
         let b = shared_list(&keys.clone());
         assert!(Arc::ptr_eq(&a, &b));
         assert_eq!(a.len(), 2);
+    }
+
+    #[test]
+    fn equal_names_share_the_list_of_their_copies() {
+        let a = shared_names(|| ["client", "domain"].into_iter());
+        let b = shared_names(|| ["client", "domain"].into_iter());
+        assert!(Arc::ptr_eq(&a, &b));
+        // The same list as one made of the shared copies name by name.
+        let c = shared_list(&[shared("client"), shared("domain")]);
+        assert!(Arc::ptr_eq(&a, &c));
+        assert!(Arc::ptr_eq(&a[0], &shared("client")));
+    }
+
+    #[test]
+    fn names_split_differently_are_different_lists() {
+        let a = shared_names(|| ["ab", "c"].into_iter());
+        let b = shared_names(|| ["a", "bc"].into_iter());
+        let c = shared_names(|| ["abc"].into_iter());
+        let d = shared_names(std::iter::empty::<&str>);
+        assert_eq!(&*a, &[shared("ab"), shared("c")][..]);
+        assert_eq!(&*b, &[shared("a"), shared("bc")][..]);
+        assert_eq!(&*c, &[shared("abc")][..]);
+        assert!(d.is_empty());
     }
 
     #[test]

@@ -8,8 +8,11 @@
 //!   dropped or replaced, or two neighbours swapped), when the name is long
 //!   enough for one edit to be a slip rather than another word.
 
-use std::collections::HashMap;
+use std::hash::Hasher;
+use std::ops::Range;
 
+use rayon::prelude::*;
+use rustc_hash::FxHasher;
 use unicode_normalization::UnicodeNormalization;
 use unicode_normalization::char::is_combining_mark;
 
@@ -22,10 +25,17 @@ const MIN_LEN_FOR_AN_EDIT: usize = 5;
 /// other punctuation dropped, runs of spaces made one.
 pub fn fold(name: &str) -> String {
     let mut out = String::with_capacity(name.len());
+    fold_into(&mut out, name);
+    out
+}
+
+/// [`fold`], appended to `out`.
+fn fold_into(out: &mut String, name: &str) {
+    let start = out.len();
     // A separator seen since the last word character: one space before the next.
     let mut gap = false;
     let push = |out: &mut String, text: &str, gap: &mut bool| {
-        if std::mem::take(gap) && !out.is_empty() {
+        if std::mem::take(gap) && out.len() > start {
             out.push(' ');
         }
         out.push_str(text);
@@ -33,12 +43,12 @@ pub fn fold(name: &str) -> String {
     for c in name.nfd().filter(|c| !is_combining_mark(*c)) {
         if c == '&' {
             gap = true;
-            push(&mut out, "and", &mut gap);
+            push(out, "and", &mut gap);
             gap = true;
         } else if c.is_alphanumeric() {
             let mut buf = [0u8; 4];
             for lower in c.to_lowercase() {
-                push(&mut out, lower.encode_utf8(&mut buf), &mut gap);
+                push(out, lower.encode_utf8(&mut buf), &mut gap);
             }
         } else if c.is_whitespace() || matches!(c, '-' | '_' | '/' | '.' | '+' | '·' | '–' | '—')
         {
@@ -47,7 +57,6 @@ pub fn fold(name: &str) -> String {
         // Anything else (apostrophes, commas, brackets) is dropped: "Client's
         // notes" and "Clients notes" are the same name.
     }
-    out
 }
 
 /// Are the folded names `a` and `b` at most one edit apart (insert, delete,
@@ -76,19 +85,28 @@ fn within_one_edit(a: &[char], b: &[char]) -> bool {
 
 /// The names of a memory, indexed for [`NearMisses::find`]. The same names
 /// give the same answers, whatever order they were given in.
+///
+/// Kept in a few flat arrays rather than a string and a map entry per name:
+/// a bank of 100,000 articles made half a million small allocations here,
+/// built and freed on one core while the other waited.
 #[derive(Debug, Default)]
 pub struct NearMisses {
-    /// The names, sorted, each once.
-    names: Vec<String>,
-    folded: Vec<Vec<char>>,
-    /// Folded name → the names that fold to it, in name order.
-    by_fold: HashMap<String, Vec<u32>>,
-    /// (length, prefix or suffix, hash of that half) → names. One edit
-    /// leaves the first or the last [`half`] characters of a name as they
-    /// were, so a name an edit away shares one of its halves with the
-    /// written one: only those few are compared, however many names share
-    /// a first letter (100,000 synthetic style guides all begin with "s").
-    by_half: HashMap<(usize, bool, u64), Vec<u32>>,
+    /// The names, sorted, each once, end to end; see [`NearMisses::name`].
+    names: String,
+    name_ends: Vec<usize>,
+    /// The folded names in the same order, end to end.
+    folded: String,
+    folded_ends: Vec<usize>,
+    /// (hash of a folded name, name), sorted: the names that fold to a
+    /// text are found by its hash, then compared, in name order.
+    by_fold: Vec<(u64, u32)>,
+    /// (hash of length, end and that half, name), sorted. One edit leaves
+    /// the first or the last [`half`] characters of a name as they were,
+    /// so a name an edit away shares one of its halves with the written
+    /// one: only those few are compared, however many names share a first
+    /// letter (100,000 synthetic style guides all begin with "s"). A hash
+    /// that collides only adds a name to compare, never changes an answer.
+    by_half: Vec<(u64, u32)>,
 }
 
 /// How many characters at either end of a name of `len` characters one
@@ -98,61 +116,185 @@ fn half(len: usize) -> usize {
     len.saturating_sub(2) / 2
 }
 
-fn half_key(chars: &[char], len: usize, prefix: bool) -> Option<(usize, bool, u64)> {
-    use std::hash::{Hash, Hasher};
+/// The key of the first (`prefix`) or last [`half`] of `len` characters
+/// of the folded text `folded`, which has `chars` characters.
+fn half_key(folded: &str, chars: usize, len: usize, prefix: bool) -> Option<u64> {
     let h = half(len);
-    if chars.len() < h {
+    if chars < h {
         return None;
     }
-    let part = if prefix {
-        &chars[..h]
-    } else {
-        &chars[chars.len() - h..]
+    let byte_at = |nth: usize| {
+        folded
+            .char_indices()
+            .nth(nth)
+            .map_or(folded.len(), |(i, _)| i)
     };
-    let mut hasher = std::collections::hash_map::DefaultHasher::new();
-    part.hash(&mut hasher);
-    Some((len, prefix, hasher.finish()))
+    let part = if prefix {
+        &folded[..byte_at(h)]
+    } else {
+        &folded[byte_at(chars - h)..]
+    };
+    let mut hasher = FxHasher::default();
+    hasher.write_usize(len);
+    hasher.write_u8(u8::from(prefix));
+    hasher.write(part.as_bytes());
+    Some(hasher.finish())
 }
+
+fn text_hash(text: &str) -> u64 {
+    let mut hasher = FxHasher::default();
+    hasher.write(text.as_bytes());
+    hasher.finish()
+}
+
+/// The entries of a sorted `(key, name)` array with this key.
+fn with_key(sorted: &[(u64, u32)], key: u64) -> impl Iterator<Item = u32> + '_ {
+    let from = sorted.partition_point(|&(k, _)| k < key);
+    sorted[from..]
+        .iter()
+        .take_while(move |&&(k, _)| k == key)
+        .map(|&(_, i)| i)
+}
+
+/// What one run of consecutive names adds to the index, made on any core.
+struct Part {
+    folded: String,
+    folded_ends: Vec<usize>,
+    by_fold: Vec<(u64, u32)>,
+    by_half: Vec<(u64, u32)>,
+}
+
+/// Names folded and keyed in runs of this many, a run per task.
+const RUN: usize = 1024;
 
 impl NearMisses {
     pub fn new<'a>(names: impl IntoIterator<Item = &'a str>) -> NearMisses {
-        let mut names: Vec<String> = names.into_iter().map(str::to_owned).collect();
-        names.sort_unstable();
+        let mut names: Vec<&str> = names.into_iter().collect();
+        let parallel = crate::parallel::pays(names.len());
+        if parallel {
+            names.par_sort_unstable();
+        } else {
+            names.sort_unstable();
+        }
         names.dedup();
-        let mut index = NearMisses::default();
-        for (i, name) in names.iter().enumerate() {
-            let i = u32::try_from(i).unwrap_or(u32::MAX);
-            let folded = fold(name);
-            let chars: Vec<char> = folded.chars().collect();
-            if chars.len() >= MIN_LEN_FOR_AN_EDIT {
-                for prefix in [true, false] {
-                    if let Some(key) = half_key(&chars, chars.len(), prefix) {
-                        index.by_half.entry(key).or_default().push(i);
+        let fold_run = |(run, names): (usize, &[&str])| {
+            let first = run * RUN;
+            let mut part = Part {
+                folded: String::new(),
+                folded_ends: Vec::with_capacity(names.len()),
+                by_fold: Vec::with_capacity(names.len()),
+                by_half: Vec::new(),
+            };
+            for (i, name) in names.iter().enumerate() {
+                let i = u32::try_from(first + i).unwrap_or(u32::MAX);
+                let start = part.folded.len();
+                fold_into(&mut part.folded, name);
+                let folded = &part.folded[start..];
+                let chars = folded.chars().count();
+                if chars >= MIN_LEN_FOR_AN_EDIT {
+                    for prefix in [true, false] {
+                        if let Some(key) = half_key(folded, chars, chars, prefix) {
+                            part.by_half.push((key, i));
+                        }
                     }
                 }
+                part.by_fold.push((text_hash(folded), i));
+                part.folded_ends.push(part.folded.len());
             }
-            index.by_fold.entry(folded).or_default().push(i);
-            index.folded.push(chars);
+            part
+        };
+        let parts: Vec<Part> = if parallel {
+            names.par_chunks(RUN).enumerate().map(fold_run).collect()
+        } else {
+            names.chunks(RUN).enumerate().map(fold_run).collect()
+        };
+        let mut index = NearMisses {
+            names: String::with_capacity(names.iter().map(|n| n.len()).sum()),
+            name_ends: Vec::with_capacity(names.len()),
+            folded: String::with_capacity(parts.iter().map(|p| p.folded.len()).sum()),
+            folded_ends: Vec::with_capacity(names.len()),
+            by_fold: Vec::with_capacity(names.len()),
+            by_half: Vec::with_capacity(parts.iter().map(|p| p.by_half.len()).sum()),
+        };
+        for name in &names {
+            index.names.push_str(name);
+            index.name_ends.push(index.names.len());
         }
-        index.names = names;
+        for part in parts {
+            let offset = index.folded.len();
+            index.folded.push_str(&part.folded);
+            index
+                .folded_ends
+                .extend(part.folded_ends.iter().map(|end| end + offset));
+            index.by_fold.extend(part.by_fold);
+            index.by_half.extend(part.by_half);
+        }
+        // Name numbers break ties, so names with the same key stay in name order.
+        if parallel {
+            rayon::join(
+                || index.by_fold.par_sort_unstable(),
+                || index.by_half.par_sort_unstable(),
+            );
+        } else {
+            index.by_fold.sort_unstable();
+            index.by_half.sort_unstable();
+        }
         index
     }
 
-    /// The names one edit away from the folded `chars`, in name order.
-    fn one_edit_away(&self, chars: &[char]) -> Vec<u32> {
+    fn span(ends: &[usize], i: usize) -> Range<usize> {
+        let start = if i == 0 { 0 } else { ends[i - 1] };
+        start..ends[i]
+    }
+
+    /// The `i`th name in name order.
+    fn name(&self, i: u32) -> &str {
+        &self.names[Self::span(&self.name_ends, i as usize)]
+    }
+
+    /// The `i`th name, folded.
+    fn folded_name(&self, i: u32) -> &str {
+        &self.folded[Self::span(&self.folded_ends, i as usize)]
+    }
+
+    /// Is `name` itself one of the names?
+    fn contains(&self, name: &str) -> bool {
+        let (mut low, mut high) = (0, self.name_ends.len());
+        while low < high {
+            let mid = low + (high - low) / 2;
+            match self.name(mid as u32).cmp(name) {
+                std::cmp::Ordering::Less => low = mid + 1,
+                std::cmp::Ordering::Greater => high = mid,
+                std::cmp::Ordering::Equal => return true,
+            }
+        }
+        false
+    }
+
+    /// The names that fold to `folded`, in name order.
+    fn folding_to<'s>(&'s self, folded: &'s str) -> impl Iterator<Item = u32> + 's {
+        with_key(&self.by_fold, text_hash(folded)).filter(move |&i| self.folded_name(i) == folded)
+    }
+
+    /// The names one edit away from the folded `folded`, in name order.
+    fn one_edit_away(&self, folded: &str) -> Vec<u32> {
+        let chars: Vec<char> = folded.chars().collect();
         let len = chars.len();
         if len < MIN_LEN_FOR_AN_EDIT.saturating_sub(1) {
             return Vec::new();
         }
         let mut near: Vec<u32> = (len.saturating_sub(1)..=len + 1)
-            .flat_map(|l| [half_key(chars, l, true), half_key(chars, l, false)])
+            .flat_map(|l| {
+                [
+                    half_key(folded, len, l, true),
+                    half_key(folded, len, l, false),
+                ]
+            })
             .flatten()
-            .filter_map(|key| self.by_half.get(&key))
-            .flatten()
-            .copied()
+            .flat_map(|key| with_key(&self.by_half, key))
             .filter(|&i| {
-                let other = &self.folded[i as usize];
-                len.min(other.len()) >= MIN_LEN_FOR_AN_EDIT && within_one_edit(chars, other)
+                let other: Vec<char> = self.folded_name(i).chars().collect();
+                len.min(other.len()) >= MIN_LEN_FOR_AN_EDIT && within_one_edit(&chars, &other)
             })
             .collect();
         near.sort_unstable();
@@ -164,43 +306,32 @@ impl NearMisses {
     /// text, else the first (in name order) one edit away. `None` when no
     /// name is that close, or when `written` is itself one of the names.
     pub fn find(&self, written: &str) -> Option<&str> {
-        if self
-            .names
-            .binary_search_by(|n| n.as_str().cmp(written))
-            .is_ok()
-        {
+        if self.contains(written) {
             return None;
         }
         let folded = fold(written);
-        if let Some(&i) = self.by_fold.get(&folded).and_then(|same| same.first()) {
-            return Some(&self.names[i as usize]);
+        if let Some(i) = self.folding_to(&folded).next() {
+            return Some(self.name(i));
         }
-        let chars: Vec<char> = folded.chars().collect();
-        self.one_edit_away(&chars)
-            .first()
-            .map(|&i| self.names[i as usize].as_str())
+        self.one_edit_away(&folded).first().map(|&i| self.name(i))
     }
 
     /// The one name `written` can have meant, for a change made without
     /// asking: the only name that folds to the same text, or, when none
     /// does, the only one an edit away. `None` when there are several.
     pub fn only(&self, written: &str) -> Option<&str> {
-        if self
-            .names
-            .binary_search_by(|n| n.as_str().cmp(written))
-            .is_ok()
-        {
+        if self.contains(written) {
             return None;
         }
         let folded = fold(written);
-        match self.by_fold.get(&folded).map(Vec::as_slice) {
-            Some([i]) => return Some(&self.names[*i as usize]),
-            Some([_, _, ..]) => return None,
+        let mut same = self.folding_to(&folded);
+        match (same.next(), same.next()) {
+            (Some(i), None) => return Some(self.name(i)),
+            (Some(_), Some(_)) => return None,
             _ => {}
         }
-        let chars: Vec<char> = folded.chars().collect();
-        match self.one_edit_away(&chars).as_slice() {
-            [i] => Some(&self.names[*i as usize]),
+        match self.one_edit_away(&folded).as_slice() {
+            [i] => Some(self.name(*i)),
             _ => None,
         }
     }
@@ -281,10 +412,18 @@ mod tests {
     }
 
     /// The index answers as comparing the written name with every name
-    /// would, on names close enough to collide in many ways.
+    /// would, on names close enough to collide in many ways: a few names
+    /// indexed on this thread, and enough to be indexed in several runs on
+    /// the pool.
     #[test]
     fn the_index_finds_what_comparing_every_name_finds() {
-        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+        for count in [200, 400, 3 * RUN + 7] {
+            finds_what_comparing_every_name_finds(count);
+        }
+    }
+
+    fn finds_what_comparing_every_name_finds(count: usize) {
+        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15 ^ count as u64;
         let mut next = |n: u64| {
             seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
             (seed >> 33) % n
@@ -295,7 +434,7 @@ mod tests {
                 .map(|_| ['a', 'b', 'e', ' ', 'É', '&'][next(6) as usize])
                 .collect()
         };
-        let names: Vec<String> = (0..400).map(|_| word(&mut next)).collect();
+        let names: Vec<String> = (0..count).map(|_| word(&mut next)).collect();
         let index = NearMisses::new(names.iter().map(String::as_str));
         let mut sorted = names.clone();
         sorted.sort_unstable();

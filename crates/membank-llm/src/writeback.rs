@@ -109,9 +109,9 @@ pub fn prepare_writeback(
     memory.push_str("\n### memory/impressions.jsonl\n\n");
     let mut listed = 0;
     if let Some(imp) = &project.impressions {
-        for line in &imp.lines {
-            let routes_private = line
-                .str_field("record_path")
+        for (i, line) in imp.lines.iter().enumerate() {
+            let routes_private = project
+                .route(i)
                 .and_then(|p| paths::resolve_from("", p))
                 .is_some_and(|p| project.is_private(&p));
             if routes_private {

@@ -649,8 +649,9 @@ fn recall_tool(shared: &Shared, p: RecallParams) -> Result<Output, String> {
     } else {
         recall::scan_shared(project, &cue)
     };
-    let text = recall::human(&result, Some(recall::DEFAULT_LIMIT));
-    Output::new(recall::ReferenceJson::new(&result), vec![text])
+    let impressions = project.impressions.as_ref();
+    let text = recall::human(&result, impressions, Some(recall::DEFAULT_LIMIT));
+    Output::new(recall::ReferenceJson::new(&result, impressions), vec![text])
 }
 
 fn entries_tool(shared: &Shared, p: EntriesQuery) -> Result<Output, String> {

@@ -29,6 +29,8 @@ pub struct RecallPane {
     pub cue: String,
     pub typing: bool,
     recall: Option<Recall>,
+    /// Every impression's arithmetic, in file order.
+    explanations: Vec<Explanation>,
     /// Impression lines in display order: matches by rank, then the rest.
     order: Vec<usize>,
     /// The selected impression (index into `order`), shown at the top.
@@ -54,14 +56,13 @@ impl RecallPane {
     pub fn recompute(&mut self, project: Option<&Project>, theme: &Theme) {
         self.recall =
             project.map(|p| dejavu::recall(p.impressions.as_ref(), js::js_trim(&self.cue)));
-        self.order = match &self.recall {
-            Some(r) => {
-                let mut order: Vec<usize> = (0..r.explanations.len()).collect();
-                order.sort_by_key(|&i| r.explanations[i].rank.unwrap_or(usize::MAX));
-                order
-            }
-            None => Vec::new(),
+        self.explanations = match (&self.recall, project) {
+            (Some(r), Some(p)) => r.explanations(p.impressions.as_ref()).collect(),
+            _ => Vec::new(),
         };
+        let mut order: Vec<usize> = (0..self.explanations.len()).collect();
+        order.sort_by_key(|&i| self.explanations[i].rank.unwrap_or(usize::MAX));
+        self.order = order;
         self.selected = self.selected.min(self.order.len().saturating_sub(1));
         self.lay_out(theme);
     }
@@ -84,7 +85,7 @@ impl RecallPane {
             // More than a screen never shows; a huge impressions file
             // costs no more than this per key.
             for &i in self.order.iter().skip(self.selected).take(SHOWN) {
-                lines.extend(impression_lines(r, &r.explanations[i], theme));
+                lines.extend(impression_lines(r, &self.explanations[i], theme));
             }
         }
         if let Some(first) = lines.get_mut(4)
@@ -149,7 +150,11 @@ impl RecallPane {
         let Some(r) = &self.recall else {
             return false;
         };
-        let Some(e) = self.order.get(self.selected).map(|&i| &r.explanations[i]) else {
+        let Some(e) = self
+            .order
+            .get(self.selected)
+            .map(|&i| &self.explanations[i])
+        else {
             return false;
         };
         let record =
@@ -199,11 +204,7 @@ impl RecallPane {
             Span::styled("  score ", theme.muted),
             Span::styled(num(r.score), theme.score),
             Span::styled(
-                format!(
-                    "  {} of {} matched  loads ",
-                    r.matches.len(),
-                    r.explanations.len()
-                ),
+                format!("  {} of {} matched  loads ", r.matches.len(), r.scanned),
                 theme.muted,
             ),
             Span::styled(

@@ -76,7 +76,7 @@ pub fn report(feedback: Option<&JsonlFile>) -> Report {
     let mut index: HashMap<SetKey, usize> = HashMap::new();
     let mut diagnostics = Vec::new();
     for line in feedback.map_or(&[][..], |f| &f.lines[..]) {
-        let record = match &line.value {
+        let record = match line.value() {
             Ok(JsValue::Null) => {
                 Err("Cannot read properties of null (reading 'outcome')".to_owned())
             }

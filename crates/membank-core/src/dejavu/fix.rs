@@ -8,6 +8,7 @@
 //! The result has the shapes of the bank's fixes ([`FixProposal`]), so it
 //! is shown, written and undone the same way; nothing is written here.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use crate::dejavu::checks::reference::{REQUIRED_RECORD_FIELDS, VALID_STATUSES};
@@ -444,10 +445,12 @@ fn missing_field(project: &Project, record: &Record, text: &str, f: &Finding) ->
 /// The impression line that routes to `record`, when exactly one does.
 fn route<'a>(project: &'a Project, record: &Record) -> Option<&'a super::jsonl::JsonlLine> {
     let imp = project.impressions.as_ref()?;
-    let mut routes = imp.lines.iter().filter(|l| {
-        l.str_field("record_path")
+    let mut routes = imp.lines.iter().enumerate().filter_map(|(i, l)| {
+        project
+            .route(i)
             .and_then(|p| paths::resolve_from("", p))
             .is_some_and(|p| p == record.path)
+            .then_some(l)
     });
     let first = routes.next()?;
     routes.next().is_none().then_some(first)
@@ -502,17 +505,17 @@ fn inferred(project: &Project, record: &Record, key: &str) -> Result<String, Str
 /// The scope every other record and impression of the project names,
 /// when they name one.
 fn only_scope(project: &Project, record: &Record) -> Option<String> {
-    let mut scopes: Vec<&str> = project
+    let mut scopes: Vec<Cow<str>> = project
         .records
         .iter()
         .filter(|r| r.path != record.path)
-        .filter_map(|r| r.field("scope"))
+        .filter_map(|r| r.field("scope").map(Cow::Borrowed))
         .collect();
     if let Some(imp) = &project.impressions {
         scopes.extend(imp.lines.iter().filter_map(|l| l.str_field("scope")));
     }
-    let first = *scopes.first()?;
-    (first.starts_with("project:") && scopes.iter().all(|s| *s == first)).then(|| first.to_owned())
+    let first = scopes.first()?;
+    (first.starts_with("project:") && scopes.iter().all(|s| s == first)).then(|| first.to_string())
 }
 
 /// The record's date: `YYYY-MM-DD` in its file name, else the first line

@@ -8,6 +8,9 @@
 //! impressions without an id collide). serde_json differs on several of
 //! these, so lines are parsed here.
 
+use std::borrow::Cow;
+use std::collections::HashMap;
+
 use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 
 /// A parsed JSON value, as `JSON.parse` would build it.
@@ -39,6 +42,10 @@ impl std::fmt::Display for ParseError {
 /// Hostile input may nest arrays arbitrarily deep; the parser recurses.
 const MAX_DEPTH: usize = 256;
 
+/// An object's keys are looked through for a repeat up to this many; past
+/// it they are indexed.
+const LOOKUP_BELOW: usize = 16;
+
 /// Parse one JSON text strictly, as `JSON.parse` does. Lone UTF-16
 /// surrogates in `\u` escapes (legal in JavaScript, impossible in a Rust
 /// string) become U+FFFD; both are separators to the tokenizer.
@@ -50,6 +57,28 @@ pub fn parse(text: &str) -> Result<JsValue, ParseError> {
     };
     p.ws();
     let v = p.value(0)?;
+    p.ws();
+    if p.i != p.s.len() {
+        return Err(p.err("unexpected text after the JSON value"));
+    }
+    Ok(v)
+}
+
+/// [`parse`], building of a top-level object only the properties named in
+/// `keys` (the others are checked as strictly, so the result is an error
+/// exactly when `parse`'s is, with the same message and position).
+pub fn parse_keeping(text: &str, keys: &[&str]) -> Result<JsValue, ParseError> {
+    let mut p = Parser {
+        s: text.as_bytes(),
+        src: text,
+        i: 0,
+    };
+    p.ws();
+    let v = if p.s.get(p.i) == Some(&b'{') {
+        p.object_keeping(0, Some(keys))?
+    } else {
+        p.value(0)?
+    };
     p.ws();
     if p.i != p.s.len() {
         return Err(p.err("unexpected text after the JSON value"));
@@ -105,7 +134,7 @@ struct Parser<'a> {
     i: usize,
 }
 
-impl Parser<'_> {
+impl<'a> Parser<'a> {
     fn err(&self, message: &str) -> ParseError {
         ParseError {
             message: message.to_owned(),
@@ -155,6 +184,15 @@ impl Parser<'_> {
 
     fn number(&mut self) -> Result<JsValue, ParseError> {
         let start = self.i;
+        self.number_text()?;
+        // Rust's parse rounds correctly and overflows to infinity, like
+        // JavaScript's.
+        let n: f64 = self.src[start..self.i].parse().unwrap_or(f64::NAN);
+        Ok(JsValue::Number(n))
+    }
+
+    /// Step over a number's text, checking its grammar.
+    fn number_text(&mut self) -> Result<(), ParseError> {
         if self.s[self.i] == b'-' {
             self.i += 1;
         }
@@ -180,10 +218,7 @@ impl Parser<'_> {
                 return Err(self.err("no digit in exponent"));
             }
         }
-        // Rust's parse rounds correctly and overflows to infinity, like
-        // JavaScript's.
-        let n: f64 = self.src[start..self.i].parse().unwrap_or(f64::NAN);
-        Ok(JsValue::Number(n))
+        Ok(())
     }
 
     fn hex4(&mut self) -> Result<u16, ParseError> {
@@ -199,8 +234,34 @@ impl Parser<'_> {
     }
 
     fn string(&mut self) -> Result<String, ParseError> {
-        self.i += 1; // opening quote
         let mut out = String::new();
+        self.string_into(Some(&mut out))?;
+        Ok(out)
+    }
+
+    /// A string borrowed from the text when it has no escapes (most keys
+    /// and values), decoded otherwise.
+    fn string_cow(&mut self) -> Result<Cow<'a, str>, ParseError> {
+        let start = self.i + 1;
+        let mut end = start;
+        while let Some(&b) = self.s.get(end) {
+            if b == b'"' {
+                self.i = end + 1;
+                return Ok(Cow::Borrowed(&self.src[start..end]));
+            }
+            if b == b'\\' || b < 0x20 {
+                break;
+            }
+            end += 1;
+        }
+        self.string().map(Cow::Owned)
+    }
+
+    /// Read a string; `out`, when given, receives its decoded text. The
+    /// same checks either way, so skipping accepts exactly what parsing
+    /// does.
+    fn string_into(&mut self, mut out: Option<&mut String>) -> Result<(), ParseError> {
+        self.i += 1; // opening quote
         loop {
             let start = self.i;
             while let Some(&b) = self.s.get(self.i) {
@@ -209,12 +270,14 @@ impl Parser<'_> {
                 }
                 self.i += 1;
             }
-            out.push_str(&self.src[start..self.i]);
+            if let Some(out) = out.as_deref_mut() {
+                out.push_str(&self.src[start..self.i]);
+            }
             match self.s.get(self.i) {
                 None => return Err(self.err("unterminated string")),
                 Some(b'"') => {
                     self.i += 1;
-                    return Ok(out);
+                    return Ok(());
                 }
                 Some(b'\\') => {
                     self.i += 1;
@@ -223,23 +286,26 @@ impl Parser<'_> {
                         .get(self.i)
                         .ok_or_else(|| self.err("unterminated string"))?;
                     self.i += 1;
-                    match esc {
-                        b'"' => out.push('"'),
-                        b'\\' => out.push('\\'),
-                        b'/' => out.push('/'),
-                        b'b' => out.push('\u{8}'),
-                        b'f' => out.push('\u{c}'),
-                        b'n' => out.push('\n'),
-                        b'r' => out.push('\r'),
-                        b't' => out.push('\t'),
+                    let c = match esc {
+                        b'"' => '"',
+                        b'\\' => '\\',
+                        b'/' => '/',
+                        b'b' => '\u{8}',
+                        b'f' => '\u{c}',
+                        b'n' => '\n',
+                        b'r' => '\r',
+                        b't' => '\t',
                         b'u' => {
                             let unit = self.hex4()?;
-                            out.push(self.unit_to_char(unit)?);
+                            self.unit_to_char(unit)?
                         }
                         _ => {
                             self.i -= 1;
                             return Err(self.err("bad escape"));
                         }
+                    };
+                    if let Some(out) = out.as_deref_mut() {
+                        out.push(c);
                     }
                 }
                 Some(_) => return Err(self.err("control character in string")),
@@ -289,8 +355,21 @@ impl Parser<'_> {
     }
 
     fn object(&mut self, depth: usize) -> Result<JsValue, ParseError> {
+        self.object_keeping(depth, None)
+    }
+
+    /// An object; with `only`, the properties with other keys are checked
+    /// and stepped over, not built.
+    fn object_keeping(
+        &mut self,
+        depth: usize,
+        only: Option<&[&str]>,
+    ) -> Result<JsValue, ParseError> {
         self.i += 1;
         let mut fields: Vec<(String, JsValue)> = Vec::new();
+        // Where each key is, once there are too many to look through: a
+        // hostile line may hold a million keys.
+        let mut positions: HashMap<String, usize> = HashMap::new();
         self.ws();
         if self.s.get(self.i) == Some(&b'}') {
             self.i += 1;
@@ -301,17 +380,35 @@ impl Parser<'_> {
             if self.s.get(self.i) != Some(&b'"') {
                 return Err(self.err("expected a property name"));
             }
-            let key = self.string()?;
+            let key = self.string_cow()?;
             self.ws();
             if self.s.get(self.i) != Some(&b':') {
                 return Err(self.err("expected ':'"));
             }
             self.i += 1;
             self.ws();
-            let v = self.value(depth + 1)?;
-            match fields.iter_mut().find(|(k, _)| *k == key) {
-                Some(slot) => slot.1 = v,
-                None => fields.push((key, v)),
+            if only.is_some_and(|keys| !keys.contains(&&*key)) {
+                self.skip(depth + 1)?;
+            } else {
+                let v = self.value(depth + 1)?;
+                let at = if fields.len() < LOOKUP_BELOW {
+                    fields.iter().position(|(k, _)| *k == key)
+                } else {
+                    if positions.is_empty() {
+                        positions
+                            .extend(fields.iter().enumerate().map(|(i, (k, _))| (k.clone(), i)));
+                    }
+                    positions.get(&*key).copied()
+                };
+                match at {
+                    Some(i) => fields[i].1 = v,
+                    None => {
+                        if !positions.is_empty() {
+                            positions.insert(key.to_string(), fields.len());
+                        }
+                        fields.push((key.into_owned(), v));
+                    }
+                }
             }
             self.ws();
             match self.s.get(self.i) {
@@ -325,6 +422,161 @@ impl Parser<'_> {
             }
         }
     }
+}
+
+impl Parser<'_> {
+    /// Step over a value, checking it as [`Parser::value`] would (the same
+    /// errors at the same offsets) without building it.
+    fn skip(&mut self, depth: usize) -> Result<(), ParseError> {
+        if depth > MAX_DEPTH {
+            return Err(self.err("nested too deeply"));
+        }
+        match self.s.get(self.i) {
+            None => Err(self.err("unexpected end of line")),
+            Some(b'{') => self.skip_object(depth),
+            Some(b'[') => self.skip_array(depth),
+            Some(b'"') => self.string_into(None),
+            Some(b't') => self.word("true", JsValue::Null).map(drop),
+            Some(b'f') => self.word("false", JsValue::Null).map(drop),
+            Some(b'n') => self.word("null", JsValue::Null).map(drop),
+            Some(b'-' | b'0'..=b'9') => self.number_text(),
+            Some(_) => Err(self.err("unexpected character")),
+        }
+    }
+
+    fn skip_array(&mut self, depth: usize) -> Result<(), ParseError> {
+        self.i += 1;
+        self.ws();
+        if self.s.get(self.i) == Some(&b']') {
+            self.i += 1;
+            return Ok(());
+        }
+        loop {
+            self.ws();
+            self.skip(depth + 1)?;
+            self.ws();
+            match self.s.get(self.i) {
+                Some(b',') => self.i += 1,
+                Some(b']') => {
+                    self.i += 1;
+                    return Ok(());
+                }
+                _ => return Err(self.err("expected ',' or ']'")),
+            }
+        }
+    }
+
+    fn skip_object(&mut self, depth: usize) -> Result<(), ParseError> {
+        self.i += 1;
+        self.ws();
+        if self.s.get(self.i) == Some(&b'}') {
+            self.i += 1;
+            return Ok(());
+        }
+        loop {
+            self.ws();
+            if self.s.get(self.i) != Some(&b'"') {
+                return Err(self.err("expected a property name"));
+            }
+            self.string_into(None)?;
+            self.ws();
+            if self.s.get(self.i) != Some(&b':') {
+                return Err(self.err("expected ':'"));
+            }
+            self.i += 1;
+            self.ws();
+            self.skip(depth + 1)?;
+            self.ws();
+            match self.s.get(self.i) {
+                Some(b',') => self.i += 1,
+                Some(b'}') => {
+                    self.i += 1;
+                    return Ok(());
+                }
+                _ => return Err(self.err("expected ',' or '}'")),
+            }
+        }
+    }
+}
+
+/// `JSON.parse(text)[key]` when the text is a JSON object and that
+/// property is a string, without building the rest of the object; `None`
+/// when the text is not valid JSON, not an object, or the property is
+/// absent or of another type. Borrowed from `text` unless it has escapes.
+pub fn string_field<'a>(text: &'a str, key: &str) -> Option<Cow<'a, str>> {
+    find_field(text, key, |p| {
+        if p.s.get(p.i) == Some(&b'"') {
+            p.string_cow().map(Some)
+        } else {
+            p.skip(1).map(|()| None)
+        }
+    })
+    .flatten()
+}
+
+/// `JSON.parse(text)[key]` when the text is a JSON object that has the
+/// property, building only that property's value.
+pub fn field(text: &str, key: &str) -> Option<JsValue> {
+    find_field(text, key, |p| p.value(1))
+}
+
+/// The value `read` makes of the property `key` of the JSON object `text`
+/// (the last one, when the key repeats, as in JavaScript); every other
+/// property is checked and stepped over. `None` when the text is not a
+/// valid JSON object or has no such property.
+fn find_field<'a, T>(
+    text: &'a str,
+    key: &str,
+    mut read: impl FnMut(&mut Parser<'a>) -> Result<T, ParseError>,
+) -> Option<T> {
+    let mut p = Parser {
+        s: text.as_bytes(),
+        src: text,
+        i: 0,
+    };
+    p.ws();
+    if p.s.get(p.i) != Some(&b'{') {
+        return None;
+    }
+    p.i += 1;
+    let mut found = None;
+    p.ws();
+    if p.s.get(p.i) == Some(&b'}') {
+        p.i += 1;
+    } else {
+        loop {
+            p.ws();
+            if p.s.get(p.i) != Some(&b'"') {
+                return None;
+            }
+            let name = p.string_cow().ok()?;
+            p.ws();
+            if p.s.get(p.i) != Some(&b':') {
+                return None;
+            }
+            p.i += 1;
+            p.ws();
+            if name == key {
+                found = Some(read(&mut p).ok()?);
+            } else {
+                p.skip(1).ok()?;
+            }
+            p.ws();
+            match p.s.get(p.i) {
+                Some(b',') => p.i += 1,
+                Some(b'}') => {
+                    p.i += 1;
+                    break;
+                }
+                _ => return None,
+            }
+        }
+    }
+    p.ws();
+    if p.i != p.s.len() {
+        return None;
+    }
+    found
 }
 
 impl JsValue {
@@ -365,17 +617,27 @@ impl JsValue {
     /// `String(value)` as `Array.prototype.join` applies it to elements
     /// (null becomes the empty string there).
     pub fn join_string(&self) -> String {
+        let mut out = String::new();
+        self.write_join_string(&mut out);
+        out
+    }
+
+    /// [`JsValue::join_string`] appended to `out`.
+    pub fn write_join_string(&self, out: &mut String) {
         match self {
-            JsValue::Null => String::new(),
-            JsValue::Bool(b) => b.to_string(),
-            JsValue::Number(n) => number_to_string(*n),
-            JsValue::String(s) => s.clone(),
-            JsValue::Array(items) => items
-                .iter()
-                .map(JsValue::join_string)
-                .collect::<Vec<_>>()
-                .join(","),
-            JsValue::Object(_) => "[object Object]".to_owned(),
+            JsValue::Null => {}
+            JsValue::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+            JsValue::Number(n) => out.push_str(&number_to_string(*n)),
+            JsValue::String(s) => out.push_str(s),
+            JsValue::Array(items) => {
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    item.write_join_string(out);
+                }
+            }
+            JsValue::Object(_) => out.push_str("[object Object]"),
         }
     }
 
@@ -653,6 +915,116 @@ mod tests {
         }
         let deep = "[".repeat(100_000);
         assert!(parse(&deep).is_err());
+    }
+
+    #[test]
+    fn one_field_is_read_as_the_whole_parse_would_give_it() {
+        let texts = [
+            r#"{"a":"x","b":[1,{"c":"\u00e9"}],"a":"y"}"#,
+            r#"{"a":1,"a":"last"}"#,
+            r#"{"a":"first","a":2}"#,
+            r#" { "a" : "caf\u00e9\n" , "\u0061" : "escaped key" } "#,
+            r#"{"b":{"a":"nested only"}}"#,
+            r#"{"a":"x","b":[1,]}"#,
+            r#"{"a":"x","b":01}"#,
+            r#"{"a":"x","b":"\q"}"#,
+            r#"{"a":"x","b":"tab	inside"}"#,
+            r#"{"a":"x"} trailing"#,
+            r#"{"a":"x","b":nul}"#,
+            r#"{"a":"x","b":1e}"#,
+            r#"{"a":"x","b":"\ud800"}"#,
+            r#"{"a":"x",}"#,
+            r#"{"a":"x""#,
+            r#"["a","x"]"#,
+            r#""a""#,
+            "null",
+            "{}",
+            "",
+        ];
+        let deep = format!(r#"{{"a":"x","b":{}{}}}"#, "[".repeat(300), "]".repeat(300));
+        let many_keys = format!(
+            "{{{}\"a\":\"again\"}}",
+            (0..100)
+                .map(|i| format!("\"k{}\":{i},\"a\":{i},", i % 40))
+                .collect::<String>()
+        );
+        // Past the looked-through few, a repeated key still keeps its first
+        // place and takes its last value.
+        let JsValue::Object(fields) = parse(&many_keys).unwrap() else {
+            panic!("an object")
+        };
+        assert_eq!(fields.len(), 41);
+        assert_eq!(fields[1], ("a".into(), JsValue::String("again".into())));
+        assert_eq!(fields[40], ("k39".into(), JsValue::Number(79.0)));
+        assert_eq!(fields[0], ("k0".into(), JsValue::Number(80.0)));
+        for text in texts
+            .iter()
+            .copied()
+            .chain([deep.as_str(), many_keys.as_str()])
+        {
+            let kept = parse_keeping(text, &["a", "c"]);
+            match parse(text) {
+                Ok(JsValue::Object(fields)) => {
+                    let only: Vec<_> = fields
+                        .into_iter()
+                        .filter(|(k, _)| k == "a" || k == "c")
+                        .collect();
+                    assert_eq!(kept, Ok(JsValue::Object(only)), "{text:?}");
+                }
+                whole => assert_eq!(kept, whole, "{text:?}"),
+            }
+            let whole = parse(text).ok();
+            for key in ["a", "b", "c"] {
+                let expected = whole.as_ref().and_then(|v| v.get(key));
+                assert_eq!(field(text, key).as_ref(), expected, "{text:?} {key}");
+                assert_eq!(
+                    string_field(text, key).as_deref(),
+                    expected.and_then(JsValue::as_str),
+                    "{text:?} {key}"
+                );
+            }
+        }
+    }
+
+    /// What the reference-parity tests rest on: reading some properties
+    /// fails exactly when the whole parse does, with its message and place.
+    fn agrees_with_the_whole_parse(text: &str) {
+        let whole = parse(text);
+        let kept = parse_keeping(text, &["a", "c"]);
+        match &whole {
+            Ok(JsValue::Object(fields)) => {
+                let only: Vec<_> = fields
+                    .iter()
+                    .filter(|(k, _)| k == "a" || k == "c")
+                    .cloned()
+                    .collect();
+                assert_eq!(kept, Ok(JsValue::Object(only)), "{text:?}");
+            }
+            _ => assert_eq!(kept, whole, "{text:?}"),
+        }
+        let expected = whole.as_ref().ok().and_then(|v| v.get("a"));
+        assert_eq!(field(text, "a").as_ref(), expected, "{text:?}");
+        assert_eq!(
+            string_field(text, "a").as_deref(),
+            expected.and_then(JsValue::as_str),
+            "{text:?}"
+        );
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn any_text_reads_alike_in_part_and_whole(
+            text in r#"[{}\[\]",:abc019 .eE+\\u-]{0,48}"#,
+        ) {
+            agrees_with_the_whole_parse(&text);
+        }
+
+        #[test]
+        fn an_object_reads_alike_in_part_and_whole(
+            inner in r#"("[abc]":("[a-c\\u0-9 ]{0,6}"|-?[0-9.eE+]{1,5}|\[[0-9,"a ]{0,8}\]|\{"c":[a-z0-9"]{0,4}\}|true|nul),?){0,6}"#,
+        ) {
+            agrees_with_the_whole_parse(&format!("{{{inner}}}"));
+        }
     }
 
     #[test]

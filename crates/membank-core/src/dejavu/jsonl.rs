@@ -4,35 +4,61 @@
 //! then `trim()`), so line numbers agree with theirs; a broken line keeps its
 //! number and the error, and the other lines still load.
 
+use std::borrow::Cow;
 use std::ops::Range;
+use std::sync::Arc;
 
 use rayon::prelude::*;
 
 use super::js::{self, JsValue, ParseError};
 
-/// One non-blank line of a JSONL file.
-#[derive(Debug, Clone, PartialEq)]
+/// Lines handed to the pool per turn of [`JsonlFile::map_in_order`]: enough
+/// to keep two cores busy, few enough that what is made of them stays small.
+pub(crate) const CHUNK: usize = 2048;
+
+/// One non-blank line of a JSONL file: where it is, parsed when asked.
+///
+/// Lines are not kept parsed: a file of tens of thousands of impressions
+/// would take several times its own size as values. Each line shares the
+/// file's text instead and parses again for whoever reads it.
+#[derive(Debug, Clone)]
 pub struct JsonlLine {
     /// 1-based, counting blank lines too.
     pub line: usize,
     /// Byte range of the line in the file text, without its line ending.
     pub span: Range<usize>,
-    pub value: Result<JsValue, ParseError>,
+    text: Arc<String>,
+}
+
+impl PartialEq for JsonlLine {
+    fn eq(&self, other: &Self) -> bool {
+        self.line == other.line && self.raw() == other.raw()
+    }
 }
 
 impl JsonlLine {
+    /// The line as the reference parses it: trimmed.
+    pub fn raw(&self) -> &str {
+        js::js_trim(&self.text[self.span.clone()])
+    }
+
+    /// The line's JSON value, or why it is not JSON.
+    pub fn value(&self) -> Result<JsValue, ParseError> {
+        js::parse(self.raw())
+    }
+
     /// The parsed object, when the line holds one (`null`, numbers, strings
     /// and arrays are valid JSON but not records).
-    pub fn object(&self) -> Option<&JsValue> {
-        match &self.value {
+    pub fn object(&self) -> Option<JsValue> {
+        match self.value() {
             Ok(v @ JsValue::Object(_)) => Some(v),
             _ => None,
         }
     }
 
     /// A field of the record as a string, when it is one.
-    pub fn str_field(&self, key: &str) -> Option<&str> {
-        self.object()?.get(key)?.as_str()
+    pub fn str_field(&self, key: &str) -> Option<Cow<'_, str>> {
+        js::string_field(self.raw(), key)
     }
 }
 
@@ -40,27 +66,26 @@ impl JsonlLine {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct JsonlFile {
     pub path: String,
-    pub text: String,
+    /// Shared with every line, and with the project's texts.
+    pub text: Arc<String>,
     pub lines: Vec<JsonlLine>,
 }
 
 impl JsonlFile {
     pub fn parse(path: &str, text: String) -> JsonlFile {
-        let spans: Vec<(usize, Range<usize>)> = split_lines(&text)
+        JsonlFile::of_shared(path, Arc::new(text))
+    }
+
+    /// The lines of a text that is kept elsewhere too, without a copy.
+    pub fn of_shared(path: &str, text: Arc<String>) -> JsonlFile {
+        let lines = split_lines(&text)
             .filter(|(_, span)| !js::js_trim(&text[span.clone()]).is_empty())
+            .map(|(line, span)| JsonlLine {
+                line,
+                span,
+                text: Arc::clone(&text),
+            })
             .collect();
-        let parse_line = |(number, span): (usize, Range<usize>)| JsonlLine {
-            line: number,
-            value: js::parse(js::js_trim(&text[span.clone()])),
-            span,
-        };
-        // Parsing is most of loading a project of tens of thousands of
-        // impressions, and every line parses on its own.
-        let lines = if crate::parallel::pays(spans.len()) {
-            spans.into_par_iter().map(parse_line).collect()
-        } else {
-            spans.into_iter().map(parse_line).collect()
-        };
         JsonlFile {
             path: path.to_owned(),
             text,
@@ -68,9 +93,29 @@ impl JsonlFile {
         }
     }
 
+    /// `f` of every line, in file order. A large file's lines are handed
+    /// to the pool a chunk at a time, so what `f` makes of a chunk is all
+    /// that is held at once.
+    pub fn map_in_order<'a, T: Send + 'a>(
+        &'a self,
+        f: impl Fn(&'a JsonlLine) -> T + Send + Sync + 'a,
+    ) -> impl Iterator<Item = (&'a JsonlLine, T)> + 'a {
+        let parallel = crate::parallel::pays(self.lines.len());
+        self.lines.chunks(CHUNK).flat_map(move |chunk| {
+            let done: Vec<T> = if parallel {
+                chunk.par_iter().map(&f).collect()
+            } else {
+                chunk.iter().map(&f).collect()
+            };
+            chunk.iter().zip(done)
+        })
+    }
+
     /// The line with this 1-based number, if it is not blank.
     pub fn line(&self, number: usize) -> Option<&JsonlLine> {
-        self.lines.iter().find(|l| l.line == number)
+        // Lines are in file order.
+        let i = self.lines.binary_search_by_key(&number, |l| l.line).ok()?;
+        self.lines.get(i)
     }
 }
 
@@ -114,11 +159,13 @@ mod tests {
         );
         let numbers: Vec<usize> = f.lines.iter().map(|l| l.line).collect();
         assert_eq!(numbers, vec![1, 3, 4]);
-        assert!(f.lines[1].value.is_err());
+        assert!(f.lines[1].value().is_err());
         assert_eq!(
             f.lines[2].object().unwrap().get("b"),
             Some(&JsValue::Number(2.0))
         );
+        assert_eq!(f.line(4), Some(&f.lines[2]));
+        assert_eq!(f.line(2), None);
         assert_eq!(&f.text[f.lines[0].span.clone()], "{\"a\":1}");
     }
 

@@ -184,9 +184,9 @@ impl Memory for Project {
             DocSource::Text(_) if path == IMPRESSIONS_PATH => self
                 .impressions
                 .iter()
-                .flat_map(|f| f.lines.iter().map(move |l| (f, l)))
-                .filter_map(|(f, l)| {
-                    let target = l.str_field("record_path")?;
+                .flat_map(|f| f.lines.iter().enumerate().map(move |(i, l)| (f, i, l)))
+                .filter_map(|(f, i, l)| {
+                    let target = self.route(i)?;
                     Some(DocLink {
                         raw: &f.text[l.span.clone()],
                         target,

@@ -2,10 +2,13 @@
 //! files read (regular files only, bounded, never through a link), records,
 //! impressions and feedback parsed, links and routes resolved.
 
-use std::collections::BTreeMap;
+use std::borrow::Cow;
+use std::collections::{BTreeMap, HashMap};
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
+use rayon::prelude::*;
 use serde::Serialize;
 
 use super::jsonl::JsonlFile;
@@ -120,8 +123,9 @@ pub struct Project {
     /// Every file under `memory/`, sorted by path.
     pub files: Vec<MemoryFile>,
     /// Text of every readable `.md`, `.jsonl` and `.txt` file under
-    /// `memory/`, and of `AGENTS.md`, by path.
-    pub texts: BTreeMap<String, String>,
+    /// `memory/`, and of `AGENTS.md`, by path. Shared with the JSONL
+    /// files parsed from them, so each text is held once.
+    pub texts: BTreeMap<String, Arc<String>>,
     pub records: Vec<Record>,
     pub impressions: Option<JsonlFile>,
     pub feedback: Option<JsonlFile>,
@@ -137,6 +141,9 @@ pub struct Project {
     /// The documents the layout boundary lists, in display order.
     pub(crate) docs: Vec<(String, DocSource)>,
     pub(crate) doc_backlinks: Vec<Vec<DocId>>,
+    /// Each impression line's `record_path`, by index in
+    /// `impressions.lines`: read once at load, as lines are not kept parsed.
+    routes: Vec<Option<Arc<str>>>,
     /// Links whose own path is not private but whose target is: looked up
     /// for every document, so kept apart rather than searched for.
     linked_private: std::collections::BTreeSet<String>,
@@ -170,7 +177,7 @@ impl Project {
         match p.read(AGENTS_PATH) {
             Ok(Some(bytes)) => {
                 p.agents_present = true;
-                p.texts.insert(AGENTS_PATH.into(), lossy(bytes));
+                p.texts.insert(AGENTS_PATH.into(), Arc::new(lossy(bytes)));
             }
             Ok(None) => {}
             Err(message) => {
@@ -193,11 +200,11 @@ impl Project {
         self.impressions = self
             .texts
             .get(IMPRESSIONS_PATH)
-            .map(|t| JsonlFile::parse(IMPRESSIONS_PATH, t.clone()));
+            .map(|t| JsonlFile::of_shared(IMPRESSIONS_PATH, Arc::clone(t)));
         self.feedback = self
             .texts
             .get(FEEDBACK_PATH)
-            .map(|t| JsonlFile::parse(FEEDBACK_PATH, t.clone()));
+            .map(|t| JsonlFile::of_shared(FEEDBACK_PATH, Arc::clone(t)));
         self.records = self
             .texts
             .iter()
@@ -207,7 +214,7 @@ impl Project {
                 kind: RecordKind::of(path),
                 private: self.is_private(path),
                 frontmatter: record::parse_frontmatter(text),
-                text: text.clone(),
+                text: String::clone(text),
                 links: record::links(path, text),
             })
             .collect();
@@ -222,7 +229,7 @@ impl Project {
     pub fn with_changes(&self, changes: &BTreeMap<String, String>) -> Project {
         let mut p = self.clone();
         for (path, text) in changes {
-            p.texts.insert(path.clone(), text.clone());
+            p.texts.insert(path.clone(), Arc::new(text.clone()));
             p.not_utf8.retain(|x| x != path);
             p.problems.retain(|x| &x.path != path);
             match p.files.iter_mut().find(|f| &f.path == path) {
@@ -335,7 +342,7 @@ impl Project {
                     if std::str::from_utf8(&bytes).is_err() || bytes.contains(&0) {
                         self.not_utf8.push(rel.clone());
                     }
-                    self.texts.insert(rel, lossy(bytes));
+                    self.texts.insert(rel, Arc::new(lossy(bytes)));
                 }
                 Ok(None) => {}
                 Err(message) => self.problems.push(ReadProblem { path: rel, message }),
@@ -356,21 +363,44 @@ impl Project {
                 }
             }
         }
+        let mut routes = Vec::new();
         if let Some(imp) = &self.impressions {
-            for line in &imp.lines {
-                if let Some(target) = line
-                    .str_field("record_path")
-                    .and_then(|p| paths::resolve_from("", p))
-                {
+            let found: Vec<Option<Cow<str>>> = if crate::parallel::pays(imp.lines.len()) {
+                imp.lines
+                    .par_iter()
+                    .map(|l| l.str_field("record_path"))
+                    .collect()
+            } else {
+                imp.lines
+                    .iter()
+                    .map(|l| l.str_field("record_path"))
+                    .collect()
+            };
+            // Many impressions route to one record: each path is held once.
+            let mut interned: HashMap<&str, Arc<str>> = HashMap::new();
+            routes.reserve_exact(found.len());
+            for (line, path) in imp.lines.iter().zip(&found) {
+                let path = path
+                    .as_deref()
+                    .map(|p| Arc::clone(interned.entry(p).or_insert_with(|| Arc::from(p))));
+                if let Some(target) = path.as_deref().and_then(|p| paths::resolve_from("", p)) {
                     map.entry(target).or_default().push(Reference {
                         from: IMPRESSIONS_PATH.into(),
                         line: line.line,
                         via: "route",
                     });
                 }
+                routes.push(path);
             }
         }
         self.backlinks = map;
+        self.routes = routes;
+    }
+
+    /// The `record_path` of the impression at this index of
+    /// `impressions.lines`, when it is a string.
+    pub fn route(&self, index: usize) -> Option<&str> {
+        self.routes.get(index)?.as_deref()
     }
 
     /// Private memory by the rule of [`paths::is_private`], applied both to
@@ -425,7 +455,7 @@ impl Project {
 
     /// The text of a file, if it was read.
     pub fn text(&self, path: &str) -> Option<&str> {
-        self.texts.get(path).map(String::as_str)
+        self.texts.get(path).map(|t| t.as_str())
     }
 
     /// The absolute path of the project, `/`-separated, as the reference
@@ -473,5 +503,47 @@ fn read_message(e: &ReadError) -> String {
             "a symbolic link leading outside the project; not followed".into()
         }
         other => format!("not read: {other}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_impressions_text_is_held_once_and_routes_are_read_from_it() {
+        let tmp = tempfile::tempdir().unwrap();
+        fs::create_dir_all(tmp.path().join("memory/decisions")).unwrap();
+        fs::write(tmp.path().join("memory/decisions/café.md"), "# Café\n").unwrap();
+        fs::write(
+            tmp.path().join(IMPRESSIONS_PATH),
+            concat!(
+                "{\"id\":\"a\",\"record_path\":\"memory/decisions/caf\\u00e9.md\"}\n",
+                "{\"record_path\":7}\n",
+                "not json, \"record_path\":\"memory/decisions/café.md\"\n",
+                "\n",
+                "{\"record_path\":\"x\",\"record_path\":\"memory/decisions/café.md\"}\n",
+            ),
+        )
+        .unwrap();
+        let p = Project::load(tmp.path()).unwrap();
+        let imp = p.impressions.as_ref().unwrap();
+        assert!(Arc::ptr_eq(&imp.text, &p.texts[IMPRESSIONS_PATH]));
+        let routes: Vec<Option<&str>> = (0..imp.lines.len()).map(|i| p.route(i)).collect();
+        assert_eq!(
+            routes,
+            [
+                Some("memory/decisions/café.md"),
+                None,
+                None,
+                Some("memory/decisions/café.md")
+            ]
+        );
+        let lines: Vec<usize> = p
+            .references_to("memory/decisions/café.md")
+            .iter()
+            .map(|r| r.line)
+            .collect();
+        assert_eq!(lines, [1, 5]);
     }
 }

@@ -1,5 +1,5 @@
 //! Recall: the cue scan over `impressions.jsonl`, exactly as the reference
-//! scan computes it, with the arithmetic kept for every impression.
+//! scan computes it, with the arithmetic of every impression on request.
 //!
 //! Tokens are the lower-cased maximal runs of Unicode letters and digits
 //! longer than one UTF-16 unit; an impression's tokens come from its
@@ -10,7 +10,6 @@
 use std::collections::HashSet;
 use std::sync::LazyLock;
 
-use rayon::prelude::*;
 use regex::Regex;
 use serde::Serialize;
 
@@ -147,7 +146,10 @@ pub struct ScanDiagnostic {
     pub error: Option<String>,
 }
 
-/// The whole result of one cue.
+/// The whole result of one cue. The explanation of every impression is
+/// not kept: [`Recall::explanations`] makes them again from the file, one
+/// chunk of lines at a time (a large file's would take more memory than
+/// the file itself).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Recall {
     pub cue: String,
@@ -157,13 +159,16 @@ pub struct Recall {
     /// Every match, best first (the reference prints the first five).
     pub matches: Vec<Match>,
     pub diagnostics: Vec<ScanDiagnostic>,
-    /// One per non-blank impression line, in file order.
-    pub explanations: Vec<Explanation>,
+    /// How many impression lines were scanned: every non-blank line, less
+    /// those left out for the reader.
+    pub scanned: usize,
+    /// Impressions pointing at private records were left out.
+    shared: bool,
 }
 
 /// Scan the impressions for a cue. `None` means the file does not exist.
 pub fn recall(impressions: Option<&JsonlFile>, cue: &str) -> Recall {
-    recall_where(impressions, cue, |_| true)
+    recall_where(impressions, cue, false)
 }
 
 /// Scan for a cue as if the impressions that point at a private record
@@ -171,21 +176,10 @@ pub fn recall(impressions: Option<&JsonlFile>, cue: &str) -> Recall {
 /// that may not learn even that such a record exists, or what its
 /// keywords are.
 pub fn recall_shared(impressions: Option<&JsonlFile>, cue: &str) -> Recall {
-    recall_where(impressions, cue, |line| {
-        let private = line.value.as_ref().ok().and_then(|v| {
-            v.get("record_path")
-                .and_then(JsValue::as_str)
-                .map(super::paths::is_private)
-        });
-        private != Some(true)
-    })
+    recall_where(impressions, cue, true)
 }
 
-fn recall_where(
-    impressions: Option<&JsonlFile>,
-    cue: &str,
-    keep: impl Fn(&JsonlLine) -> bool,
-) -> Recall {
+fn recall_where(impressions: Option<&JsonlFile>, cue: &str, shared: bool) -> Recall {
     let cue_tokens = tokenize(cue);
     let Some(file) = impressions else {
         return Recall {
@@ -202,71 +196,44 @@ fn recall_where(
                 line: None,
                 error: None,
             }],
-            explanations: Vec::new(),
+            scanned: 0,
+            shared,
         };
     };
-    let kept: Vec<&JsonlLine> = file.lines.iter().filter(|l| keep(l)).collect();
-    let explain = |line: &&JsonlLine| {
-        let mut exp = Explanation {
-            line: line.line,
-            id: String::new(),
-            considered: Considered::Scored,
-            tokens: Vec::new(),
-            matched: Vec::new(),
-            overlap: 0.0,
-            weight: DEFAULT_WEIGHT,
-            weight_defaulted: true,
-            raw_score: 0.0,
-            score: 0.0,
-            rank: None,
+    // Of each line only what the result keeps: its match and its error.
+    let outcomes = file.map_in_order(|line| {
+        let (exp, found) = explain(line, &cue_tokens, shared, false)?;
+        let error = match exp.considered {
+            Considered::Invalid { error } => Some(error),
+            _ => None,
         };
-        let found = match score_line(line.value.as_ref(), &cue_tokens, &mut exp) {
-            // Boxed: most lines do not match, and each slot is held until
-            // the scan ends.
-            Ok(m) => m.map(|m| {
-                Box::new(Match {
-                    line: line.line,
-                    ..m
-                })
-            }),
-            Err(error) => {
-                exp.considered = Considered::Invalid { error };
-                None
-            }
+        Some((error, found))
+    });
+    let mut scanned = 0;
+    let mut matches: Vec<Match> = Vec::new();
+    let mut diagnostics: Vec<ScanDiagnostic> = Vec::new();
+    for (line, outcome) in outcomes {
+        let Some((error, found)) = outcome else {
+            continue;
         };
-        (exp, found)
-    };
-    // Every line scores on its own; a large file's lines are shared out.
-    let (mut explanations, found): (Vec<Explanation>, Vec<Option<Box<Match>>>) =
-        if crate::parallel::pays(kept.len()) {
-            kept.par_iter().map(explain).unzip()
-        } else {
-            kept.iter().map(explain).unzip()
-        };
-    let mut matches: Vec<Match> = found.into_iter().flatten().map(|m| *m).collect();
-    let diagnostics: Vec<ScanDiagnostic> = explanations
-        .iter()
-        .filter_map(|exp| match &exp.considered {
-            Considered::Invalid { error } => Some(ScanDiagnostic {
-                id: format!("invalid-line-{}", exp.line),
+        scanned += 1;
+        if let Some(error) = error {
+            diagnostics.push(ScanDiagnostic {
+                id: format!("invalid-line-{}", line.line),
                 level: "error",
                 message: "Invalid impression record",
                 path: file.path.clone(),
-                line: Some(exp.line),
-                error: Some(error.clone()),
-            }),
-            _ => None,
-        })
-        .collect();
-    // Stable, like Array.prototype.sort: equal scores keep file order.
-    matches.sort_by(|a: &Match, b: &Match| b.score.total_cmp(&a.score));
-    // Explanations are in file order, so each match's is found by halving
-    // (a scan per match made a large file's recall quadratic).
-    for (rank, m) in matches.iter().enumerate() {
-        if let Ok(i) = explanations.binary_search_by_key(&m.line, |e: &Explanation| e.line) {
-            explanations[i].rank = Some(rank + 1);
+                line: Some(line.line),
+                error: Some(error),
+            });
         }
+        matches.extend(found);
     }
+    // As the reference's stable sort leaves them: equal scores in file
+    // order (an unstable sort by both needs no scratch copy of them all).
+    matches.sort_unstable_by(|a: &Match, b: &Match| {
+        b.score.total_cmp(&a.score).then(a.line.cmp(&b.line))
+    });
     let score = matches.first().map_or(0.0, |m| m.score);
     Recall {
         cue: cue.to_owned(),
@@ -275,15 +242,118 @@ fn recall_where(
         score,
         matches,
         diagnostics,
-        explanations,
+        scanned,
+        shared,
     }
 }
 
+/// One line's explanation and match; `None` when the line is left out for
+/// the reader.
+fn explain(
+    line: &JsonlLine,
+    cue: &[String],
+    shared: bool,
+    keep_tokens: bool,
+) -> Option<(Explanation, Option<Match>)> {
+    let value = js::parse_keeping(line.raw(), &SCANNED_KEYS);
+    if shared
+        && let Ok(v) = &value
+        && v.get("record_path")
+            .and_then(JsValue::as_str)
+            .is_some_and(super::paths::is_private)
+    {
+        return None;
+    }
+    let mut exp = Explanation {
+        line: line.line,
+        id: String::new(),
+        considered: Considered::Scored,
+        tokens: Vec::new(),
+        matched: Vec::new(),
+        overlap: 0.0,
+        weight: DEFAULT_WEIGHT,
+        weight_defaulted: true,
+        raw_score: 0.0,
+        score: 0.0,
+        rank: None,
+    };
+    let found = match score_line(value.as_ref(), cue, &mut exp, keep_tokens) {
+        Ok(m) => m.map(|m| Match {
+            line: line.line,
+            ..m
+        }),
+        Err(error) => {
+            exp.considered = Considered::Invalid { error };
+            None
+        }
+    };
+    Some((exp, found))
+}
+
+impl Recall {
+    /// The explanation of every impression scanned, in file order, made
+    /// as they are read. `file` is the one this result scanned.
+    pub fn explanations<'a>(
+        &'a self,
+        file: Option<&'a JsonlFile>,
+    ) -> impl Iterator<Item = Explanation> + 'a {
+        // Matches by line, for each explanation's rank.
+        let mut ranks: Vec<(usize, usize)> = self
+            .matches
+            .iter()
+            .enumerate()
+            .map(|(i, m)| (m.line, i + 1))
+            .collect();
+        ranks.sort_unstable();
+        let explained = file.into_iter().flat_map(move |f| {
+            f.map_in_order(move |line| explain(line, &self.cue_tokens, self.shared, true))
+        });
+        explained.filter_map(move |(_, outcome)| {
+            let (mut exp, _) = outcome?;
+            if let Ok(i) = ranks.binary_search_by_key(&exp.line, |&(line, _)| line) {
+                exp.rank = Some(ranks[i].1);
+            }
+            Some(exp)
+        })
+    }
+
+    /// The explanations of the `limit` best matches, best first.
+    pub fn best_explained(&self, file: Option<&JsonlFile>, limit: usize) -> Vec<Explanation> {
+        let Some(file) = file else {
+            return Vec::new();
+        };
+        self.matches
+            .iter()
+            .take(limit)
+            .enumerate()
+            .filter_map(|(i, m)| {
+                let line = file.line(m.line)?;
+                let (mut exp, _) = explain(line, &self.cue_tokens, self.shared, true)?;
+                exp.rank = Some(i + 1);
+                Some(exp)
+            })
+            .collect()
+    }
+}
+
+/// The properties the scan reads; the others are only checked.
+const SCANNED_KEYS: [&str; 7] = [
+    "id",
+    "status",
+    "keywords",
+    "aliases",
+    "title",
+    "weight",
+    "record_path",
+];
+
 /// The reference's per-line work; `Err` where JavaScript would throw.
+/// The impression's tokens are kept in `exp` only when `keep_tokens`.
 fn score_line(
     value: Result<&JsValue, &js::ParseError>,
     cue: &[String],
     exp: &mut Explanation,
+    keep_tokens: bool,
 ) -> Result<Option<Match>, String> {
     let record = value.map_err(|e| e.to_string())?;
     if *record == JsValue::Null {
@@ -299,29 +369,34 @@ fn score_line(
         };
         return Ok(None);
     }
-    let mut parts = spread(record.get("keywords"), "keywords")?;
-    parts.extend(spread(record.get("aliases"), "aliases")?);
-    parts.push(match record.get("title") {
-        None | Some(JsValue::Null) => String::new(),
-        Some(v) => v.join_string(),
-    });
-    let tokens = tokenize(&parts.join(" "));
-    let token_set: HashSet<&str> = tokens.iter().map(String::as_str).collect();
-    let matched: Vec<String> = cue
-        .iter()
-        .filter(|t| token_set.contains(t.as_str()))
-        .cloned()
-        .collect();
+    // `[...keywords, ...aliases, title].join(" ")`, written straight into
+    // one string.
+    let mut joined = String::new();
+    let mut parts = 0;
+    spread_into(record.get("keywords"), "keywords", &mut joined, &mut parts)?;
+    spread_into(record.get("aliases"), "aliases", &mut joined, &mut parts)?;
+    if parts > 0 {
+        joined.push(' ');
+    }
+    if let Some(title) = record.get("title") {
+        title.write_join_string(&mut joined);
+    }
+    let lower = joined.to_lowercase();
+    let tokens = DistinctTokens::of(&lower);
+    let matched: Vec<String> = cue.iter().filter(|t| tokens.contains(t)).cloned().collect();
+    let tokens = tokens.in_order;
     if let Some(w) = record.get("weight").and_then(JsValue::as_number) {
         exp.weight = w;
         exp.weight_defaulted = false;
     }
-    exp.tokens = tokens;
-    exp.matched = matched.clone();
-    if cue.is_empty() || exp.tokens.is_empty() {
+    if keep_tokens {
+        exp.tokens = tokens.iter().map(|t| (*t).to_owned()).collect();
+        exp.matched = matched.clone();
+    }
+    if cue.is_empty() || tokens.is_empty() {
         return Ok(None);
     }
-    exp.overlap = matched.len() as f64 / cue.len().min(exp.tokens.len()) as f64;
+    exp.overlap = matched.len() as f64 / cue.len().min(tokens.len()) as f64;
     exp.raw_score = js::js_min(1.0, exp.overlap * (0.75 + exp.weight * 0.25));
     // `score > 0` is false for NaN too (0 × Infinity): not a match.
     if exp.raw_score.is_nan() || exp.raw_score <= 0.0 {
@@ -338,15 +413,87 @@ fn score_line(
     }))
 }
 
-/// `[...(value ?? [])]` joined later with spaces: arrays give their
-/// elements, strings their characters; anything else throws.
-fn spread(value: Option<&JsValue>, name: &str) -> Result<Vec<String>, String> {
-    match value {
-        None | Some(JsValue::Null) => Ok(Vec::new()),
-        Some(JsValue::Array(items)) => Ok(items.iter().map(JsValue::join_string).collect()),
-        Some(JsValue::String(s)) => Ok(s.chars().map(String::from).collect()),
-        Some(_) => Err(format!("record.{name} is not iterable")),
+/// The distinct tokens of a lower-cased text, in first-seen order.
+struct DistinctTokens<'a> {
+    in_order: Vec<&'a str>,
+    /// Filled only once there are more than a few to look through.
+    set: HashSet<&'a str>,
+}
+
+impl<'a> DistinctTokens<'a> {
+    /// Up to this many, a token is looked for in the list itself.
+    const LOOKUP_BELOW: usize = 32;
+
+    fn of(lower: &'a str) -> Self {
+        let mut tokens = DistinctTokens {
+            in_order: Vec::new(),
+            set: HashSet::new(),
+        };
+        if lower.is_ascii() {
+            // In ASCII the letters and digits are exactly these.
+            for run in lower.split(|c: char| !c.is_ascii_alphanumeric()) {
+                tokens.add(run);
+            }
+        } else {
+            for m in TOKEN.find_iter(lower) {
+                tokens.add(m.as_str());
+            }
+        }
+        tokens
     }
+
+    fn add(&mut self, token: &'a str) {
+        if js::utf16_len(token) <= 1 || self.contains(token) {
+            return;
+        }
+        self.in_order.push(token);
+        if !self.set.is_empty() {
+            self.set.insert(token);
+        } else if self.in_order.len() == Self::LOOKUP_BELOW {
+            self.set.extend(self.in_order.iter().copied());
+        }
+    }
+
+    fn contains(&self, token: &str) -> bool {
+        if self.set.is_empty() {
+            self.in_order.contains(&token)
+        } else {
+            self.set.contains(token)
+        }
+    }
+}
+
+/// `...(value ?? [])` into a space-joined list: arrays give their
+/// elements, strings their characters; anything else throws.
+fn spread_into(
+    value: Option<&JsValue>,
+    name: &str,
+    out: &mut String,
+    parts: &mut usize,
+) -> Result<(), String> {
+    let mut part = |out: &mut String| {
+        if *parts > 0 {
+            out.push(' ');
+        }
+        *parts += 1;
+    };
+    match value {
+        None | Some(JsValue::Null) => {}
+        Some(JsValue::Array(items)) => {
+            for item in items {
+                part(out);
+                item.write_join_string(out);
+            }
+        }
+        Some(JsValue::String(s)) => {
+            for c in s.chars() {
+                part(out);
+                out.push(c);
+            }
+        }
+        Some(_) => return Err(format!("record.{name} is not iterable")),
+    }
+    Ok(())
 }
 
 fn display_id(v: &JsValue) -> String {
@@ -440,40 +587,41 @@ mod tests {
             .join("\n"),
         );
         let r = recall(Some(&f), "zz object");
-        let ids: Vec<String> = r.explanations.iter().map(|e| e.id.clone()).collect();
+        let explanations: Vec<Explanation> = r.explanations(Some(&f)).collect();
+        let ids: Vec<String> = explanations.iter().map(|e| e.id.clone()).collect();
         assert_eq!(ids, vec!["str", "num", "", "off", "zero", "7"]);
         // A string of keywords spreads into single letters, which are dropped.
-        assert_eq!(r.explanations[0].tokens, vec!["zz"]);
+        assert_eq!(explanations[0].tokens, vec!["zz"]);
         assert!(matches!(
-            r.explanations[1].considered,
+            explanations[1].considered,
             Considered::Invalid { .. }
         ));
         assert!(matches!(
-            r.explanations[2].considered,
+            explanations[2].considered,
             Considered::Invalid { .. }
         ));
         assert_eq!(r.diagnostics.len(), 2);
         assert_eq!(r.diagnostics[1].id, "invalid-line-3");
         assert!(matches!(
-            r.explanations[3].considered,
+            explanations[3].considered,
             Considered::Inactive { .. }
         ));
         // status 0 is falsy, so the impression counts; "1" is not a number.
-        assert!(r.explanations[4].weight_defaulted);
+        assert!(explanations[4].weight_defaulted);
         // An object in the title becomes "[object Object]"; Infinity caps at 1.
-        assert_eq!(r.explanations[5].tokens, vec!["zz", "object"]);
+        assert_eq!(explanations[5].tokens, vec!["zz", "object"]);
         assert_eq!(r.matches[0].score, 1.0);
         assert_eq!(r.matches[0].id, Some(JsValue::Number(7.0)));
     }
 
-    /// 2,000 lines of every kind: valid, inactive, not JSON, `null`, a huge
+    /// 5,000 lines of every kind: valid, inactive, not JSON, `null`, a huge
     /// line, non-Latin text, repeated ids, blank lines.
     fn odd_impressions() -> String {
         let words = [
             "settings", "sync", "Über", "café", "οδος", "数据", "legacy", "x9",
         ];
         let mut lines = Vec::new();
-        for i in 0..2000usize {
+        for i in 0..5000usize {
             let w = |k: usize| words[(i * 7 + k * 3) % words.len()];
             lines.push(match i % 11 {
                 0 => "{not json".to_owned(),
@@ -481,7 +629,7 @@ mod tests {
                 2 => String::new(),
                 3 => format!(
                     r#"{{"id":"dup","title":"{}","keywords":["{}"],"weight":0.3}}"#,
-                    w(0).repeat(5000),
+                    w(0).repeat(if i < 1000 { 5000 } else { 3 }),
                     w(1)
                 ),
                 4 => format!(r#"{{"id":"off-{i}","status":"archived","keywords":["{}"]}}"#, w(0)),
@@ -505,20 +653,24 @@ mod tests {
     fn a_large_file_scans_as_each_of_its_lines_would_alone() {
         let text = odd_impressions();
         let cue = "settings café οδος legacy 数据";
-        let whole = recall(Some(&JsonlFile::parse(IMPRESSIONS_PATH, text.clone())), cue);
-        assert!(whole.explanations.len() > crate::parallel::SEQUENTIAL_BELOW);
+        let file = JsonlFile::parse(IMPRESSIONS_PATH, text.clone());
+        let whole = recall(Some(&file), cue);
+        let explanations: Vec<Explanation> = whole.explanations(Some(&file)).collect();
+        // Lines go to the pool in chunks: several, and one cut short.
+        assert!(explanations.len() > 2 * super::super::jsonl::CHUNK);
+        assert_eq!(whole.scanned, explanations.len());
         let mut matches = Vec::new();
         let mut diagnostics = Vec::new();
         let mut i = 0;
         for (number, span) in super::super::jsonl::split_lines(&text) {
             let alone = JsonlFile::parse(IMPRESSIONS_PATH, text[span].to_owned());
             let r = recall(Some(&alone), cue);
-            let Some(mut exp) = r.explanations.into_iter().next() else {
+            let Some(mut exp) = r.explanations(Some(&alone)).next() else {
                 continue;
             };
             exp.line = number;
             let expected_rank = exp.rank.take();
-            let mut got = whole.explanations[i].clone();
+            let mut got = explanations[i].clone();
             assert_eq!(got.rank.is_some(), expected_rank.is_some(), "line {number}");
             got.rank = None;
             assert_eq!(got, exp, "line {number}");
@@ -530,17 +682,39 @@ mod tests {
             }));
             i += 1;
         }
-        assert_eq!(i, whole.explanations.len());
+        assert_eq!(i, explanations.len());
         matches.sort_by(|a, b| b.score.total_cmp(&a.score));
         assert_eq!(whole.matches, matches);
         assert_eq!(whole.diagnostics, diagnostics);
         for (rank, m) in whole.matches.iter().enumerate() {
-            let e = whole
-                .explanations
-                .iter()
-                .find(|e| e.line == m.line)
-                .unwrap();
+            let e = explanations.iter().find(|e| e.line == m.line).unwrap();
             assert_eq!(e.rank, Some(rank + 1));
+        }
+        // The best few, made line by line, are the ranked ones of the scan.
+        let mut ranked: Vec<&Explanation> =
+            explanations.iter().filter(|e| e.rank.is_some()).collect();
+        ranked.sort_by_key(|e| e.rank);
+        let best = whole.best_explained(Some(&file), 7);
+        assert_eq!(best.iter().collect::<Vec<_>>(), ranked[..7]);
+    }
+
+    #[test]
+    fn long_and_non_ascii_lines_give_the_tokens_of_the_pattern() {
+        let words: Vec<String> = (0..100).map(|i| format!("w{i}")).collect();
+        for (extra, matched) in [
+            ("", vec!["w80", "w7"]),
+            (" Über", vec!["w80", "über", "w7"]),
+            (" x ĳ", vec!["w80", "w7"]),
+        ] {
+            let title = format!("{}{extra} w7 W7", words.join("-"));
+            let f = JsonlFile::parse(
+                IMPRESSIONS_PATH,
+                format!(r#"{{"id":"a","title":"{title}"}}"#),
+            );
+            let r = recall(Some(&f), "w80 über w7");
+            let explained: Vec<Explanation> = r.explanations(Some(&f)).collect();
+            assert_eq!(explained[0].tokens, tokenize(&title), "{extra:?}");
+            assert_eq!(r.matches[0].matched_keywords, matched, "{extra:?}");
         }
     }
 

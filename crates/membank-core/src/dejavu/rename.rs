@@ -73,7 +73,7 @@ pub fn plan(project: &Project, from: &str, to: &str) -> Result<Vec<FileFix>, Str
             ));
         }
         let before = read(project, path)?;
-        let mut after_text = text.clone();
+        let mut after_text = String::clone(text);
         let mut notes = Vec::new();
         let mut edits = edits;
         edits.sort_by_key(|(r, _)| std::cmp::Reverse(r.start));

@@ -252,16 +252,16 @@ fn superseded_section_end(text: &str) -> Option<usize> {
 fn impressions_edit(imp: &super::jsonl::JsonlFile, old: &Record, new: &Record) -> String {
     let routes_to = |line: &super::jsonl::JsonlLine, path: &str| {
         line.str_field("record_path")
-            .and_then(|p| paths::resolve_from("", p))
+            .and_then(|p| paths::resolve_from("", &p))
             .is_some_and(|p| p == path)
     };
     let new_id = imp
         .lines
         .iter()
         .find(|l| routes_to(l, &new.path))
-        .and_then(|l| l.str_field("id").map(str::to_owned))
+        .and_then(|l| l.str_field("id").map(String::from))
         .or_else(|| new.id().map(str::to_owned));
-    let mut text = imp.text.clone();
+    let mut text = String::clone(&imp.text);
     for line in imp.lines.iter().rev() {
         let Some(obj) = line.object() else { continue };
         let active = obj

@@ -89,7 +89,7 @@ pub fn recheck(
         _ => !again.contains(&*f.path),
     };
     let cutoff = stale_cutoff(opts);
-    let names = LinkNames::default();
+    let names = LinkNames::for_links_of(after, Some(&dirty));
     let mut fresh: Vec<Finding> = dirty
         .par_iter()
         .flat_map_iter(|&id| {

@@ -1,6 +1,6 @@
 //! Links between articles: dead, ambiguous, and articles nobody links to.
 
-use std::sync::OnceLock;
+use rayon::prelude::*;
 
 use crate::bank::{ArticleId, Bank, Resolution};
 use crate::near_miss::NearMisses;
@@ -8,26 +8,42 @@ use crate::near_miss::NearMisses;
 use super::finding::Message;
 use super::{Finding, Severity, finding};
 
-/// The names a dead link may have meant, indexed only once a check meets
-/// its first dead link.
+/// The names a dead link may have meant: indexed before the articles are
+/// checked, and only when one of them has a dead link. Built up front on
+/// every core, not on the first thread to meet a dead link while the
+/// others wait for it.
 #[derive(Default)]
-pub(super) struct LinkNames(OnceLock<NearMisses>);
+pub(super) struct LinkNames(Option<NearMisses>);
 
 impl LinkNames {
-    fn get(&self, bank: &Bank) -> &NearMisses {
-        self.0.get_or_init(|| {
-            let stems = bank
-                .articles()
-                .iter()
-                .map(|a| crate::article::stem_of(&a.rel_path));
-            let files = bank
-                .other_files
-                .iter()
-                .chain(&bank.templates)
-                .chain(bank.skipped.iter().map(|s| &s.path))
-                .map(|p| p.rsplit('/').next().unwrap_or(p));
-            NearMisses::new(stems.chain(files))
-        })
+    /// The names, if any of the articles `ids` (every article when
+    /// `None`) has a dead link.
+    pub(super) fn for_links_of(bank: &Bank, ids: Option<&[ArticleId]>) -> LinkNames {
+        let has_dead = |id: ArticleId| {
+            bank.outgoing(id)
+                .any(|(_, resolution)| matches!(resolution, Resolution::Dead))
+        };
+        let all = bank.articles().len();
+        let dead = match ids {
+            Some(ids) if crate::parallel::pays(ids.len()) => ids.par_iter().any(|&id| has_dead(id)),
+            Some(ids) => ids.iter().any(|&id| has_dead(id)),
+            None if crate::parallel::pays(all) => (0..all).into_par_iter().any(has_dead),
+            None => (0..all).any(has_dead),
+        };
+        if !dead {
+            return LinkNames(None);
+        }
+        let stems = bank
+            .articles()
+            .iter()
+            .map(|a| crate::article::stem_of(&a.rel_path));
+        let files = bank
+            .other_files
+            .iter()
+            .chain(&bank.templates)
+            .chain(bank.skipped.iter().map(|s| &s.path))
+            .map(|p| p.rsplit('/').next().unwrap_or(p));
+        LinkNames(Some(NearMisses::new(stems.chain(files))))
     }
 }
 
@@ -41,7 +57,7 @@ pub(super) fn link_findings(bank: &Bank, id: ArticleId, names: &LinkNames, out: 
                 Severity::Warning,
                 &a.rel_path,
                 Some(link.line),
-                dead_link(link, names.get(bank)),
+                dead_link(link, names.0.as_ref()),
             )),
             Resolution::Ambiguous(ids) => {
                 let names: Vec<String> = ids
@@ -119,10 +135,10 @@ pub fn is_attachment(target: &str) -> bool {
 
 /// What a dead link is: a missing attachment, a near miss of an existing
 /// name, or a name nothing has yet (perhaps a note still to be written).
-fn dead_link(link: &crate::article::Link, names: &NearMisses) -> Message {
+fn dead_link(link: &crate::article::Link, names: Option<&NearMisses>) -> Message {
     let target = link.target.trim();
     let name = target.rsplit('/').next().unwrap_or(target);
-    let near = names.find(name);
+    let near = names.and_then(|names| names.find(name));
     let written = link.written();
     if is_attachment(target) {
         let hint = match near {

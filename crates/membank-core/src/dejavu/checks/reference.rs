@@ -9,7 +9,7 @@ use regex::Regex;
 
 use super::Sink;
 use crate::dejavu::js::{self, JsValue, SetKey};
-use crate::dejavu::jsonl::{JsonlFile, JsonlLine};
+use crate::dejavu::jsonl::{CHUNK, JsonlFile, JsonlLine};
 use crate::dejavu::project::{Project, Record};
 use crate::dejavu::record::RecordKind;
 use crate::dejavu::{AGENTS_PATH, FEEDBACK_PATH, IMPRESSIONS_PATH, SUMMARY_PATH, paths};
@@ -123,10 +123,17 @@ fn impressions(project: &Project, file: &JsonlFile, out: &mut Sink) -> HashSet<S
     let mut seen_ids = HashSet::new();
     let mut signatures: HashMap<String, (String, usize)> = HashMap::new();
     let mut active_ids = HashSet::new();
-    for line in &file.lines {
+    let mut routes: HashMap<String, Option<(&'static str, Severity, String)>> = HashMap::new();
+    let mut checked: Vec<JsValue> = Vec::new();
+    for (line, value) in file.map_in_order(JsonlLine::value) {
         let n = line.line;
-        let Some(record) = line_value(&file.path, line, ("impression", "an impression"), out)
-        else {
+        let Some(record) = line_value(
+            &file.path,
+            line,
+            value,
+            ("impression", "an impression"),
+            out,
+        ) else {
             continue;
         };
         let get = |k: &str| record.get(k);
@@ -189,7 +196,7 @@ fn impressions(project: &Project, file: &JsonlFile, out: &mut Sink) -> HashSet<S
                 format!("updated `{s}` should be YYYY-MM-DD or an ISO timestamp"),
             );
         }
-        keywords(line, record, &mut signatures, &mut add);
+        keywords(line, &record, &mut signatures, &mut add);
         if get("aliases").is_some() && !is_string_array(get("aliases")) {
             add(
                 "bad-aliases",
@@ -215,7 +222,21 @@ fn impressions(project: &Project, file: &JsonlFile, out: &mut Sink) -> HashSet<S
             active_ids.insert(id_key);
         }
         if let Some(JsValue::String(rp)) = get("record_path") {
-            record_path(project, &root_abs, rp, &mut add);
+            // Thousands of impressions share a few hundred routes; each is
+            // resolved and looked up on disk once.
+            let route = routes
+                .entry(rp.clone())
+                .or_insert_with(|| route_problem(project, &root_abs, rp));
+            if let Some((code, severity, message)) = route {
+                add(code, *severity, message.clone());
+            }
+        }
+        // Freeing the parsed lines is a good part of the work: it goes to
+        // the pool a chunk at a time instead of this thread.
+        checked.push(record);
+        if checked.len() == CHUNK {
+            let chunk = std::mem::take(&mut checked);
+            rayon::spawn(move || drop(chunk));
         }
     }
     active_ids
@@ -317,43 +338,42 @@ fn keywords(
     }
 }
 
-fn record_path(
+/// What is wrong with an impression's `record_path`, if anything.
+fn route_problem(
     project: &Project,
     root_abs: &str,
     rp: &str,
-    add: &mut impl FnMut(&'static str, Severity, String),
-) {
+) -> Option<(&'static str, Severity, String)> {
     // Backslashes are plain characters here, so `../proj\\x` (which the
     // reference's prefix test lets through on Unix) counts as outside:
     // nothing outside the project is looked at.
     match paths::reference_resolve(root_abs, rp) {
-        None => add(
+        None => Some((
             "record-path-outside",
             Error,
             format!("record_path `{rp}` leaves the project; it must stay inside"),
-        ),
-        Some(rel) => {
-            if !project.exists(&rel) {
-                add(
-                    "record-path-missing",
-                    Warning,
-                    format!("record_path `{rp}` does not exist"),
-                );
-            }
-        }
+        )),
+        Some(rel) => (!project.exists(&rel)).then(|| {
+            (
+                "record-path-missing",
+                Warning,
+                format!("record_path `{rp}` does not exist"),
+            )
+        }),
     }
 }
 
 /// The JSON value of one line, or `None` when nothing more can be checked
 /// on it; the reason is reported. A non-object still gets the field checks
 /// (as in the reference tools), except `null`, on which they stop.
-fn line_value<'a>(
+fn line_value(
     path: &str,
-    line: &'a JsonlLine,
+    line: &JsonlLine,
+    value: Result<JsValue, js::ParseError>,
     (ignored, object): (&str, &str),
     out: &mut Sink,
-) -> Option<&'a JsValue> {
-    let record = match &line.value {
+) -> Option<JsValue> {
+    let record = match value {
         Err(e) => {
             out.add(
                 "invalid-jsonl",
@@ -374,7 +394,7 @@ fn line_value<'a>(
             Some(line.line),
             format!("the line is {}, not {object} object", record.type_name()),
         );
-        if *record == JsValue::Null {
+        if record == JsValue::Null {
             return None;
         }
     }
@@ -382,10 +402,15 @@ fn line_value<'a>(
 }
 
 fn feedback(file: &JsonlFile, active_ids: &HashSet<SetKey>, out: &mut Sink) {
-    for line in &file.lines {
+    for (line, value) in file.map_in_order(JsonlLine::value) {
         let n = line.line;
-        let Some(record) = line_value(&file.path, line, ("feedback line", "a feedback"), out)
-        else {
+        let Some(record) = line_value(
+            &file.path,
+            line,
+            value,
+            ("feedback line", "a feedback"),
+            out,
+        ) else {
             continue;
         };
         let get = |k: &str| record.get(k);

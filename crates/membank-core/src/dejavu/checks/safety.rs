@@ -6,7 +6,8 @@
 //! The reference uses JavaScript regular expressions without the `u` flag:
 //! `\b` and case-insensitivity are ASCII-only there, `\s` includes U+FEFF,
 //! `.` stops at CR and U+2028/9. The patterns below say the same in Rust
-//! (case-insensitive ones run on an ASCII-lowercased copy of the text).
+//! (`(?i-u:…)` around their ASCII letters folds ASCII case only, with no
+//! lower-cased copy of a large file).
 
 use std::sync::LazyLock;
 
@@ -25,23 +26,14 @@ pub struct Pattern {
     pub code: &'static str,
     pub severity: Severity,
     pub message: &'static str,
-    /// Matched against the ASCII-lowercased text.
-    pub fold_case: bool,
     regex: Regex,
 }
 
-fn pattern(
-    code: &'static str,
-    severity: Severity,
-    message: &'static str,
-    fold_case: bool,
-    re: &str,
-) -> Pattern {
+fn pattern(code: &'static str, severity: Severity, message: &'static str, re: &str) -> Pattern {
     Pattern {
         code,
         severity,
         message,
-        fold_case,
         regex: Regex::new(re).expect("safety pattern"),
     }
 }
@@ -53,25 +45,22 @@ static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
             "email-address",
             Severity::Warning,
             "possible e-mail address; memory shared with the repo should hold no personal data",
-            true,
-            &format!(r"{b}[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{{2,}}{b}"),
+            &format!(r"{b}(?i-u:[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{{2,}}){b}"),
         ),
         pattern(
             "raw-output",
             Severity::Warning,
             "looks like raw build or debug output; keep the durable signal only",
-            true,
             &format!(
-                r"{b}(?:stack trace|traceback|npm err!|at [^\n\r\x{{2028}}\x{{2029}}]+:[0-9]+:[0-9]+){b}"
+                r"{b}(?:(?i-u:stack trace|traceback|npm err!)|(?i-u:at )[^\n\r\x{{2028}}\x{{2029}}]+:[0-9]+:[0-9]+){b}"
             ),
         ),
         pattern(
             "credential-assignment",
             Severity::Error,
             "possible credential assignment; remove it and rotate the secret",
-            true,
             &format!(
-                r#"{b}(?:api[_-]?key|secret|token|password){JS_SPACE}*[:=]{JS_SPACE}*["']?[a-z0-9._~+/=-]{{16,}}"#
+                r#"{b}(?i-u:api[_-]?key|secret|token|password){JS_SPACE}*[:=]{JS_SPACE}*["']?(?i-u:[a-z0-9._~+/=-]{{16,}})"#
             ),
         ),
     ]
@@ -111,11 +100,9 @@ pub fn transcript_line(text: &str) -> Option<usize> {
 
 /// Scan one file's text.
 pub fn scan(text: &str) -> Vec<Hit> {
-    let folded = text.to_ascii_lowercase();
     let mut hits = secret_hits(text);
     for (i, p) in PATTERNS.iter().enumerate() {
-        let hay = if p.fold_case { &folded } else { text };
-        if let Some(m) = p.regex.find(hay) {
+        if let Some(m) = p.regex.find(text) {
             hits.push(Hit {
                 code: p.code,
                 severity: p.severity,
@@ -186,12 +173,10 @@ fn secret_hits(text: &str) -> Vec<Hit> {
 
 /// The text with every secret, credential and e-mail match blanked out.
 pub fn redact(text: &str) -> String {
-    let folded = text.to_ascii_lowercase();
     let mut ranges: Vec<std::ops::Range<usize>> =
         secrets::find(text).into_iter().map(|f| f.range).collect();
     for p in PATTERNS.iter().filter(|p| p.code != "raw-output") {
-        let hay = if p.fold_case { &folded } else { text };
-        ranges.extend(p.regex.find_iter(hay).map(|m| m.range()));
+        ranges.extend(p.regex.find_iter(text).map(|m| m.range()));
     }
     let mut out = String::with_capacity(text.len());
     for (i, c) in text.char_indices() {
@@ -260,6 +245,16 @@ mod tests {
         assert!(codes("npm ERR! x").is_empty());
         assert_eq!(codes("npm ERR!x"), vec!["raw-output"]);
         assert_eq!(codes("  at f (a.js:1:2)"), vec!["raw-output"]);
+        assert_eq!(codes("  AT f (A.js:1:2)"), vec!["raw-output"]);
+        assert_eq!(codes("Stack Trace:"), vec!["raw-output"]);
+        assert_eq!(
+            codes("TOKEN:\n\u{feff}ABCDEFGHIJKLMNOP"),
+            vec!["credential-assignment"]
+        );
+        // Only ASCII folds: the long s is not an s, and a match is found
+        // where it is in the text as written.
+        assert!(codes("\u{17f}ecret=abcdefghijklmnopq").is_empty());
+        assert_eq!(scan("é\nMail ANN@X.ORG")[0].line, Some(2));
     }
 
     #[test]

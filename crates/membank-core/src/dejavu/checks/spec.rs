@@ -228,20 +228,19 @@ fn routes(project: &Project, out: &mut Sink) {
         return;
     };
     let mut routed: HashSet<String> = HashSet::new();
-    for line in &imp.lines {
-        let Some(target) = line
-            .str_field("record_path")
-            .and_then(|p| paths::resolve_from("", p))
-        else {
+    for (i, line) in imp.lines.iter().enumerate() {
+        let Some(target) = project.route(i).and_then(|p| paths::resolve_from("", p)) else {
             continue;
         };
-        let active = match line.object().and_then(|o| o.get("status")) {
+        // The line's status is read only for a route to an inactive
+        // record: most routes are to active ones.
+        let line_active = || match crate::dejavu::js::field(line.raw(), "status") {
             None => true,
             Some(s) => !s.truthy() || s.as_str() == Some("active"),
         };
-        if active
-            && let Some(r) = project.record(&target)
+        if let Some(r) = project.record(&target)
             && !r.is_active()
+            && line_active()
         {
             out.add(
                 "route-to-inactive",
