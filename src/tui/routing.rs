@@ -301,8 +301,12 @@ fn perform(app: &mut App, action: Action) -> bool {
         }
         Action::Help => {
             let scope = app.panes.get(app.focus).scope();
-            let help = Help::new(app.panes.name(app.focus), scope, &app.keymap)
-                .for_layout(app.memory.spec());
+            let name = match scope {
+                Scope::FixReview => "Health: fix review",
+                Scope::TermCheck => "Health: terms check",
+                _ => app.panes.name(app.focus),
+            };
+            let help = Help::new(name, scope, &app.keymap).for_layout(app.memory.spec());
             app.popup = Some(Popup::Help(help));
             true
         }

@@ -242,6 +242,16 @@ impl FixReview {
         if self.result.is_some() {
             return hint_text(keymap, &[(Action::CloseView, "close")]);
         }
+        if self.rows.is_empty() && !self.asks.is_empty() {
+            // Nothing to write until a value is typed.
+            return hint_text(
+                keymap,
+                &[
+                    (Action::TypeValue, "type a value"),
+                    (Action::CloseView, "close"),
+                ],
+            );
+        }
         let mut pick = vec![
             (Action::Apply, "write"),
             (Action::CloseView, "close"),
