@@ -98,34 +98,15 @@ pub fn object_value_spans(text: &str) -> Option<Vec<(String, std::ops::Range<usi
     if p.s.get(p.i) != Some(&b'{') {
         return None;
     }
-    p.i += 1;
     let mut out = Vec::new();
-    p.ws();
-    if p.s.get(p.i) == Some(&b'}') {
-        return Some(out);
-    }
-    loop {
-        p.ws();
-        if p.s.get(p.i) != Some(&b'"') {
-            return None;
-        }
-        let key = p.string().ok()?;
-        p.ws();
-        if p.s.get(p.i) != Some(&b':') {
-            return None;
-        }
-        p.i += 1;
-        p.ws();
+    p.properties(|p, key| {
         let start = p.i;
-        p.value(1).ok()?;
-        out.push((key, start..p.i));
-        p.ws();
-        match p.s.get(p.i) {
-            Some(b',') => p.i += 1,
-            Some(b'}') => return Some(out),
-            _ => return None,
-        }
-    }
+        p.value(1)?;
+        out.push((key.into_owned(), start..p.i));
+        Ok(())
+    })
+    .ok()?;
+    Some(out)
 }
 
 struct Parser<'a> {
@@ -365,15 +346,51 @@ impl<'a> Parser<'a> {
         depth: usize,
         only: Option<&[&str]>,
     ) -> Result<JsValue, ParseError> {
-        self.i += 1;
         let mut fields: Vec<(String, JsValue)> = Vec::new();
         // Where each key is, once there are too many to look through: a
         // hostile line may hold a million keys.
         let mut positions: HashMap<String, usize> = HashMap::new();
+        self.properties(|p, key| {
+            if only.is_some_and(|keys| !keys.contains(&&*key)) {
+                return p.skip(depth + 1);
+            }
+            let v = p.value(depth + 1)?;
+            let at = if fields.len() < LOOKUP_BELOW {
+                fields.iter().position(|(k, _)| *k == key)
+            } else {
+                if positions.is_empty() {
+                    positions.extend(fields.iter().enumerate().map(|(i, (k, _))| (k.clone(), i)));
+                }
+                positions.get(&*key).copied()
+            };
+            match at {
+                Some(i) => fields[i].1 = v,
+                None => {
+                    if !positions.is_empty() {
+                        positions.insert(key.to_string(), fields.len());
+                    }
+                    fields.push((key.into_owned(), v));
+                }
+            }
+            Ok(())
+        })?;
+        fields.shrink_to_fit();
+        Ok(JsValue::Object(fields))
+    }
+
+    /// Walk the object whose `{` is next: each property's key goes to
+    /// `on` with the parser at its value, which `on` reads or steps over.
+    /// Building, skipping and searching all walk through here, so each
+    /// gives the same errors at the same offsets.
+    fn properties(
+        &mut self,
+        mut on: impl FnMut(&mut Self, Cow<'a, str>) -> Result<(), ParseError>,
+    ) -> Result<(), ParseError> {
+        self.i += 1;
         self.ws();
         if self.s.get(self.i) == Some(&b'}') {
             self.i += 1;
-            return Ok(JsValue::Object(fields));
+            return Ok(());
         }
         loop {
             self.ws();
@@ -387,36 +404,13 @@ impl<'a> Parser<'a> {
             }
             self.i += 1;
             self.ws();
-            if only.is_some_and(|keys| !keys.contains(&&*key)) {
-                self.skip(depth + 1)?;
-            } else {
-                let v = self.value(depth + 1)?;
-                let at = if fields.len() < LOOKUP_BELOW {
-                    fields.iter().position(|(k, _)| *k == key)
-                } else {
-                    if positions.is_empty() {
-                        positions
-                            .extend(fields.iter().enumerate().map(|(i, (k, _))| (k.clone(), i)));
-                    }
-                    positions.get(&*key).copied()
-                };
-                match at {
-                    Some(i) => fields[i].1 = v,
-                    None => {
-                        if !positions.is_empty() {
-                            positions.insert(key.to_string(), fields.len());
-                        }
-                        fields.push((key.into_owned(), v));
-                    }
-                }
-            }
+            on(self, key)?;
             self.ws();
             match self.s.get(self.i) {
                 Some(b',') => self.i += 1,
                 Some(b'}') => {
                     self.i += 1;
-                    fields.shrink_to_fit();
-                    return Ok(JsValue::Object(fields));
+                    return Ok(());
                 }
                 _ => return Err(self.err("expected ',' or '}'")),
             }
@@ -467,35 +461,7 @@ impl Parser<'_> {
     }
 
     fn skip_object(&mut self, depth: usize) -> Result<(), ParseError> {
-        self.i += 1;
-        self.ws();
-        if self.s.get(self.i) == Some(&b'}') {
-            self.i += 1;
-            return Ok(());
-        }
-        loop {
-            self.ws();
-            if self.s.get(self.i) != Some(&b'"') {
-                return Err(self.err("expected a property name"));
-            }
-            self.string_into(None)?;
-            self.ws();
-            if self.s.get(self.i) != Some(&b':') {
-                return Err(self.err("expected ':'"));
-            }
-            self.i += 1;
-            self.ws();
-            self.skip(depth + 1)?;
-            self.ws();
-            match self.s.get(self.i) {
-                Some(b',') => self.i += 1,
-                Some(b'}') => {
-                    self.i += 1;
-                    return Ok(());
-                }
-                _ => return Err(self.err("expected ',' or '}'")),
-            }
-        }
+        self.properties(|p, _| p.skip(depth + 1))
     }
 }
 
@@ -538,40 +504,16 @@ fn find_field<'a, T>(
     if p.s.get(p.i) != Some(&b'{') {
         return None;
     }
-    p.i += 1;
     let mut found = None;
-    p.ws();
-    if p.s.get(p.i) == Some(&b'}') {
-        p.i += 1;
-    } else {
-        loop {
-            p.ws();
-            if p.s.get(p.i) != Some(&b'"') {
-                return None;
-            }
-            let name = p.string_cow().ok()?;
-            p.ws();
-            if p.s.get(p.i) != Some(&b':') {
-                return None;
-            }
-            p.i += 1;
-            p.ws();
-            if name == key {
-                found = Some(read(&mut p).ok()?);
-            } else {
-                p.skip(1).ok()?;
-            }
-            p.ws();
-            match p.s.get(p.i) {
-                Some(b',') => p.i += 1,
-                Some(b'}') => {
-                    p.i += 1;
-                    break;
-                }
-                _ => return None,
-            }
+    p.properties(|p, name| {
+        if name == key {
+            found = Some(read(p)?);
+            Ok(())
+        } else {
+            p.skip(1)
         }
-    }
+    })
+    .ok()?;
     p.ws();
     if p.i != p.s.len() {
         return None;
