@@ -14,18 +14,12 @@ fn sample(name: &str) -> PathBuf {
 }
 
 fn json(args: &[&str]) -> (serde_json::Value, Option<i32>) {
-    let out = support::membank()
-        .args(args)
-        .output()
-        .expect("membank runs");
-    let v = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!(
-            "not JSON ({e}): {}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        )
-    });
-    (v, out.status.code())
+    support::json_of(
+        &support::membank()
+            .args(args)
+            .output()
+            .expect("membank runs"),
+    )
 }
 
 fn term(root: &Path, source: &str, target: &str, target_lang: &str, status: &str) {

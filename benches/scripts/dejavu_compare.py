@@ -22,9 +22,9 @@ import json
 import os
 import random
 import statistics
-import subprocess
 import sys
-import time
+
+from compare import run_once
 
 RECORDS = 200
 WORDS = ("settings sync migration legacy names engine semantic recall threshold "
@@ -81,20 +81,6 @@ def generate(root, impressions, seed=1):
                 "status": "active" if i % 10 else "archived",
             }
             f.write(json.dumps(line, separators=(",", ":")) + "\n")
-
-
-def run_once(argv):
-    start = time.perf_counter()
-    with open(os.devnull, "wb") as null:
-        proc = subprocess.Popen(argv, stdout=null, stderr=subprocess.PIPE)
-        _, status, usage = os.wait4(proc.pid, 0)
-    elapsed = time.perf_counter() - start
-    err = proc.stderr.read().decode(errors="replace")
-    proc.stderr.close()
-    code = os.waitstatus_to_exitcode(status)
-    if code not in (0, 1):
-        sys.exit(f"{' '.join(argv)} failed ({code}): {err}")
-    return elapsed, usage.ru_utime + usage.ru_stime, usage.ru_maxrss * 1024 / 1e6
 
 
 def main():
