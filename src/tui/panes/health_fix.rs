@@ -240,6 +240,10 @@ impl FixReview {
             return "type the value · Enter adds it to the review · Esc cancels".to_owned();
         }
         if self.result.is_some() {
+            return hint_text(keymap, &[(Action::Apply, "close")]);
+        }
+        if self.rows.is_empty() && self.asks.is_empty() {
+            // Only what no fix answers is listed: nothing to write.
             return hint_text(keymap, &[(Action::CloseView, "close")]);
         }
         if self.rows.is_empty() && !self.asks.is_empty() {
@@ -360,7 +364,7 @@ pub fn draw(frame: &mut Frame, area: Rect, review: &FixReview, focused: bool, th
         let mut lines = vec![Line::styled("Fixed:", theme.title)];
         lines.extend(result.iter().map(|l| Line::raw(format!("  {l}"))));
         lines.push(Line::styled(
-            "Enter closes this result; the checks run again.",
+            "The checks run again once this result is closed.",
             theme.muted,
         ));
         frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), area);
