@@ -179,7 +179,6 @@ impl App {
             p.agents.refresh(bank, &self.health);
             p.article.empty_note = crate::tui::panes::bank::starter_note(bank);
         }
-        p.recall.recompute(layouts::project(memory), theme);
         let reindex = p.search.memory_changed(memory);
         if p.article.rel.is_some() {
             p.article.lay_out(memory, theme, width);
@@ -193,6 +192,7 @@ impl App {
         if let Some(generation) = reindex {
             self.index_search(generation);
         }
+        self.recall_cue();
     }
 
     pub(in crate::tui) fn reload_paths(&mut self, rels: Vec<String>) {
