@@ -52,8 +52,10 @@ pub enum Group {
 #[derive(Debug, Clone)]
 pub struct HealthRow {
     pub kind: RowKind,
-    /// The styled row of a group; a finding's is made when it is drawn.
-    pub line: Line<'static>,
+    /// The styled row of a group or a file; a finding's is made when it
+    /// is drawn. Boxed: nearly every row is a finding's, and a large bank
+    /// has a hundred thousand of them.
+    pub line: Option<Box<Line<'static>>>,
     /// A finding listed under its file's row, which names the file.
     pub under_file: bool,
 }
@@ -153,10 +155,10 @@ impl HealthPane {
             let sev_folded = self.folded.contains(&Group::Severity(*sev));
             rows.push(HealthRow {
                 kind: RowKind::Severity(*sev),
-                line: Line::from(vec![
+                line: Some(Box::new(Line::from(vec![
                     Span::styled(fold_mark(sev_folded), theme.muted),
                     Span::styled(severity_label(*sev, total), style),
-                ]),
+                ]))),
                 under_file: false,
             });
             if sev_folded {
@@ -166,12 +168,12 @@ impl HealthPane {
                 let code_folded = self.folded.contains(&Group::Code(*sev, code));
                 rows.push(HealthRow {
                     kind: RowKind::Code(*sev, code),
-                    line: Line::from(vec![
+                    line: Some(Box::new(Line::from(vec![
                         Span::raw("  "),
                         Span::styled(fold_mark(code_folded), theme.muted),
                         Span::styled(sanitize_for_terminal(code, false), style),
                         Span::styled(format!(" ({})", items.len()), theme.muted),
-                    ]),
+                    ]))),
                     under_file: false,
                 });
                 if code_folded {
@@ -196,6 +198,8 @@ impl HealthPane {
                 .collect::<Vec<_>>()
                 .join(" · ")
         };
+        // Grown by doubling, it would keep up to half again as much spare.
+        rows.shrink_to_fit();
         drop_later(std::mem::replace(&mut self.rows, rows));
         drop_later(filtered);
         self.grouped = Some(unfiltered);
@@ -225,11 +229,11 @@ impl HealthPane {
             if under_file {
                 rows.push(HealthRow {
                     kind: RowKind::File(items[at]),
-                    line: Line::from(vec![
+                    line: Some(Box::new(Line::from(vec![
                         Span::raw("      "),
                         Span::styled(sanitize_for_terminal(path, false), theme.link),
                         Span::styled(format!(" ({run})"), theme.muted),
-                    ]),
+                    ]))),
                     under_file: false,
                 });
             }
@@ -237,7 +241,7 @@ impl HealthPane {
             // lines are made for the rows on screen only (`finding_line`).
             rows.extend(items[at..at + run].iter().map(|&i| HealthRow {
                 kind: RowKind::Finding(i),
-                line: Line::default(),
+                line: None,
                 under_file,
             }));
             at += run;
@@ -611,7 +615,7 @@ pub fn draw(frame: &mut Frame, area: Rect, pane: &HealthPane, focused: bool, the
                         theme,
                         usize::from(area.width),
                     ),
-                    _ => r.line.clone(),
+                    _ => r.line.as_deref().cloned().unwrap_or_default(),
                 };
                 if i == pane.cursor.selected {
                     super::highlight_row(line, area.width, selection)
