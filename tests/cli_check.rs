@@ -410,3 +410,25 @@ fn a_path_filter_that_names_nothing_in_the_bank_is_an_error() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+#[test]
+fn a_credential_in_an_articles_body_is_found_as_in_its_frontmatter() {
+    let bank = healthy_bank();
+    // Made up at run time, so no key-shaped text sits in the repository.
+    let key = format!("sk-proj-{}", "Zq7xW2rT9vKp4LmN8bYc3HdF6gJs1QaE");
+    write(
+        bank.path(),
+        "01_CLIENTS/Keyed.md",
+        format!(
+            "---\nclient: Keyed\nlast_updated: 2026-01-01\n---\n# Keyed\n\nIntro.\nThe key is {key} for now.\n"
+        )
+        .as_bytes(),
+    );
+    let (v, _) = json(&["check", bank.path().to_str().unwrap(), "--json"]);
+    let found: Vec<_> = findings(&v)
+        .iter()
+        .filter(|f| f["code"] == "secret")
+        .map(|f| (f["path"].as_str().unwrap(), f["line"].as_u64()))
+        .collect();
+    assert_eq!(found, [("01_CLIENTS/Keyed.md", Some(8))], "{v}");
+}

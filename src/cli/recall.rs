@@ -2,10 +2,11 @@
 //! and values and membank's explanation of every impression.
 
 use std::fmt::Write as _;
+use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::bail;
+use anyhow::{Context as _, bail};
 use membank_core::dejavu::recall::{Considered, Explanation, Level, Match, ScanDiagnostic};
 use membank_core::dejavu::{self, Recall};
 use schemars::JsonSchema;
@@ -49,7 +50,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         return ask(&project, &result);
     }
     let impressions = project.impressions.as_ref();
-    if args.json {
+    if args.json && args.limit.is_none() {
+        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+        write_json_explaining_all(&mut out, &result, impressions)?;
+        out.flush()?;
+    } else if args.json {
         print_json(&ReferenceJson::new(&result, impressions).limited(args.limit))?;
     } else {
         let limit = (!args.all).then_some(args.limit.unwrap_or(DEFAULT_LIMIT));
@@ -60,6 +65,39 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     std::mem::forget(result);
     std::mem::forget(project);
     Ok(ExitCode::SUCCESS)
+}
+
+/// The `--json` report explaining every impression, as [`print_json`]
+/// writes it. The explanations are turned into JSON on the pool as they
+/// are made; this thread only copies the text out.
+fn write_json_explaining_all(
+    mut out: impl std::io::Write,
+    r: &Recall,
+    impressions: Option<&dejavu::jsonl::JsonlFile>,
+) -> anyhow::Result<()> {
+    // The report with no explanation listed ends with the empty list.
+    let head = membank_core::json::to_string(&ReferenceJson::new(r, impressions).limited(Some(0)))?;
+    let before = head
+        .strip_suffix("[]\n  }\n}")
+        .context("the explanations are the last field of the report")?;
+    out.write_all(before.as_bytes())?;
+    // An explanation sits three levels in; JSON strings hold no raw line
+    // break, so indenting after each line break indents its own lines.
+    let items = r.map_explanations(impressions, |exp| {
+        membank_core::json::to_string(&exp).map(|text| text.replace('\n', "\n      "))
+    });
+    let mut written = false;
+    for item in items {
+        out.write_all(if written { b",\n      " } else { b"[\n      " })?;
+        out.write_all(item?.as_bytes())?;
+        written = true;
+    }
+    out.write_all(if written {
+        b"\n    ]\n  }\n}\n"
+    } else {
+        b"[]\n  }\n}\n"
+    })?;
+    Ok(())
 }
 
 /// The cue scan of a loaded project. When the impressions file exists but
@@ -448,4 +486,55 @@ fn write_explanation(out: &mut String, r: &Recall, e: &Explanation) {
 
 fn round_display(x: f64) -> String {
     dejavu::js::number_to_string(dejavu::js::round4(x))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use membank_core::dejavu::IMPRESSIONS_PATH;
+    use membank_core::dejavu::jsonl::JsonlFile;
+
+    /// Lines of every kind, enough of them to be explained on the pool in
+    /// several chunks: not JSON, `null`, inactive, escapes a terminal would
+    /// act on, weights to round.
+    fn odd_lines() -> String {
+        (0..5000)
+            .map(|i| match i % 7 {
+                0 => "{bad".to_owned(),
+                1 => "null".to_owned(),
+                2 => format!(r#"{{"id":"off-{i}","status":"archived","keywords":["sync"]}}"#),
+                3 => String::new(),
+                _ => format!(
+                    r#"{{"id":"i{i}","title":"Settings \u2028 sync\u001b[31m {i}","keywords":["settings","x{}"],"weight":0.{}}}"#,
+                    i % 13,
+                    i % 10
+                ),
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    #[test]
+    fn the_report_written_as_explained_is_the_report_written_whole() {
+        for text in [
+            odd_lines(),
+            "{\"id\":\"one\",\"keywords\":[\"sync\"]}".to_owned(),
+            String::new(),
+        ] {
+            let file = JsonlFile::parse(IMPRESSIONS_PATH, text);
+            for cue in ["settings sync x3", "nothing"] {
+                let r = dejavu::recall(Some(&file), cue);
+                let mut streamed = Vec::new();
+                write_json_explaining_all(&mut streamed, &r, Some(&file)).unwrap();
+                let whole =
+                    membank_core::json::to_string(&ReferenceJson::new(&r, Some(&file))).unwrap();
+                assert_eq!(String::from_utf8(streamed).unwrap(), whole + "\n", "{cue}");
+            }
+        }
+        let r = dejavu::recall(None, "settings");
+        let mut streamed = Vec::new();
+        write_json_explaining_all(&mut streamed, &r, None).unwrap();
+        let whole = membank_core::json::to_string(&ReferenceJson::new(&r, None)).unwrap();
+        assert_eq!(String::from_utf8(streamed).unwrap(), whole + "\n");
+    }
 }

@@ -256,7 +256,12 @@ impl Article {
         if let Some(visit) = visit {
             visit(&rel_path, &text, body_start);
         }
-        let (text, body_start, frontmatter) = if options.text && options.body {
+        // A body holding what looks like a credential keeps its text even
+        // when bodies are dropped: the `secret` check must see it, and such
+        // articles are few.
+        let keep_body = options.body
+            || (options.text && !crate::secrets::find_likely(&text[body_start..]).is_empty());
+        let (text, body_start, frontmatter) = if options.text && keep_body {
             (text.into_owned(), body_start, frontmatter)
         } else if options.text {
             // The frontmatter block stays (checks quote its lines); a copy

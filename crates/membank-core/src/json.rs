@@ -27,6 +27,10 @@ impl Formatter for SafeFormatter<'_> {
         writer: &mut W,
         fragment: &str,
     ) -> io::Result<()> {
+        // Below DEL no character needs more than JSON's own escapes.
+        if fragment.bytes().all(|b| b < 0x7f) {
+            return writer.write_all(fragment.as_bytes());
+        }
         let mut start = 0;
         for (i, c) in fragment.char_indices() {
             if needs_escape(c) {
@@ -190,6 +194,12 @@ pub fn to_string<T: Serialize + ?Sized>(value: &T) -> serde_json::Result<String>
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn del_is_escaped_in_text_that_is_otherwise_plain_ascii() {
+        assert_eq!(to_string("a\x7fb ~").unwrap(), "\"a\\u007fb ~\"");
+        assert_eq!(to_string("plain ~ text").unwrap(), "\"plain ~ text\"");
+    }
 
     #[test]
     fn items_written_on_all_cores_are_the_bytes_of_the_whole() {

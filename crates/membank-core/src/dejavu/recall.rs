@@ -297,6 +297,18 @@ impl Recall {
         &'a self,
         file: Option<&'a JsonlFile>,
     ) -> impl Iterator<Item = Explanation> + 'a {
+        self.map_explanations(file, |exp| exp)
+    }
+
+    /// `f` of the explanation of every impression scanned, in file order;
+    /// `f` runs on the pool beside the making of the explanations (to
+    /// write them, for instance), and only a chunk of lines' results is
+    /// held at once. `file` is the one this result scanned.
+    pub fn map_explanations<'a, T: Send + 'a>(
+        &'a self,
+        file: Option<&'a JsonlFile>,
+        f: impl Fn(Explanation) -> T + Send + Sync + 'a,
+    ) -> impl Iterator<Item = T> + 'a {
         // Matches by line, for each explanation's rank.
         let mut ranks: Vec<(usize, usize)> = self
             .matches
@@ -305,16 +317,17 @@ impl Recall {
             .map(|(i, m)| (m.line, i + 1))
             .collect();
         ranks.sort_unstable();
-        let explained = file.into_iter().flat_map(move |f| {
-            f.map_in_order(move |line| explain(line, &self.cue_tokens, self.shared, true))
-        });
-        explained.filter_map(move |(_, outcome)| {
-            let (mut exp, _) = outcome?;
+        let ranked = move |line: &JsonlLine| {
+            let (mut exp, _) = explain(line, &self.cue_tokens, self.shared, true)?;
             if let Ok(i) = ranks.binary_search_by_key(&exp.line, |&(line, _)| line) {
                 exp.rank = Some(ranks[i].1);
             }
-            Some(exp)
-        })
+            Some(f(exp))
+        };
+        file.map(|file| file.map_in_order(ranked))
+            .into_iter()
+            .flatten()
+            .filter_map(|(_, made)| made)
     }
 
     /// The explanations of the `limit` best matches, best first.

@@ -71,9 +71,24 @@ pub fn check(project: &Project) -> HealthReport {
             "not UTF-8 text (binary?); read with replacement characters, as the reference tools read it".into(),
         );
     }
-    reference::run(project, &mut sink);
-    for (path, text) in &project.texts {
-        for hit in safety::scan(text) {
+    // The safety patterns read every byte of every text, the impressions
+    // file above all: on a large file they run beside the line checks.
+    let scan_texts = || -> Vec<(&String, Vec<safety::Hit>)> {
+        project
+            .texts
+            .iter()
+            .map(|(path, text)| (path, safety::scan(text)))
+            .collect()
+    };
+    let lines = project.impressions.as_ref().map_or(0, |f| f.lines.len());
+    let hits = if crate::parallel::pays(lines) {
+        rayon::join(scan_texts, || reference::run(project, &mut sink)).0
+    } else {
+        reference::run(project, &mut sink);
+        scan_texts()
+    };
+    for (path, found) in hits {
+        for hit in found {
             sink.add(hit.code, hit.severity, path, hit.line, hit.message);
         }
     }

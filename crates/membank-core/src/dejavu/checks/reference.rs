@@ -3,13 +3,14 @@
 //! differently, a finding is raised when either would report it.
 
 use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasher, RandomState};
 use std::sync::LazyLock;
 
 use regex::Regex;
 
 use super::Sink;
 use crate::dejavu::js::{self, JsValue, SetKey};
-use crate::dejavu::jsonl::{CHUNK, JsonlFile, JsonlLine};
+use crate::dejavu::jsonl::{JsonlFile, JsonlLine};
 use crate::dejavu::project::{Project, Record};
 use crate::dejavu::record::RecordKind;
 use crate::dejavu::{AGENTS_PATH, FEEDBACK_PATH, IMPRESSIONS_PATH, SUMMARY_PATH, paths};
@@ -116,130 +117,229 @@ fn required_files(project: &Project, out: &mut Sink) {
     }
 }
 
+/// What one impression line shows alone, made on the pool (where its
+/// parsed value is also freed), and what is compared across lines, kept
+/// as hashes: the ids and keyword sets of tens of thousands of lines would
+/// take as much memory as the file. A hash that is seen again is confirmed
+/// on the lines themselves, so a collision never makes a finding.
+struct LineCheck {
+    findings: Vec<(&'static str, Severity, String)>,
+    /// `None` when nothing more is checked on the line (not JSON, `null`).
+    across: Option<AcrossLines>,
+}
+
+struct AcrossLines {
+    id: u64,
+    /// The id, when a feedback file will look it up among the active ones.
+    active_id: Option<SetKey>,
+    signature: Option<u64>,
+    has_route: bool,
+}
+
 /// Lint and doctor over the impressions; returns the ids the doctor counts
-/// as active (for feedback `matched_id`).
+/// as active (for feedback `matched_id`), collected only when there is a
+/// feedback file to look them up.
 fn impressions(project: &Project, file: &JsonlFile, out: &mut Sink) -> HashSet<SetKey> {
     let root_abs = project.absolute_root();
-    let mut seen_ids = HashSet::new();
-    let mut signatures: HashMap<String, (String, usize)> = HashMap::new();
+    let want_active = project.feedback.is_some();
+    let hasher = RandomState::new();
+    let mut ids = SeenOnce::default();
+    let mut signatures = SeenOnce::default();
     let mut active_ids = HashSet::new();
-    let mut routes: HashMap<String, Option<(&'static str, Severity, String)>> = HashMap::new();
-    let mut checked: Vec<JsValue> = Vec::new();
-    for (line, value) in file.map_in_order(JsonlLine::value) {
+    let mut routes: HashMap<&str, Option<(&'static str, Severity, String)>> = HashMap::new();
+    let checked = file.map_in_order(|line| check_impression(line, &hasher, want_active));
+    for (index, (line, checked)) in checked.enumerate() {
         let n = line.line;
-        let Some(record) = line_value(
-            &file.path,
-            line,
-            value,
-            ("impression", "an impression"),
-            out,
-        ) else {
+        let mut add = |code, sev, msg: String| out.add(code, sev, &file.path, Some(n), msg);
+        for (code, severity, message) in checked.findings {
+            add(code, severity, message);
+        }
+        let Some(across) = checked.across else {
             continue;
         };
-        let get = |k: &str| record.get(k);
-        let mut add = |code, sev, msg: String| out.add(code, sev, &file.path, Some(n), msg);
-        for field in REQUIRED_IMPRESSION_FIELDS {
-            if !matches!(get(field), Some(JsValue::String(s)) if !js::js_trim(s).is_empty()) {
+        if let Some(hash) = across.signature {
+            let key = |l: &JsonlLine| l.value().ok().and_then(|v| keyword_signature(&v));
+            if let Some(first) = signatures.earlier(hash, file, line, key) {
+                let first_id = file
+                    .line(first)
+                    .and_then(|l| l.value().ok())
+                    .map(|v| show(v.get("id")))
+                    .unwrap_or_default();
                 add(
-                    "impression-missing-field",
-                    Error,
-                    format!("`{field}` is missing or not a non-empty string"),
+                    "duplicate-keyword-set",
+                    Warning,
+                    format!(
+                        "same keyword set as line {first} ({first_id}); routes this alike cannot be told apart"
+                    ),
                 );
             }
         }
-        if !is_one(get("schema_version")) {
-            add(
-                "schema-version",
-                Warning,
-                "`schema_version` should be 1 (it is missing or different)".into(),
-            );
-        }
-        if let Some(JsValue::String(scope)) = get("scope")
-            && !scope.starts_with("project:")
-        {
-            add(
-                "scope-not-project",
-                Warning,
-                format!("scope `{scope}` should be `project:<project-id>`"),
-            );
-        }
-        if let Some(status) = get("status")
-            && !matches!(status.as_str(), Some(s) if VALID_STATUSES.contains(&s))
-        {
-            add(
-                "bad-status",
-                Error,
-                format!(
-                    "status `{}` must be active, superseded or archived",
-                    status.join_string()
-                ),
-            );
-        }
-        if let Some(w) = get("weight")
-            && !matches!(w.as_number(), Some(x) if (0.0..=1.0).contains(&x))
-        {
-            add(
-                "bad-weight",
-                Error,
-                format!(
-                    "weight {} must be a number between 0 and 1 (recall uses 0.5 for non-numbers)",
-                    serde_json::to_string(w).unwrap_or_default()
-                ),
-            );
-        }
-        if let Some(v @ JsValue::String(s)) = get("updated")
-            && !is_iso_date(Some(v))
-        {
-            add(
-                "bad-date",
-                Warning,
-                format!("updated `{s}` should be YYYY-MM-DD or an ISO timestamp"),
-            );
-        }
-        keywords(line, &record, &mut signatures, &mut add);
-        if get("aliases").is_some() && !is_string_array(get("aliases")) {
-            add(
-                "bad-aliases",
-                Error,
-                "aliases must be an array of non-empty strings when present".into(),
-            );
-        }
-        let id_key = SetKey::of(get("id"), n);
-        if !seen_ids.insert(id_key.clone()) {
+        let id_key = |l: &JsonlLine| l.value().ok().map(|v| SetKey::of(v.get("id"), l.line));
+        if ids.earlier(across.id, file, line, id_key).is_some() {
+            let id = line
+                .value()
+                .ok()
+                .map(|v| show(v.get("id")))
+                .unwrap_or_default();
             add(
                 "duplicate-id",
                 Error,
-                format!(
-                    "impression id {} is used by an earlier line",
-                    show(get("id"))
-                ),
+                format!("impression id {id} is used by an earlier line"),
             );
         }
-        if js::truthy(get("id"))
-            && (!js::truthy(get("status"))
-                || get("status").and_then(JsValue::as_str) == Some("active"))
+        active_ids.extend(across.active_id);
+        if across.has_route
+            && let Some(rp) = project.route(index)
         {
-            active_ids.insert(id_key);
-        }
-        if let Some(JsValue::String(rp)) = get("record_path") {
             // Thousands of impressions share a few hundred routes; each is
             // resolved and looked up on disk once.
             let route = routes
-                .entry(rp.clone())
+                .entry(rp)
                 .or_insert_with(|| route_problem(project, &root_abs, rp));
             if let Some((code, severity, message)) = route {
                 add(code, *severity, message.clone());
             }
         }
-        // Freeing the parsed lines is a good part of the work: it goes to
-        // the pool a chunk at a time instead of this thread.
-        checked.push(record);
-        if checked.len() == CHUNK {
-            let chunk = std::mem::take(&mut checked);
-            rayon::spawn(move || drop(chunk));
-        }
     }
     active_ids
+}
+
+/// Values met before, by hash: the first line of each hash, and the values
+/// whose hash an unequal earlier value already had.
+struct SeenOnce<K> {
+    first: HashMap<u64, usize>,
+    collided: HashMap<K, usize>,
+}
+
+impl<K> Default for SeenOnce<K> {
+    fn default() -> Self {
+        SeenOnce {
+            first: HashMap::new(),
+            collided: HashMap::new(),
+        }
+    }
+}
+
+impl<K: Eq + std::hash::Hash> SeenOnce<K> {
+    /// The earlier line holding the value of `line` whose hash is `hash`,
+    /// or `None` after noting it as seen. `key` makes a line's value again,
+    /// only when its hash was seen before.
+    fn earlier(
+        &mut self,
+        hash: u64,
+        file: &JsonlFile,
+        line: &JsonlLine,
+        key: impl Fn(&JsonlLine) -> Option<K>,
+    ) -> Option<usize> {
+        let first = *self.first.entry(hash).or_insert(line.line);
+        if first == line.line {
+            return None;
+        }
+        let value = key(line)?;
+        if file.line(first).and_then(&key).as_ref() == Some(&value) {
+            return Some(first);
+        }
+        match self.collided.get(&value) {
+            Some(&earlier) => Some(earlier),
+            None => {
+                self.collided.insert(value, line.line);
+                None
+            }
+        }
+    }
+}
+
+/// The checks of one impression line that need no other line.
+fn check_impression(line: &JsonlLine, hasher: &RandomState, want_active: bool) -> LineCheck {
+    let mut findings = Vec::new();
+    let mut add = |code, sev, msg: String| findings.push((code, sev, msg));
+    let Some(record) = line_value(line.value(), ("impression", "an impression"), &mut add) else {
+        return LineCheck {
+            findings,
+            across: None,
+        };
+    };
+    let get = |k: &str| record.get(k);
+    for field in REQUIRED_IMPRESSION_FIELDS {
+        if !matches!(get(field), Some(JsValue::String(s)) if !js::js_trim(s).is_empty()) {
+            add(
+                "impression-missing-field",
+                Error,
+                format!("`{field}` is missing or not a non-empty string"),
+            );
+        }
+    }
+    if !is_one(get("schema_version")) {
+        add(
+            "schema-version",
+            Warning,
+            "`schema_version` should be 1 (it is missing or different)".into(),
+        );
+    }
+    if let Some(JsValue::String(scope)) = get("scope")
+        && !scope.starts_with("project:")
+    {
+        add(
+            "scope-not-project",
+            Warning,
+            format!("scope `{scope}` should be `project:<project-id>`"),
+        );
+    }
+    if let Some(status) = get("status")
+        && !matches!(status.as_str(), Some(s) if VALID_STATUSES.contains(&s))
+    {
+        add(
+            "bad-status",
+            Error,
+            format!(
+                "status `{}` must be active, superseded or archived",
+                status.join_string()
+            ),
+        );
+    }
+    if let Some(w) = get("weight")
+        && !matches!(w.as_number(), Some(x) if (0.0..=1.0).contains(&x))
+    {
+        add(
+            "bad-weight",
+            Error,
+            format!(
+                "weight {} must be a number between 0 and 1 (recall uses 0.5 for non-numbers)",
+                serde_json::to_string(w).unwrap_or_default()
+            ),
+        );
+    }
+    if let Some(v @ JsValue::String(s)) = get("updated")
+        && !is_iso_date(Some(v))
+    {
+        add(
+            "bad-date",
+            Warning,
+            format!("updated `{s}` should be YYYY-MM-DD or an ISO timestamp"),
+        );
+    }
+    let signature = keywords(&record, &mut add);
+    if get("aliases").is_some() && !is_string_array(get("aliases")) {
+        add(
+            "bad-aliases",
+            Error,
+            "aliases must be an array of non-empty strings when present".into(),
+        );
+    }
+    let id_key = SetKey::of(get("id"), line.line);
+    let active = js::truthy(get("id"))
+        && (!js::truthy(get("status"))
+            || get("status").and_then(JsValue::as_str) == Some("active"));
+    let across = AcrossLines {
+        id: hasher.hash_one(&id_key),
+        signature: signature.map(|s| hasher.hash_one(s)),
+        has_route: matches!(get("record_path"), Some(JsValue::String(_))),
+        active_id: (want_active && active).then_some(id_key),
+    };
+    LineCheck {
+        findings,
+        across: Some(across),
+    }
 }
 
 fn show(v: Option<&JsValue>) -> String {
@@ -249,12 +349,12 @@ fn show(v: Option<&JsValue>) -> String {
     }
 }
 
+/// The keyword findings of one line; returns its keyword set as one
+/// text, when it has one.
 fn keywords(
-    line: &JsonlLine,
     record: &JsValue,
-    signatures: &mut HashMap<String, (String, usize)>,
     add: &mut impl FnMut(&'static str, Severity, String),
-) {
+) -> Option<String> {
     let kw = record.get("keywords");
     let lint_ok = is_string_array(kw);
     let doctor_ok = matches!(kw, Some(JsValue::Array(items)) if !items.is_empty());
@@ -265,26 +365,8 @@ fn keywords(
             "keywords must be a non-empty array of non-empty strings".into(),
         );
     }
-    if !lint_ok {
-        return;
-    }
-    let Some(JsValue::Array(items)) = kw else {
-        return;
-    };
-    let normalized: Vec<String> = items
-        .iter()
-        .filter_map(JsValue::as_str)
-        .map(|k| js::js_trim(k).to_lowercase())
-        .filter(|k| !k.is_empty())
-        .collect();
-    // A set, not a scan of what was kept: one line may carry hundreds of
-    // thousands of keywords.
-    let mut seen: HashSet<&str> = HashSet::with_capacity(normalized.len());
-    let unique: Vec<&str> = normalized
-        .iter()
-        .map(String::as_str)
-        .filter(|k| seen.insert(k))
-        .collect();
+    let normalized = normalized_keywords(record)?;
+    let unique = distinct(&normalized);
     if normalized.len() < 3 {
         add(
             "few-keywords",
@@ -318,24 +400,52 @@ fn keywords(
             format!("too many generic cue terms: {}", generic.join(", ")),
         );
     }
-    let mut sorted = unique.clone();
-    sorted.sort_by(|a, b| js::cmp_utf16(a, b));
-    let signature = sorted.join("|");
-    if !signature.is_empty() {
-        let id = show(record.get("id"));
-        match signatures.get(&signature) {
-            Some((prev_id, prev_line)) => add(
-                "duplicate-keyword-set",
-                Warning,
-                format!(
-                    "same keyword set as line {prev_line} ({prev_id}); routes this alike cannot be told apart"
-                ),
-            ),
-            None => {
-                signatures.insert(signature, (id, line.line));
-            }
-        }
+    signature(unique)
+}
+
+/// The keywords trimmed and lower-cased, without the empty ones; `None`
+/// unless they are an array of non-empty strings.
+fn normalized_keywords(record: &JsValue) -> Option<Vec<String>> {
+    let kw = record.get("keywords");
+    if !is_string_array(kw) {
+        return None;
     }
+    let Some(JsValue::Array(items)) = kw else {
+        return None;
+    };
+    Some(
+        items
+            .iter()
+            .filter_map(JsValue::as_str)
+            .map(|k| js::js_trim(k).to_lowercase())
+            .filter(|k| !k.is_empty())
+            .collect(),
+    )
+}
+
+/// Each keyword once, in first-seen order.
+fn distinct(normalized: &[String]) -> Vec<&str> {
+    // A set, not a scan of what was kept: one line may carry hundreds of
+    // thousands of keywords.
+    let mut seen: HashSet<&str> = HashSet::with_capacity(normalized.len());
+    normalized
+        .iter()
+        .map(String::as_str)
+        .filter(|k| seen.insert(k))
+        .collect()
+}
+
+/// The distinct keywords sorted and joined: equal for lines whose
+/// keywords differ only in order, case, spacing or repeats.
+fn signature(mut unique: Vec<&str>) -> Option<String> {
+    unique.sort_by(|a, b| js::cmp_utf16(a, b));
+    let signature = unique.join("|");
+    (!signature.is_empty()).then_some(signature)
+}
+
+/// The keyword set of a parsed line, as [`keywords`] returns it.
+fn keyword_signature(record: &JsValue) -> Option<String> {
+    signature(distinct(&normalized_keywords(record)?))
 }
 
 /// What is wrong with an impression's `record_path`, if anything.
@@ -367,19 +477,15 @@ fn route_problem(
 /// on it; the reason is reported. A non-object still gets the field checks
 /// (as in the reference tools), except `null`, on which they stop.
 fn line_value(
-    path: &str,
-    line: &JsonlLine,
     value: Result<JsValue, js::ParseError>,
     (ignored, object): (&str, &str),
-    out: &mut Sink,
+    add: &mut impl FnMut(&'static str, Severity, String),
 ) -> Option<JsValue> {
     let record = match value {
         Err(e) => {
-            out.add(
+            add(
                 "invalid-jsonl",
                 Error,
-                path,
-                Some(line.line),
                 format!("not valid JSON: {e}; this {ignored} is ignored"),
             );
             return None;
@@ -387,11 +493,9 @@ fn line_value(
         Ok(v) => v,
     };
     if !matches!(record, JsValue::Object(_)) {
-        out.add(
+        add(
             "not-an-object",
             Error,
-            path,
-            Some(line.line),
             format!("the line is {}, not {object} object", record.type_name()),
         );
         if record == JsValue::Null {
@@ -404,13 +508,8 @@ fn line_value(
 fn feedback(file: &JsonlFile, active_ids: &HashSet<SetKey>, out: &mut Sink) {
     for (line, value) in file.map_in_order(JsonlLine::value) {
         let n = line.line;
-        let Some(record) = line_value(
-            &file.path,
-            line,
-            value,
-            ("feedback line", "a feedback"),
-            out,
-        ) else {
+        let mut add = |code, sev, msg: String| out.add(code, sev, &file.path, Some(n), msg);
+        let Some(record) = line_value(value, ("feedback line", "a feedback"), &mut add) else {
             continue;
         };
         let get = |k: &str| record.get(k);
@@ -599,6 +698,7 @@ pub fn key_line(text: &str, key: &str) -> Option<usize> {
 
 #[cfg(test)]
 mod tests {
+    use crate::dejavu::jsonl::{JsonlFile, JsonlLine};
     use crate::dejavu::{IMPRESSIONS_PATH, Project, SUMMARY_PATH};
 
     /// The keyword findings (code, line) of a project whose impressions
@@ -641,6 +741,57 @@ mod tests {
                 ("duplicate-keywords", 4),
             ]
         );
+    }
+
+    #[test]
+    fn repeated_ids_are_found_by_javascript_set_equality() {
+        let tmp = tempfile::tempdir().unwrap();
+        std::fs::create_dir(tmp.path().join("memory")).unwrap();
+        let lines = [
+            r#"{"id":"x","keywords":["a","b","c"]}"#,
+            r#"{"id":1,"keywords":["c"," B","a","a"]}"#,
+            r#"{"id":"1"}"#,
+            r#"{"id":0}"#,
+            r#"{"id":-0}"#,
+            r#"{"id":[1]}"#,
+            r#"{"id":[1]}"#,
+            r#"{"keywords":["q","r","s"]}"#,
+            r#"[]"#,
+            r#"{"id":"x"}"#,
+        ];
+        std::fs::write(tmp.path().join(IMPRESSIONS_PATH), lines.join("\n")).unwrap();
+        let project = Project::load_root(tmp.path().to_path_buf());
+        let mut found: Vec<(usize, String)> = super::super::check(&project)
+            .findings
+            .iter()
+            .filter(|f| f.code.starts_with("duplicate-") && f.code != "duplicate-keywords")
+            .map(|f| (f.line.unwrap_or(0), f.message().to_string()))
+            .collect();
+        found.sort();
+        let lines: Vec<usize> = found.iter().map(|(l, _)| *l).collect();
+        assert_eq!(lines, vec![2, 5, 9, 10]);
+        assert_eq!(
+            found[0].1,
+            "same keyword set as line 1 (\"x\"); routes this alike cannot be told apart"
+        );
+        assert_eq!(found[3].1, "impression id \"x\" is used by an earlier line");
+    }
+
+    #[test]
+    fn values_whose_hashes_collide_are_told_apart_on_the_lines() {
+        let file = JsonlFile::parse(
+            "m.jsonl",
+            ["\"a\"", "\"b\"", "\"a\"", "\"b\"", "\"c\""].join("\n"),
+        );
+        let mut seen = super::SeenOnce::default();
+        let text = |l: &JsonlLine| l.value().ok().and_then(|v| v.as_str().map(str::to_owned));
+        // Every value given the same hash.
+        let earlier: Vec<Option<usize>> = file
+            .lines
+            .iter()
+            .map(|l| seen.earlier(0, &file, l, text))
+            .collect();
+        assert_eq!(earlier, vec![None, None, Some(1), Some(2), None]);
     }
 
     #[test]
