@@ -200,6 +200,7 @@ impl Article {
         let (frontmatter, mapping) = match located.block {
             Block::Missing => (FrontmatterState::Missing, None),
             Block::Unclosed => (FrontmatterState::Unclosed, None),
+            Block::Present(range) if !options.facts => (FrontmatterState::Parsed(range), None),
             Block::Present(range) => {
                 let first_line = 2 + encoding.line_shift;
                 match frontmatter::parse_yaml(&text[range.clone()], first_line) {

@@ -200,7 +200,8 @@ struct Streamed {
 /// on the thread that read it and then dropped, so the bank is never held
 /// whole; the few best hits are read again for their snippets. Ranks,
 /// scores and snippets are those of [`search`] over the loaded bank.
-/// Returns the bank (its metadata only) with what was found.
+/// Returns the bank (its paths only: no metadata is parsed) with what was
+/// found.
 pub fn search_bank(root: &Path, query: &str, limit: usize) -> Result<(Bank, OnePass), StreamError> {
     let terms = SearchIndex::query_terms(query);
     let streamed = Mutex::new(Streamed::default());
@@ -222,8 +223,7 @@ pub fn search_bank(root: &Path, query: &str, limit: usize) -> Result<(Bank, OneP
             }
         });
     };
-    let bank =
-        Bank::load_visiting(root, LoadOptions::METADATA, &visit).map_err(StreamError::Load)?;
+    let bank = Bank::load_visiting(root, LoadOptions::BODIES, &visit).map_err(StreamError::Load)?;
     let streamed = streamed.into_inner().unwrap_or_default();
     if terms.is_empty() {
         return Ok((

@@ -183,7 +183,8 @@ fn an_index_of_the_query_words_ranks_and_counts_as_the_whole_index() {
 /// A bank searched as it is read ranks the same articles in the same
 /// order with the same scores, lines and snippets as the one-pass search
 /// of the bank loaded whole: on a bank large enough to be read on the
-/// pool, with frontmatter, CRLF and BOM files, ties and a short limit.
+/// pool, with frontmatter (valid, invalid, unclosed, empty, fenced), CRLF
+/// and BOM files, ties and a short limit.
 #[test]
 fn a_bank_searched_as_it_is_read_gives_the_loaded_banks_hits() {
     use crate::bank::Bank;
@@ -208,10 +209,16 @@ fn a_bank_searched_as_it_is_read_gives_the_loaded_banks_hits() {
             body.push_str(words[(i * 7 + k * 3) % words.len()]);
             body.push(if k % 5 == 4 { '\n' } else { ' ' });
         }
-        let text = match i % 4 {
+        // Frontmatter of every shape: the streamed search only steps over
+        // it, where the loaded bank parses it.
+        let text = match i % 8 {
             0 => format!("---\nclient: C{i}\n---\n# Note {i}\n{body}\n"),
             1 => format!("\u{feff}---\r\ndomain: D{i}\r\n---\r\n{body}\r\n"),
             2 => format!("# Title kyoto {i}\n\n{body}\n"),
+            3 => format!("---\nclient: [kyoto\nstatus: : tea\n---\n{body}\n"),
+            4 => format!("---\nclient: C{i}\ncontract clause\n{body}\n"),
+            5 => format!("```markdown\n---\nclient: kyoto\n---\n{body}\n```\n"),
+            6 => format!("---\n---\n\n{body}"),
             _ => body,
         };
         let folder = ["01_CLIENTS", "02_TERMINOLOGY", "03_DOMAINS"][i % 3];
