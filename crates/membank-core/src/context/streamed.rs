@@ -58,13 +58,16 @@ struct Row {
     drop: Option<DropReason>,
 }
 
+/// A frontmatter key and its value as written.
+type Written = (&'static str, Arc<str>);
+
 /// The values behind an article's points, shared with the loaded strings
 /// rather than copied.
 struct MatchedValues {
-    client: Option<(&'static str, Arc<str>)>,
-    domain: Option<(&'static str, Arc<str>)>,
-    /// Key, value, the code inside it that matched.
-    language: Option<(&'static str, Arc<str>, Option<Arc<str>>)>,
+    client: Option<Written>,
+    domain: Option<Written>,
+    /// The language value, and the code inside it that matched.
+    language: Option<(Written, Option<Arc<str>>)>,
 }
 
 impl MatchedValues {
@@ -76,11 +79,8 @@ impl MatchedValues {
         };
         let language = hits.language.and_then(|(vi, ti, _)| {
             let lv = a.meta.languages.get(usize::from(vi))?;
-            Some((
-                lv.key,
-                lv.raw.clone(),
-                lv.tags.get(usize::from(ti)).cloned(),
-            ))
+            let tag = lv.tags.get(usize::from(ti)).cloned();
+            Some(((lv.key, lv.raw.clone()), tag))
         });
         MatchedValues {
             client: keyed(&a.meta.clients, hits.client),
@@ -90,7 +90,7 @@ impl MatchedValues {
     }
 
     fn explain(&self, hits: &Hits, query: &Query) -> Matched {
-        let keyed = |v: &Option<(&'static str, Arc<str>)>| {
+        let keyed = |v: &Option<Written>| {
             v.as_ref().map(|(key, raw)| SignalMatch {
                 key,
                 value: raw.to_string(),
@@ -102,7 +102,7 @@ impl MatchedValues {
         Matched {
             client: keyed(&self.client),
             domain: keyed(&self.domain),
-            language: self.language.as_ref().map(|(key, raw, tag)| SignalMatch {
+            language: self.language.as_ref().map(|((key, raw), tag)| SignalMatch {
                 key,
                 value: raw.to_string(),
                 tag: tag.as_deref().map(str::to_owned),
