@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use membank_core::bank::Bank;
 use membank_core::budget::{BudgetOptions, DEFAULT_BUDGET};
-use membank_core::context::{self, ContextReport, ExplainedEntry, ExplainedReport, Listed};
+use membank_core::context::{self, ExplainedEntry, ExplainedReport, Listed, Streamed};
 use membank_core::scoring::{Query, SignalMatch};
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -94,32 +94,58 @@ impl QueryArgs {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let bank = open_bank_with(&args.bank, membank_core::bank::LoadOptions::CONTEXT)?;
-    let listed = build(bank, &args.query, &args.budget, args.limit.unwrap_or(0));
-    for unknown in super::common::unknown_values_of(bank, &listed) {
+    // Each article is ranked as it is read and dropped: the bank is never
+    // held (see `context::stream`).
+    let root = super::common::bank_root(&args.bank)?;
+    let query = args.query.to_query();
+    let report = context::stream(
+        &root,
+        &query,
+        args.budget.options(),
+        args.limit.unwrap_or(0),
+    )
+    .map_err(|e| anyhow::anyhow!(safe(&e.to_string())))?;
+    tracing::info!(root = %root.display(), ranked = report.ranked, "ranked");
+    for unknown in unknown_values(&args.bank, &report)? {
         eprintln!("membank: warning: {}", safe(&unknown));
     }
-    let (report, total) = (listed.report, listed.ranked);
     // Each row is put into words only while it is written, so the whole
     // report is never held in words at once.
     if args.json {
         use anyhow::Context as _;
         use std::io::Write as _;
         let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-        report
-            .explained(bank)
-            .write_json(&mut out)
-            .context("writing JSON")?;
+        report.write_json(&mut out).context("writing JSON")?;
         writeln!(out)?;
         out.flush()?;
     } else if args.render {
-        let text = context::try_render(bank, &report)
+        let text = report
+            .render()
             .map_err(|p| anyhow::anyhow!("{}", safe(&format!("{}: {}", p.path, p.message))))?;
         super::common::print_model_text(&text)?;
     } else {
-        print_table(&report, bank, total);
+        print_table(&report);
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The query's values no article carries, with the closest ones the bank
+/// uses. Only when some asked-for signal earned no article a point is the
+/// bank read again for its values: the streamed report keeps none of them.
+fn unknown_values(path: &std::path::Path, r: &Streamed) -> anyhow::Result<Vec<String>> {
+    let (q, earned) = (&r.query, r.earned);
+    let unmatched = (q.client.is_some() && earned.client == 0)
+        || (q.domain.is_some() && earned.domain == 0)
+        || ((q.source_lang.is_some() || q.target_lang.is_some()) && earned.language == 0);
+    if !unmatched {
+        return Ok(Vec::new());
+    }
+    let bank = open_bank_with(path, membank_core::bank::LoadOptions::METADATA)?;
+    let vocabulary = membank_core::vocabulary::collect(bank);
+    Ok(membank_core::suggest::unknown_values(&vocabulary, q)
+        .iter()
+        .map(ToString::to_string)
+        .collect())
 }
 
 /// The ranked, budgeted report for a query, listing the first `limit`
@@ -182,7 +208,7 @@ fn why(e: &ExplainedEntry) -> String {
     }
 }
 
-fn print_table(r: &ContextReport, bank: &Bank, total: usize) {
+fn print_table(r: &Streamed) {
     use rayon::prelude::*;
     use std::io::Write;
     let stdout = std::io::stdout();
@@ -199,9 +225,9 @@ fn print_table(r: &ContextReport, bank: &Bank, total: usize) {
         budget: r.budget,
         used_tokens: r.used_tokens,
         token_estimator: r.token_estimator,
-        articles: total,
-        listed: r.articles.len(),
-        kept: r.included().count(),
+        articles: r.ranked,
+        listed: r.len(),
+        kept: r.kept(),
     };
     let _ = out.write_all(&styled(&|o| write_head(o, &head)));
     // Rows are put into words on all cores, a window at a time, so the
@@ -209,8 +235,8 @@ fn print_table(r: &ContextReport, bank: &Bank, total: usize) {
     // plain rather than written with styles and stripped.
     let colored = choice != anstream::ColorChoice::Never;
     const ROWS_PER_BLOCK: usize = 1024;
-    let block_of = |rows: &[context::ContextEntry]| {
-        let explained = rows.iter().map(|e| Cow::Owned(e.explain(bank, &r.query)));
+    let block_of = |rows: std::ops::Range<usize>| {
+        let explained = rows.map(|i| Cow::Owned(r.explain(i)));
         if colored {
             styled(&|o| write_rows(o, explained.clone(), true))
         } else {
@@ -221,12 +247,21 @@ fn print_table(r: &ContextReport, bank: &Bank, total: usize) {
     };
     // A short table is written on this thread: starting the pool would
     // cost more than it saves.
-    let parallel = membank_core::parallel::pays(r.articles.len());
-    for window in r.articles.chunks(ROWS_PER_BLOCK * 16) {
+    let parallel = membank_core::parallel::pays(r.len());
+    let blocks_of = |start: usize| {
+        (start..r.len().min(start + ROWS_PER_BLOCK * 16))
+            .step_by(ROWS_PER_BLOCK)
+            .map(|b| b..r.len().min(b + ROWS_PER_BLOCK))
+    };
+    for window in (0..r.len()).step_by(ROWS_PER_BLOCK * 16) {
         let blocks: Vec<Vec<u8>> = if parallel {
-            window.par_chunks(ROWS_PER_BLOCK).map(block_of).collect()
+            blocks_of(window)
+                .collect::<Vec<_>>()
+                .into_par_iter()
+                .map(block_of)
+                .collect()
         } else {
-            window.chunks(ROWS_PER_BLOCK).map(block_of).collect()
+            blocks_of(window).map(block_of).collect()
         };
         for block in blocks {
             let _ = out.write_all(&block);

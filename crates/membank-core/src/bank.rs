@@ -182,6 +182,13 @@ enum Found {
     Problem(LoadProblem),
 }
 
+/// A walked file that was not kept: what it was, or an article `keep`
+/// passed over.
+enum Kept {
+    Found(Found),
+    Dropped,
+}
+
 /// A bank-relative path as a user may type it (`./03_DOMAINS/Legal.md`,
 /// `03_DOMAINS\\Legal.md`) in the form `Bank::find` expects; `None` when it
 /// climbs out of the bank.
@@ -350,7 +357,47 @@ impl Bank {
         walked: Option<&mut dyn FnMut(Vec<String>)>,
         visit: Option<&VisitText<'_>>,
     ) -> Result<Bank, BankError> {
-        let root = root.as_ref().to_path_buf();
+        let (mut bank, articles) = Bank::load_kept(
+            root.as_ref(),
+            policy,
+            options,
+            files_read,
+            walked,
+            visit,
+            &Some,
+        )?;
+        bank.articles = articles;
+        // Paths are unique, so an unstable sort gives the same order, and
+        // it sorts in place where a stable one copies half the array.
+        let order =
+            |a: &Article, b: &Article| (a.folder, &a.rel_path).cmp(&(b.folder, &b.rel_path));
+        if !bank.articles.is_sorted_by(|a, b| order(a, b).is_le()) {
+            if crate::parallel::pays(bank.articles.len()) {
+                bank.articles.par_sort_unstable_by(order);
+            } else {
+                bank.articles.sort_unstable_by(order);
+            }
+        }
+        bank.rebuild_index();
+        Ok(bank)
+    }
+
+    /// Walk and read the bank as [`Bank::load_only`] does, handing each
+    /// article to `keep` on the thread that read it and keeping only what
+    /// that returns, in the walk's order: a command that needs a few facts
+    /// per article never holds the articles themselves. The bank returned
+    /// has no articles; its reader, problems and other files are the
+    /// loaded bank's.
+    pub(crate) fn load_kept<T: Send>(
+        root: &Path,
+        policy: ReadPolicy,
+        options: LoadOptions,
+        files_read: Option<&AtomicUsize>,
+        walked: Option<&mut dyn FnMut(Vec<String>)>,
+        visit: Option<&VisitText<'_>>,
+        keep: &(dyn Fn(Article) -> Option<T> + Sync),
+    ) -> Result<(Bank, Vec<T>), BankError> {
+        let root = root.to_path_buf();
         if root.is_file() {
             let folder = match root.parent() {
                 Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
@@ -380,6 +427,14 @@ impl Bank {
             }
         }
         unknown_folders.sort();
+        // An article read and handed to `keep`; `None` for a file the bank
+        // ignores.
+        let read_one = |reader: &RootReader, dir: Option<&OpenDir>, path: &Path, is_link: bool| {
+            load_walked(reader, dir, path, is_link, &options, visit).map(|r| match r {
+                Ok(article) => keep(article).ok_or(Kept::Dropped),
+                Err(found) => Err(Kept::Found(found)),
+            })
+        };
         let mut walk = BankWalk::new(&reader);
         // A small bank is walked and read on this thread alone (see
         // `parallel`); the pool is started only once the walk has met
@@ -404,20 +459,13 @@ impl Bank {
                         if batch.len() == EARLY_BATCH {
                             let batch = std::mem::take(&mut batch);
                             early.in_flight.fetch_add(1, Ordering::Relaxed);
-                            let (early, reader) = (&early, &reader);
+                            let (early, reader, read_one) = (&early, &reader, &read_one);
                             scope.spawn(move |_| {
                                 let done = batch.into_iter().map(|(seq, dir, path, is_link)| {
                                     if let Some(n) = files_read {
                                         n.fetch_add(1, Ordering::Relaxed);
                                     }
-                                    let loaded = load_walked(
-                                        reader,
-                                        dir.as_deref(),
-                                        &path,
-                                        is_link,
-                                        &options,
-                                        visit,
-                                    );
+                                    let loaded = read_one(reader, dir.as_deref(), &path, is_link);
                                     (seq, std::sync::Mutex::new(Some(loaded)))
                                 });
                                 let done: Vec<_> = done.collect();
@@ -467,7 +515,7 @@ impl Bank {
                     dir,
                     seq,
                 } => (path, is_link, dir, seq),
-                Walked::Problem(p) => return Some(Err(Found::Problem(p))),
+                Walked::Problem(p) => return Some(Err(Kept::Found(Found::Problem(p)))),
             };
             if let Ok(i) = early.binary_search_by_key(&seq, |(seq, _)| *seq)
                 && let Some(loaded) = early[i].1.lock().ok().and_then(|mut l| l.take())
@@ -478,49 +526,38 @@ impl Bank {
                 n.fetch_add(1, Ordering::Relaxed);
             }
             let dir = dirs.get(dir as usize).and_then(|(_, open)| open.as_deref());
-            load_walked(reader, dir, &path, is_link, &options, visit)
+            read_one(reader, dir, &path, is_link)
         };
         // `map`, not `filter_map`: an indexed iterator is collected straight
         // into one array, where `filter_map` would gather pieces and copy
         // them all into a second one (tens of megabytes at the peak).
-        let loaded: Vec<Option<Result<Article, Found>>> = if crate::parallel::pays(found.len()) {
+        let loaded: Vec<Option<Result<T, Kept>>> = if crate::parallel::pays(found.len()) {
             found.into_par_iter().map(load).collect()
         } else {
             found.into_iter().map(load).collect()
         };
-        // Collected in place, reusing the buffer of `loaded`: on a large bank
-        // a second array of articles would add tens of megabytes at the peak.
+        // Collected in place, reusing the buffer of `loaded` where the
+        // sizes allow: on a large bank a second array of articles would add
+        // tens of megabytes at the peak.
         let mut others = Vec::new();
-        bank.articles = loaded
+        let kept = loaded
             .into_iter()
             .filter_map(|r| r?.map_err(|f| others.push(f)).ok())
             .collect();
         for f in others {
             match f {
-                Found::Article(..) => {}
-                Found::Skipped(s) => bank.skipped.push(s),
-                Found::Template(t) => bank.templates.push(t),
-                Found::Other(o) => bank.other_files.push(o),
-                Found::Problem(p) => bank.problems.push(p),
-            }
-        }
-        // Paths are unique, so an unstable sort gives the same order, and
-        // it sorts in place where a stable one copies half the array.
-        let order =
-            |a: &Article, b: &Article| (a.folder, &a.rel_path).cmp(&(b.folder, &b.rel_path));
-        if !bank.articles.is_sorted_by(|a, b| order(a, b).is_le()) {
-            if crate::parallel::pays(bank.articles.len()) {
-                bank.articles.par_sort_unstable_by(order);
-            } else {
-                bank.articles.sort_unstable_by(order);
+                Kept::Dropped | Kept::Found(Found::Article(..)) => {}
+                Kept::Found(Found::Skipped(s)) => bank.skipped.push(s),
+                Kept::Found(Found::Template(t)) => bank.templates.push(t),
+                Kept::Found(Found::Other(o)) => bank.other_files.push(o),
+                Kept::Found(Found::Problem(p)) => bank.problems.push(p),
             }
         }
         bank.skipped.sort_by(|a, b| a.path.cmp(&b.path));
         bank.problems.sort_by(|a, b| a.path.cmp(&b.path));
         bank.templates.sort();
         bank.other_files.sort();
-        bank.rebuild_index();
-        Ok(bank)
+        Ok((bank, kept))
     }
 
     pub fn root(&self) -> &Path {
@@ -557,24 +594,7 @@ impl Bank {
         if self.options.text && self.options.body {
             return Ok(std::borrow::Cow::Borrowed(&a.text));
         }
-        let mut buf = Vec::new();
-        let changed = || LoadProblem {
-            path: a.rel_path.clone(),
-            line: None,
-            message: "changed on disk since the bank was read; run the command again".into(),
-            kind: ProblemKind::Io,
-        };
-        if let Err(e) = self.reader.read_into(Path::new(&a.rel_path), &mut buf) {
-            return Err(LoadProblem::from_read_error(a.rel_path.clone(), &e));
-        }
-        let decoded = text::decode_borrowed(&buf).map_err(|_| changed())?;
-        let text = crate::frontmatter::locate_cow(decoded.text)
-            .text
-            .into_owned();
-        if text.chars().count() != a.chars {
-            return Err(changed());
-        }
-        Ok(std::borrow::Cow::Owned(text))
+        read_text_again(&self.reader, &a.rel_path, a.chars).map(std::borrow::Cow::Owned)
     }
 
     pub fn find(&self, rel_path: &str) -> Option<ArticleId> {
@@ -796,6 +816,35 @@ impl Bank {
         self.index.backlinks = backlinks;
         self.index.backlinks_from = backlinks_from;
     }
+}
+
+/// An article's whole text read again through `reader` (BOM and §4.3
+/// fence removed, LF line endings); an error naming the file when it is
+/// gone, refused, or no longer `chars` characters long (not the file that
+/// was loaded).
+pub(crate) fn read_text_again(
+    reader: &RootReader,
+    rel_path: &str,
+    chars: usize,
+) -> Result<String, LoadProblem> {
+    let mut buf = Vec::new();
+    let changed = || LoadProblem {
+        path: rel_path.to_owned(),
+        line: None,
+        message: "changed on disk since the bank was read; run the command again".into(),
+        kind: ProblemKind::Io,
+    };
+    if let Err(e) = reader.read_into(Path::new(rel_path), &mut buf) {
+        return Err(LoadProblem::from_read_error(rel_path.to_owned(), &e));
+    }
+    let decoded = text::decode_borrowed(&buf).map_err(|_| changed())?;
+    let text = crate::frontmatter::locate_cow(decoded.text)
+        .text
+        .into_owned();
+    if text.chars().count() != chars {
+        return Err(changed());
+    }
+    Ok(text)
 }
 
 /// Entry `id` of a flat array split by offsets; empty when there is none

@@ -8,7 +8,9 @@ use crate::budget::{self, BudgetOptions, Candidate, CharsOver4, DropReason, Toke
 use crate::scoring::{self, Hits, Matched, Query, Signals};
 
 mod listed;
+mod streamed;
 pub use listed::{Listed, build_listed, build_listed_with};
+pub use streamed::{Streamed, stream};
 
 /// One ranked article and the budget's verdict, kept compact: a query over
 /// a large bank builds one of these per article, so the words (path, matched

@@ -8,7 +8,9 @@ use std::sync::atomic::AtomicUsize;
 
 use rayon::prelude::*;
 
-use super::{Found, LoadOptions, LoadProblem, ProblemKind, SkippedFile, is_hidden, rel_string};
+use super::{
+    Found, Kept, LoadOptions, LoadProblem, ProblemKind, SkippedFile, is_hidden, rel_string,
+};
 use crate::article::{Article, VisitText};
 use crate::layout::{self, Folder};
 use crate::safe_read::{OpenDir, ReadError, RootReader};
@@ -28,14 +30,22 @@ pub(super) enum Walked {
 }
 
 /// Files read while the walk goes on, by their `seq`.
-#[derive(Default)]
-pub(super) struct EarlyReads {
+pub(super) struct EarlyReads<T> {
     pub(super) in_flight: AtomicUsize,
-    pub(super) done: std::sync::Mutex<Vec<(u32, EarlyRead)>>,
+    pub(super) done: std::sync::Mutex<Vec<(u32, EarlyRead<T>)>>,
+}
+
+impl<T> Default for EarlyReads<T> {
+    fn default() -> Self {
+        EarlyReads {
+            in_flight: AtomicUsize::new(0),
+            done: std::sync::Mutex::new(Vec::new()),
+        }
+    }
 }
 
 /// One early read, taken once when the loaded files are put in order.
-pub(super) type EarlyRead = std::sync::Mutex<Option<Option<Result<Article, Found>>>>;
+pub(super) type EarlyRead<T> = std::sync::Mutex<Option<Option<Result<T, Kept>>>>;
 
 /// Told of each file as the walk meets it: its `seq`, its folder held
 /// open, its path and whether it is a link.

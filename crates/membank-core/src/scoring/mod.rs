@@ -31,7 +31,7 @@ impl Query {
         self.prepare().is_empty()
     }
 
-    fn prepare(&self) -> Prepared {
+    pub(crate) fn prepare(&self) -> Prepared {
         let norm = |v: &Option<String>| {
             v.as_deref()
                 .map(normalize_value)
@@ -54,7 +54,7 @@ impl Query {
     }
 
     /// The active code on one side: 0 source, 1 target.
-    fn lang(&self, side: u8) -> Option<&str> {
+    pub(crate) fn lang(&self, side: u8) -> Option<&str> {
         let v = if side == 0 {
             &self.source_lang
         } else {
@@ -64,7 +64,7 @@ impl Query {
     }
 }
 
-struct Prepared {
+pub(crate) struct Prepared {
     client: Option<String>,
     domain: Option<String>,
     /// (side, code): side 0 is the source language, 1 the target.
@@ -72,7 +72,7 @@ struct Prepared {
 }
 
 impl Prepared {
-    fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.client.is_none() && self.domain.is_none() && self.langs.is_empty()
     }
 }
@@ -223,7 +223,7 @@ fn position(values: &[KeyedValue], wanted: &Option<String>) -> Option<u16> {
         .and_then(|i| u16::try_from(i).ok())
 }
 
-fn hits_prepared(a: &Article, q: &Prepared) -> Hits {
+pub(crate) fn hits_prepared(a: &Article, q: &Prepared) -> Hits {
     let mut hits = Hits {
         client: position(&a.meta.clients, &q.client),
         domain: position(&a.meta.domains, &q.domain),

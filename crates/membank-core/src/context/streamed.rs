@@ -1,0 +1,293 @@
+//! The context for one query, as a command that answers once builds it:
+//! each article is scored on the thread that read it and dropped there,
+//! and only what the ranking, the budget and the report need is kept (its
+//! path, date, size, the signals it earned and the values that earned
+//! them). The loaded bank is never held: at 100,000 articles that is most
+//! of the memory a `context` command used, and the scoring arrays built
+//! over it were one core's work.
+//!
+//! The rows, their order, the budget's verdicts and every word of the
+//! report are those of [`super::build_listed`] on the loaded bank (a test
+//! compares them on generated banks).
+
+use std::path::Path;
+use std::sync::Arc;
+
+use jiff::civil::Date;
+use rayon::prelude::*;
+
+use super::{ExplainedEntry, ExplainedReport};
+use crate::article::Article;
+use crate::bank::{Bank, BankError, LoadOptions, LoadProblem};
+use crate::budget::{self, BudgetOptions, Candidate, CharsOver4, DropReason, TokenCounter};
+use crate::layout::Folder;
+use crate::scoring::{self, Hits, Matched, Query, SignalMatch, Signals};
+
+/// A ranked, budgeted report built while the bank was read.
+pub struct Streamed {
+    /// The bank as read, holding no articles: its reader reads the kept
+    /// articles again for the assembled context.
+    bank: Bank,
+    /// The listed rows in rank order.
+    rows: Vec<Row>,
+    pub query: Query,
+    pub budget: usize,
+    pub include_unscored: bool,
+    pub used_tokens: usize,
+    pub token_estimator: &'static str,
+    /// How many articles were ranked, listed or not.
+    pub ranked: usize,
+    /// The points each signal earned in at least one article (see
+    /// [`super::Listed::earned`]).
+    pub earned: Signals,
+}
+
+/// What is kept of one content article.
+struct Row {
+    rel_path: String,
+    /// Where the file name starts in `rel_path`.
+    name_at: usize,
+    folder: Folder,
+    date: Option<Date>,
+    last_updated: Option<Arc<str>>,
+    chars: usize,
+    hits: Hits,
+    /// Only for an article that earned a point.
+    matched: Option<Box<MatchedValues>>,
+    rank: usize,
+    drop: Option<DropReason>,
+}
+
+/// A frontmatter key and its value as written.
+type Written = (&'static str, Arc<str>);
+
+/// The values behind an article's points, shared with the loaded strings
+/// rather than copied.
+struct MatchedValues {
+    client: Option<Written>,
+    domain: Option<Written>,
+    /// The language value, and the code inside it that matched.
+    language: Option<(Written, Option<Arc<str>>)>,
+}
+
+impl MatchedValues {
+    /// As [`Hits::explain`] finds them.
+    fn of(a: &Article, hits: &Hits) -> MatchedValues {
+        let keyed = |values: &[crate::article::KeyedValue], i: Option<u16>| {
+            let v = values.get(usize::from(i?))?;
+            Some((v.key, v.raw.clone()))
+        };
+        let language = hits.language.and_then(|(vi, ti, _)| {
+            let lv = a.meta.languages.get(usize::from(vi))?;
+            let tag = lv.tags.get(usize::from(ti)).cloned();
+            Some(((lv.key, lv.raw.clone()), tag))
+        });
+        MatchedValues {
+            client: keyed(&a.meta.clients, hits.client),
+            domain: keyed(&a.meta.domains, hits.domain),
+            language,
+        }
+    }
+
+    fn explain(&self, hits: &Hits, query: &Query) -> Matched {
+        let keyed = |v: &Option<Written>| {
+            v.as_ref().map(|(key, raw)| SignalMatch {
+                key,
+                value: raw.to_string(),
+                tag: None,
+                query: None,
+            })
+        };
+        let side = hits.language.map(|(_, _, side)| side);
+        Matched {
+            client: keyed(&self.client),
+            domain: keyed(&self.domain),
+            language: self.language.as_ref().map(|((key, raw), tag)| SignalMatch {
+                key,
+                value: raw.to_string(),
+                tag: tag.as_deref().map(str::to_owned),
+                query: side.and_then(|s| query.lang(s)).map(str::to_owned),
+            }),
+        }
+    }
+}
+
+impl Row {
+    fn file_name(&self) -> &str {
+        &self.rel_path[self.name_at..]
+    }
+
+    fn tokens(&self) -> usize {
+        self.chars.div_ceil(4)
+    }
+
+    fn candidate(&self) -> Candidate {
+        Candidate {
+            folder: self.folder,
+            score: self.hits.total(),
+            tokens: self.tokens(),
+        }
+    }
+
+    /// Rank order: score, then the §7 tie-break (`scoring::tie_break`).
+    fn rank_order(&self, other: &Row) -> std::cmp::Ordering {
+        other
+            .hits
+            .total()
+            .cmp(&self.hits.total())
+            .then(self.folder.cmp(&other.folder))
+            .then_with(|| match (self.date, other.date) {
+                (Some(x), Some(y)) => y.cmp(&x),
+                (Some(_), None) => std::cmp::Ordering::Less,
+                (None, Some(_)) => std::cmp::Ordering::Greater,
+                (None, None) => std::cmp::Ordering::Equal,
+            })
+            .then_with(|| self.file_name().cmp(other.file_name()))
+            .then_with(|| self.rel_path.cmp(&other.rel_path))
+    }
+}
+
+/// Read the bank at `root` and build the report for `query` with the spec
+/// estimator, listing the best `limit` articles in rank order and every
+/// one the budget kept (0: every article), as [`super::build_listed`] does
+/// on a loaded bank.
+pub fn stream(
+    root: &Path,
+    query: &Query,
+    opts: BudgetOptions,
+    limit: usize,
+) -> Result<Streamed, BankError> {
+    let prepared = query.prepare();
+    let keep = |a: Article| -> Option<Row> {
+        if !a.folder.is_content() {
+            return None;
+        }
+        let hits = scoring::hits_prepared(&a, &prepared);
+        let matched = (hits.total() > 0).then(|| Box::new(MatchedValues::of(&a, &hits)));
+        let name_at = a.rel_path.len() - a.file_name().len();
+        Some(Row {
+            name_at,
+            folder: a.folder,
+            date: a.meta.last_updated_date,
+            last_updated: a.meta.last_updated,
+            chars: a.chars,
+            hits,
+            matched,
+            rank: 0,
+            drop: None,
+            rel_path: a.rel_path,
+        })
+    };
+    let (bank, mut rows) = Bank::load_kept(
+        root,
+        crate::safe_read::user_policy(),
+        LoadOptions::CONTEXT,
+        None,
+        None,
+        None,
+        &keep,
+    )?;
+    if crate::parallel::pays(rows.len()) {
+        rows.par_sort_unstable_by(Row::rank_order);
+    } else {
+        rows.sort_unstable_by(Row::rank_order);
+    }
+    let candidates: Vec<Candidate> = rows.iter().map(Row::candidate).collect();
+    let trim = budget::trim(&candidates, opts);
+    drop(candidates);
+    let mut earned = Signals::default();
+    for (i, (row, drop)) in rows.iter_mut().zip(trim.decisions).enumerate() {
+        row.rank = i + 1;
+        row.drop = drop;
+        let s = row.hits.signals();
+        earned.client = earned.client.max(s.client);
+        earned.domain = earned.domain.max(s.domain);
+        earned.language = earned.language.max(s.language);
+    }
+    let ranked = rows.len();
+    if limit > 0 {
+        rows.retain(|r| r.rank <= limit || r.drop.is_none());
+    }
+    Ok(Streamed {
+        bank,
+        rows,
+        query: query.clone(),
+        budget: opts.budget,
+        include_unscored: opts.include_unscored,
+        used_tokens: trim.used_tokens,
+        token_estimator: CharsOver4.name(),
+        ranked,
+        earned,
+    })
+}
+
+impl Streamed {
+    /// The bank as read (root, reader, problems), without its articles.
+    pub fn bank(&self) -> &Bank {
+        &self.bank
+    }
+
+    /// Rows listed.
+    pub fn len(&self) -> usize {
+        self.rows.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.rows.is_empty()
+    }
+
+    /// Listed rows the budget kept.
+    pub fn kept(&self) -> usize {
+        self.rows.iter().filter(|r| r.drop.is_none()).count()
+    }
+
+    /// Listed row `i` in words, as [`super::ContextEntry::explain`] puts it.
+    pub fn explain(&self, i: usize) -> ExplainedEntry {
+        let r = &self.rows[i];
+        let c = r.candidate();
+        ExplainedEntry {
+            rank: r.rank,
+            path: r.rel_path.clone(),
+            folder: r.folder.dir_name(),
+            score: c.score,
+            signals: r.hits.signals(),
+            matched: r
+                .matched
+                .as_ref()
+                .map(|m| m.explain(&r.hits, &self.query))
+                .unwrap_or_default(),
+            last_updated: r.last_updated.as_deref().map(str::to_owned),
+            tokens: c.tokens,
+            included: r.drop.is_none(),
+            drop_reason: r.drop.map(|d| d.describe(&c)),
+        }
+    }
+
+    /// The report as `membank context --json` writes it, entry by entry.
+    pub fn write_json(&self, writer: impl std::io::Write) -> std::io::Result<()> {
+        let head = ExplainedReport {
+            query: self.query.clone(),
+            budget: self.budget,
+            include_unscored: self.include_unscored,
+            used_tokens: self.used_tokens,
+            token_estimator: self.token_estimator,
+            articles: Vec::new(),
+        };
+        crate::json::write_with_items(writer, &head, self.rows.len(), |i| self.explain(i))
+    }
+
+    /// The context text ([`super::render`]): each kept article read again
+    /// through the bank's reader, an error naming a file that changed since
+    /// it was read.
+    pub fn render(&self) -> Result<String, LoadProblem> {
+        let mut out = String::new();
+        for r in self.rows.iter().filter(|r| r.drop.is_none()) {
+            let text = crate::bank::read_text_again(self.bank.reader(), &r.rel_path, r.chars)?;
+            super::push_article(&mut out, &r.rel_path, &text);
+        }
+        Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,184 @@
+use super::*;
+use crate::context::{build_listed, render};
+
+/// A bank of `n` content articles from a fixed seed, built for ties: few
+/// dates (some missing, some not dates), the same file names in several
+/// folders and subfolders, every mix of signals; plus inbox and index
+/// notes, which are never ranked, and a file that is not UTF-8.
+fn bank(n: usize, seed: u64) -> tempfile::TempDir {
+    let d = tempfile::tempdir().unwrap();
+    let mut state = seed;
+    let mut next = |m: u64| {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (state >> 33) % m
+    };
+    let folders = ["01_CLIENTS", "02_TERMINOLOGY", "03_DOMAINS", "04_STYLE"];
+    let subfolders = ["", "a/", "b/c/"];
+    let clients = ["Acme", "[[Globex|G]]", "initech", "ACME"];
+    let domains = ["Legal", "Medical", "[[IT#Networks]]"];
+    let langs = ["en-US", "nl-BE", "en", "fr-FR", "de", "EN-gb"];
+    let dates = ["2026-01-01", "2026-03-15", "2025-12-31", "someday"];
+    let write = |rel: String, text: String| {
+        let path = d.path().join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    for i in 0..n {
+        let mut fm = String::new();
+        match next(4) {
+            0 => fm.push_str(&format!("client: \"{}\"\n", clients[next(4) as usize])),
+            1 => fm.push_str(&format!(
+                "clients: [\"{}\", \"{}\"]\n",
+                clients[next(4) as usize],
+                clients[next(4) as usize]
+            )),
+            _ => {}
+        }
+        if next(3) > 0 {
+            fm.push_str(&format!(
+                "domains: [\"{}\", \"{}\"]\n",
+                domains[next(3) as usize],
+                domains[next(3) as usize]
+            ));
+        }
+        match next(4) {
+            0 => fm.push_str(&format!(
+                "languages: [\"{} → {}\", \"{}->{}\"]\n",
+                langs[next(6) as usize],
+                langs[next(6) as usize],
+                langs[next(6) as usize],
+                langs[next(6) as usize]
+            )),
+            1 => fm.push_str(&format!("source_lang: {}\n", langs[next(6) as usize])),
+            2 => fm.push_str(&format!("target_lang: {}\n", langs[next(6) as usize])),
+            _ => {}
+        }
+        if next(5) > 0 {
+            fm.push_str(&format!("last_updated: {}\n", dates[next(4) as usize]));
+        }
+        let body = "word ".repeat(next(300) as usize);
+        // Names repeat across folders and subfolders: ties go down to the
+        // path.
+        let rel = format!(
+            "{}/{}n{}.md",
+            folders[next(4) as usize],
+            subfolders[next(3) as usize],
+            next(n as u64 / 3 + 1)
+        );
+        let text = if next(20) == 0 {
+            format!("no frontmatter {i}\n{body}\n")
+        } else {
+            format!("---\n{fm}---\n# Title {i}\n{body}\n")
+        };
+        write(rel, text);
+    }
+    write(
+        "00_INBOX/note.md".into(),
+        "---\nclient: Acme\n---\nnote\n".into(),
+    );
+    write(
+        "05_INDICES/Index.md".into(),
+        "---\nclient: Acme\nlanguages: en\n---\n[[n1]]\n".into(),
+    );
+    std::fs::write(d.path().join("02_TERMINOLOGY/bad.md"), b"\xff\xfe\xfd").unwrap();
+    d
+}
+
+fn query(client: &str, domain: &str, src: &str, tgt: &str) -> Query {
+    let o = |s: &str| (!s.is_empty()).then(|| s.to_owned());
+    Query {
+        client: o(client),
+        domain: o(domain),
+        source_lang: o(src),
+        target_lang: o(tgt),
+    }
+}
+
+#[test]
+fn the_streamed_report_is_the_loaded_banks_report() {
+    // Below and above the size where reading moves to the pool.
+    for (n, seed) in [(60, 3), (900, 7)] {
+        let d = bank(n, seed);
+        let loaded = Bank::load(d.path()).unwrap();
+        let queries = [
+            query("", "", "", ""),
+            query("acme", "", "", ""),
+            query("Globex", "legal", "en", "nl-BE"),
+            query("[[Initech]]", "[[it]]", "EN-US", ""),
+            query("", "Medical", "", "de"),
+            query("nobody", "", "xx", ""),
+        ];
+        let mut dropped = 0;
+        for q in &queries {
+            for budget in [0, 1, 300, 4000] {
+                for include_unscored in [false, true] {
+                    for limit in [0, 7] {
+                        let opts = BudgetOptions {
+                            budget,
+                            include_unscored,
+                        };
+                        let want = build_listed(&loaded, q, opts, limit);
+                        let got = stream(d.path(), q, opts, limit).unwrap();
+                        let case = format!("{n} articles, {q:?}, {opts:?}, limit {limit}");
+                        assert_eq!(got.len(), want.report.articles.len(), "{case}");
+                        for (i, e) in want.report.articles.iter().enumerate() {
+                            assert_eq!(got.explain(i), e.explain(&loaded, q), "{case}, row {i}");
+                        }
+                        assert_eq!(got.used_tokens, want.report.used_tokens, "{case}");
+                        assert_eq!(got.ranked, want.ranked, "{case}");
+                        assert_eq!(got.earned, want.earned, "{case}");
+                        assert_eq!(got.kept(), want.report.included().count(), "{case}");
+                        assert_eq!(
+                            got.render().unwrap(),
+                            render(&loaded, &want.report),
+                            "{case}"
+                        );
+                        dropped += want.report.dropped_for_budget().count();
+                    }
+                }
+            }
+        }
+        // The budget both kept and dropped articles in these cases, so the
+        // verdicts were compared both ways.
+        assert!(dropped > 0, "{n} articles: the budget never dropped one");
+    }
+}
+
+#[test]
+fn the_streamed_json_is_the_loaded_banks_json() {
+    let d = bank(400, 11);
+    let loaded = Bank::load(d.path()).unwrap();
+    let q = query("acme", "legal", "en-US", "nl");
+    let want = build_listed(&loaded, &q, BudgetOptions::default(), 0);
+    let mut expected = Vec::new();
+    want.report
+        .explained(&loaded)
+        .write_json(&mut expected)
+        .unwrap();
+    let mut written = Vec::new();
+    stream(d.path(), &q, BudgetOptions::default(), 0)
+        .unwrap()
+        .write_json(&mut written)
+        .unwrap();
+    assert_eq!(
+        String::from_utf8(written).unwrap(),
+        String::from_utf8(expected).unwrap()
+    );
+}
+
+#[test]
+fn a_kept_article_changed_since_it_was_read_is_named() {
+    let d = bank(30, 5);
+    let q = query("acme", "", "", "");
+    let s = stream(d.path(), &q, BudgetOptions::default(), 0).unwrap();
+    let first_kept = (0..s.len())
+        .map(|i| s.explain(i))
+        .find(|e| e.included)
+        .unwrap();
+    std::fs::write(d.path().join(&first_kept.path), "---\n---\nshorter\n").unwrap();
+    let e = s.render().unwrap_err();
+    assert_eq!(e.path, first_kept.path);
+    assert!(e.message.contains("changed on disk"), "{}", e.message);
+}
