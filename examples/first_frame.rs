@@ -7,10 +7,15 @@
 //! `--memory` it reads the program's resident memory (VmRSS, and its peak
 //! VmHWM, from `/proc/PID/status`, so Linux only) once the bank is read and
 //! checked, then again after one search (Ctrl-F, a query, its hits shown).
+//! With `--cue TEXT` the memory is a Deja Vu project: it types TEXT into
+//! the Recall pane a key at a time and times each key until it shows.
+//! With `MEMBANK_LOG=info` it prints the steps of the program's event loop
+//! that took longer than a key should wait, from the program's log.
 //!
 //! ```sh
 //! cargo build --release
 //! cargo run --release --example first_frame -- BANK [--change N] [--memory [QUERY]]
+//! cargo run --release --example first_frame -- PROJECT --cue "settings sync"
 //! ```
 //!
 //! `--change` edits the bank: give it a copy. The binary is
@@ -113,6 +118,59 @@ fn key_latencies(screen: &Screen, input: &mut dyn Write, n: usize) -> Vec<Durati
         }
     }
     took
+}
+
+/// A Deja Vu project is read: the status line counts its files.
+fn project_read(s: &str) -> bool {
+    s.lines()
+        .rev()
+        .take(2)
+        .any(|r| r.contains(" files") && !r.contains(" 0 files") && !r.contains("reading"))
+}
+
+/// Type `cue` into the Recall pane a key at a time; the time each key
+/// took to show in the cue line.
+fn cue_latencies(screen: &Screen, input: &mut dyn Write, cue: &str) -> Vec<Duration> {
+    // Tab twice reaches the Recall pane; `i` starts typing a cue.
+    input.write_all(b"\t\t").unwrap();
+    input.flush().unwrap();
+    thread::sleep(Duration::from_millis(200));
+    input.write_all(b"i").unwrap();
+    input.flush().unwrap();
+    screen.wait("typing a cue", |s| s.contains("cue › ▏"));
+    let mut took = Vec::new();
+    let mut typed = String::new();
+    for c in cue.chars() {
+        typed.push(c);
+        let shown = format!("cue › {typed}▏");
+        let sent = Instant::now();
+        input.write_all(c.to_string().as_bytes()).unwrap();
+        input.flush().unwrap();
+        let at = screen.wait("the key in the cue", |s| s.contains(&shown));
+        took.push(at - sent);
+        thread::sleep(Duration::from_millis(40));
+    }
+    // Leave the cue so that `q` quits.
+    input.write_all(b"\x1b").unwrap();
+    input.flush().unwrap();
+    thread::sleep(Duration::from_millis(200));
+    took
+}
+
+/// The steps the program logged as slower than a key should wait (only
+/// with `MEMBANK_LOG=info` or more).
+fn print_slow_steps(state: &Path) {
+    let Ok(log) = std::fs::read_to_string(state.join("membank.log")) else {
+        return;
+    };
+    let slow: Vec<&str> = log
+        .lines()
+        .filter(|l| l.contains("longer than a key should wait"))
+        .collect();
+    println!("{} slow steps logged", slow.len());
+    for line in slow {
+        println!("  {line}");
+    }
 }
 
 fn describe(label: &str, mut took: Vec<Duration>) {
@@ -222,10 +280,11 @@ fn searched(s: &str) -> bool {
 
 fn main() {
     let mut args = std::env::args().skip(1).peekable();
-    let usage = "usage: first_frame BANK [--change N] [--memory [QUERY]]";
+    let usage = "usage: first_frame BANK [--change N] [--memory [QUERY]] | PROJECT --cue TEXT";
     let bank = PathBuf::from(args.next().expect(usage));
     let mut change: Option<usize> = None;
     let mut memory_query: Option<String> = None;
+    let mut cue: Option<String> = None;
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--change" => {
@@ -239,6 +298,7 @@ fn main() {
                 let query = args.next_if(|a| !a.starts_with("--"));
                 memory_query = Some(query.unwrap_or_else(|| "translation".to_owned()));
             }
+            "--cue" => cue = Some(args.next().expect("--cue TEXT")),
             other => panic!("unknown argument {other}; {usage}"),
         }
     }
@@ -285,6 +345,20 @@ fn main() {
                 screen.parser.lock().unwrap().process(&buf[..n]);
             }
         });
+    }
+    if let Some(cue) = &cue {
+        let read = screen.wait("the project read", project_read);
+        println!(
+            "project read and on screen {:.2?} after start",
+            read - spawned
+        );
+        describe(
+            "keys typing the cue",
+            cue_latencies(&screen, &mut input, cue),
+        );
+        quit(&mut input, child.as_mut());
+        print_slow_steps(home.path());
+        return;
     }
     let first_frame = screen.wait("the first frame", full_frame);
     let first_byte = screen.first_byte.lock().unwrap().unwrap();
@@ -367,6 +441,12 @@ fn main() {
         }
         describe("keys while re-reading", during);
     }
+    quit(&mut input, child.as_mut());
+    print_slow_steps(home.path());
+}
+
+/// Ask the program to quit, and wait for it.
+fn quit(input: &mut dyn Write, child: &mut (dyn portable_pty::Child + Send + Sync)) {
     input.write_all(b"q").unwrap();
     input.flush().unwrap();
     // A popup left open would swallow the `q`: stop the program then.

@@ -179,15 +179,36 @@ fn extract_fresh_files(dir: &Path, files: &[(&str, &str)]) -> anyhow::Result<()>
     write_file_list(dir, files)
 }
 
+/// The demo written as a user's own bank: through the one write
+/// transaction, journalled, so `membank undo` can take it back out.
 fn write_files(dir: &Path) -> anyhow::Result<()> {
-    write_file_list(dir, FILES)?;
-    // Folders a bank always has, even when the demo keeps nothing in them.
-    for folder in membank_core::layout::Folder::ALL {
-        let path = dir.join(folder.dir_name());
-        std::fs::create_dir_all(&path)
-            .with_context(|| format!("{}: cannot create", path.display()))?;
+    use membank_core::transaction::{Kind, Transaction};
+    // Folders a bank always has, even when the demo keeps nothing in them,
+    // and every folder a file sits in, outermost first.
+    let mut folders: Vec<String> = membank_core::layout::Folder::ALL
+        .iter()
+        .map(|f| f.dir_name().to_owned())
+        .collect();
+    for (rel, _) in FILES {
+        let mut at = 0;
+        while let Some(slash) = rel[at..].find('/') {
+            at += slash;
+            folders.push(rel[..at].to_owned());
+            at += 1;
+        }
     }
-    Ok(())
+    folders.sort_by_key(|f| f.matches('/').count());
+    let mut seen = std::collections::HashSet::new();
+    folders.retain(|f| seen.insert(f.clone()));
+    let files: Vec<(String, &[u8])> = FILES
+        .iter()
+        .map(|(rel, text)| ((*rel).to_owned(), text.as_bytes()))
+        .collect();
+    let tx = Transaction::begin(dir, Kind::Bank, std::time::Duration::ZERO, || {})
+        .map_err(|e| anyhow::anyhow!(e))?;
+    tx.set_label("init");
+    tx.create_layout(&folders, &files)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", dir.display()))
 }
 
 fn write_file_list(dir: &Path, files: &[(&str, &str)]) -> anyhow::Result<()> {

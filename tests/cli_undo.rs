@@ -250,3 +250,28 @@ fn recall_feedback_added_is_journalled_as_feedback_and_undone() {
     ok(&run(state.path(), &["undo", s(root)]));
     assert_eq!(support::tree(root), before);
 }
+
+#[test]
+fn a_new_bank_and_a_demo_copy_undone_leave_their_folders_empty() {
+    let state = tempfile::tempdir().unwrap();
+    let parent = tempfile::tempdir().unwrap();
+    for (name, demo) in [("fresh", false), ("demo", true)] {
+        let root = parent.path().join(name);
+        let mut args = vec!["init", s(&root)];
+        if demo {
+            args.push("--demo");
+        }
+        ok(&run(state.path(), &args));
+        assert!(root.join("06_TEMPLATES").is_dir(), "{name}");
+        let listed = run(state.path(), &["undo", s(&root), "--list"]);
+        ok(&listed);
+        assert!(
+            String::from_utf8_lossy(&listed.stdout).contains("init"),
+            "{name}: {}",
+            String::from_utf8_lossy(&listed.stdout)
+        );
+        ok(&run(state.path(), &["undo", s(&root)]));
+        let left: Vec<_> = fs::read_dir(&root).unwrap().collect();
+        assert!(left.is_empty(), "{name}: {left:?}");
+    }
+}

@@ -435,6 +435,7 @@ impl App {
                 }
                 Effect::IndexSearch { generation } => self.index_search(generation),
                 Effect::CheckTerms(file) => self.check_terms(file),
+                Effect::Recall => self.recall_cue(),
                 Effect::ShowText { title, lines } => {
                     let text = super::widgets::help::Help::text(title, lines);
                     self.popup = Some(Popup::Help(text));

@@ -269,7 +269,7 @@ actions! {
     NarrowTree => "narrow_tree", "make the tree pane narrower", [Key::ch('<')];
     WidenTree => "widen_tree", "make the tree pane wider", [Key::ch('>')];
     Rerun => "rerun", "re-run the health checks", [Key::ch('r')];
-    FixFindings => "fix", "fix the finding or group: review the changes, Enter writes", [Key::ch('x')];
+    FixFindings => "fix", "fix the finding or group: review the changes, then write them", [Key::ch('x')];
     MarkChecked => "mark_checked", "stale: checked, still correct (last_updated becomes today)", [Key::ch('v')];
     CheckTerms => "check_terms", "check a translated file's terms (XLIFF, TMX…)", [Key::ch('Q')];
     CloseView => "close_view", "close the view: back to the list under it", [Key::plain(K::Esc)];

@@ -44,6 +44,12 @@ pub enum Msg {
         read: Box<Result<ReadMemory, String>>,
         files: Vec<String>,
     },
+    /// The Recall pane's cue scanned in the background; `generation`
+    /// tells a stale scan from the latest.
+    Recalled {
+        generation: u64,
+        recalled: Box<super::panes::recall::Recalled>,
+    },
     /// A translated file checked against the bank's terms in the
     /// background; `generation` tells a stale check from the latest.
     TermsChecked {
@@ -92,6 +98,7 @@ impl Msg {
             Msg::SearchIndexed(_) => "search indexed",
             Msg::Reloaded { .. } => "reloaded",
             Msg::TermsChecked { .. } => "terms checked",
+            Msg::Recalled { .. } => "recalled",
         }
     }
 
@@ -157,6 +164,8 @@ pub enum Effect {
     /// Check a translated file against the bank's terms off the
     /// interface thread and show the report in the Health pane.
     CheckTerms(PathBuf),
+    /// Scan the Recall pane's cue off the interface thread.
+    Recall,
     /// Show text too long for its pane in a popup that scrolls.
     ShowText {
         title: String,

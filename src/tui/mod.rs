@@ -20,6 +20,7 @@ pub mod mouse;
 pub mod osc52;
 pub mod panes;
 pub mod qa_job;
+mod recall_job;
 pub mod reload;
 mod routing;
 pub mod terminal;

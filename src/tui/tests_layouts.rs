@@ -351,6 +351,55 @@ fn recall_pane_shows_a_strong_match_with_its_arithmetic() {
 }
 
 #[test]
+fn recall_scans_in_the_background_and_shows_only_the_latest_cue() {
+    let typed = |app: &mut App| {
+        key(app, KeyCode::Tab);
+        key(app, KeyCode::Tab);
+        keys(app, "i");
+        keys(app, "offline vault");
+    };
+    // Without a channel back each scan runs at once: what should show.
+    let mut at_once = dejavu(100, 24);
+    typed(&mut at_once);
+    let expected = screen(&at_once);
+    assert_eq!(at_once.panes.recall.level(), Some(Level::Strong));
+
+    let mut app = dejavu(100, 24);
+    let (tx, rx) = std::sync::mpsc::channel();
+    app.send_background_results_to(move |m| {
+        let _ = tx.send(m);
+    });
+    let before = app.panes.recall.level();
+    typed(&mut app);
+    // The keys returned before any scan did: the cue shows as typed, the
+    // result of before stays until its scan arrives.
+    assert!(app.panes.recall.is_scanning());
+    assert_eq!(app.panes.recall.level(), before);
+    assert!(screen(&app).contains("cue › offline vault"));
+    let next = || {
+        rx.recv_timeout(std::time::Duration::from_secs(30))
+            .expect("the scan reports back")
+    };
+    // One scan at a time: the first key's, which is stale when it arrives
+    // and is not shown; then one of the cue as it is now.
+    let first = next();
+    assert!(matches!(first, Msg::Recalled { .. }), "{first:?}");
+    update(&mut app, first);
+    assert_eq!(app.panes.recall.level(), before);
+    assert!(app.panes.recall.is_scanning(), "the latest cue is scanned");
+    let latest = next();
+    assert!(matches!(latest, Msg::Recalled { .. }), "{latest:?}");
+    update(&mut app, latest);
+    assert!(!app.panes.recall.is_scanning());
+    assert_eq!(app.panes.recall.level(), Some(Level::Strong));
+    assert_eq!(screen(&app), expected);
+    assert!(
+        rx.try_recv().is_err(),
+        "no other scan was started for the keys typed"
+    );
+}
+
+#[test]
 fn recall_pane_updates_as_the_cue_is_typed() {
     let mut app = dejavu(100, 24);
     key(&mut app, KeyCode::Tab);

@@ -220,3 +220,78 @@ fn what_the_worker_laid_out_is_used_only_if_nothing_changed_meanwhile() {
         "the changed article scores for the client asked for now"
     );
 }
+
+#[test]
+fn the_health_rows_the_worker_laid_out_are_shown_as_they_are() {
+    let (_dir, mut app, msg) = marketing_rewritten("# Marketing\n\nNo front matter now.\n");
+    let Msg::Reloaded { read, .. } = &msg else {
+        panic!("a re-read's result: {msg:?}");
+    };
+    let read = read.as_ref().as_ref().expect("the re-read succeeds");
+    let laid_out = read.derived.as_ref().and_then(|d| d.health.as_ref());
+    let laid_out = laid_out.expect("the worker lays out the Health rows");
+    let (at, count) = (laid_out.rows().as_ptr(), laid_out.rows().len());
+    assert!(count > 1, "the fixture has findings");
+    update(&mut app, msg);
+    // Moved in, not laid out again on the interface's thread.
+    assert_eq!(app.panes.health.rows.as_ptr(), at);
+    assert_eq!(app.panes.health.rows.len(), count);
+    // And the same as laid out from scratch here.
+    let shown = app.panes.health.rows.clone();
+    let summary = app.panes.health.summary.clone();
+    let height = app.height_of(super::app::Pane::Health);
+    let health = &mut app.panes.health;
+    health.refresh(std::sync::Arc::clone(&health.report), &app.theme, height);
+    assert_eq!(shown, app.panes.health.rows);
+    assert_eq!(summary, app.panes.health.summary);
+    assert!(
+        findings(&app).iter().any(|f| f.contains("Marketing.md")),
+        "the new report's findings: {:?}",
+        findings(&app)
+    );
+}
+
+#[test]
+fn health_folded_or_filtered_during_a_re_read_is_shown_so() {
+    use super::panes::health::{Group, RowKind};
+    use membank_core::health::Severity;
+    let (_dir, mut app, msg) = marketing_rewritten("# Marketing\n\nNo front matter now.\n");
+    // The worker laid out the rows for the pane as it was; meanwhile a
+    // group is folded and a filter typed.
+    let health = &mut app.panes.health;
+    let folded = health
+        .rows
+        .iter()
+        .find_map(|r| match r.kind {
+            RowKind::Severity(s) => Some(s),
+            _ => None,
+        })
+        .unwrap_or(Severity::Warning);
+    health.folded.insert(Group::Severity(folded));
+    health.filter = "md".to_owned();
+    update(&mut app, msg);
+    let shown = app.panes.health.rows.clone();
+    let summary = app.panes.health.summary.clone();
+    assert!(summary.contains("match “md”"), "{summary}");
+    let folded_row = shown
+        .iter()
+        .find(|r| r.kind == RowKind::Severity(folded))
+        .expect("the folded group's row");
+    assert!(
+        folded_row.line.to_string().starts_with('▸'),
+        "{}",
+        folded_row.line
+    );
+    assert!(
+        !shown
+            .iter()
+            .any(|r| matches!(r.kind, RowKind::Code(s, _) if s == folded)),
+        "nothing shows under a folded group"
+    );
+    // The same as laid out from scratch for the pane as it is now.
+    let height = app.height_of(super::app::Pane::Health);
+    let health = &mut app.panes.health;
+    health.refresh(std::sync::Arc::clone(&health.report), &app.theme, height);
+    assert_eq!(shown, app.panes.health.rows);
+    assert_eq!(summary, app.panes.health.summary);
+}

@@ -89,6 +89,10 @@ pub fn update(app: &mut App, msg: Msg) {
             generation,
             checked,
         } => app.terms_checked(generation, checked.0),
+        Msg::Recalled {
+            generation,
+            recalled,
+        } => app.recalled(generation, *recalled),
         Msg::SearchIndexed(built) => {
             let (memory, theme) = (app.memory.as_ref(), &app.theme);
             let search = &mut app.panes.search;

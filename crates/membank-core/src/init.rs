@@ -1,11 +1,13 @@
 //! Creating a new, empty memory bank with the spec §16 layout.
 
 use std::fmt;
-use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
+use crate::journal::Journal;
 use crate::layout::{ARCHIVE_DIR, Folder};
 use crate::templates::Agent;
+use crate::transaction::{Kind, Transaction};
 
 /// Example articles written into a new bank: (folder, file name, text).
 const EXAMPLES: [(Folder, &str, &str); 5] = [
@@ -52,8 +54,6 @@ pub enum InitError {
     NotADirectory(PathBuf),
     /// The directory already holds visible files or folders.
     NotEmpty { dir: PathBuf, entries: Vec<String> },
-    /// A file that would be written already exists.
-    Exists(PathBuf),
     /// `missing` (an ancestor of `dir`) does not exist; only the bank
     /// folder itself is ever created.
     MissingParent { dir: PathBuf, missing: PathBuf },
@@ -61,6 +61,8 @@ pub enum InitError {
         path: PathBuf,
         error: std::io::Error,
     },
+    /// Writing the layout failed; the message names the file.
+    Write(String),
 }
 
 impl fmt::Display for InitError {
@@ -81,7 +83,6 @@ impl fmt::Display for InitError {
                     }
                 )
             }
-            InitError::Exists(p) => write!(f, "{}: already exists, not overwritten", p.display()),
             InitError::MissingParent { dir, missing } => write!(
                 f,
                 "cannot create {}: the folder {} does not exist (only the bank folder itself is \
@@ -90,6 +91,7 @@ impl fmt::Display for InitError {
                 missing.display()
             ),
             InitError::Io { path, error } => write!(f, "{}: {error}", path.display()),
+            InitError::Write(message) => write!(f, "{message}"),
         }
     }
 }
@@ -129,6 +131,11 @@ fn io(path: &Path) -> impl FnOnce(std::io::Error) -> InitError + '_ {
 /// Obsidian `.obsidian/` or a `.git/`) are allowed; anything else makes this
 /// refuse before writing a single file. Existing files are never replaced.
 pub fn init_bank(dir: &Path) -> Result<Created, InitError> {
+    init_journalled(dir, None)
+}
+
+/// [`init_bank`], journalling to `journal` instead of the installed one.
+pub fn init_journalled(dir: &Path, journal: Option<Journal>) -> Result<Created, InitError> {
     if dir.exists() {
         if !dir.is_dir() {
             return Err(InitError::NotADirectory(dir.to_owned()));
@@ -165,10 +172,6 @@ pub fn init_bank(dir: &Path) -> Result<Created, InitError> {
         .map(|f| f.dir_name().to_owned())
         .collect();
     folders.insert(1, format!("{}/{ARCHIVE_DIR}", Folder::Inbox.dir_name()));
-    for rel in &folders {
-        let path = dir.join(rel);
-        std::fs::create_dir_all(&path).map_err(io(&path))?;
-    }
 
     let mut files: Vec<(String, &str)> = vec![("README.md".to_owned(), README)];
     for (folder, name, text) in EXAMPLES {
@@ -180,42 +183,27 @@ pub fn init_bank(dir: &Path) -> Result<Created, InitError> {
             agent.bundled_text(),
         ));
     }
-    for (rel, text) in &files {
-        write_new(&dir.join(rel), text)?;
-    }
+    // Through the one write transaction like every other write, so that
+    // `membank undo` can take a bank made in the wrong folder back out.
+    let tx =
+        Transaction::begin(dir, Kind::Bank, Duration::ZERO, || {}).map_err(InitError::Write)?;
+    let tx = match journal {
+        Some(journal) => tx.journal_to(journal),
+        None => tx,
+    };
+    tx.set_label("init");
+    let bytes: Vec<(String, &[u8])> = files
+        .iter()
+        .map(|(rel, text)| (rel.clone(), text.as_bytes()))
+        .collect();
+    tx.create_layout(&folders, &bytes)
+        .map_err(InitError::Write)?;
 
     Ok(Created {
         root: dir.to_owned(),
         folders,
         files: files.into_iter().map(|(rel, _)| rel).collect(),
     })
-}
-
-/// Write through a sibling temporary file so a killed process never leaves
-/// a half-written file, and refuse to replace anything already there.
-fn write_new(path: &Path, text: &str) -> Result<(), InitError> {
-    if path.symlink_metadata().is_ok() {
-        return Err(InitError::Exists(path.to_owned()));
-    }
-    let name = path.file_name().unwrap_or_default().to_string_lossy();
-    let tmp = path.with_file_name(format!("{name}.{}.tmp", std::process::id()));
-    let result = std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(&tmp)
-        .and_then(|mut f| {
-            f.write_all(text.as_bytes())?;
-            f.sync_all()
-        })
-        .and_then(|()| std::fs::rename(&tmp, path));
-    if let Err(error) = result {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(InitError::Io {
-            path: path.to_owned(),
-            error,
-        });
-    }
-    Ok(())
 }
 
 #[cfg(test)]
@@ -323,15 +311,6 @@ mod tests {
         let file = tmp.path().join("bank");
         std::fs::write(&file, "x").unwrap();
         assert!(matches!(init_bank(&file), Err(InitError::NotADirectory(_))));
-    }
-
-    #[test]
-    fn never_replaces_an_existing_file() {
-        let tmp = tempfile::tempdir().unwrap();
-        let path = tmp.path().join("a.md");
-        std::fs::write(&path, "keep").unwrap();
-        assert!(matches!(write_new(&path, "new"), Err(InitError::Exists(_))));
-        assert_eq!(std::fs::read_to_string(&path).unwrap(), "keep");
     }
 
     fn walk(dir: &Path) -> Vec<String> {

@@ -772,6 +772,37 @@ impl Transaction {
         Ok(())
     }
 
+    /// Lay out a new memory: each folder of `folders` (outermost first)
+    /// and each file of `files`, all new, all journalled, so an undo takes
+    /// the whole layout back out. Nothing already there is replaced.
+    pub fn create_layout(
+        &self,
+        folders: &[String],
+        files: &[(String, &[u8])],
+    ) -> Result<(), String> {
+        for rel in folders {
+            let target = self.unlinked(rel)?;
+            match fs::create_dir(&target) {
+                Ok(()) => self.record(rel, Recorded::FolderMade),
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists && target.is_dir() => {}
+                Err(e) => return Err(format!("{rel}: {e}")),
+            }
+        }
+        for (rel, bytes) in files {
+            let target = self.unlinked(rel)?;
+            create_atomic(&target, bytes).map_err(|e| {
+                if e.kind() == io::ErrorKind::AlreadyExists {
+                    format!("{rel}: already exists, not overwritten")
+                } else {
+                    format!("{rel}: {e}")
+                }
+            })?;
+            self.record_replaced(rel, None, Some(bytes));
+        }
+        sync_dir(&self.root);
+        Ok(())
+    }
+
     /// Make one of the format's folders at the top of the bank.
     fn create_folder(&self, name: &str) -> Result<(), String> {
         if crate::layout::Folder::from_dir_name(name).is_none() {

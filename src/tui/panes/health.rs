@@ -49,7 +49,7 @@ pub enum Group {
     Code(Severity, &'static str),
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct HealthRow {
     pub kind: RowKind,
     /// The styled row of a group; a finding's is made when it is drawn.
@@ -108,31 +108,203 @@ fn matches_filter(f: &Finding, needle: &str) -> bool {
         || f.path.to_lowercase().contains(needle)
 }
 
+/// What the Health pane's rows depend on besides the report: its folds,
+/// its filter and the theme that styles the group rows. Taken when a read
+/// begins, so the thread that reads can lay out the rows of the new report.
+#[derive(Debug, Clone)]
+pub struct HealthView {
+    pub folded: HashSet<Group>,
+    pub filter: String,
+    pub theme: Theme,
+}
+
+/// A report's rows laid out for a [`HealthView`], away from the
+/// interface's thread (a large bank has a hundred thousand findings, and a
+/// row each): showing them is a move.
+#[derive(Debug)]
+pub struct HealthLayout {
+    view: HealthView,
+    /// The report's findings grouped without a filter.
+    unfiltered: Grouping,
+    rows: Vec<HealthRow>,
+    summary: String,
+}
+
+impl HealthLayout {
+    /// Lay out `report`, whose findings `unfiltered` groups (by
+    /// [`group_findings`] with no filter), as `view` shows it.
+    pub fn of(report: &HealthReport, unfiltered: Grouping, view: HealthView) -> HealthLayout {
+        let filtered = (!view.filter.is_empty()).then(|| group_findings(report, &view.filter));
+        let (rows, summary) = lay_out(
+            report,
+            filtered.as_ref().unwrap_or(&unfiltered),
+            &view.folded,
+            &view.filter,
+            &view.theme,
+        );
+        HealthLayout {
+            view,
+            unfiltered,
+            rows,
+            summary,
+        }
+    }
+
+    /// The rows laid out.
+    pub fn rows(&self) -> &[HealthRow] {
+        &self.rows
+    }
+}
+
+/// The rows of `groups` (a report's findings grouped, filtered by `filter`
+/// when it is not empty) with `folded` groups folded, and the pane's
+/// summary.
+fn lay_out(
+    report: &HealthReport,
+    groups: &Grouping,
+    folded: &HashSet<Group>,
+    filter: &str,
+    theme: &Theme,
+) -> (Vec<HealthRow>, String) {
+    let groups = &groups.0;
+    let mut rows = Vec::new();
+    for (sev, codes) in groups {
+        let total: usize = codes.values().map(Vec::len).sum();
+        let style = match sev {
+            Severity::Error => theme.error,
+            Severity::Warning => theme.warning,
+            Severity::Info => theme.info,
+        };
+        let sev_folded = folded.contains(&Group::Severity(*sev));
+        rows.push(HealthRow {
+            kind: RowKind::Severity(*sev),
+            line: Line::from(vec![
+                Span::styled(fold_mark(sev_folded), theme.muted),
+                Span::styled(severity_label(*sev, total), style),
+            ]),
+            under_file: false,
+        });
+        if sev_folded {
+            continue;
+        }
+        for (code, items) in codes {
+            let code_folded = folded.contains(&Group::Code(*sev, code));
+            rows.push(HealthRow {
+                kind: RowKind::Code(*sev, code),
+                line: Line::from(vec![
+                    Span::raw("  "),
+                    Span::styled(fold_mark(code_folded), theme.muted),
+                    Span::styled(sanitize_for_terminal(code, false), style),
+                    Span::styled(format!(" ({})", items.len()), theme.muted),
+                ]),
+                under_file: false,
+            });
+            if code_folded {
+                continue;
+            }
+            push_findings(&report.findings, items, theme, &mut rows);
+        }
+    }
+    let shown: usize = groups.values().flat_map(|c| c.values()).map(Vec::len).sum();
+    let summary = if report.findings.is_empty() {
+        "no findings".to_owned()
+    } else if !filter.is_empty() {
+        format!(
+            "{shown} of {} match “{}”",
+            report.findings.len(),
+            sanitize_for_terminal(filter, false)
+        )
+    } else {
+        groups
+            .iter()
+            .map(|(s, c)| severity_label(*s, c.values().map(Vec::len).sum::<usize>()))
+            .collect::<Vec<_>>()
+            .join(" · ")
+    };
+    (rows, summary)
+}
+
+/// The rows of one code's findings: one each, except that a file with
+/// several gets a row of its own with them under it (two rows naming
+/// the same file were noise). The report is in path order, so a file's
+/// findings of one code are next to each other.
+fn push_findings(findings: &[Finding], items: &[usize], theme: &Theme, rows: &mut Vec<HealthRow>) {
+    let mut at = 0;
+    while at < items.len() {
+        let path = &findings[items[at]].path;
+        let run = items[at..]
+            .iter()
+            .take_while(|&&i| findings[i].path == *path)
+            .count();
+        let under_file = run > 1 && !path.is_empty();
+        if under_file {
+            rows.push(HealthRow {
+                kind: RowKind::File(items[at]),
+                line: Line::from(vec![
+                    Span::raw("      "),
+                    Span::styled(sanitize_for_terminal(path, false), theme.link),
+                    Span::styled(format!(" ({run})"), theme.muted),
+                ]),
+                under_file: false,
+            });
+        }
+        // A large bank has a hundred thousand findings: their
+        // lines are made for the rows on screen only (`finding_line`).
+        rows.extend(items[at..at + run].iter().map(|&i| HealthRow {
+            kind: RowKind::Finding(i),
+            line: Line::default(),
+            under_file,
+        }));
+        at += run;
+    }
+}
+
 impl HealthPane {
     /// Group a new report, keeping the cursor near where it was. The checks
     /// are the core's and run once per refresh; this pane only formats them.
     pub fn refresh(&mut self, report: Arc<HealthReport>, theme: &Theme, height: usize) {
-        self.refresh_grouped(report, None, theme, height);
+        self.refresh_laid_out(report, None, theme, height);
     }
 
-    /// [`HealthPane::refresh`] with the report's findings already grouped
-    /// unfiltered (by [`group_findings`] with no filter), as the thread
-    /// that checked the memory does.
-    pub fn refresh_grouped(
+    /// What the rows depend on besides the report, for [`HealthLayout::of`].
+    pub fn view(&self, theme: &Theme) -> HealthView {
+        HealthView {
+            folded: self.folded.clone(),
+            filter: self.filter.clone(),
+            theme: theme.clone(),
+        }
+    }
+
+    /// [`HealthPane::refresh`] with the report's rows already laid out
+    /// where it was checked. They are moved in when the pane is still
+    /// folded, filtered and themed as they were laid out for; otherwise
+    /// they are laid out again here from the grouping that came with them.
+    pub fn refresh_laid_out(
         &mut self,
         report: Arc<HealthReport>,
-        unfiltered: Option<Grouping>,
+        laid_out: Option<HealthLayout>,
         theme: &Theme,
         height: usize,
     ) {
         drop_later(std::mem::replace(&mut self.report, report));
-        self.grouped = unfiltered;
-        self.rebuild(theme, height);
+        let Some(laid_out) = laid_out else {
+            self.grouped = None;
+            self.rebuild(theme, height);
+            return;
+        };
+        self.grouped = Some(laid_out.unfiltered);
+        let view = &laid_out.view;
+        if view.folded == self.folded && view.filter == self.filter && view.theme == *theme {
+            self.summary = laid_out.summary;
+            self.show_rows(laid_out.rows, height);
+        } else {
+            drop_later(laid_out.rows);
+            self.rebuild(theme, height);
+        }
     }
 
     /// The rows for the report as folded and filtered now.
     pub fn rebuild(&mut self, theme: &Theme, height: usize) {
-        let selected = self.rows.get(self.cursor.selected).map(|r| r.kind.clone());
         // Grouped again only when filtered; the unfiltered grouping is kept
         // until the report changes.
         let unfiltered = match self.grouped.take() {
@@ -141,107 +313,29 @@ impl HealthPane {
         };
         let filtered =
             (!self.filter.is_empty()).then(|| group_findings(&self.report, &self.filter));
-        let groups = &filtered.as_ref().unwrap_or(&unfiltered).0;
-        let mut rows = Vec::new();
-        for (sev, codes) in groups {
-            let total: usize = codes.values().map(Vec::len).sum();
-            let style = match sev {
-                Severity::Error => theme.error,
-                Severity::Warning => theme.warning,
-                Severity::Info => theme.info,
-            };
-            let sev_folded = self.folded.contains(&Group::Severity(*sev));
-            rows.push(HealthRow {
-                kind: RowKind::Severity(*sev),
-                line: Line::from(vec![
-                    Span::styled(fold_mark(sev_folded), theme.muted),
-                    Span::styled(severity_label(*sev, total), style),
-                ]),
-                under_file: false,
-            });
-            if sev_folded {
-                continue;
-            }
-            for (code, items) in codes {
-                let code_folded = self.folded.contains(&Group::Code(*sev, code));
-                rows.push(HealthRow {
-                    kind: RowKind::Code(*sev, code),
-                    line: Line::from(vec![
-                        Span::raw("  "),
-                        Span::styled(fold_mark(code_folded), theme.muted),
-                        Span::styled(sanitize_for_terminal(code, false), style),
-                        Span::styled(format!(" ({})", items.len()), theme.muted),
-                    ]),
-                    under_file: false,
-                });
-                if code_folded {
-                    continue;
-                }
-                self.push_findings(items, theme, &mut rows);
-            }
-        }
-        let shown: usize = groups.values().flat_map(|c| c.values()).map(Vec::len).sum();
-        self.summary = if self.report.findings.is_empty() {
-            "no findings".to_owned()
-        } else if !self.filter.is_empty() {
-            format!(
-                "{shown} of {} match “{}”",
-                self.report.findings.len(),
-                sanitize_for_terminal(&self.filter, false)
-            )
-        } else {
-            groups
-                .iter()
-                .map(|(s, c)| severity_label(*s, c.values().map(Vec::len).sum::<usize>()))
-                .collect::<Vec<_>>()
-                .join(" · ")
-        };
-        drop_later(std::mem::replace(&mut self.rows, rows));
+        let (rows, summary) = lay_out(
+            &self.report,
+            filtered.as_ref().unwrap_or(&unfiltered),
+            &self.folded,
+            &self.filter,
+            theme,
+        );
+        self.summary = summary;
         drop_later(filtered);
         self.grouped = Some(unfiltered);
-        // Stay on the same row when it is still there.
+        self.show_rows(rows, height);
+    }
+
+    /// Replace the rows, staying on the same row when it is still there.
+    fn show_rows(&mut self, rows: Vec<HealthRow>, height: usize) {
+        let selected = self.rows.get(self.cursor.selected).map(|r| r.kind.clone());
+        drop_later(std::mem::replace(&mut self.rows, rows));
         if let Some(kind) = selected
             && let Some(i) = self.rows.iter().position(|r| r.kind == kind)
         {
             self.cursor.selected = i;
         }
         self.cursor.clamp(self.rows.len(), height);
-    }
-
-    /// The rows of one code's findings: one each, except that a file with
-    /// several gets a row of its own with them under it (two rows naming
-    /// the same file were noise). The report is in path order, so a file's
-    /// findings of one code are next to each other.
-    fn push_findings(&self, items: &[usize], theme: &Theme, rows: &mut Vec<HealthRow>) {
-        let findings = &self.report.findings;
-        let mut at = 0;
-        while at < items.len() {
-            let path = &findings[items[at]].path;
-            let run = items[at..]
-                .iter()
-                .take_while(|&&i| findings[i].path == *path)
-                .count();
-            let under_file = run > 1 && !path.is_empty();
-            if under_file {
-                rows.push(HealthRow {
-                    kind: RowKind::File(items[at]),
-                    line: Line::from(vec![
-                        Span::raw("      "),
-                        Span::styled(sanitize_for_terminal(path, false), theme.link),
-                        Span::styled(format!(" ({run})"), theme.muted),
-                    ]),
-                    under_file: false,
-                });
-            }
-            // A large bank has a hundred thousand findings: their
-            // lines are made for the rows on screen only (`finding_line`).
-            rows.extend(items[at..at + run].iter().map(|&i| HealthRow {
-                kind: RowKind::Finding(i),
-                line: Line::default(),
-                under_file,
-            }));
-            at += run;
-        }
     }
 
     /// The group the selected row belongs to (a finding: its code group).

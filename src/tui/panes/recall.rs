@@ -3,7 +3,8 @@
 //! tokens and arithmetic, updated on each key; save a feedback line for
 //! the cue just tried; Enter opens the selected impression's record.
 //!
-//! Update computes; `draw` only reads the state.
+//! A cue is scanned on a worker thread (`recall_job`): a large impressions
+//! file takes longer than a key should wait. `draw` only reads the state.
 
 use membank_core::dejavu::feedback::{self, OUTCOMES};
 use membank_core::dejavu::js::{self, JsValue};
@@ -19,6 +20,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use super::{Component, Cx, hint_text, page};
+use crate::tui::drop_later::drop_later;
 use crate::tui::keys::{Action, KeyMap, Scope};
 use crate::tui::messages::Effect;
 use crate::tui::theme::Theme;
@@ -38,6 +40,38 @@ pub struct RecallPane {
     outcome: usize,
     /// The lines drawn, prepared after every change.
     lines: Vec<Line<'static>>,
+    /// Counts the scans asked for: a result for an earlier cue or memory
+    /// is not shown.
+    generation: u64,
+    /// A scan is under way; the next waits for it.
+    scanning: bool,
+}
+
+/// One cue's scan, made away from the interface's thread.
+#[derive(Debug, Default)]
+pub struct Recalled {
+    recall: Option<Recall>,
+    explanations: Vec<Explanation>,
+    order: Vec<usize>,
+}
+
+impl Recalled {
+    /// Scan `project`'s impressions for `cue`, with every impression's
+    /// arithmetic in display order. None without a project.
+    pub fn scan(project: Option<&Project>, cue: &str) -> Recalled {
+        let recall = project.map(|p| dejavu::recall(p.impressions.as_ref(), js::js_trim(cue)));
+        let explanations: Vec<Explanation> = match (&recall, project) {
+            (Some(r), Some(p)) => r.explanations(p.impressions.as_ref()).collect(),
+            _ => Vec::new(),
+        };
+        let mut order: Vec<usize> = (0..explanations.len()).collect();
+        order.sort_by_key(|&i| explanations[i].rank.unwrap_or(usize::MAX));
+        Recalled {
+            recall,
+            explanations,
+            order,
+        }
+    }
 }
 
 /// Impressions laid out below the selected one.
@@ -52,19 +86,52 @@ fn num(x: f64) -> String {
 }
 
 impl RecallPane {
-    /// Scan again for the cue (the project changed, or the cue did).
-    pub fn recompute(&mut self, project: Option<&Project>, theme: &Theme) {
-        self.recall =
-            project.map(|p| dejavu::recall(p.impressions.as_ref(), js::js_trim(&self.cue)));
-        self.explanations = match (&self.recall, project) {
-            (Some(r), Some(p)) => r.explanations(p.impressions.as_ref()).collect(),
-            _ => Vec::new(),
-        };
-        let mut order: Vec<usize> = (0..self.explanations.len()).collect();
-        order.sort_by_key(|&i| self.explanations[i].rank.unwrap_or(usize::MAX));
-        self.order = order;
+    /// Ask for the cue to be scanned again (the project changed, or the
+    /// cue did): the generation of the scan to wait for.
+    pub fn ask(&mut self) -> u64 {
+        self.generation += 1;
+        self.generation
+    }
+
+    /// The cue to scan and its generation, unless a scan is under way (its
+    /// result comes back stale, and the latest is scanned then).
+    pub fn start(&mut self) -> Option<(String, u64)> {
+        if self.scanning {
+            return None;
+        }
+        self.scanning = true;
+        Some((self.cue.clone(), self.generation))
+    }
+
+    /// A scan is under way: what is shown is of an earlier cue or memory.
+    pub fn is_scanning(&self) -> bool {
+        self.scanning
+    }
+
+    /// A scan could not be started.
+    pub fn not_started(&mut self) {
+        self.scanning = false;
+    }
+
+    /// A scan's result: shown when it is of the latest cue and memory, and
+    /// then true; false means the latest is still to be scanned.
+    pub fn recalled(&mut self, generation: u64, recalled: Recalled, theme: &Theme) -> bool {
+        self.scanning = false;
+        if generation != self.generation {
+            return false;
+        }
+        let Recalled {
+            recall,
+            explanations,
+            order,
+        } = recalled;
+        self.recall = recall;
+        // Tens of thousands of explanations at 50,000 impressions.
+        drop_later(std::mem::replace(&mut self.explanations, explanations));
+        drop_later(std::mem::replace(&mut self.order, order));
         self.selected = self.selected.min(self.order.len().saturating_sub(1));
         self.lay_out(theme);
+        true
     }
 
     pub fn level(&self) -> Option<Level> {
@@ -324,6 +391,7 @@ impl Component for RecallPane {
 
     fn on_typing_key(&mut self, key: KeyEvent, cx: &mut Cx) -> bool {
         let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+        let before = self.cue.clone();
         match key.code {
             KeyCode::Esc | KeyCode::Enter | KeyCode::Tab => self.typing = false,
             KeyCode::Char('o') if ctrl => self.cycle_outcome(cx),
@@ -342,16 +410,19 @@ impl Component for RecallPane {
         if !matches!(key.code, KeyCode::Up | KeyCode::Down) {
             self.selected = 0;
         }
-        let project = crate::layouts::project(cx.memory);
-        self.recompute(project, cx.theme);
+        // The cue as typed shows at once; its matches when scanned.
+        self.lay_out(cx.theme);
+        if self.cue != before {
+            cx.effects.push(Effect::Recall);
+        }
         true
     }
 
     fn on_paste(&mut self, text: &str, cx: &mut Cx) -> bool {
         self.cue.push_str(&safe(&text.replace(['\n', '\r'], " ")));
         self.typing = true;
-        let project = crate::layouts::project(cx.memory);
-        self.recompute(project, cx.theme);
+        self.lay_out(cx.theme);
+        cx.effects.push(Effect::Recall);
         true
     }
 

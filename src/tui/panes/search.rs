@@ -15,6 +15,7 @@ use ratatui::widgets::{Paragraph, Wrap};
 
 use super::cursor::Cursor;
 use super::{Component, Cx, hint_text, page};
+use crate::tui::drop_later::drop_later;
 use crate::tui::keys::{Action, KeyMap, Scope};
 use crate::tui::messages::Effect;
 use crate::tui::theme::Theme;
@@ -74,7 +75,8 @@ impl SearchPane {
     /// A search still waits for an index: the generation of the index to
     /// build for the new memory.
     pub fn memory_changed(&mut self, memory: &dyn Memory) -> Option<u64> {
-        self.index = None;
+        // An index of a large memory takes longer to free than a key waits.
+        drop_later(self.index.take());
         self.generation += 1;
         self.note = memory.search_note();
         // A build under way is for the old memory; a waiting search needs
@@ -110,6 +112,8 @@ impl SearchPane {
     /// when that search ran.
     pub fn indexed(&mut self, built: Indexed, memory: &dyn Memory, theme: &Theme) -> bool {
         if built.generation != self.generation {
+            // Built for a memory since replaced; as large as the one kept.
+            drop_later(built);
             return false;
         }
         self.indexing = false;

@@ -22,6 +22,7 @@ impl App {
             sort: self.panes.bank.sort,
             expanded: self.panes.bank.expanded().clone(),
             ranking: self.panes.context.ranking(),
+            health: self.panes.health.view(&self.theme),
         }
     }
 
@@ -143,9 +144,9 @@ impl App {
         let (mut values, mut ranked) = (None, None);
         self.health = Arc::new(report);
         let (memory, theme, p) = (self.memory.as_ref(), &self.theme, &mut self.panes);
-        let findings = derived.as_mut().map(|d| std::mem::take(&mut d.findings));
+        let laid_out = derived.as_mut().and_then(|d| d.health.take());
         p.health
-            .refresh_grouped(self.health.clone(), findings, theme, hh);
+            .refresh_laid_out(self.health.clone(), laid_out, theme, hh);
         p.article.set_health(self.health.clone());
         match derived {
             Some(derived) => {
@@ -178,7 +179,6 @@ impl App {
             p.agents.refresh(bank, &self.health);
             p.article.empty_note = crate::tui::panes::bank::starter_note(bank);
         }
-        p.recall.recompute(layouts::project(memory), theme);
         let reindex = p.search.memory_changed(memory);
         if p.article.rel.is_some() {
             p.article.lay_out(memory, theme, width);
@@ -192,6 +192,7 @@ impl App {
         if let Some(generation) = reindex {
             self.index_search(generation);
         }
+        self.recall_cue();
     }
 
     pub(in crate::tui) fn reload_paths(&mut self, rels: Vec<String>) {

@@ -25,7 +25,7 @@ use membank_core::vocabulary::{self, Vocabulary};
 use super::messages::ReadMemory;
 use super::panes::bank::{Grouped, LaidOut, TreeSort, bank_rows, group_files};
 use super::panes::context::Ranking;
-use super::panes::health::{Grouping, flagged_files, group_findings};
+use super::panes::health::{HealthLayout, HealthView, flagged_files, group_findings};
 
 /// One re-read: the memory shown now, its checks, and what changed.
 pub struct Reread {
@@ -88,13 +88,15 @@ pub struct Plan {
     pub expanded: BTreeSet<String>,
     /// What the Context pane ranks for.
     pub ranking: Ranking,
+    /// How the Health pane is folded, filtered and themed.
+    pub health: HealthView,
 }
 
 /// What the panes would otherwise derive from a new memory on the
 /// interface's thread when it is shown (half a second at 100,000 articles):
 /// the files with findings, a bank's files grouped and laid out for its
 /// tree, the clients, domains and languages the Context pane completes and
-/// checks, and its ranking.
+/// checks, and its ranking, and the Health pane's rows.
 #[derive(Debug)]
 pub struct Derived {
     pub flagged: HashSet<String>,
@@ -104,8 +106,9 @@ pub struct Derived {
     pub values: Option<Vocabulary>,
     /// A bank's candidates for the Context pane's query.
     pub ranked: Option<(Ranking, ContextReport)>,
-    /// The findings grouped for the Health pane, unfiltered.
-    pub findings: Grouping,
+    /// The Health pane's rows (and its findings grouped, unfiltered).
+    /// Taken when shown (the rest is moved in after it).
+    pub health: Option<HealthLayout>,
 }
 
 impl Derived {
@@ -124,7 +127,11 @@ impl Derived {
         let values = bank.map(vocabulary::collect);
         let ranked = bank.map(|bank| (plan.ranking.clone(), plan.ranking.build(bank)));
         Derived {
-            findings: group_findings(health, ""),
+            health: Some(HealthLayout::of(
+                health,
+                group_findings(health, ""),
+                plan.health.clone(),
+            )),
             flagged,
             grouped,
             values,

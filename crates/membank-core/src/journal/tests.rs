@@ -340,3 +340,37 @@ fn nothing_is_journalled_inside_the_memory_and_no_other_file_is_held() {
     let all = serde_json::to_string(&entries).unwrap();
     assert!(!all.contains("untouched"));
 }
+
+#[test]
+fn a_new_bank_undone_leaves_its_folder_empty() {
+    let parent = tempfile::tempdir().unwrap();
+    let state = tempfile::tempdir().unwrap();
+    let j = journal(state.path());
+    let root = parent.path().join("bank");
+    crate::init::init_journalled(&root, Some(j.clone())).unwrap();
+    assert!(root.join("06_TEMPLATES/compile.md").is_file());
+    let (entries, _) = j.entries(&root);
+    assert_eq!(entries.len(), 1);
+    assert_eq!(entries[0].kind, "init");
+
+    undo(&root, &j, Kind::Bank).unwrap();
+    let left: Vec<_> = fs::read_dir(&root).unwrap().collect();
+    assert!(left.is_empty(), "{left:?}");
+}
+
+#[test]
+fn laying_out_a_bank_never_replaces_a_file() {
+    let (bank, state) = bank();
+    let j = journal(state.path());
+    let tx = begin(bank.path(), &j, Kind::Bank);
+    let files = vec![("01_CLIENTS/Acme.md".to_owned(), &b"new"[..])];
+    let e = tx.create_layout(&[], &files).unwrap_err();
+    assert!(
+        e.contains("01_CLIENTS/Acme.md") && e.contains("not overwritten"),
+        "{e}"
+    );
+    assert_eq!(
+        read(bank.path(), "01_CLIENTS/Acme.md").unwrap(),
+        b"---\nclient: Acme\n---\nold\n"
+    );
+}

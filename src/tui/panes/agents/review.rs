@@ -576,7 +576,6 @@ pub fn draw(frame: &mut Frame, area: Rect, review: &Review, focused: bool, theme
     if let Some(result) = &review.result {
         let mut lines = vec![Line::styled("Applied:", theme.title)];
         lines.extend(result.iter().map(|l| Line::raw(format!("  {l}"))));
-        lines.push(Line::styled("Enter closes this result.", theme.muted));
         frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), area);
         return;
     }
@@ -590,12 +589,12 @@ pub fn draw(frame: &mut Frame, area: Rect, review: &Review, focused: bool, theme
     let accepted = review.blocks.iter().filter(|b| b.accepted).count();
     let summary = Line::styled(
         format!(
-            "{} proposed, {accepted} accepted · Enter writes{}",
+            "{} proposed, {accepted} accepted{}",
             review.blocks.len(),
             if review.sources.is_empty() {
                 ""
             } else {
-                ", archives [x] notes"
+                " · [x] notes get archived"
             }
         ),
         theme.muted,
