@@ -22,7 +22,7 @@ use super::panes::agents::AgentsPane;
 use super::panes::article::ArticlePane;
 use super::panes::bank::BankPane;
 use super::panes::context::{self, ContextPane};
-use super::panes::health::{self, HealthPane};
+use super::panes::health::{self, Flagged, HealthPane};
 use super::panes::no_agents::NoAgents;
 use super::panes::recall::RecallPane;
 use super::panes::search::SearchPane;
@@ -60,7 +60,7 @@ pub struct App {
     /// The health checks of the last refresh: run once, shown by the
     /// Health pane, the Bank pane's markers and the Check agent.
     pub(super) health: Arc<HealthReport>,
-    pub(super) flagged: HashSet<String>,
+    pub(super) flagged: Flagged,
     /// The checks of a memory read in the background, run there.
     pub(super) checked: Option<HealthReport>,
     /// What the worker derived along with `checked`.

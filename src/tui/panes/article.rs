@@ -261,11 +261,16 @@ impl ArticlePane {
     pub fn set_health(&mut self, health: Arc<HealthReport>) {
         self.health = health;
         // A finding fixed (or moved) since the jump: its note would mislead.
+        // Only the shown file's findings can match (the jump opened the
+        // finding's file): formatting every finding of a large bank at each
+        // swap took tens of milliseconds on the interface thread.
+        let shown = self.rel.as_deref();
         if let Some(banner) = &self.banner
             && !self
                 .health
                 .findings
                 .iter()
+                .filter(|f| shown.is_none_or(|rel| *f.path == *rel))
                 .any(|f| super::health::jump_banner(f) == *banner)
         {
             self.banner = None;

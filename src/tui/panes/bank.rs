@@ -19,6 +19,7 @@ use ratatui::widgets::Paragraph;
 
 use super::cursor::Cursor;
 use super::groups::{FolderTreeBuilder, GroupTree, folder_key};
+use super::health::Flagged;
 use super::{Component, Cx, hint_text, page};
 use crate::tui::keys::{Action, KeyMap, Scope};
 use crate::tui::messages::Effect;
@@ -138,7 +139,7 @@ pub type Grouped = BTreeMap<Folder, (Vec<String>, Vec<String>)>;
 
 /// Pure over the bank and its flagged files, so a worker can build it
 /// before the bank is shown.
-pub fn group_files(bank: &Bank, sort: TreeSort, flagged: &HashSet<String>) -> Grouped {
+pub fn group_files(bank: &Bank, sort: TreeSort, flagged: &Flagged) -> Grouped {
     let mut files: BTreeSet<&str> = BTreeSet::new();
     files.extend(bank.articles().iter().map(|a| a.rel_path.as_str()));
     files.extend(bank.templates.iter().map(String::as_str));
@@ -161,7 +162,7 @@ pub fn group_files(bank: &Bank, sort: TreeSort, flagged: &HashSet<String>) -> Gr
                     keyed.sort_by(|(x, _), (y, _)| y.cmp(x));
                     list.extend(keyed.into_iter().map(|(_, r)| r));
                 }
-                TreeSort::Findings => list.sort_by_key(|r| !flagged.contains(r)),
+                TreeSort::Findings => list.sort_by_key(|r| !flagged.contains(r.as_str())),
             }
         }
     }
@@ -313,7 +314,7 @@ impl BankPane {
 
     /// Rebuild the rows from the memory, keeping the selection on the same
     /// folder or file when it still exists.
-    pub fn rebuild(&mut self, memory: &dyn Memory, flagged: &HashSet<String>, height: usize) {
+    pub fn rebuild(&mut self, memory: &dyn Memory, flagged: &Flagged, height: usize) {
         let keep = self.selected_key();
         // The walk's files until the bank that was read replaces them.
         if let Some(listed) = &self.listed {
@@ -333,7 +334,7 @@ impl BankPane {
         self.cursor.clamp(self.rows.len(), height);
     }
 
-    fn rebuild_from(&mut self, memory: &dyn Memory, flagged: &HashSet<String>) {
+    fn rebuild_from(&mut self, memory: &dyn Memory, flagged: &Flagged) {
         match crate::layouts::bank(memory) {
             Some(bank) => {
                 let rows = self.bank_rows(bank, flagged);
@@ -352,7 +353,7 @@ impl BankPane {
     }
 
     /// The seven folders of a bank, the inbox with its archive.
-    fn bank_rows(&mut self, bank: &Bank, flagged: &HashSet<String>) -> Vec<TreeRow> {
+    fn bank_rows(&mut self, bank: &Bank, flagged: &Flagged) -> Vec<TreeRow> {
         let grouped = self
             .grouped
             .take()
@@ -430,7 +431,7 @@ pub fn bank_rows(
     bank: Option<&Bank>,
     grouped: &Grouped,
     open_folders: &BTreeSet<String>,
-    flagged: &HashSet<String>,
+    flagged: &Flagged,
 ) -> Vec<TreeRow> {
     bank_tree(bank, grouped).rows(open_folders, flagged)
 }
@@ -494,13 +495,7 @@ impl BankPane {
     }
 
     /// Select the row of file `rel`, opening its folders if needed.
-    pub fn reveal(
-        &mut self,
-        rel: &str,
-        memory: &dyn Memory,
-        flagged: &HashSet<String>,
-        height: usize,
-    ) {
+    pub fn reveal(&mut self, rel: &str, memory: &dyn Memory, flagged: &Flagged, height: usize) {
         if crate::layouts::bank(memory).is_some() || self.listed.is_some() {
             let mut parts: Vec<&str> = rel.split('/').collect();
             parts.pop();

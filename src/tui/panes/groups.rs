@@ -4,12 +4,13 @@
 //! project → owner → kind), in the order given, with counts per folder,
 //! finding marks that reach folded folders, and status badges.
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap};
 
 use membank_core::memory::Memory;
 use membank_core::text::sanitize_for_terminal;
 
 use super::bank::{RowKind, TreeRow};
+use super::health::Flagged;
 
 /// Folders this deep or shallower start open: an everos root shows its
 /// apps, projects, owners and their kinds; a kind's days stay folded.
@@ -116,12 +117,12 @@ impl GroupTree {
     }
 
     /// The rows to show, folders open as `expanded` says.
-    pub fn rows(&self, expanded: &BTreeSet<String>, flagged: &HashSet<String>) -> Vec<TreeRow> {
+    pub fn rows(&self, expanded: &BTreeSet<String>, flagged: &Flagged) -> Vec<TreeRow> {
         fn walk(
             nodes: &[Node],
             depth: u8,
             (expanded, by_entries): (&BTreeSet<String>, bool),
-            flagged: &HashSet<String>,
+            flagged: &Flagged,
             rows: &mut Vec<TreeRow>,
         ) -> bool {
             let mut any_flagged = false;
@@ -174,7 +175,7 @@ impl GroupTree {
                         private,
                         skipped,
                     } => {
-                        let is_flagged = flagged.contains(rel);
+                        let is_flagged = flagged.contains(rel.as_str());
                         any_flagged |= is_flagged;
                         rows.push(TreeRow {
                             depth,
@@ -194,6 +195,9 @@ impl GroupTree {
         let mut rows = Vec::new();
         let how = (expanded, self.counts_entries);
         walk(&self.nodes, 0, how, flagged, &mut rows);
+        // Kept as long as the tree is shown: grown by doubling, a hundred
+        // thousand rows would hold up to as many again spare.
+        rows.shrink_to_fit();
         rows
     }
 

@@ -52,8 +52,10 @@ pub enum Group {
 #[derive(Debug, Clone, PartialEq)]
 pub struct HealthRow {
     pub kind: RowKind,
-    /// The styled row of a group; a finding's is made when it is drawn.
-    pub line: Line<'static>,
+    /// The styled row of a group or a file; a finding's is made when it
+    /// is drawn. Boxed: nearly every row is a finding's, and a large bank
+    /// has a hundred thousand of them.
+    pub line: Option<Box<Line<'static>>>,
     /// A finding listed under its file's row, which names the file.
     pub under_file: bool,
 }
@@ -178,10 +180,10 @@ fn lay_out(
         let sev_folded = folded.contains(&Group::Severity(*sev));
         rows.push(HealthRow {
             kind: RowKind::Severity(*sev),
-            line: Line::from(vec![
+            line: Some(Box::new(Line::from(vec![
                 Span::styled(fold_mark(sev_folded), theme.muted),
                 Span::styled(severity_label(*sev, total), style),
-            ]),
+            ]))),
             under_file: false,
         });
         if sev_folded {
@@ -191,12 +193,12 @@ fn lay_out(
             let code_folded = folded.contains(&Group::Code(*sev, code));
             rows.push(HealthRow {
                 kind: RowKind::Code(*sev, code),
-                line: Line::from(vec![
+                line: Some(Box::new(Line::from(vec![
                     Span::raw("  "),
                     Span::styled(fold_mark(code_folded), theme.muted),
                     Span::styled(sanitize_for_terminal(code, false), style),
                     Span::styled(format!(" ({})", items.len()), theme.muted),
-                ]),
+                ]))),
                 under_file: false,
             });
             if code_folded {
@@ -221,6 +223,8 @@ fn lay_out(
             .collect::<Vec<_>>()
             .join(" · ")
     };
+    // Grown by doubling, it would keep up to half again as much spare.
+    rows.shrink_to_fit();
     (rows, summary)
 }
 
@@ -240,11 +244,11 @@ fn push_findings(findings: &[Finding], items: &[usize], theme: &Theme, rows: &mu
         if under_file {
             rows.push(HealthRow {
                 kind: RowKind::File(items[at]),
-                line: Line::from(vec![
+                line: Some(Box::new(Line::from(vec![
                     Span::raw("      "),
                     Span::styled(sanitize_for_terminal(path, false), theme.link),
                     Span::styled(format!(" ({run})"), theme.muted),
-                ]),
+                ]))),
                 under_file: false,
             });
         }
@@ -252,7 +256,7 @@ fn push_findings(findings: &[Finding], items: &[usize], theme: &Theme, rows: &mu
         // lines are made for the rows on screen only (`finding_line`).
         rows.extend(items[at..at + run].iter().map(|&i| HealthRow {
             kind: RowKind::Finding(i),
-            line: Line::default(),
+            line: None,
             under_file,
         }));
         at += run;
@@ -432,7 +436,7 @@ impl HealthPane {
     }
 
     /// Files that have at least one finding, for the tree's markers.
-    pub fn flagged(&self) -> HashSet<String> {
+    pub fn flagged(&self) -> Flagged {
         flagged_files(&self.report)
     }
 
@@ -705,7 +709,7 @@ pub fn draw(frame: &mut Frame, area: Rect, pane: &HealthPane, focused: bool, the
                         theme,
                         usize::from(area.width),
                     ),
-                    _ => r.line.clone(),
+                    _ => r.line.as_deref().cloned().unwrap_or_default(),
                 };
                 if i == pane.cursor.selected {
                     super::highlight_row(line, area.width, selection)
@@ -909,12 +913,16 @@ impl HealthPane {
     }
 }
 
+/// Files with findings, by the paths their findings share: no copy of
+/// each path (100,000 of them in a large bank's report).
+pub type Flagged = HashSet<Arc<str>>;
+
 /// The files that have findings.
-pub fn flagged_files(report: &HealthReport) -> HashSet<String> {
+pub fn flagged_files(report: &HealthReport) -> Flagged {
     report
         .findings
         .iter()
         .filter(|f| !f.path.is_empty())
-        .map(|f| f.path.to_string())
+        .map(|f| Arc::clone(&f.path))
         .collect()
 }

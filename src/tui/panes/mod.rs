@@ -24,8 +24,6 @@ pub mod write_dialog;
 
 pub use pane::{LOADING, Pane};
 
-use std::collections::HashSet;
-
 use membank_core::bank::Bank;
 use membank_core::budget::BudgetOptions;
 use membank_core::clock::Clock;
@@ -42,6 +40,7 @@ use ratatui::text::{Line, Span};
 use super::keys::{Action, KeyMap, Scope};
 use super::messages::Effect;
 use super::theme::Theme;
+use health::Flagged;
 
 /// What a pane is given for one call: the shared state to read, its size,
 /// and the queue to put effects on.
@@ -55,7 +54,7 @@ pub struct Cx<'a> {
     /// The health report of the last refresh (run once, shown by several).
     pub health: &'a HealthReport,
     /// Files with health findings (the Bank pane marks them).
-    pub flagged: &'a HashSet<String>,
+    pub flagged: &'a Flagged,
     /// Rows of the pane's list (its inside minus fixed parts).
     pub height: usize,
     /// Columns the article is laid out at.

@@ -11,7 +11,7 @@
 
 mod apply;
 
-use std::collections::{BTreeSet, HashSet};
+use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use membank_core::clock::Clock;
@@ -25,7 +25,7 @@ use membank_core::vocabulary::{self, Vocabulary};
 use super::messages::ReadMemory;
 use super::panes::bank::{Grouped, LaidOut, TreeSort, bank_rows, group_files};
 use super::panes::context::Ranking;
-use super::panes::health::{HealthLayout, HealthView, flagged_files, group_findings};
+use super::panes::health::{Flagged, HealthLayout, HealthView, flagged_files, group_findings};
 
 /// One re-read: the memory shown now, its checks, and what changed.
 pub struct Reread {
@@ -99,7 +99,7 @@ pub struct Plan {
 /// checks, and its ranking, and the Health pane's rows.
 #[derive(Debug)]
 pub struct Derived {
-    pub flagged: HashSet<String>,
+    pub flagged: Flagged,
     /// A bank's files grouped in this order, with the tree's rows.
     pub grouped: Option<(Grouped, TreeSort, LaidOut)>,
     /// A bank's values (reading them visits every article).

@@ -1,0 +1,189 @@
+//! What the interface holds once a bank is read, step by step: the live
+//! heap (counted by a wrapping allocator; resident memory also counts the
+//! allocator's spare pages) after each thing the interface builds, as the
+//! loader thread builds it, then after the search index.
+//!
+//! ```sh
+//! cargo run --release --example tui_heap -- BANK
+//! ```
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::collections::BTreeSet;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use membank::tui::app::{App, Msg};
+use membank::tui::keys::KeyMap;
+use membank::tui::messages::ReadMemory;
+use membank::tui::panes::bank::{ListedTree, bank_rows, group_files};
+use membank::tui::panes::health::{flagged_files, group_findings};
+use membank::tui::theme::Theme;
+use membank::tui::update::update;
+use membank_core::bank::Bank;
+use membank_core::clock::Clock;
+use membank_core::health::HealthOptions;
+use membank_core::memory::Memory;
+use membank_core::search::SearchIndex;
+use membank_core::vocabulary;
+use ratatui::layout::Rect;
+
+struct Counting;
+
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+
+// SAFETY: every call is forwarded to the system allocator unchanged; only
+// the count of live bytes is updated around it.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let p = unsafe { System.alloc(layout) };
+        if !p.is_null() {
+            LIVE.fetch_add(layout.size(), Ordering::Relaxed);
+        }
+        p
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) };
+        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        let p = unsafe { System.realloc(ptr, layout, new_size) };
+        if !p.is_null() {
+            LIVE.fetch_add(new_size, Ordering::Relaxed);
+            LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+        }
+        p
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+fn live() -> usize {
+    LIVE.load(Ordering::Relaxed)
+}
+
+/// Prints what `make` left allocated, and gives back what it made.
+fn step<T>(what: &str, make: impl FnOnce() -> T) -> T {
+    let before = live();
+    let made = make();
+    let added = live() as f64 - before as f64;
+    println!(
+        "{what:<44} {:>8.1} MB   (live {:>7.1} MB)",
+        added / 1e6,
+        live() as f64 / 1e6
+    );
+    made
+}
+
+fn main() {
+    let Some(root) = std::env::args().nth(1) else {
+        eprintln!("usage: tui_heap BANK");
+        std::process::exit(2);
+    };
+    let clock = Clock::System;
+    let size = Rect::new(0, 0, 140, 40);
+    let mut app = step("the interface, empty", || {
+        App::new(
+            Box::new(Bank::unread(&root).expect("a bank")),
+            Theme::default_theme(),
+            KeyMap::default(),
+            size,
+            clock,
+        )
+    });
+    let plan = app.plan();
+    let expanded = BTreeSet::new();
+    let files_read = AtomicUsize::new(0);
+    let mut paths = Vec::new();
+    let bank = step("the bank, read", || {
+        Bank::load_listing(&root, &files_read, &mut |p| paths = p).expect("a bank")
+    });
+    let listed = step("the tree of the walked paths", || {
+        ListedTree::of(paths, &expanded)
+    });
+    drop(listed);
+    {
+        let a = bank.articles();
+        let text: usize = a.iter().map(|a| a.text.capacity()).sum();
+        let names: usize = a
+            .iter()
+            .map(|a| a.rel_path.capacity() + a.title.capacity())
+            .sum();
+        let links: usize = a.iter().map(|a| a.links.capacity()).sum();
+        let link_strings: usize = a
+            .iter()
+            .flat_map(|a| &a.links)
+            .map(|l| l.raw.capacity() + l.target.capacity())
+            .sum();
+        println!(
+            "  of which: {} articles × {} B = {:.1} MB, text {:.1} MB, path and title {:.1} MB, \
+             {links} links × {} B = {:.1} MB + their strings {:.1} MB",
+            a.len(),
+            size_of::<membank_core::article::Article>(),
+            std::mem::size_of_val(a) as f64 / 1e6,
+            text as f64 / 1e6,
+            names as f64 / 1e6,
+            size_of::<membank_core::article::Link>(),
+            (links * size_of::<membank_core::article::Link>()) as f64 / 1e6,
+            link_strings as f64 / 1e6,
+        );
+    }
+    let health = step("the health checks", || {
+        bank.check(&HealthOptions::as_of(clock.today()))
+    });
+    println!(
+        "  of which: {} findings × {} B",
+        health.findings.len(),
+        size_of::<membank_core::health::Finding>()
+    );
+    step("the scoring arrays", || {
+        membank::tui::reload::prepare(&bank);
+    });
+    let flagged = step("the files with findings", || flagged_files(&health));
+    let grouped = step("the files grouped for the tree", || {
+        group_files(&bank, plan.sort, &flagged)
+    });
+    let rows = step("the tree's rows", || {
+        bank_rows(Some(&bank), &grouped, &plan.expanded, &flagged)
+    });
+    let values = step("the vocabulary", || vocabulary::collect(&bank));
+    let ranked = step("the Context pane's ranking", || plan.ranking.build(&bank));
+    let findings = step("the findings grouped for Health", || {
+        group_findings(&health, "")
+    });
+    println!(
+        "  rows: {} tree rows × {} B, health rows × {} B",
+        rows.len(),
+        size_of::<membank::tui::panes::bank::TreeRow>(),
+        size_of::<membank::tui::panes::health::HealthRow>()
+    );
+    let shared = std::sync::Arc::new(health);
+    let pane = step("the Health pane's rows", || {
+        let mut pane = membank::tui::panes::health::HealthPane::default();
+        pane.refresh(shared.clone(), &Theme::default_theme(), 30);
+        pane
+    });
+    println!("  of which: {} health rows", pane.rows.len());
+    drop(pane);
+    let health = std::sync::Arc::into_inner(shared).expect("one owner");
+    drop((flagged, grouped, rows, values, ranked, findings));
+    let memory: Box<dyn Memory> = Box::new(bank);
+    let derived = step("all of the above, as the loader builds it", || {
+        membank::tui::reload::Derived::of(memory.as_ref(), &health, &plan)
+    });
+    step("shown by the interface", || {
+        update(
+            &mut app,
+            Msg::Loaded(Box::new(Ok(ReadMemory {
+                memory,
+                health: Some(health),
+                derived: Some(derived),
+            }))),
+        );
+    });
+    let index = step("the search index", || {
+        SearchIndex::of_memory(app.memory.as_ref())
+    });
+    println!("total live {:.1} MB", live() as f64 / 1e6);
+    std::mem::forget(index);
+    std::mem::forget(app);
+}
