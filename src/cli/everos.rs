@@ -274,18 +274,31 @@ pub fn run_entries(args: EntriesArgs) -> anyhow::Result<ExitCode> {
         };
         let mut stream = json::ItemStream::start(out, &head).context("writing JSON")?;
         walked.read(
-            |_, file| -> std::io::Result<Vec<String>> {
+            // A file's items, joined as the stream joins them, so that
+            // they are pushed as one.
+            |_, file| -> std::io::Result<String> {
+                let mut items = String::new();
                 if !filter.keeps(&file) {
-                    return Ok(Vec::new());
+                    return Ok(items);
                 }
-                let file = &file;
-                file.entries
-                    .iter()
-                    .map(|entry| json::array_item(&EntryRef { file, entry }.to_json()))
-                    .collect()
+                let mut scratch = Vec::new();
+                for entry in &file.entries {
+                    if !items.is_empty() {
+                        items.push_str(",\n    ");
+                    }
+                    let row = EntryRef { file: &file, entry }.to_json();
+                    json::push_array_item(&mut items, &mut scratch, &row)?;
+                }
+                Ok(items)
             },
             |items| {
-                let written = items.and_then(|items| items.iter().try_for_each(|i| stream.push(i)));
+                let written = items.and_then(|items| {
+                    if items.is_empty() {
+                        Ok(())
+                    } else {
+                        stream.push(&items)
+                    }
+                });
                 failed = written.err();
                 failed.is_none()
             },

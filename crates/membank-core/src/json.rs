@@ -27,19 +27,25 @@ impl Formatter for SafeFormatter<'_> {
         writer: &mut W,
         fragment: &str,
     ) -> io::Result<()> {
-        // Below DEL no character needs more than JSON's own escapes.
-        if fragment.bytes().all(|b| b < 0x7f) {
-            return writer.write_all(fragment.as_bytes());
-        }
+        // serde_json has split off what JSON itself escapes, so of ASCII
+        // only DEL is left to escape: characters are looked at only from
+        // the first byte at or above it, and plain text is written whole.
+        let bytes = fragment.as_bytes();
         let mut start = 0;
-        for (i, c) in fragment.char_indices() {
+        let mut at = 0;
+        while let Some(off) = bytes[at..].iter().position(|&b| b >= 0x7f) {
+            let i = at + off;
+            let Some(c) = fragment[i..].chars().next() else {
+                break;
+            };
+            at = i + c.len_utf8();
             if needs_escape(c) {
-                writer.write_all(&fragment.as_bytes()[start..i])?;
+                writer.write_all(&bytes[start..i])?;
                 write!(writer, "\\u{:04x}", c as u32)?;
-                start = i + c.len_utf8();
+                start = at;
             }
         }
-        writer.write_all(&fragment.as_bytes()[start..])
+        writer.write_all(&bytes[start..])
     }
 
     fn begin_array<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
@@ -150,7 +156,8 @@ impl<W: Write> ItemStream<W> {
         Ok(ItemStream { writer, written: 0 })
     }
 
-    /// Write the next item, made by [`array_item`].
+    /// Write the next item, made by [`array_item`] (or several, joined
+    /// by `,\n    ` as this joins them).
     pub fn push(&mut self, item: &str) -> io::Result<()> {
         let sep: &[u8] = if self.written == 0 {
             b"[\n    "
@@ -181,6 +188,25 @@ pub fn array_item<T: Serialize>(item: &T) -> io::Result<String> {
     // so indenting after every line break indents the item's own lines.
     let text = to_string(item).map_err(io::Error::other)?;
     Ok(text.replace('\n', "\n    "))
+}
+
+/// [`array_item`] appended to `out`, made in `scratch`: items made one
+/// after another reuse both buffers instead of two strings each.
+pub fn push_array_item<T: Serialize>(
+    out: &mut String,
+    scratch: &mut Vec<u8>,
+    item: &T,
+) -> io::Result<()> {
+    scratch.clear();
+    write(&mut *scratch, item).map_err(io::Error::other)?;
+    let text = std::str::from_utf8(scratch).map_err(io::Error::other)?;
+    let mut lines = text.split('\n');
+    out.push_str(lines.next().unwrap_or_default());
+    for line in lines {
+        out.push_str("\n    ");
+        out.push_str(line);
+    }
+    Ok(())
 }
 
 /// `value` as pretty, escaped JSON.
@@ -238,6 +264,67 @@ mod tests {
                 out == to_string(&whole).unwrap().into_bytes(),
                 "{len} items"
             );
+        }
+    }
+
+    #[test]
+    fn items_made_in_reused_buffers_and_pushed_a_group_at_a_time_are_the_whole() {
+        #[derive(Serialize)]
+        struct Whole {
+            title: &'static str,
+            items: Vec<serde_json::Value>,
+        }
+        let item = |i: usize| serde_json::json!({ "n": i, "s": format!("a\u{7f}\n{i}é") });
+        let whole = Whole {
+            title: "t",
+            items: (0..10).map(item).collect(),
+        };
+        let head = Whole {
+            title: "t",
+            items: Vec::new(),
+        };
+        let mut stream = ItemStream::start(Vec::new(), &head).unwrap();
+        let mut scratch = Vec::new();
+        for group in [0..3, 3..4, 4..10] {
+            let mut joined = String::new();
+            for i in group {
+                if !joined.is_empty() {
+                    joined.push_str(",\n    ");
+                }
+                push_array_item(&mut joined, &mut scratch, &item(i)).unwrap();
+            }
+            stream.push(&joined).unwrap();
+        }
+        let out = String::from_utf8(stream.finish().unwrap()).unwrap();
+        assert_eq!(out, to_string(&whole).unwrap());
+    }
+
+    #[test]
+    fn every_character_that_needs_it_is_escaped_wherever_it_stands() {
+        // serde_json's own escaping, then each character of needs_escape:
+        // what writing a character at a time gives.
+        let reference = |s: &str| {
+            let mut out = String::new();
+            for c in serde_json::to_string(s).unwrap().chars() {
+                if needs_escape(c) {
+                    out.push_str(&format!("\\u{:04x}", c as u32));
+                } else {
+                    out.push(c);
+                }
+            }
+            out
+        };
+        let pieces = [
+            "plain", "\u{7f}", "é", "\u{9b}", "\u{200b}", "→", "\"", "\n", "\u{1b}", "𝄞",
+            "\u{feff}", "\u{ad}", "~",
+        ];
+        for a in pieces {
+            for b in pieces {
+                for c in pieces {
+                    let s = format!("{a}{b}x{c}");
+                    assert_eq!(to_string(&s).unwrap(), reference(&s), "{s:?}");
+                }
+            }
         }
     }
 

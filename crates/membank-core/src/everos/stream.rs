@@ -89,29 +89,53 @@ impl Walked {
         mut keep: impl FnMut(T) -> bool,
     ) -> Vec<Finding> {
         let mut problems = self.problems.clone();
-        // A small root is read on this thread (see `parallel`).
-        let parallel = crate::parallel::pays(self.files.len());
         let one = |i: usize| {
             let (file, found) = self.read_one(i);
             (visit(i, file), found)
         };
-        let mut start = 0;
-        while start < self.files.len() {
-            let end = (start + WINDOW).min(self.files.len());
-            let done: Vec<(T, Vec<Finding>)> = if parallel {
-                (start..end).into_par_iter().map(one).collect()
-            } else {
-                (start..end).map(one).collect()
-            };
+        let mut take = |done: Vec<(T, Vec<Finding>)>| {
             let mut go_on = true;
             for (kept, found) in done {
                 problems.extend(found);
                 go_on = go_on && keep(kept);
             }
-            if !go_on {
-                break;
+            go_on
+        };
+        let len = self.files.len();
+        let windows = (0..len)
+            .step_by(WINDOW)
+            .map(move |start| start..(start + WINDOW).min(len));
+        if !crate::parallel::pays(len) {
+            // A small root is read on this thread (see `parallel`).
+            for window in windows {
+                if !take(window.map(one).collect()) {
+                    break;
+                }
             }
-            start = end;
+        } else {
+            // The pool reads the next window while this thread hands on
+            // the last one, so the cores never wait for what `keep` does
+            // (writing, mostly). One window waits at most: memory stays
+            // a few windows' worth.
+            std::thread::scope(|scope| {
+                let (sender, windows_read) = std::sync::mpsc::sync_channel(1);
+                let one = &one;
+                scope.spawn(move || {
+                    for window in windows {
+                        let done: Vec<(T, Vec<Finding>)> =
+                            window.into_par_iter().map(one).collect();
+                        if sender.send(done).is_err() {
+                            // `keep` asked to stop.
+                            break;
+                        }
+                    }
+                });
+                for done in windows_read {
+                    if !take(done) {
+                        break;
+                    }
+                }
+            });
         }
         problems.sort_by(|a, b| (&a.path, a.line).cmp(&(&b.path, b.line)));
         problems
