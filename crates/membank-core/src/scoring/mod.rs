@@ -26,6 +26,20 @@ pub struct Query {
     pub target_lang: Option<String>,
 }
 
+#[cfg(test)]
+impl Query {
+    /// A query of four values, an empty one not asked for.
+    pub(crate) fn of(client: &str, domain: &str, src: &str, tgt: &str) -> Query {
+        let asked = |s: &str| (!s.is_empty()).then(|| s.to_owned());
+        Query {
+            client: asked(client),
+            domain: asked(domain),
+            source_lang: asked(src),
+            target_lang: asked(tgt),
+        }
+    }
+}
+
 impl Query {
     pub fn is_empty(&self) -> bool {
         self.prepare().is_empty()
@@ -357,16 +371,6 @@ mod tests {
         )
     }
 
-    fn q(client: &str, domain: &str, src: &str, tgt: &str) -> Query {
-        let o = |s: &str| (!s.is_empty()).then(|| s.to_owned());
-        Query {
-            client: o(client),
-            domain: o(domain),
-            source_lang: o(src),
-            target_lang: o(tgt),
-        }
-    }
-
     #[test]
     fn language_code_rule() {
         assert!(languages_match("en", "en-US"));
@@ -385,8 +389,8 @@ mod tests {
             Folder::Clients,
             "client: NotAcme Ltd\ndomain: Paralegal",
         );
-        let s = score(&a, &q("Acme", "Legal", "", ""));
-        assert_eq!(hits(&a, &q("Acme", "Legal", "", "")).total(), 0);
+        let s = score(&a, &Query::of("Acme", "Legal", "", ""));
+        assert_eq!(hits(&a, &Query::of("Acme", "Legal", "", "")).total(), 0);
         assert_eq!(s.total(), 0);
     }
 
@@ -397,7 +401,7 @@ mod tests {
             Folder::Terminology,
             "clients: [\"[[Acme Corporation|ACME]]\"]\ndomains: [\"[[Legal#Contracts]]\"]\nsource_lang: en-US\ntarget_lang: nl-BE",
         );
-        let s = score(&a, &q("acme corporation", "[[legal]]", "en", "fr"));
+        let s = score(&a, &Query::of("acme corporation", "[[legal]]", "en", "fr"));
         assert_eq!(
             s.signals,
             Signals {
@@ -425,7 +429,7 @@ mod tests {
             Folder::Style,
             "languages: [\"en-US → nl-BE\", \"en->nl\"]\nlanguage_pair: en-US -> nl-BE",
         );
-        assert_eq!(score(&a, &q("", "", "en-US", "nl-BE")).total(), 1);
+        assert_eq!(score(&a, &Query::of("", "", "en-US", "nl-BE")).total(), 1);
     }
 
     #[test]
@@ -470,7 +474,7 @@ mod tests {
                     ("fr", "xx-YY"),
                     ("EN-GB-OXENDICT", ""),
                 ] {
-                    let query = q(client, domain, src, tgt);
+                    let query = Query::of(client, domain, src, tgt);
                     let mut naive: Vec<Ranked> = bank
                         .content_order()
                         .iter()

@@ -56,16 +56,6 @@ fn bank(n: usize, seed: u64) -> (tempfile::TempDir, Bank) {
     (d, b)
 }
 
-fn query(client: &str, domain: &str, src: &str, tgt: &str) -> Query {
-    let o = |s: &str| (!s.is_empty()).then(|| s.to_owned());
-    Query {
-        client: o(client),
-        domain: o(domain),
-        source_lang: o(src),
-        target_lang: o(tgt),
-    }
-}
-
 /// What a caller listed before: the whole report, rows past `limit` that
 /// the budget did not keep taken out.
 fn expected(b: &Bank, q: &Query, opts: BudgetOptions, limit: usize) -> ContextReport {
@@ -82,14 +72,14 @@ fn the_listed_rows_are_the_whole_reports_rows() {
         let (_d, b) = bank(180, seed);
         let total = b.content_order().len();
         for q in [
-            query("Acme", "Legal", "en-US", "nl-BE"),
-            query("acme", "", "", ""),
-            query("", "medical", "", ""),
-            query("", "", "en", ""),
-            query("", "", "", "de"),
-            query("Globex", "IT", "fr-FR", "en-GB"),
-            query("Nobody", "", "", ""),
-            query("", "", "", ""),
+            Query::of("Acme", "Legal", "en-US", "nl-BE"),
+            Query::of("acme", "", "", ""),
+            Query::of("", "medical", "", ""),
+            Query::of("", "", "en", ""),
+            Query::of("", "", "", "de"),
+            Query::of("Globex", "IT", "fr-FR", "en-GB"),
+            Query::of("Nobody", "", "", ""),
+            Query::of("", "", "", ""),
         ] {
             for budget in [0, 1, 40, 500, 2000, 4000, 100_000] {
                 for include_unscored in [false, true] {
@@ -122,9 +112,9 @@ fn the_listed_rows_are_the_whole_reports_rows() {
 fn earned_signals_say_which_signals_matched_anything() {
     let (_d, b) = bank(60, 4);
     let opts = BudgetOptions::default();
-    let e = build_listed(&b, &query("Acme", "Nowhere", "en-US", ""), opts, 5).earned;
+    let e = build_listed(&b, &Query::of("Acme", "Nowhere", "en-US", ""), opts, 5).earned;
     assert_eq!((e.client, e.domain, e.language), (3, 0, 1));
-    let e = build_listed(&b, &query("", "", "", ""), opts, 5).earned;
+    let e = build_listed(&b, &Query::of("", "", "", ""), opts, 5).earned;
     assert_eq!((e.client, e.domain, e.language), (0, 0, 0));
 }
 
@@ -132,8 +122,8 @@ fn earned_signals_say_which_signals_matched_anything() {
 fn a_second_query_reuses_nothing_of_the_first() {
     let (_d, b) = bank(90, 5);
     let opts = BudgetOptions::default();
-    let a = query("Acme", "", "", "");
-    let g = query("Globex", "Legal", "", "");
+    let a = Query::of("Acme", "", "", "");
+    let g = Query::of("Globex", "Legal", "", "");
     let first = build_listed(&b, &a, opts, 10);
     build_listed(&b, &g, opts, 10);
     assert_eq!(build_listed(&b, &a, opts, 10), first);

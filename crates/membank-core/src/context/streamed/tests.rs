@@ -86,16 +86,6 @@ fn bank(n: usize, seed: u64) -> tempfile::TempDir {
     d
 }
 
-fn query(client: &str, domain: &str, src: &str, tgt: &str) -> Query {
-    let o = |s: &str| (!s.is_empty()).then(|| s.to_owned());
-    Query {
-        client: o(client),
-        domain: o(domain),
-        source_lang: o(src),
-        target_lang: o(tgt),
-    }
-}
-
 #[test]
 fn the_streamed_report_is_the_loaded_banks_report() {
     // Below and above the size where reading moves to the pool.
@@ -103,12 +93,12 @@ fn the_streamed_report_is_the_loaded_banks_report() {
         let d = bank(n, seed);
         let loaded = Bank::load(d.path()).unwrap();
         let queries = [
-            query("", "", "", ""),
-            query("acme", "", "", ""),
-            query("Globex", "legal", "en", "nl-BE"),
-            query("[[Initech]]", "[[it]]", "EN-US", ""),
-            query("", "Medical", "", "de"),
-            query("nobody", "", "xx", ""),
+            Query::of("", "", "", ""),
+            Query::of("acme", "", "", ""),
+            Query::of("Globex", "legal", "en", "nl-BE"),
+            Query::of("[[Initech]]", "[[it]]", "EN-US", ""),
+            Query::of("", "Medical", "", "de"),
+            Query::of("nobody", "", "xx", ""),
         ];
         let mut dropped = 0;
         for q in &queries {
@@ -150,7 +140,7 @@ fn the_streamed_report_is_the_loaded_banks_report() {
 fn the_streamed_json_is_the_loaded_banks_json() {
     let d = bank(400, 11);
     let loaded = Bank::load(d.path()).unwrap();
-    let q = query("acme", "legal", "en-US", "nl");
+    let q = Query::of("acme", "legal", "en-US", "nl");
     let want = build_listed(&loaded, &q, BudgetOptions::default(), 0);
     let mut expected = Vec::new();
     want.report
@@ -171,7 +161,7 @@ fn the_streamed_json_is_the_loaded_banks_json() {
 #[test]
 fn a_kept_article_changed_since_it_was_read_is_named() {
     let d = bank(30, 5);
-    let q = query("acme", "", "", "");
+    let q = Query::of("acme", "", "", "");
     let s = stream(d.path(), &q, BudgetOptions::default(), 0).unwrap();
     let first_kept = (0..s.len())
         .map(|i| s.explain(i))
