@@ -41,6 +41,23 @@ def run_once(argv):
     return elapsed, cpu, usage.ru_maxrss * 1024 / 1e6
 
 
+def print_against(times, base, extra=None, width=32):
+    """One row a command of (wall, cpu, peak MB) runs: median wall and CPU,
+    each also as a ratio to the `base` command's, and the largest peak;
+    `extra` is a (heading, function of wall, cpu and peak) column more."""
+    base_wall = statistics.median(t[0] for t in times[base])
+    base_cpu = statistics.median(t[1] for t in times[base])
+    heading = f"{'command':<{width}} {'wall':>8} {'×loop':>6} {'cpu':>8} {'×loop':>6} {'peak MB':>8}"
+    print(heading + (f" {extra[0]:>6}" if extra else ""))
+    for name, runs in times.items():
+        wall = statistics.median(t[0] for t in runs)
+        cpu = statistics.median(t[1] for t in runs)
+        peak = max(t[2] for t in runs)
+        row = (f"{name:<{width}} {wall:>7.3f}s {wall / base_wall:>6.2f} {cpu:>7.3f}s "
+               f"{cpu / base_cpu:>6.2f} {peak:>8.1f}")
+        print(row + (f" {extra[1](wall, cpu, peak):>6.2f}" if extra else ""))
+
+
 def bank_bytes(root):
     total = 0
     for dirpath, _, files in os.walk(root):

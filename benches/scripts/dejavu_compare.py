@@ -21,10 +21,9 @@ import argparse
 import json
 import os
 import random
-import statistics
 import sys
 
-from compare import run_once
+from compare import print_against, run_once
 
 RECORDS = 200
 WORDS = ("settings sync migration legacy names engine semantic recall threshold "
@@ -116,19 +115,10 @@ def main():
             times[name].append(run_once(argv))
     load_after = os.getloadavg()[0]
 
-    base_wall = statistics.median(t[0] for t in times["python json.loads per line"])
-    base_cpu = statistics.median(t[1] for t in times["python json.loads per line"])
     print(f"{jsonl}: {size / 1e6:.1f} MB; {a.runs} alternating runs; "
           f"load average {load_before:.2f} before, {load_after:.2f} after")
-    print(f"{'command':<28} {'wall':>8} {'×loop':>6} {'cpu':>8} {'×loop':>6} "
-          f"{'peak MB':>8} {'×file':>6}")
-    for name, runs in times.items():
-        wall = statistics.median(t[0] for t in runs)
-        cpu = statistics.median(t[1] for t in runs)
-        peak = max(t[2] for t in runs)
-        print(f"{name:<28} {wall:>7.3f}s {wall / base_wall:>6.2f} {cpu:>7.3f}s "
-              f"{cpu / base_cpu:>6.2f} {peak:>8.1f} {peak * 1e6 / size:>6.2f}")
-
+    print_against(times, "python json.loads per line", width=28,
+                  extra=("×file", lambda wall, cpu, peak: peak * 1e6 / size))
 
 if __name__ == "__main__":
     main()

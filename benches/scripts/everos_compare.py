@@ -19,11 +19,10 @@ linear means it holds still) and the peak resident memory. Output goes to
 
 import argparse
 import os
-import statistics
 import subprocess
 import sys
 
-from dejavu_compare import run_once
+from compare import print_against, run_once
 
 PYTHON_LOOP = """
 import os, sys
@@ -65,20 +64,10 @@ def main():
             times[name].append(run_once(argv))
     load_after = os.getloadavg()[0]
 
-    base = times["python: read every file"]
-    base_wall = statistics.median(t[0] for t in base)
-    base_cpu = statistics.median(t[1] for t in base)
     print(f"{a.root}: {a.entries} entries; {a.runs} alternating runs; load average "
           f"{load_before:.2f} before, {load_after:.2f} after; {os.cpu_count()} cores")
-    print(f"{'command':<32} {'wall':>8} {'×loop':>6} {'cpu':>8} {'×loop':>6} "
-          f"{'ms/1k':>6} {'peak MB':>8}")
-    for name, runs in times.items():
-        wall = statistics.median(t[0] for t in runs)
-        cpu = statistics.median(t[1] for t in runs)
-        peak = max(t[2] for t in runs)
-        print(f"{name:<32} {wall:>7.3f}s {wall / base_wall:>6.2f} {cpu:>7.3f}s "
-              f"{cpu / base_cpu:>6.2f} {wall * 1e6 / a.entries:>6.2f} {peak:>8.1f}")
-
+    print_against(times, "python: read every file",
+                  extra=("ms/1k", lambda wall, cpu, peak: wall * 1e6 / a.entries))
 
 if __name__ == "__main__":
     main()
