@@ -21,7 +21,7 @@ use crate::article::Article;
 use crate::bank::{Bank, BankError, LoadOptions, LoadProblem};
 use crate::budget::{self, BudgetOptions, Candidate, CharsOver4, DropReason, TokenCounter};
 use crate::layout::Folder;
-use crate::scoring::{self, Hits, Matched, Query, SignalMatch, Signals};
+use crate::scoring::{self, Hits, Matched, Query, SignalMatch, Signals, TieKeys};
 
 /// A ranked, budgeted report built while the bank was read.
 pub struct Streamed {
@@ -129,21 +129,22 @@ impl Row {
         }
     }
 
-    /// Rank order: score, then the §7 tie-break (`scoring::tie_break`).
+    /// Rank order: score, then the §7 tie-break.
     fn rank_order(&self, other: &Row) -> std::cmp::Ordering {
         other
             .hits
             .total()
             .cmp(&self.hits.total())
-            .then(self.folder.cmp(&other.folder))
-            .then_with(|| match (self.date, other.date) {
-                (Some(x), Some(y)) => y.cmp(&x),
-                (Some(_), None) => std::cmp::Ordering::Less,
-                (None, Some(_)) => std::cmp::Ordering::Greater,
-                (None, None) => std::cmp::Ordering::Equal,
-            })
-            .then_with(|| self.file_name().cmp(other.file_name()))
-            .then_with(|| self.rel_path.cmp(&other.rel_path))
+            .then_with(|| self.tie_keys().cmp(&other.tie_keys()))
+    }
+
+    fn tie_keys(&self) -> TieKeys<'_> {
+        TieKeys {
+            folder: self.folder,
+            date: self.date,
+            file_name: self.file_name(),
+            rel_path: &self.rel_path,
+        }
     }
 }
 

@@ -2,11 +2,13 @@
 
 use std::cmp::Ordering;
 
+use jiff::civil::Date;
 use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::article::{Article, KeyedValue};
 use crate::bank::{ArticleId, Bank};
+use crate::layout::Folder;
 use crate::wikilink::{fold, normalize_value};
 use index::{PackedQuery, ScoringIndex};
 
@@ -279,18 +281,49 @@ pub fn hits(a: &Article, query: &Query) -> Hits {
 /// `last_updated` newest first (missing or invalid dates last), file name by
 /// code point, then relative path.
 pub fn tie_break(a: &Article, b: &Article) -> Ordering {
-    a.folder
-        .cmp(&b.folder)
-        .then_with(
-            || match (a.meta.last_updated_date, b.meta.last_updated_date) {
+    TieKeys::of(a).cmp(&TieKeys::of(b))
+}
+
+/// What the §7 tie-break compares, for a ranking that keeps these rather
+/// than whole articles.
+#[derive(PartialEq, Eq)]
+pub(crate) struct TieKeys<'a> {
+    pub folder: Folder,
+    pub date: Option<Date>,
+    pub file_name: &'a str,
+    pub rel_path: &'a str,
+}
+
+impl<'a> TieKeys<'a> {
+    fn of(a: &'a Article) -> TieKeys<'a> {
+        TieKeys {
+            folder: a.folder,
+            date: a.meta.last_updated_date,
+            file_name: a.file_name(),
+            rel_path: &a.rel_path,
+        }
+    }
+}
+
+impl Ord for TieKeys<'_> {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.folder
+            .cmp(&other.folder)
+            .then_with(|| match (self.date, other.date) {
                 (Some(x), Some(y)) => y.cmp(&x),
                 (Some(_), None) => Ordering::Less,
                 (None, Some(_)) => Ordering::Greater,
                 (None, None) => Ordering::Equal,
-            },
-        )
-        .then_with(|| a.file_name().cmp(b.file_name()))
-        .then_with(|| a.rel_path.cmp(&b.rel_path))
+            })
+            .then_with(|| self.file_name.cmp(other.file_name))
+            .then_with(|| self.rel_path.cmp(other.rel_path))
+    }
+}
+
+impl PartialOrd for TieKeys<'_> {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
