@@ -258,6 +258,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         let (bank, found) = health::check_streamed(&detected.root, &options(&args.filter))
             .map_err(|e| layout_error(&detected.root, e.to_string()))?;
+        tracing::info!(
+            layout = LayoutKind::Bank.spec().name,
+            root = %detected.root.display(),
+            findings = found.findings.len(),
+            "opened and checked as read"
+        );
         // Freeing it only delays the exit.
         let bank: &'static membank_core::bank::Bank = Box::leak(Box::new(bank));
         report_with(bank, &args.filter, Some(found))?
