@@ -1,6 +1,6 @@
 //! `membank check`: the deterministic health checks, for people and scripts.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use membank_core::health::{self, Finding, HealthOptions, HealthReport, Severity};
@@ -73,18 +73,22 @@ impl CheckArgs {
     fn keeps(&self, f: &Finding) -> bool {
         let code_ok =
             self.code.is_empty() || self.code.iter().any(|c| c.eq_ignore_ascii_case(f.code));
-        let path_ok = match &self.path {
+        code_ok && self.path_keeps(&f.path)
+    }
+
+    /// Does `--path` keep the findings about this relative path?
+    fn path_keeps(&self, path: &str) -> bool {
+        match &self.path {
             None => true,
             Some(p) => {
                 let p = p.replace('\\', "/");
                 let p = p.trim_end_matches('/');
-                *f.path == *p
-                    || f.path
+                path == p
+                    || path
                         .strip_prefix(p)
                         .is_some_and(|rest| rest.starts_with('/'))
             }
-        };
-        code_ok && path_ok
+        }
     }
 }
 
@@ -122,10 +126,7 @@ impl Checked {
 /// A `--path` that names no file or folder of the memory would only ever
 /// answer "no problems": say so, with the closest names that exist.
 fn check_path_exists(memory: &dyn Memory, path: &str) -> anyhow::Result<()> {
-    let rel = membank_core::bank::normalize_rel_path(path.trim_end_matches(['/', '\\']));
-    if let Some(rel) = &rel
-        && (rel.is_empty() || memory.root().join(rel).symlink_metadata().is_ok())
-    {
+    if path_exists(memory.root(), path) {
         return Ok(());
     }
     let mut known: Vec<&str> = Vec::new();
@@ -146,6 +147,12 @@ fn check_path_exists(memory: &dyn Memory, path: &str) -> anyhow::Result<()> {
         sanitize_for_terminal(&memory.root().display().to_string(), false),
         sanitize_for_terminal(&membank_core::suggest::did_you_mean(&close), false)
     )
+}
+
+/// Does `--path` name a file or folder in the memory at `root`?
+fn path_exists(root: &Path, path: &str) -> bool {
+    let rel = membank_core::bank::normalize_rel_path(path.trim_end_matches(['/', '\\']));
+    rel.is_some_and(|rel| rel.is_empty() || root.join(rel).symlink_metadata().is_ok())
 }
 
 /// Run the checks, keep the findings the filter asks for and list the page
@@ -184,7 +191,13 @@ fn report_with(
         stale_after_days: args.stale_days,
         ..HealthOptions::as_of(super::common::clock().today())
     };
-    let mut report = checked.unwrap_or_else(|| memory.check(&opts));
+    let mut report = checked.unwrap_or_else(|| match membank::layouts::memory_root(memory) {
+        // A loaded everos root asked about one part checks that part only.
+        Some(root) if args.path.is_some() => {
+            membank_core::everos::check::check_where(root, |rel| args.path_keeps(rel))
+        }
+        _ => memory.check(&opts),
+    });
     if !args.code.is_empty() || args.path.is_some() {
         report.findings.retain(|f| args.keeps(f));
         let mut counts = health::Counts::default();
@@ -228,12 +241,19 @@ pub fn json_report(shown_bank: &str, checked: Checked) -> JsonReport {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let detected = detect_memory(&args.bank)?;
     let shown = args.bank.to_string_lossy();
-    let checked = if detected.spec.kind == LayoutKind::Everos && args.filter.path.is_none() {
-        // An everos root is checked as it is read and never held whole;
-        // `--path` needs its documents to suggest a path.
-        let (root, found) = membank_core::everos::check::check_streamed(&detected.root)
+    let streams = detected.spec.kind == LayoutKind::Everos
+        && (args.filter.path.as_deref()).is_none_or(|p| path_exists(&detected.root, p));
+    let checked = if streams {
+        // An everos root is checked as it is read and never held whole,
+        // and with `--path` only that part is read. A `--path` that names
+        // nothing needs the root's documents to suggest one.
+        let filter = &args.filter;
+        let (root, found) =
+            membank_core::everos::check::check_streamed_where(&detected.root, |rel| {
+                filter.path_keeps(rel)
+            })
             .map_err(|message| layout_error(&detected.root, message))?;
-        report_with(&root, &args.filter, Some(found))?
+        report_with(&root, filter, Some(found))?
     } else {
         // A bank is read without its articles' bodies, which no check reads.
         let memory = open_memory_with(&args.bank, LoadOptions::CHECK)?;
