@@ -1,6 +1,6 @@
 //! `membank check`: the deterministic health checks, for people and scripts.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use membank_core::health::{self, Finding, HealthOptions, HealthReport, Severity};
@@ -126,7 +126,7 @@ impl Checked {
 /// A `--path` that names no file or folder of the memory would only ever
 /// answer "no problems": say so, with the closest names that exist.
 fn check_path_exists(memory: &dyn Memory, path: &str) -> anyhow::Result<()> {
-    if path_exists(memory.root(), path) {
+    if names_a_file(memory.root(), path) {
         return Ok(());
     }
     let mut known: Vec<&str> = Vec::new();
@@ -149,8 +149,8 @@ fn check_path_exists(memory: &dyn Memory, path: &str) -> anyhow::Result<()> {
     )
 }
 
-/// Does `--path` name a file or folder in the memory at `root`?
-fn path_exists(root: &Path, path: &str) -> bool {
+/// Does `path` name the memory at `root`, or a file or folder in it?
+fn names_a_file(root: &std::path::Path, path: &str) -> bool {
     let rel = membank_core::bank::normalize_rel_path(path.trim_end_matches(['/', '\\']));
     rel.is_some_and(|rel| rel.is_empty() || root.join(rel).symlink_metadata().is_ok())
 }
@@ -168,35 +168,16 @@ fn report_with(
     args: &CheckArgs,
     checked: Option<HealthReport>,
 ) -> anyhow::Result<Checked> {
-    // Only a bank's codes are listed in one place; other layouts' filters
-    // are taken as given.
-    if memory.spec().kind == membank_core::memory::LayoutKind::Bank
-        && let Some(unknown) = args.code.iter().find(|c| {
-            !health::CODES
-                .iter()
-                .any(|(code, _)| code.eq_ignore_ascii_case(c))
-        })
-    {
-        let known: Vec<&str> = health::CODES.iter().map(|(code, _)| *code).collect();
-        anyhow::bail!(
-            "unknown finding code {:?}; the codes are: {}",
-            sanitize_for_terminal(unknown, false),
-            known.join(", ")
-        );
-    }
+    check_codes(memory.spec().kind, args)?;
     if let Some(path) = &args.path {
         check_path_exists(memory, path)?;
     }
-    let opts = HealthOptions {
-        stale_after_days: args.stale_days,
-        ..HealthOptions::as_of(super::common::clock().today())
-    };
     let mut report = checked.unwrap_or_else(|| match membank::layouts::memory_root(memory) {
         // A loaded everos root asked about one part checks that part only.
         Some(root) if args.path.is_some() => {
             membank_core::everos::check::check_where(root, |rel| args.path_keeps(rel))
         }
-        _ => memory.check(&opts),
+        _ => memory.check(&options(args)),
     });
     if !args.code.is_empty() || args.path.is_some() {
         report.findings.retain(|f| args.keeps(f));
@@ -225,6 +206,34 @@ fn report_with(
     })
 }
 
+/// Only a bank's codes are listed in one place; other layouts' filters
+/// are taken as given.
+fn check_codes(kind: LayoutKind, args: &CheckArgs) -> anyhow::Result<()> {
+    if kind == LayoutKind::Bank
+        && let Some(unknown) = args.code.iter().find(|c| {
+            !health::CODES
+                .iter()
+                .any(|(code, _)| code.eq_ignore_ascii_case(c))
+        })
+    {
+        let known: Vec<&str> = health::CODES.iter().map(|(code, _)| *code).collect();
+        anyhow::bail!(
+            "unknown finding code {:?}; the codes are: {}",
+            sanitize_for_terminal(unknown, false),
+            known.join(", ")
+        );
+    }
+    Ok(())
+}
+
+/// The checks `args` asks for, with staleness measured from today.
+fn options(args: &CheckArgs) -> HealthOptions {
+    HealthOptions {
+        stale_after_days: args.stale_days,
+        ..HealthOptions::as_of(super::common::clock().today())
+    }
+}
+
 /// `shown_bank` is the bank as the user named it.
 pub fn json_report(shown_bank: &str, checked: Checked) -> JsonReport {
     let truncated = checked.truncated();
@@ -242,7 +251,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let detected = detect_memory(&args.bank)?;
     let shown = args.bank.to_string_lossy();
     let streams = detected.spec.kind == LayoutKind::Everos
-        && (args.filter.path.as_deref()).is_none_or(|p| path_exists(&detected.root, p));
+        && (args.filter.path.as_deref()).is_none_or(|p| names_a_file(&detected.root, p));
     let checked = if streams {
         // An everos root is checked as it is read and never held whole,
         // and with `--path` only that part is read. A `--path` that names
@@ -254,6 +263,27 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             })
             .map_err(|message| layout_error(&detected.root, message))?;
         report_with(&root, filter, Some(found))?
+    } else if detected.spec.kind == LayoutKind::Bank {
+        // Each article is checked on the thread that read it; only what the
+        // passes over the whole bank need is kept (see `check_streamed`).
+        check_codes(LayoutKind::Bank, &args.filter)?;
+        if let Some(path) = &args.filter.path
+            && !names_a_file(&detected.root, path)
+        {
+            // Read as a whole only to suggest the paths that do exist.
+            check_path_exists(open_memory_with(&args.bank, LoadOptions::CHECK)?, path)?;
+        }
+        let (bank, found) = health::check_streamed(&detected.root, &options(&args.filter))
+            .map_err(|e| layout_error(&detected.root, e.to_string()))?;
+        tracing::info!(
+            layout = LayoutKind::Bank.spec().name,
+            root = %detected.root.display(),
+            findings = found.findings.len(),
+            "opened and checked as read"
+        );
+        // Freeing it only delays the exit.
+        let bank: &'static membank_core::bank::Bank = Box::leak(Box::new(bank));
+        report_with(bank, &args.filter, Some(found))?
     } else {
         // A bank is read without its articles' bodies, which no check reads.
         let memory = open_memory_with(&args.bank, LoadOptions::CHECK)?;
