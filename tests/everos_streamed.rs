@@ -171,3 +171,143 @@ fn streamed_entries_are_the_bytes_of_the_loaded_list() {
         }
     }
 }
+
+/// What `check --path P` keeps: the finding's path is P or inside it.
+fn under(path: &str, part: &str) -> bool {
+    path == part
+        || path
+            .strip_prefix(part)
+            .is_some_and(|rest| rest.starts_with('/'))
+}
+
+/// Parts of the root a `--path` names: one defective log, an owner, a
+/// project, a skill, the staging leftovers' folder, the whole root.
+const PARTS: &[&str] = &[
+    "default_app/default_project/users/user_000/episodes/episode-2024-01-03.md",
+    "default_app/default_project/users/user_000/episodes/episode-2024-01-05.md",
+    "default_app/default_project/users/user_000",
+    "default_app/default_project",
+    "acme-crm/support-bot",
+    "default_app/default_project/agents/a1/skills/skill_empty",
+    "",
+];
+
+#[test]
+fn a_check_of_one_part_reads_only_it_and_finds_what_the_whole_root_shows() {
+    let dir = root();
+    let loaded = everos::load(dir.path()).unwrap();
+    let whole = everos::check::check(&loaded);
+    let mut compared = 0;
+    for &part in PARTS {
+        let want: Vec<_> = whole
+            .findings
+            .iter()
+            .filter(|f| under(&f.path, part))
+            .cloned()
+            .collect();
+        let (_, streamed) =
+            everos::check::check_streamed_where(dir.path(), |rel| under(rel, part)).unwrap();
+        let held = everos::check::check_where(&loaded, |rel| under(rel, part));
+        for (how, got) in [("streamed", &streamed), ("held", &held)] {
+            let kept: Vec<_> = got
+                .findings
+                .iter()
+                .filter(|f| under(&f.path, part))
+                .cloned()
+                .collect();
+            assert_eq!(kept, want, "{how} {part:?}");
+        }
+        // No file outside the part was read: what else is found is what
+        // the walk alone finds (folders, skill folders), about no file.
+        for f in streamed.findings.iter().filter(|f| !under(&f.path, part)) {
+            assert!(
+                loaded.files.iter().all(|file| file.rel_path != *f.path),
+                "{part:?}: a file outside was read: {f:?}"
+            );
+        }
+        compared += want.len();
+    }
+    assert!(compared > 8, "the parts hold defects: {compared}");
+}
+
+#[test]
+fn an_entry_found_as_the_root_is_read_is_the_one_the_loaded_root_finds() {
+    let dir = root();
+    let user = |u: &str| query::EntryFilter {
+        owner_kind: Some(everos::OwnerKind::User),
+        owner: Some(u.into()),
+        ..query::EntryFilter::default()
+    };
+    let cases = [
+        // The same id in every user's log of the day.
+        ("ep_20240103_00000001", query::EntryFilter::default()),
+        ("ep_20240103_00000001", user("user_001")),
+        ("ep_20240110_00000003", user("user_007")),
+        // In the fixture root, and ids no file holds.
+        ("ep_20260601_00000002", query::EntryFilter::default()),
+        ("ep_20240103_00000001", user("nobody")),
+        ("ep_19990101_00000001", query::EntryFilter::default()),
+        ("not-an-id", query::EntryFilter::default()),
+    ];
+    let mut found = 0;
+    for (id, filter) in cases {
+        let loaded = everos::load_filtered(dir.path(), &filter.load_filter()).unwrap();
+        let want: Vec<_> = query::find(&loaded, id, &filter)
+            .iter()
+            .map(query::EntryRef::to_json)
+            .collect();
+        let holding = query::load_holding(dir.path(), id, &filter).unwrap();
+        let got: Vec<_> = query::find(&holding, id, &filter)
+            .iter()
+            .map(query::EntryRef::to_json)
+            .collect();
+        assert_eq!(got, want, "{id} {filter:?}");
+        assert_eq!(
+            holding.files.len(),
+            want.len(),
+            "only the files holding {id}"
+        );
+        found += want.len();
+    }
+    assert!(found > 50, "the cases find entries: {found}");
+}
+
+fn check_cli(root: &Path, args: &[&str]) -> serde_json::Value {
+    let out = support::membank()
+        .arg("check")
+        .arg(root)
+        .args(args)
+        .args(["--json", "--limit", "0"])
+        .output()
+        .expect("membank runs");
+    support::json_of(&out).0
+}
+
+#[test]
+fn check_with_a_path_reports_what_the_whole_check_reports_there() {
+    let dir = root();
+    let whole = check_cli(dir.path(), &[]);
+    let all = whole["findings"].as_array().unwrap();
+    for &part in PARTS.iter().filter(|p| !p.is_empty()) {
+        let got = check_cli(dir.path(), &["--path", part]);
+        let want: Vec<&serde_json::Value> = all
+            .iter()
+            .filter(|f| under(f["path"].as_str().unwrap(), part))
+            .collect();
+        let got_findings: Vec<&serde_json::Value> =
+            got["findings"].as_array().unwrap().iter().collect();
+        assert_eq!(got_findings, want, "{part}");
+        assert_eq!(got["total"], want.len(), "{part}");
+    }
+    // A path that names nothing still says so, with a suggestion.
+    let out = support::membank()
+        .arg("check")
+        .arg(dir.path())
+        .args(["--path", "default_app/default_project/users/user_00"])
+        .output()
+        .expect("membank runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{err}");
+    assert!(err.contains("no such file or folder"), "{err}");
+    assert!(err.contains("user_00"), "{err}");
+}

@@ -3,7 +3,7 @@
 the root's files, paired in one run.
 
     everos_compare.py ROOT [--entries 1000000] [--runs 5]
-                      [--membank target/release/membank]
+                      [--membank target/release/membank] [--before OLD_BINARY]
                       [--since 2024-06-01] [--query "kyoto budget deadline"]
 
 Writes the synthetic root first when ROOT does not exist (the `gen_everos`
@@ -13,8 +13,9 @@ command RUNS times, alternating between them so that a change in the
 machine's load hits all alike, and prints per command the median wall and
 CPU (user + system) time, each as a ratio to the Python loop's, the time per
 1,000 entries (the figure to compare between roots of different sizes:
-linear means it holds still) and the peak resident memory. Output goes to
-/dev/null.
+linear means it holds still) and the peak resident memory. With --before,
+the same commands run from an older binary too, alternated with the new
+one in the same runs. Output goes to /dev/null.
 """
 
 import argparse
@@ -40,6 +41,7 @@ def main():
     p.add_argument("--entries", type=int, default=1_000_000)
     p.add_argument("--runs", type=int, default=5)
     p.add_argument("--membank", default="target/release/membank")
+    p.add_argument("--before", help="an older membank binary to run alongside")
     p.add_argument("--since", default="2024-06-01")
     p.add_argument("--query", default="kyoto budget deadline")
     a = p.parse_args()
@@ -55,6 +57,11 @@ def main():
         "membank check": [a.membank, "check", a.root],
         "membank search": [a.membank, "search", a.root, a.query],
     }
+    if a.before:
+        commands["before: entries --since --json"] = [a.before, "entries", a.root,
+                                                      "--since", a.since, "--json"]
+        commands["before: check"] = [a.before, "check", a.root]
+        commands["before: search"] = [a.before, "search", a.root, a.query]
     for argv in commands.values():  # warm the page cache and the binaries
         run_once(argv)
     times = {name: [] for name in commands}

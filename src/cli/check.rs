@@ -73,18 +73,22 @@ impl CheckArgs {
     fn keeps(&self, f: &Finding) -> bool {
         let code_ok =
             self.code.is_empty() || self.code.iter().any(|c| c.eq_ignore_ascii_case(f.code));
-        let path_ok = match &self.path {
+        code_ok && self.path_keeps(&f.path)
+    }
+
+    /// Does `--path` keep the findings about this relative path?
+    fn path_keeps(&self, path: &str) -> bool {
+        match &self.path {
             None => true,
             Some(p) => {
                 let p = p.replace('\\', "/");
                 let p = p.trim_end_matches('/');
-                *f.path == *p
-                    || f.path
+                path == p
+                    || path
                         .strip_prefix(p)
                         .is_some_and(|rest| rest.starts_with('/'))
             }
-        };
-        code_ok && path_ok
+        }
     }
 }
 
@@ -168,7 +172,13 @@ fn report_with(
     if let Some(path) = &args.path {
         check_path_exists(memory, path)?;
     }
-    let mut report = checked.unwrap_or_else(|| memory.check(&options(args)));
+    let mut report = checked.unwrap_or_else(|| match membank::layouts::memory_root(memory) {
+        // A loaded everos root asked about one part checks that part only.
+        Some(root) if args.path.is_some() => {
+            membank_core::everos::check::check_where(root, |rel| args.path_keeps(rel))
+        }
+        _ => memory.check(&options(args)),
+    });
     if !args.code.is_empty() || args.path.is_some() {
         report.findings.retain(|f| args.keeps(f));
         let mut counts = health::Counts::default();
@@ -240,12 +250,19 @@ pub fn json_report(shown_bank: &str, checked: Checked) -> JsonReport {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let detected = detect_memory(&args.bank)?;
     let shown = args.bank.to_string_lossy();
-    let checked = if detected.spec.kind == LayoutKind::Everos && args.filter.path.is_none() {
-        // An everos root is checked as it is read and never held whole;
-        // `--path` needs its documents to suggest a path.
-        let (root, found) = membank_core::everos::check::check_streamed(&detected.root)
+    let streams = detected.spec.kind == LayoutKind::Everos
+        && (args.filter.path.as_deref()).is_none_or(|p| names_a_file(&detected.root, p));
+    let checked = if streams {
+        // An everos root is checked as it is read and never held whole,
+        // and with `--path` only that part is read. A `--path` that names
+        // nothing needs the root's documents to suggest one.
+        let filter = &args.filter;
+        let (root, found) =
+            membank_core::everos::check::check_streamed_where(&detected.root, |rel| {
+                filter.path_keeps(rel)
+            })
             .map_err(|message| layout_error(&detected.root, message))?;
-        report_with(&root, &args.filter, Some(found))?
+        report_with(&root, filter, Some(found))?
     } else if detected.spec.kind == LayoutKind::Bank {
         // Each article is checked on the thread that read it; only what the
         // passes over the whole bank need is kept (see `check_streamed`).

@@ -266,7 +266,8 @@ pub fn run_entries(args: EntriesArgs) -> anyhow::Result<ExitCode> {
     let filter = args.query.filter()?;
     let walked = core_everos::stream::walk(&root_dir, &filter.load_filter())
         .map_err(|e| anyhow::anyhow!(safe(&e)))?;
-    let out = std::io::BufWriter::new(std::io::stdout().lock());
+    // Large writes: a wide slice prints hundreds of megabytes.
+    let out = std::io::BufWriter::with_capacity(1 << 18, std::io::stdout().lock());
     let mut failed: Option<std::io::Error> = None;
     if args.json {
         let head = EntriesJson {
@@ -274,32 +275,19 @@ pub fn run_entries(args: EntriesArgs) -> anyhow::Result<ExitCode> {
         };
         let mut stream = json::ItemStream::start(out, &head).context("writing JSON")?;
         walked.read(
-            // A file's items, joined as the stream joins them, so that
+            // A file's rows, joined as the stream joins them, so that
             // they are pushed as one.
-            |_, file| -> std::io::Result<String> {
-                let mut items = String::new();
-                if !filter.keeps(&file) {
-                    return Ok(items);
+            |_, file| {
+                let mut rows = String::new();
+                if filter.keeps(&file) {
+                    core_everos::rows_json::push_file_rows(&mut rows, &file);
                 }
-                let mut scratch = Vec::new();
-                for entry in &file.entries {
-                    if !items.is_empty() {
-                        items.push_str(",\n    ");
-                    }
-                    let row = EntryRef { file: &file, entry }.to_json();
-                    json::push_array_item(&mut items, &mut scratch, &row)?;
-                }
-                Ok(items)
+                rows
             },
-            |items| {
-                let written = items.and_then(|items| {
-                    if items.is_empty() {
-                        Ok(())
-                    } else {
-                        stream.push(&items)
-                    }
-                });
-                failed = written.err();
+            |rows| {
+                if !rows.is_empty() {
+                    failed = stream.push(&rows).err();
+                }
                 failed.is_none()
             },
         );
@@ -346,11 +334,15 @@ pub fn run_entry(args: EntryArgs) -> anyhow::Result<ExitCode> {
     filter.kind = core_everos::entries::EntryId::parse(&args.id)
         .ok()
         .and_then(|id| DailyKind::from_id_prefix(&id.prefix));
-    let mut root = load(&root_dir, &filter)?;
+    // Only the files holding the id are kept of what is read.
+    let holding = |filter: &EntryFilter| {
+        query::load_holding(&root_dir, &args.id, filter).map_err(|e| anyhow::anyhow!(safe(&e)))
+    };
+    let mut root = holding(&filter)?;
     if query::find(&root, &args.id, &filter).is_empty() && filter.kind.is_some() {
         // An id whose prefix belongs to another kind's folder.
         filter.kind = None;
-        root = load(&root_dir, &filter)?;
+        root = holding(&filter)?;
     }
     let hits = query::find(&root, &args.id, &filter);
     match one_entry(hits, &args.id, &root_dir.to_string_lossy(), &filter) {

@@ -77,22 +77,7 @@ impl Out<'_> {
 
 /// Run every check over a loaded root.
 pub fn check(root: &MemoryRoot) -> HealthReport {
-    use rayon::prelude::*;
-    let mut findings: Vec<Finding> = root
-        .files
-        .par_iter()
-        .flat_map_iter(|f| {
-            let mut out = Out {
-                path: &f.rel_path,
-                findings: Vec::new(),
-            };
-            file_findings(&|rel| root.file(rel).is_some(), f, &mut out);
-            out.findings
-        })
-        .collect();
-    whole_root_findings(&root.skill_dirs, &mut findings);
-    findings.extend(root.problems.iter().cloned());
-    HealthReport::new(findings)
+    check_where(root, |_| true)
 }
 
 /// [`check`] as the root is read, one window of files at a time: each
@@ -100,9 +85,22 @@ pub fn check(root: &MemoryRoot) -> HealthReport {
 /// dropped, so only the findings and the list of paths are ever held.
 /// The report is [`check`]'s, and the root comes back without its files.
 pub fn check_streamed(root: &Path) -> Result<(MemoryRoot, HealthReport), String> {
+    check_streamed_where(root, |_| true)
+}
+
+/// [`check_streamed`] reading only the files whose relative path `wanted`
+/// accepts (a `--path`): every finding about such a file is the whole
+/// root's, since a file's checks look at nothing else of the root but
+/// which paths exist, and the walk lists them all. The findings of the
+/// walk and of the skill folders are all kept, for the caller to filter.
+pub fn check_streamed_where(
+    root: &Path,
+    wanted: impl Fn(&str) -> bool,
+) -> Result<(MemoryRoot, HealthReport), String> {
     let walked = stream::walk(root, &LoadFilter::default())?;
     let mut findings: Vec<Finding> = Vec::new();
-    let problems = walked.read(
+    let problems = walked.read_where(
+        wanted,
         |_, f| {
             let mut out = Out {
                 path: &f.rel_path,
@@ -119,6 +117,30 @@ pub fn check_streamed(root: &Path) -> Result<(MemoryRoot, HealthReport), String>
     whole_root_findings(walked.skill_dirs(), &mut findings);
     findings.extend(problems.iter().cloned());
     Ok((walked.listing(problems), HealthReport::new(findings)))
+}
+
+/// [`check`] over only the loaded files whose relative path `wanted`
+/// accepts, for a server that holds the root and is asked about one
+/// part of it: each such file's findings are the whole root's; the
+/// root's problems and skill folders are all kept.
+pub fn check_where(root: &MemoryRoot, wanted: impl Fn(&str) -> bool + Sync) -> HealthReport {
+    use rayon::prelude::*;
+    let mut findings: Vec<Finding> = root
+        .files
+        .par_iter()
+        .filter(|f| wanted(&f.rel_path))
+        .flat_map_iter(|f| {
+            let mut out = Out {
+                path: &f.rel_path,
+                findings: Vec::new(),
+            };
+            file_findings(&|rel| root.file(rel).is_some(), f, &mut out);
+            out.findings
+        })
+        .collect();
+    whole_root_findings(&root.skill_dirs, &mut findings);
+    findings.extend(root.problems.iter().cloned());
+    HealthReport::new(findings)
 }
 
 /// What only the whole root shows: skill folders without their main file.

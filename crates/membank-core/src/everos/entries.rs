@@ -8,8 +8,10 @@
 //! membank lists is exactly what everos indexes.
 
 use std::ops::Range;
+use std::sync::LazyLock;
 
 use jiff::civil::Date;
+use memchr::memmem::Finder;
 
 /// One marker-delimited entry, as byte ranges into the body it came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -50,9 +52,20 @@ fn marker_id_at<'a>(text: &'a str, at: usize, prefix: &str) -> Option<&'a str> {
     Some(&rest[..len])
 }
 
+/// The marker prefixes' searchers, built once: a daily log is scanned for
+/// them once per entry, and building a searcher per call cost as much as
+/// the search on a root of a million entries.
+static OPEN_FINDER: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(OPEN_PREFIX));
+static CLOSE_FINDER: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(CLOSE_PREFIX));
+
+/// Offset of the first `finder` match at or after `from`, relative to it.
+fn find_from(text: &str, from: usize, finder: &Finder) -> Option<usize> {
+    finder.find(text.get(from..)?.as_bytes())
+}
+
 /// The next open marker at or after `from`: `(offset, id)`.
 fn next_open(text: &str, mut from: usize) -> Option<(usize, &str)> {
-    while let Some(rel) = text.get(from..)?.find(OPEN_PREFIX) {
+    while let Some(rel) = find_from(text, from, &OPEN_FINDER) {
         let at = from + rel;
         if let Some(id) = marker_id_at(text, at, OPEN_PREFIX) {
             return Some((at, id));
@@ -66,7 +79,7 @@ fn next_open(text: &str, mut from: usize) -> Option<(usize, &str)> {
 fn find_close(text: &str, from: usize, id: &str) -> Option<usize> {
     let needle_len = CLOSE_PREFIX.len() + id.len() + MARKER_SUFFIX.len();
     let mut pos = from;
-    while let Some(rel) = text.get(pos..)?.find(CLOSE_PREFIX) {
+    while let Some(rel) = find_from(text, pos, &CLOSE_FINDER) {
         let at = pos + rel;
         let tail = &text[at + CLOSE_PREFIX.len()..];
         if tail.starts_with(id) && tail[id.len()..].starts_with(MARKER_SUFFIX) {

@@ -14,6 +14,7 @@
 //! - [`check`]: the findings.
 //! - [`query`]: entry filters and lookups.
 //! - [`search`]: one query over a root, ranked as it is read.
+//! - [`rows_json`]: the JSON rows of `entries`, written straight from a file.
 //! - [`memory`]: the root behind the shared layout boundary.
 
 pub mod check;
@@ -24,6 +25,7 @@ pub mod memory;
 pub mod paths;
 pub mod query;
 pub mod resolve;
+pub mod rows_json;
 pub mod search;
 pub mod stream;
 mod yaml;

@@ -1,6 +1,8 @@
 //! Listing and finding entries. Ids are unique per file only, so an entry
 //! is always named by its scope, owner and id together.
 
+use std::path::Path;
+
 use jiff::civil::Date;
 use serde::Serialize;
 
@@ -150,6 +152,25 @@ pub fn find<'a>(root: &'a MemoryRoot, id: &str, filter: &EntryFilter) -> Vec<Ent
             Some(EntryRef { file, entry })
         })
         .collect()
+}
+
+/// The root with only the files that hold an entry `id` which `filter`
+/// keeps, read a window of files at a time, so a large root is never held:
+/// [`find`] over it gives what it gives over the root loaded with
+/// `filter.load_filter()`.
+pub fn load_holding(root: &Path, id: &str, filter: &EntryFilter) -> Result<MemoryRoot, String> {
+    let walked = super::stream::walk(root, &filter.load_filter())?;
+    let mut files = Vec::new();
+    let problems = walked.read(
+        |_, file| (filter.keeps(&file) && file.entries.iter().any(|e| e.id == id)).then_some(file),
+        |file| {
+            files.extend(file);
+            true
+        },
+    );
+    let mut holding = walked.listing(problems);
+    holding.files = files;
+    Ok(holding)
 }
 
 /// See [`EntryRef::summary`].

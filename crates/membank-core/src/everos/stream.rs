@@ -86,10 +86,25 @@ impl Walked {
     pub fn read<T: Send>(
         &self,
         visit: impl Fn(usize, MemFile) -> T + Sync,
+        keep: impl FnMut(T) -> bool,
+    ) -> Vec<Finding> {
+        self.read_where(|_| true, visit, keep)
+    }
+
+    /// [`read`](Self::read) for only the files whose relative path
+    /// `wanted` accepts: the others are never opened, and only their
+    /// reading's problems are missing from what is returned.
+    pub fn read_where<T: Send>(
+        &self,
+        wanted: impl Fn(&str) -> bool,
+        visit: impl Fn(usize, MemFile) -> T + Sync,
         mut keep: impl FnMut(T) -> bool,
     ) -> Vec<Finding> {
+        let chosen: Vec<usize> = (0..self.files.len())
+            .filter(|&i| wanted(&self.files[i].1))
+            .collect();
         let mut problems = self.problems.clone();
-        let one = |i: usize| {
+        let one = |&i: &usize| {
             let (file, found) = self.read_one(i);
             (visit(i, file), found)
         };
@@ -101,14 +116,11 @@ impl Walked {
             }
             go_on
         };
-        let len = self.files.len();
-        let windows = (0..len)
-            .step_by(WINDOW)
-            .map(move |start| start..(start + WINDOW).min(len));
-        if !crate::parallel::pays(len) {
+        let windows = chosen.chunks(WINDOW);
+        if !crate::parallel::pays(chosen.len()) {
             // A small root is read on this thread (see `parallel`).
             for window in windows {
-                if !take(window.map(one).collect()) {
+                if !take(window.iter().map(one).collect()) {
                     break;
                 }
             }
@@ -122,8 +134,7 @@ impl Walked {
                 let one = &one;
                 scope.spawn(move || {
                     for window in windows {
-                        let done: Vec<(T, Vec<Finding>)> =
-                            window.into_par_iter().map(one).collect();
+                        let done: Vec<(T, Vec<Finding>)> = window.par_iter().map(one).collect();
                         if sender.send(done).is_err() {
                             // `keep` asked to stop.
                             break;
