@@ -316,6 +316,7 @@ fn an_article_changed_on_disk_unannounced_is_read_again_not_shown_stale() {
     update(&mut app, Msg::Resize(90, 30));
     let s = screen(&app);
     assert!(s.contains("changed on disk"), "{s}");
+    assert!(!s.contains("run the command"), "nothing to run here: {s}");
     assert!(!s.contains("slogans"), "the old text is not shown: {s}");
     // It is read again as a watched change would be, and then shown.
     let msg = next(&rx);

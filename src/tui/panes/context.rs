@@ -737,7 +737,11 @@ impl Component for ContextPane {
                         cx.effects.push(Effect::Copy(text));
                     }
                     Err(p) => cx.warn(sanitize_for_terminal(
-                        &format!("nothing copied: {}: {}", p.path, p.message),
+                        &format!(
+                            "nothing copied: {}: {}",
+                            p.path,
+                            p.message.trim_end_matches("; run the command again")
+                        ),
                         false,
                     )),
                 }

@@ -33,11 +33,10 @@ impl ArticlePane {
                 sanitize_for_terminal(&bank.article(id).title, false),
                 sanitize_for_terminal(rel, false)
             );
-            self.doc = message_doc(
-                &format!("{rel}: {}; reading it again", problem.message),
-                width,
-                theme,
-            );
+            // The reader's advice is for a command; here the file is read
+            // again by itself.
+            let why = problem.message.trim_end_matches("; run the command again");
+            self.doc = message_doc(&format!("{rel}: {why}; reading it again"), width, theme);
             self.dests = vec![None; self.doc.links.len()];
             self.keep_selected_link(theme);
             return;
