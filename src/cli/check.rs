@@ -122,10 +122,7 @@ impl Checked {
 /// A `--path` that names no file or folder of the memory would only ever
 /// answer "no problems": say so, with the closest names that exist.
 fn check_path_exists(memory: &dyn Memory, path: &str) -> anyhow::Result<()> {
-    let rel = membank_core::bank::normalize_rel_path(path.trim_end_matches(['/', '\\']));
-    if let Some(rel) = &rel
-        && (rel.is_empty() || memory.root().join(rel).symlink_metadata().is_ok())
-    {
+    if names_a_file(memory.root(), path) {
         return Ok(());
     }
     let mut known: Vec<&str> = Vec::new();
@@ -148,6 +145,12 @@ fn check_path_exists(memory: &dyn Memory, path: &str) -> anyhow::Result<()> {
     )
 }
 
+/// Does `path` name the memory at `root`, or a file or folder in it?
+fn names_a_file(root: &std::path::Path, path: &str) -> bool {
+    let rel = membank_core::bank::normalize_rel_path(path.trim_end_matches(['/', '\\']));
+    rel.is_some_and(|rel| rel.is_empty() || root.join(rel).symlink_metadata().is_ok())
+}
+
 /// Run the checks, keep the findings the filter asks for and list the page
 /// asked for; the counts are those of every finding kept.
 pub fn report(memory: &dyn Memory, args: &CheckArgs) -> anyhow::Result<Checked> {
@@ -161,30 +164,11 @@ fn report_with(
     args: &CheckArgs,
     checked: Option<HealthReport>,
 ) -> anyhow::Result<Checked> {
-    // Only a bank's codes are listed in one place; other layouts' filters
-    // are taken as given.
-    if memory.spec().kind == membank_core::memory::LayoutKind::Bank
-        && let Some(unknown) = args.code.iter().find(|c| {
-            !health::CODES
-                .iter()
-                .any(|(code, _)| code.eq_ignore_ascii_case(c))
-        })
-    {
-        let known: Vec<&str> = health::CODES.iter().map(|(code, _)| *code).collect();
-        anyhow::bail!(
-            "unknown finding code {:?}; the codes are: {}",
-            sanitize_for_terminal(unknown, false),
-            known.join(", ")
-        );
-    }
+    check_codes(memory.spec().kind, args)?;
     if let Some(path) = &args.path {
         check_path_exists(memory, path)?;
     }
-    let opts = HealthOptions {
-        stale_after_days: args.stale_days,
-        ..HealthOptions::as_of(super::common::clock().today())
-    };
-    let mut report = checked.unwrap_or_else(|| memory.check(&opts));
+    let mut report = checked.unwrap_or_else(|| memory.check(&options(args)));
     if !args.code.is_empty() || args.path.is_some() {
         report.findings.retain(|f| args.keeps(f));
         let mut counts = health::Counts::default();
@@ -212,6 +196,34 @@ fn report_with(
     })
 }
 
+/// Only a bank's codes are listed in one place; other layouts' filters
+/// are taken as given.
+fn check_codes(kind: LayoutKind, args: &CheckArgs) -> anyhow::Result<()> {
+    if kind == LayoutKind::Bank
+        && let Some(unknown) = args.code.iter().find(|c| {
+            !health::CODES
+                .iter()
+                .any(|(code, _)| code.eq_ignore_ascii_case(c))
+        })
+    {
+        let known: Vec<&str> = health::CODES.iter().map(|(code, _)| *code).collect();
+        anyhow::bail!(
+            "unknown finding code {:?}; the codes are: {}",
+            sanitize_for_terminal(unknown, false),
+            known.join(", ")
+        );
+    }
+    Ok(())
+}
+
+/// The checks `args` asks for, with staleness measured from today.
+fn options(args: &CheckArgs) -> HealthOptions {
+    HealthOptions {
+        stale_after_days: args.stale_days,
+        ..HealthOptions::as_of(super::common::clock().today())
+    }
+}
+
 /// `shown_bank` is the bank as the user named it.
 pub fn json_report(shown_bank: &str, checked: Checked) -> JsonReport {
     let truncated = checked.truncated();
@@ -234,6 +246,27 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let (root, found) = membank_core::everos::check::check_streamed(&detected.root)
             .map_err(|message| layout_error(&detected.root, message))?;
         report_with(&root, &args.filter, Some(found))?
+    } else if detected.spec.kind == LayoutKind::Bank {
+        // Each article is checked on the thread that read it; only what the
+        // passes over the whole bank need is kept (see `check_streamed`).
+        check_codes(LayoutKind::Bank, &args.filter)?;
+        if let Some(path) = &args.filter.path
+            && !names_a_file(&detected.root, path)
+        {
+            // Read as a whole only to suggest the paths that do exist.
+            check_path_exists(open_memory_with(&args.bank, LoadOptions::CHECK)?, path)?;
+        }
+        let (bank, found) = health::check_streamed(&detected.root, &options(&args.filter))
+            .map_err(|e| layout_error(&detected.root, e.to_string()))?;
+        tracing::info!(
+            layout = LayoutKind::Bank.spec().name,
+            root = %detected.root.display(),
+            findings = found.findings.len(),
+            "opened and checked as read"
+        );
+        // Freeing it only delays the exit.
+        let bank: &'static membank_core::bank::Bank = Box::leak(Box::new(bank));
+        report_with(bank, &args.filter, Some(found))?
     } else {
         // A bank is read without its articles' bodies, which no check reads.
         let memory = open_memory_with(&args.bank, LoadOptions::CHECK)?;

@@ -7,7 +7,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Context as _, bail};
-use membank_core::dejavu::recall::{Considered, Explanation, Level, Match, ScanDiagnostic};
+use membank_core::dejavu::recall::{
+    Considered, Explanation, Explanations, Level, Match, ScanDiagnostic,
+};
 use membank_core::dejavu::{self, Recall};
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -45,45 +47,56 @@ pub const DEFAULT_LIMIT: usize = 20;
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let project = open_dejavu(&args.project)?;
     let cue = cue_of(&args.cue.join(" "))?;
-    let result = scan(&project, &cue);
     if args.ask {
-        return ask(&project, &result);
+        return ask(&project, &scan(&project, &cue));
     }
+    // Every impression is explained: kept from the one scan rather than
+    // made again from the file.
+    let every = args.limit.is_none() && (args.json || args.all);
+    let (result, explained) = if every {
+        scan_explained(&project, &cue)
+    } else {
+        (scan(&project, &cue), Explanations::default())
+    };
     let impressions = project.impressions.as_ref();
     if args.json && args.limit.is_none() {
         let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-        write_json_explaining_all(&mut out, &result, impressions)?;
+        write_json_explaining_all(&mut out, &result, &explained)?;
         out.flush()?;
     } else if args.json {
         print_json(&ReferenceJson::new(&result, impressions).limited(args.limit))?;
     } else {
         let limit = (!args.all).then_some(args.limit.unwrap_or(DEFAULT_LIMIT));
-        print!("{}", human(&result, impressions, limit));
+        print!(
+            "{}",
+            human_with(&result, impressions, limit, every.then_some(&explained))
+        );
     }
     // Freeing tens of thousands of matches and lines one by one only
     // delays the exit.
+    std::mem::forget(explained);
     std::mem::forget(result);
     std::mem::forget(project);
     Ok(ExitCode::SUCCESS)
 }
 
 /// The `--json` report explaining every impression, as [`print_json`]
-/// writes it. The explanations are turned into JSON on the pool as they
-/// are made; this thread only copies the text out.
+/// writes it; `explained` are the explanations the scan of `r` kept. They
+/// are turned into JSON on the pool; this thread only copies the text out.
 fn write_json_explaining_all(
     mut out: impl std::io::Write,
     r: &Recall,
-    impressions: Option<&dejavu::jsonl::JsonlFile>,
+    explained: &Explanations,
 ) -> anyhow::Result<()> {
     // The report with no explanation listed ends with the empty list.
-    let head = membank_core::json::to_string(&ReferenceJson::new(r, impressions).limited(Some(0)))?;
+    let head = membank_core::json::to_string(&ReferenceJson::new(r, None).limited(Some(0)))?;
     let before = head
         .strip_suffix("[]\n  }\n}")
         .context("the explanations are the last field of the report")?;
     out.write_all(before.as_bytes())?;
     // An explanation sits three levels in; JSON strings hold no raw line
     // break, so indenting after each line break indents its own lines.
-    let items = r.map_explanations(impressions, |exp| {
+    let items = explained.map_in_order(|exp| {
         membank_core::json::to_string(&exp).map(|text| text.replace('\n', "\n      "))
     });
     let mut written = false;
@@ -105,6 +118,12 @@ fn write_json_explaining_all(
 /// carries the reason, so no report calls the file missing.
 pub fn scan(project: &dejavu::Project, cue: &str) -> Recall {
     explain_unread(project, dejavu::recall(project.impressions.as_ref(), cue))
+}
+
+/// [`scan`] keeping every impression's explanation from the same pass.
+pub fn scan_explained(project: &dejavu::Project, cue: &str) -> (Recall, Explanations) {
+    let (result, explained) = dejavu::recall::recall_explained(project.impressions.as_ref(), cue);
+    (explain_unread(project, result), explained)
 }
 
 /// [`scan`] for a reader that is not served private memory: impressions
@@ -333,6 +352,17 @@ pub fn human(
     impressions: Option<&dejavu::jsonl::JsonlFile>,
     limit: Option<usize>,
 ) -> String {
+    human_with(r, impressions, limit, None)
+}
+
+/// [`human`], every impression's arithmetic taken from `kept` when the
+/// scan kept it rather than made again from the file.
+fn human_with(
+    r: &Recall,
+    impressions: Option<&dejavu::jsonl::JsonlFile>,
+    limit: Option<usize>,
+    kept: Option<&Explanations>,
+) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "cue: {}", safe(&r.cue));
     let _ = writeln!(out, "cue tokens: {}", safe(&r.cue_tokens.join(", ")));
@@ -415,8 +445,11 @@ pub fn human(
         }
         None => {
             let _ = writeln!(out, "\nevery impression:");
-            for e in r.explanations(impressions) {
-                write_explanation(&mut out, r, &e);
+            match kept {
+                Some(kept) => kept.iter().for_each(|e| write_explanation(&mut out, r, &e)),
+                None => r
+                    .explanations(impressions)
+                    .for_each(|e| write_explanation(&mut out, r, &e)),
             }
             r.scanned
         }
@@ -523,17 +556,19 @@ mod tests {
         ] {
             let file = JsonlFile::parse(IMPRESSIONS_PATH, text);
             for cue in ["settings sync x3", "nothing"] {
-                let r = dejavu::recall(Some(&file), cue);
+                let (r, kept) = dejavu::recall::recall_explained(Some(&file), cue);
                 let mut streamed = Vec::new();
-                write_json_explaining_all(&mut streamed, &r, Some(&file)).unwrap();
+                write_json_explaining_all(&mut streamed, &r, &kept).unwrap();
+                // Made again line by line from a scan that kept nothing.
+                let r = dejavu::recall(Some(&file), cue);
                 let whole =
                     membank_core::json::to_string(&ReferenceJson::new(&r, Some(&file))).unwrap();
                 assert_eq!(String::from_utf8(streamed).unwrap(), whole + "\n", "{cue}");
             }
         }
-        let r = dejavu::recall(None, "settings");
+        let (r, kept) = dejavu::recall::recall_explained(None, "settings");
         let mut streamed = Vec::new();
-        write_json_explaining_all(&mut streamed, &r, None).unwrap();
+        write_json_explaining_all(&mut streamed, &r, &kept).unwrap();
         let whole = membank_core::json::to_string(&ReferenceJson::new(&r, None)).unwrap();
         assert_eq!(String::from_utf8(streamed).unwrap(), whole + "\n");
     }

@@ -649,24 +649,7 @@ impl Bank {
         }
         FOUND.with_borrow_mut(|files| {
             self.index.links.resolve_into(target, from, files);
-            match files.as_slice() {
-                [] => Resolution::Dead,
-                [FileRef::Other(i), ..] => Resolution::File(*i),
-                [FileRef::Article(id)] => Resolution::One(*id),
-                [FileRef::Article(id), rest @ ..] => {
-                    let ids: Vec<ArticleId> = std::iter::once(*id)
-                        .chain(rest.iter().filter_map(|f| match f {
-                            FileRef::Article(id) => Some(*id),
-                            FileRef::Other(_) => None,
-                        }))
-                        .collect();
-                    if ids.len() == 1 {
-                        Resolution::One(*id)
-                    } else {
-                        Resolution::Ambiguous(ids)
-                    }
-                }
-            }
+            resolution_of(files)
         })
     }
 
@@ -733,8 +716,9 @@ impl Bank {
         keys.into_iter().map(|k| k.4).collect()
     }
 
-    /// Names to files, each link's resolution, and backlinks.
-    fn index_links(&mut self) {
+    /// The files a link can reach that are not articles, in the order
+    /// [`Resolution::File`] counts them.
+    pub(crate) fn linkable_files(&self) -> Vec<String> {
         let mut link_files: Vec<String> = Vec::new();
         link_files.extend(self.skipped.iter().map(|f| f.path.clone()));
         link_files.extend(self.other_files.iter().cloned());
@@ -745,6 +729,12 @@ impl Bank {
                 .filter(|p| p.kind == ProblemKind::NotUtf8)
                 .map(|p| p.path.clone()),
         );
+        link_files
+    }
+
+    /// Names to files, each link's resolution, and backlinks.
+    fn index_links(&mut self) {
+        let link_files = self.linkable_files();
         let articles = self
             .articles
             .iter()
@@ -816,6 +806,29 @@ impl Bank {
         self.index.resolved_from = resolved_from;
         self.index.backlinks = backlinks;
         self.index.backlinks_from = backlinks_from;
+    }
+}
+
+/// Where a link points, from the files its name reaches (as
+/// [`LinkIndex::resolve_into`] lists them, the one it opens first).
+pub(crate) fn resolution_of(files: &[FileRef]) -> Resolution {
+    match files {
+        [] => Resolution::Dead,
+        [FileRef::Other(i), ..] => Resolution::File(*i),
+        [FileRef::Article(id)] => Resolution::One(*id),
+        [FileRef::Article(id), rest @ ..] => {
+            let ids: Vec<ArticleId> = std::iter::once(*id)
+                .chain(rest.iter().filter_map(|f| match f {
+                    FileRef::Article(id) => Some(*id),
+                    FileRef::Other(_) => None,
+                }))
+                .collect();
+            if ids.len() == 1 {
+                Resolution::One(*id)
+            } else {
+                Resolution::Ambiguous(ids)
+            }
+        }
     }
 }
 

@@ -59,10 +59,12 @@ impl Recalled {
     /// Scan `project`'s impressions for `cue`, with every impression's
     /// arithmetic in display order. None without a project.
     pub fn scan(project: Option<&Project>, cue: &str) -> Recalled {
-        let recall = project.map(|p| dejavu::recall(p.impressions.as_ref(), js::js_trim(cue)));
-        let explanations: Vec<Explanation> = match (&recall, project) {
-            (Some(r), Some(p)) => r.explanations(p.impressions.as_ref()).collect(),
-            _ => Vec::new(),
+        // One pass: the explanations are kept from the ranking scan.
+        let scanned = project
+            .map(|p| dejavu::recall::recall_explained(p.impressions.as_ref(), js::js_trim(cue)));
+        let (recall, explanations): (Option<Recall>, Vec<Explanation>) = match scanned {
+            Some((r, kept)) => (Some(r), kept.iter().collect()),
+            None => (None, Vec::new()),
         };
         let mut order: Vec<usize> = (0..explanations.len()).collect();
         order.sort_by_key(|&i| explanations[i].rank.unwrap_or(usize::MAX));

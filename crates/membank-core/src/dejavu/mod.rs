@@ -9,6 +9,7 @@
 
 pub mod checks;
 pub mod context;
+pub mod explained;
 pub mod feedback;
 pub mod fix;
 pub mod js;

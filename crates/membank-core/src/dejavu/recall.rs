@@ -13,6 +13,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 use serde::Serialize;
 
+pub use super::explained::Explanations;
 use super::js::{self, JsValue};
 use super::jsonl::{JsonlFile, JsonlLine};
 use super::{IMPRESSIONS_PATH, SUMMARY_PATH};
@@ -180,9 +181,29 @@ pub fn recall_shared(impressions: Option<&JsonlFile>, cue: &str) -> Recall {
 }
 
 fn recall_where(impressions: Option<&JsonlFile>, cue: &str, shared: bool) -> Recall {
+    scan(impressions, cue, shared, false).0
+}
+
+/// Scan the impressions for a cue, keeping every impression's explanation
+/// from the same pass: for a reader of all of them, who would otherwise
+/// parse and tokenize each line a second time.
+pub fn recall_explained(impressions: Option<&JsonlFile>, cue: &str) -> (Recall, Explanations) {
+    scan(impressions, cue, false, true)
+}
+
+/// The one pass over the lines: ranks them and, when `keep`, writes each
+/// one's explanation into the store as it goes.
+fn scan(
+    impressions: Option<&JsonlFile>,
+    cue: &str,
+    shared: bool,
+    keep: bool,
+) -> (Recall, Explanations) {
     let cue_tokens = tokenize(cue);
+    let room = impressions.filter(|_| keep).map_or(0, |f| f.lines.len());
+    let mut explained = Explanations::for_cue(&cue_tokens, room);
     let Some(file) = impressions else {
-        return Recall {
+        let r = Recall {
             cue: cue.to_owned(),
             cue_tokens,
             level: Level::NotInitialized,
@@ -199,33 +220,39 @@ fn recall_where(impressions: Option<&JsonlFile>, cue: &str, shared: bool) -> Rec
             scanned: 0,
             shared,
         };
+        return (r, explained);
     };
-    // Of each line only what the result keeps: its match and its error.
+    // Of each line only what the result keeps: its match, its error and,
+    // when asked for, its explanation with the tokens as one text.
     let outcomes = file.map_in_order(|line| {
-        let (exp, found) = explain(line, &cue_tokens, shared, false)?;
-        let error = match exp.considered {
-            Considered::Invalid { error } => Some(error),
-            _ => None,
+        let mut tokens = keep.then(String::new);
+        let keep = match tokens.as_mut() {
+            Some(joined) => Keep::Joined(joined),
+            None => Keep::Nothing,
         };
-        Some((error, found))
+        let (exp, found) = explain(line, &cue_tokens, shared, keep)?;
+        Some((exp, tokens, found))
     });
     let mut scanned = 0;
     let mut matches: Vec<Match> = Vec::new();
     let mut diagnostics: Vec<ScanDiagnostic> = Vec::new();
     for (line, outcome) in outcomes {
-        let Some((error, found)) = outcome else {
+        let Some((exp, tokens, found)) = outcome else {
             continue;
         };
         scanned += 1;
-        if let Some(error) = error {
+        if let Considered::Invalid { error } = &exp.considered {
             diagnostics.push(ScanDiagnostic {
                 id: format!("invalid-line-{}", line.line),
                 level: "error",
                 message: "Invalid impression record",
                 path: file.path.clone(),
                 line: Some(line.line),
-                error: Some(error),
+                error: Some(error.clone()),
             });
+        }
+        if let Some(tokens) = tokens {
+            explained.push(&exp, &tokens);
         }
         matches.extend(found);
     }
@@ -234,8 +261,9 @@ fn recall_where(impressions: Option<&JsonlFile>, cue: &str, shared: bool) -> Rec
     matches.sort_unstable_by(|a: &Match, b: &Match| {
         b.score.total_cmp(&a.score).then(a.line.cmp(&b.line))
     });
+    explained.rank(&matches);
     let score = matches.first().map_or(0.0, |m| m.score);
-    Recall {
+    let r = Recall {
         cue: cue.to_owned(),
         cue_tokens,
         level: Level::for_score(score),
@@ -244,7 +272,17 @@ fn recall_where(impressions: Option<&JsonlFile>, cue: &str, shared: bool) -> Rec
         diagnostics,
         scanned,
         shared,
-    }
+    };
+    (r, explained)
+}
+
+/// What the scan keeps of an impression's tokens.
+enum Keep<'a> {
+    Nothing,
+    /// In the explanation, one string each.
+    InExplanation,
+    /// Space-separated in one text (tokens hold no space).
+    Joined(&'a mut String),
 }
 
 /// One line's explanation and match; `None` when the line is left out for
@@ -253,7 +291,7 @@ fn explain(
     line: &JsonlLine,
     cue: &[String],
     shared: bool,
-    keep_tokens: bool,
+    keep: Keep,
 ) -> Option<(Explanation, Option<Match>)> {
     let value = js::parse_keeping(line.raw(), &SCANNED_KEYS);
     if shared
@@ -277,7 +315,7 @@ fn explain(
         score: 0.0,
         rank: None,
     };
-    let found = match score_line(value.as_ref(), cue, &mut exp, keep_tokens) {
+    let found = match score_line(value.as_ref(), cue, &mut exp, keep) {
         Ok(m) => m.map(|m| Match {
             line: line.line,
             ..m
@@ -293,22 +331,12 @@ fn explain(
 impl Recall {
     /// The explanation of every impression scanned, in file order, made
     /// as they are read. `file` is the one this result scanned.
+    /// [`recall_explained`] keeps them from the scan instead of parsing
+    /// every line again.
     pub fn explanations<'a>(
         &'a self,
         file: Option<&'a JsonlFile>,
     ) -> impl Iterator<Item = Explanation> + 'a {
-        self.map_explanations(file, |exp| exp)
-    }
-
-    /// `f` of the explanation of every impression scanned, in file order;
-    /// `f` runs on the pool beside the making of the explanations (to
-    /// write them, for instance), and only a chunk of lines' results is
-    /// held at once. `file` is the one this result scanned.
-    pub fn map_explanations<'a, T: Send + 'a>(
-        &'a self,
-        file: Option<&'a JsonlFile>,
-        f: impl Fn(Explanation) -> T + Send + Sync + 'a,
-    ) -> impl Iterator<Item = T> + 'a {
         // Matches by line, for each explanation's rank.
         let mut ranks: Vec<(usize, usize)> = self
             .matches
@@ -318,11 +346,11 @@ impl Recall {
             .collect();
         ranks.sort_unstable();
         let ranked = move |line: &JsonlLine| {
-            let (mut exp, _) = explain(line, &self.cue_tokens, self.shared, true)?;
+            let (mut exp, _) = explain(line, &self.cue_tokens, self.shared, Keep::InExplanation)?;
             if let Ok(i) = ranks.binary_search_by_key(&exp.line, |&(line, _)| line) {
                 exp.rank = Some(ranks[i].1);
             }
-            Some(f(exp))
+            Some(exp)
         };
         file.map(|file| file.map_in_order(ranked))
             .into_iter()
@@ -341,7 +369,8 @@ impl Recall {
             .enumerate()
             .filter_map(|(i, m)| {
                 let line = file.line(m.line)?;
-                let (mut exp, _) = explain(line, &self.cue_tokens, self.shared, true)?;
+                let (mut exp, _) =
+                    explain(line, &self.cue_tokens, self.shared, Keep::InExplanation)?;
                 exp.rank = Some(i + 1);
                 Some(exp)
             })
@@ -361,12 +390,12 @@ const SCANNED_KEYS: [&str; 7] = [
 ];
 
 /// The reference's per-line work; `Err` where JavaScript would throw.
-/// The impression's tokens are kept in `exp` only when `keep_tokens`.
+/// The impression's tokens are kept as `keep` says.
 fn score_line(
     value: Result<&JsValue, &js::ParseError>,
     cue: &[String],
     exp: &mut Explanation,
-    keep_tokens: bool,
+    keep: Keep,
 ) -> Result<Option<Match>, String> {
     let record = value.map_err(|e| e.to_string())?;
     if *record == JsValue::Null {
@@ -402,20 +431,24 @@ fn score_line(
         exp.weight = w;
         exp.weight_defaulted = false;
     }
-    if keep_tokens {
-        exp.tokens = tokens.iter().map(|t| (*t).to_owned()).collect();
-        exp.matched = matched.clone();
+    match keep {
+        Keep::Nothing => {}
+        Keep::InExplanation => {
+            exp.tokens = tokens.iter().map(|t| (*t).to_owned()).collect();
+            exp.matched = matched.clone();
+        }
+        Keep::Joined(joined) => {
+            for (i, t) in tokens.iter().enumerate() {
+                if i > 0 {
+                    joined.push(' ');
+                }
+                joined.push_str(t);
+            }
+        }
     }
-    if cue.is_empty() || tokens.is_empty() {
+    if !arithmetic(exp, matched.len(), cue.len(), tokens.len()) {
         return Ok(None);
     }
-    exp.overlap = matched.len() as f64 / cue.len().min(tokens.len()) as f64;
-    exp.raw_score = js::js_min(1.0, exp.overlap * (0.75 + exp.weight * 0.25));
-    // `score > 0` is false for NaN too (0 × Infinity): not a match.
-    if exp.raw_score.is_nan() || exp.raw_score <= 0.0 {
-        return Ok(None);
-    }
-    exp.score = js::round4(exp.raw_score);
     Ok(Some(Match {
         id: record.get("id").cloned(),
         title: record.get("title").cloned(),
@@ -424,6 +457,24 @@ fn score_line(
         matched_keywords: matched,
         line: 0,
     }))
+}
+
+/// The overlap and score of an impression with `matched` of the `cue`
+/// tokens among its `tokens`, into `exp`; false when it does not match.
+/// The one place the arithmetic is written, for the scan and for
+/// explanations remade from what it kept.
+pub(super) fn arithmetic(exp: &mut Explanation, matched: usize, cue: usize, tokens: usize) -> bool {
+    if cue == 0 || tokens == 0 {
+        return false;
+    }
+    exp.overlap = matched as f64 / cue.min(tokens) as f64;
+    exp.raw_score = js::js_min(1.0, exp.overlap * (0.75 + exp.weight * 0.25));
+    // `score > 0` is false for NaN too (0 × Infinity): not a match.
+    if exp.raw_score.is_nan() || exp.raw_score <= 0.0 {
+        return false;
+    }
+    exp.score = js::round4(exp.raw_score);
+    true
 }
 
 /// The distinct tokens of a lower-cased text, in first-seen order.
@@ -709,6 +760,83 @@ mod tests {
         ranked.sort_by_key(|e| e.rank);
         let best = whole.best_explained(Some(&file), 7);
         assert_eq!(best.iter().collect::<Vec<_>>(), ranked[..7]);
+    }
+
+    /// The odd lines, then lines that tie, lines of JavaScript quirks and
+    /// lines of more tokens than are looked through as a list.
+    fn odd_and_tied_impressions() -> String {
+        let many: Vec<String> = (0..80).map(|i| format!("t{i}")).collect();
+        let mut text = odd_impressions();
+        for i in 0..600 {
+            text.push('\n');
+            text.push_str(&match i % 6 {
+                0 | 1 => {
+                    format!(r#"{{"id":"tie-{i}","keywords":["settings","sync"],"weight":0.7}}"#)
+                }
+                2 => format!(
+                    r#"{{"id":"many-{i}","title":"{} settings","weight":0.{}}}"#,
+                    many.join(" "),
+                    i % 10
+                ),
+                3 => r#"{"id":{"o":1},"title":["sync",null,{"a":1}],"weight":1e400}"#.to_owned(),
+                4 => r#"{"id":"z","status":0,"keywords":"sync","weight":"1"}"#.to_owned(),
+                _ => r#"{"id":"bad","keywords":5}"#.to_owned(),
+            });
+        }
+        text
+    }
+
+    #[test]
+    fn the_explanations_kept_by_the_scan_are_those_made_line_by_line() {
+        let file = JsonlFile::parse(IMPRESSIONS_PATH, odd_and_tied_impressions());
+        for cue in [
+            "settings café οδος legacy 数据",
+            "sync t3 t79 settings",
+            "settings sync",
+            "a",
+            "nothing here",
+        ] {
+            let (kept_scan, kept) = recall_explained(Some(&file), cue);
+            let plain = recall(Some(&file), cue);
+            assert_eq!(kept_scan, plain, "{cue}");
+            let made: Vec<Explanation> = plain.explanations(Some(&file)).collect();
+            assert!(made.len() > 2 * super::super::jsonl::CHUNK);
+            assert_eq!(kept.len(), made.len(), "{cue}");
+            // Compared as printed: a score of 0 × Infinity is NaN, which
+            // equals nothing, itself included.
+            for (kept, made) in kept.iter().zip(&made) {
+                assert_eq!(format!("{kept:?}"), format!("{made:?}"), "{cue}");
+            }
+            // On the pool, a chunk at a time, in the same order.
+            let lines: Vec<usize> = kept.map_in_order(|e| e.line).collect();
+            let in_order: Vec<usize> = made.iter().map(|e| e.line).collect();
+            assert_eq!(lines, in_order, "{cue}");
+            // The best few, by rank, are the ones a limit explains.
+            let mut ranked: Vec<Explanation> = kept.iter().filter(|e| e.rank.is_some()).collect();
+            ranked.sort_by_key(|e| e.rank);
+            assert_eq!(ranked.len(), plain.matches.len(), "{cue}");
+            for limit in [0, 1, 5, 50] {
+                let n = limit.min(ranked.len());
+                let best = plain.best_explained(Some(&file), limit);
+                assert_eq!(format!("{best:?}"), format!("{:?}", &ranked[..n]), "{cue}");
+            }
+        }
+        // Equal scores rank in file order.
+        let (r, kept) = recall_explained(Some(&file), "settings sync");
+        let ties: Vec<Explanation> = kept.iter().filter(|e| e.id.starts_with("tie-")).collect();
+        assert!(ties.len() > 100);
+        assert!(
+            ties.windows(2)
+                .all(|w| w[0].rank.unwrap() + 1 == w[1].rank.unwrap())
+        );
+        assert_eq!(r.matches[ties[0].rank.unwrap() - 1].line, ties[0].line);
+    }
+
+    #[test]
+    fn no_file_keeps_no_explanation() {
+        let (r, kept) = recall_explained(None, "anything");
+        assert_eq!(r, recall(None, "anything"));
+        assert!(kept.is_empty());
     }
 
     #[test]

@@ -37,9 +37,19 @@ pub(super) fn folder_findings(bank: &Bank, out: &mut Vec<Finding>) {
 }
 
 pub(super) fn file_findings(bank: &Bank, out: &mut Vec<Finding>) {
+    file_findings_linked(bank, &|| linked_files(bank), out);
+}
+
+/// [`file_findings`], where `linked` gives each file some article links
+/// to with the first article that does.
+pub(super) fn file_findings_linked<'a>(
+    bank: &'a Bank,
+    linked: &dyn Fn() -> HashMap<&'a str, &'a str>,
+    out: &mut Vec<Finding>,
+) {
     // Finding who links to an attachment visits every link: only done when
     // there is one.
-    let linked = std::cell::OnceCell::new();
+    let linked_once = std::cell::OnceCell::new();
     for path in &bank.other_files {
         let folder = path.split('/').next().and_then(Folder::from_dir_name);
         if path.ends_with(".tmp") {
@@ -54,7 +64,7 @@ pub(super) fn file_findings(bank: &Bank, out: &mut Vec<Finding>) {
                     .into(),
             ));
         } else if folder.is_some_and(Folder::is_content) {
-            let message = match linked.get_or_init(|| linked_files(bank)).get(path.as_str()) {
+            let message = match linked_once.get_or_init(linked).get(path.as_str()) {
                 Some(from) => format!(
                     "An attachment that “{from}” links to or embeds: keep it where it is. \
                      membank does not read it, so its content is never part of a context; \

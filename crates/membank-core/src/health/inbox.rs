@@ -1,12 +1,11 @@
 //! Inbox files: processed or not, and archived when compiled (spec §11).
 
-use crate::bank::{ArticleId, Bank};
+use crate::article::Article;
 
 use super::frontmatter::key_line;
 use super::{Finding, Severity, finding};
 
-pub(super) fn inbox_findings(bank: &Bank, id: ArticleId, out: &mut Vec<Finding>) {
-    let a = bank.article(id);
+pub(super) fn inbox_findings(a: &Article, out: &mut Vec<Finding>) {
     if a.in_archive {
         return;
     }

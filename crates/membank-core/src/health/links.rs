@@ -1,7 +1,10 @@
 //! Links between articles: dead, ambiguous, and articles nobody links to.
 
+use std::borrow::Borrow;
+
 use rayon::prelude::*;
 
+use crate::article::Link;
 use crate::bank::{ArticleId, Bank, Resolution};
 use crate::near_miss::NearMisses;
 
@@ -33,54 +36,71 @@ impl LinkNames {
         if !dead {
             return LinkNames(None);
         }
-        let stems = bank
-            .articles()
-            .iter()
-            .map(|a| crate::article::stem_of(&a.rel_path));
+        let paths = bank.articles().iter().map(|a| a.rel_path.as_str());
+        LinkNames::of(paths, bank)
+    }
+
+    /// The names of the articles at `paths`, in bank order, and of the
+    /// files of `bank` that are not articles.
+    pub(super) fn of<'a>(paths: impl Iterator<Item = &'a str>, bank: &'a Bank) -> LinkNames {
+        let stems = paths.map(crate::article::stem_of);
         let files = bank
             .other_files
             .iter()
             .chain(&bank.templates)
             .chain(bank.skipped.iter().map(|s| &s.path))
-            .map(|p| p.rsplit('/').next().unwrap_or(p));
+            .map(|p| p.rsplit('/').next().unwrap_or(p.as_str()));
         LinkNames(Some(NearMisses::new(stems.chain(files))))
     }
 }
 
 pub(super) fn link_findings(bank: &Bank, id: ArticleId, names: &LinkNames, out: &mut Vec<Finding>) {
-    let a = bank.article(id);
-    for (link, resolution) in bank.outgoing(id) {
-        match resolution {
+    let path_of = |t: ArticleId| bank.article(t).rel_path.as_str();
+    findings_of_links(
+        &bank.article(id).rel_path,
+        bank.outgoing(id),
+        &path_of,
+        names,
+        out,
+    );
+}
+
+/// The dead and ambiguous links among the `links` of the article at
+/// `path`, where `path_of` gives the path of the article an id names.
+pub(super) fn findings_of_links<'a, L: Borrow<Link>, R: Borrow<Resolution>>(
+    path: &str,
+    links: impl Iterator<Item = (L, R)>,
+    path_of: &dyn Fn(ArticleId) -> &'a str,
+    names: &LinkNames,
+    out: &mut Vec<Finding>,
+) {
+    for (link, resolution) in links {
+        let link = link.borrow();
+        match resolution.borrow() {
             Resolution::One(_) | Resolution::File(_) => {}
             Resolution::Dead => out.push(Finding::with_message(
                 "dead-link",
                 Severity::Warning,
-                &a.rel_path,
+                path,
                 Some(link.line),
                 dead_link(link, names.0.as_ref()),
             )),
             Resolution::Ambiguous(ids) => {
-                let names: Vec<String> = ids
-                    .iter()
-                    .map(|&t| format!("“{}”", bank.article(t).rel_path))
-                    .collect();
-                let used = bank.article(ids[0]);
-                let why = if used.rel_path.rsplit_once('/').map(|(d, _)| d)
-                    == a.rel_path.rsplit_once('/').map(|(d, _)| d)
+                let names: Vec<String> = ids.iter().map(|&t| format!("“{}”", path_of(t))).collect();
+                let used = path_of(ids[0]);
+                let why = if used.rsplit_once('/').map(|(d, _)| d)
+                    == path.rsplit_once('/').map(|(d, _)| d)
                 {
                     "the one in this article's folder"
                 } else {
                     "the shortest path"
                 };
-                let paths: Vec<&str> = ids
-                    .iter()
-                    .map(|&t| bank.article(t).rel_path.as_str())
-                    .collect();
+                let paths: Vec<&str> = ids.iter().map(|&t| path_of(t)).collect();
                 let path_link = shortest_unique_path(&paths);
                 out.push(finding(
                     "ambiguous-link",
                     Severity::Warning,
-                    &a.rel_path,
+                    path,
                     Some(link.line),
                     format!(
                         "{} matches {} files: {}. It opens “{}” ({why}), as Obsidian does, so \
@@ -90,7 +110,7 @@ pub(super) fn link_findings(bank: &Bank, id: ArticleId, names: &LinkNames, out: 
                         link.written(),
                         ids.len(),
                         names.join(" and "),
-                        used.rel_path,
+                        used,
                         if ids.len() > 2 { "s" } else { "" },
                     ),
                 ));
@@ -100,17 +120,14 @@ pub(super) fn link_findings(bank: &Bank, id: ArticleId, names: &LinkNames, out: 
 }
 
 pub(super) fn orphan_finding(bank: &Bank, id: ArticleId, out: &mut Vec<Finding>) {
-    if !bank.backlinks(id).is_empty() {
-        return;
+    if bank.backlinks(id).is_empty() {
+        out.push(orphan(&bank.article(id).rel_path));
     }
-    let a = bank.article(id);
-    out.push(Finding::with_message(
-        "orphan",
-        Severity::Info,
-        &a.rel_path,
-        None,
-        Message::Orphan,
-    ));
+}
+
+/// The article at `path` has no backlinks.
+pub(super) fn orphan(path: &str) -> Finding {
+    Finding::with_message("orphan", Severity::Info, path, None, Message::Orphan)
 }
 
 /// File types a link names as an attachment rather than a note (Obsidian

@@ -11,6 +11,7 @@ use jiff::civil::Date;
 use rayon::prelude::*;
 use serde::Serialize;
 
+use crate::article::Article;
 use crate::bank::{ArticleId, Bank};
 use crate::layout::Folder;
 
@@ -32,6 +33,7 @@ pub fn required_keys(folder: Folder) -> &'static [&'static str] {
 }
 
 mod names;
+mod streamed;
 mod terms;
 #[cfg(test)]
 mod tests;
@@ -39,6 +41,7 @@ mod tests;
 pub use finding::Finding;
 pub(crate) use language::fixed_language_tag;
 pub use language::is_plausible_language_tag;
+pub use streamed::check_streamed;
 
 use finding::Message;
 use links::LinkNames;
@@ -223,30 +226,34 @@ pub fn check(bank: &Bank, opts: &HealthOptions) -> HealthReport {
         || bank_findings(bank, &mut whole_bank),
         || LinkNames::for_links_of(bank, None),
     );
-    let mut findings = per_article_findings(bank, stale_cutoff, opts, &names);
+    let findings = per_article_findings(bank.articles().len(), Vec::new(), &|id, out| {
+        article_findings(bank, id, stale_cutoff, opts, &names, out)
+    });
+    reported(findings, whole_bank)
+}
+
+/// The report of the per-article `findings` and the `whole_bank` ones.
+fn reported(mut findings: Vec<Finding>, whole_bank: Vec<Finding>) -> HealthReport {
     findings.reserve_exact(whole_bank.len());
     findings.extend(whole_bank);
     HealthReport::new(findings)
 }
 
-/// The articles in a few consecutive ranges, each checked on every core and
-/// appended to one array, grown to the exact size each time: only one
-/// range's findings are ever held twice, where gathering them all and then
-/// joining them held every finding twice at the peak.
+/// The `articles` in a few consecutive ranges, each checked by `each` on
+/// every core and appended to `findings`, grown to the exact size each
+/// time: only one range's findings are ever held twice, where gathering
+/// them all and then joining them held every finding twice at the peak.
 fn per_article_findings(
-    bank: &Bank,
-    stale_cutoff: Option<Date>,
-    opts: &HealthOptions,
-    names: &LinkNames,
+    articles: usize,
+    mut findings: Vec<Finding>,
+    each: &(dyn Fn(ArticleId, &mut Vec<Finding>) + Sync),
 ) -> Vec<Finding> {
-    let articles = bank.articles().len();
     let range = articles.div_ceil(RANGES).max(1);
-    let mut findings: Vec<Finding> = Vec::new();
     for start in (0..articles).step_by(range) {
         let parts: Vec<Vec<Finding>> = (start..(start + range).min(articles))
             .into_par_iter()
             .fold(Vec::new, |mut out, id| {
-                article_findings(bank, id, stale_cutoff, opts, names, &mut out);
+                each(id, &mut out);
                 out
             })
             .collect();
@@ -319,7 +326,17 @@ fn article_findings(
     names: &LinkNames,
     out: &mut Vec<Finding>,
 ) {
-    let a = bank.article(id);
+    own_findings(bank.article(id), stale_cutoff, opts, out);
+    linked_findings(bank, id, names, out);
+}
+
+/// The findings about one article that need nothing but the article.
+fn own_findings(
+    a: &Article,
+    stale_cutoff: Option<Date>,
+    opts: &HealthOptions,
+    out: &mut Vec<Finding>,
+) {
     encoding::encoding_findings(a, out);
     credentials::credential_findings(a, out);
     frontmatter::frontmatter_findings(a, out);
@@ -328,13 +345,9 @@ fn article_findings(
         frontmatter::value_findings(a, out);
     }
     if a.folder == Folder::Inbox {
-        inbox::inbox_findings(bank, id, out);
-    }
-    if a.folder.is_content() || a.folder == Folder::Indices {
-        links::link_findings(bank, id, names, out);
+        inbox::inbox_findings(a, out);
     }
     if a.folder.is_content() {
-        links::orphan_finding(bank, id, out);
         let stale_date = match (stale_cutoff, a.meta.last_updated_date) {
             (Some(cutoff), Some(date)) if date < cutoff => Some(date),
             _ => None,
@@ -353,6 +366,22 @@ fn article_findings(
             ));
         }
     }
+}
+
+/// The findings about one article's links, and about links to it.
+fn linked_findings(bank: &Bank, id: ArticleId, names: &LinkNames, out: &mut Vec<Finding>) {
+    let folder = bank.article(id).folder;
+    if checks_links(folder) {
+        links::link_findings(bank, id, names, out);
+    }
+    if folder.is_content() {
+        links::orphan_finding(bank, id, out);
+    }
+}
+
+/// Are the links of the articles in `folder` checked?
+fn checks_links(folder: Folder) -> bool {
+    folder.is_content() || folder == Folder::Indices
 }
 
 fn stale_message(date: Date, days: u32, today: Date) -> String {

@@ -13,11 +13,17 @@ use super::{Finding, Severity, finding};
 
 /// Every file path the bank knows about, for name checks.
 fn all_paths(bank: &Bank) -> Vec<&str> {
-    let mut paths: Vec<&str> = bank
-        .articles()
-        .iter()
-        .map(|a| a.rel_path.as_str())
-        .collect();
+    let articles = bank.articles().iter().map(|a| a.rel_path.as_str());
+    paths_with(articles, bank)
+}
+
+/// The paths of the articles, in bank order, then of the bank's other
+/// files.
+pub(super) fn paths_with<'a>(
+    articles: impl Iterator<Item = &'a str>,
+    bank: &'a Bank,
+) -> Vec<&'a str> {
+    let mut paths: Vec<&str> = articles.collect();
     paths.extend(bank.skipped.iter().map(|s| s.path.as_str()));
     paths.extend(bank.other_files.iter().map(String::as_str));
     paths.extend(bank.templates.iter().map(String::as_str));
@@ -31,7 +37,12 @@ fn all_paths(bank: &Bank) -> Vec<&str> {
 }
 
 pub(super) fn file_name_findings(bank: &Bank, out: &mut Vec<Finding>) {
-    let paths = all_paths(bank);
+    findings_of_paths(&all_paths(bank), out);
+}
+
+/// The names among `paths` (each file the bank knows, articles first in
+/// bank order) that break elsewhere.
+pub(super) fn findings_of_paths(paths: &[&str], out: &mut Vec<Finding>) {
     // Each path is read once, on all cores: on a large bank reading a path
     // is a cache miss, and three passes used to read each one again.
     let seen: Vec<Seen> = paths
@@ -55,7 +66,7 @@ pub(super) fn file_name_findings(bank: &Bank, out: &mut Vec<Finding>) {
             .map(|(&p, _)| p),
         out,
     );
-    same_but_for_case(&paths, &seen, out);
+    same_but_for_case(paths, &seen, out);
 }
 
 /// What one pass over the paths finds about each.

@@ -6,7 +6,7 @@ use std::hash::Hasher;
 use rayon::prelude::*;
 use rustc_hash::FxHasher;
 
-use crate::article::Article;
+use crate::article::{Article, KeyedValue};
 use crate::bank::{ArticleId, Bank};
 use crate::layout::Folder;
 use crate::wikilink::{fold, hash_folded};
@@ -16,7 +16,7 @@ use super::{Finding, Severity, finding};
 
 /// The source term and language pair of an approved term with a
 /// translation: the articles that must agree on it.
-fn term_of(a: &Article) -> Option<(&str, &str, &str)> {
+pub(super) fn term_of(a: &Article) -> Option<(&str, &str, &str)> {
     if a.folder != Folder::Terminology || a.meta.status.as_deref() != Some("approved") {
         return None;
     }
@@ -73,9 +73,55 @@ pub(super) fn hashed_terms(
     hashed
 }
 
+/// What the conflict pass reads of an article that has a term (see
+/// [`term_of`]): the loaded bank's articles, or what a streamed check kept
+/// of them.
+pub(super) trait Terms: Sync {
+    /// The source term and language pair, trimmed.
+    fn term(&self, id: ArticleId) -> (&str, &str, &str);
+    /// The translation, trimmed.
+    fn target(&self, id: ArticleId) -> &str;
+    /// The client names, folded.
+    fn clients(&self, id: ArticleId) -> &[KeyedValue];
+    fn path(&self, id: ArticleId) -> &str;
+    /// The line of `term_target`.
+    fn target_line(&self, id: ArticleId) -> Option<usize>;
+}
+
+impl Terms for Bank {
+    fn term(&self, id: ArticleId) -> (&str, &str, &str) {
+        term_of(self.article(id)).expect("only articles with a term are asked")
+    }
+
+    fn target(&self, id: ArticleId) -> &str {
+        self.article(id)
+            .meta
+            .term_target
+            .as_deref()
+            .unwrap_or("")
+            .trim()
+    }
+
+    fn clients(&self, id: ArticleId) -> &[KeyedValue] {
+        &self.article(id).meta.clients
+    }
+
+    fn path(&self, id: ArticleId) -> &str {
+        &self.article(id).rel_path
+    }
+
+    fn target_line(&self, id: ArticleId) -> Option<usize> {
+        key_line(self.article(id), "term_target")
+    }
+}
+
 /// The conflicts within the groups of `hashed` (as [`hashed_terms`]
 /// gives them).
-pub(super) fn conflicts_among(bank: &Bank, hashed: &[(u64, ArticleId)], out: &mut Vec<Finding>) {
+pub(super) fn conflicts_among(
+    terms: &impl Terms,
+    hashed: &[(u64, ArticleId)],
+    out: &mut Vec<Finding>,
+) {
     let runs: Vec<&[(u64, ArticleId)]> = hashed
         .chunk_by(|a, b| a.0 == b.0)
         .filter(|run| run.len() > 1)
@@ -85,10 +131,8 @@ pub(super) fn conflicts_among(bank: &Bank, hashed: &[(u64, ArticleId)], out: &mu
         // run that is not. Ids ascend, so each group is in bank order.
         let mut groups: Vec<Vec<ArticleId>> = Vec::new();
         for &(_, id) in run {
-            let term = term_of(bank.article(id)).expect("hashed articles have a term");
-            let same = |g: &&mut Vec<ArticleId>| {
-                same_term(term_of(bank.article(g[0])).expect("has a term"), term)
-            };
+            let term = terms.term(id);
+            let same = |g: &&mut Vec<ArticleId>| same_term(terms.term(g[0]), term);
             match groups.iter_mut().find(same) {
                 Some(group) => group.push(id),
                 None => groups.push(vec![id]),
@@ -96,41 +140,34 @@ pub(super) fn conflicts_among(bank: &Bank, hashed: &[(u64, ArticleId)], out: &mu
         }
         let mut found = Vec::new();
         for group in groups.iter().filter(|g| g.len() > 1) {
-            group_conflicts(bank, group, &mut found);
+            group_conflicts(terms, group, &mut found);
         }
         found
     }));
 }
 
 /// The client names of an article, folded.
-fn clients_of(a: &Article) -> impl Iterator<Item = &str> + Clone {
-    a.meta.clients.iter().map(|c| &*c.folded)
+fn clients_of(terms: &impl Terms, id: ArticleId) -> impl Iterator<Item = &str> + Clone {
+    terms.clients(id).iter().map(|c| &*c.folded)
 }
 
 /// One finding per article of a group about the same term that disagrees
 /// with another article of the group it meets in a client's job (see
 /// [`crate::terms::clients_meet`]): two clients may translate a term
 /// differently.
-fn group_conflicts(bank: &Bank, ids: &[ArticleId], out: &mut Vec<Finding>) {
+fn group_conflicts(terms: &impl Terms, ids: &[ArticleId], out: &mut Vec<Finding>) {
     const LISTED: usize = 5;
-    let target = |id: ArticleId| -> &str {
-        bank.article(id)
-            .meta
-            .term_target
-            .as_deref()
-            .unwrap_or("")
-            .trim()
-    };
+    let target = |id: ArticleId| -> &str { terms.target(id) };
     let meet = |a: ArticleId, b: ArticleId| {
-        crate::terms::clients_meet(clients_of(bank.article(a)), clients_of(bank.article(b)))
+        crate::terms::clients_meet(clients_of(terms, a), clients_of(terms, b))
     };
     // When every article meets every other (the usual group: no clients,
     // or the same ones), count each translation once instead of comparing
     // every pair.
-    let first_clients: BTreeSet<&str> = clients_of(bank.article(ids[0])).collect();
+    let first_clients: BTreeSet<&str> = clients_of(terms, ids[0]).collect();
     let all_meet = ids.iter().all(|&id| {
-        let a = bank.article(id);
-        a.meta.clients.is_empty() || clients_of(a).collect::<BTreeSet<_>>() == first_clients
+        terms.clients(id).is_empty()
+            || clients_of(terms, id).collect::<BTreeSet<_>>() == first_clients
     });
     let mut targets: BTreeMap<&str, usize> = BTreeMap::new();
     for &id in ids {
@@ -146,7 +183,6 @@ fn group_conflicts(bank: &Bank, ids: &[ArticleId], out: &mut Vec<Finding>) {
         .len()
         == 1;
     for &id in ids {
-        let a = bank.article(id);
         let mine = target(id);
         let disagree = |&&o: &&ArticleId| target(o) != mine && (all_meet || meet(id, o));
         let others = if all_meet {
@@ -173,12 +209,12 @@ fn group_conflicts(bank: &Bank, ids: &[ArticleId], out: &mut Vec<Finding>) {
             .iter()
             .filter(disagree)
             .take(LISTED)
-            .map(|&o| format!("“{}” ({})", bank.article(o).rel_path, target(o)))
+            .map(|&o| format!("“{}” ({})", terms.path(o), target(o)))
             .collect();
         if others > LISTED {
             listed.push(format!("and {} more", others - LISTED));
         }
-        let (source, sl, tl) = term_of(a).expect("grouped articles have a term");
+        let (source, sl, tl) = terms.term(id);
         let case_note = if only_case {
             " The translations differ only in upper/lower case."
         } else {
@@ -187,8 +223,8 @@ fn group_conflicts(bank: &Bank, ids: &[ArticleId], out: &mut Vec<Finding>) {
         out.push(finding(
             "term-conflict",
             severity,
-            &a.rel_path,
-            key_line(a, "term_target"),
+            terms.path(id),
+            terms.target_line(id),
             format!(
                 "Approved term “{source}” ({sl} → {tl}) is translated “{mine}” here but \
                  differently in {}.{case_note} A translator or LLM gets contradictory \

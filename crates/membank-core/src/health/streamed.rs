@@ -1,0 +1,419 @@
+//! The health checks as a command that answers once runs them: each
+//! article's own checks (encoding, credentials, frontmatter, keys and
+//! values, inbox, staleness) run on the thread that read it, and what is
+//! kept of the article is only what the passes over the whole bank read:
+//! its path, folder and links, and for an approved term its term, clients
+//! and the line of its translation. At 100,000 articles the loaded bank's
+//! article records, text, titles and values were most of what `check`
+//! held.
+//!
+//! The report is the one [`super::check`] gives on the loaded bank, finding
+//! for finding (a test compares them on generated banks).
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use rayon::prelude::*;
+
+use crate::article::{Article, KeyedValue, Link};
+use crate::bank::{ArticleId, Bank, BankError, LoadOptions, Resolution, resolution_of};
+use crate::layout::Folder;
+use crate::resolve::{FileRef, LinkIndex};
+use crate::wikilink::LinkKind;
+
+use super::frontmatter::key_line;
+use super::links::LinkNames;
+use super::terms::{self, Terms};
+use super::{Finding, HealthOptions, HealthReport, encoding, files, links, names};
+
+/// Findings made on the reading threads, in fixed-size parts per thread:
+/// no array grown by doubling (up to half of it spare at the peak), and no
+/// thread waiting on another's lock.
+struct Gathered {
+    per_thread: Vec<Mutex<Vec<Vec<Finding>>>>,
+}
+
+/// Findings per part: large enough that the parts are few.
+const PART: usize = 4096;
+
+impl Gathered {
+    fn new() -> Gathered {
+        // The thread that walks, and each thread of the pool.
+        let threads = rayon::current_num_threads() + 1;
+        Gathered {
+            per_thread: (0..threads).map(|_| Mutex::new(Vec::new())).collect(),
+        }
+    }
+
+    fn add(&self, found: &mut Vec<Finding>) {
+        if found.is_empty() {
+            return;
+        }
+        let slot = rayon::current_thread_index()
+            .map_or(0, |i| i + 1)
+            .min(self.per_thread.len() - 1);
+        // A poisoned lock means a check panicked on another thread; the
+        // panic is reported there.
+        let mut parts = self.per_thread[slot]
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        for f in found.drain(..) {
+            match parts.last_mut() {
+                Some(part) if part.len() < part.capacity() => part.push(f),
+                _ => {
+                    let mut part = Vec::with_capacity(PART);
+                    part.push(f);
+                    parts.push(part);
+                }
+            }
+        }
+    }
+
+    /// Every finding, in one array of the exact size.
+    fn into_findings(self) -> Vec<Finding> {
+        let parts: Vec<Vec<Finding>> = self
+            .per_thread
+            .into_iter()
+            .flat_map(|p| p.into_inner().unwrap_or_else(|e| e.into_inner()))
+            .collect();
+        let mut all = Vec::with_capacity(parts.iter().map(Vec::len).sum());
+        for part in parts {
+            all.extend(part);
+        }
+        all
+    }
+}
+
+/// What is kept of one article for the passes over the whole bank.
+struct Kept {
+    path: Box<str>,
+    folder: Folder,
+    links: Box<[KeptLink]>,
+    /// Only for an approved term with a translation.
+    term: Option<Box<Term>>,
+}
+
+/// What the term-conflict pass reads of an article (see [`Terms`]).
+struct Term {
+    hash: u64,
+    source: Box<str>,
+    source_lang: Box<str>,
+    target_lang: Box<str>,
+    target: Box<str>,
+    clients: Box<[KeyedValue]>,
+    target_line: Option<usize>,
+}
+
+impl Kept {
+    fn of(a: Article) -> Kept {
+        let term = terms::term_of(&a).map(|(source, source_lang, target_lang)| {
+            Box::new(Term {
+                hash: terms::term_hash(&a).unwrap_or_default(),
+                source: source.into(),
+                source_lang: source_lang.into(),
+                target_lang: target_lang.into(),
+                target: a.meta.term_target.as_deref().unwrap_or("").trim().into(),
+                clients: a.meta.clients.as_slice().into(),
+                target_line: key_line(&a, "term_target"),
+            })
+        });
+        Kept {
+            path: a.rel_path.into_boxed_str(),
+            folder: a.folder,
+            links: a.links.into_iter().filter_map(KeptLink::of).collect(),
+            term,
+        }
+    }
+}
+
+/// The kept articles, in bank order.
+struct KeptTerms<'a>(&'a [Kept]);
+
+impl KeptTerms<'_> {
+    fn term(&self, id: ArticleId) -> &Term {
+        self.0[id]
+            .term
+            .as_deref()
+            .expect("only articles with a term are asked")
+    }
+}
+
+impl Terms for KeptTerms<'_> {
+    fn term(&self, id: ArticleId) -> (&str, &str, &str) {
+        let t = KeptTerms::term(self, id);
+        (&t.source, &t.source_lang, &t.target_lang)
+    }
+
+    fn target(&self, id: ArticleId) -> &str {
+        &KeptTerms::term(self, id).target
+    }
+
+    fn clients(&self, id: ArticleId) -> &[KeyedValue] {
+        &KeptTerms::term(self, id).clients
+    }
+
+    fn path(&self, id: ArticleId) -> &str {
+        &self.0[id].path
+    }
+
+    fn target_line(&self, id: ArticleId) -> Option<usize> {
+        KeptTerms::term(self, id).target_line
+    }
+}
+
+/// Read the bank at `root` and check it, holding only what the passes over
+/// the whole bank need. The bank returned is the bank as read, without its
+/// articles: its files that are not articles, its problems and folders.
+pub fn check_streamed(
+    root: &Path,
+    opts: &HealthOptions,
+) -> Result<(Bank, HealthReport), BankError> {
+    let stale_cutoff = super::stale_cutoff(opts);
+    let gathered = Gathered::new();
+    let keep = |a: Article| -> Option<Kept> {
+        let mut found = Vec::new();
+        super::own_findings(&a, stale_cutoff, opts, &mut found);
+        gathered.add(&mut found);
+        Some(Kept::of(a))
+    };
+    let (bank, mut kept) = Bank::load_kept(
+        root,
+        crate::safe_read::user_policy(),
+        LoadOptions::CHECK,
+        None,
+        None,
+        None,
+        &keep,
+    )?;
+    // The loaded bank's order, so ids, and every list in bank order, are
+    // the same. Paths are unique: an unstable sort gives that order.
+    let order = |a: &Kept, b: &Kept| (a.folder, &a.path).cmp(&(b.folder, &b.path));
+    if crate::parallel::pays(kept.len()) {
+        kept.par_sort_unstable_by(order);
+    } else {
+        kept.sort_unstable_by(order);
+    }
+    let own = gathered.into_findings();
+    let report = check_kept(&bank, kept, own);
+    Ok((bank, report))
+}
+
+/// What one pass over every link finds: the ambiguous links, the dead
+/// ones (put into words once the names they may have meant are known), and
+/// the files that are not articles that links reach.
+#[derive(Default)]
+struct LinkPass {
+    found: Vec<Finding>,
+    /// (article, link) of each dead link of an article whose links are
+    /// checked.
+    dead: Vec<(ArticleId, usize)>,
+    /// (file, article) for each link to a file that is not an article.
+    files: Vec<(usize, ArticleId)>,
+    /// Where the files a name reaches are listed, reused from link to link.
+    reached: Vec<FileRef>,
+}
+
+impl LinkPass {
+    fn joined(mut self, other: LinkPass) -> LinkPass {
+        self.found.extend(other.found);
+        self.dead.extend(other.dead);
+        self.files.extend(other.files);
+        self
+    }
+}
+
+/// Resolve every link of the kept articles once, marking in `linked` the
+/// articles another one links to. No resolution is kept: a dead link is
+/// remembered by where it is, anything else by what it adds to the report.
+fn pass_links(kept: &[Kept], link_files: &[String], linked: &[AtomicBool]) -> LinkPass {
+    let articles = kept
+        .iter()
+        .enumerate()
+        .map(|(id, k)| (&*k.path, FileRef::Article(id)));
+    let others = link_files
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (p.as_str(), FileRef::Other(i)));
+    let index = LinkIndex::build(articles.chain(others));
+    let path_of = |id: ArticleId| &*kept[id].path;
+    let one = |mut pass: LinkPass, id: ArticleId| {
+        let k = &kept[id];
+        let checked = super::checks_links(k.folder);
+        for (at, link) in k.links.iter().enumerate() {
+            index.resolve_into(link.target(), Some(&k.path), &mut pass.reached);
+            let resolution = resolution_of(&pass.reached);
+            if let Some(to) = resolution.target()
+                && to != id
+            {
+                linked[to].store(true, Ordering::Relaxed);
+            }
+            match resolution {
+                Resolution::Dead if checked => pass.dead.push((id, at)),
+                Resolution::File(i) => pass.files.push((i, id)),
+                Resolution::Ambiguous(_) if checked => links::findings_of_links(
+                    &k.path,
+                    std::iter::once((link.written_as(), resolution)),
+                    &path_of,
+                    &LinkNames::default(),
+                    &mut pass.found,
+                ),
+                _ => {}
+            }
+        }
+        pass
+    };
+    if crate::parallel::pays(kept.len()) {
+        (0..kept.len())
+            .into_par_iter()
+            .fold(LinkPass::default, one)
+            .reduce(LinkPass::default, LinkPass::joined)
+    } else {
+        (0..kept.len()).fold(LinkPass::default(), one)
+    }
+}
+
+/// The report of the checks that need more than one article, added to
+/// `own`, the findings each article's own checks made.
+fn check_kept(bank: &Bank, kept: Vec<Kept>, own: Vec<Finding>) -> HealthReport {
+    let (findings, whole_bank) = kept_findings(bank, &kept, own);
+    // What was kept is not needed to sort the findings.
+    drop(kept);
+    super::reported(findings, whole_bank)
+}
+
+/// The findings of the per-article link checks (added to `own`), and
+/// those of the passes over the whole bank.
+fn kept_findings(
+    bank: &Bank,
+    kept: &[Kept],
+    mut own: Vec<Finding>,
+) -> (Vec<Finding>, Vec<Finding>) {
+    let link_files = bank.linkable_files();
+    let linked: Vec<AtomicBool> = kept.iter().map(|_| AtomicBool::new(false)).collect();
+    let mut pass = pass_links(kept, &link_files, &linked);
+    let paths = || kept.iter().map(|k| &*k.path);
+    let path_of = |id: ArticleId| &*kept[id].path;
+    let mut whole_bank = Vec::new();
+    let ((), dead) = rayon::join(
+        || {
+            // The files some article links to, each with the first that
+            // does (in bank order).
+            pass.files.sort_unstable();
+            pass.files.dedup_by_key(|(file, _)| *file);
+            let linked_files = || -> HashMap<&str, &str> {
+                pass.files
+                    .iter()
+                    .map(|&(file, id)| (link_files[file].as_str(), &*kept[id].path))
+                    .collect()
+            };
+            encoding::load_problems(bank, &mut whole_bank);
+            files::folder_findings(bank, &mut whole_bank);
+            files::file_findings_linked(bank, &linked_files, &mut whole_bank);
+            let (by_name, by_term) = rayon::join(
+                || {
+                    let mut found = Vec::new();
+                    names::findings_of_paths(&names::paths_with(paths(), bank), &mut found);
+                    found
+                },
+                || {
+                    let mut hashed: Vec<(u64, ArticleId)> = kept
+                        .iter()
+                        .enumerate()
+                        .filter_map(|(id, k)| Some((k.term.as_ref()?.hash, id)))
+                        .collect();
+                    hashed.par_sort_unstable();
+                    let mut found = Vec::new();
+                    terms::conflicts_among(&KeptTerms(kept), &hashed, &mut found);
+                    found
+                },
+            );
+            whole_bank.extend(by_name);
+            whole_bank.extend(by_term);
+        },
+        || {
+            if pass.dead.is_empty() {
+                return Vec::new();
+            }
+            let names = LinkNames::of(paths(), bank);
+            let dead_link = |out: &mut Vec<Finding>, &(id, at): &(ArticleId, usize)| {
+                let k = &kept[id];
+                let link = k.links[at].written_as();
+                let links = std::iter::once((link, Resolution::Dead));
+                links::findings_of_links(&k.path, links, &path_of, &names, out);
+            };
+            pass.dead
+                .par_iter()
+                .fold(Vec::new, |mut out, dead| {
+                    dead_link(&mut out, dead);
+                    out
+                })
+                .flatten_iter()
+                .collect()
+        },
+    );
+    own.reserve_exact(pass.found.len() + dead.len());
+    own.extend(pass.found);
+    own.extend(dead);
+    for (id, k) in kept.iter().enumerate() {
+        if k.folder.is_content() && !linked[id].load(Ordering::Relaxed) {
+            own.push(links::orphan(&k.path));
+        }
+    }
+    (own, whole_bank)
+}
+
+/// A link kept for the passes over the whole bank: as written and the
+/// name it points at in one string, the name usually a part of what was
+/// written (a third of the memory of a [`Link`] and its two strings).
+struct KeptLink {
+    /// What was written, followed by the name when it is not part of it.
+    text: Box<str>,
+    written_len: u32,
+    target_at: u32,
+    target_len: u32,
+    line: usize,
+    kind: LinkKind,
+    in_frontmatter: bool,
+}
+
+impl KeptLink {
+    /// `None` for a link written in over 4 GB (never in a file under the
+    /// size cap).
+    fn of(link: Link) -> Option<KeptLink> {
+        let (text, target_at) = match link.raw.find(link.target.as_str()) {
+            Some(at) => (link.raw.clone(), at),
+            None => (format!("{}{}", link.raw, link.target), link.raw.len()),
+        };
+        Some(KeptLink {
+            written_len: u32::try_from(link.raw.len()).ok()?,
+            target_at: u32::try_from(target_at).ok()?,
+            target_len: u32::try_from(link.target.len()).ok()?,
+            line: link.line,
+            text: text.into_boxed_str(),
+            kind: link.kind,
+            in_frontmatter: link.in_frontmatter,
+        })
+    }
+
+    fn target(&self) -> &str {
+        let at = self.target_at as usize;
+        &self.text[at..at + self.target_len as usize]
+    }
+
+    /// The link as it was read, for the messages about it.
+    fn written_as(&self) -> Link {
+        Link {
+            raw: self.text[..self.written_len as usize].to_owned(),
+            target: self.target().to_owned(),
+            kind: self.kind,
+            line: self.line,
+            in_frontmatter: self.in_frontmatter,
+        }
+    }
+}
+
+#[cfg(test)]
+#[path = "streamed_tests.rs"]
+mod tests;

@@ -1,0 +1,273 @@
+//! The streamed check must report exactly what a check of the loaded bank
+//! reports: every finding, its words, and the order of the report.
+
+use std::fs;
+use std::path::Path;
+
+use crate::bank::{Bank, LoadOptions};
+use crate::health::{CODES, HealthOptions, HealthReport, check, check_streamed};
+
+fn write(root: &Path, rel: &str, bytes: &[u8]) {
+    let p = root.join(rel);
+    fs::create_dir_all(p.parent().unwrap()).unwrap();
+    fs::write(p, bytes).unwrap();
+}
+
+/// A small deterministic generator (a linear congruential one), so a
+/// failing seed can be run again.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((self.0 >> 33) % n as u64) as usize
+    }
+
+    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+        items[self.below(items.len())]
+    }
+}
+
+/// Few names in many folders, so links are ambiguous, dead or near misses
+/// and names differ only in case; one name Windows refuses.
+const NAMES: &[&str] = &[
+    "Alpha", "alpha", "Beta", "Gamma", "Delta", "Epsilon", "Et|a", "CON",
+];
+const FOLDERS: &[&str] = &[
+    "00_INBOX",
+    "00_INBOX/_archive",
+    "01_CLIENTS",
+    "02_TERMINOLOGY",
+    "02_TERMINOLOGY/sub",
+    "02_TERMINOLOGY/wh?y",
+    "03_DOMAINS",
+    "04_STYLE",
+    "05_INDICES",
+];
+
+/// One article's text: every frontmatter problem the checks know, terms
+/// that conflict (or differ only in case, or meet in no client), and lines
+/// with several findings of one code, some the same word for word (ties
+/// the report's order must break the same way).
+fn some_text(rng: &mut Rng, i: usize) -> Vec<u8> {
+    match rng.below(24) {
+        0 => return format!("no frontmatter, a link to [[Alpha]] {i}\n").into_bytes(),
+        1 => return b"---\nclient: [unclosed\n---\n# Broken\n".to_vec(),
+        2 => return b"---\nclient: Acme\n# never closed\n".to_vec(),
+        3 => return b"\xef\xbb\xbf---\nclient: Acme\n---\n# Bom [[Beta]]\n".to_vec(),
+        4 => return b"```yaml\n---\nclient: Acme\n---\n```\n# Fenced\n".to_vec(),
+        5 => {
+            let text = format!("---\nclient: Acme\n---\n# Wide {i} [[Gamma]]\n");
+            return [0xFF, 0xFE]
+                .into_iter()
+                .chain(text.encode_utf16().flat_map(u16::to_le_bytes))
+                .collect();
+        }
+        _ => {}
+    }
+    let mut fm = String::from("---\n");
+    let term = rng.pick(&["run", "Run", "walk"]);
+    let target = rng.pick(&["rennen", "lopen", "Lopen"]);
+    if rng.below(3) > 0 {
+        fm += &format!("term_source: {term}\nterm_target: {target}\n");
+        fm += &format!(
+            "source_lang: {}\ntarget_lang: nl\n",
+            rng.pick(&["en", "EN", "xx-notalang"])
+        );
+    }
+    fm += &format!(
+        "status: {}\n",
+        rng.pick(&["approved", "approved", "draft", "nonsense"])
+    );
+    match rng.below(4) {
+        0 => fm += &format!("client: \"[[{}]]\"\n", rng.pick(NAMES)),
+        1 => fm += "clients: [\"Acme\", \"Globex\"]\n",
+        2 => fm += "related: [[Beta]]\n",
+        _ => {}
+    }
+    if rng.below(3) == 0 {
+        fm += "domain:\n";
+    }
+    if rng.below(3) == 0 {
+        fm += &format!("languages: [{}]\n", rng.pick(&["en", "english", "nl-BE"]));
+    }
+    if rng.below(6) > 0 {
+        fm += &format!(
+            "last_updated: {}\n",
+            rng.pick(&["2026-01-01", "2020-01-01", "2019-05-05", "not a date"])
+        );
+    }
+    if rng.below(4) == 0 {
+        fm += "compiled: true\n";
+    }
+    fm += "---\n# Title\n\n";
+    for _ in 0..rng.below(5) {
+        let link = |rng: &mut Rng| match rng.below(6) {
+            0 => "Nowhere".to_owned(),
+            1 => format!("{}.png", rng.pick(NAMES)),
+            2 => format!("sub/{}", rng.pick(NAMES)),
+            3 => "Alpah".to_owned(),
+            _ => rng.pick(NAMES).to_owned(),
+        };
+        let (a, b) = (link(rng), link(rng));
+        fm += &format!("See [[{a}]] and [[{b}]] and again [[{a}]].\n");
+    }
+    if rng.below(15) == 0 {
+        fm += &format!("Upload with AKIA{} please.\n", "IOSFODNN7EXAMPLE");
+    }
+    fm.into_bytes()
+}
+
+/// A bank of `n` generated articles with every kind of file around them.
+fn bank(n: usize, seed: u64) -> tempfile::TempDir {
+    let d = tempfile::tempdir().unwrap();
+    let r = d.path();
+    let mut rng = Rng(seed);
+    for i in 0..n {
+        let folder = rng.pick(FOLDERS);
+        // Folder 06 stays out of the mix; 05 is left missing now and then.
+        if folder == "05_INDICES" && seed.is_multiple_of(2) {
+            continue;
+        }
+        let name = rng.pick(NAMES);
+        let rel = match rng.below(10) {
+            0 => format!("{folder}/_{name}.md"),
+            1 => format!("{folder}/{name}.png"),
+            2 => format!("{folder}/{name}.md.{i}.tmp"),
+            3 => format!("{folder}/{name} {i}.md"),
+            _ => format!("{folder}/{name}.md"),
+        };
+        write(r, &rel, &some_text(&mut rng, i));
+    }
+    for f in ["01_CLIENTS", "03_DOMAINS", "04_STYLE", "06_TEMPLATES"] {
+        fs::create_dir_all(r.join(f)).unwrap();
+    }
+    fs::create_dir_all(r.join("Projects")).unwrap();
+    write(r, "03_DOMAINS/bad.md", b"\xff\xfd not text");
+    write(r, "06_TEMPLATES/complie.md", b"x");
+    write(r, "06_TEMPLATES/translate_with_kb.md", b"x");
+    #[cfg(unix)]
+    {
+        let outside = tempfile::tempdir().unwrap();
+        write(outside.path(), "Out.md", b"# outside\n");
+        std::os::unix::fs::symlink(outside.path(), r.join("03_DOMAINS/linked")).unwrap();
+        std::os::unix::fs::symlink(outside.path().join("Out.md"), r.join("04_STYLE/Out.md"))
+            .unwrap();
+        // A socket cannot be opened at all.
+        drop(std::os::unix::net::UnixListener::bind(
+            r.join("04_STYLE/Sock.md"),
+        ));
+        // A FIFO where a file is expected.
+        let fifo = std::ffi::CString::new(
+            r.join("04_STYLE/Pipe.md")
+                .into_os_string()
+                .into_encoded_bytes(),
+        );
+        assert_eq!(unsafe { libc::mkfifo(fifo.unwrap().as_ptr(), 0o644) }, 0);
+        // The bank is read while `outside` still exists.
+        std::mem::forget(outside);
+    }
+    d
+}
+
+fn options(stale_after_days: u32) -> HealthOptions {
+    HealthOptions {
+        stale_after_days,
+        today: jiff::civil::date(2026, 6, 1),
+    }
+}
+
+/// Everything a reader of the report sees, in order.
+fn shown(report: &HealthReport) -> (Vec<String>, String) {
+    let findings = report
+        .findings
+        .iter()
+        .map(|f| format!("{:?}|{}|{}", f.severity, f.location(), f.message()))
+        .collect();
+    (
+        findings,
+        format!("{:?} {:?}", report.counts, report.by_code),
+    )
+}
+
+/// The two reports are the same; else the first finding that differs.
+fn same(streamed: &HealthReport, loaded: &HealthReport, case: &str) {
+    let ((got, got_counts), (want, want_counts)) = (shown(streamed), shown(loaded));
+    if let Some(i) = (0..got.len().max(want.len())).find(|&i| got.get(i) != want.get(i)) {
+        panic!(
+            "{case}: finding {i} differs\nstreamed: {:?}\nloaded:   {:?}",
+            got.get(i),
+            want.get(i)
+        );
+    }
+    assert_eq!(got_counts, want_counts, "{case}");
+}
+
+#[test]
+fn the_streamed_check_reports_what_the_loaded_check_reports() {
+    let mut codes_seen = std::collections::BTreeSet::new();
+    // Below and above the size where reading moves to the pool.
+    for (n, seed) in [(40, 1), (90, 2), (700, 3), (1500, 4)] {
+        let d = bank(n, seed);
+        for days in [365, 0, 30] {
+            let opts = options(days);
+            let whole = check(&Bank::load(d.path()).unwrap(), &opts);
+            let lean = check(
+                &Bank::load_only(d.path(), LoadOptions::CHECK).unwrap(),
+                &opts,
+            );
+            let (bank, streamed) = check_streamed(d.path(), &opts).unwrap();
+            let case = format!("{n} files, seed {seed}, stale after {days} days");
+            same(&streamed, &whole, &case);
+            assert_eq!(streamed.findings, lean.findings, "{case}");
+            assert_eq!(streamed.counts, whole.counts, "{case}");
+            // The bank returned is the bank as read, less its articles.
+            let loaded = Bank::load(d.path()).unwrap();
+            assert!(bank.articles().is_empty(), "{case}");
+            assert_eq!(bank.other_files, loaded.other_files, "{case}");
+            assert_eq!(bank.problems, loaded.problems, "{case}");
+            codes_seen.extend(whole.findings.iter().map(|f| f.code));
+        }
+    }
+    // A file over the size cap would take megabytes to write.
+    let mut missing: Vec<&str> = CODES
+        .iter()
+        .map(|(code, _)| *code)
+        .filter(|code| !codes_seen.contains(code) && *code != "oversized-file")
+        .collect();
+    if cfg!(not(unix)) {
+        let unix_only = [
+            "symlinked-folder",
+            "not-a-file",
+            "link-outside-bank",
+            "unreadable-file",
+        ];
+        missing.retain(|c| !unix_only.contains(c));
+    }
+    assert!(missing.is_empty(), "no bank raised {missing:?}");
+}
+
+#[test]
+fn the_streamed_check_keeps_finding_credentials_in_bodies() {
+    let d = bank(30, 5);
+    write(
+        d.path(),
+        "04_STYLE/Deploy.md",
+        format!(
+            "---\nscope: general\n---\n# Deploy\n\nUpload with AKIA{} please.\n",
+            "IOSFODNN7EXAMPLE"
+        )
+        .as_bytes(),
+    );
+    let (_, report) = check_streamed(d.path(), &options(365)).unwrap();
+    let secrets: Vec<_> = report
+        .findings
+        .iter()
+        .filter(|f| f.code == "secret" && &*f.path == "04_STYLE/Deploy.md")
+        .map(|f| f.line)
+        .collect();
+    assert_eq!(secrets, vec![Some(6)]);
+}
