@@ -1,12 +1,13 @@
 //! One Markdown file of the bank, decoded and parsed once at load time.
 
+use std::borrow::Cow;
 use std::ops::Range;
 use std::sync::Arc;
 
 use jiff::civil::Date;
 use yaml_serde::Mapping;
 
-use crate::frontmatter::{self, Block, YamlError};
+use crate::frontmatter::{self, Block, SimpleValue, YamlError};
 use crate::intern;
 use crate::layout::Folder;
 use crate::load_options::LoadOptions;
@@ -197,20 +198,35 @@ impl Article {
             only_code: located.only_code,
         };
         let text = located.text;
+        let mut simple_meta = None;
         let (frontmatter, mapping) = match located.block {
             Block::Missing => (FrontmatterState::Missing, None),
             Block::Unclosed => (FrontmatterState::Unclosed, None),
             Block::Present(range) if !options.facts => (FrontmatterState::Parsed(range), None),
             Block::Present(range) => {
-                let first_line = 2 + encoding.line_shift;
-                match frontmatter::parse_yaml(&text[range.clone()], first_line) {
-                    Ok(m) => (FrontmatterState::Parsed(range), Some(m)),
-                    Err(e) => (FrontmatterState::Invalid(e), None),
+                // Without links nothing but the metadata is taken from the
+                // block: when it has the common shape, the metadata is read
+                // from the text without building a mapping first.
+                let yaml = &text[range.clone()];
+                let simple = (!options.links && !yaml.trim().is_empty())
+                    .then(|| frontmatter::parse_simple_entries(yaml))
+                    .flatten();
+                if let Some(entries) = simple {
+                    simple_meta = Some(extract_simple_meta(&entries));
+                    (FrontmatterState::Parsed(range), None)
+                } else {
+                    let first_line = 2 + encoding.line_shift;
+                    match frontmatter::parse_yaml(yaml, first_line) {
+                        Ok(m) => (FrontmatterState::Parsed(range), Some(m)),
+                        Err(e) => (FrontmatterState::Invalid(e), None),
+                    }
                 }
             }
         };
         let body_start = located.body_start;
-        let meta = mapping.as_ref().map(extract_meta).unwrap_or_default();
+        let meta = simple_meta
+            .or_else(|| mapping.as_ref().map(extract_meta))
+            .unwrap_or_default();
         let mut links = Vec::new();
         if options.links {
             if let (Some(map), FrontmatterState::Parsed(range)) = (&mapping, &frontmatter) {
@@ -401,10 +417,10 @@ fn extract_meta(map: &Mapping) -> Meta {
         unquoted_links: map
             .iter()
             .filter_map(|(k, v)| {
-                Some((
-                    frontmatter::scalar_text(k)?,
-                    frontmatter::first_unquoted_link(v)?,
-                ))
+                // The value first: few hold an unquoted link, and only
+                // for those is the key's name copied.
+                let link = frontmatter::first_unquoted_link(v)?;
+                Some((frontmatter::scalar_text(k)?, link))
             })
             .collect(),
         ..Meta::default()
@@ -439,6 +455,83 @@ fn extract_meta(map: &Mapping) -> Meta {
     meta.target_lang = first_shared("target_lang");
     meta.compiled_from = first_owned("compiled_from");
     meta.compiled = matches!(get("compiled"), Some(Value::Bool(true)))
+        || first("compiled").is_some_and(|v| v.eq_ignore_ascii_case("true"));
+    meta
+}
+
+/// [`extract_meta`] of the mapping the entries make, read from the
+/// entries themselves (a test compares the two).
+fn extract_simple_meta(entries: &[(&str, SimpleValue<'_>)]) -> Meta {
+    let get = |key: &str| entries.iter().find(|(k, _)| *k == key).map(|(_, v)| v);
+    // As `frontmatter::value_strings`: no simple value is an unquoted link.
+    fn strings<'a>(v: Option<&SimpleValue<'a>>) -> Vec<Cow<'a, str>> {
+        match v {
+            None => Vec::new(),
+            Some(SimpleValue::List(items)) => {
+                items.iter().filter_map(SimpleValue::scalar_str).collect()
+            }
+            Some(v) => v.scalar_str().into_iter().collect(),
+        }
+    }
+    fn first_of<'a>(v: Option<&SimpleValue<'a>>) -> Option<Cow<'a, str>> {
+        match v {
+            None => None,
+            Some(SimpleValue::List(items)) => items.iter().find_map(SimpleValue::scalar_str),
+            Some(v) => v.scalar_str(),
+        }
+    }
+    let first = |key: &str| first_of(get(key));
+    let blank = |v: &SimpleValue<'_>| match v {
+        SimpleValue::Str(s) => s.trim().is_empty(),
+        SimpleValue::List(items) => items.is_empty(),
+        SimpleValue::Bool(_) | SimpleValue::Number(_) => false,
+    };
+    let mut meta = Meta {
+        keys: intern::shared_names(|| entries.iter().map(|(k, _)| *k)),
+        empty_keys: entries
+            .iter()
+            .filter(|(_, v)| blank(v))
+            .map(|(k, _)| intern::shared(k))
+            .collect(),
+        ..Meta::default()
+    };
+    let keyed = |key: &'static str, out: &mut Vec<KeyedValue>| {
+        let values = strings(get(key));
+        out.reserve_exact(values.len());
+        for raw in values {
+            let (raw, folded) = intern::shared_and_folded(&raw, |r| fold(normalize_value(r)));
+            out.push(KeyedValue { key, raw, folded });
+        }
+    };
+    for key in CLIENT_KEYS {
+        keyed(key, &mut meta.clients);
+    }
+    for key in DOMAIN_KEYS {
+        keyed(key, &mut meta.domains);
+    }
+    for key in LANGUAGE_KEYS {
+        let values = strings(get(key));
+        meta.languages.reserve_exact(values.len());
+        for raw in values {
+            let tags = language_tag_strs(&raw).map(intern::shared).collect();
+            let raw = intern::shared(&raw);
+            meta.languages.push(LanguageValue { key, raw, tags });
+        }
+    }
+    let first_shared = |key: &str| first(key).map(|v| intern::shared(&v));
+    let first_owned = |key: &str| first(key).map(Cow::into_owned);
+    meta.last_updated = first_shared("last_updated");
+    meta.last_updated_date = meta
+        .last_updated
+        .as_deref()
+        .and_then(frontmatter::parse_iso_date);
+    meta.status = first_shared("status");
+    meta.term_source = first_owned("term_source");
+    meta.term_target = first_owned("term_target");
+    meta.source_lang = first_shared("source_lang");
+    meta.target_lang = first_shared("target_lang");
+    meta.compiled_from = first_owned("compiled_from");
+    meta.compiled = matches!(get("compiled"), Some(SimpleValue::Bool(true)))
         || first("compiled").is_some_and(|v| v.eq_ignore_ascii_case("true"));
     meta
 }
@@ -611,5 +704,130 @@ mod tests {
         assert_eq!(a.links.len(), 100_001);
         assert!(a.links[..100_000].iter().all(|l| l.line == 4));
         assert_eq!(a.links[100_000].line, 5);
+    }
+
+    /// The metadata an article gets when it is read without links (from
+    /// the text, for the common shape) and with them (from the mapping).
+    fn meta_both_ways(text: &str) -> Option<(Meta, Meta)> {
+        let decoded = text::decode(text.as_bytes()).ok()?;
+        let read = |options: &LoadOptions| {
+            let decoded = text::Decoded {
+                text: Cow::Borrowed(decoded.text.as_str()),
+                had_bom: decoded.had_bom,
+                crlf: decoded.crlf,
+                utf16: decoded.utf16,
+            };
+            let a = Article::parse_with(
+                "02_TERMINOLOGY/a.md".into(),
+                Folder::Terminology,
+                decoded,
+                options,
+            );
+            (a.meta, a.frontmatter)
+        };
+        let (quick, quick_state) = read(&LoadOptions::CONTEXT);
+        let (full, full_state) = read(&LoadOptions::EVERYTHING);
+        assert_eq!(
+            std::mem::discriminant(&quick_state),
+            std::mem::discriminant(&full_state),
+            "{text}"
+        );
+        Some((quick, full))
+    }
+
+    #[test]
+    fn metadata_read_from_the_text_is_the_metadata_read_from_the_mapping() {
+        for yaml in [
+            "client: \"Acme Corporation\"\nlanguages: [\"en-US → nl-BE\", \"en-US → fr-FR\"]\ndomains: [\"[[Legal]]\", \"[[Marketing]]\"]\nlast_updated: 2026-04-04\ncompiled_from: \"00_INBOX/acme.md\"\n",
+            "term_source: \"compliance\"\nterm_target: naleving\nsource_lang: en-US\ntarget_lang: no\ndomain: \"[[Legal]]\"\nclients: ['[[Acme|A]]', Beta NV]\nstatus: approved\nlast_updated: 2026-13-45\n",
+            "scope: general\nlanguages: [en-US -> nl-BE]\nrelated_domains: []\ncompiled: true\n\nx: False\n",
+            "client: 12\ndomains: [true, 7, \"\"]\nstatus: \"  \"\ncompiled: TRUE\nsource_lang: [False]\nlanguage_pair: ''\n",
+            "compiled: \"True\"\nclients: []\nlast_updated: [2026-01-02, x]\n",
+        ] {
+            let text = format!("---\n{yaml}---\n# T\n");
+            assert!(frontmatter::parse_simple_entries(yaml).is_some(), "{yaml}");
+            let (quick, full) = meta_both_ways(&text).unwrap();
+            assert_eq!(quick, full, "{yaml}");
+        }
+    }
+
+    #[test]
+    fn metadata_read_both_ways_agrees_on_every_fixture_and_demo_file() {
+        let workspace = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let mut roots = vec![
+            workspace.join("tests/fixtures"),
+            workspace.join("demo-bank"),
+            workspace.join("crates/membank-core"),
+        ];
+        // More folders to compare over (a large generated bank), named by
+        // the one running the test; none by default.
+        if let Some(extra) = std::env::var_os("MEMBANK_META_AGREE_DIRS") {
+            eprintln!("also comparing the files under {extra:?}");
+            roots.extend(std::env::split_paths(&extra));
+        }
+        let mut compared = 0;
+        for root in roots {
+            for entry in walkdir::WalkDir::new(root).into_iter().flatten() {
+                let is_md = entry.path().extension().is_some_and(|e| e == "md");
+                if !is_md || !entry.file_type().is_file() {
+                    continue;
+                }
+                let Ok(bytes) = std::fs::read(entry.path()) else {
+                    continue;
+                };
+                let Ok(text) = String::from_utf8(bytes) else {
+                    continue;
+                };
+                if let Some((quick, full)) = meta_both_ways(&text) {
+                    assert_eq!(quick, full, "{}", entry.path().display());
+                    compared += 1;
+                }
+            }
+        }
+        assert!(compared > 100, "only {compared} files compared");
+    }
+
+    fn frontmatter_value() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        let scalar = prop_oneof![
+            "[a-zA-Z0-9 →>#:,._/()'\\[\\]\\-]{0,10}",
+            "\"[a-zA-Z0-9 →#:,'\\[\\]|\\\\\\-]{0,10}\"",
+            "'[a-zA-Z0-9 →#:,\"\\[\\]|\\-]{0,10}'",
+            Just("2026-04-04".to_owned()),
+            Just("2026-02-30".to_owned()),
+            Just("true".to_owned()),
+            Just("False".to_owned()),
+            Just("12".to_owned()),
+            Just("0".to_owned()),
+            Just("\"\"".to_owned()),
+            Just("\"[[Acme|A]]\"".to_owned()),
+            Just("en-US → nl-BE".to_owned()),
+            any::<char>().prop_map(|c| c.to_string()),
+        ];
+        prop_oneof![
+            scalar.clone(),
+            prop::collection::vec(scalar, 0..4).prop_map(|v| format!("[{}]", v.join(", "))),
+        ]
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig { cases: 3000, ..Default::default() })]
+
+        #[test]
+        fn generated_frontmatter_gives_the_same_metadata_both_ways(
+            lines in proptest::collection::vec(
+                (
+                    "client|clients|domain|domains|languages|language_pair|source_lang|target_lang|last_updated|status|term_source|term_target|compiled|compiled_from|[a-z_]{1,4}",
+                    ":[ ]{0,2}",
+                    frontmatter_value(),
+                ),
+                1..8,
+            )
+        ) {
+            let yaml: String = lines.iter().map(|(k, sep, v)| format!("{k}{sep}{v}\n")).collect();
+            if let Some((quick, full)) = meta_both_ways(&format!("---\n{yaml}---\nbody\n")) {
+                proptest::prop_assert_eq!(quick, full, "{}", yaml);
+            }
+        }
     }
 }

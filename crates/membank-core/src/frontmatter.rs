@@ -314,10 +314,59 @@ pub(crate) fn parse_yaml_with(
 /// the tests check that. Loading a large bank is dominated by YAML parsing
 /// otherwise.
 pub(crate) fn parse_simple(yaml: &str) -> Option<Mapping> {
+    let entries = parse_simple_entries(yaml)?;
     // Sized once for one key per line: a memory root keeps these maps, and
     // growing by doubling would leave most of them a third empty.
-    let lines = yaml.lines().count();
-    let mut map = Mapping::with_capacity(lines);
+    let mut map = Mapping::with_capacity(yaml.lines().count());
+    for (key, value) in entries {
+        map.insert(Value::String(key.to_owned()), value.to_value());
+    }
+    Some(map)
+}
+
+/// A value of the common shape ([`parse_simple`]), borrowed from the text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum SimpleValue<'a> {
+    /// Quoted or plain text, as the YAML parser reads it.
+    Str(&'a str),
+    Bool(bool),
+    Number(u64),
+    /// A one-line list; its items are never lists.
+    List(Vec<SimpleValue<'a>>),
+}
+
+impl<'a> SimpleValue<'a> {
+    /// The value the YAML parser gives for it.
+    pub(crate) fn to_value(&self) -> Value {
+        match self {
+            SimpleValue::Str(s) => Value::String((*s).to_owned()),
+            SimpleValue::Bool(b) => Value::Bool(*b),
+            SimpleValue::Number(n) => Value::Number((*n).into()),
+            SimpleValue::List(items) => {
+                Value::Sequence(items.iter().map(SimpleValue::to_value).collect())
+            }
+        }
+    }
+
+    /// What [`scalar_str`] reads from the value the YAML parser gives.
+    pub(crate) fn scalar_str(&self) -> Option<Cow<'a, str>> {
+        match self {
+            SimpleValue::Str(s) => Some(Cow::Borrowed(s)),
+            SimpleValue::List(_) => None,
+            other => scalar_str(&other.to_value()).map(|s| Cow::Owned(s.into_owned())),
+        }
+    }
+}
+
+/// Keys in one block past which duplicates are found by hashing rather
+/// than by comparing each key with those before it.
+const KEYS_COMPARED_IN_TURN: usize = 32;
+
+/// [`parse_simple`]'s keys and values in document order, borrowed from
+/// `yaml`, for a reader that needs no mapping of its own.
+pub(crate) fn parse_simple_entries(yaml: &str) -> Option<Vec<(&str, SimpleValue<'_>)>> {
+    let mut entries: Vec<(&str, SimpleValue<'_>)> = Vec::new();
+    let mut seen: Option<std::collections::HashSet<&str>> = None;
     for line in yaml.split('\n') {
         if line.is_empty() {
             continue;
@@ -335,15 +384,28 @@ pub(crate) fn parse_simple(yaml: &str) -> Option<Mapping> {
                     items.push(simple_scalar(item.trim_matches(' '), true)?);
                 }
             }
-            Value::Sequence(items)
+            SimpleValue::List(items)
         } else {
             simple_scalar(value.trim_end_matches(' '), false)?
         };
-        if map.insert(Value::String(key.to_owned()), value).is_some() {
+        // A duplicate key is left to the YAML parser, which refuses it.
+        let duplicate = match &mut seen {
+            Some(seen) => !seen.insert(key),
+            None if entries.len() < KEYS_COMPARED_IN_TURN => entries.iter().any(|(k, _)| *k == key),
+            None => {
+                let mut all: std::collections::HashSet<&str> =
+                    entries.iter().map(|(k, _)| *k).collect();
+                let duplicate = !all.insert(key);
+                seen = Some(all);
+                duplicate
+            }
+        };
+        if duplicate {
             return None;
         }
+        entries.push((key, value));
     }
-    Some(map)
+    Some(entries)
 }
 
 fn is_simple_key(key: &str) -> bool {
@@ -367,20 +429,20 @@ fn quotable(c: char) -> bool {
     !c.is_control() && !matches!(c, '\u{feff}' | '\u{fffe}' | '\u{ffff}')
 }
 
-fn simple_scalar(s: &str, in_list: bool) -> Option<Value> {
+fn simple_scalar(s: &str, in_list: bool) -> Option<SimpleValue<'_>> {
     if let Some(inner) = s.strip_prefix('"') {
         let inner = inner.strip_suffix('"')?;
         let ok = inner.chars().all(|c| quotable(c) && c != '"' && c != '\\');
-        return ok.then(|| Value::String(inner.to_owned()));
+        return ok.then_some(SimpleValue::Str(inner));
     }
     if let Some(inner) = s.strip_prefix('\'') {
         let inner = inner.strip_suffix('\'')?;
         let ok = inner.chars().all(|c| quotable(c) && c != '\'');
-        return ok.then(|| Value::String(inner.to_owned()));
+        return ok.then_some(SimpleValue::Str(inner));
     }
     match s {
-        "true" | "True" | "TRUE" => return Some(Value::Bool(true)),
-        "false" | "False" | "FALSE" => return Some(Value::Bool(false)),
+        "true" | "True" | "TRUE" => return Some(SimpleValue::Bool(true)),
+        "false" | "False" | "FALSE" => return Some(SimpleValue::Bool(false)),
         _ => {}
     }
     // A plain decimal without sign or leading zero (`schema_version: 1`,
@@ -391,7 +453,7 @@ fn simple_scalar(s: &str, in_list: bool) -> Option<Value> {
         && b.iter().all(u8::is_ascii_digit)
         && (b[0] != b'0' || b.len() == 1)
     {
-        return s.parse::<u64>().ok().map(|n| Value::Number(n.into()));
+        return s.parse::<u64>().ok().map(SimpleValue::Number);
     }
     let plain_char = |c: char| {
         c.is_alphanumeric() || matches!(c, ' ' | '-' | '_' | '.' | '/' | '(' | ')' | '→' | '>')
@@ -401,7 +463,7 @@ fn simple_scalar(s: &str, in_list: bool) -> Option<Value> {
     let ok = (is_date || (starts_with_letter && resolves_to_string(s)))
         && s.chars().all(plain_char)
         && !(in_list && s.is_empty());
-    ok.then(|| Value::String(s.to_owned()))
+    ok.then_some(SimpleValue::Str(s))
 }
 
 /// `NNNN-NN-NN`: never a number in YAML, so it stays a string.
@@ -691,6 +753,18 @@ mod tests {
             "\"a\": x\n",
         ] {
             assert_eq!(parse_simple(yaml), None, "{yaml}");
+        }
+    }
+
+    #[test]
+    fn a_duplicate_key_among_many_goes_to_the_yaml_parser() {
+        let many: String = (0..40).map(|i| format!("k{i}: v\n")).collect();
+        let entries = parse_simple_entries(&many).unwrap();
+        assert_eq!(entries.len(), 40);
+        assert_eq!(parse_simple(&many).unwrap().len(), 40);
+        for again in ["k0", "k35", "k39"] {
+            let yaml = format!("{many}{again}: w\n");
+            assert_eq!(parse_simple_entries(&yaml), None, "{again}");
         }
     }
 

@@ -104,19 +104,15 @@ pub fn write_with_items<W: Write, H: Serialize, T: Serialize>(
         return writer.write_all(b"[]\n}");
     }
     writer.write_all(b"[")?;
-    // An item sits two levels in; JSON strings hold no raw line break, so
-    // indenting after every line break indents the item's own lines only.
-    let indented = |i: usize| -> io::Result<Vec<u8>> {
-        let text = to_string(&item(i)).map_err(io::Error::other)?;
-        let sep = if i == 0 { "\n    " } else { ",\n    " };
-        Ok([sep, &text.replace('\n', "\n    ")].concat().into_bytes())
-    };
     const PER_BLOCK: usize = 512;
     let starts: Vec<usize> = (0..len).step_by(PER_BLOCK).collect();
+    // Each item is written straight into its block, indented as it goes:
+    // no string per item, nor copies of it to indent and join.
     let block_at = |&start: &usize| -> io::Result<Vec<u8>> {
         let mut block = Vec::new();
         for i in start..(start + PER_BLOCK).min(len) {
-            block.extend(indented(i)?);
+            block.extend_from_slice(if i == 0 { b"\n    " } else { b",\n    " });
+            write(ItemIndent(&mut block), &item(i)).map_err(io::Error::other)?;
         }
         Ok(block)
     };
@@ -133,6 +129,28 @@ pub fn write_with_items<W: Write, H: Serialize, T: Serialize>(
         }
     }
     writer.write_all(b"\n  ]\n}")
+}
+
+/// An array item's bytes as [`write`] makes them, each line break followed
+/// by the indent of an item two levels in. JSON strings hold no raw line
+/// break, so only the item's own lines are indented.
+struct ItemIndent<'a>(&'a mut Vec<u8>);
+
+impl Write for ItemIndent<'_> {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        let mut rest = bytes;
+        while let Some(at) = rest.iter().position(|&b| b == b'\n') {
+            self.0.extend_from_slice(&rest[..=at]);
+            self.0.extend_from_slice(b"    ");
+            rest = &rest[at + 1..];
+        }
+        self.0.extend_from_slice(rest);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
 }
 
 /// [`write_with_items`] for items that arrive in order a few at a time,
