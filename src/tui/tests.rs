@@ -28,7 +28,8 @@ pub(super) fn bank_of(memory: &dyn Memory) -> &Bank {
 }
 
 pub(super) fn app_at(root: &Path, w: u16, h: u16) -> App {
-    let bank = Bank::load(root).unwrap();
+    // As the interface reads it: no bodies, each read again when shown.
+    let bank = Bank::load_only(root, membank_core::bank::LoadOptions::INTERFACE).unwrap();
     let mut app = App::new(
         Box::new(bank),
         Theme::default_theme(),

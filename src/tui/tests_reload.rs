@@ -10,7 +10,7 @@ use membank_core::memory::Memory;
 use ratatui::crossterm::event::KeyCode;
 
 use super::app::{App, Msg};
-use super::tests::{app_at, bank_of, copy_dir, fixture, key};
+use super::tests::{app_at, bank_of, copy_dir, fixture, key, screen};
 use super::update::update;
 
 /// Route background results through a channel, as the event loop does.
@@ -87,7 +87,7 @@ fn a_change_during_a_re_read_waits_for_it_and_both_arrive() {
     let bank = bank_of(app.memory.as_ref());
     assert!(bank.find("03_DOMAINS/Brand new.md").is_some());
     let id = bank.find("03_DOMAINS/Marketing.md").unwrap();
-    assert!(bank.article(id).text.contains("First change."));
+    assert!(bank.article_text(id).unwrap().contains("First change."));
     // The checks are those of the bank as it is now, found again only
     // where the change reached.
     let full = check(bank, &HealthOptions::as_of(super::TESTS_CLOCK.today()));
@@ -294,4 +294,34 @@ fn health_folded_or_filtered_during_a_re_read_is_shown_so() {
     health.refresh(std::sync::Arc::clone(&health.report), &app.theme, height);
     assert_eq!(shown, app.panes.health.rows);
     assert_eq!(summary, app.panes.health.summary);
+}
+
+#[test]
+fn an_article_changed_on_disk_unannounced_is_read_again_not_shown_stale() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&fixture(), dir.path());
+    let mut app = app_at(dir.path(), 100, 30);
+    let rx = with_channel(&mut app);
+    let memory = app.memory.clone();
+    let rel = "03_DOMAINS/Marketing.md";
+    app.panes.article.open(memory.as_ref(), rel, &app.theme, 60);
+    assert!(screen(&app).contains("slogans"), "{}", screen(&app));
+    // The file changes and no watcher says so (a network share): the text
+    // the interface reads again is not the file the bank knows.
+    std::fs::write(
+        dir.path().join(rel),
+        "---\ndomain: Marketing\n---\n# Marketing\n\nRewritten: taglines are transcreated.\n",
+    )
+    .unwrap();
+    update(&mut app, Msg::Resize(90, 30));
+    let s = screen(&app);
+    assert!(s.contains("changed on disk"), "{s}");
+    assert!(!s.contains("run the command"), "nothing to run here: {s}");
+    assert!(!s.contains("slogans"), "the old text is not shown: {s}");
+    // It is read again as a watched change would be, and then shown.
+    let msg = next(&rx);
+    update(&mut app, msg);
+    let s = screen(&app);
+    assert!(s.contains("taglines are transcreated"), "{s}");
+    assert!(!s.contains("changed on disk"), "{s}");
 }

@@ -128,4 +128,8 @@ pub fn update(app: &mut App, msg: Msg) {
             }
         },
     }
+    // The article shown was no longer the file the memory read.
+    if let Some(rel) = app.panes.article.changed_on_disk.take() {
+        app.reload_paths(vec![rel]);
+    }
 }

@@ -302,7 +302,8 @@ impl Bank {
     /// [`Bank::load_counting`], first giving `walked` the bank-relative
     /// paths of the Markdown files the walk found in the numbered folders
     /// (articles, templates, skipped files), before any of them is read:
-    /// an interface can show them while they are read.
+    /// an interface can show them while they are read. Bodies are not kept
+    /// ([`LoadOptions::INTERFACE`]).
     pub fn load_listing(
         root: impl AsRef<Path>,
         files_read: &AtomicUsize,
@@ -312,7 +313,7 @@ impl Bank {
         Bank::load_parts(
             root,
             policy,
-            LoadOptions::EVERYTHING,
+            LoadOptions::INTERFACE,
             Some(files_read),
             Some(walked),
             None,

@@ -68,6 +68,18 @@ impl LoadOptions {
         resolver: false,
         facts: true,
     };
+    /// An interface that shows one article at a time: everything but the
+    /// bodies, which [`Bank::article_text`] reads again when one is shown,
+    /// searched or quoted. Its bank is a fraction of one holding them.
+    ///
+    /// [`Bank::article_text`]: crate::bank::Bank::article_text
+    pub const INTERFACE: LoadOptions = LoadOptions {
+        links: true,
+        text: true,
+        body: false,
+        resolver: true,
+        facts: true,
+    };
     /// Paths and bodies: what a search ranks and quotes. No metadata.
     pub const BODIES: LoadOptions = LoadOptions {
         links: false,

@@ -40,8 +40,14 @@ pub fn build(bank: &Bank, cap: usize) -> Snapshot {
             continue;
         }
         let mut piece = format!("----- {} -----\n", a.rel_path);
-        piece.push_str(&a.text);
-        if !a.text.ends_with('\n') {
+        // Read again when the bank keeps no bodies; a file that cannot be
+        // read (or changed since) is left out, as if over the cap.
+        let Ok(text) = bank.article_text(id) else {
+            omitted.push(a.rel_path.clone());
+            continue;
+        };
+        piece.push_str(&text);
+        if !text.ends_with('\n') {
             piece.push('\n');
         }
         piece.push('\n');

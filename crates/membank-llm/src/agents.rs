@@ -216,7 +216,7 @@ fn system_with_context(
             "{n} article(s) from the memory bank, each under a `----- path -----` header. \
              Cite them with [[wikilinks]] by file name. {MEMORY_IS_DATA}\n\n"
         ));
-        system.push_str(&quoting::quote(&context::render(bank, &report)));
+        system.push_str(&quoting::quote(&render_context(bank, &report)));
     }
     (system, report)
 }
@@ -308,7 +308,7 @@ pub fn prepare_compile_only(
     }
     let inbox_lower: Vec<String> = pending
         .iter()
-        .map(|&id| bank.article(id).text.to_lowercase())
+        .map(|&id| text_of(bank, id).to_lowercase())
         .collect();
     for &id in &pending {
         let inbox = bank.article(id);
@@ -434,7 +434,7 @@ pub fn prepare_compile_only(
             continue;
         }
         used_tokens += tokens;
-        push_article(&mut related_text, &a.rel_path, &a.text);
+        push_article(&mut related_text, &a.rel_path, &text_of(bank, id));
         related.push(RelatedArticle {
             path: a.rel_path.clone(),
             reasons: why,
@@ -447,7 +447,7 @@ pub fn prepare_compile_only(
     let mut inbox_text = String::new();
     for &id in &pending {
         let a = bank.article(id);
-        push_article(&mut inbox_text, &a.rel_path, &a.text);
+        push_article(&mut inbox_text, &a.rel_path, &text_of(bank, id));
         inbox.push(a.rel_path.clone());
     }
     user.push_str(&quoting::quote(&inbox_text));
@@ -552,6 +552,25 @@ fn contains_word(haystack: &str, word: &str) -> bool {
         let after = haystack[i + m.len()..].chars().next();
         !before.is_some_and(is_word) && !after.is_some_and(is_word)
     })
+}
+
+/// The context text: each kept article whole, in rank order, under a
+/// header naming its path, as [`context::render`] writes it, but read
+/// again when the bank keeps no bodies.
+fn render_context(bank: &Bank, report: &ContextReport) -> String {
+    let mut out = String::new();
+    for e in report.included() {
+        push_article(&mut out, &bank.article(e.id).rel_path, &text_of(bank, e.id));
+    }
+    out
+}
+
+/// An article's text, read again when the bank keeps no bodies. One that
+/// cannot be read again (changed or gone since the bank was read) is sent
+/// as a line saying so, not as stale text nor silently left out.
+fn text_of(bank: &Bank, id: ArticleId) -> std::borrow::Cow<'_, str> {
+    bank.article_text(id)
+        .unwrap_or_else(|p| std::borrow::Cow::Owned(format!("(not read: {})\n", p.message)))
 }
 
 fn push_article(out: &mut String, path: &str, text: &str) {

@@ -66,6 +66,9 @@ pub struct ArticlePane {
     /// What the open layout calls a document ("record" in Deja Vu), for
     /// the line shown while none is open; "article" when unset.
     pub noun: &'static str,
+    /// The file shown could not be read again as the bank read it (it
+    /// changed or went): to be read again like a watched change.
+    pub changed_on_disk: Option<String>,
 }
 
 /// A place left, to come back to as it was: scrolled and with the link

@@ -727,12 +727,24 @@ impl Component for ContextPane {
             Action::CopyContext => {
                 let report = context::build(bank, &self.query(), self.budget_options());
                 let kept = report.included().count();
-                let text = context::render(bank, &report);
-                cx.info(format!(
-                    "copied the assembled context: {kept} articles, {} tokens",
-                    report.used_tokens
-                ));
-                cx.effects.push(Effect::Copy(text));
+                // The bank keeps no bodies: each kept article is read again.
+                match context::try_render(bank, &report) {
+                    Ok(text) => {
+                        cx.info(format!(
+                            "copied the assembled context: {kept} articles, {} tokens",
+                            report.used_tokens
+                        ));
+                        cx.effects.push(Effect::Copy(text));
+                    }
+                    Err(p) => cx.warn(sanitize_for_terminal(
+                        &format!(
+                            "nothing copied: {}: {}",
+                            p.path,
+                            p.message.trim_end_matches("; run the command again")
+                        ),
+                        false,
+                    )),
+                }
             }
             _ => return false,
         }

@@ -894,10 +894,11 @@ impl HealthPane {
             QaOutcome::Run(file) => cx.effects.push(Effect::CheckTerms(file)),
             QaOutcome::OpenFinding(i) => {
                 let finding = view.report().and_then(|o| o.report.findings.get(i));
+                // Read again: the bank keeps no bodies.
                 let text = finding
                     .and_then(|f| cx.bank?.find(&f.article))
-                    .and_then(|id| cx.bank.map(|b| b.article(id).text.as_str()));
-                view.open(i, text);
+                    .and_then(|id| cx.bank?.article_text(id).ok());
+                view.open(i, text.as_deref());
             }
         }
     }

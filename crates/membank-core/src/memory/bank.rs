@@ -7,7 +7,7 @@ use std::path::Path;
 
 use super::{
     DocId, DocLink, Document, HealthOptions, HealthReport, LayoutSpec, Memory, OpenError,
-    Refreshed, Resolution, detect, open_as,
+    Refreshed, Resolution, SearchUnit, detect, open_as,
 };
 use crate::article::FrontmatterState;
 use crate::bank::{Bank, BankError, LoadOptions};
@@ -113,6 +113,28 @@ impl Memory for Bank {
         }
     }
 
+    fn full_text(&self, id: DocId) -> Result<Cow<'_, str>, String> {
+        self.article_text(id)
+            .map_err(|p| format!("{}: {}", p.path, p.message))
+    }
+
+    fn unit_text<'a>(&'a self, unit: &SearchUnit<'a>) -> Cow<'a, str> {
+        let kept = self.options();
+        if kept.text && kept.body {
+            return Cow::Borrowed(unit.text);
+        }
+        // A unit is an article's body: the text read again, from where the
+        // body started when the bank was read.
+        match self.article_text(unit.doc) {
+            Ok(text) if text.is_char_boundary(unit.start.min(text.len())) => {
+                let mut text = text.into_owned();
+                text.drain(..unit.start.min(text.len()));
+                Cow::Owned(text)
+            }
+            _ => Cow::Borrowed(""),
+        }
+    }
+
     fn find(&self, path: &str) -> Option<DocId> {
         Bank::find(self, path)
     }
@@ -148,7 +170,13 @@ impl Memory for Bank {
     /// that the paths do not name, and the bank is read again whole.
     fn refreshed(&self, changed: &[String]) -> Result<Refreshed, OpenError> {
         if super::changes::folder_changed(Bank::root(self), changed) {
-            return super::changes::read_whole(&LAYOUT, Bank::root(self));
+            // Read again keeping what this bank keeps: an interface's bank
+            // stays without bodies, a server's keeps them.
+            let root = Bank::root(self);
+            return Ok(Refreshed {
+                memory: Box::new(load_only(root, self.options())?),
+                in_part: false,
+            });
         }
         Ok(Refreshed {
             memory: Box::new(self.reloaded(changed)),

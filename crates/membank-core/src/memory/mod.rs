@@ -18,6 +18,7 @@ pub mod model;
 pub const DEMO_MARKER: &str = ".membank-demo";
 
 use std::any::Any;
+use std::borrow::Cow;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicUsize;
@@ -145,6 +146,18 @@ pub trait Memory: Any + Send + Sync {
     fn refreshed(&self, changed: &[String]) -> Result<Refreshed, OpenError> {
         let _ = changed;
         changes::read_whole(self.spec(), self.root())
+    }
+    /// The document's whole text (as [`Document::text`]), read again from
+    /// its file when the memory keeps no bodies. The error names the file
+    /// and why it could not be read, or that it changed since it was read.
+    fn full_text(&self, id: DocId) -> Result<Cow<'_, str>, String> {
+        Ok(Cow::Borrowed(self.document(id).text))
+    }
+    /// The text of one of [`Memory::search_units`]: by default the unit's
+    /// own; a memory that keeps no bodies reads it again (empty if that
+    /// fails).
+    fn unit_text<'a>(&'a self, unit: &SearchUnit<'a>) -> Cow<'a, str> {
+        Cow::Borrowed(unit.text)
     }
     /// The text the full-text search indexes: by default each document's
     /// body; a layout with entries inside files returns one unit per entry.

@@ -4,6 +4,7 @@
 //! document of the memory it was built from, and the text is read from
 //! there again only for the snippets of the hits shown.
 
+use std::borrow::Cow;
 use std::ops::Range;
 
 use rayon::prelude::*;
@@ -45,6 +46,8 @@ pub struct SearchIndex {
 struct Part {
     terms: FxHashMap<Box<str>, Growing>,
     unit_len: Vec<u32>,
+    /// Each unit's text length in bytes, as read.
+    text_len: Vec<usize>,
 }
 
 /// Which words an index keeps postings for.
@@ -56,7 +59,11 @@ enum Words<'q> {
     Only(&'q [String]),
 }
 
-fn index_part<'t>(first: usize, texts: impl Iterator<Item = &'t str>, words: Words<'_>) -> Part {
+fn index_part<'t>(
+    first: usize,
+    texts: impl Iterator<Item = Cow<'t, str>>,
+    words: Words<'_>,
+) -> Part {
     let mut part = Part::default();
     let mut ids: FxHashMap<Box<str>, u32> = FxHashMap::default();
     let mut postings: Vec<Growing> = Vec::new();
@@ -66,7 +73,8 @@ fn index_part<'t>(first: usize, texts: impl Iterator<Item = &'t str>, words: Wor
     for (i, text) in texts.enumerate() {
         let unit = (first + i) as u32;
         let mut len = 0u32;
-        for_each_word(text, |term, _| {
+        part.text_len.push(text.len());
+        for_each_word(&text, |term, _| {
             len += 1;
             if let Words::Only(wanted) = words
                 && !wanted.iter().any(|w| w == term)
@@ -104,9 +112,9 @@ fn index_part<'t>(first: usize, texts: impl Iterator<Item = &'t str>, words: Wor
 /// Index `count` texts on all cores; `text(i)` is the i-th.
 fn build<'t>(
     count: usize,
-    text: &(dyn Fn(usize) -> &'t str + Sync),
+    text: &(dyn Fn(usize) -> Cow<'t, str> + Sync),
     words: Words<'_>,
-) -> (Postings, Vec<u32>) {
+) -> (Postings, Vec<u32>, Vec<usize>) {
     let chunk = count.div_ceil(rayon::current_num_threads() * 4).max(256);
     let starts: Vec<usize> = (0..count).step_by(chunk).collect();
     let parts: Vec<Part> = starts
@@ -115,9 +123,11 @@ fn build<'t>(
         .collect();
     let mut terms: FxHashMap<Box<str>, Growing> = FxHashMap::default();
     let mut unit_len = Vec::with_capacity(count);
+    let mut text_len = Vec::with_capacity(count);
     // Parts are in unit order, so appending keeps postings sorted.
     for part in parts {
         unit_len.extend(part.unit_len);
+        text_len.extend(part.text_len);
         for (term, postings) in part.terms {
             match terms.get_mut(&term) {
                 Some(p) => p.append(postings),
@@ -127,7 +137,7 @@ fn build<'t>(
             }
         }
     }
-    (Postings::pack(terms), unit_len)
+    (Postings::pack(terms), unit_len, text_len)
 }
 
 impl SearchIndex {
@@ -164,13 +174,17 @@ impl SearchIndex {
         if let Some(keep) = keep {
             units.retain(|u| keep(u.doc));
         }
-        let (terms, unit_len) = build(units.len(), &|i| units[i].text, words);
+        // A memory that keeps no bodies reads each unit's text here, on
+        // the core indexing it, and lets it go once its words are counted.
+        let (terms, unit_len, text_len) =
+            build(units.len(), &|i| memory.unit_text(&units[i]), words);
         let mut entry_ids = String::new();
         let places = units
             .iter()
-            .map(|u: &SearchUnit<'_>| Place {
+            .zip(text_len)
+            .map(|(u, len): (&SearchUnit<'_>, usize)| Place {
                 doc: u.doc,
-                text: u.start..u.start + u.text.len(),
+                text: u.start..u.start + len,
                 line: u.line,
                 entry_id: u.entry_id.map(|id| {
                     entry_ids.push_str(id);
@@ -193,7 +207,11 @@ impl SearchIndex {
     }
 
     fn of_units_with(units: &[Unit], words: Words<'_>) -> SearchIndex {
-        let (terms, unit_len) = build(units.len(), &|i| units[i].text.as_str(), words);
+        let (terms, unit_len, _) = build(
+            units.len(),
+            &|i| Cow::Borrowed(units[i].text.as_str()),
+            words,
+        );
         let mut entry_ids = String::new();
         let places = units
             .iter()
@@ -298,8 +316,8 @@ impl SearchIndex {
             .into_iter()
             .map(|(unit, score)| {
                 let p = &self.places[unit as usize];
-                let text = texts.text(p.doc).get(p.text.clone()).unwrap_or("");
-                let s = snippet::best_line(text, &terms);
+                let text = texts.text(p.doc);
+                let s = snippet::best_line(text.get(p.text.clone()).unwrap_or(""), &terms);
                 SearchHit {
                     path: texts.path(p.doc).to_owned(),
                     line: p.line + s.line_offset,

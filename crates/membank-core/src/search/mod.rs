@@ -21,6 +21,8 @@ mod tokens;
 pub use index::SearchIndex;
 pub use tokens::{Token, tokenize};
 
+use std::borrow::Cow;
+
 use crate::memory::{Memory, SearchHit};
 
 /// A unit of text for an index built apart from any memory
@@ -40,7 +42,9 @@ pub struct Unit {
 /// the index was built from.
 pub trait Texts {
     fn path(&self, doc: usize) -> &str;
-    fn text(&self, doc: usize) -> &str;
+    /// The document's text; read again from its file when the memory
+    /// keeps no bodies (empty when that fails: a hit then has no snippet).
+    fn text(&self, doc: usize) -> Cow<'_, str>;
 }
 
 impl Texts for dyn Memory {
@@ -54,11 +58,11 @@ impl Texts for dyn Memory {
         }
     }
 
-    fn text(&self, doc: usize) -> &str {
+    fn text(&self, doc: usize) -> Cow<'_, str> {
         if doc < self.len() {
-            self.document(doc).text
+            self.full_text(doc).unwrap_or_default()
         } else {
-            ""
+            Cow::Borrowed("")
         }
     }
 }
@@ -68,8 +72,8 @@ impl Texts for [Unit] {
         self.get(doc).map_or("", |u| u.path.as_str())
     }
 
-    fn text(&self, doc: usize) -> &str {
-        self.get(doc).map_or("", |u| u.text.as_str())
+    fn text(&self, doc: usize) -> Cow<'_, str> {
+        Cow::Borrowed(self.get(doc).map_or("", |u| u.text.as_str()))
     }
 }
 

@@ -41,14 +41,20 @@ struct Tally {
     tf: Vec<u32>,
 }
 
-fn tally(first: usize, units: &[SearchUnit<'_>], terms: &[String]) -> Tally {
+fn tally<'m>(
+    memory: &'m dyn Memory,
+    first: usize,
+    units: &[SearchUnit<'m>],
+    terms: &[String],
+) -> Tally {
     let mut t = Tally {
         df: vec![0; terms.len()],
         ..Tally::default()
     };
     let mut counts = vec![0u32; terms.len()];
     for (i, unit) in units.iter().enumerate() {
-        let len = count_words(unit.text, terms, &mut counts);
+        // Read again here when the memory keeps no bodies.
+        let len = count_words(&memory.unit_text(unit), terms, &mut counts);
         t.units += 1;
         t.total_len += u64::from(len);
         if counts.iter().any(|&c| c > 0) {
@@ -81,10 +87,10 @@ pub fn search(memory: &dyn Memory, query: &str, limit: usize) -> OnePass {
         units
             .par_chunks(chunk)
             .enumerate()
-            .map(|(c, part)| tally(c * chunk, part, &terms))
+            .map(|(c, part)| tally(memory, c * chunk, part, &terms))
             .collect()
     } else {
-        vec![tally(0, &units, &terms)]
+        vec![tally(memory, 0, &units, &terms)]
     };
     let n_units: usize = tallies.iter().map(|t| t.units).sum();
     let total_len: u64 = tallies.iter().map(|t| t.total_len).sum();
@@ -99,7 +105,12 @@ pub fn search(memory: &dyn Memory, query: &str, limit: usize) -> OnePass {
         .into_iter()
         .map(|(unit, score)| {
             let u = &units[unit as usize];
-            hit_of(Texts::path(memory, u.doc).to_owned(), u, score, &terms)
+            let text = memory.unit_text(u);
+            let u = SearchUnit {
+                text: &text,
+                ..u.clone()
+            };
+            hit_of(Texts::path(memory, u.doc).to_owned(), &u, score, &terms)
         })
         .collect();
     OnePass { hits, matches }

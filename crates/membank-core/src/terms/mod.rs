@@ -290,10 +290,24 @@ fn first_paragraph(body: &str) -> Option<String> {
 
 /// Every term article of the bank that `filter` accepts, in bank order.
 pub fn records(bank: &Bank, filter: &Filter) -> Vec<TermRecord> {
+    let kept = bank.options();
     bank.articles()
         .iter()
-        .filter_map(record_of)
-        .filter(|t| filter.accepts(t))
+        .enumerate()
+        .filter_map(|(id, a)| Some((id, record_of(a)?)))
+        .filter(|(_, t)| filter.accepts(t))
+        .map(|(id, mut t)| {
+            // A bank that keeps no bodies reads the note's paragraph from
+            // the file; one it cannot read has no note.
+            if !(kept.text && kept.body) {
+                let body_start = bank.article(id).body_start;
+                t.note = bank
+                    .article_text(id)
+                    .ok()
+                    .and_then(|text| first_paragraph(text.get(body_start..).unwrap_or("")));
+            }
+            t
+        })
         .collect()
 }
 

@@ -66,9 +66,11 @@ impl InboxAgent {
             .into_iter()
             .map(|id| {
                 let a = bank.article(id);
+                // The bank keeps no bodies: the size is the text read again.
+                let text = bank.article_text(id);
                 PendingNote {
                     path: a.rel_path.clone(),
-                    bytes: a.text.len(),
+                    bytes: text.as_ref().map_or(0, |t| t.len()),
                     readable: true,
                 }
             })

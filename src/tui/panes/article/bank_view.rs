@@ -22,10 +22,29 @@ impl ArticlePane {
             )
         };
         let id = bank.find(rel);
-        let (mut doc, title) = match id {
-            Some(id) => {
+        // The bank keeps no bodies: the text is read again, and a file no
+        // longer as it was read is not shown against what the bank knows
+        // of it (links, lines of findings) but read again whole.
+        let text = id.map(|id| bank.article_text(id));
+        if let (Some(id), Some(Err(problem))) = (id, &text) {
+            self.changed_on_disk = Some(rel.to_owned());
+            self.header = format!(
+                "{} — {}",
+                sanitize_for_terminal(&bank.article(id).title, false),
+                sanitize_for_terminal(rel, false)
+            );
+            // The reader's advice is for a command; here the file is read
+            // again by itself.
+            let why = problem.message.trim_end_matches("; run the command again");
+            self.doc = message_doc(&format!("{rel}: {why}; reading it again"), width, theme);
+            self.dests = vec![None; self.doc.links.len()];
+            self.keep_selected_link(theme);
+            return;
+        }
+        let (mut doc, title) = match id.zip(text.and_then(Result::ok)) {
+            Some((id, text)) => {
                 let a = bank.article(id);
-                let mut doc = render_article(&a.text, width, theme, &resolve);
+                let mut doc = render_article(&text, width, theme, &resolve);
                 // The article text starts after any stripped fence line;
                 // findings count lines in the file on disk.
                 for l in doc.source_lines.iter_mut().chain(&mut doc.source_ends) {
