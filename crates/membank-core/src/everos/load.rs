@@ -400,10 +400,11 @@ pub(crate) fn parse_text(file: &mut MemFile) {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::everos::paths::Place;
 
+    /// `text` parsed as the file at `rel`, as a read of the root would.
     pub(crate) fn parsed(rel: &str, text: &str) -> MemFile {
         let segs: Vec<&str> = rel.split('/').collect();
         let mut f = MemFile {

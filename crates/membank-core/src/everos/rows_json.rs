@@ -133,22 +133,7 @@ fn any_to_look_at(word: u64) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::everos::{load, paths};
-
-    fn parsed(rel: &str, text: &str) -> MemFile {
-        let segs: Vec<&str> = rel.split('/').collect();
-        let mut file = MemFile {
-            rel_path: rel.to_owned(),
-            place: paths::classify(&segs),
-            text: text.to_owned(),
-            had_bom: false,
-            head: None,
-            entries: Vec::new(),
-            unclosed: None,
-        };
-        load::parse_text(&mut file);
-        file
-    }
+    use crate::everos::load::tests::parsed;
 
     /// What the general writer gives for the same rows.
     fn written_by_the_json_writer(file: &MemFile) -> String {

@@ -1,21 +1,5 @@
 use super::*;
-use crate::everos::load::parse_text;
-use crate::everos::paths;
-
-fn file(rel: &str, text: &str) -> MemFile {
-    let segs: Vec<&str> = rel.split('/').collect();
-    let mut f = MemFile {
-        rel_path: rel.to_owned(),
-        place: paths::classify(&segs),
-        text: text.to_owned(),
-        had_bom: false,
-        head: None,
-        entries: Vec::new(),
-        unclosed: None,
-    };
-    parse_text(&mut f);
-    f
-}
+use crate::everos::load::tests::parsed as file;
 
 fn codes_of(files: Vec<MemFile>) -> Vec<(&'static str, Option<usize>)> {
     let mut files = files;
