@@ -356,13 +356,53 @@ pub(crate) fn stem_of(rel_path: &str) -> &str {
     &name[..name.len().saturating_sub(3)]
 }
 
-fn keyed(value: Option<&yaml_serde::Value>, key: &'static str, out: &mut Vec<KeyedValue>) {
-    let values = frontmatter::value_strings(value);
+fn keyed(values: Vec<Cow<'_, str>>, key: &'static str, out: &mut Vec<KeyedValue>) {
     out.reserve_exact(values.len());
     for raw in values {
         let (raw, folded) = intern::shared_and_folded(&raw, |r| fold(normalize_value(r)));
         out.push(KeyedValue { key, raw, folded });
     }
+}
+
+/// The values scoring and the checks read, from either reading of the
+/// frontmatter: `strings` gives a key's values, `first` its first one, and
+/// `compiled_is_true` whether `compiled` holds the boolean true.
+fn fill_values<'v>(
+    meta: &mut Meta,
+    strings: impl Fn(&str) -> Vec<Cow<'v, str>>,
+    first: impl Fn(&str) -> Option<Cow<'v, str>>,
+    compiled_is_true: bool,
+) {
+    for key in CLIENT_KEYS {
+        keyed(strings(key), key, &mut meta.clients);
+    }
+    for key in DOMAIN_KEYS {
+        keyed(strings(key), key, &mut meta.domains);
+    }
+    for key in LANGUAGE_KEYS {
+        let values = strings(key);
+        meta.languages.reserve_exact(values.len());
+        for raw in values {
+            let tags = language_tag_strs(&raw).map(intern::shared).collect();
+            let raw = intern::shared(&raw);
+            meta.languages.push(LanguageValue { key, raw, tags });
+        }
+    }
+    let first_shared = |key: &str| first(key).map(|v| intern::shared(&v));
+    let first_owned = |key: &str| first(key).map(Cow::into_owned);
+    meta.last_updated = first_shared("last_updated");
+    meta.last_updated_date = meta
+        .last_updated
+        .as_deref()
+        .and_then(frontmatter::parse_iso_date);
+    meta.status = first_shared("status");
+    meta.term_source = first_owned("term_source");
+    meta.term_target = first_owned("term_target");
+    meta.source_lang = first_shared("source_lang");
+    meta.target_lang = first_shared("target_lang");
+    meta.compiled_from = first_owned("compiled_from");
+    meta.compiled =
+        compiled_is_true || first("compiled").is_some_and(|v| v.eq_ignore_ascii_case("true"));
 }
 
 /// Split a language value on `→` or `->` into its codes.
@@ -425,37 +465,12 @@ fn extract_meta(map: &Mapping) -> Meta {
             .collect(),
         ..Meta::default()
     };
-    for key in CLIENT_KEYS {
-        keyed(get(key), key, &mut meta.clients);
-    }
-    for key in DOMAIN_KEYS {
-        keyed(get(key), key, &mut meta.domains);
-    }
-    for key in LANGUAGE_KEYS {
-        let values = frontmatter::value_strings(get(key));
-        meta.languages.reserve_exact(values.len());
-        for raw in values {
-            let tags = language_tag_strs(&raw).map(intern::shared).collect();
-            let raw = intern::shared(&raw);
-            meta.languages.push(LanguageValue { key, raw, tags });
-        }
-    }
-    let first = |key: &str| frontmatter::first_value_string(get(key));
-    let first_shared = |key: &str| first(key).map(|v| intern::shared(&v));
-    let first_owned = |key: &str| first(key).map(std::borrow::Cow::into_owned);
-    meta.last_updated = first_shared("last_updated");
-    meta.last_updated_date = meta
-        .last_updated
-        .as_deref()
-        .and_then(frontmatter::parse_iso_date);
-    meta.status = first_shared("status");
-    meta.term_source = first_owned("term_source");
-    meta.term_target = first_owned("term_target");
-    meta.source_lang = first_shared("source_lang");
-    meta.target_lang = first_shared("target_lang");
-    meta.compiled_from = first_owned("compiled_from");
-    meta.compiled = matches!(get("compiled"), Some(Value::Bool(true)))
-        || first("compiled").is_some_and(|v| v.eq_ignore_ascii_case("true"));
+    fill_values(
+        &mut meta,
+        |key| frontmatter::value_strings(get(key)),
+        |key| frontmatter::first_value_string(get(key)),
+        matches!(get("compiled"), Some(Value::Bool(true))),
+    );
     meta
 }
 
@@ -480,7 +495,6 @@ fn extract_simple_meta(entries: &[(&str, SimpleValue<'_>)]) -> Meta {
             Some(v) => v.scalar_str(),
         }
     }
-    let first = |key: &str| first_of(get(key));
     let blank = |v: &SimpleValue<'_>| match v {
         SimpleValue::Str(s) => s.trim().is_empty(),
         SimpleValue::List(items) => items.is_empty(),
@@ -495,44 +509,12 @@ fn extract_simple_meta(entries: &[(&str, SimpleValue<'_>)]) -> Meta {
             .collect(),
         ..Meta::default()
     };
-    let keyed = |key: &'static str, out: &mut Vec<KeyedValue>| {
-        let values = strings(get(key));
-        out.reserve_exact(values.len());
-        for raw in values {
-            let (raw, folded) = intern::shared_and_folded(&raw, |r| fold(normalize_value(r)));
-            out.push(KeyedValue { key, raw, folded });
-        }
-    };
-    for key in CLIENT_KEYS {
-        keyed(key, &mut meta.clients);
-    }
-    for key in DOMAIN_KEYS {
-        keyed(key, &mut meta.domains);
-    }
-    for key in LANGUAGE_KEYS {
-        let values = strings(get(key));
-        meta.languages.reserve_exact(values.len());
-        for raw in values {
-            let tags = language_tag_strs(&raw).map(intern::shared).collect();
-            let raw = intern::shared(&raw);
-            meta.languages.push(LanguageValue { key, raw, tags });
-        }
-    }
-    let first_shared = |key: &str| first(key).map(|v| intern::shared(&v));
-    let first_owned = |key: &str| first(key).map(Cow::into_owned);
-    meta.last_updated = first_shared("last_updated");
-    meta.last_updated_date = meta
-        .last_updated
-        .as_deref()
-        .and_then(frontmatter::parse_iso_date);
-    meta.status = first_shared("status");
-    meta.term_source = first_owned("term_source");
-    meta.term_target = first_owned("term_target");
-    meta.source_lang = first_shared("source_lang");
-    meta.target_lang = first_shared("target_lang");
-    meta.compiled_from = first_owned("compiled_from");
-    meta.compiled = matches!(get("compiled"), Some(SimpleValue::Bool(true)))
-        || first("compiled").is_some_and(|v| v.eq_ignore_ascii_case("true"));
+    fill_values(
+        &mut meta,
+        |key| strings(get(key)),
+        |key| first_of(get(key)),
+        matches!(get("compiled"), Some(SimpleValue::Bool(true))),
+    );
     meta
 }
 
