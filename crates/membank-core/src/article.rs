@@ -185,6 +185,26 @@ impl Article {
         options: &LoadOptions,
         visit: Option<&VisitText<'_>>,
     ) -> Article {
+        Article::parse_read(
+            rel_path,
+            folder,
+            decoded,
+            options,
+            visit,
+            Frontmatter::AsWritten,
+        )
+    }
+
+    /// [`Article::parse_visiting`], reading a frontmatter block of the
+    /// common shape as `reading` says.
+    fn parse_read(
+        rel_path: String,
+        folder: Folder,
+        decoded: text::Decoded<std::borrow::Cow<'_, str>>,
+        options: &LoadOptions,
+        visit: Option<&VisitText<'_>>,
+        reading: Frontmatter,
+    ) -> Article {
         let (had_bom, crlf, utf16) = (decoded.had_bom, decoded.crlf, decoded.utf16);
         let located = frontmatter::locate_cow(decoded.text);
         let encoding = Encoding {
@@ -198,40 +218,54 @@ impl Article {
             only_code: located.only_code,
         };
         let text = located.text;
-        let mut simple_meta = None;
-        let (frontmatter, mapping) = match located.block {
-            Block::Missing => (FrontmatterState::Missing, None),
-            Block::Unclosed => (FrontmatterState::Unclosed, None),
-            Block::Present(range) if !options.facts => (FrontmatterState::Parsed(range), None),
+        let mut meta = Meta::default();
+        let mut links = Vec::new();
+        let frontmatter = match located.block {
+            Block::Missing => FrontmatterState::Missing,
+            Block::Unclosed => FrontmatterState::Unclosed,
+            Block::Present(range) if !options.facts => FrontmatterState::Parsed(range),
             Block::Present(range) => {
-                // Without links nothing but the metadata is taken from the
-                // block: when it has the common shape, the metadata is read
-                // from the text without building a mapping first.
+                // A block of the common shape gives its metadata and links
+                // straight from the text: a mapping built only to be read
+                // once and dropped cost more than the reading.
                 let yaml = &text[range.clone()];
-                let simple = (!options.links && !yaml.trim().is_empty())
+                let simple = (reading == Frontmatter::AsWritten && !yaml.trim().is_empty())
                     .then(|| frontmatter::parse_simple_entries(yaml))
                     .flatten();
+                let line_shift = encoding.line_shift;
                 if let Some(entries) = simple {
-                    simple_meta = Some(extract_simple_meta(&entries));
-                    (FrontmatterState::Parsed(range), None)
+                    meta = extract_simple_meta(&entries);
+                    if options.links {
+                        let strings = entries.iter().flat_map(|(_, v)| simple_strings(v));
+                        frontmatter_links(strings, &text, range.clone(), line_shift, &mut links);
+                    }
+                    FrontmatterState::Parsed(range)
                 } else {
-                    let first_line = 2 + encoding.line_shift;
-                    match frontmatter::parse_yaml(yaml, first_line) {
-                        Ok(m) => (FrontmatterState::Parsed(range), Some(m)),
-                        Err(e) => (FrontmatterState::Invalid(e), None),
+                    match frontmatter::parse_yaml(yaml, 2 + line_shift) {
+                        Ok(map) => {
+                            meta = extract_meta(&map);
+                            if options.links {
+                                let mut strings = Vec::new();
+                                for v in map.values() {
+                                    frontmatter::all_strings(v, &mut strings);
+                                }
+                                frontmatter_links(
+                                    strings,
+                                    &text,
+                                    range.clone(),
+                                    line_shift,
+                                    &mut links,
+                                );
+                            }
+                            FrontmatterState::Parsed(range)
+                        }
+                        Err(e) => FrontmatterState::Invalid(e),
                     }
                 }
             }
         };
         let body_start = located.body_start;
-        let meta = simple_meta
-            .or_else(|| mapping.as_ref().map(extract_meta))
-            .unwrap_or_default();
-        let mut links = Vec::new();
         if options.links {
-            if let (Some(map), FrontmatterState::Parsed(range)) = (&mapping, &frontmatter) {
-                frontmatter_links(map, &text, range.clone(), encoding.line_shift, &mut links);
-            }
             let body = &text[body_start..];
             let found = wikilink::extract_markdown(body);
             // Sized once: growing it link by link, then shrinking it to fit,
@@ -258,7 +292,6 @@ impl Article {
             .unwrap_or_else(|| stem_of(&rel_path).to_owned());
         // Articles live as long as the bank; on a large bank the spare
         // capacity of these small lists adds up to tens of megabytes.
-        let mut meta = meta;
         meta.empty_keys.shrink_to_fit();
         meta.clients.shrink_to_fit();
         meta.domains.shrink_to_fit();
@@ -530,24 +563,48 @@ fn is_blank(v: &yaml_serde::Value) -> bool {
     }
 }
 
-fn frontmatter_links(
-    map: &Mapping,
+/// How a frontmatter block of the common shape is read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Frontmatter {
+    /// From its text ([`frontmatter::parse_simple_entries`]).
+    AsWritten,
+    /// Through the YAML mapping, as any other block (what the tests
+    /// compare the first reading with).
+    #[cfg_attr(not(test), allow(dead_code))]
+    ThroughMapping,
+}
+
+/// The strings of a value of the common shape, as
+/// [`frontmatter::all_strings`] gives them from the value the YAML parser
+/// reads (its list items are never lists, nor unquoted links).
+fn simple_strings<'v, 'a>(v: &'v SimpleValue<'a>) -> impl Iterator<Item = &'a str> + 'v {
+    let (one, items) = match v {
+        SimpleValue::Str(s) => (Some(*s), &[][..]),
+        SimpleValue::List(items) => (None, items.as_slice()),
+        SimpleValue::Bool(_) | SimpleValue::Number(_) => (None, &[][..]),
+    };
+    one.into_iter().chain(items.iter().filter_map(|i| match i {
+        SimpleValue::Str(s) => Some(*s),
+        _ => None,
+    }))
+}
+
+/// The links of the frontmatter's `strings` (every string of every value,
+/// in document order).
+fn frontmatter_links<S: AsRef<str>>(
+    strings: impl IntoIterator<Item = S>,
     text: &str,
     yaml: Range<usize>,
     line_shift: usize,
     out: &mut Vec<Link>,
 ) {
-    let mut strings = Vec::new();
-    for v in map.values() {
-        frontmatter::all_strings(v, &mut strings);
-    }
     let yaml_text = &text[yaml.clone()];
     // Values need not come in the order of the text; built only when a
     // value holds a link.
     let lines = std::cell::OnceCell::new();
     let mut search_from = 0;
     for s in strings {
-        for l in wikilink::extract_plain(&s) {
+        for l in wikilink::extract_plain(s.as_ref()) {
             let at = find_wikilink(yaml_text, search_from, &l.raw)
                 .or_else(|| find_wikilink(yaml_text, 0, &l.raw));
             let line = match at {
@@ -688,32 +745,42 @@ mod tests {
         assert_eq!(a.links[100_000].line, 5);
     }
 
-    /// The metadata an article gets when it is read without links (from
-    /// the text, for the common shape) and with them (from the mapping).
+    /// What an article gets from its frontmatter (metadata, state, links)
+    /// when a block of the common shape is read from its text, and when it
+    /// is read through the YAML mapping; with links and without.
     fn meta_both_ways(text: &str) -> Option<(Meta, Meta)> {
         let decoded = text::decode(text.as_bytes()).ok()?;
-        let read = |options: &LoadOptions| {
+        let read = |options: &LoadOptions, reading: Frontmatter| {
             let decoded = text::Decoded {
                 text: Cow::Borrowed(decoded.text.as_str()),
                 had_bom: decoded.had_bom,
                 crlf: decoded.crlf,
                 utf16: decoded.utf16,
             };
-            let a = Article::parse_with(
+            let a = Article::parse_read(
                 "02_TERMINOLOGY/a.md".into(),
                 Folder::Terminology,
                 decoded,
                 options,
+                None,
+                reading,
             );
-            (a.meta, a.frontmatter)
+            (a.meta, a.frontmatter, a.links)
         };
-        let (quick, quick_state) = read(&LoadOptions::CONTEXT);
-        let (full, full_state) = read(&LoadOptions::EVERYTHING);
-        assert_eq!(
-            std::mem::discriminant(&quick_state),
-            std::mem::discriminant(&full_state),
-            "{text}"
-        );
+        let (quick, quick_state, _) = read(&LoadOptions::CONTEXT, Frontmatter::AsWritten);
+        let (quick_linked, linked_state, quick_links) =
+            read(&LoadOptions::EVERYTHING, Frontmatter::AsWritten);
+        let (full, full_state, full_links) =
+            read(&LoadOptions::EVERYTHING, Frontmatter::ThroughMapping);
+        for state in [&quick_state, &linked_state] {
+            assert_eq!(
+                std::mem::discriminant(state),
+                std::mem::discriminant(&full_state),
+                "{text}"
+            );
+        }
+        assert_eq!(quick_links, full_links, "{text}");
+        assert_eq!(quick_linked, full, "{text}");
         Some((quick, full))
     }
 
