@@ -382,7 +382,14 @@ impl KeptLink {
     /// `None` for a link written in over 4 GB (never in a file under the
     /// size cap).
     fn of(link: Link) -> Option<KeptLink> {
-        let (text, target_at) = match link.raw.find(link.target.as_str()) {
+        // The name nearly always starts what was written (`Name|alias`,
+        // `Name#heading`): no search is built for it then.
+        let at = if link.raw.starts_with(link.target.as_str()) {
+            Some(0)
+        } else {
+            link.raw.find(link.target.as_str())
+        };
+        let (text, target_at) = match at {
             Some(at) => (link.raw.clone(), at),
             None => (format!("{}{}", link.raw, link.target), link.raw.len()),
         };
