@@ -22,7 +22,7 @@ impl App {
             sort: self.panes.bank.sort,
             expanded: self.panes.bank.expanded().clone(),
             ranking: self.panes.context.ranking(),
-            health: self.panes.health.view(&self.theme),
+            health: self.panes.health.view(),
         }
     }
 
@@ -145,8 +145,7 @@ impl App {
         self.health = Arc::new(report);
         let (memory, theme, p) = (self.memory.as_ref(), &self.theme, &mut self.panes);
         let laid_out = derived.as_mut().and_then(|d| d.health.take());
-        p.health
-            .refresh_laid_out(self.health.clone(), laid_out, theme, hh);
+        p.health.refresh_laid_out(self.health.clone(), laid_out, hh);
         p.article.set_health(self.health.clone());
         match derived {
             Some(derived) => {
