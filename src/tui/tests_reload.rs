@@ -159,7 +159,7 @@ fn a_tree_order_changed_during_a_re_read_is_kept() {
             .rows
             .iter()
             .filter_map(|r| match &r.kind {
-                RowKind::File { rel } => Some(rel.clone()),
+                RowKind::File { rel } => Some(rel.to_string()),
                 RowKind::Folder { .. } => None,
             })
             .collect()
