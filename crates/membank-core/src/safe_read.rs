@@ -374,6 +374,33 @@ impl RootReader {
         read_regular_into(path, self.policy.max_file_bytes, buf)
     }
 
+    /// Open a file found by a walk to read it piece by piece, under the
+    /// rules of [`RootReader::read_walked_into`]: the handle and the size
+    /// it had then (0 when the file system reports none), within the cap.
+    pub fn open_walked(&self, path: &Path, is_link: bool) -> Result<(File, u64), ReadError> {
+        if is_link && !self.policy.follow_links_out {
+            match path.canonicalize() {
+                Ok(real) if real.starts_with(&self.canonical_root) => {}
+                Ok(_) => return Err(self.leaves_root()),
+                Err(e) => return Err(ReadError::Io(e)),
+            }
+        }
+        let file = open_nonblocking(path)?;
+        let meta = file.metadata()?;
+        if !meta.file_type().is_file() {
+            return Err(ReadError::NotRegular {
+                kind: kind_of(meta.file_type()),
+            });
+        }
+        if meta.len() > self.policy.max_file_bytes {
+            return Err(ReadError::TooLarge {
+                size: meta.len(),
+                limit: self.policy.max_file_bytes,
+            });
+        }
+        Ok((file, meta.len()))
+    }
+
     /// Hold `dir`, a folder the walk found inside the root, open so its
     /// files can be read by name ([`RootReader::read_walked_in`]); `None`
     /// when it cannot be opened, and its files are read by path.
