@@ -61,7 +61,22 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         shared: false,
         explain_all: every,
     };
-    let (result, explained) = scan(&project, &cue, options)?;
+    let (mut result, mut explained) = scan(&project, &cue, options)?;
+    let limit = (!args.all).then_some(args.limit.unwrap_or(DEFAULT_LIMIT));
+    let mut kept_all = every;
+    if !every && !args.json && shown_whole(&result, limit).is_none() {
+        // A short scan is shown whole: scanned again keeping every
+        // explanation (a few lines), so all shown comes from one scan.
+        (result, explained) = scan(
+            &project,
+            &cue,
+            ScanOptions {
+                explain_all: true,
+                ..options
+            },
+        )?;
+        kept_all = true;
+    }
     let impressions = project.impressions_source();
     if args.json && args.limit.is_none() {
         let mut out = std::io::BufWriter::new(std::io::stdout().lock());
@@ -70,10 +85,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else if args.json {
         print_json(&ReferenceJson::new(&result, impressions, None).limited(args.limit))?;
     } else {
-        let limit = (!args.all).then_some(args.limit.unwrap_or(DEFAULT_LIMIT));
         print!(
             "{}",
-            human_with(&result, impressions, limit, every.then_some(&explained))?
+            human_with(&result, impressions, limit, kept_all.then_some(&explained))?
         );
     }
     // Freeing tens of thousands of matches and lines one by one only
@@ -363,19 +377,26 @@ fn json_text(v: &Option<dejavu::js::JsValue>) -> String {
     }
 }
 
+/// The limit a readable report of `r` goes by: `None` when it shows every
+/// impression, as a short scan is shown whole.
+fn shown_whole(r: &Recall, limit: Option<usize>) -> Option<usize> {
+    limit.filter(|&n| r.scanned.max(r.diagnostics.len()) > n)
+}
+
 /// The level and score, then the arithmetic of the `limit` best matches
 /// (of every impression when there are no more than that, or with `None`).
-/// `impressions` is the file `r` scanned.
+/// `impressions` is the file `r` scanned; every impression's arithmetic is
+/// taken from `kept` when the scan kept it rather than made again from the
+/// file (which a file read in pieces needs).
 pub fn human(
     r: &Recall,
     impressions: Option<Impressions<'_>>,
     limit: Option<usize>,
+    kept: Option<&Explanations>,
 ) -> anyhow::Result<String> {
-    human_with(r, impressions, limit, None)
+    human_with(r, impressions, limit, kept)
 }
 
-/// [`human`], every impression's arithmetic taken from `kept` when the
-/// scan kept it rather than made again from the file.
 fn human_with(
     r: &Recall,
     impressions: Option<Impressions<'_>>,
@@ -431,7 +452,7 @@ fn human_with(
     );
     // A short scan is shown whole, as it always was; a long one only as
     // far as the limit.
-    let limit = limit.filter(|&n| r.scanned.max(r.diagnostics.len()) > n);
+    let limit = shown_whole(r, limit);
     let shown_matches = &r.matches[..r.matches.len().min(limit.unwrap_or(usize::MAX))];
     if !shown_matches.is_empty() {
         let _ = writeln!(out, "\nrank  score   line  id → record_path");

@@ -654,8 +654,13 @@ fn recall_tool(shared: &Shared, p: RecallParams) -> Result<Output, String> {
     let (result, kept) =
         recall::scan(project, &cue, options).map_err(|e| format!("recall: {e:#}"))?;
     let impressions = project.impressions_source();
-    let text = recall::human(&result, impressions, Some(recall::DEFAULT_LIMIT))
-        .map_err(|e| format!("recall: {e:#}"))?;
+    let text = recall::human(
+        &result,
+        impressions,
+        Some(recall::DEFAULT_LIMIT),
+        Some(&kept),
+    )
+    .map_err(|e| format!("recall: {e:#}"))?;
     Output::new(
         recall::ReferenceJson::new(&result, impressions, Some(&kept)),
         vec![text],

@@ -308,7 +308,9 @@ fn scan(
     let mut matches: Vec<Match> = Vec::new();
     let mut places: Vec<LinePlace> = Vec::new();
     let mut diagnostics: Vec<ScanDiagnostic> = Vec::new();
-    let mut absorb = |outcomes: Vec<Option<Outcome>>| {
+    // `share`: how far into how large a file these lines reach, when the
+    // file is read in pieces, to make room for the whole file at once.
+    let mut absorb = |outcomes: Vec<Option<Outcome>>, share: Option<(u64, u64)>| {
         for (exp, tokens, found, place) in outcomes.into_iter().flatten() {
             scanned += 1;
             if let Considered::Invalid { error } = &exp.considered {
@@ -327,6 +329,14 @@ fn scan(
             matches.extend(found);
             places.extend(place);
         }
+        if let Some((read, size)) = share {
+            explained.reserve_for_share(read, size);
+            if let Some(scale) = super::explained::share_scale(read, size) {
+                let more = ((matches.len() as f64 * scale) as usize).saturating_sub(matches.len());
+                matches.reserve_exact(more);
+                places.reserve_exact(more);
+            }
+        }
     };
     match source {
         Impressions::Loaded(file) => {
@@ -335,14 +345,16 @@ fn scan(
                 one(l.line, l.raw()).map(|(exp, tokens, found)| (exp, tokens, found, None))
             };
             for chunk in file.lines.chunks(CHUNK) {
-                absorb(if parallel {
+                let outcomes = if parallel {
                     chunk.par_iter().map(each).collect()
                 } else {
                     chunk.iter().map(each).collect()
-                });
+                };
+                absorb(outcomes, None);
             }
         }
         Impressions::Streamed(file) => {
+            let mut first = true;
             file.for_each_piece(|piece| {
                 let each = |l: &super::stream::ScannedLine<'_>| {
                     one(l.line, &l.raw).map(|(exp, tokens, found)| {
@@ -350,11 +362,18 @@ fn scan(
                         (exp, tokens, found, place)
                     })
                 };
-                absorb(if crate::parallel::pays(piece.len()) {
+                let outcomes = if crate::parallel::pays(piece.len()) {
                     piece.par_iter().map(each).collect()
                 } else {
                     piece.iter().map(each).collect()
-                });
+                };
+                // The first piece tells how much the whole file will keep:
+                // room made once rather than doubled as it grows.
+                let share = piece
+                    .last()
+                    .filter(|_| std::mem::take(&mut first))
+                    .map(|last| (last.end(), file.size()));
+                absorb(outcomes, share);
             })?;
         }
     }
@@ -962,6 +981,91 @@ mod tests {
                 .all(|w| w[0].rank.unwrap() + 1 == w[1].rank.unwrap())
         );
         assert_eq!(r.matches[ties[0].rank.unwrap() - 1].line, ties[0].line);
+    }
+
+    /// A project whose impressions are `text`, loaded whole and streamed.
+    fn both_ways(
+        text: &str,
+    ) -> (
+        tempfile::TempDir,
+        super::super::Project,
+        super::super::Project,
+    ) {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("memory")).unwrap();
+        std::fs::write(dir.path().join(IMPRESSIONS_PATH), text).unwrap();
+        let whole = super::super::Project::load_root(dir.path().to_path_buf());
+        let streamed = super::super::Project::load_root_streamed(dir.path().to_path_buf());
+        assert!(matches!(
+            whole.impressions_source(),
+            Some(Impressions::Loaded(_))
+        ));
+        assert!(streamed.impressions.is_none());
+        (dir, whole, streamed)
+    }
+
+    #[test]
+    fn a_file_read_in_pieces_scans_as_the_file_held_whole() {
+        // Several pieces, lines cut at their edges, CRLF, non-Latin
+        // letters, ties and a last line without a line feed.
+        let mut text = odd_and_tied_impressions().replace("\n{\"id\":\"tie-", "\r\n{\"id\":\"tie-");
+        text.push_str("\n{\"id\":\"last\",\"keywords\":[\"settings\"]}");
+        assert!(text.len() > 2 * super::super::stream::PIECE);
+        let (_dir, whole, streamed) = both_ways(&text);
+        for cue in [
+            "settings café οδος legacy 数据",
+            "settings sync",
+            "nothing here",
+        ] {
+            for (shared, explain_all) in [(false, false), (false, true), (true, true)] {
+                let options = ScanOptions {
+                    shared,
+                    explain_all,
+                };
+                let (a, kept_a) = recall_from(whole.impressions_source(), cue, options).unwrap();
+                let (b, kept_b) = recall_from(streamed.impressions_source(), cue, options).unwrap();
+                assert_eq!(a.matches, b.matches, "{cue}");
+                assert_eq!(a.diagnostics, b.diagnostics, "{cue}");
+                assert_eq!((a.scanned, a.level, a.score), (b.scanned, b.level, b.score));
+                assert_eq!(b.places.len(), b.matches.len());
+                assert_eq!(format!("{kept_a:?}"), format!("{kept_b:?}"), "{cue}");
+                for limit in [0, 1, 5, 50, usize::MAX] {
+                    let best_a = a.best_explained(whole.impressions_source(), limit).unwrap();
+                    let best_b = b
+                        .best_explained(streamed.impressions_source(), limit)
+                        .unwrap();
+                    assert_eq!(
+                        format!("{best_a:?}"),
+                        format!("{best_b:?}"),
+                        "{cue} {limit}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_line_changed_after_the_scan_is_reported_not_mixed_in() {
+        let text = concat!(
+            r#"{"id":"a","keywords":["settings","sync"],"weight":0.9}"#,
+            "\n",
+            r#"{"id":"b","keywords":["settings"],"weight":0.1}"#,
+            "\n"
+        );
+        let (dir, _whole, streamed) = both_ways(text);
+        let source = streamed.impressions_source();
+        let (r, _) = recall_from(source, "settings sync", ScanOptions::default()).unwrap();
+        assert_eq!(r.best_explained(source, 2).unwrap().len(), 2);
+        // Written over in place, same length: the open file shows it.
+        std::fs::write(
+            dir.path().join(IMPRESSIONS_PATH),
+            text.replace("\"b\"", "\"c\""),
+        )
+        .unwrap();
+        assert_eq!(r.best_explained(source, 1).unwrap()[0].id, "a");
+        let e = r.best_explained(source, 2).unwrap_err();
+        assert_eq!((e.path.as_str(), e.line), (IMPRESSIONS_PATH, Some(2)));
+        assert!(e.to_string().contains("changed while it was read"), "{e}");
     }
 
     #[test]

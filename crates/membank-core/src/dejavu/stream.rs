@@ -43,6 +43,11 @@ pub struct ScannedLine<'a> {
 }
 
 impl ScannedLine<'_> {
+    /// The offset just past the line's bytes.
+    pub fn end(&self) -> u64 {
+        self.offset + self.bytes.len() as u64
+    }
+
     /// Where the line is, to read it again and know it is the same line.
     pub fn place(&self) -> LinePlace {
         LinePlace {
@@ -124,6 +129,12 @@ impl StreamedJsonl {
             size,
             cap,
         }
+    }
+
+    /// The file's size when opened (0 when the file system reported
+    /// none).
+    pub fn size(&self) -> u64 {
+        self.size
     }
 
     fn error(&self, line: Option<usize>, why: String) -> StreamError {
