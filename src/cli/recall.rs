@@ -53,6 +53,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     // The impressions are read in pieces, never held whole; the lines
     // shown are read again.
+    give_back_freed_memory();
     let project = open_dejavu_streamed(&args.project)?;
     // Every impression is explained: kept from the one scan rather than
     // made again from the file.
@@ -96,6 +97,19 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     std::mem::forget(result);
     std::mem::forget(project);
     Ok(ExitCode::SUCCESS)
+}
+
+/// The scan frees each piece of the file, and the report each chunk of
+/// JSON, as it goes; glibc would keep up to twice the largest block freed
+/// (raising its threshold as blocks grow) instead of giving it back, some
+/// 5 MB more at the peak of a 50,000-line file.
+fn give_back_freed_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: mallopt only changes the allocator's tunables; it takes the
+    // allocator's own lock and has no memory-safety preconditions.
+    unsafe {
+        libc::mallopt(libc::M_TRIM_THRESHOLD, 128 * 1024);
+    }
 }
 
 /// The `--json` report explaining every impression, as [`print_json`]
