@@ -242,6 +242,7 @@ pub struct OpenDir {
     fd: std::os::fd::OwnedFd,
     /// Its file system answers a read of a regular file in full unless the
     /// file ends first (see [`read_small_at_once`]).
+    #[cfg(unix)]
     short_read_is_end: bool,
 }
 
