@@ -9,6 +9,7 @@ use std::path::Path;
 use std::process::Output;
 
 const WRITTEN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/everos-written");
+const FIXTURE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/everos-root");
 const EXPECTED: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/tests/fixtures/everos-written.entries.json"
@@ -268,4 +269,27 @@ fn injected_defects_are_each_found_on_their_file() {
     );
     // Nothing was written into the root by checking it.
     assert!(!root.join(".index").exists());
+}
+
+#[test]
+fn the_overview_counts_entries_and_daily_logs_per_owner() {
+    let out = support::membank()
+        .arg("everos")
+        .env("EVEROS_ROOT", FIXTURE)
+        .env_remove("EVEROS_MEMORY__ROOT")
+        .env_remove("EVEROS_CONFIG_FILE")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    for line in [
+        "  acme-crm/support-bot  agent planner.v2: 7 entries in 1 daily log\n",
+        "  acme-crm/support-bot  user eve-99: 32 entries in 7 daily logs\n",
+        "  default/default  user u_bob_42: 19 entries in 8 daily logs\n",
+        "  default/support-bot  agent coder-bot: 3 entries in 1 daily log\n",
+        "188 entries; `membank entries`, `membank check` and `membank search` read it\n",
+    ] {
+        assert!(text.contains(line), "{line:?} missing from:\n{text}");
+    }
+    assert_eq!(text.matches(" daily log").count(), 11, "{text}");
 }

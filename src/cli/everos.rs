@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use anyhow::{Context as _, bail};
 use membank_core::everos::query::{self, EntryFilter, EntryJson, EntryRef};
 use membank_core::everos::resolve::{self, Env};
-use membank_core::everos::{self as core_everos, DailyKind, MemoryRoot, OwnerKind};
+use membank_core::everos::{self as core_everos, DailyKind, OwnerKind};
 use membank_core::{json, memory};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -252,12 +252,6 @@ fn parse_date(word: &str) -> anyhow::Result<jiff::civil::Date> {
         .ok_or_else(|| anyhow::anyhow!("--since {:?} is not a YYYY-MM-DD date", safe(word)))
 }
 
-/// Load only the folders the filter can match: a narrow query on a large
-/// root reads little.
-fn load(root: &Path, filter: &EntryFilter) -> anyhow::Result<MemoryRoot> {
-    core_everos::load_filtered(root, &filter.load_filter()).map_err(|e| anyhow::anyhow!(safe(&e)))
-}
-
 /// The entries are written as the root is read, a window of files at a
 /// time, so a large root is never held whole: the output is the same as
 /// [`entries_json`] or [`entries_human`] over the loaded root.
@@ -393,23 +387,55 @@ pub fn run_root(args: &RootArgs) -> anyhow::Result<ExitCode> {
         );
     }
     let root = everos_root(&r.path)?;
-    let loaded = load(&root, &EntryFilter::default())?;
-    print!("{}", overview(&loaded));
+    print!("{}", overview_streamed(&root)?);
     Ok(ExitCode::SUCCESS)
 }
 
-/// Apps, projects and owners with their entry counts.
-fn overview(root: &MemoryRoot) -> String {
-    use std::collections::BTreeMap;
-    use std::fmt::Write as _;
-    let mut owners: BTreeMap<(String, String, &str, String), (usize, usize)> = BTreeMap::new();
+/// Apps, projects and owners with their entry counts, counted as the
+/// root is read a window of files at a time: a large root is never held
+/// whole. The same as [`overview`] over the loaded root.
+fn overview_streamed(root: &Path) -> anyhow::Result<String> {
+    let walked = core_everos::stream::walk(root, &EntryFilter::default().load_filter())
+        .map_err(|e| anyhow::anyhow!(safe(&e)))?;
+    let mut tally = OwnerTally::default();
+    walked.read(
+        |_, file| (file.place, file.entries.len()),
+        |(place, entries)| {
+            tally.add(&place, entries);
+            true
+        },
+    );
+    Ok(tally.render())
+}
+
+/// [`overview_streamed`] over a root already loaded.
+#[cfg(test)]
+fn overview(root: &core_everos::MemoryRoot) -> String {
+    let mut tally = OwnerTally::default();
     for f in &root.files {
-        let p = &f.place;
-        let (Some(app), Some(project), Some((kind, owner))) = (p.app(), p.project(), &p.owner)
+        tally.add(&f.place, f.entries.len());
+    }
+    tally.render()
+}
+
+/// Daily logs and entries per (app, project, owner kind, owner), and the
+/// entries of every file.
+#[derive(Default)]
+struct OwnerTally {
+    owners: std::collections::BTreeMap<(String, String, &'static str, String), (usize, usize)>,
+    entries: usize,
+}
+
+impl OwnerTally {
+    fn add(&mut self, place: &core_everos::paths::Place, entries: usize) {
+        self.entries += entries;
+        let (Some(app), Some(project), Some((kind, owner))) =
+            (place.app(), place.project(), &place.owner)
         else {
-            continue;
+            return;
         };
-        let e = owners
+        let counts = self
+            .owners
             .entry((
                 app.to_owned(),
                 project.to_owned(),
@@ -417,28 +443,73 @@ fn overview(root: &MemoryRoot) -> String {
                 owner.clone(),
             ))
             .or_default();
-        if p.daily().is_some() {
-            e.0 += 1;
-            e.1 += f.entries.len();
+        if place.daily().is_some() {
+            counts.0 += 1;
+            counts.1 += entries;
         }
     }
-    let mut out = String::new();
-    for ((app, project, kind, owner), (logs, entries)) in &owners {
+
+    fn render(&self) -> String {
+        use std::fmt::Write as _;
+        let mut out = String::new();
+        for ((app, project, kind, owner), (logs, entries)) in &self.owners {
+            let _ = writeln!(
+                out,
+                "  {}/{}  {} {}: {} in {} daily log{}",
+                safe(app),
+                safe(project),
+                kind,
+                safe(owner),
+                count_line(*entries).trim_end(),
+                logs,
+                if *logs == 1 { "" } else { "s" }
+            );
+        }
         let _ = writeln!(
             out,
-            "  {}/{}  {} {}: {} entries in {} daily logs",
-            safe(app),
-            safe(project),
-            kind,
-            safe(owner),
-            entries,
-            logs
+            "{}; `membank entries`, `membank check` and `membank search` read it",
+            count_line(self.entries).trim_end()
         );
+        out
     }
-    let _ = writeln!(
-        out,
-        "{} entries; `membank entries`, `membank check` and `membank search` read it",
-        root.entry_count()
-    );
-    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn copy_tree(from: &Path, to: &Path) {
+        for entry in std::fs::read_dir(from).unwrap() {
+            let entry = entry.unwrap();
+            let target = to.join(entry.file_name());
+            if entry.file_type().unwrap().is_dir() {
+                std::fs::create_dir_all(&target).unwrap();
+                copy_tree(&entry.path(), &target);
+            } else {
+                std::fs::copy(entry.path(), &target).unwrap();
+            }
+        }
+    }
+
+    /// More daily logs than one window holds, on the pool, with the
+    /// fixture roots' apps, projects, users and agents beside them: the
+    /// streamed overview counts what the loaded root counts.
+    #[test]
+    fn the_streamed_overview_counts_what_the_loaded_root_counts() {
+        let dir = tempfile::tempdir().unwrap();
+        membank_core::synth_everos::generate(dir.path(), 7_000).unwrap();
+        for fixture in ["everos-root", "everos-written"] {
+            copy_tree(
+                &Path::new(env!("CARGO_MANIFEST_DIR"))
+                    .join("tests/fixtures")
+                    .join(fixture),
+                dir.path(),
+            );
+        }
+        let loaded = core_everos::load(dir.path()).unwrap();
+        let expected = overview(&loaded);
+        assert!(expected.lines().count() > 3, "{expected}");
+        assert!(expected.starts_with("  "), "{expected}");
+        assert_eq!(overview_streamed(dir.path()).unwrap(), expected);
+    }
 }
