@@ -287,8 +287,8 @@ proptest! {
         for l in wikilink::extract_plain(&s) {
             let whole = &s[l.span.clone()];
             prop_assert!(whole.starts_with("[[") && whole.ends_with("]]"));
-            prop_assert!(!l.target().is_empty());
-            prop_assert!(!l.target().contains('|') && !l.target().contains('#'));
+            prop_assert!(!l.target.is_empty());
+            prop_assert!(!l.target.contains('|') && !l.target.contains('#'));
         }
     }
 
