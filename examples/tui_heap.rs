@@ -168,7 +168,7 @@ fn main() {
     let shared = std::sync::Arc::new(health);
     let pane = step("the Health pane's rows", || {
         let mut pane = membank::tui::panes::health::HealthPane::default();
-        pane.refresh(shared.clone(), &Theme::default_theme(), 30);
+        pane.refresh(shared.clone(), 30);
         pane
     });
     println!("  of which: {} health rows", pane.rows.len());

@@ -112,6 +112,12 @@ pub fn open_dejavu(path: &Path) -> anyhow::Result<membank_core::dejavu::Project>
     membank_core::dejavu::open_project(path, forced_format()).map_err(open_error)
 }
 
+/// [`open_dejavu`] for a command that only scans the impressions: they are
+/// read in pieces, not held whole.
+pub fn open_dejavu_streamed(path: &Path) -> anyhow::Result<membank_core::dejavu::Project> {
+    membank_core::dejavu::layout::open_project_streamed(path, forced_format()).map_err(open_error)
+}
+
 /// Warn on stderr about each query value no article carries, with the
 /// closest values the bank uses: a typo would otherwise just score nothing.
 pub fn warn_unknown_values(bank: &Bank, query: &membank_core::scoring::Query) {

@@ -8,13 +8,13 @@ use std::process::ExitCode;
 
 use anyhow::{Context as _, bail};
 use membank_core::dejavu::recall::{
-    Considered, Explanation, Explanations, Level, Match, ScanDiagnostic,
+    Considered, Explanation, Explanations, Impressions, Level, Match, ScanDiagnostic, ScanOptions,
 };
 use membank_core::dejavu::{self, Recall};
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use super::common::{open_dejavu, print_json, safe};
+use super::common::{open_dejavu, open_dejavu_streamed, print_json, safe};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -45,31 +45,50 @@ pub struct Args {
 pub const DEFAULT_LIMIT: usize = 20;
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let project = open_dejavu(&args.project)?;
     let cue = cue_of(&args.cue.join(" "))?;
     if args.ask {
-        return ask(&project, &scan(&project, &cue));
+        let project = open_dejavu(&args.project)?;
+        let (result, _) = scan(&project, &cue, ScanOptions::default())?;
+        return ask(&project, &result);
     }
+    // The impressions are read in pieces, never held whole; the lines
+    // shown are read again.
+    give_back_freed_memory();
+    let project = open_dejavu_streamed(&args.project)?;
     // Every impression is explained: kept from the one scan rather than
     // made again from the file.
     let every = args.limit.is_none() && (args.json || args.all);
-    let (result, explained) = if every {
-        scan_explained(&project, &cue)
-    } else {
-        (scan(&project, &cue), Explanations::default())
+    let options = ScanOptions {
+        shared: false,
+        explain_all: every,
     };
-    let impressions = project.impressions.as_ref();
+    let (mut result, mut explained) = scan(&project, &cue, options)?;
+    let limit = (!args.all).then_some(args.limit.unwrap_or(DEFAULT_LIMIT));
+    let mut kept_all = every;
+    if !every && !args.json && shown_whole(&result, limit).is_none() {
+        // A short scan is shown whole: scanned again keeping every
+        // explanation (a few lines), so all shown comes from one scan.
+        (result, explained) = scan(
+            &project,
+            &cue,
+            ScanOptions {
+                explain_all: true,
+                ..options
+            },
+        )?;
+        kept_all = true;
+    }
+    let impressions = project.impressions_source();
     if args.json && args.limit.is_none() {
         let mut out = std::io::BufWriter::new(std::io::stdout().lock());
         write_json_explaining_all(&mut out, &result, &explained)?;
         out.flush()?;
     } else if args.json {
-        print_json(&ReferenceJson::new(&result, impressions).limited(args.limit))?;
+        print_json(&ReferenceJson::new(&result, impressions, None).limited(args.limit))?;
     } else {
-        let limit = (!args.all).then_some(args.limit.unwrap_or(DEFAULT_LIMIT));
         print!(
             "{}",
-            human_with(&result, impressions, limit, every.then_some(&explained))
+            human_with(&result, impressions, limit, kept_all.then_some(&explained))?
         );
     }
     // Freeing tens of thousands of matches and lines one by one only
@@ -78,6 +97,19 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     std::mem::forget(result);
     std::mem::forget(project);
     Ok(ExitCode::SUCCESS)
+}
+
+/// The scan frees each piece of the file, and the report each chunk of
+/// JSON, as it goes; glibc would keep up to twice the largest block freed
+/// (raising its threshold as blocks grow) instead of giving it back, some
+/// 5 MB more at the peak of a 50,000-line file.
+fn give_back_freed_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: mallopt only changes the allocator's tunables; it takes the
+    // allocator's own lock and has no memory-safety preconditions.
+    unsafe {
+        libc::mallopt(libc::M_TRIM_THRESHOLD, 128 * 1024);
+    }
 }
 
 /// The `--json` report explaining every impression, as [`print_json`]
@@ -89,7 +121,7 @@ fn write_json_explaining_all(
     explained: &Explanations,
 ) -> anyhow::Result<()> {
     // The report with no explanation listed ends with the empty list.
-    let head = membank_core::json::to_string(&ReferenceJson::new(r, None).limited(Some(0)))?;
+    let head = membank_core::json::to_string(&ReferenceJson::new(r, None, None).limited(Some(0)))?;
     let before = head
         .strip_suffix("[]\n  }\n}")
         .context("the explanations are the last field of the report")?;
@@ -113,30 +145,25 @@ fn write_json_explaining_all(
     Ok(())
 }
 
-/// The cue scan of a loaded project. When the impressions file exists but
-/// was not read (over the size cap, a link out), the scan's diagnostic
-/// carries the reason, so no report calls the file missing.
-pub fn scan(project: &dejavu::Project, cue: &str) -> Recall {
-    explain_unread(project, dejavu::recall(project.impressions.as_ref(), cue))
-}
-
-/// [`scan`] keeping every impression's explanation from the same pass.
-pub fn scan_explained(project: &dejavu::Project, cue: &str) -> (Recall, Explanations) {
-    let (result, explained) = dejavu::recall::recall_explained(project.impressions.as_ref(), cue);
-    (explain_unread(project, result), explained)
-}
-
-/// [`scan`] for a reader that is not served private memory: impressions
-/// pointing at a private record are left out, as if absent.
-pub fn scan_shared(project: &dejavu::Project, cue: &str) -> Recall {
-    explain_unread(
-        project,
-        dejavu::recall::recall_shared(project.impressions.as_ref(), cue),
-    )
+/// The cue scan of a project, in one pass: `options.shared` for a reader
+/// not served private memory (impressions pointing at a private record
+/// are left out, as if absent), `options.explain_all` to keep every
+/// impression's explanation. When the impressions file exists but was not
+/// read (over the size cap, a link out), the scan's diagnostic carries the
+/// reason, so no report calls the file missing.
+pub fn scan(
+    project: &dejavu::Project,
+    cue: &str,
+    options: ScanOptions,
+) -> anyhow::Result<(Recall, Explanations)> {
+    let (result, explained) =
+        dejavu::recall::recall_from(project.impressions_source(), cue, options)
+            .map_err(|e| anyhow::anyhow!("{}", safe(&e.to_string())))?;
+    Ok((explain_unread(project, result), explained))
 }
 
 fn explain_unread(project: &dejavu::Project, mut result: Recall) -> Recall {
-    if project.impressions.is_none()
+    if project.impressions_source().is_none()
         && let Some(problem) = project
             .problems
             .iter()
@@ -240,18 +267,32 @@ struct ExplanationJson<'a> {
 }
 
 /// The explanations, written as they are made rather than all made first:
-/// every impression's, or the best `limit` matches', best first.
+/// every impression's (kept by the scan, or made again from a file held
+/// whole), or the best `limit` matches', best first.
 struct Explained<'a> {
     recall: &'a Recall,
-    impressions: Option<&'a dejavu::jsonl::JsonlFile>,
+    impressions: Option<Impressions<'a>>,
+    kept: Option<&'a Explanations>,
     limit: Option<usize>,
 }
 
 impl Serialize for Explained<'_> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self.limit {
-            Some(n) => s.collect_seq(self.recall.best_explained(self.impressions, n)),
-            None => s.collect_seq(self.recall.explanations(self.impressions)),
+        use serde::ser::Error as _;
+        match (self.limit, self.kept, self.impressions) {
+            (Some(n), _, _) => s.collect_seq(
+                self.recall
+                    .best_explained(self.impressions, n)
+                    .map_err(|e| S::Error::custom(safe(&e.to_string())))?,
+            ),
+            (None, Some(kept), _) => s.collect_seq(kept.iter()),
+            (None, None, Some(Impressions::Loaded(file))) => {
+                s.collect_seq(self.recall.explanations(Some(file)))
+            }
+            (None, None, None) => s.collect_seq(std::iter::empty::<Explanation>()),
+            (None, None, Some(Impressions::Streamed(_))) => Err(S::Error::custom(
+                "every explanation of a file read in pieces is kept by its scan",
+            )),
         }
     }
 }
@@ -276,8 +317,13 @@ pub struct ReferenceJson<'a> {
 }
 
 impl<'a> ReferenceJson<'a> {
-    /// `impressions` is the file `r` scanned.
-    pub fn new(r: &'a Recall, impressions: Option<&'a dejavu::jsonl::JsonlFile>) -> Self {
+    /// `impressions` is the file `r` scanned; `kept`, every explanation
+    /// when its scan kept them.
+    pub fn new(
+        r: &'a Recall,
+        impressions: Option<Impressions<'a>>,
+        kept: Option<&'a Explanations>,
+    ) -> Self {
         let initialized = r.level != Level::NotInitialized;
         let why = match (r.level, unread_reason(r)) {
             (Level::NotInitialized, Some(reason)) => {
@@ -322,6 +368,7 @@ impl<'a> ReferenceJson<'a> {
                 impressions: Explained {
                     recall: r,
                     impressions,
+                    kept,
                     limit: None,
                 },
             },
@@ -344,25 +391,32 @@ fn json_text(v: &Option<dejavu::js::JsValue>) -> String {
     }
 }
 
-/// The level and score, then the arithmetic of the `limit` best matches
-/// (of every impression when there are no more than that, or with `None`).
-/// `impressions` is the file `r` scanned.
-pub fn human(
-    r: &Recall,
-    impressions: Option<&dejavu::jsonl::JsonlFile>,
-    limit: Option<usize>,
-) -> String {
-    human_with(r, impressions, limit, None)
+/// The limit a readable report of `r` goes by: `None` when it shows every
+/// impression, as a short scan is shown whole.
+fn shown_whole(r: &Recall, limit: Option<usize>) -> Option<usize> {
+    limit.filter(|&n| r.scanned.max(r.diagnostics.len()) > n)
 }
 
-/// [`human`], every impression's arithmetic taken from `kept` when the
-/// scan kept it rather than made again from the file.
-fn human_with(
+/// The level and score, then the arithmetic of the `limit` best matches
+/// (of every impression when there are no more than that, or with `None`).
+/// `impressions` is the file `r` scanned; every impression's arithmetic is
+/// taken from `kept` when the scan kept it rather than made again from the
+/// file (which a file read in pieces needs).
+pub fn human(
     r: &Recall,
-    impressions: Option<&dejavu::jsonl::JsonlFile>,
+    impressions: Option<Impressions<'_>>,
     limit: Option<usize>,
     kept: Option<&Explanations>,
-) -> String {
+) -> anyhow::Result<String> {
+    human_with(r, impressions, limit, kept)
+}
+
+fn human_with(
+    r: &Recall,
+    impressions: Option<Impressions<'_>>,
+    limit: Option<usize>,
+    kept: Option<&Explanations>,
+) -> anyhow::Result<String> {
     let mut out = String::new();
     let _ = writeln!(out, "cue: {}", safe(&r.cue));
     let _ = writeln!(out, "cue tokens: {}", safe(&r.cue_tokens.join(", ")));
@@ -384,7 +438,7 @@ fn human_with(
                 );
             }
         }
-        return out;
+        return Ok(out);
     }
     let _ = writeln!(
         out,
@@ -412,7 +466,7 @@ fn human_with(
     );
     // A short scan is shown whole, as it always was; a long one only as
     // far as the limit.
-    let limit = limit.filter(|&n| r.scanned.max(r.diagnostics.len()) > n);
+    let limit = shown_whole(r, limit);
     let shown_matches = &r.matches[..r.matches.len().min(limit.unwrap_or(usize::MAX))];
     if !shown_matches.is_empty() {
         let _ = writeln!(out, "\nrank  score   line  id → record_path");
@@ -434,7 +488,9 @@ fn human_with(
     }
     let explained = match limit {
         Some(n) => {
-            let best = r.best_explained(impressions, n);
+            let best = r
+                .best_explained(impressions, n)
+                .map_err(|e| anyhow::anyhow!("{}", safe(&e.to_string())))?;
             if !best.is_empty() {
                 let _ = writeln!(out, "\nthe best {}:", best.len());
             }
@@ -445,11 +501,15 @@ fn human_with(
         }
         None => {
             let _ = writeln!(out, "\nevery impression:");
-            match kept {
-                Some(kept) => kept.iter().for_each(|e| write_explanation(&mut out, r, &e)),
-                None => r
-                    .explanations(impressions)
+            match (kept, impressions) {
+                (Some(kept), _) => kept.iter().for_each(|e| write_explanation(&mut out, r, &e)),
+                (None, Some(Impressions::Loaded(file))) => r
+                    .explanations(Some(file))
                     .for_each(|e| write_explanation(&mut out, r, &e)),
+                (None, None) => {}
+                (None, Some(Impressions::Streamed(_))) => {
+                    bail!("every explanation of a file read in pieces is kept by its scan")
+                }
             }
             r.scanned
         }
@@ -485,7 +545,7 @@ fn human_with(
             r.scanned,
         );
     }
-    out
+    Ok(out)
 }
 
 /// One impression's line: why it was skipped, or its arithmetic.
@@ -561,15 +621,19 @@ mod tests {
                 write_json_explaining_all(&mut streamed, &r, &kept).unwrap();
                 // Made again line by line from a scan that kept nothing.
                 let r = dejavu::recall(Some(&file), cue);
-                let whole =
-                    membank_core::json::to_string(&ReferenceJson::new(&r, Some(&file))).unwrap();
+                let whole = membank_core::json::to_string(&ReferenceJson::new(
+                    &r,
+                    Some(Impressions::Loaded(&file)),
+                    None,
+                ))
+                .unwrap();
                 assert_eq!(String::from_utf8(streamed).unwrap(), whole + "\n", "{cue}");
             }
         }
         let (r, kept) = dejavu::recall::recall_explained(None, "settings");
         let mut streamed = Vec::new();
         write_json_explaining_all(&mut streamed, &r, &kept).unwrap();
-        let whole = membank_core::json::to_string(&ReferenceJson::new(&r, None)).unwrap();
+        let whole = membank_core::json::to_string(&ReferenceJson::new(&r, None, None)).unwrap();
         assert_eq!(String::from_utf8(streamed).unwrap(), whole + "\n");
     }
 }

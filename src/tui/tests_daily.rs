@@ -266,8 +266,8 @@ fn enter_on_a_finding_opens_the_article_at_its_line_highlighted_with_its_finding
             && f.line.is_some()
             && !f.path.is_empty()
             && matches!(
-                app.panes.health.rows[app.panes.health.cursor.selected].kind,
-                super::panes::health::RowKind::Finding(_)
+                app.panes.health.rows[app.panes.health.cursor.selected],
+                super::panes::health::HealthRow::Finding { .. }
             )
         {
             break f.clone();
@@ -304,16 +304,16 @@ fn health_groups_fold_jump_and_filter() {
     // `]` goes to the next group row, `h` folds it.
     keys(&mut app, "]");
     let h = &app.panes.health;
-    let RowKind::Code(severity, code) = h.rows[h.cursor.selected].kind.clone() else {
-        panic!("{:?}", h.rows[h.cursor.selected].kind)
+    let Some(RowKind::Code(severity, code)) = h.row_kind(h.cursor.selected) else {
+        panic!("{:?}", h.rows[h.cursor.selected])
     };
     keys(&mut app, "jh");
     let h = &app.panes.health;
     assert!(h.rows.len() < all_rows, "the group folded");
     // Folding from a finding puts the cursor back on its own group row.
     assert_eq!(
-        h.rows[h.cursor.selected].kind,
-        RowKind::Code(severity, code)
+        h.row_kind(h.cursor.selected),
+        Some(RowKind::Code(severity, code))
     );
     assert!(screen(&app).contains(&format!("▸ {code}")));
     keys(&mut app, "l");
@@ -323,8 +323,8 @@ fn health_groups_fold_jump_and_filter() {
     keys(&mut app, code);
     key(&mut app, KeyCode::Enter);
     let h = &app.panes.health;
-    assert!(h.rows.iter().all(|r| match r.kind {
-        RowKind::Finding(i) => {
+    assert!((0..h.rows.len()).all(|r| match h.row_kind(r) {
+        Some(RowKind::Finding(i)) => {
             let f = &h.report.findings[i];
             f.code.contains(code) || f.path.to_lowercase().contains(code)
         }

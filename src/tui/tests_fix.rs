@@ -8,7 +8,7 @@ use insta::assert_snapshot;
 use ratatui::crossterm::event::KeyCode;
 
 use super::app::{App, Pane};
-use super::panes::health::RowKind;
+use super::panes::health::{HealthRow, RowKind};
 use super::tests::{app_at, key, keys, screen};
 
 const FOLDERS: [&str; 7] = [
@@ -47,8 +47,8 @@ fn select_finding(app: &mut App, code: &str) {
     let at = pane
         .rows
         .iter()
-        .position(|r| match r.kind {
-            RowKind::Finding(i) => pane.report.findings[i].code == code,
+        .position(|r| match r.kind(&pane.report.findings) {
+            Some(RowKind::Finding(i)) => pane.report.findings[i].code == code,
             _ => false,
         })
         .unwrap_or_else(|| panic!("no {code} finding shown"));
@@ -184,7 +184,12 @@ fn x_on_a_term_conflict_keeps_that_articles_translation_and_rejects_the_other() 
         .health
         .rows
         .iter()
-        .position(|r| matches!(r.kind, RowKind::Code(_, "term-conflict")))
+        .position(|r| {
+            matches!(
+                r.kind(&app.panes.health.report.findings),
+                Some(RowKind::Code(_, "term-conflict"))
+            )
+        })
         .unwrap();
     app.panes.health.cursor.selected = group;
     key(&mut app, KeyCode::Char('x'));
@@ -198,8 +203,8 @@ fn x_on_a_term_conflict_keeps_that_articles_translation_and_rejects_the_other() 
         .health
         .rows
         .iter()
-        .position(|r| match r.kind {
-            RowKind::Finding(i) => {
+        .position(|r| match r.kind(&app.panes.health.report.findings) {
+            Some(RowKind::Finding(i)) => {
                 let f = &app.panes.health.report.findings[i];
                 f.code == "term-conflict" && f.path.ends_with("contract a.md")
             }
@@ -238,8 +243,10 @@ fn a_missing_value_the_file_cannot_give_is_typed_never_filled_in() {
     let at = pane
         .rows
         .iter()
-        .position(|r| match r.kind {
-            RowKind::Finding(i) => pane.report.findings[i].missing_key() == Some("term_target"),
+        .position(|r| match r.kind(&pane.report.findings) {
+            Some(RowKind::Finding(i)) => {
+                pane.report.findings[i].missing_key() == Some("term_target")
+            }
             _ => false,
         })
         .expect("term_target is reported missing");
@@ -371,7 +378,7 @@ fn x_in_an_everos_root_says_it_is_only_read() {
         .health
         .rows
         .iter()
-        .position(|r| matches!(r.kind, RowKind::Finding(_)))
+        .position(|r| matches!(r, HealthRow::Finding { .. }))
         .expect("the demo root has findings");
     app.panes.health.cursor.selected = first;
     key(&mut app, KeyCode::Char('x'));

@@ -159,7 +159,7 @@ fn a_tree_order_changed_during_a_re_read_is_kept() {
             .rows
             .iter()
             .filter_map(|r| match &r.kind {
-                RowKind::File { rel } => Some(rel.clone()),
+                RowKind::File { rel } => Some(rel.to_string()),
                 RowKind::Folder { .. } => None,
             })
             .collect()
@@ -241,7 +241,7 @@ fn the_health_rows_the_worker_laid_out_are_shown_as_they_are() {
     let summary = app.panes.health.summary.clone();
     let height = app.height_of(super::app::Pane::Health);
     let health = &mut app.panes.health;
-    health.refresh(std::sync::Arc::clone(&health.report), &app.theme, height);
+    health.refresh(std::sync::Arc::clone(&health.report), height);
     assert_eq!(shown, app.panes.health.rows);
     assert_eq!(summary, app.panes.health.summary);
     assert!(
@@ -253,7 +253,7 @@ fn the_health_rows_the_worker_laid_out_are_shown_as_they_are() {
 
 #[test]
 fn health_folded_or_filtered_during_a_re_read_is_shown_so() {
-    use super::panes::health::{Group, RowKind};
+    use super::panes::health::{Group, HealthRow, RowKind};
     use membank_core::health::Severity;
     let (_dir, mut app, msg) = marketing_rewritten("# Marketing\n\nNo front matter now.\n");
     // The worker laid out the rows for the pane as it was; meanwhile a
@@ -262,8 +262,8 @@ fn health_folded_or_filtered_during_a_re_read_is_shown_so() {
     let folded = health
         .rows
         .iter()
-        .find_map(|r| match r.kind {
-            RowKind::Severity(s) => Some(s),
+        .find_map(|r| match *r {
+            HealthRow::Severity { severity, .. } => Some(severity),
             _ => None,
         })
         .unwrap_or(Severity::Warning);
@@ -273,25 +273,21 @@ fn health_folded_or_filtered_during_a_re_read_is_shown_so() {
     let shown = app.panes.health.rows.clone();
     let summary = app.panes.health.summary.clone();
     assert!(summary.contains("match “md”"), "{summary}");
-    let folded_row = shown
-        .iter()
-        .find(|r| r.kind == RowKind::Severity(folded))
+    let health = &app.panes.health;
+    let folded_row = (0..shown.len())
+        .find(|&i| health.row_kind(i) == Some(RowKind::Severity(folded)))
         .expect("the folded group's row");
-    let folded_line = folded_row.line.as_deref().map(ToString::to_string);
+    let folded_line = health.row_line(folded_row, &app.theme, 80).to_string();
+    assert!(folded_line.starts_with('▸'), "{folded_line:?}");
     assert!(
-        folded_line.as_deref().is_some_and(|l| l.starts_with('▸')),
-        "{folded_line:?}"
-    );
-    assert!(
-        !shown
-            .iter()
-            .any(|r| matches!(r.kind, RowKind::Code(s, _) if s == folded)),
+        !(0..shown.len())
+            .any(|i| matches!(health.row_kind(i), Some(RowKind::Code(s, _)) if s == folded)),
         "nothing shows under a folded group"
     );
     // The same as laid out from scratch for the pane as it is now.
     let height = app.height_of(super::app::Pane::Health);
     let health = &mut app.panes.health;
-    health.refresh(std::sync::Arc::clone(&health.report), &app.theme, height);
+    health.refresh(std::sync::Arc::clone(&health.report), height);
     assert_eq!(shown, app.panes.health.rows);
     assert_eq!(summary, app.panes.health.summary);
 }

@@ -421,3 +421,44 @@ fn the_trees_help_names_the_width_keys_and_still_fits_24_lines() {
     assert!(s.contains("make the tree pane narrower / wider"), "{s}");
     assert!(s.contains("Ctrl-Z"), "the global keys fit: {s}");
 }
+
+#[test]
+fn a_files_row_shares_its_path_with_the_files_grouped_for_the_tree() {
+    use super::panes::bank::{TreeSort, bank_rows, group_files};
+    use std::collections::BTreeSet;
+    let dir = tempfile::tempdir().unwrap();
+    nested_bank(dir.path());
+    let bank = membank_core::bank::Bank::load(dir.path()).unwrap();
+    let grouped = group_files(&bank, TreeSort::Name, &Default::default());
+    let paths: Vec<&std::sync::Arc<str>> = grouped
+        .values()
+        .flat_map(|(files, archived)| files.iter().chain(archived))
+        .collect();
+    // Every folder open, so every file has a row.
+    let open: BTreeSet<String> = paths
+        .iter()
+        .flat_map(|rel| {
+            let parts: Vec<&str> = rel.split('/').collect();
+            (1..parts.len())
+                .map(|n| parts[..n].join("/"))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    let rows = bank_rows(Some(&bank), &grouped, &open, &Default::default());
+    let files: Vec<&std::sync::Arc<str>> = rows
+        .iter()
+        .filter_map(|r| match &r.kind {
+            RowKind::File { rel } => Some(rel),
+            RowKind::Folder { .. } => None,
+        })
+        .collect();
+    assert_eq!(files.len(), 10, "{files:?}");
+    assert_eq!(files.len(), paths.len());
+    // One copy of each path: a bank of 100,000 files held two.
+    for rel in files {
+        assert!(
+            paths.iter().any(|p| std::sync::Arc::ptr_eq(p, rel)),
+            "{rel} is a copy"
+        );
+    }
+}

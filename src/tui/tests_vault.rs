@@ -8,7 +8,7 @@ use insta::assert_snapshot;
 use ratatui::crossterm::event::KeyCode;
 
 use super::app::{App, Pane};
-use super::panes::health::RowKind;
+use super::panes::health::HealthRow;
 use super::tests::{app_at, key, keys, screen};
 use membank_core::layout::Folder;
 
@@ -89,8 +89,8 @@ fn health_lists_a_files_findings_of_one_code_under_the_file() {
     let rows = &app.panes.health.rows;
     let files: Vec<usize> = rows
         .iter()
-        .filter_map(|r| match r.kind {
-            RowKind::File(i) => Some(i),
+        .filter_map(|r| match *r {
+            HealthRow::File { first, .. } => Some(first as usize),
             _ => None,
         })
         .collect();

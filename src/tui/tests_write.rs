@@ -47,7 +47,7 @@ fn select(app: &mut App, path: &str) {
         .rows
         .iter()
         .position(|r| match &r.kind {
-            RowKind::File { rel } => rel == path,
+            RowKind::File { rel } => **rel == *path,
             RowKind::Folder { key, .. } => key == path,
         })
         .unwrap_or_else(|| panic!("{path} is not in the tree"));
@@ -56,7 +56,7 @@ fn select(app: &mut App, path: &str) {
 
 fn selected(app: &App) -> Option<String> {
     app.panes.bank.selected().map(|r| match &r.kind {
-        RowKind::File { rel } => rel.clone(),
+        RowKind::File { rel } => rel.to_string(),
         RowKind::Folder { key, .. } => key.clone(),
     })
 }

@@ -71,12 +71,13 @@ pub enum DropReason {
     },
 }
 
+/// What [`DropReason::describe`] says of an unscored article.
+pub const UNSCORED_REASON: &str = "score 0: not a candidate (add it with --include-unscored)";
+
 impl DropReason {
     pub fn describe(&self, c: &Candidate) -> String {
         match self {
-            DropReason::Unscored => {
-                "score 0: not a candidate (add it with --include-unscored)".to_owned()
-            }
+            DropReason::Unscored => UNSCORED_REASON.to_owned(),
             DropReason::OverBudget {
                 total_before,
                 budget,

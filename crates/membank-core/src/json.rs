@@ -89,10 +89,62 @@ pub fn write<W: Write, T: Serialize + ?Sized>(writer: W, value: &T) -> serde_jso
 /// values are written out on all cores, in blocks, in order; the bytes are
 /// those [`write`] gives for the whole value (a test compares them).
 pub fn write_with_items<W: Write, H: Serialize, T: Serialize>(
-    mut writer: W,
+    writer: W,
     head: &H,
     len: usize,
     item: impl Fn(usize) -> T + Sync,
+) -> io::Result<()> {
+    // Each item is written straight into its block, indented as it goes:
+    // no string per item, nor copies of it to indent and join.
+    write_in_blocks(writer, head, len, |i, block: &mut Vec<u8>| {
+        write(ItemIndent(block), &item(i)).map_err(io::Error::other)
+    })
+}
+
+/// [`write_with_items`] for items that write their own text: `item`
+/// appends item `i` to the block, laid out as [`write`] lays out an array
+/// item two levels in (its first line as it is, each further line
+/// indented by four more spaces than the item alone would be).
+pub fn write_with_raw_items<W: Write, H: Serialize>(
+    writer: W,
+    head: &H,
+    len: usize,
+    item: impl Fn(usize, &mut String) -> io::Result<()> + Sync,
+) -> io::Result<()> {
+    write_in_blocks(writer, head, len, item)
+}
+
+/// A block of items being written: bytes from the serializer, or text.
+trait Block: Default + Send {
+    fn push_text(&mut self, text: &str);
+    fn bytes(&self) -> &[u8];
+}
+
+impl Block for Vec<u8> {
+    fn push_text(&mut self, text: &str) {
+        self.extend_from_slice(text.as_bytes());
+    }
+    fn bytes(&self) -> &[u8] {
+        self
+    }
+}
+
+impl Block for String {
+    fn push_text(&mut self, text: &str) {
+        self.push_str(text);
+    }
+    fn bytes(&self) -> &[u8] {
+        self.as_bytes()
+    }
+}
+
+/// The array's items written into blocks on all cores, the blocks written
+/// out in order (see [`write_with_items`]).
+fn write_in_blocks<W: Write, H: Serialize, B: Block>(
+    mut writer: W,
+    head: &H,
+    len: usize,
+    item: impl Fn(usize, &mut B) -> io::Result<()> + Sync,
 ) -> io::Result<()> {
     use rayon::prelude::*;
     let head = to_string(head).map_err(io::Error::other)?;
@@ -106,29 +158,114 @@ pub fn write_with_items<W: Write, H: Serialize, T: Serialize>(
     writer.write_all(b"[")?;
     const PER_BLOCK: usize = 512;
     let starts: Vec<usize> = (0..len).step_by(PER_BLOCK).collect();
-    // Each item is written straight into its block, indented as it goes:
-    // no string per item, nor copies of it to indent and join.
-    let block_at = |&start: &usize| -> io::Result<Vec<u8>> {
-        let mut block = Vec::new();
+    let block_at = |&start: &usize| -> io::Result<B> {
+        let mut block = B::default();
         for i in start..(start + PER_BLOCK).min(len) {
-            block.extend_from_slice(if i == 0 { b"\n    " } else { b",\n    " });
-            write(ItemIndent(&mut block), &item(i)).map_err(io::Error::other)?;
+            block.push_text(if i == 0 { "\n    " } else { ",\n    " });
+            item(i, &mut block)?;
         }
         Ok(block)
     };
     // A few items are written on this thread (see `parallel`).
     let parallel = crate::parallel::pays(len);
     for window in starts.chunks(16) {
-        let blocks: Vec<io::Result<Vec<u8>>> = if parallel {
+        let blocks: Vec<io::Result<B>> = if parallel {
             window.par_iter().map(block_at).collect()
         } else {
             window.iter().map(block_at).collect()
         };
         for block in blocks {
-            writer.write_all(&block?)?;
+            writer.write_all(block?.bytes())?;
         }
     }
     writer.write_all(b"\n  ]\n}")
+}
+
+/// `s` as a JSON string, quoted and escaped: the bytes [`write`] gives for
+/// it (what JSON requires as serde_json writes it: `\"`, `\\`, the short
+/// escapes, other controls as `\u00xx`; then every [`needs_escape`]
+/// character as `\uxxxx`), appended without going through a serializer.
+pub fn push_string(out: &mut String, s: &str) {
+    use std::fmt::Write as _;
+    out.push('"');
+    let bytes = s.as_bytes();
+    let mut plain_from = 0;
+    let mut at = 0;
+    while at < bytes.len() {
+        // Most of an entry is plain ASCII: passed over eight bytes at once.
+        if let Some(Ok(word)) = bytes.get(at..at + 8).map(<[u8; 8]>::try_from)
+            && !any_to_look_at(u64::from_le_bytes(word))
+        {
+            at += 8;
+            continue;
+        }
+        let b = bytes[at];
+        if (0x20..0x7f).contains(&b) && b != b'"' && b != b'\\' {
+            at += 1;
+            continue;
+        }
+        if b < 0x80 {
+            out.push_str(&s[plain_from..at]);
+            match b {
+                b'"' => out.push_str("\\\""),
+                b'\\' => out.push_str("\\\\"),
+                0x08 => out.push_str("\\b"),
+                0x0c => out.push_str("\\f"),
+                b'\n' => out.push_str("\\n"),
+                b'\r' => out.push_str("\\r"),
+                b'\t' => out.push_str("\\t"),
+                // The other controls, and DEL.
+                _ => {
+                    let _ = write!(out, "\\u{:04x}", b);
+                }
+            }
+            at += 1;
+            plain_from = at;
+            continue;
+        }
+        let Some(c) = s[at..].chars().next() else {
+            break;
+        };
+        if needs_escape(c) {
+            out.push_str(&s[plain_from..at]);
+            let _ = write!(out, "\\u{:04x}", c as u32);
+            plain_from = at + c.len_utf8();
+        }
+        at += c.len_utf8();
+    }
+    out.push_str(&s[plain_from..]);
+    out.push('"');
+}
+
+/// Is any of these eight bytes a control, `"`, `\`, DEL or not ASCII?
+/// (Each test is exact for "some byte is": a borrow only ever starts at
+/// a byte that matches.)
+fn any_to_look_at(word: u64) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let zero_byte = |v: u64| v.wrapping_sub(ONES) & !v & HIGH;
+    let below_space = word.wrapping_sub(ONES * 0x20) & !word & HIGH;
+    let quote = zero_byte(word ^ (ONES * u64::from(b'"')));
+    let backslash = zero_byte(word ^ (ONES * u64::from(b'\\')));
+    let del = zero_byte(word ^ (ONES * 0x7f));
+    (below_space | quote | backslash | del | (word & HIGH)) != 0
+}
+
+/// `n` in decimal, as serde_json writes an unsigned integer.
+pub fn push_uint(out: &mut String, n: u64) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    let mut rest = n;
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    // Only ASCII digits were written.
+    out.push_str(std::str::from_utf8(&digits[at..]).unwrap_or_default());
 }
 
 /// An array item's bytes as [`write`] makes them, each line break followed
@@ -343,6 +480,114 @@ mod tests {
                     assert_eq!(to_string(&s).unwrap(), reference(&s), "{s:?}");
                 }
             }
+        }
+    }
+
+    #[test]
+    fn strings_written_by_hand_are_the_serializers_bytes() {
+        // Every character class the escaping tells apart: each control
+        // character, quotes and backslashes, DEL and the C1 controls, the
+        // line and paragraph separators, every invisible format character,
+        // plain ASCII, two- and three-byte text and characters beyond the
+        // BMP; alone, at either end and next to each other.
+        let mut pieces: Vec<String> = (0u32..0x20)
+            .chain(0x7f..=0xa0)
+            .chain([0x22, 0x5c, 0x2f, 0x27, 0x20, 0x7e, 0x41])
+            .chain([0x2028, 0x2029, 0x2027, 0x202a, 0x202f, 0xad, 0xfeff, 0xfffd])
+            .chain([
+                0x61c, 0x180e, 0x200b, 0x200f, 0x2060, 0x2064, 0x2066, 0x2069,
+            ])
+            .chain([0xe9, 0x2192, 0x1d11e, 0x1f600, 0x10ffff, 0xe0001])
+            .filter_map(char::from_u32)
+            .map(String::from)
+            .collect();
+        pieces.extend(["".into(), "plain text".into(), "é→".into()]);
+        let check = |s: &str| {
+            let mut by_hand = String::new();
+            push_string(&mut by_hand, s);
+            assert_eq!(by_hand, to_string(s).unwrap(), "{s:?}");
+        };
+        for a in &pieces {
+            check(a);
+            for b in &pieces {
+                check(&format!("{a}{b}"));
+                check(&format!("x{a}y{b}z"));
+            }
+        }
+        let all: String = pieces.concat();
+        check(&all);
+        check(&all.repeat(3));
+    }
+
+    #[test]
+    fn every_byte_to_look_at_is_seen_in_every_place_of_a_word() {
+        for b in 0..=255u8 {
+            let look = b < 0x20 || b == b'"' || b == b'\\' || b >= 0x7f;
+            for at in 0..8 {
+                for fill in [b'a', b' ', b'~', b'!', b'0'] {
+                    let mut word = [fill; 8];
+                    word[at] = b;
+                    assert_eq!(
+                        any_to_look_at(u64::from_le_bytes(word)),
+                        look,
+                        "{b:#x} at {at}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn integers_written_by_hand_are_the_serializers_bytes() {
+        for n in [
+            0,
+            1,
+            9,
+            10,
+            99,
+            100,
+            4000,
+            u64::from(u32::MAX),
+            u64::MAX - 1,
+            u64::MAX,
+        ]
+        .into_iter()
+        .chain((0..64).map(|bit| 1u64 << bit))
+        .chain((1..20).map(|digits| 10u64.pow(digits) - 1))
+        {
+            let mut by_hand = String::new();
+            push_uint(&mut by_hand, n);
+            assert_eq!(by_hand, to_string(&n).unwrap());
+        }
+    }
+
+    #[test]
+    fn raw_items_fill_the_array_as_serialized_items_do() {
+        #[derive(Serialize)]
+        struct Whole {
+            title: &'static str,
+            items: Vec<String>,
+        }
+        let item = |i: usize| format!("n{i}\u{1b}\"");
+        for len in [0, 1, 511, 512, 513, 9_000] {
+            let head = Whole {
+                title: "t",
+                items: Vec::new(),
+            };
+            let whole = Whole {
+                title: "t",
+                items: (0..len).map(item).collect(),
+            };
+            let mut out = Vec::new();
+            write_with_raw_items(&mut out, &head, len, |i, block| {
+                push_string(block, &item(i));
+                Ok(())
+            })
+            .unwrap();
+            assert!(
+                out == to_string(&whole).unwrap().into_bytes(),
+                "{len} items"
+            );
         }
     }
 

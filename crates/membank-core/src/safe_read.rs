@@ -240,6 +240,65 @@ pub fn read_regular(path: &Path, max_bytes: u64) -> Result<Vec<u8>, ReadError> {
 pub struct OpenDir {
     #[cfg(unix)]
     fd: std::os::fd::OwnedFd,
+    /// Its file system answers a read of a regular file in full unless the
+    /// file ends first (see [`read_small_at_once`]).
+    #[cfg(unix)]
+    short_read_is_end: bool,
+}
+
+/// Bytes asked for in the one read that takes a whole small file: far
+/// above a typical article, so most files need no other call.
+const FIRST_READ: usize = 64 * 1024;
+
+/// Does the file system holding `dir` return fewer bytes than asked from a
+/// regular file only at its end? True of local disks, memory and overlays;
+/// not promised over a network or by a user-space file system, where a
+/// server may answer a read in parts.
+#[cfg(target_os = "linux")]
+fn short_read_is_end(dir: &std::os::fd::OwnedFd) -> bool {
+    // Magic numbers from the kernel's `magic.h`.
+    const LOCAL: [u32; 6] = [
+        0xEF53,      // ext2, ext3, ext4
+        0x5846_5342, // xfs
+        0x9123_683E, // btrfs
+        0x0102_1994, // tmpfs
+        0x794C_7630, // overlayfs
+        0xF2F5_2010, // f2fs
+    ];
+    // The field's integer type differs between targets; the magic
+    // numbers are 32-bit.
+    rustix::fs::fstatfs(dir).is_ok_and(|s| LOCAL.contains(&(s.f_type as u32)))
+}
+
+#[cfg(all(unix, not(target_os = "linux")))]
+fn short_read_is_end(_dir: &std::os::fd::OwnedFd) -> bool {
+    false
+}
+
+/// A small file read whole in one call, with no separate look at its kind
+/// and size: one read from its start into the buffer's room (at least
+/// [`FIRST_READ`]) that comes back short is the whole file, on a file
+/// system where only the end of a regular file cuts a read short. `None`
+/// when anything is unusual, and the file is then checked on the open
+/// handle as any other ([`read_opened_into`]); it was not moved, since
+/// a positioned read leaves the file's offset alone:
+/// - an error: a folder swapped in says so, and a FIFO cannot be read
+///   at an offset at all, so neither is ever taken for text;
+/// - nothing read: an empty file, or a device such as `/dev/null`;
+/// - the room filled: a larger file, or a device such as `/dev/zero`;
+/// - more than the cap.
+#[cfg(unix)]
+fn read_small_at_once(file: &File, max_bytes: u64, buf: &mut Vec<u8>) -> Option<usize> {
+    buf.clear();
+    buf.reserve(FIRST_READ);
+    let room = buf.capacity();
+    match rustix::io::pread(file, rustix::buffer::spare_capacity(buf), 0) {
+        Ok(n) if n > 0 && n < room && n as u64 <= max_bytes => Some(n),
+        _ => {
+            buf.clear();
+            None
+        }
+    }
 }
 
 /// Reads files inside one root folder under a [`ReadPolicy`].
@@ -374,6 +433,33 @@ impl RootReader {
         read_regular_into(path, self.policy.max_file_bytes, buf)
     }
 
+    /// Open a file found by a walk to read it piece by piece, under the
+    /// rules of [`RootReader::read_walked_into`]: the handle and the size
+    /// it had then (0 when the file system reports none), within the cap.
+    pub fn open_walked(&self, path: &Path, is_link: bool) -> Result<(File, u64), ReadError> {
+        if is_link && !self.policy.follow_links_out {
+            match path.canonicalize() {
+                Ok(real) if real.starts_with(&self.canonical_root) => {}
+                Ok(_) => return Err(self.leaves_root()),
+                Err(e) => return Err(ReadError::Io(e)),
+            }
+        }
+        let file = open_nonblocking(path)?;
+        let meta = file.metadata()?;
+        if !meta.file_type().is_file() {
+            return Err(ReadError::NotRegular {
+                kind: kind_of(meta.file_type()),
+            });
+        }
+        if meta.len() > self.policy.max_file_bytes {
+            return Err(ReadError::TooLarge {
+                size: meta.len(),
+                limit: self.policy.max_file_bytes,
+            });
+        }
+        Ok((file, meta.len()))
+    }
+
     /// Hold `dir`, a folder the walk found inside the root, open so its
     /// files can be read by name ([`RootReader::read_walked_in`]); `None`
     /// when it cannot be opened, and its files are read by path.
@@ -387,7 +473,10 @@ impl RootReader {
             }
             rustix::fs::open(dir, flags, Mode::empty())
                 .ok()
-                .map(|fd| OpenDir { fd })
+                .map(|fd| OpenDir {
+                    short_read_is_end: short_read_is_end(&fd),
+                    fd,
+                })
         }
         #[cfg(not(unix))]
         {
@@ -399,7 +488,10 @@ impl RootReader {
     /// [`RootReader::read_walked_into`] for a file the walk found in the
     /// folder `dir` holds open: opened by its name in that folder, so the
     /// system does not look up every folder of its path again (a large
-    /// bank is a hundred thousand opens). The same limits hold.
+    /// bank is a hundred thousand opens). The same limits hold. A folder
+    /// is given only for a file the walk saw as a regular file: a small
+    /// one is then read in one call, its kind and size checked only when
+    /// that read looks unusual (see `read_small_at_once`).
     pub fn read_walked_in(
         &self,
         dir: Option<&OpenDir>,
@@ -418,7 +510,13 @@ impl RootReader {
             }
             let fd =
                 rustix::fs::openat(&dir.fd, name, flags, Mode::empty()).map_err(io::Error::from)?;
-            return read_opened_into(File::from(fd), self.policy.max_file_bytes, buf);
+            let file = File::from(fd);
+            if dir.short_read_is_end
+                && let Some(n) = read_small_at_once(&file, self.policy.max_file_bytes, buf)
+            {
+                return Ok(n);
+            }
+            return read_opened_into(file, self.policy.max_file_bytes, buf);
         }
         #[cfg(not(unix))]
         let _ = dir;
@@ -593,6 +691,141 @@ mod tests {
             open.read(Path::new("01_CLIENTS/dir/secret")).unwrap(),
             b"key"
         );
+    }
+
+    /// Read `name` in `01_CLIENTS` as the bank's walk reads a regular
+    /// file it found there: by name in the folder held open.
+    #[cfg(unix)]
+    fn read_by_name(r: &RootReader, d: &Path, name: &str) -> Result<Vec<u8>, ReadError> {
+        let folder = d.join("01_CLIENTS");
+        let dir = r.open_dir(&folder).expect("the folder opens");
+        let mut buf = b"left from the file before".to_vec();
+        r.read_walked_in(Some(&dir), &folder.join(name), false, &mut buf)?;
+        Ok(buf)
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn files_read_by_name_are_whole_at_every_size_around_the_first_read() {
+        let d = root();
+        let r = RootReader::new(d.path(), ReadPolicy::default()).unwrap();
+        for len in [
+            0,
+            1,
+            FIRST_READ - 1,
+            FIRST_READ,
+            FIRST_READ + 1,
+            3 * FIRST_READ + 5,
+        ] {
+            let text: Vec<u8> = (0..len).map(|i| b'a' + (i % 26) as u8).collect();
+            fs::write(d.path().join("01_CLIENTS/sized.md"), &text).unwrap();
+            let read = read_by_name(&r, d.path(), "sized.md").unwrap();
+            assert!(read == text, "a file of {len} bytes");
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn the_cap_holds_for_files_read_by_name() {
+        let d = root();
+        fs::write(d.path().join("01_CLIENTS/ten.md"), "0123456789").unwrap();
+        for (cap, fits) in [(9, false), (10, true), (11, true), (0, false)] {
+            let r = RootReader::new(
+                d.path(),
+                ReadPolicy {
+                    max_file_bytes: cap,
+                    ..ReadPolicy::default()
+                },
+            )
+            .unwrap();
+            match read_by_name(&r, d.path(), "ten.md") {
+                Ok(read) => {
+                    assert!(fits, "cap {cap}: read {read:?}");
+                    assert_eq!(read, b"0123456789");
+                }
+                Err(e) => {
+                    assert!(!fits, "cap {cap}: {e}");
+                    assert_eq!(e.code(), "too-large", "cap {cap}");
+                }
+            }
+        }
+    }
+
+    // A file the walk saw can be swapped for something else before it is
+    // opened by name; each kind is refused as when it was there all along.
+
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_swapped_in_is_refused_even_with_text_waiting_in_it() {
+        use std::io::Write as _;
+        use std::os::unix::fs::OpenOptionsExt;
+        let d = root();
+        let fifo = d.path().join("01_CLIENTS/x.md");
+        let c = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).unwrap();
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+        let r = RootReader::new(d.path(), ReadPolicy::default()).unwrap();
+        // No writer: a read would say "end of file", an empty article.
+        let e = read_by_name(&r, d.path(), "x.md").unwrap_err();
+        assert_eq!(e.code(), "not-regular", "{e}");
+        assert!(e.to_string().contains("FIFO"), "{e}");
+        // A writer with text waiting: a plain read would take it for the
+        // file's content. Opened for both reading and writing, it does not
+        // wait for a reader.
+        let mut writer = fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .custom_flags(libc::O_NONBLOCK)
+            .open(&fifo)
+            .unwrap();
+        writer.write_all(b"---\nclient: Injected\n---\n").unwrap();
+        let e = read_by_name(&r, d.path(), "x.md").unwrap_err();
+        assert_eq!(e.code(), "not-regular", "{e}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_folder_swapped_in_is_refused() {
+        let d = root();
+        fs::create_dir(d.path().join("01_CLIENTS/sub.md")).unwrap();
+        let r = RootReader::new(d.path(), ReadPolicy::default()).unwrap();
+        let e = read_by_name(&r, d.path(), "sub.md").unwrap_err();
+        assert_eq!(e.code(), "not-regular", "{e}");
+        assert!(e.to_string().contains("folder"), "{e}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_link_swapped_in_is_not_followed() {
+        let d = root();
+        let outside = tempfile::tempdir().unwrap();
+        fs::write(outside.path().join("secret"), "key").unwrap();
+        std::os::unix::fs::symlink(
+            outside.path().join("secret"),
+            d.path().join("01_CLIENTS/s.md"),
+        )
+        .unwrap();
+        let r = RootReader::new(d.path(), ReadPolicy::default()).unwrap();
+        // The walk saw a regular file here: the link is refused at the open.
+        assert!(read_by_name(&r, d.path(), "s.md").is_err());
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn devices_are_never_taken_in_one_read() {
+        // Devices cannot be made without privileges; the system's own
+        // stand for one swapped in: one that never ends and one that is
+        // always empty are both left to the check on the open handle.
+        for device in ["/dev/zero", "/dev/null"] {
+            let file = File::open(device).unwrap();
+            let mut buf = Vec::new();
+            assert_eq!(
+                read_small_at_once(&file, 1 << 20, &mut buf),
+                None,
+                "{device}"
+            );
+            let e = read_opened_into(file, 1 << 20, &mut buf).unwrap_err();
+            assert_eq!(e.code(), "not-regular", "{device}");
+        }
     }
 
     #[cfg(unix)]

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use anstream::adapter::strip_str;
 use membank_core::bank::Bank;
 use membank_core::context;
+use membank_core::dejavu::recall::ScanOptions;
 
 use membank_core::everos::MemoryRoot;
 use membank_core::everos::entries::EntryId;
@@ -644,14 +645,26 @@ fn recall_tool(shared: &Shared, p: RecallParams) -> Result<Output, String> {
     let project = membank::layouts::project(&**memory)
         .ok_or_else(|| "recall works on Deja Vu projects".to_owned())?;
     let cue = recall::cue_of(&p.cue).map_err(|e| format!("recall: {e:#}"))?;
-    let result = if shared.include_private {
-        recall::scan(project, &cue)
-    } else {
-        recall::scan_shared(project, &cue)
+    // One scan ranks and keeps every explanation; impressions pointing at
+    // a private record are left out unless the user opted in.
+    let options = ScanOptions {
+        shared: !shared.include_private,
+        explain_all: true,
     };
-    let impressions = project.impressions.as_ref();
-    let text = recall::human(&result, impressions, Some(recall::DEFAULT_LIMIT));
-    Output::new(recall::ReferenceJson::new(&result, impressions), vec![text])
+    let (result, kept) =
+        recall::scan(project, &cue, options).map_err(|e| format!("recall: {e:#}"))?;
+    let impressions = project.impressions_source();
+    let text = recall::human(
+        &result,
+        impressions,
+        Some(recall::DEFAULT_LIMIT),
+        Some(&kept),
+    )
+    .map_err(|e| format!("recall: {e:#}"))?;
+    Output::new(
+        recall::ReferenceJson::new(&result, impressions, Some(&kept)),
+        vec![text],
+    )
 }
 
 fn entries_tool(shared: &Shared, p: EntriesQuery) -> Result<Output, String> {

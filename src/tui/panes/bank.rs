@@ -7,6 +7,7 @@
 use crate::tui::drop_later::drop_later;
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::sync::Arc;
 
 use membank_core::bank::Bank;
 use membank_core::layout::{ARCHIVE_DIR, Folder};
@@ -33,8 +34,9 @@ const TREE_WIDTH_STEP: i16 = 4;
 pub enum RowKind {
     /// A folder; the key is its path relative to the bank.
     Folder { key: String, expanded: bool },
-    /// A file; `rel` is its path relative to the bank.
-    File { rel: String },
+    /// A file; `rel` is its path relative to the bank, shared with the
+    /// files grouped for the tree.
+    File { rel: Arc<str> },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -135,7 +137,8 @@ pub fn starter_note(bank: &Bank) -> Option<String> {
 }
 
 /// Files grouped for display: folder → (direct files, archived files).
-pub type Grouped = BTreeMap<Folder, (Vec<String>, Vec<String>)>;
+/// The tree's rows share these paths: a large bank has 100,000 of them.
+pub type Grouped = BTreeMap<Folder, (Vec<Arc<str>>, Vec<Arc<str>>)>;
 
 /// Pure over the bank and its flagged files, so a worker can build it
 /// before the bank is shown.
@@ -145,7 +148,7 @@ pub fn group_files(bank: &Bank, sort: TreeSort, flagged: &Flagged) -> Grouped {
     files.extend(bank.templates.iter().map(String::as_str));
     files.extend(bank.problems.iter().map(|p| p.path.as_str()));
     files.extend(bank.skipped.iter().map(|s| s.path.as_str()));
-    let mut grouped = group_paths(files.into_iter().map(str::to_owned));
+    let mut grouped = group_paths(files.into_iter().map(Arc::from));
     // Dates are read once per sort, not per comparison.
     let date = |rel: &str| {
         bank.find(rel)
@@ -162,7 +165,7 @@ pub fn group_files(bank: &Bank, sort: TreeSort, flagged: &Flagged) -> Grouped {
                     keyed.sort_by(|(x, _), (y, _)| y.cmp(x));
                     list.extend(keyed.into_iter().map(|(_, r)| r));
                 }
-                TreeSort::Findings => list.sort_by_key(|r| !flagged.contains(r.as_str())),
+                TreeSort::Findings => list.sort_by_key(|r| !flagged.contains(&**r)),
             }
         }
     }
@@ -188,7 +191,7 @@ fn show_dates(bank: &Bank, rows: &mut [TreeRow]) {
 
 /// Paths grouped by numbered folder, the inbox's archive apart, in the
 /// order given; paths outside the numbered folders are left out.
-fn group_paths(paths: impl Iterator<Item = String>) -> Grouped {
+fn group_paths(paths: impl Iterator<Item = Arc<str>>) -> Grouped {
     let archive_prefix = format!("{}/{ARCHIVE_DIR}/", Folder::Inbox.dir_name());
     let mut grouped: Grouped = BTreeMap::new();
     for rel in paths {
@@ -208,7 +211,7 @@ fn group_paths(paths: impl Iterator<Item = String>) -> Grouped {
 /// The files a bank's walk found, grouped in the order of their names:
 /// the tree shown while they are read.
 pub fn group_listing(paths: Vec<String>) -> Grouped {
-    let mut grouped = group_paths(paths.into_iter());
+    let mut grouped = group_paths(paths.into_iter().map(Arc::from));
     for (files, archived) in grouped.values_mut() {
         files.sort_by(|a, b| natural_cmp(a, b));
         archived.sort_by(|a, b| natural_cmp(a, b));
@@ -459,7 +462,7 @@ fn bank_tree(bank: Option<&Bank>, grouped: &Grouped) -> GroupTree {
             .map(|(a, b)| (a.as_slice(), b.as_slice()))
             .unwrap_or((&[], &[]));
         for rel in archived.iter().chain(files) {
-            let skip = skipped.get(rel.as_str());
+            let skip = skipped.get(&**rel);
             let label = file_label(rel);
             // The reason first, so a narrow tree still shows it.
             let label = match skip {
@@ -512,7 +515,7 @@ impl BankPane {
         if let Some(i) = self
             .rows
             .iter()
-            .position(|r| matches!(&r.kind, RowKind::File { rel: r } if r == rel))
+            .position(|r| matches!(&r.kind, RowKind::File { rel: r } if **r == *rel))
         {
             self.cursor.select(i, self.rows.len(), height);
         }
@@ -539,7 +542,7 @@ impl BankPane {
 fn row_key(r: &TreeRow) -> &str {
     match &r.kind {
         RowKind::Folder { key, .. } => key,
-        RowKind::File { rel } => rel,
+        RowKind::File { rel } => rel.as_ref(),
     }
 }
 
@@ -607,7 +610,7 @@ pub fn draw(frame: &mut Frame, area: Rect, pane: &BankPane, focused: bool, theme
 impl BankPane {
     fn selected_file(&self) -> Option<String> {
         match self.selected().map(|r| &r.kind) {
-            Some(RowKind::File { rel }) => Some(rel.clone()),
+            Some(RowKind::File { rel }) => Some(rel.to_string()),
             _ => None,
         }
     }

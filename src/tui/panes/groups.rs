@@ -5,6 +5,7 @@
 //! finding marks that reach folded folders, and status badges.
 
 use std::collections::{BTreeSet, HashMap};
+use std::sync::Arc;
 
 use membank_core::memory::Memory;
 use membank_core::text::sanitize_for_terminal;
@@ -45,7 +46,7 @@ enum Node {
         apart: bool,
     },
     File {
-        rel: String,
+        rel: Arc<str>,
         label: String,
         /// Entries inside the file, for layouts that keep several per file.
         entries: usize,
@@ -80,7 +81,7 @@ impl GroupTree {
                 .filter(|s| !s.is_empty() && *s != "active")
                 .map(|s| sanitize_for_terminal(s, false));
             let file = Node::File {
-                rel: d.path.to_owned(),
+                rel: Arc::from(d.path),
                 label: sanitize_for_terminal(&d.title, false),
                 entries: memory.entries(id).len(),
                 badge,
@@ -175,7 +176,7 @@ impl GroupTree {
                         private,
                         skipped,
                     } => {
-                        let is_flagged = flagged.contains(rel.as_str());
+                        let is_flagged = flagged.contains(&**rel);
                         any_flagged |= is_flagged;
                         rows.push(TreeRow {
                             depth,
@@ -206,7 +207,7 @@ impl GroupTree {
         fn walk(nodes: &[Node], rel: &str, trail: &mut Vec<String>) -> bool {
             for n in nodes {
                 match n {
-                    Node::File { rel: r, .. } if r == rel => return true,
+                    Node::File { rel: r, .. } if **r == *rel => return true,
                     Node::Folder { key, children, .. } => {
                         trail.push(key.clone());
                         if walk(children, rel, trail) {
@@ -326,11 +327,11 @@ impl FolderTreeBuilder {
     }
 
     /// Add the file `rel` (its folders made as needed) under `label`.
-    pub fn file(&mut self, rel: &str, label: String, skipped: bool) {
+    pub fn file(&mut self, rel: &Arc<str>, label: String, skipped: bool) {
         let parts: Vec<&str> = rel.split('/').collect();
         let folders = &parts[..parts.len().saturating_sub(1)];
         let node = Node::File {
-            rel: rel.to_owned(),
+            rel: Arc::clone(rel),
             label,
             entries: 0,
             badge: None,

@@ -118,7 +118,7 @@ pub fn open(app: &mut App, action: crate::tui::keys::Action) {
         return;
     };
     let selected = app.panes.bank.selected().map(|r| match &r.kind {
-        RowKind::File { rel } => rel.clone(),
+        RowKind::File { rel } => rel.to_string(),
         RowKind::Folder { key, .. } => key.clone(),
     });
     let purpose = match action {

@@ -22,7 +22,7 @@ impl App {
             sort: self.panes.bank.sort,
             expanded: self.panes.bank.expanded().clone(),
             ranking: self.panes.context.ranking(),
-            health: self.panes.health.view(&self.theme),
+            health: self.panes.health.view(),
         }
     }
 
@@ -106,6 +106,9 @@ impl App {
         // Freeing a large memory and its report takes a noticeable part of
         // a second: let a worker do it.
         crate::tui::drop_later::drop_later((old_memory, old_health));
+        // The read's buffers on its threads are free by now, the old
+        // memory soon: their pages would otherwise stay resident.
+        crate::tui::drop_later::give_back_pages_later();
     }
 
     /// Start reading the files that changed while another read was under way.
@@ -145,8 +148,7 @@ impl App {
         self.health = Arc::new(report);
         let (memory, theme, p) = (self.memory.as_ref(), &self.theme, &mut self.panes);
         let laid_out = derived.as_mut().and_then(|d| d.health.take());
-        p.health
-            .refresh_laid_out(self.health.clone(), laid_out, theme, hh);
+        p.health.refresh_laid_out(self.health.clone(), laid_out, hh);
         p.article.set_health(self.health.clone());
         match derived {
             Some(derived) => {
@@ -234,6 +236,8 @@ impl App {
             // The memory is shared until here: let the interface read
             // changed files into it again.
             drop(memory);
+            // The build's tables on the worker threads are free now.
+            crate::tui::drop_later::give_back_pages();
             Msg::SearchIndexed(Indexed { generation, index })
         });
         match ran {

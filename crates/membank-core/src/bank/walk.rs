@@ -229,15 +229,19 @@ fn walk_entry(
     }
     let is_link = entry.path_is_symlink();
     // Checked, not assumed: a file read by name in the wrong folder would
-    // be another file.
+    // be another file. Only what the walk saw as a regular file is read by
+    // name (and then in one call when small); anything else, a FIFO or a
+    // device, is opened by its path and refused on the open handle.
     let dir = entry
         .depth()
         .checked_sub(1)
         .and_then(|up| branch.get(up))
         .copied()
         .filter(|&d| {
-            dirs.get(d as usize)
-                .is_some_and(|(dir, _)| is_parent(dir, entry.path()))
+            ft.is_file()
+                && dirs
+                    .get(d as usize)
+                    .is_some_and(|(dir, _)| is_parent(dir, entry.path()))
         })
         .unwrap_or(u32::MAX);
     let seq = u32::try_from(found.len()).unwrap_or(u32::MAX);

@@ -61,6 +61,21 @@ impl Explanations {
         }
     }
 
+    /// Room for the whole file once `read` of its bytes gave what is kept
+    /// so far: a file read in pieces has no line count up front, and
+    /// doubling the list as it grows would hold up to twice what it needs.
+    pub(super) fn reserve_for_share(&mut self, read: u64, size: u64) {
+        let Some(scale) = share_scale(read, size) else {
+            return;
+        };
+        let lines = (self.entries.len() as f64 * scale) as usize;
+        let text = (self.text.len() as f64 * scale) as usize;
+        self.entries
+            .reserve_exact(lines.saturating_sub(self.entries.len()));
+        self.text
+            .reserve_exact(text.saturating_sub(self.text.len()));
+    }
+
     /// Keep `exp`, whose tokens are `tokens`, space-separated.
     pub(super) fn push(&mut self, exp: &Explanation, tokens: &str) {
         self.text.push_str(&exp.id);
@@ -187,4 +202,10 @@ impl Explanations {
             done.into_iter().flatten()
         })
     }
+}
+
+/// How much more than what `read` of `size` bytes gave the whole file will
+/// give, with a little to spare; `None` when nothing is known yet.
+pub(super) fn share_scale(read: u64, size: u64) -> Option<f64> {
+    (read > 0 && size > read).then(|| size as f64 / read as f64 * 1.05)
 }

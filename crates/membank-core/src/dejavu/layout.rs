@@ -51,6 +51,23 @@ pub fn open_project(
     crate::memory::open_as::<Project>(path, forced, &LAYOUT).map(|p| *p)
 }
 
+/// [`open_project`] for a command that only scans the impressions: they
+/// are read in pieces rather than held (see [`Project::load_root_streamed`]).
+pub fn open_project_streamed(
+    path: &Path,
+    forced: Option<&'static LayoutSpec>,
+) -> Result<Project, OpenError> {
+    let found = crate::memory::detect(path, forced)?;
+    if *found.spec != LAYOUT {
+        return Err(OpenError::WrongLayout {
+            path: path.to_path_buf(),
+            found: found.spec,
+            wanted: &LAYOUT,
+        });
+    }
+    Ok(Project::load_root_streamed(found.root))
+}
+
 /// One entry of the document list.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum DocSource {

@@ -20,6 +20,7 @@ pub mod project;
 pub mod recall;
 pub mod record;
 pub mod rename;
+pub mod stream;
 pub mod supersede;
 pub mod writeback;
 

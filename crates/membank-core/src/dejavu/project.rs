@@ -14,7 +14,9 @@ use serde::Serialize;
 use super::jsonl::JsonlFile;
 use super::layout::DocSource;
 use super::paths;
+use super::recall::Impressions;
 use super::record::{self, Frontmatter, Link, RecordKind};
+use super::stream::StreamedJsonl;
 use super::{AGENTS_PATH, FEEDBACK_PATH, IMPRESSIONS_PATH, MEMORY_DIR, SUMMARY_PATH};
 use crate::memory::DocId;
 use crate::safe_read::{ReadError, RootReader};
@@ -148,6 +150,10 @@ pub struct Project {
     /// for every document, so kept apart rather than searched for.
     linked_private: std::collections::BTreeSet<String>,
     reader: Option<RootReader>,
+    /// `impressions.jsonl` opened to be read in pieces rather than read
+    /// whole (see [`Project::load_root_streamed`]).
+    streamed: Option<Arc<StreamedJsonl>>,
+    stream_impressions: bool,
 }
 
 /// True for the files the reference doctor scans as text.
@@ -168,9 +174,23 @@ impl Project {
     /// Load a project whose root is known (a missing `memory/` gives an
     /// empty project whose checks say what is missing).
     pub fn load_root(root: PathBuf) -> Project {
+        Project::load_root_with(root, false)
+    }
+
+    /// [`Project::load_root`] for a command that only scans the
+    /// impressions (recall): `impressions.jsonl` is opened, under the same
+    /// rules, but not read, so a large one is never held whole. It is then
+    /// in [`Project::impressions_source`] only: `impressions` stays `None`
+    /// and its routes are not among the backlinks.
+    pub fn load_root_streamed(root: PathBuf) -> Project {
+        Project::load_root_with(root, true)
+    }
+
+    fn load_root_with(root: PathBuf, stream_impressions: bool) -> Project {
         let mut p = Project {
             reader: RootReader::for_root(&root).ok().map(|r| r.named("project")),
             root,
+            stream_impressions,
             ..Project::default()
         };
         p.walk_memory();
@@ -336,6 +356,19 @@ impl Project {
             if !is_text_file(&rel) {
                 continue;
             }
+            if self.stream_impressions && rel == IMPRESSIONS_PATH {
+                match reader.open_walked(entry.path(), symlink) {
+                    Ok((file, size)) => {
+                        let cap = reader.policy().max_file_bytes;
+                        self.streamed = Some(Arc::new(StreamedJsonl::new(rel, file, size, cap)));
+                    }
+                    Err(e) => self.problems.push(ReadProblem {
+                        path: rel,
+                        message: read_message(&e),
+                    }),
+                }
+                continue;
+            }
             let mut buf = Vec::new();
             match read(&mut buf).map(|_| Some(buf)) {
                 Ok(Some(bytes)) => {
@@ -395,6 +428,16 @@ impl Project {
         }
         self.backlinks = map;
         self.routes = routes;
+    }
+
+    /// The impressions to scan: the file read whole, or opened to be read
+    /// in pieces; `None` when there is none to read.
+    pub fn impressions_source(&self) -> Option<Impressions<'_>> {
+        match (&self.impressions, &self.streamed) {
+            (Some(file), _) => Some(Impressions::Loaded(file)),
+            (None, Some(streamed)) => Some(Impressions::Streamed(streamed)),
+            (None, None) => None,
+        }
     }
 
     /// The `record_path` of the impression at this index of

@@ -14,8 +14,11 @@ use regex::Regex;
 use serde::Serialize;
 
 pub use super::explained::Explanations;
+use rayon::prelude::*;
+
 use super::js::{self, JsValue};
-use super::jsonl::{JsonlFile, JsonlLine};
+use super::jsonl::{CHUNK, JsonlFile, JsonlLine};
+use super::stream::{LinePlace, StreamError, StreamedJsonl};
 use super::{IMPRESSIONS_PATH, SUMMARY_PATH};
 
 /// Runs of General Category L or N, as `/[\p{L}\p{N}]+/gu`.
@@ -165,6 +168,27 @@ pub struct Recall {
     pub scanned: usize,
     /// Impressions pointing at private records were left out.
     shared: bool,
+    /// Where each match's line is, in file order, when the file was read
+    /// in pieces: the lines explained are read again from there.
+    places: Vec<LinePlace>,
+}
+
+/// The impressions a scan reads: the file held whole, or opened to be
+/// read in pieces.
+#[derive(Debug, Clone, Copy)]
+pub enum Impressions<'a> {
+    Loaded(&'a JsonlFile),
+    Streamed(&'a StreamedJsonl),
+}
+
+impl Impressions<'_> {
+    /// The file's path in the project.
+    pub fn path(&self) -> &str {
+        match self {
+            Impressions::Loaded(f) => &f.path,
+            Impressions::Streamed(s) => &s.path,
+        }
+    }
 }
 
 /// Scan the impressions for a cue. `None` means the file does not exist.
@@ -181,28 +205,73 @@ pub fn recall_shared(impressions: Option<&JsonlFile>, cue: &str) -> Recall {
 }
 
 fn recall_where(impressions: Option<&JsonlFile>, cue: &str, shared: bool) -> Recall {
-    scan(impressions, cue, shared, false).0
+    loaded(scan(
+        impressions.map(Impressions::Loaded),
+        cue,
+        shared,
+        false,
+    ))
+    .0
+}
+
+/// A file held whole is never read again, so its scan cannot fail.
+fn loaded(scanned: Result<(Recall, Explanations), StreamError>) -> (Recall, Explanations) {
+    scanned.unwrap_or_else(|_| unreachable!("a file held whole is not read during the scan"))
 }
 
 /// Scan the impressions for a cue, keeping every impression's explanation
 /// from the same pass: for a reader of all of them, who would otherwise
 /// parse and tokenize each line a second time.
 pub fn recall_explained(impressions: Option<&JsonlFile>, cue: &str) -> (Recall, Explanations) {
-    scan(impressions, cue, false, true)
+    loaded(scan(impressions.map(Impressions::Loaded), cue, false, true))
 }
+
+/// What a scan leaves out and keeps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ScanOptions {
+    /// Leave out the impressions pointing at a private record, as
+    /// [`recall_shared`] does.
+    pub shared: bool,
+    /// Keep every impression's explanation, as [`recall_explained`] does.
+    pub explain_all: bool,
+}
+
+/// The scan of `impressions`, held whole or read in pieces, in one pass;
+/// the explanations are empty unless `options.explain_all`. An error only
+/// when a file read in pieces could not be read.
+pub fn recall_from(
+    impressions: Option<Impressions<'_>>,
+    cue: &str,
+    options: ScanOptions,
+) -> Result<(Recall, Explanations), StreamError> {
+    scan(impressions, cue, options.shared, options.explain_all)
+}
+
+/// One line's outcome, as the pool hands it back: its explanation, its
+/// tokens when kept, its match and, for a match read in pieces, where
+/// the line is.
+type Outcome = (
+    Explanation,
+    Option<String>,
+    Option<Match>,
+    Option<LinePlace>,
+);
 
 /// The one pass over the lines: ranks them and, when `keep`, writes each
 /// one's explanation into the store as it goes.
 fn scan(
-    impressions: Option<&JsonlFile>,
+    impressions: Option<Impressions<'_>>,
     cue: &str,
     shared: bool,
     keep: bool,
-) -> (Recall, Explanations) {
+) -> Result<(Recall, Explanations), StreamError> {
     let cue_tokens = tokenize(cue);
-    let room = impressions.filter(|_| keep).map_or(0, |f| f.lines.len());
+    let room = match impressions {
+        Some(Impressions::Loaded(f)) if keep => f.lines.len(),
+        _ => 0,
+    };
     let mut explained = Explanations::for_cue(&cue_tokens, room);
-    let Some(file) = impressions else {
+    let Some(source) = impressions else {
         let r = Recall {
             cue: cue.to_owned(),
             cue_tokens,
@@ -219,42 +288,94 @@ fn scan(
             }],
             scanned: 0,
             shared,
+            places: Vec::new(),
         };
-        return (r, explained);
+        return Ok((r, explained));
     };
     // Of each line only what the result keeps: its match, its error and,
     // when asked for, its explanation with the tokens as one text.
-    let outcomes = file.map_in_order(|line| {
+    let one = |number: usize, raw: &str| {
         let mut tokens = keep.then(String::new);
         let keep = match tokens.as_mut() {
             Some(joined) => Keep::Joined(joined),
             None => Keep::Nothing,
         };
-        let (exp, found) = explain(line, &cue_tokens, shared, keep)?;
+        let (exp, found) = explain(number, raw, &cue_tokens, shared, keep)?;
         Some((exp, tokens, found))
-    });
+    };
+    let path = source.path().to_owned();
     let mut scanned = 0;
     let mut matches: Vec<Match> = Vec::new();
+    let mut places: Vec<LinePlace> = Vec::new();
     let mut diagnostics: Vec<ScanDiagnostic> = Vec::new();
-    for (line, outcome) in outcomes {
-        let Some((exp, tokens, found)) = outcome else {
-            continue;
-        };
-        scanned += 1;
-        if let Considered::Invalid { error } = &exp.considered {
-            diagnostics.push(ScanDiagnostic {
-                id: format!("invalid-line-{}", line.line),
-                level: "error",
-                message: "Invalid impression record",
-                path: file.path.clone(),
-                line: Some(line.line),
-                error: Some(error.clone()),
-            });
+    // `share`: how far into how large a file these lines reach, when the
+    // file is read in pieces, to make room for the whole file at once.
+    let mut absorb = |outcomes: Vec<Option<Outcome>>, share: Option<(u64, u64)>| {
+        for (exp, tokens, found, place) in outcomes.into_iter().flatten() {
+            scanned += 1;
+            if let Considered::Invalid { error } = &exp.considered {
+                diagnostics.push(ScanDiagnostic {
+                    id: format!("invalid-line-{}", exp.line),
+                    level: "error",
+                    message: "Invalid impression record",
+                    path: path.clone(),
+                    line: Some(exp.line),
+                    error: Some(error.clone()),
+                });
+            }
+            if let Some(tokens) = tokens {
+                explained.push(&exp, &tokens);
+            }
+            matches.extend(found);
+            places.extend(place);
         }
-        if let Some(tokens) = tokens {
-            explained.push(&exp, &tokens);
+        if let Some((read, size)) = share {
+            explained.reserve_for_share(read, size);
+            if let Some(scale) = super::explained::share_scale(read, size) {
+                let more = ((matches.len() as f64 * scale) as usize).saturating_sub(matches.len());
+                matches.reserve_exact(more);
+                places.reserve_exact(more);
+            }
         }
-        matches.extend(found);
+    };
+    match source {
+        Impressions::Loaded(file) => {
+            let parallel = crate::parallel::pays(file.lines.len());
+            let each = |l: &JsonlLine| {
+                one(l.line, l.raw()).map(|(exp, tokens, found)| (exp, tokens, found, None))
+            };
+            for chunk in file.lines.chunks(CHUNK) {
+                let outcomes = if parallel {
+                    chunk.par_iter().map(each).collect()
+                } else {
+                    chunk.iter().map(each).collect()
+                };
+                absorb(outcomes, None);
+            }
+        }
+        Impressions::Streamed(file) => {
+            let mut first = true;
+            file.for_each_piece(|piece| {
+                let each = |l: &super::stream::ScannedLine<'_>| {
+                    one(l.line, &l.raw).map(|(exp, tokens, found)| {
+                        let place = found.is_some().then(|| l.place());
+                        (exp, tokens, found, place)
+                    })
+                };
+                let outcomes = if crate::parallel::pays(piece.len()) {
+                    piece.par_iter().map(each).collect()
+                } else {
+                    piece.iter().map(each).collect()
+                };
+                // The first piece tells how much the whole file will keep:
+                // room made once rather than doubled as it grows.
+                let share = piece
+                    .last()
+                    .filter(|_| std::mem::take(&mut first))
+                    .map(|last| (last.end(), file.size()));
+                absorb(outcomes, share);
+            })?;
+        }
     }
     // As the reference's stable sort leaves them: equal scores in file
     // order (an unstable sort by both needs no scratch copy of them all).
@@ -272,8 +393,9 @@ fn scan(
         diagnostics,
         scanned,
         shared,
+        places,
     };
-    (r, explained)
+    Ok((r, explained))
 }
 
 /// What the scan keeps of an impression's tokens.
@@ -288,12 +410,13 @@ enum Keep<'a> {
 /// One line's explanation and match; `None` when the line is left out for
 /// the reader.
 fn explain(
-    line: &JsonlLine,
+    number: usize,
+    raw: &str,
     cue: &[String],
     shared: bool,
     keep: Keep,
 ) -> Option<(Explanation, Option<Match>)> {
-    let value = js::parse_keeping(line.raw(), &SCANNED_KEYS);
+    let value = js::parse_keeping(raw, &SCANNED_KEYS);
     if shared
         && let Ok(v) = &value
         && v.get("record_path")
@@ -303,7 +426,7 @@ fn explain(
         return None;
     }
     let mut exp = Explanation {
-        line: line.line,
+        line: number,
         id: String::new(),
         considered: Considered::Scored,
         tokens: Vec::new(),
@@ -316,10 +439,7 @@ fn explain(
         rank: None,
     };
     let found = match score_line(value.as_ref(), cue, &mut exp, keep) {
-        Ok(m) => m.map(|m| Match {
-            line: line.line,
-            ..m
-        }),
+        Ok(m) => m.map(|m| Match { line: number, ..m }),
         Err(error) => {
             exp.considered = Considered::Invalid { error };
             None
@@ -346,7 +466,13 @@ impl Recall {
             .collect();
         ranks.sort_unstable();
         let ranked = move |line: &JsonlLine| {
-            let (mut exp, _) = explain(line, &self.cue_tokens, self.shared, Keep::InExplanation)?;
+            let (mut exp, _) = explain(
+                line.line,
+                line.raw(),
+                &self.cue_tokens,
+                self.shared,
+                Keep::InExplanation,
+            )?;
             if let Ok(i) = ranks.binary_search_by_key(&exp.line, |&(line, _)| line) {
                 exp.rank = Some(ranks[i].1);
             }
@@ -359,22 +485,43 @@ impl Recall {
     }
 
     /// The explanations of the `limit` best matches, best first.
-    pub fn best_explained(&self, file: Option<&JsonlFile>, limit: usize) -> Vec<Explanation> {
-        let Some(file) = file else {
-            return Vec::new();
-        };
-        self.matches
-            .iter()
-            .take(limit)
-            .enumerate()
-            .filter_map(|(i, m)| {
-                let line = file.line(m.line)?;
-                let (mut exp, _) =
-                    explain(line, &self.cue_tokens, self.shared, Keep::InExplanation)?;
+    /// `impressions` is what this result scanned; a file read in pieces
+    /// is read again at those lines, and an error says it changed since.
+    pub fn best_explained(
+        &self,
+        impressions: Option<Impressions<'_>>,
+        limit: usize,
+    ) -> Result<Vec<Explanation>, StreamError> {
+        let mut best = Vec::new();
+        for (i, m) in self.matches.iter().take(limit).enumerate() {
+            let read_again;
+            let raw = match impressions {
+                None => break,
+                Some(Impressions::Loaded(file)) => match file.line(m.line) {
+                    Some(line) => line.raw(),
+                    None => continue,
+                },
+                Some(Impressions::Streamed(file)) => {
+                    // Places are in file order, as the lines were read.
+                    let Ok(at) = self.places.binary_search_by_key(&m.line, |p| p.line) else {
+                        continue;
+                    };
+                    read_again = file.read_line(&self.places[at])?;
+                    &read_again
+                }
+            };
+            if let Some((mut exp, _)) = explain(
+                m.line,
+                raw,
+                &self.cue_tokens,
+                self.shared,
+                Keep::InExplanation,
+            ) {
                 exp.rank = Some(i + 1);
-                Some(exp)
-            })
-            .collect()
+                best.push(exp);
+            }
+        }
+        Ok(best)
     }
 }
 
@@ -758,7 +905,9 @@ mod tests {
         let mut ranked: Vec<&Explanation> =
             explanations.iter().filter(|e| e.rank.is_some()).collect();
         ranked.sort_by_key(|e| e.rank);
-        let best = whole.best_explained(Some(&file), 7);
+        let best = whole
+            .best_explained(Some(Impressions::Loaded(&file)), 7)
+            .unwrap();
         assert_eq!(best.iter().collect::<Vec<_>>(), ranked[..7]);
     }
 
@@ -817,7 +966,9 @@ mod tests {
             assert_eq!(ranked.len(), plain.matches.len(), "{cue}");
             for limit in [0, 1, 5, 50] {
                 let n = limit.min(ranked.len());
-                let best = plain.best_explained(Some(&file), limit);
+                let best = plain
+                    .best_explained(Some(Impressions::Loaded(&file)), limit)
+                    .unwrap();
                 assert_eq!(format!("{best:?}"), format!("{:?}", &ranked[..n]), "{cue}");
             }
         }
@@ -830,6 +981,91 @@ mod tests {
                 .all(|w| w[0].rank.unwrap() + 1 == w[1].rank.unwrap())
         );
         assert_eq!(r.matches[ties[0].rank.unwrap() - 1].line, ties[0].line);
+    }
+
+    /// A project whose impressions are `text`, loaded whole and streamed.
+    fn both_ways(
+        text: &str,
+    ) -> (
+        tempfile::TempDir,
+        super::super::Project,
+        super::super::Project,
+    ) {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("memory")).unwrap();
+        std::fs::write(dir.path().join(IMPRESSIONS_PATH), text).unwrap();
+        let whole = super::super::Project::load_root(dir.path().to_path_buf());
+        let streamed = super::super::Project::load_root_streamed(dir.path().to_path_buf());
+        assert!(matches!(
+            whole.impressions_source(),
+            Some(Impressions::Loaded(_))
+        ));
+        assert!(streamed.impressions.is_none());
+        (dir, whole, streamed)
+    }
+
+    #[test]
+    fn a_file_read_in_pieces_scans_as_the_file_held_whole() {
+        // Several pieces, lines cut at their edges, CRLF, non-Latin
+        // letters, ties and a last line without a line feed.
+        let mut text = odd_and_tied_impressions().replace("\n{\"id\":\"tie-", "\r\n{\"id\":\"tie-");
+        text.push_str("\n{\"id\":\"last\",\"keywords\":[\"settings\"]}");
+        assert!(text.len() > 2 * super::super::stream::PIECE);
+        let (_dir, whole, streamed) = both_ways(&text);
+        for cue in [
+            "settings café οδος legacy 数据",
+            "settings sync",
+            "nothing here",
+        ] {
+            for (shared, explain_all) in [(false, false), (false, true), (true, true)] {
+                let options = ScanOptions {
+                    shared,
+                    explain_all,
+                };
+                let (a, kept_a) = recall_from(whole.impressions_source(), cue, options).unwrap();
+                let (b, kept_b) = recall_from(streamed.impressions_source(), cue, options).unwrap();
+                assert_eq!(a.matches, b.matches, "{cue}");
+                assert_eq!(a.diagnostics, b.diagnostics, "{cue}");
+                assert_eq!((a.scanned, a.level, a.score), (b.scanned, b.level, b.score));
+                assert_eq!(b.places.len(), b.matches.len());
+                assert_eq!(format!("{kept_a:?}"), format!("{kept_b:?}"), "{cue}");
+                for limit in [0, 1, 5, 50, usize::MAX] {
+                    let best_a = a.best_explained(whole.impressions_source(), limit).unwrap();
+                    let best_b = b
+                        .best_explained(streamed.impressions_source(), limit)
+                        .unwrap();
+                    assert_eq!(
+                        format!("{best_a:?}"),
+                        format!("{best_b:?}"),
+                        "{cue} {limit}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_line_changed_after_the_scan_is_reported_not_mixed_in() {
+        let text = concat!(
+            r#"{"id":"a","keywords":["settings","sync"],"weight":0.9}"#,
+            "\n",
+            r#"{"id":"b","keywords":["settings"],"weight":0.1}"#,
+            "\n"
+        );
+        let (dir, _whole, streamed) = both_ways(text);
+        let source = streamed.impressions_source();
+        let (r, _) = recall_from(source, "settings sync", ScanOptions::default()).unwrap();
+        assert_eq!(r.best_explained(source, 2).unwrap().len(), 2);
+        // Written over in place, same length: the open file shows it.
+        std::fs::write(
+            dir.path().join(IMPRESSIONS_PATH),
+            text.replace("\"b\"", "\"c\""),
+        )
+        .unwrap();
+        assert_eq!(r.best_explained(source, 1).unwrap()[0].id, "a");
+        let e = r.best_explained(source, 2).unwrap_err();
+        assert_eq!((e.path.as_str(), e.line), (IMPRESSIONS_PATH, Some(2)));
+        assert!(e.to_string().contains("changed while it was read"), "{e}");
     }
 
     #[test]

@@ -12,6 +12,7 @@ use std::fmt::Write as _;
 
 use super::MemFile;
 use super::query::EntryRef;
+use crate::json::push_string;
 
 /// Append the rows of `file`'s entries to `out`, joined by `,\n    ` as
 /// [`crate::json::ItemStream::push`] joins items: the text that pushing
@@ -25,7 +26,7 @@ pub fn push_file_rows(out: &mut String, file: &MemFile) {
     // Every field but id, line and text is the file's.
     let shared = EntryRef { file, entry: first }.to_json();
     let mut head = String::from("{\n      \"file\": ");
-    push_str(&mut head, shared.file);
+    push_string(&mut head, shared.file);
     head.push_str(",\n      \"id\": ");
     let mut middle = String::from(",\n      \"app\": ");
     push_opt(&mut middle, shared.app);
@@ -45,89 +46,20 @@ pub fn push_file_rows(out: &mut String, file: &MemFile) {
             out.push_str(",\n    ");
         }
         out.push_str(&head);
-        push_str(out, &entry.id);
+        push_string(out, &entry.id);
         out.push_str(&middle);
         let _ = write!(out, "{}", entry.line);
         out.push_str(",\n      \"text\": ");
-        push_str(out, file.entry_text(entry));
+        push_string(out, file.entry_text(entry));
         out.push_str("\n    }");
     }
 }
 
 fn push_opt(out: &mut String, value: Option<&str>) {
     match value {
-        Some(s) => push_str(out, s),
+        Some(s) => push_string(out, s),
         None => out.push_str("null"),
     }
-}
-
-/// `s` as a JSON string, escaped as [`crate::json`] escapes it: what JSON
-/// requires as serde_json writes it (`\"`, `\\`, the short escapes, other
-/// controls as `\u00xx`), then every [`crate::json::needs_escape`]
-/// character as `\uxxxx`.
-fn push_str(out: &mut String, s: &str) {
-    out.push('"');
-    let bytes = s.as_bytes();
-    let mut plain_from = 0;
-    let mut at = 0;
-    while at < bytes.len() {
-        // Most of an entry is plain ASCII: passed over eight bytes at once.
-        if let Some(Ok(word)) = bytes.get(at..at + 8).map(<[u8; 8]>::try_from)
-            && !any_to_look_at(u64::from_le_bytes(word))
-        {
-            at += 8;
-            continue;
-        }
-        let b = bytes[at];
-        if (0x20..0x7f).contains(&b) && b != b'"' && b != b'\\' {
-            at += 1;
-            continue;
-        }
-        if b < 0x80 {
-            out.push_str(&s[plain_from..at]);
-            match b {
-                b'"' => out.push_str("\\\""),
-                b'\\' => out.push_str("\\\\"),
-                0x08 => out.push_str("\\b"),
-                0x0c => out.push_str("\\f"),
-                b'\n' => out.push_str("\\n"),
-                b'\r' => out.push_str("\\r"),
-                b'\t' => out.push_str("\\t"),
-                // The other controls, and DEL.
-                _ => {
-                    let _ = write!(out, "\\u{:04x}", b);
-                }
-            }
-            at += 1;
-            plain_from = at;
-            continue;
-        }
-        let Some(c) = s[at..].chars().next() else {
-            break;
-        };
-        if crate::json::needs_escape(c) {
-            out.push_str(&s[plain_from..at]);
-            let _ = write!(out, "\\u{:04x}", c as u32);
-            plain_from = at + c.len_utf8();
-        }
-        at += c.len_utf8();
-    }
-    out.push_str(&s[plain_from..]);
-    out.push('"');
-}
-
-/// Is any of these eight bytes a control, `"`, `\`, DEL or not ASCII?
-/// (Each test is exact for "some byte is": a borrow only ever starts at
-/// a byte that matches.)
-fn any_to_look_at(word: u64) -> bool {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let zero_byte = |v: u64| v.wrapping_sub(ONES) & !v & HIGH;
-    let below_space = word.wrapping_sub(ONES * 0x20) & !word & HIGH;
-    let quote = zero_byte(word ^ (ONES * u64::from(b'"')));
-    let backslash = zero_byte(word ^ (ONES * u64::from(b'\\')));
-    let del = zero_byte(word ^ (ONES * 0x7f));
-    (below_space | quote | backslash | del | (word & HIGH)) != 0
 }
 
 #[cfg(test)]
@@ -198,24 +130,6 @@ mod tests {
             let mut got = String::new();
             push_file_rows(&mut got, &file);
             assert_eq!(got, written_by_the_json_writer(&file), "U+{:04X}", c as u32);
-        }
-    }
-
-    #[test]
-    fn every_byte_to_look_at_is_seen_in_every_place_of_a_word() {
-        for b in 0..=255u8 {
-            let look = b < 0x20 || b == b'"' || b == b'\\' || b >= 0x7f;
-            for at in 0..8 {
-                for fill in [b'a', b' ', b'~', b'!', b'0'] {
-                    let mut word = [fill; 8];
-                    word[at] = b;
-                    assert_eq!(
-                        any_to_look_at(u64::from_le_bytes(word)),
-                        look,
-                        "{b:#x} at {at}"
-                    );
-                }
-            }
         }
     }
 

@@ -138,24 +138,69 @@ fn the_streamed_report_is_the_loaded_banks_report() {
 
 #[test]
 fn the_streamed_json_is_the_loaded_banks_json() {
+    // The streamed report writes its rows by hand; the loaded bank's goes
+    // through the serializer. Hostile names and values are among the rows
+    // (every character class the escaping tells apart), with every kind of
+    // match and drop.
     let d = bank(400, 11);
+    let hostile = [
+        (
+            "02_TERMINOLOGY/q\"uo\\te\u{1}\u{1f}\u{7f}.md",
+            "\"Acme\\u0007\"",
+        ),
+        (
+            "02_TERMINOLOGY/sep\u{2028}\u{2029}\u{202e}dm.txt.md",
+            "'Ac\"me\\'",
+        ),
+        (
+            "03_DOMAINS/c1\u{85}\u{9b}\u{200b}\u{feff}𝄞é\t.md",
+            "\"acme\\u009b\"",
+        ),
+        ("04_STYLE/nl\n\r\u{8}\u{c}.md", "Acme"),
+    ];
+    for (rel, client) in hostile {
+        std::fs::write(
+            d.path().join(rel),
+            format!(
+                "---\nclient: {client}\ndomain: \"Legal\\u2028\"\nlanguages: [\"EN-us → nl\\u0085\"]\n\
+                 last_updated: \"2026-01-01\\u001b\"\n---\nbody\n"
+            ),
+        )
+        .unwrap();
+    }
     let loaded = Bank::load(d.path()).unwrap();
-    let q = Query::of("acme", "legal", "en-US", "nl");
-    let want = build_listed(&loaded, &q, BudgetOptions::default(), 0);
-    let mut expected = Vec::new();
-    want.report
-        .explained(&loaded)
-        .write_json(&mut expected)
-        .unwrap();
-    let mut written = Vec::new();
-    stream(d.path(), &q, BudgetOptions::default(), 0)
-        .unwrap()
-        .write_json(&mut written)
-        .unwrap();
-    assert_eq!(
-        String::from_utf8(written).unwrap(),
-        String::from_utf8(expected).unwrap()
-    );
+    let queries = [
+        Query::of("acme", "legal", "en-US", "nl"),
+        Query::of("Acme\u{7}", "Legal\u{2028}", "en", ""),
+        Query::of("", "", "", "NL-be"),
+        Query::of("nobody", "", "", ""),
+    ];
+    for q in &queries {
+        for budget in [0, 300, 4000] {
+            for include_unscored in [false, true] {
+                let opts = BudgetOptions {
+                    budget,
+                    include_unscored,
+                };
+                let want = build_listed(&loaded, q, opts, 0);
+                let mut expected = Vec::new();
+                want.report
+                    .explained(&loaded)
+                    .write_json(&mut expected)
+                    .unwrap();
+                let mut written = Vec::new();
+                stream(d.path(), q, opts, 0)
+                    .unwrap()
+                    .write_json(&mut written)
+                    .unwrap();
+                assert_eq!(
+                    String::from_utf8(written).unwrap(),
+                    String::from_utf8(expected).unwrap(),
+                    "{q:?}, {opts:?}"
+                );
+            }
+        }
+    }
 }
 
 #[test]
