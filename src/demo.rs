@@ -197,7 +197,7 @@ fn write_files(dir: &Path) -> anyhow::Result<()> {
             at += 1;
         }
     }
-    folders.sort_by_key(|f| f.matches('/').count());
+    membank_core::shared_sort::sort_by_key(&mut folders, |f| f.matches('/').count());
     let mut seen = std::collections::HashSet::new();
     folders.retain(|f| seen.insert(f.clone()));
     let files: Vec<(String, &[u8])> = FILES

@@ -554,8 +554,8 @@ impl Bank {
                 Kept::Found(Found::Problem(p)) => bank.problems.push(p),
             }
         }
-        bank.skipped.sort_by(|a, b| a.path.cmp(&b.path));
-        bank.problems.sort_by(|a, b| a.path.cmp(&b.path));
+        crate::shared_sort::sort_by(&mut bank.skipped, |a, b| a.path.cmp(&b.path));
+        crate::shared_sort::sort_by(&mut bank.problems, |a, b| a.path.cmp(&b.path));
         bank.templates.sort();
         bank.other_files.sort();
         Ok((bank, kept))

@@ -41,6 +41,7 @@ pub mod safe_read;
 pub mod scoring;
 pub mod search;
 pub mod secrets;
+pub mod shared_sort;
 pub mod snapshot;
 pub mod stamp;
 pub mod suggest;

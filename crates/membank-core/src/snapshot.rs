@@ -25,7 +25,7 @@ pub struct Snapshot {
 /// is always a prefix of the deterministic order.
 pub fn build(bank: &Bank, cap: usize) -> Snapshot {
     let mut ids: Vec<usize> = bank.content_ids().collect();
-    ids.sort_by(|&a, &b| {
+    crate::shared_sort::sort_by(&mut ids, |&a, &b| {
         let (a, b) = (bank.article(a), bank.article(b));
         (a.folder, &a.rel_path).cmp(&(b.folder, &b.rel_path))
     });

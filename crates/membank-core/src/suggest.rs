@@ -40,7 +40,9 @@ pub fn closest<'a>(wanted: &str, known: impl IntoIterator<Item = &'a str>) -> Ve
     }
     // Best first; among equals the shorter (closer to what was typed), then
     // the caller's order.
-    scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.len().cmp(&b.1.len())));
+    crate::shared_sort::sort_by(&mut scored, |a, b| {
+        b.0.cmp(&a.0).then(a.1.len().cmp(&b.1.len()))
+    });
     let mut out: Vec<&str> = Vec::new();
     for (_, k) in scored {
         if !out.iter().any(|o| fold(o) == fold(k)) {

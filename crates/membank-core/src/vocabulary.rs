@@ -58,7 +58,7 @@ impl Tally {
                 }
             })
             .collect();
-        v.sort_by(|a, b| {
+        crate::shared_sort::sort_by(&mut v, |a, b| {
             b.articles
                 .cmp(&a.articles)
                 .then_with(|| a.value.to_lowercase().cmp(&b.value.to_lowercase()))

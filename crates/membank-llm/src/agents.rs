@@ -417,7 +417,7 @@ pub fn prepare_compile_only(
         .filter(|(id, _)| bank.article(*id).folder.is_content())
         .map(|(id, (w, r))| (id, w, r))
         .collect();
-    ranked.sort_by(|a, b| {
+    membank_core::shared_sort::sort_by(&mut ranked, |a, b| {
         b.1.cmp(&a.1)
             .then_with(|| scoring::tie_break(bank.article(a.0), bank.article(b.0)))
     });

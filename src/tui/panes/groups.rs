@@ -292,7 +292,7 @@ fn tally(nodes: &mut [Node]) -> (usize, usize) {
 fn folders_first(nodes: &mut [Node], top: bool) {
     if !top {
         // A stable sort: folders and files each keep their order.
-        nodes.sort_by_key(|n| matches!(n, Node::File { .. }));
+        membank_core::shared_sort::sort_by_key(nodes, |n| matches!(n, Node::File { .. }));
     }
     for n in nodes {
         if let Node::Folder { children, .. } = n {

@@ -74,8 +74,8 @@ impl Bank {
         }
         self.articles
             .par_sort_by(|a, b| (a.folder, &a.rel_path).cmp(&(b.folder, &b.rel_path)));
-        self.problems.sort_by(|a, b| a.path.cmp(&b.path));
-        self.skipped.sort_by(|a, b| a.path.cmp(&b.path));
+        crate::shared_sort::sort_by(&mut self.problems, |a, b| a.path.cmp(&b.path));
+        crate::shared_sort::sort_by(&mut self.skipped, |a, b| a.path.cmp(&b.path));
         self.templates.sort();
         self.other_files.sort();
         self.rebuild_index();

@@ -140,7 +140,7 @@ pub fn report(feedback: Option<&JsonlFile>) -> Report {
             .map(|(_, s)| *s)
             .collect();
     }
-    routes.sort_by_key(|r| std::cmp::Reverse(r.totals.problems()));
+    crate::shared_sort::sort_by_key(&mut routes, |r| std::cmp::Reverse(r.totals.problems()));
     Report {
         feedback_file_found: feedback.is_some(),
         totals,

@@ -108,7 +108,9 @@ pub(crate) fn documents(project: &Project) -> Vec<(String, DocSource)> {
             docs.push((path.clone(), DocSource::Text(path.clone())));
         }
     }
-    docs.sort_by(|a, b| (place(&a.0).0, &a.0).cmp(&(place(&b.0).0, &b.0)));
+    crate::shared_sort::sort_by(&mut docs, |a, b| {
+        (place(&a.0).0, &a.0).cmp(&(place(&b.0).0, &b.0))
+    });
     docs
 }
 

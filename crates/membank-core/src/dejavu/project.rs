@@ -262,7 +262,7 @@ impl Project {
                 }),
             }
         }
-        p.files.sort_by(|a, b| a.path.cmp(&b.path));
+        crate::shared_sort::sort_by(&mut p.files, |a, b| a.path.cmp(&b.path));
         p.derive();
         p
     }

@@ -76,7 +76,7 @@ pub fn plan(project: &Project, from: &str, to: &str) -> Result<Vec<FileFix>, Str
         let mut after_text = String::clone(text);
         let mut notes = Vec::new();
         let mut edits = edits;
-        edits.sort_by_key(|(r, _)| std::cmp::Reverse(r.start));
+        crate::shared_sort::sort_by_key(&mut edits, |(r, _)| std::cmp::Reverse(r.start));
         for (range, new) in edits {
             let line = crate::text::line_of(text, range.start);
             notes.push(format!(

@@ -177,7 +177,7 @@ fn index_edit(index: &Record, old: &Record, new: &Record) -> String {
             .filter(|l| !history.as_ref().is_some_and(|h| h.contains(&l.span.start)))
             .map(|l| l.span.clone())
             .collect();
-        spans.sort_by_key(|s| std::cmp::Reverse(s.start));
+        crate::shared_sort::sort_by_key(&mut spans, |s| std::cmp::Reverse(s.start));
         for s in spans {
             text.replace_range(s, &new_link);
         }

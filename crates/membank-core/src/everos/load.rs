@@ -124,9 +124,10 @@ fn load_parts(
         .collect();
     files.par_sort_by(|a, b| a.rel_path.cmp(&b.rel_path));
     walk.skill_dirs.sort();
-    walk.system_dirs.sort_by(|a, b| a.0.cmp(&b.0));
-    walk.problems
-        .sort_by(|a, b| (&a.path, a.line).cmp(&(&b.path, b.line)));
+    crate::shared_sort::sort_by(&mut walk.system_dirs, |a, b| a.0.cmp(&b.0));
+    crate::shared_sort::sort_by(&mut walk.problems, |a, b| {
+        (&a.path, a.line).cmp(&(&b.path, b.line))
+    });
     let mut loaded = MemoryRoot {
         root,
         files,

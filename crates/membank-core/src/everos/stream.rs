@@ -33,7 +33,7 @@ pub fn walk(root: &Path, filter: &LoadFilter) -> Result<Walked, String> {
     let (root, reader, mut walk) = load::walk_root(root, filter)?;
     walk.files.sort_unstable_by(|a, b| a.1.cmp(&b.1));
     walk.skill_dirs.sort();
-    walk.system_dirs.sort_by(|a, b| a.0.cmp(&b.0));
+    crate::shared_sort::sort_by(&mut walk.system_dirs, |a, b| a.0.cmp(&b.0));
     Ok(Walked {
         root,
         reader,
@@ -148,7 +148,9 @@ impl Walked {
                 }
             });
         }
-        problems.sort_by(|a, b| (&a.path, a.line).cmp(&(&b.path, b.line)));
+        crate::shared_sort::sort_by(&mut problems, |a, b| {
+            (&a.path, a.line).cmp(&(&b.path, b.line))
+        });
         problems
     }
 

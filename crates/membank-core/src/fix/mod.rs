@@ -136,9 +136,10 @@ impl FixProposal {
 
     /// Fixes in path order, what is left by path, line and code.
     pub(crate) fn sorted(mut self) -> FixProposal {
-        self.fixes.sort_by(|a, b| a.path.cmp(&b.path));
-        self.remaining
-            .sort_by(|a, b| (&a.path, a.line, a.code).cmp(&(&b.path, b.line, b.code)));
+        crate::shared_sort::sort_by(&mut self.fixes, |a, b| a.path.cmp(&b.path));
+        crate::shared_sort::sort_by(&mut self.remaining, |a, b| {
+            (&a.path, a.line, a.code).cmp(&(&b.path, b.line, b.code))
+        });
         self
     }
 }
@@ -375,7 +376,7 @@ fn fix_file(
     // which the fence lines' removal would shift.
     // Added keys go in one order whatever order the report gave them in.
     let mut in_order: Vec<&Finding> = found.to_vec();
-    in_order.sort_by_key(|f| match f.missing_key() {
+    crate::shared_sort::sort_by_key(&mut in_order, |f| match f.missing_key() {
         Some(key) => 1 + ADDED_KEY_ORDER.iter().position(|k| *k == key).unwrap_or(99),
         None => 0,
     });

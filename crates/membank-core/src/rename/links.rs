@@ -86,7 +86,7 @@ pub(super) fn rewrite_article(
     }
     let count = edits.len();
     let mut out = text.to_owned();
-    edits.sort_by_key(|(r, _)| std::cmp::Reverse(r.start));
+    crate::shared_sort::sort_by_key(&mut edits, |(r, _)| std::cmp::Reverse(r.start));
     for (range, new) in edits {
         out.replace_range(range, &new);
     }

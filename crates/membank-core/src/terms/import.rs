@@ -171,7 +171,7 @@ pub fn propose(
             && !t.clients.iter().any(|x| same_name(x, c))
         {
             t.clients.push(c.clone());
-            t.clients.sort_by_key(|c| c.to_lowercase());
+            crate::shared_sort::sort_by_key(&mut t.clients, |c| c.to_lowercase());
         }
         if t.domain.is_none() {
             t.domain = options.domain.clone();

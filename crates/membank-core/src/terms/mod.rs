@@ -231,7 +231,7 @@ pub fn record_of(a: &Article) -> Option<TermRecord> {
         .map(|c| normalize_value(&c.raw).to_owned())
         .filter(|c| !c.is_empty())
         .collect();
-    clients.sort_by_key(|c| c.to_lowercase());
+    crate::shared_sort::sort_by_key(&mut clients, |c| c.to_lowercase());
     clients.dedup_by(|a, b| same_name(a, b));
     let domain = m
         .domains

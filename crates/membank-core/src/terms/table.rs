@@ -443,7 +443,7 @@ pub fn read(text: &str, pair: Option<&(String, String)>) -> Result<Vec<TermRecor
                     .collect()
             })
             .unwrap_or_default();
-        clients.sort_by_key(|c| c.to_lowercase());
+        crate::shared_sort::sort_by_key(&mut clients, |c| c.to_lowercase());
         clients.dedup();
         let base = TermRecord {
             path: String::new(),

@@ -26,7 +26,7 @@ impl Ignore {
                 b.build().ok().map(|g| (dir.clone(), g))
             })
             .collect();
-        matchers.sort_by_key(|(dir, _)| {
+        crate::shared_sort::sort_by_key(&mut matchers, |(dir, _)| {
             std::cmp::Reverse(dir.matches('/').count() + usize::from(!dir.is_empty()))
         });
         Ignore {

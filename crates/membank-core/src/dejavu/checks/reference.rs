@@ -438,7 +438,7 @@ fn distinct(normalized: &[String]) -> Vec<&str> {
 /// The distinct keywords sorted and joined: equal for lines whose
 /// keywords differ only in order, case, spacing or repeats.
 fn signature(mut unique: Vec<&str>) -> Option<String> {
-    unique.sort_by(|a, b| js::cmp_utf16(a, b));
+    crate::shared_sort::sort_by(&mut unique, |a, b| js::cmp_utf16(a, b));
     let signature = unique.join("|");
     (!signature.is_empty()).then_some(signature)
 }
