@@ -29,6 +29,9 @@ use ratatui::layout::Rect;
 struct Counting;
 
 static LIVE: AtomicUsize = AtomicUsize::new(0);
+/// Live allocations: each costs the allocator a header and rounding on top
+/// of its bytes, so many small ones make resident memory exceed the count.
+static BLOCKS: AtomicUsize = AtomicUsize::new(0);
 
 // SAFETY: every call is forwarded to the system allocator unchanged; only
 // the count of live bytes is updated around it.
@@ -37,12 +40,14 @@ unsafe impl GlobalAlloc for Counting {
         let p = unsafe { System.alloc(layout) };
         if !p.is_null() {
             LIVE.fetch_add(layout.size(), Ordering::Relaxed);
+            BLOCKS.fetch_add(1, Ordering::Relaxed);
         }
         p
     }
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
         unsafe { System.dealloc(ptr, layout) };
         LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+        BLOCKS.fetch_sub(1, Ordering::Relaxed);
     }
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         let p = unsafe { System.realloc(ptr, layout, new_size) };
@@ -64,11 +69,14 @@ fn live() -> usize {
 /// Prints what `make` left allocated, and gives back what it made.
 fn step<T>(what: &str, make: impl FnOnce() -> T) -> T {
     let before = live();
+    let blocks_before = BLOCKS.load(Ordering::Relaxed);
     let made = make();
     let added = live() as f64 - before as f64;
+    let blocks = BLOCKS.load(Ordering::Relaxed) as f64 - blocks_before as f64;
     println!(
-        "{what:<44} {:>8.1} MB   (live {:>7.1} MB)",
+        "{what:<44} {:>8.1} MB {:>9.0} blocks   (live {:>7.1} MB)",
         added / 1e6,
+        blocks,
         live() as f64 / 1e6
     );
     made
@@ -112,7 +120,7 @@ fn main() {
         let link_strings: usize = a
             .iter()
             .flat_map(|a| &a.links)
-            .map(|l| l.raw.capacity() + l.target.capacity())
+            .map(|l| l.heap_bytes())
             .sum();
         println!(
             "  of which: {} articles × {} B = {:.1} MB, text {:.1} MB, path and title {:.1} MB, \
@@ -127,6 +135,7 @@ fn main() {
             link_strings as f64 / 1e6,
         );
     }
+    bank_parts(&bank);
     let health = step("the health checks", || {
         bank.check(&HealthOptions::as_of(clock.today()))
     });
@@ -186,4 +195,73 @@ fn main() {
     println!("total live {:.1} MB", live() as f64 / 1e6);
     std::mem::forget(index);
     std::mem::forget(app);
+}
+
+/// The bank's holders beyond the articles' records and strings: each
+/// article's metadata lists and where its links point (the link index by
+/// names is what the bank's step adds beyond all these).
+fn bank_parts(bank: &Bank) {
+    use membank_core::article::{KeyedValue, LanguageValue};
+    use membank_core::bank::Resolution;
+    let a = bank.articles();
+    // Lists equal across articles are one shared copy: each counted once,
+    // with the two counts before its items.
+    let mut seen = std::collections::HashSet::new();
+    let mut list = |ptr: *const u8, items: usize| {
+        if items == 0 || !seen.insert(ptr) {
+            0
+        } else {
+            2 * size_of::<usize>() + items
+        }
+    };
+    let meta: usize = a
+        .iter()
+        .map(|a| {
+            let m = &a.meta;
+            let arc = size_of::<std::sync::Arc<str>>();
+            list(m.empty_keys.as_ptr().cast(), m.empty_keys.len() * arc)
+                + list(
+                    m.clients.as_ptr().cast(),
+                    m.clients.len() * size_of::<KeyedValue>(),
+                )
+                + list(
+                    m.domains.as_ptr().cast(),
+                    m.domains.len() * size_of::<KeyedValue>(),
+                )
+                + list(
+                    m.languages.as_ptr().cast(),
+                    m.languages.len() * size_of::<LanguageValue>()
+                        + m.languages
+                            .iter()
+                            .map(|l| l.tags.capacity() * arc)
+                            .sum::<usize>(),
+                )
+        })
+        .sum();
+    let resolutions: usize = (0..a.len())
+        .flat_map(|id| bank.outgoing(id))
+        .map(|(_, r)| {
+            size_of::<Resolution>()
+                + match r {
+                    Resolution::Ambiguous(ids) => ids.capacity() * size_of::<usize>(),
+                    _ => 0,
+                }
+        })
+        .sum();
+    let backlinks: usize = (0..a.len()).map(|id| bank.backlinks(id).len()).sum();
+    println!(
+        "  sizes: article {} B (metadata {} B, frontmatter state {} B, encoding {} B)",
+        size_of::<membank_core::article::Article>(),
+        size_of::<membank_core::article::Meta>(),
+        size_of::<membank_core::article::FrontmatterState>(),
+        size_of::<membank_core::article::Encoding>(),
+    );
+    println!(
+        "  and: metadata lists {:.1} MB, where links point {:.1} MB, \
+         {backlinks} backlinks {:.1} MB (+ offsets {:.1} MB)",
+        meta as f64 / 1e6,
+        resolutions as f64 / 1e6,
+        (backlinks * size_of::<usize>()) as f64 / 1e6,
+        (2 * (a.len() + 1) * size_of::<usize>()) as f64 / 1e6,
+    );
 }

@@ -116,8 +116,8 @@ pub fn report(bank: &Bank, article: &str) -> anyhow::Result<Report> {
                 }
             };
             Outgoing {
-                target: l.target.clone(),
-                raw: l.raw.clone(),
+                target: l.target().to_owned(),
+                raw: l.raw().to_owned(),
                 written: l.written(),
                 kind: l.kind,
                 line: l.line,

@@ -112,7 +112,7 @@ fn main() -> ExitCode {
     let link_strings: usize = a
         .iter()
         .flat_map(|a| &a.links)
-        .map(|l| l.raw.capacity() + l.target.capacity())
+        .map(|l| l.heap_bytes())
         .sum();
     println!(
         "{} articles × {} bytes = {:.1} MB; text {:.1} MB; names {:.1} MB; {links} links × {} bytes + strings {:.1} MB",

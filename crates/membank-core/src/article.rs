@@ -21,8 +21,9 @@ pub enum FrontmatterState {
     Missing,
     /// `---` opens a block that never closes.
     Unclosed,
-    /// The block is not valid YAML or not a mapping.
-    Invalid(YamlError),
+    /// The block is not valid YAML or not a mapping (boxed: seldom, and
+    /// every article holds room for the largest variant).
+    Invalid(Box<YamlError>),
     /// Parsed; the range is the YAML text inside `Article::text`.
     Parsed(Range<usize>),
 }
@@ -47,7 +48,7 @@ pub struct Encoding {
 }
 
 /// A frontmatter value that takes part in scoring, kept as written and folded.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct KeyedValue {
     pub key: &'static str,
     /// As written in the file, e.g. `[[Acme Corporation]]`.
@@ -57,7 +58,7 @@ pub struct KeyedValue {
 }
 
 /// A language value and the codes it names.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct LanguageValue {
     pub key: &'static str,
     pub raw: Arc<str>,
@@ -66,6 +67,11 @@ pub struct LanguageValue {
 }
 
 /// The frontmatter facts membank uses, extracted once.
+///
+/// A bank holds one of these per article, so the lists are shared (equal
+/// lists are one copy: most articles of a kind carry the same keys,
+/// languages and often the same client or domain) and the rest hold no
+/// spare room.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Meta {
     /// Key names in document order; the list is shared by the articles
@@ -73,23 +79,23 @@ pub struct Meta {
     pub keys: Arc<[Arc<str>]>,
     /// Keys present with no value (`~`, blank text, `[]`), so checks can tell
     /// "missing" from "set".
-    pub empty_keys: Vec<Arc<str>>,
-    pub clients: Vec<KeyedValue>,
-    pub domains: Vec<KeyedValue>,
-    pub languages: Vec<LanguageValue>,
+    pub empty_keys: Arc<[Arc<str>]>,
+    pub clients: Arc<[KeyedValue]>,
+    pub domains: Arc<[KeyedValue]>,
+    pub languages: Arc<[LanguageValue]>,
     pub last_updated: Option<Arc<str>>,
     pub last_updated_date: Option<Date>,
     pub status: Option<Arc<str>>,
-    pub term_source: Option<String>,
-    pub term_target: Option<String>,
+    pub term_source: Option<Box<str>>,
+    pub term_target: Option<Box<str>>,
     pub source_lang: Option<Arc<str>>,
     pub target_lang: Option<Arc<str>>,
     pub compiled: bool,
-    pub compiled_from: Option<String>,
+    pub compiled_from: Option<Box<str>>,
     /// (key, link) for each key holding a `[[link]]` written without
     /// quotes, which YAML reads as a nested list; membank reads it as the
     /// link but reports it.
-    pub unquoted_links: Vec<(String, String)>,
+    pub unquoted_links: Box<[(String, String)]>,
 }
 
 impl Meta {
@@ -109,23 +115,89 @@ pub const LANGUAGE_KEYS: [&str; 4] = ["languages", "language_pair", "source_lang
 
 /// A link found in the article: `[[wikilink]]`, `![[embed]]` or Markdown
 /// `[text](Note.md)`.
+///
+/// What was written and the name it points at are one string, the name
+/// usually a part of what was written: a bank holds a few links per
+/// article, and two strings each were a third of what its links cost.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Link {
-    /// As written (see `wikilink::WikiLink::raw`).
-    pub raw: String,
-    /// The file it names, still to be resolved against the bank.
-    pub target: String,
+    /// What was written, followed by the name when it is not part of it.
+    text: Box<str>,
+    raw_len: u32,
+    target_at: u32,
+    target_len: u32,
     pub kind: LinkKind,
+    pub in_frontmatter: bool,
     /// 1-based line in the file on disk.
     pub line: usize,
-    pub in_frontmatter: bool,
 }
 
 impl Link {
+    /// A link written as `raw` (see `wikilink::WikiLink::raw`) naming
+    /// `target`. Offsets are 32-bit: a link is at most the file it is in,
+    /// and no file over 4 GB is read; a longer one is cut at a character.
+    pub fn new(raw: &str, target: &str, kind: LinkKind, line: usize, in_frontmatter: bool) -> Link {
+        let raw = cut_to_u32(raw);
+        let target = cut_to_u32(target);
+        // The name nearly always starts what was written (`Name|alias`,
+        // `Name#heading`): no search is built for it then.
+        let at = if raw.starts_with(target) {
+            Some(0)
+        } else {
+            raw.find(target)
+        };
+        let (text, target_at) = match at {
+            Some(at) => (Box::from(raw), at),
+            None => {
+                let mut both = String::with_capacity(raw.len() + target.len());
+                both.push_str(raw);
+                both.push_str(target);
+                let both = cut_to_u32(&both).to_owned();
+                let target_at = raw.len().min(both.len());
+                (both.into_boxed_str(), target_at)
+            }
+        };
+        let target_len = target.len().min(text.len() - target_at);
+        Link {
+            raw_len: raw.len() as u32,
+            target_at: target_at as u32,
+            target_len: target_len as u32,
+            text,
+            kind,
+            in_frontmatter,
+            line,
+        }
+    }
+
+    /// As written (see `wikilink::WikiLink::raw`).
+    pub fn raw(&self) -> &str {
+        &self.text[..self.raw_len as usize]
+    }
+
+    /// The file it names, still to be resolved against the bank.
+    pub fn target(&self) -> &str {
+        let at = self.target_at as usize;
+        &self.text[at..at + self.target_len as usize]
+    }
+
     /// The link as it appears in the file, for messages.
     pub fn written(&self) -> String {
-        wikilink::WikiLink::written(&self.raw, self.kind)
+        wikilink::WikiLink::written(self.raw(), self.kind)
     }
+
+    /// Bytes held beyond the record itself.
+    pub fn heap_bytes(&self) -> usize {
+        self.text.len()
+    }
+}
+
+/// `s` cut, at a character, to what a 32-bit offset reaches.
+fn cut_to_u32(s: &str) -> &str {
+    let mut end = s.len().min(u32::MAX as usize);
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    &s[..end]
 }
 
 #[derive(Debug, Clone)]
@@ -259,7 +331,7 @@ impl Article {
                             }
                             FrontmatterState::Parsed(range)
                         }
-                        Err(e) => FrontmatterState::Invalid(e),
+                        Err(e) => FrontmatterState::Invalid(Box::new(e)),
                     }
                 }
             }
@@ -274,13 +346,8 @@ impl Article {
             // Body links come in document order.
             let mut lines = text::LineCounter::new(&text);
             for l in found {
-                links.push(Link {
-                    line: lines.line_of(body_start + l.span.start) + encoding.line_shift,
-                    raw: l.raw,
-                    target: l.target,
-                    kind: l.kind,
-                    in_frontmatter: false,
-                });
+                let line = lines.line_of(body_start + l.span.start) + encoding.line_shift;
+                links.push(Link::new(&l.raw, &l.target, l.kind, line, false));
             }
         }
         let body = &text[body_start..];
@@ -290,12 +357,7 @@ impl Article {
             .map(|t| t.trim().to_owned())
             .filter(|t| !t.is_empty())
             .unwrap_or_else(|| stem_of(&rel_path).to_owned());
-        // Articles live as long as the bank; on a large bank the spare
-        // capacity of these small lists adds up to tens of megabytes.
-        meta.empty_keys.shrink_to_fit();
-        meta.clients.shrink_to_fit();
-        meta.domains.shrink_to_fit();
-        meta.languages.shrink_to_fit();
+        // Articles live as long as the bank: no spare room in its links.
         links.shrink_to_fit();
         let in_archive = folder == Folder::Inbox
             && rel_path
@@ -390,7 +452,6 @@ pub(crate) fn stem_of(rel_path: &str) -> &str {
 }
 
 fn keyed(values: Vec<Cow<'_, str>>, key: &'static str, out: &mut Vec<KeyedValue>) {
-    out.reserve_exact(values.len());
     for raw in values {
         let (raw, folded) = intern::shared_and_folded(&raw, |r| fold(normalize_value(r)));
         out.push(KeyedValue { key, raw, folded });
@@ -406,23 +467,27 @@ fn fill_values<'v>(
     first: impl Fn(&str) -> Option<Cow<'v, str>>,
     compiled_is_true: bool,
 ) {
+    let mut values = Vec::new();
     for key in CLIENT_KEYS {
-        keyed(strings(key), key, &mut meta.clients);
+        keyed(strings(key), key, &mut values);
     }
+    meta.clients = intern::shared_keyed(&values);
+    values.clear();
     for key in DOMAIN_KEYS {
-        keyed(strings(key), key, &mut meta.domains);
+        keyed(strings(key), key, &mut values);
     }
+    meta.domains = intern::shared_keyed(&values);
+    let mut languages = Vec::new();
     for key in LANGUAGE_KEYS {
-        let values = strings(key);
-        meta.languages.reserve_exact(values.len());
-        for raw in values {
+        for raw in strings(key) {
             let tags = language_tag_strs(&raw).map(intern::shared).collect();
             let raw = intern::shared(&raw);
-            meta.languages.push(LanguageValue { key, raw, tags });
+            languages.push(LanguageValue { key, raw, tags });
         }
     }
+    meta.languages = intern::shared_languages(&languages);
     let first_shared = |key: &str| first(key).map(|v| intern::shared(&v));
-    let first_owned = |key: &str| first(key).map(Cow::into_owned);
+    let first_owned = |key: &str| first(key).map(|v| Box::from(&*v));
     meta.last_updated = first_shared("last_updated");
     meta.last_updated_date = meta
         .last_updated
@@ -481,12 +546,13 @@ fn extract_meta(map: &Mapping) -> Meta {
     };
     let mut meta = Meta {
         keys: key_names_of(map),
-        empty_keys: map
-            .iter()
-            .filter(|(_, v)| is_blank(v))
-            .filter_map(|(k, _)| frontmatter::scalar_str(k))
-            .map(|k| intern::shared(&k))
-            .collect(),
+        empty_keys: intern::shared_list(
+            &map.iter()
+                .filter(|(_, v)| is_blank(v))
+                .filter_map(|(k, _)| frontmatter::scalar_str(k))
+                .map(|k| intern::shared(&k))
+                .collect::<Vec<_>>(),
+        ),
         unquoted_links: map
             .iter()
             .filter_map(|(k, v)| {
@@ -535,11 +601,13 @@ fn extract_simple_meta(entries: &[(&str, SimpleValue<'_>)]) -> Meta {
     };
     let mut meta = Meta {
         keys: intern::shared_names(|| entries.iter().map(|(k, _)| *k)),
-        empty_keys: entries
-            .iter()
-            .filter(|(_, v)| blank(v))
-            .map(|(k, _)| intern::shared(k))
-            .collect(),
+        empty_keys: intern::shared_list(
+            &entries
+                .iter()
+                .filter(|(_, v)| blank(v))
+                .map(|(k, _)| intern::shared(k))
+                .collect::<Vec<_>>(),
+        ),
         ..Meta::default()
     };
     fill_values(
@@ -617,13 +685,7 @@ fn frontmatter_links<S: AsRef<str>>(
                 }
                 None => 2 + line_shift,
             };
-            out.push(Link {
-                raw: l.raw,
-                target: l.target,
-                kind: l.kind,
-                line,
-                in_frontmatter: true,
-            });
+            out.push(Link::new(&l.raw, &l.target, l.kind, line, true));
         }
     }
 }
@@ -682,6 +744,108 @@ mod tests {
         let lines: Vec<(usize, bool)> =
             a.links.iter().map(|l| (l.line, l.in_frontmatter)).collect();
         assert_eq!(lines, vec![(5, true), (6, true), (11, false)]);
+    }
+
+    #[test]
+    fn links_keep_what_was_written_and_the_name_they_reach() {
+        // Each kind of link: an alias and a heading (the name a part of
+        // what was written), a Markdown link whose name is decoded (not a
+        // part of it), an embed and a value in the frontmatter; a heading
+        // of the note itself is no link.
+        let a = parse(
+            "03_DOMAINS/Legal.md",
+            Folder::Domains,
+            "---\ndomain: \"[[Legal Affairs|legal]]\"\n---\n# Legal\n\
+             See [[Acme Corporation#Scope|the scope]] and [the note](My%20Note.md).\n\
+             ![[diagram.png]] [[#Heading only]]\n",
+        );
+        let links: Vec<(&str, &str, String, LinkKind, usize, bool)> = a
+            .links
+            .iter()
+            .map(|l| {
+                (
+                    l.raw(),
+                    l.target(),
+                    l.written(),
+                    l.kind,
+                    l.line,
+                    l.in_frontmatter,
+                )
+            })
+            .collect();
+        assert_eq!(
+            links,
+            vec![
+                (
+                    "Legal Affairs|legal",
+                    "Legal Affairs",
+                    "[[Legal Affairs|legal]]".into(),
+                    LinkKind::Wiki,
+                    2,
+                    true
+                ),
+                (
+                    "Acme Corporation#Scope|the scope",
+                    "Acme Corporation",
+                    "[[Acme Corporation#Scope|the scope]]".into(),
+                    LinkKind::Wiki,
+                    5,
+                    false
+                ),
+                (
+                    "My%20Note.md",
+                    "My Note.md",
+                    "[…](My%20Note.md)".into(),
+                    LinkKind::Markdown,
+                    5,
+                    false
+                ),
+                (
+                    "diagram.png",
+                    "diagram.png",
+                    "![[diagram.png]]".into(),
+                    LinkKind::Embed,
+                    6,
+                    false
+                ),
+            ]
+        );
+        let decoded = Link::new("a%C3%A9", "aé", LinkKind::Markdown, 1, false);
+        assert_eq!((decoded.raw(), decoded.target()), ("a%C3%A9", "aé"));
+        assert_eq!(decoded, decoded.clone());
+        assert_ne!(
+            decoded,
+            Link::new("a%C3%A9", "a", LinkKind::Markdown, 1, false)
+        );
+    }
+
+    #[test]
+    fn articles_naming_the_same_values_share_one_list_of_them() {
+        let term = |name: &str, client: &str| {
+            parse(
+                &format!("02_TERMINOLOGY/{name}.md"),
+                Folder::Terminology,
+                &format!(
+                    "---\nterm_source: {name}\nsource_lang: en-US\ntarget_lang: nl-BE\n\
+                     clients: [\"{client}\"]\ndomain: Legal\n---\n# {name}\n"
+                ),
+            )
+        };
+        let (a, b, c) = (term("a", "Acme"), term("b", "Acme"), term("c", "Beta"));
+        assert!(Arc::ptr_eq(&a.meta.clients, &b.meta.clients));
+        assert!(Arc::ptr_eq(&a.meta.domains, &c.meta.domains));
+        assert!(Arc::ptr_eq(&a.meta.languages, &c.meta.languages));
+        assert!(!Arc::ptr_eq(&a.meta.clients, &c.meta.clients));
+        assert_eq!(&*c.meta.clients[0].raw, "Beta");
+        assert_eq!(&*a.meta.clients[0].raw, "Acme");
+        let tags: Vec<&str> = a
+            .meta
+            .languages
+            .iter()
+            .flat_map(|l| l.tags.iter().map(|t| &**t))
+            .collect();
+        assert_eq!(tags, ["en-US", "nl-BE"]);
+        assert_eq!(a.meta.term_source.as_deref(), Some("a"));
     }
 
     #[test]

@@ -755,7 +755,7 @@ impl Bank {
             let a = &bank.articles[id];
             a.links
                 .iter()
-                .map(move |l| bank.resolve_from(&l.target, Some(&a.rel_path)))
+                .map(move |l| bank.resolve_from(l.target(), Some(&a.rel_path)))
         };
         let n = self.articles.len();
         let resolved: Vec<Resolution> = if crate::parallel::pays(n) {

@@ -5,7 +5,10 @@
 
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
+use std::hash::Hash;
 use std::sync::Arc;
+
+use crate::article::{KeyedValue, LanguageValue};
 
 /// Beyond this many distinct strings per thread (a hostile or unusual
 /// bank), further ones get their own copy, so the shared sets stay bounded.
@@ -14,6 +17,10 @@ const MOST_SHARED: usize = 1 << 16;
 /// Longer strings are not shared: they seldom repeat, and each thread's set
 /// keeps what it holds for as long as the process runs.
 const LONGEST_SHARED: usize = 256;
+
+/// Longer lists of values are not shared: an article names a client or
+/// two, and a hostile one's thousands must not be kept for the process.
+const LONGEST_SHARED_LIST: usize = 16;
 
 /// Key lists kept by their names, at most, per thread: a bank has a few
 /// kinds of articles, and a hostile one must not grow the map without end.
@@ -35,7 +42,16 @@ type ListSet = HashSet<Arc<[Arc<str>]>, foldhash::fast::RandomState>;
 /// nor looked up twice.
 type FoldedMap = HashMap<Arc<str>, Arc<str>, foldhash::fast::RandomState>;
 
+/// Lists of an article's values of one kind.
+type ValueLists<T> = HashSet<Arc<[T]>, foldhash::fast::RandomState>;
+
 thread_local! {
+    /// An article's clients or domains: most articles of a bank name one of
+    /// a few, so the lists repeat.
+    static KEYED_LISTS: RefCell<ValueLists<KeyedValue>> = RefCell::new(ValueLists::default());
+    /// An article's languages: a bank has a few pairs.
+    static LANGUAGE_LISTS: RefCell<ValueLists<LanguageValue>> =
+        RefCell::new(ValueLists::default());
     /// One set per loading thread, not one for the process: a shared copy's
     /// count is then changed by one core only. With one copy for all
     /// threads, every article's dozen values made the cores take the same
@@ -108,6 +124,35 @@ pub(crate) fn shared_list(items: &[Arc<str>]) -> Arc<[Arc<str>]> {
     })
 }
 
+/// The shared copy of a list of clients or domains.
+pub(crate) fn shared_keyed(items: &[KeyedValue]) -> Arc<[KeyedValue]> {
+    shared_in(&KEYED_LISTS, items)
+}
+
+/// The shared copy of a list of languages.
+pub(crate) fn shared_languages(items: &[LanguageValue]) -> Arc<[LanguageValue]> {
+    shared_in(&LANGUAGE_LISTS, items)
+}
+
+fn shared_in<T: Hash + Eq + Clone>(
+    lists: &'static std::thread::LocalKey<RefCell<ValueLists<T>>>,
+    items: &[T],
+) -> Arc<[T]> {
+    if items.len() > LONGEST_SHARED_LIST {
+        return Arc::from(items);
+    }
+    lists.with_borrow_mut(|set| {
+        if let Some(found) = set.get(items) {
+            return found.clone();
+        }
+        let copy: Arc<[T]> = Arc::from(items);
+        if set.len() < MOST_SHARED {
+            set.insert(copy.clone());
+        }
+        copy
+    })
+}
+
 /// The shared list of the shared copies of the names `names()` gives: what
 /// [`shared_list`] of each name's [`shared`] copy gives.
 pub(crate) fn shared_names<'a, I: Iterator<Item = &'a str>>(
@@ -172,6 +217,25 @@ mod tests {
         assert_eq!(&*b, &[shared("a"), shared("bc")][..]);
         assert_eq!(&*c, &[shared("abc")][..]);
         assert!(d.is_empty());
+    }
+
+    #[test]
+    fn equal_value_lists_share_one_copy_and_long_ones_are_their_own() {
+        let value = |raw: &str| KeyedValue {
+            key: "client",
+            raw: shared(raw),
+            folded: shared(&raw.to_lowercase()),
+        };
+        let a = shared_keyed(&[value("Acme")]);
+        let b = shared_keyed(&[value("Acme")]);
+        assert!(Arc::ptr_eq(&a, &b));
+        assert!(!Arc::ptr_eq(&a, &shared_keyed(&[value("Beta")])));
+        let many: Vec<KeyedValue> = (0..=LONGEST_SHARED_LIST)
+            .map(|i| value(&format!("c{i}")))
+            .collect();
+        let (c, d) = (shared_keyed(&many), shared_keyed(&many));
+        assert_eq!(c, d);
+        assert!(!Arc::ptr_eq(&c, &d));
     }
 
     #[test]

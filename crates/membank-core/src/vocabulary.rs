@@ -88,7 +88,7 @@ pub fn collect(bank: &Bank) -> Vocabulary {
         tally_values(&meta.clients, &mut clients, &mut order);
         tally_values(&meta.domains, &mut domains, &mut order);
         let mut done: Vec<String> = Vec::new();
-        for lv in &meta.languages {
+        for lv in meta.languages.iter() {
             for tag in &lv.tags {
                 let folded = tag.to_ascii_lowercase();
                 if !done.contains(&folded) {

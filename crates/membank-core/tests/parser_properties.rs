@@ -233,13 +233,13 @@ proptest! {
         prop_assert_eq!(a.is_parsed(), front_links.is_some());
         let front_links = front_links.unwrap_or_default();
         let found_front: Vec<&str> =
-            a.links.iter().filter(|l| l.in_frontmatter).map(|l| l.target.as_str()).collect();
+            a.links.iter().filter(|l| l.in_frontmatter).map(|l| l.target()).collect();
         prop_assert_eq!(found_front, front_links.iter().map(String::as_str).collect::<Vec<_>>());
         let found_body: Vec<(&str, usize)> = a
             .links
             .iter()
             .filter(|l| !l.in_frontmatter)
-            .map(|l| (l.target.as_str(), l.line))
+            .map(|l| (l.target(), l.line))
             .collect();
         let expected: Vec<(&str, usize)> = body_links.iter().map(|(t, l)| (t.as_str(), *l)).collect();
         prop_assert_eq!(found_body, expected);
@@ -253,7 +253,7 @@ proptest! {
             prop_assert!(a.body_start <= a.text.len());
             prop_assert!(a.text.is_char_boundary(a.body_start));
             for l in &a.links {
-                prop_assert!(!l.target.is_empty());
+                prop_assert!(!l.target().is_empty());
                 prop_assert!(l.line >= 1 && l.line <= lines + 1, "{} of {}", l.line, lines);
             }
         }

@@ -318,7 +318,7 @@ pub fn prepare_compile_only(
                     &mut reasons,
                     target,
                     100,
-                    format!("linked as [[{}]] from {}", link.target, inbox.file_name()),
+                    format!("linked as [[{}]] from {}", link.target(), inbox.file_name()),
                 );
             }
         }

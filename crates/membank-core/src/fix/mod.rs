@@ -629,7 +629,7 @@ fn only_language_pair(bank: &Bank) -> Option<String> {
         }
     };
     for a in bank.articles() {
-        for value in &a.meta.languages {
+        for value in a.meta.languages.iter() {
             if let [source, target] = value.tags.as_slice() {
                 note(source, target);
             }
@@ -698,13 +698,13 @@ fn ambiguous_link_fix(
         .to_owned();
     let mut changes = Vec::new();
     for link in a.links.iter().filter(|l| l.line == line) {
-        let Resolution::Ambiguous(ids) = bank.resolve_from(&link.target, Some(path)) else {
+        let Resolution::Ambiguous(ids) = bank.resolve_from(link.target(), Some(path)) else {
             continue;
         };
         if link.in_frontmatter {
             return Err("a link in the frontmatter is a value too; write its path by hand".into());
         }
-        if link.kind != LinkKind::Wiki || link.raw.contains("\\|") {
+        if link.kind != LinkKind::Wiki || link.raw().contains("\\|") {
             return Err(format!(
                 "{} is left as written; write its path by hand",
                 link.written()
@@ -712,8 +712,8 @@ fn ambiguous_link_fix(
         }
         let opened = &bank.article(ids[0]).rel_path;
         let opened = opened.strip_suffix(".md").unwrap_or(opened);
-        let cut = link.raw.find(['#', '|']).unwrap_or(link.raw.len());
-        let (name, rest) = link.raw.split_at(cut);
+        let cut = link.raw().find(['#', '|']).unwrap_or(link.raw().len());
+        let (name, rest) = link.raw().split_at(cut);
         let shown = match rest.contains('|') {
             true => String::new(),
             false => format!("|{}", name.trim()),

@@ -35,22 +35,22 @@ pub(super) fn retarget(
     let mut changes = Vec::new();
     for link in a.links.iter().filter(|l| l.line == line) {
         if !matches!(
-            bank.resolve_from(&link.target, Some(path)),
+            bank.resolve_from(link.target(), Some(path)),
             Resolution::Dead
         ) {
             continue;
         }
-        if crate::health::is_attachment(&link.target) {
+        if crate::health::is_attachment(link.target()) {
             return Err(format!(
                 "{} names a missing attachment: restore the file or remove the link",
                 link.written()
             ));
         }
-        let meant = names.only(&link.target).ok_or_else(|| {
+        let meant = names.only(link.target()).ok_or_else(|| {
             format!(
                 "no single article is a near miss of “{}”; a dead link may be a deliberate \
                  forward reference (`--create-missing` creates it)",
-                link.target
+                link.target()
             )
         })?;
         if !matches!(bank.resolve_from(meant, Some(path)), Resolution::One(_)) {
@@ -61,17 +61,17 @@ pub(super) fn retarget(
         if link.kind == LinkKind::Markdown {
             return Err(format!(
                 "{} is a Markdown link; point it at “{meant}” by hand",
-                link.raw
+                link.raw()
             ));
         }
-        if link.raw.contains("\\|") {
+        if link.raw().contains("\\|") {
             return Err(format!(
                 "{} sits in a table; point it at “{meant}” by hand",
                 link.written()
             ));
         }
-        let cut = link.raw.find(['#', '|']).unwrap_or(link.raw.len());
-        let (name, rest) = link.raw.split_at(cut);
+        let cut = link.raw().find(['#', '|']).unwrap_or(link.raw().len());
+        let (name, rest) = link.raw().split_at(cut);
         let old = link.written();
         let new = if link.in_frontmatter || link.kind == LinkKind::Embed || rest.contains('|') {
             // A value names its target; an embed shows the target itself;
@@ -83,10 +83,10 @@ pub(super) fn retarget(
         if new_line.matches(&old).count() >= 1 {
             new_line = new_line.replacen(&old, &new, 1);
             changes.push(format!("{old} becomes {new}"));
-        } else if link.in_frontmatter && new_line.matches(link.raw.as_str()).count() == 1 {
+        } else if link.in_frontmatter && new_line.matches(link.raw()).count() == 1 {
             // A plain value (`domain: Travel & Tourism`): the name alone.
-            new_line = new_line.replacen(link.raw.as_str(), meant, 1);
-            changes.push(format!("“{}” becomes “{meant}”", link.raw));
+            new_line = new_line.replacen(link.raw(), meant, 1);
+            changes.push(format!("“{}” becomes “{meant}”", link.raw()));
         } else {
             return Err(format!(
                 "{old} is not written on line {line} as read; the file changed"
@@ -118,19 +118,19 @@ pub(super) fn missing_article(
     let mut dead = a.links.iter().filter(|l| {
         l.line == line
             && matches!(
-                bank.resolve_from(&l.target, Some(&f.path)),
+                bank.resolve_from(l.target(), Some(&f.path)),
                 Resolution::Dead
             )
     });
     let link = dead.next()?;
-    if dead.any(|other| other.target != link.target) {
+    if dead.any(|other| other.target() != link.target()) {
         return None;
     }
-    let target = link.target.trim().trim_end_matches(".md");
-    if crate::health::is_attachment(&link.target)
+    let target = link.target().trim().trim_end_matches(".md");
+    if crate::health::is_attachment(link.target())
         || target.is_empty()
         || target.contains('/')
-        || names.only(&link.target).is_some()
+        || names.only(link.target()).is_some()
     {
         return None;
     }

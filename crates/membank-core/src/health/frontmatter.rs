@@ -221,7 +221,7 @@ pub(super) fn value_findings(a: &Article, out: &mut Vec<Finding>) {
             ),
         ));
     }
-    for value in &a.meta.languages {
+    for value in a.meta.languages.iter() {
         let bad: Vec<&std::sync::Arc<str>> = value
             .tags
             .iter()

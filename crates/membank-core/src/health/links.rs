@@ -153,7 +153,7 @@ pub fn is_attachment(target: &str) -> bool {
 /// What a dead link is: a missing attachment, a near miss of an existing
 /// name, or a name nothing has yet (perhaps a note still to be written).
 fn dead_link(link: &crate::article::Link, names: Option<&NearMisses>) -> Message {
-    let target = link.target.trim();
+    let target = link.target().trim();
     let name = target.rsplit('/').next().unwrap_or(target);
     let near = names.and_then(|names| names.find(name));
     let written = link.written();

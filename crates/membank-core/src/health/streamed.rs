@@ -21,7 +21,6 @@ use crate::article::{Article, KeyedValue, Link};
 use crate::bank::{ArticleId, Bank, BankError, LoadOptions, Resolution, resolution_of};
 use crate::layout::Folder;
 use crate::resolve::{FileRef, LinkIndex};
-use crate::wikilink::LinkKind;
 
 use super::frontmatter::key_line;
 use super::links::LinkNames;
@@ -90,7 +89,7 @@ impl Gathered {
 struct Kept {
     path: Box<str>,
     folder: Folder,
-    links: Box<[KeptLink]>,
+    links: Box<[Link]>,
     /// Only for an approved term with a translation.
     term: Option<Box<Term>>,
 }
@@ -115,14 +114,14 @@ impl Kept {
                 source_lang: source_lang.into(),
                 target_lang: target_lang.into(),
                 target: a.meta.term_target.as_deref().unwrap_or("").trim().into(),
-                clients: a.meta.clients.as_slice().into(),
+                clients: (*a.meta.clients).into(),
                 target_line: key_line(&a, "term_target"),
             })
         });
         Kept {
             path: a.rel_path.into_boxed_str(),
             folder: a.folder,
-            links: a.links.into_iter().filter_map(KeptLink::of).collect(),
+            links: a.links.into_boxed_slice(),
             term,
         }
     }
@@ -254,7 +253,7 @@ fn pass_links(kept: &[Kept], link_files: &[String], linked: &[AtomicBool]) -> Li
                 Resolution::File(i) => pass.files.push((i, id)),
                 Resolution::Ambiguous(_) if checked => links::findings_of_links(
                     &k.path,
-                    std::iter::once((link.written_as(), resolution)),
+                    std::iter::once((link, resolution)),
                     &path_of,
                     &LinkNames::default(),
                     &mut pass.found,
@@ -339,8 +338,7 @@ fn kept_findings(
             let names = LinkNames::of(paths(), bank);
             let dead_link = |out: &mut Vec<Finding>, &(id, at): &(ArticleId, usize)| {
                 let k = &kept[id];
-                let link = k.links[at].written_as();
-                let links = std::iter::once((link, Resolution::Dead));
+                let links = std::iter::once((&k.links[at], Resolution::Dead));
                 links::findings_of_links(&k.path, links, &path_of, &names, out);
             };
             pass.dead
@@ -362,63 +360,6 @@ fn kept_findings(
         }
     }
     (own, whole_bank)
-}
-
-/// A link kept for the passes over the whole bank: as written and the
-/// name it points at in one string, the name usually a part of what was
-/// written (a third of the memory of a [`Link`] and its two strings).
-struct KeptLink {
-    /// What was written, followed by the name when it is not part of it.
-    text: Box<str>,
-    written_len: u32,
-    target_at: u32,
-    target_len: u32,
-    line: usize,
-    kind: LinkKind,
-    in_frontmatter: bool,
-}
-
-impl KeptLink {
-    /// `None` for a link written in over 4 GB (never in a file under the
-    /// size cap).
-    fn of(link: Link) -> Option<KeptLink> {
-        // The name nearly always starts what was written (`Name|alias`,
-        // `Name#heading`): no search is built for it then.
-        let at = if link.raw.starts_with(link.target.as_str()) {
-            Some(0)
-        } else {
-            link.raw.find(link.target.as_str())
-        };
-        let (text, target_at) = match at {
-            Some(at) => (link.raw.clone(), at),
-            None => (format!("{}{}", link.raw, link.target), link.raw.len()),
-        };
-        Some(KeptLink {
-            written_len: u32::try_from(link.raw.len()).ok()?,
-            target_at: u32::try_from(target_at).ok()?,
-            target_len: u32::try_from(link.target.len()).ok()?,
-            line: link.line,
-            text: text.into_boxed_str(),
-            kind: link.kind,
-            in_frontmatter: link.in_frontmatter,
-        })
-    }
-
-    fn target(&self) -> &str {
-        let at = self.target_at as usize;
-        &self.text[at..at + self.target_len as usize]
-    }
-
-    /// The link as it was read, for the messages about it.
-    fn written_as(&self) -> Link {
-        Link {
-            raw: self.text[..self.written_len as usize].to_owned(),
-            target: self.target().to_owned(),
-            kind: self.kind,
-            line: self.line,
-            in_frontmatter: self.in_frontmatter,
-        }
-    }
 }
 
 #[cfg(test)]

@@ -998,10 +998,10 @@ fn frontmatter_advice_fits_the_error() {
     let mut a = bank
         .article(bank.find("03_DOMAINS/Legal.md").unwrap())
         .clone();
-    a.frontmatter = crate::article::FrontmatterState::Invalid(YamlError {
+    a.frontmatter = crate::article::FrontmatterState::Invalid(Box::new(YamlError {
         message: "recursion limit exceeded".into(),
         line: None,
-    });
+    }));
     let mut out = Vec::new();
     super::frontmatter::frontmatter_findings(&a, &mut out);
     assert_eq!(out.len(), 1);

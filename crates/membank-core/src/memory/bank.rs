@@ -149,8 +149,8 @@ impl Memory for Bank {
     fn links(&self, id: DocId) -> Vec<DocLink<'_>> {
         self.outgoing(id)
             .map(|(l, r)| DocLink {
-                raw: &l.raw,
-                target: &l.target,
+                raw: l.raw(),
+                target: l.target(),
                 line: l.line,
                 in_frontmatter: l.in_frontmatter,
                 resolution: r.clone(),

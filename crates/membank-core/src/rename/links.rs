@@ -45,7 +45,7 @@ pub(super) fn rewrite_article(
     if article
         .links
         .iter()
-        .all(|l| keeps_meaning(files, &l.target, old_src, new_src))
+        .all(|l| keeps_meaning(files, l.target(), old_src, new_src))
     {
         return Ok(None);
     }

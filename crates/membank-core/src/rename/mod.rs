@@ -420,8 +420,8 @@ fn check_rewritten(
         ));
     }
     for (old, new) in article.links.iter().zip(&reread.links) {
-        let before = files.before(&old.target, &article.rel_path);
-        let after = files.after(&new.target, new_path);
+        let before = files.before(old.target(), &article.rel_path);
+        let after = files.after(new.target(), new_path);
         let kept = match (before, after) {
             (None, _) => true,
             (Some(b), Some(a)) => a.file == b.file && (!a.ambiguous || b.ambiguous),

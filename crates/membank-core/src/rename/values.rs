@@ -59,7 +59,7 @@ pub(super) fn renamed_values(
                 let meta = &a.meta;
                 meta.clients
                     .iter()
-                    .chain(&meta.domains)
+                    .chain(meta.domains.iter())
                     .any(|v| keys.contains(&v.key) && fold(normalize_value(&v.raw)) == wanted)
             })
         {
@@ -83,7 +83,7 @@ pub(super) fn renamed_values(
 /// Does the note hold a plain value naming a renamed client or domain?
 pub(super) fn affects(article: &Article, renamed: &[RenamedValue]) -> bool {
     let meta = &article.meta;
-    meta.clients.iter().chain(&meta.domains).any(|v| {
+    meta.clients.iter().chain(meta.domains.iter()).any(|v| {
         !v.raw.contains("[[")
             && renamed
                 .iter()

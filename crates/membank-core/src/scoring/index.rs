@@ -135,13 +135,13 @@ impl ScoringIndex {
             ix.tiers.push(a.folder.drop_tier());
             ix.chars.push(a.chars);
             let start = ix.client_values.len() as u32;
-            for v in &a.meta.clients {
+            for v in a.meta.clients.iter() {
                 let w = intern(&mut ix.words, &v.folded);
                 ix.client_values.push(w);
             }
             ix.clients.push((start, ix.client_values.len() as u32));
             let start = ix.domain_values.len() as u32;
-            for v in &a.meta.domains {
+            for v in a.meta.domains.iter() {
                 let w = intern(&mut ix.words, &v.folded);
                 ix.domain_values.push(w);
             }

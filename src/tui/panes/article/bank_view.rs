@@ -124,10 +124,10 @@ fn append_link_lists(
     let mut seen = std::collections::BTreeSet::new();
     let outgoing: Vec<(String, Option<String>)> = bank
         .outgoing(id)
-        .filter(|(l, _)| seen.insert(l.target.to_lowercase()))
+        .filter(|(l, _)| seen.insert(l.target().to_lowercase()))
         .map(|(l, r)| {
             (
-                l.target.clone(),
+                l.target().to_owned(),
                 r.target().map(|t| bank.article(t).rel_path.clone()),
             )
         })
