@@ -543,6 +543,22 @@ impl RootReader {
 mod tests {
     use super::*;
 
+    #[cfg(unix)]
+    fn make_fifo(path: &Path) {
+        let c = std::ffi::CString::new(path.as_os_str().as_encoded_bytes()).unwrap();
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+    }
+
+    /// A link at `link` to a file outside the root: the folder holding that
+    /// file, kept alive by the caller.
+    #[cfg(unix)]
+    fn link_to_a_secret_outside(link: &Path) -> tempfile::TempDir {
+        let outside = tempfile::tempdir().unwrap();
+        fs::write(outside.path().join("secret"), "key").unwrap();
+        std::os::unix::fs::symlink(outside.path().join("secret"), link).unwrap();
+        outside
+    }
+
     fn root() -> tempfile::TempDir {
         let d = tempfile::tempdir().unwrap();
         fs::create_dir(d.path().join("01_CLIENTS")).unwrap();
@@ -626,8 +642,7 @@ mod tests {
     fn a_fifo_is_refused_without_blocking() {
         let d = root();
         let fifo = d.path().join("01_CLIENTS/x.md");
-        let c = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).unwrap();
-        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+        make_fifo(&fifo);
         let r = RootReader::new(d.path(), ReadPolicy::default()).unwrap();
         let e = r.read(Path::new("01_CLIENTS/x.md")).unwrap_err();
         assert_eq!(e.code(), "not-regular");
@@ -638,13 +653,7 @@ mod tests {
     #[test]
     fn links_out_of_the_root_are_refused_unless_allowed() {
         let d = root();
-        let outside = tempfile::tempdir().unwrap();
-        fs::write(outside.path().join("secret"), "key").unwrap();
-        std::os::unix::fs::symlink(
-            outside.path().join("secret"),
-            d.path().join("01_CLIENTS/s.md"),
-        )
-        .unwrap();
+        let outside = link_to_a_secret_outside(&d.path().join("01_CLIENTS/s.md"));
         std::os::unix::fs::symlink(outside.path(), d.path().join("01_CLIENTS/dir")).unwrap();
         std::os::unix::fs::symlink("a.md", d.path().join("01_CLIENTS/alias.md")).unwrap();
         let r = RootReader::new(d.path(), ReadPolicy::default()).unwrap();
@@ -761,8 +770,7 @@ mod tests {
         use std::os::unix::fs::OpenOptionsExt;
         let d = root();
         let fifo = d.path().join("01_CLIENTS/x.md");
-        let c = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).unwrap();
-        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+        make_fifo(&fifo);
         let r = RootReader::new(d.path(), ReadPolicy::default()).unwrap();
         // No writer: a read would say "end of file", an empty article.
         let e = read_by_name(&r, d.path(), "x.md").unwrap_err();
@@ -797,13 +805,7 @@ mod tests {
     #[test]
     fn a_link_swapped_in_is_not_followed() {
         let d = root();
-        let outside = tempfile::tempdir().unwrap();
-        fs::write(outside.path().join("secret"), "key").unwrap();
-        std::os::unix::fs::symlink(
-            outside.path().join("secret"),
-            d.path().join("01_CLIENTS/s.md"),
-        )
-        .unwrap();
+        let _outside = link_to_a_secret_outside(&d.path().join("01_CLIENTS/s.md"));
         let r = RootReader::new(d.path(), ReadPolicy::default()).unwrap();
         // The walk saw a regular file here: the link is refused at the open.
         assert!(read_by_name(&r, d.path(), "s.md").is_err());
