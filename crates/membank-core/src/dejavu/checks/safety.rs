@@ -239,14 +239,12 @@ impl PieceScan {
 
     fn keep_carry(&mut self, first_line: usize, text: &str) {
         let mut start = None;
-        let mut number = first_line;
         let mut at = 0;
-        for line in text.split_inclusive('\n') {
+        for (number, line) in (first_line..).zip(text.split_inclusive('\n')) {
             if !runs_through(line) {
                 start = Some((at, number));
             }
             at += line.len();
-            number += 1;
         }
         match start {
             Some((at, number)) => {
