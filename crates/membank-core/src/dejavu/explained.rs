@@ -329,6 +329,9 @@ impl Explanations {
                     }
                     self.push_json(i, &mut out, indent);
                 }
+                // A chunk's blocks wait to be written: without the room
+                // left by doubling as they grew.
+                out.shrink_to_fit();
                 out
             };
             let starts: Vec<usize> = (start..end).step_by(BLOCK).collect();
