@@ -240,6 +240,16 @@ fn is_hidden(name: &str) -> bool {
     name.starts_with('.')
 }
 
+thread_local! {
+    static READS_BEGUN: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// How many times this thread has begun reading a bank's files: a command
+/// reads its bank once, and this lets that be checked from outside.
+pub fn reads_begun_on_this_thread() -> usize {
+    READS_BEGUN.get()
+}
+
 impl Bank {
     /// Read every file of the bank under the user's read policy
     /// ([`crate::safe_read::user_policy`]). Files that cannot be read are
@@ -418,6 +428,7 @@ impl Bank {
             return Err(BankError::NotABank(root));
         }
         let reader = RootReader::new(&root, policy).map_err(|e| BankError::Io(root.clone(), e))?;
+        READS_BEGUN.set(READS_BEGUN.get() + 1);
         let mut unknown_folders = Vec::new();
         let entries = std::fs::read_dir(&root).map_err(|e| BankError::Io(root.clone(), e))?;
         for entry in entries.flatten() {
