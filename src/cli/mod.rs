@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{CommandFactory, Parser};
+use clap::CommandFactory;
 use membank::tui::{self, ColorChoice, TuiOptions};
 use membank_core::memory::LayoutKind;
 
