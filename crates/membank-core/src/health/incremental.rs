@@ -235,7 +235,7 @@ fn same_targets(before: &Bank, old: ArticleId, after: &Bank, new: ArticleId) -> 
     before
         .outgoing(old)
         .zip(after.outgoing(new))
-        .all(|((_, rb), (_, ra))| match (rb, ra) {
+        .all(|((_, rb), (_, ra))| match (&rb, &ra) {
             (Resolution::Dead, Resolution::Dead) => true,
             (Resolution::One(x), Resolution::One(y)) => path_b(*x) == path_a(*y),
             (Resolution::File(x), Resolution::File(y)) => {
