@@ -21,7 +21,7 @@ pub const ENV: &str = "MEMBANK_LOG";
 const ROTATE_BYTES: u64 = 5 * 1024 * 1024;
 
 /// The level names `--log-level` accepts.
-pub const LEVELS: [&str; 6] = ["off", "error", "warn", "info", "debug", "trace"];
+pub const LEVELS: [&str; 6] = membank_args::LOG_LEVELS;
 
 pub fn parse_level(name: &str) -> Option<LevelFilter> {
     Some(match name.trim().to_ascii_lowercase().as_str() {

@@ -1,27 +1,15 @@
 //! `membank ask`: one question to the Query agent, answered from the
 //! context assembled for the active client, domain and languages.
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 use membank_core::templates::Agent;
 use membank_llm::agents::{self, PreparedChat};
 
 use super::common::{open_bank, safe};
-use super::context::{BudgetArgs, QueryArgs};
 use super::llm_common;
 
-#[derive(clap::Args)]
-pub struct Args {
-    /// The memory bank folder.
-    bank: PathBuf,
-    /// The question.
-    question: String,
-    #[command(flatten)]
-    query: QueryArgs,
-    #[command(flatten)]
-    budget: BudgetArgs,
-}
+pub use membank_args::ask::Args;
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let bank = open_bank(&args.bank)?;

@@ -2,7 +2,7 @@
 //! optionally write the valid ones.
 
 use std::io::{IsTerminal, Read};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::ExitCode;
 
 use anyhow::Context;
@@ -10,21 +10,7 @@ use membank_core::compile::{self, BlockResult, Mode};
 use membank_core::review::ProposedFile;
 use membank_core::text::{self, sanitize_for_terminal};
 
-#[derive(clap::Args)]
-#[command(after_help = "Exit status: 0 all blocks valid, 1 some block rejected, 2 error.")]
-pub struct Args {
-    /// The memory bank folder.
-    pub bank: PathBuf,
-    /// File holding the reply (default: standard input; `-` also means it).
-    #[arg(long, value_name = "FILE")]
-    pub reply: Option<PathBuf>,
-    /// Write the valid blocks into the bank (default: only check them).
-    #[arg(long)]
-    pub apply: bool,
-    /// Print the result as JSON.
-    #[arg(long)]
-    pub json: bool,
-}
+pub use membank_args::blocks::Args;
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let root = super::common::bank_root(&args.bank)?;

@@ -1,13 +1,12 @@
 //! `membank check`: the deterministic health checks, for people and scripts.
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 use membank_core::health::{self, Finding, HealthOptions, HealthReport, Severity};
 use membank_core::memory::{LayoutKind, Memory};
 use membank_core::text::{sanitize_for_terminal, sanitize_into};
 use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use membank::severity;
 
@@ -16,60 +15,19 @@ use membank_core::bank::LoadOptions;
 use super::common::{detect_memory, layout_error, open_memory_with, print_json};
 use super::style;
 
-#[derive(clap::Args)]
-pub struct Args {
-    /// The memory folder (a memory bank; see --format).
-    bank: PathBuf,
-    /// Print the findings as JSON.
-    #[arg(long)]
-    json: bool,
-    #[command(flatten)]
-    filter: CheckArgs,
-}
+pub use membank_args::check::{Args, CheckArgs};
 
-/// What to check and which findings to report; shared with the MCP `check`
-/// tool, whose argument schema is generated from this type.
-#[derive(clap::Args, Clone, Deserialize, JsonSchema)]
-pub struct CheckArgs {
-    /// Report articles whose last_updated is older than this many days (0: never).
-    #[arg(long, value_name = "N", default_value_t = 365)]
-    #[serde(default = "default_stale_days")]
-    #[schemars(default = "default_stale_days")]
-    pub stale_days: u32,
-    /// Only findings with this code (e.g. dead-link); may be repeated.
-    #[arg(long, value_name = "CODE")]
-    #[serde(default)]
-    pub code: Vec<String>,
-    /// Only findings about this file, or about files under this folder.
-    #[arg(long, value_name = "PATH")]
-    #[serde(default)]
-    pub path: Option<String>,
-    /// List at most N findings, after --offset; the counts stay those of
-    /// every finding (0: list every one; the command line's default, while
-    /// an MCP answer lists 100 unless told, and at most 500).
-    #[arg(long, value_name = "N", default_value_t = 0)]
-    #[serde(default = "default_mcp_limit")]
-    #[schemars(default = "default_mcp_limit")]
-    pub limit: usize,
-    /// Skip the first N findings, to list the next page.
-    #[arg(long, value_name = "N", default_value_t = 0)]
-    #[serde(default)]
-    pub offset: usize,
-}
-
-fn default_stale_days() -> u32 {
-    365
-}
-
-/// Findings an MCP answer lists unless told otherwise, and at most.
-pub const MCP_DEFAULT_LIMIT: usize = 100;
+/// Findings an MCP answer lists at most.
 pub const MCP_MAX_LIMIT: usize = 500;
 
-fn default_mcp_limit() -> usize {
-    MCP_DEFAULT_LIMIT
+/// The filter's decisions, made here where the findings are (the
+/// arguments' type is defined with the command line).
+trait FindingFilter {
+    fn keeps(&self, f: &Finding) -> bool;
+    fn path_keeps(&self, path: &str) -> bool;
 }
 
-impl CheckArgs {
+impl FindingFilter for CheckArgs {
     fn keeps(&self, f: &Finding) -> bool {
         let code_ok =
             self.code.is_empty() || self.code.iter().any(|c| c.eq_ignore_ascii_case(f.code));

@@ -189,11 +189,6 @@ pub fn print_model_text(text: &str) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Said in the `--help` of every command that prints text for a model.
-pub const MODEL_TEXT_HELP: &str = "On a terminal, control characters and escape sequences in \
-    the bank's files are shown as visible symbols; when standard output is a pipe or a file the \
-    text is exact, because it is meant for a model. --json escapes them.";
-
 /// Text from a file, safe to print on a terminal.
 pub fn safe(s: &str) -> String {
     sanitize_for_terminal(s, false)

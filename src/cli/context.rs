@@ -2,96 +2,16 @@
 //! reason for every decision.
 
 use std::borrow::Cow;
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 use membank_core::bank::Bank;
-use membank_core::budget::{BudgetOptions, DEFAULT_BUDGET};
 use membank_core::context::{self, ExplainedEntry, ExplainedReport, Listed, Streamed};
 use membank_core::scoring::{Query, SignalMatch};
-use schemars::JsonSchema;
-use serde::Deserialize;
 
 use super::common::safe;
 use super::style;
 
-#[derive(clap::Args)]
-#[command(after_help = super::common::MODEL_TEXT_HELP)]
-pub struct Args {
-    /// The memory bank folder.
-    bank: PathBuf,
-    #[command(flatten)]
-    query: QueryArgs,
-    #[command(flatten)]
-    budget: BudgetArgs,
-    /// List at most N articles, in rank order; the ones the budget kept are
-    /// always listed (default: every article; 0 also means every article).
-    #[arg(long, value_name = "N")]
-    limit: Option<usize>,
-    /// Print the report as JSON.
-    #[arg(long)]
-    json: bool,
-    /// Print the assembled context text instead of the table.
-    #[arg(long, conflicts_with = "json")]
-    render: bool,
-}
-
-/// The active client, domain and language pair, shared by every command
-/// that assembles a context (and by the MCP tools, whose argument schema is
-/// generated from this same type).
-#[derive(clap::Args, Clone, Default, Deserialize, JsonSchema)]
-pub struct QueryArgs {
-    /// Active client (compared exactly, ignoring case).
-    #[arg(long)]
-    pub client: Option<String>,
-    /// Active domain (compared exactly, ignoring case).
-    #[arg(long)]
-    pub domain: Option<String>,
-    /// Source language code, e.g. en-US.
-    #[arg(long)]
-    pub source_lang: Option<String>,
-    /// Target language code, e.g. nl-BE.
-    #[arg(long)]
-    pub target_lang: Option<String>,
-}
-
-/// The token budget, shared by every command that assembles a context.
-#[derive(clap::Args, Clone, Deserialize, JsonSchema)]
-pub struct BudgetArgs {
-    /// Token budget; 0 means unlimited.
-    #[arg(long, default_value_t = DEFAULT_BUDGET)]
-    #[serde(default = "default_budget")]
-    #[schemars(default = "default_budget")]
-    pub budget: usize,
-    /// Let articles that score 0 fill leftover budget.
-    #[arg(long)]
-    #[serde(default)]
-    pub include_unscored: bool,
-}
-
-fn default_budget() -> usize {
-    DEFAULT_BUDGET
-}
-
-impl BudgetArgs {
-    pub fn options(&self) -> BudgetOptions {
-        BudgetOptions {
-            budget: self.budget,
-            include_unscored: self.include_unscored,
-        }
-    }
-}
-
-impl QueryArgs {
-    pub fn to_query(&self) -> Query {
-        Query {
-            client: self.client.clone(),
-            domain: self.domain.clone(),
-            source_lang: self.source_lang.clone(),
-            target_lang: self.target_lang.clone(),
-        }
-    }
-}
+pub use membank_args::context::{Args, BudgetArgs, QueryArgs};
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let (report, warnings) = rank(&args)?;

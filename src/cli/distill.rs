@@ -3,7 +3,7 @@
 //! review; `--yes` writes it into `00_INBOX/`.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::ExitCode;
 
 use anyhow::bail;
@@ -16,22 +16,9 @@ use membank_llm::agents;
 use membank_llm::documents::read_document;
 
 use super::common::{open_bank, safe};
-use super::context::QueryArgs;
 use super::llm_common;
 
-#[derive(clap::Args)]
-pub struct Args {
-    /// The memory bank folder.
-    bank: PathBuf,
-    /// The document to distill (.txt, .md, .tmx, .tbx or .docx).
-    file: PathBuf,
-    /// Write the note into 00_INBOX/ instead of only printing it.
-    #[arg(long)]
-    yes: bool,
-    /// What the document is about, when known (passed on to the model).
-    #[command(flatten)]
-    query: QueryArgs,
-}
+pub use membank_args::distill::Args;
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let bank = open_bank(&args.bank)?;

@@ -11,36 +11,22 @@ use membank_core::everos::resolve::{self, Env};
 use membank_core::everos::{self as core_everos, DailyKind, OwnerKind};
 use membank_core::{json, memory};
 use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use super::common::{forced_format, print_json, safe};
 
-/// Scope and owner options shared by `entries` and `entry`, and by the MCP
-/// `entries` and `read` tools, whose argument schemas come from this type.
-#[derive(clap::Args, Clone, Default, Deserialize, JsonSchema)]
-pub struct ScopeArgs {
-    /// Only this app (`default` for default_app).
-    #[arg(long, value_name = "A")]
-    #[serde(default)]
-    pub app: Option<String>,
-    /// Only this project (`default` for default_project).
-    #[arg(long, value_name = "P")]
-    #[serde(default)]
-    pub project: Option<String>,
-    /// Only this user's memory.
-    #[arg(long, value_name = "U", conflicts_with = "agent")]
-    #[serde(default)]
-    pub user: Option<String>,
-    /// Only this agent's memory.
-    #[arg(long, value_name = "G")]
-    #[serde(default)]
-    pub agent: Option<String>,
+pub use membank_args::everos::{EntriesArgs, EntriesQuery, EntryArgs, RootArgs, ScopeArgs};
+
+/// The entry filter options ask for (the options' types are defined with
+/// the command line).
+pub trait ToEntryFilter {
+    fn filter(&self) -> anyhow::Result<EntryFilter>;
 }
 
-impl ScopeArgs {
+impl ToEntryFilter for ScopeArgs {
     /// The filter these options ask for; a user and an agent together are
     /// refused (the command line refuses them before this).
-    pub fn filter(&self) -> anyhow::Result<EntryFilter> {
+    fn filter(&self) -> anyhow::Result<EntryFilter> {
         let (owner_kind, owner) = match (&self.user, &self.agent) {
             (Some(_), Some(_)) => {
                 bail!("give a user or an agent, not both: an entry belongs to one owner")
@@ -57,31 +43,10 @@ impl ScopeArgs {
             ..EntryFilter::default()
         })
     }
-
-    /// Whether any option narrows the owner or scope.
-    pub fn is_empty(&self) -> bool {
-        self.app.is_none() && self.project.is_none() && self.user.is_none() && self.agent.is_none()
-    }
 }
 
-/// Which entries `entries` lists; shared with the MCP `entries` tool.
-#[derive(clap::Args, Clone, Default, Deserialize, JsonSchema)]
-pub struct EntriesQuery {
-    #[command(flatten)]
-    #[serde(flatten)]
-    pub scope: ScopeArgs,
-    /// Only this kind: episode, atomic_fact, foresight, agent_case.
-    #[arg(long, value_name = "K")]
-    #[serde(default)]
-    pub kind: Option<String>,
-    /// Only daily logs of this day (YYYY-MM-DD) or later.
-    #[arg(long, value_name = "DATE")]
-    #[serde(default)]
-    pub since: Option<String>,
-}
-
-impl EntriesQuery {
-    pub fn filter(&self) -> anyhow::Result<EntryFilter> {
+impl ToEntryFilter for EntriesQuery {
+    fn filter(&self) -> anyhow::Result<EntryFilter> {
         let mut filter = self.scope.filter()?;
         filter.kind = self.kind.as_deref().map(parse_kind).transpose()?;
         filter.since = self.since.as_deref().map(parse_date).transpose()?;
@@ -183,38 +148,6 @@ pub fn entry_human(entry: &EntryRef<'_>) -> String {
         safe(j.owner.unwrap_or("-")),
         membank_core::text::sanitize_for_terminal(j.text, true)
     )
-}
-
-#[derive(clap::Args)]
-pub struct EntriesArgs {
-    /// The everos memory root.
-    root: PathBuf,
-    #[command(flatten)]
-    query: EntriesQuery,
-    /// Print JSON: {"entries": [{"file", "id", "app", "project", "owner_kind",
-    /// "owner", "kind", "date", "line", "text"}]}.
-    #[arg(long)]
-    json: bool,
-}
-
-#[derive(clap::Args)]
-pub struct EntryArgs {
-    /// The everos memory root.
-    root: PathBuf,
-    /// The entry id, e.g. ep_20260601_00000001.
-    id: String,
-    #[command(flatten)]
-    scope: ScopeArgs,
-    /// Print JSON: one object as in `membank entries --json`.
-    #[arg(long)]
-    json: bool,
-}
-
-#[derive(clap::Args)]
-pub struct RootArgs {
-    /// Print only the root and the rule that chose it.
-    #[arg(long)]
-    print: bool,
 }
 
 /// Check that `path` is an everos root (honouring `--format`) and return

@@ -2,7 +2,6 @@
 //! route (the reference feedback report), and appending a sanitized line.
 
 use std::fmt::Write as _;
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::bail;
@@ -11,26 +10,7 @@ use membank_core::dejavu::feedback::{self, Report};
 
 use super::common::{begin_dejavu_write, open_dejavu, print_json, safe};
 
-#[derive(clap::Args)]
-pub struct Args {
-    /// The project folder (holding memory/) or its memory/ folder.
-    project: PathBuf,
-    /// Print the reference report's JSON.
-    #[arg(long)]
-    json: bool,
-    /// Append a line for a cue just tried: helpful, irrelevant, missed or overloaded.
-    #[arg(long, value_name = "OUTCOME", requires = "cue")]
-    add: Option<String>,
-    /// The cue the line is about (stored sanitized: lower-case words, no secrets).
-    #[arg(long)]
-    cue: Option<String>,
-    /// The impression id the recall matched, if any.
-    #[arg(long, value_name = "ID")]
-    matched_id: Option<String>,
-    /// A short note.
-    #[arg(long)]
-    note: Option<String>,
-}
+pub use membank_args::feedback::Args;
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let project = open_dejavu(&args.project)?;

@@ -3,7 +3,6 @@
 //! are shown per file (changed, deleted, new folder, with the diff); only
 //! `--yes` writes them, through the memory's one reviewed write.
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 use membank_core::fix::{self, FileFix, FixProposal, Unfixed};
@@ -15,35 +14,7 @@ use super::check::{self, CheckArgs};
 use super::common;
 use super::style;
 
-#[derive(clap::Args)]
-#[command(
-    after_help = "Without --yes nothing is written: the fixes are shown, with what each \
-                  changes. A file changed on disk after it was read is not overwritten.\n\n\
-                  Exit status: 0 nothing is left to fix (or everything proposed was written \
-                  and no finding remains), 1 findings remain (or fixes were shown but not \
-                  written), 2 error."
-)]
-pub struct Args {
-    /// The memory bank or Deja Vu project folder.
-    bank: PathBuf,
-    /// Only fix findings with this code (e.g. bad-date); may be repeated.
-    #[arg(long, value_name = "CODE")]
-    code: Vec<String>,
-    /// Only fix findings about this file, or about files under this folder.
-    #[arg(long, value_name = "PATH")]
-    path: Option<String>,
-    /// Create the article a dead link names when no article is a near
-    /// miss of it (a dead link may be a deliberate forward reference, so
-    /// nothing is created without this).
-    #[arg(long)]
-    create_missing: bool,
-    /// Write the fixes.
-    #[arg(long)]
-    yes: bool,
-    /// Print the fixes and the findings left as JSON.
-    #[arg(long)]
-    json: bool,
-}
+pub use membank_args::fix::Args;
 
 /// The machine form: stable field names, one entry per path fixed.
 #[derive(Serialize)]

@@ -1,6 +1,5 @@
 //! `membank inbox`: the files waiting for Process Inbox.
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 use membank_core::inbox::Unreadable;
@@ -8,14 +7,7 @@ use serde::Serialize;
 
 use super::common::{open_bank, print_json, safe};
 
-#[derive(clap::Args)]
-pub struct Args {
-    /// The memory bank folder.
-    bank: PathBuf,
-    /// Print JSON.
-    #[arg(long)]
-    json: bool,
-}
+pub use membank_args::inbox::Args;
 
 #[derive(Serialize)]
 struct Pending {

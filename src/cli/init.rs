@@ -1,4 +1,3 @@
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 use membank_core::init::init_bank;
@@ -6,16 +5,7 @@ use membank_core::text::sanitize_for_terminal;
 
 use crate::demo;
 
-#[derive(clap::Args)]
-pub struct Args {
-    /// Folder for the new bank: missing, or empty apart from hidden entries.
-    #[arg(required_unless_present = "demo")]
-    dir: Option<PathBuf>,
-    /// Write the demo bank instead of an empty one. Without DIR, a fresh
-    /// copy is extracted into a per-user temporary folder and its path printed.
-    #[arg(long)]
-    demo: bool,
-}
+pub use membank_args::init::Args;
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let shown = |p: &std::path::Path| sanitize_for_terminal(&p.display().to_string(), false);

@@ -2,7 +2,6 @@
 //! its backlinks.
 
 use std::fmt::Write as _;
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 use membank_core::bank::{ArticleId, Bank, Resolution};
@@ -12,16 +11,7 @@ use serde::Serialize;
 
 use super::common::{open_bank, print_json, safe};
 
-#[derive(clap::Args)]
-pub struct Args {
-    /// The memory bank folder.
-    bank: PathBuf,
-    /// The article: a relative path (`03_DOMAINS/Legal.md`) or a name (`Legal`).
-    article: String,
-    /// Print JSON.
-    #[arg(long)]
-    json: bool,
-}
+pub use membank_args::links::Args;
 
 #[derive(Serialize, JsonSchema)]
 pub struct Outgoing {

@@ -2,32 +2,18 @@
 //! findings of `membank check` and the §12 snapshot; its review (possibly with
 //! `### FILE:` fixes, for `membank blocks`) is printed.
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::bail;
 use membank_core::health::{self, HealthOptions};
-use membank_core::snapshot::{self, DEFAULT_CAP};
+use membank_core::snapshot::{self};
 use membank_core::templates::Agent;
 use membank_llm::agents;
 
 use super::common::{open_bank, safe};
 use super::llm_common;
 
-#[derive(clap::Args)]
-pub struct Args {
-    /// The memory bank folder.
-    bank: PathBuf,
-    /// Send the bank to the configured model for review.
-    #[arg(long)]
-    llm: bool,
-    /// Snapshot character cap; whole articles only. 0 means no cap.
-    #[arg(long, default_value_t = DEFAULT_CAP)]
-    cap: usize,
-    /// Report articles whose last_updated is older than this many days (0: never).
-    #[arg(long, value_name = "N", default_value_t = 365)]
-    stale_days: u32,
-}
+pub use membank_args::lint_llm::Args;
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if !args.llm {

@@ -17,56 +17,7 @@ use serde::Serialize;
 
 use super::common;
 
-#[derive(clap::Args)]
-#[command(
-    after_help = "FOLDER is a folder of the bank (02_TERMINOLOGY) or its short name \
-                        (terminology). A term's NAME may be `source → target`. Keys no flag \
-                        fills are left empty for you to fill; `membank check` lists them \
-                        until then.\n\nExit status: 0 created, 2 refused or error."
-)]
-pub struct NewArgs {
-    /// The memory bank folder.
-    bank: PathBuf,
-    /// The folder of the new article.
-    folder: String,
-    /// Its name (without .md); `sub/Name` puts it in a subfolder.
-    name: String,
-    /// The client the article is for.
-    #[arg(long)]
-    client: Option<String>,
-    /// The domain the article belongs to.
-    #[arg(long)]
-    domain: Option<String>,
-    /// The language pair, `en-US → de-DE` (or `en-US:de-DE`).
-    #[arg(long, value_name = "PAIR")]
-    pair: Option<String>,
-    /// Open the new article in $VISUAL / $EDITOR (on a terminal only).
-    #[arg(long)]
-    edit: bool,
-    /// Print what was created as JSON.
-    #[arg(long)]
-    json: bool,
-}
-
-#[derive(clap::Args)]
-#[command(
-    after_help = "A bank gets a note in 00_INBOX named by the date and the first words, \
-                        for the next Process Inbox; a Deja Vu project gets an event line in \
-                        memory/events/<month>.md. everos memory is read-only.\n\nExit status: \
-                        0 written, 2 refused or error."
-)]
-pub struct NoteArgs {
-    /// The memory bank or Deja Vu project.
-    path: PathBuf,
-    /// The note's text; read from stdin when none is given.
-    text: Vec<String>,
-    /// Tags of a Deja Vu event (comma-separated; default `note`).
-    #[arg(long, value_delimiter = ',')]
-    tags: Vec<String>,
-    /// Print what was written as JSON.
-    #[arg(long)]
-    json: bool,
-}
+pub use membank_args::new::{NewArgs, NoteArgs};
 
 #[derive(Serialize)]
 struct Created {

@@ -1,7 +1,6 @@
 //! `membank qa`: the terminology check of a translated file against the
 //! bank's term articles. The file is only read.
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 use membank_core::bank::Bank;
@@ -15,30 +14,7 @@ use super::common;
 use super::style;
 use super::terms::{pair_arg, read_bilingual};
 
-#[derive(clap::Args)]
-#[command(
-    after_help = "Reports term-missing (an approved source term is in the source and none of \
-                  its approved targets in the target), term-rejected (the target uses a term \
-                  the bank rejects for it) and term-inconsistent (one source term rendered by \
-                  different approved targets across the file). Segments with an empty or \
-                  unconfirmed target are listed apart, never as misses.\n\nExit status: 0 no \
-                  finding, 1 findings, 2 error."
-)]
-pub struct Args {
-    /// The memory bank folder.
-    bank: PathBuf,
-    /// The translated file: XLIFF 1.2 (.xlf, .sdlxliff, .mqxliff), XLIFF 2, TMX or text.
-    file: PathBuf,
-    /// Only this client's terms (and terms for no client in particular).
-    #[arg(long, value_name = "CLIENT")]
-    client: Option<String>,
-    /// The language pair, when the file names none (SRC:TGT).
-    #[arg(long, value_name = "SRC:TGT")]
-    pair: Option<String>,
-    /// Print the report as JSON.
-    #[arg(long)]
-    json: bool,
-}
+pub use membank_args::qa::Args;
 
 #[derive(Serialize, schemars::JsonSchema)]
 pub(crate) struct QaOutput {

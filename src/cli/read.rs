@@ -1,7 +1,6 @@
 //! `membank read`: one article as the bank holds it, with its frontmatter
 //! parsed, found by path or by the name a wikilink would use.
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 use membank_core::frontmatter;
@@ -12,17 +11,7 @@ use serde::Serialize;
 
 use super::common::{find_document, open_memory, print_json};
 
-#[derive(clap::Args)]
-pub struct Args {
-    /// The memory folder (a memory bank; see --format).
-    bank: PathBuf,
-    /// The document: a relative path (`03_DOMAINS/Legal.md`), a name
-    /// (`Legal`) or a wikilink (`[[Legal]]`).
-    target: String,
-    /// Print {"path","title","kind","status","frontmatter","frontmatter_problem","text"} as JSON.
-    #[arg(long)]
-    json: bool,
-}
+pub use membank_args::read::Args;
 
 /// A document as `--json` prints it.
 #[derive(Serialize, JsonSchema)]

@@ -3,7 +3,6 @@
 
 use std::fmt::Write as _;
 use std::io::Write as _;
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Context as _, bail};
@@ -16,28 +15,7 @@ use serde::Serialize;
 
 use super::common::{open_dejavu, open_dejavu_streamed, print_json, safe};
 
-#[derive(clap::Args)]
-pub struct Args {
-    /// The project folder (holding memory/) or its memory/ folder.
-    project: PathBuf,
-    /// The cue: the task or question, in any number of words.
-    #[arg(required = true, num_args = 1..)]
-    cue: Vec<String>,
-    /// Print the reference scan's JSON plus the explanation.
-    #[arg(long, conflicts_with = "ask")]
-    json: bool,
-    /// Ask the configured model the cue as a question, with the records
-    /// recall selects (never private ones) as its context.
-    #[arg(long)]
-    ask: bool,
-    /// Explain this many of the best matches [default: 20; with --json,
-    /// every impression].
-    #[arg(long, value_name = "N", conflicts_with = "all")]
-    limit: Option<usize>,
-    /// Explain every impression line, matched or not.
-    #[arg(long)]
-    all: bool,
-}
+pub use membank_args::recall::Args;
 
 /// Matches explained in the readable report unless `--limit` or `--all`
 /// says otherwise: a project of tens of thousands of impressions would

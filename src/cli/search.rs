@@ -2,48 +2,16 @@
 
 use std::fmt::Write as _;
 use std::io::{IsTerminal, Write as _};
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 use membank_core::memory::{LayoutKind, Memory, SearchHit};
 use membank_core::search::{SearchIndex, highlight_chars, one_pass};
 use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use super::common::{detect_memory, layout_error, open_memory, print_json, safe};
 
-#[derive(clap::Args)]
-pub struct Args {
-    /// A memory of any layout: a bank, a Deja Vu project, an everos memory root.
-    path: PathBuf,
-    #[command(flatten)]
-    search: SearchArgs,
-    /// Print JSON: {"path", "layout", "query", "method", "note", "matches",
-    /// "hits": [{"file", "line", "entry_id", "score", "snippet", "highlights"}]}.
-    #[arg(long)]
-    json: bool,
-}
-
-/// What to look for; shared with the MCP `search` tool, whose argument
-/// schema is generated from this type.
-#[derive(clap::Args, Deserialize, JsonSchema)]
-pub struct SearchArgs {
-    /// The words to look for (ranked with BM25; case does not matter).
-    pub query: String,
-    /// At most this many hits.
-    #[arg(long, value_name = "N", default_value_t = 20)]
-    #[serde(default = "default_limit")]
-    #[schemars(default = "default_limit")]
-    pub limit: usize,
-    /// Skip the best N hits first, to list the next page.
-    #[arg(long, value_name = "N", default_value_t = 0)]
-    #[serde(default)]
-    pub offset: usize,
-}
-
-fn default_limit() -> usize {
-    20
-}
+pub use membank_args::search::{Args, SearchArgs};
 
 /// The most hits an MCP answer lists.
 pub const MCP_MAX_LIMIT: usize = 100;

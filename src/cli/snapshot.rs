@@ -1,24 +1,12 @@
 //! `membank snapshot`: the §12 snapshot the Health Check agent reviews.
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 
-use membank_core::snapshot::{self, DEFAULT_CAP};
+use membank_core::snapshot::{self};
 
 use super::common::{open_bank, print_json};
 
-#[derive(clap::Args)]
-#[command(after_help = super::common::MODEL_TEXT_HELP)]
-pub struct Args {
-    /// The memory bank folder.
-    bank: PathBuf,
-    /// Character cap; whole articles only. 0 means no cap.
-    #[arg(long, default_value_t = DEFAULT_CAP)]
-    cap: usize,
-    /// Print JSON: {"snapshot", "articles", "omitted", "truncated", "chars", "cap"}.
-    #[arg(long)]
-    json: bool,
-}
+pub use membank_args::snapshot::Args;
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let bank = open_bank(&args.bank)?;

@@ -2,7 +2,6 @@
 //! older one, shown as a diff and written only on confirmation.
 
 use std::io::{BufRead, IsTerminal, Write};
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::anyhow;
@@ -14,22 +13,7 @@ use serde::Serialize;
 
 use super::common::{begin_dejavu_write, open_dejavu, print_json, safe};
 
-#[derive(clap::Args)]
-pub struct Args {
-    /// The project folder (holding memory/) or its memory/ folder.
-    project: PathBuf,
-    /// The record being replaced: its id or path (memory/decisions/x.md).
-    old: String,
-    /// The record replacing it.
-    new: String,
-    /// Write without asking.
-    #[arg(long)]
-    yes: bool,
-    /// Print the plan as JSON: {"old", "new", "notes", "edits": [{"path",
-    /// "diff"}], "written"}; nothing is written without --yes.
-    #[arg(long)]
-    json: bool,
-}
+pub use membank_args::supersede::Args;
 
 /// What the plan changes and, once applied, what was written; the same for
 /// `--json` and the MCP `supersede` tool.

@@ -1,4 +1,3 @@
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Context as _, bail};
@@ -6,17 +5,7 @@ use membank_core::safe_read::RootReader;
 use membank_core::templates::{self, Agent, Source};
 use membank_core::text::sanitize_for_terminal;
 
-#[derive(clap::Args)]
-#[command(after_help = super::common::MODEL_TEXT_HELP)]
-pub struct Args {
-    /// The memory bank folder.
-    bank: PathBuf,
-    /// compile, lint, query, translate or distill.
-    agent: String,
-    /// Print {"agent","source","path","text"} as JSON.
-    #[arg(long)]
-    json: bool,
-}
+pub use membank_args::template::Args;
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let Some(agent) = Agent::from_name(&args.agent) else {

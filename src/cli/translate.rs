@@ -2,7 +2,6 @@
 //! context for the active client, domain and languages.
 
 use std::io::Read;
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Context as _, bail};
@@ -11,18 +10,9 @@ use membank_llm::agents;
 
 use super::ask::report_context;
 use super::common::open_bank;
-use super::context::{BudgetArgs, QueryArgs};
 use super::llm_common;
 
-#[derive(clap::Args)]
-pub struct Args {
-    /// The memory bank folder.
-    bank: PathBuf,
-    #[command(flatten)]
-    query: QueryArgs,
-    #[command(flatten)]
-    budget: BudgetArgs,
-}
+pub use membank_args::translate::Args;
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let bank = open_bank(&args.bank)?;

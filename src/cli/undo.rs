@@ -2,7 +2,6 @@
 //! (when its files are still as that change left them), or list the
 //! journalled changes.
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 use membank_core::journal::{self, Entry, Recorded};
@@ -12,22 +11,7 @@ use serde::Serialize;
 
 use super::common;
 
-#[derive(clap::Args)]
-#[command(
-    after_help = "Every change membank writes is journalled in its state folder (never in the \
-                  memory). An undo is journalled too; running undo again takes back the change \
-                  before. Exit status: 0 reverted (or listed), 1 nothing reverted, 2 error."
-)]
-pub struct Args {
-    /// The memory bank or Deja Vu project folder.
-    memory: PathBuf,
-    /// List the journalled changes, newest first, instead of undoing.
-    #[arg(long)]
-    list: bool,
-    /// Print as JSON.
-    #[arg(long)]
-    json: bool,
-}
+pub use membank_args::undo::Args;
 
 #[derive(Serialize)]
 struct JsonEntry {

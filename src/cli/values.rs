@@ -2,21 +2,13 @@
 //! script (or a person) knows what `--client` and `--domain` can match.
 
 use std::fmt::Write as _;
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 use membank_core::vocabulary::{self, Vocabulary};
 
 use super::common::{open_bank_with, print_json, safe};
 
-#[derive(clap::Args)]
-pub struct Args {
-    /// The memory bank folder.
-    bank: PathBuf,
-    /// Print JSON: {"clients", "domains", "languages"}, each [{"value", "articles"}].
-    #[arg(long)]
-    json: bool,
-}
+pub use membank_args::values::Args;
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let bank = open_bank_with(&args.bank, membank_core::bank::LoadOptions::METADATA)?;

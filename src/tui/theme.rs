@@ -18,25 +18,7 @@ pub const BUNDLED: &[(&str, &str)] = &[
 ];
 
 /// Whether colours are used at all; `--color` and `NO_COLOR` decide.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
-pub enum ColorChoice {
-    #[default]
-    Auto,
-    Always,
-    Never,
-}
-
-impl ColorChoice {
-    /// `auto` follows the `NO_COLOR` convention: any non-empty value turns
-    /// colours off.
-    pub fn use_color(self, no_color_env: Option<&str>) -> bool {
-        match self {
-            ColorChoice::Always => true,
-            ColorChoice::Never => false,
-            ColorChoice::Auto => no_color_env.is_none_or(str::is_empty),
-        }
-    }
-}
+pub use membank_args::ColorChoice;
 
 macro_rules! theme_slots {
     ($($slot:ident),* $(,)?) => {

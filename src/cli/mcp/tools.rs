@@ -29,7 +29,7 @@ use super::state::{Shared, WITHHELD_WHY};
 use super::writes;
 use crate::cli::check::{self, CheckArgs};
 use crate::cli::context::{self as context_cmd, BudgetArgs, QueryArgs};
-use crate::cli::everos::{self, EntriesQuery, ScopeArgs};
+use crate::cli::everos::{self, EntriesQuery, ScopeArgs, ToEntryFilter};
 use crate::cli::search::{self, SearchArgs};
 use crate::cli::{links, read, recall, values};
 

@@ -1,0 +1,20 @@
+//! `membank supersede`.
+
+use std::path::PathBuf;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The project folder (holding memory/) or its memory/ folder.
+    pub project: PathBuf,
+    /// The record being replaced: its id or path (memory/decisions/x.md).
+    pub old: String,
+    /// The record replacing it.
+    pub new: String,
+    /// Write without asking.
+    #[arg(long)]
+    pub yes: bool,
+    /// Print the plan as JSON: {"old", "new", "notes", "edits": [{"path",
+    /// "diff"}], "written"}; nothing is written without --yes.
+    #[arg(long)]
+    pub json: bool,
+}
