@@ -238,12 +238,13 @@ fn bank_parts(bank: &Bank) {
                 )
         })
         .sum();
+    // Four bytes a link, and the articles of each ambiguous one.
     let resolutions: usize = (0..a.len())
         .flat_map(|id| bank.outgoing(id))
         .map(|(_, r)| {
-            size_of::<Resolution>()
+            size_of::<u32>()
                 + match r {
-                    Resolution::Ambiguous(ids) => ids.capacity() * size_of::<usize>(),
+                    Resolution::Ambiguous(ids) => ids.len() * size_of::<u32>(),
                     _ => 0,
                 }
         })

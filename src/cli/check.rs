@@ -284,6 +284,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         // Freeing it only delays the exit.
         let bank: &'static membank_core::bank::Bank = Box::leak(Box::new(bank));
         report_with(bank, &args.filter, Some(found))?
+    } else if detected.spec.kind == LayoutKind::DejaVu
+        && (args.filter.path.as_deref()).is_none_or(|p| names_a_file(&detected.root, p))
+    {
+        // The impressions are checked as they are read, never held whole;
+        // only the lines a finding must confirm are read again.
+        super::recall::give_back_freed_memory();
+        let project = super::common::open_dejavu_streamed(&args.bank)?;
+        let found = membank_core::dejavu::checks::check_read(&project)
+            .map_err(|e| anyhow::anyhow!("{}", super::common::safe(&e.to_string())))?;
+        // Freeing it only delays the exit.
+        let project: &'static membank_core::dejavu::Project = Box::leak(Box::new(project));
+        report_with(project, &args.filter, Some(found))?
     } else {
         // A bank is read without its articles' bodies, which no check reads.
         let memory = open_memory_with(&args.bank, LoadOptions::CHECK)?;

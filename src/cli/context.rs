@@ -12,7 +12,7 @@ use membank_core::scoring::{Query, SignalMatch};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use super::common::{open_bank_with, safe};
+use super::common::safe;
 use super::style;
 
 #[derive(clap::Args)]
@@ -94,20 +94,9 @@ impl QueryArgs {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    // Each article is ranked as it is read and dropped: the bank is never
-    // held (see `context::stream`).
-    let root = super::common::bank_root(&args.bank)?;
-    let query = args.query.to_query();
-    let report = context::stream(
-        &root,
-        &query,
-        args.budget.options(),
-        args.limit.unwrap_or(0),
-    )
-    .map_err(|e| anyhow::anyhow!(safe(&e.to_string())))?;
-    tracing::info!(root = %root.display(), ranked = report.ranked, "ranked");
-    for unknown in unknown_values(&args.bank, &report)? {
-        eprintln!("membank: warning: {}", safe(&unknown));
+    let (report, warnings) = rank(&args)?;
+    for warning in warnings {
+        eprintln!("membank: warning: {warning}");
     }
     // Each row is put into words only while it is written, so the whole
     // report is never held in words at once.
@@ -129,23 +118,28 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The query's values no article carries, with the closest ones the bank
-/// uses. Only when some asked-for signal earned no article a point is the
-/// bank read again for its values: the streamed report keeps none of them.
-fn unknown_values(path: &std::path::Path, r: &Streamed) -> anyhow::Result<Vec<String>> {
-    let (q, earned) = (&r.query, r.earned);
-    let unmatched = (q.client.is_some() && earned.client == 0)
-        || (q.domain.is_some() && earned.domain == 0)
-        || ((q.source_lang.is_some() || q.target_lang.is_some()) && earned.language == 0);
-    if !unmatched {
-        return Ok(Vec::new());
-    }
-    let bank = open_bank_with(path, membank_core::bank::LoadOptions::METADATA)?;
-    let vocabulary = membank_core::vocabulary::collect(bank);
-    Ok(membank_core::suggest::unknown_values(&vocabulary, q)
+/// The command's report, and a warning for each value of the query no
+/// article carries, naming the closest ones the bank uses. Each article is
+/// ranked as it is read and dropped: the bank is never held (see
+/// `context::stream`), and read once: the values for the warnings are
+/// gathered during that read.
+fn rank(args: &Args) -> anyhow::Result<(Streamed, Vec<String>)> {
+    let root = super::common::bank_root(&args.bank)?;
+    let query = args.query.to_query();
+    let report = context::stream(
+        &root,
+        &query,
+        args.budget.options(),
+        args.limit.unwrap_or(0),
+    )
+    .map_err(|e| anyhow::anyhow!(safe(&e.to_string())))?;
+    tracing::info!(root = %root.display(), ranked = report.ranked, "ranked");
+    let warnings = report
+        .unknown_values
         .iter()
-        .map(ToString::to_string)
-        .collect())
+        .map(|unknown| safe(&unknown.to_string()))
+        .collect();
+    Ok((report, warnings))
 }
 
 /// The ranked, budgeted report for a query, listing the first `limit`
@@ -379,5 +373,52 @@ fn date_cell(raw: Option<&str>) -> String {
         None => "-".into(),
         Some(d) if membank_core::frontmatter::parse_iso_date(d).is_some() => d.to_owned(),
         Some(_) => "invalid".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser as _;
+
+    #[derive(clap::Parser)]
+    struct Command {
+        #[command(flatten)]
+        args: Args,
+    }
+
+    #[test]
+    fn a_value_no_article_carries_is_told_after_one_read_of_the_bank() {
+        let d = tempfile::tempdir().unwrap();
+        for (rel, text) in [
+            (
+                "01_CLIENTS/Acme.md",
+                "---\nclient: Acme Corporation\n---\nbody\n",
+            ),
+            ("03_DOMAINS/Legal.md", "---\ndomain: Legal\n---\nbody\n"),
+        ] {
+            let path = d.path().join(rel);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        }
+        let bank = d.path().to_str().unwrap();
+        for (query, want) in [
+            (
+                ["--client", "Acme"],
+                vec!["no client 'Acme' in this bank; did you mean 'Acme Corporation'?"],
+            ),
+            (["--client", "acme corporation"], vec![]),
+        ] {
+            let args = Command::parse_from(["context", bank].into_iter().chain(query)).args;
+            let reads = membank_core::bank::reads_begun_on_this_thread();
+            let (report, warnings) = rank(&args).unwrap();
+            assert_eq!(warnings, want, "{query:?}");
+            assert_eq!(report.ranked, 2);
+            assert_eq!(
+                membank_core::bank::reads_begun_on_this_thread() - reads,
+                1,
+                "{query:?}: the bank was read more than once"
+            );
+        }
     }
 }

@@ -107,7 +107,7 @@ pub fn report(bank: &Bank, article: &str) -> anyhow::Result<Report> {
         .outgoing(id)
         .map(|(l, r)| {
             let path_of = |i: ArticleId| bank.article(i).rel_path.clone();
-            let (status, candidates) = match r {
+            let (status, candidates) = match &r {
                 Resolution::Dead => ("dead", Vec::new()),
                 Resolution::One(_) => ("resolved", Vec::new()),
                 Resolution::File(_) => ("file", Vec::new()),
@@ -124,7 +124,7 @@ pub fn report(bank: &Bank, article: &str) -> anyhow::Result<Report> {
                 in_frontmatter: l.in_frontmatter,
                 status,
                 path: match r {
-                    Resolution::File(i) => Some(bank.link_file(*i).to_owned()),
+                    Resolution::File(i) => Some(bank.link_file(i).to_owned()),
                     r => r.target().map(path_of),
                 },
                 candidates,

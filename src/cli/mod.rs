@@ -256,18 +256,30 @@ fn restore_default_sigpipe() {
     }
 }
 
-/// The parsed command line; a mistyped subcommand ends the process with a
-/// usage error naming the closest subcommands.
-fn parse_command_line() -> Cli {
+/// The parsed command line and the subcommands' names; a mistyped
+/// subcommand ends the process with a usage error naming the closest
+/// subcommands. The definition is built once: building it is a good part
+/// of a small command's start.
+fn parse_command_line() -> (Cli, Vec<String>) {
+    use clap::FromArgMatches as _;
     let mut command = Cli::command();
-    let names: Vec<String> = command
+    let subcommands: Vec<String> = command
         .get_subcommands()
         .map(|c| c.get_name().to_owned())
-        .chain(["help".to_owned()])
         .collect();
-    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    let names: Vec<&str> = subcommands
+        .iter()
+        .map(String::as_str)
+        .chain(["help"])
+        .collect();
     match argv::normalise(std::env::args_os().collect(), &names) {
-        argv::Arguments::Parse(args) => Cli::parse_from(args),
+        argv::Arguments::Parse(args) => {
+            // What `Cli::parse_from` does, on the definition already built.
+            let mut matches = command.get_matches_from(args);
+            let cli = Cli::from_arg_matches_mut(&mut matches)
+                .unwrap_or_else(|e| e.format(&mut Cli::command()).exit());
+            (cli, subcommands)
+        }
         argv::Arguments::UnknownSubcommand { word, suggestions } => {
             let word = common::safe(&word);
             let refs: Vec<&str> = suggestions.iter().map(String::as_str).collect();
@@ -286,7 +298,7 @@ fn parse_command_line() -> Cli {
 
 pub fn main() -> ExitCode {
     restore_default_sigpipe();
-    let cli = parse_command_line();
+    let (cli, subcommands) = parse_command_line();
     style::set_choice(cli.color);
     if let Err(e) = membank::logging::init(cli.log_level.as_deref()) {
         eprintln!("membank: {e}");
@@ -294,7 +306,7 @@ pub fn main() -> ExitCode {
     }
     tracing::info!(
         version = env!("CARGO_PKG_VERSION"),
-        command = command_name(cli.command.is_none()),
+        command = command_name(cli.command.is_none(), &subcommands),
         "membank started"
     );
     let forced = cli
@@ -385,18 +397,13 @@ pub fn main() -> ExitCode {
 }
 
 /// The subcommand's name as typed, for the log.
-fn command_name(interface: bool) -> String {
-    use clap::Subcommand as _;
+fn command_name(interface: bool, subcommands: &[String]) -> String {
     if interface {
         return "interface".into();
     }
     // The first word after the program that names a subcommand.
-    let names: Vec<String> = Command::augment_subcommands(clap::Command::new("membank"))
-        .get_subcommands()
-        .map(|c| c.get_name().to_owned())
-        .collect();
     std::env::args()
         .skip(1)
-        .find(|a| names.contains(a))
+        .find(|a| subcommands.contains(a))
         .unwrap_or_else(|| "?".into())
 }

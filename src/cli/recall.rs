@@ -103,7 +103,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 /// JSON, as it goes; glibc would keep up to twice the largest block freed
 /// (raising its threshold as blocks grow) instead of giving it back, some
 /// 5 MB more at the peak of a 50,000-line file.
-fn give_back_freed_memory() {
+pub(super) fn give_back_freed_memory() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: mallopt only changes the allocator's tunables; it takes the
     // allocator's own lock and has no memory-safety preconditions.
@@ -126,15 +126,12 @@ fn write_json_explaining_all(
         .strip_suffix("[]\n  }\n}")
         .context("the explanations are the last field of the report")?;
     out.write_all(before.as_bytes())?;
-    // An explanation sits three levels in; JSON strings hold no raw line
-    // break, so indenting after each line break indents its own lines.
-    let items = explained.map_in_order(|exp| {
-        membank_core::json::to_string(&exp).map(|text| text.replace('\n', "\n      "))
-    });
+    // An explanation sits three levels in: its JSON is written by hand on
+    // the pool, indented as `print_json` would indent it.
     let mut written = false;
-    for item in items {
+    for block in explained.json_blocks("      ", ",\n      ") {
         out.write_all(if written { b",\n      " } else { b"[\n      " })?;
-        out.write_all(item?.as_bytes())?;
+        out.write_all(block.as_bytes())?;
         written = true;
     }
     out.write_all(if written {

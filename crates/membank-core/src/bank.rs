@@ -137,11 +137,10 @@ struct Index {
     links: LinkIndex,
     /// Files a link can reach that are not articles, for `Resolution::File`.
     link_files: Vec<String>,
-    /// The resolution of every link, article after article; article `id`'s
-    /// are `resolved[resolved_from[id]..resolved_from[id + 1]]`. Flat
-    /// arrays rather than a list per article: one allocation, not 100,000.
-    resolved: Vec<Resolution>,
-    resolved_from: Vec<usize>,
+    /// The resolution of every link, article after article, in flat
+    /// arrays rather than a list per article: a few allocations, not
+    /// 100,000.
+    resolved: resolved::Resolved,
     /// Backlinks the same way: `backlinks[backlinks_from[id]..backlinks_from[id + 1]]`.
     backlinks: Vec<ArticleId>,
     backlinks_from: Vec<usize>,
@@ -238,6 +237,16 @@ fn rel_string(root: &Path, path: &Path) -> String {
 
 fn is_hidden(name: &str) -> bool {
     name.starts_with('.')
+}
+
+thread_local! {
+    static READS_BEGUN: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// How many times this thread has begun reading a bank's files: a command
+/// reads its bank once, and this lets that be checked from outside.
+pub fn reads_begun_on_this_thread() -> usize {
+    READS_BEGUN.get()
 }
 
 impl Bank {
@@ -418,6 +427,7 @@ impl Bank {
             return Err(BankError::NotABank(root));
         }
         let reader = RootReader::new(&root, policy).map_err(|e| BankError::Io(root.clone(), e))?;
+        READS_BEGUN.set(READS_BEGUN.get() + 1);
         let mut unknown_folders = Vec::new();
         let entries = std::fs::read_dir(&root).map_err(|e| BankError::Io(root.clone(), e))?;
         for entry in entries.flatten() {
@@ -662,9 +672,11 @@ impl Bank {
     pub fn outgoing(
         &self,
         id: ArticleId,
-    ) -> impl Iterator<Item = (&crate::article::Link, &Resolution)> {
-        let resolved = slice_of(&self.index.resolved, &self.index.resolved_from, id);
-        self.articles[id].links.iter().zip(resolved)
+    ) -> impl Iterator<Item = (&crate::article::Link, Resolution)> {
+        self.articles[id]
+            .links
+            .iter()
+            .zip(self.index.resolved.of(id))
     }
 
     /// Articles that link to this one, in bank order, each once.
@@ -763,20 +775,12 @@ impl Bank {
         } else {
             (0..n).flat_map(resolve).collect()
         };
-        let mut resolved_from = Vec::with_capacity(self.articles.len() + 1);
-        resolved_from.push(0);
-        for a in &self.articles {
-            resolved_from.push(resolved_from.last().copied().unwrap_or(0) + a.links.len());
-        }
+        let resolved =
+            resolved::Resolved::pack(resolved, self.articles.iter().map(|a| a.links.len()));
         // Each linking article once per target, in bank order: count, then
         // fill. `last` remembers the latest article counted for a target.
         let n = self.articles.len();
-        let targets = |from: ArticleId| {
-            resolved[resolved_from[from]..resolved_from[from + 1]]
-                .iter()
-                .filter_map(Resolution::target)
-                .filter(move |&to| to != from)
-        };
+        let targets = |from: ArticleId| resolved.targets(from).filter(move |&to| to != from);
         let mut last = vec![usize::MAX; n];
         let mut backlinks_from = vec![0usize; n + 1];
         for from in 0..n {
@@ -803,7 +807,6 @@ impl Bank {
             }
         }
         self.index.resolved = resolved;
-        self.index.resolved_from = resolved_from;
         self.index.backlinks = backlinks;
         self.index.backlinks_from = backlinks_from;
     }
@@ -871,6 +874,7 @@ fn slice_of<'a, T>(items: &'a [T], from: &[usize], id: usize) -> &'a [T] {
 }
 
 mod reload;
+mod resolved;
 #[cfg(test)]
 mod tests;
 mod walk;

@@ -28,6 +28,10 @@ pub enum FileRef {
 
 #[derive(Debug, Default)]
 pub struct LinkIndex {
+    /// Every file's folded path, one after another in the order of
+    /// `files`: one string, where a string per file was as many
+    /// allocations as the bank has files.
+    paths: String,
     /// Every file, sorted by folded file name (with extension), then
     /// shortest path first. One sorted array, no map: on a large bank a map
     /// of names held a string and a list per file, more memory than the
@@ -44,21 +48,41 @@ pub struct LinkIndex {
     hasher: foldhash::fast::RandomState,
 }
 
-/// A file a link can reach, by its folded path.
-#[derive(Debug)]
+/// A file a link can reach: its folded path is `paths[start..end]`, its
+/// name `paths[name_start..end]`. Offsets are 32-bit: the paths of a bank
+/// that fits in memory are far from 4 GB together.
+#[derive(Debug, Clone, Copy)]
 struct Named {
-    path: Box<str>,
-    file: FileRef,
-    /// Where the file's name starts in `path`, so names are compared
-    /// without searching each path for its last `/`.
+    start: u32,
     name_start: u32,
+    end: u32,
+    file: PackedRef,
 }
 
-impl Named {
-    fn name(&self) -> &str {
-        self.path
-            .get(self.name_start as usize..)
-            .unwrap_or(&self.path)
+/// A [`FileRef`] in four bytes: the top bit set for `Other`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct PackedRef(u32);
+
+const OTHER_BIT: u32 = 1 << 31;
+
+impl PackedRef {
+    /// `None` for an index no bank that fits in memory reaches.
+    fn of(file: FileRef) -> Option<PackedRef> {
+        let (i, bit) = match file {
+            FileRef::Article(i) => (i, 0),
+            FileRef::Other(i) => (i, OTHER_BIT),
+        };
+        let i = u32::try_from(i).ok().filter(|i| i & OTHER_BIT == 0)?;
+        Some(PackedRef(i | bit))
+    }
+
+    fn get(self) -> FileRef {
+        let i = (self.0 & !OTHER_BIT) as usize;
+        if self.0 & OTHER_BIT == 0 {
+            FileRef::Article(i)
+        } else {
+            FileRef::Other(i)
+        }
     }
 }
 
@@ -90,31 +114,54 @@ impl LinkIndex {
         // (A small bank's, on this thread: see `parallel`.)
         let given: Vec<(&str, FileRef)> = files.collect();
         let parallel = crate::parallel::pays(given.len());
+        // Folded one string per file, sorted, then written one after
+        // another into one string and let go.
         let named = |(path, file): (&str, FileRef)| {
             let path = fold(path).into_boxed_str();
-            let name_start = u32::try_from(path.len() - name_of(&path).len()).unwrap_or(0);
-            Named {
-                path,
-                file,
-                name_start,
-            }
+            let name_start = path.len() - name_of(&path).len();
+            (path, name_start, file)
         };
-        let mut files: Vec<Named> = if parallel {
+        let mut folded: Vec<(Box<str>, usize, FileRef)> = if parallel {
             given.into_par_iter().map(named).collect()
         } else {
             given.into_iter().map(named).collect()
         };
         // Stable: files whose paths differ only in case keep the order given.
-        let order = |a: &Named, b: &Named| {
-            (a.name(), a.path.len(), &a.path).cmp(&(b.name(), b.path.len(), &b.path))
+        let order = |(a, a_name, _): &(Box<str>, usize, FileRef),
+                     (b, b_name, _): &(Box<str>, usize, FileRef)| {
+            (&a[*a_name..], a.len(), a).cmp(&(&b[*b_name..], b.len(), b))
         };
         if parallel {
-            files.par_sort_by(order);
+            folded.par_sort_by(order);
         } else {
-            files.sort_by(order);
+            folded.sort_by(order);
+        }
+        let mut paths = String::with_capacity(folded.iter().map(|(p, ..)| p.len()).sum());
+        let mut files = Vec::with_capacity(folded.len());
+        for (path, name_start, file) in folded {
+            let start = paths.len();
+            paths.push_str(&path);
+            let offsets = (
+                u32::try_from(start),
+                u32::try_from(start + name_start),
+                u32::try_from(paths.len()),
+            );
+            // A file past what the offsets reach is left out (no link
+            // finds it) rather than found under a wrong path.
+            if let ((Ok(start), Ok(name_start), Ok(end)), Some(file)) =
+                (offsets, PackedRef::of(file))
+            {
+                files.push(Named {
+                    start,
+                    name_start,
+                    end,
+                    file,
+                });
+            }
         }
         let hasher = foldhash::fast::RandomState::default();
-        let first_of_name = |&i: &usize| i == 0 || files[i].name() != files[i - 1].name();
+        let name = |n: &Named| name_in(&paths, n);
+        let first_of_name = |&i: &usize| i == 0 || name(&files[i]) != name(&files[i - 1]);
         let mut firsts: Vec<u32> = if parallel {
             (0..files.len())
                 .into_par_iter()
@@ -132,7 +179,7 @@ impl LinkIndex {
         let mask = name_slots.len() - 1;
         for pair in firsts.windows(2) {
             let (start, end) = (pair[0], pair[1]);
-            let hash = hasher.hash_one(files[start as usize].name());
+            let hash = hasher.hash_one(name(&files[start as usize]));
             let mut slot = hash as usize & mask;
             while name_slots[slot].start != EMPTY.start {
                 slot = (slot + 1) & mask;
@@ -144,6 +191,7 @@ impl LinkIndex {
             };
         }
         LinkIndex {
+            paths,
             files,
             name_slots,
             hasher,
@@ -164,7 +212,7 @@ impl LinkIndex {
                 return &[];
             }
             let (start, end) = (found.start as usize, (found.start + found.count) as usize);
-            if found.hash == hash && self.files[start].name() == name {
+            if found.hash == hash && name_in(&self.paths, &self.files[start]) == name {
                 return &self.files[start..end];
             }
             slot = (slot + 1) & mask;
@@ -228,6 +276,7 @@ impl LinkIndex {
         if candidates.is_empty() {
             return;
         }
+        let path = |c: &Named| path_in(&self.paths, c);
         let is_path = wanted.contains('/');
         // Only a relative link or a path needs the joined path; most links
         // are bare names, resolved by the tens of thousands on loading.
@@ -237,22 +286,22 @@ impl LinkIndex {
             None
         };
         if relative_only {
-            if let Some(path) = relative
-                && let Some(c) = candidates.iter().find(|c| *c.path == *path)
+            if let Some(relative) = relative.as_deref()
+                && let Some(c) = candidates.iter().find(|c| path(c) == relative)
             {
-                found.push(c.file);
+                found.push(c.file.get());
             }
             return;
         }
         // A bare name is matched against every file of that name, even when
         // one sits next to the linking note, so that a name several files
         // share is reported as ambiguous.
-        let exact = |path: &str| candidates.iter().find(|c| *c.path == *path);
+        let exact = |wanted: &str| candidates.iter().find(|c| path(c) == wanted);
         if let Some(c) = exact(wanted)
             .filter(|_| is_path)
             .or_else(|| relative.as_deref().filter(|_| is_path).and_then(exact))
         {
-            found.push(c.file);
+            found.push(c.file.get());
             return;
         }
         // Ends with "/{wanted}", without building that string per link.
@@ -260,18 +309,32 @@ impl LinkIndex {
             p.strip_suffix(wanted)
                 .is_some_and(|rest| rest.ends_with('/'))
         };
-        let matches = || candidates.iter().filter(|c| under_a_folder(&c.path));
-        found.extend(matches().map(|c| c.file));
+        let matches = || candidates.iter().filter(|c| under_a_folder(path(c)));
+        found.extend(matches().map(|c| c.file.get()));
         if found.len() > 1
             && let Some(dir) = from_dir.folded()
         {
             // A note in the linking note's own folder comes first.
             let in_dir = |p: &str| p.rsplit_once('/').is_some_and(|(d, _)| d == dir);
-            if let Some(i) = matches().position(|c| in_dir(&c.path)) {
+            if let Some(i) = matches().position(|c| in_dir(path(c))) {
                 found[..=i].rotate_right(1);
             }
         }
     }
+}
+
+/// The folded path of `file`.
+fn path_in<'a>(paths: &'a str, file: &Named) -> &'a str {
+    paths
+        .get(file.start as usize..file.end as usize)
+        .unwrap_or("")
+}
+
+/// The folded name of `file`.
+fn name_in<'a>(paths: &'a str, file: &Named) -> &'a str {
+    paths
+        .get(file.name_start as usize..file.end as usize)
+        .unwrap_or("")
 }
 
 /// `fold(s)` appended to `out`, without a string of its own for the

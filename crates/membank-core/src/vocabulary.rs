@@ -1,11 +1,13 @@
 //! The clients, domains and language codes a bank actually uses, for
-//! completion in the inspector and `membank values`.
+//! completion in the inspector and `membank values`, and for the "did you
+//! mean" of a query value no article carries.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::{Arc, Mutex};
 
 use serde::Serialize;
 
-use crate::article::KeyedValue;
+use crate::article::{KeyedValue, LanguageValue, Meta};
 use crate::bank::Bank;
 use crate::wikilink::normalize_value;
 
@@ -33,13 +35,14 @@ struct Tally {
 }
 
 impl Tally {
-    fn add(&mut self, folded: String, spelling: &str, order: &mut usize) {
+    /// Count `articles` articles that carry `spelling`, folded `folded`.
+    fn add(&mut self, folded: String, spelling: &str, articles: usize, order: &mut usize) {
         let entry = self.seen.entry(folded).or_insert_with(|| {
             *order += 1;
             (0, BTreeMap::new(), *order)
         });
-        entry.0 += 1;
-        *entry.1.entry(spelling.to_owned()).or_default() += 1;
+        entry.0 += articles;
+        *entry.1.entry(spelling.to_owned()).or_default() += articles;
     }
 
     fn finish(self) -> Vec<Value> {
@@ -67,14 +70,39 @@ impl Tally {
     }
 }
 
-fn tally_values(values: &[KeyedValue], tally: &mut Tally, order: &mut usize) {
+/// Count the values of one list, carried by `articles` articles.
+fn tally_values(values: &[KeyedValue], articles: usize, tally: &mut Tally, order: &mut usize) {
     let mut done: Vec<&str> = Vec::new();
     for v in values {
         if v.folded.is_empty() || done.contains(&&*v.folded) {
             continue;
         }
         done.push(&v.folded);
-        tally.add(v.folded.to_string(), normalize_value(&v.raw), order);
+        tally.add(
+            v.folded.to_string(),
+            normalize_value(&v.raw),
+            articles,
+            order,
+        );
+    }
+}
+
+/// Count the language codes of one list, carried by `articles` articles.
+fn tally_languages(
+    values: &[LanguageValue],
+    articles: usize,
+    tally: &mut Tally,
+    order: &mut usize,
+) {
+    let mut done: Vec<String> = Vec::new();
+    for lv in values {
+        for tag in &lv.tags {
+            let folded = tag.to_ascii_lowercase();
+            if !done.contains(&folded) {
+                tally.add(folded.clone(), tag, articles, order);
+                done.push(folded);
+            }
+        }
     }
 }
 
@@ -85,23 +113,107 @@ pub fn collect(bank: &Bank) -> Vocabulary {
     let mut order = 0;
     for id in bank.content_ids() {
         let meta = &bank.article(id).meta;
-        tally_values(&meta.clients, &mut clients, &mut order);
-        tally_values(&meta.domains, &mut domains, &mut order);
-        let mut done: Vec<String> = Vec::new();
-        for lv in meta.languages.iter() {
-            for tag in &lv.tags {
-                let folded = tag.to_ascii_lowercase();
-                if !done.contains(&folded) {
-                    languages.add(folded.clone(), tag, &mut order);
-                    done.push(folded);
-                }
-            }
-        }
+        tally_values(&meta.clients, 1, &mut clients, &mut order);
+        tally_values(&meta.domains, 1, &mut domains, &mut order);
+        tally_languages(&meta.languages, 1, &mut languages, &mut order);
     }
     Vocabulary {
         clients: clients.finish(),
         domains: domains.finish(),
         languages: languages.finish(),
+    }
+}
+
+/// Which of the three kinds of value a [`Seen`] keeps.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Kinds {
+    pub clients: bool,
+    pub domains: bool,
+    pub languages: bool,
+}
+
+/// Lists of values as a read met them, each with the articles that carry
+/// it. The lists of a loaded bank are shared (see `intern`), so an article
+/// costs one lookup by address per kind, and the folding and counting of
+/// [`collect`] happen once per distinct list, only if the vocabulary is
+/// asked for. Each entry holds its list, so an address is never reused
+/// while it counts.
+#[derive(Default)]
+struct Lists {
+    clients: HashMap<usize, (Arc<[KeyedValue]>, usize)>,
+    domains: HashMap<usize, (Arc<[KeyedValue]>, usize)>,
+    languages: HashMap<usize, (Arc<[LanguageValue]>, usize)>,
+}
+
+fn count<T>(lists: &mut HashMap<usize, (Arc<[T]>, usize)>, list: &Arc<[T]>) {
+    if list.is_empty() {
+        return;
+    }
+    let address = Arc::as_ptr(list).cast::<()>() as usize;
+    lists.entry(address).or_insert_with(|| (list.clone(), 0)).1 += 1;
+}
+
+/// Places to count in: each reading thread mostly takes its own, so the
+/// locks are seldom contended; which one is only a matter of speed.
+const SLOTS: usize = 8;
+
+/// The values of the content articles of one streamed read, gathered while
+/// it goes on from whichever threads read them, so that the [`Vocabulary`]
+/// [`collect`] would give on the loaded bank can be built afterwards
+/// without reading the bank again.
+pub struct Seen {
+    kinds: Kinds,
+    slots: [Mutex<Lists>; SLOTS],
+}
+
+impl Seen {
+    pub fn new(kinds: Kinds) -> Seen {
+        Seen {
+            kinds,
+            slots: std::array::from_fn(|_| Mutex::default()),
+        }
+    }
+
+    /// Count one content article's values.
+    pub fn add(&self, meta: &Meta) {
+        let slot = rayon::current_thread_index().map_or(0, |i| (i + 1) % SLOTS);
+        let Ok(mut lists) = self.slots[slot].lock() else {
+            return;
+        };
+        if self.kinds.clients {
+            count(&mut lists.clients, &meta.clients);
+        }
+        if self.kinds.domains {
+            count(&mut lists.domains, &meta.domains);
+        }
+        if self.kinds.languages {
+            count(&mut lists.languages, &meta.languages);
+        }
+    }
+
+    /// The vocabulary of the articles counted, as [`collect`] builds it;
+    /// a kind not kept is empty.
+    pub fn finish(self) -> Vocabulary {
+        let (mut clients, mut domains, mut languages) =
+            (Tally::default(), Tally::default(), Tally::default());
+        let mut order = 0;
+        for slot in self.slots {
+            let lists = slot.into_inner().unwrap_or_else(|e| e.into_inner());
+            for (list, n) in lists.clients.values() {
+                tally_values(list, *n, &mut clients, &mut order);
+            }
+            for (list, n) in lists.domains.values() {
+                tally_values(list, *n, &mut domains, &mut order);
+            }
+            for (list, n) in lists.languages.values() {
+                tally_languages(list, *n, &mut languages, &mut order);
+            }
+        }
+        Vocabulary {
+            clients: clients.finish(),
+            domains: domains.finish(),
+            languages: languages.finish(),
+        }
     }
 }
 

@@ -136,9 +136,9 @@ fn resolved(bank: &Bank) -> BTreeMap<(String, usize), (String, bool)> {
         for (i, (_, r)) in bank.outgoing(id).enumerate() {
             let target = match r {
                 Resolution::Dead => continue,
-                Resolution::One(t) => (bank.article(*t).rel_path.clone(), false),
+                Resolution::One(t) => (bank.article(t).rel_path.clone(), false),
                 Resolution::Ambiguous(ts) => (bank.article(ts[0]).rel_path.clone(), true),
-                Resolution::File(f) => (bank.link_file(*f).to_owned(), false),
+                Resolution::File(f) => (bank.link_file(f).to_owned(), false),
             };
             out.insert((a.rel_path.clone(), i), target);
         }

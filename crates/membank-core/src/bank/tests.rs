@@ -92,12 +92,73 @@ fn links_resolve_case_insensitively_with_backlinks() {
     let acme = bank.find("01_CLIENTS/Acme Corporation.md").unwrap();
     let legal = bank.find("03_DOMAINS/Legal.md").unwrap();
     let deep = bank.find("03_DOMAINS/sub/Deep.md").unwrap();
-    let out: Vec<_> = bank.outgoing(acme).map(|(_, r)| r.clone()).collect();
+    let out: Vec<_> = bank.outgoing(acme).map(|(_, r)| r).collect();
     assert_eq!(out, vec![Resolution::One(legal), Resolution::Dead]);
     assert_eq!(bank.backlinks(legal), &[acme, deep]);
     assert_eq!(bank.backlinks(acme), &[legal]);
     assert_eq!(bank.resolve("03_DOMAINS/sub/deep"), Resolution::One(deep));
     assert_eq!(bank.resolve("Lega"), Resolution::Dead);
+}
+
+/// Each link keeps what resolving it again says, of every kind, and the
+/// backlinks are the articles whose links open each one.
+#[test]
+fn links_keep_where_they_point_of_every_kind() {
+    let d = sample();
+    let r = d.path();
+    write(
+        r,
+        "04_STYLE/legal.md",
+        b"---\nscope: general\n---\n[[Deep]]\n",
+    );
+    write(r, "04_STYLE/img.png.tmp", b"x");
+    write(
+        r,
+        "04_STYLE/All.md",
+        b"---\nscope: general\n---\n[[Legal]] [[Nowhere]] [[_draft]] [[Acme Corporation]]\n\
+          [[img.png.tmp]] [[query]] [x](../03_DOMAINS/sub/Deep.md) [[Legal|again]]\n",
+    );
+    let bank = Bank::load(r).unwrap();
+    let all = bank.find("04_STYLE/All.md").unwrap();
+    let kept: Vec<Resolution> = bank.outgoing(all).map(|(_, r)| r).collect();
+    let legal = [
+        bank.find("03_DOMAINS/Legal.md").unwrap(),
+        bank.find("04_STYLE/legal.md").unwrap(),
+    ];
+    assert_eq!(kept.len(), 8);
+    assert!(
+        matches!(&kept[0], Resolution::Ambiguous(ids) if ids.len() == 2 && legal.contains(&ids[0]) && legal.contains(&ids[1]))
+    );
+    assert_eq!(kept[1], Resolution::Dead);
+    assert!(
+        matches!(kept[2], Resolution::File(i) if bank.link_file(i) == "02_TERMINOLOGY/_draft.md")
+    );
+    assert_eq!(
+        kept[3],
+        Resolution::One(bank.find("01_CLIENTS/Acme Corporation.md").unwrap())
+    );
+    assert!(matches!(kept[4], Resolution::File(i) if bank.link_file(i) == "04_STYLE/img.png.tmp"));
+    assert!(matches!(kept[5], Resolution::File(i) if bank.link_file(i) == "06_TEMPLATES/query.md"));
+    assert_eq!(
+        kept[6],
+        Resolution::One(bank.find("03_DOMAINS/sub/Deep.md").unwrap())
+    );
+    assert_eq!(kept[7], kept[0]);
+    let n = bank.articles().len();
+    for id in 0..n {
+        let a = bank.article(id);
+        let again: Vec<Resolution> = a
+            .links
+            .iter()
+            .map(|l| bank.resolve_from(l.target(), Some(&a.rel_path)))
+            .collect();
+        let kept: Vec<Resolution> = bank.outgoing(id).map(|(_, r)| r).collect();
+        assert_eq!(kept, again, "{}", a.rel_path);
+        let linking: Vec<ArticleId> = (0..n)
+            .filter(|&from| from != id && bank.outgoing(from).any(|(_, r)| r.target() == Some(id)))
+            .collect();
+        assert_eq!(bank.backlinks(id), linking.as_slice(), "{}", a.rel_path);
+    }
 }
 
 #[test]
@@ -261,7 +322,7 @@ fn checks_without_bodies_find_exactly_what_checks_with_them_find() {
     // The links were resolved while loading; only the index for later
     // questions is gone.
     for id in 0..whole.articles().len() {
-        let resolved = |b: &Bank| b.outgoing(id).map(|(_, r)| r.clone()).collect::<Vec<_>>();
+        let resolved = |b: &Bank| b.outgoing(id).map(|(_, r)| r).collect::<Vec<_>>();
         assert_eq!(resolved(&lean), resolved(&whole));
     }
     assert_ne!(whole.resolve("Legal"), Resolution::Dead);

@@ -12,6 +12,7 @@
 
 use std::path::Path;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use jiff::civil::Date;
 use rayon::prelude::*;
@@ -22,6 +23,8 @@ use crate::bank::{Bank, BankError, LoadOptions, LoadProblem};
 use crate::budget::{self, BudgetOptions, Candidate, CharsOver4, DropReason, TokenCounter};
 use crate::layout::Folder;
 use crate::scoring::{self, Hits, Matched, Query, SignalMatch, Signals, TieKeys};
+use crate::suggest::UnknownValue;
+use crate::vocabulary::{Kinds, Seen};
 
 /// A ranked, budgeted report built while the bank was read.
 pub struct Streamed {
@@ -40,6 +43,11 @@ pub struct Streamed {
     /// The points each signal earned in at least one article (see
     /// [`super::Listed::earned`]).
     pub earned: Signals,
+    /// When some asked-for signal earned no article a point, the query's
+    /// values no content article carries, each with the closest values the
+    /// bank uses (as [`crate::suggest::unknown_values`] finds them on the
+    /// loaded bank); otherwise empty.
+    pub unknown_values: Vec<UnknownValue>,
 }
 
 /// What is kept of one content article.
@@ -159,11 +167,13 @@ pub fn stream(
     limit: usize,
 ) -> Result<Streamed, BankError> {
     let prepared = query.prepare();
+    let values = ValuesSeen::new(query);
     let keep = |a: Article| -> Option<Row> {
         if !a.folder.is_content() {
             return None;
         }
         let hits = scoring::hits_prepared(&a, &prepared);
+        values.add(&a, &hits);
         let matched = (hits.total() > 0).then(|| Box::new(MatchedValues::of(&a, &hits)));
         let name_at = a.rel_path.len() - a.file_name().len();
         Some(Row {
@@ -209,6 +219,7 @@ pub fn stream(
     if limit > 0 {
         rows.retain(|r| r.rank <= limit || r.drop.is_none());
     }
+    let unknown_values = values.unknown(query, earned);
     Ok(Streamed {
         bank,
         rows,
@@ -219,7 +230,76 @@ pub fn stream(
         token_estimator: CharsOver4.name(),
         ranked,
         earned,
+        unknown_values,
     })
+}
+
+/// The values of the content articles as the read meets them, kept only
+/// for the kinds the query asks for and only until each of those has
+/// earned an article a point: a value that matches nothing is then told
+/// with the closest values the bank uses, without reading it again.
+struct ValuesSeen {
+    seen: Seen,
+    /// Each kept kind, once some article earned its points.
+    client_earned: AtomicBool,
+    domain_earned: AtomicBool,
+    language_earned: AtomicBool,
+}
+
+impl ValuesSeen {
+    fn new(query: &Query) -> ValuesSeen {
+        let kinds = Kinds {
+            clients: query.client.is_some(),
+            domains: query.domain.is_some(),
+            languages: query.source_lang.is_some() || query.target_lang.is_some(),
+        };
+        // A kind not asked for needs no values: taken as earned.
+        ValuesSeen {
+            seen: Seen::new(kinds),
+            client_earned: AtomicBool::new(!kinds.clients),
+            domain_earned: AtomicBool::new(!kinds.domains),
+            language_earned: AtomicBool::new(!kinds.languages),
+        }
+    }
+
+    fn all_earned(&self) -> bool {
+        self.client_earned.load(Ordering::Relaxed)
+            && self.domain_earned.load(Ordering::Relaxed)
+            && self.language_earned.load(Ordering::Relaxed)
+    }
+
+    /// Note a content article and the signals it earned.
+    fn add(&self, a: &Article, hits: &Hits) {
+        // Once every asked-for signal earned a point somewhere, no value
+        // is unknown and nothing more is counted.
+        if self.all_earned() {
+            return;
+        }
+        self.seen.add(&a.meta);
+        for (earned, flag) in [
+            (hits.client.is_some(), &self.client_earned),
+            (hits.domain.is_some(), &self.domain_earned),
+            (hits.language.is_some(), &self.language_earned),
+        ] {
+            // Read before written, so the threads do not keep taking the
+            // flag's line from each other.
+            if earned && !flag.load(Ordering::Relaxed) {
+                flag.store(true, Ordering::Relaxed);
+            }
+        }
+    }
+
+    /// The unknown values, when an asked-for signal earned nothing.
+    fn unknown(self, query: &Query, earned: Signals) -> Vec<UnknownValue> {
+        let unmatched = (query.client.is_some() && earned.client == 0)
+            || (query.domain.is_some() && earned.domain == 0)
+            || ((query.source_lang.is_some() || query.target_lang.is_some())
+                && earned.language == 0);
+        if !unmatched {
+            return Vec::new();
+        }
+        crate::suggest::unknown_values(&self.seen.finish(), query)
+    }
 }
 
 impl Streamed {

@@ -8,6 +8,7 @@ use std::collections::HashSet;
 use rayon::prelude::*;
 
 use super::recall::{Considered, Explanation, arithmetic};
+use crate::json;
 
 /// Explanations handed to the pool per turn of
 /// [`Explanations::map_in_order`]: what is made of them is all that is
@@ -126,6 +127,104 @@ impl Explanations {
 
     /// The explanation of the `i`th line explained.
     pub fn get(&self, i: usize) -> Option<Explanation> {
+        let parts = self.parts(i)?;
+        let message = parts.message.to_owned();
+        let mut exp = parts.numbers;
+        exp.id = parts.id.to_owned();
+        exp.considered = match parts.outcome {
+            Outcome::Scored => Considered::Scored,
+            Outcome::Inactive => Considered::Inactive { status: message },
+            Outcome::Invalid => Considered::Invalid { error: message },
+        };
+        exp.tokens = parts.tokens.into_iter().map(str::to_owned).collect();
+        exp.matched = parts.matched.into_iter().map(str::to_owned).collect();
+        Some(exp)
+    }
+
+    /// The `i`th explanation as [`crate::json::to_string`] writes it, each
+    /// line break followed by `indent`, appended to `out`: written from
+    /// the kept text, without making the explanation's strings (a report
+    /// of every impression writes tens of thousands). False when there is
+    /// no `i`th.
+    pub fn push_json(&self, i: usize, out: &mut String, indent: &str) -> bool {
+        let Some(p) = self.parts(i) else {
+            return false;
+        };
+        let field = |out: &mut String, name: &str| {
+            out.push_str(",\n");
+            out.push_str(indent);
+            out.push_str("  \"");
+            out.push_str(name);
+            out.push_str("\": ");
+        };
+        let list = |out: &mut String, items: &[&str]| {
+            if items.is_empty() {
+                out.push_str("[]");
+                return;
+            }
+            out.push('[');
+            for (n, item) in items.iter().enumerate() {
+                out.push_str(if n == 0 { "\n" } else { ",\n" });
+                out.push_str(indent);
+                out.push_str("    ");
+                json::push_string(out, item);
+            }
+            out.push('\n');
+            out.push_str(indent);
+            out.push_str("  ]");
+        };
+        out.push_str("{\n");
+        out.push_str(indent);
+        out.push_str("  \"line\": ");
+        json::push_uint(out, p.numbers.line as u64);
+        field(out, "id");
+        json::push_string(out, p.id);
+        field(out, "outcome");
+        match p.outcome {
+            Outcome::Scored => out.push_str("\"scored\""),
+            Outcome::Inactive => {
+                out.push_str("\"inactive\"");
+                field(out, "status");
+                json::push_string(out, p.message);
+            }
+            Outcome::Invalid => {
+                out.push_str("\"invalid\"");
+                field(out, "error");
+                json::push_string(out, p.message);
+            }
+        }
+        field(out, "tokens");
+        list(out, &p.tokens);
+        field(out, "matched");
+        list(out, &p.matched);
+        field(out, "overlap");
+        push_f64(out, p.numbers.overlap);
+        field(out, "weight");
+        push_f64(out, p.numbers.weight);
+        field(out, "weight_defaulted");
+        out.push_str(if p.numbers.weight_defaulted {
+            "true"
+        } else {
+            "false"
+        });
+        field(out, "raw_score");
+        push_f64(out, p.numbers.raw_score);
+        field(out, "score");
+        push_f64(out, p.numbers.score);
+        field(out, "rank");
+        match p.numbers.rank {
+            Some(rank) => json::push_uint(out, rank as u64),
+            None => out.push_str("null"),
+        }
+        out.push('\n');
+        out.push_str(indent);
+        out.push('}');
+        true
+    }
+
+    /// The `i`th explanation's numbers (its strings left empty) and its
+    /// strings as slices of the kept text.
+    fn parts(&self, i: usize) -> Option<Parts<'_>> {
         let entry = self.entries.get(i)?;
         let start = match i {
             0 => 0,
@@ -135,30 +234,24 @@ impl Explanations {
             .split(' ')
             .filter(|t| !t.is_empty())
             .collect();
-        let message = self.text[entry.tokens_end..entry.end].to_owned();
-        let considered = match entry.outcome {
-            Outcome::Scored => Considered::Scored,
-            Outcome::Inactive => Considered::Inactive { status: message },
-            Outcome::Invalid => Considered::Invalid { error: message },
-        };
-        let matched: Vec<String> = if tokens.len() < LOOKUP_BELOW {
+        let matched: Vec<&str> = if tokens.len() < LOOKUP_BELOW {
             self.cue_tokens
                 .iter()
-                .filter(|t| tokens.contains(&t.as_str()))
-                .cloned()
+                .map(String::as_str)
+                .filter(|t| tokens.contains(t))
                 .collect()
         } else {
             let set: HashSet<&str> = tokens.iter().copied().collect();
             self.cue_tokens
                 .iter()
-                .filter(|t| set.contains(t.as_str()))
-                .cloned()
+                .map(String::as_str)
+                .filter(|t| set.contains(t))
                 .collect()
         };
-        let mut exp = Explanation {
+        let mut numbers = Explanation {
             line: entry.line,
-            id: self.text[start..entry.id_end].to_owned(),
-            considered,
+            id: String::new(),
+            considered: Considered::Scored,
             tokens: Vec::new(),
             matched: Vec::new(),
             overlap: 0.0,
@@ -170,11 +263,21 @@ impl Explanations {
         };
         // Only a scored line got as far as its arithmetic.
         if entry.outcome == Outcome::Scored {
-            arithmetic(&mut exp, matched.len(), self.cue_tokens.len(), tokens.len());
+            arithmetic(
+                &mut numbers,
+                matched.len(),
+                self.cue_tokens.len(),
+                tokens.len(),
+            );
         }
-        exp.tokens = tokens.into_iter().map(str::to_owned).collect();
-        exp.matched = matched;
-        Some(exp)
+        Some(Parts {
+            numbers,
+            outcome: entry.outcome,
+            id: &self.text[start..entry.id_end],
+            tokens,
+            matched,
+            message: &self.text[entry.tokens_end..entry.end],
+        })
     }
 
     /// Every explanation, in file order.
@@ -201,6 +304,74 @@ impl Explanations {
             };
             done.into_iter().flatten()
         })
+    }
+}
+
+impl Explanations {
+    /// Every explanation as [`Explanations::push_json`] writes it, `sep`
+    /// between them, in blocks of a few hundred made on the pool a chunk
+    /// at a time and handed over in file order: what a chunk makes is all
+    /// that is held at once.
+    pub fn json_blocks<'a>(
+        &'a self,
+        indent: &'a str,
+        sep: &'a str,
+    ) -> impl Iterator<Item = String> + 'a {
+        const BLOCK: usize = 256;
+        let parallel = crate::parallel::pays(self.len());
+        (0..self.len()).step_by(CHUNK).flat_map(move |start| {
+            let end = (start + CHUNK).min(self.len());
+            let block = |&from: &usize| {
+                let mut out = String::new();
+                for i in from..(from + BLOCK).min(end) {
+                    if i > from {
+                        out.push_str(sep);
+                    }
+                    self.push_json(i, &mut out, indent);
+                }
+                // A chunk's blocks wait to be written: without the room
+                // left by doubling as they grew.
+                out.shrink_to_fit();
+                out
+            };
+            let starts: Vec<usize> = (start..end).step_by(BLOCK).collect();
+            let blocks: Vec<String> = if parallel {
+                starts.par_iter().map(block).collect()
+            } else {
+                starts.iter().map(block).collect()
+            };
+            blocks
+        })
+    }
+}
+
+/// One explanation's parts, borrowed from [`Explanations`].
+struct Parts<'a> {
+    numbers: Explanation,
+    outcome: Outcome,
+    id: &'a str,
+    tokens: Vec<&'a str>,
+    matched: Vec<&'a str>,
+    /// The status or the error.
+    message: &'a str,
+}
+
+/// `x` as serde_json writes a float: `null` unless finite.
+fn push_f64(out: &mut String, x: f64) {
+    use serde_json::ser::Formatter;
+    if !x.is_finite() {
+        out.push_str("null");
+        return;
+    }
+    let mut buf = [0u8; 32];
+    let mut at = std::io::Cursor::new(&mut buf[..]);
+    if serde_json::ser::CompactFormatter
+        .write_f64(&mut at, x)
+        .is_ok()
+    {
+        let len = at.position() as usize;
+        // Only ASCII digits, signs, a point and an exponent were written.
+        out.push_str(std::str::from_utf8(&buf[..len]).unwrap_or_default());
     }
 }
 

@@ -181,10 +181,10 @@ pub enum Impressions<'a> {
     Streamed(&'a StreamedJsonl),
 }
 
-impl Impressions<'_> {
+impl<'a> Impressions<'a> {
     /// The file's path in the project.
-    pub fn path(&self) -> &str {
-        match self {
+    pub fn path(&self) -> &'a str {
+        match *self {
             Impressions::Loaded(f) => &f.path,
             Impressions::Streamed(s) => &s.path,
         }
@@ -981,6 +981,49 @@ mod tests {
                 .all(|w| w[0].rank.unwrap() + 1 == w[1].rank.unwrap())
         );
         assert_eq!(r.matches[ties[0].rank.unwrap() - 1].line, ties[0].line);
+    }
+
+    #[test]
+    fn explanations_written_by_hand_are_the_json_serde_writes() {
+        let mut text = odd_and_tied_impressions();
+        // Strings that must be escaped, in ids, statuses and tokens.
+        for line in [
+            r#"{"id":"q\"b\\s\u0007\u001b[31m\u2028\u200e\u007f\u0085 é","keywords":["sync"]}"#,
+            r#"{"id":"st","status":"gone\n\"x\"","keywords":["sync"]}"#,
+            r#"{"id":"w","keywords":["sync","settings"],"weight":1e-9}"#,
+            r#"{"id":"n","title":"sync","weight":null}"#,
+            "[1,2]",
+            "{\"id\":\"bad\u{1b}\", nope}",
+        ] {
+            text.push('\n');
+            text.push_str(line);
+        }
+        let file = JsonlFile::parse(IMPRESSIONS_PATH, text);
+        for cue in [
+            "settings café οδος legacy 数据",
+            "sync t3 t79 settings",
+            "nothing",
+        ] {
+            let (_, kept) = recall_explained(Some(&file), cue);
+            let mut by_hand = String::new();
+            for (i, exp) in kept.iter().enumerate() {
+                by_hand.clear();
+                assert!(kept.push_json(i, &mut by_hand, "      "));
+                let by_serde = crate::json::to_string(&exp)
+                    .unwrap()
+                    .replace('\n', "\n      ");
+                assert_eq!(by_hand, by_serde, "{cue}: line {}", exp.line);
+            }
+            assert!(!kept.push_json(kept.len(), &mut by_hand, ""));
+            let sep = ",\n  ";
+            let blocks: Vec<String> = kept.json_blocks("  ", sep).collect();
+            assert!(blocks.len() > 2);
+            let each: Vec<String> = kept
+                .iter()
+                .map(|e| crate::json::to_string(&e).unwrap().replace('\n', "\n  "))
+                .collect();
+            assert_eq!(blocks.join(sep), each.join(sep), "{cue}");
+        }
     }
 
     /// A project whose impressions are `text`, loaded whole and streamed.

@@ -59,6 +59,17 @@ impl ScannedLine<'_> {
     }
 }
 
+/// A piece of the file: whole lines, the first of them numbered
+/// `first_line`.
+pub struct Piece<'b, 'l> {
+    pub first_line: usize,
+    /// The piece's bytes, from the start of its first line to the end of
+    /// its last (line feed included).
+    pub bytes: &'b [u8],
+    /// Its non-blank lines.
+    pub lines: &'l [ScannedLine<'b>],
+}
+
 /// Where a scanned line is in the file, and a hash of its bytes then.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct LinePlace {
@@ -151,6 +162,15 @@ impl StreamedJsonl {
         &self,
         mut each: impl FnMut(&[ScannedLine<'_>]),
     ) -> Result<(), StreamError> {
+        self.for_each_piece_with_bytes(|piece| each(piece.lines))
+    }
+
+    /// [`Self::for_each_piece`], with each piece's bytes as read (blank
+    /// lines and line endings included), for what reads the file as text.
+    pub fn for_each_piece_with_bytes(
+        &self,
+        mut each: impl FnMut(Piece<'_, '_>),
+    ) -> Result<(), StreamError> {
         // Up to the size seen when opened; a file reported empty is read
         // to its end, one byte past the cap telling it is too large.
         let limit = if self.size > 0 {
@@ -193,6 +213,7 @@ impl StreamedJsonl {
                     None => continue,
                 }
             };
+            let first_line = number;
             let mut lines = Vec::new();
             let mut at = 0;
             loop {
@@ -226,7 +247,11 @@ impl StreamedJsonl {
                     None => break,
                 }
             }
-            each(&lines);
+            each(Piece {
+                first_line,
+                bytes: &buf[..complete],
+                lines: &lines,
+            });
             drop(lines);
             if done {
                 break;

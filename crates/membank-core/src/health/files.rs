@@ -141,7 +141,7 @@ fn linked_files(bank: &Bank) -> HashMap<&str, &str> {
         for (_, resolution) in bank.outgoing(id) {
             if let Resolution::File(i) = resolution {
                 linked
-                    .entry(bank.link_file(*i))
+                    .entry(bank.link_file(i))
                     .or_insert(a.rel_path.as_str());
             }
         }

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use super::{BANK_WIDE, recheck};
 use crate::bank::Bank;
-use crate::health::{CODES, HealthOptions, check};
+use crate::health::{CODES, HealthOptions, HealthReport, check};
 
 /// A small deterministic generator (xorshift), so a failing seed can be
 /// run again.
@@ -73,10 +73,13 @@ fn some_text(rng: &mut Rng) -> String {
     }
     fm += "---\n# Title\n\n";
     for _ in 0..rng.below(4) {
-        let target = match rng.below(5) {
+        let target = match rng.below(6) {
             0 => "Nowhere".to_owned(),
             1 => format!("{}.png", rng.pick(NAMES)),
             2 => format!("sub/{}", rng.pick(NAMES)),
+            // One slip from "Delta": what it may have meant comes and goes
+            // with the Delta files.
+            3 => "Deltaa".to_owned(),
             _ => rng.pick(NAMES).to_owned(),
         };
         fm += &format!("See [[{target}]].\n");
@@ -212,4 +215,179 @@ fn every_bank_wide_code_is_a_known_code() {
     for code in BANK_WIDE {
         assert!(CODES.iter().any(|(c, _)| c == code), "{code}");
     }
+}
+
+/// `Notes`, linking to each of `names` and to `links`, and an article for
+/// each of `names` linking back, so none is an orphan.
+fn linked_bank(root: &Path, names: &[&str], links: &[&str]) {
+    let mut notes = String::from("---\ndomain: Notes\nlast_updated: 2026-05-01\n---\n# Notes\n");
+    for target in names.iter().chain(links) {
+        notes += &format!("See [[{target}]].\n");
+    }
+    write(root, "03_DOMAINS/Notes.md", &notes);
+    for name in names {
+        write(
+            root,
+            &format!("03_DOMAINS/{name}.md"),
+            &format!("---\ndomain: {name}\nlast_updated: 2026-05-01\n---\n# {name}\n[[Notes]]\n"),
+        );
+    }
+}
+
+/// What the dead links of the report say, in report order.
+fn dead_links(report: &HealthReport) -> Vec<String> {
+    report
+        .findings
+        .iter()
+        .filter(|f| f.code == "dead-link")
+        .map(|f| f.message().into_owned())
+        .collect()
+}
+
+/// Re-checks the bank at `root` after `change` (which returns the paths it
+/// changed) from `bank` and `report`, asserts it equals a full check, and
+/// returns the new bank and report.
+fn recheck_after(
+    root: &Path,
+    (bank, report): (Bank, HealthReport),
+    change: impl FnOnce(&Path) -> Vec<String>,
+) -> (Bank, HealthReport) {
+    let changed = change(root);
+    let after = bank.reloaded(&changed);
+    let incremental = recheck(&bank, &report, &after, &changed, &options());
+    let full = check(&Bank::load(root).unwrap(), &options());
+    assert_eq!(
+        incremental.findings, full.findings,
+        "after changing {changed:?}"
+    );
+    (after, incremental)
+}
+
+fn checked(root: &Path) -> (Bank, HealthReport) {
+    let bank = Bank::load(root).unwrap();
+    let report = check(&bank, &options());
+    (bank, report)
+}
+
+/// The names a dead link may have meant are kept from the report before
+/// when no file came or went, so they must be made again whenever one did:
+/// each change below alters what an unchanged article's dead link is said
+/// to have meant, and a re-check that kept the old names would say the old
+/// thing.
+#[test]
+fn a_dead_links_suggestion_follows_files_that_come_go_or_are_renamed() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    linked_bank(root, &["Terminology"], &["Terminolgy", "Glosary"]);
+    let mut state = checked(root);
+    let said = |state: &(Bank, HealthReport)| dead_links(&state.1).join("\n");
+    assert!(said(&state).contains("Did you mean [[Terminology]]?"));
+    assert!(!said(&state).contains("[[Glossary]]?"));
+
+    // Added: the other dead link now has a name it may have meant.
+    state = recheck_after(root, state, |root| {
+        write(root, "03_DOMAINS/Glossary.md", "# Glossary\n[[Notes]]\n");
+        vec!["03_DOMAINS/Glossary.md".into()]
+    });
+    assert!(said(&state).contains("Did you mean [[Glossary]]?"));
+
+    // Renamed in case only: the suggestion is spelt as the file now is.
+    state = recheck_after(root, state, |root| {
+        let (from, to) = ("03_DOMAINS/Terminology.md", "03_DOMAINS/terminology.md");
+        std::fs::rename(root.join(from), root.join(to)).unwrap();
+        vec![from.into(), to.into()]
+    });
+    assert!(said(&state).contains("Did you mean [[terminology]]?"));
+
+    // Renamed to another name: nothing is that close any more.
+    state = recheck_after(root, state, |root| {
+        let (from, to) = ("03_DOMAINS/terminology.md", "03_DOMAINS/Lexicon.md");
+        std::fs::rename(root.join(from), root.join(to)).unwrap();
+        vec![from.into(), to.into()]
+    });
+    assert!(
+        !said(&state).contains("[[terminology]]?"),
+        "{}",
+        said(&state)
+    );
+
+    // An edit made after the rename suggests from the names as they are
+    // now, not as they were when the bank was first checked.
+    state = recheck_after(root, state, |root| {
+        linked_bank(root, &[], &["Glosary", "Lexicn", "Terminolgy"]);
+        vec!["03_DOMAINS/Notes.md".into()]
+    });
+    assert!(said(&state).contains("Did you mean [[Lexicon]]?"));
+    assert!(
+        !said(&state).contains("[[terminology]]?"),
+        "{}",
+        said(&state)
+    );
+
+    // Removed: the dead link is again only a name nothing has.
+    state = recheck_after(root, state, |root| {
+        std::fs::remove_file(root.join("03_DOMAINS/Glossary.md")).unwrap();
+        vec!["03_DOMAINS/Glossary.md".into()]
+    });
+    assert!(!said(&state).contains("[[Glossary]]?"), "{}", said(&state));
+}
+
+/// An edit that makes a link dead, or alive again, while no file comes or
+/// goes: the dead link is told what it may have meant from the names kept
+/// from the check before, and those names are not indexed again.
+#[test]
+fn an_edit_reuses_the_names_of_the_check_before() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    linked_bank(root, &["Terminology", "Glossary"], &["Nowhere"]);
+    let mut state = checked(root);
+    assert!(
+        state.1.link_names.is_indexed(),
+        "a dead link: names indexed"
+    );
+    let names_before = state.1.link_names.clone();
+
+    // Made dead.
+    state = recheck_after(root, state, |root| {
+        linked_bank(root, &[], &["Nowhere", "Glossery", "terminology"]);
+        vec!["03_DOMAINS/Notes.md".into()]
+    });
+    let said = dead_links(&state.1).join("\n");
+    assert!(said.contains("Did you mean [[Glossary]]?"), "{said}");
+    assert!(
+        state.1.link_names.same_index(&names_before),
+        "no file came or went, yet the names were indexed again"
+    );
+
+    // Made alive again: its dead-link finding goes.
+    state = recheck_after(root, state, |root| {
+        linked_bank(root, &[], &["Nowhere", "Glossary"]);
+        vec!["03_DOMAINS/Notes.md".into()]
+    });
+    assert!(!dead_links(&state.1).join("\n").contains("Glossery"));
+    assert!(state.1.link_names.same_index(&names_before));
+}
+
+/// The links of an inbox note are not checked, so a dead one asks for no
+/// suggestion: the names are not indexed for it, by a full check or by a
+/// re-check of the note after an edit.
+#[test]
+fn a_dead_link_in_an_inbox_note_indexes_no_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    linked_bank(root, &["Terminology"], &[]);
+    write(
+        root,
+        "00_INBOX/note.md",
+        "A thought about [[Terminolgy]].\n",
+    );
+    let mut state = checked(root);
+    assert!(dead_links(&state.1).is_empty(), "an inbox link is reported");
+    assert!(!state.1.link_names.is_indexed());
+
+    state = recheck_after(root, state, |root| {
+        write(root, "00_INBOX/note.md", "Two thoughts: [[Nowhere]].\n");
+        vec!["00_INBOX/note.md".into()]
+    });
+    assert!(!state.1.link_names.is_indexed());
 }

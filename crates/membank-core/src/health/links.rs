@@ -1,6 +1,7 @@
 //! Links between articles: dead, ambiguous, and articles nobody links to.
 
 use std::borrow::Borrow;
+use std::sync::Arc;
 
 use rayon::prelude::*;
 
@@ -14,17 +15,46 @@ use super::{Finding, Severity, finding};
 /// The names a dead link may have meant: indexed before the articles are
 /// checked, and only when one of them has a dead link. Built up front on
 /// every core, not on the first thread to meet a dead link while the
-/// others wait for it.
-#[derive(Default)]
-pub(super) struct LinkNames(Option<NearMisses>);
+/// others wait for it. Shared with the report, so that a re-check after a
+/// change that adds, removes or renames no file uses the same names again
+/// instead of indexing every name of the bank for one changed article.
+#[derive(Clone, Default)]
+pub struct LinkNames(Option<Arc<NearMisses>>);
+
+impl std::fmt::Debug for LinkNames {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The index itself is a few megabytes of names: not for a log.
+        f.debug_struct("LinkNames")
+            .field("indexed", &self.is_indexed())
+            .finish()
+    }
+}
 
 impl LinkNames {
+    /// Were the names indexed (some checked article had a dead link)?
+    pub fn is_indexed(&self) -> bool {
+        self.0.is_some()
+    }
+
+    /// Are these the very names `other` holds (not a copy)?
+    #[cfg(test)]
+    pub(super) fn same_index(&self, other: &LinkNames) -> bool {
+        match (&self.0, &other.0) {
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            _ => false,
+        }
+    }
+
     /// The names, if any of the articles `ids` (every article when
-    /// `None`) has a dead link.
+    /// `None`) has a dead link that is reported. The links of an inbox
+    /// note or a template are not checked, so a dead one there asks for no
+    /// suggestion: indexing 100,000 names for it was most of a re-check.
     pub(super) fn for_links_of(bank: &Bank, ids: Option<&[ArticleId]>) -> LinkNames {
         let has_dead = |id: ArticleId| {
-            bank.outgoing(id)
-                .any(|(_, resolution)| matches!(resolution, Resolution::Dead))
+            super::checks_links(bank.article(id).folder)
+                && bank
+                    .outgoing(id)
+                    .any(|(_, resolution)| matches!(resolution, Resolution::Dead))
         };
         let all = bank.articles().len();
         let dead = match ids {
@@ -50,7 +80,7 @@ impl LinkNames {
             .chain(&bank.templates)
             .chain(bank.skipped.iter().map(|s| &s.path))
             .map(|p| p.rsplit('/').next().unwrap_or(p.as_str()));
-        LinkNames(Some(NearMisses::new(stems.chain(files))))
+        LinkNames(Some(Arc::new(NearMisses::new(stems.chain(files)))))
     }
 }
 
@@ -83,7 +113,7 @@ pub(super) fn findings_of_links<'a, L: Borrow<Link>, R: Borrow<Resolution>>(
                 Severity::Warning,
                 path,
                 Some(link.line),
-                dead_link(link, names.0.as_ref()),
+                dead_link(link, names.0.as_deref()),
             )),
             Resolution::Ambiguous(ids) => {
                 let names: Vec<String> = ids.iter().map(|&t| format!("“{}”", path_of(t))).collect();

@@ -44,7 +44,7 @@ pub use language::is_plausible_language_tag;
 pub use streamed::check_streamed;
 
 use finding::Message;
-use links::LinkNames;
+pub use links::LinkNames;
 
 /// How serious a finding is. Sorts errors first.
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -115,6 +115,11 @@ pub struct HealthReport {
     pub findings: Vec<Finding>,
     pub counts: Counts,
     pub by_code: BTreeMap<&'static str, usize>,
+    /// The names a dead link may have meant, as this check indexed them:
+    /// a re-check after a change that adds, removes or renames no file
+    /// uses them again (the names are the same).
+    #[serde(skip)]
+    pub link_names: LinkNames,
 }
 
 impl HealthReport {
@@ -167,6 +172,7 @@ impl HealthReport {
             findings,
             counts,
             by_code: by_code.into_iter().collect(),
+            link_names: LinkNames::default(),
         }
     }
 
@@ -229,7 +235,9 @@ pub fn check(bank: &Bank, opts: &HealthOptions) -> HealthReport {
     let findings = per_article_findings(bank.articles().len(), Vec::new(), &|id, out| {
         article_findings(bank, id, stale_cutoff, opts, &names, out)
     });
-    reported(findings, whole_bank)
+    let mut report = reported(findings, whole_bank);
+    report.link_names = names;
+    report
 }
 
 /// The report of the per-article `findings` and the `whole_bank` ones.

@@ -153,7 +153,7 @@ impl Memory for Bank {
                 target: l.target(),
                 line: l.line,
                 in_frontmatter: l.in_frontmatter,
-                resolution: r.clone(),
+                resolution: r,
             })
             .collect()
     }

@@ -99,6 +99,8 @@ fn the_streamed_report_is_the_loaded_banks_report() {
             Query::of("[[Initech]]", "[[it]]", "EN-US", ""),
             Query::of("", "Medical", "", "de"),
             Query::of("nobody", "", "xx", ""),
+            Query::of("acme", "Legl", "", ""),
+            Query::of("", "", "nl-NL", "fr"),
         ];
         let mut dropped = 0;
         for q in &queries {
@@ -119,6 +121,11 @@ fn the_streamed_report_is_the_loaded_banks_report() {
                         assert_eq!(got.used_tokens, want.report.used_tokens, "{case}");
                         assert_eq!(got.ranked, want.ranked, "{case}");
                         assert_eq!(got.earned, want.earned, "{case}");
+                        assert_eq!(
+                            got.unknown_values,
+                            unknown_values_of_loaded(&loaded, q, want.earned),
+                            "{case}"
+                        );
                         assert_eq!(got.kept(), want.report.included().count(), "{case}");
                         assert_eq!(
                             got.render().unwrap(),
@@ -133,6 +140,46 @@ fn the_streamed_report_is_the_loaded_banks_report() {
         // The budget both kept and dropped articles in these cases, so the
         // verdicts were compared both ways.
         assert!(dropped > 0, "{n} articles: the budget never dropped one");
+    }
+}
+
+/// What `membank context` warned about when it read the bank a second
+/// time: the values of the query no content article carries, told only
+/// when some asked-for signal earned nothing.
+fn unknown_values_of_loaded(loaded: &Bank, q: &Query, earned: Signals) -> Vec<UnknownValue> {
+    let unmatched = (q.client.is_some() && earned.client == 0)
+        || (q.domain.is_some() && earned.domain == 0)
+        || ((q.source_lang.is_some() || q.target_lang.is_some()) && earned.language == 0);
+    if !unmatched {
+        return Vec::new();
+    }
+    crate::suggest::unknown_values(&crate::vocabulary::collect(loaded), q)
+}
+
+#[test]
+fn values_no_article_carries_are_told_with_the_closest_ones_the_bank_uses() {
+    // Below and above the size where reading moves to the pool.
+    for (n, seed) in [(60, 13), (900, 17)] {
+        let d = bank(n, seed);
+        let loaded = Bank::load(d.path()).unwrap();
+        // Each of the three kinds, none matching anything.
+        let q = Query::of("Acm", "Legl", "", "nl-NL");
+        let got = stream(d.path(), &q, BudgetOptions::default(), 0).unwrap();
+        let want = unknown_values_of_loaded(&loaded, &q, got.earned);
+        assert_eq!(
+            got.unknown_values
+                .iter()
+                .map(|u| u.field)
+                .collect::<Vec<_>>(),
+            ["client", "domain", "target language"],
+            "{n} articles"
+        );
+        assert_eq!(got.unknown_values, want, "{n} articles");
+        assert!(
+            got.unknown_values.iter().all(|u| !u.suggestions.is_empty()),
+            "{:?}",
+            got.unknown_values
+        );
     }
 }
 

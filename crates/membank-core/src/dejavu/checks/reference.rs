@@ -8,11 +8,17 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::Sink;
+use std::borrow::Cow;
+
+use rayon::prelude::*;
+
+use super::{Sink, safety};
 use crate::dejavu::js::{self, JsValue, SetKey};
-use crate::dejavu::jsonl::{JsonlFile, JsonlLine};
+use crate::dejavu::jsonl::{CHUNK, JsonlFile, JsonlLine};
 use crate::dejavu::project::{Project, Record};
+use crate::dejavu::recall::Impressions;
 use crate::dejavu::record::RecordKind;
+use crate::dejavu::stream::{LinePlace, StreamError, StreamedJsonl};
 use crate::dejavu::{AGENTS_PATH, FEEDBACK_PATH, IMPRESSIONS_PATH, SUMMARY_PATH, paths};
 use crate::health::Severity::{self, Error, Warning};
 
@@ -52,10 +58,36 @@ fn is_one(v: Option<&JsValue>) -> bool {
     v.and_then(JsValue::as_number) == Some(1.0)
 }
 
-pub fn run(project: &Project, out: &mut Sink) {
+/// What reading the impressions found besides the line findings, for the
+/// checks that run after.
+#[derive(Default)]
+pub struct ImpressionsRead {
+    /// Every project path an impression routes to; `None` when there is
+    /// no impressions file.
+    pub routed: Option<HashSet<String>>,
+    /// The safety scan of a file read in pieces (a file read whole is
+    /// scanned with the other texts).
+    pub hits: Vec<safety::Hit>,
+    /// A file read in pieces that was not UTF-8 text.
+    pub not_utf8: bool,
+}
+
+/// The lint and doctor checks. A file read in pieces is read again only
+/// where a repeated id or keyword set must be confirmed; an error when it
+/// changed meanwhile or could not be read.
+pub fn run(project: &Project, out: &mut Sink) -> Result<ImpressionsRead, StreamError> {
     required_files(project, out);
-    let active_ids = match &project.impressions {
-        Some(file) => impressions(project, file, out),
+    let mut read = ImpressionsRead::default();
+    let active_ids = match project.impressions_source() {
+        Some(source) => {
+            let mut lint = ImpressionLint::new(project, source);
+            match source {
+                Impressions::Loaded(file) => lint.loaded(file, out)?,
+                Impressions::Streamed(file) => lint.streamed(file, out, &mut read)?,
+            }
+            read.routed = Some(lint.routed);
+            lint.active_ids
+        }
         None => HashSet::new(),
     };
     if let Some(file) = &project.feedback {
@@ -84,6 +116,7 @@ pub fn run(project: &Project, out: &mut Sink) {
             markdown_record(record, out);
         }
     }
+    Ok(read)
 }
 
 fn required_files(project: &Project, out: &mut Sink) {
@@ -105,7 +138,7 @@ fn required_files(project: &Project, out: &mut Sink) {
             "memory/summary.md is missing: it is the first record read on a weak match".into(),
         );
     }
-    if project.impressions.is_none() && !project.exists(IMPRESSIONS_PATH) {
+    if project.impressions_source().is_none() && !project.exists(IMPRESSIONS_PATH) {
         out.add(
             "missing-impressions",
             Error,
@@ -133,51 +166,187 @@ struct AcrossLines {
     /// The id, when a feedback file will look it up among the active ones.
     active_id: Option<SetKey>,
     signature: Option<u64>,
-    has_route: bool,
+    /// `record_path`, when it is a string.
+    route: Option<String>,
+    /// Active by its status (absent, falsy or `active`), for a route to
+    /// an inactive record.
+    active_status: bool,
 }
 
-/// Lint and doctor over the impressions; returns the ids the doctor counts
-/// as active (for feedback `matched_id`), collected only when there is a
-/// feedback file to look them up.
-fn impressions(project: &Project, file: &JsonlFile, out: &mut Sink) -> HashSet<SetKey> {
-    let root_abs = project.absolute_root();
-    let want_active = project.feedback.is_some();
-    let hasher = RandomState::new();
-    let mut ids = SeenOnce::default();
-    let mut signatures = SeenOnce::default();
-    let mut active_ids = HashSet::new();
-    let mut routes: HashMap<&str, Option<(&'static str, Severity, String)>> = HashMap::new();
-    let checked = file.map_in_order(|line| check_impression(line, &hasher, want_active));
-    for (index, (line, checked)) in checked.enumerate() {
-        let n = line.line;
-        let mut add = |code, sev, msg: String| out.add(code, sev, &file.path, Some(n), msg);
+/// Where a line is, to read it again: its number in a file held whole, or
+/// its place in a file read in pieces.
+#[derive(Debug, Clone, Copy)]
+enum Place {
+    Line(usize),
+    At(LinePlace),
+}
+
+impl Place {
+    fn line(&self) -> usize {
+        match self {
+            Place::Line(n) => *n,
+            Place::At(p) => p.line,
+        }
+    }
+}
+
+/// A route's findings, worked out once for all the lines that share it.
+struct Route {
+    problem: Option<(&'static str, Severity, String)>,
+    /// The record it leads to, inside the project.
+    target: Option<String>,
+    /// The status of that record when it is not active.
+    inactive: Option<String>,
+}
+
+/// The checks across impression lines, fed a chunk of lines at a time.
+struct ImpressionLint<'p> {
+    project: &'p Project,
+    source: Impressions<'p>,
+    root_abs: String,
+    want_active: bool,
+    hasher: RandomState,
+    ids: SeenOnce<SetKey>,
+    signatures: SeenOnce<String>,
+    active_ids: HashSet<SetKey>,
+    // Thousands of impressions share a few hundred routes; each is
+    // resolved and looked up on disk once.
+    routes: HashMap<String, Route>,
+    routed: HashSet<String>,
+}
+
+impl<'p> ImpressionLint<'p> {
+    fn new(project: &'p Project, source: Impressions<'p>) -> Self {
+        ImpressionLint {
+            project,
+            source,
+            root_abs: project.absolute_root(),
+            want_active: project.feedback.is_some(),
+            hasher: RandomState::new(),
+            ids: SeenOnce::default(),
+            signatures: SeenOnce::default(),
+            active_ids: HashSet::new(),
+            routes: HashMap::new(),
+            routed: HashSet::new(),
+        }
+    }
+
+    fn loaded(&mut self, file: &JsonlFile, out: &mut Sink) -> Result<(), StreamError> {
+        let parallel = crate::parallel::pays(file.lines.len());
+        for chunk in file.lines.chunks(CHUNK) {
+            let lines: Vec<(usize, &str)> = chunk.iter().map(|l| (l.line, l.raw())).collect();
+            self.lines(&lines, parallel, |i| Place::Line(lines[i].0), out)?;
+        }
+        Ok(())
+    }
+
+    /// The lines of each piece checked on the pool beside the piece's
+    /// safety scan.
+    fn streamed(
+        &mut self,
+        file: &StreamedJsonl,
+        out: &mut Sink,
+        read: &mut ImpressionsRead,
+    ) -> Result<(), StreamError> {
+        let mut safety = safety::PieceScan::default();
+        let mut failed = None;
+        file.for_each_piece_with_bytes(|piece| {
+            if failed.is_some() {
+                return;
+            }
+            let lines: Vec<(usize, &str)> = piece.lines.iter().map(|l| (l.line, &*l.raw)).collect();
+            let place = |i: usize| Place::At(piece.lines[i].place());
+            let mut scan = || {
+                let text = String::from_utf8_lossy(piece.bytes);
+                let not_utf8 =
+                    matches!(text, Cow::Owned(_)) || memchr::memchr(0, piece.bytes).is_some();
+                safety.piece(piece.first_line, &text);
+                not_utf8
+            };
+            let parallel = crate::parallel::pays(lines.len());
+            let (not_utf8, checked) = if parallel {
+                rayon::join(scan, || self.lines(&lines, true, place, out))
+            } else {
+                (scan(), self.lines(&lines, false, place, out))
+            };
+            read.not_utf8 |= not_utf8;
+            if let Err(e) = checked {
+                failed = Some(e);
+            }
+        })?;
+        if let Some(e) = failed {
+            return Err(e);
+        }
+        read.hits = safety.finish();
+        Ok(())
+    }
+
+    /// Check `lines` (number, text), each alone on the pool when
+    /// `parallel`, then across lines in order.
+    fn lines(
+        &mut self,
+        lines: &[(usize, &str)],
+        parallel: bool,
+        place: impl Fn(usize) -> Place + Sync,
+        out: &mut Sink,
+    ) -> Result<(), StreamError> {
+        let (hasher, want_active) = (&self.hasher, self.want_active);
+        let each = |i: usize| {
+            let (n, raw) = lines[i];
+            (check_impression(n, raw, hasher, want_active), place(i))
+        };
+        let checked: Vec<(LineCheck, Place)> = if parallel {
+            (0..lines.len()).into_par_iter().map(each).collect()
+        } else {
+            (0..lines.len()).map(each).collect()
+        };
+        for (&(n, raw), (checked, here)) in lines.iter().zip(checked) {
+            self.across(n, raw, checked, here, out)?;
+        }
+        Ok(())
+    }
+
+    fn across(
+        &mut self,
+        n: usize,
+        raw: &str,
+        checked: LineCheck,
+        here: Place,
+        out: &mut Sink,
+    ) -> Result<(), StreamError> {
+        let source = self.source;
+        let path = source.path();
+        let mut add = |code, sev, msg: String| out.add(code, sev, path, Some(n), msg);
         for (code, severity, message) in checked.findings {
             add(code, severity, message);
         }
         let Some(across) = checked.across else {
-            continue;
+            return Ok(());
         };
         if let Some(hash) = across.signature {
-            let key = |l: &JsonlLine| l.value().ok().and_then(|v| keyword_signature(&v));
-            if let Some(first) = signatures.earlier(hash, file, line, key) {
-                let first_id = file
-                    .line(first)
-                    .and_then(|l| l.value().ok())
+            let key = |_: usize, raw: &str| js::parse(raw).ok().and_then(|v| keyword_signature(&v));
+            if let Some(first) = self.signatures.earlier(hash, n, raw, here, source, key)? {
+                let first_id = reread(source, &first)?
+                    .and_then(|raw| js::parse(&raw).ok())
                     .map(|v| show(v.get("id")))
                     .unwrap_or_default();
                 add(
                     "duplicate-keyword-set",
                     Warning,
                     format!(
-                        "same keyword set as line {first} ({first_id}); routes this alike cannot be told apart"
+                        "same keyword set as line {} ({first_id}); routes this alike cannot be told apart",
+                        first.line()
                     ),
                 );
             }
         }
-        let id_key = |l: &JsonlLine| l.value().ok().map(|v| SetKey::of(v.get("id"), l.line));
-        if ids.earlier(across.id, file, line, id_key).is_some() {
-            let id = line
-                .value()
+        let id_key = |n: usize, raw: &str| js::parse(raw).ok().map(|v| SetKey::of(v.get("id"), n));
+        if self
+            .ids
+            .earlier(across.id, n, raw, here, source, id_key)?
+            .is_some()
+        {
+            let id = js::parse(raw)
                 .ok()
                 .map(|v| show(v.get("id")))
                 .unwrap_or_default();
@@ -187,28 +356,66 @@ fn impressions(project: &Project, file: &JsonlFile, out: &mut Sink) -> HashSet<S
                 format!("impression id {id} is used by an earlier line"),
             );
         }
-        active_ids.extend(across.active_id);
-        if across.has_route
-            && let Some(rp) = project.route(index)
-        {
-            // Thousands of impressions share a few hundred routes; each is
-            // resolved and looked up on disk once.
-            let route = routes
-                .entry(rp)
-                .or_insert_with(|| route_problem(project, &root_abs, rp));
-            if let Some((code, severity, message)) = route {
-                add(code, *severity, message.clone());
+        self.active_ids.extend(across.active_id);
+        let Some(rp) = across.route else {
+            return Ok(());
+        };
+        if !self.routes.contains_key(&rp) {
+            let target = paths::resolve_from("", &rp);
+            let inactive = target
+                .as_deref()
+                .and_then(|t| self.project.record(t))
+                .filter(|r| !r.is_active())
+                .map(|r| r.status().to_owned());
+            let route = Route {
+                problem: route_problem(self.project, &self.root_abs, &rp),
+                target,
+                inactive,
+            };
+            self.routes.insert(rp.clone(), route);
+        }
+        let route = &self.routes[&rp];
+        if let Some((code, severity, message)) = &route.problem {
+            add(*code, *severity, message.clone());
+        }
+        if let Some(target) = &route.target {
+            if let Some(status) = &route.inactive
+                && across.active_status
+            {
+                add(
+                    "route-to-inactive",
+                    Warning,
+                    format!(
+                        "an active impression routes to `{target}`, whose status is `{status}`; recall will load an outdated record"
+                    ),
+                );
+            }
+            if !self.routed.contains(target) {
+                self.routed.insert(target.clone());
             }
         }
+        Ok(())
     }
-    active_ids
+}
+
+/// The text of the line at `place`, as the scan read it.
+fn reread<'a>(source: Impressions<'a>, place: &Place) -> Result<Option<Cow<'a, str>>, StreamError> {
+    match (source, place) {
+        (Impressions::Loaded(file), _) => {
+            Ok(file.line(place.line()).map(|l| Cow::Borrowed(l.raw())))
+        }
+        (Impressions::Streamed(file), Place::At(at)) => {
+            file.read_line(at).map(|t| Some(Cow::Owned(t)))
+        }
+        (Impressions::Streamed(_), Place::Line(_)) => Ok(None),
+    }
 }
 
 /// Values met before, by hash: the first line of each hash, and the values
 /// whose hash an unequal earlier value already had.
 struct SeenOnce<K> {
-    first: HashMap<u64, usize>,
-    collided: HashMap<K, usize>,
+    first: HashMap<u64, Place>,
+    collided: HashMap<K, Place>,
 }
 
 impl<K> Default for SeenOnce<K> {
@@ -221,39 +428,45 @@ impl<K> Default for SeenOnce<K> {
 }
 
 impl<K: Eq + std::hash::Hash> SeenOnce<K> {
-    /// The earlier line holding the value of `line` whose hash is `hash`,
-    /// or `None` after noting it as seen. `key` makes a line's value again,
-    /// only when its hash was seen before.
+    /// Where the earlier line holding the value of line `n` (text `raw`,
+    /// at `here`) whose hash is `hash` is, or `None` after noting it as
+    /// seen. `key` makes a line's value again, only when its hash was seen
+    /// before; the earlier line is read again for it.
     fn earlier(
         &mut self,
         hash: u64,
-        file: &JsonlFile,
-        line: &JsonlLine,
-        key: impl Fn(&JsonlLine) -> Option<K>,
-    ) -> Option<usize> {
-        let first = *self.first.entry(hash).or_insert(line.line);
-        if first == line.line {
-            return None;
+        n: usize,
+        raw: &str,
+        here: Place,
+        source: Impressions<'_>,
+        key: impl Fn(usize, &str) -> Option<K>,
+    ) -> Result<Option<Place>, StreamError> {
+        let first = *self.first.entry(hash).or_insert(here);
+        if first.line() == n {
+            return Ok(None);
         }
-        let value = key(line)?;
-        if file.line(first).and_then(&key).as_ref() == Some(&value) {
-            return Some(first);
+        let Some(value) = key(n, raw) else {
+            return Ok(None);
+        };
+        let there = reread(source, &first)?.and_then(|raw| key(first.line(), &raw));
+        if there.as_ref() == Some(&value) {
+            return Ok(Some(first));
         }
         match self.collided.get(&value) {
-            Some(&earlier) => Some(earlier),
+            Some(&earlier) => Ok(Some(earlier)),
             None => {
-                self.collided.insert(value, line.line);
-                None
+                self.collided.insert(value, here);
+                Ok(None)
             }
         }
     }
 }
 
 /// The checks of one impression line that need no other line.
-fn check_impression(line: &JsonlLine, hasher: &RandomState, want_active: bool) -> LineCheck {
+fn check_impression(n: usize, raw: &str, hasher: &RandomState, want_active: bool) -> LineCheck {
     let mut findings = Vec::new();
     let mut add = |code, sev, msg: String| findings.push((code, sev, msg));
-    let Some(record) = line_value(line.value(), ("impression", "an impression"), &mut add) else {
+    let Some(record) = line_value(js::parse(raw), ("impression", "an impression"), &mut add) else {
         return LineCheck {
             findings,
             across: None,
@@ -326,14 +539,18 @@ fn check_impression(line: &JsonlLine, hasher: &RandomState, want_active: bool) -
             "aliases must be an array of non-empty strings when present".into(),
         );
     }
-    let id_key = SetKey::of(get("id"), line.line);
-    let active = js::truthy(get("id"))
-        && (!js::truthy(get("status"))
-            || get("status").and_then(JsValue::as_str) == Some("active"));
+    let id_key = SetKey::of(get("id"), n);
+    let active_status =
+        !js::truthy(get("status")) || get("status").and_then(JsValue::as_str) == Some("active");
+    let active = js::truthy(get("id")) && active_status;
     let across = AcrossLines {
         id: hasher.hash_one(&id_key),
         signature: signature.map(|s| hasher.hash_one(s)),
-        has_route: matches!(get("record_path"), Some(JsValue::String(_))),
+        route: match get("record_path") {
+            Some(JsValue::String(rp)) => Some(rp.clone()),
+            _ => None,
+        },
+        active_status,
         active_id: (want_active && active).then_some(id_key),
     };
     LineCheck {
@@ -698,7 +915,10 @@ pub fn key_line(text: &str, key: &str) -> Option<usize> {
 
 #[cfg(test)]
 mod tests {
-    use crate::dejavu::jsonl::{JsonlFile, JsonlLine};
+    use crate::dejavu::js::{self, SetKey};
+    use crate::dejavu::jsonl::JsonlFile;
+    use crate::dejavu::recall::Impressions;
+    use crate::dejavu::stream::StreamedJsonl;
     use crate::dejavu::{IMPRESSIONS_PATH, Project, SUMMARY_PATH};
 
     /// The keyword findings (code, line) of a project whose impressions
@@ -784,14 +1004,55 @@ mod tests {
             ["\"a\"", "\"b\"", "\"a\"", "\"b\"", "\"c\""].join("\n"),
         );
         let mut seen = super::SeenOnce::default();
-        let text = |l: &JsonlLine| l.value().ok().and_then(|v| v.as_str().map(str::to_owned));
+        let text = |_: usize, raw: &str| {
+            js::parse(raw)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_owned))
+        };
         // Every value given the same hash.
         let earlier: Vec<Option<usize>> = file
             .lines
             .iter()
-            .map(|l| seen.earlier(0, &file, l, text))
+            .map(|l| {
+                let here = super::Place::Line(l.line);
+                let source = Impressions::Loaded(&file);
+                let found = seen.earlier(0, l.line, l.raw(), here, source, text);
+                found.unwrap().map(|p| p.line())
+            })
             .collect();
         assert_eq!(earlier, vec![None, None, Some(1), Some(2), None]);
+    }
+
+    #[test]
+    fn an_earlier_line_changed_before_it_is_read_again_is_an_error() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("impressions.jsonl");
+        std::fs::write(&path, "{\"id\":\"a\"}\n{\"id\":\"a\"}\n").unwrap();
+        let file = StreamedJsonl::new(
+            IMPRESSIONS_PATH.into(),
+            std::fs::File::open(&path).unwrap(),
+            26,
+            1 << 20,
+        );
+        let mut lines = Vec::new();
+        file.for_each_piece(|piece| {
+            lines.extend(piece.iter().map(|l| (l.line, l.raw.to_string(), l.place())));
+        })
+        .unwrap();
+        let id = |n: usize, raw: &str| js::parse(raw).ok().map(|v| SetKey::of(v.get("id"), n));
+        let source = Impressions::Streamed(&file);
+        let mut seen = super::SeenOnce::default();
+        let (n, raw, place) = &lines[0];
+        let first = seen.earlier(7, *n, raw, super::Place::At(*place), source, id);
+        assert!(first.unwrap().is_none());
+        // The first line, rewritten after the scan read it.
+        std::fs::write(&path, "{\"id\":\"b\"}\n{\"id\":\"a\"}\n").unwrap();
+        let (n, raw, place) = &lines[1];
+        let e = seen
+            .earlier(7, *n, raw, super::Place::At(*place), source, id)
+            .unwrap_err();
+        assert_eq!(e.line, Some(1));
+        assert!(e.to_string().contains("changed while it was read"), "{e}");
     }
 
     #[test]

@@ -129,16 +129,169 @@ pub fn scan(text: &str) -> Vec<Hit> {
     }
     let units = crate::dejavu::js::utf16_len(text);
     if units > LARGE_FILE_UNITS {
-        hits.push(Hit {
-            code: "large-file",
-            severity: Severity::Warning,
-            message: format!(
-                "{units} characters (over {LARGE_FILE_UNITS}); consider compacting to the durable signal"
-            ),
-            line: None,
-        });
+        hits.push(large_file_hit(units));
     }
     hits
+}
+
+/// [`scan`] of a text read in pieces of whole lines (each piece starts a
+/// line and ends with a line feed, or with the text): the same hits, with
+/// no more than a piece held. Each kind of hit is the first in the text,
+/// so a kind found in one piece is not looked for in the next.
+#[derive(Default)]
+pub struct PieceScan {
+    hits: Vec<Hit>,
+    secrets_found: Vec<Kind>,
+    patterns_found: [bool; 3],
+    transcript_found: bool,
+    markup_found: bool,
+    units: usize,
+    /// The text read so far from the start of its last line that holds
+    /// more than spaces, `:` and `=`, with the number of that line: a
+    /// credential assignment (`token =`, then spaces and line feeds) may
+    /// start there and end in the next piece. Every other pattern stays
+    /// within a line.
+    carry: String,
+    carry_line: usize,
+}
+
+/// The regular pattern whose match may span lines.
+const ASSIGNMENT: usize = 2;
+
+/// Only spaces and the `:` or `=` of an assignment: a line an assignment
+/// may run through without a match having started or ended there.
+fn runs_through(line: &str) -> bool {
+    line.chars()
+        .all(|c| crate::dejavu::js::is_js_space(c) || c == ':' || c == '=')
+}
+
+impl PieceScan {
+    /// Scan the next piece; its first line is numbered `first_line`.
+    pub fn piece(&mut self, first_line: usize, text: &str) {
+        let at_line = |byte: usize| first_line + line_at(text, byte) - 1;
+        for found in secrets::find(text) {
+            if !self.secrets_found.contains(&found.kind) {
+                self.secrets_found.push(found.kind);
+                self.hits
+                    .push(secret_hit(found.kind, at_line(found.range.start)));
+            }
+        }
+        // An assignment begun in the pieces before, ending in this one:
+        // earlier than any that starts here.
+        if !self.patterns_found[ASSIGNMENT] && !self.carry.is_empty() {
+            let end = text
+                .split_inclusive('\n')
+                .scan(0, |len, line| {
+                    *len += line.len();
+                    Some((*len, line))
+                })
+                .find(|(_, line)| !runs_through(line))
+                .map_or(text.len(), |(len, _)| len);
+            let joined = format!("{}{}", self.carry, &text[..end]);
+            if let Some(m) = PATTERNS[ASSIGNMENT].regex.find(&joined)
+                && m.start() < self.carry.len()
+            {
+                let line = self.carry_line + line_at(&joined, m.start()) - 1;
+                self.pattern_hit(ASSIGNMENT, line);
+            }
+        }
+        for (i, p) in PATTERNS.iter().enumerate() {
+            if !self.patterns_found[i]
+                && let Some(m) = p.regex.find(text)
+            {
+                self.pattern_hit(i, at_line(m.start()));
+            }
+        }
+        if !self.transcript_found
+            && let Some(line) = transcript_line(text)
+        {
+            self.transcript_found = true;
+            self.hits.push(transcript_hit(
+                first_line + line - 1,
+                "looks like a chat transcript; summarize the durable signal instead",
+            ));
+        }
+        if !self.markup_found
+            && let Some(at) = text.find("<subagent_notification>")
+        {
+            self.markup_found = true;
+            self.hits.push(transcript_hit(
+                at_line(at),
+                "contains subagent transcript markup; summarize the durable signal instead",
+            ));
+        }
+        self.units += crate::dejavu::js::utf16_len(text);
+        if !self.patterns_found[ASSIGNMENT] {
+            self.keep_carry(first_line, text);
+        }
+    }
+
+    fn pattern_hit(&mut self, i: usize, line: usize) {
+        self.patterns_found[i] = true;
+        let p = &PATTERNS[i];
+        self.hits.push(Hit {
+            code: p.code,
+            severity: p.severity,
+            message: p.message.to_owned(),
+            line: Some(line),
+        });
+    }
+
+    fn keep_carry(&mut self, first_line: usize, text: &str) {
+        let mut start = None;
+        let mut at = 0;
+        for (number, line) in (first_line..).zip(text.split_inclusive('\n')) {
+            if !runs_through(line) {
+                start = Some((at, number));
+            }
+            at += line.len();
+        }
+        match start {
+            Some((at, number)) => {
+                self.carry.clear();
+                self.carry.push_str(&text[at..]);
+                self.carry_line = number;
+            }
+            // Nothing but spaces: whatever began before may still go on.
+            None if !self.carry.is_empty() => self.carry.push_str(text),
+            None => {}
+        }
+    }
+
+    /// The hits of the whole text.
+    pub fn finish(mut self) -> Vec<Hit> {
+        if self.units > LARGE_FILE_UNITS {
+            self.hits.push(large_file_hit(self.units));
+        }
+        self.hits
+    }
+}
+
+fn large_file_hit(units: usize) -> Hit {
+    Hit {
+        code: "large-file",
+        severity: Severity::Warning,
+        message: format!(
+            "{units} characters (over {LARGE_FILE_UNITS}); consider compacting to the durable signal"
+        ),
+        line: None,
+    }
+}
+
+fn secret_hit(kind: Kind, line: usize) -> Hit {
+    let code = match kind {
+        Kind::PrivateKey => "private-key",
+        Kind::UrlPassword => "credential-assignment",
+        _ => "api-key",
+    };
+    // For the reference's kinds this is the reference's wording.
+    let message = format!("possible {}; remove it and {}", kind.name(), kind.advice());
+    Hit {
+        code,
+        severity: Severity::Error,
+        message,
+        line: Some(line),
+    }
 }
 
 /// The first credential of each kind.
@@ -150,23 +303,7 @@ fn secret_hits(text: &str) -> Vec<Hit> {
             continue;
         }
         seen.push(found.kind);
-        let code = match found.kind {
-            Kind::PrivateKey => "private-key",
-            Kind::UrlPassword => "credential-assignment",
-            _ => "api-key",
-        };
-        // For the reference's kinds this is the reference's wording.
-        let message = format!(
-            "possible {}; remove it and {}",
-            found.kind.name(),
-            found.kind.advice()
-        );
-        hits.push(Hit {
-            code,
-            severity: Severity::Error,
-            message,
-            line: Some(found.line),
-        });
+        hits.push(secret_hit(found.kind, found.line));
     }
     hits
 }
@@ -255,6 +392,65 @@ mod tests {
         // where it is in the text as written.
         assert!(codes("\u{17f}ecret=abcdefghijklmnopq").is_empty());
         assert_eq!(scan("é\nMail ANN@X.ORG")[0].line, Some(2));
+    }
+
+    /// The hits of `text` scanned in pieces cut after the lines whose
+    /// numbers (0-based) are in `cuts`.
+    fn in_pieces(text: &str, cuts: &[usize]) -> Vec<Hit> {
+        let lines: Vec<&str> = text.split_inclusive('\n').collect();
+        let mut scan = PieceScan::default();
+        let mut from = 0;
+        for end in cuts.iter().map(|c| c + 1).chain([lines.len()]) {
+            if end > from {
+                scan.piece(from + 1, &lines[from..end].concat());
+                from = end;
+            }
+        }
+        scan.finish()
+    }
+
+    fn sorted(mut hits: Vec<Hit>) -> Vec<(&'static str, Option<usize>, String)> {
+        let mut hits: Vec<_> = hits
+            .drain(..)
+            .map(|h| (h.code, h.line, h.message))
+            .collect();
+        hits.sort();
+        hits
+    }
+
+    #[test]
+    fn a_text_scanned_in_pieces_gives_the_hits_of_the_whole() {
+        let texts = [
+            "a\nTOKEN\n\n  =  \n\n\"abcdefghijklmnopqrs\"\nrest\n",
+            "x secret:\n\u{2028}\n abcdefghijklmnopqrstu\nuser: hi\n",
+            "password\n=\n=abcdefghijklmnopqrstu\napi_key\n\nshort\n",
+            "ok\nmail ann@example.com\r\n  at f (a.js:1:2)\nsk-abcdefghijklmnopqrstuv\n",
+            "token\n\n\n",
+            "\u{feff}é\n<subagent_notification>\nAKIAABCDEFGHIJKLMNOP\nghp_abcdefghijklmnopqrstuvwxyz\nlast",
+        ];
+        for text in texts {
+            let whole = sorted(scan(text));
+            let n = text.split_inclusive('\n').count();
+            for a in 0..n {
+                for b in a..n {
+                    assert_eq!(
+                        sorted(in_pieces(text, &[a, b])),
+                        whole,
+                        "{text:?} cut after {a}, {b}"
+                    );
+                }
+            }
+        }
+        // Pieces holding only spaces between the keyword and the value.
+        let text = "token\n \n\n:\n\n abcdefghijklmnopqrstuv\n";
+        let every: Vec<usize> = (0..6).collect();
+        assert_eq!(sorted(in_pieces(text, &every)), sorted(scan(text)));
+        assert_eq!(scan(text)[0].line, Some(1));
+        let big = "😀".repeat(6_000) + "\n";
+        assert_eq!(
+            sorted(in_pieces(&big.repeat(2), &[0])),
+            sorted(scan(&big.repeat(2)))
+        );
     }
 
     #[test]

@@ -12,10 +12,14 @@ use crate::dejavu::record::RecordKind;
 use crate::dejavu::{INDEX_PATH, SUMMARY_PATH};
 use crate::health::Severity::{Error, Info, Warning};
 
-pub fn run(project: &Project, out: &mut Sink) {
+/// `routed`: every path an impression routes to, when there is an
+/// impressions file.
+pub fn run(project: &Project, routed: Option<&HashSet<String>>, out: &mut Sink) {
     index_and_summary(project, out);
     supersession(project, out);
-    routes(project, out);
+    if let Some(routed) = routed {
+        unrouted(project, routed, out);
+    }
     sections(project, out);
     links(project, out);
     private_not_ignored(project, out);
@@ -223,39 +227,9 @@ fn cycle_from(project: &Project, start: &Record) -> Option<Vec<String>> {
     None
 }
 
-fn routes(project: &Project, out: &mut Sink) {
-    let Some(imp) = &project.impressions else {
-        return;
-    };
-    let mut routed: HashSet<String> = HashSet::new();
-    for (i, line) in imp.lines.iter().enumerate() {
-        let Some(target) = project.route(i).and_then(|p| paths::resolve_from("", p)) else {
-            continue;
-        };
-        // The line's status is read only for a route to an inactive
-        // record: most routes are to active ones.
-        let line_active = || match crate::dejavu::js::field(line.raw(), "status") {
-            None => true,
-            Some(s) => !s.truthy() || s.as_str() == Some("active"),
-        };
-        if let Some(r) = project.record(&target)
-            && !r.is_active()
-            && line_active()
-        {
-            out.add(
-                "route-to-inactive",
-                Warning,
-                &imp.path,
-                Some(line.line),
-                format!(
-                    "an active impression routes to `{}`, whose status is `{}`; recall will load an outdated record",
-                    r.path,
-                    r.status()
-                ),
-            );
-        }
-        routed.insert(target);
-    }
+/// Durable records no impression routes to (a route to an inactive
+/// record is found as the impressions are read).
+fn unrouted(project: &Project, routed: &HashSet<String>, out: &mut Sink) {
     for r in &project.records {
         if r.kind.is_durable() && r.is_active() && !r.private && !routed.contains(&r.path) {
             out.add(
