@@ -322,7 +322,18 @@ enum Part<'a> {
 /// One finding: where, then what.
 fn finding_lines(out: &mut String, f: &Finding) {
     out.push_str("    ");
-    sanitize_into(out, &f.location(), false);
+    // `Finding::location`, written in place: a report has a line like
+    // this for each of up to hundreds of thousands of findings. The line
+    // number needs no sanitising, so the path alone is.
+    if f.path.is_empty() {
+        out.push_str("(bank)");
+    } else {
+        sanitize_into(out, &f.path, false);
+        if let Some(line) = f.line {
+            use std::fmt::Write;
+            let _ = write!(out, ":{line}");
+        }
+    }
     out.push_str("\n      ");
     sanitize_into(out, &f.message(), false);
     out.push('\n');
@@ -414,5 +425,38 @@ fn write_human<'a>(bank: &str, checked: &'a Checked, emit: &mut dyn FnMut(Part<'
     }
     if !text.is_empty() {
         emit(Part::Styled(text));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The readable report writes a finding's location in place; it must
+    /// read as `Finding::location` does, sanitised the same way.
+    #[test]
+    fn a_finding_is_written_as_its_location_and_message() {
+        let findings = [
+            Finding::new("orphan", Severity::Info, "03_DOMAINS/a\tb.md", None, "m"),
+            Finding::new(
+                "dead-link",
+                Severity::Warning,
+                "01_CLIENTS/\u{1b}[31mred\u{202e}.md",
+                Some(12),
+                "[[x\u{7}]] does not match",
+            ),
+            Finding::new("missing-folder", Severity::Warning, "", Some(3), "none"),
+            Finding::new("stale", Severity::Info, "04_STYLE/é.md", Some(1), "ok"),
+        ];
+        for f in &findings {
+            let mut written = String::new();
+            finding_lines(&mut written, f);
+            let expected = format!(
+                "    {}\n      {}\n",
+                sanitize_for_terminal(&f.location(), false),
+                sanitize_for_terminal(&f.message(), false)
+            );
+            assert_eq!(written, expected);
+        }
     }
 }

@@ -139,13 +139,15 @@ pub(super) fn key_findings(a: &Article, out: &mut Vec<Finding>) {
 
 /// The message of a `missing-key` finding.
 pub(super) fn missing_key_message(key: &str, empty: bool, rule: KeyRule) -> String {
-    let what = if empty {
-        format!("The key {key} is empty.")
-    } else {
-        format!("The key {key} is missing.")
-    };
-    let why = match rule {
-        KeyRule::Required(folder) => format!(
+    use std::fmt::Write;
+    // Written into one string: a large bank has tens of thousands of
+    // these, each put into words when the report is written.
+    let mut out = String::with_capacity(192);
+    let state = if empty { "empty" } else { "missing" };
+    let _ = write!(out, "The key {key} is {state}. ");
+    let _ = match rule {
+        KeyRule::Required(folder) => write!(
+            out,
             "Every article in {} must have it; tools rely on it to score and sort.",
             folder.dir_name()
         ),
@@ -155,18 +157,19 @@ pub(super) fn missing_key_message(key: &str, empty: bool, rule: KeyRule) -> Stri
                 "languages" => "language",
                 _ => "domain",
             };
-            format!(
+            write!(
+                out,
                 "It is recommended in {}: without it the article earns no points for a \
                  matching {what}.",
                 folder.dir_name()
             )
         }
-        KeyRule::Archive => {
-            "Processed inbox files record when and into which articles they were compiled."
-                .to_owned()
-        }
+        KeyRule::Archive => out.write_str(
+            "Processed inbox files record when and into which articles they were compiled.",
+        ),
     };
-    format!("{what} {why} Add “{key}: …” to the frontmatter.")
+    let _ = write!(out, " Add “{key}: …” to the frontmatter.");
+    out
 }
 
 pub(super) fn value_findings(a: &Article, out: &mut Vec<Finding>) {
