@@ -124,8 +124,17 @@ pub(crate) struct PackedQuery {
 impl ScoringIndex {
     pub(crate) fn build(bank: &Bank) -> ScoringIndex {
         let order = bank.content_order();
+        // Sized once: grown by doubling, the arrays of 100,000 articles
+        // kept as much again in spare room for as long as the bank.
+        let n = order.len();
         let mut ix = ScoringIndex {
             ids: order.to_vec(),
+            folders: Vec::with_capacity(n),
+            chars: Vec::with_capacity(n),
+            tiers: Vec::with_capacity(n),
+            clients: Vec::with_capacity(n),
+            domains: Vec::with_capacity(n),
+            languages: Vec::with_capacity(n),
             ..ScoringIndex::default()
         };
         let mut tag_ids = Words::default();
@@ -182,6 +191,9 @@ impl ScoringIndex {
         for (tag, id) in tag_ids {
             ix.tags[id as usize] = tag;
         }
+        ix.client_values.shrink_to_fit();
+        ix.domain_values.shrink_to_fit();
+        ix.language_items.shrink_to_fit();
         ix
     }
 
