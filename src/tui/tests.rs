@@ -186,7 +186,12 @@ fn inspector_ranks_for_the_typed_client() {
     key(&mut app, KeyCode::Enter);
     assert_eq!(app.panes.context.field_text(Field::Client), "Globex");
     assert_eq!(
-        app.panes.context.entries[0].path(bank_of(app.memory.as_ref())),
+        app.panes
+            .context
+            .entries
+            .get(0)
+            .unwrap()
+            .path(bank_of(app.memory.as_ref())),
         "01_CLIENTS/Globex.md"
     );
     assert_snapshot!(screen(&app));
@@ -199,7 +204,12 @@ fn inspector_ranks_for_the_typed_client() {
         &theme,
     );
     assert_eq!(
-        app.panes.context.entries[0].path(bank_of(app.memory.as_ref())),
+        app.panes
+            .context
+            .entries
+            .get(0)
+            .unwrap()
+            .path(bank_of(app.memory.as_ref())),
         "01_CLIENTS/Acme Corporation.md"
     );
 }
@@ -247,6 +257,7 @@ fn inspector_scrolls_to_the_last_candidate() {
         .panes
         .context
         .entries
+        .iter()
         .last()
         .unwrap()
         .path(bank_of(app.memory.as_ref()))
@@ -260,7 +271,16 @@ fn inspector_scrolls_to_the_last_candidate() {
     assert!(screen(&app).contains(&last), "{}", screen(&app));
     keys(&mut app, "g");
     assert_eq!(app.panes.context.offset, 0);
-    assert!(screen(&app).contains(app.panes.context.entries[0].path(bank_of(app.memory.as_ref()))));
+    assert!(
+        screen(&app).contains(
+            app.panes
+                .context
+                .entries
+                .get(0)
+                .unwrap()
+                .path(bank_of(app.memory.as_ref()))
+        )
+    );
 }
 
 #[test]

@@ -212,7 +212,7 @@ fn what_the_worker_laid_out_is_used_only_if_nothing_changed_meanwhile() {
     );
     let bank = crate::layouts::bank(&*app.memory).unwrap();
     let fresh = app.panes.context.ranking().build(bank);
-    assert_eq!(shown_entries, fresh.articles);
+    assert_eq!(shown_entries.iter().collect::<Vec<_>>(), fresh.articles);
     assert!(
         shown_entries
             .iter()

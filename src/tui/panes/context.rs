@@ -8,7 +8,7 @@
 use crate::tui::drop_later::drop_later;
 use membank_core::bank::Bank;
 use membank_core::budget::{BudgetOptions, DEFAULT_BUDGET};
-use membank_core::context::{self, ContextEntry, ContextReport};
+use membank_core::context::{self, ContextReport};
 use membank_core::scoring::Query;
 use membank_core::text::sanitize_for_terminal;
 use membank_core::vocabulary::{self, Vocabulary};
@@ -19,8 +19,11 @@ use ratatui::layout::Rect;
 use ratatui::text::Line;
 use ratatui_textarea::TextArea;
 
+mod candidates;
 mod draw;
 mod explain;
+
+pub use candidates::Candidates;
 
 use draw::MAX_SUMMARY_ROWS;
 pub use draw::{FORM_HEIGHT, draw};
@@ -102,7 +105,7 @@ pub struct ContextPane {
     /// `client=… domain=…`, for the status bar.
     pub query_text: String,
     /// Every candidate in rank order, as the core reported it.
-    pub entries: Vec<ContextEntry>,
+    pub entries: Candidates,
     /// The query `entries` were ranked for, to put them into words.
     active_query: Query,
     /// Formatted rows for the candidates from `offset` that fit the list;
@@ -162,7 +165,7 @@ impl ContextPane {
             budget_error: None,
             summary: String::new(),
             query_text: String::new(),
-            entries: Vec::new(),
+            entries: Candidates::default(),
             active_query: Query::default(),
             visible: Vec::new(),
             detail: Vec::new(),
@@ -361,7 +364,8 @@ impl ContextPane {
         if !unknown.is_empty() {
             self.summary = format!("{} · {}", unknown.join(" · "), self.summary);
         }
-        drop_later(std::mem::replace(&mut self.entries, report.articles));
+        let entries = Candidates::of(report.articles);
+        drop_later(std::mem::replace(&mut self.entries, entries));
         self.active_query = query;
         self.update_suggestions();
         self.row = self
@@ -376,11 +380,11 @@ impl ContextPane {
         self.visible.clear();
         let mut used = 0;
         let rows = self.list_rows();
-        for e in self.entries.iter().skip(self.offset) {
+        for e in (self.offset..self.entries.len()).filter_map(|i| self.entries.get(i)) {
             if used >= rows {
                 break;
             }
-            let row = explain::candidate_row(e, bank, &self.active_query, theme, self.width);
+            let row = explain::candidate_row(&e, bank, &self.active_query, theme, self.width);
             used += row.lines.len();
             self.visible.push(row);
         }
@@ -412,7 +416,7 @@ impl ContextPane {
     /// Lines a candidate takes in the list (see `explain::candidate_row`).
     fn candidate_height(&self, i: usize, bank: &Bank, theme: &Theme) -> usize {
         self.entries.get(i).map_or(1, |e| {
-            explain::candidate_row(e, bank, &self.active_query, theme, self.width)
+            explain::candidate_row(&e, bank, &self.active_query, theme, self.width)
                 .lines
                 .len()
         })
@@ -566,7 +570,7 @@ impl ContextPane {
                 .count(),
             _ => 0,
         };
-        explain::detail_lines(e, kept_below, bank, &self.active_query, theme, self.width)
+        explain::detail_lines(&e, kept_below, bank, &self.active_query, theme, self.width)
     }
 
     pub fn move_row(&mut self, delta: isize, list_height: usize, bank: &Bank, theme: &Theme) {
