@@ -331,8 +331,19 @@ fn a_route_out_of_the_project_is_marked_as_never_read() {
 
 #[test]
 fn demo_format_dejavu_extracts_the_demo_project() {
-    let out = membank(&["demo", "--format", "dejavu", "--path"]);
+    // Its own temp dir: the demo copy's folder is fixed per user, and two
+    // test runs at once must not replace each other's copy.
+    let tmp = tempfile::tempdir().unwrap();
+    let out = support::membank()
+        .args(["demo", "--format", "dejavu", "--path"])
+        .env("TMPDIR", tmp.path())
+        .output()
+        .unwrap();
     assert!(out.status.success());
+    assert!(
+        out.stdout
+            .starts_with(tmp.path().as_os_str().as_encoded_bytes())
+    );
     assert!(
         String::from_utf8_lossy(&out.stderr).contains("replaced on each run"),
         "the note says the copy is not kept"

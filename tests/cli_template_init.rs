@@ -196,11 +196,19 @@ fn template_for_a_missing_bank_is_an_error() {
 
 #[test]
 fn demo_path_extracts_a_readable_bank() {
+    // Its own temp dir, as a second test run at once must not replace the
+    // copy this one reads.
+    let tmp = tempfile::tempdir().unwrap();
     let out = support::membank()
         .args(["demo", "--path"])
+        .env("TMPDIR", tmp.path())
         .output()
         .unwrap();
     assert!(out.status.success());
+    assert!(
+        out.stdout
+            .starts_with(tmp.path().as_os_str().as_encoded_bytes())
+    );
     let dir = std::path::PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
     assert!(dir.join("01_CLIENTS").is_dir());
     // It says where the copy lives and that it does not last.
