@@ -750,9 +750,9 @@ fn replace_line(text: &str, line: usize, new: &str) -> String {
 /// The lines of the fence around the article, checked to be fences.
 fn fence_lines(text: &str, article: Option<&Article>) -> Result<Vec<usize>, String> {
     let a = article.ok_or("the article was not loaded")?;
-    let open = a.encoding.line_shift;
+    let open = a.encoding.line_shift();
     let mut lines = vec![open];
-    lines.extend(a.encoding.fence_close_line);
+    lines.extend(a.encoding.fence_close_line());
     for &line in &lines {
         let l = edit::line_text(text, line).unwrap_or_default().trim_start();
         if !(l.starts_with("```") || l.starts_with("~~~")) {

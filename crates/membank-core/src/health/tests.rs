@@ -789,7 +789,7 @@ fn links_obsidian_resolves_are_not_dead() {
     let legal = bank.find("03_DOMAINS/Legal.md").unwrap();
     let finance = bank.find("03_DOMAINS/Finance.md").unwrap();
     for target in [contract, legal, finance] {
-        assert!(bank.backlinks(target).contains(&links), "{target}");
+        assert!(bank.backlinks(target).contains(links), "{target}");
     }
 }
 
