@@ -163,7 +163,14 @@ fn main() {
         bank_rows(Some(&bank), &grouped, &plan.expanded, &flagged)
     });
     let values = step("the vocabulary", || vocabulary::collect(&bank));
-    let ranked = step("the Context pane's ranking", || plan.ranking.build(&bank));
+    // The core's report is what the loader hands over; the pane keeps
+    // its candidates, made from the report's entries when it is shown.
+    let report = step("the Context ranking, as handed over", || {
+        plan.ranking.build(&bank)
+    });
+    let ranked = step("its entries made the candidates kept (net)", || {
+        membank::tui::panes::context::Candidates::of(report.articles)
+    });
     let findings = step("the findings grouped for Health", || {
         group_findings(&health, "")
     });

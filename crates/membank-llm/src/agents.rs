@@ -599,7 +599,7 @@ pub fn findings_summary(report: &HealthReport, max_listed: usize) -> String {
         out.push_str(&format!(
             "- [{}] {} {}: {}\n",
             f.severity.as_str(),
-            f.code,
+            f.code(),
             f.location(),
             f.message()
         ));

@@ -316,8 +316,8 @@ fn checks_without_bodies_find_exactly_what_checks_with_them_find() {
     let lean = Bank::load_only(r, LoadOptions::CHECK).unwrap();
     assert!(lean.articles().iter().all(|a| a.body().is_empty()));
     let expected = crate::health::check(&whole, &opts).findings;
-    assert!(expected.iter().any(|f| f.code == "dead-link"));
-    assert!(expected.iter().any(|f| f.code == "bad-date"));
+    assert!(expected.iter().any(|f| f.code() == "dead-link"));
+    assert!(expected.iter().any(|f| f.code() == "bad-date"));
     assert_eq!(crate::health::check(&lean, &opts).findings, expected);
     // The links were resolved while loading; only the index for later
     // questions is gone.

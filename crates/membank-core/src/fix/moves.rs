@@ -24,7 +24,7 @@ pub(super) fn template(bank: &Bank, f: &Finding) -> Result<FileFix, String> {
     let before = read(bank, &f.path)?;
     Ok(FileFix {
         path: f.path.to_string(),
-        codes: vec![f.code],
+        codes: vec![f.code()],
         notes: vec![format!("rename to {to}")],
         action: Action::Move {
             to,
@@ -73,7 +73,7 @@ pub(super) fn archive(bank: &Bank, f: &Finding) -> Result<FileFix, String> {
     let before = read(bank, &f.path)?;
     Ok(FileFix {
         path: f.path.to_string(),
-        codes: vec![f.code],
+        codes: vec![f.code()],
         notes: vec![format!(
             "move to {to}: every article compiled_to lists exists"
         )],
