@@ -30,6 +30,7 @@ pub mod snapshot;
 pub mod supersede;
 pub mod template;
 pub mod terms;
+pub mod tools;
 pub mod translate;
 pub mod undo;
 pub mod values;

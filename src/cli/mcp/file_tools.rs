@@ -7,6 +7,9 @@
 use std::fmt::Write as _;
 use std::sync::Arc;
 
+use membank_args::tools::{
+    FixParams, FixesReport, MvParams, NewParams, ProposedFix, Remaining, ToolAnswer, ToolArgs,
+};
 use membank_core::bank::Bank;
 use membank_core::dejavu;
 use membank_core::fix::{Action, FileFix};
@@ -14,90 +17,12 @@ use membank_core::new_note::{self, Known};
 use membank_core::rename;
 use membank_core::text::sanitize_for_terminal;
 use membank_core::transaction::Kind;
-use rmcp::handler::server::common::schema_for_type;
 use rmcp::model::{Tool, ToolAnnotations};
-use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
 
 use super::state::Shared;
-use super::tools::{Output, output_schema};
+use super::tools::Output;
 use super::writes::{Owner, Pending};
 use crate::cli::new::parse_folder;
-
-#[derive(Deserialize, JsonSchema)]
-pub struct MvParams {
-    /// The note or folder to rename or move, relative to the bank
-    /// (03_DOMAINS/Legal.md, 03_DOMAINS/legal).
-    from: String,
-    /// Its new path; ending in `/`, a folder it moves into. A note's new
-    /// name gets .md when given without it.
-    to: String,
-}
-
-#[derive(Deserialize, JsonSchema)]
-pub struct FixParams {
-    /// Only findings with these codes (e.g. bad-date). `stale` is fixed
-    /// (last_updated set to today) only when named here, after the user
-    /// has checked the article.
-    #[serde(default)]
-    code: Vec<String>,
-    /// Only findings about this file, or files under this folder.
-    path: Option<String>,
-    /// Create the article a dead link names when no article is a near
-    /// miss of it (a dead link may be a deliberate forward reference).
-    #[serde(default)]
-    create_missing: bool,
-}
-
-#[derive(Deserialize, JsonSchema)]
-pub struct NewParams {
-    /// The folder: 01_CLIENTS, 02_TERMINOLOGY, 03_DOMAINS, 04_STYLE,
-    /// 05_INDICES, 00_INBOX (or clients, terminology, domains…).
-    folder: String,
-    /// The note's name without .md; a term's may be `source → target`.
-    name: String,
-    client: Option<String>,
-    domain: Option<String>,
-    /// Source language code, e.g. en-US.
-    source_lang: Option<String>,
-    /// Target language code, e.g. de-DE.
-    target_lang: Option<String>,
-}
-
-/// One file of a proposal, as `membank mv --json` lists it.
-#[derive(Serialize, JsonSchema)]
-pub struct ProposedFix {
-    pub path: String,
-    /// `moved`, `changed` or `new`.
-    pub action: &'static str,
-    /// Where a moved file goes.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub to: Option<String>,
-    pub notes: Vec<String>,
-    pub diff: Option<String>,
-}
-
-#[derive(Serialize, JsonSchema)]
-pub struct FixesReport {
-    pub proposal_id: String,
-    pub files: Vec<ProposedFix>,
-    /// How many links a rename rewrites.
-    pub links_rewritten: usize,
-    /// Files of a moved folder that stay where they are (not notes).
-    pub left_in_place: Vec<String>,
-    /// Findings `fix` has no automatic fix for, each with why.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub remaining: Vec<Remaining>,
-}
-
-/// A finding left as it is, and why.
-#[derive(Serialize, JsonSchema)]
-pub struct Remaining {
-    pub code: &'static str,
-    pub path: String,
-    pub line: Option<usize>,
-    pub reason: String,
-}
 
 /// A plan changes nothing outside the server, so it is read-only and
 /// idempotent.
@@ -118,9 +43,9 @@ pub fn mv_tool() -> Tool {
          frontmatter; a record's supersedes/superseded_by and record_path), with diffs, as \
          `membank mv` shows them. A taken name, or one that would make links ambiguous, is \
          refused with the reason. Returns a proposal_id for apply_write.",
-        schema_for_type::<MvParams>(),
+        MvParams::schema(),
     )
-    .with_raw_output_schema(output_schema::<FixesReport>())
+    .with_raw_output_schema(FixesReport::answer_schema())
     .with_annotations(proposing())
 }
 
@@ -136,9 +61,9 @@ pub fn fix_tool() -> Tool {
          writing: per file, what changes and its diff, as `membank fix` shows them, and \
          every finding left with the reason it has no automatic fix. Returns a proposal_id \
          for apply_write.",
-        schema_for_type::<FixParams>(),
+        FixParams::schema(),
     )
-    .with_raw_output_schema(output_schema::<FixesReport>())
+    .with_raw_output_schema(FixesReport::answer_schema())
     .with_annotations(proposing())
 }
 
@@ -149,9 +74,9 @@ pub fn new_tool() -> Tool {
          its name and the given client, domain and languages (a key nothing fills is left \
          empty), without writing; a taken name is refused. Returns a proposal_id for \
          apply_write.",
-        schema_for_type::<NewParams>(),
+        NewParams::schema(),
     )
-    .with_raw_output_schema(output_schema::<FixesReport>())
+    .with_raw_output_schema(FixesReport::answer_schema())
     .with_annotations(proposing())
 }
 

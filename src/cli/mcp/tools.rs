@@ -6,6 +6,10 @@
 use std::sync::Arc;
 
 use anstream::adapter::strip_str;
+use membank_args::tools::{
+    ContextParams, LinksParams, NoParams, QaParams, ReadDocumentParams, ReadParams, RecallParams,
+    TermsParams, ToolArgs, output_schema,
+};
 use membank_core::bank::Bank;
 use membank_core::context;
 use membank_core::dejavu::recall::ScanOptions;
@@ -17,130 +21,19 @@ use membank_core::memory::{LayoutKind, Memory};
 use membank_core::text::sanitize_for_terminal;
 use membank_core::vocabulary;
 use membank_llm::quoting::{self, MEMORY_IS_DATA};
-use rmcp::handler::server::common::{schema_for_output, schema_for_type};
 use rmcp::model::{CallToolResult, ContentBlock, JsonObject, Tool, ToolAnnotations};
 use schemars::JsonSchema;
-use serde::de::DeserializeOwned;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::Value;
 
 use super::file_tools;
 use super::state::{Shared, WITHHELD_WHY};
 use super::writes;
 use crate::cli::check::{self, CheckArgs};
-use crate::cli::context::{self as context_cmd, BudgetArgs, QueryArgs};
+use crate::cli::context as context_cmd;
 use crate::cli::everos::{self, EntriesQuery, ScopeArgs, ToEntryFilter};
 use crate::cli::search::{self, SearchArgs};
 use crate::cli::{links, read, recall, values};
-
-/// `context`: the query and the budget, as `membank context` takes them.
-#[derive(Deserialize, JsonSchema)]
-pub struct ContextParams {
-    #[serde(flatten)]
-    query: QueryArgs,
-    #[serde(flatten)]
-    budget: BudgetArgs,
-    /// At most this many articles, in rank order; the ones the budget kept
-    /// are always listed. 100 unless told; 0 lists every article, as the
-    /// command line does without --limit (a bank of 100,000 articles then
-    /// answers with 100,000 rows).
-    #[serde(default = "default_context_limit")]
-    limit: usize,
-}
-
-/// An assistant wants the best articles, not a 70 MB answer listing every
-/// one of a large bank: the tool pages by default, as `check` does.
-const CONTEXT_DEFAULT_LIMIT: usize = 100;
-
-fn default_context_limit() -> usize {
-    CONTEXT_DEFAULT_LIMIT
-}
-
-/// `read`: what `membank read` takes; on an everos root also an entry id,
-/// with the owner options of `membank entry`.
-#[derive(Deserialize, JsonSchema)]
-pub struct ReadParams {
-    /// The document: a relative path (`03_DOMAINS/Legal.md`), a name
-    /// (`Legal`) or a wikilink (`[[Legal]]`); on an everos memory root also
-    /// an entry id (`ep_20260601_00000001`).
-    target: String,
-    /// Entry ids only (everos): the owner and scope, when the id is used in
-    /// several files.
-    #[serde(flatten)]
-    scope: ScopeArgs,
-}
-
-/// `read` where there are no entries: only the document.
-#[derive(Deserialize, JsonSchema)]
-pub struct ReadDocumentParams {
-    /// The document: a relative path (`03_DOMAINS/Legal.md`), a name
-    /// (`Legal`) or a wikilink (`[[Legal]]`).
-    target: String,
-}
-
-/// `links`: what `membank links` takes.
-#[derive(Deserialize, JsonSchema)]
-pub struct LinksParams {
-    /// The article: a relative path (`03_DOMAINS/Legal.md`) or a name (`Legal`).
-    article: String,
-}
-
-/// `recall`: what `membank recall` takes.
-#[derive(Deserialize, JsonSchema)]
-pub struct RecallParams {
-    /// The cue: the task or question, in any number of words.
-    cue: String,
-}
-
-/// A tool without arguments.
-#[derive(Deserialize, JsonSchema)]
-pub struct NoParams {}
-
-/// `terms`: what `membank terms export` takes; with `file_text`, the job
-/// glossary of `membank terms --for` instead.
-#[derive(Deserialize, JsonSchema)]
-pub struct TermsParams {
-    /// Export format: tbx (the default), csv or tsv.
-    #[serde(default)]
-    format: Option<String>,
-    /// With tbx: 2008 (the default) or 2019.
-    #[serde(default)]
-    tbx_version: Option<String>,
-    /// Only this client's terms (and terms for no client in particular).
-    #[serde(default)]
-    client: Option<String>,
-    /// Only this language pair, SRC:TGT (export), or the pair of a file
-    /// that names none (glossary).
-    #[serde(default)]
-    pair: Option<String>,
-    /// Export only terms with these statuses (approved, proposed, rejected).
-    #[serde(default)]
-    status: Vec<String>,
-    /// The text of a file about to be translated (XLIFF 1.2 or 2, TMX or
-    /// plain text): answer with the bank's terms it uses.
-    #[serde(default)]
-    file_text: Option<String>,
-    /// The file's name; its extension tells .sdlxliff and .mqxliff apart.
-    #[serde(default)]
-    file_name: Option<String>,
-}
-
-/// `qa`: what `membank qa` takes, with the file's text instead of a path.
-#[derive(Deserialize, JsonSchema)]
-pub struct QaParams {
-    /// The translated file's text (XLIFF 1.2 or 2, TMX, or plain text with
-    /// source and target separated by a tab).
-    file_text: String,
-    /// The file's name; its extension tells .sdlxliff and .mqxliff apart.
-    #[serde(default)]
-    file_name: Option<String>,
-    /// Only this client's terms (and terms for no client in particular).
-    #[serde(default)]
-    client: Option<String>,
-    /// The language pair of a file that names none, SRC:TGT.
-    #[serde(default)]
-    pair: Option<String>,
-}
 
 /// `terms` answers with an export or a job glossary.
 #[derive(Serialize, JsonSchema)]
@@ -183,24 +76,13 @@ fn read_only() -> ToolAnnotations {
 }
 
 /// A read-only tool taking `P` and answering with the JSON of `O`.
-fn tool<P: JsonSchema + 'static, O: JsonSchema + 'static>(
+fn tool<P: ToolArgs, O: JsonSchema + 'static>(
     name: &'static str,
     description: &'static str,
 ) -> Tool {
-    Tool::new(name, description, schema_for_type::<P>())
+    Tool::new(name, description, P::schema())
         .with_raw_output_schema(output_schema::<O>())
         .with_annotations(read_only())
-}
-
-/// The schema of what a tool answers, generated from the type the CLI's
-/// `--json` serialises. MCP wants an object at the root; a choice of
-/// objects (`anyOf`) is one, so it is said explicitly.
-pub fn output_schema<T: JsonSchema + 'static>() -> Arc<JsonObject> {
-    let mut schema = schema_for_output::<T>().as_ref().clone();
-    schema
-        .entry("type")
-        .or_insert_with(|| Value::String("object".to_owned()));
-    Arc::new(schema)
 }
 
 /// What `read` answers on an everos root: a document or an entry.
@@ -429,7 +311,7 @@ pub fn list(layout: LayoutKind, allow_writes: bool) -> Vec<Tool> {
                     "read",
                     "One document, found by relative path, name or [[wikilink]]: its whole \
                      text and its frontmatter as an object. Same JSON as `membank read --json`.",
-                    schema_for_type::<ReadDocumentParams>(),
+                    ReadDocumentParams::schema(),
                 )
                 .with_raw_output_schema(output_schema::<read::Document>())
                 .with_annotations(read_only()),
@@ -545,31 +427,9 @@ pub fn call(
     }
 }
 
-/// Decode a tool's arguments, refusing names the tool does not take (a
-/// misspelt option would otherwise be ignored without a word).
-pub fn parse<T: DeserializeOwned + JsonSchema + 'static>(
-    tool: &str,
-    args: Option<JsonObject>,
-) -> Result<T, String> {
-    let args = args.unwrap_or_default();
-    let schema = schema_for_type::<T>();
-    let known: Vec<&String> = schema
-        .get("properties")
-        .and_then(Value::as_object)
-        .map(|p| p.keys().collect())
-        .unwrap_or_default();
-    if let Some(unknown) = args.keys().find(|k| !known.contains(k)) {
-        let names: Vec<&str> = known.iter().map(|k| k.as_str()).collect();
-        return Err(if names.is_empty() {
-            format!("{tool} takes no arguments, but got {unknown:?}")
-        } else {
-            format!(
-                "{tool} has no argument {unknown:?}; its arguments are: {}",
-                names.join(", ")
-            )
-        });
-    }
-    serde_json::from_value(Value::Object(args)).map_err(|e| format!("{tool}: {e}"))
+/// A tool's arguments, decoded where their type is defined.
+fn parse<T: ToolArgs>(tool: &str, args: Option<JsonObject>) -> Result<T, String> {
+    T::parse(tool, args)
 }
 
 /// The memory as a bank, for what only banks have.

@@ -13,72 +13,26 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use membank_args::tools::{
+    ApplyParams, FixesApplied, ImportTermsParams, ImportTermsReport, ProposalReport, ProposeParams,
+    ProposedBlock, SupersedeParams, ToolAnswer, ToolArgs, output_schema,
+};
 use membank_core::compile::{self, BlockStatus};
 use membank_core::dejavu::supersede;
 use membank_core::fix::FileFix;
-use membank_core::review::{self, Change, ProposedFile};
+use membank_core::review::{self, Change};
 use membank_core::text::sanitize_for_terminal;
 use membank_core::transaction::{Kind, Stopped};
-use rmcp::handler::server::common::schema_for_type;
 use rmcp::model::{Tool, ToolAnnotations};
 use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use super::state::Shared;
-use super::tools::{Output, output_schema};
+use super::tools::Output;
 use crate::cli::supersede::{self as supersede_cmd, PlanJson};
 
 /// Proposals kept at most; the oldest is forgotten first.
 const MAX_PROPOSALS: usize = 32;
-
-#[derive(Deserialize, JsonSchema)]
-pub struct ProposeParams {
-    /// The reply: any text with `### FILE: <path>` blocks, each followed by
-    /// the whole new content of that file.
-    reply: String,
-}
-
-/// `supersede`: what `membank supersede` takes.
-#[derive(Deserialize, JsonSchema)]
-pub struct SupersedeParams {
-    /// The record being replaced: its id or path (memory/decisions/x.md).
-    old: String,
-    /// The record replacing it.
-    new: String,
-}
-
-/// `import_terms`: what `membank terms import` takes, with the file's
-/// text instead of a path.
-#[derive(Deserialize, JsonSchema)]
-pub struct ImportTermsParams {
-    /// The TBX, CSV or TSV file's text.
-    file_text: String,
-    /// The file's name: its extension (.tbx, .csv, .tsv) says the format.
-    file_name: String,
-    /// Every imported term is for this client.
-    #[serde(default)]
-    client: Option<String>,
-    /// The domain of imported terms that name none.
-    #[serde(default)]
-    domain: Option<String>,
-    /// The language pair of a file that names no languages, SRC:TGT.
-    #[serde(default)]
-    pair: Option<String>,
-}
-
-/// `import_terms`' answer: each term's outcome, and the id that writes
-/// the new articles (`null` when there is nothing to write).
-#[derive(Serialize, JsonSchema)]
-pub struct ImportTermsReport {
-    pub proposal_id: Option<String>,
-    pub terms: Vec<membank_core::terms::import::Proposed>,
-}
-
-#[derive(Deserialize, JsonSchema)]
-pub struct ApplyParams {
-    /// The `proposal_id` that `propose_write` or `supersede` returned.
-    proposal_id: String,
-}
 
 /// A change checked but not yet applied, with what the disk held then.
 pub enum Pending {
@@ -148,24 +102,6 @@ fn unguessable_id() -> Result<String, String> {
     Ok(id)
 }
 
-/// One block as the review classifies it, with the whole new file when it
-/// is new (a diff against nothing says less).
-#[derive(Serialize, JsonSchema)]
-pub struct ProposedBlock<'a> {
-    #[serde(flatten)]
-    pub file: &'a ProposedFile,
-    /// The whole new file (`new` only).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub content: Option<&'a str>,
-}
-
-#[derive(Serialize, JsonSchema)]
-pub struct ProposalReport<'a> {
-    pub proposal_id: String,
-    pub blocks: Vec<ProposedBlock<'a>>,
-    pub warnings: &'a [String],
-}
-
 /// `supersede`'s answer: the plan as `membank supersede --json` prints it,
 /// with the id that applies it.
 #[derive(Serialize, JsonSchema)]
@@ -187,13 +123,6 @@ enum Applied {
     Terms { written: Vec<String> },
 }
 
-/// What `apply_write` answers for `mv` and `new`: the files written (a
-/// moved file under its old and its new path).
-#[derive(Serialize, JsonSchema)]
-pub struct FixesApplied {
-    pub written: Vec<String>,
-}
-
 /// A proposal changes nothing outside the server (asking twice only makes
 /// a second id for the same plan), so it is read-only and idempotent.
 fn proposing() -> ToolAnnotations {
@@ -211,9 +140,9 @@ pub fn propose_tool() -> Tool {
          review pane does: each block is new (with its content), changed (with a unified \
          diff), unchanged or rejected (with the reason, e.g. a path outside the bank or in \
          06_TEMPLATES). Returns a proposal_id for apply_write.",
-        schema_for_type::<ProposeParams>(),
+        ProposeParams::schema(),
     )
-    .with_raw_output_schema(output_schema::<ProposalReport<'static>>())
+    .with_raw_output_schema(ProposalReport::answer_schema())
     .with_annotations(proposing())
 }
 
@@ -224,7 +153,7 @@ pub fn supersede_tool() -> Tool {
          supersedes, the index, the impressions), without writing: every file's diff, as \
          `membank supersede` shows it (same JSON as `membank supersede --json`). Returns a \
          proposal_id for apply_write.",
-        schema_for_type::<SupersedeParams>(),
+        SupersedeParams::schema(),
     )
     .with_raw_output_schema(output_schema::<SupersedeReport>())
     .with_annotations(proposing())
@@ -239,9 +168,9 @@ pub fn import_terms_tool() -> Tool {
          term-conflict it would create; two clients may translate a term differently). Existing \
          articles are never changed. Same JSON as `membank terms import --json`, with a \
          proposal_id for apply_write.",
-        schema_for_type::<ImportTermsParams>(),
+        ImportTermsParams::schema(),
     )
-    .with_raw_output_schema(output_schema::<ImportTermsReport>())
+    .with_raw_output_schema(ImportTermsReport::answer_schema())
     .with_annotations(proposing())
 }
 
@@ -350,7 +279,7 @@ pub fn apply_tool() -> Tool {
          rejected blocks are never written. Refused if a file changed on disk since the \
          proposal. Same JSON as `membank blocks --apply --json` or `membank supersede --yes \
          --json`; for import_terms, mv and new, the files written.",
-        schema_for_type::<ApplyParams>(),
+        ApplyParams::schema(),
     )
     .with_raw_output_schema(output_schema::<Applied>())
     .with_annotations(

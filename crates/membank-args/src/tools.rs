@@ -1,0 +1,391 @@
+//! The arguments the MCP tools take, and the answers only the tools give:
+//! here rather than beside the tools so that their derived JSON schemas,
+//! and the code generating them, are built for size with the rest of the
+//! command line's definition.
+
+use std::sync::Arc;
+
+use membank_core::review::ProposedFile;
+use rmcp::handler::server::common::{schema_for_output, schema_for_type};
+use rmcp::model::JsonObject;
+use schemars::JsonSchema;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::check::CheckArgs;
+use crate::context::{BudgetArgs, QueryArgs};
+use crate::everos::{EntriesQuery, ScopeArgs};
+use crate::search::SearchArgs;
+
+/// What one MCP tool takes. The schema of each type is generated, and its
+/// arguments decoded, by its own non-generic functions here rather than by
+/// generic callers in the binary's crate, so that this code is built for
+/// size: it runs once per call, not on a timed path.
+pub trait ToolArgs: Sized {
+    /// The arguments' JSON schema, as `tools/list` gives it.
+    fn schema() -> Arc<JsonObject>;
+
+    /// Decode a tool's arguments, refusing names the tool does not take
+    /// (a misspelt option would otherwise be ignored without a word).
+    fn parse(tool: &str, args: Option<JsonObject>) -> Result<Self, String>;
+}
+
+fn parse<T: DeserializeOwned>(
+    tool: &str,
+    args: Option<JsonObject>,
+    schema: &JsonObject,
+) -> Result<T, String> {
+    let args = args.unwrap_or_default();
+    only_known_arguments(tool, &args, schema)?;
+    serde_json::from_value(Value::Object(args)).map_err(|e| format!("{tool}: {e}"))
+}
+
+/// Refuse argument names the schema does not list; one copy for every tool.
+fn only_known_arguments(tool: &str, args: &JsonObject, schema: &JsonObject) -> Result<(), String> {
+    let known: Vec<&String> = schema
+        .get("properties")
+        .and_then(Value::as_object)
+        .map(|p| p.keys().collect())
+        .unwrap_or_default();
+    if let Some(unknown) = args.keys().find(|k| !known.contains(k)) {
+        let names: Vec<&str> = known.iter().map(|k| k.as_str()).collect();
+        return Err(if names.is_empty() {
+            format!("{tool} takes no arguments, but got {unknown:?}")
+        } else {
+            format!(
+                "{tool} has no argument {unknown:?}; its arguments are: {}",
+                names.join(", ")
+            )
+        });
+    }
+    Ok(())
+}
+
+/// What a tool answers, for the answers defined here.
+pub trait ToolAnswer {
+    /// The answer's JSON schema, as `tools/list` gives it.
+    fn answer_schema() -> Arc<JsonObject>;
+}
+
+macro_rules! tool_args {
+    ($($args:ty),* $(,)?) => {$(
+        impl ToolArgs for $args {
+            fn schema() -> Arc<JsonObject> {
+                schema_for_type::<$args>()
+            }
+
+            fn parse(tool: &str, args: Option<JsonObject>) -> Result<Self, String> {
+                parse(tool, args, &Self::schema())
+            }
+        }
+    )*};
+}
+
+tool_args!(
+    ContextParams,
+    ReadParams,
+    ReadDocumentParams,
+    LinksParams,
+    RecallParams,
+    NoParams,
+    TermsParams,
+    QaParams,
+    ProposeParams,
+    SupersedeParams,
+    ImportTermsParams,
+    ApplyParams,
+    MvParams,
+    FixParams,
+    NewParams,
+    CheckArgs,
+    SearchArgs,
+    EntriesQuery,
+);
+
+impl ToolAnswer for ProposalReport<'static> {
+    fn answer_schema() -> Arc<JsonObject> {
+        output_schema::<Self>()
+    }
+}
+
+impl ToolAnswer for ImportTermsReport {
+    fn answer_schema() -> Arc<JsonObject> {
+        output_schema::<Self>()
+    }
+}
+
+impl ToolAnswer for FixesReport {
+    fn answer_schema() -> Arc<JsonObject> {
+        output_schema::<Self>()
+    }
+}
+
+/// The schema of what a tool answers, generated from the type the CLI's
+/// `--json` serialises. MCP wants an object at the root; a choice of
+/// objects (`anyOf`) is one, so it is said explicitly.
+pub fn output_schema<T: JsonSchema + 'static>() -> Arc<JsonObject> {
+    let mut schema = schema_for_output::<T>().as_ref().clone();
+    schema
+        .entry("type")
+        .or_insert_with(|| Value::String("object".to_owned()));
+    Arc::new(schema)
+}
+
+/// `context`: the query and the budget, as `membank context` takes them.
+#[derive(Deserialize, JsonSchema)]
+pub struct ContextParams {
+    #[serde(flatten)]
+    pub query: QueryArgs,
+    #[serde(flatten)]
+    pub budget: BudgetArgs,
+    /// At most this many articles, in rank order; the ones the budget kept
+    /// are always listed. 100 unless told; 0 lists every article, as the
+    /// command line does without --limit (a bank of 100,000 articles then
+    /// answers with 100,000 rows).
+    #[serde(default = "default_context_limit")]
+    pub limit: usize,
+}
+
+/// An assistant wants the best articles, not a 70 MB answer listing every
+/// one of a large bank: the tool pages by default, as `check` does.
+const CONTEXT_DEFAULT_LIMIT: usize = 100;
+
+fn default_context_limit() -> usize {
+    CONTEXT_DEFAULT_LIMIT
+}
+
+/// `read`: what `membank read` takes; on an everos root also an entry id,
+/// with the owner options of `membank entry`.
+#[derive(Deserialize, JsonSchema)]
+pub struct ReadParams {
+    /// The document: a relative path (`03_DOMAINS/Legal.md`), a name
+    /// (`Legal`) or a wikilink (`[[Legal]]`); on an everos memory root also
+    /// an entry id (`ep_20260601_00000001`).
+    pub target: String,
+    /// Entry ids only (everos): the owner and scope, when the id is used in
+    /// several files.
+    #[serde(flatten)]
+    pub scope: ScopeArgs,
+}
+
+/// `read` where there are no entries: only the document.
+#[derive(Deserialize, JsonSchema)]
+pub struct ReadDocumentParams {
+    /// The document: a relative path (`03_DOMAINS/Legal.md`), a name
+    /// (`Legal`) or a wikilink (`[[Legal]]`).
+    pub target: String,
+}
+
+/// `links`: what `membank links` takes.
+#[derive(Deserialize, JsonSchema)]
+pub struct LinksParams {
+    /// The article: a relative path (`03_DOMAINS/Legal.md`) or a name (`Legal`).
+    pub article: String,
+}
+
+/// `recall`: what `membank recall` takes.
+#[derive(Deserialize, JsonSchema)]
+pub struct RecallParams {
+    /// The cue: the task or question, in any number of words.
+    pub cue: String,
+}
+
+/// A tool without arguments.
+#[derive(Deserialize, JsonSchema)]
+pub struct NoParams {}
+
+/// `terms`: what `membank terms export` takes; with `file_text`, the job
+/// glossary of `membank terms --for` instead.
+#[derive(Deserialize, JsonSchema)]
+pub struct TermsParams {
+    /// Export format: tbx (the default), csv or tsv.
+    #[serde(default)]
+    pub format: Option<String>,
+    /// With tbx: 2008 (the default) or 2019.
+    #[serde(default)]
+    pub tbx_version: Option<String>,
+    /// Only this client's terms (and terms for no client in particular).
+    #[serde(default)]
+    pub client: Option<String>,
+    /// Only this language pair, SRC:TGT (export), or the pair of a file
+    /// that names none (glossary).
+    #[serde(default)]
+    pub pair: Option<String>,
+    /// Export only terms with these statuses (approved, proposed, rejected).
+    #[serde(default)]
+    pub status: Vec<String>,
+    /// The text of a file about to be translated (XLIFF 1.2 or 2, TMX or
+    /// plain text): answer with the bank's terms it uses.
+    #[serde(default)]
+    pub file_text: Option<String>,
+    /// The file's name; its extension tells .sdlxliff and .mqxliff apart.
+    #[serde(default)]
+    pub file_name: Option<String>,
+}
+
+/// `qa`: what `membank qa` takes, with the file's text instead of a path.
+#[derive(Deserialize, JsonSchema)]
+pub struct QaParams {
+    /// The translated file's text (XLIFF 1.2 or 2, TMX, or plain text with
+    /// source and target separated by a tab).
+    pub file_text: String,
+    /// The file's name; its extension tells .sdlxliff and .mqxliff apart.
+    #[serde(default)]
+    pub file_name: Option<String>,
+    /// Only this client's terms (and terms for no client in particular).
+    #[serde(default)]
+    pub client: Option<String>,
+    /// The language pair of a file that names none, SRC:TGT.
+    #[serde(default)]
+    pub pair: Option<String>,
+}
+
+#[derive(Deserialize, JsonSchema)]
+pub struct ProposeParams {
+    /// The reply: any text with `### FILE: <path>` blocks, each followed by
+    /// the whole new content of that file.
+    pub reply: String,
+}
+
+/// `supersede`: what `membank supersede` takes.
+#[derive(Deserialize, JsonSchema)]
+pub struct SupersedeParams {
+    /// The record being replaced: its id or path (memory/decisions/x.md).
+    pub old: String,
+    /// The record replacing it.
+    pub new: String,
+}
+
+/// `import_terms`: what `membank terms import` takes, with the file's
+/// text instead of a path.
+#[derive(Deserialize, JsonSchema)]
+pub struct ImportTermsParams {
+    /// The TBX, CSV or TSV file's text.
+    pub file_text: String,
+    /// The file's name: its extension (.tbx, .csv, .tsv) says the format.
+    pub file_name: String,
+    /// Every imported term is for this client.
+    #[serde(default)]
+    pub client: Option<String>,
+    /// The domain of imported terms that name none.
+    #[serde(default)]
+    pub domain: Option<String>,
+    /// The language pair of a file that names no languages, SRC:TGT.
+    #[serde(default)]
+    pub pair: Option<String>,
+}
+
+/// `import_terms`' answer: each term's outcome, and the id that writes
+/// the new articles (`null` when there is nothing to write).
+#[derive(Serialize, JsonSchema)]
+pub struct ImportTermsReport {
+    pub proposal_id: Option<String>,
+    pub terms: Vec<membank_core::terms::import::Proposed>,
+}
+
+#[derive(Deserialize, JsonSchema)]
+pub struct ApplyParams {
+    /// The `proposal_id` that `propose_write` or `supersede` returned.
+    pub proposal_id: String,
+}
+
+/// One block as the review classifies it, with the whole new file when it
+/// is new (a diff against nothing says less).
+#[derive(Serialize, JsonSchema)]
+pub struct ProposedBlock<'a> {
+    #[serde(flatten)]
+    pub file: &'a ProposedFile,
+    /// The whole new file (`new` only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub content: Option<&'a str>,
+}
+
+#[derive(Serialize, JsonSchema)]
+pub struct ProposalReport<'a> {
+    pub proposal_id: String,
+    pub blocks: Vec<ProposedBlock<'a>>,
+    pub warnings: &'a [String],
+}
+
+/// What `apply_write` answers for `mv` and `new`: the files written (a
+/// moved file under its old and its new path).
+#[derive(Serialize, JsonSchema)]
+pub struct FixesApplied {
+    pub written: Vec<String>,
+}
+
+#[derive(Deserialize, JsonSchema)]
+pub struct MvParams {
+    /// The note or folder to rename or move, relative to the bank
+    /// (03_DOMAINS/Legal.md, 03_DOMAINS/legal).
+    pub from: String,
+    /// Its new path; ending in `/`, a folder it moves into. A note's new
+    /// name gets .md when given without it.
+    pub to: String,
+}
+
+#[derive(Deserialize, JsonSchema)]
+pub struct FixParams {
+    /// Only findings with these codes (e.g. bad-date). `stale` is fixed
+    /// (last_updated set to today) only when named here, after the user
+    /// has checked the article.
+    #[serde(default)]
+    pub code: Vec<String>,
+    /// Only findings about this file, or files under this folder.
+    pub path: Option<String>,
+    /// Create the article a dead link names when no article is a near
+    /// miss of it (a dead link may be a deliberate forward reference).
+    #[serde(default)]
+    pub create_missing: bool,
+}
+
+#[derive(Deserialize, JsonSchema)]
+pub struct NewParams {
+    /// The folder: 01_CLIENTS, 02_TERMINOLOGY, 03_DOMAINS, 04_STYLE,
+    /// 05_INDICES, 00_INBOX (or clients, terminology, domains…).
+    pub folder: String,
+    /// The note's name without .md; a term's may be `source → target`.
+    pub name: String,
+    pub client: Option<String>,
+    pub domain: Option<String>,
+    /// Source language code, e.g. en-US.
+    pub source_lang: Option<String>,
+    /// Target language code, e.g. de-DE.
+    pub target_lang: Option<String>,
+}
+
+/// One file of a proposal, as `membank mv --json` lists it.
+#[derive(Serialize, JsonSchema)]
+pub struct ProposedFix {
+    pub path: String,
+    /// `moved`, `changed` or `new`.
+    pub action: &'static str,
+    /// Where a moved file goes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub to: Option<String>,
+    pub notes: Vec<String>,
+    pub diff: Option<String>,
+}
+
+#[derive(Serialize, JsonSchema)]
+pub struct FixesReport {
+    pub proposal_id: String,
+    pub files: Vec<ProposedFix>,
+    /// How many links a rename rewrites.
+    pub links_rewritten: usize,
+    /// Files of a moved folder that stay where they are (not notes).
+    pub left_in_place: Vec<String>,
+    /// Findings `fix` has no automatic fix for, each with why.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub remaining: Vec<Remaining>,
+}
+
+/// A finding left as it is, and why.
+#[derive(Serialize, JsonSchema)]
+pub struct Remaining {
+    pub code: &'static str,
+    pub path: String,
+    pub line: Option<usize>,
+    pub reason: String,
+}
