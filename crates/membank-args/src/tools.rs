@@ -3,12 +3,15 @@
 //! and the code generating them, are built for size with the rest of the
 //! command line's definition.
 
+use std::borrow::Cow;
+use std::cell::Cell;
 use std::sync::Arc;
 
 use membank_core::review::ProposedFile;
-use rmcp::handler::server::common::{schema_for_output, schema_for_type};
+use rmcp::handler::server::common::schema_for_type;
 use rmcp::model::JsonObject;
-use schemars::JsonSchema;
+use schemars::generate::SchemaSettings;
+use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -124,8 +127,74 @@ impl ToolAnswer for FixesReport {
 /// The schema of what a tool answers, generated from the type the CLI's
 /// `--json` serialises. MCP wants an object at the root; a choice of
 /// objects (`anyOf`) is one, so it is said explicitly.
-pub fn output_schema<T: JsonSchema + 'static>() -> Arc<JsonObject> {
-    let mut schema = schema_for_output::<T>().as_ref().clone();
+///
+/// Only the type's three schema functions are taken here, so that the code
+/// generating the whole schema is compiled once, in this crate built for
+/// size, rather than once per answer type in each crate naming one.
+pub fn output_schema<T: JsonSchema>() -> Arc<JsonObject> {
+    answer_schema_of(AnswerType {
+        name: T::schema_name,
+        id: T::schema_id,
+        schema: T::json_schema,
+    })
+}
+
+/// An answer type's schema functions, as its `JsonSchema` implementation
+/// gives them.
+#[derive(Clone, Copy)]
+struct AnswerType {
+    name: fn() -> Cow<'static, str>,
+    id: fn() -> Cow<'static, str>,
+    schema: fn(&mut SchemaGenerator) -> Schema,
+}
+
+thread_local! {
+    /// The type `AnyAnswer` stands for while its schema is generated.
+    static ANSWER_TYPE: Cell<Option<AnswerType>> = const { Cell::new(None) };
+}
+
+/// Stands for the answer type in `ANSWER_TYPE`: the generator calls a
+/// type's schema functions without an instance, so they are looked up.
+struct AnyAnswer;
+
+impl AnyAnswer {
+    fn answer_type() -> AnswerType {
+        ANSWER_TYPE
+            .get()
+            .expect("AnyAnswer is only used by answer_schema_of, which sets its type")
+    }
+}
+
+impl JsonSchema for AnyAnswer {
+    fn schema_name() -> Cow<'static, str> {
+        (Self::answer_type().name)()
+    }
+
+    fn schema_id() -> Cow<'static, str> {
+        (Self::answer_type().id)()
+    }
+
+    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+        (Self::answer_type().schema)(generator)
+    }
+}
+
+/// What `rmcp`'s `schema_for_output` makes of the type, with `type` said.
+fn answer_schema_of(answer: AnswerType) -> Arc<JsonObject> {
+    let previous = ANSWER_TYPE.replace(Some(answer));
+    let schema = SchemaSettings::draft2020_12()
+        .for_serialize()
+        .into_generator()
+        .into_root_schema_for::<AnyAnswer>();
+    ANSWER_TYPE.set(previous);
+    let mut schema = match serde_json::to_value(schema) {
+        Ok(Value::Object(object)) => object,
+        // A schema is an object or a boolean; no answer's is a boolean.
+        _ => JsonObject::new(),
+    };
+    // Noise to a model: the type's name and its doc comment.
+    schema.remove("title");
+    schema.remove("description");
     schema
         .entry("type")
         .or_insert_with(|| Value::String("object".to_owned()));
