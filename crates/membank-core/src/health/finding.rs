@@ -212,10 +212,17 @@ thread_local! {
     static LAST_PATH: RefCell<Option<Arc<str>>> = const { RefCell::new(None) };
 }
 
+/// Make `path` the one the next findings about that file on this thread
+/// share: a pass after reading uses the copy kept with the article, so
+/// all of its findings hold one copy and compare by pointer in the sort.
+pub(super) fn share_path(path: &Arc<str>) {
+    LAST_PATH.with(|last| *last.borrow_mut() = Some(Arc::clone(path)));
+}
+
 /// `path` as an `Arc`, the same one as the previous finding's when both are
 /// about the same file: the checks make an article's findings one after
 /// another on one thread, so they share one copy of its path.
-fn shared_path(path: &str) -> Arc<str> {
+pub(super) fn shared_path(path: &str) -> Arc<str> {
     LAST_PATH.with(|last| {
         let mut last = last.borrow_mut();
         match &*last {
