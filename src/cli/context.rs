@@ -237,39 +237,80 @@ fn write_rows<'a>(
 ) -> std::io::Result<()> {
     let paint = |s: anstyle::Style| if colored { s } else { anstyle::Style::new() };
     let muted = paint(style::MUTED);
+    let good = paint(style::GOOD);
+    // Each style's codes written out once, not once a row.
+    let (muted_on, muted_off) = (format!("{muted}"), format!("{muted:#}"));
+    let (good_on, good_off) = (format!("{good}"), format!("{good:#}"));
+    // Each row is put together by hand in one line reused for every row:
+    // the formatting machinery padded the columns one character at a time,
+    // most of the time a whole table took.
+    let mut line = String::new();
     for e in rows {
         let e = e.as_ref();
-        let (kept_word, kept_style) = if e.included {
-            ("yes", paint(style::GOOD))
+        line.clear();
+        push_right(&mut line, e.rank as u64, 4);
+        line.push_str("  ");
+        push_right(&mut line, u64::from(e.score), 5);
+        line.push_str("  ");
+        push_right(&mut line, u64::from(e.signals.client), 2);
+        line.push(' ');
+        push_right(&mut line, u64::from(e.signals.domain), 2);
+        line.push(' ');
+        push_right(&mut line, u64::from(e.signals.language), 2);
+        line.push_str("  ");
+        push_right(&mut line, e.tokens as u64, 6);
+        line.push_str("  ");
+        push_left(&mut line, date_cell(e.last_updated.as_deref()), 10);
+        line.push_str("  ");
+        let (kept_word, on, off) = if e.included {
+            ("yes ", &good_on, &good_off)
         } else {
-            ("no", muted)
+            ("no  ", &muted_on, &muted_off)
         };
-        writeln!(
-            out,
-            "{:>4}  {:>5}  {:>2} {:>2} {:>2}  {:>6}  {:<10}  {kept_style}{kept_word:<4}{kept_style:#}  {}",
-            e.rank,
-            e.score,
-            e.signals.client,
-            e.signals.domain,
-            e.signals.language,
-            e.tokens,
-            date_cell(e.last_updated.as_deref()),
-            safe(&e.path)
-        )?;
+        line.push_str(on);
+        line.push_str(kept_word);
+        line.push_str(off);
+        line.push_str("  ");
+        membank_core::text::sanitize_into(&mut line, &e.path, false);
+        line.push('\n');
         if e.score > 0 {
-            writeln!(out, "{:>40}  why: {}", "", why(e))?;
+            line.push_str(ROW_INDENT);
+            line.push_str("why: ");
+            line.push_str(&why(e));
+            line.push('\n');
         }
         if !e.included {
             let reason = e.drop_reason.as_deref().unwrap_or("not in the context");
-            writeln!(
-                out,
-                "{:>40}  {muted}left out: {}{muted:#}",
-                "",
-                safe(reason)
-            )?;
+            line.push_str(ROW_INDENT);
+            line.push_str(&muted_on);
+            line.push_str("left out: ");
+            membank_core::text::sanitize_into(&mut line, reason, false);
+            line.push_str(&muted_off);
+            line.push('\n');
         }
+        out.write_all(line.as_bytes())?;
     }
     Ok(())
+}
+
+/// Where a row's second and third lines start: under its path.
+const ROW_INDENT: &str = concat!("                                        ", "  ");
+
+/// `n` right-aligned in `width` columns, as `{:>width$}` writes it.
+fn push_right(line: &mut String, n: u64, width: usize) {
+    let at = line.len();
+    membank_core::json::push_uint(line, n);
+    for _ in line.len() - at..width {
+        line.insert(at, ' ');
+    }
+}
+
+/// `text` left-aligned in `width` columns, as `{:<width$}` writes it.
+fn push_left(line: &mut String, text: &str, width: usize) {
+    line.push_str(text);
+    for _ in text.chars().count()..width {
+        line.push(' ');
+    }
 }
 
 /// How many articles the listing left out.
@@ -288,11 +329,11 @@ fn write_tail(out: &mut dyn std::io::Write, r: &TableHead<'_>) -> std::io::Resul
 /// The `updated` column: the date, `-` when there is none, and `invalid`
 /// for text that is not a `YYYY-MM-DD` date (shown raw it would break the
 /// column and look like a date that counts).
-fn date_cell(raw: Option<&str>) -> String {
+fn date_cell(raw: Option<&str>) -> &str {
     match raw {
-        None => "-".into(),
-        Some(d) if membank_core::frontmatter::parse_iso_date(d).is_some() => d.to_owned(),
-        Some(_) => "invalid".into(),
+        None => "-",
+        Some(d) if membank_core::frontmatter::parse_iso_date(d).is_some() => d,
+        Some(_) => "invalid",
     }
 }
 
@@ -300,11 +341,121 @@ fn date_cell(raw: Option<&str>) -> String {
 mod tests {
     use super::*;
     use clap::Parser as _;
+    use membank_core::scoring::{Matched, Signals};
 
     #[derive(clap::Parser)]
     struct Command {
         #[command(flatten)]
         args: Args,
+    }
+
+    /// The rows as the formatting machinery wrote them before they were
+    /// put together by hand: what [`write_rows`] must still write.
+    fn rows_formatted(rows: &[ExplainedEntry], colored: bool) -> Vec<u8> {
+        use std::io::Write as _;
+        let paint = |s: anstyle::Style| if colored { s } else { anstyle::Style::new() };
+        let muted = paint(style::MUTED);
+        let mut out = Vec::new();
+        for e in rows {
+            let (kept_word, kept_style) = if e.included {
+                ("yes", paint(style::GOOD))
+            } else {
+                ("no", muted)
+            };
+            writeln!(
+                out,
+                "{:>4}  {:>5}  {:>2} {:>2} {:>2}  {:>6}  {:<10}  {kept_style}{kept_word:<4}{kept_style:#}  {}",
+                e.rank,
+                e.score,
+                e.signals.client,
+                e.signals.domain,
+                e.signals.language,
+                e.tokens,
+                date_cell(e.last_updated.as_deref()),
+                safe(&e.path)
+            )
+            .unwrap();
+            if e.score > 0 {
+                writeln!(out, "{:>40}  why: {}", "", why(e)).unwrap();
+            }
+            if !e.included {
+                let reason = e.drop_reason.as_deref().unwrap_or("not in the context");
+                writeln!(
+                    out,
+                    "{:>40}  {muted}left out: {}{muted:#}",
+                    "",
+                    safe(reason)
+                )
+                .unwrap();
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn rows_written_by_hand_are_the_formatted_rows() {
+        let matched = |key: &'static str, value: &str| SignalMatch {
+            key,
+            value: value.to_owned(),
+            tag: None,
+            query: None,
+        };
+        let mut rows = Vec::new();
+        for (i, (path, date, drop)) in [
+            ("01_CLIENTS/Acme.md", Some("2025-11-27"), None),
+            (
+                "02_TERMINOLOGY/a\u{1b}[31mred.md",
+                None,
+                Some("over budget"),
+            ),
+            (
+                "03_DOMAINS/Légal ünïcode.md",
+                Some("2025-13-45"),
+                Some("no\u{7}bell"),
+            ),
+            ("04_STYLE/s.md", Some("ééé"), None),
+            ("04_STYLE/t.md", Some("not a date at all"), Some("")),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            for (rank, score, tokens) in [(1, 0, 0), (12_345, 7, 123_456), (99, 123_456, 7)] {
+                let scored = score > 0;
+                rows.push(ExplainedEntry {
+                    rank: rank + i,
+                    path: path.to_owned(),
+                    folder: "01_CLIENTS",
+                    score,
+                    signals: Signals {
+                        client: if scored { 3 } else { 0 },
+                        domain: if scored { 100 } else { 0 },
+                        language: u32::from(scored),
+                    },
+                    matched: Matched {
+                        client: scored.then(|| matched("client", "Acme \u{1b}Corp")),
+                        domain: None,
+                        language: scored.then(|| SignalMatch {
+                            tag: Some("en".into()),
+                            query: Some("en-GB".into()),
+                            ..matched("languages", "en → de")
+                        }),
+                    },
+                    last_updated: date.map(str::to_owned),
+                    tokens,
+                    included: drop.is_none(),
+                    drop_reason: drop.filter(|d| !d.is_empty()).map(str::to_owned),
+                });
+            }
+        }
+        for colored in [false, true] {
+            let mut by_hand = Vec::new();
+            write_rows(&mut by_hand, rows.iter().map(Cow::Borrowed), colored).unwrap();
+            let formatted = rows_formatted(&rows, colored);
+            assert_eq!(
+                String::from_utf8_lossy(&by_hand),
+                String::from_utf8_lossy(&formatted)
+            );
+        }
     }
 
     #[test]

@@ -52,7 +52,14 @@ pub fn dejavu_root(path: &Path) -> Option<PathBuf> {
 }
 
 /// Up to `EVEROS_SCAN_LIMIT` visible sub-folders of `dir`, links excluded.
+#[cfg(not(target_os = "linux"))]
 fn visible_dirs(dir: &Path) -> Vec<PathBuf> {
+    listed_visible_dirs(dir)
+}
+
+/// [`visible_dirs`] through the standard library's listing.
+#[cfg(any(test, not(target_os = "linux")))]
+fn listed_visible_dirs(dir: &Path) -> Vec<PathBuf> {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return Vec::new();
     };
@@ -63,6 +70,48 @@ fn visible_dirs(dir: &Path) -> Vec<PathBuf> {
         .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
         .map(|e| e.path())
         .collect()
+}
+
+/// Up to `EVEROS_SCAN_LIMIT` visible sub-folders of `dir`, links excluded,
+/// as [`listed_visible_dirs`] finds them. A bank's numbered folders are
+/// looked at here before they are read: the standard library asks the
+/// kernel for 32 KB of names at a time (hundreds in a large folder, each
+/// one costing the kernel work), where only the first few dozen are
+/// looked at, so the listing asks for about a hundred.
+#[cfg(target_os = "linux")]
+fn visible_dirs(dir: &Path) -> Vec<PathBuf> {
+    use rustix::fs::{FileType, Mode, OFlags, RawDir};
+    use std::os::unix::ffi::OsStrExt as _;
+    let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC | OFlags::NONBLOCK;
+    let Ok(fd) = rustix::fs::open(dir, flags, Mode::empty()) else {
+        return Vec::new();
+    };
+    let mut buf = [std::mem::MaybeUninit::<u8>::uninit(); 4096];
+    let mut entries = RawDir::new(fd, &mut buf);
+    let mut found = Vec::new();
+    let mut seen = 0;
+    while seen < EVEROS_SCAN_LIMIT {
+        // As the standard library's listing, the first error ends it.
+        let Some(Ok(entry)) = entries.next() else {
+            break;
+        };
+        let name = entry.file_name().to_bytes();
+        if name == b"." || name == b".." {
+            continue;
+        }
+        seen += 1;
+        let path = dir.join(std::ffi::OsStr::from_bytes(name));
+        let is_dir = match entry.file_type() {
+            FileType::Directory => true,
+            // A file system that does not say: asked, without following.
+            FileType::Unknown => is_dir(&path),
+            _ => false,
+        };
+        if is_dir && !String::from_utf8_lossy(name).starts_with('.') {
+            found.push(path);
+        }
+    }
+    found
 }
 
 /// An everos memory root: `ome.toml`, a `.index/` folder, or an
@@ -77,4 +126,40 @@ pub fn everos_root(path: &Path) -> Option<PathBuf> {
             .any(|project| is_dir(&project.join("users")) || is_dir(&project.join("agents")))
     });
     scoped.then(|| path.to_path_buf())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The bounded listing finds the same folders as the standard
+    /// library's, in the same order, in a folder of more entries than are
+    /// looked at: folders, files, hidden ones and links among them.
+    #[test]
+    fn the_bounded_listing_finds_what_the_standard_listing_finds() {
+        let d = tempfile::tempdir().unwrap();
+        for i in 0..150 {
+            let name = format!("entry-{i:03}-{}", "x".repeat(i % 40));
+            match i % 5 {
+                0 | 1 => std::fs::create_dir(d.path().join(&name)).unwrap(),
+                2 => std::fs::write(d.path().join(&name), "").unwrap(),
+                3 => std::fs::create_dir(d.path().join(format!(".{name}"))).unwrap(),
+                _ => {
+                    #[cfg(unix)]
+                    std::os::unix::fs::symlink(d.path().join("entry-000-"), d.path().join(&name))
+                        .unwrap();
+                }
+            }
+        }
+        let bounded = visible_dirs(d.path());
+        let listed = listed_visible_dirs(d.path());
+        assert!(bounded.len() > 10, "{bounded:?}");
+        assert!(
+            bounded.len() < 60,
+            "only the first entries count: {bounded:?}"
+        );
+        assert_eq!(bounded, listed);
+        assert!(visible_dirs(&d.path().join("missing")).is_empty());
+        assert!(visible_dirs(&d.path().join("entry-002-xx")).is_empty());
+    }
 }
