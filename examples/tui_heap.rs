@@ -105,6 +105,14 @@ fn main() {
     let bank = step("the bank, read", || {
         Bank::load_listing(&root, &files_read, &mut |p| paths = p).expect("a bank")
     });
+    // Handed to the interface with the bank (it makes the first tree of
+    // them), so counted in the bank's step above, though not the bank's.
+    println!(
+        "  of which: the walked paths handed out {:.1} MB",
+        (paths.capacity() * size_of::<String>() + paths.iter().map(String::capacity).sum::<usize>())
+            as f64
+            / 1e6
+    );
     let listed = step("the tree of the walked paths", || {
         ListedTree::of(paths, &expanded)
     });
@@ -155,7 +163,14 @@ fn main() {
         bank_rows(Some(&bank), &grouped, &plan.expanded, &flagged)
     });
     let values = step("the vocabulary", || vocabulary::collect(&bank));
-    let ranked = step("the Context pane's ranking", || plan.ranking.build(&bank));
+    // The core's report is what the loader hands over; the pane keeps
+    // its candidates, made from the report's entries when it is shown.
+    let report = step("the Context ranking, as handed over", || {
+        plan.ranking.build(&bank)
+    });
+    let ranked = step("its entries made the candidates kept (net)", || {
+        membank::tui::panes::context::Candidates::of(report.articles)
+    });
     let findings = step("the findings grouped for Health", || {
         group_findings(&health, "")
     });
@@ -259,10 +274,11 @@ fn bank_parts(bank: &Bank) {
     );
     println!(
         "  and: metadata lists {:.1} MB, where links point {:.1} MB, \
-         {backlinks} backlinks {:.1} MB (+ offsets {:.1} MB)",
+         {backlinks} backlinks {:.1} MB (+ offsets {:.1} MB), the names links are looked up by {:.1} MB",
         meta as f64 / 1e6,
         resolutions as f64 / 1e6,
-        (backlinks * size_of::<usize>()) as f64 / 1e6,
-        (2 * (a.len() + 1) * size_of::<usize>()) as f64 / 1e6,
+        (backlinks * size_of::<u32>()) as f64 / 1e6,
+        ((a.len() + 1) * size_of::<u32>()) as f64 / 1e6,
+        bank.link_index_bytes() as f64 / 1e6,
     );
 }

@@ -240,10 +240,9 @@ fn compare(case: &Case, reference: &Value) -> Vec<String> {
             let line = d["line"].as_u64().map(|l| l as usize);
             let message = d["message"].as_str().unwrap_or_default();
             let code = code_for(message);
-            let found = report
-                .findings
-                .iter()
-                .any(|f| f.code == code && *f.path == *path && (line.is_none() || f.line == line));
+            let found = report.findings.iter().any(|f| {
+                f.code() == code && *f.path == *path && (line.is_none() || f.line() == line)
+            });
             if !found {
                 problems.push(format!(
                     "{tool}: {path}:{line:?} {} has no membank finding there",

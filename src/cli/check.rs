@@ -30,7 +30,7 @@ trait FindingFilter {
 impl FindingFilter for CheckArgs {
     fn keeps(&self, f: &Finding) -> bool {
         let code_ok =
-            self.code.is_empty() || self.code.iter().any(|c| c.eq_ignore_ascii_case(f.code));
+            self.code.is_empty() || self.code.iter().any(|c| c.eq_ignore_ascii_case(f.code()));
         code_ok && self.path_keeps(&f.path)
     }
 
@@ -329,7 +329,7 @@ fn finding_lines(out: &mut String, f: &Finding) {
         out.push_str("(bank)");
     } else {
         sanitize_into(out, &f.path, false);
-        if let Some(line) = f.line {
+        if let Some(line) = f.line() {
             use std::fmt::Write;
             let _ = write!(out, ":{line}");
         }
@@ -400,9 +400,9 @@ fn write_human<'a>(bank: &str, checked: &'a Checked, emit: &mut dyn FnMut(Part<'
         // to find the few distinct ones took longer than the grouping.
         let mut by_code: Vec<(&str, Vec<&Finding>)> = Vec::new();
         for f in report.findings.iter().filter(|f| f.severity == severity) {
-            match by_code.iter_mut().find(|(code, _)| *code == f.code) {
+            match by_code.iter_mut().find(|(code, _)| *code == f.code()) {
                 Some((_, group)) => group.push(f),
-                None => by_code.push((f.code, vec![f])),
+                None => by_code.push((f.code(), vec![f])),
             }
         }
         if by_code.is_empty() {

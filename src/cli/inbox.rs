@@ -36,7 +36,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             Pending {
                 path: a.rel_path.clone(),
                 title: a.title.clone(),
-                chars: a.chars,
+                chars: a.chars(),
             }
         })
         .collect();

@@ -127,7 +127,7 @@ pub fn report(bank: &Bank, article: &str) -> anyhow::Result<Report> {
         backlinks: bank
             .backlinks(id)
             .iter()
-            .map(|&i| bank.article(i).rel_path.clone())
+            .map(|i| bank.article(i).rel_path.clone())
             .collect(),
     })
 }

@@ -300,7 +300,7 @@ fn health_pane_groups_findings_and_jumps() {
         .unwrap()
         .path
         .to_string();
-    let finding_line = app.panes.health.selected_finding().unwrap().line.unwrap();
+    let finding_line = app.panes.health.selected_finding().unwrap().line().unwrap();
     key(&mut app, KeyCode::Enter);
     assert_eq!(app.focus, Pane::Article);
     assert_eq!(app.panes.article.rel.as_deref(), Some(path.as_str()));
@@ -649,7 +649,7 @@ fn codes_of(app: &App, path: &str) -> Vec<&'static str> {
         .findings
         .iter()
         .filter(|f| &*f.path == path)
-        .map(|f| f.code)
+        .map(|f| f.code())
         .collect()
 }
 

@@ -263,7 +263,7 @@ fn enter_on_a_finding_opens_the_article_at_its_line_highlighted_with_its_finding
     let target = loop {
         key(&mut app, KeyCode::Down);
         if let Some(f) = app.panes.health.selected_finding()
-            && f.line.is_some()
+            && f.line().is_some()
             && !f.path.is_empty()
             && matches!(
                 app.panes.health.rows[app.panes.health.cursor.selected],
@@ -276,10 +276,10 @@ fn enter_on_a_finding_opens_the_article_at_its_line_highlighted_with_its_finding
     key(&mut app, KeyCode::Enter);
     assert_eq!(app.focus, Pane::Article);
     assert_eq!(app.panes.article.rel.as_deref(), Some(&*target.path));
-    assert_eq!(app.panes.article.marked_line, target.line);
+    assert_eq!(app.panes.article.marked_line, target.line());
     let s = screen(&app);
     assert!(s.contains("in this file:"), "{s}");
-    assert!(s.contains(target.code), "{s}");
+    assert!(s.contains(target.code()), "{s}");
     // The highlighted row is drawn reversed.
     let mut term = ratatui::Terminal::new(ratatui::backend::TestBackend::new(100, 30)).unwrap();
     term.draw(|f| super::ui::draw(f, &app)).unwrap();
@@ -326,7 +326,7 @@ fn health_groups_fold_jump_and_filter() {
     assert!((0..h.rows.len()).all(|r| match h.row_kind(r) {
         Some(RowKind::Finding(i)) => {
             let f = &h.report.findings[i];
-            f.code.contains(code) || f.path.to_lowercase().contains(code)
+            f.code().contains(code) || f.path.to_lowercase().contains(code)
         }
         _ => true,
     }));

@@ -48,7 +48,7 @@ fn select_finding(app: &mut App, code: &str) {
         .rows
         .iter()
         .position(|r| match r.kind(&pane.report.findings) {
-            Some(RowKind::Finding(i)) => pane.report.findings[i].code == code,
+            Some(RowKind::Finding(i)) => pane.report.findings[i].code() == code,
             _ => false,
         })
         .unwrap_or_else(|| panic!("no {code} finding shown"));
@@ -56,7 +56,7 @@ fn select_finding(app: &mut App, code: &str) {
 }
 
 fn codes(app: &App) -> Vec<&'static str> {
-    app.health.findings.iter().map(|f| f.code).collect()
+    app.health.findings.iter().map(|f| f.code()).collect()
 }
 
 #[test]
@@ -120,11 +120,11 @@ fn x_on_a_group_fixes_every_finding_of_it_and_lists_those_left_with_why() {
         let fixed = review
             .rows
             .iter()
-            .any(|r| r.fix.path == *f.path && r.fix.codes.contains(&f.code));
+            .any(|r| r.fix.path == *f.path && r.fix.codes.contains(&f.code()));
         let left = review
             .remaining
             .iter()
-            .any(|l| l.starts_with(&format!("{}  {}", f.code, f.path)));
+            .any(|l| l.starts_with(&format!("{}  {}", f.code(), f.path)));
         assert!(fixed || left, "{f:?} neither fixed nor listed");
     }
 }
@@ -206,7 +206,7 @@ fn x_on_a_term_conflict_keeps_that_articles_translation_and_rejects_the_other() 
         .position(|r| match r.kind(&app.panes.health.report.findings) {
             Some(RowKind::Finding(i)) => {
                 let f = &app.panes.health.report.findings[i];
-                f.code == "term-conflict" && f.path.ends_with("contract a.md")
+                f.code() == "term-conflict" && f.path.ends_with("contract a.md")
             }
             _ => false,
         })

@@ -140,7 +140,7 @@ fn a_findings_banner_goes_when_the_finding_is_fixed() {
     let mut app = app_at(dir.path(), 80, 24);
     app.focus_pane(Pane::Health);
     for _ in 0..100 {
-        let code = app.panes.health.selected_finding().map(|f| f.code);
+        let code = app.panes.health.selected_finding().map(|f| f.code());
         if code.is_some_and(|c| c == "unparsable-frontmatter") {
             break;
         }

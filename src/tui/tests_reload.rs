@@ -47,7 +47,7 @@ fn findings(app: &App) -> Vec<String> {
         .report
         .findings
         .iter()
-        .map(|f| format!("{} {}", f.code, f.location()))
+        .map(|f| format!("{} {}", f.code(), f.location()))
         .collect()
 }
 
@@ -94,7 +94,7 @@ fn a_change_during_a_re_read_waits_for_it_and_both_arrive() {
     let full: Vec<String> = full
         .findings
         .iter()
-        .map(|f| format!("{} {}", f.code, f.location()))
+        .map(|f| format!("{} {}", f.code(), f.location()))
         .collect();
     assert_eq!(findings(&app), full);
     assert!(

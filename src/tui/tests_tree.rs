@@ -462,3 +462,43 @@ fn a_files_row_shares_its_path_with_the_files_grouped_for_the_tree() {
         );
     }
 }
+
+/// A file with findings is grouped under the findings' own copy of its
+/// path, not another one (most files of a large bank have findings).
+#[test]
+fn grouped_files_share_the_paths_of_their_findings() {
+    use super::panes::bank::{TreeSort, group_files};
+    let dir = tempfile::tempdir().unwrap();
+    nested_bank(dir.path());
+    let bank = membank_core::bank::Bank::load(dir.path()).unwrap();
+    let report = membank_core::health::check(
+        &bank,
+        &membank_core::health::HealthOptions::as_of(super::TESTS_CLOCK.today()),
+    );
+    let flagged = crate::tui::panes::health::flagged_files(&report);
+    assert!(!flagged.is_empty(), "the bank has findings on its files");
+    let grouped = group_files(&bank, TreeSort::Name, &flagged);
+    let grouped: Vec<&std::sync::Arc<str>> = grouped
+        .values()
+        .flat_map(|(files, archived)| files.iter().chain(archived))
+        .collect();
+    let mut shared = 0;
+    for kept in grouped {
+        let of_file: Vec<_> = report
+            .findings
+            .iter()
+            .filter(|f| *f.path == **kept)
+            .collect();
+        if of_file.is_empty() {
+            continue;
+        }
+        assert!(
+            of_file
+                .iter()
+                .any(|f| std::sync::Arc::ptr_eq(kept, &f.path)),
+            "{kept} is a copy"
+        );
+        shared += 1;
+    }
+    assert!(shared > 0, "no file with findings is in the tree");
+}

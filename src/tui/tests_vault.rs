@@ -98,7 +98,7 @@ fn health_lists_a_files_findings_of_one_code_under_the_file() {
     assert!(
         files
             .iter()
-            .any(|&i| &*report.findings[i].path == NOTE && report.findings[i].code == "dead-link"),
+            .any(|&i| &*report.findings[i].path == NOTE && report.findings[i].code() == "dead-link"),
         "{files:?}"
     );
     let s = screen(&app);

@@ -262,7 +262,7 @@ fn plus_creates_the_article_a_dead_link_names_and_u_removes_it() {
         !app.health
             .findings
             .iter()
-            .any(|f| f.code == "dead-link" && f.message().contains("Patent Law")),
+            .any(|f| f.code() == "dead-link" && f.message().contains("Patent Law")),
         "the link resolves now"
     );
 

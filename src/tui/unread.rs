@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use membank_core::memory::{
-    DocId, DocLink, Document, HealthOptions, HealthReport, LayoutSpec, Memory,
+    Backlinks, DocId, DocLink, Document, HealthOptions, HealthReport, LayoutSpec, Memory,
 };
 
 pub struct Unread {
@@ -56,8 +56,8 @@ impl Memory for Unread {
         Vec::new()
     }
 
-    fn backlinks(&self, _id: DocId) -> &[DocId] {
-        &[]
+    fn backlinks(&self, _id: DocId) -> Backlinks<'_> {
+        Backlinks::default()
     }
 
     fn check(&self, _opts: &HealthOptions) -> HealthReport {

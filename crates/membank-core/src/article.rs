@@ -24,8 +24,10 @@ pub enum FrontmatterState {
     /// The block is not valid YAML or not a mapping (boxed: seldom, and
     /// every article holds room for the largest variant).
     Invalid(Box<YamlError>),
-    /// Parsed; the range is the YAML text inside `Article::text`.
-    Parsed(Range<usize>),
+    /// Parsed; the range is the YAML text inside `Article::text` (32-bit:
+    /// no file over the reader's per-file cap is read, and the block is
+    /// part of one; see [`Article::yaml_range`]).
+    Parsed(Range<u32>),
 }
 
 /// How the file looked on disk, for health checks and faithful rewriting.
@@ -38,10 +40,11 @@ pub struct Encoding {
     /// Wrapped in a code fence that §4.3 stripped.
     pub fenced: bool,
     pub fence_unclosed: bool,
-    /// Lines before the article text starts in the file (the fence line).
-    pub line_shift: usize,
-    /// 1-based file line of the stripped closing fence.
-    pub fence_close_line: Option<usize>,
+    /// See [`Encoding::line_shift`]; 32-bit, as every line number of a
+    /// file the reader accepts fits.
+    line_shift: u32,
+    /// See [`Encoding::fence_close_line`].
+    fence_close_line: Option<u32>,
     /// The whole file is one code block without frontmatter (not a fenced
     /// article: nothing is stripped, and its code holds no links).
     pub only_code: bool,
@@ -68,37 +71,136 @@ pub struct LanguageValue {
 
 /// The frontmatter facts membank uses, extracted once.
 ///
-/// A bank holds one of these per article, so the lists are shared (equal
-/// lists are one copy: most articles of a kind carry the same keys,
-/// languages and often the same client or domain) and the rest hold no
+/// A bank holds one of these per article, so what articles of a kind
+/// have in common is one shared [`SharedFacts`] (read through `Deref`, as
+/// `meta.keys`), the lists are shared copies (equal lists are one copy:
+/// many articles name the same client or domain), and the rest hold no
 /// spare room.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Meta {
-    /// Key names in document order; the list is shared by the articles
-    /// that have the same keys.
+    /// One pointer where the lists and values it holds took 96 bytes in
+    /// every article.
+    shared: Arc<SharedFacts>,
+    pub clients: Arc<[KeyedValue]>,
+    pub domains: Arc<[KeyedValue]>,
+    pub last_updated: Option<Arc<str>>,
+    pub last_updated_date: Option<Date>,
+    pub compiled: bool,
+    /// `term_source` then `term_target`, one string: most articles of a
+    /// terminology have both, and two strings were two allocations.
+    terms: Box<str>,
+    /// Where `term_target` starts in `terms`; the top two bits say which
+    /// of the two is set (a value may be set and empty).
+    term_split: u32,
+    /// What few articles set, out of line: every article held room for
+    /// it (32 bytes) in the record itself.
+    rare: Option<Box<RareMeta>>,
+}
+
+/// `term_split`'s bits for a set `term_source` and `term_target`.
+const HAS_TERM_SOURCE: u32 = 1 << 31;
+const HAS_TERM_TARGET: u32 = 1 << 30;
+
+/// The facts of [`Meta`] that repeat across the articles of a kind (their
+/// keys, languages and status; not their clients and domains, which
+/// differ from article to article in most banks): equal ones are one copy
+/// (see `intern::shared_facts`), each part itself a shared copy.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SharedFacts {
+    /// Key names in document order.
     pub keys: Arc<[Arc<str>]>,
     /// Keys present with no value (`~`, blank text, `[]`), so checks can tell
     /// "missing" from "set".
     pub empty_keys: Arc<[Arc<str>]>,
-    pub clients: Arc<[KeyedValue]>,
-    pub domains: Arc<[KeyedValue]>,
     pub languages: Arc<[LanguageValue]>,
-    pub last_updated: Option<Arc<str>>,
-    pub last_updated_date: Option<Date>,
     pub status: Option<Arc<str>>,
-    pub term_source: Option<Box<str>>,
-    pub term_target: Option<Box<str>>,
     pub source_lang: Option<Arc<str>>,
     pub target_lang: Option<Arc<str>>,
-    pub compiled: bool,
-    pub compiled_from: Option<Box<str>>,
-    /// (key, link) for each key holding a `[[link]]` written without
-    /// quotes, which YAML reads as a nested list; membank reads it as the
-    /// link but reports it.
-    pub unquoted_links: Box<[(String, String)]>,
+}
+
+impl Default for Meta {
+    fn default() -> Meta {
+        Meta {
+            shared: intern::shared_facts(SharedFacts::default()),
+            clients: Arc::default(),
+            domains: Arc::default(),
+            last_updated: None,
+            last_updated_date: None,
+            compiled: false,
+            terms: Box::default(),
+            term_split: 0,
+            rare: None,
+        }
+    }
+}
+
+impl std::ops::Deref for Meta {
+    type Target = SharedFacts;
+
+    fn deref(&self) -> &SharedFacts {
+        &self.shared
+    }
+}
+
+/// The facts of [`Meta`] that only compiled articles and blocks with a
+/// mistake in them carry.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+struct RareMeta {
+    compiled_from: Option<Box<str>>,
+    unquoted_links: Box<[(String, String)]>,
+}
+
+impl RareMeta {
+    fn is_empty(&self) -> bool {
+        *self == RareMeta::default()
+    }
 }
 
 impl Meta {
+    pub fn term_source(&self) -> Option<&str> {
+        let split = (self.term_split & !(HAS_TERM_SOURCE | HAS_TERM_TARGET)) as usize;
+        (self.term_split & HAS_TERM_SOURCE != 0).then(|| self.terms.get(..split).unwrap_or(""))
+    }
+
+    pub fn term_target(&self) -> Option<&str> {
+        let split = (self.term_split & !(HAS_TERM_SOURCE | HAS_TERM_TARGET)) as usize;
+        (self.term_split & HAS_TERM_TARGET != 0).then(|| self.terms.get(split..).unwrap_or(""))
+    }
+
+    /// Keeps both terms in one string. A source term past what the split
+    /// reaches (a gigabyte) is cut there, at a character.
+    fn set_terms(&mut self, source: Option<&str>, target: Option<&str>) {
+        let source_text = cut_to_split(source.unwrap_or(""));
+        let target_text = target.unwrap_or("");
+        if source.is_none() && target.is_none() {
+            return;
+        }
+        let mut terms = String::with_capacity(source_text.len() + target_text.len());
+        terms.push_str(source_text);
+        terms.push_str(target_text);
+        self.terms = terms.into_boxed_str();
+        self.term_split = source_text.len() as u32
+            | if source.is_some() { HAS_TERM_SOURCE } else { 0 }
+            | if target.is_some() { HAS_TERM_TARGET } else { 0 };
+    }
+
+    pub fn compiled_from(&self) -> Option<&str> {
+        self.rare.as_ref()?.compiled_from.as_deref()
+    }
+
+    /// (key, link) for each key holding a `[[link]]` written without
+    /// quotes, which YAML reads as a nested list; membank reads it as the
+    /// link but reports it.
+    pub fn unquoted_links(&self) -> &[(String, String)] {
+        self.rare.as_ref().map_or(&[], |r| &r.unquoted_links)
+    }
+
+    /// Keeps `rare` only when it holds something, so that two readings
+    /// of the same block compare equal.
+    fn set_rare(&mut self, rare: RareMeta) {
+        self.rare = (!rare.is_empty()).then(|| Box::new(rare));
+    }
+
     pub fn has_key(&self, key: &str) -> bool {
         self.keys.iter().any(|k| **k == *key)
     }
@@ -107,6 +209,31 @@ impl Meta {
     pub fn is_empty_key(&self, key: &str) -> bool {
         self.empty_keys.iter().any(|k| **k == *key)
     }
+}
+
+impl FrontmatterState {
+    /// A parsed block at `range` of the article's text.
+    fn parsed(range: &Range<usize>) -> FrontmatterState {
+        FrontmatterState::Parsed(to_u32(range.start)..to_u32(range.end))
+    }
+}
+
+impl Encoding {
+    /// Lines before the article text starts in the file (the fence line).
+    pub fn line_shift(&self) -> usize {
+        self.line_shift as usize
+    }
+
+    /// 1-based file line of the stripped closing fence.
+    pub fn fence_close_line(&self) -> Option<usize> {
+        self.fence_close_line.map(|l| l as usize)
+    }
+}
+
+/// `n` in 32 bits; what a file the reader accepts holds always fits, and
+/// anything past it saturates rather than wraps.
+fn to_u32(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
 }
 
 pub const CLIENT_KEYS: [&str; 2] = ["client", "clients"];
@@ -191,6 +318,15 @@ impl Link {
     }
 }
 
+/// `s` cut, at a character, to what [`Meta`]'s split of its terms reaches.
+fn cut_to_split(s: &str) -> &str {
+    let mut end = s.len().min((HAS_TERM_TARGET - 1) as usize);
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    &s[..end]
+}
+
 /// `s` cut, at a character, to what a 32-bit offset reaches.
 fn cut_to_u32(s: &str) -> &str {
     let mut end = s.len().min(u32::MAX as usize);
@@ -209,13 +345,15 @@ pub struct Article {
     pub title: String,
     /// The article text: BOM and §4.3 fence removed, LF line endings.
     pub text: String,
-    pub body_start: usize,
+    /// See [`Article::body_start`]; this and `chars` are 32-bit, as no
+    /// file over the reader's per-file cap is read.
+    body_start: u32,
     pub frontmatter: FrontmatterState,
     pub meta: Meta,
     pub links: Vec<Link>,
     pub encoding: Encoding,
-    /// Characters (Unicode scalar values) of `text`.
-    pub chars: usize,
+    /// See [`Article::chars`].
+    chars: u32,
     /// `00_INBOX/_archive/...`
     pub in_archive: bool,
 }
@@ -285,8 +423,8 @@ impl Article {
             crlf,
             fenced: located.fenced,
             fence_unclosed: located.fence_unclosed,
-            line_shift: located.line_shift,
-            fence_close_line: located.fence_close_line,
+            line_shift: to_u32(located.line_shift),
+            fence_close_line: located.fence_close_line.map(to_u32),
             only_code: located.only_code,
         };
         let text = located.text;
@@ -295,7 +433,7 @@ impl Article {
         let frontmatter = match located.block {
             Block::Missing => FrontmatterState::Missing,
             Block::Unclosed => FrontmatterState::Unclosed,
-            Block::Present(range) if !options.facts => FrontmatterState::Parsed(range),
+            Block::Present(range) if !options.facts => FrontmatterState::parsed(&range),
             Block::Present(range) => {
                 // A block of the common shape gives its metadata and links
                 // straight from the text: a mapping built only to be read
@@ -304,14 +442,14 @@ impl Article {
                 let simple = (reading == Frontmatter::AsWritten && !yaml.trim().is_empty())
                     .then(|| frontmatter::parse_simple_entries(yaml))
                     .flatten();
-                let line_shift = encoding.line_shift;
+                let line_shift = encoding.line_shift();
                 if let Some(entries) = simple {
                     meta = extract_simple_meta(&entries);
                     if options.links {
                         let strings = entries.iter().flat_map(|(_, v)| simple_strings(v));
                         frontmatter_links(strings, &text, range.clone(), line_shift, &mut links);
                     }
-                    FrontmatterState::Parsed(range)
+                    FrontmatterState::parsed(&range)
                 } else {
                     match frontmatter::parse_yaml(yaml, 2 + line_shift) {
                         Ok(map) => {
@@ -329,7 +467,7 @@ impl Article {
                                     &mut links,
                                 );
                             }
-                            FrontmatterState::Parsed(range)
+                            FrontmatterState::parsed(&range)
                         }
                         Err(e) => FrontmatterState::Invalid(Box::new(e)),
                     }
@@ -346,7 +484,7 @@ impl Article {
             // Body links come in document order.
             let mut lines = text::LineCounter::new(&text);
             for l in found {
-                let line = lines.line_of(body_start + l.span.start) + encoding.line_shift;
+                let line = lines.line_of(body_start + l.span.start) + encoding.line_shift();
                 links.push(Link::new(&l.raw, &l.target, l.kind, line, false));
             }
         }
@@ -388,12 +526,12 @@ impl Article {
             (String::new(), 0, frontmatter)
         };
         Article {
-            chars,
+            chars: to_u32(chars),
             rel_path,
             folder,
             title,
             text,
-            body_start,
+            body_start: to_u32(body_start),
             frontmatter,
             meta,
             links,
@@ -413,14 +551,33 @@ impl Article {
         stem_of(&self.rel_path)
     }
 
+    /// Where the body starts in `text`.
+    pub fn body_start(&self) -> usize {
+        self.body_start as usize
+    }
+
+    /// Characters (Unicode scalar values) of the whole article text, even
+    /// when only part of it is kept.
+    pub fn chars(&self) -> usize {
+        self.chars as usize
+    }
+
     pub fn body(&self) -> &str {
-        &self.text[self.body_start..]
+        &self.text[self.body_start()..]
     }
 
     /// The YAML text of a parsed frontmatter block.
     pub fn yaml(&self) -> Option<&str> {
         match &self.frontmatter {
-            FrontmatterState::Parsed(r) => Some(&self.text[r.clone()]),
+            FrontmatterState::Parsed(_) => self.text.get(self.yaml_range()?),
+            _ => None,
+        }
+    }
+
+    /// Where the YAML text of a parsed frontmatter block is in `text`.
+    pub fn yaml_range(&self) -> Option<Range<usize>> {
+        match &self.frontmatter {
+            FrontmatterState::Parsed(r) => Some(r.start as usize..r.end as usize),
             _ => None,
         }
     }
@@ -428,7 +585,7 @@ impl Article {
     /// Re-parse the frontmatter mapping (kept out of memory between uses).
     pub fn mapping(&self) -> Option<Mapping> {
         self.yaml()
-            .and_then(|y| frontmatter::parse_yaml(y, 2 + self.encoding.line_shift).ok())
+            .and_then(|y| frontmatter::parse_yaml(y, 2 + self.encoding.line_shift()).ok())
     }
 
     /// Is the frontmatter usable for scoring?
@@ -438,7 +595,7 @@ impl Article {
 
     /// 1-based file line of the frontmatter's first YAML line.
     pub fn yaml_first_line(&self) -> usize {
-        2 + self.encoding.line_shift
+        2 + self.encoding.line_shift()
     }
 }
 
@@ -463,9 +620,11 @@ fn keyed(values: Vec<Cow<'_, str>>, key: &'static str, out: &mut Vec<KeyedValue>
 /// `compiled_is_true` whether `compiled` holds the boolean true.
 fn fill_values<'v>(
     meta: &mut Meta,
+    mut shared: SharedFacts,
     strings: impl Fn(&str) -> Vec<Cow<'v, str>>,
     first: impl Fn(&str) -> Option<Cow<'v, str>>,
     compiled_is_true: bool,
+    unquoted_links: Box<[(String, String)]>,
 ) {
     let mut values = Vec::new();
     for key in CLIENT_KEYS {
@@ -485,20 +644,26 @@ fn fill_values<'v>(
             languages.push(LanguageValue { key, raw, tags });
         }
     }
-    meta.languages = intern::shared_languages(&languages);
+    shared.languages = intern::shared_languages(&languages);
     let first_shared = |key: &str| first(key).map(|v| intern::shared(&v));
     let first_owned = |key: &str| first(key).map(|v| Box::from(&*v));
+    meta.set_terms(
+        first("term_source").as_deref(),
+        first("term_target").as_deref(),
+    );
     meta.last_updated = first_shared("last_updated");
     meta.last_updated_date = meta
         .last_updated
         .as_deref()
         .and_then(frontmatter::parse_iso_date);
-    meta.status = first_shared("status");
-    meta.term_source = first_owned("term_source");
-    meta.term_target = first_owned("term_target");
-    meta.source_lang = first_shared("source_lang");
-    meta.target_lang = first_shared("target_lang");
-    meta.compiled_from = first_owned("compiled_from");
+    shared.status = first_shared("status");
+    shared.source_lang = first_shared("source_lang");
+    shared.target_lang = first_shared("target_lang");
+    meta.shared = intern::shared_facts(shared);
+    meta.set_rare(RareMeta {
+        compiled_from: first_owned("compiled_from"),
+        unquoted_links,
+    });
     meta.compiled =
         compiled_is_true || first("compiled").is_some_and(|v| v.eq_ignore_ascii_case("true"));
 }
@@ -544,7 +709,7 @@ fn extract_meta(map: &Mapping) -> Meta {
         map.iter()
             .find_map(|(k, v)| matches!(k, Value::String(s) if s == key).then_some(v))
     };
-    let mut meta = Meta {
+    let shared = SharedFacts {
         keys: key_names_of(map),
         empty_keys: intern::shared_list(
             &map.iter()
@@ -553,22 +718,25 @@ fn extract_meta(map: &Mapping) -> Meta {
                 .map(|k| intern::shared(&k))
                 .collect::<Vec<_>>(),
         ),
-        unquoted_links: map
-            .iter()
-            .filter_map(|(k, v)| {
-                // The value first: few hold an unquoted link, and only
-                // for those is the key's name copied.
-                let link = frontmatter::first_unquoted_link(v)?;
-                Some((frontmatter::scalar_text(k)?, link))
-            })
-            .collect(),
-        ..Meta::default()
+        ..SharedFacts::default()
     };
+    let mut meta = Meta::default();
+    let unquoted_links = map
+        .iter()
+        .filter_map(|(k, v)| {
+            // The value first: few hold an unquoted link, and only
+            // for those is the key's name copied.
+            let link = frontmatter::first_unquoted_link(v)?;
+            Some((frontmatter::scalar_text(k)?, link))
+        })
+        .collect();
     fill_values(
         &mut meta,
+        shared,
         |key| frontmatter::value_strings(get(key)),
         |key| frontmatter::first_value_string(get(key)),
         matches!(get("compiled"), Some(Value::Bool(true))),
+        unquoted_links,
     );
     meta
 }
@@ -599,7 +767,7 @@ fn extract_simple_meta(entries: &[(&str, SimpleValue<'_>)]) -> Meta {
         SimpleValue::List(items) => items.is_empty(),
         SimpleValue::Bool(_) | SimpleValue::Number(_) => false,
     };
-    let mut meta = Meta {
+    let shared = SharedFacts {
         keys: intern::shared_names(|| entries.iter().map(|(k, _)| *k)),
         empty_keys: intern::shared_list(
             &entries
@@ -608,13 +776,16 @@ fn extract_simple_meta(entries: &[(&str, SimpleValue<'_>)]) -> Meta {
                 .map(|(k, _)| intern::shared(k))
                 .collect::<Vec<_>>(),
         ),
-        ..Meta::default()
+        ..SharedFacts::default()
     };
+    let mut meta = Meta::default();
     fill_values(
         &mut meta,
+        shared,
         |key| strings(get(key)),
         |key| first_of(get(key)),
         matches!(get("compiled"), Some(SimpleValue::Bool(true))),
+        Box::default(),
     );
     meta
 }
@@ -845,7 +1016,24 @@ mod tests {
             .flat_map(|l| l.tags.iter().map(|t| &**t))
             .collect();
         assert_eq!(tags, ["en-US", "nl-BE"]);
-        assert_eq!(a.meta.term_source.as_deref(), Some("a"));
+        assert_eq!(a.meta.term_source(), Some("a"));
+        assert_eq!(b.meta.term_source(), Some("b"));
+        // Equal keys, languages and status are one record (the clients
+        // are the article's own); facts that differ there are not.
+        assert!(Arc::ptr_eq(&a.meta.shared, &b.meta.shared));
+        assert!(Arc::ptr_eq(&a.meta.shared, &c.meta.shared));
+        let approved = parse(
+            "02_TERMINOLOGY/d.md",
+            Folder::Terminology,
+            "---\nterm_source: d\nsource_lang: en-US\ntarget_lang: nl-BE\n\
+             clients: [\"Acme\"]\ndomain: Legal\nstatus: approved\n---\n# d\n",
+        );
+        assert!(!Arc::ptr_eq(&a.meta.shared, &approved.meta.shared));
+        assert_eq!(approved.meta.status.as_deref(), Some("approved"));
+        assert_eq!(a.meta.status, None);
+        assert_eq!(a.meta.keys, approved.meta.keys[..5].into());
+        let none = parse("01_CLIENTS/n.md", Folder::Clients, "no block\n");
+        assert_eq!(*none.meta, SharedFacts::default());
     }
 
     #[test]
@@ -859,6 +1047,72 @@ mod tests {
         assert!(a.is_parsed());
         assert_eq!(a.links[0].line, 6);
         assert_eq!(a.text, "---\nclient: Acme\n---\n# Acme\n[[Legal]]\n");
+    }
+
+    /// The record keeps some facts out of line and in 32 bits: each must
+    /// read back as what the file says, and the facts an article does not
+    /// have must read as absent.
+    #[test]
+    fn facts_kept_packed_read_back_as_written() {
+        let term = parse(
+            "02_TERMINOLOGY/t.md",
+            Folder::Terminology,
+            "```markdown\n---\nterm_source: \"Ab\"\nterm_target: cd\ncompiled_from: \"00_INBOX/n.md\"\n---\n# T\nbody é\n```\n",
+        );
+        assert_eq!(term.meta.term_source(), Some("Ab"));
+        assert_eq!(term.meta.term_target(), Some("cd"));
+        assert_eq!(term.meta.compiled_from(), Some("00_INBOX/n.md"));
+        assert!(term.meta.unquoted_links().is_empty());
+        assert_eq!(term.encoding.line_shift(), 1);
+        assert_eq!(term.encoding.fence_close_line(), Some(9));
+        assert_eq!(term.yaml_first_line(), 3);
+        assert_eq!(term.yaml_range(), Some(4..69));
+        assert_eq!(
+            term.yaml(),
+            Some("term_source: \"Ab\"\nterm_target: cd\ncompiled_from: \"00_INBOX/n.md\"\n")
+        );
+        assert_eq!(term.body_start(), 73);
+        assert_eq!(term.body(), "# T\nbody é\n");
+        assert_eq!(term.chars(), term.text.chars().count());
+        assert_eq!(term.chars(), 84);
+
+        let unquoted = parse(
+            "01_CLIENTS/U.md",
+            Folder::Clients,
+            "---\nclient: [[Acme]]\n---\n",
+        );
+        assert_eq!(
+            unquoted.meta.unquoted_links(),
+            &[("client".to_owned(), "[[Acme]]".to_owned())]
+        );
+        assert_eq!(unquoted.meta.term_source(), None);
+        assert_eq!(unquoted.meta.compiled_from(), None);
+        assert_eq!(unquoted.encoding.line_shift(), 0);
+        assert_eq!(unquoted.encoding.fence_close_line(), None);
+
+        let plain = parse("01_CLIENTS/P.md", Folder::Clients, "no block\n");
+        assert_eq!(plain.yaml_range(), None);
+        assert_eq!(plain.body_start(), 0);
+        assert_eq!(plain.meta.term_target(), None);
+        assert!(plain.meta.unquoted_links().is_empty());
+
+        // One of the two terms, or both with one empty: each reads back
+        // as set or not, as written.
+        let only_target = parse(
+            "02_TERMINOLOGY/o.md",
+            Folder::Terminology,
+            "---\nterm_target: \"é x\"\n---\n",
+        );
+        assert_eq!(only_target.meta.term_source(), None);
+        assert_eq!(only_target.meta.term_target(), Some("é x"));
+        let mut meta = Meta::default();
+        meta.set_terms(Some("ab"), Some(""));
+        assert_eq!(
+            (meta.term_source(), meta.term_target()),
+            (Some("ab"), Some(""))
+        );
+        meta.set_terms(Some(""), None);
+        assert_eq!((meta.term_source(), meta.term_target()), (Some(""), None));
     }
 
     #[test]

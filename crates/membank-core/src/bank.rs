@@ -141,9 +141,10 @@ struct Index {
     /// arrays rather than a list per article: a few allocations, not
     /// 100,000.
     resolved: resolved::Resolved,
-    /// Backlinks the same way: `backlinks[backlinks_from[id]..backlinks_from[id + 1]]`.
-    backlinks: Vec<ArticleId>,
-    backlinks_from: Vec<usize>,
+    /// Backlinks the same way: `backlinks[backlinks_from[id]..backlinks_from[id + 1]]`,
+    /// 32-bit as [`crate::memory::Backlinks`] hands them out.
+    backlinks: Vec<u32>,
+    backlinks_from: Vec<u32>,
     /// Content articles in §7 tie-break order, so ranking is one stable
     /// sort; sorted on first use (the health checks never rank).
     content_order: std::sync::OnceLock<Vec<ArticleId>>,
@@ -377,6 +378,10 @@ impl Bank {
             &Some,
         )?;
         bank.articles = articles;
+        // Collected in place from the read's results, whose slots can be
+        // larger than an article or include files that were not articles:
+        // the spare room would last as long as the bank.
+        bank.articles.shrink_to_fit();
         // Paths are unique, so an unstable sort gives the same order, and
         // it sorts in place where a stable one copies half the array.
         let order =
@@ -605,7 +610,7 @@ impl Bank {
         if self.options.text && self.options.body {
             return Ok(std::borrow::Cow::Borrowed(&a.text));
         }
-        read_text_again(&self.reader, &a.rel_path, a.chars).map(std::borrow::Cow::Owned)
+        read_text_again(&self.reader, &a.rel_path, a.chars()).map(std::borrow::Cow::Owned)
     }
 
     pub fn find(&self, rel_path: &str) -> Option<ArticleId> {
@@ -680,8 +685,23 @@ impl Bank {
     }
 
     /// Articles that link to this one, in bank order, each once.
-    pub fn backlinks(&self, id: ArticleId) -> &[ArticleId] {
-        slice_of(&self.index.backlinks, &self.index.backlinks_from, id)
+    pub fn backlinks(&self, id: ArticleId) -> crate::memory::Backlinks<'_> {
+        let from = &self.index.backlinks_from;
+        let ids = match (from.get(id), from.get(id + 1)) {
+            (Some(&start), Some(&end)) => self
+                .index
+                .backlinks
+                .get(start as usize..end as usize)
+                .unwrap_or(&[]),
+            _ => &[],
+        };
+        crate::memory::Backlinks::of(ids)
+    }
+
+    /// Bytes the index of names links are looked up by holds, for
+    /// measuring what a bank costs.
+    pub fn link_index_bytes(&self) -> usize {
+        self.index.links.heap_bytes()
     }
 
     /// The packed scoring arrays, built on first use.
@@ -782,7 +802,9 @@ impl Bank {
         let n = self.articles.len();
         let targets = |from: ArticleId| resolved.targets(from).filter(move |&to| to != from);
         let mut last = vec![usize::MAX; n];
-        let mut backlinks_from = vec![0usize; n + 1];
+        // 32-bit: at most one backlink per link, and a bank that fits in
+        // memory is far from 2^32 links.
+        let mut backlinks_from = vec![0u32; n + 1];
         for from in 0..n {
             for to in targets(from) {
                 if last[to] != from {
@@ -795,13 +817,13 @@ impl Bank {
             backlinks_from[i + 1] += backlinks_from[i];
         }
         let mut next = backlinks_from.clone();
-        let mut backlinks = vec![0; backlinks_from[n]];
+        let mut backlinks = vec![0u32; backlinks_from[n] as usize];
         last.fill(usize::MAX);
         for from in 0..n {
             for to in targets(from) {
                 if last[to] != from {
                     last[to] = from;
-                    backlinks[next[to]] = from;
+                    backlinks[next[to] as usize] = from as u32;
                     next[to] += 1;
                 }
             }
@@ -862,15 +884,6 @@ pub(crate) fn read_text_again(
         return Err(changed());
     }
     Ok(text)
-}
-
-/// Entry `id` of a flat array split by offsets; empty when there is none
-/// (links were not indexed).
-fn slice_of<'a, T>(items: &'a [T], from: &[usize], id: usize) -> &'a [T] {
-    match (from.get(id), from.get(id + 1)) {
-        (Some(&start), Some(&end)) => &items[start..end],
-        _ => &[],
-    }
 }
 
 mod reload;

@@ -24,7 +24,7 @@ pub struct CharsOver4;
 
 impl TokenCounter for CharsOver4 {
     fn count(&self, article: &Article) -> usize {
-        article.chars.div_ceil(4)
+        article.chars().div_ceil(4)
     }
     fn name(&self) -> &'static str {
         "chars/4"

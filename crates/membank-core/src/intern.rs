@@ -8,7 +8,7 @@ use std::collections::{HashMap, HashSet};
 use std::hash::Hash;
 use std::sync::Arc;
 
-use crate::article::{KeyedValue, LanguageValue};
+use crate::article::{KeyedValue, LanguageValue, SharedFacts};
 
 /// Beyond this many distinct strings per thread (a hostile or unusual
 /// bank), further ones get their own copy, so the shared sets stay bounded.
@@ -45,6 +45,10 @@ type FoldedMap = HashMap<Arc<str>, Arc<str>, foldhash::fast::RandomState>;
 /// Lists of an article's values of one kind.
 type ValueLists<T> = HashSet<Arc<[T]>, foldhash::fast::RandomState>;
 
+/// Articles' shared facts by a hash of where their parts are (each part is
+/// a shared copy already, so equal parts are nearly always one pointer).
+type FactsMap = HashMap<u64, Arc<SharedFacts>, foldhash::fast::RandomState>;
+
 thread_local! {
     /// An article's clients or domains: most articles of a bank name one of
     /// a few, so the lists repeat.
@@ -63,6 +67,8 @@ thread_local! {
     /// Key lists by their names written out, so an article whose keys were
     /// met before costs one lookup, not one per key and one for the list.
     static LISTS_BY_NAMES: RefCell<NamedLists> = RefCell::new(NamedLists::default());
+    static FACTS: RefCell<(FactsMap, foldhash::fast::RandomState)> =
+        RefCell::new(Default::default());
     /// Where the names of one list are written out, reused for every list.
     static NAMES: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
 }
@@ -150,6 +156,44 @@ fn shared_in<T: Hash + Eq + Clone>(
             set.insert(copy.clone());
         }
         copy
+    })
+}
+
+/// The shared copy of an article's facts. Found by where its parts are,
+/// compared by what they hold: equal facts whose parts were not shared
+/// only miss being one copy, and a part freed and its place reused can
+/// never make unequal facts one.
+pub(crate) fn shared_facts(facts: SharedFacts) -> Arc<SharedFacts> {
+    fn at<T: ?Sized>(part: Option<&Arc<T>>) -> usize {
+        part.map_or(0, |p| Arc::as_ptr(p).cast::<u8>() as usize)
+    }
+    fn list<T>(part: &Arc<[T]>) -> usize {
+        // Empty lists are alike wherever they are.
+        if part.is_empty() { 0 } else { at(Some(part)) }
+    }
+    let parts = [
+        list(&facts.keys),
+        list(&facts.empty_keys),
+        list(&facts.languages),
+        at(facts.status.as_ref()),
+        at(facts.source_lang.as_ref()),
+        at(facts.target_lang.as_ref()),
+    ];
+    FACTS.with_borrow_mut(|(map, hasher)| {
+        use std::hash::BuildHasher;
+        let key = hasher.hash_one(parts);
+        match map.get(&key) {
+            Some(found) if **found == facts => found.clone(),
+            // Other facts under the same hash: kept apart, not shared.
+            Some(_) => Arc::new(facts),
+            None => {
+                let copy = Arc::new(facts);
+                if map.len() < MOST_SHARED {
+                    map.insert(key, copy.clone());
+                }
+                copy
+            }
+        }
     })
 }
 

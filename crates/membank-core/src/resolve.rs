@@ -107,6 +107,13 @@ fn name_of(path: &str) -> &str {
 }
 
 impl LinkIndex {
+    /// Bytes held on the heap, for measuring what a bank costs.
+    pub fn heap_bytes(&self) -> usize {
+        self.paths.capacity()
+            + self.files.capacity() * size_of::<Named>()
+            + self.name_slots.capacity() * size_of::<NameSlot>()
+    }
+
     /// `files` are bank-relative `/`-separated paths.
     pub fn build<'a>(files: impl Iterator<Item = (&'a str, FileRef)>) -> LinkIndex {
         // Folding and sorting 100,000 paths is a good part of loading a

@@ -81,7 +81,7 @@ fn health_findings_are_the_same_without_bodies() {
     let (_dir, whole, slim) = both();
     let opts = HealthOptions::as_of(jiff::civil::date(2026, 4, 8));
     let (w, s) = (health::check(&whole, &opts), health::check(&slim, &opts));
-    assert!(w.findings.iter().any(|f| f.code == "secret"), "{w:?}");
+    assert!(w.findings.iter().any(|f| f.code() == "secret"), "{w:?}");
     assert_eq!(format!("{:?}", w.findings), format!("{:?}", s.findings));
 }
 

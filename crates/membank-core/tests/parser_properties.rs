@@ -250,8 +250,8 @@ proptest! {
         if let Ok(decoded) = text::decode(&bytes) {
             let lines = decoded.text.lines().count().max(1);
             let a = Article::parse("02_TERMINOLOGY/x.md".into(), Folder::Terminology, decoded);
-            prop_assert!(a.body_start <= a.text.len());
-            prop_assert!(a.text.is_char_boundary(a.body_start));
+            prop_assert!(a.body_start() <= a.text.len());
+            prop_assert!(a.text.is_char_boundary(a.body_start()));
             for l in &a.links {
                 prop_assert!(!l.target().is_empty());
                 prop_assert!(l.line >= 1 && l.line <= lines + 1, "{} of {}", l.line, lines);
@@ -262,8 +262,8 @@ proptest! {
     #[test]
     fn markdownish_text_never_panics(s in markdownish()) {
         let a = Article::parse("01_CLIENTS/x.md".into(), Folder::Clients, text::decode(s.as_bytes()).unwrap());
-        prop_assert!(a.body_start <= a.text.len());
-        prop_assert!(a.text.is_char_boundary(a.body_start));
+        prop_assert!(a.body_start() <= a.text.len());
+        prop_assert!(a.text.is_char_boundary(a.body_start()));
         for l in &a.links {
             prop_assert!(l.line >= 1);
             prop_assert!(l.line <= s.lines().count().max(1) + 1);

@@ -352,11 +352,7 @@ pub fn prepare_compile_only(
                 names.push(a.stem());
                 (names, 60, "client name")
             }
-            Folder::Terminology => (
-                a.meta.term_source.as_deref().into_iter().collect(),
-                50,
-                "term",
-            ),
+            Folder::Terminology => (a.meta.term_source().into_iter().collect(), 50, "term"),
             _ => continue,
         };
         for name in names {
@@ -428,7 +424,7 @@ pub fn prepare_compile_only(
     let mut related_text = String::new();
     for (id, _, why) in ranked {
         let a = bank.article(id);
-        let tokens = a.chars.div_ceil(4);
+        let tokens = a.chars().div_ceil(4);
         if budget_tokens > 0 && used_tokens + tokens > budget_tokens {
             left_out.push(a.rel_path.clone());
             continue;
@@ -603,7 +599,7 @@ pub fn findings_summary(report: &HealthReport, max_listed: usize) -> String {
         out.push_str(&format!(
             "- [{}] {} {}: {}\n",
             f.severity.as_str(),
-            f.code,
+            f.code(),
             f.location(),
             f.message()
         ));

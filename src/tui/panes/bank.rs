@@ -148,7 +148,11 @@ pub fn group_files(bank: &Bank, sort: TreeSort, flagged: &Flagged) -> Grouped {
     files.extend(bank.templates.iter().map(String::as_str));
     files.extend(bank.problems.iter().map(|p| p.path.as_str()));
     files.extend(bank.skipped.iter().map(|s| s.path.as_str()));
-    let mut grouped = group_paths(files.into_iter().map(Arc::from));
+    // A file with findings is grouped under the findings' copy of its
+    // path: most files of a large bank have one, and the interface keeps
+    // the findings anyway.
+    let shared = |rel: &str| flagged.get(rel).cloned().unwrap_or_else(|| Arc::from(rel));
+    let mut grouped = group_paths(files.into_iter().map(shared));
     // Dates are read once per sort, not per comparison.
     let date = |rel: &str| {
         bank.find(rel)

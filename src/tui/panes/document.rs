@@ -283,7 +283,7 @@ fn append_link_lists(
         format!("Backlinks ({})", backlinks.len()),
         theme.heading3,
     ));
-    for &from in backlinks {
+    for from in backlinks {
         let path = memory.document(from).path.to_owned();
         let line_no = doc.lines.len();
         doc.lines.push(Line::from(vec![

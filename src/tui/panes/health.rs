@@ -75,7 +75,7 @@ impl HealthRow {
             HealthRow::Severity { severity, .. } => RowKind::Severity(severity),
             HealthRow::Code { first, .. } => {
                 let f = findings.get(first as usize)?;
-                RowKind::Code(f.severity, f.code)
+                RowKind::Code(f.severity, f.code())
             }
             HealthRow::Finding { index, .. } => RowKind::Finding(index as usize),
             HealthRow::File { first, .. } => RowKind::File(first as usize),
@@ -131,7 +131,7 @@ pub fn group_findings(report: &HealthReport, filter: &str) -> Grouping {
         groups
             .entry(f.severity)
             .or_default()
-            .entry(f.code)
+            .entry(f.code())
             .or_default()
             .push(i);
     }
@@ -140,7 +140,7 @@ pub fn group_findings(report: &HealthReport, filter: &str) -> Grouping {
 
 fn matches_filter(f: &Finding, needle: &str) -> bool {
     needle.is_empty()
-        || f.code.to_lowercase().contains(needle)
+        || f.code().to_lowercase().contains(needle)
         || f.path.to_lowercase().contains(needle)
 }
 
@@ -317,12 +317,12 @@ impl HealthPane {
                 let Some(f) = findings.get(first as usize) else {
                     return Line::default();
                 };
-                let folded = self.folded.contains(&Group::Code(f.severity, f.code));
+                let folded = self.folded.contains(&Group::Code(f.severity, f.code()));
                 Line::from(vec![
                     Span::raw("  "),
                     Span::styled(fold_mark(folded), muted),
                     Span::styled(
-                        sanitize_for_terminal(f.code, false),
+                        sanitize_for_terminal(f.code(), false),
                         severity_style(f.severity),
                     ),
                     Span::styled(format!(" ({count})"), muted),
@@ -426,7 +426,7 @@ impl HealthPane {
             RowKind::Code(s, c) => Group::Code(s, c),
             RowKind::Finding(i) | RowKind::File(i) => {
                 let f = self.report.findings.get(i)?;
-                Group::Code(f.severity, f.code)
+                Group::Code(f.severity, f.code())
             }
         })
     }
@@ -540,13 +540,13 @@ impl HealthPane {
         };
         match kind {
             RowKind::Severity(s) => pick(&|f| f.severity == s),
-            RowKind::Code(s, c) => pick(&|f| f.severity == s && f.code == c),
+            RowKind::Code(s, c) => pick(&|f| f.severity == s && f.code() == c),
             RowKind::Finding(i) => findings.get(i).cloned().into_iter().collect(),
             RowKind::File(i) => {
                 let Some(first) = findings.get(i) else {
                     return Vec::new();
                 };
-                pick(&|f| f.code == first.code && f.path == first.path)
+                pick(&|f| f.code() == first.code() && f.path == first.path)
             }
         }
     }
@@ -563,14 +563,14 @@ impl HealthPane {
         }
         let mut chosen = self.selected_findings();
         if checked {
-            chosen.retain(|f| f.code == "stale");
+            chosen.retain(|f| f.code() == "stale");
             if chosen.is_empty() {
                 cx.info("v marks a stale article checked: select a stale finding");
                 return true;
             }
         }
         if mode == FixMode::CreateMissing {
-            chosen.retain(|f| f.code == "dead-link");
+            chosen.retain(|f| f.code() == "dead-link");
             if chosen.is_empty() || cx.bank.is_none() {
                 cx.info("+ creates the article a dead link names: select a dead-link finding");
                 return true;
@@ -590,7 +590,7 @@ impl HealthPane {
                 };
                 let proposal = match chosen.as_slice() {
                     // The translation kept is the one of the article chosen.
-                    [one] if one.code == "term-conflict" => keep_translation(bank, one),
+                    [one] if one.code() == "term-conflict" => keep_translation(bank, one),
                     _ => membank_core::fix::propose_with(bank, &chosen, &opts),
                 };
                 (proposal, Kind::Bank)
@@ -638,9 +638,9 @@ fn keep_translation(bank: &membank_core::bank::Bank, f: &Finding) -> FixProposal
         Err(reason) => FixProposal {
             fixes: Vec::new(),
             remaining: vec![Unfixed {
-                code: f.code,
+                code: f.code(),
                 path: f.path.to_string(),
-                line: f.line,
+                line: f.line(),
                 reason,
             }],
         },
@@ -652,7 +652,7 @@ fn keep_translation(bank: &membank_core::bank::Bank, f: &Finding) -> FixProposal
 /// The note above an article reached from a finding; the Article pane
 /// compares it with each new report to drop it once the finding is gone.
 pub fn jump_banner(f: &Finding) -> String {
-    let text = format!("{} at {}: {}", f.code, f.location(), f.message());
+    let text = format!("{} at {}: {}", f.code(), f.location(), f.message());
     sanitize_for_terminal(&text, false)
 }
 
@@ -674,7 +674,7 @@ const FINDING_INDENT: &str = "      ";
 fn finding_line(f: &Finding, under_file: bool, theme: &Theme, width: usize) -> Line<'static> {
     if under_file {
         let mut spans = vec![Span::raw("        ")];
-        if let Some(l) = f.line {
+        if let Some(l) = f.line() {
             spans.push(Span::styled(format!("line {l}"), theme.link));
             spans.push(Span::raw("  "));
         }
@@ -688,7 +688,7 @@ fn finding_line(f: &Finding, under_file: bool, theme: &Theme, width: usize) -> L
     let path = sanitize_for_terminal(&f.path, false);
     match path.rsplit_once('/').filter(|_| !f.path.is_empty()) {
         Some((folder, name)) => {
-            let name = match f.line {
+            let name = match f.line() {
                 Some(line) => format!("{name}:{line}"),
                 None => name.to_owned(),
             };
@@ -727,7 +727,7 @@ pub fn draw(frame: &mut Frame, area: Rect, pane: &HealthPane, focused: bool, the
         let text = vec![
             Line::styled("─".repeat(usize::from(detail_area.width)), theme.muted),
             Line::from(vec![
-                Span::styled(sanitize_for_terminal(f.code, false), theme.muted),
+                Span::styled(sanitize_for_terminal(f.code(), false), theme.muted),
                 Span::raw("  "),
                 Span::styled(sanitize_for_terminal(&f.location(), false), theme.link),
             ]),
@@ -855,13 +855,13 @@ impl Component for HealthPane {
                 };
                 if f.path.is_empty() {
                     // About the bank as a whole: nothing to open.
-                    let text = format!("{}: {}", f.code, f.message());
+                    let text = format!("{}: {}", f.code(), f.message());
                     cx.info(sanitize_for_terminal(&text, false));
                     return true;
                 }
                 cx.effects.push(Effect::ShowArticle {
                     rel: f.path.to_string(),
-                    line: f.line,
+                    line: f.line(),
                     banner: Some(jump_banner(f)),
                 });
             }
@@ -869,7 +869,7 @@ impl Component for HealthPane {
                 let Some(f) = self.selected_finding().filter(|f| !f.path.is_empty()) else {
                     return false;
                 };
-                let (rel, line) = (f.path.to_string(), f.line);
+                let (rel, line) = (f.path.to_string(), f.line());
                 return cx.edit(Some(rel), line);
             }
             Action::CopyPath => {

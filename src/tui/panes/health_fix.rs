@@ -113,7 +113,7 @@ impl FixReview {
                 let shown = sanitize_for_terminal(&format!("{}  {at} — {reason}", u.code), false);
                 let key = chosen
                     .iter()
-                    .find(|f| f.code == u.code && *f.path == *u.path && f.line == u.line)
+                    .find(|f| f.code() == u.code && *f.path == *u.path && f.line() == u.line)
                     .and_then(Finding::missing_key);
                 if let Some(key) = key {
                     asks.push(Ask {

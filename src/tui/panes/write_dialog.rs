@@ -272,7 +272,7 @@ impl WriteDialog {
                     .health
                     .findings
                     .iter()
-                    .filter(|f| f.code == "dead-link" && *f.path == *rel)
+                    .filter(|f| f.code() == "dead-link" && *f.path == *rel)
                     .cloned()
                     .collect();
                 if dead.is_empty() {

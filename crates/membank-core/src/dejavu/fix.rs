@@ -81,12 +81,12 @@ pub fn propose(project: &Project, findings: &[Finding]) -> FixProposal {
     let mut proposal = FixProposal::default();
     let mut by_path: BTreeMap<&str, Vec<&Finding>> = BTreeMap::new();
     for f in findings {
-        if FIXED_CODES.contains(&f.code) {
+        if FIXED_CODES.contains(&f.code()) {
             by_path.entry(&*f.path).or_default().push(f);
         } else {
             proposal
                 .remaining
-                .push(unfixed(f, no_fix_reason(f.code).to_owned()));
+                .push(unfixed(f, no_fix_reason(f.code()).to_owned()));
         }
     }
     for (path, found) in by_path {
@@ -121,11 +121,11 @@ fn fix_file(
     let mut notes = Vec::new();
     let mut left = Vec::new();
     for f in found {
-        let edited = match f.code {
+        let edited = match f.code() {
             "index-missing-link" => index_link(project, &text, f),
             "supersedes-missing" => newer_side(project, record, &text),
             "supersession-one-sided" | "superseded-without-successor" => {
-                older_side(project, record, &text, f.code)
+                older_side(project, record, &text, f.code())
             }
             "record-missing-field" => missing_field(project, record, &text, f),
             "bad-status" => status_case(&text),
@@ -139,8 +139,8 @@ fn fix_file(
                     notes.push(note);
                 }
                 text = new;
-                if !codes.contains(&f.code) {
-                    codes.push(f.code);
+                if !codes.contains(&f.code()) {
+                    codes.push(f.code());
                 }
             }
             Err(reason) => left.push(unfixed(f, reason)),
@@ -152,7 +152,7 @@ fn fix_file(
     if text.as_bytes() == before {
         // Each finding's change was there already: the file changed since
         // the check, or two findings named one change.
-        let answered = found.iter().filter(|f| codes.contains(&f.code));
+        let answered = found.iter().filter(|f| codes.contains(&f.code()));
         left.extend(answered.map(|f| unfixed(f, "the file already says this; check again".into())));
         return Ok((None, left));
     }

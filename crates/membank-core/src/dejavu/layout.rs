@@ -9,8 +9,8 @@ use super::project::{NotAProject, Project};
 use super::record::RecordKind;
 use super::{AGENTS_PATH, FEEDBACK_PATH, IMPRESSIONS_PATH, paths};
 use crate::memory::{
-    DocId, DocLink, Document, HealthOptions, HealthReport, LayoutSpec, Memory, OpenError,
-    Resolution, detect,
+    Backlinks, DocId, DocLink, Document, HealthOptions, HealthReport, LayoutSpec, Memory,
+    OpenError, Resolution, detect,
 };
 
 pub static LAYOUT: LayoutSpec = LayoutSpec {
@@ -219,8 +219,8 @@ impl Memory for Project {
         }
     }
 
-    fn backlinks(&self, id: DocId) -> &[DocId] {
-        self.doc_backlinks.get(id).map_or(&[], Vec::as_slice)
+    fn backlinks(&self, id: DocId) -> Backlinks<'_> {
+        Backlinks::of(self.doc_backlinks.get(id).map_or(&[], Vec::as_slice))
     }
 
     fn check(&self, _opts: &HealthOptions) -> HealthReport {
@@ -235,13 +235,14 @@ impl Project {
     }
 
     /// For each document, the documents that link or route to it.
-    pub(crate) fn document_backlinks(&self) -> Vec<Vec<DocId>> {
+    pub(crate) fn document_backlinks(&self) -> Vec<Vec<u32>> {
         (0..self.docs.len())
             .map(|id| {
-                let mut from: Vec<DocId> = self
+                let mut from: Vec<u32> = self
                     .references_to(&self.docs[id].0)
                     .iter()
                     .filter_map(|r| self.find(&r.from))
+                    .filter_map(|id| u32::try_from(id).ok())
                     .collect();
                 from.sort_unstable();
                 from.dedup();
@@ -293,7 +294,7 @@ mod tests {
         let routes = m.links(imp);
         assert_eq!(routes.len(), 4);
         assert_eq!(routes[0].line, 1);
-        assert!(m.backlinks(newer).contains(&imp));
+        assert!(m.backlinks(newer).contains(imp));
         assert!(
             m.check(&crate::health::HealthOptions::as_of(jiff::civil::date(
                 2026, 4, 8

@@ -18,7 +18,6 @@ use super::recall::Impressions;
 use super::record::{self, Frontmatter, Link, RecordKind};
 use super::stream::StreamedJsonl;
 use super::{AGENTS_PATH, FEEDBACK_PATH, IMPRESSIONS_PATH, MEMORY_DIR, SUMMARY_PATH};
-use crate::memory::DocId;
 use crate::safe_read::{ReadError, RootReader};
 
 /// Deeper folders than this are not walked (a hostile tree may nest).
@@ -142,7 +141,7 @@ pub struct Project {
     pub backlinks: BTreeMap<String, Vec<Reference>>,
     /// The documents the layout boundary lists, in display order.
     pub(crate) docs: Vec<(String, DocSource)>,
-    pub(crate) doc_backlinks: Vec<Vec<DocId>>,
+    pub(crate) doc_backlinks: Vec<Vec<u32>>,
     /// Each impression line's `record_path`, by index in
     /// `impressions.lines`: read once at load, as lines are not kept parsed.
     routes: Vec<Option<Arc<str>>>,

@@ -126,7 +126,7 @@ fn load_parts(
     walk.skill_dirs.sort();
     crate::shared_sort::sort_by(&mut walk.system_dirs, |a, b| a.0.cmp(&b.0));
     crate::shared_sort::sort_by(&mut walk.problems, |a, b| {
-        (&a.path, a.line).cmp(&(&b.path, b.line))
+        (&a.path, a.line()).cmp(&(&b.path, b.line()))
     });
     let mut loaded = MemoryRoot {
         root,
@@ -329,14 +329,13 @@ pub(crate) fn read_file(
     let decoded = match crate::text::decode(&bytes) {
         Ok(d) => d,
         Err(e) => {
-            let mut f = problem(
+            problems.push(Finding::new(
                 "everos-not-utf8",
                 Severity::Error,
                 &file.rel_path,
+                Some(e.line),
                 e.to_string(),
-            );
-            f.line = Some(e.line);
-            problems.push(f);
+            ));
             return (file, problems);
         }
     };
@@ -465,7 +464,7 @@ pub(crate) mod tests {
             .unwrap();
         let loaded = load(root.path()).unwrap();
         let found = &loaded.problems[0];
-        assert_eq!(found.code, "everos-link");
+        assert_eq!(found.code(), "everos-link");
         assert!(
             found.message().contains("outside the memory root;"),
             "{}",

@@ -9,8 +9,8 @@ use super::frontmatter::Head;
 use super::paths::{FileKind, OwnerKind, Place};
 use super::{MemFile, MemoryRoot};
 use crate::memory::{
-    DocId, DocLink, Document, HealthOptions, HealthReport, LayoutSpec, Memory, OpenError,
-    SearchUnit, detect,
+    Backlinks, DocId, DocLink, Document, HealthOptions, HealthReport, LayoutSpec, Memory,
+    OpenError, SearchUnit, detect,
 };
 
 pub static LAYOUT: LayoutSpec = LayoutSpec {
@@ -216,8 +216,8 @@ impl Memory for MemoryRoot {
         Vec::new()
     }
 
-    fn backlinks(&self, _id: DocId) -> &[DocId] {
-        &[]
+    fn backlinks(&self, _id: DocId) -> Backlinks<'_> {
+        Backlinks::default()
     }
 
     fn check(&self, _opts: &HealthOptions) -> HealthReport {

@@ -149,7 +149,7 @@ impl Walked {
             });
         }
         crate::shared_sort::sort_by(&mut problems, |a, b| {
-            (&a.path, a.line).cmp(&(&b.path, b.line))
+            (&a.path, a.line()).cmp(&(&b.path, b.line()))
         });
         problems
     }

@@ -238,21 +238,21 @@ pub fn propose_with(bank: &Bank, findings: &[Finding], opts: &Options) -> FixPro
     let mut proposal = FixProposal::default();
     let names = findings
         .iter()
-        .any(|f| f.code == "dead-link")
+        .any(|f| f.code() == "dead-link")
         .then(|| retarget::article_names(bank));
     let mut by_path: BTreeMap<&str, Vec<&Finding>> = BTreeMap::new();
     for f in findings {
-        match f.code {
+        match f.code() {
             "missing-folder" => proposal.fixes.push(FileFix {
                 path: f.path.to_string(),
-                codes: vec![f.code],
+                codes: vec![f.code()],
                 notes: vec![format!("create the folder {}", f.path)],
                 action: Action::CreateFolder,
             }),
             "tmp-leftover" => match read(bank, &f.path) {
                 Ok(before) => proposal.fixes.push(FileFix {
                     path: f.path.to_string(),
-                    codes: vec![f.code],
+                    codes: vec![f.code()],
                     notes: vec!["delete the leftover of an interrupted save".into()],
                     action: Action::Delete { before },
                 }),
@@ -268,7 +268,7 @@ pub fn propose_with(bank: &Bank, findings: &[Finding], opts: &Options) -> FixPro
             },
             "stale" if opts.checked_today.is_none() => proposal
                 .remaining
-                .push(unfixed(f, no_fix_reason(f.code).to_owned())),
+                .push(unfixed(f, no_fix_reason(f.code()).to_owned())),
             "dead-link"
                 if let (Some(today), Some(names)) = (opts.create_missing, &names)
                     && let Some((folder, name)) = retarget::missing_article(bank, f, names) =>
@@ -311,7 +311,7 @@ fn create_missing(
                 }
                 return;
             }
-            fix.codes = vec![f.code];
+            fix.codes = vec![f.code()];
             fix.notes = vec![
                 "create the article the link names, with its folder's keys".into(),
                 linked_from,
@@ -324,9 +324,9 @@ fn create_missing(
 
 pub(crate) fn unfixed(f: &Finding, reason: String) -> Unfixed {
     Unfixed {
-        code: f.code,
+        code: f.code(),
         path: f.path.to_string(),
-        line: f.line,
+        line: f.line(),
         reason,
     }
 }
@@ -356,7 +356,7 @@ fn fix_file(
     if path.starts_with("06_TEMPLATES/") {
         return Err("membank never changes the prompt templates".into());
     }
-    let has = |code: &str| found.iter().any(|f| f.code == code);
+    let has = |code: &str| found.iter().any(|f| f.code() == code);
     let before = read(bank, path)?;
     let mut notes = Vec::new();
     let mut codes = Vec::new();
@@ -383,15 +383,15 @@ fn fix_file(
     let mut retargeted_lines = Vec::new();
     for f in in_order {
         // One pass over a line retargets every dead link on it.
-        if f.code == "dead-link"
-            && let Some((_, outcome)) = retargeted_lines.iter().find(|(l, _)| Some(*l) == f.line)
+        if f.code() == "dead-link"
+            && let Some((_, outcome)) = retargeted_lines.iter().find(|(l, _)| Some(*l) == f.line())
         {
             if let Err(reason) = outcome {
                 left.push(unfixed(f, String::clone(reason)));
             }
             continue;
         }
-        let edited = match f.code {
+        let edited = match f.code() {
             "bad-date" => value_fix(&text, f, &["last_updated", "compiled_date"], |v| {
                 edit::padded_date(v)
             }),
@@ -407,7 +407,7 @@ fn fix_file(
             "dead-link" => match edits.names {
                 Some(names) => {
                     let edited = retarget::retarget(&text, f, bank, path, names);
-                    if let Some(line) = f.line {
+                    if let Some(line) = f.line() {
                         retargeted_lines
                             .push((line, edited.as_ref().map(|_| ()).map_err(String::clone)));
                     }
@@ -425,19 +425,19 @@ fn fix_file(
                     notes.push(note);
                 }
                 text = new;
-                codes.push(f.code);
+                codes.push(f.code());
             }
             Err(reason) => left.push(unfixed(f, reason)),
         }
     }
     let article = bank.find(path).map(|id| bank.article(id));
-    if let Some(f) = found.iter().find(|f| f.code == "fenced-frontmatter") {
+    if let Some(f) = found.iter().find(|f| f.code() == "fenced-frontmatter") {
         match fence_lines(&text, article) {
             Ok(lines) => {
                 text = edit::remove_lines(&text, &lines);
                 let shown: Vec<String> = lines.iter().map(usize::to_string).collect();
                 notes.push(format!("remove the fence lines {}", shown.join(" and ")));
-                codes.push(f.code);
+                codes.push(f.code());
             }
             Err(reason) => left.push(unfixed(f, reason)),
         }
@@ -521,7 +521,7 @@ fn value_fix(
     keys: &[&str],
     fix: impl Fn(&str) -> Result<String, String>,
 ) -> Result<(String, String), String> {
-    let line = f.line.ok_or("the finding names no line")?;
+    let line = f.line().ok_or("the finding names no line")?;
     let (new, old, value) = edit::replace_value(text, line, keys, fix)?;
     Ok((new, format!("line {line}: “{old}” becomes “{value}”")))
 }
@@ -529,7 +529,7 @@ fn value_fix(
 /// The language codes on the finding's line, and on the list items below
 /// a key with no value of its own.
 fn language_fix(text: &str, f: &Finding) -> Result<(String, String), String> {
-    let line = f.line.ok_or("the finding names no line")?;
+    let line = f.line().ok_or("the finding names no line")?;
     let fix = |v: &str| edit::language_codes(v, fixed_language_tag, is_plausible_language_tag);
     let (mut text, old, value) = edit::replace_value(text, line, &LANGUAGE_KEYS, fix)?;
     let mut changes = vec![format!("“{old}” becomes “{value}”")];
@@ -556,7 +556,7 @@ fn language_fix(text: &str, f: &Finding) -> Result<(String, String), String> {
 /// The unquoted `[[link]]` of the finding's key quoted, on the key's line
 /// or, when the key has no value of its own, on the list items below it.
 fn unquoted_link_fix(text: &str, f: &Finding) -> Result<(String, String), String> {
-    let line = f.line.ok_or("the finding names no line")?;
+    let line = f.line().ok_or("the finding names no line")?;
     let key_line = edit::line_text(text, line).unwrap_or_default();
     let key = edit::key_value(key_line)
         .map(|kv| kv.key.to_owned())
@@ -688,7 +688,7 @@ fn ambiguous_link_fix(
     bank: &Bank,
     path: &str,
 ) -> Result<(String, String), String> {
-    let line = f.line.ok_or("the finding names no line")?;
+    let line = f.line().ok_or("the finding names no line")?;
     let a = bank
         .find(path)
         .map(|id| bank.article(id))
@@ -750,9 +750,9 @@ fn replace_line(text: &str, line: usize, new: &str) -> String {
 /// The lines of the fence around the article, checked to be fences.
 fn fence_lines(text: &str, article: Option<&Article>) -> Result<Vec<usize>, String> {
     let a = article.ok_or("the article was not loaded")?;
-    let open = a.encoding.line_shift;
+    let open = a.encoding.line_shift();
     let mut lines = vec![open];
-    lines.extend(a.encoding.fence_close_line);
+    lines.extend(a.encoding.fence_close_line());
     for &line in &lines {
         let l = edit::line_text(text, line).unwrap_or_default().trim_start();
         if !(l.starts_with("```") || l.starts_with("~~~")) {

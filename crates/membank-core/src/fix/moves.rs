@@ -24,7 +24,7 @@ pub(super) fn template(bank: &Bank, f: &Finding) -> Result<FileFix, String> {
     let before = read(bank, &f.path)?;
     Ok(FileFix {
         path: f.path.to_string(),
-        codes: vec![f.code],
+        codes: vec![f.code()],
         notes: vec![format!("rename to {to}")],
         action: Action::Move {
             to,
@@ -41,13 +41,11 @@ pub(super) fn archive(bank: &Bank, f: &Finding) -> Result<FileFix, String> {
         .find(&f.path)
         .map(|id| bank.article(id))
         .ok_or("the note was not loaded")?;
-    let compiled_to = match &a.frontmatter {
-        crate::article::FrontmatterState::Parsed(range) => {
-            crate::frontmatter::parse_yaml(&a.text[range.clone()], 1)
-                .map(|map| crate::frontmatter::strings(&map, "compiled_to"))
-                .unwrap_or_default()
-        }
-        _ => Vec::new(),
+    let compiled_to = match a.yaml() {
+        Some(yaml) => crate::frontmatter::parse_yaml(yaml, 1)
+            .map(|map| crate::frontmatter::strings(&map, "compiled_to"))
+            .unwrap_or_default(),
+        None => Vec::new(),
     };
     if compiled_to.is_empty() {
         return Err(
@@ -75,7 +73,7 @@ pub(super) fn archive(bank: &Bank, f: &Finding) -> Result<FileFix, String> {
     let before = read(bank, &f.path)?;
     Ok(FileFix {
         path: f.path.to_string(),
-        codes: vec![f.code],
+        codes: vec![f.code()],
         notes: vec![format!(
             "move to {to}: every article compiled_to lists exists"
         )],

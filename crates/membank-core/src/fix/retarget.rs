@@ -24,7 +24,7 @@ pub(super) fn retarget(
     path: &str,
     names: &NearMisses,
 ) -> Result<(String, String), String> {
-    let line = f.line.ok_or("the finding names no line")?;
+    let line = f.line().ok_or("the finding names no line")?;
     let a = bank
         .find(path)
         .map(|id| bank.article(id))
@@ -113,7 +113,7 @@ pub(super) fn missing_article(
     names: &NearMisses,
 ) -> Option<(crate::layout::Folder, String)> {
     use crate::layout::Folder;
-    let line = f.line?;
+    let line = f.line()?;
     let a = bank.article(bank.find(&f.path)?);
     let mut dead = a.links.iter().filter(|l| {
         l.line == line

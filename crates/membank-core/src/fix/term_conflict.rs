@@ -17,8 +17,8 @@ fn term(a: &Article) -> Option<(String, String, String, &str)> {
     }
     let m = &a.meta;
     let (Some(src), Some(target), Some(sl), Some(tl)) = (
-        &m.term_source,
-        &m.term_target,
+        m.term_source(),
+        m.term_target(),
         &m.source_lang,
         &m.target_lang,
     ) else {
@@ -84,7 +84,7 @@ fn reject(bank: &Bank, a: &Article, kept: &str) -> Result<FileFix, String> {
     }
     after.extend_from_slice(new.as_bytes());
     check_result(path, &after, Some(a)).map_err(|e| format!("{path}: {e}"))?;
-    let theirs = a.meta.term_target.as_deref().unwrap_or("").trim();
+    let theirs = a.meta.term_target().unwrap_or("").trim();
     Ok(FileFix {
         path: path.to_owned(),
         codes: vec!["term-conflict"],

@@ -24,7 +24,7 @@ fn findings(root: &Path, codes: &[&str]) -> Vec<Finding> {
     health::check(&bank, &HealthOptions::as_of(today))
         .findings
         .into_iter()
-        .filter(|f| codes.contains(&f.code))
+        .filter(|f| codes.contains(&f.code()))
         .collect()
 }
 

@@ -32,8 +32,8 @@ pub(super) fn encoding_findings(a: &Article, out: &mut Vec<Finding>) {
         ));
     }
     if a.encoding.fenced && a.frontmatter != FrontmatterState::Missing {
-        let open = a.encoding.line_shift;
-        let fix = match a.encoding.fence_close_line {
+        let open = a.encoding.line_shift();
+        let fix = match a.encoding.fence_close_line() {
             Some(close) => format!(
                 " Delete the opening fence on line {open} and the closing fence on line {close}."
             ),

@@ -6,7 +6,7 @@ use std::borrow::Cow;
 use std::cell::RefCell;
 use std::cmp::Ordering;
 use std::fmt;
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock, RwLock};
 
 use jiff::civil::Date;
 use serde::Serialize;
@@ -19,14 +19,17 @@ use crate::layout::Folder;
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone)]
 pub struct Finding {
-    pub code: &'static str,
+    /// See [`Finding::code`].
+    #[cfg_attr(feature = "schema", schemars(with = "String"))]
+    code: Code,
     pub severity: Severity,
     /// Relative to the bank root, `/`-separated; empty for the bank itself.
     /// An article's findings share one copy.
     #[cfg_attr(feature = "schema", schemars(with = "String"))]
     pub path: Arc<str>,
-    /// 1-based line in the file as it is on disk.
-    pub line: Option<usize>,
+    /// See [`Finding::line`].
+    #[cfg_attr(feature = "schema", schemars(with = "Option<usize>"))]
+    line: Line,
     /// What is wrong, why it matters and what to do; see [`Finding::message`].
     #[cfg_attr(feature = "schema", schemars(with = "String"))]
     message: Message,
@@ -102,12 +105,22 @@ impl Finding {
         message: Message,
     ) -> Finding {
         Finding {
-            code,
+            code: Code::of(code),
             severity,
             path: shared_path(path),
-            line,
+            line: Line::of(line),
             message,
         }
+    }
+
+    /// The finding's stable kebab-case code, e.g. `dead-link`.
+    pub fn code(&self) -> &'static str {
+        self.code.name()
+    }
+
+    /// The 1-based line in the file as it is on disk, if the finding has one.
+    pub fn line(&self) -> Option<usize> {
+        self.line.get()
     }
 
     /// The key a `missing-key` finding asks for.
@@ -165,7 +178,7 @@ impl Finding {
 
     /// `path:line`, `path`, or `(bank)` for findings about the whole bank.
     pub fn location(&self) -> String {
-        match (self.path.is_empty(), self.line) {
+        match (self.path.is_empty(), self.line()) {
             (true, _) => "(bank)".to_owned(),
             (false, Some(line)) => format!("{}:{line}", self.path),
             (false, None) => self.path.to_string(),
@@ -187,7 +200,14 @@ impl Finding {
                     self.path.cmp(&other.path)
                 }
             })
-            .then_with(|| (self.line, self.code).cmp(&(other.line, other.code)))
+            .then_with(|| self.line().cmp(&other.line()))
+            .then_with(|| {
+                if self.code == other.code {
+                    Ordering::Equal
+                } else {
+                    self.code().cmp(other.code())
+                }
+            })
             .then_with(|| self.cmp_message(other))
     }
 
@@ -204,6 +224,90 @@ impl Finding {
             }
             _ => self.message().cmp(&other.message()),
         }
+    }
+}
+
+/// A finding's code as its number among the codes known so far: two bytes
+/// where the text's address and length take sixteen, in every one of a
+/// large bank's hundreds of thousands of findings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Code(u16);
+
+/// The codes the checks emit, numbered once; any other code (a check's
+/// code missing from its table) is numbered the first time it is seen.
+struct Codes {
+    known: Vec<&'static str>,
+    numbers: rustc_hash::FxHashMap<&'static str, u16>,
+    /// Numbered after the known ones.
+    others: RwLock<Vec<&'static str>>,
+}
+
+static CODES: LazyLock<Codes> = LazyLock::new(|| {
+    let known: Vec<&'static str> = super::CODES
+        .iter()
+        .chain(crate::dejavu::checks::CODES)
+        .chain(crate::everos::check::CODES)
+        .map(|&(code, _)| code)
+        .collect();
+    let mut numbers = rustc_hash::FxHashMap::default();
+    for (number, &code) in known.iter().enumerate() {
+        numbers.entry(code).or_insert(number as u16);
+    }
+    Codes {
+        known,
+        numbers,
+        others: RwLock::new(Vec::new()),
+    }
+});
+
+impl Code {
+    fn of(code: &'static str) -> Code {
+        let codes = &*CODES;
+        if let Some(&number) = codes.numbers.get(code) {
+            return Code(number);
+        }
+        // Not in the tables: rare, so a lock is fine here.
+        let mut others = codes.others.write().unwrap_or_else(|e| e.into_inner());
+        let at = match others.iter().position(|&name| name == code) {
+            Some(at) => at,
+            None => {
+                others.push(code);
+                others.len() - 1
+            }
+        };
+        // Past 65,535 codes (never, in practice) the last number stands
+        // for the rest rather than failing.
+        Code(u16::try_from(codes.known.len() + at).unwrap_or(u16::MAX))
+    }
+
+    fn name(self) -> &'static str {
+        let codes = &*CODES;
+        let number = usize::from(self.0);
+        if let Some(&name) = codes.known.get(number) {
+            return name;
+        }
+        let others = codes.others.read().unwrap_or_else(|e| e.into_inner());
+        others[(number - codes.known.len()).min(others.len() - 1)]
+    }
+}
+
+/// A 1-based line in four bytes; [`Line::NONE`] when the finding has none.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Line(u32);
+
+impl Line {
+    const NONE: Line = Line(u32::MAX);
+
+    fn of(line: Option<usize>) -> Line {
+        // A line past four billion cannot be in a file of bounded size;
+        // it is kept as the largest number there is room for.
+        line.map_or(Line::NONE, |n| {
+            Line(u32::try_from(n).unwrap_or(u32::MAX - 1).min(u32::MAX - 1))
+        })
+    }
+
+    fn get(self) -> Option<usize> {
+        (self != Line::NONE).then_some(self.0 as usize)
     }
 }
 
@@ -249,10 +353,10 @@ impl Eq for Finding {}
 impl fmt::Debug for Finding {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Finding")
-            .field("code", &self.code)
+            .field("code", &self.code())
             .field("severity", &self.severity)
             .field("path", &self.path)
-            .field("line", &self.line)
+            .field("line", &self.line())
             .field("message", &self.message())
             .finish()
     }
@@ -261,10 +365,10 @@ impl fmt::Debug for Finding {
 impl Serialize for Finding {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut s = serializer.serialize_struct("Finding", 5)?;
-        s.serialize_field("code", self.code)?;
+        s.serialize_field("code", self.code())?;
         s.serialize_field("severity", &self.severity)?;
         s.serialize_field("path", &*self.path)?;
-        s.serialize_field("line", &self.line)?;
+        s.serialize_field("line", &self.line())?;
         s.serialize_field("message", &self.message())?;
         s.end()
     }

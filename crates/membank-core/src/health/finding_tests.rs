@@ -22,7 +22,7 @@ fn report(root: &Path) -> Vec<Finding> {
 fn messages<'a>(findings: &'a [Finding], path: &str, code: &str) -> Vec<Cow<'a, str>> {
     findings
         .iter()
-        .filter(|f| *f.path == *path && f.code == code)
+        .filter(|f| *f.path == *path && f.code() == code)
         .map(Finding::message)
         .collect()
 }
@@ -141,7 +141,7 @@ fn equality_and_order_go_by_the_words() {
         )
     };
     let as_text =
-        |f: &Finding| Finding::new(f.code, f.severity, f.path.clone(), f.line, f.message());
+        |f: &Finding| Finding::new(f.code(), f.severity, f.path.clone(), f.line(), f.message());
     let status = missing("status");
     assert_eq!(status, as_text(&status));
     assert_ne!(status, missing("term_source"));
@@ -180,7 +180,7 @@ fn a_message_written_for_the_terminal_is_the_message_sanitised() {
         "---\nclient:\nlanguages: [[Elsewhere]]\nlast_updated: 2020-01-02\n---\n# Acme\n",
     );
     let found = report(r);
-    let codes: std::collections::BTreeSet<&str> = found.iter().map(|f| f.code).collect();
+    let codes: std::collections::BTreeSet<&str> = found.iter().map(|f| f.code()).collect();
     for code in [
         "orphan",
         "dead-link",
@@ -193,7 +193,7 @@ fn a_message_written_for_the_terminal_is_the_message_sanitised() {
     let hostile = |code: &str, c: char| {
         found
             .iter()
-            .any(|f| f.code == code && f.message().contains(c))
+            .any(|f| f.code() == code && f.message().contains(c))
     };
     assert!(hostile("orphan", '\u{1b}') && hostile("dead-link", '\u{7}'));
     for f in &found {
@@ -242,4 +242,44 @@ fn missing_keys_order_as_their_messages_do() {
             }
         }
     }
+}
+
+/// A large bank holds hundreds of thousands of findings until they are
+/// sorted, and the interface keeps them all: each stays small.
+#[test]
+fn a_finding_takes_at_most_48_bytes() {
+    assert!(size_of::<Finding>() <= 48, "{} bytes", size_of::<Finding>());
+}
+
+/// Codes are kept as numbers, but read, compared and written as their
+/// words, also codes no table lists, numbered in the order first seen.
+#[test]
+fn codes_and_lines_read_back_as_given() {
+    let at = |code, line| Finding::new(code, Severity::Warning, "a.md", line, "m");
+    let later = at("zz-not-listed", Some(7));
+    let earlier = at("aa-not-listed", Some(7));
+    assert_eq!(later.code(), "zz-not-listed");
+    assert_eq!(earlier.code(), "aa-not-listed");
+    assert_eq!(at("dead-link", None).code(), "dead-link");
+    assert_eq!(at("everos-not-utf8", None).code(), "everos-not-utf8");
+    assert_eq!(
+        earlier.report_order(&later),
+        Ordering::Less,
+        "by the words, not the numbers"
+    );
+    assert_eq!(
+        at("orphan", None).report_order(&at("bom", None)),
+        Ordering::Greater
+    );
+    for line in [None, Some(0), Some(1), Some(4_000_000)] {
+        assert_eq!(at("bom", line).line(), line);
+    }
+    assert_eq!(
+        at("bom", None).report_order(&at("bom", Some(1))),
+        Ordering::Less
+    );
+    assert_eq!(
+        serde_json::to_value(at("zz-not-listed", Some(3))).unwrap()["line"],
+        serde_json::json!(3)
+    );
 }

@@ -30,7 +30,7 @@ pub(super) fn frontmatter_findings(a: &Article, out: &mut Vec<Finding>) {
                     "missing-frontmatter",
                     Severity::Error,
                     &a.rel_path,
-                    Some(1 + a.encoding.line_shift),
+                    Some(1 + a.encoding.line_shift()),
                     format!(
                         "The article does not start with a frontmatter block (a line “---”, \
                          the keys, and another “---”). Every article in {} needs one.{invisible} \
@@ -44,7 +44,7 @@ pub(super) fn frontmatter_findings(a: &Article, out: &mut Vec<Finding>) {
             "unparsable-frontmatter",
             severity,
             &a.rel_path,
-            Some(1 + a.encoding.line_shift),
+            Some(1 + a.encoding.line_shift()),
             format!(
                 "The frontmatter opens with “---” but never closes, so none of its keys can be \
                  read.{invisible} Add a line “---” after the last key."
@@ -171,7 +171,7 @@ pub(super) fn write_missing_key_message(out: &mut String, key: &str, empty: bool
 }
 
 pub(super) fn value_findings(a: &Article, out: &mut Vec<Finding>) {
-    for (key, link) in &a.meta.unquoted_links {
+    for (key, link) in a.meta.unquoted_links() {
         out.push(finding(
             "unquoted-link",
             Severity::Warning,

@@ -88,7 +88,7 @@ pub fn recheck(
         .iter()
         .map(|&(_, id)| after.article(id).rel_path.as_str())
         .collect();
-    let keep = |f: &Finding| match f.code {
+    let keep = |f: &Finding| match f.code() {
         FILE_NAMES => same_files,
         TERM_CONFLICT => !changed.contains(&*f.path) && !in_changed_terms.contains(&*f.path),
         code if BANK_WIDE.contains(&code) => false,

@@ -239,7 +239,7 @@ fn dead_links(report: &HealthReport) -> Vec<String> {
     report
         .findings
         .iter()
-        .filter(|f| f.code == "dead-link")
+        .filter(|f| f.code() == "dead-link")
         .map(|f| f.message().into_owned())
         .collect()
 }

@@ -166,7 +166,7 @@ impl HealthReport {
                 Severity::Warning => counts.warning += 1,
                 Severity::Info => counts.info += 1,
             }
-            *by_code.entry(f.code).or_insert(0) += 1;
+            *by_code.entry(f.code()).or_insert(0) += 1;
         }
         HealthReport {
             findings,

@@ -123,7 +123,7 @@ impl Kept {
                 source: source.into(),
                 source_lang: source_lang.into(),
                 target_lang: target_lang.into(),
-                target: a.meta.term_target.as_deref().unwrap_or("").trim().into(),
+                target: a.meta.term_target().unwrap_or("").trim().into(),
                 clients: (*a.meta.clients).into(),
                 target_line: key_line(&a, "term_target"),
             })

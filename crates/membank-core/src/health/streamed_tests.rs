@@ -229,7 +229,7 @@ fn the_streamed_check_reports_what_the_loaded_check_reports() {
             assert!(bank.articles().is_empty(), "{case}");
             assert_eq!(bank.other_files, loaded.other_files, "{case}");
             assert_eq!(bank.problems, loaded.problems, "{case}");
-            codes_seen.extend(whole.findings.iter().map(|f| f.code));
+            codes_seen.extend(whole.findings.iter().map(|f| f.code()));
         }
     }
     // A file over the size cap would take megabytes to write.
@@ -266,8 +266,8 @@ fn the_streamed_check_keeps_finding_credentials_in_bodies() {
     let secrets: Vec<_> = report
         .findings
         .iter()
-        .filter(|f| f.code == "secret" && &*f.path == "04_STYLE/Deploy.md")
-        .map(|f| f.line)
+        .filter(|f| f.code() == "secret" && &*f.path == "04_STYLE/Deploy.md")
+        .map(|f| f.line())
         .collect();
     assert_eq!(secrets, vec![Some(6)]);
 }
@@ -290,7 +290,7 @@ fn an_articles_findings_share_one_copy_of_its_path() {
         .iter()
         .filter(|f| &*f.path == lone)
         .collect();
-    let codes: std::collections::BTreeSet<&str> = of_lone.iter().map(|f| f.code).collect();
+    let codes: std::collections::BTreeSet<&str> = of_lone.iter().map(|f| f.code()).collect();
     for code in ["orphan", "dead-link", "missing-key"] {
         assert!(codes.contains(code), "{code} not among {codes:?}");
     }

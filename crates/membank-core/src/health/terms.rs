@@ -21,8 +21,8 @@ pub(super) fn term_of(a: &Article) -> Option<(&str, &str, &str)> {
         return None;
     }
     let (Some(src), Some(_), Some(sl), Some(tl)) = (
-        &a.meta.term_source,
-        &a.meta.term_target,
+        a.meta.term_source(),
+        a.meta.term_target(),
         &a.meta.source_lang,
         &a.meta.target_lang,
     ) else {
@@ -94,12 +94,7 @@ impl Terms for Bank {
     }
 
     fn target(&self, id: ArticleId) -> &str {
-        self.article(id)
-            .meta
-            .term_target
-            .as_deref()
-            .unwrap_or("")
-            .trim()
+        self.article(id).meta.term_target().unwrap_or("").trim()
     }
 
     fn clients(&self, id: ArticleId) -> &[KeyedValue] {

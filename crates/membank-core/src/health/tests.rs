@@ -62,12 +62,12 @@ fn codes_for<'a>(r: &'a HealthReport, path: &str) -> Vec<&'a str> {
     r.findings
         .iter()
         .filter(|f| *f.path == *path)
-        .map(|f| f.code)
+        .map(|f| f.code())
         .collect()
 }
 
 fn only<'a>(r: &'a HealthReport, code: &str) -> Vec<&'a Finding> {
-    r.findings.iter().filter(|f| f.code == code).collect()
+    r.findings.iter().filter(|f| f.code() == code).collect()
 }
 
 #[test]
@@ -96,9 +96,9 @@ fn unparsable_frontmatter_gives_the_yaml_line() {
     assert_eq!(f.len(), 2);
     assert_eq!(&*f[0].path, "03_DOMAINS/Broken.md");
     assert_eq!(f[0].severity, Severity::Error);
-    assert!(f[0].line.unwrap() >= 4, "{:?}", f[0]);
+    assert!(f[0].line().unwrap() >= 4, "{:?}", f[0]);
     assert_eq!(&*f[1].path, "03_DOMAINS/Open.md");
-    assert_eq!(f[1].line, Some(1));
+    assert_eq!(f[1].line(), Some(1));
     assert!(r.has_errors());
 }
 
@@ -129,7 +129,7 @@ fn fenced_frontmatter_is_a_warning_with_the_fence_line() {
     let f = only(&r, "fenced-frontmatter");
     assert_eq!(f.len(), 1, "{f:?}");
     assert_eq!(&*f[0].path, "03_DOMAINS/Fenced.md");
-    assert_eq!(f[0].line, Some(2));
+    assert_eq!(f[0].line(), Some(2));
     assert_eq!(f[0].severity, Severity::Warning);
     assert!(
         codes_for(&r, "03_DOMAINS/Fenced.md")
@@ -155,7 +155,7 @@ fn bom_is_reported_but_crlf_is_not() {
     let bom = only(&r, "bom");
     assert_eq!(bom.len(), 1);
     assert_eq!(&*bom[0].path, "03_DOMAINS/Bom.md");
-    assert_eq!(bom[0].line, Some(1));
+    assert_eq!(bom[0].line(), Some(1));
     assert_eq!(codes_for(&r, "03_DOMAINS/Crlf.md"), vec!["orphan"]);
 }
 
@@ -171,7 +171,7 @@ fn not_utf8_names_the_line() {
     let f = only(&r, "not-utf8");
     assert_eq!(f.len(), 1);
     assert_eq!(&*f[0].path, "03_DOMAINS/Latin.md");
-    assert_eq!(f[0].line, Some(2));
+    assert_eq!(f[0].line(), Some(2));
     assert_eq!(f[0].severity, Severity::Error);
 }
 
@@ -196,7 +196,7 @@ fn missing_keys_per_folder() {
                 .into_iter()
                 .find(|k| f.message().contains(&format!("key {k} ")))
                 .unwrap();
-            (key, f.severity, f.line, f.path.ends_with("thin.md"))
+            (key, f.severity, f.line(), f.path.ends_with("thin.md"))
         })
         .collect();
     got.sort_by_key(|g| g.0);
@@ -240,7 +240,7 @@ fn bad_dates() {
     );
     let r = run(&d);
     let f = only(&r, "bad-date");
-    let at: Vec<(&str, Option<usize>)> = f.iter().map(|f| (&*f.path, f.line)).collect();
+    let at: Vec<(&str, Option<usize>)> = f.iter().map(|f| (&*f.path, f.line())).collect();
     assert_eq!(
         at,
         vec![
@@ -268,7 +268,7 @@ fn bad_status() {
     let paths: Vec<&str> = f.iter().map(|f| &*f.path).collect();
     assert_eq!(paths, vec!["02_TERMINOLOGY/a.md", "02_TERMINOLOGY/b.md"]);
     assert!(f[0].message().contains("Write it as “approved”"));
-    assert_eq!(f[0].line, Some(6));
+    assert_eq!(f[0].line(), Some(6));
 }
 
 #[test]
@@ -321,7 +321,7 @@ fn bad_language_codes_are_reported_with_a_hint() {
     let r = run(&d);
     let f = only(&r, "bad-language-code");
     assert_eq!(f.len(), 1, "{f:?}");
-    assert_eq!(f[0].line, Some(3));
+    assert_eq!(f[0].line(), Some(3));
     assert!(
         f[0].message().contains("“English”, “nl_BE”"),
         "{}",
@@ -413,13 +413,13 @@ fn dead_and_ambiguous_links() {
     let dead = only(&r, "dead-link");
     assert_eq!(dead.len(), 1);
     assert_eq!(
-        (&*dead[0].path, dead[0].line),
+        (&*dead[0].path, dead[0].line()),
         ("04_STYLE/Links.md", Some(8))
     );
     assert!(dead[0].message().contains("forward reference"));
     let amb = only(&r, "ambiguous-link");
     assert_eq!(amb.len(), 1);
-    assert_eq!(amb[0].line, Some(9));
+    assert_eq!(amb[0].line(), Some(9));
     assert!(amb[0].message().contains("03_DOMAINS/Twin.md"));
     assert!(amb[0].message().contains("04_STYLE/twin.md"));
 }
@@ -494,7 +494,7 @@ fn term_conflicts_need_two_approved_terms_for_the_same_pair() {
         f[1].message().contains("02_TERMINOLOGY/a.md")
             && f[1].message().contains("02_TERMINOLOGY/e.md")
     );
-    assert_eq!(f[0].line, Some(3));
+    assert_eq!(f[0].line(), Some(3));
 }
 
 #[test]
@@ -569,7 +569,7 @@ fn inbox_states() {
     let f = only(&r, "compiled-not-archived");
     assert_eq!(f.len(), 1);
     assert_eq!(&*f[0].path, "00_INBOX/half-done.md");
-    assert_eq!(f[0].line, Some(2));
+    assert_eq!(f[0].line(), Some(2));
     // Archived files are neither pending nor misplaced.
     assert!(codes_for(&r, "00_INBOX/_archive/note.md").is_empty());
 }
@@ -591,7 +591,7 @@ fn stale_articles() {
     let r = check(&bank, &opts());
     let f = only(&r, "stale");
     assert_eq!(f.len(), 1);
-    assert_eq!((&*f[0].path, f[0].line), ("03_DOMAINS/Old.md", Some(4)));
+    assert_eq!((&*f[0].path, f[0].line()), ("03_DOMAINS/Old.md", Some(4)));
     let off = check(
         &bank,
         &HealthOptions {
@@ -630,7 +630,7 @@ fn leftovers_and_other_files() {
     write(d.path(), "06_TEMPLATES/old/lint.md", b"x");
     write(d.path(), "06_TEMPLATES/translate_with_kb.md", b"x");
     let r = run(&d);
-    let got: Vec<(&str, &str)> = r.findings.iter().map(|f| (f.code, &*f.path)).collect();
+    let got: Vec<(&str, &str)> = r.findings.iter().map(|f| (f.code(), &*f.path)).collect();
     assert_eq!(
         got,
         vec![
@@ -655,7 +655,7 @@ fn folders() {
     let got: Vec<(&str, Severity, &str)> = r
         .findings
         .iter()
-        .map(|f| (f.code, f.severity, &*f.path))
+        .map(|f| (f.code(), f.severity, &*f.path))
         .collect();
     assert_eq!(
         got,
@@ -679,7 +679,7 @@ fn symlinked_folders_are_reported_not_followed() {
     let got: Vec<(&str, Severity, &str)> = r
         .findings
         .iter()
-        .map(|f| (f.code, f.severity, &*f.path))
+        .map(|f| (f.code(), f.severity, &*f.path))
         .collect();
     assert_eq!(
         got,
@@ -700,7 +700,7 @@ fn findings_are_sorted_and_repeatable() {
     let keys: Vec<_> = a
         .findings
         .iter()
-        .map(|f| (f.severity, f.path.clone(), f.line, f.code))
+        .map(|f| (f.severity, f.path.clone(), f.line(), f.code()))
         .collect();
     let mut sorted = keys.clone();
     sorted.sort();
@@ -770,7 +770,7 @@ fn links_obsidian_resolves_are_not_dead() {
     let r = run(&d);
     let dead: Vec<(&str, Option<usize>)> = only(&r, "dead-link")
         .iter()
-        .map(|f| (&*f.path, f.line))
+        .map(|f| (&*f.path, f.line()))
         .collect();
     // `[[./House]]` looks in 01_CLIENTS, where there is no House.md.
     assert_eq!(
@@ -789,7 +789,7 @@ fn links_obsidian_resolves_are_not_dead() {
     let legal = bank.find("03_DOMAINS/Legal.md").unwrap();
     let finance = bank.find("03_DOMAINS/Finance.md").unwrap();
     for target in [contract, legal, finance] {
-        assert!(bank.backlinks(target).contains(&links), "{target}");
+        assert!(bank.backlinks(target).contains(links), "{target}");
     }
 }
 
@@ -877,13 +877,13 @@ fn an_unquoted_frontmatter_link_is_read_and_reported() {
     let report = run(&d);
     let f = only(&report, "unquoted-link");
     assert_eq!(f.len(), 2, "{:#?}", report.findings);
-    assert_eq!((&*f[0].path, f[0].line), ("01_CLIENTS/Beta.md", Some(4)));
+    assert_eq!((&*f[0].path, f[0].line()), ("01_CLIENTS/Beta.md", Some(4)));
     assert!(
         f[0].message().contains("“domains: \"[[Legal]]\"”"),
         "{}",
         f[0].message()
     );
-    assert_eq!((&*f[1].path, f[1].line), ("03_DOMAINS/Tax.md", Some(4)));
+    assert_eq!((&*f[1].path, f[1].line()), ("03_DOMAINS/Tax.md", Some(4)));
     // Read as the link the author meant: Beta is linked, Legal scores.
     assert!(only(&report, "orphan").is_empty(), "{:#?}", report.findings);
     let bank = Bank::load(r).unwrap();
@@ -903,7 +903,7 @@ fn the_fence_fix_names_the_real_closing_line() {
     let r = run(&d);
     let f = only(&r, "fenced-frontmatter");
     assert_eq!(f.len(), 1);
-    assert_eq!(f[0].line, Some(1));
+    assert_eq!(f[0].line(), Some(1));
     assert!(
         f[0].message().contains("line 1") && f[0].message().contains("line 9"),
         "{}",
@@ -962,7 +962,7 @@ fn utf16_files_are_read_with_a_note() {
     let bad = only(&r, "not-utf8");
     assert_eq!(bad.len(), 1);
     assert_eq!(
-        (&*bad[0].path, bad[0].line),
+        (&*bad[0].path, bad[0].line()),
         ("03_DOMAINS/Broken.md", Some(2))
     );
     assert!(bad[0].message().contains("UTF-16"), "{}", bad[0].message());
@@ -1005,7 +1005,7 @@ fn frontmatter_advice_fits_the_error() {
     let mut out = Vec::new();
     super::frontmatter::frontmatter_findings(&a, &mut out);
     assert_eq!(out.len(), 1);
-    assert_eq!(out[0].line, None);
+    assert_eq!(out[0].line(), None);
     assert!(
         !out[0].message().contains("line shown"),
         "{}",
@@ -1047,7 +1047,7 @@ fn a_credential_in_an_article_is_an_error_naming_its_kind_and_line() {
     let found = only(&r, "secret");
     assert_eq!(found.len(), 1, "{:#?}", r.findings);
     assert_eq!(&*found[0].path, "04_STYLE/Deploy.md");
-    assert_eq!(found[0].line, Some(8));
+    assert_eq!(found[0].line(), Some(8));
     assert_eq!(found[0].severity, Severity::Error);
     let message = found[0].message();
     assert!(message.contains("an AWS access key"), "{message}");
@@ -1073,7 +1073,7 @@ fn dead_links_say_missing_attachment_or_did_you_mean() {
     let r = run(&d);
     let dead: Vec<(Option<usize>, String)> = only(&r, "dead-link")
         .iter()
-        .map(|f| (f.line, f.message().into_owned()))
+        .map(|f| (f.line(), f.message().into_owned()))
         .collect();
     let said = |line: usize| {
         dead.iter()

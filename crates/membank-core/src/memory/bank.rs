@@ -6,10 +6,9 @@ use std::borrow::Cow;
 use std::path::Path;
 
 use super::{
-    DocId, DocLink, Document, HealthOptions, HealthReport, LayoutSpec, Memory, OpenError,
-    Refreshed, Resolution, SearchUnit, detect, open_as,
+    Backlinks, DocId, DocLink, Document, HealthOptions, HealthReport, LayoutSpec, Memory,
+    OpenError, Refreshed, Resolution, SearchUnit, detect, open_as,
 };
-use crate::article::FrontmatterState;
 use crate::bank::{Bank, BankError, LoadOptions};
 
 pub static LAYOUT: LayoutSpec = LayoutSpec {
@@ -105,11 +104,8 @@ impl Memory for Bank {
             status: a.meta.status.as_deref().map(Cow::Borrowed),
             private: false,
             text: &a.text,
-            body_start: a.body_start,
-            frontmatter: match &a.frontmatter {
-                FrontmatterState::Parsed(range) => Some(range.clone()),
-                _ => None,
-            },
+            body_start: a.body_start(),
+            frontmatter: a.yaml_range(),
         }
     }
 
@@ -158,7 +154,7 @@ impl Memory for Bank {
             .collect()
     }
 
-    fn backlinks(&self, id: DocId) -> &[DocId] {
+    fn backlinks(&self, id: DocId) -> Backlinks<'_> {
         Bank::backlinks(self, id)
     }
 

@@ -26,8 +26,8 @@ use std::sync::atomic::AtomicUsize;
 pub use bank::{open_bank, open_bank_only};
 pub use changes::Refreshed;
 pub use model::{
-    DocId, DocLink, Document, Finding, HealthOptions, HealthReport, Ranked, Reason, Resolution,
-    SearchHit, SearchUnit, Severity,
+    Backlinks, DocId, DocLink, Document, Finding, HealthOptions, HealthReport, Ranked, Reason,
+    Resolution, SearchHit, SearchUnit, Severity,
 };
 
 /// Every layout membank knows, in the order detection tries them. Adding a
@@ -136,7 +136,7 @@ pub trait Memory: Any + Send + Sync {
     /// The document's links with where each points, in file order.
     fn links(&self, id: DocId) -> Vec<DocLink<'_>>;
     /// Documents that link to this one, each once.
-    fn backlinks(&self, id: DocId) -> &[DocId];
+    fn backlinks(&self, id: DocId) -> Backlinks<'_>;
     /// Every deterministic check of the layout. Pure: no file is read again.
     fn check(&self, opts: &HealthOptions) -> HealthReport;
     /// This memory with the given relative paths read again after they

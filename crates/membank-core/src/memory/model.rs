@@ -15,6 +15,47 @@ pub use crate::health::{Counts, Finding, HealthOptions, HealthReport, Severity};
 /// memory is reloaded.
 pub type DocId = usize;
 
+/// The documents that link to one, each once, in document order; held as
+/// 32-bit ids (a large bank has hundreds of thousands of backlinks, and
+/// no memory that fits in memory has 2^32 documents).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Backlinks<'a>(&'a [u32]);
+
+impl<'a> Backlinks<'a> {
+    pub fn of(ids: &'a [u32]) -> Backlinks<'a> {
+        Backlinks(ids)
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    pub fn contains(&self, id: DocId) -> bool {
+        self.iter().any(|from| from == id)
+    }
+
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = DocId> + 'a {
+        self.0.iter().map(|&id| id as DocId)
+    }
+
+    pub fn to_vec(&self) -> Vec<DocId> {
+        self.iter().collect()
+    }
+}
+
+impl<'a> IntoIterator for Backlinks<'a> {
+    type Item = DocId;
+    type IntoIter = std::iter::Map<std::slice::Iter<'a, u32>, fn(&u32) -> DocId>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter().map(|&id| id as DocId)
+    }
+}
+
 /// One readable file (or one record inside a file) of a memory, borrowed
 /// from the layout that loaded it.
 #[derive(Debug, Clone, PartialEq, Eq)]

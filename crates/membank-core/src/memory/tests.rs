@@ -49,9 +49,9 @@ fn a_bank_is_detected_and_read_through_the_shared_model() {
     assert_eq!(links.len(), 2);
     assert_eq!(links[0].resolution, legal);
     assert_eq!(links[1].resolution, Resolution::Dead);
-    assert_eq!(memory.backlinks(legal.target().unwrap()), &[acme]);
+    assert_eq!(memory.backlinks(legal.target().unwrap()).to_vec(), [acme]);
     let report = memory.check(&HealthOptions::as_of(jiff::civil::date(2026, 4, 8)));
-    assert!(report.findings.iter().any(|f| f.code == "dead-link"));
+    assert!(report.findings.iter().any(|f| f.code() == "dead-link"));
     let units = memory.search_units();
     assert_eq!(units[acme].line, 5);
     assert!(memory.downcast_ref::<Bank>().is_some());

@@ -142,7 +142,7 @@ impl ScoringIndex {
             let a = bank.article(id);
             ix.folders.push(a.folder);
             ix.tiers.push(a.folder.drop_tier());
-            ix.chars.push(a.chars);
+            ix.chars.push(a.chars());
             let start = ix.client_values.len() as u32;
             for v in a.meta.clients.iter() {
                 let w = intern(&mut ix.words, &v.folded);

@@ -217,8 +217,8 @@ pub fn record_of(a: &Article) -> Option<TermRecord> {
     }
     let m = &a.meta;
     let (Some(src), Some(tgt), Some(sl), Some(tl)) = (
-        &m.term_source,
-        &m.term_target,
+        m.term_source(),
+        m.term_target(),
         &m.source_lang,
         &m.target_lang,
     ) else {
@@ -248,7 +248,7 @@ pub fn record_of(a: &Article) -> Option<TermRecord> {
         clients,
         domain,
         last_updated: m.last_updated.as_deref().map(|s| s.trim().to_owned()),
-        note: first_paragraph(a.text.get(a.body_start..).unwrap_or("")),
+        note: first_paragraph(a.text.get(a.body_start()..).unwrap_or("")),
     })
 }
 
@@ -300,7 +300,7 @@ pub fn records(bank: &Bank, filter: &Filter) -> Vec<TermRecord> {
             // A bank that keeps no bodies reads the note's paragraph from
             // the file; one it cannot read has no note.
             if !(kept.text && kept.body) {
-                let body_start = bank.article(id).body_start;
+                let body_start = bank.article(id).body_start();
                 t.note = bank
                     .article_text(id)
                     .ok()

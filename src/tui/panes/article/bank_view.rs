@@ -48,7 +48,7 @@ impl ArticlePane {
                 // The article text starts after any stripped fence line;
                 // findings count lines in the file on disk.
                 for l in doc.source_lines.iter_mut().chain(&mut doc.source_ends) {
-                    *l += a.encoding.line_shift;
+                    *l += a.encoding.line_shift();
                 }
                 let mut notes = findings_lines(&self.health, rel, self.findings_open, theme, width);
                 if notes.is_empty() && a.encoding.fenced {
@@ -168,7 +168,7 @@ fn append_link_lists(
         format!("Backlinks ({})", backlinks.len()),
         theme.heading3,
     ));
-    for &from in backlinks {
+    for from in backlinks {
         let a = bank.article(from);
         let line_no = doc.lines.len();
         doc.lines.push(Line::from(vec![

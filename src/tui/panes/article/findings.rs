@@ -47,8 +47,8 @@ pub(super) fn findings_lines(
     let mut lines = vec![summary];
     for f in mine {
         let style = severity_style(f.severity, theme);
-        let at = f.line.map(|l| format!(" line {l}")).unwrap_or_default();
-        let text = sanitize_for_terminal(&format!("{}{at}: {}", f.code, f.message()), false);
+        let at = f.line().map(|l| format!(" line {l}")).unwrap_or_default();
+        let text = sanitize_for_terminal(&format!("{}{at}: {}", f.code(), f.message()), false);
         for (i, row) in crate::tui::widgets::wrap::wrap(&text, usize::from(width).saturating_sub(4))
             .into_iter()
             .enumerate()

@@ -138,7 +138,7 @@ pub fn report(mut findings: Vec<Finding>) -> HealthReport {
             Severity::Warning => r.counts.warning += 1,
             Severity::Info => r.counts.info += 1,
         }
-        *r.by_code.entry(f.code).or_insert(0) += 1;
+        *r.by_code.entry(f.code()).or_insert(0) += 1;
     }
     r.findings = findings;
     r
@@ -213,7 +213,14 @@ mod tests {
         report
             .findings
             .iter()
-            .map(|f| (f.code, f.path.to_string(), f.line, f.message().into_owned()))
+            .map(|f| {
+                (
+                    f.code(),
+                    f.path.to_string(),
+                    f.line(),
+                    f.message().into_owned(),
+                )
+            })
             .collect()
     }
 

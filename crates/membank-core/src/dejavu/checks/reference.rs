@@ -932,8 +932,8 @@ mod tests {
         let mut found: Vec<_> = super::super::check(&project)
             .findings
             .iter()
-            .filter(|f| f.code.contains("keyword"))
-            .map(|f| (f.code, f.line.unwrap_or(0)))
+            .filter(|f| f.code().contains("keyword"))
+            .map(|f| (f.code(), f.line().unwrap_or(0)))
             .collect();
         found.sort();
         found
@@ -984,8 +984,8 @@ mod tests {
         let mut found: Vec<(usize, String)> = super::super::check(&project)
             .findings
             .iter()
-            .filter(|f| f.code.starts_with("duplicate-") && f.code != "duplicate-keywords")
-            .map(|f| (f.line.unwrap_or(0), f.message().to_string()))
+            .filter(|f| f.code().starts_with("duplicate-") && f.code() != "duplicate-keywords")
+            .map(|f| (f.line().unwrap_or(0), f.message().to_string()))
             .collect();
         found.sort();
         let lines: Vec<usize> = found.iter().map(|(l, _)| *l).collect();

@@ -52,7 +52,7 @@ fn edit(root: &Path, rel: &str, from: &str, to: &str) {
 fn proposal(root: &Path) -> (FixProposal, Vec<&'static str>) {
     let project = Project::load(root).unwrap();
     let report = checks::check(&project);
-    let codes = report.findings.iter().map(|f| f.code).collect();
+    let codes = report.findings.iter().map(|f| f.code()).collect();
     (propose(&project, &report.findings), codes)
 }
 

@@ -239,9 +239,9 @@ fn check_against_layout(project: &Project, candidates: &mut [Candidate]) -> Vec<
     let known: HashSet<(&str, &str, Cow<str>)> = before
         .findings
         .iter()
-        .map(|f| (f.code, &*f.path, f.message()))
+        .map(|f| (f.code(), &*f.path, f.message()))
         .collect();
-    let is_new = |f: &Finding| !known.contains(&(f.code, &*f.path, f.message()));
+    let is_new = |f: &Finding| !known.contains(&(f.code(), &*f.path, f.message()));
     // Enough rounds for a rejected record to reject the routes to it.
     for _round in 0..4 {
         let (overlay, line_of) = overlay(project, candidates);
@@ -257,7 +257,7 @@ fn check_against_layout(project: &Project, candidates: &mut [Candidate]) -> Vec<
                 .iter()
                 .enumerate()
                 .filter(|(_, f)| match line_of.get(&i) {
-                    Some(&n) => *f.path == *IMPRESSIONS_PATH && f.line == Some(n),
+                    Some(&n) => *f.path == *IMPRESSIONS_PATH && f.line() == Some(n),
                     None => *f.path == *c.path,
                 })
                 .filter(|(_, f)| c.impression || is_new(f))
@@ -265,7 +265,9 @@ fn check_against_layout(project: &Project, candidates: &mut [Candidate]) -> Vec<
             attributed.extend(mine.iter().map(|(k, _)| *k));
             let refusing: Vec<String> = mine
                 .iter()
-                .filter(|(_, f)| f.severity == Severity::Error || REFUSING_CODES.contains(&f.code))
+                .filter(|(_, f)| {
+                    f.severity == Severity::Error || REFUSING_CODES.contains(&f.code())
+                })
                 .map(|(_, f)| describe(f, c.impression))
                 .collect();
             if refusing.is_empty() {
@@ -288,12 +290,12 @@ fn check_against_layout(project: &Project, candidates: &mut [Candidate]) -> Vec<
                 .enumerate()
                 .filter(|(k, f)| !attributed.contains(k) && is_new(f))
                 .map(|(_, f)| {
-                    let at = f.line.map(|l| format!(":{l}")).unwrap_or_default();
+                    let at = f.line().map(|l| format!(":{l}")).unwrap_or_default();
                     format!(
                         "after this writeback, {}{at}: {} ({})",
                         f.path,
                         f.message(),
-                        f.code
+                        f.code()
                     )
                 })
                 .collect();
@@ -303,9 +305,9 @@ fn check_against_layout(project: &Project, candidates: &mut [Candidate]) -> Vec<
 }
 
 fn describe(f: &Finding, impression: bool) -> String {
-    match f.line {
-        Some(l) if !impression => format!("line {l}: {} ({})", f.message(), f.code),
-        _ => format!("{} ({})", f.message(), f.code),
+    match f.line() {
+        Some(l) if !impression => format!("line {l}: {} ({})", f.message(), f.code()),
+        _ => format!("{} ({})", f.message(), f.code()),
     }
 }
 

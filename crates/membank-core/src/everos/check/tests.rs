@@ -11,7 +11,7 @@ fn codes_of(files: Vec<MemFile>) -> Vec<(&'static str, Option<usize>)> {
     check(&root)
         .findings
         .iter()
-        .map(|f| (f.code, f.line))
+        .map(|f| (f.code(), f.line()))
         .collect()
 }
 
@@ -151,7 +151,7 @@ fn temp_files_name_their_target() {
         ..MemoryRoot::default()
     };
     let report = check(&root);
-    assert_eq!(report.findings[0].code, "everos-tmp-leftover");
+    assert_eq!(report.findings[0].code(), "everos-tmp-leftover");
     assert!(
         report.findings[0]
             .message()
