@@ -335,7 +335,7 @@ fn finding_lines(out: &mut String, f: &Finding) {
         }
     }
     out.push_str("\n      ");
-    sanitize_into(out, &f.message(), false);
+    f.write_message_for_terminal(out);
     out.push('\n');
 }
 

@@ -135,16 +135,44 @@ impl Finding {
     pub fn message(&self) -> Cow<'_, str> {
         match &self.message {
             Message::Text(text) => Cow::Borrowed(text),
+            _ => {
+                let mut out = String::with_capacity(192);
+                self.write_message(&mut out, &|out, part| out.push_str(part));
+                Cow::Owned(out)
+            }
+        }
+    }
+
+    /// [`Finding::message`] appended to `out` as
+    /// [`crate::text::sanitize_into`] shows it on a terminal. A report
+    /// writes up to hundreds of thousands of them: the frequent ones are
+    /// written in place rather than made as a string, scanned and copied,
+    /// and only the parts that come from the bank are sanitised.
+    pub fn write_message_for_terminal(&self, out: &mut String) {
+        self.write_message(out, &|out, part| {
+            crate::text::sanitize_into(out, part, false)
+        });
+    }
+
+    /// The message onto `out`, each part taken from the bank (a name, a
+    /// link as written) passed through `from_bank`.
+    fn write_message(&self, out: &mut String, from_bank: &dyn Fn(&mut String, &str)) {
+        match &self.message {
+            Message::Text(text) => from_bank(out, text),
             Message::Stale { date, days, today } => {
-                Cow::Owned(super::stale_message(*date, *days, *today))
+                super::write_stale_message(out, *date, *days, *today)
             }
             Message::MissingKey { key, empty, rule } => {
-                Cow::Owned(super::frontmatter::missing_key_message(key, *empty, *rule))
+                super::frontmatter::write_missing_key_message(out, key, *empty, *rule)
             }
-            Message::Orphan => Cow::Owned(super::links::orphan_message(crate::article::stem_of(
-                &self.path,
-            ))),
-            Message::DeadLink(written) => Cow::Owned(super::links::dead_link_message(written)),
+            Message::Orphan => super::links::write_orphan_message(
+                out,
+                crate::article::stem_of(&self.path),
+                from_bank,
+            ),
+            Message::DeadLink(written) => {
+                super::links::write_dead_link_message(out, written, from_bank)
+            }
         }
     }
 
@@ -186,6 +214,14 @@ impl Finding {
     fn cmp_message(&self, other: &Finding) -> Ordering {
         match (&self.message, &other.message) {
             (Message::Text(a), Message::Text(b)) => a.cmp(b),
+            // "The key {key} is …": the keys are lower-case letters and
+            // `_`, each after the space that follows a key, so two keys
+            // order their messages as they order themselves. An article
+            // missing several keys on no line compared them this way in
+            // every sort, each time writing both messages out.
+            (Message::MissingKey { key: a, .. }, Message::MissingKey { key: b, .. }) if a != b => {
+                a.cmp(b)
+            }
             _ => self.message().cmp(&other.message()),
         }
     }
@@ -280,10 +316,17 @@ thread_local! {
     static LAST_PATH: RefCell<Option<Arc<str>>> = const { RefCell::new(None) };
 }
 
+/// Make `path` the one the next findings about that file on this thread
+/// share: a pass after reading uses the copy kept with the article, so
+/// all of its findings hold one copy and compare by pointer in the sort.
+pub(super) fn share_path(path: &Arc<str>) {
+    LAST_PATH.with(|last| *last.borrow_mut() = Some(Arc::clone(path)));
+}
+
 /// `path` as an `Arc`, the same one as the previous finding's when both are
 /// about the same file: the checks make an article's findings one after
 /// another on one thread, so they share one copy of its path.
-fn shared_path(path: &str) -> Arc<str> {
+pub(super) fn shared_path(path: &str) -> Arc<str> {
     LAST_PATH.with(|last| {
         let mut last = last.borrow_mut();
         match &*last {

@@ -158,6 +158,92 @@ fn equality_and_order_go_by_the_words() {
     assert_eq!(words, sorted);
 }
 
+/// A report writes each message in place for the terminal; it must read as
+/// the message itself does once sanitised, for every kind of message and
+/// with control and direction characters in what comes from the bank.
+#[test]
+fn a_message_written_for_the_terminal_is_the_message_sanitised() {
+    let d = tempfile::tempdir().unwrap();
+    let r = d.path();
+    for folder in Folder::ALL {
+        fs::create_dir_all(r.join(folder.dir_name())).unwrap();
+    }
+    write(
+        r,
+        "03_DOMAINS/Law\u{1b}[31m\tred\u{202e}.md",
+        "---\ndomain: Law\nlast_updated: 2020-01-02\n---\n# Law\n\
+         [[Nowhere\u{7}\u{2066}x]] [[Law\u{1b}[31m\tred\u{202f}]] [[gone.pdf]]\n",
+    );
+    write(
+        r,
+        "01_CLIENTS/Acme.md",
+        "---\nclient:\nlanguages: [[Elsewhere]]\nlast_updated: 2020-01-02\n---\n# Acme\n",
+    );
+    let found = report(r);
+    let codes: std::collections::BTreeSet<&str> = found.iter().map(|f| f.code()).collect();
+    for code in [
+        "orphan",
+        "dead-link",
+        "stale",
+        "missing-key",
+        "unquoted-link",
+    ] {
+        assert!(codes.contains(code), "{code} not among {codes:?}");
+    }
+    let hostile = |code: &str, c: char| {
+        found
+            .iter()
+            .any(|f| f.code() == code && f.message().contains(c))
+    };
+    assert!(hostile("orphan", '\u{1b}') && hostile("dead-link", '\u{7}'));
+    for f in &found {
+        let mut written = String::from("before ");
+        f.write_message_for_terminal(&mut written);
+        let expected = format!(
+            "before {}",
+            crate::text::sanitize_for_terminal(&f.message(), false)
+        );
+        assert_eq!(written, expected, "{f:?}");
+    }
+}
+
+/// Two `missing-key` messages are ordered by their keys without being
+/// written out: the order must be that of the words, for every pair of
+/// keys a folder asks for.
+#[test]
+fn missing_keys_order_as_their_messages_do() {
+    let mut keys: Vec<&'static str> = super::super::frontmatter::ARCHIVE_KEYS.to_vec();
+    for folder in Folder::ALL {
+        let (required, recommended) = super::super::frontmatter::keys_for(folder);
+        keys.extend(required.iter().chain(recommended));
+    }
+    let missing = |key, empty| {
+        Finding::with_message(
+            "missing-key",
+            Severity::Error,
+            "01_CLIENTS/a.md",
+            None,
+            Message::MissingKey {
+                key,
+                empty,
+                rule: KeyRule::Recommended(Folder::Clients),
+            },
+        )
+    };
+    for &a in &keys {
+        for &b in &keys {
+            for (ea, eb) in [(false, false), (true, false), (false, true)] {
+                let (fa, fb) = (missing(a, ea), missing(b, eb));
+                assert_eq!(
+                    fa.report_order(&fb),
+                    fa.message().cmp(&fb.message()),
+                    "{a} ({ea}) against {b} ({eb})"
+                );
+            }
+        }
+    }
+}
+
 /// A large bank holds hundreds of thousands of findings until they are
 /// sorted, and the interface keeps them all: each stays small.
 #[test]

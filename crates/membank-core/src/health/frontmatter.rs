@@ -106,7 +106,7 @@ pub(super) fn keys_for(folder: Folder) -> (&'static [&'static str], &'static [&'
 }
 
 /// Keys an archived (or stamped) inbox file carries (spec §5, §11).
-const ARCHIVE_KEYS: [&str; 3] = ["compiled", "compiled_date", "compiled_to"];
+pub(super) const ARCHIVE_KEYS: [&str; 3] = ["compiled", "compiled_date", "compiled_to"];
 
 pub(super) fn key_findings(a: &Article, out: &mut Vec<Finding>) {
     let (required, recommended) = keys_for(a.folder);
@@ -137,12 +137,11 @@ pub(super) fn key_findings(a: &Article, out: &mut Vec<Finding>) {
     }
 }
 
-/// The message of a `missing-key` finding.
-pub(super) fn missing_key_message(key: &str, empty: bool, rule: KeyRule) -> String {
+/// The message of a `missing-key` finding, appended to `out`: a large
+/// bank has tens of thousands of these, each put into words when the
+/// report is written.
+pub(super) fn write_missing_key_message(out: &mut String, key: &str, empty: bool, rule: KeyRule) {
     use std::fmt::Write;
-    // Written into one string: a large bank has tens of thousands of
-    // these, each put into words when the report is written.
-    let mut out = String::with_capacity(192);
     let state = if empty { "empty" } else { "missing" };
     let _ = write!(out, "The key {key} is {state}. ");
     let _ = match rule {
@@ -169,7 +168,6 @@ pub(super) fn missing_key_message(key: &str, empty: bool, rule: KeyRule) -> Stri
         ),
     };
     let _ = write!(out, " Add “{key}: …” to the frontmatter.");
-    out
 }
 
 pub(super) fn value_findings(a: &Article, out: &mut Vec<Finding>) {

@@ -212,22 +212,36 @@ fn dead_link(link: &crate::article::Link, names: Option<&NearMisses>) -> Message
     }
 }
 
-/// The message of a `dead-link` finding.
-pub(super) fn dead_link_message(written: &str) -> String {
-    format!(
-        "{written} does not match any file in the bank. This is fine for an article you still \
-         plan to write (a forward reference); otherwise correct the spelling. membank never \
-         removes links by itself."
-    )
+/// The message of a `dead-link` finding, appended to `out`, the link as
+/// written passed through `from_bank`.
+pub(super) fn write_dead_link_message(
+    out: &mut String,
+    written: &str,
+    from_bank: &dyn Fn(&mut String, &str),
+) {
+    from_bank(out, written);
+    out.push_str(
+        " does not match any file in the bank. This is fine for an article you still plan to \
+         write (a forward reference); otherwise correct the spelling. membank never removes \
+         links by itself.",
+    );
 }
 
-/// The message of an `orphan` finding about the article with this stem.
-pub(super) fn orphan_message(stem: &str) -> String {
-    format!(
-        "No other article links to “{stem}”. It is still used for context, but nobody browsing \
-         the bank will be led to it. If it belongs to a client or domain, add a [[{stem}]] link \
-         there."
-    )
+/// The message of an `orphan` finding about the article with this stem,
+/// appended to `out`, the stem passed through `from_bank`.
+pub(super) fn write_orphan_message(
+    out: &mut String,
+    stem: &str,
+    from_bank: &dyn Fn(&mut String, &str),
+) {
+    out.push_str("No other article links to “");
+    from_bank(out, stem);
+    out.push_str(
+        "”. It is still used for context, but nobody browsing the bank will be led to it. If \
+         it belongs to a client or domain, add a [[",
+    );
+    from_bank(out, stem);
+    out.push_str("]] link there.");
 }
 
 /// The shortest path link that names `paths[0]` and none of the others:

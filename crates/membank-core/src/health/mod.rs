@@ -392,9 +392,12 @@ fn checks_links(folder: Folder) -> bool {
     folder.is_content() || folder == Folder::Indices
 }
 
-fn stale_message(date: Date, days: u32, today: Date) -> String {
-    format!(
+/// The message of a `stale` finding, appended to `out`.
+fn write_stale_message(out: &mut String, date: Date, days: u32, today: Date) {
+    use std::fmt::Write;
+    let _ = write!(
+        out,
         "last_updated is {date}, more than {days} days before {today}. Check that the \
          article is still correct, then update last_updated."
-    )
+    );
 }

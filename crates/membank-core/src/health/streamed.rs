@@ -12,8 +12,8 @@
 
 use std::collections::HashMap;
 use std::path::Path;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
 
@@ -22,6 +22,7 @@ use crate::bank::{ArticleId, Bank, BankError, LoadOptions, Resolution, resolutio
 use crate::layout::Folder;
 use crate::resolve::{FileRef, LinkIndex};
 
+use super::finding::{share_path, shared_path};
 use super::frontmatter::key_line;
 use super::links::LinkNames;
 use super::terms::{self, Terms};
@@ -94,7 +95,9 @@ impl Gathered {
 
 /// What is kept of one article for the passes over the whole bank.
 struct Kept {
-    path: Box<str>,
+    /// The copy of the path its own findings hold, shared with the
+    /// findings the passes make.
+    path: Arc<str>,
     folder: Folder,
     links: Box<[Link]>,
     /// Only for an approved term with a translation.
@@ -126,7 +129,7 @@ impl Kept {
             })
         });
         Kept {
-            path: a.rel_path.into_boxed_str(),
+            path: shared_path(&a.rel_path),
             folder: a.folder,
             links: a.links.into_boxed_slice(),
             term,
@@ -172,6 +175,9 @@ impl Terms for KeptTerms<'_> {
 /// Read the bank at `root` and check it, holding only what the passes over
 /// the whole bank need. The bank returned is the bank as read, without its
 /// articles: its files that are not articles, its problems and folders.
+///
+/// For a command that exits once it has the report: what was kept of the
+/// articles for the passes is left for the exit to free.
 pub fn check_streamed(
     root: &Path,
     opts: &HealthOptions,
@@ -257,13 +263,16 @@ fn pass_links(kept: &[Kept], link_files: &[String], linked: &[AtomicBool]) -> Li
             match resolution {
                 Resolution::Dead if checked => pass.dead.push((id, at)),
                 Resolution::File(i) => pass.files.push((i, id)),
-                Resolution::Ambiguous(_) if checked => links::findings_of_links(
-                    &k.path,
-                    std::iter::once((link, resolution)),
-                    &path_of,
-                    &LinkNames::default(),
-                    &mut pass.found,
-                ),
+                Resolution::Ambiguous(_) if checked => {
+                    share_path(&k.path);
+                    links::findings_of_links(
+                        &k.path,
+                        std::iter::once((link, resolution)),
+                        &path_of,
+                        &LinkNames::default(),
+                        &mut pass.found,
+                    )
+                }
                 _ => {}
             }
         }
@@ -283,10 +292,11 @@ fn pass_links(kept: &[Kept], link_files: &[String], linked: &[AtomicBool]) -> Li
 /// `own`, the findings each article's own checks made.
 fn check_kept(bank: &Bank, kept: Vec<Kept>, own: Gathered) -> HealthReport {
     let findings = kept_findings(bank, &kept, own);
-    // What was kept is not needed to sort the findings: freed while they
-    // are sorted, not on one core before.
-    let ((), report) = rayon::join(move || drop(kept), || HealthReport::new(findings));
-    report
+    // Deliberately never freed: this serves a command that prints the
+    // report and exits, and freeing 100,000 paths and their links one by
+    // one only delayed that exit (the kernel takes the pages back at once).
+    std::mem::forget(kept);
+    HealthReport::new(findings)
 }
 
 /// The findings of `own`, of the per-article link checks and of the
@@ -341,6 +351,7 @@ fn kept_findings(bank: &Bank, kept: &[Kept], own: Gathered) -> Vec<Finding> {
             let names = LinkNames::of(paths(), bank);
             let dead_link = |out: &mut Vec<Finding>, &(id, at): &(ArticleId, usize)| {
                 let k = &kept[id];
+                share_path(&k.path);
                 let links = std::iter::once((&k.links[at], Resolution::Dead));
                 links::findings_of_links(&k.path, links, &path_of, &names, out);
             };
@@ -358,7 +369,10 @@ fn kept_findings(bank: &Bank, kept: &[Kept], own: Gathered) -> Vec<Finding> {
         .iter()
         .enumerate()
         .filter(|&(id, k)| k.folder.is_content() && !linked[id].load(Ordering::Relaxed))
-        .map(|(_, k)| links::orphan(&k.path))
+        .map(|(_, k)| {
+            share_path(&k.path);
+            links::orphan(&k.path)
+        })
         .collect();
     own.into_findings_with(&mut [pass.found, dead, orphans, whole_bank])
 }

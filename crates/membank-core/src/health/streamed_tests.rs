@@ -271,3 +271,32 @@ fn the_streamed_check_keeps_finding_credentials_in_bodies() {
         .collect();
     assert_eq!(secrets, vec![Some(6)]);
 }
+
+/// An article's findings, made as it was read and by the passes after,
+/// hold one copy of its path: a report of 100,000s of findings is sorted
+/// by comparing them, and one copy compares by pointer.
+#[test]
+fn an_articles_findings_share_one_copy_of_its_path() {
+    let d = bank(40, 6);
+    let lone = "03_DOMAINS/Lone.md";
+    write(
+        d.path(),
+        lone,
+        b"---\ndomain: Law\n---\n# Lone\n[[Nowhere at all]]\n",
+    );
+    let (_, report) = check_streamed(d.path(), &options(365)).unwrap();
+    let of_lone: Vec<_> = report
+        .findings
+        .iter()
+        .filter(|f| &*f.path == lone)
+        .collect();
+    let codes: std::collections::BTreeSet<&str> = of_lone.iter().map(|f| f.code()).collect();
+    for code in ["orphan", "dead-link", "missing-key"] {
+        assert!(codes.contains(code), "{code} not among {codes:?}");
+    }
+    assert!(
+        of_lone
+            .iter()
+            .all(|f| std::sync::Arc::ptr_eq(&f.path, &of_lone[0].path))
+    );
+}
