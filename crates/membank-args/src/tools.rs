@@ -458,3 +458,51 @@ pub struct Remaining {
     pub line: Option<usize>,
     pub reason: String,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rmcp::handler::server::common::schema_for_output;
+
+    /// What rmcp makes of the type, with the root `type` said as MCP wants.
+    fn rmcp_answer_schema<T: JsonSchema + 'static>() -> JsonObject {
+        let mut schema = schema_for_output::<T>().as_ref().clone();
+        schema
+            .entry("type")
+            .or_insert_with(|| Value::String("object".to_owned()));
+        schema
+    }
+
+    /// Refers to itself: the generator must know the stand-in as this type.
+    #[derive(JsonSchema)]
+    #[allow(dead_code)] // only its schema is used
+    struct Outline {
+        heading: String,
+        sections: Vec<Outline>,
+    }
+
+    #[test]
+    fn answer_schemas_are_the_ones_rmcp_makes() {
+        assert_eq!(
+            *output_schema::<FixesReport>(),
+            rmcp_answer_schema::<FixesReport>()
+        );
+        assert_eq!(
+            *output_schema::<ImportTermsReport>(),
+            rmcp_answer_schema::<ImportTermsReport>()
+        );
+        assert_eq!(
+            *output_schema::<ProposalReport<'static>>(),
+            rmcp_answer_schema::<ProposalReport<'static>>()
+        );
+        assert_eq!(
+            *output_schema::<membank_core::context::ExplainedReport>(),
+            rmcp_answer_schema::<membank_core::context::ExplainedReport>()
+        );
+        assert_eq!(
+            *output_schema::<membank_core::vocabulary::Vocabulary>(),
+            rmcp_answer_schema::<membank_core::vocabulary::Vocabulary>()
+        );
+        assert_eq!(*output_schema::<Outline>(), rmcp_answer_schema::<Outline>());
+    }
+}
