@@ -37,13 +37,18 @@ pub struct LinkIndex {
     /// of names held a string and a list per file, more memory than the
     /// paths themselves.
     files: Vec<Named>,
-    /// For each distinct name, its hash and which files in `files` have it,
-    /// in an open-addressed table (a power of two long, at most half full,
-    /// `EMPTY` where no name is): a lookup is one or two probes, then one
-    /// file's path to compare, where a binary search missed the cache at
-    /// every step, for each of the hundreds of thousands of links resolved
-    /// on loading.
-    name_slots: Vec<NameSlot>,
+    /// For each distinct name, where its files start in `files`, one after
+    /// another: the files of name `k` are `files[name_starts[k]..
+    /// name_starts[k + 1]]`.
+    name_starts: Vec<u32>,
+    /// Each distinct name's `k`, in an open-addressed table by the name's
+    /// hash (a power of two long, at most half full, `EMPTY` where no name
+    /// is): a lookup is one or two probes, each a name to compare, where a
+    /// binary search missed the cache at every step, for each of the
+    /// hundreds of thousands of links resolved on loading. Four bytes a
+    /// slot: a slot holding the hash and the files' range took 16, most of
+    /// the index's table.
+    name_slots: Vec<u32>,
     /// Seeded per process, so a bank's names cannot be chosen to collide.
     hasher: foldhash::fast::RandomState,
 }
@@ -86,20 +91,8 @@ impl PackedRef {
     }
 }
 
-/// The files of one name: `files[start..start + count]`.
-#[derive(Debug, Clone, Copy)]
-struct NameSlot {
-    hash: u64,
-    start: u32,
-    count: u32,
-}
-
-/// A free slot of the name table: no file starts at `u32::MAX`.
-const EMPTY: NameSlot = NameSlot {
-    hash: 0,
-    start: u32::MAX,
-    count: 0,
-};
+/// A free slot of the name table: no bank has `u32::MAX` names.
+const EMPTY: u32 = u32::MAX;
 
 /// The last segment of a folded path.
 fn name_of(path: &str) -> &str {
@@ -111,7 +104,7 @@ impl LinkIndex {
     pub fn heap_bytes(&self) -> usize {
         self.paths.capacity()
             + self.files.capacity() * size_of::<Named>()
-            + self.name_slots.capacity() * size_of::<NameSlot>()
+            + (self.name_starts.capacity() + self.name_slots.capacity()) * size_of::<u32>()
     }
 
     /// `files` are bank-relative `/`-separated paths.
@@ -182,24 +175,23 @@ impl LinkIndex {
                 .collect()
         };
         firsts.push(files.len() as u32);
-        let mut name_slots = vec![EMPTY; ((firsts.len() - 1) * 2).next_power_of_two().max(2)];
+        firsts.shrink_to_fit();
+        let names = firsts.len() - 1;
+        let mut name_slots = vec![EMPTY; (names * 2).next_power_of_two().max(2)];
         let mask = name_slots.len() - 1;
-        for pair in firsts.windows(2) {
-            let (start, end) = (pair[0], pair[1]);
+        for (k, &start) in firsts[..names].iter().enumerate() {
             let hash = hasher.hash_one(name(&files[start as usize]));
             let mut slot = hash as usize & mask;
-            while name_slots[slot].start != EMPTY.start {
+            while name_slots[slot] != EMPTY {
                 slot = (slot + 1) & mask;
             }
-            name_slots[slot] = NameSlot {
-                hash,
-                start,
-                count: end - start,
-            };
+            // `k` < `names` ≤ the files, which fit in 32 bits (see `Named`).
+            name_slots[slot] = k as u32;
         }
         LinkIndex {
             paths,
             files,
+            name_starts: firsts,
             name_slots,
             hasher,
         }
@@ -214,13 +206,21 @@ impl LinkIndex {
         let mask = self.name_slots.len() - 1;
         let mut slot = hash as usize & mask;
         loop {
-            let found = self.name_slots[slot];
-            if found.start == EMPTY.start {
+            let k = self.name_slots[slot];
+            if k == EMPTY {
                 return &[];
             }
-            let (start, end) = (found.start as usize, (found.start + found.count) as usize);
-            if found.hash == hash && name_in(&self.paths, &self.files[start]) == name {
-                return &self.files[start..end];
+            let k = k as usize;
+            let files = match (self.name_starts.get(k), self.name_starts.get(k + 1)) {
+                (Some(&start), Some(&end)) => self.files.get(start as usize..end as usize),
+                _ => None,
+            };
+            if let Some(files) = files
+                && files
+                    .first()
+                    .is_some_and(|f| name_in(&self.paths, f) == name)
+            {
+                return files;
             }
             slot = (slot + 1) & mask;
         }
@@ -436,6 +436,46 @@ mod tests {
         let ix = index(&["04_STYLE/Legal.md", "03_DOMAINS/sub/Legal.md"]);
         assert_eq!(first(&ix, "Legal", "03_DOMAINS/sub/Tax.md"), Some(1));
         assert_eq!(first(&ix, "Legal", "01_CLIENTS/Acme.md"), Some(0));
+    }
+
+    #[test]
+    fn every_name_finds_its_files_and_no_other() {
+        // Thousands of names, many shared by several files (in any case),
+        // so the table's probes pass over names that are not the one
+        // looked for: each name finds exactly the files of that name,
+        // shortest path first, and a name no file has finds none.
+        let mut paths = Vec::new();
+        for i in 0..3000 {
+            paths.push(format!("03_DOMAINS/d{}/Name {}.md", i % 7, i / 3));
+        }
+        paths.push("04_STYLE/x/y/Name 5.md".to_owned());
+        paths.push("04_STYLE/NAME 5.md".to_owned());
+        let ix = index(&paths.iter().map(String::as_str).collect::<Vec<_>>());
+        for n in 0..1000 {
+            let name = format!("name {n}.md");
+            let mut want: Vec<(usize, usize)> = paths
+                .iter()
+                .enumerate()
+                .filter(|(_, p)| fold(p).rsplit('/').next() == Some(name.as_str()))
+                .map(|(i, p)| (p.len(), i))
+                .collect();
+            want.sort();
+            let got: Vec<(usize, usize)> = ix
+                .named(&name)
+                .iter()
+                .map(|f| match f.file.get() {
+                    FileRef::Article(i) | FileRef::Other(i) => (paths[i].len(), i),
+                })
+                .collect();
+            let mut sorted = got.clone();
+            sorted.sort();
+            assert_eq!(sorted, want, "{name}");
+            assert!(got.windows(2).all(|w| w[0].0 <= w[1].0), "{name}");
+        }
+        for missing in ["name 1000.md", "name 5", "", "name 1.md.md"] {
+            assert!(ix.named(missing).is_empty(), "{missing}");
+        }
+        assert!(LinkIndex::default().named("name 1.md").is_empty());
     }
 
     #[test]
