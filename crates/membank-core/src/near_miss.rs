@@ -92,21 +92,60 @@ fn within_one_edit(a: &[char], b: &[char]) -> bool {
 #[derive(Debug, Default)]
 pub struct NearMisses {
     /// The names, sorted, each once, end to end; see [`NearMisses::name`].
+    /// Where each name ends, 32-bit (see [`to_u32`]): the index is kept
+    /// with a report for its re-checks, and 64-bit ends were a fifth of it.
     names: String,
-    name_ends: Vec<usize>,
+    name_ends: Vec<u32>,
     /// The folded names in the same order, end to end.
     folded: String,
-    folded_ends: Vec<usize>,
+    folded_ends: Vec<u32>,
     /// (hash of a folded name, name), sorted: the names that fold to a
     /// text are found by its hash, then compared, in name order.
-    by_fold: Vec<(u64, u32)>,
+    by_fold: Keyed,
     /// (hash of length, end and that half, name), sorted. One edit leaves
     /// the first or the last [`half`] characters of a name as they were,
     /// so a name an edit away shares one of its halves with the written
     /// one: only those few are compared, however many names share a first
     /// letter (100,000 synthetic style guides all begin with "s"). A hash
     /// that collides only adds a name to compare, never changes an answer.
-    by_half: Vec<(u64, u32)>,
+    by_half: Keyed,
+}
+
+/// Sorted `(key, name)` pairs, kept as two arrays: a pair of a `u64` and a
+/// `u32` takes 16 bytes with its padding, the two arrays 12.
+#[derive(Debug, Default)]
+struct Keyed {
+    keys: Vec<u64>,
+    names: Vec<u32>,
+}
+
+impl Keyed {
+    /// The pairs, sorted (by key, then name) and split.
+    fn of(mut pairs: Vec<(u64, u32)>, parallel: bool) -> Keyed {
+        if parallel {
+            pairs.par_sort_unstable();
+        } else {
+            pairs.sort_unstable();
+        }
+        Keyed {
+            keys: pairs.iter().map(|p| p.0).collect(),
+            names: pairs.iter().map(|p| p.1).collect(),
+        }
+    }
+
+    /// The names with this key, in name order.
+    fn with_key(&self, key: u64) -> impl Iterator<Item = u32> + '_ {
+        let from = self.keys.partition_point(|&k| k < key);
+        let to = from + self.keys[from..].partition_point(|&k| k == key);
+        self.names.get(from..to).unwrap_or(&[]).iter().copied()
+    }
+}
+
+/// `n` in 32 bits, saturated: the names of a bank are far from 4 GB
+/// together, and a saturated end only makes its name read as empty
+/// (see [`NearMisses::span`]), never out of bounds.
+fn to_u32(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
 }
 
 /// How many characters at either end of a name of `len` characters one
@@ -145,15 +184,6 @@ fn text_hash(text: &str) -> u64 {
     let mut hasher = FxHasher::default();
     hasher.write(text.as_bytes());
     hasher.finish()
-}
-
-/// The entries of a sorted `(key, name)` array with this key.
-fn with_key(sorted: &[(u64, u32)], key: u64) -> impl Iterator<Item = u32> + '_ {
-    let from = sorted.partition_point(|&(k, _)| k < key);
-    sorted[from..]
-        .iter()
-        .take_while(move |&&(k, _)| k == key)
-        .map(|&(_, i)| i)
 }
 
 /// What one run of consecutive names adds to the index, made on any core.
@@ -213,48 +243,52 @@ impl NearMisses {
             name_ends: Vec::with_capacity(names.len()),
             folded: String::with_capacity(parts.iter().map(|p| p.folded.len()).sum()),
             folded_ends: Vec::with_capacity(names.len()),
-            by_fold: Vec::with_capacity(names.len()),
-            by_half: Vec::with_capacity(parts.iter().map(|p| p.by_half.len()).sum()),
+            by_fold: Keyed::default(),
+            by_half: Keyed::default(),
         };
+        let mut by_fold = Vec::with_capacity(names.len());
+        let mut by_half = Vec::with_capacity(parts.iter().map(|p| p.by_half.len()).sum());
         for name in &names {
             index.names.push_str(name);
-            index.name_ends.push(index.names.len());
+            index.name_ends.push(to_u32(index.names.len()));
         }
         for part in parts {
             let offset = index.folded.len();
             index.folded.push_str(&part.folded);
             index
                 .folded_ends
-                .extend(part.folded_ends.iter().map(|end| end + offset));
-            index.by_fold.extend(part.by_fold);
-            index.by_half.extend(part.by_half);
+                .extend(part.folded_ends.iter().map(|end| to_u32(end + offset)));
+            by_fold.extend(part.by_fold);
+            by_half.extend(part.by_half);
         }
         // Name numbers break ties, so names with the same key stay in name order.
         if parallel {
-            rayon::join(
-                || index.by_fold.par_sort_unstable(),
-                || index.by_half.par_sort_unstable(),
-            );
+            (index.by_fold, index.by_half) =
+                rayon::join(|| Keyed::of(by_fold, true), || Keyed::of(by_half, true));
         } else {
-            index.by_fold.sort_unstable();
-            index.by_half.sort_unstable();
+            index.by_fold = Keyed::of(by_fold, false);
+            index.by_half = Keyed::of(by_half, false);
         }
         index
     }
 
-    fn span(ends: &[usize], i: usize) -> Range<usize> {
-        let start = if i == 0 { 0 } else { ends[i - 1] };
-        start..ends[i]
+    fn span(ends: &[u32], i: usize) -> Range<usize> {
+        let start = if i == 0 { 0 } else { ends[i - 1] as usize };
+        start..ends[i] as usize
     }
 
     /// The `i`th name in name order.
     fn name(&self, i: u32) -> &str {
-        &self.names[Self::span(&self.name_ends, i as usize)]
+        self.names
+            .get(Self::span(&self.name_ends, i as usize))
+            .unwrap_or("")
     }
 
     /// The `i`th name, folded.
     fn folded_name(&self, i: u32) -> &str {
-        &self.folded[Self::span(&self.folded_ends, i as usize)]
+        self.folded
+            .get(Self::span(&self.folded_ends, i as usize))
+            .unwrap_or("")
     }
 
     /// Is `name` itself one of the names?
@@ -273,7 +307,9 @@ impl NearMisses {
 
     /// The names that fold to `folded`, in name order.
     fn folding_to<'s>(&'s self, folded: &'s str) -> impl Iterator<Item = u32> + 's {
-        with_key(&self.by_fold, text_hash(folded)).filter(move |&i| self.folded_name(i) == folded)
+        self.by_fold
+            .with_key(text_hash(folded))
+            .filter(move |&i| self.folded_name(i) == folded)
     }
 
     /// The names one edit away from the folded `folded`, in name order.
@@ -291,7 +327,7 @@ impl NearMisses {
                 ]
             })
             .flatten()
-            .flat_map(|key| with_key(&self.by_half, key))
+            .flat_map(|key| self.by_half.with_key(key))
             .filter(|&i| {
                 let other: Vec<char> = self.folded_name(i).chars().collect();
                 len.min(other.len()) >= MIN_LEN_FOR_AN_EDIT && within_one_edit(&chars, &other)
