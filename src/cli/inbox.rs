@@ -35,7 +35,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             let a = bank.article(id);
             Pending {
                 path: a.rel_path.clone(),
-                title: a.title.clone(),
+                title: a.title().to_owned(),
                 chars: a.chars(),
             }
         })

@@ -47,7 +47,7 @@ impl App {
                 };
                 FinderItem {
                     name: sanitize_for_terminal(a.stem(), false),
-                    title: (a.title != a.stem()).then(|| sanitize_for_terminal(&a.title, false)),
+                    title: (a.title() != a.stem()).then(|| sanitize_for_terminal(a.title(), false)),
                     folder: sanitize_for_terminal(folder, false),
                     placement,
                     id,

@@ -107,22 +107,25 @@ fn main() -> ExitCode {
     let links: usize = a.iter().map(|a| a.links.len()).sum();
     let names: usize = a
         .iter()
-        .map(|a| a.rel_path.capacity() + a.title.capacity())
+        // A title that is the stem is not kept.
+        .map(|a| {
+            a.rel_path.capacity()
+                + if a.title() == a.stem() {
+                    0
+                } else {
+                    a.title().len()
+                }
+        })
         .sum();
-    let link_strings: usize = a
-        .iter()
-        .flat_map(|a| &a.links)
-        .map(|l| l.heap_bytes())
-        .sum();
+    let link_bytes: usize = a.iter().map(|a| a.links.heap_bytes()).sum();
     println!(
-        "{} articles × {} bytes = {:.1} MB; text {:.1} MB; names {:.1} MB; {links} links × {} bytes + strings {:.1} MB",
+        "{} articles × {} bytes = {:.1} MB; text {:.1} MB; names {:.1} MB; {links} links: records and text {:.1} MB",
         a.len(),
         std::mem::size_of::<membank_core::article::Article>(),
         std::mem::size_of_val(a) as f64 / 1e6,
         text as f64 / 1e6,
         names as f64 / 1e6,
-        std::mem::size_of::<membank_core::article::Link>(),
-        link_strings as f64 / 1e6,
+        link_bytes as f64 / 1e6,
     );
     if mode.as_deref() == Some("check") {
         let report_ = health::check(

@@ -241,80 +241,217 @@ pub const DOMAIN_KEYS: [&str; 2] = ["domain", "domains"];
 pub const LANGUAGE_KEYS: [&str; 4] = ["languages", "language_pair", "source_lang", "target_lang"];
 
 /// A link found in the article: `[[wikilink]]`, `![[embed]]` or Markdown
-/// `[text](Note.md)`.
-///
-/// What was written and the name it points at are one string, the name
-/// usually a part of what was written: a bank holds a few links per
-/// article, and two strings each were a third of what its links cost.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Link {
-    /// What was written, followed by the name when it is not part of it.
-    text: Box<str>,
-    raw_len: u32,
-    target_at: u32,
-    target_len: u32,
+/// `[text](Note.md)`, as [`Links`] hands it out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Link<'a> {
+    raw: &'a str,
+    target: &'a str,
     pub kind: LinkKind,
     pub in_frontmatter: bool,
     /// 1-based line in the file on disk.
     pub line: usize,
 }
 
-impl Link {
-    /// A link written as `raw` (see `wikilink::WikiLink::raw`) naming
-    /// `target`. Offsets are 32-bit: a link is at most the file it is in,
-    /// and no file over 4 GB is read; a longer one is cut at a character.
-    pub fn new(raw: &str, target: &str, kind: LinkKind, line: usize, in_frontmatter: bool) -> Link {
-        let raw = cut_to_u32(raw);
-        let target = cut_to_u32(target);
-        // The name nearly always starts what was written (`Name|alias`,
-        // `Name#heading`): no search is built for it then.
-        let at = if raw.starts_with(target) {
-            Some(0)
-        } else {
-            raw.find(target)
-        };
-        let (text, target_at) = match at {
-            Some(at) => (Box::from(raw), at),
-            None => {
-                let mut both = String::with_capacity(raw.len() + target.len());
-                both.push_str(raw);
-                both.push_str(target);
-                let both = cut_to_u32(&both).to_owned();
-                let target_at = raw.len().min(both.len());
-                (both.into_boxed_str(), target_at)
-            }
-        };
-        let target_len = target.len().min(text.len() - target_at);
-        Link {
-            raw_len: raw.len() as u32,
-            target_at: target_at as u32,
-            target_len: target_len as u32,
-            text,
-            kind,
-            in_frontmatter,
-            line,
-        }
-    }
-
+impl<'a> Link<'a> {
     /// As written (see `wikilink::WikiLink::raw`).
-    pub fn raw(&self) -> &str {
-        &self.text[..self.raw_len as usize]
+    pub fn raw(&self) -> &'a str {
+        self.raw
     }
 
     /// The file it names, still to be resolved against the bank.
-    pub fn target(&self) -> &str {
-        let at = self.target_at as usize;
-        &self.text[at..at + self.target_len as usize]
+    pub fn target(&self) -> &'a str {
+        self.target
     }
 
     /// The link as it appears in the file, for messages.
     pub fn written(&self) -> String {
-        wikilink::WikiLink::written(self.raw(), self.kind)
+        wikilink::WikiLink::written(self.raw, self.kind)
+    }
+}
+
+/// An article's links, in the order they were found (the frontmatter's,
+/// then the body's).
+///
+/// A bank holds a few links per article: what was written and the names
+/// they reach are one string for the whole article, and each link is a
+/// 24-byte record of 32-bit offsets into it. A string and a 40-byte
+/// record per link cost a third more, and an allocation each.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Links {
+    /// Each link's text, one after another: what was written, followed by
+    /// the name when it is not part of it.
+    text: Box<str>,
+    records: Box<[LinkRecord]>,
+}
+
+/// Where one link's text is in [`Links::text`], and its facts. 32-bit: a
+/// link is part of the file it is in, and no file over 4 GB is read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct LinkRecord {
+    raw_at: u32,
+    raw_len: u32,
+    target_at: u32,
+    target_len: u32,
+    line: u32,
+    kind: LinkKind,
+    in_frontmatter: bool,
+}
+
+impl Links {
+    pub fn len(&self) -> usize {
+        self.records.len()
     }
 
-    /// Bytes held beyond the record itself.
+    pub fn is_empty(&self) -> bool {
+        self.records.is_empty()
+    }
+
+    /// The link at `index`, in the order they were found.
+    pub fn get(&self, index: usize) -> Option<Link<'_>> {
+        self.records.get(index).map(|r| self.link(r))
+    }
+
+    pub fn iter(&self) -> LinksIter<'_> {
+        LinksIter {
+            links: self,
+            records: self.records.iter(),
+        }
+    }
+
+    /// Bytes held beyond the value itself.
     pub fn heap_bytes(&self) -> usize {
-        self.text.len()
+        self.text.len() + self.records.len() * std::mem::size_of::<LinkRecord>()
+    }
+
+    fn link<'a>(&'a self, r: &LinkRecord) -> Link<'a> {
+        // The offsets were taken from this text at a character, so `get`
+        // never misses; an empty text is the safe answer if it did.
+        let at = |start: u32, len: u32| {
+            let start = start as usize;
+            self.text.get(start..start + len as usize).unwrap_or("")
+        };
+        Link {
+            raw: at(r.raw_at, r.raw_len),
+            target: at(r.target_at, r.target_len),
+            kind: r.kind,
+            in_frontmatter: r.in_frontmatter,
+            line: r.line as usize,
+        }
+    }
+}
+
+impl<'a> IntoIterator for &'a Links {
+    type Item = Link<'a>;
+    type IntoIter = LinksIter<'a>;
+
+    fn into_iter(self) -> LinksIter<'a> {
+        self.iter()
+    }
+}
+
+/// The links of [`Links`], in order.
+#[derive(Debug, Clone)]
+pub struct LinksIter<'a> {
+    links: &'a Links,
+    records: std::slice::Iter<'a, LinkRecord>,
+}
+
+impl<'a> Iterator for LinksIter<'a> {
+    type Item = Link<'a>;
+
+    fn next(&mut self) -> Option<Link<'a>> {
+        self.records.next().map(|r| self.links.link(r))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.records.size_hint()
+    }
+}
+
+impl DoubleEndedIterator for LinksIter<'_> {
+    fn next_back(&mut self) -> Option<Self::Item> {
+        self.records.next_back().map(|r| self.links.link(r))
+    }
+}
+
+impl ExactSizeIterator for LinksIter<'_> {}
+
+/// [`Links`] as an article's links are found.
+#[derive(Debug, Default)]
+pub struct LinksBuilder {
+    text: String,
+    records: Vec<LinkRecord>,
+}
+
+impl LinksBuilder {
+    /// Room for `links` more links and `bytes` more of their text.
+    pub fn reserve_exact(&mut self, links: usize, bytes: usize) {
+        self.records.reserve_exact(links);
+        self.text.reserve_exact(bytes);
+    }
+
+    /// Adds a link written as `raw` (see `wikilink::WikiLink::raw`) naming
+    /// `target`. A link whose text would end past what 32 bits reach is
+    /// left out: no file the reader accepts holds one.
+    pub fn push(
+        &mut self,
+        raw: &str,
+        target: &str,
+        kind: LinkKind,
+        line: usize,
+        in_frontmatter: bool,
+    ) {
+        let raw_at = self.text.len();
+        // The name nearly always starts what was written (`Name|alias`,
+        // `Name#heading`): no search is built for it then.
+        let within = if raw.starts_with(target) {
+            Some(0)
+        } else {
+            raw.find(target)
+        };
+        let target_at = match within {
+            Some(at) => raw_at + at,
+            None => raw_at + raw.len(),
+        };
+        let end = raw_at + raw.len() + if within.is_some() { 0 } else { target.len() };
+        if u32::try_from(end).is_err() {
+            return;
+        }
+        self.text.push_str(raw);
+        if within.is_none() {
+            self.text.push_str(target);
+        }
+        self.records.push(LinkRecord {
+            raw_at: raw_at as u32,
+            raw_len: raw.len() as u32,
+            target_at: target_at as u32,
+            target_len: target.len() as u32,
+            line: to_u32(line),
+            kind,
+            in_frontmatter,
+        });
+    }
+
+    /// The links, holding no spare room: articles live as long as the bank.
+    pub fn finish(self) -> Links {
+        Links {
+            text: self.text.into_boxed_str(),
+            records: self.records.into_boxed_slice(),
+        }
+    }
+}
+
+impl Links {
+    /// The links of `links`, each `(raw, target, kind, line,
+    /// in_frontmatter)`, in order.
+    pub fn of<'s>(
+        links: impl IntoIterator<Item = (&'s str, &'s str, LinkKind, usize, bool)>,
+    ) -> Links {
+        let mut built = LinksBuilder::default();
+        for (raw, target, kind, line, in_frontmatter) in links {
+            built.push(raw, target, kind, line, in_frontmatter);
+        }
+        built.finish()
     }
 }
 
@@ -327,22 +464,14 @@ fn cut_to_split(s: &str) -> &str {
     &s[..end]
 }
 
-/// `s` cut, at a character, to what a 32-bit offset reaches.
-fn cut_to_u32(s: &str) -> &str {
-    let mut end = s.len().min(u32::MAX as usize);
-    while !s.is_char_boundary(end) {
-        end -= 1;
-    }
-    &s[..end]
-}
-
 #[derive(Debug, Clone)]
 pub struct Article {
     /// Relative to the bank root, `/`-separated.
     pub rel_path: String,
     pub folder: Folder,
-    /// The first `# ` heading, else the stem.
-    pub title: String,
+    /// The first `# ` heading when it is not the stem, else empty; see
+    /// [`Article::title`].
+    title: Box<str>,
     /// The article text: BOM and §4.3 fence removed, LF line endings.
     pub text: String,
     /// See [`Article::body_start`]; this and `chars` are 32-bit, as no
@@ -350,7 +479,7 @@ pub struct Article {
     body_start: u32,
     pub frontmatter: FrontmatterState,
     pub meta: Meta,
-    pub links: Vec<Link>,
+    pub links: Links,
     pub encoding: Encoding,
     /// See [`Article::chars`].
     chars: u32,
@@ -429,7 +558,7 @@ impl Article {
         };
         let text = located.text;
         let mut meta = Meta::default();
-        let mut links = Vec::new();
+        let mut links = LinksBuilder::default();
         let frontmatter = match located.block {
             Block::Missing => FrontmatterState::Missing,
             Block::Unclosed => FrontmatterState::Unclosed,
@@ -479,24 +608,27 @@ impl Article {
             let body = &text[body_start..];
             let found = wikilink::extract_markdown(body);
             // Sized once: growing it link by link, then shrinking it to fit,
-            // was three allocations where one does.
-            links.reserve_exact(found.len());
+            // was three allocations where one does (a name that is not part
+            // of what was written, seldom, grows the text).
+            let written: usize = found.iter().map(|l| l.raw.len()).sum();
+            links.reserve_exact(found.len(), written);
             // Body links come in document order.
             let mut lines = text::LineCounter::new(&text);
             for l in found {
                 let line = lines.line_of(body_start + l.span.start) + encoding.line_shift();
-                links.push(Link::new(&l.raw, &l.target, l.kind, line, false));
+                links.push(&l.raw, &l.target, l.kind, line, false);
             }
         }
         let body = &text[body_start..];
-        let title = body
+        let title = match body
             .lines()
             .find_map(|l| l.strip_prefix("# "))
-            .map(|t| t.trim().to_owned())
-            .filter(|t| !t.is_empty())
-            .unwrap_or_else(|| stem_of(&rel_path).to_owned());
-        // Articles live as long as the bank: no spare room in its links.
-        links.shrink_to_fit();
+            .map(str::trim)
+        {
+            Some(t) if !t.is_empty() && t != stem_of(&rel_path) => Box::from(t),
+            _ => Box::default(),
+        };
+        let links = links.finish();
         let in_archive = folder == Folder::Inbox
             && rel_path
                 .split('/')
@@ -549,6 +681,17 @@ impl Article {
     /// File name without `.md`: the name links resolve to.
     pub fn stem(&self) -> &str {
         stem_of(&self.rel_path)
+    }
+
+    /// The first `# ` heading, else the stem. Most headings are the
+    /// stem, which the path already holds: only a different one is kept
+    /// (a copy of the stem was an allocation per article).
+    pub fn title(&self) -> &str {
+        if self.title.is_empty() {
+            self.stem()
+        } else {
+            &self.title
+        }
     }
 
     /// Where the body starts in `text`.
@@ -835,7 +978,7 @@ fn frontmatter_links<S: AsRef<str>>(
     text: &str,
     yaml: Range<usize>,
     line_shift: usize,
-    out: &mut Vec<Link>,
+    out: &mut LinksBuilder,
 ) {
     let yaml_text = &text[yaml.clone()];
     // Values need not come in the order of the text; built only when a
@@ -856,7 +999,7 @@ fn frontmatter_links<S: AsRef<str>>(
                 }
                 None => 2 + line_shift,
             };
-            out.push(Link::new(&l.raw, &l.target, l.kind, line, true));
+            out.push(&l.raw, &l.target, l.kind, line, true);
         }
     }
 }
@@ -906,7 +1049,7 @@ mod tests {
         );
         assert!(a.is_parsed());
         assert_eq!(a.stem(), "compliance → naleving");
-        assert_eq!(a.title, "compliance → naleving");
+        assert_eq!(a.title(), "compliance → naleving");
         assert_eq!(&*a.meta.clients[0].folded, "acme corporation");
         assert_eq!(&*a.meta.clients[0].raw, "[[Acme Corporation|Acme]]");
         assert_eq!(a.meta.domains[0].key, "domain");
@@ -981,13 +1124,80 @@ mod tests {
                 ),
             ]
         );
-        let decoded = Link::new("a%C3%A9", "aé", LinkKind::Markdown, 1, false);
-        assert_eq!((decoded.raw(), decoded.target()), ("a%C3%A9", "aé"));
-        assert_eq!(decoded, decoded.clone());
-        assert_ne!(
-            decoded,
-            Link::new("a%C3%A9", "a", LinkKind::Markdown, 1, false)
+    }
+
+    #[test]
+    fn the_title_is_the_first_heading_else_the_stem() {
+        // (text, title): a heading other than the stem, the stem itself,
+        // none, an empty first heading (the stem, not a later heading), a
+        // heading with spaces around it, and a `##` heading (not a title).
+        let cases = [
+            ("# Acme Corporation\n", "Acme Corporation"),
+            ("# Acme\n", "Acme"),
+            ("no heading\n", "Acme"),
+            ("#   \n# Later\n", "Acme"),
+            ("#  Acme  \n", "Acme"),
+            ("#  ACME \n", "ACME"),
+            ("## Sub\n# Über\n", "Über"),
+            ("---\nclient: x\n---\n# Acme Corp\n", "Acme Corp"),
+        ];
+        for (text, title) in cases {
+            let a = parse("01_CLIENTS/Acme.md", Folder::Clients, text);
+            assert_eq!(a.title(), title, "{text:?}");
+            // A title that is the stem keeps no copy of it.
+            assert_eq!(a.title.is_empty(), title == "Acme", "{text:?}");
+        }
+    }
+
+    #[test]
+    fn links_packed_in_one_string_read_back_as_pushed() {
+        // Names that are part of what was written (at its start, inside
+        // it, empty), names that are not (appended), repeated and empty
+        // texts and multi-byte characters, each read back as given, in
+        // order and from either end.
+        let given: Vec<(&str, &str, LinkKind, usize, bool)> = vec![
+            ("Acme|the client", "Acme", LinkKind::Wiki, 3, true),
+            ("a%C3%A9", "aé", LinkKind::Markdown, 7, false),
+            ("#Heading", "", LinkKind::Wiki, 8, false),
+            (
+                "./notes/Ünïcode.md",
+                "notes/Ünïcode.md",
+                LinkKind::Markdown,
+                9,
+                false,
+            ),
+            ("", "", LinkKind::Embed, 10, false),
+            (
+                "a%C3%A9",
+                "a",
+                LinkKind::Markdown,
+                usize::from(u16::MAX) + 1,
+                false,
+            ),
+            ("diagram.png", "diagram.png", LinkKind::Embed, 12, true),
+        ];
+        let links = Links::of(given.iter().copied());
+        let read: Vec<_> = links
+            .iter()
+            .map(|l| (l.raw(), l.target(), l.kind, l.line, l.in_frontmatter))
+            .collect();
+        assert_eq!(read, given);
+        let backwards: Vec<_> = links.iter().rev().map(|l| l.raw()).collect();
+        let mut expected: Vec<_> = given.iter().map(|g| g.0).collect();
+        expected.reverse();
+        assert_eq!(backwards, expected);
+        assert_eq!((links.len(), links.iter().len()), (7, 7));
+        assert_eq!(
+            links.get(1).map(|l| l.written()).as_deref(),
+            Some("[…](a%C3%A9)")
         );
+        assert_eq!(links.get(7), None);
+        assert_eq!((&links).into_iter().count(), 7);
+        // Only the names not found in what was written add to the text.
+        let written: usize = given.iter().map(|g| g.0.len()).sum();
+        assert_eq!(links.text.len(), written + "aé".len());
+        assert!(Links::default().is_empty());
+        assert_eq!(Links::default().iter().next(), None);
     }
 
     #[test]
@@ -1045,7 +1255,7 @@ mod tests {
         );
         assert!(a.encoding.fenced);
         assert!(a.is_parsed());
-        assert_eq!(a.links[0].line, 6);
+        assert_eq!(a.links.get(0).map(|l| l.line), Some(6));
         assert_eq!(a.text, "---\nclient: Acme\n---\n# Acme\n[[Legal]]\n");
     }
 
@@ -1159,8 +1369,9 @@ mod tests {
             crate::text::decode(text.as_bytes()).unwrap(),
         );
         assert_eq!(a.links.len(), 100_001);
-        assert!(a.links[..100_000].iter().all(|l| l.line == 4));
-        assert_eq!(a.links[100_000].line, 5);
+        assert!(a.links.iter().take(100_000).all(|l| l.line == 4));
+        assert_eq!(a.links.get(100_000).map(|l| l.line), Some(5));
+        assert_eq!(a.links.get(100_001), None);
     }
 
     /// What an article gets from its frontmatter (metadata, state, links)

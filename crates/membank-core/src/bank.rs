@@ -677,7 +677,7 @@ impl Bank {
     pub fn outgoing(
         &self,
         id: ArticleId,
-    ) -> impl Iterator<Item = (&crate::article::Link, Resolution)> {
+    ) -> impl Iterator<Item = (crate::article::Link<'_>, Resolution)> {
         self.articles[id]
             .links
             .iter()

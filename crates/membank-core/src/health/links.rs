@@ -97,7 +97,7 @@ pub(super) fn link_findings(bank: &Bank, id: ArticleId, names: &LinkNames, out: 
 
 /// The dead and ambiguous links among the `links` of the article at
 /// `path`, where `path_of` gives the path of the article an id names.
-pub(super) fn findings_of_links<'a, L: Borrow<Link>, R: Borrow<Resolution>>(
+pub(super) fn findings_of_links<'a, 'l, L: Borrow<Link<'l>>, R: Borrow<Resolution>>(
     path: &str,
     links: impl Iterator<Item = (L, R)>,
     path_of: &dyn Fn(ArticleId) -> &'a str,
@@ -182,7 +182,7 @@ pub fn is_attachment(target: &str) -> bool {
 
 /// What a dead link is: a missing attachment, a near miss of an existing
 /// name, or a name nothing has yet (perhaps a note still to be written).
-fn dead_link(link: &crate::article::Link, names: Option<&NearMisses>) -> Message {
+fn dead_link(link: &crate::article::Link<'_>, names: Option<&NearMisses>) -> Message {
     let target = link.target().trim();
     let name = target.rsplit('/').next().unwrap_or(target);
     let near = names.and_then(|names| names.find(name));

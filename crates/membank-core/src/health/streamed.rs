@@ -17,7 +17,7 @@ use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
 
-use crate::article::{Article, KeyedValue, Link};
+use crate::article::{Article, KeyedValue, Links};
 use crate::bank::{ArticleId, Bank, BankError, LoadOptions, Resolution, resolution_of};
 use crate::layout::Folder;
 use crate::resolve::{FileRef, LinkIndex};
@@ -99,7 +99,7 @@ struct Kept {
     /// findings the passes make.
     path: Arc<str>,
     folder: Folder,
-    links: Box<[Link]>,
+    links: Links,
     /// Only for an approved term with a translation.
     term: Option<Box<Term>>,
 }
@@ -131,7 +131,7 @@ impl Kept {
         Kept {
             path: shared_path(&a.rel_path),
             folder: a.folder,
-            links: a.links.into_boxed_slice(),
+            links: a.links,
             term,
         }
     }
@@ -352,7 +352,7 @@ fn kept_findings(bank: &Bank, kept: &[Kept], own: Gathered) -> Vec<Finding> {
             let dead_link = |out: &mut Vec<Finding>, &(id, at): &(ArticleId, usize)| {
                 let k = &kept[id];
                 share_path(&k.path);
-                let links = std::iter::once((&k.links[at], Resolution::Dead));
+                let links = k.links.get(at).map(|l| (l, Resolution::Dead)).into_iter();
                 links::findings_of_links(&k.path, links, &path_of, &names, out);
             };
             pass.dead

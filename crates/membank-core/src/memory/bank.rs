@@ -98,7 +98,7 @@ impl Memory for Bank {
         let dir = a.rel_path.rsplit_once('/').map_or("", |(dir, _)| dir);
         Document {
             path: &a.rel_path,
-            title: Cow::Borrowed(&a.title),
+            title: Cow::Borrowed(a.title()),
             groups: dir.split('/').map(Cow::Borrowed).collect(),
             kind: Cow::Borrowed(a.folder.label()),
             status: a.meta.status.as_deref().map(Cow::Borrowed),

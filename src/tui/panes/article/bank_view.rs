@@ -30,7 +30,7 @@ impl ArticlePane {
             self.changed_on_disk = Some(rel.to_owned());
             self.header = format!(
                 "{} — {}",
-                sanitize_for_terminal(&bank.article(id).title, false),
+                sanitize_for_terminal(bank.article(id).title(), false),
                 sanitize_for_terminal(rel, false)
             );
             // The reader's advice is for a command; here the file is read
@@ -58,7 +58,7 @@ impl ArticlePane {
                     ));
                 }
                 doc.prepend_rows(notes);
-                (doc, a.title.clone())
+                (doc, a.title().to_owned())
             }
             // Templates and other files not loaded as articles: the bank's
             // reader applies the same limits as loading.
