@@ -121,7 +121,7 @@ pub struct SharedFacts {
 impl Default for Meta {
     fn default() -> Meta {
         Meta {
-            shared: intern::shared_facts(SharedFacts::default()),
+            shared: intern::no_facts(),
             clients: Arc::default(),
             domains: Arc::default(),
             last_updated: None,
