@@ -608,42 +608,75 @@ pub(crate) fn stem_of(rel_path: &str) -> &str {
     &name[..name.len().saturating_sub(3)]
 }
 
-fn keyed(values: Vec<Cow<'_, str>>, key: &'static str, out: &mut Vec<KeyedValue>) {
+fn keyed(values: &[Cow<'_, str>], key: &'static str, out: &mut Vec<KeyedValue>) {
     for raw in values {
-        let (raw, folded) = intern::shared_and_folded(&raw, |r| fold(normalize_value(r)));
+        let (raw, folded) = intern::shared_and_folded(raw, |r| fold(normalize_value(r)));
         out.push(KeyedValue { key, raw, folded });
     }
 }
 
 /// The values scoring and the checks read, from either reading of the
-/// frontmatter: `strings` gives a key's values, `first` its first one, and
-/// `compiled_is_true` whether `compiled` holds the boolean true.
+/// frontmatter: `strings` adds a key's values to a list, `first` gives
+/// its first one, and `compiled_is_true` whether `compiled` holds the
+/// boolean true.
 fn fill_values<'v>(
     meta: &mut Meta,
     mut shared: SharedFacts,
-    strings: impl Fn(&str) -> Vec<Cow<'v, str>>,
+    strings: impl Fn(&str, &mut Vec<Cow<'v, str>>),
     first: impl Fn(&str) -> Option<Cow<'v, str>>,
     compiled_is_true: bool,
     unquoted_links: Box<[(String, String)]>,
 ) {
+    // One list for the values of every key in turn, rather than one
+    // allocated for each key that is set.
+    let mut found = Vec::new();
     let mut values = Vec::new();
     for key in CLIENT_KEYS {
-        keyed(strings(key), key, &mut values);
+        found.clear();
+        strings(key, &mut found);
+        keyed(&found, key, &mut values);
     }
     meta.clients = intern::shared_keyed(&values);
     values.clear();
     for key in DOMAIN_KEYS {
-        keyed(strings(key), key, &mut values);
+        found.clear();
+        strings(key, &mut found);
+        keyed(&found, key, &mut values);
     }
     meta.domains = intern::shared_keyed(&values);
     let mut languages = Vec::new();
     for key in LANGUAGE_KEYS {
-        for raw in strings(key) {
-            let tags = language_tag_strs(&raw).map(intern::shared).collect();
-            let raw = intern::shared(&raw);
-            languages.push(LanguageValue { key, raw, tags });
+        found.clear();
+        strings(key, &mut found);
+        for raw in &found {
+            let shared_raw = intern::shared(raw);
+            // A value naming one code is its own tag: the same shared copy.
+            let tags = language_tag_strs(raw)
+                .map(|tag| {
+                    if tag.len() == raw.len() {
+                        shared_raw.clone()
+                    } else {
+                        intern::shared(tag)
+                    }
+                })
+                .collect();
+            languages.push(LanguageValue {
+                key,
+                raw: shared_raw,
+                tags,
+            });
         }
     }
+    // `source_lang` and `target_lang` are the first of their languages,
+    // shared already.
+    let first_language = |key: &str| {
+        languages
+            .iter()
+            .find(|l| l.key == key)
+            .map(|l| l.raw.clone())
+    };
+    shared.source_lang = first_language("source_lang");
+    shared.target_lang = first_language("target_lang");
     shared.languages = intern::shared_languages(&languages);
     let first_shared = |key: &str| first(key).map(|v| intern::shared(&v));
     let first_owned = |key: &str| first(key).map(|v| Box::from(&*v));
@@ -657,8 +690,6 @@ fn fill_values<'v>(
         .as_deref()
         .and_then(frontmatter::parse_iso_date);
     shared.status = first_shared("status");
-    shared.source_lang = first_shared("source_lang");
-    shared.target_lang = first_shared("target_lang");
     meta.shared = intern::shared_facts(shared);
     meta.set_rare(RareMeta {
         compiled_from: first_owned("compiled_from"),
@@ -733,7 +764,7 @@ fn extract_meta(map: &Mapping) -> Meta {
     fill_values(
         &mut meta,
         shared,
-        |key| frontmatter::value_strings(get(key)),
+        |key, out| out.extend(frontmatter::value_strings(get(key))),
         |key| frontmatter::first_value_string(get(key)),
         matches!(get("compiled"), Some(Value::Bool(true))),
         unquoted_links,
@@ -746,13 +777,13 @@ fn extract_meta(map: &Mapping) -> Meta {
 fn extract_simple_meta(entries: &[(&str, SimpleValue<'_>)]) -> Meta {
     let get = |key: &str| entries.iter().find(|(k, _)| *k == key).map(|(_, v)| v);
     // As `frontmatter::value_strings`: no simple value is an unquoted link.
-    fn strings<'a>(v: Option<&SimpleValue<'a>>) -> Vec<Cow<'a, str>> {
+    fn strings<'a>(v: Option<&SimpleValue<'a>>, out: &mut Vec<Cow<'a, str>>) {
         match v {
-            None => Vec::new(),
+            None => {}
             Some(SimpleValue::List(items)) => {
-                items.iter().filter_map(SimpleValue::scalar_str).collect()
+                out.extend(items.iter().filter_map(SimpleValue::scalar_str))
             }
-            Some(v) => v.scalar_str().into_iter().collect(),
+            Some(v) => out.extend(v.scalar_str()),
         }
     }
     fn first_of<'a>(v: Option<&SimpleValue<'a>>) -> Option<Cow<'a, str>> {
@@ -782,7 +813,7 @@ fn extract_simple_meta(entries: &[(&str, SimpleValue<'_>)]) -> Meta {
     fill_values(
         &mut meta,
         shared,
-        |key| strings(get(key)),
+        |key, out| strings(get(key), out),
         |key| first_of(get(key)),
         matches!(get("compiled"), Some(SimpleValue::Bool(true))),
         Box::default(),
