@@ -893,16 +893,21 @@ fn frontmatter_links<S: AsRef<str>>(
 }
 
 /// Where `[[raw]]` starts in `text`, at `from` or after, found without
-/// building it.
+/// building it: each `[[` from there on is looked at in turn, with one
+/// search made once for all of them (a search built for each link's name
+/// cost more than the looking).
 fn find_wikilink(text: &str, from: usize, raw: &str) -> Option<usize> {
+    static OPENING: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+        std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"[["));
     let bytes = text.as_bytes();
-    let finder = memchr::memmem::Finder::new(raw.as_bytes());
-    let mut at = from + 2;
-    while let Some(i) = finder.find(bytes.get(at..)?) {
+    let mut at = from;
+    while let Some(i) = OPENING.find(bytes.get(at..)?) {
         let start = at + i;
-        if bytes[start - 2..start] == *b"[[" && bytes[start + raw.len()..].starts_with(b"]]") {
-            return Some(start - 2);
+        let inner = &bytes[start + 2..];
+        if inner.starts_with(raw.as_bytes()) && inner[raw.len()..].starts_with(b"]]") {
+            return Some(start);
         }
+        // `[[[` opens twice, one byte apart.
         at = start + 1;
     }
     None
@@ -922,6 +927,44 @@ mod tests {
         assert_eq!(find_wikilink(text, 0, "bb"), Some(20));
         assert_eq!(find_wikilink(text, 0, "c"), None);
         assert_eq!(find_wikilink(text, 99, "b"), None);
+    }
+
+    /// [`find_wikilink`] as it was, with a search built for each name.
+    fn find_wikilink_before(text: &str, from: usize, raw: &str) -> Option<usize> {
+        let bytes = text.as_bytes();
+        let finder = memchr::memmem::Finder::new(raw.as_bytes());
+        let mut at = from + 2;
+        while let Some(i) = finder.find(bytes.get(at..)?) {
+            let start = at + i;
+            if bytes[start - 2..start] == *b"[[" && bytes[start + raw.len()..].starts_with(b"]]") {
+                return Some(start - 2);
+            }
+            at = start + 1;
+        }
+        None
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn a_wikilink_is_found_where_it_was_found_before(
+            text in "[ab\\[\\]|\n]{0,24}",
+            raw in "[ab\\[\\]|]{0,3}",
+            from in 0usize..28,
+        ) {
+            proptest::prop_assert_eq!(
+                find_wikilink(&text, from, &raw),
+                find_wikilink_before(&text, from, &raw),
+                "{:?} {} {:?}", text, from, raw
+            );
+        }
+    }
+
+    #[test]
+    fn a_wikilink_opened_by_three_brackets_is_found() {
+        assert_eq!(find_wikilink("[[[x]]", 0, "x"), Some(1));
+        assert_eq!(find_wikilink("[[[[x]]", 1, "x"), Some(2));
+        assert_eq!(find_wikilink("[[]]", 0, ""), Some(0));
+        assert_eq!(find_wikilink("a [[x]", 0, "x"), None);
     }
 
     fn parse(rel: &str, folder: Folder, s: &str) -> Article {
