@@ -121,7 +121,7 @@ pub struct SharedFacts {
 impl Default for Meta {
     fn default() -> Meta {
         Meta {
-            shared: intern::shared_facts(SharedFacts::default()),
+            shared: intern::no_facts(),
             clients: Arc::default(),
             domains: Arc::default(),
             last_updated: None,
@@ -751,42 +751,75 @@ pub(crate) fn stem_of(rel_path: &str) -> &str {
     &name[..name.len().saturating_sub(3)]
 }
 
-fn keyed(values: Vec<Cow<'_, str>>, key: &'static str, out: &mut Vec<KeyedValue>) {
+fn keyed(values: &[Cow<'_, str>], key: &'static str, out: &mut Vec<KeyedValue>) {
     for raw in values {
-        let (raw, folded) = intern::shared_and_folded(&raw, |r| fold(normalize_value(r)));
+        let (raw, folded) = intern::shared_and_folded(raw, |r| fold(normalize_value(r)));
         out.push(KeyedValue { key, raw, folded });
     }
 }
 
 /// The values scoring and the checks read, from either reading of the
-/// frontmatter: `strings` gives a key's values, `first` its first one, and
-/// `compiled_is_true` whether `compiled` holds the boolean true.
+/// frontmatter: `strings` adds a key's values to a list, `first` gives
+/// its first one, and `compiled_is_true` whether `compiled` holds the
+/// boolean true.
 fn fill_values<'v>(
     meta: &mut Meta,
     mut shared: SharedFacts,
-    strings: impl Fn(&str) -> Vec<Cow<'v, str>>,
+    strings: impl Fn(&str, &mut Vec<Cow<'v, str>>),
     first: impl Fn(&str) -> Option<Cow<'v, str>>,
     compiled_is_true: bool,
     unquoted_links: Box<[(String, String)]>,
 ) {
+    // One list for the values of every key in turn, rather than one
+    // allocated for each key that is set.
+    let mut found = Vec::new();
     let mut values = Vec::new();
     for key in CLIENT_KEYS {
-        keyed(strings(key), key, &mut values);
+        found.clear();
+        strings(key, &mut found);
+        keyed(&found, key, &mut values);
     }
     meta.clients = intern::shared_keyed(&values);
     values.clear();
     for key in DOMAIN_KEYS {
-        keyed(strings(key), key, &mut values);
+        found.clear();
+        strings(key, &mut found);
+        keyed(&found, key, &mut values);
     }
     meta.domains = intern::shared_keyed(&values);
     let mut languages = Vec::new();
     for key in LANGUAGE_KEYS {
-        for raw in strings(key) {
-            let tags = language_tag_strs(&raw).map(intern::shared).collect();
-            let raw = intern::shared(&raw);
-            languages.push(LanguageValue { key, raw, tags });
+        found.clear();
+        strings(key, &mut found);
+        for raw in &found {
+            let shared_raw = intern::shared(raw);
+            // A value naming one code is its own tag: the same shared copy.
+            let tags = language_tag_strs(raw)
+                .map(|tag| {
+                    if tag.len() == raw.len() {
+                        shared_raw.clone()
+                    } else {
+                        intern::shared(tag)
+                    }
+                })
+                .collect();
+            languages.push(LanguageValue {
+                key,
+                raw: shared_raw,
+                tags,
+            });
         }
     }
+    // `source_lang` and `target_lang` are the first of their languages,
+    // shared already.
+    let first_language = |key: &str| {
+        languages
+            .iter()
+            .find(|l| l.key == key)
+            .map(|l| l.raw.clone())
+    };
+    shared.source_lang = first_language("source_lang");
+    shared.target_lang = first_language("target_lang");
     shared.languages = intern::shared_languages(&languages);
     let first_shared = |key: &str| first(key).map(|v| intern::shared(&v));
     let first_owned = |key: &str| first(key).map(|v| Box::from(&*v));
@@ -800,8 +833,6 @@ fn fill_values<'v>(
         .as_deref()
         .and_then(frontmatter::parse_iso_date);
     shared.status = first_shared("status");
-    shared.source_lang = first_shared("source_lang");
-    shared.target_lang = first_shared("target_lang");
     meta.shared = intern::shared_facts(shared);
     meta.set_rare(RareMeta {
         compiled_from: first_owned("compiled_from"),
@@ -876,7 +907,7 @@ fn extract_meta(map: &Mapping) -> Meta {
     fill_values(
         &mut meta,
         shared,
-        |key| frontmatter::value_strings(get(key)),
+        |key, out| out.extend(frontmatter::value_strings(get(key))),
         |key| frontmatter::first_value_string(get(key)),
         matches!(get("compiled"), Some(Value::Bool(true))),
         unquoted_links,
@@ -889,13 +920,13 @@ fn extract_meta(map: &Mapping) -> Meta {
 fn extract_simple_meta(entries: &[(&str, SimpleValue<'_>)]) -> Meta {
     let get = |key: &str| entries.iter().find(|(k, _)| *k == key).map(|(_, v)| v);
     // As `frontmatter::value_strings`: no simple value is an unquoted link.
-    fn strings<'a>(v: Option<&SimpleValue<'a>>) -> Vec<Cow<'a, str>> {
+    fn strings<'a>(v: Option<&SimpleValue<'a>>, out: &mut Vec<Cow<'a, str>>) {
         match v {
-            None => Vec::new(),
+            None => {}
             Some(SimpleValue::List(items)) => {
-                items.iter().filter_map(SimpleValue::scalar_str).collect()
+                out.extend(items.iter().filter_map(SimpleValue::scalar_str))
             }
-            Some(v) => v.scalar_str().into_iter().collect(),
+            Some(v) => out.extend(v.scalar_str()),
         }
     }
     fn first_of<'a>(v: Option<&SimpleValue<'a>>) -> Option<Cow<'a, str>> {
@@ -925,7 +956,7 @@ fn extract_simple_meta(entries: &[(&str, SimpleValue<'_>)]) -> Meta {
     fill_values(
         &mut meta,
         shared,
-        |key| strings(get(key)),
+        |key, out| strings(get(key), out),
         |key| first_of(get(key)),
         matches!(get("compiled"), Some(SimpleValue::Bool(true))),
         Box::default(),
@@ -1005,16 +1036,21 @@ fn frontmatter_links<S: AsRef<str>>(
 }
 
 /// Where `[[raw]]` starts in `text`, at `from` or after, found without
-/// building it.
+/// building it: each `[[` from there on is looked at in turn, with one
+/// search made once for all of them (a search built for each link's name
+/// cost more than the looking).
 fn find_wikilink(text: &str, from: usize, raw: &str) -> Option<usize> {
+    static OPENING: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+        std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"[["));
     let bytes = text.as_bytes();
-    let finder = memchr::memmem::Finder::new(raw.as_bytes());
-    let mut at = from + 2;
-    while let Some(i) = finder.find(bytes.get(at..)?) {
+    let mut at = from;
+    while let Some(i) = OPENING.find(bytes.get(at..)?) {
         let start = at + i;
-        if bytes[start - 2..start] == *b"[[" && bytes[start + raw.len()..].starts_with(b"]]") {
-            return Some(start - 2);
+        let inner = &bytes[start + 2..];
+        if inner.starts_with(raw.as_bytes()) && inner[raw.len()..].starts_with(b"]]") {
+            return Some(start);
         }
+        // `[[[` opens twice, one byte apart.
         at = start + 1;
     }
     None
@@ -1034,6 +1070,44 @@ mod tests {
         assert_eq!(find_wikilink(text, 0, "bb"), Some(20));
         assert_eq!(find_wikilink(text, 0, "c"), None);
         assert_eq!(find_wikilink(text, 99, "b"), None);
+    }
+
+    /// [`find_wikilink`] as it was, with a search built for each name.
+    fn find_wikilink_before(text: &str, from: usize, raw: &str) -> Option<usize> {
+        let bytes = text.as_bytes();
+        let finder = memchr::memmem::Finder::new(raw.as_bytes());
+        let mut at = from + 2;
+        while let Some(i) = finder.find(bytes.get(at..)?) {
+            let start = at + i;
+            if bytes[start - 2..start] == *b"[[" && bytes[start + raw.len()..].starts_with(b"]]") {
+                return Some(start - 2);
+            }
+            at = start + 1;
+        }
+        None
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn a_wikilink_is_found_where_it_was_found_before(
+            text in "[ab\\[\\]|\n]{0,24}",
+            raw in "[ab\\[\\]|]{0,3}",
+            from in 0usize..28,
+        ) {
+            proptest::prop_assert_eq!(
+                find_wikilink(&text, from, &raw),
+                find_wikilink_before(&text, from, &raw),
+                "{:?} {} {:?}", text, from, raw
+            );
+        }
+    }
+
+    #[test]
+    fn a_wikilink_opened_by_three_brackets_is_found() {
+        assert_eq!(find_wikilink("[[[x]]", 0, "x"), Some(1));
+        assert_eq!(find_wikilink("[[[[x]]", 1, "x"), Some(2));
+        assert_eq!(find_wikilink("[[]]", 0, ""), Some(0));
+        assert_eq!(find_wikilink("a [[x]", 0, "x"), None);
     }
 
     fn parse(rel: &str, folder: Folder, s: &str) -> Article {

@@ -65,34 +65,35 @@ pub fn locate(text: &str) -> Located<'_> {
 pub fn locate_cow(text: Cow<'_, str>) -> Located<'_> {
     // §4.3 is about frontmatter: a fence is only a wrapper when frontmatter
     // follows it. Otherwise it is an ordinary code block and stays one.
-    let stripped = strip_outer_fence(&text)
-        .map(|fence| (find_block(&fence.inner), fence))
-        .filter(|((block, _), _)| *block != Block::Missing);
-    match stripped {
-        Some(((block, body_start), fence)) => Located {
-            text: Cow::Owned(fence.inner),
-            fenced: true,
-            fence_unclosed: fence.close_line.is_none(),
-            line_shift: fence.line_shift,
-            fence_close_line: fence.close_line,
-            only_code: false,
-            block,
-            body_start,
-        },
-        None => {
-            let only_code = is_one_code_block(&text);
-            let (block, body_start) = find_block(&text);
-            Located {
-                text,
-                fenced: false,
-                fence_unclosed: false,
-                line_shift: 0,
-                fence_close_line: None,
-                only_code,
+    // The fence is looked for once: whether the file is only code is read
+    // from the same look.
+    let mut only_code = false;
+    if let Some(fence) = strip_outer_fence(&text) {
+        let (block, body_start) = find_block(&fence.inner);
+        if block != Block::Missing {
+            return Located {
+                fenced: true,
+                fence_unclosed: fence.close_line.is_none(),
+                line_shift: fence.line_shift,
+                fence_close_line: fence.close_line,
+                only_code: false,
                 block,
                 body_start,
-            }
+                text: Cow::Owned(fence.inner),
+            };
         }
+        only_code = fence.ends_the_file;
+    }
+    let (block, body_start) = find_block(&text);
+    Located {
+        text,
+        fenced: false,
+        fence_unclosed: false,
+        line_shift: 0,
+        fence_close_line: None,
+        only_code,
+        block,
+        body_start,
     }
 }
 
@@ -110,6 +111,16 @@ struct Fence {
 }
 
 fn strip_outer_fence(text: &str) -> Option<Fence> {
+    // Nearly every file starts with `---` or a heading: a first byte that
+    // is printable and no fence character starts a line that is neither
+    // blank nor a fence.
+    if text
+        .as_bytes()
+        .first()
+        .is_some_and(|&b| b.is_ascii_graphic() && b != b'`' && b != b'~')
+    {
+        return None;
+    }
     let mut offset = 0;
     let mut lines_before = 0;
     for line in text.split_inclusive('\n') {
@@ -163,31 +174,38 @@ fn strip_outer_fence(text: &str) -> Option<Fence> {
     })
 }
 
-/// The file is one fenced code block (closed at the end, or never closed)
-/// and nothing else.
-fn is_one_code_block(text: &str) -> bool {
-    strip_outer_fence(text).is_some_and(|f| f.ends_the_file)
-}
-
 fn is_delimiter(line: &str) -> bool {
     line.trim_end() == "---"
 }
 
+/// Lines that start with `---`, looked for in one search over the text
+/// rather than line by line: only those can close the block.
+static CLOSING_CANDIDATE: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+    std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"\n---"));
+
 fn find_block(text: &str) -> (Block, usize) {
-    let mut lines = text.split_inclusive('\n');
-    let Some(first) = lines.next() else {
-        return (Block::Missing, 0);
-    };
-    if !is_delimiter(first.trim_end_matches('\n')) {
+    if text.is_empty() {
         return (Block::Missing, 0);
     }
-    let start = first.len();
-    let mut pos = start;
-    for line in lines {
-        if is_delimiter(line.trim_end_matches('\n')) {
-            return (Block::Present(start..pos), pos + line.len());
+    let bytes = text.as_bytes();
+    let first_end = memchr::memchr(b'\n', bytes).map_or(bytes.len(), |i| i + 1);
+    if !is_delimiter(text[..first_end].trim_end_matches('\n')) {
+        return (Block::Missing, 0);
+    }
+    let start = first_end;
+    // The first line's own newline is where a second line starting with
+    // `---` would be found from.
+    let mut from = start - 1;
+    while let Some(i) = bytes
+        .get(from..)
+        .and_then(|rest| CLOSING_CANDIDATE.find(rest))
+    {
+        let pos = from + i + 1;
+        let end = memchr::memchr(b'\n', &bytes[pos..]).map_or(bytes.len(), |j| pos + j + 1);
+        if is_delimiter(text[pos..end].trim_end_matches('\n')) {
+            return (Block::Present(start..pos), end);
         }
-        pos += line.len();
+        from = end - 1;
     }
     (Block::Unclosed, 0)
 }
@@ -365,21 +383,29 @@ const KEYS_COMPARED_IN_TURN: usize = 32;
 /// [`parse_simple`]'s keys and values in document order, borrowed from
 /// `yaml`, for a reader that needs no mapping of its own.
 pub(crate) fn parse_simple_entries(yaml: &str) -> Option<Vec<(&str, SimpleValue<'_>)>> {
-    let mut entries: Vec<(&str, SimpleValue<'_>)> = Vec::new();
+    // Room for the keys of nearly every block from the start: growing from
+    // nothing took three allocations a block.
+    let mut entries: Vec<(&str, SimpleValue<'_>)> = Vec::with_capacity(ENTRIES_AT_ONCE);
     let mut seen: Option<std::collections::HashSet<&str>> = None;
-    for line in yaml.split('\n') {
+    // The line ends, found in one search over the block rather than one
+    // search a line; the last line may have none.
+    let bytes = yaml.as_bytes();
+    let ends = memchr::memchr_iter(b'\n', bytes).chain(std::iter::once(bytes.len()));
+    let mut start = 0;
+    for end in ends {
+        let line = &yaml[start..end];
+        start = end + 1;
         if line.is_empty() {
             continue;
         }
-        let (key, rest) = line.split_once(':')?;
-        if !is_simple_key(key) {
-            return None;
-        }
+        let (key, rest) = simple_key(line)?;
         let value = rest.strip_prefix(' ')?.trim_start_matches(' ');
         let value = if let Some(list) = value.strip_prefix('[') {
             let inner = list.trim_end_matches(' ').strip_suffix(']')?;
             let mut items = Vec::new();
             if !inner.trim_matches(' ').is_empty() {
+                // One allocation for all the items.
+                items.reserve_exact(1 + inner.bytes().filter(|&b| b == b',').count());
                 for item in inner.split(',') {
                     items.push(simple_scalar(item.trim_matches(' '), true)?);
                 }
@@ -408,11 +434,31 @@ pub(crate) fn parse_simple_entries(yaml: &str) -> Option<Vec<(&str, SimpleValue<
     Some(entries)
 }
 
-fn is_simple_key(key: &str) -> bool {
-    let mut bytes = key.bytes();
-    bytes.next().is_some_and(|b| b.is_ascii_alphabetic())
-        && bytes.all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
-        && resolves_to_string(key)
+/// Keys a block's entries have room for before they grow: an article has
+/// half a dozen to a dozen.
+const ENTRIES_AT_ONCE: usize = 16;
+
+/// A line's key and what follows its colon: what `split_once(':')` gives
+/// when the part before the colon is a simple key, read in one look at
+/// the key's bytes.
+fn simple_key(line: &str) -> Option<(&str, &str)> {
+    let b = line.as_bytes();
+    if !b.first()?.is_ascii_alphabetic() {
+        return None;
+    }
+    let len = b[1..]
+        .iter()
+        .position(|&c| !is_key_byte(c))
+        .map_or(b.len(), |i| i + 1);
+    if b.get(len) != Some(&b':') {
+        return None;
+    }
+    let key = &line[..len];
+    resolves_to_string(key).then(|| (key, &line[len + 1..]))
+}
+
+fn is_key_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b == b'-'
 }
 
 /// A plain scalar starting with a letter is a string unless it is one of
@@ -432,12 +478,12 @@ fn quotable(c: char) -> bool {
 fn simple_scalar(s: &str, in_list: bool) -> Option<SimpleValue<'_>> {
     if let Some(inner) = s.strip_prefix('"') {
         let inner = inner.strip_suffix('"')?;
-        let ok = inner.chars().all(|c| quotable(c) && c != '"' && c != '\\');
+        let ok = all_chars(inner, in_double_quotes_ascii, in_double_quotes);
         return ok.then_some(SimpleValue::Str(inner));
     }
     if let Some(inner) = s.strip_prefix('\'') {
         let inner = inner.strip_suffix('\'')?;
-        let ok = inner.chars().all(|c| quotable(c) && c != '\'');
+        let ok = all_chars(inner, in_single_quotes_ascii, in_single_quotes);
         return ok.then_some(SimpleValue::Str(inner));
     }
     match s {
@@ -455,15 +501,52 @@ fn simple_scalar(s: &str, in_list: bool) -> Option<SimpleValue<'_>> {
     {
         return s.parse::<u64>().ok().map(SimpleValue::Number);
     }
-    let plain_char = |c: char| {
-        c.is_alphanumeric() || matches!(c, ' ' | '-' | '_' | '.' | '/' | '(' | ')' | '→' | '>')
-    };
     let is_date = parse_iso_date_shape(s);
     let starts_with_letter = s.chars().next().is_some_and(char::is_alphabetic);
     let ok = (is_date || (starts_with_letter && resolves_to_string(s)))
-        && s.chars().all(plain_char)
+        && all_chars(s, plain_ascii, plain_char)
         && !(in_list && s.is_empty());
     ok.then_some(SimpleValue::Str(s))
+}
+
+/// Characters a plain value of the common shape may hold.
+fn plain_char(c: char) -> bool {
+    c.is_alphanumeric() || matches!(c, ' ' | '-' | '_' | '.' | '/' | '(' | ')' | '→' | '>')
+}
+
+/// [`plain_char`] of an ASCII character, from its byte.
+fn plain_ascii(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b' ' | b'-' | b'_' | b'.' | b'/' | b'(' | b')' | b'>')
+}
+
+fn in_double_quotes(c: char) -> bool {
+    quotable(c) && c != '"' && c != '\\'
+}
+
+/// [`in_double_quotes`] of an ASCII character: not a control character.
+fn in_double_quotes_ascii(b: u8) -> bool {
+    (b' '..0x7f).contains(&b) && b != b'"' && b != b'\\'
+}
+
+fn in_single_quotes(c: char) -> bool {
+    quotable(c) && c != '\''
+}
+
+fn in_single_quotes_ascii(b: u8) -> bool {
+    (b' '..0x7f).contains(&b) && b != b'\''
+}
+
+/// Whether every character of `s` is one `char_ok` accepts, with `ascii`
+/// giving the same answer for an ASCII character from its byte: values
+/// are nearly all ASCII, and decoding each character cost more than the
+/// test.
+fn all_chars(s: &str, ascii: fn(u8) -> bool, char_ok: fn(char) -> bool) -> bool {
+    match s.bytes().position(|b| !b.is_ascii() || !ascii(b)) {
+        None => true,
+        Some(i) if s.as_bytes()[i].is_ascii() => false,
+        // A byte past ASCII starts a character: the rest is read by character.
+        Some(i) => s[i..].chars().all(char_ok),
+    }
 }
 
 /// `NNNN-NN-NN`: never a number in YAML, so it stays a string.
@@ -606,6 +689,220 @@ pub fn parse_iso_date(s: &str) -> Option<jiff::civil::Date> {
     };
     let (y, m, d) = (digits(0..4)?, digits(5..7)?, digits(8..10)?);
     jiff::civil::Date::new(y as i16, m as i8, d as i8).ok()
+}
+
+/// The readings of the block as they were before they were made cheaper,
+/// kept for the tests to compare the current ones with on any input.
+#[cfg(test)]
+pub(crate) mod reference {
+    use super::*;
+
+    pub fn locate_cow(text: Cow<'_, str>) -> Located<'_> {
+        // §4.3 is about frontmatter: a fence is only a wrapper when frontmatter
+        // follows it. Otherwise it is an ordinary code block and stays one.
+        let stripped = strip_outer_fence(&text)
+            .map(|fence| (find_block(&fence.inner), fence))
+            .filter(|((block, _), _)| *block != Block::Missing);
+        match stripped {
+            Some(((block, body_start), fence)) => Located {
+                text: Cow::Owned(fence.inner),
+                fenced: true,
+                fence_unclosed: fence.close_line.is_none(),
+                line_shift: fence.line_shift,
+                fence_close_line: fence.close_line,
+                only_code: false,
+                block,
+                body_start,
+            },
+            None => {
+                let only_code = is_one_code_block(&text);
+                let (block, body_start) = find_block(&text);
+                Located {
+                    text,
+                    fenced: false,
+                    fence_unclosed: false,
+                    line_shift: 0,
+                    fence_close_line: None,
+                    only_code,
+                    block,
+                    body_start,
+                }
+            }
+        }
+    }
+
+    fn strip_outer_fence(text: &str) -> Option<Fence> {
+        let mut offset = 0;
+        let mut lines_before = 0;
+        for line in text.split_inclusive('\n') {
+            if !line.trim().is_empty() {
+                break;
+            }
+            offset += line.len();
+            lines_before += 1;
+        }
+        let rest = &text[offset..];
+        let first = rest.split_inclusive('\n').next().unwrap_or("");
+        let (ch, len, _info) = fence_of(first.trim_end_matches('\n'))?;
+        let inner = &rest[first.len()..];
+        // Walk the inner lines pairing nested fences, so a code block inside the
+        // wrapped article does not end the wrapper early.
+        let mut nested: Option<(char, usize)> = None;
+        let mut pos = 0;
+        let mut line_no = lines_before + 1;
+        let mut close: Option<(Range<usize>, usize)> = None;
+        for line in inner.split_inclusive('\n') {
+            line_no += 1;
+            let bare = line.trim_end_matches('\n');
+            if let Some((c, n, info)) = fence_of(bare) {
+                match nested {
+                    Some((nc, nn)) if c == nc && n >= nn && info.is_empty() => nested = None,
+                    Some(_) => {}
+                    None if info.is_empty() && c == ch && n >= len => {
+                        close = Some((pos..pos + line.len(), line_no));
+                        break;
+                    }
+                    None => nested = Some((c, n)),
+                }
+            }
+            pos += line.len();
+        }
+        let mut out = String::with_capacity(inner.len());
+        let mut ends_the_file = true;
+        match &close {
+            Some((r, _)) => {
+                out.push_str(&inner[..r.start]);
+                out.push_str(&inner[r.end..]);
+                ends_the_file = inner[r.end..].trim().is_empty();
+            }
+            None => out.push_str(inner),
+        }
+        Some(Fence {
+            inner: out,
+            line_shift: lines_before + 1,
+            close_line: close.map(|(_, line)| line),
+            ends_the_file,
+        })
+    }
+
+    /// The file is one fenced code block (closed at the end, or never closed)
+    /// and nothing else.
+    fn is_one_code_block(text: &str) -> bool {
+        strip_outer_fence(text).is_some_and(|f| f.ends_the_file)
+    }
+
+    fn is_delimiter(line: &str) -> bool {
+        line.trim_end() == "---"
+    }
+
+    fn find_block(text: &str) -> (Block, usize) {
+        let mut lines = text.split_inclusive('\n');
+        let Some(first) = lines.next() else {
+            return (Block::Missing, 0);
+        };
+        if !is_delimiter(first.trim_end_matches('\n')) {
+            return (Block::Missing, 0);
+        }
+        let start = first.len();
+        let mut pos = start;
+        for line in lines {
+            if is_delimiter(line.trim_end_matches('\n')) {
+                return (Block::Present(start..pos), pos + line.len());
+            }
+            pos += line.len();
+        }
+        (Block::Unclosed, 0)
+    }
+
+    pub(crate) fn parse_simple_entries(yaml: &str) -> Option<Vec<(&str, SimpleValue<'_>)>> {
+        let mut entries: Vec<(&str, SimpleValue<'_>)> = Vec::new();
+        let mut seen: Option<std::collections::HashSet<&str>> = None;
+        for line in yaml.split('\n') {
+            if line.is_empty() {
+                continue;
+            }
+            let (key, rest) = line.split_once(':')?;
+            if !is_simple_key(key) {
+                return None;
+            }
+            let value = rest.strip_prefix(' ')?.trim_start_matches(' ');
+            let value = if let Some(list) = value.strip_prefix('[') {
+                let inner = list.trim_end_matches(' ').strip_suffix(']')?;
+                let mut items = Vec::new();
+                if !inner.trim_matches(' ').is_empty() {
+                    for item in inner.split(',') {
+                        items.push(simple_scalar(item.trim_matches(' '), true)?);
+                    }
+                }
+                SimpleValue::List(items)
+            } else {
+                simple_scalar(value.trim_end_matches(' '), false)?
+            };
+            // A duplicate key is left to the YAML parser, which refuses it.
+            let duplicate = match &mut seen {
+                Some(seen) => !seen.insert(key),
+                None if entries.len() < KEYS_COMPARED_IN_TURN => {
+                    entries.iter().any(|(k, _)| *k == key)
+                }
+                None => {
+                    let mut all: std::collections::HashSet<&str> =
+                        entries.iter().map(|(k, _)| *k).collect();
+                    let duplicate = !all.insert(key);
+                    seen = Some(all);
+                    duplicate
+                }
+            };
+            if duplicate {
+                return None;
+            }
+            entries.push((key, value));
+        }
+        Some(entries)
+    }
+
+    fn is_simple_key(key: &str) -> bool {
+        let mut bytes = key.bytes();
+        bytes.next().is_some_and(|b| b.is_ascii_alphabetic())
+            && bytes.all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+            && resolves_to_string(key)
+    }
+
+    fn simple_scalar(s: &str, in_list: bool) -> Option<SimpleValue<'_>> {
+        if let Some(inner) = s.strip_prefix('"') {
+            let inner = inner.strip_suffix('"')?;
+            let ok = inner.chars().all(|c| quotable(c) && c != '"' && c != '\\');
+            return ok.then_some(SimpleValue::Str(inner));
+        }
+        if let Some(inner) = s.strip_prefix('\'') {
+            let inner = inner.strip_suffix('\'')?;
+            let ok = inner.chars().all(|c| quotable(c) && c != '\'');
+            return ok.then_some(SimpleValue::Str(inner));
+        }
+        match s {
+            "true" | "True" | "TRUE" => return Some(SimpleValue::Bool(true)),
+            "false" | "False" | "FALSE" => return Some(SimpleValue::Bool(false)),
+            _ => {}
+        }
+        // A plain decimal without sign or leading zero (`schema_version: 1`,
+        // `entry_count: 12`) is the same integer in every YAML version.
+        let b = s.as_bytes();
+        if !b.is_empty()
+            && b.len() <= 18
+            && b.iter().all(u8::is_ascii_digit)
+            && (b[0] != b'0' || b.len() == 1)
+        {
+            return s.parse::<u64>().ok().map(SimpleValue::Number);
+        }
+        let plain_char = |c: char| {
+            c.is_alphanumeric() || matches!(c, ' ' | '-' | '_' | '.' | '/' | '(' | ')' | '→' | '>')
+        };
+        let is_date = parse_iso_date_shape(s);
+        let starts_with_letter = s.chars().next().is_some_and(char::is_alphabetic);
+        let ok = (is_date || (starts_with_letter && resolves_to_string(s)))
+            && s.chars().all(plain_char)
+            && !(in_list && s.is_empty());
+        ok.then_some(SimpleValue::Str(s))
+    }
 }
 
 #[cfg(test)]
@@ -800,6 +1097,175 @@ mod tests {
                 prop_assert_eq!(Some(quick), full_parse(&yaml), "{}", yaml);
             }
         }
+    }
+
+    #[test]
+    fn the_byte_tests_agree_with_the_character_tests_on_ascii() {
+        for b in 0..0x80u8 {
+            let c = char::from(b);
+            assert_eq!(plain_ascii(b), plain_char(c), "{b:#x}");
+            assert_eq!(in_double_quotes_ascii(b), in_double_quotes(c), "{b:#x}");
+            assert_eq!(in_single_quotes_ascii(b), in_single_quotes(c), "{b:#x}");
+        }
+        // Past ASCII the characters decide, from the first one on.
+        assert!(all_chars("ab→cd", plain_ascii, plain_char));
+        assert!(!all_chars("ab→c#", plain_ascii, plain_char));
+        assert!(!all_chars("a#→c", plain_ascii, plain_char));
+        assert!(!all_chars(
+            "é\u{85}",
+            in_double_quotes_ascii,
+            in_double_quotes
+        ));
+        assert!(all_chars("", plain_ascii, plain_char));
+    }
+
+    /// Lines that make the block and its fence hard to find, and lines of
+    /// frontmatter of every kind the quick reading meets.
+    fn tricky_line() -> impl Strategy<Value = String> {
+        let fixed = prop::sample::select(vec![
+            "---",
+            "--- ",
+            "---\t",
+            "---\r",
+            "----",
+            " ---",
+            "---x",
+            "--",
+            "```",
+            "```markdown",
+            "```python",
+            "~~~",
+            "~~~md",
+            "    ```",
+            "   ```",
+            "\t```",
+            "````",
+            "",
+            " ",
+            "\t",
+            "\u{a0}",
+            "---\u{a0}",
+            "\u{feff}---",
+            "# Title",
+            "a: 1",
+            "client: Acme",
+            "clients: [\"[[A]]\", B]",
+            "languages: [en-US → nl-BE, en -> fr]",
+            "a: x",
+            "a: y",
+            "key:value",
+            "key:  \"q\"",
+            "key: 'it''s'",
+            "k: [a,b, c ]",
+            "k: []",
+            "k: [ ]",
+            "k: [a,]",
+            "k: \"tab\there\"",
+            "k: \"\u{85}\"",
+            "k: \u{fffd}",
+            "k: \"\u{fffe}\"",
+            "k: no",
+            "k: 2026-04-04",
+            "k: 007",
+            "k: 12",
+            "null: x",
+            "true: y",
+            "k-1_b: v",
+            "é: x",
+            "k: x\r",
+            "k: a # c",
+            "k: 'x'",
+            "k: \"\"",
+            "  k: v",
+            "k:",
+            "k: True",
+        ])
+        .prop_map(str::to_owned);
+        prop_oneof![
+            4 => fixed,
+            1 => "[a-z_ :\\[\\]\"',#→>\\-]{0,12}",
+            1 => any::<String>(),
+            // Invalid UTF-8 as a reader that replaced it would see it.
+            1 => prop::collection::vec(any::<u8>(), 0..12)
+                .prop_map(|b| String::from_utf8_lossy(&b).into_owned()),
+        ]
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig { cases: 4000, ..Default::default() })]
+
+        #[test]
+        fn the_block_is_found_where_it_was_found_before(
+            lines in prop::collection::vec(tricky_line(), 0..10),
+            newline_at_end in any::<bool>(),
+        ) {
+            let mut text = lines.join("\n");
+            if newline_at_end {
+                text.push('\n');
+            }
+            prop_assert_eq!(
+                locate_cow(Cow::Borrowed(&text)),
+                reference::locate_cow(Cow::Borrowed(&text)),
+                "{:?}", text
+            );
+            // Every block starts with its delimiter.
+            let framed = format!("---\n{text}");
+            prop_assert_eq!(locate(&framed), reference::locate_cow(Cow::Borrowed(&framed)));
+        }
+
+        #[test]
+        fn the_entries_are_read_as_they_were_before(
+            lines in prop::collection::vec(tricky_line(), 0..10),
+            newline_at_end in any::<bool>(),
+        ) {
+            let mut yaml = lines.join("\n");
+            if newline_at_end {
+                yaml.push('\n');
+            }
+            prop_assert_eq!(
+                parse_simple_entries(&yaml),
+                reference::parse_simple_entries(&yaml),
+                "{:?}", yaml
+            );
+        }
+
+        #[test]
+        fn generated_entries_are_read_as_they_were_before(
+            lines in prop::collection::vec(
+                ("[a-zA-Z_é][a-zA-Z0-9_é-]{0,5}|true|null|inf", ":[ \t]{0,2}", yamlish_value()),
+                1..20,
+            )
+        ) {
+            let yaml: String = lines.iter().map(|(k, sep, v)| format!("{k}{sep}{v}\n")).collect();
+            prop_assert_eq!(
+                parse_simple_entries(&yaml),
+                reference::parse_simple_entries(&yaml),
+                "{}", yaml
+            );
+        }
+    }
+
+    #[test]
+    fn the_block_is_found_after_lines_that_only_start_like_its_end() {
+        let l = locate("---\na: 1\n----\n--- x\n---  \nbody\n");
+        assert_eq!(yaml_of(&l), "a: 1\n----\n--- x\n");
+        assert_eq!(&l.text[l.body_start..], "body\n");
+        let l = locate("---\n---");
+        assert_eq!(l.block, Block::Present(4..4));
+        assert_eq!(l.body_start, 7);
+        assert_eq!(locate("---").block, Block::Unclosed);
+        assert_eq!(locate("---\na\n----").block, Block::Unclosed);
+        assert_eq!(locate(" ---\na\n---\n").block, Block::Missing);
+    }
+
+    #[test]
+    fn a_fence_around_no_frontmatter_is_only_code_and_stays() {
+        let l = locate("```python\nx = 1\n```\n");
+        assert!(l.only_code && !l.fenced);
+        assert_eq!(l.block, Block::Missing);
+        assert_eq!(l.text, "```python\nx = 1\n```\n");
+        let l = locate("```python\nx = 1\n```\nmore\n");
+        assert!(!l.only_code && !l.fenced);
     }
 
     #[test]

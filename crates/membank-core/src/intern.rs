@@ -71,6 +71,9 @@ thread_local! {
         RefCell::new(Default::default());
     /// Where the names of one list are written out, reused for every list.
     static NAMES: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+    /// The shared copy of empty facts, which every article starts from:
+    /// looked up once per thread rather than once per article.
+    static NO_FACTS: Arc<SharedFacts> = shared_facts(SharedFacts::default());
 }
 
 /// Lists of shared strings by their names, each written as its length and
@@ -197,6 +200,11 @@ pub(crate) fn shared_facts(facts: SharedFacts) -> Arc<SharedFacts> {
     })
 }
 
+/// [`shared_facts`] of empty facts.
+pub(crate) fn no_facts() -> Arc<SharedFacts> {
+    NO_FACTS.with(Arc::clone)
+}
+
 /// The shared list of the shared copies of the names `names()` gives: what
 /// [`shared_list`] of each name's [`shared`] copy gives.
 pub(crate) fn shared_names<'a, I: Iterator<Item = &'a str>>(
@@ -280,6 +288,14 @@ mod tests {
         let (c, d) = (shared_keyed(&many), shared_keyed(&many));
         assert_eq!(c, d);
         assert!(!Arc::ptr_eq(&c, &d));
+    }
+
+    #[test]
+    fn no_facts_are_the_shared_copy_of_empty_facts() {
+        let a = no_facts();
+        assert!(Arc::ptr_eq(&a, &shared_facts(SharedFacts::default())));
+        assert_eq!(*a, SharedFacts::default());
+        assert!(Arc::ptr_eq(&a, &no_facts()));
     }
 
     #[test]
