@@ -121,6 +121,17 @@ impl LinkIndex {
         // (A small bank's, on this thread: see `parallel`.)
         let given: Vec<(&str, FileRef)> = files.collect();
         let parallel = crate::parallel::pays(given.len());
+        LinkIndex::build_from(given, parallel)
+    }
+
+    /// [`LinkIndex::build`] all on this thread: for a thread of its own
+    /// beside a pool busy reading, whose threads would take its parts only
+    /// once they ran out of their own.
+    pub fn build_on_this_thread<'a>(files: impl Iterator<Item = (&'a str, FileRef)>) -> LinkIndex {
+        LinkIndex::build_from(files.collect(), false)
+    }
+
+    fn build_from(given: Vec<(&str, FileRef)>, parallel: bool) -> LinkIndex {
         // Folded one string per file, sorted, then written one after
         // another into one string and let go.
         let named = |(path, file): (&str, FileRef)| {
@@ -184,9 +195,30 @@ impl LinkIndex {
         firsts.push(files.len() as u32);
         let mut name_slots = vec![EMPTY; ((firsts.len() - 1) * 2).next_power_of_two().max(2)];
         let mask = name_slots.len() - 1;
-        for pair in firsts.windows(2) {
-            let (start, end) = (pair[0], pair[1]);
-            let hash = hasher.hash_one(name(&files[start as usize]));
+        let hashed = |pair: &[u32]| {
+            (
+                hasher.hash_one(name(&files[pair[0] as usize])),
+                pair[0],
+                pair[1],
+            )
+        };
+        let mut names: Vec<(u64, u32, u32)> = if parallel {
+            firsts.par_windows(2).map(hashed).collect()
+        } else {
+            firsts.windows(2).map(hashed).collect()
+        };
+        // Filled in the order of the slots the names hash to: the table is
+        // written from one end to the other rather than at a random place
+        // for each name, each a miss of the cache (at 100,000 names it was
+        // most of the index's making). Any order of filling makes the same
+        // lookups succeed.
+        let home = |&(hash, ..): &(u64, u32, u32)| hash as usize & mask;
+        if parallel {
+            names.par_sort_unstable_by_key(home);
+        } else {
+            names.sort_unstable_by_key(home);
+        }
+        for (hash, start, end) in names {
             let mut slot = hash as usize & mask;
             while name_slots[slot].start != EMPTY.start {
                 slot = (slot + 1) & mask;
@@ -224,6 +256,20 @@ impl LinkIndex {
             }
             slot = (slot + 1) & mask;
         }
+    }
+
+    /// The file at `path` (a bank-relative path, as given to
+    /// [`LinkIndex::build`]) that `is_it` accepts, among those whose path
+    /// differs from it at most in case: one probe of the table of names,
+    /// where a search of the sorted paths missed the cache at every step.
+    pub fn file_at(&self, path: &str, is_it: impl Fn(FileRef) -> bool) -> Option<FileRef> {
+        let mut folded = String::with_capacity(path.len());
+        fold_into(path, &mut folded);
+        self.named(name_of(&folded))
+            .iter()
+            .filter(|c| path_in(&self.paths, c) == folded)
+            .map(|c| c.file.get())
+            .find(|&f| is_it(f))
     }
 
     /// Every file `target` may mean, best first (the first is the one the
@@ -393,6 +439,60 @@ mod tests {
                 .enumerate()
                 .map(|(i, p)| (*p, FileRef::Article(i))),
         )
+    }
+
+    /// Enough files for the index to be made on the pool, and the same
+    /// files on this thread: every name finds all of its files, shortest
+    /// path first, whatever order the table was filled in.
+    #[test]
+    fn every_name_finds_its_files_in_a_large_index() {
+        let paths: Vec<String> = (0..2000)
+            .map(|i| format!("{}/Name {}.md", "d/".repeat(i % 3 + 1), i % 700))
+            .collect();
+        let given = || {
+            paths
+                .iter()
+                .enumerate()
+                .map(|(i, p)| (p.as_str(), FileRef::Article(i)))
+        };
+        for ix in [
+            LinkIndex::build(given()),
+            LinkIndex::build_on_this_thread(given()),
+        ] {
+            for k in 0..700 {
+                let mut want: Vec<usize> = (0..2000).filter(|i| i % 700 == k).collect();
+                want.sort_by_key(|&i| (paths[i].len(), i));
+                let got: Vec<usize> = ix
+                    .resolve(&format!("Name {k}"), None)
+                    .into_iter()
+                    .map(|f| match f {
+                        FileRef::Article(i) | FileRef::Other(i) => i,
+                    })
+                    .collect();
+                assert_eq!(got, want, "Name {k}");
+            }
+            assert!(ix.resolve("Name 700", None).is_empty());
+        }
+    }
+
+    #[test]
+    fn a_file_is_found_by_its_path_among_those_that_differ_in_case() {
+        let paths = [
+            "02_TERMINOLOGY/Contract.md",
+            "02_TERMINOLOGY/contract.md",
+            "a/Notes.md",
+        ];
+        let ix = index(&paths);
+        let original =
+            |i: usize| move |f: FileRef| matches!(f, FileRef::Article(id) if paths[id] == paths[i]);
+        for i in 0..paths.len() {
+            assert_eq!(ix.file_at(paths[i], original(i)), Some(FileRef::Article(i)));
+        }
+        // Folded the same, but no file of that exact path.
+        let none = |_: FileRef| false;
+        assert_eq!(ix.file_at("02_TERMINOLOGY/CONTRACT.md", none), None);
+        assert_eq!(ix.file_at("a/Missing.md", |_| true), None);
+        assert_eq!(ix.file_at("", |_| true), None);
     }
 
     fn first(ix: &LinkIndex, target: &str, from: &str) -> Option<usize> {
