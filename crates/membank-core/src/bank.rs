@@ -17,7 +17,7 @@ use crate::text;
 pub use crate::load_options::LoadOptions;
 use walk::{
     BankWalk, EARLY_BATCH, EARLY_BATCHES_IN_FLIGHT, EarlyReads, Walked, listed_markdown,
-    load_walked, walked_files,
+    load_walked,
 };
 
 pub type ArticleId = usize;
@@ -172,29 +172,6 @@ pub struct Bank {
     index: Index,
     /// Built on the first query after a load or reload.
     scoring: std::sync::OnceLock<crate::scoring::index::ScoringIndex>,
-}
-
-/// What a walk found, before any file is read: every name a link can
-/// reach comes from a path, so a check can index them while the files are
-/// read (see [`WalkHook::Files`]).
-#[derive(Debug, Default)]
-pub(crate) struct WalkedFiles {
-    /// The files that are articles if they read as one, in the bank's
-    /// order of articles (folder, then path).
-    pub articles: Vec<(Folder, String)>,
-    /// The files that are not articles, in the order
-    /// [`Bank::linkable_files`] gives them (a file that fails to read as an
-    /// article may still join them).
-    pub link_files: Vec<String>,
-}
-
-/// Told what the walk found once it is over, before the files it met are
-/// read (some may have been read while it went on).
-pub(crate) enum WalkHook<'a> {
-    /// The bank-relative paths of the Markdown files, in the walk's order.
-    Markdown(&'a mut dyn FnMut(Vec<String>)),
-    /// What each file is, as [`WalkedFiles`].
-    Files(&'a mut dyn FnMut(WalkedFiles)),
 }
 
 enum Found {
@@ -396,7 +373,7 @@ impl Bank {
             policy,
             options,
             files_read,
-            walked.map(WalkHook::Markdown),
+            walked,
             visit,
             &Some,
         )?;
@@ -431,7 +408,7 @@ impl Bank {
         policy: ReadPolicy,
         options: LoadOptions,
         files_read: Option<&AtomicUsize>,
-        walked: Option<WalkHook<'_>>,
+        walked: Option<&mut dyn FnMut(Vec<String>)>,
         visit: Option<&VisitText<'_>>,
         keep: &(dyn Fn(Article) -> Option<T> + Sync),
     ) -> Result<(Bank, Vec<T>), BankError> {
@@ -526,10 +503,8 @@ impl Bank {
         } = walk;
         let mut early = early.done.into_inner().unwrap_or_default();
         early.sort_unstable_by_key(|(seq, _)| *seq);
-        match walked {
-            Some(WalkHook::Markdown(walked)) => walked(listed_markdown(reader.root(), &found)),
-            Some(WalkHook::Files(walked)) => walked(walked_files(reader.root(), &found)),
-            None => {}
+        if let Some(walked) = walked {
+            walked(listed_markdown(reader.root(), &found));
         }
         let mut bank = Bank {
             root,

@@ -124,13 +124,6 @@ impl LinkIndex {
         LinkIndex::build_from(given, parallel)
     }
 
-    /// [`LinkIndex::build`] all on this thread: for a thread of its own
-    /// beside a pool busy reading, whose threads would take its parts only
-    /// once they ran out of their own.
-    pub fn build_on_this_thread<'a>(files: impl Iterator<Item = (&'a str, FileRef)>) -> LinkIndex {
-        LinkIndex::build_from(files.collect(), false)
-    }
-
     fn build_from(given: Vec<(&str, FileRef)>, parallel: bool) -> LinkIndex {
         // Folded one string per file, sorted, then written one after
         // another into one string and let go.
@@ -256,20 +249,6 @@ impl LinkIndex {
             }
             slot = (slot + 1) & mask;
         }
-    }
-
-    /// The file at `path` (a bank-relative path, as given to
-    /// [`LinkIndex::build`]) that `is_it` accepts, among those whose path
-    /// differs from it at most in case: one probe of the table of names,
-    /// where a search of the sorted paths missed the cache at every step.
-    pub fn file_at(&self, path: &str, is_it: impl Fn(FileRef) -> bool) -> Option<FileRef> {
-        let mut folded = String::with_capacity(path.len());
-        fold_into(path, &mut folded);
-        self.named(name_of(&folded))
-            .iter()
-            .filter(|c| path_in(&self.paths, c) == folded)
-            .map(|c| c.file.get())
-            .find(|&f| is_it(f))
     }
 
     /// Every file `target` may mean, best first (the first is the one the
@@ -442,7 +421,7 @@ mod tests {
     }
 
     /// Enough files for the index to be made on the pool, and the same
-    /// files on this thread: every name finds all of its files, shortest
+    /// files made on this thread: every name finds all of its files, shortest
     /// path first, whatever order the table was filled in.
     #[test]
     fn every_name_finds_its_files_in_a_large_index() {
@@ -457,7 +436,7 @@ mod tests {
         };
         for ix in [
             LinkIndex::build(given()),
-            LinkIndex::build_on_this_thread(given()),
+            LinkIndex::build_from(given().collect(), false),
         ] {
             for k in 0..700 {
                 let mut want: Vec<usize> = (0..2000).filter(|i| i % 700 == k).collect();
@@ -473,26 +452,6 @@ mod tests {
             }
             assert!(ix.resolve("Name 700", None).is_empty());
         }
-    }
-
-    #[test]
-    fn a_file_is_found_by_its_path_among_those_that_differ_in_case() {
-        let paths = [
-            "02_TERMINOLOGY/Contract.md",
-            "02_TERMINOLOGY/contract.md",
-            "a/Notes.md",
-        ];
-        let ix = index(&paths);
-        let original =
-            |i: usize| move |f: FileRef| matches!(f, FileRef::Article(id) if paths[id] == paths[i]);
-        for i in 0..paths.len() {
-            assert_eq!(ix.file_at(paths[i], original(i)), Some(FileRef::Article(i)));
-        }
-        // Folded the same, but no file of that exact path.
-        let none = |_: FileRef| false;
-        assert_eq!(ix.file_at("02_TERMINOLOGY/CONTRACT.md", none), None);
-        assert_eq!(ix.file_at("a/Missing.md", |_| true), None);
-        assert_eq!(ix.file_at("", |_| true), None);
     }
 
     fn first(ix: &LinkIndex, target: &str, from: &str) -> Option<usize> {

@@ -309,42 +309,6 @@ pub(super) fn listed_markdown(root: &Path, found: &[Walked]) -> Vec<String> {
         .collect()
 }
 
-/// What each file among `found` is, in the orders the loaded bank keeps
-/// (see [`super::WalkedFiles`]).
-pub(super) fn walked_files(root: &Path, found: &[Walked]) -> super::WalkedFiles {
-    let classify = |w: &Walked| match w {
-        Walked::File { path, .. } => classify_file(root, path),
-        Walked::Problem(_) => None,
-    };
-    let classified: Vec<Found> = if crate::parallel::pays(found.len()) {
-        found.par_iter().filter_map(classify).collect()
-    } else {
-        found.iter().filter_map(classify).collect()
-    };
-    let mut files = super::WalkedFiles::default();
-    let (mut skipped, mut others, mut templates) = (Vec::new(), Vec::new(), Vec::new());
-    for f in classified {
-        match f {
-            Found::Article(rel, folder) => files.articles.push((folder, rel)),
-            Found::Skipped(s) => skipped.push(s.path),
-            Found::Other(rel) => others.push(rel),
-            Found::Template(rel) => templates.push(rel),
-            Found::Problem(_) => {}
-        }
-    }
-    // Each folder's files were sorted by path as walked, and the folders
-    // walked in order: sorted already, unless a path's bytes order it
-    // otherwise than its text does.
-    if !files.articles.is_sorted() {
-        files.articles.par_sort_unstable();
-    }
-    for list in [&mut skipped, &mut others, &mut templates] {
-        list.sort_unstable();
-        files.link_files.append(list);
-    }
-    files
-}
-
 /// Decide what a file inside a bank folder is; `None` for files membank
 /// does not look at (hidden, or outside the numbered folders).
 pub(super) fn classify_file(root: &Path, path: &Path) -> Option<Found> {

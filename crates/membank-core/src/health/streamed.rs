@@ -13,14 +13,12 @@
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
 
 use crate::article::{Article, KeyedValue, Link};
-use crate::bank::{
-    ArticleId, Bank, BankError, LoadOptions, Resolution, WalkHook, WalkedFiles, resolution_of,
-};
+use crate::bank::{ArticleId, Bank, BankError, LoadOptions, Resolution, resolution_of};
 use crate::layout::Folder;
 use crate::resolve::{FileRef, LinkIndex};
 
@@ -40,28 +38,12 @@ struct Gathered {
 /// Findings per part: large enough that the parts are few.
 const PART: usize = 4096;
 
-/// One of something for each thread that reads: the thread that walks,
-/// and each thread of the pool.
-fn per_thread<T>(each: impl Fn() -> T) -> Vec<Mutex<T>> {
-    let threads = rayon::current_num_threads() + 1;
-    (0..threads).map(|_| Mutex::new(each())).collect()
-}
-
-/// This thread's one of `all` (made by [`per_thread`]), locked: no other
-/// thread takes it until the end.
-fn this_threads<T>(all: &[Mutex<T>]) -> std::sync::MutexGuard<'_, T> {
-    let slot = rayon::current_thread_index()
-        .map_or(0, |i| i + 1)
-        .min(all.len() - 1);
-    // A poisoned lock means a check panicked on another thread; the
-    // panic is reported there.
-    all[slot].lock().unwrap_or_else(|e| e.into_inner())
-}
-
 impl Gathered {
     fn new() -> Gathered {
+        // The thread that walks, and each thread of the pool.
+        let threads = rayon::current_num_threads() + 1;
         Gathered {
-            per_thread: per_thread(Vec::new),
+            per_thread: (0..threads).map(|_| Mutex::new(Vec::new())).collect(),
         }
     }
 
@@ -69,7 +51,14 @@ impl Gathered {
         if found.is_empty() {
             return;
         }
-        let mut parts = this_threads(&self.per_thread);
+        let slot = rayon::current_thread_index()
+            .map_or(0, |i| i + 1)
+            .min(self.per_thread.len() - 1);
+        // A poisoned lock means a check panicked on another thread; the
+        // panic is reported there.
+        let mut parts = self.per_thread[slot]
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
         for f in found.drain(..) {
             match parts.last_mut() {
                 Some(part) if part.len() < part.capacity() => part.push(f),
@@ -113,8 +102,6 @@ struct Kept {
     links: Box<[Link]>,
     /// Only for an approved term with a translation.
     term: Option<Box<Term>>,
-    /// Were its links resolved as it was read (see [`Names`])?
-    resolved: bool,
 }
 
 /// What the term-conflict pass reads of an article (see [`Terms`]).
@@ -146,125 +133,7 @@ impl Kept {
             folder: a.folder,
             links: a.links.into_boxed_slice(),
             term,
-            resolved: false,
         }
-    }
-}
-
-/// Every file a link can reach, known once the walk is over and before
-/// most files are read: each article's links are resolved on the thread
-/// that read it, while the others are still being read, and what is left
-/// when the last one is read is a merge rather than a pass over every
-/// link. The walk cannot know which files will fail to read as articles;
-/// when any does, the links are resolved again after reading (see
-/// [`Names::hold_for`]).
-struct Names {
-    /// The articles' paths, in the order of their ids, end to end.
-    paths: String,
-    ends: Vec<u32>,
-    folders: Vec<Folder>,
-    link_files: Vec<String>,
-    index: LinkIndex,
-    /// The articles some other article links to.
-    linked: Vec<AtomicBool>,
-    /// What the links resolved on each thread found.
-    passes: Vec<Mutex<LinkPass>>,
-}
-
-impl Names {
-    /// `alone`: built on a thread of its own beside the pool (see
-    /// [`LinkIndex::build_on_this_thread`]).
-    fn new(files: WalkedFiles, alone: bool) -> Names {
-        let WalkedFiles {
-            articles,
-            link_files,
-        } = files;
-        let mut paths = String::with_capacity(articles.iter().map(|(_, p)| p.len()).sum());
-        let mut ends = Vec::with_capacity(articles.len());
-        let mut folders = Vec::with_capacity(articles.len());
-        for (folder, path) in &articles {
-            paths.push_str(path);
-            // Past 4 GB of paths no article is found by its id: every link
-            // is resolved again after reading, as when a file fails.
-            ends.push(u32::try_from(paths.len()).unwrap_or(u32::MAX));
-            folders.push(*folder);
-        }
-        let index = {
-            let articles = articles
-                .iter()
-                .enumerate()
-                .map(|(id, (_, p))| (p.as_str(), FileRef::Article(id)));
-            let others = link_files
-                .iter()
-                .enumerate()
-                .map(|(i, p)| (p.as_str(), FileRef::Other(i)));
-            if alone {
-                LinkIndex::build_on_this_thread(articles.chain(others))
-            } else {
-                LinkIndex::build(articles.chain(others))
-            }
-        };
-        drop(articles);
-        Names {
-            linked: folders.iter().map(|_| AtomicBool::new(false)).collect(),
-            paths,
-            ends,
-            folders,
-            link_files,
-            index,
-            passes: per_thread(LinkPass::default),
-        }
-    }
-
-    /// The path of the article `id`.
-    fn path(&self, id: ArticleId) -> &str {
-        let start = id
-            .checked_sub(1)
-            .and_then(|before| self.ends.get(before))
-            .map_or(0, |&end| end as usize);
-        let end = self.ends.get(id).map_or(0, |&end| end as usize);
-        self.paths.get(start..end).unwrap_or("")
-    }
-
-    /// The id of the article at `path` in `folder`, found by its name in
-    /// the index of names: a binary search of the paths missed the cache
-    /// at nearly every step, for each of the bank's articles.
-    fn id_of(&self, folder: Folder, path: &str) -> Option<ArticleId> {
-        let is_it = |f: FileRef| {
-            matches!(f, FileRef::Article(id)
-                if self.folders.get(id) == Some(&folder) && self.path(id) == path)
-        };
-        match self.index.file_at(path, is_it)? {
-            FileRef::Article(id) => Some(id),
-            FileRef::Other(_) => None,
-        }
-    }
-
-    /// Resolve the links of `k`, just read, into this thread's pass; false
-    /// when it is not among the articles the walk found.
-    fn resolve(&self, k: &Kept) -> bool {
-        let Some(id) = self.id_of(k.folder, &k.path) else {
-            return false;
-        };
-        let path_of = |id: ArticleId| self.path(id);
-        let mut pass = this_threads(&self.passes);
-        resolve_links(&self.index, &path_of, &self.linked, id, k, &mut pass);
-        true
-    }
-
-    /// These names, if the articles read are the ones the walk found, with
-    /// the ids the walk gave them, and the files that are not articles
-    /// are the loaded bank's: then every link resolved while reading was
-    /// resolved as it would be after.
-    fn hold_for(self, bank: &Bank, kept: &[Kept]) -> Option<Names> {
-        let same = self.ends.len() == kept.len()
-            && self.paths.len() < u32::MAX as usize
-            && kept
-                .par_iter()
-                .enumerate()
-                .all(|(id, k)| self.folders[id] == k.folder && self.path(id) == &*k.path)
-            && self.link_files == bank.linkable_files();
-        same.then_some(self)
     }
 }
 
@@ -313,55 +182,20 @@ pub fn check_streamed(
     root: &Path,
     opts: &HealthOptions,
 ) -> Result<(Bank, HealthReport), BankError> {
-    check_streamed_telling(root, opts).map(|(bank, report, _)| (bank, report))
-}
-
-/// [`check_streamed`], also telling whether the links were resolved as
-/// the files were read (the names the walk found were the bank's).
-fn check_streamed_telling(
-    root: &Path,
-    opts: &HealthOptions,
-) -> Result<(Bank, HealthReport, bool), BankError> {
     let stale_cutoff = super::stale_cutoff(opts);
     let gathered = Gathered::new();
-    let names: Arc<OnceLock<Names>> = Arc::new(OnceLock::new());
-    let builder: Mutex<Option<std::thread::JoinHandle<()>>> = Mutex::new(None);
     let keep = |a: Article| -> Option<Kept> {
         let mut found = Vec::new();
         super::own_findings(&a, stale_cutoff, opts, &mut found);
         gathered.add(&mut found);
-        let mut kept = Kept::of(a);
-        // A file read before the names are known is resolved after reading.
-        if let Some(names) = names.get() {
-            kept.resolved = names.resolve(&kept);
-        }
-        Some(kept)
-    };
-    let mut walked = |files: WalkedFiles| {
-        if !crate::parallel::pays(files.articles.len()) {
-            // Read on this thread once this returns: known before any is.
-            let _ = names.set(Names::new(files, false));
-            return;
-        }
-        // Made on a thread of its own while the pool starts reading: the
-        // pool's threads would wait for it otherwise. Should no thread
-        // start, the links are resolved after reading.
-        let names = Arc::clone(&names);
-        let spawned = std::thread::Builder::new()
-            .name("membank-names".into())
-            .spawn(move || {
-                let _ = names.set(Names::new(files, true));
-            });
-        if let Ok(handle) = spawned {
-            *builder.lock().unwrap_or_else(|e| e.into_inner()) = Some(handle);
-        }
+        Some(Kept::of(a))
     };
     let (bank, mut kept) = Bank::load_kept(
         root,
         crate::safe_read::user_policy(),
         LoadOptions::CHECK,
         None,
-        Some(WalkHook::Files(&mut walked)),
+        None,
         None,
         &keep,
     )?;
@@ -373,16 +207,8 @@ fn check_streamed_telling(
     } else {
         kept.sort_unstable_by(order);
     }
-    let built = builder.into_inner().unwrap_or_else(|e| e.into_inner());
-    // A thread that panicked set no names: resolved after reading.
-    let _ = built.map(std::thread::JoinHandle::join);
-    let names = Arc::try_unwrap(names)
-        .ok()
-        .and_then(OnceLock::into_inner)
-        .and_then(|n| n.hold_for(&bank, &kept));
-    let held = names.is_some();
-    let report = check_kept(&bank, kept, gathered, names);
-    Ok((bank, report, held))
+    let report = check_kept(&bank, kept, gathered);
+    Ok((bank, report))
 }
 
 /// What one pass over every link finds: the ambiguous links, the dead
@@ -409,105 +235,63 @@ impl LinkPass {
     }
 }
 
-/// Resolve the links of `k`, the article `id`, into `pass`, marking in
-/// `linked` the articles it links to. No resolution is kept: a dead link is
+/// Resolve every link of the kept articles once, marking in `linked` the
+/// articles another one links to. No resolution is kept: a dead link is
 /// remembered by where it is, anything else by what it adds to the report.
-fn resolve_links<'a>(
-    index: &LinkIndex,
-    path_of: &dyn Fn(ArticleId) -> &'a str,
-    linked: &[AtomicBool],
-    id: ArticleId,
-    k: &Kept,
-    pass: &mut LinkPass,
-) {
-    let checked = super::checks_links(k.folder);
-    for (at, link) in k.links.iter().enumerate() {
-        index.resolve_into(link.target(), Some(&k.path), &mut pass.reached);
-        let resolution = resolution_of(&pass.reached);
-        if let Some(to) = resolution.target()
-            && to != id
-            && let Some(linked) = linked.get(to)
-        {
-            linked.store(true, Ordering::Relaxed);
-        }
-        match resolution {
-            Resolution::Dead if checked => pass.dead.push((id, at)),
-            Resolution::File(i) => pass.files.push((i, id)),
-            Resolution::Ambiguous(_) if checked => {
-                share_path(&k.path);
-                links::findings_of_links(
-                    &k.path,
-                    std::iter::once((link, resolution)),
-                    path_of,
-                    &LinkNames::default(),
-                    &mut pass.found,
-                )
-            }
-            _ => {}
-        }
-    }
-}
-
-/// Resolve every link of the kept articles `ids` once against `index`,
-/// marking in `linked` the articles another one links to.
-fn pass_links(
-    kept: &[Kept],
-    ids: &[ArticleId],
-    index: &LinkIndex,
-    linked: &[AtomicBool],
-) -> LinkPass {
+fn pass_links(kept: &[Kept], link_files: &[String], linked: &[AtomicBool]) -> LinkPass {
+    let articles = kept
+        .iter()
+        .enumerate()
+        .map(|(id, k)| (&*k.path, FileRef::Article(id)));
+    let others = link_files
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (p.as_str(), FileRef::Other(i)));
+    let index = LinkIndex::build(articles.chain(others));
     let path_of = |id: ArticleId| &*kept[id].path;
-    let one = |mut pass: LinkPass, &id: &ArticleId| {
-        resolve_links(index, &path_of, linked, id, &kept[id], &mut pass);
+    let one = |mut pass: LinkPass, id: ArticleId| {
+        let k = &kept[id];
+        let checked = super::checks_links(k.folder);
+        for (at, link) in k.links.iter().enumerate() {
+            index.resolve_into(link.target(), Some(&k.path), &mut pass.reached);
+            let resolution = resolution_of(&pass.reached);
+            if let Some(to) = resolution.target()
+                && to != id
+            {
+                linked[to].store(true, Ordering::Relaxed);
+            }
+            match resolution {
+                Resolution::Dead if checked => pass.dead.push((id, at)),
+                Resolution::File(i) => pass.files.push((i, id)),
+                Resolution::Ambiguous(_) if checked => {
+                    share_path(&k.path);
+                    links::findings_of_links(
+                        &k.path,
+                        std::iter::once((link, resolution)),
+                        &path_of,
+                        &LinkNames::default(),
+                        &mut pass.found,
+                    )
+                }
+                _ => {}
+            }
+        }
         pass
     };
-    if crate::parallel::pays(ids.len()) {
-        ids.par_iter()
+    if crate::parallel::pays(kept.len()) {
+        (0..kept.len())
+            .into_par_iter()
             .fold(LinkPass::default, one)
             .reduce(LinkPass::default, LinkPass::joined)
     } else {
-        ids.iter().fold(LinkPass::default(), one)
+        (0..kept.len()).fold(LinkPass::default(), one)
     }
-}
-
-/// Every link of the kept articles resolved, and the articles linked to:
-/// what was resolved as the articles were read, with the rest resolved now
-/// (the files read while the walk went on), or all of them when the names
-/// the walk found were not the bank's.
-fn resolved_links(bank: &Bank, kept: &[Kept], names: Option<Names>) -> (LinkPass, Vec<AtomicBool>) {
-    let Some(names) = names else {
-        let link_files = bank.linkable_files();
-        let articles = kept
-            .iter()
-            .enumerate()
-            .map(|(id, k)| (&*k.path, FileRef::Article(id)));
-        let others = link_files
-            .iter()
-            .enumerate()
-            .map(|(i, p)| (p.as_str(), FileRef::Other(i)));
-        let index = LinkIndex::build(articles.chain(others));
-        let linked: Vec<AtomicBool> = kept.iter().map(|_| AtomicBool::new(false)).collect();
-        let all: Vec<ArticleId> = (0..kept.len()).collect();
-        return (pass_links(kept, &all, &index, &linked), linked);
-    };
-    let Names {
-        index,
-        linked,
-        passes,
-        ..
-    } = names;
-    let left: Vec<ArticleId> = (0..kept.len()).filter(|&id| !kept[id].resolved).collect();
-    let pass = passes
-        .into_iter()
-        .map(|p| p.into_inner().unwrap_or_else(|e| e.into_inner()))
-        .fold(pass_links(kept, &left, &index, &linked), LinkPass::joined);
-    (pass, linked)
 }
 
 /// The report of the checks that need more than one article, added to
 /// `own`, the findings each article's own checks made.
-fn check_kept(bank: &Bank, kept: Vec<Kept>, own: Gathered, names: Option<Names>) -> HealthReport {
-    let findings = kept_findings(bank, &kept, own, names);
+fn check_kept(bank: &Bank, kept: Vec<Kept>, own: Gathered) -> HealthReport {
+    let findings = kept_findings(bank, &kept, own);
     // Deliberately never freed: this serves a command that prints the
     // report and exits, and freeing 100,000 paths and their links one by
     // one only delayed that exit (the kernel takes the pages back at once).
@@ -517,9 +301,10 @@ fn check_kept(bank: &Bank, kept: Vec<Kept>, own: Gathered, names: Option<Names>)
 
 /// The findings of `own`, of the per-article link checks and of the
 /// passes over the whole bank, in no particular order.
-fn kept_findings(bank: &Bank, kept: &[Kept], own: Gathered, names: Option<Names>) -> Vec<Finding> {
+fn kept_findings(bank: &Bank, kept: &[Kept], own: Gathered) -> Vec<Finding> {
     let link_files = bank.linkable_files();
-    let (mut pass, linked) = resolved_links(bank, kept, names);
+    let linked: Vec<AtomicBool> = kept.iter().map(|_| AtomicBool::new(false)).collect();
+    let mut pass = pass_links(kept, &link_files, &linked);
     let paths = || kept.iter().map(|k| &*k.path);
     let mut whole_bank = Vec::new();
     let ((), dead) = rayon::join(
@@ -564,7 +349,7 @@ fn kept_findings(bank: &Bank, kept: &[Kept], own: Gathered, names: Option<Names>
             }
             // The few thousand names the dead links give are indexed and
             // every name of the bank looked up among them, rather than
-            // every name indexed for them.
+            // every name of the bank indexed for them.
             let name_of =
                 |&(id, at): &(ArticleId, usize)| links::dead_link_name(&kept[id].links[at]);
             let mut written: Vec<&str> = pass.dead.iter().map(name_of).collect();

@@ -7,8 +7,6 @@ use std::path::Path;
 use crate::bank::{Bank, LoadOptions};
 use crate::health::{CODES, HealthOptions, HealthReport, check, check_streamed};
 
-use super::check_streamed_telling;
-
 fn write(root: &Path, rel: &str, bytes: &[u8]) {
     let p = root.join(rel);
     fs::create_dir_all(p.parent().unwrap()).unwrap();
@@ -125,13 +123,6 @@ fn some_text(rng: &mut Rng, i: usize) -> Vec<u8> {
 
 /// A bank of `n` generated articles with every kind of file around them.
 fn bank(n: usize, seed: u64) -> tempfile::TempDir {
-    bank_with(n, seed, true)
-}
-
-/// [`bank`], with or without the files that fail to read as articles (not
-/// UTF-8, a link out of the bank, a socket, a FIFO), which the walk cannot
-/// tell from articles.
-fn bank_with(n: usize, seed: u64, failing: bool) -> tempfile::TempDir {
     let d = tempfile::tempdir().unwrap();
     let r = d.path();
     let mut rng = Rng(seed);
@@ -155,12 +146,9 @@ fn bank_with(n: usize, seed: u64, failing: bool) -> tempfile::TempDir {
         fs::create_dir_all(r.join(f)).unwrap();
     }
     fs::create_dir_all(r.join("Projects")).unwrap();
+    write(r, "03_DOMAINS/bad.md", b"\xff\xfd not text");
     write(r, "06_TEMPLATES/complie.md", b"x");
     write(r, "06_TEMPLATES/translate_with_kb.md", b"x");
-    if !failing {
-        return d;
-    }
-    write(r, "03_DOMAINS/bad.md", b"\xff\xfd not text");
     #[cfg(unix)]
     {
         let outside = tempfile::tempdir().unwrap();
@@ -260,44 +248,6 @@ fn the_streamed_check_reports_what_the_loaded_check_reports() {
         missing.retain(|c| !unix_only.contains(c));
     }
     assert!(missing.is_empty(), "no bank raised {missing:?}");
-}
-
-/// The links are resolved as the files are read against the names the
-/// walk found, when those are the bank's; when a file fails to read as an
-/// article they are not, and the links are resolved after reading. Either
-/// way the report is the loaded check's, on banks small enough to be read
-/// on one thread and large enough to be read while the walk goes on.
-#[test]
-fn links_resolved_while_reading_report_what_the_loaded_check_reports() {
-    for (n, seed) in [(40, 11), (700, 12), (1500, 13)] {
-        for failing in [false, true] {
-            let d = bank_with(n, seed, failing);
-            // Linked to, but not an article: a file the links reach.
-            write(d.path(), "02_TERMINOLOGY/Zeta.md", b"\xff not text");
-            write(
-                d.path(),
-                "03_DOMAINS/Linker.md",
-                b"---\ndomain: Law\n---\n# Linker\n[[Zeta]] [[Alpah]] [[sub/Beta]]\n",
-            );
-            let opts = options(365);
-            let whole = check(&Bank::load(d.path()).unwrap(), &opts);
-            let (_, streamed, held) = check_streamed_telling(d.path(), &opts).unwrap();
-            let case = format!("{n} files, seed {seed}, failing files: {failing}");
-            same(&streamed, &whole, &case);
-            assert!(!held, "{case}: a file failed to read as an article");
-            // Without the files that fail, the walk's names hold.
-            fs::remove_file(d.path().join("02_TERMINOLOGY/Zeta.md")).unwrap();
-            let whole = check(&Bank::load(d.path()).unwrap(), &opts);
-            let (_, streamed, held) = check_streamed_telling(d.path(), &opts).unwrap();
-            same(&streamed, &whole, &case);
-            assert_eq!(held, !failing, "{case}");
-            let codes: std::collections::BTreeSet<&str> =
-                whole.findings.iter().map(|f| f.code()).collect();
-            for code in ["dead-link", "ambiguous-link", "orphan"] {
-                assert!(codes.contains(code), "{case}: no {code} in {codes:?}");
-            }
-        }
-    }
 }
 
 #[test]
