@@ -121,10 +121,6 @@ impl LinkIndex {
         // (A small bank's, on this thread: see `parallel`.)
         let given: Vec<(&str, FileRef)> = files.collect();
         let parallel = crate::parallel::pays(given.len());
-        LinkIndex::build_from(given, parallel)
-    }
-
-    fn build_from(given: Vec<(&str, FileRef)>, parallel: bool) -> LinkIndex {
         // Folded one string per file, sorted, then written one after
         // another into one string and let go.
         let named = |(path, file): (&str, FileRef)| {
@@ -188,30 +184,9 @@ impl LinkIndex {
         firsts.push(files.len() as u32);
         let mut name_slots = vec![EMPTY; ((firsts.len() - 1) * 2).next_power_of_two().max(2)];
         let mask = name_slots.len() - 1;
-        let hashed = |pair: &[u32]| {
-            (
-                hasher.hash_one(name(&files[pair[0] as usize])),
-                pair[0],
-                pair[1],
-            )
-        };
-        let mut names: Vec<(u64, u32, u32)> = if parallel {
-            firsts.par_windows(2).map(hashed).collect()
-        } else {
-            firsts.windows(2).map(hashed).collect()
-        };
-        // Filled in the order of the slots the names hash to: the table is
-        // written from one end to the other rather than at a random place
-        // for each name, each a miss of the cache (at 100,000 names it was
-        // most of the index's making). Any order of filling makes the same
-        // lookups succeed.
-        let home = |&(hash, ..): &(u64, u32, u32)| hash as usize & mask;
-        if parallel {
-            names.par_sort_unstable_by_key(home);
-        } else {
-            names.sort_unstable_by_key(home);
-        }
-        for (hash, start, end) in names {
+        for pair in firsts.windows(2) {
+            let (start, end) = (pair[0], pair[1]);
+            let hash = hasher.hash_one(name(&files[start as usize]));
             let mut slot = hash as usize & mask;
             while name_slots[slot].start != EMPTY.start {
                 slot = (slot + 1) & mask;
@@ -418,40 +393,6 @@ mod tests {
                 .enumerate()
                 .map(|(i, p)| (*p, FileRef::Article(i))),
         )
-    }
-
-    /// Enough files for the index to be made on the pool, and the same
-    /// files made on this thread: every name finds all of its files, shortest
-    /// path first, whatever order the table was filled in.
-    #[test]
-    fn every_name_finds_its_files_in_a_large_index() {
-        let paths: Vec<String> = (0..2000)
-            .map(|i| format!("{}/Name {}.md", "d/".repeat(i % 3 + 1), i % 700))
-            .collect();
-        let given = || {
-            paths
-                .iter()
-                .enumerate()
-                .map(|(i, p)| (p.as_str(), FileRef::Article(i)))
-        };
-        for ix in [
-            LinkIndex::build(given()),
-            LinkIndex::build_from(given().collect(), false),
-        ] {
-            for k in 0..700 {
-                let mut want: Vec<usize> = (0..2000).filter(|i| i % 700 == k).collect();
-                want.sort_by_key(|&i| (paths[i].len(), i));
-                let got: Vec<usize> = ix
-                    .resolve(&format!("Name {k}"), None)
-                    .into_iter()
-                    .map(|f| match f {
-                        FileRef::Article(i) | FileRef::Other(i) => i,
-                    })
-                    .collect();
-                assert_eq!(got, want, "Name {k}");
-            }
-            assert!(ix.resolve("Name 700", None).is_empty());
-        }
     }
 
     fn first(ix: &LinkIndex, target: &str, from: &str) -> Option<usize> {
