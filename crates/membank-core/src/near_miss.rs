@@ -40,7 +40,18 @@ fn fold_into(out: &mut String, name: &str) {
         }
         out.push_str(text);
     };
-    for c in name.nfd().filter(|c| !is_combining_mark(*c)) {
+    // Nearly every name is ASCII, which decomposes to itself and has no
+    // marks: its characters as they are, without the decomposition's
+    // buffering for each one.
+    let ascii = name.is_ascii();
+    let mut decomposed = (!ascii).then(|| name.nfd().filter(|c| !is_combining_mark(*c)));
+    let mut plain = ascii.then(|| name.chars());
+    let chars = std::iter::from_fn(|| match (&mut plain, &mut decomposed) {
+        (Some(plain), _) => plain.next(),
+        (None, Some(decomposed)) => decomposed.next(),
+        (None, None) => None,
+    });
+    for c in chars {
         if c == '&' {
             gap = true;
             push(out, "and", &mut gap);
@@ -373,6 +384,143 @@ impl NearMisses {
     }
 }
 
+/// What one name found for one of the written names of [`find_each`].
+#[derive(Clone, Copy)]
+enum Hit {
+    /// The written name is this name.
+    Listed,
+    /// This name folds to the same text.
+    Same,
+    /// This name is one edit away.
+    Edit,
+}
+
+/// The written names of [`find_each`], indexed as [`NearMisses`] indexes
+/// names: by their text, by what they fold to, and by the halves an edit
+/// leaves as they were, for each length a name one edit away may have.
+struct Written<'w> {
+    written: &'w [&'w str],
+    folded: Vec<Vec<char>>,
+    folded_text: Vec<String>,
+    by_text: Keyed,
+    by_fold: Keyed,
+    by_half: Keyed,
+}
+
+impl<'w> Written<'w> {
+    fn new(written: &'w [&'w str]) -> Written<'w> {
+        let mut folded_names = Vec::with_capacity(written.len());
+        let mut folded_texts = Vec::with_capacity(written.len());
+        let mut by_text = Vec::with_capacity(written.len());
+        let mut by_fold = Vec::with_capacity(written.len());
+        let mut by_half = Vec::new();
+        for (j, w) in written.iter().enumerate() {
+            let j = u32::try_from(j).unwrap_or(u32::MAX);
+            let folded = fold(w);
+            let len = folded.chars().count();
+            // The keys `NearMisses::one_edit_away` looks a name up by.
+            if len >= MIN_LEN_FOR_AN_EDIT.saturating_sub(1) {
+                for l in len.saturating_sub(1)..=len + 1 {
+                    for prefix in [true, false] {
+                        if let Some(key) = half_key(&folded, len, l, prefix) {
+                            by_half.push((key, j));
+                        }
+                    }
+                }
+            }
+            by_text.push((text_hash(w), j));
+            by_fold.push((text_hash(&folded), j));
+            folded_names.push(folded.chars().collect());
+            folded_texts.push(folded);
+        }
+        Written {
+            written,
+            folded: folded_names,
+            folded_text: folded_texts,
+            by_text: Keyed::of(by_text, false),
+            by_fold: Keyed::of(by_fold, false),
+            by_half: Keyed::of(by_half, false),
+        }
+    }
+
+    /// What `name` is to each written name it is, or may have been meant
+    /// by, appended to `hits`; `folded` is room for its folded text.
+    fn hits<'a>(&self, name: &'a str, folded: &mut String, hits: &mut Vec<(u32, Hit, &'a str)>) {
+        for j in self.by_text.with_key(text_hash(name)) {
+            if self.written[j as usize] == name {
+                hits.push((j, Hit::Listed, name));
+            }
+        }
+        folded.clear();
+        fold_into(folded, name);
+        for j in self.by_fold.with_key(text_hash(folded)) {
+            if self.folded_text[j as usize] == *folded {
+                hits.push((j, Hit::Same, name));
+            }
+        }
+        // Only a name this long is indexed by its halves (see `NearMisses::new`).
+        let len = folded.chars().count();
+        if len < MIN_LEN_FOR_AN_EDIT {
+            return;
+        }
+        let mut chars: Option<Vec<char>> = None;
+        for prefix in [true, false] {
+            let Some(key) = half_key(folded, len, len, prefix) else {
+                continue;
+            };
+            for j in self.by_half.with_key(key) {
+                let w = &self.folded[j as usize];
+                let chars = chars.get_or_insert_with(|| folded.chars().collect());
+                if w.len().min(len) >= MIN_LEN_FOR_AN_EDIT && within_one_edit(w, chars) {
+                    hits.push((j, Hit::Edit, name));
+                }
+            }
+        }
+    }
+}
+
+/// For each of `written`, what [`NearMisses::find`] answers on the index
+/// of `names`, found without that index: the written names are indexed
+/// instead, and each name is looked up among them. A check asks this for
+/// the few thousand names its dead links give against every file's name:
+/// each name is folded once, and nothing of the names' size is sorted or
+/// kept.
+pub fn find_each<'a>(names: &[&'a str], written: &[&str]) -> Vec<Option<&'a str>> {
+    let index = Written::new(written);
+    let run = |names: &[&'a str]| {
+        let mut folded = String::new();
+        let mut hits = Vec::new();
+        for name in names {
+            index.hits(name, &mut folded, &mut hits);
+        }
+        hits
+    };
+    let hits: Vec<Vec<(u32, Hit, &'a str)>> = if crate::parallel::pays(names.len()) {
+        names.par_chunks(RUN).map(run).collect()
+    } else {
+        vec![run(names)]
+    };
+    // (listed, the first name that folds the same, the first an edit away)
+    let mut best: Vec<(bool, Option<&'a str>, Option<&'a str>)> =
+        vec![(false, None, None); written.len()];
+    let first = |slot: &mut Option<&'a str>, name: &'a str| {
+        if slot.is_none_or(|s| name < s) {
+            *slot = Some(name);
+        }
+    };
+    for (j, hit, name) in hits.into_iter().flatten() {
+        let b = &mut best[j as usize];
+        match hit {
+            Hit::Listed => b.0 = true,
+            Hit::Same => first(&mut b.1, name),
+            Hit::Edit => first(&mut b.2, name),
+        }
+    }
+    best.into_iter()
+        .map(|(listed, same, edit)| if listed { None } else { same.or(edit) })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -389,6 +537,19 @@ mod tests {
         assert_eq!(fold("travel-and_tourism"), "travel and tourism");
         assert_eq!(fold("Café  Crème"), "cafe creme");
         assert_eq!(fold("Client's notes (2024)"), "clients notes 2024");
+    }
+
+    #[test]
+    fn an_ascii_name_folds_as_its_decomposition_does() {
+        // "é" sends the name through the decomposition; "e" is what it
+        // folds to, and leaves the name ASCII.
+        for c in (0..128u8).map(char::from) {
+            assert_eq!(
+                fold(&format!("ab{c}Cdé")),
+                fold(&format!("ab{c}Cde")),
+                "{c:?}"
+            );
+        }
     }
 
     #[test]
@@ -476,6 +637,7 @@ mod tests {
         sorted.sort_unstable();
         sorted.dedup();
         let folded: Vec<Vec<char>> = sorted.iter().map(|n| fold(n).chars().collect()).collect();
+        let mut asked = Vec::new();
         for _ in 0..2000 {
             let written = word(&mut next);
             let w: Vec<char> = fold(&written).chars().collect();
@@ -499,6 +661,14 @@ mod tests {
                 _ => None,
             };
             assert_eq!(index.only(&written), only, "{written:?}");
+            asked.push(written);
+        }
+        // The same answers, found from the written names' side.
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        let asked: Vec<&str> = asked.iter().map(String::as_str).collect();
+        let found = find_each(&names, &asked);
+        for (written, found) in asked.iter().zip(found) {
+            assert_eq!(found, index.find(written), "{written:?}");
         }
     }
 }

@@ -73,15 +73,24 @@ impl LinkNames {
     /// The names of the articles at `paths`, in bank order, and of the
     /// files of `bank` that are not articles.
     pub(super) fn of<'a>(paths: impl Iterator<Item = &'a str>, bank: &'a Bank) -> LinkNames {
-        let stems = paths.map(crate::article::stem_of);
-        let files = bank
-            .other_files
-            .iter()
-            .chain(&bank.templates)
-            .chain(bank.skipped.iter().map(|s| &s.path))
-            .map(|p| p.rsplit('/').next().unwrap_or(p.as_str()));
-        LinkNames(Some(Arc::new(NearMisses::new(stems.chain(files)))))
+        LinkNames(Some(Arc::new(NearMisses::new(names_of(paths, bank)))))
     }
+}
+
+/// The names a dead link may have meant: the stems of the articles at
+/// `paths` and the names of the files of `bank` that are not articles.
+pub(super) fn names_of<'a>(
+    paths: impl Iterator<Item = &'a str>,
+    bank: &'a Bank,
+) -> impl Iterator<Item = &'a str> {
+    let stems = paths.map(crate::article::stem_of);
+    let files = bank
+        .other_files
+        .iter()
+        .chain(&bank.templates)
+        .chain(bank.skipped.iter().map(|s| &s.path))
+        .map(|p| p.rsplit('/').next().unwrap_or(p.as_str()));
+    stems.chain(files)
 }
 
 pub(super) fn link_findings(bank: &Bank, id: ArticleId, names: &LinkNames, out: &mut Vec<Finding>) {
@@ -108,13 +117,13 @@ pub(super) fn findings_of_links<'a, 'l, L: Borrow<Link<'l>>, R: Borrow<Resolutio
         let link = link.borrow();
         match resolution.borrow() {
             Resolution::One(_) | Resolution::File(_) => {}
-            Resolution::Dead => out.push(Finding::with_message(
-                "dead-link",
-                Severity::Warning,
-                path,
-                Some(link.line),
-                dead_link(link, names.0.as_deref()),
-            )),
+            Resolution::Dead => {
+                let near = names
+                    .0
+                    .as_deref()
+                    .and_then(|n| n.find(dead_link_name(link)));
+                out.push(dead_link_finding(path, link, near));
+            }
             Resolution::Ambiguous(ids) => {
                 let names: Vec<String> = ids.iter().map(|&t| format!("“{}”", path_of(t))).collect();
                 let used = path_of(ids[0]);
@@ -180,12 +189,32 @@ pub fn is_attachment(target: &str) -> bool {
     })
 }
 
-/// What a dead link is: a missing attachment, a near miss of an existing
-/// name, or a name nothing has yet (perhaps a note still to be written).
-fn dead_link(link: &crate::article::Link<'_>, names: Option<&NearMisses>) -> Message {
+/// The name a dead link's suggestion is looked up by: its target's last
+/// part.
+pub(super) fn dead_link_name<'a>(link: &Link<'a>) -> &'a str {
     let target = link.target().trim();
-    let name = target.rsplit('/').next().unwrap_or(target);
-    let near = names.and_then(|names| names.find(name));
+    target.rsplit('/').next().unwrap_or(target)
+}
+
+/// The `dead-link` finding about `link` in the article at `path`, where
+/// `near` is the name the index of near misses finds for
+/// [`dead_link_name`].
+pub(super) fn dead_link_finding(path: &str, link: &Link<'_>, near: Option<&str>) -> Finding {
+    Finding::with_message(
+        "dead-link",
+        Severity::Warning,
+        path,
+        Some(link.line),
+        dead_link_near(link, near),
+    )
+}
+
+/// What a dead link is: a missing attachment, a near miss of an existing
+/// name (`near`, what the names' index finds for it), or a name nothing
+/// has yet (perhaps a note still to be written).
+fn dead_link_near(link: &Link<'_>, near: Option<&str>) -> Message {
+    let target = link.target().trim();
+    let name = dead_link_name(link);
     let written = link.written();
     if is_attachment(target) {
         let hint = match near {

@@ -306,7 +306,6 @@ fn kept_findings(bank: &Bank, kept: &[Kept], own: Gathered) -> Vec<Finding> {
     let linked: Vec<AtomicBool> = kept.iter().map(|_| AtomicBool::new(false)).collect();
     let mut pass = pass_links(kept, &link_files, &linked);
     let paths = || kept.iter().map(|k| &*k.path);
-    let path_of = |id: ArticleId| &*kept[id].path;
     let mut whole_bank = Vec::new();
     let ((), dead) = rayon::join(
         || {
@@ -348,21 +347,31 @@ fn kept_findings(bank: &Bank, kept: &[Kept], own: Gathered) -> Vec<Finding> {
             if pass.dead.is_empty() {
                 return Vec::new();
             }
-            let names = LinkNames::of(paths(), bank);
-            let dead_link = |out: &mut Vec<Finding>, &(id, at): &(ArticleId, usize)| {
-                let k = &kept[id];
-                share_path(&k.path);
-                let links = k.links.get(at).map(|l| (l, Resolution::Dead)).into_iter();
-                links::findings_of_links(&k.path, links, &path_of, &names, out);
+            // The few thousand names the dead links give are indexed and
+            // every name of the bank looked up among them, rather than
+            // every name of the bank indexed for them.
+            let name_of = |&(id, at): &(ArticleId, usize)| {
+                kept[id]
+                    .links
+                    .get(at)
+                    .map_or("", |link| links::dead_link_name(&link))
             };
-            pass.dead
-                .par_iter()
-                .fold(Vec::new, |mut out, dead| {
-                    dead_link(&mut out, dead);
-                    out
-                })
-                .flatten_iter()
-                .collect()
+            let mut written: Vec<&str> = pass.dead.iter().map(name_of).collect();
+            written.par_sort_unstable();
+            written.dedup();
+            let names: Vec<&str> = links::names_of(paths(), bank).collect();
+            let near = crate::near_miss::find_each(&names, &written);
+            let dead_link = |dead: &(ArticleId, usize)| {
+                let k = &kept[dead.0];
+                let link = k.links.get(dead.1)?;
+                share_path(&k.path);
+                let near = written
+                    .binary_search(&name_of(dead))
+                    .ok()
+                    .and_then(|i| near[i]);
+                Some(links::dead_link_finding(&k.path, &link, near))
+            };
+            pass.dead.par_iter().filter_map(dead_link).collect()
         },
     );
     let orphans = kept
