@@ -446,3 +446,37 @@ fn a_file_is_read_by_name_only_in_its_own_folder() {
         &p("/b/03_DOMAINS/Legal.md")
     ));
 }
+
+#[test]
+fn a_hidden_name_is_told_from_the_paths_bytes_as_from_its_file_name() {
+    use super::walk::name_is_hidden;
+    for path in [
+        "/b/03_DOMAINS/.hidden.md",
+        "/b/03_DOMAINS/Legal.md",
+        "/b/.git/config",
+        "/b/03_DOMAINS/.sub",
+        "/b/03_DOMAINS/a.b/c.md",
+        "/b/03_DOMAINS/é.md",
+        "/b/03_DOMAINS/.é",
+        "/b/03_DOMAINS/x/..md",
+        "rel/.x",
+        ".x",
+        "x",
+        "/b/03_DOMAINS/→.md",
+    ] {
+        let p = std::path::Path::new(path);
+        let by_name = p
+            .file_name()
+            .is_some_and(|n| super::is_hidden(&n.to_string_lossy()));
+        assert_eq!(name_is_hidden(p), by_name, "{path}");
+    }
+    // A name that is not UTF-8 is judged by its first byte too.
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt as _;
+        let p = std::path::Path::new(std::ffi::OsStr::from_bytes(b"/b/02_TERMINOLOGY/.\xff.md"));
+        assert!(name_is_hidden(p));
+        let p = std::path::Path::new(std::ffi::OsStr::from_bytes(b"/b/02_TERMINOLOGY/\xff.md"));
+        assert!(!name_is_hidden(p));
+    }
+}

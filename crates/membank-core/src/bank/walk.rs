@@ -141,7 +141,7 @@ impl<'r> BankWalk<'r> {
                 // name apart again for every comparison, on one core. The
                 // files are sorted once the folder is walked.
                 let not_hidden: fn(&walkdir::DirEntry) -> bool =
-                    |e| e.depth() == 0 || !is_hidden(&e.file_name().to_string_lossy());
+                    |e| e.depth() == 0 || !name_is_hidden(e.path());
                 self.current = Some(FolderWalk {
                     entries: walkdir::WalkDir::new(dir)
                         .follow_links(self.reader.policy().follow_links_out)
@@ -166,7 +166,7 @@ impl<'r> BankWalk<'r> {
                     // (problems sort among themselves later).
                     let files = &mut self.found[current.first..];
                     let by_path = |a: &Walked, b: &Walked| walked_path(a).cmp(walked_path(b));
-                    if crate::parallel::pays(files.len()) {
+                    if crate::parallel::sort_pays(files.len()) {
                         files.par_sort_unstable_by(by_path);
                     } else {
                         files.sort_unstable_by(by_path);
@@ -253,6 +253,20 @@ fn walk_entry(
         dir,
         seq,
     });
+}
+
+/// Does the last part of a walked path start with a dot, as
+/// [`is_hidden`] of its file name says? Read from the bytes after the last
+/// separator: taking the path apart into components, for every entry, cost
+/// more than the check.
+pub(super) fn name_is_hidden(path: &Path) -> bool {
+    let bytes = path.as_os_str().as_encoded_bytes();
+    // A separator is ASCII: no byte of a longer character is taken for one.
+    let name = bytes
+        .rsplit(|&b| b.is_ascii() && std::path::is_separator(char::from(b)))
+        .next()
+        .unwrap_or(bytes);
+    name.first() == Some(&b'.')
 }
 
 /// Is `dir` the folder `path` is in? Compared as bytes, as the walk joined
