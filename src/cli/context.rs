@@ -232,18 +232,18 @@ fn write_rows<'a>(
     let mut line = String::new();
     for e in rows {
         line.clear();
-        push_right(&mut line, e.rank as u64, 4);
-        line.push_str("  ");
-        push_right(&mut line, u64::from(e.score), 5);
-        line.push_str("  ");
-        push_right(&mut line, u64::from(e.signals.client), 2);
-        line.push(' ');
-        push_right(&mut line, u64::from(e.signals.domain), 2);
-        line.push(' ');
-        push_right(&mut line, u64::from(e.signals.language), 2);
-        line.push_str("  ");
-        push_right(&mut line, e.tokens as u64, 6);
-        line.push_str("  ");
+        // Each number right-aligned in its width, then the gap after it.
+        push_numbers(
+            &mut line,
+            [
+                (e.rank as u64, 4, 2),
+                (u64::from(e.score), 5, 2),
+                (u64::from(e.signals.client), 2, 1),
+                (u64::from(e.signals.domain), 2, 1),
+                (u64::from(e.signals.language), 2, 2),
+                (e.tokens as u64, 6, 2),
+            ],
+        );
         push_left(&mut line, date_cell(e.last_updated), 10);
         line.push_str("  ");
         let (kept_word, on, off) = if e.included {
@@ -312,25 +312,37 @@ fn push_why(line: &mut String, e: &RowRef<'_>) {
     }
 }
 
-/// `n` right-aligned in `width` columns, as `{:>width$}` writes it: the
-/// digits are made first, so the padding is pushed rather than inserted
-/// before them a space at a time.
-fn push_right(line: &mut String, n: u64, width: usize) {
-    let mut digits = [0u8; 20];
-    let mut start = digits.len();
-    let mut rest = n;
-    loop {
-        start -= 1;
-        digits[start] = b'0' + (rest % 10) as u8;
-        rest /= 10;
-        if rest == 0 {
-            break;
+/// The number columns of a row: each `(n, width, gap)` right-aligned in
+/// `width` columns as `{:>width$}` writes it, then `gap` spaces. They are
+/// put together in one buffer of spaces and pushed at once: a dozen
+/// pushes of a few bytes each cost more than making the digits.
+fn push_numbers(line: &mut String, cells: [(u64, usize, usize); 6]) {
+    const MOST: usize = 20 + 8 + 8;
+    let mut buf = [b' '; 6 * MOST];
+    let mut at = 0;
+    for (n, width, gap) in cells {
+        let mut digits = [0u8; 20];
+        let mut start = digits.len();
+        let mut rest = n;
+        loop {
+            start -= 1;
+            digits[start] = b'0' + (rest % 10) as u8;
+            rest /= 10;
+            if rest == 0 {
+                break;
+            }
         }
+        let len = digits.len() - start;
+        // Widths and gaps are this file's constants, within `MOST`.
+        at += width.saturating_sub(len).min(8);
+        let Some(slot) = buf.get_mut(at..at + len) else {
+            break;
+        };
+        slot.copy_from_slice(&digits[start..]);
+        at += len + gap.min(8);
     }
-    let digits = &digits[start..];
-    push_spaces(line, width.saturating_sub(digits.len()));
-    // ASCII digits only: always UTF-8.
-    line.push_str(std::str::from_utf8(digits).unwrap_or_default());
+    // Digits and spaces only: always UTF-8.
+    line.push_str(std::str::from_utf8(&buf[..at.min(buf.len())]).unwrap_or_default());
 }
 
 /// `text` left-aligned in `width` columns, as `{:<width$}` writes it.
