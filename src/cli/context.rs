@@ -144,9 +144,10 @@ fn print_table(r: &Streamed) {
             block
         }
     };
-    // A short table is written on this thread: a row costs a few hundred
-    // instructions, less than handing a few blocks to the pool.
-    let parallel = r.len() >= ROWS_PER_BLOCK * 4;
+    // A short table is written on this thread: starting the pool would
+    // cost more than it saves. A bank large enough to be read on the pool
+    // has it started already, and two blocks on two cores finish sooner.
+    let parallel = membank_core::parallel::pays(r.len());
     let blocks_of = |start: usize| {
         (start..r.len().min(start + ROWS_PER_BLOCK * 16))
             .step_by(ROWS_PER_BLOCK)
