@@ -281,21 +281,37 @@ fn the_rows_keyed_sort_is_the_tie_break_order() {
             Query::of("", "", "", ""),
             Query::of("acme", "legal", "en", "nl-BE"),
         ] {
-            let got = stream(d.path(), &q, BudgetOptions::default(), 0).unwrap();
+            let mut got = stream(d.path(), &q, BudgetOptions::default(), 0).unwrap();
             assert!(
                 got.rows.len() > n / 2,
                 "{n} articles: {} rows",
                 got.rows.len()
             );
-            for w in got.rows.windows(2) {
-                assert_eq!(
-                    w[0].rank_order(&w[1]),
-                    std::cmp::Ordering::Less,
-                    "{} before {}",
-                    w[0].rel_path,
-                    w[1].rel_path
-                );
-            }
+            let in_order = |rows: &[Row]| {
+                for w in rows.windows(2) {
+                    assert_eq!(
+                        w[0].rank_order(&w[1]),
+                        std::cmp::Ordering::Less,
+                        "{} before {}",
+                        w[0].rel_path,
+                        w[1].rel_path
+                    );
+                }
+            };
+            in_order(&got.rows);
+            // Sorted where they are, as a large bank's rows are, from the
+            // reverse order: the same order.
+            let paths: Vec<String> = got.rows.iter().map(|r| r.rel_path.clone()).collect();
+            got.rows.reverse();
+            rank_sort_with(&mut got.rows, 0);
+            in_order(&got.rows);
+            let again: Vec<String> = got.rows.iter().map(|r| r.rel_path.clone()).collect();
+            assert_eq!(again, paths);
+            // And by keys from the reverse order.
+            got.rows.reverse();
+            rank_sort_with(&mut got.rows, usize::MAX);
+            let keyed: Vec<String> = got.rows.iter().map(|r| r.rel_path.clone()).collect();
+            assert_eq!(keyed, paths);
         }
     }
 }
