@@ -15,8 +15,8 @@ pub fn pays(items: usize) -> bool {
 }
 
 /// Items below which a sort stays on the calling thread. The pool's sort
-/// hands a part of the slice to another thread only when both halves are
-/// longer than a few thousand items, so a shorter sort runs on one thread
+/// hands a part of the slice to another thread only when the part is
+/// longer than 2,000 items, so most of a shorter sort runs on one thread
 /// anyway, after being handed to the pool and waiting to be woken.
 pub const SORT_SEQUENTIAL_BELOW: usize = 4096;
 

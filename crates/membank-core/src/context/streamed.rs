@@ -201,12 +201,9 @@ fn rank_sort_with(rows: &mut [Row], keyed_most: usize) {
     let n = match u32::try_from(rows.len()) {
         Ok(n) if rows.len() <= keyed_most => n,
         _ => {
-            let by = |a: &Row, b: &Row| rank_cmp(a, b, a.rank_key(), b.rank_key());
-            if crate::parallel::sort_pays(rows.len()) {
-                rows.par_sort_unstable_by(by);
-            } else {
-                rows.sort_unstable_by(by);
-            }
+            // Many rows: worth the pool. One sort of each kind is kept in
+            // the binary, not a pool's and a thread's of both.
+            rows.par_sort_unstable_by(|a, b| rank_cmp(a, b, a.rank_key(), b.rank_key()));
             return;
         }
     };
@@ -218,11 +215,8 @@ fn rank_sort_with(rows: &mut [Row], keyed_most: usize) {
     let by = |a: &(u64, u32), b: &(u64, u32)| {
         rank_cmp(&rows[a.1 as usize], &rows[b.1 as usize], a.0, b.0)
     };
-    if crate::parallel::sort_pays(order.len()) {
-        order.par_sort_unstable_by(by);
-    } else {
-        order.sort_unstable_by(by);
-    }
+    // At most `KEYED_SORT_MOST` pairs: on this thread.
+    order.sort_unstable_by(by);
     // Place `k` takes the row at `order[k].1`: each cycle of places is
     // followed once, and a place done points at itself.
     for start in 0..order.len() {
