@@ -1,12 +1,11 @@
 //! `membank context`: the ranked, budgeted context for a query, with the
 //! reason for every decision.
 
-use std::borrow::Cow;
 use std::process::ExitCode;
 
 use membank_core::bank::Bank;
-use membank_core::context::{self, ExplainedEntry, ExplainedReport, Listed, Streamed};
-use membank_core::scoring::{Query, SignalMatch};
+use membank_core::context::{self, ExplainedEntry, ExplainedReport, Listed, RowRef, Streamed};
+use membank_core::scoring::Query;
 
 use super::common::safe;
 use super::style;
@@ -35,6 +34,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         print_table(&report);
     }
+    // Freeing every row, and closing the folders held open, only delays
+    // the exit.
+    std::mem::forget(report);
     Ok(ExitCode::SUCCESS)
 }
 
@@ -84,7 +86,11 @@ pub fn table(r: &ExplainedReport, total: usize) -> String {
         listed: r.articles.len(),
         kept: r.articles.iter().filter(|e| e.included).count(),
     };
-    let _ = write_table(&mut out, &head, r.articles.iter().map(Cow::Borrowed));
+    let _ = write_table(
+        &mut out,
+        &head,
+        r.articles.iter().map(ExplainedEntry::as_row),
+    );
     String::from_utf8_lossy(&out).into_owned()
 }
 
@@ -99,27 +105,6 @@ struct TableHead<'a> {
     /// Rows that follow.
     listed: usize,
     kept: usize,
-}
-
-fn describe(m: &Option<SignalMatch>, points: u32) -> Option<String> {
-    m.as_ref()
-        .map(|m| format!("{} → +{points}", safe(&m.to_string())))
-}
-
-fn why(e: &ExplainedEntry) -> String {
-    let parts: Vec<String> = [
-        describe(&e.matched.client, e.signals.client),
-        describe(&e.matched.domain, e.signals.domain),
-        describe(&e.matched.language, e.signals.language),
-    ]
-    .into_iter()
-    .flatten()
-    .collect();
-    if parts.is_empty() {
-        "no signal matched".to_owned()
-    } else {
-        parts.join("; ")
-    }
 }
 
 fn print_table(r: &Streamed) {
@@ -150,17 +135,18 @@ fn print_table(r: &Streamed) {
     let colored = choice != anstream::ColorChoice::Never;
     const ROWS_PER_BLOCK: usize = 1024;
     let block_of = |rows: std::ops::Range<usize>| {
-        let explained = rows.map(|i| Cow::Owned(r.explain(i)));
+        let borrowed = rows.map(|i| r.row(i));
         if colored {
-            styled(&|o| write_rows(o, explained.clone(), true))
+            styled(&|o| write_rows(o, borrowed.clone(), true))
         } else {
             let mut block = Vec::new();
-            let _ = write_rows(&mut block, explained, false);
+            let _ = write_rows(&mut block, borrowed, false);
             block
         }
     };
     // A short table is written on this thread: starting the pool would
-    // cost more than it saves.
+    // cost more than it saves. A bank large enough to be read on the pool
+    // has it started already, and two blocks on two cores finish sooner.
     let parallel = membank_core::parallel::pays(r.len());
     let blocks_of = |start: usize| {
         (start..r.len().min(start + ROWS_PER_BLOCK * 16))
@@ -190,7 +176,7 @@ fn print_table(r: &Streamed) {
 fn write_table<'a>(
     out: &mut impl std::io::Write,
     r: &TableHead<'_>,
-    rows: impl Iterator<Item = Cow<'a, ExplainedEntry>>,
+    rows: impl Iterator<Item = RowRef<'a>>,
 ) -> std::io::Result<()> {
     write_head(out, r)?;
     write_rows(out, rows, true)?;
@@ -232,7 +218,7 @@ fn write_head(out: &mut dyn std::io::Write, r: &TableHead<'_>) -> std::io::Resul
 /// out, why.
 fn write_rows<'a>(
     out: &mut dyn std::io::Write,
-    rows: impl Iterator<Item = Cow<'a, ExplainedEntry>>,
+    rows: impl Iterator<Item = RowRef<'a>>,
     colored: bool,
 ) -> std::io::Result<()> {
     let paint = |s: anstyle::Style| if colored { s } else { anstyle::Style::new() };
@@ -246,21 +232,20 @@ fn write_rows<'a>(
     // most of the time a whole table took.
     let mut line = String::new();
     for e in rows {
-        let e = e.as_ref();
         line.clear();
-        push_right(&mut line, e.rank as u64, 4);
-        line.push_str("  ");
-        push_right(&mut line, u64::from(e.score), 5);
-        line.push_str("  ");
-        push_right(&mut line, u64::from(e.signals.client), 2);
-        line.push(' ');
-        push_right(&mut line, u64::from(e.signals.domain), 2);
-        line.push(' ');
-        push_right(&mut line, u64::from(e.signals.language), 2);
-        line.push_str("  ");
-        push_right(&mut line, e.tokens as u64, 6);
-        line.push_str("  ");
-        push_left(&mut line, date_cell(e.last_updated.as_deref()), 10);
+        // Each number right-aligned in its width, then the gap after it.
+        push_numbers(
+            &mut line,
+            [
+                (e.rank as u64, 4, 2),
+                (u64::from(e.score), 5, 2),
+                (u64::from(e.signals.client), 2, 1),
+                (u64::from(e.signals.domain), 2, 1),
+                (u64::from(e.signals.language), 2, 2),
+                (e.tokens as u64, 6, 2),
+            ],
+        );
+        push_left(&mut line, date_cell(e.last_updated), 10);
         line.push_str("  ");
         let (kept_word, on, off) = if e.included {
             ("yes ", &good_on, &good_off)
@@ -271,12 +256,12 @@ fn write_rows<'a>(
         line.push_str(kept_word);
         line.push_str(off);
         line.push_str("  ");
-        membank_core::text::sanitize_into(&mut line, &e.path, false);
+        membank_core::text::sanitize_into(&mut line, e.path, false);
         line.push('\n');
         if e.score > 0 {
             line.push_str(ROW_INDENT);
             line.push_str("why: ");
-            line.push_str(&why(e));
+            push_why(&mut line, &e);
             line.push('\n');
         }
         if !e.included {
@@ -296,20 +281,84 @@ fn write_rows<'a>(
 /// Where a row's second and third lines start: under its path.
 const ROW_INDENT: &str = concat!("                                        ", "  ");
 
-/// `n` right-aligned in `width` columns, as `{:>width$}` writes it.
-fn push_right(line: &mut String, n: u64, width: usize) {
-    let at = line.len();
-    membank_core::json::push_uint(line, n);
-    for _ in line.len() - at..width {
-        line.insert(at, ' ');
+/// Why a row scored: each matched value as it is written (key, value,
+/// and for a language the code and the query's code) with its points,
+/// `; ` between them. Text from files is made safe character by
+/// character, so each piece is made safe where it is pushed.
+fn push_why(line: &mut String, e: &RowRef<'_>) {
+    use membank_core::text::sanitize_into;
+    let points = [e.signals.client, e.signals.domain, e.signals.language];
+    let mut any = false;
+    for (m, points) in e.matched.iter().zip(points) {
+        let Some(m) = m else { continue };
+        if any {
+            line.push_str("; ");
+        }
+        any = true;
+        sanitize_into(line, m.key, false);
+        line.push_str(": ");
+        sanitize_into(line, m.value, false);
+        if let (Some(tag), Some(query)) = (m.tag, m.query) {
+            line.push_str(" (");
+            sanitize_into(line, tag, false);
+            line.push_str(" ~ ");
+            sanitize_into(line, query, false);
+            line.push(')');
+        }
+        line.push_str(" → +");
+        membank_core::json::push_uint(line, u64::from(points));
     }
+    if !any {
+        line.push_str("no signal matched");
+    }
+}
+
+/// The number columns of a row: each `(n, width, gap)` right-aligned in
+/// `width` columns as `{:>width$}` writes it, then `gap` spaces. They are
+/// put together in one buffer of spaces and pushed at once: a dozen
+/// pushes of a few bytes each cost more than making the digits.
+fn push_numbers(line: &mut String, cells: [(u64, usize, usize); 6]) {
+    const MOST: usize = 20 + 8 + 8;
+    let mut buf = [b' '; 6 * MOST];
+    let mut at = 0;
+    for (n, width, gap) in cells {
+        let mut digits = [0u8; 20];
+        let mut start = digits.len();
+        let mut rest = n;
+        loop {
+            start -= 1;
+            digits[start] = b'0' + (rest % 10) as u8;
+            rest /= 10;
+            if rest == 0 {
+                break;
+            }
+        }
+        let len = digits.len() - start;
+        // Widths and gaps are this file's constants, within `MOST`.
+        at += width.saturating_sub(len).min(8);
+        let Some(slot) = buf.get_mut(at..at + len) else {
+            break;
+        };
+        slot.copy_from_slice(&digits[start..]);
+        at += len + gap.min(8);
+    }
+    // Digits and spaces only: always UTF-8.
+    line.push_str(std::str::from_utf8(&buf[..at.min(buf.len())]).unwrap_or_default());
 }
 
 /// `text` left-aligned in `width` columns, as `{:<width$}` writes it.
 fn push_left(line: &mut String, text: &str, width: usize) {
     line.push_str(text);
-    for _ in text.chars().count()..width {
-        line.push(' ');
+    push_spaces(line, width.saturating_sub(text.chars().count()));
+}
+
+/// `n` spaces, pushed a run at a time rather than one by one.
+fn push_spaces(line: &mut String, mut n: usize) {
+    // The indent is all spaces.
+    while n > 0 {
+        let spaces = &ROW_INDENT[..n.min(ROW_INDENT.len())];
+        line.push_str(spaces);
+        n -= spaces.len();
     }
 }
 
@@ -341,12 +390,34 @@ fn date_cell(raw: Option<&str>) -> &str {
 mod tests {
     use super::*;
     use clap::Parser as _;
-    use membank_core::scoring::{Matched, Signals};
+    use membank_core::scoring::{Matched, SignalMatch, Signals};
 
     #[derive(clap::Parser)]
     struct Command {
         #[command(flatten)]
         args: Args,
+    }
+
+    fn describe(m: &Option<SignalMatch>, points: u32) -> Option<String> {
+        m.as_ref()
+            .map(|m| format!("{} → +{points}", safe(&m.to_string())))
+    }
+
+    /// The `why` of a row as it was put together from the owned row.
+    fn why(e: &ExplainedEntry) -> String {
+        let parts: Vec<String> = [
+            describe(&e.matched.client, e.signals.client),
+            describe(&e.matched.domain, e.signals.domain),
+            describe(&e.matched.language, e.signals.language),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        if parts.is_empty() {
+            "no signal matched".to_owned()
+        } else {
+            parts.join("; ")
+        }
     }
 
     /// The rows as the formatting machinery wrote them before they were
@@ -429,14 +500,22 @@ mod tests {
                     signals: Signals {
                         client: if scored { 3 } else { 0 },
                         domain: if scored { 100 } else { 0 },
-                        language: u32::from(scored),
+                        language: if scored {
+                            1 + i as u32 * 1_000_000_000
+                        } else {
+                            0
+                        },
                     },
+                    // Every mix of matches, a scored row with none, and a
+                    // language with its code but no query's code.
                     matched: Matched {
-                        client: scored.then(|| matched("client", "Acme \u{1b}Corp")),
-                        domain: None,
-                        language: scored.then(|| SignalMatch {
-                            tag: Some("en".into()),
-                            query: Some("en-GB".into()),
+                        client: (scored && i % 2 == 0 && i != 4)
+                            .then(|| matched("client", "Acme \u{1b}Corp\t\u{202e}")),
+                        domain: (scored && i % 2 == 1)
+                            .then(|| matched("domains", "[[Légal]]\u{85}")),
+                        language: (scored && i < 3).then(|| SignalMatch {
+                            tag: Some("en\u{7}".into()),
+                            query: (i != 1).then(|| "en-GB\n".into()),
                             ..matched("languages", "en → de")
                         }),
                     },
@@ -449,7 +528,12 @@ mod tests {
         }
         for colored in [false, true] {
             let mut by_hand = Vec::new();
-            write_rows(&mut by_hand, rows.iter().map(Cow::Borrowed), colored).unwrap();
+            write_rows(
+                &mut by_hand,
+                rows.iter().map(ExplainedEntry::as_row),
+                colored,
+            )
+            .unwrap();
             let formatted = rows_formatted(&rows, colored);
             assert_eq!(
                 String::from_utf8_lossy(&by_hand),

@@ -76,15 +76,21 @@ pub const UNSCORED_REASON: &str = "score 0: not a candidate (add it with --inclu
 
 impl DropReason {
     pub fn describe(&self, c: &Candidate) -> String {
+        self.reason(c).into_owned()
+    }
+
+    /// [`DropReason::describe`], the unscored article's fixed words not
+    /// copied: most rows of a large bank's table say them.
+    pub fn reason(&self, c: &Candidate) -> std::borrow::Cow<'static, str> {
         match self {
-            DropReason::Unscored => UNSCORED_REASON.to_owned(),
+            DropReason::Unscored => std::borrow::Cow::Borrowed(UNSCORED_REASON),
             DropReason::OverBudget {
                 total_before,
                 budget,
                 ..
             } => {
-                let why = if c.score == 0 {
-                    "unscored articles go before any scored one".to_owned()
+                let (why, order) = if c.score == 0 {
+                    ("unscored articles go before any scored one", "")
                 } else {
                     let tier = match c.folder {
                         Folder::Terminology => "terminology articles are trimmed first",
@@ -94,13 +100,13 @@ impl DropReason {
                         }
                         _ => "client profiles are trimmed last",
                     };
-                    format!("{tier}, lowest score first")
+                    (tier, ", lowest score first")
                 };
                 // Tokens and budget only: a drop count beside them read as a rank.
-                format!(
+                std::borrow::Cow::Owned(format!(
                     "over budget: with it the context needed {total_before} tokens, \
-                     {budget} allowed; {why}"
-                )
+                     {budget} allowed; {why}{order}"
+                ))
             }
         }
     }
@@ -235,6 +241,56 @@ mod tests {
             },
         );
         assert_eq!(kept(&t), vec![true, false, false]);
+    }
+
+    #[test]
+    fn reasons_are_the_words_they_were() {
+        let over = DropReason::OverBudget {
+            order: 1,
+            total_before: 4178,
+            budget: 4000,
+        };
+        let said = |folder, score| over.describe(&c(folder, score, 10));
+        let head = "over budget: with it the context needed 4178 tokens, 4000 allowed; ";
+        for (folder, score, why) in [
+            (
+                Folder::Terminology,
+                0,
+                "unscored articles go before any scored one",
+            ),
+            (
+                Folder::Terminology,
+                3,
+                "terminology articles are trimmed first, lowest score first",
+            ),
+            (
+                Folder::Style,
+                1,
+                "style guides are trimmed after terminology, lowest score first",
+            ),
+            (
+                Folder::Domains,
+                2,
+                "domain articles are trimmed after terminology and style, lowest score first",
+            ),
+            (
+                Folder::Clients,
+                3,
+                "client profiles are trimmed last, lowest score first",
+            ),
+        ] {
+            assert_eq!(said(folder, score), format!("{head}{why}"));
+            assert_eq!(over.reason(&c(folder, score, 10)), said(folder, score));
+        }
+        let unscored = DropReason::Unscored.reason(&c(Folder::Style, 0, 1));
+        assert!(matches!(
+            unscored,
+            std::borrow::Cow::Borrowed(UNSCORED_REASON)
+        ));
+        assert_eq!(
+            DropReason::Unscored.describe(&c(Folder::Style, 0, 1)),
+            UNSCORED_REASON
+        );
     }
 
     #[test]

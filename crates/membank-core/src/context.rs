@@ -65,6 +65,60 @@ impl ContextEntry {
     }
 }
 
+/// A listed row as [`ExplainedEntry`] has it, its text borrowed rather
+/// than copied: a table written row by row needs no strings of its own.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RowRef<'a> {
+    pub rank: usize,
+    pub path: &'a str,
+    pub score: u32,
+    pub signals: Signals,
+    /// The values behind the client, domain and language points.
+    pub matched: [Option<MatchRef<'a>>; 3],
+    pub last_updated: Option<&'a str>,
+    pub tokens: usize,
+    pub included: bool,
+    pub drop_reason: Option<std::borrow::Cow<'a, str>>,
+}
+
+/// A [`scoring::SignalMatch`], borrowed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MatchRef<'a> {
+    pub key: &'a str,
+    pub value: &'a str,
+    pub tag: Option<&'a str>,
+    pub query: Option<&'a str>,
+}
+
+impl<'a> MatchRef<'a> {
+    pub fn of(m: &'a scoring::SignalMatch) -> MatchRef<'a> {
+        MatchRef {
+            key: m.key,
+            value: &m.value,
+            tag: m.tag.as_deref(),
+            query: m.query.as_deref(),
+        }
+    }
+}
+
+impl ExplainedEntry {
+    /// The entry as a [`RowRef`].
+    pub fn as_row(&self) -> RowRef<'_> {
+        let m = &self.matched;
+        RowRef {
+            rank: self.rank,
+            path: &self.path,
+            score: self.score,
+            signals: self.signals,
+            matched: [&m.client, &m.domain, &m.language].map(|m| m.as_ref().map(MatchRef::of)),
+            last_updated: self.last_updated.as_deref(),
+            tokens: self.tokens,
+            included: self.included,
+            drop_reason: self.drop_reason.as_deref().map(std::borrow::Cow::Borrowed),
+        }
+    }
+}
+
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ExplainedEntry {

@@ -13,3 +13,14 @@ pub const SEQUENTIAL_BELOW: usize = 256;
 pub fn pays(items: usize) -> bool {
     items >= SEQUENTIAL_BELOW
 }
+
+/// Items below which a sort stays on the calling thread. The pool's sort
+/// hands a part of the slice to another thread only when the part is
+/// longer than 2,000 items, so most of a shorter sort runs on one thread
+/// anyway, after being handed to the pool and waiting to be woken.
+pub const SORT_SEQUENTIAL_BELOW: usize = 4096;
+
+/// Is a sort of `items` worth handing to the pool?
+pub fn sort_pays(items: usize) -> bool {
+    items >= SORT_SEQUENTIAL_BELOW
+}

@@ -446,3 +446,115 @@ fn a_file_is_read_by_name_only_in_its_own_folder() {
         &p("/b/03_DOMAINS/Legal.md")
     ));
 }
+
+#[test]
+fn a_hidden_name_is_told_from_the_paths_bytes_as_from_its_file_name() {
+    use super::walk::name_is_hidden;
+    for path in [
+        "/b/03_DOMAINS/.hidden.md",
+        "/b/03_DOMAINS/Legal.md",
+        "/b/.git/config",
+        "/b/03_DOMAINS/.sub",
+        "/b/03_DOMAINS/a.b/c.md",
+        "/b/03_DOMAINS/é.md",
+        "/b/03_DOMAINS/.é",
+        "/b/03_DOMAINS/x/..md",
+        "rel/.x",
+        ".x",
+        "x",
+        "/b/03_DOMAINS/→.md",
+    ] {
+        let p = std::path::Path::new(path);
+        let by_name = p
+            .file_name()
+            .is_some_and(|n| super::is_hidden(&n.to_string_lossy()));
+        assert_eq!(name_is_hidden(p), by_name, "{path}");
+    }
+    // A name that is not UTF-8 is judged by its first byte too.
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt as _;
+        let p = std::path::Path::new(std::ffi::OsStr::from_bytes(b"/b/02_TERMINOLOGY/.\xff.md"));
+        assert!(name_is_hidden(p));
+        let p = std::path::Path::new(std::ffi::OsStr::from_bytes(b"/b/02_TERMINOLOGY/\xff.md"));
+        assert!(!name_is_hidden(p));
+    }
+}
+
+#[test]
+fn files_are_classified_from_the_bytes_as_by_splitting_the_path() {
+    use super::walk::classify_file;
+    /// What a classification says, comparable.
+    fn said(f: Option<Found>) -> Option<String> {
+        f.map(|f| match f {
+            Found::Article(rel, folder) => format!("article {rel} {folder:?}"),
+            Found::Skipped(s) => format!("skipped {} {:?}", s.path, s.reason),
+            Found::Template(rel) => format!("template {rel}"),
+            Found::Other(rel) => format!("other {rel}"),
+            Found::Problem(p) => format!("problem {}", p.path),
+        })
+    }
+    /// The classification as it was: the relative path split three times.
+    fn by_splitting(root: &std::path::Path, path: &std::path::Path) -> Option<Found> {
+        let rel = super::rel_string(root, path);
+        let folder = rel.split('/').next().and_then(Folder::from_dir_name)?;
+        if rel.split('/').any(super::is_hidden) {
+            return None;
+        }
+        let name = rel.rsplit('/').next().unwrap_or("");
+        Some(if !crate::layout::is_markdown(name) {
+            Found::Other(rel)
+        } else if folder == Folder::Templates {
+            Found::Template(rel)
+        } else if let Some(reason) = crate::layout::skip_reason(name) {
+            Found::Skipped(SkippedFile { path: rel, reason })
+        } else {
+            Found::Article(rel, folder)
+        })
+    }
+    let mut paths: Vec<std::path::PathBuf> = [
+        "02_TERMINOLOGY/a → b.md",
+        "02_TERMINOLOGY/sub/deeper/x.MD",
+        "02_TERMINOLOGY/.hidden.md",
+        "02_TERMINOLOGY/.sub/x.md",
+        "02_TERMINOLOGY/sub./x.md",
+        "02_TERMINOLOGY/a.b/c.md",
+        "02_TERMINOLOGY//x.md",
+        "02_TERMINOLOGY/x.md/",
+        "02_TERMINOLOGY",
+        "02_TERMINOLOGYX/x.md",
+        "01_CLIENTS/_EXAMPLE_client.md",
+        "01_CLIENTS/_reserved.md",
+        "06_TEMPLATES/t.md",
+        "06_TEMPLATES/t.txt",
+        "03_DOMAINS/notes.txt",
+        "03_DOMAINS/.md",
+        "04_STYLE/é/ü.md",
+        ".git/x.md",
+        "x.md",
+        "",
+        "00_INBOX/_archive/old.md",
+        "05_INDICES/i.md",
+    ]
+    .iter()
+    .map(|rel| std::path::Path::new("/b").join(rel))
+    .collect();
+    paths.push("/elsewhere/02_TERMINOLOGY/x.md".into());
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt as _;
+        paths.push(std::ffi::OsStr::from_bytes(b"/b/02_TERMINOLOGY/\xff.md").into());
+        paths.push(std::ffi::OsStr::from_bytes(b"/b/02_TERMINOLOGY/.\xff/x.md").into());
+    }
+    for root in ["/b", "/b/"] {
+        let root = std::path::Path::new(root);
+        for path in &paths {
+            assert_eq!(
+                said(classify_file(root, path)),
+                said(by_splitting(root, path)),
+                "{}",
+                path.display()
+            );
+        }
+    }
+}

@@ -116,7 +116,10 @@ fn the_streamed_report_is_the_loaded_banks_report() {
                         let case = format!("{n} articles, {q:?}, {opts:?}, limit {limit}");
                         assert_eq!(got.len(), want.report.articles.len(), "{case}");
                         for (i, e) in want.report.articles.iter().enumerate() {
-                            assert_eq!(got.explain(i), e.explain(&loaded, q), "{case}, row {i}");
+                            let explained = e.explain(&loaded, q);
+                            assert_eq!(got.explain(i), explained, "{case}, row {i}");
+                            // The borrowed row says what the owned one does.
+                            assert_eq!(got.row(i), explained.as_row(), "{case}, row {i}");
                         }
                         assert_eq!(got.used_tokens, want.report.used_tokens, "{case}");
                         assert_eq!(got.ranked, want.ranked, "{case}");
@@ -236,10 +239,13 @@ fn the_streamed_json_is_the_loaded_banks_json() {
                     .write_json(&mut expected)
                     .unwrap();
                 let mut written = Vec::new();
-                stream(d.path(), q, opts, 0)
-                    .unwrap()
-                    .write_json(&mut written)
-                    .unwrap();
+                let got = stream(d.path(), q, opts, 0).unwrap();
+                got.write_json(&mut written).unwrap();
+                // The rows the table writes, borrowed, with the hostile
+                // values among them.
+                for (i, e) in want.report.articles.iter().enumerate() {
+                    assert_eq!(got.row(i), e.explain(&loaded, q).as_row(), "{q:?}, row {i}");
+                }
                 assert_eq!(
                     String::from_utf8(written).unwrap(),
                     String::from_utf8(expected).unwrap(),
@@ -263,4 +269,73 @@ fn a_kept_article_changed_since_it_was_read_is_named() {
     let e = s.render().unwrap_err();
     assert_eq!(e.path, first_kept.path);
     assert!(e.message.contains("changed on disk"), "{}", e.message);
+}
+
+#[test]
+fn the_rows_keyed_sort_is_the_tie_break_order() {
+    // Few dates, some missing or not dates, names shared across folders:
+    // most rows are told apart only after the key, by name and path.
+    for (n, seed) in [(300, 5), (1200, 9)] {
+        let d = bank(n, seed);
+        for q in [
+            Query::of("", "", "", ""),
+            Query::of("acme", "legal", "en", "nl-BE"),
+        ] {
+            let mut got = stream(d.path(), &q, BudgetOptions::default(), 0).unwrap();
+            assert!(
+                got.rows.len() > n / 2,
+                "{n} articles: {} rows",
+                got.rows.len()
+            );
+            let in_order = |rows: &[Row]| {
+                for w in rows.windows(2) {
+                    assert_eq!(
+                        w[0].rank_order(&w[1]),
+                        std::cmp::Ordering::Less,
+                        "{} before {}",
+                        w[0].rel_path,
+                        w[1].rel_path
+                    );
+                }
+            };
+            in_order(&got.rows);
+            // Sorted where they are, as a large bank's rows are, from the
+            // reverse order: the same order.
+            let paths: Vec<String> = got.rows.iter().map(|r| r.rel_path.clone()).collect();
+            got.rows.reverse();
+            rank_sort_with(&mut got.rows, 0);
+            in_order(&got.rows);
+            let again: Vec<String> = got.rows.iter().map(|r| r.rel_path.clone()).collect();
+            assert_eq!(again, paths);
+            // And by keys from the reverse order.
+            got.rows.reverse();
+            rank_sort_with(&mut got.rows, usize::MAX);
+            let keyed: Vec<String> = got.rows.iter().map(|r| r.rel_path.clone()).collect();
+            assert_eq!(keyed, paths);
+        }
+    }
+}
+
+#[test]
+fn a_dates_number_keeps_the_dates_order() {
+    let dates: Vec<Date> = [
+        (-9999, 1, 1),
+        (-1, 12, 31),
+        (0, 1, 1),
+        (1999, 12, 31),
+        (2000, 1, 1),
+        (2000, 2, 29),
+        (2026, 1, 31),
+        (2026, 2, 1),
+        (9999, 12, 31),
+    ]
+    .into_iter()
+    .map(|(y, m, d)| Date::new(y, m, d).unwrap())
+    .collect();
+    for a in &dates {
+        assert!(day_number(*a) < DATE_KEYS);
+        for b in &dates {
+            assert_eq!(day_number(*a).cmp(&day_number(*b)), a.cmp(b), "{a} {b}");
+        }
+    }
 }
