@@ -571,3 +571,25 @@ fn a_files_row_takes_its_name_from_its_path() {
     );
     assert!(rows.iter().all(|r| !r.label().is_empty()));
 }
+
+/// The files grouped for the tree are kept until the bank changes: each
+/// list holds its paths and no spare room (grown by doubling, a large
+/// bank's lists held room for about as many again).
+#[test]
+fn the_files_grouped_for_the_tree_keep_no_spare_room() {
+    use super::panes::bank::{TreeSort, group_files};
+    let dir = tempfile::tempdir().unwrap();
+    nested_bank(dir.path());
+    let bank = membank_core::bank::Bank::load(dir.path()).unwrap();
+    for sort in [TreeSort::Name, TreeSort::Date, TreeSort::Findings] {
+        let grouped = group_files(&bank, sort, &Default::default());
+        let lists: Vec<_> = grouped
+            .values()
+            .flat_map(|(files, archived)| [files, archived])
+            .collect();
+        assert!(lists.iter().any(|l| l.len() == 3), "{lists:?}");
+        for list in lists {
+            assert_eq!(list.capacity(), list.len(), "{list:?}");
+        }
+    }
+}

@@ -187,6 +187,9 @@ pub fn group_files(bank: &Bank, sort: TreeSort, flagged: &Flagged) -> Grouped {
                 }
                 TreeSort::Findings => list.sort_by_key(|r| !flagged.contains(&**r)),
             }
+            // Kept until the bank changes: grown by doubling, 100,000
+            // paths would hold room for as many again.
+            list.shrink_to_fit();
         }
     }
     grouped
