@@ -65,7 +65,7 @@ fn select_in_tree(app: &mut App, label: &str) {
         .bank
         .rows
         .iter()
-        .position(|r| r.label == label)
+        .position(|r| r.label() == label)
         .unwrap_or_else(|| panic!("{label} not in the tree"));
     let h = app.panes.bank.rows.len();
     app.panes.bank.cursor.select(i, h, 20);
@@ -84,13 +84,14 @@ fn tree_expands_the_inbox_archive() {
     key(&mut app, KeyCode::Char('l'));
     key(&mut app, KeyCode::Char('j'));
     key(&mut app, KeyCode::Enter);
-    let labels: Vec<&str> = app
+    let labels: Vec<String> = app
         .panes
         .bank
         .rows
         .iter()
-        .map(|r| r.label.as_str())
+        .map(|r| r.label().into_owned())
         .collect();
+    let labels: Vec<&str> = labels.iter().map(String::as_str).collect();
     assert_eq!(
         &labels[..4],
         ["00_INBOX", "_archive", "kickoff", "call notes"]

@@ -371,7 +371,7 @@ fn a_click_focuses_and_selects_a_second_opens_and_the_wheel_scrolls() {
     mouse(&mut app, left, tree.x + 3, tree.y + 3);
     assert_eq!(app.focus, Pane::Bank);
     assert_eq!(app.panes.bank.cursor.selected, 2);
-    let label = app.panes.bank.rows[2].label.clone();
+    let label = app.panes.bank.rows[2].label().into_owned();
     assert_eq!(label, "Brightwell Pharma");
     // Clicking the selected row opens it.
     mouse(&mut app, left, tree.x + 3, tree.y + 3);
@@ -402,7 +402,7 @@ fn moving_in_the_tree_previews_and_s_sorts_by_name_date_findings() {
     let mut app = app_at(&demo_bank(), 160, 40);
     assert_eq!(app.focus, Pane::Bank);
     keys(&mut app, "jj");
-    assert_eq!(app.panes.bank.rows[2].label, "Brightwell Pharma");
+    assert_eq!(app.panes.bank.rows[2].label(), "Brightwell Pharma");
     // The article follows the tree; the focus stays in the tree.
     assert_eq!(
         app.panes.article.rel.as_deref(),
@@ -425,7 +425,7 @@ fn moving_in_the_tree_previews_and_s_sorts_by_name_date_findings() {
             .rows
             .iter()
             .filter(|r| r.depth == 1 && matches!(r.kind, super::panes::bank::RowKind::File { .. }))
-            .map(|r| (r.label.clone(), r.flagged))
+            .map(|r| (r.label().into_owned(), r.flagged))
             .collect()
     };
     keys(&mut app, "s");

@@ -144,7 +144,7 @@ fn every_number_in_an_everos_tree_counts_entries() {
         if !matches!(row.kind, RowKind::Folder { .. }) {
             continue;
         }
-        let below: usize = rows[i + 1..]
+        let below: u32 = rows[i + 1..]
             .iter()
             .take_while(|r| r.depth > row.depth)
             .filter(|r| r.depth == row.depth + 1)
@@ -152,17 +152,17 @@ fn every_number_in_an_everos_tree_counts_entries() {
             .sum();
         // No number is shown for a folder without entries.
         let expected = (below > 0).then_some(below);
-        assert_eq!(row.count, expected, "folder {}", row.label);
+        assert_eq!(row.count, expected, "folder {}", row.label());
         checked += usize::from(below > 0);
     }
     assert!(checked > 3, "{checked} folders hold entries");
     // The top folders together count every entry of every file.
-    let in_files: usize = rows
+    let in_files: u32 = rows
         .iter()
         .filter(|r| matches!(r.kind, RowKind::File { .. }))
         .filter_map(|r| r.count)
         .sum();
-    let in_top: usize = rows
+    let in_top: u32 = rows
         .iter()
         .filter(|r| r.depth == 0)
         .filter_map(|r| r.count)

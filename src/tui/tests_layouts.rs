@@ -57,13 +57,14 @@ const EPISODE: &str = "default_app/support-bot/users/dmitri.k/episodes/episode-2
 fn everos_tree_nests_scopes_owners_and_kinds_with_entry_counts() {
     let app = everos(100, 30);
     assert_eq!(app.panes.slot, Slot::Search);
-    let labels: Vec<&str> = app
+    let labels: Vec<String> = app
         .panes
         .bank
         .rows
         .iter()
-        .map(|r| r.label.as_str())
+        .map(|r| r.label().into_owned())
         .collect();
+    let labels: Vec<&str> = labels.iter().map(String::as_str).collect();
     // Default scopes read "default"; hidden kind folders are memory here.
     assert!(labels.contains(&"default"), "{labels:?}");
     assert!(
@@ -237,7 +238,7 @@ fn a_changed_everos_file_is_read_in_the_background_keeping_the_selection() {
         let _ = tx.send(m);
     });
     app.open_article(EPISODE);
-    let selected = app.panes.bank.selected().map(|r| r.label.clone());
+    let selected = app.panes.bank.selected().map(|r| r.label().into_owned());
     let file = dir.path().join(EPISODE);
     let text = std::fs::read_to_string(&file).unwrap();
     std::fs::write(&file, text.replace("API keys", "Token rotation")).unwrap();
@@ -253,7 +254,10 @@ fn a_changed_everos_file_is_read_in_the_background_keeping_the_selection() {
     assert!(s.contains("Token rotation"), "{s}");
     assert!(s.contains("reloaded"), "{s}");
     assert_eq!(app.panes.article.rel.as_deref(), Some(EPISODE));
-    assert_eq!(app.panes.bank.selected().map(|r| r.label.clone()), selected);
+    assert_eq!(
+        app.panes.bank.selected().map(|r| r.label().into_owned()),
+        selected
+    );
 }
 
 #[test]

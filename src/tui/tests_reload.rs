@@ -207,7 +207,7 @@ fn what_the_worker_laid_out_is_used_only_if_nothing_changed_meanwhile() {
     assert!(
         shown_rows
             .iter()
-            .any(|r| r.depth == 1 && r.label == "_archive"),
+            .any(|r| r.depth == 1 && r.label() == "_archive"),
         "the opened inbox shows its archive: {shown_rows:?}"
     );
     let bank = crate::layouts::bank(&*app.memory).unwrap();

@@ -72,7 +72,7 @@ fn nested_bank(root: &Path) {
 
 fn row<'a>(rows: &'a [TreeRow], label: &str) -> &'a TreeRow {
     rows.iter()
-        .find(|r| r.label == label)
+        .find(|r| r.label() == label)
         .unwrap_or_else(|| panic!("{label} not in the tree: {rows:#?}"))
 }
 
@@ -82,7 +82,7 @@ fn select(app: &mut super::app::App, label: &str) {
         .bank
         .rows
         .iter()
-        .position(|r| r.label == label)
+        .position(|r| r.label() == label)
         .unwrap_or_else(|| panic!("{label} not in the tree"));
     let len = app.panes.bank.rows.len();
     app.panes.bank.cursor.select(i, len, 20);
@@ -124,7 +124,8 @@ fn a_bank_tree_nests_by_real_folders_with_counts() {
     assert!(canvas.flagged && !row(rows, "Backlinks").flagged);
     assert!(!row(rows, "Editing and formatting").flagged);
     // Subfolders come before the files beside them.
-    let labels: Vec<&str> = rows.iter().map(|r| r.label.as_str()).collect();
+    let labels: Vec<String> = rows.iter().map(|r| r.label().into_owned()).collect();
+    let labels: Vec<&str> = labels.iter().map(String::as_str).collect();
     let at = |l: &str| labels.iter().position(|x| *x == l).unwrap();
     assert!(at("Acme") < at("Globex"));
     assert!(at("ObsidianHelp") < at("Legal"));
@@ -158,7 +159,7 @@ fn a_nested_folder_folds_and_unfolds_keeping_the_selection() {
     select(&mut app, "Plugins");
     key(&mut app, KeyCode::Char('h'));
     let rows = &app.panes.bank.rows;
-    assert!(!rows.iter().any(|r| r.label == "Canvas"), "folded away");
+    assert!(!rows.iter().any(|r| r.label() == "Canvas"), "folded away");
     assert!(matches!(
         row(rows, "Plugins").kind,
         RowKind::Folder {
@@ -166,13 +167,13 @@ fn a_nested_folder_folds_and_unfolds_keeping_the_selection() {
             ..
         }
     ));
-    assert_eq!(app.panes.bank.selected().unwrap().label, "Plugins");
+    assert_eq!(app.panes.bank.selected().unwrap().label(), "Plugins");
     key(&mut app, KeyCode::Char('l'));
-    assert!(app.panes.bank.rows.iter().any(|r| r.label == "Canvas"));
+    assert!(app.panes.bank.rows.iter().any(|r| r.label() == "Canvas"));
     // From a file, `h` goes to its own folder, not the numbered one.
     select(&mut app, "Canvas");
     keys(&mut app, "h");
-    assert_eq!(app.panes.bank.selected().unwrap().label, "Core plugins");
+    assert_eq!(app.panes.bank.selected().unwrap().label(), "Core plugins");
 }
 
 #[test]
@@ -180,9 +181,9 @@ fn opening_a_nested_file_opens_its_folders_in_the_tree() {
     let dir = tempfile::tempdir().unwrap();
     nested_bank(dir.path());
     let mut app = app_at(dir.path(), 80, 24);
-    assert!(!app.panes.bank.rows.iter().any(|r| r.label == "Backlinks"));
+    assert!(!app.panes.bank.rows.iter().any(|r| r.label() == "Backlinks"));
     app.open_article("03_DOMAINS/ObsidianHelp/Plugins/Core plugins/Backlinks.md");
-    assert_eq!(app.panes.bank.selected().unwrap().label, "Backlinks");
+    assert_eq!(app.panes.bank.selected().unwrap().label(), "Backlinks");
 }
 
 fn mouse(app: &mut super::app::App, kind: MouseEventKind, column: u16, row: u16) {
@@ -366,7 +367,7 @@ fn sorting_by_findings_puts_folders_and_files_with_findings_first() {
         let mut shown: Vec<(usize, &str)> =
             ["Editing and formatting", "Plugins", "Backlinks", "Canvas"]
                 .into_iter()
-                .filter_map(|l| rows.iter().position(|r| r.label == l).map(|at| (at, l)))
+                .filter_map(|l| rows.iter().position(|r| r.label() == l).map(|at| (at, l)))
                 .collect();
         shown.sort();
         shown.into_iter().map(|(_, l)| l.to_owned()).collect()
@@ -390,23 +391,23 @@ fn a_click_on_a_folders_mark_folds_it_and_a_click_on_its_name_selects_it() {
     let mut app = app_at(dir.path(), 80, 24);
     let inside = super::areas::inner(app.areas.of(Pane::Bank).unwrap());
     let at = |app: &super::app::App, label: &str| {
-        let i = app.panes.bank.rows.iter().position(|r| r.label == label);
+        let i = app.panes.bank.rows.iter().position(|r| r.label() == label);
         inside.y + i.unwrap() as u16
     };
     let shown =
-        |app: &super::app::App, label: &str| app.panes.bank.rows.iter().any(|r| r.label == label);
+        |app: &super::app::App, label: &str| app.panes.bank.rows.iter().any(|r| r.label() == label);
     let left = MouseEventKind::Down(MouseButton::Left);
     // ObsidianHelp is one level down: its mark is two columns in.
     let row = at(&app, "ObsidianHelp");
     mouse(&mut app, left, inside.x + 2, row);
     assert!(shown(&app, "Plugins"), "unfolded by one click");
-    assert_eq!(app.panes.bank.selected().unwrap().label, "ObsidianHelp");
+    assert_eq!(app.panes.bank.selected().unwrap().label(), "ObsidianHelp");
     mouse(&mut app, left, inside.x + 3, row);
     assert!(!shown(&app, "Plugins"), "folded again");
     // On the name, a first click only selects.
     let row = at(&app, "01_CLIENTS");
     mouse(&mut app, left, inside.x + 6, row);
-    assert_eq!(app.panes.bank.selected().unwrap().label, "01_CLIENTS");
+    assert_eq!(app.panes.bank.selected().unwrap().label(), "01_CLIENTS");
     assert!(shown(&app, "Globex"), "still open");
 }
 
@@ -501,4 +502,94 @@ fn grouped_files_share_the_paths_of_their_findings() {
         shared += 1;
     }
     assert!(shared > 0, "no file with findings is in the tree");
+}
+
+/// A file shown by its name keeps no text of its own (a bank of 100,000
+/// files held a copy of each name per row): its name is taken from its
+/// path when drawn, `.md` or `.MD` cut and control characters made
+/// harmless, as when it was kept; a skipped file keeps its reason first.
+#[test]
+fn a_files_row_takes_its_name_from_its_path() {
+    use super::panes::bank::{TreeSort, bank_rows, group_files};
+    use membank_core::text::sanitize_for_terminal;
+    let dir = tempfile::tempdir().unwrap();
+    nested_bank(dir.path());
+    let odd = [
+        "01_CLIENTS/Tab\tand \u{1b}[31mred.md",
+        "01_CLIENTS/Loud.MD",
+        "01_CLIENTS/dots.v2.md",
+        "02_TERMINOLOGY/_EXAMPLE_Term.md",
+        "02_TERMINOLOGY/_draft.md",
+    ];
+    for rel in odd {
+        std::fs::write(dir.path().join(rel), "---\n---\n# x\n").unwrap();
+    }
+    let bank = membank_core::bank::Bank::load(dir.path()).unwrap();
+    let grouped = group_files(&bank, TreeSort::Name, &Default::default());
+    let open = ["01_CLIENTS", "02_TERMINOLOGY"]
+        .map(String::from)
+        .into_iter()
+        .collect();
+    let rows = bank_rows(Some(&bank), &grouped, &open, &Default::default());
+    let shown = |rel: &str| {
+        let row = rows
+            .iter()
+            .find(|r| matches!(&r.kind, RowKind::File { rel: r } if **r == *rel))
+            .unwrap_or_else(|| panic!("{rel} has no row: {rows:#?}"));
+        (row.text.clone(), row.label().into_owned())
+    };
+    assert_eq!(
+        shown("01_CLIENTS/Tab\tand \u{1b}[31mred.md"),
+        (None, sanitize_for_terminal("Tab\tand \u{1b}[31mred", false))
+    );
+    assert!(
+        !shown("01_CLIENTS/Tab\tand \u{1b}[31mred.md")
+            .1
+            .contains('\u{1b}')
+    );
+    assert_eq!(shown("01_CLIENTS/Globex.md"), (None, "Globex".into()));
+    assert_eq!(shown("01_CLIENTS/dots.v2.md"), (None, "dots.v2".into()));
+    let (text, label) = shown("02_TERMINOLOGY/_EXAMPLE_Term.md");
+    assert_eq!(label, "(unused example) _EXAMPLE_Term");
+    assert_eq!(text.as_deref(), Some(label.as_str()));
+    assert_eq!(
+        shown("02_TERMINOLOGY/_draft.md").1,
+        "(skipped: _ name) _draft"
+    );
+    if let Some(row) = rows
+        .iter()
+        .find(|r| matches!(&r.kind, RowKind::File { rel } if &**rel == "01_CLIENTS/Loud.MD"))
+    {
+        assert_eq!(row.label(), "Loud");
+    }
+    // Folders keep their names; every row has one.
+    assert_eq!(
+        rows.iter()
+            .find(|r| r.depth == 0)
+            .map(|r| r.label().into_owned()),
+        Some("00_INBOX".to_owned())
+    );
+    assert!(rows.iter().all(|r| !r.label().is_empty()));
+}
+
+/// The files grouped for the tree are kept until the bank changes: each
+/// list holds its paths and no spare room (grown by doubling, a large
+/// bank's lists held room for about as many again).
+#[test]
+fn the_files_grouped_for_the_tree_keep_no_spare_room() {
+    use super::panes::bank::{TreeSort, group_files};
+    let dir = tempfile::tempdir().unwrap();
+    nested_bank(dir.path());
+    let bank = membank_core::bank::Bank::load(dir.path()).unwrap();
+    for sort in [TreeSort::Name, TreeSort::Date, TreeSort::Findings] {
+        let grouped = group_files(&bank, sort, &Default::default());
+        let lists: Vec<_> = grouped
+            .values()
+            .flat_map(|(files, archived)| [files, archived])
+            .collect();
+        assert!(lists.iter().any(|l| l.len() == 3), "{lists:?}");
+        for list in lists {
+            assert_eq!(list.capacity(), list.len(), "{list:?}");
+        }
+    }
 }

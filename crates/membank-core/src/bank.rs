@@ -745,7 +745,11 @@ impl Bank {
         } else {
             keys.sort_unstable();
         }
-        keys.into_iter().map(|k| k.4).collect()
+        // A fresh vector, not collected in place: that would keep the
+        // keys' buffer (several times the ids' size) for the bank's life.
+        let mut order = Vec::with_capacity(keys.len());
+        order.extend(keys.iter().map(|k| k.4));
+        order
     }
 
     /// The files a link can reach that are not articles, in the order

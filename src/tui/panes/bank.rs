@@ -5,6 +5,7 @@
 //! by their groups. Both use the one tree model in `groups.rs`.
 
 use crate::tui::drop_later::drop_later;
+use std::borrow::Cow;
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::sync::Arc;
@@ -42,17 +43,32 @@ pub enum RowKind {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TreeRow {
     pub depth: u8,
-    pub label: String,
-    pub count: Option<usize>,
+    /// What the row shows, shared with the tree it was laid out from;
+    /// `None` for a file shown by its name, taken from its path when drawn
+    /// (a large bank's tree has 100,000 rows, most of them such files).
+    /// [`TreeRow::label`] reads either.
+    pub text: Option<Arc<str>>,
+    pub count: Option<u32>,
     pub kind: RowKind,
     /// The file has health findings.
     pub flagged: bool,
     /// Shown dimmed (a folder the bank lacks).
     pub muted: bool,
     /// A lifecycle word shown before the label (`superseded`, `archived`).
-    pub badge: Option<String>,
+    pub badge: Option<Box<str>>,
     /// Never sent to a model; marked as private.
     pub private: bool,
+}
+
+impl TreeRow {
+    /// What the row shows: its text, or a file's name without `.md`.
+    pub fn label(&self) -> Cow<'_, str> {
+        match (&self.text, &self.kind) {
+            (Some(text), _) => Cow::Borrowed(text),
+            (None, RowKind::File { rel }) => Cow::Owned(file_label(rel)),
+            (None, RowKind::Folder { .. }) => Cow::Borrowed(""),
+        }
+    }
 }
 
 #[derive(Debug, Default)]
@@ -171,6 +187,9 @@ pub fn group_files(bank: &Bank, sort: TreeSort, flagged: &Flagged) -> Grouped {
                 }
                 TreeSort::Findings => list.sort_by_key(|r| !flagged.contains(&**r)),
             }
+            // Kept until the bank changes: grown by doubling, 100,000
+            // paths would hold room for as many again.
+            list.shrink_to_fit();
         }
     }
     grouped
@@ -186,10 +205,11 @@ fn show_dates(bank: &Bank, rows: &mut [TreeRow]) {
         let date = bank
             .find(rel)
             .and_then(|id| bank.article(id).meta.last_updated_date);
-        row.label = match date {
-            Some(date) => format!("{date}  {}", row.label),
-            None => format!("{:<10}  {}", "no date", row.label),
+        let label = match date {
+            Some(date) => format!("{date}  {}", row.label()),
+            None => format!("{:<10}  {}", "no date", row.label()),
         };
+        row.text = Some(Arc::from(label));
     }
 }
 
@@ -467,12 +487,9 @@ fn bank_tree(bank: Option<&Bank>, grouped: &Grouped) -> GroupTree {
             .unwrap_or((&[], &[]));
         for rel in archived.iter().chain(files) {
             let skip = skipped.get(&**rel);
-            let label = file_label(rel);
-            // The reason first, so a narrow tree still shows it.
-            let label = match skip {
-                Some(why) => format!("({why}) {label}"),
-                None => label,
-            };
+            // The reason first, so a narrow tree still shows it; a file
+            // shown by its name has it taken from its path when drawn.
+            let label = skip.map(|why| format!("({why}) {}", file_label(rel)));
             tree.file(rel, label, skip.is_some());
         }
     }
@@ -591,7 +608,7 @@ pub fn draw(frame: &mut Frame, area: Rect, pane: &BankPane, focused: bool, theme
             let taken: usize = spans.iter().chain(&after).map(Span::width).sum();
             let room = usize::from(area.width).saturating_sub(taken);
             spans.push(Span::styled(
-                cut(&row.label, room).into_owned(),
+                cut(&row.label(), room).into_owned(),
                 label_style,
             ));
             spans.extend(after);

@@ -33,7 +33,8 @@ pub struct GroupTree {
 enum Node {
     Folder {
         key: String,
-        label: String,
+        /// Shared with its rows.
+        label: Arc<str>,
         /// Documents anywhere below.
         count: usize,
         /// Entries in the documents anywhere below.
@@ -47,10 +48,12 @@ enum Node {
     },
     File {
         rel: Arc<str>,
-        label: String,
+        /// Shared with its row; `None` shows the file's name (see
+        /// [`TreeRow::label`]), taken from its path when drawn.
+        label: Option<Arc<str>>,
         /// Entries inside the file, for layouts that keep several per file.
         entries: usize,
-        badge: Option<String>,
+        badge: Option<Box<str>>,
         private: bool,
         /// Shown dimmed and left out of counts (a file a bank skips).
         skipped: bool,
@@ -79,10 +82,10 @@ impl GroupTree {
                 .status
                 .as_deref()
                 .filter(|s| !s.is_empty() && *s != "active")
-                .map(|s| sanitize_for_terminal(s, false));
+                .map(|s| sanitize_for_terminal(s, false).into_boxed_str());
             let file = Node::File {
                 rel: Arc::from(d.path),
-                label: sanitize_for_terminal(&d.title, false),
+                label: Some(Arc::from(sanitize_for_terminal(&d.title, false))),
                 entries: memory.entries(id).len(),
                 badge,
                 private: d.private,
@@ -146,8 +149,8 @@ impl GroupTree {
                         };
                         rows.push(TreeRow {
                             depth,
-                            label: label.clone(),
-                            count,
+                            text: Some(Arc::clone(label)),
+                            count: count.map(saturate),
                             kind: RowKind::Folder {
                                 key: key.clone(),
                                 expanded: open,
@@ -180,8 +183,8 @@ impl GroupTree {
                         any_flagged |= is_flagged;
                         rows.push(TreeRow {
                             depth,
-                            label: label.clone(),
-                            count: (*entries > 0).then_some(*entries),
+                            text: label.clone(),
+                            count: (*entries > 0).then(|| saturate(*entries)),
                             kind: RowKind::File { rel: rel.clone() },
                             flagged: is_flagged,
                             muted: *skipped,
@@ -225,6 +228,12 @@ impl GroupTree {
     }
 }
 
+/// A count as a row keeps it: no memory holds four billion files or
+/// entries, and the largest number is shown rather than a wrong one.
+fn saturate(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
 /// Put `file` under the folders `groups[depth..]`, creating them in the
 /// order they are first seen.
 fn insert(level: &mut Vec<Node>, groups: &[&str], depth: usize, file: Node) {
@@ -239,7 +248,7 @@ fn insert(level: &mut Vec<Node>, groups: &[&str], depth: usize, file: Node) {
         .unwrap_or_else(|| {
             level.push(Node::Folder {
                 key,
-                label: sanitize_for_terminal(groups[depth], false),
+                label: Arc::from(sanitize_for_terminal(groups[depth], false)),
                 count: 0,
                 entries: 0,
                 children: Vec::new(),
@@ -326,13 +335,14 @@ impl FolderTreeBuilder {
         }
     }
 
-    /// Add the file `rel` (its folders made as needed) under `label`.
-    pub fn file(&mut self, rel: &Arc<str>, label: String, skipped: bool) {
+    /// Add the file `rel` (its folders made as needed) under `label`, or
+    /// under its name for `None`.
+    pub fn file(&mut self, rel: &Arc<str>, label: Option<String>, skipped: bool) {
         let parts: Vec<&str> = rel.split('/').collect();
         let folders = &parts[..parts.len().saturating_sub(1)];
         let node = Node::File {
             rel: Arc::clone(rel),
-            label,
+            label: label.map(Arc::from),
             entries: 0,
             badge: None,
             private: false,
@@ -359,7 +369,7 @@ impl FolderTreeBuilder {
             };
             level.push(Node::Folder {
                 key: key.clone(),
-                label: sanitize_for_terminal(path[depth], false),
+                label: Arc::from(sanitize_for_terminal(path[depth], false)),
                 count: 0,
                 entries: 0,
                 children: Vec::new(),

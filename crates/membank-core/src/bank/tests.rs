@@ -558,3 +558,19 @@ fn files_are_classified_from_the_bytes_as_by_splitting_the_path() {
         }
     }
 }
+
+/// The tie-break order is kept as long as the bank: it holds the ids and
+/// no room beyond them (collected in place, it kept the sort keys' buffer,
+/// nine times the size), in the order the tie-break gives.
+#[test]
+fn the_content_order_holds_only_its_ids() {
+    let d = sample();
+    let bank = Bank::load(d.path()).unwrap();
+    let order = bank.content_order().to_vec();
+    let kept = bank.index.content_order.get().unwrap();
+    assert!(kept.len() > 2, "{kept:?}");
+    assert_eq!(kept.capacity(), kept.len());
+    let mut by_tie_break: Vec<ArticleId> = bank.content_ids().collect();
+    by_tie_break.sort_by(|&a, &b| crate::scoring::tie_break(bank.article(a), bank.article(b)));
+    assert_eq!(order, by_tie_break);
+}

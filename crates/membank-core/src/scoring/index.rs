@@ -35,10 +35,12 @@ pub(crate) struct ScoringIndex {
     pub(crate) chars: Vec<usize>,
     /// The budget's drop tier of each article's folder (§8).
     pub(crate) tiers: Vec<u8>,
-    /// Per article, `[start, end)` into the value arrays below.
-    clients: Vec<(u32, u32)>,
-    domains: Vec<(u32, u32)>,
-    languages: Vec<(u32, u32)>,
+    /// Per article, where its values end in the value arrays below; they
+    /// start where the article before's end (see [`span`]). One number an
+    /// article, not two: 1.2 MB less at 100,000 articles.
+    clients: Vec<u32>,
+    domains: Vec<u32>,
+    languages: Vec<u32>,
     client_values: Vec<u32>,
     domain_values: Vec<u32>,
     language_items: Vec<LangItem>,
@@ -69,6 +71,16 @@ fn intern(map: &mut Words, s: &str) -> u32 {
     let id = map.len() as u32;
     map.insert(s.to_owned(), id);
     id
+}
+
+/// `[start, end)` of the article at `pos` in a value array, from where
+/// each article's values end: they start where the one before's end.
+fn span(ends: &[u32], pos: usize) -> (u32, u32) {
+    let start = match pos.checked_sub(1) {
+        Some(before) => ends[before],
+        None => 0,
+    };
+    (start, ends[pos])
 }
 
 /// Positions per id, packed: the positions of id `i` are
@@ -148,13 +160,15 @@ impl ScoringIndex {
                 let w = intern(&mut ix.words, &v.folded);
                 ix.client_values.push(w);
             }
-            ix.clients.push((start, ix.client_values.len() as u32));
+            debug_assert_eq!(start, ix.clients.last().copied().unwrap_or(0));
+            ix.clients.push(ix.client_values.len() as u32);
             let start = ix.domain_values.len() as u32;
             for v in a.meta.domains.iter() {
                 let w = intern(&mut ix.words, &v.folded);
                 ix.domain_values.push(w);
             }
-            ix.domains.push((start, ix.domain_values.len() as u32));
+            debug_assert_eq!(start, ix.domains.last().copied().unwrap_or(0));
+            ix.domains.push(ix.domain_values.len() as u32);
             let start = ix.language_items.len() as u32;
             for (vi, lv) in a.meta.languages.iter().enumerate() {
                 for (ti, tag) in lv.tags.iter().enumerate() {
@@ -169,22 +183,26 @@ impl ScoringIndex {
                     });
                 }
             }
-            ix.languages.push((start, ix.language_items.len() as u32));
+            debug_assert_eq!(start, ix.languages.last().copied().unwrap_or(0));
+            ix.languages.push(ix.language_items.len() as u32);
         }
         // `hits` names only the first 65,536 values of a key; the postings
         // hold the same ones.
-        let first = |ranges: &[(u32, u32)]| -> Vec<(u32, u32)> {
-            ranges
-                .iter()
-                .map(|&(s, e)| (s, e.min(s.saturating_add(u32::from(u16::MAX) + 1))))
+        let first = |ends: &[u32]| -> Vec<(u32, u32)> {
+            (0..ends.len())
+                .map(|pos| span(ends, pos))
+                .map(|(s, e)| (s, e.min(s.saturating_add(u32::from(u16::MAX) + 1))))
                 .collect()
+        };
+        let all = |ends: &[u32]| -> Vec<(u32, u32)> {
+            (0..ends.len()).map(|pos| span(ends, pos)).collect()
         };
         let words = ix.words.len();
         ix.client_postings =
             Postings::build(words, &first(&ix.clients), |i| ix.client_values[i as usize]);
         ix.domain_postings =
             Postings::build(words, &first(&ix.domains), |i| ix.domain_values[i as usize]);
-        ix.language_postings = Postings::build(tag_ids.len(), &ix.languages, |i| {
+        ix.language_postings = Postings::build(tag_ids.len(), &all(&ix.languages), |i| {
             ix.language_items[i as usize].code
         });
         ix.tags = vec![String::new(); tag_ids.len()];
@@ -257,12 +275,12 @@ impl ScoringIndex {
                 .and_then(|i| u16::try_from(i).ok())
         };
         let mut hits = Hits {
-            client: find(self.clients[pos], &self.client_values, q.client),
-            domain: find(self.domains[pos], &self.domain_values, q.domain),
+            client: find(span(&self.clients, pos), &self.client_values, q.client),
+            domain: find(span(&self.domains, pos), &self.domain_values, q.domain),
             language: None,
         };
         if q.any_language {
-            let (start, end) = self.languages[pos];
+            let (start, end) = span(&self.languages, pos);
             for item in &self.language_items[start as usize..end as usize] {
                 let s = q.side[item.code as usize];
                 if s != 0 {
@@ -272,5 +290,55 @@ impl ScoringIndex {
             }
         }
         hits
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each article's values are found from where they end alone: as many
+    /// as it names, in its order, for articles with none, one and several
+    /// (languages counted per code).
+    #[test]
+    fn each_articles_values_lie_between_its_end_and_the_one_before() {
+        let d = tempfile::tempdir().unwrap();
+        let files = [
+            ("01_CLIENTS/A.md", "client: A\nlanguages: [\"en → nl, de\"]"),
+            ("02_TERMINOLOGY/none.md", "scope: x"),
+            (
+                "02_TERMINOLOGY/two.md",
+                "clients: [A, B]\ndomains: [Tax, Law]",
+            ),
+            ("03_DOMAINS/Tax.md", "domain: Tax\nlanguages: [fr → nl]"),
+            ("04_STYLE/s.md", "clients: [C]"),
+        ];
+        for (rel, fm) in files {
+            let p = d.path().join(rel);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, format!("---\n{fm}\n---\nbody\n")).unwrap();
+        }
+        let bank = Bank::load(d.path()).unwrap();
+        let ix = ScoringIndex::build(&bank);
+        assert_eq!(ix.ids.len(), 5);
+        let (mut clients, mut domains) = (0, 0);
+        for (pos, &id) in ix.ids.iter().enumerate() {
+            let meta = &bank.article(id).meta;
+            let (s, e) = span(&ix.clients, pos);
+            let names: Vec<&str> = ix.client_values[s as usize..e as usize]
+                .iter()
+                .map(|&w| ix.words.iter().find(|(_, v)| **v == w).unwrap().0.as_str())
+                .collect();
+            let wanted: Vec<&str> = meta.clients.iter().map(|v| &*v.folded).collect();
+            assert_eq!(names, wanted, "{}", bank.article(id).rel_path);
+            let (s, e) = span(&ix.domains, pos);
+            assert_eq!((e - s) as usize, meta.domains.len());
+            let (s, e) = span(&ix.languages, pos);
+            let codes: usize = meta.languages.iter().map(|l| l.tags.len()).sum();
+            assert_eq!((e - s) as usize, codes);
+            clients += meta.clients.len();
+            domains += meta.domains.len();
+        }
+        assert_eq!((clients, domains), (4, 3));
     }
 }
