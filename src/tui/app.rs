@@ -434,6 +434,7 @@ impl App {
                     self.status.info(format!("health re-run: {summary}"));
                 }
                 Effect::IndexSearch { generation } => self.index_search(generation),
+                Effect::SortTree { sort, generation } => self.sort_tree(sort, generation),
                 Effect::CheckTerms(file) => self.check_terms(file),
                 Effect::Recall => self.recall_cue(),
                 Effect::ShowText { title, lines } => {

@@ -37,6 +37,8 @@ pub enum Msg {
     Tick(std::time::Instant),
     /// The search index built in the background.
     SearchIndexed(super::panes::search::Indexed),
+    /// A bank's files grouped in another order in the background.
+    TreeSorted(Box<super::panes::bank::SortedTree>),
     /// The memory read again whole in the background after these files
     /// changed; `generation` tells a stale read from the latest.
     Reloaded {
@@ -96,6 +98,7 @@ impl Msg {
             Msg::Mouse(_) => "mouse",
             Msg::Tick(_) => "tick",
             Msg::SearchIndexed(_) => "search indexed",
+            Msg::TreeSorted(_) => "tree sorted",
             Msg::Reloaded { .. } => "reloaded",
             Msg::TermsChecked { .. } => "terms checked",
             Msg::Recalled { .. } => "recalled",
@@ -153,6 +156,11 @@ pub enum Effect {
     /// The tree moved onto a file: show it in the Article pane, when both
     /// are on screen, without moving the focus.
     Preview(String),
+    /// Group a bank's files in this order off the interface thread.
+    SortTree {
+        sort: super::panes::bank::TreeSort,
+        generation: u64,
+    },
     /// Build the search index of the open memory off the interface thread.
     IndexSearch {
         generation: u64,

@@ -23,6 +23,7 @@ pub mod qa_job;
 mod recall_job;
 pub mod reload;
 mod routing;
+mod sort_job;
 pub mod terminal;
 pub mod theme;
 pub mod ui;

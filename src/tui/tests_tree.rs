@@ -593,3 +593,53 @@ fn the_files_grouped_for_the_tree_keep_no_spare_room() {
         }
     }
 }
+
+/// The tree's orders are grouped on a worker: a grouping that arrives
+/// after another order was asked for, or for an order no longer wanted,
+/// is dropped, and the tree keeps the order it shows.
+#[test]
+fn a_sorted_tree_that_is_no_longer_wanted_is_not_shown() {
+    use super::panes::bank::{SortedTree, TreeSort};
+    let dir = tempfile::tempdir().unwrap();
+    nested_bank(dir.path());
+    let mut app = app_at(dir.path(), 80, 24);
+    keys(&mut app, "s");
+    assert_eq!(app.panes.bank.sort, TreeSort::Date);
+    let before: Vec<String> = app
+        .panes
+        .bank
+        .rows
+        .iter()
+        .map(|r| r.label().into())
+        .collect();
+    let memory = std::sync::Arc::clone(&app.memory);
+    let bank = crate::layouts::bank(&*memory).unwrap();
+    let expanded = app.panes.bank.expanded().clone();
+    for generation in [0, 1, 2, 7] {
+        let stale = SortedTree::of(
+            bank,
+            TreeSort::Findings,
+            generation,
+            &app.flagged,
+            expanded.clone(),
+        );
+        let shown = app
+            .panes
+            .bank
+            .sorted(stale, memory.as_ref(), &app.flagged, 20);
+        assert_eq!(shown, None, "generation {generation}");
+    }
+    assert_eq!(app.panes.bank.sort, TreeSort::Date);
+    let after: Vec<String> = app
+        .panes
+        .bank
+        .rows
+        .iter()
+        .map(|r| r.label().into())
+        .collect();
+    assert_eq!(before, after);
+    // Asked for again, it is shown.
+    keys(&mut app, "s");
+    assert_eq!(app.panes.bank.sort, TreeSort::Findings);
+    assert!(screen(&app).contains("Bank — by findings"));
+}

@@ -93,6 +93,7 @@ pub fn update(app: &mut App, msg: Msg) {
             generation,
             recalled,
         } => app.recalled(generation, *recalled),
+        Msg::TreeSorted(sorted) => app.tree_sorted(*sorted),
         Msg::SearchIndexed(built) => {
             let (memory, theme) = (app.memory.as_ref(), &app.theme);
             let search = &mut app.panes.search;

@@ -91,6 +91,11 @@ pub struct BankPane {
     opened: bool,
     /// How a bank's files are ordered in their folders.
     pub sort: TreeSort,
+    /// The order asked for whose grouping a worker is still making (at
+    /// 100,000 files it takes longer than a key should wait).
+    sorting: Option<TreeSort>,
+    /// Tells the latest request for an order from those it replaced.
+    sort_generation: u64,
     /// The pane's name: what the layout holds ("Bank", "Project", "Memory").
     pub name: &'static str,
 }
@@ -196,20 +201,16 @@ pub fn group_files(bank: &Bank, sort: TreeSort, flagged: &Flagged) -> Grouped {
 }
 
 /// Sorted by date, each file shows the date it is sorted by (its
-/// `last_updated`), so the order can be read.
-fn show_dates(bank: &Bank, rows: &mut [TreeRow]) {
-    for row in rows {
-        let RowKind::File { rel } = &row.kind else {
-            continue;
-        };
-        let date = bank
-            .find(rel)
-            .and_then(|id| bank.article(id).meta.last_updated_date);
-        let label = match date {
-            Some(date) => format!("{date}  {}", row.label()),
-            None => format!("{:<10}  {}", "no date", row.label()),
-        };
-        row.text = Some(Arc::from(label));
+/// `last_updated`) before its `label` (its name when none), so the order
+/// can be read.
+fn dated_label(bank: &Bank, rel: &str, label: Option<String>) -> String {
+    let name = label.unwrap_or_else(|| file_label(rel));
+    let date = bank
+        .find(rel)
+        .and_then(|id| bank.article(id).meta.last_updated_date);
+    match date {
+        Some(date) => format!("{date}  {name}"),
+        None => format!("{:<10}  {name}", "no date"),
     }
 }
 
@@ -310,12 +311,20 @@ impl BankPane {
             tree: None,
             opened: false,
             sort: TreeSort::Name,
+            sorting: None,
+            sort_generation: 0,
             name: "Bank",
         }
     }
 
     /// The memory's files changed: group them again on the next rebuild.
     pub fn files_changed(&mut self) {
+        // A grouping still being made is of the files before: the order
+        // asked for is taken now and the next rebuild groups in it.
+        if let Some(sort) = self.sorting.take() {
+            self.sort = sort;
+            self.sort_generation += 1;
+        }
         drop_later((
             self.grouped.take(),
             self.laid_out.take(),
@@ -385,19 +394,19 @@ impl BankPane {
             .grouped
             .take()
             .unwrap_or_else(|| group_files(bank, self.sort, flagged));
-        let mut rows = match self.laid_out.take() {
+        let rows = match self.laid_out.take() {
+            // Laid out elsewhere with their dates when sorted by date.
             Some(ready) if ready.expanded == self.expanded => ready.rows,
             // Folding lays out the kept tree again; it is built once per
             // grouping, which matters in a bank of 100,000 files.
-            _ => self
-                .tree
-                .get_or_insert_with(|| bank_tree(Some(bank), &grouped))
-                .rows(&self.expanded, flagged),
+            _ => {
+                let sort = self.sort;
+                self.tree
+                    .get_or_insert_with(|| bank_tree(Some(bank), &grouped, sort))
+                    .rows(&self.expanded, flagged)
+            }
         };
         self.grouped = Some(grouped);
-        if self.sort == TreeSort::Date {
-            show_dates(bank, &mut rows);
-        }
         rows
     }
 
@@ -406,6 +415,31 @@ impl BankPane {
         self.listed = Some(tree.grouped);
         self.laid_out = Some(tree.laid_out);
         self.rebuild(memory, &HashSet::new(), height);
+    }
+
+    /// An order's grouping arrived from its worker: shown when it is the
+    /// latest asked for and the files have not changed since. Returns the
+    /// order shown.
+    pub fn sorted(
+        &mut self,
+        sorted: SortedTree,
+        memory: &dyn Memory,
+        flagged: &Flagged,
+        height: usize,
+    ) -> Option<TreeSort> {
+        if sorted.generation != self.sort_generation || self.sorting != Some(sorted.sort) {
+            drop_later(sorted);
+            return None;
+        }
+        self.sorting = None;
+        self.sort = sorted.sort;
+        drop_later((
+            self.grouped.replace(sorted.grouped),
+            self.laid_out.replace(sorted.laid_out),
+            self.tree.replace(sorted.tree),
+        ));
+        self.rebuild(memory, flagged, height);
+        Some(self.sort)
     }
 
     /// What a new bank's tree shows, as it was when the bank was read.
@@ -443,6 +477,52 @@ impl ListedTree {
     }
 }
 
+/// A bank's files grouped in another order on a worker, with the rows of
+/// the folders open when it was asked for.
+#[derive(Debug)]
+pub struct SortedTree {
+    pub sort: TreeSort,
+    pub generation: u64,
+    pub grouped: Grouped,
+    pub laid_out: LaidOut,
+    /// What the rows were laid out from: folding lays it out again.
+    tree: GroupTree,
+}
+
+impl SortedTree {
+    /// What the worker makes: pure over the bank and its flagged files.
+    pub fn of(
+        bank: &Bank,
+        sort: TreeSort,
+        generation: u64,
+        flagged: &Flagged,
+        expanded: BTreeSet<String>,
+    ) -> SortedTree {
+        let grouped = group_files(bank, sort, flagged);
+        let tree = bank_tree(Some(bank), &grouped, sort);
+        let rows = tree.rows(&expanded, flagged);
+        SortedTree {
+            sort,
+            generation,
+            grouped,
+            laid_out: LaidOut { expanded, rows },
+            tree,
+        }
+    }
+}
+
+/// The rows of a bank's `grouped` files, dated when sorted by date.
+pub fn lay_out(
+    bank: &Bank,
+    grouped: &Grouped,
+    sort: TreeSort,
+    expanded: BTreeSet<String>,
+    flagged: &Flagged,
+) -> LaidOut {
+    let rows = bank_tree(Some(bank), grouped, sort).rows(&expanded, flagged);
+    LaidOut { expanded, rows }
+}
+
 /// A bank's rows laid out on the thread that read it, for the folders that
 /// were open then.
 #[derive(Debug)]
@@ -460,12 +540,13 @@ pub fn bank_rows(
     open_folders: &BTreeSet<String>,
     flagged: &Flagged,
 ) -> Vec<TreeRow> {
-    bank_tree(bank, grouped).rows(open_folders, flagged)
+    bank_tree(bank, grouped, TreeSort::Name).rows(open_folders, flagged)
 }
 
 /// A bank's seven folders, the inbox with its archive, each nesting its
-/// files by their real folders in the order `grouped` gives.
-fn bank_tree(bank: Option<&Bank>, grouped: &Grouped) -> GroupTree {
+/// files by their real folders in the order `grouped` gives; sorted by
+/// `sort`, which for dates shows each file's date before its name.
+fn bank_tree(bank: Option<&Bank>, grouped: &Grouped, sort: TreeSort) -> GroupTree {
     // A bank still being read knows only its files' paths.
     let skipped: std::collections::HashMap<&str, &'static str> = bank
         .map(|b| b.skipped.as_slice())
@@ -490,6 +571,10 @@ fn bank_tree(bank: Option<&Bank>, grouped: &Grouped) -> GroupTree {
             // The reason first, so a narrow tree still shows it; a file
             // shown by its name has it taken from its path when drawn.
             let label = skip.map(|why| format!("({why}) {}", file_label(rel)));
+            let label = match bank.filter(|_| sort == TreeSort::Date) {
+                Some(bank) => Some(dated_label(bank, rel, label)),
+                None => label,
+            };
             tree.file(rel, label, skip.is_some());
         }
     }
@@ -674,11 +759,16 @@ impl Component for BankPane {
                 }
             }
             Action::SortTree if crate::layouts::bank(cx.memory).is_some() => {
-                self.sort = self.sort.next();
-                self.grouped = None;
-                self.tree = None;
-                self.rebuild(cx.memory, cx.flagged, h);
-                cx.info(format!("tree sorted by {}", self.sort.word()));
+                // Grouped on a worker: the tree keeps its order until the
+                // new one arrives (see `BankPane::sorted`).
+                let sort = self.sorting.unwrap_or(self.sort).next();
+                self.sorting = Some(sort);
+                self.sort_generation += 1;
+                cx.effects.push(Effect::SortTree {
+                    sort,
+                    generation: self.sort_generation,
+                });
+                cx.info(format!("sorting the tree by {}…", sort.word()));
             }
             Action::Expand | Action::Collapse => {
                 let open = action == Action::Expand;

@@ -23,7 +23,7 @@ use membank_core::text::sanitize_for_terminal;
 use membank_core::vocabulary::{self, Vocabulary};
 
 use super::messages::ReadMemory;
-use super::panes::bank::{Grouped, LaidOut, TreeSort, bank_rows, group_files};
+use super::panes::bank::{Grouped, LaidOut, TreeSort, group_files, lay_out};
 use super::panes::context::Ranking;
 use super::panes::health::{Flagged, HealthLayout, HealthView, flagged_files, group_findings};
 
@@ -117,11 +117,7 @@ impl Derived {
         let bank = crate::layouts::bank(memory);
         let grouped = bank.map(|bank| {
             let grouped = group_files(bank, plan.sort, &flagged);
-            let rows = bank_rows(Some(bank), &grouped, &plan.expanded, &flagged);
-            let laid_out = LaidOut {
-                expanded: plan.expanded.clone(),
-                rows,
-            };
+            let laid_out = lay_out(bank, &grouped, plan.sort, plan.expanded.clone(), &flagged);
             (grouped, plan.sort, laid_out)
         });
         let values = bank.map(vocabulary::collect);
