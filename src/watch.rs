@@ -12,7 +12,10 @@ use std::time::{Duration, Instant};
 
 use membank_core::memory::LayoutSpec;
 use membank_core::memory::changes::changed_paths;
-use notify::{EventKind, RecursiveMode, Watcher};
+use notify::EventKind;
+
+#[cfg(target_os = "linux")]
+mod linux;
 
 /// Quiet time after the last file event before the batch is delivered:
 /// editors write a file in several steps (temp file, rename, chmod).
@@ -30,6 +33,9 @@ pub enum Watched {
 
 /// Watches a memory; dropping it stops the watching.
 pub struct MemoryWatcher {
+    #[cfg(target_os = "linux")]
+    _watcher: linux::FolderWatcher,
+    #[cfg(not(target_os = "linux"))]
     _watcher: notify::RecommendedWatcher,
 }
 
@@ -43,8 +49,17 @@ impl MemoryWatcher {
         sink: impl FnMut(Watched) -> bool + Send + 'static,
     ) -> notify::Result<MemoryWatcher> {
         let (raw_tx, raw_rx) = mpsc::channel::<notify::Result<notify::Event>>();
-        let mut watcher = notify::recommended_watcher(raw_tx)?;
-        watcher.watch(root, RecursiveMode::Recursive)?;
+        #[cfg(target_os = "linux")]
+        let watcher = linux::FolderWatcher::start(root, raw_tx).map_err(notify::Error::io)?;
+        #[cfg(not(target_os = "linux"))]
+        let watcher = {
+            use notify::Watcher;
+            // A linked folder may lead out of the memory: not watched.
+            let config = notify::Config::default().with_follow_symlinks(false);
+            let mut watcher = notify::RecommendedWatcher::new(raw_tx, config)?;
+            watcher.watch(root, notify::RecursiveMode::Recursive)?;
+            watcher
+        };
         let root = root.to_path_buf();
         thread::Builder::new()
             .name("membank-watch".into())
@@ -156,5 +171,97 @@ mod tests {
             }
             seen.extend(batch);
         }
+    }
+
+    /// Wait for a batch naming `wanted`, failing after a generous time.
+    fn wait_for(rx: &mpsc::Receiver<Watched>, wanted: &str) -> Vec<String> {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        let mut seen = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match rx.recv_timeout(left) {
+                Ok(Watched::Changed(batch)) => {
+                    seen.extend(batch);
+                    if seen.iter().any(|p| p == wanted) {
+                        return seen;
+                    }
+                }
+                Ok(other) => panic!("not a file change: {other:?}"),
+                Err(_) => panic!("{wanted} not reported; seen {seen:?}"),
+            }
+        }
+    }
+
+    /// A folder made after the watching began is watched too, with what is
+    /// written in it; a folder linked from outside the memory is not
+    /// followed, so a change out there is never reported.
+    #[test]
+    fn new_folders_are_watched_and_linked_ones_are_not_followed() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("bank")).unwrap();
+        let root = dir.path().join("bank").canonicalize().unwrap();
+        let outside = dir.path().join("outside");
+        std::fs::create_dir_all(outside.join("sub")).unwrap();
+        std::fs::create_dir(root.join("02_TERMINOLOGY")).unwrap();
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(&outside, root.join("02_TERMINOLOGY/linked")).unwrap();
+        let (tx, rx) = mpsc::channel();
+        let bank = membank_core::memory::LayoutKind::Bank.spec();
+        let _watcher =
+            MemoryWatcher::spawn(bank, &root, move |watched| tx.send(watched).is_ok()).unwrap();
+
+        std::fs::create_dir_all(root.join("02_TERMINOLOGY/new/deeper")).unwrap();
+        std::fs::write(outside.join("sub/Out.md"), "out\n").unwrap();
+        std::fs::write(outside.join("Out.md"), "out\n").unwrap();
+        // The new folders are watched once their creation is seen: written
+        // again until the write is reported (an early one may come first).
+        let term = "02_TERMINOLOGY/new/deeper/Term.md";
+        let mut seen = Vec::new();
+        for attempt in 0..100 {
+            std::fs::write(root.join(term), format!("{attempt}\n")).unwrap();
+            match rx.recv_timeout(Duration::from_millis(500)) {
+                Ok(Watched::Changed(batch)) => seen.extend(batch),
+                Ok(other) => panic!("not a file change: {other:?}"),
+                Err(_) => {}
+            }
+            if seen.iter().any(|p| p == term) {
+                break;
+            }
+        }
+        assert!(
+            seen.iter().any(|p| p == term),
+            "{term} never reported: {seen:?}"
+        );
+        std::fs::write(root.join("02_TERMINOLOGY/Last.md"), "last\n").unwrap();
+        let mut seen_all = seen;
+        seen_all.extend(wait_for(&rx, "02_TERMINOLOGY/Last.md"));
+        assert!(
+            !seen_all.iter().any(|p| p.contains("Out.md")),
+            "a change through a link was reported: {seen_all:?}"
+        );
+    }
+
+    /// Reading the memory's files is not a change, and with the Linux
+    /// backend the kernel is not even asked to report it: the raw events
+    /// stay empty however many files are read.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn reading_files_makes_no_events() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        std::fs::create_dir(root.join("01_CLIENTS")).unwrap();
+        for i in 0..50 {
+            std::fs::write(root.join(format!("01_CLIENTS/C{i}.md")), "c\n").unwrap();
+        }
+        let (tx, rx) = mpsc::channel();
+        let _watcher = linux::FolderWatcher::start(&root, tx).unwrap();
+        for i in 0..50 {
+            let _ = std::fs::read(root.join(format!("01_CLIENTS/C{i}.md"))).unwrap();
+        }
+        let _ = std::fs::read_dir(root.join("01_CLIENTS")).unwrap().count();
+        // A write after the reads: the first event to arrive must be it.
+        std::fs::write(root.join("01_CLIENTS/C7.md"), "changed\n").unwrap();
+        let first = rx.recv_timeout(Duration::from_secs(20)).unwrap().unwrap();
+        assert_eq!(first.paths, [root.join("01_CLIENTS/C7.md")], "{first:?}");
     }
 }
