@@ -605,13 +605,11 @@ fn a_sorted_tree_that_is_no_longer_wanted_is_not_shown() {
     let mut app = app_at(dir.path(), 80, 24);
     keys(&mut app, "s");
     assert_eq!(app.panes.bank.sort, TreeSort::Date);
-    let before: Vec<String> = app
-        .panes
-        .bank
-        .rows
-        .iter()
-        .map(|r| r.label().into())
-        .collect();
+    let labels = |app: &super::app::App| -> Vec<String> {
+        let rows = &app.panes.bank.rows;
+        rows.iter().map(|r| r.label().into()).collect()
+    };
+    let before = labels(&app);
     let memory = std::sync::Arc::clone(&app.memory);
     let bank = crate::layouts::bank(&*memory).unwrap();
     let expanded = app.panes.bank.expanded().clone();
@@ -630,14 +628,7 @@ fn a_sorted_tree_that_is_no_longer_wanted_is_not_shown() {
         assert_eq!(shown, None, "generation {generation}");
     }
     assert_eq!(app.panes.bank.sort, TreeSort::Date);
-    let after: Vec<String> = app
-        .panes
-        .bank
-        .rows
-        .iter()
-        .map(|r| r.label().into())
-        .collect();
-    assert_eq!(before, after);
+    assert_eq!(before, labels(&app));
     // Asked for again, it is shown.
     keys(&mut app, "s");
     assert_eq!(app.panes.bank.sort, TreeSort::Findings);
