@@ -46,7 +46,9 @@ impl FolderWatcher {
         let inotify = Inotify::init()?;
         let mut watches = inotify.watches();
         let mut folders = HashMap::new();
-        add_tree(&mut watches, root, &mut folders)?;
+        if let Some(missed) = add_tree(&mut watches, root, &mut folders)? {
+            let _ = events.send(Err(notify::Error::io(missed)));
+        }
         let descriptors = Arc::new(std::sync::Mutex::new(folders.keys().cloned().collect()));
         let stop = Arc::new(AtomicBool::new(false));
         let reader = Reader {
@@ -83,12 +85,16 @@ impl Drop for FolderWatcher {
     }
 }
 
-/// Watch `folder` and the folders under it (not through links).
+/// Watch `folder` and the folders under it (not through links). Fails
+/// when `folder` itself cannot be watched; a folder under it that could
+/// not be (the system's limit of watches reached, say) is said in the
+/// error returned, the first of them, while the others are still watched.
 fn add_tree(
     watches: &mut Watches,
     folder: &Path,
     folders: &mut HashMap<WatchDescriptor, PathBuf>,
-) -> io::Result<()> {
+) -> io::Result<Option<io::Error>> {
+    let mut missed = None;
     let mut pending = vec![folder.to_path_buf()];
     let mut first = true;
     while let Some(dir) = pending.pop() {
@@ -98,7 +104,12 @@ fn add_tree(
             }
             // The root must be watched; a folder gone meanwhile need not.
             Err(e) if first => return Err(e),
-            Err(_) => continue,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => continue,
+            Err(e) => {
+                let why = format!("{} could not be watched: {e}", dir.display());
+                missed.get_or_insert(io::Error::new(e.kind(), why));
+                continue;
+            }
         }
         first = false;
         let Ok(entries) = std::fs::read_dir(&dir) else {
@@ -112,7 +123,7 @@ fn add_tree(
             }
         }
     }
-    Ok(())
+    Ok(missed)
 }
 
 struct Reader {
@@ -169,7 +180,16 @@ impl Reader {
             && mask.intersects(EventMask::CREATE | EventMask::MOVED_TO)
         {
             let mut added = HashMap::new();
-            let _ = add_tree(&mut self.watches, &path, &mut added);
+            let missed = match add_tree(&mut self.watches, &path, &mut added) {
+                Ok(missed) => missed,
+                Err(e) if e.kind() == io::ErrorKind::NotFound => None,
+                Err(e) => Some(e),
+            };
+            if let Some(e) = missed
+                && self.events.send(Err(notify::Error::io(e))).is_err()
+            {
+                return false;
+            }
             if let Ok(mut d) = self.descriptors.lock() {
                 d.extend(added.keys().cloned());
             }
