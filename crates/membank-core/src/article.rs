@@ -485,6 +485,105 @@ pub struct Article {
     chars: u32,
     /// `00_INBOX/_archive/...`
     pub in_archive: bool,
+    /// The parsed frontmatter block's text was not kept (see
+    /// [`LoadOptions::frontmatter`]): `lines` says what the checks quote.
+    frontmatter_dropped: bool,
+    lines: KeptLines,
+}
+
+/// What the checks and the search read of a frontmatter block whose text
+/// is not kept: the lines of the two keys findings point at in every kind
+/// of bank (`last_updated` for `stale`, `term_target` for
+/// `term-conflict`) and the body's first line. 16-bit, 0 for none: a
+/// block whose lines reach further keeps its text.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct KeptLines {
+    last_updated: u16,
+    term_target: u16,
+    body: u16,
+}
+
+impl KeptLines {
+    /// The lines of the block at `yaml` (starting at file line
+    /// `first_line`) in `text`, whose body starts at `body_start`; `None`
+    /// when one does not fit.
+    fn of(
+        text: &str,
+        yaml: Range<usize>,
+        first_line: usize,
+        body_start: usize,
+    ) -> Option<KeptLines> {
+        let yaml = text.get(yaml)?;
+        let line = |key| match key_line_in(yaml, first_line, key) {
+            Some(l) => u16::try_from(l).ok(),
+            None => Some(0),
+        };
+        let body = 1 + text
+            .get(..body_start)?
+            .bytes()
+            .filter(|&b| b == b'\n')
+            .count();
+        Some(KeptLines {
+            last_updated: line("last_updated")?,
+            term_target: line("term_target")?,
+            body: u16::try_from(body).ok()?,
+        })
+    }
+
+    /// The file line of `key`, for the two keys kept; `None` for others.
+    pub fn key_line(&self, key: &str) -> Option<usize> {
+        let line = match key {
+            "last_updated" => self.last_updated,
+            "term_target" => self.term_target,
+            _ => 0,
+        };
+        (line != 0).then_some(line as usize)
+    }
+}
+
+/// The file line of a top-level key of the YAML text `yaml`, whose first
+/// line is file line `first_line`: the first line that starts with the
+/// key (bare or quoted) followed by a colon.
+pub(crate) fn key_line_in(yaml: &str, first_line: usize, key: &str) -> Option<usize> {
+    yaml.lines()
+        .position(|line| {
+            let rest = line
+                .strip_prefix(key)
+                .or_else(|| line.strip_prefix('"')?.strip_prefix(key)?.strip_prefix('"'))
+                .or_else(|| {
+                    line.strip_prefix('\'')?
+                        .strip_prefix(key)?
+                        .strip_prefix('\'')
+                });
+            rest.is_some_and(|r| r.trim_start().starts_with(':'))
+        })
+        .map(|i| i + first_line)
+}
+
+/// Does a check read more of this frontmatter block than [`KeptLines`]
+/// keeps? It quotes the line of a key that is empty, holds an unquoted
+/// link, a bad status or language, or marks an inbox note compiled; it
+/// reads `compiled_date` again from the block; it looks for credentials
+/// in the block's text. Errs on keeping: these are few articles.
+fn checks_read_block(folder: Folder, meta: &Meta, block: &str) -> bool {
+    let bad_language = meta.languages.iter().any(|v| {
+        v.tags.is_empty()
+            || v.tags
+                .iter()
+                .any(|t| !crate::health::is_plausible_language_tag(t))
+    });
+    let bad_status = folder == Folder::Terminology
+        && meta
+            .status
+            .as_deref()
+            .is_some_and(|s| !matches!(s, "approved" | "proposed" | "rejected"));
+    !meta.empty_keys.is_empty()
+        || !meta.unquoted_links().is_empty()
+        || meta.compiled
+        || meta.has_key("compiled_date")
+        || bad_status
+        || bad_language
+        || !crate::secrets::find_likely(block).is_empty()
 }
 
 /// Sees each article as it is read: its path, its whole text, and where
@@ -643,8 +742,25 @@ impl Article {
         // articles are few.
         let keep_body = options.body
             || (options.text && !crate::secrets::find_likely(&text[body_start..]).is_empty());
+        let mut frontmatter_dropped = false;
+        let mut lines = KeptLines::default();
         let (text, body_start, frontmatter) = if options.text && keep_body {
             (text.into_owned(), body_start, frontmatter)
+        } else if let (true, false, FrontmatterState::Parsed(range)) =
+            (options.text, options.frontmatter, &frontmatter)
+            && let Some(kept) = KeptLines::of(
+                &text,
+                range.start as usize..range.end as usize,
+                encoding.line_shift() + 2,
+                body_start,
+            )
+            && !checks_read_block(folder, &meta, &text[..body_start])
+        {
+            // The lines the checks quote are in `lines`; anyone else reads
+            // the file again.
+            frontmatter_dropped = true;
+            lines = kept;
+            (String::new(), body_start, frontmatter)
         } else if options.text {
             // The frontmatter block stays (checks quote its lines); a copy
             // of just that part, so the body's bytes are freed.
@@ -669,6 +785,8 @@ impl Article {
             links,
             encoding,
             in_archive,
+            frontmatter_dropped,
+            lines,
         }
     }
 
@@ -694,7 +812,29 @@ impl Article {
         }
     }
 
-    /// Where the body starts in `text`.
+    /// The lines kept in place of the frontmatter block's text, when it
+    /// was not kept (see [`LoadOptions::frontmatter`]).
+    pub fn kept_lines(&self) -> Option<&KeptLines> {
+        self.frontmatter_dropped.then_some(&self.lines)
+    }
+
+    /// The 1-based line of `text` where the body starts, counting the
+    /// kept frontmatter's lines or from the kept lines.
+    pub fn body_line(&self) -> usize {
+        match self.kept_lines() {
+            Some(lines) => lines.body as usize,
+            None => {
+                let start = self.body_start().min(self.text.len());
+                1 + self.text.as_bytes()[..start]
+                    .iter()
+                    .filter(|&&b| b == b'\n')
+                    .count()
+            }
+        }
+    }
+
+    /// Where the body starts in `text` (in the file's text when the
+    /// frontmatter was not kept).
     pub fn body_start(&self) -> usize {
         self.body_start as usize
     }
@@ -705,8 +845,9 @@ impl Article {
         self.chars as usize
     }
 
+    /// The kept body; empty when the body, or the whole text, was not kept.
     pub fn body(&self) -> &str {
-        &self.text[self.body_start()..]
+        self.text.get(self.body_start()..).unwrap_or("")
     }
 
     /// The YAML text of a parsed frontmatter block.

@@ -613,6 +613,27 @@ impl Bank {
         read_text_again(&self.reader, &a.rel_path, a.chars()).map(std::borrow::Cow::Owned)
     }
 
+    /// The article's kept text, at least up to where its body starts (the
+    /// frontmatter block a fix's preview reads). When the bank kept no
+    /// block for it (see [`LoadOptions::frontmatter`]), the file is read
+    /// again as [`Bank::article_text`] reads it, with the same check that
+    /// it is still the file that was loaded, and cut where the body starts.
+    pub fn frontmatter_text(
+        &self,
+        id: ArticleId,
+    ) -> Result<std::borrow::Cow<'_, str>, LoadProblem> {
+        let a = &self.articles[id];
+        if a.kept_lines().is_none() {
+            return Ok(std::borrow::Cow::Borrowed(&a.text));
+        }
+        let mut text = read_text_again(&self.reader, &a.rel_path, a.chars())?;
+        // Same characters as loaded, so the body starts at a character.
+        if text.is_char_boundary(a.body_start().min(text.len())) {
+            text.truncate(a.body_start());
+        }
+        Ok(std::borrow::Cow::Owned(text))
+    }
+
     pub fn find(&self, rel_path: &str) -> Option<ArticleId> {
         // Articles are sorted by (folder, path), so no map is needed.
         let folder = rel_path.split('/').next().and_then(Folder::from_dir_name)?;

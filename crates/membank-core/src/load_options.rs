@@ -31,6 +31,13 @@ pub struct LoadOptions {
     /// a block that is there counts as parsed. For passes that read bodies
     /// alone (a search), where parsing was a third of the work.
     pub facts: bool,
+    /// With `text` and without `body`, keep every parsed frontmatter
+    /// block's text. Without it a block is kept only when the checks
+    /// quote more of it than the lines the article keeps (see
+    /// [`Article::kept_lines`]); the other readers read the file again.
+    ///
+    /// [`Article::kept_lines`]: crate::article::Article::kept_lines
+    pub frontmatter: bool,
 }
 
 impl LoadOptions {
@@ -40,6 +47,7 @@ impl LoadOptions {
         body: true,
         resolver: true,
         facts: true,
+        frontmatter: true,
     };
     /// Ranking and the budget; the text of the kept articles is read again
     /// when the context is assembled.
@@ -49,6 +57,7 @@ impl LoadOptions {
         body: false,
         resolver: false,
         facts: true,
+        frontmatter: true,
     };
     /// Frontmatter facts only.
     pub const METADATA: LoadOptions = LoadOptions {
@@ -57,6 +66,7 @@ impl LoadOptions {
         body: false,
         resolver: false,
         facts: true,
+        frontmatter: true,
     };
     /// The health checks: links and the frontmatter block, no bodies, and
     /// no index of names once the links are resolved (15 MB at 100,000
@@ -67,10 +77,13 @@ impl LoadOptions {
         body: false,
         resolver: false,
         facts: true,
+        frontmatter: true,
     };
     /// An interface that shows one article at a time: everything but the
     /// bodies, which [`Bank::article_text`] reads again when one is shown,
     /// searched or quoted. Its bank is a fraction of one holding them.
+    /// Frontmatter blocks are kept only where a check quotes more than
+    /// their kept lines (a sixth of the bank once read, otherwise).
     ///
     /// [`Bank::article_text`]: crate::bank::Bank::article_text
     pub const INTERFACE: LoadOptions = LoadOptions {
@@ -79,6 +92,7 @@ impl LoadOptions {
         body: false,
         resolver: true,
         facts: true,
+        frontmatter: false,
     };
     /// Paths and bodies: what a search ranks and quotes. No metadata.
     pub const BODIES: LoadOptions = LoadOptions {
@@ -87,6 +101,7 @@ impl LoadOptions {
         body: false,
         resolver: false,
         facts: false,
+        frontmatter: true,
     };
 }
 

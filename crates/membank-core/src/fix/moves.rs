@@ -37,11 +37,13 @@ pub(super) fn template(bank: &Bank, f: &Finding) -> Result<FileFix, String> {
 /// `compiled-not-archived`: the note moved into `00_INBOX/_archive/`,
 /// once every article its `compiled_to` lists is there.
 pub(super) fn archive(bank: &Bank, f: &Finding) -> Result<FileFix, String> {
-    let a = bank
-        .find(&f.path)
-        .map(|id| bank.article(id))
-        .ok_or("the note was not loaded")?;
-    let compiled_to = match a.yaml() {
+    let id = bank.find(&f.path).ok_or("the note was not loaded")?;
+    // Read again when the bank kept no frontmatter for the note.
+    let text = bank
+        .frontmatter_text(id)
+        .map_err(|p| format!("cannot be read: {}", p.message))?;
+    let yaml = bank.article(id).yaml_range().and_then(|r| text.get(r));
+    let compiled_to = match yaml {
         Some(yaml) => crate::frontmatter::parse_yaml(yaml, 1)
             .map(|map| crate::frontmatter::strings(&map, "compiled_to"))
             .unwrap_or_default(),

@@ -114,7 +114,8 @@ pub(super) fn missing_article(
 ) -> Option<(crate::layout::Folder, String)> {
     use crate::layout::Folder;
     let line = f.line()?;
-    let a = bank.article(bank.find(&f.path)?);
+    let id = bank.find(&f.path)?;
+    let a = bank.article(id);
     let mut dead = a.links.iter().filter(|l| {
         l.line == line
             && matches!(
@@ -135,7 +136,8 @@ pub(super) fn missing_article(
         return None;
     }
     if link.in_frontmatter {
-        let key = frontmatter_key(&a.text, line)?;
+        // Read again when the bank kept no frontmatter for the article.
+        let key = frontmatter_key(&bank.frontmatter_text(id).ok()?, line)?;
         return match key.as_str() {
             "client" | "clients" => Some((Folder::Clients, target.to_owned())),
             "domain" | "domains" => Some((Folder::Domains, target.to_owned())),

@@ -61,6 +61,12 @@ pub(crate) enum Message {
     Orphan,
     /// `dead-link`: the link as written.
     DeadLink(Arc<str>),
+    /// `term-conflict` in a group whose articles all meet: the group,
+    /// shared by its findings, and which of its articles this one is.
+    TermConflict {
+        group: Arc<super::terms::TermGroup>,
+        member: u32,
+    },
 }
 
 /// Why an article should carry a frontmatter key.
@@ -172,6 +178,12 @@ impl Finding {
             ),
             Message::DeadLink(written) => {
                 super::links::write_dead_link_message(out, written, from_bank)
+            }
+            // Made whole first, then passed on as a kept text would be.
+            Message::TermConflict { group, member } => {
+                let mut text = String::with_capacity(512);
+                group.write_message(*member as usize, &mut text);
+                from_bank(out, &text)
             }
         }
     }

@@ -270,20 +270,11 @@ fn bad_date(a: &Article, key: &str, raw: &str) -> Finding {
     )
 }
 
-/// The file line of a top-level frontmatter key, if it can be found.
+/// The file line of a top-level frontmatter key, if it can be found: in
+/// the block's text, or from the lines kept in its place.
 pub(super) fn key_line(a: &Article, key: &str) -> Option<usize> {
-    let yaml = a.yaml()?;
-    yaml.lines()
-        .position(|line| {
-            let rest = line
-                .strip_prefix(key)
-                .or_else(|| line.strip_prefix('"')?.strip_prefix(key)?.strip_prefix('"'))
-                .or_else(|| {
-                    line.strip_prefix('\'')?
-                        .strip_prefix(key)?
-                        .strip_prefix('\'')
-                });
-            rest.is_some_and(|r| r.trim_start().starts_with(':'))
-        })
-        .map(|i| i + a.yaml_first_line())
+    if let Some(lines) = a.kept_lines() {
+        return lines.key_line(key);
+    }
+    crate::article::key_line_in(a.yaml()?, a.yaml_first_line(), key)
 }

@@ -2,6 +2,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::hash::Hasher;
+use std::sync::Arc;
 
 use rayon::prelude::*;
 use rustc_hash::FxHasher;
@@ -11,8 +12,9 @@ use crate::bank::{ArticleId, Bank};
 use crate::layout::Folder;
 use crate::wikilink::{fold, hash_folded};
 
+use super::finding::Message;
 use super::frontmatter::key_line;
-use super::{Finding, Severity, finding};
+use super::{Finding, Severity};
 
 /// The source term and language pair of an approved term with a
 /// translation: the articles that must agree on it.
@@ -151,7 +153,6 @@ fn clients_of(terms: &impl Terms, id: ArticleId) -> impl Iterator<Item = &str> +
 /// [`crate::terms::clients_meet`]): two clients may translate a term
 /// differently.
 fn group_conflicts(terms: &impl Terms, ids: &[ArticleId], out: &mut Vec<Finding>) {
-    const LISTED: usize = 5;
     let target = |id: ArticleId| -> &str { terms.target(id) };
     let meet = |a: ArticleId, b: ArticleId| {
         crate::terms::clients_meet(clients_of(terms, a), clients_of(terms, b))
@@ -177,7 +178,11 @@ fn group_conflicts(terms: &impl Terms, ids: &[ArticleId], out: &mut Vec<Finding>
         .collect::<BTreeSet<_>>()
         .len()
         == 1;
-    for &id in ids {
+    // A finding's words follow from the group's terms, paths and clients:
+    // kept once for the group and written when shown (a large bank has
+    // thousands of these, each naming up to five others).
+    let mut group: Option<Arc<TermGroup>> = None;
+    for (at, &id) in ids.iter().enumerate() {
         let mine = target(id);
         let disagree = |&&o: &&ArticleId| target(o) != mine && (all_meet || meet(id, o));
         let others = if all_meet {
@@ -200,33 +205,146 @@ fn group_conflicts(terms: &impl Terms, ids: &[ArticleId], out: &mut Vec<Finding>
         } else {
             Severity::Error
         };
-        let mut listed: Vec<String> = ids
-            .iter()
-            .filter(disagree)
-            .take(LISTED)
-            .map(|&o| format!("“{}” ({})", terms.path(o), target(o)))
-            .collect();
-        if others > LISTED {
-            listed.push(format!("and {} more", others - LISTED));
-        }
-        let (source, sl, tl) = terms.term(id);
-        let case_note = if only_case {
-            " The translations differ only in upper/lower case."
-        } else {
-            ""
-        };
-        out.push(finding(
+        let group = group.get_or_insert_with(|| {
+            Arc::new(TermGroup {
+                members: ids
+                    .iter()
+                    .map(|&id| {
+                        // Clients matter only when some articles do not meet.
+                        let clients = if all_meet { &[][..] } else { terms.clients(id) };
+                        Member::of(terms.path(id), terms.term(id), target(id), clients)
+                    })
+                    .collect(),
+                all_meet,
+                only_case: group_only_case,
+            })
+        });
+        // The finding shares the group's copy of the path.
+        super::finding::share_path(&group.members[at].path);
+        out.push(Finding::with_message(
             "term-conflict",
             severity,
             terms.path(id),
             terms.target_line(id),
-            format!(
-                "Approved term “{source}” ({sl} → {tl}) is translated “{mine}” here but \
-                 differently in {}.{case_note} A translator or LLM gets contradictory \
-                 instructions. Decide on one translation and set the other article to \
-                 status: rejected, or make the source terms distinguishable.",
-                listed.join(", ")
-            ),
+            Message::TermConflict {
+                group: Arc::clone(group),
+                member: at as u32,
+            },
         ));
+    }
+}
+
+/// A `term-conflict` message: the term `(source, source language, target
+/// language)` translated `mine` here, and the others that differ, listed.
+fn write_conflict(
+    out: &mut String,
+    (source, sl, tl): (&str, &str, &str),
+    mine: &str,
+    listed: &str,
+    only_case: bool,
+) {
+    use std::fmt::Write;
+    let case_note = if only_case {
+        " The translations differ only in upper/lower case."
+    } else {
+        ""
+    };
+    let _ = write!(
+        out,
+        "Approved term “{source}” ({sl} → {tl}) is translated “{mine}” here but \
+         differently in {listed}.{case_note} A translator or LLM gets contradictory \
+         instructions. Decide on one translation and set the other article to \
+         status: rejected, or make the source terms distinguishable."
+    );
+}
+
+/// The articles about one term that all meet, in bank order, as the
+/// messages of their `term-conflict` findings name them.
+#[derive(Debug)]
+pub(crate) struct TermGroup {
+    members: Box<[Member]>,
+    /// Every article meets every other (see [`group_conflicts`]).
+    all_meet: bool,
+    /// With `all_meet`, the translations differ only in letter case.
+    only_case: bool,
+}
+
+/// One article of a [`TermGroup`]: its path, its source term, two
+/// languages and translation in one string, cut at `ends`, and its client
+/// names, folded (none kept when the group's articles all meet).
+#[derive(Debug)]
+struct Member {
+    path: Arc<str>,
+    text: Box<str>,
+    ends: [u32; 3],
+    clients: Box<[Arc<str>]>,
+}
+
+impl Member {
+    fn of(
+        path: &str,
+        (source, sl, tl): (&str, &str, &str),
+        target: &str,
+        clients: &[KeyedValue],
+    ) -> Member {
+        let text = [source, sl, tl, target].concat();
+        let mut ends = [0; 3];
+        let mut at = 0;
+        for (end, part) in ends.iter_mut().zip([source, sl, tl]) {
+            at += part.len();
+            // A file over the reader's cap is never read: its terms fit.
+            *end = u32::try_from(at).unwrap_or(u32::MAX);
+        }
+        Member {
+            path: Arc::from(path),
+            text: text.into_boxed_str(),
+            ends,
+            clients: clients.iter().map(|c| Arc::clone(&c.folded)).collect(),
+        }
+    }
+
+    /// The source term, the two languages and the translation.
+    fn parts(&self) -> [&str; 4] {
+        let [a, b, c] = self.ends.map(|e| e as usize);
+        let part = |r: std::ops::Range<usize>| self.text.get(r).unwrap_or("");
+        [part(0..a), part(a..b), part(b..c), part(c..self.text.len())]
+    }
+}
+
+impl TermGroup {
+    /// The message of the finding about `member`, onto `out`, as
+    /// [`group_conflicts`] finds the articles that disagree with it.
+    pub(crate) fn write_message(&self, member: usize, out: &mut String) {
+        const LISTED: usize = 5;
+        let Some(me) = self.members.get(member) else {
+            return;
+        };
+        let [source, sl, tl, mine] = me.parts();
+        fn names(m: &Member) -> impl Iterator<Item = &str> + Clone {
+            m.clients.iter().map(|c| &**c)
+        }
+        let disagree = |o: &&Member| {
+            o.parts()[3] != mine
+                && (self.all_meet || crate::terms::clients_meet(names(me), names(o)))
+        };
+        let only_case = if self.all_meet {
+            self.only_case
+        } else {
+            self.members
+                .iter()
+                .filter(disagree)
+                .all(|o| o.parts()[3].to_lowercase() == mine.to_lowercase())
+        };
+        let mut others = self.members.iter().filter(disagree);
+        let mut listed: Vec<String> = others
+            .by_ref()
+            .take(LISTED)
+            .map(|m| format!("“{}” ({})", m.path, m.parts()[3]))
+            .collect();
+        let more = others.count();
+        if more > 0 {
+            listed.push(format!("and {more} more"));
+        }
+        write_conflict(out, (source, sl, tl), mine, &listed.join(", "), only_case);
     }
 }

@@ -1100,3 +1100,345 @@ fn dead_links_say_missing_attachment_or_did_you_mean() {
     );
     assert_eq!(dead.len(), 5, "{dead:?}");
 }
+
+/// Files whose frontmatter tests what the interface's bank keeps in its
+/// place: quoted keys, comments, CRLF, a byte-order mark, a fence, term
+/// conflicts, stale dates, every finding that quotes a key's line, a
+/// credential in the block, and a block of 65,000 lines.
+fn quoted_lines_bank() -> tempfile::TempDir {
+    let d = healthy();
+    let r = d.path();
+    let approved = |target: &str| {
+        format!(
+            "---\n# chosen by the client\nterm_source: contract\n\"term_target\": {target}\n\
+             source_lang: en\ntarget_lang: nl\nstatus: approved\ndomain: Legal\n\
+             last_updated: 2020-01-01\n---\n# contract\n[[Legal]]\n"
+        )
+    };
+    write(
+        r,
+        "02_TERMINOLOGY/a.md",
+        approved("\"overeenkomst\"").as_bytes(),
+    );
+    write(
+        r,
+        "02_TERMINOLOGY/b.md",
+        approved("contract # not 'overeenkomst'")
+            .replace('\n', "\r\n")
+            .as_bytes(),
+    );
+    let mut bom = b"\xef\xbb\xbf".to_vec();
+    bom.extend(
+        approved("'Overeenkomst'")
+            .replace("\"term_target\"", "'term_target' ")
+            .bytes(),
+    );
+    write(r, "02_TERMINOLOGY/c.md", &bom);
+    write(
+        r,
+        "02_TERMINOLOGY/fenced.md",
+        format!("```markdown\n{}```\n", approved("akkoord")).as_bytes(),
+    );
+    let files: &[(&str, &str)] = &[
+        (
+            "01_CLIENTS/Empty.md",
+            "---\nclient:\nlanguages: [en]\nlast_updated: 2019-05-05\n---\n[[Acme]]\n",
+        ),
+        (
+            "01_CLIENTS/Unquoted.md",
+            "---\nclient: Unquoted\nlanguages: [en]\ndomains: [[Legal]]\nlast_updated: 2026-04-01\n---\n",
+        ),
+        (
+            "01_CLIENTS/Tongue.md",
+            "---\nclient: Tongue\nlanguages: [english, \"\"]\nlast_updated: bad\n---\n[[Acme]]\n",
+        ),
+        (
+            "02_TERMINOLOGY/status.md",
+            "---\nterm_source: s\nterm_target: t\nsource_lang: en\ntarget_lang: nl\n\
+             status: Approved\nlast_updated: 2026-04-01\n---\n",
+        ),
+        (
+            "00_INBOX/compiled.md",
+            "---\ncompiled: true\ncompiled_date: 2026-13-01\ncompiled_to: [\"01_CLIENTS/Acme.md\"]\n---\nraw\n",
+        ),
+        (
+            "03_DOMAINS/Missing.md",
+            "---\ndomain: Missing\nlast_updated: 2026-04-01\ndomains: [\"[[Maritime]]\"]\n---\n# Other title\n\nBody [[Legal]] and [[Gone]].\n",
+        ),
+    ];
+    for (rel, text) in files {
+        write(r, rel, text.as_bytes());
+    }
+    let key = format!("AKIA{}", "IOSFODNN7EXAMPLE");
+    write(
+        r,
+        "04_STYLE/Keyed.md",
+        format!("---\nscope: general\nlanguages: [en]\nlast_updated: 2026-04-01\nnote: {key}\n---\n[[Acme]]\n")
+            .as_bytes(),
+    );
+    // `last_updated` near the most lines a block that is parsed (64 KB)
+    // can have: a kept line reaches them.
+    let long = format!(
+        "---\ndomain: Long\n{}last_updated: 2020-01-01\n---\n# Long\nwords [[Legal]]\n",
+        "\n".repeat(65_000)
+    );
+    write(r, "03_DOMAINS/Long.md", long.as_bytes());
+    d
+}
+
+/// Everything the checks, the search and a fix's preview read of a bank,
+/// in words.
+fn seen(bank: &Bank) -> Vec<String> {
+    use crate::memory::Memory;
+    let report = check(bank, &opts());
+    let mut out: Vec<String> = report
+        .findings
+        .iter()
+        .map(|f| {
+            format!(
+                "{} {:?} {} {}",
+                f.code(),
+                f.severity,
+                f.location(),
+                f.message()
+            )
+        })
+        .collect();
+    for u in bank.search_units() {
+        out.push(format!(
+            "unit {} line {} at {}: {:?}",
+            u.doc,
+            u.line,
+            u.start,
+            bank.unit_text(&u)
+        ));
+    }
+    let fixes = crate::fix::propose_with(
+        bank,
+        &report.findings,
+        &crate::fix::Options {
+            tz: jiff::tz::TimeZone::UTC,
+            checked_today: Some(jiff::civil::date(2026, 6, 1)),
+            create_missing: Some(jiff::civil::date(2026, 6, 1)),
+        },
+    );
+    out.push(format!("{:?} {:?}", fixes.fixes, fixes.remaining));
+    out
+}
+
+#[test]
+fn a_bank_keeping_only_the_quoted_lines_reads_as_one_keeping_the_frontmatter() {
+    use crate::bank::LoadOptions;
+    let d = quoted_lines_bank();
+    let whole = LoadOptions {
+        frontmatter: true,
+        ..LoadOptions::INTERFACE
+    };
+    let kept = Bank::load_only(d.path(), whole).unwrap();
+    let lines = Bank::load_only(d.path(), LoadOptions::INTERFACE).unwrap();
+    fn dropped(bank: &Bank) -> Vec<&str> {
+        bank.articles()
+            .iter()
+            .filter(|a| a.kept_lines().is_some())
+            .map(|a| a.rel_path.as_str())
+            .collect()
+    }
+    assert!(dropped(&kept).is_empty());
+    // The terms (quoted, CRLF, BOM, fenced) and the plain articles keep
+    // lines only; the ones a check quotes more of keep their block.
+    assert_eq!(
+        dropped(&lines),
+        [
+            "01_CLIENTS/Acme.md",
+            "02_TERMINOLOGY/a.md",
+            "02_TERMINOLOGY/b.md",
+            "02_TERMINOLOGY/c.md",
+            "02_TERMINOLOGY/compliance.md",
+            "02_TERMINOLOGY/fenced.md",
+            "03_DOMAINS/Legal.md",
+            "03_DOMAINS/Long.md",
+            "03_DOMAINS/Missing.md",
+            "04_STYLE/House.md",
+        ]
+    );
+    let both = seen(&kept);
+    assert_eq!(seen(&lines), both);
+    // What the comparison covers.
+    let joined = both.join("\n");
+    for code in [
+        "term-conflict",
+        "stale",
+        "missing-key",
+        "unquoted-link",
+        "bad-date",
+        "bad-status",
+        "bad-language-code",
+        "compiled-not-archived",
+        "secret",
+        "03_DOMAINS/Long.md:65003",
+        "02_TERMINOLOGY/b.md:4",
+        "02_TERMINOLOGY/fenced.md:5",
+    ] {
+        assert!(joined.contains(code), "{code} not in\n{joined}");
+    }
+}
+
+#[test]
+fn a_dropped_frontmatter_is_read_again_only_while_the_file_is_as_read() {
+    use crate::bank::LoadOptions;
+    let d = quoted_lines_bank();
+    let bank = Bank::load_only(d.path(), LoadOptions::INTERFACE).unwrap();
+    let id = bank.find("02_TERMINOLOGY/b.md").unwrap();
+    assert!(bank.article(id).text.is_empty());
+    let text = bank.frontmatter_text(id).unwrap();
+    assert!(text.starts_with("---\n# chosen by the client\n"), "{text}");
+    assert!(text.ends_with("2020-01-01\n---\n"), "{text}");
+    // Another file now: the preview is refused, not made from it.
+    write(
+        d.path(),
+        "02_TERMINOLOGY/b.md",
+        b"---\nterm_target: other\n---\n# contract\n",
+    );
+    let problem = bank.frontmatter_text(id).unwrap_err();
+    assert!(problem.message.contains("changed on disk"), "{problem:?}");
+}
+
+/// Each `term-conflict` finding's path and words as the checks wrote them
+/// out when the finding was made: every approved term names the others of
+/// its term that translate it differently and meet it in a client's job.
+fn conflicts_worded_at_once(bank: &Bank) -> Vec<(String, String)> {
+    let term = |id: usize| terms::term_of(bank.article(id));
+    let target = |id: usize| bank.article(id).meta.term_target().unwrap_or("").trim();
+    let clients = |id: usize| bank.article(id).meta.clients.iter().map(|c| &*c.folded);
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    for id in (0..bank.articles().len()).filter(|&id| term(id).is_some()) {
+        let (s, sl, tl) = term(id).unwrap();
+        let same = |g: &&mut Vec<usize>| {
+            let (gs, gsl, gtl) = term(g[0]).unwrap();
+            gsl.eq_ignore_ascii_case(sl)
+                && gtl.eq_ignore_ascii_case(tl)
+                && crate::wikilink::fold(gs) == crate::wikilink::fold(s)
+        };
+        match groups.iter_mut().find(same) {
+            Some(g) => g.push(id),
+            None => groups.push(vec![id]),
+        }
+    }
+    let mut out = Vec::new();
+    for g in &groups {
+        for &id in g {
+            let mine = target(id);
+            let disagree: Vec<usize> = g
+                .iter()
+                .copied()
+                .filter(|&o| {
+                    target(o) != mine && crate::terms::clients_meet(clients(id), clients(o))
+                })
+                .collect();
+            if disagree.is_empty() {
+                continue;
+            }
+            let only_case = disagree
+                .iter()
+                .all(|&o| target(o).to_lowercase() == mine.to_lowercase());
+            let mut listed: Vec<String> = disagree
+                .iter()
+                .take(5)
+                .map(|&o| format!("“{}” ({})", bank.article(o).rel_path, target(o)))
+                .collect();
+            if disagree.len() > 5 {
+                listed.push(format!("and {} more", disagree.len() - 5));
+            }
+            let (source, sl, tl) = term(id).unwrap();
+            let case_note = if only_case {
+                " The translations differ only in upper/lower case."
+            } else {
+                ""
+            };
+            out.push((
+                bank.article(id).rel_path.clone(),
+                format!(
+                    "Approved term “{source}” ({sl} → {tl}) is translated “{mine}” here but \
+                     differently in {}.{case_note} A translator or LLM gets contradictory \
+                     instructions. Decide on one translation and set the other article to \
+                     status: rejected, or make the source terms distinguishable.",
+                    listed.join(", ")
+                ),
+            ));
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn term_conflicts_worded_when_shown_say_what_they_said_when_made() {
+    let d = healthy();
+    let r = d.path();
+    // One term whose articles do not all meet (clients), one whose
+    // articles all do (no clients, more than five translations), and
+    // one differing only in letter case.
+    let clients = [
+        "",
+        "[Acme]",
+        "[Beta]",
+        "[Acme, Beta]",
+        "[\"[[Acme]]\"]",
+        "[ACME]",
+    ];
+    let targets = ["x", "X", "y", "z", "w \"quoted\"", "ü"];
+    for i in 0..14 {
+        let text = format!(
+            "---\r\nterm_source: {}\r\nterm_target: '{}'\r\nsource_lang: EN\r\ntarget_lang: nl\r\n\
+             status: approved\r\nclients: {}\r\nlast_updated: 2026-04-01\r\n---\r\n[[Legal]]\r\n",
+            if i % 2 == 0 { "Contract" } else { "contract" },
+            targets[i % targets.len()],
+            clients[(i * 5) % clients.len()],
+        );
+        write(r, &format!("02_TERMINOLOGY/c{i:02}.md"), text.as_bytes());
+    }
+    for i in 0..9 {
+        write(
+            r,
+            &format!("02_TERMINOLOGY/sub/plain {i}\t.md"),
+            &term("plain", &format!("t{i}"), "de", "fr", "approved"),
+        );
+    }
+    for (i, t) in ["Case", "case", "CASE"].iter().enumerate() {
+        write(
+            r,
+            &format!("02_TERMINOLOGY/case{i}.md"),
+            &term("case", t, "de", "fr", "approved"),
+        );
+    }
+    for options in [
+        crate::bank::LoadOptions::EVERYTHING,
+        crate::bank::LoadOptions::INTERFACE,
+    ] {
+        let bank = Bank::load_only(r, options).unwrap();
+        let report = check(&bank, &opts());
+        let mut worded: Vec<(String, String)> = only(&report, "term-conflict")
+            .iter()
+            .map(|f| (f.path.to_string(), f.message().into_owned()))
+            .collect();
+        worded.sort();
+        let expected = conflicts_worded_at_once(&bank);
+        assert_eq!(worded.len(), 14 + 9 + 3, "{worded:#?}");
+        assert_eq!(worded, expected);
+        assert!(expected.iter().any(|(_, m)| m.contains("more.")));
+        assert!(
+            expected
+                .iter()
+                .any(|(_, m)| m.contains("only in upper/lower"))
+        );
+        // On a terminal, as the whole message made safe.
+        for f in only(&report, "term-conflict") {
+            let mut shown = String::new();
+            f.write_message_for_terminal(&mut shown);
+            assert_eq!(
+                shown,
+                crate::text::sanitize_for_terminal(&f.message(), false)
+            );
+        }
+    }
+}

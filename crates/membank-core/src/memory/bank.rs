@@ -131,6 +131,26 @@ impl Memory for Bank {
         }
     }
 
+    /// Each article's body, as by default, but from the article itself:
+    /// a bank that keeps no frontmatter text still knows where the body
+    /// starts in the file and on which line.
+    fn search_units(&self) -> Vec<SearchUnit<'_>> {
+        self.articles()
+            .iter()
+            .enumerate()
+            .map(|(doc, a)| SearchUnit {
+                doc,
+                entry_id: None,
+                line: a.body_line(),
+                text: a.body(),
+                start: match a.kept_lines() {
+                    Some(_) => a.body_start(),
+                    None => a.body_start().min(a.text.len()),
+                },
+            })
+            .collect()
+    }
+
     fn find(&self, path: &str) -> Option<DocId> {
         Bank::find(self, path)
     }
