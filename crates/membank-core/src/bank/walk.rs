@@ -2,8 +2,6 @@
 //! the walk goes on where that pays, each classified as an article, a file
 //! the bank skips, or a problem.
 
-use std::ffi::OsStr;
-use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::AtomicUsize;
@@ -20,7 +18,7 @@ use crate::text;
 pub(super) enum Walked {
     File {
         /// Where its path is in the walk's [`WalkedPaths`].
-        path: Range<usize>,
+        path: PathAt,
         is_link: bool,
         /// Its folder, in the walk's list of folders.
         dir: u32,
@@ -42,25 +40,43 @@ pub(super) struct WalkedPaths {
     bytes: Vec<u8>,
 }
 
+/// Where [`WalkedPaths::push`] kept a path; made only there.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct PathAt {
+    start: usize,
+    end: usize,
+}
+
 impl WalkedPaths {
-    /// Keep `path`; the range it is found at again.
-    pub(super) fn push(&mut self, path: &Path) -> Range<usize> {
+    /// Keep `path`; where it is found again.
+    pub(super) fn push(&mut self, path: &Path) -> PathAt {
         let start = self.bytes.len();
         self.bytes
             .extend_from_slice(path.as_os_str().as_encoded_bytes());
-        start..self.bytes.len()
+        PathAt {
+            start,
+            end: self.bytes.len(),
+        }
     }
 
     /// The bytes of the path kept at `at`.
-    pub(super) fn bytes(&self, at: &Range<usize>) -> &[u8] {
-        &self.bytes[at.clone()]
+    pub(super) fn bytes(&self, at: &PathAt) -> &[u8] {
+        &self.bytes[at.start..at.end]
     }
 
-    /// The path kept at `at`, a range [`WalkedPaths::push`] returned.
-    pub(super) fn path(&self, at: &Range<usize>) -> &Path {
-        // SAFETY: the ranges handed out are those of whole paths' encoded
-        // bytes, each as `as_encoded_bytes` gave them.
-        Path::new(unsafe { OsStr::from_encoded_bytes_unchecked(self.bytes(at)) })
+    /// The path kept at `at`.
+    #[cfg(unix)]
+    pub(super) fn path(&self, at: &PathAt) -> &Path {
+        use std::os::unix::ffi::OsStrExt as _;
+        Path::new(std::ffi::OsStr::from_bytes(self.bytes(at)))
+    }
+
+    /// The path kept at `at`.
+    #[cfg(not(unix))]
+    pub(super) fn path(&self, at: &PathAt) -> &Path {
+        // SAFETY: a `PathAt` is made only by `push` on this buffer's own
+        // walk: the bytes of one whole path as `as_encoded_bytes` gave them.
+        Path::new(unsafe { std::ffi::OsStr::from_encoded_bytes_unchecked(self.bytes(at)) })
     }
 }
 
