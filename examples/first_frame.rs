@@ -253,10 +253,24 @@ fn settled_resident(pid: u32) -> (u64, u64) {
     last
 }
 
-fn print_resident(when: &str, (rss, hwm): (u64, u64), bank_bytes: u64) {
+/// The CPU time process `pid` has used so far (user and system, all its
+/// threads), in seconds.
+fn cpu_seconds(pid: u32) -> f64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .expect("/proc/PID/stat (the memory measurement needs Linux)");
+    // The name, in parentheses, may hold spaces: count fields after it.
+    let after_name = &stat[stat.rfind(')').expect("a process name") + 1..];
+    let fields: Vec<&str> = after_name.split_whitespace().collect();
+    // utime and stime are the 14th and 15th fields, the 12th and 13th
+    // after the name, in ticks of 1/100 s on Linux.
+    let ticks: u64 = fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap();
+    ticks as f64 / 100.0
+}
+
+fn print_resident(when: &str, (rss, hwm): (u64, u64), bank_bytes: u64, cpu: f64) {
     let mb = |b: u64| b as f64 / 1e6;
     println!(
-        "memory {when}: resident {:.0} MB ({:.2}× the bank), peak {:.0} MB ({:.2}×)",
+        "memory {when}: resident {:.0} MB ({:.2}× the bank), peak {:.0} MB ({:.2}×), CPU so far {cpu:.2} s",
         mb(rss),
         rss as f64 / bank_bytes as f64,
         mb(hwm),
@@ -392,7 +406,13 @@ fn main() {
         let pid = child.process_id().expect("the program's process id");
         let bank_bytes = markdown_bytes(&bank);
         println!("bank: {:.0} MB of Markdown", bank_bytes as f64 / 1e6);
-        print_resident("once read and checked", settled_resident(pid), bank_bytes);
+        let settled = settled_resident(pid);
+        print_resident(
+            "once read and checked",
+            settled,
+            bank_bytes,
+            cpu_seconds(pid),
+        );
         let sent = Instant::now();
         input.write_all(b"\x06").unwrap();
         input.write_all(query.as_bytes()).unwrap();
@@ -400,7 +420,8 @@ fn main() {
         input.flush().unwrap();
         let shown = screen.wait("the search's hits", searched);
         println!("search for {query:?} answered in {:.2?}", shown - sent);
-        print_resident("after one search", settled_resident(pid), bank_bytes);
+        let settled = settled_resident(pid);
+        print_resident("after one search", settled, bank_bytes, cpu_seconds(pid));
         // Leave the search popup so `q` below quits.
         input.write_all(b"\x1b").unwrap();
         input.flush().unwrap();

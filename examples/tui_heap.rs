@@ -79,14 +79,38 @@ fn step<T>(what: &str, make: impl FnOnce() -> T) -> T {
         blocks,
         live() as f64 / 1e6
     );
+    allocator_line();
     made
 }
+
+/// What glibc holds beyond the live blocks, all arenas together: its free
+/// chunks (resident unless whole pages of them were given back) and the
+/// blocks given mappings of their own.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn allocator_line() {
+    // SAFETY: mallinfo2 only reads the allocator's counters, under its locks.
+    let mi = unsafe { libc::mallinfo2() };
+    println!(
+        "{:<44} arenas {:.1} MB, {} free chunks {:.1} MB, {} own mappings {:.1} MB",
+        "  allocator:",
+        mi.arena as f64 / 1e6,
+        mi.ordblks,
+        mi.fordblks as f64 / 1e6,
+        mi.hblks,
+        mi.hblkhd as f64 / 1e6,
+    );
+}
+
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+fn allocator_line() {}
 
 fn main() {
     let Some(root) = std::env::args().nth(1) else {
         eprintln!("usage: tui_heap BANK");
         std::process::exit(2);
     };
+    // As the interface sets it, so the allocator's lines are its own.
+    membank::tui::drop_later::keep_large_blocks_mapped();
     let clock = Clock::System;
     let size = Rect::new(0, 0, 140, 40);
     let mut app = step("the interface, empty", || {

@@ -273,6 +273,7 @@ pub fn run_tui(bank_root: &Path, options: TuiOptions) -> anyhow::Result<ExitCode
         root: root.clone(),
     };
     tracing::info!(layout = found.spec.name, root = %root.display(), "opening in the interface");
+    drop_later::keep_large_blocks_mapped();
     // The first frame comes at once; the memory is read on a worker thread.
     let (w, h) = ratatui::crossterm::terminal::size().unwrap_or((80, 24));
     let mut app = prepare_unread(&found, &options, Rect::new(0, 0, w, h))?;

@@ -16,8 +16,8 @@ use crate::text;
 
 pub use crate::load_options::LoadOptions;
 use walk::{
-    BankWalk, EARLY_BATCH, EARLY_BATCHES_IN_FLIGHT, EarlyReads, Walked, listed_markdown,
-    load_walked,
+    BankWalk, EARLY_BATCH, EARLY_BATCHES_IN_FLIGHT, EarlyReads, Walked, WalkedPaths,
+    listed_markdown, load_walked,
 };
 
 pub type ArticleId = usize;
@@ -461,7 +461,8 @@ impl Bank {
             // few batches at a time, so the early reads stay few): the walk
             // is a tenth of loading a large bank and one core's work.
             rayon::in_place_scope(|scope| {
-                let mut batch = Vec::new();
+                // A batch's paths are one buffer too (see `WalkedPaths`).
+                let (mut batch, mut batch_paths) = (Vec::new(), WalkedPaths::default());
                 let mut on_file =
                     |seq: u32, dir: Option<&Arc<OpenDir>>, path: &Path, is_link: bool| {
                         // `u32::MAX` is where numbering stops: not a file's
@@ -471,9 +472,10 @@ impl Bank {
                         {
                             return;
                         }
-                        batch.push((seq, dir.cloned(), path.to_path_buf(), is_link));
+                        batch.push((seq, dir.cloned(), batch_paths.push(path), is_link));
                         if batch.len() == EARLY_BATCH {
                             let batch = std::mem::take(&mut batch);
+                            let paths = std::mem::take(&mut batch_paths);
                             early.in_flight.fetch_add(1, Ordering::Relaxed);
                             let (early, reader, read_one) = (&early, &reader, &read_one);
                             scope.spawn(move |_| {
@@ -481,7 +483,8 @@ impl Bank {
                                     if let Some(n) = files_read {
                                         n.fetch_add(1, Ordering::Relaxed);
                                     }
-                                    let loaded = read_one(reader, dir.as_deref(), &path, is_link);
+                                    let path = paths.path(&path);
+                                    let loaded = read_one(reader, dir.as_deref(), path, is_link);
                                     (seq, std::sync::Mutex::new(Some(loaded)))
                                 });
                                 let done: Vec<_> = done.collect();
@@ -497,6 +500,7 @@ impl Bank {
         }
         let BankWalk {
             found,
+            paths,
             dirs,
             missing_folders,
             ..
@@ -504,7 +508,7 @@ impl Bank {
         let mut early = early.done.into_inner().unwrap_or_default();
         early.sort_unstable_by_key(|(seq, _)| *seq);
         if let Some(walked) = walked {
-            walked(listed_markdown(reader.root(), &found));
+            walked(listed_markdown(reader.root(), &found, &paths));
         }
         let mut bank = Bank {
             root,
@@ -542,7 +546,7 @@ impl Bank {
                 n.fetch_add(1, Ordering::Relaxed);
             }
             let dir = dirs.get(dir as usize).and_then(|(_, open)| open.as_deref());
-            read_one(reader, dir, &path, is_link)
+            read_one(reader, dir, paths.path(&path), is_link)
         };
         // `map`, not `filter_map`: an indexed iterator is collected straight
         // into one array, where `filter_map` would gather pieces and copy
@@ -552,6 +556,7 @@ impl Bank {
         } else {
             found.into_iter().map(load).collect()
         };
+        drop(paths);
         // Collected in place, reusing the buffer of `loaded` where the
         // sizes allow: on a large bank a second array of articles would add
         // tens of megabytes at the peak.

@@ -574,3 +574,91 @@ fn the_content_order_holds_only_its_ids() {
     by_tie_break.sort_by(|&a, &b| crate::scoring::tie_break(bank.article(a), bank.article(b)));
     assert_eq!(order, by_tie_break);
 }
+
+#[test]
+fn walked_paths_come_back_as_they_were_kept() {
+    use super::walk::WalkedPaths;
+    let mut kept = WalkedPaths::default();
+    let mut paths: Vec<std::path::PathBuf> = [
+        "/b/02_TERMINOLOGY/sign out → afmelden.md",
+        "",
+        "/b/03_DOMAINS/é/Legal.md",
+        "relative/x.md",
+        "/",
+    ]
+    .iter()
+    .map(std::path::PathBuf::from)
+    .collect();
+    paths.push(std::path::PathBuf::from(format!(
+        "/b/01_CLIENTS/{}.md",
+        "long name ".repeat(100)
+    )));
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt as _;
+        paths.push(std::ffi::OsStr::from_bytes(b"/b/02_TERMINOLOGY/\xff\xfe.md").into());
+    }
+    let at: Vec<_> = paths.iter().map(|p| kept.push(p)).collect();
+    // Read back out of order, each whole and nothing of its neighbours.
+    for (path, at) in paths.iter().zip(&at).rev() {
+        assert_eq!(kept.path(at), path.as_path());
+        assert_eq!(kept.bytes(at), path.as_os_str().as_encoded_bytes());
+    }
+}
+
+#[test]
+fn a_bank_read_while_it_is_walked_has_every_file_once_in_order() {
+    // Enough files that most are read in batches while the walk goes on,
+    // and the rest after it; folders, skipped and other files among them.
+    let d = tempfile::tempdir().unwrap();
+    let r = d.path();
+    let (mut expected, mut extras) = (Vec::new(), 0);
+    for i in 0..(crate::parallel::SEQUENTIAL_BELOW + 9 * super::walk::EARLY_BATCH + 5) {
+        let folder = [
+            "01_CLIENTS",
+            "03_DOMAINS/sub",
+            "03_DOMAINS",
+            "02_TERMINOLOGY",
+        ][i % 4];
+        let rel = format!("{folder}/note {i:04} → é.md");
+        write(
+            r,
+            &rel,
+            format!("---\ndomain: D{i}\n---\n# T{i}\n").as_bytes(),
+        );
+        expected.push(rel);
+        if i % 50 == 0 {
+            write(r, &format!("{folder}/_draft {i}.md"), b"---\n---\n");
+            write(r, &format!("{folder}/leftover {i}.tmp"), b"x");
+            extras += 1;
+        }
+    }
+    let order = |p: &String| {
+        (
+            Folder::from_dir_name(p.split('/').next().unwrap()),
+            p.clone(),
+        )
+    };
+    expected.sort_by_key(order);
+    let mut listed = Vec::new();
+    let bank = Bank::load_listing(r, &AtomicUsize::new(0), &mut |paths| listed = paths).unwrap();
+    let read: Vec<&str> = bank
+        .articles()
+        .iter()
+        .map(|a| a.rel_path.as_str())
+        .collect();
+    assert_eq!(read, expected);
+    for a in bank.articles() {
+        // Each article is its own file's text, not a neighbour's.
+        let n = &a.rel_path[a.rel_path.find("note ").unwrap() + 5..][..4];
+        let n: usize = n.parse().unwrap();
+        assert_eq!(a.title(), format!("T{n}"), "{}", a.rel_path);
+    }
+    assert_eq!(bank.skipped.len(), extras);
+    assert_eq!(bank.other_files.len(), extras);
+    // The listing is every Markdown file the walk met, skipped ones too.
+    assert_eq!(listed.len(), expected.len() + extras);
+    for path in &expected {
+        assert!(listed.contains(path), "{path}");
+    }
+}

@@ -17,7 +17,8 @@ use crate::text;
 /// A walked file still to be classified, or a problem met while walking.
 pub(super) enum Walked {
     File {
-        path: PathBuf,
+        /// Where its path is in the walk's [`WalkedPaths`].
+        path: PathAt,
         is_link: bool,
         /// Its folder, in the walk's list of folders.
         dir: u32,
@@ -25,6 +26,58 @@ pub(super) enum Walked {
         seq: u32,
     },
     Problem(LoadProblem),
+}
+
+/// Walked paths one after another in one buffer. A block each would be
+/// allocated on the walking thread and freed on the reading ones, whose
+/// allocator (glibc keeps each thread's last freed blocks of a size for
+/// its next ones) then cut the articles' own strings from those blocks:
+/// the articles' strings ended up strewn among the walk's holes in the
+/// walking thread's arena for the bank's life, tens of thousands of holes
+/// no page of which could be given back.
+#[derive(Default)]
+pub(super) struct WalkedPaths {
+    bytes: Vec<u8>,
+}
+
+/// Where [`WalkedPaths::push`] kept a path; made only there.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct PathAt {
+    start: usize,
+    end: usize,
+}
+
+impl WalkedPaths {
+    /// Keep `path`; where it is found again.
+    pub(super) fn push(&mut self, path: &Path) -> PathAt {
+        let start = self.bytes.len();
+        self.bytes
+            .extend_from_slice(path.as_os_str().as_encoded_bytes());
+        PathAt {
+            start,
+            end: self.bytes.len(),
+        }
+    }
+
+    /// The bytes of the path kept at `at`.
+    pub(super) fn bytes(&self, at: &PathAt) -> &[u8] {
+        &self.bytes[at.start..at.end]
+    }
+
+    /// The path kept at `at`.
+    #[cfg(unix)]
+    pub(super) fn path(&self, at: &PathAt) -> &Path {
+        use std::os::unix::ffi::OsStrExt as _;
+        Path::new(std::ffi::OsStr::from_bytes(self.bytes(at)))
+    }
+
+    /// The path kept at `at`.
+    #[cfg(not(unix))]
+    pub(super) fn path(&self, at: &PathAt) -> &Path {
+        // SAFETY: a `PathAt` is made only by `push` on this buffer's own
+        // walk: the bytes of one whole path as `as_encoded_bytes` gave them.
+        Path::new(unsafe { std::ffi::OsStr::from_encoded_bytes_unchecked(self.bytes(at)) })
+    }
 }
 
 /// Files read while the walk goes on, by their `seq`.
@@ -85,6 +138,8 @@ pub(super) struct BankWalk<'r> {
     /// The files and problems met, each folder's files sorted by path once
     /// it is walked.
     pub(super) found: Vec<Walked>,
+    /// The paths of the files in `found`.
+    pub(super) paths: WalkedPaths,
     /// The folders met, each with its handle while few are held.
     pub(super) dirs: Vec<(PathBuf, Option<Arc<OpenDir>>)>,
     pub(super) missing_folders: Vec<Folder>,
@@ -107,6 +162,7 @@ impl<'r> BankWalk<'r> {
             folders: Folder::ALL.into_iter(),
             current: None,
             found: Vec::new(),
+            paths: WalkedPaths::default(),
             dirs: Vec::new(),
             missing_folders: Vec::new(),
         }
@@ -156,6 +212,7 @@ impl<'r> BankWalk<'r> {
                     entry,
                     &mut current.branch,
                     &mut self.found,
+                    &mut self.paths,
                     &mut self.dirs,
                     on_file,
                 ),
@@ -163,7 +220,9 @@ impl<'r> BankWalk<'r> {
                     // By path, which is the order articles are kept in
                     // (problems sort among themselves later).
                     let files = &mut self.found[current.first..];
-                    let by_path = |a: &Walked, b: &Walked| walked_path(a).cmp(walked_path(b));
+                    let paths = &self.paths;
+                    let by_path =
+                        |a: &Walked, b: &Walked| walked_path(a, paths).cmp(walked_path(b, paths));
                     if crate::parallel::sort_pays(files.len()) {
                         files.par_sort_unstable_by(by_path);
                     } else {
@@ -184,6 +243,7 @@ fn walk_entry(
     entry: walkdir::Result<walkdir::DirEntry>,
     branch: &mut Vec<u32>,
     found: &mut Vec<Walked>,
+    paths: &mut WalkedPaths,
     dirs: &mut Vec<(PathBuf, Option<Arc<OpenDir>>)>,
     on_file: &mut OnFile<'_>,
 ) {
@@ -246,7 +306,7 @@ fn walk_entry(
     let open = dirs.get(dir as usize).and_then(|(_, open)| open.as_ref());
     on_file(seq, open, entry.path(), is_link);
     found.push(Walked::File {
-        path: entry.into_path(),
+        path: paths.push(entry.path()),
         is_link,
         dir,
         seq,
@@ -286,9 +346,9 @@ pub(super) fn is_parent(dir: &Path, path: &Path) -> bool {
 }
 
 /// The bytes of a walked file's path; nothing for a problem.
-pub(super) fn walked_path(w: &Walked) -> &[u8] {
+pub(super) fn walked_path<'p>(w: &Walked, paths: &'p WalkedPaths) -> &'p [u8] {
     match w {
-        Walked::File { path, .. } => path.as_os_str().as_encoded_bytes(),
+        Walked::File { path, .. } => paths.bytes(path),
         Walked::Problem(_) => &[],
     }
 }
@@ -307,11 +367,11 @@ pub(super) fn symlinked_folder(root: &Path, dir: &Path, e: &ReadError) -> LoadPr
 
 /// The Markdown files among `found` that a bank's tree shows, in the
 /// walk's order.
-pub(super) fn listed_markdown(root: &Path, found: &[Walked]) -> Vec<String> {
+pub(super) fn listed_markdown(root: &Path, found: &[Walked], paths: &WalkedPaths) -> Vec<String> {
     found
         .iter()
         .filter_map(|w| match w {
-            Walked::File { path, .. } => match classify_file(root, path)? {
+            Walked::File { path, .. } => match classify_file(root, paths.path(path))? {
                 Found::Article(rel, _) | Found::Template(rel) => Some(rel),
                 Found::Skipped(s) => Some(s.path),
                 Found::Other(_) | Found::Problem(_) => None,
