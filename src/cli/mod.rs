@@ -147,15 +147,9 @@ fn parse_command_line() -> (Cli, Vec<String>) {
     match argv::normalise(std::env::args_os().collect(), &names) {
         argv::Arguments::Parse(args) => {
             // What `Cli::parse_from` does, on the definition already built.
-            let mut matches = command
-                .try_get_matches_from_mut(args)
-                .unwrap_or_else(|e| e.exit());
+            let mut matches = command.get_matches_from(args);
             let cli = Cli::from_arg_matches_mut(&mut matches)
                 .unwrap_or_else(|e| e.format(&mut Cli::command()).exit());
-            // Neither is needed again, and freeing every argument's
-            // definition and match only delays the command.
-            std::mem::forget(matches);
-            std::mem::forget(command);
             (cli, subcommands)
         }
         argv::Arguments::UnknownSubcommand { word, suggestions } => {
