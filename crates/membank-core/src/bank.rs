@@ -460,28 +460,7 @@ impl Bank {
             // While this thread walks on, the others read what it finds (a
             // few batches at a time, so the early reads stay few): the walk
             // is a tenth of loading a large bank and one core's work.
-            let (early, reader, read_one) = (&early, &reader, &read_one);
-            let walk = &mut walk;
-            rayon::in_place_scope(move |scope| {
-                let spawn_batch = |batch: Vec<early::EarlyFile>| {
-                    early.in_flight.fetch_add(1, Ordering::Relaxed);
-                    scope.spawn(move |_| {
-                        let done = batch.into_iter().map(|(seq, dir, path, is_link)| {
-                            if let Some(n) = files_read {
-                                n.fetch_add(1, Ordering::Relaxed);
-                            }
-                            let loaded = read_one(reader, dir.as_deref(), &path, is_link);
-                            (seq, std::sync::Mutex::new(Some(loaded)))
-                        });
-                        let done: Vec<_> = done.collect();
-                        if let Ok(mut all) = early.done.lock() {
-                            all.push(done);
-                        }
-                        early.in_flight.fetch_sub(1, Ordering::Relaxed);
-                    });
-                };
-                // Which files are handed to the pool, by `seq`.
-                let mut handed = Vec::new();
+            rayon::in_place_scope(|scope| {
                 let mut batch = Vec::new();
                 let mut on_file =
                     |seq: u32, dir: Option<&Arc<OpenDir>>, path: &Path, is_link: bool| {
@@ -494,18 +473,26 @@ impl Bank {
                         }
                         batch.push((seq, dir.cloned(), path.to_path_buf(), is_link));
                         if batch.len() == EARLY_BATCH {
-                            handed.extend(batch.iter().map(|b| b.0));
-                            spawn_batch(std::mem::take(&mut batch));
+                            let batch = std::mem::take(&mut batch);
+                            early.in_flight.fetch_add(1, Ordering::Relaxed);
+                            let (early, reader, read_one) = (&early, &reader, &read_one);
+                            scope.spawn(move |_| {
+                                let done = batch.into_iter().map(|(seq, dir, path, is_link)| {
+                                    if let Some(n) = files_read {
+                                        n.fetch_add(1, Ordering::Relaxed);
+                                    }
+                                    let loaded = read_one(reader, dir.as_deref(), &path, is_link);
+                                    (seq, std::sync::Mutex::new(Some(loaded)))
+                                });
+                                let done: Vec<_> = done.collect();
+                                if let Ok(mut all) = early.done.lock() {
+                                    all.extend(done);
+                                }
+                                early.in_flight.fetch_sub(1, Ordering::Relaxed);
+                            });
                         }
                     };
                 walk.walk(usize::MAX, &mut on_file);
-                if walk.found.len() <= early::ALL_EARLY_MOST {
-                    handed.extend(batch.iter().map(|b| b.0));
-                    if !batch.is_empty() {
-                        spawn_batch(batch);
-                    }
-                    early::hand_the_rest(walk, &handed, &spawn_batch);
-                }
             });
         }
         let BankWalk {
@@ -514,20 +501,8 @@ impl Bank {
             missing_folders,
             ..
         } = walk;
-        let early = early.done.into_inner().unwrap_or_default();
-        // Each early read's batch and place in it, by `seq`: sorting these
-        // moves twelve bytes an entry rather than a whole read.
-        let mut early_at: Vec<(u32, u32, u32)> = early
-            .iter()
-            .zip(0u32..)
-            .flat_map(|(batch, b)| {
-                batch
-                    .iter()
-                    .zip(0u32..)
-                    .map(move |((seq, _), i)| (*seq, b, i))
-            })
-            .collect();
-        early_at.sort_unstable();
+        let mut early = early.done.into_inner().unwrap_or_default();
+        early.sort_unstable_by_key(|(seq, _)| *seq);
         if let Some(walked) = walked {
             walked(listed_markdown(reader.root(), &found));
         }
@@ -558,12 +533,8 @@ impl Bank {
                 } => (path, is_link, dir, seq),
                 Walked::Problem(p) => return Some(Err(Kept::Found(Found::Problem(p)))),
             };
-            if let Ok(i) = early_at.binary_search_by_key(&seq, |&(seq, _, _)| seq)
-                && let (_, b, at) = early_at[i]
-                && let Some((_, read)) = early
-                    .get(b as usize)
-                    .and_then(|batch| batch.get(at as usize))
-                && let Some(loaded) = read.lock().ok().and_then(|mut l| l.take())
+            if let Ok(i) = early.binary_search_by_key(&seq, |(seq, _)| *seq)
+                && let Some(loaded) = early[i].1.lock().ok().and_then(|mut l| l.take())
             {
                 return loaded;
             }
@@ -919,7 +890,6 @@ pub(crate) fn read_text_again(
     Ok(text)
 }
 
-mod early;
 mod reload;
 mod resolved;
 #[cfg(test)]

@@ -626,23 +626,3 @@ fn a_bank_read_while_walked_reads_every_file_once_and_keeps_the_walks_order() {
     // and the unreadable one.
     assert_eq!(files_read.load(Ordering::Relaxed), expected.len() + 3);
 }
-
-#[test]
-fn the_rest_of_a_walk_is_cut_into_pieces_that_shrink_to_the_smallest() {
-    for threads in [1, 2, 3, 8] {
-        for files in [0, 1, 7, 8, 9, 100, 1_500, 16_384] {
-            let sizes = early::pieces(files, threads);
-            assert_eq!(sizes.iter().sum::<usize>(), files, "{files} on {threads}");
-            assert!(sizes.windows(2).all(|w| w[0] >= w[1]), "{sizes:?}");
-            // Every piece but the last (what is left) at least the smallest,
-            // and none larger than a share of the whole.
-            let (last, rest) = sizes.split_last().unwrap_or((&0, &[]));
-            assert!(rest.iter().all(|&s| s >= 8), "{sizes:?}");
-            assert!(*last <= 8 || rest.is_empty(), "{sizes:?}");
-            assert!(
-                sizes.iter().all(|&s| s <= (files / (2 * threads)).max(8)),
-                "{sizes:?}"
-            );
-        }
-    }
-}

@@ -27,15 +27,11 @@ pub(super) enum Walked {
     Problem(LoadProblem),
 }
 
-/// Files read while the walk goes on, by their `seq`: each batch's reads
-/// kept as the batch made them, not copied into one list.
+/// Files read while the walk goes on, by their `seq`.
 pub(super) struct EarlyReads<T> {
     pub(super) in_flight: AtomicUsize,
-    pub(super) done: std::sync::Mutex<Vec<EarlyBatch<T>>>,
+    pub(super) done: std::sync::Mutex<Vec<(u32, EarlyRead<T>)>>,
 }
-
-/// One batch's reads, each with its `seq`.
-pub(super) type EarlyBatch<T> = Vec<(u32, EarlyRead<T>)>;
 
 impl<T> Default for EarlyReads<T> {
     fn default() -> Self {
