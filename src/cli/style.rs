@@ -32,7 +32,16 @@ pub fn styled_block(
     choice: anstream::ColorChoice,
     write: &dyn Fn(&mut dyn std::io::Write) -> std::io::Result<()>,
 ) -> Vec<u8> {
-    let mut block = anstream::AutoStream::new(Vec::new(), choice);
+    styled_block_in(choice, Vec::new(), write)
+}
+
+/// [`styled_block`] written into `block`, which may have room made for it.
+pub fn styled_block_in(
+    choice: anstream::ColorChoice,
+    block: Vec<u8>,
+    write: &dyn Fn(&mut dyn std::io::Write) -> std::io::Result<()>,
+) -> Vec<u8> {
+    let mut block = anstream::AutoStream::new(block, choice);
     let _ = write(&mut block);
     block.into_inner()
 }

@@ -662,3 +662,55 @@ fn a_bank_read_while_it_is_walked_has_every_file_once_in_order() {
         assert!(listed.contains(path), "{path}");
     }
 }
+
+#[test]
+fn a_bank_read_while_walked_reads_every_file_once_and_keeps_the_walks_order() {
+    // More files than are read on one thread, in folders walked before and
+    // after the pool starts, a nested folder, files the bank skips or
+    // cannot read, and other files: every article read once, none missed.
+    let d = tempfile::tempdir().unwrap();
+    let r = d.path();
+    let mut expected = Vec::new();
+    for (folder, n) in [
+        ("01_CLIENTS", 40),
+        ("02_TERMINOLOGY", 700),
+        ("03_DOMAINS", 90),
+        ("03_DOMAINS/sub", 30),
+        ("04_STYLE", 5),
+    ] {
+        for i in 0..n {
+            let rel = format!("{folder}/n{i:04}.md");
+            write(
+                r,
+                &rel,
+                format!("---\nclient: C{i}\n---\n# {rel}\n").as_bytes(),
+            );
+            expected.push(rel);
+        }
+    }
+    write(r, "02_TERMINOLOGY/_draft.md", b"---\n---\n");
+    write(r, "02_TERMINOLOGY/notes.txt", b"other\n");
+    write(r, "02_TERMINOLOGY/bad.md", b"---\nclient: \xff\n---\n");
+    let files_read = AtomicUsize::new(0);
+    let bank = Bank::load_listing(r, &files_read, &mut |_| {}).unwrap();
+    let got: Vec<&str> = bank
+        .articles()
+        .iter()
+        .map(|a| a.rel_path.as_str())
+        .collect();
+    let mut want: Vec<&str> = expected.iter().map(String::as_str).collect();
+    want.sort_by_key(|p| (p.split('/').next().unwrap(), *p));
+    assert_eq!(got, want);
+    for a in bank.articles() {
+        let i: usize = a.rel_path[a.rel_path.len() - 7..a.rel_path.len() - 3]
+            .parse()
+            .unwrap();
+        let client = a.meta.clients.first().map(|c| &*c.raw);
+        assert_eq!(client, Some(&*format!("C{i}")), "{}", a.rel_path);
+    }
+    assert_eq!(bank.problems.len(), 1, "{:?}", bank.problems);
+    assert_eq!(bank.problems[0].path, "02_TERMINOLOGY/bad.md");
+    // Each walked file taken once: the articles, the draft, the other file
+    // and the unreadable one.
+    assert_eq!(files_read.load(Ordering::Relaxed), expected.len() + 3);
+}

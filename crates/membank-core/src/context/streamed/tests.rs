@@ -339,3 +339,41 @@ fn a_dates_number_keeps_the_dates_order() {
         }
     }
 }
+
+#[test]
+fn names_first_bytes_order_names_as_their_bytes_do() {
+    // Prefixes of each other, a NUL byte (the padding's value), names
+    // equal in their first eight bytes, characters of several bytes, and
+    // bytes above 0x7f against ASCII.
+    let names = [
+        "",
+        "a",
+        "a\0",
+        "a\0b",
+        "ab",
+        "abcdefgh",
+        "abcdefgh.md",
+        "abcdefgi",
+        "abcdefg",
+        "abcdefgh\0",
+        "z → a.md",
+        "z → b.md",
+        "é.md",
+        "e.md",
+        "Z.md",
+        "\u{10ffff}",
+        "\u{7f}\u{80}",
+    ];
+    for a in names {
+        for b in names {
+            let (pa, pb) = (name_prefix(a), name_prefix(b));
+            if pa != pb {
+                assert_eq!(pa.cmp(&pb), a.as_bytes().cmp(b.as_bytes()), "{a:?} {b:?}");
+            }
+            if a.len() >= 8 && b.len() >= 8 && a.as_bytes()[..8] == b.as_bytes()[..8] {
+                assert_eq!(pa, pb, "{a:?} {b:?}");
+            }
+        }
+    }
+    assert_ne!(name_prefix("a"), name_prefix("b"));
+}
