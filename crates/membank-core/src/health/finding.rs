@@ -61,8 +61,8 @@ pub(crate) enum Message {
     Orphan,
     /// `dead-link`: the link as written.
     DeadLink(Arc<str>),
-    /// `term-conflict` in a group whose articles all meet: the group,
-    /// shared by its findings, and which of its articles this one is.
+    /// `term-conflict`: the articles about the term, shared by their
+    /// findings, and which of them this one is.
     TermConflict {
         group: Arc<super::terms::TermGroup>,
         member: u32,

@@ -258,8 +258,9 @@ fn write_conflict(
     );
 }
 
-/// The articles about one term that all meet, in bank order, as the
-/// messages of their `term-conflict` findings name them.
+/// The articles about one term, in bank order, as the messages of their
+/// `term-conflict` findings name them; with their clients when some of
+/// them do not meet in a client's job.
 #[derive(Debug)]
 pub(crate) struct TermGroup {
     members: Box<[Member]>,
