@@ -3,7 +3,7 @@
 
     compare.py BANK --client NAME [--domain D] [--source L] [--target L]
                [--membank target/release/membank] [--before OLD_BINARY]
-               [--runs 15] [--skip-python-yaml]
+               [--runs 15] [--skip-python-yaml] [--floor READ_FLOOR_BINARY]
 
 Runs each command RUNS times, alternating between them so that a change in
 the machine's load hits all of them alike, and prints the median and the
@@ -11,7 +11,10 @@ best wall-clock time, the median CPU time (user + system, all threads), how
 many cores that CPU time kept busy (CPU / wall) and the largest peak
 resident memory of each, with the load average before and after. With
 `--before`, the same membank commands run from an older binary too. Output
-goes to /dev/null. Needs Python 3 only; the PyYAML rows need PyYAML.
+goes to /dev/null. With the `read_floor` example built (`cargo build --release
+-p membank-core --example read_floor`), a row times it too: the bank walked
+and every file read on two threads, nothing parsed, the floor of any reader.
+Needs Python 3 only; the PyYAML rows need PyYAML.
 """
 
 import argparse
@@ -78,6 +81,8 @@ def main():
     p.add_argument("--runs", type=int, default=15)
     p.add_argument("--query", default="contract",
                    help="the words `membank search` is timed with")
+    p.add_argument("--floor", default="target/release/examples/read_floor",
+                   help="the read_floor example; its row is left out if it is not built")
     p.add_argument("--skip-python-yaml", action="store_true",
                    help="leave out the PyYAML reader (slow on 100,000 articles)")
     a = p.parse_args()
@@ -99,6 +104,8 @@ def main():
         "membank search --json": [a.membank, "search", a.bank, a.query, "--json"],
         "python: read the files (1 thread)": [*ref, "--read-only"],
     }
+    if os.path.exists(a.floor):
+        commands["floor: walk and read (2 threads)"] = [a.floor, a.bank, "2"]
     if a.before:
         commands["before: context"] = [a.before, "context", a.bank, *query]
         commands["before: check"] = [a.before, "check", a.bank]
@@ -135,7 +142,7 @@ def main():
     for cmd in ("membank context", "membank check"):
         base = statistics.median(times[cmd])
         for name in commands:
-            if name.startswith("python"):
+            if name.startswith(("python", "floor")):
                 print(f"{name}: {statistics.median(times[name]) / base:.2f}× the time of {cmd}")
 
 
