@@ -16,7 +16,7 @@ const MOST_SHARED: usize = 1 << 16;
 
 /// Longer strings are not shared: they seldom repeat, and each thread's set
 /// keeps what it holds for as long as the process runs.
-const LONGEST_SHARED: usize = 256;
+pub(crate) const LONGEST_SHARED: usize = 256;
 
 /// Longer lists of values are not shared: an article names a client or
 /// two, and a hostile one's thousands must not be kept for the process.
@@ -73,12 +73,17 @@ thread_local! {
     static NAMES: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
     /// The shared copy of empty facts, which every article starts from:
     /// looked up once per thread rather than once per article.
-    static NO_FACTS: Arc<SharedFacts> = shared_facts(SharedFacts::default());
+    static NO_FACTS: Arc<SharedFacts> = shared_facts(true, SharedFacts::default());
 }
 
 /// Lists of shared strings by their names, each written as its length and
 /// its bytes so that no two lists write out alike.
 type NamedLists = HashMap<Box<[u8]>, Arc<[Arc<str>]>, foldhash::fast::RandomState>;
+
+/// The shared copy of `s`, or without `share` a copy of its own.
+pub(crate) fn copy(share: bool, s: &str) -> Arc<str> {
+    if share { shared(s) } else { Arc::from(s) }
+}
 
 /// The shared copy of `s`.
 pub(crate) fn shared(s: &str) -> Arc<str> {
@@ -97,11 +102,19 @@ pub(crate) fn shared(s: &str) -> Arc<str> {
     })
 }
 
-/// The shared copies of `s` and of `fold(s)`.
+/// The shared copies of `s` and of `fold(s)`, or without `share` copies
+/// of their own.
 pub(crate) fn shared_and_folded(
+    share: bool,
     s: &str,
     fold: impl FnOnce(&str) -> String,
 ) -> (Arc<str>, Arc<str>) {
+    // Without sharing the folded form is made again too: remembering
+    // it cost a read that drops its articles more (and held more) than
+    // folding each value again.
+    if !share {
+        return (Arc::from(s), Arc::from(fold(s)));
+    }
     if s.len() > LONGEST_SHARED {
         return (Arc::from(s), shared(&fold(s)));
     }
@@ -120,7 +133,10 @@ pub(crate) fn shared_and_folded(
 }
 
 /// The shared copy of a list of shared strings.
-pub(crate) fn shared_list(items: &[Arc<str>]) -> Arc<[Arc<str>]> {
+pub(crate) fn shared_list(share: bool, items: &[Arc<str>]) -> Arc<[Arc<str>]> {
+    if !share {
+        return own(items);
+    }
     LISTS.with_borrow_mut(|set| {
         if let Some(found) = set.get(items) {
             return found.clone();
@@ -134,13 +150,29 @@ pub(crate) fn shared_list(items: &[Arc<str>]) -> Arc<[Arc<str>]> {
 }
 
 /// The shared copy of a list of clients or domains.
-pub(crate) fn shared_keyed(items: &[KeyedValue]) -> Arc<[KeyedValue]> {
+pub(crate) fn shared_keyed(share: bool, items: &[KeyedValue]) -> Arc<[KeyedValue]> {
+    if !share {
+        return own(items);
+    }
     shared_in(&KEYED_LISTS, items)
 }
 
 /// The shared copy of a list of languages.
-pub(crate) fn shared_languages(items: &[LanguageValue]) -> Arc<[LanguageValue]> {
+pub(crate) fn shared_languages(share: bool, items: &[LanguageValue]) -> Arc<[LanguageValue]> {
+    if !share {
+        return own(items);
+    }
     shared_in(&LANGUAGE_LISTS, items)
+}
+
+/// A list's own copy; an empty one is the empty list every article
+/// starts from.
+fn own<T: Clone>(items: &[T]) -> Arc<[T]> {
+    if items.is_empty() {
+        Arc::default()
+    } else {
+        Arc::from(items)
+    }
 }
 
 fn shared_in<T: Hash + Eq + Clone>(
@@ -166,7 +198,10 @@ fn shared_in<T: Hash + Eq + Clone>(
 /// compared by what they hold: equal facts whose parts were not shared
 /// only miss being one copy, and a part freed and its place reused can
 /// never make unequal facts one.
-pub(crate) fn shared_facts(facts: SharedFacts) -> Arc<SharedFacts> {
+pub(crate) fn shared_facts(share: bool, facts: SharedFacts) -> Arc<SharedFacts> {
+    if !share {
+        return Arc::new(facts);
+    }
     fn at<T: ?Sized>(part: Option<&Arc<T>>) -> usize {
         part.map_or(0, |p| Arc::as_ptr(p).cast::<u8>() as usize)
     }
@@ -207,6 +242,9 @@ pub(crate) fn no_facts() -> Arc<SharedFacts> {
 
 /// The shared list of the shared copies of the names `names()` gives: what
 /// [`shared_list`] of each name's [`shared`] copy gives.
+///
+/// Shared for every load, even one that drops its articles once read: one
+/// lookup by the names written out costs less than a copy of each name.
 pub(crate) fn shared_names<'a, I: Iterator<Item = &'a str>>(
     names: impl Fn() -> I,
 ) -> Arc<[Arc<str>]> {
@@ -224,7 +262,7 @@ pub(crate) fn shared_names<'a, I: Iterator<Item = &'a str>>(
     if let Some(found) = found {
         return found;
     }
-    let list = shared_list(&names().map(shared).collect::<Vec<_>>());
+    let list = shared_list(true, &names().map(shared).collect::<Vec<_>>());
     NAMES.with_borrow(|written| {
         LISTS_BY_NAMES.with_borrow_mut(|lists| {
             if written.len() <= LONGEST_NAMES && lists.len() < MOST_NAMED_LISTS {
@@ -242,8 +280,8 @@ mod tests {
     #[test]
     fn equal_lists_share_one_copy() {
         let keys = [shared("client"), shared("languages")];
-        let a = shared_list(&keys);
-        let b = shared_list(&keys.clone());
+        let a = shared_list(true, &keys);
+        let b = shared_list(true, &keys.clone());
         assert!(Arc::ptr_eq(&a, &b));
         assert_eq!(a.len(), 2);
     }
@@ -254,7 +292,7 @@ mod tests {
         let b = shared_names(|| ["client", "domain"].into_iter());
         assert!(Arc::ptr_eq(&a, &b));
         // The same list as one made of the shared copies name by name.
-        let c = shared_list(&[shared("client"), shared("domain")]);
+        let c = shared_list(true, &[shared("client"), shared("domain")]);
         assert!(Arc::ptr_eq(&a, &c));
         assert!(Arc::ptr_eq(&a[0], &shared("client")));
     }
@@ -278,14 +316,14 @@ mod tests {
             raw: shared(raw),
             folded: shared(&raw.to_lowercase()),
         };
-        let a = shared_keyed(&[value("Acme")]);
-        let b = shared_keyed(&[value("Acme")]);
+        let a = shared_keyed(true, &[value("Acme")]);
+        let b = shared_keyed(true, &[value("Acme")]);
         assert!(Arc::ptr_eq(&a, &b));
-        assert!(!Arc::ptr_eq(&a, &shared_keyed(&[value("Beta")])));
+        assert!(!Arc::ptr_eq(&a, &shared_keyed(true, &[value("Beta")])));
         let many: Vec<KeyedValue> = (0..=LONGEST_SHARED_LIST)
             .map(|i| value(&format!("c{i}")))
             .collect();
-        let (c, d) = (shared_keyed(&many), shared_keyed(&many));
+        let (c, d) = (shared_keyed(true, &many), shared_keyed(true, &many));
         assert_eq!(c, d);
         assert!(!Arc::ptr_eq(&c, &d));
     }
@@ -293,7 +331,7 @@ mod tests {
     #[test]
     fn no_facts_are_the_shared_copy_of_empty_facts() {
         let a = no_facts();
-        assert!(Arc::ptr_eq(&a, &shared_facts(SharedFacts::default())));
+        assert!(Arc::ptr_eq(&a, &shared_facts(true, SharedFacts::default())));
         assert_eq!(*a, SharedFacts::default());
         assert!(Arc::ptr_eq(&a, &no_facts()));
     }
