@@ -5,7 +5,6 @@
 
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
-use std::hash::Hash;
 use std::sync::Arc;
 
 use crate::article::{KeyedValue, LanguageValue, SharedFacts};
@@ -42,8 +41,9 @@ type ListSet = HashSet<Arc<[Arc<str>]>, foldhash::fast::RandomState>;
 /// nor looked up twice.
 type FoldedMap = HashMap<Arc<str>, Arc<str>, foldhash::fast::RandomState>;
 
-/// Lists of an article's values of one kind.
-type ValueLists<T> = HashSet<Arc<[T]>, foldhash::fast::RandomState>;
+/// Lists of an article's values of one kind, by a hash of where their
+/// parts are (see [`Parts`]).
+type ValueLists<T> = HashMap<u64, Arc<[T]>, foldhash::fast::RandomState>;
 
 /// Articles' shared facts by a hash of where their parts are (each part is
 /// a shared copy already, so equal parts are nearly always one pointer).
@@ -134,7 +134,7 @@ pub(crate) fn shared_and_folded(
 
 /// The shared copy of a list of shared strings.
 pub(crate) fn shared_list(share: bool, items: &[Arc<str>]) -> Arc<[Arc<str>]> {
-    if !share {
+    if !share || items.is_empty() {
         return own(items);
     }
     LISTS.with_borrow_mut(|set| {
@@ -166,7 +166,7 @@ pub(crate) fn shared_languages(share: bool, items: &[LanguageValue]) -> Arc<[Lan
 }
 
 /// A list's own copy; an empty one is the empty list every article
-/// starts from.
+/// starts from (one static list, never allocated).
 fn own<T: Clone>(items: &[T]) -> Arc<[T]> {
     if items.is_empty() {
         Arc::default()
@@ -175,22 +175,63 @@ fn own<T: Clone>(items: &[T]) -> Arc<[T]> {
     }
 }
 
-fn shared_in<T: Hash + Eq + Clone>(
+/// Where a value's parts are: its key's and its text's shared copies,
+/// which the rest of it is made from. Hashing these is cheaper than
+/// hashing what they hold.
+pub(crate) trait Parts {
+    fn parts(&self) -> [usize; 2];
+}
+
+fn address(s: &str) -> usize {
+    s.as_ptr() as usize
+}
+
+impl Parts for KeyedValue {
+    fn parts(&self) -> [usize; 2] {
+        [address(self.key), address(&self.raw)]
+    }
+}
+
+impl Parts for LanguageValue {
+    fn parts(&self) -> [usize; 2] {
+        [address(self.key), address(&self.raw)]
+    }
+}
+
+/// The shared copy of `items`, found by where its values' parts are and
+/// compared by what they hold (as [`shared_facts`]): equal lists whose
+/// parts were not shared only miss being one copy, and a part freed and
+/// its place reused can never make unequal lists one.
+fn shared_in<T: Parts + Eq + Clone>(
     lists: &'static std::thread::LocalKey<RefCell<ValueLists<T>>>,
     items: &[T],
 ) -> Arc<[T]> {
     if items.len() > LONGEST_SHARED_LIST {
         return Arc::from(items);
     }
-    lists.with_borrow_mut(|set| {
-        if let Some(found) = set.get(items) {
-            return found.clone();
+    // Most articles leave some kind empty: the one static empty list.
+    if items.is_empty() {
+        return Arc::default();
+    }
+    lists.with_borrow_mut(|map| {
+        use std::hash::{BuildHasher, Hash, Hasher};
+        let mut hasher = map.hasher().build_hasher();
+        for item in items {
+            item.parts().hash(&mut hasher);
         }
-        let copy: Arc<[T]> = Arc::from(items);
-        if set.len() < MOST_SHARED {
-            set.insert(copy.clone());
+        let key = hasher.finish();
+        match map.get(&key) {
+            Some(found) if **found == *items => found.clone(),
+            // Another list under the same hash: kept apart, not shared.
+            Some(_) => Arc::from(items),
+            None => {
+                let copy: Arc<[T]> = Arc::from(items);
+                if map.len() < MOST_SHARED {
+                    map.insert(key, copy.clone());
+                }
+                copy
+            }
         }
-        copy
     })
 }
 
@@ -326,6 +367,50 @@ mod tests {
         let (c, d) = (shared_keyed(true, &many), shared_keyed(true, &many));
         assert_eq!(c, d);
         assert!(!Arc::ptr_eq(&c, &d));
+    }
+
+    #[test]
+    fn value_lists_found_by_where_their_parts_are_are_compared_by_what_they_hold() {
+        let raw = shared("Acme");
+        let value = |folded: &str| KeyedValue {
+            key: "client",
+            raw: raw.clone(),
+            folded: Arc::from(folded),
+        };
+        // The same parts where they are, other folded text: not one copy.
+        let a = shared_keyed(true, &[value("acme")]);
+        let b = shared_keyed(true, &[value("other")]);
+        assert_eq!(&*a, &[value("acme")][..]);
+        assert_eq!(&*b, &[value("other")][..]);
+        assert!(!Arc::ptr_eq(&a, &b));
+        // Equal values whose text is not the shared copy: equal lists, by
+        // value, whether or not they are one copy.
+        let own = KeyedValue {
+            key: "client",
+            raw: Arc::from("Acme"),
+            folded: Arc::from("acme"),
+        };
+        assert_eq!(shared_keyed(true, &[own.clone()]), a);
+        // Empty lists are the one empty list, in either kind of load.
+        assert!(shared_keyed(true, &[]).is_empty());
+        assert!(Arc::ptr_eq(
+            &shared_keyed(true, &[]),
+            &shared_keyed(false, &[])
+        ));
+        assert!(shared_list(true, &[]).is_empty());
+    }
+
+    #[test]
+    fn without_sharing_every_list_and_string_is_its_own_copy() {
+        let keys = [shared("client")];
+        let a = shared_list(false, &keys);
+        assert_eq!(&*a, &keys[..]);
+        assert!(!Arc::ptr_eq(&a, &shared_list(false, &keys)));
+        let (raw, folded) = shared_and_folded(false, "Acme", |s| s.to_lowercase());
+        assert_eq!((&*raw, &*folded), ("Acme", "acme"));
+        assert!(!Arc::ptr_eq(&raw, &shared("Acme")));
+        assert!(!Arc::ptr_eq(&copy(false, "x"), &copy(false, "x")));
+        assert!(Arc::ptr_eq(&copy(true, "x"), &copy(true, "x")));
     }
 
     #[test]
