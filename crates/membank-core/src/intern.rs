@@ -5,6 +5,7 @@
 
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
+use std::hash::Hash;
 use std::sync::Arc;
 
 use crate::article::{KeyedValue, LanguageValue, SharedFacts};
@@ -41,9 +42,8 @@ type ListSet = HashSet<Arc<[Arc<str>]>, foldhash::fast::RandomState>;
 /// nor looked up twice.
 type FoldedMap = HashMap<Arc<str>, Arc<str>, foldhash::fast::RandomState>;
 
-/// Lists of an article's values of one kind, by a hash of where their
-/// parts are (see [`Parts`]).
-type ValueLists<T> = HashMap<u64, Arc<[T]>, foldhash::fast::RandomState>;
+/// Lists of an article's values of one kind.
+type ValueLists<T> = HashSet<Arc<[T]>, foldhash::fast::RandomState>;
 
 /// Articles' shared facts by a hash of where their parts are (each part is
 /// a shared copy already, so equal parts are nearly always one pointer).
@@ -132,7 +132,7 @@ pub(crate) fn shared_and_folded(
     pair
 }
 
-/// The shared copy of a list of shared strings.
+/// The shared copy of a list of shared strings, or without `share` its own.
 pub(crate) fn shared_list(share: bool, items: &[Arc<str>]) -> Arc<[Arc<str>]> {
     if !share || items.is_empty() {
         return own(items);
@@ -149,7 +149,8 @@ pub(crate) fn shared_list(share: bool, items: &[Arc<str>]) -> Arc<[Arc<str>]> {
     })
 }
 
-/// The shared copy of a list of clients or domains.
+/// The shared copy of a list of clients or domains, or without `share` its
+/// own.
 pub(crate) fn shared_keyed(share: bool, items: &[KeyedValue]) -> Arc<[KeyedValue]> {
     if !share {
         return own(items);
@@ -157,7 +158,7 @@ pub(crate) fn shared_keyed(share: bool, items: &[KeyedValue]) -> Arc<[KeyedValue
     shared_in(&KEYED_LISTS, items)
 }
 
-/// The shared copy of a list of languages.
+/// The shared copy of a list of languages, or without `share` its own.
 pub(crate) fn shared_languages(share: bool, items: &[LanguageValue]) -> Arc<[LanguageValue]> {
     if !share {
         return own(items);
@@ -175,63 +176,24 @@ fn own<T: Clone>(items: &[T]) -> Arc<[T]> {
     }
 }
 
-/// Where a value's parts are: its key's and its text's shared copies,
-/// which the rest of it is made from. Hashing these is cheaper than
-/// hashing what they hold.
-pub(crate) trait Parts {
-    fn parts(&self) -> [usize; 2];
-}
-
-fn address(s: &str) -> usize {
-    s.as_ptr() as usize
-}
-
-impl Parts for KeyedValue {
-    fn parts(&self) -> [usize; 2] {
-        [address(self.key), address(&self.raw)]
-    }
-}
-
-impl Parts for LanguageValue {
-    fn parts(&self) -> [usize; 2] {
-        [address(self.key), address(&self.raw)]
-    }
-}
-
-/// The shared copy of `items`, found by where its values' parts are and
-/// compared by what they hold (as [`shared_facts`]): equal lists whose
-/// parts were not shared only miss being one copy, and a part freed and
-/// its place reused can never make unequal lists one.
-fn shared_in<T: Parts + Eq + Clone>(
+fn shared_in<T: Hash + Eq + Clone>(
     lists: &'static std::thread::LocalKey<RefCell<ValueLists<T>>>,
     items: &[T],
 ) -> Arc<[T]> {
-    if items.len() > LONGEST_SHARED_LIST {
-        return Arc::from(items);
+    // Most articles leave some kind empty: the one static empty list, not
+    // looked up.
+    if items.len() > LONGEST_SHARED_LIST || items.is_empty() {
+        return own(items);
     }
-    // Most articles leave some kind empty: the one static empty list.
-    if items.is_empty() {
-        return Arc::default();
-    }
-    lists.with_borrow_mut(|map| {
-        use std::hash::{BuildHasher, Hash, Hasher};
-        let mut hasher = map.hasher().build_hasher();
-        for item in items {
-            item.parts().hash(&mut hasher);
+    lists.with_borrow_mut(|set| {
+        if let Some(found) = set.get(items) {
+            return found.clone();
         }
-        let key = hasher.finish();
-        match map.get(&key) {
-            Some(found) if **found == *items => found.clone(),
-            // Another list under the same hash: kept apart, not shared.
-            Some(_) => Arc::from(items),
-            None => {
-                let copy: Arc<[T]> = Arc::from(items);
-                if map.len() < MOST_SHARED {
-                    map.insert(key, copy.clone());
-                }
-                copy
-            }
+        let copy: Arc<[T]> = Arc::from(items);
+        if set.len() < MOST_SHARED {
+            set.insert(copy.clone());
         }
+        copy
     })
 }
 
@@ -370,14 +332,14 @@ mod tests {
     }
 
     #[test]
-    fn value_lists_found_by_where_their_parts_are_are_compared_by_what_they_hold() {
+    fn value_lists_are_one_copy_only_when_they_hold_the_same() {
         let raw = shared("Acme");
         let value = |folded: &str| KeyedValue {
             key: "client",
             raw: raw.clone(),
             folded: Arc::from(folded),
         };
-        // The same parts where they are, other folded text: not one copy.
+        // The same shared text, other folded text: not one copy.
         let a = shared_keyed(true, &[value("acme")]);
         let b = shared_keyed(true, &[value("other")]);
         assert_eq!(&*a, &[value("acme")][..]);
