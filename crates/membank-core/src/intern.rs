@@ -352,7 +352,7 @@ mod tests {
             raw: Arc::from("Acme"),
             folded: Arc::from("acme"),
         };
-        assert_eq!(shared_keyed(true, &[own.clone()]), a);
+        assert_eq!(shared_keyed(true, std::slice::from_ref(&own)), a);
         // Empty lists are the one empty list, in either kind of load.
         assert!(shared_keyed(true, &[]).is_empty());
         assert!(Arc::ptr_eq(
