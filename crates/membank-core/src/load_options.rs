@@ -42,7 +42,8 @@ pub struct LoadOptions {
     /// copy (see `intern`), so a bank that holds its articles holds each
     /// once. Without it every article has copies of its own: for a read
     /// that drops each article once it is checked or ranked, the lookups
-    /// were a fifth of its CPU and saved nothing.
+    /// cost up to a fifth of its CPU and its tables held memory, for
+    /// nothing.
     pub share: bool,
 }
 
