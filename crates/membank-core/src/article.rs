@@ -672,7 +672,7 @@ impl Article {
                     .flatten();
                 let line_shift = encoding.line_shift();
                 if let Some(entries) = simple {
-                    meta = extract_simple_meta(&entries);
+                    meta = extract_simple_meta(&entries, options.share);
                     if options.links {
                         let strings = entries.iter().flat_map(|(_, v)| simple_strings(v));
                         frontmatter_links(strings, &text, range.clone(), line_shift, &mut links);
@@ -681,7 +681,7 @@ impl Article {
                 } else {
                     match frontmatter::parse_yaml(yaml, 2 + line_shift) {
                         Ok(map) => {
-                            meta = extract_meta(&map);
+                            meta = extract_meta(&map, options.share);
                             if options.links {
                                 let mut strings = Vec::new();
                                 for v in map.values() {
@@ -892,9 +892,9 @@ pub(crate) fn stem_of(rel_path: &str) -> &str {
     &name[..name.len().saturating_sub(3)]
 }
 
-fn keyed(values: &[Cow<'_, str>], key: &'static str, out: &mut Vec<KeyedValue>) {
+fn keyed(share: bool, values: &[Cow<'_, str>], key: &'static str, out: &mut Vec<KeyedValue>) {
     for raw in values {
-        let (raw, folded) = intern::shared_and_folded(raw, |r| fold(normalize_value(r)));
+        let (raw, folded) = intern::shared_and_folded(share, raw, |r| fold(normalize_value(r)));
         out.push(KeyedValue { key, raw, folded });
     }
 }
@@ -904,6 +904,7 @@ fn keyed(values: &[Cow<'_, str>], key: &'static str, out: &mut Vec<KeyedValue>) 
 /// its first one, and `compiled_is_true` whether `compiled` holds the
 /// boolean true.
 fn fill_values<'v>(
+    share: bool,
     meta: &mut Meta,
     mut shared: SharedFacts,
     strings: impl Fn(&str, &mut Vec<Cow<'v, str>>),
@@ -918,29 +919,29 @@ fn fill_values<'v>(
     for key in CLIENT_KEYS {
         found.clear();
         strings(key, &mut found);
-        keyed(&found, key, &mut values);
+        keyed(share, &found, key, &mut values);
     }
-    meta.clients = intern::shared_keyed(&values);
+    meta.clients = intern::shared_keyed(share, &values);
     values.clear();
     for key in DOMAIN_KEYS {
         found.clear();
         strings(key, &mut found);
-        keyed(&found, key, &mut values);
+        keyed(share, &found, key, &mut values);
     }
-    meta.domains = intern::shared_keyed(&values);
+    meta.domains = intern::shared_keyed(share, &values);
     let mut languages = Vec::new();
     for key in LANGUAGE_KEYS {
         found.clear();
         strings(key, &mut found);
         for raw in &found {
-            let shared_raw = intern::shared(raw);
+            let shared_raw = intern::copy(share, raw);
             // A value naming one code is its own tag: the same shared copy.
             let tags = language_tag_strs(raw)
                 .map(|tag| {
                     if tag.len() == raw.len() {
                         shared_raw.clone()
                     } else {
-                        intern::shared(tag)
+                        intern::copy(share, tag)
                     }
                 })
                 .collect();
@@ -961,8 +962,8 @@ fn fill_values<'v>(
     };
     shared.source_lang = first_language("source_lang");
     shared.target_lang = first_language("target_lang");
-    shared.languages = intern::shared_languages(&languages);
-    let first_shared = |key: &str| first(key).map(|v| intern::shared(&v));
+    shared.languages = intern::shared_languages(share, &languages);
+    let first_shared = |key: &str| first(key).map(|v| intern::copy(share, &v));
     let first_owned = |key: &str| first(key).map(|v| Box::from(&*v));
     meta.set_terms(
         first("term_source").as_deref(),
@@ -974,7 +975,7 @@ fn fill_values<'v>(
         .as_deref()
         .and_then(frontmatter::parse_iso_date);
     shared.status = first_shared("status");
-    meta.shared = intern::shared_facts(shared);
+    meta.shared = intern::shared_facts(share, shared);
     meta.set_rare(RareMeta {
         compiled_from: first_owned("compiled_from"),
         unquoted_links,
@@ -997,7 +998,7 @@ fn language_tag_strs(raw: &str) -> impl Iterator<Item = &str> {
 
 /// The shared list of a mapping's key names; looked up by the names as
 /// they are when every key is text (nearly always), else name by name.
-fn key_names_of(map: &Mapping) -> Arc<[Arc<str>]> {
+fn key_names_of(map: &Mapping, share: bool) -> Arc<[Arc<str>]> {
     use yaml_serde::Value;
     if map.keys().all(|k| matches!(k, Value::String(_))) {
         return intern::shared_names(|| {
@@ -1008,14 +1009,15 @@ fn key_names_of(map: &Mapping) -> Arc<[Arc<str>]> {
         });
     }
     intern::shared_list(
+        share,
         &map.keys()
             .filter_map(frontmatter::scalar_str)
-            .map(|k| intern::shared(&k))
+            .map(|k| intern::copy(share, &k))
             .collect::<Vec<_>>(),
     )
 }
 
-fn extract_meta(map: &Mapping) -> Meta {
+fn extract_meta(map: &Mapping, share: bool) -> Meta {
     use yaml_serde::Value;
     // The value of a key, found by comparing the handful of keys as text:
     // `Mapping::get` hashes the key again with SipHash, for each of the
@@ -1025,12 +1027,13 @@ fn extract_meta(map: &Mapping) -> Meta {
             .find_map(|(k, v)| matches!(k, Value::String(s) if s == key).then_some(v))
     };
     let shared = SharedFacts {
-        keys: key_names_of(map),
+        keys: key_names_of(map, share),
         empty_keys: intern::shared_list(
+            share,
             &map.iter()
                 .filter(|(_, v)| is_blank(v))
                 .filter_map(|(k, _)| frontmatter::scalar_str(k))
-                .map(|k| intern::shared(&k))
+                .map(|k| intern::copy(share, &k))
                 .collect::<Vec<_>>(),
         ),
         ..SharedFacts::default()
@@ -1046,6 +1049,7 @@ fn extract_meta(map: &Mapping) -> Meta {
         })
         .collect();
     fill_values(
+        share,
         &mut meta,
         shared,
         |key, out| out.extend(frontmatter::value_strings(get(key))),
@@ -1058,7 +1062,7 @@ fn extract_meta(map: &Mapping) -> Meta {
 
 /// [`extract_meta`] of the mapping the entries make, read from the
 /// entries themselves (a test compares the two).
-fn extract_simple_meta(entries: &[(&str, SimpleValue<'_>)]) -> Meta {
+fn extract_simple_meta(entries: &[(&str, SimpleValue<'_>)], share: bool) -> Meta {
     let get = |key: &str| entries.iter().find(|(k, _)| *k == key).map(|(_, v)| v);
     // As `frontmatter::value_strings`: no simple value is an unquoted link.
     fn strings<'a>(v: Option<&SimpleValue<'a>>, out: &mut Vec<Cow<'a, str>>) {
@@ -1085,16 +1089,18 @@ fn extract_simple_meta(entries: &[(&str, SimpleValue<'_>)]) -> Meta {
     let shared = SharedFacts {
         keys: intern::shared_names(|| entries.iter().map(|(k, _)| *k)),
         empty_keys: intern::shared_list(
+            share,
             &entries
                 .iter()
                 .filter(|(_, v)| blank(v))
-                .map(|(k, _)| intern::shared(k))
+                .map(|(k, _)| intern::copy(share, k))
                 .collect::<Vec<_>>(),
         ),
         ..SharedFacts::default()
     };
     let mut meta = Meta::default();
     fill_values(
+        share,
         &mut meta,
         shared,
         |key, out| strings(get(key), out),
@@ -1625,7 +1631,60 @@ mod tests {
         }
         assert_eq!(quick_links, full_links, "{text}");
         assert_eq!(quick_linked, full, "{text}");
+        // Read without shared copies, both ways: the same values.
+        let own = |options: LoadOptions| LoadOptions {
+            share: false,
+            ..options
+        };
+        let (quick_own, own_state, _) = read(&own(LoadOptions::CONTEXT), Frontmatter::AsWritten);
+        let (full_own, ..) = read(&own(LoadOptions::EVERYTHING), Frontmatter::ThroughMapping);
+        assert_eq!(own_state, quick_state, "{text}");
+        assert_eq!(quick_own, quick, "{text}");
+        assert_eq!(full_own, full, "{text}");
         Some((quick, full))
+    }
+
+    #[test]
+    fn metadata_read_without_shared_copies_is_the_same_and_shares_nothing() {
+        let long = "L".repeat(super::intern::LONGEST_SHARED + 1);
+        let many: Vec<String> = (0..40).map(|i| format!("\"[[C{i}]]\"")).collect();
+        let keys: String = (0..300).map(|i| format!("key_{i}_{long}: x\n")).collect();
+        for yaml in [
+            format!("client: \"{long}\"\nclients: [{}]\ndomains: [\"[[{long}]]\", \"\"]\n", many.join(", ")),
+            format!("languages: [\"en-US → nl-BE\", \"en-US -> {long}\", \" → \", \"->\", fr-FR]\nsource_lang: en-US\ntarget_lang: \"nl-BE → fr\"\n"),
+            "status: ~\nlast_updated:\nrelated_domains: []\nclient: \"\"\ndomain: \"  \"\n\"\": empty key\n".to_string(),
+            format!("{keys}status: approved\nlast_updated: 2026-04-04\n"),
+            format!("term_source: \"{long}\"\nterm_target: x\nstatus: \"{long}\"\nlast_updated: \"{long}\"\nclient: ACME\nClient: acme\n"),
+        ] {
+            let text = format!("---\n{yaml}---\n# T\n");
+            let (quick, full) = meta_both_ways(&text).unwrap();
+            assert_eq!(quick, full, "{yaml}");
+        }
+        // Two articles read without sharing hold copies of their own.
+        let yaml = "client: Acme\ndomains: [Legal]\nlanguages: [en-US → nl-BE]\nstatus: approved\n";
+        let read = || {
+            let text = format!("---\n{yaml}---\n# T\n");
+            let options = LoadOptions {
+                share: false,
+                ..LoadOptions::CONTEXT
+            };
+            let decoded = text::Decoded {
+                text: Cow::Owned(text),
+                had_bom: false,
+                crlf: false,
+                utf16: false,
+            };
+            Article::parse_with("01_CLIENTS/a.md".into(), Folder::Clients, decoded, &options).meta
+        };
+        let (a, b) = (read(), read());
+        assert_eq!(a, b);
+        assert_eq!(a.clients.len(), 1);
+        assert!(!Arc::ptr_eq(&a.clients, &b.clients));
+        assert!(!Arc::ptr_eq(&a.languages, &b.languages));
+        assert!(!Arc::ptr_eq(
+            a.status.as_ref().unwrap(),
+            b.status.as_ref().unwrap()
+        ));
     }
 
     #[test]

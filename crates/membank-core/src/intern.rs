@@ -16,7 +16,7 @@ const MOST_SHARED: usize = 1 << 16;
 
 /// Longer strings are not shared: they seldom repeat, and each thread's set
 /// keeps what it holds for as long as the process runs.
-const LONGEST_SHARED: usize = 256;
+pub(crate) const LONGEST_SHARED: usize = 256;
 
 /// Longer lists of values are not shared: an article names a client or
 /// two, and a hostile one's thousands must not be kept for the process.
@@ -73,12 +73,17 @@ thread_local! {
     static NAMES: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
     /// The shared copy of empty facts, which every article starts from:
     /// looked up once per thread rather than once per article.
-    static NO_FACTS: Arc<SharedFacts> = shared_facts(SharedFacts::default());
+    static NO_FACTS: Arc<SharedFacts> = shared_facts(true, SharedFacts::default());
 }
 
 /// Lists of shared strings by their names, each written as its length and
 /// its bytes so that no two lists write out alike.
 type NamedLists = HashMap<Box<[u8]>, Arc<[Arc<str>]>, foldhash::fast::RandomState>;
+
+/// The shared copy of `s`, or without `share` a copy of its own.
+pub(crate) fn copy(share: bool, s: &str) -> Arc<str> {
+    if share { shared(s) } else { Arc::from(s) }
+}
 
 /// The shared copy of `s`.
 pub(crate) fn shared(s: &str) -> Arc<str> {
@@ -97,11 +102,19 @@ pub(crate) fn shared(s: &str) -> Arc<str> {
     })
 }
 
-/// The shared copies of `s` and of `fold(s)`.
+/// The shared copies of `s` and of `fold(s)`, or without `share` copies
+/// of their own.
 pub(crate) fn shared_and_folded(
+    share: bool,
     s: &str,
     fold: impl FnOnce(&str) -> String,
 ) -> (Arc<str>, Arc<str>) {
+    // Without sharing the folded form is made again too: remembering
+    // it cost a read that drops its articles more (and held more) than
+    // folding each value again.
+    if !share {
+        return (Arc::from(s), Arc::from(fold(s)));
+    }
     if s.len() > LONGEST_SHARED {
         return (Arc::from(s), shared(&fold(s)));
     }
@@ -119,8 +132,11 @@ pub(crate) fn shared_and_folded(
     pair
 }
 
-/// The shared copy of a list of shared strings.
-pub(crate) fn shared_list(items: &[Arc<str>]) -> Arc<[Arc<str>]> {
+/// The shared copy of a list of shared strings, or without `share` its own.
+pub(crate) fn shared_list(share: bool, items: &[Arc<str>]) -> Arc<[Arc<str>]> {
+    if !share || items.is_empty() {
+        return own(items);
+    }
     LISTS.with_borrow_mut(|set| {
         if let Some(found) = set.get(items) {
             return found.clone();
@@ -133,22 +149,41 @@ pub(crate) fn shared_list(items: &[Arc<str>]) -> Arc<[Arc<str>]> {
     })
 }
 
-/// The shared copy of a list of clients or domains.
-pub(crate) fn shared_keyed(items: &[KeyedValue]) -> Arc<[KeyedValue]> {
+/// The shared copy of a list of clients or domains, or without `share` its
+/// own.
+pub(crate) fn shared_keyed(share: bool, items: &[KeyedValue]) -> Arc<[KeyedValue]> {
+    if !share {
+        return own(items);
+    }
     shared_in(&KEYED_LISTS, items)
 }
 
-/// The shared copy of a list of languages.
-pub(crate) fn shared_languages(items: &[LanguageValue]) -> Arc<[LanguageValue]> {
+/// The shared copy of a list of languages, or without `share` its own.
+pub(crate) fn shared_languages(share: bool, items: &[LanguageValue]) -> Arc<[LanguageValue]> {
+    if !share {
+        return own(items);
+    }
     shared_in(&LANGUAGE_LISTS, items)
+}
+
+/// A list's own copy; an empty one is the empty list every article
+/// starts from (one static list, never allocated).
+fn own<T: Clone>(items: &[T]) -> Arc<[T]> {
+    if items.is_empty() {
+        Arc::default()
+    } else {
+        Arc::from(items)
+    }
 }
 
 fn shared_in<T: Hash + Eq + Clone>(
     lists: &'static std::thread::LocalKey<RefCell<ValueLists<T>>>,
     items: &[T],
 ) -> Arc<[T]> {
-    if items.len() > LONGEST_SHARED_LIST {
-        return Arc::from(items);
+    // Most articles leave some kind empty: the one static empty list, not
+    // looked up.
+    if items.len() > LONGEST_SHARED_LIST || items.is_empty() {
+        return own(items);
     }
     lists.with_borrow_mut(|set| {
         if let Some(found) = set.get(items) {
@@ -166,7 +201,10 @@ fn shared_in<T: Hash + Eq + Clone>(
 /// compared by what they hold: equal facts whose parts were not shared
 /// only miss being one copy, and a part freed and its place reused can
 /// never make unequal facts one.
-pub(crate) fn shared_facts(facts: SharedFacts) -> Arc<SharedFacts> {
+pub(crate) fn shared_facts(share: bool, facts: SharedFacts) -> Arc<SharedFacts> {
+    if !share {
+        return Arc::new(facts);
+    }
     fn at<T: ?Sized>(part: Option<&Arc<T>>) -> usize {
         part.map_or(0, |p| Arc::as_ptr(p).cast::<u8>() as usize)
     }
@@ -207,6 +245,9 @@ pub(crate) fn no_facts() -> Arc<SharedFacts> {
 
 /// The shared list of the shared copies of the names `names()` gives: what
 /// [`shared_list`] of each name's [`shared`] copy gives.
+///
+/// Shared for every load, even one that drops its articles once read: one
+/// lookup by the names written out costs less than a copy of each name.
 pub(crate) fn shared_names<'a, I: Iterator<Item = &'a str>>(
     names: impl Fn() -> I,
 ) -> Arc<[Arc<str>]> {
@@ -224,7 +265,7 @@ pub(crate) fn shared_names<'a, I: Iterator<Item = &'a str>>(
     if let Some(found) = found {
         return found;
     }
-    let list = shared_list(&names().map(shared).collect::<Vec<_>>());
+    let list = shared_list(true, &names().map(shared).collect::<Vec<_>>());
     NAMES.with_borrow(|written| {
         LISTS_BY_NAMES.with_borrow_mut(|lists| {
             if written.len() <= LONGEST_NAMES && lists.len() < MOST_NAMED_LISTS {
@@ -242,8 +283,8 @@ mod tests {
     #[test]
     fn equal_lists_share_one_copy() {
         let keys = [shared("client"), shared("languages")];
-        let a = shared_list(&keys);
-        let b = shared_list(&keys.clone());
+        let a = shared_list(true, &keys);
+        let b = shared_list(true, &keys.clone());
         assert!(Arc::ptr_eq(&a, &b));
         assert_eq!(a.len(), 2);
     }
@@ -254,7 +295,7 @@ mod tests {
         let b = shared_names(|| ["client", "domain"].into_iter());
         assert!(Arc::ptr_eq(&a, &b));
         // The same list as one made of the shared copies name by name.
-        let c = shared_list(&[shared("client"), shared("domain")]);
+        let c = shared_list(true, &[shared("client"), shared("domain")]);
         assert!(Arc::ptr_eq(&a, &c));
         assert!(Arc::ptr_eq(&a[0], &shared("client")));
     }
@@ -278,22 +319,66 @@ mod tests {
             raw: shared(raw),
             folded: shared(&raw.to_lowercase()),
         };
-        let a = shared_keyed(&[value("Acme")]);
-        let b = shared_keyed(&[value("Acme")]);
+        let a = shared_keyed(true, &[value("Acme")]);
+        let b = shared_keyed(true, &[value("Acme")]);
         assert!(Arc::ptr_eq(&a, &b));
-        assert!(!Arc::ptr_eq(&a, &shared_keyed(&[value("Beta")])));
+        assert!(!Arc::ptr_eq(&a, &shared_keyed(true, &[value("Beta")])));
         let many: Vec<KeyedValue> = (0..=LONGEST_SHARED_LIST)
             .map(|i| value(&format!("c{i}")))
             .collect();
-        let (c, d) = (shared_keyed(&many), shared_keyed(&many));
+        let (c, d) = (shared_keyed(true, &many), shared_keyed(true, &many));
         assert_eq!(c, d);
         assert!(!Arc::ptr_eq(&c, &d));
     }
 
     #[test]
+    fn value_lists_are_one_copy_only_when_they_hold_the_same() {
+        let raw = shared("Acme");
+        let value = |folded: &str| KeyedValue {
+            key: "client",
+            raw: raw.clone(),
+            folded: Arc::from(folded),
+        };
+        // The same shared text, other folded text: not one copy.
+        let a = shared_keyed(true, &[value("acme")]);
+        let b = shared_keyed(true, &[value("other")]);
+        assert_eq!(&*a, &[value("acme")][..]);
+        assert_eq!(&*b, &[value("other")][..]);
+        assert!(!Arc::ptr_eq(&a, &b));
+        // Equal values whose text is not the shared copy: equal lists, by
+        // value, whether or not they are one copy.
+        let own = KeyedValue {
+            key: "client",
+            raw: Arc::from("Acme"),
+            folded: Arc::from("acme"),
+        };
+        assert_eq!(shared_keyed(true, std::slice::from_ref(&own)), a);
+        // Empty lists are the one empty list, in either kind of load.
+        assert!(shared_keyed(true, &[]).is_empty());
+        assert!(Arc::ptr_eq(
+            &shared_keyed(true, &[]),
+            &shared_keyed(false, &[])
+        ));
+        assert!(shared_list(true, &[]).is_empty());
+    }
+
+    #[test]
+    fn without_sharing_every_list_and_string_is_its_own_copy() {
+        let keys = [shared("client")];
+        let a = shared_list(false, &keys);
+        assert_eq!(&*a, &keys[..]);
+        assert!(!Arc::ptr_eq(&a, &shared_list(false, &keys)));
+        let (raw, folded) = shared_and_folded(false, "Acme", |s| s.to_lowercase());
+        assert_eq!((&*raw, &*folded), ("Acme", "acme"));
+        assert!(!Arc::ptr_eq(&raw, &shared("Acme")));
+        assert!(!Arc::ptr_eq(&copy(false, "x"), &copy(false, "x")));
+        assert!(Arc::ptr_eq(&copy(true, "x"), &copy(true, "x")));
+    }
+
+    #[test]
     fn no_facts_are_the_shared_copy_of_empty_facts() {
         let a = no_facts();
-        assert!(Arc::ptr_eq(&a, &shared_facts(SharedFacts::default())));
+        assert!(Arc::ptr_eq(&a, &shared_facts(true, SharedFacts::default())));
         assert_eq!(*a, SharedFacts::default());
         assert!(Arc::ptr_eq(&a, &no_facts()));
     }

@@ -133,24 +133,29 @@ pub struct Kinds {
 }
 
 /// Lists of values as a read met them, each with the articles that carry
-/// it. The lists of a loaded bank are shared (see `intern`), so an article
-/// costs one lookup by address per kind, and the folding and counting of
-/// [`collect`] happen once per distinct list, only if the vocabulary is
-/// asked for. Each entry holds its list, so an address is never reused
-/// while it counts.
+/// it, so the folding and counting of [`collect`] happen once per distinct
+/// list, only if the vocabulary is asked for. Found by what they hold: a
+/// read that drops its articles gives each one lists of its own (see
+/// `LoadOptions::share`), and one entry per article held them all.
 #[derive(Default)]
 struct Lists {
-    clients: HashMap<usize, (Arc<[KeyedValue]>, usize)>,
-    domains: HashMap<usize, (Arc<[KeyedValue]>, usize)>,
-    languages: HashMap<usize, (Arc<[LanguageValue]>, usize)>,
+    clients: Counts<KeyedValue>,
+    domains: Counts<KeyedValue>,
+    languages: Counts<LanguageValue>,
 }
 
-fn count<T>(lists: &mut HashMap<usize, (Arc<[T]>, usize)>, list: &Arc<[T]>) {
+type Counts<T> = HashMap<Arc<[T]>, usize, foldhash::fast::RandomState>;
+
+fn count<T: std::hash::Hash + Eq>(lists: &mut Counts<T>, list: &Arc<[T]>) {
     if list.is_empty() {
         return;
     }
-    let address = Arc::as_ptr(list).cast::<()>() as usize;
-    lists.entry(address).or_insert_with(|| (list.clone(), 0)).1 += 1;
+    match lists.get_mut(&**list) {
+        Some(n) => *n += 1,
+        None => {
+            lists.insert(list.clone(), 1);
+        }
+    }
 }
 
 /// Places to count in: each reading thread mostly takes its own, so the
@@ -199,13 +204,13 @@ impl Seen {
         let mut order = 0;
         for slot in self.slots {
             let lists = slot.into_inner().unwrap_or_else(|e| e.into_inner());
-            for (list, n) in lists.clients.values() {
+            for (list, n) in &lists.clients {
                 tally_values(list, *n, &mut clients, &mut order);
             }
-            for (list, n) in lists.domains.values() {
+            for (list, n) in &lists.domains {
                 tally_values(list, *n, &mut domains, &mut order);
             }
-            for (list, n) in lists.languages.values() {
+            for (list, n) in &lists.languages {
                 tally_languages(list, *n, &mut languages, &mut order);
             }
         }

@@ -294,7 +294,11 @@ pub fn stream(
     let (bank, mut rows) = Bank::load_kept(
         root,
         crate::safe_read::user_policy(),
-        LoadOptions::CONTEXT,
+        // Each article is dropped once ranked: shared copies save nothing.
+        LoadOptions {
+            share: false,
+            ..LoadOptions::CONTEXT
+        },
         None,
         None,
         None,

@@ -193,7 +193,11 @@ pub fn check_streamed(
     let (bank, mut kept) = Bank::load_kept(
         root,
         crate::safe_read::user_policy(),
-        LoadOptions::CHECK,
+        // Each article is dropped once checked: shared copies save nothing.
+        LoadOptions {
+            share: false,
+            ..LoadOptions::CHECK
+        },
         None,
         None,
         None,
