@@ -15,7 +15,7 @@ use std::hash::BuildHasher;
 
 use rayon::prelude::*;
 
-use crate::wikilink::fold;
+use crate::wikilink::{fold, fold_into};
 
 /// A file a link can reach.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -342,16 +342,6 @@ fn name_in<'a>(paths: &'a str, file: &Named) -> &'a str {
     paths
         .get(file.name_start as usize..file.end as usize)
         .unwrap_or("")
-}
-
-/// `fold(s)` appended to `out`, without a string of its own for the
-/// nearly always ASCII names.
-fn fold_into(s: &str, out: &mut String) {
-    if s.is_ascii() {
-        out.extend(s.chars().map(|c| c.to_ascii_lowercase()));
-    } else {
-        out.push_str(&fold(s));
-    }
 }
 
 /// The folder of the linking note, folded when first asked for.

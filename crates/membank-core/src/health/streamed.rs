@@ -199,16 +199,26 @@ pub fn check_streamed(
         None,
         &keep,
     )?;
-    // The loaded bank's order, so ids, and every list in bank order, are
-    // the same. Paths are unique: an unstable sort gives that order.
+    sort_kept(&mut kept);
+    let report = check_kept(&bank, kept, gathered);
+    Ok((bank, report))
+}
+
+/// Put the kept articles in the loaded bank's order, so ids, and every list
+/// in bank order, are the same. The walk lists each folder's files sorted
+/// by path, folder after folder, so they nearly always arrive in that order
+/// already: one look over them replaces sorting 100,000 paths. Paths are
+/// unique, so an unstable sort gives the same order when one is needed.
+fn sort_kept(kept: &mut [Kept]) {
     let order = |a: &Kept, b: &Kept| (a.folder, &a.path).cmp(&(b.folder, &b.path));
+    if kept.is_sorted_by(|a, b| order(a, b).is_lt()) {
+        return;
+    }
     if crate::parallel::pays(kept.len()) {
         kept.par_sort_unstable_by(order);
     } else {
         kept.sort_unstable_by(order);
     }
-    let report = check_kept(&bank, kept, gathered);
-    Ok((bank, report))
 }
 
 /// What one pass over every link finds: the ambiguous links, the dead
