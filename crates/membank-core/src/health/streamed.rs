@@ -190,8 +190,14 @@ pub fn check_streamed(
         gathered.add(&mut found);
         Some(Kept::of(a))
     };
+    // Each thread of the pool makes its heap now, at its largest size;
+    // glibc's padding is set back at once, so a heap still gives back the
+    // free room at its top (the peak), while growing again within the
+    // size made writable once needs no further call.
     heap_growth(READING_TOP_PAD);
-    let loaded = Bank::load_kept(
+    rayon::broadcast(|_| drop(std::hint::black_box(Box::new(0u8))));
+    heap_growth(DEFAULT_TOP_PAD);
+    let (bank, mut kept) = Bank::load_kept(
         root,
         crate::safe_read::user_policy(),
         LoadOptions::CHECK,
@@ -199,26 +205,22 @@ pub fn check_streamed(
         None,
         None,
         &keep,
-    );
-    heap_growth(DEFAULT_TOP_PAD);
-    let (bank, mut kept) = loaded?;
+    )?;
     sort_kept(&mut kept);
     let report = check_kept(&bank, kept, gathered);
     Ok((bank, report))
 }
 
-/// The allocator's padding while a large bank is read: the most a thread's
-/// heap holds (64 MB), so each heap is made writable in one call. Grown as
-/// needed, a page or two at a time, the reading threads' heaps took over
-/// 12,000 `mprotect` calls at 100,000 articles, each one holding the
-/// process's memory map against the other threads' page faults. Untouched,
-/// the pages cost nothing.
+/// The allocator's padding when the pool's threads make their heaps: the
+/// most a thread's heap holds (64 MB), so each heap is made writable in
+/// one call. Grown as needed, a page or two at a time, the reading
+/// threads' heaps took over 12,000 `mprotect` calls at 100,000 articles,
+/// each one holding the process's memory map against the other threads'
+/// page faults. Untouched, the pages cost nothing.
 const READING_TOP_PAD: usize = 64 << 20;
 
-/// glibc's own padding (`mallopt(3)`), set back once the bank is read: a
-/// heap keeps as much free room at its top as the padding, and the passes
-/// after reading free and allocate across threads, where 64 MB kept per
-/// heap raised the peak.
+/// glibc's own padding (`mallopt(3)`): a heap keeps as much free room at
+/// its top as the padding, and 64 MB kept per heap raised the peak by 10 MB.
 const DEFAULT_TOP_PAD: usize = 128 << 10;
 
 /// Set the allocator's padding for heaps it grows or makes from now on.
