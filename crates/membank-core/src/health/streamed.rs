@@ -12,7 +12,7 @@
 
 use std::collections::HashMap;
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
@@ -184,20 +184,20 @@ pub fn check_streamed(
 ) -> Result<(Bank, HealthReport), BankError> {
     let stale_cutoff = super::stale_cutoff(opts);
     let gathered = Gathered::new();
+    let heaps = HeapsMade::new();
     let keep = |a: Article| -> Option<Kept> {
+        heaps.made_on_this_thread();
         let mut found = Vec::new();
         super::own_findings(&a, stale_cutoff, opts, &mut found);
         gathered.add(&mut found);
         Some(Kept::of(a))
     };
-    // Each thread of the pool makes its heap now, at its largest size;
-    // glibc's padding is set back at once, so a heap still gives back the
-    // free room at its top (the peak), while growing again within the
-    // size made writable once needs no further call.
+    // Each thread of the pool makes its heap on its first article, at its
+    // largest size; glibc's padding is set back once every thread has, so
+    // a heap still gives back the free room at its top (the peak), while
+    // growing again within the size made writable once needs no call.
     heap_growth(READING_TOP_PAD);
-    rayon::broadcast(|_| drop(std::hint::black_box(Box::new(0u8))));
-    heap_growth(DEFAULT_TOP_PAD);
-    let (bank, mut kept) = Bank::load_kept(
+    let loaded = Bank::load_kept(
         root,
         crate::safe_read::user_policy(),
         LoadOptions::CHECK,
@@ -205,7 +205,9 @@ pub fn check_streamed(
         None,
         None,
         &keep,
-    )?;
+    );
+    heaps.all_made();
+    let (bank, mut kept) = loaded?;
     sort_kept(&mut kept);
     let report = check_kept(&bank, kept, gathered);
     Ok((bank, report))
@@ -222,6 +224,46 @@ const READING_TOP_PAD: usize = 64 << 20;
 /// glibc's own padding (`mallopt(3)`): a heap keeps as much free room at
 /// its top as the padding, and 64 MB kept per heap raised the peak by 10 MB.
 const DEFAULT_TOP_PAD: usize = 128 << 10;
+
+/// Which threads of the pool have read an article (and so made their
+/// heap) while the padding is large, to set it back once all have.
+struct HeapsMade {
+    seen: AtomicU64,
+    /// Every thread's bit; 0 when there are more threads than bits, and
+    /// the padding is set back once the bank is read.
+    all: u64,
+    done: AtomicBool,
+}
+
+impl HeapsMade {
+    fn new() -> HeapsMade {
+        let threads = rayon::current_num_threads();
+        HeapsMade {
+            seen: AtomicU64::new(0),
+            all: if threads < 64 { (1 << threads) - 1 } else { 0 },
+            done: AtomicBool::new(false),
+        }
+    }
+
+    fn made_on_this_thread(&self) {
+        if self.done.load(Ordering::Relaxed) {
+            return;
+        }
+        let Some(i) = rayon::current_thread_index().filter(|&i| i < 64) else {
+            return;
+        };
+        let seen = self.seen.fetch_or(1 << i, Ordering::Relaxed) | (1 << i);
+        if seen == self.all {
+            self.all_made();
+        }
+    }
+
+    fn all_made(&self) {
+        if !self.done.swap(true, Ordering::Relaxed) {
+            heap_growth(DEFAULT_TOP_PAD);
+        }
+    }
+}
 
 /// Set the allocator's padding for heaps it grows or makes from now on.
 fn heap_growth(top_pad: usize) {

@@ -367,3 +367,28 @@ fn the_kept_articles_end_in_bank_order() {
             .eq(want.iter().map(|p| p.as_str()))
     );
 }
+
+/// The allocator's padding is set back once every thread of the pool has
+/// read an article, once, and not for a thread outside the pool.
+#[test]
+fn the_padding_is_set_back_once_every_thread_of_the_pool_has_read() {
+    use std::sync::atomic::Ordering::Relaxed;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(3)
+        .build()
+        .unwrap();
+    let heaps = pool.install(super::HeapsMade::new);
+    heaps.made_on_this_thread();
+    assert!(!heaps.done.load(Relaxed), "not a thread of the pool");
+    pool.install(|| heaps.made_on_this_thread());
+    assert!(!heaps.done.load(Relaxed), "one thread of three");
+    pool.broadcast(|_| heaps.made_on_this_thread());
+    assert!(heaps.done.load(Relaxed));
+    assert_eq!(heaps.seen.load(Relaxed), 0b111);
+    // Set back after reading whatever the threads did; only once.
+    let unseen = pool.install(super::HeapsMade::new);
+    unseen.all_made();
+    assert!(unseen.done.load(Relaxed));
+    unseen.all_made();
+    assert!(unseen.done.load(Relaxed));
+}
