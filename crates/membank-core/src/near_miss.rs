@@ -128,6 +128,12 @@ pub struct NearMisses {
 struct Keyed {
     keys: Vec<u64>,
     names: Vec<u32>,
+    /// When asked for: where the keys whose top bits are `t` start, for
+    /// each `t` (and the end last), so a lookup searches a bucket of a key
+    /// or two instead of every key. Empty otherwise.
+    starts: Vec<u32>,
+    /// The keys shifted right by this leave the bits `starts` is indexed by.
+    shift: u32,
 }
 
 impl Keyed {
@@ -141,14 +147,46 @@ impl Keyed {
         Keyed {
             keys: pairs.iter().map(|p| p.0).collect(),
             names: pairs.iter().map(|p| p.1).collect(),
+            starts: Vec::new(),
+            shift: 0,
         }
+    }
+
+    /// [`Keyed::of`] with a bucket for about every key: for the written
+    /// names of [`find_each`], looked up hundreds of thousands of times
+    /// each, where a binary search missed the cache at every step.
+    fn bucketed(pairs: Vec<(u64, u32)>) -> Keyed {
+        let mut keyed = Keyed::of(pairs, false);
+        let Ok(len) = u32::try_from(keyed.keys.len()) else {
+            return keyed;
+        };
+        let bits = len.max(2).ilog2();
+        keyed.shift = u64::BITS - bits;
+        let mut starts = Vec::with_capacity((1 << bits) + 1);
+        for (i, &key) in keyed.keys.iter().enumerate() {
+            let bucket = (key >> keyed.shift) as usize;
+            // `i` fits: there are `len` keys.
+            starts.resize(starts.len().max(bucket + 1), i as u32);
+        }
+        starts.resize((1 << bits) + 1, len);
+        keyed.starts = starts;
+        keyed
     }
 
     /// The names with this key, in name order.
     fn with_key(&self, key: u64) -> impl Iterator<Item = u32> + '_ {
-        let from = self.keys.partition_point(|&k| k < key);
-        let to = from + self.keys[from..].partition_point(|&k| k == key);
-        self.names.get(from..to).unwrap_or(&[]).iter().copied()
+        let (lo, hi) = match self.starts.get((key >> self.shift) as usize..) {
+            Some([lo, hi, ..]) => (*lo as usize, *hi as usize),
+            _ => (0, self.keys.len()),
+        };
+        let keys = self.keys.get(lo..hi).unwrap_or(&[]);
+        let from = keys.partition_point(|&k| k < key);
+        let to = from + keys[from..].partition_point(|&k| k == key);
+        self.names
+            .get(lo + from..lo + to)
+            .unwrap_or(&[])
+            .iter()
+            .copied()
     }
 }
 
@@ -437,9 +475,9 @@ impl<'w> Written<'w> {
             written,
             folded: folded_names,
             folded_text: folded_texts,
-            by_text: Keyed::of(by_text, false),
-            by_fold: Keyed::of(by_fold, false),
-            by_half: Keyed::of(by_half, false),
+            by_text: Keyed::bucketed(by_text),
+            by_fold: Keyed::bucketed(by_fold),
+            by_half: Keyed::bucketed(by_half),
         }
     }
 
@@ -524,6 +562,52 @@ pub fn find_each<'a>(names: &[&'a str], written: &[&str]) -> Vec<Option<&'a str>
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A bucketed index answers every key as the plain one does: keys that
+    /// share their top bits or differ only there, repeated keys with
+    /// several names, the ends of the range, and no keys or one.
+    #[test]
+    fn buckets_find_what_the_plain_index_finds() {
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for len in [0usize, 1, 2, 3, 7, 64, 1000] {
+            let mut pairs: Vec<(u64, u32)> = (0..len)
+                .map(|i| {
+                    let key = match next() % 4 {
+                        0 => next() >> 40,
+                        1 => next() | (u64::MAX << 60),
+                        2 => (i as u64 / 3) << 50,
+                        _ => next(),
+                    };
+                    (key, (next() % 50) as u32)
+                })
+                .collect();
+            pairs.extend(
+                [(0, 1), (u64::MAX, 2), (u64::MAX, 0)]
+                    .iter()
+                    .take(len.min(3)),
+            );
+            let plain = Keyed::of(pairs.clone(), false);
+            let bucketed = Keyed::bucketed(pairs.clone());
+            let asked = pairs
+                .iter()
+                .flat_map(|&(k, _)| [k, k.wrapping_add(1), k.wrapping_sub(1), k ^ (1 << 63)])
+                .chain([0, 1, u64::MAX]);
+            for key in asked {
+                let want: Vec<u32> = plain.with_key(key).collect();
+                assert_eq!(
+                    bucketed.with_key(key).collect::<Vec<_>>(),
+                    want,
+                    "{len} {key:#x}"
+                );
+            }
+        }
+    }
 
     fn near(written: &str, names: &[&str]) -> Option<String> {
         NearMisses::new(names.iter().copied())

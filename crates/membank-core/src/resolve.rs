@@ -15,7 +15,7 @@ use std::hash::BuildHasher;
 
 use rayon::prelude::*;
 
-use crate::wikilink::fold;
+use crate::wikilink::{fold, fold_into};
 
 /// A file a link can reach.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -37,17 +37,16 @@ pub struct LinkIndex {
     /// of names held a string and a list per file, more memory than the
     /// paths themselves.
     files: Vec<Named>,
-    /// For each distinct name, where its files start in `files`, one after
-    /// another: the files of name `k` are `files[name_starts[k]..
-    /// name_starts[k + 1]]`.
-    name_starts: Vec<u32>,
-    /// Each distinct name's `k`, in an open-addressed table by the name's
-    /// hash (a power of two long, at most half full, `EMPTY` where no name
-    /// is): a lookup is one or two probes, each a name to compare, where a
-    /// binary search missed the cache at every step, for each of the
-    /// hundreds of thousands of links resolved on loading. Four bytes a
-    /// slot: a slot holding the hash and the files' range took 16, most of
-    /// the index's table.
+    /// Where each distinct name's files start in `files`, in an
+    /// open-addressed table by the name's hash (a power of two long, at
+    /// most half full, `EMPTY` where no name is): a lookup is one or two
+    /// probes, each a name to compare, where a binary search missed the
+    /// cache at every step, for each of the hundreds of thousands of links
+    /// resolved on loading. Four bytes a slot: a slot holding the hash and
+    /// the files' range took 16, most of the index's table. A name's files
+    /// end where the next name starts: the files after its first are read
+    /// from the same stretch of memory, where a separate array of where
+    /// each name starts was one more place to miss the cache per link.
     name_slots: Vec<u32>,
     /// Seeded per process, so a bank's names cannot be chosen to collide.
     hasher: foldhash::fast::RandomState,
@@ -104,7 +103,7 @@ impl LinkIndex {
     pub fn heap_bytes(&self) -> usize {
         self.paths.capacity()
             + self.files.capacity() * size_of::<Named>()
-            + (self.name_starts.capacity() + self.name_slots.capacity()) * size_of::<u32>()
+            + self.name_slots.capacity() * size_of::<u32>()
     }
 
     /// `files` are bank-relative `/`-separated paths.
@@ -162,7 +161,7 @@ impl LinkIndex {
         let hasher = foldhash::fast::RandomState::default();
         let name = |n: &Named| name_in(&paths, n);
         let first_of_name = |&i: &usize| i == 0 || name(&files[i]) != name(&files[i - 1]);
-        let mut firsts: Vec<u32> = if parallel {
+        let firsts: Vec<u32> = if parallel {
             (0..files.len())
                 .into_par_iter()
                 .filter(first_of_name)
@@ -174,24 +173,20 @@ impl LinkIndex {
                 .map(|i| i as u32)
                 .collect()
         };
-        firsts.push(files.len() as u32);
-        firsts.shrink_to_fit();
-        let names = firsts.len() - 1;
+        let names = firsts.len();
         let mut name_slots = vec![EMPTY; (names * 2).next_power_of_two().max(2)];
         let mask = name_slots.len() - 1;
-        for (k, &start) in firsts[..names].iter().enumerate() {
+        for &start in &firsts {
             let hash = hasher.hash_one(name(&files[start as usize]));
             let mut slot = hash as usize & mask;
             while name_slots[slot] != EMPTY {
                 slot = (slot + 1) & mask;
             }
-            // `k` < `names` ≤ the files, which fit in 32 bits (see `Named`).
-            name_slots[slot] = k as u32;
+            name_slots[slot] = start;
         }
         LinkIndex {
             paths,
             files,
-            name_starts: firsts,
             name_slots,
             hasher,
         }
@@ -205,22 +200,16 @@ impl LinkIndex {
         let hash = self.hasher.hash_one(name);
         let mask = self.name_slots.len() - 1;
         let mut slot = hash as usize & mask;
+        let named = |f: &Named| name_in(&self.paths, f) == name;
         loop {
-            let k = self.name_slots[slot];
-            if k == EMPTY {
+            let start = self.name_slots[slot];
+            if start == EMPTY {
                 return &[];
             }
-            let k = k as usize;
-            let files = match (self.name_starts.get(k), self.name_starts.get(k + 1)) {
-                (Some(&start), Some(&end)) => self.files.get(start as usize..end as usize),
-                _ => None,
-            };
-            if let Some(files) = files
-                && files
-                    .first()
-                    .is_some_and(|f| name_in(&self.paths, f) == name)
-            {
-                return files;
+            let files = self.files.get(start as usize..).unwrap_or(&[]);
+            if files.first().is_some_and(named) {
+                let len = 1 + files[1..].iter().take_while(|f| named(f)).count();
+                return &files[..len];
             }
             slot = (slot + 1) & mask;
         }
@@ -245,9 +234,9 @@ impl LinkIndex {
         }
         found.clear();
         let target = target.trim();
-        // Folded only for the few links that need the folder.
+        // Found and folded only for the few links that need the folder.
         let from_dir = FromDir {
-            raw: from.map(|f| f.rsplit_once('/').map_or("", |(dir, _)| dir)),
+            from,
             folded: std::cell::OnceCell::new(),
         };
         let explicit_relative = target.starts_with("./")
@@ -278,13 +267,15 @@ impl LinkIndex {
         relative_only: bool,
         found: &mut Vec<FileRef>,
     ) {
-        let name = wanted.rsplit('/').next().unwrap_or(wanted);
+        let (is_path, name) = match wanted.rfind('/') {
+            Some(slash) => (true, &wanted[slash + 1..]),
+            None => (false, wanted),
+        };
         let candidates = self.named(name);
         if candidates.is_empty() {
             return;
         }
         let path = |c: &Named| path_in(&self.paths, c);
-        let is_path = wanted.contains('/');
         // Only a relative link or a path needs the joined path; most links
         // are bare names, resolved by the tens of thousands on loading.
         let relative = if relative_only || is_path {
@@ -311,12 +302,20 @@ impl LinkIndex {
             found.push(c.file.get());
             return;
         }
-        // Ends with "/{wanted}", without building that string per link.
-        let under_a_folder = |p: &str| {
-            p.strip_suffix(wanted)
-                .is_some_and(|rest| rest.ends_with('/'))
+        // Ends with "/{wanted}", without building that string per link. A
+        // bare name is every candidate's name, so only a candidate at the
+        // bank root (no folder before its name) does not end so: most
+        // links are bare names, and their candidates' text is not read again.
+        let under_a_folder = |c: &Named| {
+            if is_path {
+                path(c)
+                    .strip_suffix(wanted)
+                    .is_some_and(|rest| rest.ends_with('/'))
+            } else {
+                c.name_start > c.start
+            }
         };
-        let matches = || candidates.iter().filter(|c| under_a_folder(path(c)));
+        let matches = || candidates.iter().filter(|c| under_a_folder(c));
         found.extend(matches().map(|c| c.file.get()));
         if found.len() > 1
             && let Some(dir) = from_dir.folded()
@@ -344,25 +343,21 @@ fn name_in<'a>(paths: &'a str, file: &Named) -> &'a str {
         .unwrap_or("")
 }
 
-/// `fold(s)` appended to `out`, without a string of its own for the
-/// nearly always ASCII names.
-fn fold_into(s: &str, out: &mut String) {
-    if s.is_ascii() {
-        out.extend(s.chars().map(|c| c.to_ascii_lowercase()));
-    } else {
-        out.push_str(&fold(s));
-    }
-}
-
 /// The folder of the linking note, folded when first asked for.
 struct FromDir<'a> {
-    raw: Option<&'a str>,
+    /// The linking note's path.
+    from: Option<&'a str>,
     folded: std::cell::OnceCell<Option<String>>,
 }
 
 impl FromDir<'_> {
     fn folded(&self) -> Option<&str> {
-        self.folded.get_or_init(|| self.raw.map(fold)).as_deref()
+        self.folded
+            .get_or_init(|| {
+                self.from
+                    .map(|f| fold(f.rsplit_once('/').map_or("", |(dir, _)| dir)))
+            })
+            .as_deref()
     }
 }
 
@@ -476,6 +471,35 @@ mod tests {
             assert!(ix.named(missing).is_empty(), "{missing}");
         }
         assert!(LinkIndex::default().named("name 1.md").is_empty());
+    }
+
+    /// A bare name reaches every file of that name under a folder, but not
+    /// one at the bank root (only a path from the root names that), in
+    /// any case and with a name that is not ASCII; a path still reaches
+    /// the root's file. The linking note's folder comes first.
+    #[test]
+    fn a_bare_name_reaches_files_under_folders_only() {
+        let ix = index(&[
+            "Read Me.md",
+            "01_CLIENTS/read me.md",
+            "03_DOMAINS/a/READ ME.md",
+            "02_TERMINOLOGY/run → rennen.md",
+            "run → rennen.md",
+        ]);
+        let all = |target: &str, from: &str| -> Vec<usize> {
+            ix.resolve(target, Some(from))
+                .iter()
+                .map(|f| match *f {
+                    FileRef::Article(i) | FileRef::Other(i) => i,
+                })
+                .collect()
+        };
+        assert_eq!(all("Read me", "04_STYLE/x.md"), vec![1, 2]);
+        assert_eq!(all("read me", "03_DOMAINS/a/x.md"), vec![2, 1]);
+        assert_eq!(all("Run → Rennen", "04_STYLE/x.md"), vec![3]);
+        assert_eq!(all("/Read Me", "04_STYLE/x.md"), vec![1, 2]);
+        assert_eq!(all("../Read Me", "04_STYLE/x.md"), vec![0]);
+        assert_eq!(all("a/read me", "04_STYLE/x.md"), vec![2]);
     }
 
     #[test]

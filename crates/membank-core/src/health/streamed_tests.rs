@@ -300,3 +300,95 @@ fn an_articles_findings_share_one_copy_of_its_path() {
             .all(|f| std::sync::Arc::ptr_eq(&f.path, &of_lone[0].path))
     );
 }
+
+/// The kept articles end in bank order, (folder, path), whether they
+/// arrive in it (left as they are) or not (sorted): paths where a folder's
+/// files and a longer name's sort apart (`a b/`, `a.md`, `a/`), and
+/// folders out of order.
+#[test]
+fn the_kept_articles_end_in_bank_order() {
+    use crate::layout::Folder;
+    let kept = |list: &[(Folder, &str)]| -> Vec<super::Kept> {
+        list.iter()
+            .map(|&(folder, path)| super::Kept {
+                path: path.into(),
+                folder,
+                links: Default::default(),
+                term: None,
+            })
+            .collect()
+    };
+    let shown = |kept: &[super::Kept]| -> Vec<(Folder, String)> {
+        kept.iter()
+            .map(|k| (k.folder, k.path.to_string()))
+            .collect()
+    };
+    let in_order = [
+        (Folder::Clients, "01_CLIENTS/a b/x.md"),
+        (Folder::Clients, "01_CLIENTS/a.md"),
+        (Folder::Clients, "01_CLIENTS/a/x.md"),
+        (Folder::Clients, "01_CLIENTS/é.md"),
+        (Folder::Domains, "03_DOMAINS/a.md"),
+        (Folder::Templates, "06_TEMPLATES/t.md"),
+    ];
+    let mut sorted = kept(&in_order);
+    super::sort_kept(&mut sorted);
+    let want: Vec<(Folder, String)> = in_order.iter().map(|&(f, p)| (f, p.into())).collect();
+    assert_eq!(shown(&sorted), want);
+    // Every rotation and the reverse come out in the same order.
+    for turn in 0..in_order.len() {
+        let mut list = in_order;
+        list.rotate_left(turn);
+        let mut turned = kept(&list);
+        super::sort_kept(&mut turned);
+        assert_eq!(shown(&turned), want, "rotated by {turn}");
+    }
+    let mut list = in_order;
+    list.reverse();
+    let mut reversed = kept(&list);
+    super::sort_kept(&mut reversed);
+    assert_eq!(shown(&reversed), want);
+    // Many articles (sorted on the pool) out of order.
+    let paths: Vec<String> = (0..5000)
+        .map(|i| format!("03_DOMAINS/{}.md", (i * 7919) % 5000))
+        .collect();
+    let mut many: Vec<super::Kept> = kept(
+        &paths
+            .iter()
+            .map(|p| (Folder::Domains, p.as_str()))
+            .collect::<Vec<_>>(),
+    );
+    super::sort_kept(&mut many);
+    let mut want: Vec<&String> = paths.iter().collect();
+    want.sort();
+    assert!(
+        many.iter()
+            .map(|k| &*k.path)
+            .eq(want.iter().map(|p| p.as_str()))
+    );
+}
+
+/// The allocator's padding is set back once every thread of the pool has
+/// read an article, once, and not for a thread outside the pool.
+#[test]
+fn the_padding_is_set_back_once_every_thread_of_the_pool_has_read() {
+    use std::sync::atomic::Ordering::Relaxed;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(3)
+        .build()
+        .unwrap();
+    let heaps = pool.install(super::HeapsMade::new);
+    heaps.made_on_this_thread();
+    assert!(!heaps.done.load(Relaxed), "not a thread of the pool");
+    pool.install(|| heaps.made_on_this_thread());
+    assert!(!heaps.done.load(Relaxed), "one thread of three");
+    pool.broadcast(|_| heaps.made_on_this_thread());
+    assert!(heaps.done.load(Relaxed));
+    assert_eq!(heaps.seen.load(Relaxed), 0b111);
+    // Set back after reading whatever the threads did; only once.
+    let unseen = pool.install(super::HeapsMade::new);
+    unseen.all_made();
+    assert!(unseen.done.load(Relaxed));
+    unseen.all_made();
+    assert!(unseen.done.load(Relaxed));
+}
