@@ -673,7 +673,11 @@ impl Article {
                 let line_shift = encoding.line_shift();
                 if let Some(entries) = simple {
                     meta = extract_simple_meta(&entries, options.share);
-                    if options.links {
+                    // Every link of such a block is written out in its
+                    // text: with no `[[` there, no value is looked at.
+                    if options.links
+                        && wikilink::find_pair(yaml.as_bytes(), 0, b'[', b'[').is_some()
+                    {
                         let strings = entries.iter().flat_map(|(_, v)| simple_strings(v));
                         frontmatter_links(strings, &text, range.clone(), line_shift, &mut links);
                     }
@@ -892,9 +896,24 @@ pub(crate) fn stem_of(rel_path: &str) -> &str {
     &name[..name.len().saturating_sub(3)]
 }
 
-fn keyed(share: bool, values: &[Cow<'_, str>], key: &'static str, out: &mut Vec<KeyedValue>) {
+/// `values` of `key` with their folded forms, added to `out`; `folding`
+/// is where a value is folded when it is not shared, reused for every
+/// value rather than a string of its own for each.
+fn keyed(
+    share: bool,
+    values: &[Cow<'_, str>],
+    key: &'static str,
+    out: &mut Vec<KeyedValue>,
+    folding: &mut String,
+) {
     for raw in values {
-        let (raw, folded) = intern::shared_and_folded(share, raw, |r| fold(normalize_value(r)));
+        let (raw, folded) = if share {
+            intern::shared_and_folded(share, raw, |r| fold(normalize_value(r)))
+        } else {
+            folding.clear();
+            wikilink::fold_into(normalize_value(raw), folding);
+            (Arc::from(&**raw), Arc::from(folding.as_str()))
+        };
         out.push(KeyedValue { key, raw, folded });
     }
 }
@@ -916,17 +935,18 @@ fn fill_values<'v>(
     // allocated for each key that is set.
     let mut found = Vec::new();
     let mut values = Vec::new();
+    let mut folding = String::new();
     for key in CLIENT_KEYS {
         found.clear();
         strings(key, &mut found);
-        keyed(share, &found, key, &mut values);
+        keyed(share, &found, key, &mut values, &mut folding);
     }
     meta.clients = intern::shared_keyed(share, &values);
     values.clear();
     for key in DOMAIN_KEYS {
         found.clear();
         strings(key, &mut found);
-        keyed(share, &found, key, &mut values);
+        keyed(share, &found, key, &mut values, &mut folding);
     }
     meta.domains = intern::shared_keyed(share, &values);
     let mut languages = Vec::new();
@@ -962,7 +982,13 @@ fn fill_values<'v>(
     };
     shared.source_lang = first_language("source_lang");
     shared.target_lang = first_language("target_lang");
-    shared.languages = intern::shared_languages(share, &languages);
+    // Not shared, the list is the one built here, moved rather than
+    // copied (a copy of each value's tags was an allocation each).
+    shared.languages = match (share, languages.is_empty()) {
+        (true, _) => intern::shared_languages(share, &languages),
+        (false, true) => Arc::default(),
+        (false, false) => Arc::from(languages),
+    };
     let first_shared = |key: &str| first(key).map(|v| intern::copy(share, &v));
     let first_owned = |key: &str| first(key).map(|v| Box::from(&*v));
     meta.set_terms(
@@ -990,8 +1016,20 @@ pub fn language_tags(raw: &str) -> Vec<String> {
 }
 
 fn language_tag_strs(raw: &str) -> impl Iterator<Item = &str> {
-    raw.split('→')
-        .flat_map(|part| part.split("->"))
+    // Most values name one code: with no `>` and no byte that starts `→`
+    // they hold neither arrow and are one part, with no search built to
+    // split them.
+    let (whole, parts) = match memchr::memchr2(b'>', 0xE2, raw.as_bytes()) {
+        None => (Some(raw), None),
+        Some(_) => (None, Some(raw)),
+    };
+    let split = parts
+        .into_iter()
+        .flat_map(|raw| raw.split('→'))
+        .flat_map(|part| part.split("->"));
+    whole
+        .into_iter()
+        .chain(split)
         .map(str::trim)
         .filter(|t| !t.is_empty())
 }
@@ -1063,7 +1101,16 @@ fn extract_meta(map: &Mapping, share: bool) -> Meta {
 /// [`extract_meta`] of the mapping the entries make, read from the
 /// entries themselves (a test compares the two).
 fn extract_simple_meta(entries: &[(&str, SimpleValue<'_>)], share: bool) -> Meta {
-    let get = |key: &str| entries.iter().find(|(k, _)| *k == key).map(|(_, v)| v);
+    // One walk over the entries finds every key read here, rather than a
+    // walk for each key (a dozen, most of them absent from any one block).
+    // The entries hold each key once.
+    let mut read: [Option<&SimpleValue<'_>>; READ_KEYS] = [None; READ_KEYS];
+    for (k, v) in entries {
+        if let Some(slot) = read_key_slot(k) {
+            read[slot] = Some(v);
+        }
+    }
+    let get = |key: &str| read_key_slot(key).and_then(|slot| read[slot]);
     // As `frontmatter::value_strings`: no simple value is an unquoted link.
     fn strings<'a>(v: Option<&SimpleValue<'a>>, out: &mut Vec<Cow<'a, str>>) {
         match v {
@@ -1109,6 +1156,31 @@ fn extract_simple_meta(entries: &[(&str, SimpleValue<'_>)], share: bool) -> Meta
         Box::default(),
     );
     meta
+}
+
+/// How many keys [`read_key_slot`] knows.
+const READ_KEYS: usize = 14;
+
+/// Where [`extract_simple_meta`] keeps the value of a key [`fill_values`]
+/// reads; `None` for any other key.
+fn read_key_slot(key: &str) -> Option<usize> {
+    Some(match key {
+        "client" => 0,
+        "clients" => 1,
+        "domain" => 2,
+        "domains" => 3,
+        "languages" => 4,
+        "language_pair" => 5,
+        "source_lang" => 6,
+        "target_lang" => 7,
+        "term_source" => 8,
+        "term_target" => 9,
+        "last_updated" => 10,
+        "status" => 11,
+        "compiled_from" => 12,
+        "compiled" => 13,
+        _ => return None,
+    })
 }
 
 fn is_blank(v: &yaml_serde::Value) -> bool {
@@ -1159,25 +1231,50 @@ fn frontmatter_links<S: AsRef<str>>(
     out: &mut LinksBuilder,
 ) {
     let yaml_text = &text[yaml.clone()];
-    // Values need not come in the order of the text; built only when a
-    // value holds a link.
+    // Lines counted forward from the last link found, nothing allocated:
+    // values nearly always come in the order of the text. Only a link
+    // found before the last one (a value the YAML parser gave in another
+    // shape than written) builds the index of every line.
+    let before_yaml = &text[..yaml.end];
+    let mut forward = text::LineCounter::new(before_yaml);
+    let mut last = 0;
     let lines = std::cell::OnceCell::new();
     let mut search_from = 0;
     for s in strings {
-        for l in wikilink::extract_plain(s.as_ref()) {
-            let at = find_wikilink(yaml_text, search_from, &l.raw)
-                .or_else(|| find_wikilink(yaml_text, 0, &l.raw));
+        let s = s.as_ref();
+        // What `wikilink::extract_plain` gives, borrowed from the value
+        // rather than copied into strings of its own.
+        for (whole, inner) in wikilink::bracketed(s) {
+            let raw = &s[inner];
+            let target = normalize_value(raw);
+            if target.is_empty() {
+                continue;
+            }
+            let embed = whole.start > 0 && s.as_bytes()[whole.start - 1] == b'!';
+            let kind = if embed {
+                LinkKind::Embed
+            } else {
+                LinkKind::Wiki
+            };
+            let at = find_wikilink(yaml_text, search_from, raw)
+                .or_else(|| find_wikilink(yaml_text, 0, raw));
             let line = match at {
                 Some(i) => {
-                    search_from = i + l.raw.len() + 4;
-                    lines
-                        .get_or_init(|| text::LineIndex::new(&text[..yaml.end]))
-                        .line_of(yaml.start + i)
-                        + line_shift
+                    search_from = i + raw.len() + 4;
+                    let offset = yaml.start + i;
+                    let line = if offset >= last {
+                        last = offset;
+                        forward.line_of(offset)
+                    } else {
+                        lines
+                            .get_or_init(|| text::LineIndex::new(before_yaml))
+                            .line_of(offset)
+                    };
+                    line + line_shift
                 }
                 None => 2 + line_shift,
             };
-            out.push(&l.raw, &l.target, l.kind, line, true);
+            out.push(raw, target, kind, line, true);
         }
     }
 }
@@ -1630,6 +1727,13 @@ mod tests {
             );
         }
         assert_eq!(quick_links, full_links, "{text}");
+        let before = frontmatter_links_before(&decoded.text);
+        let found: Vec<_> = quick_links
+            .iter()
+            .filter(|l| l.in_frontmatter)
+            .map(|l| (l.raw().to_owned(), l.target().to_owned(), l.kind, l.line))
+            .collect();
+        assert_eq!(found, before, "{text}");
         assert_eq!(quick_linked, full, "{text}");
         // Read without shared copies, both ways: the same values.
         let own = |options: LoadOptions| LoadOptions {
@@ -1642,6 +1746,161 @@ mod tests {
         assert_eq!(quick_own, quick, "{text}");
         assert_eq!(full_own, full, "{text}");
         Some((quick, full))
+    }
+
+    /// The frontmatter's links of `text` (raw, target, kind, line) as they
+    /// were found before the links were read borrowed from their values
+    /// and their lines counted forward: from the YAML mapping, each link
+    /// copied out, every line of the block indexed.
+    fn frontmatter_links_before(text: &str) -> Vec<(String, String, LinkKind, usize)> {
+        let located = frontmatter::locate(text);
+        let Block::Present(yaml) = located.block else {
+            return Vec::new();
+        };
+        let text = &located.text;
+        let line_shift = located.line_shift;
+        let Ok(map) = frontmatter::parse_yaml(&text[yaml.clone()], 2 + line_shift) else {
+            return Vec::new();
+        };
+        let mut strings = Vec::new();
+        for v in map.values() {
+            frontmatter::all_strings(v, &mut strings);
+        }
+        let yaml_text = &text[yaml.clone()];
+        let lines = text::LineIndex::new(&text[..yaml.end]);
+        let mut search_from = 0;
+        let mut out = Vec::new();
+        for s in strings {
+            for l in wikilink::extract_plain(&s) {
+                let at = find_wikilink(yaml_text, search_from, &l.raw)
+                    .or_else(|| find_wikilink(yaml_text, 0, &l.raw));
+                let line = match at {
+                    Some(i) => {
+                        search_from = i + l.raw.len() + 4;
+                        lines.line_of(yaml.start + i) + line_shift
+                    }
+                    None => 2 + line_shift,
+                };
+                out.push((l.raw, l.target, l.kind, line));
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn frontmatter_links_are_found_as_they_were_before() {
+        for (yaml, lines) in [
+            // Common shape: twice the same link, an embed, an alias, `[[[`,
+            // an empty name, one value of many links.
+            (
+                "domain: \"[[Legal]]\"\nclients: ['[[A|x]] and [[A|x]]', \"![[B#h]]\"]\nnote: \"[[[C]]] [[ ]] [[D]]\"\n",
+                &[2, 3, 3, 3, 4, 4][..],
+            ),
+            // Through the YAML parser: the third link is written with
+            // escapes, so its text is not in the block and it counts from
+            // the start, back to the first `[[A]]`; the fourth is not
+            // written at all.
+            (
+                "x: \"[[A]]\"\ny: \"[[B]]\"\nz: \"\\x5b\\x5bA]]\"\nw: \"\\x5b\\x5bE]]\"\n# c\n",
+                &[2, 3, 2, 2][..],
+            ),
+            // A block scalar: its lines are the text's.
+            ("a: |\n  [[P]]\n  [[Q]]\nb: \"[[P]]\"\n", &[3, 4, 5][..]),
+            ("a: x\nb: [y, z]\n", &[][..]),
+        ] {
+            let text = format!("---\n{yaml}---\n# T\n");
+            let before = frontmatter_links_before(&text);
+            let got: Vec<usize> = before.iter().map(|l| l.3).collect();
+            assert_eq!(got, lines, "{yaml}");
+            meta_both_ways(&text).unwrap();
+            // Wrapped in a fence, every line moves down by one.
+            let fenced = format!("```\n{text}```\n");
+            let shifted: Vec<usize> = frontmatter_links_before(&fenced)
+                .iter()
+                .map(|l| l.3)
+                .collect();
+            assert_eq!(
+                shifted,
+                lines.iter().map(|l| l + 1).collect::<Vec<_>>(),
+                "{yaml}"
+            );
+            meta_both_ways(&fenced).unwrap();
+        }
+    }
+
+    #[test]
+    fn every_key_the_values_are_read_from_has_its_own_slot() {
+        let keys: Vec<&str> = CLIENT_KEYS
+            .into_iter()
+            .chain(DOMAIN_KEYS)
+            .chain(LANGUAGE_KEYS)
+            .chain([
+                "term_source",
+                "term_target",
+                "last_updated",
+                "status",
+                "compiled_from",
+                "compiled",
+            ])
+            .collect();
+        let mut slots: Vec<usize> = keys.iter().filter_map(|k| read_key_slot(k)).collect();
+        assert_eq!(slots.len(), keys.len());
+        slots.sort_unstable();
+        slots.dedup();
+        assert_eq!(slots, (0..READ_KEYS).collect::<Vec<_>>());
+        for other in [
+            "",
+            "Client",
+            "clientx",
+            "compile",
+            "status ",
+            "last_updated_2",
+        ] {
+            assert_eq!(read_key_slot(other), None, "{other}");
+        }
+    }
+
+    /// How a language value was split before values of one part were
+    /// told apart.
+    fn language_tags_before(raw: &str) -> Vec<&str> {
+        raw.split('→')
+            .flat_map(|part| part.split("->"))
+            .map(str::trim)
+            .filter(|t| !t.is_empty())
+            .collect()
+    }
+
+    #[test]
+    fn language_values_split_as_they_did_before() {
+        for raw in [
+            "",
+            " ",
+            "de-DE",
+            " de-DE ",
+            "en-US → nl-BE",
+            "en->fr",
+            "a-",
+            "-> ",
+            ">",
+            "a>b",
+            "€ x",
+            "→",
+            "en → ",
+            "↔ x",
+            "a→b->c",
+            "\u{2192}\u{2192}",
+        ] {
+            let tags: Vec<&str> = language_tag_strs(raw).collect();
+            assert_eq!(tags, language_tags_before(raw), "{raw:?}");
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn generated_language_values_split_as_they_did_before(raw in "[a-z→>€\\- ]{0,12}|\\PC{0,6}") {
+            let tags: Vec<&str> = language_tag_strs(&raw).collect();
+            proptest::prop_assert_eq!(tags, language_tags_before(&raw));
+        }
     }
 
     #[test]
@@ -1753,6 +2012,9 @@ mod tests {
             Just("0".to_owned()),
             Just("\"\"".to_owned()),
             Just("\"[[Acme|A]]\"".to_owned()),
+            Just("\"[[Acme|A]] and [[Acme|A]]\"".to_owned()),
+            Just("'![[Legal#x]] [[[B]]'".to_owned()),
+            Just("\"[[ ]][[C]]\"".to_owned()),
             Just("en-US → nl-BE".to_owned()),
             any::<char>().prop_map(|c| c.to_string()),
         ];

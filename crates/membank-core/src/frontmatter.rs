@@ -458,7 +458,42 @@ fn simple_key(line: &str) -> Option<(&str, &str)> {
 }
 
 fn is_key_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_' || b == b'-'
+    BYTE_CLASS[usize::from(b)] & KEY_BYTE != 0
+}
+
+/// What each byte may be in a key or a value of the common shape, a bit
+/// for each test: one look-up where each byte of every key and value was
+/// a chain of comparisons. Bytes past ASCII have none.
+static BYTE_CLASS: [u8; 256] = byte_classes();
+const KEY_BYTE: u8 = 1;
+const PLAIN_BYTE: u8 = 2;
+const DOUBLE_QUOTED_BYTE: u8 = 4;
+const SINGLE_QUOTED_BYTE: u8 = 8;
+
+const fn byte_classes() -> [u8; 256] {
+    let mut classes = [0; 256];
+    let mut i = 0;
+    while i < 256 {
+        let b = i as u8;
+        let printable = b >= b' ' && b < 0x7f;
+        let word = b.is_ascii_alphanumeric() || b == b'_' || b == b'-';
+        let mut class = 0;
+        if word {
+            class |= KEY_BYTE;
+        }
+        if word || matches!(b, b' ' | b'.' | b'/' | b'(' | b')' | b'>') {
+            class |= PLAIN_BYTE;
+        }
+        if printable && b != b'"' && b != b'\\' {
+            class |= DOUBLE_QUOTED_BYTE;
+        }
+        if printable && b != b'\'' {
+            class |= SINGLE_QUOTED_BYTE;
+        }
+        classes[i] = class;
+        i += 1;
+    }
+    classes
 }
 
 /// A plain scalar starting with a letter is a string unless it is one of
@@ -516,7 +551,7 @@ fn plain_char(c: char) -> bool {
 
 /// [`plain_char`] of an ASCII character, from its byte.
 fn plain_ascii(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || matches!(b, b' ' | b'-' | b'_' | b'.' | b'/' | b'(' | b')' | b'>')
+    BYTE_CLASS[usize::from(b)] & PLAIN_BYTE != 0
 }
 
 fn in_double_quotes(c: char) -> bool {
@@ -525,7 +560,7 @@ fn in_double_quotes(c: char) -> bool {
 
 /// [`in_double_quotes`] of an ASCII character: not a control character.
 fn in_double_quotes_ascii(b: u8) -> bool {
-    (b' '..0x7f).contains(&b) && b != b'"' && b != b'\\'
+    BYTE_CLASS[usize::from(b)] & DOUBLE_QUOTED_BYTE != 0
 }
 
 fn in_single_quotes(c: char) -> bool {
@@ -533,7 +568,7 @@ fn in_single_quotes(c: char) -> bool {
 }
 
 fn in_single_quotes_ascii(b: u8) -> bool {
-    (b' '..0x7f).contains(&b) && b != b'\''
+    BYTE_CLASS[usize::from(b)] & SINGLE_QUOTED_BYTE != 0
 }
 
 /// Whether every character of `s` is one `char_ok` accepts, with `ascii`
@@ -541,7 +576,8 @@ fn in_single_quotes_ascii(b: u8) -> bool {
 /// are nearly all ASCII, and decoding each character cost more than the
 /// test.
 fn all_chars(s: &str, ascii: fn(u8) -> bool, char_ok: fn(char) -> bool) -> bool {
-    match s.bytes().position(|b| !b.is_ascii() || !ascii(b)) {
+    // `ascii` is false for every byte past ASCII (see `BYTE_CLASS`).
+    match s.bytes().position(|b| !ascii(b)) {
         None => true,
         Some(i) if s.as_bytes()[i].is_ascii() => false,
         // A byte past ASCII starts a character: the rest is read by character.
@@ -1106,6 +1142,18 @@ mod tests {
             assert_eq!(plain_ascii(b), plain_char(c), "{b:#x}");
             assert_eq!(in_double_quotes_ascii(b), in_double_quotes(c), "{b:#x}");
             assert_eq!(in_single_quotes_ascii(b), in_single_quotes(c), "{b:#x}");
+        }
+        // The table gives every byte what the comparisons gave it.
+        for b in 0..=0xffu8 {
+            let key = b.is_ascii_alphanumeric() || b == b'_' || b == b'-';
+            assert_eq!(is_key_byte(b), key, "{b:#x}");
+            let plain = b.is_ascii_alphanumeric()
+                || matches!(b, b' ' | b'-' | b'_' | b'.' | b'/' | b'(' | b')' | b'>');
+            assert_eq!(plain_ascii(b), plain, "{b:#x}");
+            let double = (b' '..0x7f).contains(&b) && b != b'"' && b != b'\\';
+            assert_eq!(in_double_quotes_ascii(b), double, "{b:#x}");
+            let single = (b' '..0x7f).contains(&b) && b != b'\'';
+            assert_eq!(in_single_quotes_ascii(b), single, "{b:#x}");
         }
         // Past ASCII the characters decide, from the first one on.
         assert!(all_chars("ab→cd", plain_ascii, plain_char));

@@ -51,6 +51,9 @@ impl WikiLink {
 /// then everything after `|` or `#`, then surrounding whitespace. A `\`
 /// before the `|` is the escape a table cell needs (`[[Legal\|legal]]`).
 pub fn normalize_value(value: &str) -> &str {
+    if let Some(name) = plain_name(value) {
+        return name;
+    }
     // A pass can leave a link behind (`[[Legal]]|x` gives `[[Legal]]`):
     // repeat until nothing changes, so every caller gets the same name
     // however often the value was normalised. Each pass only shortens it.
@@ -62,6 +65,20 @@ pub fn normalize_value(value: &str) -> &str {
         }
         v = next;
     }
+}
+
+/// [`normalize_value`] of what values and links nearly always are, a name
+/// alone or in one `[[ ]]`, with no `[`, `|` or `#` in it and no space
+/// around it: the name, found in one search rather than passes that each
+/// look for `|` and `#` a character at a time. `None` for anything else.
+fn plain_name(value: &str) -> Option<&str> {
+    let name = value
+        .strip_prefix("[[")
+        .and_then(|v| v.strip_suffix("]]"))
+        .unwrap_or(value);
+    let plain = memchr::memchr3(b'[', b'|', b'#', name.as_bytes()).is_none()
+        && name.trim().len() == name.len();
+    plain.then_some(name)
 }
 
 fn normalize_once(value: &str) -> &str {
@@ -137,7 +154,7 @@ pub fn hash_folded(s: &str, hasher: &mut impl std::hash::Hasher) {
 /// break, the leftmost first, none overlapping (the regular expression
 /// `\[\[([^\[\]\n]+?)\]\]`, found by hand: every article's body and
 /// frontmatter is searched while loading).
-fn bracketed(s: &str) -> impl Iterator<Item = (Range<usize>, Range<usize>)> + '_ {
+pub(crate) fn bracketed(s: &str) -> impl Iterator<Item = (Range<usize>, Range<usize>)> + '_ {
     let bytes = s.as_bytes();
     let mut at = 0;
     std::iter::from_fn(move || {
@@ -519,6 +536,61 @@ mod tests {
         assert_eq!(normalize_value("[[[[Legal]]]]"), "Legal");
         assert_eq!(normalize_value("[[Legal]]|x"), "Legal");
         assert_eq!(normalize_value("[[Legal]]#Scope"), "Legal");
+    }
+
+    /// [`normalize_value`] by its passes alone, without the plain names'
+    /// shortcut.
+    fn normalize_by_passes(value: &str) -> &str {
+        let mut v = value;
+        loop {
+            let next = normalize_once(v);
+            if next.len() == v.len() {
+                return next;
+            }
+            v = next;
+        }
+    }
+
+    #[test]
+    fn plain_names_are_normalised_as_by_the_passes() {
+        for value in [
+            "",
+            "[[]]",
+            "[[]]]",
+            "[[a]]]]",
+            "Legal",
+            "[[Legal]]",
+            " Legal",
+            "[[ Legal]]",
+            "[[Legal]] ",
+            "[[[[Legal]]]]",
+            "[[Legal",
+            "Legal]]",
+            "a|b",
+            "[[a#b]]",
+            "x\\|y",
+            "[[IT Ranfy]]",
+            "anceancedem → eenaansprage",
+            "\u{a0}x",
+            "[[x\u{2028}]]",
+            "]]",
+            "[[",
+        ] {
+            assert_eq!(
+                normalize_value(value),
+                normalize_by_passes(value),
+                "{value:?}"
+            );
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn generated_values_are_normalised_as_by_the_passes(
+            value in "\\[\\[[a|#\\]\\[ \u{a0}]{0,5}\\]\\]|[a\\[\\]|#\\\\ \u{a0}→]{0,10}"
+        ) {
+            proptest::prop_assert_eq!(normalize_value(&value), normalize_by_passes(&value));
+        }
     }
 
     #[test]
