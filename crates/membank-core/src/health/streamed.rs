@@ -381,57 +381,12 @@ fn pass_links(kept: &[Kept], link_files: &[String], linked: &[AtomicBool]) -> Li
 /// The report of the checks that need more than one article, added to
 /// `own`, the findings each article's own checks made.
 fn check_kept(bank: &Bank, kept: Vec<Kept>, own: Gathered) -> HealthReport {
-    let mut findings = kept_findings(bank, &kept, own);
+    let findings = kept_findings(bank, &kept, own);
     // Deliberately never freed: this serves a command that prints the
     // report and exits, and freeing 100,000 paths and their links one by
     // one only delayed that exit (the kernel takes the pages back at once).
     std::mem::forget(kept);
-    sort_in_report_order(&mut findings);
-    HealthReport::counted(findings)
-}
-
-/// Put `findings` in report order ([`Finding::report_order`]). They come
-/// as long runs already in that order but for their severity, which comes
-/// first in it: each reading thread's in bank order, each pass's in bank
-/// order. So each severity is taken out on its own, keeping that order,
-/// and sorted by a sort that finds the runs and merges them, the largest
-/// severity beside the other two; an unstable sort found none of the runs.
-/// Findings the order calls equal read the same in every report, so the
-/// report is the same as any other sort's.
-fn sort_in_report_order(findings: &mut Vec<Finding>) {
-    // The same sort as a Deja Vu report's, so no second copy of it is
-    // compiled in.
-    let order = Finding::report_order;
-    if !crate::parallel::sort_pays(findings.len()) {
-        findings.sort_by(order);
-        return;
-    }
-    let mut counts = [0usize; 3];
-    for f in findings.iter() {
-        counts[f.severity as usize] += 1;
-    }
-    let mut parts = counts.map(Vec::with_capacity);
-    // The whole array is freed once its findings are moved: it and the
-    // parts held together raised the peak.
-    for f in std::mem::take(findings) {
-        parts[f.severity as usize].push(f);
-    }
-    let largest = (0..3).max_by_key(|&i| counts[i]).unwrap_or(0);
-    let (alone, others): (Vec<_>, Vec<_>) = parts
-        .iter_mut()
-        .enumerate()
-        .partition(|(i, _)| *i == largest);
-    rayon::join(
-        || alone.into_iter().for_each(|(_, part)| part.sort_by(order)),
-        || others.into_iter().for_each(|(_, part)| part.sort_by(order)),
-    );
-    // Grown where it lies (a large block is remapped, not copied), each
-    // other part freed once copied.
-    let [mut all, warnings, notes] = parts;
-    all.reserve_exact(warnings.len() + notes.len());
-    all.extend(warnings);
-    all.extend(notes);
-    *findings = all;
+    HealthReport::new(findings)
 }
 
 /// The findings of `own`, of the per-article link checks and of the

@@ -433,7 +433,7 @@ fn the_reports_sort_gives_a_plain_sorts_order() {
         let mut want = made.clone();
         want.sort_unstable_by(Finding::report_order);
         let mut got = made;
-        super::sort_in_report_order(&mut got);
+        crate::health::sort_in_report_order(&mut got);
         assert_eq!(got.len(), want.len(), "{n} findings");
         assert!(got == want, "{n} findings, in runs: {runs}");
     }
