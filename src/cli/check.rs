@@ -330,8 +330,20 @@ fn finding_lines(out: &mut String, f: &Finding) {
     } else {
         sanitize_into(out, &f.path, false);
         if let Some(line) = f.line() {
-            use std::fmt::Write;
-            let _ = write!(out, ":{line}");
+            // Digits put down by hand: the formatting machinery cost more
+            // than the rest of the line.
+            let mut digits = [b'0'; 20];
+            let (mut at, mut n) = (digits.len(), line);
+            loop {
+                at -= 1;
+                digits[at] = b'0' + (n % 10) as u8;
+                n /= 10;
+                if n == 0 {
+                    break;
+                }
+            }
+            out.push(':');
+            out.extend(digits[at..].iter().map(|&d| char::from(d)));
         }
     }
     out.push_str("\n      ");
@@ -447,6 +459,15 @@ mod tests {
             ),
             Finding::new("missing-folder", Severity::Warning, "", Some(3), "none"),
             Finding::new("stale", Severity::Info, "04_STYLE/é.md", Some(1), "ok"),
+            Finding::new("stale", Severity::Info, "a.md", Some(10), "ok"),
+            Finding::new(
+                "bad-date",
+                Severity::Error,
+                "b.md",
+                Some(4_294_967_294),
+                "x",
+            ),
+            Finding::new("bad-date", Severity::Error, "b.md", Some(1_000_009), "x"),
         ];
         for f in &findings {
             let mut written = String::new();

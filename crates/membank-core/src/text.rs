@@ -228,26 +228,33 @@ pub fn sanitize_for_terminal(s: &str, keep_newlines: bool) -> String {
     out
 }
 
-/// How many bytes from the start are printable ASCII (0x20..=0x7E), counted
-/// in whole words of eight; the last few bytes, and the word holding the
-/// first other byte, are left to the caller.
-fn printable_ascii_run(bytes: &[u8]) -> usize {
+/// How many bytes from the start come before the first one that may start
+/// a character [`sanitize_into`] changes: a control byte (below 0x20, or
+/// 0x7F), or the first byte of U+0080..U+00BF (0xC2) or of U+2000..U+2FFF
+/// (0xE2). Neither lead byte can be in the middle of a character, so the
+/// count ends on a character's start. Eight bytes are looked at a time:
+/// other non-ASCII text (`é`, `日`) passes as quickly as ASCII.
+fn plain_run(bytes: &[u8]) -> usize {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
+    // Some byte of `y` is zero.
+    let zero = |y: u64| y.wrapping_sub(ONES) & !y & HIGH;
     let mut at = 0;
     while let Some(word) = bytes.get(at..at + 8) {
         let mut eight = [0u8; 8];
         eight.copy_from_slice(word);
         let x = u64::from_le_bytes(eight);
-        // Some byte below 0x20, some byte 0x7F, some byte with its top bit.
         let below_space = x.wrapping_sub(ONES * 0x20) & !x & HIGH;
-        let delete = (x ^ (ONES * 0x7f)).wrapping_sub(ONES) & !(x ^ (ONES * 0x7f)) & HIGH;
-        if (x & HIGH) | below_space | delete != 0 {
+        let marked = zero(x ^ (ONES * 0x7f)) | zero(x ^ (ONES * 0xc2)) | zero(x ^ (ONES * 0xe2));
+        if below_space | marked != 0 {
             break;
         }
         at += 8;
     }
-    at
+    at + bytes[at..]
+        .iter()
+        .position(|&b| b < 0x20 || b == 0x7f || b == 0xc2 || b == 0xe2)
+        .unwrap_or(bytes.len() - at)
 }
 
 /// [`sanitize_for_terminal`], appending to `out`: a report of a hundred
@@ -257,44 +264,33 @@ pub fn sanitize_into(out: &mut String, s: &str, keep_newlines: bool) {
         !matches!(c, '\u{0}'..='\u{1f}' | '\u{7f}'..='\u{9f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
             || (c == '\n' && keep_newlines)
     };
-    // Nearly all text needs no change: copy what comes before the first
-    // character that does in one piece. Only a control byte, or the first
-    // byte of U+0080..U+00BF (0xC2) or of U+2000..U+2FFF (0xE2), can start
-    // such a character; printable ASCII is passed over eight bytes at a
-    // time, anything else byte by byte.
-    let bytes = s.as_bytes();
-    let mut first = 0;
-    while first < bytes.len() {
-        first += printable_ascii_run(&bytes[first..]);
-        let Some(&b) = bytes.get(first) else {
-            break;
-        };
-        if b < 0x20 || b == 0x7f || b == 0xc2 || b == 0xe2 {
-            // A control or a lead byte: the start of a character.
-            match s[first..].chars().next() {
-                Some(c) if shown_as_is(c) => first += c.len_utf8(),
-                _ => break,
+    // Nearly all text needs no change: what comes before each character
+    // that does is copied in one piece.
+    let mut rest = s;
+    loop {
+        let mut plain = 0;
+        let changed = loop {
+            plain += plain_run(&rest.as_bytes()[plain..]);
+            match rest[plain..].chars().next() {
+                Some(c) if shown_as_is(c) => plain += c.len_utf8(),
+                other => break other,
             }
-        } else {
-            first += 1;
-        }
-    }
-    let first = first.min(s.len());
-    out.push_str(&s[..first]);
-    for c in s[first..].chars() {
+        };
+        out.push_str(&rest[..plain]);
+        let Some(c) = changed else {
+            return;
+        };
+        rest = &rest[plain + c.len_utf8()..];
         match c {
-            '\n' if keep_newlines => out.push('\n'),
             '\t' => out.push_str("    "),
             c if (c as u32) < 0x20 => out.push(char::from_u32(0x2400 + c as u32).unwrap_or('?')),
             '\u{7f}' => out.push('\u{2421}'),
-            c if ('\u{80}'..='\u{9f}').contains(&c) => {
-                out.push_str(&format!("\\u{{{:x}}}", c as u32))
+            // C1 controls; bidi overrides and isolates, which can disguise
+            // what a line says.
+            c => {
+                use std::fmt::Write;
+                let _ = write!(out, "\\u{{{:x}}}", c as u32);
             }
-            // Bidi overrides and isolates can disguise what a line says.
-            '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' => {
-                out.push_str(&format!("\\u{{{:x}}}", c as u32))
-            }
-            c => out.push(c),
         }
     }
 }
@@ -396,6 +392,18 @@ mod tests {
             "日",
             "plain words ",
             "~}|{ 0189AZaz",
+            // Runs longer than a word, with non-ASCII text inside them
+            // that is shown as is, and characters next to the changed ones.
+            "a run well past eight bytes, ",
+            "Âéß日本語 text ",
+            "\u{202a}",
+            "\u{2066}",
+            "\u{2065}",
+            "\u{20ac}",
+            "\u{c2}",
+            "𝄞",
+            "\r",
+            "\u{1f}",
         ];
         for s in crate::random_text::joined(&pieces, 15, 0x2545_F491_4F6C_DD1D).take(20_000) {
             for keep in [false, true] {

@@ -179,11 +179,8 @@ impl Finding {
             Message::DeadLink(written) => {
                 super::links::write_dead_link_message(out, written, from_bank)
             }
-            // Made whole first, then passed on as a kept text would be.
             Message::TermConflict { group, member } => {
-                let mut text = String::with_capacity(512);
-                group.write_message(*member as usize, &mut text);
-                from_bank(out, &text)
+                group.write_message(*member as usize, out, from_bank)
             }
         }
     }

@@ -189,6 +189,9 @@ pub fn check_streamed(
         heaps.made_on_this_thread();
         let mut found = Vec::new();
         super::own_findings(&a, stale_cutoff, opts, &mut found);
+        // In report order, so each thread's findings come in long runs
+        // that the report's sort only merges (a few findings to order).
+        found.sort_by(Finding::report_order);
         gathered.add(&mut found);
         Some(Kept::of(a))
     };

@@ -392,3 +392,49 @@ fn the_padding_is_set_back_once_every_thread_of_the_pool_has_read() {
     unseen.all_made();
     assert!(unseen.done.load(Relaxed));
 }
+
+/// The report's sort by severities and runs puts findings in the order a
+/// plain sort does: findings in runs already in order but for their
+/// severity, in no order at all, with ties and repeats, at sizes on either
+/// side of the pool's.
+#[test]
+fn the_reports_sort_gives_a_plain_sorts_order() {
+    use crate::health::{Finding, Severity};
+    const SEVERITIES: [Severity; 3] = [Severity::Error, Severity::Warning, Severity::Info];
+    let codes = ["stale", "orphan", "dead-link", "missing-key", "bad-date"];
+    let mut rng = Rng(7);
+    for (n, runs) in [(0, true), (1, true), (7, false), (300, true), (5000, true)]
+        .into_iter()
+        .chain([(5000, false), (20_000, true), (9000, false)])
+    {
+        let mut made = Vec::new();
+        let mut article = 0;
+        while made.len() < n {
+            // In runs, articles come mostly in order with a few findings
+            // each; else anywhere.
+            article = if runs && rng.below(50) != 0 {
+                article + rng.below(2)
+            } else {
+                rng.below(n / 3 + 1)
+            };
+            let path = format!("02_TERMINOLOGY/t{article:06} → x.md");
+            for _ in 0..1 + rng.below(4) {
+                let line = (rng.below(4) != 0).then(|| rng.below(6));
+                let message = ["a", "b", "“é”\u{7}"][rng.below(3)];
+                made.push(Finding::new(
+                    codes[rng.below(codes.len())],
+                    SEVERITIES[rng.below(3)],
+                    &path,
+                    line,
+                    message,
+                ));
+            }
+        }
+        let mut want = made.clone();
+        want.sort_unstable_by(Finding::report_order);
+        let mut got = made;
+        crate::health::sort_in_report_order(&mut got);
+        assert_eq!(got.len(), want.len(), "{n} findings");
+        assert!(got == want, "{n} findings, in runs: {runs}");
+    }
+}

@@ -235,26 +235,34 @@ fn group_conflicts(terms: &impl Terms, ids: &[ArticleId], out: &mut Vec<Finding>
 }
 
 /// A `term-conflict` message: the term `(source, source language, target
-/// language)` translated `mine` here, and the others that differ, listed.
+/// language)` translated `mine` here, and the others that differ, listed
+/// by `list`; each part taken from the bank passed through `from_bank`.
 fn write_conflict(
     out: &mut String,
     (source, sl, tl): (&str, &str, &str),
     mine: &str,
-    listed: &str,
+    list: impl FnOnce(&mut String),
     only_case: bool,
+    from_bank: &dyn Fn(&mut String, &str),
 ) {
-    use std::fmt::Write;
-    let case_note = if only_case {
-        " The translations differ only in upper/lower case."
-    } else {
-        ""
-    };
-    let _ = write!(
-        out,
-        "Approved term “{source}” ({sl} → {tl}) is translated “{mine}” here but \
-         differently in {listed}.{case_note} A translator or LLM gets contradictory \
-         instructions. Decide on one translation and set the other article to \
-         status: rejected, or make the source terms distinguishable."
+    out.push_str("Approved term “");
+    from_bank(out, source);
+    out.push_str("” (");
+    from_bank(out, sl);
+    out.push_str(" → ");
+    from_bank(out, tl);
+    out.push_str(") is translated “");
+    from_bank(out, mine);
+    out.push_str("” here but differently in ");
+    list(out);
+    out.push('.');
+    if only_case {
+        out.push_str(" The translations differ only in upper/lower case.");
+    }
+    out.push_str(
+        " A translator or LLM gets contradictory instructions. Decide on one translation \
+         and set the other article to status: rejected, or make the source terms \
+         distinguishable.",
     );
 }
 
@@ -314,8 +322,15 @@ impl Member {
 
 impl TermGroup {
     /// The message of the finding about `member`, onto `out`, as
-    /// [`group_conflicts`] finds the articles that disagree with it.
-    pub(crate) fn write_message(&self, member: usize, out: &mut String) {
+    /// [`group_conflicts`] finds the articles that disagree with it; each
+    /// part taken from the bank (terms, paths) passed through `from_bank`.
+    /// Written in place: a large bank's report has thousands of these.
+    pub(crate) fn write_message(
+        &self,
+        member: usize,
+        out: &mut String,
+        from_bank: &dyn Fn(&mut String, &str),
+    ) {
         const LISTED: usize = 5;
         let Some(me) = self.members.get(member) else {
             return;
@@ -336,16 +351,29 @@ impl TermGroup {
                 .filter(disagree)
                 .all(|o| o.parts()[3].to_lowercase() == mine.to_lowercase())
         };
-        let mut others = self.members.iter().filter(disagree);
-        let mut listed: Vec<String> = others
-            .by_ref()
-            .take(LISTED)
-            .map(|m| format!("“{}” ({})", m.path, m.parts()[3]))
-            .collect();
-        let more = others.count();
-        if more > 0 {
-            listed.push(format!("and {more} more"));
-        }
-        write_conflict(out, (source, sl, tl), mine, &listed.join(", "), only_case);
+        let list = |out: &mut String| {
+            let mut others = self.members.iter().filter(disagree);
+            let mut listed = 0;
+            for m in others.by_ref().take(LISTED) {
+                if listed > 0 {
+                    out.push_str(", ");
+                }
+                out.push('“');
+                from_bank(out, &m.path);
+                out.push_str("” (");
+                from_bank(out, m.parts()[3]);
+                out.push(')');
+                listed += 1;
+            }
+            let more = others.count();
+            if more > 0 {
+                use std::fmt::Write;
+                if listed > 0 {
+                    out.push_str(", ");
+                }
+                let _ = write!(out, "and {more} more");
+            }
+        };
+        write_conflict(out, (source, sl, tl), mine, list, only_case, from_bank);
     }
 }

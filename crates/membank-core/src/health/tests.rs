@@ -1386,7 +1386,7 @@ fn term_conflicts_worded_when_shown_say_what_they_said_when_made() {
         "[\"[[Acme]]\"]",
         "[ACME]",
     ];
-    let targets = ["x", "X", "y", "z", "w \"quoted\"", "ü"];
+    let targets = ["x", "X", "y", "z", "w \"quoted\"", "ü", "v\u{202e}\u{85}"];
     for i in 0..14 {
         let text = format!(
             "---\r\nterm_source: {}\r\nterm_target: '{}'\r\nsource_lang: EN\r\ntarget_lang: nl\r\n\
@@ -1426,6 +1426,8 @@ fn term_conflicts_worded_when_shown_say_what_they_said_when_made() {
         assert_eq!(worded.len(), 14 + 9 + 3, "{worded:#?}");
         assert_eq!(worded, expected);
         assert!(expected.iter().any(|(_, m)| m.contains("more.")));
+        // What the terminal is kept from: a direction override.
+        assert!(expected.iter().any(|(_, m)| m.contains('\u{202e}')));
         assert!(
             expected
                 .iter()
@@ -1439,6 +1441,21 @@ fn term_conflicts_worded_when_shown_say_what_they_said_when_made() {
                 shown,
                 crate::text::sanitize_for_terminal(&f.message(), false)
             );
+        }
+    }
+}
+
+/// A date in a `stale` message reads as its `Display` does, for every year
+/// the calendar has (those written by hand and those that are not) and
+/// days and months of one and two digits.
+#[test]
+fn dates_are_written_as_they_display() {
+    for year in -9999..=9999 {
+        for (month, day) in [(1, 1), (2, 28), (9, 30), (10, 9), (12, 31)] {
+            let date = jiff::civil::date(year, month, day);
+            let mut written = String::from("on ");
+            super::write_date(&mut written, date);
+            assert_eq!(written, format!("on {date}"));
         }
     }
 }
