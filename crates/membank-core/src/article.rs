@@ -545,42 +545,6 @@ impl KeptLines {
 /// line is file line `first_line`: the first line that starts with the
 /// key (bare or quoted) followed by a colon.
 pub(crate) fn key_line_in(yaml: &str, first_line: usize, key: &str) -> Option<usize> {
-    if key.is_empty() || key.contains(['\n', '\r']) {
-        return key_line_by_lines(yaml, first_line, key);
-    }
-    // Where the key is written, not every line tried: a `stale` finding
-    // asks for the line of `last_updated`, often the block's last, on
-    // every other article of a large bank.
-    let bytes = yaml.as_bytes();
-    let line_start = |at: usize| at == 0 || bytes[at - 1] == b'\n';
-    let finder = memchr::memmem::Finder::new(key);
-    let mut from = 0;
-    while let Some(i) = finder.find(&bytes[from..]) {
-        let at = from + i;
-        from = at + 1;
-        let after = at + key.len();
-        let quote = at.checked_sub(1).map(|q| bytes[q]);
-        let rest = if line_start(at) {
-            after
-        } else if matches!(quote, Some(b'"' | b'\''))
-            && line_start(at - 1)
-            && bytes.get(after) == quote.as_ref()
-        {
-            after + 1
-        } else {
-            continue;
-        };
-        let end = memchr::memchr(b'\n', &bytes[rest..]).map_or(bytes.len(), |k| rest + k);
-        if yaml[rest..end].trim_start().starts_with(':') {
-            let start = if line_start(at) { at } else { at - 1 };
-            return Some(memchr::memchr_iter(b'\n', &bytes[..start]).count() + first_line);
-        }
-    }
-    None
-}
-
-/// [`key_line_in`] line by line.
-fn key_line_by_lines(yaml: &str, first_line: usize, key: &str) -> Option<usize> {
     yaml.lines()
         .position(|line| {
             let rest = line
@@ -1241,44 +1205,6 @@ fn find_wikilink(text: &str, from: usize, raw: &str) -> Option<usize> {
 
 #[cfg(test)]
 mod tests {
-    /// The key's line is found where the key is written as it was line by
-    /// line: bare, quoted either way, with spaces before the colon, after
-    /// a line break of either kind, as part of a longer key, at the end.
-    #[test]
-    fn a_key_is_on_the_line_it_was_found_on_line_by_line() {
-        let pieces = [
-            "last_updated",
-            "last",
-            "\"",
-            "'",
-            ":",
-            " ",
-            "\t",
-            "\u{a0}",
-            "\n",
-            "\r\n",
-            "\r",
-            "x",
-            "é",
-            "- ",
-            "#",
-        ];
-        let keys = ["last_updated", "last", "x", "é", "\"last\""];
-        for yaml in crate::random_text::joined(&pieces, 9, 0x9E37_79B9_7F4A_7C15).take(40_000) {
-            for key in keys {
-                assert_eq!(
-                    super::key_line_in(&yaml, 2, key),
-                    super::key_line_by_lines(&yaml, 2, key),
-                    "{yaml:?} {key:?}"
-                );
-            }
-        }
-        assert_eq!(
-            super::key_line_in("a: 1\r\n'last' : x\n", 2, "last"),
-            Some(3)
-        );
-    }
-
     use super::*;
 
     #[test]

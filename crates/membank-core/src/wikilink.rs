@@ -218,38 +218,42 @@ impl FoundLink<'_> {
 
 /// Links in any string (a frontmatter value): no Markdown rules apply.
 pub fn extract_plain(s: &str) -> Vec<WikiLink> {
-    plain_links(s).map(FoundLink::into_owned).collect()
+    owned(plain_links(s))
+}
+
+/// `links`, each with strings of its own.
+fn owned(links: Vec<FoundLink<'_>>) -> Vec<WikiLink> {
+    links.into_iter().map(FoundLink::into_owned).collect()
 }
 
 /// [`extract_plain`], borrowing from `s`.
-fn plain_links(s: &str) -> impl Iterator<Item = FoundLink<'_>> {
-    bracketed(s).filter_map(|(whole, inner)| {
-        let raw = &s[inner];
-        let target = normalize_value(raw);
-        if target.is_empty() {
-            return None;
-        }
-        let embed = whole.start > 0 && s.as_bytes()[whole.start - 1] == b'!';
-        Some(FoundLink {
-            raw: Cow::Borrowed(raw),
-            target: Cow::Borrowed(target),
-            span: whole,
-            kind: if embed {
-                LinkKind::Embed
-            } else {
-                LinkKind::Wiki
-            },
+fn plain_links(s: &str) -> Vec<FoundLink<'_>> {
+    bracketed(s)
+        .filter_map(|(whole, inner)| {
+            let raw = &s[inner];
+            let target = normalize_value(raw);
+            if target.is_empty() {
+                return None;
+            }
+            let embed = whole.start > 0 && s.as_bytes()[whole.start - 1] == b'!';
+            Some(FoundLink {
+                raw: Cow::Borrowed(raw),
+                target: Cow::Borrowed(target),
+                span: whole,
+                kind: if embed {
+                    LinkKind::Embed
+                } else {
+                    LinkKind::Wiki
+                },
+            })
         })
-    })
+        .collect()
 }
 
 /// Links in a Markdown body, skipping code spans, code blocks and
 /// `%% comments %%`, in document order.
 pub fn extract_markdown(body: &str) -> Vec<WikiLink> {
-    body_links(body)
-        .into_iter()
-        .map(FoundLink::into_owned)
-        .collect()
+    owned(body_links(body))
 }
 
 /// [`extract_markdown`], borrowing from `body`.
@@ -262,7 +266,7 @@ pub fn body_links(body: &str) -> Vec<FoundLink<'_>> {
 fn extract(body: &str, shortcuts: bool) -> Vec<FoundLink<'_>> {
     let bytes = body.as_bytes();
     let has_markdown = find_pair(bytes, 0, b']', b'(').is_some();
-    let mut links: Vec<FoundLink<'_>> = plain_links(body).collect();
+    let mut links = plain_links(body);
     if links.is_empty() && !has_markdown {
         return links;
     }

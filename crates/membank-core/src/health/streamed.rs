@@ -35,11 +35,6 @@ struct Gathered {
     per_thread: Vec<Mutex<Vec<Vec<Finding>>>>,
 }
 
-thread_local! {
-    /// The findings of the article being checked on this thread.
-    static FOUND: std::cell::RefCell<Vec<Finding>> = const { std::cell::RefCell::new(Vec::new()) };
-}
-
 /// Findings per part: large enough that the parts are few.
 const PART: usize = 4096;
 
@@ -192,13 +187,9 @@ pub fn check_streamed(
     let heaps = HeapsMade::new();
     let keep = |a: Article| -> Option<Kept> {
         heaps.made_on_this_thread();
-        // One array per thread for an article's findings, emptied into the
-        // thread's part each time: most articles have one or two, and an
-        // array of their own was an allocation each.
-        FOUND.with_borrow_mut(|found| {
-            super::own_findings(&a, stale_cutoff, opts, found);
-            gathered.add(found);
-        });
+        let mut found = Vec::new();
+        super::own_findings(&a, stale_cutoff, opts, &mut found);
+        gathered.add(&mut found);
         Some(Kept::of(a))
     };
     // Each thread of the pool makes its heap on its first article, at its
