@@ -709,7 +709,7 @@ impl Article {
         let body_start = located.body_start;
         if options.links {
             let body = &text[body_start..];
-            let found = wikilink::extract_markdown(body);
+            let found = wikilink::body_links(body);
             // Sized once: growing it link by link, then shrinking it to fit,
             // was three allocations where one does (a name that is not part
             // of what was written, seldom, grows the text).

@@ -288,6 +288,16 @@ mod tests {
     }
 
     #[test]
+    fn credentials_at_the_end_and_after_line_breaks_keep_their_lines() {
+        let key = "AKIAIOSFODNN7EXAMPLE";
+        let found = find(&format!("a\r\nb\r\n{key}"));
+        assert_eq!((found.len(), found[0].line), (1, 3));
+        let url = "x\nhttps://u:Tr0ub4dor3@h";
+        assert_eq!(find(url)[0].line, 2);
+        assert!(find("sk-\nAb3dEf6hIj9kLm2nOp5qRs8t").is_empty());
+    }
+
+    #[test]
     fn a_refusal_names_the_kind_and_line_but_not_the_secret() {
         let key = "AKIAIOSFODNN7EXAMPLE";
         let err = refuse(&format!("a\nb {key}\n")).unwrap_err();

@@ -86,7 +86,8 @@ fn normalize_once(value: &str) -> &str {
     if let Some(inner) = v.strip_prefix("[[").and_then(|s| s.strip_suffix("]]")) {
         v = inner;
     }
-    if let Some(i) = v.find(['|', '#']) {
+    // Both are ASCII: the first byte of either is the first character.
+    if let Some(i) = memchr::memchr2(b'|', b'#', v.as_bytes()) {
         let name = &v[..i];
         v = if v.as_bytes()[i] == b'|' {
             name.strip_suffix('\\').unwrap_or(name)
@@ -191,39 +192,82 @@ pub(crate) fn find_pair(bytes: &[u8], from: usize, first: u8, second: u8) -> Opt
     }
 }
 
+/// A link as found, borrowing from the text what it can: a `[[link]]`'s
+/// text and name are parts of it, and a body's links are copied once,
+/// into the article's [`crate::article::Links`], not first each into two
+/// strings of their own.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FoundLink<'a> {
+    /// See [`WikiLink::raw`].
+    pub raw: Cow<'a, str>,
+    /// See [`WikiLink::target`].
+    pub target: Cow<'a, str>,
+    pub span: Range<usize>,
+    pub kind: LinkKind,
+}
+
+impl FoundLink<'_> {
+    fn into_owned(self) -> WikiLink {
+        WikiLink {
+            raw: self.raw.into_owned(),
+            target: self.target.into_owned(),
+            span: self.span,
+            kind: self.kind,
+        }
+    }
+}
+
 /// Links in any string (a frontmatter value): no Markdown rules apply.
 pub fn extract_plain(s: &str) -> Vec<WikiLink> {
+    owned(plain_links(s))
+}
+
+/// `links`, each with strings of its own.
+fn owned(links: Vec<FoundLink<'_>>) -> Vec<WikiLink> {
+    links.into_iter().map(FoundLink::into_owned).collect()
+}
+
+/// [`extract_plain`], borrowing from `s`.
+fn plain_links(s: &str) -> Vec<FoundLink<'_>> {
     bracketed(s)
-        .map(|(whole, inner)| {
-            let raw = s[inner].to_owned();
+        .filter_map(|(whole, inner)| {
+            let raw = &s[inner];
+            let target = normalize_value(raw);
+            if target.is_empty() {
+                return None;
+            }
             let embed = whole.start > 0 && s.as_bytes()[whole.start - 1] == b'!';
-            WikiLink {
-                target: normalize_value(&raw).to_owned(),
-                raw,
+            Some(FoundLink {
+                raw: Cow::Borrowed(raw),
+                target: Cow::Borrowed(target),
                 span: whole,
                 kind: if embed {
                     LinkKind::Embed
                 } else {
                     LinkKind::Wiki
                 },
-            }
+            })
         })
-        .filter(|l| !l.target.is_empty())
         .collect()
 }
 
 /// Links in a Markdown body, skipping code spans, code blocks and
 /// `%% comments %%`, in document order.
 pub fn extract_markdown(body: &str) -> Vec<WikiLink> {
+    owned(body_links(body))
+}
+
+/// [`extract_markdown`], borrowing from `body`.
+pub fn body_links(body: &str) -> Vec<FoundLink<'_>> {
     extract(body, true)
 }
 
-/// [`extract_markdown`]; without `shortcuts` every body with a link is
-/// parsed as Markdown, which is what the shortcuts must agree with.
-fn extract(body: &str, shortcuts: bool) -> Vec<WikiLink> {
+/// [`body_links`]; without `shortcuts` every body with a link is parsed
+/// as Markdown, which is what the shortcuts must agree with.
+fn extract(body: &str, shortcuts: bool) -> Vec<FoundLink<'_>> {
     let bytes = body.as_bytes();
     let has_markdown = find_pair(bytes, 0, b']', b'(').is_some();
-    let mut links = extract_plain(body);
+    let mut links = plain_links(body);
     if links.is_empty() && !has_markdown {
         return links;
     }
@@ -329,12 +373,12 @@ fn one_line_code_spans(text: &[u8]) -> Option<Vec<Range<usize>>> {
     Some(spans)
 }
 
-struct Parsed {
+struct Parsed<'a> {
     code: Vec<Range<usize>>,
-    markdown_links: Vec<WikiLink>,
+    markdown_links: Vec<FoundLink<'a>>,
 }
 
-fn parse(body: &str, want_links: bool) -> Parsed {
+fn parse(body: &str, want_links: bool) -> Parsed<'_> {
     let mut code = Vec::new();
     let mut markdown_links = Vec::new();
     let mut block_start: Option<usize> = None;
@@ -356,9 +400,13 @@ fn parse(body: &str, want_links: bool) -> Parsed {
                 if want_links =>
             {
                 if let Some(target) = markdown_target(&dest_url) {
-                    markdown_links.push(WikiLink {
-                        raw: dest_url.into_string(),
-                        target,
+                    let raw = match dest_url {
+                        pulldown_cmark::CowStr::Borrowed(s) => Cow::Borrowed(s),
+                        other => Cow::Owned(other.into_string()),
+                    };
+                    markdown_links.push(FoundLink {
+                        raw,
+                        target: Cow::Owned(target),
                         span: range,
                         kind: LinkKind::Markdown,
                     });
@@ -454,7 +502,7 @@ mod tests {
             "\"", "/u ",
         ];
         for body in crate::random_text::joined(&pieces, 23, 0x9E37_79B9_7F4A_7C15).take(30_000) {
-            let spans = |links: Vec<WikiLink>| -> Vec<Range<usize>> {
+            let spans = |links: Vec<FoundLink>| -> Vec<Range<usize>> {
                 links.into_iter().map(|l| l.span).collect()
             };
             assert_eq!(
@@ -462,6 +510,43 @@ mod tests {
                 spans(extract(&body, false)),
                 "{body:?}"
             );
+        }
+    }
+
+    /// The links a body gives borrow what they can and are, field for
+    /// field, what the whole parse finds and what the regular expression
+    /// and `normalize_value` give for `[[ ]]` links, on the inputs where
+    /// links hide or are cut short.
+    #[test]
+    fn borrowed_links_are_the_links_found() {
+        let pattern = regex::Regex::new(r"\[\[([^\[\]\n]+?)\]\]").unwrap();
+        for body in [
+            "See [[A]] and `[[B]]`.\n\n```\n[[C]]\n```\n\n    [[D]]\n[[E|alias]] [[F#H]]",
+            "\\[[A]] \\[\\[B\\]\\] [[C\\|c]] ![[img.png|20]] ![[N#^block]]\r\n[[G]]\r\n",
+            "~~~\n[[A]]\n~~~\n%% [[B]] %%[[C]]%%\n[[D]]",
+            "[a](Note%20One.md) [b](<With Space.md>) [c](x\\_y.md) [[Z]]",
+            "[[a\nb]] [[]] [[ | x]] [[ok]]",
+            "text then a link at the very end [[End]]",
+            "| t | [[Legal\\|legal]] |\n|---|---|\n",
+            "\u{fffd}[[é → ü]]\u{fffd}",
+        ] {
+            let found = body_links(body);
+            assert_eq!(found, extract(body, false), "{body:?}");
+            let mut wiki = pattern
+                .captures_iter(body)
+                .map(|c| (c.get(0).unwrap().range(), c.get(1).unwrap().as_str()));
+            for l in &found {
+                if l.kind == LinkKind::Markdown {
+                    continue;
+                }
+                assert!(matches!(l.raw, Cow::Borrowed(_)), "{body:?}");
+                assert!(matches!(l.target, Cow::Borrowed(_)), "{body:?}");
+                let (span, raw) = wiki.find(|(span, _)| *span == l.span).expect("a match");
+                assert_eq!((&*l.raw, &*l.target), (raw, normalize_value(raw)));
+                assert_eq!(l.kind == LinkKind::Embed, body[..span.start].ends_with('!'));
+            }
+            let owned: Vec<WikiLink> = found.into_iter().map(FoundLink::into_owned).collect();
+            assert_eq!(extract_markdown(body), owned, "{body:?}");
         }
     }
 
@@ -476,7 +561,7 @@ mod tests {
             "a `b\n[[a]]` c\n",
             "```\n[[a]]\n```\n",
         ] {
-            let spans = |links: Vec<WikiLink>| -> Vec<Range<usize>> {
+            let spans = |links: Vec<FoundLink>| -> Vec<Range<usize>> {
                 links.into_iter().map(|l| l.span).collect()
             };
             assert_eq!(
@@ -522,6 +607,49 @@ mod tests {
 
     fn targets(v: Vec<WikiLink>) -> Vec<String> {
         v.into_iter().map(|l| l.target).collect()
+    }
+
+    /// The normalisation as it was, character by character, for the
+    /// quick paths to agree with.
+    fn normalize_by_chars(value: &str) -> &str {
+        let mut v = value;
+        loop {
+            let mut next = v.trim();
+            if let Some(inner) = next.strip_prefix("[[").and_then(|s| s.strip_suffix("]]")) {
+                next = inner;
+            }
+            if let Some(i) = next.find(['|', '#']) {
+                let name = &next[..i];
+                next = if next.as_bytes()[i] == b'|' {
+                    name.strip_suffix('\\').unwrap_or(name)
+                } else {
+                    name
+                };
+            }
+            let next = next.trim();
+            if next.len() == v.len() {
+                return next;
+            }
+            v = next;
+        }
+    }
+
+    #[test]
+    fn quick_normalisation_is_the_normalisation() {
+        let pieces = [
+            "a", "Legal", " ", "\t", "\u{b}", "\u{c}", "\r", "\n", "\u{85}", "\u{a0}", "\u{3000}",
+            "[[", "]]", "[", "]", "|", "#", "\\", "é", "→", "^",
+        ];
+        for value in crate::random_text::joined(&pieces, 7, 0x2545_F491_4F6C_DD1D).take(40_000) {
+            assert_eq!(
+                normalize_value(&value),
+                normalize_by_chars(&value),
+                "{value:?}"
+            );
+        }
+        assert_eq!(plain_name("Legal"), Some("Legal"));
+        assert_eq!(plain_name("[[a b]]"), Some("a b"));
+        assert!(plain_name(" a").is_none() && plain_name("a\u{b}").is_none());
     }
 
     #[test]
