@@ -100,9 +100,47 @@ fn pattern(kind: Kind) -> String {
 }
 
 struct Detector {
+    /// The literal every match of some kind holds (see [`might_hold`]).
+    literals: Option<aho_corasick::packed::Searcher>,
     /// Any kind at all: one pass over text that holds none.
     any: Regex,
     each: Vec<(Kind, Regex)>,
+}
+
+/// A literal part of every match of each kind, all of them: a text with
+/// none of these holds no credential.
+const LITERALS: [&str; 20] = [
+    "-----BEGIN ",
+    "sk-",
+    "ghp_",
+    "gho_",
+    "ghu_",
+    "ghs_",
+    "ghr_",
+    "github_pat_",
+    "AKIA",
+    "ASIA",
+    "glpat-",
+    "xoxa-",
+    "xoxb-",
+    "xoxp-",
+    "xoxo-",
+    "xoxs-",
+    "xoxr-",
+    "AIza",
+    "eyJ",
+    "://",
+];
+
+/// Could a credential be in `text`? The vector search for the literals
+/// answers for nearly every article at half the cost of the combined
+/// expression, whose search looks for the same literals first but costs
+/// more to start on each of the few hundred bytes of a block or body.
+fn might_hold(detector: &Detector, text: &str) -> bool {
+    detector
+        .literals
+        .as_ref()
+        .is_none_or(|s| s.find(text).is_some())
 }
 
 static DETECTOR: LazyLock<Detector> = LazyLock::new(|| {
@@ -116,6 +154,7 @@ static DETECTOR: LazyLock<Detector> = LazyLock::new(|| {
         .collect::<Vec<_>>()
         .join("|");
     Detector {
+        literals: aho_corasick::packed::Searcher::new(LITERALS),
         any: Regex::new(&any).expect("secret patterns"),
         each,
     }
@@ -163,7 +202,7 @@ pub fn find_likely(text: &str) -> Vec<Found> {
 /// Every match is kept, as the Deja Vu doctor reports them.
 pub fn find(text: &str) -> Vec<Found> {
     let detector = &*DETECTOR;
-    if !detector.any.is_match(text) {
+    if !might_hold(detector, text) || !detector.any.is_match(text) {
         return Vec::new();
     }
     let mut found = Vec::new();
@@ -284,6 +323,52 @@ mod tests {
             "[[sk-translation-memory-guidelines]] and sk-legal-terminology-2026-review",
         ] {
             assert!(kinds(text).is_empty(), "{text}: {:?}", find(text));
+        }
+    }
+
+    /// The quick look never says "none" where the full search finds one:
+    /// pieces of every pattern joined at random, broken, across lines and
+    /// at the very end.
+    #[test]
+    fn the_quick_look_misses_nothing_the_search_finds() {
+        let pieces = [
+            "-----BEGIN ",
+            "RSA ",
+            "PRIVATE KEY-----",
+            "sk-",
+            "gh",
+            "p_",
+            "github_pat_",
+            "AKIA",
+            "ASIA",
+            "AIza",
+            "glpat-",
+            "xoxb-",
+            "eyJ",
+            "hbGciOiJIUzI1",
+            ".",
+            "://",
+            "u:",
+            "pw@",
+            "h",
+            "Ab3dEf6hIj9kLm2nOp5q",
+            "0123456789ABCDEF",
+            "_-",
+            "\n",
+            "\r\n",
+            " ",
+            "é",
+        ];
+        let mut found = 0;
+        for text in crate::random_text::joined(&pieces, 12, 0x51_7CC1_B727_220A).take(40_000) {
+            let any = DETECTOR.any.is_match(&text);
+            assert!(!any || might_hold(&DETECTOR, &text), "{text:?}");
+            found += usize::from(any);
+        }
+        assert!(found > 1_000, "the pieces make credentials: {found}");
+        assert!(DETECTOR.literals.is_some(), "the quick look is made");
+        for text in ["", "-", "ey", "A", "sk", "a:/", "ghp", "xox-", "ASI"] {
+            assert!(!might_hold(&DETECTOR, text), "{text:?}");
         }
     }
 
