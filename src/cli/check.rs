@@ -332,18 +332,8 @@ fn finding_lines(out: &mut String, f: &Finding) {
         if let Some(line) = f.line() {
             // Digits put down by hand: the formatting machinery cost more
             // than the rest of the line.
-            let mut digits = [b'0'; 20];
-            let (mut at, mut n) = (digits.len(), line);
-            loop {
-                at -= 1;
-                digits[at] = b'0' + (n % 10) as u8;
-                n /= 10;
-                if n == 0 {
-                    break;
-                }
-            }
             out.push(':');
-            out.extend(digits[at..].iter().map(|&d| char::from(d)));
+            membank_core::json::push_uint(out, line as u64);
         }
     }
     out.push_str("\n      ");
