@@ -31,39 +31,77 @@ pub fn fold(name: &str) -> String {
 
 /// [`fold`], appended to `out`.
 fn fold_into(out: &mut String, name: &str) {
-    let start = out.len();
-    // A separator seen since the last word character: one space before the next.
-    let mut gap = false;
-    let push = |out: &mut String, text: &str, gap: &mut bool| {
-        if std::mem::take(gap) && out.len() > start {
+    let mut fold = Fold {
+        start: out.len(),
+        gap: false,
+    };
+    let mut rest = name;
+    while !rest.is_empty() {
+        // An ASCII character decomposes to itself, has no marks and is never
+        // reordered with its neighbours, so a run of them is folded a byte
+        // at a time, and only the other runs go through the decomposition
+        // (most names are ASCII, and a term's only other character is `→`).
+        let ascii = rest
+            .bytes()
+            .position(|b| !b.is_ascii())
+            .unwrap_or(rest.len());
+        for &b in &rest.as_bytes()[..ascii] {
+            match b {
+                b'a'..=b'z' | b'0'..=b'9' => fold.push(out, b as char),
+                b'A'..=b'Z' => fold.push(out, b.to_ascii_lowercase() as char),
+                // `char::is_whitespace`'s ASCII characters, and the separators.
+                b'\t'..=b'\r' | b' ' | b'-' | b'_' | b'/' | b'.' | b'+' => fold.gap = true,
+                b'&' => fold.and(out),
+                _ => {}
+            }
+        }
+        rest = &rest[ascii..];
+        let other = rest
+            .bytes()
+            .position(|b| b.is_ascii())
+            .unwrap_or(rest.len());
+        for c in rest[..other].nfd().filter(|c| !is_combining_mark(*c)) {
+            fold.char(out, c);
+        }
+        rest = &rest[other..];
+    }
+}
+
+/// Where a fold appended to a string stands.
+struct Fold {
+    /// Where the folded text starts.
+    start: usize,
+    /// A separator seen since the last word character: one space before
+    /// the next.
+    gap: bool,
+}
+
+impl Fold {
+    fn push(&mut self, out: &mut String, c: char) {
+        if std::mem::take(&mut self.gap) && out.len() > self.start {
             out.push(' ');
         }
-        out.push_str(text);
-    };
-    // Nearly every name is ASCII, which decomposes to itself and has no
-    // marks: its characters as they are, without the decomposition's
-    // buffering for each one.
-    let ascii = name.is_ascii();
-    let mut decomposed = (!ascii).then(|| name.nfd().filter(|c| !is_combining_mark(*c)));
-    let mut plain = ascii.then(|| name.chars());
-    let chars = std::iter::from_fn(|| match (&mut plain, &mut decomposed) {
-        (Some(plain), _) => plain.next(),
-        (None, Some(decomposed)) => decomposed.next(),
-        (None, None) => None,
-    });
-    for c in chars {
+        out.push(c);
+    }
+
+    fn and(&mut self, out: &mut String) {
+        self.gap = true;
+        for c in ['a', 'n', 'd'] {
+            self.push(out, c);
+        }
+        self.gap = true;
+    }
+
+    fn char(&mut self, out: &mut String, c: char) {
         if c == '&' {
-            gap = true;
-            push(out, "and", &mut gap);
-            gap = true;
+            self.and(out);
         } else if c.is_alphanumeric() {
-            let mut buf = [0u8; 4];
             for lower in c.to_lowercase() {
-                push(out, lower.encode_utf8(&mut buf), &mut gap);
+                self.push(out, lower);
             }
         } else if c.is_whitespace() || matches!(c, '-' | '_' | '/' | '.' | '+' | '·' | '–' | '—')
         {
-            gap = true;
+            self.gap = true;
         }
         // Anything else (apostrophes, commas, brackets) is dropped: "Client's
         // notes" and "Clients notes" are the same name.
@@ -211,11 +249,14 @@ fn half_key(folded: &str, chars: usize, len: usize, prefix: bool) -> Option<u64>
     if chars < h {
         return None;
     }
-    let byte_at = |nth: usize| {
-        folded
+    // A text with as many characters as bytes is ASCII: each at its byte.
+    let ascii = chars == folded.len();
+    let byte_at = |nth: usize| match ascii {
+        true => nth.min(folded.len()),
+        false => folded
             .char_indices()
             .nth(nth)
-            .map_or(folded.len(), |(i, _)| i)
+            .map_or(folded.len(), |(i, _)| i),
     };
     let part = if prefix {
         &folded[..byte_at(h)]
@@ -443,6 +484,32 @@ struct Written<'w> {
     by_text: Keyed,
     by_fold: Keyed,
     by_half: Keyed,
+    /// The bytes the written names begin with, and their folds begin and
+    /// end with. A name that is one, folds the same or shares a half with
+    /// one begins or ends as it does: most names of a bank need none of
+    /// the lookups but the fold (a hash that collides is no hit to miss:
+    /// a name an edit away shares a half as it is, not just its hash).
+    text_first: Bytes,
+    fold_first: Bytes,
+    fold_last: Bytes,
+}
+
+/// A set of bytes.
+#[derive(Default)]
+struct Bytes([u64; 4]);
+
+impl Bytes {
+    fn insert(&mut self, b: Option<&u8>) {
+        if let Some(&b) = b {
+            self.0[usize::from(b >> 6)] |= 1 << (b & 63);
+        }
+    }
+
+    /// Can a text with this byte at that end be one of the set's? An empty
+    /// text always can.
+    fn may_hold(&self, b: Option<&u8>) -> bool {
+        b.is_none_or(|&b| self.0[usize::from(b >> 6)] & (1 << (b & 63)) != 0)
+    }
 }
 
 impl<'w> Written<'w> {
@@ -452,6 +519,7 @@ impl<'w> Written<'w> {
         let mut by_text = Vec::with_capacity(written.len());
         let mut by_fold = Vec::with_capacity(written.len());
         let mut by_half = Vec::new();
+        let (mut text_first, mut fold_first, mut fold_last) = Default::default();
         for (j, w) in written.iter().enumerate() {
             let j = u32::try_from(j).unwrap_or(u32::MAX);
             let folded = fold(w);
@@ -466,6 +534,9 @@ impl<'w> Written<'w> {
                     }
                 }
             }
+            Bytes::insert(&mut text_first, w.as_bytes().first());
+            Bytes::insert(&mut fold_first, folded.as_bytes().first());
+            Bytes::insert(&mut fold_last, folded.as_bytes().last());
             by_text.push((text_hash(w), j));
             by_fold.push((text_hash(&folded), j));
             folded_names.push(folded.chars().collect());
@@ -478,22 +549,30 @@ impl<'w> Written<'w> {
             by_text: Keyed::bucketed(by_text),
             by_fold: Keyed::bucketed(by_fold),
             by_half: Keyed::bucketed(by_half),
+            text_first,
+            fold_first,
+            fold_last,
         }
     }
 
     /// What `name` is to each written name it is, or may have been meant
     /// by, appended to `hits`; `folded` is room for its folded text.
     fn hits<'a>(&self, name: &'a str, folded: &mut String, hits: &mut Vec<(u32, Hit, &'a str)>) {
-        for j in self.by_text.with_key(text_hash(name)) {
-            if self.written[j as usize] == name {
-                hits.push((j, Hit::Listed, name));
+        if self.text_first.may_hold(name.as_bytes().first()) {
+            for j in self.by_text.with_key(text_hash(name)) {
+                if self.written[j as usize] == name {
+                    hits.push((j, Hit::Listed, name));
+                }
             }
         }
         folded.clear();
         fold_into(folded, name);
-        for j in self.by_fold.with_key(text_hash(folded)) {
-            if self.folded_text[j as usize] == *folded {
-                hits.push((j, Hit::Same, name));
+        let first = self.fold_first.may_hold(folded.as_bytes().first());
+        if first {
+            for j in self.by_fold.with_key(text_hash(folded)) {
+                if self.folded_text[j as usize] == *folded {
+                    hits.push((j, Hit::Same, name));
+                }
             }
         }
         // Only a name this long is indexed by its halves (see `NearMisses::new`).
@@ -502,7 +581,11 @@ impl<'w> Written<'w> {
             return;
         }
         let mut chars: Option<Vec<char>> = None;
+        let last = self.fold_last.may_hold(folded.as_bytes().last());
         for prefix in [true, false] {
+            if !(if prefix { first } else { last }) {
+                continue;
+            }
             let Some(key) = half_key(folded, len, len, prefix) else {
                 continue;
             };
@@ -606,6 +689,185 @@ mod tests {
                     "{len} {key:#x}"
                 );
             }
+        }
+    }
+
+    /// The fold as it was written before ASCII runs were folded a byte at
+    /// a time: every character through the decomposition.
+    fn fold_through_decomposition(name: &str) -> String {
+        let mut out = String::new();
+        let mut gap = false;
+        let push = |out: &mut String, text: &str, gap: &mut bool| {
+            if std::mem::take(gap) && !out.is_empty() {
+                out.push(' ');
+            }
+            out.push_str(text);
+        };
+        for c in name.nfd().filter(|c| !is_combining_mark(*c)) {
+            if c == '&' {
+                gap = true;
+                push(&mut out, "and", &mut gap);
+                gap = true;
+            } else if c.is_alphanumeric() {
+                let mut buf = [0u8; 4];
+                for lower in c.to_lowercase() {
+                    push(&mut out, lower.encode_utf8(&mut buf), &mut gap);
+                }
+            } else if c.is_whitespace()
+                || matches!(c, '-' | '_' | '/' | '.' | '+' | '·' | '–' | '—')
+            {
+                gap = true;
+            }
+        }
+        out
+    }
+
+    /// Names joined from pieces that fold in every way: each ASCII
+    /// character, accents precomposed and as marks after ASCII and other
+    /// letters (marks reordered by their classes), separators of both
+    /// kinds, `&`, letters that lower to two characters or by their
+    /// neighbours, and marks at the start.
+    #[test]
+    fn the_fold_is_the_decompositions_fold() {
+        let pieces: Vec<String> = (0..128u8)
+            .map(|b| char::from(b).to_string())
+            .chain(
+                [
+                    "é",
+                    "e\u{301}",
+                    "\u{301}",
+                    "a\u{316}\u{301}",
+                    "a\u{301}\u{316}",
+                    "Å",
+                    "Ω",
+                    "→",
+                    "·",
+                    "–",
+                    "—",
+                    "\u{a0}",
+                    "\u{2003}",
+                    "İ",
+                    "Σ",
+                    "ς",
+                    "ẞ",
+                    "ß",
+                    "\u{212A}",
+                    "Ǆ",
+                    "ﬁ",
+                    "한",
+                    "\u{1100}\u{1161}",
+                    "😀",
+                    "\u{fffd}",
+                    "٣",
+                    "Ⅻ",
+                    "Ⓐ",
+                    " & ",
+                    "-_-",
+                    "  ",
+                    "Café",
+                    "Crème brûlée",
+                ]
+                .map(str::to_owned),
+            )
+            .collect();
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        for piece in &pieces {
+            assert_eq!(fold(piece), fold_through_decomposition(piece), "{piece:?}");
+        }
+        for _ in 0..20_000 {
+            let name: String = (0..next(8))
+                .map(|_| pieces[next(pieces.len())].as_str())
+                .collect();
+            assert_eq!(fold(&name), fold_through_decomposition(&name), "{name:?}");
+            // Appended after text already there, as the index folds.
+            let mut out = String::from("x y");
+            fold_into(&mut out, &name);
+            assert_eq!(out, format!("x y{}", fold(&name)), "{name:?}");
+        }
+    }
+
+    /// The answers of [`find_each`] on names chosen to meet at either end
+    /// and not: the written names' first and last bytes pass some names
+    /// by before their halves are looked up, so each is asked about names
+    /// an edit away at the first and the last character, in other cases
+    /// and accents, with separators, and about names too short for an
+    /// edit, against comparing every name.
+    #[test]
+    fn find_each_finds_what_comparing_every_name_finds() {
+        let mut seed = 0x0123_4567_89ab_cdefu64;
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        let letters = [
+            "a", "b", "c", "A", "É", "é", "e\u{301}", " ", "_", "-", "&", "→", "'",
+        ];
+        let word = |next: &mut dyn FnMut(usize) -> usize| -> String {
+            let len = 1 + next(9);
+            (0..len).map(|_| letters[next(letters.len())]).collect()
+        };
+        let mut names: Vec<String> = (0..1500).map(|_| word(&mut next)).collect();
+        names.push(String::new());
+        names.push("x".repeat(300));
+        let mut written: Vec<String> = Vec::new();
+        for name in names.iter().take(400) {
+            let chars: Vec<char> = name.chars().collect();
+            let edited = |i: usize, with: &str| -> String {
+                let mut c = chars.clone();
+                if i < c.len() {
+                    c.remove(i);
+                }
+                let at = i.min(c.len());
+                let mut s: String = c[..at].iter().collect();
+                s.push_str(with);
+                s.extend(&c[at..]);
+                s
+            };
+            written.push(name.to_uppercase());
+            written.push(edited(0, "z"));
+            written.push(edited(chars.len().saturating_sub(1), "z"));
+            written.push(format!("q{name}"));
+            written.push(format!("{name}q"));
+            written.push(name.replace(' ', "_"));
+        }
+        written.extend((0..400).map(|_| word(&mut next)));
+        written.push("x".repeat(299));
+        written.push(String::new());
+        written.sort_unstable();
+        written.dedup();
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        let written: Vec<&str> = written.iter().map(String::as_str).collect();
+        let index = NearMisses::new(names.iter().copied());
+        let found = find_each(&names, &written);
+        let folded: Vec<Vec<char>> = names.iter().map(|n| fold(n).chars().collect()).collect();
+        for (w, found) in written.iter().zip(found) {
+            assert_eq!(found, index.find(w), "{w:?}");
+            let f: Vec<char> = fold(w).chars().collect();
+            let first = |keep: &dyn Fn(usize) -> bool| {
+                (0..names.len())
+                    .filter(|&i| keep(i))
+                    .map(|i| names[i])
+                    .min()
+            };
+            let same = first(&|i| folded[i] == f);
+            let edit = first(&|i| {
+                f.len().min(folded[i].len()) >= MIN_LEN_FOR_AN_EDIT
+                    && within_one_edit(&f, &folded[i])
+            });
+            let want = if names.contains(w) {
+                None
+            } else {
+                same.or(edit)
+            };
+            assert_eq!(found, want, "{w:?}");
         }
     }
 
