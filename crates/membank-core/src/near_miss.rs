@@ -60,8 +60,14 @@ fn fold_into(out: &mut String, name: &str) {
             .bytes()
             .position(|b| b.is_ascii())
             .unwrap_or(rest.len());
-        for c in rest[..other].nfd().filter(|c| !is_combining_mark(*c)) {
-            fold.char(out, c);
+        // A term's `→` decomposes to itself, is never reordered (it is no
+        // mark) and is dropped: passed by without the decomposition and
+        // the character tables, where it cost more than the rest of the
+        // name.
+        for run in rest[..other].split('→') {
+            for c in run.nfd().filter(|c| !is_combining_mark(*c)) {
+                fold.char(out, c);
+            }
         }
         rest = &rest[other..];
     }

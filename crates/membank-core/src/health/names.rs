@@ -190,14 +190,37 @@ fn bad_filename(path: &str, severity: Severity, why: String) -> Finding {
     )
 }
 
+/// Is every character of `name` a letter, a digit or one of `
+/// -_.,()→`? Read a run of ASCII at a time, and a term's `→` without the
+/// character tables: most names are terms', and asking the tables whether
+/// `→` is a letter was most of the file names' pass.
+fn is_plain(name: &str) -> bool {
+    let mut rest = name;
+    loop {
+        let ascii = rest
+            .bytes()
+            .position(|b| {
+                !(b.is_ascii_alphanumeric()
+                    || matches!(b, b' ' | b'-' | b'_' | b'.' | b',' | b'(' | b')'))
+            })
+            .unwrap_or(rest.len());
+        let mut chars = rest[ascii..].chars();
+        match chars.next() {
+            None => return true,
+            Some(c) if c == '→' || (!c.is_ascii() && c.is_alphanumeric()) => {
+                rest = chars.as_str()
+            }
+            Some(_) => return false,
+        }
+    }
+}
+
 const NTFS_FORBIDDEN: [char; 8] = ['<', '>', ':', '"', '|', '?', '*', '\\'];
 
 /// What is wrong with one file or folder name, if anything.
 pub(super) fn name_problem(name: &str) -> Option<(Severity, String)> {
     // Nearly every name is fine: decide that without allocating.
-    let plain = name
-        .chars()
-        .all(|c| c.is_alphanumeric() || matches!(c, ' ' | '-' | '_' | '.' | ',' | '(' | ')' | '→'));
+    let plain = is_plain(name);
     let ends_badly = name.ends_with('.') || name.ends_with(' ');
     // Device names are at most seven bytes before the first dot.
     let long_base = name
@@ -260,6 +283,50 @@ pub(super) fn name_problem(name: &str) -> Option<(Severity, String)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A name is plain as reading it a character at a time says, for every
+    /// ASCII character and others (letters, digits, marks, spaces, `→` and
+    /// its neighbours) alone and joined.
+    #[test]
+    fn a_plain_name_is_what_every_character_says() {
+        let by_char = |name: &str| {
+            name.chars().all(|c| {
+                c.is_alphanumeric() || matches!(c, ' ' | '-' | '_' | '.' | ',' | '(' | ')' | '→')
+            })
+        };
+        let pieces: Vec<String> = (0..128u8)
+            .map(|b| char::from(b).to_string())
+            .chain(
+                [
+                    "→",
+                    "←",
+                    "⇒",
+                    "é",
+                    "e\u{301}",
+                    "\u{301}",
+                    "Ω",
+                    "٣",
+                    "Ⅻ",
+                    "\u{a0}",
+                    "\u{2003}",
+                    "😀",
+                    "한",
+                    "\u{fffd}",
+                    "run → rennen",
+                    "Ñandú, (zoölogy)",
+                ]
+                .map(str::to_owned),
+            )
+            .collect();
+        for a in &pieces {
+            for b in &pieces {
+                let name = format!("{a}x{b}");
+                assert_eq!(is_plain(&name), by_char(&name), "{name:?}");
+                assert_eq!(is_plain(a), by_char(a), "{a:?}");
+            }
+        }
+        assert!(is_plain(""));
+    }
 
     /// Files of one folder are named as twins exactly when their names
     /// fold the same, whatever the fold's way through the name (ASCII,
