@@ -53,14 +53,34 @@ pub struct LinkIndex {
 }
 
 /// A file a link can reach: its folded path is `paths[start..end]`, its
-/// name `paths[name_start..end]`. Offsets are 32-bit: the paths of a bank
-/// that fits in memory are far from 4 GB together.
+/// name `paths[name_start..end]`. Offsets are 31-bit: the paths of a bank
+/// that fits in memory are far from 2 GB together.
 #[derive(Debug, Clone, Copy)]
 struct Named {
     start: u32,
     name_start: u32,
-    end: u32,
+    /// The end, and `SAME_NAME` when the file before this one has the same
+    /// name: a name's files are counted without reading their text, which
+    /// lies far apart.
+    end_and_same: u32,
     file: PackedRef,
+}
+
+const SAME_NAME: u32 = 1 << 31;
+
+impl Named {
+    fn end(&self) -> u32 {
+        self.end_and_same & !SAME_NAME
+    }
+
+    fn same_name(&self) -> bool {
+        self.end_and_same & SAME_NAME != 0
+    }
+}
+
+/// An offset into the folded paths, if it leaves room for `SAME_NAME`.
+fn offset(at: usize) -> Option<u32> {
+    u32::try_from(at).ok().filter(|&at| at < SAME_NAME)
 }
 
 /// A [`FileRef`] in four bytes: the top bit set for `Other`.
@@ -93,6 +113,12 @@ impl PackedRef {
 /// A free slot of the name table: no bank has `u32::MAX` names.
 const EMPTY: u32 = u32::MAX;
 
+/// A name's first slot is the top bits of its hash, so names in the order
+/// of their hashes fill the table front to back.
+fn slot_shift(slots: usize) -> u32 {
+    64 - slots.trailing_zeros()
+}
+
 /// The last segment of a folded path.
 fn name_of(path: &str) -> &str {
     path.rsplit('/').next().unwrap_or(path)
@@ -107,83 +133,78 @@ impl LinkIndex {
     }
 
     /// `files` are bank-relative `/`-separated paths.
-    pub fn build<'a>(files: impl Iterator<Item = (&'a str, FileRef)>) -> LinkIndex {
-        // Folding and sorting 100,000 paths is a good part of loading a
-        // large bank: both run on all cores.
-        // (A small bank's, on this thread: see `parallel`.)
-        let given: Vec<(&str, FileRef)> = files.collect();
-        let parallel = crate::parallel::pays(given.len());
-        // Folded one string per file, sorted, then written one after
-        // another into one string and let go.
-        let named = |(path, file): (&str, FileRef)| {
-            let path = fold(path).into_boxed_str();
-            let name_start = path.len() - name_of(&path).len();
-            (path, name_start, file)
-        };
-        let mut folded: Vec<(Box<str>, usize, FileRef)> = if parallel {
-            given.into_par_iter().map(named).collect()
-        } else {
-            given.into_iter().map(named).collect()
-        };
-        // Stable: files whose paths differ only in case keep the order given.
-        let order = |(a, a_name, _): &(Box<str>, usize, FileRef),
-                     (b, b_name, _): &(Box<str>, usize, FileRef)| {
-            (&a[*a_name..], a.len(), a).cmp(&(&b[*b_name..], b.len(), b))
-        };
-        if parallel {
-            folded.par_sort_by(order);
-        } else {
-            folded.sort_by(order);
-        }
-        let mut paths = String::with_capacity(folded.iter().map(|(p, ..)| p.len()).sum());
-        let mut files = Vec::with_capacity(folded.len());
-        for (path, name_start, file) in folded {
+    pub fn build<'a>(files: impl Iterator<Item = (&'a str, FileRef)> + Clone) -> LinkIndex {
+        // Every path is folded straight into the one string, in the order
+        // given: a string per file, sorted by its text and copied, was
+        // 100,000 allocations and a sort whose every step read two paths
+        // far apart in memory.
+        let mut paths = String::with_capacity(files.clone().map(|(p, _)| p.len()).sum());
+        let mut given = Vec::with_capacity(files.size_hint().0);
+        for (path, file) in files {
             let start = paths.len();
-            paths.push_str(&path);
-            let offsets = (
-                u32::try_from(start),
-                u32::try_from(start + name_start),
-                u32::try_from(paths.len()),
-            );
+            fold_into(path, &mut paths);
+            let name_start = paths.len() - name_of(&paths[start..]).len();
+            let offsets = (offset(start), offset(name_start), offset(paths.len()));
             // A file past what the offsets reach is left out (no link
             // finds it) rather than found under a wrong path.
-            if let ((Ok(start), Ok(name_start), Ok(end)), Some(file)) =
-                (offsets, PackedRef::of(file))
-            {
-                files.push(Named {
+            match (offsets, PackedRef::of(file)) {
+                ((Some(start), Some(name_start), Some(end)), Some(file)) => given.push(Named {
                     start,
                     name_start,
-                    end,
+                    end_and_same: end,
                     file,
-                });
+                }),
+                _ => paths.truncate(start),
             }
         }
         let hasher = foldhash::fast::RandomState::default();
-        let name = |n: &Named| name_in(&paths, n);
-        let first_of_name = |&i: &usize| i == 0 || name(&files[i]) != name(&files[i - 1]);
-        let firsts: Vec<u32> = if parallel {
-            (0..files.len())
-                .into_par_iter()
-                .filter(first_of_name)
-                .map(|i| i as u32)
-                .collect()
+        let parallel = crate::parallel::pays(given.len());
+        let hashed = |n: Named| (hasher.hash_one(name_in(&paths, &n)), n);
+        let mut hashed: Vec<(u64, Named)> = if parallel {
+            given.into_par_iter().map(hashed).collect()
         } else {
-            (0..files.len())
-                .filter(first_of_name)
-                .map(|i| i as u32)
-                .collect()
+            given.into_iter().map(hashed).collect()
         };
-        let names = firsts.len();
+        // By the name's hash, so the sort compares numbers and the table
+        // below is filled front to back; a name's files stay together,
+        // shortest path first, and paths differing only in case in the
+        // order given (where each starts in `paths`).
+        let order = |(a_hash, a): &(u64, Named), (b_hash, b): &(u64, Named)| {
+            a_hash.cmp(b_hash).then_with(|| {
+                let key = |n: &Named| (name_in(&paths, n), n.end() - n.start, path_in(&paths, n));
+                key(a).cmp(&key(b)).then(a.start.cmp(&b.start))
+            })
+        };
+        if parallel {
+            hashed.par_sort_unstable_by(order);
+        } else {
+            hashed.sort_unstable_by(order);
+        }
+        let name = |(hash, n): &(u64, Named)| (*hash, name_in(&paths, n));
+        let first_of_name = |i: usize| i == 0 || name(&hashed[i]) != name(&hashed[i - 1]);
+        let names = (0..hashed.len()).filter(|&i| first_of_name(i)).count();
         let mut name_slots = vec![EMPTY; (names * 2).next_power_of_two().max(2)];
+        let shift = slot_shift(name_slots.len());
         let mask = name_slots.len() - 1;
-        for &start in &firsts {
-            let hash = hasher.hash_one(name(&files[start as usize]));
-            let mut slot = hash as usize & mask;
+        for (i, file) in hashed.iter().enumerate() {
+            if !first_of_name(i) {
+                continue;
+            }
+            let mut slot = (file.0 >> shift) as usize;
             while name_slots[slot] != EMPTY {
                 slot = (slot + 1) & mask;
             }
-            name_slots[slot] = start;
+            name_slots[slot] = i as u32;
         }
+        let files = (0..hashed.len())
+            .map(|i| {
+                let mut file = hashed[i].1;
+                if !first_of_name(i) {
+                    file.end_and_same |= SAME_NAME;
+                }
+                file
+            })
+            .collect();
         LinkIndex {
             paths,
             files,
@@ -199,7 +220,7 @@ impl LinkIndex {
         }
         let hash = self.hasher.hash_one(name);
         let mask = self.name_slots.len() - 1;
-        let mut slot = hash as usize & mask;
+        let mut slot = (hash >> slot_shift(self.name_slots.len())) as usize;
         let named = |f: &Named| name_in(&self.paths, f) == name;
         loop {
             let start = self.name_slots[slot];
@@ -208,7 +229,7 @@ impl LinkIndex {
             }
             let files = self.files.get(start as usize..).unwrap_or(&[]);
             if files.first().is_some_and(named) {
-                let len = 1 + files[1..].iter().take_while(|f| named(f)).count();
+                let len = 1 + files[1..].iter().take_while(|f| f.same_name()).count();
                 return &files[..len];
             }
             slot = (slot + 1) & mask;
@@ -332,14 +353,14 @@ impl LinkIndex {
 /// The folded path of `file`.
 fn path_in<'a>(paths: &'a str, file: &Named) -> &'a str {
     paths
-        .get(file.start as usize..file.end as usize)
+        .get(file.start as usize..file.end() as usize)
         .unwrap_or("")
 }
 
 /// The folded name of `file`.
 fn name_in<'a>(paths: &'a str, file: &Named) -> &'a str {
     paths
-        .get(file.name_start as usize..file.end as usize)
+        .get(file.name_start as usize..file.end() as usize)
         .unwrap_or("")
 }
 
@@ -471,6 +492,71 @@ mod tests {
             assert!(ix.named(missing).is_empty(), "{missing}");
         }
         assert!(LinkIndex::default().named("name 1.md").is_empty());
+    }
+
+    /// Each name's files are the files whose folded path ends in it,
+    /// ordered as a stable sort by (path length, folded path) orders them:
+    /// names that fold together from different cases, a final sigma, the
+    /// Kelvin sign, a dotted capital I, names with and without `.md`,
+    /// attachments, files at the root and deep down, the same path twice.
+    #[test]
+    fn a_names_files_are_in_the_order_of_their_folded_paths() {
+        let stems = [
+            "Read Me",
+            "read me",
+            "READ ME",
+            "ΟΔΟΣ",
+            "οδος",
+            "οδοσ",
+            "\u{212A}elvin",
+            "kelvin",
+            "İstanbul",
+            "i\u{307}stanbul",
+            "run → rennen",
+            "Run → Rennen",
+            "a_b",
+            "a b",
+            "x.md",
+        ];
+        let dirs = [
+            "",
+            "01_CLIENTS/",
+            "03_DOMAINS/a/",
+            "03_DOMAINS/A/",
+            "04_STYLE/x/y/",
+        ];
+        let exts = [".md", ".MD", ".png", ""];
+        let mut paths = Vec::new();
+        for (i, stem) in stems.iter().enumerate() {
+            for (j, dir) in dirs.iter().enumerate() {
+                let ext = exts[(i + j) % exts.len()];
+                paths.push(format!("{dir}{stem}{ext}"));
+                if (i + j) % 3 == 0 {
+                    paths.push(format!("{dir}{stem}.md"));
+                }
+            }
+        }
+        paths.push("01_CLIENTS/Read Me.md".to_owned());
+        let ix = index(&paths.iter().map(String::as_str).collect::<Vec<_>>());
+        let folded: Vec<String> = paths.iter().map(|p| fold(p)).collect();
+        let mut names: Vec<&str> = folded.iter().map(|p| name_of(p)).collect();
+        names.sort();
+        names.dedup();
+        for name in names {
+            let mut want: Vec<usize> = (0..paths.len())
+                .filter(|&i| name_of(&folded[i]) == name)
+                .collect();
+            want.sort_by_key(|&i| (folded[i].len(), folded[i].as_str()));
+            let got: Vec<usize> = ix
+                .named(name)
+                .iter()
+                .map(|f| match f.file.get() {
+                    FileRef::Article(i) | FileRef::Other(i) => i,
+                })
+                .collect();
+            assert_eq!(got, want, "{name}");
+        }
+        assert!(ix.named("read").is_empty());
     }
 
     /// A bare name reaches every file of that name under a folder, but not
