@@ -714,3 +714,69 @@ fn a_bank_read_while_walked_reads_every_file_once_and_keeps_the_walks_order() {
     // and the unreadable one.
     assert_eq!(files_read.load(Ordering::Relaxed), expected.len() + 3);
 }
+
+/// The walk's sort by keys puts a folder's entries where a sort by whole
+/// paths does: names that share their first 8 bytes or more, that are a
+/// start of another, that differ at `.`, `-` or `/` (which sort around
+/// `/`), wide characters, problems met among the files, no shared start
+/// at all.
+#[test]
+fn a_walked_folder_sorts_as_its_whole_paths_do() {
+    let pieces = [
+        "a",
+        "A",
+        "b",
+        ".",
+        "-",
+        "/",
+        "0",
+        "é",
+        "→",
+        " ",
+        "md",
+        "aaaaaaaa",
+        "zzzzzzzzz",
+    ];
+    let problem = || {
+        Walked::Problem(LoadProblem {
+            path: String::new(),
+            line: None,
+            message: String::new(),
+            kind: ProblemKind::Io,
+        })
+    };
+    let mut names =
+        crate::random_text::joined(&pieces, 5, 0x51AF_D7ED_558C_CD1B).filter(|n| !n.is_empty());
+    for (round, prefix) in ["/tmp/bank/02_TERMINOLOGY/", "/b/", "", "/tmp/bank/0"]
+        .iter()
+        .cycle()
+        .take(400)
+        .enumerate()
+    {
+        let mut paths = WalkedPaths::default();
+        let mut files = Vec::new();
+        for i in 0..(round % 40) {
+            if round % 7 == 0 && i % 9 == 4 {
+                files.push(problem());
+                continue;
+            }
+            let path = format!("{prefix}{}", names.next().unwrap());
+            files.push(Walked::File {
+                path: paths.push(Path::new(&path)),
+                is_link: false,
+                dir: 0,
+                seq: i as u32,
+            });
+        }
+        let listed = |files: &[Walked]| -> Vec<Vec<u8>> {
+            files
+                .iter()
+                .map(|w| walk::walked_path(w, &paths).to_vec())
+                .collect()
+        };
+        let mut expected = listed(&files);
+        expected.sort();
+        walk::sort_by_path(&mut files, &paths);
+        assert_eq!(listed(&files), expected, "round {round}");
+    }
+}
