@@ -246,9 +246,11 @@ pub fn check_streamed(
     let loaded = Bank::load_kept(
         root,
         crate::safe_read::user_policy(),
-        // Each article is dropped once checked: shared copies save nothing.
+        // Each article is dropped once checked: shared copies save nothing,
+        // and no check reads its count of characters.
         LoadOptions {
             share: false,
+            chars: false,
             ..LoadOptions::CHECK
         },
         None,
