@@ -259,11 +259,9 @@ pub(super) fn sort_by_path(files: &mut [Walked], paths: &WalkedPaths) {
             (u64::from_be_bytes(key), i as u32)
         })
         .collect();
-    // Past what all share: the keys tie on many terms of one source word.
-    let rest = |i: u32| &bytes(i as usize)[shared..];
     let order = |a: &(u64, u32), b: &(u64, u32)| {
         a.0.cmp(&b.0)
-            .then_with(|| rest(a.1).cmp(rest(b.1)))
+            .then_with(|| bytes(a.1 as usize).cmp(bytes(b.1 as usize)))
             .then(a.1.cmp(&b.1))
     };
     if crate::parallel::sort_pays(keyed.len()) {
