@@ -38,7 +38,7 @@ fn stable_order(len: usize, compare: &mut dyn FnMut(usize, usize) -> Ordering) -
 
 /// Rearranges `items` so that position `i` holds what was at `order[i]`,
 /// one cycle of the permutation at a time, with swaps only.
-pub(crate) fn move_into_order<T>(items: &mut [T], mut order: Vec<usize>) {
+fn move_into_order<T>(items: &mut [T], mut order: Vec<usize>) {
     for start in 0..items.len() {
         // Walking a cycle carries the item first at `start` along it; a
         // position already filled points at itself, so each cycle is

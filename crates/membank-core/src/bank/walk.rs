@@ -219,60 +219,21 @@ impl<'r> BankWalk<'r> {
                 None => {
                     // By path, which is the order articles are kept in
                     // (problems sort among themselves later).
-                    sort_by_path(&mut self.found[current.first..], &self.paths);
+                    let files = &mut self.found[current.first..];
+                    let paths = &self.paths;
+                    let by_path =
+                        |a: &Walked, b: &Walked| walked_path(a, paths).cmp(walked_path(b, paths));
+                    if crate::parallel::sort_pays(files.len()) {
+                        files.par_sort_unstable_by(by_path);
+                    } else {
+                        files.sort_unstable_by(by_path);
+                    }
                     self.current = None;
                 }
             }
         }
         true
     }
-}
-
-/// Put one folder's walked entries in the order of their paths' bytes,
-/// problems (no path) first in the order met. Every path starts with the
-/// folder's own: each is sorted by the 8 bytes after what all share, read
-/// as a number, and only where those tie by the rest. Comparing whole
-/// paths (80,000 at 100,000 articles) read the shared start again at
-/// every step, while the walk waited.
-pub(super) fn sort_by_path(files: &mut [Walked], paths: &WalkedPaths) {
-    let bytes = |i: usize| walked_path(&files[i], paths);
-    let first = files.first().map_or(&[][..], |w| walked_path(w, paths));
-    let shared = files.iter().fold(first.len(), |shared, w| {
-        let b = walked_path(w, paths);
-        if b.get(..shared) == Some(&first[..shared]) {
-            return shared;
-        }
-        first[..shared]
-            .iter()
-            .zip(b)
-            .take_while(|(x, y)| x == y)
-            .count()
-    });
-    let mut keyed: Vec<(u64, u32)> = (0..files.len())
-        .map(|i| {
-            let rest = &bytes(i)[shared..];
-            let mut key = [0; 8];
-            let n = rest.len().min(8);
-            key[..n].copy_from_slice(&rest[..n]);
-            // A path holds no zero byte, so padding with zeros keeps a
-            // shorter path before a longer one that starts with it.
-            (u64::from_be_bytes(key), i as u32)
-        })
-        .collect();
-    let order = |a: &(u64, u32), b: &(u64, u32)| {
-        a.0.cmp(&b.0)
-            .then_with(|| bytes(a.1 as usize).cmp(bytes(b.1 as usize)))
-            .then(a.1.cmp(&b.1))
-    };
-    if crate::parallel::sort_pays(keyed.len()) {
-        keyed.par_sort_unstable_by(order);
-    } else {
-        keyed.sort_unstable_by(order);
-    }
-    crate::shared_sort::move_into_order(
-        files,
-        keyed.into_iter().map(|(_, i)| i as usize).collect(),
-    );
 }
 
 /// One entry of a numbered folder's walk: a folder is remembered, a file
