@@ -438,3 +438,21 @@ fn the_reports_sort_gives_a_plain_sorts_order() {
         assert!(got == want, "{n} findings, in runs: {runs}");
     }
 }
+
+/// A kept term's four texts read back as given from its one string:
+/// empty ones, wide characters, one ending where the next starts.
+#[test]
+fn a_kept_terms_texts_read_back_as_given() {
+    use super::Term;
+    for parts in [
+        ["run", "en", "nl-BE", "rennen"],
+        ["", "", "", ""],
+        ["", "en", "", "x"],
+        ["café → ", "→", "日本", ""],
+        ["Σσς", "", "nl", "İ"],
+    ] {
+        let t = Term::new(parts, 7, Some(12), std::sync::Arc::default()).unwrap();
+        assert_eq!([t.part(0), t.part(1), t.part(2), t.part(3)], parts);
+        assert_eq!(t.target_line, Some(12));
+    }
+}
