@@ -534,10 +534,11 @@ fn checks_links(folder: Folder) -> bool {
 
 /// The message of a `stale` finding, appended to `out`.
 fn write_stale_message(out: &mut String, date: Date, days: u32, today: Date) {
-    use std::fmt::Write;
     out.push_str("last_updated is ");
     write_date(out, date);
-    let _ = write!(out, ", more than {days} days before ");
+    out.push_str(", more than ");
+    crate::json::push_uint(out, u64::from(days));
+    out.push_str(" days before ");
     write_date(out, today);
     out.push_str(". Check that the article is still correct, then update last_updated.");
 }
