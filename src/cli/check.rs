@@ -286,26 +286,26 @@ fn print_human(bank: &str, checked: &Checked) {
     let stdout = std::io::stdout();
     let choice = anstream::AutoStream::choice(&stdout);
     let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
-    const PER_BLOCK: usize = 1024;
-    // Written into again window after window: a new block of a few hundred
-    // kilobytes each time was mapped afresh, a page fault every 4 KB.
-    let mut blocks = vec![String::new(); 4];
     write_human(bank, checked, &mut |part| match part {
         Part::Styled(text) => {
             let block = style::styled_block(choice, &|o| o.write_all(text.as_bytes()));
             let _ = out.write_all(&block);
         }
         Part::Findings(findings) => {
-            for window in findings.chunks(PER_BLOCK * blocks.len()) {
-                let used = window.len().div_ceil(PER_BLOCK);
-                blocks[..used]
-                    .par_iter_mut()
-                    .zip(window.par_chunks(PER_BLOCK))
-                    .for_each(|(block, chunk)| {
-                        block.clear();
-                        chunk.iter().for_each(|f| finding_lines(block, f));
-                    });
-                for block in &blocks[..used] {
+            // Blocks small enough (tens of kilobytes) to be made where the
+            // last window's were freed: blocks of a few hundred kilobytes
+            // were each mapped afresh, a page fault every 4 KB.
+            const PER_BLOCK: usize = 64;
+            for window in findings.chunks(PER_BLOCK * 64) {
+                let blocks: Vec<String> = window
+                    .par_chunks(PER_BLOCK)
+                    .map(|chunk| {
+                        let mut block = String::new();
+                        chunk.iter().for_each(|f| finding_lines(&mut block, f));
+                        block
+                    })
+                    .collect();
+                for block in blocks {
                     let _ = out.write_all(block.as_bytes());
                 }
             }

@@ -254,28 +254,18 @@ fn sort_by_places(findings: &mut Vec<Finding>, paths: &[&str]) {
         sort_in_report_order(findings);
         return;
     }
-    let (in_order, at) = rayon::join(
-        || paths.par_windows(2).all(|w| w[0] < w[1]),
-        || {
-            let mut at = rustc_hash::FxHashMap::default();
-            at.reserve(paths.len());
-            for (i, p) in paths.iter().enumerate() {
-                at.insert(p.as_ptr() as usize, i as u32);
-            }
-            at
-        },
-    );
-    if !in_order {
+    if !paths.is_sorted_by(|a, b| a < b) {
         sort_in_report_order(findings);
         return;
     }
-    let place = |path: &str| match at.get(&(path.as_ptr() as usize)) {
+    let at = Addresses::of(paths);
+    let place = |path: &str| match at.get(path.as_ptr() as usize) {
         // The same address and length: the same text.
-        Some(&i) if paths[i as usize].len() == path.len() => i,
+        Some(i) if paths[i as usize].len() == path.len() => i,
         _ => paths.partition_point(|p| *p < path) as u32,
     };
     let bucket: Vec<u32> = findings
-        .par_iter()
+        .iter()
         .map(|f| f.severity as u32 * places as u32 + place(&f.path))
         .collect();
     drop(at);
@@ -295,16 +285,6 @@ fn sort_by_places(findings: &mut Vec<Finding>, paths: &[&str]) {
         from[ends[b as usize] as usize] = i as u32;
     }
     drop(bucket);
-    // `ends` now holds where each bucket starts.
-    let mut start = len;
-    for &bucket_start in ends.iter().rev() {
-        let group = &mut from[bucket_start as usize..start];
-        if group.len() > 1 {
-            group.sort_by(|&a, &b| findings[a as usize].report_order(&findings[b as usize]));
-        }
-        start = bucket_start as usize;
-    }
-    drop(ends);
     // Position `to` takes the finding at `from[to]`: each cycle of the
     // permutation is followed once, swapping, and marked as it is.
     for first in 0..len {
@@ -317,6 +297,60 @@ fn sort_by_places(findings: &mut Vec<Finding>, paths: &[&str]) {
             }
             findings.swap(to, next);
             to = next;
+        }
+    }
+    drop(from);
+    // `ends` now holds where each bucket starts; a bucket of more than one
+    // finding is put in order by the sort every report uses (no second
+    // copy of it compiled in).
+    let mut end = len;
+    for &start in ends.iter().rev() {
+        let start = start as usize;
+        if end - start > 1 {
+            findings[start..end].sort_by(Finding::report_order);
+        }
+        end = start;
+    }
+}
+
+/// The places of the paths listed by the address of their text: a table
+/// of twice as many slots, each probed from the address's hash on.
+struct Addresses {
+    slots: Vec<(usize, u32)>,
+    shift: u32,
+}
+
+impl Addresses {
+    fn of(paths: &[&str]) -> Addresses {
+        let size = (2 * paths.len()).next_power_of_two().max(2);
+        let mut table = Addresses {
+            slots: vec![(0, 0); size],
+            shift: 64 - size.trailing_zeros(),
+        };
+        for (i, p) in paths.iter().enumerate() {
+            let mut at = table.first_slot(p.as_ptr() as usize);
+            // No text lies at address 0: it marks an empty slot.
+            while table.slots[at].0 != 0 {
+                at = (at + 1) & (size - 1);
+            }
+            table.slots[at] = (p.as_ptr() as usize, i as u32);
+        }
+        table
+    }
+
+    fn first_slot(&self, address: usize) -> usize {
+        ((address as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize
+    }
+
+    /// The place of the path whose text is at `address`, if listed.
+    fn get(&self, address: usize) -> Option<u32> {
+        let mut at = self.first_slot(address);
+        loop {
+            match self.slots[at] {
+                (0, _) => return None,
+                (a, i) if a == address => return Some(i),
+                _ => at = (at + 1) & (self.slots.len() - 1),
+            }
         }
     }
 }
