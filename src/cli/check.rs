@@ -292,8 +292,11 @@ fn print_human(bank: &str, checked: &Checked) {
             let _ = out.write_all(&block);
         }
         Part::Findings(findings) => {
-            const PER_BLOCK: usize = 1024;
-            for window in findings.chunks(PER_BLOCK * 4) {
+            // Blocks small enough (tens of kilobytes) to be made where the
+            // last window's were freed: blocks of a few hundred kilobytes
+            // were each mapped afresh, a page fault every 4 KB.
+            const PER_BLOCK: usize = 64;
+            for window in findings.chunks(PER_BLOCK * 64) {
                 let blocks: Vec<String> = window
                     .par_chunks(PER_BLOCK)
                     .map(|chunk| {

@@ -283,3 +283,61 @@ fn codes_and_lines_read_back_as_given() {
         serde_json::json!(3)
     );
 }
+
+/// The `missing-key` and `stale` messages, written piece by piece, read
+/// as the formatting machinery wrote them, for every rule, folder and
+/// state and for ages of any number of digits.
+#[test]
+fn messages_written_in_pieces_read_as_formatted() {
+    let message = |m: Message| Finding::with_message("x", Severity::Info, "a.md", None, m);
+    for key in ["clients", "languages", "domains", "last_updated", "é_key"] {
+        for empty in [false, true] {
+            let state = if empty { "empty" } else { "missing" };
+            let what = match key {
+                "clients" => "client",
+                "languages" => "language",
+                _ => "domain",
+            };
+            let mut rules = vec![(
+                KeyRule::Archive,
+                "Processed inbox files record when and into which articles they were compiled."
+                    .to_owned(),
+            )];
+            for folder in Folder::ALL {
+                let name = folder.dir_name();
+                rules.push((
+                    KeyRule::Required(folder),
+                    format!(
+                        "Every article in {name} must have it; tools rely on it to score and sort."
+                    ),
+                ));
+                rules.push((
+                    KeyRule::Recommended(folder),
+                    format!(
+                        "It is recommended in {name}: without it the article earns no points \
+                         for a matching {what}."
+                    ),
+                ));
+            }
+            for (rule, middle) in rules {
+                let written = message(Message::MissingKey { key, empty, rule });
+                let expected = format!(
+                    "The key {key} is {state}. {middle} Add “{key}: …” to the frontmatter."
+                );
+                assert_eq!(written.message(), expected);
+            }
+        }
+    }
+    let (date, today) = (
+        jiff::civil::date(2024, 2, 29),
+        jiff::civil::date(2026, 6, 1),
+    );
+    for days in [0, 7, 30, 365, 10_000, u32::MAX] {
+        let written = message(Message::Stale { date, days, today });
+        let expected = format!(
+            "last_updated is {date}, more than {days} days before {today}. Check that the \
+             article is still correct, then update last_updated."
+        );
+        assert_eq!(written.message(), expected);
+    }
+}

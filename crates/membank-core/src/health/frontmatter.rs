@@ -141,33 +141,39 @@ pub(super) fn key_findings(a: &Article, out: &mut Vec<Finding>) {
 /// bank has tens of thousands of these, each put into words when the
 /// report is written.
 pub(super) fn write_missing_key_message(out: &mut String, key: &str, empty: bool, rule: KeyRule) {
-    use std::fmt::Write;
-    let state = if empty { "empty" } else { "missing" };
-    let _ = write!(out, "The key {key} is {state}. ");
-    let _ = match rule {
-        KeyRule::Required(folder) => write!(
-            out,
-            "Every article in {} must have it; tools rely on it to score and sort.",
-            folder.dir_name()
-        ),
+    // Pieces put down one after another, not through the formatting
+    // machinery: a large bank's report writes tens of thousands of these.
+    out.push_str("The key ");
+    out.push_str(key);
+    out.push_str(if empty {
+        " is empty. "
+    } else {
+        " is missing. "
+    });
+    match rule {
+        KeyRule::Required(folder) => {
+            out.push_str("Every article in ");
+            out.push_str(folder.dir_name());
+            out.push_str(" must have it; tools rely on it to score and sort.");
+        }
         KeyRule::Recommended(folder) => {
-            let what = match key {
+            out.push_str("It is recommended in ");
+            out.push_str(folder.dir_name());
+            out.push_str(": without it the article earns no points for a matching ");
+            out.push_str(match key {
                 "clients" => "client",
                 "languages" => "language",
                 _ => "domain",
-            };
-            write!(
-                out,
-                "It is recommended in {}: without it the article earns no points for a \
-                 matching {what}.",
-                folder.dir_name()
-            )
+            });
+            out.push('.');
         }
-        KeyRule::Archive => out.write_str(
+        KeyRule::Archive => out.push_str(
             "Processed inbox files record when and into which articles they were compiled.",
         ),
-    };
-    let _ = write!(out, " Add “{key}: …” to the frontmatter.");
+    }
+    out.push_str(" Add “");
+    out.push_str(key);
+    out.push_str(": …” to the frontmatter.");
 }
 
 pub(super) fn value_findings(a: &Article, out: &mut Vec<Finding>) {

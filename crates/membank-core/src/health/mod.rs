@@ -33,6 +33,8 @@ pub fn required_keys(folder: Folder) -> &'static [&'static str] {
 }
 
 mod names;
+#[cfg(test)]
+mod sort_tests;
 mod streamed;
 mod terms;
 #[cfg(test)]
@@ -125,6 +127,14 @@ pub struct HealthReport {
 impl HealthReport {
     pub fn new(mut findings: Vec<Finding>) -> HealthReport {
         sort_in_report_order(&mut findings);
+        HealthReport::counted(findings)
+    }
+
+    /// [`HealthReport::new`] for findings nearly all about the files of
+    /// `paths`, most holding the very copy of its path listed there (see
+    /// [`sort_by_places`]).
+    pub(crate) fn about(mut findings: Vec<Finding>, paths: &[&str]) -> HealthReport {
+        sort_by_places(&mut findings, paths);
         HealthReport::counted(findings)
     }
 
@@ -223,6 +233,126 @@ fn sort_in_report_order(findings: &mut Vec<Finding>) {
     all.extend(warnings);
     all.extend(notes);
     *findings = all;
+}
+
+/// Put `findings` in report order, as [`sort_in_report_order`] does, by
+/// their paths' places among `paths` rather than by their text: at
+/// 100,000 articles the merges compared paths (cache misses, mostly) over
+/// a million times. Each finding goes into a bucket by its severity and
+/// the place of the first of `paths` not before its own (found by the
+/// address of its copy, which an article's findings share, or by a
+/// search for the few that hold another), the buckets in order; only
+/// each bucket's few findings are compared, in full, and the findings are
+/// moved once, in place. When `paths` is not in path order, the findings
+/// are sorted as any report's.
+fn sort_by_places(findings: &mut Vec<Finding>, paths: &[&str]) {
+    let len = findings.len();
+    // Three severities' buckets, each one more than there are paths.
+    let places = paths.len() + 1;
+    let fits = u32::try_from(len).is_ok() && u32::try_from(3 * places).is_ok();
+    if !crate::parallel::sort_pays(len) || !fits {
+        sort_in_report_order(findings);
+        return;
+    }
+    if !paths.is_sorted_by(|a, b| a < b) {
+        sort_in_report_order(findings);
+        return;
+    }
+    let at = Addresses::of(paths);
+    let place = |path: &str| match at.get(path.as_ptr() as usize) {
+        // The same address and length: the same text.
+        Some(i) if paths[i as usize].len() == path.len() => i,
+        _ => paths.partition_point(|p| *p < path) as u32,
+    };
+    let bucket: Vec<u32> = findings
+        .iter()
+        .map(|f| f.severity as u32 * places as u32 + place(&f.path))
+        .collect();
+    drop(at);
+    // Counted, then each finding's index put where its bucket starts.
+    let mut ends = vec![0u32; 3 * places];
+    for &b in &bucket {
+        ends[b as usize] += 1;
+    }
+    let mut total = 0;
+    for end in ends.iter_mut() {
+        total += *end;
+        *end = total;
+    }
+    let mut from = vec![0u32; len];
+    for (i, &b) in bucket.iter().enumerate().rev() {
+        ends[b as usize] -= 1;
+        from[ends[b as usize] as usize] = i as u32;
+    }
+    drop(bucket);
+    // Position `to` takes the finding at `from[to]`: each cycle of the
+    // permutation is followed once, swapping, and marked as it is.
+    for first in 0..len {
+        let mut to = first;
+        loop {
+            let next = from[to] as usize;
+            from[to] = to as u32;
+            if next == first {
+                break;
+            }
+            findings.swap(to, next);
+            to = next;
+        }
+    }
+    drop(from);
+    // `ends` now holds where each bucket starts; a bucket of more than one
+    // finding is put in order by the sort every report uses (no second
+    // copy of it compiled in).
+    let mut end = len;
+    for &start in ends.iter().rev() {
+        let start = start as usize;
+        if end - start > 1 {
+            findings[start..end].sort_by(Finding::report_order);
+        }
+        end = start;
+    }
+}
+
+/// The places of the paths listed by the address of their text: a table
+/// of twice as many slots, each probed from the address's hash on.
+struct Addresses {
+    slots: Vec<(usize, u32)>,
+    shift: u32,
+}
+
+impl Addresses {
+    fn of(paths: &[&str]) -> Addresses {
+        let size = (2 * paths.len()).next_power_of_two().max(2);
+        let mut table = Addresses {
+            slots: vec![(0, 0); size],
+            shift: 64 - size.trailing_zeros(),
+        };
+        for (i, p) in paths.iter().enumerate() {
+            let mut at = table.first_slot(p.as_ptr() as usize);
+            // No text lies at address 0: it marks an empty slot.
+            while table.slots[at].0 != 0 {
+                at = (at + 1) & (size - 1);
+            }
+            table.slots[at] = (p.as_ptr() as usize, i as u32);
+        }
+        table
+    }
+
+    fn first_slot(&self, address: usize) -> usize {
+        ((address as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize
+    }
+
+    /// The place of the path whose text is at `address`, if listed.
+    fn get(&self, address: usize) -> Option<u32> {
+        let mut at = self.first_slot(address);
+        loop {
+            match self.slots[at] {
+                (0, _) => return None,
+                (a, i) if a == address => return Some(i),
+                _ => at = (at + 1) & (self.slots.len() - 1),
+            }
+        }
+    }
 }
 
 /// Every code `check` can emit, with its usual severity (a few codes are
@@ -438,10 +568,11 @@ fn checks_links(folder: Folder) -> bool {
 
 /// The message of a `stale` finding, appended to `out`.
 fn write_stale_message(out: &mut String, date: Date, days: u32, today: Date) {
-    use std::fmt::Write;
     out.push_str("last_updated is ");
     write_date(out, date);
-    let _ = write!(out, ", more than {days} days before ");
+    out.push_str(", more than ");
+    crate::json::push_uint(out, u64::from(days));
+    out.push_str(" days before ");
     write_date(out, today);
     out.push_str(". Check that the article is still correct, then update last_updated.");
 }

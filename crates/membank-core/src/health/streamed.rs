@@ -427,11 +427,16 @@ fn pass_links(kept: &[Kept], link_files: &[String], linked: &[AtomicBool]) -> Li
 /// `own`, the findings each article's own checks made.
 fn check_kept(bank: &Bank, kept: Vec<Kept>, own: Gathered) -> HealthReport {
     let findings = kept_findings(bank, &kept, own);
+    // Sorted by the kept articles' places: nearly every finding holds the
+    // copy of its path kept with its article.
+    let paths: Vec<&str> = kept.iter().map(|k| &*k.path).collect();
+    let report = HealthReport::about(findings, &paths);
+    drop(paths);
     // Deliberately never freed: this serves a command that prints the
     // report and exits, and freeing 100,000 paths and their links one by
     // one only delayed that exit (the kernel takes the pages back at once).
     std::mem::forget(kept);
-    HealthReport::new(findings)
+    report
 }
 
 /// The findings of `own`, of the per-article link checks and of the

@@ -1,0 +1,124 @@
+//! The report's sort by paths' places against a plain sort.
+
+use std::sync::Arc;
+
+use super::{Finding, Severity, sort_by_places};
+
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((self.0 >> 33) % n as u64) as usize
+    }
+}
+
+const SEVERITIES: [Severity; 3] = [Severity::Error, Severity::Warning, Severity::Info];
+
+/// `n` findings about the paths of `kept` (holding the kept copy, or a
+/// copy of their own) and about paths not kept (before, between and after
+/// them, and the bank itself), in runs of articles in order or anywhere,
+/// with ties and repeats.
+fn made(rng: &mut Rng, kept: &[Arc<str>], n: usize, runs: bool) -> Vec<Finding> {
+    let codes = ["stale", "orphan", "dead-link", "missing-key", "bad-date"];
+    let others = [
+        "",
+        "00_INBOX/a.md",
+        "02_TERMINOLOGY/t",
+        "02_TERMINOLOGY/t000001 → x.md~",
+        "zz.md",
+        "é.md",
+    ];
+    let mut found = Vec::new();
+    let mut article = 0;
+    while found.len() < n {
+        article = if runs && rng.below(50) != 0 {
+            article + rng.below(2)
+        } else {
+            rng.below(kept.len().max(1))
+        };
+        let path: Arc<str> = match (kept.get(article % kept.len().max(1)), rng.below(20)) {
+            (Some(kept), 0) => Arc::from(&**kept),
+            (Some(kept), 1..) => Arc::clone(kept),
+            _ => Arc::from(others[rng.below(others.len())]),
+        };
+        let path = if rng.below(40) == 0 {
+            Arc::from(others[rng.below(others.len())])
+        } else {
+            path
+        };
+        for _ in 0..1 + rng.below(4) {
+            let line = (rng.below(4) != 0).then(|| rng.below(6));
+            let message = ["a", "b", "“é”\u{7}", "\u{202e}x"][rng.below(4)];
+            let mut f = Finding::new(
+                codes[rng.below(codes.len())],
+                SEVERITIES[rng.below(3)],
+                "",
+                line,
+                message,
+            );
+            f.path = Arc::clone(&path);
+            found.push(f);
+        }
+    }
+    found
+}
+
+fn sorted_by_places(mut found: Vec<Finding>, paths: &[&str]) -> Vec<Finding> {
+    sort_by_places(&mut found, paths);
+    found
+}
+
+/// The order of a plain sort: findings in runs and in no order, with ties
+/// and repeats, about paths listed, copies of them and paths not listed,
+/// with no path or no line, at sizes on either side of the pool's.
+#[test]
+fn sorting_by_places_gives_a_plain_sorts_order() {
+    let mut rng = Rng(11);
+    for (articles, n, runs) in [
+        (0, 0, true),
+        (3, 1, true),
+        (5, 7, false),
+        (0, 5000, false),
+        (1, 5000, true),
+        (100, 300, true),
+        (2000, 4095, true),
+        (2000, 4096, true),
+        (3000, 5000, false),
+        (7000, 20_000, true),
+        (20_000, 9000, false),
+    ] {
+        let kept: Vec<Arc<str>> = (0..articles)
+            .map(|i| Arc::from(format!("02_TERMINOLOGY/t{i:06} → x.md")))
+            .collect();
+        let paths: Vec<&str> = kept.iter().map(|p| &**p).collect();
+        let found = made(&mut rng, &kept, n, runs);
+        let mut want = found.clone();
+        want.sort_by(Finding::report_order);
+        let got = sorted_by_places(found.clone(), &paths);
+        assert!(
+            got == want,
+            "{articles} articles, {n} findings, runs: {runs}"
+        );
+        // Paths out of order, repeated, or listed by a part of a
+        // finding's text at its address: the same order.
+        let mut shuffled = paths.clone();
+        for i in (1..shuffled.len()).rev() {
+            shuffled.swap(i, rng.below(i + 1));
+        }
+        let mut repeated = paths.clone();
+        repeated.extend(paths.first());
+        repeated.sort();
+        let parts: Vec<&str> = paths.iter().map(|p| &p[..p.len() - 3]).collect();
+        for paths in [shuffled, repeated, parts] {
+            let got = sorted_by_places(found.clone(), &paths);
+            assert!(
+                got == want,
+                "{articles} articles, {n} findings, runs: {runs}"
+            );
+        }
+    }
+}
