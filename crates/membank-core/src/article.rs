@@ -1355,20 +1355,10 @@ mod tests {
     use super::*;
 
     /// The key's line as it was found before: the block taken apart by
-    /// `str::lines`, three prefixes tried on every line.
+    /// `str::lines`, every line tried (the prefixes' test is shared).
     fn key_line_in_before(yaml: &str, first_line: usize, key: &str) -> Option<usize> {
         yaml.lines()
-            .position(|line| {
-                let rest = line
-                    .strip_prefix(key)
-                    .or_else(|| line.strip_prefix('"')?.strip_prefix(key)?.strip_prefix('"'))
-                    .or_else(|| {
-                        line.strip_prefix('\'')?
-                            .strip_prefix(key)?
-                            .strip_prefix('\'')
-                    });
-                rest.is_some_and(|r| r.trim_start().starts_with(':'))
-            })
+            .position(|line| key_starts(line, key))
             .map(|i| i + first_line)
     }
 
