@@ -728,6 +728,17 @@ mod tests {
         out
     }
 
+    /// A small deterministic generator (xorshift) of numbers below `n`,
+    /// so a failing case can be run again.
+    fn xorshift(mut seed: u64) -> impl FnMut(usize) -> usize {
+        move |n| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        }
+    }
+
     /// Names joined from pieces that fold in every way: each ASCII
     /// character, accents precomposed and as marks after ASCII and other
     /// letters (marks reordered by their classes), separators of both
@@ -776,13 +787,7 @@ mod tests {
                 .map(str::to_owned),
             )
             .collect();
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut next = |n: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n as u64) as usize
-        };
+        let mut next = xorshift(0x2545_f491_4f6c_dd1d);
         for piece in &pieces {
             assert_eq!(fold(piece), fold_through_decomposition(piece), "{piece:?}");
         }
@@ -806,13 +811,7 @@ mod tests {
     /// edit, against comparing every name.
     #[test]
     fn find_each_finds_what_comparing_every_name_finds() {
-        let mut seed = 0x0123_4567_89ab_cdefu64;
-        let mut next = |n: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n as u64) as usize
-        };
+        let mut next = xorshift(0x0123_4567_89ab_cdef);
         let letters = [
             "a", "b", "c", "A", "É", "é", "e\u{301}", " ", "_", "-", "&", "→", "'",
         ];

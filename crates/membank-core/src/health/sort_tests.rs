@@ -2,19 +2,8 @@
 
 use std::sync::Arc;
 
+use super::streamed::tests::Rng;
 use super::{Finding, Severity, sort_by_places};
-
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        ((self.0 >> 33) % n as u64) as usize
-    }
-}
 
 const SEVERITIES: [Severity; 3] = [Severity::Error, Severity::Warning, Severity::Info];
 

@@ -528,4 +528,4 @@ fn kept_findings(bank: &Bank, kept: &[Kept], own: Gathered) -> Vec<Finding> {
 
 #[cfg(test)]
 #[path = "streamed_tests.rs"]
-mod tests;
+pub(super) mod tests;

@@ -14,11 +14,11 @@ fn write(root: &Path, rel: &str, bytes: &[u8]) {
 }
 
 /// A small deterministic generator (a linear congruential one), so a
-/// failing seed can be run again.
-struct Rng(u64);
+/// failing seed can be run again (the report's sort tests use it too).
+pub(in crate::health) struct Rng(pub(in crate::health) u64);
 
 impl Rng {
-    fn below(&mut self, n: usize) -> usize {
+    pub(in crate::health) fn below(&mut self, n: usize) -> usize {
         self.0 = self
             .0
             .wrapping_mul(6364136223846793005)
