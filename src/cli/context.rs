@@ -238,6 +238,15 @@ fn write_rows<'a>(
     // Each style's codes written out once, not once a row.
     let (muted_on, muted_off) = (format!("{muted}"), format!("{muted:#}"));
     let (good_on, good_off) = (format!("{good}"), format!("{good:#}"));
+    let unscored_line = {
+        let mut l = String::from(ROW_INDENT);
+        l.push_str(&muted_on);
+        l.push_str("left out: ");
+        membank_core::text::sanitize_into(&mut l, membank_core::budget::UNSCORED_REASON, false);
+        l.push_str(&muted_off);
+        l.push('\n');
+        l
+    };
     // Each row is put together by hand in one line reused for every row:
     // the formatting machinery padded the columns one character at a time,
     // most of the time a whole table took.
@@ -256,7 +265,7 @@ fn write_rows<'a>(
                 (e.tokens as u64, 6, 2),
             ],
         );
-        push_left(&mut line, date_cell(e.last_updated), 10);
+        push_left(&mut line, date_cell(e.last_updated, e.date_valid), 10);
         line.push_str("  ");
         let (kept_word, on, off) = if e.included {
             ("yes ", &good_on, &good_off)
@@ -277,12 +286,17 @@ fn write_rows<'a>(
         }
         if !e.included {
             let reason = e.drop_reason.as_deref().unwrap_or("not in the context");
-            line.push_str(ROW_INDENT);
-            line.push_str(&muted_on);
-            line.push_str("left out: ");
-            membank_core::text::sanitize_into(&mut line, reason, false);
-            line.push_str(&muted_off);
-            line.push('\n');
+            if reason == membank_core::budget::UNSCORED_REASON {
+                // Most rows of a table: the same line each time, made once.
+                line.push_str(&unscored_line);
+            } else {
+                line.push_str(ROW_INDENT);
+                line.push_str(&muted_on);
+                line.push_str("left out: ");
+                membank_core::text::sanitize_into(&mut line, reason, false);
+                line.push_str(&muted_off);
+                line.push('\n');
+            }
         }
         out.write_all(line.as_bytes())?;
     }
@@ -333,24 +347,18 @@ fn push_numbers(line: &mut String, cells: [(u64, usize, usize); 6]) {
     let mut buf = [b' '; 6 * MOST];
     let mut at = 0;
     for (n, width, gap) in cells {
-        let mut digits = [0u8; 20];
-        let mut start = digits.len();
-        let mut rest = n;
-        loop {
-            start -= 1;
-            digits[start] = b'0' + (rest % 10) as u8;
-            rest /= 10;
-            if rest == 0 {
-                break;
-            }
-        }
-        let len = digits.len() - start;
+        let len = n.checked_ilog10().map_or(1, |l| l as usize + 1);
         // Widths and gaps are this file's constants, within `MOST`.
         at += width.saturating_sub(len).min(8);
         let Some(slot) = buf.get_mut(at..at + len) else {
             break;
         };
-        slot.copy_from_slice(&digits[start..]);
+        // The digits written in place, from the last one.
+        let mut rest = n;
+        for digit in slot.iter_mut().rev() {
+            *digit = b'0' + (rest % 10) as u8;
+            rest /= 10;
+        }
         at += len + gap.min(8);
     }
     // Digits and spaces only: always UTF-8.
@@ -389,10 +397,11 @@ fn write_tail(out: &mut dyn std::io::Write, r: &TableHead<'_>) -> std::io::Resul
 /// The `updated` column: the date, `-` when there is none, and `invalid`
 /// for text that is not a `YYYY-MM-DD` date (shown raw it would break the
 /// column and look like a date that counts).
-fn date_cell(raw: Option<&str>) -> &str {
+/// `valid` says whether `raw` is such a date (see [`RowRef::date_valid`]).
+fn date_cell(raw: Option<&str>, valid: bool) -> &str {
     match raw {
         None => "-",
-        Some(d) if membank_core::frontmatter::parse_iso_date(d).is_some() => d,
+        Some(d) if valid => d,
         Some(_) => "invalid",
     }
 }
@@ -453,7 +462,13 @@ mod tests {
                 e.signals.domain,
                 e.signals.language,
                 e.tokens,
-                date_cell(e.last_updated.as_deref()),
+                date_cell(
+                    e.last_updated.as_deref(),
+                    e.last_updated
+                        .as_deref()
+                        .and_then(membank_core::frontmatter::parse_iso_date)
+                        .is_some()
+                ),
                 safe(&e.path)
             )
             .unwrap();
@@ -497,11 +512,23 @@ mod tests {
             ),
             ("04_STYLE/s.md", Some("ééé"), None),
             ("04_STYLE/t.md", Some("not a date at all"), Some("")),
+            (
+                "02_TERMINOLOGY/u.md",
+                Some("2025-02-30"),
+                Some(membank_core::budget::UNSCORED_REASON),
+            ),
+            ("02_TERMINOLOGY/v.md", Some("2024-02-29"), Some("score 0")),
         ]
         .into_iter()
         .enumerate()
         {
-            for (rank, score, tokens) in [(1, 0, 0), (12_345, 7, 123_456), (99, 123_456, 7)] {
+            for (rank, score, tokens) in [
+                (1, 0, 0),
+                (12_345, 7, 123_456),
+                (99, 123_456, 7),
+                (9, 10, 999_999),
+                (1_000, 99_999, 1_000_000),
+            ] {
                 let scored = score > 0;
                 rows.push(ExplainedEntry {
                     rank: rank + i,
@@ -512,7 +539,7 @@ mod tests {
                         client: if scored { 3 } else { 0 },
                         domain: if scored { 100 } else { 0 },
                         language: if scored {
-                            1 + i as u32 * 1_000_000_000
+                            1 + (i as u32 % 5) * 1_000_000_000
                         } else {
                             0
                         },
@@ -550,6 +577,33 @@ mod tests {
                 String::from_utf8_lossy(&by_hand),
                 String::from_utf8_lossy(&formatted)
             );
+        }
+    }
+
+    #[test]
+    fn numbers_are_padded_as_formatted() {
+        let mut values = vec![0, u64::MAX, u64::MAX / 10, 12_345_678_901];
+        for k in 0..20 {
+            let p = 10u64.pow(k);
+            values.extend([p - 1, p, p + 1]);
+        }
+        for &n in &values {
+            for &m in &[0, 7, n / 3] {
+                let mut by_hand = String::new();
+                push_numbers(
+                    &mut by_hand,
+                    [
+                        (n, 4, 2),
+                        (m, 5, 2),
+                        (n, 2, 1),
+                        (m, 2, 1),
+                        (n, 2, 2),
+                        (m, 6, 2),
+                    ],
+                );
+                let formatted = format!("{n:>4}  {m:>5}  {n:>2} {m:>2} {n:>2}  {m:>6}  ");
+                assert_eq!(by_hand, formatted, "{n} {m}");
+            }
         }
     }
 

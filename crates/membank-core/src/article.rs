@@ -918,7 +918,12 @@ impl Article {
 }
 
 fn file_name_of(rel_path: &str) -> &str {
-    rel_path.rsplit('/').next().unwrap_or(rel_path)
+    // A search for the last byte, not a reverse split by character: this
+    // is asked for every article read, and `/` is one byte in UTF-8.
+    match memchr::memrchr(b'/', rel_path.as_bytes()) {
+        Some(i) => &rel_path[i + 1..],
+        None => rel_path,
+    }
 }
 
 pub(crate) fn stem_of(rel_path: &str) -> &str {

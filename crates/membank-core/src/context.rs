@@ -76,6 +76,9 @@ pub struct RowRef<'a> {
     /// The values behind the client, domain and language points.
     pub matched: [Option<MatchRef<'a>>; 3],
     pub last_updated: Option<&'a str>,
+    /// `last_updated` is a `YYYY-MM-DD` date: known where the row was
+    /// ranked, so a table need not parse each date again.
+    pub date_valid: bool,
     pub tokens: usize,
     pub included: bool,
     pub drop_reason: Option<std::borrow::Cow<'a, str>>,
@@ -112,6 +115,11 @@ impl ExplainedEntry {
             signals: self.signals,
             matched: [&m.client, &m.domain, &m.language].map(|m| m.as_ref().map(MatchRef::of)),
             last_updated: self.last_updated.as_deref(),
+            date_valid: self
+                .last_updated
+                .as_deref()
+                .and_then(crate::frontmatter::parse_iso_date)
+                .is_some(),
             tokens: self.tokens,
             included: self.included,
             drop_reason: self.drop_reason.as_deref().map(std::borrow::Cow::Borrowed),

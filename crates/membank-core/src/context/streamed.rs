@@ -479,6 +479,8 @@ impl Streamed {
                 language,
             ],
             last_updated: r.last_updated.as_deref(),
+            // The date is parsed from `last_updated` when read.
+            date_valid: r.date.is_some(),
             tokens: c.tokens,
             included: r.drop.is_none(),
             drop_reason: r.drop.map(|d| d.reason(&c)),

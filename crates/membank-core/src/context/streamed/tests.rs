@@ -19,7 +19,14 @@ fn bank(n: usize, seed: u64) -> tempfile::TempDir {
     let clients = ["Acme", "[[Globex|G]]", "initech", "ACME"];
     let domains = ["Legal", "Medical", "[[IT#Networks]]"];
     let langs = ["en-US", "nl-BE", "en", "fr-FR", "de", "EN-gb"];
-    let dates = ["2026-01-01", "2026-03-15", "2025-12-31", "someday"];
+    // A date's shape with no such day, too: shown as invalid.
+    let dates = [
+        "2026-01-01",
+        "2026-03-15",
+        "2025-12-31",
+        "someday",
+        "2026-02-30",
+    ];
     let write = |rel: String, text: String| {
         let path = d.path().join(rel);
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
@@ -56,7 +63,7 @@ fn bank(n: usize, seed: u64) -> tempfile::TempDir {
             _ => {}
         }
         if next(5) > 0 {
-            fm.push_str(&format!("last_updated: {}\n", dates[next(4) as usize]));
+            fm.push_str(&format!("last_updated: {}\n", dates[next(5) as usize]));
         }
         let body = "word ".repeat(next(300) as usize);
         // Names repeat across folders and subfolders: ties go down to the
