@@ -103,10 +103,17 @@ impl DropReason {
                     (tier, ", lowest score first")
                 };
                 // Tokens and budget only: a drop count beside them read as a rank.
-                std::borrow::Cow::Owned(format!(
-                    "over budget: with it the context needed {total_before} tokens, \
-                     {budget} allowed; {why}{order}"
-                ))
+                // Put together by hand: the formatting machinery took
+                // several times as long, once for each row dropped.
+                let mut out = String::with_capacity(160);
+                out.push_str("over budget: with it the context needed ");
+                crate::json::push_uint(&mut out, *total_before as u64);
+                out.push_str(" tokens, ");
+                crate::json::push_uint(&mut out, *budget as u64);
+                out.push_str(" allowed; ");
+                out.push_str(why);
+                out.push_str(order);
+                std::borrow::Cow::Owned(out)
             }
         }
     }
@@ -169,6 +176,50 @@ pub fn trim(ranked: &[Candidate], opts: BudgetOptions) -> Trim {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn over_budget_reasons_are_the_formatted_words() {
+        for folder in [
+            Folder::Clients,
+            Folder::Terminology,
+            Folder::Domains,
+            Folder::Style,
+        ] {
+            for score in [0, 1, 7] {
+                for (total_before, budget) in [(0, 0), (9, 10), (12_345, 100), (usize::MAX, 1)] {
+                    let c = Candidate {
+                        folder,
+                        score,
+                        tokens: 3,
+                    };
+                    let (why, order) = if score == 0 {
+                        ("unscored articles go before any scored one", "")
+                    } else {
+                        let tier = match folder {
+                            Folder::Terminology => "terminology articles are trimmed first",
+                            Folder::Style => "style guides are trimmed after terminology",
+                            Folder::Domains => {
+                                "domain articles are trimmed after terminology and style"
+                            }
+                            _ => "client profiles are trimmed last",
+                        };
+                        (tier, ", lowest score first")
+                    };
+                    let want = format!(
+                        "over budget: with it the context needed {total_before} tokens, \
+                         {budget} allowed; {why}{order}"
+                    );
+                    let d = DropReason::OverBudget {
+                        order: 1,
+                        total_before,
+                        budget,
+                    };
+                    assert_eq!(d.reason(&c), want);
+                    assert_eq!(d.describe(&c), want);
+                }
+            }
+        }
+    }
+
     use super::*;
 
     fn c(folder: Folder, score: u32, tokens: usize) -> Candidate {
