@@ -552,7 +552,11 @@ impl Bank {
         // into one array, where `filter_map` would gather pieces and copy
         // them all into a second one (tens of megabytes at the peak).
         let loaded: Vec<Option<Result<T, Kept>>> = if crate::parallel::pays(found.len()) {
-            found.into_par_iter().map(load).collect()
+            found
+                .into_par_iter()
+                .with_max_len(crate::parallel::READ_PIECE_MOST)
+                .map(load)
+                .collect()
         } else {
             found.into_iter().map(load).collect()
         };

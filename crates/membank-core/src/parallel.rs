@@ -24,3 +24,11 @@ pub const SORT_SEQUENTIAL_BELOW: usize = 4096;
 pub fn sort_pays(items: usize) -> bool {
     items >= SORT_SEQUENTIAL_BELOW
 }
+
+/// Files at most in one piece of a parallel read. Left to itself the pool
+/// cuts a read into a few long pieces (a quarter or an eighth of the bank)
+/// and never splits a piece once a thread has started it, so at 100,000
+/// files one thread read its last piece alone for tens of milliseconds
+/// while the other waited; pieces this short (a millisecond or two of
+/// reading) end within about one of each other.
+pub const READ_PIECE_MOST: usize = 256;

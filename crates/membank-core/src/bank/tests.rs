@@ -714,3 +714,114 @@ fn a_bank_read_while_walked_reads_every_file_once_and_keeps_the_walks_order() {
     // and the unreadable one.
     assert_eq!(files_read.load(Ordering::Relaxed), expected.len() + 3);
 }
+
+#[test]
+fn a_bank_read_in_short_pieces_on_several_threads_is_the_bank_read_on_one() {
+    // Several times more files than a piece of the read holds, so pieces
+    // are taken by different threads and finish out of order. Names that
+    // order one way by bytes and another by characters or by case, folders
+    // whose files interleave with a sibling's (`a-b` sorts before `a/`),
+    // files the bank skips, cannot decode or finds too large, a link.
+    let d = tempfile::tempdir().unwrap();
+    let r = d.path();
+    let names = ["a", "A", "a-b", "a b", "é", "ｚ", "😀", "Z", "ǅ"];
+    let folders = [
+        "01_CLIENTS",
+        "02_TERMINOLOGY",
+        "02_TERMINOLOGY/a",
+        "02_TERMINOLOGY/a-b",
+        "03_DOMAINS/x/y",
+        "04_STYLE",
+    ];
+    let (mut articles, mut refused) = (Vec::new(), Vec::new());
+    for i in 0..(5 * crate::parallel::READ_PIECE_MOST + 77) {
+        let folder = folders[i % folders.len()];
+        let rel = format!("{folder}/{} {i:05}.md", names[i % names.len()]);
+        if i % 97 == 5 {
+            write(r, &rel, b"---\nclient: \xff\n---\n");
+            refused.push(rel);
+        } else if i % 89 == 3 {
+            write(r, &rel, &vec![b'a'; 600]);
+            refused.push(rel);
+        } else {
+            write(
+                r,
+                &rel,
+                format!("---\nclient: C{i}\n---\n# T{i}\n").as_bytes(),
+            );
+            articles.push(rel);
+        }
+        if i % 150 == 0 {
+            write(r, &format!("{folder}/_draft {i}.md"), b"---\n---\n");
+            write(r, &format!("{folder}/left {i}.txt"), b"x");
+        }
+    }
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink(r.join(&articles[0]), r.join("04_STYLE/link.md")).unwrap();
+        articles.push("04_STYLE/link.md".into());
+    }
+    let bank_order = |p: &String| {
+        (
+            Folder::from_dir_name(p.split('/').next().unwrap()),
+            p.clone(),
+        )
+    };
+    articles.sort_by_key(bank_order);
+    refused.sort();
+    let load = |threads| {
+        let policy = ReadPolicy {
+            max_file_bytes: 500,
+            ..ReadPolicy::default()
+        };
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+            .install(|| Bank::load_with(r, policy))
+            .unwrap()
+    };
+    let one = load(1);
+    let many = load(3);
+    let paths =
+        |b: &Bank| -> Vec<String> { b.articles().iter().map(|a| a.rel_path.clone()).collect() };
+    assert_eq!(paths(&one), articles);
+    assert_eq!(paths(&many), articles);
+    for a in many.articles() {
+        // Each its own file's text, not a neighbour's.
+        let i = &a.rel_path[a.rel_path.len() - 8..a.rel_path.len() - 3];
+        if a.rel_path != "04_STYLE/link.md" {
+            assert_eq!(a.title(), format!("T{}", i.parse::<usize>().unwrap()));
+        }
+    }
+    let problems =
+        |b: &Bank| -> Vec<String> { b.problems.iter().map(|p| p.path.clone()).collect() };
+    assert_eq!(problems(&many), refused);
+    assert_eq!(many.problems, one.problems);
+    assert_eq!(many.skipped, one.skipped);
+    assert_eq!(
+        many.skipped.len(),
+        (5 * crate::parallel::READ_PIECE_MOST + 77).div_ceil(150)
+    );
+    assert_eq!(many.other_files, one.other_files);
+    assert_eq!(many.other_files.len(), many.skipped.len());
+}
+
+#[test]
+fn an_empty_bank_reads_as_nothing_on_the_pool_or_off_it() {
+    let d = tempfile::tempdir().unwrap();
+    for f in Folder::ALL {
+        fs::create_dir_all(d.path().join(f.dir_name())).unwrap();
+    }
+    for threads in [1, 3] {
+        let bank = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+            .install(|| Bank::load(d.path()))
+            .unwrap();
+        assert!(bank.articles().is_empty());
+        assert!(bank.problems.is_empty() && bank.skipped.is_empty());
+        assert!(bank.other_files.is_empty() && bank.missing_folders.is_empty());
+    }
+}
