@@ -286,7 +286,7 @@ pub struct Links {
 
 /// Where one link's text is in [`Links::text`], and its facts. 32-bit: a
 /// link is part of the file it is in, and no file over 4 GB is read.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct LinkRecord {
     raw_at: u32,
     raw_len: u32,
@@ -376,6 +376,15 @@ impl DoubleEndedIterator for LinksIter<'_> {
 
 impl ExactSizeIterator for LinksIter<'_> {}
 
+thread_local! {
+    /// [`LinksBuilder::take_scratch`]'s builder, on each reading thread.
+    static LINKS_SCRATCH: std::cell::RefCell<LinksBuilder> =
+        const { std::cell::RefCell::new(LinksBuilder { text: String::new(), records: Vec::new() }) };
+}
+
+/// The most room, in bytes of text, a thread's scratch builder keeps.
+const SCRATCH_KEPT: usize = 64 << 10;
+
 /// [`Links`] as an article's links are found.
 #[derive(Debug, Default)]
 pub struct LinksBuilder {
@@ -384,10 +393,31 @@ pub struct LinksBuilder {
 }
 
 impl LinksBuilder {
-    /// Room for `links` more links and `bytes` more of their text.
-    pub fn reserve_exact(&mut self, links: usize, bytes: usize) {
-        self.records.reserve_exact(links);
-        self.text.reserve_exact(bytes);
+    /// The reading thread's builder, empty, with the room earlier articles
+    /// grew it to. An article's links were a list and a text grown from
+    /// nothing, link by link, then grown again for the body's links: two
+    /// to four allocations and copies where [`Self::copy_into_scratch`]
+    /// makes one of each at the final size.
+    fn take_scratch() -> LinksBuilder {
+        let mut scratch = LINKS_SCRATCH.with_borrow_mut(std::mem::take);
+        scratch.text.clear();
+        scratch.records.clear();
+        scratch
+    }
+
+    /// The links, copied at their size, and the builder given back to the
+    /// thread for the next article (unless an unusually long list grew it:
+    /// that room is not held for the rest of the load).
+    fn copy_into_scratch(self) -> Links {
+        let links = Links {
+            text: Box::from(self.text.as_str()),
+            records: Box::from(self.records.as_slice()),
+        };
+        let record_bytes = self.records.capacity() * std::mem::size_of::<LinkRecord>();
+        if self.text.capacity() <= SCRATCH_KEPT && record_bytes <= SCRATCH_KEPT {
+            LINKS_SCRATCH.with_borrow_mut(|s| *s = self);
+        }
+        links
     }
 
     /// Adds a link written as `raw` (see `wikilink::WikiLink::raw`) naming
@@ -682,7 +712,13 @@ impl Article {
         };
         let text = located.text;
         let mut meta = Meta::default();
-        let mut links = LinksBuilder::default();
+        // The thread's lists, grown once and copied out at their size (see
+        // `LinksBuilder::take_scratch`).
+        let mut links = if options.links {
+            LinksBuilder::take_scratch()
+        } else {
+            LinksBuilder::default()
+        };
         let frontmatter = match located.block {
             Block::Missing => FrontmatterState::Missing,
             Block::Unclosed => FrontmatterState::Unclosed,
@@ -735,11 +771,6 @@ impl Article {
         if options.links {
             let body = &text[body_start..];
             let found = wikilink::body_links(body);
-            // Sized once: growing it link by link, then shrinking it to fit,
-            // was three allocations where one does (a name that is not part
-            // of what was written, seldom, grows the text).
-            let written: usize = found.iter().map(|l| l.raw.len()).sum();
-            links.reserve_exact(found.len(), written);
             // Body links come in document order.
             let mut lines = text::LineCounter::new(&text);
             for l in found {
@@ -756,7 +787,11 @@ impl Article {
             Some(t) if !t.is_empty() && t != stem_of(&rel_path) => Box::from(t),
             _ => Box::default(),
         };
-        let links = links.finish();
+        let links = if options.links {
+            links.copy_into_scratch()
+        } else {
+            links.finish()
+        };
         let in_archive = folder == Folder::Inbox
             && rel_path
                 .split('/')
@@ -1360,6 +1395,66 @@ mod tests {
         yaml.lines()
             .position(|line| key_starts(line, key))
             .map(|i| i + first_line)
+    }
+
+    /// An article's links are the same whatever the thread's scratch
+    /// builder held before: read one after another on one thread (after
+    /// articles with many links, a long one, none) and each on a thread
+    /// of its own, the articles are equal, and their links hold no spare
+    /// room.
+    #[test]
+    fn links_built_in_the_threads_scratch_are_the_same_on_a_fresh_thread() {
+        let many: String = (0..300)
+            .map(|i| format!("[[Name {i}|alias {i}]] "))
+            .collect();
+        let long_name = format!("---\nclient: \"[[{}]]\"\n---\n[[x]]", "n".repeat(70_000));
+        let texts = [
+            format!("---\nclients: [\"[[A]]\", \"[[B]]\"]\ndomain: \"[[Legal]]\"\n---\n{many}"),
+            "---\nclient: \"[[Acme]]\"\nlast_updated: 2026-01-01\n---\n# T\nsee [[Beta]] and [x](y.md)\n".into(),
+            "no links at all".into(),
+            "\u{feff}---\r\nstatus: approved\r\n---\r\nbody [[x|y]]".into(),
+            "---\nclient: [[Unquoted]]\n---\n`[[code]]` [[end]]".into(),
+            long_name,
+            "```markdown\n---\ndomain: \"[[Legal]]\"\n---\nbody [[a#h]]\n```\n".into(),
+            "---\nclient: [unclosed\n---\n[[after]]".into(),
+            "[[last]]".into(),
+            String::new(),
+        ];
+        let read = |text: &str, options: &LoadOptions| {
+            let decoded = text::decode_borrowed(text.as_bytes()).unwrap();
+            Article::parse_with("03_DOMAINS/d.md".into(), Folder::Domains, decoded, options)
+        };
+        for options in [
+            LoadOptions::CHECK,
+            LoadOptions::EVERYTHING,
+            LoadOptions::INTERFACE,
+        ] {
+            let mut in_turn = Vec::new();
+            for _ in 0..2 {
+                for text in &texts {
+                    in_turn.push(format!("{:?}", read(text, &options)));
+                }
+            }
+            let fresh: Vec<String> = texts
+                .iter()
+                .map(|text| {
+                    std::thread::scope(|s| {
+                        s.spawn(|| format!("{:?}", read(text, &options)))
+                            .join()
+                            .unwrap()
+                    })
+                })
+                .collect();
+            for (i, got) in in_turn.iter().enumerate() {
+                assert_eq!(got, &fresh[i % texts.len()], "{:?}", texts[i % texts.len()]);
+            }
+            let a = read(&texts[0], &options);
+            assert_eq!(a.links.len(), 303);
+            assert!(a.links.iter().any(|l| l.target() == "Name 299"));
+        }
+        // The long name's room is not kept for the rest of the load.
+        read(&texts[5], &LoadOptions::CHECK);
+        LINKS_SCRATCH.with_borrow(|s| assert!(s.text.capacity() <= SCRATCH_KEPT));
     }
 
     /// Not counting characters changes nothing else an article holds.
