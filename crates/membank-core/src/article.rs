@@ -286,7 +286,7 @@ pub struct Links {
 
 /// Where one link's text is in [`Links::text`], and its facts. 32-bit: a
 /// link is part of the file it is in, and no file over 4 GB is read.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct LinkRecord {
     raw_at: u32,
     raw_len: u32,
@@ -376,6 +376,15 @@ impl DoubleEndedIterator for LinksIter<'_> {
 
 impl ExactSizeIterator for LinksIter<'_> {}
 
+thread_local! {
+    /// [`LinksBuilder::take_scratch`]'s builder, on each reading thread.
+    static LINKS_SCRATCH: std::cell::RefCell<LinksBuilder> =
+        const { std::cell::RefCell::new(LinksBuilder { text: String::new(), records: Vec::new() }) };
+}
+
+/// The most room, in bytes of text, a thread's scratch builder keeps.
+const SCRATCH_KEPT: usize = 64 << 10;
+
 /// [`Links`] as an article's links are found.
 #[derive(Debug, Default)]
 pub struct LinksBuilder {
@@ -384,10 +393,31 @@ pub struct LinksBuilder {
 }
 
 impl LinksBuilder {
-    /// Room for `links` more links and `bytes` more of their text.
-    pub fn reserve_exact(&mut self, links: usize, bytes: usize) {
-        self.records.reserve_exact(links);
-        self.text.reserve_exact(bytes);
+    /// The reading thread's builder, empty, with the room earlier articles
+    /// grew it to. An article's links were a list and a text grown from
+    /// nothing, link by link, then grown again for the body's links: two
+    /// to four allocations and copies where [`Self::copy_into_scratch`]
+    /// makes one of each at the final size.
+    fn take_scratch() -> LinksBuilder {
+        let mut scratch = LINKS_SCRATCH.with_borrow_mut(std::mem::take);
+        scratch.text.clear();
+        scratch.records.clear();
+        scratch
+    }
+
+    /// The links, copied at their size, and the builder given back to the
+    /// thread for the next article (unless an unusually long list grew it:
+    /// that room is not held for the rest of the load).
+    fn copy_into_scratch(self) -> Links {
+        let links = Links {
+            text: Box::from(self.text.as_str()),
+            records: Box::from(self.records.as_slice()),
+        };
+        let record_bytes = self.records.capacity() * std::mem::size_of::<LinkRecord>();
+        if self.text.capacity() <= SCRATCH_KEPT && record_bytes <= SCRATCH_KEPT {
+            LINKS_SCRATCH.with_borrow_mut(|s| *s = self);
+        }
+        links
     }
 
     /// Adds a link written as `raw` (see `wikilink::WikiLink::raw`) naming
@@ -682,7 +712,13 @@ impl Article {
         };
         let text = located.text;
         let mut meta = Meta::default();
-        let mut links = LinksBuilder::default();
+        // The thread's lists, grown once and copied out at their size (see
+        // `LinksBuilder::take_scratch`).
+        let mut links = if options.links {
+            LinksBuilder::take_scratch()
+        } else {
+            LinksBuilder::default()
+        };
         let frontmatter = match located.block {
             Block::Missing => FrontmatterState::Missing,
             Block::Unclosed => FrontmatterState::Unclosed,
@@ -692,11 +728,16 @@ impl Article {
                 // straight from the text: a mapping built only to be read
                 // once and dropped cost more than the reading.
                 let yaml = &text[range.clone()];
+                // The thread's list of entries, with the room earlier
+                // blocks grew it to: one allocation a block otherwise.
                 let simple = (reading == Frontmatter::AsWritten && !yaml.trim().is_empty())
-                    .then(|| frontmatter::parse_simple_entries(yaml))
+                    .then(|| {
+                        let room = recycled(SIMPLE_ENTRIES.with_borrow_mut(std::mem::take));
+                        frontmatter::parse_simple_entries_in(yaml, room)
+                    })
                     .flatten();
                 let line_shift = encoding.line_shift();
-                if let Some(entries) = simple {
+                if let Some(mut entries) = simple {
                     meta = extract_simple_meta(&entries, options.share);
                     // Every link of such a block is written out in its
                     // text: with no `[[` there, no value is looked at.
@@ -705,6 +746,10 @@ impl Article {
                     {
                         let strings = entries.iter().flat_map(|(_, v)| simple_strings(v));
                         frontmatter_links(strings, &text, range.clone(), line_shift, &mut links);
+                    }
+                    if entries.capacity() <= ENTRIES_KEPT {
+                        entries.clear();
+                        SIMPLE_ENTRIES.with_borrow_mut(|room| *room = recycled(entries));
                     }
                     FrontmatterState::parsed(&range)
                 } else {
@@ -735,11 +780,6 @@ impl Article {
         if options.links {
             let body = &text[body_start..];
             let found = wikilink::body_links(body);
-            // Sized once: growing it link by link, then shrinking it to fit,
-            // was three allocations where one does (a name that is not part
-            // of what was written, seldom, grows the text).
-            let written: usize = found.iter().map(|l| l.raw.len()).sum();
-            links.reserve_exact(found.len(), written);
             // Body links come in document order.
             let mut lines = text::LineCounter::new(&text);
             for l in found {
@@ -756,7 +796,11 @@ impl Article {
             Some(t) if !t.is_empty() && t != stem_of(&rel_path) => Box::from(t),
             _ => Box::default(),
         };
-        let links = links.finish();
+        let links = if options.links {
+            links.copy_into_scratch()
+        } else {
+            links.finish()
+        };
         let in_archive = folder == Folder::Inbox
             && rel_path
                 .split('/')
@@ -931,6 +975,25 @@ pub(crate) fn stem_of(rel_path: &str) -> &str {
     &name[..name.len().saturating_sub(3)]
 }
 
+thread_local! {
+    /// The reading thread's list of a block's entries (see
+    /// [`Article::parse_read`]), kept empty between blocks.
+    static SIMPLE_ENTRIES: std::cell::RefCell<Vec<(&'static str, SimpleValue<'static>)>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// The most entries [`SIMPLE_ENTRIES`] keeps room for: a block of
+/// thousands of keys does not hold its room for the rest of the load.
+const ENTRIES_KEPT: usize = 256;
+
+/// `list`'s room as an empty list of another type of the same layout
+/// (here: the same type borrowing for another lifetime). Collecting an
+/// emptied list in place keeps its allocation; no element is made.
+fn recycled<T, U>(mut list: Vec<T>) -> Vec<U> {
+    list.clear();
+    list.into_iter().filter_map(|_| None).collect()
+}
+
 /// `values` of `key` with their folded forms, added to `out`; `folding`
 /// is where a value is folded when it is not shared, reused for every
 /// value rather than a string of its own for each.
@@ -958,6 +1021,10 @@ thread_local! {
     /// thread: made for every article, both grew from nothing each time.
     static FILLING: std::cell::RefCell<(Vec<KeyedValue>, String)> =
         const { std::cell::RefCell::new((Vec::new(), String::new())) };
+    /// [`fill_values`]' list of one key's values and its list of
+    /// languages, on each reading thread, kept empty between articles.
+    static FOUND: std::cell::RefCell<(Vec<Cow<'static, str>>, Vec<LanguageValue>)> =
+        const { std::cell::RefCell::new((Vec::new(), Vec::new())) };
 }
 
 /// `meta`'s clients and domains, from `strings` (see [`fill_values`]).
@@ -979,7 +1046,13 @@ fn fill_keyed<'v>(
             strings(key, found);
             keyed(share, found, key, values, folding);
         }
-        *list = intern::shared_keyed(share, values);
+        // Not shared, the values are moved into the article's list, not
+        // cloned and then dropped here.
+        *list = if share || values.is_empty() {
+            intern::shared_keyed(share, values)
+        } else {
+            values.drain(..).collect()
+        };
     }
     values.clear();
 }
@@ -1000,11 +1073,12 @@ fn fill_values<'v>(
     // One list for the values of every key in turn, rather than one
     // allocated for each key that is set; the lists of values and the
     // folding are the thread's own, kept from article to article.
-    let mut found = Vec::new();
+    let (found, mut languages) = FOUND.with_borrow_mut(std::mem::take);
+    let mut found = recycled(found);
+    languages.clear();
     FILLING.with_borrow_mut(|(values, folding)| {
         fill_keyed(share, meta, &strings, &mut found, values, folding)
     });
-    let mut languages = Vec::new();
     for key in LANGUAGE_KEYS {
         found.clear();
         strings(key, &mut found);
@@ -1037,13 +1111,17 @@ fn fill_values<'v>(
     };
     shared.source_lang = first_language("source_lang");
     shared.target_lang = first_language("target_lang");
-    // Not shared, the list is the one built here, moved rather than
+    // Not shared, the values are moved into a list of their size, not
     // copied (a copy of each value's tags was an allocation each).
     shared.languages = match (share, languages.is_empty()) {
         (true, _) => intern::shared_languages(share, &languages),
         (false, true) => Arc::default(),
-        (false, false) => Arc::from(languages),
+        (false, false) => languages.drain(..).collect(),
     };
+    languages.clear();
+    if found.capacity() <= ENTRIES_KEPT && languages.capacity() <= ENTRIES_KEPT {
+        FOUND.with_borrow_mut(|room| *room = (recycled(found), languages));
+    }
     let first_shared = |key: &str| first(key).map(|v| intern::copy(share, &v));
     let first_owned = |key: &str| first(key).map(|v| Box::from(&*v));
     meta.set_terms(
@@ -1365,6 +1443,89 @@ mod tests {
         yaml.lines()
             .position(|line| key_starts(line, key))
             .map(|i| i + first_line)
+    }
+
+    /// An article is the same whatever the thread's reused lists (links,
+    /// entries, values, languages) held before: read one after another on
+    /// one thread (after articles with many links, keys and values, a
+    /// long one, none) and each on a thread of its own, the articles are
+    /// equal.
+    #[test]
+    fn articles_read_with_the_threads_lists_are_the_same_on_a_fresh_thread() {
+        let many_keys: String = (0..300).map(|i| format!("k{i}: v{i}\n")).collect();
+        let many_clients: String = (0..300).map(|i| format!("\"[[C {i}]]\", ")).collect();
+        let many: String = (0..300)
+            .map(|i| format!("[[Name {i}|alias {i}]] "))
+            .collect();
+        let long_name = format!("---\nclient: \"[[{}]]\"\n---\n[[x]]", "n".repeat(70_000));
+        let texts = [
+            format!("---\nclients: [\"[[A]]\", \"[[B]]\"]\ndomain: \"[[Legal]]\"\n---\n{many}"),
+            "---\nclient: \"[[Acme]]\"\nlast_updated: 2026-01-01\n---\n# T\nsee [[Beta]] and [x](y.md)\n".into(),
+            "no links at all".into(),
+            "\u{feff}---\r\nstatus: approved\r\n---\r\nbody [[x|y]]".into(),
+            "---\nclient: [[Unquoted]]\n---\n`[[code]]` [[end]]".into(),
+            long_name,
+            "```markdown\n---\ndomain: \"[[Legal]]\"\n---\nbody [[a#h]]\n```\n".into(),
+            "---\nclient: [unclosed\n---\n[[after]]".into(),
+            "[[last]]".into(),
+            String::new(),
+            format!("---\n{many_keys}client: Acme\n---\nbody"),
+            format!("---\nclients: [{many_clients}\"[[Last]]\"]\nsource_lang: de-DE\n---\n"),
+            "---\nterm_source: \"a\"\nterm_target: \"b\"\nsource_lang: en-US\ntarget_lang: nl-BE\nlanguages: [\"en → nl\", \"de->fr\", \"\"]\nclients: []\nstatus: approved\n---\n# a\n".into(),
+            "---\nclients:\n  - \"[[Block]]\"\n  - Other\nlanguage_pair: en -> de\n---\n[[x]]".into(),
+            "---\nclient: 'it''s'\ndomain: \"a\\\"b\"\ncompiled: true\n---\n".into(),
+            "---\r\nclient: Acme\r\ndomains: [\"[[D1]]\", D2]\r\n---\r\n[[crlf]]".into(),
+        ];
+        let read = |text: &str, options: &LoadOptions| {
+            let decoded = text::decode_borrowed(text.as_bytes()).unwrap();
+            Article::parse_with("03_DOMAINS/d.md".into(), Folder::Domains, decoded, options)
+        };
+        let streamed = LoadOptions {
+            share: false,
+            chars: false,
+            ..LoadOptions::CHECK
+        };
+        let options_each = [
+            streamed,
+            LoadOptions::CHECK,
+            LoadOptions::EVERYTHING,
+            LoadOptions::INTERFACE,
+            LoadOptions::CONTEXT,
+        ];
+        for options in options_each {
+            let mut in_turn = Vec::new();
+            for _ in 0..2 {
+                for text in &texts {
+                    in_turn.push(format!("{:?}", read(text, &options)));
+                }
+            }
+            let fresh: Vec<String> = texts
+                .iter()
+                .map(|text| {
+                    std::thread::scope(|s| {
+                        s.spawn(|| format!("{:?}", read(text, &options)))
+                            .join()
+                            .unwrap()
+                    })
+                })
+                .collect();
+            for (i, got) in in_turn.iter().enumerate() {
+                assert_eq!(got, &fresh[i % texts.len()], "{:?}", texts[i % texts.len()]);
+            }
+            let a = read(&texts[0], &options);
+            if options.links {
+                assert_eq!(a.links.len(), 303);
+                assert!(a.links.iter().any(|l| l.target() == "Name 299"));
+            }
+            assert_eq!(a.meta.clients.len(), 2);
+            assert_eq!(read(&texts[11], &options).meta.clients.len(), 301);
+            let term = read(&texts[12], &options);
+            assert_eq!(term.meta.languages.len(), 5, "{:?}", term.meta.languages);
+            assert_eq!(term.meta.source_lang.as_deref(), Some("en-US"));
+        }
+        // The long name's room is not kept for the rest of the load.
+        read(&texts[5], &LoadOptions::CHECK);
+        LINKS_SCRATCH.with_borrow(|s| assert!(s.text.capacity() <= SCRATCH_KEPT));
     }
 
     /// Not counting characters changes nothing else an article holds.

@@ -385,7 +385,16 @@ const KEYS_COMPARED_IN_TURN: usize = 32;
 pub(crate) fn parse_simple_entries(yaml: &str) -> Option<Vec<(&str, SimpleValue<'_>)>> {
     // Room for the keys of nearly every block from the start: growing from
     // nothing took three allocations a block.
-    let mut entries: Vec<(&str, SimpleValue<'_>)> = Vec::with_capacity(ENTRIES_AT_ONCE);
+    parse_simple_entries_in(yaml, Vec::with_capacity(ENTRIES_AT_ONCE))
+}
+
+/// [`parse_simple_entries`] into `entries` (emptied first), a list with
+/// room already: a reader of many blocks reuses one.
+pub(crate) fn parse_simple_entries_in<'a>(
+    yaml: &'a str,
+    mut entries: Vec<(&'a str, SimpleValue<'a>)>,
+) -> Option<Vec<(&'a str, SimpleValue<'a>)>> {
+    entries.clear();
     let mut seen: Option<std::collections::HashSet<&str>> = None;
     // The line ends, found in one search over the block rather than one
     // search a line; the last line may have none.
