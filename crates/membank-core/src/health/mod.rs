@@ -132,10 +132,74 @@ impl HealthReport {
 
     /// [`HealthReport::new`] for findings nearly all about the files of
     /// `paths`, most holding the very copy of its path listed there (see
-    /// [`sort_by_places`]).
-    pub(crate) fn about(mut findings: Vec<Finding>, paths: &[&str]) -> HealthReport {
-        sort_by_places(&mut findings, paths);
-        HealthReport::counted(findings)
+    /// [`sort_by_places`]), given in parts, each part's findings all of the
+    /// severity it is listed under. The severities are gathered, sorted and
+    /// counted on two threads, the largest on one and the other two on the
+    /// other: gathered into one array and sorted as one, the 171,808
+    /// findings of 100,000 articles kept one core idle for tens of
+    /// milliseconds. Each side is in report order on its own, and errors
+    /// come before warnings before notes, so the two sides joined are too.
+    pub(crate) fn about_by_severity(
+        by_severity: [Vec<Vec<Finding>>; 3],
+        paths: &[&str],
+    ) -> HealthReport {
+        let counts = by_severity
+            .each_ref()
+            .map(|parts| parts.iter().map(Vec::len).sum::<usize>());
+        let total: usize = counts.iter().sum();
+        let gather = |groups: Vec<Vec<Vec<Finding>>>, capacity: usize| {
+            let mut all = Vec::with_capacity(capacity);
+            for part in groups.into_iter().flatten() {
+                all.extend(part);
+            }
+            all
+        };
+        let [errors, warnings, notes] = by_severity;
+        if !crate::parallel::sort_pays(total) {
+            let mut all = gather(vec![errors, warnings, notes], total);
+            sort_by_places(&mut all, paths);
+            return HealthReport::counted(all);
+        }
+        // Errors alone, or errors and warnings together: whichever leaves
+        // the larger side smaller.
+        let (first, second) =
+            if counts[0].max(counts[1] + counts[2]) <= (counts[0] + counts[1]).max(counts[2]) {
+                (vec![errors], vec![warnings, notes])
+            } else {
+                (vec![errors, warnings], vec![notes])
+            };
+        let second_len = second.iter().flatten().map(Vec::len).sum();
+        // The first side is made at the full size, so the second is
+        // copied after it without growing it.
+        let ((places, mut first), mut second) = rayon::join(
+            || (Places::of(paths), gather(first, total)),
+            || gather(second, second_len),
+        );
+        let sort = |findings: &mut Vec<Finding>| match &places {
+            Some(places) => places.sort(findings),
+            None => sort_in_report_order(findings),
+        };
+        // Each side counted on its thread too.
+        let sorted = |findings: &mut Vec<Finding>| {
+            sort(findings);
+            tally(findings)
+        };
+        let ((counts, mut by_code), (more_counts, more_by_code)) =
+            rayon::join(|| sorted(&mut first), || sorted(&mut second));
+        first.append(&mut second);
+        for (code, n) in more_by_code {
+            *by_code.entry(code).or_insert(0) += n;
+        }
+        HealthReport {
+            findings: first,
+            counts: Counts {
+                error: counts.error + more_counts.error,
+                warning: counts.warning + more_counts.warning,
+                info: counts.info + more_counts.info,
+            },
+            by_code: by_code.into_iter().collect(),
+            link_names: LinkNames::default(),
+        }
     }
 
     /// The report of the findings of `before` that `keep` accepts, and of
@@ -167,17 +231,7 @@ impl HealthReport {
     }
 
     fn counted(findings: Vec<Finding>) -> HealthReport {
-        let mut counts = Counts::default();
-        // A few dozen codes: counted in a fast map, then put in order.
-        let mut by_code = rustc_hash::FxHashMap::default();
-        for f in &findings {
-            match f.severity {
-                Severity::Error => counts.error += 1,
-                Severity::Warning => counts.warning += 1,
-                Severity::Info => counts.info += 1,
-            }
-            *by_code.entry(f.code()).or_insert(0) += 1;
-        }
+        let (counts, by_code) = tally(&findings);
         HealthReport {
             findings,
             counts,
@@ -189,6 +243,22 @@ impl HealthReport {
     pub fn has_errors(&self) -> bool {
         self.counts.error > 0
     }
+}
+
+/// How many of `findings` there are of each severity and code; a few
+/// dozen codes, counted in a fast map to be put in order once.
+fn tally(findings: &[Finding]) -> (Counts, rustc_hash::FxHashMap<&'static str, usize>) {
+    let mut counts = Counts::default();
+    let mut by_code = rustc_hash::FxHashMap::default();
+    for f in findings {
+        match f.severity {
+            Severity::Error => counts.error += 1,
+            Severity::Warning => counts.warning += 1,
+            Severity::Info => counts.info += 1,
+        }
+        *by_code.entry(f.code()).or_insert(0) += 1;
+    }
+    (counts, by_code)
 }
 
 /// Put `findings` in report order ([`Finding::report_order`]). They come
@@ -246,70 +316,98 @@ fn sort_in_report_order(findings: &mut Vec<Finding>) {
 /// moved once, in place. When `paths` is not in path order, the findings
 /// are sorted as any report's.
 fn sort_by_places(findings: &mut Vec<Finding>, paths: &[&str]) {
-    let len = findings.len();
-    // Three severities' buckets, each one more than there are paths.
-    let places = paths.len() + 1;
-    let fits = u32::try_from(len).is_ok() && u32::try_from(3 * places).is_ok();
-    if !crate::parallel::sort_pays(len) || !fits {
-        sort_in_report_order(findings);
+    if !crate::parallel::sort_pays(findings.len()) {
+        findings.sort_by(Finding::report_order);
         return;
     }
-    if !paths.is_sorted_by(|a, b| a < b) {
-        sort_in_report_order(findings);
-        return;
+    match Places::of(paths) {
+        Some(places) => places.sort(findings),
+        None => sort_in_report_order(findings),
     }
-    let at = Addresses::of(paths);
-    let place = |path: &str| match at.get(path.as_ptr() as usize) {
-        // The same address and length: the same text.
-        Some(i) if paths[i as usize].len() == path.len() => i,
-        _ => paths.partition_point(|p| *p < path) as u32,
-    };
-    let bucket: Vec<u32> = findings
-        .iter()
-        .map(|f| f.severity as u32 * places as u32 + place(&f.path))
-        .collect();
-    drop(at);
-    // Counted, then each finding's index put where its bucket starts.
-    let mut ends = vec![0u32; 3 * places];
-    for &b in &bucket {
-        ends[b as usize] += 1;
+}
+
+/// The paths a report is sorted by, with the table of their texts'
+/// addresses (see [`sort_by_places`]); made once for the report's two
+/// sides.
+struct Places<'a> {
+    paths: &'a [&'a str],
+    at: Addresses,
+}
+
+impl<'a> Places<'a> {
+    /// `None` when `paths` is not in path order, or too long for the
+    /// buckets' 32-bit numbers.
+    fn of(paths: &'a [&'a str]) -> Option<Places<'a>> {
+        let fits = u32::try_from(3 * (paths.len() + 1)).is_ok();
+        if !fits || !paths.is_sorted_by(|a, b| a < b) {
+            return None;
+        }
+        Some(Places {
+            paths,
+            at: Addresses::of(paths),
+        })
     }
-    let mut total = 0;
-    for end in ends.iter_mut() {
-        total += *end;
-        *end = total;
-    }
-    let mut from = vec![0u32; len];
-    for (i, &b) in bucket.iter().enumerate().rev() {
-        ends[b as usize] -= 1;
-        from[ends[b as usize] as usize] = i as u32;
-    }
-    drop(bucket);
-    // Position `to` takes the finding at `from[to]`: each cycle of the
-    // permutation is followed once, swapping, and marked as it is.
-    for first in 0..len {
-        let mut to = first;
-        loop {
-            let next = from[to] as usize;
-            from[to] = to as u32;
-            if next == first {
-                break;
+
+    fn sort(&self, findings: &mut [Finding]) {
+        let paths = self.paths;
+        let len = findings.len();
+        // Three severities' buckets, each one more than there are paths.
+        let places = paths.len() + 1;
+        if !crate::parallel::sort_pays(len) || u32::try_from(len).is_err() {
+            findings.sort_by(Finding::report_order);
+            return;
+        }
+        let place = |path: &str| match self.at.get(path.as_ptr() as usize) {
+            // The same address and length: the same text.
+            Some(i) if paths[i as usize].len() == path.len() => i,
+            _ => paths.partition_point(|p| *p < path) as u32,
+        };
+        let bucket: Vec<u32> = findings
+            .iter()
+            .map(|f| f.severity as u32 * places as u32 + place(&f.path))
+            .collect();
+        // Counted, then each finding's index put where its bucket starts.
+        let mut ends = vec![0u32; 3 * places];
+        for &b in &bucket {
+            ends[b as usize] += 1;
+        }
+        let mut total = 0;
+        for end in ends.iter_mut() {
+            total += *end;
+            *end = total;
+        }
+        let mut from = vec![0u32; len];
+        for (i, &b) in bucket.iter().enumerate().rev() {
+            ends[b as usize] -= 1;
+            from[ends[b as usize] as usize] = i as u32;
+        }
+        drop(bucket);
+        // Position `to` takes the finding at `from[to]`: each cycle of the
+        // permutation is followed once, swapping, and marked as it is.
+        for first in 0..len {
+            let mut to = first;
+            loop {
+                let next = from[to] as usize;
+                from[to] = to as u32;
+                if next == first {
+                    break;
+                }
+                findings.swap(to, next);
+                to = next;
             }
-            findings.swap(to, next);
-            to = next;
         }
-    }
-    drop(from);
-    // `ends` now holds where each bucket starts; a bucket of more than one
-    // finding is put in order by the sort every report uses (no second
-    // copy of it compiled in).
-    let mut end = len;
-    for &start in ends.iter().rev() {
-        let start = start as usize;
-        if end - start > 1 {
-            findings[start..end].sort_by(Finding::report_order);
+        drop(from);
+        // `ends` now holds where each bucket starts; a bucket of more than
+        // one finding is put in order by the sort every report uses (no
+        // second copy of it compiled in).
+        let mut end = len;
+        for &start in ends.iter().rev() {
+            let start = start as usize;
+            if end - start > 1 {
+                findings[start..end].sort_by(Finding::report_order);
+            }
+            end = start;
         }
-        end = start;
     }
 }
 

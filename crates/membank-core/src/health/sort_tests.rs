@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use super::streamed::tests::Rng;
-use super::{Finding, Severity, sort_by_places};
+use super::{Finding, HealthReport, Severity, sort_by_places};
 
 const SEVERITIES: [Severity; 3] = [Severity::Error, Severity::Warning, Severity::Info];
 
@@ -108,6 +108,78 @@ fn sorting_by_places_gives_a_plain_sorts_order() {
                 got == want,
                 "{articles} articles, {n} findings, runs: {runs}"
             );
+        }
+    }
+}
+
+/// The report made from parts by severity, each side gathered and sorted
+/// on its own, is in a plain sort's order: severities of every size
+/// (one of them empty, one holding nearly all), parts of any length, the
+/// total on either side of the pool's size, paths in order or not.
+#[test]
+fn the_report_by_severity_gives_a_plain_sorts_order() {
+    let mut rng = Rng(23);
+    for (articles, n, weights) in [
+        (0, 0, [1, 1, 1]),
+        (3, 5, [1, 0, 0]),
+        (100, 4095, [1, 1, 1]),
+        (100, 4096, [1, 1, 1]),
+        (2000, 6000, [8, 1, 1]),
+        (2000, 6000, [1, 8, 1]),
+        (2000, 6000, [1, 1, 8]),
+        (2000, 6000, [0, 1, 1]),
+        (3000, 9000, [1, 0, 1]),
+        (5000, 20_000, [2, 6, 9]),
+        (0, 5000, [1, 1, 0]),
+    ] {
+        let kept: Vec<Arc<str>> = (0..articles)
+            .map(|i| Arc::from(format!("02_TERMINOLOGY/t{i:06} → x.md")))
+            .collect();
+        let paths: Vec<&str> = kept.iter().map(|p| &**p).collect();
+        let mut found = made(&mut rng, &kept, n, true);
+        // Each finding given the severity the weights pick.
+        let all: usize = weights.iter().sum();
+        for f in &mut found {
+            let mut pick = rng.below(all);
+            let mut s = 0;
+            while pick >= weights[s] {
+                pick -= weights[s];
+                s += 1;
+            }
+            f.severity = SEVERITIES[s];
+        }
+        let mut want = found.clone();
+        want.sort_by(Finding::report_order);
+        let mut shuffled = paths.clone();
+        for i in (1..shuffled.len()).rev() {
+            shuffled.swap(i, rng.below(i + 1));
+        }
+        for paths in [&paths, &shuffled] {
+            // Parts of up to 1,000 findings, each of one severity, in the
+            // order made.
+            let mut by_severity: [Vec<Vec<Finding>>; 3] = Default::default();
+            let mut open: [Vec<Finding>; 3] = Default::default();
+            for f in found.iter().cloned() {
+                let s = f.severity as usize;
+                open[s].push(f);
+                if rng.below(1000) == 0 {
+                    by_severity[s].push(std::mem::take(&mut open[s]));
+                }
+            }
+            for (parts, last) in by_severity.iter_mut().zip(open) {
+                parts.push(last);
+                parts.push(Vec::new());
+            }
+            let report = HealthReport::about_by_severity(by_severity, paths);
+            assert!(
+                report.findings == want,
+                "{articles} articles, {n} findings, weights {weights:?}"
+            );
+            let count = |s: Severity| want.iter().filter(|f| f.severity == s).count();
+            assert_eq!(report.counts.error, count(Severity::Error));
+            assert_eq!(report.counts.warning, count(Severity::Warning));
+            assert_eq!(report.counts.info, count(Severity::Info));
+            assert_eq!(report.by_code, HealthReport::new(want.clone()).by_code);
         }
     }
 }

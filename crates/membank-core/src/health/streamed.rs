@@ -28,12 +28,16 @@ use super::links::LinkNames;
 use super::terms::{self, Terms};
 use super::{Finding, HealthOptions, HealthReport, encoding, files, links, names};
 
-/// Findings made on the reading threads, in fixed-size parts per thread:
-/// no array grown by doubling (up to half of it spare at the peak), and no
-/// thread waiting on another's lock.
+/// Findings made on the reading threads, in fixed-size parts per thread
+/// and severity: no array grown by doubling (up to half of it spare at the
+/// peak), no thread waiting on another's lock, and the report's severities
+/// gathered apart (see [`HealthReport::about_by_severity`]).
 struct Gathered {
-    per_thread: Vec<Mutex<Vec<Vec<Finding>>>>,
+    per_thread: Vec<Mutex<BySeverity>>,
 }
+
+/// Parts of findings, each of one severity, listed under it.
+type BySeverity = [Vec<Vec<Finding>>; 3];
 
 /// Findings per part: large enough that the parts are few.
 const PART: usize = 4096;
@@ -43,7 +47,7 @@ impl Gathered {
         // The thread that walks, and each thread of the pool.
         let threads = rayon::current_num_threads() + 1;
         Gathered {
-            per_thread: (0..threads).map(|_| Mutex::new(Vec::new())).collect(),
+            per_thread: (0..threads).map(|_| Mutex::default()).collect(),
         }
     }
 
@@ -60,6 +64,7 @@ impl Gathered {
             .lock()
             .unwrap_or_else(|e| e.into_inner());
         for f in found.drain(..) {
+            let parts = &mut parts[f.severity as usize];
             match parts.last_mut() {
                 Some(part) if part.len() < part.capacity() => part.push(f),
                 _ => {
@@ -71,23 +76,32 @@ impl Gathered {
         }
     }
 
-    /// Every finding gathered, followed by those of `more`, in one array
-    /// allocated once at its final size: growing it for each later group
-    /// copied the whole report (170,000 findings at 100,000 articles)
-    /// several times on one core.
-    fn into_findings_with(self, more: &mut [Vec<Finding>]) -> Vec<Finding> {
-        let parts: Vec<Vec<Finding>> = self
-            .per_thread
-            .into_iter()
-            .flat_map(|p| p.into_inner().unwrap_or_else(|e| e.into_inner()))
-            .collect();
-        let len = parts.iter().chain(more.iter()).map(Vec::len).sum();
-        let mut all = Vec::with_capacity(len);
-        for part in parts {
-            all.extend(part);
+    /// Every finding gathered and those of `more`, in parts by severity.
+    /// A group of `more` of one severity is listed whole; only the few
+    /// that mix severities are split.
+    fn into_by_severity(self, more: Vec<Vec<Finding>>) -> BySeverity {
+        let mut all = BySeverity::default();
+        for parts in self.per_thread {
+            let parts = parts.into_inner().unwrap_or_else(|e| e.into_inner());
+            for (all, parts) in all.iter_mut().zip(parts) {
+                all.extend(parts);
+            }
         }
-        for part in more {
-            all.append(part);
+        for group in more {
+            let Some(first) = group.first().map(|f| f.severity) else {
+                continue;
+            };
+            if group.iter().all(|f| f.severity == first) {
+                all[first as usize].push(group);
+                continue;
+            }
+            let mut split = <[Vec<Finding>; 3]>::default();
+            for f in group {
+                split[f.severity as usize].push(f);
+            }
+            for (all, part) in all.iter_mut().zip(split) {
+                all.push(part);
+            }
         }
         all
     }
@@ -200,6 +214,10 @@ impl Terms for KeptTerms<'_> {
 
     fn path(&self, id: ArticleId) -> &str {
         &self.0[id].path
+    }
+
+    fn shared_path(&self, id: ArticleId) -> Arc<str> {
+        Arc::clone(&self.0[id].path)
     }
 
     fn target_line(&self, id: ArticleId) -> Option<usize> {
@@ -336,7 +354,14 @@ fn heap_growth(top_pad: usize) {
 /// unique, so an unstable sort gives the same order when one is needed.
 fn sort_kept(kept: &mut [Kept]) {
     let order = |a: &Kept, b: &Kept| (a.folder, &a.path).cmp(&(b.folder, &b.path));
-    if kept.is_sorted_by(|a, b| order(a, b).is_lt()) {
+    let in_order = |pair: &[Kept]| order(&pair[0], &pair[1]).is_lt();
+    // Looked over on both threads: on one, the other idled.
+    let sorted = if crate::parallel::pays(kept.len()) {
+        kept.par_windows(2).all(in_order)
+    } else {
+        kept.windows(2).all(in_order)
+    };
+    if sorted {
         return;
     }
     if crate::parallel::pays(kept.len()) {
@@ -430,7 +455,7 @@ fn check_kept(bank: &Bank, kept: Vec<Kept>, own: Gathered) -> HealthReport {
     // Sorted by the kept articles' places: nearly every finding holds the
     // copy of its path kept with its article.
     let paths: Vec<&str> = kept.iter().map(|k| &*k.path).collect();
-    let report = HealthReport::about(findings, &paths);
+    let report = HealthReport::about_by_severity(findings, &paths);
     drop(paths);
     // Deliberately never freed: this serves a command that prints the
     // report and exits, and freeing 100,000 paths and their links one by
@@ -440,29 +465,18 @@ fn check_kept(bank: &Bank, kept: Vec<Kept>, own: Gathered) -> HealthReport {
 }
 
 /// The findings of `own`, of the per-article link checks and of the
-/// passes over the whole bank, in no particular order.
-fn kept_findings(bank: &Bank, kept: &[Kept], own: Gathered) -> Vec<Finding> {
+/// passes over the whole bank, in no particular order but by severity.
+fn kept_findings(bank: &Bank, kept: &[Kept], own: Gathered) -> BySeverity {
     let link_files = bank.linkable_files();
     let linked: Vec<AtomicBool> = kept.iter().map(|_| AtomicBool::new(false)).collect();
-    let mut pass = pass_links(kept, &link_files, &linked);
     let paths = || kept.iter().map(|k| &*k.path);
-    let mut whole_bank = Vec::new();
-    let ((), dead) = rayon::join(
+    // The file names' and the term conflicts' passes need no link, so they
+    // run beside resolving the links: the link index's build folds every
+    // path on one thread, and the other thread idled through it.
+    let (mut pass, (by_name, by_term)) = rayon::join(
+        || pass_links(kept, &link_files, &linked),
         || {
-            // The files some article links to, each with the first that
-            // does (in bank order).
-            pass.files.sort_unstable();
-            pass.files.dedup_by_key(|(file, _)| *file);
-            let linked_files = || -> HashMap<&str, &str> {
-                pass.files
-                    .iter()
-                    .map(|&(file, id)| (link_files[file].as_str(), &*kept[id].path))
-                    .collect()
-            };
-            encoding::load_problems(bank, &mut whole_bank);
-            files::folder_findings(bank, &mut whole_bank);
-            files::file_findings_linked(bank, &linked_files, &mut whole_bank);
-            let (by_name, by_term) = rayon::join(
+            rayon::join(
                 || {
                     let mut found = Vec::new();
                     names::findings_of_paths(&names::paths_with(paths(), bank), &mut found);
@@ -479,9 +493,35 @@ fn kept_findings(bank: &Bank, kept: &[Kept], own: Gathered) -> Vec<Finding> {
                     terms::conflicts_among(&KeptTerms(kept), &hashed, &mut found);
                     found
                 },
-            );
-            whole_bank.extend(by_name);
-            whole_bank.extend(by_term);
+            )
+        },
+    );
+    let mut whole_bank = Vec::new();
+    let mut orphans = Vec::new();
+    let ((), dead) = rayon::join(
+        || {
+            // The files some article links to, each with the first that
+            // does (in bank order).
+            pass.files.sort_unstable();
+            pass.files.dedup_by_key(|(file, _)| *file);
+            let linked_files = || -> HashMap<&str, &str> {
+                pass.files
+                    .iter()
+                    .map(|&(file, id)| (link_files[file].as_str(), &*kept[id].path))
+                    .collect()
+            };
+            encoding::load_problems(bank, &mut whole_bank);
+            files::folder_findings(bank, &mut whole_bank);
+            files::file_findings_linked(bank, &linked_files, &mut whole_bank);
+            orphans = kept
+                .iter()
+                .enumerate()
+                .filter(|&(id, k)| k.folder.is_content() && !linked[id].load(Ordering::Relaxed))
+                .map(|(_, k)| {
+                    share_path(&k.path);
+                    links::orphan(&k.path)
+                })
+                .collect();
         },
         || {
             if pass.dead.is_empty() {
@@ -514,16 +554,9 @@ fn kept_findings(bank: &Bank, kept: &[Kept], own: Gathered) -> Vec<Finding> {
             pass.dead.par_iter().filter_map(dead_link).collect()
         },
     );
-    let orphans = kept
-        .iter()
-        .enumerate()
-        .filter(|&(id, k)| k.folder.is_content() && !linked[id].load(Ordering::Relaxed))
-        .map(|(_, k)| {
-            share_path(&k.path);
-            links::orphan(&k.path)
-        })
-        .collect();
-    own.into_findings_with(&mut [pass.found, dead, orphans, whole_bank])
+    own.into_by_severity(vec![
+        pass.found, dead, orphans, whole_bank, by_name, by_term,
+    ])
 }
 
 #[cfg(test)]

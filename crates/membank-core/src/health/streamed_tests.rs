@@ -299,6 +299,34 @@ fn an_articles_findings_share_one_copy_of_its_path() {
             .iter()
             .all(|f| std::sync::Arc::ptr_eq(&f.path, &of_lone[0].path))
     );
+    // A term conflict, found by a pass over the whole bank, holds the
+    // same copy as the article's own findings (here `stale`).
+    for (name, target) in [("Conflict a", "naleving"), ("Conflict b", "nakoming")] {
+        write(
+            d.path(),
+            &format!("02_TERMINOLOGY/{name}.md"),
+            format!(
+                "---\nterm_source: compliance\nterm_target: {target}\nsource_lang: en\n\
+                 target_lang: nl\nstatus: approved\ndomain: a\nclients: b\n\
+                 last_updated: 2001-01-01\n---\n[[Legal]]\n"
+            )
+            .as_bytes(),
+        );
+    }
+    let (_, report) = check_streamed(d.path(), &options(365)).unwrap();
+    for name in ["Conflict a", "Conflict b"] {
+        let path = format!("02_TERMINOLOGY/{name}.md");
+        let of_term: Vec<_> = report.findings.iter().filter(|f| *f.path == path).collect();
+        let codes: std::collections::BTreeSet<&str> = of_term.iter().map(|f| f.code()).collect();
+        for code in ["term-conflict", "stale"] {
+            assert!(codes.contains(code), "{code} not among {codes:?}");
+        }
+        assert!(
+            of_term
+                .iter()
+                .all(|f| std::sync::Arc::ptr_eq(&f.path, &of_term[0].path))
+        );
+    }
 }
 
 /// The kept articles end in bank order, (folder, path), whether they
@@ -455,4 +483,53 @@ fn a_kept_terms_texts_read_back_as_given() {
         assert_eq!([t.part(0), t.part(1), t.part(2), t.part(3)], parts);
         assert_eq!(t.target_line, Some(12));
     }
+}
+
+/// What is gathered on the reading threads and the passes' groups come
+/// out in parts of one severity each, listed under it, every finding once
+/// and each severity's in the order given (a group of one severity kept
+/// whole, a mixed one split).
+#[test]
+fn the_gathered_findings_come_out_by_severity() {
+    use crate::health::{Finding, Severity};
+    const SEVERITIES: [Severity; 3] = [Severity::Error, Severity::Warning, Severity::Info];
+    let mut rng = Rng(5);
+    let mut number = 0;
+    let mut made = |rng: &mut Rng, severities: &[Severity], n: usize| -> Vec<Finding> {
+        (0..n)
+            .map(|_| {
+                number += 1;
+                let severity = severities[rng.below(severities.len())];
+                Finding::new("stale", severity, &format!("a{number}.md"), None, "m")
+            })
+            .collect()
+    };
+    let gathered = super::Gathered::new();
+    let mut given = Vec::new();
+    for _ in 0..40 {
+        let n = rng.below(300);
+        let mut found = made(&mut rng, &SEVERITIES, n);
+        given.extend(found.iter().cloned());
+        gathered.add(&mut found);
+        assert!(found.is_empty());
+    }
+    let more = vec![
+        made(&mut rng, &[Severity::Info], 50),
+        Vec::new(),
+        made(&mut rng, &SEVERITIES, 70),
+        made(&mut rng, &[Severity::Warning], 1),
+        made(&mut rng, &[Severity::Error, Severity::Info], 9),
+    ];
+    given.extend(more.iter().flatten().cloned());
+    let by_severity = gathered.into_by_severity(more);
+    for (s, parts) in by_severity.iter().enumerate() {
+        assert!(parts.iter().flatten().all(|f| f.severity == SEVERITIES[s]));
+        let want: Vec<&Finding> = given
+            .iter()
+            .filter(|f| f.severity == SEVERITIES[s])
+            .collect();
+        assert!(parts.iter().flatten().eq(want), "{:?}", SEVERITIES[s]);
+    }
+    let got: usize = by_severity.iter().flatten().map(Vec::len).sum();
+    assert_eq!(got, given.len());
 }

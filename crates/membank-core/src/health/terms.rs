@@ -86,6 +86,12 @@ pub(super) trait Terms: Sync {
     /// The client names, folded.
     fn clients(&self, id: ArticleId) -> &[KeyedValue];
     fn path(&self, id: ArticleId) -> &str;
+    /// The path as the findings share it: the copy kept with the article
+    /// where there is one, so the report's sort finds its place by its
+    /// address (a copy of its own is searched for by its text).
+    fn shared_path(&self, id: ArticleId) -> Arc<str> {
+        Arc::from(self.path(id))
+    }
     /// The line of `term_target`.
     fn target_line(&self, id: ArticleId) -> Option<usize>;
 }
@@ -212,7 +218,7 @@ fn group_conflicts(terms: &impl Terms, ids: &[ArticleId], out: &mut Vec<Finding>
                     .map(|&id| {
                         // Clients matter only when some articles do not meet.
                         let clients = if all_meet { &[][..] } else { terms.clients(id) };
-                        Member::of(terms.path(id), terms.term(id), target(id), clients)
+                        Member::of(terms.shared_path(id), terms.term(id), target(id), clients)
                     })
                     .collect(),
                 all_meet,
@@ -291,7 +297,7 @@ struct Member {
 
 impl Member {
     fn of(
-        path: &str,
+        path: Arc<str>,
         (source, sl, tl): (&str, &str, &str),
         target: &str,
         clients: &[KeyedValue],
@@ -305,7 +311,7 @@ impl Member {
             *end = u32::try_from(at).unwrap_or(u32::MAX);
         }
         Member {
-            path: Arc::from(path),
+            path,
             text: text.into_boxed_str(),
             ends,
             clients: clients.iter().map(|c| Arc::clone(&c.folded)).collect(),
