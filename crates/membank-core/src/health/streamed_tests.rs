@@ -500,7 +500,7 @@ fn the_gathered_findings_come_out_by_severity() {
             .map(|_| {
                 number += 1;
                 let severity = severities[rng.below(severities.len())];
-                Finding::new("stale", severity, &format!("a{number}.md"), None, "m")
+                Finding::new("stale", severity, format!("a{number}.md"), None, "m")
             })
             .collect()
     };
