@@ -396,7 +396,7 @@ impl LinksBuilder {
     /// The reading thread's builder, empty, with the room earlier articles
     /// grew it to. An article's links were a list and a text grown from
     /// nothing, link by link, then grown again for the body's links: two
-    /// to four allocations and copies where [`Self::copy_into_scratch`]
+    /// to four allocations and copies where [`Self::copy_out_and_give_back`]
     /// makes one of each at the final size.
     fn take_scratch() -> LinksBuilder {
         let mut scratch = LINKS_SCRATCH.with_borrow_mut(std::mem::take);
@@ -408,7 +408,7 @@ impl LinksBuilder {
     /// The links, copied at their size, and the builder given back to the
     /// thread for the next article (unless an unusually long list grew it:
     /// that room is not held for the rest of the load).
-    fn copy_into_scratch(self) -> Links {
+    fn copy_out_and_give_back(self) -> Links {
         let links = Links {
             text: Box::from(self.text.as_str()),
             records: Box::from(self.records.as_slice()),
@@ -797,7 +797,7 @@ impl Article {
             _ => Box::default(),
         };
         let links = if options.links {
-            links.copy_into_scratch()
+            links.copy_out_and_give_back()
         } else {
             links.finish()
         };
