@@ -22,13 +22,13 @@ impl<'a> RankedValues<'_, 'a> {
 
     /// Each text value of `key` in order, as the article's reading lists
     /// them, until `each` says stop (returns false); false then.
-    pub(crate) fn each(&self, key: &str, mut each: impl FnMut(Cow<'a, str>) -> bool) -> bool {
+    /// One body for every caller (`dyn`): the binary's size is shared.
+    pub(crate) fn each(&self, key: &str, each: &mut dyn FnMut(Cow<'a, str>) -> bool) -> bool {
         match self.get(key) {
             None => true,
-            Some(SimpleValue::List(items)) => items
-                .iter()
-                .filter_map(SimpleValue::scalar_str)
-                .all(&mut each),
+            Some(SimpleValue::List(items)) => {
+                items.iter().filter_map(SimpleValue::scalar_str).all(each)
+            }
             Some(v) => v.scalar_str().is_none_or(each),
         }
     }

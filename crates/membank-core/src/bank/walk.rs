@@ -427,18 +427,15 @@ pub(super) fn read_article(
     options: &LoadOptions,
     visit: Option<&VisitText<'_>>,
 ) -> Result<Article, LoadProblem> {
-    READ_BUFFER.with_borrow_mut(|buf| {
-        let len = match reader.read_walked_in(dir, path, is_link, buf) {
-            Ok(n) => n,
-            Err(e) => return Err(LoadProblem::from_read_error(rel, &e)),
-        };
-        let article = decode_article(rel, folder, &buf[..len], options, visit);
-        // Do not keep a huge buffer alive after one unusually large file.
-        if buf.capacity() > 1 << 20 {
-            *buf = Vec::new();
-        }
-        article
-    })
+    read_decoded(
+        reader,
+        dir,
+        path,
+        is_link,
+        rel,
+        folder,
+        |rel, folder, decoded| Article::parse_visiting(rel, folder, decoded, options, visit),
+    )
 }
 
 /// A walked article's file read and decoded, handed to `f` with its path
@@ -474,24 +471,4 @@ pub(super) fn read_decoded<T>(
         }
         out
     })
-}
-
-pub(super) fn decode_article(
-    rel: String,
-    folder: Folder,
-    bytes: &[u8],
-    options: &LoadOptions,
-    visit: Option<&VisitText<'_>>,
-) -> Result<Article, LoadProblem> {
-    match text::decode_borrowed(bytes) {
-        Ok(decoded) => Ok(Article::parse_visiting(
-            rel, folder, decoded, options, visit,
-        )),
-        Err(e) => Err(LoadProblem {
-            path: rel,
-            line: Some(e.line),
-            message: e.to_string(),
-            kind: ProblemKind::NotUtf8,
-        }),
-    }
 }

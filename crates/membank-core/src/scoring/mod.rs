@@ -268,7 +268,7 @@ pub(crate) fn hits_ranked<'a>(
         // The value's place among the signal's values, over its keys.
         let mut at = 0usize;
         for &key in keys {
-            let more = v.each(key, |raw| {
+            let more = v.each(key, &mut |raw| {
                 folding.clear();
                 crate::wikilink::fold_into(crate::wikilink::normalize_value(&raw), folding);
                 if folding.as_str() == wanted {
@@ -298,7 +298,7 @@ pub(crate) fn hits_ranked<'a>(
     if !q.langs.is_empty() {
         let mut vi = 0usize;
         for key in crate::article::LANGUAGE_KEYS {
-            let more = v.each(key, |raw| {
+            let more = v.each(key, &mut |raw| {
                 let found = crate::article::ranked::language_codes(&raw)
                     .enumerate()
                     .find_map(|(ti, tag)| {
