@@ -1433,6 +1433,8 @@ fn find_wikilink(text: &str, from: usize, raw: &str) -> Option<usize> {
     None
 }
 
+pub(crate) mod ranked;
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -22,6 +22,15 @@ use walk::{
 
 pub type ArticleId = usize;
 
+/// What [`Bank::load_ranked`] makes of an article's path, folder and
+/// decoded text.
+pub(crate) type RankArticle<'a, T> =
+    dyn Fn(String, Folder, text::Decoded<std::borrow::Cow<'_, str>>) -> Option<T> + Sync + 'a;
+
+/// How a load reads one walked file: `None` for a file the bank ignores.
+type ReadOne<'a, T> =
+    dyn Fn(&RootReader, Option<&OpenDir>, &Path, bool) -> Option<Result<T, Kept>> + Sync + 'a;
+
 /// A `.md` file that is deliberately not treated as an article.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct SkippedFile {
@@ -412,6 +421,51 @@ impl Bank {
         visit: Option<&VisitText<'_>>,
         keep: &(dyn Fn(Article) -> Option<T> + Sync),
     ) -> Result<(Bank, Vec<T>), BankError> {
+        // An article read and handed to `keep`; `None` for a file the bank
+        // ignores.
+        let read_one = |reader: &RootReader, dir: Option<&OpenDir>, path: &Path, is_link: bool| {
+            load_walked(reader, dir, path, is_link, &options, visit).map(|r| match r {
+                Ok(article) => keep(article).ok_or(Kept::Dropped),
+                Err(found) => Err(Kept::Found(found)),
+            })
+        };
+        Bank::load_read(root, policy, options, files_read, walked, &read_one)
+    }
+
+    /// [`Bank::load_kept`] for a reader that builds its own record from
+    /// each article's decoded text (the ranking of `context`, which builds
+    /// an [`Article`] only when it needs one): `rank` gets the path, the
+    /// folder and the text of every article, and what it returns is kept.
+    pub(crate) fn load_ranked<T: Send>(
+        root: &Path,
+        policy: ReadPolicy,
+        options: LoadOptions,
+        rank: &RankArticle<'_, T>,
+    ) -> Result<(Bank, Vec<T>), BankError> {
+        let read_one = |reader: &RootReader, dir: Option<&OpenDir>, path: &Path, is_link: bool| {
+            Some(match walk::classify_file(reader.root(), path)? {
+                Found::Article(rel, folder) => {
+                    match walk::read_decoded(reader, dir, path, is_link, rel, folder, rank) {
+                        Ok(kept) => kept.ok_or(Kept::Dropped),
+                        Err(p) => Err(Kept::Found(Found::Problem(p))),
+                    }
+                }
+                other => Err(Kept::Found(other)),
+            })
+        };
+        Bank::load_read(root, policy, options, None, None, &read_one)
+    }
+
+    /// The walk and the reads of [`Bank::load_kept`], with `read_one`
+    /// reading each walked file: `None` for a file the bank ignores.
+    fn load_read<T: Send>(
+        root: &Path,
+        policy: ReadPolicy,
+        options: LoadOptions,
+        files_read: Option<&AtomicUsize>,
+        walked: Option<&mut dyn FnMut(Vec<String>)>,
+        read_one: &ReadOne<'_, T>,
+    ) -> Result<(Bank, Vec<T>), BankError> {
         let root = root.to_path_buf();
         if root.is_file() {
             let folder = match root.parent() {
@@ -443,14 +497,6 @@ impl Bank {
             }
         }
         unknown_folders.sort();
-        // An article read and handed to `keep`; `None` for a file the bank
-        // ignores.
-        let read_one = |reader: &RootReader, dir: Option<&OpenDir>, path: &Path, is_link: bool| {
-            load_walked(reader, dir, path, is_link, &options, visit).map(|r| match r {
-                Ok(article) => keep(article).ok_or(Kept::Dropped),
-                Err(found) => Err(Kept::Found(found)),
-            })
-        };
         let mut walk = BankWalk::new(&reader);
         // A small bank is walked and read on this thread alone (see
         // `parallel`); the pool is started only once the walk has met

@@ -427,36 +427,48 @@ pub(super) fn read_article(
     options: &LoadOptions,
     visit: Option<&VisitText<'_>>,
 ) -> Result<Article, LoadProblem> {
+    read_decoded(
+        reader,
+        dir,
+        path,
+        is_link,
+        rel,
+        folder,
+        |rel, folder, decoded| Article::parse_visiting(rel, folder, decoded, options, visit),
+    )
+}
+
+/// A walked article's file read and decoded, handed to `f` with its path
+/// and folder, for a reader that builds something other than an
+/// [`Article`] from it (see `Bank::load_ranked`); the same problems as
+/// [`read_article`] for a file that cannot be read or is not UTF-8.
+pub(super) fn read_decoded<T>(
+    reader: &RootReader,
+    dir: Option<&OpenDir>,
+    path: &Path,
+    is_link: bool,
+    rel: String,
+    folder: Folder,
+    f: impl FnOnce(String, Folder, text::Decoded<std::borrow::Cow<'_, str>>) -> T,
+) -> Result<T, LoadProblem> {
     READ_BUFFER.with_borrow_mut(|buf| {
         let len = match reader.read_walked_in(dir, path, is_link, buf) {
             Ok(n) => n,
             Err(e) => return Err(LoadProblem::from_read_error(rel, &e)),
         };
-        let article = decode_article(rel, folder, &buf[..len], options, visit);
+        let out = match text::decode_borrowed(&buf[..len]) {
+            Ok(decoded) => Ok(f(rel, folder, decoded)),
+            Err(e) => Err(LoadProblem {
+                path: rel,
+                line: Some(e.line),
+                message: e.to_string(),
+                kind: ProblemKind::NotUtf8,
+            }),
+        };
         // Do not keep a huge buffer alive after one unusually large file.
         if buf.capacity() > 1 << 20 {
             *buf = Vec::new();
         }
-        article
+        out
     })
-}
-
-pub(super) fn decode_article(
-    rel: String,
-    folder: Folder,
-    bytes: &[u8],
-    options: &LoadOptions,
-    visit: Option<&VisitText<'_>>,
-) -> Result<Article, LoadProblem> {
-    match text::decode_borrowed(bytes) {
-        Ok(decoded) => Ok(Article::parse_visiting(
-            rel, folder, decoded, options, visit,
-        )),
-        Err(e) => Err(LoadProblem {
-            path: rel,
-            line: Some(e.line),
-            message: e.to_string(),
-            kind: ProblemKind::NotUtf8,
-        }),
-    }
 }

@@ -10,6 +10,7 @@
 //! report are those of [`super::build_listed`] on the loaded bank (a test
 //! compares them on generated banks).
 
+use std::borrow::Cow;
 use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -18,12 +19,14 @@ use jiff::civil::Date;
 use rayon::prelude::*;
 
 use super::{ExplainedEntry, ExplainedReport, MatchRef, RowRef};
-use crate::article::Article;
+use crate::article::{self, Article};
 use crate::bank::{Bank, BankError, LoadOptions, LoadProblem};
 use crate::budget::{self, BudgetOptions, Candidate, CharsOver4, DropReason, TokenCounter};
+use crate::frontmatter::{self, Block};
 use crate::layout::Folder;
-use crate::scoring::{self, Hits, Matched, Query, SignalMatch, Signals};
+use crate::scoring::{self, Hits, Matched, Prepared, Query, SignalMatch, Signals};
 use crate::suggest::UnknownValue;
+use crate::text::Decoded;
 use crate::vocabulary::{Kinds, Seen};
 
 /// A ranked, budgeted report built while the bank was read.
@@ -51,6 +54,7 @@ pub struct Streamed {
 }
 
 /// What is kept of one content article.
+#[cfg_attr(test, derive(Debug, PartialEq))]
 struct Row {
     rel_path: String,
     /// Where the file name starts in `rel_path`.
@@ -71,6 +75,7 @@ type Written = (&'static str, Arc<str>);
 
 /// The values behind an article's points, shared with the loaded strings
 /// rather than copied.
+#[cfg_attr(test, derive(Debug, PartialEq))]
 struct MatchedValues {
     client: Option<Written>,
     domain: Option<Written>,
@@ -276,34 +281,31 @@ pub fn stream(
         }
         let hits = scoring::hits_prepared(&a, &prepared);
         values.add(&a, &hits);
-        let matched = (hits.total() > 0).then(|| Box::new(MatchedValues::of(&a, &hits)));
-        let name_at = a.rel_path.len() - a.file_name().len();
-        Some(Row {
-            name_at,
-            folder: a.folder,
-            date: a.meta.last_updated_date,
-            chars: a.chars(),
-            last_updated: a.meta.last_updated,
-            hits,
-            matched,
-            rank: 0,
-            drop: None,
-            rel_path: a.rel_path,
-        })
+        Some(article_row(a, hits))
     };
-    let (bank, mut rows) = Bank::load_kept(
-        root,
-        crate::safe_read::user_policy(),
-        // Each article is dropped once ranked: shared copies save nothing.
-        LoadOptions {
-            share: false,
-            ..LoadOptions::CONTEXT
-        },
-        None,
-        None,
-        None,
-        &keep,
-    )?;
+    // Each article is dropped once ranked: shared copies save nothing.
+    let options = LoadOptions {
+        share: false,
+        ..LoadOptions::CONTEXT
+    };
+    let rank = |rel: String, folder: Folder, decoded: Decoded<Cow<'_, str>>| -> Option<Row> {
+        if !folder.is_content() {
+            return None;
+        }
+        // While some asked-for value is still to be told (see
+        // `ValuesSeen`), every value is noted from the article.
+        if values.all_earned()
+            && let Some(row) = ranked_row(&rel, folder, &decoded.text, &prepared)
+        {
+            return Some(Row {
+                rel_path: rel,
+                ..row
+            });
+        }
+        keep(Article::parse_with(rel, folder, decoded, &options))
+    };
+    let (bank, mut rows) =
+        Bank::load_ranked(root, crate::safe_read::user_policy(), options, &rank)?;
     rank_sort(&mut rows);
     let candidates: Vec<Candidate> = rows.iter().map(Row::candidate).collect();
     let trim = budget::trim(&candidates, opts);
@@ -333,6 +335,75 @@ pub fn stream(
         ranked,
         earned,
         unknown_values,
+    })
+}
+
+/// The row of a content article read whole, with its hits.
+fn article_row(a: Article, hits: Hits) -> Row {
+    let matched = (hits.total() > 0).then(|| Box::new(MatchedValues::of(&a, &hits)));
+    let name_at = a.rel_path.len() - a.file_name().len();
+    Row {
+        name_at,
+        folder: a.folder,
+        date: a.meta.last_updated_date,
+        chars: a.chars(),
+        last_updated: a.meta.last_updated,
+        hits,
+        matched,
+        rank: 0,
+        drop: None,
+        rel_path: a.rel_path,
+    }
+}
+
+thread_local! {
+    /// Room for a value's folded form, on each reading thread.
+    static FOLDING: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+}
+
+/// The row of a content article ranked from its frontmatter's values
+/// where they are written, with no [`Article`] built: the same row as the
+/// article's (its path left empty, for the caller to fill), or `None` when
+/// the block is not of the common shape and the article is read whole.
+fn ranked_row(rel: &str, folder: Folder, text: &str, prepared: &Prepared) -> Option<Row> {
+    let located = frontmatter::locate_cow(Cow::Borrowed(text));
+    let Block::Present(range) = &located.block else {
+        return None;
+    };
+    let yaml = located.text.get(range.clone())?;
+    let (hits, matched, last_updated) = article::ranked::with_ranked_values(yaml, |v| {
+        let (hits, [client, domain], language) =
+            FOLDING.with_borrow_mut(|folding| scoring::hits_ranked(v, prepared, folding));
+        let written =
+            |e: Option<(&'static str, Cow<'_, str>)>| e.map(|(k, raw)| (k, Arc::from(&*raw)));
+        let matched = (hits.total() > 0).then(|| {
+            Box::new(MatchedValues {
+                client: written(client),
+                domain: written(domain),
+                language: language
+                    .map(|((k, raw), tag)| ((k, Arc::from(&*raw)), Some(Arc::from(tag)))),
+            })
+        });
+        (
+            hits,
+            matched,
+            v.first("last_updated").map(|d| Arc::<str>::from(&*d)),
+        )
+    })?;
+    Some(Row {
+        rel_path: String::new(),
+        // As `Article::file_name`: after the last `/`.
+        name_at: memchr::memrchr(b'/', rel.as_bytes()).map_or(0, |i| i + 1),
+        folder,
+        date: last_updated
+            .as_deref()
+            .and_then(frontmatter::parse_iso_date),
+        last_updated,
+        chars: located.text.chars().count(),
+        hits,
+        matched,
+        rank: 0,
+        drop: None,
     })
 }
 

@@ -1,5 +1,6 @@
 //! Relevance scoring and ranking (spec §7), exactly and reproducibly.
 
+use std::borrow::Cow;
 use std::cmp::Ordering;
 
 use jiff::civil::Date;
@@ -237,6 +238,89 @@ fn position(values: &[KeyedValue], wanted: &Option<String>) -> Option<u16> {
         .iter()
         .position(|v| *v.folded == *wanted)
         .and_then(|i| u16::try_from(i).ok())
+}
+
+/// A value behind a signal's points, as written: its key, its text, and
+/// for a language the code in it that matched.
+pub(crate) type Earned<'a> = (&'static str, Cow<'a, str>);
+
+/// [`hits_prepared`] over the values of a frontmatter block read where
+/// they are written (see `article::ranked`), with the values that earned
+/// the points: the same hits, with no article built. `folding` is room for
+/// a value's folded form, reused from value to value.
+pub(crate) fn hits_ranked<'a>(
+    v: &crate::article::ranked::RankedValues<'_, 'a>,
+    q: &Prepared,
+    folding: &mut String,
+) -> (Hits, [Option<Earned<'a>>; 2], Option<(Earned<'a>, String)>) {
+    let mut hits = Hits::default();
+    let mut earned: [Option<Earned<'a>>; 2] = [None, None];
+    for (slot, (keys, wanted)) in [
+        (&crate::article::CLIENT_KEYS, &q.client),
+        (&crate::article::DOMAIN_KEYS, &q.domain),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let Some(wanted) = wanted.as_deref() else {
+            continue;
+        };
+        // The value's place among the signal's values, over its keys.
+        let mut at = 0usize;
+        for &key in keys {
+            let more = v.each(key, &mut |raw| {
+                folding.clear();
+                crate::wikilink::fold_into(crate::wikilink::normalize_value(&raw), folding);
+                if folding.as_str() == wanted {
+                    earned[slot] = Some((key, raw));
+                    return false;
+                }
+                at += 1;
+                true
+            });
+            if !more {
+                break;
+            }
+        }
+        if earned[slot].is_some() {
+            let at = u16::try_from(at).ok();
+            match slot {
+                0 => hits.client = at,
+                _ => hits.domain = at,
+            }
+            // As `position`: a place past `u16` earns nothing.
+            if at.is_none() {
+                earned[slot] = None;
+            }
+        }
+    }
+    let mut language = None;
+    if !q.langs.is_empty() {
+        let mut vi = 0usize;
+        for key in crate::article::LANGUAGE_KEYS {
+            let more = v.each(key, &mut |raw| {
+                let found = crate::article::ranked::language_codes(&raw)
+                    .enumerate()
+                    .find_map(|(ti, tag)| {
+                        let (side, _) = q.langs.iter().find(|(_, ql)| languages_match(tag, ql))?;
+                        Some((ti, *side, tag.to_owned()))
+                    });
+                let Some((ti, side, tag)) = found else {
+                    vi += 1;
+                    return true;
+                };
+                if let (Ok(vi), Ok(ti)) = (u16::try_from(vi), u16::try_from(ti)) {
+                    hits.language = Some((vi, ti, side));
+                    language = Some(((key, raw), tag));
+                }
+                false
+            });
+            if !more {
+                break;
+            }
+        }
+    }
+    (hits, earned, language)
 }
 
 pub(crate) fn hits_prepared(a: &Article, q: &Prepared) -> Hits {

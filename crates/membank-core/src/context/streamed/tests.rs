@@ -384,3 +384,152 @@ fn names_first_bytes_order_names_as_their_bytes_do() {
     }
     assert_ne!(name_prefix("a"), name_prefix("b"));
 }
+
+/// An article's row both ways: read whole and scored by `hits_prepared`,
+/// and, when the ranking's own reading takes it, from its values where
+/// they are written (`None` then when that reading leaves it to the whole
+/// read).
+fn rows_both_ways(rel: &str, folder: Folder, bytes: &[u8], q: &Query) -> (Row, Option<Row>) {
+    let prepared = q.prepare();
+    let options = LoadOptions {
+        share: false,
+        ..LoadOptions::CONTEXT
+    };
+    let decoded = crate::text::decode_borrowed(bytes).unwrap();
+    let ranked = ranked_row(rel, folder, &decoded.text, &prepared).map(|row| Row {
+        rel_path: rel.to_owned(),
+        ..row
+    });
+    let a = Article::parse_with(rel.to_owned(), folder, decoded, &options);
+    let hits = scoring::hits_prepared(&a, &prepared);
+    (article_row(a, hits), ranked)
+}
+
+/// Queries that earn each signal, in several spellings, and that earn
+/// nothing.
+fn ranking_queries() -> Vec<Query> {
+    vec![
+        Query::default(),
+        Query::of("Acme", "", "", ""),
+        Query::of("acme", "legal", "en", "nl-BE"),
+        Query::of("Globex", "IT", "EN-US", ""),
+        Query::of("", "Medical", "", "fr"),
+        Query::of("", "", "de", "en-gb"),
+        Query::of("Mentclausewar NV", "Legal", "en", "nl"),
+        Query::of("nobody", "nothing", "xx", "yy"),
+        Query::of("123", "true", "", ""),
+    ]
+}
+
+/// Every article under `root` (the numbered folders, any depth), with its
+/// folder.
+fn articles_under(root: &Path) -> Vec<(String, Folder, Vec<u8>)> {
+    let mut out = Vec::new();
+    for folder in Folder::ALL {
+        let dir = root.join(folder.dir_name());
+        let mut todo = vec![dir];
+        while let Some(dir) = todo.pop() {
+            let Ok(entries) = std::fs::read_dir(&dir) else {
+                continue;
+            };
+            for e in entries.flatten() {
+                let path = e.path();
+                if path.is_dir() {
+                    todo.push(path);
+                } else if path.extension().is_some_and(|x| x == "md") {
+                    let rel = path
+                        .strip_prefix(root)
+                        .unwrap()
+                        .to_string_lossy()
+                        .into_owned();
+                    out.push((rel, folder, std::fs::read(&path).unwrap()));
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn the_rankings_own_reading_gives_the_rows_of_the_whole_read() {
+    let generated = bank(600, 11);
+    let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../demo-bank");
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures");
+    let mut roots = vec![generated.path().to_path_buf(), demo];
+    for f in ["bank", "flawed-bank", "obsidian-vault", "scoring-bank"] {
+        roots.push(fixtures.join(f));
+    }
+    let (mut compared, mut whole) = (0, 0);
+    for root in &roots {
+        let articles = articles_under(root);
+        assert!(!articles.is_empty(), "{}", root.display());
+        for (rel, folder, bytes) in &articles {
+            if crate::text::decode_borrowed(bytes).is_err() {
+                continue;
+            }
+            for q in ranking_queries() {
+                match rows_both_ways(rel, *folder, bytes, &q) {
+                    (read, Some(ranked)) => {
+                        assert_eq!(ranked, read, "{rel} {q:?}");
+                        compared += 1;
+                    }
+                    (_, None) => whole += 1,
+                }
+            }
+        }
+    }
+    // Most articles are of the common shape: the comparison is not empty.
+    assert!(
+        compared > 10 * whole.max(1),
+        "{compared} compared, {whole} read whole"
+    );
+}
+
+#[test]
+fn the_rankings_own_reading_agrees_on_tricky_blocks() {
+    let blocks: &[&[u8]] = &[
+        // Flow and block lists, quoted scalars, a client in two spellings.
+        b"---\nclient: \"ACME\"\nclients:\n  - acme\n  - '[[Acme|A]]'\ndomains: [Legal, \"[[IT#Networks]]\"]\nlast_updated: '2026-01-05'\n---\n# T\nbody\n",
+        // CRLF and a byte-order mark.
+        b"\xef\xbb\xbf---\r\nclient: Acme\r\nlanguages: [\"en-US \xe2\x86\x92 nl-BE\"]\r\nlast_updated: 2026-03-01\r\n---\r\nbody \xc3\xa9\xc3\xa9\r\n",
+        // Language values of every key, arrows of both kinds.
+        b"---\nlanguage_pair: EN->fr-FR\nsource_lang: de\ntarget_lang: [en-gb, nl]\nlanguages: [\"xx\", \"en \xe2\x86\x92 nl\"]\n---\nx\n",
+        // Dates that are no date or no day, a list of dates, a time.
+        b"---\nclient: Acme\nlast_updated: someday\n---\nx\n",
+        b"---\nclient: Acme\nlast_updated: 2026-02-30\n---\nx\n",
+        b"---\nclient: Acme\nlast_updated: [2026-01-01, 2025-01-01]\n---\nx\n",
+        b"---\nclient: Acme\nlast_updated: 2026-01-01T10:00:00Z\n---\nx\n",
+        // Numbers and booleans as values, empty and null values.
+        b"---\nclient: 123\ndomain: true\nlanguages: []\nsource_lang: ~\nlast_updated:\n---\nx\n",
+        b"---\nclient:\ndomains: []\n---\nx\n",
+        // Blank, unclosed, missing, fenced and nested blocks; comments.
+        b"---\n---\nbody\n",
+        b"---\n   \n---\nbody\n",
+        b"---\nclient: Acme\nbody with no close\n",
+        b"no block\nclient: Acme\n",
+        b"```yaml\n---\nclient: Acme\nlast_updated: 2026-01-02\n---\n# T\n```\n",
+        b"---\nclient: Acme # the client\nmeta:\n  nested: 1\n---\nx\n",
+        b"---\n# a comment\n\"client\": Acme\n'domain': Legal\n---\nx\n",
+        // A key twice.
+        b"---\nclient: Acme\nclient: Globex\n---\nx\n",
+        // Unscored: no value the queries ask for.
+        b"---\nstatus: approved\nterm_source: a\nterm_target: b\n---\nx\n",
+    ];
+    let mut compared = 0;
+    for (i, bytes) in blocks.iter().enumerate() {
+        for folder in [Folder::Clients, Folder::Terminology] {
+            let rel = format!("{}/sub/n{i}.md", folder.dir_name());
+            for q in ranking_queries() {
+                let (read, ranked) = rows_both_ways(&rel, folder, bytes, &q);
+                if let Some(ranked) = ranked {
+                    assert_eq!(ranked, read, "block {i} {q:?}");
+                    compared += 1;
+                }
+            }
+        }
+    }
+    // Blocks the common shape does not take (block lists, blank or
+    // nested blocks, a key twice) are read whole by both; at least the
+    // flow lists, CRLF, BOM, arrows and dates are compared.
+    assert!(compared >= 5 * 2 * ranking_queries().len(), "{compared}");
+}
