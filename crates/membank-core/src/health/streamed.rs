@@ -13,7 +13,7 @@
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
 
@@ -375,7 +375,7 @@ fn sort_kept(kept: &mut [Kept]) {
 /// ones (put into words once the names they may have meant are known), and
 /// the files that are not articles that links reach.
 #[derive(Default)]
-struct LinkPass {
+struct LinkPass<'k> {
     found: Vec<Finding>,
     /// (article, link) of each dead link of an article whose links are
     /// checked.
@@ -384,10 +384,19 @@ struct LinkPass {
     files: Vec<(usize, ArticleId)>,
     /// Where the files a name reaches are listed, reused from link to link.
     reached: Vec<FileRef>,
+    /// The targets resolved so far on this part of the articles.
+    memo: ResolveMemo<'k>,
 }
 
-impl LinkPass {
-    fn joined(mut self, other: LinkPass) -> LinkPass {
+impl<'k> LinkPass<'k> {
+    /// Its answers, without the memo of targets, dropped as soon as its
+    /// part of the articles is done.
+    fn done(mut self) -> LinkPass<'k> {
+        self.memo = ResolveMemo::default();
+        self
+    }
+
+    fn joined(mut self, other: LinkPass<'k>) -> LinkPass<'k> {
         self.found.extend(other.found);
         self.dead.extend(other.dead);
         self.files.extend(other.files);
@@ -398,7 +407,7 @@ impl LinkPass {
 /// Resolve every link of the kept articles once, marking in `linked` the
 /// articles another one links to. No resolution is kept: a dead link is
 /// remembered by where it is, anything else by what it adds to the report.
-fn pass_links(kept: &[Kept], link_files: &[String], linked: &[AtomicBool]) -> LinkPass {
+fn pass_links<'k>(kept: &'k [Kept], link_files: &[String], linked: &[AtomicBool]) -> LinkPass<'k> {
     let articles = kept
         .iter()
         .enumerate()
@@ -409,21 +418,16 @@ fn pass_links(kept: &[Kept], link_files: &[String], linked: &[AtomicBool]) -> Li
         .map(|(i, p)| (p.as_str(), FileRef::Other(i)));
     let index = LinkIndex::build(articles.chain(others));
     let path_of = |id: ArticleId| &*kept[id].path;
-    // A memo of the targets resolved so far per thread, not per part of
-    // the articles: the pool splits them into more parts than it has
-    // threads, and each part's memo started empty. Each is locked only by
-    // its own thread (the last by any thread outside the pool).
-    let memos: Vec<Mutex<ResolveMemo>> = (0..=rayon::current_num_threads())
-        .map(|_| Mutex::default())
-        .collect();
-    let one = |mut pass: LinkPass, id: ArticleId| {
+    let one = |mut pass: LinkPass<'k>, id: ArticleId| {
         let k = &kept[id];
         let checked = super::checks_links(k.folder);
-        let thread =
-            rayon::current_thread_index().map_or(memos.len() - 1, |i| i.min(memos.len() - 1));
-        let mut memo = memos[thread].lock().unwrap_or_else(PoisonError::into_inner);
         for (at, link) in k.links.iter().enumerate() {
-            index.resolve_memo(link.target(), Some(&k.path), &mut memo, &mut pass.reached);
+            index.resolve_memo(
+                link.target(),
+                Some(&k.path),
+                &mut pass.memo,
+                &mut pass.reached,
+            );
             let resolution = resolution_of(&pass.reached);
             if let Some(to) = resolution.target()
                 && to != id
@@ -452,9 +456,10 @@ fn pass_links(kept: &[Kept], link_files: &[String], linked: &[AtomicBool]) -> Li
         (0..kept.len())
             .into_par_iter()
             .fold(LinkPass::default, one)
+            .map(LinkPass::done)
             .reduce(LinkPass::default, LinkPass::joined)
     } else {
-        (0..kept.len()).fold(LinkPass::default(), one)
+        (0..kept.len()).fold(LinkPass::default(), one).done()
     }
 }
 
