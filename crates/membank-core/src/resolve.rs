@@ -281,33 +281,6 @@ impl LinkIndex {
         });
     }
 
-    /// [`LinkIndex::resolve_into`], answered from `memo` when the same
-    /// target was resolved before: a bank's links name far fewer targets
-    /// than they are (at 100,000 articles, 285,811 links and 81,770
-    /// targets), and a repeated name was folded, hashed and looked up
-    /// again for every link.
-    pub fn resolve_memo<'t>(
-        &self,
-        target: &'t str,
-        from: Option<&str>,
-        memo: &mut ResolveMemo<'t>,
-        found: &mut Vec<FileRef>,
-    ) {
-        if let Some(&hit) = memo.0.get(target) {
-            found.clear();
-            found.extend(hit);
-            return;
-        }
-        self.resolve_into(target, from, found);
-        // The linking note's folder matters only to a relative link, a
-        // path, or a name several files share (the one beside the note
-        // comes first): only the other answers are the same from anywhere.
-        let trimmed = target.trim();
-        if found.len() <= 1 && !trimmed.contains('/') && trimmed != "." && trimmed != ".." {
-            memo.0.insert(target, found.first().copied());
-        }
-    }
-
     fn resolve_exact(
         &self,
         wanted: &str,
@@ -377,13 +350,6 @@ impl LinkIndex {
     }
 }
 
-/// The answers of [`LinkIndex::resolve_memo`] by the target as written:
-/// the file a bare name reaches, or `None` when it reaches none.
-#[derive(Default)]
-pub struct ResolveMemo<'t>(
-    std::collections::HashMap<&'t str, Option<FileRef>, foldhash::fast::RandomState>,
-);
-
 /// The folded path of `file`.
 fn path_in<'a>(paths: &'a str, file: &Named) -> &'a str {
     paths
@@ -449,93 +415,6 @@ mod tests {
         ix.resolve(target, Some(from)).first().map(|f| match *f {
             FileRef::Article(i) | FileRef::Other(i) => i,
         })
-    }
-
-    #[test]
-    fn a_memo_answers_as_each_link_resolved_alone() {
-        // Names that only some notes' folders, cases, paths or extensions
-        // tell apart: one memo across every note and target, in either
-        // order, gives what each link resolved on its own gives.
-        let files = [
-            "01_CLIENTS/Acme.md",
-            "03_DOMAINS/legal/Contract.md",
-            "03_DOMAINS/finance/Contract.md",
-            "03_DOMAINS/legal/Ünïcode Name.md",
-            "04_STYLE/Guide.md",
-            "04_STYLE/sub/Guide.md",
-            "Root Note.md",
-            "03_DOMAINS/v1.2 notes.md",
-        ];
-        let others = ["03_DOMAINS/legal/diagram.png", "04_STYLE/report.pdf"];
-        let ix = LinkIndex::build(
-            files
-                .iter()
-                .enumerate()
-                .map(|(i, p)| (*p, FileRef::Article(i)))
-                .chain(
-                    others
-                        .iter()
-                        .enumerate()
-                        .map(|(i, p)| (*p, FileRef::Other(i))),
-                ),
-        );
-        let targets = [
-            "Acme",
-            "ACME",
-            " acme ",
-            "Contract",
-            "contract",
-            "legal/contract",
-            "./Contract",
-            "../legal/Contract",
-            "Guide",
-            "sub/Guide",
-            "ünïcode name",
-            "ÜNÏCODE NAME",
-            "Root Note",
-            "/Root Note",
-            "v1.2 notes",
-            "diagram.png",
-            "Diagram.PNG",
-            "report.pdf",
-            "missing.png",
-            "Nobody",
-            "Acme#Heading",
-            "Acme|alias",
-            ".",
-            "..",
-            "",
-        ];
-        let froms = [
-            "01_CLIENTS/Acme.md",
-            "03_DOMAINS/legal/Contract.md",
-            "03_DOMAINS/finance/Contract.md",
-            "04_STYLE/sub/Guide.md",
-            "04_STYLE/Guide.md",
-            "Root Note.md",
-        ];
-        let pairs: Vec<(&str, &str)> = froms
-            .iter()
-            .flat_map(|f| targets.iter().map(move |t| (*t, *f)))
-            .collect();
-        for order in [pairs.clone(), pairs.iter().rev().copied().collect()] {
-            let mut memo = ResolveMemo::default();
-            let mut found = Vec::new();
-            for (target, from) in order {
-                ix.resolve_memo(target, Some(from), &mut memo, &mut found);
-                assert_eq!(
-                    found,
-                    ix.resolve(target, Some(from)),
-                    "{target} from {from}"
-                );
-            }
-            // Bare names a single file (or none) answers were kept, and no
-            // name two files share, relative link or path was.
-            assert!(memo.0.contains_key("Acme") && memo.0.contains_key("Nobody"));
-            for shared in ["Contract", "Guide", "./Contract", "legal/contract", ".."] {
-                assert!(!memo.0.contains_key(shared), "{shared}");
-            }
-        }
     }
 
     #[test]

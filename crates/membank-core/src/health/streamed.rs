@@ -20,7 +20,7 @@ use rayon::prelude::*;
 use crate::article::{Article, KeyedValue, Links};
 use crate::bank::{ArticleId, Bank, BankError, LoadOptions, Resolution, resolution_of};
 use crate::layout::Folder;
-use crate::resolve::{FileRef, LinkIndex, ResolveMemo};
+use crate::resolve::{FileRef, LinkIndex};
 
 use super::finding::{share_path, shared_path};
 use super::frontmatter::key_line;
@@ -375,7 +375,7 @@ fn sort_kept(kept: &mut [Kept]) {
 /// ones (put into words once the names they may have meant are known), and
 /// the files that are not articles that links reach.
 #[derive(Default)]
-struct LinkPass<'k> {
+struct LinkPass {
     found: Vec<Finding>,
     /// (article, link) of each dead link of an article whose links are
     /// checked.
@@ -384,19 +384,10 @@ struct LinkPass<'k> {
     files: Vec<(usize, ArticleId)>,
     /// Where the files a name reaches are listed, reused from link to link.
     reached: Vec<FileRef>,
-    /// The targets resolved so far on this part of the articles.
-    memo: ResolveMemo<'k>,
 }
 
-impl<'k> LinkPass<'k> {
-    /// Its answers, without the memo of targets, dropped as soon as its
-    /// part of the articles is done.
-    fn done(mut self) -> LinkPass<'k> {
-        self.memo = ResolveMemo::default();
-        self
-    }
-
-    fn joined(mut self, other: LinkPass<'k>) -> LinkPass<'k> {
+impl LinkPass {
+    fn joined(mut self, other: LinkPass) -> LinkPass {
         self.found.extend(other.found);
         self.dead.extend(other.dead);
         self.files.extend(other.files);
@@ -407,7 +398,7 @@ impl<'k> LinkPass<'k> {
 /// Resolve every link of the kept articles once, marking in `linked` the
 /// articles another one links to. No resolution is kept: a dead link is
 /// remembered by where it is, anything else by what it adds to the report.
-fn pass_links<'k>(kept: &'k [Kept], link_files: &[String], linked: &[AtomicBool]) -> LinkPass<'k> {
+fn pass_links(kept: &[Kept], link_files: &[String], linked: &[AtomicBool]) -> LinkPass {
     let articles = kept
         .iter()
         .enumerate()
@@ -418,16 +409,11 @@ fn pass_links<'k>(kept: &'k [Kept], link_files: &[String], linked: &[AtomicBool]
         .map(|(i, p)| (p.as_str(), FileRef::Other(i)));
     let index = LinkIndex::build(articles.chain(others));
     let path_of = |id: ArticleId| &*kept[id].path;
-    let one = |mut pass: LinkPass<'k>, id: ArticleId| {
+    let one = |mut pass: LinkPass, id: ArticleId| {
         let k = &kept[id];
         let checked = super::checks_links(k.folder);
         for (at, link) in k.links.iter().enumerate() {
-            index.resolve_memo(
-                link.target(),
-                Some(&k.path),
-                &mut pass.memo,
-                &mut pass.reached,
-            );
+            index.resolve_into(link.target(), Some(&k.path), &mut pass.reached);
             let resolution = resolution_of(&pass.reached);
             if let Some(to) = resolution.target()
                 && to != id
@@ -456,10 +442,9 @@ fn pass_links<'k>(kept: &'k [Kept], link_files: &[String], linked: &[AtomicBool]
         (0..kept.len())
             .into_par_iter()
             .fold(LinkPass::default, one)
-            .map(LinkPass::done)
             .reduce(LinkPass::default, LinkPass::joined)
     } else {
-        (0..kept.len()).fold(LinkPass::default(), one).done()
+        (0..kept.len()).fold(LinkPass::default(), one)
     }
 }
 
