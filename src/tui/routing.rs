@@ -244,15 +244,16 @@ fn on_popup_key(app: &mut App, key: KeyEvent) {
     let Some(Popup::Finder(f)) = app.popup.as_mut() else {
         if let Some(Popup::Help(help)) = app.popup.as_mut() {
             let h = app.size.height;
+            let screen = (app.size.width, h);
             let page = (isize::from(h as i16) - 4).max(1);
             match action {
                 Some(Action::Close | Action::Help) => app.popup = None,
-                Some(Action::Up) => help.scroll_by(-1, h),
-                Some(Action::Down) => help.scroll_by(1, h),
-                Some(Action::PageUp) => help.scroll_by(-page, h),
-                Some(Action::PageDown) => help.scroll_by(page, h),
+                Some(Action::Up) => help.scroll_by(-1, screen),
+                Some(Action::Down) => help.scroll_by(1, screen),
+                Some(Action::PageUp) => help.scroll_by(-page, screen),
+                Some(Action::PageDown) => help.scroll_by(page, screen),
                 Some(Action::Top) => help.scroll = 0,
-                Some(Action::Bottom) => help.scroll_by(isize::MAX / 2, h),
+                Some(Action::Bottom) => help.scroll_by(isize::MAX / 2, screen),
                 _ => {}
             }
         }

@@ -385,6 +385,29 @@ fn help_popup_lists_the_focused_panes_keys() {
 }
 
 #[test]
+fn help_rows_too_long_for_the_screen_wrap_under_their_description() {
+    let mut app = app_at(&fixture(), 80, 24);
+    keys(&mut app, "?");
+    let s = screen(&app);
+    let lines: Vec<&str> = s.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.contains("rename or move, links and all"))
+        .unwrap_or_else(|| panic!("the rename row is shown: {s}"));
+    // The rest of the description goes on in its own column, under the
+    // text above it, not at the edge where a section's name would be.
+    let column = |l: &str| l.find("rename").or_else(|| l.find("here"));
+    let next = lines[at + 1];
+    assert!(next.contains("here"), "the description goes on: {s}");
+    assert_eq!(column(lines[at]), column(next), "{s}");
+    // Scrolled to the bottom, the last global key is in view: the lines a
+    // wrap adds are counted.
+    keys(&mut app, "G");
+    let s = screen(&app);
+    assert!(s.contains("quick note"), "the last key is reachable: {s}");
+}
+
+#[test]
 fn narrow_terminal_shows_one_pane() {
     let mut app = app_at(&fixture(), 60, 20);
     assert!(app.areas.bank.is_some() && app.areas.main.is_none());

@@ -1,12 +1,15 @@
 //! The help popup: the keys of the focused pane, then the global ones.
 
 use ratatui::Frame;
+use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph};
+use unicode_width::UnicodeWidthStr;
 
 use crate::tui::keys::{Action, KeyMap, Scope};
 use crate::tui::theme::Theme;
 use crate::tui::widgets::fuzzy::centered;
+use crate::tui::widgets::wrap::{leading_spaces, wrap_line};
 
 /// Shown in the popup so a version mismatch can be diagnosed (spec §14).
 const ABOUT: &str = concat!(
@@ -137,24 +140,89 @@ impl Help {
         self
     }
 
-    /// Lines of the popup's text.
-    pub fn line_count(&self) -> usize {
-        if !self.body.is_empty() {
-            return self.body.len();
-        }
-        self.sections
-            .iter()
-            .map(|(_, rows)| rows.len() + 2)
-            .sum::<usize>()
-            - 1
+    /// Lines of the popup's text on a screen `screen_width` columns wide,
+    /// once the rows too long for it are wrapped.
+    pub fn line_count(&self, screen_width: u16) -> usize {
+        let plain = Style::new();
+        self.lines([plain; 3], self.inner_width(screen_width)).len()
     }
 
-    /// Scroll by `delta` lines on a screen `screen_height` rows high,
+    /// Scroll by `delta` lines on a screen of `screen` columns and rows,
     /// never past the point where the last line is at the bottom.
-    pub fn scroll_by(&mut self, delta: isize, screen_height: u16) {
+    pub fn scroll_by(&mut self, delta: isize, screen: (u16, u16)) {
+        let (screen_width, screen_height) = screen;
         let visible = usize::from(screen_height.saturating_sub(2));
-        let last = self.line_count().saturating_sub(visible) as isize;
+        let last = self.line_count(screen_width).saturating_sub(visible) as isize;
         self.scroll = (self.scroll as isize + delta).clamp(0, last) as usize;
+    }
+
+    /// Widest keys of any row, in columns.
+    fn key_width(&self) -> usize {
+        self.sections
+            .iter()
+            .flat_map(|(_, rows)| rows.iter().map(|(k, _)| k.width()))
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// The popup's width on a screen `screen_width` columns wide: its
+    /// widest row when the screen has room, else the whole screen.
+    fn width_on(&self, screen_width: u16) -> u16 {
+        let body_width = self.body.iter().map(Line::width).max().unwrap_or(0);
+        let desc_width = self
+            .sections
+            .iter()
+            .flat_map(|(_, rows)| rows.iter().map(|(_, d)| d.width()))
+            .max()
+            .unwrap_or(0);
+        let width = (self.key_width() + desc_width + 6)
+            .max(body_width + 2)
+            .max(self.about.width() + 20)
+            .min(usize::from(screen_width)) as u16;
+        // A margin of one column cannot be split between the sides: it
+        // would show a sliver of the pane beneath, so the popup takes it.
+        if screen_width - width < 2 {
+            screen_width
+        } else {
+            width
+        }
+    }
+
+    /// Columns inside the popup's borders.
+    fn inner_width(&self, screen_width: u16) -> usize {
+        usize::from(self.width_on(screen_width).saturating_sub(2))
+    }
+
+    /// The popup's lines, each fitting `inner` columns: a description too
+    /// long for its row goes on beneath itself, in its own column, so it
+    /// never reads as a heading of its own. `styles` are the sections'
+    /// titles, the keys and the descriptions.
+    fn lines(&self, styles: [Style; 3], inner: usize) -> Vec<Line<'static>> {
+        let [title, key, desc] = styles;
+        if !self.body.is_empty() {
+            return self
+                .body
+                .iter()
+                .flat_map(|line| wrap_line(line, inner, leading_spaces(line)))
+                .collect();
+        }
+        let key_width = self.key_width();
+        let mut lines = Vec::new();
+        for (i, (name, rows)) in self.sections.iter().enumerate() {
+            if i > 0 {
+                lines.push(Line::default());
+            }
+            lines.push(Line::from(Span::styled(name.clone(), title)));
+            for (keys, text) in rows {
+                let pad = key_width.saturating_sub(keys.width());
+                let row = Line::from(vec![
+                    Span::styled(format!("  {keys}{}  ", " ".repeat(pad)), key),
+                    Span::styled(text.clone(), desc),
+                ]);
+                lines.extend(wrap_line(&row, inner, key_width + 4));
+            }
+        }
+        lines
     }
 }
 
@@ -183,49 +251,16 @@ pub fn fit_hint(hint: &str, room: usize) -> String {
 }
 
 pub fn draw(frame: &mut Frame, help: &Help, theme: &Theme) {
-    let key_width = help
-        .sections
-        .iter()
-        .flat_map(|(_, rows)| rows.iter().map(|(k, _)| k.chars().count()))
-        .max()
-        .unwrap_or(0);
-    let mut lines = Vec::new();
-    for (i, (name, rows)) in help.sections.iter().enumerate() {
-        if i > 0 {
-            lines.push(Line::default());
-        }
-        lines.push(Line::from(Span::styled(name.clone(), theme.title)));
-        for (keys, desc) in rows {
-            lines.push(Line::from(vec![
-                Span::styled(format!("  {keys:<key_width$}  "), theme.hint_key),
-                Span::styled(desc.clone(), theme.hint_text),
-            ]));
-        }
-    }
-    if !help.body.is_empty() {
-        lines = help.body.clone();
-    }
-    let body_width = help.body.iter().map(Line::width).max().unwrap_or(0);
-    let desc_width = help
-        .sections
-        .iter()
-        .flat_map(|(_, rows)| rows.iter().map(|(_, d)| d.chars().count()))
-        .max()
-        .unwrap_or(0);
     let screen = frame.area();
+    let width = help.width_on(screen.width);
+    let lines = help.lines(
+        [theme.title, theme.hint_key, theme.hint_text],
+        usize::from(width.saturating_sub(2)),
+    );
     let total = lines.len();
     let height = (total + 2).min(usize::from(screen.height)) as u16;
     let visible = usize::from(height.saturating_sub(2));
     let scroll = help.scroll.min(total.saturating_sub(visible));
-    let mut width = (key_width + desc_width + 6)
-        .max(body_width + 2)
-        .max(help.about.chars().count() + 20)
-        .min(usize::from(screen.width)) as u16;
-    // A margin of one column cannot be split between the sides: it would
-    // show a sliver of the pane beneath, so the popup takes it.
-    if screen.width - width < 2 {
-        width = screen.width;
-    }
     let area = centered(screen, width, height);
     frame.render_widget(Clear, area);
     let more = if total > visible {
@@ -250,12 +285,7 @@ pub fn draw(frame: &mut Frame, help: &Help, theme: &Theme) {
         block = block.title_bottom(Line::styled(format!(" {about} "), theme.muted).right_aligned());
     }
     let shown: Vec<Line> = lines.into_iter().skip(scroll).collect();
-    frame.render_widget(
-        Paragraph::new(shown)
-            .block(block)
-            .wrap(ratatui::widgets::Wrap { trim: false }),
-        area,
-    );
+    frame.render_widget(Paragraph::new(shown).block(block), area);
 }
 
 #[cfg(test)]
