@@ -41,7 +41,7 @@ mod undo;
 mod values;
 mod writeback;
 
-use membank_args::{Cli, Command, DemoArgs};
+use membank_args::{Cli, Command, Deferred, DemoArgs, Eager};
 
 /// `membank demo` shows a memory bank; `--format dejavu` the demo Deja Vu
 /// project, `--format everos` the demo everos memory root.
@@ -210,38 +210,38 @@ pub fn main() -> ExitCode {
         return ExitCode::from(2);
     }
     let result = match cli.command {
-        Some(Command::Check(a)) => check::run(a),
-        Some(Command::Fix(a)) => fix::run(a),
-        Some(Command::Undo(a)) => undo::run(a),
-        Some(Command::Mv(a)) => mv::run(a),
-        Some(Command::New(a)) => new::run_new(a),
-        Some(Command::Note(a)) => new::run_note(a),
-        Some(Command::Context(a)) => context::run(a),
-        Some(Command::Blocks(a)) => blocks::run(a),
-        Some(Command::Compile(a)) => compile::run(a),
-        Some(Command::Inbox(a)) => inbox::run(a),
-        Some(Command::Snapshot(a)) => snapshot::run(a),
-        Some(Command::Template(a)) => template::run(a),
-        Some(Command::Links(a)) => links::run(a),
-        Some(Command::Read(a)) => read::run(a),
-        Some(Command::Mcp(a)) => mcp::run(a),
-        Some(Command::Values(a)) => values::run(a),
-        Some(Command::Init(a)) => init::run(a),
-        Some(Command::Demo(a)) => run_demo(a, cli.color, cli.no_mouse),
-        Some(Command::Ask(a)) => ask::run(a),
-        Some(Command::Translate(a)) => translate::run(a),
-        Some(Command::Distill(a)) => distill::run(a),
-        Some(Command::Lint(a)) => lint_llm::run(a),
-        Some(Command::Recall(a)) => recall::run(a),
-        Some(Command::Supersede(a)) => supersede::run(a),
-        Some(Command::Writeback(a)) => writeback::run(a),
-        Some(Command::Feedback(a)) => feedback::run(a),
-        Some(Command::Search(a)) => search::run(a),
-        Some(Command::Terms(a)) => terms::run(a),
-        Some(Command::Qa(a)) => qa::run(a),
-        Some(Command::Entries(a)) => everos::run_entries(a),
-        Some(Command::Entry(a)) => everos::run_entry(a),
-        Some(Command::Everos(a)) => everos::run_root(&a),
+        Some(Command::Check(Deferred(a))) => check::run(a),
+        Some(Command::Fix(Deferred(a))) => fix::run(a),
+        Some(Command::Undo(Deferred(a))) => undo::run(a),
+        Some(Command::Mv(Deferred(a))) => mv::run(a),
+        Some(Command::New(Deferred(a))) => new::run_new(a),
+        Some(Command::Note(Deferred(a))) => new::run_note(a),
+        Some(Command::Context(Deferred(a))) => context::run(a),
+        Some(Command::Blocks(Deferred(a))) => blocks::run(a),
+        Some(Command::Compile(Deferred(a))) => compile::run(a),
+        Some(Command::Inbox(Deferred(a))) => inbox::run(a),
+        Some(Command::Snapshot(Deferred(a))) => snapshot::run(a),
+        Some(Command::Template(Deferred(a))) => template::run(a),
+        Some(Command::Links(Deferred(a))) => links::run(a),
+        Some(Command::Read(Deferred(a))) => read::run(a),
+        Some(Command::Mcp(Deferred(a))) => mcp::run(a),
+        Some(Command::Values(Deferred(a))) => values::run(a),
+        Some(Command::Init(Deferred(a))) => init::run(a),
+        Some(Command::Demo(Deferred(a))) => run_demo(a, cli.color, cli.no_mouse),
+        Some(Command::Ask(Deferred(a))) => ask::run(a),
+        Some(Command::Translate(Deferred(a))) => translate::run(a),
+        Some(Command::Distill(Deferred(a))) => distill::run(a),
+        Some(Command::Lint(Deferred(a))) => lint_llm::run(a),
+        Some(Command::Recall(Deferred(a))) => recall::run(a),
+        Some(Command::Supersede(Deferred(a))) => supersede::run(a),
+        Some(Command::Writeback(Deferred(a))) => writeback::run(a),
+        Some(Command::Feedback(Deferred(a))) => feedback::run(a),
+        Some(Command::Search(Deferred(a))) => search::run(a),
+        Some(Command::Eager(Eager::Terms(a))) => terms::run(a),
+        Some(Command::Qa(Deferred(a))) => qa::run(a),
+        Some(Command::Entries(Deferred(a))) => everos::run_entries(a),
+        Some(Command::Entry(Deferred(a))) => everos::run_entry(a),
+        Some(Command::Everos(Deferred(a))) => everos::run_root(&a),
         None => {
             let bank = cli.bank.unwrap_or_else(|| PathBuf::from("."));
             let options = TuiOptions {

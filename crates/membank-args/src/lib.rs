@@ -116,76 +116,143 @@ fn format_parser() -> clap::builder::PossibleValuesParser {
     clap::builder::PossibleValuesParser::new(membank_core::memory::layout_names())
 }
 
+/// Every command but `terms` is deferred: only the parsed command's
+/// arguments are built (building all of them was a good part of a small
+/// command's start); `--help` lists the commands from their names and
+/// about lines alone.
 #[derive(Subcommand)]
+#[command(defer = true)]
 pub enum Command {
     /// Run the deterministic health checks.
-    Check(check::Args),
+    Check(Deferred<check::Args>),
     /// Fix the health findings that have one right answer (shown; written with --yes).
-    Fix(fix::Args),
+    Fix(Deferred<fix::Args>),
     /// Take back the last change membank made to a memory, or list them.
-    Undo(undo::Args),
+    Undo(Deferred<undo::Args>),
     /// Rename or move a note or folder, rewriting every link to it (shown; written with --yes).
-    Mv(mv::Args),
+    Mv(Deferred<mv::Args>),
     /// Create an article with the keys its folder requires (never overwrites).
-    New(new::NewArgs),
+    New(Deferred<new::NewArgs>),
     /// Capture a quick note: a bank's inbox, a Deja Vu project's event ledger.
-    Note(new::NoteArgs),
+    Note(Deferred<new::NoteArgs>),
     /// Score and budget the bank for a client / domain / language pair.
-    Context(context::Args),
+    Context(Deferred<context::Args>),
     /// Parse `### FILE:` blocks from an LLM reply and optionally write them.
-    Blocks(blocks::Args),
+    Blocks(Deferred<blocks::Args>),
     /// Apply an LLM reply to the pending inbox files (write, stamp, archive).
-    Compile(compile::Args),
+    Compile(Deferred<compile::Args>),
     /// List the pending inbox files.
-    Inbox(inbox::Args),
+    Inbox(Deferred<inbox::Args>),
     /// Build the Health Check snapshot of the content folders.
-    Snapshot(snapshot::Args),
+    Snapshot(Deferred<snapshot::Args>),
     /// Show the prompt template an agent would use.
-    Template(template::Args),
+    Template(Deferred<template::Args>),
     /// Show an article's outgoing links and backlinks.
-    Links(links::Args),
+    Links(Deferred<links::Args>),
     /// Print one article, found by path or name, with its frontmatter.
-    Read(read::Args),
+    Read(Deferred<read::Args>),
     /// Serve a bank, a Deja Vu project or an everos root to AI assistants over the Model Context Protocol.
-    Mcp(mcp::Args),
+    Mcp(Deferred<mcp::Args>),
     /// List the clients, domains and language codes the bank uses.
-    Values(values::Args),
+    Values(Deferred<values::Args>),
     /// Create a new memory bank.
-    Init(init::Args),
+    Init(Deferred<init::Args>),
     /// Open the terminal UI on a fresh copy of the bundled demo bank
     /// (`--format dejavu`: the demo Deja Vu project; `--format everos`: the
     /// demo everos memory root).
-    Demo(DemoArgs),
+    Demo(Deferred<DemoArgs>),
     /// Ask the configured model a question, answered from the bank's context.
-    Ask(ask::Args),
+    Ask(Deferred<ask::Args>),
     /// Translate standard input with the bank's context.
-    Translate(translate::Args),
+    Translate(Deferred<translate::Args>),
     /// Turn a document into a proposed inbox note.
-    Distill(distill::Args),
+    Distill(Deferred<distill::Args>),
     /// Run the Health Check agent over the bank (`--llm`).
-    Lint(lint_llm::Args),
+    Lint(Deferred<lint_llm::Args>),
     /// Deja Vu: scan the impressions for a cue and explain every score.
-    Recall(recall::Args),
+    Recall(Deferred<recall::Args>),
     /// Deja Vu: record that a newer record replaces an older one.
-    Supersede(supersede::Args),
+    Supersede(Deferred<supersede::Args>),
     /// Deja Vu: let the model turn notes into records and impressions, reviewed per file.
-    Writeback(writeback::Args),
+    Writeback(Deferred<writeback::Args>),
     /// Deja Vu: summarise recall feedback per route, or append a line.
-    Feedback(feedback::Args),
+    Feedback(Deferred<feedback::Args>),
     /// Ranked full-text search over a memory of any layout.
-    Search(search::Args),
-    /// Term articles as TBX, CSV or TSV (export, import) and a file's job glossary (--for).
-    Terms(terms::Args),
+    Search(Deferred<search::Args>),
+    #[command(flatten)]
+    Eager(Eager),
     /// Check a translated file's terminology against the bank (exit 1 on findings).
-    Qa(qa::Args),
+    Qa(Deferred<qa::Args>),
     /// Find the memory root everos itself would use (EVEROS_ROOT,
     /// EVEROS_MEMORY__ROOT, [memory] root, ~/.everos), say which rule chose
     /// it, and list its owners with their entries.
-    Everos(everos::RootArgs),
+    Everos(Deferred<everos::RootArgs>),
     /// List the entries of an everos memory root's daily logs.
-    Entries(everos::EntriesArgs),
+    Entries(Deferred<everos::EntriesArgs>),
     /// Print one entry of an everos memory root.
-    Entry(everos::EntryArgs),
+    Entry(Deferred<everos::EntryArgs>),
+}
+
+/// The commands built with the rest of the definition. `terms` has its own
+/// `--format`: a deferred command would get the global one first, then its
+/// own, and list both.
+#[derive(Subcommand)]
+pub enum Eager {
+    /// Term articles as TBX, CSV or TSV (export, import) and a file's job glossary (--for).
+    Terms(terms::Args),
+}
+
+/// A deferred command's arguments. The about line the command already has
+/// is kept: a struct flattened into the arguments (the query, the budget)
+/// sets its own comment as the about line, which the command's came after
+/// when it was built at once.
+pub struct Deferred<T>(pub T);
+
+fn keep_about(
+    command: clap::Command,
+    augment: fn(clap::Command) -> clap::Command,
+) -> clap::Command {
+    let about = command.get_about().cloned();
+    let long_about = command.get_long_about().cloned();
+    let command = augment(command);
+    let command = match about {
+        Some(about) => command.about(about),
+        None => command.about(None),
+    };
+    match long_about {
+        Some(long_about) => command.long_about(long_about),
+        None => command.long_about(None),
+    }
+}
+
+impl<T: clap::Args> clap::Args for Deferred<T> {
+    fn augment_args(command: clap::Command) -> clap::Command {
+        keep_about(command, T::augment_args)
+    }
+    fn augment_args_for_update(command: clap::Command) -> clap::Command {
+        keep_about(command, T::augment_args_for_update)
+    }
+    fn group_id() -> Option<clap::Id> {
+        T::group_id()
+    }
+}
+
+impl<T: clap::FromArgMatches> clap::FromArgMatches for Deferred<T> {
+    fn from_arg_matches(matches: &clap::ArgMatches) -> Result<Self, clap::Error> {
+        T::from_arg_matches(matches).map(Deferred)
+    }
+    fn from_arg_matches_mut(matches: &mut clap::ArgMatches) -> Result<Self, clap::Error> {
+        T::from_arg_matches_mut(matches).map(Deferred)
+    }
+    fn update_from_arg_matches(&mut self, matches: &clap::ArgMatches) -> Result<(), clap::Error> {
+        self.0.update_from_arg_matches(matches)
+    }
+    fn update_from_arg_matches_mut(
+        &mut self,
+        matches: &mut clap::ArgMatches,
+    ) -> Result<(), clap::Error> {
+        self.0.update_from_arg_matches_mut(matches)
+    }
 }
 
 #[derive(clap::Args)]
@@ -193,4 +260,124 @@ pub struct DemoArgs {
     /// Only copy the demo and print its folder; do not open the UI.
     #[arg(long)]
     pub path: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::{CommandFactory, FromArgMatches, Parser};
+
+    use super::*;
+
+    /// Each command's name with its about lines, as `membank --help` and
+    /// the command's own help show them.
+    fn abouts(command: &clap::Command) -> Vec<(String, Option<String>, Option<String>)> {
+        command
+            .get_subcommands()
+            .map(|c| {
+                (
+                    c.get_name().to_owned(),
+                    c.get_about().map(ToString::to_string),
+                    c.get_long_about().map(ToString::to_string),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_command_built_late_keeps_its_about_line() {
+        let mut command = Cli::command();
+        let before = abouts(&command);
+        command.build();
+        let mut after = abouts(&command);
+        // Building adds clap's own `help` command.
+        after.retain(|(name, ..)| name != "help");
+        assert_eq!(after, before);
+        let about = |name: &str| {
+            let found = before.iter().find(|(n, ..)| n == name);
+            found.and_then(|(_, about, _)| about.clone())
+        };
+        // Its arguments flatten the query, whose comment would take over.
+        assert_eq!(
+            about("context").as_deref(),
+            Some("Score and budget the bank for a client / domain / language pair")
+        );
+        assert_eq!(
+            about("terms").as_deref(),
+            Some(
+                "Term articles as TBX, CSV or TSV (export, import) and a file's job glossary \
+                 (--for)"
+            )
+        );
+    }
+
+    #[test]
+    fn no_command_has_an_option_twice() {
+        fn check(command: &clap::Command) {
+            let mut longs: Vec<&str> = command
+                .get_arguments()
+                .filter_map(|a| a.get_long())
+                .collect();
+            let all = longs.len();
+            longs.sort_unstable();
+            longs.dedup();
+            assert_eq!(longs.len(), all, "{}: {longs:?}", command.get_name());
+            command.get_subcommands().for_each(check);
+        }
+        let mut command = Cli::command();
+        command.build();
+        check(&command);
+        // `terms` keeps its own `--format`, not the global one.
+        let terms = command.find_subcommand("terms").unwrap();
+        let format = terms
+            .get_arguments()
+            .find(|a| a.get_long() == Some("format"));
+        assert!(!format.unwrap().is_global_set());
+    }
+
+    #[test]
+    fn only_the_parsed_command_is_built() {
+        let has_arg = |command: &clap::Command, name: &str, id: &str| {
+            let sub = command.find_subcommand(name).unwrap();
+            sub.get_arguments().any(|a| a.get_id() == id)
+        };
+        let mut command = Cli::command();
+        let matches = command
+            .try_get_matches_from_mut(["membank", "context", "bank", "--client", "Acme"])
+            .unwrap();
+        assert!(has_arg(&command, "context", "client"));
+        assert!(!has_arg(&command, "check", "bank"));
+        let cli = Cli::from_arg_matches(&matches).unwrap();
+        let Some(Command::Context(Deferred(args))) = cli.command else {
+            panic!("not context");
+        };
+        assert_eq!(args.bank, PathBuf::from("bank"));
+        assert_eq!(args.query.client.as_deref(), Some("Acme"));
+    }
+
+    #[test]
+    fn every_command_parses_to_its_own_arguments() {
+        let parse = |args: &[&str]| Cli::try_parse_from(args).map(|cli| cli.command);
+        assert!(matches!(
+            parse(&["membank", "check", "bank", "--json", "--color", "never"]),
+            Ok(Some(Command::Check(Deferred(a)))) if a.json
+        ));
+        assert!(matches!(
+            parse(&["membank", "terms", "export", "bank", "--format", "csv"]),
+            Ok(Some(Command::Eager(Eager::Terms(terms::Args {
+                action: Some(terms::Action::Export(e)),
+                ..
+            })))) if e.format == "csv"
+        ));
+        assert!(matches!(
+            parse(&["membank", "terms", "bank", "--format", "tsv"]),
+            Ok(Some(Command::Eager(Eager::Terms(a)))) if a.format.as_deref() == Some("tsv")
+        ));
+        assert!(matches!(parse(&["membank", "bank"]), Ok(None)));
+        let e = parse(&["membank", "context"]).err().unwrap();
+        assert_eq!(e.kind(), clap::error::ErrorKind::MissingRequiredArgument);
+        let e = parse(&["membank", "context", "bank", "--clinet", "x"])
+            .err()
+            .unwrap();
+        assert_eq!(e.kind(), clap::error::ErrorKind::UnknownArgument);
+    }
 }
