@@ -66,7 +66,68 @@ pub struct LanguageValue {
     pub key: &'static str,
     pub raw: Arc<str>,
     /// Each side of `→` / `->`, trimmed, as written.
-    pub tags: Vec<Arc<str>>,
+    pub tags: Tags,
+}
+
+/// A language value's codes. Most values name one code, the value
+/// itself: that is a second pointer to it, not a list of its own (an
+/// allocation for each language value of every article).
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub enum Tags {
+    /// Exactly one code.
+    One(Arc<str>),
+    /// None, or two and more.
+    Many(Box<[Arc<str>]>),
+}
+
+impl Tags {
+    /// The codes `tags` names, each copied by `copy`, in order; a list
+    /// made at its size (collected, it grew and was cut back).
+    fn of<'a>(
+        tags: impl Iterator<Item = &'a str> + Clone,
+        copy: impl FnMut(&'a str) -> Arc<str>,
+    ) -> Tags {
+        let mut copied = tags.clone().map(copy);
+        match tags.count() {
+            1 => Tags::One(copied.next().unwrap_or_default()),
+            n => {
+                let mut many = Vec::with_capacity(n);
+                many.extend(copied);
+                Tags::Many(many.into_boxed_slice())
+            }
+        }
+    }
+
+    pub fn as_slice(&self) -> &[Arc<str>] {
+        match self {
+            Tags::One(one) => std::slice::from_ref(one),
+            Tags::Many(many) => many,
+        }
+    }
+}
+
+impl std::ops::Deref for Tags {
+    type Target = [Arc<str>];
+
+    fn deref(&self) -> &[Arc<str>] {
+        self.as_slice()
+    }
+}
+
+impl<'a> IntoIterator for &'a Tags {
+    type Item = &'a Arc<str>;
+    type IntoIter = std::slice::Iter<'a, Arc<str>>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.as_slice().iter()
+    }
+}
+
+/// As the list it stands for.
+impl std::fmt::Debug for Tags {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.as_slice()).finish()
+    }
 }
 
 /// The frontmatter facts membank uses, extracted once.
@@ -685,6 +746,31 @@ impl Article {
             options,
             visit,
             Frontmatter::AsWritten,
+            Wanted::All,
+        )
+    }
+
+    /// [`Article::parse_with`] for the streamed check, which runs the
+    /// article's own checks on it, keeps its links and an approved term
+    /// and drops it: `meta` holds only what those read. No domains; the
+    /// clients and the terms of an approved term only; the status of a
+    /// term only, and a shared copy; `last_updated`'s text only when it
+    /// is no date. Each of those was an allocation (two for a client or
+    /// domain) freed unread.
+    pub(crate) fn parse_checked(
+        rel_path: String,
+        folder: Folder,
+        decoded: text::Decoded<std::borrow::Cow<'_, str>>,
+        options: &LoadOptions,
+    ) -> Article {
+        Article::parse_read(
+            rel_path,
+            folder,
+            decoded,
+            options,
+            None,
+            Frontmatter::AsWritten,
+            Wanted::Checked(folder),
         )
     }
 
@@ -697,6 +783,7 @@ impl Article {
         options: &LoadOptions,
         visit: Option<&VisitText<'_>>,
         reading: Frontmatter,
+        wanted: Wanted,
     ) -> Article {
         let (had_bom, crlf, utf16) = (decoded.had_bom, decoded.crlf, decoded.utf16);
         let located = frontmatter::locate_cow(decoded.text);
@@ -738,7 +825,7 @@ impl Article {
                     .flatten();
                 let line_shift = encoding.line_shift();
                 if let Some(mut entries) = simple {
-                    meta = extract_simple_meta(&entries, options.share);
+                    meta = extract_simple_meta(&entries, options.share, wanted);
                     // Every link of such a block is written out in its
                     // text: with no `[[` there, no value is looked at.
                     if options.links
@@ -755,7 +842,7 @@ impl Article {
                 } else {
                     match frontmatter::parse_yaml(yaml, 2 + line_shift) {
                         Ok(map) => {
-                            meta = extract_meta(&map, options.share);
+                            meta = extract_meta(&map, options.share, wanted);
                             if options.links {
                                 let mut strings = Vec::new();
                                 for v in map.values() {
@@ -1030,16 +1117,21 @@ thread_local! {
 /// `meta`'s clients and domains, from `strings` (see [`fill_values`]).
 fn fill_keyed<'v>(
     share: bool,
+    wanted: [bool; 2],
     meta: &mut Meta,
     strings: &impl Fn(&str, &mut Vec<Cow<'v, str>>),
     found: &mut Vec<Cow<'v, str>>,
     values: &mut Vec<KeyedValue>,
     folding: &mut String,
 ) {
-    for (keys, list) in [
+    let lists = [
         (&CLIENT_KEYS, &mut meta.clients),
         (&DOMAIN_KEYS, &mut meta.domains),
-    ] {
+    ];
+    for ((keys, list), wanted) in lists.into_iter().zip(wanted) {
+        if !wanted {
+            continue;
+        }
         values.clear();
         for &key in keys {
             found.clear();
@@ -1061,8 +1153,10 @@ fn fill_keyed<'v>(
 /// frontmatter: `strings` adds a key's values to a list, `first` gives
 /// its first one, and `compiled_is_true` whether `compiled` holds the
 /// boolean true.
+#[allow(clippy::too_many_arguments)]
 fn fill_values<'v>(
     share: bool,
+    wanted: Wanted,
     meta: &mut Meta,
     mut shared: SharedFacts,
     strings: impl Fn(&str, &mut Vec<Cow<'v, str>>),
@@ -1076,8 +1170,20 @@ fn fill_values<'v>(
     let (found, mut languages) = FOUND.with_borrow_mut(std::mem::take);
     let mut found = recycled(found);
     languages.clear();
+    // What the streamed check reads of an article (see
+    // [`Article::parse_checked`]): an approved term's terms and clients,
+    // a term's status; the rest is never built there.
+    let (term, status) = match wanted {
+        Wanted::All => (true, true),
+        Wanted::Checked(folder) => {
+            let terminology = folder == crate::layout::Folder::Terminology;
+            let approved = terminology && first("status").is_some_and(|s| s == "approved");
+            (approved, terminology)
+        }
+    };
+    let keyed = [term, wanted == Wanted::All];
     FILLING.with_borrow_mut(|(values, folding)| {
-        fill_keyed(share, meta, &strings, &mut found, values, folding)
+        fill_keyed(share, keyed, meta, &strings, &mut found, values, folding)
     });
     for key in LANGUAGE_KEYS {
         found.clear();
@@ -1085,15 +1191,13 @@ fn fill_values<'v>(
         for raw in &found {
             let shared_raw = intern::copy(share, raw);
             // A value naming one code is its own tag: the same shared copy.
-            let tags = language_tag_strs(raw)
-                .map(|tag| {
-                    if tag.len() == raw.len() {
-                        shared_raw.clone()
-                    } else {
-                        intern::copy(share, tag)
-                    }
-                })
-                .collect();
+            let tags = Tags::of(language_tag_strs(raw), |tag| {
+                if tag.len() == raw.len() {
+                    shared_raw.clone()
+                } else {
+                    intern::copy(share, tag)
+                }
+            });
             languages.push(LanguageValue {
                 key,
                 raw: shared_raw,
@@ -1122,18 +1226,28 @@ fn fill_values<'v>(
     if found.capacity() <= ENTRIES_KEPT && languages.capacity() <= ENTRIES_KEPT {
         FOUND.with_borrow_mut(|room| *room = (recycled(found), languages));
     }
-    let first_shared = |key: &str| first(key).map(|v| intern::copy(share, &v));
     let first_owned = |key: &str| first(key).map(|v| Box::from(&*v));
-    meta.set_terms(
-        first("term_source").as_deref(),
-        first("term_target").as_deref(),
-    );
-    meta.last_updated = first_shared("last_updated");
-    meta.last_updated_date = meta
-        .last_updated
+    if term {
+        meta.set_terms(
+            first("term_source").as_deref(),
+            first("term_target").as_deref(),
+        );
+    }
+    let last_updated = first("last_updated");
+    meta.last_updated_date = last_updated
         .as_deref()
         .and_then(frontmatter::parse_iso_date);
-    shared.status = first_shared("status");
+    // The check reads the text only of a date that is none.
+    if wanted == Wanted::All || meta.last_updated_date.is_none() {
+        meta.last_updated = last_updated.map(|v| intern::copy(share, &v));
+    }
+    if status {
+        // The check's statuses are a few words: one copy per thread.
+        shared.status = first("status").map(|v| match wanted {
+            Wanted::All => intern::copy(share, &v),
+            Wanted::Checked(_) => intern::shared(&v),
+        });
+    }
     meta.shared = intern::shared_facts(share, shared);
     meta.set_rare(RareMeta {
         compiled_from: first_owned("compiled_from"),
@@ -1148,7 +1262,7 @@ pub fn language_tags(raw: &str) -> Vec<String> {
     language_tag_strs(raw).map(str::to_owned).collect()
 }
 
-fn language_tag_strs(raw: &str) -> impl Iterator<Item = &str> {
+fn language_tag_strs(raw: &str) -> impl Iterator<Item = &str> + Clone {
     // Most values name one code: with no `>` and no byte that starts `→`
     // they hold neither arrow and are one part, with no search built to
     // split them.
@@ -1188,7 +1302,7 @@ fn key_names_of(map: &Mapping, share: bool) -> Arc<[Arc<str>]> {
     )
 }
 
-fn extract_meta(map: &Mapping, share: bool) -> Meta {
+fn extract_meta(map: &Mapping, share: bool, wanted: Wanted) -> Meta {
     use yaml_serde::Value;
     // The value of a key, found by comparing the handful of keys as text:
     // `Mapping::get` hashes the key again with SipHash, for each of the
@@ -1221,6 +1335,7 @@ fn extract_meta(map: &Mapping, share: bool) -> Meta {
         .collect();
     fill_values(
         share,
+        wanted,
         &mut meta,
         shared,
         |key, out| out.extend(frontmatter::value_strings(get(key))),
@@ -1233,7 +1348,7 @@ fn extract_meta(map: &Mapping, share: bool) -> Meta {
 
 /// [`extract_meta`] of the mapping the entries make, read from the
 /// entries themselves (a test compares the two).
-fn extract_simple_meta(entries: &[(&str, SimpleValue<'_>)], share: bool) -> Meta {
+fn extract_simple_meta(entries: &[(&str, SimpleValue<'_>)], share: bool, wanted: Wanted) -> Meta {
     // One walk over the entries finds every key read here, rather than a
     // walk for each key (a dozen, most of them absent from any one block).
     // The entries hold each key once.
@@ -1281,6 +1396,7 @@ fn extract_simple_meta(entries: &[(&str, SimpleValue<'_>)], share: bool) -> Meta
     let mut meta = Meta::default();
     fill_values(
         share,
+        wanted,
         &mut meta,
         shared,
         |key, out| strings(get(key), out),
@@ -1326,6 +1442,16 @@ fn is_blank(v: &yaml_serde::Value) -> bool {
         Value::Tagged(t) => is_blank(&t.value),
         _ => false,
     }
+}
+
+/// Which of the frontmatter's values a reading builds into `meta`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Wanted {
+    /// Every one.
+    All,
+    /// What the streamed check reads of an article in this folder (see
+    /// [`Article::parse_checked`]).
+    Checked(Folder),
 }
 
 /// How a frontmatter block of the common shape is read.
@@ -1528,6 +1654,41 @@ mod tests {
         // The long name's room is not kept for the rest of the load.
         read(&texts[5], &LoadOptions::CHECK);
         LINKS_SCRATCH.with_borrow(|s| assert!(s.text.capacity() <= SCRATCH_KEPT));
+    }
+
+    /// A language value's codes read as the list they were: one code is
+    /// the value's own copy, none or several a list at its size; each
+    /// looks, compares and hashes as that list would.
+    #[test]
+    fn a_values_codes_are_the_list_of_its_parts() {
+        use std::hash::BuildHasher;
+        let hasher = std::hash::RandomState::new();
+        for raw in [
+            "en",
+            " nl-BE ",
+            "en → nl",
+            "en->fr->de",
+            "",
+            " → ",
+            "a→",
+            "→ b ->",
+        ] {
+            let want: Vec<Arc<str>> = language_tag_strs(raw).map(Arc::from).collect();
+            let tags = Tags::of(language_tag_strs(raw), Arc::from);
+            assert_eq!(tags.as_slice(), want.as_slice(), "{raw:?}");
+            assert_eq!(format!("{tags:?}"), format!("{want:?}"));
+            assert_eq!(matches!(tags, Tags::One(_)), want.len() == 1, "{raw:?}");
+            if let Tags::Many(many) = &tags {
+                assert_eq!(many.len(), want.len());
+            }
+            let again = Tags::of(language_tag_strs(raw), Arc::from);
+            assert_eq!(tags, again);
+            assert_eq!(hasher.hash_one(&tags), hasher.hash_one(&again));
+            assert_eq!((&tags).into_iter().count(), want.len());
+        }
+        let one = Tags::of(language_tag_strs("en"), Arc::from);
+        assert_ne!(one, Tags::of(language_tag_strs("nl"), Arc::from));
+        assert_ne!(one, Tags::of(language_tag_strs("en → nl"), Arc::from));
     }
 
     /// Not counting characters changes nothing else an article holds.
@@ -2009,6 +2170,7 @@ mod tests {
                 options,
                 None,
                 reading,
+                Wanted::All,
             );
             (a.meta, a.frontmatter, a.links)
         };

@@ -261,20 +261,18 @@ pub fn check_streamed(
     // a heap still gives back the free room at its top (the peak), while
     // growing again within the size made writable once needs no call.
     heap_growth(READING_TOP_PAD);
-    let loaded = Bank::load_kept(
+    // Each article is dropped once checked: shared copies save nothing,
+    // and no check reads its count of characters.
+    let options = LoadOptions {
+        share: false,
+        chars: false,
+        ..LoadOptions::CHECK
+    };
+    let loaded = Bank::load_ranked(
         root,
         crate::safe_read::user_policy(),
-        // Each article is dropped once checked: shared copies save nothing,
-        // and no check reads its count of characters.
-        LoadOptions {
-            share: false,
-            chars: false,
-            ..LoadOptions::CHECK
-        },
-        None,
-        None,
-        None,
-        &keep,
+        options,
+        &|rel, folder, decoded| keep(Article::parse_checked(rel, folder, decoded, &options)),
     );
     heaps.all_made();
     let (bank, mut kept) = loaded?;
