@@ -1185,11 +1185,31 @@ fn fill_values<'v>(
     FILLING.with_borrow_mut(|(values, folding)| {
         fill_keyed(share, keyed, meta, &strings, &mut found, values, folding)
     });
+    // The first `source_lang` and `target_lang`.
+    let mut pair: [Option<Arc<str>>; 2] = [None, None];
     for key in LANGUAGE_KEYS {
         found.clear();
         strings(key, &mut found);
-        for raw in &found {
+        let side = match key {
+            "source_lang" => Some(0),
+            "target_lang" => Some(1),
+            _ => None,
+        };
+        for (i, raw) in found.iter().enumerate() {
+            let side = side.filter(|_| i == 0);
+            // The check reads a language value only to report one that
+            // names no code or what is no code, and an approved term's
+            // pair: the others' copies and list were freed unread.
+            if wanted != Wanted::All && !is_reported_language(raw) {
+                if let Some(side) = side.filter(|_| term) {
+                    pair[side] = Some(intern::shared(raw));
+                }
+                continue;
+            }
             let shared_raw = intern::copy(share, raw);
+            if let Some(side) = side {
+                pair[side] = Some(shared_raw.clone());
+            }
             // A value naming one code is its own tag: the same shared copy.
             let tags = Tags::of(language_tag_strs(raw), |tag| {
                 if tag.len() == raw.len() {
@@ -1207,14 +1227,7 @@ fn fill_values<'v>(
     }
     // `source_lang` and `target_lang` are the first of their languages,
     // shared already.
-    let first_language = |key: &str| {
-        languages
-            .iter()
-            .find(|l| l.key == key)
-            .map(|l| l.raw.clone())
-    };
-    shared.source_lang = first_language("source_lang");
-    shared.target_lang = first_language("target_lang");
+    [shared.source_lang, shared.target_lang] = pair;
     // Not shared, the values are moved into a list of their size, not
     // copied (a copy of each value's tags was an allocation each).
     shared.languages = match (share, languages.is_empty()) {
@@ -1248,13 +1261,25 @@ fn fill_values<'v>(
             Wanted::Checked(_) => intern::shared(&v),
         });
     }
-    meta.shared = intern::shared_facts(share, shared);
+    // The check's facts whose every part is a shared copy (nearly every
+    // article's: its keys, status and pair) are one record, found by where
+    // those are: a bank has a few kinds of articles.
+    let facts_shared =
+        wanted != Wanted::All && shared.languages.is_empty() && shared.empty_keys.is_empty();
+    meta.shared = intern::shared_facts(share || facts_shared, shared);
     meta.set_rare(RareMeta {
         compiled_from: first_owned("compiled_from"),
         unquoted_links,
     });
     meta.compiled =
         compiled_is_true || first("compiled").is_some_and(|v| v.eq_ignore_ascii_case("true"));
+}
+
+/// Does the check report this language value: does it name no code, or
+/// something that is no code?
+fn is_reported_language(raw: &str) -> bool {
+    let mut tags = language_tag_strs(raw).peekable();
+    tags.peek().is_none() || tags.any(|t| !crate::health::is_plausible_language_tag(t))
 }
 
 /// Split a language value on `→` or `->` into its codes.
