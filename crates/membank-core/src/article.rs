@@ -866,12 +866,17 @@ impl Article {
         let body_start = located.body_start;
         if options.links {
             let body = &text[body_start..];
-            let found = wikilink::body_links(body);
+            // The thread's list, with the room earlier bodies grew it to.
+            let mut found = recycled(BODY_LINKS.with_borrow_mut(std::mem::take));
+            wikilink::body_links_in(body, &mut found);
             // Body links come in document order.
             let mut lines = text::LineCounter::new(&text);
-            for l in found {
+            for l in &found {
                 let line = lines.line_of(body_start + l.span.start) + encoding.line_shift();
                 links.push(&l.raw, &l.target, l.kind, line, false);
+            }
+            if found.capacity() <= ENTRIES_KEPT {
+                BODY_LINKS.with_borrow_mut(|room| *room = recycled(found));
             }
         }
         let body = &text[body_start..];
@@ -1069,8 +1074,17 @@ thread_local! {
         const { std::cell::RefCell::new(Vec::new()) };
 }
 
-/// The most entries [`SIMPLE_ENTRIES`] keeps room for: a block of
-/// thousands of keys does not hold its room for the rest of the load.
+thread_local! {
+    /// The reading thread's list of a body's links (see
+    /// [`Article::parse_read`]), kept empty between bodies: one allocation
+    /// a body, and more as it grew, otherwise.
+    static BODY_LINKS: std::cell::RefCell<Vec<wikilink::FoundLink<'static>>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// The most entries [`SIMPLE_ENTRIES`] and [`BODY_LINKS`] keep room for:
+/// a block of thousands of keys, or a body of thousands of links, does not
+/// hold its room for the rest of the load.
 const ENTRIES_KEPT: usize = 256;
 
 /// `list`'s room as an empty list of another type of the same layout
@@ -1679,6 +1693,11 @@ mod tests {
         // The long name's room is not kept for the rest of the load.
         read(&texts[5], &LoadOptions::CHECK);
         LINKS_SCRATCH.with_borrow(|s| assert!(s.text.capacity() <= SCRATCH_KEPT));
+        // Nor the room of a body of 300 links, and the list is left empty.
+        read(&texts[0], &LoadOptions::CHECK);
+        BODY_LINKS.with_borrow(|l| assert!(l.is_empty() && l.capacity() <= ENTRIES_KEPT));
+        read(&texts[1], &LoadOptions::CHECK);
+        BODY_LINKS.with_borrow(|l| assert!(l.is_empty() && l.capacity() > 0));
     }
 
     /// A language value's codes read as the list they were: one code is
