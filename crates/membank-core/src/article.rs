@@ -739,6 +739,11 @@ impl Article {
         options: &LoadOptions,
         visit: Option<&VisitText<'_>>,
     ) -> Article {
+        let wanted = if options.checked {
+            Wanted::Checked(folder)
+        } else {
+            Wanted::All
+        };
         Article::parse_read(
             rel_path,
             folder,
@@ -746,31 +751,7 @@ impl Article {
             options,
             visit,
             Frontmatter::AsWritten,
-            Wanted::All,
-        )
-    }
-
-    /// [`Article::parse_with`] for the streamed check, which runs the
-    /// article's own checks on it, keeps its links and an approved term
-    /// and drops it: `meta` holds only what those read. No domains; the
-    /// clients and the terms of an approved term only; the status of a
-    /// term only, and a shared copy; `last_updated`'s text only when it
-    /// is no date. Each of those was an allocation (two for a client or
-    /// domain) freed unread.
-    pub(crate) fn parse_checked(
-        rel_path: String,
-        folder: Folder,
-        decoded: text::Decoded<std::borrow::Cow<'_, str>>,
-        options: &LoadOptions,
-    ) -> Article {
-        Article::parse_read(
-            rel_path,
-            folder,
-            decoded,
-            options,
-            None,
-            Frontmatter::AsWritten,
-            Wanted::Checked(folder),
+            wanted,
         )
     }
 
@@ -1184,9 +1165,9 @@ fn fill_values<'v>(
     let (found, mut languages) = FOUND.with_borrow_mut(std::mem::take);
     let mut found = recycled(found);
     languages.clear();
-    // What the streamed check reads of an article (see
-    // [`Article::parse_checked`]): an approved term's terms and clients,
-    // a term's status; the rest is never built there.
+    // What the streamed check reads of an article (see `Wanted::Checked`):
+    // an approved term's terms and clients, a term's status; the rest is
+    // never built there.
     let (term, status) = match wanted {
         Wanted::All => (true, true),
         Wanted::Checked(folder) => {
@@ -1488,8 +1469,13 @@ fn is_blank(v: &yaml_serde::Value) -> bool {
 enum Wanted {
     /// Every one.
     All,
-    /// What the streamed check reads of an article in this folder (see
-    /// [`Article::parse_checked`]).
+    /// What the streamed check ([`LoadOptions::checked`]) reads of an
+    /// article in this folder, which it checks and drops: its own checks
+    /// and its kept term. No domains; the clients and the terms of an
+    /// approved term only; the status of a term only, and a shared copy;
+    /// `last_updated`'s text only when it is no date; a language value
+    /// only when it is reported (and an approved term's pair). Each of
+    /// those was an allocation (two for a client or domain) freed unread.
     Checked(Folder),
 }
 

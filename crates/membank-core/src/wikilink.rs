@@ -219,7 +219,9 @@ impl FoundLink<'_> {
 
 /// Links in any string (a frontmatter value): no Markdown rules apply.
 pub fn extract_plain(s: &str) -> Vec<WikiLink> {
-    plain_links(s).map(FoundLink::into_owned).collect()
+    let mut links = Vec::new();
+    plain_links(s, &mut links);
+    owned(links)
 }
 
 /// `links`, each with strings of its own.
@@ -227,9 +229,9 @@ fn owned(links: Vec<FoundLink<'_>>) -> Vec<WikiLink> {
     links.into_iter().map(FoundLink::into_owned).collect()
 }
 
-/// [`extract_plain`], borrowing from `s`.
-fn plain_links(s: &str) -> impl Iterator<Item = FoundLink<'_>> {
-    bracketed(s).filter_map(|(whole, inner)| {
+/// [`extract_plain`], borrowing from `s`, added to `out`.
+fn plain_links<'s>(s: &'s str, out: &mut Vec<FoundLink<'s>>) {
+    out.extend(bracketed(s).filter_map(|(whole, inner)| {
         let raw = &s[inner];
         let target = normalize_value(raw);
         if target.is_empty() {
@@ -246,7 +248,7 @@ fn plain_links(s: &str) -> impl Iterator<Item = FoundLink<'_>> {
                 LinkKind::Wiki
             },
         })
-    })
+    }));
 }
 
 /// Links in a Markdown body, skipping code spans, code blocks and
@@ -279,7 +281,7 @@ fn extract(body: &str, shortcuts: bool) -> Vec<FoundLink<'_>> {
 fn extract_in<'b>(body: &'b str, shortcuts: bool, links: &mut Vec<FoundLink<'b>>) {
     let bytes = body.as_bytes();
     let has_markdown = find_pair(bytes, 0, b']', b'(').is_some();
-    links.extend(plain_links(body));
+    plain_links(body, links);
     if links.is_empty() && !has_markdown {
         return;
     }

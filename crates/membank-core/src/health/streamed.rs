@@ -261,18 +261,22 @@ pub fn check_streamed(
     // a heap still gives back the free room at its top (the peak), while
     // growing again within the size made writable once needs no call.
     heap_growth(READING_TOP_PAD);
-    // Each article is dropped once checked: shared copies save nothing,
-    // and no check reads its count of characters.
-    let options = LoadOptions {
-        share: false,
-        chars: false,
-        ..LoadOptions::CHECK
-    };
-    let loaded = Bank::load_ranked(
+    let loaded = Bank::load_kept(
         root,
         crate::safe_read::user_policy(),
-        options,
-        &|rel, folder, decoded| keep(Article::parse_checked(rel, folder, decoded, &options)),
+        // Each article is dropped once checked: shared copies save nothing,
+        // no check reads its count of characters, and only what the checks
+        // read of its values is built.
+        LoadOptions {
+            share: false,
+            chars: false,
+            checked: true,
+            ..LoadOptions::CHECK
+        },
+        None,
+        None,
+        None,
+        &keep,
     );
     heaps.all_made();
     let (bank, mut kept) = loaded?;

@@ -535,24 +535,21 @@ fn the_gathered_findings_come_out_by_severity() {
     assert_eq!(got, given.len());
 }
 
-/// One article read as the streamed check reads it ([`Article::parse_checked`])
-/// and whole with the same options: its own findings (stale after 0 and
+/// One article read as the streamed check reads it
+/// ([`LoadOptions::checked`]) and whole with the same options: its own findings (stale after 0 and
 /// 365 days) and what is kept of it must be the same. `None` for bytes
 /// that are no text; else whether the check's record is the leaner.
 fn read_both_ways(rel: &str, folder: Folder, bytes: &[u8]) -> Option<bool> {
     use crate::article::Article;
-    let load = LoadOptions {
-        share: false,
-        chars: false,
-        ..LoadOptions::CHECK
-    };
     let read = |checked: bool| {
         let decoded = crate::text::decode_borrowed(bytes).ok()?;
-        Some(if checked {
-            Article::parse_checked(rel.into(), folder, decoded, &load)
-        } else {
-            Article::parse_with(rel.into(), folder, decoded, &load)
-        })
+        let load = LoadOptions {
+            share: false,
+            chars: false,
+            checked,
+            ..LoadOptions::CHECK
+        };
+        Some(Article::parse_with(rel.into(), folder, decoded, &load))
     };
     let (whole, checked) = (read(false)?, read(true)?);
     for days in [0, 365] {
