@@ -244,7 +244,7 @@ fn main() {
 /// article's metadata lists and where its links point (the link index by
 /// names is what the bank's step adds beyond all these).
 fn bank_parts(bank: &Bank) {
-    use membank_core::article::{KeyedValue, LanguageValue};
+    use membank_core::article::{KeyedValue, LanguageValue, Tags};
     use membank_core::bank::Resolution;
     let a = bank.articles();
     // Lists equal across articles are one shared copy: each counted once,
@@ -276,7 +276,11 @@ fn bank_parts(bank: &Bank) {
                     m.languages.len() * size_of::<LanguageValue>()
                         + m.languages
                             .iter()
-                            .map(|l| l.tags.capacity() * arc)
+                            .map(|l| match &l.tags {
+                                // The value's own copy, counted with it.
+                                Tags::One(_) => 0,
+                                Tags::Many(many) => many.len() * arc,
+                            })
                             .sum::<usize>(),
                 )
         })

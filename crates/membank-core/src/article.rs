@@ -66,7 +66,68 @@ pub struct LanguageValue {
     pub key: &'static str,
     pub raw: Arc<str>,
     /// Each side of `→` / `->`, trimmed, as written.
-    pub tags: Vec<Arc<str>>,
+    pub tags: Tags,
+}
+
+/// A language value's codes. Most values name one code, the value
+/// itself: that is a second pointer to it, not a list of its own (an
+/// allocation for each language value of every article).
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub enum Tags {
+    /// Exactly one code.
+    One(Arc<str>),
+    /// None, or two and more.
+    Many(Box<[Arc<str>]>),
+}
+
+impl Tags {
+    /// The codes `tags` names, each copied by `copy`, in order; a list
+    /// made at its size (collected, it grew and was cut back).
+    fn of<'a>(
+        tags: impl Iterator<Item = &'a str> + Clone,
+        copy: impl FnMut(&'a str) -> Arc<str>,
+    ) -> Tags {
+        let mut copied = tags.clone().map(copy);
+        match tags.count() {
+            1 => Tags::One(copied.next().unwrap_or_default()),
+            n => {
+                let mut many = Vec::with_capacity(n);
+                many.extend(copied);
+                Tags::Many(many.into_boxed_slice())
+            }
+        }
+    }
+
+    pub fn as_slice(&self) -> &[Arc<str>] {
+        match self {
+            Tags::One(one) => std::slice::from_ref(one),
+            Tags::Many(many) => many,
+        }
+    }
+}
+
+impl std::ops::Deref for Tags {
+    type Target = [Arc<str>];
+
+    fn deref(&self) -> &[Arc<str>] {
+        self.as_slice()
+    }
+}
+
+impl<'a> IntoIterator for &'a Tags {
+    type Item = &'a Arc<str>;
+    type IntoIter = std::slice::Iter<'a, Arc<str>>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.as_slice().iter()
+    }
+}
+
+/// As the list it stands for.
+impl std::fmt::Debug for Tags {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.as_slice()).finish()
+    }
 }
 
 /// The frontmatter facts membank uses, extracted once.
@@ -678,6 +739,11 @@ impl Article {
         options: &LoadOptions,
         visit: Option<&VisitText<'_>>,
     ) -> Article {
+        let wanted = if options.checked {
+            Wanted::Checked(folder)
+        } else {
+            Wanted::All
+        };
         Article::parse_read(
             rel_path,
             folder,
@@ -685,6 +751,7 @@ impl Article {
             options,
             visit,
             Frontmatter::AsWritten,
+            wanted,
         )
     }
 
@@ -697,6 +764,7 @@ impl Article {
         options: &LoadOptions,
         visit: Option<&VisitText<'_>>,
         reading: Frontmatter,
+        wanted: Wanted,
     ) -> Article {
         let (had_bom, crlf, utf16) = (decoded.had_bom, decoded.crlf, decoded.utf16);
         let located = frontmatter::locate_cow(decoded.text);
@@ -738,7 +806,7 @@ impl Article {
                     .flatten();
                 let line_shift = encoding.line_shift();
                 if let Some(mut entries) = simple {
-                    meta = extract_simple_meta(&entries, options.share);
+                    meta = extract_simple_meta(&entries, options.share, wanted);
                     // Every link of such a block is written out in its
                     // text: with no `[[` there, no value is looked at.
                     if options.links
@@ -755,7 +823,7 @@ impl Article {
                 } else {
                     match frontmatter::parse_yaml(yaml, 2 + line_shift) {
                         Ok(map) => {
-                            meta = extract_meta(&map, options.share);
+                            meta = extract_meta(&map, options.share, wanted);
                             if options.links {
                                 let mut strings = Vec::new();
                                 for v in map.values() {
@@ -779,12 +847,17 @@ impl Article {
         let body_start = located.body_start;
         if options.links {
             let body = &text[body_start..];
-            let found = wikilink::body_links(body);
+            // The thread's list, with the room earlier bodies grew it to.
+            let mut found = recycled(BODY_LINKS.with_borrow_mut(std::mem::take));
+            wikilink::body_links_in(body, &mut found);
             // Body links come in document order.
             let mut lines = text::LineCounter::new(&text);
-            for l in found {
+            for l in &found {
                 let line = lines.line_of(body_start + l.span.start) + encoding.line_shift();
                 links.push(&l.raw, &l.target, l.kind, line, false);
+            }
+            if found.capacity() <= ENTRIES_KEPT {
+                BODY_LINKS.with_borrow_mut(|room| *room = recycled(found));
             }
         }
         let body = &text[body_start..];
@@ -982,8 +1055,17 @@ thread_local! {
         const { std::cell::RefCell::new(Vec::new()) };
 }
 
-/// The most entries [`SIMPLE_ENTRIES`] keeps room for: a block of
-/// thousands of keys does not hold its room for the rest of the load.
+thread_local! {
+    /// The reading thread's list of a body's links (see
+    /// [`Article::parse_read`]), kept empty between bodies: one allocation
+    /// a body, and more as it grew, otherwise.
+    static BODY_LINKS: std::cell::RefCell<Vec<wikilink::FoundLink<'static>>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// The most entries [`SIMPLE_ENTRIES`] and [`BODY_LINKS`] keep room for:
+/// a block of thousands of keys, or a body of thousands of links, does not
+/// hold its room for the rest of the load.
 const ENTRIES_KEPT: usize = 256;
 
 /// `list`'s room as an empty list of another type of the same layout
@@ -1030,16 +1112,21 @@ thread_local! {
 /// `meta`'s clients and domains, from `strings` (see [`fill_values`]).
 fn fill_keyed<'v>(
     share: bool,
+    wanted: [bool; 2],
     meta: &mut Meta,
     strings: &impl Fn(&str, &mut Vec<Cow<'v, str>>),
     found: &mut Vec<Cow<'v, str>>,
     values: &mut Vec<KeyedValue>,
     folding: &mut String,
 ) {
-    for (keys, list) in [
+    let lists = [
         (&CLIENT_KEYS, &mut meta.clients),
         (&DOMAIN_KEYS, &mut meta.domains),
-    ] {
+    ];
+    for ((keys, list), wanted) in lists.into_iter().zip(wanted) {
+        if !wanted {
+            continue;
+        }
         values.clear();
         for &key in keys {
             found.clear();
@@ -1061,8 +1148,10 @@ fn fill_keyed<'v>(
 /// frontmatter: `strings` adds a key's values to a list, `first` gives
 /// its first one, and `compiled_is_true` whether `compiled` holds the
 /// boolean true.
+#[allow(clippy::too_many_arguments)]
 fn fill_values<'v>(
     share: bool,
+    wanted: Wanted,
     meta: &mut Meta,
     mut shared: SharedFacts,
     strings: impl Fn(&str, &mut Vec<Cow<'v, str>>),
@@ -1076,24 +1165,54 @@ fn fill_values<'v>(
     let (found, mut languages) = FOUND.with_borrow_mut(std::mem::take);
     let mut found = recycled(found);
     languages.clear();
+    // What the streamed check reads of an article (see `Wanted::Checked`):
+    // an approved term's terms and clients, a term's status; the rest is
+    // never built there.
+    let (term, status) = match wanted {
+        Wanted::All => (true, true),
+        Wanted::Checked(folder) => {
+            let terminology = folder == crate::layout::Folder::Terminology;
+            let approved = terminology && first("status").is_some_and(|s| s == "approved");
+            (approved, terminology)
+        }
+    };
+    let keyed = [term, wanted == Wanted::All];
     FILLING.with_borrow_mut(|(values, folding)| {
-        fill_keyed(share, meta, &strings, &mut found, values, folding)
+        fill_keyed(share, keyed, meta, &strings, &mut found, values, folding)
     });
+    // The first `source_lang` and `target_lang`.
+    let mut pair: [Option<Arc<str>>; 2] = [None, None];
     for key in LANGUAGE_KEYS {
         found.clear();
         strings(key, &mut found);
-        for raw in &found {
+        let side = match key {
+            "source_lang" => Some(0),
+            "target_lang" => Some(1),
+            _ => None,
+        };
+        for (i, raw) in found.iter().enumerate() {
+            let side = side.filter(|_| i == 0);
+            // The check reads a language value only to report one that
+            // names no code or what is no code, and an approved term's
+            // pair: the others' copies and list were freed unread.
+            if wanted != Wanted::All && !is_reported_language(raw) {
+                if let Some(side) = side.filter(|_| term) {
+                    pair[side] = Some(intern::shared(raw));
+                }
+                continue;
+            }
             let shared_raw = intern::copy(share, raw);
+            if let Some(side) = side {
+                pair[side] = Some(shared_raw.clone());
+            }
             // A value naming one code is its own tag: the same shared copy.
-            let tags = language_tag_strs(raw)
-                .map(|tag| {
-                    if tag.len() == raw.len() {
-                        shared_raw.clone()
-                    } else {
-                        intern::copy(share, tag)
-                    }
-                })
-                .collect();
+            let tags = Tags::of(language_tag_strs(raw), |tag| {
+                if tag.len() == raw.len() {
+                    shared_raw.clone()
+                } else {
+                    intern::copy(share, tag)
+                }
+            });
             languages.push(LanguageValue {
                 key,
                 raw: shared_raw,
@@ -1103,14 +1222,7 @@ fn fill_values<'v>(
     }
     // `source_lang` and `target_lang` are the first of their languages,
     // shared already.
-    let first_language = |key: &str| {
-        languages
-            .iter()
-            .find(|l| l.key == key)
-            .map(|l| l.raw.clone())
-    };
-    shared.source_lang = first_language("source_lang");
-    shared.target_lang = first_language("target_lang");
+    [shared.source_lang, shared.target_lang] = pair;
     // Not shared, the values are moved into a list of their size, not
     // copied (a copy of each value's tags was an allocation each).
     shared.languages = match (share, languages.is_empty()) {
@@ -1122,19 +1234,34 @@ fn fill_values<'v>(
     if found.capacity() <= ENTRIES_KEPT && languages.capacity() <= ENTRIES_KEPT {
         FOUND.with_borrow_mut(|room| *room = (recycled(found), languages));
     }
-    let first_shared = |key: &str| first(key).map(|v| intern::copy(share, &v));
     let first_owned = |key: &str| first(key).map(|v| Box::from(&*v));
-    meta.set_terms(
-        first("term_source").as_deref(),
-        first("term_target").as_deref(),
-    );
-    meta.last_updated = first_shared("last_updated");
-    meta.last_updated_date = meta
-        .last_updated
+    if term {
+        meta.set_terms(
+            first("term_source").as_deref(),
+            first("term_target").as_deref(),
+        );
+    }
+    let last_updated = first("last_updated");
+    meta.last_updated_date = last_updated
         .as_deref()
         .and_then(frontmatter::parse_iso_date);
-    shared.status = first_shared("status");
-    meta.shared = intern::shared_facts(share, shared);
+    // The check reads the text only of a date that is none.
+    if wanted == Wanted::All || meta.last_updated_date.is_none() {
+        meta.last_updated = last_updated.map(|v| intern::copy(share, &v));
+    }
+    if status {
+        // The check's statuses are a few words: one copy per thread.
+        shared.status = first("status").map(|v| match wanted {
+            Wanted::All => intern::copy(share, &v),
+            Wanted::Checked(_) => intern::shared(&v),
+        });
+    }
+    // The check's facts whose every part is a shared copy (nearly every
+    // article's: its keys, status and pair) are one record, found by where
+    // those are: a bank has a few kinds of articles.
+    let facts_shared =
+        wanted != Wanted::All && shared.languages.is_empty() && shared.empty_keys.is_empty();
+    meta.shared = intern::shared_facts(share || facts_shared, shared);
     meta.set_rare(RareMeta {
         compiled_from: first_owned("compiled_from"),
         unquoted_links,
@@ -1143,12 +1270,19 @@ fn fill_values<'v>(
         compiled_is_true || first("compiled").is_some_and(|v| v.eq_ignore_ascii_case("true"));
 }
 
+/// Does the check report this language value: does it name no code, or
+/// something that is no code?
+fn is_reported_language(raw: &str) -> bool {
+    let mut tags = language_tag_strs(raw).peekable();
+    tags.peek().is_none() || tags.any(|t| !crate::health::is_plausible_language_tag(t))
+}
+
 /// Split a language value on `→` or `->` into its codes.
 pub fn language_tags(raw: &str) -> Vec<String> {
     language_tag_strs(raw).map(str::to_owned).collect()
 }
 
-fn language_tag_strs(raw: &str) -> impl Iterator<Item = &str> {
+fn language_tag_strs(raw: &str) -> impl Iterator<Item = &str> + Clone {
     // Most values name one code: with no `>` and no byte that starts `→`
     // they hold neither arrow and are one part, with no search built to
     // split them.
@@ -1188,7 +1322,7 @@ fn key_names_of(map: &Mapping, share: bool) -> Arc<[Arc<str>]> {
     )
 }
 
-fn extract_meta(map: &Mapping, share: bool) -> Meta {
+fn extract_meta(map: &Mapping, share: bool, wanted: Wanted) -> Meta {
     use yaml_serde::Value;
     // The value of a key, found by comparing the handful of keys as text:
     // `Mapping::get` hashes the key again with SipHash, for each of the
@@ -1221,6 +1355,7 @@ fn extract_meta(map: &Mapping, share: bool) -> Meta {
         .collect();
     fill_values(
         share,
+        wanted,
         &mut meta,
         shared,
         |key, out| out.extend(frontmatter::value_strings(get(key))),
@@ -1233,7 +1368,7 @@ fn extract_meta(map: &Mapping, share: bool) -> Meta {
 
 /// [`extract_meta`] of the mapping the entries make, read from the
 /// entries themselves (a test compares the two).
-fn extract_simple_meta(entries: &[(&str, SimpleValue<'_>)], share: bool) -> Meta {
+fn extract_simple_meta(entries: &[(&str, SimpleValue<'_>)], share: bool, wanted: Wanted) -> Meta {
     // One walk over the entries finds every key read here, rather than a
     // walk for each key (a dozen, most of them absent from any one block).
     // The entries hold each key once.
@@ -1281,6 +1416,7 @@ fn extract_simple_meta(entries: &[(&str, SimpleValue<'_>)], share: bool) -> Meta
     let mut meta = Meta::default();
     fill_values(
         share,
+        wanted,
         &mut meta,
         shared,
         |key, out| strings(get(key), out),
@@ -1326,6 +1462,21 @@ fn is_blank(v: &yaml_serde::Value) -> bool {
         Value::Tagged(t) => is_blank(&t.value),
         _ => false,
     }
+}
+
+/// Which of the frontmatter's values a reading builds into `meta`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Wanted {
+    /// Every one.
+    All,
+    /// What the streamed check ([`LoadOptions::checked`]) reads of an
+    /// article in this folder, which it checks and drops: its own checks
+    /// and its kept term. No domains; the clients and the terms of an
+    /// approved term only; the status of a term only, and a shared copy;
+    /// `last_updated`'s text only when it is no date; a language value
+    /// only when it is reported (and an approved term's pair). Each of
+    /// those was an allocation (two for a client or domain) freed unread.
+    Checked(Folder),
 }
 
 /// How a frontmatter block of the common shape is read.
@@ -1528,6 +1679,46 @@ mod tests {
         // The long name's room is not kept for the rest of the load.
         read(&texts[5], &LoadOptions::CHECK);
         LINKS_SCRATCH.with_borrow(|s| assert!(s.text.capacity() <= SCRATCH_KEPT));
+        // Nor the room of a body of 300 links, and the list is left empty.
+        read(&texts[0], &LoadOptions::CHECK);
+        BODY_LINKS.with_borrow(|l| assert!(l.is_empty() && l.capacity() <= ENTRIES_KEPT));
+        read(&texts[1], &LoadOptions::CHECK);
+        BODY_LINKS.with_borrow(|l| assert!(l.is_empty() && l.capacity() > 0));
+    }
+
+    /// A language value's codes read as the list they were: one code is
+    /// the value's own copy, none or several a list at its size; each
+    /// looks, compares and hashes as that list would.
+    #[test]
+    fn a_values_codes_are_the_list_of_its_parts() {
+        use std::hash::BuildHasher;
+        let hasher = std::hash::RandomState::new();
+        for raw in [
+            "en",
+            " nl-BE ",
+            "en → nl",
+            "en->fr->de",
+            "",
+            " → ",
+            "a→",
+            "→ b ->",
+        ] {
+            let want: Vec<Arc<str>> = language_tag_strs(raw).map(Arc::from).collect();
+            let tags = Tags::of(language_tag_strs(raw), Arc::from);
+            assert_eq!(tags.as_slice(), want.as_slice(), "{raw:?}");
+            assert_eq!(format!("{tags:?}"), format!("{want:?}"));
+            assert_eq!(matches!(tags, Tags::One(_)), want.len() == 1, "{raw:?}");
+            if let Tags::Many(many) = &tags {
+                assert_eq!(many.len(), want.len());
+            }
+            let again = Tags::of(language_tag_strs(raw), Arc::from);
+            assert_eq!(tags, again);
+            assert_eq!(hasher.hash_one(&tags), hasher.hash_one(&again));
+            assert_eq!((&tags).into_iter().count(), want.len());
+        }
+        let one = Tags::of(language_tag_strs("en"), Arc::from);
+        assert_ne!(one, Tags::of(language_tag_strs("nl"), Arc::from));
+        assert_ne!(one, Tags::of(language_tag_strs("en → nl"), Arc::from));
     }
 
     /// Not counting characters changes nothing else an article holds.
@@ -2009,6 +2200,7 @@ mod tests {
                 options,
                 None,
                 reading,
+                Wanted::All,
             );
             (a.meta, a.frontmatter, a.links)
         };

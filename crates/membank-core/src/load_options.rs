@@ -52,6 +52,11 @@ pub struct LoadOptions {
     ///
     /// [`Article::chars`]: crate::article::Article::chars
     pub chars: bool,
+    /// Build of the frontmatter's values only what the streamed check
+    /// reads of an article: its own checks and its kept term (see
+    /// `Wanted::Checked` in the article's reading). For that read alone,
+    /// which drops each article once checked.
+    pub checked: bool,
 }
 
 impl LoadOptions {
@@ -64,6 +69,7 @@ impl LoadOptions {
         frontmatter: true,
         share: true,
         chars: true,
+        checked: false,
     };
     /// Ranking and the budget; the text of the kept articles is read again
     /// when the context is assembled.
@@ -76,6 +82,7 @@ impl LoadOptions {
         frontmatter: true,
         share: true,
         chars: true,
+        checked: false,
     };
     /// Frontmatter facts only.
     pub const METADATA: LoadOptions = LoadOptions {
@@ -87,6 +94,7 @@ impl LoadOptions {
         frontmatter: true,
         share: true,
         chars: true,
+        checked: false,
     };
     /// The health checks: links and the frontmatter block, no bodies, and
     /// no index of names once the links are resolved (15 MB at 100,000
@@ -100,6 +108,7 @@ impl LoadOptions {
         frontmatter: true,
         share: true,
         chars: true,
+        checked: false,
     };
     /// An interface that shows one article at a time: everything but the
     /// bodies, which [`Bank::article_text`] reads again when one is shown,
@@ -117,6 +126,7 @@ impl LoadOptions {
         frontmatter: false,
         share: true,
         chars: true,
+        checked: false,
     };
     /// Paths and bodies: what a search ranks and quotes. No metadata.
     pub const BODIES: LoadOptions = LoadOptions {
@@ -128,6 +138,7 @@ impl LoadOptions {
         frontmatter: true,
         share: true,
         chars: true,
+        checked: false,
     };
 }
 

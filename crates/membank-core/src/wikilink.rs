@@ -219,7 +219,9 @@ impl FoundLink<'_> {
 
 /// Links in any string (a frontmatter value): no Markdown rules apply.
 pub fn extract_plain(s: &str) -> Vec<WikiLink> {
-    owned(plain_links(s))
+    let mut links = Vec::new();
+    plain_links(s, &mut links);
+    owned(links)
 }
 
 /// `links`, each with strings of its own.
@@ -227,28 +229,26 @@ fn owned(links: Vec<FoundLink<'_>>) -> Vec<WikiLink> {
     links.into_iter().map(FoundLink::into_owned).collect()
 }
 
-/// [`extract_plain`], borrowing from `s`.
-fn plain_links(s: &str) -> Vec<FoundLink<'_>> {
-    bracketed(s)
-        .filter_map(|(whole, inner)| {
-            let raw = &s[inner];
-            let target = normalize_value(raw);
-            if target.is_empty() {
-                return None;
-            }
-            let embed = whole.start > 0 && s.as_bytes()[whole.start - 1] == b'!';
-            Some(FoundLink {
-                raw: Cow::Borrowed(raw),
-                target: Cow::Borrowed(target),
-                span: whole,
-                kind: if embed {
-                    LinkKind::Embed
-                } else {
-                    LinkKind::Wiki
-                },
-            })
+/// [`extract_plain`], borrowing from `s`, added to `out`.
+fn plain_links<'s>(s: &'s str, out: &mut Vec<FoundLink<'s>>) {
+    out.extend(bracketed(s).filter_map(|(whole, inner)| {
+        let raw = &s[inner];
+        let target = normalize_value(raw);
+        if target.is_empty() {
+            return None;
+        }
+        let embed = whole.start > 0 && s.as_bytes()[whole.start - 1] == b'!';
+        Some(FoundLink {
+            raw: Cow::Borrowed(raw),
+            target: Cow::Borrowed(target),
+            span: whole,
+            kind: if embed {
+                LinkKind::Embed
+            } else {
+                LinkKind::Wiki
+            },
         })
-        .collect()
+    }));
 }
 
 /// Links in a Markdown body, skipping code spans, code blocks and
@@ -262,14 +262,28 @@ pub fn body_links(body: &str) -> Vec<FoundLink<'_>> {
     extract(body, true)
 }
 
+/// [`body_links`] into `links` (emptied first), for a reader that keeps
+/// one list for every body it reads.
+pub(crate) fn body_links_in<'b>(body: &'b str, links: &mut Vec<FoundLink<'b>>) {
+    links.clear();
+    extract_in(body, true, links);
+}
+
 /// [`body_links`]; without `shortcuts` every body with a link is parsed
 /// as Markdown, which is what the shortcuts must agree with.
 fn extract(body: &str, shortcuts: bool) -> Vec<FoundLink<'_>> {
+    let mut links = Vec::new();
+    extract_in(body, shortcuts, &mut links);
+    links
+}
+
+/// [`extract`], adding to `links`, which is empty.
+fn extract_in<'b>(body: &'b str, shortcuts: bool, links: &mut Vec<FoundLink<'b>>) {
     let bytes = body.as_bytes();
     let has_markdown = find_pair(bytes, 0, b']', b'(').is_some();
-    let mut links = plain_links(body);
+    plain_links(body, links);
     if links.is_empty() && !has_markdown {
-        return links;
+        return;
     }
     // Only pay for a Markdown parse when code could hide a link or a
     // Markdown link may be present. Code starts at its opening backticks,
@@ -318,7 +332,6 @@ fn extract(body: &str, shortcuts: bool) -> Vec<FoundLink<'_>> {
                 .any(|r| l.span.start < r.end)
         });
     }
-    links
 }
 
 /// Could a code span (backticks) or a code block (a `~~~` fence, an

@@ -265,10 +265,12 @@ pub fn check_streamed(
         root,
         crate::safe_read::user_policy(),
         // Each article is dropped once checked: shared copies save nothing,
-        // and no check reads its count of characters.
+        // no check reads its count of characters, and only what the checks
+        // read of its values is built.
         LoadOptions {
             share: false,
             chars: false,
+            checked: true,
             ..LoadOptions::CHECK
         },
         None,

@@ -6,6 +6,7 @@ use std::path::Path;
 
 use crate::bank::{Bank, LoadOptions};
 use crate::health::{CODES, HealthOptions, HealthReport, check, check_streamed};
+use crate::layout::Folder;
 
 fn write(root: &Path, rel: &str, bytes: &[u8]) {
     let p = root.join(rel);
@@ -532,4 +533,136 @@ fn the_gathered_findings_come_out_by_severity() {
     }
     let got: usize = by_severity.iter().flatten().map(Vec::len).sum();
     assert_eq!(got, given.len());
+}
+
+/// One article read as the streamed check reads it
+/// ([`LoadOptions::checked`]) and whole with the same options: its own findings (stale after 0 and
+/// 365 days) and what is kept of it must be the same. `None` for bytes
+/// that are no text; else whether the check's record is the leaner.
+fn read_both_ways(rel: &str, folder: Folder, bytes: &[u8]) -> Option<bool> {
+    use crate::article::Article;
+    let read = |checked: bool| {
+        let decoded = crate::text::decode_borrowed(bytes).ok()?;
+        let load = LoadOptions {
+            share: false,
+            chars: false,
+            checked,
+            ..LoadOptions::CHECK
+        };
+        Some(Article::parse_with(rel.into(), folder, decoded, &load))
+    };
+    let (whole, checked) = (read(false)?, read(true)?);
+    for days in [0, 365] {
+        let opts = options(days);
+        let cutoff = crate::health::stale_cutoff(&opts);
+        let (mut want, mut got) = (Vec::new(), Vec::new());
+        crate::health::own_findings(&whole, cutoff, &opts, &mut want);
+        crate::health::own_findings(&checked, cutoff, &opts, &mut got);
+        assert_eq!(got, want, "{rel}, stale after {days} days: {bytes:?}");
+    }
+    let leaner = whole.meta != checked.meta;
+    let shown = |k: super::Kept| {
+        let term = k.term.map(|t| {
+            let parts = [t.part(0), t.part(1), t.part(2), t.part(3)].map(str::to_owned);
+            format!("{} {parts:?} {:?} {:?}", t.hash, t.target_line, t.clients)
+        });
+        format!("{} {:?} {:?} {term:?}", k.path, k.folder, k.links)
+    };
+    let (want, got) = (
+        shown(super::Kept::of(whole)),
+        shown(super::Kept::of(checked)),
+    );
+    assert_eq!(got, want, "{rel}: {bytes:?}");
+    Some(leaner)
+}
+
+/// Every file of the generated banks, the demo bank and the fixtures'
+/// banks, read as the streamed check reads it, gives the findings and the
+/// kept record of the whole reading; most of them on a leaner record.
+#[test]
+fn the_checks_own_reading_finds_what_the_whole_reading_finds() {
+    let generated = [bank(600, 11), bank(300, 12)];
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut roots: Vec<std::path::PathBuf> =
+        generated.iter().map(|d| d.path().to_path_buf()).collect();
+    roots.push(workspace.join("demo-bank"));
+    for f in ["bank", "flawed-bank", "obsidian-vault", "scoring-bank"] {
+        roots.push(workspace.join("tests/fixtures").join(f));
+    }
+    let (mut compared, mut leaner) = (0, 0);
+    for root in &roots {
+        for entry in walkdir::WalkDir::new(root).into_iter().flatten() {
+            let path = entry.path();
+            if !entry.file_type().is_file() || path.extension().is_none_or(|e| e != "md") {
+                continue;
+            }
+            let rel = path.strip_prefix(root).unwrap().to_string_lossy();
+            let Some(folder) = rel.split('/').next().and_then(Folder::from_dir_name) else {
+                continue;
+            };
+            let bytes = fs::read(path).unwrap();
+            if let Some(lean) = read_both_ways(&rel, folder, &bytes) {
+                compared += 1;
+                leaner += usize::from(lean);
+            }
+        }
+    }
+    assert!(compared > 300, "{compared}");
+    // The new reading is taken: most records leave something out.
+    assert!(leaner * 4 > compared * 3, "{leaner} of {compared}");
+}
+
+/// Tricky blocks, in every folder (and the inbox's archive): the same
+/// findings and kept record both ways.
+#[test]
+fn the_checks_own_reading_agrees_on_tricky_blocks() {
+    let long = "x".repeat(100_000);
+    let texts: Vec<Vec<u8>> = [
+        "---\nterm_source: run\nterm_target: rennen\nsource_lang: en\ntarget_lang: nl\nstatus: approved\nclient: \"[[Acme]]\"\nclients: [Globex, \"[[Initech|I]]\"]\ndomain: Legal\nlast_updated: 2020-01-01\n---\n# T [[x]]\n",
+        "\u{feff}---\r\nterm_source: run\r\nterm_target: lopen\r\nsource_lang: EN\r\ntarget_lang: nl-BE\r\nstatus: approved\r\nclients:\r\n  - Acme\r\n  - '[[Globex]]'\r\nlast_updated: 2026-02-30\r\n---\r\nbody [[a|b]]\r\n",
+        "---\nterm_source: 'it''s'\nterm_target: \"a\\\"b\\tc\"\nsource_lang: [en, de]\ntarget_lang: nl\nstatus: \" approved\"\nclients: []\n---\n",
+        "---\nstatus: Approved\nterm_source: a\nterm_target: b\nsource_lang: en\ntarget_lang: nl\n---\n",
+        "---\nstatus: approved\nstatus: rejected\nterm_source: a\nterm_target: b\n---\n",
+        "---\nstatus: approved\nterm_source: a\nterm_target: b\nsource_lang: en\ntarget_lang: nl\nmeta:\n  nested: [1, 2]\nclient: [[Unquoted]]\n---\n",
+        "---\nstatus: nonsense\nlanguages: [\"en → nl\", \"English\", \"\", \"de->xx_YY\"]\nlanguage_pair: en -> de\nlast_updated: not a date\n---\n",
+        "---\nlast_updated: [2026-01-01, x]\nclient:\ndomains: []\nscope: general\n---\n",
+        "---\ncompiled: true\ncompiled_date: 2026-13-01\ncompiled_to: []\nlast_updated: 2026-01-01T10:00:00Z\n---\nnote\n",
+        "---\ncompiled: \"True\"\nclient: 12\ndomain: true\nstatus: ~\n---\n",
+        "---\n---\n",
+        "---\n   \n---\nbody\n",
+        "---\nclient: Acme\nno close\n",
+        "```markdown\n---\nstatus: approved\nterm_source: a\nterm_target: b\nsource_lang: en\ntarget_lang: nl\n---\n# T\n```\n",
+        "no block at all [[x]]",
+        "",
+        "---\n",
+        "---\n- a list\n---\n",
+        "---\nkey: [unclosed\n---\n",
+        "---\naws: AKIAIOSFODNN7EXAMPLE\nlast_updated: 2026-01-01\n---\n",
+    ]
+    .iter()
+    .map(|t| t.as_bytes().to_vec())
+    .chain([
+        format!("---\nstatus: approved\nterm_source: {long}\nterm_target: b\nsource_lang: en\ntarget_lang: nl\nclient: {long}\n---\n{long}\n").into_bytes(),
+        b"---\nclient: Acme\n---\n\xff\xfe not text\n".to_vec(),
+        "---\nstatus: approved\n---\n"
+            .encode_utf16()
+            .flat_map(u16::to_le_bytes)
+            .fold(vec![0xFF, 0xFE], |mut v, b| {
+                v.push(b);
+                v
+            }),
+    ])
+    .collect();
+    let mut compared = 0;
+    for (i, bytes) in texts.iter().enumerate() {
+        for folder in Folder::ALL {
+            for rel in [
+                format!("{}/t{i}.md", folder.dir_name()),
+                format!("{}/_archive/t{i}.md", folder.dir_name()),
+            ] {
+                compared += usize::from(read_both_ways(&rel, folder, bytes).is_some());
+            }
+        }
+    }
+    assert_eq!(compared, (texts.len() - 1) * 7 * 2);
 }
