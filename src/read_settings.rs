@@ -8,7 +8,7 @@
 //!
 //! Only the user's own config file can loosen these; nothing in a bank can.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
 use membank_core::safe_read::ReadPolicy;
@@ -41,20 +41,44 @@ pub fn parse(text: &str) -> anyhow::Result<ReadPolicy> {
     Ok(policy)
 }
 
+/// The user's config file and its text, read once: the `[files]` and
+/// `[undo]` tables both come from it.
+#[derive(Debug)]
+pub struct ConfigFile {
+    pub path: PathBuf,
+    pub text: String,
+}
+
+impl ConfigFile {
+    /// The config file at `path` (`MEMBANK_CONFIG`, else the per-user one
+    /// when `None`); `None` when there is no file.
+    pub fn read(path: Option<&Path>) -> anyhow::Result<Option<ConfigFile>> {
+        let path = match path {
+            Some(p) => p.to_path_buf(),
+            None => match membank_llm::config::config_file_path() {
+                Some(p) => p,
+                None => return Ok(None),
+            },
+        };
+        match std::fs::read_to_string(&path) {
+            Ok(text) => Ok(Some(ConfigFile { path, text })),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(e).with_context(|| format!("reading {}", path.display())),
+        }
+    }
+
+    /// The `[files]` policy it sets, its errors named by the file.
+    pub fn policy(&self) -> anyhow::Result<ReadPolicy> {
+        parse(&self.text).with_context(|| format!("{}", self.path.display()))
+    }
+}
+
 /// The policy from the config file at `path` (`MEMBANK_CONFIG`, else the
 /// per-user one when `None`); defaults when there is no file.
 pub fn load(path: Option<&Path>) -> anyhow::Result<ReadPolicy> {
-    let path = match path {
-        Some(p) => p.to_path_buf(),
-        None => match membank_llm::config::config_file_path() {
-            Some(p) => p,
-            None => return Ok(ReadPolicy::default()),
-        },
-    };
-    match std::fs::read_to_string(&path) {
-        Ok(text) => parse(&text).with_context(|| format!("{}", path.display())),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(ReadPolicy::default()),
-        Err(e) => Err(e).with_context(|| format!("reading {}", path.display())),
+    match ConfigFile::read(path)? {
+        Some(config) => config.policy(),
+        None => Ok(ReadPolicy::default()),
     }
 }
 

@@ -8,8 +8,6 @@
 //! max_days = 30   # entries older than this go
 //! ```
 
-use std::path::Path;
-
 use anyhow::Context as _;
 use membank_core::journal::{self, Journal};
 use serde::Deserialize;
@@ -27,27 +25,18 @@ struct Undo {
     max_days: Option<u32>,
 }
 
-/// The journal of this user, bounded as the config file at `config`
-/// says; `None` when there is no state folder.
-pub fn journal(config: Option<&Path>) -> anyhow::Result<Option<Journal>> {
+/// The journal of this user, bounded as the config file's `text` says
+/// (`None`: no config file); `None` when there is no state folder.
+pub fn journal(text: Option<&str>) -> anyhow::Result<Option<Journal>> {
     let Some(state) = crate::state::state_dir() else {
         return Ok(None);
     };
     let mut journal = Journal::new(state.join("journal"));
     journal.on_error = |e| tracing::warn!("{e}");
-    let path = match config {
-        Some(p) => Some(p.to_path_buf()),
-        None => membank_llm::config::config_file_path(),
+    let Some(text) = text else {
+        return Ok(Some(journal));
     };
-    let text = match path.as_deref().map(std::fs::read_to_string) {
-        Some(Ok(text)) => text,
-        Some(Err(e)) if e.kind() != std::io::ErrorKind::NotFound => {
-            let shown = path.as_deref().map(|p| p.display().to_string());
-            return Err(e).with_context(|| format!("reading {}", shown.unwrap_or_default()));
-        }
-        _ => return Ok(Some(journal)),
-    };
-    let table: UndoTable = toml::from_str(&text).context("[undo] table")?;
+    let table: UndoTable = toml::from_str(text).context("[undo] table")?;
     if let Some(mb) = table.undo.max_mb {
         anyhow::ensure!(mb > 0, "[undo] max_mb must be at least 1");
         journal.max_bytes = mb.saturating_mul(1024 * 1024);
@@ -59,9 +48,10 @@ pub fn journal(config: Option<&Path>) -> anyhow::Result<Option<Journal>> {
     Ok(Some(journal))
 }
 
-/// Make every transaction of this run record to the user's journal.
-pub fn install() -> anyhow::Result<()> {
-    if let Some(j) = journal(None)? {
+/// Make every transaction of this run record to the user's journal,
+/// bounded as the config file's `text` says.
+pub fn install(text: Option<&str>) -> anyhow::Result<()> {
+    if let Some(j) = journal(text)? {
         journal::install(j);
     }
     Ok(())

@@ -275,3 +275,84 @@ fn a_new_bank_and_a_demo_copy_undone_leave_their_folders_empty() {
         assert!(left.is_empty(), "{name}: {left:?}");
     }
 }
+
+/// The config file is read once for both its `[files]` and `[undo]`
+/// tables: a mistake in either is reported as before (the `[files]` one
+/// named by the file), a file that cannot be read stops the run, and a
+/// file setting both lets the command and its undo run.
+#[test]
+fn one_config_file_bounds_both_the_reads_and_the_journal() {
+    let state = tempfile::tempdir().unwrap();
+    let conf = tempfile::tempdir().unwrap();
+    let d = flawed_bank();
+    let with = |text: Option<&str>, args: &[&str]| {
+        let config = conf.path().join("config.toml");
+        let _ = fs::remove_file(&config);
+        if let Some(text) = text {
+            fs::write(&config, text).unwrap();
+        }
+        support::membank()
+            .env("MEMBANK_STATE_DIR", state.path())
+            .env("MEMBANK_CONFIG", &config)
+            .args(args)
+            .args(["--today", "2026-04-08"])
+            .output()
+            .expect("membank runs")
+    };
+    let fails = |out: &Output, wanted: &str| {
+        assert_eq!(out.status.code(), Some(2), "{out:?}");
+        assert!(out.stdout.is_empty(), "{out:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.starts_with(wanted), "{err}");
+    };
+    let values = ["values", s(d.path()), "--json"];
+    let config = conf.path().join("config.toml");
+    fails(
+        &with(
+            Some("[files]\nmax_file_mb = 0\n[undo]\nmax_mb = 0\n"),
+            &values,
+        ),
+        &format!(
+            "membank: {}: [files] max_file_mb must be at least 1\n",
+            config.display()
+        ),
+    );
+    fails(
+        &with(
+            Some("[files]\nmax_file_mb = 2\n[undo]\nmax_mb = 0\n"),
+            &values,
+        ),
+        "membank: [undo] max_mb must be at least 1\n",
+    );
+    fails(
+        &with(Some("[undo]\nmax_mbb = 3\n"), &values),
+        "membank: [undo] table: TOML parse error",
+    );
+    fails(
+        &with(Some("x = [\n"), &values),
+        &format!(
+            "membank: {}: [files] table: TOML parse error",
+            config.display()
+        ),
+    );
+    fs::remove_file(&config).unwrap();
+    fs::create_dir(&config).unwrap();
+    let folder = support::membank()
+        .env("MEMBANK_STATE_DIR", state.path())
+        .env("MEMBANK_CONFIG", &config)
+        .args(values)
+        .output()
+        .unwrap();
+    fails(&folder, &format!("membank: reading {}: ", config.display()));
+    fs::remove_dir(&config).unwrap();
+
+    let before = support::tree(d.path());
+    let both = "[files]\nmax_file_mb = 4\n[undo]\nmax_mb = 3\nmax_days = 2\n";
+    ok(&with(Some(both), &values));
+    ok(&with(None, &values));
+    let fixed = with(Some(both), &["fix", s(d.path()), "--yes"]);
+    assert!(fixed.status.code().is_some());
+    assert_ne!(support::tree(d.path()), before, "the fix wrote something");
+    ok(&with(Some(both), &["undo", s(d.path())]));
+    assert_eq!(support::tree(d.path()), before);
+}

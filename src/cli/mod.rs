@@ -194,8 +194,19 @@ pub fn main() -> ExitCode {
         }
     };
     common::set_clock(clock);
+    // The config file is read once, for its [files] and [undo] tables.
+    let config = match membank::read_settings::ConfigFile::read(None) {
+        Ok(config) => config,
+        Err(e) => {
+            eprintln!("membank: {e:#}");
+            return ExitCode::from(2);
+        }
+    };
     // Every later read of a bank file honours the user's [files] settings.
-    match membank::read_settings::load(None) {
+    match config
+        .as_ref()
+        .map_or(Ok(Default::default()), |c| c.policy())
+    {
         Ok(policy) => {
             membank_core::safe_read::set_user_policy(policy);
         }
@@ -205,7 +216,7 @@ pub fn main() -> ExitCode {
         }
     }
     // Every write of this run is journalled, so `membank undo` can take it back.
-    if let Err(e) = membank::undo_journal::install() {
+    if let Err(e) = membank::undo_journal::install(config.as_ref().map(|c| c.text.as_str())) {
         eprintln!("membank: {e:#}");
         return ExitCode::from(2);
     }
