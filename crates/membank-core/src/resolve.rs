@@ -121,7 +121,7 @@ fn slot_shift(slots: usize) -> u32 {
 
 /// The last segment of a folded path.
 fn name_of(path: &str) -> &str {
-    path.rsplit('/').next().unwrap_or(path)
+    memchr::memrchr(b'/', path.as_bytes()).map_or(path, |slash| &path[slash + 1..])
 }
 
 impl LinkIndex {
@@ -288,7 +288,9 @@ impl LinkIndex {
         relative_only: bool,
         found: &mut Vec<FileRef>,
     ) {
-        let (is_path, name) = match wanted.rfind('/') {
+        // A byte search: `str::rfind` of a character cost more than the
+        // name's lookup, for each of the hundreds of thousands of links.
+        let (is_path, name) = match memchr::memrchr(b'/', wanted.as_bytes()) {
             Some(slash) => (true, &wanted[slash + 1..]),
             None => (false, wanted),
         };

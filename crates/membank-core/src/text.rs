@@ -228,33 +228,55 @@ pub fn sanitize_for_terminal(s: &str, keep_newlines: bool) -> String {
     out
 }
 
-/// How many bytes from the start come before the first one that may start
-/// a character [`sanitize_into`] changes: a control byte (below 0x20, or
-/// 0x7F), or the first byte of U+0080..U+00BF (0xC2) or of U+2000..U+2FFF
-/// (0xE2). Neither lead byte can be in the middle of a character, so the
-/// count ends on a character's start. Eight bytes are looked at a time:
-/// other non-ASCII text (`é`, `日`) passes as quickly as ASCII.
+/// How many bytes from the start come before the first character
+/// [`sanitize_into`] may change: a control byte (below 0x20, or 0x7F), a C1
+/// control (U+0080..U+009F) or a bidirectional override or isolate
+/// (U+202A..U+202E, U+2066..U+2069). Eight bytes are looked at a time for
+/// a byte below 0x20, 0x7F, or the first byte of U+0080..U+00BF (0xC2) or
+/// of U+2000..U+2FFF (0xE2), none of which is ever in the middle of a
+/// character; other non-ASCII text (`é`, `日`) passes as quickly as ASCII,
+/// and the characters after those two lead bytes that are shown as they
+/// are (`“`, `→`, in most of a report's lines) are passed over here rather
+/// than decoded by the caller one at a time.
 fn plain_run(bytes: &[u8]) -> usize {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
-    // Some byte of `y` is zero.
+    // The bytes of `y` that are zero, marked by their top bit. A borrow
+    // only runs upwards, so the lowest mark is always a true one.
     let zero = |y: u64| y.wrapping_sub(ONES) & !y & HIGH;
     let mut at = 0;
-    while let Some(word) = bytes.get(at..at + 8) {
-        let mut eight = [0u8; 8];
-        eight.copy_from_slice(word);
+    while at < bytes.len() {
+        // Past the end, spaces: they never stop the run.
+        let mut eight = [b' '; 8];
+        let n = (bytes.len() - at).min(8);
+        eight[..n].copy_from_slice(&bytes[at..at + n]);
         let x = u64::from_le_bytes(eight);
         let below_space = x.wrapping_sub(ONES * 0x20) & !x & HIGH;
         let marked = zero(x ^ (ONES * 0x7f)) | zero(x ^ (ONES * 0xc2)) | zero(x ^ (ONES * 0xe2));
-        if below_space | marked != 0 {
-            break;
+        let stops = below_space | marked;
+        if stops == 0 {
+            at += n;
+            continue;
         }
-        at += 8;
+        at += (stops.trailing_zeros() / 8) as usize;
+        // The text is UTF-8: a lead byte is followed by its whole character.
+        let (changed, len) = match bytes[at] {
+            0xc2 => (matches!(bytes.get(at + 1), Some(0x80..=0x9f)), 2),
+            0xe2 => (
+                matches!(
+                    (bytes.get(at + 1), bytes.get(at + 2)),
+                    (Some(0x80), Some(0xaa..=0xae)) | (Some(0x81), Some(0xa6..=0xa9))
+                ),
+                3,
+            ),
+            _ => (true, 1),
+        };
+        if changed {
+            return at;
+        }
+        at += len;
     }
-    at + bytes[at..]
-        .iter()
-        .position(|&b| b < 0x20 || b == 0x7f || b == 0xc2 || b == 0xe2)
-        .unwrap_or(bytes.len() - at)
+    bytes.len()
 }
 
 /// [`sanitize_for_terminal`], appending to `out`: a report of a hundred
@@ -399,6 +421,14 @@ mod tests {
             "\u{202a}",
             "\u{2066}",
             "\u{2065}",
+            // Neighbours of the changed ones that share their first bytes.
+            "\u{2029}",
+            "\u{202f}",
+            "\u{206a}",
+            "\u{2040}",
+            "\u{bf}",
+            "\u{7e}",
+            "“a”",
             "\u{20ac}",
             "\u{c2}",
             "𝄞",

@@ -129,6 +129,9 @@ pub fn fold_into(s: &str, out: &mut String) {
                 out.push_str(&s.to_lowercase());
                 return;
             }
+            // A term's arrow, in most of a large bank's names: it has no
+            // case, and the tables were most of folding such a name.
+            Some('→') => out.push('→'),
             Some(c) => out.extend(c.to_lowercase()),
         }
         rest = chars.as_str();

@@ -685,17 +685,16 @@ fn write_date(out: &mut String, date: Date) {
         let _ = write!(out, "{date}");
         return;
     }
-    let digit = |n: i16| char::from(b'0' + (n % 10) as u8);
-    let mut text = ['0'; 10];
+    // Bytes, pushed as one piece: characters were pushed one at a time.
+    let digit = |n: i16| b'0' + (n % 10) as u8;
+    let mut text = [b'-'; 10];
     text[0] = digit(year / 1000);
     text[1] = digit(year / 100);
     text[2] = digit(year / 10);
     text[3] = digit(year);
-    text[4] = '-';
     text[5] = digit(i16::from(month) / 10);
     text[6] = digit(i16::from(month));
-    text[7] = '-';
     text[8] = digit(i16::from(day) / 10);
     text[9] = digit(i16::from(day));
-    out.extend(text);
+    out.push_str(std::str::from_utf8(&text).unwrap_or_default());
 }

@@ -47,10 +47,15 @@ pub(super) fn findings_of_paths(paths: &[&str], out: &mut Vec<Finding>) {
     // is a cache miss, and three passes used to read each one again.
     let seen: Vec<Seen> = paths
         .par_iter()
-        .map_init(String::new, |folded, &path| Seen {
-            case_key: case_key(path, folded),
-            bad_name: name_problem(file_name(path)).is_some(),
-            bad_folder: subfolders(dir_of(path)).any(|(_, seg)| name_problem(seg).is_some()),
+        .map_init(String::new, |folded, &path| {
+            // The last `/` found once per path, where each of the three
+            // checks looked for it again (four searches a path).
+            let (dir, name) = split_path(path);
+            Seen {
+                case_key: case_key(dir, name, folded),
+                bad_name: name_problem(name).is_some(),
+                bad_folder: subfolders(dir).any(|(_, seg)| name_problem(seg).is_some()),
+            }
         })
         .collect();
     for (&path, _) in paths.iter().zip(&seen).filter(|(_, s)| s.bad_name) {
@@ -81,24 +86,41 @@ struct Seen {
     bad_folder: bool,
 }
 
+/// A path's folder (empty at the root) and its file name, split at its
+/// last `/`. A byte search: the standard library's search for a character
+/// cost more than the rest of a short path's checks.
+fn split_path(path: &str) -> (&str, &str) {
+    match memchr::memrchr(b'/', path.as_bytes()) {
+        // `/` is one byte in UTF-8: both sides are whole characters.
+        Some(slash) => (&path[..slash], &path[slash + 1..]),
+        None => ("", path),
+    }
+}
+
 fn file_name(path: &str) -> &str {
-    path.rsplit_once('/').map_or(path, |(_, name)| name)
+    split_path(path).1
 }
 
 fn dir_of(path: &str) -> &str {
-    path.rsplit_once('/').map_or("", |(dir, _)| dir)
+    split_path(path).0
 }
 
 /// The folders of `dir` below the numbered folder, each as its path and
 /// its own name.
 fn subfolders(dir: &str) -> impl Iterator<Item = (&str, &str)> {
-    // The numbered folder is fixed; only the ones below it are named.
-    let mut prefix_len = dir.find('/').unwrap_or(dir.len());
-    dir.split('/').skip(1).map(move |seg| {
-        let end = prefix_len + 1 + seg.len();
-        prefix_len = end;
-        (&dir[..end], seg)
-    })
+    // The numbered folder is fixed; only the ones below it are named (most
+    // files sit right in it: no folder below).
+    let first = memchr::memchr(b'/', dir.as_bytes());
+    let mut prefix_len = first.unwrap_or(dir.len());
+    let below = first.map(|slash| &dir[slash + 1..]);
+    below
+        .into_iter()
+        .flat_map(|b| b.split('/'))
+        .map(move |seg| {
+            let end = prefix_len + 1 + seg.len();
+            prefix_len = end;
+            (&dir[..end], seg)
+        })
 }
 
 /// Subfolders below the numbered folders with a bad name, each once, from
@@ -123,13 +145,13 @@ fn bad_folder_names<'a>(paths: impl Iterator<Item = &'a str>, out: &mut Vec<Find
 /// the fold, reused from path to path: most names are terms' (`run →
 /// rennen.md`), not ASCII, and were folded into a string of their own
 /// each, then hashed a byte at a time.
-fn case_key(path: &str, folded: &mut String) -> u64 {
+fn case_key(dir: &str, name: &str, folded: &mut String) -> u64 {
     let mut h = FxHasher::default();
-    h.write(dir_of(path).as_bytes());
+    h.write(dir.as_bytes());
     // Never part of UTF-8, so the folder ends where it should.
     h.write_u8(0xFF);
     folded.clear();
-    fold_into(file_name(path), folded);
+    fold_into(name, folded);
     h.write(folded.as_bytes());
     h.finish()
 }
@@ -326,6 +348,44 @@ mod tests {
             }
         }
         assert!(is_plain(""));
+    }
+
+    /// A path split once at its last `/` reads as the splits by character
+    /// did, and the folders below the numbered one are the same: at the
+    /// root, deep down, with empty segments, non-ASCII names and slashes at
+    /// either end.
+    #[test]
+    fn a_path_splits_as_its_characters_say() {
+        let old_subfolders = |dir: &str| -> Vec<(String, String)> {
+            let mut prefix_len = dir.find('/').unwrap_or(dir.len());
+            dir.split('/')
+                .skip(1)
+                .map(|seg| {
+                    let end = prefix_len + 1 + seg.len();
+                    prefix_len = end;
+                    (dir[..end].to_owned(), seg.to_owned())
+                })
+                .collect()
+        };
+        let pieces = [
+            "/",
+            "a",
+            "02_TERMINOLOGY",
+            "run → rennen.md",
+            "é",
+            "日本",
+            "",
+            ".md",
+        ];
+        for path in crate::random_text::joined(&pieces, 7, 0x2545_F491_4F6C_DD1D).take(5_000) {
+            let (dir, name) = split_path(&path);
+            assert_eq!(name, path.rsplit_once('/').map_or(&*path, |(_, n)| n));
+            assert_eq!(dir, path.rsplit_once('/').map_or("", |(d, _)| d));
+            let new: Vec<(String, String)> = subfolders(dir)
+                .map(|(d, s)| (d.to_owned(), s.to_owned()))
+                .collect();
+            assert_eq!(new, old_subfolders(dir), "{path:?}");
+        }
     }
 
     /// Files of one folder are named as twins exactly when their names
