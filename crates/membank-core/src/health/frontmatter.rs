@@ -108,11 +108,43 @@ pub(super) fn keys_for(folder: Folder) -> (&'static [&'static str], &'static [&'
 /// Keys an archived (or stamped) inbox file carries (spec §5, §11).
 pub(super) const ARCHIVE_KEYS: [&str; 3] = ["compiled", "compiled_date", "compiled_to"];
 
+/// The keys [`keys_for`] and [`ARCHIVE_KEYS`] name, each as a bit; 0 for
+/// any other.
+fn key_bit(key: &str) -> u32 {
+    match key {
+        "last_updated" => 1,
+        "client" => 1 << 1,
+        "languages" => 1 << 2,
+        "domains" => 1 << 3,
+        "term_source" => 1 << 4,
+        "term_target" => 1 << 5,
+        "source_lang" => 1 << 6,
+        "target_lang" => 1 << 7,
+        "status" => 1 << 8,
+        "domain" => 1 << 9,
+        "clients" => 1 << 10,
+        "scope" => 1 << 11,
+        "compiled" => 1 << 12,
+        "compiled_date" => 1 << 13,
+        "compiled_to" => 1 << 14,
+        _ => 0,
+    }
+}
+
 pub(super) fn key_findings(a: &Article, out: &mut Vec<Finding>) {
     let (required, recommended) = keys_for(a.folder);
+    // The article's keys read once, where each key asked for was looked
+    // for among them all (eight keys a term, each compared with each).
+    let bits = |keys: &[std::sync::Arc<str>]| keys.iter().fold(0, |m, k| m | key_bit(k));
+    let (present, empty_keys) = (bits(&a.meta.keys), bits(&a.meta.empty_keys));
     let mut report = |key: &'static str, severity: Severity, rule: KeyRule| {
-        let empty = a.meta.is_empty_key(key);
-        if a.meta.has_key(key) && !empty {
+        let bit = key_bit(key);
+        let (has, empty) = if bit == 0 {
+            (a.meta.has_key(key), a.meta.is_empty_key(key))
+        } else {
+            (present & bit != 0, empty_keys & bit != 0)
+        };
+        if has && !empty {
             return;
         }
         let line = if empty { key_line(a, key) } else { None };
@@ -283,4 +315,45 @@ pub(super) fn key_line(a: &Article, key: &str) -> Option<usize> {
         return lines.key_line(key);
     }
     crate::article::key_line_in(a.yaml()?, a.yaml_first_line(), key)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every key a folder asks for, and an archive's, has a bit of its own
+    /// (two keys on one bit would answer for each other); other text,
+    /// whatever its likeness, has none and is looked for as written.
+    #[test]
+    fn each_key_asked_for_has_a_bit_of_its_own() {
+        let mut asked: Vec<&str> = Folder::ALL
+            .into_iter()
+            .flat_map(|f| {
+                let (required, recommended) = keys_for(f);
+                required.iter().chain(recommended)
+            })
+            .copied()
+            .chain(ARCHIVE_KEYS)
+            .collect();
+        asked.sort_unstable();
+        asked.dedup();
+        let mut seen = 0;
+        for key in &asked {
+            let bit = key_bit(key);
+            assert_eq!(bit.count_ones(), 1, "{key}");
+            assert_eq!(seen & bit, 0, "{key}");
+            seen |= bit;
+        }
+        for other in [
+            "",
+            "Status",
+            "status ",
+            "\"status\"",
+            "clientss",
+            "compile",
+            "x",
+        ] {
+            assert_eq!(key_bit(other), 0, "{other:?}");
+        }
+    }
 }
