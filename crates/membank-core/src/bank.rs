@@ -553,6 +553,13 @@ impl Bank {
         } = walk;
         let mut early = early.done.into_inner().unwrap_or_default();
         early.sort_unstable_by_key(|(seq, _)| *seq);
+        // Which files were read early, a bit each: most were not, and the
+        // bit says so where a binary search over the early reads took a
+        // dozen steps through scattered records for every file.
+        let mut read_early = vec![0u64; early.last().map_or(0, |(seq, _)| *seq as usize / 64 + 1)];
+        for (seq, _) in &early {
+            read_early[*seq as usize / 64] |= 1 << (seq % 64);
+        }
         if let Some(walked) = walked {
             walked(listed_markdown(reader.root(), &found, &paths));
         }
@@ -583,7 +590,10 @@ impl Bank {
                 } => (path, is_link, dir, seq),
                 Walked::Problem(p) => return Some(Err(Kept::Found(Found::Problem(p)))),
             };
-            if let Ok(i) = early.binary_search_by_key(&seq, |(seq, _)| *seq)
+            let was_read_early =
+                (read_early.get(seq as usize / 64)).is_some_and(|w| w >> (seq % 64) & 1 != 0);
+            if was_read_early
+                && let Ok(i) = early.binary_search_by_key(&seq, |(seq, _)| *seq)
                 && let Some(loaded) = early[i].1.lock().ok().and_then(|mut l| l.take())
             {
                 return loaded;
