@@ -581,7 +581,7 @@ impl Bank {
                     dir,
                     seq,
                 } => (path, is_link, dir, seq),
-                Walked::Problem(p) => return Some(Err(Kept::Found(Found::Problem(p)))),
+                Walked::Problem(p) => return Some(Err(Kept::Found(Found::Problem(*p)))),
             };
             if let Ok(i) = early.binary_search_by_key(&seq, |(seq, _)| *seq)
                 && let Some(loaded) = early[i].1.lock().ok().and_then(|mut l| l.take())
