@@ -134,7 +134,7 @@ fn restore_default_sigpipe() {
 /// of a small command's start.
 fn parse_command_line() -> (Cli, Vec<String>) {
     use clap::FromArgMatches as _;
-    let mut command = Cli::command();
+    let mut command = membank_args::command();
     let subcommands: Vec<String> = command
         .get_subcommands()
         .map(|c| c.get_name().to_owned())

@@ -208,13 +208,65 @@ pub enum Eager {
 /// when it was built at once.
 pub struct Deferred<T>(pub T);
 
+/// The global options as the top level defines them, for the commands
+/// given stand-ins by [`command`] to take when they are built.
+static GLOBALS: std::sync::OnceLock<Vec<clap::Arg>> = std::sync::OnceLock::new();
+
+/// The whole definition, as `Cli::command()`, with the global options
+/// copied only into the command that gets built. Building the top level
+/// copies every global option into every command (its help, parser and
+/// possible values: a good part of the definition's cost, freed again
+/// unused) except where a command already has an argument of that name;
+/// each deferred command is given a bare stand-in of that name, which it
+/// swaps for the option itself when it is built, in the place clap's copy
+/// would have: before its own arguments, in the top level's order.
+pub fn command() -> clap::Command {
+    let command = <Cli as clap::CommandFactory>::command();
+    let globals = GLOBALS.get_or_init(|| {
+        command
+            .get_arguments()
+            .filter(|a| a.is_global_set())
+            .cloned()
+            .collect()
+    });
+    command.mut_subcommands(|sub| {
+        // A command built at once (`terms`) has its arguments already, and
+        // gets clap's own copies.
+        if sub.get_arguments().next().is_some() {
+            return sub;
+        }
+        globals
+            .iter()
+            .fold(sub, |sub, g| sub.arg(clap::Arg::new(g.get_id().clone())))
+    })
+}
+
+/// A stand-in of [`command`] replaced by the global option it stands for.
+fn take_globals(command: clap::Command) -> clap::Command {
+    let Some(globals) = GLOBALS.get() else {
+        return command;
+    };
+    globals.iter().fold(command, |command, g| {
+        let stand_in = command
+            .get_arguments()
+            .any(|a| a.get_id() == g.get_id() && !a.is_global_set());
+        if stand_in {
+            // Taken out and put back last: the stand-ins are all there is
+            // yet, so the options end up in the top level's order.
+            command.mut_arg(g.get_id(), |_| g.clone())
+        } else {
+            command
+        }
+    })
+}
+
 fn keep_about(
     command: clap::Command,
     augment: fn(clap::Command) -> clap::Command,
 ) -> clap::Command {
     let about = command.get_about().cloned();
     let long_about = command.get_long_about().cloned();
-    let command = augment(command);
+    let command = augment(take_globals(command));
     let command = match about {
         Some(about) => command.about(about),
         None => command.about(None),
@@ -332,6 +384,93 @@ mod tests {
             .get_arguments()
             .find(|a| a.get_long() == Some("format"));
         assert!(!format.unwrap().is_global_set());
+    }
+
+    /// Each command's arguments in order, with what the help and the
+    /// parser take from them, and its rendered help.
+    fn definitions(command: &mut clap::Command) -> Vec<(String, Vec<String>, String)> {
+        command.build();
+        command
+            .get_subcommands_mut()
+            .map(|sub| {
+                let args = sub
+                    .get_arguments()
+                    .map(|a| {
+                        format!(
+                            "{} {:?} {:?} {} {} {:?} {:?}",
+                            a.get_id(),
+                            a.get_long(),
+                            a.get_help().map(ToString::to_string),
+                            a.is_global_set(),
+                            a.get_display_order(),
+                            a.get_help_heading(),
+                            a.get_possible_values()
+                                .iter()
+                                .map(|v| v.get_name().to_owned())
+                                .collect::<Vec<_>>(),
+                        )
+                    })
+                    .collect();
+                (
+                    sub.get_name().to_owned(),
+                    args,
+                    sub.render_long_help().to_string(),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_global_options_taken_when_built_are_the_ones_clap_copies() {
+        let copied = definitions(&mut Cli::command());
+        let taken = definitions(&mut super::command());
+        assert_eq!(copied.len(), taken.len());
+        for (copied, taken) in copied.iter().zip(&taken) {
+            assert_eq!(copied, taken);
+        }
+        // The globals come first, as clap's copies do.
+        let (_, context, _) = taken.iter().find(|(n, ..)| n == "context").unwrap();
+        assert!(context[0].starts_with("color "), "{context:?}");
+        assert!(context.iter().filter(|a| a.contains(" true ")).count() == 5);
+    }
+
+    #[test]
+    fn commands_not_built_hold_stand_ins_only() {
+        let mut command = super::command();
+        command
+            .try_get_matches_from_mut(["membank", "context", "bank", "--client", "Acme"])
+            .unwrap();
+        let check = command.find_subcommand("check").unwrap();
+        let ids: Vec<_> = check.get_arguments().map(|a| a.get_id().as_str()).collect();
+        assert_eq!(ids, ["color", "format", "log_level", "no_mouse", "today"]);
+        assert!(check.get_arguments().all(|a| a.get_help().is_none()));
+        let context = command.find_subcommand("context").unwrap();
+        let color = context.get_arguments().find(|a| a.get_id() == "color");
+        assert!(color.unwrap().is_global_set());
+    }
+
+    #[test]
+    fn the_global_options_parse_after_the_command() {
+        // (Written before it, they are moved after it first: see `argv`.)
+        let args = [
+            "membank",
+            "context",
+            "bank",
+            "--color",
+            "never",
+            "--today",
+            "2026-04-08",
+        ];
+        let mut matches = super::command().try_get_matches_from(args).unwrap();
+        let cli = Cli::from_arg_matches_mut(&mut matches).unwrap();
+        assert!(matches!(cli.color, ColorChoice::Never));
+        assert_eq!(cli.today.as_deref(), Some("2026-04-08"));
+        assert!(matches!(cli.command, Some(Command::Context(_))));
+        let error = super::command()
+            .try_get_matches_from(["membank", "check", "bank", "--color", "bogus"])
+            .err()
+            .unwrap();
+        assert_eq!(error.kind(), clap::error::ErrorKind::InvalidValue);
     }
 
     #[test]

@@ -588,7 +588,7 @@ impl Bank {
                     dir,
                     seq,
                 } => (path, is_link, dir, seq),
-                Walked::Problem(p) => return Some(Err(Kept::Found(Found::Problem(p)))),
+                Walked::Problem(p) => return Some(Err(Kept::Found(Found::Problem(*p)))),
             };
             let was_read_early =
                 (read_early.get(seq as usize / 64)).is_some_and(|w| w >> (seq % 64) & 1 != 0);
