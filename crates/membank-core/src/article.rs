@@ -1034,13 +1034,20 @@ impl Article {
     }
 }
 
-fn file_name_of(rel_path: &str) -> &str {
-    // A search for the last byte, not a reverse split by character: this
-    // is asked for every article read, and `/` is one byte in UTF-8.
+/// A bank path's folder (empty at the root) and its file name, split at
+/// its last `/`. A search for the last byte, not a reverse split by
+/// character: this is asked for every article read and every path a check
+/// or the link index looks at, and `/` is one byte in UTF-8, so both sides
+/// are whole characters.
+pub(crate) fn split_rel_path(rel_path: &str) -> (&str, &str) {
     match memchr::memrchr(b'/', rel_path.as_bytes()) {
-        Some(i) => &rel_path[i + 1..],
-        None => rel_path,
+        Some(i) => (&rel_path[..i], &rel_path[i + 1..]),
+        None => ("", rel_path),
     }
+}
+
+pub(crate) fn file_name_of(rel_path: &str) -> &str {
+    split_rel_path(rel_path).1
 }
 
 pub(crate) fn stem_of(rel_path: &str) -> &str {

@@ -16,6 +16,8 @@ use std::hash::BuildHasher;
 use rayon::prelude::*;
 
 use crate::wikilink::{fold, fold_into};
+// The last segment of a folded path.
+use crate::article::file_name_of as name_of;
 
 /// A file a link can reach.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -117,11 +119,6 @@ const EMPTY: u32 = u32::MAX;
 /// of their hashes fill the table front to back.
 fn slot_shift(slots: usize) -> u32 {
     64 - slots.trailing_zeros()
-}
-
-/// The last segment of a folded path.
-fn name_of(path: &str) -> &str {
-    memchr::memrchr(b'/', path.as_bytes()).map_or(path, |slash| &path[slash + 1..])
 }
 
 impl LinkIndex {

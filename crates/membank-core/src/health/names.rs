@@ -6,6 +6,7 @@ use std::hash::Hasher;
 use rayon::prelude::*;
 use rustc_hash::FxHasher;
 
+use crate::article::split_rel_path;
 use crate::bank::{Bank, ProblemKind};
 use crate::wikilink::{fold, fold_into};
 
@@ -50,7 +51,7 @@ pub(super) fn findings_of_paths(paths: &[&str], out: &mut Vec<Finding>) {
         .map_init(String::new, |folded, &path| {
             // The last `/` found once per path, where each of the three
             // checks looked for it again (four searches a path).
-            let (dir, name) = split_path(path);
+            let (dir, name) = split_rel_path(path);
             Seen {
                 case_key: case_key(dir, name, folded),
                 bad_name: name_problem(name).is_some(),
@@ -86,23 +87,12 @@ struct Seen {
     bad_folder: bool,
 }
 
-/// A path's folder (empty at the root) and its file name, split at its
-/// last `/`. A byte search: the standard library's search for a character
-/// cost more than the rest of a short path's checks.
-fn split_path(path: &str) -> (&str, &str) {
-    match memchr::memrchr(b'/', path.as_bytes()) {
-        // `/` is one byte in UTF-8: both sides are whole characters.
-        Some(slash) => (&path[..slash], &path[slash + 1..]),
-        None => ("", path),
-    }
-}
-
 fn file_name(path: &str) -> &str {
-    split_path(path).1
+    split_rel_path(path).1
 }
 
 fn dir_of(path: &str) -> &str {
-    split_path(path).0
+    split_rel_path(path).0
 }
 
 /// The folders of `dir` below the numbered folder, each as its path and
@@ -378,7 +368,7 @@ mod tests {
             ".md",
         ];
         for path in crate::random_text::joined(&pieces, 7, 0x2545_F491_4F6C_DD1D).take(5_000) {
-            let (dir, name) = split_path(&path);
+            let (dir, name) = split_rel_path(&path);
             assert_eq!(name, path.rsplit_once('/').map_or(&*path, |(_, n)| n));
             assert_eq!(dir, path.rsplit_once('/').map_or("", |(d, _)| d));
             let new: Vec<(String, String)> = subfolders(dir)
