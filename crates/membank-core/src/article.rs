@@ -605,7 +605,9 @@ impl KeptLines {
         body_start: usize,
     ) -> Option<KeptLines> {
         let yaml = text.get(yaml)?;
-        let line = |key| match key_line_in(yaml, first_line, key) {
+        let [last_updated, term_target] =
+            key_lines_in(yaml, first_line, ["last_updated", "term_target"]);
+        let line = |found: Option<usize>| match found {
             Some(l) => u16::try_from(l).ok(),
             None => Some(0),
         };
@@ -615,8 +617,8 @@ impl KeptLines {
             .filter(|&b| b == b'\n')
             .count();
         Some(KeptLines {
-            last_updated: line("last_updated")?,
-            term_target: line("term_target")?,
+            last_updated: line(last_updated)?,
+            term_target: line(term_target)?,
             body: u16::try_from(body).ok()?,
         })
     }
@@ -663,6 +665,37 @@ pub(crate) fn key_line_in(yaml: &str, first_line: usize, key: &str) -> Option<us
     None
 }
 
+/// [`key_line_in`] of each of `keys`, in one pass over the block's lines
+/// (every article's block is asked for two).
+pub(crate) fn key_lines_in<const N: usize>(
+    yaml: &str,
+    first_line: usize,
+    keys: [&str; N],
+) -> [Option<usize>; N] {
+    let bytes = yaml.as_bytes();
+    let mut found = [None; N];
+    let mut left = N;
+    let mut start = 0;
+    let mut line = first_line;
+    while start < bytes.len() && left > 0 {
+        let end = memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |i| start + i);
+        let b = bytes[start];
+        for (key, found) in keys.iter().zip(found.iter_mut()) {
+            let first = key.as_bytes().first().copied();
+            if found.is_none()
+                && (Some(b) == first || b == b'"' || b == b'\'' || first.is_none())
+                && key_starts(&yaml[start..end], key)
+            {
+                *found = Some(line);
+                left -= 1;
+            }
+        }
+        start = end + 1;
+        line += 1;
+    }
+    found
+}
+
 /// Does `line` start with `key`, bare or quoted, and then a colon?
 fn key_starts(line: &str, key: &str) -> bool {
     let rest = line
@@ -700,6 +733,29 @@ fn checks_read_block(folder: Folder, meta: &Meta, block: &str) -> bool {
         || bad_status
         || bad_language
         || !crate::secrets::find_likely(block).is_empty()
+}
+
+/// The text of the first line of `body` that starts with `# `, trimmed:
+/// what `body.lines().find_map(|l| l.strip_prefix("# ")).map(str::trim)`
+/// gives (a `\r` that `lines` takes off a line's end the trim takes off
+/// too), from a search for the line break and `#` together instead of
+/// splitting every line before the heading.
+fn first_heading(body: &str) -> Option<&str> {
+    let bytes = body.as_bytes();
+    let start = if bytes.starts_with(b"# ") {
+        2
+    } else {
+        let mut at = 0;
+        loop {
+            let i = crate::wikilink::find_pair(bytes, at, b'\n', b'#')?;
+            if bytes.get(i + 2) == Some(&b' ') {
+                break i + 3;
+            }
+            at = i + 1;
+        }
+    };
+    let end = memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |i| start + i);
+    Some(body[start..end].trim())
 }
 
 /// Sees each article as it is read: its path, its whole text, and where
@@ -861,11 +917,7 @@ impl Article {
             }
         }
         let body = &text[body_start..];
-        let title = match body
-            .lines()
-            .find_map(|l| l.strip_prefix("# "))
-            .map(str::trim)
-        {
+        let title = match first_heading(body) {
             Some(t) if !t.is_empty() && t != stem_of(&rel_path) => Box::from(t),
             _ => Box::default(),
         };
@@ -1404,7 +1456,7 @@ fn extract_simple_meta(entries: &[(&str, SimpleValue<'_>)], share: bool, wanted:
         }
     }
     let blank = |v: &SimpleValue<'_>| match v {
-        SimpleValue::Str(s) => s.trim().is_empty(),
+        SimpleValue::Str(s) => crate::text::trim(s).is_empty(),
         SimpleValue::List(items) => items.is_empty(),
         SimpleValue::Bool(_) | SimpleValue::Number(_) => false,
     };
@@ -1797,6 +1849,42 @@ mod tests {
                     "{yaml:?} {key:?}"
                 );
             }
+            // Two keys in one pass, as each alone; the same key twice.
+            for pair in [
+                ["last_updated", "status"],
+                ["status", "last_updated"],
+                ["x", "x"],
+                ["", "é"],
+                ["\"", "last_updated"],
+            ] {
+                let want = pair.map(|key| key_line_in_before(&yaml, 2, key));
+                assert_eq!(key_lines_in(&yaml, 2, pair), want, "{yaml:?} {pair:?}");
+            }
+        }
+    }
+
+    /// An article's title is the first `# ` line's text, trimmed, as
+    /// splitting the body into lines found it: at the start or later, a
+    /// `#` with no space or two, CRLF and a lone `\r`, tabs and a no-break
+    /// space around it, an empty heading, the last line with and without
+    /// its break, non-ASCII text.
+    #[test]
+    fn the_first_heading_is_found_as_by_lines() {
+        let pieces = [
+            "# ", "#", "## ", " ", "\t", "\u{a0}", "\n", "\r\n", "\r", "T", "é → x", "[[a]]",
+            "\u{2028}",
+        ];
+        fn before(body: &str) -> Option<&str> {
+            body.lines()
+                .find_map(|l| l.strip_prefix("# "))
+                .map(str::trim)
+        }
+        let texts = crate::random_text::joined(&pieces, 10, 0x5EED_0F4E_AD1E_55).take(40_000);
+        for body in texts {
+            assert_eq!(first_heading(&body), before(&body), "{body:?}");
+        }
+        for body in ["", "# ", "#", "# \r", "x\n# a \r\n# b", "\n\n# t\n"] {
+            assert_eq!(first_heading(body), before(body), "{body:?}");
         }
     }
 

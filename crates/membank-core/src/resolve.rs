@@ -251,7 +251,7 @@ impl LinkIndex {
             static WANTED: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
         }
         found.clear();
-        let target = target.trim();
+        let target = crate::text::trim(target);
         // Found and folded only for the few links that need the folder.
         let from_dir = FromDir {
             from,

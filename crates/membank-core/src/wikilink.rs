@@ -4,6 +4,7 @@
 
 use std::borrow::Cow;
 use std::ops::Range;
+use std::sync::LazyLock;
 
 use pulldown_cmark::{Event, LinkType, Parser, Tag, TagEnd};
 
@@ -77,12 +78,12 @@ fn plain_name(value: &str) -> Option<&str> {
         .and_then(|v| v.strip_suffix("]]"))
         .unwrap_or(value);
     let plain = memchr::memchr3(b'[', b'|', b'#', name.as_bytes()).is_none()
-        && name.trim().len() == name.len();
+        && crate::text::trim(name).len() == name.len();
     plain.then_some(name)
 }
 
 fn normalize_once(value: &str) -> &str {
-    let mut v = value.trim();
+    let mut v = crate::text::trim(value);
     if let Some(inner) = v.strip_prefix("[[").and_then(|s| s.strip_suffix("]]")) {
         v = inner;
     }
@@ -95,7 +96,7 @@ fn normalize_once(value: &str) -> &str {
             name
         };
     }
-    v.trim()
+    crate::text::trim(v)
 }
 
 /// The lookup key for case-insensitive comparison: `s.to_lowercase()`.
@@ -359,10 +360,17 @@ fn extract_in<'b>(body: &'b str, shortcuts: bool, links: &mut Vec<FoundLink<'b>>
 fn code_markers(bytes: &[u8]) -> (bool, bool) {
     let backticks = memchr::memchr(b'`', bytes).is_some();
     let blocks = memchr::memchr(b'\t', bytes).is_some()
-        || memchr::memmem::find(bytes, b"~~~").is_some()
-        || memchr::memmem::find(bytes, b"    ").is_some();
+        || TILDE_FENCE.find(bytes).is_some()
+        || INDENT.find(bytes).is_some();
     (backticks, blocks)
 }
+
+// The searches built once: `memmem::find` builds its searcher on every
+// call, which cost more than the search on a body of a few hundred bytes.
+static TILDE_FENCE: Finder = LazyLock::new(|| memchr::memmem::Finder::new(b"~~~"));
+static INDENT: Finder = LazyLock::new(|| memchr::memmem::Finder::new(b"    "));
+static LINK_DEFINITION: Finder = LazyLock::new(|| memchr::memmem::Finder::new(b"]:"));
+type Finder = LazyLock<memchr::memmem::Finder<'static>>;
 
 /// The code spans of `text`, as a Markdown parse finds them, when each is
 /// opened and closed on one line and every backtick run of every line is
@@ -372,7 +380,7 @@ fn code_markers(bytes: &[u8]) -> (bool, bool) {
 /// and with no escape, no HTML or autolink (which take precedence over
 /// spans) and no link definition, nothing else decides what is code.
 fn one_line_code_spans(text: &[u8]) -> Option<Vec<Range<usize>>> {
-    if memchr::memchr2(b'\\', b'<', text).is_some() || memchr::memmem::find(text, b"]:").is_some() {
+    if memchr::memchr2(b'\\', b'<', text).is_some() || LINK_DEFINITION.find(text).is_some() {
         return None;
     }
     let mut spans = Vec::new();

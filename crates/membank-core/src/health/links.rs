@@ -192,7 +192,7 @@ pub fn is_attachment(target: &str) -> bool {
 /// The name a dead link's suggestion is looked up by: its target's last
 /// part.
 pub(super) fn dead_link_name<'a>(link: &Link<'a>) -> &'a str {
-    let target = link.target().trim();
+    let target = crate::text::trim(link.target());
     target.rsplit('/').next().unwrap_or(target)
 }
 
@@ -213,7 +213,7 @@ pub(super) fn dead_link_finding(path: &str, link: &Link<'_>, near: Option<&str>)
 /// name (`near`, what the names' index finds for it), or a name nothing
 /// has yet (perhaps a note still to be written).
 fn dead_link_near(link: &Link<'_>, near: Option<&str>) -> Message {
-    let target = link.target().trim();
+    let target = crate::text::trim(link.target());
     let name = dead_link_name(link);
     let written = link.written();
     if is_attachment(target) {

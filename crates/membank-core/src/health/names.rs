@@ -234,14 +234,26 @@ pub(super) fn name_problem(name: &str) -> Option<(Severity, String)> {
     // Nearly every name is fine: decide that without allocating.
     let plain = is_plain(name);
     let ends_badly = name.ends_with('.') || name.ends_with(' ');
-    // Device names are at most seven bytes before the first dot.
-    let long_base = name
-        .split('.')
-        .next()
-        .is_some_and(|b| b.trim_end().len() > 7);
-    if plain && !ends_badly && long_base {
-        return None;
+    // Device names are at most seven bytes before the first dot (found
+    // by a byte search: `split('.')` cost more than the rest of the test).
+    let base = &name[..memchr::memchr(b'.', name.as_bytes()).unwrap_or(name.len())];
+    let base = base.trim_end();
+    if plain && !ends_badly {
+        // A plain name holds none of the characters the checks below look
+        // for (no forbidden one, no control, no U+FFFD) and does not end
+        // badly: only a short base can still be a device name.
+        return if base.len() > 7 {
+            None
+        } else {
+            device_name_problem(base)
+        };
     }
+    every_name_problem(name)
+}
+
+/// [`name_problem`] with every test made in turn: what the quick answers
+/// for a plain name must agree with.
+fn every_name_problem(name: &str) -> Option<(Severity, String)> {
     let forbidden: BTreeSet<char> = name
         .chars()
         .filter(|c| NTFS_FORBIDDEN.contains(c))
@@ -279,17 +291,22 @@ pub(super) fn name_problem(name: &str) -> Option<(Severity, String)> {
                 .into(),
         ));
     }
-    let base = name.split('.').next().unwrap_or(name).trim_end();
-    if crate::pathsafe::DEVICE_NAMES
+    device_name_problem(name.split('.').next().unwrap_or(name).trim_end())
+}
+
+/// A name whose part before its first dot, `base`, is a Windows device's.
+fn device_name_problem(base: &str) -> Option<(Severity, String)> {
+    crate::pathsafe::DEVICE_NAMES
         .iter()
         .any(|d| d.eq_ignore_ascii_case(base))
-    {
-        return Some((
-            Severity::Warning,
-            format!("{base} is a reserved device name on Windows, so the file cannot exist there"),
-        ));
-    }
-    None
+        .then(|| {
+            (
+                Severity::Warning,
+                format!(
+                    "{base} is a reserved device name on Windows, so the file cannot exist there"
+                ),
+            )
+        })
 }
 
 #[cfg(test)]
@@ -338,6 +355,25 @@ mod tests {
             }
         }
         assert!(is_plain(""));
+    }
+
+    /// The quick answer for a plain name is the one every test in turn
+    /// gives: device names in both cases, with extensions, dots and
+    /// spaces, short and long bases, forbidden and control characters,
+    /// U+FFFD, `→` and other non-ASCII letters.
+    #[test]
+    fn a_plain_names_problem_is_found_as_by_every_test() {
+        let pieces = [
+            "CON", "con", "Nul", "COM1", "lpt9", "AUX", "prn", ".", "..", " ", "x", "abcdefg",
+            "md", "COM¹", "→", "é", "\u{a0}", "\u{fffd}", ":", "?", "\u{7}", "-", "(", ",",
+            "ab.cd",
+        ];
+        let names = crate::random_text::joined(&pieces, 4, 0x9E37_79B9_7F4A_7C15).take(30_000);
+        for name in names.chain(pieces.iter().map(|p| (*p).to_owned())) {
+            assert_eq!(name_problem(&name), every_name_problem(&name), "{name:?}");
+        }
+        assert!(name_problem("con.md").is_some());
+        assert!(name_problem("Legal").is_none());
     }
 
     /// A path split once at its last `/` reads as the splits by character

@@ -170,7 +170,7 @@ impl Term {
 impl Kept {
     fn of(a: Article) -> Kept {
         let term = terms::term_of(&a).and_then(|(source, source_lang, target_lang)| {
-            let target = a.meta.term_target().unwrap_or("").trim();
+            let target = crate::text::trim(a.meta.term_target().unwrap_or(""));
             let parts = [source, source_lang, target_lang, target];
             let hash = terms::term_hash(&a).unwrap_or_default();
             let line = key_line(&a, "term_target");

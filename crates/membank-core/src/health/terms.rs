@@ -30,7 +30,8 @@ pub(super) fn term_of(a: &Article) -> Option<(&str, &str, &str)> {
     ) else {
         return None;
     };
-    Some((src.trim(), sl.trim(), tl.trim()))
+    let trim = crate::text::trim;
+    Some((trim(src), trim(sl), trim(tl)))
 }
 
 /// What two articles share when they are about the same term: the source
@@ -102,7 +103,7 @@ impl Terms for Bank {
     }
 
     fn target(&self, id: ArticleId) -> &str {
-        self.article(id).meta.term_target().unwrap_or("").trim()
+        crate::text::trim(self.article(id).meta.term_target().unwrap_or(""))
     }
 
     fn clients(&self, id: ArticleId) -> &[KeyedValue] {

@@ -362,6 +362,14 @@ fn bad_file_names() {
     assert!(name_problem("Ñandú, (zoölogy).md").is_none());
     assert_eq!(name_problem("com².md").unwrap().0, Severity::Warning);
     assert_eq!(name_problem("CONIN$.md").unwrap().0, Severity::Warning);
+    // The part before the first dot, with white space of any kind after it.
+    assert_eq!(name_problem("CON\u{a0}.md").unwrap().0, Severity::Warning);
+    assert_eq!(
+        name_problem("aux\u{2003}.x.md").unwrap().0,
+        Severity::Warning
+    );
+    assert!(name_problem("Glossary .v2.md").is_none());
+    assert!(name_problem("Nul7 .md").is_none());
 }
 
 #[cfg(unix)]

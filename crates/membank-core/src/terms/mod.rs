@@ -167,7 +167,7 @@ impl Filter {
 
 /// Names compared as the bank compares them: case-insensitively.
 pub fn same_name(a: &str, b: &str) -> bool {
-    let (a, b) = (a.trim(), b.trim());
+    let (a, b) = (crate::text::trim(a), crate::text::trim(b));
     // Without two lowered copies when the answer needs none: the term
     // conflicts compare clients' names, already folded, by the hundred
     // thousand. ASCII text lowers as its ASCII letters do, so two ASCII
