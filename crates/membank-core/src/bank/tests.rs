@@ -825,3 +825,65 @@ fn an_empty_bank_reads_as_nothing_on_the_pool_or_off_it() {
         assert!(bank.other_files.is_empty() && bank.missing_folders.is_empty());
     }
 }
+
+#[test]
+fn the_files_walked_before_the_pool_starts_are_handed_to_it_once_each() {
+    use super::walk::{BankWalk, EARLY_BATCH};
+    // More files than are walked before the pool starts, so the walk stops
+    // inside a folder; a nested folder, a file of another kind and a link
+    // to a file among them.
+    let d = tempfile::tempdir().unwrap();
+    let r = d.path();
+    for (folder, n) in [
+        ("01_CLIENTS", 30),
+        ("02_TERMINOLOGY/sub", 20),
+        ("02_TERMINOLOGY", 400),
+    ] {
+        for i in 0..n {
+            write(r, &format!("{folder}/n{i:04}.md"), b"---\n---\n");
+        }
+    }
+    write(r, "01_CLIENTS/notes.txt", b"x");
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(r.join("01_CLIENTS/n0000.md"), r.join("01_CLIENTS/link.md"))
+        .unwrap();
+    let reader = RootReader::new(r, ReadPolicy::default()).unwrap();
+    let mut walk = BankWalk::new(&reader);
+    assert!(walk.walk(crate::parallel::SEQUENTIAL_BELOW, &mut |_, _, _, _| {}));
+    let batches = walk.batches_so_far();
+    let mut handed = Vec::new();
+    for (i, (batch, paths)) in batches.iter().enumerate() {
+        assert!(!batch.is_empty() && batch.len() <= EARLY_BATCH);
+        if i + 1 < batches.len() {
+            assert_eq!(batch.len(), EARLY_BATCH);
+        }
+        for (seq, open, at, is_link) in batch {
+            handed.push((*seq, paths.path(at).to_path_buf(), open.is_some(), *is_link));
+        }
+    }
+    // Each file the walk met, once, as the walk would hand it over while
+    // walking on: its folder held open only where it is read by name.
+    let mut walked = Vec::new();
+    for w in &walk.found {
+        if let Walked::File {
+            path,
+            is_link,
+            dir,
+            seq,
+        } = w
+        {
+            let open = walk
+                .dirs
+                .get(*dir as usize)
+                .is_some_and(|(_, open)| open.is_some());
+            walked.push((*seq, walk.paths.path(path).to_path_buf(), open, *is_link));
+        }
+    }
+    assert!(walked.len() >= crate::parallel::SEQUENTIAL_BELOW);
+    assert_eq!(handed, walked);
+    assert!(handed.iter().any(|(_, _, _, link)| *link));
+    assert!(handed.iter().filter(|(_, _, open, _)| *open).count() > 200);
+    // The walk goes on from where it stopped, its lists its own.
+    assert!(!walk.walk(usize::MAX, &mut |_, _, _, _| {}));
+    assert_eq!(walk.found.len(), 30 + 20 + 400 + 2);
+}
