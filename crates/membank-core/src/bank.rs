@@ -16,7 +16,7 @@ use crate::text;
 
 pub use crate::load_options::LoadOptions;
 use walk::{
-    BankWalk, EARLY_BATCH, EARLY_BATCHES_IN_FLIGHT, EarlyBatch, EarlyReads, Walked, WalkedPaths,
+    BankWalk, EARLY_BATCH, EARLY_BATCHES_IN_FLIGHT, EarlyReads, Walked, WalkedPaths,
     listed_markdown, load_walked,
 };
 
@@ -507,32 +507,6 @@ impl Bank {
             // few batches at a time, so the early reads stay few): the walk
             // is a tenth of loading a large bank and one core's work.
             rayon::in_place_scope(|scope| {
-                let send = |batch: EarlyBatch, paths: WalkedPaths| {
-                    early.in_flight.fetch_add(1, Ordering::Relaxed);
-                    let (early, reader, read_one) = (&early, &reader, &read_one);
-                    scope.spawn(move |_| {
-                        let done = batch.into_iter().map(|(seq, dir, path, is_link)| {
-                            if let Some(n) = files_read {
-                                n.fetch_add(1, Ordering::Relaxed);
-                            }
-                            let path = paths.path(&path);
-                            let loaded = read_one(reader, dir.as_deref(), path, is_link);
-                            (seq, std::sync::Mutex::new(Some(loaded)))
-                        });
-                        let done: Vec<_> = done.collect();
-                        if let Ok(mut all) = early.done.lock() {
-                            all.extend(done);
-                        }
-                        early.in_flight.fetch_sub(1, Ordering::Relaxed);
-                    });
-                };
-                // The files walked before the pool started are its first
-                // work: its threads would otherwise wait, just started, for
-                // the walk to meet a batch of new ones, with these left for
-                // after the walk.
-                for (batch, paths) in walk.batches_so_far() {
-                    send(batch, paths);
-                }
                 // A batch's paths are one buffer too (see `WalkedPaths`).
                 let (mut batch, mut batch_paths) = (Vec::new(), WalkedPaths::default());
                 let mut on_file =
@@ -546,7 +520,25 @@ impl Bank {
                         }
                         batch.push((seq, dir.cloned(), batch_paths.push(path), is_link));
                         if batch.len() == EARLY_BATCH {
-                            send(std::mem::take(&mut batch), std::mem::take(&mut batch_paths));
+                            let batch = std::mem::take(&mut batch);
+                            let paths = std::mem::take(&mut batch_paths);
+                            early.in_flight.fetch_add(1, Ordering::Relaxed);
+                            let (early, reader, read_one) = (&early, &reader, &read_one);
+                            scope.spawn(move |_| {
+                                let done = batch.into_iter().map(|(seq, dir, path, is_link)| {
+                                    if let Some(n) = files_read {
+                                        n.fetch_add(1, Ordering::Relaxed);
+                                    }
+                                    let path = paths.path(&path);
+                                    let loaded = read_one(reader, dir.as_deref(), path, is_link);
+                                    (seq, std::sync::Mutex::new(Some(loaded)))
+                                });
+                                let done: Vec<_> = done.collect();
+                                if let Ok(mut all) = early.done.lock() {
+                                    all.extend(done);
+                                }
+                                early.in_flight.fetch_sub(1, Ordering::Relaxed);
+                            });
                         }
                     };
                 walk.walk(usize::MAX, &mut on_file);

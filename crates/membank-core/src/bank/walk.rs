@@ -105,11 +105,6 @@ pub(super) type EarlyRead<T> = std::sync::Mutex<Option<Option<Result<T, Kept>>>>
 /// open, its path and whether it is a link.
 pub(super) type OnFile<'a> = dyn FnMut(u32, Option<&Arc<OpenDir>>, &Path, bool) + 'a;
 
-/// Files to read while the walk goes on: each one's `seq`, its folder held
-/// open, where its path is in the batch's own [`WalkedPaths`], and whether
-/// it is a link.
-pub(super) type EarlyBatch = Vec<(u32, Option<Arc<OpenDir>>, PathAt, bool)>;
-
 /// Files per early batch, and batches read at a time while walking.
 pub(super) const EARLY_BATCH: usize = 64;
 pub(super) const EARLY_BATCHES_IN_FLIGHT: usize = 3;
@@ -241,40 +236,6 @@ impl<'r> BankWalk<'r> {
             }
         }
         true
-    }
-}
-
-impl BankWalk<'_> {
-    /// The files met so far, in batches of at most [`EARLY_BATCH`] with
-    /// their paths copied: the walk goes on growing its own lists while
-    /// they are read.
-    pub(super) fn batches_so_far(&self) -> Vec<(EarlyBatch, WalkedPaths)> {
-        let mut batches = Vec::new();
-        let (mut batch, mut paths) = (EarlyBatch::new(), WalkedPaths::default());
-        for w in &self.found {
-            let &Walked::File {
-                path,
-                is_link,
-                dir,
-                seq,
-            } = w
-            else {
-                continue;
-            };
-            // As for a file handed over while walking (see `on_file`).
-            if seq == u32::MAX {
-                continue;
-            }
-            let open = self.dirs.get(dir as usize).and_then(|(_, d)| d.clone());
-            batch.push((seq, open, paths.push(self.paths.path(&path)), is_link));
-            if batch.len() == EARLY_BATCH {
-                batches.push((std::mem::take(&mut batch), std::mem::take(&mut paths)));
-            }
-        }
-        if !batch.is_empty() {
-            batches.push((batch, paths));
-        }
-        batches
     }
 }
 
