@@ -100,14 +100,16 @@ fn visible_dirs(dir: &Path) -> Vec<PathBuf> {
             continue;
         }
         seen += 1;
+        // A hidden name is told by its first byte: a dot is ASCII, never
+        // part of a longer character. Only a folder's path is made: most
+        // entries of a bank's numbered folders are files.
+        let kind = entry.file_type();
+        if name.first() == Some(&b'.') || !matches!(kind, FileType::Directory | FileType::Unknown) {
+            continue;
+        }
         let path = dir.join(std::ffi::OsStr::from_bytes(name));
-        let is_dir = match entry.file_type() {
-            FileType::Directory => true,
-            // A file system that does not say: asked, without following.
-            FileType::Unknown => is_dir(&path),
-            _ => false,
-        };
-        if is_dir && !String::from_utf8_lossy(name).starts_with('.') {
+        // A file system that does not say: asked, without following.
+        if kind == FileType::Directory || is_dir(&path) {
             found.push(path);
         }
     }
@@ -161,5 +163,37 @@ mod tests {
         assert_eq!(bounded, listed);
         assert!(visible_dirs(&d.path().join("missing")).is_empty());
         assert!(visible_dirs(&d.path().join("entry-002-xx")).is_empty());
+    }
+
+    /// Names that are not UTF-8 are hidden by a leading dot alone, as the
+    /// standard listing's lossy name says; folders only, links and files
+    /// left out.
+    #[cfg(unix)]
+    #[test]
+    fn the_bounded_listing_tells_names_that_are_not_utf8_as_the_standard_listing() {
+        use std::os::unix::ffi::OsStrExt as _;
+        let d = tempfile::tempdir().unwrap();
+        let names: [&[u8]; 5] = [b"\xffdir", b".\xffdir", b"\xff", b"x\xff.", b"\xef\xbc\x8e"];
+        for name in names {
+            let path = d.path().join(std::ffi::OsStr::from_bytes(name));
+            std::fs::create_dir(&path).unwrap();
+            let mut file = path.clone().into_os_string();
+            file.push(".file");
+            std::fs::write(&file, "").unwrap();
+            let mut link = path.into_os_string();
+            link.push(".link");
+            std::os::unix::fs::symlink(d.path(), link).unwrap();
+        }
+        let mut bounded = visible_dirs(d.path());
+        let mut listed = listed_visible_dirs(d.path());
+        bounded.sort();
+        listed.sort();
+        assert_eq!(bounded, listed);
+        let mut wanted: Vec<_> = [&names[0], &names[2], &names[3], &names[4]]
+            .iter()
+            .map(|n| d.path().join(std::ffi::OsStr::from_bytes(n)))
+            .collect();
+        wanted.sort();
+        assert_eq!(bounded, wanted);
     }
 }
