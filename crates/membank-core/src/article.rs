@@ -1879,7 +1879,7 @@ mod tests {
                 .find_map(|l| l.strip_prefix("# "))
                 .map(str::trim)
         }
-        let texts = crate::random_text::joined(&pieces, 10, 0x5EED_0F4E_AD1E_55).take(40_000);
+        let texts = crate::random_text::joined(&pieces, 10, 0x005E_ED0F_4EAD_1E55).take(40_000);
         for body in texts {
             assert_eq!(first_heading(&body), before(&body), "{body:?}");
         }
