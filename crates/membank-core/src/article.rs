@@ -644,25 +644,8 @@ impl KeptLines {
 /// lines and trying three prefixes on each cost more than the rest of
 /// the article's checks.
 pub(crate) fn key_line_in(yaml: &str, first_line: usize, key: &str) -> Option<usize> {
-    let bytes = yaml.as_bytes();
-    let first = key.as_bytes().first().copied();
-    let mut start = 0;
-    let mut line = first_line;
-    // `str::lines` gives no line after a last line break; a line that
-    // ends in `\r` matches as it would without it (the colon test trims
-    // white space, `\r` among it).
-    while start < bytes.len() {
-        let end = memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |i| start + i);
-        let b = bytes[start];
-        if (Some(b) == first || b == b'"' || b == b'\'' || first.is_none())
-            && key_starts(&yaml[start..end], key)
-        {
-            return Some(line);
-        }
-        start = end + 1;
-        line += 1;
-    }
-    None
+    let [line] = key_lines_in(yaml, first_line, [key]);
+    line
 }
 
 /// [`key_line_in`] of each of `keys`, in one pass over the block's lines
@@ -677,6 +660,9 @@ pub(crate) fn key_lines_in<const N: usize>(
     let mut left = N;
     let mut start = 0;
     let mut line = first_line;
+    // `str::lines` gives no line after a last line break; a line that
+    // ends in `\r` matches as it would without it (the colon test trims
+    // white space, `\r` among it).
     while start < bytes.len() && left > 0 {
         let end = memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |i| start + i);
         let b = bytes[start];
