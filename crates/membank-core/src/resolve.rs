@@ -285,12 +285,9 @@ impl LinkIndex {
         relative_only: bool,
         found: &mut Vec<FileRef>,
     ) {
-        // A byte search: `str::rfind` of a character cost more than the
-        // name's lookup, for each of the hundreds of thousands of links.
-        let (is_path, name) = match memchr::memrchr(b'/', wanted.as_bytes()) {
-            Some(slash) => (true, &wanted[slash + 1..]),
-            None => (false, wanted),
-        };
+        // Shorter than the whole target exactly when it holds a `/`.
+        let name = name_of(wanted);
+        let is_path = name.len() != wanted.len();
         let candidates = self.named(name);
         if candidates.is_empty() {
             return;
