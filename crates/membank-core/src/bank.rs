@@ -871,19 +871,39 @@ impl Bank {
             link_files,
             ..Index::default()
         };
-        // Indexed by article, so each article's links come back in order.
-        let bank: &Bank = self;
-        let resolve = |id: usize| {
-            let a = &bank.articles[id];
-            a.links
+        // By batches of articles in order, so each article's links come
+        // back in order; a batch's lookups are started together (see
+        // `LinkIndex::warm`).
+        let (articles, links) = (&self.articles, &self.index.links);
+        let resolve_batch = |batch: usize| {
+            let ids = batch * ARTICLES_PER_LINK_BATCH
+                ..((batch + 1) * ARTICLES_PER_LINK_BATCH).min(articles.len());
+            let in_batch = &articles[ids];
+            let mut prepared = crate::resolve::Prepared::default();
+            let targets = in_batch.iter().flat_map(|a| a.links.iter());
+            links.prepare(targets.map(|l| l.target()), &mut prepared);
+            links.warm(&prepared);
+            let mut found = Vec::new();
+            let froms = in_batch
                 .iter()
-                .map(move |l| bank.resolve_from(l.target(), Some(&a.rel_path)))
+                .flat_map(|a| a.links.iter().map(|_| &*a.rel_path));
+            froms
+                .enumerate()
+                .map(|(i, from)| {
+                    links.resolve_prepared(&prepared, i, Some(from), &mut found);
+                    resolution_of(&found)
+                })
+                .collect::<Vec<_>>()
         };
         let n = self.articles.len();
+        let batches = n.div_ceil(ARTICLES_PER_LINK_BATCH);
         let resolved: Vec<Resolution> = if crate::parallel::pays(n) {
-            (0..n).into_par_iter().flat_map_iter(resolve).collect()
+            (0..batches)
+                .into_par_iter()
+                .flat_map_iter(resolve_batch)
+                .collect()
         } else {
-            (0..n).flat_map(resolve).collect()
+            (0..batches).flat_map(resolve_batch).collect()
         };
         let resolved =
             resolved::Resolved::pack(resolved, self.articles.iter().map(|a| a.links.len()));
@@ -923,6 +943,11 @@ impl Bank {
         self.index.backlinks_from = backlinks_from;
     }
 }
+
+/// Articles whose links are resolved together on loading: some fifty
+/// links, whose reads of the link index fit the first-level cache
+/// together.
+pub(crate) const ARTICLES_PER_LINK_BATCH: usize = 16;
 
 /// Where a link points, from the files its name reaches (as
 /// [`LinkIndex::resolve_into`] lists them, the one it opens first).

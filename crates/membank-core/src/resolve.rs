@@ -44,15 +44,30 @@ pub struct LinkIndex {
     /// most half full, `EMPTY` where no name is): a lookup is one or two
     /// probes, each a name to compare, where a binary search missed the
     /// cache at every step, for each of the hundreds of thousands of links
-    /// resolved on loading. Four bytes a slot: a slot holding the hash and
-    /// the files' range took 16, most of the index's table. A name's files
-    /// end where the next name starts: the files after its first are read
-    /// from the same stretch of memory, where a separate array of where
-    /// each name starts was one more place to miss the cache per link.
-    name_slots: Vec<u32>,
+    /// resolved on loading. A name's files end where the next name starts:
+    /// the files after its first are read from the same stretch of memory,
+    /// where a separate array of where each name starts was one more place
+    /// to miss the cache per link.
+    name_slots: Vec<NameSlot>,
     /// Seeded per process, so a bank's names cannot be chosen to collide.
     hasher: foldhash::fast::RandomState,
 }
+
+/// A name's place in the table: its first file, and where the name's text
+/// starts in `paths`. With both in the slot, the name is compared and its
+/// files read at once: a slot holding only the first file made its text
+/// wait for the file's record, three reads one after another per link,
+/// each likely a miss in tables of megabytes.
+#[derive(Debug, Clone, Copy)]
+struct NameSlot {
+    first: u32,
+    name_start: u32,
+}
+
+const EMPTY_SLOT: NameSlot = NameSlot {
+    first: EMPTY,
+    name_start: 0,
+};
 
 /// A file a link can reach: its folded path is `paths[start..end]`, its
 /// name `paths[name_start..end]`. Offsets are 31-bit: the paths of a bank
@@ -126,7 +141,7 @@ impl LinkIndex {
     pub fn heap_bytes(&self) -> usize {
         self.paths.capacity()
             + self.files.capacity() * size_of::<Named>()
-            + self.name_slots.capacity() * size_of::<u32>()
+            + self.name_slots.capacity() * size_of::<NameSlot>()
     }
 
     /// `files` are bank-relative `/`-separated paths.
@@ -180,18 +195,21 @@ impl LinkIndex {
         let name = |(hash, n): &(u64, Named)| (*hash, name_in(&paths, n));
         let first_of_name = |i: usize| i == 0 || name(&hashed[i]) != name(&hashed[i - 1]);
         let names = (0..hashed.len()).filter(|&i| first_of_name(i)).count();
-        let mut name_slots = vec![EMPTY; (names * 2).next_power_of_two().max(2)];
+        let mut name_slots = vec![EMPTY_SLOT; (names * 2).next_power_of_two().max(2)];
         let shift = slot_shift(name_slots.len());
         let mask = name_slots.len() - 1;
-        for (i, file) in hashed.iter().enumerate() {
+        for (i, (hash, file)) in hashed.iter().enumerate() {
             if !first_of_name(i) {
                 continue;
             }
-            let mut slot = (file.0 >> shift) as usize;
-            while name_slots[slot] != EMPTY {
+            let mut slot = (hash >> shift) as usize;
+            while name_slots[slot].first != EMPTY {
                 slot = (slot + 1) & mask;
             }
-            name_slots[slot] = i as u32;
+            name_slots[slot] = NameSlot {
+                first: i as u32,
+                name_start: file.name_start,
+            };
         }
         let files = (0..hashed.len())
             .map(|i| {
@@ -211,26 +229,40 @@ impl LinkIndex {
     }
 
     /// The files whose folded name is `name`, shortest path first.
+    #[cfg(test)]
     fn named(&self, name: &str) -> &[Named] {
+        self.named_hashed(name, self.hasher.hash_one(name))
+    }
+
+    /// [`LinkIndex::named`], `hash` being the name's hash.
+    fn named_hashed(&self, name: &str, hash: u64) -> &[Named] {
         if self.name_slots.is_empty() {
             return &[];
         }
-        let hash = self.hasher.hash_one(name);
         let mask = self.name_slots.len() - 1;
-        let mut slot = (hash >> slot_shift(self.name_slots.len())) as usize;
-        let named = |f: &Named| name_in(&self.paths, f) == name;
+        let mut slot = self.slot_of(hash);
         loop {
-            let start = self.name_slots[slot];
-            if start == EMPTY {
+            let NameSlot { first, name_start } = self.name_slots[slot];
+            if first == EMPTY {
                 return &[];
             }
-            let files = self.files.get(start as usize..).unwrap_or(&[]);
-            if files.first().is_some_and(named) {
+            // The name's text and its first file both follow from the
+            // slot, so neither read waits for the other.
+            let name_start = name_start as usize;
+            let text = (self.paths.as_bytes().get(name_start..)).and_then(|t| t.get(..name.len()));
+            let files = self.files.get(first as usize..).unwrap_or(&[]);
+            let ends_there = |f: &Named| f.end() as usize == name_start + name.len();
+            if text == Some(name.as_bytes()) && files.first().is_some_and(ends_there) {
                 let len = 1 + files[1..].iter().take_while(|f| f.same_name()).count();
                 return &files[..len];
             }
             slot = (slot + 1) & mask;
         }
+    }
+
+    /// The first slot a name of this hash is looked for in.
+    fn slot_of(&self, hash: u64) -> usize {
+        (hash >> slot_shift(self.name_slots.len())) as usize
     }
 
     /// Every file `target` may mean, best first (the first is the one the
@@ -248,39 +280,104 @@ impl LinkIndex {
     /// every link of the bank, and most resolve to one file.
     pub fn resolve_into(&self, target: &str, from: Option<&str>, found: &mut Vec<FileRef>) {
         thread_local! {
-            static WANTED: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+            static ONE: std::cell::RefCell<Prepared> = std::cell::RefCell::default();
         }
+        ONE.with_borrow_mut(|one| {
+            self.prepare(std::iter::once(target), one);
+            self.resolve_prepared(one, 0, from, found);
+        });
+    }
+
+    /// Fold and hash `targets` into `batch` (emptied first), to be resolved
+    /// one by one with [`LinkIndex::resolve_prepared`], after
+    /// [`LinkIndex::warm`] when they are many.
+    pub fn prepare<'t>(&self, targets: impl IntoIterator<Item = &'t str>, batch: &mut Prepared) {
+        batch.text.clear();
+        batch.links.clear();
+        for target in targets {
+            let target = crate::text::trim(target);
+            let relative_only = target.starts_with("./")
+                || target.starts_with("../")
+                || target == "."
+                || target == "..";
+            let start = batch.text.len();
+            fold_into(target.trim_start_matches('/'), &mut batch.text);
+            let folded_end = batch.text.len();
+            let dead = folded_end == start || batch.text.ends_with('/');
+            // Without an extension a link names a note; with one it may
+            // still name a note whose name has a dot in it.
+            batch.text.push_str(".md");
+            let hash = self.hasher.hash_one(name_of(&batch.text[start..]));
+            batch.links.push(PreparedLink {
+                start,
+                folded_end,
+                hash,
+                relative_only,
+                dead,
+            });
+        }
+    }
+
+    /// Start reading the table where each link of `batch` is looked up: the
+    /// reads of many links are then in flight together, where resolving
+    /// link after link waited for each one's misses in turn (most of the
+    /// time spent resolving a large bank's links).
+    pub fn warm(&self, batch: &Prepared) {
+        if self.name_slots.is_empty() {
+            return;
+        }
+        let live = || batch.links.iter().filter(|l| !l.dead);
+        let slots: u32 = live()
+            .map(|l| self.name_slots[self.slot_of(l.hash)].first)
+            .fold(0, |all, first| all ^ first);
+        std::hint::black_box(slots);
+        // With the slots at hand, each name's first file and text.
+        let files_and_names = live()
+            .map(|l| self.name_slots[self.slot_of(l.hash)])
+            .filter(|s| s.first != EMPTY)
+            .map(|s| {
+                let file = self.files.get(s.first as usize).map_or(0, |f| f.start);
+                let text = self.paths.as_bytes().get(s.name_start as usize);
+                file ^ u32::from(text.copied().unwrap_or(0))
+            })
+            .fold(0, |all, read| all ^ read);
+        std::hint::black_box(files_and_names);
+    }
+
+    /// [`LinkIndex::resolve_into`] for the `i`th link of `batch`.
+    pub fn resolve_prepared(
+        &self,
+        batch: &Prepared,
+        i: usize,
+        from: Option<&str>,
+        found: &mut Vec<FileRef>,
+    ) {
         found.clear();
-        let target = crate::text::trim(target);
+        let Some(&link) = batch.links.get(i) else {
+            return;
+        };
+        if link.dead {
+            return;
+        }
         // Found and folded only for the few links that need the folder.
         let from_dir = FromDir {
             from,
             folded: std::cell::OnceCell::new(),
         };
-        let explicit_relative = target.starts_with("./")
-            || target.starts_with("../")
-            || target == "."
-            || target == "..";
-        WANTED.with_borrow_mut(|wanted| {
-            wanted.clear();
-            fold_into(target.trim_start_matches('/'), wanted);
-            if wanted.is_empty() || wanted.ends_with('/') {
-                return;
-            }
-            // Without an extension a link names a note; with one it may
-            // still name a note whose name has a dot in it.
-            let folded_len = wanted.len();
-            wanted.push_str(".md");
-            self.resolve_exact(wanted, &from_dir, explicit_relative, found);
-            if found.is_empty() {
-                self.resolve_exact(&wanted[..folded_len], &from_dir, explicit_relative, found);
-            }
-        });
+        let with_md = &batch.text[link.start..link.folded_end + ".md".len()];
+        self.resolve_exact(with_md, link.hash, &from_dir, link.relative_only, found);
+        if found.is_empty() {
+            let wanted = &batch.text[link.start..link.folded_end];
+            let hash = self.hasher.hash_one(name_of(wanted));
+            self.resolve_exact(wanted, hash, &from_dir, link.relative_only, found);
+        }
     }
 
+    /// The files `wanted` (folded) reaches; `hash` is its name's.
     fn resolve_exact(
         &self,
         wanted: &str,
+        hash: u64,
         from_dir: &FromDir<'_>,
         relative_only: bool,
         found: &mut Vec<FileRef>,
@@ -288,7 +385,7 @@ impl LinkIndex {
         // Shorter than the whole target exactly when it holds a `/`.
         let name = name_of(wanted);
         let is_path = name.len() != wanted.len();
-        let candidates = self.named(name);
+        let candidates = self.named_hashed(name, hash);
         if candidates.is_empty() {
             return;
         }
@@ -358,6 +455,30 @@ fn name_in<'a>(paths: &'a str, file: &Named) -> &'a str {
     paths
         .get(file.name_start as usize..file.end() as usize)
         .unwrap_or("")
+}
+
+/// Link targets folded and hashed ahead of resolving them
+/// ([`LinkIndex::prepare`]); kept to be filled again, batch after batch.
+#[derive(Debug, Default)]
+pub struct Prepared {
+    /// Each target folded, then `.md`, one after another.
+    text: String,
+    links: Vec<PreparedLink>,
+}
+
+/// One target of a [`Prepared`] batch: folded, it is
+/// `text[start..folded_end]`, followed by `.md`.
+#[derive(Debug, Clone, Copy)]
+struct PreparedLink {
+    start: usize,
+    folded_end: usize,
+    /// The hash of the name of the target with `.md`, the name looked up
+    /// first.
+    hash: u64,
+    /// `./` or `../`: only the path from the linking note counts.
+    relative_only: bool,
+    /// Nothing is left of the target, or it names a folder.
+    dead: bool,
 }
 
 /// The folder of the linking note, folded when first asked for.
@@ -488,6 +609,81 @@ mod tests {
             assert!(ix.named(missing).is_empty(), "{missing}");
         }
         assert!(LinkIndex::default().named("name 1.md").is_empty());
+    }
+
+    /// A batch resolves each of its links as that link alone resolves,
+    /// whether its reads were started or not: bare names, paths, relative
+    /// links, names with and without `.md`, case, dead links and targets
+    /// that fold to nothing, in one batch, the same target twice.
+    #[test]
+    fn a_batch_resolves_each_link_as_alone() {
+        let ix = index(&[
+            "03_DOMAINS/Legal.md",
+            "03_DOMAINS/legal/Contract.md",
+            "02_TERMINOLOGY/Contract.md",
+            "02_TERMINOLOGY/report.pdf",
+            "02_TERMINOLOGY/v1.2 notes.md",
+            "Root.md",
+            "01_CLIENTS/ΟΔΟΣ.md",
+        ]);
+        let targets = [
+            "Legal",
+            "legal/contract",
+            "contract",
+            "CONTRACT",
+            "./Contract",
+            "../02_TERMINOLOGY/Contract",
+            "report.pdf",
+            "report",
+            "v1.2 notes",
+            "Root",
+            "οδος",
+            "Missing",
+            "",
+            "  ",
+            "/",
+            "03_DOMAINS/",
+            "..",
+            "/Legal",
+            "Legal",
+        ];
+        for from in ["02_TERMINOLOGY/Contract.md", "03_DOMAINS/Legal.md"] {
+            for warm in [false, true] {
+                let mut batch = Prepared::default();
+                ix.prepare(targets, &mut batch);
+                if warm {
+                    ix.warm(&batch);
+                }
+                for (i, target) in targets.iter().enumerate() {
+                    let mut found = vec![FileRef::Other(99)];
+                    ix.resolve_prepared(&batch, i, Some(from), &mut found);
+                    assert_eq!(
+                        found,
+                        ix.resolve(target, Some(from)),
+                        "{target:?} from {from}"
+                    );
+                }
+                let mut found = vec![FileRef::Other(99)];
+                ix.resolve_prepared(&batch, targets.len(), Some(from), &mut found);
+                assert!(found.is_empty(), "past the batch's end");
+            }
+        }
+        // Still the answers the rules give, not only the same ones twice.
+        assert_eq!(ix.resolve("contract", Some("Root.md")).len(), 2);
+        assert_eq!(first(&ix, "contract", "03_DOMAINS/Legal.md"), Some(2));
+        assert!(ix.resolve("Missing", Some("Root.md")).is_empty());
+        assert_eq!(first(&ix, "legal/contract", "Root.md"), Some(1));
+        assert_eq!(first(&ix, "./Contract", "02_TERMINOLOGY/x.md"), Some(2));
+        assert_eq!(first(&ix, "report.pdf", "Root.md"), Some(3));
+        assert_eq!(first(&ix, "report", "Root.md"), None);
+        assert_eq!(first(&ix, "v1.2 notes", "Root.md"), Some(4));
+        let empty = LinkIndex::default();
+        let mut batch = Prepared::default();
+        empty.prepare(targets, &mut batch);
+        empty.warm(&batch);
+        let mut found = Vec::new();
+        empty.resolve_prepared(&batch, 0, None, &mut found);
+        assert!(found.is_empty());
     }
 
     /// Each name's files are the files whose folded path ends in it,

@@ -20,7 +20,7 @@ use rayon::prelude::*;
 use crate::article::{Article, KeyedValue, Links};
 use crate::bank::{ArticleId, Bank, BankError, LoadOptions, Resolution, resolution_of};
 use crate::layout::Folder;
-use crate::resolve::{FileRef, LinkIndex};
+use crate::resolve::{FileRef, LinkIndex, Prepared};
 
 use super::finding::{share_path, shared_path};
 use super::frontmatter::key_line;
@@ -386,6 +386,8 @@ struct LinkPass {
     files: Vec<(usize, ArticleId)>,
     /// Where the files a name reaches are listed, reused from link to link.
     reached: Vec<FileRef>,
+    /// The links being resolved, reused from batch to batch.
+    batch: Prepared,
 }
 
 impl LinkPass {
@@ -411,42 +413,55 @@ fn pass_links(kept: &[Kept], link_files: &[String], linked: &[AtomicBool]) -> Li
         .map(|(i, p)| (p.as_str(), FileRef::Other(i)));
     let index = LinkIndex::build(articles.chain(others));
     let path_of = |id: ArticleId| &*kept[id].path;
-    let one = |mut pass: LinkPass, id: ArticleId| {
-        let k = &kept[id];
-        let checked = super::checks_links(k.folder);
-        for (at, link) in k.links.iter().enumerate() {
-            index.resolve_into(link.target(), Some(&k.path), &mut pass.reached);
-            let resolution = resolution_of(&pass.reached);
-            if let Some(to) = resolution.target()
-                && to != id
-            {
-                linked[to].store(true, Ordering::Relaxed);
-            }
-            match resolution {
-                Resolution::Dead if checked => pass.dead.push((id, at)),
-                Resolution::File(i) => pass.files.push((i, id)),
-                Resolution::Ambiguous(_) if checked => {
-                    share_path(&k.path);
-                    links::findings_of_links(
-                        &k.path,
-                        std::iter::once((link, resolution)),
-                        &path_of,
-                        &LinkNames::default(),
-                        &mut pass.found,
-                    )
+    // A few articles' links at a time: their lookups' reads are started
+    // together (see `LinkIndex::warm`).
+    let batch = |mut pass: LinkPass, ids: std::ops::Range<ArticleId>| {
+        let links = || kept[ids.clone()].iter().flat_map(|k| k.links.iter());
+        index.prepare(links().map(|link| link.target()), &mut pass.batch);
+        index.warm(&pass.batch);
+        let mut at_in_batch = 0;
+        for id in ids.clone() {
+            let k = &kept[id];
+            let checked = super::checks_links(k.folder);
+            for (at, link) in k.links.iter().enumerate() {
+                let from = Some(&*k.path);
+                index.resolve_prepared(&pass.batch, at_in_batch, from, &mut pass.reached);
+                at_in_batch += 1;
+                let resolution = resolution_of(&pass.reached);
+                if let Some(to) = resolution.target()
+                    && to != id
+                {
+                    linked[to].store(true, Ordering::Relaxed);
                 }
-                _ => {}
+                match resolution {
+                    Resolution::Dead if checked => pass.dead.push((id, at)),
+                    Resolution::File(i) => pass.files.push((i, id)),
+                    Resolution::Ambiguous(_) if checked => {
+                        share_path(&k.path);
+                        links::findings_of_links(
+                            &k.path,
+                            std::iter::once((link, resolution)),
+                            &path_of,
+                            &LinkNames::default(),
+                            &mut pass.found,
+                        )
+                    }
+                    _ => {}
+                }
             }
         }
         pass
     };
+    let per_batch = crate::bank::ARTICLES_PER_LINK_BATCH;
+    let batches = kept.len().div_ceil(per_batch);
+    let ids = |b: usize| b * per_batch..((b + 1) * per_batch).min(kept.len());
     if crate::parallel::pays(kept.len()) {
-        (0..kept.len())
+        (0..batches)
             .into_par_iter()
-            .fold(LinkPass::default, one)
+            .fold(LinkPass::default, |pass, b| batch(pass, ids(b)))
             .reduce(LinkPass::default, LinkPass::joined)
     } else {
-        (0..kept.len()).fold(LinkPass::default(), one)
+        (0..batches).fold(LinkPass::default(), |pass, b| batch(pass, ids(b)))
     }
 }
 
