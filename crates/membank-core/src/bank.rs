@@ -876,9 +876,7 @@ impl Bank {
         // `LinkIndex::warm`).
         let (articles, links) = (&self.articles, &self.index.links);
         let resolve_batch = |batch: usize| {
-            let ids = batch * ARTICLES_PER_LINK_BATCH
-                ..((batch + 1) * ARTICLES_PER_LINK_BATCH).min(articles.len());
-            let in_batch = &articles[ids];
+            let in_batch = &articles[link_batch(batch, articles.len())];
             let mut prepared = crate::resolve::Prepared::default();
             let targets = in_batch.iter().flat_map(|a| a.links.iter());
             links.prepare(targets.map(|l| l.target()), &mut prepared);
@@ -896,7 +894,7 @@ impl Bank {
                 .collect::<Vec<_>>()
         };
         let n = self.articles.len();
-        let batches = n.div_ceil(ARTICLES_PER_LINK_BATCH);
+        let batches = link_batches(n);
         let resolved: Vec<Resolution> = if crate::parallel::pays(n) {
             (0..batches)
                 .into_par_iter()
@@ -944,10 +942,20 @@ impl Bank {
     }
 }
 
-/// Articles whose links are resolved together on loading: some fifty
-/// links, whose reads of the link index fit the first-level cache
-/// together.
-pub(crate) const ARTICLES_PER_LINK_BATCH: usize = 16;
+/// Articles whose links are resolved together: some fifty links, whose
+/// reads of the link index fit the first-level cache together.
+const ARTICLES_PER_LINK_BATCH: usize = 16;
+
+/// How many batches of articles `articles` articles' links are resolved in.
+pub(crate) fn link_batches(articles: usize) -> usize {
+    articles.div_ceil(ARTICLES_PER_LINK_BATCH)
+}
+
+/// The ids of the articles of batch `batch` of [`link_batches`].
+pub(crate) fn link_batch(batch: usize, articles: usize) -> std::ops::Range<ArticleId> {
+    let start = (batch * ARTICLES_PER_LINK_BATCH).min(articles);
+    start..(start + ARTICLES_PER_LINK_BATCH).min(articles)
+}
 
 /// Where a link points, from the files its name reaches (as
 /// [`LinkIndex::resolve_into`] lists them, the one it opens first).

@@ -825,3 +825,16 @@ fn an_empty_bank_reads_as_nothing_on_the_pool_or_off_it() {
         assert!(bank.other_files.is_empty() && bank.missing_folders.is_empty());
     }
 }
+
+/// The batches a bank's links are resolved in take every article once, in
+/// order, so each link's resolution lands with its own article.
+#[test]
+fn link_batches_take_every_article_once_in_order() {
+    for n in [0, 1, 15, 16, 17, 32, 33, 1000] {
+        let ids: Vec<ArticleId> = (0..link_batches(n))
+            .flat_map(|b| link_batch(b, n))
+            .collect();
+        assert_eq!(ids, (0..n).collect::<Vec<_>>(), "{n} articles");
+    }
+    assert!(link_batch(5, 10).is_empty());
+}

@@ -452,9 +452,8 @@ fn pass_links(kept: &[Kept], link_files: &[String], linked: &[AtomicBool]) -> Li
         }
         pass
     };
-    let per_batch = crate::bank::ARTICLES_PER_LINK_BATCH;
-    let batches = kept.len().div_ceil(per_batch);
-    let ids = |b: usize| b * per_batch..((b + 1) * per_batch).min(kept.len());
+    let batches = crate::bank::link_batches(kept.len());
+    let ids = |b: usize| crate::bank::link_batch(b, kept.len());
     if crate::parallel::pays(kept.len()) {
         (0..batches)
             .into_par_iter()
