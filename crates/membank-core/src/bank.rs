@@ -882,9 +882,11 @@ impl Bank {
             links.prepare(targets.map(|l| l.target()), &mut prepared);
             links.warm(&prepared);
             let mut found = Vec::new();
+            // Each link's note, by count: the links were decoded once
+            // for their targets already.
             let froms = in_batch
                 .iter()
-                .flat_map(|a| a.links.iter().map(|_| &*a.rel_path));
+                .flat_map(|a| std::iter::repeat_n(&*a.rel_path, a.links.len()));
             froms
                 .enumerate()
                 .map(|(i, from)| {
