@@ -553,12 +553,20 @@ impl Bank {
         } = walk;
         let mut early = early.done.into_inner().unwrap_or_default();
         early.sort_unstable_by_key(|(seq, _)| *seq);
-        // Which files were read early, a bit each: most were not, and the
-        // bit says so where a binary search over the early reads took a
-        // dozen steps through scattered records for every file.
-        let mut read_early = vec![0u64; early.last().map_or(0, |(seq, _)| *seq as usize / 64 + 1)];
+        // Which files were read early, a bit each, and where each was
+        // put: most were not, and the bit says so where a binary search
+        // over the early reads took a dozen steps through scattered
+        // records for every file. An early read's place among them is the
+        // number of bits set before its own (the reads are in `seq` order).
+        let words = early.last().map_or(0, |(seq, _)| *seq as usize / 64 + 1);
+        let mut read_early = vec![(0u64, 0u32); words];
         for (seq, _) in &early {
-            read_early[*seq as usize / 64] |= 1 << (seq % 64);
+            read_early[*seq as usize / 64].0 |= 1 << (seq % 64);
+        }
+        let mut set_before = 0;
+        for (bits, before) in &mut read_early {
+            *before = set_before;
+            set_before += bits.count_ones();
         }
         if let Some(walked) = walked {
             walked(listed_markdown(reader.root(), &found, &paths));
@@ -590,11 +598,16 @@ impl Bank {
                 } => (path, is_link, dir, seq),
                 Walked::Problem(p) => return Some(Err(Kept::Found(Found::Problem(*p)))),
             };
-            let was_read_early =
-                (read_early.get(seq as usize / 64)).is_some_and(|w| w >> (seq % 64) & 1 != 0);
-            if was_read_early
-                && let Ok(i) = early.binary_search_by_key(&seq, |(seq, _)| *seq)
-                && let Some(loaded) = early[i].1.lock().ok().and_then(|mut l| l.take())
+            let place = read_early
+                .get(seq as usize / 64)
+                .filter(|(bits, _)| bits >> (seq % 64) & 1 != 0)
+                .map(|(bits, before)| {
+                    let below = bits & ((1u64 << (seq % 64)) - 1);
+                    *before as usize + below.count_ones() as usize
+                });
+            if let Some((early_seq, read)) = place.and_then(|i| early.get(i))
+                && *early_seq == seq
+                && let Some(loaded) = read.lock().ok().and_then(|mut l| l.take())
             {
                 return loaded;
             }

@@ -267,11 +267,21 @@ fn plain_run(bytes: &[u8]) -> usize {
     let zero = |y: u64| y.wrapping_sub(ONES) & !y & HIGH;
     let mut at = 0;
     while at < bytes.len() {
-        // Past the end, spaces: they never stop the run.
-        let mut eight = [b' '; 8];
-        let n = (bytes.len() - at).min(8);
-        eight[..n].copy_from_slice(&bytes[at..at + n]);
-        let x = u64::from_le_bytes(eight);
+        // A whole word is loaded as one; only the last, short one is
+        // copied out, padded with spaces (they never stop the run). A copy
+        // of a length known only at run time is a call, for every word.
+        let (x, n) = match bytes
+            .get(at..at + 8)
+            .and_then(|w| <[u8; 8]>::try_from(w).ok())
+        {
+            Some(word) => (u64::from_le_bytes(word), 8),
+            None => {
+                let n = bytes.len() - at;
+                let mut eight = [b' '; 8];
+                eight[..n].copy_from_slice(&bytes[at..]);
+                (u64::from_le_bytes(eight), n)
+            }
+        };
         let below_space = x.wrapping_sub(ONES * 0x20) & !x & HIGH;
         let marked = zero(x ^ (ONES * 0x7f)) | zero(x ^ (ONES * 0xc2)) | zero(x ^ (ONES * 0xe2));
         let stops = below_space | marked;
