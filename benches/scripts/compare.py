@@ -9,7 +9,9 @@ Runs each command RUNS times, alternating between them so that a change in
 the machine's load hits all of them alike, and prints the median and the
 best wall-clock time, the median CPU time (user + system, all threads), how
 many cores that CPU time kept busy (CPU / wall) and the largest peak
-resident memory of each, with the load average before and after. With
+resident memory of each, with the load average before and after, then each
+membank command's time as a share of the read loop's in the same round, its
+median over the rounds. With
 `--before`, the same membank commands run from an older binary too. Output
 goes to /dev/null. With the `read_floor` example built (`cargo build --release
 -p membank-core --example read_floor`), a row times it too: the bank walked
@@ -59,6 +61,12 @@ def print_against(times, base, extra=None, width=32):
         row = (f"{name:<{width}} {wall:>7.3f}s {wall / base_wall:>6.2f} {cpu:>7.3f}s "
                f"{cpu / base_cpu:>6.2f} {peak:>8.1f}")
         print(row + (f" {extra[1](wall, cpu, peak):>6.2f}" if extra else ""))
+
+
+def quartile(values, q):
+    """The value a fraction `q` of the way through `values` sorted."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 def bank_bytes(root):
@@ -144,6 +152,17 @@ def main():
         for name in commands:
             if name.startswith(("python", "floor")):
                 print(f"{name}: {statistics.median(times[name]) / base:.2f}× the time of {cmd}")
+    # Each round runs every command once, one after another, so a change
+    # in the machine's speed between rounds moves a round's times together:
+    # the median of each round's own ratio is steadier than the ratio of
+    # two medians taken over different rounds.
+    loop = "python: read the files (1 thread)"
+    print(f"median over the rounds of each round's time ÷ the read loop's ({loop}):")
+    for name in commands:
+        if name.startswith(("membank", "before")):
+            ratios = [t / base for t, base in zip(times[name], times[loop])]
+            print(f"  {name:<34} {statistics.median(ratios):.2f} "
+                  f"(middle half {quartile(ratios, 0.25):.2f}–{quartile(ratios, 0.75):.2f})")
 
 
 if __name__ == "__main__":
