@@ -160,7 +160,7 @@ def main():
     print(f"median over the rounds of each round's time ÷ the read loop's ({loop}):")
     for name in commands:
         if name.startswith(("membank", "before")):
-            ratios = [t / base for t, base in zip(times[name], times[loop])]
+            ratios = [t / loop_time for t, loop_time in zip(times[name], times[loop])]
             print(f"  {name:<34} {statistics.median(ratios):.2f} "
                   f"(middle half {quartile(ratios, 0.25):.2f}–{quartile(ratios, 0.75):.2f})")
 
