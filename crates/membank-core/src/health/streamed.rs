@@ -416,8 +416,8 @@ fn pass_links(kept: &[Kept], link_files: &[String], linked: &[AtomicBool]) -> Li
     // A few articles' links at a time: their lookups' reads are started
     // together (see `LinkIndex::warm`).
     let batch = |mut pass: LinkPass, ids: std::ops::Range<ArticleId>| {
-        let links = || kept[ids.clone()].iter().flat_map(|k| k.links.iter());
-        index.prepare(links().map(|link| link.target()), &mut pass.batch);
+        let links = kept[ids.clone()].iter().flat_map(|k| k.links.iter());
+        index.prepare(links.map(|link| link.target()), &mut pass.batch);
         index.warm(&pass.batch);
         let mut at_in_batch = 0;
         for id in ids.clone() {
