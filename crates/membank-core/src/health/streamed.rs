@@ -356,8 +356,8 @@ fn heap_growth(top_pad: usize) {
 /// Cut blocks of up to 4 MiB from the heaps. Setting the padding stops
 /// glibc raising its threshold for a block's own mapping as large blocks
 /// are freed, so every block over 128 KiB was mapped, grown by moving its
-/// mapping and unmapped: some 150 such calls at 100,000 articles, each
-/// making the other core drop its address cache (1 to 6% of the CPU time
+/// mapping and unmapped: 120 to 150 such calls at 100,000 articles, each
+/// making the other core drop its address cache (up to 7% of the CPU time
 /// on a virtual machine). Up to 4 MiB, under 20 calls are left, with
 /// 7,000 fewer page faults, for 11 MB more at the peak (up to glibc's own
 /// ceiling, 32 MiB: 20 MB more). The check exits once it has the report,
