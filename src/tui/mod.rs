@@ -50,6 +50,8 @@ mod tests_jumps;
 #[cfg(test)]
 mod tests_layouts;
 #[cfg(test)]
+mod tests_monkey;
+#[cfg(test)]
 mod tests_qa;
 #[cfg(test)]
 mod tests_reload;
