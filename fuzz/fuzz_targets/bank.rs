@@ -2,7 +2,8 @@
 //! folder): the checks of the loaded bank and the streamed checks must find
 //! the same, and the context must build and render. Run with
 //! `ASAN_OPTIONS=detect_leaks=0`: the streamed check leaves what it kept
-//! for the process's exit to free.
+//! for the process's exit to free. The bank is made once per run, in the
+//! temporary folder, and left there.
 #![no_main]
 
 use std::path::{Path, PathBuf};
