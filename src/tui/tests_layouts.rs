@@ -17,7 +17,7 @@ use super::tests::{copy_dir, key, keys, screen};
 use super::theme::Theme;
 use super::update::update;
 
-fn manifest(rel: &str) -> PathBuf {
+pub(super) fn manifest(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)
 }
 

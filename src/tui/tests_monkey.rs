@@ -14,6 +14,7 @@ use ratatui::layout::Rect;
 use super::app::{App, Msg, Pane, Popup};
 use super::keys::KeyMap;
 use super::tests::{copy_dir, screen};
+use super::tests_layouts::manifest;
 use super::theme::Theme;
 use super::update::update;
 
@@ -218,10 +219,6 @@ fn popup_name(popup: Option<&Popup>) -> &'static str {
         Some(Popup::Confirm(_)) => "confirm",
         Some(Popup::Write(_)) => "write",
     }
-}
-
-fn manifest(rel: &str) -> std::path::PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)
 }
 
 #[test]
