@@ -292,6 +292,19 @@ fn hostile_input_gives_findings_never_a_panic() {
         Some(2)
     ));
     assert!(has(&v, "unreadable-file", "memory/huge.md", None));
+    // Said once, and never as large as the limit it is over.
+    let huge = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["path"] == "memory/huge.md" && f["code"] == "unreadable-file")
+        .unwrap();
+    assert_eq!(
+        huge["message"],
+        "this file is 17 MB, over the limit of 16 MB per file (setting `max_file_mb`); \
+         it is not read",
+        "{huge:#}"
+    );
     #[cfg(unix)]
     assert!(has(&v, "symlink", "memory/link.md", None));
     let out = membank(&["recall", r, "x y"]);
@@ -490,7 +503,7 @@ fn recall_over_many_impressions_explains_the_best_unless_asked_for_all() {
 fn recall_says_an_impressions_file_over_the_size_cap_was_not_read_and_how_to_read_it() {
     let tmp = tempfile::tempdir().unwrap();
     let root = tmp.path().join("p");
-    // About 1.3 MB, over a cap of 1 MB.
+    // About 1.3 million bytes (1.2 MB as membank counts), over a cap of 1 MB.
     project_with_impressions(&root, 9_000);
     assert!(
         fs::metadata(root.join("memory/impressions.jsonl"))
@@ -512,11 +525,15 @@ fn recall_says_an_impressions_file_over_the_size_cap_was_not_read_and_how_to_rea
 
     let out = run(&[]);
     let text = String::from_utf8(out.stdout).unwrap();
+    // Named once, with its size above the limit and that it is not read.
     assert!(
-        text.contains("memory/impressions.jsonl was not read: "),
+        text.contains(
+            "(memory/impressions.jsonl is 1.2 MB, over the limit of 1 MB per file \
+             (setting `max_file_mb`); it is not read)"
+        ),
         "{text}"
     );
-    assert!(text.contains("over the limit of 1 MB per file"), "{text}");
+    assert_eq!(text.matches("not read").count(), 1, "{text}");
     assert!(
         text.contains("raise `max_file_mb` in the `[files]` table of "),
         "{text}"
@@ -528,7 +545,7 @@ fn recall_says_an_impressions_file_over_the_size_cap_was_not_read_and_how_to_rea
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     let why = v["budget"]["why_loaded"][0].as_str().unwrap();
     assert!(
-        why.starts_with("memory/impressions.jsonl was not read: "),
+        why.starts_with("memory/impressions.jsonl is 1.2 MB, over the limit of 1 MB"),
         "{why}"
     );
     assert!(v.get("bootstrap_hint").is_none(), "{v:#}");

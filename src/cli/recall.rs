@@ -164,6 +164,20 @@ fn unread_reason(r: &Recall) -> Option<&str> {
         .and_then(|d| d.error.as_deref())
 }
 
+/// The impressions file named with why it was not read. The layout words
+/// the reason about "this file" (or, for a file that gave no size, as the
+/// reason alone), and each reason already says the file is not read.
+fn unread_sentence(reason: &str) -> String {
+    let rest = reason
+        .strip_prefix(dejavu::project::UNREAD_SUBJECT)
+        .unwrap_or(reason);
+    if rest.starts_with("is ") || rest.starts_with("could not be read") {
+        format!("{} {rest}", dejavu::IMPRESSIONS_PATH)
+    } else {
+        format!("{} was not read: {rest}", dejavu::IMPRESSIONS_PATH)
+    }
+}
+
 /// What to do about a file that was not read: only the size cap is the
 /// user's to raise.
 fn unread_advice(reason: &str) -> String {
@@ -301,9 +315,7 @@ impl<'a> ReferenceJson<'a> {
     ) -> Self {
         let initialized = r.level != Level::NotInitialized;
         let why = match (r.level, unread_reason(r)) {
-            (Level::NotInitialized, Some(reason)) => {
-                format!("memory/impressions.jsonl was not read: {reason}")
-            }
+            (Level::NotInitialized, Some(reason)) => unread_sentence(reason),
             (Level::NotInitialized, None) => "memory/impressions.jsonl was not found".to_owned(),
             (Level::None, _) => "cue scan found no match; no memory loaded".to_owned(),
             (level, _) => format!("cue scan found a {} familiarity match", level.as_str()),
@@ -400,8 +412,8 @@ fn human_with(
             Some(reason) => {
                 let _ = writeln!(
                     out,
-                    "level: not_initialized (memory/impressions.jsonl was not read: {})\n{}",
-                    safe(reason),
+                    "level: not_initialized ({})\n{}",
+                    safe(&unread_sentence(reason)),
                     unread_advice(reason)
                 );
             }

@@ -93,13 +93,36 @@ impl ReadError {
     }
 }
 
-fn megabytes(bytes: u64) -> String {
-    let mb = bytes as f64 / (1024.0 * 1024.0);
+const MIB: f64 = 1024.0 * 1024.0;
+
+/// A size in megabytes as a person reads it: whole from 10 MB up, else to
+/// a tenth; the number shown and its text.
+fn megabytes(bytes: u64) -> (f64, String) {
+    let mb = bytes as f64 / MIB;
     if mb >= 10.0 || mb.fract() == 0.0 {
-        format!("{mb:.0} MB")
+        (mb.round(), format!("{mb:.0} MB"))
     } else {
-        format!("{mb:.1} MB")
+        ((mb * 10.0).round() / 10.0, format!("{mb:.1} MB"))
     }
+}
+
+/// `size` in megabytes with as few decimals as show it over `limit` as
+/// written: rounded as [`megabytes`] rounds, 16.2 MB over a 16 MB limit read
+/// as "16 MB, over the limit of 16 MB". Rounded down, so it never reads as
+/// more than it is; `None` when two decimals still cannot tell them apart.
+fn megabytes_over(size: u64, limit: u64) -> Option<String> {
+    let mb = size as f64 / MIB;
+    let limit_shown = megabytes(limit).0.max(limit as f64 / MIB);
+    let fewest = if mb >= 10.0 || mb.fract() == 0.0 {
+        0
+    } else {
+        1
+    };
+    (fewest..=2).find_map(|decimals: usize| {
+        let scale = 10f64.powi(decimals as i32);
+        let shown = (mb * scale).floor() / scale;
+        (shown > limit_shown).then(|| format!("{shown:.decimals$} MB"))
+    })
 }
 
 impl fmt::Display for ReadError {
@@ -108,12 +131,17 @@ impl fmt::Display for ReadError {
             ReadError::NotRegular { kind } => {
                 write!(f, "is {kind}, not a regular file; it is not read")
             }
-            ReadError::TooLarge { size, limit } => write!(
-                f,
-                "is {}, over the limit of {} per file (setting `max_file_mb`); it is not read",
-                megabytes(*size),
-                megabytes(*limit)
-            ),
+            ReadError::TooLarge { size, limit } => {
+                match megabytes_over(*size, *limit) {
+                    Some(size) => write!(f, "is {size}, over")?,
+                    None => write!(f, "is over")?,
+                }
+                write!(
+                    f,
+                    " the limit of {} per file (setting `max_file_mb`); it is not read",
+                    megabytes(*limit).1
+                )
+            }
             ReadError::LinkLeavesRoot { root } => write!(
                 f,
                 "is a symbolic link to something outside the {root}; it is not read \
@@ -557,6 +585,36 @@ mod tests {
         fs::write(outside.path().join("secret"), "key").unwrap();
         std::os::unix::fs::symlink(outside.path().join("secret"), link).unwrap();
         outside
+    }
+
+    /// A file over the size limit never reads as the limit's own size: a
+    /// 16.2 MB file over a 16 MB limit was "16 MB, over the limit of 16 MB".
+    #[test]
+    fn a_size_over_the_limit_reads_as_more_than_the_limit() {
+        const MB: u64 = 1 << 20;
+        let said = |size: u64, limit: u64| ReadError::TooLarge { size, limit }.to_string();
+        let tail = "per file (setting `max_file_mb`); it is not read";
+        for (size, limit, want) in [
+            (17_000_000, 16 * MB, "is 16.2 MB, over the limit of 16 MB"),
+            (20 * MB, 16 * MB, "is 20 MB, over the limit of 16 MB"),
+            (2 * MB, MB, "is 2 MB, over the limit of 1 MB"),
+            (
+                16 * MB + MB / 20 + 1,
+                16 * MB,
+                "is 16.05 MB, over the limit of 16 MB",
+            ),
+            (
+                MB + 3 * MB / 10 + 1,
+                MB,
+                "is 1.3 MB, over the limit of 1 MB",
+            ),
+            // Read from a file that gave no size: one byte past the limit
+            // is all that is known.
+            (16 * MB + 1, 16 * MB, "is over the limit of 16 MB"),
+            (16 * MB + MB / 1000, 16 * MB, "is over the limit of 16 MB"),
+        ] {
+            assert_eq!(said(size, limit), format!("{want} {tail}"), "{size}");
+        }
     }
 
     fn root() -> tempfile::TempDir {

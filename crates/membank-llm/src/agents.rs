@@ -566,7 +566,9 @@ fn render_context(bank: &Bank, report: &ContextReport) -> String {
 /// as a line saying so, not as stale text nor silently left out.
 fn text_of(bank: &Bank, id: ArticleId) -> std::borrow::Cow<'_, str> {
     bank.article_text(id)
-        .unwrap_or_else(|p| std::borrow::Cow::Owned(format!("(not read: {})\n", p.message)))
+        // Each problem is worded to follow its subject ("changed on disk
+        // since…", "is 17 MB, over the limit…; it is not read").
+        .unwrap_or_else(|p| std::borrow::Cow::Owned(format!("(this article {})\n", p.message)))
 }
 
 fn push_article(out: &mut String, path: &str, text: &str) {
@@ -830,6 +832,25 @@ mod tests {
         assert_eq!(safe_stem(".."), "document");
         assert_eq!(safe_stem("a/b\\c"), "a_b_c");
         assert_eq!(safe_stem(&"x".repeat(300)).chars().count(), 80);
+    }
+
+    /// An article that changed after the bank was read is sent as a line
+    /// that says so, not as the text it has now.
+    #[test]
+    fn an_article_changed_since_the_bank_was_read_is_sent_as_a_line_saying_so() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path();
+        std::fs::create_dir(root.join("03_DOMAINS")).unwrap();
+        let file = root.join("03_DOMAINS/Legal.md");
+        std::fs::write(&file, "# Legal\nContracts.\n").unwrap();
+        let bank = Bank::load_only(root, membank_core::load_options::LoadOptions::CONTEXT).unwrap();
+        let id = bank.find("03_DOMAINS/Legal.md").unwrap();
+        assert_eq!(text_of(&bank, id), "# Legal\nContracts.\n");
+        std::fs::write(&file, "# Legal\nContracts, leases.\n").unwrap();
+        assert_eq!(
+            text_of(&bank, id),
+            "(this article changed on disk since the bank was read; run the command again)\n"
+        );
     }
 
     #[test]

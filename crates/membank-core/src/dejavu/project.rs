@@ -538,15 +538,21 @@ fn lossy(bytes: Vec<u8>) -> String {
     }
 }
 
-/// Why a file was not read, in words that name links as links.
+/// Why a file was not read, in words that name links as links. Each error
+/// already says the file is not read ("…; it is not read", "could not be
+/// read: …"): it needs only its subject.
 fn read_message(e: &ReadError) -> String {
     match e {
         ReadError::LinkLeavesRoot { .. } => {
             "a symbolic link leading outside the project; not followed".into()
         }
-        other => format!("not read: {other}"),
+        other => format!("{UNREAD_SUBJECT}{other}"),
     }
 }
+
+/// How [`read_message`] begins for a file it could not read, so that the
+/// file's own name can take its place.
+pub const UNREAD_SUBJECT: &str = "this file ";
 
 #[cfg(test)]
 mod tests {
