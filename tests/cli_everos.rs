@@ -293,3 +293,61 @@ fn the_overview_counts_entries_and_daily_logs_per_owner() {
     }
     assert_eq!(text.matches(" daily log").count(), 11, "{text}");
 }
+
+/// A filter that finds nothing because what it names is not there says so
+/// on stderr, with the closest name or the names there are; the entries
+/// listed (none) are unchanged, and a filter that matches a place with no
+/// entry in it says nothing more.
+#[test]
+fn entries_of_a_missing_owner_or_app_say_what_there_is_instead() {
+    let cases = [
+        (
+            vec!["--user", "alcie"],
+            "no user 'alcie' in this memory root; did you mean 'u_alice'?",
+        ),
+        (
+            vec!["--app", "nope"],
+            "no app 'nope' in this memory root; its apps: acme-crm, default_app",
+        ),
+        (
+            vec!["--app", "acme-crm", "--user", "u_alice"],
+            "no user 'u_alice' in acme-crm; its users: eve-99, 用户_李雷",
+        ),
+    ];
+    for (filter, warning) in cases {
+        for json in [false, true] {
+            let mut args = vec!["entries", FIXTURE];
+            args.extend(&filter);
+            if json {
+                args.push("--json");
+            }
+            let out = membank(&args);
+            assert_eq!(out.status.code(), Some(0), "{args:?}");
+            let stdout = String::from_utf8(out.stdout).unwrap();
+            assert!(
+                stdout.contains(if json { "\"entries\": []" } else { "0 entries" }),
+                "{stdout}"
+            );
+            let stderr = String::from_utf8(out.stderr).unwrap();
+            assert_eq!(
+                stderr.trim_end(),
+                format!("membank: warning: {warning}"),
+                "{args:?}"
+            );
+        }
+    }
+    let out = membank(&[
+        "entries",
+        FIXTURE,
+        "--user",
+        "u_alice",
+        "--since",
+        "2999-01-01",
+    ]);
+    assert!(String::from_utf8(out.stdout).unwrap().contains("0 entries"));
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

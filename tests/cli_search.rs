@@ -95,6 +95,19 @@ fn plain_output_marks_matches_and_no_match_is_not_an_error() {
     );
 }
 
+/// A query with no word to look for is refused at once, in every layout,
+/// rather than answered "0 matches" as if the memory had been searched.
+#[test]
+fn a_query_without_words_is_refused_not_searched() {
+    for (memory, query) in [(BANK, ""), (BANK, "  !? … "), (EVEROS, "—")] {
+        let out = membank(&["search", memory, query, "--json"]);
+        assert_eq!(out.status.code(), Some(2), "{query:?}");
+        assert!(out.stdout.is_empty(), "{query:?}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(err.contains("has no words to search for"), "{err}");
+    }
+}
+
 /// The command ranks in one pass as it reads; the interface and the MCP
 /// server rank with their index. Both must list the same hits, in the
 /// same order, with the same scores and counts.

@@ -604,6 +604,19 @@ async fn an_everos_root_is_searched_read_and_checked_like_the_cli_does() {
     assert!(entry.starts_with("af_2026"), "{entry}");
     assert!(text_of(&hits).contains("**peanuts**"), "{}", text_of(&hits));
 
+    // A misspelt owner finds nothing, and the answer says why.
+    let none = call(&c, "entries", json!({"user": "alcie"})).await;
+    assert_eq!(
+        none.structured_content.as_ref().unwrap()["entries"],
+        json!([])
+    );
+    assert!(
+        text_of(&none)
+            .contains("warning: no user 'alcie' in this memory root; did you mean 'u_alice'?"),
+        "{}",
+        text_of(&none)
+    );
+
     // What only banks have says so, and what there is instead.
     let context = error_text(&call(&c, "context", json!({})).await);
     assert!(
@@ -632,6 +645,12 @@ async fn bad_arguments_are_tool_errors_a_person_can_act_on() {
     assert!(
         code.contains("dead-link,"),
         "the known codes are listed: {code}"
+    );
+
+    let no_words = error_text(&call(&c, "search", json!({"query": " ? "})).await);
+    assert!(
+        no_words.starts_with("search: the query") && no_words.contains("no words to search for"),
+        "{no_words}"
     );
 
     let missing = error_text(&call(&c, "read", json!({"target": "No Such Article"})).await);

@@ -196,6 +196,7 @@ pub fn run_entries(args: EntriesArgs) -> anyhow::Result<ExitCode> {
     // Large writes: a wide slice prints hundreds of megabytes.
     let out = std::io::BufWriter::with_capacity(1 << 18, std::io::stdout().lock());
     let mut failed: Option<std::io::Error> = None;
+    let mut any_listed = false;
     if args.json {
         let head = EntriesJson {
             entries: Vec::new(),
@@ -213,6 +214,7 @@ pub fn run_entries(args: EntriesArgs) -> anyhow::Result<ExitCode> {
             },
             |rows| {
                 if !rows.is_empty() {
+                    any_listed = true;
                     failed = stream.push(&rows).err();
                 }
                 failed.is_none()
@@ -224,6 +226,9 @@ pub fn run_entries(args: EntriesArgs) -> anyhow::Result<ExitCode> {
         let mut out = stream.finish().context("writing JSON")?;
         writeln!(out)?;
         out.flush()?;
+        if !any_listed {
+            warn_if_no_such_scope(&root_dir, &filter);
+        }
         return Ok(ExitCode::SUCCESS);
     }
     let mut out = out;
@@ -251,7 +256,59 @@ pub fn run_entries(args: EntriesArgs) -> anyhow::Result<ExitCode> {
     }
     out.write_all(count_line(listed).as_bytes())?;
     out.flush()?;
+    if listed == 0 {
+        warn_if_no_such_scope(&root_dir, &filter);
+    }
     Ok(ExitCode::SUCCESS)
+}
+
+/// When a filter found nothing because the app, project or owner it names
+/// is not in the root, say so on stderr (see [`no_such_scope_warning`]).
+fn warn_if_no_such_scope(root: &Path, filter: &EntryFilter) {
+    if let Some(warning) = no_such_scope_warning(root, filter) {
+        eprintln!("membank: warning: {warning}");
+    }
+}
+
+/// Why a filter found nothing, when the app, project or owner it names is
+/// not in the root: with the names closest to it, or the ones there are.
+/// A misspelt owner otherwise reads as "0 entries". Sanitised.
+pub fn no_such_scope_warning(root: &Path, filter: &EntryFilter) -> Option<String> {
+    let load = filter.load_filter();
+    let missing = core_everos::load::no_such_scope(root, &load)?;
+    let present: Vec<&str> = missing.present.iter().map(String::as_str).collect();
+    let close = membank_core::suggest::closest(&missing.wanted, present.iter().copied());
+    let hint = if !close.is_empty() {
+        membank_core::suggest::did_you_mean(&close)
+    } else if present.is_empty() {
+        format!("; it has no {}s", missing.what)
+    } else {
+        const NAMED: usize = 12;
+        let more = if present.len() > NAMED { ", …" } else { "" };
+        format!(
+            "; its {}s: {}{more}",
+            missing.what,
+            present[..present.len().min(NAMED)].join(", ")
+        )
+    };
+    // Where it was looked for: the app and project the filter names above it.
+    let above: Vec<&str> = match missing.what {
+        "app" => Vec::new(),
+        "project" => load.app.as_deref().into_iter().collect(),
+        _ => [load.app.as_deref(), load.project.as_deref()]
+            .into_iter()
+            .flatten()
+            .collect(),
+    };
+    let place = if above.is_empty() {
+        "this memory root".to_owned()
+    } else {
+        above.join("/")
+    };
+    Some(safe(&format!(
+        "no {} '{}' in {place}{hint}",
+        missing.what, missing.wanted
+    )))
 }
 
 pub fn run_entry(args: EntryArgs) -> anyhow::Result<ExitCode> {

@@ -54,6 +54,19 @@ pub struct JsonReport {
     pub withheld: Option<Withheld>,
 }
 
+/// A query with no word in it finds nothing, whatever the memory holds:
+/// said at once rather than read as "0 matches" after the whole memory.
+pub fn query_has_words(query: &str) -> Result<(), String> {
+    if SearchIndex::query_terms(query).is_empty() {
+        Err(format!(
+            "the query {:?} has no words to search for",
+            safe(query)
+        ))
+    } else {
+        Ok(())
+    }
+}
+
 /// Run the search; `shown_path` is the memory as the user named it. The
 /// hits come back too, for the readable report.
 pub fn report(
@@ -103,6 +116,7 @@ fn report_of(
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let limit = args.search.offset.saturating_add(args.search.limit);
     let detected = detect_memory(&args.path)?;
+    query_has_words(&args.search.query).map_err(anyhow::Error::msg)?;
     let (memory, found): (&dyn Memory, _) = if detected.spec.kind == LayoutKind::Bank {
         // A bank is ranked as it is read, one body at a time, and never
         // held whole: the query's statistics and the best hits are all

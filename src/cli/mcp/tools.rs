@@ -533,7 +533,12 @@ fn entries_tool(shared: &Shared, p: EntriesQuery) -> Result<Output, String> {
         .ok_or_else(|| "entries works on everos memory roots".to_owned())?;
     let filter = p.filter().map_err(|e| format!("entries: {e:#}"))?;
     let rows = query::entries(root, &filter);
-    let text = everos::entries_human(&rows);
+    let mut text = everos::entries_human(&rows);
+    if rows.is_empty()
+        && let Some(warning) = everos::no_such_scope_warning(root.root(), &filter)
+    {
+        text.push_str(&format!("warning: {warning}\n"));
+    }
     Output::new(everos::entries_json(&rows), vec![text])
 }
 
@@ -574,6 +579,7 @@ fn values_tool(shared: &Shared) -> Result<Output, String> {
 
 fn search_tool(shared: &Shared, p: SearchArgs) -> Result<Output, String> {
     page_size("search", "hits", p.limit, search::MCP_MAX_LIMIT)?;
+    search::query_has_words(&p.query).map_err(|e| format!("search: {e}"))?;
     let memory = shared.memory();
     let index = shared.search_index(memory.as_ref());
     let (mut report, hits) = search::report(memory.as_ref(), &index, &shared.shown_bank, &p);

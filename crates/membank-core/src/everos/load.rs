@@ -79,6 +79,82 @@ impl LoadFilter {
     }
 }
 
+/// A part of the root a filter names that no folder of the root is: an
+/// app, a project or an owner, with the names there are at that level.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NoSuchScope {
+    /// `app`, `project`, `user`, `agent` or `owner`.
+    pub what: &'static str,
+    pub wanted: String,
+    /// The names there are at that level within what the filter names
+    /// above it, sorted, at most [`SCOPES_KEPT`].
+    pub present: Vec<String>,
+}
+
+/// Names kept in [`NoSuchScope::present`], at most: a root from elsewhere
+/// may hold any number of folders.
+pub const SCOPES_KEPT: usize = 1000;
+
+/// The first part `filter` names (app, then project, then owner) that no
+/// folder of `root` matches, as the walk matches them; `None` when every
+/// part it names is there. Only folder names are listed, never a file
+/// read nor a link followed: it says why a filter found nothing.
+pub fn no_such_scope(root: &Path, filter: &LoadFilter) -> Option<NoSuchScope> {
+    let mut branches: Vec<Vec<String>> = vec![Vec::new()];
+    for depth in 1..=4 {
+        let mut next = Vec::new();
+        let mut present = std::collections::BTreeSet::new();
+        for segs in &branches {
+            let dir = segs.iter().fold(root.to_path_buf(), |d, s| d.join(s));
+            let Ok(entries) = std::fs::read_dir(&dir) else {
+                continue;
+            };
+            for entry in entries.flatten() {
+                // The entry's own type: a link is not a folder here.
+                if !entry.file_type().is_ok_and(|t| t.is_dir()) {
+                    continue;
+                }
+                let Ok(name) = entry.file_name().into_string() else {
+                    continue;
+                };
+                if name.starts_with('.') {
+                    continue;
+                }
+                let mut child = segs.clone();
+                child.push(name);
+                if filter.wants_dir(&child) {
+                    next.push(child);
+                } else if depth != 3 && present.len() < SCOPES_KEPT {
+                    present.insert(child.pop().unwrap_or_default());
+                }
+            }
+        }
+        // An owner is missing too when no folder of its kind is there.
+        let (what, wanted) = match depth {
+            1 => ("app", &filter.app),
+            2 => ("project", &filter.project),
+            _ => (
+                filter.owner_kind.map_or("owner", OwnerKind::as_str),
+                &filter.owner,
+            ),
+        };
+        if let Some(wanted) = wanted
+            && next.is_empty()
+        {
+            return Some(NoSuchScope {
+                what,
+                wanted: wanted.clone(),
+                present: present.into_iter().collect(),
+            });
+        }
+        if next.is_empty() {
+            return None;
+        }
+        branches = next;
+    }
+    None
+}
+
 /// Load the whole root.
 pub fn load(root: impl AsRef<Path>) -> Result<MemoryRoot, String> {
     load_filtered(root, &LoadFilter::default())
@@ -430,6 +506,72 @@ pub(crate) mod tests {
         assert_eq!(f.entries[1].line, 10);
         assert_eq!(f.entry_text(&f.entries[1]), "b");
         let _: &Place = &f.place;
+    }
+
+    /// The part a filter names that the root lacks, found from folder
+    /// names alone: the first missing level is named, with the names at
+    /// that level under what the filter named above it; a link is no
+    /// folder, and default_app answers to `default`.
+    #[test]
+    fn a_filter_naming_a_missing_app_project_or_owner_says_which() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path();
+        for dir in [
+            "default_app/p1/users/alice/episodes",
+            "default_app/p1/agents/bot",
+            "acme/p2/users/eve",
+            ".index/x",
+        ] {
+            std::fs::create_dir_all(root.join(dir)).unwrap();
+        }
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(
+            root.join("acme/p2/users/eve"),
+            root.join("acme/p2/users/mallory"),
+        )
+        .unwrap();
+        let filter =
+            |app: Option<&str>, project: Option<&str>, owner: Option<(OwnerKind, &str)>| {
+                LoadFilter {
+                    app: app.map(str::to_owned),
+                    project: project.map(str::to_owned),
+                    owner_kind: owner.map(|o| o.0),
+                    owner: owner.map(|o| o.1.to_owned()),
+                    ..LoadFilter::default()
+                }
+            };
+        let missing = |f: LoadFilter| {
+            no_such_scope(root, &f).map(|m| (m.what, m.wanted, m.present.join(",")))
+        };
+        let user = |name| Some((OwnerKind::User, name));
+        assert_eq!(
+            missing(filter(Some("default"), Some("p1"), user("alice"))),
+            None
+        );
+        assert_eq!(missing(filter(None, None, user("eve"))), None);
+        assert_eq!(missing(LoadFilter::default()), None);
+        assert_eq!(
+            missing(filter(Some("nope"), None, None)),
+            Some(("app", "nope".into(), "acme,default_app".into()))
+        );
+        assert_eq!(
+            missing(filter(Some("acme"), Some("p1"), None)),
+            Some(("project", "p1".into(), "p2".into()))
+        );
+        assert_eq!(
+            missing(filter(Some("acme"), None, user("alice"))),
+            Some(("user", "alice".into(), "eve".into()))
+        );
+        #[cfg(unix)]
+        assert_eq!(
+            missing(filter(None, None, user("mallory"))),
+            Some(("user", "mallory".into(), "alice,eve".into()))
+        );
+        // No folder of the owner's kind at all.
+        assert_eq!(
+            missing(filter(Some("acme"), None, Some((OwnerKind::Agent, "bot")))),
+            Some(("agent", "bot".into(), String::new()))
+        );
     }
 
     #[test]
