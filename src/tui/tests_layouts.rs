@@ -186,6 +186,13 @@ fn search_indexes_in_the_background_and_runs_the_query_typed_meanwhile() {
     key(&mut app, KeyCode::Enter);
     let s = screen(&app);
     assert!(s.contains("no hits for “xyzzy”"), "{s}");
+    // A query no memory could match says so, not "no hits".
+    key(&mut app, KeyCode::Char('i'));
+    ctrl(&mut app, 'u');
+    keys(&mut app, "—?!");
+    key(&mut app, KeyCode::Enter);
+    let s = screen(&app);
+    assert!(s.contains("“—?!” has no words to search for"), "{s}");
     // No second index was started: once the interface is gone, the channel
     // closes as soon as every worker holding it has ended, and none sends.
     drop(app);

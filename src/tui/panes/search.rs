@@ -154,6 +154,10 @@ impl SearchPane {
         };
         self.summary = match self.hits.len() {
             _ if self.query.trim().is_empty() => String::new(),
+            // Said apart from "no hits": no memory could match it.
+            0 if SearchIndex::query_terms(&self.query).is_empty() => {
+                format!("“{}” has no words to search for", safe(&self.query))
+            }
             0 => format!("no hits for “{}”", safe(&self.query)),
             LIMIT => format!("best {LIMIT} hits for “{}”", safe(&self.query)),
             n => format!(
