@@ -179,19 +179,19 @@ fn search_indexes_in_the_background_and_runs_the_query_typed_meanwhile() {
     let s = screen(&app);
     assert!(!s.contains("indexing…"), "{s}");
     assert!(s.contains("hits for “API keys”"), "{s}");
+    // A new query in the open search, and the screen it gives.
+    let search_again = |app: &mut App, query: &str| {
+        key(app, KeyCode::Char('i'));
+        ctrl(app, 'u');
+        keys(app, query);
+        key(app, KeyCode::Enter);
+        screen(app)
+    };
     // The index is kept: the next query runs at once.
-    key(&mut app, KeyCode::Char('i'));
-    ctrl(&mut app, 'u');
-    keys(&mut app, "xyzzy");
-    key(&mut app, KeyCode::Enter);
-    let s = screen(&app);
+    let s = search_again(&mut app, "xyzzy");
     assert!(s.contains("no hits for “xyzzy”"), "{s}");
     // A query no memory could match says so, not "no hits".
-    key(&mut app, KeyCode::Char('i'));
-    ctrl(&mut app, 'u');
-    keys(&mut app, "—?!");
-    key(&mut app, KeyCode::Enter);
-    let s = screen(&app);
+    let s = search_again(&mut app, "—?!");
     assert!(s.contains("“—?!” has no words to search for"), "{s}");
     // No second index was started: once the interface is gone, the channel
     // closes as soon as every worker holding it has ended, and none sends.
