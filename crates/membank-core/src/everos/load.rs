@@ -122,6 +122,8 @@ pub fn no_such_scope(root: &Path, filter: &LoadFilter) -> Option<NoSuchScope> {
                 }
                 let mut child = segs.clone();
                 child.push(name);
+                // Depth 3 is `users` / `agents`: kinds of owner, not names
+                // a filter gives, so never offered in their place.
                 if filter.wants_dir(&child) {
                     next.push(child);
                 } else if depth != 3 && present.len() < SCOPES_KEPT {
