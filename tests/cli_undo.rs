@@ -356,3 +356,41 @@ fn one_config_file_bounds_both_the_reads_and_the_journal() {
     ok(&with(Some(both), &["undo", s(d.path())]));
     assert_eq!(support::tree(d.path()), before);
 }
+
+/// A bank named by a relative path: the folder a move made for its note
+/// is journalled too, so the undo leaves the tree exactly as it was.
+#[test]
+fn a_move_into_a_new_folder_undone_leaves_no_folder_behind() {
+    let parent = tempfile::tempdir().unwrap();
+    let bank = parent.path().join("bank");
+    fs::create_dir(&bank).unwrap();
+    for f in ["01_CLIENTS", "03_DOMAINS", "06_TEMPLATES"] {
+        fs::create_dir(bank.join(f)).unwrap();
+    }
+    write(
+        &bank,
+        "03_DOMAINS/Legal.md",
+        b"---\ndomain: Legal\nlast_updated: 2026-04-01\n---\n# Legal\n",
+    );
+    let state = tempfile::tempdir().unwrap();
+    let before = support::tree(&bank);
+    let in_parent = |args: &[&str]| {
+        support::membank()
+            .current_dir(parent.path())
+            .env("MEMBANK_STATE_DIR", state.path())
+            .args(args)
+            .args(["--today", "2026-04-08"])
+            .output()
+            .expect("membank runs")
+    };
+    ok(&in_parent(&[
+        "mv",
+        "bank",
+        "03_DOMAINS/Legal.md",
+        "03_DOMAINS/law/eu/",
+        "--yes",
+    ]));
+    assert!(bank.join("03_DOMAINS/law/eu/Legal.md").is_file());
+    ok(&in_parent(&["undo", "bank"]));
+    assert_eq!(support::tree(&bank), before);
+}

@@ -276,11 +276,14 @@ pub fn check_name(seg: &str) -> Result<(), Rejection> {
 }
 
 /// Resolve `path` under `root`, guaranteeing the result stays inside the
-/// bank (and inside a writable folder) even through symbolic links.
+/// bank and inside a writable folder.
 ///
-/// The deepest part of the path that exists is resolved with every link
-/// followed and compared with the resolved root; missing parts are then
-/// appended. The returned path is where a write lands.
+/// No symbolic link on the way is followed, not even one that stays inside
+/// the bank: the bank's walk reads no link, so a file written through one
+/// would land where the bank is not read (or twice over), and an undo,
+/// which deletes only through no link, could not take it back. The root
+/// itself may be reached through links. Missing parts are appended; the
+/// returned path is where a write lands.
 pub fn resolve_in_bank(root: &Path, path: &SafePath) -> Result<PathBuf, Rejection> {
     let root = root.canonicalize().map_err(|e| {
         Rejection::new(
@@ -296,7 +299,7 @@ pub fn resolve_in_bank(root: &Path, path: &SafePath) -> Result<PathBuf, Rejectio
     let mut i = 0;
     while i < segments.len() {
         let next = current.join(segments[i]);
-        match std::fs::symlink_metadata(&next) {
+        let is_link = match std::fs::symlink_metadata(&next) {
             Err(e) if e.kind() == io::ErrorKind::NotFound => break,
             Err(e) => {
                 return Err(Rejection::new(
@@ -304,8 +307,8 @@ pub fn resolve_in_bank(root: &Path, path: &SafePath) -> Result<PathBuf, Rejectio
                     format!("cannot check {}: {e}", display_rel(&root, &next)),
                 ));
             }
-            Ok(_) => {}
-        }
+            Ok(meta) => meta.file_type().is_symlink(),
+        };
         let resolved = next.canonicalize().map_err(|_| {
             Rejection::new(
                 "symlink",
@@ -320,6 +323,16 @@ pub fn resolve_in_bank(root: &Path, path: &SafePath) -> Result<PathBuf, Rejectio
                 "symlink-escape",
                 format!(
                     "{} is a symbolic link that leads outside the memory bank",
+                    display_rel(&root, &next)
+                ),
+            ));
+        }
+        if is_link {
+            return Err(Rejection::new(
+                "symlink",
+                format!(
+                    "{} is a symbolic link; membank reads no link inside a memory, \
+                     so it writes through none either",
                     display_rel(&root, &next)
                 ),
             ));
@@ -559,15 +572,33 @@ mod tests {
         );
         // Dangling link pointing outside: refused, nothing gets created there.
         assert!(check("01_CLIENTS/f.md").is_err());
+        // Links that stay in the bank are not written through either,
+        // wherever they lead.
         assert_eq!(
             check("01_CLIENTS/tpl/compile.md").unwrap_err().code,
-            "symlink-escape"
+            "symlink"
         );
-        assert_eq!(check("01_CLIENTS/c.md").unwrap_err().code, "symlink-escape");
-        // A link to a file inside a writable folder resolves to its target.
-        let alias = check("01_CLIENTS/alias.md").unwrap();
+        assert_eq!(check("01_CLIENTS/c.md").unwrap_err().code, "symlink");
+        // A link that stays in a writable folder is not written through
+        // either: the bank's walk does not read it.
+        assert_eq!(check("01_CLIENTS/alias.md").unwrap_err().code, "symlink");
+        std::fs::create_dir_all(root.join("03_DOMAINS")).unwrap();
+        symlink(root.join("03_DOMAINS"), root.join("01_CLIENTS/domains")).unwrap();
+        let through_folder = check("01_CLIENTS/domains/x.md").unwrap_err();
+        assert_eq!(through_folder.code, "symlink");
+        assert!(
+            through_folder
+                .reason
+                .contains("01_CLIENTS/domains is a symbolic link"),
+            "{}",
+            through_folder.reason
+        );
+        // The bank folder itself may be reached through a link.
+        let linked_root = outside.path().join("bank-link");
+        symlink(root, &linked_root).unwrap();
+        let real = resolve_in_bank(&linked_root, &validate("01_CLIENTS/real.md").unwrap());
         assert_eq!(
-            alias,
+            real.unwrap(),
             root.canonicalize().unwrap().join("01_CLIENTS/real.md")
         );
     }

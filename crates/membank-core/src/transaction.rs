@@ -301,10 +301,16 @@ impl Transaction {
     /// The folders between the memory's root and `dir` that do not exist
     /// yet, outermost first, as paths relative to the root.
     fn missing_folders(&self, dir: &Path) -> Vec<String> {
+        // `dir` comes from the resolved root: a bank named by a relative
+        // path or through a link must still find its folders in it.
+        let root = self
+            .root
+            .canonicalize()
+            .unwrap_or_else(|_| self.root.clone());
         let mut missing = Vec::new();
         let mut at = dir;
-        while at != self.root && !at.exists() {
-            if let Ok(rel) = at.strip_prefix(&self.root) {
+        while at != root && !at.exists() {
+            if let Ok(rel) = at.strip_prefix(&root) {
                 let parts: Vec<String> = rel
                     .components()
                     .map(|c| c.as_os_str().to_string_lossy().into_owned())

@@ -327,6 +327,9 @@ fn check_destination(bank: &Bank, old: &str, new: &str) -> Result<(), String> {
             "{new}: a name with “{c}” cannot be written in a link; choose another"
         ));
     }
+    // Where the write would land: never through a link, never outside.
+    crate::pathsafe::resolve_in_bank(bank.root(), &safe)
+        .map_err(|r| format!("{new}: {}", r.reason))?;
     if bank.root().join(new).exists() && fold(old) != fold(new) {
         return Err(format!("{new}: is taken; nothing is moved onto a file"));
     }
