@@ -433,6 +433,56 @@ fn yes_shows_the_new_plan_when_files_change_after_the_plan() {
     assert!(!new.contains("-Old text."), "{new}");
 }
 
+/// A note edited while the model answered is not stamped "compiled" with
+/// words the model never saw: it stays in the inbox, as edited, and the
+/// note that did not change is archived.
+#[test]
+fn a_note_edited_after_it_was_sent_stays_in_the_inbox() {
+    let server = FakeServer::start([stream(&reply_text())]);
+    let bank = make_bank();
+    let root = bank.path();
+    let env = Env::new();
+    let marker = env.scratch.path().join("plan-shown");
+    let mut child = env
+        .command(&server, &["compile", &bank_arg(&bank), "--yes"])
+        .env("MEMBANK_PAUSE", format!("plan-shown:{}", marker.display()))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("membank starts");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while !marker.exists() {
+        if let Some(status) = child.try_wait().unwrap() {
+            panic!("membank ended before showing its plan: {status}");
+        }
+        assert!(std::time::Instant::now() < deadline, "no plan shown");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let edited = format!("{NOTES_TEXT}Added while the model answered.\n");
+    fs::write(root.join(NOTES), &edited).unwrap();
+    fs::remove_file(&marker).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !server.requests()[0]
+            .json()
+            .to_string()
+            .contains("Added while"),
+        "the edit was made after the request"
+    );
+    assert_eq!(fs::read_to_string(root.join(NOTES)).unwrap(), edited);
+    assert!(!root.join("00_INBOX/_archive/b-notes.md").exists());
+    assert!(root.join("00_INBOX/_archive/a-mail.md").is_file());
+    assert!(
+        stdout.contains(
+            "kept in inbox  00_INBOX/b-notes.md: it changed after it was sent to the model"
+        ),
+        "{stdout}\n{stderr}"
+    );
+    assert_ne!(out.status.code(), Some(0), "not every source was archived");
+}
+
 #[test]
 fn without_yes_the_plan_is_shown_and_nothing_is_written() {
     let server = FakeServer::start([stream(&reply_text())]);

@@ -162,6 +162,100 @@ fn a_block_aimed_at_a_fifo_is_refused_without_hanging() {
     );
     assert_eq!(run.code, Some(1), "{}{}", run.stdout, run.stderr);
     assert!(run.stdout.contains("FIFO"), "{}", run.stdout);
+    // The review before writing gives the verdict the write gives.
+    let preview = membank_in(
+        Path::new("/nonexistent/membank-config.toml"),
+        &["blocks", s(d.path()), "--json"],
+        reply,
+    );
+    assert_eq!(
+        preview.code,
+        Some(1),
+        "{}{}",
+        preview.stdout,
+        preview.stderr
+    );
+    let v: serde_json::Value = serde_json::from_str(&preview.stdout).expect("JSON");
+    assert_eq!(v["blocks"][0]["change"], "rejected", "{v}");
+    assert!(
+        v["blocks"][0]["reason"]
+            .as_str()
+            .is_some_and(|r| r.contains("FIFO")),
+        "{v}"
+    );
+}
+
+/// A block the bank could not read back once written (over the per-file
+/// limit) is refused before anything is written.
+#[test]
+fn a_block_larger_than_the_read_limit_is_refused_in_review_and_write() {
+    let d = bank();
+    let conf = tempfile::tempdir().unwrap();
+    let config = conf.path().join("config.toml");
+    fs::write(&config, "[files]\nmax_file_mb = 1\n").unwrap();
+    let reply = format!(
+        "### FILE: 03_DOMAINS/Huge.md\n---\ndomain: Huge\n---\n{}\n",
+        "x".repeat(1024 * 1024 + 10)
+    );
+    for apply in [false, true] {
+        let mut args = vec!["blocks", s(d.path()), "--json"];
+        if apply {
+            args.push("--apply");
+        }
+        let run = membank_in(&config, &args, &reply);
+        assert_eq!(run.code, Some(1), "{}{}", run.stdout, run.stderr);
+        let v: serde_json::Value = serde_json::from_str(&run.stdout).expect("JSON");
+        let reason = v["blocks"][0]["reason"].as_str().unwrap_or_default();
+        assert!(
+            reason.contains("over the limit of 1 MB") && reason.contains("max_file_mb"),
+            "{reason}"
+        );
+    }
+    assert!(!d.path().join("03_DOMAINS/Huge.md").exists());
+}
+
+/// A folder link inside the bank is not read by the bank's walk, so no
+/// write goes through it: not a reply's block, not a rename.
+#[test]
+fn no_write_goes_through_a_link_inside_the_bank() {
+    let d = bank();
+    let r = d.path();
+    symlink(r.join("03_DOMAINS"), r.join("04_STYLE/domains")).unwrap();
+    write(
+        r,
+        "04_STYLE/House style.md",
+        b"---\nlast_updated: 2026-04-01\n---\n# House\n",
+    );
+    let reply = "### FILE: 04_STYLE/domains/x.md\n---\nlast_updated: 2026-04-01\n---\nbody\n";
+    for apply in [false, true] {
+        let mut args = vec!["blocks", s(r), "--json"];
+        if apply {
+            args.push("--apply");
+        }
+        let run = membank_in(Path::new("/nonexistent/membank-config.toml"), &args, reply);
+        assert_eq!(run.code, Some(1), "{}{}", run.stdout, run.stderr);
+        assert!(
+            run.stdout.contains("04_STYLE/domains is a symbolic link"),
+            "{}",
+            run.stdout
+        );
+    }
+    let mv = membank(&[
+        "mv",
+        s(r),
+        "04_STYLE/House style.md",
+        "04_STYLE/domains/",
+        "--yes",
+    ]);
+    assert_eq!(mv.code, Some(2), "{}{}", mv.stdout, mv.stderr);
+    assert!(mv.stderr.contains("symbolic link"), "{}", mv.stderr);
+    assert!(r.join("04_STYLE/House style.md").is_file());
+    let mut in_domains: Vec<String> = fs::read_dir(r.join("03_DOMAINS"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    in_domains.sort();
+    assert_eq!(in_domains, ["Legal.md"]);
 }
 
 #[test]

@@ -230,6 +230,9 @@ fn run_with_model(args: &Args, root: &Path) -> anyhow::Result<ExitCode> {
         // A file edited since the plan was made is not overwritten: the new
         // plan is shown and nothing is written.
         membank_core::compile::pause_point("plan-shown");
+        // Only the notes still as the model saw them are stamped and
+        // archived; one edited meanwhile stays in the inbox.
+        let (sources, changed_since_sent) = compile::still_as_sent(root, &prepared.sent);
         let report = match tx.commit_compile(&proposal, &[], &reply.text, &sources, now) {
             Ok(done) => done.report,
             Err(Stopped::Stale(stale)) => {
@@ -251,6 +254,7 @@ fn run_with_model(args: &Args, root: &Path) -> anyhow::Result<ExitCode> {
         common::clean_leftovers(tx);
         plan = applied_blocks(&report, plan);
         source_results = report.sources;
+        source_results.extend(changed_since_sent);
         source_results.extend(unreadable);
         warnings = report.warnings;
         applied = true;

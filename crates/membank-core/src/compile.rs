@@ -9,7 +9,7 @@
 //! more sources of the batch belongs to those sources only; any other block
 //! belongs to every source of the batch.
 
-use crate::safe_read::{DEFAULT_MAX_FILE_BYTES, read_regular};
+use crate::safe_read::{DEFAULT_MAX_FILE_BYTES, ReadError, read_regular};
 use std::collections::HashMap;
 use std::io;
 use std::path::Path;
@@ -124,6 +124,47 @@ pub enum SourceStatus {
     Kept,
     /// Stamping or moving failed; the reason says where it stands.
     Failed,
+}
+
+/// An inbox note with the text the model was given for it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SentNote {
+    pub path: String,
+    pub text: String,
+}
+
+/// The notes whose text on disk is still the text the model was given, and
+/// a kept result for each of the others: a note edited (or removed) while
+/// the model answered must not be stamped "compiled" with words the model
+/// never saw, so it stays in the inbox for the next run.
+pub fn still_as_sent(root: &Path, notes: &[SentNote]) -> (Vec<String>, Vec<SourceResult>) {
+    let mut same = Vec::new();
+    let mut changed = Vec::new();
+    for note in notes {
+        let now = pathsafe::validate(&note.path)
+            .ok()
+            .and_then(|p| pathsafe::resolve_in_bank(root, &p).ok())
+            .and_then(|target| read_regular(&target, DEFAULT_MAX_FILE_BYTES).ok())
+            .and_then(|bytes| crate::text::decode(&bytes).ok().map(|d| d.text));
+        match now {
+            Some(text) if text == note.text => same.push(note.path.clone()),
+            now => changed.push(SourceResult {
+                source: note.path.clone(),
+                status: SourceStatus::Kept,
+                compiled_to: Vec::new(),
+                archived_to: None,
+                reason: Some(
+                    match now {
+                        Some(_) => "it changed after it was sent to the model",
+                        None => "it is gone or unreadable since it was sent to the model",
+                    }
+                    .to_owned()
+                        + "; it stays in the inbox for the next run",
+                ),
+            }),
+        }
+    }
+    (same, changed)
 }
 
 /// What happened to one inbox source.
@@ -285,6 +326,7 @@ fn check_one(root: &Path, block: &FileBlock, protected: &[String]) -> Result<Saf
     if block.content.trim().is_empty() {
         return Err("the block is empty; writing it would leave an empty file".into());
     }
+    check_size_and_kind(root, &path, &block.content)?;
     crate::secrets::refuse(&block.content)?;
     let protected_hit = protected.iter().find(|s| {
         s.eq_ignore_ascii_case(path.as_str())
@@ -303,6 +345,31 @@ fn check_one(root: &Path, block: &FileBlock, protected: &[String]) -> Result<Saf
         );
     }
     Ok(path)
+}
+
+/// What the write itself would refuse, said before it is tried, so a
+/// review shows the same verdict the write gives: an existing file that
+/// is not a regular one (a FIFO would hang the write) or over the size
+/// the write reads; and a file the bank could not read back because the
+/// block makes it larger than the per-file limit.
+fn check_size_and_kind(root: &Path, path: &SafePath, content: &str) -> Result<(), String> {
+    let Ok(target) = pathsafe::resolve_in_bank(root, path) else {
+        return Ok(());
+    };
+    let existing = match read_regular(&target, DEFAULT_MAX_FILE_BYTES) {
+        Ok(bytes) => Some(bytes),
+        Err(ReadError::Io(_)) => None,
+        Err(e) => return Err(format!("the existing file {e}; nothing was written")),
+    };
+    let limit = crate::safe_read::user_policy().max_file_bytes;
+    let size = atomic::article_bytes(content, existing.as_deref()).len() as u64;
+    if size > limit {
+        return Err(format!(
+            "written, the file {}, and the bank would not read it; nothing was written",
+            crate::safe_read::over_the_limit(size, limit)
+        ));
+    }
+    Ok(())
 }
 
 /// Where an inbox source really is (links followed), lower-cased, to

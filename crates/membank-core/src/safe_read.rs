@@ -125,6 +125,19 @@ fn megabytes_over(size: u64, limit: u64) -> Option<String> {
     })
 }
 
+/// "is 16.2 MB, over the limit of 16 MB per file (setting `max_file_mb`)":
+/// a size over the read limit, said the same way by readers and writers.
+pub fn over_the_limit(size: u64, limit: u64) -> String {
+    let size = match megabytes_over(size, limit) {
+        Some(size) => format!("is {size}, over"),
+        None => "is over".to_owned(),
+    };
+    format!(
+        "{size} the limit of {} per file (setting `max_file_mb`)",
+        megabytes(limit).1
+    )
+}
+
 impl fmt::Display for ReadError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -132,15 +145,7 @@ impl fmt::Display for ReadError {
                 write!(f, "is {kind}, not a regular file; it is not read")
             }
             ReadError::TooLarge { size, limit } => {
-                match megabytes_over(*size, *limit) {
-                    Some(size) => write!(f, "is {size}, over")?,
-                    None => write!(f, "is over")?,
-                }
-                write!(
-                    f,
-                    " the limit of {} per file (setting `max_file_mb`); it is not read",
-                    megabytes(*limit).1
-                )
+                write!(f, "{}; it is not read", over_the_limit(*size, *limit))
             }
             ReadError::LinkLeavesRoot { root } => write!(
                 f,

@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 
 use membank_core::bank::{ArticleId, Bank};
 use membank_core::budget::BudgetOptions;
+use membank_core::compile::SentNote;
 use membank_core::context::{self, ContextReport};
 use membank_core::health::HealthReport;
 use membank_core::layout::Folder;
@@ -251,6 +252,9 @@ pub struct PreparedCompile {
     pub request: ChatRequest,
     /// The pending inbox files sent, in bank order.
     pub inbox: Vec<String>,
+    /// The same files with the text the model was given: only a file still
+    /// as sent is stamped and archived afterwards.
+    pub sent: Vec<SentNote>,
     /// Existing articles sent so the model can update them.
     pub related: Vec<RelatedArticle>,
     /// Related articles left out because of `budget_tokens`.
@@ -440,11 +444,17 @@ pub fn prepare_compile_only(
     let mut user =
         format!("Today's date: {today}\n\n{MEMORY_IS_DATA}\n\n## Inbox files to process\n\n");
     let mut inbox = Vec::new();
+    let mut sent = Vec::new();
     let mut inbox_text = String::new();
     for &id in &pending {
         let a = bank.article(id);
-        push_article(&mut inbox_text, &a.rel_path, &text_of(bank, id));
+        let text = text_of(bank, id);
+        push_article(&mut inbox_text, &a.rel_path, &text);
         inbox.push(a.rel_path.clone());
+        sent.push(SentNote {
+            path: a.rel_path.clone(),
+            text: text.into_owned(),
+        });
     }
     user.push_str(&quoting::quote(&inbox_text));
     user.push_str("\n## Existing memory bank articles\n\n");
@@ -473,6 +483,7 @@ pub fn prepare_compile_only(
             temperature: None,
         },
         inbox,
+        sent,
         related,
         left_out,
         unreadable,

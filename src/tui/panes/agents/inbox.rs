@@ -7,6 +7,7 @@ use std::path::Path;
 
 use membank_core::bank::Bank;
 use membank_core::clock::Clock;
+use membank_core::compile::SentNote;
 use membank_core::text::sanitize_for_terminal;
 use membank_llm::ChatRequest;
 use membank_llm::agents;
@@ -47,6 +48,8 @@ pub struct InboxAgent {
     pub cursor: Cursor,
     /// The files sent with the last request (raw bank paths).
     sources: Vec<String>,
+    /// The same files with the text the model was given.
+    sent: Vec<SentNote>,
     /// `path (why)` of the related articles sent, sanitised.
     pub related: Vec<String>,
     pub left_out: usize,
@@ -134,6 +137,7 @@ impl InboxAgent {
             });
         };
         self.sources = prepared.inbox.clone();
+        self.sent = prepared.sent.clone();
         self.related = prepared
             .related
             .iter()
@@ -153,6 +157,7 @@ impl InboxAgent {
         if finished.complete {
             let purpose = Purpose::Compile {
                 sources: self.sources.clone(),
+                sent: self.sent.clone(),
                 clock: self.clock,
             };
             self.review = Some(Review::new(root, &finished.text, purpose));

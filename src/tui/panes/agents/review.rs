@@ -7,7 +7,7 @@
 use std::path::Path;
 
 use membank_core::clock::Clock;
-use membank_core::compile::{self, BlockStatus, SourceStatus};
+use membank_core::compile::{self, BlockStatus, SentNote, SourceStatus};
 use membank_core::dejavu::{self, Project};
 use membank_core::outcome::outcome_line;
 use membank_core::review::{self, Change};
@@ -71,8 +71,13 @@ pub struct SourceRow {
 /// What applying does besides writing the files.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Purpose {
-    /// Process Inbox: stamp and archive these inbox sources afterwards.
-    Compile { sources: Vec<String>, clock: Clock },
+    /// Process Inbox: stamp and archive these inbox sources afterwards,
+    /// each only while its text is still the one `sent` to the model.
+    Compile {
+        sources: Vec<String>,
+        sent: Vec<SentNote>,
+        clock: Clock,
+    },
     /// Only write the accepted files.
     Write,
     /// A Deja Vu writeback: records written atomically, impression lines
@@ -321,17 +326,20 @@ impl Review {
         let mut lines = Vec::new();
         let mut changed = Vec::new();
         let committed = match &self.purpose {
-            Purpose::Compile { clock, .. } => {
+            Purpose::Compile { clock, sent, .. } => {
                 // Notes the user keeps are not part of this batch: nothing
                 // is stamped on them and they stay in the inbox.
-                let archive: Vec<String> = self
-                    .sources
+                let chosen: Vec<SentNote> = sent
                     .iter()
-                    .filter(|r| !r.keep)
-                    .map(|r| r.path.clone())
+                    .filter(|n| self.sources.iter().any(|r| !r.keep && r.path == n.path))
+                    .cloned()
                     .collect();
                 for kept in self.sources.iter().filter(|r| r.keep) {
                     lines.push(format!("kept in inbox  {}: you kept it", s(&kept.path)));
+                }
+                let (archive, changed_since_sent) = compile::still_as_sent(root, &chosen);
+                for kept in &changed_since_sent {
+                    lines.push(s(&kept.outcome_line()));
                 }
                 tx.commit_compile(
                     &self.classified,
@@ -523,7 +531,9 @@ fn entry_name(file: &review::ProposedFile) -> String {
 /// formats it.
 fn classify(root: &Path, reply: &str, purpose: &Purpose) -> review::Proposal {
     match purpose {
-        Purpose::Compile { sources, clock } => review::classify(root, reply, sources, clock.now()),
+        Purpose::Compile { sources, clock, .. } => {
+            review::classify(root, reply, sources, clock.now())
+        }
         // Nothing is archived, so no date goes into the plan.
         Purpose::Write => review::classify(root, reply, &[], Clock::System.now()),
         Purpose::Writeback => match Project::load(root) {
