@@ -432,3 +432,51 @@ fn a_credential_in_an_articles_body_is_found_as_in_its_frontmatter() {
         .collect();
     assert_eq!(found, [("01_CLIENTS/Keyed.md", Some(8))], "{v}");
 }
+
+/// `./X`, `X//` and `X\Y` name what `X/Y` names: the filter keeps the
+/// same findings, rather than none (a false pass in CI).
+#[test]
+fn a_path_filter_written_another_way_keeps_the_same_findings() {
+    let (plain, plain_code) = json(&["check", FIXTURE, "--path", "01_CLIENTS", "--json"]);
+    assert!(
+        !findings(&plain).is_empty(),
+        "the fixture has client findings"
+    );
+    for other in ["./01_CLIENTS", "01_CLIENTS//", "./01_CLIENTS/./"] {
+        let (v, code) = json(&["check", FIXTURE, "--path", other, "--json"]);
+        assert_eq!(findings(&v), findings(&plain), "--path {other}");
+        assert_eq!(code, plain_code, "--path {other}");
+    }
+    let (whole, _) = json(&["check", FIXTURE, "--json"]);
+    let (dot, _) = json(&["check", FIXTURE, "--path", ".", "--json"]);
+    assert_eq!(findings(&dot), findings(&whole), "`.` is the whole bank");
+}
+
+/// A code no check of the layout gives is refused in every layout, as a
+/// bank's is, rather than answered with "No problems found".
+#[test]
+fn an_unknown_code_is_refused_for_a_project_and_a_memory_root() {
+    for root in [
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/dejavu/flawed-project"
+        ),
+        concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/everos-root"),
+    ] {
+        let out = membank(&["check", root, "--code", "no-such-code"]);
+        assert_eq!(out.status.code(), Some(2), "{root}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("unknown finding code"), "{err}");
+        assert!(out.stdout.is_empty());
+    }
+    let known = membank(&[
+        "check",
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/dejavu/flawed-project"
+        ),
+        "--code",
+        "invalid-jsonl",
+    ]);
+    assert_ne!(known.status.code(), Some(2));
+}

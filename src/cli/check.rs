@@ -38,14 +38,18 @@ impl FindingFilter for CheckArgs {
     fn path_keeps(&self, path: &str) -> bool {
         match &self.path {
             None => true,
-            Some(p) => {
-                let p = p.replace('\\', "/");
-                let p = p.trim_end_matches('/');
-                path == p
-                    || path
-                        .strip_prefix(p)
-                        .is_some_and(|rest| rest.starts_with('/'))
-            }
+            // Read as the existence check reads it: `./X`, `X//Y` and `X\Y`
+            // name the same place as `X/Y`, and `.` the whole memory.
+            Some(p) => match membank_core::bank::normalize_rel_path(p) {
+                None => false,
+                Some(p) if p.is_empty() => true,
+                Some(p) => {
+                    path == p
+                        || path
+                            .strip_prefix(p.as_str())
+                            .is_some_and(|rest| rest.starts_with('/'))
+                }
+            },
         }
     }
 }
@@ -164,17 +168,20 @@ fn report_with(
     })
 }
 
-/// Only a bank's codes are listed in one place; other layouts' filters
-/// are taken as given.
+/// A code no check of this layout gives would only ever answer "no
+/// problems": a typo in a CI filter must not read as a pass.
 fn check_codes(kind: LayoutKind, args: &CheckArgs) -> anyhow::Result<()> {
-    if kind == LayoutKind::Bank
-        && let Some(unknown) = args.code.iter().find(|c| {
-            !health::CODES
-                .iter()
-                .any(|(code, _)| code.eq_ignore_ascii_case(c))
-        })
+    let codes = match kind {
+        LayoutKind::Bank => health::CODES,
+        LayoutKind::DejaVu => membank_core::dejavu::checks::CODES,
+        LayoutKind::Everos => membank_core::everos::check::CODES,
+    };
+    if let Some(unknown) = args
+        .code
+        .iter()
+        .find(|c| !codes.iter().any(|(code, _)| code.eq_ignore_ascii_case(c)))
     {
-        let known: Vec<&str> = health::CODES.iter().map(|(code, _)| *code).collect();
+        let known: Vec<&str> = codes.iter().map(|(code, _)| *code).collect();
         anyhow::bail!(
             "unknown finding code {:?}; the codes are: {}",
             sanitize_for_terminal(unknown, false),
