@@ -351,3 +351,24 @@ fn entries_of_a_missing_owner_or_app_say_what_there_is_instead() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// Six owners each have a `user.md`: the name alone is refused with the
+/// paths that answer to it, never answered with one owner's file.
+#[test]
+fn a_name_several_owners_share_is_refused_with_their_paths() {
+    let out = membank(&["read", FIXTURE, "user"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("names several documents"), "{err}");
+    assert!(
+        err.contains("u_alice/user.md") && err.contains("eve-99/user.md"),
+        "{err}"
+    );
+    assert!(out.stdout.is_empty());
+    let one = membank(&[
+        "read",
+        FIXTURE,
+        "default_app/default_project/users/u_alice/user.md",
+    ]);
+    assert_eq!(one.status.code(), Some(0));
+}

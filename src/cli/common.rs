@@ -218,23 +218,36 @@ pub fn find_document(memory: &dyn Memory, wanted: &str) -> anyhow::Result<DocId>
             // Inbox and index notes are not link targets but can be
             // inspected by their file name.
             let wanted_stem = normalised.to_lowercase();
-            memory
+            let named: Vec<usize> = memory
                 .documents()
-                .position(|d| {
+                .enumerate()
+                .filter(|(_, d)| {
                     let file = d.path.rsplit('/').next().unwrap_or(d.path);
                     file.strip_suffix(".md").unwrap_or(file).to_lowercase() == wanted_stem
                 })
-                .ok_or_else(|| {
-                    if let Some(why) = why_not_read(memory.root(), memory.spec(), &as_path) {
-                        return anyhow::anyhow!("{} {}", safe(&as_path), safe(&why));
-                    }
-                    let what = membank::layouts::face(memory.spec()).missing_noun;
-                    anyhow::anyhow!(
-                        "no {what} `{}` in {}",
-                        safe(wanted),
-                        safe(&memory.root().display().to_string())
-                    )
-                })
+                .map(|(i, _)| i)
+                .collect();
+            // Several owners' `user.md` answer to one name: picking one
+            // would hand over someone else's file without saying so.
+            if named.len() > 1 {
+                let names: Vec<&str> = named.iter().map(|&i| memory.document(i).path).collect();
+                anyhow::bail!(
+                    "`{}` names several documents: {}; give a path",
+                    safe(wanted),
+                    safe(&names.join(", "))
+                )
+            }
+            named.first().copied().ok_or_else(|| {
+                if let Some(why) = why_not_read(memory.root(), memory.spec(), &as_path) {
+                    return anyhow::anyhow!("{} {}", safe(&as_path), safe(&why));
+                }
+                let what = membank::layouts::face(memory.spec()).missing_noun;
+                anyhow::anyhow!(
+                    "no {what} `{}` in {}",
+                    safe(wanted),
+                    safe(&memory.root().display().to_string())
+                )
+            })
         }
     }
 }
