@@ -42,6 +42,7 @@ pub fn article(
     let rel = format!("{}/{name}.md", folder.dir_name());
     let stem = name.rsplit('/').next().unwrap_or(name).trim();
     check_new_path(bank, &rel, stem)?;
+    check_linked_names(known)?;
     let mut yaml = String::new();
     let (term_source, term_target) = match stem.split_once('→') {
         Some((s, t)) => (Some(s.trim()), Some(t.trim())),
@@ -108,6 +109,30 @@ pub fn article(
             after: text.into_bytes(),
         },
     })
+}
+
+/// The client and domain given become `[[links]]` in the frontmatter: a
+/// character that ends a name inside a link, or one no article's file name
+/// may hold, would make a link that can never open anything.
+fn check_linked_names(known: &Known) -> Result<(), String> {
+    for (what, value) in [("client", &known.client), ("domain", &known.domain)] {
+        let Some(value) = value else { continue };
+        if value.trim().is_empty() {
+            return Err(format!("the {what} needs a name"));
+        }
+        if let Some(c) = value
+            .chars()
+            .find(|c| "[]|#^\\/:".contains(*c) || c.is_control())
+        {
+            return Err(format!(
+                "the {what} “{}”: a name with “{}” cannot be written in a link or a \
+                 file name; give the name its article has",
+                crate::text::sanitize_for_terminal(value, false),
+                c.escape_default()
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// A YAML double-quoted string.
@@ -307,6 +332,30 @@ mod tests {
             created(&fix),
             "---\nlast_updated: 2026-04-08\nclient: \"Acme\"\nlanguages:\n---\n# Acme\n\n"
         );
+    }
+
+    #[test]
+    fn a_client_or_domain_no_link_could_open_is_refused() {
+        let (_dir, bank) = bank();
+        for (client, domain, bad) in [
+            (Some("O'Brien [UK]"), None, "["),
+            (None, Some("Law: EU"), ":"),
+            (None, Some("Tax|VAT"), "|"),
+            (Some("   "), None, "needs a name"),
+        ] {
+            let known = Known {
+                client: client.map(str::to_owned),
+                domain: domain.map(str::to_owned),
+                ..Known::default()
+            };
+            let err = article(&bank, Folder::Terminology, "it → het", &known, TODAY).unwrap_err();
+            assert!(err.contains(bad), "{err}");
+        }
+        let fine = Known {
+            client: Some("O'Brien & Sons (UK)".into()),
+            ..Known::default()
+        };
+        assert!(article(&bank, Folder::Terminology, "it → het", &fine, TODAY).is_ok());
     }
 
     #[test]
