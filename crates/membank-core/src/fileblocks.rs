@@ -6,7 +6,10 @@
 //! - a body that opens with a code fence loses exactly that fence and its
 //!   matching closing fence; text after the closing fence is dropped;
 //! - a reply wrapped as a whole in one fence loses the stray closing fence
-//!   that would otherwise end the last file.
+//!   that would otherwise end the last file; likewise a fence opened before
+//!   any marker (each block wrapped with its marker, one after another)
+//!   loses its closing fence at the end of that block, and a fence opened
+//!   at the end of a block to wrap the next marker is not part of the file.
 //!
 //! Line endings are folded to LF and blank lines before the body are dropped
 //! (frontmatter must start on the first line, §4); a block ends with exactly
@@ -105,7 +108,11 @@ pub fn parse_reply(reply: &str) -> ParsedReply {
         preamble: text[..markers.first().map_or(text.len(), |m| m.0)].to_owned(),
         ..ParsedReply::default()
     };
-    let reply_fence_open = ends_inside_fence(&parsed.preamble);
+    // A fence left open before a marker wraps the marker with its block:
+    // the whole reply, or each block in turn (```markdown, marker, body,
+    // ```, then the next ```markdown). Its closing fence is not the file's.
+    let mut wrapper_open = ends_inside_fence(&parsed.preamble);
+    let mut whole_reply_wrapped = wrapper_open;
 
     let lines = crate::text::LineIndex::new(text);
     for (i, (_, body_start, hash, path_raw)) in markers.iter().enumerate() {
@@ -119,18 +126,55 @@ pub fn parse_reply(reply: &str) -> ParsedReply {
             warnings: Vec::new(),
         };
         let body = &text[*body_start..body_end.max(*body_start)];
-        let strip_wrapper = is_last && reply_fence_open;
-        let (content, wrapper_stripped) = block_content(body, strip_wrapper, &mut block);
+        let (body, opens_next) = match is_last {
+            true => (body, false),
+            false => without_trailing_opening_fence(body, wrapper_open, &block),
+        };
+        let (content, wrapper_stripped) = block_content(body, wrapper_open, &mut block);
         block.content = content;
         if wrapper_stripped {
-            parsed.warnings.push(format!(
-                "the whole reply was wrapped in a code fence; its closing fence after the last block ({}, line {}) was removed",
-                block.path_raw, block.marker_line
-            ));
+            parsed.warnings.push(if is_last && whole_reply_wrapped {
+                format!(
+                    "the whole reply was wrapped in a code fence; its closing fence after the last block ({}, line {}) was removed",
+                    block.path_raw, block.marker_line
+                )
+            } else {
+                format!(
+                    "{} (line {}): the code fence opened before its marker closes after it; that closing fence was removed",
+                    block.path_raw, block.marker_line
+                )
+            });
         }
+        whole_reply_wrapped &= !wrapper_stripped && !opens_next;
+        wrapper_open = opens_next || (wrapper_open && !wrapper_stripped);
         parsed.blocks.push(block);
     }
     parsed
+}
+
+/// `body` without a last line that opens a code fence left open to the
+/// next marker, and whether there was one: that fence wraps the next block.
+/// When a wrapper is open over this block, the line is an opener only if
+/// the wrapper's own closing fence comes just before it.
+fn without_trailing_opening_fence<'a>(
+    body: &'a str,
+    wrapper_open: bool,
+    block: &FileBlock,
+) -> (&'a str, bool) {
+    let trimmed = body.trim_end();
+    let start = trimmed.rfind('\n').map_or(0, |i| i + 1);
+    if fence_of(&trimmed[start..]).is_none() {
+        return (body, false);
+    }
+    let before = &body[..start];
+    let opens = match wrapper_open {
+        true => block_content(before, true, &mut block.clone()).1,
+        false => ends_inside_fence(body) && !ends_inside_fence(before),
+    };
+    match opens {
+        true => (before, true),
+        false => (body, false),
+    }
 }
 
 /// True when `text` leaves a code fence open at its end.
@@ -436,6 +480,33 @@ mod tests {
         assert_eq!(p.blocks[0].content, "# A\n```\ncode\n```\n");
         assert!(p.blocks[0].warnings.is_empty(), "{p:#?}");
         assert_eq!(p.warnings.len(), 1);
+    }
+
+    #[test]
+    fn a_fence_opened_before_the_first_marker_and_closed_in_its_block_is_removed() {
+        let reply = "Here you go.\n```markdown\n### FILE: 02_TERMINOLOGY/a.md\n---\nk: v\n---\n# a\n```\n\
+                     ### FILE: 01_CLIENTS/B.md\n```markdown\n---\nclient: B\n---\n# B\n```\n";
+        let parsed = parse_reply(reply);
+        let contents: Vec<&str> = parsed.blocks.iter().map(|b| b.content.as_str()).collect();
+        assert_eq!(
+            contents,
+            ["---\nk: v\n---\n# a\n", "---\nclient: B\n---\n# B\n"]
+        );
+        assert!(
+            parsed.warnings[0].contains("02_TERMINOLOGY/a.md (line 3)"),
+            "{:?}",
+            parsed.warnings
+        );
+    }
+
+    #[test]
+    fn each_block_wrapped_in_its_own_fence_around_the_marker_loses_only_that_fence() {
+        let reply = "```markdown\n### FILE: 01_CLIENTS/A.md\n# A\n\n```ts\nlet a = 1;\n```\n```\n\n\
+                     ```markdown\n### FILE: 01_CLIENTS/B.md\n# B\n```\n";
+        let parsed = parse_reply(reply);
+        let contents: Vec<&str> = parsed.blocks.iter().map(|b| b.content.as_str()).collect();
+        assert_eq!(contents, ["# A\n\n```ts\nlet a = 1;\n```\n", "# B\n"]);
+        assert_eq!(parsed.warnings.len(), 2, "{:?}", parsed.warnings);
     }
 
     #[test]
