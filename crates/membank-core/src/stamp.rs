@@ -144,14 +144,18 @@ fn splice_yaml(yaml: &str, lines_new: &[String; 3]) -> String {
 }
 
 /// Stamp a file's text as compiled. `original` may carry a BOM and CRLF; the
-/// result has no BOM and keeps CRLF if the file used it.
+/// result has no BOM. Only the frontmatter is rewritten: every other line
+/// keeps its own line ending, and the frontmatter's lines take the ending
+/// of the file's first line.
 pub fn stamp_compiled(
     original: &str,
     date: jiff::civil::Date,
     compiled_to: &[String],
 ) -> Result<String, StampError> {
     let original = original.strip_prefix('\u{feff}').unwrap_or(original);
-    let crlf = original.contains("\r\n");
+    let crlf = original
+        .find('\n')
+        .is_some_and(|i| original[..i].ends_with('\r'));
     let text = original.replace("\r\n", "\n");
     let located = frontmatter::locate(&text);
 
@@ -163,21 +167,18 @@ pub fn stamp_compiled(
         .sum();
     let new_lines = stamp_lines(date, compiled_to);
 
-    let stamped = match &located.block {
+    // The stamped text is `text` with `start..end` replaced by `middle`.
+    let (start, end, middle) = match &located.block {
         Block::Unclosed => {
             return Err(err(
                 "its frontmatter starts with --- but is never closed; fix it before it can be archived",
             ));
         }
-        Block::Missing => {
-            let mut s = String::with_capacity(text.len() + 128);
-            s.push_str(&text[..offset]);
-            s.push_str("---\n");
-            s.push_str(&splice_yaml("", &new_lines));
-            s.push_str("---\n");
-            s.push_str(&text[offset..]);
-            s
-        }
+        Block::Missing => (
+            offset,
+            offset,
+            format!("---\n{}---\n", splice_yaml("", &new_lines)),
+        ),
         Block::Present(range) => {
             let yaml = &located.text[range.clone()];
             let (start, end) = (offset + range.start, offset + range.end);
@@ -186,20 +187,38 @@ pub fn stamp_compiled(
                     "its code fence and frontmatter overlap in a way that cannot be edited safely",
                 ));
             }
-            let mut s = String::with_capacity(text.len() + 128);
-            s.push_str(&text[..start]);
-            s.push_str(&splice_yaml(yaml, &new_lines));
-            s.push_str(&text[end..]);
-            s
+            (start, end, splice_yaml(yaml, &new_lines))
         }
     };
-
+    let stamped = format!("{}{middle}{}", &text[..start], &text[end..]);
     verify(&text, &stamped, date, compiled_to)?;
-    Ok(if crlf {
-        stamped.replace('\n', "\r\n")
-    } else {
-        stamped
-    })
+
+    // Put back the parts around the frontmatter byte for byte.
+    let middle = match crlf {
+        true => middle.replace('\n', "\r\n"),
+        false => middle,
+    };
+    Ok(format!(
+        "{}{middle}{}",
+        &original[..with_crlf_offset(original, start)],
+        &original[with_crlf_offset(original, end)..]
+    ))
+}
+
+/// Where byte `at` of `original` with its CRLFs folded to LF lies in
+/// `original` itself.
+fn with_crlf_offset(original: &str, at: usize) -> usize {
+    let bytes = original.as_bytes();
+    let mut folded = 0;
+    let mut i = 0;
+    while folded < at && i < bytes.len() {
+        // A CR before LF is dropped by the fold, so it counts for nothing.
+        if !(bytes[i] == b'\r' && bytes.get(i + 1) == Some(&b'\n')) {
+            folded += 1;
+        }
+        i += 1;
+    }
+    i
 }
 
 fn mapping_of(text: &str) -> Result<Mapping, StampError> {
@@ -322,6 +341,27 @@ mod tests {
             out,
             "---\ncompiled: true\ncompiled_date: 2026-04-08\ncompiled_to: []\n---\nx\n"
         );
+    }
+
+    #[test]
+    fn only_the_frontmatter_changes_its_line_endings() {
+        let src = "---\nsource: email\n---\n# Second\nMore notes\r\nLast\r\n";
+        let out = stamp_compiled(src, day(), &["01_CLIENTS/A.md".into()]).unwrap();
+        assert!(out.starts_with("---\nsource: email\ncompiled: true\n"), "{out:?}");
+        assert!(
+            out.ends_with("---\n# Second\nMore notes\r\nLast\r\n"),
+            "{out:?}"
+        );
+        // A CRLF file with one LF line in its body keeps that line as it is.
+        let src = "---\r\nsource: mail\r\n---\r\nBody\nEnd\r\n";
+        let out = stamp_compiled(src, day(), &[]).unwrap();
+        assert!(out.starts_with("---\r\nsource: mail\r\ncompiled: true\r\n"), "{out:?}");
+        assert!(out.ends_with("---\r\nBody\nEnd\r\n"), "{out:?}");
+        // No frontmatter: one is added before the body, which is kept.
+        let src = "Body\r\nmore\n";
+        let out = stamp_compiled(src, day(), &[]).unwrap();
+        assert!(out.starts_with("---\r\n"), "{out:?}");
+        assert!(out.ends_with("---\r\nBody\r\nmore\n"), "{out:?}");
     }
 
     #[test]
