@@ -221,13 +221,20 @@ fn moves_of(
     from: &str,
     to: &str,
 ) -> Result<(Moves, Vec<String>), String> {
-    let from_path = crate::bank::normalize_rel_path(from.trim())
-        .filter(|p| !p.is_empty())
-        .ok_or_else(|| format!("{from}: is not a path inside the bank"))?;
+    // The normalising below drops a leading `/`, which would read an
+    // absolute path as one inside the bank.
+    let relative = |p: &str| {
+        let p = p.trim();
+        let absolute = p.starts_with(['/', '\\']) || p.get(1..2) == Some(":");
+        crate::bank::normalize_rel_path(p)
+            .filter(|p| !p.is_empty() && !absolute)
+            .ok_or_else(|| {
+                format!("{p}: is not a path inside the bank; give one such as 03_DOMAINS/Legal.md")
+            })
+    };
+    let from_path = relative(from)?;
     let into_folder = to.trim_end().ends_with(['/', '\\']);
-    let to_path = crate::bank::normalize_rel_path(to.trim())
-        .filter(|p| !p.is_empty())
-        .ok_or_else(|| format!("{to}: is not a path inside the bank"))?;
+    let to_path = relative(to)?;
     let find = |wanted: &str| {
         let folded = fold(wanted);
         files.iter().find(|f| **f == wanted).or_else(|| {

@@ -249,3 +249,17 @@ fn a_note_in_another_encoding_moves_byte_for_byte() {
         utf16
     );
 }
+
+#[test]
+fn a_path_outside_the_bank_is_refused_as_it_was_written() {
+    let dir = bank_with(&[LEGAL]);
+    for outside in ["/tmp/abs", "../x.md", "C:\\Law.md", "\\\\server\\Law.md"] {
+        let err = plan_of(dir.path(), "03_DOMAINS/Legal.md", outside).unwrap_err();
+        assert!(
+            err.starts_with(&format!("{outside}: is not a path inside the bank")),
+            "{err}"
+        );
+    }
+    let err = plan_of(dir.path(), "/03_DOMAINS/Legal.md", "03_DOMAINS/Law.md").unwrap_err();
+    assert!(err.contains("is not a path inside the bank"), "{err}");
+}
