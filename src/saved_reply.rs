@@ -66,3 +66,47 @@ pub fn save(
         }),
     }
 }
+
+/// The notes a reply was made from, kept beside it (`REPLY.sent.json`) so
+/// that applying it later with `--reply` stamps and archives only those,
+/// and only while they are as they were sent.
+pub fn save_sent(reply: &Path, sent: &[membank_core::compile::SentNote]) -> Result<(), NotSaved> {
+    let path = sent_path(reply);
+    let failed = |e: std::io::Error| NotSaved::Failed {
+        dir: membank_core::text::sanitize_for_terminal(&path.display().to_string(), false),
+        error: e.to_string(),
+    };
+    let json = serde_json::to_vec(sent).map_err(|e| failed(std::io::Error::other(e)))?;
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    options
+        .open(&path)
+        .and_then(|mut f| f.write_all(&json))
+        .map_err(failed)
+}
+
+/// The notes saved beside `reply` by [`save_sent`]: `None` when there is
+/// no such file (a reply from elsewhere), an error when it cannot be read.
+pub fn sent_with(reply: &Path) -> Option<Result<Vec<membank_core::compile::SentNote>, String>> {
+    let path = sent_path(reply);
+    let bytes = match membank_core::safe_read::read_regular(
+        &path,
+        membank_core::safe_read::DEFAULT_MAX_FILE_BYTES,
+    ) {
+        Ok(bytes) => bytes,
+        Err(e) if e.is_not_found() => return None,
+        Err(e) => return Some(Err(format!("{} {e}", path.display()))),
+    };
+    Some(
+        serde_json::from_slice(&bytes)
+            .map_err(|e| format!("{} is not a list of the notes sent: {e}", path.display())),
+    )
+}
+
+fn sent_path(reply: &Path) -> PathBuf {
+    let mut name = reply.as_os_str().to_owned();
+    name.push(".sent.json");
+    PathBuf::from(name)
+}

@@ -137,6 +137,20 @@ fn compiled_to(text: &str) -> Vec<String> {
     out
 }
 
+/// The replies saved in the temporary folder (each with the list of the
+/// notes it was made from beside it).
+fn saved_replies(env: &Env) -> Vec<String> {
+    let mut all = files_in(&env.tmp(), "");
+    for reply in all.iter().filter(|f| f.ends_with(".md")) {
+        assert!(
+            env.tmp().join(format!("{reply}.sent.json")).is_file(),
+            "{reply} has its notes beside it: {all:?}"
+        );
+    }
+    all.retain(|f| !f.ends_with(".sent.json"));
+    all
+}
+
 fn temp_leftovers(root: &Path) -> Vec<String> {
     support::tree(root)
         .into_keys()
@@ -298,6 +312,48 @@ fn a_saved_reply_applied_is_journalled_and_undone_like_a_model_run() {
         String::from_utf8_lossy(&undone.stderr)
     );
     assert_eq!(files(bank.path()), before);
+}
+
+/// A reply saved by a model run and applied later with `--reply` is
+/// applied to the notes it was made from: one added since stays pending.
+#[test]
+fn a_saved_reply_applied_later_leaves_a_note_added_since_in_the_inbox() {
+    let server = FakeServer::start([stream(&reply_text())]);
+    let bank = make_bank();
+    let root = bank.path();
+    let env = Env::new();
+    let planned = env.run(&server, &["compile", &bank_arg(&bank)], None);
+    let saved: Vec<PathBuf> = saved_replies(&env)
+        .iter()
+        .map(|f| env.tmp().join(f))
+        .collect();
+    assert_eq!(saved.len(), 1, "{}\n{}", planned.stdout, planned.stderr);
+    let later = "00_INBOX/c-later.md";
+    fs::write(root.join(later), "Written after the model answered.\n").unwrap();
+    let out = env.run(
+        &server,
+        &[
+            "compile",
+            &bank_arg(&bank),
+            "--reply",
+            saved[0].to_str().unwrap(),
+        ],
+        None,
+    );
+    assert!(
+        out.stdout
+            .contains("kept in inbox  00_INBOX/c-later.md: it was not sent with this reply"),
+        "{}\n{}",
+        out.stdout,
+        out.stderr
+    );
+    assert_eq!(
+        fs::read_to_string(root.join(later)).unwrap(),
+        "Written after the model answered.\n"
+    );
+    assert!(root.join("00_INBOX/_archive/a-mail.md").is_file());
+    assert!(root.join("00_INBOX/_archive/b-notes.md").is_file());
+    assert_eq!(server.requests().len(), 1, "the saved reply asks no model");
 }
 
 /// Every failpoint stops the process by design right after a completed
@@ -517,7 +573,7 @@ fn without_yes_the_plan_is_shown_and_nothing_is_written() {
     assert!(plan.contains("--yes"), "{plan}");
 
     // The raw reply is kept outside the bank, ready for --reply.
-    let saved = files_in(&env.tmp(), "");
+    let saved = saved_replies(&env);
     assert_eq!(saved.len(), 1, "{saved:?}");
     let saved_path = env.tmp().join(&saved[0]);
     assert_eq!(fs::read_to_string(&saved_path).unwrap(), reply_text());
@@ -663,7 +719,7 @@ fn a_cut_stream_is_never_applied() {
     assert!(!out.stdout.contains("Applied"), "{}", out.stdout);
 
     // The part that arrived is saved for review, and is only a prefix.
-    let saved = files_in(&env.tmp(), "");
+    let saved = saved_replies(&env);
     assert_eq!(saved.len(), 1);
     let text = fs::read_to_string(env.tmp().join(&saved[0])).unwrap();
     assert!(!text.is_empty() && full.starts_with(&text) && text.len() < full.len());

@@ -9,7 +9,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context, bail};
 use membank_core::archive::{self, Archived};
-use membank_core::compile::{self, CompileReport, Mode, SourceResult, SourceStatus};
+use membank_core::compile::{self, CompileReport, Mode, SentNote, SourceResult, SourceStatus};
 use membank_core::review::{self, Change, ProposedFile};
 use membank_core::templates::Agent;
 use membank_core::text::sanitize_for_terminal;
@@ -36,15 +36,30 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Mode::Plan => None,
     };
     let reply = read_reply(Some(reply_path))?;
+    // A reply membank saved names the notes it was made from.
+    let sent = match membank::saved_reply::sent_with(reply_path) {
+        Some(Ok(sent)) => Some(sent),
+        Some(Err(e)) => bail!(
+            "{}; nothing was applied (remove that file to apply the reply to the whole inbox)",
+            common::safe(&e)
+        ),
+        None => None,
+    };
     let now = common::clock().now();
     let report = match &tx {
         Some(tx) => {
-            let report = apply_saved_reply(tx, &reply, now)?;
+            let report = apply_saved_reply(tx, &reply, sent.as_deref(), now)?;
             common::clean_leftovers(tx);
             report
         }
         None => {
-            compile::compile_pending(&root, &reply, mode, now).context("cannot list 00_INBOX/")?
+            let (sources, kept) = saved_reply_sources(&root, sent.as_deref())?;
+            let mut report = match sources.is_empty() {
+                true => CompileReport::default(),
+                false => compile::compile_reply(&root, &sources, &reply, mode, now),
+            };
+            report.sources.extend(kept);
+            report
         }
     };
 
@@ -69,6 +84,39 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     Ok(exit(fine))
 }
 
+/// The pending notes a saved reply is applied to: all of them for a reply
+/// from elsewhere; for one membank saved, only those it was made from and
+/// still as they were sent. The others stay in the inbox, each with why.
+fn saved_reply_sources(
+    root: &Path,
+    sent: Option<&[SentNote]>,
+) -> anyhow::Result<(Vec<String>, Vec<SourceResult>)> {
+    let pending = membank_core::inbox::pending_on_disk(root).context("cannot list 00_INBOX/")?;
+    let Some(sent) = sent else {
+        return Ok((pending, Vec::new()));
+    };
+    let (same, mut kept) = compile::still_as_sent(root, sent);
+    kept.retain(|k| pending.contains(&k.source));
+    let mut sources = Vec::new();
+    for path in pending {
+        if same.contains(&path) {
+            sources.push(path);
+        } else if !kept.iter().any(|k| k.source == path) {
+            kept.push(SourceResult {
+                source: path,
+                status: SourceStatus::Kept,
+                compiled_to: Vec::new(),
+                archived_to: None,
+                reason: Some(
+                    "it was not sent with this reply; it stays in the inbox for the next run"
+                        .into(),
+                ),
+            });
+        }
+    }
+    Ok((sources, kept))
+}
+
 /// A saved reply applied to the inbox as it is now, through the bank's
 /// one reviewed write, so the articles written and the sources archived
 /// are journalled as one `inbox` entry that `membank undo` takes back.
@@ -76,11 +124,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 fn apply_saved_reply(
     tx: &membank_core::transaction::Transaction,
     reply: &str,
+    sent: Option<&[SentNote]>,
     now: jiff::civil::DateTime,
 ) -> anyhow::Result<CompileReport> {
     let root = tx.root();
     let (recovered, errors) = archive::recover_inbox(root, now);
-    let pending = membank_core::inbox::pending_on_disk(root).context("cannot list 00_INBOX/")?;
+    let (pending, kept) = saved_reply_sources(root, sent)?;
     let mut report = match pending.is_empty() {
         true => CompileReport::default(),
         false => {
@@ -91,6 +140,7 @@ fn apply_saved_reply(
             }
         }
     };
+    report.sources.extend(kept);
     report.recovered = recovered;
     let mut warnings: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
     warnings.append(&mut report.warnings);
@@ -199,6 +249,13 @@ fn run_with_model(args: &Args, root: &Path) -> anyhow::Result<ExitCode> {
 
     let reply = stream_reply(&client, &prepared.request, args.show_reply)?;
     let reply_file = save_reply(root, &reply.text, now, "compile");
+    if let Some(path) = &reply_file
+        && let Err(e) = membank::saved_reply::save_sent(path, &prepared.sent)
+    {
+        eprintln!(
+            "membank: warning: {e}; applied later, the reply would be applied to the whole inbox"
+        );
+    }
     if let Some(path) = &reply_file {
         eprintln!(
             "membank: the raw reply is saved in {} (apply it later with --reply)",

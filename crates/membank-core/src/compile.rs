@@ -127,7 +127,7 @@ pub enum SourceStatus {
 }
 
 /// An inbox note with the text the model was given for it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct SentNote {
     pub path: String,
     pub text: String,
