@@ -347,7 +347,10 @@ mod tests {
     fn only_the_frontmatter_changes_its_line_endings() {
         let src = "---\nsource: email\n---\n# Second\nMore notes\r\nLast\r\n";
         let out = stamp_compiled(src, day(), &["01_CLIENTS/A.md".into()]).unwrap();
-        assert!(out.starts_with("---\nsource: email\ncompiled: true\n"), "{out:?}");
+        assert!(
+            out.starts_with("---\nsource: email\ncompiled: true\n"),
+            "{out:?}"
+        );
         assert!(
             out.ends_with("---\n# Second\nMore notes\r\nLast\r\n"),
             "{out:?}"
@@ -355,7 +358,10 @@ mod tests {
         // A CRLF file with one LF line in its body keeps that line as it is.
         let src = "---\r\nsource: mail\r\n---\r\nBody\nEnd\r\n";
         let out = stamp_compiled(src, day(), &[]).unwrap();
-        assert!(out.starts_with("---\r\nsource: mail\r\ncompiled: true\r\n"), "{out:?}");
+        assert!(
+            out.starts_with("---\r\nsource: mail\r\ncompiled: true\r\n"),
+            "{out:?}"
+        );
         assert!(out.ends_with("---\r\nBody\nEnd\r\n"), "{out:?}");
         // No frontmatter: one is added before the body, which is kept.
         let src = "Body\r\nmore\n";
