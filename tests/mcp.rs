@@ -1359,12 +1359,12 @@ async fn an_everos_root_offers_entries_and_reads_entry_ids_like_the_cli() {
             ),
             (
                 "check",
-                json!({"code": ["duplicate-entry-id"]}),
+                json!({"code": ["everos-duplicate-entry-id"]}),
                 vec![
                     "check",
                     DEMO_EVEROS,
                     "--code",
-                    "duplicate-entry-id",
+                    "everos-duplicate-entry-id",
                     "--json",
                 ],
             ),
