@@ -253,10 +253,12 @@ impl App {
             .map_or(self.size.width, |r| inner(r).width);
         self.panes.agents.set_width(usize::from(agents_width));
         let width = self.article_width();
+        let article_height = self.height_of(Pane::Article);
         let article = &mut self.panes.article;
         if article.rel.is_some() && article.width() != width {
             article.lay_out(self.memory.as_ref(), &self.theme, width);
         }
+        article.set_height(article_height);
         let (bh, hh, ch) = (
             self.height_of(Pane::Bank),
             self.height_of(Pane::Health),

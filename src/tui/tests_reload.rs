@@ -10,7 +10,7 @@ use membank_core::memory::Memory;
 use ratatui::crossterm::event::KeyCode;
 
 use super::app::{App, Msg};
-use super::tests::{app_at, bank_of, copy_dir, fixture, key, screen};
+use super::tests::{app_at, bank_of, copy_dir, fixture, key, keys, screen};
 use super::update::update;
 
 /// Route background results through a channel, as the event loop does.
@@ -320,4 +320,43 @@ fn an_article_changed_on_disk_unannounced_is_read_again_not_shown_stale() {
     let s = screen(&app);
     assert!(s.contains("taglines are transcreated"), "{s}");
     assert!(!s.contains("changed on disk"), "{s}");
+}
+
+/// Scrolled to the end of a long article that then shrinks on disk: the
+/// pane shows the new text from its top, not rows past its end.
+#[test]
+fn an_article_that_shrinks_while_scrolled_is_shown_from_where_it_fits() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&fixture(), dir.path());
+    let rel = "03_DOMAINS/Marketing.md";
+    let long: String = (1..=80)
+        .map(|i| format!("Line {i} of the long text.\n\n"))
+        .collect();
+    std::fs::write(
+        dir.path().join(rel),
+        format!("---\ndomain: Marketing\n---\n{long}"),
+    )
+    .unwrap();
+    let mut app = app_at(dir.path(), 80, 24);
+    let rx = with_channel(&mut app);
+    keys(&mut app, "/");
+    keys(&mut app, "Marketing");
+    key(&mut app, KeyCode::Enter);
+    app.focus = super::app::Pane::Article;
+    update(&mut app, Msg::Resize(80, 24));
+    key(&mut app, KeyCode::Char('G'));
+    assert!(screen(&app).contains("Line 80 of"), "{}", screen(&app));
+
+    let changed = dir.path().join(rel);
+    std::fs::write(
+        &changed,
+        "---\ndomain: Marketing\n---\n# Short\n\nOnly two lines now.\n",
+    )
+    .unwrap();
+    update(&mut app, Msg::FilesChanged(vec![changed]));
+    let msg = next(&rx);
+    update(&mut app, msg);
+    let s = screen(&app);
+    assert!(s.contains("Only two lines now."), "{s}");
+    assert_eq!(app.panes.article.scroll, 0, "{s}");
 }

@@ -48,6 +48,10 @@ pub struct ArticlePane {
     pub back: Vec<Visit>,
     pub forward: Vec<Visit>,
     width: u16,
+    /// Rows of the pane's inside at the last layout of the screen (0 until
+    /// known): a new layout keeps the pane full rather than scrolled past
+    /// the end of a shorter text.
+    height: usize,
     /// Search in the article (`/`), while one is active.
     pub search: Option<ArticleSearch>,
     /// The file line a finding pointed at, highlighted.
@@ -204,7 +208,7 @@ impl ArticlePane {
         self.search = None;
         self.marked_line = None;
         self.lay_out(memory, theme, width);
-        self.scroll = scroll.min(self.doc.lines.len().saturating_sub(1));
+        self.scroll = scroll.min(self.last_top());
         self.selected_link = None;
     }
 
@@ -253,7 +257,7 @@ impl ArticlePane {
                 self.selected_link = None;
             }
         }
-        self.scroll = self.scroll.min(self.doc.lines.len().saturating_sub(1));
+        self.scroll = self.scroll.min(self.last_top());
         self.mark_rows();
         if let Some(search) = &mut self.search {
             search.find(&self.doc.lines, self.scroll, theme);
@@ -431,6 +435,21 @@ impl ArticlePane {
 
     pub fn width(&self) -> u16 {
         self.width
+    }
+
+    /// The pane's inside is `height` rows high now.
+    pub fn set_height(&mut self, height: usize) {
+        self.height = height;
+        self.scroll = self.scroll.min(self.last_top());
+    }
+
+    /// The furthest the text scrolls while the pane stays full.
+    fn last_top(&self) -> usize {
+        let rows = match self.height {
+            0 => 1,
+            h => self.text_height(h),
+        };
+        self.doc.lines.len().saturating_sub(rows)
     }
 
     pub fn scroll_by(&mut self, delta: isize, height: usize) {
