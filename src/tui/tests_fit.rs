@@ -170,3 +170,26 @@ fn every_number_in_an_everos_tree_counts_entries() {
     assert!(in_files > 10, "{in_files}");
     assert_eq!(in_top, in_files);
 }
+
+/// A pane too short for the whole query form shows the field being edited
+/// rather than letting rows vanish: in 40×10, editing each field in turn
+/// always shows its label and what is typed.
+#[test]
+fn a_form_too_tall_for_the_pane_keeps_the_edited_field_in_view() {
+    let mut app = app_at(&demo_bank(), 40, 10);
+    context_focused(&mut app);
+    key(&mut app, KeyCode::Char('g'));
+    for label in ["client", "domain", "source lang", "target lang", "budget"] {
+        key(&mut app, KeyCode::Enter);
+        key(&mut app, KeyCode::Char('7'));
+        let s = screen(&app);
+        let shown = s
+            .lines()
+            .find(|l| l.contains(label))
+            .unwrap_or_else(|| panic!("{label} not shown:\n{s}"));
+        assert!(shown.contains('7'), "{label}: {shown}\n{s}");
+        key(&mut app, KeyCode::Backspace);
+        key(&mut app, KeyCode::Esc);
+        key(&mut app, KeyCode::Down);
+    }
+}

@@ -86,10 +86,25 @@ fn draw_form(
     theme: &Theme,
 ) {
     let area = form;
-    let rows = Layout::vertical([Constraint::Length(1); FORM_ROWS + 1]).split(form);
+    // A pane too short for every field shows a window of them that holds
+    // the selected one, rather than letting rows shrink away unseen.
+    let height = usize::from(form.height).min(FORM_ROWS + 1);
+    let first = pane
+        .row
+        .min(FORM_ROWS - 1)
+        .saturating_sub(height / 2)
+        .min(FORM_ROWS + 1 - height);
+    let row_area = |i: usize| -> Option<Rect> {
+        (first..first + height).contains(&i).then(|| Rect {
+            y: form.y + (i - first) as u16,
+            height: 1,
+            ..form
+        })
+    };
     for (i, field) in Field::ALL.iter().enumerate() {
+        let Some(row) = row_area(i) else { continue };
         let [label, value] =
-            Layout::horizontal([Constraint::Length(13), Constraint::Min(1)]).areas(rows[i]);
+            Layout::horizontal([Constraint::Length(13), Constraint::Min(1)]).areas(row);
         let label_style = if pane.row == i {
             selection
         } else {
@@ -143,10 +158,9 @@ fn draw_form(
     } else {
         Line::styled("Enter edit · ↑/↓ move", theme.muted)
     };
-    frame.render_widget(
-        Paragraph::new(cut_line(hint, usize::from(area.width))),
-        rows[FORM_ROWS],
-    );
+    if let Some(row) = row_area(FORM_ROWS) {
+        frame.render_widget(Paragraph::new(cut_line(hint, usize::from(area.width))), row);
+    }
 }
 
 fn draw_results(
