@@ -76,7 +76,7 @@ fn x_shows_the_fix_with_its_diff_and_enter_writes_it() {
     let fixed = std::fs::read_to_string(&acme).unwrap();
     assert_eq!(fixed, ACME.replace("2026-4-8", "2026-04-08"));
     let shown = screen(&app);
-    assert!(shown.contains("written    01_CLIENTS/Acme.md"), "{shown}");
+    assert!(shown.contains("changed    01_CLIENTS/Acme.md"), "{shown}");
     key(&mut app, KeyCode::Enter);
     assert!(app.panes.health.fix.is_none());
     // The checks ran again on what was written.
@@ -451,4 +451,24 @@ fn the_review_answers_to_rebound_keys_and_lists_them_under_help() {
         std::fs::read_to_string(&acme).unwrap(),
         ACME.replace("2026-4-8", "2026-04-08")
     );
+}
+
+/// A leftover deleted by a fix is said to be deleted, not written.
+#[test]
+fn a_deleted_leftover_is_reported_as_deleted() {
+    let dir = tempfile::tempdir().unwrap();
+    bank(dir.path());
+    std::fs::write(dir.path().join("01_CLIENTS/Acme.md.tmp"), "half a save").unwrap();
+    let mut app = app_at(dir.path(), 100, 30);
+    to_health(&mut app);
+    select_finding(&mut app, "tmp-leftover");
+    key(&mut app, KeyCode::Char('x'));
+    key(&mut app, KeyCode::Enter);
+    assert!(!dir.path().join("01_CLIENTS/Acme.md.tmp").exists());
+    let shown = screen(&app);
+    assert!(
+        shown.contains("deleted    01_CLIENTS/Acme.md.tmp"),
+        "{shown}"
+    );
+    assert!(!shown.contains("written"), "{shown}");
 }

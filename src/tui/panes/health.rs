@@ -694,10 +694,12 @@ fn finding_line(f: &Finding, under_file: bool, theme: &Theme, width: usize) -> L
             };
             let folder = format!("{folder}/");
             let room = width.saturating_sub(FINDING_INDENT.len());
+            // However long the name, "…/" stays to say it is in a folder.
             let folder_room = folder
                 .width()
                 .min(room * 2 / 5)
-                .min(room.saturating_sub(name.width()));
+                .min(room.saturating_sub(name.width()))
+                .max(folder.width().min(2));
             spans.push(Span::styled(
                 cut_start(&folder, folder_room).into_owned(),
                 theme.muted,
@@ -1019,6 +1021,18 @@ mod tests {
         (0..pane.rows.len())
             .map(|i| pane.row_line(i, &theme, 80).to_string())
             .collect()
+    }
+
+    #[test]
+    fn a_name_too_long_for_its_row_still_shows_it_is_in_a_folder() {
+        let theme = Theme::default_theme();
+        let long = format!("02_TERMINOLOGY/{}.md", "booking reference ".repeat(4));
+        let f = Finding::new("stale", Severity::Warning, &long, Some(3), "old");
+        let row = finding_line(&f, false, &theme, 40).to_string();
+        assert!(row.trim_start().starts_with("…/booking"), "{row:?}");
+        let short = Finding::new("stale", Severity::Warning, "03_DOMAINS/Tax.md", None, "old");
+        let row = finding_line(&short, false, &theme, 80).to_string();
+        assert!(row.contains("03_DOMAINS/Tax.md"), "{row:?}");
     }
 
     #[test]

@@ -319,8 +319,10 @@ impl FixReview {
                         changed.push(c.path.clone());
                     }
                     changed.extend(done.report.iter().cloned());
+                    // Said as the preview said it: a file deleted or a
+                    // folder made was not "written".
                     for r in self.rows.iter().filter(|r| r.accepted) {
-                        lines.push(s(&format!("{:<9}  {}", "written", r.fix.path)));
+                        lines.push(s(&format!("{:<10} {}", r.fix.kind(), r.fix.path)));
                     }
                 }
                 Err(why) => lines.push(s(&why)),

@@ -49,7 +49,7 @@ pub(super) fn retarget(
         let meant = names.only(link.target()).ok_or_else(|| {
             format!(
                 "no single article is a near miss of “{}”; a dead link may be a deliberate \
-                 forward reference (`--create-missing` creates it)",
+                 forward reference (`fix --create-missing`, or + in the interface, creates it)",
                 link.target()
             )
         })?;
