@@ -146,23 +146,21 @@ pub fn still_as_sent(root: &Path, notes: &[SentNote]) -> (Vec<String>, Vec<Sourc
             .and_then(|p| pathsafe::resolve_in_bank(root, &p).ok())
             .and_then(|target| read_regular(&target, DEFAULT_MAX_FILE_BYTES).ok())
             .and_then(|bytes| crate::text::decode(&bytes).ok().map(|d| d.text));
-        match now {
-            Some(text) if text == note.text => same.push(note.path.clone()),
-            now => changed.push(SourceResult {
-                source: note.path.clone(),
-                status: SourceStatus::Kept,
-                compiled_to: Vec::new(),
-                archived_to: None,
-                reason: Some(
-                    match now {
-                        Some(_) => "it changed after it was sent to the model",
-                        None => "it is gone or unreadable since it was sent to the model",
-                    }
-                    .to_owned()
-                        + "; it stays in the inbox for the next run",
-                ),
-            }),
-        }
+        let why = match now {
+            Some(text) if text == note.text => {
+                same.push(note.path.clone());
+                continue;
+            }
+            Some(_) => "it changed after it was sent to the model",
+            None => "it is gone or unreadable since it was sent to the model",
+        };
+        changed.push(SourceResult {
+            source: note.path.clone(),
+            status: SourceStatus::Kept,
+            compiled_to: Vec::new(),
+            archived_to: None,
+            reason: Some(format!("{why}; it stays in the inbox for the next run")),
+        });
     }
     (same, changed)
 }
