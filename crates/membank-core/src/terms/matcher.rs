@@ -19,6 +19,13 @@ pub struct Folded {
 
 impl Folded {
     pub fn new(original: &str) -> Folded {
+        Folded::with_accents(original, false)
+    }
+
+    /// Folded as [`Folded::new`] but, with `keep_accents`, accents kept
+    /// (as combining marks after their letter), for terms that only
+    /// accents tell apart.
+    pub fn with_accents(original: &str, keep_accents: bool) -> Folded {
         let mut f = Folded {
             text: String::with_capacity(original.len()),
             map: Vec::with_capacity(original.len() + 1),
@@ -43,7 +50,7 @@ impl Folded {
             }
             for lower in c.to_lowercase() {
                 decompose_canonical(lower, |d| {
-                    if !is_combining_mark(d) {
+                    if keep_accents || !is_combining_mark(d) {
                         f.push(d, at);
                     }
                 });
@@ -96,7 +103,9 @@ pub fn is_unspaced(c: char) -> bool {
 }
 
 fn is_word(c: char) -> bool {
-    c.is_alphanumeric() || c == '_'
+    // A combining mark belongs to its letter: text folded with accents
+    // kept has them, and `ano` must not match the start of `anó`.
+    c.is_alphanumeric() || c == '_' || is_combining_mark(c)
 }
 
 /// Terms compiled for matching; each pattern is a distinct folded term.
@@ -109,11 +118,20 @@ impl TermMatcher {
     /// The matcher of `terms` and, for each term, its pattern index
     /// (`None` for a term that folds to nothing).
     pub fn new<'a>(terms: impl IntoIterator<Item = &'a str>) -> (TermMatcher, Vec<Option<usize>>) {
+        TermMatcher::with_accents(terms, false)
+    }
+
+    /// [`TermMatcher::new`], keeping accents with `keep_accents` (the text
+    /// is then folded by [`Folded::with_accents`] alike).
+    pub fn with_accents<'a>(
+        terms: impl IntoIterator<Item = &'a str>,
+        keep_accents: bool,
+    ) -> (TermMatcher, Vec<Option<usize>>) {
         let mut patterns: Vec<String> = Vec::new();
         let mut index: std::collections::HashMap<String, usize> = Default::default();
         let mut of_term = Vec::new();
         for t in terms {
-            let f = fold(t);
+            let f = Folded::with_accents(t, keep_accents).text;
             if f.is_empty() {
                 of_term.push(None);
                 continue;

@@ -9,7 +9,7 @@ use std::ops::Range;
 use serde::Serialize;
 
 use super::bilingual::{BilingualFile, Segment};
-use super::matcher::{Folded, TermMatcher, mark};
+use super::matcher::{Folded, TermMatcher, fold, mark};
 use super::{Status, TermRecord, lang_matches};
 
 /// One term of a job glossary.
@@ -156,7 +156,25 @@ pub fn check(records: &[&TermRecord], file: &BilingualFile) -> QaReport {
         .filter(|r| r.status != Status::Proposed)
         .collect();
     let (sources, src_of) = TermMatcher::new(used.iter().map(|r| r.source.as_str()));
-    let (targets, tgt_of) = TermMatcher::new(used.iter().map(|r| r.target.as_str()));
+    let exact = accent_sensitive(&used, &src_of);
+    // Target patterns: those folded as usual, then (numbered after them)
+    // those only accents tell apart, matched with accents kept.
+    let (targets, folded_of) = TermMatcher::new(
+        used.iter()
+            .zip(&exact)
+            .map(|(r, &x)| if x { "" } else { r.target.as_str() }),
+    );
+    let (targets_exact, exact_of) = TermMatcher::with_accents(
+        used.iter()
+            .zip(&exact)
+            .map(|(r, &x)| if x { r.target.as_str() } else { "" }),
+        true,
+    );
+    let tgt_of: Vec<Option<usize>> = folded_of
+        .iter()
+        .zip(&exact_of)
+        .map(|(f, x)| f.or(x.map(|x| targets.len() + x)))
+        .collect();
     let mut expect: Vec<Expect> = (0..sources.len()).map(|_| Expect::default()).collect();
     for (k, r) in used.iter().enumerate() {
         let (Some(s), Some(t)) = (src_of[k], tgt_of[k]) else {
@@ -185,8 +203,18 @@ pub fn check(records: &[&TermRecord], file: &BilingualFile) -> QaReport {
             continue;
         }
         let tgt = Folded::new(&seg.target);
+        // Target hits with original byte ranges: the two foldings number
+        // their bytes differently.
         let mut tgt_hits: Vec<(usize, Range<usize>)> = Vec::new();
-        targets.find(&tgt, |p, r| tgt_hits.push((p, r)));
+        targets.find(&tgt, |p, r| {
+            tgt_hits.push((p, tgt.original(r, &seg.target)));
+        });
+        if !targets_exact.is_empty() {
+            let tgt_exact = Folded::with_accents(&seg.target, true);
+            targets_exact.find(&tgt_exact, |p, r| {
+                tgt_hits.push((targets.len() + p, tgt_exact.original(r, &seg.target)));
+            });
+        }
         let mut done: Vec<usize> = Vec::new();
         for (p, range) in &src_hits {
             if done.contains(p) {
@@ -231,7 +259,7 @@ pub fn check(records: &[&TermRecord], file: &BilingualFile) -> QaReport {
                 let Some((_, tr)) = present(*t) else {
                     continue;
                 };
-                let tgt_range = tgt.original(tr.clone(), &seg.target);
+                let tgt_range = tr.clone();
                 findings.push(QaFinding {
                     code: "term-rejected",
                     segment: seg.id.clone(),
@@ -260,6 +288,43 @@ pub fn check(records: &[&TermRecord], file: &BilingualFile) -> QaReport {
         findings,
         untranslated,
     }
+}
+
+/// Per record: whether its target is matched with accents kept. A
+/// rejected target that folds like an approved target of the same source
+/// term (`ano` beside `año`) would otherwise be the approved term itself
+/// and never be reported; both are then told apart by their accents.
+fn accent_sensitive(used: &[&TermRecord], src_of: &[Option<usize>]) -> Vec<bool> {
+    let folded: Vec<String> = used.iter().map(|r| fold(&r.target)).collect();
+    // By source pattern and folded target: the records' indexes. Hashed:
+    // a bank has tens of thousands of terms.
+    let mut groups: HashMap<(usize, &str), Vec<usize>> = HashMap::new();
+    for (k, p) in src_of.iter().enumerate() {
+        if let Some(p) = p {
+            groups.entry((*p, folded[k].as_str())).or_default().push(k);
+        }
+    }
+    let mut marked: std::collections::HashSet<&str> = Default::default();
+    for ((_, f), ks) in &groups {
+        if ks.len() < 2 {
+            continue;
+        }
+        let exact = |k: usize| Folded::with_accents(&used[k].target, true).text;
+        let approved: Vec<String> = ks
+            .iter()
+            .filter(|&&k| used[k].status == Status::Approved)
+            .map(|&k| exact(k))
+            .collect();
+        let differs = ks.iter().any(|&k| {
+            used[k].status == Status::Rejected && approved.iter().any(|a| *a != exact(k))
+        });
+        if differs {
+            marked.insert(f);
+        }
+    }
+    // Every target of such a folded form, whatever its source term, is
+    // matched the same way, so one word is never two patterns apart.
+    folded.iter().map(|f| marked.contains(f.as_str())).collect()
 }
 
 /// A source term rendered by different approved targets across the file:

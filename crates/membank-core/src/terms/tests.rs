@@ -498,3 +498,38 @@ fn same_name_is_trimmed_and_lowered_alike() {
     assert!(same_name("\u{212a}elvin ", "kelvin"));
     assert!(!same_name("Acme", "Acme Corp"));
 }
+
+fn codes(report: &qa::QaReport) -> Vec<(&str, &str)> {
+    report
+        .findings
+        .iter()
+        .map(|f| (f.code, f.found.as_deref().unwrap_or("")))
+        .collect()
+}
+
+#[test]
+fn a_rejected_term_differing_only_by_accents_is_reported() {
+    let mut terms = vec![
+        rec("year", "año", Status::Approved, &[]),
+        rec("year", "ano", Status::Rejected, &[]),
+    ];
+    for t in &mut terms {
+        t.target_lang = "es-ES".into();
+    }
+    let records: Vec<&TermRecord> = terms.iter().collect();
+    let check = |text: &str| {
+        let file = bilingual::read("a.txt", &format!("This year\t{text}\n")).unwrap();
+        qa::check(&records, &file)
+    };
+    assert_eq!(
+        codes(&check("Este ano")),
+        [("term-missing", ""), ("term-rejected", "ano")]
+    );
+    assert!(check("Este AÑO").findings.is_empty(), "case still folds");
+    assert!(check("Este año").findings.is_empty());
+    // Elsewhere accents still fold.
+    let cafe = [rec("café", "koffiehuis", Status::Approved, &[])];
+    let records: Vec<&TermRecord> = cafe.iter().collect();
+    let file = bilingual::read("a.txt", "Le CAFE\tHet koffiehuís\n").unwrap();
+    assert!(qa::check(&records, &file).findings.is_empty());
+}
