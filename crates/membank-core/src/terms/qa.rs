@@ -199,6 +199,7 @@ pub fn check(records: &[&TermRecord], file: &BilingualFile) -> QaReport {
         let src = Folded::new(&seg.source);
         let mut src_hits: Vec<(usize, Range<usize>)> = Vec::new();
         sources.find(&src, |p, r| src_hits.push((p, r)));
+        let src_hits = longest(src_hits);
         if src_hits.is_empty() {
             continue;
         }
@@ -325,6 +326,20 @@ fn accent_sensitive(used: &[&TermRecord], src_of: &[Option<usize>]) -> Vec<bool>
     // Every target of such a folded form, whatever its source term, is
     // matched the same way, so one word is never two patterns apart.
     folded.iter().map(|f| marked.contains(f.as_str())).collect()
+}
+
+/// Source hits without those lying wholly inside a longer hit of another
+/// term: in "data controller", "controller" is not checked on its own,
+/// as CAT tools' QA lets the longest match win.
+fn longest(hits: Vec<(usize, Range<usize>)>) -> Vec<(usize, Range<usize>)> {
+    hits.iter()
+        .filter(|(p, r)| {
+            !hits
+                .iter()
+                .any(|(q, o)| q != p && o.start <= r.start && r.end <= o.end && o.len() > r.len())
+        })
+        .cloned()
+        .collect()
 }
 
 /// A source term rendered by different approved targets across the file:

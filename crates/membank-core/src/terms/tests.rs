@@ -533,3 +533,34 @@ fn a_rejected_term_differing_only_by_accents_is_reported() {
     let file = bilingual::read("a.txt", "Le CAFE\tHet koffiehuís\n").unwrap();
     assert!(qa::check(&records, &file).findings.is_empty());
 }
+
+#[test]
+fn a_term_inside_a_longer_term_is_not_checked_on_its_own() {
+    let terms = [
+        rec(
+            "data controller",
+            "verwerkingsverantwoordelijke",
+            Status::Approved,
+            &[],
+        ),
+        rec("controller", "regelaar", Status::Approved, &[]),
+    ];
+    let records: Vec<&TermRecord> = terms.iter().collect();
+    let file = bilingual::read(
+        "a.txt",
+        "The data controller decides.\tDe verwerkingsverantwoordelijke beslist.\n\
+         The data controller and the controller.\tDe verwerkingsverantwoordelijke en de sturing.\n",
+    )
+    .unwrap();
+    let report = qa::check(&records, &file);
+    let got: Vec<(&str, &str, &str)> = report
+        .findings
+        .iter()
+        .map(|f| (f.code, f.segment.as_str(), f.source_term.as_str()))
+        .collect();
+    assert_eq!(
+        got,
+        [("term-missing", "2", "controller")],
+        "a standalone occurrence is still checked"
+    );
+}
