@@ -714,3 +714,31 @@ fn global_flags_before_terms_are_taken_and_mixing_export_with_a_bank_is_refused(
     let out = run(&["terms", s(&root), "--for", s(&job), "export"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// `membank terms import BANK FILE --yes` of `text` saved as `name`:
+/// the run, its standard error, and whether the bank was left as it was.
+fn import_refused(name: &str, text: &[u8], extra: &[&str]) -> (Output, String, bool) {
+    let dir = tempfile::tempdir().unwrap();
+    let root = empty_bank(dir.path(), "b");
+    let before = snapshot(&root);
+    let file = dir.path().join(name);
+    fs::write(&file, text).unwrap();
+    let mut args = vec!["terms", "import", s(&root), s(&file), "--yes"];
+    args.extend_from_slice(extra);
+    let out = run(&args);
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    let same = snapshot(&root) == before;
+    (out, err, same)
+}
+
+#[test]
+fn a_csv_quote_never_closed_is_an_error_naming_its_line() {
+    let (out, err, same) = import_refused(
+        "g.csv",
+        b"Source Term,Target Term\ninvoice,factuur\n\"broken,x\nbill,rekening\n",
+        &["--pair", "en-US:nl-BE"],
+    );
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("g.csv") && err.contains("line 3"), "{err}");
+    assert!(same, "nothing is written");
+}

@@ -194,15 +194,21 @@ pub fn write_tsv(concepts: &[Concept]) -> String {
 }
 
 /// Rows of a delimited file: quoted fields may hold the delimiter, quotes
-/// (doubled) and line breaks.
-pub fn parse_rows(text: &str, delimiter: char) -> Vec<Vec<String>> {
+/// (doubled) and line breaks. A quote never closed is an error naming the
+/// line it opened on: read to the end, it would swallow every row after it.
+pub fn parse_rows(text: &str, delimiter: char) -> Result<Vec<Vec<String>>, String> {
     let mut rows = Vec::new();
     let mut row: Vec<String> = Vec::new();
     let mut cell = String::new();
     let mut quoted = false;
     let mut at_start = true;
+    let mut line = 1usize;
+    let mut quote_line = 0usize;
     let mut chars = text.chars().peekable();
     while let Some(c) = chars.next() {
+        if c == '\n' {
+            line += 1;
+        }
         if quoted {
             if c == '"' {
                 if chars.peek() == Some(&'"') {
@@ -219,6 +225,7 @@ pub fn parse_rows(text: &str, delimiter: char) -> Vec<Vec<String>> {
         match c {
             '"' if at_start => {
                 quoted = true;
+                quote_line = line;
                 at_start = false;
             }
             c if c == delimiter => {
@@ -241,11 +248,17 @@ pub fn parse_rows(text: &str, delimiter: char) -> Vec<Vec<String>> {
             }
         }
     }
+    if quoted {
+        return Err(format!(
+            "line {quote_line}: a quoted field opens here and is never closed \
+             (a stray \" in a cell? double it as \"\")"
+        ));
+    }
     row.push(cell);
     if row.iter().any(|c| !c.trim().is_empty()) {
         rows.push(row);
     }
-    rows
+    Ok(rows)
 }
 
 /// The delimiter of the first line: the most frequent of tab, `;` and
@@ -392,7 +405,7 @@ fn looks_like_lang(s: &str) -> bool {
 pub fn read(text: &str, pair: Option<&(String, String)>) -> Result<Vec<TermRecord>, String> {
     let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
     let delimiter = sniff_delimiter(text);
-    let rows = parse_rows(text, delimiter);
+    let rows = parse_rows(text, delimiter)?;
     let Some(first) = rows.first() else {
         return Ok(Vec::new());
     };
