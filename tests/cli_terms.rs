@@ -742,3 +742,33 @@ fn a_csv_quote_never_closed_is_an_error_naming_its_line() {
     assert!(err.contains("g.csv") && err.contains("line 3"), "{err}");
     assert!(same, "nothing is written");
 }
+
+#[test]
+fn hostile_xml_and_csv_are_refused_naming_the_file_and_line() {
+    let tbx = |term: &str| {
+        format!(
+            "<martif xml:lang=\"en-US\"><text><body>\n<termEntry>\n\
+             <langSet xml:lang=\"en-US\"><tig><term>acme</term></tig></langSet>\n\
+             <langSet xml:lang=\"nl-BE\"><tig><term>{term}</term></tig></langSet>\n\
+             </termEntry></body></text></martif>\n"
+        )
+    };
+    for (name, text, want) in [
+        ("entity.tbx", tbx("Acme &co;"), "line 4"),
+        ("escape.tbx", tbx("x\u{1b}]0;pwned\u{7}"), "line 4"),
+        (
+            "escape.csv",
+            "Source Term,Target Term\ninvoice,fac\u{1b}[2Jtuur\n".to_owned(),
+            "line 2",
+        ),
+    ] {
+        let (out, err, same) = import_refused(name, text.as_bytes(), &["--pair", "en-US:nl-BE"]);
+        assert_eq!(out.status.code(), Some(2), "{name}: {err}");
+        assert!(err.contains(name) && err.contains(want), "{name}: {err}");
+        assert!(
+            !err.contains('\u{1b}'),
+            "{name}: the message is safe to show"
+        );
+        assert!(same, "{name}: nothing is written");
+    }
+}

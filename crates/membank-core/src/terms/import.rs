@@ -91,8 +91,35 @@ fn quoted(s: &str) -> String {
     serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into())
 }
 
+/// `s` without control characters: line breaks and tabs become spaces,
+/// the others go. The readers refuse them already; this is the last
+/// guard, so that no article's heading or frontmatter can carry an
+/// escape sequence to a terminal that shows it.
+fn clean(s: &str) -> String {
+    s.chars()
+        .filter_map(|c| match c {
+            '\t' | '\n' | '\r' => Some(' '),
+            c if c.is_control() => None,
+            c => Some(c),
+        })
+        .collect()
+}
+
 /// The text of a new term article, as the format's §4 names its keys.
 pub fn article_text(t: &TermRecord, from: &str) -> String {
+    let t = &TermRecord {
+        path: String::new(),
+        source: clean(&t.source),
+        target: clean(&t.target),
+        source_lang: clean(&t.source_lang),
+        target_lang: clean(&t.target_lang),
+        status: t.status,
+        clients: t.clients.iter().map(|c| clean(c)).collect(),
+        domain: t.domain.as_deref().map(clean),
+        last_updated: t.last_updated.as_deref().map(clean),
+        note: t.note.as_deref().map(clean),
+    };
+    let from = &clean(from);
     let mut out = String::from("---\n");
     out.push_str(&format!("term_source: {}\n", quoted(&t.source)));
     out.push_str(&format!("term_target: {}\n", quoted(&t.target)));

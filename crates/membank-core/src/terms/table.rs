@@ -208,6 +208,13 @@ pub fn parse_rows(text: &str, delimiter: char) -> Result<Vec<Vec<String>>, Strin
     while let Some(c) = chars.next() {
         if c == '\n' {
             line += 1;
+        } else if c.is_control() && c != '\t' && c != '\r' {
+            // An escape or bell character would reach the term article and
+            // whatever terminal shows it.
+            return Err(format!(
+                "line {line}: a cell holds the control character U+{:04X}",
+                c as u32
+            ));
         }
         if quoted {
             if c == '"' {

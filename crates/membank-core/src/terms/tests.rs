@@ -102,8 +102,11 @@ fn hostile_xml_is_refused_without_panic() {
     let entity = r#"<?xml version="1.0"?><!DOCTYPE martif [<!ENTITY x SYSTEM "file:///etc/passwd">]>
 <martif xml:lang="en"><text><body><termEntry><langSet xml:lang="en"><tig><term>&x;</term></tig></langSet>
 <langSet xml:lang="de"><tig><term>y</term></tig></langSet></termEntry></body></text></martif>"#;
-    let got = tbx::read(entity).unwrap();
-    assert_eq!(got[0].source, "&x;", "an external entity is never resolved");
+    let err = tbx::read(entity).unwrap_err();
+    assert!(
+        err.contains("&x;"),
+        "an external entity is never resolved: {err}"
+    );
     for bad in ["", "<", "<martif><text>", "\u{0}\u{1}", "<tbx></martif>"] {
         let _ = tbx::read(bad);
         let _ = bilingual::read("x.xlf", bad);
@@ -563,4 +566,59 @@ fn a_term_inside_a_longer_term_is_not_checked_on_its_own() {
         [("term-missing", "2", "controller")],
         "a standalone occurrence is still checked"
     );
+}
+
+#[test]
+fn undeclared_entities_and_forbidden_characters_are_malformed_xml() {
+    let tbx = |term: &str| {
+        format!(
+            "<martif xml:lang=\"en\"><text><body>\n<termEntry>\
+             <langSet xml:lang=\"en\"><tig><term>acme</term></tig></langSet>\n\
+             <langSet xml:lang=\"nl\"><tig><term>{term}</term></tig></langSet>\
+             </termEntry></body></text></martif>"
+        )
+    };
+    assert_eq!(tbx::read(&tbx("a &amp; b")).unwrap()[0].target, "a & b");
+    for (bad, why) in [
+        ("Acme &co;", "&co;"),
+        ("evil\u{1b}]0;title\u{7}", "U+001B"),
+        ("evil&#x1B;", "U+001B"),
+        ("bell&#7;", "U+0007"),
+    ] {
+        let err = tbx::read(&tbx(bad)).unwrap_err();
+        assert!(err.starts_with("line 3: ") && err.contains(why), "{err}");
+    }
+    let xlf = "<xliff version=\"1.2\"><file><body><trans-unit id=\"1\">\
+               <source>a &co;</source></trans-unit></body></file></xliff>";
+    assert!(bilingual::read("a.xlf", xlf).is_err());
+}
+
+#[test]
+fn control_characters_in_a_table_cell_are_refused() {
+    let pair = ("en".to_owned(), "nl".to_owned());
+    let err = table::read("invoice,factuur\nbill,reke\u{1b}[2Jning\n", Some(&pair)).unwrap_err();
+    assert!(err.contains("line 2") && err.contains("U+001B"), "{err}");
+    let tsv = table::read("\"a\tb\"\tc\n\"multi\nline\"\td\n", Some(&pair)).unwrap();
+    assert_eq!(
+        tsv.len(),
+        2,
+        "tabs and line breaks in quoted cells are kept"
+    );
+}
+
+#[test]
+fn an_article_never_holds_control_characters() {
+    let mut t = rec(
+        "evil\u{1b}]0;x\u{7}",
+        "ta\u{9b}rget",
+        Status::Approved,
+        &["Ac\u{1b}me"],
+    );
+    t.note = Some("a\u{1b}[31m note\twith tab".into());
+    let text = import::article_text(&t, "f\u{7}.tbx");
+    assert!(
+        !text.chars().any(|c| c.is_control() && c != '\n'),
+        "{text:?}"
+    );
+    assert!(text.contains("# evil]0;x → target\n"), "{text}");
 }

@@ -1,6 +1,7 @@
 //! A small element tree over quick-xml, bounded in depth, for the
 //! terminology and bilingual formats; and escaping for the writers.
-//! No DTD is read, so no entity can pull in anything outside the file.
+//! No DTD is read, so no entity can pull in anything outside the file;
+//! an entity only a DTD could define is an error.
 
 use quick_xml::events::{BytesRef, BytesStart, Event};
 
@@ -103,21 +104,18 @@ pub fn parse(text: &str) -> Result<Element, String> {
     let mut stack: Vec<Element> = Vec::new();
     let mut root: Option<Element> = None;
     loop {
-        let event = reader.read_event().map_err(|e| {
-            format!(
-                "not well-formed XML (near byte {}): {e}",
-                reader.buffer_position()
-            )
-        })?;
+        let event = reader
+            .read_event()
+            .map_err(|e| at_line(text, &reader, format!("not well-formed XML: {e}")))?;
         match event {
             Event::Start(e) => {
                 if stack.len() >= MAX_DEPTH {
                     return Err(format!("elements nested deeper than {MAX_DEPTH} levels"));
                 }
-                stack.push(start(&e)?);
+                stack.push(start(&e).map_err(|m| at_line(text, &reader, m))?);
             }
             Event::Empty(e) => {
-                let el = start(&e)?;
+                let el = start(&e).map_err(|m| at_line(text, &reader, m))?;
                 match stack.last_mut() {
                     Some(parent) => parent.children.push(Node::Element(el)),
                     None if root.is_none() => root = Some(el),
@@ -135,20 +133,22 @@ pub fn parse(text: &str) -> Result<Element, String> {
                 }
             }
             Event::Text(t) => {
+                let s = t.decode().map_err(|e| e.to_string())?;
+                allowed(&s).map_err(|m| at_line(text, &reader, m))?;
                 if let Some(parent) = stack.last_mut() {
-                    let s = t.decode().map_err(|e| e.to_string())?;
                     push_text(parent, &s);
                 }
             }
             Event::CData(t) => {
+                let s = t.decode().map_err(|e| e.to_string())?;
+                allowed(&s).map_err(|m| at_line(text, &reader, m))?;
                 if let Some(parent) = stack.last_mut() {
-                    let s = t.decode().map_err(|e| e.to_string())?;
                     push_text(parent, &s);
                 }
             }
             Event::GeneralRef(r) => {
+                let s = reference(&r).map_err(|m| at_line(text, &reader, m))?;
                 if let Some(parent) = stack.last_mut() {
-                    let s = reference(&r)?;
                     push_text(parent, &s);
                 }
             }
@@ -183,6 +183,7 @@ fn start(e: &BytesStart<'_>) -> Result<Element, String> {
             .normalized_value(quick_xml::XmlVersion::Implicit1_0)
             .map_err(|e| format!("a bad attribute value in <{name}>: {e}"))?
             .into_owned();
+        allowed(&value)?;
         attrs.push((key, value));
     }
     Ok(Element {
@@ -192,17 +193,48 @@ fn start(e: &BytesStart<'_>) -> Result<Element, String> {
     })
 }
 
-/// A character or predefined entity reference; any other entity (one a
-/// DTD would define, which is never read) stays visible as written.
+/// `message` prefixed with the line the reader has got to.
+fn at_line(text: &str, reader: &quick_xml::Reader<&[u8]>, message: String) -> String {
+    let pos = usize::try_from(reader.buffer_position()).unwrap_or(usize::MAX);
+    let upto = &text.as_bytes()[..pos.min(text.len())];
+    let line = upto.iter().filter(|&&b| b == b'\n').count() + 1;
+    format!("line {line}: {message}")
+}
+
+/// Whether XML 1.0 allows `c` in a document: not the control characters
+/// but tab and line breaks, nor U+FFFE and U+FFFF.
+fn xml_char(c: char) -> bool {
+    !matches!(c, '\u{0}'..='\u{8}' | '\u{B}' | '\u{C}' | '\u{E}'..='\u{1F}' | '\u{FFFE}' | '\u{FFFF}')
+}
+
+/// Text with a character XML 1.0 forbids is a malformed file: accepted,
+/// an escape character would reach a term article and the terminal.
+fn allowed(s: &str) -> Result<(), String> {
+    match s.chars().find(|&c| !xml_char(c)) {
+        Some(c) => Err(format!(
+            "not well-formed XML: it holds the character U+{:04X}, which XML does not allow",
+            c as u32
+        )),
+        None => Ok(()),
+    }
+}
+
+/// A character or predefined entity reference. Any other entity would need
+/// the DTD, which is never read: the file is refused rather than the name
+/// kept as if it were text.
 fn reference(r: &BytesRef<'_>) -> Result<String, String> {
     if let Ok(Some(c)) = r.resolve_char_ref() {
-        return Ok(c.to_string());
+        let s = c.to_string();
+        allowed(&s)?;
+        return Ok(s);
     }
     let name = r.decode().map_err(|e| e.to_string())?;
-    Ok(match quick_xml::escape::resolve_predefined_entity(&name) {
-        Some(s) => s.to_owned(),
-        None => format!("&{name};"),
-    })
+    match quick_xml::escape::resolve_predefined_entity(&name) {
+        Some(s) => Ok(s.to_owned()),
+        None => Err(format!(
+            "the entity &{name}; is not one XML predefines, and DTDs are not read"
+        )),
+    }
 }
 
 /// `s` as XML text or attribute value: markup escaped, and characters
