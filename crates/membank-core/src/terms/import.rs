@@ -158,10 +158,18 @@ pub fn article_text(t: &TermRecord, from: &str) -> String {
             out.push('\n');
             // A note that looks like markup would not read back as the
             // first paragraph; a leading escape keeps it prose.
-            if note.starts_with(['#', '|', '-', '*', '>', '`']) {
+            let digits = note.chars().take_while(char::is_ascii_digit).count();
+            if digits > 0 && super::is_block_markup(&note) {
+                // `1. …`: a backslash before the digit escapes nothing.
+                out.push_str(&note[..digits]);
                 out.push('\\');
+                out.push_str(&note[digits..]);
+            } else {
+                if note.starts_with(['#', '|', '-', '*', '+', '>', '`', '~', '_', '\\']) {
+                    out.push('\\');
+                }
+                out.push_str(&note);
             }
-            out.push_str(&note);
             out.push('\n');
         }
     }

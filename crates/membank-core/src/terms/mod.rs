@@ -263,8 +263,37 @@ pub fn record_of(a: &Article) -> Option<TermRecord> {
     })
 }
 
-/// The first paragraph of prose of a body: headings, emphasis-only notes,
-/// tables and lists skipped, lines joined with spaces.
+/// Whether a line is Markdown block markup rather than prose: a heading,
+/// table row, quote, code fence, thematic break or list item. A list item
+/// needs a space after its marker, so `*nota*` and `**Garantie**` at the
+/// start of a line are emphasis in prose, not lists.
+pub(crate) fn is_block_markup(t: &str) -> bool {
+    if t.starts_with(['#', '|', '>']) || t.starts_with("```") || t.starts_with("~~~") {
+        return true;
+    }
+    let bullet = |m: char| t == m.to_string() || t.starts_with(&format!("{m} "));
+    if bullet('-') || bullet('*') || bullet('+') {
+        return true;
+    }
+    let digits = t.chars().take_while(char::is_ascii_digit).count();
+    if (1..=9).contains(&digits) {
+        let rest = &t[digits..];
+        if rest == "." || rest == ")" || rest.starts_with(". ") || rest.starts_with(") ") {
+            return true;
+        }
+    }
+    // `---`, `***`, `___` (spaces allowed between): a thematic break.
+    let marks: String = t.chars().filter(|c| !c.is_whitespace()).collect();
+    marks.len() >= 3
+        && ['-', '*', '_']
+            .iter()
+            .any(|m| marks.chars().all(|c| c == *m))
+}
+
+/// The first paragraph of prose of a body: headings, tables, quotes, code
+/// and lists skipped, lines joined with spaces, emphasis kept as written.
+/// A backslash escaping the first character (as an import writes before a
+/// note that would read as markup) is dropped.
 fn first_paragraph(body: &str) -> Option<String> {
     let mut para = String::new();
     for line in body.lines() {
@@ -275,22 +304,30 @@ fn first_paragraph(body: &str) -> Option<String> {
             }
             continue;
         }
-        let markup = t.starts_with('#')
-            || t.starts_with('|')
-            || t.starts_with('-')
-            || t.starts_with('*')
-            || t.starts_with('>')
-            || t.starts_with("```");
-        if markup {
+        if is_block_markup(t) {
             if !para.is_empty() {
                 break;
             }
             continue;
         }
-        if !para.is_empty() {
+        if para.is_empty() {
+            let digits = t.chars().take_while(char::is_ascii_digit).count();
+            let mut cs = t.chars();
+            if cs.next() == Some('\\') && cs.next().is_some_and(|c| c.is_ascii_punctuation()) {
+                para.push_str(&t[1..]);
+            } else if digits > 0
+                && (t[digits..].starts_with("\\.") || t[digits..].starts_with("\\)"))
+            {
+                // `1\. …`: an escaped ordered-list marker.
+                para.push_str(&t[..digits]);
+                para.push_str(&t[digits + 1..]);
+            } else {
+                para.push_str(t);
+            }
+        } else {
             para.push(' ');
+            para.push_str(t);
         }
-        para.push_str(t);
         if para.chars().count() > NOTE_CHARS {
             para = para.chars().take(NOTE_CHARS).collect();
             break;

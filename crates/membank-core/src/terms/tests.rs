@@ -622,3 +622,39 @@ fn an_article_never_holds_control_characters() {
     );
     assert!(text.contains("# evil]0;x → target\n"), "{text}");
 }
+
+#[test]
+fn a_note_is_the_whole_first_paragraph_whatever_its_emphasis() {
+    let body = "# invoice → factuur\n\nUse factuur, never\n*nota* or *rekening* in Acme documents.\n\nMore.\n";
+    assert_eq!(
+        first_paragraph(body).as_deref(),
+        Some("Use factuur, never *nota* or *rekening* in Acme documents.")
+    );
+    assert_eq!(
+        first_paragraph("**Garantie** is the legal term.\nSee the contract.\n").as_deref(),
+        Some("**Garantie** is the legal term. See the contract.")
+    );
+    let skipped =
+        "# H\n- a list\n* item\n+ item\n1. first\n2) second\n> quote\n| a |\n---\n\nProse.\n";
+    assert_eq!(first_paragraph(skipped).as_deref(), Some("Prose."));
+    assert_eq!(
+        first_paragraph("Prose first\n- then a list\n").as_deref(),
+        Some("Prose first")
+    );
+    // A note written by an import reads back as it was.
+    for note in [
+        "*nota* is wrong here",
+        "- a dash first",
+        "* a star first",
+        "1. numbered first",
+        "# hash first",
+        "\\ backslash first",
+        "plain",
+    ] {
+        let mut t = rec("invoice", "factuur", Status::Approved, &[]);
+        t.note = Some(note.into());
+        let text = import::article_text(&t, "");
+        let body = &text[text.find("\n---\n").unwrap() + 5..];
+        assert_eq!(first_paragraph(body).as_deref(), Some(note), "{text}");
+    }
+}
