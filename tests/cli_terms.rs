@@ -772,3 +772,45 @@ fn hostile_xml_and_csv_are_refused_naming_the_file_and_line() {
         assert!(same, "{name}: nothing is written");
     }
 }
+
+#[test]
+fn an_export_writes_only_real_dates_and_warns_of_the_others() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = empty_bank(dir.path(), "b");
+    term(
+        &root,
+        "invoice",
+        "factuur",
+        "approved",
+        &[],
+        None,
+        "2026-3-2",
+        "A note.",
+    );
+    term(
+        &root,
+        "bill",
+        "rekening",
+        "approved",
+        &[],
+        None,
+        "2026-13-45",
+        "A note.",
+    );
+    let out = run(&["terms", "export", s(&root), "--format", "tbx"]);
+    assert_eq!(out.status.code(), Some(0));
+    let tbx = stdout(&out);
+    assert!(tbx.contains("<date>2026-03-02</date>"), "{tbx}");
+    assert!(!tbx.contains("13-45"), "{tbx}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("warning") && err.contains("bill → rekening.md") && err.contains("2026-13-45"),
+        "{err}"
+    );
+    assert!(
+        !err.contains("invoice"),
+        "a padded date is no problem: {err}"
+    );
+    let csv = stdout(&run(&["terms", "export", s(&root), "--format", "csv"]));
+    assert!(csv.contains("3/2/2026") && !csv.contains("13/45"), "{csv}");
+}

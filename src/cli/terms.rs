@@ -80,15 +80,20 @@ pub(crate) fn read_input(path: &Path) -> anyhow::Result<(String, String)> {
     Ok((name, text))
 }
 
-/// The export of a bank's terms as text.
+/// The export of a bank's terms as text, and a warning for each article
+/// whose date had to be left out.
 pub(crate) fn export_text(
     bank: &Bank,
     format: Format,
     version: TbxVersion,
     filter: &Filter,
-) -> String {
-    let records = terms::records(bank, filter);
-    terms::write(format, version, &terms::concepts(&records))
+) -> (String, Vec<String>) {
+    let mut records = terms::records(bank, filter);
+    let warnings = terms::normalise_dates(&mut records);
+    (
+        terms::write(format, version, &terms::concepts(&records)),
+        warnings,
+    )
 }
 
 pub(crate) fn filter_of(
@@ -121,7 +126,10 @@ fn run_export(a: ExportArgs) -> anyhow::Result<ExitCode> {
     let version = tbx_version(&a.tbx_version)?;
     let filter = filter_of(a.client, pair_arg(a.pair.as_deref())?, &a.status)?;
     let bank = common::open_bank(&a.bank)?;
-    let text = export_text(bank, format, version, &filter);
+    let (text, warnings) = export_text(bank, format, version, &filter);
+    for w in &warnings {
+        eprintln!("membank: warning: {}", common::safe(w));
+    }
     emit(&text, a.output.as_deref())
 }
 

@@ -123,11 +123,11 @@ pub struct Concept {
 }
 
 impl Concept {
-    /// The latest `last_updated` of its terms.
-    pub fn last_updated(&self) -> Option<&str> {
+    /// The latest `last_updated` of its terms that is a real date.
+    pub fn last_updated(&self) -> Option<String> {
         self.targets
             .iter()
-            .filter_map(|t| t.last_updated.as_deref())
+            .filter_map(|t| normal_day(t.last_updated.as_deref()?))
             .max()
     }
 
@@ -135,6 +135,45 @@ impl Concept {
     pub fn note(&self) -> Option<&str> {
         self.targets.iter().find_map(|t| t.note.as_deref())
     }
+}
+
+/// A date as `YYYY-MM-DD` when it is a real one: from `YYYY-MM-DD`,
+/// the same with one-digit month or day (`2026-3-2`), or an ISO
+/// date-time. `None` for anything else (`2026-13-45`), which no
+/// exchange format may carry.
+pub fn normal_day(s: &str) -> Option<String> {
+    let day = s.trim().split(['T', ' ']).next()?;
+    let mut parts = day.split('-');
+    let (y, m, d) = (parts.next()?, parts.next()?, parts.next()?);
+    let digits = |p: &str, n: std::ops::RangeInclusive<usize>| {
+        n.contains(&p.len()) && p.bytes().all(|b| b.is_ascii_digit())
+    };
+    if parts.next().is_some() || !digits(y, 4..=4) || !digits(m, 1..=2) || !digits(d, 1..=2) {
+        return None;
+    }
+    let (y, m, d): (i16, i8, i8) = (y.parse().ok()?, m.parse().ok()?, d.parse().ok()?);
+    let date = jiff::civil::Date::new(y, m, d).ok()?;
+    Some(date.to_string())
+}
+
+/// Each record's `last_updated` as a real `YYYY-MM-DD` (padded where it
+/// was written `2026-3-2`); one that is no date is left out, and named
+/// in the warnings returned.
+pub fn normalise_dates(records: &mut [TermRecord]) -> Vec<String> {
+    let mut warnings = Vec::new();
+    for r in records {
+        let Some(d) = r.last_updated.take() else {
+            continue;
+        };
+        r.last_updated = normal_day(&d);
+        if r.last_updated.is_none() {
+            warnings.push(format!(
+                "{}: last_updated “{d}” is not a date (YYYY-MM-DD); left out of the export",
+                r.path
+            ));
+        }
+    }
+    warnings
 }
 
 /// Which terms an export or a check takes.

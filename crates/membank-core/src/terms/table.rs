@@ -52,8 +52,12 @@ fn row(cells: &[String], delimiter: char, out: &mut String) {
     out.push_str("\r\n");
 }
 
-/// `YYYY-MM-DD` as memoQ writes dates: `M/d/yyyy h:mm:ss tt`, UTC.
+/// `YYYY-MM-DD` as memoQ writes dates: `M/d/yyyy h:mm:ss tt`, UTC;
+/// empty for a date that is not a real one.
 fn memoq_date(day: &str) -> String {
+    let Some(day) = super::normal_day(day) else {
+        return String::new();
+    };
     let parts: Vec<&str> = day.split('-').collect();
     match parts.as_slice() {
         [y, m, d] => {
@@ -61,7 +65,7 @@ fn memoq_date(day: &str) -> String {
             let d = d.trim_start_matches('0');
             format!("{m}/{d}/{y} 12:00:00 AM")
         }
-        _ => day.to_owned(),
+        _ => String::new(),
     }
 }
 
@@ -74,8 +78,10 @@ fn parse_date(s: &str) -> Option<String> {
     let mut it = date.split('/');
     let (m, d, y) = (it.next()?, it.next()?, it.next()?);
     let (m, d, y): (u32, u32, u32) = (m.parse().ok()?, d.parse().ok()?, y.parse().ok()?);
-    ((1..=12).contains(&m) && (1..=31).contains(&d) && y > 999)
-        .then(|| format!("{y:04}-{m:02}-{d:02}"))
+    if y <= 999 {
+        return None;
+    }
+    super::normal_day(&format!("{y:04}-{m:02}-{d:02}"))
 }
 
 /// One row per concept: the entry's fields, then per language its
@@ -133,7 +139,7 @@ pub fn write_csv(concepts: &[Concept]) -> String {
             String::new(),
             String::new(),
             String::new(),
-            c.last_updated().map(memoq_date).unwrap_or_default(),
+            c.last_updated().map(|d| memoq_date(&d)).unwrap_or_default(),
             String::new(),
             c.note().unwrap_or_default().to_owned(),
         ];

@@ -52,7 +52,7 @@ pub fn write(concepts: &[Concept], version: TbxVersion) -> String {
             );
         }
         if let Some(date) = c.last_updated() {
-            transac(&mut out, date);
+            transac(&mut out, &date);
         }
         let _ = writeln!(out, "<{lang_el} xml:lang=\"{}\">", escape(&c.source_lang));
         let _ = writeln!(
@@ -98,12 +98,17 @@ pub fn write(concepts: &[Concept], version: TbxVersion) -> String {
     out
 }
 
+/// A modification date, when it is a real one: TBX-Basic's `date` is an
+/// `xs:date`, and an invalid one fails the schema.
 fn transac(out: &mut String, date: &str) {
+    let Some(date) = super::normal_day(date) else {
+        return;
+    };
     let _ = writeln!(
         out,
         "<transacGrp>\n<transac type=\"transactionType\">modification</transac>\n\
          <date>{}</date>\n</transacGrp>",
-        escape(date)
+        escape(&date)
     );
 }
 
@@ -256,14 +261,7 @@ fn details_of(e: &Element, d: &mut Details) {
     }
 }
 
-/// `YYYY-MM-DD` from an ISO date or date-time.
+/// `YYYY-MM-DD` from an ISO date or date-time that is a real date.
 pub(super) fn day_of(s: &str) -> Option<String> {
-    let s = s.trim();
-    let day = s.get(..10)?;
-    let b = day.as_bytes();
-    let ok = b.iter().enumerate().all(|(i, c)| match i {
-        4 | 7 => *c == b'-',
-        _ => c.is_ascii_digit(),
-    });
-    ok.then(|| day.to_owned())
+    super::normal_day(s)
 }

@@ -658,3 +658,48 @@ fn a_note_is_the_whole_first_paragraph_whatever_its_emphasis() {
         assert_eq!(first_paragraph(body).as_deref(), Some(note), "{text}");
     }
 }
+
+#[test]
+fn dates_are_written_only_as_real_days() {
+    assert_eq!(normal_day("2026-3-2").as_deref(), Some("2026-03-02"));
+    assert_eq!(
+        normal_day("2026-03-02T10:00:00Z").as_deref(),
+        Some("2026-03-02")
+    );
+    for bad in [
+        "2026-13-45",
+        "2026-02-30",
+        "26-3-2",
+        "2026-003-02",
+        "soon",
+        "",
+    ] {
+        assert_eq!(normal_day(bad), None, "{bad}");
+    }
+    let mut terms = vec![
+        rec("invoice", "factuur", Status::Approved, &[]),
+        rec("bill", "rekening", Status::Approved, &[]),
+    ];
+    terms[0].last_updated = Some("2026-3-2".into());
+    terms[1].last_updated = Some("2026-13-45".into());
+    // The writers never carry an invalid date, even unnormalised.
+    let tbx = tbx::write(&concepts(&terms), TbxVersion::V2008);
+    assert!(tbx.contains("<date>2026-03-02</date>"), "{tbx}");
+    assert!(!tbx.contains("13-45") && !tbx.contains("2026-3-2"), "{tbx}");
+    let csv = table::write_csv(&concepts(&terms));
+    assert!(csv.contains("3/2/2026") && !csv.contains("13/45"), "{csv}");
+    let warnings = normalise_dates(&mut terms);
+    assert_eq!(terms[0].last_updated.as_deref(), Some("2026-03-02"));
+    assert_eq!(terms[1].last_updated, None);
+    assert_eq!(warnings.len(), 1);
+    assert!(warnings[0].contains("bill → rekening.md") && warnings[0].contains("2026-13-45"));
+    // Read back: an invalid date is no date.
+    let pair = ("en".to_owned(), "nl".to_owned());
+    let got = table::read(
+        "Source,Target,Date\na,b,13/45/2026\nc,d,3/2/2026\n",
+        Some(&pair),
+    )
+    .unwrap();
+    assert_eq!(got[0].last_updated, None);
+    assert_eq!(got[1].last_updated.as_deref(), Some("2026-03-02"));
+}
