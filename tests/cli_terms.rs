@@ -814,3 +814,65 @@ fn an_export_writes_only_real_dates_and_warns_of_the_others() {
     let csv = stdout(&run(&["terms", "export", s(&root), "--format", "csv"]));
     assert!(csv.contains("3/2/2026") && !csv.contains("13/45"), "{csv}");
 }
+
+#[test]
+fn a_bank_with_both_directions_of_a_pair_round_trips_as_it_was() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = empty_bank(dir.path(), "b");
+    term(
+        &root,
+        "invoice",
+        "factuur",
+        "approved",
+        &[],
+        None,
+        "2026-01-15",
+        "A note.",
+    );
+    fs::write(
+        root.join("02_TERMINOLOGY/offerte → quotation.md"),
+        "---\nterm_source: \"offerte\"\nterm_target: \"quotation\"\nsource_lang: \"nl-BE\"\n\
+         target_lang: \"en-US\"\nstatus: \"approved\"\nlast_updated: 2026-01-15\n---\n\
+         # offerte → quotation\n\nA note.\n",
+    )
+    .unwrap();
+    let directions = |bank: &Path| {
+        let text = stdout(&run(&["terms", "export", s(bank), "--format", "tsv"]));
+        let mut rows: Vec<String> = text
+            .lines()
+            .skip(1)
+            .map(|l| l.split('\t').take(2).collect::<Vec<_>>().join(" → "))
+            .collect();
+        rows.sort();
+        rows
+    };
+    assert_eq!(
+        directions(&root),
+        ["invoice → factuur", "offerte → quotation"]
+    );
+    for (format, version) in [("tbx", "2008"), ("tbx", "2019"), ("csv", "2008")] {
+        let file = dir.path().join(format!("all-{version}.{format}"));
+        let out = run(&[
+            "terms",
+            "export",
+            s(&root),
+            "--format",
+            format,
+            "--tbx-version",
+            version,
+            "-o",
+            s(&file),
+        ]);
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+        let fresh = empty_bank(dir.path(), &format!("fresh-{format}-{version}"));
+        let out = run(&["terms", "import", s(&fresh), s(&file), "--yes"]);
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+        assert_eq!(
+            directions(&fresh),
+            ["invoice → factuur", "offerte → quotation"],
+            "{format} {version}"
+        );
+        let back = fs::read_to_string(fresh.join("02_TERMINOLOGY/offerte → quotation.md")).unwrap();
+        assert!(back.contains("source_lang: \"nl-BE\""), "{back}");
+    }
+}

@@ -532,7 +532,7 @@ pub fn read(
         message,
     };
     match format {
-        Format::Tbx => tbx::read(text).map_err(problem),
+        Format::Tbx => tbx::read_with(text, defaults).map_err(problem),
         Format::Csv | Format::Tsv => table::read(text, defaults).map_err(problem),
     }
 }

@@ -31,6 +31,9 @@ const SUPERVERTALER: [&str; 8] = [
     "Forbidden",
 ];
 
+/// The `Term_Info` of a row's source term.
+const SOURCE_INFO: &str = "source";
+
 /// Several clients in one cell.
 const CLIENT_SEPARATOR: &str = "; ";
 
@@ -145,8 +148,10 @@ pub fn write_csv(concepts: &[Concept]) -> String {
         ];
         for (l, w) in langs.iter().zip(&widths) {
             cells.push(String::new());
+            // `source` marks the row's source term: a file may hold both
+            // directions of a pair, and its columns cannot say which.
             let terms: Vec<(String, String, String)> = if c.source_lang.eq_ignore_ascii_case(l) {
-                vec![(c.source.clone(), String::new(), String::new())]
+                vec![(c.source.clone(), SOURCE_INFO.to_owned(), String::new())]
             } else if c.target_lang.eq_ignore_ascii_case(l) {
                 c.targets
                     .iter()
@@ -512,6 +517,8 @@ pub fn read(text: &str, pair: Option<&(String, String)>) -> Result<Vec<TermRecor
         }
         // memoQ's layout: terms by language, each followed by its fields.
         let mut by_lang: Vec<(String, Vec<(String, Status)>)> = Vec::new();
+        // The language of a term marked as the row's source, if any.
+        let mut marked_source: Option<String> = None;
         for &i in &lang_cols {
             let Col::Lang(l) = &cols[i] else { continue };
             let Some(term) = r.get(i).map(|s| s.trim()).filter(|s| !s.is_empty()) else {
@@ -521,10 +528,11 @@ pub fn read(text: &str, pair: Option<&(String, String)>) -> Result<Vec<TermRecor
             for (k, c) in cols.iter().enumerate().skip(i + 1) {
                 match c {
                     Col::TermInfo => {
-                        if let Some(s) = r
-                            .get(k)
-                            .and_then(|s| Status::parse(s).or_else(|| Status::from_tbx(s)))
-                        {
+                        let info = r.get(k).map(|s| s.trim()).unwrap_or("");
+                        if info.eq_ignore_ascii_case(SOURCE_INFO) && marked_source.is_none() {
+                            marked_source = Some(l.clone());
+                        }
+                        if let Some(s) = Status::parse(info).or_else(|| Status::from_tbx(info)) {
                             status = s;
                         }
                     }
@@ -537,8 +545,15 @@ pub fn read(text: &str, pair: Option<&(String, String)>) -> Result<Vec<TermRecor
                 None => by_lang.push((l.clone(), vec![(term.to_owned(), status)])),
             }
         }
-        let src_at = pair
-            .and_then(|(s, _)| by_lang.iter().position(|(l, _)| super::lang_matches(s, l)))
+        let at = |tag: &str| {
+            by_lang
+                .iter()
+                .position(|(l, _)| super::lang_matches(tag, l))
+        };
+        let src_at = marked_source
+            .as_deref()
+            .and_then(at)
+            .or_else(|| pair.and_then(|(s, _)| at(s)))
             .unwrap_or(0);
         if by_lang.len() < 2 {
             continue;

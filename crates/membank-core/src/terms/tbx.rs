@@ -16,6 +16,11 @@ fn file_lang(concepts: &[Concept]) -> &str {
         .unwrap_or("en")
 }
 
+/// What an export says of its entries, in its header: each entry's first
+/// language is its source, so a bank holding both directions of a pair
+/// reads back as it was. (TBX-Basic has no data category for it.)
+const SOURCE_FIRST: &str = "In each entry the first language is the source language.";
+
 pub fn write(concepts: &[Concept], version: TbxVersion) -> String {
     let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     let lang = escape(file_lang(concepts));
@@ -25,7 +30,7 @@ pub fn write(concepts: &[Concept], version: TbxVersion) -> String {
                 out,
                 "<martif type=\"TBX-Basic\" xml:lang=\"{lang}\">\n<martifHeader>\n<fileDesc>\n\
                  <sourceDesc>\n<p>Term articles of a memory bank, exported by membank</p>\n\
-                 </sourceDesc>\n</fileDesc>\n<encodingDesc>\n\
+                 <p>{SOURCE_FIRST}</p>\n</sourceDesc>\n</fileDesc>\n<encodingDesc>\n\
                  <p type=\"XCSURI\">TBXBasicXCSV02.xcs</p>\n</encodingDesc>\n</martifHeader>\n"
             );
             ("termEntry", "langSet", "tig")
@@ -36,7 +41,7 @@ pub fn write(concepts: &[Concept], version: TbxVersion) -> String {
                 "<tbx type=\"TBX-Basic\" style=\"dca\" xml:lang=\"{lang}\" \
                  xmlns=\"urn:iso:std:iso:30042:ed-2\">\n<tbxHeader>\n<fileDesc>\n\
                  <sourceDesc>\n<p>Term articles of a memory bank, exported by membank</p>\n\
-                 </sourceDesc>\n</fileDesc>\n</tbxHeader>\n"
+                 <p>{SOURCE_FIRST}</p>\n</sourceDesc>\n</fileDesc>\n</tbxHeader>\n"
             );
             ("conceptEntry", "langSec", "termSec")
         }
@@ -136,6 +141,14 @@ struct Details {
 /// Terms of a TBX (2008, 2019 or MultiTerm's shape): for each entry, each
 /// target-language term paired with the entry's first source term.
 pub fn read(text: &str) -> Result<Vec<TermRecord>, String> {
+    read_with(text, None)
+}
+
+/// [`read`], with each entry's source language decided by, in turn: the
+/// file's statement that entries come source first (a membank export),
+/// `pair`'s source language, the language the root element names, and
+/// else the entry's first language.
+pub fn read_with(text: &str, pair: Option<&(String, String)>) -> Result<Vec<TermRecord>, String> {
     let root = xml::parse(text)?;
     if !matches!(root.name.as_str(), "martif" | "tbx" | "mtf") {
         return Err(format!(
@@ -144,6 +157,13 @@ pub fn read(text: &str) -> Result<Vec<TermRecord>, String> {
         ));
     }
     let header_lang = root.lang().unwrap_or("").to_owned();
+    let mut paragraphs = Vec::new();
+    for header in ["martifHeader", "tbxHeader"] {
+        if let Some(h) = root.child(header) {
+            h.descendants("p", &mut paragraphs);
+        }
+    }
+    let source_first = paragraphs.iter().any(|p| p.plain() == SOURCE_FIRST);
     let mut entries = Vec::new();
     for name in ENTRIES {
         root.descendants(name, &mut entries);
@@ -178,12 +198,20 @@ pub fn read(text: &str) -> Result<Vec<TermRecord>, String> {
                 langs.push(LangTerms { lang, terms });
             }
         }
-        let Some(src_at) = langs
-            .iter()
-            .position(|l| !header_lang.is_empty() && lang_matches(&header_lang, &l.lang))
-            .or(if langs.len() > 1 { Some(0) } else { None })
-        else {
+        if langs.len() < 2 {
             continue;
+        }
+        let by_tag = |tag: &str| {
+            langs
+                .iter()
+                .position(|l| !tag.is_empty() && lang_matches(tag, &l.lang))
+        };
+        let src_at = if source_first {
+            0
+        } else {
+            pair.and_then(|(s, _)| by_tag(s))
+                .or_else(|| by_tag(&header_lang))
+                .unwrap_or(0)
         };
         let source = langs[src_at].terms[0].term.clone();
         let source_lang = langs[src_at].lang.clone();

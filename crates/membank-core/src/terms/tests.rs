@@ -703,3 +703,43 @@ fn dates_are_written_only_as_real_days() {
     assert_eq!(got[0].last_updated, None);
     assert_eq!(got[1].last_updated.as_deref(), Some("2026-03-02"));
 }
+
+#[test]
+fn both_directions_of_a_pair_round_trip_in_tbx_and_csv() {
+    let mut back = rec("offerte", "quotation", Status::Approved, &[]);
+    back.source_lang = "nl-BE".into();
+    back.target_lang = "en-US".into();
+    let terms = vec![rec("invoice", "factuur", Status::Approved, &[]), back];
+    let key = |t: &TermRecord| {
+        (
+            t.source.clone(),
+            t.target.clone(),
+            t.source_lang.clone(),
+            t.target_lang.clone(),
+        )
+    };
+    let want: Vec<_> = terms.iter().map(key).collect();
+    let cs = concepts(&terms);
+    for version in [TbxVersion::V2008, TbxVersion::V2019] {
+        let got = tbx::read(&tbx::write(&cs, version)).unwrap();
+        assert_eq!(got.iter().map(key).collect::<Vec<_>>(), want, "{version:?}");
+    }
+    let got = table::read(&table::write_csv(&cs), None).unwrap();
+    assert_eq!(got.iter().map(key).collect::<Vec<_>>(), want, "csv");
+    // A file that does not say which comes first takes --pair's source.
+    let plain = "<martif xml:lang=\"en-US\"><text><body><termEntry>\
+        <langSet xml:lang=\"en-US\"><tig><term>quotation</term></tig></langSet>\
+        <langSet xml:lang=\"nl-BE\"><tig><term>offerte</term></tig></langSet>\
+        </termEntry></body></text></martif>";
+    let pair = ("nl-BE".to_owned(), "en-US".to_owned());
+    let got = read(Format::Tbx, "a.tbx", plain, Some(&pair)).unwrap();
+    assert_eq!(
+        (got[0].source.as_str(), got[0].source_lang.as_str()),
+        ("offerte", "nl-BE")
+    );
+    let got = read(Format::Tbx, "a.tbx", plain, None).unwrap();
+    assert_eq!(
+        got[0].source, "quotation",
+        "else the language the file names"
+    );
+}
