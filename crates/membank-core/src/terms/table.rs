@@ -559,20 +559,22 @@ pub fn read(text: &str, pair: Option<&(String, String)>) -> Result<Vec<TermRecor
             continue;
         }
         let (sl, source_terms) = by_lang[src_at].clone();
-        let source = source_terms[0].0.clone();
-        for (i, (tl, terms)) in by_lang.iter().enumerate() {
-            if i == src_at {
-                continue;
-            }
-            for (term, status) in terms {
-                out.push(TermRecord {
-                    source: source.clone(),
-                    target: term.clone(),
-                    source_lang: sl.clone(),
-                    target_lang: tl.clone(),
-                    status: *status,
-                    ..base.clone()
-                });
+        // Each source synonym is a term of its own, with every target.
+        for (source, _) in &source_terms {
+            for (i, (tl, terms)) in by_lang.iter().enumerate() {
+                if i == src_at {
+                    continue;
+                }
+                for (term, status) in terms {
+                    out.push(TermRecord {
+                        source: source.clone(),
+                        target: term.clone(),
+                        source_lang: sl.clone(),
+                        target_lang: tl.clone(),
+                        status: *status,
+                        ..base.clone()
+                    });
+                }
             }
         }
     }

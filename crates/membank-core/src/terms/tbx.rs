@@ -139,7 +139,7 @@ struct Details {
 }
 
 /// Terms of a TBX (2008, 2019 or MultiTerm's shape): for each entry, each
-/// target-language term paired with the entry's first source term.
+/// target-language term paired with each source-language term.
 pub fn read(text: &str) -> Result<Vec<TermRecord>, String> {
     read_with(text, None)
 }
@@ -213,31 +213,33 @@ pub fn read_with(text: &str, pair: Option<&(String, String)>) -> Result<Vec<Term
                 .or_else(|| by_tag(&header_lang))
                 .unwrap_or(0)
         };
-        let source = langs[src_at].terms[0].term.clone();
         let source_lang = langs[src_at].lang.clone();
-        for (i, l) in langs.iter().enumerate() {
-            if i == src_at {
-                continue;
-            }
-            for t in &l.terms {
-                let mut clients = info.clients.clone();
-                for c in &t.clients {
-                    if !clients.iter().any(|x| super::same_name(x, c)) {
-                        clients.push(c.clone());
-                    }
+        // Each source synonym is a term of its own, with every target.
+        for source in langs[src_at].terms.iter().map(|t| &t.term) {
+            for (i, l) in langs.iter().enumerate() {
+                if i == src_at {
+                    continue;
                 }
-                out.push(TermRecord {
-                    path: String::new(),
-                    source: source.clone(),
-                    target: t.term.clone(),
-                    source_lang: source_lang.clone(),
-                    target_lang: l.lang.clone(),
-                    status: t.status.unwrap_or(Status::Approved),
-                    clients,
-                    domain: t.domain.clone().or_else(|| info.domain.clone()),
-                    last_updated: t.date.clone().or_else(|| info.date.clone()),
-                    note: t.note.clone().or_else(|| info.note.clone()),
-                });
+                for t in &l.terms {
+                    let mut clients = info.clients.clone();
+                    for c in &t.clients {
+                        if !clients.iter().any(|x| super::same_name(x, c)) {
+                            clients.push(c.clone());
+                        }
+                    }
+                    out.push(TermRecord {
+                        path: String::new(),
+                        source: source.clone(),
+                        target: t.term.clone(),
+                        source_lang: source_lang.clone(),
+                        target_lang: l.lang.clone(),
+                        status: t.status.unwrap_or(Status::Approved),
+                        clients,
+                        domain: t.domain.clone().or_else(|| info.domain.clone()),
+                        last_updated: t.date.clone().or_else(|| info.date.clone()),
+                        note: t.note.clone().or_else(|| info.note.clone()),
+                    });
+                }
             }
         }
     }

@@ -743,3 +743,22 @@ fn both_directions_of_a_pair_round_trip_in_tbx_and_csv() {
         "else the language the file names"
     );
 }
+
+#[test]
+fn each_source_synonym_is_imported_as_a_term() {
+    let tbx = "<martif xml:lang=\"en-US\"><text><body><termEntry>\
+        <langSet xml:lang=\"en-US\"><tig><term>invoice</term></tig><tig><term>bill</term></tig></langSet>\
+        <langSet xml:lang=\"nl-BE\"><tig><term>factuur</term></tig></langSet>\
+        </termEntry></body></text></martif>";
+    let pairs = |got: Vec<TermRecord>| -> Vec<(String, String)> {
+        got.into_iter().map(|t| (t.source, t.target)).collect()
+    };
+    let want = [
+        ("invoice".to_owned(), "factuur".to_owned()),
+        ("bill".to_owned(), "factuur".to_owned()),
+    ];
+    assert_eq!(pairs(tbx::read(tbx).unwrap()), want);
+    let csv = "Entry_ID,en-US,Term_Info,en-US,Term_Info,nl-BE,Term_Info\n\
+               1,invoice,,bill,,factuur,approved\n";
+    assert_eq!(pairs(table::read(csv, None).unwrap()), want);
+}
