@@ -254,3 +254,28 @@ fn a_pair_the_bank_has_no_terms_for_is_said_not_passed_silently() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("no term for this language pair"), "{text}");
 }
+
+#[test]
+fn a_tmx_for_all_languages_is_checked_source_to_target_whatever_its_first_unit() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = bank(dir.path());
+    let tmx = dir.path().join("job.tmx");
+    fs::write(
+        &tmx,
+        r#"<tmx version="1.4"><header srclang="*all*"/><body>
+<tu tuid="t1"><tuv xml:lang="nl-BE"><seg>Onze garantie</seg></tuv><tuv xml:lang="en-US"><seg>Our warranty</seg></tuv></tu>
+<tu tuid="t2"><tuv xml:lang="en-US"><seg>Full compliance</seg></tuv><tuv xml:lang="nl-BE"><seg>Volledige conformiteit</seg></tuv></tu>
+</body></tmx>"#,
+    )
+    .unwrap();
+    let (bank, file) = (root.to_str().unwrap(), tmx.to_str().unwrap());
+    let want = pairs(&[("term-missing", "t2"), ("term-rejected", "t2")]);
+    for extra in [&[][..], &["--pair", "en-US:nl-BE"][..]] {
+        let mut args = vec!["qa", bank, file, "--json", "--client", "Acme Corporation"];
+        args.extend_from_slice(extra);
+        let (v, code) = json(&args);
+        assert_eq!(v["source_lang"], "en-US", "{extra:?}");
+        assert_eq!(findings(&v), want, "{extra:?}");
+        assert_eq!(code, Some(1));
+    }
+}

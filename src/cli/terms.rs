@@ -164,15 +164,27 @@ pub(crate) struct GlossaryOutput {
 }
 
 /// A bilingual file's segments from its text (`shown` names it in
-/// messages), with `pair` standing in for languages it lacks.
+/// messages), with `pair` standing in for languages it lacks and picking
+/// a TMX's languages; without it, a TMX that names no source language is
+/// taken to be in the one `bank`'s terms share.
 pub(crate) fn bilingual_of(
+    bank: &Bank,
     shown: &str,
     name: &str,
     text: &str,
     pair: Option<(String, String)>,
 ) -> anyhow::Result<BilingualFile> {
-    let mut file = bilingual::read(name, text)
-        .map_err(|e| anyhow::anyhow!("{}: {}", common::safe(shown), common::safe(&e)))?;
+    let records = match pair {
+        Some(_) => Vec::new(),
+        None => terms::records(bank, &Filter::default()),
+    };
+    let mut file = bilingual::read_with(
+        name,
+        text,
+        pair.as_ref().map(|(s, t)| (s.as_str(), t.as_str())),
+        qa::shared_source_lang(&records),
+    )
+    .map_err(|e| anyhow::anyhow!("{}: {}", common::safe(shown), common::safe(&e)))?;
     if let Some((s, t)) = pair {
         file.source_lang = Some(s);
         file.target_lang = Some(t);
@@ -182,11 +194,12 @@ pub(crate) fn bilingual_of(
 
 /// The bilingual file at `path`.
 pub(crate) fn read_bilingual(
+    bank: &Bank,
     path: &Path,
     pair: Option<(String, String)>,
 ) -> anyhow::Result<BilingualFile> {
     let (name, text) = read_input(path)?;
-    bilingual_of(&path.display().to_string(), &name, &text, pair)
+    bilingual_of(bank, &path.display().to_string(), &name, &text, pair)
 }
 
 pub(crate) fn glossary_output(
@@ -218,7 +231,7 @@ fn run_glossary(args: &Args, bank_path: &Path, file: &Path) -> anyhow::Result<Ex
     let pair = pair_arg(args.pair.as_deref())?;
     let version = tbx_version(&args.tbx_version)?;
     let bank = common::open_bank(bank_path)?;
-    let segments = read_bilingual(file, pair)?;
+    let segments = read_bilingual(bank, file, pair)?;
     let out = glossary_output(
         bank,
         &file.display().to_string(),

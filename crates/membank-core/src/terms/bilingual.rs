@@ -36,6 +36,19 @@ const CODE_TMX: [&str; 5] = ["bpt", "ept", "ph", "it", "ut"];
 
 /// The segments of `text` (`name` says which file, for the kind).
 pub fn read(name: &str, text: &str) -> Result<BilingualFile, String> {
+    read_with(name, text, None, None)
+}
+
+/// [`read`], where a TMX's `tuv`s are picked by language: by `pair`
+/// (source, target) when given; else by the language its header names;
+/// else, when it says `*all*`, by `usual_source` (the language the bank's
+/// terms share), and only then by the first unit's order.
+pub fn read_with(
+    name: &str,
+    text: &str,
+    pair: Option<(&str, &str)>,
+    usual_source: Option<&str>,
+) -> Result<BilingualFile, String> {
     let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
     if !text.trim_start().starts_with('<') {
         return Ok(read_text(text));
@@ -50,7 +63,7 @@ pub fn read(name: &str, text: &str) -> Result<BilingualFile, String> {
                 Ok(read_xliff1(name, &root))
             }
         }
-        "tmx" => Ok(read_tmx(&root)),
+        "tmx" => Ok(read_tmx(&root, pair, usual_source)),
         other => Err(format!(
             "not a bilingual file this reads: its root element is <{other}> \
              (XLIFF 1.2, XLIFF 2, TMX or plain text are read)"
@@ -251,7 +264,11 @@ fn read_xliff2(root: &Element) -> BilingualFile {
     }
 }
 
-fn read_tmx(root: &Element) -> BilingualFile {
+fn read_tmx(
+    root: &Element,
+    pair: Option<(&str, &str)>,
+    usual_source: Option<&str>,
+) -> BilingualFile {
     let header_lang = root
         .child("header")
         .and_then(|h| h.attr("srclang"))
@@ -259,8 +276,13 @@ fn read_tmx(root: &Element) -> BilingualFile {
         .map(str::to_owned);
     let mut tus = Vec::new();
     root.descendants("tu", &mut tus);
-    let mut source_lang = header_lang.clone();
-    let mut target_lang: Option<String> = None;
+    // Fixed before the first unit: a unit listing the target first must
+    // not turn the whole file round.
+    let mut source_lang = pair
+        .map(|(s, _)| s.to_owned())
+        .or(header_lang)
+        .or_else(|| usual_source.map(str::to_owned));
+    let mut target_lang: Option<String> = pair.map(|(_, t)| t.to_owned());
     let mut segments = Vec::new();
     for (i, tu) in tus.into_iter().enumerate() {
         let variants: Vec<(String, String)> = tu

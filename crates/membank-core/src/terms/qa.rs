@@ -40,6 +40,17 @@ pub fn for_pair<'a>(records: &'a [TermRecord], file: &BilingualFile) -> Vec<&'a 
         .collect()
 }
 
+/// The source language all of `records` share, if they share one: what
+/// a file that names no source language (a TMX saying `*all*`) is
+/// taken to be written in.
+pub fn shared_source_lang(records: &[TermRecord]) -> Option<&str> {
+    let first = records.first()?.source_lang.as_str();
+    records
+        .iter()
+        .all(|r| r.source_lang.eq_ignore_ascii_case(first))
+        .then_some(first)
+}
+
 /// The terms of `records` whose source occurs in the file's source text,
 /// in the order of their first occurrence.
 pub fn glossary(records: &[&TermRecord], file: &BilingualFile) -> Vec<GlossaryEntry> {

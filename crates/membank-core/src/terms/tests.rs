@@ -762,3 +762,30 @@ fn each_source_synonym_is_imported_as_a_term() {
                1,invoice,,bill,,factuur,approved\n";
     assert_eq!(pairs(table::read(csv, None).unwrap()), want);
 }
+
+#[test]
+fn a_tmx_for_all_languages_is_read_by_the_languages_given() {
+    let tmx = r#"<tmx version="1.4"><header srclang="*all*"/><body>
+<tu tuid="1"><tuv xml:lang="nl-BE"><seg>de factuur</seg></tuv><tuv xml:lang="en-US"><seg>the invoice</seg></tuv></tu>
+<tu tuid="2"><tuv xml:lang="en-US"><seg>the bill</seg></tuv><tuv xml:lang="nl-BE"><seg>de rekening</seg></tuv></tu>
+</body></tmx>"#;
+    let sources = |f: &bilingual::BilingualFile| -> Vec<String> {
+        f.segments.iter().map(|s| s.source.clone()).collect()
+    };
+    let right = ["the invoice", "the bill"];
+    for f in [
+        bilingual::read_with("a.tmx", tmx, Some(("en-US", "nl-BE")), None).unwrap(),
+        bilingual::read_with("a.tmx", tmx, None, Some("en-US")).unwrap(),
+    ] {
+        assert_eq!(sources(&f), right);
+        assert_eq!(f.segments[0].target, "de factuur");
+        assert_eq!(f.source_lang.as_deref(), Some("en-US"));
+        assert_eq!(f.target_lang.as_deref(), Some("nl-BE"));
+    }
+    let pair = bilingual::read_with("a.tmx", tmx, Some(("nl", "en")), None).unwrap();
+    assert_eq!(
+        sources(&pair),
+        ["de factuur", "de rekening"],
+        "--pair decides"
+    );
+}
