@@ -298,7 +298,8 @@ fn csv_and_tsv_exports_have_the_cat_tools_columns() {
         header.starts_with(
             "Entry_ID,Entry_Subject,Entry_Domain,Entry_ClientID,Entry_ProjectID,Entry_Created,\
          Entry_Creator,Entry_LastModified,Entry_Modifier,Entry_Note,en-US_Def,en-US,Term_Info,\
-         Term_Example,nl-BE_Def,nl-BE,Term_Info,Term_Example,nl-BE,Term_Info,Term_Example"
+         Term_Example,Term_Note,nl-BE_Def,nl-BE,Term_Info,Term_Example,Term_Note,nl-BE,Term_Info,\
+         Term_Example,Term_Note"
         ),
         "{header}"
     );
@@ -875,4 +876,32 @@ fn a_bank_with_both_directions_of_a_pair_round_trips_as_it_was() {
         let back = fs::read_to_string(fresh.join("02_TERMINOLOGY/offerte → quotation.md")).unwrap();
         assert!(back.contains("source_lang: \"nl-BE\""), "{back}");
     }
+}
+
+#[test]
+fn a_csv_round_trip_keeps_each_terms_own_note() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = bank(dir.path());
+    let csv = dir.path().join("all.csv");
+    let out = run(&[
+        "terms",
+        "export",
+        s(&root),
+        "--format",
+        "csv",
+        "-o",
+        s(&csv),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let fresh = empty_bank(dir.path(), "fresh");
+    let out = run(&["terms", "import", s(&fresh), s(&csv), "--yes"]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let article = |name: &str| fs::read_to_string(fresh.join("02_TERMINOLOGY").join(name)).unwrap();
+    let rejected = article("compliance → conformiteit.md");
+    assert!(rejected.contains("\nReads as conformity.\n"), "{rejected}");
+    let approved = article("compliance → naleving.md");
+    assert!(
+        approved.contains("\nRegulatory compliance & <audits>.\n"),
+        "{approved}"
+    );
 }

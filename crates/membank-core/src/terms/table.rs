@@ -129,6 +129,7 @@ pub fn write_csv(concepts: &[Concept]) -> String {
             header.push(l.clone());
             header.push("Term_Info".into());
             header.push("Term_Example".into());
+            header.push("Term_Note".into());
         }
     }
     let mut out = String::new();
@@ -144,30 +145,52 @@ pub fn write_csv(concepts: &[Concept]) -> String {
             String::new(),
             c.last_updated().map(|d| memoq_date(&d)).unwrap_or_default(),
             String::new(),
-            c.note().unwrap_or_default().to_owned(),
+            // The entry's note only when its terms agree on it: each
+            // term's own is in its `Term_Note`.
+            shared_note(c).unwrap_or_default().to_owned(),
         ];
         for (l, w) in langs.iter().zip(&widths) {
             cells.push(String::new());
             // `source` marks the row's source term: a file may hold both
             // directions of a pair, and its columns cannot say which.
-            let terms: Vec<(String, String, String)> = if c.source_lang.eq_ignore_ascii_case(l) {
-                vec![(c.source.clone(), SOURCE_INFO.to_owned(), String::new())]
+            let terms: Vec<[String; 4]> = if c.source_lang.eq_ignore_ascii_case(l) {
+                vec![[
+                    c.source.clone(),
+                    SOURCE_INFO.to_owned(),
+                    String::new(),
+                    String::new(),
+                ]]
             } else if c.target_lang.eq_ignore_ascii_case(l) {
                 c.targets
                     .iter()
-                    .map(|t| (t.term.clone(), t.status.as_str().to_owned(), t.path.clone()))
+                    .map(|t| {
+                        [
+                            t.term.clone(),
+                            t.status.as_str().to_owned(),
+                            t.path.clone(),
+                            t.note.clone().unwrap_or_default(),
+                        ]
+                    })
                     .collect()
             } else {
                 Vec::new()
             };
             for k in 0..*w {
-                let (t, s, p) = terms.get(k).cloned().unwrap_or_default();
-                cells.extend([t, s, p]);
+                cells.extend(terms.get(k).cloned().unwrap_or_default());
             }
         }
         row(&cells, ',', &mut out);
     }
     out
+}
+
+/// The note every target term of `c` has, if they all have the same.
+fn shared_note(c: &Concept) -> Option<&str> {
+    let first = c.targets.first()?.note.as_deref()?;
+    c.targets
+        .iter()
+        .all(|t| t.note.as_deref() == Some(first))
+        .then_some(first)
 }
 
 /// Supervertaler's columns, one row per target term, with a byte-order
@@ -322,6 +345,9 @@ enum Col {
     TermInfo,
     /// memoQ: the term's source article.
     TermExample,
+    /// The term's own note (membank's export adds it after memoQ's
+    /// columns; the entry's note serves files without it).
+    TermNote,
     Ignored,
 }
 
@@ -341,6 +367,7 @@ fn column(name: &str) -> Col {
         "last updated" | "date" | "modified" | "entry lastmodified" => Col::Date,
         "term info" => Col::TermInfo,
         "term example" => Col::TermExample,
+        "term note" => Col::TermNote,
         _ if n.starts_with("entry ") || n.ends_with(" def") || n.starts_with("term ") => {
             Col::Ignored
         }
@@ -416,6 +443,9 @@ fn looks_like_lang(s: &str) -> bool {
         && first.chars().all(|c| c.is_ascii_alphabetic())
         && parts.all(|p| (2..=8).contains(&p.len()) && p.chars().all(|c| c.is_ascii_alphanumeric()))
 }
+
+/// A term of a memoQ row: the term, its status and its own note.
+type LangTerm = (String, Status, Option<String>);
 
 /// Terms of a delimited file. A header is recognised by its column
 /// names; without one the first two columns are source and target.
@@ -516,7 +546,8 @@ pub fn read(text: &str, pair: Option<&(String, String)>) -> Result<Vec<TermRecor
             continue;
         }
         // memoQ's layout: terms by language, each followed by its fields.
-        let mut by_lang: Vec<(String, Vec<(String, Status)>)> = Vec::new();
+        let has_term_notes = cols.contains(&Col::TermNote);
+        let mut by_lang: Vec<(String, Vec<LangTerm>)> = Vec::new();
         // The language of a term marked as the row's source, if any.
         let mut marked_source: Option<String> = None;
         for &i in &lang_cols {
@@ -525,8 +556,15 @@ pub fn read(text: &str, pair: Option<&(String, String)>) -> Result<Vec<TermRecor
                 continue;
             };
             let mut status = Status::Approved;
+            let mut note = None;
             for (k, c) in cols.iter().enumerate().skip(i + 1) {
                 match c {
+                    Col::TermNote => {
+                        note = r
+                            .get(k)
+                            .map(|s| s.trim().to_owned())
+                            .filter(|s| !s.is_empty());
+                    }
                     Col::TermInfo => {
                         let info = r.get(k).map(|s| s.trim()).unwrap_or("");
                         if info.eq_ignore_ascii_case(SOURCE_INFO) && marked_source.is_none() {
@@ -540,9 +578,17 @@ pub fn read(text: &str, pair: Option<&(String, String)>) -> Result<Vec<TermRecor
                     _ => break,
                 }
             }
+            // A file with per-term notes says which terms have none; in
+            // one without, the entry's note is every term's.
+            let note = if has_term_notes {
+                note
+            } else {
+                base.note.clone()
+            };
+            let entry = (term.to_owned(), status, note);
             match by_lang.iter_mut().find(|(x, _)| x.eq_ignore_ascii_case(l)) {
-                Some((_, terms)) => terms.push((term.to_owned(), status)),
-                None => by_lang.push((l.clone(), vec![(term.to_owned(), status)])),
+                Some((_, terms)) => terms.push(entry),
+                None => by_lang.push((l.clone(), vec![entry])),
             }
         }
         let at = |tag: &str| {
@@ -560,18 +606,19 @@ pub fn read(text: &str, pair: Option<&(String, String)>) -> Result<Vec<TermRecor
         }
         let (sl, source_terms) = by_lang[src_at].clone();
         // Each source synonym is a term of its own, with every target.
-        for (source, _) in &source_terms {
+        for (source, _, _) in &source_terms {
             for (i, (tl, terms)) in by_lang.iter().enumerate() {
                 if i == src_at {
                     continue;
                 }
-                for (term, status) in terms {
+                for (term, status, note) in terms {
                     out.push(TermRecord {
                         source: source.clone(),
                         target: term.clone(),
                         source_lang: sl.clone(),
                         target_lang: tl.clone(),
                         status: *status,
+                        note: note.clone(),
                         ..base.clone()
                     });
                 }

@@ -119,7 +119,7 @@ fn memoq_csv_round_trips_and_is_read_with_any_delimiter() {
     let csv = table::write_csv(&concepts(&terms));
     let header = csv.lines().next().unwrap();
     assert!(header.starts_with("Entry_ID,Entry_Subject,Entry_Domain,Entry_ClientID"));
-    assert!(header.contains(",en-US_Def,en-US,Term_Info,Term_Example,nl-BE_Def,nl-BE,"));
+    assert!(header.contains(",en-US_Def,en-US,Term_Info,Term_Example,Term_Note,nl-BE_Def,nl-BE,"));
     let back = table::read(&csv, None).unwrap();
     assert_eq!(back.len(), terms.len());
     assert!(back.iter().any(|r| r.target == "conformiteit"
@@ -788,4 +788,35 @@ fn a_tmx_for_all_languages_is_read_by_the_languages_given() {
         ["de factuur", "de rekening"],
         "--pair decides"
     );
+}
+
+#[test]
+fn each_terms_note_survives_a_csv_round_trip() {
+    let mut ok = rec("invoice", "factuur", Status::Approved, &[]);
+    ok.note = Some("The legal term.".into());
+    let mut no = rec("invoice", "nota", Status::Rejected, &[]);
+    no.note = Some("Sounds dated, \"never\" use it.".into());
+    let mut none = rec("invoice", "rekening", Status::Proposed, &[]);
+    none.note = None;
+    let terms = vec![ok, no, none];
+    let csv = table::write_csv(&concepts(&terms));
+    let got = table::read(&csv, None).unwrap();
+    let notes: Vec<(&str, Option<&str>)> = got
+        .iter()
+        .map(|t| (t.target.as_str(), t.note.as_deref()))
+        .collect();
+    assert_eq!(
+        notes,
+        [
+            ("factuur", Some("The legal term.")),
+            ("nota", Some("Sounds dated, \"never\" use it.")),
+            ("rekening", None),
+        ],
+        "{csv}"
+    );
+    // A file without per-term notes gives every term the entry's note.
+    let memoq = "Entry_ID,Entry_Note,en,Term_Info,nl,Term_Info,nl,Term_Info\n\
+                 1,Shared.,invoice,,factuur,approved,nota,rejected\n";
+    let got = table::read(memoq, None).unwrap();
+    assert!(got.iter().all(|t| t.note.as_deref() == Some("Shared.")));
 }
