@@ -279,3 +279,28 @@ fn a_tmx_for_all_languages_is_checked_source_to_target_whatever_its_first_unit()
         assert_eq!(code, Some(1));
     }
 }
+
+#[test]
+fn a_file_with_no_segments_is_an_error_not_a_clean_pass() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = bank(dir.path());
+    for (name, text) in [
+        ("empty.xlf", ""),
+        ("blank.sdlxliff", "  \n\n"),
+        (
+            "units.xlf",
+            "<xliff version=\"1.2\"><file source-language=\"en-US\" target-language=\"nl-BE\">\
+             <body/></file></xliff>",
+        ),
+    ] {
+        let file = dir.path().join(name);
+        fs::write(&file, text).unwrap();
+        let out = run(&["qa", root.to_str().unwrap(), file.to_str().unwrap()]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{name}: {err}");
+        assert!(
+            err.contains(name) && err.contains("no segments found"),
+            "{err}"
+        );
+    }
+}

@@ -185,6 +185,14 @@ pub(crate) fn bilingual_of(
         qa::shared_source_lang(&records),
     )
     .map_err(|e| anyhow::anyhow!("{}: {}", common::safe(shown), common::safe(&e)))?;
+    // An empty file (or one with no unit) would otherwise pass the check
+    // with nothing checked: a CI run would take it for a clean job.
+    if file.segments.is_empty() {
+        anyhow::bail!(
+            "{}: no segments found (the file is empty or holds no translation unit)",
+            common::safe(shown)
+        );
+    }
     if let Some((s, t)) = pair {
         file.source_lang = Some(s);
         file.target_lang = Some(t);
