@@ -354,7 +354,7 @@ enum Col {
 fn column(name: &str) -> Col {
     let n = name.trim().to_ascii_lowercase().replace(['_', '-'], " ");
     match n.as_str() {
-        "source term" | "source" | "term source" | "src" => Col::Source,
+        "source term" | "source" | "term source" | "src" | "term" => Col::Source,
         "target term" | "target" | "term target" | "tgt" | "translation" => Col::Target,
         "source language" | "source lang" => Col::SourceLang,
         "target language" | "target lang" => Col::TargetLang,
@@ -373,6 +373,9 @@ fn column(name: &str) -> Col {
         }
         "id" | "project" => Col::Ignored,
         _ if looks_like_lang(name.trim()) => Col::Lang(name.trim().replace('_', "-")),
+        // `English`, `Dutch`: a language by its name, as a plain glossary's
+        // header row has it.
+        _ if memoq_language(name.trim()) != name.trim() => Col::Lang(memoq_language(name.trim())),
         _ => Col::Ignored,
     }
 }
@@ -475,6 +478,21 @@ pub fn read(text: &str, pair: Option<&(String, String)>) -> Result<Vec<TermRecor
         cols = vec![Col::Source, Col::Target];
         &rows[..]
     };
+    // A column named by a bare language (`English` is `en`) takes the
+    // pair's regional tag for it, when the pair is given.
+    if let Some((ps, pt)) = pair {
+        for c in &mut cols {
+            if let Col::Lang(l) = c
+                && !l.contains('-')
+            {
+                if super::lang_matches(ps, l) {
+                    *l = ps.clone();
+                } else if super::lang_matches(pt, l) {
+                    *l = pt.clone();
+                }
+            }
+        }
+    }
     let lang_cols: Vec<usize> = (0..cols.len())
         .filter(|&i| matches!(cols[i], Col::Lang(_)))
         .collect();

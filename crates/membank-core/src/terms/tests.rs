@@ -820,3 +820,35 @@ fn each_terms_note_survives_a_csv_round_trip() {
     let got = table::read(memoq, None).unwrap();
     assert!(got.iter().all(|t| t.note.as_deref() == Some("Shared.")));
 }
+
+#[test]
+fn header_rows_naming_terms_or_languages_are_not_terms() {
+    let pair = ("en-US".to_owned(), "nl-BE".to_owned());
+    let pairs = |got: Vec<TermRecord>| -> Vec<(String, String, String, String)> {
+        got.into_iter()
+            .map(|t| (t.source, t.target, t.source_lang, t.target_lang))
+            .collect()
+    };
+    let want = vec![(
+        "invoice".to_owned(),
+        "factuur".to_owned(),
+        "en-US".to_owned(),
+        "nl-BE".to_owned(),
+    )];
+    for text in [
+        "Term,Translation\ninvoice,factuur\n",
+        "English,Dutch\ninvoice,factuur\n",
+        "English\tDutch\ninvoice\tfactuur\n",
+    ] {
+        assert_eq!(
+            pairs(table::read(text, Some(&pair)).unwrap()),
+            want,
+            "{text}"
+        );
+    }
+    let bare = table::read("English,Dutch\ninvoice,factuur\n", None).unwrap();
+    assert_eq!(
+        (bare[0].source_lang.as_str(), bare[0].target_lang.as_str()),
+        ("en", "nl")
+    );
+}
