@@ -91,14 +91,16 @@ fn quoted(s: &str) -> String {
     serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into())
 }
 
-/// `s` without control characters: line breaks and tabs become spaces,
-/// the others go. The readers refuse them already; this is the last
+/// `s` without control characters: line breaks become spaces, a tab is
+/// kept (frontmatter values are quoted, so it is written `\t`), the
+/// others go. The readers refuse them already; this is the last
 /// guard, so that no article's heading or frontmatter can carry an
 /// escape sequence to a terminal that shows it.
 fn clean(s: &str) -> String {
     s.chars()
         .filter_map(|c| match c {
-            '\t' | '\n' | '\r' => Some(' '),
+            '\t' => Some('\t'),
+            '\n' | '\r' => Some(' '),
             c if c.is_control() => None,
             c => Some(c),
         })

@@ -38,9 +38,11 @@ const SOURCE_INFO: &str = "source";
 const CLIENT_SEPARATOR: &str = "; ";
 
 fn field(s: &str, delimiter: char) -> String {
+    // Tabs and line breaks are kept (quoted where they would end the
+    // cell); other control characters have no place in a term.
     let clean: String = s
         .chars()
-        .filter(|c| !c.is_control() || *c == '\n')
+        .filter(|c| !c.is_control() || matches!(c, '\n' | '\t'))
         .collect();
     if clean.contains([delimiter, '"', '\n', '\r']) || clean.starts_with(' ') {
         format!("\"{}\"", clean.replace('"', "\"\""))

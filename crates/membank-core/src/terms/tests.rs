@@ -852,3 +852,27 @@ fn header_rows_naming_terms_or_languages_are_not_terms() {
         ("en", "nl")
     );
 }
+
+#[test]
+fn a_tab_inside_a_term_survives_csv_and_tsv() {
+    let terms = vec![rec("tab\there", "tab\tdaar", Status::Approved, &[])];
+    let back = table::read(&table::write_csv(&concepts(&terms)), None).unwrap();
+    assert_eq!(
+        (back[0].source.as_str(), back[0].target.as_str()),
+        ("tab\there", "tab\tdaar")
+    );
+    let pair = ("en-US".to_owned(), "nl-BE".to_owned());
+    let back = table::read(&table::write_tsv(&concepts(&terms)), Some(&pair)).unwrap();
+    assert_eq!(
+        (back[0].source.as_str(), back[0].target.as_str()),
+        ("tab\there", "tab\tdaar")
+    );
+}
+
+#[test]
+fn an_imported_tab_is_kept_escaped_in_the_frontmatter() {
+    let t = rec("tab\there", "daar", Status::Approved, &[]);
+    let text = import::article_text(&t, "");
+    assert!(text.contains("term_source: \"tab\\there\"\n"), "{text}");
+    assert!(!text.contains('\t'), "{text}");
+}
