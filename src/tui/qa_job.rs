@@ -97,13 +97,18 @@ impl App {
 fn check(memory: &dyn Memory, file: &Path, client: Option<String>) -> Result<QaOutput, String> {
     let bank = crate::layouts::bank(memory)
         .ok_or_else(|| "terms are checked against a memory bank only".to_owned())?;
-    let read = read_bilingual(file)?;
+    let all = terms::records(bank, &Filter::default());
+    let read = read_bilingual(file, qa::shared_source_lang(&all))?;
     Ok(qa_of(bank, &read, client))
 }
 
 /// The file at `path` as segments, read as far as the core's bound allows
-/// and only when it is a regular file.
-fn read_bilingual(path: &Path) -> Result<bilingual::BilingualFile, String> {
+/// and only when it is a regular file; a TMX naming no source language is
+/// taken to be in `usual_source`, as `membank qa` takes it.
+fn read_bilingual(
+    path: &Path,
+    usual_source: Option<&str>,
+) -> Result<bilingual::BilingualFile, String> {
     let shown = path.display().to_string();
     let bytes = membank_core::safe_read::read_regular(path, MAX_INPUT_BYTES)
         .map_err(|e| format!("{shown}: {e}"))?;
@@ -114,7 +119,15 @@ fn read_bilingual(path: &Path) -> Result<bilingual::BilingualFile, String> {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    bilingual::read(&name, &text).map_err(|e| format!("{shown}: {e}"))
+    let file = bilingual::read_with(&name, &text, None, usual_source)
+        .map_err(|e| format!("{shown}: {e}"))?;
+    // As `membank qa` says: an empty file is not a clean one.
+    if file.segments.is_empty() {
+        return Err(format!(
+            "{shown}: no segments found (the file is empty or holds no translation unit)"
+        ));
+    }
+    Ok(file)
 }
 
 /// The check of `file` against the bank's terms for its pair and `client`

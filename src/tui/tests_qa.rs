@@ -161,6 +161,24 @@ fn a_file_that_cannot_be_read_says_why() {
 }
 
 #[test]
+fn a_file_with_no_segments_is_not_shown_as_clean() {
+    let dir = tempfile::tempdir().unwrap();
+    bank(dir.path());
+    let empty = dir.path().join("empty.xlf");
+    std::fs::write(&empty, "").unwrap();
+    let mut app = app_at(dir.path(), 100, 30);
+    to_health(&mut app);
+    key(&mut app, KeyCode::Char('Q'));
+    keys(&mut app, empty.to_str().unwrap());
+    key(&mut app, KeyCode::Enter);
+    let view = app.panes.health.qa.as_ref().unwrap();
+    match &view.state {
+        State::Failed(why) => assert!(why.contains("no segments found"), "{why}"),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
 fn a_check_asked_for_at_start_waits_for_the_bank() {
     let dir = tempfile::tempdir().unwrap();
     bank(dir.path());
