@@ -1267,6 +1267,65 @@ async fn supersede_is_proposed_with_the_cli_diff_and_applied_by_id() {
     c.service.cancel().await.unwrap();
 }
 
+/// Private memory is refused by path, id and a link's alias, as `read`
+/// refuses it: nothing of it is shown, proposed or written.
+#[cfg(unix)]
+#[tokio::test]
+async fn supersede_withholds_private_records() {
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("project");
+    copy_tree(Path::new(DEMO_DEJAVU), &project);
+    fs::create_dir_all(project.join("memory/private")).unwrap();
+    fs::write(
+        project.join("memory/private/salary.md"),
+        "---\nid: private-salary\ntitle: Salary\nstatus: active\nscope: project:quillnote\n\
+         updated: 2026-05-16\n---\n\n# Salary\n\nThe secret figure is 123456.\n",
+    )
+    .unwrap();
+    std::os::unix::fs::symlink(
+        "../private/salary.md",
+        project.join("memory/decisions/alias.md"),
+    )
+    .unwrap();
+    let c = connect(&project, &["--allow-writes"]).await;
+    let before = tree_bytes(&project);
+    let public = "decision-settings-sync";
+    let read = error_text(&call(&c, "read", json!({"target": "memory/private/salary.md"})).await);
+    for (old, new) in [
+        ("memory/private/salary.md", public),
+        ("private-salary", public),
+        ("memory/decisions/alias.md", public),
+        (public, "private-salary"),
+    ] {
+        let refused = call(&c, "supersede", json!({ "old": old, "new": new })).await;
+        assert_eq!(refused.is_error, Some(true), "{old} → {new}: {refused:?}");
+        let text = error_text(&refused);
+        assert!(!text.contains("123456"), "{text}");
+        assert!(refused.structured_content.is_none(), "{refused:?}");
+        let why = read.split_once(" is withheld: ").unwrap().1;
+        assert!(text.ends_with(&format!(" is withheld: {why}")), "{text}");
+    }
+    assert_eq!(tree_bytes(&project), before, "nothing written");
+    c.service.cancel().await.unwrap();
+
+    // With the user's opt-in, the shared index still never names it.
+    let c = connect(&project, &["--allow-writes", "--include-private"]).await;
+    let mixed = error_text(
+        &call(
+            &c,
+            "supersede",
+            json!({"old": "private-salary", "new": public}),
+        )
+        .await,
+    );
+    assert!(
+        mixed.contains("would name private memory in shared memory"),
+        "{mixed}"
+    );
+    assert_eq!(tree_bytes(&project), before, "nothing written");
+    c.service.cancel().await.unwrap();
+}
+
 #[tokio::test]
 async fn a_supersede_proposal_is_not_applied_over_an_edit_made_since() {
     let dir = tempfile::tempdir().unwrap();

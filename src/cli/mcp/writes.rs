@@ -27,7 +27,7 @@ use rmcp::model::{Tool, ToolAnnotations};
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use super::state::Shared;
+use super::state::{Shared, WITHHELD_WHY};
 use super::tools::Output;
 use crate::cli::supersede::{self as supersede_cmd, PlanJson};
 
@@ -382,6 +382,18 @@ pub fn supersede(shared: &Arc<Shared>, owner: Owner, p: SupersedeParams) -> Resu
         let memory = shared.memory();
         let project = membank::layouts::project(&**memory)
             .ok_or_else(|| "supersede works on Deja Vu projects".to_owned())?;
+        // The plan shows both records' text and the index would link them:
+        // private memory is refused as `read` refuses it, before planning.
+        if !shared.include_private {
+            for key in [&p.old, &p.new] {
+                if let Some(r) = project.find_record(key).filter(|r| r.private) {
+                    return Err(format!(
+                        "supersede: {} is withheld: {WITHHELD_WHY}",
+                        sanitize_for_terminal(&r.path, false)
+                    ));
+                }
+            }
+        }
         supersede::plan(project, &p.old, &p.new).map_err(|e| format!("supersede: {e}"))?
     };
     let mut text = supersede_cmd::human(&plan);

@@ -52,6 +52,16 @@ pub fn plan(project: &Project, old_key: &str, new_key: &str) -> Result<Plan, Str
             ));
         }
     }
+    // Shared memory (the index, a public record's frontmatter, the
+    // impressions) is committed: it must not come to name private memory.
+    if old.private != new.private {
+        let (private, public) = if old.private { (old, new) } else { (new, old) };
+        return Err(format!(
+            "{} is private memory and {} is not: recording the supersession would name \
+             private memory in shared memory; nothing is changed",
+            private.path, public.path
+        ));
+    }
     let mut notes = Vec::new();
     let mut edits = Vec::new();
     let new_text = add_reference(new, "supersedes", &old.path, project);
@@ -61,6 +71,10 @@ pub fn plan(project: &Project, old_key: &str, new_key: &str) -> Result<Plan, Str
     old_text = set_key(&old_text, fm.as_ref(), "superseded_by", &new.path);
     push_edit(&mut edits, &old.path, &old.text, old_text);
     match project.record(INDEX_PATH) {
+        Some(_) if old.private => notes.push(
+            "memory/index.md is left alone: both records are private memory and the index is shared"
+                .into(),
+        ),
         Some(index) => push_edit(
             &mut edits,
             INDEX_PATH,
@@ -451,6 +465,31 @@ mod tests {
                 "a.md\",\"status\":\"superseded\",\"superseded_by\":\"new\"}"
             )
         );
+    }
+
+    #[test]
+    fn private_memory_never_reaches_the_shared_index() {
+        let dir = project();
+        let r = dir.path();
+        std::fs::create_dir_all(r.join("memory/private")).unwrap();
+        for id in ["p", "q"] {
+            std::fs::write(
+                r.join(format!("memory/private/{id}.md")),
+                format!("---\nid: {id}\ntitle: {id}\nstatus: active\n---\n\n# {id}\n"),
+            )
+            .unwrap();
+        }
+        let p = Project::load_root(r.to_path_buf());
+        for (old, new) in [("p", "a"), ("a", "p")] {
+            let e = plan(&p, old, new).unwrap_err();
+            assert!(
+                e.starts_with("memory/private/p.md is private memory and memory/decisions/a.md"),
+                "{e}"
+            );
+        }
+        let both = plan(&p, "p", "q").unwrap();
+        assert!(both.edits.iter().all(|e| e.path != INDEX_PATH), "{both:?}");
+        assert!(both.notes[0].contains("index.md is left alone"), "{both:?}");
     }
 
     #[test]
