@@ -12,7 +12,7 @@ use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use crate::dejavu::checks::reference::{REQUIRED_RECORD_FIELDS, VALID_STATUSES};
-use crate::dejavu::checks::spec::{ref_values, resolve_ref};
+use crate::dejavu::checks::spec::{ref_values, reference_values, reference_values_in, resolve_ref};
 use crate::dejavu::project::{Project, Record};
 use crate::dejavu::record::{self, Frontmatter, RecordKind};
 use crate::dejavu::supersede::set_key;
@@ -337,23 +337,23 @@ fn names(project: &Project, from: &Record, value: Option<&str>, target: &Record)
 /// The newer record's `supersedes` naming every record whose
 /// `superseded_by` names it.
 fn newer_side(project: &Project, newer: &Record, text: &str) -> Edited {
-    let fm = frontmatter(text)?;
+    frontmatter(text)?;
     let mut text = text.to_owned();
     let mut added = Vec::new();
-    let mut current = fm.non_empty("supersedes").map(str::to_owned);
     for old in &project.records {
+        let fm = frontmatter(&text)?;
+        let current = reference_values_in(&text, &fm, "supersedes");
+        let named = current
+            .iter()
+            .any(|v| resolve_ref(project, newer, v).is_some_and(|r| r.path == old.path));
         if old.path == newer.path
             || !names(project, old, old.field("superseded_by"), newer)
-            || names(project, newer, current.as_deref(), old)
+            || named
         {
             continue;
         }
-        let value = match &current {
-            Some(v) => format!("{}, {}", v.trim_matches(['[', ']']), old.path),
-            None => old.path.clone(),
-        };
-        text = with_key(&text, "supersedes", &value)?;
-        current = Some(value);
+        // Added in the list's own form: a block list is never cut short.
+        text = crate::dejavu::supersede::add_to_list(&text, "supersedes", &old.path);
         added.push(old.path.clone());
     }
     Ok((
@@ -374,7 +374,12 @@ fn older_side(project: &Project, old: &Record, text: &str, code: &str) -> Edited
     let newers: Vec<&Record> = project
         .records
         .iter()
-        .filter(|n| n.path != old.path && names(project, n, n.field("supersedes"), old))
+        .filter(|n| {
+            n.path != old.path
+                && reference_values(n, "supersedes")
+                    .iter()
+                    .any(|v| resolve_ref(project, n, v).is_some_and(|r| r.path == old.path))
+        })
         .collect();
     let unnamed: Vec<&&Record> = newers
         .iter()

@@ -119,6 +119,60 @@ pub fn parse_frontmatter(text: &str) -> Option<Frontmatter> {
     })
 }
 
+/// A YAML block list under an empty `key:` line (`key:` followed by
+/// `  - value` lines). The reference lint reads `key: value` lines only,
+/// so such a list is not among [`Frontmatter::fields`]; what names
+/// records through it is read here.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BlockList {
+    /// The items, trimmed, one quote taken off each end.
+    pub items: Vec<String>,
+    /// Where the last item's text ends (before its line ending).
+    pub end: usize,
+    /// What precedes the `-` of the last item.
+    pub indent: String,
+}
+
+/// The block list of `key` (the last `key:` line, when its value is
+/// empty), if it has at least one item.
+pub fn block_list(text: &str, fm: &Frontmatter, key: &str) -> Option<BlockList> {
+    let raw = text.get(fm.raw.clone())?;
+    let mut list: Option<BlockList> = None;
+    let mut in_list = false;
+    let mut offset = fm.raw.start;
+    for line in raw.split('\n') {
+        let bare = line.strip_suffix('\r').unwrap_or(line);
+        let item = bare
+            .trim_start_matches([' ', '\t'])
+            .strip_prefix('-')
+            .filter(|rest| rest.is_empty() || rest.starts_with([' ', '\t']));
+        match (field_line(bare), item) {
+            (Some((k, v)), _) if k == key => {
+                in_list = v.is_empty();
+                list = None;
+            }
+            (None, Some(rest)) if in_list => {
+                let v = rest.trim();
+                let v = v.strip_prefix(['"', '\'']).unwrap_or(v);
+                let v = v.strip_suffix(['"', '\'']).unwrap_or(v);
+                let l = list.get_or_insert_with(|| BlockList {
+                    items: Vec::new(),
+                    end: 0,
+                    indent: String::new(),
+                });
+                if !v.is_empty() {
+                    l.items.push(v.to_owned());
+                }
+                l.end = offset + bare.len();
+                l.indent = bare[..bare.len() - bare.trim_start_matches([' ', '\t']).len()].into();
+            }
+            _ => in_list = false,
+        }
+        offset += line.len() + 1;
+    }
+    list.filter(|l| !l.items.is_empty())
+}
+
 /// The first match of `/\r?\n---\r?\n/`: its start and length.
 fn find_closing_fence(text: &str) -> Option<(usize, usize)> {
     let bytes = text.as_bytes();

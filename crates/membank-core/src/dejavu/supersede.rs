@@ -8,7 +8,7 @@
 //! they are then, atomically per file. Only the lines that
 //! must change are touched; everything else stays byte for byte.
 
-use super::checks::spec::{ref_values, resolve_ref};
+use super::checks::spec::{reference_values, resolve_ref};
 use super::js::{self, JsValue};
 use super::project::{Project, Record};
 use super::record::Frontmatter;
@@ -146,20 +146,37 @@ pub(super) fn set_key(text: &str, fm: Option<&Frontmatter>, key: &str, value: &s
 
 /// Add `target` to a reference key that may already list others.
 fn add_reference(record: &Record, key: &str, target: &str, project: &Project) -> String {
-    match record.field(key) {
-        Some(existing) => {
-            let present = ref_values(existing)
-                .into_iter()
-                .any(|v| resolve_ref(project, record, v).is_some_and(|r| r.path == target));
-            if present {
-                record.text.clone()
-            } else {
-                let joined = format!("{}, {target}", existing.trim_matches(['[', ']']));
-                set_key(&record.text, record.frontmatter.as_ref(), key, &joined)
-            }
-        }
-        None => set_key(&record.text, record.frontmatter.as_ref(), key, target),
+    let present = reference_values(record, key)
+        .iter()
+        .any(|v| resolve_ref(project, record, v).is_some_and(|r| r.path == target));
+    if present {
+        return record.text.clone();
     }
+    add_to_list(&record.text, key, target)
+}
+
+/// `text` with `target` added to the reference key's values, in the form
+/// they are written: a block list gets an item line like its last one, a
+/// flow list `[a]` becomes `[a, target]`, a plain value `a, target`; an
+/// absent or empty key becomes `key: target`.
+pub(super) fn add_to_list(text: &str, key: &str, target: &str) -> String {
+    let Some(fm) = super::record::parse_frontmatter(text) else {
+        return text.to_owned();
+    };
+    if let Some(list) = super::record::block_list(text, &fm, key) {
+        let mut t = text.to_owned();
+        t.insert_str(list.end, &format!("{}{}- {target}", eol(text), list.indent));
+        return t;
+    }
+    let value = match fm.non_empty(key).map(str::trim) {
+        Some(v) => match v.strip_prefix('[').and_then(|v| v.strip_suffix(']')) {
+            Some(inner) if inner.trim().is_empty() => format!("[{target}]"),
+            Some(inner) => format!("[{}, {target}]", inner.trim()),
+            None => format!("{v}, {target}"),
+        },
+        None => target.to_owned(),
+    };
+    set_key(text, Some(&fm), key, &value)
 }
 
 /// Links to the old record become links to the new one (unless the index
@@ -465,6 +482,59 @@ mod tests {
                 "a.md\",\"status\":\"superseded\",\"superseded_by\":\"new\"}"
             )
         );
+    }
+
+    fn codes(p: &Project) -> Vec<&'static str> {
+        super::super::checks::check(p)
+            .findings
+            .iter()
+            .map(|f| f.code())
+            .filter(|c| c.starts_with("supersed"))
+            .collect()
+    }
+
+    #[test]
+    fn a_list_of_superseded_records_is_extended_in_its_own_form() {
+        let dir = project();
+        let r = dir.path();
+        let b = r.join("memory/decisions/b.md");
+        let c = r.join("memory/decisions/c.md");
+        let c_superseded = std::fs::read_to_string(&c)
+            .unwrap()
+            .replace("status: active", "status: superseded\nsuperseded_by: b");
+        std::fs::write(&c, c_superseded).unwrap();
+        for (list, extended) in [
+            (
+                "supersedes:\n  - memory/decisions/c.md\n",
+                "supersedes:\n  - memory/decisions/c.md\n  - memory/decisions/a.md\n",
+            ),
+            (
+                "supersedes: [memory/decisions/c.md]\n",
+                "supersedes: [memory/decisions/c.md, memory/decisions/a.md]\n",
+            ),
+            ("supersedes: c\n", "supersedes: c, memory/decisions/a.md\n"),
+        ] {
+            let text = format!("---\nid: b\ntitle: b\nstatus: active\n{list}---\n\n# b\n");
+            std::fs::write(&b, &text).unwrap();
+            let p = Project::load_root(r.to_path_buf());
+            // The list names c already: nothing is missing before the write.
+            assert_eq!(codes(&p), Vec::<&str>::new(), "{list}");
+            let plan = plan(&p, "a", "b").unwrap();
+            let edit = plan
+                .edits
+                .iter()
+                .find(|e| e.path.ends_with("b.md"))
+                .unwrap();
+            assert_eq!(edit.after, text.replace(list, extended));
+            let written = p.with_changes(
+                &plan
+                    .edits
+                    .iter()
+                    .map(|e| (e.path.clone(), e.after.clone()))
+                    .collect(),
+            );
+            assert_eq!(codes(&written), Vec::<&str>::new(), "{list}");
+        }
     }
 
     #[test]

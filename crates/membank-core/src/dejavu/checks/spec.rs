@@ -8,7 +8,7 @@ use std::collections::HashSet;
 use super::Sink;
 use crate::dejavu::paths;
 use crate::dejavu::project::{Project, Record};
-use crate::dejavu::record::RecordKind;
+use crate::dejavu::record::{Frontmatter, RecordKind};
 use crate::dejavu::{INDEX_PATH, SUMMARY_PATH};
 use crate::health::Severity::{Error, Info, Warning};
 
@@ -109,12 +109,31 @@ pub fn ref_values(value: &str) -> Vec<&str> {
         .collect()
 }
 
-fn points_at(project: &Project, from: &Record, value: Option<&str>, target: &Record) -> bool {
-    value.is_some_and(|v| {
-        ref_values(v)
-            .into_iter()
-            .any(|v| resolve_ref(project, from, v).is_some_and(|r| r.path == target.path))
-    })
+/// Values of a reference key in a record's text: written on its line, or
+/// as a block list below it.
+pub fn reference_values_in(text: &str, fm: &Frontmatter, key: &str) -> Vec<String> {
+    match fm.non_empty(key) {
+        Some(v) => ref_values(v).into_iter().map(str::to_owned).collect(),
+        None => crate::dejavu::record::block_list(text, fm, key)
+            .map(|l| l.items)
+            .unwrap_or_default(),
+    }
+}
+
+/// [`reference_values_in`] of a loaded record.
+pub fn reference_values(record: &Record, key: &str) -> Vec<String> {
+    record
+        .frontmatter
+        .as_ref()
+        .map(|fm| reference_values_in(&record.text, fm, key))
+        .unwrap_or_default()
+}
+
+/// Whether `from`'s reference key names `target`.
+fn points_at(project: &Project, from: &Record, key: &str, target: &Record) -> bool {
+    reference_values(from, key)
+        .iter()
+        .any(|v| resolve_ref(project, from, v).is_some_and(|r| r.path == target.path))
 }
 
 fn supersession(project: &Project, out: &mut Sink) {
@@ -147,7 +166,7 @@ fn supersession(project: &Project, out: &mut Sink) {
                 ),
             );
         }
-        if !points_at(project, newer, newer.field("supersedes"), old) {
+        if !points_at(project, newer, "supersedes", old) {
             out.add(
                 "supersedes-missing",
                 Warning,
@@ -179,11 +198,8 @@ fn supersession(project: &Project, out: &mut Sink) {
         }
     }
     for newer in &project.records {
-        let Some(sup) = newer.field("supersedes") else {
-            continue;
-        };
-        for value in ref_values(sup) {
-            match resolve_ref(project, newer, value) {
+        for value in reference_values(newer, "supersedes") {
+            match resolve_ref(project, newer, &value) {
                 None => out.add(
                     "supersedes-unresolved",
                     Warning,
@@ -191,7 +207,7 @@ fn supersession(project: &Project, out: &mut Sink) {
                     super::reference::key_line(&newer.text, "supersedes"),
                     format!("supersedes `{value}` names no record (by id or path)"),
                 ),
-                Some(old) if !points_at(project, old, old.field("superseded_by"), newer) => out
+                Some(old) if !points_at(project, old, "superseded_by", newer) => out
                     .add(
                         "supersession-one-sided",
                         Warning,

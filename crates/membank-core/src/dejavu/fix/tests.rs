@@ -165,6 +165,39 @@ fn a_supersede_recorded_on_one_side_gets_the_other_side_back() {
 }
 
 #[test]
+fn a_block_list_of_superseded_records_is_extended_not_cut() {
+    let d = demo();
+    write(
+        d.path(),
+        "memory/decisions/older.md",
+        "---\nid: decision-older\ntitle: Older\nstatus: superseded\nscope: project:quillnote\n\
+         updated: 2026-05-01\nsuperseded_by: memory/decisions/settings-sync.md\n---\n\n# Older\n",
+    );
+    edit(
+        d.path(),
+        SYNC,
+        "supersedes: memory/decisions/local-preferences.md\n",
+        "supersedes:\n  - memory/decisions/local-preferences.md\n",
+    );
+    let (p, codes) = proposal(d.path());
+    assert_eq!(
+        codes.iter().filter(|c| **c == "supersedes-missing").count(),
+        1,
+        "only the record the list lacks: {codes:?}"
+    );
+    apply(d.path(), &p);
+    assert!(
+        read(d.path(), SYNC).contains(
+            "supersedes:\n  - memory/decisions/local-preferences.md\n  - memory/decisions/older.md\n---"
+        ),
+        "{}",
+        read(d.path(), SYNC)
+    );
+    let left = codes_after(d.path());
+    assert!(!left.iter().any(|c| c.contains("supersed")), "{left:?}");
+}
+
+#[test]
 fn a_superseded_record_nobody_replaces_is_left_with_why() {
     let d = demo();
     edit(
