@@ -63,6 +63,16 @@ pub fn plan(project: &Project, old_key: &str, new_key: &str) -> Result<Plan, Str
         ));
     }
     let mut notes = Vec::new();
+    if let Some(chain) = chain_to(project, new, old) {
+        return Err(format!(
+            "{} is itself superseded by {} (superseded_by: {}); recording that it supersedes \
+             {} would make a supersession cycle; nothing is changed",
+            new.path,
+            old.path,
+            chain.join(" → "),
+            old.path
+        ));
+    }
     let mut edits = Vec::new();
     let new_text = add_reference(new, "supersedes", &old.path, project);
     push_edit(&mut edits, &new.path, &new.text, new_text);
@@ -96,6 +106,27 @@ pub fn plan(project: &Project, old_key: &str, new_key: &str) -> Result<Plan, Str
         edits,
         notes,
     })
+}
+
+/// The `superseded_by` chain from `from` when it reaches `to`.
+fn chain_to(project: &Project, from: &Record, to: &Record) -> Option<Vec<String>> {
+    let mut chain = vec![from.path.clone()];
+    let mut cursor = from;
+    // Each record once: a cycle elsewhere on the chain ends the walk.
+    while chain.len() <= project.records.len() {
+        let next = reference_values(cursor, "superseded_by")
+            .iter()
+            .find_map(|v| resolve_ref(project, cursor, v))?;
+        if chain.contains(&next.path) {
+            return None;
+        }
+        chain.push(next.path.clone());
+        if next.path == to.path {
+            return Some(chain);
+        }
+        cursor = next;
+    }
+    None
 }
 
 fn push_edit(edits: &mut Vec<Edit>, path: &str, before: &str, after: String) {
@@ -535,6 +566,40 @@ mod tests {
             );
             assert_eq!(codes(&written), Vec::<&str>::new(), "{list}");
         }
+    }
+
+    #[test]
+    fn a_supersession_cycle_is_refused_with_its_chain() {
+        let dir = project();
+        let r = dir.path();
+        let p = Project::load_root(r.to_path_buf());
+        let ab = plan(&p, "a", "b").unwrap();
+        let p = p.with_changes(
+            &ab.edits
+                .iter()
+                .map(|e| (e.path.clone(), e.after.clone()))
+                .collect(),
+        );
+        let e = plan(&p, "b", "a").unwrap_err();
+        assert_eq!(
+            e,
+            "memory/decisions/a.md is itself superseded by memory/decisions/b.md \
+             (superseded_by: memory/decisions/a.md → memory/decisions/b.md); recording that it \
+             supersedes memory/decisions/b.md would make a supersession cycle; nothing is changed"
+        );
+        let bc = plan(&p, "b", "c").unwrap();
+        let p = p.with_changes(
+            &bc.edits
+                .iter()
+                .map(|e| (e.path.clone(), e.after.clone()))
+                .collect(),
+        );
+        let e = plan(&p, "c", "a").unwrap_err();
+        assert!(
+            e.contains("memory/decisions/a.md → memory/decisions/b.md → memory/decisions/c.md"),
+            "{e}"
+        );
+        assert!(codes(&p).is_empty(), "{:?}", codes(&p));
     }
 
     #[test]
