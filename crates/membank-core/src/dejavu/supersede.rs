@@ -63,6 +63,30 @@ pub fn plan(project: &Project, old_key: &str, new_key: &str) -> Result<Plan, Str
         ));
     }
     let mut notes = Vec::new();
+    // One successor per record: another one's `supersedes` would be left
+    // naming OLD on its own (`supersession-one-sided`).
+    let mut unresolved = Vec::new();
+    for v in reference_values(old, "superseded_by") {
+        match resolve_ref(project, old, &v) {
+            Some(by) if by.path == new.path => {}
+            Some(by) => {
+                return Err(format!(
+                    "{} is already superseded by {}; nothing is changed (to record another \
+                     successor, edit its superseded_by and {}'s supersedes by hand)",
+                    old.path, by.path, by.path
+                ));
+            }
+            None => unresolved.push(v),
+        }
+    }
+    if !unresolved.is_empty() {
+        notes.push(format!(
+            "{}'s superseded_by `{}` named no record; it now names {}",
+            old.path,
+            unresolved.join(", "),
+            new.path
+        ));
+    }
     if let Some(chain) = chain_to(project, new, old) {
         return Err(format!(
             "{} is itself superseded by {} (superseded_by: {}); recording that it supersedes \
@@ -600,6 +624,38 @@ mod tests {
             "{e}"
         );
         assert!(codes(&p).is_empty(), "{:?}", codes(&p));
+    }
+
+    #[test]
+    fn a_record_superseded_already_keeps_its_successor() {
+        let dir = project();
+        let r = dir.path();
+        let p = Project::load_root(r.to_path_buf());
+        let cb = plan(&p, "c", "b").unwrap();
+        let p = p.with_changes(
+            &cb.edits
+                .iter()
+                .map(|e| (e.path.clone(), e.after.clone()))
+                .collect(),
+        );
+        let e = plan(&p, "c", "a").unwrap_err();
+        assert!(
+            e.starts_with("memory/decisions/c.md is already superseded by memory/decisions/b.md;"),
+            "{e}"
+        );
+        // Asking again for what is recorded is not refused.
+        assert!(plan(&p, "c", "b").unwrap().edits.is_empty());
+        // A successor that names no record is replaced, and said so.
+        let c = std::fs::read_to_string(r.join("memory/decisions/c.md"))
+            .unwrap()
+            .replace("status: active", "status: superseded\nsuperseded_by: gone");
+        std::fs::write(r.join("memory/decisions/c.md"), c).unwrap();
+        let p = Project::load_root(r.to_path_buf());
+        let ca = plan(&p, "c", "a").unwrap();
+        assert!(
+            ca.notes[0].contains("superseded_by `gone` named no record"),
+            "{ca:?}"
+        );
     }
 
     #[test]
