@@ -557,3 +557,37 @@ fn recall_says_an_impressions_file_over_the_size_cap_was_not_read_and_how_to_rea
         "{v:#}"
     );
 }
+
+#[test]
+fn a_folder_named_like_a_required_file_is_an_error_and_recall_says_so() {
+    for name in ["impressions.jsonl", "summary.md"] {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().join("p");
+        copy_tree(Path::new(DEMO), &root);
+        let file = root.join("memory").join(name);
+        fs::remove_file(&file).unwrap();
+        fs::create_dir(&file).unwrap();
+        let r = root.to_str().unwrap();
+        let path = format!("memory/{name}");
+        let (v, code) = json(&["check", r, "--json"]);
+        assert!(has(&v, "unreadable-file", &path, None), "{v:#}");
+        assert_ne!(code, Some(0), "{v:#}");
+        let message = v["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|f| f["path"] == path.as_str())
+            .unwrap()["message"]
+            .to_string();
+        assert!(message.contains("a folder, not a file"), "{message}");
+        if name == "impressions.jsonl" {
+            let out = membank(&["recall", r, "settings sync"]);
+            let text = String::from_utf8(out.stdout).unwrap();
+            assert!(
+                text.contains("memory/impressions.jsonl is a folder, not a file; it is not read"),
+                "{text}"
+            );
+            assert!(!text.contains("not found"), "{text}");
+        }
+    }
+}

@@ -305,9 +305,6 @@ impl Project {
             });
         for entry in walker.into_iter().filter_map(Result::ok) {
             let ft = entry.file_type();
-            if ft.is_dir() {
-                continue;
-            }
             let Ok(rel) = entry.path().strip_prefix(&self.root) else {
                 continue;
             };
@@ -316,6 +313,17 @@ impl Project {
                 .map(|c| c.as_os_str().to_string_lossy())
                 .collect::<Vec<_>>()
                 .join("/");
+            if ft.is_dir() {
+                // A folder where the layout has a file the project cannot
+                // do without is a broken project, not a missing file.
+                if rel == SUMMARY_PATH || rel == IMPRESSIONS_PATH {
+                    self.problems.push(ReadProblem {
+                        path: rel,
+                        message: format!("{UNREAD_SUBJECT}is a folder, not a file; it is not read"),
+                    });
+                }
+                continue;
+            }
             let size = entry.metadata().map(|m| m.len()).unwrap_or(0);
             let symlink = ft.is_symlink();
             let private = paths::is_private(&rel)
