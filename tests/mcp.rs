@@ -1351,6 +1351,77 @@ async fn a_supersede_proposal_is_not_applied_over_an_edit_made_since() {
     c.service.cancel().await.unwrap();
 }
 
+/// A recall over many matching impressions explains only the best
+/// `limit`, and says how many were scanned.
+#[tokio::test]
+async fn recall_explains_the_best_matches_up_to_a_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    fs::create_dir_all(root.join("memory")).unwrap();
+    fs::write(root.join("memory/summary.md"), "# Summary\n").unwrap();
+    let lines: String = (0..300)
+        .map(|i| {
+            format!(
+                "{{\"id\":\"imp-{i}\",\"keywords\":[\"vault\",\"passwords\",\"k{i}\"],\
+                 \"record_path\":\"memory/decisions/d{i}.md\",\"weight\":0.5}}\n"
+            )
+        })
+        .collect();
+    fs::write(root.join("memory/impressions.jsonl"), lines).unwrap();
+    let c = connect(root, &[]).await;
+    let r = root.to_str().unwrap();
+    let cue = "vault passwords";
+    for (arguments, limit) in [
+        (json!({"cue": cue}), "20"),
+        (json!({"cue": cue, "limit": 5}), "5"),
+    ] {
+        let answer = call(&c, "recall", arguments).await;
+        let v = answer.structured_content.clone().unwrap();
+        assert_eq!(v, cli_json(&["recall", r, cue, "--limit", limit, "--json"]));
+        let explained = &v["explanation"];
+        assert_eq!(
+            explained["impressions"]
+                .as_array()
+                .unwrap()
+                .len()
+                .to_string(),
+            limit
+        );
+        assert_eq!(explained["total"], 300);
+        assert_eq!(explained["truncated"], true);
+    }
+    let refused = error_text(&call(&c, "recall", json!({"cue": cue, "limit": 0})).await);
+    assert!(refused.contains("limit 0 is out of range"), "{refused}");
+    c.service.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn entries_are_listed_a_page_at_a_time() {
+    let c = connect(Path::new(DEMO_EVEROS), &[]).await;
+    let all = call(&c, "entries", json!({"limit": 1000})).await;
+    let all = all.structured_content.unwrap();
+    let every = all["entries"].as_array().unwrap().clone();
+    assert!(every.len() > 100, "{all}");
+    assert!(
+        all.get("truncated").is_none(),
+        "a whole list is the CLI's: {all}"
+    );
+    let first = call(&c, "entries", json!({})).await;
+    let first = first.structured_content.unwrap();
+    assert_eq!(first["entries"].as_array().unwrap()[..], every[..100]);
+    assert_eq!(first["truncated"], true, "100 unless told");
+    let page = call(&c, "entries", json!({"limit": 2, "offset": 1})).await;
+    assert!(text_of(&page).contains(&format!("listed 2 of {} from offset 1", every.len())));
+    let page = page.structured_content.unwrap();
+    assert_eq!(page["entries"].as_array().unwrap()[..], every[1..3]);
+    assert_eq!(page["total"], every.len());
+    assert_eq!(page["offset"], 1);
+    assert_eq!(page["truncated"], every.len() > 3);
+    let refused = error_text(&call(&c, "entries", json!({"limit": 0})).await);
+    assert!(refused.contains("limit 0 is out of range"), "{refused}");
+    c.service.cancel().await.unwrap();
+}
+
 #[tokio::test]
 async fn an_everos_root_offers_entries_and_reads_entry_ids_like_the_cli() {
     let c = connect(Path::new(DEMO_EVEROS), &[]).await;
@@ -1360,7 +1431,11 @@ async fn an_everos_root_offers_entries_and_reads_entry_ids_like_the_cli() {
     assert_same_as_cli(
         &c,
         vec![
-            ("entries", json!({}), vec!["entries", DEMO_EVEROS, "--json"]),
+            (
+                "entries",
+                json!({"limit": 1000}),
+                vec!["entries", DEMO_EVEROS, "--json"],
+            ),
             (
                 "entries",
                 json!({"user": "u_alice", "since": "2026-06-01"}),
@@ -1691,7 +1766,11 @@ async fn the_fixtures_answer_like_the_cli_and_everos_itself() {
     assert_same_as_cli(
         &c,
         vec![
-            ("entries", json!({}), vec!["entries", written, "--json"]),
+            (
+                "entries",
+                json!({"limit": 1000}),
+                vec!["entries", written, "--json"],
+            ),
             ("check", json!({}), vec!["check", written, "--json"]),
         ],
     )
@@ -1705,7 +1784,7 @@ async fn the_fixtures_answer_like_the_cli_and_everos_itself() {
         .unwrap(),
     )
     .unwrap();
-    let entries = call(&c, "entries", json!({})).await;
+    let entries = call(&c, "entries", json!({"limit": 1000})).await;
     assert_eq!(entries.structured_content, Some(everos_listing));
     c.service.cancel().await.unwrap();
 

@@ -58,11 +58,29 @@ impl ToEntryFilter for EntriesQuery {
 #[derive(Serialize, JsonSchema)]
 pub struct EntriesJson<'a> {
     pub entries: Vec<EntryJson<'a>>,
+    /// Only in an MCP answer that lists part of the entries.
+    #[serde(flatten)]
+    pub page: Option<Page>,
 }
+
+/// Which part of the list an MCP `entries` answer holds.
+#[derive(Serialize, JsonSchema)]
+pub struct Page {
+    /// Entries the filter kept, listed or not.
+    pub total: usize,
+    /// Entries skipped before the ones listed.
+    pub offset: usize,
+    /// True when more entries follow the ones listed.
+    pub truncated: bool,
+}
+
+/// The most entries one MCP `entries` answer lists.
+pub const MCP_MAX_LIMIT: usize = 1000;
 
 pub fn entries_json<'a>(rows: &[EntryRef<'a>]) -> EntriesJson<'a> {
     EntriesJson {
         entries: rows.iter().map(EntryRef::to_json).collect(),
+        page: None,
     }
 }
 
@@ -200,6 +218,7 @@ pub fn run_entries(args: EntriesArgs) -> anyhow::Result<ExitCode> {
     if args.json {
         let head = EntriesJson {
             entries: Vec::new(),
+            page: None,
         };
         let mut stream = json::ItemStream::start(out, &head).context("writing JSON")?;
         walked.read(

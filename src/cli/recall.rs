@@ -22,6 +22,9 @@ pub use membank_args::recall::Args;
 /// otherwise print megabytes of arithmetic.
 pub const DEFAULT_LIMIT: usize = 20;
 
+/// The most explanations one MCP `recall` answer lists.
+pub const MCP_MAX_LIMIT: usize = 500;
+
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let cue = cue_of(&args.cue.join(" "))?;
     if args.ask {
@@ -99,7 +102,9 @@ fn write_json_explaining_all(
     explained: &Explanations,
 ) -> anyhow::Result<()> {
     // The report with no explanation listed ends with the empty list.
-    let head = membank_core::json::to_string(&ReferenceJson::new(r, None, None).limited(Some(0)))?;
+    let mut head = ReferenceJson::new(r, None, None).limited(Some(0));
+    head.explanation.truncated = false;
+    let head = membank_core::json::to_string(&head)?;
     let before = head
         .strip_suffix("[]\n  }\n}")
         .context("the explanations are the last field of the report")?;
@@ -251,6 +256,11 @@ struct ExplanationJson<'a> {
     cue_tokens: &'a [String],
     /// What a host following the protocol would read next.
     would_load: Vec<String>,
+    /// The impressions scanned, each of which could be explained.
+    total: usize,
+    /// True when fewer impressions are explained than were scanned (only
+    /// the best matches, at most the limit).
+    truncated: bool,
     #[schemars(with = "Vec<Explanation>")]
     impressions: Explained<'a>,
 }
@@ -352,6 +362,8 @@ impl<'a> ReferenceJson<'a> {
             explanation: ExplanationJson {
                 cue_tokens: &r.cue_tokens,
                 would_load: r.would_load(),
+                total: r.scanned,
+                truncated: false,
                 impressions: Explained {
                     recall: r,
                     impressions,
@@ -366,6 +378,8 @@ impl<'a> ReferenceJson<'a> {
     /// `None` keeps every impression.
     pub fn limited(mut self, limit: Option<usize>) -> Self {
         self.explanation.impressions.limit = limit;
+        let r = self.explanation.impressions.recall;
+        self.explanation.truncated = limit.is_some_and(|n| n.min(r.matches.len()) < r.scanned);
         self
     }
 }
@@ -380,7 +394,7 @@ fn json_text(v: &Option<dejavu::js::JsValue>) -> String {
 
 /// The limit a readable report of `r` goes by: `None` when it shows every
 /// impression, as a short scan is shown whole.
-fn shown_whole(r: &Recall, limit: Option<usize>) -> Option<usize> {
+pub(crate) fn shown_whole(r: &Recall, limit: Option<usize>) -> Option<usize> {
     limit.filter(|&n| r.scanned.max(r.diagnostics.len()) > n)
 }
 

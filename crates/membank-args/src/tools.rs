@@ -104,6 +104,7 @@ tool_args!(
     CheckArgs,
     SearchArgs,
     EntriesQuery,
+    EntriesParams,
 );
 
 impl ToolAnswer for ProposalReport<'static> {
@@ -258,6 +259,28 @@ pub struct LinksParams {
 pub struct RecallParams {
     /// The cue: the task or question, in any number of words.
     pub cue: String,
+    /// Explain this many of the best matches (1 to 500). Unless told, 20,
+    /// and every impression when there are no more than 20.
+    #[serde(default)]
+    pub limit: Option<usize>,
+}
+
+/// `entries`: what `membank entries` takes, one page of the list at a time.
+#[derive(Deserialize, JsonSchema)]
+pub struct EntriesParams {
+    #[serde(flatten)]
+    pub query: EntriesQuery,
+    /// List at most this many entries (1 to 1000).
+    #[serde(default = "default_entries_limit")]
+    #[schemars(default = "default_entries_limit")]
+    pub limit: usize,
+    /// Skip this many entries first, to list the next page.
+    #[serde(default)]
+    pub offset: usize,
+}
+
+fn default_entries_limit() -> usize {
+    100
 }
 
 /// A tool without arguments.

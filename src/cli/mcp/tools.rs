@@ -7,8 +7,8 @@ use std::sync::Arc;
 
 use anstream::adapter::strip_str;
 use membank_args::tools::{
-    ContextParams, LinksParams, NoParams, QaParams, ReadDocumentParams, ReadParams, RecallParams,
-    TermsParams, ToolArgs, output_schema,
+    ContextParams, EntriesParams, LinksParams, NoParams, QaParams, ReadDocumentParams, ReadParams,
+    RecallParams, TermsParams, ToolArgs, output_schema,
 };
 use membank_core::bank::Bank;
 use membank_core::context;
@@ -31,7 +31,7 @@ use super::state::{Shared, WITHHELD_WHY};
 use super::writes;
 use crate::cli::check::{self, CheckArgs};
 use crate::cli::context as context_cmd;
-use crate::cli::everos::{self, EntriesQuery, ScopeArgs, ToEntryFilter};
+use crate::cli::everos::{self, ScopeArgs, ToEntryFilter};
 use crate::cli::search::{self, SearchArgs};
 use crate::cli::{links, read, recall, values};
 
@@ -133,8 +133,11 @@ const OFFERS: &[Offer] = &[
                 "recall",
                 "The Deja Vu cue scan over memory/impressions.jsonl, exactly as the reference \
                  scan computes it: the familiarity level, the score, the best matches with \
-                 their record paths, and every impression's tokens and arithmetic. Same JSON \
-                 as `membank recall --json`.",
+                 their record paths, and the tokens and arithmetic of the best `limit` matches \
+                 (20 unless told; every impression when there are no more than 20); \
+                 explanation.total and explanation.truncated say how many were scanned and \
+                 whether some are not explained. Same JSON as `membank recall --json` (with \
+                 `--limit N` when more are scanned or a limit is given).",
             )
         },
     },
@@ -143,12 +146,13 @@ const OFFERS: &[Offer] = &[
         layouts: EVEROS,
         writes: false,
         make: || {
-            tool::<EntriesQuery, everos::EntriesJson<'static>>(
+            tool::<EntriesParams, everos::EntriesJson<'static>>(
                 "entries",
                 "The entries of the everos daily logs (episodes, atomic facts, foresights, \
                  agent cases), filtered by app, project, user or agent, kind and first day: \
-                 each with its file, id, owner, kind, date, line and text. Same JSON as \
-                 `membank entries --json`.",
+                 each with its file, id, owner, kind, date, line and text; `limit` of them \
+                 (100 unless told) from `offset`. Same JSON as `membank entries --json`, plus \
+                 total, offset and truncated when only part of the list is given.",
             )
         },
     },
@@ -501,45 +505,83 @@ fn entry_tool(shared: &Shared, root: &MemoryRoot, p: &ReadParams) -> Result<Outp
 }
 
 fn recall_tool(shared: &Shared, p: RecallParams) -> Result<Output, String> {
+    if let Some(n) = p.limit
+        && !(1..=recall::MCP_MAX_LIMIT).contains(&n)
+    {
+        return Err(format!(
+            "recall: limit {n} is out of range; one answer explains 1 to {} of the best matches",
+            recall::MCP_MAX_LIMIT
+        ));
+    }
     let memory = shared.memory();
     let project = membank::layouts::project(&**memory)
         .ok_or_else(|| "recall works on Deja Vu projects".to_owned())?;
     let cue = recall::cue_of(&p.cue).map_err(|e| format!("recall: {e:#}"))?;
-    // One scan ranks and keeps every explanation; impressions pointing at
-    // a private record are left out unless the user opted in.
-    let options = ScanOptions {
+    // Impressions pointing at a private record are left out unless the
+    // user opted in.
+    let mut options = ScanOptions {
         shared: !shared.include_private,
-        explain_all: true,
+        explain_all: false,
     };
-    let (result, kept) =
+    let limit = p.limit.unwrap_or(recall::DEFAULT_LIMIT);
+    let (mut result, mut kept) =
         recall::scan(project, &cue, options).map_err(|e| format!("recall: {e:#}"))?;
+    // As `membank recall` does: a short scan is explained whole (kept
+    // from one scan), a long one only at its best `limit` matches, so an
+    // answer stays small however many impressions match.
+    let short = recall::shown_whole(&result, Some(limit)).is_none();
+    if short {
+        options.explain_all = true;
+        (result, kept) =
+            recall::scan(project, &cue, options).map_err(|e| format!("recall: {e:#}"))?;
+    }
     let impressions = project.impressions_source();
-    let text = recall::human(
-        &result,
-        impressions,
-        Some(recall::DEFAULT_LIMIT),
-        Some(&kept),
-    )
-    .map_err(|e| format!("recall: {e:#}"))?;
-    Output::new(
-        recall::ReferenceJson::new(&result, impressions, Some(&kept)),
-        vec![text],
-    )
+    let text = recall::human(&result, impressions, Some(limit), short.then_some(&kept))
+        .map_err(|e| format!("recall: {e:#}"))?;
+    let json = match (short, p.limit) {
+        (true, None) => recall::ReferenceJson::new(&result, impressions, Some(&kept)),
+        _ => recall::ReferenceJson::new(&result, impressions, None).limited(Some(limit)),
+    };
+    Output::new(json, vec![text])
 }
 
-fn entries_tool(shared: &Shared, p: EntriesQuery) -> Result<Output, String> {
+fn entries_tool(shared: &Shared, p: EntriesParams) -> Result<Output, String> {
+    page_size("entries", "entries", p.limit, everos::MCP_MAX_LIMIT)?;
     let memory = shared.memory();
     let root = membank::layouts::memory_root(&**memory)
         .ok_or_else(|| "entries works on everos memory roots".to_owned())?;
-    let filter = p.filter().map_err(|e| format!("entries: {e:#}"))?;
+    let filter = p.query.filter().map_err(|e| format!("entries: {e:#}"))?;
     let rows = query::entries(root, &filter);
-    let mut text = everos::entries_human(&rows);
+    let total = rows.len();
+    let page = &rows[p.offset.min(total)..p.offset.saturating_add(p.limit).min(total)];
+    let mut text = everos::entries_human(page);
     if rows.is_empty()
         && let Some(warning) = everos::no_such_scope_warning(root.root(), &filter)
     {
         text.push_str(&format!("warning: {warning}\n"));
     }
-    Output::new(everos::entries_json(&rows), vec![text])
+    let mut json = everos::entries_json(page);
+    // Said only of a page that is not the whole list, so a whole list is
+    // the JSON of `membank entries --json`.
+    if page.len() < total {
+        let next = p.offset.saturating_add(page.len());
+        json.page = Some(everos::Page {
+            total,
+            offset: p.offset,
+            truncated: next < total,
+        });
+        text.push_str(&format!(
+            "listed {} of {total} from offset {}{}\n",
+            page.len(),
+            p.offset,
+            if next < total {
+                format!("; offset {next} lists the next")
+            } else {
+                String::new()
+            }
+        ));
+    }
+    Output::new(json, vec![text])
 }
 
 fn links_tool(shared: &Shared, p: LinksParams) -> Result<Output, String> {
