@@ -129,6 +129,27 @@ fn note_in_a_dejavu_project_appends_an_event_line() {
     );
 }
 
+#[test]
+fn a_note_with_a_terminal_escape_is_refused_and_the_ledger_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let memory = dir.path().join("memory");
+    fs::create_dir_all(memory.join("events")).unwrap();
+    fs::write(memory.join("summary.md"), "# Summary\n").unwrap();
+    fs::write(memory.join("impressions.jsonl"), "").unwrap();
+    let ledger = memory.join("events/2026-11.md");
+    let before = "# Event Ledger 2026-11\n\n## Events\n\n- `2026-11-02` - `a` - b\n";
+    fs::write(&ledger, before).unwrap();
+    let r = dir.path().to_str().unwrap();
+    let out = membank(&["note", r, "x\u{1b}[31m"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("memory/events/2026-11.md: the event contains the control character U+001B"),
+        "{err}"
+    );
+    assert_eq!(fs::read_to_string(&ledger).unwrap(), before);
+}
+
 fn copy_dir(from: &Path, to: &Path) {
     fs::create_dir_all(to).unwrap();
     for e in fs::read_dir(from).unwrap() {

@@ -197,6 +197,7 @@ pub fn capture(bank: &Bank, text: &str, today: Date) -> Result<FileFix, String> 
         .ok_or_else(|| format!("{inbox}/{base}.md: every numbered name is taken"))?;
     crate::pathsafe::validate(&rel).map_err(|r| format!("{rel}: {}", r.reason))?;
     let body = format!("{text}\n");
+    refuse_control_characters(&body).map_err(|reason| format!("{rel}: the note {reason}"))?;
     crate::secrets::refuse(&body).map_err(|reason| format!("{rel}: the note {reason}"))?;
     Ok(FileFix {
         path: rel,
@@ -255,6 +256,7 @@ pub fn event(
         false => tags.join(", "),
     };
     let line = format!("- `{today}` - `{}` - {text}\n", tags.replace('`', "'"));
+    refuse_control_characters(&line).map_err(|reason| format!("{rel}: the event {reason}"))?;
     crate::secrets::refuse(&line).map_err(|reason| format!("{rel}: the event {reason}"))?;
     let action = match ledger {
         None => Action::Create {
@@ -275,6 +277,23 @@ pub fn event(
         notes: vec!["an event line for the ledger".into()],
         action,
     })
+}
+
+/// Terminal escapes and other control characters in memory would reach
+/// every tool and terminal that later shows it (writeback refuses them
+/// too); tabs and line breaks are plain text.
+fn refuse_control_characters(text: &str) -> Result<(), String> {
+    match text
+        .chars()
+        .find(|c| c.is_control() && !matches!(c, '\t' | '\n' | '\r'))
+    {
+        Some(c) => Err(format!(
+            "contains the control character U+{:04X}; memory is plain text, so nothing is \
+             written",
+            u32::from(c)
+        )),
+        None => Ok(()),
+    }
 }
 
 #[cfg(test)]
@@ -386,6 +405,26 @@ mod tests {
             "00_INBOX/2026-04-08 Call Acme the deed must say 2.md"
         );
         assert!(capture(&bank, "  \n", TODAY).is_err());
+    }
+
+    #[test]
+    fn a_note_with_a_control_character_is_refused() {
+        let day = Date::constant(2026, 6, 1);
+        let e = event("x\u{1b}[31m", &[], day, None).unwrap_err();
+        assert_eq!(
+            e,
+            "memory/events/2026-06.md: the event contains the control character U+001B; \
+             memory is plain text, so nothing is written"
+        );
+        let e = event("fine", &["t\u{7}".into()], day, None).unwrap_err();
+        assert!(e.contains("U+0007"), "{e}");
+        let (_dir, bank) = bank();
+        let e = capture(&bank, "call \u{1b}]0;x\u{7} back", day).unwrap_err();
+        assert!(
+            e.contains("the note contains the control character U+001B"),
+            "{e}"
+        );
+        assert!(capture(&bank, "tabs\tand\nlines", day).is_ok());
     }
 
     #[test]
