@@ -123,6 +123,36 @@ fn one_entry_needs_its_owner_when_the_id_repeats() {
     assert_eq!(out.status.code(), Some(1));
 }
 
+/// Each hint, followed as written, finds its one entry: an owner with
+/// the id in two projects is named with its app and project.
+#[test]
+fn the_hint_for_a_repeated_id_tells_one_owners_projects_apart() {
+    let demo = concat!(env!("CARGO_MANIFEST_DIR"), "/demo-everos");
+    let id = "ac_20260531_00000001";
+    let out = membank(&["entry", demo, id, "--agent", "coder-bot"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    let hints: Vec<&str> = err
+        .lines()
+        .filter_map(|l| l.trim().split_once("  ").map(|(_, hint)| hint))
+        .collect();
+    assert_eq!(
+        hints,
+        [
+            "--agent coder-bot --app default --project default",
+            "--agent coder-bot --app default --project support-bot"
+        ],
+        "{err}"
+    );
+    for hint in hints {
+        let mut args = vec!["entry", demo, id, "--json"];
+        args.extend(hint.split(' '));
+        let (v, code) = json(&args);
+        assert_eq!(code, Some(0), "{hint}: {v}");
+        assert_eq!(v["id"], id);
+    }
+}
+
 #[test]
 fn a_bank_is_refused_by_name() {
     let bank = concat!(env!("CARGO_MANIFEST_DIR"), "/demo-bank");

@@ -136,15 +136,36 @@ pub fn one_entry<'a>(
                 safe(id),
                 many.len()
             );
-            for h in many {
-                let j = h.to_json();
+            let owners: Vec<_> = many
+                .iter()
+                .map(|h| {
+                    let j = h.to_json();
+                    (j.owner_kind, j.owner, j.app, j.project)
+                })
+                .collect();
+            for (h, (kind, owner, app, project)) in many.iter().zip(&owners) {
                 let _ = write!(
                     message,
                     "\n  {}  --{} {}",
-                    safe(j.file),
-                    j.owner_kind.unwrap_or("user"),
-                    safe(j.owner.unwrap_or("-"))
+                    safe(h.file.rel_path.as_str()),
+                    kind.unwrap_or("user"),
+                    safe(owner.unwrap_or("-"))
                 );
+                // The same owner in another app or project: the owner alone
+                // would find both again.
+                let shared = owners
+                    .iter()
+                    .filter(|(k, o, _, _)| (k, o) == (kind, owner))
+                    .count()
+                    > 1;
+                if shared {
+                    let _ = write!(
+                        message,
+                        " --app {} --project {}",
+                        safe(app.unwrap_or("-")),
+                        safe(project.unwrap_or("-"))
+                    );
+                }
             }
             Err(message)
         }
