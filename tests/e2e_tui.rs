@@ -935,7 +935,12 @@ fn a_health_finding_is_fixed_after_review_in_a_real_terminal() {
         "shown, not written"
     );
     s.send("\r");
-    s.wait_text("written    01_CLIENTS/Acme Corporation.md");
+    // The preview lists the file the same way: wait for the result.
+    let fixed = s.wait_text("Fixed:");
+    assert!(
+        fixed.contains("changed    01_CLIENTS/Acme Corporation.md"),
+        "{fixed}"
+    );
     assert_eq!(std::fs::read_to_string(&acme).unwrap(), before);
     s.send("\r");
     s.wait_text("No finding matches the filter.");
