@@ -419,3 +419,36 @@ fn an_invalid_date_is_shown_as_invalid_in_the_table() {
         "\n{legal}\n{tax}"
     );
 }
+
+/// A client whose name was saved with combining accents (as macOS names
+/// files) is the same client as the one typed with composed letters: its
+/// links open it, its profile scores, and it can be read by name.
+#[test]
+fn a_name_with_combining_accents_is_the_name_with_composed_letters() {
+    let dir = tempfile::tempdir().unwrap();
+    for folder in ["01_CLIENTS", "03_DOMAINS"] {
+        std::fs::create_dir(dir.path().join(folder)).unwrap();
+    }
+    let decomposed = "Socie\u{301}te\u{301} Ge\u{301}ne\u{301}rale";
+    std::fs::write(
+        dir.path().join(format!("01_CLIENTS/{decomposed}.md")),
+        format!("---\nclient: \"{decomposed}\"\nlast_updated: 2026-01-01\n---\n# SG\n"),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("03_DOMAINS/Banking.md"),
+        "---\ndomain: Banking\nlast_updated: 2026-01-01\n---\nSee [[Société Générale]].\n",
+    )
+    .unwrap();
+    let root = dir.path().to_str().unwrap();
+    let (code, out, err) = membank(&["links", root, "Banking", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("01_CLIENTS/Socie"), "{out}");
+    assert!(!out.contains("\"dead\""), "{out}");
+    let (code, out, err) = membank(&["context", root, "--client", "Société Générale", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["articles"][0]["score"], 3, "{v}");
+    let (code, _, err) = membank(&["read", root, "Société Générale"]);
+    assert_eq!(code, 0, "{err}");
+}
