@@ -55,6 +55,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if note.trim().is_empty() {
         bail!("the model returned an empty note");
     }
+    for left_out in agents::distill_left_out(&reply.text) {
+        eprintln!("membank: warning: {}", safe(&left_out));
+    }
     let mut stdout = std::io::stdout().lock();
     writeln!(stdout, "### FILE: {}", safe(&prepared.target_path))?;
     write!(stdout, "{}", sanitize_for_terminal(&note, true))?;

@@ -740,9 +740,17 @@ pub fn prepare_distill(
 }
 
 /// The note Distill proposes, from the model's reply: one outer code fence
-/// around the whole reply is removed, and any `### FILE:` marker the model
-/// wrote itself is dropped so the note lands only at the proposed path.
+/// around the whole reply is removed. A reply written as `### FILE:`
+/// blocks gives the first block's content (the path the model chose is
+/// not used: the note lands only at the proposed path); the words before
+/// it and any other block are left out, as [`distill_left_out`] says, so
+/// no other file's text is stitched into the note and its frontmatter
+/// stays on its first line.
 pub fn distill_note(reply: &str) -> String {
+    let parsed = membank_core::fileblocks::parse_reply(reply);
+    if let Some(first) = parsed.blocks.iter().find(|b| !b.content.trim().is_empty()) {
+        return first.content.clone();
+    }
     let body = strip_outer_fence(reply.trim());
     let body: String = body
         .lines()
@@ -750,6 +758,34 @@ pub fn distill_note(reply: &str) -> String {
         .map(|l| format!("{l}\n"))
         .collect();
     body.trim_start_matches('\n').to_string()
+}
+
+/// What of a reply written as `### FILE:` blocks [`distill_note`] leaves
+/// out, one line each, for the user to see: the words before the first
+/// block and every block after it.
+pub fn distill_left_out(reply: &str) -> Vec<String> {
+    let parsed = membank_core::fileblocks::parse_reply(reply);
+    let Some(used) = parsed
+        .blocks
+        .iter()
+        .position(|b| !b.content.trim().is_empty())
+    else {
+        return Vec::new();
+    };
+    let mut left_out = Vec::new();
+    let before = parsed.preamble.trim().trim_matches('`').trim();
+    if !before.is_empty() && !before.eq_ignore_ascii_case("markdown") {
+        left_out.push("the reply's words before its first file block were left out".to_owned());
+    }
+    for (i, block) in parsed.blocks.iter().enumerate() {
+        if i != used {
+            left_out.push(format!(
+                "the reply's block for {} (line {}) was left out: Distill writes one note",
+                block.path_raw, block.marker_line
+            ));
+        }
+    }
+    left_out
 }
 
 /// The note as a `### FILE:` block for review (spec §9).
@@ -836,6 +872,24 @@ mod tests {
             distill_proposal(&prepared, reply),
             "### FILE: 00_INBOX/distilled_Client brief_ v2__20260408-171055.md\n# Notes\n- naleving\n"
         );
+        assert!(distill_left_out(reply).is_empty());
+    }
+
+    #[test]
+    fn a_distill_reply_of_several_blocks_gives_the_first_and_says_what_it_left_out() {
+        let reply = "Here is the note.\n### FILE: 00_INBOX/n.md\n---\nsource: doc\n---\n# N\n\
+                     ### FILE: 06_TEMPLATES/query.md\nPWNED\n### FILE: 01_CLIENTS/Evil.md\nEVIL\n";
+        assert_eq!(distill_note(reply), "---\nsource: doc\n---\n# N\n");
+        let left_out = distill_left_out(reply);
+        assert_eq!(left_out.len(), 3, "{left_out:?}");
+        assert!(left_out[0].contains("words before"), "{left_out:?}");
+        assert!(
+            left_out[1].contains("06_TEMPLATES/query.md (line 7)"),
+            "{left_out:?}"
+        );
+        // A reply with no block is the note as it is.
+        assert_eq!(distill_note("# Only\ntext\n"), "# Only\ntext\n");
+        assert!(distill_left_out("# Only\ntext\n").is_empty());
     }
 
     #[test]

@@ -85,6 +85,11 @@ impl DistillAgent {
             let proposal = agents::distill_proposal(prepared, &finished.text);
             let mut review = Review::new(root, &proposal, Purpose::Write);
             review.journal_label = Some("distill");
+            review.warnings.extend(
+                agents::distill_left_out(&finished.text)
+                    .iter()
+                    .map(|w| sanitize_for_terminal(w, false)),
+            );
             self.review = Some(review);
         }
     }
