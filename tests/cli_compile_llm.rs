@@ -111,6 +111,32 @@ impl Env {
     }
 }
 
+/// `compile --yes` started and stopped once it has shown its plan; it goes
+/// on when the returned marker file is removed.
+fn compile_paused_at_plan(
+    env: &Env,
+    server: &FakeServer,
+    bank: &tempfile::TempDir,
+) -> (std::process::Child, PathBuf) {
+    let marker = env.scratch.path().join("plan-shown");
+    let mut child = env
+        .command(server, &["compile", &bank_arg(bank), "--yes"])
+        .env("MEMBANK_PAUSE", format!("plan-shown:{}", marker.display()))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("membank starts");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while !marker.exists() {
+        if let Some(status) = child.try_wait().unwrap() {
+            panic!("membank ended before showing its plan: {status}");
+        }
+        assert!(std::time::Instant::now() < deadline, "no plan shown");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    (child, marker)
+}
+
 fn bank_arg(bank: &tempfile::TempDir) -> String {
     bank.path().to_str().unwrap().to_owned()
 }
@@ -439,23 +465,8 @@ fn yes_shows_the_new_plan_when_files_change_after_the_plan() {
     let bank = make_bank();
     let root = bank.path();
     let env = Env::new();
-    let marker = env.scratch.path().join("plan-shown");
-    let mut child = env
-        .command(&server, &["compile", &bank_arg(&bank), "--yes"])
-        .env("MEMBANK_PAUSE", format!("plan-shown:{}", marker.display()))
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("membank starts");
+    let (child, marker) = compile_paused_at_plan(&env, &server, &bank);
     // The run has shown its plan and waits: change two planned files.
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
-    while !marker.exists() {
-        if let Some(status) = child.try_wait().unwrap() {
-            panic!("membank ended before showing its plan: {status}");
-        }
-        assert!(std::time::Instant::now() < deadline, "no plan shown");
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
     let hand_invoice = "---\nterm_source: invoice\n---\n# invoice\nedited by hand\n";
     fs::write(root.join("02_TERMINOLOGY/invoice.md"), hand_invoice).unwrap();
     fs::write(root.join("01_CLIENTS/Acme.md"), "# Acme\nwritten by hand\n").unwrap();
@@ -498,22 +509,7 @@ fn a_note_edited_after_it_was_sent_stays_in_the_inbox() {
     let bank = make_bank();
     let root = bank.path();
     let env = Env::new();
-    let marker = env.scratch.path().join("plan-shown");
-    let mut child = env
-        .command(&server, &["compile", &bank_arg(&bank), "--yes"])
-        .env("MEMBANK_PAUSE", format!("plan-shown:{}", marker.display()))
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("membank starts");
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
-    while !marker.exists() {
-        if let Some(status) = child.try_wait().unwrap() {
-            panic!("membank ended before showing its plan: {status}");
-        }
-        assert!(std::time::Instant::now() < deadline, "no plan shown");
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
+    let (child, marker) = compile_paused_at_plan(&env, &server, &bank);
     let edited = format!("{NOTES_TEXT}Added while the model answered.\n");
     fs::write(root.join(NOTES), &edited).unwrap();
     fs::remove_file(&marker).unwrap();

@@ -102,14 +102,21 @@ fn note_drops_a_dated_capture_into_the_inbox() {
     assert_eq!(read(&root, &name), "Acme wants Urkunde, not Akte\n");
 }
 
-#[test]
-fn note_in_a_dejavu_project_appends_an_event_line() {
+/// A Deja Vu project with an empty memory and this month's event ledger's
+/// path (not yet written).
+fn dejavu_project() -> (tempfile::TempDir, std::path::PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let memory = dir.path().join("memory");
     fs::create_dir_all(memory.join("events")).unwrap();
     fs::write(memory.join("summary.md"), "# Summary\n").unwrap();
     fs::write(memory.join("impressions.jsonl"), "").unwrap();
     let ledger = memory.join("events/2026-11.md");
+    (dir, ledger)
+}
+
+#[test]
+fn note_in_a_dejavu_project_appends_an_event_line() {
+    let (dir, ledger) = dejavu_project();
     fs::write(
         &ledger,
         "# Event Ledger 2026-11\n\n## Events\n\n- `2026-11-02` - `a` - b\n",
@@ -131,12 +138,7 @@ fn note_in_a_dejavu_project_appends_an_event_line() {
 
 #[test]
 fn a_note_with_a_terminal_escape_is_refused_and_the_ledger_kept() {
-    let dir = tempfile::tempdir().unwrap();
-    let memory = dir.path().join("memory");
-    fs::create_dir_all(memory.join("events")).unwrap();
-    fs::write(memory.join("summary.md"), "# Summary\n").unwrap();
-    fs::write(memory.join("impressions.jsonl"), "").unwrap();
-    let ledger = memory.join("events/2026-11.md");
+    let (dir, ledger) = dejavu_project();
     let before = "# Event Ledger 2026-11\n\n## Events\n\n- `2026-11-02` - `a` - b\n";
     fs::write(&ledger, before).unwrap();
     let r = dir.path().to_str().unwrap();

@@ -539,6 +539,17 @@ mod tests {
         );
     }
 
+    /// The project as it reads once `plan` is written.
+    fn applied(p: &Project, plan: &Plan) -> Project {
+        p.with_changes(
+            &plan
+                .edits
+                .iter()
+                .map(|e| (e.path.clone(), e.after.clone()))
+                .collect(),
+        )
+    }
+
     fn codes(p: &Project) -> Vec<&'static str> {
         super::super::checks::check(p)
             .findings
@@ -581,13 +592,7 @@ mod tests {
                 .find(|e| e.path.ends_with("b.md"))
                 .unwrap();
             assert_eq!(edit.after, text.replace(list, extended));
-            let written = p.with_changes(
-                &plan
-                    .edits
-                    .iter()
-                    .map(|e| (e.path.clone(), e.after.clone()))
-                    .collect(),
-            );
+            let written = applied(&p, &plan);
             assert_eq!(codes(&written), Vec::<&str>::new(), "{list}");
         }
     }
@@ -598,12 +603,7 @@ mod tests {
         let r = dir.path();
         let p = Project::load_root(r.to_path_buf());
         let ab = plan(&p, "a", "b").unwrap();
-        let p = p.with_changes(
-            &ab.edits
-                .iter()
-                .map(|e| (e.path.clone(), e.after.clone()))
-                .collect(),
-        );
+        let p = applied(&p, &ab);
         let e = plan(&p, "b", "a").unwrap_err();
         assert_eq!(
             e,
@@ -612,12 +612,7 @@ mod tests {
              supersedes memory/decisions/b.md would make a supersession cycle; nothing is changed"
         );
         let bc = plan(&p, "b", "c").unwrap();
-        let p = p.with_changes(
-            &bc.edits
-                .iter()
-                .map(|e| (e.path.clone(), e.after.clone()))
-                .collect(),
-        );
+        let p = applied(&p, &bc);
         let e = plan(&p, "c", "a").unwrap_err();
         assert!(
             e.contains("memory/decisions/a.md → memory/decisions/b.md → memory/decisions/c.md"),
@@ -632,12 +627,7 @@ mod tests {
         let r = dir.path();
         let p = Project::load_root(r.to_path_buf());
         let cb = plan(&p, "c", "b").unwrap();
-        let p = p.with_changes(
-            &cb.edits
-                .iter()
-                .map(|e| (e.path.clone(), e.after.clone()))
-                .collect(),
-        );
+        let p = applied(&p, &cb);
         let e = plan(&p, "c", "a").unwrap_err();
         assert!(
             e.starts_with("memory/decisions/c.md is already superseded by memory/decisions/b.md;"),
