@@ -48,7 +48,7 @@ pub(super) fn encoding_findings(a: &Article, out: &mut Vec<Finding>) {
             &a.rel_path,
             Some(open),
             format!(
-                "The article is wrapped in a ``` code fence, as happens when an LLM reply is \
+                "The article is wrapped in a code fence, as happens when an LLM reply is \
                  pasted in. membank reads it (spec §4.3), but stricter tools do not see its \
                  frontmatter and skip the article.{fix}"
             ),

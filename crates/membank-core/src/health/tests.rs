@@ -924,6 +924,22 @@ fn the_fence_fix_names_the_real_closing_line() {
     );
 }
 
+/// A `~~~` fence is not called a ``` one.
+#[test]
+fn a_tilde_fence_is_not_named_as_backticks() {
+    let d = healthy();
+    write(
+        d.path(),
+        "03_DOMAINS/Tilde.md",
+        b"~~~markdown\n---\ndomain: T\nlanguages: [en]\nlast_updated: 2026-04-01\n---\n# T\n[[Legal]]\n~~~\n",
+    );
+    let r = run(&d);
+    let f = only(&r, "fenced-frontmatter");
+    assert_eq!(f.len(), 1);
+    assert!(!f[0].message().contains("```"), "{}", f[0].message());
+    assert!(f[0].message().contains("code fence"), "{}", f[0].message());
+}
+
 #[test]
 fn a_note_that_is_one_code_block_is_code_not_a_fenced_article() {
     let d = healthy();
