@@ -318,8 +318,9 @@ fn check_blocks(root: &Path, blocks: Vec<FileBlock>, protected: &[String]) -> Ve
 
 fn check_one(root: &Path, block: &FileBlock, protected: &[String]) -> Result<SafePath, String> {
     let path = pathsafe::validate(&block.path_raw).map_err(|r| r.reason)?;
-    // Where the write really lands (links followed): every rule below is
-    // applied to it as well as to the path as written.
+    // Where the write would land (no link is written through, so this is
+    // the path as the disk spells it): every rule below is applied to it
+    // as well as to the path as written.
     let landing = pathsafe::resolved_rel(root, &path).map_err(|r| r.reason)?;
     if block.content.trim().is_empty() {
         return Err("the block is empty; writing it would leave an empty file".into());
@@ -370,13 +371,16 @@ fn check_size_and_kind(root: &Path, path: &SafePath, content: &str) -> Result<()
     Ok(())
 }
 
-/// Where an inbox source really is (links followed), lower-cased, to
-/// compare with a block's landing place.
+/// Where an inbox source really is (a link to a file in the bank
+/// followed: the bank reads through it), lower-cased, to compare with a
+/// block's landing place. `resolved_rel` would refuse the link, as it is
+/// meant for writes.
 fn resolves_to(root: &Path, source: &str) -> Option<String> {
-    let path = pathsafe::validate(source).ok()?;
-    pathsafe::resolved_rel(root, &path)
-        .ok()
-        .map(|r| r.to_lowercase())
+    pathsafe::validate(source).ok()?;
+    let root = root.canonicalize().ok()?;
+    let real = root.join(source).canonicalize().ok()?;
+    let rel = real.strip_prefix(&root).ok()?;
+    Some(rel.to_string_lossy().replace('\\', "/").to_lowercase())
 }
 
 /// Warn (but still write) when a block's frontmatter will not parse.

@@ -357,7 +357,8 @@ pub fn resolve_in_bank(root: &Path, path: &SafePath) -> Result<PathBuf, Rejectio
         current.push(seg);
     }
 
-    // A link inside the bank must not lead into templates or the bank root.
+    // Each part was looked at before it was resolved: a link swapped in
+    // between the two must still not lead into templates or the bank root.
     let inside = current.strip_prefix(&root).unwrap_or(Path::new(""));
     let top = match inside.components().next() {
         Some(Component::Normal(s)) => s.to_str().and_then(Folder::from_dir_name),
@@ -390,8 +391,9 @@ pub fn in_archive(rel: &str) -> bool {
 }
 
 /// The rules hold for where a write really lands, not only for the path
-/// as written: a link inside the bank must not lead to a path the checks
-/// would refuse (a hidden folder, the archive).
+/// as written: should a link be swapped in while the path is resolved, it
+/// must not lead to a path the checks would refuse (a hidden folder, the
+/// archive).
 fn check_resolved(path: &SafePath, inside: &Path) -> Result<(), Rejection> {
     let resolved = inside.to_string_lossy().replace('\\', "/");
     if resolved == path.as_str() {

@@ -342,6 +342,34 @@ fn links_inside_the_bank_cannot_redirect_a_block_to_the_archive_or_a_source() {
     assert!(!archived.contains("block text"), "{archived}");
 }
 
+/// An inbox source that is a link to an article: a block for that article
+/// would overwrite what this run stamps and archives, so it is refused.
+#[cfg(unix)]
+#[test]
+fn a_block_for_the_file_an_inbox_link_reads_is_refused() {
+    let dir = bank();
+    let r = dir.path();
+    write(r, "01_CLIENTS/Acme.md", "---\nclient: Acme\n---\nnotes\n");
+    std::os::unix::fs::symlink("../01_CLIENTS/Acme.md", r.join("00_INBOX/alias.md")).unwrap();
+    let reply = "### FILE: 01_CLIENTS/Acme.md\n---\nclient: Acme\n---\nreplaced\n";
+    let report = compile_reply(r, &["00_INBOX/alias.md".into()], reply, Mode::Plan, now());
+    assert_eq!(
+        report.blocks[0].status,
+        BlockStatus::Rejected,
+        "{:?}",
+        report.blocks
+    );
+    assert!(
+        report.blocks[0]
+            .reason
+            .as_deref()
+            .unwrap()
+            .contains("00_INBOX/alias.md"),
+        "{:?}",
+        report.blocks
+    );
+}
+
 #[test]
 fn a_block_holding_a_credential_is_rejected_and_never_written() {
     let dir = bank();
