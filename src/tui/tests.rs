@@ -227,7 +227,7 @@ fn inspector_budget_drops_and_explains() {
     );
     app.panes
         .context
-        .set_field(Field::Budget, "120", bank_of(app.memory.as_ref()), &theme);
+        .set_field(Field::Budget, "130", bank_of(app.memory.as_ref()), &theme);
     let kept: Vec<bool> = app
         .panes
         .context
@@ -240,7 +240,7 @@ fn inspector_budget_drops_and_explains() {
         app.panes
             .context
             .summary
-            .starts_with("used 113 / 120 tokens")
+            .starts_with("used 124 / 130 tokens")
     );
     app.panes
         .context

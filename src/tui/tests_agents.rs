@@ -499,7 +499,7 @@ fn a_turn_lists_what_the_budget_dropped_and_sends_only_the_rest() {
     );
     app.panes
         .context
-        .set_field(Field::Budget, "120", bank_of(app.memory.as_ref()), &theme);
+        .set_field(Field::Budget, "130", bank_of(app.memory.as_ref()), &theme);
     ask(&mut app, "What does Acme sell?");
     pump_until(&mut app, &replies, is_done);
     let articles = app.panes.agents.query.articles().to_vec();

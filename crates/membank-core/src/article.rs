@@ -574,6 +574,8 @@ pub struct Article {
     pub encoding: Encoding,
     /// See [`Article::chars`].
     chars: u32,
+    /// See [`Article::ends_with_newline`].
+    ends_with_newline: bool,
     /// `00_INBOX/_archive/...`
     pub in_archive: bool,
     /// The parsed frontmatter block's text was not kept (see
@@ -922,6 +924,7 @@ impl Article {
         } else {
             0
         };
+        let ends_with_newline = text.ends_with('\n');
         if let Some(visit) = visit {
             visit(&rel_path, &text, body_start);
         }
@@ -963,6 +966,7 @@ impl Article {
         };
         Article {
             chars: to_u32(chars),
+            ends_with_newline,
             rel_path,
             folder,
             title,
@@ -1032,6 +1036,19 @@ impl Article {
     /// (see [`LoadOptions::chars`]).
     pub fn chars(&self) -> usize {
         self.chars as usize
+    }
+
+    /// The whole article text ends with a line break (an empty one does
+    /// not): the context adds one after a text that does not.
+    pub fn ends_with_newline(&self) -> bool {
+        self.ends_with_newline
+    }
+
+    /// Characters the article takes in the assembled context, its header
+    /// included (see [`crate::budget::in_context_chars`]); counted only
+    /// when [`Article::chars`] is.
+    pub fn context_chars(&self) -> usize {
+        crate::budget::in_context_chars(&self.rel_path, self.chars(), self.ends_with_newline)
     }
 
     /// The kept body; empty when the body, or the whole text, was not kept.

@@ -6,25 +6,43 @@ use crate::layout::Folder;
 /// The budget used when none is given.
 pub const DEFAULT_BUDGET: usize = 4000;
 
-/// Counts an article's tokens. The spec's estimate is characters / 4; a real
-/// tokenizer can be plugged in behind the same trait.
+/// Counts the tokens an article takes in the assembled context. The spec's
+/// estimate is characters / 4; a real tokenizer can be plugged in behind
+/// the same trait.
 pub trait TokenCounter: Sync {
     fn count(&self, article: &Article) -> usize;
     fn name(&self) -> &'static str;
-    /// The count from the character count alone, when the estimator needs
-    /// nothing else; lets a query skip reading every article.
+    /// The count from the character count alone (see [`in_context_chars`]),
+    /// when the estimator needs nothing else; lets a query skip reading
+    /// every article.
     fn count_chars(&self, _chars: usize) -> Option<usize> {
         None
     }
 }
 
-/// `ceil(chars / 4)` over the article text, frontmatter included.
+/// The characters of the header line the context puts above each article
+/// (`----- ` and ` -----` around its path, and a line break) and of the
+/// blank line after it.
+const FRAME_CHARS: usize = "----- ".len() + " -----\n".len() + "\n".len();
+
+/// Characters an article takes in the assembled context (see
+/// `context::render`): its text (`chars` of them) under a header naming
+/// `path`, a line break closing a last line that has none, and the blank
+/// line after it. The spec's budget is of the assembled context, so the
+/// headers count: at about ten tokens an article, forty terms left out of
+/// the count overran a budget by 400 tokens.
+pub fn in_context_chars(path: &str, chars: usize, ends_with_newline: bool) -> usize {
+    chars + path.chars().count() + FRAME_CHARS + usize::from(!ends_with_newline)
+}
+
+/// `ceil(chars / 4)` over what an article takes in the context: its text,
+/// frontmatter included, and its header.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct CharsOver4;
 
 impl TokenCounter for CharsOver4 {
     fn count(&self, article: &Article) -> usize {
-        article.chars().div_ceil(4)
+        article.context_chars().div_ceil(4)
     }
     fn name(&self) -> &'static str {
         "chars/4"

@@ -339,7 +339,10 @@ pub fn try_render(bank: &Bank, report: &ContextReport) -> Result<String, LoadPro
     Ok(out)
 }
 
-fn push_article(out: &mut String, path: &str, text: &str) {
+/// One article as the context holds it: under a header naming `path`,
+/// with its last line closed and a blank line after it (what
+/// [`crate::budget::in_context_chars`] counts).
+pub fn push_article(out: &mut String, path: &str, text: &str) {
     out.push_str("----- ");
     out.push_str(path);
     out.push_str(" -----\n");
@@ -442,6 +445,77 @@ mod tests {
         let rendered = render(&b, &r);
         assert!(rendered.starts_with("----- 01_CLIENTS/Acme.md -----\n---\nclient: Acme"));
         assert!(!rendered.contains("House"));
+    }
+
+    /// What the budget counts of each included article is what `render`
+    /// sends of it, header included, on both ways of ranking a bank.
+    #[test]
+    fn tokens_counted_are_the_tokens_sent() {
+        let (d, _) = bank();
+        // No line break at the end: the context adds one.
+        fs::write(
+            d.path().join("02_TERMINOLOGY/c.md"),
+            "---\nclients: [Acme]\n---\nterm c, no line break",
+        )
+        .unwrap();
+        let b = Bank::load(d.path()).unwrap();
+        let q = Query {
+            client: Some("Acme".into()),
+            ..Query::default()
+        };
+        let unlimited = BudgetOptions {
+            budget: 0,
+            include_unscored: true,
+        };
+        let r = build(&b, &q, unlimited);
+        let rendered = render(&b, &r);
+        let pieces: Vec<&str> = rendered.split_inclusive("\n\n----- ").collect();
+        let sent: Vec<usize> = pieces
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                // The next header's "----- " ends each piece but the last.
+                let own = p.chars().count() - if i + 1 < pieces.len() { 6 } else { 0 };
+                let own = own + if i > 0 { 6 } else { 0 };
+                own.div_ceil(4)
+            })
+            .collect();
+        let counted: Vec<usize> = r.included().map(|e| e.tokens).collect();
+        assert_eq!(counted, sent);
+        assert_eq!(r.used_tokens, sent.iter().sum::<usize>());
+
+        let streamed = streamed::stream(d.path(), &q, unlimited, 0).unwrap();
+        let counted: Vec<usize> = (0..streamed.len())
+            .map(|i| streamed.row(i))
+            .filter(|row| row.included)
+            .map(|row| row.tokens)
+            .collect();
+        assert_eq!(counted, sent);
+        assert_eq!(streamed.render().unwrap(), rendered);
+    }
+
+    /// An article whose text fits what is left of the budget but whose
+    /// header does not is left out: the budget is of what is sent.
+    #[test]
+    fn the_header_is_within_the_budget() {
+        let (_d, b) = bank();
+        let q = Query {
+            client: Some("Acme".into()),
+            ..Query::default()
+        };
+        let acme = build(&b, &q, BudgetOptions::default()).articles[0];
+        let text_only = b.article(acme.id).chars().div_ceil(4);
+        assert!(acme.tokens > text_only + 5, "{} {}", acme.tokens, text_only);
+        let r = build(
+            &b,
+            &q,
+            BudgetOptions {
+                budget: text_only,
+                include_unscored: false,
+            },
+        );
+        assert!(r.used_tokens <= text_only);
+        assert!(!r.articles[0].included);
     }
 
     #[test]

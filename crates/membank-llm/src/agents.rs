@@ -434,7 +434,7 @@ pub fn prepare_compile_only(
             continue;
         }
         used_tokens += tokens;
-        push_article(&mut related_text, &a.rel_path, &text_of(bank, id));
+        context::push_article(&mut related_text, &a.rel_path, &text_of(bank, id));
         related.push(RelatedArticle {
             path: a.rel_path.clone(),
             reasons: why,
@@ -449,7 +449,7 @@ pub fn prepare_compile_only(
     for &id in &pending {
         let a = bank.article(id);
         let text = text_of(bank, id);
-        push_article(&mut inbox_text, &a.rel_path, &text);
+        context::push_article(&mut inbox_text, &a.rel_path, &text);
         inbox.push(a.rel_path.clone());
         sent.push(SentNote {
             path: a.rel_path.clone(),
@@ -567,7 +567,7 @@ fn contains_word(haystack: &str, word: &str) -> bool {
 fn render_context(bank: &Bank, report: &ContextReport) -> String {
     let mut out = String::new();
     for e in report.included() {
-        push_article(&mut out, &bank.article(e.id).rel_path, &text_of(bank, e.id));
+        context::push_article(&mut out, &bank.article(e.id).rel_path, &text_of(bank, e.id));
     }
     out
 }
@@ -580,17 +580,6 @@ fn text_of(bank: &Bank, id: ArticleId) -> std::borrow::Cow<'_, str> {
         // Each problem is worded to follow its subject ("changed on disk
         // since…", "is 17 MB, over the limit…; it is not read").
         .unwrap_or_else(|p| std::borrow::Cow::Owned(format!("(this article {})\n", p.message)))
-}
-
-fn push_article(out: &mut String, path: &str, text: &str) {
-    out.push_str("----- ");
-    out.push_str(path);
-    out.push_str(" -----\n");
-    out.push_str(text);
-    if !text.ends_with('\n') {
-        out.push('\n');
-    }
-    out.push('\n');
 }
 
 /// At most this many findings are listed for Health Check; the counts

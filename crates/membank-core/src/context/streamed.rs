@@ -63,6 +63,8 @@ struct Row {
     date: Option<Date>,
     last_updated: Option<Arc<str>>,
     chars: usize,
+    /// See [`Article::ends_with_newline`].
+    ends_with_newline: bool,
     hits: Hits,
     /// Only for an article that earned a point.
     matched: Option<Box<MatchedValues>>,
@@ -131,7 +133,7 @@ impl Row {
     }
 
     fn tokens(&self) -> usize {
-        self.chars.div_ceil(4)
+        budget::in_context_chars(&self.rel_path, self.chars, self.ends_with_newline).div_ceil(4)
     }
 
     fn candidate(&self) -> Candidate {
@@ -347,6 +349,7 @@ fn article_row(a: Article, hits: Hits) -> Row {
         folder: a.folder,
         date: a.meta.last_updated_date,
         chars: a.chars(),
+        ends_with_newline: a.ends_with_newline(),
         last_updated: a.meta.last_updated,
         hits,
         matched,
@@ -400,6 +403,7 @@ fn ranked_row(rel: &str, folder: Folder, text: &str, prepared: &Prepared) -> Opt
             .and_then(frontmatter::parse_iso_date),
         last_updated,
         chars: located.text.chars().count(),
+        ends_with_newline: located.text.ends_with('\n'),
         hits,
         matched,
         rank: 0,

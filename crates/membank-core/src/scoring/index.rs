@@ -29,7 +29,9 @@ struct LangItem {
 
 #[derive(Debug, Default)]
 pub(crate) struct ScoringIndex {
-    /// Content articles in tie-break order, and their folders and sizes.
+    /// Content articles in tie-break order, their folders, and the
+    /// characters each takes in the context (see
+    /// [`crate::budget::in_context_chars`]).
     pub(crate) ids: Vec<ArticleId>,
     pub(crate) folders: Vec<Folder>,
     pub(crate) chars: Vec<usize>,
@@ -154,7 +156,7 @@ impl ScoringIndex {
             let a = bank.article(id);
             ix.folders.push(a.folder);
             ix.tiers.push(a.folder.drop_tier());
-            ix.chars.push(a.chars());
+            ix.chars.push(a.context_chars());
             let start = ix.client_values.len() as u32;
             for v in a.meta.clients.iter() {
                 let w = intern(&mut ix.words, &v.folded);
