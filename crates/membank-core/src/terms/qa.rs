@@ -52,21 +52,26 @@ pub fn shared_source_lang(records: &[TermRecord]) -> Option<&str> {
 }
 
 /// The terms of `records` whose source occurs in the file's source text,
-/// in the order of their first occurrence.
+/// in the order of their first occurrence. A term found only inside a
+/// longer one ("controller" in "data controller") is not listed for that
+/// segment, as [`check`] does not check it there.
 pub fn glossary(records: &[&TermRecord], file: &BilingualFile) -> Vec<GlossaryEntry> {
     let (matcher, of_term) = TermMatcher::new(records.iter().map(|r| r.source.as_str()));
     // Per pattern: segments it occurs in, and the first one's index.
     let mut seen: Vec<(usize, usize)> = vec![(0, usize::MAX); matcher.len()];
     let mut in_segment: Vec<usize> = vec![usize::MAX; matcher.len()];
+    let mut hits: Vec<(usize, Range<usize>)> = Vec::new();
     for (i, seg) in file.segments.iter().enumerate() {
         let folded = Folded::new(&seg.source);
-        matcher.find(&folded, |p, _| {
+        hits.clear();
+        matcher.find(&folded, |p, r| hits.push((p, r)));
+        for (p, _) in longest(std::mem::take(&mut hits)) {
             if in_segment[p] != i {
                 in_segment[p] = i;
                 seen[p].0 += 1;
                 seen[p].1 = seen[p].1.min(i);
             }
-        });
+        }
     }
     let mut out: Vec<(usize, GlossaryEntry)> = records
         .iter()

@@ -569,6 +569,43 @@ fn a_term_inside_a_longer_term_is_not_checked_on_its_own() {
 }
 
 #[test]
+fn the_job_glossary_leaves_out_a_term_found_only_inside_a_longer_one() {
+    let terms = [
+        rec(
+            "data controller",
+            "verwerkingsverantwoordelijke",
+            Status::Approved,
+            &[],
+        ),
+        rec("controller", "regelaar", Status::Approved, &[]),
+    ];
+    let records: Vec<&TermRecord> = terms.iter().collect();
+    let segments = |text: &str| bilingual::read("a.txt", text).unwrap();
+    let listed = |file: &bilingual::BilingualFile| -> Vec<(String, usize, String)> {
+        qa::glossary(&records, file)
+            .into_iter()
+            .map(|e| (e.term.source, e.segments, e.first_segment))
+            .collect()
+    };
+    let inside_only = segments("The data controller decides.\tDe verantwoordelijke beslist.\n");
+    assert_eq!(
+        listed(&inside_only),
+        [("data controller".into(), 1, "1".into())]
+    );
+    let also_alone = segments(
+        "The data controller decides.\tDe verantwoordelijke beslist.\n\
+         The controller.\tDe regelaar.\n",
+    );
+    assert_eq!(
+        listed(&also_alone),
+        [
+            ("data controller".into(), 1, "1".into()),
+            ("controller".into(), 1, "2".into())
+        ]
+    );
+}
+
+#[test]
 fn undeclared_entities_and_forbidden_characters_are_malformed_xml() {
     let tbx = |term: &str| {
         format!(
