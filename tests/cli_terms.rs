@@ -905,3 +905,27 @@ fn a_csv_round_trip_keeps_each_terms_own_note() {
         "{approved}"
     );
 }
+
+#[test]
+fn an_export_to_a_folder_or_into_a_missing_folder_says_which() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = bank(dir.path());
+    let stderr = |out: &Output| String::from_utf8_lossy(&out.stderr).into_owned();
+    let out = run(&["terms", "export", s(&root), "-o", s(dir.path())]);
+    assert_eq!(out.status.code(), Some(2));
+    let said = stderr(&out);
+    assert!(
+        said.contains("is a folder: -o names the file to write"),
+        "{said}"
+    );
+    let missing = dir.path().join("no such folder").join("terms.tbx");
+    let out = run(&["terms", "export", s(&root), "-o", s(&missing)]);
+    assert_eq!(out.status.code(), Some(2));
+    let said = stderr(&out);
+    assert!(said.contains("no such folder does not exist"), "{said}");
+    assert!(
+        !said.contains("terms.tbx."),
+        "no temporary file is named: {said}"
+    );
+    assert!(!dir.path().join("no such folder").exists());
+}

@@ -137,9 +137,22 @@ fn run_export(a: ExportArgs) -> anyhow::Result<ExitCode> {
 fn emit(text: &str, output: Option<&Path>) -> anyhow::Result<ExitCode> {
     match output {
         Some(path) => {
-            membank_core::atomic::write_atomic(path, text.as_bytes()).map_err(|e| {
-                anyhow::anyhow!("{}: {e}", common::safe(&path.display().to_string()))
-            })?;
+            let shown = || common::safe(&path.display().to_string());
+            if path.is_dir() {
+                anyhow::bail!("{} is a folder: -o names the file to write", shown());
+            }
+            let parent = path.parent().filter(|p| !p.as_os_str().is_empty());
+            if let Some(parent) = parent
+                && !parent.is_dir()
+            {
+                anyhow::bail!(
+                    "{}: the folder {} does not exist",
+                    shown(),
+                    common::safe(&parent.display().to_string())
+                );
+            }
+            membank_core::atomic::write_atomic(path, text.as_bytes())
+                .map_err(|e| anyhow::anyhow!("{}: {}", shown(), e.kind()))?;
         }
         None => {
             use std::io::Write as _;
