@@ -2609,3 +2609,43 @@ async fn every_tool_carries_all_four_annotations() {
         }
     }
 }
+
+#[tokio::test]
+async fn a_terms_export_names_each_date_it_left_out_as_the_command_line_does() {
+    let (_dir, bank) = demo_copy();
+    let article = bank.join("02_TERMINOLOGY/adverse event → ongewenst voorval.md");
+    let text = fs::read_to_string(&article).unwrap();
+    fs::write(
+        &article,
+        text.replace("last_updated: 2026-07-03", "last_updated: 2026-02-30"),
+    )
+    .unwrap();
+    let c = connect(&bank, &[]).await;
+    let export = call(&c, "terms", json!({"format": "csv"})).await;
+    assert_eq!(export.is_error, Some(false), "{export:?}");
+    let answer = export.structured_content.clone().unwrap();
+    let warnings = answer["warnings"].as_array().expect("warnings listed");
+    assert_eq!(warnings.len(), 1, "{answer}");
+    let warning = warnings[0].as_str().unwrap();
+    assert!(
+        warning.contains("adverse event → ongewenst voorval.md") && warning.contains("2026-02-30"),
+        "{warning}"
+    );
+    assert!(text_of(&export).contains(warning), "{}", text_of(&export));
+    let cli = support::membank()
+        .args(["terms", "export", bank.to_str().unwrap(), "--format", "csv"])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&cli.stderr).contains(warning));
+    assert_eq!(
+        answer["text"],
+        String::from_utf8_lossy(&cli.stdout).as_ref()
+    );
+
+    // A clean export has no warnings key.
+    fs::write(&article, text).unwrap();
+    let c = connect(&bank, &[]).await;
+    let clean = call(&c, "terms", json!({"format": "csv"})).await;
+    assert!(clean.structured_content.unwrap().get("warnings").is_none());
+    c.service.cancel().await.unwrap();
+}

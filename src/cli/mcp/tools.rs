@@ -39,7 +39,14 @@ use crate::cli::{links, read, recall, values};
 #[derive(Serialize, JsonSchema)]
 #[serde(untagged)]
 pub enum TermsAnswer {
-    Export { format: String, text: String },
+    Export {
+        format: String,
+        text: String,
+        /// One line for each article whose date was left out of the
+        /// export (not a real day); absent when there is none.
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        warnings: Vec<String>,
+    },
     Glossary(crate::cli::terms::GlossaryOutput),
 }
 
@@ -234,7 +241,8 @@ const OFFERS: &[Offer] = &[
             tool::<TermsParams, TermsAnswer>(
                 "terms",
                 "The bank's term articles as a TBX-Basic (2008 or 2019), CSV (memoQ) or TSV \
-                 (Supervertaler) file, filtered by client, pair and status: `{format, text}`. \
+                 (Supervertaler) file, filtered by client, pair and status: `{format, text}`, \
+                 and `warnings` naming each date left out. \
                  With `file_text` (a file about to be translated): the bank's terms whose \
                  source occurs in it, for its language pair, each with its target, status, \
                  clients, segment count and first segment id (same JSON as \
@@ -668,15 +676,20 @@ fn terms_tool(shared: &Shared, p: TermsParams) -> Result<Output, String> {
         .ok_or_else(|| "terms: format is tbx, csv or tsv".to_owned())?;
     let version = cmd::tbx_version(p.tbx_version.as_deref().unwrap_or("2008")).map_err(err)?;
     let filter = cmd::filter_of(p.client, pair, &p.status).map_err(err)?;
-    // A date that is no date is left out of the text; the tool's answer
-    // has no place for warnings.
-    let (text, _) = cmd::export_text(bank, format, version, &filter);
+    // A date that is no date is left out of the text, and said so, as the
+    // command line says it on standard error.
+    let (text, warnings) = cmd::export_text(bank, format, version, &filter);
+    let mut said = vec![text.clone()];
+    if !warnings.is_empty() {
+        said.push(warnings.iter().map(|w| format!("warning: {w}\n")).collect());
+    }
     Output::new(
         TermsAnswer::Export {
             format: format_name,
-            text: text.clone(),
+            text,
+            warnings,
         },
-        vec![text],
+        said,
     )
 }
 
