@@ -276,6 +276,8 @@ fn hostile_input_gives_findings_never_a_panic() {
     huge.set_len(17 * 1024 * 1024).unwrap();
     #[cfg(unix)]
     std::os::unix::fs::symlink("/etc/passwd", root.join("memory/link.md")).unwrap();
+    #[cfg(unix)]
+    std::os::unix::fs::symlink("gone.md", root.join("memory/dangling.md")).unwrap();
     let r = root.to_str().unwrap();
     let (v, code) = json(&["check", r, "--json"]);
     assert_eq!(code, Some(1));
@@ -307,6 +309,11 @@ fn hostile_input_gives_findings_never_a_panic() {
     );
     #[cfg(unix)]
     assert!(has(&v, "symlink", "memory/link.md", None));
+    // A link to nothing is a link, not a file that failed to read.
+    #[cfg(unix)]
+    assert!(has(&v, "symlink", "memory/dangling.md", None));
+    #[cfg(unix)]
+    assert!(!has(&v, "unreadable-file", "memory/dangling.md", None));
     let out = membank(&["recall", r, "x y"]);
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();

@@ -59,6 +59,8 @@ pub enum ProblemKind {
     TooLarge,
     /// A symbolic link to a file outside the bank.
     LinkOutside,
+    /// A symbolic link to something that does not exist.
+    DanglingLink,
 }
 
 impl LoadProblem {
@@ -68,6 +70,7 @@ impl LoadProblem {
             ReadError::NotRegular { .. } => ProblemKind::NotRegular,
             ReadError::TooLarge { .. } => ProblemKind::TooLarge,
             ReadError::LinkLeavesRoot { .. } => ProblemKind::LinkOutside,
+            ReadError::DanglingLink => ProblemKind::DanglingLink,
             ReadError::Io(_) => ProblemKind::Io,
         };
         LoadProblem {

@@ -73,6 +73,8 @@ pub enum ReadError {
     LinkLeavesRoot {
         root: &'static str,
     },
+    /// A symbolic link to something that does not exist.
+    DanglingLink,
     Io(io::Error),
 }
 
@@ -83,6 +85,7 @@ impl ReadError {
             ReadError::NotRegular { .. } => "not-regular",
             ReadError::TooLarge { .. } => "too-large",
             ReadError::LinkLeavesRoot { .. } => "link-out",
+            ReadError::DanglingLink => "dangling-link",
             ReadError::Io(_) => "io",
         }
     }
@@ -151,6 +154,10 @@ impl fmt::Display for ReadError {
                 f,
                 "is a symbolic link to something outside the {root}; it is not read \
                  (setting `follow_links_out` allows it)",
+            ),
+            ReadError::DanglingLink => write!(
+                f,
+                "is a symbolic link to something that does not exist; there is nothing to read"
             ),
             ReadError::Io(e) => write!(f, "could not be read: {e}"),
         }
@@ -456,26 +463,31 @@ impl RootReader {
         is_link: bool,
         buf: &mut Vec<u8>,
     ) -> Result<usize, ReadError> {
-        if is_link && !self.policy.follow_links_out {
-            match path.canonicalize() {
-                Ok(real) if real.starts_with(&self.canonical_root) => {}
-                Ok(_) => return Err(self.leaves_root()),
-                Err(e) => return Err(ReadError::Io(e)),
-            }
+        if is_link {
+            self.check_walked_link(path)?;
         }
         read_regular_into(path, self.policy.max_file_bytes, buf)
+    }
+
+    /// A link the walk found: one to nothing is said to be so (not a
+    /// read failure to look into), and unless links out are allowed, one
+    /// must lead inside the root.
+    fn check_walked_link(&self, path: &Path) -> Result<(), ReadError> {
+        match path.canonicalize() {
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Err(ReadError::DanglingLink),
+            Err(e) => Err(ReadError::Io(e)),
+            Ok(_) if self.policy.follow_links_out => Ok(()),
+            Ok(real) if real.starts_with(&self.canonical_root) => Ok(()),
+            Ok(_) => Err(self.leaves_root()),
+        }
     }
 
     /// Open a file found by a walk to read it piece by piece, under the
     /// rules of [`RootReader::read_walked_into`]: the handle and the size
     /// it had then (0 when the file system reports none), within the cap.
     pub fn open_walked(&self, path: &Path, is_link: bool) -> Result<(File, u64), ReadError> {
-        if is_link && !self.policy.follow_links_out {
-            match path.canonicalize() {
-                Ok(real) if real.starts_with(&self.canonical_root) => {}
-                Ok(_) => return Err(self.leaves_root()),
-                Err(e) => return Err(ReadError::Io(e)),
-            }
+        if is_link {
+            self.check_walked_link(path)?;
         }
         let file = open_nonblocking(path)?;
         let meta = file.metadata()?;

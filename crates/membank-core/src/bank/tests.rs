@@ -215,6 +215,7 @@ fn fifos_devices_and_links_out_are_reported_not_read() {
     symlink("/dev/zero", r.join("02_TERMINOLOGY/zero.md")).unwrap();
     symlink(outside.path().join("id_ed25519"), r.join("04_STYLE/key.md")).unwrap();
     symlink("../03_DOMAINS/Legal.md", r.join("04_STYLE/alias.md")).unwrap();
+    symlink("../03_DOMAINS/Gone.md", r.join("04_STYLE/gone.md")).unwrap();
     // A numbered folder that is itself a link out of the bank.
     symlink(outside.path().join("notes"), r.join("05_INDICES")).unwrap();
     let bank = Bank::load(r).unwrap();
@@ -229,9 +230,27 @@ fn fifos_devices_and_links_out_are_reported_not_read() {
             ("02_TERMINOLOGY/bad.md", ProblemKind::NotUtf8),
             ("02_TERMINOLOGY/x.md", ProblemKind::NotRegular),
             ("02_TERMINOLOGY/zero.md", ProblemKind::LinkOutside),
+            ("04_STYLE/gone.md", ProblemKind::DanglingLink),
             ("04_STYLE/key.md", ProblemKind::LinkOutside),
             ("05_INDICES", ProblemKind::SymlinkedFolder),
         ]
+    );
+    let today = jiff::civil::date(2026, 1, 1);
+    let gone = crate::health::check(&bank, &crate::health::HealthOptions::as_of(today));
+    let gone = gone
+        .findings
+        .iter()
+        .find(|f| &*f.path == "04_STYLE/gone.md")
+        .expect("the link to nothing is a finding");
+    assert_eq!(gone.code(), "unreadable-file");
+    assert!(
+        gone.message()
+            .contains("link to something that does not exist")
+    );
+    assert!(
+        !gone.message().contains("permissions"),
+        "{}",
+        gone.message()
     );
     assert!(
         bank.find("04_STYLE/alias.md").is_some(),
@@ -256,6 +275,8 @@ fn fifos_devices_and_links_out_are_reported_not_read() {
         .iter()
         .find(|p| p.path == "02_TERMINOLOGY/zero.md");
     assert_eq!(zero.map(|p| p.kind), Some(ProblemKind::NotRegular));
+    let gone = bank.problems.iter().find(|p| p.path == "04_STYLE/gone.md");
+    assert_eq!(gone.map(|p| p.kind), Some(ProblemKind::DanglingLink));
 }
 
 #[test]

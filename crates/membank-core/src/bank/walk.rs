@@ -2,6 +2,7 @@
 //! the walk goes on where that pays, each classified as an article, a file
 //! the bank skips, or a problem.
 
+use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::AtomicUsize;
@@ -255,12 +256,25 @@ fn walk_entry(
         Ok(e) => e,
         Err(e) => {
             let path = e.path().map(|p| rel_string(root, p)).unwrap_or_default();
-            found.push(Walked::Problem(Box::new(LoadProblem {
-                path,
-                line: None,
-                message: format!("could not be read: {e}"),
-                kind: ProblemKind::Io,
-            })));
+            // A walk that follows links (the user's opt-in) meets a link to
+            // nothing as an error of its own.
+            let dangling = e
+                .io_error()
+                .is_some_and(|io| io.kind() == ErrorKind::NotFound)
+                && e.path()
+                    .and_then(|p| p.symlink_metadata().ok())
+                    .is_some_and(|m| m.file_type().is_symlink());
+            let problem = if dangling {
+                LoadProblem::from_read_error(path, &ReadError::DanglingLink)
+            } else {
+                LoadProblem {
+                    path,
+                    line: None,
+                    message: format!("could not be read: {e}"),
+                    kind: ProblemKind::Io,
+                }
+            };
+            found.push(Walked::Problem(Box::new(problem)));
             return;
         }
     };

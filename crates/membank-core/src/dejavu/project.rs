@@ -554,6 +554,7 @@ fn read_message(e: &ReadError) -> String {
         ReadError::LinkLeavesRoot { .. } => {
             "a symbolic link leading outside the project; not followed".into()
         }
+        ReadError::DanglingLink => "a symbolic link to something that does not exist".into(),
         other => format!("{UNREAD_SUBJECT}{other}"),
     }
 }

@@ -398,7 +398,9 @@ pub(crate) fn read_file(
     let mut bytes = Vec::new();
     if let Err(e) = reader.read_walked_into(abs, is_link, &mut bytes) {
         let (code, severity) = match e {
-            ReadError::LinkLeavesRoot { .. } => ("everos-link", Severity::Warning),
+            ReadError::LinkLeavesRoot { .. } | ReadError::DanglingLink => {
+                ("everos-link", Severity::Warning)
+            }
             _ => ("everos-unreadable", Severity::Error),
         };
         problems.push(problem(code, severity, &file.rel_path, e.to_string()));
@@ -611,6 +613,25 @@ pub(crate) mod tests {
         assert_eq!(found.code(), "everos-link");
         assert!(
             found.message().contains("outside the memory root;"),
+            "{}",
+            found.message()
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_link_to_nothing_is_named_as_a_link() {
+        let root = tempfile::tempdir().unwrap();
+        let owner = root.path().join("default_app/default_project/users/u1");
+        std::fs::create_dir_all(&owner).unwrap();
+        std::os::unix::fs::symlink("gone.md", owner.join("user.md")).unwrap();
+        let loaded = load(root.path()).unwrap();
+        let found = &loaded.problems[0];
+        assert_eq!(found.code(), "everos-link");
+        assert!(
+            found
+                .message()
+                .contains("link to something that does not exist"),
             "{}",
             found.message()
         );

@@ -123,6 +123,16 @@ pub(super) fn load_problems(bank: &Bank, out: &mut Vec<Finding>) {
                     p.message
                 ),
             ),
+            ProblemKind::DanglingLink => finding(
+                "unreadable-file",
+                Severity::Error,
+                &p.path,
+                None,
+                "This file is a symbolic link to something that does not exist (moved, \
+                 renamed or never copied here), so there is nothing to read and it is left \
+                 out of every context. Restore what it pointed to, or delete the link."
+                    .into(),
+            ),
             ProblemKind::LinkOutside => finding(
                 "link-outside-bank",
                 Severity::Warning,
