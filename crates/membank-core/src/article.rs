@@ -209,6 +209,7 @@ impl std::ops::Deref for Meta {
 struct RareMeta {
     compiled_from: Option<Box<str>>,
     unquoted_links: Box<[(String, String)]>,
+    unread_keys: Box<[(&'static str, &'static str)]>,
 }
 
 impl RareMeta {
@@ -269,6 +270,14 @@ impl Meta {
     /// Is the key present with no value?
     pub fn is_empty_key(&self, key: &str) -> bool {
         self.empty_keys.iter().any(|k| **k == *key)
+    }
+
+    /// (key, shape) for each key scoring reads (client, domain and
+    /// language keys) set to something none of whose values could be
+    /// read: "a map" or "a list of lists or maps". The article earns no
+    /// point from such a key, and nothing else says so.
+    pub fn unread_scored_keys(&self) -> &[(&'static str, &'static str)] {
+        self.rare.as_ref().map_or(&[], |r| &r.unread_keys)
     }
 }
 
@@ -716,6 +725,7 @@ fn checks_read_block(folder: Folder, meta: &Meta, block: &str) -> bool {
             .is_some_and(|s| !matches!(s, "approved" | "proposed" | "rejected"));
     !meta.empty_keys.is_empty()
         || !meta.unquoted_links().is_empty()
+        || !meta.unread_scored_keys().is_empty()
         || meta.compiled
         || meta.has_key("compiled_date")
         || bad_status
@@ -1220,6 +1230,7 @@ fn fill_values<'v>(
     first: impl Fn(&str) -> Option<Cow<'v, str>>,
     compiled_is_true: bool,
     unquoted_links: Box<[(String, String)]>,
+    unread_keys: Box<[(&'static str, &'static str)]>,
 ) {
     // One list for the values of every key in turn, rather than one
     // allocated for each key that is set; the lists of values and the
@@ -1327,6 +1338,7 @@ fn fill_values<'v>(
     meta.set_rare(RareMeta {
         compiled_from: first_owned("compiled_from"),
         unquoted_links,
+        unread_keys,
     });
     meta.compiled =
         compiled_is_true || first("compiled").is_some_and(|v| v.eq_ignore_ascii_case("true"));
@@ -1424,8 +1436,38 @@ fn extract_meta(map: &Mapping, share: bool, wanted: Wanted) -> Meta {
         |key| frontmatter::first_value_string(get(key)),
         matches!(get("compiled"), Some(Value::Bool(true))),
         unquoted_links,
+        unread_scored_keys(&get),
     );
     meta
+}
+
+/// (key, shape) for each key scoring reads whose value is set but holds
+/// nothing [`frontmatter::value_strings`] reads: a map, or a list of maps
+/// or lists (an unquoted `[[link]]` is read).
+fn unread_scored_keys<'m>(
+    get: &impl Fn(&str) -> Option<&'m yaml_serde::Value>,
+) -> Box<[(&'static str, &'static str)]> {
+    use yaml_serde::Value;
+    CLIENT_KEYS
+        .iter()
+        .chain(&DOMAIN_KEYS)
+        .chain(&LANGUAGE_KEYS)
+        .filter_map(|&key| {
+            let value = get(key)?;
+            let value = match value {
+                Value::Tagged(t) => &t.value,
+                v => v,
+            };
+            let shape = match value {
+                Value::Mapping(m) if !m.is_empty() => "a map",
+                Value::Sequence(items) if !items.is_empty() => "a list of lists or maps",
+                _ => return None,
+            };
+            frontmatter::value_strings(Some(value))
+                .is_empty()
+                .then_some((key, shape))
+        })
+        .collect()
 }
 
 /// [`extract_meta`] of the mapping the entries make, read from the
@@ -1484,6 +1526,8 @@ fn extract_simple_meta(entries: &[(&str, SimpleValue<'_>)], share: bool, wanted:
         |key, out| strings(get(key), out),
         |key| first_of(get(key)),
         matches!(get("compiled"), Some(SimpleValue::Bool(true))),
+        Box::default(),
+        // A block of the simple shape holds no map and no nested list.
         Box::default(),
     );
     meta

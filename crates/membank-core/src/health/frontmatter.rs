@@ -209,6 +209,7 @@ pub(super) fn write_missing_key_message(out: &mut String, key: &str, empty: bool
 }
 
 pub(super) fn value_findings(a: &Article, out: &mut Vec<Finding>) {
+    unread_values(a, out);
     for (key, link) in a.meta.unquoted_links() {
         out.push(finding(
             "unquoted-link",
@@ -290,6 +291,33 @@ pub(super) fn value_findings(a: &Article, out: &mut Vec<Finding>) {
                 "{} contains {shown}, which is not a language code (BCP 47). Language matching \
                  then fails for this article, and term conflicts cannot be detected. {hint}",
                 value.key
+            ),
+        ));
+    }
+}
+
+/// A finding for each key scoring reads that is set to a shape it cannot
+/// read (see [`crate::article::Meta::unread_scored_keys`]).
+fn unread_values(a: &Article, out: &mut Vec<Finding>) {
+    for &(key, shape) in a.meta.unread_scored_keys() {
+        let (reads, example) = if crate::article::CLIENT_KEYS.contains(&key) {
+            ("client names", "clients: [\"[[Acme Corporation]]\"]")
+        } else if crate::article::DOMAIN_KEYS.contains(&key) {
+            ("domain names", "domains: [\"[[Legal]]\"]")
+        } else if key == "languages" || key == "language_pair" {
+            ("language codes", "languages: [\"en-US → nl-BE\"]")
+        } else {
+            ("a language code", "source_lang: en-US")
+        };
+        out.push(finding(
+            "unread-value",
+            Severity::Warning,
+            &a.rel_path,
+            key_line(a, key),
+            format!(
+                "{key} is {shape}, where membank and other memory bank tools read {reads} \
+                 as text or a list of texts: nothing in it is read, so the article earns no \
+                 point for it. Write it like “{example}”."
             ),
         ));
     }

@@ -471,6 +471,7 @@ pub const CODES: &[(&str, Severity)] = &[
     ("bad-date", Severity::Error),
     ("bad-status", Severity::Error),
     ("bad-language-code", Severity::Warning),
+    ("unread-value", Severity::Warning),
     ("unquoted-link", Severity::Warning),
     ("bad-filename", Severity::Error),
     ("dead-link", Severity::Warning),

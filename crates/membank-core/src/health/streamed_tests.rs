@@ -93,7 +93,11 @@ fn some_text(rng: &mut Rng, i: usize) -> Vec<u8> {
         fm += "domain:\n";
     }
     if rng.below(3) == 0 {
-        fm += &format!("languages: [{}]\n", rng.pick(&["en", "english", "nl-BE"]));
+        // A map is read by neither check (`unread-value`).
+        fm += &format!(
+            "languages: {}\n",
+            rng.pick(&["[en]", "[english]", "[nl-BE]", "{source: en, target: nl}"])
+        );
     }
     if rng.below(6) > 0 {
         fm += &format!(

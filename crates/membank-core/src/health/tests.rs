@@ -310,6 +310,53 @@ fn language_tags() {
 }
 
 #[test]
+fn a_scored_key_of_a_shape_nothing_reads_is_reported_on_both_checks() {
+    let d = healthy();
+    write(
+        d.path(),
+        "01_CLIENTS/Mapped.md",
+        "---\nclient: Mapped\nlanguages:\n  source: en\n  target: nl\n\
+         domains: [[Legal, Medical]]\nlast_updated: 2026-04-01\n---\n[[House]]\n"
+            .as_bytes(),
+    );
+    // Read as written: a list, a link left unquoted, an empty list.
+    write(
+        d.path(),
+        "01_CLIENTS/Fine.md",
+        "---\nclient: Fine\nlanguages: [en, nl]\ndomains: [[Legal]]\nclients: []\n\
+         last_updated: 2026-04-01\n---\n[[House]]\n"
+            .as_bytes(),
+    );
+    let r = run(&d);
+    let got: Vec<(&str, Option<usize>, bool)> = only(&r, "unread-value")
+        .iter()
+        .map(|f| (&*f.path, f.line(), f.message().contains("earns no point")))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("01_CLIENTS/Mapped.md", Some(3), true),
+            ("01_CLIENTS/Mapped.md", Some(6), true)
+        ]
+    );
+    let shapes: Vec<String> = only(&r, "unread-value")
+        .iter()
+        .map(|f| f.message().into_owned())
+        .collect();
+    assert!(shapes[0].starts_with("languages is a map"), "{shapes:?}");
+    assert!(
+        shapes[1].starts_with("domains is a list of lists or maps"),
+        "{shapes:?}"
+    );
+    let (_, streamed) = check_streamed(d.path(), &opts()).unwrap();
+    assert_eq!(
+        only(&streamed, "unread-value").len(),
+        2,
+        "the streamed check keeps such a block"
+    );
+}
+
+#[test]
 fn bad_language_codes_are_reported_with_a_hint() {
     let d = healthy();
     write(
