@@ -438,3 +438,34 @@ fn reading_a_file_that_is_not_read_says_why() {
     let run = membank(&["read", s(d.path()), "03_DOMAINS/Nothing.md"]);
     assert!(run.stderr.contains("no article"), "{}", run.stderr);
 }
+
+/// A Markdown file whose name is not UTF-8 cannot be named by any command
+/// (its path would be read back with U+FFFD and open nothing): it is
+/// skipped and reported, and every other article stays usable.
+#[test]
+fn a_file_name_that_is_not_unicode_is_skipped_and_breaks_nothing() {
+    use std::os::unix::ffi::OsStrExt;
+    let d = bank();
+    let name = std::ffi::OsStr::from_bytes(b"caf\xe9.md");
+    fs::write(
+        d.path().join("04_STYLE").join(name),
+        "---\nscope: general\nlast_updated: 2026-01-01\n---\nzebra\n",
+    )
+    .unwrap();
+    write(
+        d.path(),
+        "04_STYLE/House.md",
+        b"---\nscope: general\nlast_updated: 2026-01-01\n---\nzebra house\n",
+    );
+    let found = membank(&["search", s(d.path()), "zebra"]);
+    assert_eq!(found.code, Some(0), "{}", found.stderr);
+    assert!(found.stdout.contains("House"), "{}", found.stdout);
+    let rendered = membank(&["context", s(d.path()), "--render", "--include-unscored"]);
+    assert_eq!(rendered.code, Some(0), "{}", rendered.stderr);
+    assert!(rendered.stdout.contains("zebra house"));
+    assert!(!rendered.stdout.contains("caf"));
+    let checked = membank(&["check", s(d.path()), "--json"]);
+    let codes = finding_codes(&checked.stdout, "04_STYLE/caf\u{FFFD}.md");
+    assert!(codes.contains(&"skipped-file".to_owned()), "{codes:?}");
+    assert!(codes.contains(&"bad-filename".to_owned()), "{codes:?}");
+}

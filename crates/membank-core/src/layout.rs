@@ -107,6 +107,9 @@ pub enum SkipReason {
     Example,
     /// Other `_`-prefixed files are reserved for future use (§3).
     Reserved,
+    /// A name that is not valid Unicode: no link, command or message can
+    /// name the file as it is, so it is not read.
+    NotUnicode,
 }
 
 /// Classify a file name by the §3 underscore rules.

@@ -135,6 +135,7 @@ fn skip_words(reason: membank_core::layout::SkipReason) -> &'static str {
     match reason {
         membank_core::layout::SkipReason::Example => "unused example",
         membank_core::layout::SkipReason::Reserved => "skipped: _ name",
+        membank_core::layout::SkipReason::NotUnicode => "skipped: name not Unicode",
     }
 }
 

@@ -525,6 +525,11 @@ fn files_are_classified_from_the_bytes_as_by_splitting_the_path() {
         let name = rel.rsplit('/').next().unwrap_or("");
         Some(if !crate::layout::is_markdown(name) {
             Found::Other(rel)
+        } else if path.to_str().is_none() {
+            Found::Skipped(SkippedFile {
+                path: rel,
+                reason: crate::layout::SkipReason::NotUnicode,
+            })
         } else if folder == Folder::Templates {
             Found::Template(rel)
         } else if let Some(reason) = crate::layout::skip_reason(name) {
@@ -565,6 +570,9 @@ fn files_are_classified_from_the_bytes_as_by_splitting_the_path() {
     {
         use std::os::unix::ffi::OsStrExt as _;
         paths.push(std::ffi::OsStr::from_bytes(b"/b/02_TERMINOLOGY/\xff.md").into());
+        paths.push(std::ffi::OsStr::from_bytes(b"/b/02_TERMINOLOGY/\xe9/x.md").into());
+        paths.push(std::ffi::OsStr::from_bytes(b"/b/06_TEMPLATES/\xe9.md").into());
+        paths.push(std::ffi::OsStr::from_bytes(b"/b/03_DOMAINS/\xe9.txt").into());
         paths.push(std::ffi::OsStr::from_bytes(b"/b/02_TERMINOLOGY/.\xff/x.md").into());
     }
     for root in ["/b", "/b/"] {

@@ -415,8 +415,16 @@ pub(super) fn classify_file(root: &Path, path: &Path) -> Option<Found> {
     }
     let name_at = bytes.iter().rposition(|&b| b == b'/').map_or(0, |i| i + 1);
     let name = &rel[name_at..];
+    // A name that is not UTF-8 was read with U+FFFD (bytes EF BF BD) in
+    // its place: the path kept could not open the file again.
+    let not_unicode = || memchr::memchr(0xEF, bytes).is_some() && path.to_str().is_none();
     Some(if !layout::is_markdown(name) {
         Found::Other(rel)
+    } else if not_unicode() {
+        Found::Skipped(SkippedFile {
+            path: rel,
+            reason: layout::SkipReason::NotUnicode,
+        })
     } else if folder == Folder::Templates {
         Found::Template(rel)
     } else if let Some(reason) = layout::skip_reason(name) {

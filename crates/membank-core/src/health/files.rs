@@ -79,6 +79,18 @@ pub(super) fn file_findings_linked<'a>(
         }
     }
     for s in &bank.skipped {
+        if s.reason == SkipReason::NotUnicode {
+            out.push(finding(
+                "skipped-file",
+                Severity::Warning,
+                &s.path,
+                None,
+                "This file's name is not valid Unicode, so membank cannot name it: it is \
+                 skipped, never shown, checked or sent to a model (the name shows “�” where \
+                 its bytes are). Rename it in a file manager or a shell."
+                    .into(),
+            ));
+        }
         if s.reason == SkipReason::Reserved {
             out.push(finding(
                 "skipped-file",

@@ -277,7 +277,9 @@ fn every_name_problem(name: &str) -> Option<(Severity, String)> {
     if name.contains('\u{FFFD}') {
         return Some((
             Severity::Warning,
-            "it is not valid Unicode, so other tools may show or sync it wrongly".into(),
+            "it is not valid Unicode, so other tools may show or sync it wrongly and no \
+             membank command can name it (use a file manager or a shell)"
+                .into(),
         ));
     }
     if name.ends_with('.') || name.ends_with(' ') {
