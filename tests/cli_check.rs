@@ -480,3 +480,31 @@ fn an_unknown_code_is_refused_for_a_project_and_a_memory_root() {
     ]);
     assert_ne!(known.status.code(), Some(2));
 }
+
+/// Pages of the readable report list, in turn, what the whole readable
+/// report lists: a page is cut from its order (severity, then code), not
+/// from the JSON's.
+#[test]
+fn readable_pages_follow_the_readable_report() {
+    let bank = FIXTURE;
+    // The finding lines: a path with its line, indented four spaces.
+    let listed = |args: &[&str]| -> Vec<String> {
+        let out = membank(args);
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .filter(|l| l.starts_with("    ") && !l.starts_with("     "))
+            .map(str::to_owned)
+            .collect()
+    };
+    let whole = listed(&["check", bank, "--color", "never"]);
+    assert!(whole.len() > 12, "{whole:?}");
+    let mut paged = Vec::new();
+    for offset in (0..whole.len()).step_by(4) {
+        let offset = offset.to_string();
+        paged.extend(listed(&[
+            "check", bank, "--color", "never", "--offset", &offset, "--limit", "4",
+        ]));
+    }
+    assert_eq!(paged, whole);
+}

@@ -124,7 +124,10 @@ pub fn report(memory: &dyn Memory, args: &CheckArgs) -> anyhow::Result<Checked> 
 }
 
 /// [`report`] with the checks' report already made, when `checked` is
-/// given.
+/// given. A page that lists only part of the findings (`--offset`,
+/// `--limit`) is cut from them in the readable report's order (by
+/// severity, then code), so the readable pages list in turn what the whole
+/// report lists, and a JSON page holds what its readable page shows.
 fn report_with(
     memory: &dyn Memory,
     args: &CheckArgs,
@@ -154,6 +157,12 @@ fn report_with(
         report.counts = counts;
     }
     let total = report.findings.len();
+    if args.offset > 0 || (args.limit > 0 && args.limit < total) {
+        // Stable: within a code the findings keep their path and line order.
+        report
+            .findings
+            .sort_by(|a, b| (a.severity, a.code()).cmp(&(b.severity, b.code())));
+    }
     let offset = args.offset.min(total);
     let end = match args.limit {
         0 => total,

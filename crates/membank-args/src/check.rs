@@ -40,7 +40,9 @@ pub struct CheckArgs {
     #[serde(default = "default_mcp_limit")]
     #[schemars(default = "default_mcp_limit")]
     pub limit: usize,
-    /// Skip the first N findings, to list the next page.
+    /// Skip the first N findings, to list the next page. Pages are cut
+    /// from the findings sorted by severity, then code, as the readable
+    /// report lists them.
     #[arg(long, value_name = "N", default_value_t = 0)]
     #[serde(default)]
     pub offset: usize,
