@@ -10,8 +10,9 @@ use std::path::PathBuf;
                   opens it still; a name that is taken or would make links ambiguous is \
                   refused.\n\nIn a Deja Vu project FROM is a record (memory/decisions/x.md): its \
                   links, supersedes/superseded_by values and impressions' record_path \
-                  follow it.\n\nWithout --yes nothing is written. Exit status: 0 written (or \
-                  nothing to write), 1 shown but not written, 2 refused or error."
+                  follow it.\n\nWithout --yes nothing is written. Exit status: 0 written, 1 \
+                  shown but not written, 2 refused (a name taken, a move to where FROM \
+                  already is) or error."
 )]
 pub struct Args {
     /// The memory bank folder, or a Deja Vu project.
