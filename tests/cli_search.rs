@@ -146,3 +146,21 @@ fn one_pass_ranking_equals_the_index_ranking_on_a_generated_bank() {
         assert!(many.hits.len() > 300, "a query matching many units");
     }
 }
+
+/// `--limit 0` lists every hit, as `check --limit 0` lists every finding;
+/// it used to list none.
+#[test]
+fn limit_zero_lists_every_hit() {
+    let bank = concat!(env!("CARGO_MANIFEST_DIR"), "/demo-bank");
+    let every = json(&["search", bank, "the", "--limit", "0", "--json"]);
+    let matches = every["matches"].as_u64().unwrap();
+    assert!(
+        matches > 20,
+        "the demo bank has more than a page: {matches}"
+    );
+    assert_eq!(every["hits"].as_array().unwrap().len() as u64, matches);
+    let rest = json(&[
+        "search", bank, "the", "--limit", "0", "--offset", "20", "--json",
+    ]);
+    assert_eq!(rest["hits"].as_array().unwrap().len() as u64, matches - 20);
+}

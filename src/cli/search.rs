@@ -75,12 +75,12 @@ pub fn report(
     shown_path: &str,
     args: &SearchArgs,
 ) -> (JsonReport, Vec<SearchHit>) {
-    let hits = index.search(memory, &args.query, args.offset.saturating_add(args.limit));
+    let hits = index.search(memory, &args.query, args.hits_wanted());
     let matches = index.count_matches(&args.query);
     report_of(memory, shown_path, args, hits, matches)
 }
 
-/// The report of the best `offset + limit` hits, however they were found.
+/// The report of the best hits wanted, however they were found.
 fn report_of(
     memory: &dyn Memory,
     shown_path: &str,
@@ -114,7 +114,7 @@ fn report_of(
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let limit = args.search.offset.saturating_add(args.search.limit);
+    let limit = args.search.hits_wanted();
     let detected = detect_memory(&args.path)?;
     query_has_words(&args.search.query).map_err(anyhow::Error::msg)?;
     let (memory, found): (&dyn Memory, _) = if detected.spec.kind == LayoutKind::Bank {

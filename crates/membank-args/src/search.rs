@@ -23,7 +23,8 @@ pub struct Args {
 pub struct SearchArgs {
     /// The words to look for (ranked with BM25; case does not matter).
     pub query: String,
-    /// At most this many hits.
+    /// At most this many hits (0: every hit, as `check --limit 0` lists
+    /// every finding; an MCP answer takes 1 to 500).
     #[arg(long, value_name = "N", default_value_t = 20)]
     #[serde(default = "default_limit")]
     #[schemars(default = "default_limit")]
@@ -36,4 +37,14 @@ pub struct SearchArgs {
 
 fn default_limit() -> usize {
     20
+}
+
+impl SearchArgs {
+    /// How many of the best hits to find: the page's and those it skips.
+    pub fn hits_wanted(&self) -> usize {
+        match self.limit {
+            0 => usize::MAX,
+            n => self.offset.saturating_add(n),
+        }
+    }
 }
