@@ -6,6 +6,11 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 
 #[derive(clap::Args)]
+#[command(
+    after_help = "Exit status: 0 no error found (warnings and notes may remain), 1 at least \
+                  one error among the findings kept, 2 the memory could not be read or an \
+                  argument is wrong."
+)]
 pub struct Args {
     /// The memory folder (a memory bank; see --format).
     pub bank: PathBuf,
