@@ -929,3 +929,27 @@ fn an_export_to_a_folder_or_into_a_missing_folder_says_which() {
     );
     assert!(!dir.path().join("no such folder").exists());
 }
+
+#[test]
+fn a_tsv_export_of_several_language_pairs_says_so() {
+    let demo = concat!(env!("CARGO_MANIFEST_DIR"), "/demo-bank");
+    let warned = |args: &[&str]| String::from_utf8_lossy(&run(args).stderr).into_owned();
+    let mixed = warned(&["terms", "export", demo, "--format", "tsv"]);
+    assert!(
+        mixed.contains("mixes 2 language pairs (en-GB → fr-FR, en-US → nl-BE)"),
+        "{mixed}"
+    );
+    let one = warned(&[
+        "terms",
+        "export",
+        demo,
+        "--format",
+        "tsv",
+        "--pair",
+        "en-US:nl-BE",
+    ]);
+    assert!(!one.contains("language pairs"), "{one}");
+    // TBX and CSV name each term's language.
+    let tbx = warned(&["terms", "export", demo, "--format", "csv"]);
+    assert!(!tbx.contains("language pairs"), "{tbx}");
+}

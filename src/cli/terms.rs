@@ -89,11 +89,37 @@ pub(crate) fn export_text(
     filter: &Filter,
 ) -> (String, Vec<String>) {
     let mut records = terms::records(bank, filter);
-    let warnings = terms::normalise_dates(&mut records);
+    let mut warnings = terms::normalise_dates(&mut records);
+    if format == Format::Tsv {
+        warnings.extend(mixed_pairs_warning(&records));
+    }
     (
         terms::write(format, version, &terms::concepts(&records)),
         warnings,
     )
+}
+
+/// The TSV glossary has no language columns: an export of several
+/// language pairs would put them side by side with nothing to tell them
+/// apart.
+fn mixed_pairs_warning(records: &[TermRecord]) -> Option<String> {
+    // Tags compare without case; each pair is shown as first written.
+    let mut pairs = std::collections::BTreeMap::new();
+    for r in records {
+        let key = (r.source_lang.to_lowercase(), r.target_lang.to_lowercase());
+        pairs
+            .entry(key)
+            .or_insert_with(|| format!("{} → {}", r.source_lang, r.target_lang));
+    }
+    (pairs.len() > 1).then(|| {
+        let shown: Vec<&str> = pairs.values().map(String::as_str).collect();
+        format!(
+            "the TSV format has no language columns, and this export mixes {} language \
+             pairs ({}); export one at a time with --pair",
+            pairs.len(),
+            shown.join(", ")
+        )
+    })
 }
 
 pub(crate) fn filter_of(
