@@ -198,3 +198,44 @@ fn note_refuses_everos_memory_and_writes_nothing() {
     );
     assert_eq!(files(&root), before);
 }
+
+/// `note DIR` with `input` on standard input.
+fn note_from_stdin(root: &Path, input: &[u8]) -> Output {
+    let mut child = support::membank()
+        .args(["note", root.to_str().unwrap(), "--today", support::TODAY])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    // The run may stop reading once it has seen too much.
+    let _ = stdin.write_all(input);
+    drop(stdin);
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn a_note_over_the_stdin_limit_is_refused_whole_in_a_bank_and_a_project() {
+    let big: String = (0..200_000).map(|i| format!("line {i:07}\n")).collect();
+    let dir = bank();
+    let root = dir.path().join("bank");
+    let (project, _) = dejavu_project();
+    for root in [root.as_path(), project.path()] {
+        let before = files(root);
+        let out = note_from_stdin(root, big.as_bytes());
+        assert_eq!(out.status.code(), Some(2), "{}", root.display());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("more than 1 MiB"), "{err}");
+        assert!(err.contains("nothing was written"), "{err}");
+        assert_eq!(files(root), before);
+    }
+    // Exactly at the limit is still taken.
+    let at_limit = "x".repeat(1 << 20);
+    let out = note_from_stdin(&dir.path().join("bank"), at_limit.as_bytes());
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

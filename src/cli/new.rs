@@ -94,12 +94,7 @@ pub fn run_new(args: NewArgs) -> anyhow::Result<ExitCode> {
 
 pub fn run_note(args: NoteArgs) -> anyhow::Result<ExitCode> {
     let text = if args.text.is_empty() {
-        let mut s = String::new();
-        std::io::stdin()
-            .take(1 << 20)
-            .read_to_string(&mut s)
-            .map_err(|e| anyhow::anyhow!("stdin: {e}"))?;
-        s
+        read_note_stdin(std::io::stdin().lock())?
     } else {
         args.text.join(" ")
     };
@@ -139,6 +134,27 @@ pub fn run_note(args: NoteArgs) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::from(2))
         }
     }
+}
+
+/// The most a note read from standard input may hold.
+const NOTE_STDIN_LIMIT: u64 = 1 << 20;
+
+/// A note's text from standard input. More than [`NOTE_STDIN_LIMIT`] is
+/// refused whole: the note would otherwise end wherever the limit fell,
+/// mid-line, with nothing said.
+fn read_note_stdin(input: impl std::io::Read) -> anyhow::Result<String> {
+    let mut bytes = Vec::new();
+    input
+        .take(NOTE_STDIN_LIMIT + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| anyhow::anyhow!("standard input: {e}"))?;
+    if bytes.len() as u64 > NOTE_STDIN_LIMIT {
+        anyhow::bail!(
+            "standard input holds more than 1 MiB, the most a note takes; nothing was written"
+        );
+    }
+    String::from_utf8(bytes)
+        .map_err(|_| anyhow::anyhow!("standard input is not UTF-8 text; nothing was written"))
 }
 
 /// The bank's root, or `None` (said on stderr) when `path` is another

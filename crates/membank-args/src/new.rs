@@ -43,7 +43,8 @@ pub struct NewArgs {
 pub struct NoteArgs {
     /// The memory bank or Deja Vu project.
     pub path: PathBuf,
-    /// The note's text; read from stdin when none is given.
+    /// The note's text; read from stdin when none is given (at most 1 MiB;
+    /// more is refused and nothing is written).
     pub text: Vec<String>,
     /// Tags of a Deja Vu event (comma-separated; default `note`).
     #[arg(long, value_delimiter = ',')]
