@@ -33,6 +33,8 @@ pub fn journal(text: Option<&str>) -> anyhow::Result<Option<Journal>> {
     };
     let mut journal = Journal::new(state.join("journal"));
     journal.on_error = |e| tracing::warn!("{e}");
+    journal.remedy = "Make it writable, or set MEMBANK_STATE_DIR (or XDG_STATE_HOME) to a \
+                      folder that is.";
     let Some(text) = text else {
         return Ok(Some(journal));
     };

@@ -394,3 +394,26 @@ fn a_move_into_a_new_folder_undone_leaves_no_folder_behind() {
     ok(&in_parent(&["undo", "bank"]));
     assert_eq!(support::tree(&bank), before);
 }
+
+#[test]
+fn no_write_happens_when_the_state_folder_cannot_hold_the_journal() {
+    let state = tempfile::tempdir().unwrap();
+    // A file where the state folder should be.
+    let blocked = state.path().join("state-is-a-file");
+    fs::write(&blocked, "").unwrap();
+    let bank = flawed_bank();
+    let before = support::tree(bank.path());
+    let fixed = run(&blocked, &["fix", s(bank.path()), "--yes", "--json"]);
+    let noted = run(&blocked, &["note", s(bank.path()), "a quick note"]);
+    for out in [fixed, noted] {
+        assert_eq!(out.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("state-is-a-file/journal")
+                && err.contains("undo journal")
+                && err.contains("MEMBANK_STATE_DIR"),
+            "{err}"
+        );
+    }
+    assert_eq!(support::tree(bank.path()), before);
+}

@@ -35,6 +35,9 @@ pub struct Journal {
     pub max_days: u32,
     /// Told why an entry could not be written (the write itself stands).
     pub on_error: fn(&str),
+    /// What a message about an unusable journal folder tells the user to
+    /// do: the program that chose the folder knows how it is moved.
+    pub remedy: &'static str,
 }
 
 fn ignore_error(_: &str) {}
@@ -46,6 +49,7 @@ impl Journal {
             max_bytes: DEFAULT_MAX_BYTES,
             max_days: DEFAULT_MAX_DAYS,
             on_error: ignore_error,
+            remedy: "Make that folder writable.",
         }
     }
 }
@@ -160,6 +164,31 @@ fn memory_folder(root: &Path) -> String {
 impl Journal {
     fn memory_dir(&self, root: &Path) -> PathBuf {
         self.dir.join(memory_folder(root))
+    }
+
+    /// Whether an entry for the memory at `root` can be kept: its folder
+    /// made and a file created there. A change whose entry is lost cannot
+    /// be undone, so a transaction does not begin without this.
+    pub fn ready(&self, root: &Path) -> Result<(), String> {
+        let dir = self.memory_dir(root);
+        let unusable = |e: std::io::Error| {
+            format!(
+                "{}: the undo journal cannot be kept there ({e}); every change membank makes \
+                 is journalled so it can be undone, so nothing was changed. {}",
+                self.dir.display(),
+                self.remedy
+            )
+        };
+        fs::create_dir_all(&dir).map_err(unusable)?;
+        let probe = dir.join(format!(".ready-{}", std::process::id()));
+        fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(&probe)
+            .map_err(unusable)?;
+        let _ = fs::remove_file(&probe);
+        Ok(())
     }
 
     /// Write `entry` (its id is set here) and prune; returns the id.

@@ -119,12 +119,29 @@ impl std::fmt::Display for Stopped {
 impl Transaction {
     /// Take the memory's lock, waiting up to `wait` for another run
     /// (`waiting` is called once if it has to wait), then refusing.
+    /// Refused, before anything is touched, when the installed journal's
+    /// folder cannot be written: every change is journalled.
     pub fn begin(
         root: &Path,
         kind: Kind,
         wait: Duration,
         waiting: impl FnMut(),
     ) -> Result<Transaction, String> {
+        Transaction::begin_journalled(root, kind, wait, waiting, journal::installed())
+    }
+
+    /// [`Transaction::begin`] recording to `journal` (`None`: not
+    /// journalled).
+    pub fn begin_journalled(
+        root: &Path,
+        kind: Kind,
+        wait: Duration,
+        waiting: impl FnMut(),
+        journal: Option<Journal>,
+    ) -> Result<Transaction, String> {
+        if let Some(journal) = &journal {
+            journal.ready(root)?;
+        }
         let noun = kind.noun();
         let lock = BankLock::acquire(root, wait, waiting).map_err(|e| match e {
             LockError::Busy { root, waited } => format!(
@@ -144,7 +161,7 @@ impl Transaction {
             root: root.to_path_buf(),
             kind,
             lock,
-            journal: journal::installed(),
+            journal,
             recorded: Mutex::default(),
         })
     }

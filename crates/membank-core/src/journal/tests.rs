@@ -374,3 +374,33 @@ fn laying_out_a_bank_never_replaces_a_file() {
         b"---\nclient: Acme\n---\nold\n"
     );
 }
+
+#[test]
+fn a_journal_folder_that_cannot_be_written_stops_the_transaction_before_it_begins() {
+    let (bank, state) = bank();
+    // A file where the journal's folder would be: no entry could be kept.
+    let blocked = state.path().join("not-a-folder");
+    fs::write(&blocked, "").unwrap();
+    let j = Journal::new(blocked.join("journal"));
+    let before: Vec<_> = fs::read_dir(bank.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    let e = Transaction::begin_journalled(bank.path(), Kind::Bank, Duration::ZERO, || {}, Some(j))
+        .unwrap_err();
+    assert!(
+        e.contains("not-a-folder/journal") && e.contains("nothing was changed"),
+        "{e}"
+    );
+    let after: Vec<_> = fs::read_dir(bank.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(before, after);
+    // A usable journal lets it begin.
+    let ok = journal(state.path());
+    assert!(
+        Transaction::begin_journalled(bank.path(), Kind::Bank, Duration::ZERO, || {}, Some(ok))
+            .is_ok()
+    );
+}
