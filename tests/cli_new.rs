@@ -239,3 +239,18 @@ fn a_note_over_the_stdin_limit_is_refused_whole_in_a_bank_and_a_project() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+#[test]
+fn new_refuses_a_name_the_bank_would_skip() {
+    let dir = bank();
+    let root = dir.path().join("bank");
+    let before = files(&root);
+    let out = membank(&["new", root.to_str().unwrap(), "clients", "_Acme", "--json"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("01_CLIENTS/_Acme.md") && err.contains("skip"),
+        "{err}"
+    );
+    assert_eq!(files(&root), before);
+}

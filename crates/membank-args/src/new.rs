@@ -14,7 +14,8 @@ pub struct NewArgs {
     pub bank: PathBuf,
     /// The folder of the new article.
     pub folder: String,
-    /// Its name (without .md); `sub/Name` puts it in a subfolder.
+    /// Its name (without .md); `sub/Name` puts it in a subfolder. A name
+    /// starting with `_` is refused: the bank skips such files.
     pub name: String,
     /// The client the article is for.
     #[arg(long)]

@@ -152,6 +152,15 @@ fn check_new_path(bank: &Bank, rel: &str, stem: &str) -> Result<(), String> {
             "{rel}: a name with “{c}” cannot be written in a link; choose another"
         ));
     }
+    // The bank reads no file named like an example or a reserved file, so
+    // an article written under such a name would never be seen.
+    let file_name = rel.rsplit('/').next().unwrap_or(rel);
+    if crate::layout::skip_reason(file_name).is_some() {
+        return Err(format!(
+            "{rel}: a file name starting with “_” is reserved (as _EXAMPLE_ files are), so \
+             the bank would skip the article; choose a name without it"
+        ));
+    }
     if bank.root().join(rel).exists() {
         return Err(format!("{rel}: already exists; nothing is overwritten"));
     }
@@ -386,6 +395,26 @@ mod tests {
         assert!(err.contains("ambiguous"), "{err}");
         let err = article(&bank, Folder::Templates, "x", &Known::default(), TODAY).unwrap_err();
         assert!(err.contains("templates"), "{err}");
+    }
+
+    #[test]
+    fn a_name_the_bank_would_skip_is_refused() {
+        let (_dir, bank) = bank();
+        for name in ["_Acme", "_EXAMPLE_Acme", "sub/_Acme"] {
+            let err = article(&bank, Folder::Clients, name, &Known::default(), TODAY).unwrap_err();
+            assert!(err.contains("skip") && err.contains("“_”"), "{name}: {err}");
+        }
+        // An underscore inside the name is an ordinary name.
+        assert!(
+            article(
+                &bank,
+                Folder::Clients,
+                "Acme_Corp",
+                &Known::default(),
+                TODAY
+            )
+            .is_ok()
+        );
     }
 
     #[test]
