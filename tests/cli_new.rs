@@ -254,3 +254,27 @@ fn new_refuses_a_name_the_bank_would_skip() {
     );
     assert_eq!(files(&root), before);
 }
+
+#[test]
+fn empty_event_tags_are_dropped() {
+    for (tags, written) in [
+        ("", "note"),
+        (",,,", "note"),
+        ("sync,,settings,", "sync, settings"),
+    ] {
+        let (dir, ledger) = dejavu_project();
+        let r = dir.path().to_str().unwrap();
+        let out = membank(&["note", r, "Moved", "--tags", tags]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            fs::read_to_string(&ledger)
+                .unwrap()
+                .ends_with(&format!("- `2026-11-26` - `{written}` - Moved\n")),
+            "{tags:?}"
+        );
+    }
+}

@@ -47,7 +47,8 @@ pub struct NoteArgs {
     /// The note's text; read from stdin when none is given (at most 1 MiB;
     /// more is refused and nothing is written).
     pub text: Vec<String>,
-    /// Tags of a Deja Vu event (comma-separated; default `note`).
+    /// Tags of a Deja Vu event (comma-separated; empty ones are dropped;
+    /// default `note`).
     #[arg(long, value_delimiter = ',')]
     pub tags: Vec<String>,
     /// Print what was written as JSON.

@@ -260,6 +260,13 @@ pub fn event(
     }
     let month = format!("{:04}-{:02}", today.year(), today.month());
     let rel = format!("memory/events/{month}.md");
+    // An empty tag (`--tags ""`, `a,,b`) says nothing and would leave
+    // `, ,` in the ledger; what is left, or `note`, is written.
+    let tags: Vec<&str> = tags
+        .iter()
+        .map(|t| t.trim())
+        .filter(|t| !t.is_empty())
+        .collect();
     let tags = match tags.is_empty() {
         true => "note".to_owned(),
         false => tags.join(", "),
@@ -469,5 +476,23 @@ mod tests {
             panic!("not a change")
         };
         assert_eq!(after, b"# L\n- a\n- `2026-04-08` - `sync` - x\n");
+    }
+
+    #[test]
+    fn empty_tags_are_dropped_and_none_left_is_the_default_tag() {
+        let line = |tags: &[&str]| {
+            let tags: Vec<String> = tags.iter().map(|t| (*t).to_owned()).collect();
+            created(&event("x", &tags, TODAY, None).unwrap())
+                .lines()
+                .last()
+                .unwrap()
+                .to_owned()
+        };
+        assert_eq!(line(&[""]), "- `2026-04-08` - `note` - x");
+        assert_eq!(line(&["", "", "", ""]), "- `2026-04-08` - `note` - x");
+        assert_eq!(
+            line(&[" sync ", "", "settings"]),
+            "- `2026-04-08` - `sync, settings` - x"
+        );
     }
 }
