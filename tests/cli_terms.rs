@@ -953,3 +953,33 @@ fn a_tsv_export_of_several_language_pairs_says_so() {
     let tbx = warned(&["terms", "export", demo, "--format", "csv"]);
     assert!(!tbx.contains("language pairs"), "{tbx}");
 }
+
+#[test]
+fn the_glossarys_format_is_never_taken_for_a_layout() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = bank(dir.path());
+    let job = fixture("job.xlf");
+    for (before, after) in [
+        (&[][..], &["--format", "dejavu"][..]),
+        (&["--format", "dejavu"][..], &[][..]),
+    ] {
+        let mut args: Vec<&str> = before.to_vec();
+        args.extend(["terms", s(&root), "--for", s(&job)]);
+        args.extend(after);
+        let out = run(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("--format dejavu: use tbx, csv, tsv or md"),
+            "{err}"
+        );
+        assert!(!err.contains("Deja Vu"), "{err}");
+    }
+    let out = run(&["terms", s(&root), "--for", s(&job), "--format", "md"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

@@ -181,10 +181,15 @@ pub fn main() -> ExitCode {
         command = command_name(cli.command.is_none(), &subcommands),
         "membank started"
     );
-    let forced = cli
-        .format
-        .as_deref()
-        .and_then(membank_core::memory::layout_named);
+    // `terms` has a `--format` of its own (the glossary's), and clap hands
+    // its value to the global one too, where `dejavu` would force a layout.
+    let forced = match &cli.command {
+        Some(Command::Eager(Eager::Terms(_))) => None,
+        _ => cli
+            .format
+            .as_deref()
+            .and_then(membank_core::memory::layout_named),
+    };
     common::set_forced_format(forced);
     let clock = match membank::today::clock(cli.today.as_deref()) {
         Ok(clock) => clock,
