@@ -95,6 +95,17 @@ fn plain_output_marks_matches_and_no_match_is_not_an_error() {
     );
 }
 
+#[test]
+fn color_always_marks_matches_in_bold_even_into_a_pipe() {
+    let out = support::membank()
+        .args(["search", BANK, "shelf", "--color", "always"])
+        .output()
+        .expect("membank runs");
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("\u{1b}[1mshelf"), "{text:?}");
+    assert!(!text.contains("**shelf**"), "{text:?}");
+}
+
 /// A query with no word to look for is refused at once, in every layout,
 /// rather than answered "0 matches" as if the memory had been searched.
 #[test]

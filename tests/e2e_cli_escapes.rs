@@ -163,3 +163,16 @@ fn piped_text_for_a_model_is_exact_and_json_is_escaped() {
     let v: serde_json::Value = serde_json::from_str(&json).unwrap();
     assert!(v["snapshot"].as_str().unwrap().contains(HOSTILE));
 }
+
+#[test]
+fn search_on_a_terminal_marks_matches_as_color_says() {
+    let bank = concat!(env!("CARGO_MANIFEST_DIR"), "/demo-bank");
+    let never = String::from_utf8_lossy(&on_a_terminal(&[
+        "search", bank, "booking", "--color", "never",
+    ]))
+    .into_owned();
+    assert!(never.contains("**Booking**"), "{never:?}");
+    assert!(!never.contains("\u{1b}[1m"), "{never:?}");
+    let auto = String::from_utf8_lossy(&on_a_terminal(&["search", bank, "booking"])).into_owned();
+    assert!(auto.contains("\u{1b}[1mBooking"), "{auto:?}");
+}

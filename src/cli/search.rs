@@ -1,7 +1,7 @@
 //! `membank search`: ranked full-text search over any memory layout.
 
 use std::fmt::Write as _;
-use std::io::{IsTerminal, Write as _};
+use std::io::Write as _;
 use std::process::ExitCode;
 
 use membank_core::memory::{LayoutKind, Memory, SearchHit};
@@ -145,7 +145,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.json {
         print_json(&report)?;
     } else {
-        let bold = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+        // `--color` decides, as for every report; auto follows the
+        // terminal and NO_COLOR.
+        let bold = anstream::AutoStream::choice(&std::io::stdout()) != anstream::ColorChoice::Never;
         let mut out = std::io::BufWriter::new(std::io::stdout().lock());
         out.write_all(human(&report, &hits, bold).as_bytes())?;
         out.flush()?;
@@ -215,7 +217,8 @@ pub fn human(report: &JsonReport, hits: &[SearchHit], bold: bool) -> String {
     out
 }
 
-/// The snippet with matches in bold on a terminal, `**like this**` otherwise.
+/// The snippet with matches in bold when colours are on (`--color`), `**like this**`
+/// otherwise.
 fn marked(h: &SearchHit, bold: bool) -> String {
     let (on, off) = if bold {
         ("\x1b[1m", "\x1b[22m")
