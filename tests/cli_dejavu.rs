@@ -598,3 +598,43 @@ fn a_folder_named_like_a_required_file_is_an_error_and_recall_says_so() {
         }
     }
 }
+
+#[test]
+fn feedback_added_with_json_prints_one_json_document() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("p");
+    copy_tree(Path::new(DEMO), &root);
+    let r = root.to_str().unwrap();
+    let (v, code) = json(&[
+        "feedback",
+        r,
+        "--add",
+        "missed",
+        "--cue",
+        "alpha beta",
+        "--json",
+    ]);
+    assert_eq!(code, Some(0), "{v:#}");
+    assert_eq!(v["path"], "memory/recall-feedback.jsonl");
+    assert_eq!(v["appended"]["outcome"], "missed");
+    assert_eq!(v["appended"]["query"], "alpha beta");
+}
+
+#[test]
+fn a_refused_feedback_outcome_is_echoed_without_its_escapes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("p");
+    copy_tree(Path::new(DEMO), &root);
+    let out = membank(&[
+        "feedback",
+        root.to_str().unwrap(),
+        "--add",
+        "\u{1b}]0;pwned\u{7}",
+        "--cue",
+        "abc",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("pwned"), "{err:?}");
+    assert!(!err.contains('\u{1b}') && !err.contains('\u{7}'), "{err:?}");
+}

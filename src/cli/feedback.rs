@@ -23,10 +23,19 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             args.note.as_deref(),
             &today,
         )
-        .map_err(anyhow::Error::msg)?;
+        // The message may quote the outcome as typed, escapes and all.
+        .map_err(|e| anyhow::anyhow!(safe(&e)))?;
         let tx = begin_dejavu_write(&project.root)?;
         feedback::append(&tx, &line).map_err(|e| anyhow::anyhow!(safe(&e)))?;
-        println!("appended to {}: {}", dejavu::FEEDBACK_PATH, safe(&line));
+        if args.json {
+            let appended: serde_json::Value = serde_json::from_str(&line)?;
+            print_json(&serde_json::json!({
+                "path": dejavu::FEEDBACK_PATH,
+                "appended": appended,
+            }))?;
+        } else {
+            println!("appended to {}: {}", dejavu::FEEDBACK_PATH, safe(&line));
+        }
         return Ok(ExitCode::SUCCESS);
     }
     if args.cue.is_some() {

@@ -6,7 +6,8 @@ use std::path::PathBuf;
 pub struct Args {
     /// The project folder (holding memory/) or its memory/ folder.
     pub project: PathBuf,
-    /// Print the reference report's JSON.
+    /// Print the reference report's JSON; with --add, the line appended
+    /// (`{"path": …, "appended": {…}}`).
     #[arg(long)]
     pub json: bool,
     /// Append a line for a cue just tried: helpful, irrelevant, missed or overloaded.
