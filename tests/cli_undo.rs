@@ -417,3 +417,21 @@ fn no_write_happens_when_the_state_folder_cannot_hold_the_journal() {
     }
     assert_eq!(support::tree(bank.path()), before);
 }
+
+#[test]
+fn undo_json_says_what_was_undone_or_why_nothing_was() {
+    let bank = flawed_bank();
+    let state = tempfile::tempdir().unwrap();
+    let nothing = run(state.path(), &["undo", s(bank.path()), "--json"]);
+    let (v, code) = support::json_of(&nothing);
+    assert_eq!(code, Some(1));
+    assert!(v["undone"].is_null(), "{v:#}");
+    assert!(!v["reason"].as_str().unwrap().is_empty(), "{v:#}");
+    let fixed = run(state.path(), &["fix", s(bank.path()), "--yes"]);
+    assert!(fixed.status.code().is_some());
+    let undone = run(state.path(), &["undo", s(bank.path()), "--json"]);
+    let (v, code) = support::json_of(&undone);
+    assert_eq!(code, Some(0));
+    assert_eq!(v["undone"]["kind"], "fix", "{v:#}");
+    assert!(v["warnings"].as_array().unwrap().is_empty(), "{v:#}");
+}

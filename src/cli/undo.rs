@@ -89,10 +89,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 eprintln!("membank: warning: {}", common::safe(w));
             }
             if args.json {
-                println!(
-                    "{}",
-                    serde_json::to_string_pretty(&json_entry(&undone.entry, None))?
-                );
+                common::print_json(&serde_json::json!({
+                    "undone": json_entry(&undone.entry, None),
+                    "warnings": undone.warnings,
+                }))?;
             } else {
                 println!(
                     "Undone: {} of {}",
@@ -111,6 +111,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         Err(e) => {
             eprintln!("membank: {}", common::safe(&e));
+            // A script reading stdout learns why too, not only the exit status.
+            if args.json {
+                common::print_json(&serde_json::json!({ "undone": null, "reason": e }))?;
+            }
             Ok(ExitCode::from(1))
         }
     }

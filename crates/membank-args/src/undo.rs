@@ -6,7 +6,9 @@ use std::path::PathBuf;
 #[command(
     after_help = "Every change membank writes is journalled in its state folder (never in the \
                   memory). An undo is journalled too; running undo again takes back the change \
-                  before. Exit status: 0 reverted (or listed), 1 nothing reverted, 2 error."
+                  before. With --json: {\"undone\": {id, time, kind, files…}, \"warnings\": […]}, or \
+                  {\"undone\": null, \"reason\": \"…\"} when nothing was reverted (exit 1). \
+                  Exit status: 0 reverted (or listed), 1 nothing reverted, 2 error."
 )]
 pub struct Args {
     /// The memory bank or Deja Vu project folder.
