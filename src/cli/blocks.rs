@@ -29,20 +29,20 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
 
     if args.json {
-        println!("{}", to_json(&report)?);
+        outln!("{}", to_json(&report)?)?;
     } else {
-        print_blocks(&report.blocks);
-        print_warnings(&report.warnings);
+        print_blocks(&report.blocks)?;
+        print_warnings(&report.warnings)?;
         let total = report.blocks.len();
         let rejected = report.rejected();
         if total == 0 {
-            println!("No ### FILE: blocks found in the reply.");
+            outln!("No ### FILE: blocks found in the reply.")?;
         } else if args.apply {
-            println!("{total} block(s), {rejected} rejected.");
+            outln!("{total} block(s), {rejected} rejected.")?;
         } else {
-            println!(
+            outln!(
                 "{total} block(s), {rejected} rejected. Nothing written; add --apply to write the valid ones."
-            );
+            )?;
         }
     }
     Ok(if report.rejected() > 0 {
@@ -83,9 +83,9 @@ pub(crate) fn to_json(value: &impl serde::Serialize) -> anyhow::Result<String> {
     Ok(membank_core::json::to_string(value)?)
 }
 
-pub(crate) fn print_blocks(blocks: &[BlockResult]) {
+pub(crate) fn print_blocks(blocks: &[BlockResult]) -> anyhow::Result<()> {
     if blocks.is_empty() {
-        return;
+        return Ok(());
     }
     let width = blocks
         .iter()
@@ -93,33 +93,36 @@ pub(crate) fn print_blocks(blocks: &[BlockResult]) {
         .max()
         .unwrap_or(4)
         .clamp(4, 60);
-    println!("{:<9} {:>5}  {:<width$}  REASON", "STATUS", "LINE", "PATH");
+    outln!("{:<9} {:>5}  {:<width$}  REASON", "STATUS", "LINE", "PATH")?;
     for b in blocks {
-        println!(
+        outln!(
             "{:<9} {:>5}  {:<width$}  {}",
             b.change.as_str(),
             b.line,
             sanitize_for_terminal(&b.path, false),
             sanitize_for_terminal(b.reason.as_deref().unwrap_or(""), false),
-        );
+        )?;
     }
+    Ok(())
 }
 
-pub(crate) fn print_warnings(warnings: &[String]) {
+pub(crate) fn print_warnings(warnings: &[String]) -> anyhow::Result<()> {
     for w in warnings {
-        println!("warning: {}", sanitize_for_terminal(w, false));
+        outln!("warning: {}", sanitize_for_terminal(w, false))?;
     }
+    Ok(())
 }
 
 /// One line per proposed file in the words of `membank_core::review`
 /// (new, changed, unchanged, rejected with the reason), each diff indented
 /// below it when `with_diffs`.
-pub(crate) fn print_block_lines(blocks: &[ProposedFile], with_diffs: bool) {
+pub(crate) fn print_block_lines(blocks: &[ProposedFile], with_diffs: bool) -> anyhow::Result<()> {
     for b in blocks {
-        println!("  {}", sanitize_for_terminal(&b.outcome_line(), false));
+        outln!("  {}", sanitize_for_terminal(&b.outcome_line(), false))?;
         let diff = b.diff.as_deref().filter(|_| with_diffs).unwrap_or_default();
         for line in sanitize_for_terminal(diff, true).lines() {
-            println!("      {line}");
+            outln!("      {line}")?;
         }
     }
+    Ok(())
 }

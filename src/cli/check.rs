@@ -282,7 +282,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         // Freeing 100,000 findings one by one only delays the exit.
         std::mem::forget(report);
     } else {
-        print_human(&shown, &checked);
+        print_human(&shown, &checked).map_err(super::common::stdout_error)?;
         std::mem::forget(checked);
     }
     Ok(if has_errors {
@@ -296,16 +296,20 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 /// it is produced: on a large bank it runs to tens of megabytes. The
 /// findings' lines have no styles: they are put into words on all cores,
 /// a window at a time, and written as they are.
-fn print_human(bank: &str, checked: &Checked) {
+fn print_human(bank: &str, checked: &Checked) -> std::io::Result<()> {
     use rayon::prelude::*;
     use std::io::Write;
     let stdout = std::io::stdout();
     let choice = anstream::AutoStream::choice(&stdout);
     let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
+    // The first failed write is kept and ends the run; the parts after it
+    // are not put into words for nothing.
+    let mut failed: Option<std::io::Error> = None;
     write_human(bank, checked, &mut |part| match part {
+        _ if failed.is_some() => {}
         Part::Styled(text) => {
             let block = style::styled_block(choice, &|o| o.write_all(text.as_bytes()));
-            let _ = out.write_all(&block);
+            failed = out.write_all(&block).err();
         }
         Part::Findings(findings) => {
             // Blocks small enough (tens of kilobytes) to be made where the
@@ -330,12 +334,18 @@ fn print_human(bank: &str, checked: &Checked) {
                     })
                     .collect();
                 for block in blocks {
-                    let _ = out.write_all(block.as_bytes());
+                    if let Err(e) = out.write_all(block.as_bytes()) {
+                        failed = Some(e);
+                        return;
+                    }
                 }
             }
         }
     });
-    let _ = out.flush();
+    match failed {
+        Some(e) => Err(e),
+        None => out.flush(),
+    }
 }
 
 /// A piece of the readable report.

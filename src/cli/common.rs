@@ -4,7 +4,6 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use anyhow::Context as _;
 use membank_core::bank::{Bank, LoadOptions};
 use membank_core::clock::Clock;
 use membank_core::memory::{self, DocId, LayoutKind, LayoutSpec, Memory, Resolution};
@@ -162,13 +161,38 @@ pub fn bank_root(path: &Path) -> anyhow::Result<PathBuf> {
     Ok(found.root)
 }
 
+/// Write a command's output to stdout, through `anstream` when `styled`
+/// (styles kept or dropped as `--color` says). The error, unlike
+/// `println!`'s panic, names standard output and ends the run with exit 2.
+pub fn write_stdout(styled: bool, args: std::fmt::Arguments<'_>) -> anyhow::Result<()> {
+    let written = if styled {
+        anstream::stdout().write_fmt(args)
+    } else {
+        std::io::stdout().lock().write_fmt(args)
+    };
+    written.map_err(stdout_error)
+}
+
+/// A failed write to standard output, said as such.
+pub fn stdout_error(e: std::io::Error) -> anyhow::Error {
+    anyhow::Error::new(e).context("cannot write to standard output")
+}
+
+/// Whether `e` is a write into a pipe whose reader has gone.
+pub fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}
+
 /// Print a value as JSON on stdout through the one JSON writer (pretty,
 /// terminal controls escaped), the same for every `--json`.
 pub fn print_json<T: serde::Serialize>(value: &T) -> anyhow::Result<()> {
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    membank_core::json::write(&mut out, value).context("writing JSON")?;
-    writeln!(out)?;
-    out.flush()?;
+    membank_core::json::write(&mut out, value).map_err(|e| stdout_error(e.into()))?;
+    writeln!(out).map_err(stdout_error)?;
+    out.flush().map_err(stdout_error)?;
     Ok(())
 }
 
@@ -181,12 +205,12 @@ pub fn print_model_text(text: &str) -> anyhow::Result<()> {
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     if stdout.is_terminal() {
-        out.write_all(sanitize_for_terminal(text, true).as_bytes())?;
+        out.write_all(sanitize_for_terminal(text, true).as_bytes())
     } else {
-        out.write_all(text.as_bytes())?;
+        out.write_all(text.as_bytes())
     }
-    out.flush()?;
-    Ok(())
+    .and_then(|()| out.flush())
+    .map_err(stdout_error)
 }
 
 /// Text from a file, safe to print on a terminal.

@@ -67,15 +67,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         eprintln!("Nothing to compile: 00_INBOX/ has no pending files. The reply was not applied.");
     }
     if args.json {
-        println!("{}", to_json(&report)?);
+        outln!("{}", to_json(&report)?)?;
     } else {
-        print_recovered(&report.recovered);
+        print_recovered(&report.recovered)?;
         if !report.sources.is_empty() {
-            print_blocks(&report.blocks);
-            print_warnings(&report.warnings);
-            print_sources(&report.sources, false);
+            print_blocks(&report.blocks)?;
+            print_warnings(&report.warnings)?;
+            print_sources(&report.sources, false)?;
             if args.plan {
-                println!("Plan only: nothing was written or moved.");
+                outln!("Plan only: nothing was written or moved.")?;
             }
         }
     }
@@ -164,26 +164,28 @@ fn all_archived(report: &CompileReport) -> bool {
         .any(|s| matches!(s.status, SourceStatus::Kept | SourceStatus::Failed))
 }
 
-fn print_recovered(recovered: &[Archived]) {
+fn print_recovered(recovered: &[Archived]) -> anyhow::Result<()> {
     for r in recovered {
-        println!(
+        outln!(
             "recovered {} -> {} (stamped by an interrupted run)",
             sanitize_for_terminal(&r.source, false),
             sanitize_for_terminal(&r.archived_to, false)
-        );
+        )?;
     }
+    Ok(())
 }
 
 /// One line per source; `list_paths` adds the `compiled_to` paths below it.
-fn print_sources(sources: &[SourceResult], list_paths: bool) {
+fn print_sources(sources: &[SourceResult], list_paths: bool) -> anyhow::Result<()> {
     for s in sources {
-        println!("{}", sanitize_for_terminal(&s.outcome_line(), false));
+        outln!("{}", sanitize_for_terminal(&s.outcome_line(), false))?;
         if list_paths && s.status != SourceStatus::Kept {
             for path in &s.compiled_to {
-                println!("    compiled_to  {}", sanitize_for_terminal(path, false));
+                outln!("    compiled_to  {}", sanitize_for_terminal(path, false))?;
             }
         }
     }
+    Ok(())
 }
 
 /// Process Inbox against the configured model.
@@ -236,10 +238,10 @@ fn run_with_model(args: &Args, root: &Path) -> anyhow::Result<ExitCode> {
                 warnings,
                 recovered,
             };
-            println!("{}", to_json(&output)?);
+            outln!("{}", to_json(&output)?)?;
         } else {
-            print_recovered(&recovered);
-            print_sources(&kept, false);
+            print_recovered(&recovered)?;
+            print_sources(&kept, false)?;
         }
         // As with --reply, an empty inbox is not success, unless this run
         // finished the moves of an interrupted one.
@@ -282,7 +284,7 @@ fn run_with_model(args: &Args, root: &Path) -> anyhow::Result<ExitCode> {
         }
     } else if let Some(tx) = &tx {
         if !args.json {
-            print_plan(&plan, &warnings, &source_results, "Plan");
+            print_plan(&plan, &warnings, &source_results, "Plan")?;
         }
         // A file edited since the plan was made is not overwritten: the new
         // plan is shown and nothing is written.
@@ -294,7 +296,7 @@ fn run_with_model(args: &Args, root: &Path) -> anyhow::Result<ExitCode> {
             Ok(done) => done.report,
             Err(Stopped::Stale(stale)) => {
                 let fresh = review::classify(root, &reply.text, &sources, now);
-                print_plan(&fresh.files, &fresh.warnings, &source_results, "New plan");
+                print_plan(&fresh.files, &fresh.warnings, &source_results, "New plan")?;
                 eprintln!(
                     "membank: {} changed on disk after the plan was made; nothing was written. \
                      Check the new plan, then apply the saved reply with --reply.",
@@ -328,21 +330,21 @@ fn run_with_model(args: &Args, root: &Path) -> anyhow::Result<ExitCode> {
         recovered,
     };
     if args.json {
-        println!("{}", to_json(&output)?);
+        outln!("{}", to_json(&output)?)?;
     } else {
-        print_recovered(&output.recovered);
+        print_recovered(&output.recovered)?;
         if applied {
-            println!();
-            println!("Applied:");
-            print_block_lines(&output.blocks, false);
-            print_sources(&output.sources, true);
+            outln!()?;
+            outln!("Applied:")?;
+            print_block_lines(&output.blocks, false)?;
+            print_sources(&output.sources, true)?;
         } else {
             let title = if reply.complete {
                 "Plan"
             } else {
                 "Plan of the INCOMPLETE reply (what arrived)"
             };
-            print_plan(&output.blocks, &output.warnings, &output.sources, title);
+            print_plan(&output.blocks, &output.warnings, &output.sources, title)?;
         }
     }
 
@@ -358,9 +360,9 @@ fn run_with_model(args: &Args, root: &Path) -> anyhow::Result<ExitCode> {
     let fine = !output.blocks.is_empty() && !rejected && archived_all;
     if !applied && !args.json {
         if output.blocks.is_empty() {
-            println!("The reply has no ### FILE: blocks. Nothing was written.");
+            outln!("The reply has no ### FILE: blocks. Nothing was written.")?;
         } else {
-            println!("Nothing was written. Run again with --yes to apply this plan.");
+            outln!("Nothing was written. Run again with --yes to apply this plan.")?;
         }
     }
     Ok(exit(fine))
@@ -428,11 +430,17 @@ fn applied_blocks(report: &CompileReport, plan: Vec<ProposedFile>) -> Vec<Propos
         .collect()
 }
 
-fn print_plan(blocks: &[ProposedFile], warnings: &[String], sources: &[SourceResult], title: &str) {
-    println!("{title}:");
-    print_block_lines(blocks, true);
-    print_warnings(warnings);
-    print_sources(sources, true);
+fn print_plan(
+    blocks: &[ProposedFile],
+    warnings: &[String],
+    sources: &[SourceResult],
+    title: &str,
+) -> anyhow::Result<()> {
+    outln!("{title}:")?;
+    print_block_lines(blocks, true)?;
+    print_warnings(warnings)?;
+    print_sources(sources, true)?;
+    Ok(())
 }
 
 /// Says on stderr what goes to the model: the provider, the inbox files and

@@ -32,7 +32,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .map_err(|p| anyhow::anyhow!("{}", safe(&format!("{}: {}", p.path, p.message))))?;
         super::common::print_model_text(&text)?;
     } else {
-        print_table(&report);
+        print_table(&report).map_err(super::common::stdout_error)?;
     }
     // Freeing every row, and closing the folders held open, only delays
     // the exit.
@@ -107,7 +107,7 @@ struct TableHead<'a> {
     kept: usize,
 }
 
-fn print_table(r: &Streamed) {
+fn print_table(r: &Streamed) -> std::io::Result<()> {
     use rayon::prelude::*;
     use std::io::Write;
     let stdout = std::io::stdout();
@@ -129,7 +129,7 @@ fn print_table(r: &Streamed) {
         listed: r.len(),
         kept: r.kept(),
     };
-    let _ = out.write_all(&styled(Vec::new(), &|o| write_head(o, &head)));
+    out.write_all(&styled(Vec::new(), &|o| write_head(o, &head)))?;
     // Rows are put into words on all cores, a window at a time, so the
     // whole table is never held at once. Without colours they are written
     // plain rather than written with styles and stripped.
@@ -171,11 +171,11 @@ fn print_table(r: &Streamed) {
             blocks_of(window).map(block_of).collect()
         };
         for block in blocks {
-            let _ = out.write_all(&block);
+            out.write_all(&block)?;
         }
     }
-    let _ = out.write_all(&styled(Vec::new(), &|o| write_tail(o, &head)));
-    let _ = out.flush();
+    out.write_all(&styled(Vec::new(), &|o| write_tail(o, &head)))?;
+    out.flush()
 }
 
 /// Bytes a table's row takes, about: a row of 2,000 articles' table takes

@@ -374,7 +374,7 @@ pub fn run_entry(args: EntryArgs) -> anyhow::Result<ExitCode> {
             if args.json {
                 print_json(&one.to_json())?;
             } else {
-                print!("{}", entry_human(&one));
+                out!("{}", entry_human(&one))?;
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -402,11 +402,11 @@ pub fn run_root(args: &RootArgs) -> anyhow::Result<ExitCode> {
     for note in &r.notes {
         eprintln!("membank: note: {}", safe(note));
     }
-    println!(
+    outln!(
         "everos memory root: {}, {}",
         safe(&r.path.to_string_lossy()),
         safe(&r.rule.describe())
-    );
+    )?;
     if args.print {
         return Ok(ExitCode::SUCCESS);
     }
@@ -417,7 +417,7 @@ pub fn run_root(args: &RootArgs) -> anyhow::Result<ExitCode> {
         );
     }
     let root = everos_root(&r.path)?;
-    print!("{}", overview_streamed(&root)?);
+    out!("{}", overview_streamed(&root)?)?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -34,7 +34,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 "appended": appended,
             }))?;
         } else {
-            println!("appended to {}: {}", dejavu::FEEDBACK_PATH, safe(&line));
+            outln!("appended to {}: {}", dejavu::FEEDBACK_PATH, safe(&line))?;
         }
         return Ok(ExitCode::SUCCESS);
     }
@@ -45,7 +45,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.json {
         print_json(&report)?;
     } else {
-        print!("{}", human(&report));
+        out!("{}", human(&report))?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -126,7 +126,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.json {
         common::print_json(&json_output(&shown, &proposal, written))?;
     } else {
-        print_human(&shown, &proposal, written, args.yes);
+        print_human(&shown, &proposal, written, args.yes)?;
     }
     let left = !proposal.remaining.is_empty() || (!proposal.fixes.is_empty() && !written);
     Ok(if left {
@@ -159,56 +159,57 @@ fn json_output(bank: &str, proposal: &FixProposal, written: bool) -> JsonOutput 
     }
 }
 
-fn print_human(bank: &str, proposal: &FixProposal, written: bool, yes: bool) {
-    anstream::println!("{}", sanitize_for_terminal(bank, false));
+fn print_human(bank: &str, proposal: &FixProposal, written: bool, yes: bool) -> anyhow::Result<()> {
+    soutln!("{}", sanitize_for_terminal(bank, false))?;
     if proposal.fixes.is_empty() {
-        anstream::println!("No finding has an automatic fix.");
+        soutln!("No finding has an automatic fix.")?;
     } else {
         let title = if written { "Fixed" } else { "Fixes" };
         let heading = style::HEADING;
-        anstream::println!("{heading}{title}:{heading:#}");
+        soutln!("{heading}{title}:{heading:#}")?;
         for f in &proposal.fixes {
-            print_fix(f);
+            print_fix(f)?;
         }
     }
     if !proposal.remaining.is_empty() {
         let heading = style::HEADING;
-        anstream::println!(
+        soutln!(
             "\n{heading}Left ({}): no automatic fix{heading:#}",
             proposal.remaining.len()
-        );
+        )?;
         for u in &proposal.remaining {
             let at = match u.line {
                 Some(line) => format!("{}:{line}", u.path),
                 None => u.path.clone(),
             };
             let code = style::CODE;
-            anstream::println!(
+            soutln!(
                 "  {code}{}{code:#}  {}: {}",
                 u.code,
                 sanitize_for_terminal(&at, false),
                 sanitize_for_terminal(&u.reason, false)
-            );
+            )?;
         }
     }
     if !proposal.fixes.is_empty() && !written && !yes {
-        anstream::println!("\nNothing was written. Run again with --yes to apply these fixes.");
+        soutln!("\nNothing was written. Run again with --yes to apply these fixes.")?;
     }
+    Ok(())
 }
 
 /// `changed    path (codes)`, what each fix does, then the diff in colour.
-pub(super) fn print_fix(f: &FileFix) {
-    anstream::println!(
+pub(super) fn print_fix(f: &FileFix) -> anyhow::Result<()> {
+    soutln!(
         "  {:<10} {} ({})",
         f.kind(),
         sanitize_for_terminal(&f.path, false),
         f.codes.join(", ")
-    );
+    )?;
     for note in &f.notes {
-        anstream::println!("      - {}", sanitize_for_terminal(note, false));
+        soutln!("      - {}", sanitize_for_terminal(note, false))?;
     }
     let Some(diff) = f.diff() else {
-        return;
+        return Ok(());
     };
     for line in sanitize_for_terminal(&diff, true).lines() {
         let colour = match line.as_bytes().first() {
@@ -217,6 +218,7 @@ pub(super) fn print_fix(f: &FileFix) {
             Some(b'@') => style::NOTE,
             _ => anstyle::Style::new(),
         };
-        anstream::println!("      {colour}{line}{colour:#}");
+        soutln!("      {colour}{line}{colour:#}")?;
     }
+    Ok(())
 }

@@ -53,26 +53,26 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.json {
         print_json(&report)?;
     } else if report.pending.is_empty() && report.unreadable.is_empty() {
-        println!(
+        outln!(
             "inbox is empty ({} compiled files skipped)",
             report.compiled
-        );
+        )?;
     } else {
-        println!(
+        outln!(
             "{} pending ({} compiled files skipped):",
             report.pending.len() + report.unreadable.len(),
             report.compiled
-        );
+        )?;
         for p in &report.pending {
-            println!(
+            outln!(
                 "  {}  ({} chars)  {}",
                 safe(&p.path),
                 p.chars,
                 safe(&p.title)
-            );
+            )?;
         }
         for u in &report.unreadable {
-            println!("  {}  cannot be read: {}", safe(&u.path), safe(&u.reason));
+            outln!("  {}  cannot be read: {}", safe(&u.path), safe(&u.reason))?;
         }
     }
     Ok(ExitCode::SUCCESS)

@@ -13,25 +13,25 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         (true, None) => {
             let dir = demo::demo_bank_dir()?;
             eprintln!("Demo memory bank extracted (replaced on the next extraction):");
-            println!("{}", shown(&dir));
+            outln!("{}", shown(&dir))?;
         }
         (true, Some(dir)) => {
             demo::write_demo_bank(&dir)?;
-            println!(
+            outln!(
                 "Created the demo memory bank in {} ({} files).",
                 shown(&dir),
                 demo::FILES.len()
-            );
+            )?;
         }
         (false, Some(dir)) => {
             let created = init_bank(&dir)?;
-            println!(
+            outln!(
                 "Created a memory bank in {}: {} folders, {} files (templates, examples, README.md).",
                 shown(&dir),
                 created.folders.len(),
                 created.files.len()
-            );
-            println!("Drop raw notes into 00_INBOX/; the _EXAMPLE_ files show the article format.");
+            )?;
+            outln!("Drop raw notes into 00_INBOX/; the _EXAMPLE_ files show the article format.")?;
         }
         (false, None) => anyhow::bail!("give a folder for the new bank, or --demo"),
     }

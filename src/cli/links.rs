@@ -85,7 +85,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.json {
         print_json(&report)?;
     } else {
-        print!("{}", human(&report));
+        out!("{}", human(&report))?;
     }
     Ok(ExitCode::SUCCESS)
 }

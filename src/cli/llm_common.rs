@@ -55,6 +55,7 @@ pub fn run(client: &LlmClient, request: &ChatRequest, echo: Echo) -> anyhow::Res
     // Handles, not locks: the callback must be `Send`.
     let (mut stdout, mut stderr) = (std::io::stdout(), std::io::stderr());
     let mut received = 0usize;
+    let mut stdout_failed: Option<std::io::Error> = None;
     // Text or a counter is on the current line of this stream.
     let mut open_line = false;
     let note = |open_line: &mut bool, text: String| {
@@ -70,7 +71,7 @@ pub fn run(client: &LlmClient, request: &ChatRequest, echo: Echo) -> anyhow::Res
         StreamEvent::Delta(piece) => {
             received += piece.chars().count();
             let shown = sanitize_for_terminal(&piece, true);
-            let _ = match echo {
+            let written = match echo {
                 Echo::Stdout => write!(stdout, "{shown}").and_then(|()| stdout.flush()),
                 Echo::Stderr => write!(stderr, "{shown}"),
                 Echo::Counter => write!(
@@ -79,6 +80,10 @@ pub fn run(client: &LlmClient, request: &ChatRequest, echo: Echo) -> anyhow::Res
                 ),
                 Echo::Nothing => Ok(()),
             };
+            // The reply is the command's output: losing it is an error.
+            if let (Echo::Stdout, Err(e)) = (echo, written) {
+                stdout_failed.get_or_insert(e);
+            }
             open_line = echo != Echo::Nothing && !(echo != Echo::Counter && shown.ends_with('\n'));
         }
         StreamEvent::Retrying {
@@ -107,6 +112,9 @@ pub fn run(client: &LlmClient, request: &ChatRequest, echo: Echo) -> anyhow::Res
             }
         }
     }));
+    if let Some(e) = stdout_failed {
+        return Err(super::common::stdout_error(e));
+    }
     Ok(reply)
 }
 

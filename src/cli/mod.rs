@@ -8,6 +8,40 @@ use clap::CommandFactory;
 use membank::tui::{self, ColorChoice, TuiOptions};
 use membank_core::memory::LayoutKind;
 
+/// `println!` for a command's output: a write that fails (a full disk, a
+/// closed file) is returned as an error, reported and exit 2, where
+/// `println!` would panic.
+macro_rules! outln {
+    () => {
+        $crate::cli::common::write_stdout(false, format_args!("\n"))
+    };
+    ($($arg:tt)*) => {
+        $crate::cli::common::write_stdout(false, format_args!("{}\n", format_args!($($arg)*)))
+    };
+}
+
+/// [`outln!`] without the line break.
+macro_rules! out {
+    ($($arg:tt)*) => {
+        $crate::cli::common::write_stdout(false, format_args!($($arg)*))
+    };
+}
+
+/// [`outln!`] through `anstream`, which keeps or drops the styles as
+/// `--color` and the terminal say.
+macro_rules! soutln {
+    ($($arg:tt)*) => {
+        $crate::cli::common::write_stdout(true, format_args!("{}\n", format_args!($($arg)*)))
+    };
+}
+
+/// [`soutln!`] without the line break.
+macro_rules! sout {
+    ($($arg:tt)*) => {
+        $crate::cli::common::write_stdout(true, format_args!($($arg)*))
+    };
+}
+
 mod argv;
 mod ask;
 mod blocks;
@@ -54,7 +88,7 @@ fn run_demo(args: DemoArgs, color: ColorChoice, no_mouse: bool) -> anyhow::Resul
     };
     if let Some((dir, what)) = other {
         if args.path {
-            println!("{}", dir.display());
+            outln!("{}", dir.display())?;
             eprintln!(
                 "membank: the demo {what} is in {}, replaced on each run",
                 common::safe(&dir.display().to_string())
@@ -83,7 +117,7 @@ fn run_demo(args: DemoArgs, color: ColorChoice, no_mouse: bool) -> anyhow::Resul
     }
     let dir = crate::demo::demo_bank_dir()?;
     if args.path {
-        println!("{}", dir.display());
+        outln!("{}", dir.display())?;
         eprintln!("{}", demo_notice(&dir));
         return Ok(ExitCode::SUCCESS);
     }
@@ -271,11 +305,19 @@ pub fn main() -> ExitCode {
             tui::run_tui(&bank, options)
         }
     };
+    // What is still buffered goes out now: at exit its error would be lost.
+    let result = result.and_then(|code| {
+        std::io::Write::flush(&mut std::io::stdout()).map_err(common::stdout_error)?;
+        Ok(code)
+    });
     match result {
         Ok(code) => {
             tracing::info!(exit = ?code, "membank finished");
             code
         }
+        // A reader that went away (`| head`) is not an error to report; on
+        // Unix the default SIGPIPE has ended the process before this.
+        Err(e) if common::is_broken_pipe(&e) => ExitCode::from(2),
         Err(e) => {
             tracing::error!(error = %format!("{e:#}"), "membank failed");
             eprintln!("membank: {e:#}");

@@ -94,7 +94,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.json {
         common::print_json(&json_output(&shown, &plan, written))?;
     } else {
-        print_human(&shown, &plan, written);
+        print_human(&shown, &plan, written)?;
     }
     Ok(if written {
         ExitCode::SUCCESS
@@ -152,26 +152,27 @@ fn json_file(f: &FileFix) -> JsonFile {
     }
 }
 
-fn print_human(bank: &str, plan: &RenamePlan, written: bool) {
-    anstream::println!("{}", sanitize_for_terminal(bank, false));
+fn print_human(bank: &str, plan: &RenamePlan, written: bool) -> anyhow::Result<()> {
+    soutln!("{}", sanitize_for_terminal(bank, false))?;
     let heading = style::HEADING;
     let title = if written { "Renamed" } else { "Rename" };
-    anstream::println!(
+    soutln!(
         "{heading}{title}:{heading:#} {} file(s) moved, {} link(s) rewritten",
         plan.moves.len(),
         plan.links_rewritten
-    );
+    )?;
     for f in &plan.fixes {
-        super::fix::print_fix(f);
+        super::fix::print_fix(f)?;
     }
     for p in &plan.left_in_place {
-        anstream::println!(
+        soutln!(
             "  {:<10} {} (not a note: membank moves notes only)",
             "stays",
             sanitize_for_terminal(p, false)
-        );
+        )?;
     }
     if !written {
-        anstream::println!("\nNothing was written. Run again with --yes to rename.");
+        soutln!("\nNothing was written. Run again with --yes to rename.")?;
     }
+    Ok(())
 }

@@ -201,7 +201,7 @@ fn write(tx: &Transaction, fix: &FileFix, json: bool) -> anyhow::Result<ExitCode
         } else {
             "Added to"
         };
-        anstream::println!("{verb} {}", common::safe(&fix.path));
+        soutln!("{verb} {}", common::safe(&fix.path))?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -53,7 +53,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.json {
         common::print_json(&out)?;
     } else {
-        print_human(&out);
+        print_human(&out)?;
     }
     Ok(if out.report.findings.is_empty() {
         ExitCode::SUCCESS
@@ -62,8 +62,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     })
 }
 
-fn print_human(out: &QaOutput) {
-    anstream::print!("{}", human(out));
+fn print_human(out: &QaOutput) -> anyhow::Result<()> {
+    sout!("{}", human(out))?;
+    Ok(())
 }
 
 /// The readable report (with the terminal's style codes).

@@ -38,7 +38,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.json {
         print_json(&doc)?;
     } else {
-        print!("{}", human(&doc));
+        out!("{}", human(&doc))?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -67,10 +67,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else if args.json {
         print_json(&ReferenceJson::new(&result, impressions, None).limited(args.limit))?;
     } else {
-        print!(
+        out!(
             "{}",
             human_with(&result, impressions, limit, kept_all.then_some(&explained))?
-        );
+        )?;
     }
     // Freeing tens of thousands of matches and lines one by one only
     // delays the exit.

@@ -149,8 +149,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         // terminal and NO_COLOR.
         let bold = anstream::AutoStream::choice(&std::io::stdout()) != anstream::ColorChoice::Never;
         let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-        out.write_all(human(&report, &hits, bold).as_bytes())?;
-        out.flush()?;
+        out.write_all(human(&report, &hits, bold).as_bytes())
+            .and_then(|()| out.flush())
+            .map_err(super::common::stdout_error)?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -292,7 +292,7 @@ fn run_glossary(args: &Args, bank_path: &Path, file: &Path) -> anyhow::Result<Ex
     let records: Vec<TermRecord> = out.terms.iter().map(|e| e.term.clone()).collect();
     match args.format.as_deref() {
         Some("md") => {
-            print!("{}", markdown_glossary(&out.terms));
+            out!("{}", markdown_glossary(&out.terms))?;
             return Ok(ExitCode::SUCCESS);
         }
         Some(f) => {
@@ -310,12 +310,12 @@ fn run_glossary(args: &Args, bank_path: &Path, file: &Path) -> anyhow::Result<Ex
         (Some(s), Some(t)) => format!("{s} → {t}"),
         _ => "any language pair".into(),
     };
-    anstream::println!(
+    soutln!(
         "{}: {} segment(s), {pair}; {} term(s) of the bank occur in it",
         sanitize_for_terminal(&out.file, false),
         out.segments,
         out.terms.len()
-    );
+    )?;
     for e in &out.terms {
         let status = match e.term.status {
             Status::Approved => style::GOOD,
@@ -327,7 +327,7 @@ fn run_glossary(args: &Args, bank_path: &Path, file: &Path) -> anyhow::Result<Ex
         } else {
             format!("  [{}]", e.term.clients.join(", "))
         };
-        anstream::println!(
+        soutln!(
             "  {} → {}  {status}{}{status:#}{}  {} segment(s), first {}",
             sanitize_for_terminal(&e.term.source, false),
             sanitize_for_terminal(&e.term.target, false),
@@ -335,7 +335,7 @@ fn run_glossary(args: &Args, bank_path: &Path, file: &Path) -> anyhow::Result<Ex
             sanitize_for_terminal(&clients, false),
             e.segments,
             sanitize_for_terminal(&e.first_segment, false),
-        );
+        )?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -443,7 +443,7 @@ fn run_import(a: ImportArgs) -> anyhow::Result<ExitCode> {
     if a.json {
         common::print_json(&out)?;
     } else {
-        print_import(&out, a.yes);
+        print_import(&out, a.yes)?;
     }
     Ok(if !files.is_empty() && !written {
         ExitCode::from(1)
@@ -452,9 +452,9 @@ fn run_import(a: ImportArgs) -> anyhow::Result<ExitCode> {
     })
 }
 
-fn print_import(out: &ImportOutput, yes: bool) {
+fn print_import(out: &ImportOutput, yes: bool) -> anyhow::Result<()> {
     let count = |o: Outcome| out.terms.iter().filter(|p| p.outcome == o).count();
-    anstream::println!(
+    soutln!(
         "{} → {}: {} new, {} conflicting, {} unchanged, {} differing in status",
         sanitize_for_terminal(&out.file, false),
         sanitize_for_terminal(&out.bank, false),
@@ -462,7 +462,7 @@ fn print_import(out: &ImportOutput, yes: bool) {
         count(Outcome::Conflict),
         count(Outcome::Unchanged),
         count(Outcome::StatusDiffers)
-    );
+    )?;
     for p in &out.terms {
         let (word, colour) = match p.outcome {
             Outcome::New => (if out.written { "written" } else { "new" }, style::GOOD),
@@ -470,31 +470,30 @@ fn print_import(out: &ImportOutput, yes: bool) {
             Outcome::Unchanged => ("unchanged", style::MUTED),
             Outcome::StatusDiffers => ("status", style::NOTE),
         };
-        anstream::println!(
+        soutln!(
             "  {colour}{word:<10}{colour:#} {}",
             sanitize_for_terminal(&p.path, false)
-        );
+        )?;
         match p.outcome {
-            Outcome::Conflict => anstream::println!(
+            Outcome::Conflict => soutln!(
                 "      term-conflict: approved “{}” here, another approved target in {}",
                 sanitize_for_terminal(&p.term.target, false),
                 sanitize_for_terminal(&p.existing.join(", "), false)
-            ),
-            Outcome::StatusDiffers => anstream::println!(
+            )?,
+            Outcome::StatusDiffers => soutln!(
                 "      the bank has it, not as {}; left as it is",
                 p.term.status.as_str()
-            ),
+            )?,
             _ => {}
         }
         if p.writes() && !out.written {
             for line in sanitize_for_terminal(&p.text, true).lines() {
-                anstream::println!("      {}{line}{:#}", style::MUTED, style::MUTED);
+                soutln!("      {}{line}{:#}", style::MUTED, style::MUTED)?;
             }
         }
     }
     if out.terms.iter().any(|p| p.writes()) && !out.written && !yes {
-        anstream::println!(
-            "\nNothing was written. Run again with --yes to write the new term articles."
-        );
+        soutln!("\nNothing was written. Run again with --yes to write the new term articles.")?;
     }
+    Ok(())
 }

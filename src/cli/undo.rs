@@ -94,17 +94,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                     "warnings": undone.warnings,
                 }))?;
             } else {
-                println!(
+                outln!(
                     "Undone: {} of {}",
                     common::safe(&undone.entry.kind),
                     common::safe(&undone.entry.time)
-                );
+                )?;
                 for f in &undone.entry.files {
-                    println!(
+                    outln!(
                         "  {} (was {})",
                         common::safe(&f.path),
                         change_word(&f.change)
-                    );
+                    )?;
                 }
             }
             Ok(ExitCode::SUCCESS)
@@ -140,11 +140,11 @@ fn list(
         .map(|e| json_entry(e, next.as_deref()))
         .collect();
     if json {
-        println!("{}", serde_json::to_string_pretty(&shown)?);
+        outln!("{}", serde_json::to_string_pretty(&shown)?)?;
         return Ok(ExitCode::SUCCESS);
     }
     if shown.is_empty() {
-        println!("No journalled change of this memory.");
+        outln!("No journalled change of this memory.")?;
     }
     for e in &shown {
         let mark = if e.next {
@@ -152,9 +152,9 @@ fn list(
         } else {
             ""
         };
-        println!("{}  {}{mark}", common::safe(&e.time), common::safe(&e.kind));
+        outln!("{}  {}{mark}", common::safe(&e.time), common::safe(&e.kind))?;
         for f in &e.files {
-            println!("    {} {}", f.change, common::safe(&f.path));
+            outln!("    {} {}", f.change, common::safe(&f.path))?;
         }
     }
     Ok(ExitCode::SUCCESS)

@@ -16,7 +16,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.json {
         print_json(&v)?;
     } else {
-        print!("{}", human(&v));
+        out!("{}", human(&v))?;
     }
     Ok(ExitCode::SUCCESS)
 }

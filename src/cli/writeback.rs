@@ -119,11 +119,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
 
     if args.json {
-        println!("{}", to_json(&output)?);
+        outln!("{}", to_json(&output)?)?;
     } else if output.applied {
-        println!();
-        println!("Applied:");
-        print_block_lines(&output.blocks, false);
+        outln!()?;
+        outln!("Applied:")?;
+        print_block_lines(&output.blocks, false)?;
     } else {
         let title = if output.reply_complete {
             "Plan"
@@ -138,9 +138,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     if !output.applied && !args.json {
         if output.blocks.is_empty() {
-            println!("The reply proposes no files. Nothing was written.");
+            outln!("The reply proposes no files. Nothing was written.")?;
         } else {
-            println!("Nothing was written. Run again with --yes to write the accepted files.");
+            outln!("Nothing was written. Run again with --yes to write the accepted files.")?;
         }
     }
     let rejected = output.blocks.iter().any(|f| f.change == Change::Rejected);
@@ -155,19 +155,20 @@ fn print_review(args: &Args, proposal: &Proposal, title: &str) -> anyhow::Result
     if args.json {
         return Ok(());
     }
-    println!("{title}:");
-    print_block_lines(&proposal.files, true);
-    print_entry_warnings(&proposal.files);
-    print_warnings(&proposal.warnings);
+    outln!("{title}:")?;
+    print_block_lines(&proposal.files, true)?;
+    print_entry_warnings(&proposal.files)?;
+    print_warnings(&proposal.warnings)?;
     Ok(())
 }
 
-fn print_entry_warnings(files: &[ProposedFile]) {
+fn print_entry_warnings(files: &[ProposedFile]) -> anyhow::Result<()> {
     for f in files {
         for w in &f.warnings {
-            println!("warning: {}: {}", safe(&f.path), safe(w));
+            outln!("warning: {}: {}", safe(&f.path), safe(w))?;
         }
     }
+    Ok(())
 }
 
 /// The notes named on the command line, or standard input. A file inside
