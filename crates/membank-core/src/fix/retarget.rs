@@ -144,6 +144,18 @@ pub(super) fn missing_article(
             _ => None,
         };
     }
+    // A term's name says where it belongs, whoever links to it.
+    if let Some((source, target_term)) = target.split_once('→')
+        && !source.trim().is_empty()
+        && !target_term.trim().is_empty()
+    {
+        return Some((Folder::Terminology, target.to_owned()));
+    }
+    // Links listed together are mostly of one kind: a client's "Terminology
+    // decisions" list names terms, an index's "Domains" section domains.
+    if let Some(folder) = neighbours_folder(bank, f, line) {
+        return Some((folder, target.to_owned()));
+    }
     let folder = a.folder;
     let inside = a
         .rel_path
@@ -155,7 +167,49 @@ pub(super) fn missing_article(
         Some(dir) => format!("{dir}/{target}"),
         None => target.to_owned(),
     };
-    (!matches!(folder, Folder::Templates | Folder::Inbox)).then_some((folder, name))
+    // An index only lists other articles: its folder says nothing of theirs.
+    (!matches!(folder, Folder::Templates | Folder::Inbox | Folder::Indices))
+        .then_some((folder, name))
+}
+
+/// The folder most of the links resolved under the same heading as the
+/// finding's line lead to, when one folder leads.
+fn neighbours_folder(bank: &Bank, f: &Finding, line: usize) -> Option<crate::layout::Folder> {
+    use crate::layout::Folder;
+    let bytes = super::read(bank, &f.path).ok()?;
+    let text = String::from_utf8_lossy(&bytes);
+    let is_heading = |l: &str| l.starts_with('#');
+    let lines: Vec<&str> = text.lines().collect();
+    // 1-based bounds of the section: after its heading, before the next.
+    let start = (1..line)
+        .rev()
+        .find(|n| lines.get(n - 1).is_some_and(|l| is_heading(l)))
+        .unwrap_or(0);
+    let end = (line + 1..=lines.len())
+        .find(|n| is_heading(lines[n - 1]))
+        .unwrap_or(lines.len() + 1);
+    let a = bank.article(bank.find(&f.path)?);
+    let mut counts: Vec<(Folder, usize)> = Vec::new();
+    for l in a.links.iter() {
+        if l.in_frontmatter || l.line <= start || l.line >= end {
+            continue;
+        }
+        let Some(id) = bank.resolve_from(l.target(), Some(&f.path)).target() else {
+            continue;
+        };
+        let folder = bank.article(id).folder;
+        if matches!(folder, Folder::Templates | Folder::Inbox | Folder::Indices) {
+            continue;
+        }
+        match counts.iter_mut().find(|(f, _)| *f == folder) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((folder, 1)),
+        }
+    }
+    let most = counts.iter().map(|(_, n)| *n).max()?;
+    let mut leading = counts.iter().filter(|(_, n)| *n == most);
+    let (folder, _) = leading.next()?;
+    leading.next().is_none().then_some(*folder)
 }
 
 /// The key a frontmatter line belongs to: its own, or, for a list item,

@@ -575,3 +575,43 @@ fn a_forward_reference_is_created_only_when_asked_in_the_folder_its_use_implies(
     drop(tx);
     assert!(findings(dir.path(), &["dead-link"]).is_empty());
 }
+
+#[test]
+fn a_missing_article_goes_where_its_name_and_neighbours_say_not_where_the_link_is() {
+    let client = "---\nlast_updated: 2026-04-08\nclient: Acme\n---\n# Acme\n\
+                  ## Terminology decisions\n- [[crossing → traversée]]\n\n\
+                  ## Markets\n- [[Travel and Tourism]]\n- [[Ferries]]\n";
+    let index = "---\nlast_updated: 2026-04-08\n---\n# Index\n- [[deed → akte]]\n- [[Elsewhere]]\n";
+    let dir = bank_with(&[
+        (DOMAIN, DOMAIN_TEXT.as_bytes()),
+        (CLIENT, client.as_bytes()),
+        ("05_INDICES/Index.md", index.as_bytes()),
+    ]);
+    let bank = Bank::load(dir.path()).unwrap();
+    let found = findings(dir.path(), &["dead-link"]);
+    let opts = Options {
+        tz: jiff::tz::TimeZone::UTC,
+        checked_today: None,
+        create_missing: Some(jiff::civil::date(2026, 11, 26)),
+    };
+    let p = propose_with(&bank, &found, &opts);
+    let made: Vec<&str> = p.fixes.iter().map(|f| f.path.as_str()).collect();
+    assert_eq!(
+        made,
+        [
+            "02_TERMINOLOGY/crossing → traversée.md",
+            "02_TERMINOLOGY/deed → akte.md",
+            "03_DOMAINS/Ferries.md",
+        ]
+    );
+    let Action::Create { after } = &p.fixes[0].action else {
+        panic!("not a create")
+    };
+    let text = String::from_utf8(after.clone()).unwrap();
+    assert!(text.contains("term_source: \"crossing\""), "{text}");
+    assert!(text.contains("term_target: \"traversée\""), "{text}");
+    assert!(!text.contains("client:"), "{text}");
+    // An index's plain name tells no folder: left to the author.
+    assert_eq!(p.remaining.len(), 1, "{:?}", p.remaining);
+    assert_eq!(p.remaining[0].path, "05_INDICES/Index.md");
+}
