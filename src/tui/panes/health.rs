@@ -358,7 +358,9 @@ impl HealthPane {
     ) {
         // Named before the report it indexes is replaced.
         let selected = self.row_kind(self.cursor.selected);
-        drop_later(std::mem::replace(&mut self.report, report));
+        let old = std::mem::replace(&mut self.report, report);
+        let selected = selected.and_then(|kind| same_row(kind, &old, &self.report));
+        drop_later(old);
         let Some(laid_out) = laid_out else {
             self.grouped = None;
             self.rebuild_keeping(selected, height);
@@ -622,6 +624,31 @@ enum FixMode {
     AsFound,
     CheckedToday,
     CreateMissing,
+}
+
+/// `kind`, a row of `old`, as a row of `new`: a finding's index in the
+/// old report names another finding in the new one, so a finding is
+/// found again by its code, path and line (its message telling apart two
+/// on one line); `None` when it is gone, so the cursor keeps its place.
+fn same_row(kind: RowKind, old: &HealthReport, new: &HealthReport) -> Option<RowKind> {
+    let (index, file_row) = match kind {
+        RowKind::Finding(i) => (i, false),
+        RowKind::File(i) => (i, true),
+        group => return Some(group),
+    };
+    let was = old.findings.get(index)?;
+    let same =
+        |f: &&Finding| f.code() == was.code() && f.path == was.path && f.line() == was.line();
+    let at = new
+        .findings
+        .iter()
+        .position(|f| same(&f) && f.message() == was.message())
+        .or_else(|| new.findings.iter().position(|f| same(&f)))?;
+    Some(if file_row {
+        RowKind::File(at)
+    } else {
+        RowKind::Finding(at)
+    })
 }
 
 fn fold_mark(folded: bool) -> &'static str {
@@ -1107,5 +1134,34 @@ mod tests {
             30,
         );
         assert_eq!(pane.row_kind(pane.cursor.selected), stale);
+    }
+
+    #[test]
+    fn a_selected_finding_stays_selected_when_one_before_it_comes_back() {
+        let mut pane = HealthPane::default();
+        pane.refresh(
+            report(&[
+                ("orphan", Severity::Warning, "02_DOMAINS/b.md"),
+                ("stale", Severity::Warning, "01_CLIENTS/a.md"),
+            ]),
+            30,
+        );
+        pane.cursor.selected = (0..pane.rows.len())
+            .find(|&i| {
+                matches!(pane.row_kind(i), Some(RowKind::Finding(f))
+                    if pane.report.findings[f].code() == "stale")
+            })
+            .expect("the stale finding's row");
+        // The finding fixed before comes back (undone) ahead of it.
+        pane.refresh(
+            report(&[
+                ("dead-link", Severity::Error, "03_X/c.md"),
+                ("orphan", Severity::Warning, "02_DOMAINS/b.md"),
+                ("stale", Severity::Warning, "01_CLIENTS/a.md"),
+            ]),
+            30,
+        );
+        let f = pane.selected_finding().expect("a finding is selected");
+        assert_eq!((f.code(), &*f.path), ("stale", "01_CLIENTS/a.md"));
     }
 }
