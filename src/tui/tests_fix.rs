@@ -99,7 +99,11 @@ fn a_declined_fix_is_not_written_and_esc_writes_nothing() {
     key(&mut app, KeyCode::Char('x'));
     key(&mut app, KeyCode::Char(' '));
     key(&mut app, KeyCode::Enter);
-    assert!(screen(&app).contains("declined   01_CLIENTS/Acme.md"));
+    let shown = screen(&app);
+    assert!(shown.contains("declined   01_CLIENTS/Acme.md"), "{shown}");
+    // Nothing was written, so nothing is called fixed.
+    assert!(!shown.contains("Fixed:"), "{shown}");
+    assert!(shown.contains("Not fixed:"), "{shown}");
     assert_eq!(std::fs::read_to_string(&acme).unwrap(), ACME);
 }
 

@@ -42,6 +42,9 @@ pub struct FixReview {
     pub detail_scroll: usize,
     /// What writing did, once it ran (sanitised).
     pub result: Option<Vec<String>>,
+    /// Whether that run wrote anything: a result of declines or of a
+    /// refused write is not headed as fixed.
+    pub wrote: bool,
     /// Missing keys whose value the file does not give: the user types
     /// them, one at a time (never a placeholder).
     pub asks: Vec<Ask>,
@@ -131,6 +134,7 @@ impl FixReview {
             cursor: Cursor::default(),
             detail_scroll: 0,
             result: None,
+            wrote: false,
             asks,
             typing: None,
             refused: None,
@@ -315,6 +319,7 @@ impl FixReview {
                     });
             match written {
                 Ok(done) => {
+                    self.wrote = true;
                     for c in &done.changes {
                         changed.push(c.path.clone());
                     }
@@ -363,7 +368,8 @@ pub fn list_height(review: &FixReview, area_height: u16) -> usize {
 
 pub fn draw(frame: &mut Frame, area: Rect, review: &FixReview, focused: bool, theme: &Theme) {
     if let Some(result) = &review.result {
-        let mut lines = vec![Line::styled("Fixed:", theme.title)];
+        let heading = if review.wrote { "Fixed:" } else { "Not fixed:" };
+        let mut lines = vec![Line::styled(heading, theme.title)];
         lines.extend(result.iter().map(|l| Line::raw(format!("  {l}"))));
         lines.push(Line::styled(
             "The checks run again once this result is closed.",
