@@ -265,6 +265,7 @@ actions! {
     NextGroup => "next_group", "next group", [Key::ch(']'), Key::ch('}')];
     PrevGroup => "prev_group", "previous group", [Key::ch('['), Key::ch('{')];
     Filter => "filter", "filter by code or path (Esc clears)", [Key::ch('/')];
+    ClearFilter => "clear_filter", "clear the kept filter", [Key::plain(K::Esc)];
     SortTree => "sort", "sort by name / date / findings", [Key::ch('s')];
     NarrowTree => "narrow_tree", "make the tree pane narrower", [Key::ch('<')];
     WidenTree => "widen_tree", "make the tree pane wider", [Key::ch('>')];
@@ -397,6 +398,7 @@ impl Scope {
                 NextGroup,
                 PrevGroup,
                 Filter,
+                ClearFilter,
                 Open,
                 Edit,
                 Rerun,

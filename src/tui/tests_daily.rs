@@ -337,6 +337,14 @@ fn health_groups_fold_jump_and_filter() {
     keys(&mut app, "/");
     key(&mut app, KeyCode::Esc);
     assert_eq!(app.panes.health.rows.len(), all_rows);
+    // A kept filter is cleared by Esc too, without typing `/` again.
+    keys(&mut app, "/");
+    keys(&mut app, code);
+    key(&mut app, KeyCode::Enter);
+    assert!(app.panes.health.rows.len() < all_rows);
+    key(&mut app, KeyCode::Esc);
+    assert_eq!(app.panes.health.rows.len(), all_rows);
+    assert!(!screen(&app).contains("match “"));
 }
 
 fn mouse(

@@ -870,6 +870,13 @@ impl Component for HealthPane {
                 return self.jump_group(action == Action::NextGroup, h);
             }
             Action::Filter => self.filtering = true,
+            Action::ClearFilter => {
+                if self.filter.is_empty() {
+                    return false;
+                }
+                self.filter.clear();
+                self.rebuild(h);
+            }
             Action::Rerun => cx.effects.push(Effect::RerunHealth),
             Action::CheckTerms => {
                 let generation = self.qa.as_ref().map_or(0, |v| v.generation);
