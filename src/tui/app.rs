@@ -445,9 +445,18 @@ impl App {
                 }
                 Effect::Ask(confirm) => self.popup = Some(Popup::Confirm(confirm)),
                 Effect::Info(m) => self.status.info(m),
+                Effect::LinkNote(m) => match self.panes.article.rel.clone() {
+                    Some(rel) => self.status.link(m, &rel),
+                    None => self.status.info(m),
+                },
                 Effect::Warn(m) => self.status.warn(m),
                 Effect::Quit | Effect::Suspend | Effect::Edit { .. } | Effect::Copy(_) => {}
             }
         }
+        // A note on where a link goes outlives neither the article nor the
+        // selection it was about.
+        let article = &self.panes.article;
+        let shown = article.selected_link.and(article.rel.as_deref());
+        self.status.drop_stale_link_note(shown);
     }
 }

@@ -145,6 +145,9 @@ pub enum Effect {
     /// Run the health checks again and say what they found.
     RerunHealth,
     Info(String),
+    /// Where the Article pane's selected link goes: a note about that
+    /// selection, dropped once it is gone (another article, no link).
+    LinkNote(String),
     Warn(String),
     Quit,
     Suspend,

@@ -254,3 +254,19 @@ fn the_query_fields_fold_to_one_line_while_a_candidate_is_selected() {
     assert_eq!(app.panes.context.row, 0);
     assert!(screen(&app).contains("source lang"));
 }
+
+#[test]
+fn the_note_on_where_a_link_goes_is_dropped_once_the_link_is_followed() {
+    let mut app = app_at(&demo_bank(), 80, 24);
+    app.open_article("02_TERMINOLOGY/boarding pass → carte d'embarquement.md");
+    key(&mut app, KeyCode::Char('n'));
+    let note = "→ 03_DOMAINS/Travel and Tourism.md";
+    assert!(screen(&app).contains(note), "{}", screen(&app));
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(
+        app.panes.article.rel.as_deref(),
+        Some("03_DOMAINS/Travel and Tourism.md")
+    );
+    let shown = screen(&app);
+    assert!(!shown.contains(note), "{shown}");
+}

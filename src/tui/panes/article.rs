@@ -663,7 +663,10 @@ impl Component for ArticlePane {
                 }
                 // Say where Enter would go before it is pressed.
                 match self.selected_destination() {
-                    Some(Ok(rel)) => cx.info(format!("→ {}", sanitize_for_terminal(&rel, false))),
+                    Some(Ok(rel)) => cx.effects.push(Effect::LinkNote(format!(
+                        "→ {}",
+                        sanitize_for_terminal(&rel, false)
+                    ))),
                     Some(Err(target)) => dead_link(cx, &target),
                     None => {}
                 }

@@ -36,6 +36,8 @@ pub struct Status {
     /// The message is a start-up notice or what a write of the user's did:
     /// background news (the re-read that follows the write) does not hide it.
     pub is_notice: bool,
+    /// The message says where the selected link of this article goes.
+    pub link_note: Option<String>,
 }
 
 /// How long a message stays: long enough to read, short enough not to
@@ -60,6 +62,23 @@ impl Status {
         self.message = Some((text, level));
         self.expires = Some(Instant::now() + lasts);
         self.is_notice = false;
+        self.link_note = None;
+    }
+
+    /// Where the selected link of the article `rel` goes.
+    pub fn link(&mut self, text: impl Into<String>, rel: &str) {
+        self.info(text);
+        self.link_note = Some(rel.to_owned());
+    }
+
+    /// Drop a note about a link of `rel` when that link is no longer
+    /// selected in the article shown (`None`: no link selected).
+    pub fn drop_stale_link_note(&mut self, shown: Option<&str>) {
+        if self.link_note.is_some() && self.link_note.as_deref() != shown {
+            self.message = None;
+            self.expires = None;
+            self.link_note = None;
+        }
     }
 
     /// Is the message a start-up notice still showing?
