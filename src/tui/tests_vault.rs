@@ -183,16 +183,7 @@ fn back_restores_the_selected_link() {
 #[test]
 fn a_jsonl_file_shows_one_record_a_line_and_the_selected_one_in_full() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("demo-dejavu");
-    let memory = membank_core::memory::open(&root, None).unwrap();
-    let mut app = App::new(
-        memory,
-        super::theme::Theme::default_theme(),
-        super::keys::KeyMap::default(),
-        ratatui::layout::Rect::new(0, 0, 80, 24),
-        crate::tui::TESTS_CLOCK,
-    );
-    app.bank_label = "demo-dejavu".into();
-    app.status.bank = app.bank_label.clone();
+    let mut app = project_app(&root);
     app.open_article("memory/impressions.jsonl");
     let records = app.panes.article.doc.links.len();
     assert!(records >= 3, "{records}");
@@ -206,6 +197,51 @@ fn a_jsonl_file_shows_one_record_a_line_and_the_selected_one_in_full() {
         "{s}"
     );
     assert_snapshot!(s);
+    // Enter opens the file the record names, as in the Recall pane.
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(
+        app.panes.article.rel.as_deref(),
+        Some("memory/open-loops/settings-migration.md")
+    );
+}
+
+/// The interface on the Deja Vu project at `root`, 80×24.
+fn project_app(root: &Path) -> App {
+    let memory = membank_core::memory::open(root, None).unwrap();
+    let mut app = App::new(
+        memory,
+        super::theme::Theme::default_theme(),
+        super::keys::KeyMap::default(),
+        ratatui::layout::Rect::new(0, 0, 80, 24),
+        crate::tui::TESTS_CLOCK,
+    );
+    app.bank_label = "demo-dejavu".into();
+    app.status.bank = app.bank_label.clone();
+    app
+}
+
+/// A record with no record_path says so on Enter rather than doing nothing.
+#[test]
+fn enter_on_a_record_without_a_record_path_says_so() {
+    let d = tempfile::tempdir().unwrap();
+    let root = d.path();
+    let from = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("demo-dejavu");
+    super::tests::copy_dir(&from, root);
+    write(
+        root,
+        "memory/impressions.jsonl",
+        "{\"schema_version\":1,\"id\":\"loose\",\"title\":\"Loose\"}\n",
+    );
+    let mut app = project_app(root);
+    app.open_article("memory/impressions.jsonl");
+    keys(&mut app, "n");
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(
+        app.panes.article.rel.as_deref(),
+        Some("memory/impressions.jsonl")
+    );
+    let s = screen(&app);
+    assert!(s.contains("record 1 has no record_path"), "{s}");
 }
 
 /// Sorted by date, the tree shows the dates it is sorted by.

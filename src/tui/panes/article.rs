@@ -501,6 +501,33 @@ impl ArticlePane {
             .or(self.entry.as_deref())
     }
 
+    /// The file the selected record's `record_path` names, `Err` saying
+    /// why there is none to open; `None` when no record is selected.
+    fn selected_record_path(&self, memory: &dyn Memory) -> Option<Result<String, String>> {
+        let i = self.selected_link?;
+        let row = self.doc.links.get(i)?.line;
+        let line = *self.doc.source_lines.get(row)?;
+        let id = memory.find(self.rel.as_deref()?)?;
+        let text = memory.document(id).text;
+        let raw = text.lines().nth(line.checked_sub(1)?)?;
+        let n = i + 1;
+        let Ok(value) = serde_json::from_str::<serde_json::Value>(raw) else {
+            return Some(Err(format!(
+                "record {n} is not valid JSON: nothing to open"
+            )));
+        };
+        Some(
+            match value.get("record_path").and_then(serde_json::Value::as_str) {
+                Some(path) if memory.find(path).is_some() => Ok(path.to_owned()),
+                Some(path) => Err(format!(
+                    "record {n}: its record_path {} is not a file of this project",
+                    sanitize_for_terminal(path, false)
+                )),
+                None => Err(format!("record {n} has no record_path to open")),
+            },
+        )
+    }
+
     /// Where the selected link leads: `Ok(rel)` or `Err(target)` if dead.
     pub fn selected_destination(&self) -> Option<Result<String, String>> {
         let i = self.selected_link?;
@@ -672,9 +699,15 @@ impl Component for ArticlePane {
                 }
             }
             // A record is shown in full as soon as it is selected.
-            Action::Open if self.shows_records() => {
-                cx.info("n / N step through the records; the selected one is shown in full");
-            }
+            // Enter follows the selected record's record_path, as it does
+            // in the Recall pane.
+            Action::Open if self.shows_records() => match self.selected_record_path(cx.memory) {
+                Some(Ok(rel)) => cx.effects.push(Effect::open(rel)),
+                Some(Err(why)) => cx.info(why),
+                None => {
+                    cx.info("n / N step through the records; the selected one is shown in full")
+                }
+            },
             Action::Open => match self.selected_destination() {
                 Some(Ok(rel)) => match self.selected_link.and_then(|i| self.entry_links.get(i)) {
                     Some(Some(entry)) => {
