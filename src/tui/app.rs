@@ -78,6 +78,8 @@ pub struct App {
     pub(super) rereading: bool,
     /// Changed files waiting for the re-read under way (or the first read).
     pub(super) queued: Vec<String>,
+    /// Files membank wrote itself, until when their re-read goes unsaid.
+    pub(super) own_writes: Vec<(String, std::time::Instant)>,
     /// The day the health report on screen was made.
     pub(super) checked_on: jiff::civil::Date,
     /// Where "today" comes from (pinned by `--today`, or by a test).
@@ -128,6 +130,7 @@ impl App {
             reloads: 0,
             rereading: false,
             queued: Vec::new(),
+            own_writes: Vec::new(),
             checked_on: clock.today(),
             clock,
             bank_label,
@@ -430,6 +433,10 @@ impl App {
                     p.bank.reveal(&rel, self.memory.as_ref(), &self.flagged, h);
                 }
                 Effect::Reload(rels) => self.reload_paths(rels),
+                Effect::Wrote(rels) => {
+                    self.wrote(&rels);
+                    self.reload_paths(rels);
+                }
                 Effect::RerunHealth => {
                     self.refresh_all();
                     let summary = &self.panes.health.summary;

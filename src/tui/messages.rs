@@ -142,6 +142,10 @@ pub enum Effect {
     RevealInBank(String),
     /// These bank-relative paths changed on disk: read them again.
     Reload(Vec<String>),
+    /// membank itself wrote these paths: read them again without saying
+    /// so, now or when the file watcher reports the same write, so the
+    /// message about the write stays.
+    Wrote(Vec<String>),
     /// Run the health checks again and say what they found.
     RerunHealth,
     Info(String),

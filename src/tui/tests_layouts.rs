@@ -460,6 +460,18 @@ fn recall_feedback_is_saved_for_the_cue_just_tried() {
     assert!(message.starts_with("appended"), "{message}");
     // The project it read is the one it wrote to.
     assert!(crate::layouts::project(&*app.memory).is_some());
+    // The watcher reports the same write (with the append's temporary
+    // file): read again, but the confirmation stays.
+    let written = tmp.path().join(FEEDBACK_PATH);
+    let temporary = tmp.path().join(format!("{FEEDBACK_PATH}.aZ09xYq1.tmp"));
+    update(&mut app, Msg::FilesChanged(vec![written, temporary]));
+    let message = app.status.message.clone().unwrap().0;
+    assert!(message.starts_with("appended"), "{message}");
+    // A change made elsewhere is still news.
+    let other = "memory/decisions/settings-sync.md";
+    update(&mut app, Msg::FilesChanged(vec![tmp.path().join(other)]));
+    let message = app.status.message.clone().unwrap().0;
+    assert_eq!(message, format!("reloaded {other}"));
 }
 
 #[test]

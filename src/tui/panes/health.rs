@@ -1016,7 +1016,7 @@ impl HealthPane {
             Outcome::Closed => self.fix = None,
             // The result stays on screen; the checks run again once the
             // written files are read back.
-            Outcome::Applied(changed) => cx.effects.push(Effect::Reload(changed)),
+            Outcome::Applied(changed) => cx.effects.push(Effect::Wrote(changed)),
         }
     }
 }

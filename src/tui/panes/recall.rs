@@ -200,11 +200,15 @@ impl RecallPane {
             feedback::append(&tx, &line).map(|_| line)
         });
         match result {
-            Ok(line) => cx.info(format!(
-                "appended to {}: {}",
-                dejavu::FEEDBACK_PATH,
-                safe(&line)
-            )),
+            Ok(line) => {
+                cx.effects
+                    .push(Effect::Wrote(vec![dejavu::FEEDBACK_PATH.to_owned()]));
+                cx.info(format!(
+                    "appended to {}: {}",
+                    dejavu::FEEDBACK_PATH,
+                    safe(&line)
+                ));
+            }
             Err(e) => cx.warn(format!("feedback not saved: {}", safe(&e))),
         }
     }

@@ -213,13 +213,33 @@ impl App {
         self.reread(rels);
     }
 
+    /// Remember files membank just wrote: their re-reads, its own and the
+    /// watcher's report of the same write, are not news.
+    pub(in crate::tui) fn wrote(&mut self, rels: &[String]) {
+        // Long enough for the watcher to settle and the read to finish.
+        let until = std::time::Instant::now() + std::time::Duration::from_secs(5);
+        let now = std::time::Instant::now();
+        self.own_writes.retain(|(_, t)| *t > now);
+        self.own_writes
+            .extend(rels.iter().map(|rel| (rel.clone(), until)));
+    }
+
     pub(in crate::tui) fn say_reloaded(&mut self, rels: &[String]) {
+        let now = std::time::Instant::now();
+        self.own_writes.retain(|(_, t)| *t > now);
+        let rels: Vec<&String> = rels
+            .iter()
+            .filter(|rel| !self.own_writes.iter().any(|(own, _)| own == *rel))
+            .collect();
         let n = rels.len();
+        if n == 0 {
+            return;
+        }
         // Background news; a start-up notice (where the demo lives) stays
         // until it expires.
         if !self.status.shows_notice() {
             self.status.info(if n == 1 {
-                format!("reloaded {}", sanitize_for_terminal(&rels[0], false))
+                format!("reloaded {}", sanitize_for_terminal(rels[0], false))
             } else {
                 format!("reloaded {n} files")
             });

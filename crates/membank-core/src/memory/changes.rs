@@ -46,10 +46,17 @@ pub fn memory_relative(spec: &LayoutSpec, root: &Path, path: &Path) -> Option<St
     Some(parts.join("/"))
 }
 
-/// The memory's own paths among `paths`, sorted, each once.
+/// The memory's own paths among `paths`, sorted, each once. An atomic
+/// write's temporary file is none of them: it is the written file, which is
+/// named too, on its way in.
 pub fn changed_paths(spec: &LayoutSpec, root: &Path, paths: &[PathBuf]) -> Vec<String> {
     let mut rels: Vec<String> = paths
         .iter()
+        .filter(|p| {
+            !p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(crate::atomic::is_temp_name)
+        })
         .filter_map(|p| memory_relative(spec, root, p))
         .collect();
     rels.sort();

@@ -146,6 +146,9 @@ fn which_changed_paths_are_the_memorys_own_depends_on_the_layout() {
         "/memories/other/01_CLIENTS/Beta.md",
         "u/carol/.foresights/foresight-2026-06-01.md",
         "../escape.md",
+        // An atomic write's temporary file, renamed over Acme.md.
+        "/memories/m/01_CLIENTS/Acme.md.3bVPC2WH.tmp",
+        "/memories/m/memory/recall-feedback.jsonl.aZ09xYq1.tmp",
     ]
     .iter()
     .map(PathBuf::from)

@@ -279,7 +279,7 @@ impl AgentsPane {
             ));
             return true;
         }
-        ctx.effects.push(Effect::Reload(applied.changed));
+        ctx.effects.push(Effect::Wrote(applied.changed));
         ctx.info(format!("wrote {} file(s)", applied.written));
         true
     }
