@@ -696,3 +696,21 @@ fn the_interface_measures_staleness_from_its_clock() {
     let later = app(Clock::pinned_at("2029-11-26").unwrap());
     assert!(codes_of(&later, legal).contains(&"stale"));
 }
+
+
+/// A prompt too wide for its pane ends in "…".
+#[test]
+fn health_prompts_cut_at_the_pane_edge_end_in_an_ellipsis() {
+    let mut app = app_at(&fixture(), 80, 24);
+    app.focus_pane(Pane::Health);
+    keys(&mut app, "/stale");
+    let shown = screen(&app);
+    let filter = shown.lines().find(|l| l.contains("filter: stale")).unwrap();
+    assert!(filter.contains("…│"), "{filter}");
+    key(&mut app, KeyCode::Esc);
+    keys(&mut app, "Q");
+    let shown = screen(&app);
+    let file = shown.lines().find(|l| l.contains("file:")).unwrap();
+    assert!(file.contains("path of an XLIFF"), "{file}");
+    assert!(file.contains("…│"), "{file}");
+}

@@ -769,22 +769,23 @@ pub fn draw(frame: &mut Frame, area: Rect, pane: &HealthPane, focused: bool, the
         Layout::vertical([Constraint::Min(1), Constraint::Length(filter_row)]).areas(area);
     if filter_row > 0 {
         let cursor = if pane.filtering { "▏" } else { "" };
+        let filter_line = Line::from(vec![
+            Span::styled("filter: ", theme.hint_key),
+            Span::styled(
+                format!("{}{cursor}", sanitize_for_terminal(&pane.filter, false)),
+                theme.input,
+            ),
+            Span::styled(
+                if pane.filtering {
+                    "  (code or path · Enter keeps · Esc clears)"
+                } else {
+                    "  (/ changes it)"
+                },
+                theme.muted,
+            ),
+        ]);
         frame.render_widget(
-            Paragraph::new(Line::from(vec![
-                Span::styled("filter: ", theme.hint_key),
-                Span::styled(
-                    format!("{}{cursor}", sanitize_for_terminal(&pane.filter, false)),
-                    theme.input,
-                ),
-                Span::styled(
-                    if pane.filtering {
-                        "  (code or path · Enter keeps · Esc clears)"
-                    } else {
-                        "  (/ changes it)"
-                    },
-                    theme.muted,
-                ),
-            ])),
+            Paragraph::new(cut_lines([filter_line], filter_area.width)),
             filter_area,
         );
     }

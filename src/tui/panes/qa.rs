@@ -73,6 +73,9 @@ pub struct QaView {
     pub waiting: bool,
 }
 
+/// What the empty input asks for.
+const PLACEHOLDER: &str = "path of an XLIFF, sdlxliff, mqxliff, TMX or text file";
+
 /// What a key asks of the Health pane.
 #[derive(Debug, PartialEq, Eq)]
 pub enum QaOutcome {
@@ -88,7 +91,7 @@ impl QaView {
     /// The input for a file's path.
     pub fn asking(generation: u64) -> QaView {
         let mut input = TextArea::default();
-        input.set_placeholder_text("path of an XLIFF, sdlxliff, mqxliff, TMX or text file");
+        input.set_placeholder_text(PLACEHOLDER);
         QaView {
             file: PathBuf::new(),
             state: State::Asking(Box::new(input)),
@@ -367,6 +370,18 @@ fn draw_input(frame: &mut Frame, area: Rect, input: &TextArea<'static>, theme: &
         label,
     );
     frame.render_widget(input, typed);
+    // The input clips its placeholder at the pane's edge: drawn again over
+    // it, after the cursor, ending in "…" where it is cut.
+    if input.is_empty() && typed.width > 1 {
+        let room = Rect {
+            x: typed.x + 1,
+            width: typed.width - 1,
+            ..typed
+        };
+        let style = input.placeholder_style().unwrap_or(theme.muted);
+        let shown = cut_lines([Line::styled(PLACEHOLDER, style)], room.width);
+        frame.render_widget(Paragraph::new(shown), room);
+    }
 }
 
 fn draw_list(
