@@ -714,3 +714,35 @@ fn health_prompts_cut_at_the_pane_edge_end_in_an_ellipsis() {
     assert!(file.contains("path of an XLIFF"), "{file}");
     assert!(file.contains("…│"), "{file}");
 }
+
+
+/// At 40 columns every tab is in the row, and the focused one, Agents
+/// too, is highlighted.
+#[test]
+fn every_tab_fits_a_narrow_screen_with_the_focused_one_highlighted() {
+    let mut app = app_at(&fixture(), 40, 12);
+    keys(&mut app, "a");
+    assert_eq!(app.focus, Pane::Agents);
+    let mut term = Terminal::new(TestBackend::new(40, 12)).unwrap();
+    term.draw(|f| ui::draw(f, &app)).unwrap();
+    let buffer = term.backend().buffer();
+    let row: String = (0..40)
+        .map(|x| buffer[(x, 0)].symbol().to_owned())
+        .collect();
+    for name in ["Bank", "Article", "Context", "Health", "Agents"] {
+        assert!(row.contains(name), "{row}");
+    }
+    let at = row[..row.find("Agents").unwrap()].chars().count();
+    let selection = app.theme.selection;
+    let cell = &buffer[(at as u16, 0)];
+    assert!(cell.modifier.contains(selection.add_modifier), "{cell:?}");
+    if let Some(bg) = selection.bg {
+        assert_eq!(cell.bg, bg);
+    }
+    // Narrower still, zoomed: the names are cut, and say so.
+    let mut app = app_at(&fixture(), 30, 12);
+    keys(&mut app, "z");
+    let first = screen(&app).lines().next().unwrap().to_owned();
+    assert!(first.contains('…'), "{first}");
+    assert!(first.contains("[zoomed: z]"), "{first}");
+}

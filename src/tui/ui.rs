@@ -9,7 +9,7 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 use super::app::{App, Pane, Popup};
 use super::areas::{inner, search_popup};
 use super::panes::Component;
-use super::widgets::cut::cut;
+use super::widgets::cut::{cut, cut_line};
 use super::widgets::{fuzzy, help, status};
 
 fn pane_block<'a>(app: &'a App, pane: Pane, width: u16) -> Block<'a> {
@@ -39,26 +39,49 @@ fn pane_block<'a>(app: &'a App, pane: Pane, width: u16) -> Block<'a> {
     block
 }
 
-fn draw_tabs(frame: &mut Frame, area: Rect, app: &App) {
-    let mut spans = Vec::new();
-    for (i, pane) in Pane::ORDER.iter().enumerate() {
-        if i > 0 {
-            spans.push(Span::styled(" │ ", app.theme.muted));
+/// The tab row: every pane's name, the focused one highlighted. On a
+/// narrow screen the separators shrink, then every name is cut to the same
+/// length (ending in `…`), so each tab, the focused one too, stays in view.
+fn tab_line(app: &App, width: usize) -> Line<'static> {
+    // Says why the other panes are gone and how to bring them back.
+    let zoomed = app.zoomed.then_some("  [zoomed: z]");
+    let names: Vec<&str> = Pane::ORDER.iter().map(|p| app.panes.name(*p)).collect();
+    let longest = names.iter().map(|n| n.chars().count()).max().unwrap_or(0);
+    let line = |sep: &'static str, pad: &'static str, longest: usize| {
+        let mut spans = Vec::new();
+        for (i, (pane, name)) in Pane::ORDER.iter().zip(&names).enumerate() {
+            if i > 0 {
+                spans.push(Span::styled(sep, app.theme.muted));
+            }
+            let style = if app.focus == *pane {
+                app.theme.selection
+            } else if app.areas.visible(*pane) {
+                app.theme.title
+            } else {
+                app.theme.muted
+            };
+            spans.push(Span::styled(
+                format!("{pad}{}{pad}", cut(name, longest)),
+                style,
+            ));
         }
-        let style = if app.focus == *pane {
-            app.theme.selection
-        } else if app.areas.visible(*pane) {
-            app.theme.title
-        } else {
-            app.theme.muted
-        };
-        spans.push(Span::styled(format!(" {} ", app.panes.name(*pane)), style));
+        spans.extend(zoomed.map(|z| Span::styled(z, app.theme.warning)));
+        Line::from(spans)
+    };
+    let full = line(" │ ", " ", longest);
+    if full.width() <= width {
+        return full;
     }
-    if app.zoomed {
-        // Says why the other panes are gone and how to bring them back.
-        spans.push(Span::styled("  [zoomed: z]", app.theme.warning));
-    }
-    frame.render_widget(Paragraph::new(Line::from(spans)), area);
+    (2..=longest)
+        .rev()
+        .map(|n| line("│", "", n))
+        .find(|l| l.width() <= width)
+        .unwrap_or_else(|| cut_line(line("│", "", 2), width))
+}
+
+fn draw_tabs(frame: &mut Frame, area: Rect, app: &App) {
+    let line = tab_line(app, usize::from(area.width));
+    frame.render_widget(Paragraph::new(line), area);
 }
 
 fn draw_pane(frame: &mut Frame, app: &App, pane: Pane, area: Rect) {
