@@ -173,6 +173,33 @@ fn dead_links_do_not_navigate() {
     assert!(msg.contains("Acme Style Sheet"), "{msg}");
 }
 
+/// Repeated `Tab` steps through the completions shown, `Shift-Tab` back,
+/// and the list stays on screen meanwhile.
+#[test]
+fn tab_cycles_through_the_completions_shown() {
+    let mut app = app_at(&fixture(), 100, 30);
+    key(&mut app, KeyCode::Tab);
+    key(&mut app, KeyCode::Tab);
+    key(&mut app, KeyCode::Enter);
+    keys(&mut app, "o");
+    let shown = app.panes.context.suggestions.clone();
+    assert_eq!(shown.len(), 2, "{shown:?}");
+    let client = |app: &App| app.panes.context.field_text(Field::Client).to_owned();
+    key(&mut app, KeyCode::Tab);
+    assert_eq!(client(&app), shown[0]);
+    key(&mut app, KeyCode::Tab);
+    assert_eq!(client(&app), shown[1]);
+    assert_eq!(app.panes.context.suggestions, shown);
+    assert!(screen(&app).contains(&format!("Tab {} · {}", shown[0], shown[1])));
+    key(&mut app, KeyCode::Tab);
+    assert_eq!(client(&app), shown[0]);
+    key(&mut app, KeyCode::BackTab);
+    assert_eq!(client(&app), shown[1]);
+    // Typing again completes what is typed now.
+    key(&mut app, KeyCode::Backspace);
+    assert_eq!(app.panes.context.picked, None);
+}
+
 #[test]
 fn inspector_ranks_for_the_typed_client() {
     let mut app = app_at(&fixture(), 100, 30);

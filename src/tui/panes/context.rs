@@ -100,6 +100,9 @@ pub struct ContextPane {
     pub offset: usize,
     pub editing: bool,
     pub suggestions: Vec<String>,
+    /// The suggestion `Tab` put in the field: the list stays as it was so
+    /// `Tab` and `Shift-Tab` step through it, as a shell's completion does.
+    pub picked: Option<usize>,
     pub budget_error: Option<String>,
     pub summary: String,
     /// `client=… domain=…`, for the status bar.
@@ -162,6 +165,7 @@ impl ContextPane {
             offset: 0,
             editing: false,
             suggestions: Vec::new(),
+            picked: None,
             budget_error: None,
             summary: String::new(),
             query_text: String::new(),
@@ -392,6 +396,7 @@ impl ContextPane {
 
     fn update_suggestions(&mut self) {
         self.suggestions.clear();
+        self.picked = None;
         if !self.editing {
             return;
         }
@@ -628,11 +633,20 @@ impl ContextPane {
                 self.editing = false;
                 self.suggestions.clear();
             }
-            KeyCode::Tab => {
-                if let Some(first) = self.suggestions.first().cloned() {
-                    self.set_field(field, &first, bank, theme);
-                }
+            KeyCode::Tab | KeyCode::BackTab if !self.suggestions.is_empty() => {
+                let n = self.suggestions.len();
+                let next = match (self.picked, key.code) {
+                    (None, KeyCode::Tab) => 0,
+                    (None, _) => n - 1,
+                    (Some(i), KeyCode::Tab) => (i + 1) % n,
+                    (Some(i), _) => (i + n - 1) % n,
+                };
+                let shown = std::mem::take(&mut self.suggestions);
+                self.set_field(field, &shown[next], bank, theme);
+                self.suggestions = shown;
+                self.picked = Some(next);
             }
+            KeyCode::Tab | KeyCode::BackTab => {}
             KeyCode::Up | KeyCode::Down => {
                 self.editing = false;
                 self.suggestions.clear();

@@ -150,7 +150,13 @@ fn draw_form(
             if i > 0 {
                 spans.push(Span::styled(" · ", theme.muted));
             }
-            spans.push(Span::styled(s.clone(), theme.hint_text));
+            // The one in the field now, while Tab steps through them.
+            let style = if pane.picked == Some(i) {
+                theme.hint_key
+            } else {
+                theme.hint_text
+            };
+            spans.push(Span::styled(s.clone(), style));
         }
         Line::from(spans)
     } else if pane.editing {
