@@ -773,3 +773,12 @@ fn every_tab_fits_a_narrow_screen_with_the_focused_one_highlighted() {
     assert!(first.contains('…'), "{first}");
     assert!(first.contains("[zoomed: z]"), "{first}");
 }
+
+
+/// The tree's hint names what → does.
+#[test]
+fn the_tree_hint_says_right_expands() {
+    let app = app_at(&fixture(), 40, 12);
+    let shown = screen(&app);
+    assert!(shown.contains("→ expand"), "{shown}");
+}

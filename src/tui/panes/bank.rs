@@ -809,7 +809,7 @@ impl Component for BankPane {
             keymap,
             &[
                 (Action::Open, "open"),
-                (Action::Expand, "fold"),
+                (Action::Expand, "expand"),
                 (Action::SortTree, "sort"),
                 (Action::Find, "find"),
                 (Action::Rename, "rename"),
