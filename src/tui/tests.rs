@@ -782,3 +782,15 @@ fn the_tree_hint_says_right_expands() {
     let shown = screen(&app);
     assert!(shown.contains("→ expand"), "{shown}");
 }
+
+
+/// At 40 columns a description goes under its keys, whole phrases kept
+/// together in its own column.
+#[test]
+fn narrow_key_help_puts_descriptions_under_their_keys() {
+    let mut app = app_at(&fixture(), 40, 40);
+    keys(&mut app, "?");
+    let shown = screen(&app);
+    assert!(shown.contains("│      open / follow"), "{shown}");
+    assert!(!shown.contains("open /│"), "{shown}");
+}

@@ -19,6 +19,10 @@ const ABOUT: &str = concat!(
     "1.1"
 );
 
+/// Columns a description needs beside the keys; with fewer it goes under
+/// them instead.
+const NARROWEST_DESCRIPTION: usize = 24;
+
 /// Rows prepared when the popup opens.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Help {
@@ -207,6 +211,9 @@ impl Help {
                 .collect();
         }
         let key_width = self.key_width();
+        // Too narrow for a column of descriptions beside the keys: each
+        // description goes under its keys, indented, wrapping there.
+        let stacked = key_width + 4 + NARROWEST_DESCRIPTION > inner;
         let mut lines = Vec::new();
         for (i, (name, rows)) in self.sections.iter().enumerate() {
             if i > 0 {
@@ -214,6 +221,13 @@ impl Help {
             }
             lines.push(Line::from(Span::styled(name.clone(), title)));
             for (keys, text) in rows {
+                if stacked {
+                    let keys = Line::from(Span::styled(format!("  {keys}"), key));
+                    lines.extend(wrap_line(&keys, inner, 2));
+                    let text = Line::from(Span::styled(format!("      {text}"), desc));
+                    lines.extend(wrap_line(&text, inner, 6));
+                    continue;
+                }
                 let pad = key_width.saturating_sub(keys.width());
                 let row = Line::from(vec![
                     Span::styled(format!("  {keys}{}  ", " ".repeat(pad)), key),
