@@ -307,7 +307,7 @@ fn perform(app: &mut App, action: Action) -> bool {
                 Scope::TermCheck => "Health: terms check",
                 _ => app.panes.name(app.focus),
             };
-            let help = Help::new(name, scope, &app.keymap).for_layout(app.memory.spec());
+            let help = Help::new(name, scope, &app.keymap, app.memory.spec());
             app.popup = Some(Popup::Help(help));
             true
         }

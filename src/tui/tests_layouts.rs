@@ -583,3 +583,22 @@ fn a_change_in_a_hidden_kind_folder_is_read_again_but_not_one_in_the_index() {
         before + 1
     );
 }
+
+/// Help on a Deja Vu project speaks of its tree and records, leaves out the
+/// keys that make bank articles, and lists `/` once, where it applies.
+#[test]
+fn dejavu_help_uses_the_projects_words_and_lists_each_key_once() {
+    let mut app = dejavu(100, 60);
+    app.focus_pane(Pane::Article);
+    keys(&mut app, "?");
+    let shown = screen(&app);
+    assert!(shown.contains("back to the project tree"), "{shown}");
+    assert!(shown.contains("search in the record"), "{shown}");
+    for bank_words in ["bank tree", "wikilink", "create the articles", "an article"] {
+        assert!(!shown.contains(bank_words), "{bank_words}: {shown}");
+    }
+    // `/` searches the record here; the finder is still on Ctrl-P.
+    let finder = shown.lines().find(|l| l.contains("fuzzy-find")).unwrap();
+    assert!(finder.contains("  Ctrl-P, Ctrl-F"), "{finder}");
+    assert!(finder.contains("fuzzy-find a record"), "{finder}");
+}

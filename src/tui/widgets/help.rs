@@ -6,7 +6,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 use unicode_width::UnicodeWidthStr;
 
-use crate::tui::keys::{Action, KeyMap, Scope};
+use crate::tui::keys::{Action, Key, KeyMap, Scope};
 use crate::tui::theme::Theme;
 use crate::tui::widgets::fuzzy::centered;
 use crate::tui::widgets::wrap::{leading_spaces, wrap_line};
@@ -91,35 +91,122 @@ const PAIRS: &[(Action, Action, &str)] = &[
     ),
 ];
 
-fn rows(scope: Scope, keymap: &KeyMap) -> Vec<(String, String)> {
-    let actions = scope.actions();
+/// Keys that only do something in a memory bank: making articles, and
+/// links in the bank's `[[wikilink]]` form.
+const BANK_ONLY: &[Action] = &[Action::CreateTargets, Action::NewArticle, Action::CopyLink];
+
+/// The words of the layout open, for the descriptions written for a bank.
+struct Words {
+    bank: bool,
+    /// What the tree is called ("project").
+    tree: String,
+    /// What one document is called ("record").
+    record: &'static str,
+    /// What the whole is called ("project").
+    place: &'static str,
+}
+
+impl Words {
+    fn of(spec: &membank_core::memory::LayoutSpec) -> Words {
+        let face = crate::layouts::face(spec);
+        Words {
+            bank: spec.kind == membank_core::memory::LayoutKind::Bank,
+            tree: face.slot.tree_title().to_lowercase(),
+            record: spec.record,
+            place: spec.place,
+        }
+    }
+
+    fn say(&self, desc: &str) -> String {
+        if self.bank {
+            return desc.to_owned();
+        }
+        let a = if self.record.starts_with(['a', 'e', 'i', 'o', 'u']) {
+            "an"
+        } else {
+            "a"
+        };
+        desc.replace("the bank tree", &format!("the {} tree", self.tree))
+            .replace("the bank", &format!("the {}", self.place))
+            .replace("an article", &format!("{a} {}", self.record))
+            .replace("article", self.record)
+    }
+}
+
+/// The rows of `scope`'s keys. `shadowed` are keys the pane binds itself:
+/// those never reach the action listed here, so they are not shown for it.
+fn rows(scope: Scope, keymap: &KeyMap, words: &Words, shadowed: &[Key]) -> Vec<(String, String)> {
+    let actions: Vec<Action> = scope
+        .actions()
+        .iter()
+        .copied()
+        .filter(|a| words.bank || !BANK_ONLY.contains(a))
+        .collect();
+    let label = |a: Action| {
+        keymap
+            .keys(a)
+            .iter()
+            .filter(|k| !shadowed.contains(k))
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join(" / ")
+    };
     let mut out = Vec::new();
-    for &a in actions {
+    for &a in &actions {
         if let Some((first, second, desc)) = PAIRS
             .iter()
             .find(|(x, y, _)| (*x == a || *y == a) && actions.contains(x) && actions.contains(y))
         {
             if a == *first {
-                let keys = format!("{}, {}", keymap.label(*first), keymap.label(*second));
-                out.push((keys, (*desc).to_owned()));
+                let keys = match (label(*first), label(*second)) {
+                    (one, two) if one.is_empty() || two.is_empty() => one + &two,
+                    (one, two) => format!("{one}, {two}"),
+                };
+                if !keys.is_empty() {
+                    out.push((keys, words.say(desc)));
+                }
             }
             continue;
         }
-        out.push((keymap.label(a), a.description().to_owned()));
+        let keys = label(a);
+        if !keys.is_empty() {
+            out.push((keys, words.say(a.description())));
+        }
     }
     out
 }
 
 impl Help {
-    pub fn new(pane_name: &str, scope: Scope, keymap: &KeyMap) -> Help {
+    /// The keys of a pane showing `scope` on the memory `spec` describes,
+    /// then the keys that work everywhere, in that layout's words.
+    pub fn new(
+        pane_name: &str,
+        scope: Scope,
+        keymap: &KeyMap,
+        spec: &membank_core::memory::LayoutSpec,
+    ) -> Help {
+        let words = Words::of(spec);
+        let own: Vec<Key> = scope
+            .actions()
+            .iter()
+            .flat_map(|a| keymap.keys(*a).iter().copied())
+            .collect();
+        let about = if words.bank {
+            ABOUT.to_owned()
+        } else {
+            format!("membank {} · {}", env!("CARGO_PKG_VERSION"), spec.noun)
+        };
         Help {
             title: format!("Keys: {pane_name}"),
             sections: vec![
-                (pane_name.to_owned(), rows(scope, keymap)),
-                ("everywhere".to_owned(), rows(Scope::Global, keymap)),
+                (pane_name.to_owned(), rows(scope, keymap, &words, &[])),
+                (
+                    "everywhere".to_owned(),
+                    rows(Scope::Global, keymap, &words, &own),
+                ),
             ],
             scroll: 0,
-            about: ABOUT.to_owned(),
+            about,
             body: Vec::new(),
         }
     }
@@ -133,15 +220,6 @@ impl Help {
             about: String::new(),
             body,
         }
-    }
-
-    /// Name the open layout at the bottom: the format version is a bank's
-    /// only; "everos memory root", "Deja Vu project" say what else is open.
-    pub fn for_layout(mut self, spec: &membank_core::memory::LayoutSpec) -> Help {
-        if !crate::layouts::face(spec).help_shows_format_version {
-            self.about = format!("membank {} · {}", env!("CARGO_PKG_VERSION"), spec.noun);
-        }
-        self
     }
 
     /// Lines of the popup's text on a screen `screen_width` columns wide,
