@@ -6,6 +6,7 @@ pub mod last_query;
 pub mod layout_state;
 pub mod layouts;
 pub mod logging;
+pub mod plural;
 pub mod read_settings;
 pub mod saved_reply;
 pub mod severity;

@@ -925,7 +925,7 @@ fn a_health_finding_is_fixed_after_review_in_a_real_terminal() {
     // Shift-Tab twice from the tree: the Health pane.
     s.send("\x1b[Z\x1b[Z");
     s.send("/bad-date\r");
-    s.wait_text("match “bad-date”");
+    s.wait_text("“bad-date”");
     s.send("gx");
     let screen = s.wait_text("1 file to fix, 1 accepted");
     assert!(screen.contains("+last_updated: 2026-03-01"), "{screen}");
@@ -1040,7 +1040,7 @@ fn qa_opens_on_a_translated_files_terminology_check() {
         &[],
     );
     // The check waits for the bank, then runs in the background.
-    let shown = s.wait_text("terms of job.xlf: 1 finding(s)");
+    let shown = s.wait_text("terms of job.xlf: 1 finding ");
     assert!(shown.contains("compliance (1)"), "{shown}");
     assert!(
         shown.contains("segment 2  term-missing  use “naleving”"),

@@ -124,6 +124,9 @@ impl App {
         };
         panes.bank.name = panes.slot.tree_title();
         panes.agents.style_inputs(&theme);
+        if let Some(key) = keymap.keys(super::keys::Action::Explain).first() {
+            panes.context.explain_key = key.to_string();
+        }
         let mut app = App {
             memory: Arc::from(memory),
             background: None,

@@ -87,7 +87,10 @@ impl App {
         }
         if let Ok(out) = &checked {
             let n = out.report.findings.len();
-            self.status.info(format!("terms checked: {n} finding(s)"));
+            self.status.info(format!(
+                "terms checked: {}",
+                crate::plural::count(n, "finding")
+            ));
         }
         view.finished(checked, height.saturating_sub(1));
         self.dirty = true;

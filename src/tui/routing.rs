@@ -127,10 +127,17 @@ fn ask_undo(app: &mut App) {
         safe(&last.kind),
         safe(&last.time)
     );
-    let detail = format!(
-        "Puts back {} as they were before it; nothing is reverted if one changed since.",
-        files.join(", ")
-    );
+    let detail = if files.len() == 1 {
+        format!(
+            "Puts back {} as it was before it; nothing is reverted if it changed since.",
+            files[0]
+        )
+    } else {
+        format!(
+            "Puts back {} as they were before it; nothing is reverted if one changed since.",
+            files.join(", ")
+        )
+    };
     app.popup = Some(Popup::Confirm(
         Confirm::new(question, OnYes::Undo).detail(detail),
     ));
@@ -148,9 +155,9 @@ fn undo(app: &mut App) {
         Ok(done) => {
             let paths: Vec<String> = done.entry.files.iter().map(|f| f.path.clone()).collect();
             let said = format!(
-                "undone: {} ({} file(s))",
+                "undone: {} ({})",
                 membank_core::text::sanitize_for_terminal(&done.entry.kind, false),
-                paths.len()
+                crate::plural::count(paths.len(), "file")
             );
             app.status.outcome(said.clone());
             // Once read back: select what is there again (a rename taken back

@@ -794,3 +794,16 @@ fn narrow_key_help_puts_descriptions_under_their_keys() {
     assert!(shown.contains("│      open / follow"), "{shown}");
     assert!(!shown.contains("open /│"), "{shown}");
 }
+
+
+/// One finding shown agrees with its verb.
+#[test]
+fn health_filter_summary_agrees_in_number() {
+    let mut app = app_at(&fixture(), 80, 24);
+    app.focus_pane(Pane::Health);
+    keys(&mut app, "/dead");
+    assert_eq!(app.panes.health.summary, "1 of 5 matches “dead”");
+    key(&mut app, KeyCode::Esc);
+    keys(&mut app, "/orphan");
+    assert_eq!(app.panes.health.summary, "2 of 5 match “orphan”");
+}

@@ -509,7 +509,7 @@ fn a_turn_lists_what_the_budget_dropped_and_sends_only_the_rest() {
         .find(|a| a.dropped.is_some())
         .expect("the budget drops one");
     let s = screen(&app);
-    assert!(s.contains("1 article(s) in the context, "), "{s}");
+    assert!(s.contains("1 article in the context, "), "{s}");
     assert!(s.contains(&format!("✗ {}", dropped.path)), "{s}");
     let system = server.requests()[0].json()["messages"][0]["content"].to_string();
     assert!(system.contains(&articles[0].path));

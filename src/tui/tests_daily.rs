@@ -63,7 +63,7 @@ fn context_detail_box_explains_the_selected_candidate_and_the_tier_rule() {
         "{s}"
     );
     assert!(
-        s.contains("terminology is dropped before any style guide"),
+        s.contains("budget rule (§8): terminology is dropped before any"),
         "{s}"
     );
     assert!(s.contains("dropped: over budget"), "{s}");
@@ -332,7 +332,7 @@ fn health_groups_fold_jump_and_filter() {
     }));
     let s = screen(&app);
     assert!(s.contains(&format!("filter: {code}")), "{s}");
-    assert!(s.contains("match “"), "{s}");
+    assert!(s.contains(&format!("matches “{code}”")), "{s}");
     assert_snapshot!(s);
     keys(&mut app, "/");
     key(&mut app, KeyCode::Esc);

@@ -87,7 +87,7 @@ fn the_deja_vu_chat_sends_what_recall_selects_and_withholds_private_memory() {
     assert_snapshot!(s);
     assert!(!s.contains('\x1b') && !s.contains('\x07'), "{s}");
     assert!(
-        s.contains("recall strong 1: 1 record(s) sent, 1 withheld"),
+        s.contains("recall strong 1: 1 record sent, 1 withheld"),
         "{s}"
     );
     assert!(s.contains("memory/private/sync-notes.md"), "{s}");

@@ -50,8 +50,8 @@ fn a_candidate_too_long_for_the_pane_at_80x24_is_shown_in_full_on_request() {
         "score 4 = client 3 + domain 0 + languages 1",
         "clients: [[Brightwell Pharma]] → +3",
         "dropped: over budget",
-        "§8: terminology is dropped before any style guide,",
-        "domain or client profile, whatever their scores",
+        "the spec's budget rule (§8): terminology is dropped",
+        "before any style guide, domain or client profile,",
     ] {
         assert!(s.contains(said), "{said} missing:\n{s}");
     }

@@ -388,7 +388,7 @@ fn x_in_an_everos_root_says_it_is_only_read() {
     key(&mut app, KeyCode::Char('x'));
     assert!(app.panes.health.fix.is_none());
     let shown = screen(&app);
-    assert!(shown.contains("only read"), "{shown}");
+    assert!(shown.contains("does not change an everos"), "{shown}");
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), before);
 }
 

@@ -184,8 +184,14 @@ fn n_writes_a_new_article_with_its_folders_keys_and_u_removes_it() {
     }));
     app.effects.clear();
 
-    undo(&mut app);
+    // One file: the question and the outcome speak of it in the singular.
+    key(&mut app, KeyCode::Char('u'));
+    let asked = screen(&app);
+    assert!(asked.contains("as it was before it"), "{asked}");
+    key(&mut app, KeyCode::Char('y'));
     assert_eq!(read(root, "03_DOMAINS/Medical.md"), None);
+    let said = app.status.message.clone().unwrap().0;
+    assert!(said.ends_with("(1 file)"), "{said}");
 }
 
 fn inbox(root: &Path) -> Vec<String> {

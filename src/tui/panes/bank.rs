@@ -148,12 +148,18 @@ pub fn starter_note(bank: &Bank) -> Option<String> {
         .iter()
         .filter(|s| s.reason == membank_core::layout::SkipReason::Example)
         .count();
+    let (shows, is) = if examples == 1 {
+        ("it shows", "is")
+    } else {
+        ("they show", "are")
+    };
     (!content && examples > 0).then(|| {
         format!(
-            "This bank has only {examples} _EXAMPLE_ file(s): they show the format and are never \
+            "This bank has only {}: {shows} the format and {is} never \
              used as content. To start, copy one (e.g. 01_CLIENTS/_EXAMPLE_Client_Profile.md) to a \
              name without the _EXAMPLE_ prefix and fill it in, or put notes in 00_INBOX/ for \
-             Process Inbox. `membank init DIR --demo` makes a bank with sample content."
+             Process Inbox. `membank init DIR --demo` makes a bank with sample content.",
+            crate::plural::count(examples, "_EXAMPLE_ file"),
         )
     })
 }

@@ -103,6 +103,9 @@ pub struct ContextPane {
     /// The suggestion `Tab` put in the field: the list stays as it was so
     /// `Tab` and `Shift-Tab` step through it, as a shell's completion does.
     pub picked: Option<usize>,
+    /// The key that explains the selected candidate in full, named where
+    /// the box under the list is too short for its text.
+    pub explain_key: String,
     pub budget_error: Option<String>,
     pub summary: String,
     /// `client=… domain=…`, for the status bar.
@@ -166,6 +169,7 @@ impl ContextPane {
             editing: false,
             suggestions: Vec::new(),
             picked: None,
+            explain_key: "x".to_owned(),
             budget_error: None,
             summary: String::new(),
             query_text: String::new(),

@@ -230,8 +230,9 @@ fn lay_out(
         "no findings".to_owned()
     } else if !filter.is_empty() {
         format!(
-            "{shown} of {} match “{}”",
+            "{shown} of {} {} “{}”",
             report.findings.len(),
+            if shown == 1 { "matches" } else { "match" },
             sanitize_for_terminal(filter, false)
         )
     } else {
@@ -560,7 +561,10 @@ impl HealthPane {
         let checked = mode == FixMode::CheckedToday;
         let project = crate::layouts::project(cx.memory);
         if cx.bank.is_none() && project.is_none() {
-            cx.warn("this memory is only read: nothing in it is fixed");
+            cx.warn(format!(
+                "membank does not change {}: nothing here is fixed",
+                cx.memory.spec().title
+            ));
             return true;
         }
         let mut chosen = self.selected_findings();

@@ -163,8 +163,8 @@ impl QaView {
             State::Running => format!("checking the terms of {file}…"),
             State::Failed(_) => format!("terms of {file}: not checked"),
             State::Done(out) => format!(
-                "terms of {file}: {} finding(s) · {} untranslated",
-                out.report.findings.len(),
+                "terms of {file}: {} · {} untranslated",
+                crate::plural::count(out.report.findings.len(), "finding"),
                 out.report.untranslated.len()
             ),
         }
@@ -404,10 +404,10 @@ fn draw_list(
         .map(|c| format!(" · client {c}"))
         .unwrap_or_default();
     let heading = format!(
-        "{} · {pair} · {} segment(s) · {} term(s){client}",
+        "{} · {pair} · {} · {}{client}",
         file_name(&view.file),
-        report.segments,
-        report.terms
+        crate::plural::count(report.segments, "segment"),
+        crate::plural::count(report.terms, "term")
     );
     frame.render_widget(
         Paragraph::new(cut_lines(

@@ -56,15 +56,15 @@ impl CheckAgent {
         let prepared = agents::prepare_lint(template, &self.summary, &snap);
         self.snapshot_note = Some(if prepared.truncated {
             format!(
-                "snapshot: {} article(s); truncated at {} characters, {} left out",
-                prepared.snapshot_articles,
+                "snapshot: {}; truncated at {} characters, {} left out",
+                crate::plural::count(prepared.snapshot_articles, "article"),
                 snap.cap,
                 prepared.omitted.len()
             )
         } else {
             format!(
-                "snapshot: {} article(s), not truncated",
-                prepared.snapshot_articles
+                "snapshot: {}, not truncated",
+                crate::plural::count(prepared.snapshot_articles, "article")
             )
         });
         self.review = None;

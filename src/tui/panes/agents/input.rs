@@ -280,7 +280,10 @@ impl AgentsPane {
             return true;
         }
         ctx.effects.push(Effect::Wrote(applied.changed));
-        ctx.info(format!("wrote {} file(s)", applied.written));
+        ctx.info(format!(
+            "wrote {}",
+            crate::plural::count(applied.written, "file")
+        ));
         true
     }
 }

@@ -174,8 +174,8 @@ pub fn bank_turn(
     let dropped = prepared.dropped.len();
     PreparedTurn {
         heading: format!(
-            "{} article(s) in the context, {dropped} dropped by the budget · Enter opens",
-            prepared.used.len()
+            "{} in the context, {dropped} dropped by the budget · Enter opens",
+            crate::plural::count(prepared.used.len(), "article")
         ),
         articles: prepared
             .used

@@ -24,10 +24,10 @@ pub fn recall_turn(session: &mut ChatSession, project: &Project, question: &str)
     let ctx = &prepared.context;
     PreparedTurn {
         heading: format!(
-            "recall {} {}: {} record(s) sent, {} withheld · Enter opens",
+            "recall {} {}: {} sent, {} withheld · Enter opens",
             prepared.recall.level.as_str(),
             js::number_to_string(prepared.recall.score),
-            ctx.used.len(),
+            crate::plural::count(ctx.used.len(), "record"),
             ctx.withheld.len()
         ),
         articles: ctx

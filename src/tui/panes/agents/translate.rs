@@ -68,8 +68,8 @@ pub fn draw(frame: &mut Frame, area: Rect, agent: &TranslateAgent, editing: bool
     let width = usize::from(area.width);
     let mut info_lines = vec![Line::styled(
         format!(
-            "{} article(s) used, {} dropped",
-            agent.used.len(),
+            "{} used, {} dropped",
+            crate::plural::count(agent.used.len(), "article"),
             agent.dropped
         ),
         theme.muted,

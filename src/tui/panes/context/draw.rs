@@ -201,7 +201,10 @@ fn draw_results(
             let more = text.len() - rows + 1;
             text.truncate(rows - 1);
             text.push(Line::styled(
-                format!("… {more} more lines: “in full” below shows them"),
+                format!(
+                    "… {more} more lines: {} shows them in full",
+                    pane.explain_key
+                ),
                 theme.muted,
             ));
         }

@@ -157,23 +157,23 @@ pub fn candidate_row(
 /// Where the article's folder stands in §8's drop order, in words.
 fn tier_rule(folder: Folder, score: u32) -> &'static str {
     if score == 0 {
-        return "§8: unscored articles are dropped before any scored one";
+        return "the spec's budget rule (§8): unscored articles are dropped before any scored one";
     }
     match folder {
         Folder::Terminology => {
-            "§8: terminology is dropped before any style guide, domain or client \
+            "the spec's budget rule (§8): terminology is dropped before any style guide, domain or client \
              profile, whatever their scores"
         }
         Folder::Style => {
-            "§8: style guides are dropped after terminology, before domains and \
+            "the spec's budget rule (§8): style guides are dropped after terminology, before domains and \
              client profiles"
         }
         Folder::Domains => {
-            "§8: domains are dropped after terminology and style guides, before \
+            "the spec's budget rule (§8): domains are dropped after terminology and style guides, before \
              any client profile"
         }
         _ => {
-            "§8: client profiles are dropped last: terminology is dropped before any client profile"
+            "the spec's budget rule (§8): client profiles are dropped last: terminology is dropped before any client profile"
         }
     }
 }
@@ -231,10 +231,15 @@ pub fn detail_lines(
     });
     if !e.included && kept_below > 0 && explained.drop_reason.is_some() {
         paragraphs.push(vec![(
-            format!(
-                "{kept_below} kept article(s) score below this one: they are in a tier \
-                 the budget trims later"
-            ),
+            if kept_below == 1 {
+                "1 kept article scores below this one: it is in a tier the budget trims later"
+                    .to_owned()
+            } else {
+                format!(
+                    "{kept_below} kept articles score below this one: they are in a tier \
+                     the budget trims later"
+                )
+            },
             theme.warning,
         )]);
     }
