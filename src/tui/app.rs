@@ -127,6 +127,14 @@ impl App {
         if let Some(key) = keymap.keys(super::keys::Action::Explain).first() {
             panes.context.explain_key = key.to_string();
         }
+        let status = Status {
+            more_key: keymap
+                .keys(super::keys::Action::LastMessage)
+                .first()
+                .map(ToString::to_string)
+                .unwrap_or_default(),
+            ..Status::default()
+        };
         let mut app = App {
             memory: Arc::from(memory),
             background: None,
@@ -146,7 +154,7 @@ impl App {
             areas: Areas::default(),
             panes,
             popup: None,
-            status: Status::default(),
+            status,
             recent: Vec::new(),
             health: Arc::default(),
             flagged: HashSet::new(),

@@ -236,6 +236,7 @@ actions! {
     Zoom => "zoom", "zoom the pane to the full screen and back", [Key::ch('z')];
     Undo => "undo", "undo membank's last change to this memory", [Key::ch('u')];
     Capture => "capture", "quick note: the inbox, or a Deja Vu event", [Key::ch('c')];
+    LastMessage => "last_message", "the last message on the status bar, in full", [Key::ch('m')];
     Rename => "rename", "rename or move the file or folder, links and all", [Key::ch('r')];
     NewArticle => "new_article", "new article in the selected folder", [Key::ch('n')];
     CreateTargets => "create_missing", "create the articles the dead links name", [Key::ch('+')];
@@ -345,7 +346,18 @@ impl Scope {
         use Action::*;
         match self {
             Scope::Global => &[
-                Quit, Help, NextPane, PrevPane, Find, Search, Agents, Zoom, Suspend, Undo, Capture,
+                Quit,
+                Help,
+                NextPane,
+                PrevPane,
+                Find,
+                Search,
+                Agents,
+                Zoom,
+                Suspend,
+                Undo,
+                Capture,
+                LastMessage,
             ],
             Scope::Bank => &[
                 Up, Down, PageUp, PageDown, Top, Bottom, Collapse, Expand, Open, SortTree,

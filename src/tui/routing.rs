@@ -117,7 +117,7 @@ fn ask_undo(app: &mut App) {
     let (entries, _) = journal.entries(app.memory.root());
     let Some(last) = membank_core::journal::last_undoable(&entries) else {
         app.status
-            .info("nothing to undo: membank has written no change to this memory");
+            .info("nothing to undo: membank has changed nothing here");
         return;
     };
     let safe = |t: &str| membank_core::text::sanitize_for_terminal(t, false);
@@ -338,6 +338,21 @@ fn perform(app: &mut App, action: Action) -> bool {
         }
         Action::Undo => {
             ask_undo(app);
+            true
+        }
+        Action::LastMessage => {
+            let said = app.status.last.clone();
+            let body = match said {
+                Some((text, _)) => text
+                    .lines()
+                    .map(|l| ratatui::text::Line::styled(l.to_owned(), app.theme.text))
+                    .collect(),
+                None => vec![ratatui::text::Line::styled(
+                    "nothing said yet",
+                    app.theme.muted,
+                )],
+            };
+            app.popup = Some(Popup::Help(Help::text("Last message".to_owned(), body)));
             true
         }
         // In Health, `+` makes the articles of the dead-link findings chosen

@@ -724,6 +724,26 @@ fn the_interface_measures_staleness_from_its_clock() {
     assert!(codes_of(&later, legal).contains(&"stale"));
 }
 
+/// `m` shows the last message in full, however long, even once it left
+/// the bar.
+#[test]
+fn m_shows_the_last_message_in_full() {
+    let mut app = app_at(&fixture(), 40, 12);
+    let long = "copied; this message is much longer than the forty columns of the bar";
+    app.status.info(long);
+    let bar = screen(&app);
+    assert!(bar.contains("m more"), "{bar}");
+    app.status
+        .expire(std::time::Instant::now() + std::time::Duration::from_secs(60));
+    keys(&mut app, "m");
+    let Some(super::app::Popup::Help(help)) = &app.popup else {
+        panic!("no popup");
+    };
+    let said: Vec<String> = help.body.iter().map(ToString::to_string).collect();
+    assert_eq!(said, [long]);
+    let shown = screen(&app);
+    assert!(shown.contains("forty columns"), "{shown}");
+}
 
 /// A prompt too wide for its pane ends in "…".
 #[test]
@@ -742,6 +762,17 @@ fn health_prompts_cut_at_the_pane_edge_end_in_an_ellipsis() {
     assert!(file.contains("…│"), "{file}");
 }
 
+/// One finding shown agrees with its verb.
+#[test]
+fn health_filter_summary_agrees_in_number() {
+    let mut app = app_at(&fixture(), 80, 24);
+    app.focus_pane(Pane::Health);
+    keys(&mut app, "/dead");
+    assert_eq!(app.panes.health.summary, "1 of 5 matches “dead”");
+    key(&mut app, KeyCode::Esc);
+    keys(&mut app, "/orphan");
+    assert_eq!(app.panes.health.summary, "2 of 5 match “orphan”");
+}
 
 /// At 40 columns every tab is in the row, and the focused one, Agents
 /// too, is highlighted.
@@ -774,7 +805,6 @@ fn every_tab_fits_a_narrow_screen_with_the_focused_one_highlighted() {
     assert!(first.contains("[zoomed: z]"), "{first}");
 }
 
-
 /// The tree's hint names what → does.
 #[test]
 fn the_tree_hint_says_right_expands() {
@@ -782,7 +812,6 @@ fn the_tree_hint_says_right_expands() {
     let shown = screen(&app);
     assert!(shown.contains("→ expand"), "{shown}");
 }
-
 
 /// At 40 columns a description goes under its keys, whole phrases kept
 /// together in its own column.
@@ -793,17 +822,4 @@ fn narrow_key_help_puts_descriptions_under_their_keys() {
     let shown = screen(&app);
     assert!(shown.contains("│      open / follow"), "{shown}");
     assert!(!shown.contains("open /│"), "{shown}");
-}
-
-
-/// One finding shown agrees with its verb.
-#[test]
-fn health_filter_summary_agrees_in_number() {
-    let mut app = app_at(&fixture(), 80, 24);
-    app.focus_pane(Pane::Health);
-    keys(&mut app, "/dead");
-    assert_eq!(app.panes.health.summary, "1 of 5 matches “dead”");
-    key(&mut app, KeyCode::Esc);
-    keys(&mut app, "/orphan");
-    assert_eq!(app.panes.health.summary, "2 of 5 match “orphan”");
 }

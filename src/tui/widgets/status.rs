@@ -8,6 +8,7 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
+use unicode_width::UnicodeWidthStr;
 
 use crate::tui::theme::Theme;
 use crate::tui::widgets::cut::cut_line;
@@ -33,6 +34,11 @@ pub struct Status {
     pub message: Option<(String, Level)>,
     /// When the message goes away.
     pub expires: Option<Instant>,
+    /// The last message said, kept after it left the bar, for the key
+    /// that shows it in full.
+    pub last: Option<(String, Level)>,
+    /// That key's name, offered on the bar when a message is cut.
+    pub more_key: String,
     /// The message is a start-up notice or what a write of the user's did:
     /// background news (the re-read that follows the write) does not hide it.
     pub is_notice: bool,
@@ -59,6 +65,7 @@ impl Status {
     }
 
     fn say(&mut self, text: String, level: Level, lasts: Duration) {
+        self.last = Some((text.clone(), level));
         self.message = Some((text, level));
         self.expires = Some(Instant::now() + lasts);
         self.is_notice = false;
@@ -181,8 +188,16 @@ pub fn draw(frame: &mut Frame, area: Rect, status: &Status, theme: &Theme) {
             spans.remove(1);
         }
     }
+    // A message cut short says which key shows it whole, in the hint's place.
+    let more = format!(" {} more ", status.more_key);
+    let hint = if message.is_some() && !status.more_key.is_empty() && used(&spans) > width {
+        help = true;
+        more.as_str()
+    } else {
+        HELP
+    };
     let line = Line::from(spans.into_iter().cloned().collect::<Vec<_>>());
-    let help_width = if help { HELP.len() as u16 } else { 0 };
+    let help_width = if help { hint.width() as u16 } else { 0 };
     let [left, right] = ratatui::layout::Layout::horizontal([
         ratatui::layout::Constraint::Min(0),
         ratatui::layout::Constraint::Length(help_width),
@@ -192,7 +207,7 @@ pub fn draw(frame: &mut Frame, area: Rect, status: &Status, theme: &Theme) {
     frame.render_widget(Paragraph::new(line).style(base), left);
     if help {
         frame.render_widget(
-            Paragraph::new(Line::from(HELP).right_aligned()).style(base),
+            Paragraph::new(Line::from(hint).right_aligned()).style(base),
             right,
         );
     }
@@ -230,11 +245,35 @@ mod tests {
         assert!(shown.contains("01_CLIENTS/Acme"), "{shown:?}");
     }
 
-    /// The hint about copying inside tmux is read whole at 80 columns.
+    /// A message cut short offers the key that shows it in full, in the
+    /// place of the help hint.
+    #[test]
+    fn a_cut_message_names_the_key_that_shows_it_whole() {
+        let mut status = Status {
+            bank: "fixtures/bank".to_owned(),
+            articles: 11,
+            more_key: "m".to_owned(),
+            ..Status::default()
+        };
+        status.error("01_CLIENTS/Acme Corporation.md could not be read: permission denied");
+        let shown = bar(&status, 50);
+        assert!(shown.ends_with(" m more "), "{shown:?}");
+        assert!(shown.contains('…'), "{shown:?}");
+        // A message that fits keeps the help hint.
+        status.info("saved");
+        assert!(bar(&status, 50).ends_with(" ? help "));
+        // The message is kept for that key after it left the bar.
+        status.expire(std::time::Instant::now() + std::time::Duration::from_secs(60));
+        assert_eq!(status.message, None);
+        assert_eq!(status.last.as_ref().map(|(m, _)| m.as_str()), Some("saved"));
+    }
+
+    /// The hint about copying inside tmux is read whole at 80 columns,
+    /// beside a bank's full path.
     #[test]
     fn the_tmux_copy_hint_fits_an_80_column_bar() {
         let mut status = Status {
-            bank: "demo-bank".to_owned(),
+            bank: "/home/someone/banks/demo-bank".to_owned(),
             articles: 31,
             ..Status::default()
         };
