@@ -655,7 +655,7 @@ fn a_nested_vault_reveals_a_deep_file_and_folds_its_folder_again() {
     // Back in the tree (its key hints show), h goes from the file to its
     // folder, then folds it.
     s.send("\x1b");
-    s.wait_text("Enter open · → expand");
+    s.wait_text("└ Enter open · ");
     s.send("hh");
     let folded = s.wait_text("▸ Core plugins 2");
     assert!(folded.contains("▾ Plugins 2"), "{folded}");
@@ -980,7 +980,7 @@ fn r_in_the_tree_renames_an_article_and_its_links_after_review_and_u_takes_it_ba
     // Back in the tree, with the article selected; a key only once the
     // screen shows it arrived (Esc then a key at once reads as Alt-key).
     s.send("\x1b");
-    s.wait_text("Enter open · → expand");
+    s.wait_text("└ Enter open · ");
     s.send("r");
     s.wait_text("New path of 03_DOMAINS/Legal.md");
     s.send(&"\x7f".repeat("Legal.md".len()));
