@@ -2649,3 +2649,126 @@ async fn a_terms_export_names_each_date_it_left_out_as_the_command_line_does() {
     assert!(clean.structured_content.unwrap().get("warnings").is_none());
     c.service.cancel().await.unwrap();
 }
+
+/// The demo project with private memory that shared memory names: a
+/// summary line linking to a private record, an impression routing to it,
+/// and a private file of each kind linking to a shared record. Every
+/// private text holds "zebra".
+#[cfg(unix)]
+fn dejavu_naming_private_memory() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("project");
+    copy_tree(Path::new(DEMO_DEJAVU), &project);
+    let m = project.join("memory");
+    for sub in ["private", "local", "raw", "transcripts"] {
+        fs::create_dir_all(m.join(sub)).unwrap();
+    }
+    fs::write(
+        m.join("private/secret-plan.md"),
+        "---\nid: secret-plan\ntitle: Secret plan zebra\nstatus: active\n---\n\nzebra plan\n",
+    )
+    .unwrap();
+    let mut summary = fs::read_to_string(m.join("summary.md")).unwrap();
+    summary.push_str("\n- [Secret plan zebra](./private/secret-plan.md)\n");
+    fs::write(m.join("summary.md"), summary).unwrap();
+    let mut impressions = fs::read_to_string(m.join("impressions.jsonl")).unwrap();
+    impressions.push_str(
+        r#"{"schema_version":1,"id":"secret-plan","title":"Secret plan zebra","keywords":["zebra","secret"],"record_path":"memory/private/secret-plan.md","weight":0.9,"status":"active"}"#,
+    );
+    impressions.push('\n');
+    fs::write(m.join("impressions.jsonl"), impressions).unwrap();
+    for (path, up) in [
+        ("private/x.md", "../decisions"),
+        ("local/y.md", "../decisions"),
+        ("raw/z.md", "../decisions"),
+        ("transcripts/t.md", "../decisions"),
+        ("decisions/creds.secret.md", "."),
+    ] {
+        fs::write(
+            m.join(path),
+            format!("zebra secret text: see [sync]({up}/settings-sync.md)\n"),
+        )
+        .unwrap();
+    }
+    std::os::unix::fs::symlink("../private/x.md", m.join("decisions/alias.md")).unwrap();
+    (dir, project)
+}
+
+#[cfg(unix)]
+#[tokio::test]
+async fn lines_naming_private_memory_are_withheld_unless_included() {
+    let (_dir, project) = dejavu_naming_private_memory();
+    let c = connect(&project, &[]).await;
+
+    let summary = call(&c, "read", json!({"target": "memory/summary.md"})).await;
+    let v = summary.structured_content.clone().unwrap();
+    let text = v["text"].as_str().unwrap();
+    assert!(
+        !text.contains("zebra") && !text.contains("private/"),
+        "{text}"
+    );
+    assert!(
+        text.contains("[line withheld: it names private memory"),
+        "{text}"
+    );
+    assert!(text.contains("settings sync stays server-backed"), "{text}");
+    assert_eq!(v["withheld_lines"], 1, "{v}");
+    assert!(
+        !text_of(&summary).contains("zebra"),
+        "{}",
+        text_of(&summary)
+    );
+
+    let imp = call(&c, "read", json!({"target": "memory/impressions.jsonl"})).await;
+    let v = imp.structured_content.clone().unwrap();
+    let text = v["text"].as_str().unwrap();
+    assert!(
+        !text.contains("zebra") && !text.contains("secret-plan"),
+        "{text}"
+    );
+    assert!(text.contains("decision-settings-sync"), "{text}");
+    assert_eq!(v["withheld_lines"], 1, "{v}");
+
+    let uri = "membank://bank/memory/summary.md";
+    let res = c
+        .service
+        .read_resource(ReadResourceRequestParams::new(uri))
+        .await
+        .unwrap();
+    let served = format!("{:?}", res.contents);
+    assert!(!served.contains("zebra"), "{served}");
+    assert!(served.contains("line withheld"), "{served}");
+
+    let found = call(&c, "search", json!({"query": "zebra secret"})).await;
+    let v = found.structured_content.clone().unwrap();
+    assert_eq!(v["hits"].as_array().unwrap().len(), 0, "{v}");
+    assert_eq!(v["matches"], 0, "{v}");
+    let found = call(&c, "search", json!({"query": "settings sync"})).await;
+    let v = found.structured_content.clone().unwrap();
+    assert!(!v.to_string().contains("zebra"), "{v}");
+    assert!(v["matches"].as_u64().unwrap() > 0, "{v}");
+    c.service.cancel().await.unwrap();
+
+    // The user's opt-in serves them as the file has them.
+    let c = connect(&project, &["--include-private"]).await;
+    let summary = call(&c, "read", json!({"target": "memory/summary.md"})).await;
+    let v = summary.structured_content.clone().unwrap();
+    assert!(
+        v["text"]
+            .as_str()
+            .unwrap()
+            .contains("[Secret plan zebra](./private/secret-plan.md)")
+    );
+    assert!(v.get("withheld_lines").is_none(), "{v}");
+    let found = call(&c, "search", json!({"query": "zebra secret"})).await;
+    let v = found.structured_content.clone().unwrap();
+    let files: Vec<&str> = v["hits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["file"].as_str().unwrap())
+        .collect();
+    assert!(files.contains(&"memory/impressions.jsonl"), "{v}");
+    assert!(files.contains(&"memory/summary.md"), "{v}");
+    c.service.cancel().await.unwrap();
+}

@@ -30,6 +30,10 @@ pub struct Document {
     pub frontmatter_problem: Option<String>,
     /// The whole document, frontmatter included, with LF line endings.
     pub text: String,
+    /// How many lines of `text` the MCP server replaced by a marker, as they
+    /// name private memory it does not serve; absent when none was.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub withheld_lines: Option<usize>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -74,6 +78,7 @@ fn describe(d: &memory::Document<'_>) -> Document {
         frontmatter,
         frontmatter_problem,
         text: d.text.to_owned(),
+        withheld_lines: None,
     }
 }
 

@@ -7,7 +7,7 @@ use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, percent_decode_str, utf8_perc
 use rmcp::model::{ListResourcesResult, MetaObject, Resource, ResourceContents};
 use serde_json::json;
 
-use super::state::WITHHELD_WHY;
+use super::state::{WITHHELD_WHY, without_lines};
 
 const PREFIX: &str = "membank://bank/";
 
@@ -91,11 +91,13 @@ pub fn list(
     result
 }
 
-/// The document a URI names, made safe like terminal output.
+/// The document a URI names, made safe like terminal output, with the
+/// lines `withheld_lines` names replaced by a marker saying so.
 pub fn read(
     memory: &dyn Memory,
     uri: &str,
     withholds: &dyn Fn(DocId) -> bool,
+    withheld_lines: &dyn Fn(DocId) -> Vec<usize>,
 ) -> Result<ResourceContents, String> {
     let rel = path_of(uri).ok_or_else(|| {
         format!(
@@ -116,7 +118,8 @@ pub fn read(
             sanitize_for_terminal(&rel, false)
         ));
     }
-    let text = sanitize_for_terminal(memory.document(id).text, true);
+    let (text, _) = without_lines(memory.document(id).text, &withheld_lines(id));
+    let text = sanitize_for_terminal(&text, true);
     Ok(ResourceContents::text(text, uri).with_mime_type("text/markdown"))
 }
 

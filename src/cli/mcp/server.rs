@@ -170,9 +170,12 @@ impl ServerHandler for Session {
     ) -> Result<ReadResourceResponse, ErrorData> {
         let memory = self.shared.memory();
         let memory = memory.as_ref();
-        let contents = resources::read(memory, &request.uri, &|id| {
-            self.shared.withholds(memory, id)
-        })
+        let contents = resources::read(
+            memory,
+            &request.uri,
+            &|id| self.shared.withholds(memory, id),
+            &|id| self.shared.withheld_lines(memory, id),
+        )
         .map_err(|message| ErrorData::resource_not_found(message, None))?;
         Ok(ReadResourceResult::new(vec![contents]).into())
     }

@@ -19,6 +19,33 @@ pub const WITHHELD_WHY: &str = "private memory (memory/private/, memory/local/, 
 memory/transcripts/, *.secret.* files, and links to them) is not served to a model; start the \
 server with --include-private to serve it";
 
+/// What stands in a served text for a line that names private memory (a
+/// link into it, an impression routing to it).
+pub const WITHHELD_LINE: &str = "[line withheld: it names private memory, which this server \
+does not serve; start the server with --include-private to serve it]";
+
+/// `text` with each of its (1-based) `lines` replaced by [`WITHHELD_LINE`],
+/// so the other lines keep their numbers; and how many were replaced.
+pub fn without_lines(text: &str, lines: &[usize]) -> (String, usize) {
+    if lines.is_empty() {
+        return (text.to_owned(), 0);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut replaced = 0;
+    for (i, line) in text.split_inclusive('\n').enumerate() {
+        if lines.binary_search(&(i + 1)).is_ok() {
+            out.push_str(WITHHELD_LINE);
+            if line.ends_with('\n') {
+                out.push('\n');
+            }
+            replaced += 1;
+        } else {
+            out.push_str(line);
+        }
+    }
+    (out, replaced)
+}
+
 pub struct Shared {
     memory: RwLock<Box<dyn Memory>>,
     /// The bank folder as the user named it (the CLI's `check --json`
@@ -74,7 +101,7 @@ impl Shared {
             Arc::new(if self.include_private {
                 SearchIndex::of_memory(memory)
             } else {
-                SearchIndex::of_memory_where(memory, &|doc| !memory.document(doc).private)
+                SearchIndex::of_shared_memory(memory)
             })
         }))
     }
@@ -82,6 +109,15 @@ impl Shared {
     /// True when the document is private memory this server does not serve.
     pub fn withholds(&self, memory: &dyn Memory, doc: DocId) -> bool {
         !self.include_private && memory.document(doc).private
+    }
+
+    /// The lines of a served document that this server withholds, as they
+    /// name private memory.
+    pub fn withheld_lines(&self, memory: &dyn Memory, doc: DocId) -> Vec<usize> {
+        if self.include_private {
+            return Vec::new();
+        }
+        memory.lines_naming_private(doc)
     }
 
     /// How many documents of the memory this server withholds.

@@ -27,7 +27,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::file_tools;
-use super::state::{Shared, WITHHELD_WHY};
+use super::state::{Shared, WITHHELD_WHY, without_lines};
 use super::writes;
 use crate::cli::check::{self, CheckArgs};
 use crate::cli::context as context_cmd;
@@ -489,14 +489,21 @@ fn read_tool(shared: &Shared, p: ReadParams) -> Result<Output, String> {
         }
         return entry_tool(shared, root, &p);
     }
-    let doc = read::document(memory.as_ref(), &p.target).map_err(|e| format!("read: {e:#}"))?;
-    if let Some(id) = memory.find(&doc.path)
-        && shared.withholds(memory.as_ref(), id)
-    {
-        return Err(format!(
-            "read: {} is withheld: {WITHHELD_WHY}",
-            sanitize_for_terminal(&doc.path, false)
-        ));
+    let mut doc = read::document(memory.as_ref(), &p.target).map_err(|e| format!("read: {e:#}"))?;
+    if let Some(id) = memory.find(&doc.path) {
+        if shared.withholds(memory.as_ref(), id) {
+            return Err(format!(
+                "read: {} is withheld: {WITHHELD_WHY}",
+                sanitize_for_terminal(&doc.path, false)
+            ));
+        }
+        // A shared file's links and routes into private memory name it.
+        let (text, withheld) =
+            without_lines(&doc.text, &shared.withheld_lines(memory.as_ref(), id));
+        if withheld > 0 {
+            doc.text = text;
+            doc.withheld_lines = Some(withheld);
+        }
     }
     let text = read::human(&doc);
     Output::new(doc, vec![text])

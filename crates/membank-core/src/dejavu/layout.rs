@@ -226,6 +226,12 @@ impl Memory for Project {
     fn check(&self, _opts: &HealthOptions) -> HealthReport {
         super::checks::check(self)
     }
+
+    fn lines_naming_private(&self, id: DocId) -> Vec<usize> {
+        self.docs.get(id).map_or_else(Vec::new, |(path, _)| {
+            Project::lines_naming_private(self, path)
+        })
+    }
 }
 
 impl Project {

@@ -461,6 +461,41 @@ impl Project {
         paths::is_private(path) || self.linked_private.contains(path)
     }
 
+    /// The 1-based lines of the file at `path` that name private memory: a
+    /// Markdown link leading into it, an impression line whose
+    /// `record_path` routes to it. Whoever withholds private memory
+    /// withholds these lines too, since they say what it holds and where.
+    /// Empty for a file that is private itself (it is withheld whole).
+    pub fn lines_naming_private(&self, path: &str) -> Vec<usize> {
+        if self.is_private(path) {
+            return Vec::new();
+        }
+        let mut lines = std::collections::BTreeSet::new();
+        if let Some(r) = self.record(path) {
+            for l in &r.links {
+                if l.resolved.as_deref().is_some_and(|t| self.is_private(t)) {
+                    lines.insert(l.line);
+                }
+            }
+        }
+        if path == IMPRESSIONS_PATH
+            && let Some(imp) = &self.impressions
+        {
+            for (i, line) in imp.lines.iter().enumerate() {
+                // As recall reads the route (by its own name) and as
+                // writeback does (where it leads).
+                let private = self.route(i).is_some_and(|p| {
+                    paths::is_private(p)
+                        || paths::resolve_from("", p).is_some_and(|p| self.is_private(&p))
+                });
+                if private {
+                    lines.insert(line.line);
+                }
+            }
+        }
+        lines.into_iter().collect()
+    }
+
     pub fn record(&self, path: &str) -> Option<&Record> {
         self.records.iter().find(|r| r.path == path)
     }

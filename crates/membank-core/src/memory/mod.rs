@@ -137,6 +137,12 @@ pub trait Memory: Any + Send + Sync {
     fn links(&self, id: DocId) -> Vec<DocLink<'_>>;
     /// Documents that link to this one, each once.
     fn backlinks(&self, id: DocId) -> Backlinks<'_>;
+    /// The 1-based lines of a document that is not private itself but
+    /// names private memory there (a link into it, an impression routing to
+    /// it): withheld with the private memory they name. None by default.
+    fn lines_naming_private(&self, _id: DocId) -> Vec<usize> {
+        Vec::new()
+    }
     /// Every deterministic check of the layout. Pure: no file is read again.
     fn check(&self, opts: &HealthOptions) -> HealthReport;
     /// This memory with the given relative paths read again after they

@@ -140,6 +140,43 @@ fn build<'t>(
     (Postings::pack(terms), unit_len, text_len)
 }
 
+/// `unit` without the (1-based, ascending) file lines in `withheld`: the
+/// runs of lines between them, each a unit of its own.
+fn cut_around<'a>(unit: SearchUnit<'a>, withheld: &[usize]) -> Vec<SearchUnit<'a>> {
+    let last = unit.line + unit.text.matches('\n').count();
+    if !withheld.iter().any(|l| (unit.line..=last).contains(l)) {
+        return vec![unit];
+    }
+    let mut out = Vec::new();
+    let mut run: Option<(usize, usize)> = None; // (byte offset in text, line)
+    let mut at = 0;
+    for (i, line) in unit.text.split_inclusive('\n').enumerate() {
+        let number = unit.line + i;
+        if withheld.binary_search(&number).is_ok() {
+            if let Some((from, first)) = run.take() {
+                out.push(SearchUnit {
+                    line: first,
+                    text: &unit.text[from..at],
+                    start: unit.start + from,
+                    ..unit
+                });
+            }
+        } else if run.is_none() {
+            run = Some((at, number));
+        }
+        at += line.len();
+    }
+    if let Some((from, first)) = run {
+        out.push(SearchUnit {
+            line: first,
+            text: &unit.text[from..],
+            start: unit.start + from,
+            ..unit
+        });
+    }
+    out
+}
+
 impl SearchIndex {
     /// Index every search unit of a memory. The index reads the memory's
     /// text again for snippets, so search it with the same memory.
@@ -161,6 +198,23 @@ impl SearchIndex {
         SearchIndex::of_memory_filtered(memory, Words::All, Some(keep))
     }
 
+    /// Index only what a reader not served private memory may see: private
+    /// documents are left out, and each unit is cut around the lines that
+    /// name private memory ([`Memory::lines_naming_private`]), so their
+    /// words are neither found nor shown in a snippet.
+    pub fn of_shared_memory(memory: &dyn Memory) -> SearchIndex {
+        let units = memory
+            .search_units()
+            .into_iter()
+            .filter(|u| !memory.document(u.doc).private)
+            .flat_map(|u| {
+                let withheld = memory.lines_naming_private(u.doc);
+                cut_around(u, &withheld)
+            })
+            .collect();
+        SearchIndex::of_units_of(memory, units, Words::All)
+    }
+
     fn of_memory_with(memory: &dyn Memory, words: Words<'_>) -> SearchIndex {
         SearchIndex::of_memory_filtered(memory, words, None)
     }
@@ -174,6 +228,14 @@ impl SearchIndex {
         if let Some(keep) = keep {
             units.retain(|u| keep(u.doc));
         }
+        SearchIndex::of_units_of(memory, units, words)
+    }
+
+    fn of_units_of(
+        memory: &dyn Memory,
+        units: Vec<SearchUnit<'_>>,
+        words: Words<'_>,
+    ) -> SearchIndex {
         // A memory that keeps no bodies reads each unit's text here, on
         // the core indexing it, and lets it go once its words are counted.
         let (terms, unit_len, text_len) =
