@@ -2772,3 +2772,83 @@ async fn lines_naming_private_memory_are_withheld_unless_included() {
     assert!(files.contains(&"memory/summary.md"), "{v}");
     c.service.cancel().await.unwrap();
 }
+
+/// A rename that would rewrite private files is refused as a supersession
+/// of a private record is, saying how many and never which; one that only
+/// rewrites shared files shows no line naming private memory in its diffs.
+#[cfg(unix)]
+#[tokio::test]
+async fn mv_neither_shows_nor_rewrites_private_memory_unless_included() {
+    let (_dir, project) = dejavu_naming_private_memory();
+    let before = tree_bytes(&project);
+    let c = connect(&project, &["--allow-writes"]).await;
+    let from = "memory/decisions/settings-sync.md";
+    let refused = call(
+        &c,
+        "mv",
+        json!({"from": from, "to": "memory/decisions/settings-sync2.md"}),
+    )
+    .await;
+    assert_eq!(refused.is_error, Some(true), "{refused:?}");
+    assert!(refused.structured_content.is_none(), "{refused:?}");
+    let why = error_text(&refused);
+    for private in ["zebra", "x.md", "y.md", "z.md", "t.md", "creds", "alias"] {
+        assert!(!why.contains(private), "{private}: {why}");
+    }
+    assert!(
+        // Five files and the link in a shared folder that leads to one.
+        why.contains("6 withheld file(s) link to memory/decisions/settings-sync.md")
+            && why.contains("--include-private"),
+        "{why}"
+    );
+    for (from, to) in [
+        ("memory/decisions/alias.md", "memory/decisions/alias2.md"),
+        (
+            "memory/open-loops/settings-migration.md",
+            "memory/private/settings-migration.md",
+        ),
+    ] {
+        let refused = call(&c, "mv", json!({"from": from, "to": to})).await;
+        assert_eq!(refused.is_error, Some(true), "{from}: {refused:?}");
+        assert!(!error_text(&refused).contains("zebra"), "{refused:?}");
+    }
+
+    let moved = call(
+        &c,
+        "mv",
+        json!({
+            "from": "memory/open-loops/settings-migration.md",
+            "to": "memory/open-loops/settings-migration2.md"
+        }),
+    )
+    .await;
+    assert_eq!(moved.is_error, Some(false), "{moved:?}");
+    let v = moved.structured_content.clone().unwrap();
+    let shown = format!("{v} {}", text_of(&moved));
+    assert!(
+        !shown.contains("zebra") && !shown.contains("private/"),
+        "{shown}"
+    );
+    assert!(shown.contains("line withheld"), "{shown}");
+    assert_eq!(tree_bytes(&project), before, "nothing written");
+    c.service.cancel().await.unwrap();
+
+    // With the user's opt-in the rename is shown whole, as the CLI shows it.
+    let c = connect(&project, &["--allow-writes", "--include-private"]).await;
+    let shown = call(
+        &c,
+        "mv",
+        json!({"from": from, "to": "memory/decisions/settings-sync2.md"}),
+    )
+    .await;
+    let v = shown.structured_content.clone().unwrap();
+    let files: Vec<&str> = v["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["path"].as_str().unwrap())
+        .collect();
+    assert!(files.contains(&"memory/private/x.md"), "{v}");
+    assert!(v.to_string().contains("zebra secret text"), "{v}");
+    c.service.cancel().await.unwrap();
+}

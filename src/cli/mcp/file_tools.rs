@@ -4,6 +4,7 @@
 //! `membank fix`, `membank mv` and `membank new` show them, and returns a proposal_id that `apply_write` writes through
 //! the bank's one reviewed write, refused whole when a file changed since.
 
+use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::sync::Arc;
 
@@ -19,7 +20,7 @@ use membank_core::text::sanitize_for_terminal;
 use membank_core::transaction::Kind;
 use rmcp::model::{Tool, ToolAnnotations};
 
-use super::state::Shared;
+use super::state::{Shared, WITHHELD_WHY, diff_without};
 use super::tools::Output;
 use super::writes::{Owner, Pending};
 use crate::cli::new::parse_folder;
@@ -88,16 +89,21 @@ fn with_bank<T>(shared: &Shared, tool: &str, f: impl FnOnce(&Bank) -> T) -> Resu
 }
 
 pub fn mv(shared: &Arc<Shared>, owner: Owner, p: MvParams) -> Result<Output, String> {
-    let planned = {
+    let (planned, withheld) = {
         let memory = shared.memory();
-        if let Some(bank) = membank::layouts::bank(&**memory) {
+        let planned = if let Some(bank) = membank::layouts::bank(&**memory) {
             rename::plan(bank, &p.from, &p.to).map(|plan| (Kind::Bank, plan))
         } else if let Some(project) = membank::layouts::project(&**memory) {
             dejavu::rename::plan(project, &p.from, &p.to)
+                .and_then(|fixes| {
+                    private_untouched(shared, project, p.from.trim(), &fixes)?;
+                    Ok(fixes)
+                })
                 .map(|fixes| (Kind::Project, crate::cli::mv::dejavu_plan(fixes)))
         } else {
             return Err("mv works on memory banks and Deja Vu projects".into());
-        }
+        };
+        (planned, shared.withheld_line_texts(&**memory))
     };
     let (kind, plan) = planned.map_err(|e| format!("mv: {e}"))?;
     propose(
@@ -108,7 +114,51 @@ pub fn mv(shared: &Arc<Shared>, owner: Owner, p: MvParams) -> Result<Output, Str
         plan.links_rewritten,
         plan.left_in_place,
         Vec::new(),
+        &withheld,
     )
+}
+
+/// A rename that would move or rewrite private memory is refused unless
+/// private memory is served, as `supersede` refuses a private record: its
+/// diff would show the private text, and applying it unseen would change
+/// the user's private memory on a model's word. Only how many files is
+/// said, never which.
+fn private_untouched(
+    shared: &Shared,
+    project: &membank_core::dejavu::project::Project,
+    from: &str,
+    fixes: &[FileFix],
+) -> Result<(), String> {
+    if shared.include_private {
+        return Ok(());
+    }
+    let from = from.trim_start_matches("./");
+    if project.is_private(from) {
+        return Err(format!("{} is withheld: {WITHHELD_WHY}", s(from)));
+    }
+    if let Some(to) = fixes.iter().find_map(|f| match &f.action {
+        Action::Move { to, .. } if project.is_private(to) => Some(to),
+        _ => None,
+    }) {
+        return Err(format!(
+            "{} is private memory, and moving a record there would name it in shared \
+             memory: {WITHHELD_WHY}",
+            s(to)
+        ));
+    }
+    let private = fixes.iter().filter(|f| project.is_private(&f.path)).count();
+    if private > 0 {
+        return Err(format!(
+            "{private} withheld file(s) link to {} and would be rewritten; nothing is \
+             proposed: {WITHHELD_WHY}",
+            s(from)
+        ));
+    }
+    Ok(())
+}
+
+fn s(t: &str) -> String {
+    sanitize_for_terminal(t, false)
 }
 
 pub fn fix(shared: &Arc<Shared>, owner: Owner, p: FixParams) -> Result<Output, String> {
@@ -120,8 +170,9 @@ pub fn fix(shared: &Arc<Shared>, owner: Owner, p: FixParams) -> Result<Output, S
         limit: 0,
         offset: 0,
     };
-    let (kind, proposal) = {
+    let (kind, proposal, withheld) = {
         let memory = shared.memory();
+        let withheld = shared.withheld_line_texts(&**memory);
         let checked = |memory: &dyn membank_core::memory::Memory| {
             crate::cli::check::report(memory, &filter).map_err(|e| format!("fix: {e:#}"))
         };
@@ -136,7 +187,7 @@ pub fn fix(shared: &Arc<Shared>, owner: Owner, p: FixParams) -> Result<Output, S
                     create_missing: p.create_missing.then_some(today),
                 },
             );
-            (Kind::Bank, proposal)
+            (Kind::Bank, proposal, withheld)
         } else if let Some(project) = membank::layouts::project(&**memory) {
             if p.create_missing {
                 return Err(
@@ -146,7 +197,11 @@ pub fn fix(shared: &Arc<Shared>, owner: Owner, p: FixParams) -> Result<Output, S
                 );
             }
             let findings = checked(&**memory)?.report.findings;
-            (Kind::Project, dejavu::fix::propose(project, &findings))
+            (
+                Kind::Project,
+                dejavu::fix::propose(project, &findings),
+                withheld,
+            )
         } else {
             return Err("fix: this memory is only read; nothing in it is fixed".into());
         }
@@ -169,6 +224,7 @@ pub fn fix(shared: &Arc<Shared>, owner: Owner, p: FixParams) -> Result<Output, S
         0,
         Vec::new(),
         remaining,
+        &withheld,
     )
 }
 
@@ -194,11 +250,13 @@ pub fn new(shared: &Arc<Shared>, owner: Owner, p: NewParams) -> Result<Output, S
         0,
         Vec::new(),
         Vec::new(),
+        &HashSet::new(),
     )
 }
 
 /// `journal` is which memory's rules write the files, and what the
-/// journal calls the write.
+/// journal calls the write; the diffs shown leave out the `withheld` lines.
+#[allow(clippy::too_many_arguments)]
 fn propose(
     shared: &Arc<Shared>,
     owner: Owner,
@@ -207,6 +265,7 @@ fn propose(
     links_rewritten: usize,
     left_in_place: Vec<String>,
     remaining: Vec<Remaining>,
+    withheld: &HashSet<String>,
 ) -> Result<Output, String> {
     let files: Vec<ProposedFix> = fixes
         .iter()
@@ -218,7 +277,7 @@ fn propose(
                 _ => None,
             },
             notes: f.notes.clone(),
-            diff: f.diff(),
+            diff: f.diff().map(|d| diff_without(&d, withheld)),
         })
         .collect();
     let id = shared

@@ -46,6 +46,34 @@ pub fn without_lines(text: &str, lines: &[usize]) -> (String, usize) {
     (out, replaced)
 }
 
+/// `diff` (unified, or a report quoting such diffs) with each line whose
+/// text after the one-character prefix is one of `withheld` replaced by
+/// [`WITHHELD_LINE`] under the same prefix: a diff's context would
+/// otherwise quote the lines [`without_lines`] leaves out.
+pub fn diff_without(diff: &str, withheld: &std::collections::HashSet<String>) -> String {
+    if withheld.is_empty() {
+        return diff.to_owned();
+    }
+    let mut out = String::with_capacity(diff.len());
+    for line in diff.split_inclusive('\n') {
+        let body = line.trim_end_matches(['\n', '\r']);
+        let quoted = body
+            .char_indices()
+            .nth(1)
+            .map(|(at, _)| at)
+            .filter(|&at| withheld.contains(&body[at..]));
+        match quoted {
+            Some(at) => {
+                out.push_str(&body[..at]);
+                out.push_str(WITHHELD_LINE);
+                out.push_str(&line[body.len()..]);
+            }
+            None => out.push_str(line),
+        }
+    }
+    out
+}
+
 pub struct Shared {
     memory: RwLock<Box<dyn Memory>>,
     /// The bank folder as the user named it (the CLI's `check --json`
@@ -118,6 +146,28 @@ impl Shared {
             return Vec::new();
         }
         memory.lines_naming_private(doc)
+    }
+
+    /// The text of every line of the memory's served documents that this
+    /// server withholds (see [`Shared::withheld_lines`]), to keep them out
+    /// of the diffs a proposal shows.
+    pub fn withheld_line_texts(&self, memory: &dyn Memory) -> std::collections::HashSet<String> {
+        let mut texts = std::collections::HashSet::new();
+        if self.include_private {
+            return texts;
+        }
+        for doc in 0..memory.len() {
+            let lines = memory.lines_naming_private(doc);
+            if lines.is_empty() {
+                continue;
+            }
+            for (i, line) in memory.document(doc).text.lines().enumerate() {
+                if lines.binary_search(&(i + 1)).is_ok() {
+                    texts.insert(line.trim_end_matches('\r').to_owned());
+                }
+            }
+        }
+        texts
     }
 
     /// How many documents of the memory this server withholds.

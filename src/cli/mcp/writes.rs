@@ -27,7 +27,7 @@ use rmcp::model::{Tool, ToolAnnotations};
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use super::state::{Shared, WITHHELD_WHY};
+use super::state::{Shared, WITHHELD_WHY, diff_without};
 use super::tools::Output;
 use crate::cli::supersede::{self as supersede_cmd, PlanJson};
 
@@ -394,10 +394,17 @@ pub fn supersede(shared: &Arc<Shared>, owner: Owner, p: SupersedeParams) -> Resu
                 }
             }
         }
-        supersede::plan(project, &p.old, &p.new).map_err(|e| format!("supersede: {e}"))?
+        let plan =
+            supersede::plan(project, &p.old, &p.new).map_err(|e| format!("supersede: {e}"))?;
+        (plan, shared.withheld_line_texts(&**memory))
     };
-    let mut text = supersede_cmd::human(&plan);
-    let json = PlanJson::new(&plan, None);
+    let (plan, withheld) = plan;
+    // The diffs' context would quote shared lines that name private memory.
+    let mut text = diff_without(&supersede_cmd::human(&plan), &withheld);
+    let mut json = PlanJson::new(&plan, None);
+    for e in &mut json.edits {
+        e.diff = diff_without(&e.diff, &withheld);
+    }
     // Nothing to change needs no id: applying it would be a dead end.
     let proposal_id = if plan.edits.is_empty() {
         None
