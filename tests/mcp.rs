@@ -1792,7 +1792,9 @@ async fn the_fixtures_answer_like_the_cli_and_everos_itself() {
         env!("CARGO_MANIFEST_DIR"),
         "/tests/fixtures/dejavu/flawed-project"
     );
-    let c = connect(Path::new(flawed), &[]).await;
+    // It has private memory, which the command line shows its user and the
+    // server serves only when told to.
+    let c = connect(Path::new(flawed), &["--include-private"]).await;
     assert_same_as_cli(
         &c,
         vec![
@@ -2850,5 +2852,74 @@ async fn mv_neither_shows_nor_rewrites_private_memory_unless_included() {
         .collect();
     assert!(files.contains(&"memory/private/x.md"), "{v}");
     assert!(v.to_string().contains("zebra secret text"), "{v}");
+    c.service.cancel().await.unwrap();
+}
+
+/// Findings about private memory name it and quote it: `check` and `fix`
+/// leave them out, counted, unless private memory is served.
+#[cfg(unix)]
+#[tokio::test]
+async fn findings_about_private_memory_are_withheld_unless_included() {
+    let (_dir, project) = dejavu_naming_private_memory();
+    let private = |path: &str| {
+        [
+            "private/",
+            "local/",
+            "raw/",
+            "transcripts/",
+            ".secret.",
+            "alias",
+        ]
+        .iter()
+        .any(|p| path.contains(p))
+    };
+    let c = connect(&project, &["--allow-writes"]).await;
+    let checked = call(&c, "check", json!({"limit": 500})).await;
+    let v = checked.structured_content.clone().unwrap();
+    let paths: Vec<&str> = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["path"].as_str().unwrap())
+        .collect();
+    assert!(!paths.iter().any(|p| private(p)), "{v}");
+    let withheld = v["withheld"]["findings"].as_u64().unwrap();
+    assert!(withheld > 0, "{v}");
+    assert_eq!(v["total"], paths.len(), "{v}");
+    assert!(
+        !text_of(&checked).contains("zebra"),
+        "{}",
+        text_of(&checked)
+    );
+    assert!(
+        text_of(&checked).contains(&format!(
+            "{withheld} finding(s) about private memory not listed"
+        )),
+        "{}",
+        text_of(&checked)
+    );
+
+    let fixed = call(&c, "fix", json!({})).await;
+    let v = fixed.structured_content.clone().unwrap();
+    let shown = format!("{v} {}", text_of(&fixed));
+    assert!(!shown.contains("zebra"), "{shown}");
+    for r in v["remaining"].as_array().into_iter().flatten() {
+        assert!(!private(r["path"].as_str().unwrap()), "{v}");
+    }
+    assert!(v["withheld_findings"].as_u64().unwrap() > 0, "{v}");
+    c.service.cancel().await.unwrap();
+
+    let c = connect(&project, &["--include-private"]).await;
+    let checked = call(&c, "check", json!({"limit": 500})).await;
+    let v = checked.structured_content.clone().unwrap();
+    assert!(
+        v["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f["path"] == "memory/decisions/creds.secret.md"),
+        "{v}"
+    );
+    assert!(v.get("withheld").is_none(), "{v}");
     c.service.cancel().await.unwrap();
 }

@@ -69,6 +69,17 @@ pub struct JsonReport {
     offset: usize,
     /// True when more findings follow the ones listed.
     truncated: bool,
+    /// The findings about private memory the MCP server left out, as it
+    /// does not serve that memory; absent when none was.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub withheld: Option<WithheldFindings>,
+}
+
+/// How many findings were left out, and why.
+#[derive(Serialize, JsonSchema)]
+pub struct WithheldFindings {
+    pub findings: usize,
+    pub reason: &'static str,
 }
 
 /// The findings the filter kept, one page of them listed.
@@ -121,6 +132,29 @@ fn names_a_file(root: &std::path::Path, path: &str) -> bool {
 /// asked for; the counts are those of every finding kept.
 pub fn report(memory: &dyn Memory, args: &CheckArgs) -> anyhow::Result<Checked> {
     report_with(memory, args, None)
+}
+
+/// [`report`] without the findings `withholds` names, and how many those
+/// were: the MCP server leaves out what is about private memory it does
+/// not serve.
+pub fn report_withholding(
+    memory: &dyn Memory,
+    args: &CheckArgs,
+    withholds: &dyn Fn(&health::Finding) -> bool,
+) -> anyhow::Result<(Checked, usize)> {
+    // An everos root has no private memory, and checks a part on its own.
+    if membank::layouts::memory_root(memory).is_some() {
+        return Ok((report(memory, args)?, 0));
+    }
+    check_codes(memory.spec().kind, args)?;
+    let all = memory.check(&options(args));
+    let before = all.findings.len();
+    let kept: Vec<health::Finding> = all.findings.into_iter().filter(|f| !withholds(f)).collect();
+    let withheld = before - kept.len();
+    Ok((
+        report_with(memory, args, Some(health::HealthReport::new(kept)))?,
+        withheld,
+    ))
 }
 
 /// [`report`] with the checks' report already made, when `checked` is
@@ -218,6 +252,7 @@ pub fn json_report(shown_bank: &str, checked: Checked) -> JsonReport {
         total: checked.total,
         offset: checked.offset,
         truncated,
+        withheld: None,
     }
 }
 

@@ -471,6 +471,10 @@ pub struct FixesReport {
     /// Findings `fix` has no automatic fix for, each with why.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub remaining: Vec<Remaining>,
+    /// How many findings about private memory were left out, as the
+    /// server does not serve it; absent when none was.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub withheld_findings: Option<usize>,
 }
 
 /// A finding left as it is, and why.

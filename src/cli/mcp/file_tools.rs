@@ -114,7 +114,10 @@ pub fn mv(shared: &Arc<Shared>, owner: Owner, p: MvParams) -> Result<Output, Str
         plan.links_rewritten,
         plan.left_in_place,
         Vec::new(),
-        &withheld,
+        Withheld {
+            lines: &withheld,
+            findings: 0,
+        },
     )
 }
 
@@ -170,11 +173,20 @@ pub fn fix(shared: &Arc<Shared>, owner: Owner, p: FixParams) -> Result<Output, S
         limit: 0,
         offset: 0,
     };
+    let mut withheld_findings = 0;
     let (kind, proposal, withheld) = {
         let memory = shared.memory();
         let withheld = shared.withheld_line_texts(&**memory);
-        let checked = |memory: &dyn membank_core::memory::Memory| {
-            crate::cli::check::report(memory, &filter).map_err(|e| format!("fix: {e:#}"))
+        // Findings about private memory are neither fixed nor shown here.
+        let mut checked = |memory: &dyn membank_core::memory::Memory| {
+            crate::cli::check::report_withholding(memory, &filter, &|f| {
+                shared.withholds_finding(memory, f)
+            })
+            .map(|(checked, withheld)| {
+                withheld_findings = withheld;
+                checked
+            })
+            .map_err(|e| format!("fix: {e:#}"))
         };
         if let Some(bank) = membank::layouts::bank(&**memory) {
             let findings = checked(&**memory)?.report.findings;
@@ -224,7 +236,10 @@ pub fn fix(shared: &Arc<Shared>, owner: Owner, p: FixParams) -> Result<Output, S
         0,
         Vec::new(),
         remaining,
-        &withheld,
+        Withheld {
+            lines: &withheld,
+            findings: withheld_findings,
+        },
     )
 }
 
@@ -250,8 +265,18 @@ pub fn new(shared: &Arc<Shared>, owner: Owner, p: NewParams) -> Result<Output, S
         0,
         Vec::new(),
         Vec::new(),
-        &HashSet::new(),
+        Withheld {
+            lines: &HashSet::new(),
+            findings: 0,
+        },
     )
+}
+
+/// What a proposal leaves out, as it is about private memory: the text of
+/// the lines its diffs may not quote, and how many findings.
+struct Withheld<'a> {
+    lines: &'a HashSet<String>,
+    findings: usize,
 }
 
 /// `journal` is which memory's rules write the files, and what the
@@ -265,7 +290,7 @@ fn propose(
     links_rewritten: usize,
     left_in_place: Vec<String>,
     remaining: Vec<Remaining>,
-    withheld: &HashSet<String>,
+    withheld: Withheld<'_>,
 ) -> Result<Output, String> {
     let files: Vec<ProposedFix> = fixes
         .iter()
@@ -277,7 +302,7 @@ fn propose(
                 _ => None,
             },
             notes: f.notes.clone(),
-            diff: f.diff().map(|d| diff_without(&d, withheld)),
+            diff: f.diff().map(|d| diff_without(&d, withheld.lines)),
         })
         .collect();
     let id = shared
@@ -291,6 +316,7 @@ fn propose(
         links_rewritten,
         left_in_place,
         remaining,
+        withheld_findings: (withheld.findings > 0).then_some(withheld.findings),
     };
     let text = describe(&report);
     Output::new(report, vec![text])
@@ -328,6 +354,12 @@ fn describe(r: &FixesReport) -> String {
     }
     for p in &r.left_in_place {
         let _ = writeln!(out, "stays     {} (not a note)", s(p));
+    }
+    if let Some(n) = r.withheld_findings {
+        let _ = writeln!(
+            out,
+            "{n} finding(s) about private memory not listed: {WITHHELD_WHY}"
+        );
     }
     let _ = writeln!(
         out,

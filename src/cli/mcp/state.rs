@@ -6,6 +6,7 @@ use std::sync::{Arc, Mutex, RwLock, RwLockReadGuard};
 
 use membank::watch::{MemoryWatcher, Watched};
 
+use membank_core::health::Finding;
 use membank_core::memory::{DocId, Memory};
 use membank_core::scoring::{self, Query};
 use membank_core::search::SearchIndex;
@@ -168,6 +169,22 @@ impl Shared {
             }
         }
         texts
+    }
+
+    /// True when a health finding is about private memory this server does
+    /// not serve: a private file, or a line of a shared one that names it.
+    pub fn withholds_finding(&self, memory: &dyn Memory, f: &Finding) -> bool {
+        if self.include_private {
+            return false;
+        }
+        if membank::layouts::project(memory).is_some_and(|p| p.is_private(&f.path)) {
+            return true;
+        }
+        memory.find(&f.path).is_some_and(|doc| {
+            memory.document(doc).private
+                || f.line()
+                    .is_some_and(|l| memory.lines_naming_private(doc).contains(&l))
+        })
     }
 
     /// How many documents of the memory this server withholds.

@@ -622,9 +622,22 @@ fn page_size(tool: &str, what: &str, limit: usize, max: usize) -> Result<(), Str
 fn check_tool(shared: &Shared, p: CheckArgs) -> Result<Output, String> {
     page_size("check", "findings", p.limit, check::MCP_MAX_LIMIT)?;
     let memory = shared.memory();
-    let checked = check::report(memory.as_ref(), &p).map_err(|e| format!("check: {e:#}"))?;
-    let text = check::human(&shared.shown_bank, &checked);
-    Output::new(check::json_report(&shared.shown_bank, checked), vec![text])
+    let (checked, withheld) = check::report_withholding(memory.as_ref(), &p, &|f| {
+        shared.withholds_finding(memory.as_ref(), f)
+    })
+    .map_err(|e| format!("check: {e:#}"))?;
+    let mut text = check::human(&shared.shown_bank, &checked);
+    let mut json = check::json_report(&shared.shown_bank, checked);
+    if withheld > 0 {
+        text.push_str(&format!(
+            "{withheld} finding(s) about private memory not listed: {WITHHELD_WHY}\n"
+        ));
+        json.withheld = Some(check::WithheldFindings {
+            findings: withheld,
+            reason: WITHHELD_WHY,
+        });
+    }
+    Output::new(json, vec![text])
 }
 
 fn values_tool(shared: &Shared) -> Result<Output, String> {
