@@ -348,6 +348,29 @@ pub fn sanitize_into(out: &mut String, s: &str, keep_newlines: bool) {
     }
 }
 
+/// `text` with each of its (1-based) `lines` (sorted) replaced by
+/// `marker`, so the other lines keep their numbers; and how many were
+/// replaced. Whoever withholds a line says so in its place.
+pub fn replace_lines(text: &str, lines: &[usize], marker: &str) -> (String, usize) {
+    if lines.is_empty() {
+        return (text.to_owned(), 0);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut replaced = 0;
+    for (i, line) in text.split_inclusive('\n').enumerate() {
+        if lines.binary_search(&(i + 1)).is_ok() {
+            out.push_str(marker);
+            if line.ends_with('\n') {
+                out.push('\n');
+            }
+            replaced += 1;
+        } else {
+            out.push_str(line);
+        }
+    }
+    (out, replaced)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -36,6 +36,10 @@ pub struct PreparedWriteback {
 /// refused as duplicates by the checks.
 const MAX_LISTED_IMPRESSIONS: usize = 400;
 
+/// What the model reads in place of a line naming private memory.
+const PRIVATE_LINE: &str =
+    "[line withheld: it names private memory, which is never sent to a model]";
+
 /// Build the writeback request. `budget_tokens` (chars/4, 0 = unlimited)
 /// bounds the records sent whole; the summary comes first.
 pub fn prepare_writeback(
@@ -88,7 +92,14 @@ pub fn prepare_writeback(
             continue;
         }
         used_tokens += tokens;
-        push_text(&mut memory, &path, &record.text);
+        // A shared record's lines that link into private memory say what
+        // it holds and where: they are withheld too.
+        let (text, _) = membank_core::text::replace_lines(
+            &record.text,
+            &project.lines_naming_private(&path),
+            PRIVATE_LINE,
+        );
+        push_text(&mut memory, &path, &text);
         records.push(path);
     }
 
@@ -199,6 +210,37 @@ mod tests {
                 .iter()
                 .any(|(w, _)| w == "memory/private/plan.md")
         );
+    }
+
+    /// A shared record is sent without its lines that link into private
+    /// memory: the link's words and path say what it holds.
+    #[test]
+    fn a_shared_record_is_sent_without_its_links_into_private_memory() {
+        let tmp = tempfile::tempdir().unwrap();
+        let r = tmp.path();
+        fs::create_dir_all(r.join("memory/private")).unwrap();
+        fs::write(
+            r.join("memory/summary.md"),
+            "# Summary\nshared line\n- [Zebra takeover plan](./private/plan.md)\nlast line\n",
+        )
+        .unwrap();
+        fs::write(r.join("memory/private/plan.md"), "hidden plan\n").unwrap();
+        let project = Project::load(r).unwrap();
+        let notes = [Note {
+            name: "session".into(),
+            text: "Summary".into(),
+        }];
+        let p = prepare_writeback(&project, "TEMPLATE", &notes, "2026-03-04", 0);
+        let user = &p.request.messages[0].content;
+        assert!(
+            user.contains("shared line") && user.contains("last line"),
+            "{user}"
+        );
+        assert!(
+            !user.contains("Zebra") && !user.contains("private/plan"),
+            "{user}"
+        );
+        assert!(user.contains(PRIVATE_LINE), "{user}");
     }
 
     /// A link committed in a shared folder that leads into private memory

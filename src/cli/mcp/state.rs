@@ -28,23 +28,7 @@ does not serve; start the server with --include-private to serve it]";
 /// `text` with each of its (1-based) `lines` replaced by [`WITHHELD_LINE`],
 /// so the other lines keep their numbers; and how many were replaced.
 pub fn without_lines(text: &str, lines: &[usize]) -> (String, usize) {
-    if lines.is_empty() {
-        return (text.to_owned(), 0);
-    }
-    let mut out = String::with_capacity(text.len());
-    let mut replaced = 0;
-    for (i, line) in text.split_inclusive('\n').enumerate() {
-        if lines.binary_search(&(i + 1)).is_ok() {
-            out.push_str(WITHHELD_LINE);
-            if line.ends_with('\n') {
-                out.push('\n');
-            }
-            replaced += 1;
-        } else {
-            out.push_str(line);
-        }
-    }
-    (out, replaced)
+    membank_core::text::replace_lines(text, lines, WITHHELD_LINE)
 }
 
 /// `diff` (unified, or a report quoting such diffs) with each line whose
