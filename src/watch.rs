@@ -48,6 +48,13 @@ impl MemoryWatcher {
         root: &Path,
         sink: impl FnMut(Watched) -> bool + Send + 'static,
     ) -> notify::Result<MemoryWatcher> {
+        // Events name paths under the folder as it was watched, and only a
+        // path under an absolute root is taken as the memory's: watching a
+        // relative root (`membank mcp .`) would report nothing at all.
+        let root = &root
+            .canonicalize()
+            .or_else(|_| std::path::absolute(root))
+            .map_err(notify::Error::io)?;
         let (raw_tx, raw_rx) = mpsc::channel::<notify::Result<notify::Event>>();
         #[cfg(target_os = "linux")]
         let watcher = linux::FolderWatcher::start(root, raw_tx).map_err(notify::Error::io)?;

@@ -51,7 +51,16 @@ struct Connected {
 }
 
 async fn connect(bank: &Path, extra: &[&str]) -> Connected {
+    connect_in(None, bank, extra).await
+}
+
+/// [`connect`] with the server started in folder `cwd`, so `bank` may be
+/// relative to it.
+async fn connect_in(cwd: Option<&Path>, bank: &Path, extra: &[&str]) -> Connected {
     let mut cmd = tokio::process::Command::new(BIN);
+    if let Some(cwd) = cwd {
+        cmd.current_dir(cwd);
+    }
     let cell = std::cell::RefCell::new(&mut cmd);
     support::isolate_with(
         |k, v| {
@@ -814,6 +823,40 @@ async fn subscribed_resources_are_announced_when_their_file_changes() {
         other => panic!("{other:?}"),
     }
     c.service.cancel().await.unwrap();
+}
+
+/// `membank mcp .` from inside the bank, or a path relative to where the
+/// server starts, is watched as well as an absolute one: an edit reaches
+/// subscribers and the tools.
+#[tokio::test]
+async fn a_bank_named_by_a_relative_path_is_watched_too() {
+    let (dir, bank) = demo_copy();
+    for (cwd, named) in [(dir.path(), "bank"), (bank.as_path(), ".")] {
+        let mut c = connect_in(Some(cwd), Path::new(named), &[]).await;
+        let uri = "membank://bank/04_STYLE/Brightwell%20Style%20Guide.md";
+        #[allow(deprecated)]
+        c.service
+            .subscribe(SubscribeRequestParams::new(uri))
+            .await
+            .unwrap();
+        let path = bank.join("04_STYLE/Brightwell Style Guide.md");
+        let text = fs::read_to_string(&path).unwrap();
+        let added = format!("Rule seen from {named}.");
+        fs::write(&path, format!("{text}\n{added}\n")).unwrap();
+        let announced = tokio::time::timeout(Duration::from_secs(20), c.updates.recv())
+            .await
+            .unwrap_or_else(|_| panic!("no update within 20 s for `mcp {named}`"))
+            .unwrap();
+        assert_eq!(announced, uri);
+        let read = call(
+            &c,
+            "read",
+            json!({"target": "04_STYLE/Brightwell Style Guide.md"}),
+        )
+        .await;
+        assert!(text_of(&read).contains(&added), "{}", text_of(&read));
+        c.service.cancel().await.unwrap();
+    }
 }
 
 /// everos keeps atomic facts and foresights in hidden folders: a change
