@@ -1265,7 +1265,9 @@ async fn supersede_is_proposed_with_the_cli_diff_and_applied_by_id() {
         .expect("a proposal id");
     let cli_args = ["supersede", by_cli.to_str().unwrap(), old, new, "--json"];
     assert_eq!(v, cli_json(&cli_args), "the plan is the CLI's");
-    assert_eq!(v["edits"].as_array().unwrap().len(), 4);
+    // Both records, the index, the summary (which links the newer record
+    // already, so the old one's line goes) and the impressions.
+    assert_eq!(v["edits"].as_array().unwrap().len(), 5);
     assert!(
         text_of(&proposed).contains("+status: superseded"),
         "{}",

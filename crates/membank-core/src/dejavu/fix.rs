@@ -60,7 +60,8 @@ pub fn no_fix_reason(code: &str) -> &'static str {
         | "duplicate-keyword-set"
         | "bad-keywords" => "which cue words find a record is the author's choice",
         "index-not-updated" => {
-            "the newer record is linked once it is active: its index-missing-link fix adds it"
+            "the newer record is linked once it is active: its index-missing-link fix adds it; \
+             an entry of the superseded record in an active section is the author's to move"
         }
         "private-key" | "api-key" | "credential-assignment" => {
             "remove the credential by hand, then rotate it"

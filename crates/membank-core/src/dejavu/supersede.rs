@@ -1,6 +1,7 @@
 //! Replacing a record by a newer one, as the layout prescribes: the old
 //! record becomes `status: superseded` with `superseded_by`, the new one
-//! gets `supersedes`, the index points at the newer record, and active
+//! gets `supersedes`, the index and the summary point at the newer record
+//! (the index lists the old one as superseded), and active
 //! impressions routing to the old record stop doing so.
 //!
 //! Planned first (before/after text per file, for a diff and a
@@ -12,7 +13,7 @@ use super::checks::spec::{reference_values, resolve_ref};
 use super::js::{self, JsValue};
 use super::project::{Project, Record};
 use super::record::Frontmatter;
-use super::{IMPRESSIONS_PATH, INDEX_PATH, paths};
+use super::{IMPRESSIONS_PATH, INDEX_PATH, SUMMARY_PATH, paths};
 use crate::transaction::Transaction;
 
 /// One file's change.
@@ -116,6 +117,17 @@ pub fn plan(project: &Project, old_key: &str, new_key: &str) -> Result<Plan, Str
             index_edit(index, old, new),
         ),
         None => notes.push("no memory/index.md; nothing to update there".into()),
+    }
+    // The summary links what is in force, so it moves on to NEW as well.
+    if let Some(summary) = project.summary()
+        && !old.private
+    {
+        push_edit(
+            &mut edits,
+            SUMMARY_PATH,
+            &summary.text,
+            relink(summary, old, new),
+        );
     }
     if let Some(imp) = &project.impressions {
         let after = impressions_edit(imp, old, new);
@@ -234,8 +246,8 @@ pub(super) fn add_to_list(text: &str, key: &str, target: &str) -> String {
     set_key(text, Some(&fm), key, &value)
 }
 
-/// Links to the old record become links to the new one (unless the index
-/// already links it), and the old record is listed as superseded.
+/// Links to the old record become links to the new one, and the old
+/// record is listed as superseded.
 fn index_edit(index: &Record, old: &Record, new: &Record) -> String {
     let dir = paths::parent(&index.path);
     let new_link = format!(
@@ -248,26 +260,7 @@ fn index_edit(index: &Record, old: &Record, new: &Record) -> String {
         old.title(),
         paths::relative_link(dir, &old.path)
     );
-    let links_new = index
-        .links
-        .iter()
-        .any(|l| l.resolved.as_deref() == Some(&new.path));
-    let mut text = index.text.clone();
-    if !links_new {
-        // History lines in the superseded section keep naming what they named.
-        let history = superseded_section(&text);
-        let mut spans: Vec<_> = index
-            .links
-            .iter()
-            .filter(|l| l.resolved.as_deref() == Some(&old.path))
-            .filter(|l| !history.as_ref().is_some_and(|h| h.contains(&l.span.start)))
-            .map(|l| l.span.clone())
-            .collect();
-        crate::shared_sort::sort_by_key(&mut spans, |s| std::cmp::Reverse(s.start));
-        for s in spans {
-            text.replace_range(s, &new_link);
-        }
-    }
+    let text = relink(index, old, new);
     let entry = format!("- {old_link} — superseded by {new_link}");
     if text.contains(&entry) {
         return text;
@@ -286,8 +279,70 @@ fn index_edit(index: &Record, old: &Record, new: &Record) -> String {
     }
 }
 
-/// The byte range of the index's superseded/archived section.
-fn superseded_section(text: &str) -> Option<std::ops::Range<usize>> {
+/// `record`'s links to OLD lead to NEW instead, except in its superseded
+/// section, whose history lines keep naming what they named. When NEW is
+/// linked already, a list item linking only OLD is removed instead: it
+/// would list NEW twice, or, left alone, OLD as if still in force.
+fn relink(record: &Record, old: &Record, new: &Record) -> String {
+    let new_link = format!(
+        "[{}]({})",
+        new.title(),
+        paths::relative_link(paths::parent(&record.path), &new.path)
+    );
+    let links_new = record
+        .links
+        .iter()
+        .any(|l| l.resolved.as_deref() == Some(&new.path));
+    let text = &record.text;
+    let history = superseded_section(text);
+    // Each change as the bytes it replaces and what replaces them.
+    let mut changes: Vec<(std::ops::Range<usize>, &str)> = Vec::new();
+    for link in record
+        .links
+        .iter()
+        .filter(|l| l.resolved.as_deref() == Some(&old.path))
+        .filter(|l| !history.as_ref().is_some_and(|h| h.contains(&l.span.start)))
+    {
+        let line = line_around(text, &link.span);
+        let only_old = record
+            .links
+            .iter()
+            .filter(|l| line.contains(&l.span.start))
+            .all(|l| l.resolved.as_deref() == Some(&old.path));
+        if links_new && only_old && is_list_item(&text[line.clone()]) {
+            changes.push((line, ""));
+        } else {
+            changes.push((link.span.clone(), &new_link));
+        }
+    }
+    crate::shared_sort::sort_by_key(&mut changes, |(r, _)| std::cmp::Reverse(r.start));
+    // Two links to OLD on one removed line remove it once.
+    changes.dedup_by(|a, b| a.0 == b.0);
+    let mut text = text.clone();
+    for (range, with) in changes {
+        text.replace_range(range, with);
+    }
+    text
+}
+
+/// The whole line (with its line break) holding `span`.
+fn line_around(text: &str, span: &std::ops::Range<usize>) -> std::ops::Range<usize> {
+    let start = text[..span.start].rfind('\n').map_or(0, |i| i + 1);
+    let end = text[span.end..]
+        .find('\n')
+        .map_or(text.len(), |i| span.end + i + 1);
+    start..end
+}
+
+fn is_list_item(line: &str) -> bool {
+    let t = line.trim_start();
+    let numbered = t.trim_start_matches(|c: char| c.is_ascii_digit());
+    ["- ", "* ", "+ "].iter().any(|m| t.starts_with(m))
+        || (numbered.len() < t.len() && (numbered.starts_with(". ") || numbered.starts_with(") ")))
+}
+
+/// The byte range of the index's (or summary's) superseded/archived section.
+pub(crate) fn superseded_section(text: &str) -> Option<std::ops::Range<usize>> {
     let mut start = None;
     let mut offset = 0;
     for line in text.split_inclusive('\n') {
@@ -671,6 +726,50 @@ mod tests {
         let both = plan(&p, "p", "q").unwrap();
         assert!(both.edits.iter().all(|e| e.path != INDEX_PATH), "{both:?}");
         assert!(both.notes[0].contains("index.md is left alone"), "{both:?}");
+    }
+
+    /// NEW linked already: OLD's entry leaves the index's active section
+    /// and the summary instead of staying there as if still in force, and
+    /// `check` flags such an entry when it is left.
+    #[test]
+    fn an_old_entry_goes_where_the_new_record_is_linked_already() {
+        let dir = project();
+        let r = dir.path();
+        let index = "# Index\n\n## Active decisions\n\n- [a](./decisions/a.md)\n\
+                     - [b](./decisions/b.md)\n- [c](./decisions/c.md)\n";
+        std::fs::write(r.join(INDEX_PATH), index).unwrap();
+        let summary = "---\nid: s\ntitle: s\nstatus: active\n---\n\n# s\n\n\
+                       - [a](./decisions/a.md)\n- [b](./decisions/b.md)\n\
+                       Why: [a](./decisions/a.md) and [c](./decisions/c.md).\n";
+        std::fs::write(r.join(SUMMARY_PATH), summary).unwrap();
+        let p = Project::load_root(r.to_path_buf());
+        let index_codes = |p: &Project| -> Vec<&'static str> {
+            super::super::checks::check(p)
+                .findings
+                .iter()
+                .map(|f| f.code())
+                .filter(|c| *c == "index-not-updated")
+                .collect()
+        };
+        let written = applied(&p, &plan(&p, "a", "b").unwrap());
+        assert_eq!(
+            written.record(INDEX_PATH).unwrap().text,
+            "# Index\n\n## Active decisions\n\n- [b](./decisions/b.md)\n\
+             - [c](./decisions/c.md)\n\n## Superseded or archived\n\n\
+             - [a](./decisions/a.md) — superseded by [b](./decisions/b.md)\n"
+        );
+        // A line naming another record too keeps it and leads to NEW.
+        assert_eq!(
+            written.summary().unwrap().text,
+            "---\nid: s\ntitle: s\nstatus: active\n---\n\n# s\n\n\
+             - [b](./decisions/b.md)\n\
+             Why: [b](./decisions/b.md) and [c](./decisions/c.md).\n"
+        );
+        assert_eq!(index_codes(&written), Vec::<&str>::new());
+
+        // The same supersession with the index left as it was.
+        let left = written.with_changes(&[(INDEX_PATH.to_owned(), index.to_owned())].into());
+        assert_eq!(index_codes(&left), ["index-not-updated"]);
     }
 
     #[test]

@@ -187,6 +187,27 @@ fn supersession(project: &Project, out: &mut Sink) {
                 ),
             );
         }
+        // The index's active sections must not go on listing what was
+        // replaced; its superseded section is where that history belongs.
+        if let Some(index) = index {
+            let history = crate::dejavu::supersede::superseded_section(&index.text);
+            let stale = index.links.iter().find(|l| {
+                l.resolved.as_deref() == Some(old.path.as_str())
+                    && !history.as_ref().is_some_and(|h| h.contains(&l.span.start))
+            });
+            if let Some(stale) = stale {
+                out.add(
+                    "index-not-updated",
+                    Warning,
+                    INDEX_PATH,
+                    Some(stale.line),
+                    format!(
+                        "still lists `{}`, superseded by `{}`, outside its superseded section",
+                        old.path, newer.path
+                    ),
+                );
+            }
+        }
         if let Some(cycle) = cycle_from(project, old) {
             out.add(
                 "supersession-cycle",
