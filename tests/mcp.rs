@@ -2418,6 +2418,24 @@ async fn mv_and_new_are_proposed_then_applied_by_id() {
     );
     let applied = call(&c, "apply_write", json!({"proposal_id": v["proposal_id"]})).await;
     assert_eq!(applied.is_error, Some(false), "{applied:?}");
+    // The old path is deleted, not written.
+    let done = applied.structured_content.as_ref().unwrap();
+    assert_eq!(
+        done["deleted"],
+        json!(["03_DOMAINS/Pharmaceuticals.md"]),
+        "{done}"
+    );
+    let written = done["written"].as_array().unwrap();
+    assert!(written.contains(&json!("03_DOMAINS/Pharma.md")), "{done}");
+    assert!(
+        !written.contains(&json!("03_DOMAINS/Pharmaceuticals.md")),
+        "{done}"
+    );
+    assert!(
+        text_of(&applied).contains("\ndeleted: 03_DOMAINS/Pharmaceuticals.md\n"),
+        "{}",
+        text_of(&applied)
+    );
     assert!(!bank.join("03_DOMAINS/Pharmaceuticals.md").exists());
     assert!(bank.join("03_DOMAINS/Pharma.md").exists());
     let after = fs::read_to_string(&client).unwrap();

@@ -400,11 +400,13 @@ pub struct ProposalReport<'a> {
     pub warnings: &'a [String],
 }
 
-/// What `apply_write` answers for `mv` and `new`: the files written (a
-/// moved file under its old and its new path).
+/// What `apply_write` answers for `fix`, `mv` and `new`: the files
+/// written (created or changed) and those deleted (a moved file's old
+/// path, a leftover `.tmp`).
 #[derive(Serialize, JsonSchema)]
 pub struct FixesApplied {
     pub written: Vec<String>,
+    pub deleted: Vec<String>,
 }
 
 #[derive(Deserialize, JsonSchema)]

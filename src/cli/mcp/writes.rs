@@ -22,7 +22,7 @@ use membank_core::dejavu::supersede;
 use membank_core::fix::FileFix;
 use membank_core::review::{self, Change};
 use membank_core::text::sanitize_for_terminal;
-use membank_core::transaction::{Kind, Stopped};
+use membank_core::transaction::{FileChange, Kind, Stopped};
 use rmcp::model::{Tool, ToolAnnotations};
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -278,7 +278,8 @@ pub fn apply_tool() -> Tool {
         "Apply a proposal of propose_write, import_terms, supersede, mv or new atomically; \
          rejected blocks are never written. Refused if a file changed on disk since the \
          proposal. Same JSON as `membank blocks --apply --json` or `membank supersede --yes \
-         --json`; for import_terms, mv and new, the files written.",
+         --json`; for import_terms, the files written; for fix, mv and new, the files \
+         written and those deleted.",
         ApplyParams::schema(),
     )
     .with_raw_output_schema(output_schema::<Applied>())
@@ -561,11 +562,22 @@ fn apply_fixes(
         }
     };
     drop(tx);
-    let written = done.written();
-    shared.reload(written.clone());
-    let text = format!(
+    shared.reload(done.written());
+    // A file deleted is not one written, though both are changes.
+    let (written, deleted): (Vec<_>, Vec<_>) = done.changes.iter().partition(|c| c.after.is_some());
+    let paths = |changes: Vec<&FileChange>| -> Vec<String> {
+        changes.into_iter().map(|c| c.path.clone()).collect()
+    };
+    let (written, deleted) = (paths(written), paths(deleted));
+    let mut text = format!(
         "written: {}\n",
         sanitize_for_terminal(&written.join(", "), false)
     );
-    Output::new(FixesApplied { written }, vec![text])
+    if !deleted.is_empty() {
+        text += &format!(
+            "deleted: {}\n",
+            sanitize_for_terminal(&deleted.join(", "), false)
+        );
+    }
+    Output::new(FixesApplied { written, deleted }, vec![text])
 }
