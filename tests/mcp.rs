@@ -340,6 +340,38 @@ fn demo_copy() -> (tempfile::TempDir, PathBuf) {
     (dir, bank)
 }
 
+/// The most hits a `search` answer takes is what its argument schema says:
+/// that many are answered, one more is refused naming the same range.
+#[tokio::test]
+async fn the_search_limit_is_the_one_its_schema_states() {
+    let c = connect(Path::new(DEMO), &[]).await;
+    let tools = c.service.list_all_tools().await.unwrap();
+    let search = tools.iter().find(|t| t.name == "search").unwrap();
+    let said = search.input_schema["properties"]["limit"]["description"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let max: usize = said
+        .split_once("takes 1 to ")
+        .and_then(|(_, rest)| rest.split(|c: char| !c.is_ascii_digit()).next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no range in {said:?}"));
+    let answered = call(&c, "search", json!({"query": "the", "limit": max})).await;
+    assert_eq!(answered.is_error, Some(false), "{answered:?}");
+    let refused = error_text(&call(&c, "search", json!({"query": "the", "limit": max + 1})).await);
+    assert!(refused.contains(&format!("1 to {max} hits")), "{refused}");
+    assert!(
+        search
+            .description
+            .as_deref()
+            .unwrap()
+            .contains(&format!("at most {max})")),
+        "{:?}",
+        search.description
+    );
+    c.service.cancel().await.unwrap();
+}
+
 #[tokio::test]
 async fn handshake_lists_the_tools_resources_and_prompts() {
     let c = connect(Path::new(DEMO), &[]).await;

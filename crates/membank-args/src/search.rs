@@ -24,7 +24,7 @@ pub struct SearchArgs {
     /// The words to look for (ranked with BM25; case does not matter).
     pub query: String,
     /// At most this many hits (0: every hit, as `check --limit 0` lists
-    /// every finding; an MCP answer takes 1 to 500).
+    /// every finding; an MCP answer takes 1 to 100).
     #[arg(long, value_name = "N", default_value_t = 20)]
     #[serde(default = "default_limit")]
     #[schemars(default = "default_limit")]
