@@ -638,3 +638,37 @@ fn a_refused_feedback_outcome_is_echoed_without_its_escapes() {
     assert!(err.contains("pwned"), "{err:?}");
     assert!(!err.contains('\u{1b}') && !err.contains('\u{7}'), "{err:?}");
 }
+
+/// Feedback naming no active impression is what `check` flags as
+/// `unresolved-matched-id`: it is refused before it is written.
+#[test]
+fn feedback_naming_no_active_impression_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("p");
+    copy_tree(Path::new(DEMO), &root);
+    let before = fs::read(root.join("memory/recall-feedback.jsonl")).unwrap();
+    let add = |id: &str| {
+        membank(&[
+            "feedback",
+            root.to_str().unwrap(),
+            "--add",
+            "helpful",
+            "--cue",
+            "settings sync",
+            "--matched-id",
+            id,
+        ])
+    };
+    for id in ["nonexistent-id", "decision-local-preferences"] {
+        let out = add(id);
+        assert_eq!(out.status.code(), Some(2), "{id}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("no active impression has this id"), "{err}");
+    }
+    assert_eq!(
+        fs::read(root.join("memory/recall-feedback.jsonl")).unwrap(),
+        before
+    );
+    assert!(add("decision-settings-sync").status.success());
+    assert!(add("unmatched").status.success());
+}

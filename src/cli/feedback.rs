@@ -25,6 +25,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         )
         // The message may quote the outcome as typed, escapes and all.
         .map_err(|e| anyhow::anyhow!(safe(&e)))?;
+        // A line naming no active impression is flagged by `check` at once.
+        if let Some(id) = args.matched_id.as_deref().filter(|id| *id != "unmatched")
+            && !dejavu::checks::reference::is_active_impression_id(&project, id)
+        {
+            bail!(
+                "--matched-id {}: no active impression has this id (recall lists the ids it \
+                 matched); use --matched-id unmatched for a cue no impression answered",
+                safe(id)
+            );
+        }
         let tx = begin_dejavu_write(&project.root)?;
         feedback::append(&tx, &line).map_err(|e| anyhow::anyhow!(safe(&e)))?;
         if args.json {

@@ -72,6 +72,28 @@ pub struct ImpressionsRead {
     pub not_utf8: bool,
 }
 
+/// Is `id` the id of an active impression, as the `unresolved-matched-id`
+/// check decides? A feedback line naming any other id is flagged by that
+/// check the moment it is written.
+pub fn is_active_impression_id(project: &Project, id: &str) -> bool {
+    let Some(source) = project.impressions_source() else {
+        return false;
+    };
+    let mut lint = ImpressionLint::new(project, source);
+    let mut unused = Sink::default();
+    let read = match source {
+        Impressions::Loaded(file) => lint.loaded(file, &mut unused),
+        Impressions::Streamed(file) => {
+            lint.streamed(file, &mut unused, &mut ImpressionsRead::default())
+        }
+    };
+    read.is_ok()
+        && lint.active_ids.contains(&SetKey::of(
+            Some(&JsValue::String(id.to_owned())),
+            usize::MAX,
+        ))
+}
+
 /// The lint and doctor checks. A file read in pieces is read again only
 /// where a repeated id or keyword set must be confirmed; an error when it
 /// changed meanwhile or could not be read.
