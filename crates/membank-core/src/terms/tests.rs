@@ -537,9 +537,9 @@ fn a_rejected_term_differing_only_by_accents_is_reported() {
     assert!(qa::check(&records, &file).findings.is_empty());
 }
 
-#[test]
-fn a_term_inside_a_longer_term_is_not_checked_on_its_own() {
-    let terms = [
+/// Two approved terms, one inside the other.
+fn nested_terms() -> [TermRecord; 2] {
+    [
         rec(
             "data controller",
             "verwerkingsverantwoordelijke",
@@ -547,7 +547,12 @@ fn a_term_inside_a_longer_term_is_not_checked_on_its_own() {
             &[],
         ),
         rec("controller", "regelaar", Status::Approved, &[]),
-    ];
+    ]
+}
+
+#[test]
+fn a_term_inside_a_longer_term_is_not_checked_on_its_own() {
+    let terms = nested_terms();
     let records: Vec<&TermRecord> = terms.iter().collect();
     let file = bilingual::read(
         "a.txt",
@@ -570,15 +575,7 @@ fn a_term_inside_a_longer_term_is_not_checked_on_its_own() {
 
 #[test]
 fn the_job_glossary_leaves_out_a_term_found_only_inside_a_longer_one() {
-    let terms = [
-        rec(
-            "data controller",
-            "verwerkingsverantwoordelijke",
-            Status::Approved,
-            &[],
-        ),
-        rec("controller", "regelaar", Status::Approved, &[]),
-    ];
+    let terms = nested_terms();
     let records: Vec<&TermRecord> = terms.iter().collect();
     let segments = |text: &str| bilingual::read("a.txt", text).unwrap();
     let listed = |file: &bilingual::BilingualFile| -> Vec<(String, usize, String)> {
