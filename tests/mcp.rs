@@ -1601,7 +1601,10 @@ async fn an_everos_root_offers_entries_and_reads_entry_ids_like_the_cli() {
     // An id used by several owners asks for one, naming them.
     let ambiguous = error_text(&call(&c, "read", json!({ "target": id })).await);
     assert!(
-        ambiguous.contains("is the id of 6 entries") && ambiguous.contains("--user u_alice"),
+        ambiguous.contains("is the id of 6 entries")
+            && ambiguous.contains("the `user` or `agent` argument")
+            && ambiguous.contains("\"user\": \"u_alice\"")
+            && !ambiguous.contains("--user"),
         "{ambiguous}"
     );
     let missing = error_text(&call(&c, "read", json!({"target": "No Such Thing"})).await);

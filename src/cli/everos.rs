@@ -112,13 +112,42 @@ fn count_line(n: usize) -> String {
     format!("{n} entr{}\n", if n == 1 { "y" } else { "ies" })
 }
 
+/// How a message names the owner's fields: as the command line's flags
+/// (`--user u1`) or as a tool's arguments (`"user": "u1"`), the words the
+/// reader can type back.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum OwnerNaming {
+    Flags,
+    Arguments,
+}
+
+impl OwnerNaming {
+    fn field(self, name: &str, value: &str) -> String {
+        match self {
+            OwnerNaming::Flags => format!("--{name} {value}"),
+            OwnerNaming::Arguments => format!("\"{name}\": \"{value}\""),
+        }
+    }
+
+    fn ask(self) -> &'static str {
+        match self {
+            OwnerNaming::Flags => "name the owner with --user or --agent (and --app / --project)",
+            OwnerNaming::Arguments => {
+                "name the owner with the `user` or `agent` argument (and `app` / `project`)"
+            }
+        }
+    }
+}
+
 /// The one entry `hits` holds, or the message saying why there is none:
-/// ids are unique per file only, so several hits ask for the owner.
+/// ids are unique per file only, so several hits ask for the owner, in the
+/// words `naming` gives.
 pub fn one_entry<'a>(
     hits: Vec<EntryRef<'a>>,
     id: &str,
     shown_root: &str,
     filter: &EntryFilter,
+    naming: OwnerNaming,
 ) -> Result<EntryRef<'a>, String> {
     use std::fmt::Write as _;
     match hits.as_slice() {
@@ -131,10 +160,10 @@ pub fn one_entry<'a>(
         [one] => Ok(*one),
         many => {
             let mut message = format!(
-                "{} is the id of {} entries (ids are unique per file only); \
-                 name the owner with --user or --agent (and --app / --project):",
+                "{} is the id of {} entries (ids are unique per file only); {}:",
                 safe(id),
-                many.len()
+                many.len(),
+                naming.ask()
             );
             let owners: Vec<_> = many
                 .iter()
@@ -146,10 +175,9 @@ pub fn one_entry<'a>(
             for (h, (kind, owner, app, project)) in many.iter().zip(&owners) {
                 let _ = write!(
                     message,
-                    "\n  {}  --{} {}",
+                    "\n  {}  {}",
                     safe(h.file.rel_path.as_str()),
-                    kind.unwrap_or("user"),
-                    safe(owner.unwrap_or("-"))
+                    naming.field(kind.unwrap_or("user"), &safe(owner.unwrap_or("-")))
                 );
                 // The same owner in another app or project: the owner alone
                 // would find both again.
@@ -161,9 +189,9 @@ pub fn one_entry<'a>(
                 if shared {
                     let _ = write!(
                         message,
-                        " --app {} --project {}",
-                        safe(app.unwrap_or("-")),
-                        safe(project.unwrap_or("-"))
+                        " {} {}",
+                        naming.field("app", &safe(app.unwrap_or("-"))),
+                        naming.field("project", &safe(project.unwrap_or("-")))
                     );
                 }
             }
@@ -369,7 +397,13 @@ pub fn run_entry(args: EntryArgs) -> anyhow::Result<ExitCode> {
         root = holding(&filter)?;
     }
     let hits = query::find(&root, &args.id, &filter);
-    match one_entry(hits, &args.id, &root_dir.to_string_lossy(), &filter) {
+    match one_entry(
+        hits,
+        &args.id,
+        &root_dir.to_string_lossy(),
+        &filter,
+        OwnerNaming::Flags,
+    ) {
         Ok(one) => {
             if args.json {
                 print_json(&one.to_json())?;

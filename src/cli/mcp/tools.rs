@@ -513,8 +513,14 @@ fn read_tool(shared: &Shared, p: ReadParams) -> Result<Output, String> {
 fn entry_tool(shared: &Shared, root: &MemoryRoot, p: &ReadParams) -> Result<Output, String> {
     let filter = p.scope.filter().map_err(|e| format!("read: {e:#}"))?;
     let hits = query::find(root, p.target.trim(), &filter);
-    let one = everos::one_entry(hits, p.target.trim(), &shared.shown_bank, &filter)
-        .map_err(|e| format!("read: {e}"))?;
+    let one = everos::one_entry(
+        hits,
+        p.target.trim(),
+        &shared.shown_bank,
+        &filter,
+        everos::OwnerNaming::Arguments,
+    )
+    .map_err(|e| format!("read: {e}"))?;
     let text = everos::entry_human(&one);
     Output::new(one.to_json(), vec![text])
 }
