@@ -824,10 +824,9 @@ async fn a_proposal_is_not_applied_over_an_edit_made_since() {
     c.service.cancel().await.unwrap();
 }
 
-#[tokio::test]
-async fn subscribed_resources_are_announced_when_their_file_changes() {
-    let (_dir, bank) = demo_copy();
-    let mut c = connect(&bank, &[]).await;
+/// Subscribe to the demo bank's style guide, add `line` to it on disk,
+/// and wait for the server to announce the change; the guide's URI.
+async fn add_to_a_subscribed_guide(c: &mut Connected, bank: &Path, line: &str) -> &'static str {
     let uri = "membank://bank/04_STYLE/Brightwell%20Style%20Guide.md";
     #[allow(deprecated)]
     c.service
@@ -836,12 +835,20 @@ async fn subscribed_resources_are_announced_when_their_file_changes() {
         .unwrap();
     let path = bank.join("04_STYLE/Brightwell Style Guide.md");
     let text = fs::read_to_string(&path).unwrap();
-    fs::write(&path, format!("{text}\nOne more rule.\n")).unwrap();
+    fs::write(&path, format!("{text}\n{line}\n")).unwrap();
     let announced = tokio::time::timeout(Duration::from_secs(20), c.updates.recv())
         .await
         .expect("an update within 20 s")
         .unwrap();
     assert_eq!(announced, uri);
+    uri
+}
+
+#[tokio::test]
+async fn subscribed_resources_are_announced_when_their_file_changes() {
+    let (_dir, bank) = demo_copy();
+    let mut c = connect(&bank, &[]).await;
+    let uri = add_to_a_subscribed_guide(&mut c, &bank, "One more rule.").await;
     // And reading it gives the new text.
     let read = c
         .service
@@ -865,21 +872,8 @@ async fn a_bank_named_by_a_relative_path_is_watched_too() {
     let (dir, bank) = demo_copy();
     for (cwd, named) in [(dir.path(), "bank"), (bank.as_path(), ".")] {
         let mut c = connect_in(Some(cwd), Path::new(named), &[]).await;
-        let uri = "membank://bank/04_STYLE/Brightwell%20Style%20Guide.md";
-        #[allow(deprecated)]
-        c.service
-            .subscribe(SubscribeRequestParams::new(uri))
-            .await
-            .unwrap();
-        let path = bank.join("04_STYLE/Brightwell Style Guide.md");
-        let text = fs::read_to_string(&path).unwrap();
         let added = format!("Rule seen from {named}.");
-        fs::write(&path, format!("{text}\n{added}\n")).unwrap();
-        let announced = tokio::time::timeout(Duration::from_secs(20), c.updates.recv())
-            .await
-            .unwrap_or_else(|_| panic!("no update within 20 s for `mcp {named}`"))
-            .unwrap();
-        assert_eq!(announced, uri);
+        add_to_a_subscribed_guide(&mut c, &bank, &added).await;
         let read = call(
             &c,
             "read",
