@@ -179,9 +179,11 @@ pub fn fix(shared: &Arc<Shared>, owner: Owner, p: FixParams) -> Result<Output, S
         let withheld = shared.withheld_line_texts(&**memory);
         // Findings about private memory are neither fixed nor shown here.
         let mut checked = |memory: &dyn membank_core::memory::Memory| {
-            crate::cli::check::report_withholding(memory, &filter, &|f| {
-                shared.withholds_finding(memory, f)
-            })
+            crate::cli::check::report_withholding(
+                memory,
+                &filter,
+                &shared.finding_withholder(memory),
+            )
             .map(|(checked, withheld)| {
                 withheld_findings = withheld;
                 checked

@@ -155,20 +155,34 @@ impl Shared {
         texts
     }
 
-    /// True when a health finding is about private memory this server does
+    /// Whether a health finding is about private memory this server does
     /// not serve: a private file, or a line of a shared one that names it.
-    pub fn withholds_finding(&self, memory: &dyn Memory, f: &Finding) -> bool {
-        if self.include_private {
-            return false;
+    /// Each file's lines naming private memory are found once, not once
+    /// per finding (an impressions file's run to every line).
+    pub fn finding_withholder<'a>(
+        &'a self,
+        memory: &'a dyn Memory,
+    ) -> impl Fn(&Finding) -> bool + 'a {
+        let lines_of: std::cell::RefCell<std::collections::HashMap<DocId, Vec<usize>>> =
+            Default::default();
+        move |f: &Finding| {
+            if self.include_private {
+                return false;
+            }
+            if membank::layouts::project(memory).is_some_and(|p| p.is_private(&f.path)) {
+                return true;
+            }
+            memory.find(&f.path).is_some_and(|doc| {
+                memory.document(doc).private
+                    || f.line().is_some_and(|l| {
+                        lines_of
+                            .borrow_mut()
+                            .entry(doc)
+                            .or_insert_with(|| memory.lines_naming_private(doc))
+                            .contains(&l)
+                    })
+            })
         }
-        if membank::layouts::project(memory).is_some_and(|p| p.is_private(&f.path)) {
-            return true;
-        }
-        memory.find(&f.path).is_some_and(|doc| {
-            memory.document(doc).private
-                || f.line()
-                    .is_some_and(|l| memory.lines_naming_private(doc).contains(&l))
-        })
     }
 
     /// How many documents of the memory this server withholds.

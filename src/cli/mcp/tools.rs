@@ -628,10 +628,9 @@ fn page_size(tool: &str, what: &str, limit: usize, max: usize) -> Result<(), Str
 fn check_tool(shared: &Shared, p: CheckArgs) -> Result<Output, String> {
     page_size("check", "findings", p.limit, check::MCP_MAX_LIMIT)?;
     let memory = shared.memory();
-    let (checked, withheld) = check::report_withholding(memory.as_ref(), &p, &|f| {
-        shared.withholds_finding(memory.as_ref(), f)
-    })
-    .map_err(|e| format!("check: {e:#}"))?;
+    let withholds = shared.finding_withholder(memory.as_ref());
+    let (checked, withheld) = check::report_withholding(memory.as_ref(), &p, &withholds)
+        .map_err(|e| format!("check: {e:#}"))?;
     let mut text = check::human(&shared.shown_bank, &checked);
     let mut json = check::json_report(&shared.shown_bank, checked);
     if withheld > 0 {
