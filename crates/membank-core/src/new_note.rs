@@ -44,8 +44,8 @@ pub fn article(
     check_new_path(bank, &rel, stem)?;
     check_linked_names(known)?;
     let mut yaml = String::new();
-    let (term_source, term_target) = match stem.split_once('→') {
-        Some((s, t)) => (Some(s.trim()), Some(t.trim())),
+    let (term_source, term_target) = match term_of_name(stem) {
+        Some((s, t)) => (Some(s), Some(t)),
         None => (Some(stem), None),
     };
     let pair = match (&known.source_lang, &known.target_lang) {
@@ -142,6 +142,12 @@ fn quoted(s: &str) -> String {
 
 /// A new note's path must be one the bank may hold, free, and give the
 /// note a name no other file answers to (its links would be ambiguous).
+/// The source and target terms a name such as `crossing → traversée`
+/// gives (each trimmed), as a term article is named.
+pub fn term_of_name(name: &str) -> Option<(&str, &str)> {
+    name.split_once('→').map(|(s, t)| (s.trim(), t.trim()))
+}
+
 fn check_new_path(bank: &Bank, rel: &str, stem: &str) -> Result<(), String> {
     crate::pathsafe::validate(rel).map_err(|r| format!("{rel}: {}", r.reason))?;
     if stem.is_empty() {

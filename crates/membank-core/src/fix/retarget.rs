@@ -145,9 +145,9 @@ pub(super) fn missing_article(
         };
     }
     // A term's name says where it belongs, whoever links to it.
-    if let Some((source, target_term)) = target.split_once('→')
-        && !source.trim().is_empty()
-        && !target_term.trim().is_empty()
+    if let Some((source, target_term)) = crate::new_note::term_of_name(target)
+        && !source.is_empty()
+        && !target_term.is_empty()
     {
         return Some((Folder::Terminology, target.to_owned()));
     }
