@@ -203,13 +203,18 @@ impl SearchIndex {
     /// name private memory ([`Memory::lines_naming_private`]), so their
     /// words are neither found nor shown in a snippet.
     pub fn of_shared_memory(memory: &dyn Memory) -> SearchIndex {
+        // Found once per document: a document of many units (an impressions
+        // file, a unit a line) would otherwise walk all its lines per unit.
+        let mut withheld: std::collections::HashMap<usize, Vec<usize>> = Default::default();
         let units = memory
             .search_units()
             .into_iter()
             .filter(|u| !memory.document(u.doc).private)
             .flat_map(|u| {
-                let withheld = memory.lines_naming_private(u.doc);
-                cut_around(u, &withheld)
+                let lines = withheld
+                    .entry(u.doc)
+                    .or_insert_with(|| memory.lines_naming_private(u.doc));
+                cut_around(u, lines)
             })
             .collect();
         SearchIndex::of_units_of(memory, units, Words::All)
