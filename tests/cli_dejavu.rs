@@ -485,11 +485,18 @@ fn recall_over_many_impressions_explains_the_best_unless_asked_for_all() {
     assert_eq!(explained(&text), 3, "{text}");
     assert!(!text.contains("\n   4  "), "only three ranked rows: {text}");
 
-    let out = membank(&["recall", r, "vault passwords", "--all"]);
-    let text = String::from_utf8(out.stdout).unwrap();
-    assert_eq!(explained(&text), 300, "{text}");
-    assert!(text.contains("every impression:"), "{text}");
-    assert!(!text.contains("shown:"), "{text}");
+    for every in [&["--all"][..], &["--limit", "0"]] {
+        let out = membank(&[&["recall", r, "vault passwords"][..], every].concat());
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert_eq!(explained(&text), 300, "{every:?}: {text}");
+        assert!(text.contains("every impression:"), "{text}");
+        assert!(!text.contains("shown:"), "{text}");
+    }
+    let (v, _) = json(&["recall", r, "vault passwords", "--json", "--limit", "0"]);
+    assert_eq!(
+        v["explanation"]["impressions"].as_array().unwrap().len(),
+        300
+    );
 
     // Scripts get everything unless they ask for less.
     let (v, _) = json(&["recall", r, "vault passwords", "--json"]);

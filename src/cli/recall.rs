@@ -25,8 +25,13 @@ pub const DEFAULT_LIMIT: usize = 20;
 /// The most explanations one MCP `recall` answer lists.
 pub const MCP_MAX_LIMIT: usize = 500;
 
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+pub fn run(mut args: Args) -> anyhow::Result<ExitCode> {
     let cue = cue_of(&args.cue.join(" "))?;
+    if args.limit == Some(0) {
+        // As in `check` and `search`, 0 lists every one.
+        args.limit = None;
+        args.all = true;
+    }
     if args.ask {
         let project = open_dejavu(&args.project)?;
         let (result, _) = scan(&project, &cue, ScanOptions::default())?;

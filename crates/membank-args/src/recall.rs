@@ -17,7 +17,7 @@ pub struct Args {
     #[arg(long)]
     pub ask: bool,
     /// Explain this many of the best matches [default: 20; with --json,
-    /// every impression].
+    /// every impression; 0: every impression, as --all].
     #[arg(long, value_name = "N", conflicts_with = "all")]
     pub limit: Option<usize>,
     /// Explain every impression line, matched or not.
