@@ -402,3 +402,42 @@ fn a_name_several_owners_share_is_refused_with_their_paths() {
     ]);
     assert_eq!(one.status.code(), Some(0));
 }
+
+#[test]
+fn entries_lists_one_page_at_a_time_as_the_mcp_tool_does() {
+    let (all, _) = json(&["entries", WRITTEN, "--json"]);
+    let all = all["entries"].as_array().unwrap().clone();
+    assert!(all.len() > 5, "the fixture lists enough entries to page");
+    let total = all.len();
+
+    let (page, code) = json(&[
+        "entries", WRITTEN, "--json", "--offset", "2", "--limit", "3",
+    ]);
+    assert_eq!(code, Some(0));
+    assert_eq!(page["entries"].as_array().unwrap(), &all[2..5]);
+    assert_eq!(page["total"], total);
+    assert_eq!(page["offset"], 2);
+    assert_eq!(page["truncated"], true);
+
+    // The last page says nothing follows; a limit past the end is the
+    // whole list, printed as the whole list is.
+    let last = (total - 1).to_string();
+    let (page, _) = json(&["entries", WRITTEN, "--json", "--offset", &last]);
+    assert_eq!(page["entries"].as_array().unwrap(), &all[total - 1..]);
+    assert_eq!(page["truncated"], false);
+    let (whole, _) = json(&["entries", WRITTEN, "--json", "--limit", "100000"]);
+    assert_eq!(whole["entries"].as_array().unwrap(), &all);
+    assert!(whole.get("total").is_none(), "{whole:#}");
+
+    let out = membank(&["entries", WRITTEN, "--limit", "2"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    let rows: Vec<&str> = text.lines().collect();
+    assert_eq!(rows.len(), 4, "{text}");
+    let first_id = all[0]["id"].as_str().unwrap();
+    assert!(rows[0].contains(first_id), "{text}");
+    assert_eq!(rows[2], "2 entries");
+    assert_eq!(
+        rows[3],
+        format!("listed 2 of {total} from offset 0; offset 2 lists the next")
+    );
+}

@@ -260,6 +260,9 @@ pub fn run_entries(args: EntriesArgs) -> anyhow::Result<ExitCode> {
     let filter = args.query.filter()?;
     let walked = core_everos::stream::walk(&root_dir, &filter.load_filter())
         .map_err(|e| anyhow::anyhow!(safe(&e)))?;
+    if args.limit > 0 || args.offset > 0 {
+        return print_entries_page(&args, &root_dir, &filter, &walked);
+    }
     // Large writes: a wide slice prints hundreds of megabytes.
     let out = std::io::BufWriter::with_capacity(1 << 18, std::io::stdout().lock());
     let mut failed: Option<std::io::Error> = None;
@@ -328,6 +331,107 @@ pub fn run_entries(args: EntriesArgs) -> anyhow::Result<ExitCode> {
         warn_if_no_such_scope(&root_dir, &filter);
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// One page of the list (`--limit`, `--offset`), as the MCP `entries`
+/// tool lists it. The root is still read as a stream: only the files that
+/// hold the page's entries are kept, the others only counted.
+fn print_entries_page(
+    args: &EntriesArgs,
+    root_dir: &Path,
+    filter: &EntryFilter,
+    walked: &core_everos::stream::Walked,
+) -> anyhow::Result<ExitCode> {
+    let wanted = args.offset..args.offset.saturating_add(match args.limit {
+        0 => usize::MAX,
+        n => n,
+    });
+    let mut total = 0usize;
+    let mut kept: Vec<(core_everos::MemFile, std::ops::Range<usize>)> = Vec::new();
+    walked.read(
+        |_, file| filter.keeps(&file).then_some(file),
+        |file| {
+            let Some(file) = file else {
+                return true;
+            };
+            let n = file.entries.len();
+            let start = wanted.start.saturating_sub(total).min(n);
+            let end = wanted.end.saturating_sub(total).min(n);
+            total += n;
+            if start < end {
+                kept.push((file, start..end));
+            }
+            true
+        },
+    );
+    let page: Vec<EntryRef<'_>> = kept
+        .iter()
+        .flat_map(|(file, range)| {
+            file.entries[range.clone()]
+                .iter()
+                .map(move |entry| EntryRef { file, entry })
+        })
+        .collect();
+    let listed = PageOf {
+        listed: page.len(),
+        total,
+        offset: args.offset,
+    };
+    if args.json {
+        let mut json = entries_json(&page);
+        json.page = listed.page();
+        print_json(&json)?;
+    } else {
+        let mut text = entries_human(&page);
+        text.push_str(&listed.line());
+        out!("{text}")?;
+    }
+    if total == 0 {
+        warn_if_no_such_scope(root_dir, filter);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Which part of a list of `total` entries a page holds.
+pub struct PageOf {
+    pub listed: usize,
+    pub total: usize,
+    pub offset: usize,
+}
+
+impl PageOf {
+    /// `None` for a page that is the whole list, so that it is the JSON of
+    /// the whole list.
+    pub fn page(&self) -> Option<Page> {
+        (self.listed < self.total).then(|| Page {
+            total: self.total,
+            offset: self.offset,
+            truncated: self.next() < self.total,
+        })
+    }
+
+    fn next(&self) -> usize {
+        self.offset.saturating_add(self.listed)
+    }
+
+    /// The line under a page that is not the whole list; empty otherwise.
+    pub fn line(&self) -> String {
+        if self.listed >= self.total {
+            return String::new();
+        }
+        let next = self.next();
+        format!(
+            "listed {} of {} from offset {}{}\n",
+            self.listed,
+            self.total,
+            self.offset,
+            if next < self.total {
+                format!("; offset {next} lists the next")
+            } else {
+                String::new()
+            }
+        )
+    }
 }
 
 /// When a filter found nothing because the app, project or owner it names

@@ -50,9 +50,16 @@ pub struct EntriesArgs {
     #[command(flatten)]
     pub query: EntriesQuery,
     /// Print JSON: {"entries": [{"file", "id", "app", "project", "owner_kind",
-    /// "owner", "kind", "date", "line", "text"}]}.
+    /// "owner", "kind", "date", "line", "text"}]}; a page that is not the
+    /// whole list adds "total", "offset" and "truncated".
     #[arg(long)]
     pub json: bool,
+    /// List at most N entries, after --offset (0: every one).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub limit: usize,
+    /// Skip the first N entries, to list the next page.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub offset: usize,
 }
 
 #[derive(clap::Args)]

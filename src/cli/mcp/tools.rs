@@ -582,26 +582,15 @@ fn entries_tool(shared: &Shared, p: EntriesParams) -> Result<Output, String> {
         text.push_str(&format!("warning: {warning}\n"));
     }
     let mut json = everos::entries_json(page);
+    let listed = everos::PageOf {
+        listed: page.len(),
+        total,
+        offset: p.offset,
+    };
     // Said only of a page that is not the whole list, so a whole list is
     // the JSON of `membank entries --json`.
-    if page.len() < total {
-        let next = p.offset.saturating_add(page.len());
-        json.page = Some(everos::Page {
-            total,
-            offset: p.offset,
-            truncated: next < total,
-        });
-        text.push_str(&format!(
-            "listed {} of {total} from offset {}{}\n",
-            page.len(),
-            p.offset,
-            if next < total {
-                format!("; offset {next} lists the next")
-            } else {
-                String::new()
-            }
-        ));
-    }
+    json.page = listed.page();
+    text.push_str(&listed.line());
     Output::new(json, vec![text])
 }
 
