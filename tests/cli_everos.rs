@@ -441,3 +441,17 @@ fn entries_lists_one_page_at_a_time_as_the_mcp_tool_does() {
         format!("listed 2 of {total} from offset 0; offset 2 lists the next")
     );
 }
+
+#[test]
+fn a_profile_named_with_its_extension_lists_the_owners_that_have_one() {
+    for name in ["user", "user.md", "USER.md"] {
+        let out = membank(&["read", FIXTURE, name]);
+        assert_eq!(out.status.code(), Some(2), "{name}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("names several documents")
+                && err.contains("default_app/default_project/users/u_alice/user.md"),
+            "{name}: {err}"
+        );
+    }
+}

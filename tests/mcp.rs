@@ -1550,6 +1550,30 @@ async fn an_everos_root_offers_entries_and_reads_entry_ids_like_the_cli() {
                 json!({ "target": daily }),
                 vec!["read", DEMO_EVEROS, daily, "--json"],
             ),
+            // Every user has a `user.md`: the owner picks one.
+            (
+                "read",
+                json!({"target": "user.md", "user": "u_alice"}),
+                vec![
+                    "read",
+                    DEMO_EVEROS,
+                    "default_app/default_project/users/u_alice/user.md",
+                    "--json",
+                ],
+            ),
+            (
+                "entries",
+                json!({"limit": 2, "offset": 3}),
+                vec![
+                    "entries",
+                    DEMO_EVEROS,
+                    "--limit",
+                    "2",
+                    "--offset",
+                    "3",
+                    "--json",
+                ],
+            ),
             (
                 "search",
                 json!({"query": "trip budget", "limit": 3}),
@@ -1590,6 +1614,20 @@ async fn an_everos_root_offers_entries_and_reads_entry_ids_like_the_cli() {
             .iter()
             .all(|r| r["owner"] == "u_alice" && r["date"].as_str().unwrap() >= "2026-06-01"),
         "{rows}"
+    );
+
+    // A profile's name with an owner the root lacks, or without one.
+    let missing =
+        error_text(&call(&c, "read", json!({"target": "user", "user": "u_nobody"})).await);
+    assert!(
+        missing.contains("no document `user` of that owner"),
+        "{missing}"
+    );
+    let several = error_text(&call(&c, "read", json!({ "target": "user.md" })).await);
+    assert!(
+        several.contains("names several documents")
+            && several.contains("default_app/default_project/users/u_alice/user.md"),
+        "{several}"
     );
 
     // An id used by several owners asks for one, naming them.

@@ -242,6 +242,7 @@ pub fn find_document(memory: &dyn Memory, wanted: &str) -> anyhow::Result<DocId>
             // Inbox and index notes are not link targets but can be
             // inspected by their file name.
             let wanted_stem = normalised.to_lowercase();
+            let wanted_stem = wanted_stem.strip_suffix(".md").unwrap_or(&wanted_stem);
             let named: Vec<usize> = memory
                 .documents()
                 .enumerate()

@@ -233,8 +233,8 @@ pub struct ReadParams {
     /// (`Legal`) or a wikilink (`[[Legal]]`); on an everos memory root also
     /// an entry id (`ep_20260601_00000001`).
     pub target: String,
-    /// Entry ids only (everos): the owner and scope, when the id is used in
-    /// several files.
+    /// everos: the owner and scope, for an entry id used in several files
+    /// or a document every owner has one of (`user.md`).
     #[serde(flatten)]
     pub scope: ScopeArgs,
 }

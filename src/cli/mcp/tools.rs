@@ -486,6 +486,8 @@ fn read_tool(shared: &Shared, p: ReadParams) -> Result<Output, String> {
                 }
                 Err(_) => {}
             }
+        } else if EntryId::parse(p.target.trim()).is_err() {
+            return owners_document(memory.as_ref(), root, &p);
         }
         return entry_tool(shared, root, &p);
     }
@@ -507,6 +509,48 @@ fn read_tool(shared: &Shared, p: ReadParams) -> Result<Output, String> {
     }
     let text = read::human(&doc);
     Output::new(doc, vec![text])
+}
+
+/// A document of the owner and scope `p` names, such as a user's
+/// `user.md` profile, which every user of a root has one of: by its path
+/// under the owner's folder or its file name.
+fn owners_document(
+    memory: &dyn Memory,
+    root: &MemoryRoot,
+    p: &ReadParams,
+) -> Result<Output, String> {
+    let filter = p.scope.filter().map_err(|e| format!("read: {e:#}"))?;
+    let wanted = p.target.trim().trim_start_matches("./").to_lowercase();
+    let wanted_name = wanted.strip_suffix(".md").unwrap_or(&wanted);
+    let named: Vec<&str> = root
+        .files
+        .iter()
+        .filter(|f| filter.keeps_owner(f))
+        .map(|f| f.rel_path.as_str())
+        .filter(|path| {
+            let lower = path.to_lowercase();
+            let file = lower.rsplit('/').next().unwrap_or(&lower);
+            lower == wanted
+                || lower.ends_with(&format!("/{wanted}"))
+                || file.strip_suffix(".md").unwrap_or(file) == wanted_name
+        })
+        .collect();
+    match named.as_slice() {
+        [path] => {
+            let doc = read::document(memory, path).map_err(|e| format!("read: {e:#}"))?;
+            let text = read::human(&doc);
+            Output::new(doc, vec![text])
+        }
+        [] => Err(format!(
+            "read: no document `{}` of that owner and scope",
+            sanitize_for_terminal(&p.target, false)
+        )),
+        several => Err(format!(
+            "read: `{}` names several documents of that owner and scope: {}; give a path",
+            sanitize_for_terminal(&p.target, false),
+            sanitize_for_terminal(&several.join(", "), false)
+        )),
+    }
 }
 
 /// An everos entry by id, as `membank entry --json` prints it.

@@ -40,6 +40,14 @@ impl EntryFilter {
         let Some((kind, date)) = f.place.daily() else {
             return false;
         };
+        self.keeps_owner(f)
+            && self.kind.is_none_or(|k| k == kind)
+            && self.since.is_none_or(|s| date.is_some_and(|d| d >= s))
+    }
+
+    /// Is this file, daily log or not (a profile such as `user.md`), in
+    /// the app, project and owner asked for?
+    pub fn keeps_owner(&self, f: &MemFile) -> bool {
         let scope_ok = |want: &Option<String>, dir: Option<&str>, id: Option<&str>| {
             want.as_deref()
                 .is_none_or(|w| Some(w) == dir || Some(w) == id)
@@ -57,8 +65,6 @@ impl EntryFilter {
                 .owner
                 .as_deref()
                 .is_none_or(|o| f.place.owner.as_ref().is_some_and(|(_, id)| id == o))
-            && self.kind.is_none_or(|k| k == kind)
-            && self.since.is_none_or(|s| date.is_some_and(|d| d >= s))
     }
 }
 
