@@ -3053,3 +3053,53 @@ async fn findings_about_private_memory_are_withheld_unless_included() {
     assert!(v.get("withheld").is_none(), "{v}");
     c.service.cancel().await.unwrap();
 }
+
+/// A line that is not JSON, and a call whose arguments are not an object,
+/// are answered with the JSON-RPC errors for them; the session goes on.
+#[test]
+fn malformed_messages_get_their_json_rpc_errors_and_the_session_goes_on() {
+    let mut server = support::membank()
+        .arg("mcp")
+        .arg(DEMO)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = server.stdin.take().unwrap();
+    writeln!(stdin, "{}", initialize_message()).unwrap();
+    writeln!(
+        stdin,
+        "{}",
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"})
+    )
+    .unwrap();
+    writeln!(stdin, "this is not json").unwrap();
+    let string_arguments = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": {"name": "read", "arguments": "Harbour Lines"}});
+    writeln!(stdin, "{string_arguments}").unwrap();
+    let string_params = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": "x"});
+    writeln!(stdin, "{string_params}").unwrap();
+    let good = json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call",
+        "params": {"name": "read", "arguments": {"target": "Harbour Lines"}}});
+    writeln!(stdin, "{good}").unwrap();
+    drop(stdin);
+    let output = server.wait_with_output().unwrap();
+    assert!(output.status.success());
+    let answers: Vec<Value> = output
+        .stdout
+        .split(|&b| b == b'\n')
+        .filter(|line| !line.is_empty())
+        .map(|line| serde_json::from_slice(line).unwrap())
+        .collect();
+    let by_id = |id: Value| {
+        answers
+            .iter()
+            .find(|a| a["id"] == id && a.get("jsonrpc").is_some())
+            .unwrap_or_else(|| panic!("no answer with id {id}: {answers:#?}"))
+    };
+    assert_eq!(by_id(Value::Null)["error"]["code"], -32700);
+    assert_eq!(by_id(json!(2))["error"]["code"], -32602);
+    assert_eq!(by_id(json!(3))["error"]["code"], -32602);
+    assert_eq!(by_id(json!(4))["result"]["isError"], false, "{answers:#?}");
+}

@@ -3,6 +3,7 @@
 //! interface give. Standard input and output carry the protocol; every
 //! message for people goes to standard error.
 
+mod checked_input;
 mod escaped_output;
 mod file_tools;
 mod prompts;
@@ -78,11 +79,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 
 async fn serve_stdio(shared: Arc<Shared>) -> anyhow::Result<()> {
     let output = escaped_output::EscapedOutput::new(tokio::io::stdout());
+    let io = checked_input::checked(tokio::io::stdin(), output);
     let service = Session::new(shared)
-        .serve((tokio::io::stdin(), output))
+        .serve((io.to_session, io.from_session))
         .await
         .context("starting the MCP session on standard input and output")?;
     service.waiting().await.context("serving MCP")?;
+    // The session's writer is gone: what it said is written out.
+    io.output
+        .await
+        .context("serving MCP")?
+        .context("writing to standard output")?;
     Ok(())
 }
 

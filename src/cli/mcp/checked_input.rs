@@ -1,0 +1,246 @@
+//! Standard input checked a line at a time before the session reads it. A
+//! line that is not JSON, or a request whose parameters are not an object,
+//! is answered here with the error JSON-RPC gives for it (-32700 parse
+//! error, -32602 invalid params) and never reaches the session, which
+//! answered the first with nothing at all (a client waited for a reply
+//! that never came) and the second as a method it does not know.
+//!
+//! The session's own output passes through whole lines at a time, so an
+//! error written here never lands inside one of its messages.
+
+use std::io;
+
+use serde_json::{Value, json};
+use tokio::io::{
+    AsyncBufRead, AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader, DuplexStream,
+};
+use tokio::sync::mpsc;
+use tokio::task::JoinHandle;
+
+/// A line longer than this is refused as a parse error without being held.
+const MAX_LINE: usize = 64 << 20;
+
+/// What the session reads and writes, and the task that writes its output
+/// (awaited once the session ends, so nothing it said is lost).
+pub struct Checked {
+    pub to_session: DuplexStream,
+    pub from_session: DuplexStream,
+    pub output: JoinHandle<io::Result<()>>,
+}
+
+pub fn checked<R, W>(input: R, output: W) -> Checked
+where
+    R: AsyncRead + Unpin + Send + 'static,
+    W: AsyncWrite + Unpin + Send + 'static,
+{
+    let (session_reads, mut fed) = tokio::io::duplex(1 << 16);
+    let (session_writes, said) = tokio::io::duplex(1 << 16);
+    let (errors, mut error_lines) = mpsc::unbounded_channel::<Vec<u8>>();
+    tokio::spawn(async move {
+        let mut input = BufReader::new(input);
+        let mut line = Vec::new();
+        while let Ok(Some(fits)) = next_line(&mut input, &mut line).await {
+            match answer_to(fits.then_some(line.as_slice())) {
+                Some(error) => {
+                    if errors.send(error).is_err() {
+                        break;
+                    }
+                }
+                None => {
+                    line.push(b'\n');
+                    if fed.write_all(&line).await.is_err() {
+                        break;
+                    }
+                }
+            }
+        }
+        // The session sees the end of its input and closes.
+        let _ = fed.shutdown().await;
+    });
+    let output = tokio::spawn(async move {
+        let mut output = output;
+        let mut said = BufReader::new(said);
+        let mut line = Vec::new();
+        let mut errors_open = true;
+        loop {
+            tokio::select! {
+                read = said.read_until(b'\n', &mut line) => {
+                    if read? == 0 {
+                        break;
+                    }
+                    output.write_all(&line).await?;
+                    output.flush().await?;
+                    line.clear();
+                }
+                error = error_lines.recv(), if errors_open => match error {
+                    Some(error) => {
+                        output.write_all(&error).await?;
+                        output.flush().await?;
+                    }
+                    None => errors_open = false,
+                },
+            }
+        }
+        // Errors answered after the session's last message.
+        while let Ok(error) = error_lines.try_recv() {
+            output.write_all(&error).await?;
+        }
+        output.flush().await
+    });
+    Checked {
+        to_session: session_reads,
+        from_session: session_writes,
+        output,
+    }
+}
+
+/// The next line into `line` (without its line break): `Some(true)` when
+/// it fits, `Some(false)` when it was longer than [`MAX_LINE`] (and is
+/// dropped), `None` at the end of the input.
+async fn next_line<R: AsyncBufRead + Unpin>(
+    input: &mut R,
+    line: &mut Vec<u8>,
+) -> io::Result<Option<bool>> {
+    line.clear();
+    let mut fits = true;
+    let mut any = false;
+    loop {
+        let buf = input.fill_buf().await?;
+        if buf.is_empty() {
+            return Ok(any.then_some(fits));
+        }
+        any = true;
+        let (part, used, ended) = match buf.iter().position(|&b| b == b'\n') {
+            Some(at) => (&buf[..at], at + 1, true),
+            None => (buf, buf.len(), false),
+        };
+        if fits && line.len() + part.len() <= MAX_LINE {
+            line.extend_from_slice(part);
+        } else {
+            fits = false;
+            line.clear();
+        }
+        input.consume(used);
+        if ended {
+            return Ok(Some(fits));
+        }
+    }
+}
+
+/// The error line to answer `line` with (`None`: too long), or `None` when
+/// the session should read it.
+fn answer_to(line: Option<&[u8]>) -> Option<Vec<u8>> {
+    let Some(line) = line else {
+        return Some(error_line(
+            &Value::Null,
+            -32700,
+            format!("Parse error: a message longer than {} MiB", MAX_LINE >> 20),
+        ));
+    };
+    if line.iter().all(u8::is_ascii_whitespace) {
+        return None;
+    }
+    let message: Value = match serde_json::from_slice(line) {
+        Ok(message) => message,
+        Err(e) => {
+            return Some(error_line(
+                &Value::Null,
+                -32700,
+                format!("Parse error: {e}"),
+            ));
+        }
+    };
+    // Only a request (it has an id) is answered; a notification is not.
+    let (Some(id), Some(method)) = (
+        message.get("id"),
+        message.get("method").and_then(Value::as_str),
+    ) else {
+        return None;
+    };
+    let params = message.get("params");
+    if params.is_some_and(|p| !p.is_object()) {
+        return Some(error_line(
+            id,
+            -32602,
+            format!("Invalid params: the params of {method} must be an object"),
+        ));
+    }
+    if method == "tools/call"
+        && let Some(arguments) = params.and_then(|p| p.get("arguments"))
+        && !arguments.is_object()
+    {
+        return Some(error_line(
+            id,
+            -32602,
+            "Invalid params: a tool's arguments must be an object".to_owned(),
+        ));
+    }
+    None
+}
+
+fn error_line(id: &Value, code: i64, message: String) -> Vec<u8> {
+    let mut line = serde_json::to_vec(&json!({
+        "jsonrpc": "2.0",
+        "id": id,
+        "error": {"code": code, "message": message},
+    }))
+    .unwrap_or_default();
+    line.push(b'\n');
+    line
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn answer(line: &str) -> Option<Value> {
+        answer_to(Some(line.as_bytes())).map(|bytes| serde_json::from_slice(&bytes).unwrap())
+    }
+
+    #[test]
+    fn a_line_that_is_not_json_is_a_parse_error_without_an_id() {
+        let error = answer("this is not json").unwrap();
+        assert_eq!(error["id"], Value::Null);
+        assert_eq!(error["error"]["code"], -32700);
+        let error = answer_to(None).unwrap();
+        assert!(String::from_utf8(error).unwrap().contains("-32700"));
+    }
+
+    #[test]
+    fn parameters_that_are_not_an_object_are_invalid_params_with_the_id() {
+        let error = answer(r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":"x"}"#);
+        assert_eq!(error.as_ref().unwrap()["id"], 7);
+        assert_eq!(error.unwrap()["error"]["code"], -32602);
+        let error = answer(
+            r#"{"jsonrpc":"2.0","id":"a","method":"tools/call","params":{"name":"read","arguments":"Legal"}}"#,
+        );
+        assert_eq!(error.as_ref().unwrap()["id"], "a");
+        assert_eq!(error.unwrap()["error"]["code"], -32602);
+    }
+
+    #[test]
+    fn well_formed_messages_and_blank_lines_reach_the_session() {
+        for line in [
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"read","arguments":{"target":"x"}}}"#,
+            r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+            r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#,
+            r#"{"jsonrpc":"2.0","id":3,"result":{}}"#,
+            "   ",
+        ] {
+            assert_eq!(answer(line), None, "{line}");
+        }
+    }
+
+    #[tokio::test]
+    async fn a_line_too_long_is_dropped_and_the_next_one_read() {
+        let mut text = vec![b'x'; MAX_LINE + 10];
+        text.extend_from_slice(b"\n{}\n");
+        let mut input = BufReader::new(text.as_slice());
+        let mut line = Vec::new();
+        assert_eq!(next_line(&mut input, &mut line).await.unwrap(), Some(false));
+        assert!(line.is_empty());
+        assert_eq!(next_line(&mut input, &mut line).await.unwrap(), Some(true));
+        assert_eq!(line, b"{}");
+        assert_eq!(next_line(&mut input, &mut line).await.unwrap(), None);
+    }
+}
