@@ -8,6 +8,7 @@ pub static FACE: Face = Face {
     slot: Slot::Context,
     agents: &AgentKind::BANK,
     status_noun: "articles",
+    document_pane: "Article",
     missing_noun: "article",
     help_shows_format_version: true,
     mcp_prompts: true,

@@ -8,6 +8,7 @@ pub static FACE: Face = Face {
     slot: Slot::Recall,
     agents: &AgentKind::DEJAVU,
     status_noun: "files",
+    document_pane: "Record",
     missing_noun: "document",
     help_shows_format_version: false,
     mcp_prompts: false,

@@ -7,6 +7,7 @@ pub static FACE: Face = Face {
     slot: Slot::Search,
     agents: &[],
     status_noun: "files",
+    document_pane: "File",
     missing_noun: "document",
     help_shows_format_version: false,
     mcp_prompts: false,

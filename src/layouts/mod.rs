@@ -28,6 +28,8 @@ pub struct Face {
     pub agents: &'static [AgentKind],
     /// What the status bar counts: "articles".
     pub status_noun: &'static str,
+    /// The name of the pane that shows one document: "Article".
+    pub document_pane: &'static str,
     /// What a name the command line could not find is called: "article".
     pub missing_noun: &'static str,
     /// Whether help shows the bank format's version rather than naming

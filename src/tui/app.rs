@@ -121,8 +121,10 @@ impl App {
             },
             slot: layouts::face(spec).slot,
             agents_work: !layouts::face(spec).agents.is_empty(),
+            document_pane: layouts::face(spec).document_pane,
         };
         panes.bank.name = panes.slot.tree_title();
+        panes.article.name = panes.document_pane;
         panes.agents.style_inputs(&theme);
         if let Some(key) = keymap.keys(super::keys::Action::Explain).first() {
             panes.context.explain_key = key.to_string();

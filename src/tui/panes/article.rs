@@ -70,6 +70,9 @@ pub struct ArticlePane {
     /// What the open layout calls a document ("record" in Deja Vu), for
     /// the line shown while none is open; "article" when unset.
     pub noun: &'static str,
+    /// The pane's name while no document is open ("Record" in Deja Vu);
+    /// "Article" when unset.
+    pub name: &'static str,
     /// The file shown could not be read again as the bank read it (it
     /// changed or went): to be read again like a watched change.
     pub changed_on_disk: Option<String>,
@@ -633,7 +636,10 @@ impl Component for ArticlePane {
 
     fn title(&self) -> String {
         if self.header.is_empty() {
-            "Article".to_owned()
+            match self.name {
+                "" => "Article".to_owned(),
+                name => name.to_owned(),
+            }
         } else {
             self.header.clone()
         }

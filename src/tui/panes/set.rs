@@ -26,6 +26,8 @@ pub struct Panes {
     pub no_agents: NoAgents,
     pub slot: Slot,
     pub agents_work: bool,
+    /// The document pane's name in the layout open ("Record").
+    pub document_pane: &'static str,
 }
 
 impl Panes {
@@ -64,6 +66,7 @@ impl Panes {
         match pane {
             Pane::Bank => self.slot.tree_title(),
             Pane::Context => self.slot.title(),
+            Pane::Article => self.document_pane,
             _ => pane.title(),
         }
     }
