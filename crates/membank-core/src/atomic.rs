@@ -37,6 +37,23 @@ pub fn is_temp_name(name: &str) -> bool {
 /// An existing file keeps its permissions; a new one gets the usual ones
 /// (what the user's umask allows).
 pub fn write_atomic(target: &Path, bytes: &[u8]) -> io::Result<()> {
+    write_atomic_as(target, bytes, Access::Usual)
+}
+
+/// [`write_atomic`] for a file only its owner may read, whatever it was
+/// before: what membank keeps about a memory (the undo journal holds whole
+/// articles) is not for the other users of a shared machine.
+pub fn write_atomic_private(target: &Path, bytes: &[u8]) -> io::Result<()> {
+    write_atomic_as(target, bytes, Access::OwnerOnly)
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Access {
+    Usual,
+    OwnerOnly,
+}
+
+fn write_atomic_as(target: &Path, bytes: &[u8], access: Access) -> io::Result<()> {
     let dir = match target.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
@@ -44,7 +61,10 @@ pub fn write_atomic(target: &Path, bytes: &[u8]) -> io::Result<()> {
     let name = target
         .file_name()
         .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "no file name"))?;
-    let existing_permissions = fs::metadata(target).ok().map(|m| m.permissions());
+    let existing_permissions = match access {
+        Access::Usual => fs::metadata(target).ok().map(|m| m.permissions()),
+        Access::OwnerOnly => None,
+    };
     let mut prefix = name.to_os_string();
     prefix.push(".");
     let mut builder = tempfile::Builder::new();
@@ -52,7 +72,11 @@ pub fn write_atomic(target: &Path, bytes: &[u8]) -> io::Result<()> {
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
-        builder.permissions(fs::Permissions::from_mode(0o666));
+        let mode = match access {
+            Access::Usual => 0o666,
+            Access::OwnerOnly => 0o600,
+        };
+        builder.permissions(fs::Permissions::from_mode(mode));
     }
     // Removed again if anything below fails (the handle is dropped).
     let mut tmp = builder.tempfile_in(dir)?;

@@ -15,7 +15,7 @@ use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
 
-use crate::atomic::write_atomic;
+use crate::atomic::write_atomic_private;
 use crate::transaction::{Kind, Transaction};
 
 /// Default bound on the journal's total size.
@@ -179,7 +179,7 @@ impl Journal {
                 self.remedy
             )
         };
-        fs::create_dir_all(&dir).map_err(unusable)?;
+        self.create_dir(&dir).map_err(unusable)?;
         let probe = dir.join(format!(".ready-{}", std::process::id()));
         fs::OpenOptions::new()
             .write(true)
@@ -191,10 +191,37 @@ impl Journal {
         Ok(())
     }
 
+    /// Make `dir`, a memory's folder in the journal, and the journal's own
+    /// folder open to their owner only: an entry holds the whole text of
+    /// the files a change touched. A journal kept by an older version is
+    /// closed up too.
+    fn create_dir(&self, dir: &Path) -> std::io::Result<()> {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
+            fs::DirBuilder::new()
+                .recursive(true)
+                .mode(0o700)
+                .create(dir)?;
+            // Best effort: a folder someone else owns stays as it is.
+            for dir in [self.dir.as_path(), dir] {
+                if let Ok(meta) = fs::metadata(dir)
+                    && meta.permissions().mode() & 0o077 != 0
+                {
+                    let _ = fs::set_permissions(dir, fs::Permissions::from_mode(0o700));
+                }
+            }
+            Ok(())
+        }
+        #[cfg(not(unix))]
+        fs::create_dir_all(dir)
+    }
+
     /// Write `entry` (its id is set here) and prune; returns the id.
     pub fn record(&self, mut entry: Entry, now: jiff::Timestamp) -> Result<String, String> {
         let dir = self.memory_dir(Path::new(&entry.root));
-        fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        self.create_dir(&dir)
+            .map_err(|e| format!("{}: {e}", dir.display()))?;
         let stamp = now.as_nanosecond().max(0);
         let mut id = format!("{stamp:024}-{}", std::process::id());
         let mut n = 0;
@@ -205,7 +232,7 @@ impl Journal {
         entry.id = id.clone();
         let json = serde_json::to_vec(&entry).map_err(|e| e.to_string())?;
         let file = dir.join(format!("{id}.json"));
-        write_atomic(&file, &json).map_err(|e| format!("{}: {e}", file.display()))?;
+        write_atomic_private(&file, &json).map_err(|e| format!("{}: {e}", file.display()))?;
         self.prune(now);
         Ok(id)
     }

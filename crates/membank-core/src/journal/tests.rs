@@ -404,3 +404,39 @@ fn a_journal_folder_that_cannot_be_written_stops_the_transaction_before_it_begin
             .is_ok()
     );
 }
+
+/// An entry holds the whole text of what a change touched: on a machine
+/// others use, only its owner may read the journal, also one an older
+/// version left open.
+#[cfg(unix)]
+#[test]
+fn the_journal_is_readable_by_its_owner_only() {
+    use std::os::unix::fs::PermissionsExt;
+    let (bank, state) = bank();
+    let j = journal(state.path());
+    fs::create_dir_all(&j.dir).unwrap();
+    fs::set_permissions(&j.dir, fs::Permissions::from_mode(0o755)).unwrap();
+    let fixes = vec![FileFix {
+        path: "01_CLIENTS/Beta.md".into(),
+        codes: Vec::new(),
+        notes: Vec::new(),
+        action: Action::Create {
+            after: b"---\nclient: Beta\n---\n".to_vec(),
+        },
+    }];
+    begin(bank.path(), &j, Kind::Bank)
+        .commit_fixes(&fixes)
+        .unwrap();
+    let mut files = 0;
+    for entry in walkdir::WalkDir::new(&j.dir) {
+        let entry = entry.unwrap();
+        let mode = entry.metadata().unwrap().permissions().mode() & 0o777;
+        if entry.file_type().is_dir() {
+            assert_eq!(mode, 0o700, "{}", entry.path().display());
+        } else {
+            files += 1;
+            assert_eq!(mode, 0o600, "{}", entry.path().display());
+        }
+    }
+    assert_eq!(files, 1, "one entry written");
+}
