@@ -47,7 +47,13 @@ fn open(path: &Path) -> std::io::Result<File> {
     if std::fs::metadata(path).is_ok_and(|m| m.len() > ROTATE_BYTES) {
         let _ = std::fs::rename(path, path.with_extension("log.1"));
     }
-    OpenOptions::new().create(true).append(true).open(path)
+    let mut options = OpenOptions::new();
+    options.create(true).append(true);
+    // The log names memories, files and what failed in them: its owner's
+    // to read, as the undo journal beside it is.
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    options.open(path)
 }
 
 /// Start logging for this process. `flag` is `--log-level`; without it

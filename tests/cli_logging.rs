@@ -56,6 +56,16 @@ fn a_run_leaves_a_trail_in_the_state_folder_and_nothing_on_the_terminal() {
     membank(state.path(), &["check", FIXTURE], &[]);
     let again = log_of(state.path()).unwrap();
     assert_eq!(again.matches("membank started").count(), 2);
+    // It names memories and files: only its owner may read it.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(log_path(state.path()))
+            .unwrap()
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o077, 0, "{mode:o}");
+    }
 }
 
 #[test]
