@@ -119,6 +119,29 @@ fn a_taken_name_is_refused_and_nothing_changes() {
     assert!(!dir.path().join("03_DOMAINS/Law.md").exists());
 }
 
+/// Two files the bank has already that differ only in case are `check`'s
+/// to report; they must not block renaming a third, nor moving onto one.
+#[test]
+fn names_already_alike_block_only_a_move_onto_them() {
+    let dir = bank();
+    write(dir.path(), "04_STYLE/Case.md", "# Case\n");
+    write(dir.path(), "04_STYLE/case.md", "# case\n");
+    let root = dir.path().to_str().unwrap();
+    let out = membank(&["mv", root, "03_DOMAINS/Legal.md", "03_DOMAINS/Law", "--yes"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(dir.path().join("03_DOMAINS/Law.md").exists());
+
+    let out = membank(&["mv", root, "03_DOMAINS/Law.md", "04_STYLE/CASE", "--yes"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("04_STYLE/CASE.md: is taken"), "{stderr}");
+    assert!(dir.path().join("03_DOMAINS/Law.md").exists());
+}
+
 #[test]
 fn a_dejavu_record_renamed_takes_its_route_and_links_along() {
     let tmp = tempfile::tempdir().unwrap();

@@ -351,9 +351,15 @@ fn check_names(old: &[String], new: &[String], moved: &BTreeMap<&str, &str>) -> 
         .iter()
         .filter(|p| !moved.contains_key(p.as_str()))
         .collect();
-    let mut taken = BTreeSet::new();
+    // Only a name this move makes can be taken: two files the bank has
+    // already that differ only in case are `check`'s to report, and must
+    // not block every rename in the bank.
+    let mut holders: BTreeMap<String, usize> = BTreeMap::new();
     for p in new {
-        if !taken.insert(fold(p)) {
+        *holders.entry(fold(p)).or_default() += 1;
+    }
+    for p in moved.values() {
+        if holders.get(&fold(p)).is_some_and(|&n| n > 1) {
             return Err(format!("{p}: is taken; nothing is moved onto a file"));
         }
     }
