@@ -435,3 +435,125 @@ fn undo_json_says_what_was_undone_or_why_nothing_was() {
     assert_eq!(v["undone"]["kind"], "fix", "{v:#}");
     assert!(v["warnings"].as_array().unwrap().is_empty(), "{v:#}");
 }
+
+/// `run`, with a standard output whose reader has gone away before the
+/// first byte (`membank … | (exec 0<&-)`), so the report cannot be printed.
+#[cfg(unix)]
+fn run_unread(state: &Path, args: &[&str]) -> Output {
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    support::membank()
+        .env("MEMBANK_STATE_DIR", state)
+        .args(args)
+        .args(["--today", "2026-04-08"])
+        .stdout(writer)
+        .output()
+        .expect("membank runs")
+}
+
+/// The kind of the newest journal entry of the memory at `root`.
+fn last_kind(state: &Path, root: &Path) -> serde_json::Value {
+    let list = run(state, &["undo", s(root), "--list", "--json"]);
+    let history: serde_json::Value = serde_json::from_slice(&list.stdout).unwrap();
+    history[0]["kind"].clone()
+}
+
+#[cfg(unix)]
+#[test]
+fn a_write_whose_report_cannot_be_printed_is_journalled_and_undone() {
+    use std::os::unix::process::ExitStatusExt as _;
+    let state = tempfile::tempdir().unwrap();
+    let parent = tempfile::tempdir().unwrap();
+    let bank = parent.path().join("bank");
+    ok(&run(state.path(), &["init", s(&bank), "--demo"]));
+    let flawed = flawed_bank();
+    let project = parent.path().join("project");
+    let summary = b"---\nid: summary\ntitle: Summary\nstatus: active\nscope: project:p\nupdated: 2026-01-01\n---\n\n# Summary\n";
+    write(&project, "memory/summary.md", summary);
+    for (name, title) in [("old", "Old"), ("new", "New")] {
+        write(
+            &project,
+            &format!("memory/decisions/{name}.md"),
+            format!(
+                "---\nid: {name}\ntitle: {title}\nstatus: active\nscope: project:p\nupdated: 2026-01-01\n---\n\n# {title}\n"
+            )
+            .as_bytes(),
+        );
+    }
+    write(
+        &project,
+        "memory/index.md",
+        b"# Memory Index\n\n## Active decisions\n\n- [Old](./decisions/old.md)\n",
+    );
+    write(&project, "memory/recall-feedback.jsonl", b"");
+    let reply = parent.path().join("reply.md");
+    fs::write(
+        &reply,
+        "### FILE: 01_CLIENTS/Acme Two.md\n---\nclient: Acme Two\nlast_updated: 2026-04-08\n---\nShort sentences.\n",
+    )
+    .unwrap();
+    let terms = parent.path().join("terms.tsv");
+    fs::write(&terms, "en-US\tnl-BE\nwidget\tding\n").unwrap();
+    let (b, f, p) = (s(&bank), s(flawed.path()), s(&project));
+    let runs: &[(&[&str], &Path, &str)] = &[
+        (
+            &[
+                "mv",
+                b,
+                "03_DOMAINS/Medical Devices.md",
+                "03_DOMAINS/MedTech",
+                "--yes",
+            ],
+            &bank,
+            "rename",
+        ),
+        (&["new", b, "clients", "Nieuwe Klant"], &bank, "new article"),
+        (&["note", b, "call the client back"], &bank, "note"),
+        (
+            &["blocks", b, "--reply", s(&reply), "--apply"],
+            &bank,
+            "agent write",
+        ),
+        (
+            &["terms", "import", b, s(&terms), "--yes"],
+            &bank,
+            "terms import",
+        ),
+        (&["undo", b], &bank, "undo"),
+        (&["fix", f, "--yes"], flawed.path(), "fix"),
+        (&["fix", f, "--yes", "--json"], flawed.path(), "fix"),
+        (&["note", p, "a decision was taken"], &project, "note"),
+        (
+            &["supersede", p, "old", "new", "--yes", "--json"],
+            &project,
+            "supersede",
+        ),
+        (
+            &["feedback", p, "--add", "helpful", "--cue", "sync"],
+            &project,
+            "feedback",
+        ),
+    ];
+    for (args, root, kind) in runs {
+        let out = run_unread(state.path(), args);
+        // The report was cut short by the closed pipe, not by a refusal.
+        assert_eq!(
+            out.status.signal(),
+            Some(libc::SIGPIPE),
+            "{args:?}: {:?} {}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(last_kind(state.path(), root), *kind, "{args:?}");
+    }
+    // The entries take the changes back: the terms import was undone
+    // above, so the agent's write is next.
+    ok(&run(state.path(), &["undo", b]));
+    assert!(!bank.join("01_CLIENTS/Acme Two.md").exists());
+    assert!(bank.join("01_CLIENTS/Nieuwe Klant.md").is_file());
+    ok(&run(state.path(), &["undo", p]));
+    assert_eq!(
+        fs::read(project.join("memory/recall-feedback.jsonl")).unwrap(),
+        b""
+    );
+}

@@ -25,6 +25,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         None => compile::apply_reply(&root, &reply, mode),
     };
     if let Some(tx) = &tx {
+        super::common::finish(tx);
         super::common::clean_leftovers(tx);
     }
 

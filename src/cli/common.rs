@@ -328,6 +328,17 @@ pub fn begin_dejavu_write(root: &Path) -> anyhow::Result<Transaction> {
     begin_write(root, Kind::Project)
 }
 
+/// Journal what `tx` wrote, now, before the command prints its report: a
+/// reader that stops early (`| head`, a closed pipe) ends the process
+/// mid-report, and the change must be undoable all the same. What the
+/// journal has to say about the entry (it is over the size bound, it could
+/// not be written) is said on stderr and returned.
+pub fn finish(tx: &Transaction) -> Option<String> {
+    let warning = tx.finish()?;
+    eprintln!("membank: warning: {}", safe(&warning));
+    Some(warning)
+}
+
 /// After a run that wrote to the bank: remove what killed runs left behind
 /// and say so on stderr.
 pub fn clean_leftovers(tx: &Transaction) {

@@ -135,7 +135,10 @@ fn apply_saved_reply(
         false => {
             let proposal = review::classify(root, reply, &pending, now);
             match tx.commit_compile(&proposal, &[], reply, &pending, now) {
-                Ok(done) => done.report,
+                Ok(done) => {
+                    common::finish(tx);
+                    done.report
+                }
                 Err(e) => bail!(common::safe(&e.to_string())),
             }
         }
@@ -293,7 +296,10 @@ fn run_with_model(args: &Args, root: &Path) -> anyhow::Result<ExitCode> {
         // archived; one edited meanwhile stays in the inbox.
         let (sources, changed_since_sent) = compile::still_as_sent(root, &prepared.sent);
         let report = match tx.commit_compile(&proposal, &[], &reply.text, &sources, now) {
-            Ok(done) => done.report,
+            Ok(done) => {
+                common::finish(tx);
+                done.report
+            }
             Err(Stopped::Stale(stale)) => {
                 let fresh = review::classify(root, &reply.text, &sources, now);
                 print_plan(&fresh.files, &fresh.warnings, &source_results, "New plan")?;

@@ -88,7 +88,10 @@ fn write_new_note(root: &Path, rel_path: &str, content: &str) -> anyhow::Result<
         },
     };
     match tx.commit_fixes(&[note]) {
-        Ok(_) => Ok(()),
+        Ok(_) => {
+            super::common::finish(&tx);
+            Ok(())
+        }
         Err(Stopped::Stale(_)) => bail!("{} already exists; not replacing it", safe(rel_path)),
         Err(e @ Stopped::Refused(_)) => bail!(safe(&e.to_string())),
     }

@@ -8,7 +8,7 @@ use anyhow::bail;
 use membank_core::dejavu;
 use membank_core::dejavu::feedback::{self, Report};
 
-use super::common::{begin_dejavu_write, open_dejavu, print_json, safe};
+use super::common::{begin_dejavu_write, finish, open_dejavu, print_json, safe};
 
 pub use membank_args::feedback::Args;
 
@@ -37,6 +37,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         let tx = begin_dejavu_write(&project.root)?;
         feedback::append(&tx, &line).map_err(|e| anyhow::anyhow!(safe(&e)))?;
+        finish(&tx);
         if args.json {
             let appended: serde_json::Value = serde_json::from_str(&line)?;
             print_json(&serde_json::json!({

@@ -120,6 +120,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         if !common::commit_reviewed(tx, &proposal.fixes, "the fixes were made")? {
             return Ok(ExitCode::from(1));
         }
+        common::finish(tx);
         written = true;
     }
     let shown = args.bank.to_string_lossy();

@@ -88,6 +88,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         if !common::commit_reviewed(tx, &plan.fixes, "the rename was planned")? {
             return Ok(ExitCode::from(1));
         }
+        common::finish(tx);
         written = true;
     }
     let shown = args.bank.to_string_lossy();

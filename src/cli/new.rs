@@ -186,6 +186,7 @@ fn write(tx: &Transaction, fix: &FileFix, json: bool) -> anyhow::Result<ExitCode
         }
         Err(e @ Stopped::Refused(_)) => anyhow::bail!(common::safe(&e.to_string())),
     }
+    common::finish(tx);
     let action = match fix.action {
         Action::Change { .. } => "changed",
         _ => "new",

@@ -11,7 +11,7 @@ use membank_core::dejavu::supersede;
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use super::common::{begin_dejavu_write, open_dejavu, print_json, safe};
+use super::common::{begin_dejavu_write, finish, open_dejavu, print_json, safe};
 
 pub use membank_args::supersede::Args;
 
@@ -85,7 +85,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let plan = supersede::plan(&project, &args.old, &args.new).map_err(|e| anyhow!(safe(&e)))?;
     if args.json {
         let written = match &held {
-            Some(tx) => Some(supersede::apply(tx, &plan).map_err(|e| anyhow!(safe(&e)))?),
+            Some(tx) => {
+                let written = supersede::apply(tx, &plan).map_err(|e| anyhow!(safe(&e)))?;
+                finish(tx);
+                Some(written)
+            }
             None => None,
         };
         print_json(&PlanJson::new(&plan, written))?;
@@ -119,6 +123,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         None => begin_dejavu_write(&project.root)?,
     };
     let written = supersede::apply(&tx, &plan).map_err(|e| anyhow!(safe(&e)))?;
+    finish(&tx);
     writeln!(out, "written: {}", safe(&written.join(", ")))?;
     Ok(ExitCode::SUCCESS)
 }

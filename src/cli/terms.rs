@@ -421,7 +421,10 @@ fn run_import(a: ImportArgs) -> anyhow::Result<ExitCode> {
         && !files.is_empty()
     {
         match tx.commit_new_articles(&files) {
-            Ok(_) => written = true,
+            Ok(_) => {
+                common::finish(tx);
+                written = true;
+            }
             Err(Stopped::Stale(paths)) => {
                 let paths: Vec<String> = paths.iter().map(|p| common::safe(p)).collect();
                 eprintln!(

@@ -84,6 +84,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let tx = common::begin_write(&found.root, kind)?;
     match membank::undo_journal::undo_last_in(&journal, &tx) {
         Ok(undone) => {
+            common::finish(&tx);
             drop(tx);
             for w in &undone.warnings {
                 eprintln!("membank: warning: {}", common::safe(w));

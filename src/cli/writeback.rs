@@ -103,6 +103,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         print_review(&args, &proposal, "Plan")?;
         match writeback::apply(tx, &proposal, &[]) {
             Ok(done) => {
+                common::finish(tx);
                 output.blocks = done;
                 output.applied = true;
             }

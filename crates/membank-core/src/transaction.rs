@@ -910,14 +910,20 @@ impl Transaction {
     }
 }
 
-impl Drop for Transaction {
-    /// The transaction's one journal entry, written when it ends (the lock
-    /// is still held: fields drop after this).
-    fn drop(&mut self) {
-        let Some(journal) = &self.journal else { return };
-        let recorded = std::mem::take(self.recorded.get_mut().unwrap_or_else(|e| e.into_inner()));
+impl Transaction {
+    /// Journal what this transaction wrote, as one entry, now. A front end
+    /// calls this as soon as its writes are done and before it prints
+    /// anything: a reader that goes away mid-report ends the process, and
+    /// the change must stay undoable all the same. Returns what the user
+    /// should be told about the entry (it could not be written). Anything
+    /// written after this
+    /// is journalled as a further entry when the transaction ends.
+    pub fn finish(&self) -> Option<String> {
+        let journal = self.journal.as_ref()?;
+        let recorded =
+            std::mem::take(&mut *self.recorded.lock().unwrap_or_else(|e| e.into_inner()));
         if recorded.files.is_empty() {
-            return;
+            return None;
         }
         let entry = journal::Entry {
             id: String::new(),
@@ -931,9 +937,24 @@ impl Drop for Transaction {
             undoes: recorded.undoes,
             files: recorded.files,
         };
-        if let Err(e) = journal.record(entry, jiff::Timestamp::now()) {
-            (journal.on_error)(&format!("the undo journal could not be written: {e}"));
-        }
+        let message = match journal.record(entry, jiff::Timestamp::now()) {
+            Ok(_) => return None,
+            Err(e) => {
+                format!("the undo journal could not be written: {e}; this change cannot be undone")
+            }
+        };
+        (journal.on_error)(&message);
+        Some(message)
+    }
+}
+
+impl Drop for Transaction {
+    /// The fallback for a front end that did not [`finish`](Transaction::finish):
+    /// what is still unjournalled goes into an entry when the transaction
+    /// ends (the lock is still held: fields drop after this).
+    fn drop(&mut self) {
+        // Told to the journal's `on_error` already; nobody is left to show it.
+        let _ = self.finish();
     }
 }
 

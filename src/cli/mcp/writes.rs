@@ -262,12 +262,14 @@ fn apply_terms(shared: &Arc<Shared>, files: &[(String, Vec<u8>)]) -> Result<Outp
             ));
         }
     };
+    let journalled = tx.finish();
     crate::cli::common::clean_leftovers(&tx);
     drop(tx);
     shared.reload(done.report.clone());
     let text = format!(
-        "written: {}\n",
-        sanitize_for_terminal(&done.report.join(", "), false)
+        "written: {}\n{}",
+        sanitize_for_terminal(&done.report.join(", "), false),
+        journal_warning(journalled)
     );
     Output::new(serde_json::json!({ "written": done.report }), vec![text])
 }
@@ -290,6 +292,14 @@ pub fn apply_tool() -> Tool {
             .idempotent(false)
             .open_world(false),
     )
+}
+
+/// What the undo journal had to say about a write (its entry is over the
+/// size bound, or could not be kept), as a line of the tool's text.
+fn journal_warning(warning: Option<String>) -> String {
+    warning
+        .map(|w| format!("warning: {}\n", sanitize_for_terminal(&w, false)))
+        .unwrap_or_default()
 }
 
 fn bank_root(shared: &Shared) -> PathBuf {
@@ -484,6 +494,7 @@ fn apply_files(
             ));
         }
     };
+    let journalled = tx.finish();
     crate::cli::common::clean_leftovers(&tx);
     drop(tx);
     let written: Vec<String> = report
@@ -509,6 +520,7 @@ fn apply_files(
     for w in &report.warnings {
         let _ = writeln!(text, "warning: {}", sanitize_for_terminal(w, false));
     }
+    text += &journal_warning(journalled);
     Output::new(report, vec![text])
 }
 
@@ -523,11 +535,13 @@ fn apply_supersede(shared: &Arc<Shared>, plan: &supersede::Plan) -> Result<Outpu
             sanitize_for_terminal(&e, false)
         )
     })?;
+    let journalled = tx.finish();
     drop(tx);
     shared.reload(written.clone());
     let text = format!(
-        "written: {}\n",
-        sanitize_for_terminal(&written.join(", "), false)
+        "written: {}\n{}",
+        sanitize_for_terminal(&written.join(", "), false),
+        journal_warning(journalled)
     );
     Output::new(PlanJson::new(plan, Some(written)), vec![text])
 }
@@ -561,6 +575,7 @@ fn apply_fixes(
             ));
         }
     };
+    let journalled = tx.finish();
     drop(tx);
     shared.reload(done.written());
     // A file deleted is not one written, though both are changes.
@@ -579,5 +594,6 @@ fn apply_fixes(
             sanitize_for_terminal(&deleted.join(", "), false)
         );
     }
+    text += &journal_warning(journalled);
     Output::new(FixesApplied { written, deleted }, vec![text])
 }
