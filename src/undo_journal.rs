@@ -35,6 +35,15 @@ pub fn journal(text: Option<&str>) -> anyhow::Result<Option<Journal>> {
     journal.on_error = |e| tracing::warn!("{e}");
     journal.remedy = "Make it writable, or set MEMBANK_STATE_DIR (or XDG_STATE_HOME) to a \
                       folder that is.";
+    journal.raise_bound = match membank_llm::config::config_file_path() {
+        Some(path) => format!(
+            "To keep changes this large, raise max_mb in the [undo] table of {}.",
+            path.display()
+        ),
+        None => "To keep changes this large, raise max_mb in the [undo] table of the config \
+                 file."
+            .into(),
+    };
     let Some(text) = text else {
         return Ok(Some(journal));
     };

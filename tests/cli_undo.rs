@@ -557,3 +557,61 @@ fn a_write_whose_report_cannot_be_printed_is_journalled_and_undone() {
         b""
     );
 }
+
+#[test]
+fn a_change_larger_than_the_journal_bound_stays_undoable_and_is_said() {
+    let state = tempfile::tempdir().unwrap();
+    let conf = tempfile::tempdir().unwrap();
+    let config = conf.path().join("config.toml");
+    fs::write(&config, "[undo]\nmax_mb = 1\n").unwrap();
+    let run = |args: &[&str]| {
+        support::membank()
+            .env("MEMBANK_STATE_DIR", state.path())
+            .env("MEMBANK_CONFIG", &config)
+            .args(args)
+            .args(["--today", "2026-04-08"])
+            .output()
+            .expect("membank runs")
+    };
+    let history = |root: &Path| -> Vec<String> {
+        let out = run(&["undo", s(root), "--list", "--json"]);
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["kind"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    // Another bank's history, which the large change must not wipe.
+    let other = flawed_bank();
+    ok(&run(&["note", s(other.path()), "keep this history"]));
+    let bank = flawed_bank();
+    let body = "A line of the article that makes it large.\n".repeat(50_000);
+    write(
+        bank.path(),
+        "03_DOMAINS/Big.md",
+        format!("---\ndomain: Big\nlanguages: [en]\nlast_updated: 2026-04-01\n---\n{body}")
+            .as_bytes(),
+    );
+    let before = support::tree(bank.path());
+
+    let moved = run(&[
+        "mv",
+        s(bank.path()),
+        "03_DOMAINS/Big.md",
+        "03_DOMAINS/Huge",
+        "--yes",
+    ]);
+    ok(&moved);
+    let err = String::from_utf8_lossy(&moved.stderr);
+    assert!(
+        err.contains("warning:") && err.contains("1.0 MB") && err.contains("max_mb"),
+        "{err}"
+    );
+    assert!(err.contains(&config.display().to_string()), "{err}");
+    assert_eq!(history(bank.path()), ["rename"]);
+    assert_eq!(history(other.path()), ["note"]);
+
+    ok(&run(&["undo", s(bank.path())]));
+    assert_eq!(support::tree(bank.path()), before);
+}

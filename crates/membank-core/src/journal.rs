@@ -33,11 +33,24 @@ pub struct Journal {
     pub dir: PathBuf,
     pub max_bytes: u64,
     pub max_days: u32,
-    /// Told why an entry could not be written (the write itself stands).
+    /// Told why an entry could not be written, or that it is larger than
+    /// the size bound (the write itself stands).
     pub on_error: fn(&str),
     /// What a message about an unusable journal folder tells the user to
     /// do: the program that chose the folder knows how it is moved.
     pub remedy: &'static str,
+    /// How the size bound is raised, for the message about an entry larger
+    /// than it: the program that reads the bound knows where it is set.
+    pub raise_bound: String,
+}
+
+/// An entry written: its id, and what the user should be told about it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Written {
+    pub id: String,
+    /// Set when the entry alone is larger than the size bound: it is kept
+    /// (the change it records stays undoable) and the message says so.
+    pub warning: Option<String>,
 }
 
 fn ignore_error(_: &str) {}
@@ -50,6 +63,7 @@ impl Journal {
             max_days: DEFAULT_MAX_DAYS,
             on_error: ignore_error,
             remedy: "Make that folder writable.",
+            raise_bound: "Raise the bound to keep changes this large.".into(),
         }
     }
 }
@@ -217,8 +231,9 @@ impl Journal {
         fs::create_dir_all(dir)
     }
 
-    /// Write `entry` (its id is set here) and prune; returns the id.
-    pub fn record(&self, mut entry: Entry, now: jiff::Timestamp) -> Result<String, String> {
+    /// Write `entry` (its id is set here) and prune; returns the id, with a
+    /// warning when the entry alone is over the size bound.
+    pub fn record(&self, mut entry: Entry, now: jiff::Timestamp) -> Result<Written, String> {
         let dir = self.memory_dir(Path::new(&entry.root));
         self.create_dir(&dir)
             .map_err(|e| format!("{}: {e}", dir.display()))?;
@@ -233,13 +248,29 @@ impl Journal {
         let json = serde_json::to_vec(&entry).map_err(|e| e.to_string())?;
         let file = dir.join(format!("{id}.json"));
         write_atomic_private(&file, &json).map_err(|e| format!("{}: {e}", file.display()))?;
-        self.prune(now);
-        Ok(id)
+        self.prune(now, &file);
+        let size = json.len() as u64;
+        let warning = (size > self.max_bytes).then(|| {
+            format!(
+                "the undo entry of this {} is {}, more than the journal's size bound of {}; it \
+                 is kept, so the change can be undone, until the next change is journalled. {}",
+                entry.kind,
+                megabytes(size),
+                megabytes(self.max_bytes),
+                self.raise_bound
+            )
+        });
+        Ok(Written { id, warning })
     }
 
     /// Drop entries older than the age bound, then the oldest until the
-    /// whole journal fits the size bound.
-    pub fn prune(&self, now: jiff::Timestamp) {
+    /// whole journal fits the size bound. The entry just written (`newest`)
+    /// always stays: removing it would leave its change not undoable with
+    /// nothing said. When it alone is over the bound it is set aside, so
+    /// the rest of the history (other memories' too) is not emptied for a
+    /// bound it could never meet; it goes first when the next entry is
+    /// written, as does any older entry over the bound.
+    pub fn prune(&self, now: jiff::Timestamp, newest: &Path) {
         let oldest_kept = now.as_nanosecond() - i128::from(self.max_days) * 86_400 * 1_000_000_000;
         let mut files: Vec<(String, PathBuf, u64)> = Vec::new();
         let Ok(memories) = fs::read_dir(&self.dir) else {
@@ -255,17 +286,28 @@ impl Journal {
                     continue;
                 };
                 let Ok(meta) = e.metadata() else { continue };
-                if meta.is_file() {
+                if meta.is_file() && e.path() != newest {
                     files.push((id.to_owned(), e.path(), meta.len()));
                 }
             }
         }
-        files.sort();
+        let newest_len = fs::metadata(newest).map_or(0, |m| m.len());
         let mut total: u64 = files.iter().map(|f| f.2).sum();
+        if newest_len <= self.max_bytes {
+            total += newest_len;
+        }
+        // Oldest first, except that an entry over the bound by itself can
+        // never fit and goes before any that could.
+        files.sort_by(|a, b| {
+            (a.2 <= self.max_bytes)
+                .cmp(&(b.2 <= self.max_bytes))
+                .then_with(|| a.0.cmp(&b.0))
+        });
         for (id, path, len) in files {
             let too_old = stamp_of(&id).is_some_and(|t| t < oldest_kept);
-            if !too_old && total <= self.max_bytes {
-                break;
+            let too_large = len > self.max_bytes;
+            if !too_old && !too_large && total <= self.max_bytes {
+                continue;
             }
             if fs::remove_file(&path).is_ok() {
                 total -= len;
@@ -296,6 +338,11 @@ impl Journal {
         }
         (entries, corrupt)
     }
+}
+
+/// `1.5 MB`, as the `[undo]` table counts them.
+fn megabytes(bytes: u64) -> String {
+    format!("{:.1} MB", bytes as f64 / (1024.0 * 1024.0))
 }
 
 fn stamp_of(id: &str) -> Option<i128> {

@@ -915,8 +915,8 @@ impl Transaction {
     /// calls this as soon as its writes are done and before it prints
     /// anything: a reader that goes away mid-report ends the process, and
     /// the change must stay undoable all the same. Returns what the user
-    /// should be told about the entry (it could not be written). Anything
-    /// written after this
+    /// should be told about the entry (it could not be written, or it is
+    /// larger than the journal's size bound). Anything written after this
     /// is journalled as a further entry when the transaction ends.
     pub fn finish(&self) -> Option<String> {
         let journal = self.journal.as_ref()?;
@@ -938,7 +938,7 @@ impl Transaction {
             files: recorded.files,
         };
         let message = match journal.record(entry, jiff::Timestamp::now()) {
-            Ok(_) => return None,
+            Ok(written) => written.warning?,
             Err(e) => {
                 format!("the undo journal could not be written: {e}; this change cannot be undone")
             }

@@ -306,7 +306,7 @@ impl FixReview {
             let written =
                 Transaction::begin(root, self.kind, std::time::Duration::from_secs(2), || {})
                     .and_then(|tx| {
-                        tx.commit_fixes(&accepted).map_err(|e| match e {
+                        let done = tx.commit_fixes(&accepted).map_err(|e| match e {
                             // The file was edited since its diff was shown:
                             // its edit is kept; a new `x` shows a new diff.
                             Stopped::Stale(paths) => format!(
@@ -315,10 +315,11 @@ impl FixReview {
                                 paths.join(", ")
                             ),
                             Stopped::Refused(why) => why,
-                        })
+                        })?;
+                        Ok((done, tx.finish()))
                     });
             match written {
-                Ok(done) => {
+                Ok((done, journalled)) => {
                     self.wrote = true;
                     for c in &done.changes {
                         changed.push(c.path.clone());
@@ -329,6 +330,7 @@ impl FixReview {
                     for r in self.rows.iter().filter(|r| r.accepted) {
                         lines.push(s(&format!("{:<10} {}", r.fix.kind(), r.fix.path)));
                     }
+                    lines.extend(journalled.map(|w| s(&format!("warning: {w}"))));
                 }
                 Err(why) => lines.push(s(&why)),
             }

@@ -431,13 +431,17 @@ fn write(app: &mut App, mut dialog: Box<WriteDialog>) {
                     paths.join(", ")
                 ),
                 Stopped::Refused(why) => why,
-            })
+            })?;
+            Ok(tx.finish())
         });
-    if let Err(why) = written {
-        dialog.refused = Some(sanitize_for_terminal(&why, false));
-        app.popup = Some(Popup::Write(dialog));
-        return;
-    }
+    let journalled = match written {
+        Ok(journalled) => journalled,
+        Err(why) => {
+            dialog.refused = Some(sanitize_for_terminal(&why, false));
+            app.popup = Some(Popup::Write(dialog));
+            return;
+        }
+    };
     let mut changed = Vec::new();
     let mut landed = Vec::new();
     for f in &fixes {
@@ -460,6 +464,12 @@ fn write(app: &mut App, mut dialog: Box<WriteDialog>) {
         ),
         Purpose::CreateTargets => format!("created {} · u takes it back", safe(&landed.join(", "))),
         _ => format!("wrote {} · u takes it back", safe(&fixes[0].path)),
+    };
+    // An entry over the journal's bound (or not kept) is worth more than
+    // the usual words.
+    let said = match journalled {
+        Some(warning) => format!("{said} · warning: {}", safe(&warning)),
+        None => said,
     };
     let follow = landed.first().cloned().or_else(|| changed.first().cloned());
     // The article shown moved with the rename: show it where it went.

@@ -304,6 +304,47 @@ fn the_journal_is_pruned_oldest_first_by_size_and_by_age() {
 }
 
 #[test]
+fn an_entry_over_the_size_bound_is_kept_while_newest_and_spares_the_rest() {
+    let state = tempfile::tempdir().unwrap();
+    let mut j = journal(state.path());
+    let entry = |root: &str, text: &str| Entry {
+        id: String::new(),
+        time: String::new(),
+        root: root.into(),
+        memory: "bank".into(),
+        kind: "rename".into(),
+        undoes: None,
+        files: vec![FileRecord {
+            path: "a.md".into(),
+            change: Recorded::Replaced {
+                before: None,
+                after: Some(Blob::of(text.as_bytes())),
+            },
+        }],
+    };
+    let count = |j: &Journal, root: &str| j.entries(Path::new(root)).0.len();
+    let t0 = jiff::Timestamp::from_second(1_700_000_000).unwrap();
+    let second = jiff::SignedDuration::from_secs(1);
+    j.max_bytes = 1000;
+    j.raise_bound = "Raise it.".into();
+    let small = j.record(entry("/other", "small"), t0).unwrap();
+    assert_eq!(small.warning, None);
+    let big = j
+        .record(entry("/bank", &"x".repeat(2000)), t0 + second)
+        .unwrap();
+    let said = big.warning.expect("the entry over the bound is said");
+    assert!(
+        said.contains("rename") && said.ends_with("Raise it."),
+        "{said}"
+    );
+    // Kept, and the other memory's history with it.
+    assert_eq!((count(&j, "/bank"), count(&j, "/other")), (1, 1));
+    // The next entry makes it go first; what fits stays.
+    j.record(entry("/other", "later"), t0 + second * 2).unwrap();
+    assert_eq!((count(&j, "/bank"), count(&j, "/other")), (0, 2));
+}
+
+#[test]
 fn a_corrupt_entry_is_reported_with_its_file() {
     let (bank, state) = bank();
     let j = journal(state.path());

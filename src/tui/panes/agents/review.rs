@@ -375,6 +375,9 @@ impl Review {
                         .collect()
                 }),
         };
+        // Said in the result: an entry over the journal's bound, or one
+        // that could not be kept.
+        let journalled = tx.finish();
         drop(tx);
         let blocks = match committed {
             Ok(blocks) => blocks,
@@ -420,6 +423,7 @@ impl Review {
             }
         }
         block_lines.append(&mut lines);
+        block_lines.extend(journalled.map(|w| s(&format!("warning: {w}"))));
         self.result = Some(block_lines);
         Applied {
             changed,
