@@ -91,9 +91,12 @@ pub fn undo_last_in(
     tx: &membank_core::transaction::Transaction,
 ) -> Result<Undone, String> {
     let (entries, corrupt) = journal.entries(tx.root());
-    let entry = journal::last_undoable(&entries)
-        .cloned()
-        .ok_or_else(|| journal::Refused::Nothing.to_string())?;
+    let entry = journal::last_undoable(&entries).cloned().ok_or_else(|| {
+        journal::Refused::Nothing {
+            listed: entries.len(),
+        }
+        .to_string()
+    })?;
     // A damaged entry newer than the one found may be the real last
     // change: reverting an older one under it could undo the wrong thing.
     let newer_corrupt = corrupt.iter().find(|c| {

@@ -116,8 +116,11 @@ fn ask_undo(app: &mut App) {
     };
     let (entries, _) = journal.entries(app.memory.root());
     let Some(last) = membank_core::journal::last_undoable(&entries) else {
-        app.status
-            .info("nothing to undo: membank has changed nothing here");
+        let said = match entries.len() {
+            0 => "nothing to undo: membank has changed nothing here".to_owned(),
+            listed => membank_core::journal::Refused::Nothing { listed }.to_string(),
+        };
+        app.status.info(said);
         return;
     };
     let safe = |t: &str| membank_core::text::sanitize_for_terminal(t, false);

@@ -372,8 +372,9 @@ pub fn last_undoable(entries: &[Entry]) -> Option<&Entry> {
 /// Why an undo wrote nothing.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Refused {
-    /// Nothing in the journal to undo.
-    Nothing,
+    /// Nothing in the journal to undo: it lists `listed` entries of the
+    /// memory, every change among them undone already.
+    Nothing { listed: usize },
     /// This file is no longer as the entry left it.
     Changed { path: String, how: String },
     /// The entry or the memory could not be read or written.
@@ -383,8 +384,17 @@ pub enum Refused {
 impl std::fmt::Display for Refused {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Refused::Nothing => {
+            Refused::Nothing { listed: 0 } => {
                 f.write_str("nothing to undo: the journal has no change of this memory")
+            }
+            // The history is not empty, so "no change" would contradict it.
+            Refused::Nothing { listed } => {
+                let entries = if *listed == 1 { "entry" } else { "entries" };
+                write!(
+                    f,
+                    "nothing to undo: every journalled change of this memory has been undone \
+                     already ({listed} {entries} listed, the undos among them)"
+                )
             }
             Refused::Changed { path, how } => {
                 write!(f, "{path}: {how} since that change; nothing was reverted")

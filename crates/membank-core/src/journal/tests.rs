@@ -18,7 +18,9 @@ fn begin(root: &Path, j: &Journal, kind: Kind) -> Transaction {
 fn undo(root: &Path, j: &Journal, kind: Kind) -> Result<(), Refused> {
     let (entries, corrupt) = j.entries(root);
     assert!(corrupt.is_empty(), "{corrupt:?}");
-    let entry = last_undoable(&entries).cloned().ok_or(Refused::Nothing)?;
+    let entry = last_undoable(&entries).cloned().ok_or(Refused::Nothing {
+        listed: entries.len(),
+    })?;
     let tx = begin(root, j, kind);
     revert(&tx, &entry)
 }
@@ -82,7 +84,10 @@ fn a_fix_undone_leaves_every_byte_as_before() {
     assert_eq!(entries[0].kind, "fix");
     assert_eq!(entries[1].kind, UNDO_KIND);
     assert_eq!(entries[1].undoes.as_deref(), Some(entries[0].id.as_str()));
-    assert_eq!(undo(bank.path(), &j, Kind::Bank), Err(Refused::Nothing));
+    assert_eq!(
+        undo(bank.path(), &j, Kind::Bank),
+        Err(Refused::Nothing { listed: 2 })
+    );
 }
 
 #[test]
