@@ -6,7 +6,7 @@
 use std::path::Path;
 
 use insta::assert_snapshot;
-use ratatui::crossterm::event::KeyCode;
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::app::{App, Effect, Pane, Popup};
 use super::panes::bank::RowKind;
@@ -125,6 +125,47 @@ fn r_renames_the_article_rewrites_its_links_and_u_takes_it_back() {
     app.say_reloaded(&["03_DOMAINS/Legal.md".into(), "01_CLIENTS/Acme.md".into()]);
     assert!(screen(&app).contains("undone: rename"));
     assert!(!shown.contains("deleted"), "{shown}");
+}
+
+fn with(app: &mut App, c: char, modifiers: KeyModifiers) {
+    super::update::update(
+        app,
+        super::app::Msg::Key(KeyEvent::new(KeyCode::Char(c), modifiers)),
+    );
+}
+
+#[test]
+fn ctrl_and_alt_keys_edit_a_typed_name_or_note_and_never_type_their_letter() {
+    journal();
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    bank(root);
+    let mut app = app_at(root, 80, 24);
+    app.focus_pane(Pane::Bank);
+    select(&mut app, "03_DOMAINS/Legal.md");
+    key(&mut app, KeyCode::Char('r'));
+    // Ctrl-U clears the prefilled name, as in the finder and a shell.
+    with(&mut app, 'u', KeyModifiers::CONTROL);
+    keys(&mut app, "03_DOMAINS/Law.md");
+    with(&mut app, 'a', KeyModifiers::CONTROL);
+    with(&mut app, 'x', KeyModifiers::ALT);
+    let shown = screen(&app);
+    assert!(shown.contains("│03_DOMAINS/Law.md▏"), "{shown}");
+    key(&mut app, KeyCode::Enter);
+    key(&mut app, KeyCode::Enter);
+    assert!(read(root, "03_DOMAINS/Law.md").is_some());
+
+    key(&mut app, KeyCode::Char('c'));
+    keys(&mut app, "Acme wants commas");
+    // Ctrl-W takes back the last word.
+    with(&mut app, 'w', KeyModifiers::CONTROL);
+    keys(&mut app, "Oxford");
+    with(&mut app, 'w', KeyModifiers::ALT);
+    key(&mut app, KeyCode::Enter);
+    key(&mut app, KeyCode::Enter);
+    let names = inbox(root);
+    assert_eq!(names.len(), 1, "{names:?}");
+    assert!(names[0].ends_with("Acme wants Oxford.md"), "{names:?}");
 }
 
 #[test]

@@ -9,7 +9,7 @@ use membank_core::health::HealthReport;
 use membank_core::memory::Memory;
 use membank_core::text::sanitize_for_terminal;
 use ratatui::Frame;
-use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::crossterm::event::{KeyCode, KeyEvent};
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
@@ -23,6 +23,7 @@ use crate::tui::keys::{Action, KeyMap, Scope};
 use crate::tui::messages::Effect;
 use crate::tui::theme::Theme;
 use crate::tui::widgets::cut::cut_lines;
+use crate::tui::widgets::line_input;
 use crate::tui::widgets::markdown::RenderedDoc;
 use crate::tui::widgets::wrap::{leading_spaces, wrap_line};
 use findings::findings_lines;
@@ -399,15 +400,7 @@ impl ArticlePane {
                 }
                 return;
             }
-            KeyCode::Backspace => {
-                search.query.pop();
-            }
-            KeyCode::Char('u') if key.modifiers.contains(KeyModifiers::CONTROL) => {
-                search.query.clear();
-            }
-            KeyCode::Char(c) if !key.modifiers.contains(KeyModifiers::CONTROL) => {
-                search.query.push(c);
-            }
+            _ if line_input::edit(&mut search.query, &key) => {}
             _ => return,
         }
         search.find(&self.doc.lines, self.scroll, theme);

@@ -11,7 +11,7 @@ use membank_core::health::{Finding, HealthReport, Severity};
 use membank_core::text::sanitize_for_terminal;
 use membank_core::transaction::Kind;
 use ratatui::Frame;
-use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::crossterm::event::{KeyCode, KeyEvent};
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
@@ -24,6 +24,7 @@ use crate::tui::keys::{Action, KeyMap, Scope};
 use crate::tui::messages::Effect;
 use crate::tui::theme::Theme;
 use crate::tui::widgets::cut::{cut_lines, cut_start};
+use crate::tui::widgets::line_input;
 use unicode_width::UnicodeWidthStr;
 
 /// The same words as the command line: errors, warnings, notes.
@@ -503,15 +504,7 @@ impl HealthPane {
                 self.filter.clear();
             }
             KeyCode::Enter => self.filtering = false,
-            KeyCode::Backspace => {
-                self.filter.pop();
-            }
-            KeyCode::Char('u') if key.modifiers.contains(KeyModifiers::CONTROL) => {
-                self.filter.clear()
-            }
-            KeyCode::Char(c) if !key.modifiers.contains(KeyModifiers::CONTROL) => {
-                self.filter.push(c)
-            }
+            _ if line_input::edit(&mut self.filter, &key) => {}
             _ => return,
         }
         self.rebuild(height);

@@ -22,6 +22,7 @@ use super::{highlight_row, hint_text};
 use crate::tui::keys::{Action, KeyMap};
 use crate::tui::theme::Theme;
 use crate::tui::widgets::cut::cut_line;
+use crate::tui::widgets::line_input;
 
 /// One file's fixes, as shown.
 #[derive(Debug, Clone)]
@@ -149,10 +150,7 @@ impl FixReview {
         };
         match key.code {
             KeyCode::Esc => self.typing = None,
-            KeyCode::Backspace => {
-                text.pop();
-            }
-            KeyCode::Char(c) if !c.is_control() => text.push(c),
+            _ if line_input::edit(text, &key) => {}
             KeyCode::Enter => {
                 let Some(ask) = self.asks.first() else {
                     self.typing = None;

@@ -24,6 +24,7 @@ use crate::tui::drop_later::drop_later;
 use crate::tui::keys::{Action, KeyMap, Scope};
 use crate::tui::messages::Effect;
 use crate::tui::theme::Theme;
+use crate::tui::widgets::line_input;
 use crate::tui::widgets::wrap::{leading_spaces, wrap_line};
 
 #[derive(Default)]
@@ -402,11 +403,7 @@ impl Component for RecallPane {
             KeyCode::Esc | KeyCode::Enter | KeyCode::Tab => self.typing = false,
             KeyCode::Char('o') if ctrl => self.cycle_outcome(cx),
             KeyCode::Char('f') if ctrl => self.save_feedback(cx),
-            KeyCode::Char('u') if ctrl => self.cue.clear(),
-            KeyCode::Char(c) if !ctrl && !c.is_control() => self.cue.push(c),
-            KeyCode::Backspace => {
-                self.cue.pop();
-            }
+            _ if line_input::edit(&mut self.cue, &key) => {}
             KeyCode::Down => {
                 self.selected = (self.selected + 1).min(self.order.len().saturating_sub(1));
             }

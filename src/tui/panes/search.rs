@@ -8,7 +8,7 @@ use membank_core::memory::{Memory, SearchHit};
 use membank_core::search::SearchIndex;
 use membank_core::text::sanitize_for_terminal;
 use ratatui::Frame;
-use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::crossterm::event::{KeyCode, KeyEvent};
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
@@ -20,6 +20,7 @@ use crate::tui::keys::{Action, KeyMap, Scope};
 use crate::tui::messages::Effect;
 use crate::tui::theme::Theme;
 use crate::tui::widgets::cut::cut_lines;
+use crate::tui::widgets::line_input;
 
 /// Hits asked of the engine per query.
 const LIMIT: usize = 200;
@@ -269,18 +270,13 @@ impl Component for SearchPane {
     }
 
     fn on_typing_key(&mut self, key: KeyEvent, cx: &mut Cx) -> bool {
-        let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
         match key.code {
             KeyCode::Enter => {
                 self.typing = false;
                 self.search(cx);
             }
             KeyCode::Esc => self.typing = false,
-            KeyCode::Char('u') if ctrl => self.query.clear(),
-            KeyCode::Char(c) if !ctrl && !c.is_control() => self.query.push(c),
-            KeyCode::Backspace => {
-                self.query.pop();
-            }
+            _ if line_input::edit(&mut self.query, &key) => {}
             _ => return false,
         }
         true

@@ -23,6 +23,7 @@ use crate::tui::app::{App, Effect, Pane, Popup};
 use crate::tui::areas::{inner, search_popup};
 use crate::tui::keys::{Action, Key, Scope};
 use crate::tui::theme::Theme;
+use crate::tui::widgets::line_input;
 
 /// What the dialog writes.
 #[derive(Debug, Clone)]
@@ -358,14 +359,7 @@ pub fn on_key(app: &mut App, key: KeyEvent) {
     let open = match &mut dialog.stage {
         Stage::Typing(text) => match key.code {
             KeyCode::Esc => false,
-            KeyCode::Backspace => {
-                text.pop();
-                true
-            }
-            KeyCode::Char(c) if !c.is_control() => {
-                text.push(c);
-                true
-            }
+            _ if line_input::edit(text, &key) => true,
             KeyCode::Enter => {
                 let typed = text.clone();
                 match dialog.plan(app, &typed) {

@@ -6,6 +6,7 @@ pub mod fuzzy;
 pub mod fuzzy_rank;
 pub mod help;
 pub mod jsonl;
+pub mod line_input;
 pub mod markdown;
 pub mod status;
 pub mod wrap;
