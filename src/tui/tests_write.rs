@@ -169,6 +169,30 @@ fn ctrl_and_alt_keys_edit_a_typed_name_or_note_and_never_type_their_letter() {
 }
 
 #[test]
+fn a_renamed_folder_is_named_by_its_new_folder() {
+    journal();
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    bank(root);
+    std::fs::create_dir_all(root.join("04_STYLE/lawfolder")).unwrap();
+    std::fs::write(root.join("04_STYLE/lawfolder/Contracts.md"), LEGAL).unwrap();
+    let mut app = app_at(root, 120, 24);
+    app.focus_pane(Pane::Bank);
+    select(&mut app, "04_STYLE/lawfolder");
+    key(&mut app, KeyCode::Char('r'));
+    with(&mut app, 'u', KeyModifiers::CONTROL);
+    keys(&mut app, "03_DOMAINS/legal/lawfolder");
+    key(&mut app, KeyCode::Enter);
+    key(&mut app, KeyCode::Enter);
+    assert!(read(root, "03_DOMAINS/legal/lawfolder/Contracts.md").is_some());
+    let shown = screen(&app);
+    assert!(
+        shown.contains("renamed 04_STYLE/lawfolder → 03_DOMAINS/legal/lawfolder ·"),
+        "{shown}"
+    );
+}
+
+#[test]
 fn r_onto_a_taken_name_is_refused_with_the_reason_and_writes_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();

@@ -454,7 +454,7 @@ fn write(app: &mut App, mut dialog: Box<WriteDialog>) {
         Purpose::Rename { from } => format!(
             "renamed {} → {} · u takes it back",
             safe(from),
-            safe(landed.first().map_or("", String::as_str))
+            safe(&renamed_to(from, &fixes).unwrap_or_default())
         ),
         Purpose::CreateTargets => format!("created {} · u takes it back", safe(&landed.join(", "))),
         _ => format!("wrote {} · u takes it back", safe(&fixes[0].path)),
@@ -494,6 +494,22 @@ fn write(app: &mut App, mut dialog: Box<WriteDialog>) {
     if app.focus != Pane::Bank && matches!(dialog.purpose, Purpose::Rename { .. }) {
         app.focus_pane(Pane::Bank);
     }
+}
+
+/// Where a rename took `from`: the file's new path, or for a folder the
+/// folder its moved files now sit in (not one of the files).
+fn renamed_to(from: &str, fixes: &[FileFix]) -> Option<String> {
+    fixes.iter().find_map(|f| {
+        let FixAction::Move { to, .. } = &f.action else {
+            return None;
+        };
+        if f.path == from {
+            return Some(to.clone());
+        }
+        let rest = f.path.strip_prefix(from)?.strip_prefix('/')?;
+        let folder = to.strip_suffix(rest)?.strip_suffix('/')?;
+        Some(folder.to_owned())
+    })
 }
 
 /// What the interface shows once a write is read back: where the file
