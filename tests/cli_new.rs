@@ -68,6 +68,57 @@ fn new_writes_the_folders_keys_and_never_overwrites() {
 }
 
 #[test]
+fn new_writes_typed_language_codes_as_check_wants_them_and_names_a_dead_client() {
+    let dir = bank();
+    let root = dir.path().join("bank");
+    let r = root.to_str().unwrap();
+    let out = membank(&["new", r, "clients", "Nieuwe Klant", "--pair", "en_us:NL-be"]);
+    assert!(out.status.success(), "{out:?}");
+    let article = read(&root, "01_CLIENTS/Nieuwe Klant.md");
+    assert!(
+        article.contains("languages: [\"en-US → nl-BE\"]"),
+        "{article}"
+    );
+    let check = membank(&[
+        "check",
+        r,
+        "--path",
+        "01_CLIENTS/Nieuwe Klant.md",
+        "--code",
+        "bad-language-code",
+        "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_slice(&check.stdout).unwrap();
+    assert_eq!(v["findings"].as_array().map(Vec::len), Some(0), "{v}");
+
+    // A code that is none is refused before anything is written.
+    let bad = membank(&["new", r, "clients", "Other", "--pair", "en:Klingonese"]);
+    assert_eq!(bad.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(err.contains("“Klingonese” is not a language code"), "{err}");
+    assert!(!root.join("01_CLIENTS/Other.md").exists());
+
+    // A client no article answers to is written, and said to be dead.
+    let term = membank(&["new", r, "terminology", "deed", "--client", "Acme"]);
+    assert!(term.status.success(), "{term:?}");
+    let err = String::from_utf8_lossy(&term.stderr);
+    assert!(
+        err.contains("warning: no article is named “Acme”") && err.contains("[[Acme]]"),
+        "{err}"
+    );
+    let known = membank(&[
+        "new",
+        r,
+        "terminology",
+        "lawyer",
+        "--client",
+        "Nieuwe Klant",
+    ]);
+    assert!(known.status.success(), "{known:?}");
+    assert!(known.stderr.is_empty(), "{known:?}");
+}
+
+#[test]
 fn note_drops_a_dated_capture_into_the_inbox() {
     let dir = bank();
     let root = dir.path().join("bank");

@@ -59,7 +59,25 @@ pub fn run_new(args: NewArgs) -> anyhow::Result<ExitCode> {
             eprintln!("membank: --pair: write it as `en-US → de-DE` or `en-US:de-DE`");
             return Ok(ExitCode::from(2));
         }
-        Some(Some(p)) => Some(p),
+        Some(Some((source, target))) => {
+            // Written as a bank writes codes, so `check` finds nothing to
+            // fix in the article just made.
+            let code = |typed: &str| {
+                let code = membank_core::health::normalised_language_tag(typed);
+                if code.is_none() {
+                    eprintln!(
+                        "membank: --pair: “{}” is not a language code; write codes such as \
+                         en-US or nl-BE",
+                        common::safe(typed)
+                    );
+                }
+                code
+            };
+            match (code(&source), code(&target)) {
+                (Some(s), Some(t)) => Some((s, t)),
+                _ => return Ok(ExitCode::from(2)),
+            }
+        }
         None => None,
     };
     let (source_lang, target_lang) = pair.unzip();
@@ -84,7 +102,22 @@ pub fn run_new(args: NewArgs) -> anyhow::Result<ExitCode> {
         }
     };
     tx.set_label("new article");
+    let dead = dead_links(bank, &fix, &known);
     let code = write(&tx, &fix, args.json)?;
+    if code == ExitCode::SUCCESS {
+        for (what, name) in dead {
+            let folder = match what {
+                "client" => "clients",
+                _ => "domains",
+            };
+            eprintln!(
+                "membank: warning: no article is named “{name}”, so the {what} link [[{name}]] \
+                 in {} opens nothing until one is written (membank new BANK {folder} \"{name}\")",
+                common::safe(&fix.path),
+                name = common::safe(&name),
+            );
+        }
+    }
     drop(tx);
     if code == ExitCode::SUCCESS && args.edit && std::io::stdout().is_terminal() {
         open_in_editor(&root.join(&fix.path))?;
@@ -134,6 +167,27 @@ pub fn run_note(args: NoteArgs) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::from(2))
         }
     }
+}
+
+/// The client and domain the new article links to (`[[Name]]`) that no
+/// article of the bank answers to: written all the same (the article may
+/// come later), but said.
+fn dead_links(
+    bank: &membank_core::bank::Bank,
+    fix: &FileFix,
+    known: &Known,
+) -> Vec<(&'static str, String)> {
+    let Action::Create { after } = &fix.action else {
+        return Vec::new();
+    };
+    let text = String::from_utf8_lossy(after);
+    [("client", &known.client), ("domain", &known.domain)]
+        .into_iter()
+        .filter_map(|(what, name)| Some((what, name.as_deref()?.trim())))
+        .filter(|(_, name)| text.contains(&format!("[[{name}]]")))
+        .filter(|(_, name)| matches!(bank.resolve(name), membank_core::bank::Resolution::Dead))
+        .map(|(what, name)| (what, name.to_owned()))
+        .collect()
 }
 
 /// The most a note read from standard input may hold.

@@ -115,6 +115,37 @@ pub(crate) fn fixed_language_tag(tag: &str) -> Option<String> {
         .map(str::to_owned)
 }
 
+/// A code as typed (`en_us`, `NL-be`, `Dutch`) in the form a bank writes
+/// it: hyphens, the language in lower case, a region in upper case, a
+/// script in title case (`en-US`, `nl-BE`, `zh-Hant-TW`); `None` when it
+/// is no code and names no one language.
+pub fn normalised_language_tag(typed: &str) -> Option<String> {
+    let typed = typed.trim();
+    let tag = match is_plausible_language_tag(typed) {
+        true => typed.to_owned(),
+        false => fixed_language_tag(typed)?,
+    };
+    let mut private = false;
+    let parts: Vec<String> = tag
+        .split('-')
+        .enumerate()
+        .map(|(i, part)| {
+            private |= part.eq_ignore_ascii_case("x");
+            let alpha = part.bytes().all(|b| b.is_ascii_alphabetic());
+            match (i, part.len()) {
+                (i, 2) if i > 0 && alpha && !private => part.to_ascii_uppercase(),
+                (i, 4) if i > 0 && alpha && !private => {
+                    let lower = part.to_ascii_lowercase();
+                    lower[..1].to_ascii_uppercase() + &lower[1..]
+                }
+                _ => part.to_ascii_lowercase(),
+            }
+        })
+        .collect();
+    let tag = parts.join("-");
+    is_plausible_language_tag(&tag).then_some(tag)
+}
+
 /// A concrete suggestion for a common mistake, if one applies.
 pub(super) fn language_hint(tag: &str) -> Option<String> {
     if tag.contains('_') {
@@ -132,6 +163,21 @@ pub(super) fn language_hint(tag: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn typed_codes_are_written_in_the_usual_case() {
+        let norm = |t: &str| normalised_language_tag(t);
+        assert_eq!(norm("en_us").as_deref(), Some("en-US"));
+        assert_eq!(norm("NL-be").as_deref(), Some("nl-BE"));
+        assert_eq!(norm(" de ").as_deref(), Some("de"));
+        assert_eq!(norm("zh-hant-tw").as_deref(), Some("zh-Hant-TW"));
+        assert_eq!(norm("Flemish").as_deref(), Some("nl-BE"));
+        assert_eq!(norm("es-419").as_deref(), Some("es-419"));
+        assert_eq!(norm("en-x-ab").as_deref(), Some("en-x-ab"));
+        assert_eq!(norm("Norwegian"), None);
+        assert_eq!(norm("Klingonese"), None);
+    }
+
     use super::*;
 
     /// The quick shapes are tags the full grammar takes, and the answer is

@@ -42,7 +42,7 @@ mod tests;
 
 pub use finding::Finding;
 pub(crate) use language::fixed_language_tag;
-pub use language::is_plausible_language_tag;
+pub use language::{is_plausible_language_tag, normalised_language_tag};
 pub use streamed::check_streamed;
 
 use finding::Message;
