@@ -23,10 +23,38 @@ pub(super) struct Rewrite {
 fn keeps_meaning(files: &Files, target: &str, old_src: &str, new_src: &str) -> bool {
     match files.before(target, old_src) {
         None => true,
-        Some(before) => files
-            .after(target, new_src)
-            .is_some_and(|after| kept(before, after)),
+        Some(before) => {
+            files
+                .after(target, new_src)
+                .is_some_and(|after| kept(before, after))
+                && respelled(files, before.file, target).is_none()
+        }
     }
+}
+
+/// A link that still opens its file (names match whatever their case)
+/// but spells it as it was before a rename that changed only the case:
+/// the name in the new spelling, as Obsidian rewrites it, so the text
+/// follows the rename. A link spelled otherwise is the author's and stays.
+fn respelled(files: &Files, file: usize, written: &str) -> Option<String> {
+    let (old, new) = (&files.old[file], &files.new[file]);
+    let written = written.trim();
+    if old == new || written.starts_with("./") || written.starts_with("../") {
+        return None;
+    }
+    let written = written.trim_start_matches('/');
+    let keep_md = fold(written).ends_with(".md");
+    let depth = written.split('/').count();
+    let tail = |path: &str| {
+        let shown = match path.strip_suffix(".md") {
+            Some(stem) if !keep_md => stem,
+            _ => path,
+        };
+        let parts: Vec<&str> = shown.split('/').collect();
+        (depth <= parts.len()).then(|| parts[parts.len() - depth..].join("/"))
+    };
+    let (before, after) = (tail(old)?, tail(new)?);
+    (written == before && after != before && fold(&after) == fold(&before)).then_some(after)
 }
 
 fn kept(before: Meaning, after: Meaning) -> bool {
@@ -57,9 +85,11 @@ pub(super) fn rewrite_article(
         let Some(before) = files.before(&link.target, old_src) else {
             continue;
         };
-        if files
-            .after(&link.target, new_src)
-            .is_some_and(|after| kept(before, after))
+        let respelling = respelled(files, before.file, &link.target);
+        if respelling.is_none()
+            && files
+                .after(&link.target, new_src)
+                .is_some_and(|after| kept(before, after))
         {
             continue;
         }
@@ -73,7 +103,8 @@ pub(super) fn rewrite_article(
         };
         let name = name_range(text, &whole, link.kind).ok_or_else(unwritable)?;
         let markdown = link.kind == LinkKind::Markdown;
-        let new_name = shortest_target(files, before.file, &link.target, new_src)
+        let new_name = respelling
+            .or_else(|| shortest_target(files, before.file, &link.target, new_src))
             .map(|t| if markdown { encode(&t) } else { t })
             .ok_or_else(unwritable)?;
         let mut new_whole = text[whole.clone()].to_owned();

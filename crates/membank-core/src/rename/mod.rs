@@ -81,6 +81,7 @@ pub(crate) struct Meaning {
 /// The files of a bank, before and after the rename, one index each; a
 /// file keeps its number through the rename.
 pub(crate) struct Files {
+    pub old: Vec<String>,
     pub new: Vec<String>,
     old_index: LinkIndex,
     new_index: LinkIndex,
@@ -132,6 +133,7 @@ pub fn plan(bank: &Bank, from: &str, to: &str) -> Result<RenamePlan, String> {
     let files = Files {
         old_index: index_of(&old),
         new_index: index_of(&new),
+        old,
         new,
     };
     let renamed_values = values::renamed_values(bank, &moves)?;

@@ -263,3 +263,43 @@ fn a_path_outside_the_bank_is_refused_as_it_was_written() {
     let err = plan_of(dir.path(), "/03_DOMAINS/Legal.md", "03_DOMAINS/Law.md").unwrap_err();
     assert!(err.contains("is not a path inside the bank"), "{err}");
 }
+
+#[test]
+fn a_case_only_rename_respells_the_links_that_named_the_old_spelling() {
+    let note = "---\nclient: Acme\ndomains: [\"[[Legal]]\"]\n---\n[[Legal]], [[Legal|the law]], \
+                [[03_DOMAINS/Legal.md#Terms]], [[LEGAL]] and [Legal](../03_DOMAINS/Legal.md).\n";
+    let (dir, plan) = renamed(
+        &[LEGAL, ("01_CLIENTS/Acme.md", note)],
+        "03_DOMAINS/Legal.md",
+        "03_DOMAINS/legal.md",
+    );
+    assert!(dir.path().join("03_DOMAINS/legal.md").exists());
+    assert!(!dir.path().join("03_DOMAINS/Legal.md").exists());
+    assert_eq!(
+        text(&dir, "01_CLIENTS/Acme.md"),
+        "---\nclient: Acme\ndomains: [\"[[legal]]\"]\n---\n[[legal]], [[legal|the law]], \
+         [[03_DOMAINS/legal.md#Terms]], [[LEGAL]] and [Legal](../03_DOMAINS/Legal.md).\n"
+    );
+    assert_eq!(plan.links_rewritten, 4);
+}
+
+#[test]
+fn a_folder_renamed_in_case_only_respells_the_paths_that_name_it() {
+    let note = "---\nclient: Acme\n---\n[[Law/Contracts]] and [[Contracts]].\n";
+    let (dir, plan) = renamed(
+        &[
+            (
+                "03_DOMAINS/Law/Contracts.md",
+                "---\ndomain: Contracts\n---\n",
+            ),
+            ("01_CLIENTS/Acme.md", note),
+        ],
+        "03_DOMAINS/Law",
+        "03_DOMAINS/law",
+    );
+    assert_eq!(
+        text(&dir, "01_CLIENTS/Acme.md"),
+        "---\nclient: Acme\n---\n[[law/Contracts]] and [[Contracts]].\n"
+    );
+    assert_eq!(plan.links_rewritten, 1);
+}
