@@ -95,7 +95,8 @@ const RETRYABLE_STREAM_ERRORS: [&str; 3] = ["overloaded_error", "rate_limit_erro
 
 /// Error bodies are read only this far; the summary needs a few hundred bytes.
 const MAX_ERROR_BODY: usize = 64 * 1024;
-/// A non-streamed JSON reply larger than this is refused.
+/// A reply larger than this is refused, streamed or not: no agent asks for
+/// anywhere near as much, and a hostile server must not exhaust memory.
 const MAX_WHOLE_REPLY: usize = 16 * 1024 * 1024;
 
 /// A configured provider connection. Cheap to clone.
@@ -368,8 +369,16 @@ impl LlmClient {
             .body(body.to_vec())
             .send();
         let timeout = self.config.timeout;
+        let now = tokio::time::Instant::now();
+        // A limit too large to add is as good as none.
+        let deadline = now
+            .checked_add(self.config.reply_timeout)
+            .unwrap_or_else(|| now + Duration::from_secs(100 * 365 * 24 * 3600));
         let response = tokio::select! {
             _ = cancel.cancelled() => return Attempt::Finished(cancelled(String::new())),
+            _ = tokio::time::sleep_until(deadline) => {
+                return Attempt::Finished(failed(String::new(), self.whole_reply_timeout(url)));
+            }
             r = tokio::time::timeout(timeout, send) => r,
         };
         let response = match response {
@@ -391,7 +400,7 @@ impl LlmClient {
         let status = response.status();
         if status.is_success() {
             let reply = self
-                .read_reply(response, url, request, cancel, on_event)
+                .read_reply(response, url, request, deadline, cancel, on_event)
                 .await;
             // An overload reported inside the stream before any text is as
             // retryable as a 529 status.
@@ -413,7 +422,12 @@ impl LlmClient {
             .and_then(|v| v.to_str().ok())
             .and_then(|v| v.trim().parse::<u64>().ok())
             .map(Duration::from_secs);
-        let raw = match read_capped(response, MAX_ERROR_BODY, true, timeout, cancel).await {
+        let limits = ReadLimits {
+            bytes: MAX_ERROR_BODY,
+            idle: timeout,
+            deadline,
+        };
+        let raw = match read_capped(response, limits, true, cancel).await {
             Ok(Some(bytes)) => String::from_utf8_lossy(&bytes).into_owned(),
             Ok(None) => return Attempt::Finished(cancelled(String::new())),
             Err(_) => String::new(),
@@ -464,6 +478,14 @@ impl LlmClient {
         Attempt::Finished(failed(String::new(), error))
     }
 
+    fn whole_reply_timeout(&self, url: &str) -> LlmError {
+        LlmError::Timeout {
+            phase: TimeoutPhase::WholeReply,
+            after: self.config.reply_timeout,
+            url: url.to_string(),
+        }
+    }
+
     fn send_error(&self, e: &reqwest::Error, url: &str) -> LlmError {
         if e.is_timeout() {
             return LlmError::Timeout {
@@ -506,6 +528,7 @@ impl LlmClient {
         mut response: reqwest::Response,
         url: &str,
         request: &ChatRequest,
+        deadline: tokio::time::Instant,
         cancel: &CancelHandle,
         on_event: &mut (dyn FnMut(StreamEvent) + Send),
     ) -> Reply {
@@ -517,9 +540,15 @@ impl LlmClient {
             .and_then(|v| v.to_str().ok())
             .is_some_and(|v| v.trim_start().starts_with("application/json"));
         if is_json {
-            return match read_capped(response, MAX_WHOLE_REPLY, false, timeout, cancel).await {
+            let limits = ReadLimits {
+                bytes: MAX_WHOLE_REPLY,
+                idle: timeout,
+                deadline,
+            };
+            return match read_capped(response, limits, false, cancel).await {
                 Ok(None) => cancelled(String::new()),
-                Err(e) => failed(String::new(), e.into_error(url, 0)),
+                Err(ReadError::Deadline) => failed(String::new(), self.whole_reply_timeout(url)),
+                Err(e) => failed(String::new(), e.into_error(url)),
                 Ok(Some(bytes)) => {
                     match protocol::decode_whole_reply(protocol, &String::from_utf8_lossy(&bytes)) {
                         Ok(text) => {
@@ -548,6 +577,9 @@ impl LlmClient {
         loop {
             let chunk = tokio::select! {
                 _ = cancel.cancelled() => return cancelled(text),
+                _ = tokio::time::sleep_until(deadline) => {
+                    return failed(text, self.whole_reply_timeout(url));
+                }
                 c = tokio::time::timeout(timeout, response.chunk()) => c,
             };
             let events = match chunk {
@@ -593,6 +625,16 @@ impl LlmClient {
                 for item in decoded {
                     match item {
                         Decoded::Text(piece) => {
+                            if text.len() + piece.len() > MAX_WHOLE_REPLY {
+                                let received_chars = text.chars().count();
+                                return failed(
+                                    text,
+                                    LlmError::TooLarge {
+                                        limit_bytes: MAX_WHOLE_REPLY,
+                                        received_chars,
+                                    },
+                                );
+                            }
                             text.push_str(&piece);
                             on_event(StreamEvent::Delta(piece));
                         }
@@ -664,43 +706,59 @@ fn cancelled(text: String) -> Reply {
 
 enum ReadError {
     Timeout(Duration),
+    /// The reply's overall deadline passed.
+    Deadline,
     Body,
     TooLarge(usize),
 }
 
 impl ReadError {
-    fn into_error(self, url: &str, received_chars: usize) -> LlmError {
+    /// The error for a whole (non-streamed) body, of which nothing is kept.
+    /// [`ReadError::Deadline`] needs the configured limit and is mapped by
+    /// the caller.
+    fn into_error(self, url: &str) -> LlmError {
         match self {
             ReadError::Timeout(after) => LlmError::Timeout {
                 phase: TimeoutPhase::Idle,
                 after,
                 url: url.to_string(),
             },
-            ReadError::Body => LlmError::StreamCut { received_chars },
-            ReadError::TooLarge(limit) => {
-                LlmError::MalformedStream(format!("the reply exceeded {limit} bytes"))
-            }
+            ReadError::Body | ReadError::Deadline => LlmError::StreamCut { received_chars: 0 },
+            ReadError::TooLarge(limit) => LlmError::TooLarge {
+                limit_bytes: limit,
+                received_chars: 0,
+            },
         }
     }
+}
+
+/// How far and how long [`read_capped`] reads.
+#[derive(Clone, Copy)]
+struct ReadLimits {
+    bytes: usize,
+    /// Longest gap between two chunks.
+    idle: Duration,
+    deadline: tokio::time::Instant,
 }
 
 /// Reads a whole body up to `limit` bytes (beyond it: an error, or the
 /// first `limit` bytes when `truncate` is set); `Ok(None)` means cancelled.
 async fn read_capped(
     mut response: reqwest::Response,
-    limit: usize,
+    limits: ReadLimits,
     truncate: bool,
-    timeout: Duration,
     cancel: &CancelHandle,
 ) -> Result<Option<Vec<u8>>, ReadError> {
+    let limit = limits.bytes;
     let mut out = Vec::new();
     loop {
         let chunk = tokio::select! {
             _ = cancel.cancelled() => return Ok(None),
-            c = tokio::time::timeout(timeout, response.chunk()) => c,
+            _ = tokio::time::sleep_until(limits.deadline) => return Err(ReadError::Deadline),
+            c = tokio::time::timeout(limits.idle, response.chunk()) => c,
         };
         match chunk {
-            Err(_) => return Err(ReadError::Timeout(timeout)),
+            Err(_) => return Err(ReadError::Timeout(limits.idle)),
             Ok(Err(_)) => return Err(ReadError::Body),
             Ok(Ok(None)) => return Ok(Some(out)),
             Ok(Ok(Some(bytes))) => {

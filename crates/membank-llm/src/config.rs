@@ -132,6 +132,9 @@ pub struct LlmConfig {
     pub api_key_command: Option<String>,
     /// Longest wait for the response headers and between two pieces of a reply.
     pub timeout: Duration,
+    /// Longest one reply may take from sending the request to its end, so
+    /// a server trickling text forever is stopped too.
+    pub reply_timeout: Duration,
     pub connect_timeout: Duration,
     /// Retries after 429 and 5xx replies (0 disables retrying).
     pub max_retries: u32,
@@ -154,6 +157,7 @@ impl fmt::Debug for LlmConfig {
                 &self.api_key_command.as_ref().map(|_| "<set>"),
             )
             .field("timeout", &self.timeout)
+            .field("reply_timeout", &self.reply_timeout)
             .field("connect_timeout", &self.connect_timeout)
             .field("max_retries", &self.max_retries)
             .field("backoff_base", &self.backoff_base)
@@ -221,6 +225,7 @@ impl LlmConfig {
             base_url: provider.default_base_url().to_string(),
             api_key_command: None,
             timeout: Duration::from_secs(120),
+            reply_timeout: Duration::from_secs(600),
             connect_timeout: Duration::from_secs(10),
             max_retries: 3,
             backoff_base: Duration::from_secs(1),
@@ -379,6 +384,7 @@ struct LlmSection {
     base_url: Option<String>,
     api_key_command: Option<String>,
     timeout_secs: Option<u64>,
+    reply_timeout_secs: Option<u64>,
     connect_timeout_secs: Option<u64>,
     max_retries: Option<u32>,
     max_retry_wait_secs: Option<u64>,
@@ -413,6 +419,9 @@ impl LlmSection {
         config.api_key_command = self.api_key_command.filter(|c| !c.trim().is_empty());
         if let Some(secs) = self.timeout_secs {
             config.timeout = positive_secs("timeout_secs", secs)?;
+        }
+        if let Some(secs) = self.reply_timeout_secs {
+            config.reply_timeout = positive_secs("reply_timeout_secs", secs)?;
         }
         if let Some(secs) = self.connect_timeout_secs {
             config.connect_timeout = positive_secs("connect_timeout_secs", secs)?;
@@ -561,6 +570,7 @@ mod tests {
             base_url = "https://proxy.example/"
             api_key_command = "pass show anthropic"
             timeout_secs = 30
+            reply_timeout_secs = 900
             connect_timeout_secs = 5
             max_retries = 1
             max_retry_wait_secs = 9
@@ -573,6 +583,7 @@ mod tests {
         assert_eq!(c.base_url, "https://proxy.example");
         assert_eq!(c.api_key_command.as_deref(), Some("pass show anthropic"));
         assert_eq!(c.timeout, Duration::from_secs(30));
+        assert_eq!(c.reply_timeout, Duration::from_secs(900));
         assert_eq!(c.connect_timeout, Duration::from_secs(5));
         assert_eq!(c.max_retries, 1);
         assert_eq!(c.max_retry_wait, Duration::from_secs(9));
@@ -582,6 +593,7 @@ mod tests {
     fn defaults_per_provider() {
         let c = parse("[llm]\nprovider = \"ollama\"", &[]).unwrap();
         assert_eq!(c.base_url, "http://localhost:11434/v1");
+        assert_eq!(c.reply_timeout, Duration::from_secs(600));
         let c = parse("[llm]\nprovider = \"openai\"", &[]).unwrap();
         assert_eq!(c.base_url, "https://api.openai.com/v1");
         let c = parse("[llm]\nprovider = \"anthropic\"", &[]).unwrap();

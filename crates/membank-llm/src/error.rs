@@ -16,6 +16,8 @@ pub enum TimeoutPhase {
     FirstByte,
     /// Waiting for the next piece of a reply that had started.
     Idle,
+    /// The whole reply, from sending the request to its last piece.
+    WholeReply,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -59,6 +61,11 @@ pub enum LlmError {
     },
     /// The body was not the event stream the protocol promises.
     MalformedStream(String),
+    /// The reply grew past the size limit and was stopped.
+    TooLarge {
+        limit_bytes: usize,
+        received_chars: usize,
+    },
     /// The connection ended before the provider said the reply was finished.
     StreamCut { received_chars: usize },
     /// The provider reported an error inside the stream.
@@ -125,6 +132,7 @@ impl LlmError {
             },
             other @ (LlmError::MissingKey { .. }
             | LlmError::StreamCut { .. }
+            | LlmError::TooLarge { .. }
             | LlmError::OutputLimit { .. }
             | LlmError::Cancelled) => other,
         }
@@ -194,6 +202,9 @@ impl fmt::Display for LlmError {
                     TimeoutPhase::Connect => "connecting to",
                     TimeoutPhase::FirstByte => "waiting for a reply from",
                     TimeoutPhase::Idle => "the reply stalled from",
+                    TimeoutPhase::WholeReply => {
+                        "(`reply_timeout_secs`) before the whole reply arrived from"
+                    }
                 };
                 write!(f, "timed out after {}s {what} {url}", after.as_secs_f32())
             }
@@ -210,6 +221,15 @@ impl fmt::Display for LlmError {
                 f,
                 "the connection closed before the reply was finished \
                  ({received_chars} characters arrived and were kept)"
+            ),
+            LlmError::TooLarge {
+                limit_bytes,
+                received_chars,
+            } => write!(
+                f,
+                "the reply passed {} MB; stopped ({received_chars} characters arrived; \
+                 the reply is incomplete and nothing of it is applied)",
+                limit_bytes / (1024 * 1024)
             ),
             LlmError::Provider { kind, message } => {
                 write!(f, "the provider reported an error")?;

@@ -18,6 +18,8 @@ pub struct SseEvent {
 pub enum SseError {
     /// A single line grew past the limit without a line break.
     LineTooLong { limit: usize },
+    /// One event's `data:` lines together grew past the limit.
+    EventTooLong { limit: usize },
 }
 
 impl std::fmt::Display for SseError {
@@ -26,12 +28,18 @@ impl std::fmt::Display for SseError {
             SseError::LineTooLong { limit } => {
                 write!(f, "an event-stream line exceeded {limit} bytes")
             }
+            SseError::EventTooLong { limit } => {
+                write!(f, "an event-stream event exceeded {limit} bytes")
+            }
         }
     }
 }
 
 /// Lines longer than this are treated as garbage rather than buffered forever.
 pub const MAX_LINE_BYTES: usize = 4 * 1024 * 1024;
+/// Many `data:` lines without the blank line that ends an event would
+/// otherwise be joined without bound.
+pub const MAX_EVENT_BYTES: usize = 16 * 1024 * 1024;
 
 /// Incremental event-stream parser. Feed it with [`SseParser::push`].
 #[derive(Debug, Default)]
@@ -77,6 +85,13 @@ impl SseParser {
             }
             if let Some(event) = self.process_line(&line) {
                 events.push(event);
+            }
+            if self.data.len() > MAX_EVENT_BYTES {
+                self.data.clear();
+                self.has_data = false;
+                return Err(SseError::EventTooLong {
+                    limit: MAX_EVENT_BYTES,
+                });
             }
         }
         self.partial_line.extend_from_slice(rest);
@@ -258,6 +273,16 @@ mod tests {
         assert!(parser.finish().is_none());
         assert_eq!(parser.unknown_lines(), 2);
         assert_eq!(parser.first_unknown_line(), Some("<html>"));
+    }
+
+    #[test]
+    fn endless_event_is_an_error_not_unbounded_memory() {
+        let mut parser = SseParser::new();
+        let line = format!("data: {}\n", "x".repeat(1024 * 1024));
+        let outcome = (0..=MAX_EVENT_BYTES / (1024 * 1024))
+            .map(|_| parser.push(line.as_bytes()))
+            .find(Result::is_err);
+        assert!(matches!(outcome, Some(Err(SseError::EventTooLong { .. }))));
     }
 
     #[test]

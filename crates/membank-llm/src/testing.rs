@@ -49,6 +49,8 @@ pub struct FakeReply {
     status: u16,
     headers: Vec<(String, String)>,
     first_byte_delay: Duration,
+    /// Pause before each body piece after the first.
+    piece_delay: Duration,
     /// Body pieces, each written (and flushed) separately.
     pieces: Vec<Vec<u8>>,
     /// Stream with chunked transfer encoding (else a fixed Content-Length).
@@ -136,6 +138,7 @@ impl FakeReply {
             status: 200,
             headers: vec![("Content-Type".into(), "text/event-stream".into())],
             first_byte_delay: Duration::ZERO,
+            piece_delay: Duration::ZERO,
             pieces: pieces.into_iter().map(|p| p.into().into_bytes()).collect(),
             chunked: true,
             ending: Ending::Complete,
@@ -148,6 +151,7 @@ impl FakeReply {
             status,
             headers: vec![("Content-Type".into(), "application/json".into())],
             first_byte_delay: Duration::ZERO,
+            piece_delay: Duration::ZERO,
             pieces: vec![body.to_string().into_bytes()],
             chunked: false,
             ending: Ending::Complete,
@@ -168,6 +172,7 @@ impl FakeReply {
             status,
             headers: vec![("Content-Type".into(), "text/html".into())],
             first_byte_delay: Duration::ZERO,
+            piece_delay: Duration::ZERO,
             pieces: vec![body.as_bytes().to_vec()],
             chunked: false,
             ending: Ending::Complete,
@@ -182,6 +187,12 @@ impl FakeReply {
     /// Waits this long before sending anything.
     pub fn first_byte_delay(mut self, delay: Duration) -> FakeReply {
         self.first_byte_delay = delay;
+        self
+    }
+
+    /// Pauses this long between body pieces (a slow trickle).
+    pub fn piece_delay(mut self, delay: Duration) -> FakeReply {
+        self.piece_delay = delay;
         self
     }
 
@@ -406,6 +417,9 @@ async fn write_reply(stream: &mut TcpStream, reply: FakeReply) -> std::io::Resul
                 return Ok(());
             }
             _ => {}
+        }
+        if i > 0 && !reply.piece_delay.is_zero() {
+            tokio::time::sleep(reply.piece_delay).await;
         }
         if reply.chunked {
             stream

@@ -248,6 +248,50 @@ async fn invalid_json_in_an_event_stops_the_reply_but_keeps_the_text() {
 }
 
 #[tokio::test]
+async fn a_streamed_reply_past_the_size_limit_is_stopped_and_incomplete() {
+    // 300 pieces of 60 KB: about 18 MB, past the 16 MB limit.
+    let piece = "x".repeat(60 * 1024);
+    let pieces = vec![piece.as_str(); 300];
+    let server = FakeServer::start([FakeReply::openai_stream(&pieces)]);
+    let events = run(&client(config(Provider::OpenAi, &server))).await;
+    let err = error_of(&events);
+    assert!(
+        matches!(err, LlmError::TooLarge { limit_bytes, .. } if *limit_bytes == 16 * 1024 * 1024),
+        "{err:?}"
+    );
+    assert!(err.to_string().contains("passed 16 MB; stopped"), "{err}");
+    let (complete, text) = done_of(&events);
+    assert!(!complete);
+    assert!(text.len() <= 16 * 1024 * 1024, "{}", text.len());
+}
+
+#[tokio::test]
+async fn a_reply_trickling_past_the_overall_deadline_is_stopped() {
+    // Every piece comes well within the idle timeout, but the whole reply
+    // would take minutes.
+    let pieces = vec!["x"; 10_000];
+    let server = FakeServer::start([
+        FakeReply::openai_stream(&pieces).piece_delay(Duration::from_millis(20))
+    ]);
+    let mut c = config(Provider::OpenAi, &server);
+    c.reply_timeout = Duration::from_millis(500);
+    let events = run(&client(c)).await;
+    assert!(
+        matches!(
+            error_of(&events),
+            LlmError::Timeout {
+                phase: TimeoutPhase::WholeReply,
+                ..
+            }
+        ),
+        "{:?}",
+        error_of(&events)
+    );
+    assert!(error_of(&events).to_string().contains("reply_timeout_secs"));
+    assert!(!done_of(&events).0);
+}
+
+#[tokio::test]
 async fn slow_first_byte_times_out() {
     let server = FakeServer::start([
         FakeReply::openai_stream(&["late"]).first_byte_delay(Duration::from_secs(5))
