@@ -599,6 +599,7 @@ impl LlmClient {
                     Err(e) => return failed(text, LlmError::MalformedStream(e.to_string())),
                 },
                 Ok(Ok(None)) => {
+                    let cut_mid_line = parser.ends_mid_line();
                     let last = parser.finish();
                     if last.is_none() && !saw_event {
                         let msg = match parser.first_unknown_line() {
@@ -611,6 +612,14 @@ impl LlmClient {
                         return failed(text, LlmError::MalformedStream(msg));
                     }
                     match last {
+                        // An unfinished last line that does not decode is a
+                        // connection closed mid-event, not a malformed one.
+                        Some(event)
+                            if cut_mid_line
+                                && protocol::decode_event(protocol, &event).is_err() =>
+                        {
+                            return stream_ended(text, stopped, limit_reached, max_tokens);
+                        }
                         Some(event) => vec![event],
                         None => return stream_ended(text, stopped, limit_reached, max_tokens),
                     }

@@ -116,6 +116,12 @@ impl SseParser {
         event.or_else(|| self.dispatch())
     }
 
+    /// The body so far ends inside a line: had the stream ended here, that
+    /// line was cut off rather than finished.
+    pub fn ends_mid_line(&self) -> bool {
+        !self.partial_line.is_empty()
+    }
+
     /// How many lines were not valid event-stream fields or comments.
     pub fn unknown_lines(&self) -> usize {
         self.unknown_lines

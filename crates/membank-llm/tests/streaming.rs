@@ -292,6 +292,35 @@ async fn a_reply_trickling_past_the_overall_deadline_is_stopped() {
 }
 
 #[tokio::test]
+async fn a_stream_closed_in_the_middle_of_an_event_is_a_cut_not_garbage() {
+    let good = r#"data: {"choices":[{"delta":{"content":"Hel"}}]}"#;
+    let server = FakeServer::start([FakeReply::event_stream([
+        format!("{good}\n\n"),
+        r#"data: {"choices":[{"delta":{"cont"#.to_string(),
+    ])]);
+    let events = run(&client(config(Provider::OpenAi, &server))).await;
+    let err = error_of(&events);
+    assert!(
+        matches!(err, LlmError::StreamCut { received_chars: 3 }),
+        "{err:?}"
+    );
+    assert!(err.to_string().contains("connection closed"), "{err}");
+    assert_eq!(done_of(&events), (false, "Hel"));
+}
+
+#[tokio::test]
+async fn a_complete_last_event_without_its_blank_line_is_still_read() {
+    // The server closes right after the final line: nothing was cut.
+    let server = FakeServer::start([FakeReply::event_stream([
+        "data: {\"choices\":[{\"delta\":{\"content\":\"ok\"},\"finish_reason\":\"stop\"}]}\n\n"
+            .to_string(),
+        "data: [DONE]".to_string(),
+    ])]);
+    let events = run(&client(config(Provider::OpenAi, &server))).await;
+    assert_eq!(done_of(&events), (true, "ok"));
+}
+
+#[tokio::test]
 async fn slow_first_byte_times_out() {
     let server = FakeServer::start([
         FakeReply::openai_stream(&["late"]).first_byte_delay(Duration::from_secs(5))
