@@ -416,12 +416,12 @@ impl LlmClient {
             }
             return Attempt::Finished(reply);
         }
+        let now = jiff::Timestamp::now();
         let retry_after = response
             .headers()
             .get(RETRY_AFTER)
             .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.trim().parse::<u64>().ok())
-            .map(Duration::from_secs);
+            .and_then(|v| parse_retry_after(v, now));
         let limits = ReadLimits {
             bytes: MAX_ERROR_BODY,
             idle: timeout,
@@ -443,6 +443,28 @@ impl LlmClient {
             if !summary.is_empty() {
                 reason.push_str(": ");
                 reason.push_str(&summary);
+            }
+            // Waiting less than the server asked would only be refused again
+            // and use up the retries; the user is told when to come back.
+            if let Some(asked) = retry_after.filter(|w| *w > self.config.max_retry_wait) {
+                let at = jiff::SignedDuration::try_from(asked)
+                    .ok()
+                    .and_then(|d| now.checked_add(d).ok())
+                    .map_or_else(
+                        || "a long while".to_owned(),
+                        |t| t.strftime("%Y-%m-%d %H:%M:%S UTC").to_string(),
+                    );
+                return Attempt::Finished(failed(
+                    String::new(),
+                    LlmError::RetryLater {
+                        status: code,
+                        url: url.to_string(),
+                        summary,
+                        wait: asked,
+                        at,
+                        max_wait: self.config.max_retry_wait,
+                    },
+                ));
             }
             let wait = self.retry_wait(retry_after, retries_so_far);
             let error = LlmError::Http {
@@ -662,6 +684,19 @@ impl LlmClient {
     }
 }
 
+/// `Retry-After` as seconds or as an HTTP date (RFC 9110), the wait from
+/// `now`; a date already past means no wait.
+fn parse_retry_after(value: &str, now: jiff::Timestamp) -> Option<Duration> {
+    let value = value.trim();
+    if let Ok(secs) = value.parse::<u64>() {
+        return Some(Duration::from_secs(secs));
+    }
+    let at = jiff::fmt::rfc2822::DateTimeParser::new()
+        .parse_timestamp(value)
+        .ok()?;
+    Some(Duration::try_from(now.duration_until(at)).unwrap_or(Duration::ZERO))
+}
+
 fn is_loopback_url(url: &str) -> bool {
     let after_scheme = url.split_once("://").map_or(url, |(_, rest)| rest);
     let authority = after_scheme.split('/').next().unwrap_or("");
@@ -786,7 +821,26 @@ async fn read_capped(
 
 #[cfg(test)]
 mod tests {
-    use super::is_loopback_url;
+    use super::{is_loopback_url, parse_retry_after};
+    use std::time::Duration;
+
+    #[test]
+    fn retry_after_is_read_as_seconds_or_as_an_http_date() {
+        let now: jiff::Timestamp = "2015-10-21T07:27:00Z".parse().unwrap();
+        assert_eq!(
+            parse_retry_after(" 120 ", now),
+            Some(Duration::from_secs(120))
+        );
+        assert_eq!(
+            parse_retry_after("Wed, 21 Oct 2015 07:28:00 GMT", now),
+            Some(Duration::from_secs(60))
+        );
+        assert_eq!(
+            parse_retry_after("Wed, 21 Oct 2015 07:00:00 GMT", now),
+            Some(Duration::ZERO)
+        );
+        assert_eq!(parse_retry_after("soon", now), None);
+    }
 
     #[test]
     fn loopback_hosts_are_recognised() {

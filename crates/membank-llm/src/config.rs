@@ -140,7 +140,8 @@ pub struct LlmConfig {
     pub max_retries: u32,
     /// First backoff wait; doubles on each retry.
     pub backoff_base: Duration,
-    /// Upper bound on any single wait, including a server's `Retry-After`.
+    /// Upper bound on any single wait; a server asking for longer by
+    /// `Retry-After` gets no retry (it would only be refused again).
     pub max_retry_wait: Duration,
 }
 

@@ -59,6 +59,17 @@ pub enum LlmError {
         url: String,
         summary: String,
     },
+    /// 429/5xx whose `Retry-After` asks for a longer wait than
+    /// `max_retry_wait_secs` allows: retrying sooner would only be refused.
+    RetryLater {
+        status: u16,
+        url: String,
+        summary: String,
+        wait: Duration,
+        /// When the server accepts requests again (UTC).
+        at: String,
+        max_wait: Duration,
+    },
     /// The body was not the event stream the protocol promises.
     MalformedStream(String),
     /// The reply grew past the size limit and was stopped.
@@ -124,6 +135,21 @@ impl LlmError {
                 status,
                 url: redact(&url),
                 summary: redact(&summary),
+            },
+            LlmError::RetryLater {
+                status,
+                url,
+                summary,
+                wait,
+                at,
+                max_wait,
+            } => LlmError::RetryLater {
+                status,
+                url: redact(&url),
+                summary: redact(&summary),
+                wait,
+                at,
+                max_wait,
             },
             LlmError::MalformedStream(m) => LlmError::MalformedStream(redact(&m)),
             LlmError::Provider { kind, message } => LlmError::Provider {
@@ -215,6 +241,24 @@ impl fmt::Display for LlmError {
             } => {
                 write!(f, "HTTP {status} from {url}")?;
                 write_summary(f, summary)
+            }
+            LlmError::RetryLater {
+                status,
+                url,
+                summary,
+                wait,
+                at,
+                max_wait,
+            } => {
+                write!(f, "HTTP {status} from {url}")?;
+                write_summary(f, summary)?;
+                write!(
+                    f,
+                    "; the server asks to wait {}s, longer than max_retry_wait_secs ({}s), \
+                     so membank did not wait: try again after {at}",
+                    wait.as_secs(),
+                    max_wait.as_secs()
+                )
             }
             LlmError::MalformedStream(msg) => write!(f, "malformed reply stream: {msg}"),
             LlmError::StreamCut { received_chars } => write!(

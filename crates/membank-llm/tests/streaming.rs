@@ -141,19 +141,59 @@ async fn retry_after_is_honoured_on_429() {
 }
 
 #[tokio::test]
-async fn retry_after_is_capped() {
+async fn retry_after_beyond_the_cap_fails_at_once_saying_when() {
     let server = FakeServer::start([
         FakeReply::error(429, "rate_limit_error", "later").with_header("Retry-After", "3600"),
         FakeReply::anthropic_stream(&["done"]),
     ]);
     let mut c = config(Provider::Anthropic, &server);
-    c.max_retry_wait = Duration::from_millis(50);
+    c.max_retry_wait = Duration::from_secs(60);
+    let events = run(&client(c)).await;
+    assert!(
+        !events
+            .iter()
+            .any(|e| matches!(e, StreamEvent::Retrying { .. })),
+        "{events:?}"
+    );
+    let err = error_of(&events);
+    assert!(
+        matches!(err, LlmError::RetryLater { wait, .. } if *wait == Duration::from_secs(3600)),
+        "{err:?}"
+    );
+    let shown = err.to_string();
+    assert!(shown.contains("wait 3600s"), "{shown}");
+    assert!(shown.contains("try again after"), "{shown}");
+    assert_eq!(done_of(&events), (false, ""));
+    assert_eq!(server.requests().len(), 1);
+}
+
+#[tokio::test]
+async fn retry_after_as_a_date_far_ahead_fails_at_once() {
+    let server = FakeServer::start([FakeReply::error(503, "overloaded", "maintenance")
+        .with_header("Retry-After", "Thu, 01 Jan 2099 00:00:00 GMT")]);
+    let events = run(&client(config(Provider::OpenAi, &server))).await;
+    assert!(
+        matches!(error_of(&events), LlmError::RetryLater { .. }),
+        "{events:?}"
+    );
+    assert_eq!(server.requests().len(), 1);
+}
+
+#[tokio::test]
+async fn retry_after_as_a_past_date_retries_without_waiting() {
+    let server = FakeServer::start([
+        FakeReply::error(429, "rate_limit_error", "now ok")
+            .with_header("Retry-After", "Wed, 21 Oct 2015 07:28:00 GMT"),
+        FakeReply::openai_stream(&["fine"]),
+    ]);
+    let mut c = config(Provider::OpenAi, &server);
+    c.backoff_base = Duration::from_secs(3);
     let events = run(&client(c)).await;
     assert!(matches!(
         &events[0],
-        StreamEvent::Retrying { wait, .. } if *wait == Duration::from_millis(50)
+        StreamEvent::Retrying { wait, .. } if *wait == Duration::ZERO
     ));
-    assert_eq!(done_of(&events), (true, "done"));
+    assert_eq!(done_of(&events), (true, "fine"));
 }
 
 #[tokio::test]
