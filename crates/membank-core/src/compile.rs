@@ -292,16 +292,18 @@ fn check_blocks(root: &Path, blocks: Vec<FileBlock>, protected: &[String]) -> Ve
         .collect();
 
     // Two blocks for one file: the later one wins, the earlier is reported.
+    // One file is any spelling the same on a case-insensitive, normalising
+    // file system.
     let mut last_for: HashMap<String, usize> = HashMap::new();
     for (i, c) in checked.iter().enumerate() {
         if let Ok(p) = &c.verdict {
-            last_for.insert(p.as_str().to_lowercase(), i);
+            last_for.insert(pathsafe::same_file_key(p.as_str()), i);
         }
     }
     for i in 0..checked.len() {
         let later = match &checked[i].verdict {
             Ok(p) => last_for
-                .get(&p.as_str().to_lowercase())
+                .get(&pathsafe::same_file_key(p.as_str()))
                 .copied()
                 .filter(|&j| j != i),
             Err(_) => None,
@@ -324,6 +326,13 @@ fn check_one(root: &Path, block: &FileBlock, protected: &[String]) -> Result<Saf
     let landing = pathsafe::resolved_rel(root, &path).map_err(|r| r.reason)?;
     if block.content.trim().is_empty() {
         return Err("the block is empty; writing it would leave an empty file".into());
+    }
+    if let Some(twin) = pathsafe::case_twin(root, path.as_str()) {
+        return Err(format!(
+            "{twin} already exists and differs only in letter case or Unicode form; writing \
+             this would overwrite it on case-insensitive file systems and make links ambiguous \
+             elsewhere (write to {twin} to change it)"
+        ));
     }
     check_size_and_kind(root, &path, &block.content)?;
     crate::secrets::refuse(&block.content)?;

@@ -381,6 +381,50 @@ pub fn resolve_in_bank(root: &Path, path: &SafePath) -> Result<PathBuf, Rejectio
 }
 
 /// Is a `/`-separated bank path inside `00_INBOX/_archive/`?
+/// A path as case-insensitive and normalising file systems (macOS, Windows)
+/// see it: lower case, composed (NFC). Two paths with the same key are the
+/// same file there.
+pub fn same_file_key(rel: &str) -> String {
+    use unicode_normalization::UnicodeNormalization;
+    rel.nfc().collect::<String>().to_lowercase().nfc().collect()
+}
+
+/// An existing file or folder on the way to `rel` whose name differs from
+/// the one written only in letter case or Unicode form, as it is spelt on
+/// disk (`01_CLIENTS/Brightwell Pharma.md` for `01_CLIENTS/brightwell
+/// pharma.md`). Writing `rel` would replace it where names are compared
+/// that way, and leave two look-alike files everywhere else.
+pub fn case_twin(root: &Path, rel: &str) -> Option<String> {
+    let mut dir = root.to_path_buf();
+    let mut spelt = Vec::new();
+    for part in rel.split('/').filter(|p| !p.is_empty()) {
+        let key = same_file_key(part);
+        let mut exact = false;
+        let mut twin = None;
+        for entry in std::fs::read_dir(&dir).ok()?.flatten() {
+            let name = entry.file_name();
+            let Some(name) = name.to_str() else { continue };
+            if name == part {
+                exact = true;
+                break;
+            }
+            if twin.is_none() && same_file_key(name) == key {
+                twin = Some(name.to_owned());
+            }
+        }
+        match (exact, twin) {
+            (true, _) => spelt.push(part.to_owned()),
+            (false, Some(name)) => {
+                spelt.push(name);
+                return Some(spelt.join("/"));
+            }
+            (false, None) => return None,
+        }
+        dir.push(part);
+    }
+    None
+}
+
 pub fn in_archive(rel: &str) -> bool {
     let mut segments = rel.split('/');
     segments.next() == Some(Folder::Inbox.dir_name())

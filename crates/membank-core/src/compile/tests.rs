@@ -388,3 +388,67 @@ fn a_block_holding_a_credential_is_rejected_and_never_written() {
     // The rest of the reply is still written.
     assert_eq!(report.blocks[1].status, BlockStatus::Created);
 }
+
+#[test]
+fn a_block_differing_from_a_file_only_in_case_is_rejected_naming_it() {
+    let dir = bank();
+    let r = dir.path();
+    write(r, "01_CLIENTS/Brightwell Pharma.md", "# Brightwell\n");
+    let reply = "### FILE: 01_CLIENTS/brightwell pharma.md\n# overwritten\n";
+    let report = apply_reply(r, reply, Mode::Apply);
+    assert_eq!(report.blocks[0].status, BlockStatus::Rejected);
+    let reason = report.blocks[0].reason.as_deref().unwrap();
+    assert!(
+        reason.contains("01_CLIENTS/Brightwell Pharma.md already exists"),
+        "{reason}"
+    );
+    assert_eq!(read(r, "01_CLIENTS/Brightwell Pharma.md"), "# Brightwell\n");
+}
+
+#[test]
+fn a_folder_differing_only_in_case_is_rejected_too() {
+    let dir = bank();
+    let r = dir.path();
+    fs::create_dir_all(r.join("01_CLIENTS/Brightwell")).unwrap();
+    let reply = "### FILE: 01_CLIENTS/brightwell/notes.md\n# notes\n";
+    let report = apply_reply(r, reply, Mode::Plan);
+    let reason = report.blocks[0].reason.as_deref().unwrap_or("");
+    assert!(
+        reason.starts_with("01_CLIENTS/Brightwell already exists"),
+        "{reason}"
+    );
+}
+
+#[test]
+fn a_block_differing_from_a_file_only_in_unicode_form_is_rejected() {
+    let dir = bank();
+    let r = dir.path();
+    write(r, "01_CLIENTS/Caf\u{e9}.md", "# Café\n");
+    let reply = "### FILE: 01_CLIENTS/Cafe\u{301}.md\n# decomposed\n";
+    let report = apply_reply(r, reply, Mode::Plan);
+    assert_eq!(report.blocks[0].status, BlockStatus::Rejected);
+    let reason = report.blocks[0].reason.as_deref().unwrap();
+    assert!(
+        reason.contains("differs only in letter case or Unicode form"),
+        "{reason}"
+    );
+}
+
+#[test]
+fn two_blocks_differing_only_in_unicode_form_are_one_file() {
+    let dir = bank();
+    let r = dir.path();
+    let reply =
+        "### FILE: 01_CLIENTS/Caf\u{e9}.md\n# one\n### FILE: 01_CLIENTS/Cafe\u{301}.md\n# two\n";
+    let report = apply_reply(r, reply, Mode::Apply);
+    assert_eq!(report.blocks[0].status, BlockStatus::Rejected);
+    assert!(
+        report.blocks[0]
+            .reason
+            .as_deref()
+            .unwrap()
+            .contains("a later block (line 3)")
+    );
+    assert_eq!(report.blocks[1].status, BlockStatus::Created);
+    assert!(!r.join("01_CLIENTS/Caf\u{e9}.md").exists());
+}
