@@ -72,6 +72,37 @@ mod tests {
         assert!(ctx.text.contains("### FILE: memory/open.md\nopen plans"));
     }
 
+    #[test]
+    fn private_memory_in_any_letter_case_is_never_given() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path();
+        std::fs::create_dir_all(root.join("memory/Private")).unwrap();
+        std::fs::create_dir_all(root.join("memory/decisions")).unwrap();
+        std::fs::write(root.join("memory/summary.md"), "# S\n").unwrap();
+        std::fs::write(root.join("memory/Private/plan.md"), "hidden plan\n").unwrap();
+        std::fs::write(root.join("memory/decisions/y.SECRET.md"), "hidden key\n").unwrap();
+        std::fs::write(
+            root.join("memory/impressions.jsonl"),
+            concat!(
+                r#"{"id":"p","title":"plan","keywords":["plan"],"record_path":"memory/Private/plan.md","weight":1}"#,
+                "\n",
+                r#"{"id":"y","title":"plan","keywords":["plan"],"record_path":"memory/decisions/y.SECRET.md","weight":1}"#,
+                "\n"
+            ),
+        )
+        .unwrap();
+        let project = Project::load(root).unwrap();
+        let r = crate::dejavu::recall(project.impressions.as_ref(), "plan");
+        let ctx = for_recall(&project, &r);
+        assert!(
+            ctx.used
+                .iter()
+                .all(|p| !p.contains("plan.md") && !p.contains("SECRET"))
+        );
+        assert!(!ctx.text.contains("hidden"), "{}", ctx.text);
+        assert_eq!(ctx.withheld.len(), 2, "{:?}", ctx.withheld);
+    }
+
     /// A committed link from a shared folder into private memory is
     /// private by where it leads, not by its own name.
     #[cfg(unix)]

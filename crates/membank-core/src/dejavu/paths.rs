@@ -18,8 +18,12 @@ pub const PRIVATE_PATTERNS: [&str; 5] = [
     "memory/**/*.secret.*",
 ];
 
-/// Private memory: shown as such, never sent to a model.
+/// Private memory: shown as such, never sent to a model. Letter case is
+/// ignored: git on macOS and Windows ignores it by default, so there
+/// `memory/Private/` and `x.SECRET.md` are kept out of the repository by the
+/// recommended patterns and their authors take them for private.
 pub fn is_private(path: &str) -> bool {
+    let path = path.to_lowercase();
     if PRIVATE_DIRS.iter().any(|d| path.starts_with(d)) {
         return true;
     }
@@ -164,6 +168,15 @@ mod tests {
         assert!(is_private("memory/a.secret.d/x.md"));
         assert!(!is_private("memory/decisions/secret.md"));
         assert!(!is_private("memory/privateer.md"));
+    }
+
+    #[test]
+    fn private_paths_ignore_letter_case() {
+        assert!(is_private("memory/Private/x.md"));
+        assert!(is_private("memory/LOCAL/notes.md"));
+        assert!(is_private("memory/decisions/y.SECRET.md"));
+        assert!(is_private("Memory/private/x.md"));
+        assert!(!is_private("memory/Decisions/y.md"));
     }
 
     #[test]
