@@ -5,6 +5,7 @@
 //! part of it. The reply is checked and classified by
 //! `membank_core::dejavu::writeback`.
 
+use membank_core::dejavu::context::PRIVATE_LINE;
 use membank_core::dejavu::js::JsValue;
 use membank_core::dejavu::recall::{MAX_DETAIL_RECORDS, WEAK};
 use membank_core::dejavu::{INDEX_PATH, Project, SUMMARY_PATH, paths, recall};
@@ -35,10 +36,6 @@ pub struct PreparedWriteback {
 /// Impression lines listed for the model at most; ids beyond are still
 /// refused as duplicates by the checks.
 const MAX_LISTED_IMPRESSIONS: usize = 400;
-
-/// What the model reads in place of a line naming private memory.
-const PRIVATE_LINE: &str =
-    "[line withheld: it names private memory, which is never sent to a model]";
 
 /// Build the writeback request. `budget_tokens` (chars/4, 0 = unlimited)
 /// bounds the records sent whole; the summary comes first.

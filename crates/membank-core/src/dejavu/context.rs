@@ -6,6 +6,12 @@ use super::Project;
 use super::paths;
 use super::recall::Recall;
 
+/// What a model reads in place of a line of shared memory that names
+/// private memory (a summary's link into it, an impression routing to it):
+/// such a line says what private memory holds and where.
+pub const PRIVATE_LINE: &str =
+    "[line withheld: it names private memory, which is never sent to a model]";
+
 /// The context for one cue, and what was left out and why.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct RecallContext {
@@ -31,6 +37,11 @@ pub fn for_recall(project: &Project, recall: &Recall) -> RecallContext {
         }
         match project.text(&path) {
             Some(text) => {
+                let (text, _) = crate::text::replace_lines(
+                    text,
+                    &project.lines_naming_private(&path),
+                    PRIVATE_LINE,
+                );
                 ctx.text
                     .push_str(&format!("### FILE: {path}\n{}\n\n", text.trim_end()));
                 ctx.used.push(path);
@@ -101,6 +112,38 @@ mod tests {
         );
         assert!(!ctx.text.contains("hidden"), "{}", ctx.text);
         assert_eq!(ctx.withheld.len(), 2, "{:?}", ctx.withheld);
+    }
+
+    #[test]
+    fn shared_lines_naming_private_memory_are_replaced_by_a_marker() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path();
+        std::fs::create_dir_all(root.join("memory/private")).unwrap();
+        std::fs::write(
+            root.join("memory/summary.md"),
+            "# Summary\n\n- [Launch plan](./private/plan.md)\n- shared fact\n",
+        )
+        .unwrap();
+        std::fs::write(root.join("memory/private/plan.md"), "hidden\n").unwrap();
+        std::fs::write(
+            root.join("memory/impressions.jsonl"),
+            concat!(
+                r#"{"id":"s","title":"summary","keywords":["fact"],"record_path":"memory/summary.md","weight":1}"#,
+                "\n"
+            ),
+        )
+        .unwrap();
+        let project = Project::load(root).unwrap();
+        let r = crate::dejavu::recall(project.impressions.as_ref(), "fact");
+        let ctx = for_recall(&project, &r);
+        assert!(
+            ctx.used.contains(&"memory/summary.md".to_owned()),
+            "{ctx:?}"
+        );
+        assert!(!ctx.text.contains("private/plan.md"), "{}", ctx.text);
+        assert!(!ctx.text.contains("Launch plan"), "{}", ctx.text);
+        assert!(ctx.text.contains(PRIVATE_LINE), "{}", ctx.text);
+        assert!(ctx.text.contains("shared fact"), "{}", ctx.text);
     }
 
     /// A committed link from a shared folder into private memory is
