@@ -850,12 +850,19 @@ fn control_characters_from_the_model_never_reach_the_terminal() {
         &["compile", &bank_arg(&bank), "--show-reply"],
         None,
     );
+    // Such content is never written either: the block is rejected, naming
+    // the character and its line.
     assert!(
-        out.stdout.contains("changed    02_TERMINOLOGY/invoice.md"),
+        out.stdout.contains("rejected   02_TERMINOLOGY/invoice.md"),
         "{}",
         out.stdout
     );
-    assert!(out.stdout.contains("+# invoice"), "{}", out.stdout);
+    assert!(
+        out.stdout
+            .contains("line 4 contains the control character U+001B"),
+        "{}",
+        out.stdout
+    );
     for stream in [&out.stdout, &out.stderr] {
         assert!(
             !stream.contains('\u{1b}') && !stream.contains('\u{7}'),

@@ -55,6 +55,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if note.trim().is_empty() {
         bail!("the model returned an empty note");
     }
+    // Checked as every written block is, so --yes never stores terminal escapes.
+    if let Err(reason) = membank_core::text::refuse_control_characters(&note) {
+        bail!("the proposed note is refused: {}", safe(&reason));
+    }
     for left_out in agents::distill_left_out(&reply.text) {
         eprintln!("membank: warning: {}", safe(&left_out));
     }

@@ -336,6 +336,7 @@ fn check_one(root: &Path, block: &FileBlock, protected: &[String]) -> Result<Saf
     }
     check_size_and_kind(root, &path, &block.content)?;
     crate::secrets::refuse(&block.content)?;
+    crate::text::refuse_control_characters(&block.content)?;
     let protected_hit = protected.iter().find(|s| {
         s.eq_ignore_ascii_case(path.as_str())
             || s.eq_ignore_ascii_case(&landing)

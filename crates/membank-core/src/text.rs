@@ -239,6 +239,30 @@ pub fn is_invisible_format(c: char) -> bool {
     )
 }
 
+/// Refuses text meant to be stored as an article that holds a C0 control
+/// other than tab, LF and CR, DEL, a C1 control, or a bidirectional
+/// override or isolate: stored, these would reach every terminal and tool
+/// that later shows the file (an escape clears the screen, U+202E disguises
+/// text). The reason names the character and its 1-based line.
+pub fn refuse_control_characters(text: &str) -> Result<(), String> {
+    let found = text.split('\n').enumerate().find_map(|(n, line)| {
+        line.chars()
+            .find(|&c| {
+                (c.is_control() && !matches!(c, '\t' | '\r'))
+                    || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+            })
+            .map(|c| (n + 1, c))
+    });
+    match found {
+        Some((line, c)) => Err(format!(
+            "line {line} contains the control character U+{:04X}; articles are plain text, so \
+             it is not written",
+            u32::from(c)
+        )),
+        None => Ok(()),
+    }
+}
+
 /// Make text safe to put on a terminal: control characters and escape
 /// sequences become visible (`\x1b` shows as `␛`, other C0/C1 controls as
 /// their Unicode control pictures or `\u{..}`), tabs become spaces.

@@ -452,3 +452,35 @@ fn two_blocks_differing_only_in_unicode_form_are_one_file() {
     assert_eq!(report.blocks[1].status, BlockStatus::Created);
     assert!(!r.join("01_CLIENTS/Caf\u{e9}.md").exists());
 }
+
+#[test]
+fn control_characters_in_a_block_are_refused_naming_character_and_line() {
+    let dir = bank();
+    let r = dir.path();
+    for (content, code) in [
+        ("# A\nclear \u{1b}[2J screen\n", "U+001B"),
+        ("# A\nring \u{7}\n", "U+0007"),
+        ("# A\nflip \u{202e}dm.txt\n", "U+202E"),
+        ("# A\nc1 \u{9b}31m\n", "U+009B"),
+    ] {
+        let reply = format!("### FILE: 01_CLIENTS/Acme.md\n{content}");
+        let report = apply_reply(r, &reply, Mode::Apply);
+        assert_eq!(
+            report.blocks[0].status,
+            BlockStatus::Rejected,
+            "{content:?}"
+        );
+        let reason = report.blocks[0].reason.as_deref().unwrap();
+        assert!(
+            reason.contains(code) && reason.contains("line 2"),
+            "{reason}"
+        );
+        assert!(!r.join("01_CLIENTS/Acme.md").exists());
+    }
+    let report = apply_reply(
+        r,
+        "### FILE: 01_CLIENTS/Acme.md\n# A\r\n\ttabbed\n",
+        Mode::Apply,
+    );
+    assert_eq!(report.blocks[0].status, BlockStatus::Created);
+}
