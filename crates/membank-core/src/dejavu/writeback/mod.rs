@@ -162,6 +162,7 @@ pub fn classify(project: &Project, reply: &str) -> Proposal {
     }
     refuse_control_characters(&mut candidates);
     refuse_secrets(&mut candidates);
+    refuse_private_routes(project, &mut candidates);
     reject_repeats(&mut candidates);
     let after = check_against_layout(project, &mut candidates);
     warnings.extend(after);
@@ -186,6 +187,31 @@ fn refuse_control_characters(candidates: &mut [Candidate]) {
                 "contains the control character U+{:04X} (line {n} of the block); records are \
                  plain text",
                 u32::from(ch)
+            ));
+        }
+    }
+}
+
+/// The impressions file is shared memory: a line routing into private
+/// memory would tell every reader what it holds and where, and recall would
+/// offer it to every model.
+fn refuse_private_routes(project: &Project, candidates: &mut [Candidate]) {
+    for c in candidates
+        .iter_mut()
+        .filter(|c| c.impression && c.verdict.is_ok())
+    {
+        let Ok(value) = crate::dejavu::js::parse(&c.content) else {
+            continue;
+        };
+        let Some(route) = value.get("record_path").and_then(|v| v.as_str()) else {
+            continue;
+        };
+        let private = super::paths::is_private(route)
+            || super::paths::resolve_from("", route).is_some_and(|p| project.is_private(&p));
+        if private {
+            c.verdict = Err(format!(
+                "its record_path {route} routes into private memory; the shared impressions \
+                 file never names private memory, so the line is not appended"
             ));
         }
     }

@@ -461,3 +461,23 @@ fn a_writeback_reports_each_file_it_changed_with_its_bytes_before_and_after() {
     expected.extend_from_slice(format!("{new_line}\n").as_bytes());
     assert_eq!(lines.after.as_deref(), Some(&expected[..]));
 }
+
+#[test]
+fn an_impression_routing_into_private_memory_is_refused() {
+    let dir = project("\n");
+    let r = dir.path();
+    let before = fs::read(r.join("memory/impressions.jsonl")).unwrap();
+    let text = reply(&[(
+        "memory/impressions.jsonl",
+        impression("plan", "memory/private/plan.md", r#""plan""#),
+    )]);
+    let p = classify(&load(r), &text);
+    assert_eq!(p.files[0].change, Change::Rejected, "{p:#?}");
+    let reason = p.files[0].reason.as_deref().unwrap();
+    assert!(reason.contains("routes into private memory"), "{reason}");
+    apply(&tx(r), &p, &[]).unwrap();
+    assert_eq!(
+        fs::read(r.join("memory/impressions.jsonl")).unwrap(),
+        before
+    );
+}
