@@ -2055,12 +2055,31 @@ async fn recall_leaves_out_impressions_of_private_records_unless_included() {
         ),
     )
     .unwrap();
+    // A shared path that leads into private memory by a link is private
+    // too, as `read` and `search` judge it.
+    fs::write(
+        m.join("private/deal.md"),
+        "---\nid: deal\n---\nzebra deal\n",
+    )
+    .unwrap();
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink("../private/deal.md", m.join("decisions/alias.md")).unwrap();
+        let mut impressions = fs::read_to_string(m.join("impressions.jsonl")).unwrap();
+        impressions.push_str(concat!(
+            r#"{"id":"zebra-alias","keywords":["cache","zebra"],"record_path":"memory/decisions/alias.md","weight":0.9,"status":"active"}"#,
+            "\n",
+        ));
+        fs::write(m.join("impressions.jsonl"), impressions).unwrap();
+    }
     let c = connect(dir.path(), &[]).await;
     let answer = call(&c, "recall", json!({"cue": "cache zebra"})).await;
     let everything = format!("{:?} {}", answer.structured_content, text_of(&answer));
     assert!(everything.contains("shared-cache"), "{everything}");
     assert!(!everything.contains("zebra-acquisition"), "{everything}");
     assert!(!everything.contains("memory/private"), "{everything}");
+    assert!(!everything.contains("zebra-alias"), "{everything}");
+    assert!(!everything.contains("alias.md"), "{everything}");
     c.service.cancel().await.unwrap();
 
     let c = connect(dir.path(), &["--include-private"]).await;

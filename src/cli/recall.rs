@@ -141,9 +141,13 @@ pub fn scan(
     cue: &str,
     options: ScanOptions,
 ) -> anyhow::Result<(Recall, Explanations)> {
-    let (result, explained) =
-        dejavu::recall::recall_from(project.impressions_source(), cue, options)
-            .map_err(|e| anyhow::anyhow!("{}", safe(&e.to_string())))?;
+    let (result, explained) = dejavu::recall::recall_from(
+        project.impressions_source(),
+        cue,
+        options,
+        project.private_links(),
+    )
+    .map_err(|e| anyhow::anyhow!("{}", safe(&e.to_string())))?;
     Ok((explain_unread(project, result), explained))
 }
 

@@ -457,6 +457,12 @@ impl Project {
     /// the path as written and, for a link, to where it leads: a link in
     /// `memory/decisions/` to `memory/private/plans.md` is as private as
     /// the file itself.
+    /// The paths that are private because they lead into private memory
+    /// by a symbolic link (besides those [`paths::is_private`] names).
+    pub fn private_links(&self) -> &std::collections::BTreeSet<String> {
+        &self.linked_private
+    }
+
     pub fn is_private(&self, path: &str) -> bool {
         paths::is_private(path) || self.linked_private.contains(path)
     }

@@ -7,7 +7,7 @@
 //! `score = min(1, overlap × (0.75 + w × 0.25))`, rounded like
 //! `toFixed(4)`; strong ≥ 0.70, weak ≥ 0.35.
 
-use std::collections::HashSet;
+use std::collections::{BTreeSet, HashSet};
 use std::sync::LazyLock;
 
 use regex::Regex;
@@ -166,8 +166,10 @@ pub struct Recall {
     /// How many impression lines were scanned: every non-blank line, less
     /// those left out for the reader.
     pub scanned: usize,
-    /// Impressions pointing at private records were left out.
-    shared: bool,
+    /// Impressions pointing at private records were left out: those
+    /// [`super::paths::is_private`] names, and these besides (the paths
+    /// that lead into private memory by a link).
+    shared: Option<BTreeSet<String>>,
     /// Where each match's line is, in file order, when the file was read
     /// in pieces: the lines explained are read again from there.
     places: Vec<LinePlace>,
@@ -205,10 +207,11 @@ pub fn recall_shared(impressions: Option<&JsonlFile>, cue: &str) -> Recall {
 }
 
 fn recall_where(impressions: Option<&JsonlFile>, cue: &str, shared: bool) -> Recall {
+    let no_links = BTreeSet::new();
     loaded(scan(
         impressions.map(Impressions::Loaded),
         cue,
-        shared,
+        shared.then_some(&no_links),
         false,
     ))
     .0
@@ -223,7 +226,7 @@ fn loaded(scanned: Result<(Recall, Explanations), StreamError>) -> (Recall, Expl
 /// from the same pass: for a reader of all of them, who would otherwise
 /// parse and tokenize each line a second time.
 pub fn recall_explained(impressions: Option<&JsonlFile>, cue: &str) -> (Recall, Explanations) {
-    loaded(scan(impressions.map(Impressions::Loaded), cue, false, true))
+    loaded(scan(impressions.map(Impressions::Loaded), cue, None, true))
 }
 
 /// What a scan leaves out and keeps.
@@ -238,13 +241,18 @@ pub struct ScanOptions {
 
 /// The scan of `impressions`, held whole or read in pieces, in one pass;
 /// the explanations are empty unless `options.explain_all`. An error only
-/// when a file read in pieces could not be read.
+/// when a file read in pieces could not be read. `linked_private` are the
+/// paths that lead into private memory by a link
+/// ([`super::Project::private_links`]): with `options.shared`, an
+/// impression routing to one is left out too.
 pub fn recall_from(
     impressions: Option<Impressions<'_>>,
     cue: &str,
     options: ScanOptions,
+    linked_private: &BTreeSet<String>,
 ) -> Result<(Recall, Explanations), StreamError> {
-    scan(impressions, cue, options.shared, options.explain_all)
+    let shared = options.shared.then_some(linked_private);
+    scan(impressions, cue, shared, options.explain_all)
 }
 
 /// One line's outcome, as the pool hands it back: its explanation, its
@@ -262,7 +270,7 @@ type Outcome = (
 fn scan(
     impressions: Option<Impressions<'_>>,
     cue: &str,
-    shared: bool,
+    shared: Option<&BTreeSet<String>>,
     keep: bool,
 ) -> Result<(Recall, Explanations), StreamError> {
     let cue_tokens = tokenize(cue);
@@ -287,7 +295,7 @@ fn scan(
                 error: None,
             }],
             scanned: 0,
-            shared,
+            shared: shared.cloned(),
             places: Vec::new(),
         };
         return Ok((r, explained));
@@ -392,7 +400,7 @@ fn scan(
         matches,
         diagnostics,
         scanned,
-        shared,
+        shared: shared.cloned(),
         places,
     };
     Ok((r, explained))
@@ -413,15 +421,15 @@ fn explain(
     number: usize,
     raw: &str,
     cue: &[String],
-    shared: bool,
+    shared: Option<&BTreeSet<String>>,
     keep: Keep,
 ) -> Option<(Explanation, Option<Match>)> {
     let value = js::parse_keeping(raw, &SCANNED_KEYS);
-    if shared
+    if let Some(linked_private) = shared
         && let Ok(v) = &value
         && v.get("record_path")
             .and_then(JsValue::as_str)
-            .is_some_and(super::paths::is_private)
+            .is_some_and(|route| routes_to_private(route, linked_private))
     {
         return None;
     }
@@ -470,7 +478,7 @@ impl Recall {
                 line.line,
                 line.raw(),
                 &self.cue_tokens,
-                self.shared,
+                self.shared.as_ref(),
                 Keep::InExplanation,
             )?;
             if let Ok(i) = ranks.binary_search_by_key(&exp.line, |&(line, _)| line) {
@@ -514,7 +522,7 @@ impl Recall {
                 m.line,
                 raw,
                 &self.cue_tokens,
-                self.shared,
+                self.shared.as_ref(),
                 Keep::InExplanation,
             ) {
                 exp.rank = Some(i + 1);
@@ -523,6 +531,14 @@ impl Recall {
         }
         Ok(best)
     }
+}
+
+/// Whether an impression's route leads into private memory: by its own
+/// name, as the reference reads it, or where it leads, through one of
+/// `linked_private` (as writeback and the MCP server judge it).
+fn routes_to_private(route: &str, linked_private: &BTreeSet<String>) -> bool {
+    super::paths::is_private(route)
+        || super::paths::resolve_from("", route).is_some_and(|p| linked_private.contains(&p))
 }
 
 /// The properties the scan reads; the others are only checked.
@@ -1065,8 +1081,11 @@ mod tests {
                     shared,
                     explain_all,
                 };
-                let (a, kept_a) = recall_from(whole.impressions_source(), cue, options).unwrap();
-                let (b, kept_b) = recall_from(streamed.impressions_source(), cue, options).unwrap();
+                let none = BTreeSet::new();
+                let (a, kept_a) =
+                    recall_from(whole.impressions_source(), cue, options, &none).unwrap();
+                let (b, kept_b) =
+                    recall_from(streamed.impressions_source(), cue, options, &none).unwrap();
                 assert_eq!(a.matches, b.matches, "{cue}");
                 assert_eq!(a.diagnostics, b.diagnostics, "{cue}");
                 assert_eq!((a.scanned, a.level, a.score), (b.scanned, b.level, b.score));
@@ -1097,7 +1116,13 @@ mod tests {
         );
         let (dir, _whole, streamed) = both_ways(text);
         let source = streamed.impressions_source();
-        let (r, _) = recall_from(source, "settings sync", ScanOptions::default()).unwrap();
+        let (r, _) = recall_from(
+            source,
+            "settings sync",
+            ScanOptions::default(),
+            &BTreeSet::new(),
+        )
+        .unwrap();
         assert_eq!(r.best_explained(source, 2).unwrap().len(), 2);
         // Written over in place, same length: the open file shows it.
         std::fs::write(
