@@ -60,18 +60,29 @@ impl Status {
         }
     }
 
-    /// A status from a TBX `administrativeStatus` (or the MultiTerm
-    /// words for it); `None` when unknown.
+    /// A status from a TBX `administrativeStatus`, `normativeAuthorization`
+    /// or `usageStatus` value, or the word a CAT tool's glossary writes;
+    /// `None` when unknown. Case, spaces, `-` and `_` do not count
+    /// (`not recommended` is `notRecommended`). The bank has three
+    /// statuses: a term to use is approved, one merely allowed
+    /// (`admitted`, TBX's acceptable synonym) is proposed, so the check
+    /// never demands it, and one to avoid, whatever the reason, is rejected.
     pub fn from_tbx(s: &str) -> Option<Status> {
-        let s = s.trim().to_ascii_lowercase();
-        let s = s.strip_suffix("-admn-sts").unwrap_or(&s);
+        let s: String = s
+            .trim()
+            .to_ascii_lowercase()
+            .chars()
+            .filter(|c| !matches!(c, ' ' | '-' | '_'))
+            .collect();
+        let s = s.strip_suffix("admnsts").unwrap_or(&s);
+        let s = s.strip_suffix("term").unwrap_or(s);
         match s {
-            "preferredterm" | "preferred" | "approved" | "standardizedterm" => {
+            "preferred" | "approved" | "standardized" | "legal" | "regulated" => {
                 Some(Status::Approved)
             }
-            "admittedterm" | "admitted" | "proposed" => Some(Status::Proposed),
-            "deprecatedterm" | "deprecated" | "supersededterm" | "forbidden" | "rejected"
-            | "notrecommended" => Some(Status::Rejected),
+            "admitted" | "proposed" => Some(Status::Proposed),
+            "deprecated" | "superseded" | "forbidden" | "rejected" | "notrecommended"
+            | "obsolete" => Some(Status::Rejected),
             _ => None,
         }
     }

@@ -233,7 +233,16 @@ pub fn write_tsv(concepts: &[Concept]) -> String {
 /// (doubled) and line breaks. A quote never closed is an error naming the
 /// line it opened on: read to the end, it would swallow every row after it.
 pub fn parse_rows(text: &str, delimiter: char) -> Result<Vec<Vec<String>>, String> {
+    Ok(numbered_rows(text, delimiter)?
+        .into_iter()
+        .map(|(_, r)| r)
+        .collect())
+}
+
+/// [`parse_rows`], each row with the line it starts on, for messages.
+fn numbered_rows(text: &str, delimiter: char) -> Result<Vec<(usize, Vec<String>)>, String> {
     let mut rows = Vec::new();
+    let mut row_line = 1usize;
     let mut row: Vec<String> = Vec::new();
     let mut cell = String::new();
     let mut quoted = false;
@@ -279,10 +288,11 @@ pub fn parse_rows(text: &str, delimiter: char) -> Result<Vec<Vec<String>>, Strin
             '\n' => {
                 row.push(std::mem::take(&mut cell));
                 if row.iter().any(|c| !c.trim().is_empty()) {
-                    rows.push(std::mem::take(&mut row));
+                    rows.push((row_line, std::mem::take(&mut row)));
                 } else {
                     row.clear();
                 }
+                row_line = line;
                 at_start = true;
             }
             c => {
@@ -299,7 +309,7 @@ pub fn parse_rows(text: &str, delimiter: char) -> Result<Vec<Vec<String>>, Strin
     }
     row.push(cell);
     if row.iter().any(|c| !c.trim().is_empty()) {
-        rows.push(row);
+        rows.push((row_line, row));
     }
     Ok(rows)
 }
@@ -449,6 +459,20 @@ fn looks_like_lang(s: &str) -> bool {
         && parts.all(|p| (2..=8).contains(&p.len()) && p.chars().all(|c| c.is_ascii_alphanumeric()))
 }
 
+/// The status a cell names, or an error naming the line and the word: a
+/// word read as approved by default would turn a forbidden term into one
+/// the check demands.
+fn status_word(word: &str, line: usize) -> Result<Status, String> {
+    Status::from_tbx(word).ok_or_else(|| {
+        format!(
+            "line {line}: the status “{}” is not one membank knows (approved, preferred, \
+             standardized; proposed, admitted; rejected, forbidden, deprecated, superseded, \
+             not recommended, obsolete)",
+            word.chars().filter(|c| !c.is_control()).collect::<String>()
+        )
+    })
+}
+
 /// A term of a memoQ row: the term, its status and its own note.
 type LangTerm = (String, Status, Option<String>);
 
@@ -458,7 +482,9 @@ type LangTerm = (String, Status, Option<String>);
 pub fn read(text: &str, pair: Option<&(String, String)>) -> Result<Vec<TermRecord>, String> {
     let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
     let delimiter = sniff_delimiter(text);
-    let rows = parse_rows(text, delimiter)?;
+    let numbered = numbered_rows(text, delimiter)?;
+    let lines: Vec<usize> = numbered.iter().map(|(l, _)| *l).collect();
+    let rows: Vec<Vec<String>> = numbered.into_iter().map(|(_, r)| r).collect();
     let Some(first) = rows.first() else {
         return Ok(Vec::new());
     };
@@ -474,11 +500,11 @@ pub fn read(text: &str, pair: Option<&(String, String)>) -> Result<Vec<TermRecor
         .iter()
         .any(|c| matches!(c, Col::Source | Col::Target | Col::Lang(_)))
         && cols.iter().filter(|c| !matches!(c, Col::Ignored)).count() >= 2;
-    let body = if has_header {
-        &rows[1..]
+    let (body, body_lines) = if has_header {
+        (&rows[1..], &lines[1..])
     } else {
         cols = vec![Col::Source, Col::Target];
-        &rows[..]
+        (&rows[..], &lines[..])
     };
     // A column named by a bare language (`English` is `en`) takes the
     // pair's regional tag for it, when the pair is given.
@@ -508,7 +534,7 @@ pub fn read(text: &str, pair: Option<&(String, String)>) -> Result<Vec<TermRecor
         );
     }
     let mut out = Vec::new();
-    for r in body {
+    for (r, &line) in body.iter().zip(body_lines) {
         let get = |want: &Col| -> Option<String> {
             cols.iter()
                 .position(|c| c == want)
@@ -532,7 +558,7 @@ pub fn read(text: &str, pair: Option<&(String, String)>) -> Result<Vec<TermRecor
             target: String::new(),
             source_lang: String::new(),
             target_lang: String::new(),
-            status: Status::Approved,
+            status: Status::Proposed,
             clients,
             domain: get(&Col::Domain),
             last_updated: get(&Col::Date).and_then(|d| parse_date(&d)),
@@ -549,11 +575,16 @@ pub fn read(text: &str, pair: Option<&(String, String)>) -> Result<Vec<TermRecor
             };
             let forbidden = get(&Col::Forbidden)
                 .is_some_and(|f| matches!(f.to_ascii_lowercase().as_str(), "true" | "1" | "yes"));
-            let status = match get(&Col::Status).and_then(|s| Status::parse(&s)) {
-                Some(s) => s,
+            // A row that says nothing of its status is proposed, as the
+            // import promises; Supervertaler's priority says approved
+            // (1–98) or proposed (99).
+            let status = match get(&Col::Status) {
+                Some(word) => status_word(&word, line)?,
                 None if forbidden => Status::Rejected,
-                None if get(&Col::Priority).as_deref() == Some("99") => Status::Proposed,
-                None => Status::Approved,
+                None => match get(&Col::Priority).and_then(|p| p.parse::<u32>().ok()) {
+                    Some(99) | None => Status::Proposed,
+                    Some(_) => Status::Approved,
+                },
             };
             out.push(TermRecord {
                 source,
@@ -575,7 +606,7 @@ pub fn read(text: &str, pair: Option<&(String, String)>) -> Result<Vec<TermRecor
             let Some(term) = r.get(i).map(|s| s.trim()).filter(|s| !s.is_empty()) else {
                 continue;
             };
-            let mut status = Status::Approved;
+            let mut status = Status::Proposed;
             let mut note = None;
             for (k, c) in cols.iter().enumerate().skip(i + 1) {
                 match c {
@@ -590,8 +621,8 @@ pub fn read(text: &str, pair: Option<&(String, String)>) -> Result<Vec<TermRecor
                         if info.eq_ignore_ascii_case(SOURCE_INFO) && marked_source.is_none() {
                             marked_source = Some(l.clone());
                         }
-                        if let Some(s) = Status::parse(info).or_else(|| Status::from_tbx(info)) {
-                            status = s;
+                        if !info.is_empty() && !info.eq_ignore_ascii_case(SOURCE_INFO) {
+                            status = status_word(info, line)?;
                         }
                     }
                     Col::TermExample => {}

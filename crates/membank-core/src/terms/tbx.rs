@@ -132,6 +132,8 @@ struct LangTerms {
 struct Details {
     term: String,
     status: Option<Status>,
+    /// A status value no mapping knows, kept for the message.
+    unknown_status: Option<String>,
     date: Option<String>,
     note: Option<String>,
     domain: Option<String>,
@@ -190,6 +192,19 @@ pub fn read_with(text: &str, pair: Option<&(String, String)>) -> Result<Vec<Term
                 let mut found = Vec::new();
                 t.descendants("term", &mut found);
                 d.term = found.first().map(|e| e.plain()).unwrap_or_default();
+                // Read as some default, an unknown status could make a
+                // forbidden term one the check demands.
+                if d.status.is_none()
+                    && let Some(word) = &d.unknown_status
+                {
+                    return Err(format!(
+                        "the term “{}” has the status “{word}”, which membank does not know \
+                         (preferredTerm, admittedTerm, deprecatedTerm, supersededTerm, \
+                         notRecommendedTerm, obsoleteTerm and their -admn-sts forms, or \
+                         approved, proposed, rejected, forbidden)",
+                        d.term
+                    ));
+                }
                 if !d.term.is_empty() {
                     terms.push(d);
                 }
@@ -233,7 +248,9 @@ pub fn read_with(text: &str, pair: Option<&(String, String)>) -> Result<Vec<Term
                         target: t.term.clone(),
                         source_lang: source_lang.clone(),
                         target_lang: l.lang.clone(),
-                        status: t.status.unwrap_or(Status::Approved),
+                        // A term the file gives no status is proposed, as
+                        // the import promises.
+                        status: t.status.unwrap_or(Status::Proposed),
                         clients,
                         domain: t.domain.clone().or_else(|| info.domain.clone()),
                         last_updated: t.date.clone().or_else(|| info.date.clone()),
@@ -262,10 +279,18 @@ fn details_of(e: &Element, d: &mut Details) {
                         d.clients.push(v);
                     }
                 }
-                "administrativestatus" | "status" | "normativeauthorization" | "usage"
+                "administrativestatus"
+                | "status"
+                | "normativeauthorization"
+                | "usage"
+                | "usagestatus"
                     if d.status.is_none() =>
                 {
-                    d.status = Status::from_tbx(&c.plain());
+                    let value = c.plain();
+                    d.status = Status::from_tbx(&value);
+                    if d.status.is_none() && !value.is_empty() {
+                        d.unknown_status.get_or_insert(value);
+                    }
                 }
                 "definition" | "context" => {
                     d.note.get_or_insert_with(|| c.plain());

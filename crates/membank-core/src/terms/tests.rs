@@ -910,3 +910,75 @@ fn an_imported_tab_is_kept_escaped_in_the_frontmatter() {
     assert!(text.contains("term_source: \"tab\\there\"\n"), "{text}");
     assert!(!text.contains('\t'), "{text}");
 }
+
+#[test]
+fn cat_status_words_keep_forbidden_terms_rejected() {
+    let pair = ("en-US".to_owned(), "nl-BE".to_owned());
+    let csv = "Source,Target,Status\n\
+               a,b,forbidden\nc,d,Deprecated\ne,f,superseded\ng,h,not recommended\n\
+               i,j,preferred\nk,l,admitted\nm,n,\n";
+    let got = table::read(csv, Some(&pair)).unwrap();
+    let statuses: Vec<Status> = got.iter().map(|r| r.status).collect();
+    assert_eq!(
+        statuses,
+        [
+            Status::Rejected,
+            Status::Rejected,
+            Status::Rejected,
+            Status::Rejected,
+            Status::Approved,
+            Status::Proposed,
+            // No status given: proposed, as the import promises.
+            Status::Proposed,
+        ]
+    );
+    let err = table::read(
+        "Source,Target,Status\na,b,approved\nc,d,banned\n",
+        Some(&pair),
+    )
+    .unwrap_err();
+    assert!(err.contains("line 3") && err.contains("banned"), "{err}");
+    let problem = read(
+        Format::Csv,
+        "g.csv",
+        "Source,Target,Status\nc,d,banned\n",
+        Some(&pair),
+    )
+    .unwrap_err();
+    assert!(
+        problem.to_string().starts_with("g.csv: line 2"),
+        "{problem}"
+    );
+
+    let tbx = |note: &str| {
+        format!(
+            r#"<martif xml:lang="en"><text><body><termEntry>
+<langSet xml:lang="en"><tig><term>a</term></tig></langSet>
+<langSet xml:lang="nl"><tig><term>b</term>{note}</tig></langSet>
+</termEntry></body></text></martif>"#
+        )
+    };
+    for (note, want) in [
+        (
+            r#"<termNote type="usageStatus">deprecatedTerm-admn-sts</termNote>"#,
+            Status::Rejected,
+        ),
+        (
+            r#"<termNote type="normativeAuthorization">supersededTerm</termNote>"#,
+            Status::Rejected,
+        ),
+        (
+            r#"<termNote type="usageStatus">forbidden</termNote>"#,
+            Status::Rejected,
+        ),
+        ("", Status::Proposed),
+    ] {
+        let got = tbx::read(&tbx(note)).unwrap();
+        assert_eq!(got[0].status, want, "{note}");
+    }
+    let err = tbx::read(&tbx(
+        r#"<termNote type="administrativeStatus">banned</termNote>"#,
+    ))
+    .unwrap_err();
+    assert!(err.contains("banned"), "{err}");
+}
