@@ -304,3 +304,53 @@ fn a_file_with_no_segments_is_an_error_not_a_clean_pass() {
         );
     }
 }
+
+#[test]
+fn utf16_without_a_byte_order_mark_is_read_and_nothing_checkable_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = bank(dir.path());
+    let xliff = fs::read_to_string(fixture("job.xlf")).unwrap();
+    let (want, _) = json(&[
+        "qa",
+        root.to_str().unwrap(),
+        fixture("job.xlf").to_str().unwrap(),
+        "--json",
+    ]);
+    for little in [false, true] {
+        let bytes: Vec<u8> = xliff
+            .replace("encoding=\"UTF-8\"", "encoding=\"UTF-16\"")
+            .encode_utf16()
+            .flat_map(|u| match little {
+                true => u.to_le_bytes(),
+                false => u.to_be_bytes(),
+            })
+            .collect();
+        let file = dir.path().join("x.xlf");
+        fs::write(&file, bytes).unwrap();
+        let (v, code) = json(&[
+            "qa",
+            root.to_str().unwrap(),
+            file.to_str().unwrap(),
+            "--json",
+        ]);
+        assert_eq!(code, Some(1), "little-endian {little}: {v}");
+        assert_eq!(findings(&v), findings(&want), "little-endian {little}");
+    }
+    // A file named as XLIFF is never read as lines of text.
+    let file = dir.path().join("notes.xlf");
+    fs::write(&file, "compliance\tnaleving\n").unwrap();
+    let out = run(&["qa", root.to_str().unwrap(), file.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("notes.xlf") && err.contains("not XML"),
+        "{err}"
+    );
+    // Segments but no translation: nothing was checked, which is no pass.
+    let file = dir.path().join("todo.txt");
+    fs::write(&file, "compliance\t\nwarranty\t\n").unwrap();
+    let out = run(&["qa", root.to_str().unwrap(), file.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("nothing to check"), "{err}");
+}

@@ -50,6 +50,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let bank = common::open_bank(&args.bank)?;
     let file = read_bilingual(bank, &args.file, pair)?;
     let out = qa_output(bank, &args.file.display().to_string(), file, args.client);
+    // Every segment untranslated: nothing was checked, and exit 0 would
+    // read as a clean job.
+    if out.report.untranslated.len() == out.report.segments {
+        anyhow::bail!(
+            "{}: nothing to check: none of its {} segment(s) has a confirmed translation",
+            common::safe(&out.file),
+            out.report.segments
+        );
+    }
     if args.json {
         common::print_json(&out)?;
     } else {

@@ -70,9 +70,8 @@ pub(crate) fn read_input(path: &Path) -> anyhow::Result<(String, String)> {
     let shown = common::safe(&path.display().to_string());
     let bytes = membank_core::safe_read::read_regular(path, MAX_INPUT_BYTES)
         .map_err(|e| anyhow::anyhow!("{shown}: {}", common::safe(&e.to_string())))?;
-    let text = membank_core::text::decode(&bytes)
-        .map_err(|_| anyhow::anyhow!("{shown}: is not UTF-8 or UTF-16 text"))?
-        .text;
+    let text = membank_core::terms::encoding::decode(&bytes)
+        .map_err(|e| anyhow::anyhow!("{shown}: {}", common::safe(&e)))?;
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())

@@ -115,9 +115,8 @@ fn read_bilingual(
     let shown = path.display().to_string();
     let bytes = membank_core::safe_read::read_regular(path, MAX_INPUT_BYTES)
         .map_err(|e| format!("{shown}: {e}"))?;
-    let text = membank_core::text::decode(&bytes)
-        .map_err(|_| format!("{shown}: is not UTF-8 or UTF-16 text"))?
-        .text;
+    let text =
+        membank_core::terms::encoding::decode(&bytes).map_err(|e| format!("{shown}: {e}"))?;
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())

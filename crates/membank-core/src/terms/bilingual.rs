@@ -51,6 +51,16 @@ pub fn read_with(
 ) -> Result<BilingualFile, String> {
     let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
     if !text.trim_start().starts_with('<') {
+        // Read as lines, an XLIFF or TMX in an encoding not told apart
+        // would pass the check with nothing checked.
+        if let Some(ext) = xml_extension(name)
+            && !text.trim().is_empty()
+        {
+            return Err(format!(
+                "named .{ext} but is not XML (it does not start with `<`): \
+                 an XLIFF or TMX file, saved as UTF-8 or UTF-16, is expected"
+            ));
+        }
         return Ok(read_text(text));
     }
     let root = xml::parse(text)?;
@@ -69,6 +79,15 @@ pub fn read_with(
              (XLIFF 1.2, XLIFF 2, TMX or plain text are read)"
         )),
     }
+}
+
+/// The extension of a file name that promises XML.
+fn xml_extension(name: &str) -> Option<&str> {
+    let (_, ext) = name.rsplit_once('.')?;
+    ["xlf", "xliff", "sdlxliff", "mqxliff", "tmx"]
+        .iter()
+        .any(|x| ext.eq_ignore_ascii_case(x))
+        .then_some(ext)
 }
 
 fn read_text(text: &str) -> BilingualFile {

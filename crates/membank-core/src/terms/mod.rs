@@ -4,6 +4,7 @@
 //! and a terminology check. Deterministic and synchronous throughout.
 
 pub mod bilingual;
+pub mod encoding;
 pub mod import;
 pub mod matcher;
 pub mod qa;
