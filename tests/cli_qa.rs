@@ -354,3 +354,69 @@ fn utf16_without_a_byte_order_mark_is_read_and_nothing_checkable_is_an_error() {
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains("nothing to check"), "{err}");
 }
+
+#[test]
+fn each_file_of_an_xliff_is_checked_against_its_own_pair() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = bank(dir.path());
+    // A German term for the same source word: only the German part may
+    // be checked against it.
+    fs::write(
+        root.join("02_TERMINOLOGY/compliance → Einhaltung.md"),
+        "---\nterm_source: \"compliance\"\nterm_target: \"Einhaltung\"\nsource_lang: \"en-US\"\n\
+         target_lang: \"de-DE\"\nstatus: \"approved\"\nlast_updated: 2026-01-15\n---\n\
+         # compliance → Einhaltung\n",
+    )
+    .unwrap();
+    let xlf = dir.path().join("two.xlf");
+    let unit = |id: &str, target: &str| {
+        format!(
+            "<trans-unit id=\"{id}\"><source>Full compliance</source>\
+             <target>{target}</target></trans-unit>"
+        )
+    };
+    fs::write(
+        &xlf,
+        format!(
+            "<xliff version=\"1.2\">\
+             <file original=\"a.docx\" source-language=\"en-US\" target-language=\"nl-BE\"><body>{}</body></file>\
+             <file original=\"b.docx\" source-language=\"en-US\" target-language=\"de-DE\"><body>{}</body></file>\
+             </xliff>",
+            unit("1", "Volledige naleving"),
+            unit("2", "Volle Einhaltung")
+        ),
+    )
+    .unwrap();
+    let (v, code) = json(&[
+        "qa",
+        root.to_str().unwrap(),
+        xlf.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(findings(&v), pairs(&[]), "{v}");
+    assert_eq!(code, Some(0));
+
+    // No target language and no --pair: refused, not checked against all.
+    let bare = dir.path().join("bare.xlf");
+    fs::write(
+        &bare,
+        format!(
+            "<xliff version=\"1.2\"><file original=\"a\" source-language=\"en-US\"><body>{}</body></file></xliff>",
+            unit("1", "Volledige naleving")
+        ),
+    )
+    .unwrap();
+    let out = run(&["qa", root.to_str().unwrap(), bare.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("--pair"), "{err}");
+    let (v, code) = json(&[
+        "qa",
+        root.to_str().unwrap(),
+        bare.to_str().unwrap(),
+        "--pair",
+        "en-US:nl-BE",
+        "--json",
+    ]);
+    assert_eq!(code, Some(0), "{v}");
+}

@@ -17,6 +17,23 @@ pub struct Segment {
     pub source: String,
     pub target: String,
     pub translated: bool,
+    /// The languages of its XLIFF `<file>`, when the file's `<file>`s do
+    /// not all name the same ones (else the file's languages are its).
+    #[serde(skip)]
+    pub langs: Option<Langs>,
+}
+
+/// A source and a target language, either of which may be unnamed.
+pub type Langs = (Option<String>, Option<String>);
+
+impl Segment {
+    /// Its source and target languages: its own, or else `file`'s.
+    pub fn pair<'a>(&'a self, file: &'a BilingualFile) -> (Option<&'a str>, Option<&'a str>) {
+        match &self.langs {
+            Some((s, t)) => (s.as_deref(), t.as_deref()),
+            None => (file.source_lang.as_deref(), file.target_lang.as_deref()),
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -103,6 +120,7 @@ fn read_text(text: &str) -> BilingualFile {
                 source: collapse(source),
                 translated: !target.is_empty(),
                 target,
+                langs: None,
             }
         })
         .collect();
@@ -133,20 +151,38 @@ fn read_xliff1(name: &str, root: &Element) -> BilingualFile {
     };
     let mut files = Vec::new();
     root.descendants("file", &mut files);
-    let first = files.first();
-    let source_lang = first
-        .and_then(|f| f.attr("source-language"))
-        .map(str::to_owned);
-    let target_lang = first
-        .and_then(|f| f.attr("target-language"))
-        .map(str::to_owned);
-    let mut units = Vec::new();
-    root.descendants("trans-unit", &mut units);
+    let langs_of = |f: &Element| {
+        (
+            f.attr("source-language").map(str::to_owned),
+            f.attr("target-language").map(str::to_owned),
+        )
+    };
+    let all_langs: Vec<_> = files.iter().map(|f| langs_of(f)).collect();
+    // One pair for the whole file when its `<file>`s agree; else each
+    // segment is checked against its own `<file>`'s.
+    let shared = all_langs.windows(2).all(|w| w[0] == w[1]);
+    let (source_lang, target_lang) = match (shared, all_langs.first()) {
+        (true, Some(l)) => l.clone(),
+        _ => (None, None),
+    };
+    let mut units: Vec<(&Element, Option<Langs>)> = Vec::new();
+    if files.is_empty() {
+        let mut found = Vec::new();
+        root.descendants("trans-unit", &mut found);
+        units.extend(found.into_iter().map(|u| (u, None)));
+    }
+    for (f, langs) in files.iter().zip(all_langs) {
+        let mut found = Vec::new();
+        f.descendants("trans-unit", &mut found);
+        let langs = (!shared).then_some(langs);
+        units.extend(found.into_iter().map(|u| (u, langs.clone())));
+    }
     let mut segments = Vec::new();
-    for tu in units {
+    for (tu, langs) in units {
         if tu.attr("translate") == Some("no") {
             continue;
         }
+        let first_new = segments.len();
         let id = tu.attr("id").unwrap_or("").to_owned();
         if let Some(seg_source) = tu.child("seg-source") {
             kind = if kind == "xliff-1.2" {
@@ -155,6 +191,9 @@ fn read_xliff1(name: &str, root: &Element) -> BilingualFile {
                 kind
             };
             sdl_segments(tu, seg_source, &mut segments);
+            for seg in &mut segments[first_new..] {
+                seg.langs = langs.clone();
+            }
             continue;
         }
         let source = tu
@@ -182,6 +221,7 @@ fn read_xliff1(name: &str, root: &Element) -> BilingualFile {
             source,
             target,
             translated,
+            langs,
         });
     }
     BilingualFile {
@@ -225,6 +265,7 @@ fn sdl_segments(tu: &Element, seg_source: &Element, out: &mut Vec<Segment>) {
             source,
             target,
             translated,
+            langs: None,
         });
     }
 }
@@ -272,6 +313,7 @@ fn read_xliff2(root: &Element) -> BilingualFile {
                 source,
                 target,
                 translated,
+                langs: None,
             });
         }
     }
@@ -348,6 +390,7 @@ fn read_tmx(
             source: variants[src_at].1.clone(),
             translated: !target.is_empty(),
             target,
+            langs: None,
         });
     }
     BilingualFile {

@@ -24,20 +24,44 @@ pub struct GlossaryEntry {
     pub first_segment: String,
 }
 
-/// The records for the file's pair (or all, when the file names none).
+/// The records for the file's pair (or all, when the file names none);
+/// for a file whose parts name different pairs, those of any part.
 pub fn for_pair<'a>(records: &'a [TermRecord], file: &BilingualFile) -> Vec<&'a TermRecord> {
+    let pairs = pairs_of(file);
     records
         .iter()
         .filter(|r| {
-            file.source_lang
-                .as_deref()
-                .is_none_or(|l| lang_matches(l, &r.source_lang))
-                && file
-                    .target_lang
-                    .as_deref()
-                    .is_none_or(|l| lang_matches(l, &r.target_lang))
+            pairs.iter().any(|(s, t)| {
+                s.as_deref().is_none_or(|l| lang_matches(l, &r.source_lang))
+                    && t.as_deref().is_none_or(|l| lang_matches(l, &r.target_lang))
+            })
         })
         .collect()
+}
+
+use super::bilingual::Langs as Pair;
+
+/// The file's language pairs, each with its segments' indexes, in the
+/// order they first occur.
+fn pair_groups(file: &BilingualFile) -> Vec<(Pair, Vec<usize>)> {
+    let mut groups: Vec<(Pair, Vec<usize>)> = Vec::new();
+    for (i, seg) in file.segments.iter().enumerate() {
+        let (s, t) = seg.pair(file);
+        let key = (s.map(str::to_owned), t.map(str::to_owned));
+        match groups.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, v)) => v.push(i),
+            None => groups.push((key, vec![i])),
+        }
+    }
+    groups
+}
+
+fn pairs_of(file: &BilingualFile) -> Vec<Pair> {
+    let groups = pair_groups(file);
+    if groups.is_empty() {
+        return vec![(file.source_lang.clone(), file.target_lang.clone())];
+    }
+    groups.into_iter().map(|(p, _)| p).collect()
 }
 
 /// The source language all of `records` share, if they share one: what
@@ -164,8 +188,52 @@ struct Expect<'a> {
 }
 
 /// Check every translated segment of `file` against `records` (already
-/// narrowed to the file's pair and client).
+/// narrowed to the file's pair and client). A file whose parts name
+/// different pairs (an XLIFF's `<file>`s) has each part checked against
+/// its own pair's terms.
 pub fn check(records: &[&TermRecord], file: &BilingualFile) -> QaReport {
+    let groups = pair_groups(file);
+    if groups.len() <= 1 {
+        return check_part(records, file);
+    }
+    let mut report = QaReport {
+        kind: file.kind,
+        source_lang: file.source_lang.clone(),
+        target_lang: file.target_lang.clone(),
+        segments: file.segments.len(),
+        terms: records.len(),
+        findings: Vec::new(),
+        untranslated: Vec::new(),
+    };
+    for ((source_lang, target_lang), at) in groups {
+        let part = BilingualFile {
+            kind: file.kind,
+            source_lang,
+            target_lang,
+            segments: at.iter().map(|&i| file.segments[i].clone()).collect(),
+        };
+        let wanted: Vec<&TermRecord> = records
+            .iter()
+            .copied()
+            .filter(|r| {
+                part.source_lang
+                    .as_deref()
+                    .is_none_or(|l| lang_matches(l, &r.source_lang))
+                    && part
+                        .target_lang
+                        .as_deref()
+                        .is_none_or(|l| lang_matches(l, &r.target_lang))
+            })
+            .collect();
+        let r = check_part(&wanted, &part);
+        report.findings.extend(r.findings);
+        report.untranslated.extend(r.untranslated);
+    }
+    report
+}
+
+/// [`check`] of a file (or part) in one language pair.
+fn check_part(records: &[&TermRecord], file: &BilingualFile) -> QaReport {
     let used: Vec<&TermRecord> = records
         .iter()
         .copied()
