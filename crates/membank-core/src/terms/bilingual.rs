@@ -51,6 +51,45 @@ const CODE_1_2: [&str; 5] = ["ph", "bpt", "ept", "it", "sub"];
 const CODE_2: [&str; 4] = ["ph", "sc", "ec", "cp"];
 const CODE_TMX: [&str; 5] = ["bpt", "ept", "ph", "it", "ut"];
 
+/// Text of an XLIFF 1.2 `source` or `target`: placeholders' native code
+/// and content marked not to translate (`mrk mtype="protected"`, which
+/// Trados and memoQ use for locked content) left out.
+fn text_1_2(e: &Element) -> String {
+    collapse(&e.text_without(&|c: &Element| {
+        CODE_1_2.contains(&c.name.as_str())
+            || (c.name == "mrk" && c.attr("mtype") == Some("protected"))
+            || c.attr("translate") == Some("no")
+    }))
+}
+
+/// Text of an XLIFF 2 `source` or `target`, without native code and
+/// `mrk translate="no"`.
+fn text_2(e: &Element) -> String {
+    collapse(&e.text_without(&|c: &Element| {
+        CODE_2.contains(&c.name.as_str()) || c.attr("translate") == Some("no")
+    }))
+}
+
+/// The elements named `name` under `e` that are to be translated: a
+/// `translate="no"` on an ancestor (a `<group>`, a `<file>`) holds for
+/// everything inside it that does not say `translate="yes"`.
+fn translatable<'a>(e: &'a Element, name: &str, no: bool, out: &mut Vec<&'a Element>) {
+    for c in e.elements() {
+        let no = match c.attr("translate") {
+            Some("no") => true,
+            Some("yes") => false,
+            _ => no,
+        };
+        if c.name == name {
+            if !no {
+                out.push(c);
+            }
+        } else {
+            translatable(c, name, no, out);
+        }
+    }
+}
+
 /// The segments of `text` (`name` says which file, for the kind).
 pub fn read(name: &str, text: &str) -> Result<BilingualFile, String> {
     read_with(name, text, None, None)
@@ -168,20 +207,18 @@ fn read_xliff1(name: &str, root: &Element) -> BilingualFile {
     let mut units: Vec<(&Element, Option<Langs>)> = Vec::new();
     if files.is_empty() {
         let mut found = Vec::new();
-        root.descendants("trans-unit", &mut found);
+        translatable(root, "trans-unit", false, &mut found);
         units.extend(found.into_iter().map(|u| (u, None)));
     }
     for (f, langs) in files.iter().zip(all_langs) {
         let mut found = Vec::new();
-        f.descendants("trans-unit", &mut found);
+        let no = f.attr("translate") == Some("no");
+        translatable(f, "trans-unit", no, &mut found);
         let langs = (!shared).then_some(langs);
         units.extend(found.into_iter().map(|u| (u, langs.clone())));
     }
     let mut segments = Vec::new();
     for (tu, langs) in units {
-        if tu.attr("translate") == Some("no") {
-            continue;
-        }
         let first_new = segments.len();
         let id = tu.attr("id").unwrap_or("").to_owned();
         if let Some(seg_source) = tu.child("seg-source") {
@@ -196,14 +233,9 @@ fn read_xliff1(name: &str, root: &Element) -> BilingualFile {
             }
             continue;
         }
-        let source = tu
-            .child("source")
-            .map(|s| collapse(&s.text_skipping(&CODE_1_2)))
-            .unwrap_or_default();
+        let source = tu.child("source").map(text_1_2).unwrap_or_default();
         let target_el = tu.child("target");
-        let target = target_el
-            .map(|t| collapse(&t.text_skipping(&CODE_1_2)))
-            .unwrap_or_default();
+        let target = target_el.map(text_1_2).unwrap_or_default();
         let mut translated = !target.is_empty();
         if let Some(state) = target_el.and_then(|t| t.attr("state"))
             && untranslated_state(state)
@@ -245,16 +277,18 @@ fn sdl_segments(tu: &Element, seg_source: &Element, out: &mut Vec<Segment>) {
     tu.descendants("seg", &mut defs);
     for m in marks {
         let mid = m.attr("mid").unwrap_or("").to_owned();
-        let source = collapse(&m.text_skipping(&CODE_1_2));
+        let def = defs.iter().find(|d| d.attr("id") == Some(mid.as_str()));
+        // A locked segment is not to be translated: Trados keeps it as is.
+        if def.and_then(|d| d.attr("locked")) == Some("true") {
+            continue;
+        }
+        let source = text_1_2(m);
         let target = target_marks
             .iter()
             .find(|t| t.attr("mid") == Some(mid.as_str()))
-            .map(|t| collapse(&t.text_skipping(&CODE_1_2)))
+            .map(|t| text_1_2(t))
             .unwrap_or_default();
-        let conf = defs
-            .iter()
-            .find(|d| d.attr("id") == Some(mid.as_str()))
-            .and_then(|d| d.attr("conf"));
+        let conf = def.and_then(|d| d.attr("conf"));
         let translated = !target.is_empty()
             && match conf {
                 Some(c) => matches!(c, "Translated" | "ApprovedTranslation" | "ApprovedSignOff"),
@@ -284,12 +318,9 @@ fn read_xliff2(root: &Element) -> BilingualFile {
     let source_lang = root.attr("srcLang").map(str::to_owned);
     let target_lang = root.attr("trgLang").map(str::to_owned);
     let mut units = Vec::new();
-    root.descendants("unit", &mut units);
+    translatable(root, "unit", false, &mut units);
     let mut segments = Vec::new();
     for unit in units {
-        if unit.attr("translate") == Some("no") {
-            continue;
-        }
         let unit_id = unit.attr("id").unwrap_or("");
         let segs: Vec<&Element> = unit.children_named("segment").collect();
         let count = segs.len();
@@ -299,14 +330,8 @@ fn read_xliff2(root: &Element) -> BilingualFile {
                 None if count == 1 => unit_id.to_owned(),
                 None => format!("{unit_id}/{}", i + 1),
             };
-            let source = s
-                .child("source")
-                .map(|x| collapse(&x.text_skipping(&CODE_2)))
-                .unwrap_or_default();
-            let target = s
-                .child("target")
-                .map(|x| collapse(&x.text_skipping(&CODE_2)))
-                .unwrap_or_default();
+            let source = s.child("source").map(text_2).unwrap_or_default();
+            let target = s.child("target").map(text_2).unwrap_or_default();
             let translated = !target.is_empty() && s.attr("state") != Some("initial");
             segments.push(Segment {
                 id,

@@ -982,3 +982,40 @@ fn cat_status_words_keep_forbidden_terms_rejected() {
     .unwrap_err();
     assert!(err.contains("banned"), "{err}");
 }
+
+#[test]
+fn content_marked_not_to_translate_is_not_checked() {
+    let ids = |f: &bilingual::BilingualFile| -> Vec<String> {
+        f.segments.iter().map(|s| s.id.clone()).collect()
+    };
+    let x1 = r#"<xliff version="1.2"><file source-language="en" target-language="nl"><body>
+<group translate="no"><group><trans-unit id="g1"><source>compliance</source><target>compliance</target></trans-unit></group>
+<trans-unit id="g2" translate="yes"><source>a</source><target>b</target></trans-unit></group>
+<trans-unit id="t1"><source>Brand <mrk mtype="protected">Compliance Pro</mrk> helps</source><target>Merk <mrk mtype="protected">Compliance Pro</mrk> helpt</target></trans-unit>
+</body></file></xliff>"#;
+    let f = bilingual::read("a.xlf", x1).unwrap();
+    assert_eq!(ids(&f), ["g2", "t1"]);
+    assert_eq!(f.segments[1].source, "Brand helps");
+    let mut compliance = rec("compliance", "naleving", Status::Approved, &[]);
+    compliance.source_lang = "en".into();
+    compliance.target_lang = "nl".into();
+    let report = qa::check(&[&compliance], &f);
+    assert!(report.findings.is_empty(), "{:?}", report.findings);
+
+    let x2 = r#"<xliff version="2.0" srcLang="en" trgLang="nl"><file id="f">
+<group id="g" translate="no"><unit id="u1"><segment><source>compliance</source><target>x</target></segment></unit></group>
+<unit id="u2"><segment><source>The <mrk id="m" translate="no">compliance</mrk> tool</source><target>Het <mrk id="m" translate="no">compliance</mrk> ding</target></segment></unit>
+</file></xliff>"#;
+    let f = bilingual::read("a.xlf", x2).unwrap();
+    assert_eq!(ids(&f), ["u2"]);
+    assert_eq!(f.segments[0].source, "The tool");
+
+    let sdl = r#"<xliff version="1.2" xmlns:sdl="http://sdl.com/FileTypes/SdlXliff/1.0"><file source-language="en" target-language="nl"><body>
+<trans-unit id="u1"><source>A. B.</source>
+<seg-source><mrk mtype="seg" mid="1">compliance</mrk> <mrk mtype="seg" mid="2">Beta.</mrk></seg-source>
+<target><mrk mtype="seg" mid="1">compliance</mrk> <mrk mtype="seg" mid="2">Beta.</mrk></target>
+<sdl:seg-defs><sdl:seg id="1" conf="Translated" locked="true"/><sdl:seg id="2" conf="Translated"/></sdl:seg-defs>
+</trans-unit></body></file></xliff>"#;
+    let f = bilingual::read("a.sdlxliff", sdl).unwrap();
+    assert_eq!(ids(&f), ["2"]);
+}

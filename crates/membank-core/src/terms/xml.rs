@@ -77,11 +77,23 @@ impl Element {
         out
     }
 
+    /// All text inside, with the content of the elements `skip` picks
+    /// left out.
+    pub fn text_without(&self, skip: &dyn Fn(&Element) -> bool) -> String {
+        let mut out = String::new();
+        self.push_text_without(skip, &mut out);
+        out
+    }
+
     fn push_text(&self, skip: &[&str], out: &mut String) {
+        self.push_text_without(&|e: &Element| skip.contains(&e.name.as_str()), out);
+    }
+
+    fn push_text_without(&self, skip: &dyn Fn(&Element) -> bool, out: &mut String) {
         for n in &self.children {
             match n {
                 Node::Text(t) => out.push_str(t),
-                Node::Element(e) if !skip.contains(&e.name.as_str()) => e.push_text(skip, out),
+                Node::Element(e) if !skip(e) => e.push_text_without(skip, out),
                 Node::Element(_) => {}
             }
         }
