@@ -221,7 +221,11 @@ fn read_xliff1(name: &str, root: &Element) -> BilingualFile {
     for (tu, langs) in units {
         let first_new = segments.len();
         let id = tu.attr("id").unwrap_or("").to_owned();
-        if let Some(seg_source) = tu.child("seg-source") {
+        // A `seg-source` without `mrk mtype="seg"` segments nothing: the
+        // unit's `source` and `target` are its one segment.
+        if let Some(seg_source) = tu.child("seg-source")
+            && has_seg_marks(seg_source)
+        {
             kind = if kind == "xliff-1.2" {
                 "sdlxliff"
             } else {
@@ -302,6 +306,12 @@ fn sdl_segments(tu: &Element, seg_source: &Element, out: &mut Vec<Segment>) {
             langs: None,
         });
     }
+}
+
+fn has_seg_marks(e: &Element) -> bool {
+    let mut marks = Vec::new();
+    seg_marks(e, &mut marks);
+    !marks.is_empty()
 }
 
 fn seg_marks<'a>(e: &'a Element, out: &mut Vec<&'a Element>) {

@@ -1019,3 +1019,16 @@ fn content_marked_not_to_translate_is_not_checked() {
     let f = bilingual::read("a.sdlxliff", sdl).unwrap();
     assert_eq!(ids(&f), ["2"]);
 }
+
+#[test]
+fn a_seg_source_without_segment_marks_falls_back_to_source_and_target() {
+    let x = r#"<xliff version="1.2"><file source-language="en" target-language="nl"><body>
+<trans-unit id="u1"><source>Full compliance</source><seg-source>Full compliance</seg-source><target>Volledige conformiteit</target></trans-unit>
+</body></file></xliff>"#;
+    let f = bilingual::read("a.xlf", x).unwrap();
+    assert_eq!(f.segments.len(), 1);
+    assert_eq!(f.segments[0].id, "u1");
+    assert_eq!(f.segments[0].source, "Full compliance");
+    assert_eq!(f.segments[0].target, "Volledige conformiteit");
+    assert!(f.segments[0].translated);
+}
