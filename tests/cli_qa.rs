@@ -420,3 +420,48 @@ fn each_file_of_an_xliff_is_checked_against_its_own_pair() {
     ]);
     assert_eq!(code, Some(0), "{v}");
 }
+
+#[test]
+fn segments_of_different_files_are_told_apart_by_their_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = bank(dir.path());
+    let xlf = dir.path().join("two.xlf");
+    let part = |name: &str, target: &str| {
+        format!(
+            "<file original=\"{name}\" source-language=\"en-US\" target-language=\"nl-BE\"><body>\
+             <trans-unit id=\"1\"><source>Full compliance</source><target>{target}</target></trans-unit>\
+             <trans-unit id=\"2\"><source>Our warranty</source><target></target></trans-unit>\
+             </body></file>"
+        )
+    };
+    fs::write(
+        &xlf,
+        format!(
+            "<xliff version=\"1.2\">{}{}</xliff>",
+            part("a.docx", "Volledige naleving"),
+            part("b.docx", "Volledig")
+        ),
+    )
+    .unwrap();
+    let (v, code) = json(&[
+        "qa",
+        root.to_str().unwrap(),
+        xlf.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(code, Some(1), "{v}");
+    assert_eq!(findings(&v), pairs(&[("term-missing", "1")]));
+    assert_eq!(v["findings"][0]["file"], "b.docx", "{v}");
+    assert_eq!(untranslated(&v), ["a.docx › 2", "b.docx › 2"]);
+    let out = run(&["qa", root.to_str().unwrap(), xlf.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("segment b.docx › 1"), "{text}");
+    // One <file>: ids alone, as before.
+    let (v, _) = json(&[
+        "qa",
+        root.to_str().unwrap(),
+        fixture("job.xlf").to_str().unwrap(),
+        "--json",
+    ]);
+    assert!(v["findings"][0].get("file").is_none(), "{v}");
+}

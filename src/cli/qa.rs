@@ -111,7 +111,7 @@ pub(crate) fn human(out: &QaOutput) -> String {
             text,
             "\n  {code}{}{code:#}  segment {}  “{}”  {}",
             f.code,
-            safe(&f.segment),
+            safe(&f.segment_label()),
             safe(&f.source_term),
             safe(&f.article)
         );

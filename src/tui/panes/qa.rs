@@ -469,7 +469,10 @@ fn finding_line(f: &QaFinding, theme: &Theme) -> Line<'static> {
     Line::from(vec![
         Span::raw("  "),
         Span::styled(
-            format!("segment {}", sanitize_for_terminal(&f.segment, false)),
+            format!(
+                "segment {}",
+                sanitize_for_terminal(&f.segment_label(), false)
+            ),
             theme.link,
         ),
         Span::raw("  "),
@@ -488,7 +491,10 @@ fn draw_opened(frame: &mut Frame, area: Rect, out: &QaOutput, opened: &Opened, t
     let segment = vec![
         Line::from(vec![
             Span::styled(
-                format!("segment {}", sanitize_for_terminal(&f.segment, false)),
+                format!(
+                    "segment {}",
+                    sanitize_for_terminal(&f.segment_label(), false)
+                ),
                 theme.link,
             ),
             Span::raw("  "),

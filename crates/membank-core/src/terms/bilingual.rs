@@ -21,12 +21,30 @@ pub struct Segment {
     /// not all name the same ones (else the file's languages are its).
     #[serde(skip)]
     pub langs: Option<Langs>,
+    /// Its XLIFF `<file>`'s `original` (or `id`), when the file has more
+    /// than one `<file>`: ids start again in each, so the id alone does
+    /// not say which segment it is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
 }
 
 /// A source and a target language, either of which may be unnamed.
 pub type Langs = (Option<String>, Option<String>);
 
+/// A segment's id, after its `<file>` when it needs one: `a.docx › 3`.
+pub fn label(file: Option<&str>, id: &str) -> String {
+    match file {
+        Some(f) => format!("{f} › {id}"),
+        None => id.to_owned(),
+    }
+}
+
 impl Segment {
+    /// Its id, after its `<file>` when the file has several.
+    pub fn label(&self) -> String {
+        label(self.file.as_deref(), &self.id)
+    }
+
     /// Its source and target languages: its own, or else `file`'s.
     pub fn pair<'a>(&'a self, file: &'a BilingualFile) -> (Option<&'a str>, Option<&'a str>) {
         match &self.langs {
@@ -160,6 +178,7 @@ fn read_text(text: &str) -> BilingualFile {
                 translated: !target.is_empty(),
                 target,
                 langs: None,
+                file: None,
             }
         })
         .collect();
@@ -204,21 +223,22 @@ fn read_xliff1(name: &str, root: &Element) -> BilingualFile {
         (true, Some(l)) => l.clone(),
         _ => (None, None),
     };
-    let mut units: Vec<(&Element, Option<Langs>)> = Vec::new();
+    let mut units: Vec<(&Element, Option<Langs>, Option<String>)> = Vec::new();
     if files.is_empty() {
         let mut found = Vec::new();
         translatable(root, "trans-unit", false, &mut found);
-        units.extend(found.into_iter().map(|u| (u, None)));
+        units.extend(found.into_iter().map(|u| (u, None, None)));
     }
     for (f, langs) in files.iter().zip(all_langs) {
         let mut found = Vec::new();
         let no = f.attr("translate") == Some("no");
         translatable(f, "trans-unit", no, &mut found);
         let langs = (!shared).then_some(langs);
-        units.extend(found.into_iter().map(|u| (u, langs.clone())));
+        let part = (files.len() > 1).then(|| part_name(f));
+        units.extend(found.into_iter().map(|u| (u, langs.clone(), part.clone())));
     }
     let mut segments = Vec::new();
-    for (tu, langs) in units {
+    for (tu, langs, part) in units {
         let first_new = segments.len();
         let id = tu.attr("id").unwrap_or("").to_owned();
         // A `seg-source` without `mrk mtype="seg"` segments nothing: the
@@ -234,6 +254,7 @@ fn read_xliff1(name: &str, root: &Element) -> BilingualFile {
             sdl_segments(tu, seg_source, &mut segments);
             for seg in &mut segments[first_new..] {
                 seg.langs = langs.clone();
+                seg.file = part.clone();
             }
             continue;
         }
@@ -258,6 +279,7 @@ fn read_xliff1(name: &str, root: &Element) -> BilingualFile {
             target,
             translated,
             langs,
+            file: part.clone(),
         });
     }
     BilingualFile {
@@ -304,8 +326,18 @@ fn sdl_segments(tu: &Element, seg_source: &Element, out: &mut Vec<Segment>) {
             target,
             translated,
             langs: None,
+            file: None,
         });
     }
+}
+
+/// What names a `<file>`: its `original` (the document it came from), or
+/// else its `id`.
+fn part_name(f: &Element) -> String {
+    f.attr("original")
+        .or_else(|| f.attr("id"))
+        .unwrap_or("")
+        .to_owned()
 }
 
 fn has_seg_marks(e: &Element) -> bool {
@@ -327,10 +359,22 @@ fn seg_marks<'a>(e: &'a Element, out: &mut Vec<&'a Element>) {
 fn read_xliff2(root: &Element) -> BilingualFile {
     let source_lang = root.attr("srcLang").map(str::to_owned);
     let target_lang = root.attr("trgLang").map(str::to_owned);
-    let mut units = Vec::new();
-    translatable(root, "unit", false, &mut units);
+    let files: Vec<&Element> = root.children_named("file").collect();
+    let mut units: Vec<(&Element, Option<String>)> = Vec::new();
+    if files.is_empty() {
+        let mut found = Vec::new();
+        translatable(root, "unit", false, &mut found);
+        units.extend(found.into_iter().map(|u| (u, None)));
+    }
+    for f in &files {
+        let mut found = Vec::new();
+        let no = f.attr("translate") == Some("no");
+        translatable(f, "unit", no, &mut found);
+        let part = (files.len() > 1).then(|| part_name(f));
+        units.extend(found.into_iter().map(|u| (u, part.clone())));
+    }
     let mut segments = Vec::new();
-    for unit in units {
+    for (unit, part) in units {
         let unit_id = unit.attr("id").unwrap_or("");
         let segs: Vec<&Element> = unit.children_named("segment").collect();
         let count = segs.len();
@@ -349,6 +393,7 @@ fn read_xliff2(root: &Element) -> BilingualFile {
                 target,
                 translated,
                 langs: None,
+                file: part.clone(),
             });
         }
     }
@@ -426,6 +471,7 @@ fn read_tmx(
             translated: !target.is_empty(),
             target,
             langs: None,
+            file: None,
         });
     }
     BilingualFile {

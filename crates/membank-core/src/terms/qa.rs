@@ -108,7 +108,7 @@ pub fn glossary(records: &[&TermRecord], file: &BilingualFile) -> Vec<GlossaryEn
                     GlossaryEntry {
                         term: (*r).clone(),
                         segments: count,
-                        first_segment: file.segments[first].id.clone(),
+                        first_segment: file.segments[first].label(),
                     },
                 )
             })
@@ -125,6 +125,10 @@ pub struct QaFinding {
     /// `term-missing`, `term-rejected` or `term-inconsistent`.
     pub code: &'static str,
     pub segment: String,
+    /// The segment's XLIFF `<file>` (its `original`), when the file has
+    /// several: their ids start again in each.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
     pub source_term: String,
     /// The approved targets of the source term.
     pub expected: Vec<String>,
@@ -176,6 +180,13 @@ impl QaReport {
                 .push(i);
         }
         groups.into_values().collect()
+    }
+}
+
+impl QaFinding {
+    /// The segment's id, after its `<file>` when the file has several.
+    pub fn segment_label(&self) -> String {
+        super::bilingual::label(self.file.as_deref(), &self.segment)
     }
 }
 
@@ -277,7 +288,7 @@ fn check_part(records: &[&TermRecord], file: &BilingualFile) -> QaReport {
     let mut renderings: HashMap<usize, BTreeMap<usize, Vec<usize>>> = HashMap::new();
     for (i, seg) in file.segments.iter().enumerate() {
         if !seg.translated || seg.target.trim().is_empty() {
-            untranslated.push(seg.id.clone());
+            untranslated.push(seg.label());
             continue;
         }
         let src = Folded::new(&seg.source);
@@ -328,6 +339,7 @@ fn check_part(records: &[&TermRecord], file: &BilingualFile) -> QaReport {
                 findings.push(QaFinding {
                     code: "term-missing",
                     segment: seg.id.clone(),
+                    file: seg.file.clone(),
                     source_term: e.source.to_owned(),
                     expected: expected.clone(),
                     found: None,
@@ -348,6 +360,7 @@ fn check_part(records: &[&TermRecord], file: &BilingualFile) -> QaReport {
                 findings.push(QaFinding {
                     code: "term-rejected",
                     segment: seg.id.clone(),
+                    file: seg.file.clone(),
                     source_term: e.source.to_owned(),
                     expected: expected.clone(),
                     found: Some(seg.target[tgt_range.clone()].to_owned()),
@@ -461,6 +474,7 @@ fn inconsistencies(
                 out.push(QaFinding {
                     code: "term-inconsistent",
                     segment: seg.id.clone(),
+                    file: seg.file.clone(),
                     source_term: e.source.to_owned(),
                     expected: vec![norm_rec.target.clone()],
                     found: Some(rec.target.clone()),
@@ -470,7 +484,7 @@ fn inconsistencies(
                     fix: format!(
                         "use “{}” as in segment {} ({} segment(s) use it)",
                         norm_rec.target,
-                        file.segments[by_target[&norm][0]].id,
+                        file.segments[by_target[&norm][0]].label(),
                         by_target[&norm].len()
                     ),
                 });
