@@ -150,6 +150,7 @@ fn xliff_1_2_missing_rejected_and_inconsistent_terms_by_segment() {
 fn another_clients_terms_are_left_out() {
     let dir = tempfile::tempdir().unwrap();
     let root = bank(dir.path());
+    term(&root, "lawyer", "advocaat", "approved", &["Other Ltd"]);
     let (v, _) = json(&[
         "qa",
         root.to_str().unwrap(),
@@ -464,4 +465,37 @@ fn segments_of_different_files_are_told_apart_by_their_file() {
         "--json",
     ]);
     assert!(v["findings"][0].get("file").is_none(), "{v}");
+}
+
+#[test]
+fn an_unknown_client_is_an_error_with_the_closest_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = bank(dir.path());
+    let out = run(&[
+        "qa",
+        root.to_str().unwrap(),
+        fixture("job.xlf").to_str().unwrap(),
+        "--client",
+        "Acme Corp",
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("no client 'Acme Corp'") && err.contains("did you mean 'Acme Corporation'?"),
+        "{err}"
+    );
+    let export = dir.path().join("out.tbx");
+    let out = run(&[
+        "terms",
+        "export",
+        root.to_str().unwrap(),
+        "--client",
+        "Acme Corp",
+        "-o",
+        export.to_str().unwrap(),
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("did you mean 'Acme Corporation'?"), "{err}");
+    assert!(!export.exists(), "no file is written");
 }

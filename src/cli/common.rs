@@ -126,6 +126,31 @@ pub fn warn_unknown_values(bank: &Bank, query: &membank_core::scoring::Query) {
     }
 }
 
+/// An error naming `client` and the closest clients the bank uses when
+/// no article names it: a mistyped client would select no client's terms,
+/// and a check or an export of them would pass as if nothing were wrong.
+pub fn known_client(bank: &Bank, client: Option<&str>) -> anyhow::Result<()> {
+    let Some(client) = client else {
+        return Ok(());
+    };
+    let query = membank_core::scoring::Query {
+        client: Some(client.to_owned()),
+        ..Default::default()
+    };
+    let vocabulary = membank_core::vocabulary::collect(bank);
+    match membank_core::suggest::unknown_values(&vocabulary, &query).first() {
+        Some(unknown) => {
+            let refs: Vec<&str> = unknown.suggestions.iter().map(String::as_str).collect();
+            anyhow::bail!(
+                "--client: no client '{}' in this bank{}",
+                safe(&unknown.value),
+                safe(&membank_core::suggest::did_you_mean(&refs))
+            )
+        }
+        None => Ok(()),
+    }
+}
+
 /// A client, domain or language asked for that no article carries, with
 /// the closest ones the bank uses (a typo would otherwise just score
 /// nothing). Looked up only

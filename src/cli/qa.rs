@@ -48,6 +48,7 @@ pub(crate) fn qa_output(
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let pair = pair_arg(args.pair.as_deref())?;
     let bank = common::open_bank(&args.bank)?;
+    common::known_client(bank, args.client.as_deref())?;
     let file = read_bilingual(bank, &args.file, pair)?;
     let out = qa_output(bank, &args.file.display().to_string(), file, args.client);
     // Every segment untranslated: nothing was checked, and exit 0 would

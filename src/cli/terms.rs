@@ -151,6 +151,7 @@ fn run_export(a: ExportArgs) -> anyhow::Result<ExitCode> {
     let version = tbx_version(&a.tbx_version)?;
     let filter = filter_of(a.client, pair_arg(a.pair.as_deref())?, &a.status)?;
     let bank = common::open_bank(&a.bank)?;
+    common::known_client(bank, filter.client.as_deref())?;
     let (text, warnings) = export_text(bank, format, version, &filter);
     for w in &warnings {
         eprintln!("membank: warning: {}", common::safe(w));
@@ -291,6 +292,7 @@ fn run_glossary(args: &Args, bank_path: &Path, file: &Path) -> anyhow::Result<Ex
     let pair = pair_arg(args.pair.as_deref())?;
     let version = tbx_version(&args.tbx_version)?;
     let bank = common::open_bank(bank_path)?;
+    common::known_client(bank, args.client.as_deref())?;
     let segments = read_bilingual(bank, file, pair)?;
     let out = glossary_output(
         bank,

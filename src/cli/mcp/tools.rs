@@ -708,6 +708,7 @@ fn terms_tool(shared: &Shared, p: TermsParams) -> Result<Output, String> {
     let memory = shared.memory();
     let bank = as_bank(memory.as_ref(), "terms")?;
     let pair = cmd::pair_arg(p.pair.as_deref()).map_err(err)?;
+    crate::cli::common::known_client(bank, p.client.as_deref()).map_err(err)?;
     if let Some(text) = &p.file_text {
         file_text_within("terms", text)?;
         let name = p.file_name.unwrap_or_default();
@@ -759,6 +760,7 @@ fn qa_tool(shared: &Shared, p: QaParams) -> Result<Output, String> {
     let bank = as_bank(memory.as_ref(), "qa")?;
     let pair = cmd::pair_arg(p.pair.as_deref()).map_err(err)?;
     let name = p.file_name.unwrap_or_default();
+    crate::cli::common::known_client(bank, p.client.as_deref()).map_err(err)?;
     let file = cmd::bilingual_of(bank, &name, &name, &p.file_text, pair).map_err(err)?;
     let out = crate::cli::qa::qa_output(bank, &name, file, p.client);
     let human = crate::cli::qa::human(&out);
