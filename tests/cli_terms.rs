@@ -983,3 +983,38 @@ fn the_glossarys_format_is_never_taken_for_a_layout() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+#[test]
+fn an_export_matching_no_term_is_refused_naming_the_filters() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = empty_bank(dir.path(), "b");
+    term(
+        &root,
+        "invoice",
+        "factuur",
+        "approved",
+        &[],
+        None,
+        "2026-01-15",
+        "",
+    );
+    let file = dir.path().join("out.tbx");
+    let out = run(&[
+        "terms",
+        "export",
+        s(&root),
+        "--pair",
+        "de:fr",
+        "--status",
+        "rejected",
+        "-o",
+        s(&file),
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("--pair de:fr") && err.contains("--status rejected"),
+        "{err}"
+    );
+    assert!(!file.exists(), "no file is written");
+}

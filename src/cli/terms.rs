@@ -80,22 +80,43 @@ pub(crate) fn read_input(path: &Path) -> anyhow::Result<(String, String)> {
 }
 
 /// The export of a bank's terms as text, and a warning for each article
-/// whose date had to be left out.
+/// whose date had to be left out. An export of no term is an error naming
+/// the filters: an empty TBX body is not valid TBX-Basic, and an empty
+/// file would pass for an export.
 pub(crate) fn export_text(
     bank: &Bank,
     format: Format,
     version: TbxVersion,
     filter: &Filter,
-) -> (String, Vec<String>) {
+) -> anyhow::Result<(String, Vec<String>)> {
     let mut records = terms::records(bank, filter);
+    if records.is_empty() {
+        let mut named = Vec::new();
+        if let Some(c) = &filter.client {
+            named.push(format!("--client {}", common::safe(c)));
+        }
+        if let Some((s, t)) = &filter.pair {
+            named.push(format!("--pair {}:{}", common::safe(s), common::safe(t)));
+        }
+        for st in &filter.statuses {
+            named.push(format!("--status {}", st.as_str()));
+        }
+        if named.is_empty() {
+            anyhow::bail!("the bank has no term articles: nothing to export");
+        }
+        anyhow::bail!(
+            "no term article matches {}: nothing was exported",
+            named.join(" ")
+        );
+    }
     let mut warnings = terms::normalise_dates(&mut records);
     if format == Format::Tsv {
         warnings.extend(mixed_pairs_warning(&records));
     }
-    (
+    Ok((
         terms::write(format, version, &terms::concepts(&records)),
         warnings,
-    )
+    ))
 }
 
 /// The TSV glossary has no language columns: an export of several
@@ -152,7 +173,7 @@ fn run_export(a: ExportArgs) -> anyhow::Result<ExitCode> {
     let filter = filter_of(a.client, pair_arg(a.pair.as_deref())?, &a.status)?;
     let bank = common::open_bank(&a.bank)?;
     common::known_client(bank, filter.client.as_deref())?;
-    let (text, warnings) = export_text(bank, format, version, &filter);
+    let (text, warnings) = export_text(bank, format, version, &filter)?;
     for w in &warnings {
         eprintln!("membank: warning: {}", common::safe(w));
     }

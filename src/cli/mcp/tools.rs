@@ -737,7 +737,7 @@ fn terms_tool(shared: &Shared, p: TermsParams) -> Result<Output, String> {
     let filter = cmd::filter_of(p.client, pair, &p.status).map_err(err)?;
     // A date that is no date is left out of the text, and said so, as the
     // command line says it on standard error.
-    let (text, warnings) = cmd::export_text(bank, format, version, &filter);
+    let (text, warnings) = cmd::export_text(bank, format, version, &filter).map_err(err)?;
     let mut said = vec![text.clone()];
     if !warnings.is_empty() {
         said.push(warnings.iter().map(|w| format!("warning: {w}\n")).collect());
