@@ -499,3 +499,23 @@ fn an_unknown_client_is_an_error_with_the_closest_one() {
     assert!(err.contains("did you mean 'Acme Corporation'?"), "{err}");
     assert!(!export.exists(), "no file is written");
 }
+
+#[test]
+fn the_report_and_json_count_segments_alike() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = bank(dir.path());
+    let file = fixture("job.xlf");
+    let args = ["qa", root.to_str().unwrap(), file.to_str().unwrap()];
+    let (v, _) = json(&[&args[..], &["--json"]].concat());
+    let segments = v["segments"].as_u64().unwrap();
+    let untranslated = v["untranslated"].as_array().unwrap().len() as u64;
+    assert_eq!(v["checked"].as_u64(), Some(segments - untranslated), "{v}");
+    let text = String::from_utf8_lossy(&run(&args).stdout).into_owned();
+    assert!(
+        text.contains(&format!(
+            "{segments} segment(s), {} checked against",
+            segments - untranslated
+        )),
+        "{text}"
+    );
+}

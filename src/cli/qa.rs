@@ -53,7 +53,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let out = qa_output(bank, &args.file.display().to_string(), file, args.client);
     // Every segment untranslated: nothing was checked, and exit 0 would
     // read as a clean job.
-    if out.report.untranslated.len() == out.report.segments {
+    if out.report.checked == 0 {
         anyhow::bail!(
             "{}: nothing to check: none of its {} segment(s) has a confirmed translation",
             common::safe(&out.file),
@@ -85,9 +85,10 @@ pub(crate) fn human(out: &QaOutput) -> String {
     let mut text = String::new();
     let _ = writeln!(
         text,
-        "{}: {} segment(s) checked against {} term(s); {} finding(s)",
+        "{}: {} segment(s), {} checked against {} term(s); {} finding(s)",
         safe(&out.file),
-        r.segments - r.untranslated.len(),
+        r.segments,
+        r.checked,
         r.terms,
         r.findings.len()
     );

@@ -404,9 +404,10 @@ fn draw_list(
         .map(|c| format!(" · client {c}"))
         .unwrap_or_default();
     let heading = format!(
-        "{} · {pair} · {} · {}{client}",
+        "{} · {pair} · {} · {} checked · {}{client}",
         file_name(&view.file),
         crate::plural::count(report.segments, "segment"),
+        report.checked,
         crate::plural::count(report.terms, "term")
     );
     frame.render_widget(

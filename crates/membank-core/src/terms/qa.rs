@@ -148,7 +148,11 @@ pub struct QaReport {
     pub kind: &'static str,
     pub source_lang: Option<String>,
     pub target_lang: Option<String>,
+    /// Every segment read from the file (translated or not).
     pub segments: usize,
+    /// The segments checked: those with a confirmed translation, which is
+    /// `segments` less the `untranslated` ones.
+    pub checked: usize,
     /// Terms of the bank the file was checked against.
     pub terms: usize,
     pub findings: Vec<QaFinding>,
@@ -212,6 +216,7 @@ pub fn check(records: &[&TermRecord], file: &BilingualFile) -> QaReport {
         source_lang: file.source_lang.clone(),
         target_lang: file.target_lang.clone(),
         segments: file.segments.len(),
+        checked: 0,
         terms: records.len(),
         findings: Vec::new(),
         untranslated: Vec::new(),
@@ -240,6 +245,7 @@ pub fn check(records: &[&TermRecord], file: &BilingualFile) -> QaReport {
         report.findings.extend(r.findings);
         report.untranslated.extend(r.untranslated);
     }
+    report.checked = report.segments - report.untranslated.len();
     report
 }
 
@@ -382,6 +388,7 @@ fn check_part(records: &[&TermRecord], file: &BilingualFile) -> QaReport {
         source_lang: file.source_lang.clone(),
         target_lang: file.target_lang.clone(),
         segments: file.segments.len(),
+        checked: file.segments.len() - untranslated.len(),
         terms: records.len(),
         findings,
         untranslated,
