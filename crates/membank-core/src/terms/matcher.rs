@@ -1,5 +1,5 @@
 //! Finding many terms in text in one pass: both sides folded (lower case,
-//! accents removed, whitespace runs as one space), every term in one
+//! accents and Arabic tatweel removed, whitespace runs as one space), every term in one
 //! Aho-Corasick automaton, and a hit kept only when it is a whole word.
 //! Han, kana and Hangul are words of one character each, as in search.
 
@@ -7,6 +7,9 @@ use std::ops::Range;
 
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 use unicode_normalization::char::{decompose_canonical, is_combining_mark};
+
+/// ARABIC TATWEEL (kashida), U+0640.
+const TATWEEL: char = '\u{0640}';
 
 /// Text folded for matching, with each folded byte's place in the original.
 #[derive(Debug, Clone, Default)]
@@ -37,6 +40,11 @@ impl Folded {
                     f.push(' ', at);
                     last_space = true;
                 }
+                continue;
+            }
+            // Arabic tatweel only stretches a word for typesetting
+            // (`عـقـد` is `عقد`), as harakat are left out as marks.
+            if c == TATWEEL {
                 continue;
             }
             last_space = false;

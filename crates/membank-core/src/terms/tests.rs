@@ -1032,3 +1032,27 @@ fn a_seg_source_without_segment_marks_falls_back_to_source_and_target() {
     assert_eq!(f.segments[0].target, "Volledige conformiteit");
     assert!(f.segments[0].translated);
 }
+
+#[test]
+fn arabic_tatweel_is_ignored_as_harakat_are() {
+    let mut contract = rec("contract", "عقد", Status::Approved, &[]);
+    contract.target_lang = "ar".into();
+    let file = bilingual::BilingualFile {
+        kind: "text",
+        source_lang: Some("en-US".into()),
+        target_lang: Some("ar".into()),
+        segments: vec![bilingual::Segment {
+            id: "1".into(),
+            source: "The contract".into(),
+            target: "عـقـد الشركة".into(),
+            translated: true,
+            langs: None,
+            file: None,
+        }],
+    };
+    // Stretched, the term is still found in the target...
+    let report = qa::check(&[&contract], &file);
+    assert!(report.findings.is_empty(), "{:?}", report.findings);
+    // ...and a stretched term matches plain text.
+    assert_eq!(matcher::fold("عـقـد"), matcher::fold("عَقْد"));
+}
