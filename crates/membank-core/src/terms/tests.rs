@@ -1056,3 +1056,23 @@ fn arabic_tatweel_is_ignored_as_harakat_are() {
     // ...and a stretched term matches plain text.
     assert_eq!(matcher::fold("عـقـد"), matcher::fold("عَقْد"));
 }
+
+#[test]
+fn a_reference_to_a_forbidden_character_is_called_one() {
+    for (reference, why) in [
+        ("&#0;", "U+0000, a character XML does not allow"),
+        ("&#x0;", "U+0000, a character XML does not allow"),
+        ("&#xD800;", "names no character"),
+    ] {
+        let text = format!(
+            "<martif xml:lang=\"en\"><text><body><termEntry>\
+             <langSet xml:lang=\"en\"><tig><term>a{reference}</term></tig></langSet>\
+             </termEntry></body></text></martif>"
+        );
+        let err = tbx::read(&text).unwrap_err();
+        assert!(
+            err.contains("character reference") && err.contains(why) && !err.contains("entity"),
+            "{reference}: {err}"
+        );
+    }
+}

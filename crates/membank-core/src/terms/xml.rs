@@ -241,6 +241,23 @@ fn reference(r: &BytesRef<'_>) -> Result<String, String> {
         return Ok(s);
     }
     let name = r.decode().map_err(|e| e.to_string())?;
+    // A character reference that did not resolve names a character XML
+    // forbids (`&#0;`) or no character at all: not an entity.
+    if let Some(number) = name.strip_prefix('#') {
+        let code = match number.strip_prefix(['x', 'X']) {
+            Some(hex) => u32::from_str_radix(hex, 16).ok(),
+            None => number.parse::<u32>().ok(),
+        };
+        return Err(match code {
+            Some(n) if char::from_u32(n).is_some() => format!(
+                "not well-formed XML: the character reference &{name}; is U+{n:04X}, \
+                 a character XML does not allow"
+            ),
+            _ => {
+                format!("not well-formed XML: the character reference &{name}; names no character")
+            }
+        });
+    }
     match quick_xml::escape::resolve_predefined_entity(&name) {
         Some(s) => Ok(s.to_owned()),
         None => Err(format!(
