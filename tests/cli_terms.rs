@@ -1018,3 +1018,44 @@ fn an_export_matching_no_term_is_refused_naming_the_filters() {
     );
     assert!(!file.exists(), "no file is written");
 }
+
+#[test]
+fn a_csv_export_warns_of_terms_a_spreadsheet_would_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = empty_bank(dir.path(), "b");
+    term(
+        &root,
+        "calculator",
+        "=cmd|calc",
+        "approved",
+        &[],
+        None,
+        "2026-01-15",
+        "",
+    );
+    term(
+        &root,
+        "invoice",
+        "factuur",
+        "approved",
+        &[],
+        None,
+        "2026-01-15",
+        "",
+    );
+    for format in ["csv", "tsv"] {
+        let out = run(&["terms", "export", s(&root), "--format", format]);
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("warning") && err.contains("“=cmd|calc”") && !err.contains("factuur"),
+            "{format}: {err}"
+        );
+        assert!(
+            stdout(&out).contains("=cmd|calc"),
+            "the term is kept as written"
+        );
+    }
+    let out = run(&["terms", "export", s(&root), "--format", "tbx"]);
+    assert!(out.stderr.is_empty(), "TBX is no spreadsheet: {out:?}");
+}

@@ -113,10 +113,21 @@ pub(crate) fn export_text(
     if format == Format::Tsv {
         warnings.extend(mixed_pairs_warning(&records));
     }
-    Ok((
-        terms::write(format, version, &terms::concepts(&records)),
-        warnings,
-    ))
+    let concepts = terms::concepts(&records);
+    if matches!(format, Format::Csv | Format::Tsv) {
+        let risky = terms::table::formula_like(&concepts);
+        if !risky.is_empty() {
+            let shown: Vec<String> = risky.iter().map(|t| format!("“{t}”")).collect();
+            warnings.push(format!(
+                "{} term(s) start with =, +, - or @, which a spreadsheet program may run as a \
+                 formula when it opens the file: {} (exported as written; open the file as \
+                 text, or import it into the CAT tool directly)",
+                risky.len(),
+                shown.join(", ")
+            ));
+        }
+    }
+    Ok((terms::write(format, version, &concepts), warnings))
 }
 
 /// The TSV glossary has no language columns: an export of several

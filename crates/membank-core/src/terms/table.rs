@@ -195,6 +195,23 @@ fn shared_note(c: &Concept) -> Option<&str> {
         .then_some(first)
 }
 
+/// The terms of `concepts` that a spreadsheet program would take for a
+/// formula on opening a CSV or TSV file (a cell starting with `=`, `+`,
+/// `-` or `@`), each once, in order. They are exported as they are: the
+/// text is the term, and a guard character would change it for every
+/// tool that reads the file back.
+pub fn formula_like(concepts: &[Concept]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for c in concepts {
+        for term in std::iter::once(&c.source).chain(c.targets.iter().map(|t| &t.term)) {
+            if term.trim_start().starts_with(['=', '+', '-', '@']) && !out.contains(term) {
+                out.push(term.clone());
+            }
+        }
+    }
+    out
+}
+
 /// Supervertaler's columns, one row per target term, with a byte-order
 /// mark as its import expects. A rejected term is `Forbidden`; a
 /// proposed one gets the lowest priority (99), an approved one 1.
