@@ -134,6 +134,69 @@ fn decode_utf16(bytes: &[u8]) -> Option<Result<String, NotUtf8>> {
     Some(Ok(text))
 }
 
+/// Why bytes that are not UTF-8 cannot be read as Windows-1252 without a
+/// guess.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NotWindows1252 {
+    /// Valid UTF-8 letters sit beside the other bytes: two encodings in one
+    /// file, and either reading spoils the other half.
+    Mixed,
+    /// A byte Windows-1252 leaves undefined.
+    Undefined(u8),
+}
+
+/// The characters Windows-1252 puts at 0x80–0x9F (`None`: undefined);
+/// every other byte is the Unicode code point of the same number.
+const HIGH: [Option<char>; 32] = [
+    Some('€'),
+    None,
+    Some('‚'),
+    Some('ƒ'),
+    Some('„'),
+    Some('…'),
+    Some('†'),
+    Some('‡'),
+    Some('ˆ'),
+    Some('‰'),
+    Some('Š'),
+    Some('‹'),
+    Some('Œ'),
+    None,
+    Some('Ž'),
+    None,
+    None,
+    Some('\u{2018}'),
+    Some('\u{2019}'),
+    Some('\u{201C}'),
+    Some('\u{201D}'),
+    Some('•'),
+    Some('–'),
+    Some('—'),
+    Some('˜'),
+    Some('™'),
+    Some('š'),
+    Some('›'),
+    Some('œ'),
+    None,
+    Some('ž'),
+    Some('Ÿ'),
+];
+
+/// The bytes read as Windows-1252.
+pub fn from_windows_1252(bytes: &[u8]) -> Result<String, NotWindows1252> {
+    // Any valid multi-byte letter beside the stray bytes means a mix.
+    if bytes.utf8_chunks().any(|chunk| !chunk.valid().is_ascii()) {
+        return Err(NotWindows1252::Mixed);
+    }
+    bytes
+        .iter()
+        .map(|&b| match b {
+            0x80..=0x9F => HIGH[usize::from(b - 0x80)].ok_or(NotWindows1252::Undefined(b)),
+            _ => Ok(char::from(b)),
+        })
+        .collect()
+}
+
 /// [`str::trim`], answering at once when the text starts and ends with an
 /// ASCII byte that is no white space, as nearly every name and value does:
 /// the standard trim decodes a character at each end to test it. Such a

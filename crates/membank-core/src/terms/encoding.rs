@@ -1,7 +1,8 @@
 //! The text of a terminology or bilingual file's bytes: UTF-8 or UTF-16
-//! with or without a byte-order mark, and UTF-16 or UTF-32 without one
-//! told by the first characters of an XML file, as XML's own encoding
-//! detection tells them (a file starts with `<`).
+//! with or without a byte-order mark, UTF-16 or UTF-32 without one told
+//! by the first characters of an XML file, as XML's own encoding
+//! detection tells them (a file starts with `<`), and the Windows-1252 and
+//! ISO-8859-1 of older files.
 
 /// How the first bytes of an XML file say it is encoded when it has no
 /// byte-order mark: UTF-16 or UTF-32 in either byte order.
@@ -64,11 +65,11 @@ fn decode_wide(kind: Wide, body: &[u8]) -> Result<String, String> {
 pub fn decode(bytes: &[u8]) -> Result<String, String> {
     let text = match wide(bytes) {
         Some((kind, skip)) => decode_wide(kind, &bytes[skip..])?.replace("\r\n", "\n"),
-        None => {
-            crate::text::decode(bytes)
-                .map_err(|e| format!("is not UTF-8 or UTF-16 text ({e})"))?
-                .text
-        }
+        None => match crate::text::decode(bytes) {
+            Ok(d) => d.text,
+            Err(e) => legacy(bytes)
+                .ok_or_else(|| format!("is not UTF-8, UTF-16 or Windows-1252 text ({e})"))??,
+        },
     };
     // NUL bytes in what read as UTF-8 are UTF-16 that could not be told
     // (no byte-order mark, not XML): read as text, every line would be a
@@ -84,6 +85,61 @@ pub fn decode(bytes: &[u8]) -> Result<String, String> {
         .strip_prefix('\u{FEFF}')
         .map(str::to_owned)
         .unwrap_or(text))
+}
+
+/// The encoding an XML declaration names (`<?xml … encoding="…"?>`), read
+/// from the bytes before they are decoded: the declaration is ASCII.
+fn declared(bytes: &[u8]) -> Option<String> {
+    let head = &bytes[..bytes.len().min(200)];
+    let end = head.windows(2).position(|w| w == b"?>")?;
+    let decl = std::str::from_utf8(&head[..end]).ok()?;
+    let decl = decl.strip_prefix("<?xml")?;
+    let (_, rest) = decl.split_once("encoding")?;
+    let rest = rest.trim_start().strip_prefix('=')?.trim_start();
+    let quote = rest.chars().next().filter(|q| matches!(q, '"' | '\''))?;
+    let value = rest[1..].split(quote).next()?;
+    Some(value.trim().to_ascii_lowercase())
+}
+
+/// Bytes that are not UTF-8 read as the legacy encoding they are in:
+/// `None` when that is not Windows-1252 or ISO-8859-1, which read alike
+/// (Windows-1252 fills ISO-8859-1's unused control range, as browsers
+/// read both); `Some(Err)` names why they are not that either. A file
+/// with no XML declaration (a CSV glossary) is tried as Windows-1252, as
+/// `fix` reads an article that is not UTF-8.
+fn legacy(bytes: &[u8]) -> Option<Result<String, String>> {
+    let name = declared(bytes);
+    let known = matches!(
+        name.as_deref(),
+        None | Some(
+            "iso-8859-1"
+                | "iso8859-1"
+                | "latin1"
+                | "latin-1"
+                | "l1"
+                | "windows-1252"
+                | "cp1252"
+                | "us-ascii"
+                | "ascii"
+        )
+    );
+    if !known {
+        return None;
+    }
+    Some(
+        crate::text::from_windows_1252(bytes)
+            .map(|t| t.replace("\r\n", "\n"))
+            .map_err(|e| match e {
+                crate::text::NotWindows1252::Mixed => {
+                    "is not UTF-8 text, and holds UTF-8 letters beside other bytes, so it is \
+                     no Windows-1252 either"
+                        .to_owned()
+                }
+                crate::text::NotWindows1252::Undefined(b) => format!(
+                    "is not UTF-8 text, nor Windows-1252 (byte 0x{b:02X} is undefined there)"
+                ),
+            }),
+    )
 }
 
 #[cfg(test)]
@@ -114,6 +170,28 @@ mod tests {
         let mut bom = vec![0xFF, 0xFE];
         bom.extend(utf16("<a/>", true));
         assert_eq!(decode(&bom).unwrap(), "<a/>");
+    }
+
+    #[test]
+    fn latin1_and_windows_1252_are_read_as_declared() {
+        for name in ["ISO-8859-1", "windows-1252"] {
+            let mut bytes =
+                format!("<?xml version=\"1.0\" encoding=\"{name}\"?>\r\n<a>caf").into_bytes();
+            bytes.extend(b"\xe9 \x93x\x94</a>");
+            assert_eq!(
+                decode(&bytes).unwrap(),
+                format!("<?xml version=\"1.0\" encoding=\"{name}\"?>\n<a>café “x”</a>")
+            );
+        }
+        // A CSV glossary saved by a spreadsheet in Windows-1252.
+        assert_eq!(
+            decode(b"Source;Target\ncoffee;caf\xe9\n").unwrap(),
+            "Source;Target\ncoffee;café\n"
+        );
+        // Another declared encoding is not guessed at.
+        let err =
+            decode(b"<?xml version=\"1.0\" encoding=\"Shift_JIS\"?><a>\x82\xa0</a>").unwrap_err();
+        assert!(err.contains("not UTF-8"), "{err}");
     }
 
     #[test]
