@@ -315,6 +315,41 @@ impl Transaction {
         Ok(target)
     }
 
+    /// The folders writing `paths` would have to make, each once, outermost
+    /// first: for writers that do not write through this transaction (the
+    /// blocks of a reply), whose folders are journalled by
+    /// [`Transaction::record_folders_made`] once they have written.
+    fn folders_missing_for<'p>(&self, paths: impl Iterator<Item = &'p str>) -> Vec<String> {
+        let mut folders: Vec<String> = Vec::new();
+        for rel in paths {
+            let Some(parent) = self
+                .target(rel)
+                .ok()
+                .and_then(|t| t.parent().map(Path::to_owned))
+            else {
+                continue;
+            };
+            for folder in self.missing_folders(&parent) {
+                if !folders.contains(&folder) {
+                    folders.push(folder);
+                }
+            }
+        }
+        folders
+    }
+
+    /// Journal each of `folders` that a write made since they were found
+    /// missing, unless the write journalled it itself: before the files
+    /// in them, so an undo, which goes backwards, removes the files first
+    /// and then the folders they needed.
+    fn record_folders_made(&self, folders: &[String]) {
+        for folder in folders {
+            if self.root.join(folder).is_dir() && !self.journalled_has(folder) {
+                self.record(folder, Recorded::FolderMade);
+            }
+        }
+    }
+
     /// The folders between the memory's root and `dir` that do not exist
     /// yet, outermost first, as paths relative to the root.
     fn missing_folders(&self, dir: &Path) -> Vec<String> {
@@ -489,7 +524,9 @@ impl Transaction {
         }
         let before: Vec<Option<Vec<u8>>> =
             paths.iter().map(|p| self.read(p).ok().flatten()).collect();
+        let folders = self.folders_missing_for(paths.iter().map(String::as_str));
         let report = compile::apply_reply(&self.root, reply, Mode::Apply);
+        self.record_folders_made(&folders);
         for (path, before) in paths.iter().zip(before) {
             let after = self.read(path).ok().flatten();
             if after != before {
@@ -885,7 +922,9 @@ impl Transaction {
         }
         let before: Vec<Option<Vec<u8>>> =
             paths.iter().map(|p| self.read(p).ok().flatten()).collect();
+        let folders = self.folders_missing_for(paths.iter().copied());
         let report = step(self);
+        self.record_folders_made(&folders);
         let changes: Vec<FileChange> = paths
             .into_iter()
             .zip(before)

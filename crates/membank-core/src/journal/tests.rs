@@ -486,3 +486,21 @@ fn the_journal_is_readable_by_its_owner_only() {
     }
     assert_eq!(files, 1, "one entry written");
 }
+
+/// A reply's blocks are written by the reply's own writer, not file by
+/// file through the transaction: the folders they needed are journalled
+/// too, so an undo leaves no empty folder behind.
+#[test]
+fn the_folders_a_reply_made_go_with_its_undo() {
+    let (bank, state) = bank();
+    let j = journal(state.path());
+    let reply = "### FILE: 01_CLIENTS/new/deeper/Gamma.md\n---\nclient: Gamma\n---\nx\n";
+    let report = begin(bank.path(), &j, Kind::Bank).apply_blocks(reply);
+    assert!(
+        bank.path().join("01_CLIENTS/new/deeper/Gamma.md").exists(),
+        "{report:?}"
+    );
+    undo(bank.path(), &j, Kind::Bank).unwrap();
+    assert!(!bank.path().join("01_CLIENTS/new").exists());
+    assert!(bank.path().join("01_CLIENTS/Acme.md").exists());
+}
