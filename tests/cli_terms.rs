@@ -930,6 +930,41 @@ fn an_export_to_a_folder_or_into_a_missing_folder_says_which() {
     assert!(!dir.path().join("no such folder").exists());
 }
 
+/// An export replaces its file whole; over a link, a socket or a device
+/// that would leave a regular file in its place, so it is refused.
+#[cfg(unix)]
+#[test]
+fn an_export_over_a_link_or_a_socket_is_refused_and_leaves_both_as_they_were() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = bank(dir.path());
+    let real = dir.path().join("real.tbx");
+    fs::write(&real, "ORIGINAL").unwrap();
+    let link = dir.path().join("link.tbx");
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    let socket = dir.path().join("socket.tbx");
+    let _listener = std::os::unix::net::UnixListener::bind(&socket).unwrap();
+    for (target, what) in [(&link, "a symbolic link"), (&socket, "not a regular file")] {
+        let out = run(&["terms", "export", s(&root), "-o", s(target)]);
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{said}");
+        assert!(said.contains(what), "{said}");
+    }
+    assert!(
+        fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert_eq!(fs::read_to_string(&real).unwrap(), "ORIGINAL");
+    use std::os::unix::fs::FileTypeExt;
+    assert!(
+        fs::symlink_metadata(&socket)
+            .unwrap()
+            .file_type()
+            .is_socket()
+    );
+}
+
 #[test]
 fn a_tsv_export_of_several_language_pairs_says_so() {
     let demo = concat!(env!("CARGO_MANIFEST_DIR"), "/demo-bank");

@@ -199,6 +199,23 @@ fn emit(text: &str, output: Option<&Path>) -> anyhow::Result<ExitCode> {
             if path.is_dir() {
                 anyhow::bail!("{} is a folder: -o names the file to write", shown());
             }
+            // The export replaces the file whole (written beside it, then
+            // renamed over it): over a link, a device or a pipe that would
+            // put a regular file in its place, not write where it leads.
+            if let Ok(meta) = std::fs::symlink_metadata(path)
+                && !meta.is_file()
+            {
+                let what = if meta.file_type().is_symlink() {
+                    "a symbolic link"
+                } else {
+                    "not a regular file"
+                };
+                anyhow::bail!(
+                    "{} is {what}: -o writes a regular file, replacing it whole; name the file \
+                     itself, or another",
+                    shown()
+                );
+            }
             let parent = path.parent().filter(|p| !p.as_os_str().is_empty());
             if let Some(parent) = parent
                 && !parent.is_dir()
