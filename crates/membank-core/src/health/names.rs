@@ -172,24 +172,50 @@ fn same_but_for_case(paths: &[&str], seen: &[Seen], out: &mut Vec<Finding>) {
         }
         for (_, group) in groups.iter().filter(|(_, g)| g.len() > 1) {
             for &path in group {
-                let others: Vec<String> = group
-                    .iter()
-                    .filter(|&&p| p != path)
-                    .map(|p| format!("“{p}”"))
-                    .collect();
+                let others: Vec<&str> = group.iter().copied().filter(|&p| p != path).collect();
                 out.push(bad_filename(
                     path,
                     Severity::Warning,
-                    format!(
-                        "its name differs from {} only in upper/lower case. Windows and macOS \
-                         treat them as the same file, so one overwrites the other when the bank \
-                         is synced there",
-                        others.join(", ")
-                    ),
+                    alike_why(path, &others),
                 ));
             }
         }
     }
+}
+
+/// Why `path`'s name and those of `others` (in its folder) are one name
+/// to Windows and macOS. Names that differ only in how their accented
+/// letters are encoded print alike, so each is said to be composed (NFC)
+/// or decomposed (NFD), which tells them apart.
+fn alike_why(path: &str, others: &[&str]) -> String {
+    use unicode_normalization::{UnicodeNormalization, is_nfc};
+    let composed = |p: &str| file_name(p).nfc().collect::<String>();
+    let form = |p: &str| {
+        if is_nfc(file_name(p)) {
+            "composed (NFC)"
+        } else {
+            "decomposed (NFD)"
+        }
+    };
+    if others.iter().all(|o| composed(o) == composed(path)) {
+        let listed: Vec<String> = others
+            .iter()
+            .map(|o| format!("“{o}”, whose accents are {}", form(o)))
+            .collect();
+        return format!(
+            "its name is the same as {} but for how its accented letters are encoded: its own \
+             are {}. The names print alike; macOS treats them as the same file, so one \
+             overwrites the other when the bank is synced there",
+            listed.join(", "),
+            form(path)
+        );
+    }
+    let listed: Vec<String> = others.iter().map(|o| format!("“{o}”")).collect();
+    format!(
+        "its name differs from {} only in upper/lower case. Windows and macOS treat them as the \
+         same file, so one overwrites the other when the bank is synced there",
+        listed.join(", ")
+    )
 }
 
 fn bad_filename(path: &str, severity: Severity, why: String) -> Finding {
@@ -319,6 +345,34 @@ fn device_name_problem(base: &str) -> Option<(Severity, String)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `café.md` composed and decomposed print alike: the finding says
+    /// which is which, and does not call it a difference of case.
+    #[test]
+    fn names_alike_but_for_their_accents_encoding_say_which_is_which() {
+        let composed = "03_DOMAINS/caf\u{e9}.md";
+        let decomposed = "03_DOMAINS/cafe\u{301}.md";
+        let mut found = Vec::new();
+        findings_of_paths(&[composed, decomposed, "03_DOMAINS/Law.md"], &mut found);
+        assert_eq!(found.len(), 2, "{found:?}");
+        for f in &found {
+            let message = f.message();
+            assert!(!message.contains("upper/lower"), "{message}");
+            let (own, other) = if &*f.path == composed {
+                ("composed (NFC)", "decomposed (NFD)")
+            } else {
+                ("decomposed (NFD)", "composed (NFC)")
+            };
+            assert!(
+                message.contains(&format!("its own are {own}"))
+                    && message.contains(&format!("whose accents are {other}")),
+                "{message}"
+            );
+        }
+        let mut found = Vec::new();
+        findings_of_paths(&["03_DOMAINS/Law.md", "03_DOMAINS/law.md"], &mut found);
+        assert!(found[0].message().contains("only in upper/lower case"));
+    }
 
     /// A name is plain as reading it a character at a time says, for every
     /// ASCII character and others (letters, digits, marks, spaces, `→` and
@@ -471,19 +525,9 @@ mod tests {
                     && dir_of(p) == dir_of(path)
                     && fold(file_name(p)) == fold(file_name(path))
             };
-            let others: Vec<String> = paths
-                .iter()
-                .filter(twin)
-                .map(|p| format!("“{p}”"))
-                .collect();
+            let others: Vec<&str> = paths.iter().filter(twin).copied().collect();
             if !others.is_empty() {
-                let why = format!(
-                    "its name differs from {} only in upper/lower case. Windows and macOS treat \
-                     them as the same file, so one overwrites the other when the bank is synced \
-                     there",
-                    others.join(", ")
-                );
-                let finding = bad_filename(path, Severity::Warning, why);
+                let finding = bad_filename(path, Severity::Warning, alike_why(path, &others));
                 want.push((path.to_owned(), finding.message().into_owned()));
             }
         }
