@@ -558,6 +558,12 @@ fn without_yes_the_plan_is_shown_and_nothing_is_written() {
     assert!(plan.contains("--- a/02_TERMINOLOGY/invoice.md"), "{plan}");
     assert!(plan.contains("-Old text."), "{plan}");
     assert!(plan.contains("+factuur"), "{plan}");
+    // A new file's whole text is shown, as `--yes` would write it.
+    assert!(
+        plan.contains("      +# compliance → naleving\n")
+            && plan.contains("      +term_source: compliance\n"),
+        "{plan}"
+    );
     assert!(
         plan.contains("would archive  00_INBOX/a-mail.md (2 file(s))"),
         "{plan}"

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use membank_core::compile::{self, BlockResult, Mode};
-use membank_core::review::ProposedFile;
+use membank_core::review::{Change, ProposedFile};
 use membank_core::text::{self, sanitize_for_terminal};
 
 pub use membank_args::blocks::Args;
@@ -114,16 +114,54 @@ pub(crate) fn print_warnings(warnings: &[String]) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// How much of each proposed file a listing shows.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Shown {
+    /// Its outcome line only.
+    Outcome,
+    /// And the diff of a changed file.
+    Diffs,
+    /// And a new file's text too: a plan to review before it is written.
+    /// A new file has no diff, and a plan that left its text out would
+    /// have a later `--yes` (or `--reply`) write text nobody was shown.
+    Review,
+}
+
 /// One line per proposed file in the words of `membank_core::review`
-/// (new, changed, unchanged, rejected with the reason), each diff indented
-/// below it when `with_diffs`.
-pub(crate) fn print_block_lines(blocks: &[ProposedFile], with_diffs: bool) -> anyhow::Result<()> {
+/// (new, changed, unchanged, rejected with the reason), with what `shown`
+/// asks for indented below it.
+pub(crate) fn print_block_lines(blocks: &[ProposedFile], shown: Shown) -> anyhow::Result<()> {
     for b in blocks {
         outln!("  {}", sanitize_for_terminal(&b.outcome_line(), false))?;
-        let diff = b.diff.as_deref().filter(|_| with_diffs).unwrap_or_default();
-        for line in sanitize_for_terminal(diff, true).lines() {
-            outln!("      {line}")?;
+        match (&b.diff, b.change) {
+            (_, _) if shown == Shown::Outcome => {}
+            (Some(diff), _) => {
+                for line in sanitize_for_terminal(diff, true).lines() {
+                    outln!("      {line}")?;
+                }
+            }
+            (None, Change::New) if shown == Shown::Review => print_new_text(&b.content)?,
+            (None, _) => {}
         }
+    }
+    Ok(())
+}
+
+/// Lines of a new file shown in a plan, at most: enough for any note a
+/// model writes, while a runaway block does not flood the terminal.
+const NEW_TEXT_LINES: usize = 2000;
+
+fn print_new_text(content: &str) -> anyhow::Result<()> {
+    let shown = sanitize_for_terminal(content, true);
+    let total = shown.lines().count();
+    for line in shown.lines().take(NEW_TEXT_LINES) {
+        outln!("      +{line}")?;
+    }
+    if total > NEW_TEXT_LINES {
+        outln!(
+            "      … {} more lines not shown ({total} in all)",
+            total - NEW_TEXT_LINES
+        )?;
     }
     Ok(())
 }

@@ -18,7 +18,7 @@ use membank_llm::agents::{self, PreparedCompile};
 use membank_llm::{ChatRequest, LlmClient, Reply};
 use serde::Serialize;
 
-use super::blocks::{print_block_lines, print_blocks, print_warnings, read_reply, to_json};
+use super::blocks::{Shown, print_block_lines, print_blocks, print_warnings, read_reply, to_json};
 use super::common;
 use super::llm_common;
 
@@ -287,7 +287,9 @@ fn run_with_model(args: &Args, root: &Path) -> anyhow::Result<ExitCode> {
         }
     } else if let Some(tx) = &tx {
         if !args.json {
-            print_plan(&plan, &warnings, &source_results, "Plan")?;
+            // Written at once (`--yes`): the changes, as the reply's new
+            // files are not printed unless asked for.
+            print_plan(&plan, &warnings, &source_results, "Plan", Shown::Diffs)?;
         }
         // A file edited since the plan was made is not overwritten: the new
         // plan is shown and nothing is written.
@@ -302,7 +304,13 @@ fn run_with_model(args: &Args, root: &Path) -> anyhow::Result<ExitCode> {
             }
             Err(Stopped::Stale(stale)) => {
                 let fresh = review::classify(root, &reply.text, &sources, now);
-                print_plan(&fresh.files, &fresh.warnings, &source_results, "New plan")?;
+                print_plan(
+                    &fresh.files,
+                    &fresh.warnings,
+                    &source_results,
+                    "New plan",
+                    Shown::Review,
+                )?;
                 eprintln!(
                     "membank: {} changed on disk after the plan was made; nothing was written. \
                      Check the new plan, then apply the saved reply with --reply.",
@@ -342,7 +350,7 @@ fn run_with_model(args: &Args, root: &Path) -> anyhow::Result<ExitCode> {
         if applied {
             outln!()?;
             outln!("Applied:")?;
-            print_block_lines(&output.blocks, false)?;
+            print_block_lines(&output.blocks, Shown::Outcome)?;
             print_sources(&output.sources, true)?;
         } else {
             let title = if reply.complete {
@@ -350,7 +358,13 @@ fn run_with_model(args: &Args, root: &Path) -> anyhow::Result<ExitCode> {
             } else {
                 "Plan of the INCOMPLETE reply (what arrived)"
             };
-            print_plan(&output.blocks, &output.warnings, &output.sources, title)?;
+            print_plan(
+                &output.blocks,
+                &output.warnings,
+                &output.sources,
+                title,
+                Shown::Review,
+            )?;
         }
     }
 
@@ -441,9 +455,10 @@ fn print_plan(
     warnings: &[String],
     sources: &[SourceResult],
     title: &str,
+    shown: Shown,
 ) -> anyhow::Result<()> {
     outln!("{title}:")?;
-    print_block_lines(blocks, true)?;
+    print_block_lines(blocks, shown)?;
     print_warnings(warnings)?;
     print_sources(sources, true)?;
     Ok(())

@@ -13,7 +13,7 @@ use membank_core::safe_read::{DEFAULT_MAX_FILE_BYTES, read_regular};
 use membank_llm::writeback::{Note, PreparedWriteback, prepare_writeback};
 use serde::Serialize;
 
-use super::blocks::{print_block_lines, print_warnings, read_reply, to_json};
+use super::blocks::{Shown, print_block_lines, print_warnings, read_reply, to_json};
 use super::common::{self, open_dejavu, safe};
 use super::compile::{incomplete_message, save_reply, stream_reply};
 use super::llm_common;
@@ -100,7 +100,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     output.warnings = proposal.warnings.clone();
     output.blocks = proposal.files.clone();
     if let Some(tx) = &tx {
-        print_review(&args, &proposal, "Plan")?;
+        // Written at once (`--yes`): the changes; new records' text only
+        // in a plan to review.
+        print_review(&args, &proposal, "Plan", Shown::Diffs)?;
         match writeback::apply(tx, &proposal, &[]) {
             Ok(done) => {
                 common::finish(tx);
@@ -124,14 +126,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else if output.applied {
         outln!()?;
         outln!("Applied:")?;
-        print_block_lines(&output.blocks, false)?;
+        print_block_lines(&output.blocks, Shown::Outcome)?;
     } else {
         let title = if output.reply_complete {
             "Plan"
         } else {
             "Plan of the INCOMPLETE reply (what arrived)"
         };
-        print_review(&args, &proposal, title)?;
+        print_review(&args, &proposal, title, Shown::Review)?;
     }
     if !output.reply_complete {
         eprintln!("{}", incomplete_message(output.reply_file.as_deref()));
@@ -152,12 +154,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     })
 }
 
-fn print_review(args: &Args, proposal: &Proposal, title: &str) -> anyhow::Result<()> {
+fn print_review(args: &Args, proposal: &Proposal, title: &str, shown: Shown) -> anyhow::Result<()> {
     if args.json {
         return Ok(());
     }
     outln!("{title}:")?;
-    print_block_lines(&proposal.files, true)?;
+    print_block_lines(&proposal.files, shown)?;
     print_entry_warnings(&proposal.files)?;
     print_warnings(&proposal.warnings)?;
     Ok(())
