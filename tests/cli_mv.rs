@@ -181,6 +181,53 @@ fn a_dejavu_record_renamed_takes_its_route_and_links_along() {
     assert!(!report.contains("settings-sync.md"), "{report}");
 }
 
+/// A record that is a symbolic link (here into private memory) cannot be
+/// moved, since no write follows a link: the preview says so, naming the
+/// link, instead of a plan whose `--yes` could only report a change.
+#[cfg(unix)]
+#[test]
+fn a_dejavu_record_that_is_a_symbolic_link_is_refused_in_the_preview() {
+    let tmp = tempfile::tempdir().unwrap();
+    let project = tmp.path().join("p");
+    copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("demo-dejavu"),
+        &project,
+    );
+    write(&project, "memory/private/plan.md", "# Plan\n");
+    std::os::unix::fs::symlink(
+        "../private/plan.md",
+        project.join("memory/decisions/alias.md"),
+    )
+    .unwrap();
+    let before = support::tree(&project);
+    let r = project.to_str().unwrap();
+    for yes in [false, true] {
+        let mut args = vec![
+            "mv",
+            r,
+            "memory/decisions/alias.md",
+            "memory/decisions/a2.md",
+        ];
+        if yes {
+            args.push("--yes");
+        }
+        let out = membank(&args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "--yes {yes}: {stderr}");
+        assert!(
+            stderr.contains("memory/decisions/alias.md is a symbolic link"),
+            "--yes {yes}: {stderr}"
+        );
+        assert!(!stderr.contains("Run again"), "{stderr}");
+        assert!(
+            out.stdout.is_empty(),
+            "{}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+    }
+    assert_eq!(support::tree(&project), before);
+}
+
 fn copy_dir(from: &Path, to: &Path) {
     fs::create_dir_all(to).unwrap();
     for e in fs::read_dir(from).unwrap() {

@@ -329,3 +329,38 @@ fn empty_event_tags_are_dropped() {
         );
     }
 }
+
+/// A numbered folder that is a symbolic link is never written through:
+/// `new` and `note` name the link, rather than asking to run again, which
+/// could never succeed.
+#[cfg(unix)]
+#[test]
+fn a_linked_folder_is_named_as_the_reason_nothing_was_written() {
+    let dir = bank();
+    let root = dir.path().join("bank");
+    let r = root.to_str().unwrap();
+    let elsewhere = dir.path().join("elsewhere");
+    for folder in ["04_STYLE", "00_INBOX"] {
+        fs::rename(root.join(folder), elsewhere.join(folder)).unwrap_or_else(|_| {
+            fs::create_dir_all(&elsewhere).unwrap();
+            fs::rename(root.join(folder), elsewhere.join(folder)).unwrap();
+        });
+        std::os::unix::fs::symlink(elsewhere.join(folder), root.join(folder)).unwrap();
+    }
+    let before = support::tree(&elsewhere);
+    for (args, link) in [
+        (vec!["new", r, "04_STYLE", "Evil"], "04_STYLE"),
+        (vec!["note", r, "a", "quick", "thought"], "00_INBOX"),
+    ] {
+        let out = membank(&args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains(&format!("{link} is a symbolic link")),
+            "{args:?}: {stderr}"
+        );
+        assert!(stderr.contains("nothing was written"), "{stderr}");
+        assert!(!stderr.contains("Run again"), "{args:?}: {stderr}");
+    }
+    assert_eq!(support::tree(&elsewhere), before);
+}

@@ -275,6 +275,15 @@ pub fn check_name(seg: &str) -> Result<(), Rejection> {
     Ok(())
 }
 
+/// Why nothing is written through `link` (a path inside the memory that
+/// is a symbolic link), said the same way by every write.
+pub fn writes_through_no_link(link: &str) -> String {
+    format!(
+        "{link} is a symbolic link; membank reads no link inside a memory, \
+         so it writes through none either"
+    )
+}
+
 /// Resolve `path` under `root`, guaranteeing the result stays inside the
 /// bank and inside a writable folder.
 ///
@@ -330,11 +339,7 @@ pub fn resolve_in_bank(root: &Path, path: &SafePath) -> Result<PathBuf, Rejectio
         if is_link {
             return Err(Rejection::new(
                 "symlink",
-                format!(
-                    "{} is a symbolic link; membank reads no link inside a memory, \
-                     so it writes through none either",
-                    display_rel(&root, &next)
-                ),
+                writes_through_no_link(&display_rel(&root, &next)),
             ));
         }
         let is_last = i + 1 == segments.len();

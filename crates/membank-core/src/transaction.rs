@@ -602,7 +602,10 @@ impl Transaction {
         self.journalled(|j| {
             j.kind.get_or_insert("fix");
         });
-        let stale: Vec<String> = fixes.iter().flat_map(|f| self.stale_paths(f)).collect();
+        let mut stale = Vec::new();
+        for f in fixes {
+            stale.extend(self.stale_paths(f).map_err(Stopped::Refused)?);
+        }
         if !stale.is_empty() {
             return Err(Stopped::Stale(stale));
         }
@@ -725,33 +728,41 @@ impl Transaction {
         Ok(done)
     }
 
-    /// The paths of one fix that are no longer as its proposal saw them.
-    fn stale_paths(&self, fix: &FileFix) -> Vec<String> {
-        let differs = |rel: &str, before: &Vec<u8>| {
-            self.fix_read(rel).ok().flatten().as_ref() != Some(before)
+    /// The paths of one fix that are no longer as its proposal saw them;
+    /// `Err` when one may not be written at all (a symbolic link on its
+    /// way, a FIFO there): running again could never succeed, so that is
+    /// said rather than "changed meanwhile".
+    fn stale_paths(&self, fix: &FileFix) -> Result<Vec<String>, String> {
+        let now = |rel: &str| {
+            self.fix_read(rel)
+                .map_err(|reason| match reason.ends_with("nothing was written") {
+                    true => reason,
+                    false => format!("{reason}; nothing was written"),
+                })
         };
-        let taken = |rel: &str| !matches!(self.fix_read(rel), Ok(None));
+        let mut stale = Vec::new();
         match &fix.action {
-            Action::Change { before, .. } | Action::Delete { before } => differs(&fix.path, before)
-                .then(|| fix.path.clone())
-                .into_iter()
-                .collect(),
-            Action::CreateFolder => Vec::new(),
-            Action::Create { .. } => taken(&fix.path)
-                .then(|| fix.path.clone())
-                .into_iter()
-                .collect(),
-            Action::Move { to, before, .. } => {
-                let mut stale = Vec::new();
-                if differs(&fix.path, before) {
+            Action::Change { before, .. } | Action::Delete { before } => {
+                if now(&fix.path)?.as_ref() != Some(before) {
                     stale.push(fix.path.clone());
                 }
-                if taken(to) {
+            }
+            Action::CreateFolder => {}
+            Action::Create { .. } => {
+                if now(&fix.path)?.is_some() {
+                    stale.push(fix.path.clone());
+                }
+            }
+            Action::Move { to, before, .. } => {
+                if now(&fix.path)?.as_ref() != Some(before) {
+                    stale.push(fix.path.clone());
+                }
+                if now(to)?.is_some() {
                     stale.push(to.clone());
                 }
-                stale
             }
         }
+        Ok(stale)
     }
 
     /// Write a new file, creating missing folders inside the memory; a
@@ -802,12 +813,14 @@ impl Transaction {
     fn unlinked(&self, rel: &str) -> Result<PathBuf, String> {
         let rel = pathsafe::relative_path(rel).map_err(|r| format!("{rel}: {}", r.reason))?;
         let mut at = self.root.clone();
-        for part in rel.split('/') {
+        for (i, part) in rel.split('/').enumerate() {
             at.push(part);
             match fs::symlink_metadata(&at) {
                 Ok(m) if m.file_type().is_symlink() => {
+                    let link: Vec<&str> = rel.split('/').take(i + 1).collect();
                     return Err(format!(
-                        "{rel}: a symbolic link is on the way; not followed"
+                        "{rel}: {}",
+                        pathsafe::writes_through_no_link(&link.join("/"))
                     ));
                 }
                 _ => {}

@@ -42,6 +42,10 @@ pub fn plan(project: &Project, from: &str, to: &str) -> Result<Vec<FileFix>, Str
         ));
     }
     let to = destination(from, to.trim())?;
+    // The write follows no link; said now, in the plan, rather than by a
+    // commit that could only ever fail.
+    writable(project, from)?;
+    writable(project, &to)?;
     if project
         .files
         .iter()
@@ -71,6 +75,9 @@ pub fn plan(project: &Project, from: &str, to: &str) -> Result<Vec<FileFix>, Str
             return Err(format!(
                 "{path}: is not UTF-8, so what names {from} in it cannot be rewritten"
             ));
+        }
+        if !is_moved {
+            writable(project, path)?;
         }
         let before = read(project, path)?;
         let mut after_text = String::clone(text);
@@ -134,6 +141,15 @@ fn destination(from: &str, to: &str) -> Result<String, String> {
         )),
         Err(reason) => Err(format!("{to}: {reason}")),
     }
+}
+
+/// `rel` may be written (or moved away): no symbolic link on its way, a
+/// regular file if it exists.
+fn writable(project: &Project, rel: &str) -> Result<(), String> {
+    target::check_on_disk(&project.root, rel).map_err(|reason| match reason.starts_with(rel) {
+        true => format!("{reason}; nothing is moved"),
+        false => format!("{rel}: {reason}; nothing is moved"),
+    })
 }
 
 fn read(project: &Project, rel: &str) -> Result<Vec<u8>, String> {

@@ -74,9 +74,8 @@ pub fn check_on_disk(root: &Path, rel: &str) -> Result<(), String> {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
             Err(e) => return Err(format!("cannot be checked: {e}")),
             Ok(m) if m.file_type().is_symlink() => {
-                let what = parts[..=i].join("/");
-                return Err(format!(
-                    "{what} is a symbolic link; writes never follow one"
+                return Err(crate::pathsafe::writes_through_no_link(
+                    &parts[..=i].join("/"),
                 ));
             }
             Ok(m) if !last && !m.is_dir() => {
