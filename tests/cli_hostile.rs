@@ -406,6 +406,66 @@ fn a_second_compile_run_waits_for_the_first() {
     assert_eq!(archived.len(), 1);
 }
 
+/// A socket and a symbolic link loop named like notes are said to be what
+/// they are, in every layout: a socket is no regular file, and a loop is a
+/// link with nothing behind it (the layout's finding for a link to
+/// nothing), never "check its permissions" over the system's own error.
+#[test]
+fn a_socket_and_a_link_loop_are_named_for_what_they_are_in_every_layout() {
+    let b = bank();
+    let dv = tempfile::tempdir().unwrap();
+    write(dv.path(), "memory/summary.md", b"# Summary\n");
+    let ev = tempfile::tempdir().unwrap();
+    write(ev.path(), "ome.toml", b"");
+    let episodes = "app/proj/users/u1/episodes";
+    fs::create_dir_all(ev.path().join(episodes)).unwrap();
+    for (root, dir, not_a_file, link) in [
+        (b.path(), "01_CLIENTS", "not-a-file", "unreadable-file"),
+        (dv.path(), "memory/decisions", "unreadable-file", "symlink"),
+        (ev.path(), episodes, "everos-unreadable", "everos-link"),
+    ] {
+        fs::create_dir_all(root.join(dir)).unwrap();
+        let name = |n: &str| match dir == episodes {
+            true => format!("episode-2026-07-0{n}.md"),
+            false => format!("{n}.md"),
+        };
+        let (socket, l1, l2) = (name("1"), name("2"), name("3"));
+        std::os::unix::net::UnixListener::bind(root.join(dir).join(&socket)).unwrap();
+        symlink(&l2, root.join(dir).join(&l1)).unwrap();
+        symlink(&l1, root.join(dir).join(&l2)).unwrap();
+        let run = membank(&["check", s(root), "--json"]);
+        let v: serde_json::Value = serde_json::from_str(&run.stdout).expect("JSON");
+        let finding = |rel: &str| {
+            let path = format!("{dir}/{rel}");
+            let f = v["findings"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|f| f["path"] == path.as_str())
+                .unwrap_or_else(|| panic!("no finding for {path}: {}", run.stdout));
+            (
+                f["code"].as_str().unwrap().to_owned(),
+                f["message"].as_str().unwrap().to_owned(),
+            )
+        };
+        let (code, message) = finding(&socket);
+        assert_eq!(code, not_a_file, "{dir}: {message}");
+        assert!(
+            message.contains("not a regular file") && !message.contains("os error"),
+            "{dir}: {message}"
+        );
+        for looped in [&l1, &l2] {
+            let (code, message) = finding(looped);
+            assert_eq!(code, link, "{dir}: {message}");
+            assert!(
+                message.contains("symbolic link loop") && !message.contains("os error"),
+                "{dir}: {message}"
+            );
+            assert!(!message.contains("permissions"), "{dir}: {message}");
+        }
+    }
+}
+
 /// Naming a file the bank has but does not read says why, not "no article".
 #[test]
 fn reading_a_file_that_is_not_read_says_why() {

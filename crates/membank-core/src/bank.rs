@@ -61,6 +61,8 @@ pub enum ProblemKind {
     LinkOutside,
     /// A symbolic link to something that does not exist.
     DanglingLink,
+    /// A symbolic link that leads back to itself.
+    LinkLoop,
 }
 
 impl LoadProblem {
@@ -71,6 +73,7 @@ impl LoadProblem {
             ReadError::TooLarge { .. } => ProblemKind::TooLarge,
             ReadError::LinkLeavesRoot { .. } => ProblemKind::LinkOutside,
             ReadError::DanglingLink => ProblemKind::DanglingLink,
+            ReadError::LinkLoop => ProblemKind::LinkLoop,
             ReadError::Io(_) => ProblemKind::Io,
         };
         LoadProblem {

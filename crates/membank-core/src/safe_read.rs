@@ -75,6 +75,9 @@ pub enum ReadError {
     },
     /// A symbolic link to something that does not exist.
     DanglingLink,
+    /// A symbolic link that leads back to itself, directly or through
+    /// other links: like a link to nothing, there is nothing to read.
+    LinkLoop,
     Io(io::Error),
 }
 
@@ -86,6 +89,7 @@ impl ReadError {
             ReadError::TooLarge { .. } => "too-large",
             ReadError::LinkLeavesRoot { .. } => "link-out",
             ReadError::DanglingLink => "dangling-link",
+            ReadError::LinkLoop => "link-loop",
             ReadError::Io(_) => "io",
         }
     }
@@ -159,6 +163,10 @@ impl fmt::Display for ReadError {
                 f,
                 "is a symbolic link to something that does not exist; there is nothing to read"
             ),
+            ReadError::LinkLoop => write!(
+                f,
+                "is a symbolic link loop (it leads back to itself); there is nothing to read"
+            ),
             ReadError::Io(e) => write!(f, "could not be read: {e}"),
         }
     }
@@ -194,7 +202,7 @@ fn kind_of(ft: fs::FileType) -> &'static str {
 
 /// Open without blocking: opening a FIFO for reading waits for a writer,
 /// so the type is checked on the handle before anything else happens.
-fn open_nonblocking(path: &Path) -> io::Result<File> {
+fn open_nonblocking(path: &Path) -> Result<File, ReadError> {
     let mut options = fs::OpenOptions::new();
     options.read(true);
     #[cfg(unix)]
@@ -202,7 +210,39 @@ fn open_nonblocking(path: &Path) -> io::Result<File> {
         use std::os::unix::fs::OpenOptionsExt;
         options.custom_flags(libc::O_NONBLOCK);
     }
-    options.open(path)
+    options.open(path).map_err(|e| failed_at(path, e))
+}
+
+/// Why looking at `path` failed, where the system's own words would send
+/// the reader to the wrong cause: a socket cannot be opened at all ("No
+/// such device or address"), and a link loop is "Too many levels of
+/// symbolic links"; neither is a matter of permissions.
+fn failed_at(path: &Path, e: io::Error) -> ReadError {
+    #[cfg(unix)]
+    match e.raw_os_error() {
+        Some(libc::ENXIO) => {
+            if let Ok(meta) = fs::metadata(path)
+                && !meta.file_type().is_file()
+            {
+                return ReadError::NotRegular {
+                    kind: kind_of(meta.file_type()),
+                };
+            }
+        }
+        // Also what an open that follows no link says of any link: only
+        // a link that cannot be resolved either is a loop.
+        Some(libc::ELOOP)
+            if path
+                .canonicalize()
+                .is_err_and(|again| again.raw_os_error() == Some(libc::ELOOP)) =>
+        {
+            return ReadError::LinkLoop;
+        }
+        _ => {}
+    }
+    #[cfg(not(unix))]
+    let _ = path;
+    ReadError::Io(e)
 }
 
 /// Read a regular file into `buf` (replacing its contents), at most
@@ -432,7 +472,7 @@ impl RootReader {
                 Ok(_) => return Err(self.leaves_root()),
                 // A dangling link: where it points does not exist, so
                 // there is nothing to read either way.
-                Err(e) => return Err(ReadError::Io(e)),
+                Err(e) => return Err(failed_at(&full, e)),
             }
         }
         Ok(full)
@@ -475,7 +515,7 @@ impl RootReader {
     fn check_walked_link(&self, path: &Path) -> Result<(), ReadError> {
         match path.canonicalize() {
             Err(e) if e.kind() == io::ErrorKind::NotFound => Err(ReadError::DanglingLink),
-            Err(e) => Err(ReadError::Io(e)),
+            Err(e) => Err(failed_at(path, e)),
             Ok(_) if self.policy.follow_links_out => Ok(()),
             Ok(real) if real.starts_with(&self.canonical_root) => Ok(()),
             Ok(_) => Err(self.leaves_root()),
@@ -553,8 +593,8 @@ impl RootReader {
             if !self.policy.follow_links_out {
                 flags |= OFlags::NOFOLLOW;
             }
-            let fd =
-                rustix::fs::openat(&dir.fd, name, flags, Mode::empty()).map_err(io::Error::from)?;
+            let fd = rustix::fs::openat(&dir.fd, name, flags, Mode::empty())
+                .map_err(|e| failed_at(path, io::Error::from(e)))?;
             let file = File::from(fd);
             if dir.short_read_is_end
                 && let Some(n) = read_small_at_once(&file, self.policy.max_file_bytes, buf)
@@ -602,6 +642,43 @@ mod tests {
         fs::write(outside.path().join("secret"), "key").unwrap();
         std::os::unix::fs::symlink(outside.path().join("secret"), link).unwrap();
         outside
+    }
+
+    /// A socket cannot even be opened ("No such device or address") and a
+    /// link loop cannot be resolved ("Too many levels of symbolic links"):
+    /// both are said for what they are, not as an I/O failure.
+    #[cfg(unix)]
+    #[test]
+    fn a_socket_and_a_link_loop_are_told_apart_from_io_errors() {
+        let d = root();
+        let r = d.path();
+        let _socket = std::os::unix::net::UnixListener::bind(r.join("01_CLIENTS/s.md")).unwrap();
+        std::os::unix::fs::symlink("l2.md", r.join("01_CLIENTS/l1.md")).unwrap();
+        std::os::unix::fs::symlink("l1.md", r.join("01_CLIENTS/l2.md")).unwrap();
+        let reader = RootReader::for_root(r).unwrap();
+        let socket = reader.read(Path::new("01_CLIENTS/s.md")).unwrap_err();
+        assert!(
+            matches!(socket, ReadError::NotRegular { kind: "a socket" }),
+            "{socket:?}"
+        );
+        let walked = reader.read_walked_into(&r.join("01_CLIENTS/s.md"), false, &mut Vec::new());
+        assert!(
+            matches!(walked, Err(ReadError::NotRegular { .. })),
+            "{walked:?}"
+        );
+        for path in [Path::new("01_CLIENTS/l1.md"), &r.join("01_CLIENTS/l2.md")] {
+            let looped = reader.read(path).unwrap_err();
+            assert!(matches!(looped, ReadError::LinkLoop), "{looped:?}");
+        }
+        let walked = reader.read_walked_into(&r.join("01_CLIENTS/l1.md"), true, &mut Vec::new());
+        assert!(matches!(walked, Err(ReadError::LinkLoop)), "{walked:?}");
+        assert!(
+            ReadError::LinkLoop
+                .to_string()
+                .contains("symbolic link loop"),
+            "{}",
+            ReadError::LinkLoop
+        );
     }
 
     /// A file over the size limit never reads as the limit's own size: a

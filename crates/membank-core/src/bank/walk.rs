@@ -264,8 +264,17 @@ fn walk_entry(
                 && e.path()
                     .and_then(|p| p.symlink_metadata().ok())
                     .is_some_and(|m| m.file_type().is_symlink());
+            #[cfg(unix)]
+            let io_loop = e
+                .io_error()
+                .is_some_and(|io| io.raw_os_error() == Some(libc::ELOOP));
+            #[cfg(not(unix))]
+            let io_loop = false;
+            let looped = e.loop_ancestor().is_some() || io_loop;
             let problem = if dangling {
                 LoadProblem::from_read_error(path, &ReadError::DanglingLink)
+            } else if looped {
+                LoadProblem::from_read_error(path, &ReadError::LinkLoop)
             } else {
                 LoadProblem {
                     path,

@@ -596,6 +596,7 @@ fn read_message(e: &ReadError) -> String {
             "a symbolic link leading outside the project; not followed".into()
         }
         ReadError::DanglingLink => "a symbolic link to something that does not exist".into(),
+        ReadError::LinkLoop => "a symbolic link loop (it leads back to itself)".into(),
         other => format!("{UNREAD_SUBJECT}{other}"),
     }
 }

@@ -398,7 +398,7 @@ pub(crate) fn read_file(
     let mut bytes = Vec::new();
     if let Err(e) = reader.read_walked_into(abs, is_link, &mut bytes) {
         let (code, severity) = match e {
-            ReadError::LinkLeavesRoot { .. } | ReadError::DanglingLink => {
+            ReadError::LinkLeavesRoot { .. } | ReadError::DanglingLink | ReadError::LinkLoop => {
                 ("everos-link", Severity::Warning)
             }
             _ => ("everos-unreadable", Severity::Error),

@@ -133,6 +133,18 @@ pub(super) fn load_problems(bank: &Bank, out: &mut Vec<Finding>) {
                  out of every context. Restore what it pointed to, or delete the link."
                     .into(),
             ),
+            // Nothing to read, as behind a link to nothing: the same code
+            // and severity.
+            ProblemKind::LinkLoop => finding(
+                "unreadable-file",
+                Severity::Error,
+                &p.path,
+                None,
+                "This file is a symbolic link loop: it leads back to itself, directly or \
+                 through other links, so there is nothing to read and it is left out of every \
+                 context. Point it at the file it should open, or delete the link."
+                    .into(),
+            ),
             ProblemKind::LinkOutside => finding(
                 "link-outside-bank",
                 Severity::Warning,
