@@ -466,6 +466,58 @@ fn a_socket_and_a_link_loop_are_named_for_what_they_are_in_every_layout() {
     }
 }
 
+/// A memory whose folder cannot be listed says so, of the path itself,
+/// rather than that it is no memory; a numbered or record folder that
+/// cannot be listed is a folder, named relative to the memory.
+#[test]
+fn an_unreadable_root_or_folder_is_said_to_be_unreadable() {
+    use std::os::unix::fs::PermissionsExt;
+    if support::skipped_as_root("an_unreadable_root_or_folder_is_said_to_be_unreadable") {
+        return;
+    }
+    let closed = |p: &Path| fs::set_permissions(p, fs::Permissions::from_mode(0o000)).unwrap();
+    let open = |p: &Path| fs::set_permissions(p, fs::Permissions::from_mode(0o755)).unwrap();
+    let b = bank();
+    let dv = tempfile::tempdir().unwrap();
+    write(dv.path(), "memory/summary.md", b"# Summary\n");
+    write(dv.path(), "memory/decisions/a.md", b"# A\n");
+    for root in [b.path(), dv.path()] {
+        closed(root);
+        let run = membank(&["check", s(root)]);
+        open(root);
+        assert_eq!(run.code, Some(2), "{}", run.stderr);
+        assert!(
+            run.stderr.contains("cannot be read") && run.stderr.contains("Permission denied"),
+            "{}",
+            run.stderr
+        );
+        assert!(
+            !run.stderr.contains("is not a memory bank"),
+            "{}",
+            run.stderr
+        );
+    }
+    for (root, dir) in [(b.path(), "03_DOMAINS"), (dv.path(), "memory/decisions")] {
+        closed(&root.join(dir));
+        let run = membank(&["check", s(root), "--json"]);
+        open(&root.join(dir));
+        let v: serde_json::Value = serde_json::from_str(&run.stdout).expect("JSON");
+        let f = v["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|f| f["path"] == dir)
+            .unwrap_or_else(|| panic!("no finding for {dir}: {}", run.stdout));
+        let message = f["message"].as_str().unwrap();
+        assert_eq!(f["code"], "unreadable-file", "{message}");
+        assert!(
+            message.contains("folder could not be read: Permission denied"),
+            "{message}"
+        );
+        assert!(!message.contains(s(root)), "{message}");
+    }
+}
+
 /// Naming a file the bank has but does not read says why, not "no article".
 #[test]
 fn reading_a_file_that_is_not_read_says_why() {

@@ -110,6 +110,22 @@ pub fn skip_loudly(why: &str) {
     let _ = writeln!(std::io::stderr().lock(), "\n!!!!! SKIPPED: {why} !!!!!\n");
 }
 
+/// True when the tests run as root, which reads and lists whatever the
+/// permission bits say: a test of an unreadable file or folder then proves
+/// nothing, so it calls this, skips, and says so.
+#[cfg(unix)]
+#[allow(dead_code)]
+pub fn skipped_as_root(test: &str) -> bool {
+    // SAFETY: geteuid has no preconditions and cannot fail.
+    let root = unsafe { libc::geteuid() } == 0;
+    if root {
+        skip_loudly(&format!(
+            "{test}: running as root, which permission bits do not stop"
+        ));
+    }
+    root
+}
+
 /// A run's standard output as JSON, with its exit code; a run that printed
 /// something else fails the test showing both outputs.
 pub fn json_of(out: &std::process::Output) -> (serde_json::Value, Option<i32>) {

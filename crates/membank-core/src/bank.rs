@@ -63,6 +63,8 @@ pub enum ProblemKind {
     DanglingLink,
     /// A symbolic link that leads back to itself.
     LinkLoop,
+    /// A folder whose files could not be listed.
+    UnreadableFolder,
 }
 
 impl LoadProblem {

@@ -276,11 +276,23 @@ fn walk_entry(
             } else if looped {
                 LoadProblem::from_read_error(path, &ReadError::LinkLoop)
             } else {
+                // The system's own words, without walkdir's absolute path
+                // (the finding names the path, relative to the bank).
+                let why = e
+                    .io_error()
+                    .map_or_else(|| e.to_string(), |io| io.to_string());
+                let folder = e
+                    .path()
+                    .and_then(|p| p.symlink_metadata().ok())
+                    .is_some_and(|m| m.is_dir());
                 LoadProblem {
                     path,
                     line: None,
-                    message: format!("could not be read: {e}"),
-                    kind: ProblemKind::Io,
+                    message: format!("could not be read: {why}"),
+                    kind: match folder {
+                        true => ProblemKind::UnreadableFolder,
+                        false => ProblemKind::Io,
+                    },
                 }
             };
             found.push(Walked::Problem(Box::new(problem)));

@@ -303,7 +303,28 @@ impl Project {
                     .as_encoded_bytes()
                     .cmp(b.file_name().as_encoded_bytes())
             });
-        for entry in walker.into_iter().filter_map(Result::ok) {
+        for entry in walker {
+            let entry = match entry {
+                Ok(entry) => entry,
+                // A folder that cannot be listed is said, not skipped: its
+                // records would otherwise be missing without a word.
+                Err(e) => {
+                    if let Some(rel) = e.path().and_then(|p| p.strip_prefix(&self.root).ok()) {
+                        let what = match e.path().is_some_and(Path::is_dir) {
+                            true => "this folder",
+                            false => "this file",
+                        };
+                        let why = e
+                            .io_error()
+                            .map_or_else(|| e.to_string(), |io| io.to_string());
+                        self.problems.push(ReadProblem {
+                            path: rel.to_string_lossy().replace('\\', "/"),
+                            message: format!("{what} could not be read: {why}"),
+                        });
+                    }
+                    continue;
+                }
+            };
             let ft = entry.file_type();
             let Ok(rel) = entry.path().strip_prefix(&self.root) else {
                 continue;

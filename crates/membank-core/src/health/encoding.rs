@@ -91,6 +91,17 @@ pub(super) fn load_problems(bank: &Bank, out: &mut Vec<Finding>) {
                     p.message
                 ),
             ),
+            ProblemKind::UnreadableFolder => finding(
+                "unreadable-file",
+                Severity::Error,
+                &p.path,
+                p.line,
+                format!(
+                    "The folder {}; the articles in it are left out of every context. Check \
+                     its permissions.",
+                    p.message
+                ),
+            ),
             ProblemKind::SymlinkedFolder => finding(
                 "symlinked-folder",
                 Severity::Warning,

@@ -263,6 +263,9 @@ pub fn detect(path: &Path, forced: Option<&'static LayoutSpec>) -> Result<Detect
         .filter_map(|&spec| (spec.detect)(path).map(|root| Detected { spec, root }))
         .collect();
     match found.len() {
+        // A folder that cannot be listed looks like no layout at all: say
+        // why it could not be looked at instead.
+        0 if let Err(e) = std::fs::read_dir(path) => Err(OpenError::Io(path.to_path_buf(), e)),
         0 => Err(match memory_above(path) {
             Some(found) => OpenError::InsideMemory {
                 path: path.to_path_buf(),
@@ -411,7 +414,7 @@ impl fmt::Display for OpenError {
                 path.display(),
                 or_list(&LAYOUTS.iter().map(|l| l.title).collect::<Vec<_>>())
             ),
-            OpenError::Io(p, e) => write!(f, "{}: {e}", p.display()),
+            OpenError::Io(p, e) => write!(f, "{} cannot be read: {e}", p.display()),
             OpenError::NoLayout(p) => {
                 let titles: Vec<&str> = LAYOUTS.iter().map(|l| l.title).collect();
                 write!(
