@@ -551,6 +551,42 @@ fn reading_a_file_that_is_not_read_says_why() {
     assert!(run.stderr.contains("no article"), "{}", run.stderr);
 }
 
+/// By name, a file of that name that was found but not read gives its
+/// reason too, as by path: "no article" would send the user looking for a
+/// file that is there.
+#[test]
+fn reading_by_name_a_file_that_is_not_read_says_why() {
+    let d = bank();
+    write(d.path(), "02_TERMINOLOGY/bytes.md", b"binary \xff\x00");
+    let elsewhere = tempfile::tempdir().unwrap();
+    let outside = elsewhere.path().join("notes.md");
+    fs::write(&outside, "# Kept out\n").unwrap();
+    symlink(&outside, d.path().join("03_DOMAINS/Outside.md")).unwrap();
+    for (name, rel, why) in [
+        ("bytes", "02_TERMINOLOGY/bytes.md", "not valid UTF-8"),
+        (
+            "outside",
+            "03_DOMAINS/Outside.md",
+            "symbolic link to something outside the bank",
+        ),
+    ] {
+        for cmd in ["read", "links"] {
+            let run = membank(&[cmd, s(d.path()), name]);
+            assert_eq!(run.code, Some(2), "{cmd} {name}: {}", run.stderr);
+            assert!(
+                run.stderr.contains(rel) && run.stderr.contains(why),
+                "{cmd} {name}: {}",
+                run.stderr
+            );
+            assert!(!run.stderr.contains("no article"), "{}", run.stderr);
+        }
+    }
+    let run = membank(&["read", s(d.path()), "[[bytes]]"]);
+    assert!(run.stderr.contains("not valid UTF-8"), "{}", run.stderr);
+    let run = membank(&["read", s(d.path()), "Nothing"]);
+    assert!(run.stderr.contains("no article"), "{}", run.stderr);
+}
+
 /// A Markdown file whose name is not UTF-8 cannot be named by any command
 /// (its path would be read back with U+FFFD and open nothing): it is
 /// skipped and reported, and every other article stays usable.

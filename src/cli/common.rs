@@ -291,6 +291,9 @@ pub fn find_document(memory: &dyn Memory, wanted: &str) -> anyhow::Result<DocId>
                 if let Some(why) = why_not_read(memory.root(), memory.spec(), &as_path) {
                     return anyhow::anyhow!("{} {}", safe(&as_path), safe(&why));
                 }
+                if let Some((rel, why)) = unread_named(memory.root(), memory.spec(), wanted_stem) {
+                    return anyhow::anyhow!("{} {}", safe(&rel), safe(&why));
+                }
                 let what = membank::layouts::face(memory.spec()).missing_noun;
                 anyhow::anyhow!(
                     "no {what} `{}` in {}",
@@ -319,6 +322,40 @@ pub fn why_not_read(root: &Path, layout: &LayoutSpec, rel: &str) -> Option<Strin
         Err(e) if e.is_not_found() => None,
         Err(e) => Some(e.to_string()),
     }
+}
+
+/// A file named `stem` (`.md`, any case) somewhere in the memory that
+/// was found but not read, with why: by name, as by path, "no such
+/// document" would hide the reason. Looked for only once a name matched
+/// nothing; hidden folders are skipped and no link is followed.
+pub fn unread_named(root: &Path, layout: &LayoutSpec, stem: &str) -> Option<(String, String)> {
+    /// Deeper than any layout nests its documents.
+    const MOST_LEVELS: usize = 8;
+    let wanted = format!("{stem}.md");
+    let mut stack = vec![(PathBuf::new(), 0)];
+    let mut found = Vec::new();
+    while let Some((rel, depth)) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(root.join(&rel)) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if name.starts_with('.') {
+                continue;
+            }
+            let path = rel.join(&name);
+            let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
+            if is_dir && depth < MOST_LEVELS {
+                stack.push((path, depth + 1));
+            } else if !is_dir && name.to_lowercase() == wanted {
+                found.push(path.to_string_lossy().replace('\\', "/"));
+            }
+        }
+    }
+    found.sort();
+    found
+        .into_iter()
+        .find_map(|rel| why_not_read(root, layout, &rel).map(|why| (rel, why)))
 }
 
 /// `[[Target|alias]]` and `[[Target#heading]]` name `Target`.

@@ -66,6 +66,12 @@ fn find_article(bank: &Bank, wanted: &str) -> anyhow::Result<ArticleId> {
                 ) {
                     return anyhow::anyhow!("{} {}", safe(&normalised), safe(&why));
                 }
+                let spec = membank_core::memory::LayoutKind::Bank.spec();
+                let stem = normalised.to_lowercase();
+                let stem = stem.strip_suffix(".md").unwrap_or(&stem);
+                if let Some((rel, why)) = super::common::unread_named(bank.root(), spec, stem) {
+                    return anyhow::anyhow!("{} {}", safe(&rel), safe(&why));
+                }
                 let names = bank.articles().iter().map(|a| a.stem());
                 let close = membank_core::suggest::closest(&normalised, names);
                 anyhow::anyhow!(
