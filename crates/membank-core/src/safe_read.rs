@@ -135,14 +135,15 @@ fn megabytes_over(size: u64, limit: u64) -> Option<String> {
 /// "is 16.2 MB, over the limit of 16 MB per file (setting `max_file_mb`)":
 /// a size over the read limit, said the same way by readers and writers.
 pub fn over_the_limit(size: u64, limit: u64) -> String {
-    let size = match megabytes_over(size, limit) {
-        Some(size) => format!("is {size}, over"),
-        None => "is over".to_owned(),
+    // Just over the limit, megabytes cannot tell the two apart: bytes can.
+    let (size, limit) = match megabytes_over(size, limit) {
+        Some(size) => (size, megabytes(limit).1),
+        None => (
+            format!("{size} bytes"),
+            format!("{} ({limit} bytes)", megabytes(limit).1),
+        ),
     };
-    format!(
-        "{size} the limit of {} per file (setting `max_file_mb`)",
-        megabytes(limit).1
-    )
+    format!("is {size}, over the limit of {limit} per file (setting `max_file_mb`)")
 }
 
 impl fmt::Display for ReadError {
@@ -702,10 +703,17 @@ mod tests {
                 MB,
                 "is 1.3 MB, over the limit of 1 MB",
             ),
-            // Read from a file that gave no size: one byte past the limit
-            // is all that is known.
-            (16 * MB + 1, 16 * MB, "is over the limit of 16 MB"),
-            (16 * MB + MB / 1000, 16 * MB, "is over the limit of 16 MB"),
+            // Too close to the limit for megabytes to show: in bytes.
+            (
+                16 * MB + 1,
+                16 * MB,
+                "is 16777217 bytes, over the limit of 16 MB (16777216 bytes)",
+            ),
+            (
+                16 * MB + MB / 1000,
+                16 * MB,
+                "is 16778264 bytes, over the limit of 16 MB (16777216 bytes)",
+            ),
         ] {
             assert_eq!(said(size, limit), format!("{want} {tail}"), "{size}");
         }
