@@ -119,6 +119,36 @@ fn a_taken_name_is_refused_and_nothing_changes() {
     assert!(!dir.path().join("03_DOMAINS/Law.md").exists());
 }
 
+/// A line of megabytes (an impressions file's) is cut in the preview, with
+/// how much was left out; the rename itself rewrites it whole.
+#[test]
+fn a_very_long_line_is_cut_in_the_preview_and_rewritten_whole() {
+    let dir = bank();
+    let long = format!("See [[Legal]] {}\n", "x".repeat(50_000));
+    write(
+        dir.path(),
+        "04_STYLE/Long.md",
+        &format!("---\nlast_updated: 2026-01-02\n---\n{long}"),
+    );
+    let root = dir.path().to_str().unwrap();
+    let out = membank(&["mv", root, "03_DOMAINS/Legal.md", "03_DOMAINS/Law"]);
+    let plan = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "only a plan");
+    assert!(
+        plan.contains("more characters)"),
+        "{}",
+        &plan[..plan.len().min(3000)]
+    );
+    assert!(
+        plan.lines().all(|l| l.chars().count() < 600),
+        "a line is shown whole"
+    );
+    let out = membank(&["mv", root, "03_DOMAINS/Legal.md", "03_DOMAINS/Law", "--yes"]);
+    assert!(out.status.success());
+    let after = read(dir.path(), "04_STYLE/Long.md");
+    assert!(after.contains(&format!("See [[Law]] {}", "x".repeat(50_000))));
+}
+
 /// Two files the bank has already that differ only in case are `check`'s
 /// to report; they must not block renaming a third, nor moving onto one.
 #[test]

@@ -198,6 +198,22 @@ fn print_human(bank: &str, proposal: &FixProposal, written: bool, yes: bool) -> 
     Ok(())
 }
 
+/// Characters of a diff line shown, at most: an impressions file's line
+/// can be megabytes, and a preview is read on a terminal.
+const DIFF_LINE_SHOWN: usize = 400;
+
+/// `line`, cut after [`DIFF_LINE_SHOWN`] characters with how many more
+/// there are.
+fn cut_for_screen(line: &str) -> std::borrow::Cow<'_, str> {
+    match line.char_indices().nth(DIFF_LINE_SHOWN) {
+        None => line.into(),
+        Some((at, _)) => {
+            let more = line[at..].chars().count();
+            format!("{} … ({more} more characters)", &line[..at]).into()
+        }
+    }
+}
+
 /// `changed    path (codes)`, what each fix does, then the diff in colour.
 pub(super) fn print_fix(f: &FileFix) -> anyhow::Result<()> {
     soutln!(
@@ -213,6 +229,7 @@ pub(super) fn print_fix(f: &FileFix) -> anyhow::Result<()> {
         return Ok(());
     };
     for line in sanitize_for_terminal(&diff, true).lines() {
+        let line = cut_for_screen(line);
         let colour = match line.as_bytes().first() {
             Some(b'+') if !line.starts_with("+++") => style::GOOD,
             Some(b'-') if !line.starts_with("---") => style::ERROR,
