@@ -679,3 +679,25 @@ fn feedback_naming_no_active_impression_is_refused() {
     assert!(add("decision-settings-sync").status.success());
     assert!(add("unmatched").status.success());
 }
+
+/// A `memory/` that is a symbolic link is not followed: recall says so
+/// rather than calling the impressions missing.
+#[cfg(unix)]
+#[test]
+fn recall_through_a_linked_memory_folder_says_it_is_a_link() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("p");
+    copy_tree(Path::new(DEMO), &root);
+    let elsewhere = tmp.path().join("elsewhere");
+    fs::rename(root.join("memory"), &elsewhere).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, root.join("memory")).unwrap();
+    let out = membank(&["recall", root.to_str().unwrap(), "settings sync"]);
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(said.contains("symbolic link"), "{said}");
+    assert!(!said.contains("not found"), "{said}");
+    assert!(!said.contains("fix or replace the file"), "{said}");
+}

@@ -152,11 +152,17 @@ pub fn scan(
 }
 
 fn explain_unread(project: &dejavu::Project, mut result: Recall) -> Recall {
+    // The file's own problem, or its folder's (`memory/` a link that is
+    // not followed): either way it was not read, and was not "missing".
+    let about_impressions = |path: &str| {
+        let folder = path.trim_end_matches('/');
+        path == dejavu::IMPRESSIONS_PATH
+            || dejavu::IMPRESSIONS_PATH
+                .strip_prefix(folder)
+                .is_some_and(|rest| !folder.is_empty() && rest.starts_with('/'))
+    };
     if project.impressions_source().is_none()
-        && let Some(problem) = project
-            .problems
-            .iter()
-            .find(|p| p.path == dejavu::IMPRESSIONS_PATH)
+        && let Some(problem) = project.problems.iter().find(|p| about_impressions(&p.path))
     {
         for d in &mut result.diagnostics {
             if d.path == dejavu::IMPRESSIONS_PATH && d.error.is_none() {
@@ -200,6 +206,9 @@ fn unread_advice(reason: &str) -> String {
             .map(|p| safe(&p.display().to_string()))
             .unwrap_or_else(|| "the config file".to_owned());
         format!("to read it, raise `max_file_mb` in the `[files]` table of {config}")
+    } else if reason.contains("symbolic link") {
+        // A memory from someone else's repository is read only inside it.
+        "open the project the link leads to, or make it a folder of this project".to_owned()
     } else {
         "fix or replace the file to start".to_owned()
     }
