@@ -76,7 +76,10 @@ pub fn plan(project: &Project, from: &str, to: &str) -> Result<Vec<FileFix>, Str
                 "{path}: is not UTF-8, so what names {from} in it cannot be rewritten"
             ));
         }
-        if !is_moved {
+        // A private file is named to no one who withholds private memory
+        // (the MCP server refuses its rewrite by count); a link it is or
+        // has on its way is refused when it is written.
+        if !is_moved && !project.is_private(path) {
             writable(project, path)?;
         }
         let before = read(project, path)?;
