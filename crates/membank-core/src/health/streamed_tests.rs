@@ -161,10 +161,14 @@ fn bank(n: usize, seed: u64) -> tempfile::TempDir {
         std::os::unix::fs::symlink(outside.path(), r.join("03_DOMAINS/linked")).unwrap();
         std::os::unix::fs::symlink(outside.path().join("Out.md"), r.join("04_STYLE/Out.md"))
             .unwrap();
-        // A socket cannot be opened at all.
+        // A socket is a file, but not a regular one.
         drop(std::os::unix::net::UnixListener::bind(
             r.join("04_STYLE/Sock.md"),
         ));
+        // Links with nothing to read behind them: to nothing, and a loop.
+        std::os::unix::fs::symlink("Gone.md", r.join("04_STYLE/Dangling.md")).unwrap();
+        std::os::unix::fs::symlink("Loop-b.md", r.join("04_STYLE/Loop-a.md")).unwrap();
+        std::os::unix::fs::symlink("Loop-a.md", r.join("04_STYLE/Loop-b.md")).unwrap();
         // A FIFO where a file is expected.
         let fifo = std::ffi::CString::new(
             r.join("04_STYLE/Pipe.md")
