@@ -292,3 +292,34 @@ fn a_misspelt_link_and_an_old_template_name_are_fixed_and_stale_waits_to_be_aske
     let (after, code) = json(&["check", bank, "--json"]);
     assert_eq!(code, Some(0), "{after}");
 }
+
+/// Some Windows tools save UTF-16 with no byte-order mark: the article is
+/// read, found to be UTF-16, and saved as UTF-8 by the fix.
+#[test]
+fn an_article_in_utf16_without_a_byte_order_mark_is_read_and_saved_as_utf8() {
+    let d = flawed_bank();
+    let text = "---\ndomain: Wide\nlanguages: [en]\nlast_updated: 2026-04-01\n---\n[[Tax]]\n";
+    let wide: Vec<u8> = text.encode_utf16().flat_map(u16::to_le_bytes).collect();
+    write(d.path(), "03_DOMAINS/Wide.md", &wide);
+    let root = d.path().to_str().unwrap();
+    let (v, _) = json(&["check", root, "--path", "03_DOMAINS/Wide.md", "--json"]);
+    let codes: Vec<&str> = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["code"].as_str().unwrap())
+        .collect();
+    // Read whole: its link and frontmatter count (an orphan is a note).
+    assert_eq!(codes, ["utf16", "orphan"], "{v:#}");
+    let out = membank(&["fix", root, "--path", "03_DOMAINS/Wide.md", "--yes"]);
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        said.contains("changed    03_DOMAINS/Wide.md (utf16)"),
+        "{said}"
+    );
+    assert_eq!(out.status.code(), Some(1), "the orphan is left: {said}");
+    assert_eq!(
+        fs::read_to_string(d.path().join("03_DOMAINS/Wide.md")).unwrap(),
+        text
+    );
+}

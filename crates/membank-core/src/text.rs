@@ -100,13 +100,30 @@ pub fn decode_borrowed(bytes: &[u8]) -> Result<Decoded<Cow<'_, str>>, NotUtf8> {
 
 /// UTF-16 text announced by its byte-order mark (Windows Notepad's
 /// “Unicode”); `None` when the file does not start with one.
+/// Whether `bytes` begin as UTF-16 text saved without a byte-order mark
+/// (some Windows tools write it so): four plain ASCII characters, each
+/// with a zero byte after it (little-endian, `Some(true)`) or before it
+/// (big-endian). Read as UTF-8 they would be valid text full of NULs,
+/// which no Markdown note holds, so nothing else is taken for it.
+pub(crate) fn utf16_without_bom(bytes: &[u8]) -> Option<bool> {
+    let head = bytes.get(..8)?;
+    let plain = |b: u8| matches!(b, b'\t' | b'\n' | b'\r' | 0x20..=0x7E);
+    if head.chunks(2).all(|u| plain(u[0]) && u[1] == 0) {
+        Some(true)
+    } else if head.chunks(2).all(|u| u[0] == 0 && plain(u[1])) {
+        Some(false)
+    } else {
+        None
+    }
+}
+
 fn decode_utf16(bytes: &[u8]) -> Option<Result<String, NotUtf8>> {
-    let little = match bytes.get(..2)? {
-        [0xFF, 0xFE] => true,
-        [0xFE, 0xFF] => false,
-        _ => return None,
+    let (little, start) = match bytes.get(..2)? {
+        [0xFF, 0xFE] => (true, 2),
+        [0xFE, 0xFF] => (false, 2),
+        _ => (utf16_without_bom(bytes)?, 0),
     };
-    let units = bytes[2..].chunks(2).map(|pair| match (pair, little) {
+    let units = bytes[start..].chunks(2).map(|pair| match (pair, little) {
         ([a, b], true) => u16::from_le_bytes([*a, *b]),
         ([a, b], false) => u16::from_be_bytes([*a, *b]),
         // A lone last byte cannot be a character: report it below.
@@ -124,7 +141,7 @@ fn decode_utf16(bytes: &[u8]) -> Option<Result<String, NotUtf8>> {
             }
             Err(_) => {
                 return Some(Err(NotUtf8 {
-                    byte_offset: 2 + 2 * i,
+                    byte_offset: start + 2 * i,
                     line,
                     utf16: true,
                 }));
@@ -524,6 +541,25 @@ mod tests {
         assert!(e.utf16);
         assert_eq!(e.line, 2);
         assert!(e.to_string().contains("UTF-16"));
+    }
+
+    /// Some Windows tools save UTF-16 with no byte-order mark: read as
+    /// UTF-8 it is valid text full of NULs, and the note looked empty of
+    /// frontmatter. Text that merely has a NUL late in it is not taken
+    /// for it.
+    #[test]
+    fn utf16_without_a_byte_order_mark_is_read() {
+        let words = "---\ndomain: Légal\n---\n[[Acme]] 日本\n";
+        let le: Vec<u8> = words.encode_utf16().flat_map(u16::to_le_bytes).collect();
+        let be: Vec<u8> = words.encode_utf16().flat_map(u16::to_be_bytes).collect();
+        for bytes in [le, be] {
+            let d = decode(&bytes).unwrap();
+            assert!(d.utf16 && !d.had_bom);
+            assert_eq!(d.text, words);
+        }
+        let d = decode(b"---\ntitle: x\n---\nbody\0\n").unwrap();
+        assert!(!d.utf16);
+        assert!(!decode(b"ab").unwrap().utf16);
     }
 
     #[test]

@@ -2,15 +2,16 @@
 //! bytes it must: one value inside its quotes, whole fence lines, the
 //! encoding of the bytes.
 
-/// Text decoded from UTF-16 with a byte-order mark, line endings kept.
-/// `None`: not UTF-16; `Some(Err)`: announced but broken.
+/// Text decoded from UTF-16, with a byte-order mark or told without one
+/// as the bank's reader tells it, line endings kept. `None`: not UTF-16;
+/// `Some(Err)`: announced but broken.
 pub(super) fn from_utf16(bytes: &[u8]) -> Option<Result<String, ()>> {
-    let little = match bytes.get(..2)? {
-        [0xFF, 0xFE] => true,
-        [0xFE, 0xFF] => false,
-        _ => return None,
+    let (little, start) = match bytes.get(..2)? {
+        [0xFF, 0xFE] => (true, 2),
+        [0xFE, 0xFF] => (false, 2),
+        _ => (crate::text::utf16_without_bom(bytes)?, 0),
     };
-    let body = &bytes[2..];
+    let body = &bytes[start..];
     if !body.len().is_multiple_of(2) {
         return Some(Err(()));
     }
