@@ -157,7 +157,8 @@ fn answer_to(line: Option<&[u8]>) -> Option<Vec<u8>> {
     ) else {
         return None;
     };
-    let params = message.get("params");
+    // `null` is taken as no params, as lenient clients send it.
+    let params = message.get("params").filter(|p| !p.is_null());
     if params.is_some_and(|p| !p.is_object()) {
         return Some(error_line(
             id,
@@ -225,6 +226,7 @@ mod tests {
             r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
             r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#,
             r#"{"jsonrpc":"2.0","id":3,"result":{}}"#,
+            r#"{"jsonrpc":"2.0","id":4,"method":"tools/list","params":null}"#,
             "   ",
         ] {
             assert_eq!(answer(line), None, "{line}");
