@@ -6,8 +6,9 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 /// Apply `key` to `text`; whether it was one of the input's keys.
 /// Backspace deletes a character, Ctrl-U the whole line, Ctrl-W the word
-/// before the cursor; a plain or shifted character is typed. Any other
-/// key with Ctrl or Alt is not the input's (a terminal reports Ctrl-A as
+/// before the cursor; a plain or shifted character is typed, and one with
+/// both Ctrl and Alt (AltGr). Any other key with Ctrl or Alt is not the
+/// input's (a terminal reports Ctrl-A as
 /// the letter with a modifier, which must not be typed): the caller
 /// handles or ignores it.
 pub fn edit(text: &mut String, key: &KeyEvent) -> bool {
@@ -19,7 +20,9 @@ pub fn edit(text: &mut String, key: &KeyEvent) -> bool {
         }
         KeyCode::Char('u') if ctrl && !alt => text.clear(),
         KeyCode::Char('w') if ctrl && !alt => delete_word_before_end(text),
-        KeyCode::Char(c) if !ctrl && !alt && !c.is_control() => text.push(c),
+        // Ctrl and Alt together are AltGr on Windows consoles, which type
+        // `@`, `[` or `€` on many European keyboards.
+        KeyCode::Char(c) if ctrl == alt && !c.is_control() => text.push(c),
         _ => return false,
     }
     true
@@ -56,6 +59,15 @@ mod tests {
             &with(KeyCode::Char('S'), KeyModifiers::SHIFT)
         ));
         assert_eq!(text, "03_DOMAINS/LawS");
+        // AltGr, as a Windows console reports it.
+        assert!(edit(
+            &mut text,
+            &with(
+                KeyCode::Char('['),
+                KeyModifiers::CONTROL | KeyModifiers::ALT
+            )
+        ));
+        assert_eq!(text, "03_DOMAINS/LawS[");
     }
 
     #[test]
