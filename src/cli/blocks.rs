@@ -133,15 +133,19 @@ pub(crate) enum Shown {
 pub(crate) fn print_block_lines(blocks: &[ProposedFile], shown: Shown) -> anyhow::Result<()> {
     for b in blocks {
         outln!("  {}", sanitize_for_terminal(&b.outcome_line(), false))?;
-        match (&b.diff, b.change) {
-            (_, _) if shown == Shown::Outcome => {}
-            (Some(diff), _) => {
+        if shown == Shown::Outcome {
+            continue;
+        }
+        match &b.diff {
+            Some(diff) => {
                 for line in sanitize_for_terminal(diff, true).lines() {
                     outln!("      {line}")?;
                 }
             }
-            (None, Change::New) if shown == Shown::Review => print_new_text(&b.content)?,
-            (None, _) => {}
+            None if b.change == Change::New && shown == Shown::Review => {
+                print_new_text(&b.content)?
+            }
+            None => {}
         }
     }
     Ok(())
