@@ -304,6 +304,50 @@ fn human_output_is_a_table_without_terminal_escapes() {
     assert!(text.contains("--apply"));
 }
 
+/// A plan shows what `--apply` would write: the diff of a changed file
+/// and the whole text of a new one, and nothing of a rejected or
+/// unchanged block.
+#[test]
+fn a_plan_shows_the_diff_and_new_text_that_apply_would_write() {
+    let dir = bank();
+    fs::write(
+        dir.path().join("01_CLIENTS/Old.md"),
+        "# Old\nkept line\nold wording\n",
+    )
+    .unwrap();
+    fs::write(dir.path().join("01_CLIENTS/Same.md"), "same\n").unwrap();
+    let reply = "### FILE: 01_CLIENTS/Old.md\n# Old\nkept line\nnew wording\n\
+                 ### FILE: 01_CLIENTS/Fresh.md\nfresh text\n\
+                 ### FILE: 01_CLIENTS/Same.md\nsame\n\
+                 ### FILE: ../escape.md\nsecret plan\n";
+    let out = membank(&["blocks", s(dir.path())], Some(reply));
+    assert_eq!(out.status.code(), Some(1), "the escaping block is rejected");
+    let text = String::from_utf8(out.stdout).unwrap();
+    let (_, plan) = text
+        .split_once("What --apply would write:")
+        .unwrap_or_else(|| panic!("no plan section: {text}"));
+    assert!(
+        plan.contains("-old wording") && plan.contains("+new wording"),
+        "{plan}"
+    );
+    assert!(plan.contains("+fresh text"), "{plan}");
+    assert!(
+        !plan.contains("secret plan") && !plan.contains("Same.md"),
+        "{plan}"
+    );
+    // Nothing was written.
+    assert_eq!(
+        fs::read_to_string(dir.path().join("01_CLIENTS/Old.md")).unwrap(),
+        "# Old\nkept line\nold wording\n"
+    );
+    assert!(!dir.path().join("01_CLIENTS/Fresh.md").exists());
+    // `--apply` writes and does not repeat the plan.
+    let out = membank(&["blocks", s(dir.path()), "--apply"], Some(reply));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(!text.contains("What --apply would write"), "{text}");
+    assert!(dir.path().join("01_CLIENTS/Fresh.md").exists());
+}
+
 #[test]
 fn missing_or_non_bank_folders_are_clear_errors() {
     let dir = tempfile::tempdir().unwrap();

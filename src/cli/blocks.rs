@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use membank_core::compile::{self, BlockResult, Mode};
-use membank_core::review::{Change, ProposedFile};
+use membank_core::review::{self, Change, ProposedFile};
 use membank_core::text::{self, sanitize_for_terminal};
 
 pub use membank_args::blocks::Args;
@@ -34,6 +34,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         print_blocks(&report.blocks)?;
         print_warnings(&report.warnings)?;
+        if !args.apply {
+            print_what_apply_writes(&root, &reply)?;
+        }
         let total = report.blocks.len();
         let rejected = report.rejected();
         if total == 0 {
@@ -51,6 +54,24 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// A plan lists each file `--apply` would write with its diff, or a new
+/// file's text: the table alone named the files but not what would go
+/// into them.
+fn print_what_apply_writes(root: &Path, reply: &str) -> anyhow::Result<()> {
+    let proposal = review::classify(root, reply, &[], super::common::clock().now());
+    let writes: Vec<ProposedFile> = proposal
+        .files
+        .into_iter()
+        .filter(|f| matches!(f.change, Change::New | Change::Changed))
+        .collect();
+    if writes.is_empty() {
+        return Ok(());
+    }
+    outln!()?;
+    outln!("What --apply would write:")?;
+    print_block_lines(&writes, Shown::Review)
 }
 
 /// Read a reply from a file, or from standard input for `None` or `-`.
