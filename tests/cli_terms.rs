@@ -691,6 +691,35 @@ fn job_glossary_lists_the_terms_a_file_uses() {
     );
 }
 
+/// A job glossary of no term is refused in the CAT formats, naming the
+/// file, as `terms export` refuses an export of no term: an empty TBX is
+/// not valid TBX-Basic. The readable listing just says there are none.
+#[test]
+fn a_job_glossary_with_no_term_writes_no_empty_tbx() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = empty_bank(dir.path(), "b");
+    for format in ["tbx", "csv", "tsv"] {
+        let out = run(&[
+            "terms",
+            s(&root),
+            "--for",
+            s(&fixture("job.xlf")),
+            "--format",
+            format,
+        ]);
+        assert_eq!(out.status.code(), Some(2), "{format}: {out:?}");
+        assert!(out.stdout.is_empty(), "{format}: {}", stdout(&out));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("no term of the bank occurs in") && err.contains("job.xlf"),
+            "{format}: {err}"
+        );
+    }
+    let out = run(&["terms", s(&root), "--for", s(&fixture("job.xlf"))]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert!(stdout(&out).contains("0 term(s) of the bank occur in it"));
+}
+
 #[test]
 fn global_flags_before_terms_are_taken_and_mixing_export_with_a_bank_is_refused() {
     let dir = tempfile::tempdir().unwrap();

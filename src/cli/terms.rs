@@ -363,6 +363,16 @@ fn run_glossary(args: &Args, bank_path: &Path, file: &Path) -> anyhow::Result<Ex
             let format = Format::parse(f).ok_or_else(|| {
                 anyhow::anyhow!("--format {}: use tbx, csv, tsv or md", common::safe(f))
             })?;
+            // As `terms export` refuses an export of no term: an empty TBX
+            // body is not valid TBX-Basic, and an empty glossary would pass
+            // for the job's.
+            if records.is_empty() {
+                anyhow::bail!(
+                    "no term of the bank occurs in {} ({} segment(s)): no glossary was written",
+                    common::safe(&out.file),
+                    out.segments
+                );
+            }
             return emit(
                 &terms::write(format, version, &terms::concepts(&records)),
                 None,
