@@ -446,16 +446,19 @@ fn a_socket_and_a_link_loop_are_named_for_what_they_are_in_every_layout() {
             (
                 f["code"].as_str().unwrap().to_owned(),
                 f["message"].as_str().unwrap().to_owned(),
+                f["severity"].as_str().unwrap().to_owned(),
             )
         };
-        let (code, message) = finding(&socket);
+        let (code, message, severity) = finding(&socket);
         assert_eq!(code, not_a_file, "{dir}: {message}");
+        // Each layout's docs list it as an error: a file nobody can read.
+        assert_eq!(severity, "error", "{dir}: {message}");
         assert!(
             message.contains("not a regular file") && !message.contains("os error"),
             "{dir}: {message}"
         );
         for looped in [&l1, &l2] {
-            let (code, message) = finding(looped);
+            let (code, message, _) = finding(looped);
             assert_eq!(code, link, "{dir}: {message}");
             assert!(
                 message.contains("symbolic link loop") && !message.contains("os error"),

@@ -320,9 +320,11 @@ fn walk_dir(
                 out.files.push((path, child_rel, segs.clone(), false));
             }
         } else {
+            // As documented, and as a bank's `not-a-file`: a pipe, socket or
+            // device where a memory file may be is an error, not a note.
             out.problems.push(problem(
                 "everos-unreadable",
-                Severity::Warning,
+                Severity::Error,
                 &child_rel,
                 "not a regular file; skipped".to_owned(),
             ));
