@@ -63,6 +63,11 @@ pub struct EntriesArgs {
 }
 
 #[derive(clap::Args)]
+#[command(
+    after_help = "Exit status: 0 the entry printed, 1 no entry has that id (or several owners' \
+                  entries do: they are listed), 2 error. As with grep, an id not found is an \
+                  answer, not an error."
+)]
 pub struct EntryArgs {
     /// The everos memory root.
     pub root: PathBuf,
