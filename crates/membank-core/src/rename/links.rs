@@ -38,11 +38,15 @@ fn keeps_meaning(files: &Files, target: &str, old_src: &str, new_src: &str) -> b
 /// follows the rename. A link spelled otherwise is the author's and stays.
 fn respelled(files: &Files, file: usize, written: &str) -> Option<String> {
     let (old, new) = (&files.old[file], &files.new[file]);
-    let written = written.trim();
-    if old == new || written.starts_with("./") || written.starts_with("../") {
+    if old == new {
         return None;
     }
-    let written = written.trim_start_matches('/');
+    // A path's leading `/`, `./` and `../` steps are kept as written: the
+    // link already opens this file, and what follows them names its last
+    // folders and its name, which are what a case-only rename respells.
+    // (A Markdown link is a path: on a file system that tells case apart,
+    // the old spelling no longer opens the file.)
+    let (steps, written) = leading_steps(written.trim());
     let keep_md = fold(written).ends_with(".md");
     let depth = written.split('/').count();
     let tail = |path: &str| {
@@ -54,7 +58,24 @@ fn respelled(files: &Files, file: usize, written: &str) -> Option<String> {
         (depth <= parts.len()).then(|| parts[parts.len() - depth..].join("/"))
     };
     let (before, after) = (tail(old)?, tail(new)?);
-    (written == before && after != before && fold(&after) == fold(&before)).then_some(after)
+    (written == before && after != before && fold(&after) == fold(&before))
+        .then(|| format!("{steps}{after}"))
+}
+
+/// `written` split after its leading `/`, `./` and `../` steps.
+fn leading_steps(written: &str) -> (&str, &str) {
+    let mut rest = written;
+    loop {
+        let next = rest
+            .strip_prefix('/')
+            .or_else(|| rest.strip_prefix("./"))
+            .or_else(|| rest.strip_prefix("../"));
+        match next {
+            Some(after) => rest = after,
+            None => break,
+        }
+    }
+    written.split_at(written.len() - rest.len())
 }
 
 fn kept(before: Meaning, after: Meaning) -> bool {

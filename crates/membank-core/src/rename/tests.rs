@@ -278,9 +278,40 @@ fn a_case_only_rename_respells_the_links_that_named_the_old_spelling() {
     assert_eq!(
         text(&dir, "01_CLIENTS/Acme.md"),
         "---\nclient: Acme\ndomains: [\"[[legal]]\"]\n---\n[[legal]], [[legal|the law]], \
-         [[03_DOMAINS/legal.md#Terms]], [[LEGAL]] and [Legal](../03_DOMAINS/Legal.md).\n"
+         [[03_DOMAINS/legal.md#Terms]], [[LEGAL]] and [Legal](../03_DOMAINS/legal.md).\n"
     );
-    assert_eq!(plan.links_rewritten, 4);
+    assert_eq!(plan.links_rewritten, 5);
+}
+
+/// A Markdown link is a path: after a case-only rename its old spelling
+/// opens nothing on a file system that tells case apart. Its `./`, `../`
+/// and `/` steps stay as written, and a link that does not spell the old
+/// name exactly is the author's and stays.
+#[test]
+fn a_case_only_rename_respells_relative_paths_keeping_their_steps() {
+    let inside = "---\ndomain: Legal Sub\n---\n[up](../Legal.md), [here](./Other.md).\n";
+    let note = "---\nclient: Acme\n---\n[a](./../03_DOMAINS/Legal.md), [b](/03_DOMAINS/Legal.md), \
+                [c](../03_DOMAINS/LEGAL.md).\n";
+    let (dir, plan) = renamed(
+        &[
+            LEGAL,
+            ("03_DOMAINS/Sub/Other.md", "---\ndomain: Other\n---\n"),
+            ("03_DOMAINS/Sub/Inside.md", inside),
+            ("01_CLIENTS/Acme.md", note),
+        ],
+        "03_DOMAINS/Legal.md",
+        "03_DOMAINS/legal.md",
+    );
+    assert_eq!(
+        text(&dir, "03_DOMAINS/Sub/Inside.md"),
+        "---\ndomain: Legal Sub\n---\n[up](../legal.md), [here](./Other.md).\n"
+    );
+    assert_eq!(
+        text(&dir, "01_CLIENTS/Acme.md"),
+        "---\nclient: Acme\n---\n[a](./../03_DOMAINS/legal.md), [b](/03_DOMAINS/legal.md), \
+         [c](../03_DOMAINS/LEGAL.md).\n"
+    );
+    assert_eq!(plan.links_rewritten, 3);
 }
 
 #[test]
