@@ -2682,6 +2682,22 @@ async fn terms_and_qa_answer_like_the_command_line_and_import_writes_only_when_a
     assert_eq!(by_tool, by_cli);
     assert_eq!(by_tool["findings"][0]["code"], "term-missing");
     assert_eq!(by_tool["findings"][0]["segment"], "9");
+    // A draft with no confirmed translation: the command line refuses it,
+    // the tool's answer says nothing was checked rather than "0 findings".
+    let draft = xlf.replace("<target>", "<target state=\"needs-translation\">");
+    let qa = call(
+        &c,
+        "qa",
+        json!({"file_text": draft, "file_name": "draft.xlf"}),
+    )
+    .await;
+    assert_eq!(qa.is_error, Some(false), "{qa:?}");
+    let said = text_of(&qa);
+    assert!(
+        said.contains("None of its segments has a confirmed translation")
+            && said.contains("nothing was checked"),
+        "{said}"
+    );
     let glossary = call(
         &c,
         "terms",

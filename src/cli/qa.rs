@@ -104,6 +104,15 @@ pub(crate) fn human(out: &QaOutput) -> String {
             style::WARNING
         );
     }
+    if r.terms > 0 && r.checked == 0 && r.segments > 0 {
+        // The command line refuses such a file; an MCP answer says it.
+        let _ = writeln!(
+            text,
+            "{}None of its segments has a confirmed translation{:#}: nothing was checked.",
+            style::WARNING,
+            style::WARNING
+        );
+    }
     for f in &r.findings {
         let code = match f.code {
             "term-rejected" | "term-missing" => style::ERROR,

@@ -86,11 +86,19 @@ impl App {
             return;
         }
         if let Ok(out) = &checked {
-            let n = out.report.findings.len();
-            self.status.info(format!(
-                "terms checked: {}",
-                crate::plural::count(n, "finding")
-            ));
+            let r = &out.report;
+            // "0 findings" alone would read as a clean job.
+            self.status.info(if r.checked == 0 && r.segments > 0 {
+                format!(
+                    "nothing was checked: none of {} has a confirmed translation",
+                    crate::plural::count(r.segments, "segment")
+                )
+            } else {
+                format!(
+                    "terms checked: {}",
+                    crate::plural::count(r.findings.len(), "finding")
+                )
+            });
         }
         view.finished(checked, height.saturating_sub(1));
         self.dirty = true;

@@ -178,6 +178,41 @@ fn a_file_with_no_segments_is_not_shown_as_clean() {
     }
 }
 
+/// A file none of whose segments has a confirmed translation was checked
+/// against nothing: the status says so, not "0 findings", and the pane
+/// lists the segment as not checked.
+#[test]
+fn a_file_with_no_confirmed_translation_is_not_shown_as_clean() {
+    let dir = tempfile::tempdir().unwrap();
+    bank(dir.path());
+    let draft = dir.path().join("draft.xlf");
+    std::fs::write(
+        &draft,
+        "<?xml version=\"1.0\"?>\n<xliff version=\"1.2\" \
+         xmlns=\"urn:oasis:names:tc:xliff:document:1.2\">\n<file original=\"a\" \
+         source-language=\"en-US\" target-language=\"nl-BE\" datatype=\"plaintext\"><body>\n\
+         <trans-unit id=\"1\"><source>Read the warranty.</source>\
+         <target state=\"needs-translation\">Lees de garantie.</target></trans-unit>\n\
+         </body></file></xliff>\n",
+    )
+    .unwrap();
+    let mut app = app_at(dir.path(), 100, 30);
+    to_health(&mut app);
+    key(&mut app, KeyCode::Char('Q'));
+    keys(&mut app, draft.to_str().unwrap());
+    key(&mut app, KeyCode::Enter);
+    let view = app.panes.health.qa.as_ref().unwrap();
+    let out = view.report().expect("the check is done");
+    assert_eq!(out.report.checked, 0);
+    let shown = screen(&mut app);
+    assert!(
+        shown.contains("nothing was checked: none of 1 segment has a confirmed"),
+        "{shown}"
+    );
+    assert!(shown.contains("untranslated (1: not checked)"), "{shown}");
+    assert!(!shown.contains("every term is translated"), "{shown}");
+}
+
 #[test]
 fn a_check_asked_for_at_start_waits_for_the_bank() {
     let dir = tempfile::tempdir().unwrap();
