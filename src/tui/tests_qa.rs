@@ -204,7 +204,7 @@ fn a_file_with_no_confirmed_translation_is_not_shown_as_clean() {
     let view = app.panes.health.qa.as_ref().unwrap();
     let out = view.report().expect("the check is done");
     assert_eq!(out.report.checked, 0);
-    let shown = screen(&mut app);
+    let shown = screen(&app);
     assert!(
         shown.contains("nothing was checked: none of 1 segment has a confirmed"),
         "{shown}"
