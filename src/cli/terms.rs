@@ -281,23 +281,12 @@ pub(crate) fn bilingual_of(
             common::safe(shown)
         );
     }
-    // An XLIFF naming no target language would be checked against every
-    // pair the bank has: a Dutch term missing from a German translation.
-    let xliff = matches!(file.kind, "xliff-1.2" | "sdlxliff" | "mqxliff" | "xliff-2");
-    if xliff && pair.is_none() && file.segments.iter().any(|s| s.pair(&file).1.is_none()) {
+    if file.settle_pair(pair).is_err() {
         anyhow::bail!(
             "{}: names no target language (target-language on <file>, trgLang on <xliff>): \
              give the pair with --pair SRC:TGT",
             common::safe(shown)
         );
-    }
-    if let Some((s, t)) = pair {
-        file.source_lang = Some(s);
-        file.target_lang = Some(t);
-        // The pair given holds for every part of the file.
-        for seg in &mut file.segments {
-            seg.langs = None;
-        }
     }
     Ok(file)
 }

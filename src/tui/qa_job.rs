@@ -105,12 +105,41 @@ impl App {
     }
 }
 
-fn check(memory: &dyn Memory, file: &Path, client: Option<String>) -> Result<QaOutput, String> {
+fn check(memory: &dyn Memory, typed: &Path, client: Option<String>) -> Result<QaOutput, String> {
     let bank = crate::layouts::bank(memory)
         .ok_or_else(|| "terms are checked against a memory bank only".to_owned())?;
     let all = terms::records(bank, &Filter::default());
-    let read = read_bilingual(file, qa::shared_source_lang(&all))?;
+    let (file, pair) = file_and_pair(typed);
+    let mut read = read_bilingual(&file, qa::shared_source_lang(&all), pair.as_ref())?;
+    if read.settle_pair(pair).is_err() {
+        return Err(format!(
+            "{}: names no target language (target-language on <file>, trgLang on <xliff>): \
+             type the pair after the file's name, e.g. {} en-US:nl-BE",
+            file.display(),
+            file.file_name().unwrap_or_default().to_string_lossy()
+        ));
+    }
     Ok(qa_of(bank, &read, client))
+}
+
+/// What was typed: a file's path, or a path then the language pair
+/// (`job.xlf en-US:nl-BE`) for an XLIFF that names no target language. A
+/// file of that whole name is taken as it is.
+fn file_and_pair(typed: &Path) -> (PathBuf, Option<(String, String)>) {
+    let whole = || (typed.to_path_buf(), None);
+    if typed.exists() {
+        return whole();
+    }
+    let Some((path, last)) = typed
+        .to_str()
+        .and_then(|t| t.trim_end().rsplit_once(char::is_whitespace))
+    else {
+        return whole();
+    };
+    match terms::parse_pair(last) {
+        Some(pair) if !path.trim().is_empty() => (PathBuf::from(path.trim()), Some(pair)),
+        _ => whole(),
+    }
 }
 
 /// The file at `path` as segments, read as far as the core's bound allows
@@ -119,6 +148,7 @@ fn check(memory: &dyn Memory, file: &Path, client: Option<String>) -> Result<QaO
 fn read_bilingual(
     path: &Path,
     usual_source: Option<&str>,
+    pair: Option<&(String, String)>,
 ) -> Result<bilingual::BilingualFile, String> {
     let shown = path.display().to_string();
     let bytes = membank_core::safe_read::read_regular(path, MAX_INPUT_BYTES)
@@ -129,7 +159,8 @@ fn read_bilingual(
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let file = bilingual::read_with(&name, &text, None, usual_source)
+    let pair = pair.map(|(s, t)| (s.as_str(), t.as_str()));
+    let file = bilingual::read_with(&name, &text, pair, usual_source)
         .map_err(|e| format!("{shown}: {e}"))?;
     // As `membank qa` says: an empty file is not a clean one.
     if file.segments.is_empty() {

@@ -213,6 +213,41 @@ fn a_file_with_no_confirmed_translation_is_not_shown_as_clean() {
     assert!(!shown.contains("every term is translated"), "{shown}");
 }
 
+/// An XLIFF naming no target language is refused, with the way out in
+/// the interface's own words; typed with its pair after the name, it is
+/// checked against that pair's terms only.
+#[test]
+fn an_xliff_naming_no_target_language_is_checked_with_the_pair_typed_after_it() {
+    let dir = tempfile::tempdir().unwrap();
+    bank(dir.path());
+    let job = dir.path().join("no target.xlf");
+    let text = std::fs::read_to_string(JOB)
+        .unwrap()
+        .replace(" target-language=\"nl-BE\"", "");
+    std::fs::write(&job, text).unwrap();
+    let mut app = app_at(dir.path(), 100, 30);
+    to_health(&mut app);
+    key(&mut app, KeyCode::Char('Q'));
+    keys(&mut app, job.to_str().unwrap());
+    key(&mut app, KeyCode::Enter);
+    let view = app.panes.health.qa.as_ref().unwrap();
+    match &view.state {
+        State::Failed(why) => assert!(
+            why.contains("names no target language") && why.contains("no target.xlf en-US:nl-BE"),
+            "{why}"
+        ),
+        other => panic!("{other:?}"),
+    }
+    key(&mut app, KeyCode::Char('Q'));
+    keys(&mut app, &format!("{} en-US:nl-BE", job.to_str().unwrap()));
+    key(&mut app, KeyCode::Enter);
+    let found = listed(&app);
+    assert!(
+        found.contains(&("term-rejected", "2".to_owned())),
+        "the job's findings, as with its language named: {found:?}"
+    );
+}
+
 #[test]
 fn a_check_asked_for_at_start_waits_for_the_bank() {
     let dir = tempfile::tempdir().unwrap();

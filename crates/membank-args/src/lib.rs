@@ -101,7 +101,9 @@ pub struct Cli {
     #[arg(long, global = true)]
     pub no_mouse: bool,
     /// Open the interface on the terminology check of this translated
-    /// file (XLIFF, sdlxliff, mqxliff, TMX or text) in the Health pane.
+    /// file (XLIFF, sdlxliff, mqxliff, TMX or text) in the Health pane;
+    /// "FILE SRC:TGT" gives the pair of an XLIFF that names no target
+    /// language.
     #[arg(long, value_name = "FILE")]
     pub qa: Option<PathBuf>,
     /// Take this day (YYYY-MM-DD) or local time (YYYY-MM-DDTHH:MM:SS) as

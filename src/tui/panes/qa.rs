@@ -346,12 +346,22 @@ pub fn draw(frame: &mut Frame, area: Rect, view: &QaView, focused: bool, theme: 
 }
 
 fn draw_input(frame: &mut Frame, area: Rect, input: &TextArea<'static>, theme: &Theme) {
-    let [about, field, _] = Layout::vertical([
+    let [about, field, _, pair_hint] = Layout::vertical([
         Constraint::Length(3),
+        Constraint::Length(1),
         Constraint::Length(1),
         Constraint::Min(0),
     ])
     .areas(area);
+    frame.render_widget(
+        Paragraph::new(Line::styled(
+            "An XLIFF that names no target language: type its pair after the name \
+             (job.xlf en-US:nl-BE).",
+            theme.muted,
+        ))
+        .wrap(Wrap { trim: false }),
+        pair_hint,
+    );
     let words = vec![
         Line::styled(
             "Check a translated file against the bank's terms:",

@@ -108,6 +108,34 @@ fn translatable<'a>(e: &'a Element, name: &str, no: bool, out: &mut Vec<&'a Elem
     }
 }
 
+/// An XLIFF that names no target language for some of its segments, and
+/// no pair was given: checked anyway, it would be held against every pair
+/// the bank has (a Dutch term missing from a German translation).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NoTargetLanguage;
+
+impl BilingualFile {
+    /// Take `pair` (source, target) as the pair of every part of the file
+    /// when given; without it, refuse an XLIFF with segments in no named
+    /// target language. Each front end words the refusal its own way (a
+    /// flag on the command line, a word typed in the interface).
+    pub fn settle_pair(&mut self, pair: Option<(String, String)>) -> Result<(), NoTargetLanguage> {
+        let Some((source, target)) = pair else {
+            let xliff = matches!(self.kind, "xliff-1.2" | "sdlxliff" | "mqxliff" | "xliff-2");
+            if xliff && self.segments.iter().any(|s| s.pair(self).1.is_none()) {
+                return Err(NoTargetLanguage);
+            }
+            return Ok(());
+        };
+        self.source_lang = Some(source);
+        self.target_lang = Some(target);
+        for seg in &mut self.segments {
+            seg.langs = None;
+        }
+        Ok(())
+    }
+}
+
 /// The segments of `text` (`name` says which file, for the kind).
 pub fn read(name: &str, text: &str) -> Result<BilingualFile, String> {
     read_with(name, text, None, None)
