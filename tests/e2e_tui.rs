@@ -1066,3 +1066,43 @@ fn qa_opens_on_a_translated_files_terminology_check() {
     );
     quits(&mut s);
 }
+
+/// The interface's undo is journalled as soon as it is done, and what the
+/// journal says of it reaches the status: here, that the undo of a change
+/// larger than the journal's bound is kept anyway (`[undo] max_mb`).
+#[test]
+fn an_undo_over_the_journal_bound_says_so_in_the_status() {
+    let home = tempfile::tempdir().unwrap();
+    let bank = tempfile::tempdir().unwrap();
+    copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/bank"),
+        bank.path(),
+    );
+    let body = "A line of the article that makes it large.\n".repeat(50_000);
+    std::fs::write(
+        bank.path().join("03_DOMAINS/Big.md"),
+        format!("---\ndomain: Big\n---\n{body}"),
+    )
+    .unwrap();
+    let config = home.path().join("bounded.toml");
+    std::fs::write(&config, "[undo]\nmax_mb = 1\n").unwrap();
+    let state = home.path().join("state");
+    let moved = support::membank()
+        .env("MEMBANK_STATE_DIR", &state)
+        .env("MEMBANK_CONFIG", &config)
+        .args(["mv", bank.path().to_str().unwrap(), "03_DOMAINS/Big.md"])
+        .args(["03_DOMAINS/Huge.md", "--yes"])
+        .output()
+        .unwrap();
+    assert!(moved.status.success(), "{moved:?}");
+    let env = [("MEMBANK_CONFIG", config.display().to_string())];
+    let mut s = Session::start_with(bank.path(), home.path(), Path::new("true"), &[], None, &env);
+    s.wait_read();
+    s.send("u");
+    s.wait_text("y");
+    s.send("y");
+    let shown = s.wait_text("undone: rename");
+    assert!(shown.contains("warning:"), "{shown}");
+    assert!(bank.path().join("03_DOMAINS/Big.md").exists());
+    quits(&mut s);
+}

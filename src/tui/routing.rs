@@ -152,16 +152,26 @@ fn undo(app: &mut App) {
         return;
     };
     let root = app.memory.root().to_path_buf();
+    // Journalled as soon as it is done, as every write is: a warning of the
+    // journal (an entry over its bound) is then said with the outcome.
     let undone = Transaction::begin(&root, kind, std::time::Duration::from_secs(2), || {})
-        .and_then(|tx| crate::undo_journal::undo_last(&tx));
+        .and_then(|tx| {
+            let done = crate::undo_journal::undo_last(&tx)?;
+            Ok((done, tx.finish()))
+        });
     match undone {
-        Ok(done) => {
+        Ok((done, journalled)) => {
             let paths: Vec<String> = done.entry.files.iter().map(|f| f.path.clone()).collect();
+            let safe = |t: &str| membank_core::text::sanitize_for_terminal(t, false);
             let said = format!(
                 "undone: {} ({})",
-                membank_core::text::sanitize_for_terminal(&done.entry.kind, false),
+                safe(&done.entry.kind),
                 crate::plural::count(paths.len(), "file")
             );
+            let said = match journalled {
+                Some(warning) => format!("{said} · warning: {}", safe(&warning)),
+                None => said,
+            };
             app.status.outcome(said.clone());
             // Once read back: select what is there again (a rename taken back
             // puts the file under its old name), and show the article shown

@@ -198,17 +198,19 @@ impl RecallPane {
             // soon rather than freeze the interface.
             let wait = std::time::Duration::from_secs(2);
             let tx = Transaction::begin(&project.root, Kind::Project, wait, || {})?;
-            feedback::append(&tx, &line).map(|_| line)
+            feedback::append(&tx, &line)?;
+            Ok((line, tx.finish()))
         });
         match result {
-            Ok(line) => {
+            Ok((line, journalled)) => {
                 cx.effects
                     .push(Effect::Wrote(vec![dejavu::FEEDBACK_PATH.to_owned()]));
-                cx.info(format!(
-                    "appended to {}: {}",
-                    dejavu::FEEDBACK_PATH,
-                    safe(&line)
-                ));
+                let said = format!("appended to {}: {}", dejavu::FEEDBACK_PATH, safe(&line));
+                // A journal that could not keep the change says so.
+                match journalled {
+                    Some(warning) => cx.warn(format!("{said} · warning: {}", safe(&warning))),
+                    None => cx.info(said),
+                }
             }
             Err(e) => cx.warn(format!("feedback not saved: {}", safe(&e))),
         }
