@@ -972,8 +972,15 @@ impl Transaction {
     /// is journalled as a further entry when the transaction ends.
     pub fn finish(&self) -> Option<String> {
         let journal = self.journal.as_ref()?;
-        let recorded =
-            std::mem::take(&mut *self.recorded.lock().unwrap_or_else(|e| e.into_inner()));
+        let recorded = {
+            let mut pending = self.recorded.lock().unwrap_or_else(|e| e.into_inner());
+            // The label stays: a write after this is journalled under the
+            // same kind, not as a plain "write".
+            let kind = pending.kind;
+            let taken = std::mem::take(&mut *pending);
+            pending.kind = kind;
+            taken
+        };
         if recorded.files.is_empty() {
             return None;
         }

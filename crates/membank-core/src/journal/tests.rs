@@ -239,6 +239,28 @@ fn an_appended_line_is_taken_back_and_nothing_else() {
     ));
 }
 
+/// A write after `finish` is a further entry of the same kind: the label
+/// outlives the entry `finish` wrote.
+#[test]
+fn a_write_after_finish_is_journalled_under_the_same_label() {
+    let project = tempfile::tempdir().unwrap();
+    let state = tempfile::tempdir().unwrap();
+    let j = journal(state.path());
+    fs::create_dir_all(project.path().join("memory")).unwrap();
+    fs::write(project.path().join("memory/impressions.jsonl"), "").unwrap();
+    let tx = begin(project.path(), &j, Kind::Project);
+    tx.set_label("feedback");
+    tx.append_line("memory/impressions.jsonl", "{\"id\":\"a\"}")
+        .unwrap();
+    assert_eq!(tx.finish(), None);
+    tx.append_line("memory/impressions.jsonl", "{\"id\":\"b\"}")
+        .unwrap();
+    drop(tx);
+    let (entries, _) = j.entries(project.path());
+    let kinds: Vec<&str> = entries.iter().map(|e| e.kind.as_str()).collect();
+    assert_eq!(kinds, ["feedback", "feedback"]);
+}
+
 #[test]
 fn a_file_changed_since_is_named_and_nothing_is_reverted() {
     let (bank, state) = bank();
