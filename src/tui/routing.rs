@@ -166,7 +166,7 @@ fn undo(app: &mut App) {
             let said = format!(
                 "undone: {} ({})",
                 safe(&done.entry.kind),
-                crate::plural::count(paths.len(), "file")
+                crate::plural::count(files_of(&done.entry), "file")
             );
             let said = match journalled {
                 Some(warning) => format!("{said} · warning: {}", safe(&warning)),
@@ -202,6 +202,24 @@ fn undo(app: &mut App) {
             .status
             .error(membank_core::text::sanitize_for_terminal(&why, false)),
     }
+}
+
+/// The files an entry changed, counted as its plan counted them: a file
+/// moved is one file (its old and new paths are two records), and a
+/// folder made is no file.
+fn files_of(entry: &membank_core::journal::Entry) -> usize {
+    use membank_core::journal::Recorded;
+    let (mut files, mut created, mut deleted) = (0, 0, 0);
+    for f in &entry.files {
+        match &f.change {
+            Recorded::FolderMade => continue,
+            Recorded::Replaced { before: None, .. } => created += 1,
+            Recorded::Replaced { after: None, .. } => deleted += 1,
+            _ => {}
+        }
+        files += 1;
+    }
+    files - created.min(deleted)
 }
 
 /// A key for the yes/no question: `y` carries out what it asked about;

@@ -121,7 +121,8 @@ fn r_renames_the_article_rewrites_its_links_and_u_takes_it_back() {
         Some("03_DOMAINS/Legal.md")
     );
     let shown = screen(&app);
-    assert!(shown.contains("undone: rename"), "{shown}");
+    // Counted as the plan counted them: the moved file once.
+    assert!(shown.contains("undone: rename (2 files)"), "{shown}");
     app.say_reloaded(&["03_DOMAINS/Legal.md".into(), "01_CLIENTS/Acme.md".into()]);
     assert!(screen(&app).contains("undone: rename"));
     assert!(!shown.contains("deleted"), "{shown}");
