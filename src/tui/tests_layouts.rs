@@ -602,3 +602,57 @@ fn dejavu_help_uses_the_projects_words_and_lists_each_key_once() {
     assert!(finder.contains("  Ctrl-P, Ctrl-F"), "{finder}");
     assert!(finder.contains("fuzzy-find a record"), "{finder}");
 }
+
+fn select_label(app: &mut App, label: &str) {
+    let i = app
+        .panes
+        .bank
+        .rows
+        .iter()
+        .position(|r| r.label() == label)
+        .unwrap_or_else(|| panic!("{label} not in the tree"));
+    let len = app.panes.bank.rows.len();
+    app.panes.bank.cursor.select(i, len, 20);
+}
+
+/// A Deja Vu kind's folder groups records: `r` on it says to pick a
+/// record, rather than offering to rename an internal key (it showed as
+/// "␁decisions").
+#[test]
+fn r_on_a_dejavu_kind_folder_asks_for_a_record_and_shows_no_internal_name() {
+    let mut app = dejavu(100, 30);
+    app.focus_pane(Pane::Bank);
+    select_label(&mut app, "decisions");
+    key(&mut app, KeyCode::Char('r'));
+    assert!(app.popup.is_none());
+    let shown = screen(&app);
+    assert!(
+        shown.contains("select a file in the tree to rename it"),
+        "{shown}"
+    );
+    assert!(
+        !shown.contains('\u{2401}') && !shown.contains('\u{1}'),
+        "{shown}"
+    );
+}
+
+/// Keys that need a file say so on a folder; `y` copies a bank folder's
+/// own path.
+#[test]
+fn file_keys_on_a_folder_row_say_what_they_need_and_y_copies_a_bank_folder() {
+    let mut app = open(&manifest("demo-bank"), "demo-bank", 100, 30);
+    app.focus_pane(Pane::Bank);
+    select_label(&mut app, "03_DOMAINS");
+    let said = |app: &App| app.status.message.clone().map(|m| m.0).unwrap_or_default();
+    key(&mut app, KeyCode::Char('e'));
+    assert_eq!(said(&app), "select a file in the tree to edit it");
+    key(&mut app, KeyCode::Char('Y'));
+    assert_eq!(said(&app), "select a file in the tree to copy a link to it");
+    key(&mut app, KeyCode::Char('y'));
+    assert_eq!(said(&app), "copied 03_DOMAINS");
+    let mut dv = dejavu(100, 30);
+    dv.focus_pane(Pane::Bank);
+    select_label(&mut dv, "decisions");
+    key(&mut dv, KeyCode::Char('y'));
+    assert_eq!(said(&dv), "select a file in the tree to copy its path");
+}

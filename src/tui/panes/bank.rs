@@ -802,6 +802,23 @@ impl Component for BankPane {
             },
             Action::NarrowTree => cx.effects.push(Effect::ResizeTree(-TREE_WIDTH_STEP)),
             Action::WidenTree => cx.effects.push(Effect::ResizeTree(TREE_WIDTH_STEP)),
+            Action::Edit | Action::CopyPath | Action::CopyLink if selected_file.is_none() => {
+                // A folder: its path is worth copying when it is one of the
+                // memory's; the rest needs a file, and a key that did
+                // nothing would look broken.
+                let folder = match self.selected().map(|r| &r.kind) {
+                    Some(RowKind::Folder { key, .. }) => super::groups::folder_path(key),
+                    _ => None,
+                };
+                match (action, folder) {
+                    (Action::CopyPath, Some(path)) => return cx.copy_path(Some(path.to_owned())),
+                    (Action::Edit, _) => cx.info("select a file in the tree to edit it"),
+                    (Action::CopyPath, None) => {
+                        cx.info("select a file in the tree to copy its path")
+                    }
+                    _ => cx.info("select a file in the tree to copy a link to it"),
+                }
+            }
             Action::Edit => return cx.edit(selected_file, None),
             Action::CopyPath => return cx.copy_path(selected_file),
             Action::CopyLink => return cx.copy_link(selected_file),

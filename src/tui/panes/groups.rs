@@ -60,6 +60,14 @@ enum Node {
     },
 }
 
+/// The path of the folder a tree key names, when it is a folder of the
+/// memory (a bank's folders are keyed by their paths); `None` for a group
+/// of documents (a Deja Vu kind, an everos owner), which is no path a user
+/// could rename or paste.
+pub fn folder_path(key: &str) -> Option<&str> {
+    (!key.starts_with(FOLDER)).then_some(key)
+}
+
 /// The key of the folder at `groups`, as stored in the expanded set.
 pub fn folder_key<S: AsRef<str>>(groups: &[S]) -> String {
     let mut key = String::from(FOLDER);

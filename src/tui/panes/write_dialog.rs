@@ -129,6 +129,13 @@ pub fn open(app: &mut App, action: crate::tui::keys::Action) {
                     .info("select a file or folder in the tree to rename it");
                 return;
             };
+            if super::groups::folder_path(&from).is_none() {
+                app.status.info(
+                    "select a file in the tree to rename it: this folder groups files \
+                     by kind and is not renamed",
+                );
+                return;
+            }
             Purpose::Rename { from }
         }
         Action::NewArticle => {
