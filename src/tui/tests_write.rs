@@ -243,6 +243,11 @@ fn n_writes_a_new_article_with_its_folders_keys_and_u_removes_it() {
     assert!(written.contains("domain: "), "{written}");
     assert!(written.contains("Medical"), "{written}");
     assert_eq!(selected(&app).as_deref(), Some("03_DOMAINS/Medical.md"));
+    // The Article pane shows what the tree selects.
+    assert_eq!(
+        app.panes.article.rel.as_deref(),
+        Some("03_DOMAINS/Medical.md")
+    );
     // It opens in the editor (the runner does that with the terminal).
     assert!(app.effects.contains(&Effect::Edit {
         rel: "03_DOMAINS/Medical.md".into(),

@@ -486,6 +486,9 @@ fn write(app: &mut App, mut dialog: Box<WriteDialog>) {
             .find(|to| to.ends_with(&shown[from.len()..]))
             .cloned(),
         _ if open => follow.clone(),
+        // What the write made (a new article, a dead link's target, a note)
+        // is selected in the tree: shown too, as a selection is.
+        (Purpose::New { .. } | Purpose::CreateTargets | Purpose::Capture, _) => follow.clone(),
         _ => None,
     };
     app.after_write = follow
