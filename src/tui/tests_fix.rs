@@ -163,6 +163,31 @@ fn v_marks_a_stale_article_checked_today_after_review() {
     assert!(!codes(&app).contains(&"stale"), "{:?}", codes(&app));
 }
 
+/// A file edited after its review was shown is not written over, and the
+/// way out is to propose it again, not `x` (which has no fix for a stale
+/// article).
+#[test]
+fn a_review_of_a_file_edited_since_writes_nothing_and_says_to_propose_it_again() {
+    let dir = tempfile::tempdir().unwrap();
+    bank(dir.path());
+    let legal = dir.path().join("03_DOMAINS/Legal.md");
+    let mut app = app_at(dir.path(), 100, 30);
+    to_health(&mut app);
+    select_finding(&mut app, "stale");
+    keys(&mut app, "v");
+    let edited = format!("{}edit\n", std::fs::read_to_string(&legal).unwrap());
+    std::fs::write(&legal, &edited).unwrap();
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(std::fs::read_to_string(&legal).unwrap(), edited);
+    let result = app.panes.health.fix.as_ref().unwrap().result.clone();
+    let said = result.unwrap_or_default().join(" ");
+    assert!(said.contains("changed on disk since"), "{said}");
+    assert!(
+        said.contains("propose it again") && !said.contains("x proposes"),
+        "{said}"
+    );
+}
+
 fn term(root: &Path, name: &str, target: &str) {
     std::fs::write(
         root.join(format!("02_TERMINOLOGY/{name}.md")),

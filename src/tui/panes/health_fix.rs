@@ -306,10 +306,12 @@ impl FixReview {
                     .and_then(|tx| {
                         let done = tx.commit_fixes(&accepted).map_err(|e| match e {
                             // The file was edited since its diff was shown:
-                            // its edit is kept; a new `x` shows a new diff.
+                            // its edit is kept; proposing again shows a new
+                            // diff (by the key that opened this review: `x`
+                            // has no fix for what `v` or `+` proposes).
                             Stopped::Stale(paths) => format!(
                                 "{} changed on disk since the fix was shown; nothing was \
-                                 written (x proposes again)",
+                                 written (propose it again to review the file as it is now)",
                                 paths.join(", ")
                             ),
                             Stopped::Refused(why) => why,
