@@ -3138,3 +3138,51 @@ fn malformed_messages_get_their_json_rpc_errors_and_the_session_goes_on() {
     assert_eq!(by_id(json!(3))["error"]["code"], -32602);
     assert_eq!(by_id(json!(4))["result"]["isError"], false, "{answers:#?}");
 }
+
+/// A message longer than the session's own default line bound (16 MiB)
+/// but within the server's (64 MiB) is answered: a file's text may be that
+/// large. It was dropped without a word and the client waited for ever.
+#[test]
+fn a_message_between_sixteen_and_sixty_four_mib_is_answered() {
+    let mut server = support::membank()
+        .arg("mcp")
+        .arg(DEMO)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = server.stdin.take().unwrap();
+    writeln!(stdin, "{}", initialize_message()).unwrap();
+    writeln!(
+        stdin,
+        "{}",
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"})
+    )
+    .unwrap();
+    let big = json!({"jsonrpc": "2.0", "id": "big", "method": "ping",
+        "params": {"padding": "a".repeat(20 << 20)}});
+    writeln!(stdin, "{big}").unwrap();
+    writeln!(
+        stdin,
+        "{}",
+        json!({"jsonrpc": "2.0", "id": "after", "method": "ping"})
+    )
+    .unwrap();
+    drop(stdin);
+    let output = server.wait_with_output().unwrap();
+    assert!(output.status.success());
+    let answers: Vec<Value> = output
+        .stdout
+        .split(|&b| b == b'\n')
+        .filter(|line| !line.is_empty())
+        .map(|line| serde_json::from_slice(line).unwrap())
+        .collect();
+    for id in ["big", "after"] {
+        let answer = answers
+            .iter()
+            .find(|a| a["id"] == id)
+            .unwrap_or_else(|| panic!("no answer to {id}: {answers:#?}"));
+        assert!(answer.get("result").is_some(), "{answer}");
+    }
+}

@@ -18,7 +18,7 @@ use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
 /// A line longer than this is refused as a parse error without being held.
-const MAX_LINE: usize = 64 << 20;
+pub const MAX_LINE: usize = 64 << 20;
 
 /// What the session reads and writes, and the task that writes its output
 /// (awaited once the session ends, so nothing it said is lost).
@@ -150,6 +150,9 @@ fn answer_to(line: Option<&[u8]>) -> Option<Vec<u8>> {
             ));
         }
     };
+    if let Some(error) = invalid_request(&message) {
+        return Some(error);
+    }
     // Only a request (it has an id) is answered; a notification is not.
     let (Some(id), Some(method)) = (
         message.get("id"),
@@ -167,6 +170,18 @@ fn answer_to(line: Option<&[u8]>) -> Option<Vec<u8>> {
         ));
     }
     if method == "tools/call"
+        && !params
+            .and_then(|p| p.get("name"))
+            .is_some_and(Value::is_string)
+    {
+        // The session's answer was "method not found": the method is there.
+        return Some(error_line(
+            id,
+            -32602,
+            "Invalid params: tools/call needs the tool's \"name\", a string".to_owned(),
+        ));
+    }
+    if method == "tools/call"
         && let Some(arguments) = params.and_then(|p| p.get("arguments"))
         && !arguments.is_object()
     {
@@ -177,6 +192,40 @@ fn answer_to(line: Option<&[u8]>) -> Option<Vec<u8>> {
         ));
     }
     None
+}
+
+/// The -32600 error for a message that is not a JSON-RPC 2.0 request,
+/// notification or response, with the id it gave when one can be read
+/// (JSON-RPC: `null` otherwise). The session answered these with no id at
+/// all, which a client cannot match to its request.
+fn invalid_request(message: &Value) -> Option<Vec<u8>> {
+    let invalid =
+        |id: &Value, why: &str| Some(error_line(id, -32600, format!("Invalid Request: {why}")));
+    let Some(object) = message.as_object() else {
+        return invalid(
+            &Value::Null,
+            "a message is one JSON object (batches are not taken)",
+        );
+    };
+    // MCP's ids are strings or integers.
+    let id = object.get("id");
+    let usable = |v: &&Value| v.is_string() || v.is_i64() || v.is_u64();
+    let reply_id = id.filter(usable).cloned().unwrap_or(Value::Null);
+    if object.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
+        return invalid(&reply_id, "\"jsonrpc\" must be \"2.0\"");
+    }
+    if id.is_some_and(|v| !usable(&v)) {
+        return invalid(&Value::Null, "\"id\" must be a string or an integer");
+    }
+    match object.get("method") {
+        Some(method) if !method.is_string() => invalid(&reply_id, "\"method\" must be a string"),
+        Some(_) => None,
+        // The client's answer to a request of the server's.
+        None if id.is_some() && (object.contains_key("result") || object.contains_key("error")) => {
+            None
+        }
+        None => invalid(&reply_id, "no \"method\""),
+    }
 }
 
 fn error_line(id: &Value, code: i64, message: String) -> Vec<u8> {
@@ -217,6 +266,51 @@ mod tests {
         );
         assert_eq!(error.as_ref().unwrap()["id"], "a");
         assert_eq!(error.unwrap()["error"]["code"], -32602);
+    }
+
+    /// JSON-RPC 2.0 §5: the reply to an invalid request carries its id
+    /// when one can be read, and `null` when not.
+    #[test]
+    fn an_invalid_request_is_answered_with_its_id_or_null() {
+        for (line, id) in [
+            (r#"{"jsonrpc":"2.0","id":5}"#, json!(5)),
+            (r#"{"jsonrpc":"1.0","id":12,"method":"ping"}"#, json!(12)),
+            (r#"{"id":"thirteen","method":"ping"}"#, json!("thirteen")),
+            (r#"{"jsonrpc":"2.0","id":14,"method":7}"#, json!(14)),
+            (
+                r#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#,
+                Value::Null,
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}"#,
+                Value::Null,
+            ),
+            ("{}", Value::Null),
+            ("[]", Value::Null),
+            (
+                "[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}]",
+                Value::Null,
+            ),
+            ("3", Value::Null),
+        ] {
+            let error = answer(line).unwrap_or_else(|| panic!("no answer to {line}"));
+            assert_eq!(error["id"], id, "{line}");
+            assert_eq!(error["error"]["code"], -32600, "{line}");
+            assert!(error.as_object().unwrap().contains_key("id"), "{line}");
+        }
+    }
+
+    #[test]
+    fn a_tool_call_without_a_tool_name_is_invalid_params() {
+        for line in [
+            r#"{"jsonrpc":"2.0","id":10,"method":"tools/call","params":{}}"#,
+            r#"{"jsonrpc":"2.0","id":10,"method":"tools/call","params":{"name":5}}"#,
+            r#"{"jsonrpc":"2.0","id":10,"method":"tools/call"}"#,
+        ] {
+            let error = answer(line).unwrap();
+            assert_eq!(error["id"], 10, "{line}");
+            assert_eq!(error["error"]["code"], -32602, "{line}");
+        }
     }
 
     #[test]

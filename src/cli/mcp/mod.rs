@@ -80,8 +80,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 async fn serve_stdio(shared: Arc<Shared>) -> anyhow::Result<()> {
     let output = escaped_output::EscapedOutput::new(tokio::io::stdout());
     let io = checked_input::checked(tokio::io::stdin(), output);
+    // The session takes every line the checked input lets through (64 MiB,
+    // the bound of a file's text): its own default, 16 MiB, dropped longer
+    // lines without a word and the client waited for ever.
+    let transport = rmcp::transport::async_rw::AsyncRwTransport::<rmcp::RoleServer, _, _>::new(
+        io.to_session,
+        io.from_session,
+    )
+    .with_max_line_length(checked_input::MAX_LINE + 1);
     let service = Session::new(shared)
-        .serve((io.to_session, io.from_session))
+        .serve(transport)
         .await
         .context("starting the MCP session on standard input and output")?;
     service.waiting().await.context("serving MCP")?;
