@@ -691,6 +691,77 @@ fn job_glossary_lists_the_terms_a_file_uses() {
     );
 }
 
+/// A term article the export cannot write (here: no target language) is
+/// named on stderr, not dropped without a word; one of another client is
+/// not the export's business. With nothing complete, the error lists them.
+#[test]
+fn an_incomplete_term_article_is_named_when_the_export_leaves_it_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = empty_bank(dir.path(), "b");
+    term(
+        &root,
+        "warranty",
+        "waarborg",
+        "approved",
+        &[],
+        None,
+        "2026-01-15",
+        "x",
+    );
+    let half = |name: &str, clients: &str| {
+        fs::write(
+            root.join(format!("02_TERMINOLOGY/{name}.md")),
+            format!(
+                "---\nterm_source: \"{name}\"\nterm_target: \"traversée\"\n\
+                 source_lang: en-US\nclients: [{clients}]\nstatus: approved\n---\n# {name}\n"
+            ),
+        )
+        .unwrap();
+    };
+    half("crossing", "");
+    half("ferry", "\"[[Other Client]]\"");
+    fs::write(
+        root.join("01_CLIENTS/Acme.md"),
+        "---\nclient: Acme\n---\n# Acme\n",
+    )
+    .unwrap();
+    let out = run(&["terms", "export", s(&root), "--format", "csv"]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert!(stdout(&out).contains("warranty"));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("02_TERMINOLOGY/crossing.md: left out of the export: it has no target_lang"),
+        "{err}"
+    );
+    assert!(
+        err.contains("ferry.md"),
+        "no client asked: every one is said: {err}"
+    );
+    let out = run(&[
+        "terms",
+        "export",
+        s(&root),
+        "--format",
+        "csv",
+        "--client",
+        "Acme",
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("crossing.md") && !err.contains("ferry.md"),
+        "{err}"
+    );
+
+    fs::remove_file(root.join("02_TERMINOLOGY/warranty → waarborg.md")).unwrap();
+    let out = run(&["terms", "export", s(&root), "--format", "tbx"]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("no term article is complete enough to export") && err.contains("crossing.md"),
+        "{err}"
+    );
+}
+
 /// A job glossary of no term is refused in the CAT formats, naming the
 /// file, as `terms export` refuses an export of no term: an empty TBX is
 /// not valid TBX-Basic. The readable listing just says there are none.

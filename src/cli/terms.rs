@@ -90,6 +90,24 @@ pub(crate) fn export_text(
     filter: &Filter,
 ) -> anyhow::Result<(String, Vec<String>)> {
     let mut records = terms::records(bank, filter);
+    // A term article an export cannot write (no target_lang, say) is named,
+    // not dropped without a word: it would be missing from the CAT tool.
+    let left_out: Vec<String> = terms::incomplete(bank, filter.client.as_deref())
+        .into_iter()
+        .map(|(path, lacks)| {
+            format!(
+                "{}: left out of the export: it has no {} (`membank check` lists it)",
+                common::safe(&path),
+                lacks.join(", no ")
+            )
+        })
+        .collect();
+    if records.is_empty() && !left_out.is_empty() {
+        anyhow::bail!(
+            "no term article is complete enough to export:\n  {}",
+            left_out.join("\n  ")
+        );
+    }
     if records.is_empty() {
         let mut named = Vec::new();
         if let Some(c) = &filter.client {
@@ -109,7 +127,8 @@ pub(crate) fn export_text(
             named.join(" ")
         );
     }
-    let mut warnings = terms::normalise_dates(&mut records);
+    let mut warnings = left_out;
+    warnings.extend(terms::normalise_dates(&mut records));
     if format == Format::Tsv {
         warnings.extend(mixed_pairs_warning(&records));
     }

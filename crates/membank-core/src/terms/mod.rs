@@ -272,6 +272,46 @@ pub fn parse_pair(s: &str) -> Option<(String, String)> {
 /// The most characters of an article's first paragraph carried as a note.
 const NOTE_CHARS: usize = 1000;
 
+/// The terminology articles that name a term (a `term_source` or a
+/// `term_target`) but are no complete record, each with what it lacks:
+/// an export leaves them out, and says so rather than lose a term without
+/// a word. Those of another client than `client` are not listed.
+pub fn incomplete(bank: &Bank, client: Option<&str>) -> Vec<(String, Vec<&'static str>)> {
+    bank.articles()
+        .iter()
+        .filter(|a| a.folder == Folder::Terminology && skip_reason(a.file_name()).is_none())
+        .filter(|a| record_of(a).is_none())
+        .filter_map(|a| {
+            let m = &a.meta;
+            if m.term_source().is_none() && m.term_target().is_none() {
+                return None;
+            }
+            if let Some(c) = client {
+                let names: Vec<&str> = m.clients.iter().map(|v| normalize_value(&v.raw)).collect();
+                if !names.is_empty() && !names.iter().any(|n| same_name(n, c)) {
+                    return None;
+                }
+            }
+            let mut lacks = Vec::new();
+            let blank = |v: Option<&str>| v.is_none_or(|v| v.trim().is_empty());
+            for (key, value) in [
+                ("term_source", m.term_source()),
+                ("term_target", m.term_target()),
+                ("source_lang", m.source_lang.as_deref()),
+                ("target_lang", m.target_lang.as_deref()),
+            ] {
+                if blank(value) {
+                    lacks.push(key);
+                }
+            }
+            if m.status.as_deref().and_then(Status::parse).is_none() {
+                lacks.push("status");
+            }
+            Some((a.rel_path.clone(), lacks))
+        })
+        .collect()
+}
+
 /// The term article's record, when it is one with all required keys.
 pub fn record_of(a: &Article) -> Option<TermRecord> {
     if a.folder != Folder::Terminology || skip_reason(a.file_name()).is_some() {
