@@ -701,3 +701,37 @@ fn recall_through_a_linked_memory_folder_says_it_is_a_link() {
     assert!(!said.contains("not found"), "{said}");
     assert!(!said.contains("fix or replace the file"), "{said}");
 }
+
+/// A name that matches nothing is answered with the closest names, as
+/// `links` answers, in every layout; never with a private record's, which
+/// the MCP server would pass on to its client.
+#[test]
+fn read_suggests_the_closest_names_but_never_a_private_one() {
+    let out = membank(&[
+        "read",
+        concat!(env!("CARGO_MANIFEST_DIR"), "/demo-bank"),
+        "Pharmaceutical",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("did you mean 'Pharmaceuticals'?"), "{err}");
+
+    let dir = tempfile::tempdir().unwrap();
+    copy_tree(Path::new(DEMO), dir.path());
+    fs::create_dir_all(dir.path().join("memory/private")).unwrap();
+    fs::write(
+        dir.path().join("memory/private/settings-salary.md"),
+        "# Salary\n\nPrivate.\n",
+    )
+    .unwrap();
+    let project = dir.path().to_str().unwrap();
+    let out = membank(&["read", project, "settings-sal"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("no document `settings-sal`"), "{err}");
+    assert!(!err.contains("salary"), "{err}");
+    assert!(
+        err.contains("did you mean"),
+        "the shared records are offered: {err}"
+    );
+}

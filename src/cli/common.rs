@@ -295,10 +295,19 @@ pub fn find_document(memory: &dyn Memory, wanted: &str) -> anyhow::Result<DocId>
                     return anyhow::anyhow!("{} {}", safe(&rel), safe(&why));
                 }
                 let what = membank::layouts::face(memory.spec()).missing_noun;
+                // As `links` answers: the closest names the memory has;
+                // never a private one (the MCP server answers with this
+                // error too, and private memory is not named to a client).
+                let names = memory.documents().filter(|d| !d.private).map(|d| {
+                    let file = d.path.rsplit('/').next().unwrap_or(d.path);
+                    file.strip_suffix(".md").unwrap_or(file)
+                });
+                let close = membank_core::suggest::closest(&normalised, names);
                 anyhow::anyhow!(
-                    "no {what} `{}` in {}",
+                    "no {what} `{}` in {}{}",
                     safe(wanted),
-                    safe(&memory.root().display().to_string())
+                    safe(&memory.root().display().to_string()),
+                    safe(&membank_core::suggest::did_you_mean(&close))
                 )
             })
         }
