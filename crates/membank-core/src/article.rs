@@ -852,7 +852,10 @@ impl Article {
                 let yaml = &text[range.clone()];
                 // The thread's list of entries, with the room earlier
                 // blocks grew it to: one allocation a block otherwise.
-                let simple = (reading == Frontmatter::AsWritten && !yaml.trim().is_empty())
+                // Over the size bound, the YAML reader refuses it below.
+                let simple = (reading == Frontmatter::AsWritten
+                    && !yaml.trim().is_empty()
+                    && yaml.len() <= frontmatter::MAX_FRONTMATTER_BYTES)
                     .then(|| {
                         let room = recycled(SIMPLE_ENTRIES.with_borrow_mut(std::mem::take));
                         frontmatter::parse_simple_entries_in(yaml, room)

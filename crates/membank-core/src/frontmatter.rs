@@ -257,7 +257,10 @@ fn flow_depth(yaml: &str) -> usize {
 }
 
 /// Refuse frontmatter whose size or nesting could make parsing slow.
-fn check_bounds(yaml: &str, first_line: usize) -> Result<(), YamlError> {
+/// The size bound holds whatever the block's shape: a block the quick
+/// reader would take was read whole at any size, while the same size in
+/// another shape was refused.
+fn check_size(yaml: &str, first_line: usize) -> Result<(), YamlError> {
     if yaml.len() > MAX_FRONTMATTER_BYTES {
         return Err(YamlError {
             message: format!(
@@ -268,6 +271,11 @@ fn check_bounds(yaml: &str, first_line: usize) -> Result<(), YamlError> {
             line: Some(first_line),
         });
     }
+    Ok(())
+}
+
+fn check_bounds(yaml: &str, first_line: usize) -> Result<(), YamlError> {
+    check_size(yaml, first_line)?;
     if flow_depth(yaml) > MAX_FLOW_DEPTH {
         return Err(YamlError {
             message: format!(
@@ -296,6 +304,7 @@ pub(crate) fn parse_yaml_with(
     if yaml.trim().is_empty() {
         return Ok(Mapping::new());
     }
+    check_size(yaml, first_line)?;
     if let Some(m) = parse_simple(yaml) {
         return Ok(m);
     }
@@ -1332,6 +1341,15 @@ mod tests {
         assert!(parse_iso_date("2026-4-8").is_none());
         assert!(parse_iso_date("08-04-2026").is_none());
         assert!(parse_iso_date("2026-04-08T10:00").is_none());
+    }
+
+    /// The bound holds for a block the quick reader would take as well.
+    #[test]
+    fn a_huge_block_of_the_common_shape_is_refused_too() {
+        let yaml = format!("client: \"Huge\"\nnote: \"{}\"\n", "x".repeat(300_000));
+        assert!(parse_simple(&yaml).is_some(), "the quick reader's shape");
+        let e = parse_yaml(&yaml, 2).unwrap_err();
+        assert!(e.message.contains("more than 64 KB"), "{}", e.message);
     }
 
     #[test]

@@ -56,7 +56,8 @@ pub(crate) fn with_ranked_values<R>(
     yaml: &str,
     f: impl FnOnce(&RankedValues<'_, '_>) -> R,
 ) -> Option<R> {
-    if yaml.trim().is_empty() {
+    // Over the size bound the whole reading refuses the block.
+    if yaml.trim().is_empty() || yaml.len() > frontmatter::MAX_FRONTMATTER_BYTES {
         return None;
     }
     let room = recycled(ENTRIES.with_borrow_mut(std::mem::take));

@@ -102,6 +102,31 @@ fn unparsable_frontmatter_gives_the_yaml_line() {
     assert!(r.has_errors());
 }
 
+/// A frontmatter block over the size bound is refused whatever its shape,
+/// by the loaded bank's check and by the command's streamed one alike: a
+/// block of plain keys was read whole at any size.
+#[test]
+fn frontmatter_over_the_size_bound_is_unparsable_in_any_shape() {
+    let d = healthy();
+    let note = "x".repeat(300_000);
+    let plain = format!("---\nclient: \"Huge\"\nnote: \"{note}\"\n---\n# Huge\n");
+    let anchored = format!("---\nclient: &c \"Huger\"\nnote: \"{note}\"\n---\n# Huger\n");
+    write(d.path(), "01_CLIENTS/Huge.md", plain.as_bytes());
+    write(d.path(), "01_CLIENTS/Huger.md", anchored.as_bytes());
+    let loaded = run(&d);
+    let (_, streamed) = super::check_streamed(d.path(), &opts()).unwrap();
+    for r in [&loaded, &streamed] {
+        let f = only(r, "unparsable-frontmatter");
+        let paths: Vec<&str> = f.iter().map(|f| &*f.path).collect();
+        assert_eq!(paths, ["01_CLIENTS/Huge.md", "01_CLIENTS/Huger.md"]);
+        assert!(
+            f[0].message().contains("more than 64 KB"),
+            "{}",
+            f[0].message()
+        );
+    }
+}
+
 #[test]
 fn missing_frontmatter_only_matters_in_content_folders() {
     let d = healthy();
