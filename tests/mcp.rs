@@ -3198,3 +3198,38 @@ fn a_message_between_sixteen_and_sixty_four_mib_is_answered() {
         assert!(answer.get("result").is_some(), "{answer}");
     }
 }
+
+/// A shared file names private memory by more than an inline link: a
+/// reference definition, a wiki link, a path written out. Each such line
+/// is withheld like a link's; the lines around them are served.
+#[cfg(unix)]
+#[tokio::test]
+async fn every_way_of_naming_private_memory_is_withheld() {
+    let (_dir, project) = dejavu_naming_private_memory();
+    let summary_path = project.join("memory/summary.md");
+    let mut summary = fs::read_to_string(&summary_path).unwrap();
+    summary.push_str(
+        "\nSee [plan][p].\n\n[p]: ./private/secret-plan.md\n\
+         Also [[private/secret-plan]] (wiki).\n\
+         Kept in memory/private/secret-plan.md for now.\n\
+         The draft is at memory/raw/zebra-notes, not shared.\n\
+         Served line: the sync stays.\n",
+    );
+    fs::write(&summary_path, summary).unwrap();
+    let c = connect(&project, &[]).await;
+    let read = call(&c, "read", json!({"target": "memory/summary.md"})).await;
+    let v = read.structured_content.clone().unwrap();
+    let text = v["text"].as_str().unwrap();
+    assert!(
+        !text.contains("secret-plan") && !text.contains("zebra-notes"),
+        "{text}"
+    );
+    assert!(text.contains("Served line: the sync stays."), "{text}");
+    // The inline link of the fixture, then these five (the reference's use
+    // leads there as its definition does).
+    assert_eq!(v["withheld_lines"], 6, "{v}");
+    let found = call(&c, "search", json!({"query": "zebra-notes draft"})).await;
+    let hits = found.structured_content.unwrap()["hits"].to_string();
+    assert!(!hits.contains("zebra"), "{hits}");
+    c.service.cancel().await.unwrap();
+}

@@ -504,6 +504,15 @@ impl Project {
                     lines.insert(l.line);
                 }
             }
+            // What is no inline link names it too: a reference definition
+            // (`[f]: ./private/plans.md`), a wiki link (`[[private/plans]]`)
+            // or a path written out (`see memory/private/plans.md`).
+            let base = paths::parent(path);
+            for (i, line) in r.text.lines().enumerate() {
+                if self.line_names_private_path(base, line) {
+                    lines.insert(i + 1);
+                }
+            }
         }
         if path == IMPRESSIONS_PATH
             && let Some(imp) = &self.impressions
@@ -521,6 +530,42 @@ impl Project {
             }
         }
         lines.into_iter().collect()
+    }
+
+    /// Whether `line` of a record in the folder `base` writes a path into
+    /// private memory: read from its folder, from `memory/` (where a wiki
+    /// link's name is looked for) or from the project. A word like
+    /// `private/public` in prose is taken for one too: withholding a line
+    /// too many costs less than naming private memory.
+    fn line_names_private_path(&self, base: &str, line: &str) -> bool {
+        if !line.contains('/') && !line.to_lowercase().contains(".secret.") {
+            return false;
+        }
+        let is_stop = |c: char| {
+            c.is_whitespace()
+                || matches!(
+                    c,
+                    '(' | ')' | '[' | ']' | '<' | '>' | '"' | '\'' | '`' | '|'
+                )
+        };
+        line.split(is_stop).any(|word| {
+            let word = word.split('#').next().unwrap_or("");
+            let word = word.trim_end_matches(['.', ',', ';', ':', '!', '?']);
+            let word = word.strip_suffix(':').unwrap_or(word);
+            if word.is_empty() {
+                return false;
+            }
+            let word = paths::percent_decode(word);
+            let private = |p: &str| {
+                self.is_private(p)
+                    || self.is_private(&format!("{}/", p.trim_end_matches('/')))
+                    || self.is_private(&format!("{p}.md"))
+            };
+            [base, "memory", ""]
+                .iter()
+                .filter_map(|from| paths::resolve_from(from, &word))
+                .any(|p| private(&p))
+        })
     }
 
     pub fn record(&self, path: &str) -> Option<&Record> {
