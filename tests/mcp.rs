@@ -2441,6 +2441,8 @@ async fn fix_is_proposed_with_what_is_left_and_applied_by_id() {
         "{v}"
     );
     assert_eq!(v["files"][0]["action"], "changed", "{v}");
+    // Each file says which findings it fixes, as `membank fix --json` does.
+    assert_eq!(v["files"][0]["codes"], json!(["bad-date"]), "{v}");
     assert_eq!(
         fs::read_to_string(&client).unwrap(),
         dated,

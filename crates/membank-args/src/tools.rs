@@ -458,6 +458,10 @@ pub struct ProposedFix {
     /// Where a moved file goes.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub to: Option<String>,
+    /// The codes of the findings the change fixes, as `membank fix --json`
+    /// lists them; absent for a rename or a new article.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub codes: Vec<&'static str>,
     pub notes: Vec<String>,
     pub diff: Option<String>,
 }

@@ -303,6 +303,7 @@ fn propose(
                 Action::Move { to, .. } => Some(to.clone()),
                 _ => None,
             },
+            codes: f.codes.clone(),
             notes: f.notes.clone(),
             diff: f.diff().map(|d| diff_without(&d, withheld.lines)),
         })
