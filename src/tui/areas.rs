@@ -151,6 +151,21 @@ pub fn zoom(areas: Areas, focus: Pane) -> Areas {
 
 /// Where the search popup goes: most of the screen, so hits show their
 /// snippets in full.
+/// Blank the popup's area and the column on each side of it, within
+/// `screen`: the panes' text would otherwise show one character between
+/// the popup's border and a pane's (`│,│`), which reads as garbage.
+pub fn clear_popup(frame: &mut ratatui::Frame, area: Rect) {
+    let screen = frame.area();
+    let left = area.x.saturating_sub(1).max(screen.x);
+    let right = (area.x + area.width + 1).min(screen.x + screen.width);
+    let around = Rect {
+        x: left,
+        width: right.saturating_sub(left),
+        ..area
+    };
+    frame.render_widget(ratatui::widgets::Clear, around);
+}
+
 pub fn search_popup(size: Rect) -> Rect {
     let w = size.width.saturating_sub(4).min(110);
     let h = size.height.saturating_sub(4);

@@ -4,7 +4,7 @@
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Clear, Paragraph};
+use ratatui::widgets::{Block, Borders, Paragraph};
 
 use super::app::{App, Pane, Popup};
 use super::areas::{inner, search_popup};
@@ -128,7 +128,7 @@ fn draw_search_popup(frame: &mut Frame, app: &App) {
             },
             app.theme.muted,
         ));
-    frame.render_widget(Clear, area);
+    crate::tui::areas::clear_popup(frame, area);
     frame.render_widget(block, area);
     search.draw(frame, inner(area), true, &app.theme);
 }

@@ -566,7 +566,7 @@ pub fn draw(frame: &mut Frame, dialog: &WriteDialog, theme: &Theme) {
         .border_style(theme.border_focused)
         .title(Span::styled(dialog.title(), theme.title))
         .title_bottom(Span::styled(hint, theme.muted));
-    frame.render_widget(Clear, area);
+    crate::tui::areas::clear_popup(frame, area);
     frame.render_widget(block, area);
     let inside = inner(area);
     let refused = dialog

@@ -5,7 +5,7 @@
 
 use ratatui::Frame;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Clear, Paragraph};
+use ratatui::widgets::{Block, Borders, Paragraph};
 
 use super::cut::cut_line;
 use super::fuzzy::centered;
@@ -79,7 +79,7 @@ pub fn draw(frame: &mut Frame, confirm: &Confirm, theme: &Theme) {
     let width = (widest + 4).min(usize::from(screen.width)) as u16;
     let height = (lines.len() + 3).min(usize::from(screen.height)) as u16;
     let area = centered(screen, width, height);
-    frame.render_widget(Clear, area);
+    crate::tui::areas::clear_popup(frame, area);
     let room = usize::from(width.saturating_sub(2));
     let mut shown: Vec<Line> = lines.into_iter().map(|l| cut_line(l, room)).collect();
     shown.push(cut_line(hint, room));

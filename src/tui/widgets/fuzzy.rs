@@ -6,7 +6,7 @@ use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Clear, List, ListItem, ListState, Paragraph};
+use ratatui::widgets::{Block, Borders, List, ListItem, ListState, Paragraph};
 use ratatui_textarea::TextArea;
 
 pub use super::fuzzy_rank::{FinderItem, Placement};
@@ -216,7 +216,7 @@ pub fn draw(frame: &mut Frame, finder: &Finder, theme: &Theme) {
     let w = (full.width / 5 * 4).clamp(70, 140);
     let h = (full.height / 5 * 4).clamp(20, 40);
     let area = centered(full, w, h);
-    frame.render_widget(Clear, area);
+    crate::tui::areas::clear_popup(frame, area);
     let block = Block::default()
         .borders(Borders::ALL)
         .border_style(theme.border_focused)

@@ -3,7 +3,7 @@
 use ratatui::Frame;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Clear, Paragraph};
+use ratatui::widgets::{Block, Borders, Paragraph};
 use unicode_width::UnicodeWidthStr;
 
 use crate::tui::keys::{Action, Key, KeyMap, Scope};
@@ -354,7 +354,7 @@ pub fn draw(frame: &mut Frame, help: &Help, theme: &Theme) {
     let visible = usize::from(height.saturating_sub(2));
     let scroll = help.scroll.min(total.saturating_sub(visible));
     let area = centered(screen, width, height);
-    frame.render_widget(Clear, area);
+    crate::tui::areas::clear_popup(frame, area);
     let more = if total > visible {
         format!(
             " ↑/↓ scroll {}-{}/{total} · Esc close ",
