@@ -355,11 +355,28 @@ fn check_part(records: &[&TermRecord], file: &BilingualFile) -> QaReport {
                     fix: format!("use “{}”", expected.join("” or “")),
                 });
             }
+            // Where the approved renderings stand in the target: a rejected
+            // one found only inside them ("piéton" in "passager piéton") is
+            // the approved term itself, as the longest match wins on the
+            // source side.
+            let approved_at: Vec<&Range<usize>> = tgt_hits
+                .iter()
+                .filter(|(q, _)| approved_present.contains(q))
+                .map(|(_, r)| r)
+                .collect();
+            let inside_approved = |r: &Range<usize>| {
+                approved_at
+                    .iter()
+                    .any(|a| a.start <= r.start && r.end <= a.end && **a != *r)
+            };
             for (t, r) in &e.rejected {
                 if e.approved.iter().any(|(a, _)| a == t) {
                     continue;
                 }
-                let Some((_, tr)) = present(*t) else {
+                let Some((_, tr)) = tgt_hits
+                    .iter()
+                    .find(|(q, range)| *q == *t && !inside_approved(range))
+                else {
                     continue;
                 };
                 let tgt_range = tr.clone();

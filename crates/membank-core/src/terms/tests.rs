@@ -537,6 +537,39 @@ fn a_rejected_term_differing_only_by_accents_is_reported() {
     assert!(qa::check(&records, &file).findings.is_empty());
 }
 
+/// A rejected rendering found only inside the approved one is the
+/// approved term, not a use of the rejected one; alone, it is reported.
+#[test]
+fn a_rejected_term_inside_the_approved_one_is_not_reported() {
+    let mut terms = vec![
+        rec("foot passenger", "passager piéton", Status::Approved, &[]),
+        rec("foot passenger", "piéton", Status::Rejected, &[]),
+    ];
+    for t in &mut terms {
+        t.target_lang = "fr-FR".into();
+    }
+    let records: Vec<&TermRecord> = terms.iter().collect();
+    let check = |text: &str| {
+        let file =
+            bilingual::read("a.txt", &format!("Every foot passenger boards.\t{text}\n")).unwrap();
+        qa::check(&records, &file)
+    };
+    assert!(
+        check("Chaque passager piéton embarque.")
+            .findings
+            .is_empty()
+    );
+    assert_eq!(
+        codes(&check("Chaque piéton embarque.")),
+        [("term-missing", ""), ("term-rejected", "piéton")]
+    );
+    // Both, the rejected one also on its own: reported, for that one.
+    assert_eq!(
+        codes(&check("Le passager piéton, pas le piéton.")),
+        [("term-rejected", "piéton")]
+    );
+}
+
 /// Two approved terms, one inside the other.
 fn nested_terms() -> [TermRecord; 2] {
     [
