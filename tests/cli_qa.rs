@@ -227,6 +227,42 @@ fn plain_text_needs_no_languages_and_the_report_reads_as_text() {
     );
 }
 
+/// A plain-text file names no languages: with terms for several pairs in
+/// the bank it would be held against all of them (a Dutch translation
+/// passing with the French term), so the pair is asked for.
+#[test]
+fn plain_text_with_terms_for_several_pairs_asks_for_the_pair() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = bank(dir.path());
+    fs::write(
+        root.join("02_TERMINOLOGY/contract → contrat.md"),
+        "---\nterm_source: contract\nterm_target: contrat\nsource_lang: en-US\n\
+         target_lang: fr-FR\nstatus: approved\n---\n# contract → contrat\n",
+    )
+    .unwrap();
+    fs::write(
+        root.join("02_TERMINOLOGY/contract → overeenkomst.md"),
+        "---\nterm_source: contract\nterm_target: overeenkomst\nsource_lang: en-US\n\
+         target_lang: nl-BE\nstatus: approved\n---\n# contract → overeenkomst\n",
+    )
+    .unwrap();
+    let txt = dir.path().join("job.txt");
+    fs::write(&txt, "Sign the contract.\tOnderteken het contrat.\n").unwrap();
+    let (root_s, txt_s) = (root.to_str().unwrap(), txt.to_str().unwrap());
+    let out = run(&["qa", root_s, txt_s]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("job.txt: names no languages")
+            && err.contains("en-US → fr-FR, en-US → nl-BE")
+            && err.contains("--pair"),
+        "{err}"
+    );
+    let out = run(&["qa", root_s, txt_s, "--pair", "en-US:nl-BE"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("term-missing"));
+}
+
 #[test]
 fn a_file_that_is_not_bilingual_is_an_error() {
     let dir = tempfile::tempdir().unwrap();

@@ -307,6 +307,16 @@ pub(crate) fn bilingual_of(
             common::safe(shown)
         );
     }
+    // A plain-text file names no languages: the bank's one pair is meant,
+    // and with several the user says which.
+    if let Some(pairs) = qa::pairs_to_choose_from(&records, &file) {
+        anyhow::bail!(
+            "{}: names no languages and the bank has terms for several pairs ({}): give the \
+             pair with --pair SRC:TGT",
+            common::safe(shown),
+            common::safe(&pairs.join(", "))
+        );
+    }
     Ok(file)
 }
 

@@ -111,12 +111,20 @@ fn check(memory: &dyn Memory, typed: &Path, client: Option<String>) -> Result<Qa
     let all = terms::records(bank, &Filter::default());
     let (file, pair) = file_and_pair(typed);
     let mut read = read_bilingual(&file, qa::shared_source_lang(&all), pair.as_ref())?;
+    let name = file.file_name().unwrap_or_default().to_string_lossy();
     if read.settle_pair(pair).is_err() {
         return Err(format!(
             "{}: names no target language (target-language on <file>, trgLang on <xliff>): \
-             type the pair after the file's name, e.g. {} en-US:nl-BE",
+             type the pair after the file's name, e.g. {name} en-US:nl-BE",
             file.display(),
-            file.file_name().unwrap_or_default().to_string_lossy()
+        ));
+    }
+    if let Some(pairs) = qa::pairs_to_choose_from(&all, &read) {
+        return Err(format!(
+            "{}: names no languages and the bank has terms for several pairs ({}): type the \
+             pair after the file's name, e.g. {name} en-US:nl-BE",
+            file.display(),
+            pairs.join(", ")
         ));
     }
     Ok(qa_of(bank, &read, client))

@@ -75,6 +75,28 @@ pub fn shared_source_lang(records: &[TermRecord]) -> Option<&str> {
         .then_some(first)
 }
 
+/// The language pairs of `records`, as "en-US → nl-BE", when a segment of
+/// `file` names no target language and the records hold more than one
+/// pair: checked against all of them, a Dutch translation would pass with
+/// a French term and fail for a missing Croatian one. `None` when the
+/// file's languages, or the bank's single pair, settle it.
+pub fn pairs_to_choose_from(records: &[TermRecord], file: &BilingualFile) -> Option<Vec<String>> {
+    if file.segments.iter().all(|s| s.pair(file).1.is_some()) {
+        return None;
+    }
+    let mut pairs: Vec<String> = Vec::new();
+    for r in records {
+        let pair = format!("{} → {}", r.source_lang, r.target_lang);
+        if !pairs.iter().any(|p| p.eq_ignore_ascii_case(&pair)) {
+            pairs.push(pair);
+        }
+    }
+    (pairs.len() > 1).then(|| {
+        pairs.sort();
+        pairs
+    })
+}
+
 /// The terms of `records` whose source occurs in the file's source text,
 /// in the order of their first occurrence. A term found only inside a
 /// longer one ("controller" in "data controller") is not listed for that
