@@ -28,17 +28,53 @@ impl std::fmt::Display for NotSaved {
     }
 }
 
+/// The first line of a saved reply that did not arrive whole. `--reply`
+/// refuses a file that starts with it: its last block may be cut short,
+/// and applied it would truncate an article. Whoever has checked the
+/// reply deletes the line to apply it.
+const INCOMPLETE_MARK: &str = "<!-- membank: this reply did not arrive whole (the stream was \
+    cut, failed or was stopped); --reply refuses it. Delete this line to apply what you have \
+    checked yourself. -->";
+
+/// Why a reply read for `--reply` (named `name`) is not applied, when it
+/// was saved from a reply that did not arrive whole.
+pub fn refuse_incomplete(text: &str, name: &str) -> Result<(), String> {
+    let first = text
+        .trim_start_matches('\u{feff}')
+        .lines()
+        .next()
+        .unwrap_or("");
+    if first.trim_end() == INCOMPLETE_MARK {
+        return Err(format!(
+            "{name} was saved from a reply that did not arrive whole; it is not applied (its last \
+             block may be cut short). Delete its first line to apply what you have checked \
+             yourself."
+        ));
+    }
+    Ok(())
+}
+
 /// Save `text` under a new, unpredictable name in the temporary folder
 /// (`membank-KIND-reply-DATE-….md`). Nothing is saved for an empty reply.
+/// A reply that is not `complete` is saved with a first line that makes
+/// `--reply` refuse it.
 pub fn save(
     root: &Path,
     text: &str,
     now: jiff::civil::DateTime,
     kind: &str,
+    complete: bool,
 ) -> Result<Option<PathBuf>, NotSaved> {
     if text.is_empty() {
         return Ok(None);
     }
+    let marked;
+    let text = if complete {
+        text
+    } else {
+        marked = format!("{INCOMPLETE_MARK}\n{text}");
+        marked.as_str()
+    };
     let dir = std::env::temp_dir();
     let inside_memory = match (dir.canonicalize(), root.canonicalize()) {
         (Ok(dir), Ok(root)) => dir.starts_with(root),

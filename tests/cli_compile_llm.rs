@@ -720,18 +720,53 @@ fn a_cut_stream_is_never_applied() {
     assert!(out.stdout.contains("01_CLIENTS/Acme.md"), "{}", out.stdout);
     assert!(!out.stdout.contains("Applied"), "{}", out.stdout);
 
-    // The part that arrived is saved for review, and is only a prefix.
+    // The part that arrived is saved for review, only a prefix, under a
+    // first line that marks it as cut short.
     let saved = saved_replies(&env);
     assert_eq!(saved.len(), 1);
-    let text = fs::read_to_string(env.tmp().join(&saved[0])).unwrap();
-    assert!(!text.is_empty() && full.starts_with(&text) && text.len() < full.len());
+    let path = env.tmp().join(&saved[0]);
+    let text = fs::read_to_string(&path).unwrap();
+    let (mark, arrived) = text.split_once('\n').unwrap();
+    assert!(mark.contains("did not arrive whole"), "{mark}");
+    assert!(!arrived.is_empty() && full.starts_with(arrived) && arrived.len() < full.len());
     assert!(
-        out.stderr.contains(&format!(
-            "review the saved reply in {}",
-            env.tmp().join(&saved[0]).display()
-        )),
+        out.stderr
+            .contains(&format!("is saved in {} for review", path.display())),
         "{}",
         out.stderr
+    );
+    // Applied later, it would cut an article short: refused, nothing written.
+    let path_arg = path.display().to_string();
+    let again = env.run(
+        &server,
+        &["compile", &bank_arg(&bank), "--reply", &path_arg],
+        None,
+    );
+    assert_eq!(again.code, Some(2), "{}\n{}", again.stdout, again.stderr);
+    assert!(
+        again.stderr.contains("did not arrive whole"),
+        "{}",
+        again.stderr
+    );
+    assert_eq!(support::tree(bank.path()), before);
+    let blocks = env.run(
+        &server,
+        &["blocks", &bank_arg(&bank), "--reply", &path_arg, "--apply"],
+        None,
+    );
+    assert_eq!(blocks.code, Some(2), "{}", blocks.stderr);
+    assert_eq!(support::tree(bank.path()), before);
+    // Whoever checked it deletes the mark and applies what they checked.
+    fs::write(&path, arrived).unwrap();
+    let plan = env.run(
+        &server,
+        &["compile", &bank_arg(&bank), "--reply", &path_arg, "--plan"],
+        None,
+    );
+    assert!(
+        !plan.stderr.contains("did not arrive whole"),
+        "{}",
+        plan.stderr
     );
 }
 

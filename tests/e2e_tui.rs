@@ -1106,3 +1106,61 @@ fn an_undo_over_the_journal_bound_says_so_in_the_status() {
     assert!(bank.path().join("03_DOMAINS/Big.md").exists());
     quits(&mut s);
 }
+
+/// A reply still arriving when the interface quits is kept, marked as cut
+/// short: `--reply` refuses it, as it would cut an article short.
+#[test]
+fn a_reply_kept_while_it_was_arriving_is_marked_and_refused_by_reply() {
+    let home = tempfile::tempdir().unwrap();
+    let outer = tempfile::tempdir().unwrap();
+    let bank = outer.path().join("bank");
+    std::fs::create_dir(&bank).unwrap();
+    copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/bank"),
+        &bank,
+    );
+    let tmp = tempfile::tempdir().unwrap();
+    let first = "### FILE: 03_DOMAINS/Legal.md\n---\ndomain: Legal\n---\n# Le";
+    let server =
+        FakeServer::start([FakeReply::openai_stream(&[first, "gal\nmore\n"]).stall_after(2)]);
+    let mut env = server.env_for(Provider::OpenAi);
+    env.push(("TMPDIR", tmp.path().display().to_string()));
+    let before = support::tree(&bank);
+    let mut s = Session::start_with(&bank, home.path(), Path::new("true"), &[], None, &env);
+    s.wait_read();
+    s.send("a2r");
+    s.wait_text("Send 1 inbox note");
+    s.send("y");
+    // The first piece comes and the stream stalls: quit meanwhile.
+    s.wait_text(&format!("receiving… {} characters", first.chars().count()));
+    s.send("q");
+    s.wait_text("quit anyway");
+    s.send("y");
+    let start = Instant::now();
+    while s.child.try_wait().unwrap().is_none() {
+        assert!(start.elapsed() < PATIENCE, "membank did not quit");
+        thread::sleep(Duration::from_millis(20));
+    }
+    let kept: Vec<_> = std::fs::read_dir(tmp.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.to_string_lossy().contains("membank-inbox-reply-"))
+        .collect();
+    assert_eq!(kept.len(), 1, "{kept:?}");
+    let text = std::fs::read_to_string(&kept[0]).unwrap();
+    assert!(
+        text.lines()
+            .next()
+            .unwrap()
+            .contains("did not arrive whole"),
+        "{text}"
+    );
+    assert!(text.ends_with(first), "{text}");
+    let out = support::membank()
+        .args(["compile", bank.to_str().unwrap(), "--reply"])
+        .arg(&kept[0])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert_eq!(support::tree(&bank), before);
+}

@@ -97,6 +97,7 @@ pub(crate) fn read_reply(path: Option<&Path>) -> anyhow::Result<String> {
         }
     };
     let decoded = text::decode(&bytes).map_err(|e| anyhow::anyhow!("reply from {name}: {e}"))?;
+    membank::saved_reply::refuse_incomplete(&decoded.text, &name).map_err(anyhow::Error::msg)?;
     Ok(decoded.text)
 }
 

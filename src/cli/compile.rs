@@ -253,7 +253,7 @@ fn run_with_model(args: &Args, root: &Path) -> anyhow::Result<ExitCode> {
     report_prompt(&client, &prepared);
 
     let reply = stream_reply(&client, &prepared.request, args.show_reply)?;
-    let reply_file = save_reply(root, &reply.text, now, "compile");
+    let reply_file = save_reply(root, &reply.text, now, "compile", reply.complete);
     if let Some(path) = &reply_file
         && let Err(e) = membank::saved_reply::save_sent(path, &prepared.sent)
     {
@@ -393,7 +393,8 @@ fn run_with_model(args: &Args, root: &Path) -> anyhow::Result<ExitCode> {
 pub(crate) fn incomplete_message(reply_file: Option<&str>) -> String {
     let next = match reply_file {
         Some(path) => format!(
-            "Run again, or review the saved reply in {} and apply it with --reply.",
+            "Run again; the reply as far as it came is saved in {} for review (--reply refuses \
+             it unless you delete its first line, the mark of a reply cut short).",
             common::safe(path)
         ),
         None => "Run again (the reply was not saved).".to_owned(),
@@ -545,8 +546,9 @@ pub(crate) fn save_reply(
     text: &str,
     now: jiff::civil::DateTime,
     kind: &str,
+    complete: bool,
 ) -> Option<PathBuf> {
-    match membank::saved_reply::save(root, text, now, kind) {
+    match membank::saved_reply::save(root, text, now, kind, complete) {
         Ok(path) => path,
         Err(e) => {
             eprintln!("membank: warning: {e}");

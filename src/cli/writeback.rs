@@ -78,6 +78,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 &reply.text,
                 common::clock().now(),
                 "writeback",
+                reply.complete,
             );
             output.reply_file = saved.map(|p| p.display().to_string());
             if let Some(path) = &output.reply_file {

@@ -48,7 +48,8 @@ impl AgentsPane {
     /// one arriving and those of unwritten reviews. Returns what to tell
     /// the user, one line each (a path, or why nothing was saved).
     pub fn keep_replies(&self, root: &Path, now: jiff::civil::DateTime) -> Vec<String> {
-        let mut replies: Vec<(AgentKind, &str)> = Vec::new();
+        // (kind, text, whether it arrived whole): the one arriving has not.
+        let mut replies: Vec<(AgentKind, &str, bool)> = Vec::new();
         if let Some((_, kind)) = self.job {
             let text = match kind {
                 AgentKind::Query => self.query.turns.last().map(|t| t.reply.text.as_str()),
@@ -59,7 +60,7 @@ impl AgentsPane {
                 AgentKind::Distill => Some(self.distill.reply.text.as_str()),
                 AgentKind::Writeback => Some(self.writeback.reply.text.as_str()),
             };
-            replies.extend(text.map(|t| (kind, t)));
+            replies.extend(text.map(|t| (kind, t, false)));
         }
         for (kind, review) in [
             (AgentKind::Inbox, &self.inbox.review),
@@ -68,13 +69,13 @@ impl AgentsPane {
             (AgentKind::Writeback, &self.writeback.review),
         ] {
             if let Some(r) = review.as_ref().filter(|r| !r.is_applied()) {
-                replies.push((kind, r.reply()));
+                replies.push((kind, r.reply(), true));
             }
         }
         let mut said = Vec::new();
-        for (kind, text) in replies {
+        for (kind, text, complete) in replies {
             let name = kind.title().to_lowercase();
-            match crate::saved_reply::save(root, text, now, &name) {
+            match crate::saved_reply::save(root, text, now, &name, complete) {
                 Ok(Some(path)) => said.push(format!(
                     "the {} reply is saved in {}",
                     kind.title(),
