@@ -752,6 +752,14 @@ fn an_incomplete_term_article_is_named_when_the_export_leaves_it_out() {
         "{err}"
     );
 
+    // A filter that matches nothing is named as such, not the incomplete.
+    let out = run(&["terms", "export", s(&root), "--pair", "de-DE:fr-FR"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("no term article matches --pair de-DE:fr-FR") && !err.contains("complete"),
+        "{err}"
+    );
+
     fs::remove_file(root.join("02_TERMINOLOGY/warranty → waarborg.md")).unwrap();
     let out = run(&["terms", "export", s(&root), "--format", "tbx"]);
     assert_eq!(out.status.code(), Some(2), "{out:?}");

@@ -102,12 +102,6 @@ pub(crate) fn export_text(
             )
         })
         .collect();
-    if records.is_empty() && !left_out.is_empty() {
-        anyhow::bail!(
-            "no term article is complete enough to export:\n  {}",
-            left_out.join("\n  ")
-        );
-    }
     if records.is_empty() {
         let mut named = Vec::new();
         if let Some(c) = &filter.client {
@@ -118,6 +112,12 @@ pub(crate) fn export_text(
         }
         for st in &filter.statuses {
             named.push(format!("--status {}", st.as_str()));
+        }
+        if named.is_empty() && !left_out.is_empty() {
+            anyhow::bail!(
+                "no term article is complete enough to export:\n  {}",
+                left_out.join("\n  ")
+            );
         }
         if named.is_empty() {
             anyhow::bail!("the bank has no term articles: nothing to export");
