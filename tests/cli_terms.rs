@@ -770,6 +770,39 @@ fn an_incomplete_term_article_is_named_when_the_export_leaves_it_out() {
     );
 }
 
+/// Each `<file>` of an XLIFF counts for its own pair's terms, as `qa`
+/// checks it: the Dutch leaflet term is not counted in the French file.
+#[test]
+fn a_job_glossary_counts_each_file_of_an_xliff_against_its_own_pair() {
+    let demo = concat!(env!("CARGO_MANIFEST_DIR"), "/demo-bank");
+    let (v, code) = json(&[
+        "terms",
+        demo,
+        "--for",
+        s(&fixture("two-files.xlf")),
+        "--json",
+    ]);
+    assert_eq!(code, Some(0));
+    let count = |source: &str| {
+        v["terms"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["source"] == source)
+            .map(|t| (t["segments"].as_u64().unwrap(), t["first_segment"].clone()))
+    };
+    assert_eq!(
+        count("package leaflet"),
+        Some((2, serde_json::json!("leaflet-nl.docx › 1"))),
+        "{v}"
+    );
+    assert_eq!(
+        count("boarding pass"),
+        Some((1, serde_json::json!("leaflet-fr.docx › 1"))),
+        "{v}"
+    );
+}
+
 /// A job glossary of no term is refused in the CAT formats, naming the
 /// file, as `terms export` refuses an export of no term: an empty TBX is
 /// not valid TBX-Basic. The readable listing just says there are none.

@@ -103,37 +103,51 @@ pub fn pairs_to_choose_from(records: &[TermRecord], file: &BilingualFile) -> Opt
 /// segment, as [`check`] does not check it there.
 pub fn glossary(records: &[&TermRecord], file: &BilingualFile) -> Vec<GlossaryEntry> {
     let (matcher, of_term) = TermMatcher::new(records.iter().map(|r| r.source.as_str()));
-    // Per pattern: segments it occurs in, and the first one's index.
-    let mut seen: Vec<(usize, usize)> = vec![(0, usize::MAX); matcher.len()];
-    let mut in_segment: Vec<usize> = vec![usize::MAX; matcher.len()];
+    // Per pattern: the records it stands for (one source term, several
+    // targets or pairs).
+    let mut of_pattern: Vec<Vec<usize>> = vec![Vec::new(); matcher.len()];
+    for (k, p) in of_term.iter().enumerate() {
+        if let Some(p) = p {
+            of_pattern[*p].push(k);
+        }
+    }
+    // Per record: segments it occurs in, the first one's index, and the
+    // last segment counted.
+    let mut seen: Vec<(usize, usize, usize)> = vec![(0, usize::MAX, usize::MAX); records.len()];
     let mut hits: Vec<(usize, Range<usize>)> = Vec::new();
     for (i, seg) in file.segments.iter().enumerate() {
+        // A part of the file in another pair (an XLIFF's `<file>`) counts
+        // only for that pair's terms, as `check` checks it.
+        let (source_lang, target_lang) = seg.pair(file);
         let folded = Folded::new(&seg.source);
         hits.clear();
         matcher.find(&folded, |p, r| hits.push((p, r)));
         for (p, _) in longest(std::mem::take(&mut hits)) {
-            if in_segment[p] != i {
-                in_segment[p] = i;
-                seen[p].0 += 1;
-                seen[p].1 = seen[p].1.min(i);
+            for &k in &of_pattern[p] {
+                let r = records[k];
+                let in_pair = source_lang.is_none_or(|l| lang_matches(l, &r.source_lang))
+                    && target_lang.is_none_or(|l| lang_matches(l, &r.target_lang));
+                if in_pair && seen[k].2 != i {
+                    seen[k].0 += 1;
+                    seen[k].1 = seen[k].1.min(i);
+                    seen[k].2 = i;
+                }
             }
         }
     }
     let mut out: Vec<(usize, GlossaryEntry)> = records
         .iter()
-        .zip(&of_term)
-        .filter_map(|(r, p)| {
-            let (count, first) = seen[(*p)?];
-            (count > 0).then(|| {
-                (
-                    first,
-                    GlossaryEntry {
-                        term: (*r).clone(),
-                        segments: count,
-                        first_segment: file.segments[first].label(),
-                    },
-                )
-            })
+        .zip(&seen)
+        .filter(|(_, seen)| seen.0 > 0)
+        .map(|(r, &(count, first, _))| {
+            (
+                first,
+                GlossaryEntry {
+                    term: (*r).clone(),
+                    segments: count,
+                    first_segment: file.segments[first].label(),
+                },
+            )
         })
         .collect();
     out.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.term.source.cmp(&b.1.term.source)));
