@@ -267,9 +267,23 @@ pub fn read_with(text: &str, pair: Option<&(String, String)>) -> Result<Vec<Term
 /// element's own children (and those of its `descripGrp`s, `termGrp`).
 fn details_of(e: &Element, d: &mut Details) {
     for c in e.elements() {
-        let kind = c.attr("type").unwrap_or("").to_ascii_lowercase();
-        match c.name.as_str() {
-            "descrip" | "termNote" | "admin" => match kind.as_str() {
+        let category = match c.name.as_str() {
+            "descrip" | "termNote" | "admin" => {
+                Some(c.attr("type").unwrap_or("").to_ascii_lowercase())
+            }
+            // TBX 2019's DCT style names the data category by the element
+            // itself (`<basic:administrativeStatus>`, `<min:subjectField>`).
+            "subjectField"
+            | "customerSubset"
+            | "administrativeStatus"
+            | "normativeAuthorization"
+            | "usage"
+            | "definition"
+            | "context" => Some(c.name.to_ascii_lowercase()),
+            _ => None,
+        };
+        match (c.name.as_str(), category) {
+            (_, Some(kind)) => match kind.as_str() {
                 "subjectfield" | "subject" | "domain" => {
                     d.domain.get_or_insert_with(|| c.plain());
                 }
@@ -297,10 +311,10 @@ fn details_of(e: &Element, d: &mut Details) {
                 }
                 _ => {}
             },
-            "note" => {
+            ("note", _) => {
                 d.note.get_or_insert_with(|| c.plain());
             }
-            "transacGrp" => {
+            ("transacGrp", _) => {
                 if let Some(date) = c.child("date").map(|x| x.plain())
                     && let Some(day) = day_of(&date)
                 {
@@ -310,7 +324,7 @@ fn details_of(e: &Element, d: &mut Details) {
                     }
                 }
             }
-            "descripGrp" | "termGrp" | "adminGrp" | "termNoteGrp" => details_of(c, d),
+            ("descripGrp" | "termGrp" | "adminGrp" | "termNoteGrp", _) => details_of(c, d),
             _ => {}
         }
     }

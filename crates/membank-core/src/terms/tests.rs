@@ -48,6 +48,37 @@ fn articles_sharing_source_pair_and_client_are_one_concept() {
     assert_eq!(privacy.targets.len(), 2);
 }
 
+/// TBX 2019's DCT style names each data category by its element: a
+/// deprecated term is read as rejected, not as a term with no status.
+#[test]
+fn tbx_2019_in_dct_style_keeps_its_statuses_and_subject() {
+    let text = r#"<?xml version="1.0" encoding="UTF-8"?>
+<tbx type="TBX-Basic" style="dct" xml:lang="en" xmlns="urn:iso:std:iso:30042:ed-2" xmlns:basic="http://www.tbxinfo.net/ns/basic" xmlns:min="http://www.tbxinfo.net/ns/min">
+<tbxHeader><fileDesc><sourceDesc><p>x</p></sourceDesc></fileDesc></tbxHeader>
+<text><body>
+<conceptEntry id="c1">
+ <min:subjectField>Legal</min:subjectField>
+ <langSec xml:lang="en"><termSec><term>warranty</term></termSec></langSec>
+ <langSec xml:lang="nl"><termSec><term>garantie</term><basic:administrativeStatus>deprecatedTerm-admn-sts</basic:administrativeStatus></termSec>
+ <termSec><term>waarborg</term><basic:administrativeStatus>preferredTerm-admn-sts</basic:administrativeStatus></termSec></langSec>
+</conceptEntry>
+</body></text></tbx>"#;
+    let mut read: Vec<(String, Status, Option<String>)> = tbx::read(text)
+        .unwrap()
+        .into_iter()
+        .map(|r| (r.target, r.status, r.domain))
+        .collect();
+    read.sort_by(|a, b| a.0.cmp(&b.0));
+    let legal = Some("Legal".to_owned());
+    assert_eq!(
+        read,
+        [
+            ("garantie".to_owned(), Status::Rejected, legal.clone()),
+            ("waarborg".to_owned(), Status::Approved, legal)
+        ]
+    );
+}
+
 #[test]
 fn tbx_2008_and_2019_read_back_what_they_wrote() {
     let terms = bank_terms();
