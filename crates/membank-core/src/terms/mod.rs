@@ -248,15 +248,23 @@ pub fn clients_meet<'a>(
 }
 
 /// Language tags compared as the format's §7 says: case-insensitively,
-/// `_` as `-`, and a bare language (`en`) matching any of its regions.
+/// `_` as `-`, and a bare language (`en`) matching any of its regions;
+/// likewise any tag matches the longer tags it begins (RFC 4647's basic
+/// filtering): `sr-Latn` matches `sr-Latn-RS` and `zh-Hant` matches
+/// `zh-Hant-TW`, but not `zh-Hans`.
 pub fn lang_matches(a: &str, b: &str) -> bool {
     let norm = |s: &str| s.trim().replace('_', "-").to_ascii_lowercase();
     let (a, b) = (norm(a), norm(b));
     if a.is_empty() || b.is_empty() {
         return false;
     }
-    let primary = |s: &str| s.split('-').next().unwrap_or("").to_owned();
-    a == b || (!a.contains('-') && a == primary(&b)) || (!b.contains('-') && b == primary(&a))
+    let begins = |long: &str, short: &str| {
+        long == short
+            || long
+                .strip_prefix(short)
+                .is_some_and(|rest| rest.starts_with('-'))
+    };
+    begins(&a, &b) || begins(&b, &a)
 }
 
 /// `SRC:TGT` (or `SRC→TGT`, `SRC>TGT`) as a pair of tags.

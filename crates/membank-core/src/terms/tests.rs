@@ -419,6 +419,12 @@ fn language_tags_match_as_the_format_says() {
     assert!(lang_matches("en_us", "EN-US"));
     assert!(!lang_matches("en-GB", "en-US"));
     assert!(!lang_matches("nl", "en"));
+    // A script or any longer tag: the tags it begins, either way round.
+    assert!(lang_matches("sr-Latn", "sr-Latn-RS"));
+    assert!(lang_matches("zh-Hant-TW", "zh_hant"));
+    assert!(!lang_matches("zh-Hans", "zh-Hant-TW"));
+    assert!(!lang_matches("sr-Latn", "sr-Cyrl-RS"));
+    assert!(!lang_matches("en", "eng"));
 }
 
 mod hostile {
