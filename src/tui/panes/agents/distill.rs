@@ -84,7 +84,8 @@ impl DistillAgent {
         if let Some(prepared) = &self.prepared {
             let proposal = agents::distill_proposal(prepared, &finished.text);
             let mut review = Review::new(root, &proposal, Purpose::Write);
-            review.journal_label = Some("distill");
+            review.journal_label = Some(super::review::DISTILL);
+            review.creating_only();
             review.warnings.extend(
                 agents::distill_left_out(&finished.text)
                     .iter()

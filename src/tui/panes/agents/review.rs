@@ -115,6 +115,9 @@ fn shown_lines(text: &str) -> Vec<String> {
         .collect()
 }
 
+/// The journal's name for a distilled note, whose review only creates.
+pub const DISTILL: &str = "distill";
+
 impl Review {
     /// Check the reply's blocks against the bank without writing anything.
     /// Valid blocks start accepted; rejected ones cannot be accepted.
@@ -439,13 +442,33 @@ impl Review {
         let accepted: Vec<bool> = self.blocks.iter().map(|b| b.accepted).collect();
         let cursor = self.cursor.selected;
         let kept = std::mem::take(&mut self.sources);
+        let label = self.journal_label;
         *self = Review::new(root, &self.reply.clone(), self.purpose.clone());
         self.sources = kept;
+        self.journal_label = label;
+        if label == Some(DISTILL) {
+            self.creating_only();
+        }
         // Entries keep their places: the reply is the same.
         for (b, was) in self.blocks.iter_mut().zip(accepted) {
             b.accepted = was && !matches!(b.proposal, Proposal::Rejected(_));
         }
         self.cursor.selected = cursor.min(self.blocks.len().saturating_sub(1));
+    }
+
+    /// A distilled note is a new note: a block whose path holds a file
+    /// (one that appeared since it was proposed, or a name taken in the
+    /// same second) is refused, as `membank distill` refuses it, rather
+    /// than shown as a change that would replace that file.
+    pub fn creating_only(&mut self) {
+        for b in &mut self.blocks {
+            if matches!(b.proposal, Proposal::Changed | Proposal::Unchanged) {
+                let why = "a file is already at this path; a distilled note never replaces one";
+                b.proposal = Proposal::Rejected(why.to_owned());
+                b.accepted = false;
+                b.detail = vec![why.to_owned()];
+            }
+        }
     }
 
     /// Files changed on disk while the review is open: every diff is made
@@ -756,6 +779,35 @@ pub fn draw(frame: &mut Frame, area: Rect, review: &Review, focused: bool, theme
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A distilled note only creates: a file that appears at its path
+    /// while the review is open (or was there already) is never replaced,
+    /// whether the watcher or the write finds it first.
+    #[test]
+    fn a_distilled_note_never_replaces_a_file_that_appeared_at_its_path() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::create_dir_all(root.join("00_INBOX")).unwrap();
+        let reply = "### FILE: 00_INBOX/distilled.md\nfrom the model\n";
+        let mut review = Review::new(root, reply, Purpose::Write);
+        review.journal_label = Some(DISTILL);
+        review.creating_only();
+        assert_eq!(review.blocks[0].proposal, Proposal::New);
+        std::fs::write(root.join("00_INBOX/distilled.md"), "MINE\n").unwrap();
+        // The watcher's news first.
+        assert!(review.refresh_diffs(root));
+        assert!(matches!(review.blocks[0].proposal, Proposal::Rejected(_)));
+        assert!(!review.blocks[0].accepted);
+        assert_eq!(review.journal_label, Some(DISTILL));
+        let applied = review.apply(root);
+        assert_eq!(applied.written, 0);
+        let mine = std::fs::read_to_string(root.join("00_INBOX/distilled.md")).unwrap();
+        assert_eq!(mine, "MINE\n");
+        // A file already there when the reply came: refused from the start.
+        let mut again = Review::new(root, reply, Purpose::Write);
+        again.creating_only();
+        assert!(matches!(again.blocks[0].proposal, Proposal::Rejected(_)));
+    }
 
     #[test]
     fn a_file_edited_after_its_diff_was_shown_is_not_overwritten() {
