@@ -103,7 +103,10 @@ pub fn prepare_writeback(
     memory.push_str("### Every record (path | id | title | status)\n\n");
     for r in &project.records {
         if r.private {
-            withheld.push((r.path.clone(), "private memory is never sent to a model"));
+            // Once per record, though recall may have routed to it too.
+            if !withheld.iter().any(|(p, _)| *p == r.path) {
+                withheld.push((r.path.clone(), "private memory is never sent to a model"));
+            }
             continue;
         }
         memory.push_str(&format!(
@@ -202,11 +205,9 @@ mod tests {
             p.records,
             vec!["memory/summary.md", "memory/decisions/cache.md"]
         );
-        assert!(
-            p.withheld
-                .iter()
-                .any(|(w, _)| w == "memory/private/plan.md")
-        );
+        // Once, though recall routed to it and it is also in the list.
+        let named: Vec<&str> = p.withheld.iter().map(|(w, _)| w.as_str()).collect();
+        assert_eq!(named, ["memory/private/plan.md"]);
     }
 
     /// A shared record is sent without its lines that link into private
