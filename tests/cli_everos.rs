@@ -455,3 +455,44 @@ fn a_profile_named_with_its_extension_lists_the_owners_that_have_one() {
         );
     }
 }
+
+/// A daily log over the size cap is not read: `entries`, `search` and
+/// `entry` say so on stderr, naming it, rather than answer as if it held
+/// nothing ("0 entries", "no entry").
+#[test]
+fn a_log_too_large_to_read_is_named_by_entries_search_and_entry() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("root");
+    let log = root.join("app/proj/users/u7/episodes/episode-2026-06-01.md");
+    fs::create_dir_all(log.parent().unwrap()).unwrap();
+    fs::write(root.join("ome.toml"), "").unwrap();
+    let head = "---\nid: episode_log_u7_2026-06-01\ntype: episode_daily\nfile_type: episode_daily\n\
+                schema_version: 1\nuser_id: u7\ntrack: user\ndate: '2026-06-01'\nentry_count: 1\n\
+                last_appended_at: '2026-06-01T10:00:00+00:00'\n---\n";
+    let body = format!(
+        "<!-- entry:ep_20260601_00000001 -->\nhuge theta\n{}<!-- /entry:ep_20260601_00000001 -->\n",
+        format!("{}\n", "x".repeat(100)).repeat(15_000)
+    );
+    fs::write(&log, format!("{head}{body}")).unwrap();
+    let config = dir.path().join("config.toml");
+    fs::write(&config, "[files]\nmax_file_mb = 1\n").unwrap();
+    let r = root.to_str().unwrap();
+    for args in [
+        vec!["entries", r],
+        vec!["entries", r, "--json"],
+        vec!["search", r, "theta"],
+        vec!["entry", r, "ep_20260601_00000001"],
+    ] {
+        let out = support::membank()
+            .env("MEMBANK_CONFIG", &config)
+            .args(&args)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("users/u7/episodes/episode-2026-06-01.md is 1.4 MB")
+                && err.contains("max_file_mb"),
+            "{args:?}: {err}"
+        );
+    }
+}

@@ -273,7 +273,7 @@ pub fn run_entries(args: EntriesArgs) -> anyhow::Result<ExitCode> {
             page: None,
         };
         let mut stream = json::ItemStream::start(out, &head).context("writing JSON")?;
-        walked.read(
+        let problems = walked.read(
             // A file's rows, joined as the stream joins them, so that
             // they are pushed as one.
             |_, file| {
@@ -297,6 +297,7 @@ pub fn run_entries(args: EntriesArgs) -> anyhow::Result<ExitCode> {
         let mut out = stream.finish().context("writing JSON")?;
         writeln!(out)?;
         out.flush()?;
+        warn_unread(&problems, "its entries are not listed");
         if !any_listed {
             warn_if_no_such_scope(&root_dir, &filter);
         }
@@ -304,7 +305,7 @@ pub fn run_entries(args: EntriesArgs) -> anyhow::Result<ExitCode> {
     }
     let mut out = out;
     let mut listed = 0;
-    walked.read(
+    let problems = walked.read(
         |_, file| {
             let mut lines = String::new();
             if !filter.keeps(&file) {
@@ -327,6 +328,7 @@ pub fn run_entries(args: EntriesArgs) -> anyhow::Result<ExitCode> {
     }
     out.write_all(count_line(listed).as_bytes())?;
     out.flush()?;
+    warn_unread(&problems, "its entries are not listed");
     if listed == 0 {
         warn_if_no_such_scope(&root_dir, &filter);
     }
@@ -348,7 +350,7 @@ fn print_entries_page(
     });
     let mut total = 0usize;
     let mut kept: Vec<(core_everos::MemFile, std::ops::Range<usize>)> = Vec::new();
-    walked.read(
+    let problems = walked.read(
         |_, file| filter.keeps(&file).then_some(file),
         |file| {
             let Some(file) = file else {
@@ -372,6 +374,7 @@ fn print_entries_page(
                 .map(move |entry| EntryRef { file, entry })
         })
         .collect();
+    warn_unread(&problems, "its entries are not listed");
     let listed = PageOf {
         listed: page.len(),
         total,
@@ -435,6 +438,30 @@ impl PageOf {
 }
 
 /// When a filter found nothing because the app, project or owner it names
+/// Say on stderr which files of the root were not read (over the size
+/// cap, not UTF-8, unreadable), with `what` they are missing from: a
+/// listing or a search without them would look complete. `membank check`
+/// reports them as findings; the first ten are named here.
+pub fn warn_unread(problems: &[membank_core::health::Finding], what: &str) {
+    let unread: Vec<_> = problems
+        .iter()
+        .filter(|f| matches!(f.code(), "everos-unreadable" | "everos-not-utf8"))
+        .collect();
+    for f in unread.iter().take(10) {
+        eprintln!(
+            "membank: warning: {} {} ({what})",
+            safe(&f.path),
+            safe(&f.message())
+        );
+    }
+    if unread.len() > 10 {
+        eprintln!(
+            "membank: warning: {} more files were not read (`membank check` lists them)",
+            unread.len() - 10
+        );
+    }
+}
+
 /// is not in the root, say so on stderr (see [`no_such_scope_warning`]).
 fn warn_if_no_such_scope(root: &Path, filter: &EntryFilter) {
     if let Some(warning) = no_such_scope_warning(root, filter) {
@@ -501,6 +528,9 @@ pub fn run_entry(args: EntryArgs) -> anyhow::Result<ExitCode> {
         root = holding(&filter)?;
     }
     let hits = query::find(&root, &args.id, &filter);
+    if hits.is_empty() {
+        warn_unread(&root.problems, "it was not looked in");
+    }
     match one_entry(
         hits,
         &args.id,

@@ -129,6 +129,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let (root, found) =
             membank_core::everos::search::search(&detected.root, &args.search.query, limit)
                 .map_err(|message| layout_error(&detected.root, message))?;
+        super::everos::warn_unread(&root.problems, "its text is not searched");
         (Box::leak(Box::new(root)), found)
     } else {
         // One query: ranked as the units are read, with no index to keep.
