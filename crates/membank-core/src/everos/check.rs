@@ -284,6 +284,19 @@ fn head_findings<'a>(f: &'a MemFile, out: &mut Out) -> Option<&'a Mapping> {
             out.push("everos-missing-frontmatter", Some(1), message);
             None
         }
+        // YAML that is a list or a scalar parses; everos takes it for no
+        // frontmatter and reads the whole file as the body.
+        Head::Block { parsed: Err(e), .. } if e.message.contains("not a mapping") => {
+            out.push(
+                "everos-missing-frontmatter",
+                Some(1),
+                format!(
+                    "{}: everos takes it for no frontmatter and reads the whole file as the body",
+                    e.message
+                ),
+            );
+            None
+        }
         Head::Block { parsed: Err(e), .. } => {
             out.push(
                 "everos-unparsable-yaml",

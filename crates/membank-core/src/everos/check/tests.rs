@@ -112,6 +112,20 @@ fn frontmatter_fields_owner_and_dates() {
     );
     let codes = codes_of(vec![file(EP, "---\nid: [broken\n---\n")]);
     assert_eq!(codes, [("everos-unparsable-yaml", Some(3))]);
+    // A list parses: everos reads it as no frontmatter, not as a file it
+    // cannot read, and the entry after it is read.
+    let listed = format!("---\n- a\n- b\n---\n{}", entry("ep_20260601_00000001", "x"));
+    let codes = codes_of(vec![file(EP, &listed)]);
+    // (The list is then text of the body, outside every entry.)
+    assert_eq!(
+        codes,
+        [
+            ("everos-missing-frontmatter", Some(1)),
+            ("everos-text-outside-entries", Some(1))
+        ]
+    );
+    let f = file(EP, &listed);
+    assert_eq!(f.entries.len(), 1);
     let bad_day = "a/p/users/u1/episodes/episode-2026-02-30.md";
     let codes = codes_of(vec![file(
         bad_day,
