@@ -326,8 +326,9 @@ fn check_part(records: &[&TermRecord], file: &BilingualFile) -> QaReport {
     }
     let mut findings = Vec::new();
     let mut untranslated = Vec::new();
-    // Per source pattern: approved target pattern → segments using it.
-    let mut renderings: HashMap<usize, BTreeMap<usize, Vec<usize>>> = HashMap::new();
+    // Per source pattern: approved target pattern → the segments using it,
+    // with where the source and the target term stand in each.
+    let mut renderings: HashMap<usize, BTreeMap<usize, Vec<Rendering>>> = HashMap::new();
     for (i, seg) in file.segments.iter().enumerate() {
         if !seg.translated || seg.target.trim().is_empty() {
             untranslated.push(seg.label());
@@ -370,12 +371,13 @@ fn check_part(records: &[&TermRecord], file: &BilingualFile) -> QaReport {
                 .collect();
             let expected: Vec<String> = e.approved.iter().map(|(_, r)| r.target.clone()).collect();
             for &t in &approved_present {
+                let at = present(t).map_or(0..0, |(_, r)| r.clone());
                 renderings
                     .entry(*p)
                     .or_default()
                     .entry(t)
                     .or_default()
-                    .push(i);
+                    .push((i, src_range.clone(), at));
             }
             if !e.approved.is_empty() && approved_present.is_empty() {
                 findings.push(QaFinding {
@@ -501,9 +503,13 @@ fn longest(hits: Vec<(usize, Range<usize>)>) -> Vec<(usize, Range<usize>)> {
 
 /// A source term rendered by different approved targets across the file:
 /// one finding at each segment that uses a less common rendering.
+/// A segment using an approved rendering: its index, and the source and
+/// target terms' byte ranges in it.
+type Rendering = (usize, Range<usize>, Range<usize>);
+
 fn inconsistencies(
     expect: &[Expect],
-    renderings: &HashMap<usize, BTreeMap<usize, Vec<usize>>>,
+    renderings: &HashMap<usize, BTreeMap<usize, Vec<Rendering>>>,
     file: &BilingualFile,
     out: &mut Vec<QaFinding>,
 ) {
@@ -519,7 +525,7 @@ fn inconsistencies(
         // The most used rendering (the earliest on a tie) is the norm.
         let (&norm, _) = by_target
             .iter()
-            .max_by(|a, b| a.1.len().cmp(&b.1.len()).then(b.1[0].cmp(&a.1[0])))
+            .max_by(|a, b| a.1.len().cmp(&b.1.len()).then(b.1[0].0.cmp(&a.1[0].0)))
             .expect("two renderings at least");
         let Some(norm_rec) = target_of(norm) else {
             continue;
@@ -529,8 +535,8 @@ fn inconsistencies(
                 continue;
             }
             let Some(rec) = target_of(t) else { continue };
-            for &i in segs {
-                let seg: &Segment = &file.segments[i];
+            for (i, src_range, tgt_range) in segs {
+                let seg: &Segment = &file.segments[*i];
                 out.push(QaFinding {
                     code: "term-inconsistent",
                     segment: seg.id.clone(),
@@ -539,12 +545,12 @@ fn inconsistencies(
                     expected: vec![norm_rec.target.clone()],
                     found: Some(rec.target.clone()),
                     article: rec.path.clone(),
-                    source: seg.source.clone(),
-                    target: seg.target.clone(),
+                    source: mark(&seg.source, std::slice::from_ref(src_range)),
+                    target: mark(&seg.target, std::slice::from_ref(tgt_range)),
                     fix: format!(
                         "use “{}” as in segment {} ({} segment(s) use it)",
                         norm_rec.target,
-                        file.segments[by_target[&norm][0]].label(),
+                        file.segments[by_target[&norm][0].0].label(),
                         by_target[&norm].len()
                     ),
                 });

@@ -336,6 +336,10 @@ fn qa_reports_missing_rejected_and_inconsistent_terms() {
         "02_TERMINOLOGY/compliance → conformiteit.md"
     );
     assert!(rejected.fix.contains("naleving"));
+    // An inconsistent rendering is marked as every finding is.
+    let inconsistent = &report.findings[3];
+    assert_eq!(inconsistent.source, "«privacy» last");
+    assert_eq!(inconsistent.target, "«persoonlijke levenssfeer» laatst");
 }
 
 #[test]
