@@ -178,8 +178,19 @@ pub fn article_text(t: &TermRecord, from: &str) -> String {
     out
 }
 
+/// `s` in composed form (NFC): `é` typed as `e` and a combining accent
+/// (macOS file names, text pasted from some tools) is the same term.
+fn composed(s: &str) -> String {
+    use unicode_normalization::UnicodeNormalization;
+    if s.is_ascii() || unicode_normalization::is_nfc(s) {
+        s.to_owned()
+    } else {
+        s.nfc().collect()
+    }
+}
+
 fn same_source_and_pair(a: &TermRecord, b: &TermRecord) -> bool {
-    a.source.trim().to_lowercase() == b.source.trim().to_lowercase()
+    crate::wikilink::fold(a.source.trim()) == crate::wikilink::fold(b.source.trim())
         && a.source_lang.eq_ignore_ascii_case(&b.source_lang)
         && a.target_lang.eq_ignore_ascii_case(&b.target_lang)
 }
@@ -200,7 +211,7 @@ pub fn propose(
     incoming: Vec<TermRecord>,
     options: &Options,
 ) -> Vec<Proposed> {
-    let mut used: HashSet<String> = taken.iter().map(|p| p.to_lowercase()).collect();
+    let mut used: HashSet<String> = taken.iter().map(|p| composed(p).to_lowercase()).collect();
     let mut out: Vec<Proposed> = Vec::new();
     let mut accepted: Vec<TermRecord> = Vec::new();
     for mut t in incoming {
@@ -217,12 +228,19 @@ pub fn propose(
             t.last_updated = Some(options.today.clone());
         }
         t.path.clear();
+        // Written composed, and compared so: two spellings of one accent
+        // are one term, and one file name on macOS.
+        t.source = composed(&t.source);
+        t.target = composed(&t.target);
         let same: Vec<&TermRecord> = existing
             .iter()
             .chain(accepted.iter())
             .filter(|e| same_term(e, &t))
             .collect();
-        let identical: Vec<&&TermRecord> = same.iter().filter(|e| e.target == t.target).collect();
+        let identical: Vec<&&TermRecord> = same
+            .iter()
+            .filter(|e| composed(&e.target) == t.target)
+            .collect();
         if let Some(first) = identical.first() {
             let outcome = if identical.iter().any(|e| e.status == t.status) {
                 Outcome::Unchanged
@@ -288,7 +306,7 @@ fn free_path(t: &TermRecord, used: &mut HashSet<String>) -> String {
         } else {
             format!("{dir}/{stem} ({n}).md")
         };
-        if used.insert(path.to_lowercase()) {
+        if used.insert(composed(&path).to_lowercase()) {
             return path;
         }
         n += 1;

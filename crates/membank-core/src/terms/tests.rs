@@ -273,6 +273,35 @@ fn import_conflicts_only_where_clients_meet() {
     assert_eq!(got[0].outcome, Outcome::New);
 }
 
+/// One term in composed and decomposed form (`é` as one character or as
+/// `e` and an accent) is one term: imported once, written composed, and
+/// never two files whose names look alike (and collide on macOS).
+#[test]
+fn import_takes_one_term_in_two_unicode_forms_as_one() {
+    let options = import::Options {
+        today: "2026-11-26".into(),
+        ..Default::default()
+    };
+    let composed = rec("caf\u{e9}", "koffie", Status::Approved, &[]);
+    let decomposed = rec("cafe\u{301}", "koffie", Status::Approved, &[]);
+    let got = import::propose(
+        &[],
+        &Default::default(),
+        vec![decomposed, composed],
+        &options,
+    );
+    assert_eq!(got[0].outcome, Outcome::New);
+    assert_eq!(got[0].path, "02_TERMINOLOGY/caf\u{e9} → koffie.md");
+    assert_eq!(got[1].outcome, Outcome::Unchanged);
+    // A bank file named in decomposed form takes the name too.
+    let taken = ["02_TERMINOLOGY/cafe\u{301} → koffie.md".to_owned()]
+        .into_iter()
+        .collect();
+    let other = rec("caf\u{e9}", "Koffie", Status::Approved, &["Beta"]);
+    let got = import::propose(&[], &taken, vec![other], &options);
+    assert_eq!(got[0].path, "02_TERMINOLOGY/caf\u{e9} → Koffie (2).md");
+}
+
 #[test]
 fn import_file_names_are_safe_and_unique() {
     let mut t = rec("a/b:c", "..\\x", Status::Approved, &[]);
