@@ -549,8 +549,12 @@ fn run_import(a: ImportArgs) -> anyhow::Result<ExitCode> {
 
 fn print_import(out: &ImportOutput, yes: bool) -> anyhow::Result<()> {
     let count = |o: Outcome| out.terms.iter().filter(|p| p.outcome == o).count();
+    let repeated = match count(Outcome::Repeated) {
+        0 => String::new(),
+        n => format!(", {n} repeated in the file"),
+    };
     soutln!(
-        "{} → {}: {} new, {} conflicting, {} unchanged, {} differing in status",
+        "{} → {}: {} new, {} conflicting, {} unchanged, {} differing in status{repeated}",
         sanitize_for_terminal(&out.file, false),
         sanitize_for_terminal(&out.bank, false),
         count(Outcome::New),
@@ -564,6 +568,7 @@ fn print_import(out: &ImportOutput, yes: bool) -> anyhow::Result<()> {
             Outcome::Conflict => ("conflict", style::WARNING),
             Outcome::Unchanged => ("unchanged", style::MUTED),
             Outcome::StatusDiffers => ("status", style::NOTE),
+            Outcome::Repeated => ("repeated", style::MUTED),
         };
         soutln!(
             "  {colour}{word:<10}{colour:#} {}",
@@ -579,6 +584,9 @@ fn print_import(out: &ImportOutput, yes: bool) -> anyhow::Result<()> {
                 "      the bank has it, not as {}; left as it is",
                 p.term.status.as_str()
             )?,
+            Outcome::Repeated => {
+                soutln!("      the file lists it again; it is imported once, as above")?
+            }
             _ => {}
         }
         if p.writes() && !out.written {

@@ -28,6 +28,9 @@ pub enum Outcome {
     Unchanged,
     /// The bank has this term with another status; left as it is.
     StatusDiffers,
+    /// The file lists this term again (an earlier row or entry of it is
+    /// imported); `path` is that one's.
+    Repeated,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -242,7 +245,13 @@ pub fn propose(
             .filter(|e| composed(&e.target) == t.target)
             .collect();
         if let Some(first) = identical.first() {
-            let outcome = if identical.iter().any(|e| e.status == t.status) {
+            let in_bank = identical
+                .iter()
+                .any(|e| existing.iter().any(|x| std::ptr::eq(x, **e)));
+            let outcome = if !in_bank {
+                // Not the bank's: the file named it before.
+                Outcome::Repeated
+            } else if identical.iter().any(|e| e.status == t.status) {
                 Outcome::Unchanged
             } else {
                 Outcome::StatusDiffers

@@ -292,7 +292,7 @@ fn import_takes_one_term_in_two_unicode_forms_as_one() {
     );
     assert_eq!(got[0].outcome, Outcome::New);
     assert_eq!(got[0].path, "02_TERMINOLOGY/caf\u{e9} → koffie.md");
-    assert_eq!(got[1].outcome, Outcome::Unchanged);
+    assert_eq!(got[1].outcome, Outcome::Repeated);
     // A bank file named in decomposed form takes the name too.
     let taken = ["02_TERMINOLOGY/cafe\u{301} → koffie.md".to_owned()]
         .into_iter()
@@ -312,7 +312,20 @@ fn import_file_names_are_safe_and_unique() {
     };
     let got = import::propose(&[], &Default::default(), vec![t.clone(), t], &options);
     assert_eq!(got[0].path, "02_TERMINOLOGY/a b c → x.md");
-    assert_eq!(got[1].outcome, Outcome::Unchanged);
+    // The same row again is the file's repetition, not a term of the bank.
+    assert_eq!(got[1].outcome, Outcome::Repeated);
+    assert_eq!(got[1].path, got[0].path);
+    // A term the bank has is unchanged.
+    let mut in_bank = got[0].term.clone();
+    in_bank.path = got[0].path.clone();
+    let again = import::propose(&[in_bank], &Default::default(), vec![t_again()], &options);
+    assert_eq!(again[0].outcome, Outcome::Unchanged);
+}
+
+fn t_again() -> TermRecord {
+    let mut t = rec("a/b:c", "..\\x", Status::Approved, &[]);
+    t.path.clear();
+    t
 }
 
 const XLIFF12: &str = r#"<?xml version="1.0"?>
