@@ -59,7 +59,7 @@ pub(super) fn screen(app: &App) -> String {
     term.backend().to_string()
 }
 
-fn select_in_tree(app: &mut App, label: &str) {
+pub(super) fn select_in_tree(app: &mut App, label: &str) {
     let i = app
         .panes
         .bank

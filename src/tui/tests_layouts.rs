@@ -13,7 +13,7 @@ use ratatui::layout::Rect;
 use super::app::{App, Effect, Msg, Pane, Popup};
 use super::keys::KeyMap;
 use super::panes::slot::Slot;
-use super::tests::{copy_dir, key, keys, screen};
+use super::tests::{copy_dir, key, keys, screen, select_in_tree};
 use super::theme::Theme;
 use super::update::update;
 
@@ -603,18 +603,6 @@ fn dejavu_help_uses_the_projects_words_and_lists_each_key_once() {
     assert!(finder.contains("fuzzy-find a record"), "{finder}");
 }
 
-fn select_label(app: &mut App, label: &str) {
-    let i = app
-        .panes
-        .bank
-        .rows
-        .iter()
-        .position(|r| r.label() == label)
-        .unwrap_or_else(|| panic!("{label} not in the tree"));
-    let len = app.panes.bank.rows.len();
-    app.panes.bank.cursor.select(i, len, 20);
-}
-
 /// A Deja Vu kind's folder groups records: `r` on it says to pick a
 /// record, rather than offering to rename an internal key (it showed as
 /// "␁decisions").
@@ -622,7 +610,7 @@ fn select_label(app: &mut App, label: &str) {
 fn r_on_a_dejavu_kind_folder_asks_for_a_record_and_shows_no_internal_name() {
     let mut app = dejavu(100, 30);
     app.focus_pane(Pane::Bank);
-    select_label(&mut app, "decisions");
+    select_in_tree(&mut app, "decisions");
     key(&mut app, KeyCode::Char('r'));
     assert!(app.popup.is_none());
     let shown = screen(&app);
@@ -642,7 +630,7 @@ fn r_on_a_dejavu_kind_folder_asks_for_a_record_and_shows_no_internal_name() {
 fn file_keys_on_a_folder_row_say_what_they_need_and_y_copies_a_bank_folder() {
     let mut app = open(&manifest("demo-bank"), "demo-bank", 100, 30);
     app.focus_pane(Pane::Bank);
-    select_label(&mut app, "03_DOMAINS");
+    select_in_tree(&mut app, "03_DOMAINS");
     let said = |app: &App| app.status.message.clone().map(|m| m.0).unwrap_or_default();
     key(&mut app, KeyCode::Char('e'));
     assert_eq!(said(&app), "select a file in the tree to edit it");
@@ -652,7 +640,7 @@ fn file_keys_on_a_folder_row_say_what_they_need_and_y_copies_a_bank_folder() {
     assert_eq!(said(&app), "copied 03_DOMAINS");
     let mut dv = dejavu(100, 30);
     dv.focus_pane(Pane::Bank);
-    select_label(&mut dv, "decisions");
+    select_in_tree(&mut dv, "decisions");
     key(&mut dv, KeyCode::Char('y'));
     assert_eq!(said(&dv), "select a file in the tree to copy its path");
 }
