@@ -57,6 +57,13 @@ impl Folded {
                 continue;
             }
             for lower in c.to_lowercase() {
+                // Full case folding: `ß` (and `ẞ`) is `ss`, so "STRASSE"
+                // and "Straße" are one word, as a CAT tool's QA finds them.
+                if lower == 'ß' {
+                    f.push('s', at);
+                    f.push('s', at);
+                    continue;
+                }
                 decompose_canonical(lower, |d| {
                     if keep_accents || !is_combining_mark(d) {
                         f.push(d, at);

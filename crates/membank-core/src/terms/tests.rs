@@ -1173,6 +1173,30 @@ fn arabic_tatweel_is_ignored_as_harakat_are() {
     assert_eq!(matcher::fold("عـقـد"), matcher::fold("عَقْد"));
 }
 
+/// `ß` folds to `ss`, as full case folding has it: "STRASSE" in a text
+/// is the term "Straße", and the other way round, with the mark on the
+/// word as written.
+#[test]
+fn sharp_s_matches_ss_whatever_the_case() {
+    assert_eq!(matcher::fold("Straße"), matcher::fold("STRASSE"));
+    assert_eq!(matcher::fold("GROẞ"), matcher::fold("gross"));
+    let mut street = rec("street", "Straße", Status::Approved, &[]);
+    street.target_lang = "de-DE".into();
+    let check = |target: &str| {
+        let file = bilingual::read("a.txt", &format!("Cross the street.\t{target}\n")).unwrap();
+        let mut file = file;
+        file.source_lang = Some("en-US".into());
+        file.target_lang = Some("de-DE".into());
+        qa::check(&[&street], &file)
+    };
+    assert!(check("Überqueren Sie DIE STRASSE.").findings.is_empty());
+    assert!(check("Überqueren Sie die Straße.").findings.is_empty());
+    assert_eq!(
+        codes(&check("Überqueren Sie den Weg.")),
+        [("term-missing", "")]
+    );
+}
+
 #[test]
 fn a_reference_to_a_forbidden_character_is_called_one() {
     for (reference, why) in [
