@@ -11,6 +11,7 @@ use serde::Serialize;
 
 use super::{Status, TermRecord, clients_meet, same_name};
 use crate::layout::Folder;
+use crate::pathsafe::same_file_key;
 
 /// What importing one term would do.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -214,7 +215,7 @@ pub fn propose(
     incoming: Vec<TermRecord>,
     options: &Options,
 ) -> Vec<Proposed> {
-    let mut used: HashSet<String> = taken.iter().map(|p| composed(p).to_lowercase()).collect();
+    let mut used: HashSet<String> = taken.iter().map(|p| same_file_key(p)).collect();
     let mut out: Vec<Proposed> = Vec::new();
     let mut accepted: Vec<TermRecord> = Vec::new();
     for mut t in incoming {
@@ -315,7 +316,7 @@ fn free_path(t: &TermRecord, used: &mut HashSet<String>) -> String {
         } else {
             format!("{dir}/{stem} ({n}).md")
         };
-        if used.insert(composed(&path).to_lowercase()) {
+        if used.insert(same_file_key(&path)) {
             return path;
         }
         n += 1;
