@@ -7,9 +7,9 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use membank_core::bank::Bank;
-use membank_core::terms::bilingual::{self, BilingualFile};
+use membank_core::terms::bilingual::BilingualFile;
 use membank_core::terms::import::{self, Outcome, Proposed};
-use membank_core::terms::qa::{self, GlossaryEntry};
+use membank_core::terms::qa::{self, GlossaryEntry, JobRefused};
 use membank_core::terms::{self, Filter, Format, MAX_INPUT_BYTES, Status, TbxVersion, TermRecord};
 use membank_core::text::sanitize_for_terminal;
 use membank_core::transaction::Stopped;
@@ -285,39 +285,24 @@ pub(crate) fn bilingual_of(
         Some(_) => Vec::new(),
         None => terms::records(bank, &Filter::default()),
     };
-    let mut file = bilingual::read_with(
-        name,
-        text,
-        pair.as_ref().map(|(s, t)| (s.as_str(), t.as_str())),
-        qa::shared_source_lang(&records),
-    )
-    .map_err(|e| anyhow::anyhow!("{}: {}", common::safe(shown), common::safe(&e)))?;
-    // An empty file (or one with no unit) would otherwise pass the check
-    // with nothing checked: a CI run would take it for a clean job.
-    if file.segments.is_empty() {
-        anyhow::bail!(
-            "{}: no segments found (the file is empty or holds no translation unit)",
-            common::safe(shown)
-        );
-    }
-    if file.settle_pair(pair).is_err() {
-        anyhow::bail!(
-            "{}: names no target language (target-language on <file>, trgLang on <xliff>): \
-             give the pair with --pair SRC:TGT",
-            common::safe(shown)
-        );
-    }
-    // A plain-text file names no languages: the bank's one pair is meant,
-    // and with several the user says which.
-    if let Some(pairs) = qa::pairs_to_choose_from(&records, &file) {
-        anyhow::bail!(
-            "{}: names no languages and the bank has terms for several pairs ({}): give the \
-             pair with --pair SRC:TGT",
-            common::safe(shown),
+    let shown = common::safe(shown);
+    qa::read_job(name, text, pair, &records).map_err(|refused| match refused {
+        JobRefused::Unreadable(e) => anyhow::anyhow!("{shown}: {}", common::safe(&e)),
+        // An empty file (or one with no unit) would otherwise pass the
+        // check with nothing checked: a CI run would take it for a clean job.
+        JobRefused::NoSegments => anyhow::anyhow!(
+            "{shown}: no segments found (the file is empty or holds no translation unit)"
+        ),
+        JobRefused::NoTargetLanguage => anyhow::anyhow!(
+            "{shown}: names no target language (target-language on <file>, trgLang on \
+             <xliff>): give the pair with --pair SRC:TGT"
+        ),
+        JobRefused::SeveralPairs(pairs) => anyhow::anyhow!(
+            "{shown}: names no languages and the bank has terms for several pairs ({}): give \
+             the pair with --pair SRC:TGT",
             common::safe(&pairs.join(", "))
-        );
-    }
-    Ok(file)
+        ),
+    })
 }
 
 /// The bilingual file at `path`.

@@ -12,7 +12,7 @@ use super::panes::qa::QaView;
 use super::update::update;
 use membank_core::bank::Bank;
 use membank_core::memory::Memory;
-use membank_core::terms::qa::{self, QaReport};
+use membank_core::terms::qa::{self, JobRefused, QaReport};
 use membank_core::terms::{self, Filter, MAX_INPUT_BYTES, bilingual};
 
 /// A check's report, with what it was checked for.
@@ -110,23 +110,26 @@ fn check(memory: &dyn Memory, typed: &Path, client: Option<String>) -> Result<Qa
         .ok_or_else(|| "terms are checked against a memory bank only".to_owned())?;
     let all = terms::records(bank, &Filter::default());
     let (file, pair) = file_and_pair(typed);
-    let mut read = read_bilingual(&file, qa::shared_source_lang(&all), pair.as_ref())?;
+    let shown = file.display();
     let name = file.file_name().unwrap_or_default().to_string_lossy();
-    if read.settle_pair(pair).is_err() {
-        return Err(format!(
-            "{}: names no target language (target-language on <file>, trgLang on <xliff>): \
-             type the pair after the file's name, e.g. {name} en-US:nl-BE",
-            file.display(),
-        ));
-    }
-    if let Some(pairs) = qa::pairs_to_choose_from(&all, &read) {
-        return Err(format!(
-            "{}: names no languages and the bank has terms for several pairs ({}): type the \
-             pair after the file's name, e.g. {name} en-US:nl-BE",
-            file.display(),
+    let text = read_text(&file)?;
+    let type_the_pair = format!("type the pair after the file's name, e.g. {name} en-US:nl-BE");
+    let read = qa::read_job(&name, &text, pair, &all).map_err(|refused| match refused {
+        JobRefused::Unreadable(e) => format!("{shown}: {e}"),
+        // As `membank qa` says: an empty file is not a clean one.
+        JobRefused::NoSegments => {
+            format!("{shown}: no segments found (the file is empty or holds no translation unit)")
+        }
+        JobRefused::NoTargetLanguage => format!(
+            "{shown}: names no target language (target-language on <file>, trgLang on \
+             <xliff>): {type_the_pair}"
+        ),
+        JobRefused::SeveralPairs(pairs) => format!(
+            "{shown}: names no languages and the bank has terms for several pairs ({}): \
+             {type_the_pair}",
             pairs.join(", ")
-        ));
-    }
+        ),
+    })?;
     Ok(qa_of(bank, &read, client))
 }
 
@@ -150,33 +153,13 @@ fn file_and_pair(typed: &Path) -> (PathBuf, Option<(String, String)>) {
     }
 }
 
-/// The file at `path` as segments, read as far as the core's bound allows
-/// and only when it is a regular file; a TMX naming no source language is
-/// taken to be in `usual_source`, as `membank qa` takes it.
-fn read_bilingual(
-    path: &Path,
-    usual_source: Option<&str>,
-    pair: Option<&(String, String)>,
-) -> Result<bilingual::BilingualFile, String> {
-    let shown = path.display().to_string();
+/// The text of the file at `path`, read as far as the core's bound allows
+/// and only when it is a regular file, decoded as the terms' readers do.
+fn read_text(path: &Path) -> Result<String, String> {
+    let shown = path.display();
     let bytes = membank_core::safe_read::read_regular(path, MAX_INPUT_BYTES)
         .map_err(|e| format!("{shown}: {e}"))?;
-    let text =
-        membank_core::terms::encoding::decode(&bytes).map_err(|e| format!("{shown}: {e}"))?;
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let pair = pair.map(|(s, t)| (s.as_str(), t.as_str()));
-    let file = bilingual::read_with(&name, &text, pair, usual_source)
-        .map_err(|e| format!("{shown}: {e}"))?;
-    // As `membank qa` says: an empty file is not a clean one.
-    if file.segments.is_empty() {
-        return Err(format!(
-            "{shown}: no segments found (the file is empty or holds no translation unit)"
-        ));
-    }
-    Ok(file)
+    membank_core::terms::encoding::decode(&bytes).map_err(|e| format!("{shown}: {e}"))
 }
 
 /// The check of `file` against the bank's terms for its pair and `client`

@@ -75,6 +75,55 @@ pub fn shared_source_lang(records: &[TermRecord]) -> Option<&str> {
         .then_some(first)
 }
 
+/// Why a translated file is not checked as it is. The front ends word
+/// each their own way: how a pair is given differs (a flag, a word typed).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum JobRefused {
+    /// The reader's own words (not XML where XML is due, a bad entity…).
+    Unreadable(String),
+    /// No segment at all: checked, it would pass as a clean job.
+    NoSegments,
+    /// An XLIFF naming no target language for some segments (see
+    /// [`BilingualFile::settle_pair`]).
+    NoTargetLanguage,
+    /// A file naming no languages, and the bank's terms in these pairs
+    /// (see [`pairs_to_choose_from`]).
+    SeveralPairs(Vec<String>),
+}
+
+/// A translated file's segments from its text (`name` tells its kind),
+/// each part settled to one language pair: `pair` when given; else the
+/// file's own languages, and for a file that names none the one pair of
+/// `records` (the bank's terms), which also pick a TMX's source language.
+pub fn read_job(
+    name: &str,
+    text: &str,
+    pair: Option<(String, String)>,
+    records: &[TermRecord],
+) -> Result<BilingualFile, JobRefused> {
+    let usual_source = if pair.is_none() {
+        shared_source_lang(records)
+    } else {
+        None
+    };
+    let mut file = super::bilingual::read_with(
+        name,
+        text,
+        pair.as_ref().map(|(s, t)| (s.as_str(), t.as_str())),
+        usual_source,
+    )
+    .map_err(JobRefused::Unreadable)?;
+    if file.segments.is_empty() {
+        return Err(JobRefused::NoSegments);
+    }
+    file.settle_pair(pair)
+        .map_err(|_| JobRefused::NoTargetLanguage)?;
+    if let Some(pairs) = pairs_to_choose_from(records, &file) {
+        return Err(JobRefused::SeveralPairs(pairs));
+    }
+    Ok(file)
+}
+
 /// The language pairs of `records`, as "en-US → nl-BE", when a segment of
 /// `file` names no target language and the records hold more than one
 /// pair: checked against all of them, a Dutch translation would pass with
