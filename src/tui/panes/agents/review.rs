@@ -106,6 +106,9 @@ pub struct Review {
     /// The journal's name for the write, when it is not a plain agent
     /// write (a distilled note is undone as a distill).
     pub journal_label: Option<&'static str>,
+    /// Only new files are written (a distilled note): a block whose path
+    /// holds a file is refused, whenever the reply is classified.
+    only_new: bool,
 }
 
 fn shown_lines(text: &str) -> Vec<String> {
@@ -201,6 +204,7 @@ impl Review {
             detail_scroll: 0,
             result: None,
             journal_label: None,
+            only_new: false,
         }
     }
 
@@ -442,11 +446,11 @@ impl Review {
         let accepted: Vec<bool> = self.blocks.iter().map(|b| b.accepted).collect();
         let cursor = self.cursor.selected;
         let kept = std::mem::take(&mut self.sources);
-        let label = self.journal_label;
+        let (label, only_new) = (self.journal_label, self.only_new);
         *self = Review::new(root, &self.reply.clone(), self.purpose.clone());
         self.sources = kept;
         self.journal_label = label;
-        if label == Some(DISTILL) {
+        if only_new {
             self.creating_only();
         }
         // Entries keep their places: the reply is the same.
@@ -461,6 +465,7 @@ impl Review {
     /// same second) is refused, as `membank distill` refuses it, rather
     /// than shown as a change that would replace that file.
     pub fn creating_only(&mut self) {
+        self.only_new = true;
         for b in &mut self.blocks {
             if matches!(b.proposal, Proposal::Changed | Proposal::Unchanged) {
                 let why = "a file is already at this path; a distilled note never replaces one";
