@@ -18,6 +18,8 @@ use membank_core::terms::{self, Filter, MAX_INPUT_BYTES, bilingual};
 /// A check's report, with what it was checked for.
 #[derive(Debug)]
 pub struct QaOutput {
+    /// The file checked, without the pair typed after its name.
+    pub file: PathBuf,
     pub client: Option<String>,
     pub report: QaReport,
 }
@@ -130,7 +132,7 @@ fn check(memory: &dyn Memory, typed: &Path, client: Option<String>) -> Result<Qa
             pairs.join(", ")
         ),
     })?;
-    Ok(qa_of(bank, &read, client))
+    Ok(qa_of(bank, file, &read, client))
 }
 
 /// What was typed: a file's path, or a path then the language pair
@@ -164,7 +166,12 @@ fn read_text(path: &Path) -> Result<String, String> {
 
 /// The check of `file` against the bank's terms for its pair and `client`
 /// (and terms for no client in particular), as `membank qa` makes it.
-fn qa_of(bank: &Bank, file: &bilingual::BilingualFile, client: Option<String>) -> QaOutput {
+fn qa_of(
+    bank: &Bank,
+    path: PathBuf,
+    file: &bilingual::BilingualFile,
+    client: Option<String>,
+) -> QaOutput {
     let records = terms::records(
         bank,
         &Filter {
@@ -174,6 +181,7 @@ fn qa_of(bank: &Bank, file: &bilingual::BilingualFile, client: Option<String>) -
     );
     let wanted = qa::for_pair(&records, file);
     QaOutput {
+        file: path,
         client,
         report: qa::check(&wanted, file),
     }

@@ -241,6 +241,11 @@ fn an_xliff_naming_no_target_language_is_checked_with_the_pair_typed_after_it() 
     key(&mut app, KeyCode::Char('Q'));
     keys(&mut app, &format!("{} en-US:nl-BE", job.to_str().unwrap()));
     key(&mut app, KeyCode::Enter);
+    let title = app.panes.health.qa.as_ref().unwrap().title();
+    assert!(
+        title.starts_with("terms of no target.xlf:"),
+        "the file's name, not what was typed: {title}"
+    );
     let found = listed(&app);
     assert!(
         found.contains(&("term-rejected", "2".to_owned())),

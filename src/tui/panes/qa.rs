@@ -119,6 +119,9 @@ impl QaView {
         self.cursor = Cursor::default();
         match result {
             Ok(out) => {
+                // What was typed may end with the pair: the title names
+                // the file.
+                self.file.clone_from(&out.file);
                 self.rows = rows_of(&out);
                 self.state = State::Done(Box::new(out));
                 // Start on the first finding, not on its term's heading.
