@@ -2594,6 +2594,12 @@ async fn a_dejavu_project_is_fixed_by_the_fix_tool_and_undone() {
     let applied = call(&c, "apply_write", json!({"proposal_id": v["proposal_id"]})).await;
     assert_eq!(applied.is_error, Some(false), "{applied:?}");
     assert_eq!(fs::read_to_string(&sync).unwrap(), demo);
+    // Fixed, there is nothing to propose: no id invites an empty write.
+    let again = call(&c, "fix", json!({"code": ["supersedes-missing"]})).await;
+    let said = text_of(&again);
+    assert!(said.contains("Nothing to change"), "{said}");
+    let v = again.structured_content.unwrap();
+    assert_eq!(v["proposal_id"], Value::Null, "nothing to change: {v}");
     c.service.cancel().await.unwrap();
 
     assert_eq!(journal_kinds(&served)[0], "fix");

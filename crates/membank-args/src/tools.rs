@@ -468,7 +468,8 @@ pub struct ProposedFix {
 
 #[derive(Serialize, JsonSchema)]
 pub struct FixesReport {
-    pub proposal_id: String,
+    /// `null` when there is nothing to change.
+    pub proposal_id: Option<String>,
     pub files: Vec<ProposedFix>,
     /// How many links a rename rewrites.
     pub links_rewritten: usize,

@@ -61,7 +61,7 @@ pub fn fix_tool() -> Tool {
          supersede, required keys the record states, status case, short dates), without \
          writing: per file, what changes and its diff, as `membank fix` shows them, and \
          every finding left with the reason it has no automatic fix. Returns a proposal_id \
-         for apply_write.",
+         for apply_write (null when nothing would change).",
         FixParams::schema(),
     )
     .with_raw_output_schema(FixesReport::answer_schema())
@@ -308,11 +308,19 @@ fn propose(
             diff: f.diff().map(|d| diff_without(&d, withheld.lines)),
         })
         .collect();
-    let id = shared
-        .proposals
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .add(owner, Pending::Fixes(journal.0, journal.1, fixes))?;
+    // Nothing to apply is said as such: an id would invite a write of
+    // nothing (and hold a proposal slot).
+    let id = if fixes.is_empty() {
+        None
+    } else {
+        Some(
+            shared
+                .proposals
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .add(owner, Pending::Fixes(journal.0, journal.1, fixes))?,
+        )
+    };
     let report = FixesReport {
         proposal_id: id,
         files,
@@ -328,7 +336,9 @@ fn propose(
 fn describe(r: &FixesReport) -> String {
     let s = |t: &str| sanitize_for_terminal(t, false);
     let mut out = String::new();
-    let _ = writeln!(out, "proposal {}", r.proposal_id);
+    if let Some(id) = &r.proposal_id {
+        let _ = writeln!(out, "proposal {id}");
+    }
     for f in &r.files {
         let to = f.to.as_deref().map(|t| format!(" → {}", s(t)));
         let _ = writeln!(
@@ -364,11 +374,15 @@ fn describe(r: &FixesReport) -> String {
             "{n} finding(s) about private memory not listed: {WITHHELD_WHY}"
         );
     }
-    let _ = writeln!(
-        out,
-        "Nothing written yet; apply_write with proposal_id {} writes these {} file(s).",
-        r.proposal_id,
-        r.files.len()
-    );
+    match &r.proposal_id {
+        Some(id) => {
+            let _ = writeln!(
+                out,
+                "Nothing written yet; apply_write with proposal_id {id} writes these {} file(s).",
+                r.files.len()
+            );
+        }
+        None => out.push_str("Nothing to change: no file would be written.\n"),
+    }
     out
 }
