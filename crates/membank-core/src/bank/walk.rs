@@ -431,7 +431,11 @@ pub(super) fn classify_file(root: &Path, path: &Path) -> Option<Found> {
     let first_end = bytes.iter().position(|&b| b == b'/').unwrap_or(bytes.len());
     let folder = Folder::from_dir_name(&rel[..first_end])?;
     // A hidden part: one that starts with a dot, first or after a `/`.
-    if bytes.first() == Some(&b'.') || bytes.windows(2).any(|w| w == b"/.") {
+    // Only the few `/` are looked past: comparing every two bytes with a
+    // slice was a call to `memcmp` per byte of every path.
+    if bytes.first() == Some(&b'.')
+        || memchr::memchr_iter(b'/', bytes).any(|i| bytes.get(i + 1) == Some(&b'.'))
+    {
         return None;
     }
     let name_at = bytes.iter().rposition(|&b| b == b'/').map_or(0, |i| i + 1);
