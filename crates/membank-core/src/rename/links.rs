@@ -245,6 +245,12 @@ fn shortest_target(files: &Files, file: usize, written: &str, new_src: &str) -> 
         let relative = relative_to(new_src, shown);
         return opens_only(&relative).then_some(relative);
     }
+    // From the bank's root it stays so: without its `/`, a Markdown
+    // viewer reads it from the note's own folder.
+    if written.starts_with('/') {
+        let rooted = format!("/{shown}");
+        return opens_only(&rooted).then_some(rooted);
+    }
     let segments: Vec<&str> = shown.split('/').collect();
     let depth = written.trim_start_matches('/').split('/').count();
     (depth.min(segments.len())..=segments.len())

@@ -336,6 +336,22 @@ fn check_destination(bank: &Bank, old: &str, new: &str) -> Result<(), String> {
             "{new}: a name with “{c}” cannot be written in a link; choose another"
         ));
     }
+    // A name the bank skips would make the note vanish from every
+    // context and check, as `new` refuses too.
+    let old_name = old.rsplit('/').next().unwrap_or(old);
+    if crate::layout::skip_reason(name).is_some() && crate::layout::skip_reason(old_name).is_none()
+    {
+        return Err(format!(
+            "{new}: a file name starting with “_” is reserved (as _EXAMPLE_ files are), so \
+             the bank would skip the article; choose a name without it"
+        ));
+    }
+    if crate::pathsafe::in_archive(new) && !crate::pathsafe::in_archive(old) {
+        return Err(format!(
+            "{new}: the inbox's archive holds compiled notes, which the bank does not read; \
+             a note is archived when it is compiled"
+        ));
+    }
     // Where the write would land: never through a link, never outside.
     crate::pathsafe::resolve_in_bank(bank.root(), &safe)
         .map_err(|r| format!("{new}: {}", r.reason))?;

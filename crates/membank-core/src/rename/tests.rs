@@ -85,6 +85,16 @@ fn path_and_relative_links_stay_paths() {
     );
 }
 
+/// A link from the bank's root keeps its `/`: without it, a Markdown
+/// viewer would look in the note's own folder.
+#[test]
+fn a_link_from_the_root_stays_from_the_root() {
+    assert_eq!(
+        body_after("[abs](/03_DOMAINS/Legal.md#Scope) and [[/03_DOMAINS/Legal]]"),
+        "[abs](/03_DOMAINS/Law.md#Scope) and [[/03_DOMAINS/Law]]"
+    );
+}
+
 #[test]
 fn markdown_links_are_percent_encoded() {
     let note = "---\nclient: Acme\n---\n[t](../03_DOMAINS/Legal.md#Terms) [u](<Legal.md>)\n";
@@ -201,6 +211,25 @@ fn a_name_another_file_has_is_refused() {
     assert!(err.contains('|'), "{err}");
     let err = plan_of(dir.path(), "03_DOMAINS/Nope.md", "03_DOMAINS/Law2").unwrap_err();
     assert!(err.contains("no file or folder"), "{err}");
+}
+
+/// A name the bank skips, or the inbox's archive, would make the article
+/// vanish from every context and check: refused as `new` refuses it.
+#[test]
+fn a_move_that_would_hide_the_article_is_refused() {
+    let dir = bank_with(&[LEGAL, ("00_INBOX/note.md", "x\n")]);
+    let err = plan_of(dir.path(), "03_DOMAINS/Legal.md", "03_DOMAINS/_Legal").unwrap_err();
+    assert!(err.contains("would skip the article"), "{err}");
+    let err = plan_of(
+        dir.path(),
+        "03_DOMAINS/Legal.md",
+        "03_DOMAINS/_EXAMPLE_Legal",
+    )
+    .unwrap_err();
+    assert!(err.contains("would skip the article"), "{err}");
+    let err = plan_of(dir.path(), "00_INBOX/note.md", "00_INBOX/_archive/note.md").unwrap_err();
+    assert!(err.contains("archive"), "{err}");
+    assert!(plan_of(dir.path(), "03_DOMAINS/Legal.md", "03_DOMAINS/Law_x").is_ok());
 }
 
 #[test]
