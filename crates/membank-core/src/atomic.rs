@@ -94,6 +94,13 @@ fn write_atomic_as(target: &Path, bytes: &[u8], access: Access) -> io::Result<()
 /// with `AlreadyExists` when a file (or anything else) is there. The
 /// parent folder must exist.
 pub fn create_atomic(target: &Path, bytes: &[u8]) -> io::Result<()> {
+    create_atomic_with_mode(target, bytes, None)
+}
+
+/// [`create_atomic`] with the permissions `mode` (Unix) from the start: a
+/// moved or restored file keeps its old ones, and a private note is never
+/// readable by others, even for a moment.
+pub fn create_atomic_with_mode(target: &Path, bytes: &[u8], mode: Option<u32>) -> io::Result<()> {
     let dir = match target.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
@@ -108,9 +115,19 @@ pub fn create_atomic(target: &Path, bytes: &[u8]) -> io::Result<()> {
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
-        builder.permissions(fs::Permissions::from_mode(0o666));
+        builder.permissions(fs::Permissions::from_mode(mode.unwrap_or(0o666)));
     }
-    let mut tmp = builder.tempfile_in(dir)?;
+    #[cfg(not(unix))]
+    let _ = mode;
+    let tmp = builder.tempfile_in(dir)?;
+    // The umask applies when the file is made: set exactly what was kept.
+    #[cfg(unix)]
+    if let Some(mode) = mode {
+        use std::os::unix::fs::PermissionsExt;
+        tmp.as_file()
+            .set_permissions(fs::Permissions::from_mode(mode))?;
+    }
+    let mut tmp = tmp;
     tmp.write_all(bytes)?;
     tmp.as_file().sync_all()?;
     // A hard link, not a rename: the kernel refuses it when the name is

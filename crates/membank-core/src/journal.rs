@@ -135,6 +135,10 @@ pub enum Recorded {
 pub struct FileRecord {
     pub path: String,
     pub change: Recorded,
+    /// The permissions (Unix mode bits) of a file the change deleted, so
+    /// an undo brings it back as it was.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mode: Option<u32>,
 }
 
 /// One transaction.
@@ -487,7 +491,7 @@ fn put_back(tx: &Transaction, file: &FileRecord) -> Result<(), String> {
         Recorded::Replaced {
             before: Some(b),
             after: None,
-        } => tx.restore(&file.path, &bytes(b)?),
+        } => tx.restore(&file.path, &bytes(b)?, file.mode),
         Recorded::Replaced {
             before: Some(b),
             after: Some(_),

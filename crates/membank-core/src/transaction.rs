@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::Duration;
 
-use crate::atomic::{create_atomic, sync_dir, write_atomic};
+use crate::atomic::{create_atomic, create_atomic_with_mode, sync_dir, write_atomic};
 use crate::compile::{self, BlocksReport, CompileReport, Mode};
 use crate::dejavu::project::Project;
 use crate::dejavu::writeback::{self, check_on_disk};
@@ -208,7 +208,17 @@ impl Transaction {
                     before: before.map(Blob::of),
                     after,
                 },
+                mode: None,
             });
+        });
+    }
+
+    /// The permissions `rel` had when the change deleted it.
+    fn record_deleted_mode(&self, rel: &str, mode: Option<u32>) {
+        self.journalled(|j| {
+            if let Some(f) = j.files.iter_mut().rev().find(|f| f.path == rel) {
+                f.mode = mode;
+            }
         });
     }
 
@@ -223,6 +233,7 @@ impl Transaction {
             j.files.push(FileRecord {
                 path: rel.to_owned(),
                 change,
+                mode: None,
             })
         });
     }
@@ -482,12 +493,12 @@ impl Transaction {
     /// Bring back a file a change deleted: by the memory's rules when its
     /// name follows them, else (a leftover a fix deleted) at its old place
     /// reached through no link; never over a file that is there.
-    pub fn restore(&self, rel: &str, bytes: &[u8]) -> Result<(), String> {
+    pub fn restore(&self, rel: &str, bytes: &[u8], mode: Option<u32>) -> Result<(), String> {
         if pathsafe::validate(rel).is_ok() {
-            return self.create(rel, bytes);
+            return self.create_with_mode(rel, bytes, mode);
         }
         let target = self.unlinked(rel)?;
-        create_atomic(&target, bytes).map_err(|e| format!("{rel}: {e}"))?;
+        create_atomic_with_mode(&target, bytes, mode).map_err(|e| format!("{rel}: {e}"))?;
         self.record_replaced(rel, None, Some(bytes));
         Ok(())
     }
@@ -648,8 +659,9 @@ impl Transaction {
                     .create(&f.path, after)
                     .map(|()| done.changes.push(changed(&f.path, None, Some(after)))),
                 Action::Move { to, before, after } => match is_template_rename(&f.path, to) {
-                    true => self.create_unlinked(to, after),
-                    false => self.create(to, after),
+                    // A moved file keeps its permissions, as `mv` keeps them.
+                    true => self.create_unlinked(to, after, self.mode_of(&f.path)),
+                    false => self.create_with_mode(to, after, self.mode_of(&f.path)),
                 }
                 .and_then(|()| {
                     done.changes.push(changed(to, None, Some(after)));
@@ -768,9 +780,15 @@ impl Transaction {
     /// Write a new file, creating missing folders inside the memory; a
     /// file already at `rel` is never replaced.
     pub fn create(&self, rel: &str, bytes: &[u8]) -> Result<(), String> {
+        self.create_with_mode(rel, bytes, None)
+    }
+
+    /// [`Transaction::create`] with the permissions of the file it stands
+    /// for (a moved or restored one); `None` for the usual ones.
+    fn create_with_mode(&self, rel: &str, bytes: &[u8], mode: Option<u32>) -> Result<(), String> {
         let fail = |e: String| format!("{rel}: {e}");
         let target = self.target_with_folders(rel)?;
-        create_atomic(&target, bytes).map_err(|e| {
+        create_atomic_with_mode(&target, bytes, mode).map_err(|e| {
             if e.kind() == io::ErrorKind::AlreadyExists {
                 fail("a file appeared there meanwhile; it was not replaced".into())
             } else {
@@ -783,9 +801,9 @@ impl Transaction {
 
     /// Write a new file reached through no link, in a folder that exists
     /// (a prompt template the user renames: no agent's write goes there).
-    fn create_unlinked(&self, rel: &str, bytes: &[u8]) -> Result<(), String> {
+    fn create_unlinked(&self, rel: &str, bytes: &[u8], mode: Option<u32>) -> Result<(), String> {
         let target = self.unlinked(rel)?;
-        create_atomic(&target, bytes).map_err(|e| format!("{rel}: {e}"))
+        create_atomic_with_mode(&target, bytes, mode).map_err(|e| format!("{rel}: {e}"))
     }
 
     /// Remove the old path of a moved file (a regular file reached through
@@ -842,7 +860,14 @@ impl Transaction {
             sync_dir(parent);
         }
         self.record_replaced(rel, before.as_deref(), None);
+        self.record_deleted_mode(rel, mode_bits(&meta));
         Ok(())
+    }
+
+    /// The permissions of the regular file `rel` (reached through no link).
+    fn mode_of(&self, rel: &str) -> Option<u32> {
+        let meta = fs::symlink_metadata(self.unlinked(rel).ok()?).ok()?;
+        meta.is_file().then(|| mode_bits(&meta)).flatten()
     }
 
     /// Lay out a new memory: each folder of `folders` (outermost first)
@@ -1077,6 +1102,20 @@ fn is_template_rename(from: &str, to: &str) -> bool {
             .iter()
             .any(|a| a.file_name() == name),
         _ => false,
+    }
+}
+
+/// A file's permission bits (Unix), as a moved or restored file keeps them.
+fn mode_bits(meta: &fs::Metadata) -> Option<u32> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        Some(meta.permissions().mode() & 0o777)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = meta;
+        None
     }
 }
 

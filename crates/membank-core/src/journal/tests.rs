@@ -130,6 +130,36 @@ fn a_moved_file_comes_back_and_a_deleted_one_too() {
     );
 }
 
+/// A private note stays private: moved, it keeps its permissions, and an
+/// undo brings it back with them (they were the umask's before).
+#[cfg(unix)]
+#[test]
+fn a_moved_file_keeps_its_permissions_and_the_undo_too() {
+    use std::os::unix::fs::PermissionsExt;
+    let (bank, state) = bank();
+    let j = journal(state.path());
+    let old = bank.path().join("01_CLIENTS/Acme.md");
+    fs::set_permissions(&old, fs::Permissions::from_mode(0o600)).unwrap();
+    let before = read(bank.path(), "01_CLIENTS/Acme.md").unwrap();
+    let fixes = vec![FileFix {
+        path: "01_CLIENTS/Acme.md".into(),
+        codes: Vec::new(),
+        notes: Vec::new(),
+        action: Action::Move {
+            to: "01_CLIENTS/Acme Ltd.md".into(),
+            before: before.clone(),
+            after: before,
+        },
+    }];
+    begin(bank.path(), &j, Kind::Bank)
+        .commit_fixes(&fixes)
+        .unwrap();
+    let mode = |p: &Path| fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&bank.path().join("01_CLIENTS/Acme Ltd.md")), 0o600);
+    undo(bank.path(), &j, Kind::Bank).unwrap();
+    assert_eq!(mode(&old), 0o600);
+}
+
 #[test]
 fn a_move_into_new_folders_undone_leaves_no_empty_folder_behind() {
     let (bank, state) = bank();
@@ -299,6 +329,7 @@ fn the_journal_is_pruned_oldest_first_by_size_and_by_age() {
         kind: "fix".into(),
         undoes: None,
         files: vec![FileRecord {
+            mode: None,
             path: "a.md".into(),
             change: Recorded::Replaced {
                 before: None,
@@ -342,6 +373,7 @@ fn an_entry_over_the_size_bound_is_kept_while_newest_and_spares_the_rest() {
         kind: "rename".into(),
         undoes: None,
         files: vec![FileRecord {
+            mode: None,
             path: "a.md".into(),
             change: Recorded::Replaced {
                 before: None,
