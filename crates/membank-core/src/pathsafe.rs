@@ -218,9 +218,27 @@ pub fn relative_path(raw: &str) -> Result<String, Rejection> {
     Ok(rel)
 }
 
+/// The longest file or folder name written, in bytes.
+pub const MAX_NAME_BYTES: usize = 255;
+
 /// One file or folder name of a path to write: nothing Windows cannot store,
 /// no control or invisible characters, not hidden.
 pub fn check_name(seg: &str) -> Result<(), Rejection> {
+    // The common limit of file systems (ext4, APFS, NTFS in UTF-16 units,
+    // which a name within 255 bytes never exceeds).
+    if seg.len() > MAX_NAME_BYTES {
+        return Err(Rejection::new(
+            "name-too-long",
+            format!(
+                "the name '{}…' is {} bytes long; file systems hold at most {MAX_NAME_BYTES}",
+                crate::text::sanitize_for_terminal(
+                    &seg.chars().take(40).collect::<String>(),
+                    false
+                ),
+                seg.len()
+            ),
+        ));
+    }
     if let Some(c) = seg.chars().find(|c| FORBIDDEN_CHARS.contains(c)) {
         return Err(Rejection::new(
             "forbidden-char",

@@ -620,6 +620,20 @@ impl Transaction {
         if !stale.is_empty() {
             return Err(Stopped::Stale(stale));
         }
+        // Every new path is one the memory's rules allow before anything
+        // is written: a name refused half-way left part of an import.
+        for f in fixes {
+            let new_path = match &f.action {
+                Action::Create { .. } => Some(&f.path),
+                Action::Move { to, .. } if !is_template_rename(&f.path, to) => Some(to),
+                _ => None,
+            };
+            if let Some(rel) = new_path {
+                self.target(rel).map_err(|reason| {
+                    Stopped::Refused(format!("{rel}: {reason}; nothing was written"))
+                })?;
+            }
+        }
         for f in fixes {
             let written = match &f.action {
                 Action::Change { after, .. }
@@ -1495,5 +1509,32 @@ mod tests {
             text(root, "02_TERMINOLOGY/Legal/New.md").as_deref(),
             Some("new\n")
         );
+    }
+
+    /// A name the rules refuse (an invisible character, one over 255
+    /// bytes) refuses the whole write before any file is made: an import
+    /// stopped half-way left the terms before it.
+    #[test]
+    fn a_refused_new_name_refuses_the_whole_write() {
+        let dir = bank();
+        let root = dir.path();
+        let create = |path: &str| {
+            fix(
+                path,
+                Action::Create {
+                    after: b"new\n".to_vec(),
+                },
+            )
+        };
+        let long = format!("02_TERMINOLOGY/{}.md", "術".repeat(90));
+        for refused in ["02_TERMINOLOGY/\u{202E}gpj.md", long.as_str()] {
+            let fixes = [create("02_TERMINOLOGY/apple.md"), create(refused)];
+            let err = begin_bank(root).commit_fixes(&fixes).unwrap_err();
+            match err {
+                Stopped::Refused(why) => assert!(why.contains("nothing was written"), "{why}"),
+                other => panic!("{other:?}"),
+            }
+            assert_eq!(text(root, "02_TERMINOLOGY/apple.md"), None);
+        }
     }
 }

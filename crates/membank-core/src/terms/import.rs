@@ -67,20 +67,36 @@ pub struct Options {
 }
 
 /// Characters a file name may not hold (§3: separators and what NTFS
-/// forbids), and control characters.
+/// forbids), what ends a name inside a link (`[`, `]`, `#`, `^`), control
+/// characters and invisible ones (which the write refuses, as they can
+/// make one name look like another). At most 80 characters and
+/// [`NAME_PART_BYTES`] bytes, so that two parts and a number stay within
+/// a file system's 255 bytes.
 fn name_part(s: &str) -> String {
     let cleaned: String = s
         .chars()
+        .filter(|&c| !crate::text::is_invisible_format(c))
         .map(|c| match c {
-            '/' | '\\' | '<' | '>' | ':' | '"' | '|' | '?' | '*' => ' ',
+            '/' | '\\' | '<' | '>' | ':' | '"' | '|' | '?' | '*' | '[' | ']' | '#' | '^' => ' ',
             c if c.is_control() => ' ',
             c => c,
         })
         .collect();
     let collapsed = cleaned.split_whitespace().collect::<Vec<_>>().join(" ");
     let trimmed = collapsed.trim_matches(|c: char| c == '.' || c == ' ');
-    trimmed.chars().take(80).collect()
+    let mut part = String::new();
+    for c in trimmed.chars().take(80) {
+        if part.len() + c.len_utf8() > NAME_PART_BYTES {
+            break;
+        }
+        part.push(c);
+    }
+    part.trim_end_matches(['.', ' ']).to_owned()
 }
+
+/// The most bytes of a term in a file name: two, the arrow, a number and
+/// `.md` within 255.
+const NAME_PART_BYTES: usize = 110;
 
 /// A name value without what would break it as a wikilink.
 fn link_name(s: &str) -> String {

@@ -322,6 +322,40 @@ fn import_file_names_are_safe_and_unique() {
     assert_eq!(again[0].outcome, Outcome::Unchanged);
 }
 
+/// Whatever a term holds, the name proposed is one the write accepts:
+/// the preview never shows as new what `--yes` would then refuse half-way
+/// (an invisible character, a name over 255 bytes, one a link cannot name).
+#[test]
+fn import_file_names_are_ones_the_write_accepts() {
+    let options = import::Options {
+        today: "2026-11-26".into(),
+        ..Default::default()
+    };
+    let long_cjk = "術".repeat(70);
+    let cases = [
+        ("\u{202E}gpj", "t"),
+        ("zero\u{200B}width", "nul\u{FEFF}"),
+        ("[[Legal]]", "t p#x^y"),
+        (
+            long_cjk.as_str(),
+            "Rechtsschutzversicherungsgesellschaftenvertrag ist",
+        ),
+    ];
+    for (source, target) in cases {
+        let t = rec(source, target, Status::Approved, &[]);
+        let got = import::propose(&[], &Default::default(), vec![t], &options);
+        let path = &got[0].path;
+        assert!(
+            crate::pathsafe::validate(path).is_ok(),
+            "{path:?}: {:?}",
+            crate::pathsafe::validate(path).err()
+        );
+        let name = path.rsplit('/').next().unwrap();
+        assert!(name.len() <= 255 - " (99)".len(), "{} bytes", name.len());
+        assert!(!name.contains(['[', ']', '#', '^']), "{name}");
+    }
+}
+
 fn t_again() -> TermRecord {
     let mut t = rec("a/b:c", "..\\x", Status::Approved, &[]);
     t.path.clear();
