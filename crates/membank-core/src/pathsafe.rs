@@ -293,6 +293,25 @@ pub fn check_name(seg: &str) -> Result<(), Rejection> {
     Ok(())
 }
 
+/// Is the file at `rel` itself a symbolic link? One to another file of
+/// the bank is read as usual, and nothing is written through it.
+pub fn is_symlink_at(root: &Path, rel: &str) -> bool {
+    std::fs::symlink_metadata(root.join(rel)).is_ok_and(|m| m.file_type().is_symlink())
+}
+
+/// The bank-relative path the symbolic link at `rel` leads to, when it
+/// leads to a file inside `root`.
+pub fn symlink_target_in(root: &Path, rel: &str) -> Option<String> {
+    let root = root.canonicalize().ok()?;
+    let target = root.join(rel).canonicalize().ok()?;
+    let inside = target.strip_prefix(&root).ok()?;
+    let parts: Vec<String> = inside
+        .components()
+        .map(|c| c.as_os_str().to_str().map(str::to_owned))
+        .collect::<Option<_>>()?;
+    Some(parts.join("/"))
+}
+
 /// Why nothing is written through `link` (a path inside the memory that
 /// is a symbolic link), said the same way by every write.
 pub fn writes_through_no_link(link: &str) -> String {

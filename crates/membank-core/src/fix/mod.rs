@@ -282,6 +282,20 @@ pub fn propose_with(bank: &Bank, findings: &[Finding], opts: &Options) -> FixPro
         }
     }
     for (path, found) in by_path {
+        // Read as usual, written never: the note it points to has the same
+        // findings and is fixed at its own path.
+        if crate::pathsafe::is_symlink_at(bank.root(), path) {
+            for f in found {
+                proposal.remaining.push(unfixed(
+                    f,
+                    format!(
+                        "{path} is a symbolic link; nothing is written through it (fix the \
+                         file it points to)"
+                    ),
+                ));
+            }
+            continue;
+        }
         let edits = Edits {
             tz,
             checked_today: opts.checked_today,

@@ -129,6 +129,33 @@ fn a_date_is_padded_inside_its_quotes_and_an_ambiguous_one_is_left() {
     assert!(p.remaining[0].reason.contains("does not guess"));
 }
 
+/// A symbolic link to another note is read with that note's findings, but
+/// nothing is written through it: the note is fixed at its own path, and
+/// the link's findings are left with why (the write would refuse them all).
+#[cfg(unix)]
+#[test]
+fn a_symbolic_link_to_a_note_is_not_fixed_through() {
+    let file = "---\nclient: Acme\nlast_updated: 2026-4-8\nlanguages: [en]\n---\nBody\n";
+    let dir = bank_with(&[(CLIENT, file.as_bytes())]);
+    std::os::unix::fs::symlink(
+        "../01_CLIENTS/Acme.md",
+        dir.path().join("04_STYLE/Alias.md"),
+    )
+    .unwrap();
+    let p = proposal(dir.path(), &["bad-date"]);
+    assert_eq!(p.fixes.len(), 1, "{:?}", p.fixes);
+    assert_eq!(p.fixes[0].path, CLIENT);
+    assert_eq!(p.remaining.len(), 1, "{:?}", p.remaining);
+    assert!(p.remaining[0].reason.contains("symbolic link"));
+    let tx = Transaction::begin(dir.path(), Kind::Bank, Duration::ZERO, || {}).unwrap();
+    tx.commit_fixes(&p.fixes).unwrap();
+    assert!(
+        fs::read_to_string(dir.path().join("04_STYLE/Alias.md"))
+            .unwrap()
+            .contains("2026-04-08")
+    );
+}
+
 fn term(status: &str, langs: &str) -> String {
     format!(
         "---\nterm_source: contract\nterm_target: overeenkomst\n{langs}status: {status}\n\

@@ -143,6 +143,12 @@ pub fn plan(bank: &Bank, from: &str, to: &str) -> Result<RenamePlan, String> {
         let old_path = &article.rel_path;
         let new_path = &files.new[id];
         let is_moved = old_path != new_path;
+        // A link to another note is read as usual, but nothing is written
+        // through it: its text is the note's, rewritten at its own path.
+        if crate::pathsafe::is_symlink_at(bank.root(), old_path) {
+            check_symlink(bank, old_path, is_moved, &moved)?;
+            continue;
+        }
         let rewrite = links::rewrite_article(bank, article, new_path, &files)?;
         let values_hit = values::affects(article, &renamed_values);
         if !is_moved && rewrite.is_none() && !values_hit {
@@ -210,6 +216,29 @@ pub fn plan(bank: &Bank, from: &str, to: &str) -> Result<RenamePlan, String> {
         links_rewritten,
         left_in_place,
     })
+}
+
+/// A symbolic link among the notes is neither moved (that would make it
+/// a copy) nor left pointing at a note the plan moves.
+fn check_symlink(
+    bank: &Bank,
+    link: &str,
+    is_moved: bool,
+    moved: &BTreeMap<&str, &str>,
+) -> Result<(), String> {
+    if is_moved {
+        return Err(format!(
+            "{}; move it by hand, or move the note it points to",
+            crate::pathsafe::writes_through_no_link(link)
+        ));
+    }
+    match crate::pathsafe::symlink_target_in(bank.root(), link) {
+        Some(target) if moved.contains_key(target.as_str()) => Err(format!(
+            "{link} is a symbolic link to {target}, which would point nowhere after the \
+             move; nothing is moved"
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// Each moved file's old path with its new one.

@@ -213,6 +213,37 @@ fn a_name_another_file_has_is_refused() {
     assert!(err.contains("no file or folder"), "{err}");
 }
 
+/// A symbolic link to another note: its text is that note's, rewritten at
+/// the note's own path, so the link is left out of the plan (the write
+/// would refuse it); one to the note being moved would point nowhere, and
+/// one moved would become a copy: both refused.
+#[cfg(unix)]
+#[test]
+fn symbolic_links_among_the_notes_are_never_written_through() {
+    let dir = bank_with(&[
+        LEGAL,
+        ("01_CLIENTS/Acme.md", "---\nclient: Acme\n---\n[[Legal]]\n"),
+        ("03_DOMAINS/Tax.md", "---\ndomain: Tax\n---\n"),
+    ]);
+    let link = |to: &str, at: &str| std::os::unix::fs::symlink(to, dir.path().join(at)).unwrap();
+    link("../01_CLIENTS/Acme.md", "04_STYLE/Alias.md");
+    let plan = plan_of(dir.path(), "03_DOMAINS/Legal.md", "03_DOMAINS/Law").unwrap();
+    assert!(
+        plan.fixes.iter().all(|f| f.path != "04_STYLE/Alias.md"),
+        "{:?}",
+        plan.fixes
+    );
+    let tx = Transaction::begin(dir.path(), Kind::Bank, Duration::ZERO, || {}).unwrap();
+    tx.commit_fixes(&plan.fixes).unwrap();
+    assert!(text(&dir, "04_STYLE/Alias.md").contains("[[Law]]"));
+
+    link("../03_DOMAINS/Tax.md", "04_STYLE/TaxAlias.md");
+    let err = plan_of(dir.path(), "03_DOMAINS/Tax.md", "03_DOMAINS/Taxes").unwrap_err();
+    assert!(err.contains("point nowhere"), "{err}");
+    let err = plan_of(dir.path(), "04_STYLE/Alias.md", "04_STYLE/Other").unwrap_err();
+    assert!(err.contains("symbolic link"), "{err}");
+}
+
 /// A name the bank skips, or the inbox's archive, would make the article
 /// vanish from every context and check: refused as `new` refuses it.
 #[test]
