@@ -394,14 +394,19 @@ fn fix_file(
         Some(key) => 1 + ADDED_KEY_ORDER.iter().position(|k| *k == key).unwrap_or(99),
         None => 0,
     });
-    let mut retargeted_lines = Vec::new();
+    let mut retargeted_lines: Vec<(usize, Result<retarget::Retargeted, String>)> = Vec::new();
     for f in in_order {
-        // One pass over a line retargets every dead link on it.
+        // One pass over a line retargets every dead link on it that can
+        // be; each finding is then about its own link.
         if f.code() == "dead-link"
             && let Some((_, outcome)) = retargeted_lines.iter().find(|(l, _)| Some(*l) == f.line())
         {
-            if let Err(reason) = outcome {
-                left.push(unfixed(f, String::clone(reason)));
+            match outcome {
+                Err(reason) => left.push(unfixed(f, String::clone(reason))),
+                Ok(done) => match done.left_for(f) {
+                    Some(reason) => left.push(unfixed(f, reason.to_owned())),
+                    None => codes.push(f.code()),
+                },
             }
             continue;
         }
@@ -420,10 +425,25 @@ fn fix_file(
             },
             "dead-link" => match edits.names {
                 Some(names) => {
-                    let edited = retarget::retarget(&text, f, bank, path, names);
+                    let outcome = retarget::retarget(&text, f, bank, path, names);
+                    let edited = match &outcome {
+                        Err(reason) => Err(reason.clone()),
+                        Ok(done) => match (&done.edited, done.left_for(f)) {
+                            (_, Some(reason)) => {
+                                // Its line's other links may be fixed.
+                                if let Some((new, note)) = &done.edited {
+                                    notes.push(note.clone());
+                                    text = new.clone();
+                                    codes.push(f.code());
+                                }
+                                Err(reason.to_owned())
+                            }
+                            (Some(edit), None) => Ok(edit.clone()),
+                            (None, None) => Err("no dead link could be retargeted".into()),
+                        },
+                    };
                     if let Some(line) = f.line() {
-                        retargeted_lines
-                            .push((line, edited.as_ref().map(|_| ()).map_err(String::clone)));
+                        retargeted_lines.push((line, outcome));
                     }
                     edited
                 }

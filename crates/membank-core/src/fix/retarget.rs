@@ -16,14 +16,42 @@ pub(super) fn article_names(bank: &Bank) -> NearMisses {
     )
 }
 
-/// Every dead link on the finding's line retargeted; `Err` says why not.
+/// The dead links of one line retargeted: the edited text and its note
+/// when any was, and each link left with why (as written, since each
+/// finding is about one link).
+pub(super) struct Retargeted {
+    pub edited: Option<(String, String)>,
+    pub left: Vec<(String, String)>,
+}
+
+impl Retargeted {
+    /// Why the link `f` is about was left, if it was: the link is the one
+    /// its message starts with; a finding naming none of them shares the
+    /// line's first reason.
+    pub fn left_for(&self, f: &Finding) -> Option<&str> {
+        let message = f.message();
+        self.left
+            .iter()
+            .find(|(written, _)| message.starts_with(written.as_str()))
+            .or_else(|| {
+                let named = |w: &String| message.starts_with(w.as_str());
+                (!self.left.iter().any(|(w, _)| named(w)) && self.edited.is_none())
+                    .then(|| self.left.first())
+                    .flatten()
+            })
+            .map(|(_, why)| why.as_str())
+    }
+}
+
+/// Every dead link on the finding's line retargeted that can be, each on
+/// its own; `Err` says why the line itself cannot be read.
 pub(super) fn retarget(
     text: &str,
     f: &Finding,
     bank: &Bank,
     path: &str,
     names: &NearMisses,
-) -> Result<(String, String), String> {
+) -> Result<Retargeted, String> {
     let line = f.line().ok_or("the finding names no line")?;
     let a = bank
         .find(path)
@@ -33,6 +61,8 @@ pub(super) fn retarget(
         .ok_or_else(|| format!("line {line} is not in the file"))?
         .to_owned();
     let mut changes = Vec::new();
+    let mut left = Vec::new();
+    let mut dead = 0;
     for link in a.links.iter().filter(|l| l.line == line) {
         if !matches!(
             bank.resolve_from(link.target(), Some(path)),
@@ -40,73 +70,94 @@ pub(super) fn retarget(
         ) {
             continue;
         }
-        if crate::health::is_attachment(link.target()) {
-            return Err(format!(
-                "{} names a missing attachment: restore the file or remove the link",
-                link.written()
-            ));
-        }
-        let meant = names.only(link.target()).ok_or_else(|| {
-            format!(
-                "no single article is a near miss of “{}”; a dead link may be a deliberate \
-                 forward reference (`fix --create-missing`, or + in the interface, creates it)",
-                link.target()
-            )
-        })?;
-        if !matches!(bank.resolve_from(meant, Some(path)), Resolution::One(_)) {
-            return Err(format!(
-                "“{meant}” names several articles; write the path by hand"
-            ));
-        }
-        if link.kind == LinkKind::Markdown {
-            return Err(format!(
-                "{} is a Markdown link; point it at “{meant}” by hand",
-                link.raw()
-            ));
-        }
-        if link.raw().contains("\\|") {
-            return Err(format!(
-                "{} sits in a table; point it at “{meant}” by hand",
-                link.written()
-            ));
-        }
-        let cut = link.raw().find(['#', '|']).unwrap_or(link.raw().len());
-        let (name, rest) = link.raw().split_at(cut);
-        let old = link.written();
-        let new = if link.in_frontmatter || link.kind == LinkKind::Embed || rest.contains('|') {
-            // A value names its target; an embed shows the target itself;
-            // a link with its own text keeps that text.
-            crate::wikilink::WikiLink::written(&format!("{meant}{rest}"), link.kind)
-        } else {
-            format!("[[{meant}{rest}|{}]]", name.trim())
-        };
-        if new_line.matches(&old).count() >= 1 {
-            new_line = new_line.replacen(&old, &new, 1);
-            changes.push(format!("{old} becomes {new}"));
-        } else if link.in_frontmatter && new_line.matches(link.raw()).count() == 1 {
-            // A plain value (`domain: Travel & Tourism`): the name alone.
-            new_line = new_line.replacen(link.raw(), meant, 1);
-            changes.push(format!("“{}” becomes “{meant}”", link.raw()));
-        } else {
-            return Err(format!(
-                "{old} is not written on line {line} as read; the file changed"
-            ));
+        dead += 1;
+        match retarget_one(&link, bank, path, names, line, &mut new_line) {
+            Ok(change) => changes.push(change),
+            Err(reason) => left.push((link.written(), reason)),
         }
     }
-    if changes.is_empty() {
+    if dead == 0 {
         return Err(format!("no dead link found on line {line}"));
     }
-    Ok((
-        super::replace_line(text, line, &new_line),
-        format!("line {line}: {}", changes.join(", ")),
-    ))
+    let edited = (!changes.is_empty()).then(|| {
+        (
+            super::replace_line(text, line, &new_line),
+            format!("line {line}: {}", changes.join(", ")),
+        )
+    });
+    Ok(Retargeted { edited, left })
+}
+
+/// One dead link of `line` pointed at the one article its name is a near
+/// miss of, in `new_line`; what changed, or why it cannot be.
+fn retarget_one(
+    link: &crate::article::Link<'_>,
+    bank: &Bank,
+    path: &str,
+    names: &NearMisses,
+    line: usize,
+    new_line: &mut String,
+) -> Result<String, String> {
+    if crate::health::is_attachment(link.target()) {
+        return Err(format!(
+            "{} names a missing attachment: restore the file or remove the link",
+            link.written()
+        ));
+    }
+    let meant = names.only(link.target()).ok_or_else(|| {
+        format!(
+            "no single article is a near miss of “{}”; a dead link may be a deliberate \
+             forward reference (`fix --create-missing`, or + in the interface, creates it)",
+            link.target()
+        )
+    })?;
+    if !matches!(bank.resolve_from(meant, Some(path)), Resolution::One(_)) {
+        return Err(format!(
+            "“{meant}” names several articles; write the path by hand"
+        ));
+    }
+    if link.kind == LinkKind::Markdown {
+        return Err(format!(
+            "{} is a Markdown link; point it at “{meant}” by hand",
+            link.raw()
+        ));
+    }
+    if link.raw().contains("\\|") {
+        return Err(format!(
+            "{} sits in a table; point it at “{meant}” by hand",
+            link.written()
+        ));
+    }
+    let cut = link.raw().find(['#', '|']).unwrap_or(link.raw().len());
+    let (name, rest) = link.raw().split_at(cut);
+    let old = link.written();
+    let new = if link.in_frontmatter || link.kind == LinkKind::Embed || rest.contains('|') {
+        // A value names its target; an embed shows the target itself;
+        // a link with its own text keeps that text.
+        crate::wikilink::WikiLink::written(&format!("{meant}{rest}"), link.kind)
+    } else {
+        format!("[[{meant}{rest}|{}]]", name.trim())
+    };
+    if new_line.matches(&old).count() >= 1 {
+        *new_line = new_line.replacen(&old, &new, 1);
+        Ok(format!("{old} becomes {new}"))
+    } else if link.in_frontmatter && new_line.matches(link.raw()).count() == 1 {
+        // A plain value (`domain: Travel & Tourism`): the name alone.
+        *new_line = new_line.replacen(link.raw(), meant, 1);
+        Ok(format!("“{}” becomes “{meant}”", link.raw()))
+    } else {
+        Err(format!(
+            "{old} is not written on line {line} as read; the file changed"
+        ))
+    }
 }
 
 /// For a dead link no article is a near miss of, the one name to create
 /// and the folder its use implies: a `client`/`domain` value names a
 /// client or domain; a link in the text, a note beside the linking one.
-/// `None` when the line's dead links name several files, an attachment, or a
-/// path (the author says where those go).
+/// The link is the one the finding's message names (each dead link of a
+/// line has its own finding). `None` for an attachment or a path (the
+/// author says where those go).
 pub(super) fn missing_article(
     bank: &Bank,
     f: &Finding,
@@ -116,17 +167,28 @@ pub(super) fn missing_article(
     let line = f.line()?;
     let id = bank.find(&f.path)?;
     let a = bank.article(id);
-    let mut dead = a.links.iter().filter(|l| {
-        l.line == line
-            && matches!(
-                bank.resolve_from(l.target(), Some(&f.path)),
-                Resolution::Dead
-            )
-    });
-    let link = dead.next()?;
-    if dead.any(|other| other.target() != link.target()) {
-        return None;
-    }
+    let dead: Vec<_> = a
+        .links
+        .iter()
+        .filter(|l| {
+            l.line == line
+                && matches!(
+                    bank.resolve_from(l.target(), Some(&f.path)),
+                    Resolution::Dead
+                )
+        })
+        .collect();
+    let message = f.message();
+    let first = *dead.first()?;
+    let link = match dead
+        .iter()
+        .find(|l| message.starts_with(l.written().as_str()))
+    {
+        Some(own) => *own,
+        // A finding that names none of them: only when they agree.
+        None if dead.iter().all(|l| l.target() == first.target()) => first,
+        None => return None,
+    };
     let target = link.target().trim().trim_end_matches(".md");
     if crate::health::is_attachment(link.target())
         || target.is_empty()

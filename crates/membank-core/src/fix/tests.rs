@@ -476,6 +476,48 @@ fn a_dead_link_with_no_single_near_miss_or_to_an_attachment_is_left_with_its_rea
     assert!(reasons[2].contains("missing attachment"), "{reasons:?}");
 }
 
+/// Two dead links on one line are two findings, each about its own link:
+/// the near miss is retargeted though the other cannot be, and the other
+/// is left naming itself, not its neighbour.
+#[test]
+fn dead_links_sharing_a_line_are_fixed_and_left_each_on_its_own() {
+    let note = "---\nlast_updated: 2026-04-08\nclient: Acme\n---\n# Acme\n\
+                See [[Future article]] and [[travel & tourism]].\n";
+    let dir = with_note(note);
+    let p = proposal(dir.path(), &["dead-link"]);
+    assert_eq!(
+        String::from_utf8(changed(&p, CLIENT)).unwrap(),
+        note.replace(
+            "[[travel & tourism]]",
+            "[[Travel and Tourism|travel & tourism]]"
+        )
+    );
+    assert_eq!(p.remaining.len(), 1, "{:?}", p.remaining);
+    assert!(
+        p.remaining[0].reason.contains("“Future article”"),
+        "{:?}",
+        p.remaining
+    );
+
+    // Asked to create what is missing, each gets its own article.
+    let two = "---\nlast_updated: 2026-04-08\nclient: Acme\n---\n# Acme\n\
+               See [[Normal New]] and [[Other New]].\n";
+    let dir = with_note(two);
+    let bank = Bank::load(dir.path()).unwrap();
+    let opts = Options {
+        tz: jiff::tz::TimeZone::UTC,
+        checked_today: None,
+        create_missing: Some(jiff::civil::date(2026, 11, 26)),
+    };
+    let p = propose_with(&bank, &findings(dir.path(), &["dead-link"]), &opts);
+    let made: Vec<&str> = p.fixes.iter().map(|f| f.path.as_str()).collect();
+    assert_eq!(
+        made,
+        ["01_CLIENTS/Normal New.md", "01_CLIENTS/Other New.md"]
+    );
+    assert!(p.remaining.is_empty(), "{:?}", p.remaining);
+}
+
 #[test]
 fn stale_is_marked_checked_today_only_when_asked_and_nothing_else_moves() {
     let note = "---\nlast_updated: '2020-01-02' # reviewed by Ann\nclient: Acme\n---\n# Acme\n";
