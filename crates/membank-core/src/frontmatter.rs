@@ -320,8 +320,19 @@ pub(crate) fn parse_yaml_with(
             line: Some(first_line),
         }),
         Err(e) => {
-            let line = e.location().map(|l| l.line() + first_line - 1);
             let mut message = e.to_string();
+            // A character the reader refuses is placed by its byte offset
+            // in the block; its location says line 1 whatever the line.
+            let line = match byte_position(&message) {
+                Some(at) => Some(
+                    first_line
+                        + yaml.as_bytes()[..at.min(yaml.len())]
+                            .iter()
+                            .filter(|&&b| b == b'\n')
+                            .count(),
+                ),
+                None => e.location().map(|l| l.line() + first_line - 1),
+            };
             // The parser's own position refers to the YAML block, not the file.
             if let Some(i) = message.find(" at line ") {
                 message.truncate(i);
@@ -329,6 +340,15 @@ pub(crate) fn parse_yaml_with(
             Err(YamlError { message, line })
         }
     }
+}
+
+/// The byte offset a YAML reader's message gives (`… at position 88`).
+fn byte_position(message: &str) -> Option<usize> {
+    let (_, after) = message.rsplit_once(" at position ")?;
+    let digits: &str = &after[..after
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(after.len())];
+    digits.parse().ok()
 }
 
 /// The common shape of frontmatter, read without the full YAML machinery:
@@ -1058,6 +1078,15 @@ mod tests {
         assert!(e.line.unwrap() >= 3, "{e:?}");
         let e = parse_yaml("- just\n- a list\n", 2).unwrap_err();
         assert!(e.message.contains("list"));
+        // A control character is placed by its offset: on its own line.
+        for (yaml, line) in [
+            ("scope: général\na: 1\nb: 2\nnote: \"x\u{1}\"\n", 5),
+            ("note: \"\u{1}x\"\na: 1\n", 2),
+            ("a: 1\nb: \"é\u{7f}\"\n", 3),
+        ] {
+            let e = parse_yaml(yaml, 2).unwrap_err();
+            assert_eq!(e.line, Some(line), "{yaml:?}: {e:?}");
+        }
     }
 
     fn full_parse(yaml: &str) -> Option<Mapping> {
