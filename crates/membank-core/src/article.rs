@@ -45,6 +45,9 @@ pub struct Encoding {
     line_shift: u32,
     /// See [`Encoding::fence_close_line`].
     fence_close_line: Option<u32>,
+    /// Blank lines between the opening fence and the frontmatter (see
+    /// [`Encoding::fence_open_line`]).
+    fence_blanks: u32,
     /// The whole file is one code block without frontmatter (not a fenced
     /// article: nothing is stripped, and its code holds no links).
     pub only_code: bool,
@@ -292,6 +295,12 @@ impl Encoding {
     /// Lines before the article text starts in the file (the fence line).
     pub fn line_shift(&self) -> usize {
         self.line_shift as usize
+    }
+
+    /// 1-based file line of the stripped opening fence (0 when there is
+    /// none); blank lines may separate it from the frontmatter.
+    pub fn fence_open_line(&self) -> usize {
+        self.line_shift().saturating_sub(self.fence_blanks as usize)
     }
 
     /// 1-based file line of the stripped closing fence.
@@ -829,6 +838,7 @@ impl Article {
             fenced: located.fenced,
             fence_unclosed: located.fence_unclosed,
             line_shift: to_u32(located.line_shift),
+            fence_blanks: to_u32(located.fence_blanks),
             fence_close_line: located.fence_close_line.map(to_u32),
             only_code: located.only_code,
         };

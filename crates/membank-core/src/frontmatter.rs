@@ -17,6 +17,9 @@ pub struct Located<'a> {
     pub fence_unclosed: bool,
     /// Lines removed before `text` starts, to map lines back to the file.
     pub line_shift: usize,
+    /// Blank lines between the opening fence and the frontmatter, among
+    /// `line_shift` (the fence's own line is `line_shift - fence_blanks`).
+    pub fence_blanks: usize,
     /// 1-based file line of the stripped closing fence.
     pub fence_close_line: Option<usize>,
     /// The whole file is one code block with no frontmatter in it: a note
@@ -75,6 +78,7 @@ pub fn locate_cow(text: Cow<'_, str>) -> Located<'_> {
                 fenced: true,
                 fence_unclosed: fence.close_line.is_none(),
                 line_shift: fence.line_shift,
+                fence_blanks: fence.blanks,
                 fence_close_line: fence.close_line,
                 only_code: false,
                 block,
@@ -82,7 +86,9 @@ pub fn locate_cow(text: Cow<'_, str>) -> Located<'_> {
                 text: Cow::Owned(fence.inner),
             };
         }
-        only_code = fence.ends_the_file;
+        // A Markdown block is an article that lost its frontmatter, not
+        // a note of code.
+        only_code = fence.ends_the_file && !fence.markdown;
     }
     let (block, body_start) = find_block(&text);
     Located {
@@ -90,6 +96,7 @@ pub fn locate_cow(text: Cow<'_, str>) -> Located<'_> {
         fenced: false,
         fence_unclosed: false,
         line_shift: 0,
+        fence_blanks: 0,
         fence_close_line: None,
         only_code,
         block,
@@ -108,6 +115,30 @@ struct Fence {
     close_line: Option<usize>,
     /// Only blank lines follow the closing fence.
     ends_the_file: bool,
+    /// Blank lines taken off the start of `inner` (counted in
+    /// `line_shift`): §4.3 looks for the frontmatter after the fence,
+    /// past the blank lines an LLM reply often has there.
+    blanks: usize,
+    /// The fence says its code is Markdown (```` ```markdown ````, `md`).
+    markdown: bool,
+}
+
+/// `fence` with the blank lines at the start of its text taken off and
+/// counted, and whether its info string names Markdown.
+fn without_leading_blanks(mut fence: Fence, info: &str) -> Fence {
+    let mut cut = 0;
+    for line in fence.inner.split_inclusive('\n') {
+        if !line.trim().is_empty() || !line.ends_with('\n') {
+            break;
+        }
+        cut += line.len();
+        fence.blanks += 1;
+    }
+    fence.inner.drain(..cut);
+    fence.line_shift += fence.blanks;
+    let info = info.split_whitespace().next().unwrap_or("");
+    fence.markdown = info.eq_ignore_ascii_case("markdown") || info.eq_ignore_ascii_case("md");
+    fence
 }
 
 fn strip_outer_fence(text: &str) -> Option<Fence> {
@@ -132,7 +163,7 @@ fn strip_outer_fence(text: &str) -> Option<Fence> {
     }
     let rest = &text[offset..];
     let first = rest.split_inclusive('\n').next().unwrap_or("");
-    let (ch, len, _info) = fence_of(first.trim_end_matches('\n'))?;
+    let (ch, len, info) = fence_of(first.trim_end_matches('\n'))?;
     let inner = &rest[first.len()..];
     // Walk the inner lines pairing nested fences, so a code block inside the
     // wrapped article does not end the wrapper early.
@@ -166,12 +197,15 @@ fn strip_outer_fence(text: &str) -> Option<Fence> {
         }
         None => out.push_str(inner),
     }
-    Some(Fence {
+    let fence = Fence {
         inner: out,
         line_shift: lines_before + 1,
         close_line: close.map(|(_, line)| line),
         ends_the_file,
-    })
+        blanks: 0,
+        markdown: false,
+    };
+    Some(without_leading_blanks(fence, info))
 }
 
 fn is_delimiter(line: &str) -> bool {
@@ -783,6 +817,7 @@ pub(crate) mod reference {
                 fenced: true,
                 fence_unclosed: fence.close_line.is_none(),
                 line_shift: fence.line_shift,
+                fence_blanks: fence.blanks,
                 fence_close_line: fence.close_line,
                 only_code: false,
                 block,
@@ -796,6 +831,7 @@ pub(crate) mod reference {
                     fenced: false,
                     fence_unclosed: false,
                     line_shift: 0,
+                    fence_blanks: 0,
                     fence_close_line: None,
                     only_code,
                     block,
@@ -817,7 +853,7 @@ pub(crate) mod reference {
         }
         let rest = &text[offset..];
         let first = rest.split_inclusive('\n').next().unwrap_or("");
-        let (ch, len, _info) = fence_of(first.trim_end_matches('\n'))?;
+        let (ch, len, info) = fence_of(first.trim_end_matches('\n'))?;
         let inner = &rest[first.len()..];
         // Walk the inner lines pairing nested fences, so a code block inside the
         // wrapped article does not end the wrapper early.
@@ -851,18 +887,21 @@ pub(crate) mod reference {
             }
             None => out.push_str(inner),
         }
-        Some(Fence {
+        let fence = Fence {
             inner: out,
             line_shift: lines_before + 1,
             close_line: close.map(|(_, line)| line),
             ends_the_file,
-        })
+            blanks: 0,
+            markdown: false,
+        };
+        Some(without_leading_blanks(fence, info))
     }
 
     /// The file is one fenced code block (closed at the end, or never closed)
     /// and nothing else.
     fn is_one_code_block(text: &str) -> bool {
-        strip_outer_fence(text).is_some_and(|f| f.ends_the_file)
+        strip_outer_fence(text).is_some_and(|f| f.ends_the_file && !f.markdown)
     }
 
     fn is_delimiter(line: &str) -> bool {
@@ -1361,6 +1400,22 @@ mod tests {
         assert_eq!(l.text, "```python\nx = 1\n```\n");
         let l = locate("```python\nx = 1\n```\nmore\n");
         assert!(!l.only_code && !l.fenced);
+        // A Markdown block is an article that lost its frontmatter.
+        for text in ["```markdown\nno block\n```\n", "```MD\nno block\n```\n"] {
+            let l = locate(text);
+            assert!(!l.only_code && !l.fenced, "{text:?}");
+        }
+    }
+
+    /// Blank lines between the fence and the block are passed over, and
+    /// counted apart, so the fence's own line is still known.
+    #[test]
+    fn blank_lines_after_a_fence_come_before_the_block() {
+        let l = locate("```markdown\n\n \n---\na: 1\n---\nbody\n```\n");
+        assert!(l.fenced);
+        assert_eq!(l.block, Block::Present(4..9));
+        assert_eq!((l.line_shift, l.fence_blanks), (3, 2));
+        assert_eq!(l.text, "---\na: 1\n---\nbody\n");
     }
 
     #[test]

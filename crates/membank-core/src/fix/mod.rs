@@ -467,10 +467,23 @@ fn fix_file(
     let article = bank.find(path).map(|id| bank.article(id));
     if let Some(f) = found.iter().find(|f| f.code() == "fenced-frontmatter") {
         match fence_lines(&text, article) {
-            Ok(lines) => {
-                text = edit::remove_lines(&text, &lines);
-                let shown: Vec<String> = lines.iter().map(usize::to_string).collect();
-                notes.push(format!("remove the fence lines {}", shown.join(" and ")));
+            Ok((lines, blanks)) => {
+                let shown = |l: &[usize]| {
+                    l.iter()
+                        .map(usize::to_string)
+                        .collect::<Vec<_>>()
+                        .join(" and ")
+                };
+                let mut note = format!("remove the fence lines {}", shown(&lines));
+                if !blanks.is_empty() {
+                    note.push_str(&format!(
+                        " and the blank line(s) {} before the frontmatter",
+                        shown(&blanks)
+                    ));
+                }
+                let all: Vec<usize> = lines.iter().chain(&blanks).copied().collect();
+                text = edit::remove_lines(&text, &all);
+                notes.push(note);
                 codes.push(f.code());
             }
             Err(reason) => left.push(unfixed(f, reason)),
@@ -782,9 +795,11 @@ fn replace_line(text: &str, line: usize, new: &str) -> String {
 }
 
 /// The lines of the fence around the article, checked to be fences.
-fn fence_lines(text: &str, article: Option<&Article>) -> Result<Vec<usize>, String> {
+/// The fence lines to remove, and the blank lines between the opening
+/// fence and the frontmatter.
+fn fence_lines(text: &str, article: Option<&Article>) -> Result<(Vec<usize>, Vec<usize>), String> {
     let a = article.ok_or("the article was not loaded")?;
-    let open = a.encoding.line_shift();
+    let open = a.encoding.fence_open_line();
     let mut lines = vec![open];
     lines.extend(a.encoding.fence_close_line());
     for &line in &lines {
@@ -795,7 +810,22 @@ fn fence_lines(text: &str, article: Option<&Article>) -> Result<Vec<usize>, Stri
             ));
         }
     }
-    Ok(lines)
+    // The blank lines between the fence and the frontmatter go too: the
+    // block must start the file.
+    let mut blanks = Vec::new();
+    for line in open + 1..=a.encoding.line_shift() {
+        if !edit::line_text(text, line)
+            .unwrap_or_default()
+            .trim()
+            .is_empty()
+        {
+            return Err(format!(
+                "line {line} is not blank; the file changed since it was read"
+            ));
+        }
+        blanks.push(line);
+    }
+    Ok((lines, blanks))
 }
 
 /// The fixed bytes read back as the bank reads them: UTF-8 text, the

@@ -32,14 +32,26 @@ pub(super) fn encoding_findings(a: &Article, out: &mut Vec<Finding>) {
         ));
     }
     if a.encoding.fenced && a.frontmatter != FrontmatterState::Missing {
-        let open = a.encoding.line_shift();
-        let fix = match a.encoding.fence_close_line() {
-            Some(close) => format!(
+        let open = a.encoding.fence_open_line();
+        // The frontmatter must then start the file: blank lines between
+        // the fence and it go too.
+        let blanks = match a.encoding.line_shift() - open {
+            0 => None,
+            1 => Some("the blank line after it".to_owned()),
+            n => Some(format!("the {n} blank lines after it")),
+        };
+        let fix = match (a.encoding.fence_close_line(), blanks) {
+            (Some(close), None) => format!(
                 " Delete the opening fence on line {open} and the closing fence on line {close}."
             ),
-            None => format!(
+            (Some(close), Some(blanks)) => format!(
+                " Delete the opening fence on line {open}, {blanks}, and the closing fence on \
+                 line {close}."
+            ),
+            (None, blanks) => format!(
                 " The opening fence is never closed, so the rest of the file looks like code. \
-                 Delete the fence on line {open}."
+                 Delete the fence on line {open}{}.",
+                blanks.map(|b| format!(" and {b}")).unwrap_or_default()
             ),
         };
         out.push(finding(

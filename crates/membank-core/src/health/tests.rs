@@ -1038,6 +1038,63 @@ fn a_note_that_is_one_code_block_is_code_not_a_fenced_article() {
     assert!(snippet.text.starts_with("```python"), "nothing is stripped");
 }
 
+/// §4.3 strips the fence "before looking for the frontmatter": a pasted
+/// reply with a blank line after ```` ```markdown ```` is read, and a
+/// Markdown block holding no frontmatter is an article that lost it, not
+/// a note of code: neither vanishes without a word.
+#[test]
+fn a_markdown_fence_is_an_article_whether_or_not_a_blank_line_follows_it() {
+    let d = healthy();
+    write(
+        d.path(),
+        "03_DOMAINS/Pasted.md",
+        b"```markdown\n\n---\ndomain: Pasted\nlanguages: [en]\nlast_updated: 2026-04-01\n---\n# Pasted\n[[Legal]]\n```\n",
+    );
+    write(
+        d.path(),
+        "03_DOMAINS/Lost.md",
+        b"```markdown\nno frontmatter at all\n```\n",
+    );
+    let r = run(&d);
+    let pasted: Vec<&Finding> = r
+        .findings
+        .iter()
+        .filter(|f| &*f.path == "03_DOMAINS/Pasted.md" && f.code() != "orphan")
+        .collect();
+    let codes: Vec<&str> = pasted.iter().map(|f| f.code()).collect();
+    assert_eq!(codes, ["fenced-frontmatter"], "{pasted:?}");
+    assert_eq!(pasted[0].line(), Some(1));
+    assert!(
+        pasted[0]
+            .message()
+            .contains("line 1, the blank line after it, and the closing fence on line 10"),
+        "{}",
+        pasted[0].message()
+    );
+    assert!(codes_for(&r, "03_DOMAINS/Lost.md").contains(&"missing-frontmatter"));
+
+    let bank = Bank::load(d.path()).unwrap();
+    let found: Vec<Finding> = r
+        .findings
+        .iter()
+        .filter(|f| f.code() == "fenced-frontmatter")
+        .cloned()
+        .collect();
+    let p = crate::fix::propose(&bank, &found, &jiff::tz::TimeZone::UTC);
+    let fixed = p
+        .fixes
+        .iter()
+        .find(|f| f.path == "03_DOMAINS/Pasted.md")
+        .unwrap();
+    let crate::fix::Action::Change { after, .. } = &fixed.action else {
+        panic!("not a change")
+    };
+    assert_eq!(
+        String::from_utf8(after.clone()).unwrap(),
+        "---\ndomain: Pasted\nlanguages: [en]\nlast_updated: 2026-04-01\n---\n# Pasted\n[[Legal]]\n"
+    );
+}
+
 #[test]
 fn utf16_files_are_read_with_a_note() {
     let d = healthy();
