@@ -245,8 +245,9 @@ fn file_findings(has_file: &dyn Fn(&str) -> bool, f: &MemFile, out: &mut Out) {
                 } else {
                     "knowledge_topic"
                 };
-                for key in ["id", "type", "schema_version"] {
-                    required(f, map, key, out);
+                required(f, map, "id", out);
+                for key in ["type", "schema_version"] {
+                    not_null(f, map, key, out);
                 }
                 expect_text(f, map, "type", ty, out);
             }
@@ -309,6 +310,18 @@ fn head_findings<'a>(f: &'a MemFile, out: &mut Out) -> Option<&'a Mapping> {
     }
 }
 
+/// A field the schema defaults when it is left out, but that may not be
+/// written as null.
+fn not_null(f: &MemFile, map: &Mapping, key: &str, out: &mut Out) {
+    if map.get(key).is_some_and(Value::is_null) {
+        out.push(
+            "everos-bad-field",
+            Some(key_line(f, key)),
+            format!("{key} is null; leave it out for everos's default, or give a value"),
+        );
+    }
+}
+
 fn required(f: &MemFile, map: &Mapping, key: &str, out: &mut Out) -> bool {
     if map.get(key).is_some_and(|v| !v.is_null()) {
         return true;
@@ -349,11 +362,16 @@ fn int_of(v: &Value) -> Option<i64> {
     }
 }
 
-/// `id`, `type`, `schema_version`, the owner id and `track`.
+/// `id` and the owner id, which everos's schemas require; `type`,
+/// `schema_version` and `track`, which they default (`1`, the kind's own
+/// type and track) but refuse as null or as another value.
 fn base_fields(f: &MemFile, map: &Mapping, owner: OwnerKind, ty: Option<&str>, out: &mut Out) {
     let id_field = owner.id_field();
-    for key in ["id", "type", "schema_version", id_field, "track"] {
+    for key in ["id", id_field] {
         required(f, map, key, out);
+    }
+    for key in ["type", "schema_version", "track"] {
+        not_null(f, map, key, out);
     }
     if let Some(ty) = ty {
         expect_text(f, map, "type", ty, out);
@@ -395,9 +413,10 @@ fn daily_frontmatter(
 ) {
     base_fields(f, map, kind.owner_kind(), Some(kind.schema_type()), out);
     expect_text(f, map, "file_type", kind.schema_type(), out);
-    for key in ["date", "entry_count", "last_appended_at"] {
-        required(f, map, key, out);
-    }
+    // `entry_count` defaults to 0 and `last_appended_at` to none (null
+    // is allowed); only the day is required.
+    required(f, map, "date", out);
+    not_null(f, map, "entry_count", out);
     if let Some(v) = map.get("date").filter(|v| !v.is_null()) {
         let line = Some(key_line(f, "date"));
         match crate::frontmatter::scalar_text(v)

@@ -83,6 +83,25 @@ fn unclosed_nested_and_stray_markers() {
     );
 }
 
+/// The fields everos's schemas give defaults may be left out, and
+/// `last_appended_at` may be null; a defaulted field written as null is
+/// refused by the schema.
+#[test]
+fn fields_with_defaults_may_be_left_out() {
+    let bare = "---\nid: episode_log_u1_2026-06-01\nuser_id: u1\ndate: '2026-06-01'\n---\n";
+    assert_eq!(codes_of(vec![file(EP, bare)]), []);
+    let nulled = daily("", 0, "").replace(
+        "last_appended_at: '2026-06-01T09:00:00+00:00'",
+        "last_appended_at: null",
+    );
+    assert_eq!(codes_of(vec![file(EP, &nulled)]), []);
+    let null_count = daily("", 0, "").replace("entry_count: 0", "entry_count: null");
+    assert_eq!(
+        codes_of(vec![file(EP, &null_count)]),
+        [("everos-bad-field", Some(9))]
+    );
+}
+
 #[test]
 fn frontmatter_fields_owner_and_dates() {
     let text = daily("", 0, "")
@@ -97,7 +116,7 @@ fn frontmatter_fields_owner_and_dates() {
         codes.contains(&("everos-date-mismatch", Some(8))),
         "{codes:?}"
     );
-    let text = daily("", 0, "").replace("track: user\n", "").replace(
+    let text = daily("", 0, "").replace("user_id: u1\n", "").replace(
         "last_appended_at: '2026-06-01T09:00:00+00:00'",
         "last_appended_at: '2026-05-31T23:00:00+00:00'",
     );
