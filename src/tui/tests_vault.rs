@@ -53,6 +53,21 @@ fn open_note(app: &mut App) {
     app.focus = Pane::Article;
 }
 
+/// An attachment that is there is listed with its path, not as missing.
+#[test]
+fn a_link_to_an_attachment_that_is_there_is_listed_with_its_path() {
+    let d = vault();
+    fs::write(d.path().join("03_DOMAINS/ObsidianHelp/icon.svg"), "<svg/>").unwrap();
+    let mut app = app_at(d.path(), 100, 30);
+    open_note(&mut app);
+    let s = screen(&app);
+    assert!(
+        s.contains("[[icon.svg]]  → 03_DOMAINS/ObsidianHelp/icon.svg (attachment)"),
+        "{s}"
+    );
+    assert!(s.contains("[[report.pdf]]  (missing attachment)"), "{s}");
+}
+
 /// The findings at the top of an article are one line until `!` asks for
 /// them; listed, a dead link says what it most likely is.
 #[test]

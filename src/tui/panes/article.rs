@@ -532,6 +532,13 @@ impl ArticlePane {
             None => Err(self.doc.links[i].target.clone()),
         })
     }
+
+    /// The selected link reaches a file that is not an article (an
+    /// attachment): there is nothing to open, but it is not dead either.
+    fn selected_is_file(&self) -> bool {
+        self.selected_link
+            .is_some_and(|i| self.dests[i].is_none() && self.doc.links[i].live)
+    }
 }
 
 /// Why a file cannot be shown, wrapped to the pane so none of it is cut.
@@ -615,6 +622,13 @@ pub fn draw(frame: &mut Frame, area: Rect, pane: &ArticlePane, theme: &Theme) {
     frame.render_widget(Paragraph::new(cut_lines(lines, area.width)), area);
 }
 
+fn attachment(cx: &mut Cx, target: &str) {
+    cx.info(format!(
+        "[[{}]] is a file, not an article: membank shows articles only",
+        sanitize_for_terminal(target, false)
+    ));
+}
+
 fn dead_link(cx: &mut Cx, target: &str) {
     cx.warn(format!(
         "[[{}]] does not resolve to an article",
@@ -693,6 +707,7 @@ impl Component for ArticlePane {
                         "→ {}",
                         sanitize_for_terminal(&rel, false)
                     ))),
+                    Some(Err(target)) if self.selected_is_file() => attachment(cx, &target),
                     Some(Err(target)) => dead_link(cx, &target),
                     None => {}
                 }
@@ -715,6 +730,7 @@ impl Component for ArticlePane {
                     }
                     _ => cx.effects.push(Effect::open(rel)),
                 },
+                Some(Err(target)) if self.selected_is_file() => attachment(cx, &target),
                 Some(Err(target)) => dead_link(cx, &target),
                 None => cx.info("select a link first (n / N)"),
             },

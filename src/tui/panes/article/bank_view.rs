@@ -122,13 +122,19 @@ fn append_link_lists(
     doc.lines.push(Line::default());
     doc.lines.push(rule);
     let mut seen = std::collections::BTreeSet::new();
-    let outgoing: Vec<(String, Option<String>)> = bank
+    // Each link's article, or the file (an attachment) it reaches.
+    let outgoing: Vec<(String, Option<String>, Option<String>)> = bank
         .outgoing(id)
         .filter(|(l, _)| seen.insert(l.target().to_lowercase()))
         .map(|(l, r)| {
+            let file = match r {
+                membank_core::bank::Resolution::File(i) => Some(bank.link_file(i).to_owned()),
+                _ => None,
+            };
             (
                 l.target().to_owned(),
                 r.target().map(|t| bank.article(t).rel_path.clone()),
+                file,
             )
         })
         .collect();
@@ -136,27 +142,33 @@ fn append_link_lists(
         format!("Links ({})", outgoing.len()),
         theme.heading3,
     ));
-    for (target, dest) in outgoing {
+    for (target, dest, file) in outgoing {
         let live = dest.is_some();
         let line_no = doc.lines.len();
-        let shown = match &dest {
-            Some(rel) => format!("→ {}", sanitize_for_terminal(rel, false)),
-            None if membank_core::health::is_attachment(&target) => {
+        let shown = match (&dest, &file) {
+            (Some(rel), _) => format!("→ {}", sanitize_for_terminal(rel, false)),
+            (None, Some(file)) => format!("→ {} (attachment)", sanitize_for_terminal(file, false)),
+            (None, None) if membank_core::health::is_attachment(&target) => {
                 "(missing attachment)".to_owned()
             }
-            None => "(no such article)".to_owned(),
+            (None, None) => "(no such article)".to_owned(),
         };
         doc.lines.push(Line::from(vec![
             Span::raw("  "),
             Span::styled(
                 format!("[[{}]]", sanitize_for_terminal(&target, false)),
-                if live { theme.link } else { theme.dead_link },
+                if live || file.is_some() {
+                    theme.link
+                } else {
+                    theme.dead_link
+                },
             ),
             Span::styled(format!("  {shown}"), theme.muted),
         ]));
         doc.links.push(LinkSpot {
             target,
-            live,
+            // A file is there: Enter says it is not an article, not dead.
+            live: live || file.is_some(),
             line: line_no,
             spans: vec![(line_no, 1)],
         });

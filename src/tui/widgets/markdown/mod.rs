@@ -439,7 +439,10 @@ impl<'a> Renderer<'a> {
                 dest_url,
                 ..
             } => {
-                let id = self.new_link(wikilink::normalize_value(&dest_url));
+                // In a table the alias's pipe is escaped (`[[Legal\|law]]`,
+                // as Obsidian writes it): the escape is not part of the
+                // name, which never holds a backslash.
+                let id = self.new_link(wikilink::normalize_value(dest_url.trim_end_matches('\\')));
                 self.open_link = Some(id);
                 let style = self.link_style(id);
                 self.styles.push(style);

@@ -64,6 +64,18 @@ fn body_wikilinks_resolve_on_the_part_before_the_pipe() {
     assert_eq!(plain(&doc)[0], "See [[the law]] and [[Gone]].");
 }
 
+/// Obsidian writes an alias in a table with its pipe escaped; the link
+/// still names the article before it.
+#[test]
+fn a_table_link_with_an_escaped_pipe_names_its_article() {
+    let theme = Theme::default_theme();
+    let src = "| a | b |\n|---|---|\n| x | [[legal\\|the law]] |\n";
+    let doc = render_markdown(src, 80, &theme, &exists);
+    assert_eq!(doc.links.len(), 1);
+    assert_eq!(doc.links[0].target, "legal");
+    assert!(doc.links[0].live);
+}
+
 #[test]
 fn escapes_in_files_are_made_visible() {
     let theme = Theme::default_theme();
