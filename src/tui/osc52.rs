@@ -38,7 +38,7 @@ pub fn in_tmux() -> bool {
 /// Said once per session when copying inside tmux, since tmux keeps OSC 52
 /// to itself unless told otherwise. It replaces the "copied …" message and
 /// is short enough to be read whole in an 80-column status bar.
-pub const TMUX_HINT: &str = "copied; tmux needs set -g set-clipboard on";
+pub const TMUX_HINT: &str = "copied; tmux may need set -g set-clipboard on";
 
 pub fn copy(out: &mut impl Write, text: &str) -> io::Result<()> {
     out.write_all(sequences(text, in_tmux()).as_bytes())?;

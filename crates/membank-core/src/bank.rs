@@ -775,6 +775,20 @@ impl Bank {
         })
     }
 
+    /// The shortest link name that opens the article at `rel` and only it,
+    /// wherever it is written: its name, or as many of its folders before
+    /// the name as it takes when other files share the name (as Obsidian
+    /// writes such a link). `None` when `rel` is not an article.
+    pub fn unique_link_name(&self, rel: &str) -> Option<String> {
+        let id = self.find(rel)?;
+        let stem = rel.strip_suffix(".md").unwrap_or(rel);
+        let parts: Vec<&str> = stem.split('/').collect();
+        (1..=parts.len())
+            .map(|n| parts[parts.len() - n..].join("/"))
+            .find(|name| matches!(self.resolve(name), Resolution::One(found) if found == id))
+            .or_else(|| Some(stem.to_owned()))
+    }
+
     /// The path of a file a link reached that is not an article.
     pub fn link_file(&self, index: usize) -> &str {
         &self.index.link_files[index]

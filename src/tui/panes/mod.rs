@@ -91,8 +91,15 @@ impl Cx<'_> {
         let Some(rel) = rel else {
             return false;
         };
-        let name = rel.rsplit('/').next().unwrap_or(&rel);
-        let name = name.strip_suffix(".md").unwrap_or(name);
+        // A name other files share takes its folders, so the link opens
+        // this file and no other.
+        let name = match self.bank.and_then(|b| b.unique_link_name(&rel)) {
+            Some(name) => name,
+            None => {
+                let name = rel.rsplit('/').next().unwrap_or(&rel);
+                name.strip_suffix(".md").unwrap_or(name).to_owned()
+            }
+        };
         let link = format!("[[{name}]]");
         self.info(format!("copied {}", sanitize_for_terminal(&link, false)));
         self.effects.push(Effect::Copy(link));

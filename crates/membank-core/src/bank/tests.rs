@@ -867,3 +867,35 @@ fn link_batches_take_every_article_once_in_order() {
     }
     assert!(link_batch(5, 10).is_empty());
 }
+
+/// A link to copy opens its article and no other: a name two files share
+/// takes as many folders as it needs.
+#[test]
+fn the_link_to_copy_is_the_shortest_that_opens_only_the_article() {
+    let d = tempfile::tempdir().unwrap();
+    let r = d.path();
+    write(r, "03_DOMAINS/Pharma.md", b"---\ndomain: Pharma\n---\n");
+    write(r, "03_DOMAINS/Sub/Pharma.md", b"---\ndomain: Pharma\n---\n");
+    write(
+        r,
+        "03_DOMAINS/Deep/Sub/Pharma.md",
+        b"---\ndomain: Pharma\n---\n",
+    );
+    write(r, "04_STYLE/House.md", b"---\nscope: general\n---\n");
+    let bank = Bank::load(r).unwrap();
+    let name = |rel: &str| bank.unique_link_name(rel).unwrap();
+    assert_eq!(name("04_STYLE/House.md"), "House");
+    for rel in [
+        "03_DOMAINS/Pharma.md",
+        "03_DOMAINS/Sub/Pharma.md",
+        "03_DOMAINS/Deep/Sub/Pharma.md",
+    ] {
+        let link = name(rel);
+        assert!(link.contains('/'), "{rel}: {link}");
+        match bank.resolve(&link) {
+            Resolution::One(id) => assert_eq!(bank.article(id).rel_path, rel, "{link}"),
+            other => panic!("{rel}: [[{link}]] resolves to {other:?}"),
+        }
+    }
+    assert_eq!(bank.unique_link_name("04_STYLE/Nope.md"), None);
+}
