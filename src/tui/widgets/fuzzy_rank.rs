@@ -71,7 +71,8 @@ pub struct FuzzyRank {
     title_lower: Vec<Option<String>>,
     /// Characters in each name, for the order among equal scores.
     name_chars: Vec<u32>,
-    /// What the fuzzy matcher sees: name, title and folder.
+    /// What the fuzzy matcher sees: name, title and the path (folder and
+    /// name).
     haystacks: Vec<Utf32String>,
     /// One matcher per core the scoring runs on (a matcher keeps scratch
     /// space, so each thread needs its own).
@@ -102,13 +103,21 @@ impl std::fmt::Debug for FuzzyRank {
 }
 
 fn haystack(item: &FinderItem) -> Utf32String {
-    let mut text = item.name.clone();
+    // The path as it reads (`03_DOMAINS/Sub/Pharmaceuticals`), then the
+    // title: a path typed or pasted matches in its own order, and the name
+    // is there once, so its letters cannot pair with the folder's twice.
+    let mut text = String::with_capacity(
+        item.folder.len() + item.name.len() + item.title.as_ref().map_or(0, |t| t.len() + 1) + 1,
+    );
+    if !item.folder.is_empty() {
+        text.push_str(&item.folder);
+        text.push('/');
+    }
+    text.push_str(&item.name);
     if let Some(t) = &item.title {
         text.push(' ');
         text.push_str(t);
     }
-    text.push(' ');
-    text.push_str(&item.folder);
     Utf32String::from(text)
 }
 
@@ -439,6 +448,23 @@ mod tests {
         assert_eq!(rank.ordered.len(), ORDERED);
         rank.set_query("term 1");
         assert_eq!(names(&rank)[0], "term 1");
+    }
+
+    /// A path as the status bar, the Health rows and the search hits show
+    /// it finds its file, whole or in part.
+    #[test]
+    fn a_path_typed_or_pasted_finds_its_file() {
+        let mut rank = FuzzyRank::new(bank_items());
+        for query in [
+            "02_TERMINOLOGY/hull",
+            "TERMINOLOGY/harb",
+            "_archive/harbour",
+        ] {
+            rank.set_query(query);
+            assert_eq!(rank.total, 1, "{query}: {:?}", names(&rank));
+        }
+        rank.set_query("02_TERMINOLOGY/hull");
+        assert_eq!(names(&rank), ["hull"]);
     }
 
     #[test]
