@@ -21,6 +21,39 @@ fn focus(app: &mut super::app::App, pane: Pane) {
     }
 }
 
+/// At 80 columns the summary needs more rows than it is given: the last
+/// row shown ends in `…`, so it does not read as a sentence that stops.
+#[test]
+fn a_summary_longer_than_its_rows_ends_in_an_ellipsis() {
+    let mut app = app_at(&demo_bank(), 80, 24);
+    let theme = app.theme.clone();
+    let ctx = &mut app.panes.context;
+    for (field, value) in [
+        (Field::Client, "Brightwell Pharma"),
+        (Field::SourceLang, "en-US"),
+        (Field::TargetLang, "nl-BE"),
+        (Field::Budget, "1500"),
+    ] {
+        ctx.set_field(field, value, bank_of(app.memory.as_ref()), &theme);
+    }
+    focus(&mut app, Pane::Context);
+    let s = screen(&app);
+    assert!(
+        app.panes.context.summary.contains("§8)"),
+        "{}",
+        app.panes.context.summary
+    );
+    assert!(
+        !s.contains("§8)"),
+        "the summary is longer than its rows: {s}"
+    );
+    assert!(
+        s.lines()
+            .any(|l| l.trim_end_matches(['"', '│', ' ']).ends_with("before any…")),
+        "{s}"
+    );
+}
+
 #[test]
 fn context_detail_box_explains_the_selected_candidate_and_the_tier_rule() {
     let mut app = app_at(&demo_bank(), 100, 40);

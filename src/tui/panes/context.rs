@@ -485,7 +485,19 @@ impl ContextPane {
 
     fn wrapped_summary(&self, theme: &Theme) -> Vec<Line<'static>> {
         let mut lines = explain::wrap_spans(&[(self.summary.clone(), theme.title)], 0, self.width);
-        lines.truncate(MAX_SUMMARY_ROWS);
+        if lines.len() > MAX_SUMMARY_ROWS {
+            // Said to go on: the last row shown ends in `…` (`z` shows all).
+            lines.truncate(MAX_SUMMARY_ROWS);
+            if let Some(mut last) = lines.pop() {
+                let full = last.width() >= self.width;
+                last.spans.push(ratatui::text::Span::styled(
+                    if full { "……" } else { "…" },
+                    theme.title,
+                ));
+                // A full row loses its last character to the `…`.
+                lines.push(crate::tui::widgets::cut::cut_line(last, self.width));
+            }
+        }
         lines
     }
 
