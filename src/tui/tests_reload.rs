@@ -360,3 +360,37 @@ fn an_article_that_shrinks_while_scrolled_is_shown_from_where_it_fits() {
     assert!(s.contains("Only two lines now."), "{s}");
     assert_eq!(app.panes.article.scroll, 0, "{s}");
 }
+
+/// An article that arrives in a bank and goes again: the Context pane's
+/// rows are ranked again before they are laid out, never read from the
+/// bank before (which panicked on an index past the new bank's end).
+#[test]
+fn an_article_added_then_removed_leaves_the_context_pane_working() {
+    let dir = tempfile::tempdir().unwrap();
+    for folder in membank_core::layout::Folder::ALL {
+        std::fs::create_dir_all(dir.path().join(folder.dir_name())).unwrap();
+    }
+    let mut app = app_at(dir.path(), 100, 30);
+    let rx = with_channel(&mut app);
+    let acme = dir.path().join("01_CLIENTS/Acme.md");
+    std::fs::write(
+        &acme,
+        "---\nclient: Acme\nlast_updated: 2026-04-01\n---\n# Acme\n",
+    )
+    .unwrap();
+    update(&mut app, Msg::FilesChanged(vec![acme.clone()]));
+    let msg = next(&rx);
+    update(&mut app, msg);
+    assert_eq!(app.memory.len(), 1);
+    assert!(
+        !app.panes.context.entries.is_empty(),
+        "the article is ranked"
+    );
+    std::fs::remove_file(&acme).unwrap();
+    update(&mut app, Msg::FilesChanged(vec![acme]));
+    let msg = next(&rx);
+    update(&mut app, msg);
+    assert_eq!(app.memory.len(), 0);
+    assert!(app.panes.context.entries.is_empty());
+    let _ = screen(&app);
+}

@@ -175,9 +175,11 @@ impl App {
         if let Some(bank) = crate::layouts::bank(memory) {
             // The screen may have been laid out before there was a bank
             // to size the list for (the first read).
+            // Ranked again first: until then its rows name articles of the
+            // memory before, which the new one may no longer have.
+            p.context.reload(bank, values, ranked, theme);
             p.context.set_width(cw, bank, theme);
             p.context.clamp_scroll(ch, bank, theme);
-            p.context.reload(bank, values, ranked, theme);
             p.agents.refresh(bank, &self.health);
             p.article.empty_note = crate::tui::panes::bank::starter_note(bank);
         }
