@@ -794,9 +794,8 @@ fn replace_line(text: &str, line: usize, new: &str) -> String {
     out
 }
 
-/// The lines of the fence around the article, checked to be fences.
-/// The fence lines to remove, and the blank lines between the opening
-/// fence and the frontmatter.
+/// The lines of the fence around the article, checked to be fences, and
+/// the blank lines between the opening fence and the frontmatter.
 fn fence_lines(text: &str, article: Option<&Article>) -> Result<(Vec<usize>, Vec<usize>), String> {
     let a = article.ok_or("the article was not loaded")?;
     let open = a.encoding.fence_open_line();

@@ -26,20 +26,19 @@ pub(super) struct Retargeted {
 
 impl Retargeted {
     /// Why the link `f` is about was left, if it was: the link is the one
-    /// its message starts with; a finding naming none of them shares the
-    /// line's first reason.
+    /// its message starts with. A finding naming none of the line's links
+    /// shares the line's first reason when nothing on it was fixed.
     pub fn left_for(&self, f: &Finding) -> Option<&str> {
         let message = f.message();
-        self.left
+        match self
+            .left
             .iter()
             .find(|(written, _)| message.starts_with(written.as_str()))
-            .or_else(|| {
-                let named = |w: &String| message.starts_with(w.as_str());
-                (!self.left.iter().any(|(w, _)| named(w)) && self.edited.is_none())
-                    .then(|| self.left.first())
-                    .flatten()
-            })
-            .map(|(_, why)| why.as_str())
+        {
+            Some((_, why)) => Some(why),
+            None if self.edited.is_none() => self.left.first().map(|(_, why)| why.as_str()),
+            None => None,
+        }
     }
 }
 
