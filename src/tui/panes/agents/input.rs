@@ -6,7 +6,7 @@ use ratatui::Frame;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::layout::Rect;
 
-use super::review::{Purpose, Review};
+use super::review::Review;
 use super::{AgentKind, AgentsPane, guard};
 use crate::tui::keys::{Action, KeyMap, Scope};
 use crate::tui::messages::Effect;
@@ -250,10 +250,7 @@ impl AgentsPane {
         }
         let n = review.accepted();
         if n > 1 {
-            let archived = match &review.purpose {
-                Purpose::Compile { .. } => review.sources.iter().filter(|s| !s.keep).count(),
-                _ => 0,
-            };
+            let archived = review.notes_to_archive();
             let question = format!("Write {}? y/N", guard::files(n));
             let detail = match archived {
                 0 => None,

@@ -259,6 +259,20 @@ impl Review {
     }
 
     /// The accepted files a note would be stamped `compiled_to`.
+    /// How many inbox notes applying stamps and archives, as the review
+    /// marks them `[x]`: not kept, and named by an accepted file (a note
+    /// no accepted file is written for stays in the inbox).
+    pub fn notes_to_archive(&self) -> usize {
+        match &self.purpose {
+            Purpose::Compile { .. } => self
+                .sources
+                .iter()
+                .filter(|s| !s.keep && !self.compiled_to(&s.path).is_empty())
+                .count(),
+            _ => 0,
+        }
+    }
+
     pub fn compiled_to(&self, source: &str) -> Vec<&str> {
         self.blocks
             .iter()
@@ -784,6 +798,35 @@ pub fn draw(frame: &mut Frame, area: Rect, review: &Review, focused: bool, theme
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The count the write's question gives is the notes marked `[x]`: one
+    /// no accepted file names stays, and so does one whose files were all
+    /// declined.
+    #[test]
+    fn the_notes_to_archive_are_those_an_accepted_file_names() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        for folder in ["00_INBOX", "03_DOMAINS"] {
+            std::fs::create_dir_all(root.join(folder)).unwrap();
+        }
+        let (alpha, beta) = ("00_INBOX/alpha.md", "00_INBOX/beta.md");
+        let reply = format!(
+            "### FILE: 03_DOMAINS/Alpha.md\n---\ncompiled_from: [\"{alpha}\"]\n---\nA\n\
+             ### FILE: 03_DOMAINS/Alpha2.md\n---\ncompiled_from: [\"{alpha}\"]\n---\nB\n"
+        );
+        let purpose = Purpose::Compile {
+            sources: vec![alpha.to_owned(), beta.to_owned()],
+            sent: Vec::new(),
+            clock: crate::tui::TESTS_CLOCK,
+        };
+        let mut review = Review::new(root, &reply, purpose);
+        assert_eq!(review.blocks.len(), 2);
+        assert_eq!(review.notes_to_archive(), 1, "beta has no file");
+        for b in &mut review.blocks {
+            b.accepted = false;
+        }
+        assert_eq!(review.notes_to_archive(), 0, "alpha's files are declined");
+    }
 
     /// A distilled note only creates: a file that appears at its path
     /// while the review is open (or was there already) is never replaced,
