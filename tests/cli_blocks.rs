@@ -190,6 +190,18 @@ fn apply_writes_only_the_valid_blocks() {
     );
     let v = json(&out);
     assert_eq!(statuses(&v)[0].1, "unchanged");
+
+    // In words, the write is said as such, and nothing more once unchanged.
+    let fresh = bank();
+    let out = membank(&["blocks", s(fresh.path()), "--apply"], Some(HOSTILE));
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        said.contains("rejected; 2 files written (membank undo takes them back)."),
+        "{said}"
+    );
+    let out = membank(&["blocks", s(fresh.path()), "--apply"], Some(HOSTILE));
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(said.contains("rejected; 0 files written."), "{said}");
 }
 
 #[cfg(unix)]

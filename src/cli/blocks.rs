@@ -6,7 +6,7 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use anyhow::Context;
-use membank_core::compile::{self, BlockResult, Mode};
+use membank_core::compile::{self, BlockResult, BlockStatus, Mode};
 use membank_core::review::{self, Change, ProposedFile};
 use membank_core::text::{self, sanitize_for_terminal};
 
@@ -42,7 +42,21 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         if total == 0 {
             outln!("No ### FILE: blocks found in the reply.")?;
         } else if args.apply {
-            outln!("{total} block(s), {rejected} rejected.")?;
+            // Said in words, as every other write says what it wrote.
+            let written = report
+                .blocks
+                .iter()
+                .filter(|b| matches!(b.status, BlockStatus::Created | BlockStatus::Updated))
+                .count();
+            outln!(
+                "{total} block(s), {rejected} rejected; {} written{}.",
+                membank::plural::count(written, "file"),
+                if written > 0 {
+                    " (membank undo takes them back)"
+                } else {
+                    ""
+                }
+            )?;
         } else {
             outln!(
                 "{total} block(s), {rejected} rejected. Nothing written; add --apply to write the valid ones."
