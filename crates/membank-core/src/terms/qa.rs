@@ -285,6 +285,9 @@ struct Expect<'a> {
     source: &'a str,
     approved: Vec<(usize, &'a TermRecord)>,
     rejected: Vec<(usize, &'a TermRecord)>,
+    /// Proposed (admitted) targets: allowed where they are used, never
+    /// asked for.
+    allowed: Vec<usize>,
 }
 
 /// Check every translated segment of `file` against `records` (already
@@ -336,11 +339,7 @@ pub fn check(records: &[&TermRecord], file: &BilingualFile) -> QaReport {
 
 /// [`check`] of a file (or part) in one language pair.
 fn check_part(records: &[&TermRecord], file: &BilingualFile) -> QaReport {
-    let used: Vec<&TermRecord> = records
-        .iter()
-        .copied()
-        .filter(|r| r.status != Status::Proposed)
-        .collect();
+    let used: Vec<&TermRecord> = records.to_vec();
     let (sources, src_of) = TermMatcher::new(used.iter().map(|r| r.source.as_str()));
     let exact = accent_sensitive(&used, &src_of);
     // Target patterns: those folded as usual, then (numbered after them)
@@ -370,7 +369,8 @@ fn check_part(records: &[&TermRecord], file: &BilingualFile) -> QaReport {
         e.source = &r.source;
         match r.status {
             Status::Approved => e.approved.push((t, r)),
-            _ => e.rejected.push((t, r)),
+            Status::Proposed => e.allowed.push(t),
+            Status::Rejected => e.rejected.push((t, r)),
         }
     }
     let mut findings = Vec::new();
@@ -428,7 +428,9 @@ fn check_part(records: &[&TermRecord], file: &BilingualFile) -> QaReport {
                     .or_default()
                     .push((i, src_range.clone(), at));
             }
-            if !e.approved.is_empty() && approved_present.is_empty() {
+            // An admitted synonym is an acceptable rendering.
+            let allowed_present = e.allowed.iter().any(|&t| present(t).is_some());
+            if !e.approved.is_empty() && approved_present.is_empty() && !allowed_present {
                 findings.push(QaFinding {
                     code: "term-missing",
                     segment: seg.id.clone(),

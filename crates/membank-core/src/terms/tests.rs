@@ -687,6 +687,29 @@ fn a_rejected_term_inside_the_approved_one_is_not_reported() {
     );
 }
 
+/// An admitted (proposed) synonym is allowed, never asked for: used, the
+/// term is not missing; absent, the approved one is what is asked for.
+#[test]
+fn an_admitted_synonym_is_allowed_but_never_demanded() {
+    let mut terms = vec![
+        rec("shipper", "Ablader", Status::Approved, &[]),
+        rec("shipper", "Verlader", Status::Proposed, &[]),
+    ];
+    for t in &mut terms {
+        t.target_lang = "de-DE".into();
+    }
+    let records: Vec<&TermRecord> = terms.iter().collect();
+    let check = |text: &str| {
+        let file = bilingual::read("a.txt", &format!("The shipper signs.\t{text}\n")).unwrap();
+        qa::check(&records, &file)
+    };
+    assert!(check("Der Verlader unterschreibt.").findings.is_empty());
+    assert!(check("Der Ablader unterschreibt.").findings.is_empty());
+    let missing = check("Der Absender unterschreibt.");
+    assert_eq!(codes(&missing), [("term-missing", "")]);
+    assert_eq!(missing.findings[0].expected, ["Ablader"]);
+}
+
 /// Two approved terms, one inside the other.
 fn nested_terms() -> [TermRecord; 2] {
     [
