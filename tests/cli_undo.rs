@@ -154,6 +154,26 @@ fn a_file_changed_since_is_named_and_nothing_is_reverted() {
     assert_eq!(support::tree(bank.path()), after_edit);
 }
 
+/// The history's paths come from the bank: printed as JSON they go
+/// through the one JSON writer, so a bidi override in a name is escaped,
+/// not printed for the terminal to act on.
+#[test]
+fn the_history_as_json_escapes_what_a_terminal_would_act_on() {
+    let bank = flawed_bank();
+    let state = tempfile::tempdir().unwrap();
+    write(
+        bank.path(),
+        "03_DOMAINS/x\u{202E}gpj.md.abc123.tmp",
+        b"half a save",
+    );
+    run(state.path(), &["fix", s(bank.path()), "--yes"]);
+    let out = run(state.path(), &["undo", s(bank.path()), "--list", "--json"]);
+    ok(&out);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!text.contains('\u{202E}'), "{text}");
+    assert!(text.contains("x\\u202egpj.md.abc123.tmp"), "{text}");
+}
+
 #[test]
 fn the_history_is_listed_and_the_journal_stays_out_of_the_memory() {
     let bank = flawed_bank();

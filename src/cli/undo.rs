@@ -141,7 +141,7 @@ fn list(
         .map(|e| json_entry(e, next.as_deref()))
         .collect();
     if json {
-        outln!("{}", serde_json::to_string_pretty(&shown)?)?;
+        super::common::print_json(&shown)?;
         return Ok(ExitCode::SUCCESS);
     }
     if shown.is_empty() {
