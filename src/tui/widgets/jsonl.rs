@@ -43,7 +43,8 @@ pub fn render_jsonl(text: &str, width: u16, theme: &Theme, open: Option<usize>) 
         }
         // A line that is not JSON says so and is shown as written.
         let full = match serde_json::from_str::<serde_json::Value>(raw) {
-            Ok(value) => serde_json::to_string_pretty(&value).unwrap_or_else(|_| raw.to_owned()),
+            // The one JSON writer: what it escapes is shown as its escape.
+            Ok(value) => membank_core::json::to_string(&value).unwrap_or_else(|_| raw.to_owned()),
             Err(e) => format!("not valid JSON ({e}):\n{raw}"),
         };
         for pretty in full.lines() {
