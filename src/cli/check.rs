@@ -482,7 +482,7 @@ fn write_human<'a>(bank: &str, checked: &'a Checked, emit: &mut dyn FnMut(Part<'
         if by_code.is_empty() {
             continue;
         }
-        by_code.sort_unstable_by_key(|(code, _)| *code);
+        membank_core::shared_sort::sort_by_key(&mut by_code, |(code, _)| *code);
         let heading_style = severity_style(severity);
         let _ = writeln!(
             out,

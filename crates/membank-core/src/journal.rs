@@ -302,7 +302,7 @@ impl Journal {
         }
         // Oldest first, except that an entry over the bound by itself can
         // never fit and goes before any that could.
-        files.sort_by(|a, b| {
+        crate::shared_sort::sort_by(&mut files, |a, b| {
             (a.2 <= self.max_bytes)
                 .cmp(&(b.2 <= self.max_bytes))
                 .then_with(|| a.0.cmp(&b.0))

@@ -188,7 +188,7 @@ pub fn group_files(bank: &Bank, sort: TreeSort, flagged: &Flagged) -> Grouped {
     };
     for (files, archived) in grouped.values_mut() {
         for list in [files, archived] {
-            list.sort_by(|a, b| natural_cmp(a, b));
+            list.sort_by(natural_order);
             match sort {
                 TreeSort::Name => {}
                 TreeSort::Date => {
@@ -245,10 +245,16 @@ fn group_paths(paths: impl Iterator<Item = Arc<str>>) -> Grouped {
 pub fn group_listing(paths: Vec<String>) -> Grouped {
     let mut grouped = group_paths(paths.into_iter().map(Arc::from));
     for (files, archived) in grouped.values_mut() {
-        files.sort_by(|a, b| natural_cmp(a, b));
-        archived.sort_by(|a, b| natural_cmp(a, b));
+        files.sort_by(natural_order);
+        archived.sort_by(natural_order);
     }
     grouped
+}
+
+/// [`natural_cmp`] of two listed paths: one function, so the listings
+/// share one copy of the sorting code rather than one per closure.
+fn natural_order(a: &Arc<str>, b: &Arc<str>) -> Ordering {
+    natural_cmp(a, b)
 }
 
 /// The order people expect for names: letters without regard to case,

@@ -68,7 +68,9 @@ impl Recalled {
             None => (None, Vec::new()),
         };
         let mut order: Vec<usize> = (0..explanations.len()).collect();
-        order.sort_by_key(|&i| explanations[i].rank.unwrap_or(usize::MAX));
+        membank_core::shared_sort::sort_by_key(&mut order, |&i| {
+            explanations[i].rank.unwrap_or(usize::MAX)
+        });
         Recalled {
             recall,
             explanations,

@@ -199,7 +199,9 @@ pub fn glossary(records: &[&TermRecord], file: &BilingualFile) -> Vec<GlossaryEn
             )
         })
         .collect();
-    out.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.term.source.cmp(&b.1.term.source)));
+    crate::shared_sort::sort_by(&mut out, |a, b| {
+        a.0.cmp(&b.0).then(a.1.term.source.cmp(&b.1.term.source))
+    });
     out.into_iter().map(|(_, e)| e).collect()
 }
 
