@@ -135,6 +135,31 @@ pub fn stamp_source(
     compiled_to: &[String],
     today: jiff::civil::Date,
 ) -> Result<(), ArchiveError> {
+    let (path, text, stamped) = stamped_source(root, inbox_rel, compiled_to, today)?;
+    if stamped != text {
+        atomic::write_atomic(&path, stamped.as_bytes()).map_err(|e| fail(inbox_rel, e))?;
+    }
+    Ok(())
+}
+
+/// Whether [`stamp_source`] could stamp the note, without writing: a plan
+/// says "would archive" only of a note that applying archives.
+pub fn check_stampable(
+    root: &Path,
+    inbox_rel: &str,
+    compiled_to: &[String],
+    today: jiff::civil::Date,
+) -> Result<(), ArchiveError> {
+    stamped_source(root, inbox_rel, compiled_to, today).map(|_| ())
+}
+
+/// The note's path, its text, and its text stamped.
+fn stamped_source(
+    root: &Path,
+    inbox_rel: &str,
+    compiled_to: &[String],
+    today: jiff::civil::Date,
+) -> Result<(PathBuf, String, String), ArchiveError> {
     let path = inbox_file(root, inbox_rel)?;
     let bytes = read_regular(&path, DEFAULT_MAX_FILE_BYTES).map_err(|e| fail(inbox_rel, e))?;
     let text = String::from_utf8(bytes).map_err(|_| {
@@ -145,10 +170,7 @@ pub fn stamp_source(
     })?;
     let stamped =
         stamp::stamp_compiled(&text, today, compiled_to).map_err(|e| fail(inbox_rel, e))?;
-    if stamped != text {
-        atomic::write_atomic(&path, stamped.as_bytes()).map_err(|e| fail(inbox_rel, e))?;
-    }
-    Ok(())
+    Ok((path, text, stamped))
 }
 
 /// A free name in the archive: the file's own name, else with

@@ -677,7 +677,15 @@ pub fn compile_reply_declining(
                 "no file was written from this reply; left in the inbox".into()
             });
         } else if mode == Mode::Plan {
-            entry.status = SourceStatus::WouldArchive;
+            // Only what applying would archive: a note that cannot be
+            // stamped stays, and the plan says why.
+            match archive::check_stampable(root, source, &compiled_to, now.date()) {
+                Ok(()) => entry.status = SourceStatus::WouldArchive,
+                Err(e) => {
+                    entry.status = SourceStatus::Failed;
+                    entry.reason = Some(e.reason);
+                }
+            }
         } else {
             // `archive::archive_source`'s two steps, with the test hook between.
             let archived =

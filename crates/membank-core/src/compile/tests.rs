@@ -176,6 +176,32 @@ fn compile_plan_touches_nothing() {
     assert!(!r.join("00_INBOX/_archive").exists());
 }
 
+/// The plan says of each note what applying does: one that cannot be
+/// stamped (not UTF-8) stays in both, with the same reason.
+#[test]
+fn the_plan_keeps_a_note_that_applying_could_not_stamp() {
+    let reply = "### FILE: 01_CLIENTS/A.md\na\n";
+    let [plan, applied] = [Mode::Plan, Mode::Apply].map(|mode| {
+        let dir = bank();
+        let r = dir.path();
+        std::fs::write(r.join("00_INBOX/bad.md"), b"caf\xe9\n").unwrap();
+        let report = compile_pending(r, reply, mode, now()).unwrap();
+        assert!(r.join("00_INBOX/bad.md").exists(), "{mode:?}: it stays");
+        report.sources
+    });
+    assert_eq!(plan.len(), 1);
+    assert_eq!(plan[0].status, applied[0].status);
+    assert_eq!(plan[0].reason, applied[0].reason);
+    assert!(
+        plan[0]
+            .reason
+            .as_deref()
+            .unwrap_or("")
+            .contains("not valid UTF-8"),
+        "{plan:?}"
+    );
+}
+
 #[test]
 fn sources_stay_when_nothing_was_written() {
     let dir = bank();
