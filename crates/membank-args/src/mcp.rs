@@ -23,8 +23,9 @@ pub struct Args {
     /// Origin, as assistants do, are always answered.
     #[arg(long, value_name = "ORIGIN", requires = "http")]
     pub allow_origin: Vec<String>,
-    /// Offer the writing tools: propose_write (banks), supersede (Deja Vu)
-    /// and apply_write (off: the memory is read-only).
+    /// Offer the writing tools, which only propose: propose_write,
+    /// import_terms and new (banks), supersede (Deja Vu), fix and mv (both);
+    /// apply_write writes a proposal (off: the memory is read-only).
     #[arg(long)]
     pub allow_writes: bool,
     /// Also serve private memory (Deja Vu's memory/private/, local/, raw/,

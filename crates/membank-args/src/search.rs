@@ -12,7 +12,8 @@ pub struct Args {
     #[command(flatten)]
     pub search: SearchArgs,
     /// Print JSON: {"path", "layout", "query", "method", "note", "matches",
-    /// "hits": [{"file", "line", "entry_id", "score", "snippet", "highlights"}]}.
+    /// "offset", "hits": [{"file", "line", "entry_id", "score", "snippet",
+    /// "highlights"}]}.
     #[arg(long)]
     pub json: bool,
 }
