@@ -121,6 +121,19 @@ fn haystack(item: &FinderItem) -> Utf32String {
     Utf32String::from(text)
 }
 
+/// A query as the finder reads a path: what `y` copies and the command
+/// line accepts (`./03_DOMAINS\\Legal.md`) finds the file as
+/// `03_DOMAINS/Legal` does.
+fn as_path(query: &str) -> String {
+    let q = query.trim().replace('\\', "/");
+    let q = q.strip_prefix("./").unwrap_or(&q);
+    let q = match q.len().checked_sub(3) {
+        Some(cut) if q.is_char_boundary(cut) && q[cut..].eq_ignore_ascii_case(".md") => &q[..cut],
+        _ => q,
+    };
+    q.to_owned()
+}
+
 /// Does `needle` start a word of `hay` (after a space or punctuation)?
 fn starts_a_word(hay: &str, needle: &str) -> bool {
     hay.match_indices(needle).any(|(i, _)| {
@@ -211,7 +224,7 @@ impl FuzzyRank {
 
     /// Re-rank for `query`.
     pub fn set_query(&mut self, query: &str) {
-        let query = query.trim().to_lowercase();
+        let query = as_path(query).to_lowercase();
         // Back to the longest earlier query this one extends: its matches
         // hold every match of this one.
         while let Some((earlier, _)) = self.history.last() {
@@ -322,12 +335,12 @@ impl FuzzyRank {
     /// Char positions of `item`'s displayed name (and title after " · ")
     /// that match `query`, for highlighting.
     pub fn positions(&mut self, item: u32, query: &str) -> Vec<u32> {
-        let query = query.trim();
+        let query = as_path(query);
         if query.is_empty() {
             return Vec::new();
         }
         let pattern = Pattern::new(
-            query,
+            &query,
             CaseMatching::Ignore,
             Normalization::Smart,
             AtomKind::Fuzzy,
@@ -459,6 +472,8 @@ mod tests {
             "02_TERMINOLOGY/hull",
             "TERMINOLOGY/harb",
             "_archive/harbour",
+            "02_TERMINOLOGY/hull.md",
+            "./02_TERMINOLOGY\\hull.MD",
         ] {
             rank.set_query(query);
             assert_eq!(rank.total, 1, "{query}: {:?}", names(&rank));
