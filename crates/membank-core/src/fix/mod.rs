@@ -474,10 +474,12 @@ fn fix_file(
                         .collect::<Vec<_>>()
                         .join(" and ")
                 };
-                let mut note = format!("remove the fence lines {}", shown(&lines));
+                let lines_word = |n: &[usize]| if n.len() == 1 { "line" } else { "lines" };
+                let mut note = format!("remove the fence {} {}", lines_word(&lines), shown(&lines));
                 if !blanks.is_empty() {
                     note.push_str(&format!(
-                        " and the blank line(s) {} before the frontmatter",
+                        ", and the blank {} {} before the frontmatter",
+                        lines_word(&blanks),
                         shown(&blanks)
                     ));
                 }
