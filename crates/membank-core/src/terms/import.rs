@@ -232,6 +232,11 @@ pub fn propose(
     options: &Options,
 ) -> Vec<Proposed> {
     let mut used: HashSet<String> = taken.iter().map(|p| same_file_key(p)).collect();
+    // A name another folder's note has would make `[[name]]` ambiguous.
+    let mut names: HashSet<String> = taken
+        .iter()
+        .map(|p| same_file_key(p.rsplit('/').next().unwrap_or(p)))
+        .collect();
     let mut out: Vec<Proposed> = Vec::new();
     let mut accepted: Vec<TermRecord> = Vec::new();
     for mut t in incoming {
@@ -299,7 +304,7 @@ pub fn propose(
             })
             .map(|e| e.path.clone())
             .collect();
-        let path = free_path(&t, &mut used);
+        let path = free_path(&t, &mut used, &mut names);
         let text = article_text(&t, &options.from);
         t.path = path.clone();
         accepted.push(t.clone());
@@ -318,8 +323,9 @@ pub fn propose(
     out
 }
 
-/// `02_TERMINOLOGY/source → target.md`, numbered when the name is taken.
-fn free_path(t: &TermRecord, used: &mut HashSet<String>) -> String {
+/// `02_TERMINOLOGY/source → target.md`, numbered when the name is taken,
+/// in this folder or any other (a link by name must open one file).
+fn free_path(t: &TermRecord, used: &mut HashSet<String>, names: &mut HashSet<String>) -> String {
     let mut stem = format!("{} → {}", name_part(&t.source), name_part(&t.target));
     if name_part(&t.source).is_empty() || stem.starts_with('_') || stem.starts_with('.') {
         stem = format!("term {}", stem.trim_start_matches(['_', '.']));
@@ -332,7 +338,9 @@ fn free_path(t: &TermRecord, used: &mut HashSet<String>) -> String {
         } else {
             format!("{dir}/{stem} ({n}).md")
         };
-        if used.insert(same_file_key(&path)) {
+        let name = same_file_key(path.rsplit('/').next().unwrap_or(&path));
+        if !names.contains(&name) && used.insert(same_file_key(&path)) {
+            names.insert(name);
             return path;
         }
         n += 1;

@@ -322,6 +322,26 @@ fn import_file_names_are_safe_and_unique() {
     assert_eq!(again[0].outcome, Outcome::Unchanged);
 }
 
+/// A name a note of another folder has would make `[[name]]` ambiguous:
+/// the new term article is numbered, as for a name its own folder has.
+#[test]
+fn an_imported_term_never_shares_a_name_with_another_folders_note() {
+    let options = import::Options {
+        today: "2026-11-26".into(),
+        ..Default::default()
+    };
+    let taken: std::collections::HashSet<String> = ["03_DOMAINS/beta → bèta.md".to_owned()]
+        .into_iter()
+        .collect();
+    let got = import::propose(
+        &[],
+        &taken,
+        vec![rec("beta", "bèta", Status::Approved, &[])],
+        &options,
+    );
+    assert_eq!(got[0].path, "02_TERMINOLOGY/beta → bèta (2).md");
+}
+
 /// Whatever a term holds, the name proposed is one the write accepts:
 /// the preview never shows as new what `--yes` would then refuse half-way
 /// (an invisible character, a name over 255 bytes, one a link cannot name).
