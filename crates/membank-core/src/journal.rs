@@ -139,6 +139,10 @@ pub struct FileRecord {
     /// an undo brings it back as it was.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mode: Option<u32>,
+    /// The permissions of the folder that held it, given back to that
+    /// folder when the undo has to make it again.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub folder_mode: Option<u32>,
 }
 
 /// One transaction.
@@ -491,7 +495,7 @@ fn put_back(tx: &Transaction, file: &FileRecord) -> Result<(), String> {
         Recorded::Replaced {
             before: Some(b),
             after: None,
-        } => tx.restore(&file.path, &bytes(b)?, file.mode),
+        } => tx.restore(&file.path, &bytes(b)?, file.mode, file.folder_mode),
         Recorded::Replaced {
             before: Some(b),
             after: Some(_),

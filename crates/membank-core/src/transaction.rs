@@ -209,15 +209,17 @@ impl Transaction {
                     after,
                 },
                 mode: None,
+                folder_mode: None,
             });
         });
     }
 
-    /// The permissions `rel` had when the change deleted it.
-    fn record_deleted_mode(&self, rel: &str, mode: Option<u32>) {
+    /// The permissions `rel` and its folder had when the change deleted it.
+    fn record_deleted_mode(&self, rel: &str, mode: Option<u32>, folder_mode: Option<u32>) {
         self.journalled(|j| {
             if let Some(f) = j.files.iter_mut().rev().find(|f| f.path == rel) {
                 f.mode = mode;
+                f.folder_mode = folder_mode;
             }
         });
     }
@@ -234,6 +236,7 @@ impl Transaction {
                 path: rel.to_owned(),
                 change,
                 mode: None,
+                folder_mode: None,
             })
         });
     }
@@ -493,9 +496,15 @@ impl Transaction {
     /// Bring back a file a change deleted: by the memory's rules when its
     /// name follows them, else (a leftover a fix deleted) at its old place
     /// reached through no link; never over a file that is there.
-    pub fn restore(&self, rel: &str, bytes: &[u8], mode: Option<u32>) -> Result<(), String> {
+    pub fn restore(
+        &self,
+        rel: &str,
+        bytes: &[u8],
+        mode: Option<u32>,
+        folder_mode: Option<u32>,
+    ) -> Result<(), String> {
         if pathsafe::validate(rel).is_ok() {
-            return self.create_with_mode(rel, bytes, mode);
+            return self.create_with_mode(rel, bytes, mode, folder_mode);
         }
         let target = self.unlinked(rel)?;
         create_atomic_with_mode(&target, bytes, mode).map_err(|e| format!("{rel}: {e}"))?;
@@ -675,7 +684,12 @@ impl Transaction {
                 Action::Move { to, before, after } => match is_template_rename(&f.path, to) {
                     // A moved file keeps its permissions, as `mv` keeps them.
                     true => self.create_unlinked(to, after, self.mode_of(&f.path)),
-                    false => self.create_with_mode(to, after, self.mode_of(&f.path)),
+                    false => self.create_with_mode(
+                        to,
+                        after,
+                        self.mode_of(&f.path),
+                        self.folder_mode_of(&f.path),
+                    ),
                 }
                 .and_then(|()| {
                     done.changes.push(changed(to, None, Some(after)));
@@ -794,14 +808,37 @@ impl Transaction {
     /// Write a new file, creating missing folders inside the memory; a
     /// file already at `rel` is never replaced.
     pub fn create(&self, rel: &str, bytes: &[u8]) -> Result<(), String> {
-        self.create_with_mode(rel, bytes, None)
+        self.create_with_mode(rel, bytes, None, None)
     }
 
     /// [`Transaction::create`] with the permissions of the file it stands
     /// for (a moved or restored one); `None` for the usual ones.
-    fn create_with_mode(&self, rel: &str, bytes: &[u8], mode: Option<u32>) -> Result<(), String> {
+    /// `folder_mode` is for the file's folder when this write makes it (a
+    /// moved folder keeps its permissions, as a moved file does).
+    fn create_with_mode(
+        &self,
+        rel: &str,
+        bytes: &[u8],
+        mode: Option<u32>,
+        folder_mode: Option<u32>,
+    ) -> Result<(), String> {
         let fail = |e: String| format!("{rel}: {e}");
+        let folder_made = self
+            .target(rel)
+            .ok()
+            .and_then(|t| t.parent().map(|p| !p.exists()))
+            .unwrap_or(false);
         let target = self.target_with_folders(rel)?;
+        // The owner keeps every right on it: the files that follow in the
+        // same write go into it.
+        #[cfg(unix)]
+        if let (true, Some(mode), Some(folder)) = (folder_made, folder_mode, target.parent()) {
+            use std::os::unix::fs::PermissionsExt;
+            fs::set_permissions(folder, fs::Permissions::from_mode(mode | 0o700))
+                .map_err(|e| fail(e.to_string()))?;
+        }
+        #[cfg(not(unix))]
+        let _ = (folder_made, folder_mode);
         create_atomic_with_mode(&target, bytes, mode).map_err(|e| {
             if e.kind() == io::ErrorKind::AlreadyExists {
                 fail("a file appeared there meanwhile; it was not replaced".into())
@@ -874,8 +911,15 @@ impl Transaction {
             sync_dir(parent);
         }
         self.record_replaced(rel, before.as_deref(), None);
-        self.record_deleted_mode(rel, mode_bits(&meta));
+        self.record_deleted_mode(rel, mode_bits(&meta), self.folder_mode_of(rel));
         Ok(())
+    }
+
+    /// The permissions of the folder holding `rel`, inside the memory.
+    fn folder_mode_of(&self, rel: &str) -> Option<u32> {
+        let (folder, _) = rel.rsplit_once('/')?;
+        let meta = fs::symlink_metadata(self.unlinked(folder).ok()?).ok()?;
+        meta.is_dir().then(|| mode_bits(&meta)).flatten()
     }
 
     /// The permissions of the regular file `rel` (reached through no link).

@@ -158,6 +158,30 @@ fn a_moved_file_keeps_its_permissions_and_the_undo_too() {
     assert_eq!(mode(&bank.path().join("01_CLIENTS/Acme Ltd.md")), 0o600);
     undo(bank.path(), &j, Kind::Bank).unwrap();
     assert_eq!(mode(&old), 0o600);
+
+    // A private folder moved keeps its permissions too, and so does the
+    // folder the undo makes again.
+    let sub = bank.path().join("01_CLIENTS/private");
+    fs::create_dir(&sub).unwrap();
+    fs::write(sub.join("Note.md"), "note\n").unwrap();
+    fs::set_permissions(&sub, fs::Permissions::from_mode(0o700)).unwrap();
+    let moved = vec![FileFix {
+        path: "01_CLIENTS/private/Note.md".into(),
+        codes: Vec::new(),
+        notes: Vec::new(),
+        action: Action::Move {
+            to: "01_CLIENTS/kept/Note.md".into(),
+            before: b"note\n".to_vec(),
+            after: b"note\n".to_vec(),
+        },
+    }];
+    begin(bank.path(), &j, Kind::Bank)
+        .commit_fixes(&moved)
+        .unwrap();
+    assert!(!sub.exists(), "the emptied folder goes");
+    assert_eq!(mode(&bank.path().join("01_CLIENTS/kept")), 0o700);
+    undo(bank.path(), &j, Kind::Bank).unwrap();
+    assert_eq!(mode(&sub), 0o700);
 }
 
 #[test]
@@ -330,6 +354,7 @@ fn the_journal_is_pruned_oldest_first_by_size_and_by_age() {
         undoes: None,
         files: vec![FileRecord {
             mode: None,
+            folder_mode: None,
             path: "a.md".into(),
             change: Recorded::Replaced {
                 before: None,
@@ -374,6 +399,7 @@ fn an_entry_over_the_size_bound_is_kept_while_newest_and_spares_the_rest() {
         undoes: None,
         files: vec![FileRecord {
             mode: None,
+            folder_mode: None,
             path: "a.md".into(),
             change: Recorded::Replaced {
                 before: None,
