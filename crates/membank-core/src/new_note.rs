@@ -158,6 +158,12 @@ fn check_new_path(bank: &Bank, rel: &str, stem: &str) -> Result<(), String> {
             "{rel}: a name with “{c}” cannot be written in a link; choose another"
         ));
     }
+    // A link's name is read trimmed: `[[ Legal]]` names `Legal`.
+    if stem.starts_with(char::is_whitespace) {
+        return Err(format!(
+            "{rel}: a name starting with a space cannot be written in a link; choose another"
+        ));
+    }
     // The bank reads no file named like an example or a reserved file, so
     // an article written under such a name would never be seen.
     let file_name = rel.rsplit('/').next().unwrap_or(rel);

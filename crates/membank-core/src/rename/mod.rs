@@ -365,6 +365,12 @@ fn check_destination(bank: &Bank, old: &str, new: &str) -> Result<(), String> {
             "{new}: a name with “{c}” cannot be written in a link; choose another"
         ));
     }
+    // A link's name is read trimmed: `[[ Legal]]` names `Legal`.
+    if name.starts_with(char::is_whitespace) {
+        return Err(format!(
+            "{new}: a name starting with a space cannot be written in a link; choose another"
+        ));
+    }
     // A name the bank skips would make the note vanish from every
     // context and check, as `new` refuses too.
     let old_name = old.rsplit('/').next().unwrap_or(old);

@@ -260,6 +260,8 @@ fn a_move_that_would_hide_the_article_is_refused() {
     assert!(err.contains("would skip the article"), "{err}");
     let err = plan_of(dir.path(), "00_INBOX/note.md", "00_INBOX/_archive/note.md").unwrap_err();
     assert!(err.contains("archive"), "{err}");
+    let err = plan_of(dir.path(), "03_DOMAINS/Legal.md", "03_DOMAINS/ _Legal").unwrap_err();
+    assert!(err.contains("starting with a space"), "{err}");
     assert!(plan_of(dir.path(), "03_DOMAINS/Legal.md", "03_DOMAINS/Law_x").is_ok());
 }
 
