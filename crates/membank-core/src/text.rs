@@ -305,6 +305,9 @@ pub fn line_of(text: &str, byte_offset: usize) -> usize {
 
 /// Bidirectional controls and zero-width characters: they make a name
 /// display as a different one (U+202E reverses `dm.txt` into `txt.md`).
+/// Also the deprecated format controls, the interlinear annotation marks
+/// and the tag characters, which show as nothing and can carry hidden
+/// text.
 pub fn is_invisible_format(c: char) -> bool {
     matches!(
         c,
@@ -314,8 +317,10 @@ pub fn is_invisible_format(c: char) -> bool {
             | '\u{200B}'..='\u{200F}'
             | '\u{202A}'..='\u{202E}'
             | '\u{2060}'..='\u{2064}'
-            | '\u{2066}'..='\u{2069}'
+            | '\u{2066}'..='\u{206F}'
             | '\u{FEFF}'
+            | '\u{FFF9}'..='\u{FFFB}'
+            | '\u{E0000}'..='\u{E007F}'
     )
 }
 
@@ -484,6 +489,25 @@ mod tests {
     /// and Unicode white space (tab, vertical tab, form feed, CR, LF, the
     /// no-break and ideographic spaces, U+0085, U+2028), control
     /// characters that are none (U+001C, U+007F), letters and `→`.
+    /// Characters that show as nothing are told apart, whatever their
+    /// kind; visible letters, marks and spaces are not.
+    #[test]
+    fn invisible_characters_include_tags_and_deprecated_controls() {
+        for c in [
+            '\u{202E}',
+            '\u{200B}',
+            '\u{206A}',
+            '\u{206F}',
+            '\u{FFF9}',
+            '\u{E0041}',
+        ] {
+            assert!(is_invisible_format(c), "U+{:04X}", c as u32);
+        }
+        for c in ['a', 'é', '\u{0301}', ' ', '→', '\u{0600}'] {
+            assert!(!is_invisible_format(c), "U+{:04X}", c as u32);
+        }
+    }
+
     #[test]
     fn trim_is_str_trim() {
         for b in 0..=255u8 {
