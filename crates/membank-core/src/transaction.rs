@@ -831,10 +831,14 @@ impl Transaction {
         let target = self.target_with_folders(rel)?;
         // The owner keeps every right on it: the files that follow in the
         // same write go into it.
+        // Only the permission bits: a set-group-id bit the new folder
+        // inherited from its parent stays.
         #[cfg(unix)]
         if let (true, Some(mode), Some(folder)) = (folder_made, folder_mode, target.parent()) {
             use std::os::unix::fs::PermissionsExt;
-            fs::set_permissions(folder, fs::Permissions::from_mode(mode | 0o700))
+            let now = fs::metadata(folder).map_err(|e| fail(e.to_string()))?;
+            let kept = now.permissions().mode() & !0o777;
+            fs::set_permissions(folder, fs::Permissions::from_mode(kept | mode | 0o700))
                 .map_err(|e| fail(e.to_string()))?;
         }
         #[cfg(not(unix))]
