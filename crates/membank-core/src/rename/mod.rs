@@ -228,8 +228,8 @@ fn check_symlink(
 ) -> Result<(), String> {
     if is_moved {
         return Err(format!(
-            "{}; move it by hand, or move the note it points to",
-            crate::pathsafe::writes_through_no_link(link)
+            "{link} is a symbolic link; membank moves no link (written anew it would become a \
+             copy): move it by hand; nothing is moved"
         ));
     }
     match crate::pathsafe::symlink_target_in(bank.root(), link) {
