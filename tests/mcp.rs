@@ -2052,6 +2052,11 @@ async fn recall_leaves_out_impressions_of_private_records_unless_included() {
             "\n",
             r#"{"id":"zebra-acquisition","keywords":["cache","zebra"],"record_path":"memory/private/deal.md","weight":0.9,"status":"active"}"#,
             "\n",
+            // Written otherwise, the same private file.
+            r#"{"id":"zebra-dotted","keywords":["cache","zebra"],"record_path":"./memory/private/deal.md","weight":0.9,"status":"active"}"#,
+            "\n",
+            r#"{"id":"zebra-climbing","keywords":["cache","zebra"],"record_path":"memory/decisions/../private/deal.md","weight":0.9,"status":"active"}"#,
+            "\n",
         ),
     )
     .unwrap();
@@ -2077,7 +2082,9 @@ async fn recall_leaves_out_impressions_of_private_records_unless_included() {
     let everything = format!("{:?} {}", answer.structured_content, text_of(&answer));
     assert!(everything.contains("shared-cache"), "{everything}");
     assert!(!everything.contains("zebra-acquisition"), "{everything}");
-    assert!(!everything.contains("memory/private"), "{everything}");
+    assert!(!everything.contains("zebra-dotted"), "{everything}");
+    assert!(!everything.contains("zebra-climbing"), "{everything}");
+    assert!(!everything.contains("private/deal"), "{everything}");
     assert!(!everything.contains("zebra-alias"), "{everything}");
     assert!(!everything.contains("alias.md"), "{everything}");
     c.service.cancel().await.unwrap();

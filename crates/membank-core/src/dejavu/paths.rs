@@ -23,7 +23,12 @@ pub const PRIVATE_PATTERNS: [&str; 5] = [
 /// `memory/Private/` and `x.SECRET.md` are kept out of the repository by the
 /// recommended patterns and their authors take them for private.
 pub fn is_private(path: &str) -> bool {
-    let path = path.to_lowercase();
+    // As written or as it leads: `./memory/private/x.md`,
+    // `memory//private/x.md` and `memory/decisions/../private/x.md` are
+    // all the private file.
+    let path = resolve_from("", &path.replace('\\', "/"))
+        .unwrap_or_else(|| path.to_owned())
+        .to_lowercase();
     if PRIVATE_DIRS.iter().any(|d| path.starts_with(d)) {
         return true;
     }
@@ -158,6 +163,19 @@ mod tests {
                 format!("{out} (outside the project: never read)")
             );
         }
+    }
+
+    #[test]
+    fn private_paths_are_read_as_they_lead() {
+        for p in [
+            "./memory/private/plans.md",
+            "memory//private/plans.md",
+            "memory/decisions/../private/plans.md",
+            "memory\\private\\plans.md",
+        ] {
+            assert!(is_private(p), "{p}");
+        }
+        assert!(!is_private("memory/private/../decisions/x.md"));
     }
 
     #[test]
