@@ -3214,6 +3214,38 @@ fn a_message_between_sixteen_and_sixty_four_mib_is_answered() {
     }
 }
 
+/// A line the rename rewrites that also names private memory is new text
+/// in the diff: withheld on both sides, not only as it stands on disk.
+#[tokio::test]
+async fn a_rewritten_line_naming_private_memory_is_withheld_on_both_sides() {
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("project");
+    copy_tree(Path::new(DEMO_DEJAVU), &project);
+    let m = project.join("memory");
+    fs::create_dir_all(m.join("private")).unwrap();
+    fs::write(m.join("private/plans.md"), "---\nid: plans\n---\nzebra\n").unwrap();
+    let summary = fs::read_to_string(m.join("summary.md")).unwrap();
+    let line = summary
+        .lines()
+        .find(|l| l.contains("./decisions/settings-sync.md"))
+        .expect("the demo summary links the decision")
+        .to_owned();
+    let both = format!("{line} and [plans](./private/plans.md) PRIVSAMELINE");
+    fs::write(m.join("summary.md"), summary.replace(&line, &both)).unwrap();
+    let c = connect(&project, &["--allow-writes"]).await;
+    let moved = call(
+        &c,
+        "mv",
+        json!({"from": "memory/decisions/settings-sync.md", "to": "memory/decisions/sync2.md"}),
+    )
+    .await;
+    let everything = format!("{:?} {}", moved.structured_content, text_of(&moved));
+    assert!(everything.contains("sync2.md"), "{everything}");
+    assert!(!everything.contains("PRIVSAMELINE"), "{everything}");
+    assert!(!everything.contains("private/plans"), "{everything}");
+    c.service.cancel().await.unwrap();
+}
+
 /// A shared file names private memory by more than an inline link: a
 /// reference definition, a wiki link, a path written out. Each such line
 /// is withheld like a link's; the lines around them are served.
@@ -3228,6 +3260,8 @@ async fn every_way_of_naming_private_memory_is_withheld() {
          Also [[private/secret-plan]] (wiki).\n\
          Kept in memory/private/secret-plan.md for now.\n\
          The draft is at memory/raw/zebra-notes, not shared.\n\
+         By name alone: [[secret-plan]] (wiki).\n\
+         From the root: [abs](/memory/private/secret-plan.md).\n\
          Served line: the sync stays.\n",
     );
     fs::write(&summary_path, summary).unwrap();
@@ -3240,9 +3274,9 @@ async fn every_way_of_naming_private_memory_is_withheld() {
         "{text}"
     );
     assert!(text.contains("Served line: the sync stays."), "{text}");
-    // The inline link of the fixture, then these five (the reference's use
+    // The inline link of the fixture, then these seven (the reference's use
     // leads there as its definition does).
-    assert_eq!(v["withheld_lines"], 6, "{v}");
+    assert_eq!(v["withheld_lines"], 8, "{v}");
     let found = call(&c, "search", json!({"query": "zebra-notes draft"})).await;
     let hits = found.structured_content.unwrap()["hits"].to_string();
     assert!(!hits.contains("zebra"), "{hits}");

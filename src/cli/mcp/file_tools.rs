@@ -103,7 +103,13 @@ pub fn mv(shared: &Arc<Shared>, owner: Owner, p: MvParams) -> Result<Output, Str
         } else {
             return Err("mv works on memory banks and Deja Vu projects".into());
         };
-        (planned, shared.withheld_line_texts(&**memory))
+        // The rewritten lines are new text: those naming private memory
+        // are withheld as the lines on disk are.
+        let withheld = match &planned {
+            Ok((_, plan)) => shared.withheld_with_proposed(&**memory, proposed_texts(&plan.fixes)),
+            Err(_) => HashSet::new(),
+        };
+        (planned, withheld)
     };
     let (kind, plan) = planned.map_err(|e| format!("mv: {e}"))?;
     propose(
@@ -272,6 +278,21 @@ pub fn new(shared: &Arc<Shared>, owner: Owner, p: NewParams) -> Result<Output, S
             findings: 0,
         },
     )
+}
+
+/// Each file a proposal writes, with the text it would hold.
+fn proposed_texts(fixes: &[FileFix]) -> Vec<(&str, &str)> {
+    fixes
+        .iter()
+        .filter_map(|f| {
+            let (path, after) = match &f.action {
+                Action::Change { after, .. } | Action::Create { after } => (f.path.as_str(), after),
+                Action::Move { to, after, .. } => (to.as_str(), after),
+                _ => return None,
+            };
+            Some((path, std::str::from_utf8(after).ok()?))
+        })
+        .collect()
 }
 
 /// What a proposal leaves out, as it is about private memory: the text of

@@ -155,6 +155,31 @@ impl Shared {
         texts
     }
 
+    /// [`Shared::withheld_line_texts`] and the lines the proposed texts
+    /// (`path`, text) would write that name private memory: a diff's new
+    /// side is not on disk yet.
+    pub fn withheld_with_proposed<'a>(
+        &self,
+        memory: &dyn Memory,
+        proposed: impl IntoIterator<Item = (&'a str, &'a str)>,
+    ) -> std::collections::HashSet<String> {
+        let mut texts = self.withheld_line_texts(memory);
+        if self.include_private {
+            return texts;
+        }
+        if let Some(project) = membank::layouts::project(memory) {
+            for (path, text) in proposed {
+                texts.extend(
+                    project
+                        .proposed_lines_naming_private(path, text)
+                        .into_iter()
+                        .map(str::to_owned),
+                );
+            }
+        }
+        texts
+    }
+
     /// Whether a health finding is about private memory this server does
     /// not serve: a private file, or a line of a shared one that names it.
     /// Each file's lines naming private memory are found once, not once

@@ -407,7 +407,13 @@ pub fn supersede(shared: &Arc<Shared>, owner: Owner, p: SupersedeParams) -> Resu
         }
         let plan =
             supersede::plan(project, &p.old, &p.new).map_err(|e| format!("supersede: {e}"))?;
-        (plan, shared.withheld_line_texts(&**memory))
+        let withheld = shared.withheld_with_proposed(
+            &**memory,
+            plan.edits
+                .iter()
+                .map(|e| (e.path.as_str(), e.after.as_str())),
+        );
+        (plan, withheld)
     };
     let (plan, withheld) = plan;
     // The diffs' context would quote shared lines that name private memory.

@@ -538,6 +538,9 @@ impl Project {
     /// `private/public` in prose is taken for one too: withholding a line
     /// too many costs less than naming private memory.
     fn line_names_private_path(&self, base: &str, line: &str) -> bool {
+        if line.contains("[[") && self.wiki_link_names_private(line) {
+            return true;
+        }
         let secret = |w: &[u8]| w.eq_ignore_ascii_case(b".secret.");
         if !line.contains('/') && !line.as_bytes().windows(8).any(secret) {
             return false;
@@ -562,10 +565,43 @@ impl Project {
                     || self.is_private(&format!("{}/", p.trim_end_matches('/')))
                     || self.is_private(&format!("{p}.md"))
             };
+            // From the note's folder, from `memory/`, from the project,
+            // and written from the project's root (`/memory/private/x.md`).
+            let rooted = word.trim_start_matches('/');
             [base, "memory", ""]
                 .iter()
                 .filter_map(|from| paths::resolve_from(from, &word))
+                .chain(paths::resolve_from("", rooted))
                 .any(|p| private(&p))
+        })
+    }
+
+    /// The lines of `text`, proposed for the file at `path` and not yet
+    /// written (a diff's new lines), that name private memory, as the
+    /// lines of the files on disk are judged.
+    pub fn proposed_lines_naming_private<'t>(&self, path: &str, text: &'t str) -> Vec<&'t str> {
+        let base = paths::parent(path);
+        text.lines()
+            .map(|l| l.trim_end_matches('\r'))
+            .filter(|l| self.line_names_private_path(base, l))
+            .collect()
+    }
+
+    /// Does a `[[wiki link]]` of `line` name a private file by its name (as
+    /// Obsidian resolves `[[plans]]`: any file of that name, the path's
+    /// last folders matching when some are written)?
+    fn wiki_link_names_private(&self, line: &str) -> bool {
+        crate::wikilink::extract_plain(line).iter().any(|l| {
+            let name = l.target.trim().trim_start_matches("./").to_lowercase();
+            if name.is_empty() {
+                return false;
+            }
+            let name = name.strip_suffix(".md").unwrap_or(&name).to_owned();
+            self.files.iter().any(|f| {
+                let path = f.path.to_lowercase();
+                let stem = path.strip_suffix(".md").unwrap_or(&path);
+                (stem == name || stem.ends_with(&format!("/{name}"))) && self.is_private(&f.path)
+            })
         })
     }
 
