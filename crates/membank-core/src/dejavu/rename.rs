@@ -252,30 +252,39 @@ fn path_value_edits(text: &str, from: &str, to: &str) -> Vec<(Range<usize>, Stri
     edits
 }
 
-/// The `record_path` of each impression line that routes to `from`.
+/// The `record_path` of each impression line that routes to `from`,
+/// however it is written (`./memory/…` leads there too); a route written
+/// with `./` keeps it.
 fn route_edits(text: &str, from: &str, to: &str) -> Vec<(Range<usize>, String)> {
-    let (Ok(old), Ok(new)) = (serde_json::to_string(from), serde_json::to_string(to)) else {
-        return Vec::new();
-    };
     let mut edits = Vec::new();
     let mut at = 0;
     for line in text.split_inclusive('\n') {
         let start = at;
         at += line.len();
-        let routes_here = serde_json::from_str::<serde_json::Value>(line)
+        let written = serde_json::from_str::<serde_json::Value>(line)
             .ok()
-            .and_then(|v| v.get("record_path")?.as_str().map(|p| p == from))
-            .unwrap_or(false);
-        if !routes_here {
+            .and_then(|v| v.get("record_path")?.as_str().map(str::to_owned))
+            .filter(|p| p == from || super::paths::resolve_from("", p).as_deref() == Some(from));
+        let Some(written) = written else {
             continue;
-        }
+        };
+        let new_route = match written.strip_prefix("./") {
+            Some(_) => format!("./{to}"),
+            None => to.to_owned(),
+        };
+        let (Ok(old), Ok(new)) = (
+            serde_json::to_string(&written),
+            serde_json::to_string(&new_route),
+        ) else {
+            continue;
+        };
         let Some(key) = line.find("\"record_path\"") else {
             continue;
         };
         let after_key = key + "\"record_path\"".len();
         if let Some(i) = line[after_key..].find(&old) {
             let s = start + after_key + i;
-            edits.push((s..s + old.len(), new.clone()));
+            edits.push((s..s + old.len(), new));
         }
     }
     edits
@@ -328,7 +337,8 @@ mod tests {
         fs::write(
             m.join("impressions.jsonl"),
             "{\"id\":\"decision-sync\",\"record_path\":\"memory/decisions/sync.md\",\"x\":1}\n\
-             {\"id\":\"decision-old\",\"record_path\":\"memory/decisions/old.md\"}\n",
+             {\"id\":\"decision-old\",\"record_path\":\"memory/decisions/old.md\"}\n\
+             {\"id\":\"decision-sync-dot\",\"record_path\":\"./memory/decisions/sync.md\"}\n",
         )
         .unwrap();
         dir
@@ -375,7 +385,9 @@ mod tests {
         assert_eq!(
             read(&dir, "memory/impressions.jsonl"),
             "{\"id\":\"decision-sync\",\"record_path\":\"memory/context/server-sync.md\",\"x\":1}\n\
-             {\"id\":\"decision-old\",\"record_path\":\"memory/decisions/old.md\"}\n"
+             {\"id\":\"decision-old\",\"record_path\":\"memory/decisions/old.md\"}\n\
+             {\"id\":\"decision-sync-dot\",\"record_path\":\"./memory/context/server-sync.md\"}\n",
+            "a route written ./memory/… follows the record and keeps its ./"
         );
     }
 
