@@ -194,6 +194,15 @@ pub fn feedback_line(
         ));
     }
     crate::secrets::refuse_each(&[("the cue", cue), ("the note", note.unwrap_or_default())])?;
+    // Stored, an escape would reach every terminal that shows the file.
+    if let Some(note) = note {
+        crate::text::refuse_control_characters(note).map_err(|e| {
+            format!(
+                "the note: {}",
+                e.replace("articles are plain text", "memory is plain text")
+            )
+        })?;
+    }
     let query = sanitize_cue(cue);
     if query.is_empty() {
         return Err("the cue has no words left to store once sanitized".into());
@@ -227,6 +236,21 @@ pub fn append(tx: &Transaction, line: &str) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A note with a terminal escape is refused, as `note` refuses one.
+    #[test]
+    fn a_note_holding_a_control_character_is_refused() {
+        let err = feedback_line(
+            "export",
+            "missed",
+            None,
+            Some("a\u{1b}]0;x\u{7}"),
+            "2026-06-01",
+        )
+        .unwrap_err();
+        assert!(err.contains("U+001B"), "{err}");
+        assert!(feedback_line("export", "missed", None, Some("fine"), "2026-06-01").is_ok());
+    }
 
     #[test]
     fn report_matches_the_reference_shape() {

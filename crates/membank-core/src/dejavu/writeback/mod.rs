@@ -177,9 +177,12 @@ pub fn classify(project: &Project, reply: &str) -> Proposal {
 /// terminal that later shows it, so such an entry is not written.
 fn refuse_control_characters(candidates: &mut [Candidate]) {
     for c in candidates.iter_mut().filter(|c| c.verdict.is_ok()) {
+        // Also escaped in a JSON line (`\u001b` in an impression's title):
+        // decoded, it is the same escape to whoever reads the value.
         let found = c.content.lines().enumerate().find_map(|(n, line)| {
             line.chars()
                 .find(|ch| ch.is_control() && !matches!(ch, '\t' | '\r'))
+                .or_else(|| json_control(line))
                 .map(|ch| (n + 1, ch))
         });
         if let Some((n, ch)) = found {
@@ -190,6 +193,25 @@ fn refuse_control_characters(candidates: &mut [Candidate]) {
             ));
         }
     }
+}
+
+/// The first control character (tab aside) in the string values of `line`
+/// read as JSON; `None` for a line that is not JSON.
+fn json_control(line: &str) -> Option<char> {
+    fn walk(v: &serde_json::Value) -> Option<char> {
+        match v {
+            serde_json::Value::String(s) => s.chars().find(|c| c.is_control() && *c != '\t'),
+            serde_json::Value::Array(items) => items.iter().find_map(walk),
+            serde_json::Value::Object(map) => map
+                .iter()
+                .find_map(|(k, v)| k.chars().find(|c| c.is_control()).or_else(|| walk(v))),
+            _ => None,
+        }
+    }
+    if !line.contains("\\u") {
+        return None;
+    }
+    walk(&serde_json::from_str(line).ok()?)
 }
 
 /// The impressions file is shared memory: a line routing into private

@@ -408,6 +408,22 @@ fn control_characters_from_the_model_are_never_written() {
     assert_ne!(p.files[1].change, Change::Rejected, "a tab is text: {p:#?}");
     apply(&tx(r), &p, &[]).unwrap();
     assert!(!r.join("memory/decisions/escape.md").exists());
+
+    // Escaped in an impression line's JSON, it is the same escape.
+    let line = impression(
+        "decision-plain",
+        "memory/decisions/plain.md",
+        r#""plain","choice""#,
+    )
+    .replace("\"T decision-plain\"", "\"e\\u001b]0;pwned\\u0007\"");
+    assert!(line.contains("\\u001b"), "{line}");
+    let p = classify(&load(r), &reply(&[("memory/impressions.jsonl", line)]));
+    assert_eq!(p.files[0].change, Change::Rejected, "{:#?}", p.files[0]);
+    assert!(
+        p.files[0].reason.as_deref().unwrap().contains("U+001B"),
+        "{:#?}",
+        p.files[0]
+    );
 }
 
 #[test]
