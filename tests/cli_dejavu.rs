@@ -735,3 +735,24 @@ fn read_suggests_the_closest_names_but_never_a_private_one() {
         "the shared records are offered: {err}"
     );
 }
+
+/// Something at the feedback file's path that is not read is said as
+/// such, never as "no feedback yet".
+#[cfg(unix)]
+#[test]
+fn a_feedback_file_that_is_there_but_not_read_is_said_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("p");
+    copy_tree(Path::new(DEMO), &project);
+    let path = project.join("memory/recall-feedback.jsonl");
+    let _ = fs::remove_file(&path);
+    std::os::unix::fs::symlink("/etc/hostname", &path).unwrap();
+    let out = membank(&["feedback", project.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        said.contains("was not read: it is a symbolic link"),
+        "{said}"
+    );
+    assert!(!said.contains("yet"), "{said}");
+}

@@ -52,13 +52,47 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.cue.is_some() {
         bail!("--cue is only used with --add OUTCOME");
     }
-    let report = feedback::report(project.feedback.as_ref());
+    let mut report = feedback::report(project.feedback.as_ref());
+    // There but not read is not "not yet": say why, as recall does.
+    let unread = project
+        .feedback
+        .is_none()
+        .then(|| not_read(&project.root))
+        .flatten();
+    if let Some(why) = &unread {
+        report.diagnostics.push(feedback::Diagnostic {
+            level: "error",
+            message: "Feedback file not read",
+            path: dejavu::FEEDBACK_PATH.to_owned(),
+            line: 0,
+            error: why.clone(),
+        });
+    }
     if args.json {
         print_json(&report)?;
+    } else if let Some(why) = &unread {
+        out!("{} was not read: {}\n", dejavu::FEEDBACK_PATH, safe(why))?;
     } else {
         out!("{}", human(&report))?;
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(if unread.is_some() {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// Why the feedback file, when something is at its path, was not read.
+fn not_read(root: &std::path::Path) -> Option<String> {
+    let meta = std::fs::symlink_metadata(root.join(dejavu::FEEDBACK_PATH)).ok()?;
+    let kind = meta.file_type();
+    Some(if kind.is_symlink() {
+        "it is a symbolic link, and links are never followed".to_owned()
+    } else if !kind.is_file() {
+        "it is not a regular file (a folder, a pipe or a device)".to_owned()
+    } else {
+        "it could not be read as text within the size limit (`membank check` says why)".to_owned()
+    })
 }
 
 fn human(r: &Report) -> String {
