@@ -129,9 +129,22 @@ pub fn plan(project: &Project, old_key: &str, new_key: &str) -> Result<Plan, Str
             relink(summary, old, new),
         );
     }
-    if let Some(imp) = &project.impressions {
-        let after = impressions_edit(imp, old, new);
-        push_edit(&mut edits, IMPRESSIONS_PATH, &imp.text, after);
+    match &project.impressions {
+        Some(imp) => {
+            let after = impressions_edit(imp, old, new);
+            push_edit(&mut edits, IMPRESSIONS_PATH, &imp.text, after);
+        }
+        // There but not read (over the size cap, not a regular file): its
+        // routes are left, and the plan says so rather than nothing.
+        None if std::fs::symlink_metadata(project.root.join(IMPRESSIONS_PATH)).is_ok() => {
+            notes.push(format!(
+                "{IMPRESSIONS_PATH} was not read (see `membank check`), so the impressions \
+                 routing to {} are not marked superseded; once it can be read, run supersede \
+                 again",
+                old.path
+            ));
+        }
+        None => {}
     }
     if edits.is_empty() {
         notes.push("already recorded; nothing to change".into());
@@ -533,6 +546,32 @@ mod tests {
         assert_eq!(
             edit_object_line(r#"{}"#, None).unwrap(),
             r#"{"status":"superseded"}"#
+        );
+    }
+
+    /// An impressions file that is there but not read is said to be left
+    /// as it is, not passed over in silence.
+    #[cfg(unix)]
+    #[test]
+    fn impressions_not_read_are_named_in_the_plan() {
+        let dir = project();
+        let r = dir.path();
+        std::fs::remove_file(r.join(IMPRESSIONS_PATH)).unwrap();
+        let c = std::ffi::CString::new(
+            r.join(IMPRESSIONS_PATH)
+                .into_os_string()
+                .into_encoded_bytes(),
+        )
+        .unwrap();
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+        let planned = plan(&Project::load_root(r.to_path_buf()), "a", "b").unwrap();
+        assert!(
+            planned
+                .notes
+                .iter()
+                .any(|n| n.contains("impressions.jsonl was not read")),
+            "{:?}",
+            planned.notes
         );
     }
 
