@@ -756,3 +756,31 @@ fn a_feedback_file_that_is_there_but_not_read_is_said_so() {
     );
     assert!(!said.contains("yet"), "{said}");
 }
+
+/// A link to another record inside the project is read as that record, not
+/// checked as a second one (missing from the index, the summary and the
+/// routes, and superseding what its target supersedes).
+#[cfg(unix)]
+#[test]
+fn a_link_to_a_record_is_not_checked_as_a_record_of_its_own() {
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("p");
+    copy_tree(Path::new(DEMO), &project);
+    std::os::unix::fs::symlink(
+        "./settings-sync.md",
+        project.join("memory/decisions/alias.md"),
+    )
+    .unwrap();
+    let (v, _) = json(&["check", project.to_str().unwrap(), "--json"]);
+    let about_alias: Vec<String> = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| {
+            f["path"].as_str().unwrap_or("").contains("alias")
+                || f["message"].as_str().unwrap_or("").contains("alias.md")
+        })
+        .map(|f| f["code"].as_str().unwrap_or("").to_owned())
+        .collect();
+    assert!(about_alias.is_empty(), "{about_alias:?}: {v}");
+}

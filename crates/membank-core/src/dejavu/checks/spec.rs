@@ -36,9 +36,25 @@ fn linked_from(record: Option<&Record>) -> HashSet<&str> {
         .unwrap_or_default()
 }
 
+/// The project's records but those that are links to another file: a link
+/// is reported as such (`symlink`), and checked as a record of its own it
+/// was a second copy missing from the index, the summary and the routes.
+fn own_records(project: &Project) -> impl Iterator<Item = &Record> {
+    let links: HashSet<&str> = project
+        .files
+        .iter()
+        .filter(|f| f.symlink)
+        .map(|f| f.path.as_str())
+        .collect();
+    project
+        .records
+        .iter()
+        .filter(move |r| !links.contains(r.path.as_str()))
+}
+
 /// Decisions and open loops that are in force.
 fn active_tracked(project: &Project) -> impl Iterator<Item = &Record> {
-    project.records.iter().filter(|r| {
+    own_records(project).filter(|r| {
         matches!(r.kind, RecordKind::Decision | RecordKind::OpenLoop) && r.is_active() && !r.private
     })
 }
@@ -139,7 +155,7 @@ fn points_at(project: &Project, from: &Record, key: &str, target: &Record) -> bo
 fn supersession(project: &Project, out: &mut Sink) {
     let index = project.record(INDEX_PATH);
     let in_index = linked_from(index);
-    for old in &project.records {
+    for old in own_records(project) {
         let Some(by) = old.field("superseded_by") else {
             continue;
         };
@@ -218,7 +234,7 @@ fn supersession(project: &Project, out: &mut Sink) {
             );
         }
     }
-    for newer in &project.records {
+    for newer in own_records(project) {
         for value in reference_values(newer, "supersedes") {
             match resolve_ref(project, newer, &value) {
                 None => out.add(
@@ -267,7 +283,7 @@ fn cycle_from(project: &Project, start: &Record) -> Option<Vec<String>> {
 /// Durable records no impression routes to (a route to an inactive
 /// record is found as the impressions are read).
 fn unrouted(project: &Project, routed: &HashSet<String>, out: &mut Sink) {
-    for r in &project.records {
+    for r in own_records(project) {
         if r.kind.is_durable() && r.is_active() && !r.private && !routed.contains(&r.path) {
             out.add(
                 "no-impression-route",
@@ -282,7 +298,7 @@ fn unrouted(project: &Project, routed: &HashSet<String>, out: &mut Sink) {
 
 /// Sections the spec requires and the reference lint does not look for.
 fn sections(project: &Project, out: &mut Sink) {
-    for r in &project.records {
+    for r in own_records(project) {
         let required: &[&str] = match r.kind {
             RecordKind::Decision => &["Date", "Related records"],
             RecordKind::OpenLoop => &["Related records"],
@@ -310,7 +326,7 @@ fn sections(project: &Project, out: &mut Sink) {
 }
 
 fn links(project: &Project, out: &mut Sink) {
-    for r in &project.records {
+    for r in own_records(project) {
         for l in r.links.iter().filter(|l| !l.external) {
             match &l.resolved {
                 None => out.add(
