@@ -29,7 +29,8 @@ pub fn change_of_written(status: BlockStatus) -> Change {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ProposedFile {
     pub path: String,
-    /// Line of the reply the block's marker is on.
+    /// Line of the reply the block's marker is on; for an impression
+    /// line (each judged on its own), the line of the reply it is on.
     pub line: usize,
     #[serde(rename = "status")]
     pub change: Change,

@@ -91,6 +91,7 @@ fn on_disk(project: &Project, rel: &str) -> Result<Option<String>, String> {
 /// Classify a reply's proposals against the project without writing.
 pub fn classify(project: &Project, reply: &str) -> Proposal {
     let parsed = fileblocks::parse_reply(reply);
+    let reply_lines: Vec<&str> = reply.lines().collect();
     let mut warnings = parsed.warnings.clone();
     let mut candidates: Vec<Candidate> = Vec::new();
     for block in parsed.blocks {
@@ -141,15 +142,24 @@ pub fn classify(project: &Project, reply: &str) -> Proposal {
                     Err(reason) => (None, Err(reason)),
                 };
                 warnings.extend(block.warnings);
+                // Each line is judged on its own, so each names its own
+                // line of the reply: the block's body follows its marker.
+                let mut after = line;
                 for l in block
                     .content
                     .lines()
                     .map(str::trim)
                     .filter(|l| !l.is_empty())
                 {
+                    let at = reply_lines
+                        .iter()
+                        .skip(after)
+                        .position(|r| r.trim() == l)
+                        .map_or(line, |k| after + k + 1);
+                    after = after.max(at);
                     candidates.push(Candidate {
                         path: IMPRESSIONS_PATH.to_owned(),
-                        line,
+                        line: at,
                         content: l.to_owned(),
                         on_disk: on_disk.clone(),
                         verdict: verdict.clone(),

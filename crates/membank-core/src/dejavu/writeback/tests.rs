@@ -497,3 +497,29 @@ fn an_impression_routing_into_private_memory_is_refused() {
         before
     );
 }
+
+#[test]
+fn each_impression_line_names_its_own_line_of_the_reply() {
+    let dir = project("\n");
+    let r = dir.path();
+    let good = impression("again", "memory/decisions/old.md", r#""alpha""#);
+    let private = impression("plan", "memory/private/plan.md", r#""plan""#);
+    // Reply lines: 1 preamble, 2 blank, 3 marker, 4 fence, 5 good, 6 blank,
+    // 7 private, 8 fence.
+    let text = reply(&[(
+        "memory/impressions.jsonl",
+        format!("```jsonl\n{good}\n\n{private}\n```"),
+    )]);
+    let p = classify(&load(r), &text);
+    let lines: Vec<(usize, Change)> = p.files.iter().map(|f| (f.line, f.change)).collect();
+    assert_eq!(
+        lines,
+        [(5, Change::Changed), (7, Change::Rejected)],
+        "{p:#?}"
+    );
+    assert!(
+        p.files[1].outcome_line().contains("(line 7)"),
+        "{}",
+        p.files[1].outcome_line()
+    );
+}
