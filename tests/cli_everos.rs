@@ -496,3 +496,36 @@ fn a_log_too_large_to_read_is_named_by_entries_search_and_entry() {
         );
     }
 }
+
+#[test]
+fn a_log_whose_yaml_does_not_parse_lists_no_entry_and_says_why() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("root");
+    let log = root.join("app/proj/users/u7/episodes/episode-2026-06-01.md");
+    fs::create_dir_all(log.parent().unwrap()).unwrap();
+    // everos's reader raises on this file: it reads none of its entries.
+    fs::write(
+        &log,
+        "---\nid: [broken\n---\n<!-- entry:ep_20260601_00000001 -->\ntheta\n<!-- /entry:ep_20260601_00000001 -->\n",
+    )
+    .unwrap();
+    let r = root.to_str().unwrap();
+    for (args, listed) in [
+        (vec!["entries", r], "0 entries"),
+        (vec!["entries", r, "--json"], "\"entries\": []"),
+        (vec!["search", r, "theta"], "0 matches"),
+        (vec!["entry", r, "ep_20260601_00000001"], ""),
+    ] {
+        let out = membank(&args);
+        let (stdout, err) = (
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr),
+        );
+        assert!(stdout.contains(listed), "{args:?}: {stdout}");
+        assert!(
+            err.contains("episodes/episode-2026-06-01.md:3: the frontmatter's YAML does not parse")
+                && err.contains("none of its entries is read"),
+            "{args:?}: {err}"
+        );
+    }
+}

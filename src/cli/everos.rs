@@ -437,19 +437,26 @@ impl PageOf {
     }
 }
 
-/// When a filter found nothing because the app, project or owner it names
 /// Say on stderr which files of the root were not read (over the size
-/// cap, not UTF-8, unreadable), with `what` they are missing from: a
-/// listing or a search without them would look complete. `membank check`
-/// reports them as findings; the first ten are named here.
+/// cap, not UTF-8, unreadable, a daily log whose YAML does not parse),
+/// with `what` they are missing from: a listing or a search without them
+/// would look complete. `membank check` reports them as findings; the
+/// first ten are named here.
 pub fn warn_unread(problems: &[membank_core::health::Finding], what: &str) {
     let unread: Vec<_> = problems
         .iter()
-        .filter(|f| matches!(f.code(), "everos-unreadable" | "everos-not-utf8"))
+        .filter(|f| {
+            matches!(
+                f.code(),
+                "everos-unreadable" | "everos-not-utf8" | "everos-unparsable-yaml"
+            )
+        })
         .collect();
     for f in unread.iter().take(10) {
+        // A line makes it `path:line: message`, as a compiler says it.
+        let at = f.line().map(|l| format!(":{l}:")).unwrap_or_default();
         eprintln!(
-            "membank: warning: {} {} ({what})",
+            "membank: warning: {}{at} {} ({what})",
             safe(&f.path),
             safe(&f.message())
         );
@@ -462,6 +469,7 @@ pub fn warn_unread(problems: &[membank_core::health::Finding], what: &str) {
     }
 }
 
+/// When a filter found nothing because the app, project or owner it names
 /// is not in the root, say so on stderr (see [`no_such_scope_warning`]).
 fn warn_if_no_such_scope(root: &Path, filter: &EntryFilter) {
     if let Some(warning) = no_such_scope_warning(root, filter) {

@@ -11,7 +11,7 @@ use jiff::civil::Date;
 use yaml_serde::{Mapping, Value};
 
 use super::entries::{self, EntryId};
-use super::frontmatter::{self, Head};
+use super::frontmatter::{self, Head, Split};
 use super::load::LoadFilter;
 use super::paths::{self, DailyKind, FileKind, OwnerKind};
 use super::{MemFile, MemoryRoot, stream};
@@ -209,7 +209,11 @@ fn file_findings(has_file: &dyn Fn(&str) -> bool, f: &MemFile, out: &mut Out) {
             if let Some(map) = head_findings(f, out) {
                 daily_frontmatter(f, *kind, date.as_ref().ok().copied(), map, out);
             }
-            entry_findings(f, *kind, date.as_ref().ok().copied(), out);
+            // everos reads no entry of a file it cannot parse: its markers
+            // are neither entries nor strays until the YAML is mended.
+            if f.head.as_ref().and_then(Split::unparsable).is_none() {
+                entry_findings(f, *kind, date.as_ref().ok().copied(), out);
+            }
         }
         FileKind::Skill => {
             if let Some(map) = head_findings(f, out) {
@@ -298,6 +302,9 @@ fn head_findings<'a>(f: &'a MemFile, out: &mut Out) -> Option<&'a Mapping> {
             );
             None
         }
+        // A daily log's is reported where it is read, with its entries
+        // left unread (see `load::read_file`).
+        Head::Block { parsed: Err(_), .. } if f.place.daily().is_some() => None,
         Head::Block { parsed: Err(e), .. } => {
             out.push(
                 "everos-unparsable-yaml",

@@ -38,6 +38,15 @@ impl Split {
             _ => None,
         }
     }
+
+    /// The error of a block whose YAML does not parse at all (not one that
+    /// parses to a list or a scalar, which everos reads as no frontmatter).
+    pub fn unparsable(&self) -> Option<&YamlError> {
+        match &self.head {
+            Head::Block { parsed: Err(e), .. } if !e.message.contains("not a mapping") => Some(e),
+            _ => None,
+        }
+    }
 }
 
 /// Split `text` (LF line endings) into everos's frontmatter and body.

@@ -424,6 +424,23 @@ pub(crate) fn read_file(
     file.had_bom = decoded.had_bom;
     file.text = decoded.text;
     parse_text(&mut file);
+    // everos's reader raises on such a file, so a listing or a search
+    // without its entries must say why they are missing.
+    if file.place.daily().is_some()
+        && let Some(e) = file.head.as_ref().and_then(Split::unparsable)
+    {
+        problems.push(Finding::new(
+            "everos-unparsable-yaml",
+            Severity::Error,
+            &file.rel_path,
+            e.line.or(Some(1)),
+            format!(
+                "the frontmatter's YAML does not parse ({}); everos cannot read the file, so \
+                 none of its entries is read",
+                e.message
+            ),
+        ));
+    }
     (file, problems)
 }
 
@@ -440,8 +457,11 @@ pub(crate) fn parse_text(file: &mut MemFile) {
         frontmatter::split(&file.text)
     };
     let body_start = head.body_start;
+    // YAML that does not parse makes everos's reader raise: it reads no
+    // entry of the file.
+    let unreadable = head.unparsable().is_some();
     file.head = Some(head);
-    if file.place.daily().is_none() {
+    if file.place.daily().is_none() || unreadable {
         return;
     }
     let text = &file.text;
@@ -587,6 +607,53 @@ pub(crate) mod tests {
         f.had_bom = true;
         parse_text(&mut f);
         assert!(f.head.as_ref().unwrap().mapping().is_none());
+    }
+
+    #[test]
+    fn a_daily_log_whose_yaml_does_not_parse_has_no_entries_and_says_so() {
+        let root = tempfile::tempdir().unwrap();
+        let days = root
+            .path()
+            .join("default_app/default_project/users/u1/episodes");
+        std::fs::create_dir_all(&days).unwrap();
+        let entry =
+            "<!-- entry:ep_20260601_00000001 -->\nhello\n<!-- /entry:ep_20260601_00000001 -->\n";
+        std::fs::write(
+            days.join("episode-2026-06-01.md"),
+            format!("---\nid: [broken\n---\n{entry}"),
+        )
+        .unwrap();
+        std::fs::write(
+            days.join("episode-2026-06-02.md"),
+            format!("---\nid: fine\n---\n{}", entry.replace("0601", "0602")),
+        )
+        .unwrap();
+        let loaded = load(root.path()).unwrap();
+        let entries: Vec<usize> = loaded.files.iter().map(|f| f.entries.len()).collect();
+        assert_eq!(entries, [0, 1]);
+        let codes: Vec<(&str, &str, Option<usize>)> = loaded
+            .problems
+            .iter()
+            .map(|f| (f.code(), f.path.rsplit('/').next().unwrap(), f.line()))
+            .collect();
+        assert_eq!(
+            codes,
+            [("everos-unparsable-yaml", "episode-2026-06-01.md", Some(3))]
+        );
+        assert!(
+            loaded.problems[0]
+                .message()
+                .contains("none of its entries is read")
+        );
+        // Reported once: the check adds nothing of its own for it.
+        let report = crate::everos::check::check(&loaded);
+        let found: Vec<&str> = report
+            .findings
+            .iter()
+            .filter(|f| f.path.ends_with("06-01.md"))
+            .map(|f| f.code())
+            .collect();
+        assert_eq!(found, ["everos-unparsable-yaml"]);
     }
 
     #[test]

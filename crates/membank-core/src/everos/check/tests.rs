@@ -129,8 +129,13 @@ fn frontmatter_fields_owner_and_dates() {
         codes.contains(&("everos-appended-before-day", Some(9))),
         "{codes:?}"
     );
-    let codes = codes_of(vec![file(EP, "---\nid: [broken\n---\n")]);
+    let codes = codes_of(vec![file(
+        "a/p/users/u1/user.md",
+        "---\nid: [broken\n---\n",
+    )]);
     assert_eq!(codes, [("everos-unparsable-yaml", Some(3))]);
+    // A daily log's is the read's to report (see `load`).
+    assert_eq!(codes_of(vec![file(EP, "---\nid: [broken\n---\n")]), []);
     // A list parses: everos reads it as no frontmatter, not as a file it
     // cannot read, and the entry after it is read.
     let listed = format!("---\n- a\n- b\n---\n{}", entry("ep_20260601_00000001", "x"));
