@@ -335,6 +335,48 @@ fn distill_proposes_a_note_and_writes_it_only_with_yes() {
 }
 
 #[test]
+fn two_documents_of_one_name_distilled_in_one_second_get_two_notes() {
+    let bank = temp_bank();
+    let doc_dir = tempfile::tempdir().unwrap();
+    let doc = doc_dir.path().join("notes.txt");
+    std::fs::write(&doc, "compliance is naleving\n").unwrap();
+    let reply = ["```markdown\n# Notes\n```"];
+    let server = FakeServer::start([
+        FakeReply::anthropic_stream(&reply),
+        FakeReply::anthropic_stream(&reply),
+    ]);
+    let root = bank.path().to_str().unwrap();
+    let doc = doc.to_str().unwrap();
+    // The clock pinned to one second: both want one name.
+    let args = [
+        "distill",
+        root,
+        doc,
+        "--yes",
+        "--today",
+        "2026-03-04T10:11:12",
+    ];
+    let first = membank(&server, &args, "");
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    let second = membank(&server, &args, "");
+    assert_eq!(second.code, 0, "{}", second.stderr);
+    assert!(
+        second
+            .stdout
+            .starts_with("### FILE: 00_INBOX/distilled_notes_20260304-101112_2.md\n"),
+        "{}",
+        second.stdout
+    );
+    assert_eq!(
+        inbox_files(bank.path()),
+        [
+            "distilled_notes_20260304-101112.md",
+            "distilled_notes_20260304-101112_2.md"
+        ]
+    );
+}
+
+#[test]
 fn distill_refuses_unsupported_documents_before_calling_the_model() {
     let bank = temp_bank();
     let doc_dir = tempfile::tempdir().unwrap();

@@ -62,17 +62,34 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     for left_out in agents::distill_left_out(&reply.text) {
         eprintln!("membank: warning: {}", safe(&left_out));
     }
+    let target = free_name(bank.root(), &prepared.target_path);
     let mut stdout = std::io::stdout().lock();
-    writeln!(stdout, "### FILE: {}", safe(&prepared.target_path))?;
+    writeln!(stdout, "### FILE: {}", safe(&target))?;
     write!(stdout, "{}", sanitize_for_terminal(&note, true))?;
     stdout.flush()?;
     if args.yes {
-        write_new_note(bank.root(), &prepared.target_path, &note)?;
-        eprintln!("membank: wrote {}", safe(&prepared.target_path));
+        write_new_note(bank.root(), &target, &note)?;
+        eprintln!("membank: wrote {}", safe(&target));
     } else {
         eprintln!("membank: not written; run again with --yes to add it to 00_INBOX/");
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `rel_path`, or the first of `…_2.md`, `…_3.md`, … that nothing in the
+/// bank has: notes are named to the second, and two documents with one
+/// name distilled within it would otherwise want the same file. The write
+/// still refuses a name taken after this looked.
+fn free_name(root: &Path, rel_path: &str) -> String {
+    let taken = |rel: &str| std::fs::symlink_metadata(root.join(rel)).is_ok();
+    if !taken(rel_path) {
+        return rel_path.to_owned();
+    }
+    let stem = rel_path.strip_suffix(".md").unwrap_or(rel_path);
+    (2..1000)
+        .map(|n| format!("{stem}_{n}.md"))
+        .find(|candidate| !taken(candidate))
+        .unwrap_or_else(|| rel_path.to_owned())
 }
 
 /// Writes the note through the bank's one reviewed write, journalled as a
