@@ -3099,6 +3099,26 @@ async fn findings_about_private_memory_are_withheld_unless_included() {
         assert!(!private(r["path"].as_str().unwrap()), "{v}");
     }
     assert!(v["withheld_findings"].as_u64().unwrap() > 0, "{v}");
+
+    // A near miss suggests no private name, and a private path gets one
+    // answer whether or not its file exists.
+    for (tool, path) in [
+        ("check", "memory/private/secret-pla"),
+        ("fix", "memory/privat"),
+        ("check", "memory/private/secret-plan.md"),
+        ("check", "memory/private/nothing-here.md"),
+    ] {
+        let answer = call(&c, tool, json!({"path": path})).await;
+        let text = text_of(&answer).replace(path, "PATH");
+        assert!(!text.contains("secret-plan"), "{tool} {path}: {text}");
+        assert!(!text.contains("'memory/private"), "{tool} {path}: {text}");
+        if path.starts_with("memory/private/") {
+            assert_eq!(
+                text,
+                "check: --path PATH: names private memory, which this server does not serve"
+            );
+        }
+    }
     c.service.cancel().await.unwrap();
 
     let c = connect(&project, &["--include-private"]).await;

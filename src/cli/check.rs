@@ -97,8 +97,13 @@ impl Checked {
 }
 
 /// A `--path` that names no file or folder of the memory would only ever
-/// answer "no problems": say so, with the closest names that exist.
-fn check_path_exists(memory: &dyn Memory, path: &str) -> anyhow::Result<()> {
+/// answer "no problems": say so, with the closest names that exist and
+/// that `hides` does not withhold.
+fn check_path_exists(
+    memory: &dyn Memory,
+    path: &str,
+    hides: &dyn Fn(&str) -> bool,
+) -> anyhow::Result<()> {
     if names_a_file(memory.root(), path) {
         return Ok(());
     }
@@ -111,6 +116,8 @@ fn check_path_exists(memory: &dyn Memory, path: &str) -> anyhow::Result<()> {
             at = folder;
         }
     }
+    // A folder is withheld when what it holds is (`memory/private`).
+    known.retain(|p| !hides(p) && !hides(&format!("{p}/-")));
     known.sort_unstable();
     known.dedup();
     let close = membank_core::suggest::closest(path, known.iter().copied());
@@ -131,7 +138,7 @@ fn names_a_file(root: &std::path::Path, path: &str) -> bool {
 /// Run the checks, keep the findings the filter asks for and list the page
 /// asked for; the counts are those of every finding kept.
 pub fn report(memory: &dyn Memory, args: &CheckArgs) -> anyhow::Result<Checked> {
-    report_with(memory, args, None)
+    report_with(memory, args, None, &|_| false)
 }
 
 /// [`report`] without the findings `withholds` names, and how many those
@@ -147,14 +154,38 @@ pub fn report_withholding(
         return Ok((report(memory, args)?, 0));
     }
     check_codes(memory.spec().kind, args)?;
+    // Whether a path is withheld, asked as of a finding about it.
+    let hides = |path: &str| withholds(&health::Finding::new("", Severity::Info, path, None, ""));
+    check_path(memory, args, &hides)?;
     let all = memory.check(&options(args));
     let before = all.findings.len();
     let kept: Vec<health::Finding> = all.findings.into_iter().filter(|f| !withholds(f)).collect();
     let withheld = before - kept.len();
     Ok((
-        report_with(memory, args, Some(health::HealthReport::new(kept)))?,
+        report_with(memory, args, Some(health::HealthReport::new(kept)), &hides)?,
         withheld,
     ))
+}
+
+/// `--path` names something `hides` does not withhold: the same answer
+/// whether or not a withheld file exists, and no withheld name among the
+/// suggestions, since either would tell what private memory holds.
+fn check_path(
+    memory: &dyn Memory,
+    args: &CheckArgs,
+    hides: &dyn Fn(&str) -> bool,
+) -> anyhow::Result<()> {
+    let Some(path) = &args.path else {
+        return Ok(());
+    };
+    let path_named = path.trim_end_matches(['/', '\\']);
+    if hides(path_named) || hides(&format!("{path_named}/-")) {
+        anyhow::bail!(
+            "--path {}: names private memory, which this server does not serve",
+            sanitize_for_terminal(path, false)
+        );
+    }
+    check_path_exists(memory, path, hides)
 }
 
 /// [`report`] with the checks' report already made, when `checked` is
@@ -166,11 +197,10 @@ fn report_with(
     memory: &dyn Memory,
     args: &CheckArgs,
     checked: Option<HealthReport>,
+    hides: &dyn Fn(&str) -> bool,
 ) -> anyhow::Result<Checked> {
     check_codes(memory.spec().kind, args)?;
-    if let Some(path) = &args.path {
-        check_path_exists(memory, path)?;
-    }
+    check_path(memory, args, hides)?;
     let mut report = checked.unwrap_or_else(|| match membank::layouts::memory_root(memory) {
         // A loaded everos root asked about one part checks that part only.
         Some(root) if args.path.is_some() => {
@@ -271,7 +301,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 filter.path_keeps(rel)
             })
             .map_err(|message| layout_error(&detected.root, message))?;
-        report_with(&root, filter, Some(found))?
+        report_with(&root, filter, Some(found), &|_| false)?
     } else if detected.spec.kind == LayoutKind::Bank {
         // Each article is checked on the thread that read it; only what the
         // passes over the whole bank need is kept (see `check_streamed`).
@@ -280,7 +310,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             && !names_a_file(&detected.root, path)
         {
             // Read as a whole only to suggest the paths that do exist.
-            check_path_exists(open_memory_with(&args.bank, LoadOptions::CHECK)?, path)?;
+            check_path_exists(
+                open_memory_with(&args.bank, LoadOptions::CHECK)?,
+                path,
+                &|_| false,
+            )?;
         }
         let (bank, found) = health::check_streamed(&detected.root, &options(&args.filter))
             .map_err(|e| layout_error(&detected.root, e.to_string()))?;
@@ -292,7 +326,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         );
         // Freeing it only delays the exit.
         let bank: &'static membank_core::bank::Bank = Box::leak(Box::new(bank));
-        report_with(bank, &args.filter, Some(found))?
+        report_with(bank, &args.filter, Some(found), &|_| false)?
     } else if detected.spec.kind == LayoutKind::DejaVu
         && (args.filter.path.as_deref()).is_none_or(|p| names_a_file(&detected.root, p))
     {
@@ -304,7 +338,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .map_err(|e| anyhow::anyhow!("{}", super::common::safe(&e.to_string())))?;
         // Freeing it only delays the exit.
         let project: &'static membank_core::dejavu::Project = Box::leak(Box::new(project));
-        report_with(project, &args.filter, Some(found))?
+        report_with(project, &args.filter, Some(found), &|_| false)?
     } else {
         // A bank is read without its articles' bodies, which no check reads.
         let memory = open_memory_with(&args.bank, LoadOptions::CHECK)?;
