@@ -396,7 +396,10 @@ impl Transaction {
     /// inside the memory.
     pub fn replace(&self, rel: &str, bytes: &[u8]) -> Result<(), String> {
         let fail = |e: String| format!("{rel}: {e}");
-        let target = self.target_with_folders(rel)?;
+        let target = match self.existing_under_any_name(rel) {
+            Some(target) => target,
+            None => self.target_with_folders(rel)?,
+        };
         let before = self.before_for_journal(rel);
         write_atomic(&target, bytes).map_err(|e| fail(e.to_string()))?;
         self.record_replaced(rel, before.as_deref(), Some(bytes));
@@ -642,6 +645,15 @@ impl Transaction {
                     Stopped::Refused(format!("{rel}: {reason}; nothing was written"))
                 })?;
             }
+            // So is every file rewritten, deleted or moved away.
+            let old_path = match &f.action {
+                Action::Change { .. } => self.replaceable(&f.path),
+                Action::Delete { .. } | Action::Move { .. } => self.unlinked(&f.path).map(|_| ()),
+                Action::Create { .. } | Action::CreateFolder => Ok(()),
+            };
+            old_path.map_err(|reason| {
+                Stopped::Refused(format!("{}: {reason}; nothing was written", f.path))
+            })?;
         }
         for f in fixes {
             let written = match &f.action {
@@ -660,7 +672,30 @@ impl Transaction {
             report: Vec::new(),
             changes: Vec::new(),
         };
+        let mut journalled_before = 0;
+        self.journalled(|j| journalled_before = j.files.len());
+        // The folders the writes will make, to take back with them should
+        // a write fail half-way.
+        let mut folders_missing: Vec<String> = Vec::new();
         for f in fixes {
+            let made = match &f.action {
+                Action::Create { .. } => self.target(&f.path).ok(),
+                Action::Move { to, .. } => self.target(to).ok(),
+                Action::CreateFolder => self.target(&format!("{}/-", f.path)).ok(),
+                Action::Change { .. } | Action::Delete { .. } => None,
+            };
+            for folder in made
+                .as_deref()
+                .and_then(Path::parent)
+                .map(|parent| self.missing_folders(parent))
+                .unwrap_or_default()
+            {
+                if !folders_missing.contains(&folder) {
+                    folders_missing.push(folder);
+                }
+            }
+        }
+        for (index, f) in fixes.iter().enumerate() {
             let changed =
                 |path: &str, before: Option<&Vec<u8>>, after: Option<&Vec<u8>>| FileChange {
                     path: path.to_string(),
@@ -668,6 +703,9 @@ impl Transaction {
                     after: after.cloned(),
                 };
             let written = match &f.action {
+                _ if failing_write::at(index) => {
+                    Err(format!("{}: a failure made by a test", f.path))
+                }
                 Action::Change { before, after } => self.replace(&f.path, after).map(|()| {
                     done.changes
                         .push(changed(&f.path, Some(before), Some(after)))
@@ -698,9 +736,30 @@ impl Transaction {
                 }),
             };
             if let Err(e) = written {
-                let before_it = done.changes.len() + done.report.len();
+                // A write that failed half-way (a folder not writable, a
+                // full disk) would leave links half-rewritten: what was
+                // written is put back, and the journal forgets it.
+                let failed = self.roll_back(&done.changes);
+                if failed.is_empty() {
+                    // The folders it made go too, innermost first, each
+                    // only while it is empty.
+                    for folder in folders_missing.iter().rev() {
+                        if let Ok(folder) = self.unlinked(folder) {
+                            let _ = fs::remove_dir(folder);
+                        }
+                    }
+                    self.journalled(|j| j.files.truncate(journalled_before));
+                    return Err(Stopped::Refused(format!(
+                        "{e}; nothing was written (the {} change(s) before it were taken back)",
+                        done.changes.len()
+                    )));
+                }
                 return Err(Stopped::Refused(format!(
-                    "{e}; {before_it} change(s) before it were written, the rest were not"
+                    "{e}; {} change(s) before it were written and {} of them could not be \
+                     taken back ({}); `membank undo` reverts them",
+                    done.changes.len(),
+                    failed.len(),
+                    failed.join(", ")
                 )));
             }
         }
@@ -879,6 +938,60 @@ impl Transaction {
             Err(e) if e.is_not_found() => Ok(None),
             Err(e) => Err(format!("{rel}: {e}")),
         }
+    }
+
+    /// A regular file already in a bank under a name the bank's rules
+    /// would not give a new file (`NUL.md`, a trailing dot, a bidi
+    /// control), reached through no link: it is rewritten where it is, as
+    /// its name is not being made here. `None` for every other path, which
+    /// goes through the rules.
+    fn existing_under_any_name(&self, rel: &str) -> Option<PathBuf> {
+        if self.kind != Kind::Bank || pathsafe::validate(rel).is_ok() {
+            return None;
+        }
+        let target = self.unlinked(rel).ok()?;
+        fs::symlink_metadata(&target)
+            .is_ok_and(|m| m.is_file())
+            .then_some(target)
+    }
+
+    /// Whether `replace` may write `rel`, asked before anything is written.
+    fn replaceable(&self, rel: &str) -> Result<(), String> {
+        if self.existing_under_any_name(rel).is_some() {
+            return Ok(());
+        }
+        self.target(rel).map(|_| ())
+    }
+
+    /// Put back what the first writes of a commit that failed half-way
+    /// changed, newest first, so the memory is as the user saw it. Returns
+    /// the paths that could not be put back.
+    fn roll_back(&self, changes: &[FileChange]) -> Vec<String> {
+        let mut failed = Vec::new();
+        for (i, c) in changes.iter().enumerate().rev() {
+            let Ok(target) = self.unlinked(&c.path) else {
+                failed.push(c.path.clone());
+                continue;
+            };
+            let put_back = match &c.before {
+                Some(before) if target.exists() => write_atomic(&target, before),
+                Some(before) => {
+                    // A moved file's source: the copy made just before it
+                    // still has its permissions.
+                    let mode = i
+                        .checked_sub(1)
+                        .and_then(|j| changes.get(j))
+                        .filter(|made| made.before.is_none())
+                        .and_then(|made| self.mode_of(&made.path));
+                    create_atomic_with_mode(&target, before, mode)
+                }
+                None => fs::remove_file(&target),
+            };
+            if put_back.is_err() {
+                failed.push(c.path.clone());
+            }
+        }
+        failed
     }
 
     /// `rel` inside the memory with no link anywhere on the way, so a
@@ -1178,6 +1291,32 @@ fn mode_bits(meta: &fs::Metadata) -> Option<u32> {
     {
         let _ = meta;
         None
+    }
+}
+
+/// A write that fails on purpose, for the tests of taking back a commit
+/// that failed half-way (running as root, no permission stops a write).
+#[cfg(test)]
+mod failing_write {
+    use std::cell::Cell;
+
+    thread_local! {
+        static AT: Cell<Option<usize>> = const { Cell::new(None) };
+    }
+
+    pub fn set(index: Option<usize>) {
+        AT.with(|at| at.set(index));
+    }
+
+    pub fn at(index: usize) -> bool {
+        AT.with(|at| at.get()) == Some(index)
+    }
+}
+
+#[cfg(not(test))]
+mod failing_write {
+    pub fn at(_index: usize) -> bool {
+        false
     }
 }
 
@@ -1584,5 +1723,86 @@ mod tests {
             }
             assert_eq!(text(root, "02_TERMINOLOGY/apple.md"), None);
         }
+    }
+
+    #[test]
+    fn a_file_under_a_name_the_rules_refuse_is_rewritten_where_it_is() {
+        let dir = bank();
+        let root = dir.path();
+        for name in [
+            "01_CLIENTS/NUL.md",
+            "01_CLIENTS/a\u{202E}b.md",
+            "01_CLIENTS/x:y.md",
+        ] {
+            fs::write(root.join(name), "old\n").unwrap();
+            let change = fix(
+                name,
+                Action::Change {
+                    before: b"old\n".to_vec(),
+                    after: b"new\n".to_vec(),
+                },
+            );
+            begin_bank(root).commit_fixes(&[change]).unwrap();
+            assert_eq!(text(root, name).as_deref(), Some("new\n"), "{name}");
+        }
+    }
+
+    #[test]
+    fn a_write_failing_half_way_takes_back_what_it_wrote() {
+        let dir = bank();
+        let root = dir.path();
+        fs::write(root.join("01_CLIENTS/Other.md"), "other\n").unwrap();
+        let fixes = [
+            fix(
+                "01_CLIENTS/Edit.md",
+                Action::Change {
+                    before: b"before\n".to_vec(),
+                    after: b"after\n".to_vec(),
+                },
+            ),
+            fix(
+                "01_CLIENTS/Moved.md",
+                Action::Create {
+                    after: b"made\n".to_vec(),
+                },
+            ),
+            fix(
+                "01_CLIENTS/Other.md",
+                Action::Move {
+                    to: "01_CLIENTS/sub/Other.md".into(),
+                    before: b"other\n".to_vec(),
+                    after: b"other\n".to_vec(),
+                },
+            ),
+            fix(
+                "01_CLIENTS/Last.md",
+                Action::Create {
+                    after: b"last\n".to_vec(),
+                },
+            ),
+        ];
+        // The fourth write fails, as a full disk would make it.
+        failing_write::set(Some(3));
+        let err = begin_bank(root).commit_fixes(&fixes).unwrap_err();
+        failing_write::set(None);
+        match err {
+            Stopped::Refused(why) => assert!(
+                why.contains("nothing was written (the 4 change(s) before it were taken back)"),
+                "{why}"
+            ),
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(
+            text(root, "01_CLIENTS/Edit.md").as_deref(),
+            Some("before\n")
+        );
+        assert_eq!(text(root, "01_CLIENTS/Moved.md"), None);
+        assert_eq!(
+            text(root, "01_CLIENTS/Other.md").as_deref(),
+            Some("other\n")
+        );
+        // The folder the move made went with it.
+        assert!(!root.join("01_CLIENTS/sub").exists());
+        assert_eq!(text(root, "01_CLIENTS/Last.md"), None);
     }
 }
