@@ -102,7 +102,7 @@ pub(super) fn rewrite_article(
     let text = utf8(old_src, &bytes)?;
     let mut edits: Vec<(Range<usize>, String)> = Vec::new();
     let mut notes = Vec::new();
-    for (link, whole) in occurrences(text) {
+    for (link, whole) in occurrences_in_article(text, article) {
         let Some(before) = files.before(&link.target, old_src) else {
             continue;
         };
@@ -165,6 +165,36 @@ pub(crate) fn frontmatter(text: &str) -> (Option<Range<usize>>, usize) {
         at += line.len();
     }
     (None, 0)
+}
+
+/// [`occurrences`] of the article's own text: inside the code fence a
+/// note wrapped in one (§4.3) has, which the bank reads through, so its
+/// links are not read as code.
+fn occurrences_in_article(
+    text: &str,
+    article: &Article,
+) -> Vec<(wikilink::WikiLink, Range<usize>)> {
+    let line_start = |line: usize| -> usize {
+        // Byte offset where 1-based `line` starts (the end when past it).
+        text.split_inclusive('\n')
+            .take(line.saturating_sub(1))
+            .map(str::len)
+            .sum()
+    };
+    let shift = article.encoding.line_shift();
+    if shift == 0 {
+        return occurrences(text);
+    }
+    let start = line_start(shift + 1);
+    let end = article
+        .encoding
+        .fence_close_line()
+        .map_or(text.len(), line_start)
+        .max(start);
+    occurrences(&text[start..end])
+        .into_iter()
+        .map(|(link, whole)| (link, whole.start + start..whole.end + start))
+        .collect()
 }
 
 /// Every link of the note with the byte range of the whole link: those in

@@ -396,3 +396,19 @@ fn a_folder_renamed_in_case_only_respells_the_paths_that_name_it() {
     );
     assert_eq!(plan.links_rewritten, 1);
 }
+
+#[test]
+fn links_inside_a_note_wrapped_in_a_code_fence_follow_the_rename() {
+    // §4.3: the bank reads through the fence, so the links are the note's.
+    let fenced = "```markdown\n\n---\nclient: Acme\n---\nSee [[Legal]] and [l](../03_DOMAINS/Legal.md).\n```\n";
+    let (dir, plan) = renamed(
+        &[LEGAL, ("01_CLIENTS/Acme.md", fenced)],
+        "03_DOMAINS/Legal.md",
+        "03_DOMAINS/Law.md",
+    );
+    assert_eq!(plan.links_rewritten, 2);
+    assert_eq!(
+        text(&dir, "01_CLIENTS/Acme.md"),
+        "```markdown\n\n---\nclient: Acme\n---\nSee [[Law]] and [l](../03_DOMAINS/Law.md).\n```\n"
+    );
+}
