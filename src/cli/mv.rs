@@ -25,6 +25,9 @@ struct JsonOutput {
     links_rewritten: usize,
     /// Files of a moved folder that stay where they are (not notes).
     left_in_place: Vec<String>,
+    /// Notes that could not be read: links in them are not rewritten.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    unread: Vec<String>,
     files: Vec<JsonFile>,
 }
 
@@ -123,6 +126,7 @@ pub(super) fn dejavu_plan(fixes: Vec<FileFix>) -> RenamePlan {
         fixes,
         links_rewritten,
         left_in_place: Vec::new(),
+        unread: Vec::new(),
     }
 }
 
@@ -140,6 +144,7 @@ fn json_output(bank: &str, plan: &RenamePlan, written: bool) -> JsonOutput {
             .collect(),
         links_rewritten: plan.links_rewritten,
         left_in_place: plan.left_in_place.clone(),
+        unread: plan.unread.clone(),
         files: plan.fixes.iter().map(json_file).collect(),
     }
 }
@@ -169,6 +174,13 @@ fn print_human(bank: &str, plan: &RenamePlan, written: bool) -> anyhow::Result<(
         soutln!(
             "  {:<10} {} (not a note: membank moves notes only)",
             "stays",
+            sanitize_for_terminal(p, false)
+        )?;
+    }
+    for p in &plan.unread {
+        soutln!(
+            "  {:<10} {} (could not be read: a link in it to what moves is not rewritten)",
+            "unread",
             sanitize_for_terminal(p, false)
         )?;
     }

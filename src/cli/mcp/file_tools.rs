@@ -119,7 +119,15 @@ pub fn mv(shared: &Arc<Shared>, owner: Owner, p: MvParams) -> Result<Output, Str
         plan.fixes,
         plan.links_rewritten,
         plan.left_in_place,
-        Vec::new(),
+        plan.unread
+            .into_iter()
+            .map(|path| Remaining {
+                code: "rename",
+                path,
+                line: None,
+                reason: "could not be read: a link in it to what moves is not rewritten".into(),
+            })
+            .collect(),
         Withheld {
             lines: &withheld,
             findings: 0,

@@ -249,6 +249,12 @@ impl WriteDialog {
                         safe(&plan.left_in_place.join(", "))
                     ));
                 }
+                if !plan.unread.is_empty() {
+                    summary.push(format!(
+                        "could not be read, so a link in them is not rewritten: {}",
+                        safe(&plan.unread.join(", "))
+                    ));
+                }
                 plan.fixes
             }
             (Purpose::Rename { from }, None, Some(project)) => {

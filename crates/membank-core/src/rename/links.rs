@@ -20,7 +20,7 @@ pub(super) struct Rewrite {
 /// Does the link `target`, written in the note at `old_src` and read after
 /// the rename from `new_src`, still open what it opened (and no more
 /// ambiguously)? A link that led nowhere is left alone.
-fn keeps_meaning(files: &Files, target: &str, old_src: &str, new_src: &str) -> bool {
+pub(super) fn keeps_meaning(files: &Files, target: &str, old_src: &str, new_src: &str) -> bool {
     match files.before(target, old_src) {
         None => true,
         Some(before) => {

@@ -39,6 +39,10 @@ pub struct RenamePlan {
     /// Files of a moved folder that stay where they are: membank writes
     /// notes only. Links to them are rewritten where the move needs it.
     pub left_in_place: Vec<String>,
+    /// Markdown files the bank could not read (not readable, over the
+    /// size cap): links in them to what moves cannot be seen, so they are
+    /// not rewritten.
+    pub unread: Vec<String>,
 }
 
 /// The code a rename's fixes carry.
@@ -136,6 +140,7 @@ pub fn plan(bank: &Bank, from: &str, to: &str) -> Result<RenamePlan, String> {
         old,
         new,
     };
+    let unread = notes_not_read(bank, &files)?;
     let renamed_values = values::renamed_values(bank, &moves)?;
     let mut fixes = Vec::new();
     let mut links_rewritten = 0;
@@ -215,7 +220,50 @@ pub fn plan(bank: &Bank, from: &str, to: &str) -> Result<RenamePlan, String> {
         fixes,
         links_rewritten,
         left_in_place,
+        unread,
     })
+}
+
+/// The notes whose links the plan cannot rewrite, checked before anything
+/// is planned: one that is not UTF-8 is read as well as it can be, and a
+/// link in it that the move would break refuses the move (`membank fix`
+/// saves it as UTF-8 first); the notes that could not be read at all are
+/// listed, for the plan to say so.
+fn notes_not_read(bank: &Bank, files: &Files) -> Result<Vec<String>, String> {
+    let mut unread = Vec::new();
+    for problem in bank.problems.iter().filter(|p| is_markdown(&p.path)) {
+        let path = &problem.path;
+        match problem.kind {
+            ProblemKind::NotUtf8 => {
+                let Ok(bytes) = bank.reader().read(std::path::Path::new(path)) else {
+                    unread.push(path.clone());
+                    continue;
+                };
+                let text = String::from_utf8_lossy(&bytes);
+                let new_path = files
+                    .old
+                    .iter()
+                    .position(|p| p == path)
+                    .map_or(path.as_str(), |i| files.new[i].as_str());
+                let (yaml, body_start) = links::frontmatter(&text);
+                let breaks = yaml
+                    .map(|y| crate::wikilink::extract_plain(&text[y]))
+                    .unwrap_or_default()
+                    .into_iter()
+                    .chain(crate::wikilink::extract_markdown(&text[body_start..]))
+                    .any(|l| !links::keeps_meaning(files, &l.target, path, new_path));
+                if breaks {
+                    return Err(format!(
+                        "{path}: is not UTF-8, so its links cannot be rewritten; `membank fix` \
+                         saves it as UTF-8; nothing is moved"
+                    ));
+                }
+            }
+            ProblemKind::Io | ProblemKind::TooLarge => unread.push(path.clone()),
+            _ => {}
+        }
+    }
+    Ok(unread)
 }
 
 /// A symbolic link among the notes is neither moved (that would make it

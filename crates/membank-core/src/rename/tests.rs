@@ -412,3 +412,33 @@ fn links_inside_a_note_wrapped_in_a_code_fence_follow_the_rename() {
         "```markdown\n\n---\nclient: Acme\n---\nSee [[Law]] and [l](../03_DOMAINS/Law.md).\n```\n"
     );
 }
+
+#[test]
+fn a_note_not_utf8_that_links_to_the_moved_note_refuses_and_an_unread_one_is_named() {
+    let dir = bank_with(&[LEGAL]);
+    let root = dir.path();
+    // Windows-1252: not UTF-8, so the bank does not read it as a note.
+    fs::write(
+        root.join("04_STYLE/Latin.md"),
+        b"---\nscope: general\n---\nSee [[Legal]], caf\xe9.\n",
+    )
+    .unwrap();
+    let refused = plan_of(root, "03_DOMAINS/Legal.md", "03_DOMAINS/Law.md").unwrap_err();
+    assert!(
+        refused.starts_with("04_STYLE/Latin.md: is not UTF-8, so its links cannot be rewritten"),
+        "{refused}"
+    );
+    // Linking elsewhere, it does not stand in the way.
+    fs::write(root.join("04_STYLE/Latin.md"), b"See [[Other]], caf\xe9.\n").unwrap();
+    assert!(plan_of(root, "03_DOMAINS/Legal.md", "03_DOMAINS/Law.md").is_ok());
+
+    // A note over the size cap cannot be looked in: the plan names it.
+    fs::write(root.join("04_STYLE/Big.md"), "See [[Legal]].\n".repeat(100)).unwrap();
+    let policy = crate::safe_read::ReadPolicy {
+        max_file_bytes: 1000,
+        ..Default::default()
+    };
+    let bank = Bank::load_with(root, policy).unwrap();
+    let plan = plan(&bank, "03_DOMAINS/Legal.md", "03_DOMAINS/Law.md").unwrap();
+    assert_eq!(plan.unread, ["04_STYLE/Big.md"]);
+}
