@@ -257,7 +257,7 @@ pub fn check_name(seg: &str) -> Result<(), Rejection> {
             ),
         ));
     }
-    if let Some(c) = seg.chars().find(|&c| crate::text::is_invisible_format(c)) {
+    if let Some(c) = crate::text::invisible_in_name(seg) {
         return Err(Rejection::new(
             "invisible-char",
             format!(
@@ -823,9 +823,9 @@ mod tests {
             prop_assert!(!seg.starts_with('.'), "{rel:?}");
             prop_assert!(!seg.ends_with('.') && !seg.ends_with(' '), "{rel:?}");
             prop_assert!(
-                !seg.chars().any(|c| c.is_control()
-                    || crate::text::is_invisible_format(c)
-                    || FORBIDDEN_CHARS.contains(&c)),
+                !seg.chars()
+                    .any(|c| c.is_control() || FORBIDDEN_CHARS.contains(&c))
+                    && crate::text::invisible_in_name(seg).is_none(),
                 "{rel:?}"
             );
         }
@@ -892,8 +892,22 @@ mod tests {
         ] {
             assert_eq!(validate(raw).unwrap_err().code, code, "{raw:?}");
         }
-        // Ordinary non-ASCII names stay fine.
+        // Ordinary non-ASCII names stay fine, emoji joined into one too.
         assert!(validate("02_TERMINOLOGY/Straße → straat.md").is_ok());
+        assert!(validate("03_DOMAINS/Family 👨\u{200D}👩\u{200D}👧.md").is_ok());
+        assert!(validate("03_DOMAINS/Health 👨\u{200D}⚕\u{FE0F}.md").is_ok());
+        // A joiner anywhere else is hidden.
+        for hidden in [
+            "03_DOMAINS/a\u{200D}b.md",
+            "03_DOMAINS/👨\u{200D}.md",
+            "03_DOMAINS/→\u{200D}→.md",
+        ] {
+            assert_eq!(
+                validate(hidden).unwrap_err().code,
+                "invisible-char",
+                "{hidden:?}"
+            );
+        }
         assert!(validate("01_CLIENTS/عميل.md").is_ok());
     }
 

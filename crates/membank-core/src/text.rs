@@ -324,6 +324,24 @@ pub fn is_invisible_format(c: char) -> bool {
     )
 }
 
+/// The first invisible format character of a file name, where one may
+/// make it look like another name; a zero-width joiner between two emoji
+/// (👨‍👩‍👧, 🏳️‍🌈) is part of the emoji people see, not hidden.
+pub fn invisible_in_name(name: &str) -> Option<char> {
+    let emoji = |c: Option<char>| {
+        c.is_some_and(
+            |c| matches!(c, '\u{2600}'..='\u{27BF}' | '\u{FE0F}' | '\u{1F000}'..='\u{1FAFF}'),
+        )
+    };
+    let chars: Vec<char> = name.chars().collect();
+    chars.iter().enumerate().find_map(|(i, &c)| {
+        let joins_emoji = c == '\u{200D}'
+            && emoji(i.checked_sub(1).map(|j| chars[j]))
+            && emoji(chars.get(i + 1).copied());
+        (is_invisible_format(c) && !joins_emoji).then_some(c)
+    })
+}
+
 /// Refuses text meant to be stored as an article that holds a C0 control
 /// other than tab, LF and CR, DEL, a C1 control, or a bidirectional
 /// override or isolate: stored, these would reach every terminal and tool

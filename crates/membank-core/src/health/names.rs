@@ -300,6 +300,17 @@ fn every_name_problem(name: &str) -> Option<(Severity, String)> {
                 .into(),
         ));
     }
+    if let Some(c) = crate::text::invisible_in_name(name) {
+        return Some((
+            Severity::Warning,
+            format!(
+                "it contains an invisible character (U+{:04X}) that can make it look like \
+                 another name (a right-to-left override can disguise its extension), and no \
+                 membank command makes or renames to such a name",
+                u32::from(c)
+            ),
+        ));
+    }
     if name.contains('\u{FFFD}') {
         return Some((
             Severity::Warning,
@@ -437,6 +448,15 @@ mod tests {
         }
         assert!(name_problem("con.md").is_some());
         assert!(name_problem("Legal").is_none());
+    }
+
+    #[test]
+    fn an_invisible_character_in_a_name_is_named_but_an_emoji_joiner_is_not() {
+        let (severity, why) = name_problem("invoice\u{202E}fdp.md").unwrap();
+        assert_eq!(severity, Severity::Warning);
+        assert!(why.contains("U+202E"), "{why}");
+        assert!(name_problem("Ac\u{200B}me.md").is_some());
+        assert_eq!(name_problem("Family 👨\u{200D}👩\u{200D}👧.md"), None);
     }
 
     /// A path split once at its last `/` reads as the splits by character
