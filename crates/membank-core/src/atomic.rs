@@ -61,8 +61,8 @@ fn write_atomic_as(target: &Path, bytes: &[u8], access: Access) -> io::Result<()
     let name = target
         .file_name()
         .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "no file name"))?;
-    let existing_permissions = match access {
-        Access::Usual => fs::metadata(target).ok().map(|m| m.permissions()),
+    let existing = match access {
+        Access::Usual => fs::metadata(target).ok(),
         Access::OwnerOnly => None,
     };
     let mut prefix = name.to_os_string();
@@ -81,8 +81,10 @@ fn write_atomic_as(target: &Path, bytes: &[u8], access: Access) -> io::Result<()
     // Removed again if anything below fails (the handle is dropped).
     let mut tmp = builder.tempfile_in(dir)?;
     tmp.write_all(bytes)?;
-    if let Some(perms) = existing_permissions {
-        tmp.as_file().set_permissions(perms)?;
+    if let Some(existing) = existing {
+        // Owner and group first: changing them may clear set-id bits.
+        give_owner(tmp.as_file(), owner_of(&existing));
+        tmp.as_file().set_permissions(existing.permissions())?;
     }
     tmp.as_file().sync_all()?;
     tmp.persist(target).map_err(|e| e.error)?;
@@ -94,13 +96,58 @@ fn write_atomic_as(target: &Path, bytes: &[u8], access: Access) -> io::Result<()
 /// with `AlreadyExists` when a file (or anything else) is there. The
 /// parent folder must exist.
 pub fn create_atomic(target: &Path, bytes: &[u8]) -> io::Result<()> {
-    create_atomic_with_mode(target, bytes, None)
+    create_atomic_with_mode(target, bytes, None, None)
+}
+
+/// A file's owner and group (Unix user and group ids).
+pub type Owner = (u32, u32);
+
+/// The owner and group of the file `meta` describes.
+pub fn owner_of(meta: &fs::Metadata) -> Option<Owner> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        Some((meta.uid(), meta.gid()))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = meta;
+        None
+    }
+}
+
+/// Give `file` the owner and group of the file it stands for, as far as
+/// the user may: anyone may keep a file in a group they belong to (who
+/// else may read it often depends on that group), only root may give a
+/// file to another user. What is not allowed is left as the system made
+/// it, as `cp -p` does.
+fn give_owner(file: &File, owner: Option<Owner>) {
+    #[cfg(unix)]
+    if let Some((uid, gid)) = owner {
+        use std::os::unix::fs::MetadataExt;
+        let Ok(now) = file.metadata() else {
+            return;
+        };
+        if (now.uid(), now.gid()) == (uid, gid) {
+            return;
+        }
+        if std::os::unix::fs::fchown(file, Some(uid), Some(gid)).is_err() {
+            let _ = std::os::unix::fs::fchown(file, None, Some(gid));
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = (file, owner);
 }
 
 /// [`create_atomic`] with the permissions `mode` (Unix) from the start: a
 /// moved or restored file keeps its old ones, and a private note is never
 /// readable by others, even for a moment.
-pub fn create_atomic_with_mode(target: &Path, bytes: &[u8], mode: Option<u32>) -> io::Result<()> {
+pub fn create_atomic_with_mode(
+    target: &Path,
+    bytes: &[u8],
+    mode: Option<u32>,
+    owner: Option<Owner>,
+) -> io::Result<()> {
     let dir = match target.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
@@ -120,6 +167,7 @@ pub fn create_atomic_with_mode(target: &Path, bytes: &[u8], mode: Option<u32>) -
     #[cfg(not(unix))]
     let _ = mode;
     let tmp = builder.tempfile_in(dir)?;
+    give_owner(tmp.as_file(), owner);
     // The umask applies when the file is made: set exactly what was kept.
     #[cfg(unix)]
     if let Some(mode) = mode {

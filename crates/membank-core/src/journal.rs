@@ -143,6 +143,10 @@ pub struct FileRecord {
     /// folder when the undo has to make it again.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub folder_mode: Option<u32>,
+    /// The owner and group (user and group ids) of a file the change
+    /// deleted, given back as far as the user undoing may.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub owner: Option<crate::atomic::Owner>,
 }
 
 /// One transaction.
@@ -495,7 +499,13 @@ fn put_back(tx: &Transaction, file: &FileRecord) -> Result<(), String> {
         Recorded::Replaced {
             before: Some(b),
             after: None,
-        } => tx.restore(&file.path, &bytes(b)?, file.mode, file.folder_mode),
+        } => tx.restore(
+            &file.path,
+            &bytes(b)?,
+            file.mode,
+            file.folder_mode,
+            file.owner,
+        ),
         Recorded::Replaced {
             before: Some(b),
             after: Some(_),

@@ -20,7 +20,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::Duration;
 
-use crate::atomic::{create_atomic, create_atomic_with_mode, sync_dir, write_atomic};
+use crate::atomic::{
+    Owner, create_atomic, create_atomic_with_mode, owner_of, sync_dir, write_atomic,
+};
 use crate::compile::{self, BlocksReport, CompileReport, Mode};
 use crate::dejavu::project::Project;
 use crate::dejavu::writeback::{self, check_on_disk};
@@ -210,16 +212,25 @@ impl Transaction {
                 },
                 mode: None,
                 folder_mode: None,
+                owner: None,
             });
         });
     }
 
-    /// The permissions `rel` and its folder had when the change deleted it.
-    fn record_deleted_mode(&self, rel: &str, mode: Option<u32>, folder_mode: Option<u32>) {
+    /// The permissions and owner `rel` had, and its folder's permissions,
+    /// when the change deleted it.
+    fn record_deleted_mode(
+        &self,
+        rel: &str,
+        mode: Option<u32>,
+        folder_mode: Option<u32>,
+        owner: Option<Owner>,
+    ) {
         self.journalled(|j| {
             if let Some(f) = j.files.iter_mut().rev().find(|f| f.path == rel) {
                 f.mode = mode;
                 f.folder_mode = folder_mode;
+                f.owner = owner;
             }
         });
     }
@@ -237,6 +248,7 @@ impl Transaction {
                 change,
                 mode: None,
                 folder_mode: None,
+                owner: None,
             })
         });
     }
@@ -505,12 +517,13 @@ impl Transaction {
         bytes: &[u8],
         mode: Option<u32>,
         folder_mode: Option<u32>,
+        owner: Option<Owner>,
     ) -> Result<(), String> {
         if pathsafe::validate(rel).is_ok() {
-            return self.create_with_mode(rel, bytes, mode, folder_mode);
+            return self.create_with_mode(rel, bytes, (mode, owner), folder_mode);
         }
         let target = self.unlinked(rel)?;
-        create_atomic_with_mode(&target, bytes, mode).map_err(|e| format!("{rel}: {e}"))?;
+        create_atomic_with_mode(&target, bytes, mode, owner).map_err(|e| format!("{rel}: {e}"))?;
         self.record_replaced(rel, None, Some(bytes));
         Ok(())
     }
@@ -721,11 +734,11 @@ impl Transaction {
                     .map(|()| done.changes.push(changed(&f.path, None, Some(after)))),
                 Action::Move { to, before, after } => match is_template_rename(&f.path, to) {
                     // A moved file keeps its permissions, as `mv` keeps them.
-                    true => self.create_unlinked(to, after, self.mode_of(&f.path)),
+                    true => self.create_unlinked(to, after, self.kept_of(&f.path)),
                     false => self.create_with_mode(
                         to,
                         after,
-                        self.mode_of(&f.path),
+                        self.kept_of(&f.path),
                         self.folder_mode_of(&f.path),
                     ),
                 }
@@ -867,7 +880,7 @@ impl Transaction {
     /// Write a new file, creating missing folders inside the memory; a
     /// file already at `rel` is never replaced.
     pub fn create(&self, rel: &str, bytes: &[u8]) -> Result<(), String> {
-        self.create_with_mode(rel, bytes, None, None)
+        self.create_with_mode(rel, bytes, (None, None), None)
     }
 
     /// [`Transaction::create`] with the permissions of the file it stands
@@ -878,7 +891,7 @@ impl Transaction {
         &self,
         rel: &str,
         bytes: &[u8],
-        mode: Option<u32>,
+        (mode, owner): (Option<u32>, Option<Owner>),
         folder_mode: Option<u32>,
     ) -> Result<(), String> {
         let fail = |e: String| format!("{rel}: {e}");
@@ -902,7 +915,7 @@ impl Transaction {
         }
         #[cfg(not(unix))]
         let _ = (folder_made, folder_mode);
-        create_atomic_with_mode(&target, bytes, mode).map_err(|e| {
+        create_atomic_with_mode(&target, bytes, mode, owner).map_err(|e| {
             if e.kind() == io::ErrorKind::AlreadyExists {
                 fail("a file appeared there meanwhile; it was not replaced".into())
             } else {
@@ -915,9 +928,14 @@ impl Transaction {
 
     /// Write a new file reached through no link, in a folder that exists
     /// (a prompt template the user renames: no agent's write goes there).
-    fn create_unlinked(&self, rel: &str, bytes: &[u8], mode: Option<u32>) -> Result<(), String> {
+    fn create_unlinked(
+        &self,
+        rel: &str,
+        bytes: &[u8],
+        (mode, owner): (Option<u32>, Option<Owner>),
+    ) -> Result<(), String> {
         let target = self.unlinked(rel)?;
-        create_atomic_with_mode(&target, bytes, mode).map_err(|e| format!("{rel}: {e}"))
+        create_atomic_with_mode(&target, bytes, mode, owner).map_err(|e| format!("{rel}: {e}"))
     }
 
     /// Remove the old path of a moved file (a regular file reached through
@@ -978,12 +996,12 @@ impl Transaction {
                 Some(before) => {
                     // A moved file's source: the copy made just before it
                     // still has its permissions.
-                    let mode = i
+                    let (mode, owner) = i
                         .checked_sub(1)
                         .and_then(|j| changes.get(j))
                         .filter(|made| made.before.is_none())
-                        .and_then(|made| self.mode_of(&made.path));
-                    create_atomic_with_mode(&target, before, mode)
+                        .map_or((None, None), |made| self.kept_of(&made.path));
+                    create_atomic_with_mode(&target, before, mode, owner)
                 }
                 None => fs::remove_file(&target),
             };
@@ -1028,7 +1046,12 @@ impl Transaction {
             sync_dir(parent);
         }
         self.record_replaced(rel, before.as_deref(), None);
-        self.record_deleted_mode(rel, mode_bits(&meta), self.folder_mode_of(rel));
+        self.record_deleted_mode(
+            rel,
+            mode_bits(&meta),
+            self.folder_mode_of(rel),
+            owner_of(&meta),
+        );
         Ok(())
     }
 
@@ -1039,10 +1062,18 @@ impl Transaction {
         meta.is_dir().then(|| mode_bits(&meta)).flatten()
     }
 
-    /// The permissions of the regular file `rel` (reached through no link).
-    fn mode_of(&self, rel: &str) -> Option<u32> {
-        let meta = fs::symlink_metadata(self.unlinked(rel).ok()?).ok()?;
-        meta.is_file().then(|| mode_bits(&meta)).flatten()
+    /// The permissions and owner of the regular file `rel` (reached
+    /// through no link), which a file standing for it keeps.
+    fn kept_of(&self, rel: &str) -> (Option<u32>, Option<Owner>) {
+        let meta = self
+            .unlinked(rel)
+            .ok()
+            .and_then(|at| fs::symlink_metadata(at).ok())
+            .filter(fs::Metadata::is_file);
+        match meta {
+            Some(meta) => (mode_bits(&meta), owner_of(&meta)),
+            None => (None, None),
+        }
     }
 
     /// Lay out a new memory: each folder of `folders` (outermost first)

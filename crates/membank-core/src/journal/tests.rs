@@ -184,6 +184,64 @@ fn a_moved_file_keeps_its_permissions_and_the_undo_too() {
     assert_eq!(mode(&sub), 0o700);
 }
 
+/// A note shared through its group stays so: rewritten, moved and put
+/// back by an undo, it keeps its owner and group. Giving a file to another
+/// user takes root, so elsewhere the test says it did not run.
+#[cfg(unix)]
+#[test]
+fn a_rewritten_or_moved_file_keeps_its_owner_and_group_and_the_undo_too() {
+    use std::os::unix::fs::MetadataExt;
+    let (bank, state) = bank();
+    let j = journal(state.path());
+    let old = bank.path().join("01_CLIENTS/Acme.md");
+    let other = bank.path().join("01_CLIENTS/Other.md");
+    fs::write(&other, "other\n").unwrap();
+    let nobody = (65534, 65534);
+    for f in [&old, &other] {
+        if std::os::unix::fs::chown(f, Some(nobody.0), Some(nobody.1)).is_err() {
+            eprintln!(
+                "SKIPPED a_rewritten_or_moved_file_keeps_its_owner_and_group_and_the_undo_too: \
+                 giving a file to another user needs root"
+            );
+            return;
+        }
+    }
+    let owner = |p: &Path| {
+        let m = fs::metadata(p).unwrap();
+        (m.uid(), m.gid())
+    };
+    let before = read(bank.path(), "01_CLIENTS/Acme.md").unwrap();
+    let fixes = vec![
+        FileFix {
+            path: "01_CLIENTS/Acme.md".into(),
+            codes: Vec::new(),
+            notes: Vec::new(),
+            action: Action::Move {
+                to: "01_CLIENTS/Acme Ltd.md".into(),
+                before: before.clone(),
+                after: before,
+            },
+        },
+        FileFix {
+            path: "01_CLIENTS/Other.md".into(),
+            codes: Vec::new(),
+            notes: Vec::new(),
+            action: Action::Change {
+                before: b"other\n".to_vec(),
+                after: b"changed\n".to_vec(),
+            },
+        },
+    ];
+    begin(bank.path(), &j, Kind::Bank)
+        .commit_fixes(&fixes)
+        .unwrap();
+    assert_eq!(owner(&bank.path().join("01_CLIENTS/Acme Ltd.md")), nobody);
+    assert_eq!(owner(&other), nobody);
+    undo(bank.path(), &j, Kind::Bank).unwrap();
+    assert_eq!(owner(&old), nobody);
+    assert_eq!(owner(&other), nobody);
+}
+
 #[test]
 fn a_move_into_new_folders_undone_leaves_no_empty_folder_behind() {
     let (bank, state) = bank();
@@ -355,6 +413,7 @@ fn the_journal_is_pruned_oldest_first_by_size_and_by_age() {
         files: vec![FileRecord {
             mode: None,
             folder_mode: None,
+            owner: None,
             path: "a.md".into(),
             change: Recorded::Replaced {
                 before: None,
@@ -400,6 +459,7 @@ fn an_entry_over_the_size_bound_is_kept_while_newest_and_spares_the_rest() {
         files: vec![FileRecord {
             mode: None,
             folder_mode: None,
+            owner: None,
             path: "a.md".into(),
             change: Recorded::Replaced {
                 before: None,
