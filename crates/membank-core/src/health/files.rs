@@ -104,10 +104,44 @@ pub(super) fn file_findings_linked<'a>(
         }
     }
     for t in &bank.templates {
-        if let Some(f) = template_finding(t) {
+        if let Some(f) = template_finding(t).or_else(|| unreadable_template(bank, t)) {
             out.push(f);
         }
     }
+}
+
+/// An agent's override (§13) the agent cannot use: not a regular file, a
+/// link out of the bank, over the size cap, not UTF-8. The agent then
+/// takes its bundled template, and only its own run said why.
+fn unreadable_template(bank: &Bank, rel: &str) -> Option<Finding> {
+    use crate::safe_read::ReadError;
+    let (code, severity, why) = match bank.reader().read(std::path::Path::new(rel)) {
+        Ok(bytes) => match crate::text::decode(&bytes) {
+            Ok(_) => return None,
+            Err(e) => ("not-utf8", Severity::Error, e.to_string()),
+        },
+        Err(e) if e.is_not_found() => return None,
+        Err(e) => {
+            let (code, severity) = match &e {
+                ReadError::NotRegular { .. } => ("not-a-file", Severity::Error),
+                ReadError::TooLarge { .. } => ("oversized-file", Severity::Error),
+                ReadError::LinkLeavesRoot { .. } => ("link-outside-bank", Severity::Warning),
+                _ => ("unreadable-file", Severity::Error),
+            };
+            (code, severity, e.to_string())
+        }
+    };
+    Some(finding(
+        code,
+        severity,
+        rel,
+        None,
+        format!(
+            "This agent template override cannot be used ({why}), so the agent ignores it \
+             and works from its bundled template. Make it a regular UTF-8 file in the bank, \
+             or remove it."
+        ),
+    ))
 }
 
 /// Does an agent pick up this `06_TEMPLATES` file as its override (§13)?

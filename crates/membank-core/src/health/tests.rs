@@ -724,6 +724,55 @@ fn leftovers_and_other_files() {
     );
 }
 
+/// An override the agent cannot use falls back to the bundled template
+/// without a word in the agent's run: the check names it.
+#[cfg(unix)]
+#[test]
+fn an_agent_template_the_agent_cannot_read_is_named() {
+    let d = healthy();
+    let outside = tempfile::tempdir().unwrap();
+    fs::write(outside.path().join("lint.md"), "elsewhere\n").unwrap();
+    std::os::unix::fs::symlink(
+        outside.path().join("lint.md"),
+        d.path().join("06_TEMPLATES/lint.md"),
+    )
+    .unwrap();
+    write(
+        d.path(),
+        "06_TEMPLATES/translate_with_memory_bank.md",
+        b"caf\xe9\n",
+    );
+    let fifo = d.path().join("06_TEMPLATES/compile.md");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    let r = run(&d);
+    let got: Vec<(&str, &str)> = r.findings.iter().map(|f| (f.code(), &*f.path)).collect();
+    assert!(
+        got.contains(&("link-outside-bank", "06_TEMPLATES/lint.md")),
+        "{got:?}"
+    );
+    assert!(
+        got.contains(&("not-utf8", "06_TEMPLATES/translate_with_memory_bank.md")),
+        "{got:?}"
+    );
+    if made.is_ok_and(|s| s.success()) {
+        assert!(
+            got.contains(&("not-a-file", "06_TEMPLATES/compile.md")),
+            "{got:?}"
+        );
+    } else {
+        eprintln!(
+            "SKIPPED the FIFO case of an_agent_template_the_agent_cannot_read_is_named: no mkfifo"
+        );
+    }
+    let why = &r
+        .findings
+        .iter()
+        .find(|f| f.path.ends_with("lint.md"))
+        .unwrap()
+        .message();
+    assert!(why.contains("bundled template"), "{why}");
+}
+
 #[test]
 fn folders() {
     let d = healthy();
