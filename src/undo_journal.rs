@@ -91,12 +91,21 @@ pub fn undo_last_in(
     tx: &membank_core::transaction::Transaction,
 ) -> Result<Undone, String> {
     let (entries, corrupt) = journal.entries(tx.root());
-    let entry = journal::last_undoable(&entries).cloned().ok_or_else(|| {
-        journal::Refused::Nothing {
+    let Some(entry) = journal::last_undoable(&entries).cloned() else {
+        // A damaged entry may be the change the user wants back: say so,
+        // rather than that there is nothing.
+        if let Some(c) = corrupt.last() {
+            return Err(format!(
+                "{}: the last journal entry cannot be read ({}); nothing was reverted",
+                c.file.display(),
+                c.reason
+            ));
+        }
+        return Err(journal::Refused::Nothing {
             listed: entries.len(),
         }
-        .to_string()
-    })?;
+        .to_string());
+    };
     // A damaged entry newer than the one found may be the real last
     // change: reverting an older one under it could undo the wrong thing.
     let newer_corrupt = corrupt.iter().find(|c| {

@@ -154,6 +154,43 @@ fn a_file_changed_since_is_named_and_nothing_is_reverted() {
     assert_eq!(support::tree(bank.path()), after_edit);
 }
 
+/// A damaged entry that is the only one is named, not taken for an empty
+/// journal: it may be the change the user wants back.
+#[test]
+fn a_damaged_only_entry_is_named_not_called_nothing() {
+    let bank = flawed_bank();
+    let state = tempfile::tempdir().unwrap();
+    ok(&run(state.path(), &["fix", s(bank.path()), "--yes"]));
+    let entry = walk_json(state.path());
+    fs::write(&entry, "{broken").unwrap();
+    let out = run(state.path(), &["undo", s(bank.path())]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(entry.file_name().unwrap().to_str().unwrap())
+            && err.contains("the last journal entry cannot be read"),
+        "{err}"
+    );
+}
+
+/// The one journal entry file under `state`.
+fn walk_json(state: &Path) -> std::path::PathBuf {
+    let mut found = Vec::new();
+    let mut dirs = vec![state.to_path_buf()];
+    while let Some(d) = dirs.pop() {
+        for e in fs::read_dir(d).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                dirs.push(p);
+            } else if p.extension().is_some_and(|x| x == "json") {
+                found.push(p);
+            }
+        }
+    }
+    assert_eq!(found.len(), 1, "{found:?}");
+    found.pop().unwrap()
+}
+
 /// The history's paths come from the bank: printed as JSON they go
 /// through the one JSON writer, so a bidi override in a name is escaped,
 /// not printed for the terminal to act on.
