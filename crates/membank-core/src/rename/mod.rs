@@ -289,6 +289,26 @@ fn check_symlink(
     }
 }
 
+/// Why a path the bank has, but not as a note or a folder of notes,
+/// cannot be moved: "no file of that name" would be untrue.
+fn not_movable(bank: &Bank, path: &str) -> Option<String> {
+    let problem = bank.problems.iter().find(|p| p.path == path)?;
+    let what = match problem.kind {
+        ProblemKind::SymlinkedFolder => "is a link to a folder, which the bank does not follow; \
+             membank moves no link: move it by hand"
+            .to_owned(),
+        ProblemKind::NotRegular
+        | ProblemKind::LinkOutside
+        | ProblemKind::DanglingLink
+        | ProblemKind::LinkLoop => format!(
+            "{}; membank moves notes (Markdown files) only",
+            problem.message
+        ),
+        _ => format!("cannot be read ({}); nothing is moved", problem.message),
+    };
+    Some(format!("{path}: {what}"))
+}
+
 /// Each moved file's old path with its new one.
 type Moves = Vec<(String, String)>;
 
@@ -303,7 +323,9 @@ fn moves_of(
     // The normalising below drops a leading `/`, which would read an
     // absolute path as one inside the bank.
     let relative = |p: &str| {
-        let p = p.trim();
+        // Only line ends are trimmed: a name may end in a space (one
+        // `check` asks to rename), and it must be given as it is.
+        let p = p.trim_matches(['\n', '\r']);
         let absolute = p.starts_with(['/', '\\']) || p.get(1..2) == Some(":");
         crate::bank::normalize_rel_path(p)
             .filter(|p| !p.is_empty() && !absolute)
@@ -356,9 +378,8 @@ fn moves_of(
             .partition(|f| is_markdown(f));
         left = others.into_iter().cloned().collect();
         if inside.is_empty() {
-            return Err(format!(
-                "{from}: no file or folder of that name in the bank"
-            ));
+            return Err(not_movable(bank, &from_path)
+                .unwrap_or_else(|| format!("{from}: no file or folder of that name in the bank")));
         }
         let base = if into_folder {
             let name = from_path.rsplit('/').next().unwrap_or(&from_path);

@@ -442,3 +442,25 @@ fn a_note_not_utf8_that_links_to_the_moved_note_refuses_and_an_unread_one_is_nam
     let plan = plan(&bank, "03_DOMAINS/Legal.md", "03_DOMAINS/Law.md").unwrap();
     assert_eq!(plan.unread, ["04_STYLE/Big.md"]);
 }
+
+#[cfg(unix)]
+#[test]
+fn what_the_bank_has_but_cannot_move_is_named_and_a_trailing_space_is_kept() {
+    let dir = bank_with(&[LEGAL, ("03_DOMAINS/old /n.md", "---\ndomain: N\n---\n")]);
+    let root = dir.path();
+    std::os::unix::fs::symlink("../04_STYLE", root.join("03_DOMAINS/Linked")).unwrap();
+    std::os::unix::fs::symlink("Loop.md", root.join("03_DOMAINS/Loop.md")).unwrap();
+    let why = plan_of(root, "03_DOMAINS/Linked", "03_DOMAINS/New").unwrap_err();
+    assert!(why.contains("is a link to a folder"), "{why}");
+    let why = plan_of(root, "03_DOMAINS/Loop.md", "03_DOMAINS/New").unwrap_err();
+    assert!(why.contains("symbolic link loop"), "{why}");
+    // The folder `check` asks to rename, named as it is.
+    let plan = plan_of(root, "03_DOMAINS/old ", "03_DOMAINS/old").unwrap();
+    assert_eq!(
+        plan.moves,
+        [(
+            "03_DOMAINS/old /n.md".to_owned(),
+            "03_DOMAINS/old/n.md".to_owned()
+        )]
+    );
+}
