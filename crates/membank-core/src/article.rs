@@ -51,6 +51,9 @@ pub struct Encoding {
     /// The whole file is one code block without frontmatter (not a fenced
     /// article: nothing is stripped, and its code holds no links).
     pub only_code: bool,
+    /// No frontmatter found because the lines end in a carriage return
+    /// alone (old Mac files): to every tool the file is one line.
+    pub cr_only: bool,
 }
 
 /// A frontmatter value that takes part in scoring, kept as written and folded.
@@ -831,7 +834,7 @@ impl Article {
     ) -> Article {
         let (had_bom, crlf, utf16) = (decoded.had_bom, decoded.crlf, decoded.utf16);
         let located = frontmatter::locate_cow(decoded.text);
-        let encoding = Encoding {
+        let mut encoding = Encoding {
             had_bom,
             utf16,
             crlf,
@@ -841,8 +844,13 @@ impl Article {
             fence_blanks: to_u32(located.fence_blanks),
             fence_close_line: located.fence_close_line.map(to_u32),
             only_code: located.only_code,
+            cr_only: false,
         };
         let text = located.text;
+        if matches!(located.block, Block::Missing) {
+            encoding.cr_only =
+                text.starts_with("---\r") && memchr::memchr(b'\n', text.as_bytes()).is_none();
+        }
         let mut meta = Meta::default();
         // The thread's lists, grown once and copied out at their size (see
         // `LinksBuilder::take_scratch`).

@@ -99,8 +99,14 @@ pub(super) fn load_problems(bank: &Bank, out: &mut Vec<Finding>) {
                 &p.path,
                 p.line,
                 format!(
-                    "The file {}; it is left out of every context. Check its permissions.",
-                    p.message
+                    "The file {}; it is left out of every context. {}",
+                    p.message,
+                    // The system's words for a path over its limit.
+                    if p.message.contains("name too long") {
+                        "Shorten its path: fewer or shorter folder names, or a shorter name."
+                    } else {
+                        "Check its permissions."
+                    }
                 ),
             ),
             ProblemKind::UnreadableFolder => finding(

@@ -26,17 +26,28 @@ pub(super) fn frontmatter_findings(a: &Article, out: &mut Vec<Finding>) {
         FrontmatterState::Missing => {
             // A note that is all code is not an article missing its block.
             if a.folder.is_content() && !a.encoding.only_code {
-                out.push(finding(
-                    "missing-frontmatter",
-                    Severity::Error,
-                    &a.rel_path,
-                    Some(1 + a.encoding.line_shift()),
+                // Lines ended by a carriage return alone (old Mac files)
+                // are one line to every tool: the block is there, unseen.
+                let message = if a.encoding.cr_only {
+                    format!(
+                        "The file's lines end in a carriage return alone (as on old Macs), so \
+                         to every tool it is one line and its frontmatter block cannot be \
+                         seen.{invisible} Save it with LF (or CRLF) line endings."
+                    )
+                } else {
                     format!(
                         "The article does not start with a frontmatter block (a line “---”, \
                          the keys, and another “---”). Every article in {} needs one.{invisible} \
                          Add the block at the very top, with at least last_updated.",
                         a.folder.dir_name()
-                    ),
+                    )
+                };
+                out.push(finding(
+                    "missing-frontmatter",
+                    Severity::Error,
+                    &a.rel_path,
+                    Some(1 + a.encoding.line_shift()),
+                    message,
                 ));
             }
         }
@@ -54,8 +65,13 @@ pub(super) fn frontmatter_findings(a: &Article, out: &mut Vec<Finding>) {
             // Advice that fits what went wrong, and no "line shown" when
             // the parser could not say where.
             let not_a_mapping = e.message.contains("not a mapping");
+            // membank's own bounds (size, nesting), not a YAML error.
+            let over_bounds = e.message.contains("not parsed");
             let fix = if not_a_mapping {
                 "Write the block as “key: value” lines."
+            } else if over_bounds {
+                "Keep the block to a handful of short keys: long text belongs in the body, \
+                 below the closing “---”."
             } else if e.line.is_some() {
                 "Fix the line shown; values containing “: ”, “#” or brackets need quotes."
             } else {
@@ -70,6 +86,12 @@ pub(super) fn frontmatter_findings(a: &Article, out: &mut Vec<Finding>) {
                 if not_a_mapping {
                     format!(
                         "The {}, so none of its keys can be read.{invisible} {fix}",
+                        e.message
+                    )
+                } else if over_bounds {
+                    format!(
+                        "The frontmatter is beyond what membank reads ({}), so none of its keys \
+                         can be read.{invisible} {fix}",
                         e.message
                     )
                 } else {
@@ -219,7 +241,9 @@ pub(super) fn value_findings(a: &Article, out: &mut Vec<Finding>) {
             format!(
                 "{key} holds {link} without quotes, which YAML reads as a list inside a list, \
                  not as a link: other tools see neither the link nor the value. membank reads \
-                 it as the link you meant. Quote it: “{key}: \"{link}\"”."
+                 it as the link you meant. Put the link in quotes where it stands: \
+                 “{key}: \"{link}\"” for a single value, “{key}: [\"{link}\", …]” in a list \
+                 (keeping its other items)."
             ),
         ));
     }

@@ -773,6 +773,43 @@ fn an_agent_template_the_agent_cannot_read_is_named() {
     assert!(why.contains("bundled template"), "{why}");
 }
 
+/// The advice fits what went wrong: lines the tools cannot see, a block
+/// beyond membank's own bounds (valid YAML), a link inside a list.
+#[test]
+fn frontmatter_advice_fits_the_problem() {
+    let d = healthy();
+    write(
+        d.path(),
+        "03_DOMAINS/Cr.md",
+        b"---\rdomain: Cr\rlast_updated: 2026-01-01\r---\rbody\r",
+    );
+    let big = format!("---\ndomain: Big\nnote: \"{}\"\n---\n", "y".repeat(70_000));
+    write(d.path(), "03_DOMAINS/Big.md", big.as_bytes());
+    write(
+        d.path(),
+        "03_DOMAINS/Listed.md",
+        b"---\ndomain: Listed\nlast_updated: 2026-01-01\nrelated_domains: [[[Legal]], Marketing]\n---\n",
+    );
+    let r = run(&d);
+    let about = |path: &str, code: &str| {
+        r.findings
+            .iter()
+            .find(|f| &*f.path == path && f.code() == code)
+            .unwrap_or_else(|| panic!("no {code} for {path}: {:?}", r.findings))
+            .message()
+            .into_owned()
+    };
+    let cr = about("03_DOMAINS/Cr.md", "missing-frontmatter");
+    assert!(cr.contains("carriage return alone"), "{cr}");
+    let big = about("03_DOMAINS/Big.md", "unparsable-frontmatter");
+    assert!(
+        big.contains("beyond what membank reads") && !big.contains("not valid YAML"),
+        "{big}"
+    );
+    let listed = about("03_DOMAINS/Listed.md", "unquoted-link");
+    assert!(listed.contains("[\"[[Legal]]\", …]"), "{listed}");
+}
+
 #[test]
 fn folders() {
     let d = healthy();
