@@ -340,35 +340,44 @@ fn demo_copy() -> (tempfile::TempDir, PathBuf) {
     (dir, bank)
 }
 
-/// The most hits a `search` answer takes is what its argument schema says:
-/// that many are answered, one more is refused naming the same range.
+/// The most rows an answer takes is what its argument schema says: that
+/// many are answered, one more (or none) is refused naming the same range,
+/// and no argument the schema does not list is taken.
 #[tokio::test]
-async fn the_search_limit_is_the_one_its_schema_states() {
+async fn each_limit_is_the_one_its_schema_states() {
     let c = connect(Path::new(DEMO), &[]).await;
     let tools = c.service.list_all_tools().await.unwrap();
-    let search = tools.iter().find(|t| t.name == "search").unwrap();
-    let said = search.input_schema["properties"]["limit"]["description"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    let max: usize = said
-        .split_once("takes 1 to ")
-        .and_then(|(_, rest)| rest.split(|c: char| !c.is_ascii_digit()).next())
-        .and_then(|n| n.parse().ok())
-        .unwrap_or_else(|| panic!("no range in {said:?}"));
-    let answered = call(&c, "search", json!({"query": "the", "limit": max})).await;
-    assert_eq!(answered.is_error, Some(false), "{answered:?}");
-    let refused = error_text(&call(&c, "search", json!({"query": "the", "limit": max + 1})).await);
-    assert!(refused.contains(&format!("1 to {max} hits")), "{refused}");
-    assert!(
-        search
-            .description
-            .as_deref()
-            .unwrap()
-            .contains(&format!("at most {max})")),
-        "{:?}",
-        search.description
-    );
+    for (name, args) in [("search", json!({"query": "the"})), ("check", json!({}))] {
+        let tool = tools.iter().find(|t| t.name == name).unwrap();
+        let limit = &tool.input_schema["properties"]["limit"];
+        assert_eq!(limit["minimum"], 1, "{name}: {limit}");
+        let max = limit["maximum"]
+            .as_u64()
+            .unwrap_or_else(|| panic!("{name}: {limit}"));
+        assert_eq!(tool.input_schema["additionalProperties"], false, "{name}");
+        let with = |n: u64| {
+            let mut a = args.clone();
+            a["limit"] = json!(n);
+            a
+        };
+        let answered = call(&c, name, with(max)).await;
+        assert_eq!(answered.is_error, Some(false), "{answered:?}");
+        for refused in [max + 1, 0] {
+            let why = error_text(&call(&c, name, with(refused)).await);
+            assert!(
+                why.contains(&format!("1 to {max} ")),
+                "{name} {refused}: {why}"
+            );
+        }
+        assert!(
+            tool.description
+                .as_deref()
+                .unwrap()
+                .contains(&format!("at most {max})")),
+            "{:?}",
+            tool.description
+        );
+    }
     c.service.cancel().await.unwrap();
 }
 
@@ -700,8 +709,17 @@ async fn bad_arguments_are_tool_errors_a_person_can_act_on() {
     let no_target = error_text(&call(&c, "links", json!({})).await);
     assert!(no_target.contains("article"), "{no_target}");
 
-    let unknown = error_text(&call(&c, "delete_everything", json!({})).await);
-    assert!(unknown.contains("the tools here are: context"), "{unknown}");
+    // A name no tool has is the protocol's unknown tool, not a tool error.
+    let unknown = c
+        .service
+        .call_tool(CallToolRequestParams::new("delete_everything").with_arguments(args(json!({}))))
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(
+        unknown.contains("-32602") && unknown.contains("the tools here are: context"),
+        "{unknown}"
+    );
     c.service.cancel().await.unwrap();
 }
 
@@ -996,6 +1014,19 @@ async fn resources_are_listed_a_page_at_a_time() {
     assert_eq!(second.resources.len(), 50);
     assert_eq!(second.next_cursor, None);
     assert_eq!(second.resources[0].name, "02_TERMINOLOGY/term 200.md");
+    // A cursor the server did not give is refused, not read as the end.
+    let junk = c
+        .service
+        .list_resources(Some(
+            PaginatedRequestParams::default().with_cursor(Some("not-a-cursor".into())),
+        ))
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(
+        junk.contains("-32602") && junk.contains("not one this server gave"),
+        "{junk}"
+    );
     c.service.cancel().await.unwrap();
 }
 

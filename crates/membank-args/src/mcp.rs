@@ -13,7 +13,7 @@ pub struct Args {
     /// root (detected; see --format). The tools offered follow its layout.
     #[arg(value_name = "PATH")]
     pub bank: PathBuf,
-    /// Also serve streamable HTTP at this loopback address (e.g. 127.0.0.1:8765),
+    /// Serve streamable HTTP at this loopback address (e.g. 127.0.0.1:8765),
     /// under the path /mcp, instead of standard input and output.
     #[arg(long, value_name = "ADDR")]
     pub http: Option<SocketAddr>,

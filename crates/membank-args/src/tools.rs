@@ -65,6 +65,17 @@ fn only_known_arguments(tool: &str, args: &JsonObject, schema: &JsonObject) -> R
     Ok(())
 }
 
+/// `schema` saying what `parse` does: no argument it does not list. A
+/// client that checks its calls against the schema then never sends one
+/// that is refused for an extra name.
+fn closed(schema: Arc<JsonObject>) -> Arc<JsonObject> {
+    let mut closed = (*schema).clone();
+    closed
+        .entry("additionalProperties")
+        .or_insert(Value::Bool(false));
+    Arc::new(closed)
+}
+
 /// What a tool answers, for the answers defined here.
 pub trait ToolAnswer {
     /// The answer's JSON schema, as `tools/list` gives it.
@@ -75,7 +86,7 @@ macro_rules! tool_args {
     ($($args:ty),* $(,)?) => {$(
         impl ToolArgs for $args {
             fn schema() -> Arc<JsonObject> {
-                schema_for_type::<$args>()
+                closed(schema_for_type::<$args>())
             }
 
             fn parse(tool: &str, args: Option<JsonObject>) -> Result<Self, String> {
@@ -378,7 +389,8 @@ pub struct ImportTermsReport {
 
 #[derive(Deserialize, JsonSchema)]
 pub struct ApplyParams {
-    /// The `proposal_id` that `propose_write` or `supersede` returned.
+    /// The `proposal_id` a proposing tool returned (`propose_write`,
+    /// `fix`, `mv`, `new`, `import_terms`, `supersede`).
     pub proposal_id: String,
 }
 
@@ -411,8 +423,9 @@ pub struct FixesApplied {
 
 #[derive(Deserialize, JsonSchema)]
 pub struct MvParams {
-    /// The note or folder to rename or move, relative to the bank
-    /// (03_DOMAINS/Legal.md, 03_DOMAINS/legal).
+    /// What to rename or move, relative to the memory: in a bank a note
+    /// or a folder (03_DOMAINS/Legal.md, 03_DOMAINS/legal); in a Deja Vu
+    /// project a record (memory/decisions/old.md).
     pub from: String,
     /// Its new path; ending in `/`, a folder it moves into. A note's new
     /// name gets .md when given without it.

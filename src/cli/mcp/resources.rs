@@ -36,17 +36,31 @@ pub fn path_of(uri: &str) -> Option<String> {
         .map(|p| p.into_owned())
 }
 
-/// One page of resources. The cursor is the last path of the previous
+/// What starts every cursor this server gives: a string without it was
+/// not given here, and is refused rather than read as the end of the list.
+const CURSOR_PREFIX: &str = "after:";
+
+/// One page of resources. The cursor holds the last path of the previous
 /// page, so a memory that changes between pages neither repeats nor skips
 /// the documents that stayed. Documents `withholds` names are left out,
-/// and `_meta.withheld` says how many and why.
+/// and `_meta.withheld` says how many and why. `Err` for a cursor this
+/// server did not give.
 pub fn list(
     memory: &dyn Memory,
     cursor: Option<&str>,
     withholds: &dyn Fn(DocId) -> bool,
-) -> ListResourcesResult {
+) -> Result<ListResourcesResult, String> {
     let total = memory.len();
-    let start = match cursor {
+    let after = match cursor {
+        None => None,
+        Some(c) => Some(c.strip_prefix(CURSOR_PREFIX).ok_or_else(|| {
+            format!(
+                "the cursor {:?} is not one this server gave; list from the start without one",
+                sanitize_for_terminal(c, false)
+            )
+        })?),
+    };
+    let start = match after {
         None => 0,
         Some(after) => (0..total)
             .position(|id| memory.document(id).path == after)
@@ -78,7 +92,9 @@ pub fn list(
     // The cursor names a listed document, never a withheld one.
     let more = (at..total).any(|id| !withholds(id));
     let mut result = ListResourcesResult::with_all_items(page);
-    result.next_cursor = last_listed.filter(|_| more);
+    result.next_cursor = last_listed
+        .filter(|_| more)
+        .map(|path| format!("{CURSOR_PREFIX}{path}"));
     let withheld = (0..total).filter(|&id| withholds(id)).count();
     if withheld > 0 {
         let mut meta = MetaObject::new();
@@ -88,7 +104,7 @@ pub fn list(
         );
         result.meta = Some(meta);
     }
-    result
+    Ok(result)
 }
 
 /// The document a URI names, made safe like terminal output, with the

@@ -139,6 +139,9 @@ impl ServerHandler for Session {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        if let Some(why) = tools::unknown_tool(&self.shared, &request.name) {
+            return Err(ErrorData::invalid_params(why, None));
+        }
         let shared = Arc::clone(&self.shared);
         let owner = self.owner(&context);
         // Queries on a large bank take milliseconds of CPU: keep them off
@@ -158,9 +161,10 @@ impl ServerHandler for Session {
     ) -> Result<ListResourcesResult, ErrorData> {
         let memory = self.shared.memory();
         let memory = memory.as_ref();
-        Ok(resources::list(memory, cursor(&request), &|id| {
+        resources::list(memory, cursor(&request), &|id| {
             self.shared.withholds(memory, id)
-        }))
+        })
+        .map_err(|why| ErrorData::invalid_params(why, None))
     }
 
     async fn read_resource(

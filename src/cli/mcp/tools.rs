@@ -92,6 +92,23 @@ fn tool<P: ToolArgs, O: JsonSchema + 'static>(
         .with_annotations(read_only())
 }
 
+/// `tool` whose `limit` says the range the tool accepts, which is
+/// narrower than the command line's (where 0 means every one).
+fn limited(mut tool: Tool, min: usize, max: usize, description: &str) -> Tool {
+    let mut schema = (*tool.input_schema).clone();
+    if let Some(limit) = schema
+        .get_mut("properties")
+        .and_then(|p| p.get_mut("limit"))
+        .and_then(|l| l.as_object_mut())
+    {
+        limit.insert("minimum".into(), min.into());
+        limit.insert("maximum".into(), max.into());
+        limit.insert("description".into(), description.into());
+    }
+    tool.input_schema = std::sync::Arc::new(schema);
+    tool
+}
+
 /// What `read` answers on an everos root: a document or an entry.
 #[derive(JsonSchema)]
 #[serde(untagged)]
@@ -136,15 +153,20 @@ const OFFERS: &[Offer] = &[
         layouts: DEJAVU,
         writes: false,
         make: || {
-            tool::<RecallParams, recall::ReferenceJson<'static>>(
-                "recall",
-                "The Deja Vu cue scan over memory/impressions.jsonl, exactly as the reference \
+            limited(
+                tool::<RecallParams, recall::ReferenceJson<'static>>(
+                    "recall",
+                    "The Deja Vu cue scan over memory/impressions.jsonl, exactly as the reference \
                  scan computes it: the familiarity level, the score, the best matches with \
                  their record paths, and the tokens and arithmetic of the best `limit` matches \
                  (20 unless told; every impression when there are no more than 20); \
                  explanation.total and explanation.truncated say how many were scanned and \
                  whether some are not explained. Same JSON as `membank recall --json` (with \
                  `--limit N` when more are scanned or a limit is given).",
+                ),
+                1,
+                recall::MCP_MAX_LIMIT,
+                "Explain this many of the best matches (1 to 500). Unless told, 20, and every impression when there are no more than 20.",
             )
         },
     },
@@ -153,13 +175,18 @@ const OFFERS: &[Offer] = &[
         layouts: EVEROS,
         writes: false,
         make: || {
-            tool::<EntriesParams, everos::EntriesJson<'static>>(
-                "entries",
-                "The entries of the everos daily logs (episodes, atomic facts, foresights, \
+            limited(
+                tool::<EntriesParams, everos::EntriesJson<'static>>(
+                    "entries",
+                    "The entries of the everos daily logs (episodes, atomic facts, foresights, \
                  agent cases), filtered by app, project, user or agent, kind and first day: \
                  each with its file, id, owner, kind, date, line and text; `limit` of them \
                  (100 unless told) from `offset`. Same JSON as `membank entries --json`, plus \
                  total, offset and truncated when only part of the list is given.",
+                ),
+                1,
+                everos::MCP_MAX_LIMIT,
+                "List at most this many entries (1 to 1000; 100 unless told).",
             )
         },
     },
@@ -195,13 +222,18 @@ const OFFERS: &[Offer] = &[
         layouts: EVERY,
         writes: false,
         make: || {
-            tool::<CheckArgs, check::JsonReport>(
-                "check",
-                "The deterministic health checks of this layout: findings with code, \
+            limited(
+                tool::<CheckArgs, check::JsonReport>(
+                    "check",
+                    "The deterministic health checks of this layout: findings with code, \
                  severity, file, line and message, and the counts of every finding; filter by \
                  code and by file or folder. Lists 100 findings unless `limit` says otherwise \
                  (at most 500); `total` and `truncated` say whether more follow, `offset` \
                  pages. Same JSON as `membank check --json [--limit N] [--offset N]`.",
+                ),
+                1,
+                check::MCP_MAX_LIMIT,
+                "List at most this many findings (1 to 500; 100 unless told); `total` says how many there are.",
             )
         },
     },
@@ -210,13 +242,18 @@ const OFFERS: &[Offer] = &[
         layouts: EVERY,
         writes: false,
         make: || {
-            tool::<SearchArgs, search::JsonReport>(
-                "search",
-                "Ranked full-text search (BM25) over every document of the memory, everos \
+            limited(
+                tool::<SearchArgs, search::JsonReport>(
+                    "search",
+                    "Ranked full-text search (BM25) over every document of the memory, everos \
                  entries included: each hit with its file, line, entry id, score and a snippet \
                  with the matches marked, the best `limit` (20 unless told, at most 100) after \
                  `offset`; `matches` counts every match. Same JSON as \
                  `membank search --json`.",
+                ),
+                1,
+                search::MCP_MAX_LIMIT,
+                "List at most this many hits (1 to 100; 20 unless told).",
             )
         },
     },
@@ -337,6 +374,15 @@ fn offered(layout: LayoutKind, allow_writes: bool) -> impl Iterator<Item = &'sta
     OFFERS
         .iter()
         .filter(move |o| o.layouts.contains(&layout) && (allow_writes || !o.writes))
+}
+
+/// A name no tool of any layout has: the protocol's "unknown tool", an
+/// error of the request rather than of a tool, with the tools here.
+pub fn unknown_tool(shared: &Shared, name: &str) -> Option<String> {
+    if OFFERS.iter().any(|o| o.name == name) {
+        return None;
+    }
+    Some(not_offered(shared, name))
 }
 
 /// Why a tool that exists is not offered here, or that it does not exist.

@@ -277,7 +277,7 @@ fn apply_terms(shared: &Arc<Shared>, files: &[(String, Vec<u8>)]) -> Result<Outp
 pub fn apply_tool() -> Tool {
     Tool::new(
         "apply_write",
-        "Apply a proposal of propose_write, import_terms, supersede, mv or new atomically; \
+        "Apply a proposal of propose_write, import_terms, supersede, fix, mv or new atomically; \
          rejected blocks are never written. Refused if a file changed on disk since the \
          proposal. Same JSON as `membank blocks --apply --json` or `membank supersede --yes \
          --json`; for import_terms, the files written; for fix, mv and new, the files \
