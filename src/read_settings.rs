@@ -61,7 +61,14 @@ impl ConfigFile {
             },
         };
         match std::fs::read_to_string(&path) {
-            Ok(text) => Ok(Some(ConfigFile { path, text })),
+            Ok(text) => {
+                // A syntax error is the file's, wherever it is: said so
+                // before a table's reading would claim it as its own.
+                if let Err(e) = text.parse::<toml::Table>() {
+                    anyhow::bail!("{}: not valid TOML: {e}", path.display());
+                }
+                Ok(Some(ConfigFile { path, text }))
+            }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
             Err(e) => Err(e).with_context(|| format!("reading {}", path.display())),
         }

@@ -346,9 +346,10 @@ fn a_new_bank_and_a_demo_copy_undone_leave_their_folders_empty() {
 }
 
 /// The config file is read once for both its `[files]` and `[undo]`
-/// tables: a mistake in either is reported as before (the `[files]` one
-/// named by the file), a file that cannot be read stops the run, and a
-/// file setting both lets the command and its undo run.
+/// tables: a mistake in either is reported named by the file (a syntax
+/// error as the file's, not as a table's), a file that cannot be read
+/// stops the run, and a file setting both lets the command and its undo
+/// run.
 #[test]
 fn one_config_file_bounds_both_the_reads_and_the_journal() {
     let state = tempfile::tempdir().unwrap();
@@ -391,16 +392,30 @@ fn one_config_file_bounds_both_the_reads_and_the_journal() {
             Some("[files]\nmax_file_mb = 2\n[undo]\nmax_mb = 0\n"),
             &values,
         ),
-        "membank: [undo] max_mb must be at least 1\n",
+        &format!(
+            "membank: {}: [undo] max_mb must be at least 1\n",
+            config.display()
+        ),
     );
     fails(
         &with(Some("[undo]\nmax_mbb = 3\n"), &values),
-        "membank: [undo] table: TOML parse error",
+        &format!(
+            "membank: {}: [undo] table: TOML parse error",
+            config.display()
+        ),
     );
     fails(
         &with(Some("x = [\n"), &values),
         &format!(
-            "membank: {}: [files] table: TOML parse error",
+            "membank: {}: not valid TOML: TOML parse error",
+            config.display()
+        ),
+    );
+    // A syntax error in another table is not blamed on [files].
+    fails(
+        &with(Some("[llm]\nmodel = gpt-4o\n"), &values),
+        &format!(
+            "membank: {}: not valid TOML: TOML parse error",
             config.display()
         ),
     );

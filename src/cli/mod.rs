@@ -256,7 +256,10 @@ pub fn main() -> ExitCode {
     }
     // Every write of this run is journalled, so `membank undo` can take it back.
     if let Err(e) = membank::undo_journal::install(config.as_ref().map(|c| c.text.as_str())) {
-        eprintln!("membank: {e:#}");
+        match &config {
+            Some(c) => eprintln!("membank: {}: {e:#}", c.path.display()),
+            None => eprintln!("membank: {e:#}"),
+        }
         return ExitCode::from(2);
     }
     let result = match cli.command {
