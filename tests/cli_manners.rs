@@ -46,6 +46,17 @@ fn a_mistyped_subcommand_suggests_the_right_one() {
     assert!(err.contains("did you mean 'context'?"), "{err}");
 }
 
+/// Without a terminal the interface would take keys blind and write
+/// screen codes into the pipe: it says so and points at the commands.
+#[test]
+fn the_interface_without_a_terminal_says_so_and_writes_nothing() {
+    let (code, out, err) = membank(&[&bank()]);
+    assert_eq!(code, 2);
+    assert!(out.is_empty(), "{out:?}");
+    assert!(err.contains("the interface needs a terminal"), "{err}");
+    assert!(err.contains("membank check"), "{err}");
+}
+
 #[test]
 fn global_options_are_accepted_before_the_subcommand() {
     let (before_code, before, err) = membank(&["--color", "never", "check", &bank()]);

@@ -270,6 +270,20 @@ pub fn run_tui(bank_root: &Path, options: TuiOptions) -> anyhow::Result<ExitCode
         .root
         .canonicalize()
         .with_context(|| format!("opening {}", bank_root.display()))?;
+    // Drawn into a pipe or a file, the interface would take keys blind
+    // and leave screen codes in the output.
+    use std::io::IsTerminal;
+    if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
+        anyhow::bail!(
+            "the interface needs a terminal, and standard {} is not one; for scripts and pipes \
+             use the commands (membank check, context, search, read, …; membank --help)",
+            if std::io::stdout().is_terminal() {
+                "input"
+            } else {
+                "output"
+            }
+        );
+    }
     let found = Detected {
         spec: found.spec,
         root: root.clone(),
