@@ -490,6 +490,28 @@ fn status_word(word: &str, line: usize) -> Result<Status, String> {
     })
 }
 
+/// The status a row's own columns give its terms: a `Status` word (an
+/// unknown one is an error naming the line), else Supervertaler's
+/// `Forbidden` `TRUE` (rejected) or its `Priority` (99 proposed, any
+/// other approved); `None` when the row says nothing.
+fn row_status(get: &dyn Fn(&Col) -> Option<String>, line: usize) -> Result<Option<Status>, String> {
+    if let Some(word) = get(&Col::Status) {
+        return status_word(&word, line).map(Some);
+    }
+    let forbidden = get(&Col::Forbidden)
+        .is_some_and(|f| matches!(f.to_ascii_lowercase().as_str(), "true" | "1" | "yes"));
+    if forbidden {
+        return Ok(Some(Status::Rejected));
+    }
+    Ok(
+        match get(&Col::Priority).and_then(|p| p.parse::<u32>().ok()) {
+            Some(99) => Some(Status::Proposed),
+            Some(_) => Some(Status::Approved),
+            None => None,
+        },
+    )
+}
+
 /// A term of a memoQ row: the term, its status and its own note.
 type LangTerm = (String, Status, Option<String>);
 
@@ -590,19 +612,9 @@ pub fn read(text: &str, pair: Option<&(String, String)>) -> Result<Vec<TermRecor
                 (_, _, Some((s, t))) => (s.clone(), t.clone()),
                 _ => continue,
             };
-            let forbidden = get(&Col::Forbidden)
-                .is_some_and(|f| matches!(f.to_ascii_lowercase().as_str(), "true" | "1" | "yes"));
             // A row that says nothing of its status is proposed, as the
-            // import promises; Supervertaler's priority says approved
-            // (1–98) or proposed (99).
-            let status = match get(&Col::Status) {
-                Some(word) => status_word(&word, line)?,
-                None if forbidden => Status::Rejected,
-                None => match get(&Col::Priority).and_then(|p| p.parse::<u32>().ok()) {
-                    Some(99) | None => Status::Proposed,
-                    Some(_) => Status::Approved,
-                },
-            };
+            // import promises.
+            let status = row_status(&get, line)?.unwrap_or(Status::Proposed);
             out.push(TermRecord {
                 source,
                 target,
@@ -614,6 +626,11 @@ pub fn read(text: &str, pair: Option<&(String, String)>) -> Result<Vec<TermRecor
             continue;
         }
         // memoQ's layout: terms by language, each followed by its fields.
+        // A row's `Status` (or `Forbidden`, `Priority`) column is its
+        // target terms' status where no `Term_Info` gives one: a plain
+        // glossary with a column per language has no `Term_Info`, and read
+        // as proposed its rejected terms would become allowed synonyms.
+        let row_status = row_status(&get, line)?;
         let has_term_notes = cols.contains(&Col::TermNote);
         let mut by_lang: Vec<(String, Vec<LangTerm>)> = Vec::new();
         // The language of a term marked as the row's source, if any.
@@ -623,7 +640,7 @@ pub fn read(text: &str, pair: Option<&(String, String)>) -> Result<Vec<TermRecor
             let Some(term) = r.get(i).map(|s| s.trim()).filter(|s| !s.is_empty()) else {
                 continue;
             };
-            let mut status = Status::Proposed;
+            let mut status = row_status.unwrap_or(Status::Proposed);
             let mut note = None;
             for (k, c) in cols.iter().enumerate().skip(i + 1) {
                 match c {

@@ -1293,3 +1293,79 @@ fn a_reference_to_a_forbidden_character_is_called_one() {
         );
     }
 }
+
+#[test]
+fn a_status_column_beside_language_columns_gives_each_rows_status() {
+    let pair = ("nl-BE".to_owned(), "en-US".to_owned());
+    let statuses = |text: &str, pair: Option<&(String, String)>| -> Vec<(String, Status)> {
+        table::read(text, pair)
+            .unwrap()
+            .into_iter()
+            .map(|r| (r.target, r.status))
+            .collect()
+    };
+    let want = vec![
+        ("waarborg".to_owned(), Status::Rejected),
+        ("garantie".to_owned(), Status::Approved),
+        ("nota".to_owned(), Status::Proposed),
+    ];
+    for text in [
+        "en-US,nl-BE,Status\nwarranty,waarborg,rejected\nwarranty,garantie,approved\ninvoice,nota,\n",
+        "English;Dutch;Status\nwarranty;waarborg;forbidden\nwarranty;garantie;preferred\ninvoice;nota;\n",
+        "Source,Target,Status\nwarranty,waarborg,rejected\nwarranty,garantie,approved\ninvoice,nota,\n",
+    ] {
+        assert_eq!(
+            statuses(text, Some(&("en-US".to_owned(), "nl-BE".to_owned()))),
+            want,
+            "{text}"
+        );
+    }
+    // The source column second: `--pair` says which one it is.
+    let got: Vec<(String, Status)> = table::read(
+        "nl-BE,en-US,Status\nwaarborg,warranty,rejected\ngarantie,warranty,approved\n",
+        Some(&pair),
+    )
+    .unwrap()
+    .into_iter()
+    .map(|r| (r.source, r.status))
+    .collect();
+    assert_eq!(
+        got,
+        [
+            ("waarborg".to_owned(), Status::Rejected),
+            ("garantie".to_owned(), Status::Approved)
+        ]
+    );
+    // Supervertaler's columns beside language columns.
+    assert_eq!(
+        statuses(
+            "en-US\tnl-BE\tPriority\tForbidden\na\tb\t1\tFALSE\nc\td\t99\tFALSE\ne\tf\t1\tTRUE\n",
+            None
+        ),
+        [
+            ("b".to_owned(), Status::Approved),
+            ("d".to_owned(), Status::Proposed),
+            ("f".to_owned(), Status::Rejected)
+        ]
+    );
+    // memoQ's `Term_Info` is the term's own, before the row's.
+    assert_eq!(
+        statuses(
+            "en-US,Term_Info,nl-BE,Term_Info,Status\na,source,b,rejected,approved\nc,source,d,,approved\n",
+            None
+        ),
+        [
+            ("b".to_owned(), Status::Rejected),
+            ("d".to_owned(), Status::Approved)
+        ]
+    );
+    let err = table::read(
+        "en-US,nl-BE,Status\nwarranty,garantie,approved\ninvoice,nota,nonsense-word\n",
+        None,
+    )
+    .unwrap_err();
+    assert!(
+        err.contains("line 3") && err.contains("nonsense-word"),
+        "{err}"
+    );
+}
