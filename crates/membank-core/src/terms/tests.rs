@@ -1369,3 +1369,46 @@ fn a_status_column_beside_language_columns_gives_each_rows_status() {
         "{err}"
     );
 }
+
+#[test]
+fn content_after_the_root_element_is_a_malformed_file() {
+    let xlf = |target: &str| {
+        format!(
+            r#"<xliff version="1.2"><file source-language="en-US" target-language="nl-BE"><body><trans-unit id="1"><source>The warranty</source><target>{target}</target></trans-unit></body></file></xliff>"#
+        )
+    };
+    let joined = format!("{}\n{}\n", xlf("De garantie"), xlf("De waarborg"));
+    let err = bilingual::read("a.xlf", &joined).unwrap_err();
+    assert!(err.starts_with("line 2:") && err.contains("after"), "{err}");
+    for tail in [
+        "trailing text",
+        "<?xml version=\"1.0\"?>",
+        "&amp;",
+        "<![CDATA[x]]>",
+    ] {
+        let text = format!("{}\n{tail}\n", xlf("De garantie"));
+        assert!(bilingual::read("a.xlf", &text).is_err(), "{tail}");
+    }
+    // Whitespace, comments and processing instructions may follow.
+    let fine = format!(
+        "{}\n<!-- saved by a tool -->\n<?tool done?>\n\n",
+        xlf("De garantie")
+    );
+    assert_eq!(bilingual::read("a.xlf", &fine).unwrap().segments.len(), 1);
+
+    let entry = |s: &str, t: &str| {
+        format!(
+            r#"<martif xml:lang="en-US"><text><body><termEntry><langSet xml:lang="en-US"><tig><term>{s}</term></tig></langSet><langSet xml:lang="nl-BE"><tig><term>{t}</term></tig></langSet></termEntry></body></text></martif>"#
+        )
+    };
+    let tbx = format!(
+        "<?xml version=\"1.0\"?>\n{}\n{}\n",
+        entry("one", "een"),
+        entry("two", "twee")
+    );
+    let problem = read(Format::Tbx, "merged.tbx", &tbx, None).unwrap_err();
+    assert!(
+        problem.to_string().starts_with("merged.tbx: line 3:"),
+        "{problem}"
+    );
+}

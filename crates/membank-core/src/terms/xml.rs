@@ -119,6 +119,32 @@ pub fn parse(text: &str) -> Result<Element, String> {
         let event = reader
             .read_event()
             .map_err(|e| at_line(text, &reader, format!("not well-formed XML: {e}")))?;
+        // Anything but whitespace, comments and processing instructions
+        // after the root element makes the file malformed: two files
+        // joined into one would otherwise be read as the first alone, and
+        // the second's terms and segments lost without a word.
+        if stack.is_empty()
+            && let Some(r) = &root
+        {
+            let extra = match &event {
+                Event::Start(_) | Event::Empty(_) | Event::End(_) | Event::CData(_) => true,
+                // An XML declaration or a DOCTYPE belongs before the root.
+                Event::GeneralRef(_) | Event::Decl(_) | Event::DocType(_) => true,
+                Event::Text(t) => t.iter().any(|b| !matches!(b, b' ' | b'\t' | b'\r' | b'\n')),
+                _ => false,
+            };
+            if extra {
+                return Err(at_line(
+                    text,
+                    &reader,
+                    format!(
+                        "not well-formed XML: content after the end of the root element <{}> \
+                         (two files joined into one?)",
+                        r.name
+                    ),
+                ));
+            }
+        }
         match event {
             Event::Start(e) => {
                 if stack.len() >= MAX_DEPTH {
