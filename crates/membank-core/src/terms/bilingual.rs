@@ -71,11 +71,13 @@ const CODE_TMX: [&str; 5] = ["bpt", "ept", "ph", "it", "ut"];
 
 /// Text of an XLIFF 1.2 `source` or `target`: placeholders' native code
 /// and content marked not to translate (`mrk mtype="protected"`, which
-/// Trados and memoQ use for locked content) left out.
+/// Trados and memoQ use for locked content) left out, and so is text a
+/// Trados tracked change deletes (`mrk mtype="x-sdl-deleted"`): it is no
+/// longer part of the segment, while added text (`x-sdl-added`) is.
 fn text_1_2(e: &Element) -> String {
     collapse(&e.text_without(&|c: &Element| {
         CODE_1_2.contains(&c.name.as_str())
-            || (c.name == "mrk" && c.attr("mtype") == Some("protected"))
+            || (c.name == "mrk" && matches!(c.attr("mtype"), Some("protected" | "x-sdl-deleted")))
             || c.attr("translate") == Some("no")
     }))
 }

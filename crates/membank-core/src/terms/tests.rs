@@ -1412,3 +1412,17 @@ fn content_after_the_root_element_is_a_malformed_file() {
         "{problem}"
     );
 }
+
+#[test]
+fn text_a_trados_tracked_change_deletes_is_not_checked() {
+    let sdl = r#"<xliff xmlns:sdl="http://sdl.com/FileTypes/SdlXliff/1.0" version="1.2"><file source-language="en-US" target-language="nl-BE"><body><trans-unit id="u1"><source>x</source>
+<seg-source><mrk mtype="seg" mid="1">Full <mrk mtype="x-sdl-deleted" sdl:revid="r1">privacy </mrk>compliance.</mrk></seg-source>
+<target><mrk mtype="seg" mid="1">Volledige <mrk mtype="x-sdl-deleted" sdl:revid="r1">conformiteit </mrk><mrk mtype="x-sdl-added" sdl:revid="r2">naleving</mrk>.</mrk></target>
+<sdl:seg-defs><sdl:seg id="1" conf="Translated"/></sdl:seg-defs></trans-unit></body></file></xliff>"#;
+    let file = bilingual::read("a.sdlxliff", sdl).unwrap();
+    assert_eq!(file.segments[0].source, "Full compliance.");
+    assert_eq!(file.segments[0].target, "Volledige naleving.");
+    let terms = bank_terms();
+    let report = qa::check(&qa::for_pair(&terms, &file), &file);
+    assert!(report.findings.is_empty(), "{:?}", codes(&report));
+}
