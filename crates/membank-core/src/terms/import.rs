@@ -209,6 +209,17 @@ fn composed(s: &str) -> String {
     }
 }
 
+/// `s` without invisible format characters (a soft hyphen, a zero-width
+/// space, a bidirectional mark), which a glossary exported from a
+/// document often carries: kept, the term would look like the one typed
+/// and differ from it. The zero-width joiner and non-joiner stay: Persian
+/// and Indic spelling, and emoji, need them.
+fn visible(s: &str) -> String {
+    s.chars()
+        .filter(|&c| !crate::text::is_invisible_format(c) || matches!(c, '\u{200C}' | '\u{200D}'))
+        .collect()
+}
+
 fn same_source_and_pair(a: &TermRecord, b: &TermRecord) -> bool {
     crate::wikilink::fold(a.source.trim()) == crate::wikilink::fold(b.source.trim())
         && a.source_lang.eq_ignore_ascii_case(&b.source_lang)
@@ -255,8 +266,8 @@ pub fn propose(
         t.path.clear();
         // Written composed, and compared so: two spellings of one accent
         // are one term, and one file name on macOS.
-        t.source = composed(&t.source);
-        t.target = composed(&t.target);
+        t.source = composed(&visible(&t.source));
+        t.target = composed(&visible(&t.target));
         let same: Vec<&TermRecord> = existing
             .iter()
             .chain(accepted.iter())

@@ -1,5 +1,6 @@
 //! Finding many terms in text in one pass: both sides folded (lower case,
-//! accents and Arabic tatweel removed, whitespace runs as one space), every term in one
+//! accents, Arabic tatweel and invisible format characters removed,
+//! whitespace runs as one space), every term in one
 //! Aho-Corasick automaton, and a hit kept only when it is a whole word.
 //! Han, kana and Hangul are words of one character each, as in search.
 
@@ -45,6 +46,13 @@ impl Folded {
             // Arabic tatweel only stretches a word for typesetting
             // (`عـقـد` is `عقد`), as harakat are left out as marks.
             if c == TATWEEL {
+                continue;
+            }
+            // Soft hyphens, zero-width spaces and joiners and the like
+            // change how a word is shown, not which word it is: a target
+            // typed `verwerkings\u{AD}verantwoordelijke` has the term.
+            // Left out, they stay inside the original range a hit marks.
+            if crate::text::is_invisible_format(c) {
                 continue;
             }
             last_space = false;

@@ -1426,3 +1426,73 @@ fn text_a_trados_tracked_change_deletes_is_not_checked() {
     let report = qa::check(&qa::for_pair(&terms, &file), &file);
     assert!(report.findings.is_empty(), "{:?}", codes(&report));
 }
+
+#[test]
+fn invisible_format_characters_decide_no_match() {
+    let mut terms = bank_terms();
+    terms.push(rec("warranty", "garantie", Status::Approved, &[]));
+    terms.push(rec("warranty", "waarborg", Status::Rejected, &[]));
+    let file = bilingual::read(
+        "job.txt",
+        "The data controller\tDe verwerkings\u{AD}verantwoordelijke\n\
+         The war\u{AD}ranty\tDe waar\u{200B}borg\n",
+    )
+    .unwrap();
+    let report = qa::check(&qa::for_pair(&terms, &file), &file);
+    let got: Vec<(&str, &str)> = report
+        .findings
+        .iter()
+        .map(|f| (f.code, f.segment.as_str()))
+        .collect();
+    // The first is found; the second's source term is recognised, and
+    // its rejected target too.
+    assert_eq!(got, [("term-missing", "2"), ("term-rejected", "2")]);
+    let rejected = &report.findings[1];
+    assert_eq!(rejected.source, "The «war\u{AD}ranty»");
+    assert_eq!(rejected.target, "De «waar\u{200B}borg»");
+    // A term written with one matches text without it.
+    let shy = vec![rec(
+        "war\u{AD}ranty",
+        "ga\u{200B}rantie",
+        Status::Approved,
+        &[],
+    )];
+    let file = bilingual::read("job.txt", "The warranty\tDe garantie\n").unwrap();
+    let report = qa::check(&qa::for_pair(&shy, &file), &file);
+    assert!(report.findings.is_empty(), "{:?}", codes(&report));
+
+    // Imported, a term leaves them out (joiners aside: spelling needs them).
+    let options = import::Options {
+        today: "2026-11-26".into(),
+        ..Default::default()
+    };
+    let got = import::propose(
+        &[],
+        &Default::default(),
+        vec![
+            rec(
+                "data controller",
+                "verwerkings\u{AD}verantwoordelijke",
+                Status::Approved,
+                &[],
+            ),
+            rec(
+                "soft\u{200B}ware",
+                "\u{FEFF}نرم\u{200C}افزار",
+                Status::Approved,
+                &[],
+            ),
+        ],
+        &options,
+    );
+    assert_eq!(got[0].term.target, "verwerkingsverantwoordelijke");
+    assert!(
+        got[0]
+            .text
+            .contains("term_target: \"verwerkingsverantwoordelijke\"\n"),
+        "{}",
+        got[0].text
+    );
+    assert_eq!(got[1].term.source, "software");
+    assert_eq!(got[1].term.target, "نرم\u{200C}افزار");
+}
