@@ -1235,3 +1235,35 @@ fn a_csv_export_warns_of_terms_a_spreadsheet_would_run() {
     let out = run(&["terms", "export", s(&root), "--format", "tbx"]);
     assert!(out.stderr.is_empty(), "TBX is no spreadsheet: {out:?}");
 }
+
+#[test]
+fn import_names_each_row_it_leaves_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = empty_bank(dir.path(), "b");
+    let csv = dir.path().join("rows.csv");
+    fs::write(
+        &csv,
+        "Source,Target,Source Language,Target Language,Status\n\
+         warranty,garantie,en-US,nl-BE,approved\n\
+         invoice,factuur,,,approved\n\
+         compliance,,en-US,nl-BE,approved\n",
+    )
+    .unwrap();
+    let (v, code) = json(&["terms", "import", s(&root), s(&csv), "--json"]);
+    assert_eq!(code, Some(1), "{v}");
+    assert_eq!(v["terms"].as_array().unwrap().len(), 1, "{v}");
+    let left_out: Vec<&str> = v["left_out"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w.as_str().unwrap())
+        .collect();
+    assert_eq!(left_out.len(), 2, "{v}");
+    assert!(left_out[0].starts_with("line 3: "), "{v}");
+    assert!(left_out[1].starts_with("line 4: "), "{v}");
+    let human = stdout(&run(&["terms", "import", s(&root), s(&csv)]));
+    assert!(
+        human.contains("left out") && human.contains("line 3:") && human.contains("line 4:"),
+        "{human}"
+    );
+}

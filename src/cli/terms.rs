@@ -440,6 +440,15 @@ pub(crate) struct ImportOutput {
     pub file: String,
     pub written: bool,
     pub terms: Vec<Proposed>,
+    /// Each row or entry of the file left out, and why.
+    pub left_out: Vec<String>,
+}
+
+/// What importing a file proposes, and the rows or entries of it that
+/// no term came from.
+pub(crate) struct ImportProposal {
+    pub terms: Vec<Proposed>,
+    pub left_out: Vec<String>,
 }
 
 /// The proposal for importing `path` into `bank`.
@@ -450,12 +459,12 @@ pub(crate) fn import_proposal(
     domain: Option<String>,
     pair: Option<(String, String)>,
     today: String,
-) -> anyhow::Result<Vec<Proposed>> {
+) -> anyhow::Result<ImportProposal> {
     let shown = common::safe(shown);
     let format = Format::detect(&name, text).ok_or_else(|| {
         anyhow::anyhow!("{shown}: not a TBX, CSV or TSV file (name it .tbx, .csv or .tsv)")
     })?;
-    let incoming = terms::read(format, &shown, text, pair.as_ref())
+    let read = terms::read(format, &shown, text, pair.as_ref())
         .map_err(|e| anyhow::anyhow!(common::safe(&e.to_string())))?;
     let existing = terms::records(bank, &Filter::default());
     let mut taken: HashSet<String> = bank.articles().iter().map(|a| a.rel_path.clone()).collect();
@@ -472,7 +481,10 @@ pub(crate) fn import_proposal(
         today,
         from: name,
     };
-    Ok(import::propose(&existing, &taken, incoming, &options))
+    Ok(ImportProposal {
+        terms: import::propose(&existing, &taken, read.records, &options),
+        left_out: read.left_out,
+    })
 }
 
 fn run_import(a: ImportArgs) -> anyhow::Result<ExitCode> {
@@ -487,7 +499,10 @@ fn run_import(a: ImportArgs) -> anyhow::Result<ExitCode> {
     let today = common::clock().today().to_string();
     let (name, text) = read_input(&a.file)?;
     let shown = a.file.display().to_string();
-    let proposal = import_proposal(bank, (&shown, name, &text), a.client, a.domain, pair, today)?;
+    let ImportProposal {
+        terms: proposal,
+        left_out,
+    } = import_proposal(bank, (&shown, name, &text), a.client, a.domain, pair, today)?;
     let files: Vec<(String, Vec<u8>)> = proposal
         .iter()
         .filter(|p| p.writes())
@@ -519,6 +534,7 @@ fn run_import(a: ImportArgs) -> anyhow::Result<ExitCode> {
         file: a.file.display().to_string(),
         written,
         terms: proposal,
+        left_out,
     };
     if a.json {
         common::print_json(&out)?;
@@ -547,6 +563,17 @@ fn print_import(out: &ImportOutput, yes: bool) -> anyhow::Result<()> {
         count(Outcome::Unchanged),
         count(Outcome::StatusDiffers)
     )?;
+    // Rows or entries no term came from are named first: the counts
+    // above are of the terms read, not of the whole file.
+    for why in &out.left_out {
+        soutln!(
+            "  {}{:<10}{:#} {}",
+            style::WARNING,
+            "left out",
+            style::WARNING,
+            sanitize_for_terminal(why, false)
+        )?;
+    }
     for p in &out.terms {
         let (word, colour) = match p.outcome {
             Outcome::New => (if out.written { "written" } else { "new" }, style::GOOD),

@@ -385,6 +385,8 @@ pub struct ImportTermsParams {
 pub struct ImportTermsReport {
     pub proposal_id: Option<String>,
     pub terms: Vec<membank_core::terms::import::Proposed>,
+    /// Each row or entry of the file no term came from, and why.
+    pub left_out: Vec<String>,
 }
 
 #[derive(Deserialize, JsonSchema)]

@@ -183,7 +183,10 @@ pub fn import_terms(
     let err = |e: anyhow::Error| format!("import_terms: {e:#}");
     super::tools::file_text_within("import_terms", &p.file_text)?;
     let pair = cmd::pair_arg(p.pair.as_deref()).map_err(err)?;
-    let proposal = {
+    let cmd::ImportProposal {
+        terms: proposal,
+        left_out,
+    } = {
         let memory = shared.memory();
         let bank = membank::layouts::bank(&**memory)
             .ok_or_else(|| "import_terms works on memory banks".to_owned())?;
@@ -204,6 +207,14 @@ pub fn import_terms(
         .map(|t| (t.path.clone(), t.text.clone().into_bytes()))
         .collect();
     let mut text = String::new();
+    for why in &left_out {
+        let _ = writeln!(
+            text,
+            "{:<14} {}",
+            "left out",
+            sanitize_for_terminal(why, false)
+        );
+    }
     for t in &proposal {
         let _ = writeln!(
             text,
@@ -235,6 +246,7 @@ pub fn import_terms(
         ImportTermsReport {
             proposal_id,
             terms: proposal,
+            left_out,
         },
         vec![text],
     )

@@ -579,21 +579,30 @@ impl std::fmt::Display for ReadProblem {
     }
 }
 
-/// Terms read from an exchange file, each as one record (`path` empty).
+/// The terms of an exchange file, and what of it was left out.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ReadTerms {
+    /// Each term as one record (`path` empty).
+    pub records: Vec<TermRecord>,
+    /// Each row or entry left out and why (`line 4: …`, `the entry …`).
+    pub left_out: Vec<String>,
+}
+
+/// Terms read from an exchange file, and the rows or entries left out.
 /// `defaults` fills in the pair when a file does not name its languages.
 pub fn read(
     format: Format,
     file: &str,
     text: &str,
     defaults: Option<&(String, String)>,
-) -> Result<Vec<TermRecord>, ReadProblem> {
+) -> Result<ReadTerms, ReadProblem> {
     let problem = |message: String| ReadProblem {
         file: file.to_owned(),
         message,
     };
     match format {
-        Format::Tbx => tbx::read_with(text, defaults).map_err(problem),
-        Format::Csv | Format::Tsv => table::read(text, defaults).map_err(problem),
+        Format::Tbx => tbx::read_noting(text, defaults).map_err(problem),
+        Format::Csv | Format::Tsv => table::read_noting(text, defaults).map_err(problem),
     }
 }
 

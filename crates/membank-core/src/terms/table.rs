@@ -3,7 +3,7 @@
 //! with or without a header row when reading.
 
 use super::tbx::day_of;
-use super::{Concept, Status, TermRecord};
+use super::{Concept, ReadTerms, Status, TermRecord};
 
 /// memoQ's entry-level columns, in the order its exports have them.
 const MEMOQ_ENTRY: [&str; 10] = [
@@ -519,13 +519,20 @@ type LangTerm = (String, Status, Option<String>);
 /// names; without one the first two columns are source and target.
 /// `pair` names the languages a file without language columns is in.
 pub fn read(text: &str, pair: Option<&(String, String)>) -> Result<Vec<TermRecord>, String> {
+    read_noting(text, pair).map(|t| t.records)
+}
+
+/// [`read`], with each row left out (no term in one of its languages,
+/// no language to put it in) named by its line: a row dropped without a
+/// word would leave the import looking complete.
+pub fn read_noting(text: &str, pair: Option<&(String, String)>) -> Result<ReadTerms, String> {
     let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
     let delimiter = sniff_delimiter(text);
     let numbered = numbered_rows(text, delimiter)?;
     let lines: Vec<usize> = numbered.iter().map(|(l, _)| *l).collect();
     let rows: Vec<Vec<String>> = numbered.into_iter().map(|(_, r)| r).collect();
     let Some(first) = rows.first() else {
-        return Ok(Vec::new());
+        return Ok(ReadTerms::default());
     };
     let mut cols: Vec<Col> = first.iter().map(|c| column(c)).collect();
     // memoQ names a term column by its language (`English_United_States`);
@@ -573,6 +580,10 @@ pub fn read(text: &str, pair: Option<&(String, String)>) -> Result<Vec<TermRecor
         );
     }
     let mut out = Vec::new();
+    let mut left_out = Vec::new();
+    // Rows left out for want of a language: when it is every row, the
+    // file names no languages after all, which is an error.
+    let mut without_langs = 0usize;
     for (r, &line) in body.iter().zip(body_lines) {
         let get = |want: &Col| -> Option<String> {
             cols.iter()
@@ -604,13 +615,29 @@ pub fn read(text: &str, pair: Option<&(String, String)>) -> Result<Vec<TermRecor
             note: get(&Col::Note),
         };
         if lang_cols.is_empty() {
-            let (Some(source), Some(target)) = (get(&Col::Source), get(&Col::Target)) else {
-                continue;
+            let (source, target) = match (get(&Col::Source), get(&Col::Target)) {
+                (Some(s), Some(t)) => (s, t),
+                (s, _) => {
+                    let empty = if s.is_none() { "source" } else { "target" };
+                    left_out.push(format!("line {line}: it has no {empty} term"));
+                    continue;
+                }
             };
-            let (sl, tl) = match (get(&Col::SourceLang), get(&Col::TargetLang), pair) {
-                (Some(s), Some(t), _) => (s, t),
-                (_, _, Some((s, t))) => (s.clone(), t.clone()),
-                _ => continue,
+            // A language cell left empty is `--pair`'s.
+            let (sl, tl) = match (
+                get(&Col::SourceLang).or_else(|| pair.map(|p| p.0.clone())),
+                get(&Col::TargetLang).or_else(|| pair.map(|p| p.1.clone())),
+            ) {
+                (Some(s), Some(t)) => (s, t),
+                (s, _) => {
+                    let which = if s.is_none() { "source" } else { "target" };
+                    left_out.push(format!(
+                        "line {line}: “{source}” → “{target}” names no {which} \
+                         language (give the pair with --pair SRC:TGT)"
+                    ));
+                    without_langs += 1;
+                    continue;
+                }
             };
             // A row that says nothing of its status is proposed, as the
             // import promises.
@@ -686,7 +713,22 @@ pub fn read(text: &str, pair: Option<&(String, String)>) -> Result<Vec<TermRecor
             .and_then(at)
             .or_else(|| pair.and_then(|(s, _)| at(s)))
             .unwrap_or(0);
+        let shown = || {
+            by_lang
+                .iter()
+                .flat_map(|(_, terms)| terms.iter().map(|(t, _, _)| format!("“{t}”")))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        if by_lang.is_empty() {
+            left_out.push(format!("line {line}: it has no term"));
+            continue;
+        }
         if by_lang.len() < 2 {
+            left_out.push(format!(
+                "line {line}: it has terms in one language only ({})",
+                shown()
+            ));
             continue;
         }
         let (sl, source_terms) = by_lang[src_at].clone();
@@ -710,5 +752,15 @@ pub fn read(text: &str, pair: Option<&(String, String)>) -> Result<Vec<TermRecor
             }
         }
     }
-    Ok(out)
+    if out.is_empty() && without_langs > 0 && without_langs == left_out.len() {
+        return Err(
+            "no row names its languages (the Source Language and Target Language cells are \
+             empty): give the pair (--pair SRC:TGT)"
+                .into(),
+        );
+    }
+    Ok(ReadTerms {
+        records: out,
+        left_out,
+    })
 }

@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 
 use super::xml::{self, Element, escape};
-use super::{Concept, Status, TbxVersion, TermRecord, lang_matches};
+use super::{Concept, ReadTerms, Status, TbxVersion, TermRecord, lang_matches};
 
 /// The language a file declares as its own: the first source language.
 fn file_lang(concepts: &[Concept]) -> &str {
@@ -151,6 +151,13 @@ pub fn read(text: &str) -> Result<Vec<TermRecord>, String> {
 /// `pair`'s source language, the language the root element names, and
 /// else the entry's first language.
 pub fn read_with(text: &str, pair: Option<&(String, String)>) -> Result<Vec<TermRecord>, String> {
+    read_noting(text, pair).map(|t| t.records)
+}
+
+/// [`read_with`], with each entry (or language set) left out named by
+/// its id or number and its terms: one dropped without a word would leave
+/// the import looking complete.
+pub fn read_noting(text: &str, pair: Option<&(String, String)>) -> Result<ReadTerms, String> {
     let root = xml::parse(text)?;
     if !matches!(root.name.as_str(), "martif" | "tbx" | "mtf") {
         return Err(format!(
@@ -171,8 +178,11 @@ pub fn read_with(text: &str, pair: Option<&(String, String)>) -> Result<Vec<Term
         root.descendants(name, &mut entries);
     }
     let mut out = Vec::new();
-    for entry in entries {
+    let mut left_out = Vec::new();
+    for (n, entry) in entries.into_iter().enumerate() {
         let mut info = Details::default();
+        // The terms of language sets that name no language.
+        let mut nameless: Vec<String> = Vec::new();
         details_of(entry, &mut info);
         let mut langs: Vec<LangTerms> = Vec::new();
         for l in entry
@@ -209,12 +219,40 @@ pub fn read_with(text: &str, pair: Option<&(String, String)>) -> Result<Vec<Term
                     terms.push(d);
                 }
             }
-            if !lang.is_empty() && !terms.is_empty() {
+            if lang.is_empty() {
+                nameless.extend(terms.into_iter().map(|t| t.term));
+            } else if !terms.is_empty() {
                 langs.push(LangTerms { lang, terms });
             }
         }
+        let quoted = |terms: &mut dyn Iterator<Item = &String>| {
+            terms
+                .map(|t| format!("“{t}”"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let name = match entry.attr("id") {
+            Some(id) => format!("entry {id}"),
+            None => format!("entry {}", n + 1),
+        };
+        let no_lang = |terms: &[String]| {
+            format!(
+                "{} in a language set that names no language (xml:lang)",
+                quoted(&mut terms.iter())
+            )
+        };
         if langs.len() < 2 {
+            let known = quoted(&mut langs.iter().flat_map(|l| l.terms.iter().map(|t| &t.term)));
+            let why = match (nameless.is_empty(), known.is_empty()) {
+                (false, _) => no_lang(&nameless),
+                (true, true) => "it has no term".to_owned(),
+                (true, false) => format!("it has terms in one language only ({known})"),
+            };
+            left_out.push(format!("{name}: {why}"));
             continue;
+        }
+        if !nameless.is_empty() {
+            left_out.push(format!("{name}: {}", no_lang(&nameless)));
         }
         let by_tag = |tag: &str| {
             langs
@@ -260,7 +298,10 @@ pub fn read_with(text: &str, pair: Option<&(String, String)>) -> Result<Vec<Term
             }
         }
     }
-    Ok(out)
+    Ok(ReadTerms {
+        records: out,
+        left_out,
+    })
 }
 
 /// The data categories of an entry or a term this module maps, from the

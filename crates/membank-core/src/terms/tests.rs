@@ -959,12 +959,14 @@ fn both_directions_of_a_pair_round_trip_in_tbx_and_csv() {
         <langSet xml:lang=\"nl-BE\"><tig><term>offerte</term></tig></langSet>\
         </termEntry></body></text></martif>";
     let pair = ("nl-BE".to_owned(), "en-US".to_owned());
-    let got = read(Format::Tbx, "a.tbx", plain, Some(&pair)).unwrap();
+    let got = read(Format::Tbx, "a.tbx", plain, Some(&pair))
+        .unwrap()
+        .records;
     assert_eq!(
         (got[0].source.as_str(), got[0].source_lang.as_str()),
         ("offerte", "nl-BE")
     );
-    let got = read(Format::Tbx, "a.tbx", plain, None).unwrap();
+    let got = read(Format::Tbx, "a.tbx", plain, None).unwrap().records;
     assert_eq!(
         got[0].source, "quotation",
         "else the language the file names"
@@ -1495,4 +1497,61 @@ fn invisible_format_characters_decide_no_match() {
     );
     assert_eq!(got[1].term.source, "software");
     assert_eq!(got[1].term.target, "نرم\u{200C}افزار");
+}
+
+#[test]
+fn rows_and_entries_left_out_are_named() {
+    let csv = "Source,Target,Source Language,Target Language,Status\n\
+               warranty,garantie,en-US,nl-BE,approved\n\
+               invoice,factuur,,,approved\n\
+               compliance,,en-US,nl-BE,approved\n\
+               ,naleving,en-US,nl-BE,approved\n";
+    let got = table::read_noting(csv, None).unwrap();
+    assert_eq!(got.records.len(), 1);
+    assert_eq!(got.left_out.len(), 3, "{:?}", got.left_out);
+    assert!(
+        got.left_out[0].starts_with("line 3:")
+            && got.left_out[0].contains("invoice")
+            && got.left_out[0].contains("--pair"),
+        "{:?}",
+        got.left_out
+    );
+    assert!(got.left_out[1].starts_with("line 4: it has no target term"));
+    assert!(got.left_out[2].starts_with("line 5: it has no source term"));
+    // A language cell left empty is --pair's.
+    let pair = ("en-US".to_owned(), "nl-BE".to_owned());
+    let got = table::read_noting(csv, Some(&pair)).unwrap();
+    assert_eq!(got.records.len(), 2);
+    assert_eq!(got.left_out.len(), 2);
+    // No row naming its languages: the file names none.
+    let err = table::read_noting(
+        "Source,Target,Source Language,Target Language\na,b,,\n",
+        None,
+    )
+    .unwrap_err();
+    assert!(err.contains("--pair"), "{err}");
+    // A column per language: a row with a term in one language only.
+    let got = table::read_noting("en-US,nl-BE,Status\nwarranty,,approved\na,b,\n", None).unwrap();
+    assert_eq!(got.records.len(), 1);
+    assert_eq!(
+        got.left_out,
+        ["line 2: it has terms in one language only (“warranty”)"]
+    );
+
+    let tbx = r#"<martif xml:lang="en-US"><text><body>
+<termEntry id="c1"><langSet xml:lang="en-US"><tig><term>pair</term></tig></langSet><langSet xml:lang="nl-BE"><tig><term>paar</term></tig></langSet></termEntry>
+<termEntry id="c2"><langSet><tig><term>nolang</term></tig></langSet><langSet xml:lang="nl-BE"><tig><term>geentaal</term></tig></langSet></termEntry>
+<termEntry><langSet xml:lang="en-US"><tig><term>alone</term></tig></langSet></termEntry>
+<termEntry id="c4"><langSet xml:lang="en-US"><tig><term>x</term></tig></langSet><langSet xml:lang="nl-BE"><tig><term>y</term></tig></langSet><langSet><tig><term>z</term></tig></langSet></termEntry>
+</body></text></martif>"#;
+    let got = read(Format::Tbx, "a.tbx", tbx, None).unwrap();
+    assert_eq!(got.records.len(), 2);
+    assert_eq!(
+        got.left_out,
+        [
+            "entry c2: “nolang” in a language set that names no language (xml:lang)",
+            "entry 3: it has terms in one language only (“alone”)",
+            "entry c4: “z” in a language set that names no language (xml:lang)",
+        ]
+    );
 }
