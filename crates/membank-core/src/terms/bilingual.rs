@@ -6,7 +6,7 @@
 
 use serde::Serialize;
 
-use super::xml::{self, Element, collapse};
+use super::xml::{self, Element, Node, collapse};
 
 /// One segment: its id as the file gives it, its texts, and whether its
 /// target counts as translated (a draft or an empty target does not).
@@ -83,11 +83,41 @@ fn text_1_2(e: &Element) -> String {
 }
 
 /// Text of an XLIFF 2 `source` or `target`, without native code and
-/// `mrk translate="no"`.
+/// content not to translate: `mrk translate="no"`, and the split form
+/// of it, the text between `<sm id="m1" translate="no"/>` and
+/// `<em startRef="m1"/>` (empty markers, so the text is their siblings',
+/// and a span may cross the end of a `pc`).
 fn text_2(e: &Element) -> String {
-    collapse(&e.text_without(&|c: &Element| {
-        CODE_2.contains(&c.name.as_str()) || c.attr("translate") == Some("no")
-    }))
+    let mut out = String::new();
+    push_text_2(e, &mut Vec::new(), &mut out);
+    collapse(&out)
+}
+
+/// [`text_2`]'s walk; `not_to_translate` holds the ids of the `sm` spans
+/// not to translate that are open at this point of the document.
+fn push_text_2(e: &Element, not_to_translate: &mut Vec<String>, out: &mut String) {
+    for n in &e.children {
+        match n {
+            Node::Text(t) => {
+                if not_to_translate.is_empty() {
+                    out.push_str(t);
+                }
+            }
+            Node::Element(c) => match c.name.as_str() {
+                "sm" => {
+                    if c.attr("translate") == Some("no") {
+                        not_to_translate.push(c.attr("id").unwrap_or("").to_owned());
+                    }
+                }
+                "em" => {
+                    let start = c.attr("startRef").unwrap_or("");
+                    not_to_translate.retain(|id| id != start);
+                }
+                name if CODE_2.contains(&name) || c.attr("translate") == Some("no") => {}
+                _ => push_text_2(c, not_to_translate, out),
+            },
+        }
+    }
 }
 
 /// The elements named `name` under `e` that are to be translated: a

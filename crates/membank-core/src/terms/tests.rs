@@ -1555,3 +1555,19 @@ fn rows_and_entries_left_out_are_named() {
         ]
     );
 }
+
+#[test]
+fn an_xliff2_span_not_to_translate_is_not_checked() {
+    let x2 = r#"<xliff xmlns="urn:oasis:names:tc:xliff:document:2.0" version="2.0" srcLang="en-US" trgLang="nl-BE"><file id="f1"><unit id="u1">
+<segment id="s1" state="final"><source>Product: <sm id="m1" translate="no"/>Privacy Plus<em startRef="m1"/>, <pc id="p1">full <sm id="m2" translate="no"/>compliance</pc> kit<em startRef="m2"/>.</source>
+<target>Product: <sm id="m1" translate="no"/>Privacy Plus<em startRef="m1"/>, <pc id="p1">volledige <sm id="m2" translate="no"/>compliance</pc> kit<em startRef="m2"/>.</target></segment>
+<segment id="s2" state="final"><source><sm id="m3"/>Privacy<em startRef="m3"/> first.</source><target><sm id="m3"/>Privacy<em startRef="m3"/> eerst.</target></segment>
+</unit></file></xliff>"#;
+    let file = bilingual::read("a.xlf", x2).unwrap();
+    assert_eq!(file.segments[0].source, "Product: , full .");
+    // A marker that says nothing of translation marks text to check.
+    assert_eq!(file.segments[1].source, "Privacy first.");
+    let terms = bank_terms();
+    let report = qa::check(&qa::for_pair(&terms, &file), &file);
+    assert!(report.findings.is_empty(), "{:?}", codes(&report));
+}
