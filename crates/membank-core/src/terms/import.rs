@@ -178,16 +178,22 @@ pub fn article_text(t: &TermRecord, from: &str) -> String {
         let note = one_line(note);
         if !note.is_empty() {
             out.push('\n');
-            // A note that looks like markup would not read back as the
-            // first paragraph; a leading escape keeps it prose.
+            // A note that reads as block markup (a list item, a heading,
+            // a quote) would not read back as the first paragraph; a
+            // leading escape keeps it prose. Only then: before emphasis
+            // (`*nota*`, `**Garantie**`) a backslash would show, and
+            // stop it rendering.
+            let block = super::is_block_markup(&note);
             let digits = note.chars().take_while(char::is_ascii_digit).count();
-            if digits > 0 && super::is_block_markup(&note) {
+            if digits > 0 && block {
                 // `1. …`: a backslash before the digit escapes nothing.
                 out.push_str(&note[..digits]);
                 out.push('\\');
                 out.push_str(&note[digits..]);
             } else {
-                if note.starts_with(['#', '|', '-', '*', '+', '>', '`', '~', '_', '\\']) {
+                // A leading backslash is escaped too: the reader drops
+                // one before punctuation.
+                if block || note.starts_with('\\') {
                     out.push('\\');
                 }
                 out.push_str(&note);

@@ -877,12 +877,49 @@ fn a_note_is_the_whole_first_paragraph_whatever_its_emphasis() {
         "# hash first",
         "\\ backslash first",
         "plain",
+        "**Garantie** (de): always capitalised",
+        "+ a plus first",
+        "2) second",
+        "> quoted",
+        "| piped",
+        "```fenced",
+        "---",
+        "\\*escaped",
+        "_nota_ too",
+        "-5 °C at most",
     ] {
         let mut t = rec("invoice", "factuur", Status::Approved, &[]);
         t.note = Some(note.into());
         let text = import::article_text(&t, "");
         let body = &text[text.find("\n---\n").unwrap() + 5..];
         assert_eq!(first_paragraph(body).as_deref(), Some(note), "{text}");
+    }
+}
+
+#[test]
+fn an_imported_note_starting_with_emphasis_is_written_as_it_is() {
+    for note in [
+        "**Garantie** (de): always capitalised",
+        "*nota* is informal",
+        "_nota_ is informal",
+        "-5 °C at most",
+        "`code` first",
+    ] {
+        let mut t = rec("invoice", "factuur", Status::Approved, &[]);
+        t.note = Some(note.into());
+        let text = import::article_text(&t, "");
+        assert!(text.ends_with(&format!("\n\n{note}\n")), "{text}");
+    }
+    for (note, written) in [
+        ("* a star first", "\\* a star first"),
+        ("- a dash first", "\\- a dash first"),
+        ("# hash first", "\\# hash first"),
+        ("1. numbered", "1\\. numbered"),
+    ] {
+        let mut t = rec("invoice", "factuur", Status::Approved, &[]);
+        t.note = Some(note.into());
+        let text = import::article_text(&t, "");
+        assert!(text.ends_with(&format!("\n\n{written}\n")), "{text}");
     }
 }
 
