@@ -453,7 +453,13 @@ fn bad_arguments_are_tool_errors_that_say_what_to_do() {
         e.contains("recall works on") && e.contains("context"),
         "{e}"
     );
-    let e = s.refused("no_such_tool", json!({}));
+    // A name no tool has is the protocol's unknown tool.
+    let answer = s.answer(
+        "tools/call",
+        json!({"name": "no_such_tool", "arguments": {}}),
+    );
+    assert_eq!(answer["error"]["code"], -32602, "{answer}");
+    let e = answer["error"]["message"].as_str().unwrap();
     assert!(e.contains("no tool named") && e.contains("search"), "{e}");
     // A request the protocol itself does not know is a JSON-RPC error, and
     // the server goes on answering.
