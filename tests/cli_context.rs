@@ -452,3 +452,16 @@ fn a_name_with_combining_accents_is_the_name_with_composed_letters() {
     let (code, _, err) = membank(&["read", root, "Société Générale"]);
     assert_eq!(code, 0, "{err}");
 }
+
+/// A script reading a page of the list can tell that more were ranked.
+#[test]
+fn the_json_says_how_many_were_ranked_and_whether_some_are_not_listed() {
+    let all = context_json(&[]);
+    let total = all["articles"].as_array().unwrap().len();
+    assert_eq!(all["total"], total);
+    assert_eq!(all["truncated"], false);
+    let page = context_json(&["--limit", "1", "--budget", "1"]);
+    assert_eq!(page["total"], total, "{page}");
+    assert_eq!(page["truncated"], true, "{page}");
+    assert!(page["articles"].as_array().unwrap().len() < total);
+}

@@ -161,6 +161,11 @@ pub struct ExplainedReport {
     pub include_unscored: bool,
     pub used_tokens: usize,
     pub token_estimator: &'static str,
+    /// How many articles were ranked, listed or not.
+    pub total: usize,
+    /// Some ranked articles are not listed (a limit): `articles` holds
+    /// the best of them and every one the budget kept.
+    pub truncated: bool,
     pub articles: Vec<ExplainedEntry>,
 }
 
@@ -208,6 +213,8 @@ impl ContextReport {
             include_unscored: self.include_unscored,
             used_tokens: self.used_tokens,
             token_estimator: self.token_estimator,
+            total: self.articles.len(),
+            truncated: false,
             articles: self
                 .articles
                 .iter()
@@ -235,6 +242,8 @@ impl Explained<'_> {
             include_unscored: r.include_unscored,
             used_tokens: r.used_tokens,
             token_estimator: r.token_estimator,
+            total: r.articles.len(),
+            truncated: false,
             articles: Vec::new(),
         };
         crate::json::write_with_items(writer, &head, r.articles.len(), |i| {

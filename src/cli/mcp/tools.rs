@@ -507,7 +507,9 @@ fn context_tool(shared: &Shared, p: ContextParams) -> Result<Output, String> {
     let listed = context_cmd::build(bank, &p.query, &p.budget, p.limit);
     let warnings = crate::cli::common::unknown_values_of(bank, &listed);
     let report = listed.report;
-    let explained = report.explain(bank);
+    let mut explained = report.explain(bank);
+    explained.total = listed.ranked;
+    explained.truncated = listed.ranked > explained.articles.len();
     let mut table = context_cmd::table(&explained, listed.ranked);
     for w in warnings {
         table.push_str(&format!("warning: {}\n", sanitize_for_terminal(&w, false)));

@@ -570,6 +570,8 @@ impl Streamed {
             include_unscored: self.include_unscored,
             used_tokens: self.used_tokens,
             token_estimator: self.token_estimator,
+            total: self.ranked,
+            truncated: self.ranked > self.rows.len(),
             articles: Vec::new(),
         };
         // Each row is written by hand, on the thread that writes its block:
