@@ -57,6 +57,18 @@ fn the_interface_without_a_terminal_says_so_and_writes_nothing() {
     assert!(err.contains("membank check"), "{err}");
 }
 
+/// clap's own help and usage errors follow --color as the reports do.
+#[test]
+fn help_and_usage_errors_follow_the_color_option() {
+    let (_, help, _) = membank(&["check", "--color", "always", "--help"]);
+    assert!(help.contains("\x1b["), "{help:?}");
+    let (code, _, err) = membank(&["chek", "x", "--color=always"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("\x1b["), "{err:?}");
+    let (_, help, _) = membank(&["check", "--color", "never", "--help"]);
+    assert!(!help.contains('\x1b'), "{help:?}");
+}
+
 #[test]
 fn global_options_are_accepted_before_the_subcommand() {
     let (before_code, before, err) = membank(&["--color", "never", "check", &bank()]);

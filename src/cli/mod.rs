@@ -178,7 +178,13 @@ fn parse_command_line() -> (Cli, Vec<String>) {
         .map(String::as_str)
         .chain(["help"])
         .collect();
-    match argv::normalise(std::env::args_os().collect(), &names) {
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    // The help and usage errors are printed while parsing, before the
+    // parsed --color could say how: it is looked for by hand first.
+    if let Some(choice) = asked_color(&args) {
+        command = command.color(choice);
+    }
+    match argv::normalise(args, &names) {
         argv::Arguments::Parse(args) => {
             // What `Cli::parse_from` does, on the definition already built.
             let mut matches = command.get_matches_from(args);
@@ -199,6 +205,25 @@ fn parse_command_line() -> (Cli, Vec<String>) {
                 .error(clap::error::ErrorKind::InvalidSubcommand, message)
                 .exit()
         }
+    }
+}
+
+/// The `--color` given anywhere on the line (`--color never` or
+/// `--color=never`), for clap's own messages.
+fn asked_color(args: &[std::ffi::OsString]) -> Option<clap::ColorChoice> {
+    let value = args.iter().enumerate().find_map(|(i, a)| {
+        let a = a.to_str()?;
+        match a.strip_prefix("--color") {
+            Some("") => args.get(i + 1)?.to_str(),
+            Some(rest) => rest.strip_prefix('='),
+            None => None,
+        }
+    })?;
+    match value {
+        "never" => Some(clap::ColorChoice::Never),
+        "always" => Some(clap::ColorChoice::Always),
+        "auto" => Some(clap::ColorChoice::Auto),
+        _ => None,
     }
 }
 
