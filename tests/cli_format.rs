@@ -109,3 +109,40 @@ fn a_folder_inside_a_memory_is_answered_with_the_memory_to_give() {
         "{err}"
     );
 }
+
+/// A project that merely has a `users` folder two levels down (a Rails
+/// app's controllers) is no everos root: `check` refuses it rather than
+/// passing a CI job pointed at the wrong folder; `--format everos` still
+/// reads it as one.
+#[test]
+fn a_folder_with_a_users_folder_is_not_taken_for_an_everos_root() {
+    let d = tempfile::tempdir().unwrap();
+    write(d.path(), "app/controllers/users/s.rb", "class S; end\n");
+    let root = d.path().to_str().unwrap();
+    let out = membank(&["check", root]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("is not a memory bank, a Deja Vu project or an everos memory root"),
+        "{}",
+        stderr(&out)
+    );
+    let out = membank(&["check", root, "--format", "everos"]);
+    assert_ne!(out.status.code(), Some(2), "{}", stderr(&out));
+    // An owner folder of a real root is answered with the root.
+    write(
+        d.path(),
+        "mem/default_app/default_project/users/u1/episodes/episode-2026-06-01.md",
+        "---\nid: e\ntype: episode_daily\nuser_id: u1\ndate: '2026-06-01'\n---\n",
+    );
+    let owner = d.path().join("mem/default_app/default_project/users/u1");
+    let out = membank(&["entries", owner.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains(&format!(
+            "is a folder inside the everos memory root at {}; pass that folder",
+            d.path().join("mem").display()
+        )),
+        "{}",
+        stderr(&out)
+    );
+}

@@ -22,6 +22,7 @@ pub static LAYOUT: LayoutSpec = LayoutSpec {
     noun: "Deja Vu project",
     looked_for: "memory/impressions.jsonl or memory/summary.md",
     detect: detect::dejavu_root,
+    detect_forced: None,
     open: |root| Ok(Box::new(Project::load_root(root.to_path_buf()))),
     // A project is a handful of files: counted once it is read.
     open_counting: |root, files_read| {

@@ -20,8 +20,9 @@ pub static LAYOUT: LayoutSpec = LayoutSpec {
     place: "memory root",
     title: "an everos memory root",
     noun: "everos memory root",
-    looked_for: "<app>/<project>/users or agents folders, .index/ or ome.toml",
+    looked_for: "ome.toml, everos.toml, .index/ or an everos file (a daily log, user.md, SKILL.md) under <app>/<project>/users or agents/<owner>/",
     detect: detect::everos_root,
+    detect_forced: Some(detect::everos_root_forced),
     open: |root| {
         super::load(root)
             .map(|r| Box::new(r) as Box<dyn Memory>)

@@ -20,6 +20,7 @@ pub static LAYOUT: LayoutSpec = LayoutSpec {
     noun: "memory bank",
     looked_for: "the folders 00_INBOX … 06_TEMPLATES",
     detect: detect::bank_root,
+    detect_forced: None,
     open: |root| Ok(Box::new(load(root)?)),
     open_counting: |root, files_read| {
         Bank::load_counting(root, files_read)

@@ -116,18 +116,134 @@ fn visible_dirs(dir: &Path) -> Vec<PathBuf> {
     found
 }
 
-/// An everos memory root: `ome.toml`, a `.index/` folder, or an
-/// `<app>/<project>/users|agents` tree.
+/// Owner folders looked into, in all, when searching a root's tree for a
+/// file everos writes: a folder that is not a root is given up on quickly.
+const EVEROS_OWNER_LIMIT: usize = 64;
+
+/// The `<app>/<project>/users|agents` folders below `path`, as far as the
+/// bounded listings reach.
+fn everos_scope_dirs(path: &Path) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    for app in visible_dirs(path) {
+        for project in visible_dirs(&app) {
+            for scope in ["users", "agents"] {
+                let dir = project.join(scope);
+                if is_dir(&dir) {
+                    found.push(dir);
+                }
+            }
+        }
+    }
+    found
+}
+
+/// Up to `EVEROS_SCAN_LIMIT` entries of `dir`, with their own types (a
+/// link is not followed).
+fn first_entries(dir: &Path) -> Vec<(std::ffi::OsString, std::fs::FileType)> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    entries
+        .flatten()
+        .take(EVEROS_SCAN_LIMIT)
+        .filter_map(|e| Some((e.file_name(), e.file_type().ok()?)))
+        .collect()
+}
+
+/// Whether `dir` holds a daily log of `kind`: `<prefix>-<YYYY-MM-DD>.md`
+/// by its shape (a day that is not real is still everos's file name).
+fn holds_daily_log(dir: &Path, kind: crate::everos::DailyKind) -> bool {
+    first_entries(dir).iter().any(|(name, t)| {
+        let Some(name) = name.to_str() else {
+            return false;
+        };
+        let day = name
+            .strip_prefix(kind.file_prefix())
+            .and_then(|s| s.strip_prefix('-'))
+            .and_then(|s| s.strip_suffix(".md"));
+        t.is_file()
+            && day.is_some_and(|d| {
+                d.len() == 10
+                    && d.bytes().enumerate().all(|(i, b)| match i {
+                        4 | 7 => b == b'-',
+                        _ => b.is_ascii_digit(),
+                    })
+            })
+    })
+}
+
+/// Whether an owner folder holds a file where everos writes one: a
+/// daily log in its kind folder, a user's `user.md`, an agent's
+/// `skills/skill_<name>/SKILL.md`.
+fn owner_has_everos_file(owner: &Path, agents: bool) -> bool {
+    use crate::everos::{DailyKind, OwnerKind};
+    let wanted = if agents {
+        OwnerKind::Agent
+    } else {
+        OwnerKind::User
+    };
+    let daily = DailyKind::ALL
+        .into_iter()
+        .filter(|k| k.owner_kind() == wanted)
+        .any(|k| holds_daily_log(&owner.join(k.dir_name()), k));
+    if daily {
+        return true;
+    }
+    if !agents {
+        return is_file(&owner.join("user.md"));
+    }
+    first_entries(&owner.join("skills"))
+        .iter()
+        .any(|(name, t)| {
+            t.is_dir()
+                && name.to_str().is_some_and(|n| n.starts_with("skill_"))
+                && is_file(&owner.join("skills").join(name).join("SKILL.md"))
+        })
+}
+
+/// An everos memory root, by real evidence: `ome.toml`, `everos.toml` or
+/// a `.index/` folder at the top (what everos creates first, so a root
+/// not yet written to counts), or a file everos writes in an
+/// `<app>/<project>/users|agents/<owner>/` folder. `config.toml` and
+/// `.lock` are everos's too, but common elsewhere: they count only beside
+/// such a tree. A tree of those names alone (`app/controllers/users/`, or
+/// `/run/systemd/users`) is not a root: a check pointed at the wrong
+/// folder must fail, not pass on nothing.
 pub fn everos_root(path: &Path) -> Option<PathBuf> {
-    if is_file(&path.join("ome.toml")) || is_dir(&path.join(".index")) {
+    let marked = is_file(&path.join("ome.toml"))
+        || is_file(&path.join("everos.toml"))
+        || is_dir(&path.join(".index"));
+    if marked {
         return Some(path.to_path_buf());
     }
-    let scoped = visible_dirs(path).iter().any(|app| {
-        visible_dirs(app)
-            .iter()
-            .any(|project| is_dir(&project.join("users")) || is_dir(&project.join("agents")))
-    });
-    scoped.then(|| path.to_path_buf())
+    let scopes = everos_scope_dirs(path);
+    if scopes.is_empty() {
+        return None;
+    }
+    if is_file(&path.join("config.toml")) || is_file(&path.join(".lock")) {
+        return Some(path.to_path_buf());
+    }
+    let mut owners_left = EVEROS_OWNER_LIMIT;
+    for scope in &scopes {
+        let agents = scope.file_name().is_some_and(|n| n == "agents");
+        for owner in visible_dirs(scope) {
+            if owners_left == 0 {
+                return None;
+            }
+            owners_left -= 1;
+            if owner_has_everos_file(&owner, agents) {
+                return Some(path.to_path_buf());
+            }
+        }
+    }
+    None
+}
+
+/// What `--format everos` takes for a root: [`everos_root`], or any
+/// `<app>/<project>/users|agents` tree, since the user has said what the
+/// folder is.
+pub fn everos_root_forced(path: &Path) -> Option<PathBuf> {
+    everos_root(path).or_else(|| (!everos_scope_dirs(path).is_empty()).then(|| path.to_path_buf()))
 }
 
 #[cfg(test)]

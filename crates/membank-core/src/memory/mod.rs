@@ -81,6 +81,9 @@ pub struct LayoutSpec {
     /// only look, bounded, at a few names: detection runs on every layout
     /// for every path a user gives.
     pub detect: fn(&Path) -> Option<PathBuf>,
+    /// What `--format` takes for this layout, when it takes more than
+    /// [`LayoutSpec::detect`] does: the user has said what the folder is.
+    pub detect_forced: Option<fn(&Path) -> Option<PathBuf>>,
     /// Read the memory at a root that `detect` returned.
     pub open: fn(&Path) -> Result<Box<dyn Memory>, OpenError>,
     /// [`LayoutSpec::open`], adding one to the counter for each file read,
@@ -250,7 +253,7 @@ pub fn detect(path: &Path, forced: Option<&'static LayoutSpec>) -> Result<Detect
         Ok(_) => {}
     }
     if let Some(spec) = forced {
-        return match (spec.detect)(path) {
+        return match (spec.detect_forced.unwrap_or(spec.detect))(path) {
             Some(root) => Ok(Detected { spec, root }),
             None => Err(OpenError::NotThisLayout {
                 path: path.to_path_buf(),
@@ -282,6 +285,12 @@ pub fn detect(path: &Path, forced: Option<&'static LayoutSpec>) -> Result<Detect
     }
 }
 
+/// How many folders up a path given by mistake is looked at for the
+/// memory it lies in: an everos root's deepest folder
+/// (`<app>/<project>/agents/<id>/skills/skill_<name>/references`) is seven
+/// below it.
+const ENCLOSING_LEVELS: usize = 8;
+
 /// The nearest folder above the file `path` that some layout recognises,
 /// so a file given by mistake is answered with the folder to give instead.
 fn enclosing_memory(path: &Path) -> Option<PathBuf> {
@@ -293,7 +302,7 @@ fn enclosing_memory(path: &Path) -> Option<PathBuf> {
     // mistake from inside the memory, not from far below it.
     folder
         .ancestors()
-        .take(4)
+        .take(ENCLOSING_LEVELS)
         .filter(|p| !p.as_os_str().is_empty() && p.parent().is_some())
         .find_map(|p| LAYOUTS.iter().find_map(|spec| (spec.detect)(p)))
 }
@@ -303,7 +312,7 @@ fn enclosing_memory(path: &Path) -> Option<PathBuf> {
 fn memory_above(path: &Path) -> Option<Detected> {
     path.ancestors()
         .skip(1)
-        .take(3)
+        .take(ENCLOSING_LEVELS)
         .filter(|p| !p.as_os_str().is_empty() && p.parent().is_some())
         .find_map(|p| {
             LAYOUTS

@@ -81,17 +81,104 @@ fn a_deja_vu_project_is_found_from_the_project_or_its_memory_folder() {
     assert_eq!(from_memory.root, project);
 }
 
+/// A root is taken on real evidence: a system file everos creates first,
+/// or a file everos writes under an owner folder.
 #[test]
-fn an_everos_root_is_found_by_its_marker_files_or_scope_tree() {
-    let d = tempfile::tempdir().unwrap();
-    fs::create_dir_all(d.path().join("default_app/support-bot/users/carol")).unwrap();
-    assert_eq!(detect(d.path(), None).unwrap().spec.name, "everos");
-    let d = tempfile::tempdir().unwrap();
-    write(d.path(), "ome.toml", "");
-    assert_eq!(detect(d.path(), None).unwrap().spec.name, "everos");
+fn an_everos_root_is_found_by_its_system_files_or_a_file_everos_writes() {
+    let everos = |d: &tempfile::TempDir| {
+        detect(d.path(), None).is_ok_and(|f| f.spec.name == "everos" && f.root == d.path())
+    };
+    for marker in ["ome.toml", "everos.toml"] {
+        let d = tempfile::tempdir().unwrap();
+        write(d.path(), marker, "");
+        assert!(everos(&d), "{marker}");
+    }
     let d = tempfile::tempdir().unwrap();
     fs::create_dir_all(d.path().join(".index")).unwrap();
-    assert_eq!(detect(d.path(), None).unwrap().spec.name, "everos");
+    assert!(
+        everos(&d),
+        ".index/ alone: a root everos made and never wrote to"
+    );
+    for file in [
+        "default_app/support-bot/users/carol/episodes/episode-2026-06-01.md",
+        "a/p/users/carol/.atomic_facts/atomic_fact-2026-02-30.md",
+        "a/p/users/carol/.foresights/foresight-2026-06-01.md",
+        "a/p/users/carol/user.md",
+        "a/p/agents/bot/.cases/agent_case-2026-06-01.md",
+        "a/p/agents/bot/skills/skill_x/SKILL.md",
+    ] {
+        let d = tempfile::tempdir().unwrap();
+        write(d.path(), file, "");
+        assert!(everos(&d), "{file}");
+    }
+    // config.toml and .lock are common elsewhere: only beside the tree.
+    let d = tempfile::tempdir().unwrap();
+    write(d.path(), "config.toml", "");
+    assert!(!everos(&d));
+    fs::create_dir_all(d.path().join("default_app/default_project/users")).unwrap();
+    assert!(everos(&d));
+}
+
+/// A tree that only has everos's folder names is not a root: a check
+/// pointed at the wrong folder must not pass on nothing.
+#[test]
+fn a_folder_with_only_users_or_agents_folders_is_not_an_everos_root() {
+    for file in [
+        "app/controllers/users/s.rb",
+        "run/systemd/users/1000",
+        "a/p/users/carol/episodes/notes.md",
+        "a/p/agents/bot/episodes/episode-2026-06-01.md",
+        "a/p/users/carol/.cases/agent_case-2026-06-01.md",
+        "a/p/users/carol/skills/skill_x/SKILL.md",
+        "a/p/agents/bot/user.md",
+    ] {
+        let d = tempfile::tempdir().unwrap();
+        write(d.path(), file, "");
+        let e = detect(d.path(), None).unwrap_err().to_string();
+        assert!(
+            e.contains("is not a memory bank, a Deja Vu project or an everos memory root"),
+            "{file}: {e}"
+        );
+        // Unless the user says what it is.
+        let forced = detect(d.path(), layout_named("everos")).unwrap();
+        assert_eq!(forced.root, d.path(), "{file}");
+    }
+}
+
+/// Any folder inside a root, however deep, is answered with the root.
+#[test]
+fn a_folder_inside_an_everos_root_names_the_root() {
+    let d = tempfile::tempdir().unwrap();
+    write(
+        d.path(),
+        "default_app/default_project/users/u1/episodes/episode-2026-06-01.md",
+        "",
+    );
+    write(
+        d.path(),
+        "default_app/default_project/agents/g/skills/skill_x/references/r.md",
+        "",
+    );
+    for inner in [
+        "default_app/default_project/users",
+        "default_app/default_project/users/u1",
+        "default_app/default_project/users/u1/episodes",
+        "default_app/default_project/agents/g/skills/skill_x/references",
+    ] {
+        let e = detect(&d.path().join(inner), None).unwrap_err().to_string();
+        assert!(
+            e.contains(&format!(
+                "is a folder inside the everos memory root at {}; pass that folder",
+                d.path().display()
+            )),
+            "{inner}: {e}"
+        );
+    }
+    let file = d
+        .path()
+        .join("default_app/default_project/users/u1/episodes/episode-2026-06-01.md");
+    let e = detect(&file, None).unwrap_err().to_string();
+    assert!(e.contains(&d.path().display().to_string()), "{e}");
 }
 
 #[test]
