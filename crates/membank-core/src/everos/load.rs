@@ -422,7 +422,7 @@ pub(crate) fn read_file(
         }
     };
     file.had_bom = decoded.had_bom;
-    file.text = decoded.text;
+    file.text = universal_newlines(decoded.text);
     parse_text(&mut file);
     // everos's reader raises on such a file, so a listing or a search
     // without its entries must say why they are missing.
@@ -442,6 +442,18 @@ pub(crate) fn read_file(
         ));
     }
     (file, problems)
+}
+
+/// The text as everos reads it: Python's `read_text` takes CRLF and a lone
+/// CR alike for a line end and gives LF, so a file saved with CR line
+/// endings has its frontmatter and its entries on the lines everos counts.
+/// The decoding has turned CRLF into LF already; a CR left is a lone one.
+fn universal_newlines(text: String) -> String {
+    if text.contains('\r') {
+        text.replace('\r', "\n")
+    } else {
+        text
+    }
 }
 
 /// Split the frontmatter and, for daily logs, find the entries. Public to
@@ -654,6 +666,59 @@ pub(crate) mod tests {
             .map(|f| f.code())
             .collect();
         assert_eq!(found, ["everos-unparsable-yaml"]);
+    }
+
+    /// CR-only and CRLF files, and a lone CR inside an entry, read as
+    /// everos's universal newlines read them: the frontmatter is found and
+    /// entries have the lines Python counts.
+    #[test]
+    fn a_lone_carriage_return_is_a_line_end_as_for_everos() {
+        let root = tempfile::tempdir().unwrap();
+        let days = root
+            .path()
+            .join("default_app/default_project/users/u1/episodes");
+        std::fs::create_dir_all(&days).unwrap();
+        let lf = "---\nid: e\ntype: episode_daily\nuser_id: u1\ndate: '2026-06-01'\nentry_count: 2\n---\n\
+                  <!-- entry:ep_20260601_00000001 -->\nprogress 10%\rprogress 100%\n<!-- /entry:ep_20260601_00000001 -->\n\
+                  <!-- entry:ep_20260601_00000002 -->\nhello\n<!-- /entry:ep_20260601_00000002 -->\n";
+        std::fs::write(days.join("episode-2026-06-01.md"), lf).unwrap();
+        std::fs::write(
+            days.join("episode-2026-06-02.md"),
+            lf.replace('\r', "\n")
+                .replace("0601", "0602")
+                .replace("-06-01", "-06-02")
+                .replace('\n', "\r"),
+        )
+        .unwrap();
+        std::fs::write(
+            days.join("episode-2026-06-03.md"),
+            lf.replace('\r', "\n")
+                .replace("0601", "0603")
+                .replace("-06-01", "-06-03")
+                .replace('\n', "\r\n"),
+        )
+        .unwrap();
+        let loaded = load(root.path()).unwrap();
+        for f in &loaded.files {
+            assert!(
+                f.head.as_ref().unwrap().mapping().is_some(),
+                "{}",
+                f.rel_path
+            );
+            let got: Vec<(usize, &str)> = f
+                .entries
+                .iter()
+                .map(|e| (e.line, f.entry_text(e)))
+                .collect();
+            assert_eq!(
+                got,
+                [(8, "progress 10%\nprogress 100%"), (12, "hello")],
+                "{}",
+                f.rel_path
+            );
+        }
+        let report = crate::everos::check::check(&loaded);
+        assert!(report.findings.is_empty(), "{:?}", report.findings);
     }
 
     #[test]
