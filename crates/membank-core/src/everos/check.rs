@@ -446,6 +446,19 @@ fn daily_frontmatter(
             Some(_) => {}
         }
     }
+    // Left out, it is 0 to everos: a log with entries would have its next
+    // append numbered ..._00000001 again.
+    if map.get("entry_count").is_none() && !f.entries.is_empty() {
+        let found = f.entries.len();
+        out.push(
+            "everos-entry-count",
+            Some(1),
+            format!(
+                "entry_count is left out, which everos takes for 0, but the file has {found} \
+                 entries; everos's next entry here would reuse the id of the first"
+            ),
+        );
+    }
     if let Some(v) = map.get("entry_count").filter(|v| !v.is_null()) {
         let line = Some(key_line(f, "entry_count"));
         match int_of(v) {

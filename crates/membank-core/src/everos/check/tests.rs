@@ -232,3 +232,17 @@ fn timestamps_in_everos_shapes() {
     assert!(timestamp_day("2026-06-01Tnoon").is_none());
     assert!(timestamp_day("yesterday").is_none());
 }
+
+/// Left out, `entry_count` is 0 to everos: a log with entries would have
+/// its next entry numbered as its first.
+#[test]
+fn a_left_out_entry_count_is_reported_when_there_are_entries() {
+    let body = entry("ep_20260601_00000001", "one") + &entry("ep_20260601_00000002", "two");
+    let text = daily("", 2, &body).replace("entry_count: 2\n", "");
+    assert_eq!(
+        codes_of(vec![file(EP, &text)]),
+        [("everos-entry-count", Some(1))]
+    );
+    let empty = daily("", 0, "").replace("entry_count: 0\n", "");
+    assert_eq!(codes_of(vec![file(EP, &empty)]), []);
+}
