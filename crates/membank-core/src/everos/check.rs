@@ -361,12 +361,60 @@ fn shown(v: &Value) -> String {
     }
 }
 
-fn int_of(v: &Value) -> Option<i64> {
+/// An `int` field's value as everos's schemas (pydantic v2, lax mode)
+/// take it: a whole number, a float with no fraction (`2.0`), a boolean
+/// (1 or 0), or text that is one of those as pydantic reads text (see
+/// [`lax_int_text`]). `None` for anything pydantic refuses. Beyond the
+/// range of `i128` it saturates: only equality and sign are asked of it.
+fn int_of(v: &Value) -> Option<i128> {
     match v {
-        Value::Number(n) => n.as_i64(),
+        Value::Number(n) => n
+            .as_i64()
+            .map(i128::from)
+            .or_else(|| n.as_u64().map(i128::from))
+            .or_else(|| {
+                n.as_f64()
+                    .filter(|f| f.is_finite() && f.fract() == 0.0)
+                    .map(|f| f as i128)
+            }),
+        Value::Bool(b) => Some(i128::from(*b)),
+        Value::String(s) => lax_int_text(s),
         Value::Tagged(t) => int_of(&t.value),
         _ => None,
     }
+}
+
+/// Text pydantic's lax `int` accepts: surrounding whitespace ignored, an
+/// optional sign, ASCII digits with single underscores between them, and
+/// optionally a `.` followed only by zeros (`'2'`, `' -1_000 '`, `'2.00'`;
+/// not `'1.5'`, `'1.'`, `'0x10'` or `'1e3'`).
+fn lax_int_text(s: &str) -> Option<i128> {
+    let s = s.trim();
+    let (negative, rest) = match s.as_bytes().first() {
+        Some(b'-') => (true, &s[1..]),
+        Some(b'+') => (false, &s[1..]),
+        _ => (false, s),
+    };
+    let digits = match rest.split_once('.') {
+        Some((whole, zeros)) if !zeros.is_empty() && zeros.bytes().all(|b| b == b'0') => whole,
+        Some(_) => return None,
+        None => rest,
+    };
+    let well_formed = !digits.is_empty()
+        && !digits.starts_with('_')
+        && !digits.ends_with('_')
+        && !digits.contains("__")
+        && digits.bytes().all(|b| b.is_ascii_digit() || b == b'_');
+    if !well_formed {
+        return None;
+    }
+    let n = digits
+        .bytes()
+        .filter(u8::is_ascii_digit)
+        .fold(0i128, |n, d| {
+            n.saturating_mul(10).saturating_add(i128::from(d - b'0'))
+        });
+    Some(if negative { -n } else { n })
 }
 
 /// `id` and the owner id, which everos's schemas require; `type`,
@@ -464,7 +512,7 @@ fn daily_frontmatter(
         match int_of(v) {
             Some(n) if n >= 0 => {
                 let found = f.entries.len();
-                if n as u64 != found as u64 {
+                if n != found as i128 {
                     out.push(
                         "everos-entry-count",
                         line,

@@ -246,3 +246,38 @@ fn a_left_out_entry_count_is_reported_when_there_are_entries() {
     let empty = daily("", 0, "").replace("entry_count: 0\n", "");
     assert_eq!(codes_of(vec![file(EP, &empty)]), []);
 }
+
+/// `schema_version` and `entry_count` are read as pydantic's lax `int`
+/// reads them: quoted whole numbers, `2.0`, and booleans are numbers.
+#[test]
+fn int_fields_take_what_pydantic_takes() {
+    let body = entry("ep_20260601_00000001", "one") + &entry("ep_20260601_00000002", "two");
+    for (version, count) in [
+        ("'1'", "'2'"),
+        ("\" 1 \"", "'+2'"),
+        ("1.0", "'2.00'"),
+        ("true", "'0_2'"),
+        ("'1'", "2.0"),
+    ] {
+        let text = daily("", 2, &body)
+            .replace("schema_version: 1", &format!("schema_version: {version}"))
+            .replace("entry_count: 2", &format!("entry_count: {count}"));
+        assert_eq!(codes_of(vec![file(EP, &text)]), [], "{version} {count}");
+    }
+    for bad in [
+        "'1.5'", "1.5", "'1.'", "'0x10'", "'1e3'", "''", "'two'", "[2]", "'_2'",
+    ] {
+        let text = daily("", 2, &body).replace("entry_count: 2", &format!("entry_count: {bad}"));
+        assert_eq!(
+            codes_of(vec![file(EP, &text)]),
+            [("everos-bad-field", Some(9))],
+            "{bad}"
+        );
+    }
+    // A quoted count that is a number but the wrong one is a wrong count.
+    let text = daily("", 2, &body).replace("entry_count: 2", "entry_count: '3'");
+    assert_eq!(
+        codes_of(vec![file(EP, &text)]),
+        [("everos-entry-count", Some(9))]
+    );
+}
