@@ -222,6 +222,9 @@ fn file_findings(has_file: &dyn Fn(&str) -> bool, f: &MemFile, out: &mut Out) {
                 for key in ["name", "description", "confidence", "maturity_score"] {
                     required(f, map, key, out);
                 }
+                for key in ["name", "description"] {
+                    expect_str(f, map, key, out);
+                }
                 if let (Some(name), Some(skill)) =
                     (frontmatter::text_of(map, "name"), f.place.skill.as_deref())
                     && name != skill
@@ -250,6 +253,7 @@ fn file_findings(has_file: &dyn Fn(&str) -> bool, f: &MemFile, out: &mut Out) {
                     "knowledge_topic"
                 };
                 required(f, map, "id", out);
+                expect_str(f, map, "id", out);
                 for key in ["type", "schema_version"] {
                     not_null(f, map, key, out);
                 }
@@ -417,6 +421,28 @@ fn lax_int_text(s: &str) -> Option<i128> {
     Some(if negative { -n } else { n })
 }
 
+/// A `str` field that holds something else: pydantic v2 takes no number,
+/// boolean, list or mapping for text, so everos cannot read the file.
+fn expect_str(f: &MemFile, map: &Mapping, key: &str, out: &mut Out) {
+    let message = match map.get(key) {
+        Some(v @ (Value::Number(_) | Value::Bool(_))) => {
+            let written = crate::frontmatter::scalar_text(v).unwrap_or_default();
+            format!(
+                "{key} is {written}, not text, and everos takes only text there; \
+                 quote it: {key}: '{written}'"
+            )
+        }
+        Some(Value::Sequence(_)) => {
+            format!("{key} is a list, and everos takes only text there")
+        }
+        Some(Value::Mapping(_)) => {
+            format!("{key} is a mapping, and everos takes only text there")
+        }
+        _ => return,
+    };
+    out.push("everos-bad-field", Some(key_line(f, key)), message);
+}
+
 /// `id` and the owner id, which everos's schemas require; `type`,
 /// `schema_version` and `track`, which they default (`1`, the kind's own
 /// type and track) but refuse as null or as another value.
@@ -424,6 +450,7 @@ fn base_fields(f: &MemFile, map: &Mapping, owner: OwnerKind, ty: Option<&str>, o
     let id_field = owner.id_field();
     for key in ["id", id_field] {
         required(f, map, key, out);
+        expect_str(f, map, key, out);
     }
     for key in ["type", "schema_version", "track"] {
         not_null(f, map, key, out);
@@ -441,9 +468,8 @@ fn base_fields(f: &MemFile, map: &Mapping, owner: OwnerKind, ty: Option<&str>, o
         );
     }
     expect_text(f, map, "track", owner.as_str(), out);
-    if let (Some(v), Some((_, folder))) =
-        (map.get(id_field).filter(|v| !v.is_null()), &f.place.owner)
-    {
+    // An owner id that is not text is reported as such, not compared.
+    if let (Some(v @ Value::String(_)), Some((_, folder))) = (map.get(id_field), &f.place.owner) {
         let given = crate::frontmatter::scalar_text(v);
         if given.as_deref() != Some(folder.as_str()) {
             out.push(

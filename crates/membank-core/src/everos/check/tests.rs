@@ -281,3 +281,27 @@ fn int_fields_take_what_pydantic_takes() {
         [("everos-entry-count", Some(9))]
     );
 }
+
+/// `id` and the owner id are `str` to everos: pydantic v2 refuses a
+/// list, a mapping, a number or a boolean there.
+#[test]
+fn a_text_field_that_is_not_text_is_a_bad_field() {
+    let body = entry("ep_20260601_00000001", "one");
+    for id in ["[a, b]", "{a: 1}", "123", "true"] {
+        let text =
+            daily("", 1, &body).replace("id: episode_log_u1_2026-06-01", &format!("id: {id}"));
+        assert_eq!(
+            codes_of(vec![file(EP, &text)]),
+            [("everos-bad-field", Some(2))],
+            "{id}"
+        );
+    }
+    let text = daily("", 1, &body).replace("id: episode_log_u1_2026-06-01", "id: '123'");
+    assert_eq!(codes_of(vec![file(EP, &text)]), []);
+    let owner = "a/p/users/7/episodes/episode-2026-06-01.md";
+    let text = daily("", 1, &body).replace("user_id: u1", "user_id: 7");
+    assert_eq!(
+        codes_of(vec![file(owner, &text)]),
+        [("everos-bad-field", Some(6))]
+    );
+}
