@@ -343,6 +343,22 @@ fn entries_of_a_missing_owner_or_app_say_what_there_is_instead() {
             vec!["--app", "acme-crm", "--user", "u_alice"],
             "no user 'u_alice' in acme-crm; its users: eve-99, 用户_李雷",
         ),
+        // An owner that is there, asked for a kind its kind never has.
+        (
+            vec!["--agent", "coder-bot", "--kind", "episode"],
+            "agent 'coder-bot' has no episode entries: agents have no episode logs; \
+             the kinds an agent has: agent_case",
+        ),
+        (
+            vec!["--user", "u_alice", "--kind", "agent_case"],
+            "user 'u_alice' has no agent_case entries: users have no agent_case logs; \
+             the kinds a user has: episode, atomic_fact, foresight",
+        ),
+        // A missing owner is looked for among owners of its own kind.
+        (
+            vec!["--agent", "u_alice", "--kind", "episode"],
+            "no agent 'u_alice' in this memory root; its agents: agent_support, coder-bot, planner.v2, triage_01",
+        ),
     ];
     for (filter, warning) in cases {
         for json in [false, true] {

@@ -667,6 +667,23 @@ async fn an_everos_root_is_searched_read_and_checked_like_the_cli_does() {
         text_of(&none)
     );
 
+    // An agent that is there, asked for episodes it never has: not taken
+    // for a missing owner, nor offered users in its place.
+    let none = call(
+        &c,
+        "entries",
+        json!({"agent": "coder-bot", "kind": "episode"}),
+    )
+    .await;
+    assert!(
+        text_of(&none).contains(
+            "warning: agent 'coder-bot' has no episode entries: agents have no episode logs; \
+             the kinds an agent has: agent_case"
+        ),
+        "{}",
+        text_of(&none)
+    );
+
     // What only banks have says so, and what there is instead.
     let context = error_text(&call(&c, "context", json!({})).await);
     assert!(

@@ -477,12 +477,40 @@ fn warn_if_no_such_scope(root: &Path, filter: &EntryFilter) {
     }
 }
 
+/// When the owner named is there but the kind of log asked for is never
+/// one of its kind's (an agent's episodes), say so, with the kinds such an
+/// owner has. Sanitised.
+fn kind_not_of_owner(load: &core_everos::LoadFilter) -> Option<String> {
+    let (Some(owner_kind), Some(owner), Some(kind)) = (load.owner_kind, &load.owner, load.kind)
+    else {
+        return None;
+    };
+    if kind.owner_kind() == owner_kind {
+        return None;
+    }
+    let kinds: Vec<&str> = DailyKind::ALL
+        .into_iter()
+        .filter(|k| k.owner_kind() == owner_kind)
+        .map(DailyKind::as_str)
+        .collect();
+    let who = owner_kind.as_str();
+    Some(safe(&format!(
+        "{who} '{owner}' has no {kind} entries: {who}s have no {kind} logs; the kinds a{n} {who} \
+         has: {}",
+        kinds.join(", "),
+        kind = kind.as_str(),
+        n = if who == "agent" { "n" } else { "" },
+    )))
+}
+
 /// Why a filter found nothing, when the app, project or owner it names is
 /// not in the root: with the names closest to it, or the ones there are.
 /// A misspelt owner otherwise reads as "0 entries". Sanitised.
 pub fn no_such_scope_warning(root: &Path, filter: &EntryFilter) -> Option<String> {
     let load = filter.load_filter();
-    let missing = core_everos::load::no_such_scope(root, &load)?;
+    let Some(missing) = core_everos::load::no_such_scope(root, &load) else {
+        return kind_not_of_owner(&load);
+    };
     let present: Vec<&str> = missing.present.iter().map(String::as_str).collect();
     let close = membank_core::suggest::closest(&missing.wanted, present.iter().copied());
     let hint = if !close.is_empty() {

@@ -100,6 +100,14 @@ pub const SCOPES_KEPT: usize = 1000;
 /// part it names is there. Only folder names are listed, never a file
 /// read nor a link followed: it says why a filter found nothing.
 pub fn no_such_scope(root: &Path, filter: &LoadFilter) -> Option<NoSuchScope> {
+    // An owner is looked for among the owners of its own kind, whatever
+    // kind of log is asked for: the agent of `--agent bot --kind episode`
+    // is there, and no user is offered in its place.
+    let filter = &LoadFilter {
+        kind: None,
+        since: None,
+        ..filter.clone()
+    };
     let mut branches: Vec<Vec<String>> = vec![Vec::new()];
     for depth in 1..=4 {
         let mut next = Vec::new();
@@ -604,6 +612,30 @@ pub(crate) mod tests {
         assert_eq!(
             missing(filter(None, None, user("mallory"))),
             Some(("user", "mallory".into(), "alice,eve".into()))
+        );
+        // The kind of log asked for does not change which owners are
+        // looked among.
+        let with_kind = |kind, owner: Option<(OwnerKind, &str)>| LoadFilter {
+            kind: Some(kind),
+            ..filter(None, None, owner)
+        };
+        assert_eq!(
+            missing(with_kind(
+                DailyKind::Episode,
+                Some((OwnerKind::Agent, "bot"))
+            )),
+            None
+        );
+        assert_eq!(
+            missing(with_kind(DailyKind::AgentCase, user("alice"))),
+            None
+        );
+        assert_eq!(
+            missing(with_kind(
+                DailyKind::Episode,
+                Some((OwnerKind::Agent, "alice"))
+            )),
+            Some(("agent", "alice".into(), "bot".into()))
         );
         // No folder of the owner's kind at all.
         assert_eq!(
