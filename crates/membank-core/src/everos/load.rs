@@ -1,7 +1,8 @@
 //! Walking a memory root and reading its Markdown.
 //!
-//! Only regular files inside the root are read; links are reported and not
-//! followed; `.index/` (SQLite, LanceDB) and `.tmp/` are noted, never
+//! Only regular files inside the root are read: a file link is followed
+//! only while it stays inside, a linked folder is reported and not
+//! entered; `.index/` (SQLite, LanceDB) and `.tmp/` are noted, never
 //! opened. Reading and parsing run on all cores.
 
 use std::path::{Path, PathBuf};
@@ -312,7 +313,16 @@ fn walk_dir(
                         "everos-link",
                         Severity::Warning,
                         &child_rel,
-                        format!("a folder that {e}"),
+                        match link_inside(reader, &path) {
+                            // Not entered even so: what it holds would be
+                            // read twice, under two owners or kinds.
+                            Some(target) => format!(
+                                "a folder that is a symbolic link to {target}, inside the \
+                                 memory root; a linked folder is not entered, so what it holds \
+                                 is read only at {target}"
+                            ),
+                            None => format!("a folder that {e}"),
+                        },
                     )),
                 },
                 _ => {
@@ -338,6 +348,19 @@ fn walk_dir(
             ));
         }
         segs.pop();
+    }
+}
+
+/// Where a linked folder points, relative to the root with `/`, when that
+/// is inside the root.
+fn link_inside(reader: &RootReader, link: &Path) -> Option<String> {
+    let target = std::fs::canonicalize(link).ok()?;
+    let root = std::fs::canonicalize(reader.root()).ok()?;
+    let rel = target.strip_prefix(&root).ok()?;
+    let parts: Option<Vec<&str>> = rel.components().map(|c| c.as_os_str().to_str()).collect();
+    match parts?.join("/") {
+        rel if rel.is_empty() => Some(".".to_owned()),
+        rel => Some(rel),
     }
 }
 
@@ -781,6 +804,35 @@ pub(crate) mod tests {
             found.message().contains("outside the memory root;"),
             "{}",
             found.message()
+        );
+    }
+
+    /// A linked folder is never entered; one that points inside the root
+    /// is said to, and where, not to lead outside it.
+    #[cfg(unix)]
+    #[test]
+    fn a_linked_folder_inside_the_root_is_said_to_be_inside() {
+        let root = tempfile::tempdir().unwrap();
+        let users = root.path().join("default_app/default_project/users");
+        std::fs::create_dir_all(users.join("u1/episodes")).unwrap();
+        std::os::unix::fs::symlink("u1", users.join("u1-alias")).unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        std::os::unix::fs::symlink(outside.path(), users.join("elsewhere")).unwrap();
+        let loaded = load(root.path()).unwrap();
+        let said: Vec<(&str, String)> = loaded
+            .problems
+            .iter()
+            .map(|f| (f.code(), f.message().to_string()))
+            .collect();
+        assert_eq!(said.len(), 2, "{said:?}");
+        assert_eq!(said[0].0, "everos-link");
+        assert!(said[0].1.contains("outside the memory root"), "{said:?}");
+        assert_eq!(said[1].0, "everos-link");
+        assert!(
+            said[1].1.contains(
+                "a symbolic link to default_app/default_project/users/u1, inside the memory root"
+            ) && !said[1].1.contains("outside"),
+            "{said:?}"
         );
     }
 
