@@ -171,6 +171,66 @@ fn every_number_in_an_everos_tree_counts_entries() {
     assert_eq!(in_top, in_files);
 }
 
+/// A root whose files hold no entry at all (empty days, a profile, only
+/// skills) shows no number anywhere: the numbers count entries, never
+/// files, whether or not some file has any.
+#[test]
+fn an_everos_tree_without_entries_has_no_numbers() {
+    let write = |root: &Path, rel: &str, text: &str| {
+        let p = root.join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    };
+    let day = |d: &str| {
+        format!("---\nid: e\ntype: episode_daily\nuser_id: u1\ndate: '{d}'\nentry_count: 0\n---\n")
+    };
+    let empty_days = tempfile::tempdir().unwrap();
+    let users = "default_app/default_project/users/u1";
+    write(
+        empty_days.path(),
+        &format!("{users}/episodes/episode-2026-06-01.md"),
+        &day("2026-06-01"),
+    );
+    write(
+        empty_days.path(),
+        &format!("{users}/episodes/episode-2026-06-02.md"),
+        &day("2026-06-02"),
+    );
+    write(
+        empty_days.path(),
+        &format!("{users}/user.md"),
+        "---\nid: p\ntype: user_profile\nuser_id: u1\n---\nprofile\n",
+    );
+    let skills_only = tempfile::tempdir().unwrap();
+    for skill in ["a", "b"] {
+        write(
+            skills_only.path(),
+            &format!("default_app/default_project/agents/g/skills/skill_{skill}/SKILL.md"),
+            &format!(
+                "---\nid: s\nagent_id: g\nname: {skill}\ndescription: d\nconfidence: 0.5\nmaturity_score: 0.5\n---\nbody\n"
+            ),
+        );
+    }
+    for root in [empty_days.path(), skills_only.path()] {
+        let memory = membank_core::memory::open(root, None).unwrap();
+        let app = App::new(
+            memory,
+            super::theme::Theme::default_theme(),
+            super::keys::KeyMap::default(),
+            ratatui::layout::Rect::new(0, 0, 100, 40),
+            crate::tui::TESTS_CLOCK,
+        );
+        let rows = &app.panes.bank.rows;
+        assert!(rows.len() > 4, "{}", rows.len());
+        let numbered: Vec<(String, Option<u32>)> = rows
+            .iter()
+            .filter(|r| r.count.is_some())
+            .map(|r| (r.label().to_string(), r.count))
+            .collect();
+        assert_eq!(numbered, [], "{}", screen(&app));
+    }
+}
+
 /// A pane too short for the whole query form shows the field being edited
 /// rather than letting rows vanish: in 40×10, editing each field in turn
 /// always shows its label and what is typed.

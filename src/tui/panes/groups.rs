@@ -25,7 +25,9 @@ pub struct GroupTree {
     nodes: Vec<Node>,
     /// The memory keeps entries inside its files (everos's daily logs):
     /// every number in the tree then counts entries, a folder's those of
-    /// all its files, so folders and days add up the same way.
+    /// all its files, so folders and days add up the same way. Said by the
+    /// layout, not guessed from whether some file has entries: a root whose
+    /// logs are all empty would otherwise count its files.
     counts_entries: bool,
 }
 
@@ -83,7 +85,10 @@ pub fn folder_key<S: AsRef<str>>(groups: &[S]) -> String {
 impl GroupTree {
     /// Nest every document under its groups, keeping the memory's order.
     pub fn build(memory: &dyn Memory) -> GroupTree {
-        let mut tree = GroupTree::default();
+        let mut tree = GroupTree {
+            counts_entries: memory.keeps_entries(),
+            ..GroupTree::default()
+        };
         for id in 0..memory.len() {
             let d = memory.document(id);
             let badge = d
@@ -99,7 +104,6 @@ impl GroupTree {
                 private: d.private,
                 skipped: false,
             };
-            tree.counts_entries |= matches!(file, Node::File { entries, .. } if entries > 0);
             let groups: Vec<&str> = d.groups.iter().map(|g| g.as_ref()).collect();
             insert(&mut tree.nodes, &groups, 0, file);
         }

@@ -238,6 +238,10 @@ impl Memory for MemoryRoot {
         entry_units(id, self.doc_file(id)).collect()
     }
 
+    fn keeps_entries(&self) -> bool {
+        true
+    }
+
     fn search_note(&self) -> Option<&'static str> {
         Some(SEARCH_NOTE)
     }

@@ -191,6 +191,12 @@ pub trait Memory: Any + Send + Sync {
     fn entries(&self, _id: DocId) -> Vec<SearchUnit<'_>> {
         Vec::new()
     }
+    /// Whether the layout keeps several records in one file, so that what
+    /// there is to count is entries, not files, even in a memory whose
+    /// files hold none yet.
+    fn keeps_entries(&self) -> bool {
+        false
+    }
     /// What to tell a user about how search here compares with the tool
     /// that wrote the memory, when they differ.
     fn search_note(&self) -> Option<&'static str> {
