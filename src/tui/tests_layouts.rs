@@ -120,6 +120,15 @@ fn everos_daily_log_lists_its_entries_and_opens_one() {
         Some("ep_20260601_00000001")
     );
     assert_snapshot!("everos_entry_view", screen(&app));
+    // The line shown is the open marker's, as `entries --json` names it.
+    let root = membank_core::everos::load(manifest("demo-everos")).unwrap();
+    let file = root.file(EPISODE).unwrap();
+    let marker = file.entries[0].line;
+    assert!(
+        screen(&app).contains(&format!("entry ep_20260601_00000001 · line {marker} ")),
+        "line {marker}:\n{}",
+        screen(&app)
+    );
     keys(&mut app, "y");
     assert!(
         app.effects

@@ -145,7 +145,13 @@ fn entry_doc(u: &SearchUnit, theme: &Theme, width: u16) -> RenderedDoc {
     doc.lines.insert(
         0,
         Line::styled(
-            format!("entry {} · line {}", safe(u.entry_id.unwrap_or("")), u.line),
+            // The marker's line, as `entries` and the MCP tools name it;
+            // the text itself starts below it.
+            format!(
+                "entry {} · line {}",
+                safe(u.entry_id.unwrap_or("")),
+                u.entry_line.unwrap_or(u.line)
+            ),
             theme.muted,
         ),
     );

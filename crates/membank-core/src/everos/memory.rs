@@ -261,6 +261,7 @@ pub(crate) fn units_of(doc: DocId, f: &MemFile) -> Vec<SearchUnit<'_>> {
     vec![SearchUnit {
         doc,
         entry_id: None,
+        entry_line: None,
         line,
         text: &f.text[start..],
         start,
@@ -281,6 +282,7 @@ fn entry_units(doc: DocId, f: &MemFile) -> impl Iterator<Item = SearchUnit<'_>> 
         SearchUnit {
             doc,
             entry_id: Some(&e.id),
+            entry_line: Some(e.line),
             line,
             text: f.entry_text(e),
             start: e.text.start,

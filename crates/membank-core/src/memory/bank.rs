@@ -142,6 +142,7 @@ impl Memory for Bank {
             .map(|(doc, a)| SearchUnit {
                 doc,
                 entry_id: None,
+                entry_line: None,
                 line: a.body_line(),
                 text: a.body(),
                 start: match a.kept_lines() {

@@ -179,6 +179,7 @@ pub trait Memory: Any + Send + Sync {
                 SearchUnit {
                     doc,
                     entry_id: None,
+                    entry_line: None,
                     line,
                     text: d.body(),
                     start,

@@ -143,6 +143,9 @@ pub struct SearchUnit<'a> {
     pub doc: DocId,
     /// The entry's id when the unit is an entry inside a file.
     pub entry_id: Option<&'a str>,
+    /// For an entry, the 1-based line of its open marker: the line every
+    /// listing names the entry by (`entries --json`'s `line`).
+    pub entry_line: Option<usize>,
     /// 1-based line of the unit's first line in the file.
     pub line: usize,
     pub text: &'a str,
