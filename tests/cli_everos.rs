@@ -545,3 +545,68 @@ fn a_log_whose_yaml_does_not_parse_lists_no_entry_and_says_why() {
         );
     }
 }
+
+/// Every hint `entry` prints for an id several owners share picks its own
+/// entry when pasted back into a shell: owner names with a space or a
+/// leading dash are quoted, and `default/` beside `default_app/` (both
+/// the id `default`) are told apart by their folder names.
+#[cfg(unix)]
+#[test]
+fn each_hint_for_a_shared_id_picks_its_entry_when_pasted_into_a_shell() {
+    let d = tempfile::tempdir().unwrap();
+    let root = d.path();
+    let log = |dir: &str, owner: &str| {
+        let days = root.join(dir).join("users").join(owner).join("episodes");
+        fs::create_dir_all(&days).unwrap();
+        let yaml_owner = owner.replace('\'', "''");
+        fs::write(
+            days.join("episode-2026-06-01.md"),
+            format!(
+                "---\nid: x\ntype: episode_daily\nuser_id: '{yaml_owner}'\ndate: '2026-06-01'\nentry_count: 1\n---\n\
+                 <!-- entry:ep_20260601_00000001 -->\nin {dir} of {owner}\n<!-- /entry:ep_20260601_00000001 -->\n"
+            ),
+        )
+        .unwrap();
+    };
+    for owner in ["a b", "--json", "it's", "-"] {
+        log("app1/p1", owner);
+    }
+    log("default/default_project", "u1");
+    log("default_app/default_project", "u1");
+    let id = "ep_20260601_00000001";
+    let out = membank(&["entry", root.to_str().unwrap(), id]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).unwrap();
+    let hints: Vec<(&str, &str)> = err
+        .lines()
+        .skip(1)
+        .filter_map(|l| l.trim_start().split_once("  "))
+        .collect();
+    assert_eq!(hints.len(), 6, "{err}");
+    // Run through a shell with the settings every test run gets.
+    let isolated = support::membank();
+    for (file, hint) in hints {
+        let script = format!("\"$0\" entry \"$1\" {id} {hint} --json");
+        let mut sh = std::process::Command::new("sh");
+        sh.arg("-c")
+            .arg(&script)
+            .arg(isolated.get_program())
+            .arg(root);
+        for (key, value) in isolated.get_envs() {
+            match value {
+                Some(v) => sh.env(key, v),
+                None => sh.env_remove(key),
+            };
+        }
+        let out = sh.output().unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{hint}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+        assert_eq!(json["file"], file, "{hint}");
+    }
+}

@@ -122,10 +122,24 @@ pub enum OwnerNaming {
 }
 
 impl OwnerNaming {
+    /// `--name value` (or an argument) that can be typed or pasted back:
+    /// quoted for a shell when the value holds anything a shell would
+    /// split or expand, and joined with `=` when it starts with a dash,
+    /// which clap would otherwise take for an option.
     fn field(self, name: &str, value: &str) -> String {
         match self {
-            OwnerNaming::Flags => format!("--{name} {value}"),
-            OwnerNaming::Arguments => format!("\"{name}\": \"{value}\""),
+            OwnerNaming::Flags => {
+                let quoted = shell_word(value);
+                if value.starts_with('-') {
+                    format!("--{name}={quoted}")
+                } else {
+                    format!("--{name} {quoted}")
+                }
+            }
+            OwnerNaming::Arguments => format!(
+                "\"{name}\": {}",
+                serde_json::to_string(value).unwrap_or_default()
+            ),
         }
     }
 
@@ -136,6 +150,22 @@ impl OwnerNaming {
                 "name the owner with the `user` or `agent` argument (and `app` / `project`)"
             }
         }
+    }
+}
+
+/// `value` as one shell word: as it is when every character is one no
+/// shell treats specially, in single quotes otherwise (a quote inside
+/// written `'\''`).
+fn shell_word(value: &str) -> String {
+    let plain = !value.is_empty()
+        && !value.starts_with('~')
+        && value
+            .chars()
+            .all(|c| c.is_alphanumeric() || "_-.,:/@%+=".contains(c));
+    if plain {
+        value.to_owned()
+    } else {
+        format!("'{}'", value.replace('\'', "'\\''"))
     }
 }
 
@@ -172,7 +202,21 @@ pub fn one_entry<'a>(
                     (j.owner_kind, j.owner, j.app, j.project)
                 })
                 .collect();
-            for (h, (kind, owner, app, project)) in many.iter().zip(&owners) {
+            // Two folders of one id (`default/` and `default_app/`) are
+            // named by their folder names, which tell them apart.
+            let scope_name = |of: fn(&core_everos::Place) -> (Option<&str>, Option<&str>)| {
+                move |h: &EntryRef| {
+                    let (dir, id) = of(&h.file.place);
+                    let shared_id = many.iter().any(|o| {
+                        let (o_dir, o_id) = of(&o.file.place);
+                        o_id == id && o_dir != dir
+                    });
+                    if shared_id { dir } else { id }.unwrap_or("-").to_owned()
+                }
+            };
+            let app_name = scope_name(|p| (p.app_dir.as_deref(), p.app()));
+            let project_name = scope_name(|p| (p.project_dir.as_deref(), p.project()));
+            for (h, (kind, owner, _, _)) in many.iter().zip(&owners) {
                 let _ = write!(
                     message,
                     "\n  {}  {}",
@@ -190,8 +234,8 @@ pub fn one_entry<'a>(
                     let _ = write!(
                         message,
                         " {} {}",
-                        naming.field("app", &safe(app.unwrap_or("-"))),
-                        naming.field("project", &safe(project.unwrap_or("-")))
+                        naming.field("app", &safe(&app_name(h))),
+                        naming.field("project", &safe(&project_name(h)))
                     );
                 }
             }
@@ -257,7 +301,8 @@ fn parse_date(word: &str) -> anyhow::Result<jiff::civil::Date> {
 /// [`entries_json`] or [`entries_human`] over the loaded root.
 pub fn run_entries(args: EntriesArgs) -> anyhow::Result<ExitCode> {
     let root_dir = everos_root(&args.root)?;
-    let filter = args.query.filter()?;
+    let mut filter = args.query.filter()?;
+    filter.settle(&root_dir);
     let walked = core_everos::stream::walk(&root_dir, &filter.load_filter())
         .map_err(|e| anyhow::anyhow!(safe(&e)))?;
     if args.limit > 0 || args.offset > 0 {
@@ -549,6 +594,7 @@ pub fn no_such_scope_warning(root: &Path, filter: &EntryFilter) -> Option<String
 pub fn run_entry(args: EntryArgs) -> anyhow::Result<ExitCode> {
     let root_dir = everos_root(&args.root)?;
     let mut filter = args.scope.filter()?;
+    filter.settle(&root_dir);
     // The id's prefix names its kind, so only that kind's folders are read.
     filter.kind = core_everos::entries::EntryId::parse(&args.id)
         .ok()

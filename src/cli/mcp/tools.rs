@@ -567,7 +567,8 @@ fn owners_document(
     root: &MemoryRoot,
     p: &ReadParams,
 ) -> Result<Output, String> {
-    let filter = p.scope.filter().map_err(|e| format!("read: {e:#}"))?;
+    let mut filter = p.scope.filter().map_err(|e| format!("read: {e:#}"))?;
+    filter.settle(root.root());
     let wanted = p.target.trim().trim_start_matches("./").to_lowercase();
     let wanted_name = wanted.strip_suffix(".md").unwrap_or(&wanted);
     let named: Vec<&str> = root
@@ -603,7 +604,8 @@ fn owners_document(
 
 /// An everos entry by id, as `membank entry --json` prints it.
 fn entry_tool(shared: &Shared, root: &MemoryRoot, p: &ReadParams) -> Result<Output, String> {
-    let filter = p.scope.filter().map_err(|e| format!("read: {e:#}"))?;
+    let mut filter = p.scope.filter().map_err(|e| format!("read: {e:#}"))?;
+    filter.settle(root.root());
     let hits = query::find(root, p.target.trim(), &filter);
     let one = everos::one_entry(
         hits,
@@ -663,7 +665,8 @@ fn entries_tool(shared: &Shared, p: EntriesParams) -> Result<Output, String> {
     let memory = shared.memory();
     let root = membank::layouts::memory_root(&**memory)
         .ok_or_else(|| "entries works on everos memory roots".to_owned())?;
-    let filter = p.query.filter().map_err(|e| format!("entries: {e:#}"))?;
+    let mut filter = p.query.filter().map_err(|e| format!("entries: {e:#}"))?;
+    filter.settle(root.root());
     let rows = query::entries(root, &filter);
     let total = rows.len();
     let page = &rows[p.offset.min(total)..p.offset.saturating_add(p.limit).min(total)];

@@ -31,20 +31,35 @@ pub struct LoadFilter {
     /// Only daily logs named for this day or later: everything else in the
     /// root is left unread, so a recent slice of a large root reads little.
     pub since: Option<jiff::civil::Date>,
+    /// The app given is also the name of a folder of the root, and names
+    /// that folder alone (see [`super::query::EntryFilter::settle`]).
+    pub app_is_folder: bool,
+    /// The same for the project.
+    pub project_is_folder: bool,
+}
+
+/// Whether the scope name a filter gives (`want`, if any) names the folder
+/// `dir` of scope id `id`: by the folder's name, or by its id unless the
+/// name given is a folder's own (`by_name_only`).
+pub(crate) fn scope_matches(want: Option<&str>, dir: &str, id: &str, by_name_only: bool) -> bool {
+    want.is_none_or(|w| w == dir || (!by_name_only && w == id))
 }
 
 impl LoadFilter {
     /// May this folder (segments from the root) hold what is asked for?
     fn wants_dir(&self, segs: &[String]) -> bool {
-        let matches = |want: &Option<String>, dir: &str, id: &str| {
-            want.as_deref().is_none_or(|w| w == dir || w == id)
-        };
         match segs.len() {
-            1 => matches(&self.app, &segs[0], paths::app_id_from_dir(&segs[0])),
-            2 => matches(
-                &self.project,
+            1 => scope_matches(
+                self.app.as_deref(),
+                &segs[0],
+                paths::app_id_from_dir(&segs[0]),
+                self.app_is_folder,
+            ),
+            2 => scope_matches(
+                self.project.as_deref(),
                 &segs[1],
                 paths::project_id_from_dir(&segs[1]),
+                self.project_is_folder,
             ),
             3 => {
                 let narrowed =

@@ -7,7 +7,7 @@ use jiff::civil::Date;
 use serde::Serialize;
 
 use super::load::LoadFilter;
-use super::paths::{DailyKind, OwnerKind};
+use super::paths::{DEFAULT_ID, DailyKind, OwnerKind};
 use super::{Entry, MemFile, MemoryRoot};
 
 /// Which entries to list.
@@ -20,6 +20,11 @@ pub struct EntryFilter {
     pub kind: Option<DailyKind>,
     /// Files of this day or later.
     pub since: Option<Date>,
+    /// Set by [`EntryFilter::settle`]: the app given names the folder of
+    /// that name alone.
+    pub app_is_folder: bool,
+    /// The same for the project.
+    pub project_is_folder: bool,
 }
 
 impl EntryFilter {
@@ -32,7 +37,24 @@ impl EntryFilter {
             owner: self.owner.clone(),
             kind: self.kind,
             since: self.since,
+            app_is_folder: self.app_is_folder,
+            project_is_folder: self.project_is_folder,
         }
+    }
+
+    /// Settle what the app and project given name in `root`. `default` is
+    /// the id everos writes to `default_app/` (`default_project/`); when a
+    /// folder is named `default` too, `default` names that folder alone,
+    /// so that each of the two can be named (the other as `default_app`).
+    pub fn settle(&mut self, root: &Path) {
+        let is_dir = |p: &Path| std::fs::symlink_metadata(p).is_ok_and(|m| m.is_dir());
+        let named_default = |want: &Option<String>| want.as_deref() == Some(DEFAULT_ID);
+        self.app_is_folder = named_default(&self.app) && is_dir(&root.join(DEFAULT_ID));
+        self.project_is_folder = named_default(&self.project)
+            && std::fs::read_dir(root).is_ok_and(|apps| {
+                apps.flatten()
+                    .any(|app| is_dir(&app.path().join(DEFAULT_ID)))
+            });
     }
 
     /// Are this file's entries among those asked for?
@@ -48,19 +70,25 @@ impl EntryFilter {
     /// Is this file, daily log or not (a profile such as `user.md`), in
     /// the app, project and owner asked for?
     pub fn keeps_owner(&self, f: &MemFile) -> bool {
-        let scope_ok = |want: &Option<String>, dir: Option<&str>, id: Option<&str>| {
-            want.as_deref()
-                .is_none_or(|w| Some(w) == dir || Some(w) == id)
+        let scope_ok = |want: &Option<String>, dir: Option<&str>, id: Option<&str>, exact| {
+            want.is_none()
+                || dir.zip(id).is_some_and(|(dir, id)| {
+                    super::load::scope_matches(want.as_deref(), dir, id, exact)
+                })
         };
-        scope_ok(&self.app, f.place.app_dir.as_deref(), f.place.app())
-            && scope_ok(
-                &self.project,
-                f.place.project_dir.as_deref(),
-                f.place.project(),
-            )
-            && self
-                .owner_kind
-                .is_none_or(|k| f.place.owner.as_ref().is_some_and(|o| o.0 == k))
+        scope_ok(
+            &self.app,
+            f.place.app_dir.as_deref(),
+            f.place.app(),
+            self.app_is_folder,
+        ) && scope_ok(
+            &self.project,
+            f.place.project_dir.as_deref(),
+            f.place.project(),
+            self.project_is_folder,
+        ) && self
+            .owner_kind
+            .is_none_or(|k| f.place.owner.as_ref().is_some_and(|o| o.0 == k))
             && self
                 .owner
                 .as_deref()
