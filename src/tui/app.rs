@@ -118,6 +118,8 @@ impl App {
             agents: AgentsPane::offering(layouts::face(spec).agents),
             no_agents: NoAgents {
                 layout: spec.title.to_owned(),
+                tree_pane: layouts::face(spec).slot.tree_title(),
+                document_pane: layouts::face(spec).document_pane,
             },
             slot: layouts::face(spec).slot,
             agents_work: !layouts::face(spec).agents.is_empty(),

@@ -323,6 +323,11 @@ fn agents_say_they_work_on_banks_for_other_layouts() {
         "{s}"
     );
     assert!(s.contains("an everos memory root"), "{s}");
+    // It names the panes on the tabs, not a bank's.
+    assert!(s.contains("browse it in the Memory and File"), "{s}");
+    assert!(!s.contains("Bank and"), "{s}");
+    let tabs = s.lines().next().unwrap_or("");
+    assert!(tabs.contains("Memory") && tabs.contains("File"), "{tabs}");
 }
 
 #[test]

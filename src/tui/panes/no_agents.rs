@@ -15,6 +15,10 @@ use crate::tui::theme::Theme;
 pub struct NoAgents {
     /// What the open memory is, with an article ("an everos memory root").
     pub layout: String,
+    /// The names of the tree and document panes on their tabs ("Memory",
+    /// "File"), so the text names panes the user can see.
+    pub tree_pane: &'static str,
+    pub document_pane: &'static str,
 }
 
 impl Component for NoAgents {
@@ -44,9 +48,11 @@ impl Component for NoAgents {
             Line::default(),
             Line::styled(
                 format!(
-                    "This is {}: browse it in the Bank and Article panes, check it in Health, \
+                    "This is {}: browse it in the {} and {} panes, check it in Health, \
                      and search it with Ctrl-F.",
-                    sanitize_for_terminal(&self.layout, false)
+                    sanitize_for_terminal(&self.layout, false),
+                    self.tree_pane,
+                    self.document_pane
                 ),
                 theme.muted,
             ),
