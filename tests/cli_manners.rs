@@ -208,3 +208,28 @@ fn the_help_names_every_layout_the_interface_opens() {
         "{out}"
     );
 }
+
+/// Options a command cannot honour here are refused or said, never
+/// dropped without a word.
+#[test]
+fn options_that_do_not_apply_are_refused_or_said() {
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("new");
+    let t = target.to_str().unwrap();
+    let (code, _, err) = membank(&["init", "--format", "dejavu", t]);
+    assert_eq!(code, 2);
+    assert!(err.contains("init makes memory banks"), "{err}");
+    assert!(!target.exists());
+
+    let bank = dir.path().join("bank");
+    let b = bank.to_str().unwrap();
+    assert_eq!(membank(&["init", b]).0, 0);
+    let (code, _, err) = membank(&["note", b, "call the client", "--tags", "a,b"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--tags tags a Deja Vu event"), "{err}");
+    let inbox: Vec<_> = std::fs::read_dir(bank.join("00_INBOX")).unwrap().collect();
+    assert!(inbox.iter().all(|e| {
+        let name = e.as_ref().unwrap().file_name();
+        !name.to_string_lossy().contains("call the client")
+    }));
+}

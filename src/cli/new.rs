@@ -136,6 +136,14 @@ pub fn run_note(args: NoteArgs) -> anyhow::Result<ExitCode> {
     let today = common::clock().today();
     let (tx, fix) = match found.spec.kind {
         LayoutKind::Bank => {
+            // An inbox note is raw text with no frontmatter to hold tags:
+            // dropping them without a word would lose what was typed.
+            if !args.tags.is_empty() {
+                anyhow::bail!(
+                    "--tags tags a Deja Vu event; a bank's inbox note has none (write them in \
+                     the text); nothing was written"
+                );
+            }
             let tx = common::begin_bank_write(&found.root)?;
             let bank = common::open_bank(&args.path)?;
             (tx, new_note::capture(bank, &text, today))

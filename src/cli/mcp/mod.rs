@@ -42,6 +42,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let memory = membank_core::memory::open(&args.bank, super::common::forced_format())
         .map_err(|e| anyhow::anyhow!(sanitize_for_terminal(&e.to_string(), false)))?;
     let root = memory.root().to_path_buf();
+    // Said on stderr, which an assistant's host shows in its server log:
+    // otherwise the missing write tools would be a silent mystery.
+    if args.allow_writes && memory.spec().kind == membank_core::memory::LayoutKind::Everos {
+        eprintln!(
+            "membank mcp: --allow-writes: {} is an everos memory root, which membank only \
+             reads; no write tool is offered",
+            sanitize_for_terminal(&shown, false)
+        );
+    }
     tracing::info!(
         layout = memory.spec().name,
         documents = memory.len(),
