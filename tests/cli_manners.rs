@@ -233,3 +233,58 @@ fn options_that_do_not_apply_are_refused_or_said() {
         !name.to_string_lossy().contains("call the client")
     }));
 }
+
+/// `-` is standard input (or output) for every command that takes a file,
+/// as for `blocks --reply -`: a pipeline can give `qa` its file.
+#[test]
+fn a_dash_is_standard_input_or_output() {
+    use std::io::Write as _;
+    let with_stdin = |args: &[&str], input: &str, cwd: &std::path::Path| {
+        let mut child = support::membank()
+            .args(args)
+            .current_dir(cwd)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(input.as_bytes())
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        (
+            out.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+        )
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let demo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("demo-bank");
+    let demo = demo.to_str().unwrap();
+    let (code, out) = with_stdin(&["terms", "export", demo, "-o", "-"], "", dir.path());
+    assert_eq!(code, 0);
+    assert!(out.starts_with("<?xml"), "{out}");
+    assert!(!dir.path().join("-").exists());
+    let (code, out) = with_stdin(
+        &["qa", demo, "-", "--pair", "en-US:nl-BE"],
+        "The warranty\tDe garantie\n",
+        dir.path(),
+    );
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("1 segment(s)"), "{out}");
+    let bank = dir.path().join("bank");
+    let b = bank.to_str().unwrap();
+    assert_eq!(membank(&["init", b]).0, 0);
+    let (code, _) = with_stdin(&["note", b, "-"], "from the pipe\n", dir.path());
+    assert_eq!(code, 0);
+    let names: Vec<String> = std::fs::read_dir(bank.join("00_INBOX"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(
+        names.iter().any(|n| n.contains("from the pipe")),
+        "{names:?}"
+    );
+}

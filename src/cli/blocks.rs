@@ -1,7 +1,7 @@
 //! `membank blocks`: check the `### FILE:` blocks of an LLM reply and
 //! optionally write the valid ones.
 
-use std::io::{IsTerminal, Read};
+use std::io::Read;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -90,6 +90,11 @@ fn print_what_apply_writes(root: &Path, reply: &str) -> anyhow::Result<()> {
 
 /// Read a reply from a file, or from standard input for `None` or `-`.
 pub(crate) fn read_reply(path: Option<&Path>) -> anyhow::Result<String> {
+    read_text_input(path, "the reply")
+}
+
+/// [`read_reply`] of `what` (said when standard input is a terminal).
+pub(crate) fn read_text_input(path: Option<&Path>, what: &str) -> anyhow::Result<String> {
     let (bytes, name) = match path {
         Some(p) if p != Path::new("-") => {
             let name = sanitize_for_terminal(&p.display().to_string(), false);
@@ -98,15 +103,11 @@ pub(crate) fn read_reply(path: Option<&Path>) -> anyhow::Result<String> {
             (bytes, name)
         }
         _ => {
-            if std::io::stdin().is_terminal() {
-                eprintln!(
-                    "Reading the reply from standard input; end it with Ctrl-D (Ctrl-Z on Windows)."
-                );
-            }
+            super::common::say_reading_stdin(what);
             let mut bytes = Vec::new();
             std::io::stdin()
                 .read_to_end(&mut bytes)
-                .context("cannot read the reply from standard input")?;
+                .with_context(|| format!("cannot read {what} from standard input"))?;
             (bytes, "standard input".to_owned())
         }
     };

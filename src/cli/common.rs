@@ -443,3 +443,12 @@ pub fn commit_reviewed(
         Err(e @ Stopped::Refused(_)) => anyhow::bail!(safe(&e.to_string())),
     }
 }
+
+/// On a terminal, say what is being read from standard input and how to
+/// end it: a command waiting silently looks hung.
+pub fn say_reading_stdin(what: &str) {
+    use std::io::IsTerminal as _;
+    if std::io::stdin().is_terminal() {
+        eprintln!("Reading {what} from standard input; end it with Ctrl-D (Ctrl-Z on Windows).");
+    }
+}

@@ -126,7 +126,8 @@ pub fn run_new(args: NewArgs) -> anyhow::Result<ExitCode> {
 }
 
 pub fn run_note(args: NoteArgs) -> anyhow::Result<ExitCode> {
-    let text = if args.text.is_empty() {
+    let text = if args.text.is_empty() || args.text == ["-"] {
+        common::say_reading_stdin("the note's text");
         read_note_stdin(std::io::stdin().lock())?
     } else {
         args.text.join(" ")

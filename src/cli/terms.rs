@@ -68,8 +68,23 @@ pub(crate) fn tbx_version(s: &str) -> anyhow::Result<TbxVersion> {
 /// A file named on the command line, bounded in size, as text.
 pub(crate) fn read_input(path: &Path) -> anyhow::Result<(String, String)> {
     let shown = common::safe(&path.display().to_string());
-    let bytes = membank_core::safe_read::read_regular(path, MAX_INPUT_BYTES)
-        .map_err(|e| anyhow::anyhow!("{shown}: {}", common::safe(&e.to_string())))?;
+    let bytes = if path == Path::new("-") {
+        // A pipeline's file, as `-` is for the other commands.
+        read_bounded(std::io::stdin().lock(), MAX_INPUT_BYTES)
+            .map_err(|e| anyhow::anyhow!("standard input: {e}"))?
+    } else {
+        match membank_core::safe_read::read_regular(path, MAX_INPUT_BYTES) {
+            Ok(bytes) => bytes,
+            // A pipe the user named (`<(…)`, a FIFO): read as far as the
+            // same bound, as a file would be.
+            Err(membank_core::safe_read::ReadError::NotRegular { .. }) if is_fifo(path) => {
+                let pipe = std::fs::File::open(path)
+                    .map_err(|e| anyhow::anyhow!("{shown}: {}", e.kind()))?;
+                read_bounded(pipe, MAX_INPUT_BYTES).map_err(|e| anyhow::anyhow!("{shown}: {e}"))?
+            }
+            Err(e) => anyhow::bail!("{shown}: {}", common::safe(&e.to_string())),
+        }
+    };
     let text = membank_core::terms::encoding::decode(&bytes)
         .map_err(|e| anyhow::anyhow!("{shown}: {}", common::safe(&e)))?;
     let name = path
@@ -77,6 +92,30 @@ pub(crate) fn read_input(path: &Path) -> anyhow::Result<(String, String)> {
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     Ok((name, text))
+}
+
+/// Everything `reader` gives, refused past `max` bytes.
+fn read_bounded(reader: impl std::io::Read, max: u64) -> anyhow::Result<Vec<u8>> {
+    use std::io::Read as _;
+    let mut bytes = Vec::new();
+    reader.take(max + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > max {
+        anyhow::bail!("more than {} MB; not read", max / (1024 * 1024));
+    }
+    Ok(bytes)
+}
+
+fn is_fifo(path: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        std::fs::metadata(path).is_ok_and(|m| m.file_type().is_fifo())
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        false
+    }
 }
 
 /// The export of a bank's terms as text, and a warning for each article
@@ -213,7 +252,8 @@ fn run_export(a: ExportArgs) -> anyhow::Result<ExitCode> {
 /// Text to a file (replaced atomically) or standard output.
 fn emit(text: &str, output: Option<&Path>) -> anyhow::Result<ExitCode> {
     match output {
-        Some(path) => {
+        // `-o -` is standard output, as `-` is everywhere.
+        Some(path) if path != Path::new("-") => {
             let shown = || common::safe(&path.display().to_string());
             if path.is_dir() {
                 anyhow::bail!("{} is a folder: -o names the file to write", shown());
@@ -248,7 +288,7 @@ fn emit(text: &str, output: Option<&Path>) -> anyhow::Result<ExitCode> {
             membank_core::atomic::write_atomic(path, text.as_bytes())
                 .map_err(|e| anyhow::anyhow!("{}: {}", shown(), e.kind()))?;
         }
-        None => {
+        _ => {
             use std::io::Write as _;
             let mut out = std::io::stdout().lock();
             out.write_all(text.as_bytes())?;

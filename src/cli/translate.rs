@@ -16,6 +16,7 @@ pub use membank_args::translate::Args;
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let bank = open_bank(&args.bank)?;
+    super::common::say_reading_stdin("the text to translate");
     let mut bytes = Vec::new();
     std::io::stdin()
         .read_to_end(&mut bytes)

@@ -200,7 +200,7 @@ fn read_notes(project: &Project, args: &Args) -> anyhow::Result<Vec<Note>> {
     if from_stdin {
         notes.push(Note {
             name: "standard input".into(),
-            text: read_reply(None).context("reading the notes")?,
+            text: super::blocks::read_text_input(None, "the notes").context("reading the notes")?,
         });
     }
     if notes.iter().all(|n| n.text.trim().is_empty()) {

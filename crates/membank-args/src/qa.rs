@@ -14,7 +14,8 @@ use std::path::PathBuf;
 pub struct Args {
     /// The memory bank folder.
     pub bank: PathBuf,
-    /// The translated file: XLIFF 1.2 (.xlf, .sdlxliff, .mqxliff), XLIFF 2, TMX or text.
+    /// The translated file: XLIFF 1.2 (.xlf, .sdlxliff, .mqxliff), XLIFF 2, TMX or text;
+    /// `-` reads it from standard input.
     pub file: PathBuf,
     /// Only this client's terms (and terms for no client in particular).
     #[arg(long, value_name = "CLIENT")]

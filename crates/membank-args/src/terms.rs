@@ -64,7 +64,7 @@ pub struct ExportArgs {
     /// Only terms with this status (approved, proposed, rejected); may be repeated.
     #[arg(long, value_name = "STATUS")]
     pub status: Vec<String>,
-    /// Write to this file instead of standard output.
+    /// Write to this file instead of standard output (`-`: standard output).
     #[arg(short = 'o', long, value_name = "FILE")]
     pub output: Option<PathBuf>,
 }
