@@ -162,6 +162,8 @@ fn supersede_shows_a_diff_writes_only_with_yes_and_touches_only_its_lines() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("+status: superseded"), "{text}");
     assert!(text.contains("nothing written"), "{text}");
+    // Shown, not written: 1, as for mv and fix.
+    assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         fs::read_to_string(root.join("memory/decisions/settings-sync.md")).unwrap(),
         before

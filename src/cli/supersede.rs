@@ -92,8 +92,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
             None => None,
         };
+        // Edits shown but not written are 1, as for mv and fix.
+        let left = written.is_none() && !plan.edits.is_empty();
         print_json(&PlanJson::new(&plan, written))?;
-        return Ok(ExitCode::SUCCESS);
+        return Ok(if left {
+            ExitCode::from(1)
+        } else {
+            ExitCode::SUCCESS
+        });
     }
     let mut out = std::io::stdout().lock();
     write!(out, "{}", human(&plan))?;
@@ -103,7 +109,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if !args.yes {
         if !std::io::stdin().is_terminal() {
             writeln!(out, "nothing written: pass --yes to apply these edits")?;
-            return Ok(ExitCode::SUCCESS);
+            return Ok(ExitCode::from(1));
         }
         write!(
             out,
@@ -115,7 +121,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         std::io::stdin().lock().read_line(&mut answer)?;
         if !matches!(answer.trim(), "y" | "Y" | "yes") {
             writeln!(out, "nothing written")?;
-            return Ok(ExitCode::SUCCESS);
+            return Ok(ExitCode::from(1));
         }
     }
     let tx = match held {

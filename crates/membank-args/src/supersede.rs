@@ -3,6 +3,10 @@
 use std::path::PathBuf;
 
 #[derive(clap::Args)]
+#[command(
+    after_help = "Exit status: 0 written (or nothing to change), 1 edits shown but not \
+                        written, 2 error."
+)]
 pub struct Args {
     /// The project folder (holding memory/) or its memory/ folder.
     pub project: PathBuf,
