@@ -288,3 +288,20 @@ fn a_dash_is_standard_input_or_output() {
         "{names:?}"
     );
 }
+
+/// `.` inside a bank's folder is answered with the bank to give, as the
+/// same folder written out in full is.
+#[test]
+fn a_dot_inside_a_bank_names_the_bank() {
+    let out = support::membank()
+        .args(["check", "."])
+        .current_dir(fixture().join("03_DOMAINS"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(". is a folder inside the memory bank at") && err.contains("pass that folder"),
+        "{err}"
+    );
+}

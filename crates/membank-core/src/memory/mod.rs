@@ -305,6 +305,10 @@ fn enclosing_memory(path: &Path) -> Option<PathBuf> {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
+    // `.` has no folders above it as written.
+    let folder = folder
+        .canonicalize()
+        .unwrap_or_else(|_| folder.to_path_buf());
     // A few levels only, and never the filesystem root: a file is given by
     // mistake from inside the memory, not from far below it.
     folder
@@ -317,6 +321,8 @@ fn enclosing_memory(path: &Path) -> Option<PathBuf> {
 /// The nearest memory a few folders above the folder `path`, so a folder
 /// inside one (a bank's `01_CLIENTS`) is answered with the one to give.
 fn memory_above(path: &Path) -> Option<Detected> {
+    // `.` (or `sub/..`) has no folders above it as written.
+    let path = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
     path.ancestors()
         .skip(1)
         .take(ENCLOSING_LEVELS)
