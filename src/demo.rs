@@ -158,7 +158,22 @@ fn extract_fresh(dir: &Path) -> anyhow::Result<()> {
 }
 
 fn extract_fresh_files(dir: &Path, files: &[(&str, &str)]) -> anyhow::Result<()> {
-    if dir.symlink_metadata().is_ok() {
+    if let Ok(meta) = dir.symlink_metadata() {
+        // In a shared temporary folder, another user's folder of this name
+        // is theirs: never replaced, nor read as our demo.
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            if user_id().is_some_and(|uid| uid != 0 && meta.uid() != uid) {
+                bail!(
+                    "{}: belongs to another user; set TMPDIR to a folder of your own to \
+                     extract the demo",
+                    dir.display()
+                );
+            }
+        }
+        #[cfg(not(unix))]
+        let _ = meta;
         if !dir.join(MARKER).is_file() && !visible_entries(dir)?.is_empty() {
             bail!(
                 "{}: exists but is not a membank demo copy; move it away to extract the demo",
@@ -251,10 +266,26 @@ fn user_tag() -> String {
         .chars()
         .filter(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
         .collect();
-    if tag.is_empty() {
-        "user".to_owned()
-    } else {
-        tag
+    if !tag.is_empty() {
+        return tag;
+    }
+    // No name (a container, cron): one shared "user" folder would be every
+    // such user's, so the numeric user id names it.
+    match user_id() {
+        Some(uid) => format!("uid{uid}"),
+        None => "user".to_owned(),
+    }
+}
+
+fn user_id() -> Option<u32> {
+    #[cfg(unix)]
+    {
+        // SAFETY: getuid takes nothing, cannot fail and touches no memory.
+        Some(unsafe { libc::getuid() })
+    }
+    #[cfg(not(unix))]
+    {
+        None
     }
 }
 

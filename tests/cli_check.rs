@@ -508,3 +508,13 @@ fn readable_pages_follow_the_readable_report() {
     }
     assert_eq!(paged, whole);
 }
+
+#[test]
+fn an_offset_past_the_end_says_so() {
+    let out = membank(&["check", FIXTURE, "--color", "never", "--offset", "5000"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("No findings listed: --offset 5000 is past the last of the"),
+        "{text}"
+    );
+}

@@ -305,3 +305,30 @@ fn a_dot_inside_a_bank_names_the_bank() {
         "{err}"
     );
 }
+
+/// With no user name (a container, cron), the demo copy is still the
+/// user's own: named by the user id, not one folder every such user shares.
+#[cfg(unix)]
+#[test]
+fn the_demo_copy_of_a_user_without_a_name_is_named_by_the_user_id() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = support::membank()
+        .args(["demo", "--path"])
+        .env_remove("USER")
+        .env_remove("USERNAME")
+        .env("TMPDIR", tmp.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let path = String::from_utf8_lossy(&out.stdout);
+    let name = std::path::Path::new(path.trim())
+        .file_name()
+        .unwrap()
+        .to_string_lossy()
+        .into_owned();
+    assert!(name.starts_with("membank-demo-uid"), "{name}");
+    assert!(
+        name["membank-demo-uid".len()..].parse::<u32>().is_ok(),
+        "{name}"
+    );
+}

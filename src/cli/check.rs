@@ -486,7 +486,7 @@ fn write_human<'a>(bank: &str, checked: &'a Checked, emit: &mut dyn FnMut(Part<'
         let _ = if listed == 0 {
             writeln!(
                 out,
-                "No findings listed: {} skipped of {}.",
+                "No findings listed: --offset {} is past the last of the {} findings.",
                 checked.offset, checked.total
             )
         } else {
