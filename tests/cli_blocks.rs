@@ -563,3 +563,28 @@ fn a_block_holding_a_credential_is_refused_by_apply() {
     assert!(!String::from_utf8_lossy(&out.stdout).contains(&key));
     assert!(!dir.path().join("01_CLIENTS/Acme.md").exists());
 }
+
+/// The JSON plan says what `--apply` would write, as the readable plan
+/// does: a changed file's diff, and a new file's lines.
+#[test]
+fn the_json_plan_carries_each_writes_diff() {
+    let dir = bank();
+    fs::write(
+        dir.path().join("01_CLIENTS/Acme.md"),
+        "---\nclient: Acme\n---\nold line\n",
+    )
+    .unwrap();
+    let reply = "### FILE: 01_CLIENTS/Acme.md\n---\nclient: Acme\n---\nnew line\n\
+                 ### FILE: 02_TERMINOLOGY/Fresh.md\n---\nterm_source: fresh\n---\nbody\n";
+    let v = json(&membank(&["blocks", s(dir.path()), "--json"], Some(reply)));
+    let diff = |i: usize| {
+        v["blocks"][i]["diff"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned()
+    };
+    assert!(diff(0).contains("-old line\n+new line"), "{v}");
+    assert!(diff(1).contains("+term_source: fresh"), "{v}");
+    // Nothing was written.
+    assert!(!dir.path().join("02_TERMINOLOGY/Fresh.md").exists());
+}

@@ -20,7 +20,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let reply = read_reply(args.reply.as_deref())?;
     let mode = if args.apply { Mode::Apply } else { Mode::Plan };
-    let report = match &tx {
+    let mut report = match &tx {
         Some(tx) => tx.apply_blocks(&reply),
         None => compile::apply_reply(&root, &reply, mode),
     };
@@ -30,6 +30,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
 
     if args.json {
+        if !args.apply {
+            add_diffs(&root, &reply, &mut report);
+        }
         outln!("{}", to_json(&report)?)?;
     } else {
         print_blocks(&report.blocks)?;
@@ -68,6 +71,30 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// The JSON plan carries what the readable one shows: each block that
+/// would write, with its diff (a new file's lines all added).
+fn add_diffs(root: &Path, reply: &str, report: &mut membank_core::compile::BlocksReport) {
+    let proposal = review::classify(root, reply, &[], super::common::clock().now());
+    for block in &mut report.blocks {
+        let Some(file) = proposal
+            .files
+            .iter()
+            .find(|f| f.line == block.line && f.path == block.path)
+        else {
+            continue;
+        };
+        block.diff = match file.change {
+            Change::Changed => file.diff.clone(),
+            Change::New => Some(membank_core::diff::unified_diff(
+                &file.path,
+                "",
+                &file.content,
+            )),
+            _ => None,
+        };
+    }
 }
 
 /// A plan lists each file `--apply` would write with its diff, or a new

@@ -94,6 +94,10 @@ pub struct BlockResult {
     /// Inbox sources this block is attributed to (compile only).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub sources: Vec<String>,
+    /// In a plan, what writing it would change: a unified diff against
+    /// the file on disk (all added lines for a new file).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub diff: Option<String>,
 }
 
 /// The result of applying (or planning) a reply's blocks.
@@ -441,6 +445,7 @@ fn run_blocks(
             reason: None,
             warnings: block.warnings.clone(),
             sources: Vec::new(),
+            diff: None,
         };
         match verdict {
             Err(reason) => result.reason = Some(reason),
