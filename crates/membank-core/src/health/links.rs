@@ -230,13 +230,23 @@ fn dead_link_near(link: &Link<'_>, near: Option<&str>) -> Message {
         );
     }
     match near {
-        Some(near) => Message::Text(
-            format!(
-                "{written} does not match any file in the bank. Did you mean [[{near}]]? \
-                 membank never removes links by itself."
+        Some(near) => {
+            // A name ending in a space is the one a link cannot spell
+            // (links are trimmed): suggesting it as written would repeat
+            // the dead link; with its `.md` it opens the file.
+            let near = if near.trim() == name.trim() && near != near.trim_end() {
+                format!("{near}.md")
+            } else {
+                near.to_owned()
+            };
+            Message::Text(
+                format!(
+                    "{written} does not match any file in the bank. Did you mean [[{near}]]? \
+                     membank never removes links by itself."
+                )
+                .into(),
             )
-            .into(),
-        ),
+        }
         None => Message::DeadLink(written.into()),
     }
 }

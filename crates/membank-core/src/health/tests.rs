@@ -810,6 +810,34 @@ fn frontmatter_advice_fits_the_problem() {
     assert!(listed.contains("[\"[[Legal]]\", …]"), "{listed}");
 }
 
+/// A note whose name ends in a space is suggested in the one spelling a
+/// link can open it by, not as the dead link itself.
+#[test]
+fn a_name_ending_in_a_space_is_suggested_with_its_extension() {
+    let d = healthy();
+    write(
+        d.path(),
+        "03_DOMAINS/Space .md",
+        b"---\ndomain: Space\nlast_updated: 2026-01-01\n---\n",
+    );
+    write(
+        d.path(),
+        "03_DOMAINS/Linker.md",
+        b"---\ndomain: Linker\nlast_updated: 2026-01-01\n---\nSee [[Space ]].\n",
+    );
+    let r = run(&d);
+    let dead = r
+        .findings
+        .iter()
+        .find(|f| f.code() == "dead-link" && f.path.ends_with("Linker.md"))
+        .unwrap_or_else(|| panic!("{:?}", r.findings));
+    assert!(
+        dead.message().contains("Did you mean [[Space .md]]?"),
+        "{}",
+        dead.message()
+    );
+}
+
 #[test]
 fn folders() {
     let d = healthy();
