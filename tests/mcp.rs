@@ -347,7 +347,11 @@ fn demo_copy() -> (tempfile::TempDir, PathBuf) {
 async fn each_limit_is_the_one_its_schema_states() {
     let c = connect(Path::new(DEMO), &[]).await;
     let tools = c.service.list_all_tools().await.unwrap();
-    for (name, args) in [("search", json!({"query": "the"})), ("check", json!({}))] {
+    for (name, args) in [
+        ("search", json!({"query": "the"})),
+        ("check", json!({})),
+        ("links", json!({"article": "Pharmaceuticals"})),
+    ] {
         let tool = tools.iter().find(|t| t.name == name).unwrap();
         let limit = &tool.input_schema["properties"]["limit"];
         assert_eq!(limit["minimum"], 1, "{name}: {limit}");
@@ -378,6 +382,16 @@ async fn each_limit_is_the_one_its_schema_states() {
             tool.description
         );
     }
+    // A page of backlinks says how many there are.
+    let one = call(
+        &c,
+        "links",
+        json!({"article": "Pharmaceuticals", "limit": 1}),
+    )
+    .await;
+    let v = one.structured_content.unwrap();
+    assert_eq!(v["backlinks"].as_array().unwrap().len(), 1, "{v}");
+    assert!(v["backlinks_total"].as_u64().unwrap() > 1, "{v}");
     c.service.cancel().await.unwrap();
 }
 

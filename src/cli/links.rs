@@ -32,6 +32,20 @@ pub struct Report {
     path: String,
     outgoing: Vec<Outgoing>,
     backlinks: Vec<String>,
+    /// How many articles link here when `backlinks` lists only the first
+    /// of them (an MCP answer's `limit`); absent when it lists them all.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    backlinks_total: Option<usize>,
+}
+
+impl Report {
+    /// Keep the first `limit` backlinks, saying how many there are.
+    pub fn limit_backlinks(&mut self, limit: usize) {
+        if self.backlinks.len() > limit {
+            self.backlinks_total = Some(self.backlinks.len());
+            self.backlinks.truncate(limit);
+        }
+    }
 }
 
 fn find_article(bank: &Bank, wanted: &str) -> anyhow::Result<ArticleId> {
@@ -128,6 +142,7 @@ pub fn report(bank: &Bank, article: &str) -> anyhow::Result<Report> {
         })
         .collect();
     Ok(Report {
+        backlinks_total: None,
         path: bank.article(id).rel_path.clone(),
         outgoing,
         backlinks: bank
@@ -157,9 +172,17 @@ pub fn human(report: &Report) -> String {
         };
         let _ = writeln!(out, "  line {:>4}  {} → {to}", o.line, safe(&o.written));
     }
-    let _ = writeln!(out, "\nbacklinks ({}):", report.backlinks.len());
+    let total = report.backlinks_total.unwrap_or(report.backlinks.len());
+    let _ = writeln!(out, "\nbacklinks ({total}):");
     for b in &report.backlinks {
         let _ = writeln!(out, "  {}", safe(b));
+    }
+    if total > report.backlinks.len() {
+        let _ = writeln!(
+            out,
+            "  … {} more not listed (limit)",
+            total - report.backlinks.len()
+        );
     }
     out
 }

@@ -263,6 +263,15 @@ pub struct ReadDocumentParams {
 pub struct LinksParams {
     /// The article: a relative path (`03_DOMAINS/Legal.md`) or a name (`Legal`).
     pub article: String,
+    /// List at most this many backlinks (1 to 5000; 500 unless told);
+    /// `backlinks_total` says how many there are when some are left out.
+    #[serde(default = "default_links_limit")]
+    #[schemars(default = "default_links_limit")]
+    pub limit: usize,
+}
+
+fn default_links_limit() -> usize {
+    500
 }
 
 /// `recall`: what `membank recall` takes.

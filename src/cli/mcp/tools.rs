@@ -210,10 +210,17 @@ const OFFERS: &[Offer] = &[
         layouts: BANK,
         writes: false,
         make: || {
-            tool::<LinksParams, links::Report>(
-                "links",
-                "An article's outgoing links (resolved, dead or ambiguous, with line numbers) \
-                 and the articles linking to it. Same JSON as `membank links --json`.",
+            limited(
+                tool::<LinksParams, links::Report>(
+                    "links",
+                    "An article's outgoing links (resolved, dead or ambiguous, with line numbers) \
+                     and the articles linking to it (the first `limit`, 500 unless told, at \
+                     most 5000); `backlinks_total` says how many when some are left out. Same \
+                     JSON as `membank links --json`.",
+                ),
+                1,
+                LINKS_MAX_LIMIT,
+                "List at most this many backlinks (1 to 5000; 500 unless told).",
             )
         },
     },
@@ -689,10 +696,16 @@ fn entries_tool(shared: &Shared, p: EntriesParams) -> Result<Output, String> {
     Output::new(json, vec![text])
 }
 
+/// The most backlinks one `links` answer lists: a hub note of a large
+/// bank is linked from thousands.
+const LINKS_MAX_LIMIT: usize = 5000;
+
 fn links_tool(shared: &Shared, p: LinksParams) -> Result<Output, String> {
+    page_size("links", "backlinks", p.limit, LINKS_MAX_LIMIT)?;
     let memory = shared.memory();
-    let report = links::report(as_bank(memory.as_ref(), "links")?, &p.article)
+    let mut report = links::report(as_bank(memory.as_ref(), "links")?, &p.article)
         .map_err(|e| format!("links: {e:#}"))?;
+    report.limit_backlinks(p.limit);
     let text = links::human(&report);
     Output::new(report, vec![text])
 }
