@@ -306,6 +306,56 @@ fn a_missing_value_the_file_cannot_give_is_typed_never_filled_in() {
 }
 
 #[test]
+fn a_file_that_takes_no_typed_value_is_skipped_for_the_next() {
+    let dir = tempfile::tempdir().unwrap();
+    bank(dir.path());
+    // Saved as UTF-16: no typed value can be written into it as it is.
+    let acme = "\u{feff}---\nclient: \"Acme\"\nlast_updated: 2026-09-01\n---\n# Acme\n";
+    let utf16: Vec<u8> = acme.encode_utf16().flat_map(u16::to_le_bytes).collect();
+    std::fs::write(dir.path().join("01_CLIENTS/Acme.md"), &utf16).unwrap();
+    let beta = "---\nclient: \"Beta\"\nlast_updated: 2026-09-01\n---\n# Beta\n";
+    let beta_path = dir.path().join("01_CLIENTS/Beta.md");
+    std::fs::write(&beta_path, beta).unwrap();
+    let mut app = app_at(dir.path(), 100, 30);
+    to_health(&mut app);
+    let pane = &mut app.panes.health;
+    let at = pane
+        .rows
+        .iter()
+        .position(|r| {
+            matches!(
+                r.kind(&pane.report.findings),
+                Some(RowKind::Code(_, "missing-key"))
+            )
+        })
+        .expect("a missing-key group");
+    pane.cursor.selected = at;
+    key(&mut app, KeyCode::Char('x'));
+    let shown = screen(&app);
+    assert!(
+        shown.contains("i types the languages of 01_CLIENTS/Beta.md (1 value to give)"),
+        "{shown}"
+    );
+    // The UTF-16 file stays listed with why nothing fixes it.
+    assert!(
+        shown.contains("01_CLIENTS/Acme.md — the file is UTF-16"),
+        "{shown}"
+    );
+    key(&mut app, KeyCode::Char('i'));
+    keys(&mut app, "en-US → nl-BE");
+    key(&mut app, KeyCode::Enter);
+    let review = app.panes.health.fix.as_ref().unwrap();
+    assert_eq!(review.rows.len(), 1, "{:?}", review.refused);
+    assert_eq!(review.rows[0].fix.path, "01_CLIENTS/Beta.md");
+    key(&mut app, KeyCode::Enter);
+    let written = std::fs::read_to_string(&beta_path).unwrap();
+    assert!(
+        written.contains("languages: [\"en-US → nl-BE\"]"),
+        "{written}"
+    );
+}
+
+#[test]
 fn u_takes_back_a_fix_after_asking_and_the_finding_returns() {
     // The journal is the process's; a folder of this test's holds it.
     let journal = tempfile::tempdir().unwrap().keep();

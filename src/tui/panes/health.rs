@@ -600,7 +600,7 @@ impl HealthPane {
             ),
             (None, None) => return true,
         };
-        self.fix = Some(FixReview::new(proposal, &chosen, kind));
+        self.fix = Some(FixReview::new(proposal, &chosen, kind, cx.bank));
         true
     }
 

@@ -79,8 +79,14 @@ pub enum Outcome {
 
 impl FixReview {
     /// Every proposed fix starts accepted: nothing is written before Enter.
-    /// `kind` is the memory the fixes are written to.
-    pub fn new(proposal: FixProposal, chosen: &[Finding], kind: Kind) -> FixReview {
+    /// `kind` is the memory the fixes are written to; `bank` is the bank
+    /// whose missing keys may be typed (nothing is asked without one).
+    pub fn new(
+        proposal: FixProposal,
+        chosen: &[Finding],
+        kind: Kind,
+        bank: Option<&Bank>,
+    ) -> FixReview {
         let rows = proposal
             .fixes
             .into_iter()
@@ -119,7 +125,12 @@ impl FixReview {
                     .iter()
                     .find(|f| f.code() == u.code && *f.path == *u.path && f.line() == u.line)
                     .and_then(Finding::missing_key);
-                if let Some(key) = key {
+                // A file that takes no typed value (say, saved as UTF-16)
+                // is not asked: every value would be refused and `i` would
+                // never reach the files after it. It stays listed here,
+                // with why no fix answers it.
+                let takes = |bank| membank_core::fix::takes_typed_value(bank, &u.path).is_ok();
+                if let Some(key) = key.filter(|_| bank.is_some_and(takes)) {
                     asks.push(Ask {
                         path: u.path.clone(),
                         key,
@@ -173,6 +184,7 @@ impl FixReview {
                             },
                             &[],
                             self.kind,
+                            None,
                         );
                         self.rows.append(&mut review.rows);
                         self.typing = None;

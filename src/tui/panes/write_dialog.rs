@@ -320,6 +320,7 @@ impl WriteDialog {
             },
             &[],
             self.kind,
+            None,
         );
         Ok(Stage::Review {
             review: Box::new(review),

@@ -5,6 +5,20 @@ use crate::bank::Bank;
 
 use super::{Action, FileFix, check_result, edit, read};
 
+/// Whether `path` can take a typed value at all, whatever is typed: it is
+/// read and is UTF-8. A file that cannot is not asked for one (asking
+/// would only refuse every value until the file is saved otherwise).
+pub fn takes_typed_value(bank: &Bank, path: &str) -> Result<(), String> {
+    utf8_text(&read(bank, path)?, path).map(drop)
+}
+
+/// The text of a UTF-8 file, past its byte-order mark.
+fn utf8_text<'a>(bytes: &'a [u8], path: &str) -> Result<&'a str, String> {
+    let body = bytes.strip_prefix(super::BOM).unwrap_or(bytes);
+    std::str::from_utf8(body)
+        .map_err(|_| format!("{path} is not UTF-8: it must be saved as UTF-8 first"))
+}
+
 /// The fix adding `key: value` to the frontmatter of `path`.
 pub fn given_value(bank: &Bank, path: &str, key: &str, value: &str) -> Result<FileFix, String> {
     let value = value.trim();
@@ -16,9 +30,7 @@ pub fn given_value(bank: &Bank, path: &str, key: &str, value: &str) -> Result<Fi
     }
     let before = read(bank, path)?;
     let bom = before.starts_with(super::BOM);
-    let body = before.strip_prefix(super::BOM).unwrap_or(&before);
-    let text = std::str::from_utf8(body)
-        .map_err(|_| format!("{path} is not UTF-8: it must be saved as UTF-8 first"))?;
+    let text = utf8_text(&before, path)?;
     let (new, line) = if key == "languages" {
         // A pair, quoted as pairs are written in banks.
         if value.contains('"') {

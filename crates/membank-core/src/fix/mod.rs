@@ -30,7 +30,7 @@ mod term_conflict;
 #[cfg(test)]
 mod tests;
 
-pub use given::given_value;
+pub use given::{given_value, takes_typed_value};
 pub use term_conflict::keep_translation;
 
 /// What a fix does to one path.
