@@ -194,6 +194,52 @@ fn a_renamed_folder_is_named_by_its_new_folder() {
 }
 
 #[test]
+fn a_long_move_shows_where_it_goes_at_80_columns() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    bank(root);
+    let deep = "03_DOMAINS/Level1/Level2 with a rather long folder name indeed/Level3/Level4";
+    std::fs::create_dir_all(root.join(deep)).unwrap();
+    std::fs::write(root.join(deep).join("Deep Note.md"), LEGAL).unwrap();
+    let mut app = app_at(root, 80, 24);
+    let rename = |app: &mut App, to: &str| {
+        // Opening it unfolds the folders it is in.
+        app.open_article(&format!("{deep}/Deep Note.md"));
+        app.focus_pane(Pane::Bank);
+        select(app, &format!("{deep}/Deep Note.md"));
+        key(app, KeyCode::Char('r'));
+        with(app, 'u', KeyModifiers::CONTROL);
+        keys(app, to);
+        key(app, KeyCode::Enter);
+        let shown = screen(app);
+        key(app, KeyCode::Esc);
+        shown
+    };
+    // The destination fits the popup: it is shown whole, on its own line.
+    let shown = rename(
+        &mut app,
+        "03_DOMAINS/Elsewhere/Another long folder name/L4/Deep Note.md",
+    );
+    assert!(
+        shown.contains("│→ 03_DOMAINS/Elsewhere/Another long folder name/L4/Deep Note.md "),
+        "{shown}"
+    );
+    assert!(shown.contains("0 links rewritten"), "{shown}");
+    // Too long even for its own line: both ends stay in view.
+    let shown = rename(
+        &mut app,
+        "03_DOMAINS/Elsewhere/Another long folder name/L4/and/a/much/deeper/one/Level6/Deep Note.md",
+    );
+    assert!(shown.contains("│→ 03_DOMAINS/Elsewhere/"), "{shown}");
+    assert!(shown.contains("…"), "{shown}");
+    assert!(shown.contains("/Level6/Deep Note.md│"), "{shown}");
+    assert!(
+        shown.contains("/Level4/Deep Note.md│"),
+        "the source's end: {shown}"
+    );
+}
+
+#[test]
 fn r_onto_a_taken_name_is_refused_with_the_reason_and_writes_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();

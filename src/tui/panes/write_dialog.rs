@@ -16,6 +16,7 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent};
 use ratatui::layout::{Constraint, Layout};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
+use unicode_width::UnicodeWidthStr;
 
 use super::bank::RowKind;
 use super::health_fix::{self, FixReview};
@@ -23,7 +24,9 @@ use crate::tui::app::{App, Effect, Pane, Popup};
 use crate::tui::areas::{inner, search_popup};
 use crate::tui::keys::{Action, Key, Scope};
 use crate::tui::theme::Theme;
+use crate::tui::widgets::cut::cut_middle;
 use crate::tui::widgets::line_input;
+use crate::tui::widgets::wrap::wrap;
 
 /// What the dialog writes.
 #[derive(Debug, Clone)]
@@ -45,8 +48,24 @@ enum Stage {
     /// What would be written, and a few lines saying what it amounts to.
     Review {
         review: Box<FixReview>,
-        summary: Vec<String>,
+        summary: Vec<Said>,
     },
+}
+
+/// A line of what a plan amounts to (sanitised).
+#[derive(Debug, Clone)]
+enum Said {
+    /// A sentence, wrapped to the popup.
+    Text(String),
+    /// A file or folder moving: both paths are always shown, so each
+    /// gets its own line when they do not fit on one.
+    Move { from: String, to: String },
+}
+
+impl From<String> for Said {
+    fn from(text: String) -> Said {
+        Said::Text(text)
+    }
 }
 
 /// The dialog, open as a popup over the panes.
@@ -240,20 +259,23 @@ impl WriteDialog {
             (Purpose::Rename { from }, Some(bank), _) => {
                 let plan = membank_core::rename::plan(bank, from, typed.trim())?;
                 for (a, b) in &plan.moves {
-                    summary.push(format!("{} → {}", safe(a), safe(b)));
+                    summary.push(Said::Move {
+                        from: safe(a),
+                        to: safe(b),
+                    });
                 }
-                summary.push(links_line(plan.links_rewritten, &plan.fixes));
+                summary.push(links_line(plan.links_rewritten, &plan.fixes).into());
                 if !plan.left_in_place.is_empty() {
-                    summary.push(format!(
+                    summary.push(Said::Text(format!(
                         "left in place (not notes, so no link names them): {}",
                         safe(&plan.left_in_place.join(", "))
-                    ));
+                    )));
                 }
                 if !plan.unread.is_empty() {
-                    summary.push(format!(
+                    summary.push(Said::Text(format!(
                         "could not be read, so a link in them is not rewritten: {}",
                         safe(&plan.unread.join(", "))
-                    ));
+                    )));
                 }
                 plan.fixes
             }
@@ -261,7 +283,10 @@ impl WriteDialog {
                 let fixes = membank_core::dejavu::rename::plan(project, from, typed.trim())?;
                 for f in &fixes {
                     if let FixAction::Move { to, .. } = &f.action {
-                        summary.push(format!("{} → {}", safe(&f.path), safe(to)));
+                        summary.push(Said::Move {
+                            from: safe(&f.path),
+                            to: safe(to),
+                        });
                     }
                 }
                 fixes
@@ -299,7 +324,11 @@ impl WriteDialog {
                 };
                 let proposal = membank_core::fix::propose_with(bank, &dead, &opts);
                 for u in &proposal.remaining {
-                    summary.push(format!("left: {} — {}", safe(&u.path), safe(&u.reason)));
+                    summary.push(Said::Text(format!(
+                        "left: {} — {}",
+                        safe(&u.path),
+                        safe(&u.reason)
+                    )));
                 }
                 if proposal.fixes.is_empty() {
                     return Err(format!(
@@ -562,6 +591,25 @@ pub(in crate::tui) fn settle(app: &mut App) {
     app.status.outcome(after.said);
 }
 
+/// The rows a line of the plan's head takes at `width` columns. A move
+/// too long for one row takes two, `FROM` and `→ TO`, each path shortened
+/// in the middle when it is still too long: where it goes is always shown.
+fn said_rows(said: &Said, width: usize) -> Vec<String> {
+    match said {
+        Said::Text(text) => wrap(text, width),
+        Said::Move { from, to } => {
+            let one = format!("{from} → {to}");
+            if one.width() <= width {
+                return vec![one];
+            }
+            vec![
+                cut_middle(from, width).into_owned(),
+                format!("→ {}", cut_middle(to, width.saturating_sub(2))),
+            ]
+        }
+    }
+}
+
 pub fn draw(frame: &mut Frame, dialog: &WriteDialog, theme: &Theme) {
     let area = search_popup(frame.area());
     let hint = match dialog.stage {
@@ -593,12 +641,28 @@ pub fn draw(frame: &mut Frame, dialog: &WriteDialog, theme: &Theme) {
             frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), inside);
         }
         Stage::Review { review, summary } => {
-            let mut lines: Vec<Line> = refused.into_iter().collect();
-            lines.extend(summary.iter().map(|l| Line::styled(l.clone(), theme.title)));
+            // Laid out here, row by row, so the head is given the rows it
+            // takes (a line wrapped by the widget is not counted).
+            let width = usize::from(inside.width);
+            let mut lines: Vec<Line> = Vec::new();
+            if let Some(why) = &dialog.refused {
+                lines.extend(
+                    wrap(why, width)
+                        .into_iter()
+                        .map(|r| Line::styled(r, theme.error)),
+                );
+            }
+            for said in summary {
+                lines.extend(
+                    said_rows(said, width)
+                        .into_iter()
+                        .map(|r| Line::styled(r, theme.title)),
+                );
+            }
             let head = (lines.len() as u16).min(inside.height / 3);
             let [top, rest] =
                 Layout::vertical([Constraint::Length(head), Constraint::Fill(1)]).areas(inside);
-            frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), top);
+            frame.render_widget(Paragraph::new(lines), top);
             health_fix::draw(frame, rest, review, true, theme);
             // The review's own head speaks of fixes; this writes other things.
             let n = review.accepted();

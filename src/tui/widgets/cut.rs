@@ -57,6 +57,21 @@ pub fn cut_start(text: &str, width: usize) -> Cow<'_, str> {
     Cow::Owned(format!("{MORE}{}", &text[from..]))
 }
 
+/// `text` if it fits in `width` columns, else its start, `…` and its end:
+/// for a path whose both ends matter (the top folder and the file name).
+pub fn cut_middle(text: &str, width: usize) -> Cow<'_, str> {
+    if text.width() <= width {
+        return Cow::Borrowed(text);
+    }
+    if width == 0 {
+        return Cow::Borrowed("");
+    }
+    let room = width - 1;
+    let (head, used) = head_within(text, room / 2);
+    let tail = cut_start(&text[head.len()..], room - used + 1);
+    Cow::Owned(format!("{head}{tail}"))
+}
+
 /// `line` if it fits in `width` columns, else its start and `…` (in the
 /// style of the span that was cut).
 pub fn cut_line(line: Line<'_>, width: usize) -> Line<'_> {
@@ -122,6 +137,18 @@ mod tests {
         assert_eq!(cut_start("日本語/", 4), "…語/");
         assert_eq!(cut_start("abc", 1), "…");
         assert_eq!(cut_start("abc", 0), "");
+    }
+
+    #[test]
+    fn a_path_is_cut_in_the_middle_keeping_both_ends() {
+        let path = "03_DOMAINS/Level1/Level2 long/Deep Note.md";
+        assert_eq!(cut_middle(path, 60), path);
+        assert_eq!(cut_middle(path, 21), "03_DOMAINS…ep Note.md");
+        assert_eq!(cut_middle(path, 21).width(), 21);
+        assert_eq!(cut_middle(path, 22).width(), 22);
+        assert_eq!(cut_middle("日本語の名前", 6).width(), 5);
+        assert_eq!(cut_middle("abc", 1), "…");
+        assert_eq!(cut_middle("abc", 0), "");
     }
 
     #[test]
