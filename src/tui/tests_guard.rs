@@ -168,6 +168,52 @@ fn letters_typed_outside_the_input_go_into_it_and_send_nothing() {
     assert!(screen(&app).contains("Hellorather formal"));
 }
 
+/// The Agents pane's bottom border: its hints.
+fn agents_hints(app: &App) -> String {
+    let shown = screen(app);
+    shown
+        .lines()
+        .rev()
+        .find(|l| l.contains("└"))
+        .unwrap_or_default()
+        .to_owned()
+}
+
+#[test]
+fn the_hints_name_x_and_y_only_once_they_act() {
+    let server = FakeServer::start([
+        FakeReply::openai_stream(&["Hallo."]),
+        FakeReply::openai_stream(&["Hoi."]),
+    ]);
+    let mut app = app_at(&fixture(), 80, 24);
+    let replies = connect(&mut app, &server);
+    // No reply yet: `x` is a letter of the question, and no hint says
+    // otherwise.
+    keys(&mut app, "a1");
+    assert!(!agents_hints(&app).contains("x new"), "{}", screen(&app));
+    key(&mut app, KeyCode::Char('x'));
+    assert_eq!(app.panes.agents.query.input.lines(), ["x"]);
+    key(&mut app, KeyCode::Backspace);
+    keys(&mut app, "hello");
+    key(&mut app, KeyCode::Enter);
+    key(&mut app, KeyCode::Enter);
+    pump_until(&mut app, &replies, is_done);
+    // A conversation to clear: the hint names `x`, and `x` clears it.
+    assert!(agents_hints(&app).contains("x new"), "{}", screen(&app));
+    key(&mut app, KeyCode::Char('x'));
+    assert!(app.panes.agents.query.turns.is_empty());
+    assert!(app.panes.agents.query.input.lines().concat().is_empty());
+
+    // Translate: `y` copies once there is a translation to copy.
+    keys(&mut app, "4");
+    assert!(!agents_hints(&app).contains("y copy"), "{}", screen(&app));
+    keys(&mut app, "iHello");
+    key(&mut app, KeyCode::Esc);
+    key(&mut app, KeyCode::Char('r'));
+    pump_until(&mut app, &replies, is_done);
+    assert!(agents_hints(&app).contains("y copy"), "{}", screen(&app));
+}
+
 #[test]
 fn accept_all_and_decline_all_ask_when_several_files_change() {
     let (_dir, _root, mut app, _server) = reviewing(80, 24);

@@ -105,12 +105,7 @@ impl AgentsPane {
             return true;
         };
         let chat = self.kind.is_chat();
-        let has_reply = match self.kind {
-            AgentKind::Query => !self.query.turns.is_empty(),
-            AgentKind::Chat => !self.chat.turns.is_empty(),
-            AgentKind::Translate => !self.translate.reply.text.is_empty(),
-            _ => false,
-        };
+        let has_reply = self.has_reply();
         let live = match action {
             Action::Quit | Action::Help | Action::Find | Action::Type => true,
             Action::CancelReply => self.busy(),
@@ -124,6 +119,18 @@ impl AgentsPane {
             _ => false,
         };
         !live
+    }
+
+    /// Whether the agent on screen has a reply to copy or a conversation
+    /// to clear: until then `y` and `x` are letters of the input, and the
+    /// hints do not name them.
+    pub(super) fn has_reply(&self) -> bool {
+        match self.kind {
+            AgentKind::Query => !self.query.turns.is_empty(),
+            AgentKind::Chat => !self.chat.turns.is_empty(),
+            AgentKind::Translate => !self.translate.reply.text.is_empty(),
+            _ => false,
+        }
     }
 
     /// Whether a review has the pane (its keys are not typing keys).

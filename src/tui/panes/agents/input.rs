@@ -373,20 +373,28 @@ fn hint_line(keymap: &KeyMap, pane: &AgentsPane) -> String {
         ]
     } else {
         match pane.kind {
-            AgentKind::Query | AgentKind::Chat => &[
+            // `x` clears a conversation; before the first reply it is a
+            // letter of the question (see `guard`), so it is not named.
+            AgentKind::Query | AgentKind::Chat if pane.has_reply() => &[
                 (Action::Type, "ask"),
                 (Action::Apply, "open"),
                 (Action::ClearChat, "new"),
             ],
+            AgentKind::Query | AgentKind::Chat => &[(Action::Type, "ask"), (Action::Apply, "open")],
             AgentKind::Inbox => &[(Action::ToggleBlock, "toggle"), (Action::RunAgent, "send")],
             AgentKind::Check => &[(Action::RunAgent, "run")],
             // `r` sends only right after Esc left the input (see `guard`).
-            AgentKind::Translate if pane.left_input => &[
-                (Action::Type, "type"),
-                (Action::RunAgent, "run"),
-                (Action::CopyReply, "copy"),
-            ],
-            AgentKind::Translate => &[(Action::Type, "type"), (Action::CopyReply, "copy")],
+            // `y` copies once there is a translation; before, it types.
+            AgentKind::Translate => match (pane.left_input, pane.has_reply()) {
+                (true, true) => &[
+                    (Action::Type, "type"),
+                    (Action::RunAgent, "run"),
+                    (Action::CopyReply, "copy"),
+                ],
+                (true, false) => &[(Action::Type, "type"), (Action::RunAgent, "run")],
+                (false, true) => &[(Action::Type, "type"), (Action::CopyReply, "copy")],
+                (false, false) => &[(Action::Type, "type")],
+            },
             AgentKind::Distill => &[(Action::Type, "path")],
             AgentKind::Writeback if pane.left_input => {
                 &[(Action::Type, "notes"), (Action::RunAgent, "propose")]
