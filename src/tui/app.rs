@@ -320,11 +320,20 @@ impl App {
     pub(crate) fn toggle_zoom(&mut self) {
         self.zoomed = !self.zoomed;
         self.relayout();
-        self.status.info(if self.zoomed {
-            "zoomed: z puts the panes back"
-        } else {
-            "all panes shown"
-        });
+        let said = match self.zoom_key() {
+            Some(key) if self.zoomed => format!("zoomed: {key} puts the panes back"),
+            None if self.zoomed => "zoomed".to_owned(),
+            _ => "all panes shown".to_owned(),
+        };
+        self.status.info(said);
+    }
+
+    /// The key that zooms and puts the panes back, as bound.
+    pub(crate) fn zoom_key(&self) -> Option<String> {
+        self.keymap
+            .keys(super::keys::Action::Zoom)
+            .first()
+            .map(ToString::to_string)
     }
 
     pub(crate) fn focus_pane(&mut self, pane: Pane) {

@@ -57,7 +57,10 @@ pub(super) fn on_key(app: &mut App, key: KeyEvent) {
     // Someone typing who thinks the input has the keyboard: the letters go
     // into it, never to a key that sends to the model.
     let agents_here = app.focus == Pane::Agents && app.panes.agents_work;
-    if agents_here && app.panes.agents.is_stray_letter(&key, action) {
+    // While zoomed the tab row names the zoom key: it puts the panes back
+    // here too (outside the input), as every named key acts.
+    let unzoom = app.zoomed && action == Some(Action::Zoom);
+    if agents_here && !unzoom && app.panes.agents.is_stray_letter(&key, action) {
         app.panes.agents.editing = true;
         app.dispatch(Pane::Agents, |pane, cx| pane.on_typing_key(key, cx));
         app.dirty = true;

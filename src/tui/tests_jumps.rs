@@ -186,6 +186,43 @@ fn z_zooms_the_focused_pane_to_the_whole_screen_and_back() {
 }
 
 #[test]
+fn z_puts_the_panes_back_from_the_agents_pane_outside_its_input() {
+    let mut app = app_at(&fixture(), 80, 24);
+    app.focus_pane(Pane::Bank);
+    keys(&mut app, "z");
+    while app.focus != Pane::Agents {
+        key(&mut app, KeyCode::Tab);
+    }
+    assert!(app.zoomed);
+    assert!(screen(&app).contains("[zoomed: z]"));
+    // In the input, `z` is a letter of the question.
+    keys(&mut app, "iz");
+    assert_eq!(app.panes.agents.query.input.lines(), ["z"]);
+    assert!(app.zoomed);
+    // Out of it, `z` does what the tab row says.
+    key(&mut app, KeyCode::Esc);
+    keys(&mut app, "z");
+    assert!(!app.zoomed, "{}", screen(&app));
+    assert_eq!(app.panes.agents.query.input.lines(), ["z"]);
+    assert!(app.areas.bank.is_some());
+
+    // Rebound, the key named is the one bound.
+    let mut overrides = std::collections::BTreeMap::new();
+    overrides.insert("zoom".to_owned(), vec!["ctrl-w".to_owned()]);
+    app.keymap = super::keys::KeyMap::default()
+        .with_overrides(&overrides)
+        .unwrap();
+    ctrl(&mut app, 'w');
+    assert!(app.zoomed);
+    let shown = screen(&app);
+    assert!(shown.contains("[zoomed: Ctrl-W]"), "{shown}");
+    assert!(
+        shown.contains("zoomed: Ctrl-W puts the panes back"),
+        "{shown}"
+    );
+}
+
+#[test]
 fn z_zooms_the_article_at_160x45() {
     let mut app = app_at(&fixture(), 160, 45);
     app.open_article("01_CLIENTS/Acme Corporation.md");

@@ -44,7 +44,10 @@ fn pane_block<'a>(app: &'a App, pane: Pane, width: u16) -> Block<'a> {
 /// length (ending in `…`), so each tab, the focused one too, stays in view.
 fn tab_line(app: &App, width: usize) -> Line<'static> {
     // Says why the other panes are gone and how to bring them back.
-    let zoomed = app.zoomed.then_some("  [zoomed: z]");
+    let zoomed = app.zoomed.then(|| match app.zoom_key() {
+        Some(key) => format!("  [zoomed: {key}]"),
+        None => "  [zoomed]".to_owned(),
+    });
     let names: Vec<&str> = Pane::ORDER.iter().map(|p| app.panes.name(*p)).collect();
     let longest = names.iter().map(|n| n.chars().count()).max().unwrap_or(0);
     let line = |sep: &'static str, pad: &'static str, longest: usize| {
@@ -65,7 +68,7 @@ fn tab_line(app: &App, width: usize) -> Line<'static> {
                 style,
             ));
         }
-        spans.extend(zoomed.map(|z| Span::styled(z, app.theme.warning)));
+        spans.extend(zoomed.clone().map(|z| Span::styled(z, app.theme.warning)));
         Line::from(spans)
     };
     let full = line(" │ ", " ", longest);
