@@ -87,6 +87,19 @@ deep = 1
         assert_eq!(c.theme(None, true).unwrap().name, "mono");
     }
 
+    /// The example in docs/keys.md binds no key twice.
+    #[test]
+    fn the_documented_example_makes_no_key_clash() {
+        let doc = include_str!("../../docs/keys.md");
+        let (_, rest) = doc.split_once("```toml\n").unwrap();
+        let (example, _) = rest.split_once("```").unwrap();
+        let c = Config::parse(example, Path::new("config.toml")).unwrap();
+        assert!(!c.keys.is_empty());
+        let km = c.keymap().unwrap();
+        assert_eq!(km.new_clashes(), []);
+        assert_eq!(km.lookup(Scope::Bank, Key::ctrl('s')), Some(Action::Search));
+    }
+
     #[test]
     fn missing_file_gives_defaults() {
         let dir = tempfile::tempdir().unwrap();

@@ -335,6 +335,41 @@ pub enum Scope {
 }
 
 impl Scope {
+    pub const ALL: &[Scope] = &[
+        Scope::Global,
+        Scope::Bank,
+        Scope::Article,
+        Scope::Context,
+        Scope::Health,
+        Scope::Agents,
+        Scope::Recall,
+        Scope::Search,
+        Scope::FixReview,
+        Scope::TermCheck,
+        Scope::Finder,
+        Scope::Help,
+        Scope::Confirm,
+    ];
+
+    /// Where the scope's keys act, as a warning names it.
+    pub fn place(self) -> &'static str {
+        match self {
+            Scope::Global => "everywhere",
+            Scope::Bank => "in the tree",
+            Scope::Article => "in the Article pane",
+            Scope::Context => "in the Context pane",
+            Scope::Health => "in the Health pane",
+            Scope::Agents => "in the Agents pane",
+            Scope::Recall => "in the Recall pane",
+            Scope::Search => "in the search",
+            Scope::FixReview => "in a fix review",
+            Scope::TermCheck => "in a terms check",
+            Scope::Finder => "in the finder",
+            Scope::Help => "in the key help",
+            Scope::Confirm => "in a yes/no question",
+        }
+    }
+
     /// Popups take only their own keys: nothing global reaches past them.
     fn falls_back_to_global(self) -> bool {
         !matches!(self, Scope::Finder | Scope::Help | Scope::Confirm)
@@ -544,6 +579,48 @@ impl KeyMap {
             .find(|&a| self.keys(a).contains(&key))
     }
 
+    /// Every key bound to two actions where both are looked up: the one
+    /// listed first in the scope (a pane's own before a global one) is the
+    /// one the key does, and the other never gets it there.
+    pub fn clashes(&self) -> Vec<Clash> {
+        let mut out = Vec::new();
+        for &scope in Scope::ALL {
+            let global: &[Action] = if scope.falls_back_to_global() && scope != Scope::Global {
+                Scope::Global.actions()
+            } else {
+                &[]
+            };
+            for &not in scope.actions().iter().chain(global) {
+                for &key in self.keys(not) {
+                    let Some(does) = self.lookup(scope, key).filter(|&a| a != not) else {
+                        continue;
+                    };
+                    // Two global actions clash everywhere: said once.
+                    if scope != Scope::Global && global.contains(&does) {
+                        continue;
+                    }
+                    out.push(Clash {
+                        scope,
+                        key,
+                        does,
+                        not,
+                    });
+                }
+            }
+        }
+        out
+    }
+
+    /// The clashes the defaults do not have: those a `[keys]` table made.
+    /// (A pane's own `/` over the global finder is meant: `Ctrl-P` finds.)
+    pub fn new_clashes(&self) -> Vec<Clash> {
+        let meant = KeyMap::default().clashes();
+        self.clashes()
+            .into_iter()
+            .filter(|c| !meant.contains(c))
+            .collect()
+    }
+
     /// "k / ↑"-style label of an action's keys.
     pub fn label(&self, action: Action) -> String {
         self.keys(action)
@@ -551,6 +628,31 @@ impl KeyMap {
             .map(ToString::to_string)
             .collect::<Vec<_>>()
             .join(" / ")
+    }
+}
+
+/// One key bound to two actions looked up in the same place.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Clash {
+    pub scope: Scope,
+    pub key: Key,
+    /// What the key does there.
+    pub does: Action,
+    /// What it is bound to as well, and never does there.
+    pub not: Action,
+}
+
+impl std::fmt::Display for Clash {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "[keys] {} is both {} and {} {}: it does {}",
+            self.key,
+            self.does.config_name(),
+            self.not.config_name(),
+            self.scope.place(),
+            self.does.config_name()
+        )
     }
 }
 
@@ -674,6 +776,46 @@ mod tests {
         let mut bad_key = BTreeMap::new();
         bad_key.insert("quit".to_owned(), vec!["hyper-x".to_owned()]);
         assert!(KeyMap::default().with_overrides(&bad_key).is_err());
+    }
+
+    #[test]
+    fn the_default_keys_clash_only_where_a_pane_takes_the_finders_slash() {
+        let clashes: Vec<String> = KeyMap::default()
+            .clashes()
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        assert_eq!(
+            clashes,
+            [
+                "[keys] / is both search_article and find in the Article pane: it does search_article",
+                "[keys] / is both filter and find in the Health pane: it does filter",
+            ]
+        );
+        assert!(KeyMap::default().new_clashes().is_empty());
+    }
+
+    #[test]
+    fn a_key_bound_twice_in_one_place_is_a_clash_named_once() {
+        let mut o = BTreeMap::new();
+        o.insert("find".to_owned(), vec!["ctrl-f".to_owned(), "/".to_owned()]);
+        o.insert(
+            "back".to_owned(),
+            vec!["backspace".to_owned(), "h".to_owned()],
+        );
+        o.insert("quit".to_owned(), vec!["x".to_owned()]);
+        let km = KeyMap::default().with_overrides(&o).unwrap();
+        let said: Vec<String> = km.new_clashes().iter().map(ToString::to_string).collect();
+        assert_eq!(
+            said,
+            [
+                "[keys] Ctrl-F is both find and search everywhere: it does find",
+                "[keys] h is both back and to_bank in the Article pane: it does back",
+                "[keys] x is both explain and quit in the Context pane: it does explain",
+                "[keys] x is both fix and quit in the Health pane: it does fix",
+                "[keys] x is both clear_chat and quit in the Agents pane: it does clear_chat",
+            ]
+        );
     }
 
     #[test]

@@ -118,7 +118,24 @@ pub fn prepare(root: &Path, options: &TuiOptions, size: Rect) -> anyhow::Result<
         documents = memory.len(),
         "opened in the interface"
     );
-    Ok(App::new(memory, theme, keymap, size, options.clock))
+    let mut app = App::new(memory, theme, keymap, size, options.clock);
+    say_key_clashes(&mut app);
+    Ok(app)
+}
+
+/// Keys the user's `[keys]` bound to two actions in one place: only one of
+/// them ever gets the key there, which would otherwise go unnoticed (one
+/// action silently loses its key). Said in the log and on the status bar.
+fn say_key_clashes(app: &mut App) {
+    let clashes = app.keymap.new_clashes();
+    for clash in &clashes {
+        tracing::warn!("{clash}");
+    }
+    if !clashes.is_empty() {
+        // All of them: a bar too narrow ends in `…` and `m` shows the rest.
+        let said: Vec<String> = clashes.iter().map(ToString::to_string).collect();
+        app.status.start_warning(said.join(" · "));
+    }
 }
 
 /// [`prepare`] without reading the memory: the app starts on an empty
@@ -131,6 +148,7 @@ pub fn prepare_unread(found: &Detected, options: &TuiOptions, size: Rect) -> any
     let mut app = App::new(Box::new(placeholder), theme, keymap, size, options.clock);
     let kind = app.memory_kind();
     app.status.info(format!("{} {kind}…", app::LOADING));
+    say_key_clashes(&mut app);
     Ok(app)
 }
 

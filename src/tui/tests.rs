@@ -412,6 +412,51 @@ fn help_popup_lists_the_focused_panes_keys() {
 }
 
 #[test]
+fn keys_bound_twice_in_one_place_are_warned_about_and_helped_once() {
+    use std::collections::BTreeMap;
+    let mut app = app_at(&fixture(), 120, 30);
+    let mut overrides = BTreeMap::new();
+    overrides.insert("find".to_owned(), vec!["ctrl-f".to_owned(), "/".to_owned()]);
+    overrides.insert(
+        "back".to_owned(),
+        vec!["backspace".to_owned(), "h".to_owned()],
+    );
+    app.keymap = KeyMap::default().with_overrides(&overrides).unwrap();
+    super::say_key_clashes(&mut app);
+    let bar = screen(&app);
+    assert!(
+        bar.contains("[keys] Ctrl-F is both find and search everywhere: it does find"),
+        "{bar}"
+    );
+    let (said, _) = app.status.last.clone().unwrap();
+    assert!(
+        said.contains("[keys] h is both back and to_bank in the Article pane: it does back"),
+        "{said}"
+    );
+    // The help lists each key under the one action it does there.
+    app.open_article("01_CLIENTS/Acme Corporation.md");
+    keys(&mut app, "?");
+    let help = screen(&app);
+    let row = |what: &str| {
+        help.lines()
+            .find(|l| l.contains(what))
+            .unwrap_or_else(|| panic!("no row for {what}: {help}"))
+            .to_owned()
+    };
+    assert!(
+        row("back / forward in history").contains("Backspace / h, f"),
+        "{help}"
+    );
+    let to_bank = row("back to the bank tree");
+    assert!(
+        to_bank.contains("Esc") && !to_bank.contains(" h "),
+        "{to_bank}"
+    );
+    assert!(row("fuzzy-find an article").contains("Ctrl-F"), "{help}");
+    assert!(!help.contains("full-text search"), "no key does it: {help}");
+}
+
+#[test]
 fn help_rows_too_long_for_the_screen_wrap_under_their_description() {
     let mut app = app_at(&fixture(), 80, 24);
     keys(&mut app, "?");

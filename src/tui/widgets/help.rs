@@ -6,7 +6,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 use unicode_width::UnicodeWidthStr;
 
-use crate::tui::keys::{Action, Key, KeyMap, Scope};
+use crate::tui::keys::{Action, KeyMap, Scope};
 use crate::tui::theme::Theme;
 use crate::tui::widgets::fuzzy::centered;
 use crate::tui::widgets::wrap::{leading_spaces, wrap_line};
@@ -133,9 +133,10 @@ impl Words {
     }
 }
 
-/// The rows of `scope`'s keys. `shadowed` are keys the pane binds itself:
-/// those never reach the action listed here, so they are not shown for it.
-fn rows(scope: Scope, keymap: &KeyMap, words: &Words, shadowed: &[Key]) -> Vec<(String, String)> {
+/// The rows of `scope`'s keys, as keys pressed in `pane` act: a key bound
+/// to two actions there (the pane's own over a global one, or two of a
+/// `[keys]` table's making) is shown only for the one it does.
+fn rows(scope: Scope, keymap: &KeyMap, words: &Words, pane: Scope) -> Vec<(String, String)> {
     let actions: Vec<Action> = scope
         .actions()
         .iter()
@@ -146,7 +147,7 @@ fn rows(scope: Scope, keymap: &KeyMap, words: &Words, shadowed: &[Key]) -> Vec<(
         keymap
             .keys(a)
             .iter()
-            .filter(|k| !shadowed.contains(k))
+            .filter(|&&k| keymap.lookup(pane, k) == Some(a))
             .map(ToString::to_string)
             .collect::<Vec<_>>()
             .join(" / ")
@@ -158,12 +159,15 @@ fn rows(scope: Scope, keymap: &KeyMap, words: &Words, shadowed: &[Key]) -> Vec<(
             .find(|(x, y, _)| (*x == a || *y == a) && actions.contains(x) && actions.contains(y))
         {
             if a == *first {
-                let keys = match (label(*first), label(*second)) {
-                    (one, two) if one.is_empty() || two.is_empty() => one + &two,
-                    (one, two) => format!("{one}, {two}"),
-                };
-                if !keys.is_empty() {
-                    out.push((keys, words.say(desc)));
+                // A pair with one side keyless is shown as the other alone:
+                // the shared description would name an action no key does.
+                match (label(*first), label(*second)) {
+                    (one, two) if one.is_empty() && two.is_empty() => {}
+                    (one, two) if two.is_empty() => out.push((one, words.say(first.description()))),
+                    (one, two) if one.is_empty() => {
+                        out.push((two, words.say(second.description())))
+                    }
+                    (one, two) => out.push((format!("{one}, {two}"), words.say(desc))),
                 }
             }
             continue;
@@ -186,11 +190,6 @@ impl Help {
         spec: &membank_core::memory::LayoutSpec,
     ) -> Help {
         let words = Words::of(spec);
-        let own: Vec<Key> = scope
-            .actions()
-            .iter()
-            .flat_map(|a| keymap.keys(*a).iter().copied())
-            .collect();
         let about = if words.bank {
             ABOUT.to_owned()
         } else {
@@ -199,10 +198,10 @@ impl Help {
         Help {
             title: format!("Keys: {pane_name}"),
             sections: vec![
-                (pane_name.to_owned(), rows(scope, keymap, &words, &[])),
+                (pane_name.to_owned(), rows(scope, keymap, &words, scope)),
                 (
                     "everywhere".to_owned(),
-                    rows(Scope::Global, keymap, &words, &own),
+                    rows(Scope::Global, keymap, &words, scope),
                 ),
             ],
             scroll: 0,

@@ -108,6 +108,13 @@ impl Status {
         self.is_notice = true;
     }
 
+    /// A warning about the settings, said on start: kept as long as a
+    /// notice, and not hidden by the news of files read again.
+    pub fn start_warning(&mut self, text: impl Into<String>) {
+        self.say(text.into(), Level::Warning, Duration::from_secs(30));
+        self.is_notice = true;
+    }
+
     /// What a write the user asked for did, kept over the news of the
     /// re-read it causes (the file watcher reports the same files again).
     pub fn outcome(&mut self, text: impl Into<String>) {
