@@ -62,6 +62,22 @@ pub fn render_markdown(
     r.finish()
 }
 
+/// What an embed shows in place: an image, another file, or a note.
+fn embed_kind(target: &str) -> &'static str {
+    const IMAGES: &[&str] = &[
+        "png", "jpg", "jpeg", "gif", "webp", "svg", "bmp", "avif", "tif", "tiff",
+    ];
+    let name = target.rsplit('/').next().unwrap_or(target);
+    let ext = name.rsplit_once('.').map_or("", |(_, ext)| ext);
+    if IMAGES.iter().any(|i| i.eq_ignore_ascii_case(ext)) {
+        "image"
+    } else if membank_core::health::is_attachment(target) {
+        "file"
+    } else {
+        "note"
+    }
+}
+
 /// A piece of styled text before wrapping; `link` ties it to a `LinkSpot`.
 #[derive(Debug, Clone)]
 struct Frag {
@@ -101,6 +117,9 @@ struct Renderer<'a> {
     in_code_block: bool,
     /// Index of the link whose text is being collected.
     open_link: Option<usize>,
+    /// Whether that link is an embed (`![[…]]`), which ends with the image
+    /// tag rather than a link tag.
+    open_embed: bool,
     /// Whether the last thing emitted was a blank line (to avoid doubling).
     last_blank: bool,
     /// Source line of the Markdown event being rendered.
@@ -132,6 +151,7 @@ impl<'a> Renderer<'a> {
             table: None,
             in_code_block: false,
             open_link: None,
+            open_embed: false,
             last_blank: true,
             src_line: 1,
             field_lines: false,
@@ -449,6 +469,23 @@ impl<'a> Renderer<'a> {
                 self.text("[[");
             }
             Tag::Link { .. } => self.push_style(theme.link),
+            // `![[…]]`: a note or a file shown in place in Obsidian. Here it
+            // says which, and is a link like any other: live or dead by the
+            // same rule, selected with n, followed with Enter.
+            Tag::Image {
+                link_type: LinkType::WikiLink { .. },
+                dest_url,
+                ..
+            } => {
+                let target = wikilink::normalize_value(dest_url.trim_end_matches('\\'));
+                let what = embed_kind(target);
+                let id = self.new_link(target);
+                self.open_link = Some(id);
+                self.open_embed = true;
+                let style = self.link_style(id);
+                self.styles.push(style);
+                self.text(&format!("[{what}: "));
+            }
             Tag::Image { .. } => {
                 self.push_style(theme.muted);
                 self.text("[image: ");
@@ -537,6 +574,10 @@ impl<'a> Renderer<'a> {
             TagEnd::Emphasis | TagEnd::Strong | TagEnd::Strikethrough | TagEnd::Image => {
                 if matches!(tag, TagEnd::Image) {
                     self.text("]");
+                    if self.open_embed {
+                        self.open_link = None;
+                        self.open_embed = false;
+                    }
                 }
                 self.pop_style();
             }

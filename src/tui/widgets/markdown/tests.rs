@@ -434,3 +434,43 @@ fn each_line_of_a_code_block_keeps_its_own_line_number() {
     assert_eq!(row.len(), 1);
     assert_eq!(text[row[0]].trim(), "third");
 }
+
+/// `![[…]]` says what it embeds, and a missing file or note is styled as
+/// a dead link is, apart from one that is there.
+#[test]
+fn embeds_name_what_they_show_and_dead_ones_are_styled_apart() {
+    let theme = Theme::default_theme();
+    let there = |t: &str| matches!(t, "Legal" | "map.png");
+    let src = "![[Legal]] ![[map.png]] ![[missing.png]] ![[report.pdf]]\n";
+    let doc = render_markdown(src, 120, &theme, &there);
+    assert_eq!(
+        plain(&doc)[0],
+        "[note: Legal] [image: map.png] [image: missing.png] [file: report.pdf]"
+    );
+    let targets: Vec<(&str, bool)> = doc
+        .links
+        .iter()
+        .map(|l| (l.target.as_str(), l.live))
+        .collect();
+    assert_eq!(
+        targets,
+        [
+            ("Legal", true),
+            ("map.png", true),
+            ("missing.png", false),
+            ("report.pdf", false)
+        ]
+    );
+    let style_of = |i: usize| {
+        let (l, s) = doc.links[i].spans[0];
+        doc.lines[l].spans[s].style
+    };
+    assert_eq!(style_of(0), theme.link);
+    assert_eq!(style_of(1), theme.link);
+    assert_eq!(style_of(2), theme.dead_link);
+    assert_ne!(theme.link, theme.dead_link);
+    // A Markdown image is still named as one, and is no link.
+    let doc = render_markdown("![a map](img/map.png)\n", 80, &theme, &there);
+    assert_eq!(plain(&doc)[0], "[image: a map]");
+    assert!(doc.links.is_empty());
+}
