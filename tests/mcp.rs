@@ -1435,7 +1435,11 @@ async fn supersede_withholds_private_records() {
         let text = error_text(&refused);
         assert!(!text.contains("123456"), "{text}");
         assert!(refused.structured_content.is_none(), "{refused:?}");
-        let why = read.split_once(" is withheld: ").unwrap().1;
+        let why = read
+            .split_once("it is private memory: ")
+            .unwrap()
+            .1
+            .trim_end_matches(')');
         assert!(text.ends_with(&format!(" is withheld: {why}")), "{text}");
     }
     assert_eq!(tree_bytes(&project), before, "nothing written");
@@ -2025,10 +2029,15 @@ async fn private_memory_is_withheld_from_every_answer_unless_included() {
     for target in private.iter().copied().chain(["private-plan"]) {
         let refused = error_text(&call(&c, "read", json!({ "target": target })).await);
         assert!(
-            refused.contains("withheld") && refused.contains("--include-private"),
+            refused.contains("private memory") && refused.contains("--include-private"),
             "{target}: {refused}"
         );
         assert!(!refused.contains("zebra"), "{target}: {refused}");
+        // The same answer as for a document that is not there, so probing
+        // names tells nothing of what private memory holds.
+        let missing = format!("{target}-not-there");
+        let absent = error_text(&call(&c, "read", json!({ "target": missing })).await);
+        assert_eq!(absent.replace(&missing, target), refused, "{target}");
     }
     let shared = call(&c, "read", json!({"target": "memory/summary.md"})).await;
     assert_eq!(shared.is_error, Some(false), "{shared:?}");
@@ -2073,7 +2082,17 @@ async fn private_memory_is_withheld_from_every_answer_unless_included() {
             .read_resource(ReadResourceRequestParams::new(uri))
             .await
             .expect_err("a private resource is not read");
-        assert!(err.to_string().contains("withheld"), "{p}: {err}");
+        assert!(err.to_string().contains("private memory"), "{p}: {err}");
+        // As for one that is not there.
+        let gone = format!("{p}.gone.md");
+        let absent = c
+            .service
+            .read_resource(ReadResourceRequestParams::new(format!(
+                "membank://bank/{gone}"
+            )))
+            .await
+            .expect_err("nothing to read");
+        assert_eq!(absent.to_string().replace(&gone, p), err.to_string(), "{p}");
         #[allow(deprecated)]
         let err = c
             .service

@@ -112,6 +112,7 @@ pub fn list(
 pub fn read(
     memory: &dyn Memory,
     uri: &str,
+    hides_private: bool,
     withholds: &dyn Fn(DocId) -> bool,
     withheld_lines: &dyn Fn(DocId) -> Vec<usize>,
 ) -> Result<ResourceContents, String> {
@@ -122,17 +123,24 @@ pub fn read(
             uri_of("01_CLIENTS/Client.md")
         )
     })?;
+    let not_served = || {
+        format!(
+            "no document {} is served (it may have been moved or removed, or be private \
+             memory: {WITHHELD_WHY}); list the resources again",
+            sanitize_for_terminal(&rel, false)
+        )
+    };
     let id = memory.find(&rel).ok_or_else(|| {
+        if hides_private {
+            return not_served();
+        }
         format!(
             "no document {} (it may have been moved or removed; list the resources again)",
             sanitize_for_terminal(&rel, false)
         )
     })?;
     if withholds(id) {
-        return Err(format!(
-            "{} is withheld: {WITHHELD_WHY}",
-            sanitize_for_terminal(&rel, false)
-        ));
+        return Err(not_served());
     }
     let (text, _) = without_lines(memory.document(id).text, &withheld_lines(id));
     let text = sanitize_for_terminal(&text, true);

@@ -177,6 +177,7 @@ impl ServerHandler for Session {
         let contents = resources::read(
             memory,
             &request.uri,
+            self.shared.hides_private(memory),
             &|id| self.shared.withholds(memory, id),
             &|id| self.shared.withheld_lines(memory, id),
         )
@@ -199,9 +200,14 @@ impl ServerHandler for Session {
         // A client is not told even when private memory changes.
         {
             let memory = self.shared.memory();
-            if let Some(id) = memory.find(&rel)
-                && self.shared.withholds(memory.as_ref(), id)
-            {
+            // By its path too, so a private file that exists and one that
+            // does not get the same answer.
+            let private_path = self.shared.hides_private(memory.as_ref())
+                && membank_core::dejavu::paths::is_private(&rel);
+            let withheld = memory
+                .find(&rel)
+                .is_some_and(|id| self.shared.withholds(memory.as_ref(), id));
+            if private_path || withheld {
                 return Err(ErrorData::invalid_params(
                     format!(
                         "{} is withheld: {}",

@@ -124,6 +124,13 @@ impl Shared {
         !self.include_private && memory.document(doc).private
     }
 
+    /// Whether this server leaves out some of the memory's documents: then
+    /// "there is no such document" and "it is withheld" get one answer,
+    /// as telling them apart would tell a client what private memory holds.
+    pub fn hides_private(&self, memory: &dyn Memory) -> bool {
+        !self.include_private && memory.spec().kind == membank_core::memory::LayoutKind::DejaVu
+    }
+
     /// The lines of a served document that this server withholds, as they
     /// name private memory.
     pub fn withheld_lines(&self, memory: &dyn Memory, doc: DocId) -> Vec<usize> {

@@ -546,13 +546,27 @@ fn read_tool(shared: &Shared, p: ReadParams) -> Result<Output, String> {
         }
         return entry_tool(shared, root, &p);
     }
-    let mut doc = read::document(memory.as_ref(), &p.target).map_err(|e| format!("read: {e:#}"))?;
+    // One answer for a document that is not there and one that is
+    // withheld, naming only what was asked for: either answer told apart,
+    // or the path a name leads to, would tell what private memory holds.
+    let not_served = || {
+        format!(
+            "read: `{}`: no document of that name or path is served here (it does not exist, \
+             or it is private memory: {WITHHELD_WHY})",
+            sanitize_for_terminal(&p.target, false)
+        )
+    };
+    let hides_private = shared.hides_private(memory.as_ref());
+    let mut doc = match read::document(memory.as_ref(), &p.target) {
+        Ok(doc) => doc,
+        Err(e) if hides_private && !e.to_string().contains("names several") => {
+            return Err(not_served());
+        }
+        Err(e) => return Err(format!("read: {e:#}")),
+    };
     if let Some(id) = memory.find(&doc.path) {
         if shared.withholds(memory.as_ref(), id) {
-            return Err(format!(
-                "read: {} is withheld: {WITHHELD_WHY}",
-                sanitize_for_terminal(&doc.path, false)
-            ));
+            return Err(not_served());
         }
         // A shared file's links and routes into private memory name it.
         let (text, withheld) =
