@@ -896,6 +896,13 @@ mod tests {
         assert!(validate("02_TERMINOLOGY/Straße → straat.md").is_ok());
         assert!(validate("03_DOMAINS/Family 👨\u{200D}👩\u{200D}👧.md").is_ok());
         assert!(validate("03_DOMAINS/Health 👨\u{200D}⚕\u{FE0F}.md").is_ok());
+        let scotland = "🏴\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F}";
+        assert!(validate(&format!("03_DOMAINS/Scotland {scotland}.md")).is_ok());
+        // Tag characters anywhere else hide text.
+        assert_eq!(
+            validate("03_DOMAINS/a\u{E0067}b.md").unwrap_err().code,
+            "invisible-char"
+        );
         // A joiner anywhere else is hidden.
         for hidden in [
             "03_DOMAINS/a\u{200D}b.md",

@@ -334,11 +334,16 @@ pub fn invisible_in_name(name: &str) -> Option<char> {
         )
     };
     let chars: Vec<char> = name.chars().collect();
+    // Tag characters after a black flag spell a region's flag (🏴 and
+    // `gbsct` make Scotland's), ended by the cancel tag.
+    let mut in_flag = false;
     chars.iter().enumerate().find_map(|(i, &c)| {
         let joins_emoji = c == '\u{200D}'
             && emoji(i.checked_sub(1).map(|j| chars[j]))
             && emoji(chars.get(i + 1).copied());
-        (is_invisible_format(c) && !joins_emoji).then_some(c)
+        let flag_tag = in_flag && matches!(c, '\u{E0020}'..='\u{E007F}');
+        in_flag = c == '\u{1F3F4}' || (flag_tag && c != '\u{E007F}');
+        (is_invisible_format(c) && !joins_emoji && !flag_tag).then_some(c)
     })
 }
 
