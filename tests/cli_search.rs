@@ -175,3 +175,13 @@ fn limit_zero_lists_every_hit() {
     ]);
     assert_eq!(rest["hits"].as_array().unwrap().len() as u64, matches - 20);
 }
+
+#[test]
+fn an_offset_past_the_last_match_says_so() {
+    let out = membank(&["search", BANK, "Shelf LIFE", "--offset", "5000"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("none shown: --offset 5000 is past the last of them"),
+        "{text}"
+    );
+}

@@ -182,7 +182,10 @@ pub fn human(report: &JsonReport, hits: &[SearchHit], bold: bool) -> String {
                 report.offset + hits.len()
             )
         } else if report.offset > 0 {
-            format!(", none shown after the first {}", report.offset)
+            format!(
+                ", none shown: --offset {} is past the last of them",
+                report.offset
+            )
         } else if hits.len() < matches {
             format!(", best {} shown", hits.len())
         } else {

@@ -803,7 +803,9 @@ fn frontmatter_advice_fits_the_problem() {
     assert!(cr.contains("carriage return alone"), "{cr}");
     let big = about("03_DOMAINS/Big.md", "unparsable-frontmatter");
     assert!(
-        big.contains("beyond what membank reads") && !big.contains("not valid YAML"),
+        big.contains("beyond what membank reads")
+            && !big.contains("not valid YAML")
+            && !big.contains("invisible to other memory bank tools"),
         "{big}"
     );
     let listed = about("03_DOMAINS/Listed.md", "unquoted-link");
