@@ -488,6 +488,14 @@ impl PageOf {
 /// would look complete. `membank check` reports them as findings; the
 /// first ten are named here.
 pub fn warn_unread(problems: &[membank_core::health::Finding], what: &str) {
+    for line in unread_warnings(problems, what) {
+        eprintln!("membank: warning: {line}");
+    }
+}
+
+/// The lines of [`warn_unread`], for an answer that carries them itself
+/// (the MCP tools); sanitised.
+pub fn unread_warnings(problems: &[membank_core::health::Finding], what: &str) -> Vec<String> {
     let unread: Vec<_> = problems
         .iter()
         .filter(|f| {
@@ -497,21 +505,22 @@ pub fn warn_unread(problems: &[membank_core::health::Finding], what: &str) {
             )
         })
         .collect();
-    for f in unread.iter().take(10) {
-        // A line makes it `path:line: message`, as a compiler says it.
-        let at = f.line().map(|l| format!(":{l}:")).unwrap_or_default();
-        eprintln!(
-            "membank: warning: {}{at} {} ({what})",
-            safe(&f.path),
-            safe(&f.message())
-        );
-    }
+    let mut lines: Vec<String> = unread
+        .iter()
+        .take(10)
+        .map(|f| {
+            // A line makes it `path:line: message`, as a compiler says it.
+            let at = f.line().map(|l| format!(":{l}:")).unwrap_or_default();
+            format!("{}{at} {} ({what})", safe(&f.path), safe(&f.message()))
+        })
+        .collect();
     if unread.len() > 10 {
-        eprintln!(
-            "membank: warning: {} more files were not read (`membank check` lists them)",
+        lines.push(format!(
+            "{} more files were not read (`membank check` lists them)",
             unread.len() - 10
-        );
+        ));
     }
+    lines
 }
 
 /// When a filter found nothing because the app, project or owner it names

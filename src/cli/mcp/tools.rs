@@ -697,6 +697,10 @@ fn entries_tool(shared: &Shared, p: EntriesParams) -> Result<Output, String> {
     {
         text.push_str(&format!("warning: {warning}\n"));
     }
+    // Files whose entries could not be read, as the command says them.
+    for warning in everos::unread_warnings(&root.problems, "its entries are not listed") {
+        text.push_str(&format!("warning: {warning}\n"));
+    }
     let mut json = everos::entries_json(page);
     let listed = everos::PageOf {
         listed: page.len(),
