@@ -3383,3 +3383,28 @@ async fn every_way_of_naming_private_memory_is_withheld() {
     assert!(!hits.contains("zebra"), "{hits}");
     c.service.cancel().await.unwrap();
 }
+
+/// A daily log whose YAML does not parse has no entries for everos; the
+/// entries tool names it, as the command does, rather than answer "0".
+#[tokio::test]
+async fn entries_name_a_log_whose_entries_could_not_be_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let days = dir
+        .path()
+        .join("default_app/default_project/users/u1/episodes");
+    fs::create_dir_all(&days).unwrap();
+    fs::write(dir.path().join("ome.toml"), "").unwrap();
+    fs::write(
+        days.join("episode-2026-06-01.md"),
+        "---\nid: [broken\n---\n<!-- entry:ep_20260601_00000001 -->\nx\n<!-- /entry:ep_20260601_00000001 -->\n",
+    )
+    .unwrap();
+    let c = connect(dir.path(), &[]).await;
+    let answer = call(&c, "entries", json!({})).await;
+    let text = text_of(&answer);
+    assert!(
+        text.contains("episode-2026-06-01.md:3: the frontmatter's YAML does not parse"),
+        "{text}"
+    );
+    c.service.cancel().await.unwrap();
+}
