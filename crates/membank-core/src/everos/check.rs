@@ -424,6 +424,32 @@ fn lax_int_text(s: &str) -> Option<i128> {
 /// A `str` field that holds something else: pydantic v2 takes no number,
 /// boolean, list or mapping for text, so everos cannot read the file.
 fn expect_str(f: &MemFile, map: &Mapping, key: &str, out: &mut Out) {
+    // A plain scalar is typed as everos's YAML 1.1 reader types it, which
+    // is not always as this reader's YAML 1.2 does (`no`, `0o17`).
+    let yaml = match f.head.as_ref().map(|h| &h.head) {
+        Some(Head::Block { yaml, .. }) => Some(&f.text[yaml.clone()]),
+        _ => None,
+    };
+    let scalar = matches!(
+        map.get(key),
+        Some(Value::String(_) | Value::Number(_) | Value::Bool(_))
+    );
+    if let Some(raw) = yaml
+        .filter(|_| scalar)
+        .and_then(|y| super::yaml11::plain_value(y, key))
+    {
+        if let Some(kind) = super::yaml11::not_text(raw) {
+            out.push(
+                "everos-bad-field",
+                Some(key_line(f, key)),
+                format!(
+                    "{key} is {raw}, which everos's YAML reader takes for {kind}, not text, \
+                     and everos takes only text there; quote it: {key}: '{raw}'"
+                ),
+            );
+        }
+        return;
+    }
     let message = match map.get(key) {
         Some(v @ (Value::Number(_) | Value::Bool(_))) => {
             let written = crate::frontmatter::scalar_text(v).unwrap_or_default();

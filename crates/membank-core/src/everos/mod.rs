@@ -29,6 +29,7 @@ pub mod rows_json;
 pub mod search;
 pub mod stream;
 mod yaml;
+mod yaml11;
 
 use std::ops::Range;
 use std::path::{Path, PathBuf};

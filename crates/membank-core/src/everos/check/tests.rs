@@ -305,3 +305,22 @@ fn a_text_field_that_is_not_text_is_a_bad_field() {
         [("everos-bad-field", Some(6))]
     );
 }
+
+/// everos reads with YAML 1.1: `no` and a date are not text to it, `0o17`
+/// and `1e3` are.
+#[test]
+fn text_fields_are_typed_as_everos_reads_them() {
+    let with_id = |id: &str| {
+        let text = daily("", 0, "").replace("id: episode_log_u1_2026-06-01", &format!("id: {id}"));
+        codes_of(vec![file(EP, &text)])
+            .into_iter()
+            .filter(|(code, _)| *code == "everos-bad-field")
+            .count()
+    };
+    assert_eq!(with_id("no"), 1);
+    assert_eq!(with_id("2026-06-01"), 1);
+    assert_eq!(with_id("7"), 1);
+    assert_eq!(with_id("0o17"), 0);
+    assert_eq!(with_id("1e3"), 0);
+    assert_eq!(with_id("'no'"), 0);
+}
