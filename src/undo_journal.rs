@@ -85,21 +85,19 @@ pub fn undo_last(tx: &membank_core::transaction::Transaction) -> Result<Undone, 
     undo_last_in(&journal, tx)
 }
 
-/// [`undo_last`] with an explicit journal.
-pub fn undo_last_in(
+/// The change `undo` would take back for the memory at `root`, or why
+/// there is none to take back: the one answer of every front end (a
+/// damaged entry that may be the last change stops it, named).
+pub fn last_to_undo(
     journal: &Journal,
-    tx: &membank_core::transaction::Transaction,
-) -> Result<Undone, String> {
-    let (entries, corrupt) = journal.entries(tx.root());
+    root: &std::path::Path,
+) -> Result<(journal::Entry, Vec<journal::Corrupt>), String> {
+    let (entries, corrupt) = journal.entries(root);
     let Some(entry) = journal::last_undoable(&entries).cloned() else {
         // A damaged entry may be the change the user wants back: say so,
         // rather than that there is nothing.
         if let Some(c) = corrupt.last() {
-            return Err(format!(
-                "{}: the last journal entry cannot be read ({}); nothing was reverted",
-                c.file.display(),
-                c.reason
-            ));
+            return Err(damaged(c));
         }
         return Err(journal::Refused::Nothing {
             listed: entries.len(),
@@ -114,12 +112,27 @@ pub fn undo_last_in(
             .is_some_and(|s| s.to_string_lossy().as_ref() > entry.id.as_str())
     });
     if let Some(c) = newer_corrupt {
-        return Err(format!(
-            "{}: the last journal entry cannot be read ({}); nothing was reverted",
-            c.file.display(),
-            c.reason
-        ));
+        return Err(damaged(c));
     }
+    Ok((entry, corrupt))
+}
+
+/// What is said of a damaged entry that may be the last change: what
+/// happened first, as a status line cuts the end of a long path.
+fn damaged(c: &journal::Corrupt) -> String {
+    format!(
+        "the last journal entry cannot be read ({}); nothing was reverted: {}",
+        c.reason,
+        c.file.display()
+    )
+}
+
+/// [`undo_last`] with an explicit journal.
+pub fn undo_last_in(
+    journal: &Journal,
+    tx: &membank_core::transaction::Transaction,
+) -> Result<Undone, String> {
+    let (entry, corrupt) = last_to_undo(journal, tx.root())?;
     journal::revert(tx, &entry).map_err(|e| e.to_string())?;
     let warnings = corrupt
         .iter()

@@ -117,15 +117,16 @@ fn ask_undo(app: &mut App) {
             .warn("no state folder for the undo journal: nothing to undo");
         return;
     };
-    let (entries, _) = journal.entries(app.memory.root());
-    let Some(last) = membank_core::journal::last_undoable(&entries) else {
-        let said = match entries.len() {
-            0 => "nothing to undo: membank has changed nothing here".to_owned(),
-            listed => membank_core::journal::Refused::Nothing { listed }.to_string(),
-        };
-        app.status.info(said);
-        return;
+    // Asked as `membank undo` asks it, damaged entries included.
+    let last = match crate::undo_journal::last_to_undo(&journal, app.memory.root()) {
+        Ok((last, _)) => last,
+        Err(said) => {
+            app.status
+                .info(membank_core::text::sanitize_for_terminal(&said, false));
+            return;
+        }
     };
+    let last = &last;
     let safe = |t: &str| membank_core::text::sanitize_for_terminal(t, false);
     let files: Vec<String> = last.files.iter().map(|f| safe(&f.path)).collect();
     let question = format!(

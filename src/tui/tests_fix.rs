@@ -389,6 +389,34 @@ fn u_takes_back_a_fix_after_asking_and_the_finding_returns() {
     key(&mut app, KeyCode::Char('u'));
     let again = screen(&app);
     assert!(!again.contains("Undo the last change (fix"), "{again}");
+
+    // A damaged last entry (the undo's) is named, as `membank undo`
+    // names it, not passed over for the change before it.
+    key(&mut app, KeyCode::Esc);
+    let journal = membank_core::journal::installed().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let newest = journal.entries(&root).0.last().unwrap().id.clone();
+    let file = find_named(&journal.dir, &format!("{newest}.json")).unwrap();
+    std::fs::write(&file, "{broken").unwrap();
+    key(&mut app, KeyCode::Char('u'));
+    let damaged = screen(&app);
+    assert!(damaged.contains("cannot be read"), "{damaged}");
+    assert!(!damaged.contains("Undo the last change"), "{damaged}");
+}
+
+/// The file called `name` somewhere under `dir`.
+fn find_named(dir: &Path, name: &str) -> Option<std::path::PathBuf> {
+    for entry in std::fs::read_dir(dir).ok()?.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            if let Some(found) = find_named(&path, name) {
+                return Some(found);
+            }
+        } else if path.file_name().is_some_and(|n| n == name) {
+            return Some(path);
+        }
+    }
+    None
 }
 
 /// The memory at `root` (of any layout) opened, on the Health pane.
