@@ -161,7 +161,12 @@ pub fn validate(raw: &str) -> Result<SafePath, Rejection> {
 /// path, drive letter, empty, `.` or `..` segment. Shared by every layout's
 /// write rules.
 pub fn relative_path(raw: &str) -> Result<String, Rejection> {
-    let raw = raw.trim();
+    relative_path_as_written(raw.trim())
+}
+
+/// [`relative_path`] without trimming: the path of a file that exists,
+/// whose name may end in a space (one `check` asks to rename).
+pub fn relative_path_as_written(raw: &str) -> Result<String, Rejection> {
     if raw.is_empty() {
         return Err(Rejection::new("empty", "no file path after FILE:"));
     }

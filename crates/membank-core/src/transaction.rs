@@ -1015,7 +1015,8 @@ impl Transaction {
     /// `rel` inside the memory with no link anywhere on the way, so a
     /// deletion can only ever reach the memory's own files.
     fn unlinked(&self, rel: &str) -> Result<PathBuf, String> {
-        let rel = pathsafe::relative_path(rel).map_err(|r| format!("{rel}: {}", r.reason))?;
+        let rel =
+            pathsafe::relative_path_as_written(rel).map_err(|r| format!("{rel}: {}", r.reason))?;
         let mut at = self.root.clone();
         for (i, part) in rel.split('/').enumerate() {
             at.push(part);

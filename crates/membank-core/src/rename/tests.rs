@@ -463,4 +463,9 @@ fn what_the_bank_has_but_cannot_move_is_named_and_a_trailing_space_is_kept() {
             "03_DOMAINS/old/n.md".to_owned()
         )]
     );
+    // Moved, it leaves no empty folder of the old name behind.
+    let tx = Transaction::begin(root, Kind::Bank, Duration::ZERO, || {}).unwrap();
+    tx.commit_fixes(&plan.fixes).unwrap();
+    assert!(root.join("03_DOMAINS/old/n.md").is_file());
+    assert!(!root.join("03_DOMAINS/old ").exists());
 }
