@@ -584,6 +584,8 @@ pub fn read_noting(text: &str, pair: Option<&(String, String)>) -> Result<ReadTe
     // Rows left out for want of a language: when it is every row, the
     // file names no languages after all, which is an error.
     let mut without_langs = 0usize;
+    // Rows that name a language of their own.
+    let mut naming_langs = 0usize;
     for (r, &line) in body.iter().zip(body_lines) {
         let get = |want: &Col| -> Option<String> {
             cols.iter()
@@ -615,6 +617,9 @@ pub fn read_noting(text: &str, pair: Option<&(String, String)>) -> Result<ReadTe
             note: get(&Col::Note),
         };
         if lang_cols.is_empty() {
+            if get(&Col::SourceLang).is_some() || get(&Col::TargetLang).is_some() {
+                naming_langs += 1;
+            }
             let (source, target) = match (get(&Col::Source), get(&Col::Target)) {
                 (Some(s), Some(t)) => (s, t),
                 (s, _) => {
@@ -752,7 +757,9 @@ pub fn read_noting(text: &str, pair: Option<&(String, String)>) -> Result<ReadTe
             }
         }
     }
-    if out.is_empty() && without_langs > 0 && without_langs == left_out.len() {
+    // The docs' rule: with no pair given, a file none of whose rows names
+    // its languages is an error, whatever else its rows lack.
+    if pair.is_none() && without_langs > 0 && naming_langs == 0 {
         return Err(
             "no row names its languages (the Source Language and Target Language cells are \
              empty): give the pair (--pair SRC:TGT)"

@@ -1567,6 +1567,16 @@ fn rows_and_entries_left_out_are_named() {
     )
     .unwrap_err();
     assert!(err.contains("--pair"), "{err}");
+    // So too when another row lacks something else as well.
+    let err = table::read_noting(
+        "Source,Target,Source Language,Target Language
+a,b,,
+c,,,
+",
+        None,
+    )
+    .unwrap_err();
+    assert!(err.contains("--pair"), "{err}");
     // A column per language: a row with a term in one language only.
     let got = table::read_noting("en-US,nl-BE,Status\nwarranty,,approved\na,b,\n", None).unwrap();
     assert_eq!(got.records.len(), 1);
