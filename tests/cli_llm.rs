@@ -377,6 +377,24 @@ fn two_documents_of_one_name_distilled_in_one_second_get_two_notes() {
 }
 
 #[test]
+fn distill_reads_a_dash_as_standard_input() {
+    let bank = temp_bank();
+    let server = FakeServer::start([FakeReply::anthropic_stream(&["# Piped\n"])]);
+    let root = bank.path().to_str().unwrap();
+    let out = membank(&server, &["distill", root, "-"], "compliance is naleving\n");
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stdout
+            .starts_with("### FILE: 00_INBOX/distilled_stdin_"),
+        "{}",
+        out.stdout
+    );
+    let sent = server.requests()[0].json();
+    let user = sent["messages"][0]["content"].as_str().unwrap();
+    assert!(user.contains("compliance is naleving"), "{user}");
+}
+
+#[test]
 fn distill_refuses_unsupported_documents_before_calling_the_model() {
     let bank = temp_bank();
     let doc_dir = tempfile::tempdir().unwrap();

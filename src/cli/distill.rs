@@ -22,7 +22,24 @@ pub use membank_args::distill::Args;
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let bank = open_bank(&args.bank)?;
-    let document = read_document(&args.file)?;
+    let document = if args.file == Path::new("-") {
+        // A pipeline's text, as `-` is for the other commands: plain text
+        // unless it reads as XML (a TMX or TBX piped in).
+        let bytes = super::terms::read_input(&args.file)?.1.into_bytes();
+        let name = if bytes.trim_ascii_start().starts_with(b"<") {
+            let text = String::from_utf8_lossy(&bytes);
+            if text.contains("<tmx") {
+                "stdin.tmx"
+            } else {
+                "stdin.tbx"
+            }
+        } else {
+            "stdin.txt"
+        };
+        membank_llm::documents::parse_document(name, &bytes)?
+    } else {
+        read_document(&args.file)?
+    };
     let client = llm_common::client()?;
     let template = llm_common::template(bank, Agent::Distill);
     let prepared = agents::prepare_distill(

@@ -69,6 +69,7 @@ pub(crate) fn tbx_version(s: &str) -> anyhow::Result<TbxVersion> {
 pub(crate) fn read_input(path: &Path) -> anyhow::Result<(String, String)> {
     let shown = common::safe(&path.display().to_string());
     let bytes = if path == Path::new("-") {
+        common::say_reading_stdin("the file");
         // A pipeline's file, as `-` is for the other commands.
         read_bounded(std::io::stdin().lock(), MAX_INPUT_BYTES)
             .map_err(|e| anyhow::anyhow!("standard input: {e}"))?
@@ -502,7 +503,10 @@ pub(crate) fn import_proposal(
 ) -> anyhow::Result<ImportProposal> {
     let shown = common::safe(shown);
     let format = Format::detect(&name, text).ok_or_else(|| {
-        anyhow::anyhow!("{shown}: not a TBX, CSV or TSV file (name it .tbx, .csv or .tsv)")
+        anyhow::anyhow!(
+            "{shown}: not a TBX, CSV or TSV file (name it .tbx, .csv or .tsv, or give a header \
+             row with its delimiter)"
+        )
     })?;
     let read = terms::read(format, &shown, text, pair.as_ref())
         .map_err(|e| anyhow::anyhow!(common::safe(&e.to_string())))?;

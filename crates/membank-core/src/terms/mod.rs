@@ -543,7 +543,16 @@ impl Format {
         if ext.eq_ignore_ascii_case("xml") || text.trim_start().starts_with('<') {
             return Some(Format::Tbx);
         }
-        None
+        // No name to go by (standard input, a pipe): the header row says
+        // which delimiter the table uses.
+        let header = text.lines().next().unwrap_or("");
+        if header.contains('\t') {
+            Some(Format::Tsv)
+        } else if header.contains([',', ';']) {
+            Some(Format::Csv)
+        } else {
+            None
+        }
     }
 }
 

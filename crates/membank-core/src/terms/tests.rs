@@ -1618,3 +1618,20 @@ fn an_xliff2_span_not_to_translate_is_not_checked() {
     let report = qa::check(&qa::for_pair(&terms, &file), &file);
     assert!(report.findings.is_empty(), "{:?}", codes(&report));
 }
+
+#[test]
+fn a_file_without_a_name_is_read_by_its_header_row() {
+    assert_eq!(
+        Format::detect("-", "Source,Target\na,b\n"),
+        Some(Format::Csv)
+    );
+    assert_eq!(Format::detect("-", "en;nl\na;b\n"), Some(Format::Csv));
+    assert_eq!(
+        Format::detect("-", "Source\tTarget\na\tb\n"),
+        Some(Format::Tsv)
+    );
+    assert_eq!(Format::detect("-", "<martif/>"), Some(Format::Tbx));
+    assert_eq!(Format::detect("-", "just words\n"), None);
+    // A name still decides.
+    assert_eq!(Format::detect("g.tsv", "a,b\n"), Some(Format::Tsv));
+}
