@@ -223,9 +223,9 @@ fn report_with(
     let total = report.findings.len();
     if args.offset > 0 || (args.limit > 0 && args.limit < total) {
         // Stable: within a code the findings keep their path and line order.
-        report
-            .findings
-            .sort_by(|a, b| (a.severity, a.code()).cmp(&(b.severity, b.code())));
+        membank_core::shared_sort::sort_by(&mut report.findings, |a, b| {
+            (a.severity, a.code()).cmp(&(b.severity, b.code()))
+        });
     }
     let offset = args.offset.min(total);
     let end = match args.limit {

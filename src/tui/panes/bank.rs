@@ -194,10 +194,12 @@ pub fn group_files(bank: &Bank, sort: TreeSort, flagged: &Flagged) -> Grouped {
                 TreeSort::Date => {
                     let mut keyed: Vec<_> = list.drain(..).map(|r| (date(&r), r)).collect();
                     // Newest first, undated last; names keep their order.
-                    keyed.sort_by(|(x, _), (y, _)| y.cmp(x));
+                    membank_core::shared_sort::sort_by(&mut keyed, |(x, _), (y, _)| y.cmp(x));
                     list.extend(keyed.into_iter().map(|(_, r)| r));
                 }
-                TreeSort::Findings => list.sort_by_key(|r| !flagged.contains(&**r)),
+                TreeSort::Findings => {
+                    membank_core::shared_sort::sort_by_key(list, |r| !flagged.contains(&**r))
+                }
             }
             // Kept until the bank changes: grown by doubling, 100,000
             // paths would hold room for as many again.

@@ -760,7 +760,7 @@ pub fn js_key_order(fields: &[(String, JsValue)]) -> Vec<&(String, JsValue)> {
         .iter()
         .filter_map(|f| array_index(&f.0).map(|n| (n, f)))
         .collect();
-    indexed.sort_by_key(|(n, _)| *n);
+    crate::shared_sort::sort_by_key(&mut indexed, |(n, _)| *n);
     let mut out: Vec<&(String, JsValue)> = indexed.into_iter().map(|(_, f)| f).collect();
     out.extend(fields.iter().filter(|f| array_index(&f.0).is_none()));
     out
