@@ -14,6 +14,7 @@
 //! bytes before and after, which is what an undo journal needs. Front ends
 //! only show what it returns.
 
+use std::collections::HashMap;
 use std::fs;
 use std::io::{self, Write as _};
 use std::path::{Path, PathBuf};
@@ -687,6 +688,13 @@ impl Transaction {
         };
         let mut journalled_before = 0;
         self.journalled(|j| journalled_before = j.files.len());
+        // The permissions and owner of each file a write takes away, for
+        // putting it back should a later write fail.
+        let kept_before: HashMap<String, Kept> = fixes
+            .iter()
+            .filter(|f| matches!(f.action, Action::Move { .. } | Action::Delete { .. }))
+            .map(|f| (f.path.clone(), self.kept_of(&f.path)))
+            .collect();
         // The folders the writes will make, to take back with them should
         // a write fail half-way.
         let mut folders_missing: Vec<String> = Vec::new();
@@ -752,7 +760,7 @@ impl Transaction {
                 // A write that failed half-way (a folder not writable, a
                 // full disk) would leave links half-rewritten: what was
                 // written is put back, and the journal forgets it.
-                let failed = self.roll_back(&done.changes);
+                let failed = self.roll_back(&done.changes, &kept_before);
                 if failed.is_empty() {
                     // The folders it made go too, innermost first, each
                     // only while it is empty.
@@ -984,9 +992,9 @@ impl Transaction {
     /// Put back what the first writes of a commit that failed half-way
     /// changed, newest first, so the memory is as the user saw it. Returns
     /// the paths that could not be put back.
-    fn roll_back(&self, changes: &[FileChange]) -> Vec<String> {
+    fn roll_back(&self, changes: &[FileChange], kept: &HashMap<String, Kept>) -> Vec<String> {
         let mut failed = Vec::new();
-        for (i, c) in changes.iter().enumerate().rev() {
+        for c in changes.iter().rev() {
             let Ok(target) = self.unlinked(&c.path) else {
                 failed.push(c.path.clone());
                 continue;
@@ -994,13 +1002,8 @@ impl Transaction {
             let put_back = match &c.before {
                 Some(before) if target.exists() => write_atomic(&target, before),
                 Some(before) => {
-                    // A moved file's source: the copy made just before it
-                    // still has its permissions.
-                    let (mode, owner) = i
-                        .checked_sub(1)
-                        .and_then(|j| changes.get(j))
-                        .filter(|made| made.before.is_none())
-                        .map_or((None, None), |made| self.kept_of(&made.path));
+                    // A file moved or deleted comes back as it was.
+                    let (mode, owner) = kept.get(&c.path).copied().unwrap_or((None, None));
                     create_atomic_with_mode(&target, before, mode, owner)
                 }
                 None => fs::remove_file(&target),
@@ -1065,7 +1068,7 @@ impl Transaction {
 
     /// The permissions and owner of the regular file `rel` (reached
     /// through no link), which a file standing for it keeps.
-    fn kept_of(&self, rel: &str) -> (Option<u32>, Option<Owner>) {
+    fn kept_of(&self, rel: &str) -> Kept {
         let meta = self
             .unlinked(rel)
             .ok()
@@ -1325,6 +1328,10 @@ fn mode_bits(meta: &fs::Metadata) -> Option<u32> {
         None
     }
 }
+
+/// What a file standing for another keeps of it: its permissions and its
+/// owner and group.
+type Kept = (Option<u32>, Option<Owner>);
 
 /// A write that fails on purpose, for the tests of taking back a commit
 /// that failed half-way (running as root, no permission stops a write).
@@ -1784,6 +1791,15 @@ mod tests {
         let dir = bank();
         let root = dir.path();
         fs::write(root.join("01_CLIENTS/Other.md"), "other\n").unwrap();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            fs::set_permissions(
+                root.join("01_CLIENTS/Other.md"),
+                fs::Permissions::from_mode(0o600),
+            )
+            .unwrap();
+        }
         let fixes = [
             fix(
                 "01_CLIENTS/Edit.md",
@@ -1833,8 +1849,18 @@ mod tests {
             text(root, "01_CLIENTS/Other.md").as_deref(),
             Some("other\n")
         );
-        // The folder the move made went with it.
+        // The folder the move made went with it, and the note moved back
+        // is as private as it was.
         assert!(!root.join("01_CLIENTS/sub").exists());
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = fs::metadata(root.join("01_CLIENTS/Other.md"))
+                .unwrap()
+                .permissions()
+                .mode();
+            assert_eq!(mode & 0o777, 0o600);
+        }
         assert_eq!(text(root, "01_CLIENTS/Last.md"), None);
     }
 }
