@@ -1396,7 +1396,10 @@ async fn supersede_is_proposed_with_the_cli_diff_and_applied_by_id() {
     assert_eq!(v["proposal_id"], Value::Null, "nothing left to apply: {v}");
 
     let unknown = error_text(&call(&c, "supersede", json!({"old": "nope", "new": new})).await);
-    assert!(unknown.contains("no record `nope`"), "{unknown}");
+    assert!(
+        unknown.contains("`nope`: no record of that id"),
+        "{unknown}"
+    );
     c.service.cancel().await.unwrap();
 }
 
@@ -1440,7 +1443,20 @@ async fn supersede_withholds_private_records() {
             .unwrap()
             .1
             .trim_end_matches(')');
-        assert!(text.ends_with(&format!(" is withheld: {why}")), "{text}");
+        assert!(
+            text.ends_with(&format!("it is private memory: {why})")),
+            "{text}"
+        );
+        // As for a record that is not there.
+        let private = if old == public { new } else { old };
+        let missing = format!("{private}-not-there");
+        let (o, n) = if old == public {
+            (public, missing.as_str())
+        } else {
+            (missing.as_str(), public)
+        };
+        let absent = error_text(&call(&c, "supersede", json!({ "old": o, "new": n })).await);
+        assert_eq!(absent.replace(&missing, private), text, "{old} → {new}");
     }
     assert_eq!(tree_bytes(&project), before, "nothing written");
     c.service.cancel().await.unwrap();

@@ -407,12 +407,16 @@ pub fn supersede(shared: &Arc<Shared>, owner: Owner, p: SupersedeParams) -> Resu
             .ok_or_else(|| "supersede works on Deja Vu projects".to_owned())?;
         // The plan shows both records' text and the index would link them:
         // private memory is refused as `read` refuses it, before planning.
+        // A private record and one that is not there get one answer,
+        // naming only what was asked: telling them apart would tell a
+        // client which private records exist.
         if !shared.include_private {
             for key in [&p.old, &p.new] {
-                if let Some(r) = project.find_record(key).filter(|r| r.private) {
+                if project.find_record(key).is_none_or(|r| r.private) {
                     return Err(format!(
-                        "supersede: {} is withheld: {WITHHELD_WHY}",
-                        sanitize_for_terminal(&r.path, false)
+                        "supersede: `{}`: no record of that id or path is served here (it does \
+                         not exist, or it is private memory: {WITHHELD_WHY})",
+                        sanitize_for_terminal(key, false)
                     ));
                 }
             }
