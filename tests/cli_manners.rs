@@ -220,6 +220,9 @@ fn options_that_do_not_apply_are_refused_or_said() {
     assert_eq!(code, 2);
     assert!(err.contains("init makes memory banks"), "{err}");
     assert!(!target.exists());
+    let (code, _, err) = membank(&["everos", "--format", "bank"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--format bank does not apply"), "{err}");
 
     let bank = dir.path().join("bank");
     let b = bank.to_str().unwrap();

@@ -657,6 +657,15 @@ pub fn resolve_root() -> resolve::Resolved {
 }
 
 pub fn run_root(args: &RootArgs) -> anyhow::Result<ExitCode> {
+    // --format is global; this command only ever finds everos's root.
+    if let Some(other) =
+        forced_format().filter(|l| l.kind != membank_core::memory::LayoutKind::Everos)
+    {
+        bail!(
+            "`membank everos` finds everos's own memory root; --format {} does not apply to it",
+            other.name
+        );
+    }
     let r = resolve_root();
     for note in &r.notes {
         eprintln!("membank: note: {}", safe(note));
