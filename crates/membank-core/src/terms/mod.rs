@@ -544,7 +544,11 @@ impl Format {
             return Some(Format::Tbx);
         }
         // No name to go by (standard input, a pipe): the header row says
-        // which delimiter the table uses.
+        // which delimiter the table uses. A name with another extension
+        // (a spreadsheet's `.xlsx`) is not read as a table of text.
+        if name.contains('.') {
+            return None;
+        }
         let header = text.lines().next().unwrap_or("");
         if header.contains('\t') {
             Some(Format::Tsv)

@@ -1632,6 +1632,7 @@ fn a_file_without_a_name_is_read_by_its_header_row() {
     );
     assert_eq!(Format::detect("-", "<martif/>"), Some(Format::Tbx));
     assert_eq!(Format::detect("-", "just words\n"), None);
-    // A name still decides.
+    // A name still decides, and one of another kind is not read as text.
     assert_eq!(Format::detect("g.tsv", "a,b\n"), Some(Format::Tsv));
+    assert_eq!(Format::detect("glossary.xlsx", "PK\u{3}\u{4},x\n"), None);
 }
