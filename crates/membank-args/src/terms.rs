@@ -79,7 +79,7 @@ pub struct ExportArgs {
 pub struct ImportArgs {
     /// The memory bank folder.
     pub bank: PathBuf,
-    /// The TBX, CSV or TSV file.
+    /// The TBX, CSV or TSV file (`-`: standard input).
     pub file: PathBuf,
     /// Every imported term is for this client.
     #[arg(long, value_name = "CLIENT")]
