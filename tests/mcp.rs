@@ -1058,6 +1058,29 @@ async fn resources_are_listed_a_page_at_a_time() {
         junk.contains("-32602") && junk.contains("not one this server gave"),
         "{junk}"
     );
+    // Tools and prompts are never paged: a cursor for them was not given either.
+    let junk_cursor = || Some(PaginatedRequestParams::default().with_cursor(Some("2".into())));
+    let tools = c
+        .service
+        .list_tools(junk_cursor())
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(
+        tools.contains("-32602") && tools.contains("the tools come in one page"),
+        "{tools}"
+    );
+    let prompts = c
+        .service
+        .list_prompts(junk_cursor())
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(
+        prompts.contains("-32602") && prompts.contains("the prompts come in one page"),
+        "{prompts}"
+    );
+    assert!(!c.service.list_tools(None).await.unwrap().tools.is_empty());
     c.service.cancel().await.unwrap();
 }
 
