@@ -83,7 +83,7 @@ impl Env {
         let mut cmd = support::membank();
         cmd.args(args)
             .current_dir(self.scratch.path())
-            .env("MEMBANK_CONFIG", self.scratch.path().join("absent.toml"))
+            .env("MEMBANK_CONFIG", "/dev/null")
             .env("TMPDIR", self.tmp())
             .env_remove("OPENAI_API_KEY")
             .env_remove("ANTHROPIC_API_KEY")

@@ -380,10 +380,9 @@ fn demo_format_dejavu_extracts_the_demo_project() {
 fn recall_ask_gives_the_model_only_the_records_recall_selects() {
     use membank_llm::testing::{FakeReply, FakeServer};
     let server = FakeServer::start([FakeReply::anthropic_stream(&["Keep it ", "server-backed."])]);
-    let config_dir = tempfile::tempdir().unwrap();
     let out = support::membank()
         .args(["recall", DEMO, "settings sync", "--ask"])
-        .env("MEMBANK_CONFIG", config_dir.path().join("absent.toml"))
+        .env("MEMBANK_CONFIG", "/dev/null")
         .env("MEMBANK_PROVIDER", "anthropic")
         .env("MEMBANK_MODEL", "test-model")
         .env("MEMBANK_BASE_URL", server.url())

@@ -64,7 +64,7 @@ fn membank_in(config: &Path, args: &[&str], stdin: &str) -> Run {
 }
 
 fn membank(args: &[&str]) -> Run {
-    membank_in(Path::new("/nonexistent/membank-config.toml"), args, "")
+    membank_in(Path::new("/dev/null"), args, "")
 }
 
 fn write(root: &Path, rel: &str, bytes: &[u8]) {
@@ -156,7 +156,7 @@ fn a_block_aimed_at_a_fifo_is_refused_without_hanging() {
     mkfifo(&d.path().join("01_CLIENTS/x.md"));
     let reply = "### FILE: 01_CLIENTS/x.md\n---\nclient: X\n---\nbody\n";
     let run = membank_in(
-        Path::new("/nonexistent/membank-config.toml"),
+        Path::new("/dev/null"),
         &["blocks", s(d.path()), "--apply", "--json"],
         reply,
     );
@@ -164,7 +164,7 @@ fn a_block_aimed_at_a_fifo_is_refused_without_hanging() {
     assert!(run.stdout.contains("FIFO"), "{}", run.stdout);
     // The review before writing gives the verdict the write gives.
     let preview = membank_in(
-        Path::new("/nonexistent/membank-config.toml"),
+        Path::new("/dev/null"),
         &["blocks", s(d.path()), "--json"],
         reply,
     );
@@ -232,7 +232,7 @@ fn no_write_goes_through_a_link_inside_the_bank() {
         if apply {
             args.push("--apply");
         }
-        let run = membank_in(Path::new("/nonexistent/membank-config.toml"), &args, reply);
+        let run = membank_in(Path::new("/dev/null"), &args, reply);
         assert_eq!(run.code, Some(1), "{}{}", run.stdout, run.stderr);
         assert!(
             run.stdout.contains("04_STYLE/domains is a symbolic link"),
@@ -354,7 +354,7 @@ fn a_second_compile_run_waits_for_the_first() {
     mkfifo(&fifo);
     let saved = scratch.path().join("saved.md");
     fs::write(&saved, reply).unwrap();
-    let config = Path::new("/nonexistent/membank-config.toml");
+    let config = Path::new("/dev/null");
     // The first run takes the lock, then waits on its reply (a pipe).
     let first = support::membank()
         .args(["compile", s(r), "--reply", s(&fifo)])

@@ -23,10 +23,9 @@ struct Output {
 /// Runs membank against `server` as an Anthropic endpoint, with no config
 /// file and no key but the test's.
 fn membank(server: &FakeServer, args: &[&str], stdin: &str) -> Output {
-    let config_dir = tempfile::tempdir().unwrap();
     let mut child = support::membank()
         .args(args)
-        .env("MEMBANK_CONFIG", config_dir.path().join("absent.toml"))
+        .env("MEMBANK_CONFIG", "/dev/null")
         .env("MEMBANK_PROVIDER", "anthropic")
         .env("MEMBANK_MODEL", "test-model")
         .env("MEMBANK_BASE_URL", server.url())
@@ -170,10 +169,9 @@ fn ask_explains_a_rejected_key_without_showing_it() {
 fn ask_without_a_key_fails_before_any_request() {
     let server = FakeServer::start([]);
     let bank = fixture_arg();
-    let config_dir = tempfile::tempdir().unwrap();
     let out = support::membank()
         .args(["ask", &bank, "q"])
-        .env("MEMBANK_CONFIG", config_dir.path().join("absent.toml"))
+        .env("MEMBANK_CONFIG", "/dev/null")
         .env("MEMBANK_PROVIDER", "openai")
         .env("MEMBANK_BASE_URL", server.openai_base_url())
         .env_remove("OPENAI_API_KEY")
@@ -439,10 +437,9 @@ fn lint_llm_sends_findings_and_snapshot_and_prints_the_review() {
 #[test]
 fn ask_works_against_an_openai_compatible_server_too() {
     let server = FakeServer::start([FakeReply::openai_stream(&["Hallo"])]);
-    let config_dir = tempfile::tempdir().unwrap();
     let out = support::membank()
         .args(["ask", &fixture_arg(), "q"])
-        .env("MEMBANK_CONFIG", config_dir.path().join("absent.toml"))
+        .env("MEMBANK_CONFIG", "/dev/null")
         .env_remove("ANTHROPIC_API_KEY")
         .envs(server.env_for(membank_llm::Provider::OpenAi))
         .output()

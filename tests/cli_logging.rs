@@ -17,7 +17,7 @@ fn membank(state: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
     cmd.args(args)
         .env("XDG_STATE_HOME", state)
         .env_remove("MEMBANK_STATE_DIR")
-        .env("MEMBANK_CONFIG", state.join("absent.toml"))
+        .env("MEMBANK_CONFIG", "/dev/null")
         .env_remove("MEMBANK_LOG");
     for (k, v) in env {
         cmd.env(k, v);

@@ -335,3 +335,23 @@ fn the_demo_copy_of_a_user_without_a_name_is_named_by_the_user_id() {
         "{name}"
     );
 }
+
+#[test]
+fn a_config_file_named_but_missing_is_warned_about() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("conifg.toml");
+    let missing = missing.to_str().unwrap();
+    let (code, out, err) = membank_env(&["values", &bank()], &[("MEMBANK_CONFIG", missing)]);
+    // The command still runs on the defaults, and says it does.
+    assert_eq!(code, 0, "{err}");
+    assert!(!out.is_empty());
+    assert!(
+        err.contains(&format!(
+            "warning: MEMBANK_CONFIG names {missing}, which does not exist"
+        )) && err.contains("the defaults apply"),
+        "{err}"
+    );
+    // `/dev/null` is the way to ask for no settings at all: nothing said.
+    let (code, _, err) = membank_env(&["values", &bank()], &[("MEMBANK_CONFIG", "/dev/null")]);
+    assert_eq!((code, err.as_str()), (0, ""));
+}

@@ -67,7 +67,7 @@ fn run(dir: &Path, server: Option<&FakeServer>, args: &[&str]) -> Output {
         .arg(dir)
         .args(args)
         .current_dir(dir)
-        .env("MEMBANK_CONFIG", dir.join("absent.toml"))
+        .env("MEMBANK_CONFIG", "/dev/null")
         .env("MEMBANK_STATE_DIR", dir.join("state"))
         // Saved replies go under the build's folder, not the system's.
         .env("TMPDIR", replies_dir())

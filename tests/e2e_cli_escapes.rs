@@ -151,7 +151,7 @@ fn piped_text_for_a_model_is_exact_and_json_is_escaped() {
     let run = |args: &[&str]| {
         let out = support::membank()
             .args(args)
-            .env("MEMBANK_CONFIG", "/nonexistent/membank-config.toml")
+            .env("MEMBANK_CONFIG", "/dev/null")
             .output()
             .unwrap();
         String::from_utf8(out.stdout).unwrap()

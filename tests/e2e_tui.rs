@@ -61,7 +61,7 @@ impl Session {
         // This session's own home and config folder, for its themes.
         cmd.env("HOME", home);
         cmd.env("XDG_CONFIG_HOME", home.join("config"));
-        cmd.env("MEMBANK_CONFIG", home.join("no-config.toml"));
+        cmd.env("MEMBANK_CONFIG", "/dev/null");
         // Its own state too: a query one session leaves must not reach
         // another session on the same fixture.
         cmd.env("MEMBANK_STATE_DIR", home.join("state"));

@@ -258,6 +258,10 @@ pub fn main() -> ExitCode {
         }
     };
     common::set_clock(clock);
+    if let Some(missing) = membank_llm::config::named_config_missing() {
+        let warning = membank_llm::config::missing_config_warning(&missing);
+        eprintln!("membank: warning: {}", common::safe(&warning));
+    }
     // The config file is read once, for its [files] and [undo] tables.
     let config = match membank::read_settings::ConfigFile::read(None) {
         Ok(config) => config,

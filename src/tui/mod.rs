@@ -126,14 +126,24 @@ pub fn prepare(root: &Path, options: &TuiOptions, size: Rect) -> anyhow::Result<
 /// Keys the user's `[keys]` bound to two actions in one place: only one of
 /// them ever gets the key there, which would otherwise go unnoticed (one
 /// action silently loses its key). Said in the log and on the status bar.
+/// A `MEMBANK_CONFIG` naming no file is said there too: the interface's
+/// screen hides what the command line printed before it.
 fn say_key_clashes(app: &mut App) {
     let clashes = app.keymap.new_clashes();
     for clash in &clashes {
         tracing::warn!("{clash}");
     }
-    if !clashes.is_empty() {
+    let mut said: Vec<String> = clashes.iter().map(ToString::to_string).collect();
+    if let Some(missing) = membank_llm::config::named_config_missing() {
+        let warning = sanitize_for_terminal(
+            &membank_llm::config::missing_config_warning(&missing),
+            false,
+        );
+        tracing::warn!("{warning}");
+        said.insert(0, warning);
+    }
+    if !said.is_empty() {
         // All of them: a bar too narrow ends in `…` and `m` shows the rest.
-        let said: Vec<String> = clashes.iter().map(ToString::to_string).collect();
         app.status.start_warning(said.join(" · "));
     }
 }

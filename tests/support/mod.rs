@@ -43,9 +43,10 @@ pub fn state_dir() -> PathBuf {
     scratch().join("membank-state")
 }
 
-/// A config file path that never exists: the defaults apply.
+/// No config file: `/dev/null` reads as empty, so the defaults apply (a
+/// name that does not exist would be warned about).
 pub fn no_config() -> PathBuf {
-    scratch().join("membank-no-config.toml")
+    PathBuf::from("/dev/null")
 }
 
 /// Every variable a test run sets, with its value.

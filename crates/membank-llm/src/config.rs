@@ -351,6 +351,28 @@ pub fn config_file_path() -> Option<PathBuf> {
     }
 }
 
+/// The file `MEMBANK_CONFIG` names when it does not exist. Every reader
+/// takes a missing config file for "no settings", which is right for the
+/// per-user one nobody has written yet, but a name the user set and
+/// mistyped would otherwise leave them on the defaults without a word.
+/// (`/dev/null` exists: naming it is how to ask for no settings.)
+pub fn named_config_missing() -> Option<PathBuf> {
+    let named = PathBuf::from(std::env::var_os("MEMBANK_CONFIG").filter(|p| !p.is_empty())?);
+    match std::fs::metadata(&named) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Some(named),
+        _ => None,
+    }
+}
+
+/// What to say about [`named_config_missing`]'s file.
+pub fn missing_config_warning(path: &std::path::Path) -> String {
+    format!(
+        "MEMBANK_CONFIG names {}, which does not exist: no settings were read from it, \
+         the defaults apply",
+        path.display()
+    )
+}
+
 /// Is a model set up at all: a config file (`config_file_exists`), a
 /// `MEMBANK_*` model setting or a provider's key? Without one,
 /// [`LlmConfig::load`] falls back to a local Ollama nobody may have

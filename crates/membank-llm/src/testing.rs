@@ -300,8 +300,8 @@ impl FakeServer {
 
     /// Environment variables that point membank at this server as
     /// `provider` (model `test-model`, key `test-key` where one is needed).
-    /// Pair them with `MEMBANK_CONFIG` set to a missing file so that no
-    /// user configuration is read.
+    /// Pair them with `MEMBANK_CONFIG=/dev/null` so that no user
+    /// configuration is read.
     pub fn env_for(&self, provider: crate::Provider) -> Vec<(&'static str, String)> {
         let base_url = match provider {
             crate::Provider::Anthropic => self.url(),
