@@ -147,51 +147,156 @@ pub fn write_demo_bank(dir: &Path) -> anyhow::Result<()> {
 }
 
 fn extract_fresh(dir: &Path) -> anyhow::Result<()> {
-    extract_fresh_files(dir, FILES)?;
-    // Folders a bank always has, even when the demo keeps nothing in them.
-    for folder in membank_core::layout::Folder::ALL {
-        let path = dir.join(folder.dir_name());
-        std::fs::create_dir_all(&path)
-            .with_context(|| format!("{}: cannot create", path.display()))?;
-    }
-    Ok(())
+    extract_fresh_with(dir, |staged| {
+        write_file_list(staged, FILES)?;
+        // Folders a bank always has, even when the demo keeps nothing in them.
+        for folder in membank_core::layout::Folder::ALL {
+            let path = staged.join(folder.dir_name());
+            std::fs::create_dir_all(&path)
+                .with_context(|| format!("{}: cannot create", path.display()))?;
+        }
+        Ok(())
+    })
 }
 
 fn extract_fresh_files(dir: &Path, files: &[(&str, &str)]) -> anyhow::Result<()> {
-    if let Ok(meta) = dir.symlink_metadata() {
-        // In a shared temporary folder, another user's folder of this name
-        // is theirs: never replaced, nor read as our demo.
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::MetadataExt;
-            if user_id().is_some_and(|uid| uid != 0 && meta.uid() != uid) {
-                bail!(
-                    "{}: belongs to another user; set TMPDIR to a folder of your own to \
-                     extract the demo",
-                    dir.display()
-                );
-            }
-        }
-        #[cfg(not(unix))]
-        let _ = meta;
-        if !dir.join(MARKER).is_file() && !visible_entries(dir)?.is_empty() {
-            bail!(
-                "{}: exists but is not a membank demo copy; move it away to extract the demo",
-                dir.display()
-            );
-        }
-        // remove_dir_all removes a symlink itself, never what it points to.
-        std::fs::remove_dir_all(dir)
-            .with_context(|| format!("{}: cannot remove the previous demo copy", dir.display()))?;
-    }
-    // create_dir, not create_dir_all: fails if the folder reappeared meanwhile.
-    std::fs::create_dir(dir).with_context(|| format!("{}: cannot create", dir.display()))?;
+    extract_fresh_with(dir, |staged| write_file_list(staged, files))
+}
+
+/// How often a swap is retried when another `membank demo` put its copy
+/// in place between our move away and our move in.
+const SWAP_ATTEMPTS: usize = 32;
+
+/// Replace the demo copy at `dir` with one `fill` writes. The copy is
+/// written beside it under a fresh name, then swapped in by renames, so
+/// two runs at once each end with a whole copy instead of one deleting
+/// the files the other is writing ("Directory not empty").
+fn extract_fresh_with(
+    dir: &Path,
+    fill: impl FnOnce(&Path) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
+    let parent = dir
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = dir
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let staged = tempfile::Builder::new()
+        .prefix(&format!(".{name}.new-"))
+        .tempdir_in(parent)
+        .with_context(|| format!("{}: cannot create a folder for the demo", parent.display()))?;
     std::fs::write(
-        dir.join(MARKER),
+        staged.path().join(MARKER),
         "membank demo copy; replaced on every extraction\n",
     )
     .with_context(|| format!("{}: cannot write", dir.join(MARKER).display()))?;
-    write_file_list(dir, files)
+    fill(staged.path())?;
+    for _ in 0..SWAP_ATTEMPTS {
+        let previous = move_previous_copy_away(dir, parent, &name)?;
+        let placed = std::fs::rename(staged.path(), dir);
+        if let Some(previous) = previous {
+            // remove_dir_all removes a symlink itself, never what it points to.
+            let _ = std::fs::remove_dir_all(previous);
+        }
+        match placed {
+            Ok(()) => {
+                // Renamed away: nothing is left for the guard to delete.
+                let _ = staged.keep();
+                return Ok(());
+            }
+            // Another run's copy arrived in between: move it away in turn.
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::DirectoryNotEmpty | std::io::ErrorKind::AlreadyExists
+                ) =>
+            {
+                continue;
+            }
+            Err(e) => {
+                return Err(e).with_context(|| format!("{}: cannot create", dir.display()));
+            }
+        }
+    }
+    bail!(
+        "{}: other runs of `membank demo` keep replacing it; try again",
+        dir.display()
+    )
+}
+
+/// Move the demo copy at `dir`, if any, to a fresh name beside it (to be
+/// deleted) and return that name. Any other folder there is left alone.
+fn move_previous_copy_away(
+    dir: &Path,
+    parent: &Path,
+    name: &str,
+) -> anyhow::Result<Option<PathBuf>> {
+    let Ok(meta) = dir.symlink_metadata() else {
+        return Ok(None);
+    };
+    // In a shared temporary folder, another user's folder of this name
+    // is theirs: never replaced, nor read as our demo.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        if user_id().is_some_and(|uid| uid != 0 && meta.uid() != uid) {
+            bail!(
+                "{}: belongs to another user; set TMPDIR to a folder of your own to \
+                 extract the demo",
+                dir.display()
+            );
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = meta;
+    if !dir.join(MARKER).is_file() {
+        match visible_entries(dir) {
+            Ok(names) if names.is_empty() => {}
+            Ok(_) => bail!(
+                "{}: exists but is not a membank demo copy; move it away to extract the demo",
+                dir.display()
+            ),
+            // Another run moved it away in between.
+            Err(e)
+                if e.root_cause()
+                    .downcast_ref::<std::io::Error>()
+                    .is_some_and(|io| io.kind() == std::io::ErrorKind::NotFound) =>
+            {
+                return Ok(None);
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    if !meta.is_dir() {
+        // A link or a file left here: removed itself, never what it leads to.
+        return match std::fs::remove_file(dir) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e).with_context(|| {
+                format!("{}: cannot remove the previous demo copy", dir.display())
+            }),
+            _ => Ok(None),
+        };
+    }
+    // An empty folder of a fresh name: renaming a folder onto it replaces it.
+    let away = tempfile::Builder::new()
+        .prefix(&format!(".{name}.old-"))
+        .tempdir_in(parent)
+        .with_context(|| format!("{}: cannot move the previous demo copy", dir.display()))?
+        .keep();
+    match std::fs::rename(dir, &away) {
+        Ok(()) => Ok(Some(away)),
+        // Another run moved it first.
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let _ = std::fs::remove_dir(&away);
+            Ok(None)
+        }
+        Err(e) => {
+            let _ = std::fs::remove_dir(&away);
+            Err(e)
+                .with_context(|| format!("{}: cannot remove the previous demo copy", dir.display()))
+        }
+    }
 }
 
 /// The demo written as a user's own bank: through the one write
@@ -418,6 +523,33 @@ mod tests {
             std::fs::read_to_string(foreign.join("thesis.md")).unwrap(),
             "precious"
         );
+    }
+
+    #[test]
+    fn runs_at_once_each_end_with_a_whole_copy_and_leave_nothing_behind() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("membank-demo-test");
+        extract_fresh(&dir).unwrap();
+        let results: Vec<anyhow::Result<()>> = std::thread::scope(|scope| {
+            let runs: Vec<_> = (0..6)
+                .map(|_| scope.spawn(|| extract_fresh(&dir)))
+                .collect();
+            runs.into_iter().map(|run| run.join().unwrap()).collect()
+        });
+        for result in results {
+            result.unwrap();
+        }
+        assert_eq!(
+            tree(&dir).len(),
+            FILES.len() + 1,
+            "every file and the marker"
+        );
+        // Only the copy itself is left in the temporary folder.
+        let left: Vec<_> = std::fs::read_dir(tmp.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(left, ["membank-demo-test"]);
     }
 
     #[test]
