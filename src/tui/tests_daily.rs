@@ -256,6 +256,28 @@ fn copies_are_the_path_as_shown_a_wikilink_or_the_assembled_context() {
     assert!(screen(&app).contains("copied the assembled context"));
 }
 
+/// `Y` on a note whose name a wikilink cannot hold copies a link that
+/// opens it: `[[C# notes]]` would open a note `C`, or nothing.
+#[test]
+fn a_copied_link_to_a_name_a_wikilink_cannot_hold_is_a_markdown_link() {
+    use super::app::Effect;
+    let d = tempfile::tempdir().unwrap();
+    let domains = d.path().join("03_DOMAINS");
+    std::fs::create_dir_all(&domains).unwrap();
+    std::fs::write(domains.join("C# notes.md"), "---\ndomain: CS\n---\n# C#\n").unwrap();
+    let mut app = app_at(d.path(), 100, 30);
+    app.open_article("03_DOMAINS/C# notes.md");
+    keys(&mut app, "Y");
+    assert_eq!(
+        app.effects.last(),
+        Some(&Effect::Copy(
+            "[C# notes](03_DOMAINS/C%23%20notes.md)".into()
+        )),
+        "{:?}",
+        app.effects
+    );
+}
+
 #[test]
 fn search_in_the_article_steps_through_highlighted_matches() {
     let mut app = app_at(&demo_bank(), 100, 30);

@@ -48,6 +48,36 @@ impl WikiLink {
     }
 }
 
+/// What keeps a `[[wikilink]]` from naming the file called `name` (its
+/// file name, extension included): a character that ends a name inside
+/// such a link (Obsidian's own rule), or a leading space (a link's name is
+/// read trimmed). `None` when a wikilink can name it.
+pub fn unlinkable_name(name: &str) -> Option<String> {
+    if let Some(c) = name.chars().find(|c| "[]|#^\\".contains(*c)) {
+        return Some(format!("“{c}”"));
+    }
+    name.starts_with(char::is_whitespace)
+        .then(|| "a leading space".to_owned())
+}
+
+/// A Markdown link to the file at `rel` (bank-relative) that opens it from
+/// any note of the bank: its path from the bank's root, percent-encoded,
+/// which both membank and Obsidian resolve wherever it is written. For the
+/// files a `[[wikilink]]` cannot name ([`unlinkable_name`]).
+pub fn markdown_link_to(rel: &str) -> String {
+    let name = rel.rsplit('/').next().unwrap_or(rel);
+    let stem = name.strip_suffix(".md").unwrap_or(name);
+    let mut text = String::with_capacity(stem.len());
+    for c in stem.chars() {
+        // Brackets and backslashes in a link's text end or escape it.
+        if matches!(c, '[' | ']' | '\\') {
+            text.push('\\');
+        }
+        text.push(c);
+    }
+    format!("[{text}]({})", crate::rename::links::encode(rel))
+}
+
 /// The article name a link or frontmatter value points at: `[[ ]]` removed,
 /// then everything after `|` or `#`, then surrounding whitespace. A `\`
 /// before the `|` is the escape a table cell needs (`[[Legal\|legal]]`).

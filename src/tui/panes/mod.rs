@@ -86,11 +86,20 @@ impl Cx<'_> {
         true
     }
 
-    /// Copy a `[[wikilink]]` to a file (its name, as Obsidian writes it).
+    /// Copy a `[[wikilink]]` to a file (its name, as Obsidian writes it),
+    /// or a Markdown link from the bank's root to a file whose name a
+    /// wikilink cannot hold (`C# notes`: `[[C# notes]]` would open `C`).
     pub fn copy_link(&mut self, rel: Option<String>) -> bool {
         let Some(rel) = rel else {
             return false;
         };
+        let file_name = rel.rsplit('/').next().unwrap_or(&rel);
+        if membank_core::wikilink::unlinkable_name(file_name).is_some() {
+            let link = membank_core::wikilink::markdown_link_to(&rel);
+            self.info(format!("copied {}", sanitize_for_terminal(&link, false)));
+            self.effects.push(Effect::Copy(link));
+            return true;
+        }
         // A name other files share takes its folders, so the link opens
         // this file and no other.
         let name = match self.bank.and_then(|b| b.unique_link_name(&rel)) {

@@ -171,11 +171,7 @@ impl Finding {
             Message::MissingKey { key, empty, rule } => {
                 super::frontmatter::write_missing_key_message(out, key, *empty, *rule)
             }
-            Message::Orphan => super::links::write_orphan_message(
-                out,
-                crate::article::stem_of(&self.path),
-                from_bank,
-            ),
+            Message::Orphan => super::links::write_orphan_message(out, &self.path, from_bank),
             Message::DeadLink(written) => {
                 super::links::write_dead_link_message(out, written, from_bank)
             }

@@ -266,21 +266,37 @@ pub(super) fn write_dead_link_message(
     );
 }
 
-/// The message of an `orphan` finding about the article with this stem,
-/// appended to `out`, the stem passed through `from_bank`.
+/// The message of an `orphan` finding about the article at `path`,
+/// appended to `out`, the parts from the bank passed through `from_bank`.
 pub(super) fn write_orphan_message(
     out: &mut String,
-    stem: &str,
+    path: &str,
     from_bank: &dyn Fn(&mut String, &str),
 ) {
+    let stem = crate::article::stem_of(path);
     out.push_str("No other article links to “");
     from_bank(out, stem);
     out.push_str(
         "”. It is still used for context, but nobody browsing the bank will be led to it. If \
-         it belongs to a client or domain, add a [[",
+         it belongs to a client or domain, add a ",
     );
-    from_bank(out, stem);
-    out.push_str("]] link there.");
+    let file_name = path.rsplit('/').next().unwrap_or(path);
+    match crate::wikilink::unlinkable_name(file_name) {
+        None => {
+            out.push_str("[[");
+            from_bank(out, stem);
+            out.push_str("]] link there.");
+        }
+        // Advice to write `[[C# notes]]` would make a link to another
+        // file (or to none): a Markdown link can name it.
+        Some(why) => {
+            out.push_str("link there; a [[wikilink]] cannot name a file with ");
+            from_bank(out, &why);
+            out.push_str(" in its name, so write the Markdown link ");
+            from_bank(out, &crate::wikilink::markdown_link_to(path));
+            out.push('.');
+        }
+    }
 }
 
 /// The shortest path link that names `paths[0]` and none of the others:

@@ -519,6 +519,47 @@ fn orphans_are_content_articles_nobody_links_to() {
     assert_eq!(f[0].severity, Severity::Info);
 }
 
+/// A file whose name a `[[wikilink]]` cannot hold is advised a Markdown
+/// link, and that link, written where the advice says, ends the finding.
+#[test]
+fn orphan_advice_for_a_name_a_wikilink_cannot_hold_is_a_link_that_works() {
+    for (name, advised) in [
+        ("C# notes", "[C# notes](03_DOMAINS/C%23%20notes.md)"),
+        ("x[1]", "[x\\[1\\]](03_DOMAINS/x[1].md)"),
+        ("p|q", "[p|q](03_DOMAINS/p|q.md)"),
+        ("a^b", "[a^b](03_DOMAINS/a^b.md)"),
+    ] {
+        let d = healthy();
+        let rel = format!("03_DOMAINS/{name}.md");
+        write(
+            d.path(),
+            &rel,
+            b"---\ndomain: X\nlanguages: [en]\nlast_updated: 2026-04-01\n---\n[[Legal]]\n",
+        );
+        let r = run(&d);
+        let f = only(&r, "orphan");
+        assert_eq!(f.len(), 1, "{name}");
+        let message = f[0].message();
+        assert!(
+            message.ends_with(&format!("so write the Markdown link {advised}.")),
+            "{message}"
+        );
+        assert!(!message.contains(&format!("[[{name}]]")), "{message}");
+        // From a client in a subfolder too: the path is from the root.
+        write(
+            d.path(),
+            "01_CLIENTS/sub/Beta.md",
+            format!("---\nclient: Beta\n---\nsee {advised}\n").as_bytes(),
+        );
+        let r = run(&d);
+        assert!(
+            only(&r, "orphan").iter().all(|f| *f.path != *rel),
+            "{name}: {:?}",
+            codes_for(&r, &rel)
+        );
+    }
+}
+
 fn term(source: &str, target: &str, sl: &str, tl: &str, status: &str) -> Vec<u8> {
     format!(
         "---\nterm_source: {source}\nterm_target: {target}\nsource_lang: {sl}\ntarget_lang: {tl}\nstatus: {status}\ndomain: a\nclients: b\nlast_updated: 2026-04-01\n---\n[[Legal]]\n"

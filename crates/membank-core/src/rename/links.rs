@@ -316,6 +316,12 @@ pub(crate) fn encode(path: &str) -> String {
         match c {
             ' ' => out.push_str("%20"),
             '%' => out.push_str("%25"),
+            // A heading or query starts at these, and a backslash escapes
+            // the character after it: left as they are, the link would
+            // name a shorter path or another one.
+            '#' => out.push_str("%23"),
+            '?' => out.push_str("%3F"),
+            '\\' => out.push_str("%5C"),
             '(' => out.push_str("%28"),
             ')' => out.push_str("%29"),
             '<' => out.push_str("%3C"),
@@ -352,5 +358,9 @@ mod unit {
     #[test]
     fn markdown_destinations_encode_what_would_end_them() {
         assert_eq!(encode("03_DOMAINS/Tax (EU)"), "03_DOMAINS/Tax%20%28EU%29");
+        assert_eq!(
+            encode("03_DOMAINS/C# a?b\\c"),
+            "03_DOMAINS/C%23%20a%3Fb%5Cc"
+        );
     }
 }
