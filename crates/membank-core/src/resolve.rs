@@ -2,7 +2,8 @@
 //! floor: case is ignored, the alias after `|` is not part of the name).
 //!
 //! - `Name` names a note (`Name.md`); a name with another extension
-//!   (`diagram.png`, `report.pdf`) names that file. Any file in the bank
+//!   (`diagram.png`, `report.pdf`) names that file, before a note
+//!   `diagram.png.md`. Any file in the bank
 //!   can be a target, not only articles.
 //! - `./Name` and `../folder/Name` are relative to the linking note.
 //! - Other paths are tried from the bank root, then relative to the linking
@@ -365,11 +366,24 @@ impl LinkIndex {
             folded: std::cell::OnceCell::new(),
         };
         let with_md = &batch.text[link.start..link.folded_end + ".md".len()];
-        self.resolve_exact(with_md, link.hash, &from_dir, link.relative_only, found);
-        if found.is_empty() {
-            let wanted = &batch.text[link.start..link.folded_end];
+        let wanted = &batch.text[link.start..link.folded_end];
+        let as_written = |found: &mut Vec<FileRef>| {
             let hash = self.hasher.hash_one(name_of(wanted));
             self.resolve_exact(wanted, hash, &from_dir, link.relative_only, found);
+        };
+        // `pic.png` names the file `pic.png` (format §6), and a note
+        // `pic.png.md` only when no such file is there: Obsidian embeds
+        // the image. A name with no other extension names a note first.
+        let other_extension = has_other_extension(name_of(wanted));
+        if other_extension {
+            as_written(found);
+            if !found.is_empty() {
+                return;
+            }
+        }
+        self.resolve_exact(with_md, link.hash, &from_dir, link.relative_only, found);
+        if found.is_empty() && !other_extension {
+            as_written(found);
         }
     }
 
@@ -441,6 +455,14 @@ impl LinkIndex {
             }
         }
     }
+}
+
+/// Whether a (folded) name ends in an extension other than `.md`: a dot
+/// followed by letters and digits only, so `v1.2 notes` has none.
+fn has_other_extension(name: &str) -> bool {
+    name.rsplit_once('.').is_some_and(|(stem, ext)| {
+        !stem.is_empty() && !ext.is_empty() && ext != "md" && ext.chars().all(char::is_alphanumeric)
+    })
 }
 
 /// The folded path of `file`.
@@ -532,6 +554,22 @@ mod tests {
         ix.resolve(target, Some(from)).first().map(|f| match *f {
             FileRef::Article(i) | FileRef::Other(i) => i,
         })
+    }
+
+    /// `pic.png` names the image when there is one, even when a note
+    /// `pic.png.md` exists too; the note when it is alone.
+    #[test]
+    fn a_name_with_another_extension_names_that_file_first() {
+        let ix = index(&["04_STYLE/pic.png.md", "03_DOMAINS/pic.png"]);
+        assert_eq!(first(&ix, "pic.png", "05_INDICES/Index.md"), Some(1));
+        assert_eq!(first(&ix, "PIC.PNG", "05_INDICES/Index.md"), Some(1));
+        assert_eq!(first(&ix, "pic.png.md", "05_INDICES/Index.md"), Some(0));
+        assert_eq!(ix.resolve("pic.png", Some("05_INDICES/Index.md")).len(), 1);
+        let alone = index(&["04_STYLE/pic.png.md"]);
+        assert_eq!(first(&alone, "pic.png", "05_INDICES/Index.md"), Some(0));
+        // A dot that starts no extension: the note first, as before.
+        let notes = index(&["04_STYLE/v1.2 notes.md", "04_STYLE/v1.2 notes"]);
+        assert_eq!(first(&notes, "v1.2 notes", "05_INDICES/Index.md"), Some(0));
     }
 
     #[test]
