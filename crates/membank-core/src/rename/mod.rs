@@ -140,7 +140,7 @@ pub fn plan(bank: &Bank, from: &str, to: &str) -> Result<RenamePlan, String> {
         old,
         new,
     };
-    let unread = notes_not_read(bank, &files)?;
+    let mut unread = notes_not_read(bank, &files)?;
     let renamed_values = values::renamed_values(bank, &moves)?;
     let mut fixes = Vec::new();
     let mut links_rewritten = 0;
@@ -198,6 +198,9 @@ pub fn plan(bank: &Bank, from: &str, to: &str) -> Result<RenamePlan, String> {
             },
         });
     }
+    let (skipped_fixes, skipped_count) = rewrite_skipped(bank, &files, &mut unread)?;
+    fixes.extend(skipped_fixes);
+    links_rewritten += skipped_count;
     // Files that are not notes move as they are.
     for (old_path, new_path) in &moves {
         if bank.find(old_path).is_some() {
@@ -222,6 +225,57 @@ pub fn plan(bank: &Bank, from: &str, to: &str) -> Result<RenamePlan, String> {
         left_in_place,
         unread,
     })
+}
+
+/// The links in the Markdown files the bank skips (`_draft.md`, reserved
+/// names) rewritten as a note's are: the bank does not score them, but
+/// they are the author's notes, and Obsidian rewrites every Markdown file
+/// of the vault. One that cannot be read or is not UTF-8 is listed in
+/// `unread`. A skipped file a folder move moves keeps its bytes.
+fn rewrite_skipped(
+    bank: &Bank,
+    files: &Files,
+    unread: &mut Vec<String>,
+) -> Result<(Vec<FileFix>, usize), String> {
+    let mut fixes = Vec::new();
+    let mut count = 0;
+    for skipped in &bank.skipped {
+        let path = &skipped.path;
+        if !is_markdown(path) || skipped.reason == crate::layout::SkipReason::NotUnicode {
+            continue;
+        }
+        let Some(i) = files.old.iter().position(|p| p == path) else {
+            continue;
+        };
+        let Some(folder) = path.split('/').next().and_then(Folder::from_dir_name) else {
+            continue;
+        };
+        if files.new[i] != *path {
+            continue;
+        }
+        let Ok(before) = bank.reader().read(std::path::Path::new(path)) else {
+            unread.push(path.clone());
+            continue;
+        };
+        let Ok(decoded) = crate::text::decode(&before) else {
+            unread.push(path.clone());
+            continue;
+        };
+        let article = Article::parse(path.clone(), folder, decoded);
+        let Some(rewrite) = links::rewrite_article(bank, &article, path, files)? else {
+            continue;
+        };
+        let after = with_bom(&before, &rewrite.text);
+        check_rewritten(&article, path, &after, files)?;
+        count += rewrite.count;
+        fixes.push(FileFix {
+            path: path.clone(),
+            codes: vec![CODE],
+            notes: rewrite.notes,
+            action: Action::Change { before, after },
+        });
+    }
+    Ok((fixes, count))
 }
 
 /// The notes whose links the plan cannot rewrite, checked before anything

@@ -469,3 +469,26 @@ fn what_the_bank_has_but_cannot_move_is_named_and_a_trailing_space_is_kept() {
     assert!(root.join("03_DOMAINS/old/n.md").is_file());
     assert!(!root.join("03_DOMAINS/old ").exists());
 }
+
+/// A file the bank skips (`_draft.md`) is still the author's note: its
+/// links follow the rename, as Obsidian rewrites every Markdown file.
+#[test]
+fn links_in_a_skipped_note_follow_the_rename() {
+    let (dir, plan) = renamed(
+        &[
+            LEGAL,
+            (
+                "03_DOMAINS/_draft.md",
+                "---\ndomain: Draft\n---\n# draft, see [[Legal]] and [t](Legal.md)\n",
+            ),
+        ],
+        "03_DOMAINS/Legal.md",
+        "03_DOMAINS/Law.md",
+    );
+    assert_eq!(
+        text(&dir, "03_DOMAINS/_draft.md"),
+        "---\ndomain: Draft\n---\n# draft, see [[Law]] and [t](Law.md)\n"
+    );
+    assert_eq!(plan.links_rewritten, 2);
+    assert!(plan.fixes.iter().any(|f| f.path == "03_DOMAINS/_draft.md"));
+}
