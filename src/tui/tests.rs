@@ -599,6 +599,52 @@ fn escape_sequences_in_files_never_reach_the_terminal() {
     assert!(bytes.contains("␛[2J"), "the escape is shown visibly");
 }
 
+/// A name holding a newline shows as `␊`, but copied as it is it would run
+/// what follows the newline when pasted into a shell: `y` and `Y` copy
+/// nothing and say why, in the article and in the tree.
+#[test]
+fn a_name_with_control_characters_is_not_copied() {
+    use super::app::Effect;
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&fixture(), dir.path());
+    let rel = "03_DOMAINS/aaa\ntouch PWNED\nx.md";
+    std::fs::write(dir.path().join(rel), "# x\n").unwrap();
+    std::fs::write(dir.path().join("03_DOMAINS/bbb\x1b[2J.md"), "# y\n").unwrap();
+    let mut app = app_at(dir.path(), 100, 30);
+    for (rel, shown) in [(rel, "U+000A"), ("03_DOMAINS/bbb\x1b[2J.md", "U+001B")] {
+        app.open_article(rel);
+        for k in ["y", "Y"] {
+            app.effects.clear();
+            keys(&mut app, k);
+            assert!(
+                !app.effects.iter().any(|e| matches!(e, Effect::Copy(_))),
+                "{k}: {:?}",
+                app.effects
+            );
+            let s = screen(&app);
+            assert!(
+                s.contains(&format!("not copied: the name holds {shown}")),
+                "{k}: {s}"
+            );
+        }
+    }
+    key(&mut app, KeyCode::Esc);
+    while app.focus != Pane::Bank {
+        key(&mut app, KeyCode::Tab);
+    }
+    let h = app.size.height as usize;
+    let p = &mut app.panes;
+    p.bank.reveal(rel, app.memory.as_ref(), &app.flagged, h);
+    app.effects.clear();
+    keys(&mut app, "yY");
+    assert!(
+        !app.effects.iter().any(|e| matches!(e, Effect::Copy(_))),
+        "{:?}",
+        app.effects
+    );
+    assert!(screen(&app).contains("not copied: the name holds U+000A"));
+}
+
 pub(super) fn copy_dir(from: &Path, to: &Path) {
     for entry in std::fs::read_dir(from).unwrap() {
         let entry = entry.unwrap();

@@ -434,6 +434,32 @@ fn translate_uses_the_context_and_copies_the_result() {
     );
 }
 
+/// A reply may hold escape sequences (a model repeating a hostile file):
+/// the screen shows them harmlessly, and the copy leaves them out, keeping
+/// the reply's own lines.
+#[test]
+fn a_copied_reply_leaves_out_escape_sequences_but_keeps_its_lines() {
+    let server = FakeServer::start([FakeReply::openai_stream(&[
+        "De naleving\x1b]52;c;cHduZWQ=\x07\nis\x1b[2J\rstreng.",
+    ])]);
+    let mut app = app_at(&fixture(), 80, 24);
+    let replies = connect(&mut app, &server);
+    keys(&mut app, "a4i");
+    update(&mut app, Msg::Paste("The compliance is strict.".into()));
+    key(&mut app, KeyCode::Esc);
+    key(&mut app, KeyCode::Char('r'));
+    pump_until(&mut app, &replies, is_done);
+    app.effects.clear();
+    key(&mut app, KeyCode::Char('y'));
+    assert!(
+        app.effects
+            .contains(&super::app::Effect::Copy("De naleving\nisstreng.".into())),
+        "{:?}",
+        app.effects
+    );
+    assert!(screen(&app).contains("copied the reply; 3 control characters left out"));
+}
+
 #[test]
 fn distill_proposes_an_inbox_note_written_only_after_review() {
     let dir = review_bank();

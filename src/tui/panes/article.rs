@@ -757,11 +757,7 @@ impl Component for ArticlePane {
             Action::Edit => return cx.edit(self.rel.clone(), None),
             Action::CopyPath => match self.selected_entry() {
                 // Entry ids are what everos's own tools take.
-                Some(id) => {
-                    let id = id.to_owned();
-                    cx.info(format!("copied {}", sanitize_for_terminal(&id, false)));
-                    cx.effects.push(Effect::Copy(id));
-                }
+                Some(id) => cx.copy_short(id.to_owned(), "id", ""),
                 None => return cx.copy_path(self.rel.clone()),
             },
             Action::CopyLink => return cx.copy_link(self.rel.clone()),

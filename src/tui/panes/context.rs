@@ -763,13 +763,13 @@ impl Component for ContextPane {
                 let kept = report.included().count();
                 // The bank keeps no bodies: each kept article is read again.
                 match context::try_render(bank, &report) {
-                    Ok(text) => {
-                        cx.info(format!(
+                    Ok(text) => cx.copy_long(
+                        &text,
+                        format!(
                             "copied the assembled context: {kept} articles, {} tokens",
                             report.used_tokens
-                        ));
-                        cx.effects.push(Effect::Copy(text));
-                    }
+                        ),
+                    ),
                     Err(p) => cx.warn(sanitize_for_terminal(
                         &format!(
                             "nothing copied: {}: {}",

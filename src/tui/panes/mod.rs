@@ -39,6 +39,7 @@ use ratatui::text::{Line, Span};
 
 use super::keys::{Action, KeyMap, Scope};
 use super::messages::Effect;
+use super::osc52;
 use super::theme::Theme;
 use health::Flagged;
 
@@ -81,9 +82,38 @@ impl Cx<'_> {
         let Some(rel) = rel else {
             return false;
         };
-        self.info(format!("copied {}", sanitize_for_terminal(&rel, false)));
-        self.effects.push(Effect::Copy(rel));
+        self.copy_short(rel, "name", "; rename the file");
         true
+    }
+
+    /// Copy a short text taken from a file (a path, a link, an entry id) and
+    /// say so, unless it holds a character that would act when pasted: a
+    /// newline in a name runs what follows it in a shell. The screen shows
+    /// such a name safely; the clipboard would not, so nothing is copied.
+    pub fn copy_short(&mut self, text: String, what: &str, fix: &str) {
+        match osc52::acts_when_pasted(&text) {
+            Some(c) => self.warn(osc52::refusal(what, c, fix)),
+            None => {
+                self.info(format!("copied {}", sanitize_for_terminal(&text, false)));
+                self.effects.push(Effect::Copy(text));
+            }
+        }
+    }
+
+    /// Copy a long text taken from files or a model (an assembled context, a
+    /// reply), which has newlines of its own: escape sequences and other
+    /// control characters are left out rather than the copy refused, and
+    /// `said` (what the status bar reports) tells that they were.
+    pub fn copy_long(&mut self, text: &str, said: String) {
+        let (text, dropped) = osc52::pasteable(text);
+        match dropped {
+            0 => self.info(said),
+            n => self.warn(format!(
+                "{said}; {n} control character{} left out",
+                if n == 1 { "" } else { "s" }
+            )),
+        }
+        self.effects.push(Effect::Copy(text));
     }
 
     /// Copy a `[[wikilink]]` to a file (its name, as Obsidian writes it),
@@ -96,8 +126,7 @@ impl Cx<'_> {
         let file_name = rel.rsplit('/').next().unwrap_or(&rel);
         if membank_core::wikilink::unlinkable_name(file_name).is_some() {
             let link = membank_core::wikilink::markdown_link_to(&rel);
-            self.info(format!("copied {}", sanitize_for_terminal(&link, false)));
-            self.effects.push(Effect::Copy(link));
+            self.copy_short(link, "name", "; rename the file");
             return true;
         }
         // A name other files share takes its folders, so the link opens
@@ -109,9 +138,7 @@ impl Cx<'_> {
                 name.strip_suffix(".md").unwrap_or(name).to_owned()
             }
         };
-        let link = format!("[[{name}]]");
-        self.info(format!("copied {}", sanitize_for_terminal(&link, false)));
-        self.effects.push(Effect::Copy(link));
+        self.copy_short(format!("[[{name}]]"), "name", "; rename the file");
         true
     }
 

@@ -183,10 +183,7 @@ impl AgentsPane {
                     _ => None,
                 };
                 match text.filter(|t| !t.is_empty()) {
-                    Some(t) => {
-                        ctx.effects.push(Effect::Copy(t));
-                        ctx.info("copied the reply");
-                    }
+                    Some(t) => ctx.copy_long(&t, "copied the reply".into()),
                     None => return false,
                 }
             }
