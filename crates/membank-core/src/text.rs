@@ -229,6 +229,19 @@ pub fn trim(s: &str) -> &str {
     }
 }
 
+/// `s` in composed form (NFC): `é` written as `e` and a combining accent
+/// (file names from macOS, text pasted from some tools) becomes the one
+/// character, so both spellings compare alike. Borrowed when `s` is
+/// composed already, as nearly all text is.
+pub fn nfc(s: &str) -> Cow<'_, str> {
+    if s.is_ascii() || unicode_normalization::is_nfc(s) {
+        Cow::Borrowed(s)
+    } else {
+        use unicode_normalization::UnicodeNormalization;
+        Cow::Owned(s.nfc().collect())
+    }
+}
+
 /// An ASCII byte that is no white space for [`char::is_whitespace`].
 #[inline]
 fn no_space_ascii(b: u8) -> bool {
@@ -529,6 +542,13 @@ mod tests {
         for c in ['a', 'é', '\u{0301}', ' ', '→', '\u{0600}'] {
             assert!(!is_invisible_format(c), "U+{:04X}", c as u32);
         }
+    }
+
+    #[test]
+    fn nfc_composes_and_borrows_what_is_composed() {
+        assert_eq!(nfc("Cafe\u{301}"), "Caf\u{e9}");
+        assert!(matches!(nfc("Caf\u{e9}"), Cow::Borrowed(_)));
+        assert!(matches!(nfc("plain"), Cow::Borrowed(_)));
     }
 
     #[test]

@@ -8,6 +8,9 @@
 //! only narrows the previous matches, so each keystroke re-scores the
 //! matches of the query before it, not the whole bank.
 
+use std::borrow::Cow;
+
+use membank_core::text::nfc;
 use nucleo_matcher::pattern::{AtomKind, CaseMatching, Normalization, Pattern};
 use nucleo_matcher::{Config, Matcher, Utf32String};
 
@@ -118,7 +121,9 @@ fn haystack(item: &FinderItem) -> Utf32String {
         text.push(' ');
         text.push_str(t);
     }
-    Utf32String::from(text)
+    // Composed, as the query is: a name from macOS (`Cafe` and a combining
+    // accent) is found by `Café` typed with the one character.
+    Utf32String::from(nfc(&text).as_ref())
 }
 
 /// A query as the finder reads a path: what `y` copies and the command
@@ -166,10 +171,10 @@ fn tier_of(name: &str, title: Option<&str>, query: &str) -> u8 {
 
 impl FuzzyRank {
     pub fn new(items: Vec<FinderItem>) -> FuzzyRank {
-        let name_lower: Vec<String> = items.iter().map(|i| i.name.to_lowercase()).collect();
+        let name_lower: Vec<String> = items.iter().map(|i| nfc(&i.name).to_lowercase()).collect();
         let title_lower = items
             .iter()
-            .map(|i| i.title.as_ref().map(|t| t.to_lowercase()))
+            .map(|i| i.title.as_ref().map(|t| nfc(t).to_lowercase()))
             .collect();
         let haystacks = items.iter().map(haystack).collect();
         let name_chars = items
@@ -224,7 +229,7 @@ impl FuzzyRank {
 
     /// Re-rank for `query`.
     pub fn set_query(&mut self, query: &str) {
-        let query = as_path(query).to_lowercase();
+        let query = nfc(&as_path(query)).to_lowercase();
         // Back to the longest earlier query this one extends: its matches
         // hold every match of this one.
         while let Some((earlier, _)) = self.history.last() {
@@ -340,18 +345,41 @@ impl FuzzyRank {
             return Vec::new();
         }
         let pattern = Pattern::new(
-            &query,
+            &nfc(&query),
             CaseMatching::Ignore,
             Normalization::Smart,
             AtomKind::Fuzzy,
         );
-        let shown = Utf32String::from(display_text(&self.items[item as usize]));
+        let shown = display_text(&self.items[item as usize]);
+        let composed = nfc(&shown);
         let mut positions = Vec::new();
-        pattern.indices(shown.slice(..), &mut self.matchers[0], &mut positions);
+        let hay = Utf32String::from(composed.as_ref());
+        pattern.indices(hay.slice(..), &mut self.matchers[0], &mut positions);
         positions.sort_unstable();
         positions.dedup();
-        positions
+        match composed {
+            Cow::Borrowed(_) => positions,
+            // Matched in composed form; the row shows the name as it is.
+            Cow::Owned(_) => shown_positions(&shown, &positions),
+        }
     }
+}
+
+/// The char positions of `shown` that make up the given positions of its
+/// composed form: `e` and the combining accent after it both light up
+/// where `é` matched. A character's place in the composed form is how many
+/// characters the composed text up to and including it has, less one
+/// (names are short, and only uncomposed ones come here).
+fn shown_positions(shown: &str, composed: &[u32]) -> Vec<u32> {
+    shown
+        .char_indices()
+        .enumerate()
+        .filter(|&(_, (at, c))| {
+            let upto = nfc(&shown[..at + c.len_utf8()]).chars().count() as u32;
+            composed.binary_search(&upto.saturating_sub(1)).is_ok()
+        })
+        .map(|(i, _)| i as u32)
+        .collect()
 }
 
 /// The best [`ORDERED`] keys, in rank order.
@@ -496,6 +524,50 @@ mod tests {
             assert_eq!(rank.ordered, fresh.ordered, "{query}");
             assert_eq!(rank.total, fresh.total, "{query}");
         }
+    }
+
+    /// macOS writes `é` in a file name as `e` and a combining accent; typed,
+    /// it is the one character. Either way the name is found, and the
+    /// highlight falls on the name as shown.
+    #[test]
+    fn a_name_with_a_combining_accent_is_found_by_the_composed_letter() {
+        let mut items = bank_items();
+        items.push(item(
+            6,
+            "Cafe\u{301} NFD style",
+            "03_DOMAINS",
+            Placement::Content,
+        ));
+        items.push(item(
+            7,
+            "Caf\u{e9} composed",
+            "03_DOMAINS",
+            Placement::Content,
+        ));
+        let mut rank = FuzzyRank::new(items);
+        for (query, found) in [
+            ("Caf\u{e9} NFD", 6),
+            ("Cafe\u{301} NFD", 6),
+            ("caf\u{e9} nfd style", 6),
+            ("Cafe\u{301} comp", 7),
+        ] {
+            rank.set_query(query);
+            assert_eq!(
+                rank.ordered.first(),
+                Some(&found),
+                "{query:?}: {:?}",
+                names(&rank)
+            );
+        }
+        rank.set_query("caf\u{e9}");
+        assert_eq!(rank.total, 2, "{:?}", names(&rank));
+        // `C a f e ◌́ ␠ N F D`: the accent lights up with its letter.
+        assert_eq!(
+            rank.positions(6, "Caf\u{e9} NFD"),
+            vec![0, 1, 2, 3, 4, 6, 7, 8]
+        );
+        assert_eq!(rank.positions(6, "NFD"), vec![6, 7, 8]);
+        assert_eq!(rank.positions(7, "Cafe\u{301}"), vec![0, 1, 2, 3]);
     }
 
     #[test]
