@@ -193,6 +193,33 @@ fn a_renamed_folder_is_named_by_its_new_folder() {
     );
 }
 
+/// Enter on the folder's own path (as `r` fills it in, or with a space
+/// typed after it) is the same "nothing to do" a file gets.
+#[test]
+fn a_folder_renamed_to_its_own_path_has_nothing_to_do() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    bank(root);
+    std::fs::create_dir_all(root.join("03_DOMAINS/sub")).unwrap();
+    std::fs::write(root.join("03_DOMAINS/sub/Contracts.md"), LEGAL).unwrap();
+    let mut app = app_at(root, 120, 24);
+    for typed in ["", " "] {
+        app.focus_pane(Pane::Bank);
+        select(&mut app, "03_DOMAINS/sub");
+        key(&mut app, KeyCode::Char('r'));
+        keys(&mut app, typed);
+        key(&mut app, KeyCode::Enter);
+        let shown = screen(&app);
+        assert!(
+            shown.contains("already has that name; nothing to do"),
+            "{typed:?}: {shown}"
+        );
+        assert!(!shown.contains("into itself"), "{typed:?}: {shown}");
+        key(&mut app, KeyCode::Esc);
+    }
+    assert!(read(root, "03_DOMAINS/sub/Contracts.md").is_some());
+}
+
 #[test]
 fn a_long_move_shows_where_it_goes_at_80_columns() {
     let dir = tempfile::tempdir().unwrap();

@@ -441,7 +441,12 @@ fn moves_of(
         } else {
             to_path.clone()
         };
-        if base == from_path || base.starts_with(&prefix) {
+        // A folder given its own path (or the folder it is in) is where it
+        // is already: the same answer a file gets, not "into itself".
+        if base == from_path {
+            return Err(format!("{from}: already has that name; nothing to do"));
+        }
+        if base.starts_with(&prefix) {
             return Err(format!("{from}: a folder cannot be moved into itself"));
         }
         inside

@@ -177,6 +177,33 @@ fn a_folder_move_moves_every_file_and_its_links() {
     );
 }
 
+/// A folder given its own path gets the answer a file gets: there is
+/// nothing to do. Moving it under itself is still refused as such.
+#[test]
+fn a_folder_moved_to_where_it_is_has_nothing_to_do() {
+    let dir = bank_with(&[("03_DOMAINS/sub/n.md", "---\ndomain: N\n---\n")]);
+    let root = dir.path();
+    let file = plan_of(root, "03_DOMAINS/sub/n.md", "03_DOMAINS/sub/n.md").unwrap_err();
+    assert_eq!(
+        file,
+        "03_DOMAINS/sub/n.md: already has that name; nothing to do"
+    );
+    for to in ["03_DOMAINS/sub", "03_DOMAINS/"] {
+        let folder = plan_of(root, "03_DOMAINS/sub", to).unwrap_err();
+        assert_eq!(
+            folder, "03_DOMAINS/sub: already has that name; nothing to do",
+            "{to}"
+        );
+    }
+    for to in ["03_DOMAINS/sub/deeper", "03_DOMAINS/sub/"] {
+        let inside = plan_of(root, "03_DOMAINS/sub", to).unwrap_err();
+        assert!(
+            inside.contains("cannot be moved into itself"),
+            "{to}: {inside}"
+        );
+    }
+}
+
 #[test]
 fn a_moved_note_keeps_its_own_relative_links_working() {
     let (dir, _) = renamed(
