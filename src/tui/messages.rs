@@ -39,12 +39,13 @@ pub enum Msg {
     SearchIndexed(super::panes::search::Indexed),
     /// A bank's files grouped in another order in the background.
     TreeSorted(Box<super::panes::bank::SortedTree>),
-    /// The memory read again whole in the background after these files
-    /// changed; `generation` tells a stale read from the latest.
+    /// The memory read again whole in the background after files
+    /// changed, with the notes that changed or went; `generation` tells a
+    /// stale read from the latest.
     Reloaded {
         generation: u64,
         read: Box<Result<ReadMemory, String>>,
-        files: Vec<String>,
+        news: super::reload::News,
     },
     /// The Recall pane's cue scanned in the background; `generation`
     /// tells a stale scan from the latest.

@@ -394,3 +394,63 @@ fn an_article_added_then_removed_leaves_the_context_pane_working() {
     assert!(app.panes.context.entries.is_empty());
     let _ = screen(&app);
 }
+
+/// The status bar counts the notes a change brought, not the folders the
+/// watcher names with them, and says a note that went was deleted.
+#[test]
+fn the_status_bar_counts_files_and_says_deleted() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&fixture(), dir.path());
+    let mut app = app_at(dir.path(), 120, 30);
+    let root = dir.path().to_owned();
+    let status = |app: &App| screen(app).lines().last().unwrap_or("").to_owned();
+    let changed = |app: &mut App, rels: &[&str]| {
+        update(
+            app,
+            Msg::FilesChanged(rels.iter().map(|r| root.join(r)).collect()),
+        );
+    };
+    let note = "---\ndomain: Deep\n---\n# Deep\n";
+    // One note in three new folders: one file.
+    std::fs::create_dir_all(root.join("03_DOMAINS/a/b/c")).unwrap();
+    std::fs::write(root.join("03_DOMAINS/a/b/c/Deep.md"), note).unwrap();
+    let deep = [
+        "03_DOMAINS/a",
+        "03_DOMAINS/a/b",
+        "03_DOMAINS/a/b/c",
+        "03_DOMAINS/a/b/c/Deep.md",
+    ];
+    changed(&mut app, &deep);
+    let s = status(&app);
+    assert!(s.contains("reloaded 03_DOMAINS/a/b/c/Deep.md"), "{s}");
+    // Two notes: two files, whatever the folders.
+    std::fs::write(root.join("03_DOMAINS/a/b/Two.md"), note).unwrap();
+    std::fs::write(root.join("03_DOMAINS/a/Three.md"), note).unwrap();
+    changed(
+        &mut app,
+        &[
+            "03_DOMAINS/a",
+            "03_DOMAINS/a/b/Two.md",
+            "03_DOMAINS/a/Three.md",
+        ],
+    );
+    let s = status(&app);
+    assert!(s.contains("reloaded 2 files"), "{s}");
+    // A deleted note is said to be deleted, not reloaded.
+    std::fs::remove_file(root.join("03_DOMAINS/a/Three.md")).unwrap();
+    changed(&mut app, &["03_DOMAINS/a/Three.md"]);
+    let s = status(&app);
+    assert!(s.contains("deleted 03_DOMAINS/a/Three.md"), "{s}");
+    // The whole folder deleted: its two notes, not its folders too.
+    std::fs::remove_dir_all(root.join("03_DOMAINS/a")).unwrap();
+    changed(&mut app, &deep);
+    let s = status(&app);
+    assert!(s.contains("deleted 2 files"), "{s}");
+    assert!(!s.contains("reloaded"), "{s}");
+    // A folder moved in whole, named alone: the note in it.
+    std::fs::create_dir_all(root.join("04_STYLE/moved")).unwrap();
+    std::fs::write(root.join("04_STYLE/moved/In.md"), note).unwrap();
+    changed(&mut app, &["04_STYLE/moved"]);
+    let s = status(&app);
+    assert!(s.contains("reloaded 04_STYLE/moved/In.md"), "{s}");
+}

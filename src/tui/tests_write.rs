@@ -106,7 +106,10 @@ fn r_renames_the_article_rewrites_its_links_and_u_takes_it_back() {
     assert_eq!(app.panes.article.rel.as_deref(), Some("03_DOMAINS/Law.md"));
     assert!(screen(&app).contains("renamed 03_DOMAINS/Legal.md → 03_DOMAINS/Law.md"));
     // The file watcher's news of the same files does not hide what was done.
-    app.say_reloaded(&["03_DOMAINS/Law.md".into(), "01_CLIENTS/Acme.md".into()]);
+    app.say_reloaded(&super::reload::News {
+        changed: vec!["03_DOMAINS/Law.md".into(), "01_CLIENTS/Acme.md".into()],
+        removed: Vec::new(),
+    });
     assert!(screen(&app).contains("renamed 03_DOMAINS/Legal.md → 03_DOMAINS/Law.md"));
 
     undo(&mut app);
@@ -123,7 +126,10 @@ fn r_renames_the_article_rewrites_its_links_and_u_takes_it_back() {
     let shown = screen(&app);
     // Counted as the plan counted them: the moved file once.
     assert!(shown.contains("undone: rename (2 files)"), "{shown}");
-    app.say_reloaded(&["03_DOMAINS/Legal.md".into(), "01_CLIENTS/Acme.md".into()]);
+    app.say_reloaded(&super::reload::News {
+        changed: vec!["03_DOMAINS/Legal.md".into(), "01_CLIENTS/Acme.md".into()],
+        removed: Vec::new(),
+    });
     assert!(screen(&app).contains("undone: rename"));
     assert!(!shown.contains("deleted"), "{shown}");
 }

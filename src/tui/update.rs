@@ -83,8 +83,8 @@ pub fn update(app: &mut App, msg: Msg) {
         Msg::Reloaded {
             generation,
             read,
-            files,
-        } => app.reloaded(generation, *read, &files),
+            news,
+        } => app.reloaded(generation, *read, &news),
         Msg::TermsChecked {
             generation,
             checked,

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use membank_core::health::HealthOptions;
 use membank_core::text::sanitize_for_terminal;
 
-use super::Reread;
+use super::{News, Reread};
 use crate::layouts;
 use crate::tui::app::{App, Msg, Pane};
 use crate::tui::drop_later::drop_later;
@@ -44,14 +44,19 @@ impl App {
         self.rereading = true;
         let ran = jobs::run(self.background.as_ref(), "membank-reload", move || {
             let read = job.run();
+            // Told apart here, where both memories are at hand and a
+            // folder's notes can be listed off the interface's thread.
+            let news = match &read {
+                Ok(read) => News::of(job.memory.as_ref(), read.memory.as_ref(), &job.files),
+                Err(_) => News::default(),
+            };
             // The old memory is no longer needed here: let it go before
             // the new one is shown, not after.
-            let files = job.files;
             drop(job.memory);
             Msg::Reloaded {
                 generation,
                 read: Box::new(read),
-                files,
+                news,
             }
         });
         match ran {
@@ -72,7 +77,7 @@ impl App {
         &mut self,
         generation: u64,
         read: Result<ReadMemory, String>,
-        files: &[String],
+        news: &News,
     ) {
         if generation != self.reloads {
             return;
@@ -81,7 +86,7 @@ impl App {
         match read {
             Ok(read) => {
                 self.install(read);
-                self.say_reloaded(files);
+                self.say_reloaded(news);
                 crate::tui::panes::write_dialog::settle(self);
             }
             Err(e) => {
@@ -226,25 +231,36 @@ impl App {
             .extend(rels.iter().map(|rel| (rel.clone(), until)));
     }
 
-    pub(in crate::tui) fn say_reloaded(&mut self, rels: &[String]) {
+    /// Say what a re-read brought, unless membank wrote it itself: the
+    /// note, or how many, read again, and those deleted.
+    pub(in crate::tui) fn say_reloaded(&mut self, news: &News) {
         let now = std::time::Instant::now();
         self.own_writes.retain(|(_, t)| *t > now);
-        let rels: Vec<&String> = rels
-            .iter()
-            .filter(|rel| !self.own_writes.iter().any(|(own, _)| own == *rel))
-            .collect();
-        let n = rels.len();
-        if n == 0 {
+        let not_own = |rels: &[String]| -> Vec<String> {
+            rels.iter()
+                .filter(|rel| !self.own_writes.iter().any(|(own, _)| own == *rel))
+                .map(|rel| sanitize_for_terminal(rel, false))
+                .collect()
+        };
+        let said = |verb: &str, rels: Vec<String>| match rels.as_slice() {
+            [] => None,
+            [one] => Some(format!("{verb} {one}")),
+            many => Some(format!("{verb} {} files", many.len())),
+        };
+        let parts: Vec<String> = [
+            said("reloaded", not_own(&news.changed)),
+            said("deleted", not_own(&news.removed)),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        if parts.is_empty() {
             return;
         }
         // Background news; a start-up notice (where the demo lives) stays
         // until it expires.
         if !self.status.shows_notice() {
-            self.status.info(if n == 1 {
-                format!("reloaded {}", sanitize_for_terminal(rels[0], false))
-            } else {
-                format!("reloaded {n} files")
-            });
+            self.status.info(parts.join(" · "));
         }
     }
 

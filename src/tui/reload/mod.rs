@@ -68,6 +68,50 @@ impl Reread {
     }
 }
 
+/// What a re-read brought, for the status bar: the notes that are new or
+/// changed and those that went, never the folders the watcher also names
+/// (a note in three new folders is one file, not four).
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct News {
+    pub changed: Vec<String>,
+    pub removed: Vec<String>,
+}
+
+impl News {
+    /// The paths the watcher named, sorted out by the memory before
+    /// (`old`) and after (`new`) the read. A folder named alone (moved in
+    /// or out whole) stands for the notes under it that came or went.
+    pub fn of(old: &dyn Memory, new: &dyn Memory, paths: &[String]) -> News {
+        let (mut changed, mut removed) = (BTreeSet::new(), BTreeSet::new());
+        let mut folders = Vec::new();
+        for path in paths {
+            if new.find(path).is_some() {
+                changed.insert(path.clone());
+            } else if old.find(path).is_some() {
+                removed.insert(path.clone());
+            } else {
+                folders.push(format!("{path}/"));
+            }
+        }
+        if !folders.is_empty() {
+            let under = |memory: &dyn Memory| -> BTreeSet<String> {
+                (0..memory.len())
+                    .map(|id| memory.document(id).path)
+                    .filter(|p| folders.iter().any(|f| p.starts_with(f.as_str())))
+                    .map(str::to_owned)
+                    .collect()
+            };
+            let (before, after) = (under(old), under(new));
+            changed.extend(after.difference(&before).cloned());
+            removed.extend(before.difference(&after).cloned());
+        }
+        News {
+            changed: changed.into_iter().collect(),
+            removed: removed.into_iter().collect(),
+        }
+    }
+}
+
 /// Build here what the interface would otherwise build on its thread the
 /// first time it ranks: a bank's packed scoring arrays (a fifth of a
 /// second at 100,000 articles).
