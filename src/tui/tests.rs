@@ -479,6 +479,43 @@ fn help_rows_too_long_for_the_screen_wrap_under_their_description() {
     assert!(s.contains("quick note"), "the last key is reachable: {s}");
 }
 
+/// At 60 columns the keys take half the popup: a description that wraps
+/// still goes on in its own column, never from the popup's edge.
+#[test]
+fn help_at_60_columns_wraps_descriptions_in_their_column() {
+    let mut app = app_at(&fixture(), 60, 15);
+    keys(&mut app, "?");
+    // Columns (characters) before `needle` on `line`.
+    let col = |line: &str, needle: &str| line.find(needle).map(|at| line[..at].chars().count());
+    let s = screen(&app);
+    let column = s
+        .lines()
+        .find_map(|l| col(l.trim_matches('"'), "move up / down"));
+    assert!(column.is_some(), "{s}");
+    let mut seen = 0;
+    for _ in 0..4 {
+        let s = screen(&app);
+        // The backend quotes each line.
+        let lines: Vec<&str> = s.lines().map(|l| l.trim_matches('"')).collect();
+        for l in &lines[1..lines.len() - 1] {
+            let text = l.trim_matches('│').trim();
+            if text.is_empty() || ["Bank", "everywhere"].contains(&text) {
+                continue;
+            }
+            // Not a row of keys (those start two columns in): the rest of
+            // a description, in the description column.
+            if col(l, text) != Some(3) {
+                seen += 1;
+                assert_eq!(col(l, text), column, "{s}");
+            }
+        }
+        for _ in 0..10 {
+            key(&mut app, KeyCode::Down);
+        }
+    }
+    assert!(seen > 0, "some description wraps at 60 columns");
+}
+
 #[test]
 fn narrow_terminal_shows_one_pane() {
     let mut app = app_at(&fixture(), 60, 20);

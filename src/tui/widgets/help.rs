@@ -305,12 +305,23 @@ impl Help {
                     lines.extend(wrap_line(&text, inner, 6));
                     continue;
                 }
+                // The description is wrapped in its own column: wrapping
+                // the whole row would drop an indent wider than half the
+                // popup (`wrap_line`'s rule for text), and the rest of the
+                // description would start under the keys.
+                let column = key_width + 4;
                 let pad = key_width.saturating_sub(keys.width());
-                let row = Line::from(vec![
-                    Span::styled(format!("  {keys}{}  ", " ".repeat(pad)), key),
-                    Span::styled(text.clone(), desc),
-                ]);
-                lines.extend(wrap_line(&row, inner, key_width + 4));
+                let text = Line::from(Span::styled(text.clone(), desc));
+                for (j, piece) in wrap_line(&text, inner - column, 0).into_iter().enumerate() {
+                    let lead = if j == 0 {
+                        Span::styled(format!("  {keys}{}  ", " ".repeat(pad)), key)
+                    } else {
+                        Span::raw(" ".repeat(column))
+                    };
+                    let mut spans = vec![lead];
+                    spans.extend(piece.spans);
+                    lines.push(Line::from(spans));
+                }
             }
         }
         lines
