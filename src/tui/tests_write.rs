@@ -523,3 +523,27 @@ fn walk_all(root: &Path) -> Vec<(String, Vec<u8>)> {
     out.sort();
     out
 }
+
+/// The undo question names every file it puts back; on a short screen the
+/// names give way, never the line that says how to answer.
+#[test]
+fn the_undo_question_keeps_its_answer_keys_on_a_short_screen() {
+    use super::widgets::confirm::{Confirm, OnYes};
+    let dir = tempfile::tempdir().unwrap();
+    bank(dir.path());
+    let mut app = app_at(dir.path(), 60, 15);
+    let files: Vec<String> = (1..=30)
+        .map(|i| format!("03_DOMAINS/Linked note {i}.md"))
+        .collect();
+    let detail = format!(
+        "Puts back {} as they were before it; nothing is reverted if one changed since.",
+        files.join(", ")
+    );
+    app.popup = Some(Popup::Confirm(
+        Confirm::new("Undo the last change (rename, 10:00)? y/N", OnYes::Undo).detail(detail),
+    ));
+    let s = screen(&app);
+    assert!(s.contains("y yes · N / Esc no"), "{s}");
+    assert!(s.contains("Undo the last change"), "{s}");
+    assert!(s.contains('…'), "the cut text says so: {s}");
+}

@@ -7,7 +7,7 @@ use ratatui::Frame;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 
-use super::cut::cut_line;
+use super::cut::{MORE, cut_line};
 use super::fuzzy::centered;
 use super::wrap::wrap;
 use crate::tui::keys::Action;
@@ -78,6 +78,16 @@ pub fn draw(frame: &mut Frame, confirm: &Confirm, theme: &Theme) {
         .unwrap_or(0);
     let width = (widest + 4).min(usize::from(screen.width)) as u16;
     let height = (lines.len() + 3).min(usize::from(screen.height)) as u16;
+    // The answer keys stay whatever the screen's height (without them the
+    // box does not say how to answer); the text gives way, its last row
+    // shown ending in `…`.
+    let text_rows = usize::from(height).saturating_sub(3);
+    if lines.len() > text_rows {
+        lines.truncate(text_rows);
+        if let Some(last) = lines.last_mut() {
+            last.spans.push(Span::raw(MORE.to_string()));
+        }
+    }
     let area = centered(screen, width, height);
     crate::tui::areas::clear_popup(frame, area);
     let room = usize::from(width.saturating_sub(2));
