@@ -480,6 +480,7 @@ impl App {
                     Some(rel) => self.status.link(m, &rel),
                     None => self.status.info(m),
                 },
+                Effect::SearchNote(m) => self.status.search_match(m),
                 Effect::Warn(m) => self.status.warn(m),
                 Effect::Quit | Effect::Suspend | Effect::Edit { .. } | Effect::Copy(_) => {}
             }
@@ -489,5 +490,7 @@ impl App {
         let article = &self.panes.article;
         let shown = article.selected_link.and(article.rel.as_deref());
         self.status.drop_stale_link_note(shown);
+        let searching = self.panes.article.search.is_some();
+        self.status.drop_stale_search_note(searching);
     }
 }

@@ -153,6 +153,9 @@ pub enum Effect {
     /// Where the Article pane's selected link goes: a note about that
     /// selection, dropped once it is gone (another article, no link).
     LinkNote(String),
+    /// Where the article search is: a note dropped once the search is
+    /// cleared.
+    SearchNote(String),
     Warn(String),
     Quit,
     Suspend,

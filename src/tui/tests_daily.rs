@@ -302,10 +302,15 @@ fn search_in_the_article_steps_through_highlighted_matches() {
         app.panes.article.search.as_ref().unwrap().position(),
         format!("1/{hits}")
     );
-    // Esc clears the search first, then goes back to the tree.
+    let s = screen(&app);
+    assert!(s.contains(&format!("match 1/{hits}")), "{s}");
+    // Esc clears the search first, then goes back to the tree; the
+    // position of a search that is gone leaves the status bar with it.
     key(&mut app, KeyCode::Esc);
     assert!(app.panes.article.search.is_none());
     assert_eq!(app.focus, Pane::Article);
+    let s = screen(&app);
+    assert!(!s.contains(&format!("match 1/{hits}")), "{s}");
     key(&mut app, KeyCode::Esc);
     assert_eq!(app.focus, Pane::Bank);
 }

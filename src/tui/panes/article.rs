@@ -688,7 +688,7 @@ impl Component for ArticlePane {
                 if let Some(row) = search.step(forward, &self.doc.lines, cx.theme) {
                     let at = search.position();
                     self.show_row(row, h);
-                    cx.info(format!("match {at}"));
+                    cx.effects.push(Effect::SearchNote(format!("match {at}")));
                 }
             }
             Action::NextLink | Action::PrevLink => {

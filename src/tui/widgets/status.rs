@@ -44,6 +44,8 @@ pub struct Status {
     pub is_notice: bool,
     /// The message says where the selected link of this article goes.
     pub link_note: Option<String>,
+    /// The message is the article search's position (`match 2/3`).
+    pub search_note: bool,
 }
 
 /// How long a message stays: long enough to read, short enough not to
@@ -70,6 +72,7 @@ impl Status {
         self.expires = Some(Instant::now() + lasts);
         self.is_notice = false;
         self.link_note = None;
+        self.search_note = false;
     }
 
     /// Where the selected link of the article `rel` goes.
@@ -85,6 +88,23 @@ impl Status {
             self.message = None;
             self.expires = None;
             self.link_note = None;
+        }
+    }
+
+    /// Where the article search is (`match 2/3`): said until the search
+    /// is cleared.
+    pub fn search_match(&mut self, text: impl Into<String>) {
+        self.info(text);
+        self.search_note = true;
+    }
+
+    /// Drop the search's position once there is no search: `match 2/3`
+    /// left on the bar after Esc would speak of highlights that are gone.
+    pub fn drop_stale_search_note(&mut self, searching: bool) {
+        if self.search_note && !searching {
+            self.message = None;
+            self.expires = None;
+            self.search_note = false;
         }
     }
 
