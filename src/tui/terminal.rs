@@ -221,8 +221,28 @@ pub fn editor_command(visual: Option<&str>, editor: Option<&str>) -> Vec<String>
         .unwrap_or_else(|| vec!["vi".to_owned()])
 }
 
+/// Editors that take `+LINE` before the file.
+const PLUS_LINE: &[&str] = &[
+    "vi",
+    "vim",
+    "nvim",
+    "nano",
+    "emacs",
+    "emacsclient",
+    "kak",
+    "micro",
+    "ne",
+    "joe",
+    "mg",
+];
+/// Editors that take `FILE:LINE`.
+const FILE_COLON_LINE: &[&str] = &["hx", "helix"];
+/// Editors that take `--goto FILE:LINE`.
+const GOTO: &[&str] = &["code", "codium", "subl", "zed"];
+
 /// Arguments that open `path` at `line` for editors whose convention is
-/// known; other editors just get the path.
+/// known; other editors just get the path (docs/keys.md names the known
+/// ones, so the list there must follow this one).
 pub fn editor_args(program: &str, path: &Path, line: Option<usize>) -> Vec<String> {
     let file = path.display().to_string();
     let base = Path::new(program)
@@ -230,15 +250,17 @@ pub fn editor_args(program: &str, path: &Path, line: Option<usize>) -> Vec<Strin
         .and_then(|n| n.to_str())
         .unwrap_or(program);
     match line {
-        Some(n) if n > 0 => match base {
-            "vi" | "vim" | "nvim" | "nano" | "emacs" | "emacsclient" | "kak" | "micro" | "ne"
-            | "joe" | "mg" => vec![format!("+{n}"), file],
-            "hx" | "helix" => vec![format!("{file}:{n}")],
-            "code" | "codium" | "subl" | "zed" => {
+        Some(n) if n > 0 => {
+            if PLUS_LINE.contains(&base) {
+                vec![format!("+{n}"), file]
+            } else if FILE_COLON_LINE.contains(&base) {
+                vec![format!("{file}:{n}")]
+            } else if GOTO.contains(&base) {
                 vec!["--goto".to_owned(), format!("{file}:{n}")]
+            } else {
+                vec![file]
             }
-            _ => vec![file],
-        },
+        }
         _ => vec![file],
     }
 }
@@ -276,6 +298,16 @@ mod tests {
         assert_eq!(editor_args("hx", p, Some(7)), ["a b.md:7"]);
         assert_eq!(editor_args("unknown", p, Some(7)), ["a b.md"]);
         assert_eq!(editor_args("vim", p, None), ["a b.md"]);
+    }
+
+    /// The keys guide says which editors open at the line; it names each
+    /// one this module knows.
+    #[test]
+    fn the_keys_guide_names_every_editor_opened_at_a_line() {
+        let guide = include_str!("../../docs/keys.md");
+        for editor in PLUS_LINE.iter().chain(FILE_COLON_LINE).chain(GOTO) {
+            assert!(guide.contains(&format!("`{editor}`")), "{editor}");
+        }
     }
 
     #[test]
