@@ -682,6 +682,43 @@ fn a_name_with_control_characters_is_not_copied() {
     assert!(screen(&app).contains("not copied: the name holds U+000A"));
 }
 
+/// The assembled context keeps its lines when copied, but not the escape
+/// sequences an article holds: pasted into a terminal they would act.
+#[test]
+fn the_copied_context_leaves_out_escape_sequences() {
+    use super::app::Effect;
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&fixture(), dir.path());
+    let acme = dir.path().join("01_CLIENTS/Acme Corporation.md");
+    let text = std::fs::read_to_string(&acme).unwrap();
+    let text = text.replace(
+        "# Acme Corporation",
+        "# Acme Corporation\x1b]52;c;aGk=\x07\x1b[2J",
+    );
+    std::fs::write(&acme, text).unwrap();
+    let mut app = app_at(dir.path(), 100, 30);
+    let theme = app.theme.clone();
+    app.panes.context.set_field(
+        Field::Client,
+        "Acme Corporation",
+        bank_of(app.memory.as_ref()),
+        &theme,
+    );
+    while app.focus != Pane::Context {
+        key(&mut app, KeyCode::Tab);
+    }
+    keys(&mut app, "C");
+    let Some(Effect::Copy(copied)) = app.effects.last() else {
+        panic!("{:?}", app.effects)
+    };
+    assert!(copied.contains("# Acme Corporation\n"), "{copied}");
+    assert!(
+        !copied.contains('\x1b') && !copied.contains('\x07'),
+        "{copied:?}"
+    );
+    assert!(screen(&app).contains("2 control characters left out"));
+}
+
 pub(super) fn copy_dir(from: &Path, to: &Path) {
     for entry in std::fs::read_dir(from).unwrap() {
         let entry = entry.unwrap();
