@@ -155,6 +155,15 @@ pub struct Project {
     stream_impressions: bool,
 }
 
+/// Whether membank finds a path in a project ([`Project::presence`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Presence {
+    Here,
+    Missing,
+    /// Behind this symbolic link (project-relative), which is not followed.
+    Unfollowed(String),
+}
+
 /// True for the files the reference doctor scans as text.
 pub fn is_text_file(path: &str) -> bool {
     let lower = path.to_ascii_lowercase();
@@ -620,26 +629,58 @@ impl Project {
         self.record(SUMMARY_PATH)
     }
 
-    /// True when a project-relative path names something that exists in
-    /// the project (a file found under `memory/`, a folder, or a file
-    /// elsewhere in the project). Links are never followed to answer.
+    /// True when a project-relative path names something membank finds in
+    /// the project (see [`Project::presence`]).
     pub fn exists(&self, path: &str) -> bool {
+        self.presence(path) == Presence::Here
+    }
+
+    /// Whether a project-relative path names something membank finds in
+    /// the project: a file found under `memory/`, a folder, or a file
+    /// elsewhere in the project, reached through no link it does not
+    /// follow. A path behind such a link (one leaving the project, or
+    /// `memory/` itself) is not there for membank, which reads nothing
+    /// through it, so a route or required file there is reported rather
+    /// than taken on trust.
+    pub fn presence(&self, path: &str) -> Presence {
         if path.is_empty() {
-            return true;
+            return Presence::Here;
         }
-        if self.files.iter().any(|f| f.path == path) {
-            return true;
+        if let Some(f) = self.files.iter().find(|f| f.path == path)
+            && (!f.symlink || self.texts.contains_key(path))
+        {
+            return Presence::Here;
         }
         let mut current = self.root.clone();
+        let mut walked: Vec<&str> = Vec::new();
         for seg in path.split('/') {
             current.push(seg);
+            walked.push(seg);
             match fs::symlink_metadata(&current) {
-                Ok(m) if m.file_type().is_symlink() => return true,
+                Ok(m) if m.file_type().is_symlink() => return self.behind_link(path, &walked),
                 Ok(_) => {}
-                Err(_) => return false,
+                Err(_) => return Presence::Missing,
             }
         }
-        true
+        Presence::Here
+    }
+
+    /// [`Project::presence`] for a path whose walk met a link at `walked`:
+    /// `memory/` is never entered through one; any other link only as the
+    /// reader follows it (inside the project, or out when the user allows).
+    fn behind_link(&self, path: &str, walked: &[&str]) -> Presence {
+        let link = walked.join("/");
+        let Some(reader) = &self.reader else {
+            return Presence::Unfollowed(link);
+        };
+        if link == MEMORY_DIR {
+            return Presence::Unfollowed(link);
+        }
+        match reader.check_inside(Path::new(path)) {
+            Ok(full) if fs::metadata(&full).is_ok() => Presence::Here,
+            Err(ReadError::LinkLeavesRoot { .. }) => Presence::Unfollowed(link),
+            _ => Presence::Missing,
+        }
     }
 
     /// Who links to or routes to `path`.

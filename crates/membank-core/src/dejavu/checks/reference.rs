@@ -15,7 +15,7 @@ use rayon::prelude::*;
 use super::{Sink, safety};
 use crate::dejavu::js::{self, JsValue, SetKey};
 use crate::dejavu::jsonl::{CHUNK, JsonlFile, JsonlLine};
-use crate::dejavu::project::{Project, Record};
+use crate::dejavu::project::{Presence, Project, Record};
 use crate::dejavu::recall::Impressions;
 use crate::dejavu::record::RecordKind;
 use crate::dejavu::stream::{LinePlace, StreamError, StreamedJsonl};
@@ -151,7 +151,7 @@ fn required_files(project: &Project, out: &mut Sink) {
             "AGENTS.md is missing: hosts read the recall and writeback rules there".into(),
         );
     }
-    if !project.exists(SUMMARY_PATH) {
+    if project.presence(SUMMARY_PATH) == Presence::Missing {
         out.add(
             "missing-summary",
             Error,
@@ -160,7 +160,9 @@ fn required_files(project: &Project, out: &mut Sink) {
             "memory/summary.md is missing: it is the first record read on a weak match".into(),
         );
     }
-    if project.impressions_source().is_none() && !project.exists(IMPRESSIONS_PATH) {
+    if project.impressions_source().is_none()
+        && project.presence(IMPRESSIONS_PATH) == Presence::Missing
+    {
         out.add(
             "missing-impressions",
             Error,
@@ -702,13 +704,24 @@ fn route_problem(
             Error,
             format!("record_path `{rp}` leaves the project; it must stay inside"),
         )),
-        Some(rel) => (!project.exists(&rel)).then(|| {
-            (
+        Some(rel) => match project.presence(&rel) {
+            Presence::Here => None,
+            Presence::Missing => Some((
                 "record-path-missing",
                 Warning,
                 format!("record_path `{rp}` does not exist"),
-            )
-        }),
+            )),
+            // Recall would name a record that no membank command reads
+            // (and a writeback refuses the route, as it refuses the record).
+            Presence::Unfollowed(link) => Some((
+                "record-path-missing",
+                Warning,
+                format!(
+                    "record_path `{rp}` is reached through the symbolic link `{link}`, \
+                     which is not followed; membank reads no record there"
+                ),
+            )),
+        },
     }
 }
 

@@ -7,7 +7,7 @@ use std::collections::HashSet;
 
 use super::Sink;
 use crate::dejavu::paths;
-use crate::dejavu::project::{Project, Record};
+use crate::dejavu::project::{Presence, Project, Record};
 use crate::dejavu::record::{Frontmatter, RecordKind};
 use crate::dejavu::{INDEX_PATH, SUMMARY_PATH};
 use crate::health::Severity::{Error, Info, Warning};
@@ -336,7 +336,9 @@ fn links(project: &Project, out: &mut Sink) {
                     Some(l.line),
                     format!("link `{}` leaves the project; it is not followed", l.target),
                 ),
-                Some(target) if !project.exists(target) => out.add(
+                // A link through a symbolic link membank does not follow
+                // is not called dead: its target may well be there.
+                Some(target) if project.presence(target) == Presence::Missing => out.add(
                     "dead-link",
                     Warning,
                     &r.path,

@@ -523,3 +523,46 @@ fn each_impression_line_names_its_own_line_of_the_reply() {
         p.files[1].outcome_line()
     );
 }
+
+/// A record refused because its folder is a link out of the project is
+/// not written, and neither is the line routing to it: recall would load a
+/// record membank never reads (or one that is not there at all).
+#[cfg(unix)]
+#[test]
+fn a_route_to_a_record_refused_behind_a_linked_folder_is_refused_too() {
+    let dir = project("\n");
+    let r = dir.path();
+    let outside = tempfile::tempdir().unwrap();
+    std::os::unix::fs::symlink(outside.path(), r.join("memory/open-loops")).unwrap();
+    let before = fs::read(r.join("memory/impressions.jsonl")).unwrap();
+    let text = reply(&[
+        (
+            "memory/open-loops/cache.md",
+            record("open-loop-cache", "Cache", "## Next step\n\nMeasure.\n"),
+        ),
+        (
+            "memory/impressions.jsonl",
+            impression(
+                "open-loop-cache",
+                "memory/open-loops/cache.md",
+                r#""cache","results","ttl""#,
+            ),
+        ),
+    ]);
+    // Whether or not a file of that name waits behind the link.
+    for present in [false, true] {
+        if present {
+            fs::write(outside.path().join("cache.md"), "# Elsewhere\n").unwrap();
+        }
+        let p = classify(&load(r), &text);
+        assert_eq!(p.files[0].change, Change::Rejected, "{p:#?}");
+        assert_eq!(p.files[1].change, Change::Rejected, "{p:#?}");
+        let reason = p.files[1].reason.as_deref().unwrap();
+        assert!(reason.contains("record-path-missing"), "{reason}");
+        apply(&tx(r), &p, &[]).unwrap();
+        assert_eq!(
+            fs::read(r.join("memory/impressions.jsonl")).unwrap(),
+            before
+        );
+    }
+}
