@@ -100,7 +100,10 @@ pub fn article(
     } else {
         format!("---\n{yaml}---\n# {stem}\n\n")
     };
-    crate::secrets::refuse(&text).map_err(|reason| format!("{rel}: the note {reason}"))?;
+    // The name becomes the file's name, which travels with the bank too;
+    // the refusal names the folder only, as the path would show the key.
+    crate::secrets::refuse_each(&[("the note", &text), ("the note's file name", &rel)])
+        .map_err(|reason| format!("{}: {reason}", folder.dir_name()))?;
     Ok(FileFix {
         path: rel,
         codes: vec![CODE],
@@ -219,7 +222,12 @@ pub fn capture(bank: &Bank, text: &str, today: Date) -> Result<FileFix, String> 
     crate::pathsafe::validate(&rel).map_err(|r| format!("{rel}: {}", r.reason))?;
     let body = format!("{text}\n");
     refuse_control_characters(&body).map_err(|reason| format!("{rel}: the note {reason}"))?;
-    crate::secrets::refuse(&body).map_err(|reason| format!("{rel}: the note {reason}"))?;
+    // The file's name is made of the text's first words with their
+    // punctuation dropped, which can join a key the text held in pieces
+    // (`AKIA.ABCD…`): the name is refused like the text. The refusal
+    // names the folder only, as the path would show the key.
+    crate::secrets::refuse_each(&[("the note", &body), ("the note's file name", &rel)])
+        .map_err(|reason| format!("{inbox}: {reason}"))?;
     Ok(FileFix {
         path: rel,
         codes: vec![CODE],
@@ -285,7 +293,11 @@ pub fn event(
     };
     let line = format!("- `{today}` - `{}` - {text}\n", tags.replace('`', "'"));
     refuse_control_characters(&line).map_err(|reason| format!("{rel}: the event {reason}"))?;
-    crate::secrets::refuse(&line).map_err(|reason| format!("{rel}: the event {reason}"))?;
+    // What the project's `check` reports as a credential, an assignment
+    // such as `password: …` included, is refused as a writeback refuses
+    // it: the ledger is shared memory.
+    crate::dejavu::checks::safety::refuse_credentials(&[("the event", &line)])
+        .map_err(|reason| format!("{rel}: {reason}"))?;
     let action = match ledger {
         None => Action::Create {
             after: format!("# Event Ledger {month}\n\n## Events\n\n{line}").into_bytes(),
@@ -473,6 +485,66 @@ mod tests {
             "{e}"
         );
         assert!(capture(&bank, "tabs\tand\nlines", day).is_ok());
+    }
+
+    /// The ledger is shared memory: whatever the project's `check` would
+    /// call a credential is refused, never written and flagged after.
+    #[test]
+    fn an_event_holding_what_check_calls_a_credential_is_refused() {
+        for text in [
+            "deploy password: Sup3rS3cretPassw0rd99",
+            "secret=ox9yimTcfipZGnzPbDFDyFKm",
+            "api_key: sk-abcdefghijklmnopqrstuvwx",
+            "token = 0123456789abcdefABCDEF",
+            "key AKIAABCDEFGHIJKLMNOP",
+        ] {
+            let line = format!("- `2026-04-08` - `note` - {text}\n");
+            assert!(
+                crate::dejavu::checks::safety::scan(&line)
+                    .iter()
+                    .any(|h| h.severity == crate::health::Severity::Error),
+                "check flags {text}"
+            );
+            let e = event(text, &[], TODAY, None).unwrap_err();
+            assert!(
+                e.starts_with("memory/events/2026-04.md: the event holds what looks like "),
+                "{e}"
+            );
+            let secret = text.split([' ', '=']).next_back().unwrap();
+            assert!(!e.contains(secret), "{e}");
+        }
+        let e = event("key AKIAABCDEFGHIJKLMNOP", &[], TODAY, None).unwrap_err();
+        assert!(e.contains("holds what looks like an AWS access key"), "{e}");
+        assert!(event("the password: field stays empty", &[], TODAY, None).is_ok());
+    }
+
+    /// A capture's file name is made of its first words: a key split by
+    /// punctuation in the text is whole in the name, which is refused too.
+    #[test]
+    fn a_capture_whose_file_name_would_hold_a_key_is_refused() {
+        let (_dir, bank) = bank();
+        let e = capture(&bank, "key AKIA.ABCD.EFGH.IJKL.MNOP rotated", TODAY).unwrap_err();
+        assert!(
+            e.contains("the note's file name holds what looks like an AWS access key"),
+            "{e}"
+        );
+        assert!(!e.contains("AKIAABCD"), "{e}");
+        // Nor does the refusal of a key in the text show it in the path.
+        let e = capture(&bank, "key AKIAABCDEFGHIJKLMNOP", TODAY).unwrap_err();
+        assert!(
+            e.starts_with("00_INBOX: the note holds what looks like"),
+            "{e}"
+        );
+        assert!(!e.contains("AKIAABCD"), "{e}");
+        let e = article(
+            &bank,
+            Folder::Domains,
+            "AKIAABCDEFGHIJKLMNOP",
+            &Known::default(),
+            TODAY,
+        )
+        .unwrap_err();
+        assert!(!e.contains("AKIAABCD"), "{e}");
     }
 
     #[test]

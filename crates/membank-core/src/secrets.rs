@@ -253,16 +253,24 @@ pub fn refuse(text: &str) -> Result<(), String> {
 pub fn refuse_each(texts: &[(&str, &str)]) -> Result<(), String> {
     for (subject, text) in texts {
         if let Some(f) = find_likely(text).into_iter().min_by_key(|f| f.range.start) {
-            return Err(format!(
-                "{subject} holds what looks like {} on line {}; memories travel with \
-                 repositories, so credentials are never written to one: remove it (and {})",
-                f.kind.described(),
+            return Err(refusal(
+                subject,
+                &f.kind.described(),
                 f.line,
-                f.kind.advice()
+                f.kind.advice(),
             ));
         }
     }
     Ok(())
+}
+
+/// The words of every credential refusal: `subject` ("the note") holds
+/// `what` ("an AWS access key") on `line`; `advice` besides removing it.
+pub fn refusal(subject: &str, what: &str, line: usize, advice: &str) -> String {
+    format!(
+        "{subject} holds what looks like {what} on line {line}; memories travel with \
+         repositories, so credentials are never written to one: remove it (and {advice})"
+    )
 }
 
 #[cfg(test)]

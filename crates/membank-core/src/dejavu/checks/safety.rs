@@ -308,6 +308,36 @@ fn secret_hits(text: &str) -> Vec<Hit> {
     hits
 }
 
+/// `Err` for a text a Deja Vu write must not add: one holding anything the
+/// safety scan reports as an error (`private-key`, `api-key`,
+/// `credential-assignment`), as a writeback refuses it. Stricter than the
+/// shared [`secrets::refuse`]: an assignment such as `password: …` is a
+/// credential to this layout's `check`, so a write adding one would leave
+/// the project failing its own check. Each text is named by its subject
+/// ("the event").
+pub fn refuse_credentials(texts: &[(&str, &str)]) -> Result<(), String> {
+    for (subject, text) in texts {
+        // Every detector match, as `check` reports them (not only the
+        // likely ones the shared refusal stops at).
+        if let Some(f) = secrets::find(text)
+            .into_iter()
+            .min_by_key(|f| f.range.start)
+        {
+            let what = f.kind.described();
+            return Err(secrets::refusal(subject, &what, f.line, f.kind.advice()));
+        }
+        if let Some(m) = PATTERNS[ASSIGNMENT].regex.find(text) {
+            return Err(secrets::refusal(
+                subject,
+                "a credential assignment (a password, secret, token or API key with its value)",
+                line_at(text, m.start()),
+                "rotate the secret",
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// The text with every secret, credential and e-mail match blanked out.
 pub fn redact(text: &str) -> String {
     let mut ranges: Vec<std::ops::Range<usize>> =
