@@ -132,7 +132,19 @@ pub fn plan(project: &Project, old_key: &str, new_key: &str) -> Result<Plan, Str
     match &project.impressions {
         Some(imp) => {
             let after = impressions_edit(imp, old, new);
-            push_edit(&mut edits, IMPRESSIONS_PATH, &imp.text, after);
+            if !old.private {
+                push_edit(&mut edits, IMPRESSIONS_PATH, &imp.text, after);
+            } else if after != *imp.text {
+                // Marking a route superseded names the successor's id in
+                // shared memory: between private records the file is left
+                // alone, like the index, and the plan says what stays.
+                notes.push(format!(
+                    "{IMPRESSIONS_PATH} is left alone: both records are private memory and the \
+                     impressions are shared, so the lines routing to {} stay as they are \
+                     (edit them by hand if they should stop)",
+                    old.path
+                ));
+            }
         }
         // There but not read (over the size cap, not a regular file): its
         // routes are left, and the plan says so rather than nothing.
@@ -765,6 +777,30 @@ mod tests {
         let both = plan(&p, "p", "q").unwrap();
         assert!(both.edits.iter().all(|e| e.path != INDEX_PATH), "{both:?}");
         assert!(both.notes[0].contains("index.md is left alone"), "{both:?}");
+        // A shared line routing to the old private record would come to
+        // name the private successor's id: the impressions are left alone.
+        std::fs::write(
+            r.join(IMPRESSIONS_PATH),
+            "{\"id\":\"plan\",\"record_path\":\"memory/private/p.md\"}\n",
+        )
+        .unwrap();
+        let p = Project::load_root(r.to_path_buf());
+        let both = plan(&p, "p", "q").unwrap();
+        assert!(
+            both.edits.iter().all(|e| paths::is_private(&e.path)),
+            "{both:?}"
+        );
+        assert!(
+            both.notes
+                .iter()
+                .any(|n| n.starts_with("memory/impressions.jsonl is left alone")),
+            "{both:?}"
+        );
+        apply(&begin(r), &both).unwrap();
+        assert_eq!(
+            std::fs::read_to_string(r.join(IMPRESSIONS_PATH)).unwrap(),
+            "{\"id\":\"plan\",\"record_path\":\"memory/private/p.md\"}\n"
+        );
     }
 
     /// NEW linked already: OLD's entry leaves the index's active section
