@@ -703,6 +703,42 @@ fn recall_through_a_linked_memory_folder_says_it_is_a_link() {
     assert!(!said.contains("fix or replace the file"), "{said}");
 }
 
+/// A `memory/` folder or impressions file that is a link membank does not
+/// follow leaves recall not initialized, so `check` fails on it (exit 1),
+/// as it does on an impressions file that is a FIFO.
+#[cfg(unix)]
+#[test]
+fn check_fails_on_a_required_file_behind_a_link_it_does_not_follow() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("p");
+    copy_tree(Path::new(DEMO), &root);
+    let elsewhere = tmp.path().join("elsewhere");
+    fs::rename(root.join("memory"), &elsewhere).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, root.join("memory")).unwrap();
+    let r = root.to_str().unwrap();
+    let (v, code) = json(&["check", r, "--json"]);
+    assert_eq!(code, Some(1), "{v}");
+    assert!(
+        has(&v, "missing-impressions", "memory/impressions.jsonl", None),
+        "{v}"
+    );
+
+    fs::remove_file(root.join("memory")).unwrap();
+    copy_tree(&elsewhere, &root.join("memory"));
+    fs::remove_file(root.join("memory/impressions.jsonl")).unwrap();
+    std::os::unix::fs::symlink(
+        elsewhere.join("impressions.jsonl"),
+        root.join("memory/impressions.jsonl"),
+    )
+    .unwrap();
+    let (v, code) = json(&["check", r, "--json"]);
+    assert_eq!(code, Some(1), "{v}");
+    assert!(
+        has(&v, "missing-impressions", "memory/impressions.jsonl", None),
+        "{v}"
+    );
+}
+
 /// A name that matches nothing is answered with the closest names, as
 /// `links` answers, in every layout; never with a private record's, which
 /// the MCP server would pass on to its client.

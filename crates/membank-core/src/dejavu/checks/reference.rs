@@ -151,26 +151,59 @@ fn required_files(project: &Project, out: &mut Sink) {
             "AGENTS.md is missing: hosts read the recall and writeback rules there".into(),
         );
     }
-    if project.presence(SUMMARY_PATH) == Presence::Missing {
-        out.add(
+    // Behind a link that is not followed, a required file is not there
+    // for recall either (not initialized, no summary to fall back on): an
+    // error, as a file that cannot be read is, not only a `symlink` warning.
+    let unfollowed = |path: &str, link: &str| {
+        if link == path {
+            format!("{path} is a symbolic link that is not followed")
+        } else {
+            format!("{path} is reached through the symbolic link `{link}`, which is not followed")
+        }
+    };
+    match project.presence(SUMMARY_PATH) {
+        Presence::Here => {}
+        Presence::Missing => out.add(
             "missing-summary",
             Error,
             SUMMARY_PATH,
             None,
             "memory/summary.md is missing: it is the first record read on a weak match".into(),
-        );
+        ),
+        Presence::Unfollowed(link) => out.add(
+            "missing-summary",
+            Error,
+            SUMMARY_PATH,
+            None,
+            format!(
+                "{}: recall reads no summary on a weak match",
+                unfollowed(SUMMARY_PATH, &link)
+            ),
+        ),
     }
-    if project.impressions_source().is_none()
-        && project.presence(IMPRESSIONS_PATH) == Presence::Missing
-    {
-        out.add(
+    if project.impressions_source().is_some() {
+        return;
+    }
+    match project.presence(IMPRESSIONS_PATH) {
+        Presence::Here => {}
+        Presence::Missing => out.add(
             "missing-impressions",
             Error,
             IMPRESSIONS_PATH,
             None,
             "memory/impressions.jsonl is missing: recall has nothing to scan (level not_initialized)"
                 .into(),
-        );
+        ),
+        Presence::Unfollowed(link) => out.add(
+            "missing-impressions",
+            Error,
+            IMPRESSIONS_PATH,
+            None,
+            format!(
+                "{}: recall has nothing to scan (level not_initialized)",
+                unfollowed(IMPRESSIONS_PATH, &link)
+            ),
+        ),
     }
 }
 
