@@ -740,11 +740,17 @@ impl Recall {
             Level::Weak => vec![SUMMARY_PATH.to_owned()],
             Level::Strong => {
                 let mut out: Vec<String> = Vec::new();
+                // One record however its routes spell it (`./memory/x.md`,
+                // `memory/d/../x.md`): a host reads it, and `recall --ask`
+                // sends it, once. The first spelling is the one listed.
+                let mut seen: Vec<String> = Vec::new();
                 for m in self.matches.iter().filter(|m| m.score >= STRONG) {
-                    if let Some(JsValue::String(p)) = &m.record_path
-                        && !out.contains(p)
-                    {
-                        out.push(p.clone());
+                    if let Some(JsValue::String(p)) = &m.record_path {
+                        let record = super::paths::resolve_from("", p).unwrap_or_else(|| p.clone());
+                        if !seen.contains(&record) {
+                            seen.push(record);
+                            out.push(p.clone());
+                        }
                     }
                     if out.len() == MAX_DETAIL_RECORDS {
                         break;
@@ -788,6 +794,32 @@ mod tests {
         assert_eq!(r.matches[1].score, 0.475);
         assert_eq!(r.matches[0].matched_keywords, vec!["settings", "sync"]);
         assert_eq!(r.would_load(), vec!["memory/decisions/settings-sync.md"]);
+    }
+
+    /// Three routes spelling one record three ways load it once.
+    #[test]
+    fn one_record_is_loaded_once_however_its_routes_spell_it() {
+        let line = |id: &str, path: &str| {
+            format!(
+                r#"{{"id":"{id}","scope":"project:x","title":"Cache","keywords":["cache","storage"],"record_path":"{path}"}}"#
+            )
+        };
+        let text = [
+            line("a1", "memory/decisions/a.md"),
+            line("a2", "./memory/decisions/a.md"),
+            line("a3", "memory/decisions/../decisions/a.md"),
+            line("b", "memory/decisions/b.md"),
+        ]
+        .join("\n");
+        let r = recall(
+            Some(&JsonlFile::parse(IMPRESSIONS_PATH, text)),
+            "cache storage",
+        );
+        assert_eq!(r.level, Level::Strong);
+        assert_eq!(
+            r.would_load(),
+            vec!["memory/decisions/a.md", "memory/decisions/b.md"]
+        );
     }
 
     #[test]
