@@ -457,7 +457,9 @@ fn edit_object_line(body: &str, new_id: Option<&str>) -> Option<String> {
     for (key, value) in sets {
         let spans = js::object_value_spans(&text)?;
         let encoded = serde_json::to_string(&value).ok()?;
-        match spans.iter().find(|(k, _)| k == key) {
+        // A key given twice is read by its last value (as JSON.parse and
+        // recall read it): that is the one changed.
+        match spans.iter().rev().find(|(k, _)| k == key) {
             Some((_, span)) => text.replace_range(span.clone(), &encoded),
             // Right after the last value, so spacing before `}` stays.
             None => match spans.last() {
@@ -554,6 +556,15 @@ mod tests {
         assert_eq!(
             edit_object_line(r#"{ "id": "a",  "status" : "active" }"#, Some("b")).unwrap(),
             r#"{ "id": "a",  "status" : "superseded","superseded_by":"b" }"#
+        );
+        // Readers take a repeated key's last value, so that one changes.
+        assert_eq!(
+            edit_object_line(
+                r#"{"id":"a","status":"archived","x":1,"status":"active"}"#,
+                None
+            )
+            .unwrap(),
+            r#"{"id":"a","status":"archived","x":1,"status":"superseded"}"#
         );
         assert_eq!(
             edit_object_line(r#"{}"#, None).unwrap(),
