@@ -519,6 +519,31 @@ impl<K: Eq + std::hash::Hash> SeenOnce<K> {
     }
 }
 
+/// The `bad-weight` message: the value as the line writes it (`1e400`,
+/// which a JSON writer would print as `null`), and what recall does with
+/// it: a number is scored with as it is (out of range, or Infinity, as the
+/// reference reads it), anything else is replaced by 0.5.
+fn bad_weight(raw: &str, w: &JsValue) -> String {
+    const SHOWN: usize = 40;
+    let written = js::object_value_spans(raw)
+        .and_then(|spans| spans.into_iter().rev().find(|(k, _)| k == "weight"))
+        .map(|(_, span)| raw[span].to_owned())
+        .unwrap_or_else(|| serde_json::to_string(w).unwrap_or_default());
+    let written = match written.char_indices().nth(SHOWN) {
+        Some((cut, _)) => format!("{}…", &written[..cut]),
+        None => written,
+    };
+    let recall = match w.as_number() {
+        Some(n) if !n.is_finite() => format!(
+            "recall reads it as {} and scores with that",
+            js::number_to_string(n)
+        ),
+        Some(_) => "recall scores with it as it is".to_owned(),
+        None => "recall uses 0.5 for a weight that is not a number".to_owned(),
+    };
+    format!("weight {written} must be a number between 0 and 1 ({recall})")
+}
+
 /// The checks of one impression line that need no other line.
 fn check_impression(n: usize, raw: &str, hasher: &RandomState, want_active: bool) -> LineCheck {
     let mut findings = Vec::new();
@@ -570,14 +595,7 @@ fn check_impression(n: usize, raw: &str, hasher: &RandomState, want_active: bool
     if let Some(w) = get("weight")
         && !matches!(w.as_number(), Some(x) if (0.0..=1.0).contains(&x))
     {
-        add(
-            "bad-weight",
-            Error,
-            format!(
-                "weight {} must be a number between 0 and 1 (recall uses 0.5 for non-numbers)",
-                serde_json::to_string(w).unwrap_or_default()
-            ),
-        );
+        add("bad-weight", Error, bad_weight(raw, w));
     }
     if let Some(v @ JsValue::String(s)) = get("updated")
         && !is_iso_date(Some(v))
@@ -1009,6 +1027,32 @@ mod tests {
 
     fn line(id: &str, keywords: &[&str]) -> String {
         serde_json::json!({ "id": id, "keywords": keywords }).to_string()
+    }
+
+    /// The weight is named as the line writes it, and the message says
+    /// what recall does with it: 1e400 is Infinity to recall, not 0.5.
+    #[test]
+    fn a_bad_weight_is_named_as_written_with_what_recall_does() {
+        let message = |raw: &str| {
+            let mut found = super::check_impression(1, raw, &Default::default(), false).findings;
+            found.retain(|f| f.0 == "bad-weight");
+            found.pop().map(|f| f.2).unwrap_or_default()
+        };
+        assert_eq!(
+            message(r#"{"id":"a","weight":1e400}"#),
+            "weight 1e400 must be a number between 0 and 1 (recall reads it as Infinity and \
+             scores with that)"
+        );
+        assert_eq!(
+            message(r#"{"id":"a","weight": 1.50 }"#),
+            "weight 1.50 must be a number between 0 and 1 (recall scores with it as it is)"
+        );
+        assert_eq!(
+            message(r#"{"id":"a","weight":"high"}"#),
+            "weight \"high\" must be a number between 0 and 1 (recall uses 0.5 for a weight \
+             that is not a number)"
+        );
+        assert!(message(r#"{"id":"a","weight":0.5}"#).is_empty());
     }
 
     #[test]
