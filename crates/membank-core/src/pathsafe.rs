@@ -320,10 +320,7 @@ pub fn symlink_target_in(root: &Path, rel: &str) -> Option<String> {
 /// Why nothing is written through `link` (a path inside the memory that
 /// is a symbolic link), said the same way by every write.
 pub fn writes_through_no_link(link: &str) -> String {
-    format!(
-        "{link} is a symbolic link; membank reads no link inside a memory, \
-         so it writes through none either"
-    )
+    format!("{link} is a symbolic link; membank never writes through one")
 }
 
 /// Resolve `path` under `root`, guaranteeing the result stays inside the

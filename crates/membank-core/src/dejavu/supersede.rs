@@ -158,6 +158,23 @@ pub fn plan(project: &Project, old_key: &str, new_key: &str) -> Result<Plan, Str
         }
         None => {}
     }
+    // A file the write would refuse (a link, even one leading inside the
+    // project, or no regular file) is refused here, before a diff is shown
+    // that could never be applied (and that, for a link into private
+    // memory, would show private text).
+    for e in &edits {
+        if let Err(reason) = super::writeback::check_on_disk(&project.root, &e.path) {
+            let reason = match reason.strip_prefix("exists but") {
+                Some(rest) => format!("{} exists but{rest}", e.path),
+                None => reason,
+            };
+            return Err(format!(
+                "{reason}, so the supersession cannot be recorded in {}; nothing is changed{}",
+                e.path,
+                link_hint(project, &e.path)
+            ));
+        }
+    }
     if edits.is_empty() {
         notes.push("already recorded; nothing to change".into());
     }
@@ -167,6 +184,21 @@ pub fn plan(project: &Project, old_key: &str, new_key: &str) -> Result<Plan, Str
         edits,
         notes,
     })
+}
+
+/// For a record that is a link to another record of the project: the
+/// record to give instead (unless it is private, which is not named).
+fn link_hint(project: &Project, path: &str) -> String {
+    let target = project.root.canonicalize().ok().and_then(|root| {
+        let real = project.root.join(path).canonicalize().ok()?;
+        let rel = real.strip_prefix(root).ok()?.to_str()?.replace('\\', "/");
+        project.record(&rel).map(|r| r.path.clone())
+    });
+    match target {
+        Some(t) if project.is_private(&t) => " (it leads into private memory)".into(),
+        Some(t) => format!(" (give {t}, the record it leads to, instead)"),
+        None => String::new(),
+    }
 }
 
 /// The `superseded_by` chain from `from` when it reaches `to`.
@@ -812,6 +844,48 @@ mod tests {
             std::fs::read_to_string(r.join(IMPRESSIONS_PATH)).unwrap(),
             "{\"id\":\"plan\",\"record_path\":\"memory/private/p.md\"}\n"
         );
+    }
+
+    /// A record that is a link (even one leading inside the project) is
+    /// refused when planned, saying why and what to give instead, never
+    /// shown as a diff that the write would then refuse; a link into
+    /// private memory shows none of its text.
+    #[cfg(unix)]
+    #[test]
+    fn a_record_that_is_a_link_is_refused_before_any_plan_is_shown() {
+        let dir = project();
+        let r = dir.path();
+        std::fs::create_dir_all(r.join("memory/context")).unwrap();
+        std::fs::rename(
+            r.join("memory/decisions/a.md"),
+            r.join("memory/context/a.md"),
+        )
+        .unwrap();
+        std::os::unix::fs::symlink("../context/a.md", r.join("memory/decisions/a.md")).unwrap();
+        let p = Project::load_root(r.to_path_buf());
+        let e = plan(&p, "memory/decisions/a.md", "b").unwrap_err();
+        assert!(
+            e.starts_with(
+                "memory/decisions/a.md is a symbolic link; membank never writes through one"
+            ),
+            "{e}"
+        );
+        assert!(e.contains("give memory/context/a.md"), "{e}");
+        assert!(!e.contains("reads no link"), "{e}");
+
+        std::fs::create_dir_all(r.join("memory/private")).unwrap();
+        for id in ["p", "q"] {
+            std::fs::write(
+                r.join(format!("memory/private/{id}.md")),
+                format!("---\nid: {id}\ntitle: {id}\nstatus: active\n---\n\n# SECRET-{id}\n"),
+            )
+            .unwrap();
+        }
+        std::os::unix::fs::symlink("../private/p.md", r.join("memory/decisions/p.md")).unwrap();
+        let p = Project::load_root(r.to_path_buf());
+        let e = plan(&p, "memory/decisions/p.md", "memory/private/q.md").unwrap_err();
+        assert!(e.contains("leads into private memory"), "{e}");
+        assert!(!e.contains("SECRET") && !e.contains("private/p.md"), "{e}");
     }
 
     /// NEW linked already: OLD's entry leaves the index's active section
