@@ -465,3 +465,130 @@ fn the_json_says_how_many_were_ranked_and_whether_some_are_not_listed() {
     assert_eq!(page["truncated"], true, "{page}");
     assert!(page["articles"].as_array().unwrap().len() < total);
 }
+
+/// A bank of the given files (path, text) under the §1 folders.
+fn bank_of(files: &[(&str, String)]) -> tempfile::TempDir {
+    let d = tempfile::tempdir().unwrap();
+    for f in [
+        "00_INBOX",
+        "01_CLIENTS",
+        "02_TERMINOLOGY",
+        "03_DOMAINS",
+        "04_STYLE",
+        "05_INDICES",
+        "06_TEMPLATES",
+    ] {
+        std::fs::create_dir_all(d.path().join(f)).unwrap();
+    }
+    for (rel, text) in files {
+        std::fs::write(d.path().join(rel), text).unwrap();
+    }
+    d
+}
+
+/// Each row's path, kept or not, and why not, listed or as JSON.
+fn verdicts(bank: &std::path::Path, extra: &[&str]) -> Vec<(String, bool, String)> {
+    let mut args = vec!["context", bank.to_str().unwrap(), "--json"];
+    args.extend_from_slice(extra);
+    let (code, out, err) = membank(&args);
+    assert_eq!(code, 0, "{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    v["articles"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| {
+            (
+                a["path"].as_str().unwrap().to_owned(),
+                a["included"] == true,
+                a["drop_reason"].as_str().unwrap_or("").to_owned(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_small_article_dropped_early_is_put_back_when_it_still_fits() {
+    let d = bank_of(&[
+        (
+            "02_TERMINOLOGY/Big.md",
+            format!(
+                "---\nsource_lang: en\nlast_updated: 2026-01-01\n---\n# Big\n{}\n",
+                "y".repeat(800)
+            ),
+        ),
+        (
+            "02_TERMINOLOGY/Small.md",
+            "---\nsource_lang: de\nlast_updated: 2026-01-01\n---\n# Small\nshort\n".to_owned(),
+        ),
+    ]);
+    let args = [
+        "--source-lang",
+        "en",
+        "--budget",
+        "100",
+        "--include-unscored",
+    ];
+    for limit in [&[][..], &["--limit", "1"]] {
+        let got = verdicts(d.path(), &[&args[..], limit].concat());
+        assert_eq!(
+            got,
+            vec![
+                (
+                    "02_TERMINOLOGY/Big.md".to_owned(),
+                    false,
+                    "over budget: it alone needs 223 tokens, more than the whole budget of 100"
+                        .to_owned()
+                ),
+                ("02_TERMINOLOGY/Small.md".to_owned(), true, String::new()),
+            ]
+        );
+    }
+}
+
+#[test]
+fn a_client_profile_larger_than_the_budget_leaves_the_rest_in() {
+    let term = |t: &str| {
+        (
+            format!("02_TERMINOLOGY/{t}.md"),
+            format!(
+                "---\nterm_source: {t}\nterm_target: {t}\nsource_lang: en-US\ntarget_lang: nl-BE\n\
+                 clients: [\"[[Acme]]\"]\nstatus: approved\nlast_updated: 2026-01-01\n---\n# {t}\n"
+            ),
+        )
+    };
+    let (t1, t2) = (term("t1"), term("t2"));
+    let d = bank_of(&[
+        (
+            "01_CLIENTS/Acme.md",
+            format!(
+                "---\nclient: Acme\nlanguages: [\"en-US → nl-BE\"]\nlast_updated: 2026-01-01\n---\n# Acme\n{}\n",
+                "y".repeat(20_000)
+            ),
+        ),
+        (&t1.0, t1.1),
+        (&t2.0, t2.1),
+        (
+            "03_DOMAINS/Legal.md",
+            "---\ndomain: Legal\nclients: [\"[[Acme]]\"]\nlast_updated: 2026-01-01\n---\n# Legal\n"
+                .to_owned(),
+        ),
+    ]);
+    for limit in [&[][..], &["--limit", "1"]] {
+        let got = verdicts(d.path(), &[&["--client", "Acme"][..], limit].concat());
+        let kept: Vec<&str> = got.iter().filter(|r| r.1).map(|r| r.0.as_str()).collect();
+        assert_eq!(
+            kept,
+            [
+                "02_TERMINOLOGY/t1.md",
+                "02_TERMINOLOGY/t2.md",
+                "03_DOMAINS/Legal.md"
+            ]
+        );
+        assert_eq!(got[0].0, "01_CLIENTS/Acme.md");
+        assert!(
+            got[0].2.starts_with("over budget: it alone needs "),
+            "{got:?}"
+        );
+    }
+}

@@ -55,7 +55,8 @@ pub struct BudgetArgs {
     #[serde(default = "default_budget")]
     #[schemars(default = "default_budget")]
     pub budget: usize,
-    /// Let articles that score 0 fill leftover budget.
+    /// Make articles that score 0 candidates too: the budget drops them
+    /// first, and puts back those that still fit what is left.
     #[arg(long)]
     #[serde(default)]
     pub include_unscored: bool,

@@ -81,12 +81,9 @@ pub struct Candidate {
 pub enum DropReason {
     /// Score 0 and unscored articles were not asked for.
     Unscored,
-    /// Dropped to fit the budget; `order` is 1 for the first one dropped.
-    OverBudget {
-        order: usize,
-        total_before: usize,
-        budget: usize,
-    },
+    /// Left out to fit the budget: with it, the final context would take
+    /// `with_it` tokens, more than `budget`.
+    OverBudget { with_it: usize, budget: usize },
 }
 
 /// What [`DropReason::describe`] says of an unscored article.
@@ -102,11 +99,19 @@ impl DropReason {
     pub fn reason(&self, c: &Candidate) -> std::borrow::Cow<'static, str> {
         match self {
             DropReason::Unscored => std::borrow::Cow::Borrowed(UNSCORED_REASON),
-            DropReason::OverBudget {
-                total_before,
-                budget,
-                ..
-            } => {
+            DropReason::OverBudget { with_it, budget } => {
+                // Put together by hand: the formatting machinery took
+                // several times as long, once for each row dropped.
+                let mut out = String::with_capacity(160);
+                if c.tokens > *budget {
+                    // No tier order or fill could have kept it: say so,
+                    // not how the tiers go.
+                    out.push_str("over budget: it alone needs ");
+                    crate::json::push_uint(&mut out, c.tokens as u64);
+                    out.push_str(" tokens, more than the whole budget of ");
+                    crate::json::push_uint(&mut out, *budget as u64);
+                    return std::borrow::Cow::Owned(out);
+                }
                 let (why, order) = if c.score == 0 {
                     ("unscored articles go before any scored one", "")
                 } else {
@@ -120,15 +125,13 @@ impl DropReason {
                     };
                     (tier, ", lowest score first")
                 };
-                // Tokens and budget only: a drop count beside them read as a rank.
-                // Put together by hand: the formatting machinery took
-                // several times as long, once for each row dropped.
-                let mut out = String::with_capacity(160);
-                out.push_str("over budget: with it the context needed ");
-                crate::json::push_uint(&mut out, *total_before as u64);
-                out.push_str(" tokens, ");
+                // The final context's total with this article added: true
+                // of the context as sent, whatever was dropped or put back.
+                out.push_str("over budget: with it the context would need ");
+                crate::json::push_uint(&mut out, *with_it as u64);
+                out.push_str(" of ");
                 crate::json::push_uint(&mut out, *budget as u64);
-                out.push_str(" allowed; ");
+                out.push_str(" tokens; ");
                 out.push_str(why);
                 out.push_str(order);
                 std::borrow::Cow::Owned(out)
@@ -145,6 +148,13 @@ pub struct Trim {
 }
 
 /// Decide which ranked articles fit. `ranked` is in rank order (best first).
+///
+/// Two passes (§8): the trim drops articles in the spec's order until the
+/// rest fits; the fill then goes back over the dropped ones, most
+/// important first (the reverse of the drop order), and puts back each one
+/// that still fits in what is left. Without the fill a small article
+/// dropped early stayed out after a large one had to go too, and a client
+/// profile larger than the whole budget took everything else with it.
 pub fn trim(ranked: &[Candidate], opts: BudgetOptions) -> Trim {
     let mut decisions: Vec<Option<DropReason>> = ranked
         .iter()
@@ -160,36 +170,58 @@ pub fn trim(ranked: &[Candidate], opts: BudgetOptions) -> Trim {
         // Drop order: unscored first, then by tier, lowest score, and
         // later-ranked first. Keys are small numbers, so bucketing in rank
         // order and reading each bucket backwards sorts in linear time.
-        const SCORES: usize = 8;
-        let key = |c: &Candidate| {
-            let scored = usize::from(c.score > 0);
-            let tier = usize::from(c.folder.drop_tier());
-            let score = (c.score as usize).min(SCORES - 1);
-            (scored * 5 + tier) * SCORES + score
-        };
-        let mut buckets: Vec<Vec<usize>> = vec![Vec::new(); 2 * 5 * SCORES];
+        let mut buckets: Vec<Vec<usize>> = vec![Vec::new(); DROP_KEYS];
         for (i, c) in ranked.iter().enumerate() {
             if decisions[i].is_none() {
-                buckets[key(c)].push(i);
+                buckets[drop_key(c.folder.drop_tier(), c.score)].push(i);
             }
         }
         let order = buckets.into_iter().flat_map(|b| b.into_iter().rev());
-        for (n, i) in order.enumerate() {
+        let mut dropped = Vec::new();
+        for i in order {
             if total <= opts.budget {
                 break;
             }
+            dropped.push(i);
+            total -= ranked[i].tokens;
+        }
+        // The fill: once over the dropped articles, last dropped first.
+        let mut left_out = Vec::with_capacity(dropped.len());
+        for &i in dropped.iter().rev() {
+            if ranked[i].tokens <= opts.budget - total {
+                total += ranked[i].tokens;
+            } else {
+                left_out.push(i);
+            }
+        }
+        // Only now is the final total known: each reason names it.
+        let dropped = left_out;
+        for &i in &dropped {
             decisions[i] = Some(DropReason::OverBudget {
-                order: n + 1,
-                total_before: total,
+                with_it: total + ranked[i].tokens,
                 budget: opts.budget,
             });
-            total -= ranked[i].tokens;
         }
     }
     Trim {
         decisions,
         used_tokens: total,
     }
+}
+
+/// Scores at or above this share the last drop key (scores run 0-6).
+const SCORE_KEYS: usize = 8;
+/// Drop tiers run 0-4 ([`Folder::drop_tier`]).
+const TIER_KEYS: usize = 5;
+const DROP_KEYS: usize = 2 * TIER_KEYS * SCORE_KEYS;
+
+/// Where an article comes in §8's drop order, smaller first: unscored
+/// before scored, then by tier, then by score.
+pub fn drop_key(tier: u8, score: u32) -> usize {
+    let scored = usize::from(score > 0);
+    let tier = usize::from(tier).min(TIER_KEYS - 1);
+    let score = (score as usize).min(SCORE_KEYS - 1);
+    (scored * TIER_KEYS + tier) * SCORE_KEYS + score
 }
 
 #[cfg(test)]
@@ -203,7 +235,7 @@ mod tests {
             Folder::Style,
         ] {
             for score in [0, 1, 7] {
-                for (total_before, budget) in [(0, 0), (9, 10), (12_345, 100), (usize::MAX, 1)] {
+                for (with_it, budget) in [(4, 3), (9, 8), (12_345, 100), (usize::MAX, 3)] {
                     let c = Candidate {
                         folder,
                         score,
@@ -223,16 +255,25 @@ mod tests {
                         (tier, ", lowest score first")
                     };
                     let want = format!(
-                        "over budget: with it the context needed {total_before} tokens, \
-                         {budget} allowed; {why}{order}"
+                        "over budget: with it the context would need {with_it} of {budget} \
+                         tokens; {why}{order}"
                     );
-                    let d = DropReason::OverBudget {
-                        order: 1,
-                        total_before,
-                        budget,
-                    };
+                    let d = DropReason::OverBudget { with_it, budget };
                     assert_eq!(d.reason(&c), want);
                     assert_eq!(d.describe(&c), want);
+                    // Larger than the whole budget: that alone is the reason.
+                    let big = Candidate {
+                        tokens: budget + 1,
+                        ..c
+                    };
+                    assert_eq!(
+                        d.describe(&big),
+                        format!(
+                            "over budget: it alone needs {} tokens, more than the whole \
+                             budget of {budget}",
+                            budget + 1
+                        )
+                    );
                 }
             }
         }
@@ -315,12 +356,11 @@ mod tests {
     #[test]
     fn reasons_are_the_words_they_were() {
         let over = DropReason::OverBudget {
-            order: 1,
-            total_before: 4178,
+            with_it: 4178,
             budget: 4000,
         };
         let said = |folder, score| over.describe(&c(folder, score, 10));
-        let head = "over budget: with it the context needed 4178 tokens, 4000 allowed; ";
+        let head = "over budget: with it the context would need 4178 of 4000 tokens; ";
         for (folder, score, why) in [
             (
                 Folder::Terminology,
@@ -362,6 +402,125 @@ mod tests {
         );
     }
 
+    /// A small unscored article dropped first is put back once a larger
+    /// scored one has had to go: the budget is not left unused.
+    #[test]
+    fn a_dropped_article_that_fits_what_is_left_is_put_back() {
+        let r = [
+            c(Folder::Terminology, 1, 223),
+            c(Folder::Terminology, 0, 25),
+        ];
+        let t = trim(
+            &r,
+            BudgetOptions {
+                budget: 100,
+                include_unscored: true,
+            },
+        );
+        assert_eq!(kept(&t), vec![false, true]);
+        assert_eq!(t.used_tokens, 25);
+        assert_eq!(
+            t.decisions[0],
+            Some(DropReason::OverBudget {
+                with_it: 248,
+                budget: 100
+            })
+        );
+    }
+
+    /// A client profile larger than the whole budget is left out alone:
+    /// the terms and domain it took with it are put back.
+    #[test]
+    fn a_profile_larger_than_the_budget_does_not_empty_the_context() {
+        let r = [
+            c(Folder::Clients, 3, 5029),
+            c(Folder::Terminology, 3, 46),
+            c(Folder::Terminology, 3, 46),
+            c(Folder::Domains, 3, 28),
+        ];
+        let t = trim(&r, BudgetOptions::default());
+        assert_eq!(kept(&t), vec![false, true, true, true]);
+        assert_eq!(t.used_tokens, 120);
+        let reason = t.decisions[0].unwrap().describe(&r[0]);
+        assert_eq!(
+            reason,
+            "over budget: it alone needs 5029 tokens, more than the whole budget of 4000"
+        );
+    }
+
+    /// The fill goes most important first: of two that each fit what is
+    /// left but not together, the one dropped last is put back.
+    #[test]
+    fn the_fill_puts_back_the_most_important_first() {
+        let r = [
+            c(Folder::Clients, 3, 100),
+            c(Folder::Domains, 3, 60),
+            c(Folder::Terminology, 3, 30),
+            c(Folder::Style, 3, 30),
+        ];
+        // Trim: terminology, style, then the domain go (220 to 100), 50
+        // to spare. Tried back: the domain (60) does not fit, the style
+        // guide (30) does, and then the terminology (30) no longer does.
+        let t = trim(
+            &r,
+            BudgetOptions {
+                budget: 150,
+                include_unscored: false,
+            },
+        );
+        assert_eq!(kept(&t), vec![true, false, false, true]);
+        assert_eq!(t.used_tokens, 130);
+    }
+
+    /// Every "left out" reason is true of the final context: with the
+    /// article added it would be over the budget.
+    #[test]
+    fn every_reason_is_true_of_the_final_context() {
+        let mut seed = 7u64;
+        let mut next = |n: u64| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) % n
+        };
+        let folders = [
+            Folder::Clients,
+            Folder::Terminology,
+            Folder::Domains,
+            Folder::Style,
+        ];
+        for _ in 0..500 {
+            let r: Vec<Candidate> = (0..next(12))
+                .map(|_| {
+                    c(
+                        folders[next(4) as usize],
+                        next(7) as u32,
+                        1 + next(80) as usize,
+                    )
+                })
+                .collect();
+            let opts = BudgetOptions {
+                budget: 1 + next(200) as usize,
+                include_unscored: next(2) == 1,
+            };
+            let t = trim(&r, opts);
+            let used: usize = r
+                .iter()
+                .zip(&t.decisions)
+                .filter(|(_, d)| d.is_none())
+                .map(|(c, _)| c.tokens)
+                .sum();
+            assert_eq!(used, t.used_tokens);
+            assert!(used <= opts.budget);
+            for (c, d) in r.iter().zip(&t.decisions) {
+                if let Some(DropReason::OverBudget { with_it, budget }) = d {
+                    assert_eq!(*with_it, used + c.tokens);
+                    assert!(with_it > budget, "{r:?} {opts:?}");
+                }
+            }
+        }
+    }
+
     #[test]
     fn unscored_go_before_any_scored_one() {
         let r = [c(Folder::Clients, 0, 10), c(Folder::Terminology, 1, 10)];
@@ -394,5 +553,6 @@ mod tests {
             },
         );
         assert_eq!(t.used_tokens, 0);
+        assert!(t.decisions[0].is_some());
     }
 }

@@ -581,8 +581,7 @@ mod tests {
         let mut kept_lower = r.clone();
         kept_lower.articles[1].included = false;
         kept_lower.articles[1].drop = Some(DropReason::OverBudget {
-            order: 1,
-            total_before: 10,
+            with_it: 10,
             budget: 5,
         });
         kept_lower.articles[2].included = true;

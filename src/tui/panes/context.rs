@@ -582,14 +582,25 @@ impl ContextPane {
         else {
             return Vec::new();
         };
-        // Only a budget drop can leave lower scores in (§8's tier order).
+        // Only a budget drop can leave lower scores in: kept articles of a
+        // tier trimmed later (§8's tier order), and ones the fill put back
+        // (a lower score in a tier trimmed no later was dropped first, so
+        // it is in only because it fitted what was left).
         let kept_below = match e.drop {
-            Some(membank_core::budget::DropReason::OverBudget { .. }) => self
-                .entries
-                .iter()
-                .filter(|k| k.included && k.score < e.score)
-                .count(),
-            _ => 0,
+            Some(membank_core::budget::DropReason::OverBudget { .. }) => {
+                let tier = bank.article(e.id).folder.drop_tier();
+                self.entries
+                    .iter()
+                    .filter(|k| k.included && k.score < e.score)
+                    .fold((0, 0), |(later, put_back), k| {
+                        if k.score > 0 && bank.article(k.id).folder.drop_tier() > tier {
+                            (later + 1, put_back)
+                        } else {
+                            (later, put_back + 1)
+                        }
+                    })
+            }
+            _ => (0, 0),
         };
         explain::detail_lines(&e, kept_below, bank, &self.active_query, theme, self.width)
     }

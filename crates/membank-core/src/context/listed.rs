@@ -5,10 +5,13 @@
 //! on every core, and sums tokens per (drop tier, score) cell. The budget's
 //! drop order runs cell by cell (§8: unscored first, then by tier, lowest
 //! score, later-ranked first), so the cell where the budget stops cutting
-//! is known from those sums alone; one more pass over the bytes finds each
+//! is known from those sums alone, and where in that cell it stops from a
+//! look at one chunk. The fill that puts back dropped articles that still
+//! fit (see [`crate::budget::trim`]) looks only at dropped articles no
+//! larger than what the trim left. One more pass over the bytes finds each
 //! listed article's rank and verdict. Nothing the size of the bank is
-//! allocated per query, nothing is sorted but the listed rows, and only
-//! they get their matched values looked up.
+//! allocated per query, nothing is sorted but the listed rows and the few
+//! put back, and only the listed rows get their matched values looked up.
 //!
 //! The result is exactly what [`super::build`] gives with every row past
 //! `limit` that the budget did not keep taken out (a test compares them).
@@ -89,8 +92,10 @@ fn listed<C: TokenCounter + ?Sized>(
         for (i, &mask) in chunk.iter().enumerate() {
             let pos = c * chunk_len + i;
             let cell = cell_of(ix, pos, mask);
+            let t = tokens(pos) as u64;
             sums.count[cell] += 1;
-            sums.tokens[cell] += tokens(pos) as u64;
+            sums.tokens[cell] += t;
+            sums.least[cell] = sums.least[cell].min(t);
             sums.earned |= mask;
         }
         sums
@@ -113,16 +118,9 @@ fn listed<C: TokenCounter + ?Sized>(
         all.add(s);
     }
 
-    let plan = Plan::new(&all, opts, limit, ix.ids.len());
-    // Where each chunk starts: per cell, the articles and tokens after it
-    // (the drop order walks a cell from its last article), and per score,
-    // the articles before it (the rank order within a score).
-    let mut after = vec![Sums::default(); chunks.len()];
-    for c in (0..chunks.len().saturating_sub(1)).rev() {
-        let mut s = after[c + 1].clone();
-        s.add(&chunks[c + 1]);
-        after[c] = s;
-    }
+    let mut plan = Plan::new(&all, opts, limit, ix.ids.len());
+    // Where each chunk starts: per score, the articles before it (the rank
+    // order within a score).
     let mut before_by_score = vec![[0u64; SCORES]; chunks.len()];
     for c in 1..chunks.len() {
         let mut b = before_by_score[c - 1];
@@ -131,33 +129,102 @@ fn listed<C: TokenCounter + ?Sized>(
         }
         before_by_score[c] = b;
     }
+    let chunk_of = |c: usize| c * chunk_len..((c + 1) * chunk_len).min(masks.len());
 
-    // Pass 2, likewise: the rank and verdict of each listed article.
+    if let Some(cut) = plan.cut {
+        // The trim in the cut cell: its articles go last-ranked first
+        // while what is left is over the budget. Whole chunks are passed
+        // on their sums; only the chunk where it stops is looked at.
+        let need = plan.total - plan.dropped - plan.budget;
+        let mut given_up = 0u64;
+        for c in (0..chunks.len()).rev() {
+            if given_up + chunks[c].tokens[cut] < need {
+                given_up += chunks[c].tokens[cut];
+                plan.first_cut = chunk_of(c).start;
+                continue;
+            }
+            for pos in chunk_of(c).rev() {
+                if cell_of(ix, pos, masks[pos]) != cut {
+                    continue;
+                }
+                if given_up >= need {
+                    break;
+                }
+                given_up += tokens(pos) as u64;
+                plan.first_cut = pos;
+            }
+            break;
+        }
+        let trimmed = plan.total - plan.dropped - given_up;
+        plan.used = trimmed;
+
+        // The fill: the dropped articles again, most important first (the
+        // cut cell from its first dropped one, then the dropped cells in
+        // reverse drop order, each in rank order), each put back that fits
+        // in what is left. Only articles no larger than what the trim left
+        // can come back, so only they are gathered.
+        let mut fill: Vec<usize> = (0..CELLS)
+            .filter(|&c| plan.fate[c] == Fate::Dropped)
+            .collect();
+        fill.sort_unstable_by_key(|&c| std::cmp::Reverse(drop_key(c)));
+        fill.insert(0, cut);
+        let room = plan.budget - trimmed;
+        let least = fill.iter().map(|&c| all.least[c]).min().unwrap_or(u64::MAX);
+        if room >= least {
+            let (fate, first_cut) = (&plan.fate, plan.first_cut);
+            let gather = |c: usize| -> Vec<usize> {
+                chunk_of(c)
+                    .filter(|&pos| match fate[cell_of(ix, pos, masks[pos])] {
+                        Fate::Dropped => true,
+                        Fate::Cut => pos >= first_cut,
+                        _ => false,
+                    })
+                    .filter(|&pos| tokens(pos) as u64 <= room)
+                    .collect()
+            };
+            let found: Vec<Vec<usize>> = if parallel {
+                (0..chunks.len()).into_par_iter().map(gather).collect()
+            } else {
+                (0..chunks.len()).map(gather).collect()
+            };
+            let mut by_cell: Vec<Vec<usize>> = vec![Vec::new(); CELLS];
+            for pos in found.into_iter().flatten() {
+                by_cell[cell_of(ix, pos, masks[pos])].push(pos);
+            }
+            let mut left = room;
+            for &cell in &fill {
+                for &pos in &by_cell[cell] {
+                    let t = tokens(pos) as u64;
+                    if t <= left {
+                        left -= t;
+                        plan.put_back.push(pos);
+                        plan.may_list[cell] = true;
+                    }
+                }
+            }
+            plan.put_back.sort_unstable();
+            plan.used = plan.budget - left;
+        }
+    }
+
+    // Pass 2, on every core for a large bank: the rank and verdict of each
+    // listed article.
     let list_chunk = |c: usize| {
-        let chunk = &masks[c * chunk_len..((c + 1) * chunk_len).min(masks.len())];
-        let mut seen = [0u64; CELLS];
-        let mut seen_tokens = [0u64; CELLS];
         let mut seen_by_score = before_by_score[c];
-        let (chunk_sums, after) = (&chunks[c], &after[c]);
         let plan = &plan;
-        chunk.iter().enumerate().filter_map(move |(i, &mask)| {
-            let pos = c * chunk_len + i;
+        chunk_of(c).filter_map(move |pos| {
+            let mask = masks[pos];
             let cell = cell_of(ix, pos, mask);
             let score = SCORE_OF[usize::from(mask)];
             let within_score = seen_by_score[score];
             seen_by_score[score] += 1;
             // Most articles are neither among the best nor kept, and
-            // no listed one's verdict needs them counted.
+            // no listed one's verdict needs them looked at.
             if !plan.may_list[cell] {
                 return None;
             }
             let t = tokens(pos);
-            seen[cell] += 1;
-            seen_tokens[cell] += t as u64;
-            // Later in the drop order: same cell, later in rank order.
-            let later = after.count[cell] + chunk_sums.count[cell] - seen[cell];
-            let later_tokens = after.tokens[cell] + chunk_sums.tokens[cell] - seen_tokens[cell];
-            let drop = plan.verdict(cell, later, later_tokens);
+            let drop = plan.verdict(cell, pos, t);
             let top = score > plan.lowest_listed_score
                 || (score == plan.lowest_listed_score && within_score < plan.listed_at_lowest);
             (top || drop.is_none()).then(|| Row {
@@ -180,14 +247,7 @@ fn listed<C: TokenCounter + ?Sized>(
     drop(scratch);
     rows.sort_unstable_by_key(|r| r.rank);
 
-    let used_tokens = if plan.cut.is_some() {
-        rows.iter()
-            .filter(|r| r.drop.is_none())
-            .map(|r| r.tokens)
-            .sum()
-    } else {
-        plan.total as usize
-    };
+    let used_tokens = plan.used as usize;
     let articles = rows
         .into_iter()
         .map(|r| {
@@ -311,11 +371,13 @@ fn drop_key(cell: usize) -> usize {
     (usize::from(score > 0) * TIERS + tier) * 8 + score
 }
 
-/// Articles and tokens per cell, and the signals any article earned.
+/// Articles and tokens per cell, the fewest tokens of any article in
+/// each, and the signals any article earned.
 #[derive(Clone)]
 struct Sums {
     count: [u64; CELLS],
     tokens: [u64; CELLS],
+    least: [u64; CELLS],
     earned: u8,
 }
 
@@ -324,6 +386,7 @@ impl Default for Sums {
         Sums {
             count: [0; CELLS],
             tokens: [0; CELLS],
+            least: [u64::MAX; CELLS],
             earned: 0,
         }
     }
@@ -334,6 +397,7 @@ impl Sums {
         for cell in 0..CELLS {
             self.count[cell] += other.count[cell];
             self.tokens[cell] += other.tokens[cell];
+            self.least[cell] = self.least[cell].min(other.least[cell]);
         }
         self.earned |= other.earned;
     }
@@ -345,9 +409,9 @@ enum Fate {
     /// Not candidates: score 0 without `include_unscored`.
     Unscored,
     Kept,
-    /// Every one dropped.
+    /// Every one dropped by the trim.
     Dropped,
-    /// The cell where the budget stops: its later-ranked articles are
+    /// The cell where the trim stops: its later-ranked articles are
     /// dropped until the rest fits.
     Cut,
 }
@@ -355,10 +419,17 @@ enum Fate {
 /// The budget's decisions per cell and which ranks are listed.
 struct Plan {
     fate: [Fate; CELLS],
-    /// Per cell: articles and tokens dropped before it in drop order.
-    dropped_before: [(u64, u64); CELLS],
+    /// Tokens of the cells dropped whole.
+    dropped: u64,
     cut: Option<usize>,
+    /// The cut cell's articles from this position on were dropped by the
+    /// trim (rank order within a cell is position order).
+    first_cut: usize,
+    /// Positions the fill put back, in order.
+    put_back: Vec<usize>,
     total: u64,
+    /// Tokens of the final context.
+    used: u64,
     budget: u64,
     /// Per score: how many articles score higher.
     above: [usize; SCORES],
@@ -366,8 +437,8 @@ struct Plan {
     /// `listed_at_lowest` scoring exactly this.
     lowest_listed_score: usize,
     listed_at_lowest: u64,
-    /// Cells that may hold a listed article: kept or cut by the budget, or
-    /// scoring at least `lowest_listed_score`.
+    /// Cells that may hold a listed article: kept, cut or put back by the
+    /// budget, or scoring at least `lowest_listed_score`.
     may_list: [bool; CELLS],
 }
 
@@ -385,17 +456,14 @@ impl Plan {
             .map(|c| all.tokens[c])
             .sum();
         let budget = opts.budget as u64;
-        let mut dropped_before = [(0, 0); CELLS];
+        let mut dropped = 0;
         let mut cut = None;
         if budget > 0 && total > budget {
             let mut order: Vec<usize> = (0..CELLS).filter(|&c| candidate(c)).collect();
             order.sort_unstable_by_key(|&c| drop_key(c));
-            let (mut n, mut dropped) = (0, 0);
             for cell in order {
-                dropped_before[cell] = (n, dropped);
                 if total - dropped - all.tokens[cell] > budget {
                     fate[cell] = Fate::Dropped;
-                    n += all.count[cell];
                     dropped += all.tokens[cell];
                 } else {
                     fate[cell] = Fate::Cut;
@@ -427,9 +495,13 @@ impl Plan {
         Plan {
             may_list,
             fate,
-            dropped_before,
+            dropped,
             cut,
+            first_cut: articles,
+            put_back: Vec::new(),
             total,
+            // Until the trim and fill say otherwise: everything fits.
+            used: total,
             budget,
             above,
             lowest_listed_score,
@@ -437,25 +509,17 @@ impl Plan {
         }
     }
 
-    /// The verdict for an article of `cell` with `later` articles (holding
-    /// `later_tokens`) after it in the cell's rank order.
-    fn verdict(&self, cell: usize, later: u64, later_tokens: u64) -> Option<DropReason> {
-        let fate = self.fate[cell];
-        match fate {
+    /// The verdict for the article at `pos` of `cell`, `tokens` in size.
+    fn verdict(&self, cell: usize, pos: usize, tokens: usize) -> Option<DropReason> {
+        match self.fate[cell] {
             Fate::Unscored => Some(DropReason::Unscored),
             Fate::Kept => None,
-            Fate::Dropped | Fate::Cut => {
-                let (n, dropped) = self.dropped_before[cell];
-                let total_before = self.total - dropped - later_tokens;
-                if fate == Fate::Cut && total_before <= self.budget {
-                    return None;
-                }
-                Some(DropReason::OverBudget {
-                    order: (n + later) as usize + 1,
-                    total_before: total_before as usize,
-                    budget: self.budget as usize,
-                })
-            }
+            Fate::Cut if pos < self.first_cut => None,
+            _ if self.put_back.binary_search(&pos).is_ok() => None,
+            _ => Some(DropReason::OverBudget {
+                with_it: (self.used as usize).saturating_add(tokens),
+                budget: self.budget as usize,
+            }),
         }
     }
 }

@@ -1,6 +1,6 @@
 //! The Context pane's candidates as it keeps them: every content article
 //! of a large bank is one, and the core's [`ContextEntry`] (80 bytes, its
-//! rank and a budget drop's three counts as machine words) was 8 MB at
+//! rank and a budget drop's two counts as machine words) was 8 MB at
 //! 100,000 articles. Here a candidate is 40 bytes; its rank is its place,
 //! the budget is held once, and the whole entry is made again when it is
 //! read.
@@ -25,9 +25,8 @@ struct Row {
     id: u32,
     tokens: u32,
     score: u32,
-    /// A budget drop's order and the tokens before it.
-    order: u32,
-    total_before: u32,
+    /// A budget drop's tokens of the context with the article in it.
+    with_it: u32,
     hits: Hits,
     included: bool,
     drop: Dropped,
@@ -63,8 +62,7 @@ impl Candidates {
                     id: u32::try_from(whole.len() - 1).unwrap_or(u32::MAX),
                     tokens: 0,
                     score: 0,
-                    order: 0,
-                    total_before: 0,
+                    with_it: 0,
                     hits: Hits::default(),
                     included: false,
                     drop: Dropped::Whole,
@@ -95,8 +93,7 @@ impl Candidates {
             Dropped::Kept => None,
             Dropped::Unscored => Some(DropReason::Unscored),
             Dropped::OverBudget => Some(DropReason::OverBudget {
-                order: row.order as usize,
-                total_before: row.total_before as usize,
+                with_it: row.with_it as usize,
                 budget: self.budget,
             }),
         };
@@ -124,26 +121,21 @@ fn compact(e: &ContextEntry, i: usize, budget: usize) -> Option<Row> {
     if e.rank != i + 1 {
         return None;
     }
-    let (drop, order, total_before) = match e.drop {
-        None => (Dropped::Kept, 0, 0),
-        Some(DropReason::Unscored) => (Dropped::Unscored, 0, 0),
-        Some(DropReason::OverBudget {
-            order,
-            total_before,
-            budget: b,
-        }) => {
+    let (drop, with_it) = match e.drop {
+        None => (Dropped::Kept, 0),
+        Some(DropReason::Unscored) => (Dropped::Unscored, 0),
+        Some(DropReason::OverBudget { with_it, budget: b }) => {
             if b != budget {
                 return None;
             }
-            (Dropped::OverBudget, small(order)?, small(total_before)?)
+            (Dropped::OverBudget, small(with_it)?)
         }
     };
     Some(Row {
         id: small(e.id)?,
         tokens: small(e.tokens)?,
         score: e.score,
-        order,
-        total_before,
+        with_it,
         hits: e.hits,
         included: e.included,
         drop,
@@ -177,20 +169,16 @@ mod tests {
 
     #[test]
     fn every_candidate_reads_back_as_ranked() {
-        let over = |order, total_before, budget| DropReason::OverBudget {
-            order,
-            total_before,
-            budget,
-        };
+        let over = |with_it, budget| DropReason::OverBudget { with_it, budget };
         let entries = vec![
             entry(1, None),
-            entry(2, Some(over(1, 9_000, 8_000))),
-            entry(3, Some(over(2, 8_500, 8_000))),
+            entry(2, Some(over(9_000, 8_000))),
+            entry(3, Some(over(8_500, 8_000))),
             entry(4, Some(DropReason::Unscored)),
             // Counts too large for a row, another budget, a rank out of
             // place: kept whole, read back the same.
-            entry(5, Some(over(3, usize::MAX, 8_000))),
-            entry(6, Some(over(4, 100, 5))),
+            entry(5, Some(over(usize::MAX, 8_000))),
+            entry(6, Some(over(100, 5))),
             ContextEntry {
                 rank: 99,
                 ..entry(7, None)
@@ -199,7 +187,7 @@ mod tests {
                 tokens: usize::MAX,
                 ..entry(8, None)
             },
-            entry(9, Some(over(5, 7_000, 8_000))),
+            entry(9, Some(over(7_000, 8_000))),
         ];
         let candidates = Candidates::of(entries.clone());
         assert_eq!(candidates.len(), entries.len());

@@ -154,6 +154,10 @@ pub fn candidate_row(
     }
 }
 
+/// What the budget does after dropping, in words.
+const FILL_RULE: &str = "once the rest fits, the dropped articles are tried again, most \
+    important first, and each one that fits in what is left is put back";
+
 /// Where the article's folder stands in §8's drop order, in words.
 fn tier_rule(folder: Folder, score: u32) -> &'static str {
     if score == 0 {
@@ -178,12 +182,35 @@ fn tier_rule(folder: Folder, score: u32) -> &'static str {
     }
 }
 
+/// Why articles scoring below a dropped one are kept, from how many are
+/// in a tier the budget trims later and how many the fill put back.
+fn kept_below_note((later, put_back): (usize, usize)) -> Option<String> {
+    let n = later + put_back;
+    if n == 0 {
+        return None;
+    }
+    let head = if n == 1 {
+        "1 kept article scores below this one".to_owned()
+    } else {
+        format!("{n} kept articles score below this one")
+    };
+    let later_words = "in a tier the budget trims later";
+    let back_words = "put back after the trim, small enough for what was left of the budget";
+    Some(match (later, put_back) {
+        (_, 0) if n == 1 => format!("{head}: it is {later_words}"),
+        (_, 0) => format!("{head}: they are {later_words}"),
+        (0, _) if n == 1 => format!("{head}: it was {back_words}"),
+        (0, _) => format!("{head}: they were {back_words}"),
+        _ => format!("{head}: {later} {later_words}, {put_back} {back_words}"),
+    })
+}
+
 /// The detail box of the selected candidate: everything the row has,
 /// one fact per paragraph, and the rule that decided whether it was kept;
 /// wrapped to `width`.
 pub fn detail_lines(
     e: &ContextEntry,
-    kept_below: usize,
+    kept_below: (usize, usize),
     bank: &Bank,
     query: &Query,
     theme: &Theme,
@@ -229,21 +256,12 @@ pub fn detail_lines(
             theme.dropped,
         )],
     });
-    if !e.included && kept_below > 0 && explained.drop_reason.is_some() {
-        paragraphs.push(vec![(
-            if kept_below == 1 {
-                "1 kept article scores below this one: it is in a tier the budget trims later"
-                    .to_owned()
-            } else {
-                format!(
-                    "{kept_below} kept articles score below this one: they are in a tier \
-                     the budget trims later"
-                )
-            },
-            theme.warning,
-        )]);
+    if let Some(note) = kept_below_note(kept_below).filter(|_| !e.included) {
+        paragraphs.push(vec![(note, theme.warning)]);
     }
     paragraphs.push(vec![(tier_rule(folder, e.score).to_owned(), theme.muted)]);
+    // The trim alone does not decide: say what follows it.
+    paragraphs.push(vec![(FILL_RULE.to_owned(), theme.muted)]);
     paragraphs
         .iter()
         .flat_map(|p| wrap_spans(p, 0, width))
@@ -259,6 +277,27 @@ mod tests {
             .iter()
             .map(|l| l.spans.iter().map(|s| s.content.as_ref()).collect())
             .collect()
+    }
+
+    /// Lower scores kept past a dropped article are either in a tier
+    /// trimmed later or put back by the fill: each is said as it is.
+    #[test]
+    fn kept_lower_scores_say_why_they_are_in() {
+        assert_eq!(kept_below_note((0, 0)), None);
+        assert_eq!(
+            kept_below_note((2, 0)).unwrap(),
+            "2 kept articles score below this one: they are in a tier the budget trims later"
+        );
+        assert_eq!(
+            kept_below_note((0, 1)).unwrap(),
+            "1 kept article scores below this one: it was put back after the trim, small \
+             enough for what was left of the budget"
+        );
+        assert_eq!(
+            kept_below_note((1, 2)).unwrap(),
+            "3 kept articles score below this one: 1 in a tier the budget trims later, 2 put \
+             back after the trim, small enough for what was left of the budget"
+        );
     }
 
     #[test]
