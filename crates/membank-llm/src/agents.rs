@@ -207,7 +207,26 @@ fn system_with_context(
     system.push_str(&settings_lines(query));
     let n = report.included().count();
     system.push_str("\n## Memory bank context\n");
-    if n == 0 {
+    // Articles that matched but did not fit are not "nothing matched": a
+    // model told the bank is empty says so to the user, wrongly.
+    let matched = report.articles.iter().filter(|e| e.score > 0).count();
+    let over_budget = report.dropped_for_budget().count();
+    if n == 0 && matched > 0 {
+        system.push_str(&format!(
+            "{matched} memory bank article(s) matched these settings, but none fitted the \
+             context budget of {} tokens, so none is included here. The bank does hold \
+             material for these settings: if the answer depends on client or project \
+             decisions, say that it was left out for the budget.\n",
+            report.budget
+        ));
+    } else if n == 0 && over_budget > 0 {
+        system.push_str(&format!(
+            "No memory bank articles matched these settings, and the {over_budget} unscored \
+             article(s) offered did not fit the context budget of {} tokens. Say so if the \
+             answer depends on client or project decisions.\n",
+            report.budget
+        ));
+    } else if n == 0 {
         system.push_str(
             "No memory bank articles matched these settings. Say so if the answer \
              depends on client or project decisions.\n",
@@ -837,6 +856,49 @@ fn safe_stem(stem: &str) -> String {
 mod tests {
     use super::*;
     use crate::documents::parse_document;
+
+    /// Articles that matched but all went over the budget are not told to
+    /// the model as "nothing matched".
+    #[test]
+    fn matches_the_budget_left_out_are_not_called_no_matches() {
+        let d = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(d.path().join("02_TERMINOLOGY")).unwrap();
+        for t in ["a", "b"] {
+            std::fs::write(
+                d.path().join(format!("02_TERMINOLOGY/{t}.md")),
+                format!("---\nclients: [Acme]\n---\n# {t}\n{}\n", "y".repeat(400)),
+            )
+            .unwrap();
+        }
+        let bank = Bank::load(d.path()).unwrap();
+        let query = Query {
+            client: Some("Acme".into()),
+            ..Query::default()
+        };
+        let tight = BudgetOptions {
+            budget: 10,
+            include_unscored: false,
+        };
+        let (system, report) = system_with_context(&bank, "T", &query, tight);
+        assert_eq!(report.included().count(), 0);
+        assert!(
+            !system.contains("No memory bank articles matched"),
+            "{system}"
+        );
+        assert!(
+            system.contains(
+                "2 memory bank article(s) matched these settings, but none fitted the \
+                 context budget of 10 tokens"
+            ),
+            "{system}"
+        );
+        let nobody = Query {
+            client: Some("Nobody".into()),
+            ..Query::default()
+        };
+        let (system, _) = system_with_context(&bank, "T", &nobody, tight);
+        assert!(system.contains("No memory bank articles matched these settings."));
+    }
 
     #[test]
     fn distill_target_path_and_proposal() {
