@@ -189,21 +189,51 @@ impl ContextReport {
         Explained { report: self, bank }
     }
 
-    /// When §8's tier order kept articles that score lower than ones it
-    /// dropped (other clients' profiles kept while this client's terms go),
-    /// a sentence saying so; the rule itself is the spec's.
-    pub fn tier_order_note(&self) -> Option<String> {
-        let highest_dropped = self.dropped_for_budget().map(|e| e.score).max()?;
-        let kept_lower = self
-            .included()
-            .filter(|e| e.score < highest_dropped)
-            .count();
-        (kept_lower > 0).then(|| {
-            format!(
-                "tier order: {kept_lower} kept score below a dropped score-{highest_dropped} \
-                 article (terminology is dropped before any client profile, §8)"
-            )
-        })
+    /// When the budget kept articles that score lower than one it dropped,
+    /// a sentence saying why, naming the tiers involved: §8's tier order
+    /// (a lower score in a tier trimmed later), or the fill (a lower score
+    /// that fitted what was left). The rule itself is the spec's.
+    pub fn tier_order_note(&self, bank: &Bank) -> Option<String> {
+        let tier = |e: &ContextEntry| bank.article(e.id).folder.drop_tier();
+        // The highest score dropped; of those, the tier trimmed first, so
+        // that every tier named as trimmed later is so.
+        let dropped = self
+            .dropped_for_budget()
+            .min_by_key(|e| (std::cmp::Reverse(e.score), tier(e)))?;
+        let (score, dropped_tier) = (dropped.score, tier(dropped));
+        let mut later_tiers: Vec<crate::layout::Folder> = Vec::new();
+        let (mut later, mut put_back) = (0, 0);
+        for e in self.included().filter(|e| e.score < score) {
+            // A lower score in a tier trimmed no later was dropped before
+            // this one: it is in only because the fill put it back.
+            if e.score > 0 && tier(e) > dropped_tier {
+                later += 1;
+                let folder = bank.article(e.id).folder;
+                if !later_tiers.contains(&folder) {
+                    later_tiers.push(folder);
+                }
+            } else {
+                put_back += 1;
+            }
+        }
+        let mut parts = Vec::new();
+        if later > 0 {
+            later_tiers.sort_by_key(|f| f.drop_tier());
+            let kept: Vec<&str> = later_tiers.iter().map(|&f| tier_noun(f).1).collect();
+            parts.push(format!(
+                "tier order: {later} kept score below a dropped score-{score} article \
+                 ({} is dropped before {}, §8)",
+                tier_noun(bank.article(dropped.id).folder).0,
+                kept.join(" and ")
+            ));
+        }
+        if put_back > 0 {
+            parts.push(format!(
+                "{put_back} kept score below a dropped score-{score} article: put back \
+                 after the trim, small enough for what was left of the budget"
+            ));
+        }
+        (!parts.is_empty()).then(|| parts.join(" · "))
     }
 
     pub fn explain(&self, bank: &Bank) -> ExplainedReport {
@@ -221,6 +251,18 @@ impl ContextReport {
                 .map(|e| e.explain(bank, &self.query))
                 .collect(),
         }
+    }
+}
+
+/// A tier in words: as the subject that is dropped first, and as what is
+/// kept.
+fn tier_noun(folder: crate::layout::Folder) -> (&'static str, &'static str) {
+    use crate::layout::Folder;
+    match folder {
+        Folder::Terminology => ("terminology", "terminology"),
+        Folder::Style => ("a style guide", "any style guide"),
+        Folder::Domains => ("a domain article", "any domain article"),
+        _ => ("a client profile", "any client profile"),
     }
 }
 
@@ -562,7 +604,7 @@ mod tests {
             ..Query::default()
         };
         let all = build(&b, &q, BudgetOptions::default());
-        assert_eq!(all.tier_order_note(), None);
+        assert_eq!(all.tier_order_note(&b), None);
         // Only the profile fits: everything dropped scores lower or the
         // same, so there is nothing to note.
         let profile = all.articles[0].tokens;
@@ -575,9 +617,9 @@ mod tests {
             },
         );
         assert!(r.articles[0].included);
-        assert_eq!(r.tier_order_note(), None, "nothing lower was kept");
-        // The tier order's case: a score-1 article kept while a score-4
-        // term was dropped.
+        assert_eq!(r.tier_order_note(&b), None, "nothing lower was kept");
+        // A score-1 term kept while a score-4 term was dropped: the same
+        // tier, so only the fill can have kept it.
         let mut kept_lower = r.clone();
         kept_lower.articles[1].included = false;
         kept_lower.articles[1].drop = Some(DropReason::OverBudget {
@@ -586,10 +628,49 @@ mod tests {
         });
         kept_lower.articles[2].included = true;
         kept_lower.articles[2].drop = None;
-        let note = kept_lower.tier_order_note().unwrap();
-        assert!(
-            note.starts_with("tier order: 1 kept score below a dropped score-4"),
-            "{note}"
+        let note = kept_lower.tier_order_note(&b).unwrap();
+        assert_eq!(
+            note,
+            "1 kept score below a dropped score-4 article: put back after the trim, small \
+             enough for what was left of the budget"
+        );
+    }
+
+    /// The note names the tiers that were involved, not always
+    /// terminology and client profiles.
+    #[test]
+    fn the_tier_order_note_names_the_tiers_involved() {
+        let d = tempfile::tempdir().unwrap();
+        let w = |rel: &str, s: &str| {
+            let p = d.path().join(rel);
+            fs::create_dir_all(p.parent().unwrap()).unwrap();
+            fs::write(p, s).unwrap();
+        };
+        w(
+            "04_STYLE/House.md",
+            &format!("---\nclient: Acme\n---\n{}\n", "y".repeat(400)),
+        );
+        w("03_DOMAINS/Legal.md", "---\ndomain: Legal\n---\nlegal\n");
+        let b = Bank::load(d.path()).unwrap();
+        let q = Query {
+            client: Some("Acme".into()),
+            domain: Some("Legal".into()),
+            ..Query::default()
+        };
+        let all = build(&b, &q, BudgetOptions::default());
+        let legal = all.articles.iter().find(|e| e.score == 2).unwrap().tokens;
+        let r = build(
+            &b,
+            &q,
+            BudgetOptions {
+                budget: legal,
+                include_unscored: false,
+            },
+        );
+        assert_eq!(
+            r.tier_order_note(&b).unwrap(),
+            "tier order: 1 kept score below a dropped score-3 article (a style guide is \
+             dropped before any domain article, §8)"
         );
     }
 

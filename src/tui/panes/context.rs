@@ -368,7 +368,7 @@ impl ContextPane {
             .iter()
             .map(|u| sanitize_for_terminal(&u.to_string(), false))
             .collect();
-        self.summary = explain::summary(&report);
+        self.summary = explain::summary(&report, bank);
         if !unknown.is_empty() {
             self.summary = format!("{} · {}", unknown.join(" · "), self.summary);
         }

@@ -17,7 +17,7 @@ use crate::tui::theme::Theme;
 /// Columns the lines under a candidate's path are indented by.
 const INDENT: usize = 10;
 
-pub fn summary(report: &ContextReport) -> String {
+pub fn summary(report: &ContextReport, bank: &Bank) -> String {
     let kept = report.articles.iter().filter(|e| e.included).count();
     let budget = if report.budget == 0 {
         "unlimited".to_owned()
@@ -32,7 +32,7 @@ pub fn summary(report: &ContextReport) -> String {
         report.articles.len() - kept,
         report.token_estimator
     );
-    if let Some(note) = report.tier_order_note() {
+    if let Some(note) = report.tier_order_note(bank) {
         line.push_str(" · ");
         line.push_str(&note);
     }
