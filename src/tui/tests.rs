@@ -275,6 +275,44 @@ fn inspector_budget_drops_and_explains() {
     assert!(app.panes.context.budget_error.is_some());
 }
 
+/// An invalid budget keeps the budget in use, says why, and is never
+/// saved: a prefix of it is not applied, and the next launch does not
+/// read it as the default.
+#[test]
+fn an_invalid_budget_keeps_the_last_valid_one_and_is_not_saved() {
+    let mut app = app_at(&fixture(), 100, 30);
+    let theme = app.theme.clone();
+    app.panes
+        .context
+        .set_field(Field::Budget, "130", bank_of(app.memory.as_ref()), &theme);
+    // While editing: typed a key at a time, "1" then "1x".
+    app.panes.context.editing = true;
+    app.panes
+        .context
+        .set_field(Field::Budget, "1", bank_of(app.memory.as_ref()), &theme);
+    app.panes
+        .context
+        .set_field(Field::Budget, "1x", bank_of(app.memory.as_ref()), &theme);
+    assert_eq!(
+        app.panes.context.budget_error.as_deref(),
+        Some("not a whole number; still using 130")
+    );
+    assert_eq!(app.panes.context.budget_options().budget, 130);
+    assert_eq!(app.panes.context.saved_query().budget, "130");
+    app.panes.context.set_field(
+        Field::Budget,
+        "99999999999999999999",
+        bank_of(app.memory.as_ref()),
+        &theme,
+    );
+    assert_eq!(
+        app.panes.context.budget_error.as_deref(),
+        Some("too large; still using 130")
+    );
+    assert_eq!(app.panes.context.budget_options().budget, 130);
+    assert_eq!(app.panes.context.saved_query().budget, "130");
+}
+
 #[test]
 fn inspector_scrolls_to_the_last_candidate() {
     let mut app = app_at(&fixture(), 80, 18);

@@ -131,6 +131,10 @@ pub struct ContextPane {
     width: usize,
     values: Vocabulary,
     budget: usize,
+    /// The budget to fall back on while the field holds no valid number:
+    /// the one in use before this edit began. Falling back to the last
+    /// keystroke's value applied a prefix ("1" of "1x", 19 of 20 digits).
+    budget_kept: usize,
 }
 
 impl std::fmt::Debug for ContextPane {
@@ -183,6 +187,7 @@ impl ContextPane {
             width: 60,
             values: Vocabulary::default(),
             budget: DEFAULT_BUDGET,
+            budget_kept: DEFAULT_BUDGET,
         };
         pane.inputs[4].insert_str(DEFAULT_BUDGET.to_string());
         pane
@@ -217,7 +222,13 @@ impl ContextPane {
             domain: self.field_text(Field::Domain).to_owned(),
             source_lang: self.field_text(Field::SourceLang).to_owned(),
             target_lang: self.field_text(Field::TargetLang).to_owned(),
-            budget: self.field_text(Field::Budget).to_owned(),
+            // Never an invalid budget: read back at the next launch it
+            // meant the default, not the budget that was in use.
+            budget: if self.budget_error.is_some() {
+                self.budget.to_string()
+            } else {
+                self.field_text(Field::Budget).to_owned()
+            },
             include_unscored: self.include_unscored,
         }
     }
@@ -312,7 +323,7 @@ impl ContextPane {
     pub fn ranking(&self) -> Ranking {
         let budget = match self.field_text(Field::Budget).trim() {
             "" => DEFAULT_BUDGET,
-            typed => typed.parse().unwrap_or(self.budget),
+            typed => typed.parse().unwrap_or(self.budget_kept),
         };
         Ranking {
             query: self.query(),
@@ -331,10 +342,19 @@ impl ContextPane {
             self.budget = DEFAULT_BUDGET;
         } else {
             match raw_budget.parse::<usize>() {
-                Ok(n) => self.budget = n,
-                Err(_) => {
-                    self.budget_error =
-                        Some(format!("not a whole number; still using {}", self.budget))
+                Ok(n) => {
+                    self.budget = n;
+                    if !self.editing {
+                        self.budget_kept = n;
+                    }
+                }
+                Err(e) => {
+                    self.budget = self.budget_kept;
+                    let why = match e.kind() {
+                        std::num::IntErrorKind::PosOverflow => "too large",
+                        _ => "not a whole number",
+                    };
+                    self.budget_error = Some(format!("{why}; still using {}", self.budget));
                 }
             }
         }
@@ -616,6 +636,9 @@ impl ContextPane {
             Some(Field::Unscored) | None => false,
             Some(f) => {
                 self.editing = true;
+                if self.budget_error.is_none() {
+                    self.budget_kept = self.budget;
+                }
                 self.inputs[f as usize].move_cursor(ratatui_textarea::CursorMove::End);
                 self.update_suggestions();
                 true
