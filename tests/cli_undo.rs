@@ -699,3 +699,26 @@ fn a_change_larger_than_the_journal_bound_stays_undoable_and_is_said() {
     ok(&run(&["undo", s(bank.path())]));
     assert_eq!(support::tree(bank.path()), before);
 }
+
+#[test]
+fn a_template_rename_undone_leaves_only_the_old_name() {
+    let bank = flawed_bank();
+    write(
+        bank.path(),
+        "06_TEMPLATES/translate_with_kb.md",
+        b"my prompt\n",
+    );
+    let state = tempfile::tempdir().unwrap();
+    let before = support::tree(bank.path());
+    run(state.path(), &["fix", s(bank.path()), "--yes"]);
+    assert!(
+        bank.path()
+            .join("06_TEMPLATES/translate_with_memory_bank.md")
+            .exists(),
+        "the fix renamed the template"
+    );
+    // The move is journalled as the new name created too, so the undo
+    // takes that away rather than leaving two copies of the prompt.
+    ok(&run(state.path(), &["undo", s(bank.path())]));
+    assert_eq!(support::tree(bank.path()), before);
+}

@@ -943,7 +943,11 @@ impl Transaction {
         (mode, owner): (Option<u32>, Option<Owner>),
     ) -> Result<(), String> {
         let target = self.unlinked(rel)?;
-        create_atomic_with_mode(&target, bytes, mode, owner).map_err(|e| format!("{rel}: {e}"))
+        create_atomic_with_mode(&target, bytes, mode, owner).map_err(|e| format!("{rel}: {e}"))?;
+        // Journalled as a created file, as every other write is: an undo
+        // of the rename takes the new name away, not only restores the old.
+        self.record_replaced(rel, None, Some(bytes));
+        Ok(())
     }
 
     /// Remove the old path of a moved file (a regular file reached through
