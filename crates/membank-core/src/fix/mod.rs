@@ -303,7 +303,43 @@ pub fn propose_with(bank: &Bank, findings: &[Finding], opts: &Options) -> FixPro
         };
         proposal.take_file(fix_file(bank, path, &found, &edits), &found);
     }
+    carry_edits_into_moves(&mut proposal.fixes);
     proposal.sorted()
+}
+
+/// A file both edited and moved (a compiled note with a short date) is
+/// one fix: the move writes the edited bytes. Two fixes of one path would
+/// move the old bytes and write the edit where the file no longer belongs,
+/// leaving two copies.
+fn carry_edits_into_moves(fixes: &mut Vec<FileFix>) {
+    let mut i = 0;
+    while i < fixes.len() {
+        let moved = fixes
+            .iter()
+            .position(|m| m.path == fixes[i].path && matches!(m.action, Action::Move { .. }));
+        match (&fixes[i].action, moved) {
+            (Action::Change { .. }, Some(m)) => {
+                let edit = fixes.remove(i);
+                let m = if m > i { m - 1 } else { m };
+                let Action::Change { after: edited, .. } = edit.action else {
+                    unreachable!("matched as a change above")
+                };
+                let target = &mut fixes[m];
+                if let Action::Move { after, .. } = &mut target.action {
+                    *after = edited;
+                }
+                // The edits are described on the lines of the file, then
+                // where it goes.
+                let mut codes = edit.codes;
+                codes.append(&mut target.codes);
+                target.codes = codes;
+                let mut notes = edit.notes;
+                notes.append(&mut target.notes);
+                target.notes = notes;
+            }
+            _ => i += 1,
+        }
+    }
 }
 
 /// The article a dead link names, made once however many links name it.

@@ -603,6 +603,36 @@ fn a_compiled_note_is_archived_only_when_every_article_it_made_exists() {
 }
 
 #[test]
+fn a_note_archived_and_edited_at_once_is_one_note_with_every_fix() {
+    // A short date and a byte-order mark on a compiled note: its edits
+    // travel with the move, or the archive gets the old bytes and the
+    // inbox keeps a second, fixed copy.
+    let mut note = BOM.to_vec();
+    note.extend_from_slice(
+        b"---\ncompiled: true\ncompiled_date: 2026-4-2\ncompiled_to: [\"03_DOMAINS/Travel and Tourism.md\"]\n---\nnote\n",
+    );
+    let dir = bank_with(&[
+        (DOMAIN, DOMAIN_TEXT.as_bytes()),
+        ("00_INBOX/batch.md", &note),
+    ]);
+    let p = proposal(dir.path(), &["compiled-not-archived", "bad-date", "bom"]);
+    assert!(p.remaining.is_empty(), "{:?}", p.remaining);
+    assert_eq!(p.fixes.len(), 1, "{:?}", p.fixes);
+    assert_eq!(
+        p.fixes[0].codes,
+        vec!["bom", "bad-date", "compiled-not-archived"]
+    );
+    let tx = Transaction::begin(dir.path(), Kind::Bank, Duration::ZERO, || {}).unwrap();
+    tx.commit_fixes(&p.fixes).unwrap();
+    drop(tx);
+    assert!(!dir.path().join("00_INBOX/batch.md").exists());
+    assert_eq!(
+        fs::read_to_string(dir.path().join("00_INBOX/_archive/batch.md")).unwrap(),
+        "---\ncompiled: true\ncompiled_date: 2026-04-02\ncompiled_to: [\"03_DOMAINS/Travel and Tourism.md\"]\n---\nnote\n"
+    );
+}
+
+#[test]
 fn a_forward_reference_is_created_only_when_asked_in_the_folder_its_use_implies() {
     let note = "---\nlast_updated: 2026-04-08\nclient: Acme\ndomains:\n  - \"[[Maritime Law]]\"\n---\n\
                 # Acme\nSee [[Shipping Notes]] and again [[Shipping Notes]].\n";
