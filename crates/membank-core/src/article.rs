@@ -310,6 +310,24 @@ impl Encoding {
     pub fn fence_close_line(&self) -> Option<usize> {
         self.fence_close_line.map(|l| l as usize)
     }
+
+    /// The 1-based file line of 1-based `line` of the article's text: the
+    /// lines the opening fence took come before it, and the closing fence's
+    /// line too when it is a remark pasted after the wrapper.
+    pub fn file_line(&self, line: usize) -> usize {
+        file_line(line, self.line_shift(), self.fence_close_line())
+    }
+}
+
+/// [`Encoding::file_line`] from the numbers a reading of the fence gave.
+pub(crate) fn file_line(line: usize, shift: usize, close: Option<usize>) -> usize {
+    let line = line + shift;
+    match close {
+        // The closing fence's line is not in the text: what follows it
+        // is one line further down in the file.
+        Some(close) if line >= close => line + 1,
+        _ => line,
+    }
 }
 
 /// `n` in 32 bits; what a file the reader accepts holds always fits, and
@@ -928,7 +946,7 @@ impl Article {
             // Body links come in document order.
             let mut lines = text::LineCounter::new(&text);
             for l in &found {
-                let line = lines.line_of(body_start + l.span.start) + encoding.line_shift();
+                let line = encoding.file_line(lines.line_of(body_start + l.span.start));
                 links.push(&l.raw, &l.target, l.kind, line, false);
             }
             if found.capacity() <= ENTRIES_KEPT {
@@ -2227,6 +2245,19 @@ mod tests {
         assert!(a.is_parsed());
         assert_eq!(a.links.get(0).map(|l| l.line), Some(6));
         assert_eq!(a.text, "---\nclient: Acme\n---\n# Acme\n[[Legal]]\n");
+    }
+
+    #[test]
+    fn a_link_in_a_remark_after_the_wrapper_has_its_line_in_the_file() {
+        // The closing fence's line is not in the text read; the remark
+        // after it is still on its own line of the file.
+        let a = parse(
+            "01_CLIENTS/Acme.md",
+            Folder::Clients,
+            "```markdown\n---\nclient: Acme\n---\n# Acme\n```\nThanks! See [[Nope]].\n",
+        );
+        assert_eq!(a.encoding.fence_close_line(), Some(6));
+        assert_eq!(a.links.get(0).map(|l| l.line), Some(7));
     }
 
     /// The record keeps some facts out of line and in 32 bits: each must

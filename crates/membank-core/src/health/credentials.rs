@@ -19,7 +19,7 @@ pub(super) fn credential_findings(a: &Article, out: &mut Vec<Finding>) {
             "secret",
             Severity::Error,
             &a.rel_path,
-            Some(found.line + a.encoding.line_shift()),
+            Some(a.encoding.file_line(found.line)),
             format!(
                 "The line holds what looks like {}. Memories travel with repositories and into \
                  every prompt built from them: remove it from the article, and {}.",
