@@ -24,6 +24,7 @@ use crate::wikilink::LinkKind;
 
 pub(crate) mod edit;
 mod given;
+mod line_links;
 mod moves;
 mod retarget;
 mod term_conflict;
@@ -430,12 +431,13 @@ fn fix_file(
         Some(key) => 1 + ADDED_KEY_ORDER.iter().position(|k| *k == key).unwrap_or(99),
         None => 0,
     });
-    let mut retargeted_lines: Vec<(usize, Result<retarget::Retargeted, String>)> = Vec::new();
+    let mut fixed_lines: Vec<(&str, usize, Result<line_links::LineLinks, String>)> = Vec::new();
     for f in in_order {
-        // One pass over a line retargets every dead link on it that can
-        // be; each finding is then about its own link.
-        if f.code() == "dead-link"
-            && let Some((_, outcome)) = retargeted_lines.iter().find(|(l, _)| Some(*l) == f.line())
+        // One pass over a line fixes every dead (or ambiguous) link on it
+        // that can be; each finding is then about its own link.
+        if let Some((_, _, outcome)) = fixed_lines
+            .iter()
+            .find(|(code, l, _)| *code == f.code() && Some(*l) == f.line())
         {
             match outcome {
                 Err(reason) => left.push(unfixed(f, String::clone(reason))),
@@ -454,37 +456,37 @@ fn fix_file(
             "bad-language-code" => language_fix(&text, f),
             "unquoted-link" => unquoted_link_fix(&text, f),
             "missing-key" => missing_key_fix(&text, f, bank, path, tz),
-            "ambiguous-link" => ambiguous_link_fix(&text, f, bank, path),
             "stale" => match edits.checked_today {
                 Some(today) => value_fix(&text, f, &["last_updated"], |_| Ok(today.to_string())),
                 None => continue,
             },
-            "dead-link" => match edits.names {
-                Some(names) => {
-                    let outcome = retarget::retarget(&text, f, bank, path, names);
-                    let edited = match &outcome {
-                        Err(reason) => Err(reason.clone()),
-                        Ok(done) => match (&done.edited, done.left_for(f)) {
-                            (_, Some(reason)) => {
-                                // Its line's other links may be fixed.
-                                if let Some((new, note)) = &done.edited {
-                                    notes.push(note.clone());
-                                    text = new.clone();
-                                    codes.push(f.code());
-                                }
-                                Err(reason.to_owned())
+            "dead-link" | "ambiguous-link" => {
+                let outcome = match (f.code(), edits.names) {
+                    ("dead-link", Some(names)) => retarget::retarget(&text, f, bank, path, names),
+                    ("dead-link", None) => continue,
+                    _ => ambiguous_link_fix(&text, f, bank, path),
+                };
+                let edited = match &outcome {
+                    Err(reason) => Err(reason.clone()),
+                    Ok(done) => match (&done.edited, done.left_for(f)) {
+                        (_, Some(reason)) => {
+                            // Its line's other links may be fixed.
+                            if let Some((new, note)) = &done.edited {
+                                notes.push(note.clone());
+                                text = new.clone();
+                                codes.push(f.code());
                             }
-                            (Some(edit), None) => Ok(edit.clone()),
-                            (None, None) => Err("no dead link could be retargeted".into()),
-                        },
-                    };
-                    if let Some(line) = f.line() {
-                        retargeted_lines.push((line, outcome));
-                    }
-                    edited
+                            Err(reason.to_owned())
+                        }
+                        (Some(edit), None) => Ok(edit.clone()),
+                        (None, None) => Err("no link on the line could be fixed".into()),
+                    },
+                };
+                if let Some(line) = f.line() {
+                    fixed_lines.push((f.code(), line, outcome));
                 }
-                None => continue,
-            },
+                edited
+            }
             _ => continue,
         };
         match edited {
@@ -767,54 +769,79 @@ fn inferred_value(bank: &Bank, path: &str, key: &str, tz: &TimeZone) -> Result<S
 /// Each ambiguous `[[Name]]` on the finding's line written as the path of
 /// the file it opens now, its shown text kept (`[[03_DOMAINS/Legal|Legal]]`),
 /// so the link means what it meant and no longer depends on other names.
+/// Each link is edited at its own bytes, and one left as written (an
+/// embed, a Markdown link) leaves the others of its line to be fixed.
 fn ambiguous_link_fix(
     text: &str,
     f: &Finding,
     bank: &Bank,
     path: &str,
-) -> Result<(String, String), String> {
+) -> Result<line_links::LineLinks, String> {
     let line = f.line().ok_or("the finding names no line")?;
     let a = bank
         .find(path)
         .map(|id| bank.article(id))
         .ok_or("the article was not loaded")?;
-    let mut new_line = edit::line_text(text, line)
-        .ok_or_else(|| format!("line {line} is not in the file"))?
-        .to_owned();
+    let line_text =
+        edit::line_text(text, line).ok_or_else(|| format!("line {line} is not in the file"))?;
+    let on_line: Vec<_> = a.links.iter().filter(|l| l.line == line).collect();
+    let ranges = line_links::body_ranges(text, line, &on_line);
+    let mut edits = Vec::new();
     let mut changes = Vec::new();
-    for link in a.links.iter().filter(|l| l.line == line) {
+    let mut left = Vec::new();
+    for (link, range) in on_line.iter().zip(ranges) {
         let Resolution::Ambiguous(ids) = bank.resolve_from(link.target(), Some(path)) else {
             continue;
         };
-        if link.in_frontmatter {
-            return Err("a link in the frontmatter is a value too; write its path by hand".into());
-        }
-        if link.kind != LinkKind::Wiki || link.raw().contains("\\|") {
-            return Err(format!(
+        let why = if link.in_frontmatter {
+            Some("a link in the frontmatter is a value too; write its path by hand".to_owned())
+        } else if link.kind != LinkKind::Wiki || link.raw().contains("\\|") {
+            Some(format!(
                 "{} is left as written; write its path by hand",
                 link.written()
-            ));
-        }
+            ))
+        } else {
+            None
+        };
+        let at = match (why, range) {
+            (Some(why), _) => Err(why),
+            (None, Some(at)) => Ok(at),
+            (None, None) => Err(format!(
+                "{} is not written on line {line} as read; the file changed",
+                link.written()
+            )),
+        };
+        let at = match at {
+            Ok(at) => at,
+            Err(why) => {
+                left.push((link.written(), why));
+                continue;
+            }
+        };
         let opened = &bank.article(ids[0]).rel_path;
         let opened = opened.strip_suffix(".md").unwrap_or(opened);
         let cut = link.raw().find(['#', '|']).unwrap_or(link.raw().len());
         let (name, rest) = link.raw().split_at(cut);
         let shown = match rest.contains('|') {
             true => String::new(),
-            false => format!("|{}", name.trim()),
+            // What Obsidian shows of the link as it was written.
+            false => format!("|{}", line_links::shown_name(name, rest)),
         };
         let old = link.written();
         let new = format!("[[{opened}{rest}{shown}]]");
-        new_line = new_line.replacen(&old, &new, 1);
         changes.push(format!("{old} becomes {new}"));
+        edits.push(line_links::Replacement { range: at, new });
     }
-    if changes.is_empty() {
+    if changes.is_empty() && left.is_empty() {
         return Err(format!("no ambiguous link found on line {line}"));
     }
-    Ok((
-        replace_line(text, line, &new_line),
-        format!("line {line}: {}", changes.join(", ")),
-    ))
+    let edited = (!changes.is_empty()).then(|| {
+        (
+            replace_line(text, line, &line_links::replaced(line_text, edits)),
+            format!("line {line}: {}", changes.join(", ")),
+        )
+    });
+    Ok(line_links::LineLinks { edited, left })
 }
 
 /// `text` with 1-based `line` (its ending kept) replaced by `new`.

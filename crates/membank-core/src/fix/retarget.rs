@@ -2,10 +2,15 @@
 //! (case, `&` for "and", accents, punctuation, or one edit) is pointed at
 //! that article, the text a reader sees left as it was.
 
+use std::ops::Range;
+
+use crate::article::Link;
 use crate::bank::{Bank, Resolution};
 use crate::health::Finding;
 use crate::near_miss::NearMisses;
 use crate::wikilink::LinkKind;
+
+use super::line_links::{self, LineLinks, Replacement};
 
 /// The names dead links are matched against: every article's file name.
 pub(super) fn article_names(bank: &Bank) -> NearMisses {
@@ -16,53 +21,33 @@ pub(super) fn article_names(bank: &Bank) -> NearMisses {
     )
 }
 
-/// The dead links of one line retargeted: the edited text and its note
-/// when any was, and each link left with why (as written, since each
-/// finding is about one link).
-pub(super) struct Retargeted {
-    pub edited: Option<(String, String)>,
-    pub left: Vec<(String, String)>,
-}
-
-impl Retargeted {
-    /// Why the link `f` is about was left, if it was: the link is the one
-    /// its message starts with. A finding naming none of the line's links
-    /// shares the line's first reason when nothing on it was fixed.
-    pub fn left_for(&self, f: &Finding) -> Option<&str> {
-        let message = f.message();
-        match self
-            .left
-            .iter()
-            .find(|(written, _)| message.starts_with(written.as_str()))
-        {
-            Some((_, why)) => Some(why),
-            None if self.edited.is_none() => self.left.first().map(|(_, why)| why.as_str()),
-            None => None,
-        }
-    }
-}
-
 /// Every dead link on the finding's line retargeted that can be, each on
-/// its own; `Err` says why the line itself cannot be read.
+/// its own and at its own bytes; `Err` says why the line itself cannot be
+/// read.
 pub(super) fn retarget(
     text: &str,
     f: &Finding,
     bank: &Bank,
     path: &str,
     names: &NearMisses,
-) -> Result<Retargeted, String> {
+) -> Result<LineLinks, String> {
     let line = f.line().ok_or("the finding names no line")?;
     let a = bank
         .find(path)
         .map(|id| bank.article(id))
         .ok_or("the article was not loaded")?;
-    let mut new_line = super::edit::line_text(text, line)
-        .ok_or_else(|| format!("line {line} is not in the file"))?
-        .to_owned();
+    let line_text = super::edit::line_text(text, line)
+        .ok_or_else(|| format!("line {line} is not in the file"))?;
+    let on_line: Vec<_> = a.links.iter().filter(|l| l.line == line).collect();
+    let ranges = line_links::body_ranges(text, line, &on_line);
+    let mut edits = Vec::new();
     let mut changes = Vec::new();
     let mut left = Vec::new();
     let mut dead = 0;
-    for link in a.links.iter().filter(|l| l.line == line) {
+    // A frontmatter value's links are found by their text, each after the
+    // one before it: a YAML line holds no code span.
+    let mut value_from = 0;
+    for (link, range) in on_line.iter().zip(ranges) {
         if !matches!(
             bank.resolve_from(link.target(), Some(path)),
             Resolution::Dead
@@ -70,8 +55,19 @@ pub(super) fn retarget(
             continue;
         }
         dead += 1;
-        match retarget_one(&link, bank, path, names, line, &mut new_line) {
-            Ok(change) => changes.push(change),
+        let at = match range {
+            Some(range) => Ok(range),
+            None if link.in_frontmatter => value_range(line_text, link, &mut value_from),
+            None => Err(format!(
+                "{} is not written on line {line} as read; the file changed",
+                link.written()
+            )),
+        };
+        match at.and_then(|at| retarget_one(link, bank, path, names, line_text, at)) {
+            Ok((edit, change)) => {
+                edits.push(edit);
+                changes.push(change);
+            }
             Err(reason) => left.push((link.written(), reason)),
         }
     }
@@ -80,23 +76,45 @@ pub(super) fn retarget(
     }
     let edited = (!changes.is_empty()).then(|| {
         (
-            super::replace_line(text, line, &new_line),
+            super::replace_line(text, line, &line_links::replaced(line_text, edits)),
             format!("line {line}: {}", changes.join(", ")),
         )
     });
-    Ok(Retargeted { edited, left })
+    Ok(LineLinks { edited, left })
 }
 
-/// One dead link of `line` pointed at the one article its name is a near
-/// miss of, in `new_line`; what changed, or why it cannot be.
+/// Where a frontmatter value's link is written on its line: the link as
+/// written, or a plain value's name alone (`domain: Travel & Tourism`).
+fn value_range(line: &str, link: &Link<'_>, from: &mut usize) -> Result<Range<usize>, String> {
+    let rest = line.get(*from..).unwrap_or_default();
+    let written = link.written();
+    let (at, len) = match rest.find(&written) {
+        Some(at) => (at, written.len()),
+        None => match rest.find(link.raw()) {
+            Some(at) if rest.matches(link.raw()).count() == 1 => (at, link.raw().len()),
+            _ => {
+                return Err(format!(
+                    "{written} is not written on its line as read; the file changed"
+                ));
+            }
+        },
+    };
+    let range = *from + at..*from + at + len;
+    *from = range.end;
+    Ok(range)
+}
+
+/// One dead link pointed at the one article its name is a near miss of:
+/// the edit of its bytes `at` in `line`, and what changed; or why it
+/// cannot be.
 fn retarget_one(
-    link: &crate::article::Link<'_>,
+    link: &Link<'_>,
     bank: &Bank,
     path: &str,
     names: &NearMisses,
-    line: usize,
-    new_line: &mut String,
-) -> Result<String, String> {
+    line: &str,
+    at: Range<usize>,
+) -> Result<(Replacement, String), String> {
     if crate::health::is_attachment(link.target()) {
         return Err(format!(
             "{} names a missing attachment: restore the file or remove the link",
@@ -127,28 +145,28 @@ fn retarget_one(
             link.written()
         ));
     }
+    let old = &line[at.clone()];
+    if old != link.written() {
+        // A plain value (`domain: Travel & Tourism`): the name alone.
+        return Ok((
+            Replacement {
+                range: at,
+                new: meant.to_owned(),
+            },
+            format!("“{}” becomes “{meant}”", link.raw()),
+        ));
+    }
     let cut = link.raw().find(['#', '|']).unwrap_or(link.raw().len());
     let (name, rest) = link.raw().split_at(cut);
-    let old = link.written();
     let new = if link.in_frontmatter || link.kind == LinkKind::Embed || rest.contains('|') {
         // A value names its target; an embed shows the target itself;
         // a link with its own text keeps that text.
         crate::wikilink::WikiLink::written(&format!("{meant}{rest}"), link.kind)
     } else {
-        format!("[[{meant}{rest}|{}]]", name.trim())
+        format!("[[{meant}{rest}|{}]]", line_links::shown_name(name, rest))
     };
-    if new_line.matches(&old).count() >= 1 {
-        *new_line = new_line.replacen(&old, &new, 1);
-        Ok(format!("{old} becomes {new}"))
-    } else if link.in_frontmatter && new_line.matches(link.raw()).count() == 1 {
-        // A plain value (`domain: Travel & Tourism`): the name alone.
-        *new_line = new_line.replacen(link.raw(), meant, 1);
-        Ok(format!("“{}” becomes “{meant}”", link.raw()))
-    } else {
-        Err(format!(
-            "{old} is not written on line {line} as read; the file changed"
-        ))
-    }
+    let change = format!("{old} becomes {new}");
+    Ok((Replacement { range: at, new }, change))
 }
 
 /// For a dead link no article is a near miss of, the one name to create

@@ -410,6 +410,63 @@ fn an_ambiguous_link_becomes_the_path_of_the_file_it_opens_now() {
 }
 
 #[test]
+fn a_link_fix_edits_the_link_itself_not_the_same_text_in_code_or_a_comment() {
+    let legal = "---\nlast_updated: 2026-04-08\ndomain: Legal\n---\n";
+    let file = "---\nlast_updated: 2026-04-08\nclient: Acme\nlanguages: [en]\n---\n\
+                Write `[[Legal]]`, for example [[Legal]].\n\
+                %%old: [[Legal]]%% now [[Legal]]\n\
+                Type `[[Travel & Tourism]]` to link: [[Travel & Tourism]].\n";
+    let dir = bank_with(&[
+        ("03_DOMAINS/Legal.md", legal.as_bytes()),
+        ("04_STYLE/Legal.md", legal.as_bytes()),
+        (DOMAIN, DOMAIN_TEXT.as_bytes()),
+        (CLIENT, file.as_bytes()),
+    ]);
+    let p = proposal(dir.path(), &["ambiguous-link", "dead-link"]);
+    assert!(p.remaining.is_empty(), "{:?}", p.remaining);
+    // Code spans and comments are text a reader is shown as written.
+    assert_eq!(
+        String::from_utf8(changed(&p, CLIENT)).unwrap(),
+        "---\nlast_updated: 2026-04-08\nclient: Acme\nlanguages: [en]\n---\n\
+         Write `[[Legal]]`, for example [[04_STYLE/Legal|Legal]].\n\
+         %%old: [[Legal]]%% now [[04_STYLE/Legal|Legal]]\n\
+         Type `[[Travel & Tourism]]` to link: [[Travel and Tourism|Travel & Tourism]].\n"
+    );
+}
+
+#[test]
+fn a_link_left_as_written_leaves_the_others_of_its_line_to_be_fixed() {
+    let legal = "---\nlast_updated: 2026-04-08\ndomain: Legal\n---\n";
+    let file = "---\nlast_updated: 2026-04-08\nclient: Acme\nlanguages: [en]\n---\n\
+                See ![[Legal]], [Legal](Legal.md), [[Legal\\|t]] and [[Legal#Scope]].\n";
+    let dir = bank_with(&[
+        ("03_DOMAINS/Legal.md", legal.as_bytes()),
+        ("04_STYLE/Legal.md", legal.as_bytes()),
+        (CLIENT, file.as_bytes()),
+    ]);
+    let p = proposal(dir.path(), &["ambiguous-link"]);
+    // The heading stays in the text shown, as Obsidian showed it.
+    assert_eq!(
+        String::from_utf8(changed(&p, CLIENT)).unwrap(),
+        file.replace("[[Legal#Scope]]", "[[04_STYLE/Legal#Scope|Legal > Scope]]")
+    );
+    // Each finding left gives its own link's reason.
+    let reasons: Vec<&str> = p.remaining.iter().map(|u| u.reason.as_str()).collect();
+    assert_eq!(reasons.len(), 3, "{:?}", p.remaining);
+    assert!(
+        reasons.iter().any(|r| r.starts_with("![[Legal]] is left")),
+        "{reasons:?}"
+    );
+    assert!(
+        reasons
+            .iter()
+            .any(|r| r.starts_with("[[Legal\\|t]] is left")),
+        "{reasons:?}"
+    );
+    assert!(p.fixes[0].codes.contains(&"ambiguous-link"));
+}
+
+#[test]
 fn languages_come_from_the_banks_only_pair_and_only_then() {
     let term = term("approved", "source_lang: en-US\ntarget_lang: nl-BE\n");
     let client = "---\nclient: Acme\nlast_updated: 2026-04-08\n---\n";
