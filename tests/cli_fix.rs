@@ -323,3 +323,53 @@ fn an_article_in_utf16_without_a_byte_order_mark_is_read_and_saved_as_utf8() {
         text
     );
 }
+
+/// A bank with every folder, holding `files`.
+fn bank_of(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let d = tempfile::tempdir().unwrap();
+    for f in [
+        "00_INBOX/_archive",
+        "01_CLIENTS",
+        "02_TERMINOLOGY",
+        "03_DOMAINS",
+        "04_STYLE",
+        "05_INDICES",
+        "06_TEMPLATES",
+    ] {
+        fs::create_dir_all(d.path().join(f)).unwrap();
+    }
+    for (rel, text) in files {
+        write(d.path(), rel, text.as_bytes());
+    }
+    d
+}
+
+#[test]
+fn what_is_left_after_writing_is_what_a_check_finds_then() {
+    // The retargeted link reaches the domain, which is then no orphan.
+    let bank = bank_of(&[
+        (
+            "03_DOMAINS/Travel and Tourism.md",
+            "---\ndomain: Travel and Tourism\nlanguages: [\"en-US → nl-BE\"]\nlast_updated: 2026-04-01\n---\n[[Acme]]\n",
+        ),
+        (
+            "01_CLIENTS/Acme.md",
+            "---\nclient: Acme\ndomains: [\"[[Travel & Tourism]]\"]\nlanguages: [\"en-US → nl-BE\"]\nlast_updated: 2026-04-01\n---\n# Acme\n",
+        ),
+    ]);
+    let root = bank.path().to_str().unwrap();
+    let (before, code) = json(&["fix", root, "--json"]);
+    assert_eq!(code, Some(1));
+    assert!(
+        before["remaining"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|u| u["code"] == "orphan"),
+        "{before}"
+    );
+    let (after, code) = json(&["fix", root, "--yes", "--json"]);
+    assert_eq!(after["written"], true);
+    assert_eq!(after["remaining"], serde_json::json!([]), "{after}");
+    assert_eq!(code, Some(0));
+}

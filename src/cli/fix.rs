@@ -75,44 +75,29 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         limit: 0,
         offset: 0,
     };
+    if let LayoutKind::Everos = found.spec.kind {
+        eprintln!(
+            "membank: {} is {}, which membank only reads; nothing is fixed. \
+             `membank check` lists its findings.",
+            common::safe(&args.bank.display().to_string()),
+            found.spec.title
+        );
+        return Ok(ExitCode::from(2));
+    }
+    if found.spec.kind == LayoutKind::DejaVu && args.create_missing {
+        eprintln!(
+            "membank: --create-missing makes bank articles; a Deja Vu project's \
+             records are written by its own workflow. Nothing was written."
+        );
+        return Ok(ExitCode::from(2));
+    }
     // With --yes the plan is made under the lock it is written under.
-    let (tx, proposal) = match found.spec.kind {
-        LayoutKind::Bank => {
-            let tx = match args.yes {
-                true => Some(common::begin_bank_write(&found.root)?),
-                false => None,
-            };
-            let bank = common::open_bank(&args.bank)?;
-            let checked = check::report(bank, &filter)?;
-            (tx, bank_proposal(bank, &checked.report.findings, &args))
-        }
-        LayoutKind::DejaVu => {
-            if args.create_missing {
-                eprintln!(
-                    "membank: --create-missing makes bank articles; a Deja Vu project's \
-                     records are written by its own workflow. Nothing was written."
-                );
-                return Ok(ExitCode::from(2));
-            }
-            let tx = match args.yes {
-                true => Some(common::begin_dejavu_write(&found.root)?),
-                false => None,
-            };
-            let project = common::open_dejavu(&args.bank)?;
-            let checked = check::report(&project, &filter)?;
-            let proposal = membank_core::dejavu::fix::propose(&project, &checked.report.findings);
-            (tx, proposal)
-        }
-        LayoutKind::Everos => {
-            eprintln!(
-                "membank: {} is {}, which membank only reads; nothing is fixed. \
-                 `membank check` lists its findings.",
-                common::safe(&args.bank.display().to_string()),
-                found.spec.title
-            );
-            return Ok(ExitCode::from(2));
-        }
+    let tx = match (args.yes, found.spec.kind) {
+        (true, LayoutKind::DejaVu) => Some(common::begin_dejavu_write(&found.root)?),
+        (true, _) => Some(common::begin_bank_write(&found.root)?),
+        (false, _) => None,
     };
+    let mut proposal = plan(found.spec.kind, &args, &filter)?;
     let mut written = false;
     if let Some(tx) = &tx
         && !proposal.fixes.is_empty()
@@ -122,6 +107,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         common::finish(tx);
         written = true;
+        // What is left is what a check finds now: a fix can answer a
+        // finding it was not made for (an orphan a retargeted link now
+        // reaches) or reveal one (a value the fixed frontmatter shows).
+        proposal.remaining = left_after_writing(plan(found.spec.kind, &args, &filter)?);
     }
     let shown = args.bank.to_string_lossy();
     if args.json {
@@ -135,6 +124,43 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// The fixes for what a check of the memory at `args.bank` finds now.
+fn plan(kind: LayoutKind, args: &Args, filter: &CheckArgs) -> anyhow::Result<FixProposal> {
+    Ok(match kind {
+        LayoutKind::DejaVu => {
+            let project = common::open_dejavu(&args.bank)?;
+            let checked = check::report(&project, filter)?;
+            membank_core::dejavu::fix::propose(&project, &checked.report.findings)
+        }
+        _ => {
+            let bank = common::open_bank(&args.bank)?;
+            let checked = check::report(bank, filter)?;
+            bank_proposal(bank, &checked.report.findings, args)
+        }
+    })
+}
+
+/// The findings left once the fixes were written: those with no fix, and
+/// those a fix would answer now that the first ones are made (a second
+/// run makes it).
+fn left_after_writing(again: FixProposal) -> Vec<Unfixed> {
+    let mut left = again.remaining;
+    for f in again.fixes {
+        for code in f.codes {
+            left.push(Unfixed {
+                code,
+                path: f.path.clone(),
+                line: None,
+                reason: "revealed by the fixes just made; `membank fix` again fixes it".into(),
+            });
+        }
+    }
+    membank_core::shared_sort::sort_by(&mut left, |a, b| {
+        (&a.path, a.line, a.code).cmp(&(&b.path, b.line, b.code))
+    });
+    left
 }
 
 fn json_output(bank: &str, proposal: &FixProposal, written: bool) -> JsonOutput {
