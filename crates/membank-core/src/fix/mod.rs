@@ -860,7 +860,8 @@ fn replace_line(text: &str, line: usize, new: &str) -> String {
 }
 
 /// The lines of the fence around the article, checked to be fences, and
-/// the blank lines between the opening fence and the frontmatter.
+/// the blank lines before the opening fence and between it and the
+/// frontmatter.
 fn fence_lines(text: &str, article: Option<&Article>) -> Result<(Vec<usize>, Vec<usize>), String> {
     let a = article.ok_or("the article was not loaded")?;
     let open = a.encoding.fence_open_line();
@@ -874,10 +875,10 @@ fn fence_lines(text: &str, article: Option<&Article>) -> Result<(Vec<usize>, Vec
             ));
         }
     }
-    // The blank lines between the fence and the frontmatter go too: the
-    // block must start the file.
+    // The blank lines before the fence and between it and the frontmatter
+    // go too: the block must start the file.
     let mut blanks = Vec::new();
-    for line in open + 1..=a.encoding.line_shift() {
+    for line in (1..open).chain(open + 1..=a.encoding.line_shift()) {
         if !edit::line_text(text, line)
             .unwrap_or_default()
             .trim()

@@ -61,6 +61,18 @@ fn the_fence_lines_go_and_every_other_byte_stays() {
 }
 
 #[test]
+fn blank_lines_before_the_fence_go_with_it_so_the_frontmatter_starts_the_file() {
+    let file = "\n\n```markdown\n---\nclient: Acme\nlanguages: [en]\nlast_updated: 2026-4-8\n---\n# Acme\n```\n";
+    let dir = bank_with(&[(CLIENT, file.as_bytes())]);
+    let p = proposal(dir.path(), &["fenced-frontmatter", "bad-date"]);
+    assert!(p.remaining.is_empty(), "{:?}", p.remaining);
+    assert_eq!(
+        String::from_utf8(changed(&p, CLIENT)).unwrap(),
+        "---\nclient: Acme\nlanguages: [en]\nlast_updated: 2026-04-08\n---\n# Acme\n"
+    );
+}
+
+#[test]
 fn the_byte_order_mark_is_dropped_and_nothing_else() {
     let text =
         "---\r\nlast_updated: '2026-04-08'\r\nclient: Acme\r\nlanguages: [en]\r\n---\r\nÉtude\r\n";
