@@ -101,6 +101,9 @@ pub(super) fn key_value(line: &str) -> Option<KeyValue<'_>> {
             let close = tail[1..].find(q)? + 1;
             start + 1..start + close
         }
+        // A comment alone (`client:   # TODO`): the value is empty, as
+        // YAML reads it.
+        Some('#') => start..start,
         _ => {
             // A comment starts at a `#` after a space.
             let end = tail.find(" #").unwrap_or(tail.len());
@@ -219,7 +222,7 @@ pub(super) fn set_key_as(
         if !empty {
             return Err(format!("{key} already has a value on line {}", i + 1));
         }
-        let new = match (quoted, text[..at.start].ends_with([' ', '\t'])) {
+        let mut new = match (quoted, text[..at.start].ends_with([' ', '\t'])) {
             (true, _) => match plain {
                 Some(value) if !value.contains(['"', '\'', '\\']) => value.to_owned(),
                 _ => return Err(format!("{key}: the value would need other quotes")),
@@ -227,6 +230,10 @@ pub(super) fn set_key_as(
             (false, true) => yaml.to_owned(),
             (false, false) => format!(" {yaml}"),
         };
+        // A comment after the empty value stays, one space from the value.
+        if !quoted && text[at.end..].starts_with('#') {
+            new.push(' ');
+        }
         let mut out = String::with_capacity(text.len() + new.len());
         out.push_str(&text[..at.start]);
         out.push_str(&new);
@@ -319,6 +326,19 @@ mod tests {
         let kv = key_value("last_updated: 2026-4-8   # old").unwrap();
         assert_eq!(&"last_updated: 2026-4-8   # old"[kv.value], "2026-4-8");
         assert!(key_value("  nested: x").is_none());
+    }
+
+    #[test]
+    fn an_empty_value_with_a_comment_is_filled_and_the_comment_kept() {
+        assert_eq!(key_value("client:   # TODO").unwrap().value, 10..10);
+        let text = "---\nclient:   # TODO\nlanguages: [en]\n---\n";
+        assert_eq!(
+            set_key(text, "client", "Acme").unwrap(),
+            (
+                "---\nclient:   Acme # TODO\nlanguages: [en]\n---\n".to_owned(),
+                2
+            )
+        );
     }
 
     #[test]
