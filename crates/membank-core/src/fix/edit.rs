@@ -92,7 +92,23 @@ pub(super) fn key_value(line: &str) -> Option<KeyValue<'_>> {
     }
     let colon = line.find(':')?;
     let key = line[..colon].trim().trim_matches(['"', '\'']);
-    let after = colon + 1;
+    let value = value_after(line, colon + 1)?;
+    Some(KeyValue { key, value })
+}
+
+/// The value of a block-list item line (`  - value  # comment`), as
+/// [`key_value`] finds a key's; `None` for a line that is no list item.
+pub(super) fn list_item(line: &str) -> Option<std::ops::Range<usize>> {
+    let rest = line.trim_start().strip_prefix('-')?;
+    if !(rest.is_empty() || rest.starts_with([' ', '\t'])) {
+        return None;
+    }
+    value_after(line, line.len() - rest.len())
+}
+
+/// The byte range of the value that starts past `after` in `line`: inside
+/// its quotes or, unquoted, without a trailing comment.
+fn value_after(line: &str, after: usize) -> Option<std::ops::Range<usize>> {
     let rest = &line[after..];
     let start = after + (rest.len() - rest.trim_start().len());
     let tail = &line[start..];
@@ -110,7 +126,7 @@ pub(super) fn key_value(line: &str) -> Option<KeyValue<'_>> {
             start..start + tail[..end].trim_end().len()
         }
     };
-    Some(KeyValue { key, value })
+    Some(value)
 }
 
 /// `text` with the value on 1-based `line` replaced by what `fix` makes of
@@ -283,35 +299,41 @@ pub(super) fn status_word(value: &str) -> Result<String, String> {
 }
 
 /// Each language name or underscored code in `value` replaced by its code;
-/// separators, quotes and brackets stay as written.
+/// separators, quotes and brackets stay as written. `Err`: the words with
+/// no one code, every one of them (the value is then left whole: half a
+/// name made a code would say something else).
 pub(super) fn language_codes(
     value: &str,
     fixed: impl Fn(&str) -> Option<String>,
     plausible: impl Fn(&str) -> bool,
-) -> Result<String, String> {
+) -> Result<String, Vec<String>> {
     let mut out = String::with_capacity(value.len());
     let mut word = String::new();
-    let flush = |word: &mut String, out: &mut String| -> Result<(), String> {
+    let mut unknown = Vec::new();
+    let mut flush = |word: &mut String, out: &mut String| {
         if word.chars().any(char::is_alphanumeric) && !plausible(word) {
-            let code = fixed(word)
-                .ok_or_else(|| format!("“{word}” is not a language name membank knows"))?;
-            out.push_str(&code);
+            match fixed(word) {
+                Some(code) => out.push_str(&code),
+                None => unknown.push(word.clone()),
+            }
         } else {
             out.push_str(word);
         }
         word.clear();
-        Ok(())
     };
     for c in value.chars() {
         if c.is_alphanumeric() || c == '_' || c == '-' {
             word.push(c);
         } else {
-            flush(&mut word, &mut out)?;
+            flush(&mut word, &mut out);
             out.push(c);
         }
     }
-    flush(&mut word, &mut out)?;
-    Ok(out)
+    flush(&mut word, &mut out);
+    match unknown.is_empty() {
+        true => Ok(out),
+        false => Err(unknown),
+    }
 }
 
 #[cfg(test)]

@@ -453,7 +453,24 @@ fn fix_file(
                 edit::padded_date(v)
             }),
             "bad-status" => value_fix(&text, f, &["status"], edit::status_word),
-            "bad-language-code" => language_fix(&text, f),
+            "bad-language-code" => match f.line().map(|line| language_fix(&text, line)) {
+                None => Err("the finding names no line".into()),
+                Some(Err(reason)) => Err(reason),
+                Some(Ok(done)) => match (done.left_for(f), done.edited) {
+                    (Some(why), edited) => {
+                        // The key's other values may be fixed.
+                        if let Some((new, note)) = edited {
+                            notes.push(note);
+                            text = new;
+                            codes.push(f.code());
+                        }
+                        Err(why)
+                    }
+                    (None, Some(edit)) => Ok(edit),
+                    // Fixed with an earlier finding of the same key.
+                    (None, None) => Ok((text.clone(), String::new())),
+                },
+            },
             "unquoted-link" => unquoted_link_fix(&text, f),
             "missing-key" => missing_key_fix(&text, f, bank, path, tz),
             "stale" => match edits.checked_today {
@@ -613,31 +630,88 @@ fn value_fix(
     Ok((new, format!("line {line}: “{old}” becomes “{value}”")))
 }
 
-/// The language codes on the finding's line, and on the list items below
-/// a key with no value of its own.
-fn language_fix(text: &str, f: &Finding) -> Result<(String, String), String> {
-    let line = f.line().ok_or("the finding names no line")?;
-    let fix = |v: &str| edit::language_codes(v, fixed_language_tag, is_plausible_language_tag);
-    let (mut text, old, value) = edit::replace_value(text, line, &LANGUAGE_KEYS, fix)?;
-    let mut changes = vec![format!("“{old}” becomes “{value}”")];
-    if value.trim().is_empty() {
-        let mut at = line + 1;
-        while let Some(item) = edit::line_text(&text, at) {
-            let Some(rest) = item.trim_start().strip_prefix("- ") else {
-                break;
-            };
-            let fixed = edit::language_codes(rest, fixed_language_tag, is_plausible_language_tag)?;
-            if fixed != rest {
-                changes.push(format!("“{}” becomes “{}”", rest.trim(), fixed.trim()));
-                let keep = item.len() - rest.len();
-                let new_line = format!("{}{fixed}", &item[..keep]);
-                text = replace_line(&text, at, &new_line);
+/// The language codes of a key fixed: on its line, and on the list items
+/// below it when it has no value of its own. Each value (the key's, or
+/// one item's) is fixed or left on its own, so a name left to the author
+/// leaves the other items to be fixed.
+struct LanguageFix {
+    edited: Option<(String, String)>,
+    /// Each value left as written, and its words with no one code.
+    left: Vec<(String, Vec<String>)>,
+}
+
+impl LanguageFix {
+    /// Why the value `f` is about was left, if it was: `f` names its codes
+    /// in quotes.
+    fn left_for(&self, f: &Finding) -> Option<String> {
+        let message = f.message();
+        let named = message.split(" which is not").next().unwrap_or_default();
+        let named: Vec<&str> = named
+            .split('“')
+            .skip(1)
+            .filter_map(|s| s.split_once('”').map(|(code, _)| code))
+            .collect();
+        for (_, words) in &self.left {
+            if let Some(word) = words.iter().find(|w| named.contains(&w.as_str())) {
+                return Some(unknown_language(word));
             }
+        }
+        self.left
+            .iter()
+            .find(|(value, _)| named.iter().any(|n| value.contains(n)))
+            .map(|(value, words)| {
+                format!(
+                    "“{value}” is left as written: {}",
+                    unknown_language(&words[0])
+                )
+            })
+    }
+}
+
+/// Why a word is not made a language code.
+fn unknown_language(word: &str) -> String {
+    match word.eq_ignore_ascii_case("norwegian") {
+        true => "“Norwegian” is written no, nb (Bokmål) or nn (Nynorsk); which one is the \
+                 author's choice"
+            .into(),
+        false => format!("“{word}” is not a language name membank knows"),
+    }
+}
+
+fn language_fix(text: &str, line: usize) -> Result<LanguageFix, String> {
+    let key_line =
+        edit::line_text(text, line).ok_or_else(|| format!("line {line} is not in the file"))?;
+    let kv = edit::key_value(key_line)
+        .filter(|kv| LANGUAGE_KEYS.contains(&kv.key))
+        .ok_or_else(|| format!("line {line} is not a plain “key: value” line"))?;
+    let mut values = vec![(line, kv.value.clone())];
+    if key_line[kv.value].trim().is_empty() {
+        let mut at = line + 1;
+        while let Some(range) = edit::line_text(text, at).and_then(edit::list_item) {
+            values.push((at, range));
             at += 1;
         }
     }
-    changes.retain(|c| !c.starts_with("“” "));
-    Ok((text, format!("line {line}: {}", changes.join(", "))))
+    let mut text = text.to_owned();
+    let mut changes = Vec::new();
+    let mut left = Vec::new();
+    for (at, range) in values {
+        let mut new_line = edit::line_text(&text, at).unwrap_or_default().to_owned();
+        let old = new_line[range.clone()].to_owned();
+        // A comment after the value stays as written.
+        match edit::language_codes(&old, fixed_language_tag, is_plausible_language_tag) {
+            Ok(new) if new != old => {
+                changes.push(format!("“{}” becomes “{}”", old.trim(), new.trim()));
+                new_line.replace_range(range, &new);
+                text = replace_line(&text, at, &new_line);
+            }
+            Ok(_) => {}
+            Err(words) => left.push((old.trim().to_owned(), words)),
+        }
+    }
+    let edited =
+        (!changes.is_empty()).then(|| (text, format!("line {line}: {}", changes.join(", "))));
+    Ok(LanguageFix { edited, left })
 }
 
 /// The unquoted `[[link]]` of the finding's key quoted, on the key's line
@@ -660,13 +734,16 @@ fn unquoted_link_fix(text: &str, f: &Finding) -> Result<(String, String), String
     } else {
         let mut at = line + 1;
         while let Some(item) = edit::line_text(&text, at) {
-            let Some(rest) = item.trim_start().strip_prefix("- ") else {
+            // The item's value, a comment after it kept as written.
+            let Some(range) = edit::list_item(item) else {
                 break;
             };
-            if let Some(quoted) = edit::quoted_link(rest.trim_end()) {
-                changes.push(format!("{} becomes {quoted}", rest.trim_end()));
-                let keep = item.len() - rest.len();
-                let new_line = format!("{}{quoted}", &item[..keep]);
+            let in_quotes =
+                range.start > 0 && matches!(item.as_bytes()[range.start - 1], b'"' | b'\'');
+            if !in_quotes && let Some(quoted) = edit::quoted_link(&item[range.clone()]) {
+                changes.push(format!("{} becomes {quoted}", &item[range.clone()]));
+                let mut new_line = item.to_owned();
+                new_line.replace_range(range, &quoted);
                 text = replace_line(&text, at, &new_line);
             }
             at += 1;

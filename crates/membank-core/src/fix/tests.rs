@@ -220,6 +220,49 @@ fn language_names_and_underscores_become_codes_from_the_table() {
 }
 
 #[test]
+fn a_comment_after_a_list_item_stays_and_does_not_stop_its_fix() {
+    let file = "---\nclient: Acme\nlanguages:\n  - en_GB → nl-BE  # main pair\n  - en_US → nl-BE\n\
+                domains:\n  - [[Legal]]  # main domain\n  - \"[[Tax]]\" # quoted\nlast_updated: 2026-04-08\n---\n";
+    let dir = bank_with(&[(CLIENT, file.as_bytes())]);
+    let p = proposal(dir.path(), &["bad-language-code", "unquoted-link"]);
+    assert!(p.remaining.is_empty(), "{:?}", p.remaining);
+    assert_eq!(
+        String::from_utf8(changed(&p, CLIENT)).unwrap(),
+        "---\nclient: Acme\nlanguages:\n  - en-GB → nl-BE  # main pair\n  - en-US → nl-BE\n\
+         domains:\n  - \"[[Legal]]\"  # main domain\n  - \"[[Tax]]\" # quoted\nlast_updated: 2026-04-08\n---\n"
+    );
+}
+
+#[test]
+fn a_list_item_left_to_the_author_leaves_the_others_to_be_fixed() {
+    let file = "---\nclient: Acme\nlanguages:\n  - en_GB → nl-BE\n  - Norwegian\n  - Klingon Dutch\n\
+                last_updated: 2026-04-08\n---\n";
+    let dir = bank_with(&[(CLIENT, file.as_bytes())]);
+    let p = proposal(dir.path(), &["bad-language-code"]);
+    // Half a name is not made a code: “Klingon Dutch” stays whole.
+    assert_eq!(
+        String::from_utf8(changed(&p, CLIENT)).unwrap(),
+        file.replace("en_GB", "en-GB")
+    );
+    let reasons: Vec<&str> = p.remaining.iter().map(|u| u.reason.as_str()).collect();
+    assert_eq!(reasons.len(), 2, "{:?}", p.remaining);
+    assert!(
+        reasons.iter().any(|r| r.contains("no, nb (Bokmål) or nn")),
+        "{reasons:?}"
+    );
+    assert!(
+        reasons
+            .iter()
+            .any(|r| r.contains("“Klingon” is not a language name")),
+        "{reasons:?}"
+    );
+    assert!(
+        !reasons.iter().any(|r| r.contains("“Norwegian” is not")),
+        "{reasons:?}"
+    );
+}
+
+#[test]
 fn a_leftover_is_deleted_a_folder_made_and_the_rest_explained() {
     let dir = bank_with(&[
         ("01_CLIENTS/Acme.md.tmp", b"half a save"),
