@@ -373,3 +373,35 @@ fn what_is_left_after_writing_is_what_a_check_finds_then() {
     assert_eq!(after["remaining"], serde_json::json!([]), "{after}");
     assert_eq!(code, Some(0));
 }
+
+#[test]
+fn stale_is_fixed_by_the_same_days_check_counts() {
+    let domain = |name: &str, other: &str| {
+        format!(
+            "---\ndomain: {name}\nlast_updated: 2026-03-01\nlanguages: [\"en-US → nl-BE\"]\n---\n[[{other}]]\n"
+        )
+    };
+    let (tax, legal) = (domain("Tax", "Legal"), domain("Legal", "Tax"));
+    let bank = bank_of(&[("03_DOMAINS/Tax.md", &tax), ("03_DOMAINS/Legal.md", &legal)]);
+    let root = bank.path().to_str().unwrap();
+    // 2026-03-01 is 38 days before the tests' day: stale only under 30.
+    let (v, _) = json(&[
+        "fix",
+        root,
+        "--code",
+        "stale",
+        "--stale-days",
+        "30",
+        "--json",
+    ]);
+    let fixed: Vec<&str> = v["fixes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(fixed, ["03_DOMAINS/Legal.md", "03_DOMAINS/Tax.md"], "{v}");
+    let (v, code) = json(&["fix", root, "--code", "stale", "--json"]);
+    assert_eq!(v["fixes"], serde_json::json!([]), "{v}");
+    assert_eq!(code, Some(0));
+}

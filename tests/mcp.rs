@@ -2581,6 +2581,21 @@ async fn fix_is_proposed_with_what_is_left_and_applied_by_id() {
     c.service.cancel().await.unwrap();
 }
 
+#[tokio::test]
+async fn fix_of_stale_counts_the_days_it_is_given() {
+    let (_dir, bank) = demo_copy();
+    let c = connect(&bank, &["--allow-writes"]).await;
+    // Nothing in the demo is a century old; everything is a day old.
+    let none = call(&c, "fix", json!({"code": ["stale"], "stale_days": 36500})).await;
+    assert_eq!(none.is_error, Some(false), "{none:?}");
+    let v = none.structured_content.unwrap();
+    assert!(v["files"].as_array().is_none_or(|f| f.is_empty()), "{v}");
+    let all = call(&c, "fix", json!({"code": ["stale"], "stale_days": 1})).await;
+    let v = all.structured_content.unwrap();
+    assert!(v["files"].as_array().is_some_and(|f| !f.is_empty()), "{v}");
+    c.service.cancel().await.unwrap();
+}
+
 /// The article's `last_updated: YYYY-MM-DD` written with one-digit month
 /// and day padding removed where they have it (`2026-04-08` → `2026-4-8`),
 /// so `fix` has a `bad-date` to pad back.

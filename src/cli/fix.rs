@@ -69,7 +69,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let found = membank_core::memory::detect(&args.bank, common::forced_format())
         .map_err(|e| anyhow::anyhow!(common::safe(&e.to_string())))?;
     let filter = CheckArgs {
-        stale_days: 365,
+        // The same findings as `check --stale-days N` reports.
+        stale_days: args.stale_days,
         code: args.code.clone(),
         path: args.path.clone(),
         limit: 0,

@@ -24,6 +24,10 @@ pub struct Args {
     /// nothing is created without this).
     #[arg(long)]
     pub create_missing: bool,
+    /// Articles whose last_updated is older than this many days are stale
+    /// (0: never), as for `check`: what `--code stale` marks checked.
+    #[arg(long, value_name = "N", default_value_t = 365)]
+    pub stale_days: u32,
     /// Write the fixes.
     #[arg(long)]
     pub yes: bool,

@@ -456,6 +456,15 @@ pub struct FixParams {
     /// miss of it (a dead link may be a deliberate forward reference).
     #[serde(default)]
     pub create_missing: bool,
+    /// Articles whose last_updated is older than this many days are
+    /// stale (0: never), as for the check tool; what `stale` fixes.
+    #[serde(default = "default_stale_days")]
+    #[schemars(default = "default_stale_days")]
+    pub stale_days: u32,
+}
+
+fn default_stale_days() -> u32 {
+    365
 }
 
 #[derive(Deserialize, JsonSchema)]

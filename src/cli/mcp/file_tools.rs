@@ -181,7 +181,8 @@ fn s(t: &str) -> String {
 pub fn fix(shared: &Arc<Shared>, owner: Owner, p: FixParams) -> Result<Output, String> {
     let today = crate::cli::common::clock().today();
     let filter = crate::cli::check::CheckArgs {
-        stale_days: 365,
+        // The same findings as the check tool's stale_days reports.
+        stale_days: p.stale_days,
         code: p.code.clone(),
         path: p.path,
         limit: 0,
