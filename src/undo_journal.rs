@@ -72,8 +72,12 @@ pub fn install(text: Option<&str>) -> anyhow::Result<()> {
 #[derive(Debug, Clone)]
 pub struct Undone {
     pub entry: journal::Entry,
-    /// Journal files that could not be read (named, with the reason).
+    /// Journal files that could not be read (named, with the reason), and
+    /// the folders the change made that the undo kept.
     pub warnings: Vec<String>,
+    /// The folders the change made that are still there: files were put
+    /// in them since, and an undo never deletes what it did not write.
+    pub kept: Vec<String>,
 }
 
 /// Take back the last change journalled for the memory `tx` holds the
@@ -134,9 +138,26 @@ pub fn undo_last_in(
 ) -> Result<Undone, String> {
     let (entry, corrupt) = last_to_undo(journal, tx.root())?;
     journal::revert(tx, &entry).map_err(|e| e.to_string())?;
-    let warnings = corrupt
+    let mut warnings: Vec<String> = corrupt
         .iter()
         .map(|c| format!("{}: {}", c.file.display(), c.reason))
         .collect();
-    Ok(Undone { entry, warnings })
+    let kept: Vec<String> = entry
+        .files
+        .iter()
+        .filter(|f| f.change == journal::Recorded::FolderMade)
+        .filter(|f| std::fs::symlink_metadata(tx.root().join(&f.path)).is_ok_and(|m| m.is_dir()))
+        .map(|f| f.path.clone())
+        .collect();
+    for folder in &kept {
+        warnings.push(format!(
+            "{folder} was kept: it is not empty (files were put in it since the change); \
+             remove it by hand if it should go"
+        ));
+    }
+    Ok(Undone {
+        entry,
+        warnings,
+        kept,
+    })
 }

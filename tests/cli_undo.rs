@@ -722,3 +722,38 @@ fn a_template_rename_undone_leaves_only_the_old_name() {
     ok(&run(state.path(), &["undo", s(bank.path())]));
     assert_eq!(support::tree(bank.path()), before);
 }
+
+#[test]
+fn a_folder_made_and_filled_since_is_said_to_be_kept() {
+    // flawed_bank has no 05_INDICES: the fix makes it, then a file is
+    // put in it, and the undo keeps it (it deletes nothing it did not
+    // write) and says so rather than that it was taken back.
+    let undone_with = |flag: Option<&str>| {
+        let bank = flawed_bank();
+        let state = tempfile::tempdir().unwrap();
+        let root = s(bank.path());
+        run(
+            state.path(),
+            &["fix", root, "--code", "missing-folder", "--yes"],
+        );
+        write(bank.path(), "05_INDICES/Index.md", b"# my index\n");
+        let mut args = vec!["undo", root];
+        args.extend(flag);
+        let out = run(state.path(), &args);
+        ok(&out);
+        assert!(bank.path().join("05_INDICES/Index.md").is_file());
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let said = undone_with(None);
+    assert!(
+        said.contains("05_INDICES (was folder made; kept: it is not empty)"),
+        "{said}"
+    );
+    let v: serde_json::Value = serde_json::from_str(&undone_with(Some("--json"))).unwrap();
+    assert!(
+        v["warnings"]
+            .to_string()
+            .contains("05_INDICES was kept: it is not empty"),
+        "{v}"
+    );
+}

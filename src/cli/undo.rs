@@ -101,8 +101,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                     common::safe(&undone.entry.time)
                 )?;
                 for f in &undone.entry.files {
+                    // A folder made then and not empty now stays: say so,
+                    // not that it was taken back.
+                    let kept = match undone.kept.contains(&f.path) {
+                        true => "; kept: it is not empty",
+                        false => "",
+                    };
                     outln!(
-                        "  {} (was {})",
+                        "  {} (was {}{kept})",
                         common::safe(&f.path),
                         change_word(&f.change)
                     )?;
