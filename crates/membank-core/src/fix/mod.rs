@@ -272,9 +272,16 @@ pub fn propose_with(bank: &Bank, findings: &[Finding], opts: &Options) -> FixPro
                 .push(unfixed(f, no_fix_reason(f.code()).to_owned())),
             "dead-link"
                 if let (Some(today), Some(names)) = (opts.create_missing, &names)
-                    && let Some((folder, name)) = retarget::missing_article(bank, f, names) =>
+                    && let Some(made) = retarget::missing_article(bank, f, names) =>
             {
-                create_missing(bank, f, folder, &name, today, &mut proposal);
+                match made {
+                    Ok((folder, name)) => {
+                        create_missing(bank, f, folder, &name, today, &mut proposal);
+                    }
+                    // Asked to create it, and not: the advice to ask is no
+                    // answer, the reason is.
+                    Err(why) => proposal.remaining.push(unfixed(f, why)),
+                }
             }
             code if FILE_CODES.contains(&code) => by_path.entry(&*f.path).or_default().push(f),
             code => proposal

@@ -173,16 +173,29 @@ fn retarget_one(
 /// and the folder its use implies: a `client`/`domain` value names a
 /// client or domain; a link in the text, a note beside the linking one.
 /// The link is the one the finding's message names (each dead link of a
-/// line has its own finding). `None` for an attachment or a path (the
-/// author says where those go).
+/// line has its own finding). `None` when the usual fix answers the link
+/// (a near miss, an attachment); `Some(Err(why))` when no article is near
+/// it and none is made (a path: the author says where it goes).
 pub(super) fn missing_article(
     bank: &Bank,
     f: &Finding,
     names: &NearMisses,
-) -> Option<(crate::layout::Folder, String)> {
+) -> Option<Result<(crate::layout::Folder, String), String>> {
+    match article_to_create(bank, f, names) {
+        Ok(made) => Some(Ok(made)),
+        Err(why) => why.map(Err),
+    }
+}
+
+/// [`missing_article`], `Err(None)` standing for `None`.
+fn article_to_create(
+    bank: &Bank,
+    f: &Finding,
+    names: &NearMisses,
+) -> Result<(crate::layout::Folder, String), Option<String>> {
     use crate::layout::Folder;
-    let line = f.line()?;
-    let id = bank.find(&f.path)?;
+    let line = f.line().ok_or(None)?;
+    let id = bank.find(&f.path).ok_or(None)?;
     let a = bank.article(id);
     let dead: Vec<_> = a
         .links
@@ -196,7 +209,7 @@ pub(super) fn missing_article(
         })
         .collect();
     let message = f.message();
-    let first = *dead.first()?;
+    let first = *dead.first().ok_or(None)?;
     let link = match dead
         .iter()
         .find(|l| message.starts_with(l.written().as_str()))
@@ -204,23 +217,33 @@ pub(super) fn missing_article(
         Some(own) => *own,
         // A finding that names none of them: only when they agree.
         None if dead.iter().all(|l| l.target() == first.target()) => first,
-        None => return None,
+        None => return Err(None),
     };
     let target = link.target().trim().trim_end_matches(".md");
     if crate::health::is_attachment(link.target())
         || target.is_empty()
-        || target.contains('/')
         || names.only(link.target()).is_some()
     {
-        return None;
+        return Err(None);
+    }
+    // Said in place of the advice to use --create-missing, which was.
+    let by_hand = |why: String| Err(Some(format!("{why}; create it by hand")));
+    if target.contains('/') {
+        return by_hand(format!(
+            "“{target}” is a path, and where a new article goes is the author's choice: \
+             --create-missing makes one only from a bare name"
+        ));
     }
     if link.in_frontmatter {
         // Read again when the bank kept no frontmatter for the article.
-        let key = frontmatter_key(&bank.frontmatter_text(id).ok()?, line)?;
+        let text = bank.frontmatter_text(id).map_err(|_| None)?;
+        let key = frontmatter_key(&text, line).ok_or(None)?;
         return match key.as_str() {
-            "client" | "clients" => Some((Folder::Clients, target.to_owned())),
-            "domain" | "domains" => Some((Folder::Domains, target.to_owned())),
-            _ => None,
+            "client" | "clients" => Ok((Folder::Clients, target.to_owned())),
+            "domain" | "domains" => Ok((Folder::Domains, target.to_owned())),
+            _ => by_hand(format!(
+                "a {key} value says nothing of the folder a new article would go in"
+            )),
         };
     }
     // A term's name says where it belongs, whoever links to it.
@@ -228,12 +251,12 @@ pub(super) fn missing_article(
         && !source.is_empty()
         && !target_term.is_empty()
     {
-        return Some((Folder::Terminology, target.to_owned()));
+        return Ok((Folder::Terminology, target.to_owned()));
     }
     // Links listed together are mostly of one kind: a client's "Terminology
     // decisions" list names terms, an index's "Domains" section domains.
     if let Some(folder) = neighbours_folder(bank, f, line) {
-        return Some((folder, target.to_owned()));
+        return Ok((folder, target.to_owned()));
     }
     let folder = a.folder;
     let inside = a
@@ -247,8 +270,13 @@ pub(super) fn missing_article(
         None => target.to_owned(),
     };
     // An index only lists other articles: its folder says nothing of theirs.
-    (!matches!(folder, Folder::Templates | Folder::Inbox | Folder::Indices))
-        .then_some((folder, name))
+    match folder {
+        Folder::Templates | Folder::Inbox | Folder::Indices => by_hand(format!(
+            "a link from {} says nothing of the folder a new article would go in",
+            folder.dir_name()
+        )),
+        _ => Ok((folder, name)),
+    }
 }
 
 /// The folder most of the links resolved under the same heading as the

@@ -788,6 +788,36 @@ fn a_forward_reference_is_created_only_when_asked_in_the_folder_its_use_implies(
 }
 
 #[test]
+fn a_link_not_created_when_asked_says_why_not_to_ask() {
+    let note = "---\nlast_updated: 2026-04-08\nclient: Acme\nlanguages: [en]\n---\n\
+                See [[05_INDICES/Overview]], [[../Outside]] and [[.hidden]].\n";
+    let dir = with_note(note);
+    let bank = Bank::load(dir.path()).unwrap();
+    let found = findings(dir.path(), &["dead-link"]);
+    let opts = Options {
+        tz: jiff::tz::TimeZone::UTC,
+        checked_today: None,
+        create_missing: Some(jiff::civil::date(2026, 11, 26)),
+    };
+    let p = propose_with(&bank, &found, &opts);
+    assert!(p.fixes.is_empty(), "{:?}", p.fixes);
+    assert!(!p.remaining.is_empty());
+    for left in &p.remaining {
+        assert!(
+            !left.reason.contains("--create-missing`"),
+            "advice to do what was done: {left:?}"
+        );
+    }
+    assert!(
+        p.remaining
+            .iter()
+            .any(|u| u.reason.contains("“05_INDICES/Overview” is a path")),
+        "{:?}",
+        p.remaining
+    );
+}
+
+#[test]
 fn a_missing_article_goes_where_its_name_and_neighbours_say_not_where_the_link_is() {
     let client = "---\nlast_updated: 2026-04-08\nclient: Acme\n---\n# Acme\n\
                   ## Terminology decisions\n- [[crossing → traversée]]\n\n\
