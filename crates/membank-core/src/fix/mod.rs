@@ -244,6 +244,18 @@ pub fn propose_with(bank: &Bank, findings: &[Finding], opts: &Options) -> FixPro
     let mut by_path: BTreeMap<&str, Vec<&Finding>> = BTreeMap::new();
     for f in findings {
         match f.code() {
+            // A file in the folder's place is the author's to move: the
+            // write would only refuse the folder.
+            "missing-folder" if std::fs::symlink_metadata(bank.root().join(&*f.path)).is_ok() => {
+                proposal.remaining.push(unfixed(
+                    f,
+                    format!(
+                        "a file named {} is in the folder's place; move or rename it, then \
+                         the folder can be made",
+                        f.path
+                    ),
+                ))
+            }
             "missing-folder" => proposal.fixes.push(FileFix {
                 path: f.path.to_string(),
                 codes: vec![f.code()],

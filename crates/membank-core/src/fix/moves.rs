@@ -68,7 +68,21 @@ pub(super) fn archive(bank: &Bank, f: &Finding) -> Result<FileFix, String> {
         ));
     }
     let file_name = f.path.rsplit('/').next().unwrap_or(&f.path);
-    let to = format!("{}/{ARCHIVE_DIR}/{file_name}", Folder::Inbox.dir_name());
+    let archive = format!("{}/{ARCHIVE_DIR}", Folder::Inbox.dir_name());
+    // The write would refuse these; the plan does not offer what it will
+    // not make.
+    if crate::pathsafe::is_symlink_at(bank.root(), &archive) {
+        return Err(format!(
+            "{}; move the note by hand",
+            crate::pathsafe::writes_through_no_link(&archive)
+        ));
+    }
+    if std::fs::symlink_metadata(bank.root().join(&archive)).is_ok_and(|m| !m.is_dir()) {
+        return Err(format!(
+            "{archive} is a file, not a folder; move or rename it, then the note can be archived"
+        ));
+    }
+    let to = format!("{archive}/{file_name}");
     if bank.find(&to).is_some() || std::fs::symlink_metadata(bank.root().join(&to)).is_ok() {
         return Err(format!("{to} is taken; move the note by hand"));
     }

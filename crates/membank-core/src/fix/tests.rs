@@ -745,6 +745,49 @@ fn a_note_archived_and_edited_at_once_is_one_note_with_every_fix() {
 }
 
 #[test]
+fn a_folder_or_archive_the_write_would_refuse_is_not_offered() {
+    let note =
+        "---\ncompiled: true\ncompiled_to: [\"03_DOMAINS/Travel and Tourism.md\"]\n---\nnote\n";
+    let dir = bank_with(&[
+        (DOMAIN, DOMAIN_TEXT.as_bytes()),
+        ("00_INBOX/batch.md", note.as_bytes()),
+    ]);
+    fs::remove_dir(dir.path().join("05_INDICES")).unwrap();
+    fs::write(dir.path().join("05_INDICES"), "x\n").unwrap();
+    let outside = tempfile::tempdir().unwrap();
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(outside.path(), dir.path().join("00_INBOX/_archive")).unwrap();
+    #[cfg(not(unix))]
+    fs::write(dir.path().join("00_INBOX/_archive"), "x\n").unwrap();
+    let found = findings(dir.path(), &["missing-folder", "compiled-not-archived"]);
+    assert!(
+        found[..].iter().any(|f| f.code() == "missing-folder"
+            && f.message()
+                .contains("A file named 05_INDICES is in its place")),
+        "{found:?}"
+    );
+    let p = proposal(dir.path(), &["missing-folder", "compiled-not-archived"]);
+    assert!(p.fixes.is_empty(), "{:?}", p.fixes);
+    let reasons: Vec<(&str, &str)> = p
+        .remaining
+        .iter()
+        .map(|u| (u.code, u.reason.as_str()))
+        .collect();
+    assert!(
+        reasons
+            .iter()
+            .any(|(c, r)| *c == "missing-folder" && r.contains("a file named 05_INDICES")),
+        "{reasons:?}"
+    );
+    assert!(
+        reasons
+            .iter()
+            .any(|(c, r)| *c == "compiled-not-archived" && r.contains("00_INBOX/_archive is a")),
+        "{reasons:?}"
+    );
+}
+
+#[test]
 fn a_forward_reference_is_created_only_when_asked_in_the_folder_its_use_implies() {
     let note = "---\nlast_updated: 2026-04-08\nclient: Acme\ndomains:\n  - \"[[Maritime Law]]\"\n---\n\
                 # Acme\nSee [[Shipping Notes]] and again [[Shipping Notes]].\n";

@@ -11,15 +11,24 @@ use super::{Finding, Severity, finding};
 
 pub(super) fn folder_findings(bank: &Bank, out: &mut Vec<Finding>) {
     for folder in &bank.missing_folders {
+        let name = folder.dir_name();
+        // A file (or a link) of the folder's name: the folder cannot be
+        // made until it is moved, so that is the advice.
+        let what_to_do = match std::fs::symlink_metadata(bank.root().join(name)) {
+            Ok(_) => format!(
+                "A file named {name} is in its place: move or rename the file, then create \
+                 the folder."
+            ),
+            Err(_) => "Create it (it may stay empty).".to_owned(),
+        };
         out.push(finding(
             "missing-folder",
             Severity::Warning,
-            folder.dir_name(),
+            name,
             None,
             format!(
-                "The folder {} is missing. The format defines seven numbered folders and some \
-                 tools expect all of them. Create it (it may stay empty).",
-                folder.dir_name()
+                "The folder {name} is missing. The format defines seven numbered folders and \
+                 some tools expect all of them. {what_to_do}"
             ),
         ));
     }
