@@ -994,8 +994,8 @@ fn fence_lines(text: &str, article: Option<&Article>) -> Result<(Vec<usize>, Vec
 fn check_result(path: &str, after: &[u8], article: Option<&Article>) -> Result<(), String> {
     let decoded = crate::text::decode(after)
         .map_err(|e| format!("the fixed file would not be UTF-8 ({e}); nothing is proposed"))?;
-    crate::secrets::refuse(&decoded.text)
-        .map_err(|reason| format!("the file {reason}; it is not rewritten"))?;
+    crate::secrets::refuse_each(&[("the file", &decoded.text)])
+        .map_err(|reason| format!("{reason}; it is not rewritten"))?;
     let folder = path
         .split('/')
         .next()

@@ -73,6 +73,21 @@ fn blank_lines_before_the_fence_go_with_it_so_the_frontmatter_starts_the_file() 
 }
 
 #[test]
+fn a_file_holding_a_credential_is_left_with_a_reason_that_reads() {
+    let file = "---\nclient: Acme\nlanguages: [en]\nlast_updated: 2026-4-8\n---\naws AKIAIOSFODNN7EXAMPLE.\n";
+    let dir = bank_with(&[(CLIENT, file.as_bytes())]);
+    let p = proposal(dir.path(), &["bad-date"]);
+    assert!(p.fixes.is_empty(), "{:?}", p.fixes);
+    assert!(
+        p.remaining[0]
+            .reason
+            .starts_with("the file holds what looks like an AWS"),
+        "{:?}",
+        p.remaining
+    );
+}
+
+#[test]
 fn the_byte_order_mark_is_dropped_and_nothing_else() {
     let text =
         "---\r\nlast_updated: '2026-04-08'\r\nclient: Acme\r\nlanguages: [en]\r\n---\r\nÉtude\r\n";

@@ -596,12 +596,8 @@ fn check_rewritten(
 ) -> Result<(), String> {
     let decoded = crate::text::decode(after)
         .map_err(|e| format!("{new_path}: the rewritten file would not be UTF-8 ({e})"))?;
-    crate::secrets::refuse(&decoded.text).map_err(|reason| {
-        format!(
-            "{}: the file {reason}; it is not rewritten",
-            article.rel_path
-        )
-    })?;
+    crate::secrets::refuse_each(&[("the file", &decoded.text)])
+        .map_err(|reason| format!("{}: {reason}; it is not rewritten", article.rel_path))?;
     let reread = Article::parse(new_path.to_owned(), article.folder, decoded);
     let was_parsed = matches!(article.frontmatter, FrontmatterState::Parsed(_));
     if was_parsed && !matches!(reread.frontmatter, FrontmatterState::Parsed(_)) {
