@@ -29,7 +29,13 @@ struct Files {
 
 /// The policy from a config file's text.
 pub fn parse(text: &str) -> anyhow::Result<ReadPolicy> {
-    let table: FileTable = toml::from_str(text).context("[files] table")?;
+    // Told without the file's text: the offending line may hold a key.
+    let table: FileTable = toml::from_str(text).map_err(|e| {
+        anyhow::anyhow!(
+            "[files] table: {}",
+            membank_core::toml_error::describe(text, &e)
+        )
+    })?;
     let mut policy = ReadPolicy::default();
     if let Some(mb) = table.files.max_file_mb {
         anyhow::ensure!(mb > 0, "[files] max_file_mb must be at least 1");
@@ -63,9 +69,15 @@ impl ConfigFile {
         match std::fs::read_to_string(&path) {
             Ok(text) => {
                 // A syntax error is the file's, wherever it is: said so
-                // before a table's reading would claim it as its own.
+                // before a table's reading would claim it as its own. Told
+                // by line and column, never by the line's text, which may
+                // hold a key pasted in by mistake.
                 if let Err(e) = text.parse::<toml::Table>() {
-                    anyhow::bail!("{}: not valid TOML: {e}", path.display());
+                    anyhow::bail!(
+                        "{}: not valid TOML: {}",
+                        path.display(),
+                        membank_core::toml_error::describe(&text, &e)
+                    );
                 }
                 Ok(Some(ConfigFile { path, text }))
             }

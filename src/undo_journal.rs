@@ -8,7 +8,6 @@
 //! max_days = 30   # entries older than this go
 //! ```
 
-use anyhow::Context as _;
 use membank_core::journal::{self, Journal};
 use serde::Deserialize;
 
@@ -47,7 +46,13 @@ pub fn journal(text: Option<&str>) -> anyhow::Result<Option<Journal>> {
     let Some(text) = text else {
         return Ok(Some(journal));
     };
-    let table: UndoTable = toml::from_str(text).context("[undo] table")?;
+    // Told without the file's text: the offending line may hold a key.
+    let table: UndoTable = toml::from_str(text).map_err(|e| {
+        anyhow::anyhow!(
+            "[undo] table: {}",
+            membank_core::toml_error::describe(text, &e)
+        )
+    })?;
     if let Some(mb) = table.undo.max_mb {
         anyhow::ensure!(mb > 0, "[undo] max_mb must be at least 1");
         journal.max_bytes = mb.saturating_mul(1024 * 1024);

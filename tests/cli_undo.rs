@@ -400,14 +400,14 @@ fn one_config_file_bounds_both_the_reads_and_the_journal() {
     fails(
         &with(Some("[undo]\nmax_mbb = 3\n"), &values),
         &format!(
-            "membank: {}: [undo] table: TOML parse error",
+            "membank: {}: [undo] table: line 2, column 1: unknown field",
             config.display()
         ),
     );
     fails(
         &with(Some("x = [\n"), &values),
         &format!(
-            "membank: {}: not valid TOML: TOML parse error",
+            "membank: {}: not valid TOML: line 1, column 6: ",
             config.display()
         ),
     );
@@ -415,10 +415,32 @@ fn one_config_file_bounds_both_the_reads_and_the_journal() {
     fails(
         &with(Some("[llm]\nmodel = gpt-4o\n"), &values),
         &format!(
-            "membank: {}: not valid TOML: TOML parse error",
+            "membank: {}: not valid TOML: line 2, column 9: ",
             config.display()
         ),
     );
+    // The offending line is never quoted: it may hold a key pasted in by
+    // mistake. Nor is a value a table could not use.
+    for (text, at) in [
+        (
+            "theme = \"mono\"\n[files]\nopenai_api_key = sk-proj-REALKEY\n",
+            "not valid TOML: line 3, column 18: ",
+        ),
+        (
+            "[undo]\nmax_mb = \"sk-proj-REALKEY\"\n",
+            "[undo] table: line 2, column 10: ",
+        ),
+        (
+            "[files]\nmax_file_mb = \"sk-proj-REALKEY\"\n",
+            "[files] table: line 2, column 15: ",
+        ),
+    ] {
+        let out = with(Some(text), &values);
+        fails(&out, &format!("membank: {}: {at}", config.display()));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!err.contains("REALKEY"), "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
     fs::remove_file(&config).unwrap();
     fs::create_dir(&config).unwrap();
     let folder = support::membank()

@@ -39,7 +39,14 @@ impl Config {
     }
 
     pub fn parse(text: &str, path: &Path) -> anyhow::Result<Config> {
-        toml::from_str(text).with_context(|| format!("{}: invalid config", path.display()))
+        // Told without the file's text: the offending line may hold a key.
+        toml::from_str(text).map_err(|e| {
+            anyhow::anyhow!(
+                "{}: invalid config: {}",
+                path.display(),
+                membank_core::toml_error::describe(text, &e)
+            )
+        })
     }
 
     pub fn keymap(&self) -> anyhow::Result<KeyMap> {
@@ -65,6 +72,19 @@ impl Config {
 mod tests {
     use super::*;
     use crate::tui::keys::{Action, Key, Scope};
+
+    #[test]
+    fn errors_never_quote_the_file() {
+        let path = Path::new("config.toml");
+        for text in [
+            "theme = mono-sk-proj-REALKEY\n",
+            "[keys]\nfind = \"sk-proj-REALKEY\"\n",
+        ] {
+            let said = format!("{:#}", Config::parse(text, path).unwrap_err());
+            assert!(said.contains("line "), "{said}");
+            assert!(!said.contains("REALKEY"), "{said}");
+        }
+    }
 
     #[test]
     fn llm_table_is_left_alone() {

@@ -200,8 +200,13 @@ impl Theme {
 }
 
 fn apply(theme: &mut Theme, source: &str, origin: &str) -> anyhow::Result<()> {
-    let file: ThemeFile =
-        toml::from_str(source).with_context(|| format!("{origin}: not a valid theme file"))?;
+    // Told by line and column like the config file, never by its text.
+    let file: ThemeFile = toml::from_str(source).map_err(|e| {
+        anyhow::anyhow!(
+            "{origin}: not a valid theme file: {}",
+            membank_core::toml_error::describe(source, &e)
+        )
+    })?;
     if let Some(name) = file.name {
         theme.name = name;
     }
@@ -256,6 +261,20 @@ mod tests {
             s
         });
         assert!(dark_gray.is_empty(), "{dark_gray:?}");
+    }
+
+    #[test]
+    fn theme_errors_never_quote_the_file() {
+        let mut theme = Theme::default_theme();
+        let said = format!(
+            "{:#}",
+            apply(&mut theme, "name = sk-REALKEY\n", "mine.toml").unwrap_err()
+        );
+        assert!(
+            said.starts_with("mine.toml: not a valid theme file: line 1"),
+            "{said}"
+        );
+        assert!(!said.contains("REALKEY"), "{said}");
     }
 
     #[test]

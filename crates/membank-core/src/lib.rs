@@ -52,6 +52,7 @@ pub mod synth_everos;
 pub mod templates;
 pub mod terms;
 pub mod text;
+pub mod toml_error;
 pub mod transaction;
 pub mod vocabulary;
 pub mod wikilink;

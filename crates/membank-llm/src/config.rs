@@ -240,14 +240,9 @@ impl LlmConfig {
         // Errors quote neither the offending line nor values: a misplaced
         // key could be on that line.
         let table: toml::Table = file_text.parse().map_err(|e: toml::de::Error| {
-            let line = e
-                .span()
-                .map(|span| membank_core::text::line_of(file_text, span.start))
-                .map(|n| format!(" line {n}"))
-                .unwrap_or_default();
             LlmError::Config(format!(
-                "config file{line}: {}",
-                hide_quoted(e.message().trim())
+                "config file {}",
+                membank_core::toml_error::describe(file_text, &e)
             ))
         })?;
         Self::from_table(&table, &process_env)
@@ -276,7 +271,10 @@ impl LlmConfig {
                     }
                 }
                 LlmSection::deserialize(value.clone()).map_err(|e| {
-                    LlmError::Config(format!("[llm] table: {}", hide_quoted(&e.to_string())))
+                    LlmError::Config(format!(
+                        "[llm] table: {}",
+                        membank_core::toml_error::hide_quoted(&e.to_string())
+                    ))
                 })?
             }
         };
@@ -470,23 +468,6 @@ fn guess_provider(env: &dyn Fn(&str) -> Option<String>) -> Provider {
     } else {
         Provider::Ollama
     }
-}
-
-/// Replaces every double-quoted value in an error message with `"…"`.
-fn hide_quoted(message: &str) -> String {
-    let mut out = String::new();
-    let mut parts = message.split('"');
-    if let Some(first) = parts.next() {
-        out.push_str(first);
-    }
-    for (i, part) in parts.enumerate() {
-        if i % 2 == 0 {
-            out.push_str("\"…\"");
-        } else {
-            out.push_str(part);
-        }
-    }
-    membank_core::text::sanitize_for_terminal(out.trim(), false)
 }
 
 fn positive_secs(name: &str, secs: u64) -> Result<Duration, LlmError> {

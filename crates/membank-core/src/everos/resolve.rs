@@ -156,7 +156,7 @@ pub fn resolve(env: &Env) -> Resolved {
 fn memory_root_in(text: &str) -> Result<Option<String>, String> {
     let doc: toml::Table = text
         .parse()
-        .map_err(|e: toml::de::Error| e.message().to_owned())?;
+        .map_err(|e: toml::de::Error| crate::toml_error::describe(text, &e))?;
     Ok(doc
         .get("memory")
         .and_then(|m| m.get("root"))
