@@ -16,6 +16,7 @@ mod apply;
 pub(crate) mod target;
 #[cfg(test)]
 mod tests;
+mod withheld;
 
 use std::borrow::Cow;
 use std::collections::{BTreeMap, HashSet};
@@ -126,10 +127,19 @@ pub fn classify(project: &Project, reply: &str) -> Proposal {
                         Ok(())
                     }
                 });
+                // Lines withheld from the model go back where its markers
+                // stand; a block that lost one is not written.
+                let (content, verdict) = match verdict {
+                    Ok(()) => match withheld::restore(project, &rel, &block.content) {
+                        Ok(restored) => (restored, Ok(())),
+                        Err(reason) => (block.content, Err(reason)),
+                    },
+                    Err(reason) => (block.content, Err(reason)),
+                };
                 candidates.push(Candidate {
                     path: rel,
                     line,
-                    content: block.content,
+                    content,
                     on_disk,
                     verdict,
                     warnings: block.warnings,

@@ -2,6 +2,7 @@ use std::fs;
 use std::path::Path;
 
 use super::*;
+use crate::dejavu::SUMMARY_PATH;
 
 const SCOPE: &str = "project:demo";
 const OLD_LINE: &str = r#"{"schema_version":1,"id":"decision-old","scope":"project:demo","title":"Old choice","keywords":["alpha","beta","gamma"],"record_path":"memory/decisions/old.md","updated":"2026-01-02","weight":0.5,"status":"active"}"#;
@@ -565,4 +566,65 @@ fn a_route_to_a_record_refused_behind_a_linked_folder_is_refused_too() {
             before
         );
     }
+}
+
+#[test]
+fn lines_withheld_from_the_model_are_put_back_or_the_block_is_refused() {
+    let dir = project("\n");
+    let r = dir.path();
+    fs::create_dir_all(r.join("memory/private")).unwrap();
+    fs::write(
+        r.join("memory/private/plans.md"),
+        format!(
+            "---\nid: p\ntitle: P\nstatus: active\nscope: {SCOPE}\nupdated: 2026-05-16\n---\n# P\n"
+        ),
+    )
+    .unwrap();
+    let link = "- [Negotiation plans](./private/plans.md)";
+    let summary = fs::read_to_string(r.join("memory/summary.md")).unwrap() + link + "\n";
+    fs::write(r.join("memory/summary.md"), &summary).unwrap();
+    // What the model was shown: the link line replaced by the marker.
+    let project = load(r);
+    let (shown, n) = crate::text::replace_lines(
+        &summary,
+        &project.lines_naming_private(SUMMARY_PATH),
+        crate::dejavu::context::PRIVATE_LINE,
+    );
+    assert_eq!(n, 1);
+    let edited = shown.replace("2026-01-02", "2026-03-04");
+
+    // The marker kept: the user's line goes back where it stood.
+    let p = classify(&project, &reply(&[(SUMMARY_PATH, edited.clone())]));
+    assert_eq!(changes(&p), vec![(SUMMARY_PATH.into(), Change::Changed)]);
+    apply(&tx(r), &p, &[]).unwrap();
+    assert_eq!(
+        fs::read_to_string(r.join(SUMMARY_PATH)).unwrap(),
+        summary.replace("2026-01-02", "2026-03-04")
+    );
+
+    // The marker dropped: the block would delete the line; refused.
+    let project = load(r);
+    let dropped = edited.replace(crate::dejavu::context::PRIVATE_LINE, "");
+    let p = classify(&project, &reply(&[(SUMMARY_PATH, dropped)]));
+    assert_eq!(changes(&p), vec![(SUMMARY_PATH.into(), Change::Rejected)]);
+    let why = p.files[0].reason.clone().unwrap();
+    assert!(why.contains("drops 1 line"), "{why}");
+    assert!(!why.contains("Negotiation"), "{why}");
+
+    // A marker where nothing was withheld cannot be placed; refused.
+    let ghost = decision("decision-new", "New").replace(
+        "Do it.",
+        &format!("Do it.\n{}", crate::dejavu::context::PRIVATE_LINE),
+    );
+    let p = classify(&project, &reply(&[("memory/decisions/new.md", ghost)]));
+    assert_eq!(p.files[0].change, Change::Rejected, "{p:#?}");
+    assert!(
+        p.files[0].reason.as_deref().unwrap().contains("marker"),
+        "{p:#?}"
+    );
+    assert!(
+        fs::read_to_string(r.join(SUMMARY_PATH))
+            .unwrap()
+            .contains(link)
+    );
 }
