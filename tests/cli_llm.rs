@@ -210,6 +210,27 @@ fn translate_reads_stdin_and_prints_the_translation() {
 }
 
 #[test]
+fn a_reply_into_a_pipe_is_exact() {
+    // Tabs, bidi isolates and an escape, as a model may send them: a
+    // terminal gets them made visible, a pipe gets them as they are, so
+    // `lint --llm | blocks --apply` writes what the model wrote.
+    let raw = "a\tb \u{2067}x\u{2069} \u{1b}]0;T\u{7}name.md";
+    for args in [
+        &["translate", "--target-lang", "nl-BE"][..],
+        &["ask", "what?"][..],
+        &["lint", "--llm"][..],
+    ] {
+        let server = FakeServer::start([FakeReply::anthropic_stream(&[raw])]);
+        let bank = fixture_arg();
+        let mut argv = vec![args[0], bank.as_str()];
+        argv.extend(&args[1..]);
+        let out = membank(&server, &argv, "Text.\n");
+        assert_eq!(out.code, 0, "{args:?}: {}", out.stderr);
+        assert_eq!(out.stdout, format!("{raw}\n"), "{args:?}");
+    }
+}
+
+#[test]
 fn translate_refuses_empty_input() {
     let server = FakeServer::start([]);
     let bank = fixture_arg();

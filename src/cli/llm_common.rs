@@ -54,6 +54,13 @@ pub fn run(client: &LlmClient, request: &ChatRequest, echo: Echo) -> anyhow::Res
     tracing::info!(model = %client.config().summary(), "model call");
     // Handles, not locks: the callback must be `Send`.
     let (mut stdout, mut stderr) = (std::io::stdout(), std::io::stderr());
+    // A reply that is the output goes into a pipe or a file exactly as it
+    // came (`lint --llm | blocks --apply` writes what the model wrote, and
+    // refuses what it would refuse); only a terminal gets it sanitised.
+    let exact_stdout = {
+        use std::io::IsTerminal as _;
+        echo == Echo::Stdout && !stdout.is_terminal()
+    };
     let mut received = 0usize;
     let mut stdout_failed: Option<std::io::Error> = None;
     // Text or a counter is on the current line of this stream.
@@ -70,7 +77,11 @@ pub fn run(client: &LlmClient, request: &ChatRequest, echo: Echo) -> anyhow::Res
     let reply = runtime.block_on(client.chat(request, &cancel, &mut |event| match event {
         StreamEvent::Delta(piece) => {
             received += piece.chars().count();
-            let shown = sanitize_for_terminal(&piece, true);
+            let shown = if exact_stdout {
+                piece
+            } else {
+                sanitize_for_terminal(&piece, true)
+            };
             let written = match echo {
                 Echo::Stdout => write!(stdout, "{shown}").and_then(|()| stdout.flush()),
                 Echo::Stderr => write!(stderr, "{shown}"),
