@@ -354,6 +354,39 @@ fn distill_proposes_a_note_and_writes_it_only_with_yes() {
 }
 
 #[test]
+fn distill_says_in_the_preview_that_a_note_would_be_refused() {
+    let bank = temp_bank();
+    let doc_dir = tempfile::tempdir().unwrap();
+    let doc = doc_dir.path().join("notes.txt");
+    std::fs::write(&doc, "Some notes.\n").unwrap();
+    let (root, doc) = (bank.path().to_str().unwrap(), doc.to_str().unwrap());
+    for (reply, why) in [
+        ("# Keys\n- AKIAABCDEFGHIJKLMNOP is the deploy key\n", "AWS"),
+        ("# Title\u{1b}]0;pwned\u{7}\n", "control character"),
+        ("   \n", "empty note"),
+    ] {
+        for yes in [false, true] {
+            let server = FakeServer::start([FakeReply::anthropic_stream(&[reply])]);
+            let mut args = vec!["distill", root, doc];
+            if yes {
+                args.push("--yes");
+            }
+            let out = membank(&server, &args, "");
+            assert_eq!(out.code, 1, "{reply:?} {yes}: {}", out.stderr);
+            assert!(out.stdout.is_empty(), "{}", out.stdout);
+            assert!(
+                out.stderr.contains("the proposed note would be refused"),
+                "{}",
+                out.stderr
+            );
+            assert!(out.stderr.contains(why), "{why}: {}", out.stderr);
+            assert!(!out.stderr.contains("--yes to add it"), "{}", out.stderr);
+            assert!(inbox_files(bank.path()).is_empty());
+        }
+    }
+}
+
+#[test]
 fn two_documents_of_one_name_distilled_in_one_second_get_two_notes() {
     let bank = temp_bank();
     let doc_dir = tempfile::tempdir().unwrap();

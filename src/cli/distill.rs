@@ -69,17 +69,21 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::from(1));
     }
     let note = agents::distill_note(&reply.text);
-    if note.trim().is_empty() {
-        bail!("the model returned an empty note");
-    }
-    // Checked as every written block is, so --yes never stores terminal escapes.
-    if let Err(reason) = membank_core::text::refuse_control_characters(&note) {
-        bail!("the proposed note is refused: {}", safe(&reason));
-    }
     for left_out in agents::distill_left_out(&reply.text) {
         eprintln!("membank: warning: {}", safe(&left_out));
     }
     let target = free_name(bank.root(), &prepared.target_path);
+    // The write's own checks run before the preview, so the preview never
+    // offers a note that --yes would then refuse; a refused reply is a
+    // failed one (exit 1), with or without --yes.
+    if let Some(reason) = refusal(&target, &note) {
+        eprintln!(
+            "membank: the proposed note would be refused, so it is not {}: {}",
+            if args.yes { "written" } else { "shown" },
+            safe(&reason)
+        );
+        return Ok(ExitCode::from(1));
+    }
     let mut stdout = std::io::stdout().lock();
     writeln!(stdout, "### FILE: {}", safe(&target))?;
     write!(stdout, "{}", sanitize_for_terminal(&note, true))?;
@@ -91,6 +95,25 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         eprintln!("membank: not written; run again with --yes to add it to 00_INBOX/");
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Why the note would not be written, as the write itself would say: an
+/// empty note, control characters (terminal escapes), a credential, a name
+/// the bank's rules refuse.
+fn refusal(rel_path: &str, note: &str) -> Option<String> {
+    if note.trim().is_empty() {
+        return Some("the model returned an empty note".into());
+    }
+    if let Err(e) = pathsafe::validate(rel_path) {
+        return Some(format!("{rel_path}: {e}"));
+    }
+    membank_core::text::refuse_control_characters(note)
+        .and_then(|()| {
+            membank_core::secrets::refuse(&String::from_utf8_lossy(&atomic::article_bytes(
+                note, None,
+            )))
+        })
+        .err()
 }
 
 /// `rel_path`, or the first of `…_2.md`, `…_3.md`, … that nothing in the
