@@ -290,3 +290,34 @@ fn without_a_model_the_deja_vu_agents_say_how_to_configure_one() {
     keys(&mut app, "2");
     assert_eq!(app.panes.agents.kind, AgentKind::Writeback);
 }
+
+#[test]
+fn the_result_of_a_long_writeback_scrolls_to_its_last_line() {
+    let (_dir, root) = demo_copy();
+    let mut reply = writeback_reply(&root);
+    for i in 0..40 {
+        reply.push_str(&format!("### FILE: src/f{i:02}.rs\nfn main() {{}}\n"));
+    }
+    let server = FakeServer::start([FakeReply::openai_stream(&[&reply])]);
+    let mut app = open(&root, 100, 30);
+    let replies = connect(&mut app, &server);
+    write_back(&mut app, "We now cache notes offline in IndexedDB.");
+    pump_until(&mut app, &replies, is_done);
+    key(&mut app, KeyCode::Enter);
+    key(&mut app, KeyCode::Char('y'));
+    let s = screen(&app);
+    assert!(s.contains("Applied:"), "{s}");
+    assert!(s.contains("memory/decisions/offline-cache.md"), "{s}");
+    assert!(!s.contains("src/f39.rs"), "{s}");
+    // End shows the last rejected block; PgUp and Home go back up.
+    key(&mut app, KeyCode::End);
+    let s = screen(&app);
+    assert!(s.contains("src/f39.rs"), "{s}");
+    assert!(!s.contains("memory/decisions/offline-cache.md"), "{s}");
+    key(&mut app, KeyCode::PageUp);
+    assert!(!screen(&app).contains("src/f39.rs"));
+    key(&mut app, KeyCode::Down);
+    key(&mut app, KeyCode::Home);
+    let s = screen(&app);
+    assert!(s.contains("memory/decisions/offline-cache.md"), "{s}");
+}

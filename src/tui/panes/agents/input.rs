@@ -133,7 +133,10 @@ impl AgentsPane {
                     return true;
                 }
                 if let Some(r) = self.review_mut() {
-                    if matches!(action, Action::Up | Action::Down) {
+                    if r.is_applied() {
+                        // The result of a write scrolls, a row or a page.
+                        r.scroll_result(step);
+                    } else if matches!(action, Action::Up | Action::Down) {
                         r.move_by(step, list_h);
                     } else {
                         r.scroll_detail(step);
@@ -153,6 +156,15 @@ impl AgentsPane {
                         self.check.scroll = self.check.scroll.saturating_add_signed(step)
                     }
                     _ => return false,
+                }
+            }
+            Action::Top | Action::Bottom if self.review_mut().is_some_and(|r| r.is_applied()) => {
+                if let Some(r) = self.review_mut() {
+                    r.scroll_result(if action == Action::Top {
+                        isize::MIN
+                    } else {
+                        isize::MAX
+                    });
                 }
             }
             Action::Top | Action::Bottom => match self.kind {

@@ -22,6 +22,7 @@ use crate::tui::panes::cursor::Cursor;
 use crate::tui::panes::highlight_row;
 use crate::tui::theme::Theme;
 use crate::tui::widgets::cut::cut_line;
+use crate::tui::widgets::wrap::wrap_line;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Proposal {
@@ -103,6 +104,12 @@ pub struct Review {
     pub detail_scroll: usize,
     /// What applying did, once it has run.
     pub result: Option<Vec<String>>,
+    /// First row of the result shown: a write of many files is longer
+    /// than the pane, and its rejected blocks and archived notes come last.
+    pub result_scroll: usize,
+    /// The furthest the result can scroll, as last drawn (rows depend on
+    /// the pane's size and the wrapping).
+    result_max_scroll: std::cell::Cell<usize>,
     /// The journal's name for the write, when it is not a plain agent
     /// write (a distilled note is undone as a distill).
     pub journal_label: Option<&'static str>,
@@ -203,6 +210,8 @@ impl Review {
             cursor: Cursor::default(),
             detail_scroll: 0,
             result: None,
+            result_scroll: 0,
+            result_max_scroll: std::cell::Cell::new(0),
             journal_label: None,
             only_new: false,
         }
@@ -305,6 +314,17 @@ impl Review {
             .detail_scroll
             .saturating_add_signed(delta)
             .min(len.saturating_sub(1));
+    }
+
+    /// Scroll the result by `delta` rows (`isize::MIN`/`MAX`: to its top
+    /// or end), no further than its last row at the bottom of the pane.
+    pub fn scroll_result(&mut self, delta: isize) {
+        let max = self.result_max_scroll.get();
+        self.result_scroll = self
+            .result_scroll
+            .min(max)
+            .saturating_add_signed(delta)
+            .min(max);
     }
 
     /// Write the accepted blocks atomically (and, for Process Inbox, stamp
@@ -621,6 +641,38 @@ pub struct Applied {
     pub failed: Option<String>,
 }
 
+/// What applying did, under a heading that says where the view is when
+/// it does not all fit; scrolled as `Review::scroll_result` says.
+fn draw_result(frame: &mut Frame, area: Rect, review: &Review, result: &[String], theme: &Theme) {
+    let [head, body] = Layout::vertical([Constraint::Length(1), Constraint::Fill(1)]).areas(area);
+    let rows: Vec<Line> = result
+        .iter()
+        .flat_map(|l| wrap_line(&Line::raw(format!("  {l}")), usize::from(body.width), 4))
+        .collect();
+    let height = usize::from(body.height);
+    let max = rows.len().saturating_sub(height);
+    review.result_max_scroll.set(max);
+    let offset = review.result_scroll.min(max);
+    let mut spans = vec![Span::styled("Applied:", theme.title)];
+    if max > 0 {
+        spans.push(Span::styled(
+            format!(
+                "  rows {}–{} of {} · ↑↓ PgUp/PgDn Home/End scroll",
+                offset + 1,
+                (offset + height).min(rows.len()),
+                rows.len()
+            ),
+            theme.muted,
+        ));
+    }
+    frame.render_widget(
+        Paragraph::new(cut_line(Line::from(spans), usize::from(head.width))),
+        head,
+    );
+    let shown: Vec<Line> = rows.into_iter().skip(offset).take(height).collect();
+    frame.render_widget(Paragraph::new(shown), body);
+}
+
 /// Rows for the list (files, then a heading and the inbox notes).
 pub fn list_height(review: &Review, area_height: u16) -> usize {
     let max = usize::from(area_height / 2).max(3);
@@ -630,9 +682,7 @@ pub fn list_height(review: &Review, area_height: u16) -> usize {
 
 pub fn draw(frame: &mut Frame, area: Rect, review: &Review, focused: bool, theme: &Theme) {
     if let Some(result) = &review.result {
-        let mut lines = vec![Line::styled("Applied:", theme.title)];
-        lines.extend(result.iter().map(|l| Line::raw(format!("  {l}"))));
-        frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), area);
+        draw_result(frame, area, review, result, theme);
         return;
     }
     let list_h = list_height(review, area.height);
