@@ -153,6 +153,21 @@ pub fn check_stampable(
     stamped_source(root, inbox_rel, compiled_to, today).map(|_| ())
 }
 
+/// How long the note's frontmatter is once stamped with no `compiled_to`
+/// paths, for a review to tell, as the user accepts and declines files,
+/// whether the stamp still fits ([`stamp::compiled_to_bytes`],
+/// [`stamp::oversized`]).
+pub fn stamped_base_bytes(
+    root: &Path,
+    inbox_rel: &str,
+    today: jiff::civil::Date,
+) -> Result<usize, ArchiveError> {
+    let path = inbox_file(root, inbox_rel)?;
+    let bytes = read_regular(&path, DEFAULT_MAX_FILE_BYTES).map_err(|e| fail(inbox_rel, e))?;
+    let text = String::from_utf8_lossy(&bytes);
+    stamp::stamped_base_bytes(&text, today).map_err(|e| fail(inbox_rel, e))
+}
+
 /// The note's path, its text, and its text stamped.
 fn stamped_source(
     root: &Path,

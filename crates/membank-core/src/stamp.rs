@@ -57,6 +57,51 @@ pub fn yaml_quote(s: &str) -> String {
     out
 }
 
+/// Bytes the `compiled_to` entry takes in the frontmatter for these paths.
+pub fn compiled_to_bytes<S: AsRef<str>>(compiled_to: &[S]) -> usize {
+    if compiled_to.is_empty() {
+        return "compiled_to: []\n".len();
+    }
+    "compiled_to:\n".len()
+        + compiled_to
+            .iter()
+            .map(|p| "  - \n".len() + yaml_quote(p.as_ref()).len())
+            .sum::<usize>()
+}
+
+/// Why a stamp whose frontmatter would be `bytes` long (listing `files`
+/// in `compiled_to`) cannot be written: readers refuse frontmatter over
+/// the bound, so the stamped note would become unreadable. The note itself
+/// is fine; it stays in the inbox.
+pub fn oversized(bytes: usize, files: usize) -> Option<String> {
+    (bytes > frontmatter::MAX_FRONTMATTER_BYTES).then(|| {
+        format!(
+            "its compiled_to stamp would list {files} files, making its frontmatter {} KB, \
+             over the {} KB membank reads; so it is not stamped and stays in the inbox \
+             (move it to 00_INBOX/_archive/ yourself once the files are written)",
+            bytes.div_ceil(1024),
+            frontmatter::MAX_FRONTMATTER_BYTES / 1024
+        )
+    })
+}
+
+/// How long the frontmatter of `original` is once stamped with an empty
+/// `compiled_to`: add [`compiled_to_bytes`] less that of no paths for
+/// the size with paths, without stamping again.
+pub fn stamped_base_bytes(original: &str, date: jiff::civil::Date) -> Result<usize, StampError> {
+    stamped_parts(original, date, &[]).map(|parts| parts.yaml_len)
+}
+
+/// `text` (`original` with LF endings) with `start..end` replaced by
+/// `middle`; the new frontmatter is `yaml_len` bytes.
+struct Parts {
+    text: String,
+    start: usize,
+    end: usize,
+    middle: String,
+    yaml_len: usize,
+}
+
 fn stamp_lines(date: jiff::civil::Date, compiled_to: &[String]) -> [String; 3] {
     let list = if compiled_to.is_empty() {
         "compiled_to: []\n".to_owned()
@@ -156,6 +201,38 @@ pub fn stamp_compiled(
     let crlf = original
         .find('\n')
         .is_some_and(|i| original[..i].ends_with('\r'));
+    let Parts {
+        text,
+        start,
+        end,
+        middle,
+        yaml_len,
+    } = stamped_parts(original, date, compiled_to)?;
+    // Said before parsing would blame the note's YAML for the size.
+    if let Some(reason) = oversized(yaml_len, compiled_to.len()) {
+        return Err(err(reason));
+    }
+    let stamped = format!("{}{middle}{}", &text[..start], &text[end..]);
+    verify(&text, &stamped, date, compiled_to)?;
+
+    // Put back the parts around the frontmatter byte for byte.
+    let middle = match crlf {
+        true => middle.replace('\n', "\r\n"),
+        false => middle,
+    };
+    Ok(format!(
+        "{}{middle}{}",
+        &original[..with_crlf_offset(original, start)],
+        &original[with_crlf_offset(original, end)..]
+    ))
+}
+
+fn stamped_parts(
+    original: &str,
+    date: jiff::civil::Date,
+    compiled_to: &[String],
+) -> Result<Parts, StampError> {
+    let original = original.strip_prefix('\u{feff}').unwrap_or(original);
     let text = original.replace("\r\n", "\n");
     let located = frontmatter::locate(&text);
 
@@ -190,19 +267,17 @@ pub fn stamp_compiled(
             (start, end, splice_yaml(yaml, &new_lines))
         }
     };
-    let stamped = format!("{}{middle}{}", &text[..start], &text[end..]);
-    verify(&text, &stamped, date, compiled_to)?;
-
-    // Put back the parts around the frontmatter byte for byte.
-    let middle = match crlf {
-        true => middle.replace('\n', "\r\n"),
-        false => middle,
+    let yaml_len = match located.block {
+        Block::Present(_) => middle.len(),
+        _ => middle.len() - "---\n---\n".len(),
     };
-    Ok(format!(
-        "{}{middle}{}",
-        &original[..with_crlf_offset(original, start)],
-        &original[with_crlf_offset(original, end)..]
-    ))
+    Ok(Parts {
+        text,
+        start,
+        end,
+        middle,
+        yaml_len,
+    })
 }
 
 /// Where byte `at` of `original` with its CRLFs folded to LF lies in
@@ -289,6 +364,29 @@ mod tests {
 
     fn to(paths: &[&str]) -> Vec<String> {
         paths.iter().map(|s| s.to_string()).collect()
+    }
+
+    /// A stamp too large for readers is refused for what it is, not as
+    /// the note's YAML; the size a review adds up is the stamp's own.
+    #[test]
+    fn a_stamp_over_the_frontmatter_bound_says_so() {
+        let note = "---\ntitle: Alpha\n---\nNotes.\n";
+        let paths: Vec<String> = (0..1500)
+            .map(|i| format!("03_DOMAINS/A topic with a fairly long name {i:04}.md"))
+            .collect();
+        let e = stamp_compiled(note, day(), &paths).unwrap_err();
+        assert!(e.reason.contains("would list 1500 files"), "{e}");
+        assert!(!e.reason.contains("YAML"), "{e}");
+        for n in [0, 1, 7, 1500] {
+            let none: [&str; 0] = [];
+            let added = stamped_base_bytes(note, day()).unwrap() - compiled_to_bytes(&none)
+                + compiled_to_bytes(&paths[..n]);
+            assert_eq!(
+                added,
+                stamped_parts(note, day(), &paths[..n]).unwrap().yaml_len
+            );
+        }
+        assert!(stamp_compiled(note, day(), &paths[..10]).is_ok());
     }
 
     const STAMP: &str = "compiled: true\ncompiled_date: 2026-04-08\ncompiled_to:\n  - \"01_CLIENTS/Acme Corporation.md\"\n  - \"02_TERMINOLOGY/compliance → naleving.md\"\n";

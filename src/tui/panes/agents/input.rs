@@ -261,11 +261,24 @@ impl AgentsPane {
         if n > 1 {
             let archived = review.notes_to_archive();
             let question = format!("Write {}? y/N", guard::files(n));
-            let detail = match archived {
+            let mut detail = match archived {
                 0 => None,
                 1 => Some("1 inbox note is stamped and archived.".to_owned()),
                 m => Some(format!("{m} inbox notes are stamped and archived.")),
             };
+            // Named before the write, not found out after it.
+            let staying = review.notes_too_large_to_stamp();
+            if staying > 0 {
+                let said = format!(
+                    "{} stay in the inbox: a compiled_to stamp listing every file would make \
+                     the frontmatter too large.",
+                    crate::plural::count(staying, "note")
+                );
+                detail = Some(match detail {
+                    Some(d) => format!("{d} {said}"),
+                    None => said,
+                });
+            }
             if self.ask_first(Action::Apply, question, detail, ctx.effects) {
                 return true;
             }

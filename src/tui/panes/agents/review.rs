@@ -13,6 +13,7 @@ use membank_core::outcome::outcome_line;
 use membank_core::review::{self, Change};
 use membank_core::text::sanitize_for_terminal;
 use membank_core::transaction::{Kind, Stopped, Transaction};
+use membank_core::{archive, stamp};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
@@ -67,6 +68,9 @@ pub struct SourceRow {
     /// The bank path, as sent.
     pub path: String,
     pub keep: bool,
+    /// Its frontmatter's size once stamped with no `compiled_to` paths
+    /// (`None`: it cannot be read or stamped; applying says why).
+    pub stamp_base: Option<usize>,
 }
 
 /// What applying does besides writing the files.
@@ -133,7 +137,14 @@ impl Review {
     /// Valid blocks start accepted; rejected ones cannot be accepted.
     pub fn new(root: &Path, reply: &str, purpose: Purpose) -> Review {
         let classified = classify(root, reply, &purpose);
-        Review::of(classified, reply, purpose)
+        let mut review = Review::of(classified, reply, purpose);
+        if let Purpose::Compile { clock, .. } = &review.purpose {
+            let today = clock.now().date();
+            for row in &mut review.sources {
+                row.stamp_base = archive::stamped_base_bytes(root, &row.path, today).ok();
+            }
+        }
+        review
     }
 
     /// A Deja Vu writeback reply, checked against the project as loaded.
@@ -193,6 +204,7 @@ impl Review {
             .map(|p| SourceRow {
                 path: p.clone(),
                 keep: false,
+                stamp_base: None,
             })
             .collect();
         let warnings = &classified.warnings;
@@ -276,10 +288,37 @@ impl Review {
             Purpose::Compile { .. } => self
                 .sources
                 .iter()
-                .filter(|s| !s.keep && !self.compiled_to(&s.path).is_empty())
+                .filter(|s| {
+                    !s.keep
+                        && !self.compiled_to(&s.path).is_empty()
+                        && self.stamp_too_large(s).is_none()
+                })
                 .count(),
             _ => 0,
         }
+    }
+
+    /// Why a note the accepted files name stays in the inbox all the same:
+    /// a `compiled_to` stamp listing them all would make its frontmatter
+    /// larger than readers accept, so applying does not stamp or archive it.
+    pub fn stamp_too_large(&self, source: &SourceRow) -> Option<String> {
+        let base = source.stamp_base?;
+        let to = self.compiled_to(&source.path);
+        if to.is_empty() {
+            return None;
+        }
+        let none: [&str; 0] = [];
+        let bytes = base - stamp::compiled_to_bytes(&none) + stamp::compiled_to_bytes(&to);
+        stamp::oversized(bytes, to.len())
+    }
+
+    /// How many notes the accepted files name stay in the inbox because
+    /// their stamp would be too large.
+    pub fn notes_too_large_to_stamp(&self) -> usize {
+        self.sources
+            .iter()
+            .filter(|s| !s.keep && self.stamp_too_large(s).is_some())
+            .count()
     }
 
     pub fn compiled_to(&self, source: &str) -> Vec<&str> {
@@ -697,10 +736,11 @@ pub fn draw(frame: &mut Frame, area: Rect, review: &Review, focused: bool, theme
         format!(
             "{} proposed, {accepted} accepted{}",
             review.blocks.len(),
-            if review.sources.is_empty() {
-                ""
-            } else {
-                " · [x] notes get archived"
+            match (review.sources.is_empty(), review.notes_too_large_to_stamp()) {
+                (true, _) => String::new(),
+                (false, 0) => " · [x] notes get archived".into(),
+                // Said here too: the note's own row may be out of view.
+                (false, n) => format!(" · [x] notes get archived; {} stay: stamp too large", n),
             }
         ),
         theme.muted,
@@ -770,6 +810,8 @@ pub fn draw(frame: &mut Frame, area: Rect, review: &Review, focused: bool, theme
             ("[ ]", "keep".to_owned(), theme.muted)
         } else if to.is_empty() {
             ("[-]", "stays (no file for it)".to_owned(), theme.muted)
+        } else if let Some(why) = review.stamp_too_large(src) {
+            ("[-]", format!("stays: {why}"), theme.warning)
         } else {
             (
                 "[x]",
@@ -876,6 +918,55 @@ mod tests {
             b.accepted = false;
         }
         assert_eq!(review.notes_to_archive(), 0, "alpha's files are declined");
+    }
+
+    /// A note named by so many accepted files that its stamp would not
+    /// fit the frontmatter bound is said to stay before the write, not
+    /// counted among the notes archived; declining files can make it fit.
+    #[test]
+    fn a_note_whose_stamp_would_be_too_large_is_said_to_stay() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        for folder in ["00_INBOX", "03_DOMAINS"] {
+            std::fs::create_dir_all(root.join(folder)).unwrap();
+        }
+        let alpha = "00_INBOX/alpha.md";
+        let note = "---\ntitle: Alpha\n---\nNotes.\n";
+        std::fs::write(root.join(alpha), note).unwrap();
+        let mut reply = String::new();
+        for i in 0..1500 {
+            reply.push_str(&format!(
+                "### FILE: 03_DOMAINS/A topic with a fairly long name {i:04}.md\n---\n\
+                 compiled_from: [\"{alpha}\"]\n---\nA\n"
+            ));
+        }
+        let purpose = Purpose::Compile {
+            sources: vec![alpha.to_owned()],
+            sent: vec![SentNote {
+                path: alpha.to_owned(),
+                text: note.to_owned(),
+            }],
+            clock: crate::tui::TESTS_CLOCK,
+        };
+        let mut review = Review::new(root, &reply, purpose);
+        assert_eq!(review.accepted(), 1500);
+        assert_eq!(review.notes_to_archive(), 0);
+        assert_eq!(review.notes_too_large_to_stamp(), 1);
+        let why = review.stamp_too_large(&review.sources[0]).unwrap();
+        assert!(why.contains("would list 1500 files"), "{why}");
+        assert!(why.contains("stays in the inbox"), "{why}");
+        // What applying does agrees: the files are written, the note stays
+        // unstamped, and the result says why in the same words.
+        let mut fewer = Review::new(root, &reply, review.purpose.clone());
+        for b in fewer.blocks.iter_mut().skip(10) {
+            b.accepted = false;
+        }
+        assert_eq!(fewer.notes_to_archive(), 1, "ten paths fit");
+        review.apply(root);
+        let result = review.result.clone().unwrap().join("\n");
+        assert!(result.contains("would list 1500 files"), "{result}");
+        assert!(!result.contains("not valid YAML"), "{result}");
+        assert!(root.join(alpha).exists());
     }
 
     /// A distilled note only creates: a file that appears at its path
