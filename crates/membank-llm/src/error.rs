@@ -224,15 +224,25 @@ impl fmt::Display for LlmError {
             }
             LlmError::Connect { url, detail } => write!(f, "could not connect to {url}: {detail}"),
             LlmError::Timeout { phase, after, url } => {
-                let what = match phase {
-                    TimeoutPhase::Connect => "connecting to",
-                    TimeoutPhase::FirstByte => "waiting for a reply from",
-                    TimeoutPhase::Idle => "the reply stalled from",
-                    TimeoutPhase::WholeReply => {
-                        "(`reply_timeout_secs`) before the whole reply arrived from"
+                // One sentence per phase: a stall is no wait "from" a URL.
+                let secs = after.as_secs_f32();
+                match phase {
+                    TimeoutPhase::Connect => {
+                        write!(f, "timed out after {secs}s connecting to {url}")
                     }
-                };
-                write!(f, "timed out after {}s {what} {url}", after.as_secs_f32())
+                    TimeoutPhase::FirstByte => {
+                        write!(f, "timed out after {secs}s waiting for a reply from {url}")
+                    }
+                    TimeoutPhase::Idle => write!(
+                        f,
+                        "the reply from {url} stalled: nothing more arrived for {secs}s"
+                    ),
+                    TimeoutPhase::WholeReply => write!(
+                        f,
+                        "the whole reply from {url} did not arrive within {secs}s \
+                         (`reply_timeout_secs`)"
+                    ),
+                }
             }
             LlmError::Http {
                 status,
@@ -300,3 +310,37 @@ fn write_summary(f: &mut fmt::Formatter<'_>, summary: &str) -> fmt::Result {
 }
 
 impl std::error::Error for LlmError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each wait that ran out is told as a sentence that reads.
+    #[test]
+    fn timeouts_read_as_sentences() {
+        let said = |phase| {
+            LlmError::Timeout {
+                phase,
+                after: Duration::from_secs(10),
+                url: "http://h/v1".into(),
+            }
+            .to_string()
+        };
+        assert_eq!(
+            said(TimeoutPhase::Connect),
+            "timed out after 10s connecting to http://h/v1"
+        );
+        assert_eq!(
+            said(TimeoutPhase::FirstByte),
+            "timed out after 10s waiting for a reply from http://h/v1"
+        );
+        assert_eq!(
+            said(TimeoutPhase::Idle),
+            "the reply from http://h/v1 stalled: nothing more arrived for 10s"
+        );
+        assert_eq!(
+            said(TimeoutPhase::WholeReply),
+            "the whole reply from http://h/v1 did not arrive within 10s (`reply_timeout_secs`)"
+        );
+    }
+}
