@@ -735,6 +735,14 @@ fn a_cut_stream_is_never_applied() {
         "{}",
         out.stderr
     );
+    // Said once, truthfully: not "apply it later" and then "refused".
+    assert!(!out.stderr.contains("apply it later"), "{}", out.stderr);
+    assert_eq!(
+        out.stderr.matches("is saved in").count(),
+        1,
+        "{}",
+        out.stderr
+    );
     // Applied later, it would cut an article short: refused, nothing written.
     let path_arg = path.display().to_string();
     let again = env.run(

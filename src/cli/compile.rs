@@ -261,7 +261,9 @@ fn run_with_model(args: &Args, root: &Path) -> anyhow::Result<ExitCode> {
             "membank: warning: {e}; applied later, the reply would be applied to the whole inbox"
         );
     }
-    if let Some(path) = &reply_file {
+    // A reply cut short is not one to apply later: where it is saved, and
+    // what --reply makes of it, is said once, by the incomplete message.
+    if let Some(path) = reply_file.as_ref().filter(|_| reply.complete) {
         eprintln!(
             "membank: the raw reply is saved in {} (apply it later with --reply)",
             common::safe(&path.display().to_string())
