@@ -94,6 +94,35 @@ fn quit(app: &mut App) {
     }
 }
 
+/// The quit question says what quitting would lose now: a reply that has
+/// finished arriving is no reason to ask any more (the question closes),
+/// and a review it opened is named instead.
+pub(super) fn refresh_quit_question(app: &mut App) {
+    let Some(Popup::Confirm(confirm)) = &app.popup else {
+        return;
+    };
+    if confirm.on_yes != OnYes::Quit {
+        return;
+    }
+    match app.panes.agents.unfinished() {
+        None => {
+            app.popup = None;
+            app.status
+                .info("the reply has arrived; nothing would be lost by quitting now");
+        }
+        Some(what) => {
+            let question = format!("{what} — quit anyway? y/N");
+            if confirm.question == question {
+                return;
+            }
+            if let Some(Popup::Confirm(confirm)) = &mut app.popup {
+                confirm.question = question;
+            }
+        }
+    }
+    app.dirty = true;
+}
+
 /// How this memory is written, when membank writes it at all.
 fn write_kind(app: &App) -> Option<Kind> {
     if crate::layouts::bank(&*app.memory).is_some() {

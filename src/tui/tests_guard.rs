@@ -295,3 +295,30 @@ fn asking_again_over_an_unwritten_review_asks_first() {
         2
     );
 }
+
+#[test]
+fn the_quit_question_closes_once_the_reply_has_arrived() {
+    let reply = FakeReply::openai_stream(&["A whole ", "answer."]).split_pieces();
+    let server = FakeServer::start([reply]);
+    let mut app = app_at(&fixture(), 100, 30);
+    let replies = connect(&mut app, &server);
+    keys(&mut app, "a1iWhat is Acme?");
+    key(&mut app, KeyCode::Enter);
+    key(&mut app, KeyCode::Enter);
+    pump_until(&mut app, &replies, |e| {
+        matches!(e, membank_llm::StreamEvent::Delta(_))
+    });
+    assert!(app.panes.agents.busy());
+    key(&mut app, KeyCode::Char('q'));
+    assert!(matches!(app.popup, Some(Popup::Confirm(_))));
+    pump_until(&mut app, &replies, is_done);
+    while let Ok(msg) = replies.recv_timeout(std::time::Duration::from_millis(200)) {
+        update(&mut app, Msg::Llm(msg));
+    }
+    assert!(!app.panes.agents.busy());
+    // Nothing would be lost now: the question is gone, and q quits.
+    assert!(app.popup.is_none(), "{}", screen(&app));
+    assert!(!quits(&app));
+    key(&mut app, KeyCode::Char('q'));
+    assert!(quits(&app));
+}

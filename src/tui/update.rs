@@ -46,6 +46,7 @@ pub fn update(app: &mut App, msg: Msg) {
                 app.dirty = true;
             }
             app.apply_effects();
+            super::routing::refresh_quit_question(app);
         }
         Msg::Error(e) => {
             app.status.error(sanitize_for_terminal(&e, false));
