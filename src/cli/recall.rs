@@ -6,6 +6,7 @@ use std::io::Write as _;
 use std::process::ExitCode;
 
 use anyhow::{Context as _, bail};
+use membank_core::dejavu::context::withheld_lines_note;
 use membank_core::dejavu::recall::{
     Considered, Explanation, Explanations, Impressions, Level, Match, ScanDiagnostic, ScanOptions,
 };
@@ -234,7 +235,11 @@ fn ask(project: &dejavu::Project, result: &Recall) -> anyhow::Result<ExitCode> {
         super::llm_common::describe_provider(&client)
     );
     for path in &prepared.context.used {
-        eprintln!("  used      {}", safe(path));
+        eprintln!(
+            "  used      {}{}",
+            safe(path),
+            withheld_lines_note(&prepared.context.withheld_lines, path)
+        );
     }
     for (path, why) in &prepared.context.withheld {
         eprintln!("  withheld  {} ({why})", safe(path));

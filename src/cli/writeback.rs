@@ -235,7 +235,11 @@ fn report_prompt(client: &membank_llm::LlmClient, prepared: &PreparedWriteback, 
         eprintln!("  notes     {}", safe(&n.name));
     }
     for path in &prepared.records {
-        eprintln!("  record    {}", safe(path));
+        eprintln!(
+            "  record    {}{}",
+            safe(path),
+            membank_core::dejavu::context::withheld_lines_note(&prepared.withheld_lines, path)
+        );
     }
     for path in &prepared.left_out {
         eprintln!("  left out  {} (size limit)", safe(path));

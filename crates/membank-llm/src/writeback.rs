@@ -31,6 +31,9 @@ pub struct PreparedWriteback {
     pub withheld: Vec<(String, &'static str)>,
     /// Records that did not fit `budget_tokens`.
     pub left_out: Vec<String>,
+    /// Records sent with lines naming private memory replaced by a
+    /// marker, and how many lines.
+    pub withheld_lines: Vec<(String, usize)>,
 }
 
 /// Impression lines listed for the model at most; ids beyond are still
@@ -47,6 +50,7 @@ pub fn prepare_writeback(
     budget_tokens: usize,
 ) -> PreparedWriteback {
     let mut withheld: Vec<(String, &'static str)> = Vec::new();
+    let mut withheld_lines = Vec::new();
     let mut user = format!("Today's date: {today}\n\n## Notes to write back\n\n");
     for note in notes {
         push_text(&mut user, &format!("note: {}", note.name), &note.text);
@@ -91,11 +95,14 @@ pub fn prepare_writeback(
         used_tokens += tokens;
         // A shared record's lines that link into private memory say what
         // it holds and where: they are withheld too.
-        let (text, _) = membank_core::text::replace_lines(
+        let (text, replaced) = membank_core::text::replace_lines(
             &record.text,
             &project.lines_naming_private(&path),
             PRIVATE_LINE,
         );
+        if replaced > 0 {
+            withheld_lines.push((path.clone(), replaced));
+        }
         push_text(&mut memory, &path, &text);
         records.push(path);
     }
@@ -151,6 +158,7 @@ pub fn prepare_writeback(
         records,
         withheld,
         left_out,
+        withheld_lines,
     }
 }
 
@@ -239,6 +247,8 @@ mod tests {
             "{user}"
         );
         assert!(user.contains(PRIVATE_LINE), "{user}");
+        // Said, as the whole records withheld are.
+        assert_eq!(p.withheld_lines, vec![("memory/summary.md".to_owned(), 1)]);
     }
 
     /// A link committed in a shared folder that leads into private memory

@@ -12,6 +12,20 @@ use super::recall::Recall;
 pub const PRIVATE_LINE: &str =
     "[line withheld: it names private memory, which is never sent to a model]";
 
+/// How a sent record's withheld lines are told beside its path: "(2
+/// lines withheld: they name private memory)"; empty for none.
+pub fn withheld_lines_note(withheld_lines: &[(String, usize)], path: &str) -> String {
+    match withheld_lines
+        .iter()
+        .find(|(p, _)| p == path)
+        .map(|(_, n)| *n)
+    {
+        None | Some(0) => String::new(),
+        Some(1) => " (1 line withheld: it names private memory)".to_owned(),
+        Some(n) => format!(" ({n} lines withheld: they name private memory)"),
+    }
+}
+
 /// The context for one cue, and what was left out and why.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct RecallContext {
@@ -19,6 +33,9 @@ pub struct RecallContext {
     pub used: Vec<String>,
     /// Paths recall selected that were not given, with the reason.
     pub withheld: Vec<(String, &'static str)>,
+    /// Paths given with some of their lines replaced by [`PRIVATE_LINE`],
+    /// and how many: said as the whole records withheld are.
+    pub withheld_lines: Vec<(String, usize)>,
     /// The records, each under a `### FILE: path` line.
     pub text: String,
 }
@@ -37,11 +54,14 @@ pub fn for_recall(project: &Project, recall: &Recall) -> RecallContext {
         }
         match project.text(&path) {
             Some(text) => {
-                let (text, _) = crate::text::replace_lines(
+                let (text, replaced) = crate::text::replace_lines(
                     text,
                     &project.lines_naming_private(&path),
                     PRIVATE_LINE,
                 );
+                if replaced > 0 {
+                    ctx.withheld_lines.push((path.clone(), replaced));
+                }
                 ctx.text
                     .push_str(&format!("### FILE: {path}\n{}\n\n", text.trim_end()));
                 ctx.used.push(path);
@@ -144,6 +164,16 @@ mod tests {
         assert!(!ctx.text.contains("Launch plan"), "{}", ctx.text);
         assert!(ctx.text.contains(PRIVATE_LINE), "{}", ctx.text);
         assert!(ctx.text.contains("shared fact"), "{}", ctx.text);
+        // Said, as a whole record withheld is.
+        assert_eq!(
+            ctx.withheld_lines,
+            vec![("memory/summary.md".to_owned(), 1)]
+        );
+        assert_eq!(
+            withheld_lines_note(&ctx.withheld_lines, "memory/summary.md"),
+            " (1 line withheld: it names private memory)"
+        );
+        assert_eq!(withheld_lines_note(&ctx.withheld_lines, "memory/x.md"), "");
     }
 
     /// A committed link from a shared folder into private memory is

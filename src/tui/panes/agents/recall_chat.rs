@@ -24,10 +24,16 @@ pub fn recall_turn(session: &mut ChatSession, project: &Project, question: &str)
     let ctx = &prepared.context;
     PreparedTurn {
         heading: format!(
-            "recall {} {}: {} sent, {} withheld · Enter opens",
+            "recall {} {}: {} sent{}, {} withheld · Enter opens",
             prepared.recall.level.as_str(),
             js::number_to_string(prepared.recall.score),
             crate::plural::count(ctx.used.len(), "record"),
+            // Lines of a sent record that name private memory went as a
+            // marker: said, as whole records withheld are.
+            match ctx.withheld_lines.iter().map(|(_, n)| n).sum::<usize>() {
+                0 => String::new(),
+                n => format!(" ({} withheld)", crate::plural::count(n, "line")),
+            },
             ctx.withheld.len()
         ),
         articles: ctx

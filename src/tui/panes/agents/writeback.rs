@@ -66,7 +66,11 @@ impl WritebackAgent {
         self.sent = prepared
             .records
             .iter()
-            .map(|p| format!("sent      {}", s(p)))
+            .map(|p| {
+                let lines =
+                    membank_core::dejavu::context::withheld_lines_note(&prepared.withheld_lines, p);
+                format!("sent      {}{lines}", s(p))
+            })
             .chain(
                 prepared
                     .left_out
