@@ -84,8 +84,13 @@ fn ask_streams_the_answer_and_lists_the_context_on_stderr() {
         out.stdout
     );
     assert!(out.stdout.contains("([[compliance → naleving]])."));
-    // The escape sequence from the model is neutralised.
-    assert!(!out.stdout.contains('\u{1b}'));
+    // Into a pipe the reply is exact, escape included (a terminal gets it
+    // made visible; see `a_reply_into_a_pipe_is_exact`).
+    assert!(
+        out.stdout.contains("**naleving** \u{1b}[31m("),
+        "{}",
+        out.stdout
+    );
     assert!(
         out.stderr
             .contains("used     01_CLIENTS/Acme Corporation.md"),
