@@ -170,6 +170,17 @@ pub fn plan(bank: &Bank, from: &str, to: &str) -> Result<RenamePlan, String> {
             };
             if values_hit {
                 let (edited, value_notes) = values::rewrite(&text, &renamed_values);
+                // A value left naming the old name would drop the note
+                // from `context` for the new one: refused, not half done.
+                if let Some((key, line)) =
+                    values::still_named(old_path, article.folder, &edited, &renamed_values)
+                {
+                    return Err(format!(
+                        "{old_path}:{line}: its {key} value is written in a form membank cannot \
+                         rewrite (over several lines); write it on one line and rename again; \
+                         nothing is moved"
+                    ));
+                }
                 text = edited;
                 notes.extend(value_notes);
             }

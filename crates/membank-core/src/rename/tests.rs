@@ -519,3 +519,58 @@ fn links_in_a_skipped_note_follow_the_rename() {
     assert_eq!(plan.links_rewritten, 2);
     assert!(plan.fixes.iter().any(|f| f.path == "03_DOMAINS/_draft.md"));
 }
+
+#[test]
+fn a_domain_value_written_as_a_block_follows_in_its_block() {
+    let term =
+        |value: &str| format!("---\nterm_source: a\ndomain: {value}\nstatus: approved\n---\n");
+    let (dir, _) = renamed(
+        &[
+            LEGAL,
+            ("02_TERMINOLOGY/t1.md", &term(">-\n  Legal")),
+            ("02_TERMINOLOGY/t2.md", &term("|\n  Legal\n")),
+            ("02_TERMINOLOGY/t3.md", &term(">  # folded\n    Legal")),
+            (
+                "02_TERMINOLOGY/t4.md",
+                "---\ndomains:\n  - >-\n    Legal\n  - Tax\n---\n",
+            ),
+        ],
+        "03_DOMAINS/Legal.md",
+        "03_DOMAINS/Law.md",
+    );
+    assert_eq!(text(&dir, "02_TERMINOLOGY/t1.md"), term(">-\n  Law"));
+    assert_eq!(text(&dir, "02_TERMINOLOGY/t2.md"), term("|\n  Law\n"));
+    assert_eq!(
+        text(&dir, "02_TERMINOLOGY/t3.md"),
+        term(">  # folded\n    Law")
+    );
+    assert_eq!(
+        text(&dir, "02_TERMINOLOGY/t4.md"),
+        "---\ndomains:\n  - >-\n    Law\n  - Tax\n---\n"
+    );
+    // Read back, each names the new domain, so `context` still finds it.
+    let bank = Bank::load(dir.path()).unwrap();
+    for a in bank.articles() {
+        assert!(
+            a.meta.domains.iter().all(|v| v.raw.trim() != "Legal"),
+            "{}",
+            a.rel_path
+        );
+    }
+}
+
+#[test]
+fn a_domain_value_over_several_lines_refuses_the_rename() {
+    let dir = bank_with(&[
+        ("03_DOMAINS/Tax Law.md", "---\ndomain: Tax Law\n---\n"),
+        (
+            "02_TERMINOLOGY/t1.md",
+            "---\nterm_source: a\ndomain: >-\n  Tax\n  Law\n---\n",
+        ),
+    ]);
+    let err = plan_of(dir.path(), "03_DOMAINS/Tax Law.md", "03_DOMAINS/Fiscal.md").unwrap_err();
+    assert!(
+        err.starts_with("02_TERMINOLOGY/t1.md:3: its domain value"),
+        "{err}"
+    );
+}

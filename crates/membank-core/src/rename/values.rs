@@ -101,10 +101,16 @@ pub(super) fn rewrite(text: &str, renamed: &[RenamedValue]) -> (String, Vec<Stri
     let mut edits: Vec<(Range<usize>, String)> = Vec::new();
     let mut notes = Vec::new();
     let mut key: Option<&str> = None;
+    let mut lines = Vec::new();
     let mut at = yaml.start;
     for line in text[yaml.clone()].split_inclusive('\n') {
-        let start = at;
+        lines.push((at, line));
         at += line.len();
+    }
+    let mut i = 0;
+    while i < lines.len() {
+        let (start, line) = lines[i];
+        i += 1;
         let bare = line.trim_end_matches(['\n', '\r']);
         let indented = bare.starts_with([' ', '\t']);
         let item = bare
@@ -125,13 +131,43 @@ pub(super) fn rewrite(text: &str, renamed: &[RenamedValue]) -> (String, Vec<Stri
         let (Some(k), Some((offset, value))) = (key, value) else {
             continue;
         };
+        // A block scalar (`domain: >-` with `Legal` on the line below) is
+        // the text of the lines indented under it: its one line is the
+        // value, rewritten where it stands so the block style stays. Its
+        // lines are not read again as keys or items.
+        let block = is_block_indicator(value);
+        let (offset, value, tokens) = if block {
+            let indent = bare.len() - bare.trim_start().len();
+            let first = i;
+            while i < lines.len() {
+                let l = lines[i].1.trim_end_matches(['\n', '\r']);
+                if !l.trim().is_empty() && l.len() - l.trim_start().len() <= indent {
+                    break;
+                }
+                i += 1;
+            }
+            let mut content = lines[first..i].iter().filter(|(_, l)| !l.trim().is_empty());
+            match (content.next(), content.next()) {
+                (Some(&(s, l)), None) => {
+                    let l = l.trim_end_matches(['\n', '\r']);
+                    let lead = l.len() - l.trim_start().len();
+                    (s, l, std::iter::once(lead..l.trim_end().len()).collect())
+                }
+                // A value over several lines is left as it is; the plan
+                // refuses the rename when the value names the old name.
+                _ => continue,
+            }
+        } else {
+            (offset, value, scalars(value))
+        };
         let Some(r) = renamed.iter().find(|r| r.keys.contains(&k)) else {
             continue;
         };
-        for token in scalars(value) {
+        for token in tokens {
             let written = &value[token.clone()];
+            // A block's text is taken as it is: quotes in it are text.
             let (quote, inner) = match written.chars().next() {
-                Some(q @ ('"' | '\'')) if written.len() >= 2 && written.ends_with(q) => {
+                Some(q @ ('"' | '\'')) if !block && written.len() >= 2 && written.ends_with(q) => {
                     (Some(q), &written[1..written.len() - 1])
                 }
                 _ => (None, written),
@@ -142,7 +178,9 @@ pub(super) fn rewrite(text: &str, renamed: &[RenamedValue]) -> (String, Vec<Stri
             let new_value = match quote {
                 Some('\'') => format!("'{}'", r.new.replace('\'', "''")),
                 Some(_) => format!("\"{}\"", r.new.replace('"', "\\\"")),
-                None if needs_quotes(&r.new) => format!("\"{}\"", r.new.replace('"', "\\\"")),
+                None if !block && needs_quotes(&r.new) => {
+                    format!("\"{}\"", r.new.replace('"', "\\\""))
+                }
                 None => r.new.clone(),
             };
             let line_no = crate::text::line_of(text, offset);
@@ -186,6 +224,58 @@ pub(crate) fn scalars(value: &str) -> Vec<Range<usize>> {
     let end = v.find(" #").unwrap_or(v.len());
     let r = trimmed_range(lead, &v[..end]);
     if r.is_empty() { Vec::new() } else { vec![r] }
+}
+
+/// `|` or `>` with its chomping and indentation indicators, and maybe a
+/// comment: the value is the block of lines below.
+fn is_block_indicator(value: &str) -> bool {
+    let v = value.trim();
+    let v = v.split_once(" #").map_or(v, |(v, _)| v.trim_end());
+    let mut chars = v.chars();
+    matches!(chars.next(), Some('|' | '>'))
+        && chars.clone().count() <= 2
+        && chars.all(|c| c == '+' || c == '-' || ('1'..='9').contains(&c))
+}
+
+/// Does the note, as `text`, still hold a plain value naming a renamed
+/// client or domain (one written in a form [`rewrite`] leaves, such as a
+/// block over several lines)? Its key and the line the key is on, when it
+/// does.
+pub(super) fn still_named(
+    path: &str,
+    folder: Folder,
+    text: &str,
+    renamed: &[RenamedValue],
+) -> Option<(&'static str, usize)> {
+    let article = Article::parse(
+        path.to_owned(),
+        folder,
+        crate::text::decode(text.as_bytes()).ok()?,
+    );
+    let meta = &article.meta;
+    meta.clients
+        .iter()
+        .chain(meta.domains.iter())
+        .find_map(|v| {
+            (!v.raw.contains("[[")
+                && renamed.iter().any(|r| {
+                    // A rename that changes only the case leaves a value
+                    // that names the note still.
+                    let value = fold(normalize_value(&v.raw));
+                    r.keys.contains(&v.key) && value == fold(&r.old) && value != fold(&r.new)
+                }))
+            .then_some(v.key)
+        })
+        .map(|key| {
+            let line = text
+                .split_inclusive('\n')
+                .position(|l| {
+                    l.strip_prefix(key)
+                        .is_some_and(|r| r.trim_start().starts_with(':'))
+                })
+                .map_or(1, |i| i + 1);
+            (key, line)
+        })
 }
 
 /// A plain YAML scalar that would not read back as the same text.
