@@ -124,9 +124,16 @@ pub(super) fn rewrite_article(
         };
         let name = name_range(text, &whole, link.kind).ok_or_else(unwritable)?;
         let markdown = link.kind == LinkKind::Markdown;
+        // A destination the author wrote in `<…>` stays so, its spaces
+        // and brackets as they are.
+        let angled = markdown && text[..name.start].ends_with('<');
         let new_name = respelling
             .or_else(|| shortest_target(files, before.file, &link.target, new_src))
-            .map(|t| if markdown { encode(&t) } else { t })
+            .map(|t| match (markdown, angled) {
+                (true, true) => encode_angled(&t),
+                (true, false) => encode(&t),
+                _ => t,
+            })
             .ok_or_else(unwritable)?;
         let mut new_whole = text[whole.clone()].to_owned();
         new_whole.replace_range(name.start - whole.start..name.end - whole.start, &new_name);
@@ -261,11 +268,17 @@ pub(crate) fn name_range(text: &str, whole: &Range<usize>, kind: LinkKind) -> Op
 fn shortest_target(files: &Files, file: usize, written: &str, new_src: &str) -> Option<String> {
     let path = &files.new[file];
     let written = written.trim();
-    let keep_md = fold(written).ends_with(".md");
-    let shown = match path.strip_suffix(".md") {
-        Some(stem) if !keep_md => stem,
-        _ => path.as_str(),
+    // The extension as the author wrote it (`.MD` stays `.MD`), or none.
+    let ext_at = |p: &str| {
+        let at = p.len().checked_sub(3)?;
+        (p.is_char_boundary(at) && p[at..].eq_ignore_ascii_case(".md")).then_some(at)
     };
+    let stem = ext_at(path).map_or(path.as_str(), |at| &path[..at]);
+    let shown = match ext_at(written) {
+        Some(at) => format!("{stem}{}", &written[at..]),
+        None => stem.to_owned(),
+    };
+    let shown = shown.as_str();
     let opens_only = |candidate: &str| {
         files
             .after(candidate, new_src)
@@ -283,6 +296,13 @@ fn shortest_target(files: &Files, file: usize, written: &str, new_src: &str) -> 
     }
     let segments: Vec<&str> = shown.split('/').collect();
     let depth = written.trim_start_matches('/').split('/').count();
+    // A link that spelled the whole path from the bank's root spells the
+    // whole new one: its folders are kept, not cut to the fewest needed.
+    let depth = if depth >= files.old[file].split('/').count() {
+        segments.len()
+    } else {
+        depth
+    };
     (depth.min(segments.len())..=segments.len())
         .map(|d| segments[segments.len() - d..].join("/"))
         .find(|candidate| opens_only(candidate))
@@ -333,6 +353,20 @@ pub(crate) fn encode(path: &str) -> String {
                 }
             }
             c => out.push(c),
+        }
+    }
+    out
+}
+
+/// A destination inside `<…>`: spaces and brackets may stand as they are;
+/// what would end it, start a heading or be read as an escape is encoded
+/// (the destination is percent-decoded, so `%` is too).
+fn encode_angled(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    for c in path.chars() {
+        match c {
+            ' ' | '(' | ')' => out.push(c),
+            c => out.push_str(&encode(c.encode_utf8(&mut [0u8; 4]))),
         }
     }
     out

@@ -96,7 +96,7 @@ fn a_link_from_the_root_stays_from_the_root() {
 }
 
 #[test]
-fn markdown_links_are_percent_encoded() {
+fn markdown_links_are_percent_encoded_unless_in_angle_brackets() {
     let note = "---\nclient: Acme\n---\n[t](../03_DOMAINS/Legal.md#Terms) [u](<Legal.md>)\n";
     let (dir, _) = renamed(
         &[LEGAL, ("01_CLIENTS/Acme.md", note)],
@@ -105,7 +105,7 @@ fn markdown_links_are_percent_encoded() {
     );
     assert_eq!(
         text(&dir, "01_CLIENTS/Acme.md"),
-        "---\nclient: Acme\n---\n[t](../03_DOMAINS/Tax%20Law.md#Terms) [u](<Tax%20Law.md>)\n"
+        "---\nclient: Acme\n---\n[t](../03_DOMAINS/Tax%20Law.md#Terms) [u](<Tax Law.md>)\n"
     );
 }
 
@@ -572,5 +572,21 @@ fn a_domain_value_over_several_lines_refuses_the_rename() {
     assert!(
         err.starts_with("02_TERMINOLOGY/t1.md:3: its domain value"),
         "{err}"
+    );
+}
+
+#[test]
+fn only_the_name_part_changes_extension_full_path_and_angle_brackets_kept() {
+    let index = "# Index\n[[Legal.MD]] [t](../03_DOMAINS/Legal.MD) [[03_DOMAINS/Legal|full path]] \
+                 [u](<../03_DOMAINS/Legal.md#Terms>)\n";
+    let (dir, _) = renamed(
+        &[LEGAL, ("05_INDICES/Index.md", index)],
+        "03_DOMAINS/Legal.md",
+        "03_DOMAINS/sub/Tax Law.md",
+    );
+    assert_eq!(
+        text(&dir, "05_INDICES/Index.md"),
+        "# Index\n[[Tax Law.MD]] [t](../03_DOMAINS/sub/Tax%20Law.MD) \
+         [[03_DOMAINS/sub/Tax Law|full path]] [u](<../03_DOMAINS/sub/Tax Law.md#Terms>)\n"
     );
 }
