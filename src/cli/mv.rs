@@ -28,6 +28,10 @@ struct JsonOutput {
     /// Notes that could not be read: links in them are not rewritten.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     unread: Vec<String>,
+    /// Markdown files outside the bank's folders: not read, their links
+    /// are left as they are.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    links_left: Vec<String>,
     files: Vec<JsonFile>,
 }
 
@@ -127,6 +131,7 @@ pub(super) fn dejavu_plan(fixes: Vec<FileFix>) -> RenamePlan {
         links_rewritten,
         left_in_place: Vec::new(),
         unread: Vec::new(),
+        links_left: Vec::new(),
     }
 }
 
@@ -145,6 +150,7 @@ fn json_output(bank: &str, plan: &RenamePlan, written: bool) -> JsonOutput {
         links_rewritten: plan.links_rewritten,
         left_in_place: plan.left_in_place.clone(),
         unread: plan.unread.clone(),
+        links_left: plan.links_left.clone(),
         files: plan.fixes.iter().map(json_file).collect(),
     }
 }
@@ -181,6 +187,14 @@ fn print_human(bank: &str, plan: &RenamePlan, written: bool) -> anyhow::Result<(
         soutln!(
             "  {:<10} {} (could not be read: a link in it to what moves is not rewritten)",
             "unread",
+            sanitize_for_terminal(p, false)
+        )?;
+    }
+    for p in &plan.links_left {
+        soutln!(
+            "  {:<10} {} (outside the bank's folders, not read: a link in it to what moves is \
+             not rewritten)",
+            "links left",
             sanitize_for_terminal(p, false)
         )?;
     }

@@ -127,6 +127,16 @@ pub fn mv(shared: &Arc<Shared>, owner: Owner, p: MvParams) -> Result<Output, Str
                 line: None,
                 reason: "could not be read: a link in it to what moves is not rewritten".into(),
             })
+            .chain(plan.links_left.into_iter().map(|path| {
+                Remaining {
+                    code: "rename",
+                    path,
+                    line: None,
+                    reason: "outside the bank's folders, not read: a link in it to what moves is \
+                         not rewritten"
+                        .into(),
+                }
+            }))
             .collect(),
         Withheld {
             lines: &withheld,

@@ -277,6 +277,12 @@ impl WriteDialog {
                         safe(&plan.unread.join(", "))
                     )));
                 }
+                if !plan.links_left.is_empty() {
+                    summary.push(Said::Text(format!(
+                        "links left (outside the bank's folders, not read): {}",
+                        safe(&plan.links_left.join(", "))
+                    )));
+                }
                 plan.fixes
             }
             (Purpose::Rename { from }, None, Some(project)) => {

@@ -43,6 +43,10 @@ pub struct RenamePlan {
     /// size cap): links in them to what moves cannot be seen, so they are
     /// not rewritten.
     pub unread: Vec<String>,
+    /// Markdown files outside the format's folders (a `Notes/` folder, a
+    /// `README.md` at the root): the bank does not read them, so their
+    /// links are left as they are, and the plan says so.
+    pub links_left: Vec<String>,
 }
 
 /// The code a rename's fixes carry.
@@ -235,7 +239,57 @@ pub fn plan(bank: &Bank, from: &str, to: &str) -> Result<RenamePlan, String> {
         links_rewritten,
         left_in_place,
         unread,
+        links_left: outside_notes(bank),
     })
+}
+
+/// The Markdown files of the bank's root and of the folders the format
+/// does not have, by path: only their names are looked at, never their
+/// text. Links are not followed, hidden entries are skipped, and the walk
+/// stops after a bound, as a bank's own walk does.
+fn outside_notes(bank: &Bank) -> Vec<String> {
+    const MAX_ENTRIES: usize = 10_000;
+    const MAX_DEPTH: usize = 16;
+    let mut found = Vec::new();
+    let mut folders = vec![(String::new(), 0)];
+    let mut seen = 0;
+    while let Some((dir, depth)) = folders.pop() {
+        let Ok(entries) = std::fs::read_dir(bank.root().join(&dir)) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            seen += 1;
+            if seen > MAX_ENTRIES {
+                folders.clear();
+                break;
+            }
+            let Ok(name) = entry.file_name().into_string() else {
+                continue;
+            };
+            // `file_type` does not follow a link: a link is neither.
+            let Ok(kind) = entry.file_type() else {
+                continue;
+            };
+            if name.starts_with('.') {
+                continue;
+            }
+            let path = if dir.is_empty() {
+                name.clone()
+            } else {
+                format!("{dir}/{name}")
+            };
+            if kind.is_dir() {
+                let format_folder = dir.is_empty() && Folder::from_dir_name(&name).is_some();
+                if !format_folder && depth < MAX_DEPTH {
+                    folders.push((path, depth + 1));
+                }
+            } else if kind.is_file() && is_markdown(&name) {
+                found.push(path);
+            }
+        }
+    }
+    found.sort();
+    found
 }
 
 /// The links in the Markdown files the bank skips (`_draft.md`, reserved

@@ -590,3 +590,19 @@ fn only_the_name_part_changes_extension_full_path_and_angle_brackets_kept() {
          [[03_DOMAINS/sub/Tax Law|full path]] [u](<../03_DOMAINS/sub/Tax Law.md#Terms>)\n"
     );
 }
+
+#[test]
+fn markdown_files_outside_the_folders_are_listed_as_links_left() {
+    let dir = bank_with(&[
+        LEGAL,
+        ("Notes/mine.md", "my notes: [[Legal]]\n"),
+        ("README.md", "[[Legal]]\n"),
+        ("Notes/photo.png", "x"),
+        (".obsidian/x.md", "[[Legal]]\n"),
+    ]);
+    // A link is not followed, not even to a Markdown file.
+    #[cfg(unix)]
+    std::os::unix::fs::symlink("README.md", dir.path().join("Alias.md")).unwrap();
+    let plan = plan_of(dir.path(), "03_DOMAINS/Legal.md", "03_DOMAINS/Law.md").unwrap();
+    assert_eq!(plan.links_left, ["Notes/mine.md", "README.md"]);
+}
