@@ -239,15 +239,17 @@ pub fn plan(bank: &Bank, from: &str, to: &str) -> Result<RenamePlan, String> {
         links_rewritten,
         left_in_place,
         unread,
-        links_left: outside_notes(bank),
+        links_left: outside_notes(bank, &files),
     })
 }
 
 /// The Markdown files of the bank's root and of the folders the format
-/// does not have, by path: only their names are looked at, never their
-/// text. Links are not followed, hidden entries are skipped, and the walk
-/// stops after a bound, as a bank's own walk does.
-fn outside_notes(bank: &Bank) -> Vec<String> {
+/// does not have whose links the rename leaves pointing elsewhere (or
+/// that cannot be read to tell): listing every such file would name a
+/// README that links nowhere on every rename. Links are not followed,
+/// hidden entries are skipped, and the walk stops after a bound, as a
+/// bank's own walk does.
+fn outside_notes(bank: &Bank, files: &Files) -> Vec<String> {
     const MAX_ENTRIES: usize = 10_000;
     const MAX_DEPTH: usize = 16;
     let mut found = Vec::new();
@@ -283,13 +285,33 @@ fn outside_notes(bank: &Bank) -> Vec<String> {
                 if !format_folder && depth < MAX_DEPTH {
                     folders.push((path, depth + 1));
                 }
-            } else if kind.is_file() && is_markdown(&name) {
+            } else if kind.is_file() && is_markdown(&name) && links_stay_behind(bank, files, &path)
+            {
                 found.push(path);
             }
         }
     }
     found.sort();
     found
+}
+
+/// Does the note at `path`, which the rename does not rewrite, hold a link
+/// that would no longer open what it opened? One that cannot be read (a
+/// size cap, not text) may: it is counted in.
+fn links_stay_behind(bank: &Bank, files: &Files, path: &str) -> bool {
+    let Ok(bytes) = bank.reader().read(std::path::Path::new(path)) else {
+        return true;
+    };
+    let Ok(decoded) = crate::text::decode(&bytes) else {
+        return true;
+    };
+    let text = decoded.text;
+    let (yaml, body_start) = links::frontmatter(&text);
+    yaml.map(|y| crate::wikilink::extract_plain(&text[y]))
+        .unwrap_or_default()
+        .into_iter()
+        .chain(crate::wikilink::extract_markdown(&text[body_start..]))
+        .any(|l| !links::keeps_meaning(files, &l.target, path, path))
 }
 
 /// The links in the Markdown files the bank skips (`_draft.md`, reserved

@@ -599,6 +599,8 @@ fn markdown_files_outside_the_folders_are_listed_as_links_left() {
         ("README.md", "[[Legal]]\n"),
         ("Notes/photo.png", "x"),
         (".obsidian/x.md", "[[Legal]]\n"),
+        // Links to other notes only: nothing is left behind in it.
+        ("Notes/other.md", "[[Tax]] and [[Nowhere]]\n"),
     ]);
     // A link is not followed, not even to a Markdown file.
     #[cfg(unix)]
