@@ -218,7 +218,7 @@ impl ContextReport {
         }
         let mut parts = Vec::new();
         if later > 0 {
-            later_tiers.sort_by_key(|f| f.drop_tier());
+            crate::shared_sort::sort_by_key(&mut later_tiers, |f| f.drop_tier());
             let kept: Vec<&str> = later_tiers.iter().map(|&f| tier_noun(f).1).collect();
             parts.push(format!(
                 "tier order: {later} kept score below a dropped score-{score} article \

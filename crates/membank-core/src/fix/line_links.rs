@@ -43,7 +43,7 @@ pub(super) struct Replacement {
 /// `line` with each replacement made (ranges of the line as it was, not
 /// overlapping).
 pub(super) fn replaced(line: &str, mut edits: Vec<Replacement>) -> String {
-    edits.sort_by_key(|e| std::cmp::Reverse(e.range.start));
+    crate::shared_sort::sort_by_key(&mut edits, |e| std::cmp::Reverse(e.range.start));
     let mut out = line.to_owned();
     for e in edits {
         out.replace_range(e.range, &e.new);
