@@ -592,3 +592,76 @@ fn a_client_profile_larger_than_the_budget_leaves_the_rest_in() {
         );
     }
 }
+
+/// A language value `check` calls "not a language code" earns no point,
+/// as the check tells the author, even when it starts with the code asked
+/// for; it is not offered as a spelling either. Codes keep their point.
+#[test]
+fn a_language_value_that_is_no_code_scores_nothing_and_is_not_suggested() {
+    let style = |langs: &str| {
+        format!("---\nscope: general\nlanguages: [{langs}]\nlast_updated: 2026-01-01\n---\n# S\n")
+    };
+    let bad = [
+        "\"en-GB, nl-BE\"",
+        "\"en-GB>nl-BE\"",
+        "\"en-GB to nl-BE\"",
+        "\"en-\"",
+    ];
+    let good = ["en", "en-GB", "\"en-US → nl-BE\"", "\"en-US -> nl-BE\""];
+    let mut files = Vec::new();
+    for (i, langs) in bad.iter().enumerate() {
+        files.push((format!("04_STYLE/bad{i}.md"), style(langs)));
+    }
+    for (i, langs) in good.iter().enumerate() {
+        files.push((format!("04_STYLE/good{i}.md"), style(langs)));
+    }
+    let refs: Vec<(&str, String)> = files.iter().map(|(p, t)| (p.as_str(), t.clone())).collect();
+    let bank = bank_of(&refs);
+    let root = bank.path().to_str().unwrap();
+
+    let (_, out, _) = membank(&["check", root]);
+    for i in 0..bad.len() {
+        assert!(
+            out.contains(&format!("04_STYLE/bad{i}.md:3")),
+            "check flags bad{i}: {out}"
+        );
+    }
+    assert!(out.contains("bad-language-code (4)"), "{out}");
+
+    // en-GB matches en and en-GB, not the en-US of the pairs.
+    for (lang, scoring) in [("en", 4), ("en-GB", 2)] {
+        let (code, out, err) = membank(&["context", root, "--source-lang", lang, "--json"]);
+        assert_eq!(code, 0, "{err}");
+        let v: Value = serde_json::from_str(&out).unwrap();
+        for a in v["articles"].as_array().unwrap() {
+            let path = a["path"].as_str().unwrap();
+            let good = (0..scoring).any(|i| path == format!("04_STYLE/good{i}.md"));
+            let want = u64::from(good);
+            assert_eq!(a["signals"]["language"], want, "{lang}: {path}");
+        }
+    }
+
+    // With no code in the bank for en-GB, the warning offers only codes.
+    let only_bad: Vec<(&str, String)> = refs
+        .iter()
+        .filter(|(p, _)| p.contains("bad"))
+        .cloned()
+        .collect();
+    let bank = bank_of(&only_bad);
+    let root = bank.path().to_str().unwrap();
+    let (code, out, err) = membank(&["context", root, "--source-lang", "en-GB", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("no source language 'en-GB' in this bank; it scores nothing"),
+        "{err}"
+    );
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert!(
+        v["articles"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|a| a["score"] == 0),
+        "{v}"
+    );
+}

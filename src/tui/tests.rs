@@ -200,6 +200,30 @@ fn tab_cycles_through_the_completions_shown() {
     assert_eq!(app.panes.context.picked, None);
 }
 
+/// A language value that is no code matches nothing, so typing a language
+/// never completes to it; the codes the bank uses are offered.
+#[test]
+fn language_completion_offers_only_codes() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("04_STYLE")).unwrap();
+    for (name, langs) in [("A", "\"en-GB, nl-BE\""), ("B", "\"en-\""), ("C", "en-US")] {
+        std::fs::write(
+            dir.path().join(format!("04_STYLE/{name}.md")),
+            format!("---\nscope: general\nlanguages: [{langs}]\nlast_updated: 2026-01-01\n---\n# {name}\n"),
+        )
+        .unwrap();
+    }
+    let mut app = app_at(dir.path(), 100, 30);
+    key(&mut app, KeyCode::Tab);
+    key(&mut app, KeyCode::Tab);
+    key(&mut app, KeyCode::Down);
+    key(&mut app, KeyCode::Down);
+    key(&mut app, KeyCode::Enter);
+    keys(&mut app, "en");
+    assert_eq!(app.panes.context.selected_field(), Some(Field::SourceLang));
+    assert_eq!(app.panes.context.suggestions, ["en-US"]);
+}
+
 #[test]
 fn inspector_ranks_for_the_typed_client() {
     let mut app = app_at(&fixture(), 100, 30);

@@ -134,10 +134,17 @@ pub fn unknown_values(vocabulary: &Vocabulary, query: &Query) -> Vec<UnknownValu
         {
             continue;
         }
+        // Only codes are offered: text such as "en-GB, nl-BE" matches
+        // nothing (see `languages_match`), so typing it would not help.
+        let codes = vocabulary
+            .languages
+            .iter()
+            .map(|v| v.value.as_str())
+            .filter(|v| crate::health::is_plausible_language_tag(v));
         out.push(UnknownValue {
             field,
             value: code.to_owned(),
-            suggestions: closest(code, vocabulary.languages.iter().map(|v| v.value.as_str()))
+            suggestions: closest(code, codes)
                 .into_iter()
                 .map(str::to_owned)
                 .collect(),
@@ -197,6 +204,26 @@ mod tests {
                 "no client 'Brightwell' in this bank; did you mean 'Brightwell Pharma'?",
                 "no target language 'nl-NL' in this bank; did you mean 'nl-BE'?",
             ]
+        );
+        // Text that is no language code matches nothing and is never
+        // offered, even when it starts with the code asked for.
+        let vocabulary = Vocabulary {
+            clients: Vec::new(),
+            domains: Vec::new(),
+            languages: values(&["en-GB, nl-BE", "en-", "en-GB to nl-BE", "en-US"]),
+        };
+        let query = Query {
+            source_lang: Some("en-GB".into()),
+            target_lang: Some("en".into()),
+            ..Query::default()
+        };
+        let shown: Vec<String> = unknown_values(&vocabulary, &query)
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        assert_eq!(
+            shown,
+            vec!["no source language 'en-GB' in this bank; did you mean 'en-US'?"]
         );
         assert_eq!(
             did_you_mean(&["a", "b", "c"]),

@@ -434,9 +434,13 @@ impl ContextPane {
             _ => return,
         };
         let typed = self.field_text(field).trim().to_owned();
+        let languages = matches!(field, Field::SourceLang | Field::TargetLang);
         self.suggestions = Vocabulary::complete(pool, &typed)
             .into_iter()
             .filter(|v| fold(v) != fold(&typed))
+            // A language value that is no code matches nothing, so it is
+            // not offered (see `languages_match`).
+            .filter(|v| !languages || membank_core::health::is_plausible_language_tag(v))
             .take(8)
             .map(|s| sanitize_for_terminal(s, false))
             .collect();

@@ -149,19 +149,27 @@ impl Score {
 
 /// Two language codes match when equal (ignoring case), or when one is a
 /// bare primary subtag equal to the other's primary subtag.
+///
+/// Text that is no language code matches nothing, by the same test the
+/// health check uses to report it: `"en-GB, nl-BE"` or `"en-"` would
+/// otherwise pass for `en` through its first letters, while the check tells
+/// the author that language matching fails for the article.
 pub fn languages_match(a: &str, b: &str) -> bool {
     let (a, b) = (a.trim(), b.trim());
     if a.is_empty() || b.is_empty() {
         return false;
     }
-    if a.eq_ignore_ascii_case(b) {
-        return true;
-    }
     fn primary(s: &str) -> &str {
         s.split('-').next().unwrap_or(s)
     }
-    (!a.contains('-') && a.eq_ignore_ascii_case(primary(b)))
-        || (!b.contains('-') && b.eq_ignore_ascii_case(primary(a)))
+    let similar = a.eq_ignore_ascii_case(b)
+        || (!a.contains('-') && a.eq_ignore_ascii_case(primary(b)))
+        || (!b.contains('-') && b.eq_ignore_ascii_case(primary(a)));
+    // Validity last: it is asked only of the few pairs that look alike, so
+    // scoring a large bank pays for it almost never.
+    similar
+        && crate::health::is_plausible_language_tag(a)
+        && crate::health::is_plausible_language_tag(b)
 }
 
 /// Where each signal's points came from, as positions in the article's
@@ -497,6 +505,39 @@ mod tests {
         assert!(!languages_match("en", "eng"));
         assert!(!languages_match("", "en"));
         assert!(languages_match("nl-BE", "nl"));
+    }
+
+    /// A value the health check calls "not a language code" earns no
+    /// language point, as the check tells the author, also when it starts
+    /// with the code asked for; codes beside it still do.
+    #[test]
+    fn text_that_is_no_language_code_matches_nothing() {
+        for bad in [
+            "en-GB, nl-BE",
+            "en-GB>nl-BE",
+            "en-GB to nl-BE",
+            "en-",
+            "en_GB",
+        ] {
+            assert!(!crate::health::is_plausible_language_tag(bad), "{bad}");
+            for code in ["en", "en-GB", bad] {
+                assert!(!languages_match(bad, code), "{bad} ~ {code}");
+                assert!(!languages_match(code, bad), "{code} ~ {bad}");
+            }
+            let a = art(
+                "04_STYLE/s.md",
+                Folder::Style,
+                &format!("scope: general\nlanguages: [\"{bad}\"]"),
+            );
+            assert_eq!(hits(&a, &Query::of("", "", "en", "")).total(), 0, "{bad}");
+        }
+        let a = art(
+            "04_STYLE/s.md",
+            Folder::Style,
+            "scope: general\nlanguages: [\"en-, x\", \"en-US -> nl-BE\"]",
+        );
+        assert_eq!(hits(&a, &Query::of("", "", "en", "")).total(), 1);
+        assert_eq!(hits(&a, &Query::of("", "", "", "nl")).total(), 1);
     }
 
     #[test]
