@@ -453,6 +453,47 @@ fn a_name_with_combining_accents_is_the_name_with_composed_letters() {
     assert_eq!(code, 0, "{err}");
 }
 
+/// Names differ from each other only in case when they differ only in a
+/// final sigma (`ς` against `σ`): a client written `ΟΔΟΣ` scores for
+/// `οδοσ` and `οδος`, and a link written either way opens it.
+#[test]
+fn a_final_sigma_is_the_same_letter_as_sigma() {
+    let bank = bank_of(&[
+        (
+            "01_CLIENTS/ΟΔΟΣ.md",
+            "---\nclient: ΟΔΟΣ\nlast_updated: 2026-01-01\n---\n# Client\n".to_owned(),
+        ),
+        (
+            "03_DOMAINS/Roads.md",
+            "---\ndomain: οδος\nlast_updated: 2026-01-01\n---\nSee [[οδοσ]].\n".to_owned(),
+        ),
+    ]);
+    let root = bank.path().to_str().unwrap();
+    for asked in ["ΟΔΟΣ", "οδοσ", "οδος"] {
+        let (code, out, err) = membank(&[
+            "context", root, "--client", asked, "--domain", asked, "--json",
+        ]);
+        assert_eq!(code, 0, "{err}");
+        assert!(!err.contains("in this bank"), "{asked}: {err}");
+        let v: Value = serde_json::from_str(&out).unwrap();
+        let scores: Vec<(&str, u64)> = v["articles"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| (a["path"].as_str().unwrap(), a["score"].as_u64().unwrap()))
+            .collect();
+        assert_eq!(
+            scores,
+            [("01_CLIENTS/ΟΔΟΣ.md", 3), ("03_DOMAINS/Roads.md", 2)],
+            "{asked}"
+        );
+    }
+    let (code, out, err) = membank(&["links", root, "Roads", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("01_CLIENTS/ΟΔΟΣ.md"), "{out}");
+    assert!(!out.contains("\"dead\""), "{out}");
+}
+
 /// A script reading a page of the list can tell that more were ranked.
 #[test]
 fn the_json_says_how_many_were_ranked_and_whether_some_are_not_listed() {

@@ -226,11 +226,12 @@ impl Vocabulary {
     /// Values starting with `prefix` (case-insensitive), best first, then
     /// values containing it.
     pub fn complete<'a>(values: &'a [Value], prefix: &str) -> Vec<&'a str> {
-        let p = prefix.to_lowercase();
+        // Folded as values are matched, so `οδοσ` completes to `ΟΔΟΣ`.
+        let p = crate::wikilink::fold(prefix);
         let mut starts: Vec<&str> = Vec::new();
         let mut contains: Vec<&str> = Vec::new();
         for v in values {
-            let l = v.value.to_lowercase();
+            let l = crate::wikilink::fold(&v.value);
             if l.starts_with(&p) {
                 starts.push(&v.value);
             } else if l.contains(&p) {
@@ -299,5 +300,11 @@ mod tests {
         );
         assert_eq!(Vocabulary::complete(&v.clients, "b"), vec!["Beta"]);
         assert_eq!(Vocabulary::complete(&v.clients, "cm"), vec!["Acme"]);
+        // Folded as values match: a final sigma is a sigma.
+        let greek = [Value {
+            value: "ΟΔΟΣ".into(),
+            articles: 1,
+        }];
+        assert_eq!(Vocabulary::complete(&greek, "οδοσ"), vec!["ΟΔΟΣ"]);
     }
 }

@@ -302,16 +302,29 @@ pub(super) fn write_orphan_message(
 /// The shortest path link that names `paths[0]` and none of the others:
 /// the fewest trailing folders that tell them apart, `.md` left out.
 fn shortest_unique_path(paths: &[&str]) -> String {
-    let stem = |p: &str| p.strip_suffix(".md").unwrap_or(p).to_lowercase();
+    // Folded as links resolve, so the path told apart is one links tell apart.
+    let stem = |p: &str| crate::wikilink::fold(p.strip_suffix(".md").unwrap_or(p));
     let used = paths[0].strip_suffix(".md").unwrap_or(paths[0]);
     let others: Vec<String> = paths[1..].iter().map(|p| stem(p)).collect();
     let segments: Vec<&str> = used.split('/').collect();
     (2..=segments.len())
         .map(|k| segments[segments.len() - k..].join("/"))
         .find(|suffix| {
-            let folded = suffix.to_lowercase();
+            let folded = crate::wikilink::fold(suffix);
             let tail = format!("/{folded}");
             !others.iter().any(|o| *o == folded || o.ends_with(&tail))
         })
         .unwrap_or_else(|| used.to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    /// The path link offered names one file as links fold names: a final
+    /// sigma is a sigma, so `a/οδος` would still reach both files.
+    #[test]
+    fn the_path_offered_is_unique_as_links_fold() {
+        let unique = super::shortest_unique_path;
+        assert_eq!(unique(&["x/a/οδος.md", "y/a/οδοσ.md"]), "x/a/οδος");
+        assert_eq!(unique(&["x/a/Legal.md", "y/b/legal.md"]), "a/Legal");
+    }
 }

@@ -507,6 +507,24 @@ mod tests {
         assert!(languages_match("nl-BE", "nl"));
     }
 
+    /// Client and domain names match ignoring case as full case folding
+    /// does: the final sigma `ς` is a `σ`, so all three spellings agree.
+    #[test]
+    fn a_final_sigma_matches_the_sigma() {
+        let spellings = ["ΟΔΟΣ", "οδοσ", "οδος"];
+        for written in spellings {
+            let a = art(
+                "01_CLIENTS/c.md",
+                Folder::Clients,
+                &format!("client: {written}\ndomains: [\"[[{written}]]\"]"),
+            );
+            for asked in spellings {
+                let q = Query::of(asked, asked, "", "");
+                assert_eq!(hits(&a, &q).total(), 5, "{written} / {asked}");
+            }
+        }
+    }
+
     /// A value the health check calls "not a language code" earns no
     /// language point, as the check tells the author, also when it starts
     /// with the code asked for; codes beside it still do.

@@ -229,7 +229,9 @@ pub fn same_name(a: &str, b: &str) -> bool {
     if a.is_ascii() && b.is_ascii() {
         return a.eq_ignore_ascii_case(b);
     }
-    a.to_lowercase() == b.to_lowercase()
+    // The fold scoring and links use, so a client is the same client here
+    // (`ΟΔΟΣ` and `οδοσ` included).
+    crate::wikilink::fold(a) == crate::wikilink::fold(b)
 }
 
 /// Whether two terms can apply to the same job, so that their targets
