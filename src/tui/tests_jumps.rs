@@ -307,3 +307,27 @@ fn the_note_on_where_a_link_goes_is_dropped_once_the_link_is_followed() {
     let shown = screen(&app);
     assert!(!shown.contains(note), "{shown}");
 }
+
+/// A remark pasted after a wrapper's closing fence is a line further down
+/// in the file than in the article's text: a jump to a finding there
+/// marks that remark, not the line above it.
+#[test]
+fn a_jump_past_a_wrappers_closing_fence_marks_the_line_named() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&fixture(), dir.path());
+    std::fs::write(
+        dir.path().join("01_CLIENTS/Wrapped.md"),
+        "```markdown\n---\nclient: Wrapped\nlast_updated: 2026-01-01\n---\n# Wrapped\n\nBody text.\n```\nThanks! See also [[Nowhere at all]].\n\nBest regards.\n",
+    )
+    .unwrap();
+    let mut app = app_at(dir.path(), 80, 24);
+    app.open_article("01_CLIENTS/Wrapped.md");
+    // Line 10 of the file: the line after the closing fence.
+    app.panes.article.scroll_to_source_line(10, 20);
+    let marked = marked_text(&app);
+    assert!(
+        marked.iter().any(|r| r.contains("Nowhere at all")),
+        "{marked:?}"
+    );
+    assert!(!marked.iter().any(|r| r.contains("regards")), "{marked:?}");
+}

@@ -45,10 +45,10 @@ impl ArticlePane {
             Some((id, text)) => {
                 let a = bank.article(id);
                 let mut doc = render_article(&text, width, theme, &resolve);
-                // The article text starts after any stripped fence line;
-                // findings count lines in the file on disk.
+                // The article text lacks any stripped fence line (the
+                // closing one included); findings count lines in the file.
                 for l in doc.source_lines.iter_mut().chain(&mut doc.source_ends) {
-                    *l += a.encoding.line_shift();
+                    *l = a.encoding.file_line(*l);
                 }
                 let mut notes = findings_lines(&self.health, rel, self.findings_open, theme, width);
                 if notes.is_empty() && a.encoding.fenced {
