@@ -212,6 +212,16 @@ pub fn capture(bank: &Bank, text: &str, today: Date) -> Result<FileFix, String> 
         false => format!("{today} {words}"),
     };
     let inbox = Folder::Inbox.dir_name();
+    let body = format!("{text}\n");
+    // The file's name is made of the text's first words with their
+    // punctuation dropped, which can join a key the text held in pieces
+    // (`AKIA.ABCD…`): the name is refused like the text, before any
+    // message below could show it. The refusal names the folder only.
+    crate::secrets::refuse_each(&[
+        ("the note", &body),
+        ("the note's file name", &format!("{inbox}/{base}.md")),
+    ])
+    .map_err(|reason| format!("{inbox}: {reason}"))?;
     let rel = (1..1000)
         .map(|n| match n {
             1 => format!("{inbox}/{base}.md"),
@@ -220,14 +230,7 @@ pub fn capture(bank: &Bank, text: &str, today: Date) -> Result<FileFix, String> 
         .find(|rel| !bank.root().join(rel).exists())
         .ok_or_else(|| format!("{inbox}/{base}.md: every numbered name is taken"))?;
     crate::pathsafe::validate(&rel).map_err(|r| format!("{rel}: {}", r.reason))?;
-    let body = format!("{text}\n");
     refuse_control_characters(&body).map_err(|reason| format!("{rel}: the note {reason}"))?;
-    // The file's name is made of the text's first words with their
-    // punctuation dropped, which can join a key the text held in pieces
-    // (`AKIA.ABCD…`): the name is refused like the text. The refusal
-    // names the folder only, as the path would show the key.
-    crate::secrets::refuse_each(&[("the note", &body), ("the note's file name", &rel)])
-        .map_err(|reason| format!("{inbox}: {reason}"))?;
     Ok(FileFix {
         path: rel,
         codes: vec![CODE],
@@ -535,6 +538,10 @@ mod tests {
             e.starts_with("00_INBOX: the note holds what looks like"),
             "{e}"
         );
+        assert!(!e.contains("AKIAABCD"), "{e}");
+        // A control character in the same text is not the first refusal
+        // either: that message names the path, which would show the key.
+        let e = capture(&bank, "key AKIAABCDEFGHIJKLMNOP \u{1}", TODAY).unwrap_err();
         assert!(!e.contains("AKIAABCD"), "{e}");
         let e = article(
             &bank,
