@@ -368,7 +368,7 @@ fn cell_of(ix: &ScoringIndex, pos: usize, mask: u8) -> usize {
 /// Where a cell comes in the budget's drop order: `budget::trim`'s key.
 fn drop_key(cell: usize) -> usize {
     let (tier, score) = (cell / SCORES, cell % SCORES);
-    (usize::from(score > 0) * TIERS + tier) * 8 + score
+    crate::budget::drop_key(tier as u8, score as u32)
 }
 
 /// Articles and tokens per cell, the fewest tokens of any article in

@@ -332,6 +332,14 @@ pub fn propose_with(bank: &Bank, findings: &[Finding], opts: &Options) -> FixPro
 /// move the old bytes and write the edit where the file no longer belongs,
 /// leaving two copies.
 fn carry_edits_into_moves(fixes: &mut Vec<FileFix>) {
+    // Moves are rare (a compiled note, a template's old name): a bank-wide
+    // plan without one is left as it is, not searched once per fix.
+    if !fixes
+        .iter()
+        .any(|f| matches!(f.action, Action::Move { .. }))
+    {
+        return;
+    }
     let mut i = 0;
     while i < fixes.len() {
         let moved = fixes
