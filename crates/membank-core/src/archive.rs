@@ -162,9 +162,7 @@ pub fn stamped_base_bytes(
     inbox_rel: &str,
     today: jiff::civil::Date,
 ) -> Result<usize, ArchiveError> {
-    let path = inbox_file(root, inbox_rel)?;
-    let bytes = read_regular(&path, DEFAULT_MAX_FILE_BYTES).map_err(|e| fail(inbox_rel, e))?;
-    let text = String::from_utf8_lossy(&bytes);
+    let (_, text) = stampable_text(root, inbox_rel)?;
     stamp::stamped_base_bytes(&text, today).map_err(|e| fail(inbox_rel, e))
 }
 
@@ -175,6 +173,16 @@ fn stamped_source(
     compiled_to: &[String],
     today: jiff::civil::Date,
 ) -> Result<(PathBuf, String, String), ArchiveError> {
+    let (path, text) = stampable_text(root, inbox_rel)?;
+    let stamped =
+        stamp::stamp_compiled(&text, today, compiled_to).map_err(|e| fail(inbox_rel, e))?;
+    Ok((path, text, stamped))
+}
+
+/// The inbox note's path and text, read as a stamp reads it: a note that
+/// is not UTF-8 cannot be stamped, so a review sizing its stamp is told so
+/// too rather than sizing a text the write would refuse.
+fn stampable_text(root: &Path, inbox_rel: &str) -> Result<(PathBuf, String), ArchiveError> {
     let path = inbox_file(root, inbox_rel)?;
     let bytes = read_regular(&path, DEFAULT_MAX_FILE_BYTES).map_err(|e| fail(inbox_rel, e))?;
     let text = String::from_utf8(bytes).map_err(|_| {
@@ -183,9 +191,7 @@ fn stamped_source(
             "is not valid UTF-8 text, so it cannot be stamped",
         )
     })?;
-    let stamped =
-        stamp::stamp_compiled(&text, today, compiled_to).map_err(|e| fail(inbox_rel, e))?;
-    Ok((path, text, stamped))
+    Ok((path, text))
 }
 
 /// A free name in the archive: the file's own name, else with
