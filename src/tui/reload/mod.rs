@@ -83,21 +83,28 @@ impl News {
     /// or out whole) stands for the notes under it that came or went.
     pub fn of(old: &dyn Memory, new: &dyn Memory, paths: &[String]) -> News {
         let (mut changed, mut removed) = (BTreeSet::new(), BTreeSet::new());
-        let mut folders = Vec::new();
+        // Anything else named (a folder, an image, a skipped file): the
+        // notes under it, found by looking up each note's own folders, so
+        // a batch of many such paths costs no more than one.
+        let mut folders = std::collections::HashSet::new();
         for path in paths {
             if new.find(path).is_some() {
                 changed.insert(path.clone());
             } else if old.find(path).is_some() {
                 removed.insert(path.clone());
             } else {
-                folders.push(format!("{path}/"));
+                folders.insert(path.as_str());
             }
         }
         if !folders.is_empty() {
+            let in_named_folder = |p: &str| {
+                p.match_indices('/')
+                    .any(|(slash, _)| folders.contains(&p[..slash]))
+            };
             let under = |memory: &dyn Memory| -> BTreeSet<String> {
                 (0..memory.len())
                     .map(|id| memory.document(id).path)
-                    .filter(|p| folders.iter().any(|f| p.starts_with(f.as_str())))
+                    .filter(|p| in_named_folder(p))
                     .map(str::to_owned)
                     .collect()
             };
