@@ -95,6 +95,12 @@ pub fn open_bank(path: &Path) -> anyhow::Result<&'static Bank> {
 
 /// [`open_bank`] reading only what the command needs.
 pub fn open_bank_with(path: &Path, options: LoadOptions) -> anyhow::Result<&'static Bank> {
+    Ok(Box::leak(Box::new(open_bank_owned(path, options)?)))
+}
+
+/// [`open_bank_with`] for a command that reads the bank more than once:
+/// each copy is freed when it is done with.
+pub fn open_bank_owned(path: &Path, options: LoadOptions) -> anyhow::Result<Bank> {
     let bank = memory::open_bank_only(path, forced_format(), options).map_err(open_error)?;
     tracing::info!(
         layout = LayoutKind::Bank.spec().name,
@@ -102,7 +108,7 @@ pub fn open_bank_with(path: &Path, options: LoadOptions) -> anyhow::Result<&'sta
         articles = bank.articles().len(),
         "opened"
     );
-    Ok(Box::leak(Box::new(bank)))
+    Ok(bank)
 }
 
 /// Open a Deja Vu project, for the commands only Deja Vu has (`recall`,

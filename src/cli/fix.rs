@@ -5,6 +5,7 @@
 
 use std::process::ExitCode;
 
+use membank_core::bank::LoadOptions;
 use membank_core::fix::{self, FileFix, FixProposal, Unfixed};
 use membank_core::memory::LayoutKind;
 use membank_core::text::sanitize_for_terminal;
@@ -136,9 +137,11 @@ fn plan(kind: LayoutKind, args: &Args, filter: &CheckArgs) -> anyhow::Result<Fix
             membank_core::dejavu::fix::propose(&project, &checked.report.findings)
         }
         _ => {
-            let bank = common::open_bank(&args.bank)?;
-            let checked = check::report(bank, filter)?;
-            bank_proposal(bank, &checked.report.findings, args)
+            // Owned, not kept for the process: `--yes` plans twice, and the
+            // first bank is freed before the second is read.
+            let bank = common::open_bank_owned(&args.bank, LoadOptions::EVERYTHING)?;
+            let checked = check::report(&bank, filter)?;
+            bank_proposal(&bank, &checked.report.findings, args)
         }
     })
 }
