@@ -9,9 +9,12 @@
 //! look at one chunk. The fill that puts back dropped articles that still
 //! fit (see [`crate::budget::trim`]) looks only at dropped articles no
 //! larger than what the trim left. One more pass over the bytes finds each
-//! listed article's rank and verdict. Nothing the size of the bank is
-//! allocated per query, nothing is sorted but the listed rows and the few
-//! put back, and only the listed rows get their matched values looked up.
+//! listed article's rank and verdict. Per query, besides the one byte per
+//! article, only the fill's candidates take room in proportion to the bank
+//! (a position each, for every dropped article small enough to come back:
+//! few after a narrow query, at most one per article after a broad one);
+//! nothing is sorted but the listed rows and those put back, and only the
+//! listed rows get their matched values looked up.
 //!
 //! The result is exactly what [`super::build`] gives with every row past
 //! `limit` that the budget did not keep taken out (a test compares them).
