@@ -233,3 +233,23 @@ fn a_record_holding_a_credential_is_refused() {
     assert!(!text(&out.stdout).contains(&key));
     assert!(!r.join("memory/decisions/export-format.md").exists());
 }
+
+#[test]
+fn json_names_the_lines_withheld_from_a_sent_record() {
+    let dir = project();
+    let r = dir.path();
+    let summary = r.join("memory/summary.md");
+    let mut text_of_summary = fs::read_to_string(&summary).unwrap();
+    text_of_summary.push_str("\n- [Plans](./private/plans.md)\n");
+    fs::write(&summary, text_of_summary).unwrap();
+    let server = FakeServer::start([FakeReply::openai_stream(&["Nothing durable here.\n"])]);
+    let out = run(r, Some(&server), &["notes.md", "--json"]);
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        v["withheld_lines"],
+        serde_json::json!([{"path": "memory/summary.md", "lines": 1}]),
+        "{v:#}"
+    );
+    let body = server.requests()[0].body.clone();
+    assert!(!body.contains("plans.md"), "{body}");
+}

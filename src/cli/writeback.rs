@@ -32,6 +32,9 @@ struct Output {
     sent: Vec<String>,
     /// Paths kept from the model, with why.
     withheld: Vec<Withheld>,
+    /// Records sent with some lines replaced by a marker because they name
+    /// private memory, and how many.
+    withheld_lines: Vec<WithheldLines>,
     blocks: Vec<ProposedFile>,
     warnings: Vec<String>,
 }
@@ -42,6 +45,12 @@ struct Withheld {
     reason: &'static str,
 }
 
+#[derive(Serialize)]
+struct WithheldLines {
+    path: String,
+    lines: usize,
+}
+
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let project = open_dejavu(&args.project)?;
     let mut output = Output {
@@ -50,6 +59,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         reply_file: None,
         sent: Vec::new(),
         withheld: Vec::new(),
+        withheld_lines: Vec::new(),
         blocks: Vec::new(),
         warnings: Vec::new(),
     };
@@ -70,6 +80,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 .map(|(path, reason)| Withheld {
                     path: path.clone(),
                     reason,
+                })
+                .collect();
+            output.withheld_lines = prepared
+                .withheld_lines
+                .iter()
+                .filter(|(_, lines)| *lines > 0)
+                .map(|(path, lines)| WithheldLines {
+                    path: path.clone(),
+                    lines: *lines,
                 })
                 .collect();
             let reply = stream_reply(&client, &prepared.request, args.show_reply)?;
