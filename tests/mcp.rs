@@ -3462,3 +3462,31 @@ async fn entries_name_a_log_whose_entries_could_not_be_read() {
     );
     c.service.cancel().await.unwrap();
 }
+
+/// A name a private record shares with a shared one reads the shared one:
+/// an ambiguity naming both would say where the private one is.
+#[cfg(unix)]
+#[tokio::test]
+async fn a_name_shared_with_private_memory_reads_the_shared_document() {
+    let dir = project_with_private_memory();
+    fs::write(
+        dir.path().join("memory/decisions/plans.md"),
+        "# Plans\n\nshared plans\n",
+    )
+    .unwrap();
+    let c = connect(dir.path(), &[]).await;
+    for target in ["plans", "plans.md", "[[plans]]"] {
+        let read = call(&c, "read", json!({ "target": target })).await;
+        assert_eq!(read.is_error, Some(false), "{target}: {read:?}");
+        let text = text_of(&read);
+        assert!(text.contains("shared plans"), "{target}: {text}");
+        assert!(!text.contains("private"), "{target}: {text}");
+    }
+    // With private memory included, the name is ambiguous and says so.
+    let c = connect(dir.path(), &["--include-private"]).await;
+    let both = error_text(&call(&c, "read", json!({ "target": "plans" })).await);
+    assert!(
+        both.contains("names several") && both.contains("memory/private/plans.md"),
+        "{both}"
+    );
+}

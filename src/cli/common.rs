@@ -253,22 +253,59 @@ pub fn safe(s: &str) -> String {
 /// name a wikilink would use (`Legal`, `[[Legal]]`, `[[Legal|the law]]`),
 /// in a memory of any layout.
 pub fn find_document(memory: &dyn Memory, wanted: &str) -> anyhow::Result<DocId> {
+    find_served_document(memory, wanted, &|_| true)
+}
+
+/// A name that fits several documents: the error [`find_document`] gives
+/// then, told apart from "not found" by its type.
+#[derive(Debug)]
+pub struct NamesSeveral(pub String);
+
+impl std::fmt::Display for NamesSeveral {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for NamesSeveral {}
+
+/// [`find_document`] among the documents `served` keeps: a name a
+/// withheld document shares finds the one served, and is never said to
+/// fit the withheld one too.
+pub fn find_served_document(
+    memory: &dyn Memory,
+    wanted: &str,
+    served: &dyn Fn(DocId) -> bool,
+) -> anyhow::Result<DocId> {
     // `./03_DOMAINS/Legal.md` and `03_DOMAINS\Legal.md` name the same file.
     let as_path = membank_core::bank::normalize_rel_path(wanted).unwrap_or_default();
     if let Some(id) = memory.find(&as_path) {
         return Ok(id);
     }
     let normalised = link_target(wanted).replace('\\', "/");
-    match memory.resolve(&normalised) {
-        Resolution::One(id) => Ok(id),
+    let several = |ids: &[DocId]| -> anyhow::Error {
+        let names: Vec<&str> = ids.iter().map(|&i| memory.document(i).path).collect();
+        NamesSeveral(format!(
+            "`{}` names several documents: {}; give a path",
+            safe(wanted),
+            safe(&names.join(", "))
+        ))
+        .into()
+    };
+    let resolved = match memory.resolve(&normalised) {
         Resolution::Ambiguous(ids) => {
-            let names: Vec<&str> = ids.iter().map(|&i| memory.document(i).path).collect();
-            anyhow::bail!(
-                "`{}` names several documents: {}; give a path",
-                safe(wanted),
-                safe(&names.join(", "))
-            )
+            let ids: Vec<DocId> = ids.into_iter().filter(|&i| served(i)).collect();
+            match ids[..] {
+                [] => Resolution::Dead,
+                [one] => Resolution::One(one),
+                _ => Resolution::Ambiguous(ids),
+            }
         }
+        other => other,
+    };
+    match resolved {
+        Resolution::One(id) => Ok(id),
+        Resolution::Ambiguous(ids) => Err(several(&ids)),
         Resolution::Dead | Resolution::File(_) => {
             // Inbox and index notes are not link targets but can be
             // inspected by their file name.
@@ -282,16 +319,12 @@ pub fn find_document(memory: &dyn Memory, wanted: &str) -> anyhow::Result<DocId>
                     file.strip_suffix(".md").unwrap_or(file).to_lowercase() == wanted_stem
                 })
                 .map(|(i, _)| i)
+                .filter(|&i| served(i))
                 .collect();
             // Several owners' `user.md` answer to one name: picking one
             // would hand over someone else's file without saying so.
             if named.len() > 1 {
-                let names: Vec<&str> = named.iter().map(|&i| memory.document(i).path).collect();
-                anyhow::bail!(
-                    "`{}` names several documents: {}; give a path",
-                    safe(wanted),
-                    safe(&names.join(", "))
-                )
+                return Err(several(&named));
             }
             named.first().copied().ok_or_else(|| {
                 if let Some(why) = why_not_read(memory.root(), memory.spec(), &as_path) {

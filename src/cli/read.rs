@@ -53,6 +53,17 @@ pub fn document(memory: &dyn Memory, target: &str) -> anyhow::Result<Document> {
     Ok(describe(&memory.document(id)))
 }
 
+/// [`document`] among the documents `served` keeps (the MCP server's,
+/// without the private memory it withholds).
+pub fn served_document(
+    memory: &dyn Memory,
+    target: &str,
+    served: &dyn Fn(memory::DocId) -> bool,
+) -> anyhow::Result<Document> {
+    let id = super::common::find_served_document(memory, target, served)?;
+    Ok(describe(&memory.document(id)))
+}
+
 fn describe(d: &memory::Document<'_>) -> Document {
     let (frontmatter, frontmatter_problem) = match d.frontmatter_text() {
         Some(yaml) => match frontmatter::parse_yaml(yaml, 2) {

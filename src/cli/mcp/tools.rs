@@ -30,6 +30,7 @@ use super::file_tools;
 use super::state::{Shared, WITHHELD_WHY, without_lines};
 use super::writes;
 use crate::cli::check::{self, CheckArgs};
+use crate::cli::common::NamesSeveral;
 use crate::cli::context as context_cmd;
 use crate::cli::everos::{self, ScopeArgs, ToEntryFilter};
 use crate::cli::search::{self, SearchArgs};
@@ -557,9 +558,13 @@ fn read_tool(shared: &Shared, p: ReadParams) -> Result<Output, String> {
         )
     };
     let hides_private = shared.hides_private(memory.as_ref());
-    let mut doc = match read::document(memory.as_ref(), &p.target) {
+    // A name a withheld document shares finds the served one, and an
+    // ambiguity lists only served documents: naming the withheld one, or
+    // refusing for its sake, would say it exists.
+    let served = |id| !hides_private || !shared.withholds(memory.as_ref(), id);
+    let mut doc = match read::served_document(memory.as_ref(), &p.target, &served) {
         Ok(doc) => doc,
-        Err(e) if hides_private && !e.to_string().contains("names several") => {
+        Err(e) if hides_private && e.downcast_ref::<NamesSeveral>().is_none() => {
             return Err(not_served());
         }
         Err(e) => return Err(format!("read: {e:#}")),
