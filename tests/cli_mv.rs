@@ -119,6 +119,48 @@ fn a_taken_name_is_refused_and_nothing_changes() {
     assert!(!dir.path().join("03_DOMAINS/Law.md").exists());
 }
 
+/// A footnote is no link and a reference-style link is one, whatever else
+/// the note holds: a footnote naming the note does not stop its rename,
+/// and a reference-style link, which the rename cannot rewrite, refuses it
+/// with nothing moved, rather than the note moving and the link going dead.
+#[test]
+fn footnotes_are_no_links_and_reference_links_are_never_left_dead() {
+    let dir = bank();
+    let root = dir.path().to_str().unwrap();
+    let footnote = "---\ndomain: Notes\nlast_updated: 2026-01-02\n---\n\
+                    See [site](https://example.com).\n\nVault ID[^1] is here.\n\n[^1]: Legal\n";
+    write(dir.path(), "03_DOMAINS/Notes.md", footnote);
+    let out = membank(&["mv", root, "03_DOMAINS/Legal.md", "03_DOMAINS/Law", "--yes"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(dir.path().join("03_DOMAINS/Law.md").exists());
+    assert_eq!(read(dir.path(), "03_DOMAINS/Notes.md"), footnote);
+
+    // No other Markdown link in the note: the definition alone is enough.
+    let reference = "---\ndomain: Terms\nlast_updated: 2026-01-02\n---\n\
+                     See the [law][l] for terms.\n\n[l]: Law.md\n";
+    write(dir.path(), "03_DOMAINS/Terms.md", reference);
+    let links = membank(&["links", root, "Law"]);
+    let stdout = String::from_utf8_lossy(&links.stdout);
+    assert!(stdout.contains("03_DOMAINS/Terms.md"), "{stdout}");
+    let out = membank(&[
+        "mv",
+        root,
+        "03_DOMAINS/Law.md",
+        "03_DOMAINS/Lexicon",
+        "--yes",
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("03_DOMAINS/Terms.md:5: the reference-style link [law][l] (to Law.md)"),
+        "{stderr}"
+    );
+    assert!(dir.path().join("03_DOMAINS/Law.md").exists());
+    assert!(!dir.path().join("03_DOMAINS/Lexicon.md").exists());
+    assert_eq!(read(dir.path(), "03_DOMAINS/Terms.md"), reference);
+}
+
 /// A line of megabytes (an impressions file's) is cut in the preview, with
 /// how much was left out; the rename itself rewrites it whole.
 #[test]

@@ -6,7 +6,7 @@ use std::borrow::Cow;
 use std::ops::Range;
 use std::sync::LazyLock;
 
-use pulldown_cmark::{Event, LinkType, Parser, Tag, TagEnd};
+use pulldown_cmark::{Event, LinkType, Options, Parser, Tag, TagEnd};
 
 use serde::Serialize;
 
@@ -345,7 +345,11 @@ fn extract(body: &str, shortcuts: bool) -> Vec<FoundLink<'_>> {
 /// [`extract`], adding to `links`, which is empty.
 fn extract_in<'b>(body: &'b str, shortcuts: bool, links: &mut Vec<FoundLink<'b>>) {
     let bytes = body.as_bytes();
-    let has_markdown = find_pair(bytes, 0, b']', b'(').is_some();
+    // A Markdown link is written `[text](dest)`, or `[text][label]`,
+    // `[label][]`, `[label]` with its definition `[label]: dest` elsewhere:
+    // a body with neither `](` nor `]:` has none.
+    let has_markdown =
+        find_pair(bytes, 0, b']', b'(').is_some() || LINK_DEFINITION.find(bytes).is_some();
     plain_links(body, links);
     if links.is_empty() && !has_markdown {
         return;
@@ -421,10 +425,12 @@ type Finder = LazyLock<memchr::memmem::Finder<'static>>;
 /// one of their ends; `None` when a parse is needed to tell. Backtick runs
 /// pair the same way on one line as across a paragraph's lines when no
 /// run is left open (a line that opens a fence holds no other backticks),
-/// and with no escape, no HTML or autolink (which take precedence over
-/// spans) and no link definition, nothing else decides what is code.
+/// and with no escape and no HTML or autolink (which take precedence over
+/// spans), nothing else decides what is code. (A link definition, whose
+/// title may hold backticks, is in a body that is parsed: see
+/// [`extract_in`].)
 fn one_line_code_spans(text: &[u8]) -> Option<Vec<Range<usize>>> {
-    if memchr::memchr2(b'\\', b'<', text).is_some() || LINK_DEFINITION.find(text).is_some() {
+    if memchr::memchr2(b'\\', b'<', text).is_some() {
         return None;
     }
     let mut spans = Vec::new();
@@ -467,7 +473,10 @@ fn parse(body: &str, want_links: bool) -> Parsed<'_> {
     let mut code = Vec::new();
     let mut markdown_links = Vec::new();
     let mut block_start: Option<usize> = None;
-    for (event, range) in Parser::new(body).into_offset_iter() {
+    // Footnotes as Obsidian reads them: `[^1]` and its `[^1]: text` are a
+    // note's footnote, not a reference-style link to a file named `text`.
+    let options = Options::ENABLE_FOOTNOTES;
+    for (event, range) in Parser::new_ext(body, options).into_offset_iter() {
         match event {
             Event::Code(_) => code.push(range),
             Event::Start(Tag::CodeBlock(_)) => block_start = Some(range.start),
@@ -925,6 +934,48 @@ mod tests {
                 ("img/d.png".into(), LinkKind::Markdown),
             ]
         );
+    }
+
+    /// `[^1]` and `[^1]: text` are a footnote, read alike whether or not
+    /// the note has other Markdown links: never a link to a file `text`.
+    #[test]
+    fn footnotes_are_never_links() {
+        for body in [
+            "Vault ID[^1] is here.\n\n[^1]: Glossary\n",
+            "See [site](https://example.com).\n\nVault ID[^1] is here.\n\n[^1]: Glossary\n",
+            "A[^note] b.\n\n[^note]: 保管庫IDは[x]と[y]\n",
+        ] {
+            assert_eq!(extract_markdown(body), vec![], "{body:?}");
+            assert_eq!(extract(body, true), extract(body, false), "{body:?}");
+        }
+        // What a footnote says holds links like any other text.
+        let body = "x[^a]\n\n[^a]: See [[Legal]] and [t](Tax.md).\n";
+        assert_eq!(targets(extract_markdown(body)), vec!["Legal", "Tax.md"]);
+    }
+
+    /// A reference-style link is a link whatever else the note holds:
+    /// its definition is enough to look for it.
+    #[test]
+    fn reference_links_are_found_without_an_inline_link_too() {
+        for (body, expected) in [
+            (
+                "See the [glossary][g] for terms.\n\n[g]: Glossary.md\n",
+                vec!["Glossary.md"],
+            ),
+            (
+                "See the [glossary][g] and [site](https://example.com).\n\n[g]: Glossary.md\n",
+                vec!["Glossary.md"],
+            ),
+            (
+                "[[A]] then [g][] and [g].\n\n[g]: <Tax Law.md>\n",
+                vec!["A", "Tax Law.md", "Tax Law.md"],
+            ),
+        ] {
+            assert_eq!(targets(extract_markdown(body)), expected, "{body:?}");
+        }
+        let found = extract_markdown("See the [glossary][g].\n\n[g]: Glossary.md\n");
+        assert_eq!(found[0].span, 8.."See the [glossary][g]".len());
+        assert_eq!(found[0].kind, LinkKind::Markdown);
     }
 
     #[test]

@@ -116,9 +116,16 @@ pub(super) fn rewrite_article(
         }
         let line = crate::text::line_of(text, whole.start);
         let unwritable = || {
+            let written = &text[whole.clone()];
+            // A reference-style link's destination is in its definition,
+            // which may serve other links too: it is named as written.
+            let shown = if link.kind == LinkKind::Markdown && !is_inline(written) {
+                format!("the reference-style link {written} (to {})", link.raw)
+            } else {
+                wikilink::WikiLink::written(&link.raw, link.kind)
+            };
             format!(
-                "{old_src}:{line}: {} cannot be rewritten to open {} still; nothing is moved",
-                wikilink::WikiLink::written(&link.raw, link.kind),
+                "{old_src}:{line}: {shown} cannot be rewritten to open {} still; nothing is moved",
                 files.new[before.file]
             )
         };
@@ -241,6 +248,12 @@ pub(crate) fn name_range(text: &str, whole: &Range<usize>, kind: LinkKind) -> Op
             (open + lead, open + name.trim_end().len())
         }
         LinkKind::Markdown => {
+            // A reference-style link (`[text][label]`) holds no destination;
+            // an image in its text (`[![i](a.png)][label]`) has one that is
+            // not the link's.
+            if !is_inline(s) {
+                return None;
+            }
             let open = s.rfind("](")? + 2;
             let rest = &s[open..];
             let lead = rest.len() - rest.trim_start().len();
@@ -259,6 +272,12 @@ pub(crate) fn name_range(text: &str, whole: &Range<usize>, kind: LinkKind) -> Op
         }
     };
     (start < end).then(|| whole.start + start..whole.start + end)
+}
+
+/// Is the Markdown link written `whole` an inline one, `[text](dest)`,
+/// its destination in its last `( )`, rather than a reference-style one?
+fn is_inline(whole: &str) -> bool {
+    whole.ends_with(')')
 }
 
 /// The shortest way to write a link from `new_src` that opens `file` and

@@ -608,3 +608,44 @@ fn markdown_files_outside_the_folders_are_listed_as_links_left() {
     let plan = plan_of(dir.path(), "03_DOMAINS/Legal.md", "03_DOMAINS/Law.md").unwrap();
     assert_eq!(plan.links_left, ["Notes/mine.md", "README.md"]);
 }
+
+/// A reference-style link's destination is in its definition, which the
+/// rename does not rewrite: it is refused, named as written, whatever else
+/// the note holds, rather than moved with the link left dead.
+#[test]
+fn a_reference_style_link_refuses_the_rename() {
+    for body in [
+        "See the [legal][l] terms.\n\n[l]: Legal.md\n",
+        "See [site](https://example.com) and [legal][l].\n\n[l]: Legal.md\n",
+        "See [![icon](icon.png)][l].\n\n[l]: <Legal.md>\n",
+    ] {
+        let note = format!("---\nclient: Acme\n---\n{body}");
+        let dir = bank_with(&[LEGAL, ("01_CLIENTS/Acme.md", &note)]);
+        let err = plan_of(dir.path(), "03_DOMAINS/Legal.md", "03_DOMAINS/Law.md").unwrap_err();
+        assert!(
+            err.contains("01_CLIENTS/Acme.md:4: the reference-style link ["),
+            "{err}"
+        );
+        assert!(err.contains("(to Legal.md)"), "{err}");
+        assert!(
+            err.ends_with("cannot be rewritten to open 03_DOMAINS/Law.md still; nothing is moved"),
+            "{err}"
+        );
+    }
+}
+
+/// A footnote whose text is a note's name is no link to it: the rename
+/// goes ahead and leaves the footnote as it was.
+#[test]
+fn a_footnote_naming_the_note_is_left_alone() {
+    let body = "See [site](https://example.com).\n\nVault ID[^1] is here.\n\n[^1]: Legal\n";
+    let note = format!("---\nclient: Acme\n---\n{body}");
+    let (dir, plan) = renamed(
+        &[LEGAL, ("01_CLIENTS/Acme.md", &note)],
+        "03_DOMAINS/Legal.md",
+        "03_DOMAINS/Law.md",
+    );
+    assert!(dir.path().join("03_DOMAINS/Law.md").exists());
+    assert_eq!(text(&dir, "01_CLIENTS/Acme.md"), note);
+    assert_eq!(plan.links_rewritten, 0);
+}

@@ -238,10 +238,13 @@ impl<'a> Renderer<'a> {
 
     /// Render a body whose first line is line `first_line` of the file.
     fn markdown(&mut self, body: &str, first_line: usize) {
+        // Footnotes as Obsidian shows them (and as the bank reads them):
+        // `[^1]: text` is the footnote, not a hidden link definition.
         let options = Options::ENABLE_TABLES
             | Options::ENABLE_STRIKETHROUGH
             | Options::ENABLE_TASKLISTS
-            | Options::ENABLE_WIKILINKS;
+            | Options::ENABLE_WIKILINKS
+            | Options::ENABLE_FOOTNOTES;
         let newlines: Vec<usize> = body.match_indices('\n').map(|(i, _)| i).collect();
         for (event, range) in Parser::new_ext(body, options).into_offset_iter() {
             // Lines flushed at an event's start belong to what came before.

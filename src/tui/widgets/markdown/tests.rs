@@ -64,6 +64,19 @@ fn body_wikilinks_resolve_on_the_part_before_the_pipe() {
     assert_eq!(plain(&doc)[0], "See [[the law]] and [[Gone]].");
 }
 
+/// A footnote is shown as written, its reference plain text: neither is
+/// a link, as the bank reads them; a link in a footnote's text is one.
+#[test]
+fn footnotes_are_shown_and_are_no_links() {
+    let theme = Theme::default_theme();
+    let src = "Vault ID[^1] and [^2].\n\n[^1]: Glossary\n[^2]: See [[Legal]]\n";
+    let doc = render_markdown(src, 80, &theme, &exists);
+    let text = plain(&doc);
+    assert!(text.iter().any(|l| l == "[^1]: Glossary"), "{text:?}");
+    assert_eq!(doc.links.len(), 1, "{text:?}");
+    assert_eq!(doc.links[0].target, "Legal");
+}
+
 /// Obsidian writes an alias in a table with its pipe escaped; the link
 /// still names the article before it.
 #[test]
