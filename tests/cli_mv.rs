@@ -161,6 +161,28 @@ fn footnotes_are_no_links_and_reference_links_are_never_left_dead() {
     assert_eq!(read(dir.path(), "03_DOMAINS/Terms.md"), reference);
 }
 
+/// A formula is not Markdown: `mv` leaves what looks like a link in it as
+/// it is, and rewrites a link beside a price.
+#[test]
+fn links_in_maths_are_left_to_the_formula() {
+    let dir = bank();
+    let root = dir.path().to_str().unwrap();
+    let head = "---\ndomain: Proof\nlast_updated: 2026-01-02\n---\n";
+    let maths = "We compute $[(TS)R](Legal) = (TS)R(u)$ and $$[[Legal]]$$.\n";
+    write(
+        dir.path(),
+        "03_DOMAINS/Proof.md",
+        &format!("{head}{maths}It costs $5 and [[Legal]] $10.\n"),
+    );
+    let out = membank(&["mv", root, "03_DOMAINS/Legal.md", "03_DOMAINS/Law", "--yes"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert_eq!(
+        read(dir.path(), "03_DOMAINS/Proof.md"),
+        format!("{head}{maths}It costs $5 and [[Law]] $10.\n")
+    );
+}
+
 /// A line of megabytes (an impressions file's) is cut in the preview, with
 /// how much was left out; the rename itself rewrites it whole.
 #[test]

@@ -316,8 +316,8 @@ fn plain_links<'s>(s: &'s str, out: &mut Vec<FoundLink<'s>>) {
     }));
 }
 
-/// Links in a Markdown body, skipping code spans, code blocks and
-/// `%% comments %%`, in document order.
+/// Links in a Markdown body, skipping code spans, code blocks,
+/// `%% comments %%` and maths (`$…$`, `$$…$$`), in document order.
 pub fn extract_markdown(body: &str) -> Vec<WikiLink> {
     owned(body_links(body))
 }
@@ -361,7 +361,11 @@ fn extract_in<'b>(body: &'b str, shortcuts: bool, links: &mut Vec<FoundLink<'b>>
     // is spans closed on their own line, they are found without a parse.
     let last_start = links.last().map_or(0, |l| l.span.start);
     let (backticks, blocks) = code_markers(&bytes[..last_start]);
-    let quick = if !shortcuts || has_markdown {
+    // Maths (`$…$`, `$$…$$`) hide the links in them, and open before them:
+    // a body with a `$` before its last link is parsed, which tells maths
+    // from prices and code.
+    let dollar = memchr::memchr(b'$', &bytes[..last_start]).is_some();
+    let quick = if !shortcuts || has_markdown || dollar {
         None
     } else if !backticks && !blocks {
         Some(Vec::new())
@@ -372,17 +376,18 @@ fn extract_in<'b>(body: &'b str, shortcuts: bool, links: &mut Vec<FoundLink<'b>>
     } else {
         None
     };
-    let code = match quick {
-        Some(code) => code,
+    let (code, math) = match quick {
+        Some(code) => (code, Vec::new()),
         None => {
             let parsed = parse(body, has_markdown);
+            let math = outside_wikilinks(parsed.math, links);
             links.extend(parsed.markdown_links);
             links.sort_by_key(|l| l.span.start);
-            parsed.code
+            (parsed.code, math)
         }
     };
     let comments = comment_ranges(body, &code);
-    let mut hidden: Vec<Range<usize>> = code.into_iter().chain(comments).collect();
+    let mut hidden: Vec<Range<usize>> = code.into_iter().chain(comments).chain(math).collect();
     if !hidden.is_empty() {
         hidden.sort_by_key(|r| r.start);
         // Links and hidden ranges both come in document order, so one sweep
@@ -467,18 +472,38 @@ fn one_line_code_spans(text: &[u8]) -> Option<Vec<Range<usize>>> {
 struct Parsed<'a> {
     code: Vec<Range<usize>>,
     markdown_links: Vec<FoundLink<'a>>,
+    /// Maths, `$` to `$` included, in document order; none overlaps code.
+    math: Vec<Range<usize>>,
 }
 
 fn parse(body: &str, want_links: bool) -> Parsed<'_> {
     let mut code = Vec::new();
     let mut markdown_links = Vec::new();
+    let mut math = Vec::new();
     let mut block_start: Option<usize> = None;
     // Footnotes as Obsidian reads them: `[^1]` and its `[^1]: text` are a
     // note's footnote, not a reference-style link to a file named `text`.
-    let options = Options::ENABLE_FOOTNOTES;
+    let mut options = Options::ENABLE_FOOTNOTES;
+    if memchr::memchr(b'$', body.as_bytes()).is_some() {
+        options |= Options::ENABLE_MATH;
+    }
     for (event, range) in Parser::new_ext(body, options).into_offset_iter() {
         match event {
             Event::Code(_) => code.push(range),
+            Event::DisplayMath(_) => math.push(range),
+            // The parser's rule for `$…$` (the opening `$` followed by
+            // other than a space, the next `$` closing it when preceded by
+            // other than a space, both in one paragraph and outside code)
+            // lacks Pandoc's last part, which keeps price ranges out: a
+            // closing `$` followed by a digit (`$5-$10`) closes nothing.
+            Event::InlineMath(_)
+                if !body
+                    .as_bytes()
+                    .get(range.end)
+                    .is_some_and(u8::is_ascii_digit) =>
+            {
+                math.push(range)
+            }
             Event::Start(Tag::CodeBlock(_)) => block_start = Some(range.start),
             Event::End(TagEnd::CodeBlock) => {
                 if let Some(s) = block_start.take() {
@@ -512,7 +537,40 @@ fn parse(body: &str, want_links: bool) -> Parsed<'_> {
     Parsed {
         code,
         markdown_links,
+        math,
     }
+}
+
+/// `math` without the spans a `$` of which is inside a `[[…]]` link of
+/// `wikilinks` (in document order): the link's brackets bind first, as a
+/// Markdown link's do (`[[Price $5]] and [[Tax$]]` is two links).
+fn outside_wikilinks(
+    mut math: Vec<Range<usize>>,
+    wikilinks: &[FoundLink<'_>],
+) -> Vec<Range<usize>> {
+    if math.is_empty() || wikilinks.is_empty() {
+        return math;
+    }
+    let inside = |at: usize| {
+        let i = wikilinks.partition_point(|l| l.span.end <= at);
+        wikilinks
+            .get(i)
+            .is_some_and(|l| l.span.start < at && at < l.span.end)
+    };
+    math.retain(|r| !inside(r.start) && !inside(r.end - 1));
+    math
+}
+
+/// Where maths are in a Markdown body, `$` to `$` included, as links are
+/// found: what is inside them is a formula, not links (for a view that
+/// reads a body's links with a parser of its own). Empty without a `$`.
+pub fn math_spans(body: &str) -> Vec<Range<usize>> {
+    if memchr::memchr(b'$', body.as_bytes()).is_none() {
+        return Vec::new();
+    }
+    let mut wikilinks = Vec::new();
+    plain_links(body, &mut wikilinks);
+    outside_wikilinks(parse(body, false).math, &wikilinks)
 }
 
 /// The file a Markdown link destination names inside the vault, or `None`
@@ -632,7 +690,7 @@ mod tests {
         let pieces = [
             "[[a]]", "[[b|c]]", "`", "``", "```", "~~~", "    ", "\t", "\n", "\n\n", " ", "x",
             "%%", "\\", "<", ">", "- ", "# ", "]:", "[d]", "(e)", "<!--", "-->", "é", "[d]: ",
-            "\"", "/u ",
+            "\"", "/u ", "$", "$$", "5", "[^1]",
         ];
         for body in crate::random_text::joined(&pieces, 23, 0x9E37_79B9_7F4A_7C15).take(30_000) {
             let spans = |links: Vec<FoundLink>| -> Vec<Range<usize>> {
@@ -976,6 +1034,41 @@ mod tests {
         let found = extract_markdown("See the [glossary][g].\n\n[g]: Glossary.md\n");
         assert_eq!(found[0].span, 8.."See the [glossary][g]".len());
         assert_eq!(found[0].kind, LinkKind::Markdown);
+    }
+
+    /// Maths are formulas, not Markdown: nothing in them is a link. The
+    /// rule keeps prices out (`$` then a space or a digit after the one
+    /// that would close), leaves escaped `\$` and code alone, and ends at
+    /// a paragraph's end.
+    #[test]
+    fn maths_hide_links_but_prices_do_not() {
+        for (body, expected) in [
+            (
+                "We compute $[(TS)R](u) = (TS)R(u)$ and $$[[u]]$$.\n",
+                vec![],
+            ),
+            ("$$\nx [[A]] [b](B.md)\ny\n$$\n[[C]]\n", vec!["C"]),
+            ("A $x_{[[A]]}$ and $y$ then [[B]]\n", vec!["B"]),
+            ("It costs $5 and [[A]] $10.\n", vec!["A"]),
+            ("From $[[A]]-$5 up.\n", vec!["A"]),
+            ("A \\$x [[A]]$ is no formula.\n", vec!["A"]),
+            ("`$x` [[A]] $y$, `a $b` [[B]] c$\n", vec!["A", "B"]),
+            ("$$\nx [[A]]\n\ny\n$$\n", vec!["A"]),
+            ("- $x\n- [[A]] y$\n", vec!["A"]),
+            ("    $x [[A]] y$\n\n$[[B]]$\n", vec![]),
+            (
+                "[[Price $5]] and [[Tax$]] and [[c$d]]\n",
+                vec!["Price $5", "Tax$", "c$d"],
+            ),
+            ("[a](x$y.md) and [b](z$w.md)\n", vec!["x$y.md", "z$w.md"]),
+            ("%% $x %% [[A]]\n", vec!["A"]),
+        ] {
+            assert_eq!(targets(extract_markdown(body)), expected, "{body:?}");
+            assert_eq!(extract(body, true), extract(body, false), "{body:?}");
+        }
+        assert_eq!(math_spans("a $x$ b $$[[u]]$$ $5"), vec![2..5, 8..17]);
+        assert!(math_spans("[[Price $5]] and [[Tax$]]").is_empty());
+        assert!(math_spans("no maths").is_empty());
     }
 
     #[test]

@@ -4,6 +4,8 @@
 //! never while drawing. All text taken from the file passes through
 //! `sanitize_for_terminal`, so escape sequences show as visible symbols.
 
+use std::ops::Range;
+
 use membank_core::frontmatter::{self, Block};
 use membank_core::text::sanitize_for_terminal;
 use membank_core::wikilink;
@@ -246,10 +248,32 @@ impl<'a> Renderer<'a> {
             | Options::ENABLE_WIKILINKS
             | Options::ENABLE_FOOTNOTES;
         let newlines: Vec<usize> = body.match_indices('\n').map(|(i, _)| i).collect();
+        // A link in maths is part of the formula, as the bank reads it: it
+        // is shown as written, and is not a link to select or follow.
+        let math = wikilink::math_spans(body);
+        let in_math = |at: usize| {
+            let i = math.partition_point(|r| r.end <= at);
+            math.get(i).is_some_and(|r| r.start <= at)
+        };
+        let mut as_written: Option<Range<usize>> = None;
         for (event, range) in Parser::new_ext(body, options).into_offset_iter() {
+            if let Some(link) = &as_written {
+                if link.contains(&range.start) {
+                    continue;
+                }
+                as_written = None;
+            }
             // Lines flushed at an event's start belong to what came before.
             if !matches!(event, Event::End(_)) {
                 self.src_line = first_line + newlines.partition_point(|&n| n < range.start);
+            }
+            if matches!(event, Event::Start(Tag::Link { .. } | Tag::Image { .. }))
+                && !self.skipping_callout_line
+                && in_math(range.start)
+            {
+                self.text(&body[range.clone()].replace('\n', " "));
+                as_written = Some(range);
+                continue;
             }
             match event {
                 Event::Start(Tag::Paragraph) => {

@@ -77,6 +77,18 @@ fn footnotes_are_shown_and_are_no_links() {
     assert_eq!(doc.links[0].target, "Legal");
 }
 
+/// A link in maths is part of the formula, as the bank reads it: shown as
+/// written, not a link to select; a price is no formula.
+#[test]
+fn links_in_maths_are_part_of_the_formula() {
+    let theme = Theme::default_theme();
+    let src = "We compute $[(TS)R](u) = x$ and $$[[u]]$$, for $5 and [[Legal]] $10.";
+    let doc = render_markdown(src, 120, &theme, &exists);
+    assert_eq!(plain(&doc)[0], src);
+    assert_eq!(doc.links.len(), 1);
+    assert_eq!(doc.links[0].target, "Legal");
+}
+
 /// Obsidian writes an alias in a table with its pipe escaped; the link
 /// still names the article before it.
 #[test]
