@@ -1,12 +1,19 @@
 //! Near misses: a name written with one of the slips people make when they
 //! type a link to a file that exists. The rule is small and deterministic so
-//! a suggestion can be trusted, and one day applied without asking:
+//! a suggestion can be trusted:
 //!
-//! - the names are compared folded: case, accents, `&` against "and",
-//!   punctuation and `-`/`_` against spaces make no difference;
+//! - the names are compared folded: case, accents, character width, `&`
+//!   against "and", punctuation and `-`/`_` against spaces make no
+//!   difference;
 //! - failing that, the folded names may differ by one edit (a letter added,
 //!   dropped or replaced, or two neighbours swapped), when the name is long
 //!   enough for one edit to be a slip rather than another word.
+//!
+//! A suggestion is only offered. What is applied without asking is
+//! narrower ([`NearMisses::same_name`]): a name spelt the same but for
+//! case, width, spacing or `&`. One letter makes another word as often as
+//! a slip ("Liver" and "Sliver", "TLS 1.0" and "TLS 1.3"), an accent too
+//! ("Bar" and "Bär"), and dropped punctuation another name ("C++" and "C").
 
 use std::hash::Hasher;
 use std::ops::Range;
@@ -21,6 +28,7 @@ use unicode_normalization::char::is_combining_mark;
 const MIN_LEN_FOR_AN_EDIT: usize = 5;
 
 /// `name` as the near-miss rule compares it: lower case, accents removed,
+/// full-width and other compatibility forms read as their plain letters,
 /// `&` read as "and", `-`, `_` and other separators read as a space,
 /// other punctuation dropped, runs of spaces made one.
 pub fn fold(name: &str) -> String {
@@ -64,13 +72,50 @@ fn fold_into(out: &mut String, name: &str) {
         // mark) and is dropped: passed by without the decomposition and
         // the character tables, where it cost more than the rest of the
         // name.
+        // The compatibility decomposition, so a full-width `Ａ` is `a`.
         for run in rest[..other].split('→') {
-            for c in run.nfd().filter(|c| !is_combining_mark(*c)) {
+            for c in run.nfkd().filter(|c| !is_combining_mark(*c)) {
                 fold.char(out, c);
             }
         }
         rest = &rest[other..];
     }
+}
+
+/// `name` as the automatic fix of a dead link compares it: composed in
+/// its compatibility form (width, ligatures), lower case, each run of
+/// spaces, `-`, `_`, `–` and `—` one space, and `&` read as "and".
+/// Every letter, digit, accent and other mark stays what it is: a
+/// difference in any of them can be another name, which only the author
+/// can tell from a slip. Runs of separators at either end are kept as a
+/// space too, so "C-" is not "C".
+fn spelling(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    let mut gap = false;
+    for c in name.nfkc() {
+        if c.is_whitespace() || matches!(c, '-' | '_' | '–' | '—') {
+            gap = true;
+            continue;
+        }
+        // "R&D" is "R and D": a word of its own.
+        gap |= c == '&' && !out.is_empty();
+        if std::mem::take(&mut gap) {
+            out.push(' ');
+        }
+        match c {
+            '&' => {
+                out.push_str("and");
+                gap = true;
+            }
+            // Σ lowers to σ, or to ς at a word's end: one letter.
+            'ς' => out.push('σ'),
+            c => out.extend(c.to_lowercase()),
+        }
+    }
+    if gap {
+        out.push(' ');
+    }
+    out
 }
 
 /// Where a fold appended to a string stands.
@@ -467,6 +512,28 @@ impl NearMisses {
             _ => None,
         }
     }
+
+    /// The one name `written` is spelt as but for case, width, spacing
+    /// (`-`, `_` for a space) or `&` for "and" (see [`spelling`]), or a
+    /// `.md` written after it: a difference that cannot make another name,
+    /// so the link can be pointed at it without asking. `None` when no
+    /// name or several are, or when `written` is itself one of the names.
+    pub fn same_name(&self, written: &str) -> Option<&str> {
+        if self.contains(written) {
+            return None;
+        }
+        let written = written.strip_suffix(".md").unwrap_or(written);
+        let key = spelling(written);
+        let folded = fold(written);
+        // A name spelt the same folds the same: only those are compared.
+        let mut same = self
+            .folding_to(&folded)
+            .filter(|&i| spelling(self.name(i)) == key);
+        match (same.next(), same.next()) {
+            (Some(i), None) => Some(self.name(i)),
+            _ => None,
+        }
+    }
 }
 
 /// What one name found for one of the written names of [`find_each`].
@@ -699,7 +766,7 @@ mod tests {
     }
 
     /// The fold as it was written before ASCII runs were folded a byte at
-    /// a time: every character through the decomposition.
+    /// a time: every character through the (compatibility) decomposition.
     fn fold_through_decomposition(name: &str) -> String {
         let mut out = String::new();
         let mut gap = false;
@@ -709,7 +776,7 @@ mod tests {
             }
             out.push_str(text);
         };
-        for c in name.nfd().filter(|c| !is_combining_mark(*c)) {
+        for c in name.nfkd().filter(|c| !is_combining_mark(*c)) {
             if c == '&' {
                 gap = true;
                 push(&mut out, "and", &mut gap);
@@ -917,6 +984,59 @@ mod tests {
         );
         let twins = NearMisses::new(["Café", "Cafe"]);
         assert_eq!(twins.only("CAFE"), None);
+    }
+
+    /// What a dead link is pointed at without asking: a name spelt the
+    /// same but for case, width, spacing or `&`. A letter, a digit, an
+    /// accent or punctuation more or less can be another name, which is
+    /// only suggested.
+    #[test]
+    fn the_same_name_differs_only_where_no_other_name_can() {
+        let index = NearMisses::new([
+            "Travel and Tourism",
+            "Data-Science",
+            "Ｗｉｄｅ",
+            "Sliver",
+            "Monkey",
+            "TLS 1.3",
+            "Plane",
+            "Bär",
+            "C",
+            "Node.js",
+            "Client's notes",
+        ]);
+        for (written, meant) in [
+            ("Travel & Tourism", "Travel and Tourism"),
+            ("travel-and_tourism", "Travel and Tourism"),
+            ("Data Science", "Data-Science"),
+            ("data_science", "Data-Science"),
+            ("Data  –  Science", "Data-Science"),
+            ("Data Science.md", "Data-Science"),
+            ("Wide", "Ｗｉｄｅ"),
+            ("SLIVER", "Sliver"),
+        ] {
+            assert_eq!(index.same_name(written), Some(meant), "{written:?}");
+        }
+        for written in [
+            "Liver",
+            "Money",
+            "TLS 1.0",
+            "Plant",
+            "Bar",
+            "C++",
+            "C-",
+            "Node js",
+            "Clients notes",
+        ] {
+            assert_eq!(index.same_name(written), None, "{written:?}");
+            assert!(
+                index.find(written).is_some(),
+                "still suggested: {written:?}"
+            );
+        }
+        assert_eq!(index.same_name("Sliver"), None, "a name that exists");
+        let twins = NearMisses::new(["Data Science", "data-science"]);
+        assert_eq!(twins.same_name("Data_Science"), None, "two are the same");
     }
 
     #[test]

@@ -55,8 +55,8 @@ pub fn fix_tool() -> Tool {
         "fix",
         "Plan the fixes of the memory's health findings that have one right answer (in a \
          bank: encoding, fences, dates, status and language codes, link quoting, ambiguous \
-         links, a dead link's single near miss, missing keys the file gives a value for, \
-         leftovers, missing folders, old template names, compiled inbox notes; in a Deja Vu \
+         links, a dead link to the one article it names but for case, width, spacing or \
+         `&`, missing keys the file gives a value for, leftovers, missing folders, old template names, compiled inbox notes; in a Deja Vu \
          project: the index's link to an active decision or open loop, the missing side of a \
          supersede, required keys the record states, status case, short dates), without \
          writing: per file, what changes and its diff, as `membank fix` shows them, and \

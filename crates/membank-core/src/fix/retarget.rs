@@ -1,6 +1,8 @@
-//! `dead-link`: a link whose name is a near miss of exactly one article
-//! (case, `&` for "and", accents, punctuation, or one edit) is pointed at
-//! that article, the text a reader sees left as it was.
+//! `dead-link`: a link whose name is exactly one article's but for case,
+//! width, spacing or `&` for "and" is pointed at that article, the text a
+//! reader sees left as it was. A near miss that needs a letter, digit,
+//! accent or punctuation changed is only suggested: "Liver" may mean
+//! "Sliver", or an article not yet written.
 
 use std::ops::Range;
 
@@ -104,7 +106,7 @@ fn value_range(line: &str, link: &Link<'_>, from: &mut usize) -> Result<Range<us
     Ok(range)
 }
 
-/// One dead link pointed at the one article its name is a near miss of:
+/// One dead link pointed at the one article its name is spelt as:
 /// the edit of its bytes `at` in `line`, and what changed; or why it
 /// cannot be.
 fn retarget_one(
@@ -121,12 +123,22 @@ fn retarget_one(
             link.written()
         ));
     }
-    let meant = names.only(link.target()).ok_or_else(|| {
-        format!(
-            "no single article is a near miss of “{}”; a dead link may be a deliberate \
-             forward reference (`fix --create-missing`, or + in the interface, creates it)",
-            link.target()
-        )
+    let meant = names.same_name(link.target()).ok_or_else(|| {
+        let written = link.target();
+        match names.only(written) {
+            // A near miss is another name as often as a slip: the author
+            // says which, and `--create-missing` creates neither.
+            Some(near) => format!(
+                "did you mean “{near}”? “{written}” differs from it by more than case, \
+                 width, spacing or `&`, so it may name another article: point the link \
+                 there or create the article by hand"
+            ),
+            None => format!(
+                "no single article is a near miss of “{written}”; a dead link may be a \
+                 deliberate forward reference (`fix --create-missing`, or + in the \
+                 interface, creates it)"
+            ),
+        }
     })?;
     if !matches!(bank.resolve_from(meant, Some(path)), Resolution::One(_)) {
         return Err(format!(
@@ -174,7 +186,9 @@ fn retarget_one(
 /// client or domain; a link in the text, a note beside the linking one.
 /// The link is the one the finding's message names (each dead link of a
 /// line has its own finding). `None` when the usual fix answers the link
-/// (a near miss, an attachment); `Some(Err(why))` when no article is near
+/// (the name it is spelt as, the one near miss it suggests, an
+/// attachment): a name one letter from another is as likely a slip as a
+/// new article; `Some(Err(why))` when no article is near
 /// it and none is made (a path: the author says where it goes).
 pub(super) fn missing_article(
     bank: &Bank,
@@ -222,6 +236,7 @@ fn article_to_create(
     let target = link.target().trim().trim_end_matches(".md");
     if crate::health::is_attachment(link.target())
         || target.is_empty()
+        || names.same_name(link.target()).is_some()
         || names.only(link.target()).is_some()
     {
         return Err(None);

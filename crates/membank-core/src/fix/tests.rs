@@ -603,6 +603,60 @@ fn a_dead_link_with_no_single_near_miss_or_to_an_attachment_is_left_with_its_rea
     assert!(reasons[2].contains("missing attachment"), "{reasons:?}");
 }
 
+/// A name one letter, digit or accent from an article's is as often
+/// another name as a slip: it is suggested, never rewritten, and
+/// `--create-missing` leaves it to the author too. A name spelt the same
+/// but for spacing is rewritten.
+#[test]
+fn a_dead_link_an_edit_from_an_article_is_only_suggested() {
+    let mut files: Vec<(String, String)> = ["Sliver", "Monkey", "TLS 1.3", "Plane", "Bär", "C"]
+        .iter()
+        .map(|n| {
+            (
+                format!("03_DOMAINS/{n}.md"),
+                format!("---\ndomain: {n}\nlast_updated: 2026-01-01\n---\nx\n"),
+            )
+        })
+        .collect();
+    let note = "---\nlast_updated: 2026-04-08\nclient: Acme\n---\n# Acme\n\
+                The [[Liver]] and [[Money]]; [[TLS 1.0]] is old; a [[Plant]], [[Bar]], [[C++]].\n\
+                [[travel-and_tourism]]\n";
+    files.push((CLIENT.into(), note.into()));
+    files.push((DOMAIN.into(), DOMAIN_TEXT.into()));
+    let files: Vec<(&str, &[u8])> = files
+        .iter()
+        .map(|(p, t)| (p.as_str(), t.as_bytes()))
+        .collect();
+    let dir = bank_with(&files);
+    let bank = Bank::load(dir.path()).unwrap();
+    for create_missing in [None, Some(jiff::civil::date(2026, 11, 26))] {
+        let opts = Options {
+            tz: jiff::tz::TimeZone::UTC,
+            checked_today: None,
+            create_missing,
+        };
+        let p = propose_with(&bank, &findings(dir.path(), &["dead-link"]), &opts);
+        assert_eq!(p.fixes.len(), 1, "{:?}", p.fixes);
+        assert_eq!(
+            String::from_utf8(changed(&p, CLIENT)).unwrap(),
+            note.replace(
+                "[[travel-and_tourism]]",
+                "[[Travel and Tourism|travel-and_tourism]]"
+            )
+        );
+        let reasons: Vec<&str> = p.remaining.iter().map(|u| u.reason.as_str()).collect();
+        assert_eq!(reasons.len(), 6, "{reasons:?}");
+        for meant in ["Sliver", "Monkey", "TLS 1.3", "Plane", "Bär", "C"] {
+            assert!(
+                reasons
+                    .iter()
+                    .any(|r| r.contains(&format!("did you mean “{meant}”?"))),
+                "{meant}: {reasons:?}"
+            );
+        }
+    }
+}
+
 /// Two dead links on one line are two findings, each about its own link:
 /// the near miss is retargeted though the other cannot be, and the other
 /// is left naming itself, not its neighbour.
