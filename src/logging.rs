@@ -69,8 +69,8 @@ pub fn init(flag: Option<&str>) -> Result<(), String> {
     };
     let Some(level) = parse_level(name) else {
         return Err(format!(
-            "{source}: unknown level {:?}; use one of {}",
-            membank_core::text::sanitize_for_terminal(name, false),
+            "{source}: unknown level {}; use one of {}",
+            membank_core::text::quoted(&membank_core::text::sanitize_for_terminal(name, false)),
             LEVELS.join(", ")
         ));
     };

@@ -95,6 +95,21 @@ fn plain_output_marks_matches_and_no_match_is_not_an_error() {
     );
 }
 
+/// The query is echoed as typed: Thai, Devanagari and Khmer are written
+/// with combining marks, which `{:?}` would print as `\u{e31}`.
+#[test]
+fn the_query_echoed_keeps_its_combining_marks() {
+    for query in ["ปลั๊กอิน", "हिन्दी", "ភាសាខ្មែរ"] {
+        let out = membank(&["search", BANK, query]);
+        assert!(out.status.success());
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(
+            text.starts_with(&format!("0 matches for \"{query}\"")),
+            "{text}"
+        );
+    }
+}
+
 #[test]
 fn color_always_marks_matches_in_bold_even_into_a_pipe() {
     let out = support::membank()

@@ -256,8 +256,8 @@ fn check_codes(kind: LayoutKind, args: &CheckArgs) -> anyhow::Result<()> {
     {
         let known: Vec<&str> = codes.iter().map(|(code, _)| *code).collect();
         anyhow::bail!(
-            "unknown finding code {:?}; the codes are: {}",
-            sanitize_for_terminal(unknown, false),
+            "unknown finding code {}; the codes are: {}",
+            membank_core::text::quoted(&sanitize_for_terminal(unknown, false)),
             known.join(", ")
         );
     }

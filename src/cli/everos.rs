@@ -285,15 +285,19 @@ fn everos_root(path: &Path) -> anyhow::Result<PathBuf> {
 fn parse_kind(word: &str) -> anyhow::Result<DailyKind> {
     DailyKind::from_filter(word).ok_or_else(|| {
         anyhow::anyhow!(
-            "unknown kind {:?}: use one of episode, atomic_fact, foresight, agent_case",
-            safe(word)
+            "unknown kind {}: use one of episode, atomic_fact, foresight, agent_case",
+            membank_core::text::quoted(&safe(word))
         )
     })
 }
 
 fn parse_date(word: &str) -> anyhow::Result<jiff::civil::Date> {
-    core_everos::paths::parse_day(word)
-        .ok_or_else(|| anyhow::anyhow!("--since {:?} is not a YYYY-MM-DD date", safe(word)))
+    core_everos::paths::parse_day(word).ok_or_else(|| {
+        anyhow::anyhow!(
+            "--since {} is not a YYYY-MM-DD date",
+            membank_core::text::quoted(&safe(word))
+        )
+    })
 }
 
 /// The entries are written as the root is read, a window of files at a

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use membank_core::memory::{LayoutKind, Memory, SearchHit};
 use membank_core::search::{SearchIndex, highlight_chars, one_pass};
+use membank_core::text::quoted;
 use schemars::JsonSchema;
 use serde::Serialize;
 
@@ -59,8 +60,8 @@ pub struct JsonReport {
 pub fn query_has_words(query: &str) -> Result<(), String> {
     if SearchIndex::query_terms(query).is_empty() {
         Err(format!(
-            "the query {:?} has no words to search for",
-            safe(query)
+            "the query {} has no words to search for",
+            quoted(&safe(query))
         ))
     } else {
         Ok(())
@@ -171,10 +172,10 @@ pub fn human(report: &JsonReport, hits: &[SearchHit], bold: bool) -> String {
     let matches = report.matches;
     let _ = writeln!(
         out,
-        "{} match{} for {:?}{}",
+        "{} match{} for {}{}",
         matches,
         if matches == 1 { "" } else { "es" },
-        safe(&report.query),
+        quoted(&safe(&report.query)),
         if report.offset > 0 && !hits.is_empty() {
             format!(
                 ", hits {}–{} shown",

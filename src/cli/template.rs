@@ -10,8 +10,8 @@ pub use membank_args::template::Args;
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let Some(agent) = Agent::from_name(&args.agent) else {
         bail!(
-            "unknown agent {:?}; expected one of: {}",
-            sanitize_for_terminal(&args.agent, false),
+            "unknown agent {}; expected one of: {}",
+            membank_core::text::quoted(&sanitize_for_terminal(&args.agent, false)),
             Agent::ALL.map(Agent::name).join(", ")
         );
     };

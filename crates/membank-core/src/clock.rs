@@ -33,7 +33,10 @@ impl Clock {
             None
         };
         at.map(Clock::Pinned).ok_or_else(|| {
-            format!("{text:?} is not a date (YYYY-MM-DD) or a local time (YYYY-MM-DDTHH:MM:SS)")
+            format!(
+                "{} is not a date (YYYY-MM-DD) or a local time (YYYY-MM-DDTHH:MM:SS)",
+                crate::text::quoted(text)
+            )
         })
     }
 

@@ -493,6 +493,39 @@ pub fn sanitize_into(out: &mut String, s: &str, keep_newlines: bool) {
     }
 }
 
+/// `s` in double quotes, escaped as `{:?}` escapes a string (a quote, a
+/// backslash, a control or an invisible character as `\"`, `\\`, `\n`,
+/// `\u{202e}`), for a message that echoes what the user typed. Unlike
+/// `{:?}`, a combining mark after a character shown as itself is shown
+/// as itself: `{:?}` escapes every one, and Thai, Devanagari or Khmer
+/// written with them (`ปลั๊กอิน` as `ปล\u{e31}\u{e4a}กอ\u{e34}น`) cannot be
+/// read. A mark with no letter before it (first, after a space, or after
+/// an escape) stays escaped: shown, it would sit on the opening quote, on
+/// nothing, or on the escape's last character (`\n` and U+0301 drawn as
+/// `\ń`), and the reader could not tell it was there.
+pub fn quoted(s: &str) -> String {
+    use unicode_normalization::char::is_combining_mark;
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    // The last character was shown as itself and a mark may join it.
+    let mut after_base = false;
+    for c in s.chars() {
+        // Half-width kana's voicing marks extend the kana as marks do.
+        let mark = is_combining_mark(c) || matches!(c, '\u{FF9E}' | '\u{FF9F}');
+        if (after_base && mark && !is_invisible_format(c)) || c == '\'' {
+            // `{:?}` leaves a string's `'` as it is; marks stack.
+            out.push(c);
+            after_base = true;
+            continue;
+        }
+        let escaped = c.escape_debug();
+        after_base = escaped.len() == 1 && !c.is_whitespace();
+        out.extend(escaped);
+    }
+    out.push('"');
+    out
+}
+
 /// `text` with each of its (1-based) `lines` (sorted) replaced by
 /// `marker`, so the other lines keep their numbers; and how many were
 /// replaced. Whoever withholds a line says so in its place.
@@ -519,6 +552,32 @@ pub fn replace_lines(text: &str, lines: &[usize], marker: &str) -> (String, usiz
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Text with combining marks reads as written; everything else is
+    /// quoted as `{:?}` quotes it, and a mark nothing joins stays escaped.
+    #[test]
+    fn quoting_shows_marks_on_their_letters_and_escapes_the_rest_as_debug() {
+        for s in ["ปลั๊กอิน", "हिन्दी", "ភាសាខ្មែរ", "Café", "e\u{301}\u{316}", "ｶﾞ"]
+        {
+            assert_eq!(quoted(s), format!("\"{s}\""), "{s:?}");
+        }
+        for s in [
+            "",
+            "plain",
+            "it's \"quoted\" \\ here",
+            "tab\there\nline",
+            "\u{1b}[2J",
+            "bidi\u{202e}txt.md",
+            "zero\u{200b}width",
+            "日本語 → 中文",
+        ] {
+            assert_eq!(quoted(s), format!("{s:?}"), "{s:?}");
+        }
+        assert_eq!(quoted("a\u{200b}"), "\"a\\u{200b}\"", "invisible");
+        assert_eq!(quoted("\u{301}a"), "\"\\u{301}a\"", "first: on the quote");
+        assert_eq!(quoted("a \u{301}"), "\"a \\u{301}\"", "after a space");
+        assert_eq!(quoted("a\n\u{301}"), "\"a\\n\\u{301}\"", "after an escape");
+    }
 
     /// The quick trim gives what `str::trim` gives: every ASCII byte is
     /// tested against `char::is_whitespace`, and texts joined from ASCII

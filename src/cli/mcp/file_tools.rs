@@ -271,8 +271,12 @@ pub fn fix(shared: &Arc<Shared>, owner: Owner, p: FixParams) -> Result<Output, S
 }
 
 pub fn new(shared: &Arc<Shared>, owner: Owner, p: NewParams) -> Result<Output, String> {
-    let folder = parse_folder(&p.folder)
-        .ok_or_else(|| format!("new: {:?} is not a folder of the bank", p.folder))?;
+    let folder = parse_folder(&p.folder).ok_or_else(|| {
+        format!(
+            "new: {} is not a folder of the bank",
+            membank_core::text::quoted(&p.folder)
+        )
+    })?;
     let known = Known {
         client: p.client,
         domain: p.domain,

@@ -122,7 +122,10 @@ fn budget_of(args: &JsonObject) -> Result<BudgetOptions, String> {
     let budget = match text_arg(args, "budget") {
         None => DEFAULT_BUDGET,
         Some(b) => b.trim().parse().map_err(|_| {
-            format!("budget must be a whole number of tokens (0 for unlimited), not {b:?}")
+            format!(
+                "budget must be a whole number of tokens (0 for unlimited), not {}",
+                membank_core::text::quoted(&b)
+            )
         })?,
     };
     Ok(BudgetOptions {
@@ -135,8 +138,8 @@ fn budget_of(args: &JsonObject) -> Result<BudgetOptions, String> {
 pub fn get(bank: &Bank, name: &str, args: Option<JsonObject>) -> Result<GetPromptResult, String> {
     let agent = Agent::from_name(name).ok_or_else(|| {
         format!(
-            "no prompt named {:?}; the prompts are: {}",
-            sanitize_for_terminal(name, false),
+            "no prompt named {}; the prompts are: {}",
+            membank_core::text::quoted(&sanitize_for_terminal(name, false)),
             Agent::ALL.map(Agent::name).join(", ")
         )
     })?;
@@ -144,9 +147,9 @@ pub fn get(bank: &Bank, name: &str, args: Option<JsonObject>) -> Result<GetPromp
     let known = arguments(agent);
     if let Some(unknown) = args.keys().find(|k| !known.iter().any(|a| &a.name == *k)) {
         return Err(format!(
-            "the {} prompt has no argument {:?}",
+            "the {} prompt has no argument {}",
             agent.name(),
-            sanitize_for_terminal(unknown, false)
+            membank_core::text::quoted(&sanitize_for_terminal(unknown, false))
         ));
     }
     for required in known.iter().filter(|a| a.required == Some(true)) {

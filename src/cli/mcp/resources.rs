@@ -55,8 +55,8 @@ pub fn list(
         None => None,
         Some(c) => Some(c.strip_prefix(CURSOR_PREFIX).ok_or_else(|| {
             format!(
-                "the cursor {:?} is not one this server gave; list from the start without one",
-                sanitize_for_terminal(c, false)
+                "the cursor {} is not one this server gave; list from the start without one",
+                membank_core::text::quoted(&sanitize_for_terminal(c, false))
             )
         })?),
     };

@@ -104,8 +104,9 @@ fn refuse_cursor(request: &Option<PaginatedRequestParams>, what: &str) -> Result
     match cursor(request) {
         Some(given) => Err(ErrorData::invalid_params(
             format!(
-                "the cursor {given:?} is not one this server gave; the {what} come in one page: \
-                 list them without one"
+                "the cursor {} is not one this server gave; the {what} come in one page: \
+                 list them without one",
+                membank_core::text::quoted(given)
             ),
             None,
         )),

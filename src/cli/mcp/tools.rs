@@ -403,8 +403,8 @@ fn not_offered(shared: &Shared, name: &str) -> String {
     let here = format!("the tools here are: {}", here.join(", "));
     let Some(offer) = OFFERS.iter().find(|o| o.name == name) else {
         return format!(
-            "no tool named {:?}; {here}",
-            sanitize_for_terminal(name, false)
+            "no tool named {}; {here}",
+            membank_core::text::quoted(&sanitize_for_terminal(name, false))
         );
     };
     if !offer.layouts.contains(&layout.kind) {

@@ -471,10 +471,10 @@ pub fn apply(shared: &Arc<Shared>, owner: Owner, p: ApplyParams) -> Result<Outpu
         .take(owner, &p.proposal_id)
         .ok_or_else(|| {
             format!(
-                "no pending proposal {:?} in this session: it was applied already, forgotten \
+                "no pending proposal {} in this session: it was applied already, forgotten \
                  (only the last {MAX_PROPOSALS} are kept) or never made here; propose the \
                  change again",
-                sanitize_for_terminal(&p.proposal_id, false)
+                membank_core::text::quoted(&sanitize_for_terminal(&p.proposal_id, false))
             )
         })?;
     match pending {

@@ -203,7 +203,10 @@ fn file_findings(has_file: &dyn Fn(&str) -> bool, f: &MemFile, out: &mut Out) {
                 out.push(
                     "everos-bad-file-date",
                     None,
-                    format!("the file name's date {bad:?} is not a real YYYY-MM-DD date"),
+                    format!(
+                        "the file name's date {} is not a real YYYY-MM-DD date",
+                        crate::text::quoted(bad)
+                    ),
                 );
             }
             if let Some(map) = head_findings(f, out) {
@@ -233,7 +236,10 @@ fn file_findings(has_file: &dyn Fn(&str) -> bool, f: &MemFile, out: &mut Out) {
                     out.push(
                         "everos-skill-name-mismatch",
                         Some(line),
-                        format!("name {name:?} but the folder is skill_{skill}"),
+                        format!(
+                            "name {} but the folder is skill_{skill}",
+                            crate::text::quoted(&name)
+                        ),
                     );
                 }
             }
@@ -360,7 +366,7 @@ fn expect_text(f: &MemFile, map: &Mapping, key: &str, want: &str, out: &mut Out)
 
 fn shown(v: &Value) -> String {
     match crate::frontmatter::scalar_text(v) {
-        Some(s) => format!("{s:?}"),
+        Some(s) => crate::text::quoted(&s),
         None => "not a single value".to_owned(),
     }
 }
