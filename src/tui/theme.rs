@@ -62,6 +62,7 @@ theme_slots!(
     strong,
     emphasis,
     strikethrough,
+    highlight,
     code,
     code_block,
     quote,

@@ -593,6 +593,16 @@ pub fn markdown_target(dest: &str) -> Option<String> {
     (!target.is_empty()).then(|| target.to_owned())
 }
 
+/// The `%% comments %%` of a Markdown body, `%%` included, in document
+/// order: what Obsidian's reading view hides, and what the link checks
+/// skip. Those in code are text, not comments.
+pub fn comments(body: &str) -> Vec<Range<usize>> {
+    if find_pair(body.as_bytes(), 0, b'%', b'%').is_none() {
+        return Vec::new();
+    }
+    comment_ranges(body, &parse(body, false).code)
+}
+
 /// Obsidian comments: text between a pair of `%%` outside code. An unpaired
 /// `%%` hides the rest of the note, as in Obsidian.
 fn comment_ranges(body: &str, code: &[Range<usize>]) -> Vec<Range<usize>> {

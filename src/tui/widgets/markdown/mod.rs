@@ -80,6 +80,121 @@ fn embed_kind(target: &str) -> &'static str {
     }
 }
 
+/// Is `s` the size Obsidian reads after an image embed's `|`: a width
+/// (`300`) or a width and height (`300x200`)?
+fn is_image_size(s: &str) -> bool {
+    let digits = |d: &str| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit());
+    let s = s.trim();
+    match s.split_once('x') {
+        Some((w, h)) => digits(w) && digits(h),
+        None => digits(s),
+    }
+}
+
+/// What an image shows in place: its caption without the size Obsidian
+/// reads after the last `|` (`![[map.png|300]]`, `![[map.png|300x200]]`,
+/// `![a map|300](map.png)`), or, when that leaves none, the file it embeds.
+fn image_caption(alt: &str, target: &str) -> String {
+    let caption = match alt.rsplit_once('|') {
+        Some((caption, size)) if is_image_size(size) => caption,
+        None if is_image_size(alt) => "",
+        _ => alt,
+    };
+    match caption.trim() {
+        "" => target.to_owned(),
+        caption => caption.to_owned(),
+    }
+}
+
+/// `body` without its `%% comments %%`, which Obsidian's reading view
+/// hides; the line breaks inside a comment are kept, so every line after
+/// it is still the line of the file it was. An inline comment between
+/// two spaces takes one of them with it.
+fn without_comments(body: &str, comments: &[std::ops::Range<usize>]) -> String {
+    let mut out = String::with_capacity(body.len());
+    let mut from = 0;
+    for c in comments {
+        out.push_str(&body[from..c.start]);
+        out.extend(body[c.clone()].matches('\n'));
+        from = c.end;
+        if out.ends_with(' ') && body[from..].starts_with(' ') {
+            from += 1;
+        }
+    }
+    out.push_str(&body[from..]);
+    out
+}
+
+/// Where the `==highlight==` marks of a body's text are: for each, the
+/// index of the text event holding it and its byte there, paired in each
+/// paragraph, heading, cell or list item as Obsidian pairs them (an
+/// opening mark not followed by a space, a closing one not after one); a
+/// mark left without a partner, `===` and marks in code are plain text.
+fn highlight_marks(events: &[(Event<'_>, std::ops::Range<usize>)]) -> Vec<(usize, usize)> {
+    let mut marks = Vec::new();
+    let mut open: Option<(usize, usize)> = None;
+    let mut in_code = false;
+    for (i, (event, _)) in events.iter().enumerate() {
+        let text = match event {
+            Event::Text(t) if !in_code => t,
+            Event::Start(Tag::CodeBlock(_)) => {
+                in_code = true;
+                continue;
+            }
+            Event::End(TagEnd::CodeBlock) => {
+                in_code = false;
+                continue;
+            }
+            Event::Start(_) | Event::End(_) => {
+                // Inline tags (emphasis, a link) sit inside a highlight;
+                // a block's start or end closes none left open.
+                if !matches!(
+                    event,
+                    Event::Start(
+                        Tag::Emphasis
+                            | Tag::Strong
+                            | Tag::Strikethrough
+                            | Tag::Link { .. }
+                            | Tag::Image { .. }
+                    ) | Event::End(
+                        TagEnd::Emphasis
+                            | TagEnd::Strong
+                            | TagEnd::Strikethrough
+                            | TagEnd::Link
+                            | TagEnd::Image
+                    )
+                ) {
+                    open = None;
+                }
+                continue;
+            }
+            _ => continue,
+        };
+        let bytes = text.as_bytes();
+        let mut at = 0;
+        while let Some(j) = text[at..].find("==").map(|j| at + j) {
+            let end = j + bytes[j..].iter().take_while(|&&b| b == b'=').count();
+            at = end;
+            if end - j != 2 {
+                continue;
+            }
+            let before = text[..j].chars().next_back();
+            let after = text[end..].chars().next();
+            match open {
+                Some(start) if !before.is_some_and(char::is_whitespace) => {
+                    marks.push(start);
+                    marks.push((i, j));
+                    open = None;
+                }
+                _ if !after.is_some_and(char::is_whitespace) => open = Some((i, j)),
+                _ => {}
+            }
+        }
+    }
+    marks.sort_unstable();
+    marks
+}
+
 /// A piece of styled text before wrapping; `link` ties it to a `LinkSpot`.
 #[derive(Debug, Clone)]
 struct Frag {
@@ -136,6 +251,11 @@ struct Renderer<'a> {
     /// The events of a callout's `[!kind] Title` line, already drawn as
     /// the box's top, are skipped.
     skipping_callout_line: bool,
+    /// Inside an `==highlight==`.
+    highlight: bool,
+    /// An image's caption being collected, and the file it embeds: shown
+    /// at its end, without the size a `|300` gives.
+    image: Option<(String, String)>,
 }
 
 impl<'a> Renderer<'a> {
@@ -160,6 +280,8 @@ impl<'a> Renderer<'a> {
             pending_callout: None,
             quotes: Vec::new(),
             skipping_callout_line: false,
+            highlight: false,
+            image: None,
         }
     }
 
@@ -215,8 +337,15 @@ impl<'a> Renderer<'a> {
 
     /// Add text from the file at the current style.
     fn text(&mut self, raw: &str) {
+        if let Some((caption, _)) = &mut self.image {
+            caption.push_str(raw);
+            return;
+        }
         let text = sanitize_for_terminal(raw, false);
-        let style = self.style();
+        let mut style = self.style();
+        if self.highlight {
+            style = style.patch(self.theme.highlight);
+        }
         let link = self.open_link;
         let line = self.src_line;
         if let Some(table) = &mut self.table {
@@ -247,6 +376,16 @@ impl<'a> Renderer<'a> {
             | Options::ENABLE_TASKLISTS
             | Options::ENABLE_WIKILINKS
             | Options::ENABLE_FOOTNOTES;
+        // Comments are hidden, as the links in them are not links (the
+        // same `%%` pairs the health checks skip).
+        let comments = wikilink::comments(body);
+        let shown;
+        let body = if comments.is_empty() {
+            body
+        } else {
+            shown = without_comments(body, &comments);
+            shown.as_str()
+        };
         let newlines: Vec<usize> = body.match_indices('\n').map(|(i, _)| i).collect();
         // A link in maths is part of the formula, as the bank reads it: it
         // is shown as written, and is not a link to select or follow.
@@ -256,7 +395,11 @@ impl<'a> Renderer<'a> {
             math.get(i).is_some_and(|r| r.start <= at)
         };
         let mut as_written: Option<Range<usize>> = None;
-        for (event, range) in Parser::new_ext(body, options).into_offset_iter() {
+        let events: Vec<_> = Parser::new_ext(body, options).into_offset_iter().collect();
+        // Markdown has no highlight: its marks are found in the text.
+        let marks = highlight_marks(&events);
+        let mut next_mark = 0;
+        for (i, (event, range)) in events.into_iter().enumerate() {
             if let Some(link) = &as_written {
                 if link.contains(&range.start) {
                     continue;
@@ -284,6 +427,23 @@ impl<'a> Renderer<'a> {
                     self.pending_callout = body.get(range.clone()).and_then(callout);
                 }
                 _ => {}
+            }
+            if let Event::Text(text) = &event
+                && marks.get(next_mark).is_some_and(|&(at, _)| at == i)
+            {
+                let mut from = 0;
+                while let Some(&(_, j)) = marks.get(next_mark).filter(|&&(at, _)| at == i) {
+                    if j > from {
+                        self.event(Event::Text(text[from..j].into()));
+                    }
+                    self.highlight = !self.highlight;
+                    from = j + 2;
+                    next_mark += 1;
+                }
+                if from < text.len() {
+                    self.event(Event::Text(text[from..].into()));
+                }
+                continue;
             }
             self.event(event);
         }
@@ -512,10 +672,15 @@ impl<'a> Renderer<'a> {
                 let style = self.link_style(id);
                 self.styles.push(style);
                 self.text(&format!("[{what}: "));
+                if what == "image" {
+                    self.image = Some((String::new(), target.to_owned()));
+                }
             }
-            Tag::Image { .. } => {
+            Tag::Image { dest_url, .. } => {
                 self.push_style(theme.muted);
                 self.text("[image: ");
+                let name = dest_url.rsplit('/').next().unwrap_or(&dest_url);
+                self.image = Some((String::new(), name.to_owned()));
             }
             Tag::FootnoteDefinition(label) => {
                 self.flush();
@@ -600,6 +765,9 @@ impl<'a> Renderer<'a> {
             }
             TagEnd::Emphasis | TagEnd::Strong | TagEnd::Strikethrough | TagEnd::Image => {
                 if matches!(tag, TagEnd::Image) {
+                    if let Some((caption, target)) = self.image.take() {
+                        self.text(&image_caption(&caption, &target));
+                    }
                     self.text("]");
                     if self.open_embed {
                         self.open_link = None;

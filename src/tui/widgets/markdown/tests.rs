@@ -499,3 +499,66 @@ fn embeds_name_what_they_show_and_dead_ones_are_styled_apart() {
     assert_eq!(plain(&doc)[0], "[image: a map]");
     assert!(doc.links.is_empty());
 }
+
+/// In Obsidian `|300` or `|300x200` after an image is its size, not a
+/// caption: the image is still named by its file (or by a caption given
+/// before the size).
+#[test]
+fn an_image_embeds_size_is_not_shown_as_its_name() {
+    let theme = Theme::default_theme();
+    let there = |t: &str| t == "map.png";
+    let src = "![[map.png]] ![[map.png|300]] ![[map.png|300x200]] ![[map.png|Old map|300]]\n\n\
+               ![a map|300](img/map.png) ![](img/map.png) ![[map.png|Harbour]]\n";
+    let doc = render_markdown(src, 120, &theme, &there);
+    let text = plain(&doc);
+    assert_eq!(
+        text[0],
+        "[image: map.png] [image: map.png] [image: map.png] [image: Old map]"
+    );
+    assert_eq!(text[2], "[image: a map] [image: map.png] [image: Harbour]");
+    // Still links to the image, styled as one that is there.
+    assert!(doc.links.iter().all(|l| l.target == "map.png" && l.live));
+    let (l, s) = doc.links[1].spans[0];
+    assert_eq!(doc.lines[l].spans[s].style, theme.link);
+}
+
+/// `%% comments %%` are hidden as in Obsidian's reading view, with the
+/// links in them; the lines after one keep their source lines.
+#[test]
+fn comments_are_hidden_and_lines_after_them_keep_their_numbers() {
+    let theme = Theme::default_theme();
+    let src = "Seen %%hidden [[Legal]]%% here.\n\n%%\nblock [[Legal]]\n%%\n\nAfter `%%code%%`\n";
+    let doc = render_markdown(src, 60, &theme, &exists);
+    let text = plain(&doc);
+    assert_eq!(text, ["Seen here.", "", "After %%code%%"]);
+    assert!(doc.links.is_empty(), "{:?}", doc.links);
+    assert_eq!(doc.rows_showing(7), [2]);
+}
+
+/// `==highlight==` is drawn in the highlight style, its marks hidden; a
+/// mark with no partner, or one that opens before a space, stays text.
+#[test]
+fn highlights_are_styled_and_their_marks_hidden() {
+    let theme = Theme::default_theme();
+    let src = "a ==marked **bold**== b == c ==open\n";
+    let doc = render_markdown(src, 80, &theme, &exists);
+    assert_eq!(plain(&doc)[0], "a marked bold b == c ==open");
+    let style_of = |needle: &str| {
+        doc.lines[0]
+            .spans
+            .iter()
+            .find(|s| s.content.contains(needle))
+            .map(|s| s.style)
+            .unwrap()
+    };
+    assert_eq!(style_of("marked"), theme.text.patch(theme.highlight));
+    assert_eq!(
+        style_of("bold"),
+        theme.text.patch(theme.strong).patch(theme.highlight)
+    );
+    assert_eq!(style_of(" b "), theme.text);
+    assert_ne!(theme.highlight, Style::default());
+    // Inside code, `==` is code.
+    let doc = render_markdown("`==x==`\n", 80, &theme, &exists);
+    assert_eq!(plain(&doc)[0], "==x==");
+}
