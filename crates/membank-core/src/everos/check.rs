@@ -12,8 +12,9 @@ use yaml_serde::{Mapping, Value};
 
 use super::entries::{self, EntryId};
 use super::frontmatter::{self, Head, Split};
+use super::lax_time;
 use super::load::LoadFilter;
-use super::paths::{self, DailyKind, FileKind, OwnerKind};
+use super::paths::{DailyKind, FileKind, OwnerKind};
 use super::{MemFile, MemoryRoot, stream};
 use crate::health::{Finding, HealthReport, Severity};
 
@@ -432,10 +433,7 @@ fn lax_int_text(s: &str) -> Option<i128> {
 fn expect_str(f: &MemFile, map: &Mapping, key: &str, out: &mut Out) {
     // A plain scalar is typed as everos's YAML 1.1 reader types it, which
     // is not always as this reader's YAML 1.2 does (`no`, `0o17`).
-    let yaml = match f.head.as_ref().map(|h| &h.head) {
-        Some(Head::Block { yaml, .. }) => Some(&f.text[yaml.clone()]),
-        _ => None,
-    };
+    let yaml = frontmatter_yaml(f);
     let scalar = matches!(
         map.get(key),
         Some(Value::String(_) | Value::Number(_) | Value::Bool(_))
@@ -532,14 +530,17 @@ fn daily_frontmatter(
     not_null(f, map, "entry_count", out);
     if let Some(v) = map.get("date").filter(|v| !v.is_null()) {
         let line = Some(key_line(f, "date"));
-        match crate::frontmatter::scalar_text(v)
-            .as_deref()
-            .and_then(paths::parse_day)
-        {
+        // As pydantic's lax `date` takes it, after everos's YAML reader:
+        // `2026-06-01 00:00:00` and Unix time at midnight are that day.
+        match lax_time::lax_date(&everos_scalar(f, v, "date")) {
             None => out.push(
                 "everos-bad-field",
                 line,
-                format!("date is {} but must be a YYYY-MM-DD date", shown(v)),
+                format!(
+                    "date is {} but must be a date (YYYY-MM-DD, or a date and time at \
+                     exactly midnight)",
+                    shown(v)
+                ),
             ),
             Some(d) if file_date.is_some_and(|fd| fd != d) => out.push(
                 "everos-date-mismatch",
@@ -587,10 +588,9 @@ fn daily_frontmatter(
     }
     if let Some(v) = map.get("last_appended_at").filter(|v| !v.is_null()) {
         let line = Some(key_line(f, "last_appended_at"));
-        match crate::frontmatter::scalar_text(v)
-            .as_deref()
-            .and_then(timestamp_day)
-        {
+        // As pydantic's lax `datetime` takes it: a date and time, a date,
+        // or Unix time (`1780300800`).
+        match lax_time::lax_datetime(&everos_scalar(f, v, "last_appended_at")).map(|m| m.0) {
             None => out.push(
                 "everos-bad-field",
                 line,
@@ -612,18 +612,24 @@ fn daily_frontmatter(
     }
 }
 
-/// The calendar day of an ISO 8601 timestamp, in its own offset.
+/// The calendar day of a timestamp as everos's schema reads one written
+/// as text, in its own offset (Unix time in UTC).
 pub fn timestamp_day(s: &str) -> Option<Date> {
-    let s = s.trim();
-    let day = paths::parse_day(s.get(..10)?)?;
-    let rest = &s[10..];
-    if rest.is_empty() {
-        return Some(day);
+    lax_time::lax_datetime(&lax_time::Scalar::Text(s.trim())).map(|m| m.0)
+}
+
+/// The frontmatter's YAML as written, for the files that have a block.
+fn frontmatter_yaml(f: &MemFile) -> Option<&str> {
+    match f.head.as_ref().map(|h| &h.head) {
+        Some(Head::Block { yaml, .. }) => Some(&f.text[yaml.clone()]),
+        _ => None,
     }
-    let normalized = format!("{}T{}", &s[..10], rest.strip_prefix([' ', 'T', 't'])?);
-    let time_ok = normalized.parse::<jiff::civil::DateTime>().is_ok()
-        || normalized.parse::<jiff::Timestamp>().is_ok();
-    time_ok.then_some(day)
+}
+
+/// The value `v` of `key` as everos's YAML reader types it.
+fn everos_scalar<'a>(f: &'a MemFile, v: &'a Value, key: &str) -> lax_time::Scalar<'a> {
+    let plain = frontmatter_yaml(f).and_then(|y| super::yaml11::plain_value(y, key));
+    lax_time::scalar(v, plain)
 }
 
 fn entry_findings(f: &MemFile, kind: DailyKind, file_date: Option<Date>, out: &mut Out) {

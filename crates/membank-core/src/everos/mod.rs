@@ -20,6 +20,7 @@
 pub mod check;
 pub mod entries;
 pub mod frontmatter;
+pub mod lax_time;
 pub mod load;
 pub mod memory;
 pub mod paths;

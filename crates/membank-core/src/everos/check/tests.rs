@@ -324,3 +324,54 @@ fn text_fields_are_typed_as_everos_reads_them() {
     assert_eq!(with_id("1e3"), 0);
     assert_eq!(with_id("'no'"), 0);
 }
+
+/// A day or a moment in any form everos's schema loads (pydantic's lax
+/// `date` and `datetime` over PyYAML) is no error: Unix time, a date and
+/// time at midnight for the day. What it refuses still is.
+#[test]
+fn dates_and_times_everos_loads_are_not_bad_fields() {
+    let base = daily("", 1, &entry("ep_20260601_00000001", "one"));
+    let with = |from: &str, to: &str| {
+        assert!(base.contains(from));
+        codes_of(vec![file(EP, &base.replace(from, to))])
+    };
+    let date = "date: '2026-06-01'";
+    let appended = "last_appended_at: '2026-06-01T09:00:00+00:00'";
+    for to in [
+        "date: 2026-06-01 00:00:00",
+        "date: '2026-06-01T00:00:00'",
+        "date: 2026-06-01T00:00:00+02:00",
+        "date: 1780272000",
+    ] {
+        assert_eq!(with(date, to), [], "{to}");
+    }
+    for to in [
+        "last_appended_at: 1780300800",
+        "last_appended_at: '1780300800.5'",
+        "last_appended_at: 2026-06-01 07:45:00",
+        "last_appended_at: '2026-06-01 07:45'",
+    ] {
+        assert_eq!(with(appended, to), [], "{to}");
+    }
+    for to in [
+        "date: 2026-06-01 00:00:01",
+        "date: '2026-06-01T12:00:00'",
+        "date: 1780272001",
+        "date: true",
+    ] {
+        assert_eq!(with(date, to), [("everos-bad-field", Some(8))], "{to}");
+    }
+    for to in [
+        "last_appended_at: true",
+        "last_appended_at: .inf",
+        "last_appended_at: '2026-06-01T25:99:00'",
+        "last_appended_at: 1780300800000000",
+    ] {
+        assert_eq!(with(appended, to), [("everos-bad-field", Some(10))], "{to}");
+    }
+    // Unix time has its day in UTC: the day before the file's is early.
+    assert_eq!(
+        with(appended, "last_appended_at: 1780268400"),
+        [("everos-appended-before-day", Some(10))]
+    );
+}
