@@ -1,9 +1,12 @@
 //! Walking a memory root and reading its Markdown.
 //!
-//! Only regular files inside the root are read: a file link is followed
-//! only while it stays inside, a linked folder is reported and not
-//! entered; `.index/` (SQLite, LanceDB) and `.tmp/` are noted, never
-//! opened. Reading and parsing run on all cores.
+//! Only regular files are read, inside the root unless the user allows
+//! links out (`follow_links_out`): a file link is followed while it stays
+//! inside, or out with that setting; a linked folder inside the root is
+//! reported and never entered (what it holds is read where it is), one
+//! that leads out is entered only with that setting. `.index/` (SQLite,
+//! LanceDB) and `.tmp/` are noted, never opened. Reading and parsing run
+//! on all cores.
 
 use std::path::{Path, PathBuf};
 
@@ -320,26 +323,54 @@ fn walk_dir(
         let path = child.path();
         if ft.is_symlink() {
             // A linked file is read only if it stays inside (the reader
-            // checks); a linked folder only with the user's opt-in.
+            // checks); a linked folder only if it leads out of the root and
+            // the user opted in.
             match std::fs::metadata(&path) {
-                Ok(m) if m.is_dir() => match reader.may_enter(&path) {
-                    Ok(()) => visit_dir(reader, &path, segs, filter, out),
-                    Err(e) => out.problems.push(problem(
+                Ok(m) if m.is_dir() => match link_inside(reader, &path) {
+                    // Never entered, whatever the setting (which is about
+                    // links that leave the root): what it holds would be
+                    // read twice, under two owners or kinds.
+                    Some(target) => out.problems.push(problem(
                         "everos-link",
                         Severity::Warning,
                         &child_rel,
-                        match link_inside(reader, &path) {
-                            // Not entered even so: what it holds would be
-                            // read twice, under two owners or kinds.
-                            Some(target) => format!(
-                                "a folder that is a symbolic link to {target}, inside the \
-                                 memory root; a linked folder is not entered, so what it holds \
-                                 is read only at {target}"
-                            ),
-                            None => format!("a folder that {e}"),
-                        },
+                        format!(
+                            "a folder that is a symbolic link to {target}, inside the memory \
+                             root; a linked folder inside the root is not entered, so what it \
+                             holds is read only at {target}"
+                        ),
                     )),
+                    None => match reader.may_enter(&path) {
+                        // A folder that holds the root would lead back into
+                        // it, and read it all again below the link.
+                        Ok(()) if holds_root(reader, &path) => out.problems.push(problem(
+                            "everos-link",
+                            Severity::Warning,
+                            &child_rel,
+                            "a folder that is a symbolic link to a folder holding the memory \
+                             root; it is not entered, or the root would be read again"
+                                .to_owned(),
+                        )),
+                        Ok(()) => visit_dir(reader, &path, segs, filter, out),
+                        Err(e) => out.problems.push(problem(
+                            "everos-link",
+                            Severity::Warning,
+                            &child_rel,
+                            format!("a folder that {e}"),
+                        )),
+                    },
                 },
+                // A link to nothing, or round in a loop, is a link wherever
+                // it is, not a file outside the layout: there is no file.
+                Err(e) if filter.wants_file(segs) && unresolvable(&e).is_some() => {
+                    let why = unresolvable(&e).unwrap_or(ReadError::DanglingLink);
+                    out.problems.push(problem(
+                        "everos-link",
+                        Severity::Warning,
+                        &child_rel,
+                        why.to_string(),
+                    ));
+                }
                 _ => {
                     if filter.wants_file(segs) {
                         out.files.push((path, child_rel, segs.clone(), true));
@@ -363,6 +394,28 @@ fn walk_dir(
             ));
         }
         segs.pop();
+    }
+}
+
+/// Why a link cannot be followed at all, from the error of following it:
+/// it leads to nothing, or round in a loop.
+fn unresolvable(e: &std::io::Error) -> Option<ReadError> {
+    #[cfg(unix)]
+    if e.raw_os_error() == Some(libc::ELOOP) {
+        return Some(ReadError::LinkLoop);
+    }
+    (e.kind() == std::io::ErrorKind::NotFound).then_some(ReadError::DanglingLink)
+}
+
+/// Does the folder a link leads to hold the root (the root itself, or a
+/// folder above it)?
+fn holds_root(reader: &RootReader, link: &Path) -> bool {
+    match (
+        std::fs::canonicalize(link),
+        std::fs::canonicalize(reader.root()),
+    ) {
+        (Ok(target), Ok(root)) => root.starts_with(target),
+        _ => true,
     }
 }
 
@@ -867,6 +920,134 @@ pub(crate) mod tests {
                 .contains("link to something that does not exist"),
             "{}",
             found.message()
+        );
+    }
+
+    /// The files a walk lists and what it says of links, with links out
+    /// of the root followed or not.
+    #[cfg(unix)]
+    fn walked(root: &Path, follow_links_out: bool) -> (Vec<String>, Vec<(String, String)>) {
+        let policy = crate::safe_read::ReadPolicy {
+            follow_links_out,
+            ..crate::safe_read::ReadPolicy::default()
+        };
+        let reader = RootReader::new(root, policy).unwrap().named("memory root");
+        let mut walk = Walk::default();
+        walk_dir(
+            &reader,
+            root,
+            &mut Vec::new(),
+            &LoadFilter::default(),
+            &mut walk,
+        );
+        let files = walk.files.into_iter().map(|f| f.1).collect();
+        let said = walk
+            .problems
+            .into_iter()
+            .map(|f| (f.path.to_string(), format!("{}: {}", f.code(), f.message())))
+            .collect();
+        (files, said)
+    }
+
+    /// `follow_links_out` is about links that leave the root: a linked
+    /// folder inside it is never entered, so nothing under it is counted
+    /// twice; one that leads out is entered only with the setting, and
+    /// never one that holds the root.
+    #[cfg(unix)]
+    #[test]
+    fn only_a_folder_link_leaving_the_root_is_entered_and_only_when_allowed() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().join("root");
+        let log = "default_project/users/u/episodes/episode-2026-06-01.md";
+        for app in ["root/default_app", "outside/acme"] {
+            let file = tmp.path().join(app).join(log);
+            std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+            std::fs::write(file, "---\nid: x\n---\n").unwrap();
+        }
+        std::os::unix::fs::symlink("default_app", root.join("app_alias")).unwrap();
+        std::os::unix::fs::symlink(tmp.path().join("outside/acme"), root.join("acme")).unwrap();
+        std::os::unix::fs::symlink(tmp.path(), root.join("around")).unwrap();
+        let alias_said = |said: &[(String, String)]| {
+            said.iter()
+                .find(|(p, _)| p == "app_alias")
+                .is_some_and(|(_, m)| {
+                    m.starts_with(
+                        "everos-link: a folder that is a symbolic link to default_app, inside",
+                    )
+                })
+        };
+        let (files, said) = walked(&root, true);
+        assert_eq!(
+            files,
+            [format!("acme/{log}"), format!("default_app/{log}")],
+            "{said:?}"
+        );
+        assert!(alias_said(&said), "{said:?}");
+        assert!(
+            said.iter()
+                .any(|(p, m)| p == "around" && m.contains("holding the memory root")),
+            "{said:?}"
+        );
+        assert_eq!(said.len(), 2, "{said:?}");
+        let (files, said) = walked(&root, false);
+        assert_eq!(files, [format!("default_app/{log}")]);
+        assert!(alias_said(&said), "{said:?}");
+        assert!(
+            said.iter()
+                .any(|(p, m)| p == "acme" && m.contains("outside the memory root")),
+            "{said:?}"
+        );
+        assert_eq!(said.len(), 3, "{said:?}");
+    }
+
+    /// A link to nothing or round in a loop is named as a link wherever
+    /// it is, not as a file outside the layout.
+    #[cfg(unix)]
+    #[test]
+    fn a_broken_link_outside_a_kind_folder_is_a_link_not_an_unknown_file() {
+        let root = tempfile::tempdir().unwrap();
+        let users = root.path().join("default_app/default_project/users");
+        std::fs::create_dir_all(users.join("u/episodes")).unwrap();
+        std::os::unix::fs::symlink("/nonexistent", users.join("gone")).unwrap();
+        std::os::unix::fs::symlink("nothing", users.join("u/.foresights")).unwrap();
+        std::os::unix::fs::symlink("loop2", users.join("loop1")).unwrap();
+        std::os::unix::fs::symlink("loop1", users.join("loop2")).unwrap();
+        std::os::unix::fs::symlink("nothing.md", users.join("u/episodes/episode-2026-06-01.md"))
+            .unwrap();
+        let loaded = load(root.path()).unwrap();
+        let report = crate::everos::check::check(&loaded);
+        let found: Vec<(&str, &str, &str)> = report
+            .findings
+            .iter()
+            .map(|f| {
+                let said = f.message();
+                let said = if said.contains("does not exist") {
+                    "nothing"
+                } else if said.contains("loop") {
+                    "loop"
+                } else {
+                    "other"
+                };
+                (
+                    f.path
+                        .strip_prefix("default_app/default_project/users/")
+                        .unwrap(),
+                    f.code(),
+                    said,
+                )
+            })
+            .collect();
+        let mut found = found;
+        found.sort();
+        assert_eq!(
+            found,
+            [
+                ("gone", "everos-link", "nothing"),
+                ("loop1", "everos-link", "loop"),
+                ("loop2", "everos-link", "loop"),
+                ("u/.foresights", "everos-link", "nothing"),
+                ("u/episodes/episode-2026-06-01.md", "everos-link", "nothing"),
+            ]
         );
     }
 
