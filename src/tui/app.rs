@@ -370,7 +370,7 @@ impl App {
     }
 
     /// [`App::open_article`], or one entry inside the file.
-    pub fn open_at(&mut self, rel: &str, entry: Option<&str>) {
+    pub fn open_at(&mut self, rel: &str, entry: Option<&super::panes::document::EntryAt>) {
         let (width, bh) = (self.article_width(), self.height_of(Pane::Bank));
         let (memory, p) = (self.memory.as_ref(), &mut self.panes);
         p.article.open_at(memory, rel, entry, &self.theme, width);

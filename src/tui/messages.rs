@@ -137,7 +137,8 @@ pub enum Effect {
     /// Show one entry of a file that holds several, and focus the article.
     ShowEntry {
         rel: String,
-        entry: String,
+        /// Its id, with the hit's line to tell apart entries that share it.
+        entry: crate::tui::panes::document::EntryAt,
     },
     /// Select a file in the Bank pane.
     RevealInBank(String),

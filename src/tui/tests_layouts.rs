@@ -116,7 +116,7 @@ fn everos_daily_log_lists_its_entries_and_opens_one() {
     keys(&mut app, "n");
     key(&mut app, KeyCode::Enter);
     assert_eq!(
-        app.panes.article.entry.as_deref(),
+        app.panes.article.entry.as_ref().map(|e| e.id.as_str()),
         Some("ep_20260601_00000001")
     );
     assert_snapshot!("everos_entry_view", screen(&app));
@@ -162,7 +162,68 @@ fn everos_search_jumps_to_the_entry_of_a_hit() {
     key(&mut app, KeyCode::Enter);
     assert_eq!(app.focus, Pane::Article);
     assert_eq!(app.panes.article.rel.as_deref(), Some(first.path.as_str()));
-    assert_eq!(app.panes.article.entry, first.entry_id);
+    assert_eq!(
+        app.panes.article.entry.as_ref().map(|e| e.id.clone()),
+        first.entry_id
+    );
+}
+
+/// Two entries of one log that share an id (`everos-duplicate-entry-id`)
+/// are both listed; each opens as itself, from the list and from a
+/// search hit, under the line of its own open marker.
+#[test]
+fn entries_sharing_an_id_each_open_as_themselves() {
+    let tmp = tempfile::tempdir().unwrap();
+    let rel = "default_app/default_project/users/u/episodes/episode-2026-06-01.md";
+    let path = tmp.path().join(rel);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(tmp.path().join("ome.toml"), "").unwrap();
+    let id = "ep_20260601_00000001";
+    std::fs::write(
+        &path,
+        format!(
+            "---\nid: episode_log_u_2026-06-01\ntype: episode_daily\nschema_version: 1\n\
+             user_id: u\ntrack: user\ndate: '2026-06-01'\nentry_count: 2\n---\n\
+             <!-- entry:{id} -->\nfirst text\n<!-- /entry:{id} -->\n\
+             <!-- entry:{id} -->\nsecond text zebra\n<!-- /entry:{id} -->\n"
+        ),
+    )
+    .unwrap();
+    let mut app = open(tmp.path(), "dup", 120, 30);
+    app.open_article(rel);
+    assert!(screen(&app).contains("Entries (2)"), "{}", screen(&app));
+    keys(&mut app, "nn");
+    key(&mut app, KeyCode::Enter);
+    let s = screen(&app);
+    assert!(s.contains(&format!("entry {id} · line 13")), "{s}");
+    assert!(s.contains("second text zebra"), "{s}");
+    assert!(!s.contains("first text"), "{s}");
+    // The first is still the first.
+    key(&mut app, KeyCode::Backspace);
+    keys(&mut app, "n");
+    key(&mut app, KeyCode::Enter);
+    let s = screen(&app);
+    assert!(s.contains(&format!("entry {id} · line 10")), "{s}");
+    assert!(s.contains("first text"), "{s}");
+    // A search hit in the second opens the second.
+    let (tx, rx) = std::sync::mpsc::channel();
+    app.send_background_results_to(move |m| {
+        let _ = tx.send(m);
+    });
+    ctrl(&mut app, 'f');
+    keys(&mut app, "zebra");
+    key(&mut app, KeyCode::Enter);
+    if app.panes.search.hits.is_empty() {
+        let indexed = rx
+            .recv_timeout(std::time::Duration::from_secs(30))
+            .expect("the index arrives");
+        update(&mut app, indexed);
+    }
+    assert_eq!(app.panes.search.hits.len(), 1);
+    key(&mut app, KeyCode::Enter);
+    let s = screen(&app);
+    assert!(s.contains(&format!("entry {id} · line 13")), "{s}");
+    assert!(s.contains("second text zebra"), "{s}");
 }
 
 #[test]

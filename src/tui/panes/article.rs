@@ -18,6 +18,7 @@ mod bank_view;
 mod findings;
 mod search;
 
+use super::document::EntryAt;
 use super::{Component, Cx, hint_text, page};
 use crate::tui::keys::{Action, KeyMap, Scope};
 use crate::tui::messages::Effect;
@@ -43,9 +44,9 @@ pub struct ArticlePane {
     /// A note shown above the article (e.g. the finding that led here).
     pub banner: Option<String>,
     /// The entry shown on its own, inside a file that holds several.
-    pub entry: Option<String>,
+    pub entry: Option<EntryAt>,
     /// For each link of `doc` that is a row of an entry list: its entry.
-    pub entry_links: Vec<Option<String>>,
+    pub entry_links: Vec<Option<EntryAt>>,
     pub back: Vec<Visit>,
     pub forward: Vec<Visit>,
     width: u16,
@@ -92,7 +93,7 @@ pub struct Visit {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Location {
     pub rel: String,
-    pub entry: Option<String>,
+    pub entry: Option<EntryAt>,
 }
 
 impl ArticlePane {
@@ -107,13 +108,13 @@ impl ArticlePane {
         &mut self,
         memory: &dyn Memory,
         rel: &str,
-        entry: Option<&str>,
+        entry: Option<&EntryAt>,
         theme: &Theme,
         width: u16,
     ) {
         let to = Location {
             rel: rel.to_owned(),
-            entry: entry.map(str::to_owned),
+            entry: entry.cloned(),
         };
         if let Some(cur) = self.location()
             && cur != to
@@ -233,7 +234,7 @@ impl ArticlePane {
             let mut laid = super::document::lay_out(
                 memory,
                 &rel,
-                self.entry.as_deref(),
+                self.entry.as_ref(),
                 self.record,
                 theme,
                 width,
@@ -493,8 +494,9 @@ impl ArticlePane {
     pub fn selected_entry(&self) -> Option<&str> {
         self.selected_link
             .and_then(|i| self.entry_links.get(i))
-            .and_then(Option::as_deref)
-            .or(self.entry.as_deref())
+            .and_then(Option::as_ref)
+            .or(self.entry.as_ref())
+            .map(|e| e.id.as_str())
     }
 
     /// The file the selected record's `record_path` names, `Err` saying

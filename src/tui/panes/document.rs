@@ -23,7 +23,33 @@ pub struct Laid {
     /// Where each link of `doc` leads (relative path), `None` when dead.
     pub dests: Vec<Option<String>>,
     /// For links that are rows of an entry list: the entry they open.
-    pub entries: Vec<Option<String>>,
+    pub entries: Vec<Option<EntryAt>>,
+}
+
+/// An entry of a file, as its row in the list or a search hit names it:
+/// its id and a line of the file inside it. An id names one entry in a
+/// log everos wrote, but a file may repeat one (`everos-duplicate-entry-id`)
+/// and the list shows each: the line tells them apart.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EntryAt {
+    pub id: String,
+    /// 1-based: the open marker's, or any line of the entry.
+    pub line: usize,
+}
+
+impl EntryAt {
+    /// The entry of `units` this names: the last with its id that starts
+    /// at or before its line, else the first with its id.
+    fn find<'u, 'a>(&self, units: &'u [SearchUnit<'a>]) -> Option<&'u SearchUnit<'a>> {
+        let same = || {
+            units
+                .iter()
+                .filter(|u| u.entry_id == Some(self.id.as_str()))
+        };
+        same()
+            .rfind(|u| u.entry_line.unwrap_or(u.line) <= self.line)
+            .or_else(|| same().next())
+    }
 }
 
 fn safe(s: &str) -> String {
@@ -35,7 +61,7 @@ fn safe(s: &str) -> String {
 pub fn lay_out(
     memory: &dyn Memory,
     rel: &str,
-    entry: Option<&str>,
+    entry: Option<&EntryAt>,
     record: Option<usize>,
     theme: &Theme,
     width: u16,
@@ -52,10 +78,10 @@ pub fn lay_out(
     let units = memory.entries(id);
     let title = safe(&d.title);
     if let Some(wanted) = entry {
-        let header = format!("{title} › {} — {}", safe(wanted), safe(rel));
-        let doc = match units.iter().find(|u| u.entry_id == Some(wanted)) {
+        let header = format!("{title} › {} — {}", safe(&wanted.id), safe(rel));
+        let doc = match wanted.find(&units) {
             Some(u) => entry_doc(u, theme, width),
-            None => message(&format!("{rel}: no entry {wanted}"), theme),
+            None => message(&format!("{rel}: no entry {}", wanted.id), theme),
         };
         return Laid {
             doc,
@@ -203,7 +229,7 @@ fn append_entry_list(
     rel: &str,
     doc: &mut RenderedDoc,
     dests: &mut Vec<Option<String>>,
-    entries: &mut Vec<Option<String>>,
+    entries: &mut Vec<Option<EntryAt>>,
     theme: &Theme,
 ) {
     doc.lines.push(Line::default());
@@ -232,7 +258,10 @@ fn append_entry_list(
             spans: vec![(line_no, 1)],
         });
         dests.push(Some(rel.to_owned()));
-        entries.push(Some(id.to_owned()));
+        entries.push(Some(EntryAt {
+            id: id.to_owned(),
+            line: u.entry_line.unwrap_or(u.line),
+        }));
     }
 }
 

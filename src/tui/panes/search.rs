@@ -14,6 +14,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
 use super::cursor::Cursor;
+use super::document::EntryAt;
 use super::{Component, Cx, hint_text, page};
 use crate::tui::drop_later::drop_later;
 use crate::tui::keys::{Action, KeyMap, Scope};
@@ -183,7 +184,12 @@ impl SearchPane {
         cx.effects.push(match &hit.entry_id {
             Some(entry) => Effect::ShowEntry {
                 rel: hit.path.clone(),
-                entry: entry.clone(),
+                // The hit's line is inside its entry: of several that
+                // share an id, it opens the one the hit is in.
+                entry: EntryAt {
+                    id: entry.clone(),
+                    line: hit.line,
+                },
             },
             None => Effect::ShowArticle {
                 rel: hit.path.clone(),
