@@ -192,18 +192,18 @@ fn entry_doc(u: &SearchUnit, theme: &Theme, width: u16) -> RenderedDoc {
     doc
 }
 
-/// The time of day an entry records (`**timestamp**: 2026-06-01T07:01:47…`).
-pub fn entry_time(text: &str) -> Option<&str> {
+/// The time of day an entry records (`**timestamp**: 2026-06-01T07:01:47…`),
+/// as `HH:MM`: only a real date and time, in any form everos's schema
+/// reads one (`2026-06-01 07:45:00+00:00` too), never `25:99`.
+pub fn entry_time(text: &str) -> Option<String> {
     text.lines().find_map(|line| {
         let (key, value) = line.split_once(':')?;
         let key = key.trim().trim_matches('*').trim();
         if !key.eq_ignore_ascii_case("timestamp") {
             return None;
         }
-        let (_, time) = value.trim().split_once('T')?;
-        let hm = time.get(..5)?;
-        (hm.as_bytes()[2] == b':' && hm.bytes().filter(u8::is_ascii_digit).count() == 4)
-            .then_some(hm)
+        let (_, time) = membank_core::everos::lax_time::text_time_of_day(value)?;
+        Some(time.strftime("%H:%M").to_string())
     })
 }
 
@@ -342,9 +342,17 @@ mod tests {
     #[test]
     fn an_entry_shows_its_time_and_first_line_of_content() {
         let text = "## ep_20260601_00000001\n\n**owner_id**: d\n**timestamp**: 2026-06-01T07:01:47+00:00\n\n### Subject\nAPI keys\n";
-        assert_eq!(entry_time(text), Some("07:01"));
+        assert_eq!(entry_time(text).as_deref(), Some("07:01"));
         assert_eq!(entry_first_line(text), "API keys");
         assert_eq!(entry_time("no time here"), None);
+        // A time only when it is a real one, in every form a timestamp
+        // takes; an impossible one is no time.
+        let at = |t: &str| entry_time(&format!("**timestamp**: {t}\n"));
+        assert_eq!(at("2026-06-01 07:45:00+00:00").as_deref(), Some("07:45"));
+        assert_eq!(at("2026-06-01t23:05Z").as_deref(), Some("23:05"));
+        assert_eq!(at("2026-06-01T25:99:00+00:00"), None);
+        assert_eq!(at("2026-06-01T07:45:00+99:00"), None);
+        assert_eq!(at("2026-06-01"), None);
         assert_eq!(entry_first_line("## only a heading"), "## only a heading");
     }
 }
