@@ -79,10 +79,37 @@ impl Env<'static> {
 }
 
 fn home_dir() -> Option<PathBuf> {
-    std::env::var_os("HOME")
-        .filter(|h| !h.is_empty())
-        .or_else(|| std::env::var_os("USERPROFILE"))
-        .map(PathBuf::from)
+    #[cfg(unix)]
+    {
+        // Without HOME, std looks the user up in the password database.
+        home_from(std::env::var_os("HOME"), &|| {
+            std::env::home_dir().filter(|h| !h.as_os_str().is_empty())
+        })
+    }
+    #[cfg(not(unix))]
+    {
+        std::env::var_os("HOME")
+            .filter(|h| !h.is_empty())
+            .or_else(|| std::env::var_os("USERPROFILE"))
+            .map(PathBuf::from)
+    }
+}
+
+/// The home folder `~` stands for, as Python's `expanduser` (which everos
+/// uses) finds it on Unix: `HOME` whenever it is set, an empty one being
+/// `/`; without it, the user's entry in the password database (`passwd`,
+/// given so tests need not depend on the machine's user); `None` when
+/// there is none either, and `~` is then taken literally.
+#[cfg(unix)]
+fn home_from(
+    home: Option<std::ffi::OsString>,
+    passwd: &dyn Fn() -> Option<PathBuf>,
+) -> Option<PathBuf> {
+    match home {
+        Some(h) if h.is_empty() => Some(PathBuf::from("/")),
+        Some(h) => Some(PathBuf::from(h)),
+        None => passwd(),
+    }
 }
 
 fn expand(raw: &str, env: &Env) -> PathBuf {
@@ -187,6 +214,36 @@ mod tests {
             cwd: PathBuf::from("/work"),
             read_config: &read,
         })
+    }
+
+    /// Without HOME the user's entry in the password database is the
+    /// home, as for Python's `expanduser`; an empty HOME is `/`.
+    #[cfg(unix)]
+    #[test]
+    fn the_home_folder_is_found_as_python_finds_it() {
+        let passwd = || Some(PathBuf::from("/home/from-passwd"));
+        let nobody = || None;
+        let home =
+            |h: Option<&str>, db: &dyn Fn() -> Option<PathBuf>| home_from(h.map(Into::into), db);
+        assert_eq!(
+            home(None, &passwd),
+            Some(PathBuf::from("/home/from-passwd"))
+        );
+        assert_eq!(home(None, &nobody), None);
+        assert_eq!(
+            home(Some("/home/z"), &passwd),
+            Some(PathBuf::from("/home/z"))
+        );
+        assert_eq!(home(Some(""), &passwd), Some(PathBuf::from("/")));
+        // Resolved with that home, the default root is under it.
+        let r = resolve(&Env {
+            var: &|_| None,
+            home: home(None, &passwd),
+            cwd: PathBuf::from("/work"),
+            read_config: &|_| None,
+        });
+        assert_eq!(r.path, PathBuf::from("/home/from-passwd/.everos"));
+        assert!(r.notes.is_empty(), "{:?}", r.notes);
     }
 
     #[test]
