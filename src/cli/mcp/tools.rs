@@ -564,7 +564,7 @@ fn read_tool(shared: &Shared, p: ReadParams) -> Result<Output, String> {
     let served = |id| !hides_private || !shared.withholds(memory.as_ref(), id);
     let mut doc = match read::served_document(memory.as_ref(), &p.target, &served) {
         Ok(doc) => doc,
-        Err(e) if hides_private && e.downcast_ref::<NamesSeveral>().is_none() => {
+        Err(e) if hides_private && !e.is::<NamesSeveral>() => {
             return Err(not_served());
         }
         Err(e) => return Err(format!("read: {e:#}")),
