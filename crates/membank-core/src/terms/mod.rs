@@ -121,8 +121,8 @@ pub struct TargetTerm {
     pub note: Option<String>,
 }
 
-/// The articles that share a source term, a language pair and clients:
-/// one TBX entry, one CSV row.
+/// The articles that share a source term, a language pair, clients and a
+/// domain: one TBX entry, one CSV row.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Concept {
@@ -460,32 +460,36 @@ pub fn records(bank: &Bank, filter: &Filter) -> Vec<TermRecord> {
         .collect()
 }
 
-/// The key two records of one concept share.
-fn concept_key(t: &TermRecord) -> (String, String, String, Vec<String>) {
+/// Pair, source term, clients and domain, folded.
+type ConceptKey = (String, String, String, Vec<String>, Option<String>);
+
+/// The key two records of one concept share. The domain is part of it:
+/// every format carries a domain per entry (TBX-Basic's `subjectField`
+/// is an entry-level category, memoQ's `Entry_Domain` an entry column),
+/// so terms of two domains in one entry would come back with one.
+fn concept_key(t: &TermRecord) -> ConceptKey {
     (
         t.source_lang.to_ascii_lowercase(),
         t.target_lang.to_ascii_lowercase(),
         t.source.to_lowercase(),
         t.clients.iter().map(|c| c.to_lowercase()).collect(),
+        t.domain.as_deref().map(crate::wikilink::fold),
     )
 }
 
-/// Records gathered into concepts, sorted by pair, source term and
-/// clients; targets in the order their records came.
+/// Records gathered into concepts, sorted by pair, source term, clients
+/// and domain; targets in the order their records came.
 pub fn concepts(records: &[TermRecord]) -> Vec<Concept> {
-    let mut by_key: BTreeMap<(String, String, String, Vec<String>), Concept> = BTreeMap::new();
+    let mut by_key: BTreeMap<ConceptKey, Concept> = BTreeMap::new();
     for t in records {
         let c = by_key.entry(concept_key(t)).or_insert_with(|| Concept {
             source: t.source.clone(),
             source_lang: t.source_lang.clone(),
             target_lang: t.target_lang.clone(),
             clients: t.clients.clone(),
-            domain: None,
+            domain: t.domain.clone(),
             targets: Vec::new(),
         });
-        if c.domain.is_none() {
-            c.domain = t.domain.clone();
-        }
         c.targets.push(TargetTerm {
             term: t.target.clone(),
             status: t.status,

@@ -1638,3 +1638,34 @@ fn a_file_without_a_name_is_read_by_its_header_row() {
     assert_eq!(Format::detect("g.tsv", "a,b\n"), Some(Format::Tsv));
     assert_eq!(Format::detect("glossary.xlsx", "PK\u{3}\u{4},x\n"), None);
 }
+
+/// A domain is written once per entry in every format, so two terms of
+/// one source term in different domains are two entries: one entry would
+/// give both the first one's domain back.
+#[test]
+fn terms_of_two_domains_round_trip_with_their_own_domain() {
+    let mut legal = rec("invoice", "factuur", Status::Approved, &[]);
+    legal.domain = Some("Legal".into());
+    let mut finance = rec("invoice", "nota", Status::Rejected, &[]);
+    finance.domain = Some("Finance".into());
+    let terms = vec![legal, finance];
+    let domains = |v: &[TermRecord]| {
+        let mut v: Vec<(String, Option<String>)> = v
+            .iter()
+            .map(|r| (r.target.clone(), r.domain.clone()))
+            .collect();
+        v.sort();
+        v
+    };
+    let want = domains(&terms);
+    let cs = concepts(&terms);
+    for version in [TbxVersion::V2008, TbxVersion::V2019] {
+        let got = tbx::read(&tbx::write(&cs, version)).unwrap();
+        assert_eq!(domains(&got), want, "{version:?}");
+    }
+    let got = table::read(&table::write_csv(&cs), None).unwrap();
+    assert_eq!(domains(&got), want, "csv");
+    let pair = ("en-US".to_owned(), "nl-BE".to_owned());
+    let got = table::read(&table::write_tsv(&cs), Some(&pair)).unwrap();
+    assert_eq!(domains(&got), want, "tsv");
+}
