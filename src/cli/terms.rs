@@ -176,13 +176,12 @@ pub(crate) fn export_text(
     if matches!(format, Format::Csv | Format::Tsv) {
         let risky = terms::table::formula_like(&concepts);
         if !risky.is_empty() {
-            let shown: Vec<String> = risky.iter().map(|t| format!("“{t}”")).collect();
             warnings.push(format!(
-                "{} term(s) start with =, +, - or @, which a spreadsheet program may run as a \
+                "{} value(s) start with =, +, - or @, which a spreadsheet program may run as a \
                  formula when it opens the file: {} (exported as written; open the file as \
                  text, or import it into the CAT tool directly)",
                 risky.len(),
-                shown.join(", ")
+                risky.join(", ")
             ));
         }
     }

@@ -195,17 +195,40 @@ fn shared_note(c: &Concept) -> Option<&str> {
         .then_some(first)
 }
 
-/// The terms of `concepts` that a spreadsheet program would take for a
-/// formula on opening a CSV or TSV file (a cell starting with `=`, `+`,
-/// `-` or `@`), each once, in order. They are exported as they are: the
-/// text is the term, and a guard character would change it for every
-/// tool that reads the file back.
+/// The cells of a CSV or TSV export of `concepts` that a spreadsheet
+/// program would take for a formula on opening the file (a cell starting
+/// with `=`, `+`, `-` or `@`), each named once, in order: a term, a
+/// domain or the clients as quoted text, a note by its article (a note
+/// may be a paragraph long). Every cell counts, not only the terms: a
+/// domain, a client or a note runs as readily. They are exported as they
+/// are: the text is the term's, and a guard character would change it for
+/// every tool that reads the file back.
 pub fn formula_like(concepts: &[Concept]) -> Vec<String> {
+    let risky = |cell: &str| cell.trim_start().starts_with(['=', '+', '-', '@']);
     let mut out: Vec<String> = Vec::new();
+    let mut name = |what: String| {
+        if !out.contains(&what) {
+            out.push(what);
+        }
+    };
     for c in concepts {
-        for term in std::iter::once(&c.source).chain(c.targets.iter().map(|t| &t.term)) {
-            if term.trim_start().starts_with(['=', '+', '-', '@']) && !out.contains(term) {
-                out.push(term.clone());
+        if risky(&c.source) {
+            name(format!("term “{}”", c.source));
+        }
+        if let Some(d) = c.domain.as_deref().filter(|d| risky(d)) {
+            name(format!("domain “{d}”"));
+        }
+        // The clients share one cell, which starts with the first.
+        let clients = c.clients.join(CLIENT_SEPARATOR);
+        if risky(&clients) {
+            name(format!("client “{}”", c.clients[0]));
+        }
+        for t in &c.targets {
+            if risky(&t.term) {
+                name(format!("term “{}”", t.term));
+            }
+            if t.note.as_deref().is_some_and(risky) {
+                name(format!("the note of {}", t.path));
             }
         }
     }
