@@ -1452,6 +1452,36 @@ fn content_after_the_root_element_is_a_malformed_file() {
         problem.to_string().starts_with("merged.tbx: line 3:"),
         "{problem}"
     );
+    // The line named is the one the stray text is on, not the next.
+    let problem = read(Format::Tbx, "t.tbx", "<martif/>\ntrailing text\n", None).unwrap_err();
+    assert!(
+        problem.to_string().starts_with("t.tbx: line 2:"),
+        "{problem}"
+    );
+}
+
+/// Text before the root element is no XML either (an XML parser stops
+/// at it): a file with it is refused, in XLIFF, TMX and TBX alike.
+#[test]
+fn text_before_the_root_element_is_a_malformed_file() {
+    let xlf = r#"<xliff version="1.2"><file source-language="en-US" target-language="nl-BE"><body><trans-unit id="1"><source>The warranty</source><target>De garantie</target></trans-unit></body></file></xliff>"#;
+    let tmx = r#"<tmx version="1.4"><header srclang="en-US"/><body><tu><tuv xml:lang="en-US"><seg>The warranty</seg></tuv><tuv xml:lang="nl-BE"><seg>De garantie</seg></tuv></tu></body></tmx>"#;
+    let tbx = r#"<martif xml:lang="en-US"><text><body><termEntry><langSet xml:lang="en-US"><tig><term>bill</term></tig></langSet><langSet xml:lang="nl-BE"><tig><term>rekening</term></tig></langSet></termEntry></body></text></martif>"#;
+    let decl = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>";
+    for (name, root) in [("a.xlf", xlf), ("a.tmx", tmx)] {
+        let fine = format!("\u{FEFF}{decl}\n<!-- c -->\n{root}\n");
+        assert_eq!(bilingual::read(name, &fine).unwrap().segments.len(), 1);
+        let stray = format!("{decl}\nnot allowed here\n{root}\n");
+        let err = bilingual::read(name, &stray).unwrap_err();
+        assert!(err.contains("line 2:") && err.contains("before"), "{err}");
+    }
+    assert_eq!(tbx::read(&format!("{decl}\n{tbx}")).unwrap().len(), 1);
+    let stray = format!("stray text\n{decl}\n{tbx}\n");
+    let problem = read(Format::Tbx, "g.tbx", &stray, None).unwrap_err();
+    assert!(
+        problem.to_string().starts_with("g.tbx: line 1:"),
+        "{problem}"
+    );
 }
 
 #[test]

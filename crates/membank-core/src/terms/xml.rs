@@ -112,36 +112,54 @@ pub fn collapse(s: &str) -> String {
 
 /// The root element of `text`.
 pub fn parse(text: &str) -> Result<Element, String> {
+    // A byte-order mark is no text before the root.
+    let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
     let mut reader = quick_xml::Reader::from_str(text);
     let mut stack: Vec<Element> = Vec::new();
     let mut root: Option<Element> = None;
+    let blank = |b: &u8| matches!(b, b' ' | b'\t' | b'\r' | b'\n');
     loop {
+        // Where the event starts, so that content out of place is named
+        // by the line it is on rather than the line the reader got to.
+        let before = usize::try_from(reader.buffer_position()).unwrap_or(usize::MAX);
         let event = reader
             .read_event()
             .map_err(|e| at_line(text, &reader, format!("not well-formed XML: {e}")))?;
-        // Anything but whitespace, comments and processing instructions
-        // after the root element makes the file malformed: two files
-        // joined into one would otherwise be read as the first alone, and
-        // the second's terms and segments lost without a word.
-        if stack.is_empty()
-            && let Some(r) = &root
-        {
-            let extra = match &event {
-                Event::Start(_) | Event::Empty(_) | Event::End(_) | Event::CData(_) => true,
+        if stack.is_empty() {
+            // Text, a reference or CDATA outside the root element is no
+            // XML (an XML parser stops at it), and only whitespace,
+            // comments and processing instructions may follow the root:
+            // two files joined into one would otherwise be read as the
+            // first alone, and the second's terms and segments lost
+            // without a word.
+            let stray = match &event {
+                Event::Text(t) => t.iter().position(|b| !blank(b)),
+                Event::GeneralRef(_) | Event::CData(_) => Some(0),
                 // An XML declaration or a DOCTYPE belongs before the root.
-                Event::GeneralRef(_) | Event::Decl(_) | Event::DocType(_) => true,
-                Event::Text(t) => t.iter().any(|b| !matches!(b, b' ' | b'\t' | b'\r' | b'\n')),
-                _ => false,
+                Event::Start(_)
+                | Event::Empty(_)
+                | Event::End(_)
+                | Event::Decl(_)
+                | Event::DocType(_)
+                    if root.is_some() =>
+                {
+                    Some(0)
+                }
+                _ => None,
             };
-            if extra {
-                return Err(at_line(
-                    text,
-                    &reader,
-                    format!(
-                        "not well-formed XML: content after the end of the root element <{}> \
-                         (two files joined into one?)",
+            if let Some(offset) = stray {
+                let place = match &root {
+                    Some(r) => format!(
+                        "content after the end of the root element <{}> (two files joined \
+                         into one?)",
                         r.name
                     ),
+                    None => "text before the root element".to_owned(),
+                };
+                return Err(at_offset(
+                    text,
+                    before.saturating_add(offset),
+                    format!("not well-formed XML: {place}"),
                 ));
             }
         }
@@ -234,6 +252,11 @@ fn start(e: &BytesStart<'_>) -> Result<Element, String> {
 /// `message` prefixed with the line the reader has got to.
 fn at_line(text: &str, reader: &quick_xml::Reader<&[u8]>, message: String) -> String {
     let pos = usize::try_from(reader.buffer_position()).unwrap_or(usize::MAX);
+    at_offset(text, pos, message)
+}
+
+/// `message` prefixed with the line of byte `pos` of `text`.
+fn at_offset(text: &str, pos: usize, message: String) -> String {
     let upto = &text.as_bytes()[..pos.min(text.len())];
     let line = upto.iter().filter(|&&b| b == b'\n').count() + 1;
     format!("line {line}: {message}")
