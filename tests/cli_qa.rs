@@ -274,22 +274,42 @@ fn a_file_that_is_not_bilingual_is_an_error() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("x.xml"));
 }
 
+/// A pair the bank has no term for (one it lacks, or no language code at
+/// all) checks nothing: an error naming the pair, as for an untranslated
+/// file, never a clean pass a CI run would take for a checked job.
 #[test]
-fn a_pair_the_bank_has_no_terms_for_is_said_not_passed_silently() {
+fn a_pair_the_bank_has_no_terms_for_is_an_error_naming_it() {
     let dir = tempfile::tempdir().unwrap();
     let root = bank(dir.path());
     let txt = dir.path().join("job.txt");
     fs::write(&txt, "Compliance\tConformité\n").unwrap();
-    let out = run(&[
-        "qa",
-        root.to_str().unwrap(),
-        txt.to_str().unwrap(),
-        "--pair",
-        "en-US:fr-FR",
-    ]);
-    assert_eq!(out.status.code(), Some(0));
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("no term for this language pair"), "{text}");
+    for (pair, named) in [
+        ("en-US:fr-FR", "en-US → fr-FR"),
+        ("*:*", "* → *"),
+        ("en-US:nl-BE:x", "en-US → nl-BE:x"),
+        ("ünï:cødé", "ünï → cødé"),
+    ] {
+        for json in [false, true] {
+            let mut argv = vec![
+                "qa",
+                root.to_str().unwrap(),
+                txt.to_str().unwrap(),
+                "--pair",
+                pair,
+            ];
+            if json {
+                argv.push("--json");
+            }
+            let out = run(&argv);
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{pair}: {err}");
+            assert!(
+                err.contains("nothing was checked") && err.contains(named),
+                "{pair}: {err}"
+            );
+            assert!(out.stdout.is_empty(), "{pair}: no report of a check");
+        }
+    }
 }
 
 #[test]

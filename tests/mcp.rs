@@ -2832,22 +2832,26 @@ async fn terms_and_qa_answer_like_the_command_line_and_import_writes_only_when_a
     assert_eq!(by_tool, by_cli);
     assert_eq!(by_tool["findings"][0]["code"], "term-missing");
     assert_eq!(by_tool["findings"][0]["segment"], "9");
-    // A draft with no confirmed translation: the command line refuses it,
-    // the tool's answer says nothing was checked rather than "0 findings".
+    // A draft with no confirmed translation, or a pair the bank has no
+    // term for: the command line refuses it, and so does the tool, with
+    // the same words, rather than answer "0 findings".
     let draft = xlf.replace("<target>", "<target state=\"needs-translation\">");
-    let qa = call(
-        &c,
-        "qa",
-        json!({"file_text": draft, "file_name": "draft.xlf"}),
-    )
-    .await;
-    assert_eq!(qa.is_error, Some(false), "{qa:?}");
-    let said = text_of(&qa);
-    assert!(
-        said.contains("None of its segments has a confirmed translation")
-            && said.contains("nothing was checked"),
-        "{said}"
-    );
+    let other = xlf.replace("nl-BE", "fr-FR");
+    for (text, name) in [(&draft, "draft.xlf"), (&other, "other.xlf")] {
+        let qa = call(&c, "qa", json!({"file_text": text, "file_name": name})).await;
+        assert_eq!(qa.is_error, Some(true), "{name}: {qa:?}");
+        let said = text_of(&qa);
+        let file = dir.path().join(name);
+        fs::write(&file, text).unwrap();
+        let cli = support::membank()
+            .args(["qa", b, file.to_str().unwrap(), "--json"])
+            .output()
+            .unwrap();
+        assert_eq!(cli.status.code(), Some(2), "{name}");
+        let cli_err = String::from_utf8_lossy(&cli.stderr);
+        let why = cli_err.trim().split_once(&format!("{name}: ")).unwrap().1;
+        assert!(said.contains(why), "{name}: {said} / {cli_err}");
+    }
     let glossary = call(
         &c,
         "terms",

@@ -51,14 +51,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     common::known_client(bank, args.client.as_deref())?;
     let file = read_bilingual(bank, &args.file, pair)?;
     let out = qa_output(bank, &args.file.display().to_string(), file, args.client);
-    // Every segment untranslated: nothing was checked, and exit 0 would
-    // read as a clean job.
-    if out.report.checked == 0 {
-        anyhow::bail!(
-            "{}: nothing to check: none of its {} segment(s) has a confirmed translation",
-            common::safe(&out.file),
-            out.report.segments
-        );
+    if let Some(why) = nothing_checked(&out) {
+        anyhow::bail!(why);
     }
     if args.json {
         common::print_json(&out)?;
@@ -70,6 +64,35 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::from(1)
     })
+}
+
+/// Why a check checked nothing, if it did not: every segment is
+/// untranslated, or the bank has no term for the file's pair (or the
+/// client). Exit 0 would read as a clean job, so this is an error, on
+/// the command line and over MCP alike.
+pub(crate) fn nothing_checked(out: &QaOutput) -> Option<String> {
+    let r = &out.report;
+    if r.checked == 0 {
+        return Some(format!(
+            "{}: nothing to check: none of its {} segment(s) has a confirmed translation",
+            common::safe(&out.file),
+            r.segments
+        ));
+    }
+    if r.terms == 0 {
+        let lang = |l: &Option<String>| l.as_deref().map_or_else(|| "?".into(), common::safe);
+        return Some(format!(
+            "{}: nothing was checked: the bank has no term for {} → {}{}",
+            common::safe(&out.file),
+            lang(&r.source_lang),
+            lang(&r.target_lang),
+            out.client
+                .as_deref()
+                .map(|c| format!(" and client {}", common::safe(c)))
+                .unwrap_or_default(),
+        ));
+    }
+    None
 }
 
 fn print_human(out: &QaOutput) -> anyhow::Result<()> {
@@ -92,27 +115,6 @@ pub(crate) fn human(out: &QaOutput) -> String {
         r.terms,
         r.findings.len()
     );
-    if r.terms == 0 {
-        let _ = writeln!(
-            text,
-            "{}The bank has no term for this language pair{}{:#}: nothing was checked.",
-            style::WARNING,
-            out.client
-                .as_deref()
-                .map(|c| format!(" and client {}", safe(c)))
-                .unwrap_or_default(),
-            style::WARNING
-        );
-    }
-    if r.terms > 0 && r.checked == 0 && r.segments > 0 {
-        // The command line refuses such a file; an MCP answer says it.
-        let _ = writeln!(
-            text,
-            "{}None of its segments has a confirmed translation{:#}: nothing was checked.",
-            style::WARNING,
-            style::WARNING
-        );
-    }
     for f in &r.findings {
         let code = match f.code {
             "term-rejected" | "term-missing" => style::ERROR,

@@ -850,6 +850,11 @@ fn qa_tool(shared: &Shared, p: QaParams) -> Result<Output, String> {
     crate::cli::common::known_client(bank, p.client.as_deref()).map_err(err)?;
     let file = cmd::bilingual_of(bank, &name, &name, &p.file_text, pair).map_err(err)?;
     let out = crate::cli::qa::qa_output(bank, &name, file, p.client);
+    // Nothing checked is the command line's error, so it is the tool's:
+    // an answer of "0 findings" would read as a clean job.
+    if let Some(why) = crate::cli::qa::nothing_checked(&out) {
+        return Err(format!("qa: {why}"));
+    }
     let human = crate::cli::qa::human(&out);
     Output::new(out, vec![human])
 }
