@@ -2758,6 +2758,49 @@ async fn a_dejavu_project_is_fixed_by_the_fix_tool_and_undone() {
     assert_eq!(tree_bytes(&served), before);
 }
 
+/// The tools' pair is the argument `pair`: a message asking for one
+/// names it, not the command line's `--pair`.
+#[tokio::test]
+async fn qa_asks_for_its_own_pair_argument() {
+    let dir = tempfile::tempdir().unwrap();
+    let bank = dir.path().join("bank");
+    let init = support::membank()
+        .args(["init", bank.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(init.status.success(), "{init:?}");
+    for (lang, target) in [("nl-BE", "factuur"), ("de-DE", "Rechnung")] {
+        fs::write(
+            bank.join(format!("02_TERMINOLOGY/invoice → {target}.md")),
+            format!(
+                "---\nterm_source: \"invoice\"\nterm_target: \"{target}\"\n\
+                 source_lang: \"en-US\"\ntarget_lang: \"{lang}\"\nstatus: \"approved\"\n\
+                 last_updated: 2026-03-02\n---\n# invoice → {target}\n\nNote.\n"
+            ),
+        )
+        .unwrap();
+    }
+    let c = connect(&bank, &[]).await;
+    let text = "Send the invoice.\tStuur de factuur.\n";
+    for (tool, extra) in [
+        ("qa", json!({})),
+        ("terms", json!({})),
+        ("qa", json!({"pair": "nl-BE"})),
+    ] {
+        let mut args = json!({"file_text": text, "file_name": "job.txt"});
+        args.as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        let said = error_text(&call(&c, tool, args).await);
+        assert!(
+            said.contains("`pair`") || said.contains("pair nl-BE:"),
+            "{tool}: {said}"
+        );
+        assert!(!said.contains("--pair"), "{tool}: {said}");
+    }
+    c.service.cancel().await.unwrap();
+}
+
 #[tokio::test]
 async fn a_dejavu_record_is_moved_by_the_mv_tool() {
     let dir = tempfile::tempdir().unwrap();

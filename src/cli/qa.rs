@@ -46,7 +46,7 @@ pub(crate) fn qa_output(
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let pair = pair_arg(args.pair.as_deref())?;
+    let pair = pair_arg(args.pair.as_deref(), super::terms::PAIR_FLAG)?;
     let bank = common::open_bank(&args.bank)?;
     common::known_client(bank, args.client.as_deref())?;
     let file = read_bilingual(bank, &args.file, pair)?;

@@ -44,12 +44,26 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
 }
 
-/// `SRC:TGT` or an error naming the flag.
-pub(crate) fn pair_arg(pair: Option<&str>) -> anyhow::Result<Option<(String, String)>> {
+/// The command line's name for the language pair; the MCP tools name
+/// their argument `pair`, and a message tells each caller what it can
+/// type.
+pub(crate) const PAIR_FLAG: &str = "--pair";
+
+/// How a caller who knows the pair by `name` gives it, for a message.
+fn how_to_give_pair(name: &str) -> String {
+    if name.starts_with('-') {
+        format!("with {name} SRC:TGT")
+    } else {
+        format!("in the argument `{name}` (SRC:TGT)")
+    }
+}
+
+/// `SRC:TGT` or an error naming the flag or argument `name`.
+pub(crate) fn pair_arg(pair: Option<&str>, name: &str) -> anyhow::Result<Option<(String, String)>> {
     pair.map(|p| {
         terms::parse_pair(p).ok_or_else(|| {
             anyhow::anyhow!(
-                "--pair {}: give two language codes as SRC:TGT (e.g. en-US:nl-BE)",
+                "{name} {}: give two language codes as SRC:TGT (e.g. en-US:nl-BE)",
                 common::safe(p)
             )
         })
@@ -239,7 +253,7 @@ fn run_export(a: ExportArgs) -> anyhow::Result<ExitCode> {
         anyhow::anyhow!("--format {}: use tbx, csv or tsv", common::safe(&a.format))
     })?;
     let version = tbx_version(&a.tbx_version)?;
-    let filter = filter_of(a.client, pair_arg(a.pair.as_deref())?, &a.status)?;
+    let filter = filter_of(a.client, pair_arg(a.pair.as_deref(), PAIR_FLAG)?, &a.status)?;
     let bank = common::open_bank(&a.bank)?;
     common::known_client(bank, filter.client.as_deref())?;
     let (text, warnings) = export_text(bank, format, version, &filter)?;
@@ -313,13 +327,16 @@ pub(crate) struct GlossaryOutput {
 /// A bilingual file's segments from its text (`shown` names it in
 /// messages), with `pair` standing in for languages it lacks and picking
 /// a TMX's languages; without it, a TMX that names no source language is
-/// taken to be in the one `bank`'s terms share.
+/// taken to be in the one `bank`'s terms share. `pair_name` is what the
+/// caller calls the pair (`--pair`, or an MCP tool's `pair`), for the
+/// message asking for one.
 pub(crate) fn bilingual_of(
     bank: &Bank,
     shown: &str,
     name: &str,
     text: &str,
     pair: Option<(String, String)>,
+    pair_name: &str,
 ) -> anyhow::Result<BilingualFile> {
     let records = match pair {
         Some(_) => Vec::new(),
@@ -335,12 +352,14 @@ pub(crate) fn bilingual_of(
         ),
         JobRefused::NoTargetLanguage => anyhow::anyhow!(
             "{shown}: names no target language (target-language on <file>, trgLang on \
-             <xliff>): give the pair with --pair SRC:TGT"
+             <xliff>): give the pair {}",
+            how_to_give_pair(pair_name)
         ),
         JobRefused::SeveralPairs(pairs) => anyhow::anyhow!(
             "{shown}: names no languages and the bank has terms for several pairs ({}): give \
-             the pair with --pair SRC:TGT",
-            common::safe(&pairs.join(", "))
+             the pair {}",
+            common::safe(&pairs.join(", ")),
+            how_to_give_pair(pair_name)
         ),
     })
 }
@@ -352,7 +371,14 @@ pub(crate) fn read_bilingual(
     pair: Option<(String, String)>,
 ) -> anyhow::Result<BilingualFile> {
     let (name, text) = read_input(path)?;
-    bilingual_of(bank, &path.display().to_string(), &name, &text, pair)
+    bilingual_of(
+        bank,
+        &path.display().to_string(),
+        &name,
+        &text,
+        pair,
+        PAIR_FLAG,
+    )
 }
 
 pub(crate) fn glossary_output(
@@ -381,7 +407,7 @@ pub(crate) fn glossary_output(
 }
 
 fn run_glossary(args: &Args, bank_path: &Path, file: &Path) -> anyhow::Result<ExitCode> {
-    let pair = pair_arg(args.pair.as_deref())?;
+    let pair = pair_arg(args.pair.as_deref(), PAIR_FLAG)?;
     let version = tbx_version(&args.tbx_version)?;
     let bank = common::open_bank(bank_path)?;
     common::known_client(bank, args.client.as_deref())?;
@@ -531,7 +557,7 @@ pub(crate) fn import_proposal(
 }
 
 fn run_import(a: ImportArgs) -> anyhow::Result<ExitCode> {
-    let pair = pair_arg(a.pair.as_deref())?;
+    let pair = pair_arg(a.pair.as_deref(), PAIR_FLAG)?;
     let root = common::bank_root(&a.bank)?;
     // With --yes the proposal is made under the lock it is written under.
     let tx = match a.yes {

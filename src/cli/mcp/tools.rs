@@ -794,12 +794,12 @@ fn terms_tool(shared: &Shared, p: TermsParams) -> Result<Output, String> {
     let err = |e: anyhow::Error| format!("terms: {e:#}");
     let memory = shared.memory();
     let bank = as_bank(memory.as_ref(), "terms")?;
-    let pair = cmd::pair_arg(p.pair.as_deref()).map_err(err)?;
+    let pair = cmd::pair_arg(p.pair.as_deref(), "pair").map_err(err)?;
     crate::cli::common::known_client(bank, p.client.as_deref()).map_err(err)?;
     if let Some(text) = &p.file_text {
         file_text_within("terms", text)?;
         let name = p.file_name.unwrap_or_default();
-        let file = cmd::bilingual_of(bank, &name, &name, text, pair).map_err(err)?;
+        let file = cmd::bilingual_of(bank, &name, &name, text, pair, "pair").map_err(err)?;
         let out = cmd::glossary_output(bank, &name, file, p.client);
         let human = out
             .terms
@@ -845,10 +845,10 @@ fn qa_tool(shared: &Shared, p: QaParams) -> Result<Output, String> {
     file_text_within("qa", &p.file_text)?;
     let memory = shared.memory();
     let bank = as_bank(memory.as_ref(), "qa")?;
-    let pair = cmd::pair_arg(p.pair.as_deref()).map_err(err)?;
+    let pair = cmd::pair_arg(p.pair.as_deref(), "pair").map_err(err)?;
     let name = p.file_name.unwrap_or_default();
     crate::cli::common::known_client(bank, p.client.as_deref()).map_err(err)?;
-    let file = cmd::bilingual_of(bank, &name, &name, &p.file_text, pair).map_err(err)?;
+    let file = cmd::bilingual_of(bank, &name, &name, &p.file_text, pair, "pair").map_err(err)?;
     let out = crate::cli::qa::qa_output(bank, &name, file, p.client);
     // Nothing checked is the command line's error, so it is the tool's:
     // an answer of "0 findings" would read as a clean job.

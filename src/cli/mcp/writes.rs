@@ -182,7 +182,7 @@ pub fn import_terms(
     use crate::cli::terms as cmd;
     let err = |e: anyhow::Error| format!("import_terms: {e:#}");
     super::tools::file_text_within("import_terms", &p.file_text)?;
-    let pair = cmd::pair_arg(p.pair.as_deref()).map_err(err)?;
+    let pair = cmd::pair_arg(p.pair.as_deref(), "pair").map_err(err)?;
     let cmd::ImportProposal {
         terms: proposal,
         left_out,
