@@ -1274,6 +1274,35 @@ fn a_csv_export_warns_of_every_cell_a_spreadsheet_would_run() {
     }
 }
 
+/// `;` separates an entry's clients in CSV and TSV: a client whose name
+/// holds one is named in a warning, since it reads back as two.
+#[test]
+fn a_csv_export_warns_of_a_client_name_its_separator_would_split() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = empty_bank(dir.path(), "b");
+    term(
+        &root,
+        "invoice",
+        "factuur",
+        "approved",
+        &["Smith; Jones LLP", "Acme"],
+        None,
+        "2026-01-15",
+        "",
+    );
+    for format in ["csv", "tsv"] {
+        let out = run(&["terms", "export", s(&root), "--format", format]);
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("warning") && err.contains("“Smith; Jones LLP”") && !err.contains("Acme"),
+            "{format}: {err}"
+        );
+    }
+    let out = run(&["terms", "export", s(&root), "--format", "tbx"]);
+    assert!(out.stderr.is_empty(), "TBX keeps the name whole: {out:?}");
+}
+
 #[test]
 fn import_names_each_row_it_leaves_out() {
     let dir = tempfile::tempdir().unwrap();

@@ -198,6 +198,17 @@ pub(crate) fn export_text(
                 risky.join(", ")
             ));
         }
+        let split = terms::table::clients_split_on_reading(&concepts);
+        if !split.is_empty() {
+            let shown: Vec<String> = split.iter().map(|c| format!("“{c}”")).collect();
+            warnings.push(format!(
+                "{} client name(s) hold “;”, which separates an entry's clients in a CSV or \
+                 TSV cell, so each reads back as several clients: {} (exported as written; \
+                 TBX keeps such a name whole)",
+                split.len(),
+                shown.join(", ")
+            ));
+        }
     }
     Ok((terms::write(format, version, &concepts), warnings))
 }

@@ -235,6 +235,23 @@ pub fn formula_like(concepts: &[Concept]) -> Vec<String> {
     out
 }
 
+/// The clients of `concepts` whose names hold `;`, each once, in order.
+/// The clients of an entry share one CSV or TSV cell, separated by `;`,
+/// so such a name reads back as two clients; it is exported as it is (a
+/// stand-in character would rename the client for every tool that reads
+/// the file), and the caller warns.
+pub fn clients_split_on_reading(concepts: &[Concept]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for c in concepts {
+        for client in &c.clients {
+            if client.contains(';') && !out.contains(client) {
+                out.push(client.clone());
+            }
+        }
+    }
+    out
+}
+
 /// Supervertaler's columns, one row per target term, with a byte-order
 /// mark as its import expects. A rejected term is `Forbidden`; a
 /// proposed one gets the lowest priority (99), an approved one 1.
