@@ -1685,11 +1685,26 @@ fn frontmatter_links<S: AsRef<str>>(
             } else {
                 LinkKind::Wiki
             };
-            let at = find_wikilink(yaml_text, search_from, raw)
-                .or_else(|| find_wikilink(yaml_text, 0, raw));
+            let find = |written: &str| {
+                find_wikilink(yaml_text, search_from, written)
+                    .or_else(|| find_wikilink(yaml_text, 0, written))
+                    .map(|i| (i, written.len()))
+            };
+            // A value is found as written; in a quoted scalar a quote or
+            // a backslash is written escaped (`"[[The \"Big\" Firm]]"`,
+            // as `membank terms import` writes it, or `'[[O''Brien]]'`),
+            // so the value's text alone would find nothing, and the link
+            // would be put on the frontmatter's first line.
+            let at = find(raw).or_else(|| {
+                if !raw.contains(['"', '\\', '\'']) {
+                    return None;
+                }
+                let double = raw.replace('\\', "\\\\").replace('"', "\\\"");
+                find(&double).or_else(|| find(&raw.replace('\'', "''")))
+            });
             let line = match at {
-                Some(i) => {
-                    search_from = i + raw.len() + 4;
+                Some((i, len)) => {
+                    search_from = i + len + 4;
                     let offset = yaml.start + i;
                     let line = if offset >= last {
                         last = offset;
@@ -2046,6 +2061,33 @@ mod tests {
         let lines: Vec<(usize, bool)> =
             a.links.iter().map(|l| (l.line, l.in_frontmatter)).collect();
         assert_eq!(lines, vec![(5, true), (6, true), (11, false)]);
+    }
+
+    /// A link in a quoted value holding a quote or a backslash is written
+    /// escaped: it is still put on its key's line, not the frontmatter's
+    /// first, so a finding about it points where it is.
+    #[test]
+    fn a_link_written_with_escapes_is_on_its_own_line() {
+        let a = parse(
+            "02_TERMINOLOGY/invoice → factuur.md",
+            Folder::Terminology,
+            "---\nterm_source: \"invoice\"\nterm_target: \"factuur\"\nsource_lang: \"en-US\"\n\
+             target_lang: \"nl-BE\"\nstatus: \"approved\"\ndomain: \"[[Contract \\\"law\\\"]]\"\n\
+             clients: [\"[[The \\\"Big\\\" Firm]]\", \"[[Plain Client]]\", '[[O''Brien]]', \
+             \"[[A\\\\B]]\"]\nlast_updated: 2026-03-02\n---\n# invoice → factuur\n",
+        );
+        assert!(a.is_parsed());
+        let lines: Vec<(&str, usize)> = a.links.iter().map(|l| (l.target(), l.line)).collect();
+        assert_eq!(
+            lines,
+            vec![
+                ("Contract \"law\"", 7),
+                ("The \"Big\" Firm", 8),
+                ("Plain Client", 8),
+                ("O'Brien", 8),
+                ("A\\B", 8)
+            ]
+        );
     }
 
     #[test]
