@@ -18,16 +18,23 @@ use crate::lock::BankLock;
 use crate::pathsafe::{self, Rejection, SafePath};
 use crate::safe_read::{self, ReadError};
 
-/// Is `name` a temporary file this module creates (or created before it
-/// used random names): `<file>.<random or pid>.tmp`? Such a file is only
-/// ever left behind by a process that was killed while writing.
+/// How many random characters a temporary name holds.
+const TEMP_TAG_LEN: usize = 8;
+
+/// Is `name` exactly a temporary file this module creates,
+/// `<file>.<tag>.tmp` with a tag of [`TEMP_TAG_LEN`] ASCII letters and
+/// digits (the alphabet `tempfile` draws from)? Such a file is only ever
+/// left behind by a process that was killed while writing. Nothing broader
+/// matches: a user's `Style guide.md.old.tmp` is theirs, not ours.
 pub fn is_temp_name(name: &str) -> bool {
     let Some(rest) = name.strip_suffix(".tmp") else {
         return false;
     };
     match rest.rsplit_once('.') {
         Some((file, tag)) => {
-            !file.is_empty() && !tag.is_empty() && tag.chars().all(|c| c.is_ascii_alphanumeric())
+            !file.is_empty()
+                && tag.len() == TEMP_TAG_LEN
+                && tag.bytes().all(|c| c.is_ascii_alphanumeric())
         }
         None => false,
     }
@@ -68,7 +75,10 @@ fn write_atomic_as(target: &Path, bytes: &[u8], access: Access) -> io::Result<()
     let mut prefix = name.to_os_string();
     prefix.push(".");
     let mut builder = tempfile::Builder::new();
-    builder.prefix(&prefix).suffix(".tmp").rand_bytes(8);
+    builder
+        .prefix(&prefix)
+        .suffix(".tmp")
+        .rand_bytes(TEMP_TAG_LEN);
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
@@ -158,7 +168,10 @@ pub fn create_atomic_with_mode(
     let mut prefix = name.to_os_string();
     prefix.push(".");
     let mut builder = tempfile::Builder::new();
-    builder.prefix(&prefix).suffix(".tmp").rand_bytes(8);
+    builder
+        .prefix(&prefix)
+        .suffix(".tmp")
+        .rand_bytes(TEMP_TAG_LEN);
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
@@ -203,6 +216,8 @@ pub fn remove_leftover_temps(root: &Path, _held: &BankLock) -> Vec<String> {
             .filter_entry(|e| e.depth() == 0 || !e.file_name().to_string_lossy().starts_with('.'));
         for entry in walker.flatten() {
             let name = entry.file_name().to_string_lossy();
+            // Only a note's: a bank's folders hold nothing else membank
+            // writes.
             let ours = is_temp_name(&name)
                 && name
                     .strip_suffix(".tmp")
@@ -353,8 +368,14 @@ mod tests {
 
     #[test]
     fn temp_names_are_recognised() {
-        assert!(is_temp_name("Acme.md.4242.tmp"));
         assert!(is_temp_name("Acme.md.aZ09xYq1.tmp"));
+        // Only the exact tag membank makes: eight letters or digits.
+        assert!(!is_temp_name("Acme.md.4242.tmp"));
+        assert!(!is_temp_name("Style guide.md.old.tmp"));
+        assert!(!is_temp_name("Legal.md.backup2024.tmp"));
+        assert!(!is_temp_name("Acme.md.aZ09xYq.tmp"));
+        assert!(!is_temp_name("Acme.md.aZ09-Yq1.tmp"));
+        assert!(!is_temp_name("Acme.md.aZ09xYqé.tmp"));
         assert!(!is_temp_name("Acme.md"));
         assert!(!is_temp_name("notes.tmp"));
         assert!(!is_temp_name("Acme.md..tmp"));
@@ -527,12 +548,14 @@ mod tests {
         let r = dir.path();
         fs::create_dir_all(r.join("00_INBOX")).unwrap();
         for (rel, body) in [
-            ("01_CLIENTS/Acme.md.4242.tmp", "half"),
             ("01_CLIENTS/Acme.md.aZ09xYq1.tmp", "half"),
-            ("00_INBOX/note.md.17.tmp", "half"),
+            ("00_INBOX/note.md.17abcDEF.tmp", "half"),
             ("01_CLIENTS/Acme.md", "keep"),
             ("01_CLIENTS/notes.tmp", "keep"),
-            ("01_CLIENTS/data.csv.12.tmp", "keep"),
+            ("01_CLIENTS/data.csv.12345678.tmp", "keep"),
+            // A user's own files that only look like ours.
+            ("01_CLIENTS/Style guide.md.old.tmp", "keep"),
+            ("01_CLIENTS/Legal.md.backup2024.tmp", "keep"),
         ] {
             fs::write(r.join(rel), body).unwrap();
         }
@@ -540,8 +563,7 @@ mod tests {
         assert_eq!(
             remove_leftover_temps(r, &lock),
             vec![
-                "00_INBOX/note.md.17.tmp",
-                "01_CLIENTS/Acme.md.4242.tmp",
+                "00_INBOX/note.md.17abcDEF.tmp",
                 "01_CLIENTS/Acme.md.aZ09xYq1.tmp"
             ]
         );
@@ -550,6 +572,15 @@ mod tests {
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
             .collect();
         left.sort();
-        assert_eq!(left, vec!["Acme.md", "data.csv.12.tmp", "notes.tmp"]);
+        assert_eq!(
+            left,
+            vec![
+                "Acme.md",
+                "Legal.md.backup2024.tmp",
+                "Style guide.md.old.tmp",
+                "data.csv.12345678.tmp",
+                "notes.tmp"
+            ]
+        );
     }
 }
