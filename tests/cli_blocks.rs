@@ -210,17 +210,19 @@ fn temporary_files_left_by_a_killed_run_are_removed_and_named() {
     let dir = bank();
     let root = dir.path();
     let leftovers = [
-        "01_CLIENTS/Acme.md.a1b2c3D4.tmp",
-        "02_TERMINOLOGY/sub/Term.md.42424242.tmp",
+        "01_CLIENTS/.membank-a1b2c3D4.tmp",
+        "02_TERMINOLOGY/sub/.membank-42424242.tmp",
     ];
-    // Not ours: no tag, not exactly membank's tag (a user's file that only
-    // looks like one), not Markdown, or in the templates nobody writes.
+    // Not ours: a user's file that only looks like one, the names older
+    // versions used (`check` reports those), or in the templates nobody
+    // writes.
     let kept = [
         "01_CLIENTS/Acme.md.tmp",
         "01_CLIENTS/Style guide.md.old.tmp",
         "01_CLIENTS/Legal.md.backup2024.tmp",
-        "01_CLIENTS/notes.txt.a1a1a1a1.tmp",
-        "06_TEMPLATES/compile.md.x1x1x1x1.tmp",
+        "01_CLIENTS/Acme.md.a1b2c3D4.tmp",
+        "01_CLIENTS/.membank-a1b2.tmp",
+        "06_TEMPLATES/.membank-x1x1x1x1.tmp",
     ];
     for rel in leftovers.iter().chain(&kept) {
         let p = root.join(rel);

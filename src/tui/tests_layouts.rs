@@ -538,7 +538,10 @@ fn recall_feedback_is_saved_for_the_cue_just_tried() {
     // The watcher reports the same write (with the append's temporary
     // file): read again, but the confirmation stays.
     let written = tmp.path().join(FEEDBACK_PATH);
-    let temporary = tmp.path().join(format!("{FEEDBACK_PATH}.aZ09xYq1.tmp"));
+    let temporary = tmp
+        .path()
+        .join(FEEDBACK_PATH)
+        .with_file_name(".membank-aZ09xYq1.tmp");
     update(&mut app, Msg::FilesChanged(vec![written, temporary]));
     let message = app.status.message.clone().unwrap().0;
     assert!(message.starts_with("appended"), "{message}");

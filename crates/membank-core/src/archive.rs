@@ -501,7 +501,7 @@ mod tests {
         let dir = bank();
         let r = dir.path();
         write(r, "00_INBOX/mail.md", "---\nfrom: x\n---\n");
-        let tmp = r.join("00_INBOX/mail.md.x7Kq2mPa.tmp");
+        let tmp = r.join("00_INBOX/.membank-x7Kq2mPa.tmp");
         fs::write(&tmp, "---\nfrom: x\ncompiled: tr").unwrap();
         assert_eq!(inbox_markdown_files(r).unwrap(), vec!["00_INBOX/mail.md"]);
         assert!(!stamp::is_compiled(&read(r, "00_INBOX/mail.md")));

@@ -18,26 +18,36 @@ use crate::lock::BankLock;
 use crate::pathsafe::{self, Rejection, SafePath};
 use crate::safe_read::{self, ReadError};
 
+/// A temporary file's name: `.membank-<tag>.tmp`. Not derived from the
+/// target's name, so it fits the file system's limit on a name (255
+/// bytes) whatever the target is called; hidden, so the bank's own walk
+/// and an editor's file list pass it by.
+const TEMP_PREFIX: &str = ".membank-";
+const TEMP_SUFFIX: &str = ".tmp";
 /// How many random characters a temporary name holds.
 const TEMP_TAG_LEN: usize = 8;
 
 /// Is `name` exactly a temporary file this module creates,
-/// `<file>.<tag>.tmp` with a tag of [`TEMP_TAG_LEN`] ASCII letters and
+/// `.membank-<tag>.tmp` with a tag of [`TEMP_TAG_LEN`] ASCII letters and
 /// digits (the alphabet `tempfile` draws from)? Such a file is only ever
 /// left behind by a process that was killed while writing. Nothing broader
 /// matches: a user's `Style guide.md.old.tmp` is theirs, not ours.
 pub fn is_temp_name(name: &str) -> bool {
-    let Some(rest) = name.strip_suffix(".tmp") else {
-        return false;
-    };
-    match rest.rsplit_once('.') {
-        Some((file, tag)) => {
-            !file.is_empty()
-                && tag.len() == TEMP_TAG_LEN
-                && tag.bytes().all(|c| c.is_ascii_alphanumeric())
-        }
-        None => false,
-    }
+    name.strip_prefix(TEMP_PREFIX)
+        .and_then(|rest| rest.strip_suffix(TEMP_SUFFIX))
+        .is_some_and(|tag| {
+            tag.len() == TEMP_TAG_LEN && tag.bytes().all(|c| c.is_ascii_alphanumeric())
+        })
+}
+
+/// How a temporary file next to a target is made: see [`is_temp_name`].
+fn temp_builder<'a>() -> tempfile::Builder<'a, 'a> {
+    let mut builder = tempfile::Builder::new();
+    builder
+        .prefix(TEMP_PREFIX)
+        .suffix(TEMP_SUFFIX)
+        .rand_bytes(TEMP_TAG_LEN);
+    builder
 }
 
 /// Replace `target` with `bytes` atomically. The parent folder must exist.
@@ -65,20 +75,14 @@ fn write_atomic_as(target: &Path, bytes: &[u8], access: Access) -> io::Result<()
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
-    let name = target
+    target
         .file_name()
         .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "no file name"))?;
     let existing = match access {
         Access::Usual => fs::metadata(target).ok(),
         Access::OwnerOnly => None,
     };
-    let mut prefix = name.to_os_string();
-    prefix.push(".");
-    let mut builder = tempfile::Builder::new();
-    builder
-        .prefix(&prefix)
-        .suffix(".tmp")
-        .rand_bytes(TEMP_TAG_LEN);
+    let mut builder = temp_builder();
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
@@ -162,16 +166,10 @@ pub fn create_atomic_with_mode(
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
-    let name = target
+    target
         .file_name()
         .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "no file name"))?;
-    let mut prefix = name.to_os_string();
-    prefix.push(".");
-    let mut builder = tempfile::Builder::new();
-    builder
-        .prefix(&prefix)
-        .suffix(".tmp")
-        .rand_bytes(TEMP_TAG_LEN);
+    let mut builder = temp_builder();
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
@@ -199,7 +197,7 @@ pub fn create_atomic_with_mode(
 }
 
 /// Remove the temporary files that killed runs left in the bank's folders
-/// (`<name>.md.<tag>.tmp`, see [`is_temp_name`]); returns their paths
+/// (`.membank-<tag>.tmp`, see [`is_temp_name`]); returns their paths
 /// relative to the bank. Only safe while holding the bank's lock, which
 /// the argument proves: no other run can be writing one right now. Links
 /// are removed as links, never followed.
@@ -210,20 +208,21 @@ pub fn remove_leftover_temps(root: &Path, _held: &BankLock) -> Vec<String> {
         if !fs::symlink_metadata(&dir).is_ok_and(|m| m.is_dir()) {
             continue;
         }
+        // Hidden folders (`.obsidian/`, `.git/`) are not entered; hidden
+        // files are looked at, as the temporary names are hidden.
         let walker = walkdir::WalkDir::new(&dir)
             .follow_links(false)
             .into_iter()
-            .filter_entry(|e| e.depth() == 0 || !e.file_name().to_string_lossy().starts_with('.'));
+            .filter_entry(|e| {
+                e.depth() == 0
+                    || !(e.file_type().is_dir() && e.file_name().to_string_lossy().starts_with('.'))
+            });
         for entry in walker.flatten() {
             let name = entry.file_name().to_string_lossy();
-            // Only a note's: a bank's folders hold nothing else membank
-            // writes.
-            let ours = is_temp_name(&name)
-                && name
-                    .strip_suffix(".tmp")
-                    .and_then(|n| n.rsplit_once('.'))
-                    .is_some_and(|(file, _)| crate::layout::is_markdown(file));
-            if ours && !entry.file_type().is_dir() && fs::remove_file(entry.path()).is_ok() {
+            if is_temp_name(&name)
+                && !entry.file_type().is_dir()
+                && fs::remove_file(entry.path()).is_ok()
+            {
                 let rel = entry.path().strip_prefix(root).unwrap_or(entry.path());
                 removed.push(rel.to_string_lossy().replace('\\', "/"));
             }
@@ -368,18 +367,19 @@ mod tests {
 
     #[test]
     fn temp_names_are_recognised() {
-        assert!(is_temp_name("Acme.md.aZ09xYq1.tmp"));
-        // Only the exact tag membank makes: eight letters or digits.
-        assert!(!is_temp_name("Acme.md.4242.tmp"));
+        assert!(is_temp_name(".membank-aZ09xYq1.tmp"));
+        // Only the exact form membank makes: eight letters or digits.
+        assert!(!is_temp_name(".membank-aZ09xYq.tmp"));
+        assert!(!is_temp_name(".membank-aZ09xYq12.tmp"));
+        assert!(!is_temp_name(".membank-aZ09-Yq1.tmp"));
+        assert!(!is_temp_name(".membank-aZ09xYé.tmp"));
+        assert!(!is_temp_name("membank-aZ09xYq1.tmp"));
+        assert!(!is_temp_name(".membank-aZ09xYq1.tmp.md"));
+        assert!(!is_temp_name("Acme.md.aZ09xYq1.tmp"));
         assert!(!is_temp_name("Style guide.md.old.tmp"));
         assert!(!is_temp_name("Legal.md.backup2024.tmp"));
-        assert!(!is_temp_name("Acme.md.aZ09xYq.tmp"));
-        assert!(!is_temp_name("Acme.md.aZ09-Yq1.tmp"));
-        assert!(!is_temp_name("Acme.md.aZ09xYqé.tmp"));
         assert!(!is_temp_name("Acme.md"));
         assert!(!is_temp_name("notes.tmp"));
-        assert!(!is_temp_name("Acme.md..tmp"));
-        assert!(!is_temp_name("Acme.md.a-b.tmp"));
     }
 
     #[cfg(unix)]
@@ -433,6 +433,20 @@ mod tests {
             m
         } as u32;
         assert_eq!(mode & 0o777, 0o666 & !umask);
+    }
+
+    /// A note's name may be as long as the file system allows (255 bytes):
+    /// the temporary name must fit all the same, or the note could never
+    /// be rewritten.
+    #[test]
+    fn a_note_with_the_longest_name_can_be_written_and_created() {
+        let dir = bank();
+        let name = format!("{}.md", "b".repeat(252));
+        let target = dir.path().join("01_CLIENTS").join(&name);
+        create_atomic(&target, b"one\n").unwrap();
+        write_atomic(&target, b"two\n").unwrap();
+        assert_eq!(fs::read(&target).unwrap(), b"two\n");
+        no_tmp_left(dir.path());
     }
 
     #[test]
@@ -548,11 +562,12 @@ mod tests {
         let r = dir.path();
         fs::create_dir_all(r.join("00_INBOX")).unwrap();
         for (rel, body) in [
-            ("01_CLIENTS/Acme.md.aZ09xYq1.tmp", "half"),
-            ("00_INBOX/note.md.17abcDEF.tmp", "half"),
+            ("01_CLIENTS/.membank-aZ09xYq1.tmp", "half"),
+            ("00_INBOX/.membank-17abcDEF.tmp", "half"),
             ("01_CLIENTS/Acme.md", "keep"),
             ("01_CLIENTS/notes.tmp", "keep"),
-            ("01_CLIENTS/data.csv.12345678.tmp", "keep"),
+            ("01_CLIENTS/Acme.md.aZ09xYq1.tmp", "keep"),
+            ("01_CLIENTS/.membank-12345.tmp", "keep"),
             // A user's own files that only look like ours.
             ("01_CLIENTS/Style guide.md.old.tmp", "keep"),
             ("01_CLIENTS/Legal.md.backup2024.tmp", "keep"),
@@ -563,8 +578,8 @@ mod tests {
         assert_eq!(
             remove_leftover_temps(r, &lock),
             vec![
-                "00_INBOX/note.md.17abcDEF.tmp",
-                "01_CLIENTS/Acme.md.aZ09xYq1.tmp"
+                "00_INBOX/.membank-17abcDEF.tmp",
+                "01_CLIENTS/.membank-aZ09xYq1.tmp"
             ]
         );
         let mut left: Vec<_> = fs::read_dir(r.join("01_CLIENTS"))
@@ -575,10 +590,11 @@ mod tests {
         assert_eq!(
             left,
             vec![
+                ".membank-12345.tmp",
                 "Acme.md",
+                "Acme.md.aZ09xYq1.tmp",
                 "Legal.md.backup2024.tmp",
                 "Style guide.md.old.tmp",
-                "data.csv.12345678.tmp",
                 "notes.tmp"
             ]
         );

@@ -234,8 +234,8 @@ fn which_changed_paths_are_the_memorys_own_depends_on_the_layout() {
         "u/carol/.foresights/foresight-2026-06-01.md",
         "../escape.md",
         // An atomic write's temporary file, renamed over Acme.md.
-        "/memories/m/01_CLIENTS/Acme.md.3bVPC2WH.tmp",
-        "/memories/m/memory/recall-feedback.jsonl.aZ09xYq1.tmp",
+        "/memories/m/01_CLIENTS/.membank-3bVPC2WH.tmp",
+        "/memories/m/memory/.membank-aZ09xYq1.tmp",
     ]
     .iter()
     .map(PathBuf::from)
