@@ -232,7 +232,17 @@ fn names_already_alike_block_only_a_move_onto_them() {
     let out = membank(&["mv", root, "03_DOMAINS/Law.md", "04_STYLE/CASE", "--yes"]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
-    assert!(stderr.contains("04_STYLE/CASE.md: is taken"), "{stderr}");
+    // No file is at 04_STYLE/CASE.md (on a file system telling case
+    // apart): the clash is in the links, and that is the reason given.
+    if !dir.path().join("04_STYLE/CASE.md").exists() {
+        assert!(
+            stderr.contains("04_STYLE/CASE.md: 04_STYLE/Case.md has that name already")
+                && stderr.contains("[[CASE]] would become ambiguous"),
+            "{stderr}"
+        );
+    } else {
+        assert!(stderr.contains("04_STYLE/CASE.md: is taken"), "{stderr}");
+    }
     assert!(dir.path().join("03_DOMAINS/Law.md").exists());
 }
 

@@ -628,6 +628,15 @@ fn check_names(old: &[String], new: &[String], moved: &BTreeMap<&str, &str>) -> 
     }
     for p in moved.values() {
         if holders.get(&fold(p)).is_some_and(|&n| n > 1) {
+            // On a case-sensitive file system the path itself may be free
+            // while a file staying differs from it in case only: "taken"
+            // would be untrue, the clash is in the links.
+            if let Some(other) = staying
+                .iter()
+                .find(|o| o.as_str() != *p && fold(o) == fold(p))
+            {
+                return Err(ambiguous(p, other));
+            }
             return Err(format!("{p}: is taken; nothing is moved onto a file"));
         }
     }
@@ -635,19 +644,22 @@ fn check_names(old: &[String], new: &[String], moved: &BTreeMap<&str, &str>) -> 
         if name(old_path) == name(new_path) {
             continue;
         }
-        let stem = |p: &str| {
-            let n = p.rsplit('/').next().unwrap_or(p);
-            n.strip_suffix(".md").unwrap_or(n).to_owned()
-        };
         if let Some(other) = staying.iter().find(|p| name(p) == name(new_path)) {
-            return Err(format!(
-                "{new_path}: {other} has that name already, so a link [[{}]] would become \
-                 ambiguous; choose another name",
-                stem(new_path)
-            ));
+            return Err(ambiguous(new_path, other));
         }
     }
     Ok(())
+}
+
+/// Why `new_path` may not be made: `other`, which stays, answers to the
+/// same bare link.
+fn ambiguous(new_path: &str, other: &str) -> String {
+    let n = new_path.rsplit('/').next().unwrap_or(new_path);
+    format!(
+        "{new_path}: {other} has that name already, so a link [[{}]] would become ambiguous; \
+         choose another name",
+        n.strip_suffix(".md").unwrap_or(n)
+    )
 }
 
 fn read(bank: &Bank, rel: &str) -> Result<Vec<u8>, String> {

@@ -220,6 +220,25 @@ fn a_moved_note_keeps_its_own_relative_links_working() {
     );
 }
 
+/// A path free on a case-sensitive file system, next to a note whose name
+/// differs in case only: refused for the links it would make ambiguous,
+/// not as taken (nothing is there).
+#[test]
+fn a_name_differing_in_case_only_from_a_note_is_refused_as_ambiguous() {
+    let dir = bank_with(&[LEGAL, ("03_DOMAINS/Tax.md", "---\ndomain: Tax\n---\n")]);
+    if dir.path().join("03_DOMAINS/tax.md").exists() {
+        // Case-insensitive: the path does open Tax.md, so it is taken.
+        return;
+    }
+    let err = plan_of(dir.path(), "03_DOMAINS/Legal.md", "03_DOMAINS/tax.md").unwrap_err();
+    assert!(
+        err.contains("03_DOMAINS/Tax.md has that name already")
+            && err.contains("[[tax]] would become ambiguous"),
+        "{err}"
+    );
+    assert!(!err.contains("taken"), "{err}");
+}
+
 #[test]
 fn a_name_another_file_has_is_refused() {
     let dir = bank_with(&[
