@@ -32,6 +32,10 @@ struct JsonOutput {
     /// are left as they are.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     links_left: Vec<String>,
+    /// Notes reached through a symbolic link leading out of the bank:
+    /// nothing is written through it, their links are left as they are.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    through_link: Vec<String>,
     files: Vec<JsonFile>,
 }
 
@@ -132,6 +136,7 @@ pub(super) fn dejavu_plan(fixes: Vec<FileFix>) -> RenamePlan {
         left_in_place: Vec::new(),
         unread: Vec::new(),
         links_left: Vec::new(),
+        through_link: Vec::new(),
     }
 }
 
@@ -151,6 +156,7 @@ fn json_output(bank: &str, plan: &RenamePlan, written: bool) -> JsonOutput {
         left_in_place: plan.left_in_place.clone(),
         unread: plan.unread.clone(),
         links_left: plan.links_left.clone(),
+        through_link: plan.through_link.clone(),
         files: plan.fixes.iter().map(json_file).collect(),
     }
 }
@@ -194,6 +200,14 @@ fn print_human(bank: &str, plan: &RenamePlan, written: bool) -> anyhow::Result<(
         soutln!(
             "  {:<10} {} (outside the bank's folders, not read: a link in it to what moves is \
              not rewritten)",
+            "links left",
+            sanitize_for_terminal(p, false)
+        )?;
+    }
+    for p in &plan.through_link {
+        soutln!(
+            "  {:<10} {} (reached through a symbolic link, written never: a link in it to what \
+             moves is not rewritten)",
             "links left",
             sanitize_for_terminal(p, false)
         )?;

@@ -304,6 +304,27 @@ pub fn is_symlink_at(root: &Path, rel: &str) -> bool {
     std::fs::symlink_metadata(root.join(rel)).is_ok_and(|m| m.file_type().is_symlink())
 }
 
+/// The symbolic link a file of the bank is reached through, when it is:
+/// the file itself, or (`folders_too`: the walk followed links, as
+/// `follow_links_out` lets it) a folder on its way. Such a file is read,
+/// but nothing is written through the link, so a plan leaves it out.
+pub fn link_on_the_way(root: &Path, rel: &str, folders_too: bool) -> Option<String> {
+    if !folders_too {
+        return is_symlink_at(root, rel).then(|| rel.to_owned());
+    }
+    let mut at = root.to_path_buf();
+    let mut end = 0;
+    for part in rel.split('/') {
+        at.push(part);
+        end += part.len();
+        if std::fs::symlink_metadata(&at).is_ok_and(|m| m.file_type().is_symlink()) {
+            return Some(rel[..end].to_owned());
+        }
+        end += 1;
+    }
+    None
+}
+
 /// The bank-relative path the symbolic link at `rel` leads to, when it
 /// leads to a file inside `root`.
 pub fn symlink_target_in(root: &Path, rel: &str) -> Option<String> {

@@ -137,6 +137,16 @@ pub fn mv(shared: &Arc<Shared>, owner: Owner, p: MvParams) -> Result<Output, Str
                         .into(),
                 }
             }))
+            .chain(plan.through_link.into_iter().map(|path| {
+                Remaining {
+                    code: "rename",
+                    path,
+                    line: None,
+                    reason: "reached through a symbolic link, written never: a link in it to what \
+                         moves is not rewritten"
+                        .into(),
+                }
+            }))
             .collect(),
         Withheld {
             lines: &withheld,

@@ -283,6 +283,12 @@ impl WriteDialog {
                         safe(&plan.links_left.join(", "))
                     )));
                 }
+                if !plan.through_link.is_empty() {
+                    summary.push(Said::Text(format!(
+                        "links left (reached through a symbolic link, written never): {}",
+                        safe(&plan.through_link.join(", "))
+                    )));
+                }
                 plan.fixes
             }
             (Purpose::Rename { from }, None, Some(project)) => {

@@ -244,6 +244,11 @@ pub fn propose_with(bank: &Bank, findings: &[Finding], opts: &Options) -> FixPro
     let mut by_path: BTreeMap<&str, Vec<&Finding>> = BTreeMap::new();
     for f in findings {
         match f.code() {
+            "tmp-leftover" | "renamed-template" | "compiled-not-archived"
+                if let Some(reason) = through_link(bank, &f.path) =>
+            {
+                proposal.remaining.push(unfixed(f, reason));
+            }
             // A file in the folder's place is the author's to move: the
             // write would only refuse the folder.
             "missing-folder" if std::fs::symlink_metadata(bank.root().join(&*f.path)).is_ok() => {
@@ -302,17 +307,9 @@ pub fn propose_with(bank: &Bank, findings: &[Finding], opts: &Options) -> FixPro
         }
     }
     for (path, found) in by_path {
-        // Read as usual, written never: the note it points to has the same
-        // findings and is fixed at its own path.
-        if crate::pathsafe::is_symlink_at(bank.root(), path) {
+        if let Some(reason) = through_link(bank, path) {
             for f in found {
-                proposal.remaining.push(unfixed(
-                    f,
-                    format!(
-                        "{path} is a symbolic link; nothing is written through it (fix the \
-                         file it points to)"
-                    ),
-                ));
+                proposal.remaining.push(unfixed(f, reason.clone()));
             }
             continue;
         }
@@ -325,6 +322,27 @@ pub fn propose_with(bank: &Bank, findings: &[Finding], opts: &Options) -> FixPro
     }
     carry_edits_into_moves(&mut proposal.fixes);
     proposal.sorted()
+}
+
+/// Why nothing is written to `path`, when it is reached through a symbolic
+/// link: the file itself (read as usual; the note it points to has the
+/// same findings and is fixed at its own path), or, when the bank follows
+/// links out (`follow_links_out`), a linked folder on its way. The plan
+/// leaves such a file out, saying why, so what it shows is what `--yes`
+/// writes: the write would refuse it, and with it every other fix.
+fn through_link(bank: &Bank, path: &str) -> Option<String> {
+    let folders_too = bank.reader().policy().follow_links_out;
+    let link = crate::pathsafe::link_on_the_way(bank.root(), path, folders_too)?;
+    Some(if link == path {
+        format!(
+            "{path} is a symbolic link; nothing is written through it (fix the file it points to)"
+        )
+    } else {
+        format!(
+            "{path} is reached through the symbolic link {link}; nothing is written through it \
+             (fix the file where the link leads)"
+        )
+    })
 }
 
 /// A file both edited and moved (a compiled note with a short date) is

@@ -156,6 +156,57 @@ fn a_date_is_padded_inside_its_quotes_and_an_ambiguous_one_is_left() {
     assert!(p.remaining[0].reason.contains("does not guess"));
 }
 
+/// With `follow_links_out` the bank reads the notes of a folder linked in
+/// from outside it; nothing is written through the link, so the plan
+/// leaves them out (saying why) and the bank's own fixes are written.
+#[cfg(unix)]
+#[test]
+fn notes_in_a_linked_folder_are_left_out_of_the_plan() {
+    let file = "---\nclient: Acme\nlast_updated: 2026-4-8\nlanguages: [en]\n---\nBody\n";
+    let dir = bank_with(&[(CLIENT, file.as_bytes())]);
+    let outside = tempfile::tempdir().unwrap();
+    let ext = "---\nclient: Ext\nlast_updated: 2026-1-5\nlanguages: [en]\n---\nBody\n";
+    fs::write(outside.path().join("Ext.md"), ext).unwrap();
+    std::os::unix::fs::symlink(outside.path(), dir.path().join("01_CLIENTS/shared")).unwrap();
+    let open = crate::safe_read::ReadPolicy {
+        follow_links_out: true,
+        ..Default::default()
+    };
+    let bank = Bank::load_with(dir.path(), open).unwrap();
+    assert!(bank.find("01_CLIENTS/shared/Ext.md").is_some());
+    let today = jiff::civil::date(2026, 4, 8);
+    let found: Vec<Finding> = health::check(&bank, &HealthOptions::as_of(today))
+        .findings
+        .into_iter()
+        .filter(|f| f.code() == "bad-date")
+        .collect();
+    let p = propose(&bank, &found, &jiff::tz::TimeZone::UTC);
+    assert_eq!(
+        p.fixes.iter().map(|f| f.path.as_str()).collect::<Vec<_>>(),
+        vec![CLIENT]
+    );
+    assert_eq!(p.remaining.len(), 1, "{:?}", p.remaining);
+    assert_eq!(p.remaining[0].path, "01_CLIENTS/shared/Ext.md");
+    assert!(
+        p.remaining[0]
+            .reason
+            .contains("reached through the symbolic link 01_CLIENTS/shared"),
+        "{}",
+        p.remaining[0].reason
+    );
+    let tx = Transaction::begin(dir.path(), Kind::Bank, Duration::ZERO, || {}).unwrap();
+    tx.commit_fixes(&p.fixes).unwrap();
+    assert!(
+        fs::read_to_string(dir.path().join(CLIENT))
+            .unwrap()
+            .contains("2026-04-08")
+    );
+    assert_eq!(
+        fs::read_to_string(outside.path().join("Ext.md")).unwrap(),
+        ext
+    );
+}
+
 /// A symbolic link to another note is read with that note's findings, but
 /// nothing is written through it: the note is fixed at its own path, and
 /// the link's findings are left with why (the write would refuse them all).

@@ -47,6 +47,11 @@ pub struct RenamePlan {
     /// `README.md` at the root): the bank does not read them, so their
     /// links are left as they are, and the plan says so.
     pub links_left: Vec<String>,
+    /// Notes reached through a symbolic link that leads out of the bank (a
+    /// linked folder the bank follows with `follow_links_out`, a linked
+    /// file): nothing is written through a link, so links in them to what
+    /// moves are left as they are, and the plan says so.
+    pub through_link: Vec<String>,
 }
 
 /// The code a rename's fixes carry.
@@ -147,19 +152,36 @@ pub fn plan(bank: &Bank, from: &str, to: &str) -> Result<RenamePlan, String> {
     let mut unread = notes_not_read(bank, &files)?;
     let renamed_values = values::renamed_values(bank, &moves)?;
     let mut fixes = Vec::new();
+    let mut through_link = Vec::new();
     let mut links_rewritten = 0;
     for (id, article) in bank.articles().iter().enumerate() {
         let old_path = &article.rel_path;
         let new_path = &files.new[id];
         let is_moved = old_path != new_path;
-        // A link to another note is read as usual, but nothing is written
-        // through it: its text is the note's, rewritten at its own path.
-        if crate::pathsafe::is_symlink_at(bank.root(), old_path) {
-            check_symlink(bank, old_path, is_moved, &moved)?;
+        let values_hit = values::affects(article, &renamed_values);
+        // A note reached through a link is read as usual, but nothing is
+        // written through it: the write would refuse the whole plan. A
+        // link to another note: its text is the note's, rewritten at its
+        // own path. One leading out of the bank: left out, and said.
+        if let Some(link) = link_on_the_way(bank, old_path) {
+            if link == *old_path {
+                check_symlink(bank, old_path, is_moved, &moved)?;
+            } else if is_moved {
+                return Err(moved_through_link(old_path, &link));
+            }
+            let leads_out = link != *old_path
+                || crate::pathsafe::symlink_target_in(bank.root(), old_path).is_none();
+            let needs_rewrite = values_hit
+                || !matches!(
+                    links::rewrite_article(bank, article, new_path, &files),
+                    Ok(None)
+                );
+            if leads_out && needs_rewrite {
+                through_link.push(old_path.clone());
+            }
             continue;
         }
         let rewrite = links::rewrite_article(bank, article, new_path, &files)?;
-        let values_hit = values::affects(article, &renamed_values);
         if !is_moved && rewrite.is_none() && !values_hit {
             continue;
         }
@@ -213,13 +235,17 @@ pub fn plan(bank: &Bank, from: &str, to: &str) -> Result<RenamePlan, String> {
             },
         });
     }
-    let (skipped_fixes, skipped_count) = rewrite_skipped(bank, &files, &mut unread)?;
+    let (skipped_fixes, skipped_count) =
+        rewrite_skipped(bank, &files, &mut unread, &mut through_link)?;
     fixes.extend(skipped_fixes);
     links_rewritten += skipped_count;
     // Files that are not notes move as they are.
     for (old_path, new_path) in &moves {
         if bank.find(old_path).is_some() {
             continue;
+        }
+        if let Some(link) = link_on_the_way(bank, old_path) {
+            return Err(moved_through_link(old_path, &link));
         }
         let before = read(bank, old_path)?;
         fixes.push(FileFix {
@@ -233,6 +259,7 @@ pub fn plan(bank: &Bank, from: &str, to: &str) -> Result<RenamePlan, String> {
             },
         });
     }
+    through_link.sort();
     Ok(RenamePlan {
         moves,
         fixes,
@@ -240,7 +267,23 @@ pub fn plan(bank: &Bank, from: &str, to: &str) -> Result<RenamePlan, String> {
         left_in_place,
         unread,
         links_left: outside_notes(bank, &files),
+        through_link,
     })
+}
+
+/// The symbolic link `path` is reached through, when it is; see
+/// [`crate::pathsafe::link_on_the_way`].
+fn link_on_the_way(bank: &Bank, path: &str) -> Option<String> {
+    let folders_too = bank.reader().policy().follow_links_out;
+    crate::pathsafe::link_on_the_way(bank.root(), path, folders_too)
+}
+
+/// Why a file reached through a linked folder is not moved.
+fn moved_through_link(path: &str, link: &str) -> String {
+    format!(
+        "{path} is reached through the symbolic link {link}; membank writes nothing through a \
+         link: move it by hand; nothing is moved"
+    )
 }
 
 /// The Markdown files of the bank's root and of the folders the format
@@ -323,6 +366,7 @@ fn rewrite_skipped(
     bank: &Bank,
     files: &Files,
     unread: &mut Vec<String>,
+    through_link: &mut Vec<String>,
 ) -> Result<(Vec<FileFix>, usize), String> {
     let mut fixes = Vec::new();
     let mut count = 0;
@@ -349,7 +393,19 @@ fn rewrite_skipped(
             continue;
         };
         let article = Article::parse(path.clone(), folder, decoded);
-        let Some(rewrite) = links::rewrite_article(bank, &article, path, files)? else {
+        let through = link_on_the_way(bank, path);
+        let rewritten = links::rewrite_article(bank, &article, path, files);
+        if through.is_some() {
+            // Written through no link: left as it is, and said (a link to
+            // a note of the bank is rewritten at that note's path).
+            let leads_out = through.as_deref() != Some(path.as_str())
+                || crate::pathsafe::symlink_target_in(bank.root(), path).is_none();
+            if leads_out && !matches!(rewritten, Ok(None)) {
+                through_link.push(path.clone());
+            }
+            continue;
+        }
+        let Some(rewrite) = rewritten? else {
             continue;
         };
         let after = with_bom(&before, &rewrite.text);

@@ -290,6 +290,56 @@ fn symbolic_links_among_the_notes_are_never_written_through() {
     assert!(err.contains("symbolic link"), "{err}");
 }
 
+/// With `follow_links_out` the bank reads the notes of a folder linked in
+/// from outside it; nothing is written through the link, so a rename
+/// leaves them out of its plan, says so, and writes the rest.
+#[cfg(unix)]
+#[test]
+fn notes_in_a_linked_folder_are_left_out_and_listed() {
+    let dir = bank_with(&[
+        LEGAL,
+        ("01_CLIENTS/Acme.md", "---\nclient: Acme\n---\n[[Legal]]\n"),
+    ]);
+    let outside = tempfile::tempdir().unwrap();
+    let ext = "---\nclient: Ext\n---\nSee [[Legal]]\n";
+    fs::write(outside.path().join("Ext.md"), ext).unwrap();
+    fs::write(
+        outside.path().join("Plain.md"),
+        "---\nclient: P\n---\nNo links\n",
+    )
+    .unwrap();
+    std::os::unix::fs::symlink(outside.path(), dir.path().join("01_CLIENTS/shared")).unwrap();
+    let open = crate::safe_read::ReadPolicy {
+        follow_links_out: true,
+        ..Default::default()
+    };
+    let bank = Bank::load_with(dir.path(), open).unwrap();
+    assert!(bank.find("01_CLIENTS/shared/Ext.md").is_some());
+    let plan = plan(&bank, "03_DOMAINS/Legal.md", "03_DOMAINS/Law").unwrap();
+    assert!(
+        plan.fixes
+            .iter()
+            .all(|f| !f.path.starts_with("01_CLIENTS/shared/")),
+        "{:?}",
+        plan.fixes
+    );
+    assert_eq!(plan.through_link, vec!["01_CLIENTS/shared/Ext.md"]);
+    let tx = Transaction::begin(dir.path(), Kind::Bank, Duration::ZERO, || {}).unwrap();
+    tx.commit_fixes(&plan.fixes).unwrap();
+    assert!(text(&dir, "01_CLIENTS/Acme.md").contains("[[Law]]"));
+    assert_eq!(
+        fs::read_to_string(outside.path().join("Ext.md")).unwrap(),
+        ext
+    );
+    // A note in the linked folder is not moved: that would write through
+    // the link.
+    let err = super::plan(&bank, "01_CLIENTS/shared/Plain.md", "01_CLIENTS/Plain.md").unwrap_err();
+    assert!(
+        err.contains("reached through the symbolic link 01_CLIENTS/shared"),
+        "{err}"
+    );
+}
+
 /// A name the bank skips, or the inbox's archive, would make the article
 /// vanish from every context and check: refused as `new` refuses it.
 #[test]
