@@ -143,6 +143,10 @@ pub struct FileRecord {
     /// folder when the undo has to make it again.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub folder_mode: Option<u32>,
+    /// The permissions of the folders above that one, innermost first,
+    /// for the undo to give each it has to make again.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub outer_folder_modes: Vec<u32>,
     /// The owner and group (user and group ids) of a file the change
     /// deleted, given back as far as the user undoing may.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -503,7 +507,9 @@ fn put_back(tx: &Transaction, file: &FileRecord) -> Result<(), String> {
             &file.path,
             &bytes(b)?,
             file.mode,
-            file.folder_mode,
+            &std::iter::once(file.folder_mode)
+                .chain(file.outer_folder_modes.iter().map(|m| Some(*m)))
+                .collect::<Vec<_>>(),
             file.owner,
         ),
         Recorded::Replaced {

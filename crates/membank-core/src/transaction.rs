@@ -213,6 +213,7 @@ impl Transaction {
                 },
                 mode: None,
                 folder_mode: None,
+                outer_folder_modes: Vec::new(),
                 owner: None,
             });
         });
@@ -224,13 +225,16 @@ impl Transaction {
         &self,
         rel: &str,
         mode: Option<u32>,
-        folder_mode: Option<u32>,
+        folder_modes: &[Option<u32>],
         owner: Option<Owner>,
     ) {
         self.journalled(|j| {
             if let Some(f) = j.files.iter_mut().rev().find(|f| f.path == rel) {
                 f.mode = mode;
-                f.folder_mode = folder_mode;
+                f.folder_mode = folder_modes.first().copied().flatten();
+                // The folders above too, as far as each is known: an undo
+                // may have to make them all again.
+                f.outer_folder_modes = folder_modes.iter().skip(1).map_while(|m| *m).collect();
                 f.owner = owner;
             }
         });
@@ -249,6 +253,7 @@ impl Transaction {
                 change,
                 mode: None,
                 folder_mode: None,
+                outer_folder_modes: Vec::new(),
                 owner: None,
             })
         });
@@ -375,6 +380,15 @@ impl Transaction {
                 self.record(folder, Recorded::FolderMade);
             }
         }
+    }
+
+    /// The folders from `dir` up that do not exist yet, as paths,
+    /// innermost first.
+    fn missing_folders_at(&self, dir: &Path) -> Vec<PathBuf> {
+        dir.ancestors()
+            .take_while(|at| !at.exists())
+            .map(Path::to_path_buf)
+            .collect()
     }
 
     /// The folders between the memory's root and `dir` that do not exist
@@ -512,16 +526,18 @@ impl Transaction {
     /// Bring back a file a change deleted: by the memory's rules when its
     /// name follows them, else (a leftover a fix deleted) at its old place
     /// reached through no link; never over a file that is there.
+    /// `folder_modes` are the permissions of its folders when it was
+    /// deleted, innermost first, for each folder this has to make again.
     pub fn restore(
         &self,
         rel: &str,
         bytes: &[u8],
         mode: Option<u32>,
-        folder_mode: Option<u32>,
+        folder_modes: &[Option<u32>],
         owner: Option<Owner>,
     ) -> Result<(), String> {
         if pathsafe::validate(rel).is_ok() {
-            return self.create_with_mode(rel, bytes, (mode, owner), folder_mode);
+            return self.create_with_mode(rel, bytes, (mode, owner), folder_modes);
         }
         let target = self.unlinked(rel)?;
         create_atomic_with_mode(&target, bytes, mode, owner).map_err(|e| format!("{rel}: {e}"))?;
@@ -747,7 +763,7 @@ impl Transaction {
                         to,
                         after,
                         self.kept_of(&f.path),
-                        self.folder_mode_of(&f.path),
+                        &self.moved_folder_modes(&f.path, to),
                     ),
                 }
                 .and_then(|()| {
@@ -888,41 +904,53 @@ impl Transaction {
     /// Write a new file, creating missing folders inside the memory; a
     /// file already at `rel` is never replaced.
     pub fn create(&self, rel: &str, bytes: &[u8]) -> Result<(), String> {
-        self.create_with_mode(rel, bytes, (None, None), None)
+        self.create_with_mode(rel, bytes, (None, None), &[])
     }
 
     /// [`Transaction::create`] with the permissions of the file it stands
     /// for (a moved or restored one); `None` for the usual ones.
-    /// `folder_mode` is for the file's folder when this write makes it (a
-    /// moved folder keeps its permissions, as a moved file does).
+    /// `folder_modes` are for the file's folders, innermost first, each
+    /// when this write makes it (a moved folder keeps its permissions, as
+    /// a moved file does, and so do its subfolders).
     fn create_with_mode(
         &self,
         rel: &str,
         bytes: &[u8],
         (mode, owner): (Option<u32>, Option<Owner>),
-        folder_mode: Option<u32>,
+        folder_modes: &[Option<u32>],
     ) -> Result<(), String> {
         let fail = |e: String| format!("{rel}: {e}");
-        let folder_made = self
+        let made: Vec<PathBuf> = self
             .target(rel)
             .ok()
-            .and_then(|t| t.parent().map(|p| !p.exists()))
-            .unwrap_or(false);
+            .and_then(|t| t.parent().map(|p| self.missing_folders_at(p)))
+            .unwrap_or_default();
         let target = self.target_with_folders(rel)?;
+        // Every folder made, not only the file's own: a private folder
+        // holding only a subfolder must not come out open to all.
         // The owner keeps every right on it: the files that follow in the
         // same write go into it.
         // Only the permission bits: a set-group-id bit the new folder
         // inherited from its parent stays.
         #[cfg(unix)]
-        if let (true, Some(mode), Some(folder)) = (folder_made, folder_mode, target.parent()) {
+        for (folder, mode) in target
+            .parent()
+            .iter()
+            .flat_map(|p| p.ancestors())
+            .zip(folder_modes)
+        {
             use std::os::unix::fs::PermissionsExt;
+            let Some(mode) = mode else { continue };
+            if !made.iter().any(|m| m == folder) {
+                continue;
+            }
             let now = fs::metadata(folder).map_err(|e| fail(e.to_string()))?;
             let kept = now.permissions().mode() & !0o777;
             fs::set_permissions(folder, fs::Permissions::from_mode(kept | mode | 0o700))
                 .map_err(|e| fail(e.to_string()))?;
         }
         #[cfg(not(unix))]
-        let _ = (folder_made, folder_mode);
+        let _ = (made, folder_modes);
         create_atomic_with_mode(&target, bytes, mode, owner).map_err(|e| {
             if e.kind() == io::ErrorKind::AlreadyExists {
                 fail("a file appeared there meanwhile; it was not replaced".into())
@@ -1057,17 +1085,51 @@ impl Transaction {
         self.record_deleted_mode(
             rel,
             mode_bits(&meta),
-            self.folder_mode_of(rel),
+            &self.folder_modes_of(rel),
             owner_of(&meta),
         );
         Ok(())
     }
 
-    /// The permissions of the folder holding `rel`, inside the memory.
-    fn folder_mode_of(&self, rel: &str) -> Option<u32> {
-        let (folder, _) = rel.rsplit_once('/')?;
+    /// The permissions of the folder `folder`, inside the memory.
+    fn folder_mode(&self, folder: &str) -> Option<u32> {
         let meta = fs::symlink_metadata(self.unlinked(folder).ok()?).ok()?;
         meta.is_dir().then(|| mode_bits(&meta)).flatten()
+    }
+
+    /// The permissions of the folders holding `rel` inside the memory,
+    /// innermost first.
+    fn folder_modes_of(&self, rel: &str) -> Vec<Option<u32>> {
+        let mut modes = Vec::new();
+        let mut at = rel;
+        while let Some((folder, _)) = at.rsplit_once('/') {
+            modes.push(self.folder_mode(folder));
+            at = folder;
+        }
+        modes
+    }
+
+    /// The permissions the folders a move of `from` to `to` makes take,
+    /// innermost first: the folder holding `to` takes those of the folder
+    /// holding `from`, and so on upwards while the two name the same
+    /// folder (a moved folder's subfolders), up to the folder moved
+    /// itself, which takes those of the folder it was.
+    fn moved_folder_modes(&self, from: &str, to: &str) -> Vec<Option<u32>> {
+        let folders = |p: &str| -> Vec<String> {
+            let parts: Vec<&str> = p.split('/').collect();
+            (1..parts.len())
+                .rev()
+                .map(|n| parts[..n].join("/"))
+                .collect()
+        };
+        let mut modes = Vec::new();
+        for (old, new) in folders(from).iter().zip(folders(to)) {
+            modes.push(self.folder_mode(old));
+            if old.rsplit('/').next() != new.rsplit('/').next() {
+                break;
+            }
+        }
+        modes
     }
 
     /// The permissions and owner of the regular file `rel` (reached

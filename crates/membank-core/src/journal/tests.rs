@@ -184,6 +184,48 @@ fn a_moved_file_keeps_its_permissions_and_the_undo_too() {
     assert_eq!(mode(&sub), 0o700);
 }
 
+/// A private folder that holds a note only in a subfolder: moved, every
+/// folder the move makes keeps the permissions of the one it stands for,
+/// and so does every folder the undo makes again.
+#[cfg(unix)]
+#[test]
+fn every_folder_a_folder_move_or_its_undo_makes_keeps_its_permissions() {
+    use std::os::unix::fs::PermissionsExt;
+    let (bank, state) = bank();
+    let j = journal(state.path());
+    let private = bank.path().join("01_CLIENTS/private");
+    fs::create_dir_all(private.join("sub")).unwrap();
+    fs::write(private.join("sub/Note.md"), "note\n").unwrap();
+    fs::set_permissions(&private, fs::Permissions::from_mode(0o700)).unwrap();
+    fs::set_permissions(private.join("sub"), fs::Permissions::from_mode(0o750)).unwrap();
+    let moved = vec![FileFix {
+        path: "01_CLIENTS/private/sub/Note.md".into(),
+        codes: Vec::new(),
+        notes: Vec::new(),
+        action: Action::Move {
+            to: "01_CLIENTS/secret/sub/Note.md".into(),
+            before: b"note\n".to_vec(),
+            after: b"note\n".to_vec(),
+        },
+    }];
+    begin(bank.path(), &j, Kind::Bank)
+        .commit_fixes(&moved)
+        .unwrap();
+    let mode = |p: &Path| fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert!(!private.exists(), "the emptied folders go");
+    let secret = bank.path().join("01_CLIENTS/secret");
+    assert_eq!(mode(&secret), 0o700);
+    assert_eq!(mode(&secret.join("sub")), 0o750);
+    undo(bank.path(), &j, Kind::Bank).unwrap();
+    assert!(!secret.exists());
+    assert_eq!(mode(&private), 0o700);
+    assert_eq!(mode(&private.join("sub")), 0o750);
+    assert_eq!(
+        read(bank.path(), "01_CLIENTS/private/sub/Note.md").unwrap(),
+        b"note\n"
+    );
+}
+
 /// A note shared through its group stays so: rewritten, moved and put
 /// back by an undo, it keeps its owner and group. Giving a file to another
 /// user takes root, so elsewhere the test says it did not run.
@@ -413,6 +455,7 @@ fn the_journal_is_pruned_oldest_first_by_size_and_by_age() {
         files: vec![FileRecord {
             mode: None,
             folder_mode: None,
+            outer_folder_modes: Vec::new(),
             owner: None,
             path: "a.md".into(),
             change: Recorded::Replaced {
@@ -459,6 +502,7 @@ fn an_entry_over_the_size_bound_is_kept_while_newest_and_spares_the_rest() {
         files: vec![FileRecord {
             mode: None,
             folder_mode: None,
+            outer_folder_modes: Vec::new(),
             owner: None,
             path: "a.md".into(),
             change: Recorded::Replaced {
