@@ -66,8 +66,10 @@ impl ConfigFile {
                 None => return Ok(None),
             },
         };
-        match std::fs::read_to_string(&path) {
-            Ok(text) => {
+        // The one read the other tables' readers share (a pipe reads once).
+        match membank_llm::config::read_config_file(&path) {
+            Ok(Some(text)) => {
+                let text = text.to_string();
                 // A syntax error is the file's, wherever it is: said so
                 // before a table's reading would claim it as its own. Told
                 // by line and column, never by the line's text, which may
@@ -81,7 +83,7 @@ impl ConfigFile {
                 }
                 Ok(Some(ConfigFile { path, text }))
             }
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Ok(None) => Ok(None),
             Err(e) => Err(e).with_context(|| format!("reading {}", path.display())),
         }
     }

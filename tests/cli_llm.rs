@@ -518,3 +518,39 @@ fn lint_without_llm_points_to_check() {
     assert_eq!(out.code, 2);
     assert!(out.stderr.contains("membank check"), "{}", out.stderr);
 }
+
+/// `MEMBANK_CONFIG=<(printf ...)` names a pipe, which gives its text to the
+/// first read only: the `[llm]` table must still be the one used, not the
+/// defaults (which would send the bank to another service).
+#[test]
+fn a_config_given_through_a_pipe_reaches_the_model_settings() {
+    let server = FakeServer::start([FakeReply::openai_stream(&["Hallo"])]);
+    let dir = tempfile::tempdir().unwrap();
+    let source = dir.path().join("config.toml");
+    std::fs::write(
+        &source,
+        format!(
+            "[files]\nmax_file_mb = 4\n[llm]\nprovider = \"ollama\"\nmodel = \"m\"\nbase_url = \"{}\"\n",
+            server.openai_base_url()
+        ),
+    )
+    .unwrap();
+    let mut cmd = std::process::Command::new("bash");
+    support::isolate(&mut cmd);
+    let out = cmd
+        .args([
+            "-c",
+            r#"MEMBANK_CONFIG=<(cat "$1") exec "$0" ask "$2" q"#,
+            env!("CARGO_BIN_EXE_membank"),
+        ])
+        .arg(&source)
+        .arg(fixture_arg())
+        .env_remove("ANTHROPIC_API_KEY")
+        .env_remove("OPENAI_API_KEY")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "Hallo\n");
+    assert_eq!(server.requests().len(), 1);
+}

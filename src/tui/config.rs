@@ -31,9 +31,10 @@ pub fn themes_dir(config_file: Option<&Path>) -> Option<PathBuf> {
 impl Config {
     /// Read the config file; a missing file means defaults.
     pub fn load(path: &Path) -> anyhow::Result<Config> {
-        match std::fs::read_to_string(path) {
-            Ok(text) => Config::parse(&text, path),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Config::default()),
+        // The one read the other tables' readers share (a pipe reads once).
+        match membank_llm::config::read_config_file(path) {
+            Ok(Some(text)) => Config::parse(&text, path),
+            Ok(None) => Ok(Config::default()),
             Err(e) => Err(e).with_context(|| format!("reading {}", path.display())),
         }
     }

@@ -287,12 +287,12 @@ impl LlmConfig {
         let Some(path) = config_file_path() else {
             return LlmConfig::from_env();
         };
-        match std::fs::read_to_string(&path) {
-            Ok(text) => LlmConfig::from_toml_str(&text).map_err(|e| match e {
+        match read_config_file(&path) {
+            Ok(Some(text)) => LlmConfig::from_toml_str(&text).map_err(|e| match e {
                 LlmError::Config(msg) => LlmError::Config(format!("{}: {msg}", path.display())),
                 other => other,
             }),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => LlmConfig::from_env(),
+            Ok(None) => LlmConfig::from_env(),
             Err(e) => Err(LlmError::Config(format!("{}: {e}", path.display()))),
         }
     }
@@ -347,6 +347,65 @@ pub fn config_file_path() -> Option<PathBuf> {
         Some(p) if !p.is_empty() => Some(PathBuf::from(p)),
         _ => dirs::config_dir().map(|d| d.join("membank").join("config.toml")),
     }
+}
+
+/// The most of a config file read: settings take a few hundred bytes, and a
+/// file named by mistake (a log, a device) should not fill memory.
+pub const MAX_CONFIG_BYTES: u64 = 1024 * 1024;
+
+/// What one read of a config file gave: its text, `None` when there is no
+/// file, or why it could not be read.
+type ConfigRead = Result<Option<std::sync::Arc<str>>, (std::io::ErrorKind, String)>;
+
+/// The config files this process has read, by path.
+static CONFIG_READS: std::sync::Mutex<Vec<(PathBuf, ConfigRead)>> =
+    std::sync::Mutex::new(Vec::new());
+
+/// The text of the config file at `path`, `None` when there is none.
+///
+/// Read once per process and shared by every reader of its tables
+/// (`[files]`, `[undo]`, `[llm]`, the interface's `theme` and `[keys]`):
+/// `MEMBANK_CONFIG` may name a pipe (`<(printf ...)`), which only the first
+/// read finds full; a second read would find it empty and quietly drop the
+/// settings it held, such as a local `base_url`, sending the bank elsewhere.
+/// One read also keeps every table of a run from one version of the file.
+pub fn read_config_file(path: &std::path::Path) -> std::io::Result<Option<std::sync::Arc<str>>> {
+    let mut reads = CONFIG_READS.lock().unwrap_or_else(|e| e.into_inner());
+    let read = match reads.iter().find(|(p, _)| p == path) {
+        Some((_, read)) => read.clone(),
+        None => {
+            let read = read_bounded(path)
+                .map(|text| text.map(std::sync::Arc::from))
+                .map_err(|e| (e.kind(), e.to_string()));
+            reads.push((path.to_path_buf(), read.clone()));
+            read
+        }
+    };
+    read.map_err(|(kind, message)| std::io::Error::new(kind, message))
+}
+
+/// One read of at most [`MAX_CONFIG_BYTES`] (a larger file is refused).
+fn read_bounded(path: &std::path::Path) -> std::io::Result<Option<String>> {
+    use std::io::Read as _;
+    let file = match std::fs::File::open(path) {
+        Ok(file) => file,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    let mut bytes = Vec::new();
+    file.take(MAX_CONFIG_BYTES + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_CONFIG_BYTES {
+        return Err(std::io::Error::other(format!(
+            "larger than {} MB: not a config file",
+            MAX_CONFIG_BYTES / (1024 * 1024)
+        )));
+    }
+    String::from_utf8(bytes).map(Some).map_err(|_| {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            "not UTF-8 text: a config file is TOML",
+        )
+    })
 }
 
 /// The file `MEMBANK_CONFIG` names when it does not exist. Every reader

@@ -136,7 +136,9 @@ impl ModelConnection {
                 self.guessed = !self.given
                     && !membank_llm::config::anything_configured(
                         &membank_llm::config::process_env,
-                        membank_llm::config::config_file_path().is_some_and(|p| p.is_file()),
+                        membank_llm::config::config_file_path().is_some_and(|p| {
+                            matches!(membank_llm::config::read_config_file(&p), Ok(Some(_)))
+                        }),
                     );
                 self.problem = None;
                 self.connected.push(job);
