@@ -16,11 +16,23 @@ use super::theme::Theme;
 
 #[derive(Debug, Default, Deserialize)]
 pub struct Config {
-    /// Theme name: a bundled theme or `themes/<name>.toml` beside the config file.
-    pub theme: Option<String>,
+    /// Theme name: a bundled theme or `themes/<name>.toml` beside the config
+    /// file; spanned so that a wrong name is told by where it is.
+    pub theme: Option<toml::Spanned<String>>,
     /// Action name → key names, replacing that action's default keys.
     #[serde(default)]
     pub keys: BTreeMap<String, Vec<String>>,
+    /// The file and its text, to tell where a mistake is: the settings'
+    /// values are never quoted, a key pasted there by mistake would be.
+    #[serde(skip)]
+    source: Option<(PathBuf, String)>,
+}
+
+/// The `[keys]` table with where each name is.
+#[derive(Deserialize)]
+struct KeysAt {
+    #[serde(default)]
+    keys: BTreeMap<toml::Spanned<String>, Vec<toml::Spanned<String>>>,
 }
 
 /// `themes/` beside the config file, where the user's own themes live.
@@ -41,24 +53,59 @@ impl Config {
 
     pub fn parse(text: &str, path: &Path) -> anyhow::Result<Config> {
         // Told without the file's text: the offending line may hold a key.
-        toml::from_str(text).map_err(|e| {
+        let mut config: Config = toml::from_str(text).map_err(|e| {
             anyhow::anyhow!(
                 "{}: invalid config: {}",
                 path.display(),
                 membank_core::toml_error::describe(text, &e)
             )
-        })
+        })?;
+        config.source = Some((path.to_path_buf(), text.to_owned()));
+        Ok(config)
+    }
+
+    /// `path: line L, column C: ` of byte `offset` in the file ("" when
+    /// the settings came from no file).
+    fn place(&self, offset: impl FnOnce(&str) -> Option<usize>) -> String {
+        let Some((path, text)) = &self.source else {
+            return String::new();
+        };
+        match offset(text) {
+            Some(at) => format!(
+                "{}: {}: ",
+                path.display(),
+                membank_core::toml_error::position(text, at)
+            ),
+            None => format!("{}: ", path.display()),
+        }
     }
 
     pub fn keymap(&self) -> anyhow::Result<KeyMap> {
-        KeyMap::default().with_overrides(&self.keys)
+        KeyMap::default().with_overrides(&self.keys).map_err(|e| {
+            // Where the entry is, since its text is not said.
+            let place = self.place(|text| {
+                let at: KeysAt = toml::from_str(text).ok()?;
+                let (name, keys) = at
+                    .keys
+                    .iter()
+                    .find(|(name, _)| *name.get_ref() == e.action)?;
+                Some(match e.key {
+                    Some(i) => keys.get(i)?.span().start,
+                    None => name.span().start,
+                })
+            });
+            anyhow::anyhow!("{place}{e}")
+        })
     }
 
     /// The theme named in the config (default theme otherwise), colours
     /// removed when `use_color` is false.
     pub fn theme(&self, user_theme_dir: Option<&Path>, use_color: bool) -> anyhow::Result<Theme> {
         let theme = match &self.theme {
-            Some(name) => Theme::load(name, user_theme_dir)?,
+            Some(name) => Theme::load(name.get_ref(), user_theme_dir).map_err(|e| {
+                let place = self.place(|_| Some(name.span().start));
+                anyhow::anyhow!("{place}theme: {e:#}")
+            })?,
             None => Theme::default_theme(),
         };
         Ok(if use_color {
@@ -87,6 +134,38 @@ mod tests {
         }
     }
 
+    /// A setting that reads but names nothing membank knows is told by its
+    /// line and column and what is wrong, never by its value.
+    #[test]
+    fn unknown_names_are_placed_not_quoted() {
+        let path = Path::new("config.toml");
+        let said = |text: &str| {
+            let c = Config::parse(text, path).unwrap();
+            let e = match c.keymap() {
+                Err(e) => e,
+                Ok(_) => c.theme(None, true).unwrap_err(),
+            };
+            let said = format!("{e:#}");
+            assert!(!said.contains("REALKEY"), "{said}");
+            said
+        };
+        let s = said("theme = \"sk-proj-REALKEY\"\n");
+        assert!(
+            s.starts_with("config.toml: line 1, column 9: theme: no theme by that name"),
+            "{s}"
+        );
+        let s = said("[keys]\nquit = [\"q\", \"sk-proj-REALKEY\"]\n");
+        assert!(
+            s.starts_with("config.toml: line 2, column 14: [keys] quit: not a key name"),
+            "{s}"
+        );
+        let s = said("[keys]\nquit = [\"q\"]\nsk-proj-REALKEY = [\"x\"]\n");
+        assert!(
+            s.starts_with("config.toml: line 3, column 1: [keys]: not an action"),
+            "{s}"
+        );
+    }
+
     #[test]
     fn llm_table_is_left_alone() {
         let text = r#"
@@ -102,7 +181,7 @@ model = "x"
 deep = 1
 "#;
         let c = Config::parse(text, Path::new("config.toml")).unwrap();
-        assert_eq!(c.theme.as_deref(), Some("mono"));
+        assert_eq!(c.theme.as_ref().map(|t| t.get_ref().as_str()), Some("mono"));
         let km = c.keymap().unwrap();
         assert_eq!(km.lookup(Scope::Bank, Key::ctrl('f')), Some(Action::Find));
         assert_eq!(c.theme(None, true).unwrap().name, "mono");
@@ -143,10 +222,7 @@ deep = 1
             "name = \"paper\"\n[styles]\nlink = { fg = \"#0000ff\" }\n",
         )
         .unwrap();
-        let c = Config {
-            theme: Some("paper".into()),
-            ..Config::default()
-        };
+        let c = Config::parse("theme = \"paper\"\n", Path::new("config.toml")).unwrap();
         let t = c.theme(Some(dir.path()), true).unwrap();
         assert_eq!(t.name, "paper");
         let t = c.theme(Some(dir.path()), false).unwrap();

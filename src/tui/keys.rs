@@ -7,7 +7,6 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use anyhow::{Context as _, bail};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 /// A key with its modifiers, normalised so that `Shift` is never recorded
@@ -148,12 +147,10 @@ impl Key {
                 "insert" | "ins" => KeyCodeOrd::Insert,
                 "space" => KeyCodeOrd::Char(' '),
                 f if f.starts_with('f') && f.len() > 1 => {
-                    let n: u8 = f[1..]
-                        .parse()
-                        .with_context(|| format!("unknown key name {name:?}"))?;
+                    let n: u8 = f[1..].parse().map_err(|_| unknown_key_name())?;
                     KeyCodeOrd::F(n)
                 }
-                _ => bail!("unknown key name {name:?}"),
+                _ => return Err(unknown_key_name()),
             },
         };
         if matches!(key.code, KeyCodeOrd::Char(_)) {
@@ -161,6 +158,16 @@ impl Key {
         }
         Ok(key)
     }
+}
+
+/// A key name membank does not know, told without quoting it (a key pasted
+/// into the config file by mistake would be printed) but with what is known.
+fn unknown_key_name() -> anyhow::Error {
+    anyhow::anyhow!(
+        "not a key name membank knows (names are one character, space, enter, esc, tab, \
+         backspace, up, down, left, right, home, end, pgup, pgdn, del, ins or f1-f12, \
+         after ctrl-, alt- or shift-: see docs/keys.md)"
+    )
 }
 
 impl fmt::Display for Key {
@@ -545,19 +552,29 @@ impl KeyMap {
     pub fn with_overrides(
         mut self,
         overrides: &BTreeMap<String, Vec<String>>,
-    ) -> anyhow::Result<KeyMap> {
+    ) -> Result<KeyMap, OverrideError> {
         for (name, keys) in overrides {
             let Some(action) = Action::ALL.iter().find(|a| a.config_name() == name) else {
                 let known: Vec<&str> = Action::ALL.iter().map(|a| a.config_name()).collect();
-                bail!(
-                    "[keys]: unknown action {name:?} (known: {})",
-                    known.join(", ")
-                );
+                return Err(OverrideError {
+                    action: name.clone(),
+                    key: None,
+                    what: format!(
+                        "[keys]: not an action membank knows (known: {})",
+                        known.join(", ")
+                    ),
+                });
             };
-            let parsed = keys
-                .iter()
-                .map(|k| Key::parse(k).with_context(|| format!("[keys] {name}")))
-                .collect::<anyhow::Result<Vec<_>>>()?;
+            let mut parsed = Vec::new();
+            for (i, k) in keys.iter().enumerate() {
+                let key = Key::parse(k).map_err(|e| OverrideError {
+                    action: name.clone(),
+                    key: Some(i),
+                    // The action's name is one membank knows: safe to say.
+                    what: format!("[keys] {name}: {e:#}"),
+                })?;
+                parsed.push(key);
+            }
             self.bindings.insert(*action, parsed);
         }
         Ok(self)
@@ -630,6 +647,26 @@ impl KeyMap {
             .join(" / ")
     }
 }
+
+/// A `[keys]` entry that cannot be used. Its text says what is wrong
+/// without quoting the entry (a key pasted there by mistake is not
+/// printed); `action` and `key` let the config file say where it is.
+#[derive(Debug)]
+pub struct OverrideError {
+    /// The entry's action name as written (never shown).
+    pub action: String,
+    /// Which of its key names, when the action is known.
+    pub key: Option<usize>,
+    what: String,
+}
+
+impl fmt::Display for OverrideError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.what)
+    }
+}
+
+impl std::error::Error for OverrideError {}
 
 /// One key bound to two actions looked up in the same place.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -772,10 +809,20 @@ mod tests {
         let mut bad = BTreeMap::new();
         bad.insert("fly".to_owned(), vec!["x".to_owned()]);
         let e = KeyMap::default().with_overrides(&bad).unwrap_err();
-        assert!(e.to_string().contains("fly"));
+        // Never quoted (a key pasted there would be printed), but the
+        // known names are listed.
+        assert!(!e.to_string().contains("fly"), "{e}");
+        assert!(e.to_string().contains("not an action"), "{e}");
+        assert!(e.to_string().contains("quit"), "{e}");
         let mut bad_key = BTreeMap::new();
         bad_key.insert("quit".to_owned(), vec!["hyper-x".to_owned()]);
-        assert!(KeyMap::default().with_overrides(&bad_key).is_err());
+        let e = KeyMap::default().with_overrides(&bad_key).unwrap_err();
+        assert!(!e.to_string().contains("hyper"), "{e}");
+        assert!(
+            e.to_string().starts_with("[keys] quit: not a key name"),
+            "{e}"
+        );
+        assert_eq!(e.key, Some(0));
     }
 
     #[test]

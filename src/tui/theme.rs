@@ -30,6 +30,9 @@ macro_rules! theme_slots {
         }
 
         impl Theme {
+            /// Every style's name, for the message about one not known.
+            const SLOTS: &[&str] = &[$(stringify!($slot),)*];
+
             fn slot_mut(&mut self, slot: &str) -> Option<&mut Style> {
                 match slot {
                     $(stringify!($slot) => Some(&mut self.$slot),)*
@@ -97,14 +100,17 @@ struct ThemeFile {
     /// `false` strips every colour after merging (monochrome themes).
     colors: Option<bool>,
     #[serde(default)]
-    styles: BTreeMap<String, StyleSpec>,
+    /// Spanned so that a mistake is told by its line, not its text.
+    styles: BTreeMap<toml::Spanned<String>, StyleSpec>,
 }
 
 #[derive(Deserialize, Default)]
 #[serde(deny_unknown_fields)]
 struct StyleSpec {
-    fg: Option<String>,
-    bg: Option<String>,
+    /// A colour name, `"#rrggbb"`, or an index 0-255 (as a number or a
+    /// string); spanned so a wrong one is told by where it is.
+    fg: Option<toml::Spanned<toml::Value>>,
+    bg: Option<toml::Spanned<toml::Value>>,
     #[serde(default)]
     bold: bool,
     #[serde(default)]
@@ -118,7 +124,8 @@ struct StyleSpec {
 }
 
 impl StyleSpec {
-    fn to_style(&self) -> Result<Style, String> {
+    /// The style, or the offset of the colour that is not one.
+    fn to_style(&self) -> Result<Style, usize> {
         let mut style = Style::new();
         if let Some(fg) = &self.fg {
             style = style.fg(parse_color(fg)?);
@@ -141,9 +148,20 @@ impl StyleSpec {
     }
 }
 
-fn parse_color(s: &str) -> Result<Color, String> {
-    Color::from_str(s).map_err(|_| format!("unknown colour {s:?}"))
+/// A colour as a theme file gives it; `Err` holds where it is. Never
+/// quoted: a theme file is text like the config file.
+fn parse_color(value: &toml::Spanned<toml::Value>) -> Result<Color, usize> {
+    match value.get_ref() {
+        toml::Value::String(s) => Color::from_str(s).ok(),
+        toml::Value::Integer(i) => u8::try_from(*i).ok().map(Color::Indexed),
+        _ => None,
+    }
+    .ok_or(value.span().start)
 }
+
+/// What a theme's colour may be, for the message about one that is not.
+const COLOURS: &str = "a colour is a name such as \"red\", \"bright_blue\", \"dark_gray\" \
+                       or \"reset\", an index 0-255, or \"#rrggbb\"";
 
 impl Theme {
     /// The bundled default theme (16 ANSI colours).
@@ -176,9 +194,12 @@ impl Theme {
                 return Theme::parse(&src, &path.display().to_string());
             }
         }
+        // The name is not quoted: it comes from the config file, where a
+        // key pasted by mistake must not be printed.
         let bundled: Vec<&str> = BUNDLED.iter().map(|(n, _)| *n).collect();
         bail!(
-            "no theme named {name:?} (bundled themes: {})",
+            "no theme by that name (bundled themes: {}; your own are themes/NAME.toml \
+             beside the config file)",
             bundled.join(", ")
         )
     }
@@ -211,14 +232,24 @@ fn apply(theme: &mut Theme, source: &str, origin: &str) -> anyhow::Result<()> {
     if let Some(name) = file.name {
         theme.name = name;
     }
+    // Mistakes are told by line and column and what is wrong, like the
+    // config file's: a style's name is said only once it is a known one.
+    let at = |offset| membank_core::toml_error::position(source, offset);
     for (slot, spec) in &file.styles {
-        let style = spec
-            .to_style()
-            .map_err(|e| anyhow::anyhow!("{origin}: style {slot:?}: {e}"))?;
-        let Some(target) = theme.slot_mut(slot) else {
-            bail!("{origin}: unknown style name {slot:?}");
+        let Some(target) = theme.slot_mut(slot.get_ref()) else {
+            bail!(
+                "{origin}: {}: not a style name membank knows (known: {})",
+                at(slot.span().start),
+                Theme::SLOTS.join(", ")
+            );
         };
-        *target = style;
+        *target = spec.to_style().map_err(|offset| {
+            anyhow::anyhow!(
+                "{origin}: {}: style {}: not a colour ({COLOURS})",
+                at(offset),
+                slot.get_ref()
+            )
+        })?;
     }
     if file.colors == Some(false) {
         *theme = theme.clone().without_colors();
@@ -295,11 +326,31 @@ mod tests {
 
     #[test]
     fn unknown_style_and_colour_are_named_in_errors() {
-        let e = Theme::parse("[styles]\nnope = {}\n", "x.toml").unwrap_err();
-        assert!(format!("{e:#}").contains("\"nope\""), "{e:#}");
-        let e = Theme::parse("[styles]\ntext = { fg = \"blurple\" }\n", "x.toml").unwrap_err();
-        assert!(format!("{e:#}").contains("blurple"), "{e:#}");
-        assert!(format!("{e:#}").contains("x.toml"), "{e:#}");
+        // Told by line and column, never by the text: a key pasted into
+        // the file by mistake is not printed.
+        let e = Theme::parse("[styles]\nnope-sk = {}\n", "x.toml").unwrap_err();
+        assert_eq!(
+            format!("{e:#}").split(" (known").next(),
+            Some("x.toml: line 2, column 1: not a style name membank knows")
+        );
+        let e = Theme::parse("[styles]\ntext = { fg = \"sk-blurple\" }\n", "x.toml").unwrap_err();
+        let said = format!("{e:#}");
+        assert!(!said.contains("blurple"), "{said}");
+        assert!(
+            said.starts_with("x.toml: line 2, column 15: style text: not a colour"),
+            "{said}"
+        );
+        assert!(said.contains("0-255"), "{said}");
+    }
+
+    /// The bundled files' comment promises "an index 0-255": a number
+    /// works as well as the same number in quotes.
+    #[test]
+    fn a_colour_index_may_be_a_number() {
+        let t = Theme::parse("[styles]\nlink = { fg = 200, bg = \"17\" }\n", "x").unwrap();
+        assert_eq!(t.link.fg, Some(Color::Indexed(200)));
+        assert_eq!(t.link.bg, Some(Color::Indexed(17)));
+        assert!(Theme::parse("[styles]\nlink = { fg = 256 }\n", "x").is_err());
     }
 
     #[test]

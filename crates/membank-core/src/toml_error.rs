@@ -11,21 +11,29 @@
 pub fn describe(text: &str, error: &toml::de::Error) -> String {
     let what = hide_quoted(error.message());
     match error.span() {
-        Some(span) => {
-            let at = floor_char_boundary(text, span.start);
-            let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
-            let line = crate::text::line_of(text, at);
-            let column = text[line_start..at].chars().count() + 1;
-            format!("line {line}, column {column}: {what}")
-        }
+        Some(span) => format!("{}: {what}", position(text, span.start)),
         None => what,
     }
+}
+
+/// `line L, column C` of byte `offset` in `text`, both 1-based, the column
+/// counted in characters: where a value is, told without quoting it.
+pub fn position(text: &str, offset: usize) -> String {
+    let at = floor_char_boundary(text, offset);
+    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let line = crate::text::line_of(text, at);
+    let column = text[line_start..at].chars().count() + 1;
+    format!("line {line}, column {column}")
 }
 
 /// The message with every double-quoted value replaced by `"…"`, on one
 /// line and safe for a terminal. A lone quote character shown as a token
 /// (`` `"` `` in "expected `"`") is kept: it is grammar, not a value.
+/// A number serde quotes in backticks (``invalid value: integer `-1` ``)
+/// is a value too, and hidden the same way.
 pub fn hide_quoted(message: &str) -> String {
+    let message = hide_backticked_numbers(message);
+    let message = message.as_str();
     let mut out = String::new();
     let mut in_quote = false;
     let chars: Vec<char> = message.chars().collect();
@@ -49,6 +57,25 @@ pub fn hide_quoted(message: &str) -> String {
         out.push_str("\"…");
     }
     crate::text::sanitize_for_terminal(out.trim(), false)
+}
+
+/// `integer `-1`` → `integer `…``: serde's way of showing a number, a
+/// boolean or a character it could not use.
+fn hide_backticked_numbers(message: &str) -> String {
+    let mut out = message.to_owned();
+    for kind in ["integer `", "floating point `", "boolean `", "character `"] {
+        let mut from = 0;
+        while let Some(at) = out[from..].find(kind) {
+            let start = from + at + kind.len();
+            let Some(len) = out[start..].find('`') else {
+                out.replace_range(start.., "…");
+                break;
+            };
+            out.replace_range(start..start + len, "…");
+            from = start + '…'.len_utf8() + 1;
+        }
+    }
+    out
 }
 
 fn floor_char_boundary(text: &str, mut at: usize) -> usize {
@@ -91,5 +118,9 @@ mod tests {
         assert!(said.contains("line 1"), "{said}");
         assert_eq!(hide_quoted("expected `\"`, `'`"), "expected `\"`, `'`");
         assert_eq!(hide_quoted("bad \"x\" and \"y"), "bad \"…\" and \"…");
+        assert_eq!(
+            hide_quoted("invalid value: integer `-1`, expected u64"),
+            "invalid value: integer `…`, expected u64"
+        );
     }
 }

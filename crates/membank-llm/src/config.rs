@@ -35,10 +35,10 @@ impl Provider {
             "openai" => Ok(Provider::OpenAi),
             "anthropic" => Ok(Provider::Anthropic),
             "ollama" => Ok(Provider::Ollama),
-            other => Err(LlmError::Config(format!(
-                "unknown provider `{}` (expected openai, anthropic or ollama)",
-                membank_core::text::sanitize_for_terminal(other, false)
-            ))),
+            // Not quoted: a key pasted into the wrong setting would be printed.
+            _ => Err(LlmError::Config(
+                "not a provider membank knows (expected openai, anthropic or ollama)".to_owned(),
+            )),
         }
     }
 
@@ -245,6 +245,22 @@ impl LlmConfig {
                 membank_core::toml_error::describe(file_text, &e)
             ))
         })?;
+        // A value of the wrong kind is told by its line and column, which
+        // only a read of the text (not of the parsed table) knows. A key's
+        // name in the table is refused first, by `from_table`, with advice.
+        if secret_like_setting(&table).is_none() {
+            #[derive(Deserialize)]
+            struct LlmOnly {
+                #[allow(dead_code)]
+                llm: Option<LlmSection>,
+            }
+            if let Err(e) = toml::from_str::<LlmOnly>(file_text) {
+                return Err(LlmError::Config(format!(
+                    "[llm] table: {}",
+                    membank_core::toml_error::describe(file_text, &e)
+                )));
+            }
+        }
         Self::from_table(&table, &process_env)
     }
 
@@ -257,11 +273,8 @@ impl LlmConfig {
         let section = match file.get("llm") {
             None => LlmSection::default(),
             Some(value) => {
-                if let Some(table) = value.as_table() {
-                    let secret_like = table
-                        .keys()
-                        .find(|k| k.as_str() != "api_key_command" && k.contains("key"));
-                    if let Some(name) = secret_like {
+                {
+                    if let Some(name) = secret_like_setting(file) {
                         return Err(LlmError::Config(format!(
                             "[llm] table: `{}` is not read from the config file; keys come \
                              only from OPENAI_API_KEY / ANTHROPIC_API_KEY or \
@@ -338,6 +351,16 @@ impl LlmConfig {
             None => Ok(None),
         }
     }
+}
+
+/// A setting of the `[llm]` table named like a key (`api_key`,
+/// `openai_api_key`): keys are never read from the file.
+fn secret_like_setting(file: &toml::Table) -> Option<&str> {
+    file.get("llm")?
+        .as_table()?
+        .keys()
+        .map(String::as_str)
+        .find(|k| *k != "api_key_command" && k.contains("key"))
 }
 
 /// `MEMBANK_CONFIG` if set, else `membank/config.toml` in the platform's
@@ -473,10 +496,24 @@ struct LlmSection {
 impl LlmSection {
     fn resolve(self, env: &dyn Fn(&str) -> Option<String>) -> Result<LlmConfig, LlmError> {
         let non_empty = |name: &str| env(name).filter(|v| !v.trim().is_empty());
-        let file_provider = self.provider.as_deref().map(Provider::parse).transpose()?;
+        // Each error names where the value is, since it is not quoted.
+        let named = |what: &str| {
+            let what = what.to_owned();
+            move |e: LlmError| match e {
+                LlmError::Config(msg) => LlmError::Config(format!("{what}: {msg}")),
+                other => other,
+            }
+        };
+        let file_provider = self
+            .provider
+            .as_deref()
+            .map(Provider::parse)
+            .transpose()
+            .map_err(named("[llm] table: provider"))?;
         let env_provider = non_empty("MEMBANK_PROVIDER")
             .map(|p| Provider::parse(&p))
-            .transpose()?;
+            .transpose()
+            .map_err(named("MEMBANK_PROVIDER"))?;
         let provider = env_provider
             .or(file_provider)
             .unwrap_or_else(|| guess_provider(env));
@@ -700,8 +737,15 @@ mod tests {
 
     #[test]
     fn bad_values_are_named() {
+        // Named by its setting, not quoted: it might be a pasted key.
         let e = parse("[llm]\nprovider = \"gemini\"", &[]).unwrap_err();
-        assert!(e.to_string().contains("gemini"), "{e}");
+        assert!(!e.to_string().contains("gemini"), "{e}");
+        assert!(
+            e.to_string()
+                .contains("[llm] table: provider: not a provider"),
+            "{e}"
+        );
+        assert!(e.to_string().contains("openai, anthropic or ollama"), "{e}");
         let e = parse("[llm]\nmodle = \"x\"", &[]).unwrap_err();
         assert!(e.to_string().contains("modle"), "{e}");
         let e = parse("", &[("MEMBANK_BASE_URL", "localhost:11434")]).unwrap_err();
@@ -717,15 +761,27 @@ mod tests {
             "[llm]\nmax_retries = \"sk-SECRET123\"\n",
             "[llm]\napi_key = \"sk-SECRET123\"\n",
             "[llm]\nopenai_key = \"sk-SECRET123\"\n",
+            "[llm]\nprovider = \"sk-SECRET123\"\n",
+            "[llm]\ntimeout_secs = -123456789\n",
         ] {
             let e = file_error(text);
             let shown = format!("{e} {e:?}");
-            assert!(!shown.contains("SECRET"), "{shown}");
+            assert!(
+                !shown.contains("SECRET") && !shown.contains("123456789"),
+                "{shown}"
+            );
         }
         let e = file_error("[llm]\napi_key = \"x\"\n");
         assert!(e.to_string().contains("ANTHROPIC_API_KEY"), "{e}");
         let e = file_error("\n\n[llm\n");
         assert!(e.to_string().contains("line 3"), "{e}");
+        // A value of the wrong kind is placed by line and column.
+        let e = file_error("[llm]\nmodel = \"m\"\ntimeout_secs = -5\n");
+        assert!(
+            e.to_string().contains("[llm] table: line 3, column 16: "),
+            "{e}"
+        );
+        assert!(!e.to_string().contains("-5"), "{e}");
     }
 
     fn file_error(text: &str) -> LlmError {
