@@ -408,7 +408,7 @@ fn a_chat_turn_streams_from_the_model_in_a_real_terminal() {
         "sent before the warning was seen"
     );
     // The client it names is offered: `y` sets it and sends.
-    s.wait_text("y yes · N / Esc no");
+    s.wait_text("y yes · N / n / Esc no");
     s.send("y");
     s.wait_text("Acme says naleving");
     let screen = s.wait_text("reply complete");

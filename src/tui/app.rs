@@ -131,6 +131,10 @@ impl App {
         if let Some(key) = keymap.keys(super::keys::Action::Explain).first() {
             panes.context.explain_key = key.to_string();
         }
+        // The empty Article pane names the finder's key as bound.
+        if let Some(key) = keymap.keys(super::keys::Action::Find).first() {
+            panes.article.find_key = key.to_string();
+        }
         let status = Status {
             more_key: keymap
                 .keys(super::keys::Action::LastMessage)

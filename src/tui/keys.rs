@@ -525,7 +525,9 @@ impl Scope {
                 ClearInput,
             ],
             Scope::Help => &[Close, Help, Up, Down, PageUp, PageDown, Top, Bottom],
-            Scope::Confirm => &[Yes, No],
+            // No first: a key bound to both answers no, so a key the
+            // question offers as "no" never carries the change out.
+            Scope::Confirm => &[No, Yes],
         }
     }
 }

@@ -256,7 +256,8 @@ fn files_of(entry: &membank_core::journal::Entry) -> usize {
 }
 
 /// A key for the yes/no question: `y` carries out what it asked about;
-/// any other key answers no.
+/// any other key answers no, and so does a key `[keys]` bound to both
+/// (the Confirm scope looks up `no` first).
 fn on_confirm_key(app: &mut App, key: KeyEvent) {
     let action = Key::from_event(&key).and_then(|k| app.keymap.lookup(Scope::Confirm, k));
     let Some(Popup::Confirm(confirm)) = app.popup.take() else {

@@ -543,7 +543,70 @@ fn the_undo_question_keeps_its_answer_keys_on_a_short_screen() {
         Confirm::new("Undo the last change (rename, 10:00)? y/N", OnYes::Undo).detail(detail),
     ));
     let s = screen(&app);
-    assert!(s.contains("y yes · N / Esc no"), "{s}");
+    assert!(s.contains("y yes · N / n / Esc no"), "{s}");
     assert!(s.contains("Undo the last change"), "{s}");
     assert!(s.contains('…'), "the cut text says so: {s}");
+}
+
+/// `[keys] yes = ["n"]` binds `n` to both answers. The question's hint says
+/// the keys as bound, and `n`, which it offers as "no", never undoes.
+#[test]
+fn a_key_bound_to_both_answers_says_no() {
+    journal();
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    bank(root);
+    let mut app = app_at(root, 80, 24);
+    let mut overrides = std::collections::BTreeMap::new();
+    overrides.insert("yes".to_owned(), vec!["n".to_owned(), "j".to_owned()]);
+    app.keymap = super::keys::KeyMap::default()
+        .with_overrides(&overrides)
+        .unwrap();
+    app.open_article("03_DOMAINS/Legal.md");
+    app.focus_pane(Pane::Bank);
+    select(&mut app, "03_DOMAINS/Legal.md");
+    key(&mut app, KeyCode::Char('r'));
+    for _ in "Legal.md".chars() {
+        key(&mut app, KeyCode::Backspace);
+    }
+    keys(&mut app, "Law.md");
+    key(&mut app, KeyCode::Enter);
+    key(&mut app, KeyCode::Enter);
+    assert!(
+        read(root, "03_DOMAINS/Law.md").is_some(),
+        "{}",
+        screen(&app)
+    );
+    key(&mut app, KeyCode::Char('u'));
+    let s = screen(&app);
+    assert!(s.contains("j yes · N / n / Esc no"), "{s}");
+    assert!(s.contains("? j/N"), "{s}");
+    key(&mut app, KeyCode::Char('n'));
+    assert!(app.popup.is_none());
+    assert!(read(root, "03_DOMAINS/Law.md").is_some(), "n did not undo");
+    key(&mut app, KeyCode::Char('u'));
+    key(&mut app, KeyCode::Char('j'));
+    assert_eq!(read(root, "03_DOMAINS/Legal.md").as_deref(), Some(LEGAL));
+}
+
+/// The empty Article pane names the finder's key as `[keys] find` binds it.
+#[test]
+fn the_empty_article_pane_names_the_bound_find_key() {
+    let dir = tempfile::tempdir().unwrap();
+    bank(dir.path());
+    let bank = membank_core::bank::Bank::load(dir.path()).unwrap();
+    let mut overrides = std::collections::BTreeMap::new();
+    overrides.insert("find".to_owned(), vec!["ctrl-o".to_owned()]);
+    let keymap = super::keys::KeyMap::default()
+        .with_overrides(&overrides)
+        .unwrap();
+    let app = App::new(
+        Box::new(bank),
+        super::theme::Theme::default_theme(),
+        keymap,
+        ratatui::layout::Rect::new(0, 0, 100, 24),
+        crate::tui::TESTS_CLOCK,
+    );
+    let s = screen(&app);
+    assert!(s.contains("press Ctrl-O to find one by name"), "{s}");
 }

@@ -109,7 +109,7 @@ pub fn draw(frame: &mut Frame, app: &App) {
         Some(Popup::Help(h)) => help::draw(frame, h, &app.theme),
         Some(Popup::Finder(f)) => fuzzy::draw(frame, f, &app.theme),
         Some(Popup::Search) => draw_search_popup(frame, app),
-        Some(Popup::Confirm(c)) => super::widgets::confirm::draw(frame, c, &app.theme),
+        Some(Popup::Confirm(c)) => super::widgets::confirm::draw(frame, c, &app.theme, &app.keymap),
         Some(Popup::Write(w)) => super::panes::write_dialog::draw(frame, w, &app.theme),
         None => {}
     }

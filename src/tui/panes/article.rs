@@ -69,6 +69,9 @@ pub struct ArticlePane {
     pub record: Option<usize>,
     /// Shown while no article is open (a bank with only examples says so).
     pub empty_note: Option<String>,
+    /// The key that finds a document by name, as `[keys] find` binds it,
+    /// for the line shown while none is open; `/` when unset.
+    pub find_key: String,
     /// What the open layout calls a document ("record" in Deja Vu), for
     /// the line shown while none is open; "article" when unset.
     pub noun: &'static str,
@@ -573,7 +576,17 @@ pub fn draw(frame: &mut Frame, area: Rect, pane: &ArticlePane, theme: &Theme) {
                 format!("  Select {a} {noun} in the tree and press Enter,"),
                 theme.muted,
             ),
-            Line::styled("  or press / to find one by name.", theme.muted),
+            Line::styled(
+                format!(
+                    "  or press {} to find one by name.",
+                    if pane.find_key.is_empty() {
+                        "/"
+                    } else {
+                        &pane.find_key
+                    }
+                ),
+                theme.muted,
+            ),
         ];
         if let Some(note) = &pane.empty_note {
             lines.push(Line::default());

@@ -10,7 +10,7 @@ use ratatui::widgets::{Block, Borders, Paragraph};
 use super::cut::{MORE, cut_line};
 use super::fuzzy::centered;
 use super::wrap::wrap;
-use crate::tui::keys::Action;
+use crate::tui::keys::{Action, Key, KeyMap};
 use crate::tui::theme::Theme;
 
 /// What a yes carries out.
@@ -50,10 +50,34 @@ impl Confirm {
     }
 }
 
-pub fn draw(frame: &mut Frame, confirm: &Confirm, theme: &Theme) {
+/// The question as shown: its closing "y/N" names the key that says yes
+/// when `[keys]` moved it (a "y" that does nothing must not be offered).
+fn question(confirm: &Confirm, keys: &KeyMap) -> String {
+    let yes = yes_keys(keys);
+    match confirm.question.strip_suffix(" y/N") {
+        Some(asked) if yes.first() != Some(&Key::ch('y')) => match yes.first() {
+            Some(key) => format!("{asked} {key}/N"),
+            None => asked.to_owned(),
+        },
+        _ => confirm.question.clone(),
+    }
+}
+
+/// The keys that answer yes: those of `[keys] yes` not also bound to no
+/// (such a key answers no: the Confirm scope looks up no first).
+fn yes_keys(keys: &KeyMap) -> Vec<Key> {
+    let no = keys.keys(Action::No);
+    keys.keys(Action::Yes)
+        .iter()
+        .filter(|k| !no.contains(k))
+        .copied()
+        .collect()
+}
+
+pub fn draw(frame: &mut Frame, confirm: &Confirm, theme: &Theme, keys: &KeyMap) {
     let screen = frame.area();
     let inside = usize::from(screen.width.saturating_sub(4)).clamp(10, 70);
-    let mut lines: Vec<Line> = wrap(&confirm.question, inside)
+    let mut lines: Vec<Line> = wrap(&question(confirm, keys), inside)
         .into_iter()
         .map(|l| Line::styled(l, theme.title))
         .collect();
@@ -64,11 +88,13 @@ pub fn draw(frame: &mut Frame, confirm: &Confirm, theme: &Theme) {
                 .map(|l| Line::styled(l, theme.text)),
         );
     }
+    // The keys as bound (`[keys] yes`/`no`), as `?` shows them.
+    let yes: Vec<String> = yes_keys(keys).iter().map(ToString::to_string).collect();
     let hint = Line::from(vec![
-        Span::styled("y", theme.hint_key),
+        Span::styled(yes.join(" / "), theme.hint_key),
         Span::styled(" yes · ", theme.hint_text),
-        Span::styled("N", theme.hint_key),
-        Span::styled(" / Esc no", theme.hint_text),
+        Span::styled(keys.label(Action::No), theme.hint_key),
+        Span::styled(" no", theme.hint_text),
     ]);
     let widest = lines
         .iter()
