@@ -315,8 +315,18 @@ impl App {
 
     pub(super) fn say_query_restored(&mut self) {
         self.status.query = self.panes.context.query_text.clone();
-        self.status
-            .info(format!("last query restored: {}", self.status.query));
+        let restored = format!("last query restored: {}", self.status.query);
+        // A warning about the settings said on start (a [keys] clash) stays
+        // in front: the restored query is added after it, not over it.
+        match &self.status.message {
+            Some((warning, super::widgets::status::Level::Warning))
+                if self.status.shows_notice() =>
+            {
+                let both = format!("{warning} · {restored}");
+                self.status.start_warning(both);
+            }
+            _ => self.status.info(restored),
+        }
         self.dirty = true;
     }
 

@@ -1050,3 +1050,25 @@ fn narrow_key_help_puts_descriptions_under_their_keys() {
     assert!(shown.contains("│      open / follow"), "{shown}");
     assert!(!shown.contains("open /│"), "{shown}");
 }
+
+/// keys.md: a `[keys]` clash is warned about on the status bar at start.
+/// The last query restored at start is said after it, not over it.
+#[test]
+fn a_key_clash_warning_survives_the_restored_query() {
+    use std::collections::BTreeMap;
+    let mut app = app_at(&fixture(), 200, 30);
+    let mut overrides = BTreeMap::new();
+    overrides.insert("find".to_owned(), vec!["ctrl-f".to_owned()]);
+    app.keymap = KeyMap::default().with_overrides(&overrides).unwrap();
+    super::say_key_clashes(&mut app);
+    app.restore_query(&crate::last_query::SavedQuery {
+        client: "Acme Corporation".into(),
+        ..Default::default()
+    });
+    let (said, _) = app.status.last.clone().unwrap();
+    assert!(
+        said.contains("[keys] Ctrl-F is both find and search"),
+        "{said}"
+    );
+    assert!(said.contains("last query restored: client="), "{said}");
+}
