@@ -153,7 +153,22 @@ impl Key {
                 _ => return Err(unknown_key_name()),
             },
         };
-        if matches!(key.code, KeyCodeOrd::Char(_)) {
+        if let KeyCodeOrd::Char(c) = key.code {
+            // A character key arrives as the character shift makes (`S`,
+            // `?`), so `shift-s` means `S`: clearing shift alone would
+            // quietly bind `s`. Shift with a character that has no upper
+            // case names no key of its own: refused rather than guessed.
+            // (With ctrl the letter's case is ignored, as terminals do.)
+            if key.shift && !key.ctrl {
+                let mut upper = c.to_uppercase();
+                match (upper.next(), upper.next()) {
+                    (Some(u), None) if u != c => key.code = KeyCodeOrd::Char(u),
+                    _ => anyhow::bail!(
+                        "shift- goes with a letter (shift-s is S) or tab; for another \
+                         character write the character shift makes, such as ?"
+                    ),
+                }
+            }
             key.shift = false;
         }
         Ok(key)
@@ -819,6 +834,12 @@ mod tests {
         let mut bad_key = BTreeMap::new();
         bad_key.insert("quit".to_owned(), vec!["hyper-x".to_owned()]);
         let e = KeyMap::default().with_overrides(&bad_key).unwrap_err();
+        // shift-<letter> is the upper-case letter, never the lower-case one.
+        assert_eq!(Key::parse("shift-s").unwrap(), Key::ch('S'));
+        assert_eq!(Key::parse("S-a").unwrap(), Key::ch('A'));
+        assert_eq!(Key::parse("ctrl-shift-p").unwrap(), Key::ctrl('p'));
+        assert!(Key::parse("shift-1").is_err());
+        assert!(Key::parse("shift-?").is_err());
         assert!(!e.to_string().contains("hyper"), "{e}");
         assert!(
             e.to_string().starts_with("[keys] quit: not a key name"),
