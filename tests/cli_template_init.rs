@@ -56,6 +56,7 @@ fn init_then_template_reads_the_bank_copy() {
 #[test]
 fn template_json_without_override_is_bundled() {
     let tmp = tempfile::tempdir().unwrap();
+    std::fs::create_dir(tmp.path().join("06_TEMPLATES")).unwrap();
     let v = json(&run(
         &["template"],
         &[tmp.path(), Path::new("lint"), Path::new("--json")],
@@ -191,7 +192,7 @@ fn template_for_a_missing_bank_is_an_error() {
         &[&tmp.path().join("nope"), Path::new("lint")],
     );
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("not a folder"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no such folder"));
 }
 
 #[test]
@@ -231,4 +232,29 @@ fn demo_path_extracts_a_readable_bank() {
     assert!(check.status.success());
     let v: serde_json::Value = serde_json::from_slice(&check.stdout).unwrap();
     assert_eq!(v["articles"][0]["path"], "01_CLIENTS/Brightwell Pharma.md");
+}
+
+/// Like every bank command, `template` takes the bank's own folder: from a
+/// subfolder it names the bank to pass rather than answering "bundled
+/// default" over the bank's override; a folder that is no memory is refused.
+#[test]
+fn template_detects_the_bank_like_the_other_commands() {
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(tmp.path().join("06_TEMPLATES")).unwrap();
+    std::fs::create_dir_all(tmp.path().join("01_CLIENTS")).unwrap();
+    std::fs::write(tmp.path().join("06_TEMPLATES/query.md"), "Mine.\n").unwrap();
+    let out = run(
+        &["template"],
+        &[&tmp.path().join("01_CLIENTS"), Path::new("query")],
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("pass that folder"), "{stderr}");
+    assert!(out.stdout.is_empty());
+
+    let empty = tempfile::tempdir().unwrap();
+    let out = run(&["template"], &[empty.path(), Path::new("query")]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("is not a memory bank"), "{stderr}");
 }

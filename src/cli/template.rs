@@ -15,11 +15,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             Agent::ALL.map(Agent::name).join(", ")
         );
     };
-    if !args.bank.is_dir() {
-        bail!("{}: not a folder", args.bank.display());
-    }
-    let reader = RootReader::for_root(&args.bank)
-        .with_context(|| format!("opening {}", args.bank.display()))?;
+    // Detected as every bank command does: a bank's subfolder or another
+    // folder would otherwise answer "bundled default" even where the bank
+    // has its own template in 06_TEMPLATES.
+    let root = super::common::bank_root(&args.bank)?;
+    let reader =
+        RootReader::for_root(&root).with_context(|| format!("opening {}", root.display()))?;
     let template = templates::resolve_with(&reader, agent);
     if let Some(warning) = &template.warning {
         eprintln!(
