@@ -81,10 +81,33 @@ pub fn init(flag: Option<&str>) -> Result<(), String> {
         return Ok(());
     };
     let _ = tracing_subscriber::fmt()
-        .with_writer(Mutex::new(file))
+        .with_writer(Mutex::new(OneLine(file)))
         .with_ansi(false)
         .with_target(false)
         .with_max_level(level)
         .try_init();
     Ok(())
+}
+
+/// The log file's writer: each event arrives as one write of one line, and
+/// every control character in it (a newline or an escape in a bank's path or
+/// a file's title) is made visible, so a field cannot forge another line or
+/// put raw escapes into the log, whichever event carries it.
+struct OneLine<W>(W);
+
+impl<W: std::io::Write> std::io::Write for OneLine<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let text = String::from_utf8_lossy(buf);
+        let (line, end) = match text.strip_suffix('\n') {
+            Some(line) => (line, "\n"),
+            None => (&*text, ""),
+        };
+        let safe = membank_core::text::sanitize_for_terminal(line, false);
+        self.0.write_all(format!("{safe}{end}").as_bytes())?;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.0.flush()
+    }
 }

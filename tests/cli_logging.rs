@@ -178,3 +178,29 @@ fn keys_and_reply_text_stay_out_of_the_log_even_at_trace_level() {
     let log = log_of(state.path()).unwrap();
     assert!(!log.contains(KEY), "the key is never logged: {log}");
 }
+
+/// A bank whose folder name holds a newline and an escape cannot forge a
+/// line of the log or put a raw escape into it.
+#[test]
+fn a_path_in_the_log_cannot_forge_a_line() {
+    let state = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let bank = dir.path().join("b\nWARN forged line \u{1b}[31m");
+    std::fs::create_dir_all(bank.join("06_TEMPLATES")).unwrap();
+    let out = membank(state.path(), &["values", bank.to_str().unwrap()], &[]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let log = log_of(state.path()).expect("a log");
+    assert!(!log.contains('\u{1b}'), "{log:?}");
+    assert!(
+        !log.lines().any(|l| l.starts_with("WARN forged")),
+        "{log:?}"
+    );
+    assert!(
+        log.contains("forged line"),
+        "the path is still there: {log:?}"
+    );
+}
