@@ -52,6 +52,10 @@ pub struct Created {
 pub enum InitError {
     /// The target exists and is not a directory.
     NotADirectory(PathBuf),
+    /// The target is a symbolic link to nothing: creating the folder would
+    /// fail with a bare "File exists", and membank does not create through
+    /// links.
+    DanglingLink(PathBuf),
     /// The directory already holds visible files or folders.
     NotEmpty { dir: PathBuf, entries: Vec<String> },
     /// `missing` (an ancestor of `dir`) does not exist; only the bank
@@ -69,6 +73,13 @@ impl fmt::Display for InitError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             InitError::NotADirectory(p) => write!(f, "{}: exists and is not a folder", p.display()),
+            InitError::DanglingLink(p) => write!(
+                f,
+                "{}: is a symbolic link to something that does not exist; membank does not \
+                 create a bank through a link: remove the link, or give the folder it should \
+                 lead to",
+                p.display()
+            ),
             InitError::NotEmpty { dir, entries } => {
                 let shown: Vec<&str> = entries.iter().take(5).map(String::as_str).collect();
                 write!(
@@ -155,6 +166,9 @@ pub fn init_journalled(dir: &Path, journal: Option<Journal>) -> Result<Created, 
                 entries,
             });
         }
+    } else if dir.symlink_metadata().is_ok() {
+        // `exists` follows links: one leading nowhere is still there.
+        return Err(InitError::DanglingLink(dir.to_owned()));
     } else {
         // Only the bank folder itself is created; a missing parent is more
         // likely a typo than a wish for a new directory tree.
@@ -238,6 +252,24 @@ mod tests {
             .filter(|p| p.ends_with(".tmp"))
             .count();
         assert_eq!(stray, 0);
+    }
+
+    /// A link to nothing is named as one, not as "File exists".
+    #[cfg(unix)]
+    #[test]
+    fn a_dangling_link_is_explained() {
+        let tmp = tempfile::tempdir().unwrap();
+        let link = tmp.path().join("dang");
+        std::os::unix::fs::symlink(tmp.path().join("nowhere"), &link).unwrap();
+        let said = init_bank(&link).unwrap_err().to_string();
+        assert!(
+            said.contains("symbolic link to something that does not exist"),
+            "{said}"
+        );
+        assert!(
+            !tmp.path().join("nowhere").exists(),
+            "nothing made through it"
+        );
     }
 
     #[test]
