@@ -19,7 +19,7 @@ use std::sync::Arc;
 
 use anyhow::{Context as _, bail};
 use membank_core::text::sanitize_for_terminal;
-use rmcp::ServiceExt;
+use membank_mcp_wire::BoxFuture;
 
 use server::Session;
 use state::Shared;
@@ -92,15 +92,14 @@ async fn serve_stdio(shared: Arc<Shared>) -> anyhow::Result<()> {
     // The session takes every line the checked input lets through (64 MiB,
     // the bound of a file's text): its own default, 16 MiB, dropped longer
     // lines without a word and the client waited for ever.
-    let transport = rmcp::transport::async_rw::AsyncRwTransport::<rmcp::RoleServer, _, _>::new(
-        io.to_session,
-        io.from_session,
+    let service = membank_mcp_wire::serve_lines(
+        Arc::new(Session::new(shared)),
+        Box::new(io.to_session),
+        Box::new(io.from_session),
+        checked_input::MAX_LINE + 1,
     )
-    .with_max_line_length(checked_input::MAX_LINE + 1);
-    let service = Session::new(shared)
-        .serve(transport)
-        .await
-        .context("starting the MCP session on standard input and output")?;
+    .await
+    .context("starting the MCP session on standard input and output")?;
     service.waiting().await.context("serving MCP")?;
     // The session's writer is gone: what it said is written out.
     io.output
@@ -147,12 +146,7 @@ async fn serve_http(
     addr: SocketAddr,
     allow_origin: Vec<String>,
 ) -> anyhow::Result<()> {
-    use hyper::service::service_fn;
-    use hyper_util::rt::TokioIo;
-    use hyper_util::service::TowerToHyperService;
-    use rmcp::transport::streamable_http_server::{
-        StreamableHttpServerConfig, StreamableHttpService, session::local::LocalSessionManager,
-    };
+    use rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
 
     let listener = tokio::net::TcpListener::bind(addr)
         .await
@@ -164,33 +158,28 @@ async fn serve_http(
     let config = StreamableHttpServerConfig::default()
         .with_allowed_origins(allowed_origins(bound.port(), allow_origin))
         .enforce_origin_validation();
-    let service = TowerToHyperService::new(StreamableHttpService::new(
-        move || Ok(Session::new(Arc::clone(&shared))),
-        Arc::new(LocalSessionManager::default()),
+    let service = membank_mcp_wire::HttpService::new(
         config,
-    ));
+        Box::new(move || -> Arc<dyn membank_mcp_wire::Handler> {
+            Arc::new(Session::new(Arc::clone(&shared)))
+        }),
+    );
+    let route: membank_mcp_wire::Route = Arc::new(move |request| -> BoxFuture<'static, _> {
+        if request.uri().path() == "/mcp" {
+            let answer = service.handle(request);
+            Box::pin(async move { answer.await.map(escaped_output::escaped_body) })
+        } else {
+            Box::pin(std::future::ready(not_found()))
+        }
+    });
     eprintln!("membank mcp: serving http://{bound}/mcp");
     loop {
         // Interrupting the process is how this server stops.
         let (stream, _) = listener.accept().await.context("accepting a connection")?;
-        let service = service.clone();
-        tokio::spawn(async move {
-            let routed = service_fn(move |request: hyper::Request<hyper::body::Incoming>| {
-                let service = service.clone();
-                async move {
-                    if request.uri().path() == "/mcp" {
-                        hyper::service::Service::call(&service, request)
-                            .await
-                            .map(|response| response.map(escaped_output::escaped_body))
-                    } else {
-                        Ok(not_found())
-                    }
-                }
-            });
-            let _ = hyper::server::conn::http1::Builder::new()
-                .serve_connection(TokioIo::new(stream), routed)
-                .await;
-        });
+        tokio::spawn(membank_mcp_wire::serve_connection(
+            stream,
+            Arc::clone(&route),
+        ));
     }
 }
 

@@ -5,6 +5,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use membank_core::memory::LayoutSpec;
+use membank_mcp_wire::{Handler, Reply};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, GetPromptRequestParams, GetPromptResponse,
     Implementation, ListPromptsResult, ListResourcesResult, ListToolsResult,
@@ -13,7 +14,7 @@ use rmcp::model::{
     SubscriptionFilter, UnsubscribeRequestParams,
 };
 use rmcp::service::{RequestContext, SubscriptionContext};
-use rmcp::{ErrorData, Peer, RoleServer, ServerHandler};
+use rmcp::{ErrorData, Peer, RoleServer};
 
 use super::resources;
 use super::state::Shared;
@@ -125,7 +126,10 @@ fn instructions(layout: &LayoutSpec) -> String {
     format!("{about}{TOOL_TEXT_IS_DATA}")
 }
 
-impl ServerHandler for Session {
+/// The answers to the requests the server handles itself. They reach the
+/// protocol through [`Handler`] below, a trait object, so the protocol
+/// library's generic code is compiled in `membank-mcp-wire`, for size.
+impl Session {
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(
             ServerCapabilities::builder()
@@ -203,7 +207,6 @@ impl ServerHandler for Session {
         Ok(ReadResourceResult::new(vec![contents]).into())
     }
 
-    #[allow(deprecated)]
     async fn subscribe(
         &self,
         request: SubscribeRequestParams,
@@ -244,7 +247,6 @@ impl ServerHandler for Session {
         Ok(())
     }
 
-    #[allow(deprecated)]
     async fn unsubscribe(
         &self,
         request: UnsubscribeRequestParams,
@@ -336,5 +338,88 @@ impl ServerHandler for Session {
         .map_err(|e| ErrorData::internal_error(format!("the prompt failed: {e}"), None))?
         .map_err(|message| ErrorData::invalid_params(message, None))?;
         Ok(result.into())
+    }
+}
+
+/// Each method is the inherent one above of the same name (a path names
+/// the inherent method before the trait's).
+impl Handler for Session {
+    fn get_info(&self) -> ServerConfig {
+        Session::get_info(self)
+    }
+
+    fn list_tools(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Reply<'_, ListToolsResult> {
+        Box::pin(Session::list_tools(self, request, context))
+    }
+
+    fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Reply<'_, CallToolResponse> {
+        Box::pin(Session::call_tool(self, request, context))
+    }
+
+    fn list_resources(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Reply<'_, ListResourcesResult> {
+        Box::pin(Session::list_resources(self, request, context))
+    }
+
+    fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Reply<'_, ReadResourceResponse> {
+        Box::pin(Session::read_resource(self, request, context))
+    }
+
+    fn subscribe(
+        &self,
+        request: SubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Reply<'_, ()> {
+        Box::pin(Session::subscribe(self, request, context))
+    }
+
+    fn unsubscribe(
+        &self,
+        request: UnsubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Reply<'_, ()> {
+        Box::pin(Session::unsubscribe(self, request, context))
+    }
+
+    fn accepted_subscription_filter(
+        &self,
+        requested: &SubscriptionFilter,
+    ) -> Option<SubscriptionFilter> {
+        Session::accepted_subscription_filter(self, requested)
+    }
+
+    fn listen(&self, context: SubscriptionContext) -> Reply<'_, ()> {
+        Box::pin(Session::listen(self, context))
+    }
+
+    fn list_prompts(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Reply<'_, ListPromptsResult> {
+        Box::pin(Session::list_prompts(self, request, context))
+    }
+
+    fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Reply<'_, GetPromptResponse> {
+        Box::pin(Session::get_prompt(self, request, context))
     }
 }
