@@ -77,6 +77,13 @@ pub fn install(text: Option<&str>) -> anyhow::Result<()> {
 #[derive(Debug, Clone)]
 pub struct Undone {
     pub entry: journal::Entry,
+    /// The change had been interrupted (its run was killed), or an undo of
+    /// it had been and this one finished it: files that run never wrote
+    /// were left as they were.
+    pub interrupted: bool,
+    /// It was an undo of the change a killed run had begun that this one
+    /// finished.
+    pub resumed: bool,
     /// Journal files that could not be read (named, with the reason), and
     /// the folders the change made that the undo kept.
     pub warnings: Vec<String>,
@@ -100,9 +107,9 @@ pub fn undo_last(tx: &membank_core::transaction::Transaction) -> Result<Undone, 
 pub fn last_to_undo(
     journal: &Journal,
     root: &std::path::Path,
-) -> Result<(journal::Entry, Vec<journal::Corrupt>), String> {
+) -> Result<(journal::Next, Vec<journal::Corrupt>), String> {
     let (entries, corrupt) = journal.entries(root);
-    let Some(entry) = journal::last_undoable(&entries).cloned() else {
+    let Some(next) = journal::next_undo(&entries) else {
         // A damaged entry may be the change the user wants back: say so,
         // rather than that there is nothing.
         if let Some(c) = corrupt.last() {
@@ -118,12 +125,12 @@ pub fn last_to_undo(
     let newer_corrupt = corrupt.iter().find(|c| {
         c.file
             .file_stem()
-            .is_some_and(|s| s.to_string_lossy().as_ref() > entry.id.as_str())
+            .is_some_and(|s| s.to_string_lossy().as_ref() > next.entry.id.as_str())
     });
     if let Some(c) = newer_corrupt {
         return Err(damaged(c));
     }
-    Ok((entry, corrupt))
+    Ok((next, corrupt))
 }
 
 /// What is said of a damaged entry that may be the last change: what
@@ -141,12 +148,15 @@ pub fn undo_last_in(
     journal: &Journal,
     tx: &membank_core::transaction::Transaction,
 ) -> Result<Undone, String> {
-    let (entry, corrupt) = last_to_undo(journal, tx.root())?;
-    journal::revert(tx, &entry).map_err(|e| e.to_string())?;
+    let (next, corrupt) = last_to_undo(journal, tx.root())?;
+    journal::revert_next(tx, &next).map_err(|e| e.to_string())?;
     let mut warnings: Vec<String> = corrupt
         .iter()
         .map(|c| format!("{}: {}", c.file.display(), c.reason))
         .collect();
+    let interrupted = next.interrupted();
+    let resumed = next.resumes.is_some();
+    let entry = next.entry;
     let kept: Vec<String> = entry
         .files
         .iter()
@@ -162,6 +172,8 @@ pub fn undo_last_in(
     }
     Ok(Undone {
         entry,
+        interrupted,
+        resumed,
         warnings,
         kept,
     })

@@ -779,3 +779,65 @@ fn a_folder_made_and_filled_since_is_said_to_be_kept() {
         "{v}"
     );
 }
+
+/// The journal's entry files under `state`, oldest first.
+fn entry_files(state: &Path) -> Vec<std::path::PathBuf> {
+    let mut found = Vec::new();
+    for memory in fs::read_dir(state.join("journal")).unwrap().flatten() {
+        for e in fs::read_dir(memory.path()).unwrap().flatten() {
+            if e.path().extension().is_some_and(|x| x == "json") {
+                found.push(e.path());
+            }
+        }
+    }
+    found.sort();
+    found
+}
+
+/// A change whose run was killed half-way (its entry still marked
+/// unfinished, some of its files never written) is listed as interrupted,
+/// stops every other write, and is what `undo` takes back: the files it
+/// wrote, not the ones it never reached.
+#[test]
+fn an_interrupted_change_is_listed_stops_other_writes_and_is_undone() {
+    let bank = flawed_bank();
+    let root = bank.path();
+    let state = tempfile::tempdir().unwrap();
+    let legal = fs::read(root.join("03_DOMAINS/Legal.md")).unwrap();
+    ok(&run(state.path(), &["fix", s(root), "--yes"]));
+    // As a kill before its last writes leaves it: the leftover still
+    // there, the entry unfinished.
+    write(root, "03_DOMAINS/Tax.md.tmp", b"half a save");
+    let entry = entry_files(state.path()).pop().unwrap();
+    let mut v: serde_json::Value = serde_json::from_slice(&fs::read(&entry).unwrap()).unwrap();
+    v["unfinished"] = serde_json::Value::Bool(true);
+    fs::write(&entry, serde_json::to_vec(&v).unwrap()).unwrap();
+
+    let out = run(state.path(), &["undo", s(root), "--list"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("fix (interrupted before it was finished)  <- undo takes this back next"),
+        "{text}"
+    );
+    let out = run(state.path(), &["undo", s(root), "--list", "--json"]);
+    let (v, _) = support::json_of(&out);
+    assert_eq!(v[0]["interrupted"], true, "{v:#}");
+
+    let out = run(state.path(), &["note", s(root), "call Acme"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("was interrupted") && err.contains("membank undo"),
+        "{err}"
+    );
+
+    let out = run(state.path(), &["undo", s(root)]);
+    ok(&out);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("interrupted"));
+    assert_eq!(fs::read(root.join("03_DOMAINS/Legal.md")).unwrap(), legal);
+    assert_eq!(
+        fs::read(root.join("03_DOMAINS/Tax.md.tmp")).unwrap(),
+        b"half a save"
+    );
+    ok(&run(state.path(), &["note", s(root), "call Acme"]));
+}

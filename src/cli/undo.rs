@@ -21,6 +21,9 @@ struct JsonEntry {
     undoes: Option<String>,
     /// Whether `membank undo` would take this one back next.
     next: bool,
+    /// Its run was killed before it finished: undo takes back what it
+    /// wrote (an interrupted undo: the next undo finishes it).
+    interrupted: bool,
     files: Vec<JsonFile>,
 }
 
@@ -49,6 +52,7 @@ fn json_entry(e: &Entry, next: Option<&str>) -> JsonEntry {
         kind: e.kind.clone(),
         undoes: e.undoes.clone(),
         next: next == Some(e.id.as_str()),
+        interrupted: e.unfinished,
         files: e
             .files
             .iter()
@@ -95,8 +99,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                     "warnings": undone.warnings,
                 }))?;
             } else {
+                // After a killed run, the files it never wrote were left
+                // as they were: say that the list is what it meant to write.
+                let interrupted = match (undone.resumed, undone.interrupted) {
+                    (true, _) => " (an undo of it that was interrupted is finished)",
+                    (false, true) => " (interrupted; what it had written was taken back)",
+                    (false, false) => "",
+                };
                 outln!(
-                    "Undone: {} of {}",
+                    "Undone: {} of {}{interrupted}",
                     common::safe(&undone.entry.kind),
                     common::safe(&undone.entry.time)
                 )?;
@@ -140,11 +151,12 @@ fn list(
             common::safe(&c.reason)
         );
     }
-    let next = journal::last_undoable(&entries).map(|e| e.id.clone());
+    let next = journal::next_undo(&entries);
+    let next_id = next.as_ref().map(|n| n.entry.id.clone());
     let shown: Vec<JsonEntry> = entries
         .iter()
         .rev()
-        .map(|e| json_entry(e, next.as_deref()))
+        .map(|e| json_entry(e, next_id.as_deref()))
         .collect();
     if json {
         super::common::print_json(&shown)?;
@@ -153,13 +165,18 @@ fn list(
     if shown.is_empty() {
         outln!("No journalled change of this memory.")?;
     }
+    let finishes = next.as_ref().is_some_and(|n| n.resumes.is_some());
     for e in &shown {
-        let mark = if e.next {
-            "  <- undo takes this back next"
-        } else {
-            ""
+        let mark = match (e.next, finishes) {
+            (true, false) => "  <- undo takes this back next",
+            (true, true) => "  <- undo finishes taking this back next",
+            (false, _) => "",
         };
-        outln!("{}  {}{mark}", common::safe(&e.time), common::safe(&e.kind))?;
+        let what = match e.interrupted {
+            true => format!("{} (interrupted before it was finished)", e.kind),
+            false => e.kind.clone(),
+        };
+        outln!("{}  {}{mark}", common::safe(&e.time), common::safe(&what))?;
         for f in &e.files {
             outln!("    {} {}", f.change, common::safe(&f.path))?;
         }

@@ -147,22 +147,34 @@ fn ask_undo(app: &mut App) {
         return;
     };
     // Asked as `membank undo` asks it, damaged entries included.
-    let last = match crate::undo_journal::last_to_undo(&journal, app.memory.root()) {
-        Ok((last, _)) => last,
+    let next = match crate::undo_journal::last_to_undo(&journal, app.memory.root()) {
+        Ok((next, _)) => next,
         Err(said) => {
             app.status
                 .info(membank_core::text::sanitize_for_terminal(&said, false));
             return;
         }
     };
-    let last = &last;
+    let last = &next.entry;
     let safe = |t: &str| membank_core::text::sanitize_for_terminal(t, false);
     let files: Vec<String> = last.files.iter().map(|f| safe(&f.path)).collect();
-    let question = format!(
-        "Undo the last change ({}, {})? y/N",
-        safe(&last.kind),
-        safe(&last.time)
-    );
+    let question = match (next.resumes.is_some(), last.unfinished) {
+        (true, _) => format!(
+            "Finish the interrupted undo of the last change ({}, {})? y/N",
+            safe(&last.kind),
+            safe(&last.time)
+        ),
+        (false, true) => format!(
+            "Undo the last change ({}, {}), which was interrupted? y/N",
+            safe(&last.kind),
+            safe(&last.time)
+        ),
+        (false, false) => format!(
+            "Undo the last change ({}, {})? y/N",
+            safe(&last.kind),
+            safe(&last.time)
+        ),
+    };
     let detail = if files.len() == 1 {
         format!(
             "Puts back {} as it was before it; nothing is reverted if it changed since.",

@@ -170,6 +170,13 @@ pub struct Entry {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub undoes: Option<String>,
     pub files: Vec<FileRecord>,
+    /// Written before the transaction's first file is touched and still
+    /// set: the run ended (killed, the machine stopped) before its writes
+    /// were done. `files` then lists every write it meant to make, so an
+    /// undo finds each file either untouched or as the run left it.
+    /// Absent in entries of older versions: those were all finished.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub unfinished: bool,
 }
 
 /// An entry file that could not be read, named with the reason.
@@ -247,12 +254,8 @@ impl Journal {
         fs::create_dir_all(dir)
     }
 
-    /// Write `entry` (its id is set here) and prune; returns the id, with a
-    /// warning when the entry alone is over the size bound.
-    pub fn record(&self, mut entry: Entry, now: jiff::Timestamp) -> Result<Written, String> {
-        let dir = self.memory_dir(Path::new(&entry.root));
-        self.create_dir(&dir)
-            .map_err(|e| format!("{}: {e}", dir.display()))?;
+    /// A new entry id for the memory at `root`: its file does not exist.
+    fn new_id(&self, dir: &Path, now: jiff::Timestamp) -> String {
         let stamp = now.as_nanosecond().max(0);
         let mut id = format!("{stamp:024}-{}", std::process::id());
         let mut n = 0;
@@ -260,7 +263,59 @@ impl Journal {
             n += 1;
             id = format!("{stamp:024}-{}-{n}", std::process::id());
         }
-        entry.id = id.clone();
+        id
+    }
+
+    /// Write `entry` marked unfinished, before the writes it lists are
+    /// made (its id is set here when it has none; written again, it
+    /// replaces itself). Written atomically and synced: a run killed after
+    /// this leaves an entry an undo can take back.
+    pub fn write_unfinished(&self, entry: &mut Entry, now: jiff::Timestamp) -> Result<(), String> {
+        let dir = self.memory_dir(Path::new(&entry.root));
+        self.create_dir(&dir)
+            .map_err(|e| format!("{}: {e}", dir.display()))?;
+        if entry.id.is_empty() {
+            entry.id = self.new_id(&dir, now);
+        }
+        entry.unfinished = true;
+        let json = serde_json::to_vec(&*entry).map_err(|e| e.to_string())?;
+        let file = dir.join(format!("{}.json", entry.id));
+        write_atomic_private(&file, &json).map_err(|e| format!("{}: {e}", file.display()))
+    }
+
+    /// Remove the unfinished entry `id` of the memory at `root`: its
+    /// transaction ended having changed nothing.
+    pub fn discard(&self, root: &Path, id: &str) {
+        let _ = fs::remove_file(self.memory_dir(root).join(format!("{id}.json")));
+    }
+
+    /// The memory's newest entry (`None`: there is none), or why it cannot
+    /// be read: only it is read, so a write can ask cheaply whether the
+    /// last change was left unfinished.
+    pub fn newest(&self, root: &Path) -> Option<Result<Entry, Corrupt>> {
+        let dir = self.memory_dir(root);
+        let file = fs::read_dir(&dir)
+            .ok()?
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|x| x == "json"))
+            .max()?;
+        Some(read_entry(&file).map_err(|reason| Corrupt { file, reason }))
+    }
+
+    /// Write `entry` as finished and prune; returns the id, with a warning
+    /// when the entry alone is over the size bound. An entry with an id
+    /// (written unfinished before) replaces its unfinished self; one
+    /// without gets one here.
+    pub fn record(&self, mut entry: Entry, now: jiff::Timestamp) -> Result<Written, String> {
+        let dir = self.memory_dir(Path::new(&entry.root));
+        self.create_dir(&dir)
+            .map_err(|e| format!("{}: {e}", dir.display()))?;
+        if entry.id.is_empty() {
+            entry.id = self.new_id(&dir, now);
+        }
+        entry.unfinished = false;
+        let id = entry.id.clone();
         let json = serde_json::to_vec(&entry).map_err(|e| e.to_string())?;
         let file = dir.join(format!("{id}.json"));
         write_atomic_private(&file, &json).map_err(|e| format!("{}: {e}", file.display()))?;
@@ -375,14 +430,66 @@ fn read_entry(file: &Path) -> Result<Entry, String> {
     Ok(entry)
 }
 
-/// The newest entry an undo would revert: not itself an undo, and not
-/// reverted already.
-pub fn last_undoable(entries: &[Entry]) -> Option<&Entry> {
-    let undone: Vec<&str> = entries.iter().filter_map(|e| e.undoes.as_deref()).collect();
+/// What an undo takes back next.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Next {
+    /// The change reverted.
+    pub entry: Entry,
+    /// An undo of it that a killed run left unfinished: this undo finishes
+    /// it, written over it.
+    pub resumes: Option<Entry>,
+}
+
+impl Next {
+    /// Whether a run was killed half-way, so each file may be untouched as
+    /// well as as the change left it: the change itself was interrupted,
+    /// or an undo of it was.
+    pub fn interrupted(&self) -> bool {
+        self.entry.unfinished || self.resumes.is_some()
+    }
+}
+
+/// What an undo takes back next: an undo a killed run left half done is
+/// finished first (until it is, the memory is half reverted); else the
+/// newest entry that is not itself an undo and that no finished undo
+/// reverted.
+pub fn next_undo(entries: &[Entry]) -> Option<Next> {
+    let undone: Vec<&str> = entries
+        .iter()
+        .filter(|e| e.kind == UNDO_KIND && !e.unfinished)
+        .filter_map(|e| e.undoes.as_deref())
+        .collect();
+    let half_undone = entries
+        .iter()
+        .rev()
+        .filter(|e| e.kind == UNDO_KIND && e.unfinished)
+        .find_map(|u| {
+            let of = u.undoes.as_deref()?;
+            let of = entries
+                .iter()
+                .find(|e| e.id == of && !undone.contains(&e.id.as_str()))?;
+            Some(Next {
+                entry: of.clone(),
+                resumes: Some(u.clone()),
+            })
+        });
+    if half_undone.is_some() {
+        return half_undone;
+    }
     entries
         .iter()
         .rev()
         .find(|e| e.kind != UNDO_KIND && !undone.contains(&e.id.as_str()))
+        .map(|e| Next {
+            entry: e.clone(),
+            resumes: None,
+        })
+}
+
+/// The newest entry an undo would revert (see [`next_undo`]).
+pub fn last_undoable(entries: &[Entry]) -> Option<&Entry> {
+    let next = next_undo(entries)?;
+    entries.iter().find(|e| e.id == next.entry.id)
 }
 
 /// Why an undo wrote nothing.
@@ -424,6 +531,26 @@ impl std::fmt::Display for Refused {
 /// file is first checked to be as the entry left it, then each is put
 /// back. The transaction journals the revert as an `undo` entry.
 pub fn revert(tx: &Transaction, entry: &Entry) -> Result<(), Refused> {
+    revert_next(
+        tx,
+        &Next {
+            entry: entry.clone(),
+            resumes: None,
+        },
+    )
+    .map(|_| ())
+}
+
+/// Revert what `next` names through `tx`. Everything that can be checked
+/// is checked before any file is written: each file is as the change left
+/// it (or, after an interrupted run, untouched), every byte to put back
+/// can be read from the entry, every folder written to can be written.
+/// A write that still fails half-way has what the undo reverted changed
+/// back, so the change stays whole and next to undo; when even that
+/// fails, the undo's own entry stays unfinished and the next undo
+/// finishes it. Returns how many files were put back.
+pub fn revert_next(tx: &Transaction, next: &Next) -> Result<usize, Refused> {
+    let entry = &next.entry;
     let want_kind = match tx.kind() {
         Kind::Bank => "bank",
         Kind::Project => "project",
@@ -434,15 +561,93 @@ pub fn revert(tx: &Transaction, entry: &Entry) -> Result<(), Refused> {
             entry.memory
         )));
     }
+    let mut plan: Vec<&FileRecord> = Vec::new();
     for file in &entry.files {
-        check_left_as(tx, file)?;
+        if check_left_as(tx, file, next.interrupted())? {
+            plan.push(file);
+        }
+    }
+    for file in &plan {
+        if file.change != Recorded::FolderMade {
+            tx.writable(&file.path)
+                .map_err(|e| Refused::Failed(format!("{e}; nothing was reverted")))?;
+        }
     }
     tx.set_label(UNDO_KIND);
     tx.set_undoes(&entry.id);
-    for file in entry.files.iter().rev() {
-        put_back(tx, file).map_err(|e| Refused::Failed(format!("{e}; the undo stopped there")))?;
+    if let Some(half) = &next.resumes {
+        tx.adopt_unfinished(half);
     }
-    Ok(())
+    // The undo's own entry goes to disk before its first write, so an
+    // undo killed half-way is finished by the next.
+    let intents: Vec<FileRecord> = plan.iter().rev().filter_map(|f| inverse(f)).collect();
+    tx.intend_all(intents)
+        .map_err(|e| Refused::Failed(format!("{e}; nothing was reverted")))?;
+    let mark = tx.journal_mark();
+    for (index, file) in plan.iter().rev().enumerate() {
+        if crate::transaction::failing_write::killed_at(index) {
+            tx.keep_unfinished();
+            return Err(Refused::Failed("killed by a test".into()));
+        }
+        let written = match crate::transaction::failing_write::at(index) {
+            true => Err(format!("{}: a failure made by a test", file.path)),
+            false => put_back(tx, file),
+        };
+        let Err(e) = written else { continue };
+        if next.resumes.is_none() {
+            match tx.roll_back_to(mark) {
+                Ok(n) => {
+                    return Err(Refused::Failed(format!(
+                        "{e}; the undo stopped there and changed back the {n} file(s) it had \
+                         reverted: nothing was reverted"
+                    )));
+                }
+                Err(failed) => {
+                    tx.keep_unfinished();
+                    return Err(Refused::Failed(format!(
+                        "{e}; the undo stopped there, and {} could not be changed back: run \
+                         `membank undo` again once the cause is fixed, to finish it",
+                        failed.join(", ")
+                    )));
+                }
+            }
+        }
+        // Finishing an undo a killed run began: what that run reverted
+        // cannot be told from what this one did, so the undo stays
+        // unfinished for the next to finish.
+        tx.keep_unfinished();
+        return Err(Refused::Failed(format!(
+            "{e}; the undo stopped there: run `membank undo` again once the cause is fixed, to \
+             finish it"
+        )));
+    }
+    Ok(plan
+        .iter()
+        .filter(|f| f.change != Recorded::FolderMade)
+        .count())
+}
+
+/// What putting `file` back records, for the undo's unfinished entry.
+fn inverse(file: &FileRecord) -> Option<FileRecord> {
+    let change = match &file.change {
+        Recorded::Replaced { before, after } => Recorded::Replaced {
+            before: after.clone(),
+            after: before.clone(),
+        },
+        Recorded::Appended { len_before, bytes } => Recorded::Truncated {
+            len_after: *len_before,
+            removed: bytes.clone(),
+        },
+        Recorded::Truncated { .. } | Recorded::FolderMade => return None,
+    };
+    Some(FileRecord {
+        path: file.path.clone(),
+        change,
+        mode: None,
+        folder_mode: None,
+        outer_folder_modes: Vec::new(),
+        owner: None,
+    })
 }
 
 fn blob(b: &Blob, path: &str) -> Result<Vec<u8>, Refused> {
@@ -453,9 +658,13 @@ fn blob(b: &Blob, path: &str) -> Result<Vec<u8>, Refused> {
     })
 }
 
-fn check_left_as(tx: &Transaction, file: &FileRecord) -> Result<(), Refused> {
+/// Whether `file` is to be put back: `Ok(true)` when it is as the change
+/// left it, `Ok(false)` when a run killed half-way (`interrupted`) never
+/// wrote it; refused when it is in any other state (changed by someone
+/// else) or when the entry's bytes for it cannot be read.
+fn check_left_as(tx: &Transaction, file: &FileRecord, interrupted: bool) -> Result<bool, Refused> {
     if file.change == Recorded::FolderMade {
-        return Ok(());
+        return Ok(true);
     }
     let now = tx
         .read_any(&file.path)
@@ -467,24 +676,38 @@ fn check_left_as(tx: &Transaction, file: &FileRecord) -> Result<(), Refused> {
         })
     };
     match &file.change {
-        Recorded::Replaced { after, .. } => {
+        Recorded::Replaced { before, after } => {
             let after = after.as_ref().map(|a| blob(a, &file.path)).transpose()?;
+            // Read now, not half-way through the writes.
+            let before = before.as_ref().map(|b| blob(b, &file.path)).transpose()?;
+            if before.is_none() && after.is_none() {
+                return Ok(false);
+            }
+            if now == after {
+                return Ok(true);
+            }
+            if interrupted && now == before {
+                return Ok(false);
+            }
             match (&now, &after) {
-                (None, None) => Ok(()),
                 (Some(_), None) => changed("was created again"),
                 (None, Some(_)) => changed("was deleted"),
-                (Some(n), Some(a)) if n == a => Ok(()),
                 _ => changed("was changed"),
             }
         }
         Recorded::Appended { len_before, bytes } => {
             let bytes = blob(bytes, &file.path)?;
+            let len_before = *len_before as usize;
             let Some(now) = now else {
+                if interrupted && len_before == 0 {
+                    return Ok(false);
+                }
                 return changed("was deleted");
             };
-            let len_before = *len_before as usize;
             if now.len() == len_before + bytes.len() && now[len_before..] == bytes[..] {
-                Ok(())
+                Ok(true)
+            } else if interrupted && now.len() == len_before {
+                Ok(false)
             } else {
                 changed("was changed")
             }
@@ -492,7 +715,7 @@ fn check_left_as(tx: &Transaction, file: &FileRecord) -> Result<(), Refused> {
         Recorded::Truncated { .. } => Err(Refused::Failed(
             "an undo is not itself undone; nothing was reverted".into(),
         )),
-        Recorded::FolderMade => Ok(()),
+        Recorded::FolderMade => Ok(true),
     }
 }
 

@@ -70,6 +70,15 @@ struct Journalled {
     kind: Option<&'static str>,
     undoes: Option<String>,
     files: Vec<FileRecord>,
+    /// The id of this transaction's entry on disk while its writes are
+    /// under way (marked unfinished), written before the first of them.
+    pending: Option<String>,
+    /// Every write the unfinished entry lists: each is added (and the
+    /// entry written again) before the write is made.
+    intents: Vec<FileRecord>,
+    /// The unfinished entry is to stay as it is when the transaction ends
+    /// (an undo that could not be completed nor changed back).
+    keep_unfinished: bool,
 }
 
 /// One file the commit changed: its bytes before (`None`: it did not
@@ -246,8 +255,234 @@ impl Transaction {
         has
     }
 
+    /// Add `records` to what the unfinished entry lists, and write it,
+    /// before the writes they name are made: a run killed half-way leaves
+    /// an entry the next undo takes back. A write already listed writes
+    /// nothing more, so a writer that lists its whole plan first writes
+    /// the entry once. Refused when a change a killed run left unfinished
+    /// has not been taken back (an undo goes on).
+    pub fn intend_all(&self, records: Vec<FileRecord>) -> Result<(), String> {
+        let Some(journal) = &self.journal else {
+            return Ok(());
+        };
+        let mut j = self.recorded.lock().unwrap_or_else(|e| e.into_inner());
+        let mut added = false;
+        for rec in records {
+            let listed = j.intents.iter().rposition(|f| f.path == rec.path);
+            let Some(f) = listed.map(|i| &mut j.intents[i]) else {
+                j.intents.push(rec);
+                added = true;
+                continue;
+            };
+            match (&mut f.change, rec.change) {
+                (listed, change) if *listed == change => {
+                    if rec.mode.is_some() || rec.owner.is_some() {
+                        (f.mode, f.folder_mode, f.owner) = (rec.mode, rec.folder_mode, rec.owner);
+                        added = true;
+                    }
+                }
+                // A file written twice: from its first `before` to its
+                // last `after`.
+                (Recorded::Replaced { after, .. }, Recorded::Replaced { after: new, .. }) => {
+                    *after = new;
+                    added = true;
+                }
+                (_, change) => {
+                    j.intents.push(FileRecord { change, ..rec });
+                    added = true;
+                }
+            }
+        }
+        if !added {
+            return Ok(());
+        }
+        if j.pending.is_none() && j.kind != Some(journal::UNDO_KIND) {
+            self.refuse_after_interrupted(journal)?;
+        }
+        let now = jiff::Timestamp::now();
+        let mut entry = journal::Entry {
+            id: j.pending.clone().unwrap_or_default(),
+            time: now
+                .round(jiff::Unit::Second)
+                .map(|t| t.to_string())
+                .unwrap_or_default(),
+            root: self.root.display().to_string(),
+            memory: self.kind.noun().to_owned(),
+            kind: j.kind.unwrap_or("write").to_owned(),
+            undoes: j.undoes.clone(),
+            files: j.intents.clone(),
+            unfinished: true,
+        };
+        journal.write_unfinished(&mut entry, now).map_err(|e| {
+            format!("the undo journal could not be written ({e}); nothing more was changed")
+        })?;
+        j.pending = Some(entry.id);
+        Ok(())
+    }
+
+    /// [`Transaction::intend_all`] for one write.
+    fn intend(&self, rel: &str, change: Recorded) -> Result<(), String> {
+        self.intend_all(vec![FileRecord {
+            path: rel.to_owned(),
+            change,
+            mode: None,
+            folder_mode: None,
+            outer_folder_modes: Vec::new(),
+            owner: None,
+        }])
+        .map_err(|e| format!("{rel}: {e}"))
+    }
+
+    /// Refused when the memory's last entry is one a killed run left
+    /// unfinished: a write on top of a half-done change would make it
+    /// harder to take back, so it is taken back first (`membank undo`).
+    fn refuse_after_interrupted(&self, journal: &Journal) -> Result<(), String> {
+        match journal.newest(&self.root) {
+            Some(Ok(last)) if last.unfinished => {
+                let (what, does) = match last.kind == journal::UNDO_KIND {
+                    true => (format!("an undo (begun {})", last.time), "finishes it"),
+                    false => (
+                        format!("a change ({} of {})", last.kind, last.time),
+                        "takes back what it wrote",
+                    ),
+                };
+                Err(format!(
+                    "{what} was interrupted before it was finished: run `membank undo` on this \
+                     {} first, which {does}",
+                    self.kind.noun(),
+                ))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Go on with the undo `entry` a killed run left unfinished: this
+    /// transaction's entry is written over it and lists what it did.
+    pub fn adopt_unfinished(&self, entry: &journal::Entry) {
+        self.journalled(|j| {
+            j.pending = Some(entry.id.clone());
+            j.intents = entry.files.clone();
+            j.files = entry.files.clone();
+        });
+    }
+
+    /// Leave the unfinished entry on disk as it is when the transaction
+    /// ends: what it lists is neither done nor changed back.
+    pub fn keep_unfinished(&self) {
+        self.journalled(|j| j.keep_unfinished = true);
+    }
+
+    /// How many writes this transaction has journalled so far, for
+    /// [`Transaction::roll_back_to`].
+    pub fn journal_mark(&self) -> usize {
+        let mut n = 0;
+        self.journalled(|j| n = j.files.len());
+        n
+    }
+
+    /// Change back every write journalled since `mark`, newest first, and
+    /// forget them (and what entry they revert): an undo that failed
+    /// half-way leaves the memory as it found it. Returns how many files
+    /// were changed back, or the paths that could not be.
+    pub fn roll_back_to(&self, mark: usize) -> Result<usize, Vec<String>> {
+        let mut taken: Vec<FileRecord> = Vec::new();
+        self.journalled(|j| {
+            taken = j.files.split_off(mark.min(j.files.len()));
+        });
+        let mut failed = Vec::new();
+        let mut files = 0;
+        for f in taken.iter().rev() {
+            let result = self.unlinked(&f.path).and_then(|target| {
+                let io = |e: io::Error| format!("{}: {e}", f.path);
+                match &f.change {
+                    Recorded::Replaced { before: None, .. } => fs::remove_file(&target).map_err(io),
+                    Recorded::Replaced {
+                        before: Some(b),
+                        after,
+                    } => {
+                        let b = b.bytes()?;
+                        if after.is_some() && target.exists() {
+                            write_atomic(&target, &b).map_err(io)
+                        } else {
+                            // Its folder may have gone with it.
+                            if let Some(parent) = target.parent() {
+                                fs::create_dir_all(parent).map_err(io)?;
+                            }
+                            create_atomic_with_mode(&target, &b, f.mode, f.owner).map_err(io)
+                        }
+                    }
+                    Recorded::Truncated { removed, .. } => {
+                        let removed = removed.bytes()?;
+                        let mut file = open_for_append(&target).map_err(io)?;
+                        file.write_all(&removed)
+                            .and_then(|()| file.sync_all())
+                            .map_err(io)
+                    }
+                    Recorded::Appended { len_before, .. } => fs::OpenOptions::new()
+                        .write(true)
+                        .open(&target)
+                        .and_then(|file| file.set_len(*len_before))
+                        .map_err(io),
+                    Recorded::FolderMade => {
+                        let _ = fs::remove_dir(&target);
+                        Ok(())
+                    }
+                }
+            });
+            match result {
+                Ok(()) if f.change != Recorded::FolderMade => files += 1,
+                Ok(()) => {}
+                Err(_) => failed.push(f.path.clone()),
+            }
+        }
+        if !failed.is_empty() {
+            // What could not be changed back stays journalled.
+            self.journalled(|j| j.files.extend(taken));
+            return Err(failed);
+        }
+        self.journalled(|j| j.undoes = None);
+        Ok(files)
+    }
+
+    /// Whether `rel` can be written: the folder it is in (or the nearest
+    /// one there is) lets this user make and remove files. Asked before a
+    /// write that cannot be half done, such as an undo.
+    pub fn writable(&self, rel: &str) -> Result<(), String> {
+        let target = self.unlinked(rel)?;
+        let mut folder = target.parent().map(Path::to_path_buf);
+        while let Some(f) = &folder {
+            if f.exists() {
+                break;
+            }
+            folder = f.parent().map(Path::to_path_buf);
+        }
+        #[cfg(unix)]
+        if let Some(folder) = folder {
+            use std::os::unix::ffi::OsStrExt as _;
+            let Ok(c) = std::ffi::CString::new(folder.as_os_str().as_bytes()) else {
+                return Ok(());
+            };
+            // SAFETY: `c` is a valid NUL-terminated path for the call.
+            if unsafe { libc::access(c.as_ptr(), libc::W_OK | libc::X_OK) } != 0 {
+                let e = io::Error::last_os_error();
+                let shown = folder
+                    .strip_prefix(&self.root)
+                    .map(|p| p.display().to_string())
+                    .unwrap_or_else(|_| folder.display().to_string());
+                return Err(format!("{rel}: its folder {shown} cannot be written ({e})"));
+            }
+        }
+        #[cfg(not(unix))]
+        let _ = folder;
+        Ok(())
+    }
+
     fn record(&self, rel: &str, change: Recorded) {
         self.journalled(|j| {
+            // Listed already (an undo finishing one a killed run began).
+            if j.files.iter().any(|f| f.path == rel && f.change == change) {
+                return;
+            }
             j.files.push(FileRecord {
                 path: rel.to_owned(),
                 change,
@@ -330,6 +565,9 @@ impl Transaction {
         let target = self.target(rel).map_err(fail)?;
         if let Some(parent) = target.parent() {
             let missing = self.missing_folders(parent);
+            for folder in &missing {
+                self.intend(folder, Recorded::FolderMade)?;
+            }
             fs::create_dir_all(parent).map_err(|e| fail(e.to_string()))?;
             // Journalled before the file, so an undo (which goes backwards)
             // removes the file first and then the folders it needed.
@@ -428,6 +666,13 @@ impl Transaction {
             None => self.target_with_folders(rel)?,
         };
         let before = self.before_for_journal(rel);
+        self.intend(
+            rel,
+            Recorded::Replaced {
+                before: before.as_deref().map(Blob::of),
+                after: Some(Blob::of(bytes)),
+            },
+        )?;
         write_atomic(&target, bytes).map_err(|e| fail(e.to_string()))?;
         self.record_replaced(rel, before.as_deref(), Some(bytes));
         Ok(())
@@ -451,6 +696,13 @@ impl Transaction {
         }
         bytes.extend_from_slice(line.as_bytes());
         bytes.push(b'\n');
+        self.intend(
+            rel,
+            Recorded::Appended {
+                len_before: meta.len(),
+                bytes: Blob::of(&bytes),
+            },
+        )?;
         file.write_all(&bytes).map_err(|e| fail(e.to_string()))?;
         file.sync_all().map_err(|e| fail(e.to_string()))?;
         if created && let Some(parent) = target.parent() {
@@ -485,6 +737,13 @@ impl Transaction {
                 .map_err(|e| fail(e.to_string()))?;
             tail
         };
+        self.intend(
+            rel,
+            Recorded::Truncated {
+                len_after: len,
+                removed: Blob::of(&removed),
+            },
+        )?;
         file.set_len(len).map_err(|e| fail(e.to_string()))?;
         file.sync_all().map_err(|e| fail(e.to_string()))?;
         self.record(
@@ -540,6 +799,7 @@ impl Transaction {
             return self.create_with_mode(rel, bytes, (mode, owner), folder_modes);
         }
         let target = self.unlinked(rel)?;
+        self.intend(rel, created(bytes))?;
         create_atomic_with_mode(&target, bytes, mode, owner).map_err(|e| format!("{rel}: {e}"))?;
         self.record_replaced(rel, None, Some(bytes));
         Ok(())
@@ -578,6 +838,33 @@ impl Transaction {
         let before: Vec<Option<Vec<u8>>> =
             paths.iter().map(|p| self.read(p).ok().flatten()).collect();
         let folders = self.folders_missing_for(paths.iter().map(String::as_str));
+        // Listed before anything is written, as every write is.
+        let blocks = crate::fileblocks::parse_reply(reply).blocks;
+        let mut plan: Vec<FileRecord> = folders
+            .iter()
+            .map(|folder| planned(folder, Recorded::FolderMade))
+            .collect();
+        for (path, before) in paths.iter().zip(&before) {
+            let of_path = |b: &&crate::fileblocks::FileBlock| {
+                pathsafe::validate(&b.path_raw).is_ok_and(|p| p.as_str() == path)
+            };
+            if let Some(block) = blocks.iter().rev().find(of_path) {
+                let after = crate::atomic::article_bytes(&block.content, before.as_deref());
+                plan.push(planned(
+                    path,
+                    Recorded::Replaced {
+                        before: before.as_deref().map(Blob::of),
+                        after: Some(Blob::of(&after)),
+                    },
+                ));
+            }
+        }
+        if let Err(e) = self.intend_all(plan) {
+            return BlocksReport {
+                blocks: Vec::new(),
+                warnings: vec![format!("{e}; nothing was written")],
+            };
+        }
         let report = compile::apply_reply(&self.root, reply, Mode::Apply);
         self.record_folders_made(&folders);
         for (path, before) in paths.iter().zip(before) {
@@ -606,6 +893,23 @@ impl Transaction {
             .iter()
             .map(|s| (s, self.before_for_journal(s)))
             .collect();
+        // Each source leaves the inbox for the archive: listed as going
+        // before anything is written.
+        let plan: Vec<FileRecord> = before
+            .iter()
+            .filter_map(|(s, b)| {
+                let b = b.as_deref()?;
+                Some(planned(
+                    s,
+                    Recorded::Replaced {
+                        before: Some(Blob::of(b)),
+                        after: None,
+                    },
+                ))
+            })
+            .collect();
+        self.intend_all(plan)
+            .map_err(|e| Stopped::Refused(format!("{e}; nothing was written")))?;
         let done = self.commit(proposal, declined, Kind::Bank, |tx| {
             compile::compile_reply_declining(&tx.root, sources, reply, Mode::Apply, now, declined)
         })?;
@@ -732,7 +1036,57 @@ impl Transaction {
                 }
             }
         }
+        // Every write listed in the journal before the first is made: a run
+        // killed half-way (a signal, a crash) leaves an entry the next
+        // undo takes back, never links half-rewritten with nothing said.
+        let mut plan: Vec<FileRecord> = folders_missing
+            .iter()
+            .map(|folder| planned(folder, Recorded::FolderMade))
+            .collect();
+        let gone = |path: &str, before: &[u8]| {
+            let (mode, owner) = kept_before.get(path).copied().unwrap_or((None, None));
+            let (folder_mode, outer_folder_modes) = self.folder_modes_recorded(path);
+            FileRecord {
+                path: path.to_owned(),
+                change: Recorded::Replaced {
+                    before: Some(Blob::of(before)),
+                    after: None,
+                },
+                mode,
+                folder_mode,
+                outer_folder_modes,
+                owner,
+            }
+        };
+        for f in fixes {
+            match &f.action {
+                Action::Change { before, after } => plan.push(planned(
+                    &f.path,
+                    Recorded::Replaced {
+                        before: Some(Blob::of(before)),
+                        after: Some(Blob::of(after)),
+                    },
+                )),
+                Action::Delete { before } => plan.push(gone(&f.path, before)),
+                Action::CreateFolder => {
+                    if !self.root.join(&f.path).exists() {
+                        plan.push(planned(&f.path, Recorded::FolderMade));
+                    }
+                }
+                Action::Create { after } => plan.push(planned(&f.path, created(after))),
+                Action::Move { to, before, after } => {
+                    plan.push(planned(to, created(after)));
+                    plan.push(gone(&f.path, before));
+                }
+            }
+        }
+        self.intend_all(plan)
+            .map_err(|e| Stopped::Refused(format!("{e}; nothing was written")))?;
         for (index, f) in fixes.iter().enumerate() {
+            if failing_write::killed_at(index) {
+                self.keep_unfinished();
+                return Err(Stopped::Refused("killed by a test".into()));
+            }
             let changed =
                 |path: &str, before: Option<&Vec<u8>>, after: Option<&Vec<u8>>| FileChange {
                     path: path.to_string(),
@@ -951,6 +1305,7 @@ impl Transaction {
         }
         #[cfg(not(unix))]
         let _ = (made, folder_modes);
+        self.intend(rel, created(bytes))?;
         create_atomic_with_mode(&target, bytes, mode, owner).map_err(|e| {
             if e.kind() == io::ErrorKind::AlreadyExists {
                 fail("a file appeared there meanwhile; it was not replaced".into())
@@ -971,6 +1326,7 @@ impl Transaction {
         (mode, owner): (Option<u32>, Option<Owner>),
     ) -> Result<(), String> {
         let target = self.unlinked(rel)?;
+        self.intend(rel, created(bytes))?;
         create_atomic_with_mode(&target, bytes, mode, owner).map_err(|e| format!("{rel}: {e}"))?;
         // Journalled as a created file, as every other write is: an undo
         // of the rename takes the new name away, not only restores the old.
@@ -1077,6 +1433,19 @@ impl Transaction {
             return Err(format!("{rel}: is not a regular file; not deleted"));
         }
         let before = self.before_for_journal(rel);
+        let (folder_mode, outer_folder_modes) = self.folder_modes_recorded(rel);
+        self.intend_all(vec![FileRecord {
+            path: rel.to_owned(),
+            change: Recorded::Replaced {
+                before: before.as_deref().map(Blob::of),
+                after: None,
+            },
+            mode: mode_bits(&meta),
+            folder_mode,
+            outer_folder_modes,
+            owner: owner_of(&meta),
+        }])
+        .map_err(|e| format!("{rel}: {e}"))?;
         fs::remove_file(&target).map_err(|e| format!("{rel}: {e}"))?;
         if let Some(parent) = target.parent() {
             sync_dir(parent);
@@ -1095,6 +1464,14 @@ impl Transaction {
     fn folder_mode(&self, folder: &str) -> Option<u32> {
         let meta = fs::symlink_metadata(self.unlinked(folder).ok()?).ok()?;
         meta.is_dir().then(|| mode_bits(&meta)).flatten()
+    }
+
+    /// The folder permissions a deletion of `rel` records: its own
+    /// folder's, and those above it as far as each is known.
+    fn folder_modes_recorded(&self, rel: &str) -> (Option<u32>, Vec<u32>) {
+        let modes = self.folder_modes_of(rel);
+        let outer = modes.iter().skip(1).map_while(|m| *m).collect();
+        (modes.first().copied().flatten(), outer)
     }
 
     /// The permissions of the folders holding `rel` inside the memory,
@@ -1154,6 +1531,17 @@ impl Transaction {
         folders: &[String],
         files: &[(String, &[u8])],
     ) -> Result<(), String> {
+        // The whole layout is listed in one unfinished entry first.
+        let mut plan: Vec<FileRecord> = Vec::new();
+        for rel in folders {
+            if !self.unlinked(rel)?.exists() {
+                plan.push(planned(rel, Recorded::FolderMade));
+            }
+        }
+        for (rel, bytes) in files {
+            plan.push(planned(rel, created(bytes)));
+        }
+        self.intend_all(plan)?;
         for rel in folders {
             let target = self.unlinked(rel)?;
             match fs::create_dir(&target) {
@@ -1164,6 +1552,7 @@ impl Transaction {
         }
         for (rel, bytes) in files {
             let target = self.unlinked(rel)?;
+            self.intend(rel, created(bytes))?;
             create_atomic(&target, bytes).map_err(|e| {
                 if e.kind() == io::ErrorKind::AlreadyExists {
                     format!("{rel}: already exists, not overwritten")
@@ -1185,6 +1574,9 @@ impl Transaction {
             ));
         }
         let target = self.unlinked(name)?;
+        if !target.exists() {
+            self.intend(name, Recorded::FolderMade)?;
+        }
         match fs::create_dir(&target) {
             Ok(()) => {
                 sync_dir(&self.root);
@@ -1237,6 +1629,30 @@ impl Transaction {
         let before: Vec<Option<Vec<u8>>> =
             paths.iter().map(|p| self.read(p).ok().flatten()).collect();
         let folders = self.folders_missing_for(paths.iter().copied());
+        // A bank's writer puts each accepted text on disk as an article:
+        // listed first, so a run killed half-way leaves an entry to undo.
+        // (A project's writer writes through this transaction, each write
+        // listed as it is made.)
+        if needs == Kind::Bank {
+            let mut plan: Vec<FileRecord> = folders
+                .iter()
+                .map(|folder| planned(folder, Recorded::FolderMade))
+                .collect();
+            for (path, before) in paths.iter().zip(&before) {
+                if let Some(file) = accepted.iter().rev().find(|f| f.path == *path) {
+                    let after = crate::atomic::article_bytes(&file.content, before.as_deref());
+                    plan.push(planned(
+                        path,
+                        Recorded::Replaced {
+                            before: before.as_deref().map(Blob::of),
+                            after: Some(Blob::of(&after)),
+                        },
+                    ));
+                }
+            }
+            self.intend_all(plan)
+                .map_err(|e| Stopped::Refused(format!("{e}; nothing was written")))?;
+        }
         let report = step(self);
         self.record_folders_made(&folders);
         let changes: Vec<FileChange> = paths
@@ -1282,11 +1698,22 @@ impl Transaction {
             pending.kind = kind;
             taken
         };
-        if recorded.files.is_empty() {
+        if recorded.keep_unfinished {
+            // Neither done nor changed back: the unfinished entry stays,
+            // for the next undo.
+            return None;
+        }
+        // An undo that found nothing left to write is journalled all the
+        // same: the change it took back (interrupted before any write)
+        // must not come back as the next to undo.
+        if recorded.files.is_empty() && recorded.undoes.is_none() {
+            if let Some(id) = &recorded.pending {
+                journal.discard(&self.root, id);
+            }
             return None;
         }
         let entry = journal::Entry {
-            id: String::new(),
+            id: recorded.pending.clone().unwrap_or_default(),
             time: jiff::Timestamp::now()
                 .round(jiff::Unit::Second)
                 .map(|t| t.to_string())
@@ -1296,6 +1723,7 @@ impl Transaction {
             kind: recorded.kind.unwrap_or("write").to_owned(),
             undoes: recorded.undoes,
             files: recorded.files,
+            unfinished: false,
         };
         let message = match journal.record(entry, jiff::Timestamp::now()) {
             Ok(written) => written.warning?,
@@ -1381,6 +1809,26 @@ fn is_template_rename(from: &str, to: &str) -> bool {
     }
 }
 
+/// A write a transaction means to make, for its unfinished entry.
+fn planned(rel: &str, change: Recorded) -> FileRecord {
+    FileRecord {
+        path: rel.to_owned(),
+        change,
+        mode: None,
+        folder_mode: None,
+        outer_folder_modes: Vec::new(),
+        owner: None,
+    }
+}
+
+/// A file created with `bytes`, as the journal records it.
+fn created(bytes: &[u8]) -> Recorded {
+    Recorded::Replaced {
+        before: None,
+        after: Some(Blob::of(bytes)),
+    }
+}
+
 /// A file's permission bits (Unix), as a moved or restored file keeps them.
 fn mode_bits(meta: &fs::Metadata) -> Option<u32> {
     #[cfg(unix)]
@@ -1401,12 +1849,15 @@ type Kept = (Option<u32>, Option<Owner>);
 
 /// A write that fails on purpose, for the tests of taking back a commit
 /// that failed half-way (running as root, no permission stops a write).
+/// A run killed before its `index`th write (its entry left as a kill
+/// leaves it), for the tests of taking back an interrupted change.
 #[cfg(test)]
-mod failing_write {
+pub(crate) mod failing_write {
     use std::cell::Cell;
 
     thread_local! {
         static AT: Cell<Option<usize>> = const { Cell::new(None) };
+        static KILLED: Cell<Option<usize>> = const { Cell::new(None) };
     }
 
     pub fn set(index: Option<usize>) {
@@ -1416,11 +1867,23 @@ mod failing_write {
     pub fn at(index: usize) -> bool {
         AT.with(|at| at.get()) == Some(index)
     }
+
+    pub fn kill_at(index: Option<usize>) {
+        KILLED.with(|at| at.set(index));
+    }
+
+    pub fn killed_at(index: usize) -> bool {
+        KILLED.with(|at| at.get()) == Some(index)
+    }
 }
 
 #[cfg(not(test))]
-mod failing_write {
+pub(crate) mod failing_write {
     pub fn at(_index: usize) -> bool {
+        false
+    }
+
+    pub fn killed_at(_index: usize) -> bool {
         false
     }
 }

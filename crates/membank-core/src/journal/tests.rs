@@ -18,11 +18,11 @@ fn begin(root: &Path, j: &Journal, kind: Kind) -> Transaction {
 fn undo(root: &Path, j: &Journal, kind: Kind) -> Result<(), Refused> {
     let (entries, corrupt) = j.entries(root);
     assert!(corrupt.is_empty(), "{corrupt:?}");
-    let entry = last_undoable(&entries).cloned().ok_or(Refused::Nothing {
+    let next = next_undo(&entries).ok_or(Refused::Nothing {
         listed: entries.len(),
     })?;
     let tx = begin(root, j, kind);
-    revert(&tx, &entry)
+    revert_next(&tx, &next).map(|_| ())
 }
 
 fn bank() -> (tempfile::TempDir, tempfile::TempDir) {
@@ -452,6 +452,7 @@ fn the_journal_is_pruned_oldest_first_by_size_and_by_age() {
         memory: "bank".into(),
         kind: "fix".into(),
         undoes: None,
+        unfinished: false,
         files: vec![FileRecord {
             mode: None,
             folder_mode: None,
@@ -499,6 +500,7 @@ fn an_entry_over_the_size_bound_is_kept_while_newest_and_spares_the_rest() {
         memory: "bank".into(),
         kind: "rename".into(),
         undoes: None,
+        unfinished: false,
         files: vec![FileRecord {
             mode: None,
             folder_mode: None,
@@ -687,4 +689,236 @@ fn the_folders_a_reply_made_go_with_its_undo() {
     undo(bank.path(), &j, Kind::Bank).unwrap();
     assert!(!bank.path().join("01_CLIENTS/new").exists());
     assert!(bank.path().join("01_CLIENTS/Acme.md").exists());
+}
+
+/// A bank where `03_DOMAINS/Legal.md` is linked from `n` style notes, and
+/// the rename of it to `Law.md` as `membank mv` plans it: the note moved,
+/// then each link rewritten.
+fn linked_bank(n: usize) -> (tempfile::TempDir, tempfile::TempDir, Vec<FileFix>) {
+    let (bank, state) = bank();
+    let root = bank.path();
+    fs::create_dir_all(root.join("03_DOMAINS")).unwrap();
+    fs::create_dir_all(root.join("04_STYLE")).unwrap();
+    fs::write(root.join("03_DOMAINS/Legal.md"), "# Legal\n").unwrap();
+    let mut fixes = vec![FileFix {
+        path: "03_DOMAINS/Legal.md".into(),
+        codes: Vec::new(),
+        notes: Vec::new(),
+        action: Action::Move {
+            to: "03_DOMAINS/Law.md".into(),
+            before: b"# Legal\n".to_vec(),
+            after: b"# Legal\n".to_vec(),
+        },
+    }];
+    for i in 0..n {
+        let path = format!("04_STYLE/Style {i}.md");
+        fs::write(root.join(&path), "See [[Legal]].\n").unwrap();
+        fixes.push(FileFix {
+            path,
+            codes: Vec::new(),
+            notes: Vec::new(),
+            action: Action::Change {
+                before: b"See [[Legal]].\n".to_vec(),
+                after: b"See [[Law]].\n".to_vec(),
+            },
+        });
+    }
+    (bank, state, fixes)
+}
+
+/// Every style note's text and whether each name of the domain exists.
+fn linked_state(root: &Path, n: usize) -> (Vec<String>, bool, bool) {
+    let texts = (0..n)
+        .map(|i| fs::read_to_string(root.join(format!("04_STYLE/Style {i}.md"))).unwrap())
+        .collect();
+    (
+        texts,
+        root.join("03_DOMAINS/Legal.md").exists(),
+        root.join("03_DOMAINS/Law.md").exists(),
+    )
+}
+
+/// A rename killed half-way (a signal, kill -9, a crash: nothing runs
+/// after it) has its entry on disk before its first write: the next undo
+/// takes back exactly what it wrote, not the change before it, and no
+/// other write goes on top of it meanwhile.
+#[test]
+fn a_rename_killed_half_way_is_the_next_undo_and_every_link_comes_back() {
+    let (bank, state, fixes) = linked_bank(6);
+    let root = bank.path();
+    let j = journal(state.path());
+    // An earlier change, which must not be the one undone.
+    begin(root, &j, Kind::Bank)
+        .create("01_CLIENTS/Beta.md", b"beta\n")
+        .unwrap();
+    let untouched = linked_state(root, 6);
+
+    crate::transaction::failing_write::kill_at(Some(4));
+    let killed = begin(root, &j, Kind::Bank).commit_fixes(&fixes);
+    crate::transaction::failing_write::kill_at(None);
+    assert!(killed.is_err());
+    let (texts, legal, law) = linked_state(root, 6);
+    assert!(!legal && law, "the move was made before the kill");
+    assert_eq!(texts.iter().filter(|t| t.contains("[[Law]]")).count(), 3);
+
+    let (entries, _) = j.entries(root);
+    let next = next_undo(&entries).unwrap();
+    assert_eq!(next.entry.kind, "fix");
+    assert!(next.entry.unfinished && next.interrupted());
+
+    // No other write lands on the half-done change.
+    let e = begin(root, &j, Kind::Bank)
+        .create("01_CLIENTS/Gamma.md", b"gamma\n")
+        .unwrap_err();
+    assert!(
+        e.contains("was interrupted") && e.contains("membank undo"),
+        "{e}"
+    );
+    assert!(!root.join("01_CLIENTS/Gamma.md").exists());
+
+    undo(root, &j, Kind::Bank).unwrap();
+    assert_eq!(linked_state(root, 6), untouched);
+    // The change before it is next, whole.
+    assert_eq!(read(root, "01_CLIENTS/Beta.md").unwrap(), b"beta\n");
+    let (entries, _) = j.entries(root);
+    assert_eq!(
+        next_undo(&entries).unwrap().entry.files[0].path,
+        "01_CLIENTS/Beta.md"
+    );
+    // Writes go on again.
+    begin(root, &j, Kind::Bank)
+        .create("01_CLIENTS/Gamma.md", b"gamma\n")
+        .unwrap();
+}
+
+/// A run killed after its entry was written and before any file was
+/// touched leaves nothing to put back: the undo says so by being
+/// journalled, and the change before it stays next.
+#[test]
+fn a_change_killed_before_its_first_write_is_undone_as_nothing() {
+    let (bank, state, fixes) = linked_bank(2);
+    let root = bank.path();
+    let j = journal(state.path());
+    crate::transaction::failing_write::kill_at(Some(0));
+    assert!(begin(root, &j, Kind::Bank).commit_fixes(&fixes).is_err());
+    crate::transaction::failing_write::kill_at(None);
+    undo(root, &j, Kind::Bank).unwrap();
+    assert!(root.join("03_DOMAINS/Legal.md").exists());
+    let refused = undo(root, &j, Kind::Bank).unwrap_err();
+    assert!(matches!(refused, Refused::Nothing { .. }), "{refused:?}");
+}
+
+/// An undo killed half-way is finished by the next undo, which writes over
+/// its entry: the change is then undone whole, and once only.
+#[test]
+fn an_undo_killed_half_way_is_finished_by_the_next() {
+    let (bank, state, fixes) = linked_bank(6);
+    let root = bank.path();
+    let j = journal(state.path());
+    let untouched = linked_state(root, 6);
+    begin(root, &j, Kind::Bank).commit_fixes(&fixes).unwrap();
+
+    crate::transaction::failing_write::kill_at(Some(3));
+    assert!(undo(root, &j, Kind::Bank).is_err());
+    crate::transaction::failing_write::kill_at(None);
+    assert_ne!(linked_state(root, 6), untouched, "half reverted");
+    let (entries, _) = j.entries(root);
+    let next = next_undo(&entries).unwrap();
+    assert!(next.resumes.is_some(), "{next:?}");
+    let e = begin(root, &j, Kind::Bank)
+        .create("01_CLIENTS/Gamma.md", b"gamma\n")
+        .unwrap_err();
+    assert!(e.contains("an undo") && e.contains("membank undo"), "{e}");
+
+    undo(root, &j, Kind::Bank).unwrap();
+    assert_eq!(linked_state(root, 6), untouched);
+    let (entries, _) = j.entries(root);
+    let undos: Vec<&Entry> = entries.iter().filter(|e| e.kind == UNDO_KIND).collect();
+    assert_eq!(undos.len(), 1);
+    assert!(!undos[0].unfinished);
+    assert!(matches!(
+        undo(root, &j, Kind::Bank).unwrap_err(),
+        Refused::Nothing { .. }
+    ));
+}
+
+/// An undo whose write fails half-way (a folder made read-only, a full
+/// disk) changes back what it had reverted: the change stays whole and is
+/// still the next to undo, not the one before it.
+#[test]
+fn an_undo_failing_half_way_changes_back_and_the_change_stays_next() {
+    let (bank, state, fixes) = linked_bank(4);
+    let root = bank.path();
+    let j = journal(state.path());
+    begin(root, &j, Kind::Bank)
+        .create("01_CLIENTS/Beta.md", b"beta\n")
+        .unwrap();
+    begin(root, &j, Kind::Bank).commit_fixes(&fixes).unwrap();
+    let renamed = linked_state(root, 4);
+
+    crate::transaction::failing_write::set(Some(3));
+    let refused = undo(root, &j, Kind::Bank).unwrap_err();
+    crate::transaction::failing_write::set(None);
+    assert!(
+        refused.to_string().contains("nothing was reverted"),
+        "{refused}"
+    );
+    assert_eq!(linked_state(root, 4), renamed);
+    let (entries, _) = j.entries(root);
+    assert!(entries.iter().all(|e| e.kind != UNDO_KIND));
+    assert_eq!(next_undo(&entries).unwrap().entry.kind, "fix");
+
+    undo(root, &j, Kind::Bank).unwrap();
+    assert!(root.join("03_DOMAINS/Legal.md").exists());
+    assert_eq!(read(root, "01_CLIENTS/Beta.md").unwrap(), b"beta\n");
+}
+
+/// A damaged `before` in the entry is found before anything is written.
+#[test]
+fn a_damaged_entry_reverts_nothing() {
+    let (bank, state, fixes) = linked_bank(3);
+    let root = bank.path();
+    let j = journal(state.path());
+    begin(root, &j, Kind::Bank).commit_fixes(&fixes).unwrap();
+    let renamed = linked_state(root, 3);
+    let (entries, _) = j.entries(root);
+    let file = fs::read_dir(j.memory_dir(root))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.to_string_lossy().contains(&entries[0].id))
+        .unwrap();
+    let mut entry = entries[0].clone();
+    let last = entry.files.len() - 1;
+    entry.files[0].change = match &entry.files[0].change {
+        Recorded::Replaced { after, .. } => Recorded::Replaced {
+            before: Some(Blob::Hex("zz".into())),
+            after: after.clone(),
+        },
+        other => panic!("{other:?}"),
+    };
+    assert_ne!(last, 0);
+    fs::write(&file, serde_json::to_vec(&entry).unwrap()).unwrap();
+    let refused = undo(root, &j, Kind::Bank).unwrap_err();
+    assert!(refused.to_string().contains("damaged"), "{refused}");
+    assert_eq!(linked_state(root, 3), renamed);
+}
+
+/// Entries written by earlier versions (no `unfinished` field) read as
+/// finished, and finished entries are written as before.
+#[test]
+fn entries_without_the_unfinished_field_are_finished_ones() {
+    let (bank, state) = bank();
+    let j = journal(state.path());
+    begin(bank.path(), &j, Kind::Bank)
+        .create("01_CLIENTS/Beta.md", b"beta\n")
+        .unwrap();
+    let dir = j.memory_dir(bank.path());
+    let file = fs::read_dir(&dir).unwrap().flatten().next().unwrap().path();
+    let text = fs::read_to_string(&file).unwrap();
+    assert!(!text.contains("unfinished"), "{text}");
+    let (entries, _) = j.entries(bank.path());
+    assert!(!entries[0].unfinished);
+    undo(bank.path(), &j, Kind::Bank).unwrap();
+    assert!(!bank.path().join("01_CLIENTS/Beta.md").exists());
 }
