@@ -95,10 +95,15 @@ pub struct Undone {
 /// Take back the last change journalled for the memory `tx` holds the
 /// lock of: nothing is written when any of its files changed since (the
 /// message names the file). The one entry point for every front end.
-pub fn undo_last(tx: &membank_core::transaction::Transaction) -> Result<Undone, String> {
+/// `asked` is the id of the entry a front end named when it asked: when
+/// another change was journalled since, nothing is reverted.
+pub fn undo_last(
+    tx: &membank_core::transaction::Transaction,
+    asked: Option<&str>,
+) -> Result<Undone, String> {
     let journal =
         journal::installed().ok_or("no state folder for the undo journal: nothing to undo")?;
-    undo_last_in(&journal, tx)
+    undo_last_in(&journal, tx, asked)
 }
 
 /// The change `undo` would take back for the memory at `root`, or why
@@ -147,8 +152,20 @@ fn damaged(c: &journal::Corrupt) -> String {
 pub fn undo_last_in(
     journal: &Journal,
     tx: &membank_core::transaction::Transaction,
+    asked: Option<&str>,
 ) -> Result<Undone, String> {
     let (next, corrupt) = last_to_undo(journal, tx.root())?;
+    // The user said yes to one change: another one journalled since (by
+    // another run) is not taken back in its place.
+    if let Some(asked) = asked
+        && next.entry.id != asked
+    {
+        return Err(format!(
+            "the last change is now another one ({} of {}), journalled since undo was asked; \
+             nothing was reverted",
+            next.entry.kind, next.entry.time
+        ));
+    }
     journal::revert_next(tx, &next).map_err(|e| e.to_string())?;
     let mut warnings: Vec<String> = corrupt
         .iter()

@@ -86,7 +86,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         return list(&journal, &found.root, args.json);
     }
     let tx = common::begin_write(&found.root, kind)?;
-    match membank::undo_journal::undo_last_in(&journal, &tx) {
+    match membank::undo_journal::undo_last_in(&journal, &tx, None) {
         Ok(undone) => {
             common::finish(&tx);
             drop(tx);

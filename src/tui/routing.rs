@@ -187,12 +187,14 @@ fn ask_undo(app: &mut App) {
         )
     };
     app.popup = Some(Popup::Confirm(
-        Confirm::new(question, OnYes::Undo).detail(detail),
+        Confirm::new(question, OnYes::Undo(last.id.clone())).detail(detail),
     ));
 }
 
-/// Take back the last change, then re-read the files it touched.
-fn undo(app: &mut App) {
+/// Take back the change the question named (`asked`, its entry's id),
+/// then re-read the files it touched. Another change journalled since the
+/// question (by another run) is not taken back in its place.
+fn undo(app: &mut App, asked: &str) {
     let Some(kind) = write_kind(app) else {
         return;
     };
@@ -201,7 +203,7 @@ fn undo(app: &mut App) {
     // journal (an entry over its bound) is then said with the outcome.
     let undone = Transaction::begin(&root, kind, std::time::Duration::from_secs(2), || {})
         .and_then(|tx| {
-            let done = crate::undo_journal::undo_last(&tx)?;
+            let done = crate::undo_journal::undo_last(&tx, Some(asked))?;
             Ok((done, tx.finish()))
         });
     match undone {
@@ -286,7 +288,7 @@ fn on_confirm_key(app: &mut App, key: KeyEvent) {
             // A yes is for this once, even if the action no longer asked.
             app.panes.agents.forget_approval();
         }
-        OnYes::Undo => undo(app),
+        OnYes::Undo(asked) => undo(app, &asked),
         OnYes::SetClientAndAsk(client) => {
             app.set_context_client(&client);
             app.dispatch(Pane::Agents, |pane, cx| {

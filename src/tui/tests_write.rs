@@ -540,7 +540,11 @@ fn the_undo_question_keeps_its_answer_keys_on_a_short_screen() {
         files.join(", ")
     );
     app.popup = Some(Popup::Confirm(
-        Confirm::new("Undo the last change (rename, 10:00)? y/N", OnYes::Undo).detail(detail),
+        Confirm::new(
+            "Undo the last change (rename, 10:00)? y/N",
+            OnYes::Undo("1".into()),
+        )
+        .detail(detail),
     ));
     let s = screen(&app);
     assert!(s.contains("y yes · N / n / Esc no"), "{s}");
@@ -609,4 +613,38 @@ fn the_empty_article_pane_names_the_bound_find_key() {
     );
     let s = screen(&app);
     assert!(s.contains("press Ctrl-O to find one by name"), "{s}");
+}
+
+/// The question names one change; when another run journals a change
+/// while it is open, `y` takes back neither: not the newer one, which the
+/// user was not asked about.
+#[test]
+fn a_yes_never_undoes_a_change_journalled_after_the_question() {
+    use membank_core::transaction::{Kind, Transaction};
+    journal();
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    bank(root);
+    let write = |rel: &str| {
+        let tx = Transaction::begin(root, Kind::Bank, std::time::Duration::ZERO, || {}).unwrap();
+        tx.create(rel, b"---\nclient: \"X\"\n---\n# X\n").unwrap();
+    };
+    write("01_CLIENTS/Asked.md");
+    let mut app = app_at(root, 100, 30);
+    key(&mut app, KeyCode::Char('u'));
+    let asked = screen(&app);
+    assert!(asked.contains("Undo the last change (write"), "{asked}");
+    // Another run (`membank note`, an agent) writes meanwhile.
+    write("01_CLIENTS/Newer.md");
+    key(&mut app, KeyCode::Char('y'));
+    assert!(
+        root.join("01_CLIENTS/Newer.md").exists(),
+        "the newer change was undone"
+    );
+    assert!(root.join("01_CLIENTS/Asked.md").exists());
+    let said = screen(&app);
+    assert!(
+        said.contains("the last change is now another one"),
+        "{said}"
+    );
 }

@@ -22,8 +22,9 @@ pub enum OnYes {
     /// Set the Context pane's client (one the question named), then send
     /// the question.
     SetClientAndAsk(String),
-    /// Take back the journal's last change to this memory.
-    Undo,
+    /// Take back the journal's last change to this memory: the entry
+    /// (its id) the question named, and no other.
+    Undo(String),
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
