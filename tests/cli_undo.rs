@@ -794,6 +794,45 @@ fn entry_files(state: &Path) -> Vec<std::path::PathBuf> {
     found
 }
 
+/// A damaged newest entry stops `undo`; the history says so: it is listed
+/// as damaged, and no older entry is marked as the next undo.
+#[test]
+fn a_damaged_last_entry_is_listed_and_nothing_is_marked_next() {
+    let parent = tempfile::tempdir().unwrap();
+    let bank = parent.path().join("bank");
+    let state = tempfile::tempdir().unwrap();
+    ok(&run(state.path(), &["init", s(&bank)]));
+    ok(&run(state.path(), &["new", s(&bank), "domains", "Tax"]));
+    let newest = entry_files(state.path()).pop().unwrap();
+    fs::write(&newest, "{\"time\": \"2026").unwrap();
+
+    let out = run(state.path(), &["undo", s(&bank), "--list"]);
+    ok(&out);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!text.contains("<- undo"), "{text}");
+    assert!(
+        text.lines().next().unwrap().contains("damaged entry") && text.contains("undo stops here"),
+        "{text}"
+    );
+    let out = run(state.path(), &["undo", s(&bank), "--list", "--json"]);
+    let (v, _) = support::json_of(&out);
+    let listed = v.as_array().unwrap();
+    assert_eq!(listed.len(), 2, "{v:#}");
+    assert!(listed.iter().all(|e| e["next"] == false), "{v:#}");
+    assert_eq!(listed[0]["kind"], "damaged", "{v:#}");
+    assert!(
+        listed[0]["damaged"]
+            .as_str()
+            .unwrap()
+            .contains("not an entry")
+    );
+    assert_eq!(listed[1]["kind"], "init", "{v:#}");
+    assert!(listed[1].get("damaged").is_none(), "{v:#}");
+
+    let out = run(state.path(), &["undo", s(&bank)]);
+    assert_eq!(out.status.code(), Some(1));
+}
+
 /// A change whose run was killed half-way (its entry still marked
 /// unfinished, some of its files never written) is listed as interrupted,
 /// stops every other write, and is what `undo` takes back: the files it

@@ -24,6 +24,10 @@ struct JsonEntry {
     /// Its run was killed before it finished: undo takes back what it
     /// wrote (an interrupted undo: the next undo finishes it).
     interrupted: bool,
+    /// Why the entry's file cannot be read (its kind and files are then
+    /// unknown); `None` for every readable entry.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    damaged: Option<String>,
     files: Vec<JsonFile>,
 }
 
@@ -53,6 +57,7 @@ fn json_entry(e: &Entry, next: Option<&str>) -> JsonEntry {
         undoes: e.undoes.clone(),
         next: next == Some(e.id.as_str()),
         interrupted: e.unfinished,
+        damaged: None,
         files: e
             .files
             .iter()
@@ -151,13 +156,35 @@ fn list(
             common::safe(&c.reason)
         );
     }
-    let next = journal::next_undo(&entries);
+    // Marked by the same answer `membank undo` acts on: a damaged entry
+    // that may be the last change stops it, so nothing is marked then.
+    let next = membank::undo_journal::last_to_undo(journal, root)
+        .ok()
+        .map(|(next, _)| next);
     let next_id = next.as_ref().map(|n| n.entry.id.clone());
-    let shown: Vec<JsonEntry> = entries
+    let mut shown: Vec<JsonEntry> = entries
         .iter()
-        .rev()
         .map(|e| json_entry(e, next_id.as_deref()))
         .collect();
+    // A damaged entry is listed where it falls in time, said to be damaged.
+    for c in &corrupt {
+        let id = c
+            .file
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        shown.push(JsonEntry {
+            time: time_of_id(&id),
+            id,
+            kind: "damaged".into(),
+            undoes: None,
+            next: false,
+            interrupted: false,
+            damaged: Some(c.reason.clone()),
+            files: Vec::new(),
+        });
+    }
+    shown.sort_by(|a, b| b.id.cmp(&a.id));
     if json {
         super::common::print_json(&shown)?;
         return Ok(ExitCode::SUCCESS);
@@ -166,15 +193,23 @@ fn list(
         outln!("No journalled change of this memory.")?;
     }
     let finishes = next.as_ref().is_some_and(|n| n.resumes.is_some());
+    // A damaged entry newer than every change undo could take may be the
+    // real last change: undo stops at it.
+    let undoable = journal::next_undo(&entries).map(|n| n.entry.id);
+    let stops = |id: &str| undoable.as_deref().is_none_or(|u| id > u);
     for e in &shown {
         let mark = match (e.next, finishes) {
             (true, false) => "  <- undo takes this back next",
             (true, true) => "  <- undo finishes taking this back next",
             (false, _) => "",
         };
-        let what = match e.interrupted {
-            true => format!("{} (interrupted before it was finished)", e.kind),
-            false => e.kind.clone(),
+        let what = match (&e.damaged, e.interrupted) {
+            (Some(reason), _) if stops(&e.id) => {
+                format!("damaged entry ({reason}); undo stops here until its file is removed")
+            }
+            (Some(reason), _) => format!("damaged entry ({reason})"),
+            (None, true) => format!("{} (interrupted before it was finished)", e.kind),
+            (None, false) => e.kind.clone(),
         };
         outln!("{}  {}{mark}", common::safe(&e.time), common::safe(&what))?;
         for f in &e.files {
@@ -182,4 +217,17 @@ fn list(
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// When a journal entry was written, read from its id (nanoseconds since
+/// 1970 first), to the second as entries give their time; empty when the
+/// name does not start so.
+fn time_of_id(id: &str) -> String {
+    id.split('-')
+        .next()
+        .and_then(|n| n.parse::<i128>().ok())
+        .and_then(|n| jiff::Timestamp::from_nanosecond(n).ok())
+        .and_then(|t| t.round(jiff::Unit::Second).ok())
+        .map(|t| t.to_string())
+        .unwrap_or_default()
 }
