@@ -297,7 +297,7 @@ impl Transaction {
             return Ok(());
         }
         if j.pending.is_none() && j.kind != Some(journal::UNDO_KIND) {
-            self.refuse_after_interrupted(journal)?;
+            self.refuse_after_interrupted(journal, j.kind)?;
         }
         let now = jiff::Timestamp::now();
         let mut entry = journal::Entry {
@@ -336,9 +336,18 @@ impl Transaction {
     /// Refused when the memory's last entry is one a killed run left
     /// unfinished: a write on top of a half-done change would make it
     /// harder to take back, so it is taken back first (`membank undo`).
-    fn refuse_after_interrupted(&self, journal: &Journal) -> Result<(), String> {
+    ///
+    /// Process Inbox is the one exception: it is made to be finished by
+    /// running it again (each source is stamped once its notes are
+    /// written, so a rerun sends only what is left), so an interrupted run
+    /// of it does not stop the next; its entry stays, for undo.
+    fn refuse_after_interrupted(
+        &self,
+        journal: &Journal,
+        kind: Option<&'static str>,
+    ) -> Result<(), String> {
         match journal.newest(&self.root) {
-            Some(Ok(last)) if last.unfinished => {
+            Some(Ok(last)) if last.unfinished && !(last.kind == INBOX && kind == Some(INBOX)) => {
                 let (what, does) = match last.kind == journal::UNDO_KIND {
                     true => (format!("an undo (begun {})", last.time), "finishes it"),
                     false => (
@@ -888,7 +897,7 @@ impl Transaction {
         sources: &[String],
         now: jiff::civil::DateTime,
     ) -> Result<Done<CompileReport>, Stopped> {
-        self.set_label("inbox");
+        self.set_label(INBOX);
         let before: Vec<(&String, Option<Vec<u8>>)> = sources
             .iter()
             .map(|s| (s, self.before_for_journal(s)))
@@ -1808,6 +1817,9 @@ fn is_template_rename(from: &str, to: &str) -> bool {
         _ => false,
     }
 }
+
+/// The kind of a Process Inbox run's entry.
+const INBOX: &str = "inbox";
 
 /// A write a transaction means to make, for its unfinished entry.
 fn planned(rel: &str, change: Recorded) -> FileRecord {

@@ -922,3 +922,31 @@ fn entries_without_the_unfinished_field_are_finished_ones() {
     undo(bank.path(), &j, Kind::Bank).unwrap();
     assert!(!bank.path().join("01_CLIENTS/Beta.md").exists());
 }
+
+/// Process Inbox is finished by running it again: an interrupted run of
+/// it stops every other write, not the next Process Inbox.
+#[test]
+fn an_interrupted_inbox_run_stops_other_writes_but_not_a_rerun() {
+    let (bank, state) = bank();
+    let root = bank.path();
+    let j = journal(state.path());
+    let mut entry = Entry {
+        id: String::new(),
+        time: "2026-04-08T09:00:00Z".into(),
+        root: root.display().to_string(),
+        memory: "bank".into(),
+        kind: "inbox".into(),
+        undoes: None,
+        files: Vec::new(),
+        unfinished: true,
+    };
+    j.write_unfinished(&mut entry, jiff::Timestamp::now())
+        .unwrap();
+    let e = begin(root, &j, Kind::Bank)
+        .create("01_CLIENTS/Beta.md", b"beta\n")
+        .unwrap_err();
+    assert!(e.contains("was interrupted"), "{e}");
+    let tx = begin(root, &j, Kind::Bank);
+    tx.set_label("inbox");
+    tx.create("01_CLIENTS/Beta.md", b"beta\n").unwrap();
+}
