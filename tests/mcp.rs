@@ -3416,6 +3416,50 @@ fn a_message_between_sixteen_and_sixty_four_mib_is_answered() {
     }
 }
 
+/// What a filtered check leaves out is counted among the findings that
+/// filter keeps: withheld and listed together are the command line's
+/// total, which reads private memory too.
+#[cfg(unix)]
+#[tokio::test]
+async fn withheld_findings_are_counted_within_the_code_and_path_asked_for() {
+    let (_dir, project) = dejavu_naming_private_memory();
+    let c = connect(&project, &["--allow-writes"]).await;
+    let shown = project.to_str().unwrap();
+    for (filter, cli) in [
+        (json!({}), vec![]),
+        (json!({"code": ["dead-link"]}), vec!["--code", "dead-link"]),
+        (
+            json!({"path": "memory/open-loops"}),
+            vec!["--path", "memory/open-loops"],
+        ),
+        (
+            json!({"code": ["missing-section"]}),
+            vec!["--code", "missing-section"],
+        ),
+    ] {
+        let mut args = filter.clone();
+        args["limit"] = json!(500);
+        let v = call(&c, "check", args).await.structured_content.unwrap();
+        let withheld = v["withheld"]["findings"].as_u64().unwrap_or(0);
+        let everything = cli_json(&[&["check", shown, "--json"][..], &cli].concat());
+        assert_eq!(
+            v["total"].as_u64().unwrap() + withheld,
+            everything["total"].as_u64().unwrap(),
+            "{filter}: {v}"
+        );
+        let fixed = call(&c, "fix", filter.clone())
+            .await
+            .structured_content
+            .unwrap();
+        assert_eq!(
+            fixed["withheld_findings"].as_u64().unwrap_or(0),
+            withheld,
+            "{filter}: {fixed}"
+        );
+    }
+    c.service.cancel().await.unwrap();
+}
+
 /// A line the rename rewrites that also names private memory is new text
 /// in the diff: withheld on both sides, not only as it stands on disk.
 #[tokio::test]

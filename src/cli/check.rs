@@ -158,9 +158,14 @@ pub fn report_withholding(
     let hides = |path: &str| withholds(&health::Finding::new("", Severity::Info, path, None, ""));
     check_path(memory, args, &hides)?;
     let all = memory.check(&options(args));
-    let before = all.findings.len();
+    // Only those the filter keeps count: a withheld finding of another
+    // code or about another file is not one this answer leaves out.
+    let withheld = all
+        .findings
+        .iter()
+        .filter(|f| withholds(f) && args.keeps(f))
+        .count();
     let kept: Vec<health::Finding> = all.findings.into_iter().filter(|f| !withholds(f)).collect();
-    let withheld = before - kept.len();
     Ok((
         report_with(memory, args, Some(health::HealthReport::new(kept)), &hides)?,
         withheld,
