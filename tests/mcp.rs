@@ -2133,12 +2133,18 @@ async fn private_memory_is_withheld_from_every_answer_unless_included() {
             .expect_err("nothing to read");
         assert_eq!(absent.to_string().replace(&gone, p), err.to_string(), "{p}");
         #[allow(deprecated)]
-        let err = c
+        let subscribed = c
             .service
             .subscribe(SubscribeRequestParams::new(format!("membank://bank/{p}")))
-            .await
-            .expect_err("changes to private memory are not announced");
-        assert!(err.to_string().contains("withheld"), "{p}: {err}");
+            .await;
+        if p.contains("alias") {
+            // Private for what it is, not for its name: accepted as a path
+            // naming nothing yet is, and never announced.
+            assert!(subscribed.is_ok(), "{p}: {subscribed:?}");
+        } else {
+            let err = subscribed.expect_err("changes to private memory are not announced");
+            assert!(err.to_string().contains("withheld"), "{p}: {err}");
+        }
     }
     c.service.cancel().await.unwrap();
 
@@ -2153,6 +2159,89 @@ async fn private_memory_is_withheld_from_every_answer_unless_included() {
     let listed = c.service.list_resources(None).await.unwrap();
     assert_eq!(listed.resources.len(), 6);
     assert!(listed.meta.is_none());
+    c.service.cancel().await.unwrap();
+}
+
+/// Every tool and resource method that takes a path answers a private
+/// file as it answers one that is not there: told apart, the answers
+/// would tell a model which private files exist. Each missing name is as
+/// long as its private one, so near-miss suggestions match too.
+#[cfg(unix)]
+#[tokio::test]
+async fn a_private_file_and_a_missing_one_get_one_answer_everywhere() {
+    let dir = project_with_private_memory();
+    let c = connect(dir.path(), &["--allow-writes"]).await;
+    let answer = |r: CallToolResult| format!("{:?} {}", r.is_error, text_of(&r));
+    for private in [
+        "memory/private/plans.md",
+        "memory/decisions/alias.md",
+        "memory/decisions/key.secret.md",
+        "memory/transcripts/chat.md",
+    ] {
+        let (stem, rest) = private.split_at(private.rfind('/').unwrap() + 2);
+        let missing = format!("{stem}q{}", &rest[1..]);
+        let mut seen: Vec<Vec<String>> = Vec::new();
+        for path in [private, missing.as_str()] {
+            let mut answers = Vec::new();
+            for (tool, args) in [
+                (
+                    "mv",
+                    json!({"from": path, "to": "memory/decisions/moved.md"}),
+                ),
+                ("check", json!({"path": path})),
+                ("fix", json!({"path": path})),
+                (
+                    "supersede",
+                    json!({"old": path, "new": "memory/summary.md"}),
+                ),
+                ("read", json!({"target": path})),
+            ] {
+                answers.push(format!("{tool}: {}", answer(call(&c, tool, args).await)));
+            }
+            let uri = format!("membank://bank/{path}");
+            let read = c
+                .service
+                .read_resource(ReadResourceRequestParams::new(uri.clone()))
+                .await;
+            answers.push(format!(
+                "resources/read: {:?}",
+                read.err().map(|e| e.to_string())
+            ));
+            #[allow(deprecated)]
+            let subscribed = c.service.subscribe(SubscribeRequestParams::new(uri)).await;
+            answers.push(format!(
+                "subscribe: {:?}",
+                subscribed.err().map(|e| e.to_string())
+            ));
+            seen.push(answers.iter().map(|a| a.replace(path, "PATH")).collect());
+        }
+        assert_eq!(seen[0], seen[1], "{private} / {missing}");
+        assert!(!format!("{:?}", seen[0]).contains("zebra"), "{seen:?}");
+    }
+    // The link subscribed to above is never announced, though it and what
+    // it leads to change: only the shared summary is.
+    let m = dir.path().join("memory");
+    fs::remove_file(m.join("decisions/alias.md")).unwrap();
+    std::os::unix::fs::symlink("../private/plans.md", m.join("decisions/alias.md")).unwrap();
+    fs::write(m.join("private/plans.md"), "zebra plans changed\n").unwrap();
+    let summary = "membank://bank/memory/summary.md";
+    #[allow(deprecated)]
+    c.service
+        .subscribe(SubscribeRequestParams::new(summary))
+        .await
+        .unwrap();
+    fs::write(m.join("summary.md"), "# Summary\n\nchanged\n").unwrap();
+    let mut updates = c.updates;
+    let mut announced = vec![
+        tokio::time::timeout(Duration::from_secs(20), updates.recv())
+            .await
+            .expect("an update within 20 s")
+            .unwrap(),
+    ];
+    while let Ok(Some(uri)) = tokio::time::timeout(Duration::from_secs(2), updates.recv()).await {
+        announced.push(uri);
+    }
+    assert_eq!(announced, [summary]);
     c.service.cancel().await.unwrap();
 }
 

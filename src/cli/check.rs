@@ -107,6 +107,16 @@ fn check_path_exists(
     if names_a_file(memory.root(), path) {
         return Ok(());
     }
+    no_such_path(memory, path, hides)
+}
+
+/// The refusal of a `--path` that names nothing, with the near misses
+/// `hides` does not withhold.
+fn no_such_path(
+    memory: &dyn Memory,
+    path: &str,
+    hides: &dyn Fn(&str) -> bool,
+) -> anyhow::Result<()> {
     let mut known: Vec<&str> = Vec::new();
     for doc in memory.documents() {
         let mut at = doc.path;
@@ -185,6 +195,13 @@ fn check_path(
     };
     let path_named = path.trim_end_matches(['/', '\\']);
     if hides(path_named) || hides(&format!("{path_named}/-")) {
+        // A path withheld for what it is rather than for its name (a link
+        // into private memory) is answered as one that names nothing:
+        // saying it is private would say that it exists.
+        let by_name = |p: &str| membank_core::dejavu::paths::is_private(p);
+        if !by_name(path_named) && !by_name(&format!("{path_named}/-")) {
+            return no_such_path(memory, path, hides);
+        }
         anyhow::bail!(
             "--path {}: names private memory, which this server does not serve",
             sanitize_for_terminal(path, false)

@@ -94,6 +94,7 @@ pub fn mv(shared: &Arc<Shared>, owner: Owner, p: MvParams) -> Result<Output, Str
         let planned = if let Some(bank) = membank::layouts::bank(&**memory) {
             rename::plan(bank, &p.from, &p.to).map(|plan| (Kind::Bank, plan))
         } else if let Some(project) = membank::layouts::project(&**memory) {
+            served_record(shared, project, &p.from)?;
             dejavu::rename::plan(project, &p.from, &p.to)
                 .and_then(|fixes| {
                     private_untouched(shared, project, p.from.trim(), &fixes)?;
@@ -153,6 +154,30 @@ pub fn mv(shared: &Arc<Shared>, owner: Owner, p: MvParams) -> Result<Output, Str
             findings: 0,
         },
     )
+}
+
+/// `Err` unless `from` is a record this server serves. A private record
+/// and one that is not there get one answer, naming only what was asked,
+/// as `read` and `supersede` answer: the planner's own refusals ("is
+/// private memory", "is a symbolic link", "no record") told apart would
+/// tell a model which private files exist.
+fn served_record(
+    shared: &Shared,
+    project: &membank_core::dejavu::project::Project,
+    from: &str,
+) -> Result<(), String> {
+    if shared.include_private {
+        return Ok(());
+    }
+    let from = from.trim().trim_start_matches("./");
+    if project.is_private(from) || !project.records.iter().any(|r| r.path == from) {
+        return Err(format!(
+            "mv: `{}`: no record of that path is served here (it does not exist, or it is \
+             private memory: {WITHHELD_WHY})",
+            s(from)
+        ));
+    }
+    Ok(())
 }
 
 /// A rename that would move or rewrite private memory is refused unless

@@ -66,6 +66,7 @@ impl Session {
         *started = true;
         let mut changes = self.shared.subscribe_changes();
         let subscribed = Arc::clone(&self.subscribed);
+        let shared = Arc::clone(&self.shared);
         tokio::spawn(async move {
             loop {
                 let rels = match changes.recv().await {
@@ -75,8 +76,8 @@ impl Session {
                 };
                 let uris: Vec<String> = {
                     let subscribed = subscribed.lock().unwrap_or_else(|e| e.into_inner());
-                    rels.iter()
-                        .map(|rel| resources::uri_of(rel))
+                    announced(&shared, &rels)
+                        .into_iter()
                         .filter(|uri| subscribed.contains(uri))
                         .collect()
                 };
@@ -92,6 +93,16 @@ impl Session {
             }
         });
     }
+}
+
+/// The URIs of the changed files `rels` a client may be told of: a
+/// client is not told even when private memory changes.
+fn announced(shared: &Shared, rels: &[String]) -> Vec<String> {
+    let memory = shared.memory();
+    rels.iter()
+        .filter(|rel| !shared.withholds_path(memory.as_ref(), rel))
+        .map(|rel| resources::uri_of(rel))
+        .collect()
 }
 
 fn cursor(request: &Option<PaginatedRequestParams>) -> Option<&str> {
@@ -218,17 +229,16 @@ impl Session {
                 None,
             ));
         };
-        // A client is not told even when private memory changes.
+        // A client is not told even when private memory changes (the
+        // notifier leaves it out). A path private by its name is refused,
+        // whether or not its file exists; one withheld for what it is (a
+        // link into private memory) is accepted as one that names nothing
+        // yet is: refusing it would say that it exists.
         {
             let memory = self.shared.memory();
-            // By its path too, so a private file that exists and one that
-            // does not get the same answer.
-            let private_path = self.shared.hides_private(memory.as_ref())
-                && membank_core::dejavu::paths::is_private(&rel);
-            let withheld = memory
-                .find(&rel)
-                .is_some_and(|id| self.shared.withholds(memory.as_ref(), id));
-            if private_path || withheld {
+            if self.shared.hides_private(memory.as_ref())
+                && membank_core::dejavu::paths::is_private(&rel)
+            {
                 return Err(ErrorData::invalid_params(
                     format!(
                         "{} is withheld: {}",
@@ -293,7 +303,7 @@ impl Session {
                         Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => continue,
                         Err(_) => return Ok(()),
                     };
-                    for uri in rels.iter().map(|rel| resources::uri_of(rel)) {
+                    for uri in announced(&self.shared, &rels) {
                         if wanted.contains(&uri) && context.sink().notify_resource_updated(uri).await.is_err() {
                             return Ok(());
                         }

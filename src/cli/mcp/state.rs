@@ -217,6 +217,16 @@ impl Shared {
         }
     }
 
+    /// Whether the file at `rel` is private memory this server does not
+    /// serve, by its name or by what it is (a link into private memory).
+    pub fn withholds_path(&self, memory: &dyn Memory, rel: &str) -> bool {
+        self.hides_private(memory)
+            && (membank::layouts::project(memory).is_some_and(|p| p.is_private(rel))
+                || memory
+                    .find(rel)
+                    .is_some_and(|id| memory.document(id).private))
+    }
+
     /// How many documents of the memory this server withholds.
     pub fn withheld_count(&self, memory: &dyn Memory) -> usize {
         if self.include_private {
