@@ -913,6 +913,55 @@ async fn subscribed_resources_are_announced_when_their_file_changes() {
     c.service.cancel().await.unwrap();
 }
 
+/// A URI names its file however its path is encoded: a subscription made
+/// with spaces left as they are or with lower-case hex is announced, under
+/// the URI the client sent, and an unsubscription in another encoding ends it.
+#[tokio::test]
+async fn a_subscription_is_announced_whatever_encoding_its_uri_uses() {
+    let (_dir, bank) = demo_copy();
+    let mut c = connect(&bank, &[]).await;
+    let plain = "membank://bank/03_DOMAINS/Software Localisation.md";
+    let lower = "membank://bank/02_TERMINOLOGY/sign%20in%20%e2%86%92%20aanmelden.md";
+    let dropped = "membank://bank/03_DOMAINS/Medical Devices.md";
+    for uri in [plain, lower, dropped] {
+        #[allow(deprecated)]
+        c.service
+            .subscribe(SubscribeRequestParams::new(uri))
+            .await
+            .unwrap();
+    }
+    #[allow(deprecated)]
+    c.service
+        .unsubscribe(rmcp::model::UnsubscribeRequestParams::new(
+            "membank://bank/03_DOMAINS/Medical%20Devices.md",
+        ))
+        .await
+        .unwrap();
+    for file in [
+        "03_DOMAINS/Software Localisation.md",
+        "02_TERMINOLOGY/sign in → aanmelden.md",
+        "03_DOMAINS/Medical Devices.md",
+    ] {
+        let path = bank.join(file);
+        let text = fs::read_to_string(&path).unwrap();
+        fs::write(&path, format!("{text}\nedited\n")).unwrap();
+    }
+    let mut announced = Vec::new();
+    while announced.len() < 2 {
+        let uri = tokio::time::timeout(Duration::from_secs(20), c.updates.recv())
+            .await
+            .expect("an update within 20 s")
+            .unwrap();
+        announced.push(uri);
+    }
+    while let Ok(Some(uri)) = tokio::time::timeout(Duration::from_secs(2), c.updates.recv()).await {
+        announced.push(uri);
+    }
+    announced.sort();
+    assert_eq!(announced, [lower, plain]);
+    c.service.cancel().await.unwrap();
+}
+
 /// `membank mcp .` from inside the bank, or a path relative to where the
 /// server starts, is watched as well as an absolute one: an edit reaches
 /// subscribers and the tools.

@@ -1,6 +1,6 @@
 //! One MCP session: the protocol handler over the shared bank.
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -23,8 +23,10 @@ use super::{prompts, tools};
 
 pub struct Session {
     shared: Arc<Shared>,
-    /// Resource URIs this client subscribed to (`resources/subscribe`).
-    subscribed: Arc<Mutex<HashSet<String>>>,
+    /// Resources this client subscribed to (`resources/subscribe`): by
+    /// the URI `resources::uri_of` gives the path, which the notifier
+    /// compares, to the URI as the client sent it (see [`canonical`]).
+    subscribed: Arc<Mutex<HashMap<String, String>>>,
     /// Set once the first subscription starts the notifier.
     notifier_started: Mutex<bool>,
     /// Tells this session's proposals from every other session's.
@@ -78,7 +80,7 @@ impl Session {
                     let subscribed = subscribed.lock().unwrap_or_else(|e| e.into_inner());
                     announced(&shared, &rels)
                         .into_iter()
-                        .filter(|uri| subscribed.contains(uri))
+                        .filter_map(|uri| subscribed.get(&uri).cloned())
                         .collect()
                 };
                 for uri in uris {
@@ -103,6 +105,17 @@ fn announced(shared: &Shared, rels: &[String]) -> Vec<String> {
         .filter(|rel| !shared.withholds_path(memory.as_ref(), rel))
         .map(|rel| resources::uri_of(rel))
         .collect()
+}
+
+/// The one URI a subscription is kept under, with the URI the client
+/// sent: `membank://bank/03_DOMAINS/Software Localisation.md`, lower-case
+/// `%e2%86%92` and the listing's own encoding name one file, and changes
+/// are announced under the encoding `resources::uri_of` gives. The
+/// announcement then uses the URI as the client sent it, the one it has
+/// to match the update against (the protocol lets an update name another
+/// URI, but a client comparing strings would miss it).
+fn canonical(uri: &str) -> Option<(String, String)> {
+    resources::path_of(uri).map(|rel| (resources::uri_of(&rel), uri.to_owned()))
 }
 
 fn cursor(request: &Option<PaginatedRequestParams>) -> Option<&str> {
@@ -252,7 +265,7 @@ impl Session {
         self.subscribed
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .insert(request.uri);
+            .insert(resources::uri_of(&rel), request.uri);
         self.start_notifier(context.peer);
         Ok(())
     }
@@ -262,10 +275,12 @@ impl Session {
         request: UnsubscribeRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
+        // Whichever encoding of the path it is sent in, as subscribe takes it.
+        let key = canonical(&request.uri).map_or(request.uri, |(key, _)| key);
         self.subscribed
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .remove(&request.uri);
+            .remove(&key);
         Ok(())
     }
 
@@ -286,12 +301,12 @@ impl Session {
     /// Subscriptions of protocol 2026-07-28 and later: one long request
     /// that receives the updates until it is cancelled.
     async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
-        let wanted: HashSet<String> = context
+        let wanted: HashMap<String, String> = context
             .accepted()
             .resource_subscriptions
-            .clone()
-            .unwrap_or_default()
-            .into_iter()
+            .iter()
+            .flatten()
+            .filter_map(|uri| canonical(uri))
             .collect();
         let mut changes = self.shared.subscribe_changes();
         loop {
@@ -304,7 +319,8 @@ impl Session {
                         Err(_) => return Ok(()),
                     };
                     for uri in announced(&self.shared, &rels) {
-                        if wanted.contains(&uri) && context.sink().notify_resource_updated(uri).await.is_err() {
+                        let Some(sent) = wanted.get(&uri) else { continue };
+                        if context.sink().notify_resource_updated(sent.clone()).await.is_err() {
                             return Ok(());
                         }
                     }
