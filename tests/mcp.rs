@@ -1182,6 +1182,27 @@ async fn prompts_use_the_bank_template_and_the_given_arguments() {
         .await
         .unwrap_err();
     assert!(missing.to_string().contains("question"), "{missing}");
+    // Arguments are text: a number is refused as an array is, whichever
+    // argument it is.
+    for value in [json!(5), json!(["a"])] {
+        for (name, arg, mut given) in [
+            ("query", "question", json!({})),
+            ("translate", "client", json!({"text": "t"})),
+        ] {
+            given[arg] = value.clone();
+            let refused = c
+                .service
+                .get_prompt(GetPromptRequestParams::new(name).with_arguments(args(given)))
+                .await
+                .unwrap_err()
+                .to_string();
+            assert!(
+                refused.contains("-32602")
+                    && refused.contains(&format!("\"{arg}\" must be a string")),
+                "{name} {arg} {value}: {refused}"
+            );
+        }
+    }
     c.service.cancel().await.unwrap();
 }
 
@@ -3485,6 +3506,12 @@ fn malformed_messages_get_their_json_rpc_errors_and_the_session_goes_on() {
     let good = json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call",
         "params": {"name": "read", "arguments": {"target": "Harbour Lines"}}});
     writeln!(stdin, "{good}").unwrap();
+    // A known method missing a parameter, or given one of the wrong type.
+    let no_uri = json!({"jsonrpc": "2.0", "id": 5, "method": "resources/read", "params": {}});
+    writeln!(stdin, "{no_uri}").unwrap();
+    let number_name = json!({"jsonrpc": "2.0", "id": 6, "method": "prompts/get",
+        "params": {"name": 5}});
+    writeln!(stdin, "{number_name}").unwrap();
     drop(stdin);
     let output = server.wait_with_output().unwrap();
     assert!(output.status.success());
@@ -3504,6 +3531,17 @@ fn malformed_messages_get_their_json_rpc_errors_and_the_session_goes_on() {
     assert_eq!(by_id(json!(2))["error"]["code"], -32602);
     assert_eq!(by_id(json!(3))["error"]["code"], -32602);
     assert_eq!(by_id(json!(4))["result"]["isError"], false, "{answers:#?}");
+    for (id, named) in [
+        (5, "resources/read needs \"uri\""),
+        (6, "prompts/get needs \"name\""),
+    ] {
+        let error = &by_id(json!(id))["error"];
+        assert_eq!(error["code"], -32602, "{error}");
+        assert!(
+            error["message"].as_str().unwrap().contains(named),
+            "{error}"
+        );
+    }
 }
 
 /// A message longer than the session's own default line bound (16 MiB)

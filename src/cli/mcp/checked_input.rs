@@ -1,6 +1,7 @@
 //! Standard input checked a line at a time before the session reads it. A
-//! line that is not JSON, or a request whose parameters are not an object,
-//! is answered here with the error JSON-RPC gives for it (-32700 parse
+//! line that is not JSON, or a request whose parameters are not an object
+//! or lack one its method needs (or give one of the wrong type), is
+//! answered here with the error JSON-RPC gives for it (-32700 parse
 //! error, -32602 invalid params) and never reaches the session, which
 //! answered the first with nothing at all (a client waited for a reply
 //! that never came) and the second as a method it does not know.
@@ -169,27 +170,50 @@ fn answer_to(line: Option<&[u8]>) -> Option<Vec<u8>> {
             format!("Invalid params: the params of {method} must be an object"),
         ));
     }
-    if method == "tools/call"
-        && !params
-            .and_then(|p| p.get("name"))
-            .is_some_and(Value::is_string)
-    {
-        // The session's answer was "method not found": the method is there.
-        return Some(error_line(
-            id,
-            -32602,
-            "Invalid params: tools/call needs the tool's \"name\", a string".to_owned(),
-        ));
+    if let Some(why) = param_problem(method, params) {
+        // The session's answer was "Method not found" naming the method:
+        // the method is there, its parameters are not what it takes.
+        return Some(error_line(id, -32602, format!("Invalid params: {why}")));
     }
-    if method == "tools/call"
-        && let Some(arguments) = params.and_then(|p| p.get("arguments"))
-        && !arguments.is_object()
-    {
-        return Some(error_line(
-            id,
-            -32602,
-            "Invalid params: a tool's arguments must be an object".to_owned(),
-        ));
+    None
+}
+
+/// A JSON type a parameter must have.
+#[derive(Clone, Copy)]
+enum Kind {
+    Text,
+    Object,
+}
+
+/// What is wrong with the parameters of a request for `method` that the
+/// session would fail to read (and answer as a method it does not know):
+/// a required parameter missing or one of the wrong type. Only the methods
+/// this server answers with parameters of its own are listed.
+fn param_problem(method: &str, params: Option<&Value>) -> Option<String> {
+    use Kind::{Object, Text};
+    let wanted: &[(&str, Kind, bool)] = match method {
+        "tools/call" | "prompts/get" => &[("name", Text, true), ("arguments", Object, false)],
+        "resources/read" | "resources/subscribe" | "resources/unsubscribe" => {
+            &[("uri", Text, true)]
+        }
+        "tools/list" | "resources/list" | "resources/templates/list" | "prompts/list" => {
+            &[("cursor", Text, false)]
+        }
+        _ => return None,
+    };
+    for &(name, kind, required) in wanted {
+        // `null` is taken as not given, as for the params themselves.
+        let given = params.and_then(|p| p.get(name)).filter(|v| !v.is_null());
+        let (fits, what) = match kind {
+            Text => (given.is_none_or(Value::is_string), "a string"),
+            Object => (given.is_none_or(Value::is_object), "an object"),
+        };
+        if !fits || (required && given.is_none()) {
+            return Some(format!(
+                "{method} {} \"{name}\", {what}",
+                if required { "needs" } else { "takes" }
+            ));
+        }
     }
     None
 }
@@ -313,6 +337,42 @@ mod tests {
         }
     }
 
+    /// The session answered these "Method not found" with only the
+    /// method's name: the method is there, and the answer names what is
+    /// wrong with its parameters.
+    #[test]
+    fn missing_or_mistyped_parameters_are_invalid_params_naming_them() {
+        for (method, params, named) in [
+            ("resources/read", "{}", "\"uri\", a string"),
+            ("resources/read", r#"{"uri":5}"#, "\"uri\", a string"),
+            ("resources/subscribe", "{}", "\"uri\", a string"),
+            (
+                "resources/unsubscribe",
+                r#"{"uri":[]}"#,
+                "\"uri\", a string",
+            ),
+            ("prompts/get", "{}", "\"name\", a string"),
+            ("prompts/get", r#"{"name":5}"#, "\"name\", a string"),
+            (
+                "prompts/get",
+                r#"{"name":"query","arguments":[]}"#,
+                "\"arguments\", an object",
+            ),
+            ("resources/list", r#"{"cursor":5}"#, "\"cursor\", a string"),
+        ] {
+            let line =
+                format!(r#"{{"jsonrpc":"2.0","id":3,"method":"{method}","params":{params}}}"#);
+            let error = answer(&line).unwrap_or_else(|| panic!("no answer to {line}"));
+            assert_eq!(error["id"], 3, "{line}");
+            assert_eq!(error["error"]["code"], -32602, "{line}");
+            let message = error["error"]["message"].as_str().unwrap();
+            assert!(
+                message.contains(method) && message.contains(named),
+                "{message}"
+            );
+        }
+    }
+
     #[test]
     fn well_formed_messages_and_blank_lines_reach_the_session() {
         for line in [
@@ -321,6 +381,9 @@ mod tests {
             r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#,
             r#"{"jsonrpc":"2.0","id":3,"result":{}}"#,
             r#"{"jsonrpc":"2.0","id":4,"method":"tools/list","params":null}"#,
+            r#"{"jsonrpc":"2.0","id":5,"method":"resources/read","params":{"uri":"membank://bank/a.md"}}"#,
+            r#"{"jsonrpc":"2.0","id":6,"method":"prompts/get","params":{"name":"lint"}}"#,
+            r#"{"jsonrpc":"2.0","id":7,"method":"resources/list","params":{"cursor":null}}"#,
             "   ",
         ] {
             assert_eq!(answer(line), None, "{line}");

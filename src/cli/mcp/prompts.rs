@@ -101,11 +101,23 @@ pub fn list() -> Vec<Prompt> {
         .collect()
 }
 
+/// A given argument's text; `get` has refused any that is not a string.
 fn text_arg(args: &JsonObject, name: &str) -> Option<String> {
     match args.get(name) {
         Some(Value::String(s)) if !s.trim().is_empty() => Some(s.clone()),
-        Some(Value::Number(n)) => Some(n.to_string()),
         _ => None,
+    }
+}
+
+/// The JSON type of a value, as an error names it.
+fn type_name(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
     }
 }
 
@@ -150,6 +162,17 @@ pub fn get(bank: &Bank, name: &str, args: Option<JsonObject>) -> Result<GetPromp
             "the {} prompt has no argument {}",
             agent.name(),
             membank_core::text::quoted(&sanitize_for_terminal(unknown, false))
+        ));
+    }
+    // A prompt's arguments are text (MCP declares them strings): one of
+    // another type is refused whichever argument it is, not read as text
+    // when a number and as missing when anything else.
+    if let Some((name, value)) = args.iter().find(|(_, v)| !v.is_string()) {
+        return Err(format!(
+            "the {} prompt's argument {} must be a string, not {}",
+            agent.name(),
+            membank_core::text::quoted(&sanitize_for_terminal(name, false)),
+            type_name(value)
         ));
     }
     for required in known.iter().filter(|a| a.required == Some(true)) {
