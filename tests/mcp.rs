@@ -392,6 +392,23 @@ async fn each_limit_is_the_one_its_schema_states() {
     let v = one.structured_content.unwrap();
     assert_eq!(v["backlinks"].as_array().unwrap().len(), 1, "{v}");
     assert!(v["backlinks_total"].as_u64().unwrap() > 1, "{v}");
+    // And `offset`, which the refusal of a limit out of range names, pages
+    // through the rest: the pages together are every backlink.
+    let all = call(&c, "links", json!({"article": "Pharmaceuticals"})).await;
+    let all = all.structured_content.unwrap()["backlinks"].clone();
+    let mut paged = Vec::new();
+    for offset in 0..all.as_array().unwrap().len() + 1 {
+        let page = call(
+            &c,
+            "links",
+            json!({"article": "Pharmaceuticals", "limit": 1, "offset": offset}),
+        )
+        .await;
+        assert_eq!(page.is_error, Some(false), "{page:?}");
+        let v = page.structured_content.unwrap();
+        paged.extend(v["backlinks"].as_array().unwrap().iter().cloned());
+    }
+    assert_eq!(Value::Array(paged), all);
     c.service.cancel().await.unwrap();
 }
 

@@ -32,17 +32,21 @@ pub struct Report {
     path: String,
     outgoing: Vec<Outgoing>,
     backlinks: Vec<String>,
-    /// How many articles link here when `backlinks` lists only the first
-    /// of them (an MCP answer's `limit`); absent when it lists them all.
+    /// How many articles link here when `backlinks` lists only some of
+    /// them (an MCP answer's `limit` and `offset`); absent when it lists
+    /// them all.
     #[serde(skip_serializing_if = "Option::is_none")]
     backlinks_total: Option<usize>,
 }
 
 impl Report {
-    /// Keep the first `limit` backlinks, saying how many there are.
-    pub fn limit_backlinks(&mut self, limit: usize) {
-        if self.backlinks.len() > limit {
-            self.backlinks_total = Some(self.backlinks.len());
+    /// Keep the `limit` backlinks after the first `offset`, saying how
+    /// many there are when that leaves some out.
+    pub fn page_backlinks(&mut self, offset: usize, limit: usize) {
+        let total = self.backlinks.len();
+        if offset > 0 || total > limit {
+            self.backlinks_total = Some(total);
+            self.backlinks.drain(..offset.min(total));
             self.backlinks.truncate(limit);
         }
     }
@@ -180,7 +184,7 @@ pub fn human(report: &Report) -> String {
     if total > report.backlinks.len() {
         let _ = writeln!(
             out,
-            "  … {} more not listed (limit)",
+            "  … {} more not listed (`limit` and `offset` page through them)",
             total - report.backlinks.len()
         );
     }

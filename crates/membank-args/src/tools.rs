@@ -268,6 +268,9 @@ pub struct LinksParams {
     #[serde(default = "default_links_limit")]
     #[schemars(default = "default_links_limit")]
     pub limit: usize,
+    /// Skip this many backlinks first, to list the next page.
+    #[serde(default)]
+    pub offset: usize,
 }
 
 fn default_links_limit() -> usize {

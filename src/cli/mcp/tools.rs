@@ -215,8 +215,9 @@ const OFFERS: &[Offer] = &[
                 tool::<LinksParams, links::Report>(
                     "links",
                     "An article's outgoing links (resolved, dead or ambiguous, with line numbers) \
-                     and the articles linking to it (the first `limit`, 500 unless told, at \
-                     most 5000); `backlinks_total` says how many when some are left out. Same \
+                     and the articles linking to it after the first `offset` (`limit` of them, \
+                     500 unless told, at most 5000); `backlinks_total` says how many when some \
+                     are left out. Same \
                      JSON as `membank links --json`.",
                 ),
                 1,
@@ -728,7 +729,7 @@ fn links_tool(shared: &Shared, p: LinksParams) -> Result<Output, String> {
     let memory = shared.memory();
     let mut report = links::report(as_bank(memory.as_ref(), "links")?, &p.article)
         .map_err(|e| format!("links: {e:#}"))?;
-    report.limit_backlinks(p.limit);
+    report.page_backlinks(p.offset, p.limit);
     let text = links::human(&report);
     Output::new(report, vec![text])
 }
