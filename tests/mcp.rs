@@ -2469,6 +2469,33 @@ fn http_call(addr: &str, session: &str, id: u64, tool: &str, arguments: Value) -
     answer.unwrap_or_else(|| panic!("no answer to {tool}: {head}"))["result"].clone()
 }
 
+/// A tool request over HTTP is as large as one on standard input may be:
+/// a file's text of more than rmcp's own 4 MiB bound was refused (413)
+/// over HTTP only.
+#[test]
+fn http_takes_a_file_text_as_large_as_standard_input_does() {
+    let (mut server, addr) = http_server(DEMO);
+    let session = http_session(&addr);
+    let padding = "x".repeat(5 << 20);
+    let xliff = format!(
+        "<?xml version=\"1.0\"?>\n<!-- {padding} -->\n<xliff version=\"1.2\"><file \
+         source-language=\"en-US\" target-language=\"nl-BE\" original=\"x\" \
+         datatype=\"plaintext\"><body><trans-unit id=\"1\"><source>Please sign in.</source>\
+         <target>Gelieve aan te melden.</target></trans-unit></body></file></xliff>\n"
+    );
+    let answer = http_call(
+        &addr,
+        &session,
+        2,
+        "qa",
+        json!({"file_text": xliff, "file_name": "job.xlf"}),
+    );
+    assert_eq!(answer["isError"], false, "{answer}");
+    assert_eq!(answer["structuredContent"]["segments"], 1, "{answer}");
+    let _ = server.kill();
+    let _ = server.wait();
+}
+
 #[test]
 fn http_refuses_pages_of_other_origins_and_answers_its_own() {
     let (mut server, addr) = http_server(DEMO);

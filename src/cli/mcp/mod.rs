@@ -155,9 +155,13 @@ async fn serve_http(
     // A web page the user visits can send requests to loopback too: the
     // Host check stops DNS rebinding, and the Origin check stops every
     // other page (a request with no Origin does not come from a page).
+    // A request as large as standard input takes: a file's text (`qa`,
+    // `terms`, `import_terms`) is not refused over one transport only,
+    // as rmcp's own 4 MiB bound refused it.
     let config = StreamableHttpServerConfig::default()
         .with_allowed_origins(allowed_origins(bound.port(), allow_origin))
-        .enforce_origin_validation();
+        .enforce_origin_validation()
+        .with_max_request_body_bytes(checked_input::MAX_LINE);
     let service = membank_mcp_wire::HttpService::new(
         config,
         Box::new(move || -> Arc<dyn membank_mcp_wire::Handler> {
