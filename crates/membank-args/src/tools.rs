@@ -39,9 +39,42 @@ fn parse<T: DeserializeOwned>(
     args: Option<JsonObject>,
     schema: &JsonObject,
 ) -> Result<T, String> {
-    let args = args.unwrap_or_default();
+    let mut args = args.unwrap_or_default();
     only_known_arguments(tool, &args, schema)?;
+    whole_numbers_as_integers(&mut args, schema);
     serde_json::from_value(Value::Object(args)).map_err(|e| format!("{tool}: {e}"))
+}
+
+/// An argument the schema says is an integer, given as a number with no
+/// fraction (`5.0`), as the integer: JSON Schema counts it an integer, and
+/// clients whose numbers are all floating point send it so.
+fn whole_numbers_as_integers(args: &mut JsonObject, schema: &JsonObject) {
+    let Some(properties) = schema.get("properties").and_then(Value::as_object) else {
+        return;
+    };
+    let says_integer = |t: &Value| match t {
+        Value::String(t) => t == "integer",
+        Value::Array(types) => types.iter().any(|t| t == "integer"),
+        _ => false,
+    };
+    // Beyond 2^53 a float no longer holds each whole number exactly.
+    const EXACT: f64 = 9_007_199_254_740_992.0;
+    for (name, value) in args.iter_mut() {
+        let integer = properties
+            .get(name)
+            .and_then(|p| p.get("type"))
+            .is_some_and(says_integer);
+        if let Some(f) = value.as_f64().filter(|_| integer && value.is_f64())
+            && f.fract() == 0.0
+            && f.abs() <= EXACT
+        {
+            *value = if f < 0.0 {
+                Value::from(f as i64)
+            } else {
+                Value::from(f as u64)
+            };
+        }
+    }
 }
 
 /// Refuse argument names the schema does not list; one copy for every tool.
@@ -549,6 +582,34 @@ mod tests {
     struct Outline {
         heading: String,
         sections: Vec<Outline>,
+    }
+
+    #[test]
+    fn a_whole_number_is_taken_for_an_integer_argument_and_a_fraction_is_not() {
+        let args = |v: Value| match v {
+            Value::Object(o) => Some(o),
+            _ => None,
+        };
+        let p = LinksParams::parse(
+            "links",
+            args(serde_json::json!({"article": "A", "limit": 5.0, "offset": 2.0})),
+        )
+        .unwrap();
+        assert_eq!((p.limit, p.offset), (5, 2));
+        let p = RecallParams::parse(
+            "recall",
+            args(serde_json::json!({"cue": "c", "limit": 3.0})),
+        )
+        .unwrap();
+        assert_eq!(p.limit, Some(3));
+        for refused in [
+            serde_json::json!(5.5),
+            serde_json::json!(-1.0),
+            serde_json::json!(1e300),
+        ] {
+            let given = args(serde_json::json!({"article": "A", "limit": refused}));
+            assert!(LinksParams::parse("links", given).is_err(), "{refused}");
+        }
     }
 
     #[test]
