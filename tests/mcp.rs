@@ -2784,6 +2784,72 @@ async fn fix_is_proposed_with_what_is_left_and_applied_by_id() {
     c.service.cancel().await.unwrap();
 }
 
+/// A tool's answer names the tool's own arguments, never the command
+/// line's flags a model cannot pass.
+#[tokio::test]
+async fn answers_name_the_tool_arguments_not_command_line_flags() {
+    let (_dir, bank) = demo_copy();
+    let c = connect(&bank, &["--allow-writes"]).await;
+    let stale = call(&c, "fix", json!({"stale_days": 1})).await;
+    let remaining = stale.structured_content.clone().unwrap()["remaining"].to_string();
+    for (tool, args, text, named) in [
+        (
+            "search",
+            json!({"query": "leaflet", "offset": 50}),
+            text_of(&call(&c, "search", json!({"query": "leaflet", "offset": 50})).await),
+            "`offset` 50 is past the last",
+        ),
+        (
+            "check",
+            json!({"offset": 5000}),
+            text_of(&call(&c, "check", json!({"offset": 5000})).await),
+            "`offset` 5000 is past the last",
+        ),
+        (
+            "check",
+            json!({"limit": 1}),
+            text_of(&call(&c, "check", json!({"limit": 1})).await),
+            "(see `offset` and `limit`)",
+        ),
+        (
+            "check",
+            json!({"path": "nope"}),
+            text_of(&call(&c, "check", json!({"path": "nope"})).await),
+            "check: `path` nope: no such file",
+        ),
+        (
+            "context",
+            json!({"limit": 0}),
+            text_of(&call(&c, "context", json!({"limit": 0})).await),
+            "(add it with `include_unscored`)",
+        ),
+        (
+            "fix",
+            json!({"stale_days": 1}),
+            format!("{} {remaining}", text_of(&stale)),
+            "the `fix` tool with `{\\\"code\\\": [\\\"stale\\\"]}`",
+        ),
+        (
+            "terms",
+            json!({"file_text": "hello\tworld"}),
+            text_of(&call(&c, "terms", json!({"file_text": "hello\tworld"})).await),
+            "terms: `file_text`: names no languages",
+        ),
+    ] {
+        assert!(text.contains(named), "{tool} {args}: {text}");
+        for flag in [
+            "--offset",
+            "--limit",
+            "--path",
+            "--include-unscored",
+            "membank fix",
+        ] {
+            assert!(!text.contains(flag), "{tool} {args} names {flag}: {text}");
+        }
+    }
+    c.service.cancel().await.unwrap();
+}
+
 #[tokio::test]
 async fn fix_of_stale_counts_the_days_it_is_given() {
     let (_dir, bank) = demo_copy();
@@ -3500,7 +3566,7 @@ async fn findings_about_private_memory_are_withheld_unless_included() {
         if path.starts_with("memory/private/") {
             assert_eq!(
                 text,
-                "check: --path PATH: names private memory, which this server does not serve"
+                "check: `path` PATH: names private memory, which this server does not serve"
             );
         }
     }

@@ -4,6 +4,7 @@ use std::process::ExitCode;
 
 use membank_core::health::{self, Finding, HealthOptions, HealthReport, Severity};
 use membank_core::memory::{LayoutKind, Memory};
+use membank_core::surface::Surface;
 use membank_core::text::{sanitize_for_terminal, sanitize_into};
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -103,11 +104,12 @@ fn check_path_exists(
     memory: &dyn Memory,
     path: &str,
     hides: &dyn Fn(&str) -> bool,
+    surface: Surface,
 ) -> anyhow::Result<()> {
     if names_a_file(memory.root(), path) {
         return Ok(());
     }
-    no_such_path(memory, path, hides)
+    no_such_path(memory, path, hides, surface)
 }
 
 /// The refusal of a `--path` that names nothing, with the near misses
@@ -116,6 +118,7 @@ fn no_such_path(
     memory: &dyn Memory,
     path: &str,
     hides: &dyn Fn(&str) -> bool,
+    surface: Surface,
 ) -> anyhow::Result<()> {
     let mut known: Vec<&str> = Vec::new();
     for doc in memory.documents() {
@@ -132,7 +135,8 @@ fn no_such_path(
     known.dedup();
     let close = membank_core::suggest::closest(path, known.iter().copied());
     anyhow::bail!(
-        "--path {}: no such file or folder in {}{}",
+        "{} {}: no such file or folder in {}{}",
+        surface.option("path"),
         sanitize_for_terminal(path, false),
         sanitize_for_terminal(&memory.root().display().to_string(), false),
         sanitize_for_terminal(&membank_core::suggest::did_you_mean(&close), false)
@@ -148,7 +152,7 @@ fn names_a_file(root: &std::path::Path, path: &str) -> bool {
 /// Run the checks, keep the findings the filter asks for and list the page
 /// asked for; the counts are those of every finding kept.
 pub fn report(memory: &dyn Memory, args: &CheckArgs) -> anyhow::Result<Checked> {
-    report_with(memory, args, None, &|_| false)
+    report_with(memory, args, None, &|_| false, Surface::CommandLine)
 }
 
 /// [`report`] without the findings `withholds` names, and how many those
@@ -161,12 +165,15 @@ pub fn report_withholding(
 ) -> anyhow::Result<(Checked, usize)> {
     // An everos root has no private memory, and checks a part on its own.
     if membank::layouts::memory_root(memory).is_some() {
-        return Ok((report(memory, args)?, 0));
+        return Ok((
+            report_with(memory, args, None, &|_| false, Surface::Tool)?,
+            0,
+        ));
     }
     check_codes(memory.spec().kind, args)?;
     // Whether a path is withheld, asked as of a finding about it.
     let hides = |path: &str| withholds(&health::Finding::new("", Severity::Info, path, None, ""));
-    check_path(memory, args, &hides)?;
+    check_path(memory, args, &hides, Surface::Tool)?;
     let all = memory.check(&options(args));
     // Only those the filter keeps count: a withheld finding of another
     // code or about another file is not one this answer leaves out.
@@ -177,7 +184,13 @@ pub fn report_withholding(
         .count();
     let kept: Vec<health::Finding> = all.findings.into_iter().filter(|f| !withholds(f)).collect();
     Ok((
-        report_with(memory, args, Some(health::HealthReport::new(kept)), &hides)?,
+        report_with(
+            memory,
+            args,
+            Some(health::HealthReport::new(kept)),
+            &hides,
+            Surface::Tool,
+        )?,
         withheld,
     ))
 }
@@ -189,6 +202,7 @@ fn check_path(
     memory: &dyn Memory,
     args: &CheckArgs,
     hides: &dyn Fn(&str) -> bool,
+    surface: Surface,
 ) -> anyhow::Result<()> {
     let Some(path) = &args.path else {
         return Ok(());
@@ -200,14 +214,15 @@ fn check_path(
         // saying it is private would say that it exists.
         let by_name = |p: &str| membank_core::dejavu::paths::is_private(p);
         if !by_name(path_named) && !by_name(&format!("{path_named}/-")) {
-            return no_such_path(memory, path, hides);
+            return no_such_path(memory, path, hides, surface);
         }
         anyhow::bail!(
-            "--path {}: names private memory, which this server does not serve",
+            "{} {}: names private memory, which this server does not serve",
+            surface.option("path"),
             sanitize_for_terminal(path, false)
         );
     }
-    check_path_exists(memory, path, hides)
+    check_path_exists(memory, path, hides, surface)
 }
 
 /// [`report`] with the checks' report already made, when `checked` is
@@ -220,9 +235,10 @@ fn report_with(
     args: &CheckArgs,
     checked: Option<HealthReport>,
     hides: &dyn Fn(&str) -> bool,
+    surface: Surface,
 ) -> anyhow::Result<Checked> {
     check_codes(memory.spec().kind, args)?;
-    check_path(memory, args, hides)?;
+    check_path(memory, args, hides, surface)?;
     let mut report = checked.unwrap_or_else(|| match membank::layouts::memory_root(memory) {
         // A loaded everos root asked about one part checks that part only.
         Some(root) if args.path.is_some() => {
@@ -323,7 +339,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 filter.path_keeps(rel)
             })
             .map_err(|message| layout_error(&detected.root, message))?;
-        report_with(&root, filter, Some(found), &|_| false)?
+        report_with(&root, filter, Some(found), &|_| false, Surface::CommandLine)?
     } else if detected.spec.kind == LayoutKind::Bank {
         // Each article is checked on the thread that read it; only what the
         // passes over the whole bank need is kept (see `check_streamed`).
@@ -336,6 +352,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 open_memory_with(&args.bank, LoadOptions::CHECK)?,
                 path,
                 &|_| false,
+                Surface::CommandLine,
             )?;
         }
         let (bank, found) = health::check_streamed(&detected.root, &options(&args.filter))
@@ -348,7 +365,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         );
         // Freeing it only delays the exit.
         let bank: &'static membank_core::bank::Bank = Box::leak(Box::new(bank));
-        report_with(bank, &args.filter, Some(found), &|_| false)?
+        report_with(
+            bank,
+            &args.filter,
+            Some(found),
+            &|_| false,
+            Surface::CommandLine,
+        )?
     } else if detected.spec.kind == LayoutKind::DejaVu
         && (args.filter.path.as_deref()).is_none_or(|p| names_a_file(&detected.root, p))
     {
@@ -360,7 +383,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .map_err(|e| anyhow::anyhow!("{}", super::common::safe(&e.to_string())))?;
         // Freeing it only delays the exit.
         let project: &'static membank_core::dejavu::Project = Box::leak(Box::new(project));
-        report_with(project, &args.filter, Some(found), &|_| false)?
+        report_with(
+            project,
+            &args.filter,
+            Some(found),
+            &|_| false,
+            Surface::CommandLine,
+        )?
     } else {
         // A bank is read without its articles' bodies, which no check reads.
         let memory = open_memory_with(&args.bank, LoadOptions::CHECK)?;
@@ -373,7 +402,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         // Freeing 100,000 findings one by one only delays the exit.
         std::mem::forget(report);
     } else {
-        print_human(&shown, &checked).map_err(super::common::stdout_error)?;
+        print_human(&shown, &checked, Surface::CommandLine).map_err(super::common::stdout_error)?;
         std::mem::forget(checked);
     }
     Ok(if has_errors {
@@ -387,7 +416,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 /// it is produced: on a large bank it runs to tens of megabytes. The
 /// findings' lines have no styles: they are put into words on all cores,
 /// a window at a time, and written as they are.
-fn print_human(bank: &str, checked: &Checked) -> std::io::Result<()> {
+fn print_human(bank: &str, checked: &Checked, surface: Surface) -> std::io::Result<()> {
     use rayon::prelude::*;
     use std::io::Write;
     let stdout = std::io::stdout();
@@ -396,7 +425,7 @@ fn print_human(bank: &str, checked: &Checked) -> std::io::Result<()> {
     // The first failed write is kept and ends the run; the parts after it
     // are not put into words for nothing.
     let mut failed: Option<std::io::Error> = None;
-    write_human(bank, checked, &mut |part| match part {
+    write_human(bank, checked, surface, &mut |part| match part {
         _ if failed.is_some() => {}
         Part::Styled(text) => {
             let block = style::styled_block(choice, &|o| o.write_all(text.as_bytes()));
@@ -479,9 +508,9 @@ fn severity_style(severity: Severity) -> anstyle::Style {
 
 /// Counts first, then findings grouped by severity and code, with style
 /// codes that `anstream` keeps or strips.
-pub fn human(bank: &str, checked: &Checked) -> String {
+pub fn human(bank: &str, checked: &Checked, surface: Surface) -> String {
     let mut out = String::new();
-    write_human(bank, checked, &mut |part| match part {
+    write_human(bank, checked, surface, &mut |part| match part {
         Part::Styled(text) => out.push_str(&text),
         Part::Findings(findings) => findings.iter().for_each(|f| finding_lines(&mut out, f)),
     });
@@ -489,7 +518,12 @@ pub fn human(bank: &str, checked: &Checked) -> String {
 }
 
 /// [`human`] in parts, in order.
-fn write_human<'a>(bank: &str, checked: &'a Checked, emit: &mut dyn FnMut(Part<'a>)) {
+fn write_human<'a>(
+    bank: &str,
+    checked: &'a Checked,
+    surface: Surface,
+    emit: &mut dyn FnMut(Part<'a>),
+) {
     use std::fmt::Write;
     let mut text = String::new();
     let out = &mut text;
@@ -508,16 +542,20 @@ fn write_human<'a>(bank: &str, checked: &'a Checked, emit: &mut dyn FnMut(Part<'
         let _ = if listed == 0 {
             writeln!(
                 out,
-                "No findings listed: --offset {} is past the last of the {} findings.",
-                checked.offset, checked.total
+                "No findings listed: {} {} is past the last of the {} findings.",
+                surface.option("offset"),
+                checked.offset,
+                checked.total
             )
         } else {
             writeln!(
                 out,
-                "Findings {}–{} of {} listed (see --offset and --limit).",
+                "Findings {}–{} of {} listed (see {} and {}).",
                 checked.offset + 1,
                 checked.offset + listed,
-                checked.total
+                checked.total,
+                surface.option("offset"),
+                surface.option("limit")
             )
         };
     }

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use membank_core::bank::Bank;
 use membank_core::context::{self, ExplainedEntry, ExplainedReport, Listed, RowRef, Streamed};
 use membank_core::scoring::Query;
+use membank_core::surface::Surface;
 
 use super::common::safe;
 use super::style;
@@ -75,7 +76,7 @@ pub fn build(bank: &Bank, query: &QueryArgs, budget: &BudgetArgs, limit: usize) 
 
 /// The readable report as text, with style codes that `anstream` keeps or
 /// strips; `total` is how many articles were ranked, listed or not.
-pub fn table(r: &ExplainedReport, total: usize) -> String {
+pub fn table(r: &ExplainedReport, total: usize, surface: Surface) -> String {
     let mut out = Vec::new();
     let head = TableHead {
         query: &r.query,
@@ -90,6 +91,7 @@ pub fn table(r: &ExplainedReport, total: usize) -> String {
         &mut out,
         &head,
         r.articles.iter().map(ExplainedEntry::as_row),
+        surface,
     );
     String::from_utf8_lossy(&out).into_owned()
 }
@@ -144,10 +146,12 @@ fn print_table(r: &Streamed) -> std::io::Result<()> {
         let block = Vec::with_capacity(rows.len() * ROW_BYTES);
         let borrowed = rows.map(|i| r.row(i));
         if colored {
-            styled(block, &|o| write_rows(o, borrowed.clone(), true))
+            styled(block, &|o| {
+                write_rows(o, borrowed.clone(), true, Surface::CommandLine)
+            })
         } else {
             let mut block = block;
-            let _ = write_rows(&mut block, borrowed, false);
+            let _ = write_rows(&mut block, borrowed, false, Surface::CommandLine);
             block
         }
     };
@@ -188,9 +192,10 @@ fn write_table<'a>(
     out: &mut impl std::io::Write,
     r: &TableHead<'_>,
     rows: impl Iterator<Item = RowRef<'a>>,
+    surface: Surface,
 ) -> std::io::Result<()> {
     write_head(out, r)?;
-    write_rows(out, rows, true)?;
+    write_rows(out, rows, true, surface)?;
     write_tail(out, r)
 }
 
@@ -231,6 +236,7 @@ fn write_rows<'a>(
     out: &mut dyn std::io::Write,
     rows: impl Iterator<Item = RowRef<'a>>,
     colored: bool,
+    surface: Surface,
 ) -> std::io::Result<()> {
     let paint = |s: anstyle::Style| if colored { s } else { anstyle::Style::new() };
     let muted = paint(style::MUTED);
@@ -242,7 +248,8 @@ fn write_rows<'a>(
         let mut l = String::from(ROW_INDENT);
         l.push_str(&muted_on);
         l.push_str("left out: ");
-        membank_core::text::sanitize_into(&mut l, membank_core::budget::UNSCORED_REASON, false);
+        let reason = membank_core::budget::unscored_reason(surface);
+        membank_core::text::sanitize_into(&mut l, reason, false);
         l.push_str(&muted_off);
         l.push('\n');
         l
@@ -570,6 +577,7 @@ mod tests {
                 &mut by_hand,
                 rows.iter().map(ExplainedEntry::as_row),
                 colored,
+                Surface::CommandLine,
             )
             .unwrap();
             let formatted = rows_formatted(&rows, colored);

@@ -62,6 +62,7 @@ fn bank_proposal(
             tz: jiff::tz::TimeZone::system(),
             checked_today,
             create_missing: args.create_missing.then(|| common::clock().today()),
+            surface: membank_core::surface::Surface::CommandLine,
         },
     )
 }
@@ -134,7 +135,11 @@ fn plan(kind: LayoutKind, args: &Args, filter: &CheckArgs) -> anyhow::Result<Fix
         LayoutKind::DejaVu => {
             let project = common::open_dejavu(&args.bank)?;
             let checked = check::report(&project, filter)?;
-            membank_core::dejavu::fix::propose(&project, &checked.report.findings)
+            membank_core::dejavu::fix::propose(
+                &project,
+                &checked.report.findings,
+                membank_core::surface::Surface::CommandLine,
+            )
         }
         _ => {
             // Owned, not kept for the process: `--yes` plans twice, and the

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use membank_core::memory::{LayoutKind, Memory, SearchHit};
 use membank_core::search::{SearchIndex, highlight_chars, one_pass};
+use membank_core::surface::Surface;
 use membank_core::text::quoted;
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -151,7 +152,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         // terminal and NO_COLOR.
         let bold = anstream::AutoStream::choice(&std::io::stdout()) != anstream::ColorChoice::Never;
         let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-        out.write_all(human(&report, &hits, bold).as_bytes())
+        out.write_all(human(&report, &hits, bold, Surface::CommandLine).as_bytes())
             .and_then(|()| out.flush())
             .map_err(super::common::stdout_error)?;
     }
@@ -166,8 +167,8 @@ fn stream_error(e: one_pass::StreamError) -> String {
 }
 
 /// The readable report: how many matched, then each hit with its place and
-/// its snippet, matches marked.
-pub fn human(report: &JsonReport, hits: &[SearchHit], bold: bool) -> String {
+/// its snippet, matches marked; options named as `surface` gives them.
+pub fn human(report: &JsonReport, hits: &[SearchHit], bold: bool, surface: Surface) -> String {
     let mut out = String::new();
     let matches = report.matches;
     let _ = writeln!(
@@ -184,7 +185,8 @@ pub fn human(report: &JsonReport, hits: &[SearchHit], bold: bool) -> String {
             )
         } else if report.offset > 0 {
             format!(
-                ", none shown: --offset {} is past the last of them",
+                ", none shown: {} {} is past the last of them",
+                surface.option("offset"),
                 report.offset
             )
         } else if hits.len() < matches {

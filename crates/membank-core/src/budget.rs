@@ -86,8 +86,26 @@ pub enum DropReason {
     OverBudget { with_it: usize, budget: usize },
 }
 
+/// What an unscored article is left out for, naming the option `$option`
+/// that adds it: one text for each reader (see [`unscored_reason`]).
+macro_rules! unscored_reason {
+    ($option:literal) => {
+        concat!("score 0: not a candidate (add it with ", $option, ")")
+    };
+}
+
 /// What [`DropReason::describe`] says of an unscored article.
-pub const UNSCORED_REASON: &str = "score 0: not a candidate (add it with --include-unscored)";
+pub const UNSCORED_REASON: &str = unscored_reason!("--include-unscored");
+
+/// [`UNSCORED_REASON`] as `surface` names the option: an MCP tool's
+/// argument is `include_unscored` (the JSON reports keep the command's
+/// words, as each tool's JSON is the command's).
+pub fn unscored_reason(surface: crate::surface::Surface) -> &'static str {
+    match surface {
+        crate::surface::Surface::CommandLine => UNSCORED_REASON,
+        crate::surface::Surface::Tool => unscored_reason!("`include_unscored`"),
+    }
+}
 
 impl DropReason {
     pub fn describe(&self, c: &Candidate) -> String {

@@ -45,6 +45,7 @@ pub mod shared_sort;
 pub mod snapshot;
 pub mod stamp;
 pub mod suggest;
+pub mod surface;
 #[cfg(feature = "synth")]
 pub mod synth;
 #[cfg(feature = "synth")]

@@ -259,6 +259,7 @@ pub fn fix(shared: &Arc<Shared>, owner: Owner, p: FixParams) -> Result<Output, S
                     tz: jiff::tz::TimeZone::system(),
                     checked_today: p.code.iter().any(|c| c == "stale").then_some(today),
                     create_missing: p.create_missing.then_some(today),
+                    surface: membank_core::surface::Surface::Tool,
                 },
             );
             (Kind::Bank, proposal, withheld)
@@ -273,7 +274,7 @@ pub fn fix(shared: &Arc<Shared>, owner: Owner, p: FixParams) -> Result<Output, S
             let findings = checked(&**memory)?.report.findings;
             (
                 Kind::Project,
-                dejavu::fix::propose(project, &findings),
+                dejavu::fix::propose(project, &findings, membank_core::surface::Surface::Tool),
                 withheld,
             )
         } else {

@@ -18,6 +18,7 @@ use membank_core::everos::MemoryRoot;
 use membank_core::everos::entries::EntryId;
 use membank_core::everos::query::{self, EntryJson};
 use membank_core::memory::{LayoutKind, Memory};
+use membank_core::surface::Surface;
 use membank_core::text::sanitize_for_terminal;
 use membank_core::vocabulary;
 use membank_llm::quoting::{self, MEMORY_IS_DATA};
@@ -519,7 +520,7 @@ fn context_tool(shared: &Shared, p: ContextParams) -> Result<Output, String> {
     let mut explained = report.explain(bank);
     explained.total = listed.ranked;
     explained.truncated = listed.ranked > explained.articles.len();
-    let mut table = context_cmd::table(&explained, listed.ranked);
+    let mut table = context_cmd::table(&explained, listed.ranked, Surface::Tool);
     for w in warnings {
         table.push_str(&format!("warning: {}\n", sanitize_for_terminal(&w, false)));
     }
@@ -752,7 +753,7 @@ fn check_tool(shared: &Shared, p: CheckArgs) -> Result<Output, String> {
     let withholds = shared.finding_withholder(memory.as_ref());
     let (checked, withheld) = check::report_withholding(memory.as_ref(), &p, &withholds)
         .map_err(|e| format!("check: {e:#}"))?;
-    let mut text = check::human(&shared.shown_bank, &checked);
+    let mut text = check::human(&shared.shown_bank, &checked, Surface::Tool);
     let mut json = check::json_report(&shared.shown_bank, checked);
     if withheld > 0 {
         text.push_str(&format!(
@@ -786,8 +787,15 @@ fn search_tool(shared: &Shared, p: SearchArgs) -> Result<Output, String> {
             reason: WITHHELD_WHY,
         });
     }
-    let text = search::human(&report, &hits, false);
+    let text = search::human(&report, &hits, false, Surface::Tool);
     Output::new(report, vec![text])
+}
+
+/// How a message names the file a tool was given the text of: by its
+/// `file_name`, or, when none was given, as the argument holding it
+/// (an empty name made "terms: : names no languages").
+fn shown_file(name: &str) -> &str {
+    if name.is_empty() { "`file_text`" } else { name }
 }
 
 fn terms_tool(shared: &Shared, p: TermsParams) -> Result<Output, String> {
@@ -800,7 +808,8 @@ fn terms_tool(shared: &Shared, p: TermsParams) -> Result<Output, String> {
     if let Some(text) = &p.file_text {
         file_text_within("terms", text)?;
         let name = p.file_name.unwrap_or_default();
-        let file = cmd::bilingual_of(bank, &name, &name, text, pair, "pair").map_err(err)?;
+        let file =
+            cmd::bilingual_of(bank, shown_file(&name), &name, text, pair, "pair").map_err(err)?;
         let out = cmd::glossary_output(bank, &name, file, p.client);
         let human = out
             .terms
@@ -849,7 +858,8 @@ fn qa_tool(shared: &Shared, p: QaParams) -> Result<Output, String> {
     let pair = cmd::pair_arg(p.pair.as_deref(), "pair").map_err(err)?;
     let name = p.file_name.unwrap_or_default();
     crate::cli::common::known_client(bank, p.client.as_deref()).map_err(err)?;
-    let file = cmd::bilingual_of(bank, &name, &name, &p.file_text, pair, "pair").map_err(err)?;
+    let file = cmd::bilingual_of(bank, shown_file(&name), &name, &p.file_text, pair, "pair")
+        .map_err(err)?;
     let out = crate::cli::qa::qa_output(bank, &name, file, p.client);
     // Nothing checked is the command line's error, so it is the tool's:
     // an answer of "0 findings" would read as a clean job.

@@ -586,6 +586,7 @@ impl HealthPane {
                     // A dead link may be a deliberate forward reference:
                     // its article is made only when asked for with `+`.
                     create_missing: (mode == FixMode::CreateMissing).then(|| cx.clock.today()),
+                    surface: membank_core::surface::Surface::CommandLine,
                 };
                 let proposal = match chosen.as_slice() {
                     // The translation kept is the one of the article chosen.
@@ -595,7 +596,11 @@ impl HealthPane {
                 (proposal, Kind::Bank)
             }
             (None, Some(project)) => (
-                membank_core::dejavu::fix::propose(project, &chosen),
+                membank_core::dejavu::fix::propose(
+                    project,
+                    &chosen,
+                    membank_core::surface::Surface::CommandLine,
+                ),
                 Kind::Project,
             ),
             (None, None) => return true,

@@ -333,6 +333,7 @@ impl WriteDialog {
                     tz: jiff::tz::TimeZone::system(),
                     checked_today: None,
                     create_missing: Some(today),
+                    surface: membank_core::surface::Surface::CommandLine,
                 };
                 let proposal = membank_core::fix::propose_with(bank, &dead, &opts);
                 for u in &proposal.remaining {

@@ -19,6 +19,7 @@ use crate::dejavu::supersede::set_key;
 use crate::dejavu::{INDEX_PATH, paths};
 use crate::fix::{Action, FileFix, FixProposal, Unfixed, unfixed};
 use crate::health::Finding;
+use crate::surface::Surface;
 
 /// The codes some finding of which may be fixed here.
 const FIXED_CODES: [&str; 7] = [
@@ -31,9 +32,18 @@ const FIXED_CODES: [&str; 7] = [
     "bad-date",
 ];
 
-/// Why a Deja Vu code has no automatic fix (or why this finding had none).
-pub fn no_fix_reason(code: &str) -> &'static str {
-    match code {
+/// Why a Deja Vu code has no automatic fix (or why this finding had none),
+/// naming what to run as `surface` does.
+pub fn no_fix_reason(code: &str, surface: Surface) -> Cow<'static, str> {
+    if code == "route-to-inactive" {
+        return format!(
+            "whether the route should go or lead to the newer record is the author's choice; \
+             {} moves the routes of a record it supersedes",
+            surface.invocation("supersede", "", "")
+        )
+        .into();
+    }
+    Cow::Borrowed(match code {
         "summary-missing-link" => {
             "the summary is prose; where it mentions the record is the author's choice"
         }
@@ -48,10 +58,6 @@ pub fn no_fix_reason(code: &str) -> &'static str {
         "no-impression-route" => {
             "the cue words recall should find the record by are the author's choice; a \
              writeback adds its route"
-        }
-        "route-to-inactive" => {
-            "whether the route should go or lead to the newer record is the author's choice; \
-             `membank supersede` moves the routes of a record it supersedes"
         }
         "few-keywords"
         | "many-keywords"
@@ -73,12 +79,12 @@ pub fn no_fix_reason(code: &str) -> &'static str {
             "membank does not open or change such files"
         }
         _ => "no change can be made without a decision by the author",
-    }
+    })
 }
 
 /// The fixes for `findings` (of `project`, as its check reported them,
 /// filtered as the user asked).
-pub fn propose(project: &Project, findings: &[Finding]) -> FixProposal {
+pub fn propose(project: &Project, findings: &[Finding], surface: Surface) -> FixProposal {
     let mut proposal = FixProposal::default();
     let mut by_path: BTreeMap<&str, Vec<&Finding>> = BTreeMap::new();
     for f in findings {
@@ -87,7 +93,7 @@ pub fn propose(project: &Project, findings: &[Finding]) -> FixProposal {
         } else {
             proposal
                 .remaining
-                .push(unfixed(f, no_fix_reason(f.code()).to_owned()));
+                .push(unfixed(f, no_fix_reason(f.code(), surface).into_owned()));
         }
     }
     for (path, found) in by_path {

@@ -10,6 +10,7 @@
 //! line endings stay as they are, and the result is parsed again before it
 //! is proposed.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -20,6 +21,7 @@ use crate::article::{Article, FrontmatterState, LANGUAGE_KEYS};
 use crate::bank::{Bank, Resolution};
 use crate::health::{Finding, fixed_language_tag, is_plausible_language_tag};
 use crate::layout::Folder;
+use crate::surface::Surface;
 use crate::wikilink::LinkKind;
 
 pub(crate) mod edit;
@@ -173,9 +175,28 @@ const ADDED_KEY_ORDER: [&str; 6] = [
     "last_updated",
 ];
 
-/// Why a code has no automatic fix (the codes fixed here are not listed).
-pub fn no_fix_reason(code: &str) -> &'static str {
+/// Why a code has no automatic fix (the codes fixed here are not listed),
+/// naming what to run as `surface` does.
+pub fn no_fix_reason(code: &str, surface: Surface) -> Cow<'static, str> {
     match code {
+        "bad-filename" => {
+            return format!(
+                "the new name is the author's choice; {} renames it and rewrites its links",
+                surface.invocation("mv", "", "")
+            )
+            .into();
+        }
+        "stale" => {
+            return format!(
+                "only a reader can say whether the article is still right: once checked, \
+                 {} marks it checked today",
+                surface.invocation("fix", "--code stale", r#"{"code": ["stale"]}"#)
+            )
+            .into();
+        }
+        _ => {}
+    }
+    Cow::Borrowed(match code {
         "unparsable-frontmatter" => "the YAML needs an author to say what it meant",
         "missing-frontmatter" => "which keys an article should carry is the author's choice",
         "dead-link" => {
@@ -187,21 +208,14 @@ pub fn no_fix_reason(code: &str) -> &'static str {
             "choosing the translation is the author's decision: in the interface's Health \
              pane, x on the article to keep marks the others status: rejected"
         }
-        "bad-filename" => {
-            "the new name is the author's choice; `membank mv` renames it and rewrites its links"
-        }
         "secret" => "remove the credential by hand, then rotate it",
         "unprocessed-inbox" => "Process Inbox handles inbox notes",
-        "stale" => {
-            "only a reader can say whether the article is still right: once checked, \
-             `membank fix --code stale` marks it checked today"
-        }
         "unknown-folder" | "not-markdown" => "nothing is wrong; it is only worth knowing",
         "skipped-file" | "unknown-template" => "renaming a file is the author's choice",
         "unreadable-file" | "not-a-file" | "oversized-file" | "symlinked-folder"
         | "link-outside-bank" => "membank does not open or change such files",
         _ => "no change can be made without a decision by the author",
-    }
+    })
 }
 
 /// The fixes for `findings` (of `bank`, as `health::check` reported them,
@@ -215,6 +229,7 @@ pub fn propose(bank: &Bank, findings: &[Finding], tz: &TimeZone) -> FixProposal 
             tz: tz.clone(),
             checked_today: None,
             create_missing: None,
+            surface: Surface::CommandLine,
         },
     )
 }
@@ -231,6 +246,8 @@ pub struct Options {
     /// miss of it, dated this day; `None` creates nothing (a dead link may
     /// be a deliberate forward reference).
     pub create_missing: Option<jiff::civil::Date>,
+    /// Who reads the reasons a finding is left: they name what to run.
+    pub surface: Surface,
 }
 
 /// [`propose`] with [`Options`].
@@ -284,9 +301,10 @@ pub fn propose_with(bank: &Bank, findings: &[Finding], opts: &Options) -> FixPro
                 Ok(fix) => proposal.fixes.push(fix),
                 Err(reason) => proposal.remaining.push(unfixed(f, reason)),
             },
-            "stale" if opts.checked_today.is_none() => proposal
-                .remaining
-                .push(unfixed(f, no_fix_reason(f.code()).to_owned())),
+            "stale" if opts.checked_today.is_none() => proposal.remaining.push(unfixed(
+                f,
+                no_fix_reason(f.code(), opts.surface).into_owned(),
+            )),
             "dead-link"
                 if let (Some(today), Some(names)) = (opts.create_missing, &names)
                     && let Some(made) = retarget::missing_article(bank, f, names) =>
@@ -303,7 +321,7 @@ pub fn propose_with(bank: &Bank, findings: &[Finding], opts: &Options) -> FixPro
             code if FILE_CODES.contains(&code) => by_path.entry(&*f.path).or_default().push(f),
             code => proposal
                 .remaining
-                .push(unfixed(f, no_fix_reason(code).to_owned())),
+                .push(unfixed(f, no_fix_reason(code, opts.surface).into_owned())),
         }
     }
     for (path, found) in by_path {

@@ -685,6 +685,7 @@ fn a_dead_link_an_edit_from_an_article_is_only_suggested() {
             tz: jiff::tz::TimeZone::UTC,
             checked_today: None,
             create_missing,
+            surface: crate::surface::Surface::CommandLine,
         };
         let p = propose_with(&bank, &findings(dir.path(), &["dead-link"]), &opts);
         assert_eq!(p.fixes.len(), 1, "{:?}", p.fixes);
@@ -740,6 +741,7 @@ fn dead_links_sharing_a_line_are_fixed_and_left_each_on_its_own() {
         tz: jiff::tz::TimeZone::UTC,
         checked_today: None,
         create_missing: Some(jiff::civil::date(2026, 11, 26)),
+        surface: crate::surface::Surface::CommandLine,
     };
     let p = propose_with(&bank, &findings(dir.path(), &["dead-link"]), &opts);
     let made: Vec<&str> = p.fixes.iter().map(|f| f.path.as_str()).collect();
@@ -764,6 +766,7 @@ fn stale_is_marked_checked_today_only_when_asked_and_nothing_else_moves() {
         tz: jiff::tz::TimeZone::UTC,
         checked_today: Some(jiff::civil::date(2026, 11, 26)),
         create_missing: None,
+        surface: crate::surface::Surface::CommandLine,
     };
     let p = propose_with(&bank, &found, &opts);
     assert_eq!(
@@ -921,6 +924,7 @@ fn a_forward_reference_is_created_only_when_asked_in_the_folder_its_use_implies(
         tz: jiff::tz::TimeZone::UTC,
         checked_today: None,
         create_missing: Some(jiff::civil::date(2026, 11, 26)),
+        surface: crate::surface::Surface::CommandLine,
     };
     let p = propose_with(&bank, &found, &opts);
     assert!(p.remaining.is_empty(), "{:?}", p.remaining);
@@ -961,6 +965,7 @@ fn a_link_not_created_when_asked_says_why_not_to_ask() {
         tz: jiff::tz::TimeZone::UTC,
         checked_today: None,
         create_missing: Some(jiff::civil::date(2026, 11, 26)),
+        surface: crate::surface::Surface::CommandLine,
     };
     let p = propose_with(&bank, &found, &opts);
     assert!(p.fixes.is_empty(), "{:?}", p.fixes);
@@ -997,6 +1002,7 @@ fn a_missing_article_goes_where_its_name_and_neighbours_say_not_where_the_link_i
         tz: jiff::tz::TimeZone::UTC,
         checked_today: None,
         create_missing: Some(jiff::civil::date(2026, 11, 26)),
+        surface: crate::surface::Surface::CommandLine,
     };
     let p = propose_with(&bank, &found, &opts);
     let made: Vec<&str> = p.fixes.iter().map(|f| f.path.as_str()).collect();

@@ -1530,6 +1530,7 @@ fn seen(bank: &Bank) -> Vec<String> {
             tz: jiff::tz::TimeZone::UTC,
             checked_today: Some(jiff::civil::date(2026, 6, 1)),
             create_missing: Some(jiff::civil::date(2026, 6, 1)),
+            surface: crate::surface::Surface::CommandLine,
         },
     );
     out.push(format!("{:?} {:?}", fixes.fixes, fixes.remaining));

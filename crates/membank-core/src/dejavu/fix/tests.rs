@@ -53,7 +53,14 @@ fn proposal(root: &Path) -> (FixProposal, Vec<&'static str>) {
     let project = Project::load(root).unwrap();
     let report = checks::check(&project);
     let codes = report.findings.iter().map(|f| f.code()).collect();
-    (propose(&project, &report.findings), codes)
+    (
+        propose(
+            &project,
+            &report.findings,
+            crate::surface::Surface::CommandLine,
+        ),
+        codes,
+    )
 }
 
 /// The proposal's changes written as they would be.
