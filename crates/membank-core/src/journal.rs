@@ -380,6 +380,12 @@ impl Journal {
             if !too_old && !too_large && total <= self.max_bytes {
                 continue;
             }
+            // An interrupted change is what its memory's next undo takes
+            // back, and its memory refuses writes until then: pruning it
+            // would leave the memory half-changed with nothing to undo.
+            if ends_unfinished(&path) {
+                continue;
+            }
             if fs::remove_file(&path).is_ok() {
                 total -= len;
             }
@@ -743,6 +749,25 @@ fn put_back(tx: &Transaction, file: &FileRecord) -> Result<(), String> {
         Recorded::Truncated { .. } => Err(format!("{}: an undo is not undone", file.path)),
         Recorded::FolderMade => tx.remove_empty_folder(&file.path),
     }
+}
+
+/// The tail an entry written unfinished ends with: `unfinished` is the
+/// entry's last field, and a finished entry ends with its list of files.
+const UNFINISHED_TAIL: &[u8] = b",\"unfinished\":true}";
+
+/// Whether the entry file at `path` was written unfinished, from its last
+/// bytes alone (entries can be many megabytes).
+fn ends_unfinished(path: &Path) -> bool {
+    use std::io::{Read, Seek, SeekFrom};
+    let Ok(mut file) = fs::File::open(path) else {
+        return false;
+    };
+    let tail = UNFINISHED_TAIL.len() as i64;
+    if file.seek(SeekFrom::End(-tail)).is_err() {
+        return false;
+    }
+    let mut last = Vec::with_capacity(UNFINISHED_TAIL.len());
+    file.read_to_end(&mut last).is_ok() && last == UNFINISHED_TAIL
 }
 
 #[cfg(test)]

@@ -950,3 +950,52 @@ fn an_interrupted_inbox_run_stops_other_writes_but_not_a_rerun() {
     tx.set_label("inbox");
     tx.create("01_CLIENTS/Beta.md", b"beta\n").unwrap();
 }
+
+/// An interrupted change is what its memory's next undo takes back: no
+/// later change, of that memory or another, prunes it for age or size.
+#[test]
+fn an_unfinished_entry_is_never_pruned() {
+    let state = tempfile::tempdir().unwrap();
+    let mut j = journal(state.path());
+    let entry = |root: &str, text: &str| Entry {
+        id: String::new(),
+        time: String::new(),
+        root: root.into(),
+        memory: "bank".into(),
+        kind: "rename".into(),
+        undoes: None,
+        unfinished: false,
+        files: vec![FileRecord {
+            mode: None,
+            folder_mode: None,
+            outer_folder_modes: Vec::new(),
+            owner: None,
+            path: "a.md".into(),
+            change: Recorded::Replaced {
+                before: None,
+                after: Some(Blob::of(text.as_bytes())),
+            },
+        }],
+    };
+    let day = jiff::SignedDuration::from_hours(24);
+    let t0 = jiff::Timestamp::from_second(1_700_000_000).unwrap();
+    j.max_days = 10;
+    j.max_bytes = 300;
+    let mut interrupted = entry("/nowhere/bank", &"x".repeat(400));
+    j.write_unfinished(&mut interrupted, t0).unwrap();
+    // Another memory's changes, past both bounds of the interrupted one.
+    j.record(entry("/nowhere/other", "one"), t0 + day * 20)
+        .unwrap();
+    j.record(entry("/nowhere/other", "two"), t0 + day * 21)
+        .unwrap();
+    let kept = j.entries(Path::new("/nowhere/bank")).0;
+    assert_eq!(kept.len(), 1, "the interrupted change was pruned");
+    assert!(kept[0].unfinished);
+    // A finished entry of the same size and age is pruned as before.
+    j.record(entry("/nowhere/bank", &"y".repeat(400)), t0 + day * 22)
+        .unwrap();
+    j.record(entry("/nowhere/other", "three"), t0 + day * 23)
+        .unwrap();
+    let left = j.entries(Path::new("/nowhere/bank")).0;
+    assert!(left.iter().all(|e| e.unfinished), "{left:?}");
+}
