@@ -276,8 +276,22 @@ impl Transaction {
             };
             match (&mut f.change, rec.change) {
                 (listed, change) if *listed == change => {
-                    if rec.mode.is_some() || rec.owner.is_some() {
+                    // Rewritten only when something it records differs:
+                    // a move or a delete the plan already lists comes
+                    // again with the same permissions, and rewriting the
+                    // whole entry for each made a large move's cost grow
+                    // with the square of its files.
+                    let known = rec.mode.is_some() || rec.owner.is_some();
+                    let differs = (f.mode, f.folder_mode, f.owner, &f.outer_folder_modes)
+                        != (
+                            rec.mode,
+                            rec.folder_mode,
+                            rec.owner,
+                            &rec.outer_folder_modes,
+                        );
+                    if known && differs {
                         (f.mode, f.folder_mode, f.owner) = (rec.mode, rec.folder_mode, rec.owner);
+                        f.outer_folder_modes = rec.outer_folder_modes;
                         added = true;
                     }
                 }
