@@ -477,6 +477,28 @@ struct Parsed<'a> {
 }
 
 fn parse(body: &str, want_links: bool) -> Parsed<'_> {
+    let with_math = memchr::memchr(b'$', body.as_bytes()).is_some();
+    let mut parsed = parse_with(body, want_links, with_math);
+    if with_math && want_links {
+        // The parser takes `$…$` as maths before the digit rule below can
+        // turn it down, and a Markdown link it took in is lost: in
+        // `[$5 plan](a.md) and [$10 plan](a.md)` the first link. The links
+        // come from a reading without maths, less those inside the maths
+        // that stands.
+        let math = &parsed.math;
+        parsed.markdown_links = parse_with(body, true, false)
+            .markdown_links
+            .into_iter()
+            .filter(|l| {
+                let i = math.partition_point(|m| m.end <= l.span.start);
+                math.get(i).is_none_or(|m| m.start > l.span.start)
+            })
+            .collect();
+    }
+    parsed
+}
+
+fn parse_with(body: &str, want_links: bool, with_math: bool) -> Parsed<'_> {
     let mut code = Vec::new();
     let mut markdown_links = Vec::new();
     let mut math = Vec::new();
@@ -484,7 +506,7 @@ fn parse(body: &str, want_links: bool) -> Parsed<'_> {
     // Footnotes as Obsidian reads them: `[^1]` and its `[^1]: text` are a
     // note's footnote, not a reference-style link to a file named `text`.
     let mut options = Options::ENABLE_FOOTNOTES;
-    if memchr::memchr(b'$', body.as_bytes()).is_some() {
+    if with_math {
         options |= Options::ENABLE_MATH;
     }
     for (event, range) in Parser::new_ext(body, options).into_offset_iter() {
@@ -1072,6 +1094,12 @@ mod tests {
             ),
             ("[a](x$y.md) and [b](z$w.md)\n", vec!["x$y.md", "z$w.md"]),
             ("%% $x %% [[A]]\n", vec!["A"]),
+            (
+                "Compare the [$5 plan](Plans.md) with the [$10 plan](Plans.md).\n",
+                vec!["Plans.md", "Plans.md"],
+            ),
+            ("$[a](N.md)$2 and [b](M.md)\n", vec!["N.md", "M.md"]),
+            ("$[a](N.md)$ and [b](M.md)\n", vec!["M.md"]),
         ] {
             assert_eq!(targets(extract_markdown(body)), expected, "{body:?}");
             assert_eq!(extract(body, true), extract(body, false), "{body:?}");
