@@ -22,15 +22,13 @@ impl Clock {
     /// local date and time (`2026-04-08T17:10:55`).
     pub fn pinned_at(text: &str) -> Result<Clock, String> {
         let text = text.trim();
-        // jiff reads the day out of a date and time too: look for the time.
-        let has_time = text.contains(['T', 't', ' ']);
-        if !has_time && let Ok(day) = text.parse::<Date>() {
-            return Ok(Clock::Pinned(day.at(12, 0, 0, 0)));
-        }
-        let at = if has_time {
-            text.parse::<DateTime>().ok()
-        } else {
-            None
+        // Only the two forms the help gives: jiff also reads a time zone
+        // offset (which a local time would silently drop), times without
+        // seconds, a space for the `T` and years past 9999 or before 1.
+        let at = match documented_form(text) {
+            Some(false) => text.parse::<Date>().ok().map(|day| day.at(12, 0, 0, 0)),
+            Some(true) => text.parse::<DateTime>().ok(),
+            None => None,
         };
         at.map(Clock::Pinned).ok_or_else(|| {
             format!(
@@ -70,6 +68,30 @@ impl Clock {
     }
 }
 
+/// `Some(false)` for `YYYY-MM-DD`, `Some(true)` for
+/// `YYYY-MM-DDTHH:MM:SS`, by their shape (digits where digits go, a year
+/// from 0001); `None` for anything else.
+fn documented_form(text: &str) -> Option<bool> {
+    let b = text.as_bytes();
+    let digits_but = |part: &[u8], seps: &[(usize, u8)]| {
+        part.iter()
+            .enumerate()
+            .all(|(i, c)| match seps.iter().find(|s| s.0 == i) {
+                Some(&(_, sep)) => *c == sep,
+                None => c.is_ascii_digit(),
+            })
+    };
+    let date =
+        |d: &[u8]| d.len() == 10 && digits_but(d, &[(4, b'-'), (7, b'-')]) && &d[..4] != b"0000";
+    match b.len() {
+        10 if date(b) => Some(false),
+        19 if date(&b[..10]) && b[10] == b'T' && digits_but(&b[11..], &[(2, b':'), (5, b':')]) => {
+            Some(true)
+        }
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -94,7 +116,21 @@ mod tests {
 
     #[test]
     fn nonsense_is_refused_with_the_text() {
-        for bad in ["", "tomorrow", "2026-13-01", "2026-02-30", "08/04/2026"] {
+        for bad in [
+            "",
+            "tomorrow",
+            "2026-13-01",
+            "2026-02-30",
+            "08/04/2026",
+            // Forms jiff reads but the help does not give.
+            "2026-04-08T23:30:00-05:00",
+            "2026-04-08T10:00",
+            "2026-04-08 10:00:00",
+            "2026-04-08t10:00:00",
+            "-009999-01-01",
+            "0000-01-01",
+            "2026-4-8",
+        ] {
             let e = Clock::pinned_at(bad).unwrap_err();
             assert!(e.contains(&format!("{:?}", bad.trim())), "{e}");
         }
