@@ -206,7 +206,7 @@ fn print_human(bank: &str, plan: &RenamePlan, written: bool) -> anyhow::Result<(
     }
     for p in &plan.through_link {
         soutln!(
-            "  {:<10} {} (reached through a symbolic link, written never: a link in it to what \
+            "  {:<10} {} (reached through a symbolic link, never written: a link in it to what \
              moves is not rewritten)",
             "links left",
             sanitize_for_terminal(p, false)

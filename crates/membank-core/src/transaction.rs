@@ -314,19 +314,13 @@ impl Transaction {
             self.refuse_after_interrupted(journal, j.kind)?;
         }
         let now = jiff::Timestamp::now();
-        let mut entry = journal::Entry {
-            id: j.pending.clone().unwrap_or_default(),
-            time: now
-                .round(jiff::Unit::Second)
-                .map(|t| t.to_string())
-                .unwrap_or_default(),
-            root: self.root.display().to_string(),
-            memory: self.kind.noun().to_owned(),
-            kind: j.kind.unwrap_or("write").to_owned(),
-            undoes: j.undoes.clone(),
-            files: j.intents.clone(),
-            unfinished: true,
-        };
+        let mut entry = self.entry(
+            j.pending.clone(),
+            j.kind,
+            j.undoes.clone(),
+            j.intents.clone(),
+            now,
+        );
         journal.write_unfinished(&mut entry, now).map_err(|e| {
             format!("the undo journal could not be written ({e}); nothing more was changed")
         })?;
@@ -334,17 +328,35 @@ impl Transaction {
         Ok(())
     }
 
+    /// This memory's journal entry for `files`, as of `now`; the journal
+    /// marks it unfinished or finished as it writes it.
+    fn entry(
+        &self,
+        id: Option<String>,
+        kind: Option<&'static str>,
+        undoes: Option<String>,
+        files: Vec<FileRecord>,
+        now: jiff::Timestamp,
+    ) -> journal::Entry {
+        journal::Entry {
+            id: id.unwrap_or_default(),
+            time: now
+                .round(jiff::Unit::Second)
+                .map(|t| t.to_string())
+                .unwrap_or_default(),
+            root: self.root.display().to_string(),
+            memory: self.kind.noun().to_owned(),
+            kind: kind.unwrap_or("write").to_owned(),
+            undoes,
+            files,
+            unfinished: false,
+        }
+    }
+
     /// [`Transaction::intend_all`] for one write.
     fn intend(&self, rel: &str, change: Recorded) -> Result<(), String> {
-        self.intend_all(vec![FileRecord {
-            path: rel.to_owned(),
-            change,
-            mode: None,
-            folder_mode: None,
-            outer_folder_modes: Vec::new(),
-            owner: None,
-        }])
-        .map_err(|e| format!("{rel}: {e}"))
+        self.intend_all(vec![planned(rel, change)])
+            .map_err(|e| format!("{rel}: {e}"))
     }
 
     /// Refused when the memory's last entry is one a killed run left
@@ -1735,19 +1747,13 @@ impl Transaction {
             }
             return None;
         }
-        let entry = journal::Entry {
-            id: recorded.pending.clone().unwrap_or_default(),
-            time: jiff::Timestamp::now()
-                .round(jiff::Unit::Second)
-                .map(|t| t.to_string())
-                .unwrap_or_default(),
-            root: self.root.display().to_string(),
-            memory: self.kind.noun().to_owned(),
-            kind: recorded.kind.unwrap_or("write").to_owned(),
-            undoes: recorded.undoes,
-            files: recorded.files,
-            unfinished: false,
-        };
+        let entry = self.entry(
+            recorded.pending.clone(),
+            recorded.kind,
+            recorded.undoes,
+            recorded.files,
+            jiff::Timestamp::now(),
+        );
         let message = match journal.record(entry, jiff::Timestamp::now()) {
             Ok(written) => written.warning?,
             Err(e) => {

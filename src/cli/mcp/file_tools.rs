@@ -143,7 +143,7 @@ pub fn mv(shared: &Arc<Shared>, owner: Owner, p: MvParams) -> Result<Output, Str
                     code: "rename",
                     path,
                     line: None,
-                    reason: "reached through a symbolic link, written never: a link in it to what \
+                    reason: "reached through a symbolic link, never written: a link in it to what \
                          moves is not rewritten"
                         .into(),
                 }

@@ -265,29 +265,27 @@ impl WriteDialog {
                     });
                 }
                 summary.push(links_line(plan.links_rewritten, &plan.fixes).into());
-                if !plan.left_in_place.is_empty() {
-                    summary.push(Said::Text(format!(
-                        "left in place (not notes, so no link names them): {}",
-                        safe(&plan.left_in_place.join(", "))
-                    )));
-                }
-                if !plan.unread.is_empty() {
-                    summary.push(Said::Text(format!(
-                        "could not be read, so a link in them is not rewritten: {}",
-                        safe(&plan.unread.join(", "))
-                    )));
-                }
-                if !plan.links_left.is_empty() {
-                    summary.push(Said::Text(format!(
-                        "links left (outside the bank's folders, not read): {}",
-                        safe(&plan.links_left.join(", "))
-                    )));
-                }
-                if !plan.through_link.is_empty() {
-                    summary.push(Said::Text(format!(
-                        "links left (reached through a symbolic link, written never): {}",
-                        safe(&plan.through_link.join(", "))
-                    )));
+                for (what, paths) in [
+                    (
+                        "left in place (not notes, so no link names them)",
+                        &plan.left_in_place,
+                    ),
+                    (
+                        "could not be read, so a link in them is not rewritten",
+                        &plan.unread,
+                    ),
+                    (
+                        "links left (outside the bank's folders, not read)",
+                        &plan.links_left,
+                    ),
+                    (
+                        "links left (reached through a symbolic link, never written)",
+                        &plan.through_link,
+                    ),
+                ] {
+                    if !paths.is_empty() {
+                        summary.push(Said::Text(format!("{what}: {}", safe(&paths.join(", ")))));
+                    }
                 }
                 plan.fixes
             }
